@@ -1,0 +1,209 @@
+#include "engine/bench.h"
+
+#include <cstdio>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/backend.h"
+
+namespace moelog::engine {
+namespace {
+
+std::string Fmt(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), fmt, v);
+  return buf;
+}
+
+nlohmann::json RunToJson(const RunResult& r) {
+  nlohmann::json j;
+  j["distribution"] = r.point.distribution;
+  j["mode"] = r.point.queue_mode;
+  j["pass"] = r.pass;
+  j["impl"] = r.point.impl;
+  j["backend"] = r.backend;
+  j["topk"] = r.point.topk;
+  j["remat_mode"] = r.remat_mode;
+  j["quant_mode"] = r.quant_mode;
+  j["parallel_mode"] = r.parallel_mode;
+  j["ep_comm_path"] = r.ep_comm_path;
+  j["mesh"] = r.mesh;
+  j["source"] = r.source;
+  j["devices"] = r.devices;
+  j["time_s"] = r.time.mean_s;
+  j["time_median_s"] = r.time.median_s;
+  j["time_min_s"] = r.time.min_s;
+  j["time_max_s"] = r.time.max_s;
+  j["time_samples_s"] = r.time.samples_s;
+  j["flops"] = r.flops;
+  j["tflops"] = r.tflops;
+  j["tflops_per_device"] = r.tflops_per_device;
+  j["tokens_per_s"] = r.tokens_per_s;
+  if (r.mfu > 0) j["mfu"] = r.mfu;
+  j["run_stats"] = {{"runs", r.run_stats.runs}, {"mean", r.run_stats.mean}, {"p95", r.run_stats.p95}, {"max", r.run_stats.max}};
+  j["load_stats"] = {{"min", r.load_stats.min}, {"max", r.load_stats.max}, {"std", r.load_stats.std}, {"cv", r.load_stats.cv}};
+  j["capacity"] = {{"cap", r.capacity.cap}, {"dropped", r.capacity.dropped}, {"drop_frac", r.capacity.drop_frac}};
+  j["null_route"] = {{"target", r.null_target}, {"realized", r.null_realized}, {"mode", r.null_mode},
+                     {"null_experts", r.null_experts}, {"null_assignments", r.null_assignments},
+                     {"real_assignments", r.real_assignments}};
+  if (!r.stages.empty()) {
+    nlohmann::json st = nlohmann::json::array();
+    for (const auto& s : r.stages) st.push_back({{"name", s.name}, {"seconds", s.seconds}, {"bound", s.bound}});
+    j["stages"] = st;
+  }
+  if (!r.numerics.empty()) {
+    nlohmann::json nm = nlohmann::json::array();
+    for (const auto& n : r.numerics)
+      nm.push_back({{"tensor", n.tensor}, {"max_rel_err", n.max_rel_err}, {"tolerance", n.tolerance}, {"ok", n.ok}});
+    j["numerics"] = nm;
+  }
+  j["comm"] = {{"bytes_sent_per_device", r.comm.bytes_sent_per_device},
+               {"bytes_recv_per_device", r.comm.bytes_recv_per_device},
+               {"comm_s", r.comm.comm_s}, {"compute_s", r.comm.compute_s}};
+  j["oom"] = r.oom;
+  j["memory_bytes"] = r.memory_bytes;
+  for (const auto& [k, v] : r.extra) j["extra"][k] = v;
+  return j;
+}
+
+}  // namespace
+
+std::string FormatHeader(const BenchConfig& c, const std::string& devices_line) {
+  std::string s = "devices=" + devices_line + "\n";
+  nlohmann::json j = nlohmann::json::parse(CanonicalConfigJson(c));
+  s += "shape";
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    std::string v = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+    s += " " + it.key() + "=" + v;
+  }
+  return s + "\n";
+}
+
+std::string FormatResultLine(const RunResult& r) {
+  std::string s = "RESULT distribution=" + r.point.distribution + " mode=" + r.point.queue_mode +
+                  " pass=" + r.pass + " impl=" + r.point.impl + " backend=" + r.backend +
+                  " topk=" + std::to_string(r.point.topk) + " null_target=" + Fmt("%.3f", r.null_target) +
+                  " null_realized=" + Fmt("%.3f", r.null_realized) + " null_mode=" + r.null_mode +
+                  " null_assignments=" + std::to_string(r.null_assignments) +
+                  " real_assignments=" + std::to_string(r.real_assignments) +
+                  " tflops=" + Fmt("%.6f", r.tflops) + " tokens_per_s=" + Fmt("%.6f", r.tokens_per_s);
+  return s;
+}
+
+std::string FormatRun(const BenchConfig& c, const RunResult& r) {
+  const std::string p = "[" + r.point.distribution + "] ";
+  const std::string tk = "topk=" + std::to_string(r.point.topk) + " impl=" + r.point.impl + " ";
+  std::string s;
+  if (r.oom) {
+    s += p + "mode=" + r.point.queue_mode + " pass=" + r.pass + " " + tk + "backend=" + r.backend +
+         " OOM estimate_bytes=" + Fmt("%.0f", r.memory_bytes) + "\n";
+    return s;
+  }
+  s += p + "mode=" + r.point.queue_mode + " pass=" + r.pass + " topk=" + std::to_string(r.point.topk) +
+       " impl=" + r.point.impl + " backend=" + r.backend + " remat_mode=" + r.remat_mode +
+       " quant_mode=" + r.quant_mode + " parallel_mode=" + r.parallel_mode +
+       " ep_comm_path=" + r.ep_comm_path + " time_s=" + Fmt("%.6f", r.time.mean_s) +
+       " tflops=" + Fmt("%.3f", r.tflops) + " tokens_per_s=" + Fmt("%.2f", r.tokens_per_s) + "\n";
+  s += p + "timing source=" + r.source + " devices=" + std::to_string(r.devices) +
+       " tflops_per_device=" + Fmt("%.3f", r.tflops_per_device) +
+       " time_median_s=" + Fmt("%.6f", r.time.median_s) + " time_min_s=" + Fmt("%.6f", r.time.min_s) +
+       " time_max_s=" + Fmt("%.6f", r.time.max_s) + (r.mfu > 0 ? " mfu=" + Fmt("%.4f", r.mfu) : "") + "\n";
+  s += tk + "run_stats runs=" + std::to_string(r.run_stats.runs) + " mean=" + Fmt("%.2f", r.run_stats.mean) +
+       " p95=" + Fmt("%.1f", r.run_stats.p95) + " max=" + std::to_string(r.run_stats.max) + "\n";
+  s += tk + "load_stats min=" + std::to_string(r.load_stats.min) + " max=" + std::to_string(r.load_stats.max) +
+       " std=" + Fmt("%.2f", r.load_stats.std) + " cv=" + Fmt("%.4f", r.load_stats.cv) + "\n";
+  if (c.capacity_policy != "none" && r.capacity.cap > 0)
+    s += tk + "capacity policy=" + c.capacity_policy + " factor=" + Fmt("%.3f", c.capacity_factor) +
+         " cap=" + std::to_string(r.capacity.cap) + " dropped=" + std::to_string(r.capacity.dropped) +
+         " drop_frac=" + Fmt("%.4f", r.capacity.drop_frac) + "\n";
+  s += tk + "null_route mode=" + r.null_mode + " target=" + Fmt("%.3f", r.null_target) +
+       " realized=" + Fmt("%.3f", r.null_realized) + " null_experts=" + std::to_string(r.null_experts) +
+       " null_assignments=" + std::to_string(r.null_assignments) +
+       " real_assignments=" + std::to_string(r.real_assignments) + "\n";
+  if (r.comm.bytes_sent_per_device > 0 || r.comm.bytes_recv_per_device > 0)
+    s += p + "comm path=" + r.ep_comm_path + " bytes_sent_per_device=" + std::to_string(r.comm.bytes_sent_per_device) +
+         " bytes_recv_per_device=" + std::to_string(r.comm.bytes_recv_per_device) +
+         " comm_s=" + Fmt("%.6f", r.comm.comm_s) + " compute_s=" + Fmt("%.6f", r.comm.compute_s) + "\n";
+  for (const auto& n : r.numerics)
+    s += p + "numerics tensor=" + n.tensor + " max_rel_err=" + Fmt("%.3e", n.max_rel_err) +
+         " status=" + (n.ok ? "ok" : "FAIL") + "\n";
+  if (!r.stages.empty()) {
+    double sum = 0;
+    std::map<std::string, double> by;
+    std::string line = p + "pass=" + r.pass + " stage";
+    for (const auto& st : r.stages) {
+      line += " " + st.name + "_s=" + Fmt("%.6f", st.seconds);
+      sum += st.seconds;
+    }
+    s += line + "\n";
+    std::string pct = p + "stage_pct";
+    for (const auto& st : r.stages) pct += " " + st.name + "=" + Fmt("%.1f", sum > 0 ? 100.0 * st.seconds / sum : 0.0);
+    s += pct + "\n";
+    bool any_bound = false;
+    for (const auto& st : r.stages) any_bound = any_bound || !st.bound.empty();
+    if (any_bound) {
+      std::string b = p + "stage_bound";
+      for (const auto& st : r.stages) b += " " + st.name + "=" + (st.bound.empty() ? "-" : st.bound);
+      s += b + "\n";
+    }
+  }
+  s += FormatResultLine(r) + "\n";
+  return s;
+}
+
+std::string ResultsToJson(const BenchConfig& c, const std::string& devices_line,
+                          const std::vector<RunResult>& results) {
+  nlohmann::json j;
+  j["devices"] = devices_line;
+  j["target"] = c.target;
+  j["config"] = nlohmann::json::parse(CanonicalConfigJson(c));
+  j["runs"] = nlohmann::json::array();
+  for (const auto& r : results) j["runs"].push_back(RunToJson(r));
+  return j.dump(2);
+}
+
+Routing RoutingForPoint(const BenchConfig& c, const Logits& logits, const RunPoint& point) {
+  Routing r = TopK(logits, point.topk);
+  NullOptions o;
+  o.frac = point.null_frac;
+  o.mode = c.null_routing_mode;
+  o.null_experts = c.null_experts;
+  o.key = FoldIn(KeyForLabel(static_cast<uint64_t>(c.seed), "null/" + point.distribution),
+                 static_cast<uint64_t>(c.null_route_seed));
+  o.renormalize = c.renormalize_real_after_null;
+  ApplyNullRouting(o, &r);
+  return r;
+}
+
+Result<std::unique_ptr<Backend>> MakeBackend(const BenchConfig& c) {
+  if (c.target == "v5p") return MakeV5pBackend(c);
+  return MakeCpuBackend(c);
+}
+
+Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out, bool print) {
+  MOELOG_RETURN_IF_ERROR(c.Validate());
+  auto backend = MakeBackend(c);
+  if (!backend.ok()) return backend.status();
+  const std::string devices = (*backend)->DevicesLine();
+  bool text = print && !c.json;
+  if (text) out << FormatHeader(c, devices) << std::flush;
+  std::vector<RunResult> results;
+  std::map<std::string, Logits> logits;
+  for (const RunPoint& point : ExpandRuns(c)) {
+    auto it = logits.find(point.distribution);
+    if (it == logits.end())
+      it = logits.emplace(point.distribution,
+                          GenerateLogits(point.distribution, c.tokens, c.experts, static_cast<uint64_t>(c.seed),
+                                         c.run_alpha, c.run_noise_scale)).first;
+    Routing routing = RoutingForPoint(c, it->second, point);
+    auto r = (*backend)->Run(c, point, routing);
+    if (!r.ok()) return r.status();
+    if (text) out << FormatRun(c, *r) << std::flush;
+    results.push_back(std::move(r).value());
+  }
+  if (print && c.json) out << ResultsToJson(c, devices, results) << "\n";
+  return results;
+}
+
+}  // namespace moelog::engine

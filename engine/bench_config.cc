@@ -1,0 +1,279 @@
+#include "engine/bench_config.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace moelog::engine {
+namespace {
+
+// Splits "a,b,c" into trimmed non-empty parts.
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::stringstream ss(s);
+  while (std::getline(ss, cur, ',')) {
+    auto b = cur.find_first_not_of(" \t");
+    auto e = cur.find_last_not_of(" \t");
+    if (b != std::string::npos) out.push_back(cur.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+bool ParseInt(const std::string& s, int64_t* v) {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool ParseDouble(const std::string& s, double* v) {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+void AddOptions(CLI::App& app, BenchConfig& c) {
+  auto choice = [](std::initializer_list<std::string> v) { return CLI::IsMember(std::vector<std::string>(v)); };
+  app.add_option("--tokens", c.tokens, "T, tokens in the whole batch")->capture_default_str();
+  app.add_option("--hidden", c.hidden, "H, model width")->capture_default_str();
+  app.add_option("--mlp-dim", c.mlp_dim, "M, routed expert intermediate width")->capture_default_str();
+  app.add_option("--experts", c.experts, "E, routed experts")->capture_default_str();
+  app.add_option("--topk", c.topk, "K, experts per token")->capture_default_str();
+  app.add_option("--topk-list", c.topk_list, "comma list of K values (replaces --topk)");
+  app.add_option("--shared-expert-dim", c.shared_expert_dim, "S, shared expert width (0: none)")->capture_default_str();
+  app.add_flag("--shared-fused", c.shared_fused, "shared gate/up as one [H,2S] matmul");
+  app.add_option("--dtype", c.dtype, "float32 | bfloat16")->check(choice({"float32", "bfloat16"}))->capture_default_str();
+  app.add_option("--backend", c.backend, "grouped matmul")->check(choice({"gmm", "ragged_dot"}))->capture_default_str();
+  app.add_option("--impl", c.impl, "expert MLP and combine variant")
+      ->check(choice({"baseline", "fused_w13", "preweight", "fused_w13_preweight", "scatter", "fast", "both"}))
+      ->capture_default_str();
+  app.add_option("--distribution", c.distribution, "router logits")->check(choice({"random", "runs", "both"}))->capture_default_str();
+  app.add_option("--bench-pass", c.bench_pass, "")->check(choice({"forward", "forward_backward"}))->capture_default_str();
+  app.add_option("--queue-mode", c.queue_mode, "packing inside (full) or outside (prequeue) the timed region")
+      ->check(choice({"full", "prequeue", "both"}))->capture_default_str();
+  app.add_option("--routing-pack-strategy", c.routing_pack_strategy, "")
+      ->check(choice({"argsort", "tuple_sort", "expert_score_sort"}))->capture_default_str();
+  app.add_option("--remat-mode", c.remat_mode, "")->check(choice({"none", "expert_mlp", "combine"}))->capture_default_str();
+  app.add_flag("--stage-timing", c.stage_timing, "also time pack/up/down/combine");
+  app.add_option("--capacity-factor", c.capacity_factor, "")->capture_default_str();
+  app.add_option("--capacity-policy", c.capacity_policy, "")->check(choice({"none", "drop", "pad"}))->capture_default_str();
+  app.add_option("--run-alpha", c.run_alpha, "stickiness of the runs distribution")->capture_default_str();
+  app.add_option("--run-noise-scale", c.run_noise_scale, "")->capture_default_str();
+  app.add_option("--iters", c.iters, "timed iterations")->capture_default_str();
+  app.add_option("--warmup", c.warmup, "untimed iterations after the first call")->capture_default_str();
+  app.add_option("--seed", c.seed, "")->capture_default_str();
+  app.add_option("--parallel-mode", c.parallel_mode, "")->check(choice({"none", "ep", "dp"}))->capture_default_str();
+  app.add_option("--ep-comm-path", c.ep_comm_path, "")->check(choice({"compact_psum", "ring_ag_rs", "a2a"}))->capture_default_str();
+  app.add_option("--ep-dispatch", c.ep_dispatch, "")->check(choice({"compact", "dense_masked"}))->capture_default_str();
+  app.add_option("--dispatch-permute-mode", c.dispatch_permute_mode, "")
+      ->check(choice({"direct_take", "repeat_sort"}))->capture_default_str();
+  app.add_flag("--use-custom-sort-vjp", c.use_custom_sort_vjp, "");
+  app.add_option("--trace-dir", c.trace_dir, "accepted for compatibility; moelog writes no profiler traces");
+  app.add_option("--devices", c.devices, "devices for ep/dp (cpu target)")->capture_default_str();
+  app.add_option("--mesh", c.mesh, "data=A,expert=B");
+  app.add_option("--quant-mode", c.quant_mode, "")
+      ->check(choice({"none", "int8", "int8_routed", "int8_all", "int8_routed_prequant"}))->capture_default_str();
+  app.add_option("--null-route-frac", c.null_route_frac, "")->capture_default_str();
+  app.add_option("--null-route-frac-list", c.null_route_frac_list, "");
+  app.add_flag("--null-route-sweep", c.null_route_sweep, "fractions 0.1..0.9");
+  app.add_option("--null-experts", c.null_experts, "")->capture_default_str();
+  app.add_option("--null-route-seed", c.null_route_seed, "")->capture_default_str();
+  app.add_flag("--renormalize-real-after-null", c.renormalize_real_after_null, "");
+  app.add_option("--null-routing-mode", c.null_routing_mode, "")
+      ->check(choice({"independent", "take_until_null"}))->capture_default_str();
+  app.add_option("--target", c.target, "engine backend: cpu (measured) or v5p (modeled)")
+      ->check(choice({"cpu", "v5p"}))->capture_default_str();
+  app.add_flag("--json", c.json, "print one JSON document with every figure");
+  app.add_flag("--check-numerics", c.check_numerics, "compare with the double-precision reference");
+  app.add_option("--threads", c.threads, "CPU threads (0: all cores)")->capture_default_str();
+  app.add_option("--hardware", c.hardware, "v5p target: hardware file (name in data/ or path)")->capture_default_str();
+  app.add_option("--model-params", c.model_params, "v5p target: fitted parameter file");
+}
+
+}  // namespace
+
+std::vector<int64_t> BenchConfig::TopkValues() const {
+  if (topk_list.empty()) return {topk};
+  std::vector<int64_t> out;
+  for (const auto& s : SplitList(topk_list)) {
+    int64_t v = 0;
+    if (ParseInt(s, &v)) out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<double> BenchConfig::NullFracValues() const {
+  if (!null_route_frac_list.empty()) {
+    std::vector<double> out;
+    for (const auto& s : SplitList(null_route_frac_list)) {
+      double v = 0;
+      if (ParseDouble(s, &v)) out.push_back(v);
+    }
+    return out;
+  }
+  if (null_route_sweep) {
+    std::vector<double> out;
+    for (int i = 1; i <= 9; ++i) out.push_back(i / 10.0);
+    return out;
+  }
+  return {null_route_frac};
+}
+
+std::vector<std::string> BenchConfig::DistributionValues() const {
+  if (distribution == "both") return {"random", "runs"};
+  return {distribution};
+}
+
+std::vector<std::string> BenchConfig::ImplValues() const {
+  if (impl == "both") return {"baseline", "fused_w13", "preweight", "fused_w13_preweight", "scatter", "fast"};
+  return {impl};
+}
+
+std::vector<std::string> BenchConfig::QueueModeValues() const {
+  // prequeue only exists for the forward pass; any other pass forces full.
+  if (bench_pass != "forward") return {"full"};
+  if (queue_mode == "both") return {"full", "prequeue"};
+  return {queue_mode};
+}
+
+Status BenchConfig::Validate() const {
+  auto bad = [](const std::string& flag, const std::string& msg) {
+    return Status::InvalidArgument(flag + ": " + msg);
+  };
+  struct { const char* flag; int64_t v; } positives[] = {
+      {"--tokens", tokens}, {"--hidden", hidden}, {"--mlp-dim", mlp_dim},
+      {"--experts", experts}, {"--iters", iters}, {"--devices", devices}};
+  for (const auto& p : positives) {
+    if (p.v <= 0) return bad(p.flag, "must be positive, got " + std::to_string(p.v));
+  }
+  if (shared_expert_dim < 0) return bad("--shared-expert-dim", "must be >= 0");
+  if (warmup < 0) return bad("--warmup", "must be >= 0");
+  if (threads < 0) return bad("--threads", "must be >= 0");
+  if (null_experts < 0) return bad("--null-experts", "must be >= 0");
+  if (!topk_list.empty()) {
+    auto parts = SplitList(topk_list);
+    if (parts.empty()) return bad("--topk-list", "no values in '" + topk_list + "'");
+    for (const auto& s : parts) {
+      int64_t v = 0;
+      if (!ParseInt(s, &v)) return bad("--topk-list", "'" + s + "' is not an integer");
+      if (v < 1 || v > experts)
+        return bad("--topk-list", "topk " + s + " must satisfy 1 <= topk <= experts (" + std::to_string(experts) + ")");
+    }
+  } else if (topk < 1 || topk > experts) {
+    return bad("--topk", "topk " + std::to_string(topk) + " must satisfy 1 <= topk <= experts (" +
+                             std::to_string(experts) + ")");
+  }
+  if (!null_route_frac_list.empty()) {
+    auto parts = SplitList(null_route_frac_list);
+    if (parts.empty()) return bad("--null-route-frac-list", "no values in '" + null_route_frac_list + "'");
+    for (const auto& s : parts) {
+      double v = 0;
+      if (!ParseDouble(s, &v)) return bad("--null-route-frac-list", "'" + s + "' is not a number");
+      if (!(v >= 0.0 && v < 1.0)) return bad("--null-route-frac-list", "fraction " + s + " must lie in [0,1)");
+    }
+  }
+  if (!(null_route_frac >= 0.0 && null_route_frac < 1.0))
+    return bad("--null-route-frac", "must lie in [0,1), got " + std::to_string(null_route_frac));
+  if (!(capacity_factor >= 0.0) || !std::isfinite(capacity_factor))
+    return bad("--capacity-factor", "must be >= 0");
+  if (!(run_alpha >= 0.0 && run_alpha < 1.0)) return bad("--run-alpha", "must lie in [0,1)");
+  if (!(run_noise_scale >= 0.0) || !std::isfinite(run_noise_scale)) return bad("--run-noise-scale", "must be >= 0");
+  bool any_null = false;
+  for (double f : NullFracValues()) any_null = any_null || f > 0.0;
+  if (any_null && capacity_policy != "none")
+    return bad("--capacity-policy", "null routing requires --capacity-policy none");
+  if (capacity_policy == "pad" && parallel_mode != "none")
+    return bad("--capacity-policy", "pad is not allowed with --parallel-mode " + parallel_mode);
+  if (capacity_policy != "none" && capacity_factor <= 0.0)
+    return bad("--capacity-factor", "--capacity-policy " + capacity_policy + " needs a capacity factor > 0");
+  // Device count: the v5p target models the v5p-8 slice (4 chips).
+  int64_t d = target == "v5p" ? 4 : devices;
+  if (!mesh.empty()) {
+    int64_t data = 0, expert = 0;
+    for (const auto& part : SplitList(mesh)) {
+      auto eq = part.find('=');
+      int64_t v = 0;
+      if (eq == std::string::npos || !ParseInt(part.substr(eq + 1), &v) || v < 1)
+        return bad("--mesh", "expected data=A,expert=B with positive A and B, got '" + mesh + "'");
+      std::string axis = part.substr(0, eq);
+      if (axis == "data") data = v;
+      else if (axis == "expert") expert = v;
+      else return bad("--mesh", "unknown axis '" + axis + "' (expected data, expert)");
+    }
+    if (data == 0 || expert == 0) return bad("--mesh", "expected data=A,expert=B, got '" + mesh + "'");
+    if (parallel_mode == "none") return bad("--mesh", "needs --parallel-mode ep or dp");
+    if (experts % expert != 0)
+      return bad("--mesh", "experts " + std::to_string(experts) + " not divisible by expert axis " + std::to_string(expert));
+    if (tokens % data != 0)
+      return bad("--mesh", "tokens " + std::to_string(tokens) + " not divisible by data axis " + std::to_string(data));
+    d = data * expert;
+  } else if (parallel_mode == "ep" && experts % d != 0) {
+    return bad("--experts", "experts " + std::to_string(experts) + " not divisible by the EP size " + std::to_string(d));
+  }
+  if (parallel_mode == "dp" && mesh.empty() && tokens % d != 0)
+    return bad("--tokens", "tokens " + std::to_string(tokens) + " not divisible by the device count " + std::to_string(d));
+  if (parallel_mode == "ep" && ep_comm_path != "compact_psum" && tokens % d != 0)
+    return bad("--ep-comm-path", ep_comm_path + " requires tokens (" + std::to_string(tokens) +
+                                     ") divisible by the device count " + std::to_string(d));
+  if (ep_dispatch == "dense_masked" && parallel_mode != "ep")
+    return bad("--ep-dispatch", "dense_masked needs --parallel-mode ep");
+  return Status::Ok();
+}
+
+std::vector<RunPoint> ExpandRuns(const BenchConfig& c) {
+  std::vector<RunPoint> out;
+  for (const auto& dist : c.DistributionValues())
+    for (int64_t k : c.TopkValues())
+      for (const auto& impl : c.ImplValues())
+        for (double f : c.NullFracValues())
+          for (const auto& qm : c.QueueModeValues()) out.push_back({dist, k, impl, f, qm});
+  return out;
+}
+
+Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args) {
+  BenchConfig c;
+  CLI::App app("moelog bench: run one MoE layer benchmark (hillclimb harness flags)", "moelog bench");
+  AddOptions(app, c);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    return Status::NotFound(app.help());
+  } catch (const CLI::ParseError& e) {
+    return Status::InvalidArgument(e.what());
+  }
+  MOELOG_RETURN_IF_ERROR(c.Validate());
+  return c;
+}
+
+std::string BenchHelp() {
+  BenchConfig c;
+  CLI::App app("moelog bench: run one MoE layer benchmark (hillclimb harness flags)", "moelog bench");
+  AddOptions(app, c);
+  return app.help();
+}
+
+std::string CanonicalConfigJson(const BenchConfig& c) {
+  nlohmann::json j;  // std::map-backed: keys come out sorted
+  j["tokens"] = c.tokens; j["hidden"] = c.hidden; j["mlp_dim"] = c.mlp_dim; j["experts"] = c.experts;
+  j["topk"] = c.TopkValues(); j["shared_expert_dim"] = c.shared_expert_dim; j["shared_fused"] = c.shared_fused;
+  j["dtype"] = c.dtype; j["backend"] = c.backend; j["impl"] = c.impl; j["distribution"] = c.distribution;
+  j["bench_pass"] = c.bench_pass; j["queue_mode"] = c.queue_mode;
+  j["routing_pack_strategy"] = c.routing_pack_strategy; j["remat_mode"] = c.remat_mode;
+  j["stage_timing"] = c.stage_timing; j["capacity_factor"] = c.capacity_factor;
+  j["capacity_policy"] = c.capacity_policy; j["run_alpha"] = c.run_alpha;
+  j["run_noise_scale"] = c.run_noise_scale; j["iters"] = c.iters; j["warmup"] = c.warmup; j["seed"] = c.seed;
+  j["parallel_mode"] = c.parallel_mode; j["ep_comm_path"] = c.ep_comm_path; j["ep_dispatch"] = c.ep_dispatch;
+  j["dispatch_permute_mode"] = c.dispatch_permute_mode; j["use_custom_sort_vjp"] = c.use_custom_sort_vjp;
+  j["devices"] = c.target == "v5p" ? 4 : c.devices; j["mesh"] = c.mesh; j["quant_mode"] = c.quant_mode;
+  j["null_route_frac"] = c.NullFracValues(); j["null_experts"] = c.null_experts;
+  j["null_route_seed"] = c.null_route_seed; j["renormalize_real_after_null"] = c.renormalize_real_after_null;
+  j["null_routing_mode"] = c.null_routing_mode; j["target"] = c.target; j["check_numerics"] = c.check_numerics;
+  j["threads"] = c.threads;
+  if (c.target == "v5p") { j["hardware"] = c.hardware; j["model_params"] = c.model_params; }
+  return j.dump();
+}
+
+}  // namespace moelog::engine

@@ -1,0 +1,108 @@
+// BenchConfig: every flag of the hillclimb harness (the union of its versions,
+// same names, defaults and choices) plus moelog's additions. RunPoint: one
+// point of the harness's sweep loop (distribution x topk x impl x null frac).
+#ifndef MOELOG_ENGINE_BENCH_CONFIG_H_
+#define MOELOG_ENGINE_BENCH_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+
+namespace moelog::engine {
+
+struct BenchConfig {
+  // Shape and dtype (harness spec 1.1).
+  int64_t tokens = 32768;
+  int64_t hidden = 2048;
+  int64_t mlp_dim = 4096;
+  int64_t experts = 8;
+  int64_t topk = 4;
+  std::string topk_list;             // "2,8": replaces topk when non-empty
+  int64_t shared_expert_dim = 0;
+  bool shared_fused = false;
+  std::string dtype = "bfloat16";    // float32 | bfloat16
+  // Kernel and implementation (1.2).
+  std::string backend = "gmm";       // gmm | ragged_dot
+  std::string impl = "both";         // baseline fused_w13 preweight fused_w13_preweight scatter fast both
+  std::string distribution = "both"; // random | runs | both
+  std::string bench_pass = "forward";   // forward | forward_backward
+  std::string queue_mode = "full";      // full | prequeue | both
+  std::string routing_pack_strategy = "argsort";  // argsort | tuple_sort | expert_score_sort
+  std::string remat_mode = "none";      // none | expert_mlp | combine
+  bool stage_timing = false;
+  double capacity_factor = 0.0;
+  std::string capacity_policy = "none";  // none | drop | pad
+  double run_alpha = 0.98;
+  double run_noise_scale = 0.35;
+  int64_t iters = 5;
+  int64_t warmup = 2;
+  int64_t seed = 0;
+  // Parallelism (1.3, and moelog's dp / a2a / mesh / devices additions).
+  std::string parallel_mode = "none";    // none | ep | dp
+  std::string ep_comm_path = "compact_psum";  // compact_psum | ring_ag_rs | a2a
+  std::string ep_dispatch = "compact";   // compact | dense_masked
+  std::string dispatch_permute_mode = "direct_take";  // direct_take | repeat_sort
+  bool use_custom_sort_vjp = false;
+  std::string trace_dir;
+  int64_t devices = 4;                   // device count for ep/dp on the cpu target
+  std::string mesh;                      // "data=A,expert=B"
+  // Quantization (1.4).
+  std::string quant_mode = "none";  // none int8 int8_routed int8_all int8_routed_prequant
+  // Null routing (1.5).
+  double null_route_frac = 0.0;
+  std::string null_route_frac_list;
+  bool null_route_sweep = false;
+  int64_t null_experts = 0;
+  int64_t null_route_seed = 0;
+  bool renormalize_real_after_null = false;
+  std::string null_routing_mode = "independent";  // independent | take_until_null
+  // moelog additions.
+  std::string target = "cpu";       // cpu | v5p
+  bool json = false;                // print one JSON document instead of text lines
+  bool check_numerics = false;      // compare against the double-precision reference
+  int64_t threads = 0;              // 0: all cores
+  std::string hardware = "v5p";     // v5p target: hardware file name or path
+  std::string model_params;         // v5p target: fitted parameter file ("" = default)
+  bool quiet_ranks = true;          // MPI: ranks other than 0 print nothing
+
+  // Expanded sweep axes (filled by Validate()).
+  std::vector<int64_t> TopkValues() const;
+  std::vector<double> NullFracValues() const;
+  std::vector<std::string> DistributionValues() const;
+  std::vector<std::string> ImplValues() const;
+  std::vector<std::string> QueueModeValues() const;
+
+  // Checks ranges and incompatible combinations. The message names the flag.
+  Status Validate() const;
+};
+
+// One run of the sweep: the config with every swept axis fixed.
+struct RunPoint {
+  std::string distribution;  // random | runs
+  int64_t topk = 0;
+  std::string impl;          // one of the six impls
+  double null_frac = 0.0;
+  std::string queue_mode;    // full | prequeue
+};
+
+// The harness's loop order: distribution, topk, impl, null frac, queue mode.
+std::vector<RunPoint> ExpandRuns(const BenchConfig& config);
+
+// Parses harness-style arguments (without the program name), e.g.
+// {"--tokens", "128", "--topk-list=1,2"}. Unknown flags, bad choices and bad
+// values give InvalidArgument naming the flag. `--help` gives NotFound with the
+// help text as message (callers print it and exit 0).
+Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args);
+
+// The help text of `moelog bench`.
+std::string BenchHelp();
+
+// Canonical JSON of the config (all flags, sorted keys), for cache keys and
+// provenance. Two command lines that mean the same run give the same string.
+std::string CanonicalConfigJson(const BenchConfig& config);
+
+}  // namespace moelog::engine
+
+#endif  // MOELOG_ENGINE_BENCH_CONFIG_H_

@@ -1,0 +1,234 @@
+#include "engine/routing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace moelog::engine {
+
+uint64_t Rng::NextU64() {
+  uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+double Rng::Uniform() { return static_cast<double>(NextU64() >> 11) * 0x1.0p-53; }
+
+double Rng::Normal() {
+  if (has_spare_) {
+    has_spare_ = false;
+    return spare_;
+  }
+  double u1 = 0;
+  do { u1 = Uniform(); } while (u1 <= 0.0);
+  double u2 = Uniform();
+  double r = std::sqrt(-2.0 * std::log(u1));
+  spare_ = r * std::sin(2.0 * M_PI * u2);
+  has_spare_ = true;
+  return r * std::cos(2.0 * M_PI * u2);
+}
+
+int64_t Rng::Geometric(double p) {
+  if (p >= 1.0) return 1;
+  double u = 0;
+  do { u = Uniform(); } while (u <= 0.0);
+  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(std::log(u) / std::log1p(-p))));
+}
+
+uint64_t FoldIn(uint64_t key, uint64_t data) {
+  Rng r(key ^ (data * 0xD1B54A32D192ED03ULL + 0x8CB92BA72F3D8DD7ULL));
+  r.NextU64();
+  return r.NextU64();
+}
+
+uint64_t KeyForLabel(uint64_t seed, const std::string& label) {
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a
+  for (unsigned char ch : label) h = (h ^ ch) * 1099511628211ULL;
+  return FoldIn(seed, h);
+}
+
+namespace {
+
+void FillRuns(int64_t T, int64_t E, uint64_t seed, double alpha, double noise, std::vector<float>* v) {
+  Rng rng(FoldIn(seed, 1));
+  for (auto& x : *v) x = static_cast<float>(noise * rng.Normal());
+  double mean_run = std::max(2.0, 1.0 / std::max(1e-6, 1.0 - alpha));
+  double p = std::clamp(1.0 / mean_run, 0.01, 0.9);
+  std::vector<int64_t> load(E, 0);
+  int64_t prev = -1;
+  std::vector<int64_t> cand;
+  for (int64_t t = 0; t < T;) {
+    int64_t len = std::min(rng.Geometric(p), T - t);
+    int64_t lo = *std::min_element(load.begin(), load.end());
+    cand.clear();
+    for (int64_t e = 0; e < E; ++e)
+      if (load[e] == lo) cand.push_back(e);
+    if (cand.size() > 1) {
+      auto it = std::find(cand.begin(), cand.end(), prev);
+      if (it != cand.end()) cand.erase(it);
+    }
+    int64_t e = cand[rng.NextU64() % cand.size()];
+    for (int64_t i = 0; i < len; ++i) (*v)[(t + i) * E + e] += 6.0f;
+    load[e] += len;
+    prev = e;
+    t += len;
+  }
+}
+
+}  // namespace
+
+Logits GenerateLogits(const std::string& distribution, int64_t tokens, int64_t experts,
+                      uint64_t seed, double run_alpha, double run_noise_scale) {
+  Logits l{tokens, experts, std::vector<float>(static_cast<size_t>(tokens * experts))};
+  uint64_t key = KeyForLabel(seed, "route/" + distribution);
+  if (distribution == "runs") {
+    FillRuns(tokens, experts, key, run_alpha, run_noise_scale, &l.values);
+  } else {
+    Rng rng(key);
+    for (auto& x : l.values) x = static_cast<float>(rng.Normal());
+  }
+  return l;
+}
+
+Routing TopK(const Logits& logits, int64_t topk) {
+  const int64_t T = logits.tokens, E = logits.experts, K = topk;
+  Routing r;
+  r.tokens = T;
+  r.topk = K;
+  r.experts = E;
+  r.ids.resize(T * K);
+  r.weights.resize(T * K);
+  std::vector<int32_t> idx(E);
+  for (int64_t t = 0; t < T; ++t) {
+    const float* row = &logits.values[t * E];
+    std::iota(idx.begin(), idx.end(), 0);
+    std::partial_sort(idx.begin(), idx.begin() + K, idx.end(), [row](int32_t a, int32_t b) {
+      return row[a] > row[b] || (row[a] == row[b] && a < b);
+    });
+    float mx = row[idx[0]];
+    double sum = 0;
+    for (int64_t k = 0; k < K; ++k) sum += std::exp(static_cast<double>(row[idx[k]] - mx));
+    for (int64_t k = 0; k < K; ++k) {
+      r.ids[t * K + k] = idx[k];
+      r.weights[t * K + k] = static_cast<float>(std::exp(static_cast<double>(row[idx[k]] - mx)) / sum);
+    }
+  }
+  r.real_assignments = T * K;
+  return r;
+}
+
+namespace {
+
+int64_t RoundHalfEven(double x) {
+  double f = std::floor(x);
+  double d = x - f;
+  if (d > 0.5) return static_cast<int64_t>(f) + 1;
+  if (d < 0.5) return static_cast<int64_t>(f);
+  return static_cast<int64_t>(f) % 2 == 0 ? static_cast<int64_t>(f) : static_cast<int64_t>(f) + 1;
+}
+
+}  // namespace
+
+void ApplyNullRouting(const NullOptions& o, Routing* r) {
+  const int64_t T = r->tokens, K = r->topk, E = r->experts, A = T * K;
+  r->null_target = o.frac;
+  r->null_mode = o.mode;
+  if (o.frac <= 0.0) {
+    r->null_realized = 0.0;
+    r->null_assignments = 0;
+    r->real_assignments = A;
+    return;
+  }
+  const int64_t M = o.null_experts > 0 ? o.null_experts
+                                       : std::max<int64_t>(1, RoundHalfEven(E * o.frac / (1.0 - o.frac)));
+  r->null_experts = M;
+  std::vector<uint8_t> mask(A, 0);
+  Rng rng(o.key);
+  if (o.mode == "take_until_null") {
+    for (int64_t t = 0; t < T; ++t) {
+      int64_t keep = 0;
+      for (int64_t k = 0; k < K; ++k) keep += rng.Uniform() < 1.0 - o.frac ? 1 : 0;
+      for (int64_t k = keep; k < K; ++k) mask[t * K + k] = 1;
+    }
+  } else {
+    for (int64_t p = 0; p < A; ++p) mask[p] = rng.Uniform() < o.frac ? 1 : 0;
+  }
+  if (std::all_of(mask.begin(), mask.end(), [](uint8_t m) { return m != 0; })) mask[0] = 0;
+  int64_t nulls = 0;
+  for (int64_t p = 0; p < A; ++p) {
+    if (!mask[p]) continue;
+    r->ids[p] = static_cast<int32_t>(E + p % M);
+    r->weights[p] = 0.0f;
+    ++nulls;
+  }
+  if (o.renormalize) {
+    for (int64_t t = 0; t < T; ++t) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k) s += r->weights[t * K + k];
+      if (s > 0)
+        for (int64_t k = 0; k < K; ++k) r->weights[t * K + k] = static_cast<float>(r->weights[t * K + k] / s);
+    }
+  }
+  r->null_assignments = nulls;
+  r->real_assignments = A - nulls;
+  r->null_realized = static_cast<double>(nulls) / static_cast<double>(A);
+}
+
+std::vector<int64_t> GroupSizes(const Routing& r) {
+  std::vector<int64_t> g(r.experts, 0);
+  for (int32_t id : r.ids)
+    if (id >= 0 && id < r.experts) ++g[id];
+  return g;
+}
+
+RunStats ComputeRunStats(const Routing& r) {
+  RunStats s;
+  if (r.tokens == 0) return s;
+  std::vector<int64_t> lens;
+  int64_t cur = 1;
+  for (int64_t t = 1; t < r.tokens; ++t) {
+    if (r.ids[t * r.topk] == r.ids[(t - 1) * r.topk]) {
+      ++cur;
+    } else {
+      lens.push_back(cur);
+      cur = 1;
+    }
+  }
+  lens.push_back(cur);
+  s.runs = static_cast<int64_t>(lens.size());
+  s.mean = static_cast<double>(r.tokens) / static_cast<double>(lens.size());
+  std::sort(lens.begin(), lens.end());
+  s.max = lens.back();
+  double pos = 0.95 * static_cast<double>(lens.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(pos));
+  size_t hi = std::min(lo + 1, lens.size() - 1);
+  s.p95 = lens[lo] + (pos - lo) * (lens[hi] - lens[lo]);
+  return s;
+}
+
+LoadStats ComputeLoadStats(const std::vector<int64_t>& g) {
+  LoadStats s;
+  if (g.empty()) return s;
+  s.min = *std::min_element(g.begin(), g.end());
+  s.max = *std::max_element(g.begin(), g.end());
+  double mean = std::accumulate(g.begin(), g.end(), 0.0) / g.size();
+  double var = 0;
+  for (int64_t c : g) var += (c - mean) * (c - mean);
+  s.std = std::sqrt(var / g.size());
+  s.cv = mean > 0 ? s.std / mean : 0.0;
+  return s;
+}
+
+CapacityStats ComputeCapacityStats(const std::vector<int64_t>& g, int64_t tokens, int64_t topk,
+                                   double cf) {
+  CapacityStats s;
+  if (cf <= 0.0 || g.empty()) return s;
+  s.cap = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(cf * tokens * topk / static_cast<double>(g.size()))));
+  for (int64_t c : g) s.dropped += std::max<int64_t>(0, c - s.cap);
+  s.drop_frac = static_cast<double>(s.dropped) / static_cast<double>(tokens * topk);
+  return s;
+}
+
+}  // namespace moelog::engine

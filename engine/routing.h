@@ -1,0 +1,96 @@
+// Routing: synthetic router logits (random, runs), top-k with softmax over the
+// selected logits, null routing, and the statistics the harness prints. The
+// CPU engine and the v5p model both take group sizes from here, so the model
+// sees exactly the load imbalance the engine computes.
+#ifndef MOELOG_ENGINE_ROUTING_H_
+#define MOELOG_ENGINE_ROUTING_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace moelog::engine {
+
+// Router logits [tokens, experts] in row-major float32.
+struct Logits {
+  int64_t tokens = 0;
+  int64_t experts = 0;
+  std::vector<float> values;
+};
+
+// A deterministic counter-based generator (splitmix64). Same seed, same values
+// on every platform.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t NextU64();
+  double Uniform();       // [0,1)
+  double Normal();        // N(0,1), Box-Muller
+  int64_t Geometric(double p);  // trials until first success, >= 1
+ private:
+  uint64_t state_;
+  bool has_spare_ = false;
+  double spare_ = 0;
+};
+
+// Mixes a parent key with a label, like JAX's fold_in.
+uint64_t FoldIn(uint64_t key, uint64_t data);
+uint64_t KeyForLabel(uint64_t seed, const std::string& label);
+
+// `random`: iid N(0,1). `runs`: geometric runs (mean max(2, 1/(1-alpha))) on
+// the least-loaded expert (previous run's expert excluded when there is a
+// choice), N(0, noise_scale) noise plus 6.0 at the run's expert.
+// The logits depend only on (seed, distribution), so they are identical
+// across a top-k or null sweep.
+Logits GenerateLogits(const std::string& distribution, int64_t tokens, int64_t experts,
+                      uint64_t seed, double run_alpha, double run_noise_scale);
+
+// Fixed routing at one topk and null fraction.
+struct Routing {
+  int64_t tokens = 0;
+  int64_t topk = 0;
+  int64_t experts = 0;
+  std::vector<int32_t> ids;     // [T*K], flat p = t*K + k; null slots have ids >= experts
+  std::vector<float> weights;   // [T*K] float32, 0 for null slots
+  // Null routing.
+  double null_target = 0.0;
+  double null_realized = 0.0;
+  int64_t null_experts = 0;     // M, number of null slot ids (0 when no null routing)
+  int64_t null_assignments = 0;
+  int64_t real_assignments = 0;
+  std::string null_mode = "independent";
+};
+
+// Top-k per token (descending logit, ties by lower expert id), weights are a
+// softmax over the k selected logits.
+Routing TopK(const Logits& logits, int64_t topk);
+
+struct NullOptions {
+  double frac = 0.0;
+  std::string mode = "independent";  // independent | take_until_null
+  int64_t null_experts = 0;          // 0: M = max(1, round_half_even(E f / (1-f)))
+  uint64_t key = 0;                  // null-mask key (folds in --null-route-seed)
+  bool renormalize = false;
+};
+
+// Applies null routing in place. f == 0 leaves the routing unchanged (but
+// fills real_assignments). For a fixed key, independent masks are nested in f.
+void ApplyNullRouting(const NullOptions& options, Routing* routing);
+
+// Per-expert assignment counts over real experts 0..E-1.
+std::vector<int64_t> GroupSizes(const Routing& routing);
+
+struct RunStats { int64_t runs = 0; double mean = 0, p95 = 0; int64_t max = 0; };
+struct LoadStats { int64_t min = 0, max = 0; double std = 0, cv = 0; };
+struct CapacityStats { int64_t cap = 0, dropped = 0; double drop_frac = 0; };
+
+// Run lengths of column 0 of the ids (after nulling), numpy-style p95.
+RunStats ComputeRunStats(const Routing& routing);
+LoadStats ComputeLoadStats(const std::vector<int64_t>& group_sizes);
+// cap = ceil(cf * T*K / E) (0 when cf <= 0); dropped = sum max(count - cap, 0).
+CapacityStats ComputeCapacityStats(const std::vector<int64_t>& group_sizes, int64_t tokens,
+                                   int64_t topk, double capacity_factor);
+
+}  // namespace moelog::engine
+
+#endif  // MOELOG_ENGINE_ROUTING_H_

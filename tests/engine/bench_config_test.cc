@@ -1,0 +1,96 @@
+#include "engine/bench_config.h"
+
+#include <gtest/gtest.h>
+
+namespace moelog::engine {
+namespace {
+
+Result<BenchConfig> Parse(std::vector<std::string> args) { return ParseBenchArgs(args); }
+
+TEST(BenchConfigTest, DefaultsMatchHarness) {
+  auto c = Parse({});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->tokens, 32768);
+  EXPECT_EQ(c->hidden, 2048);
+  EXPECT_EQ(c->mlp_dim, 4096);
+  EXPECT_EQ(c->experts, 8);
+  EXPECT_EQ(c->topk, 4);
+  EXPECT_EQ(c->impl, "both");
+  EXPECT_EQ(c->distribution, "both");
+  EXPECT_EQ(c->iters, 5);
+  EXPECT_EQ(c->warmup, 2);
+  EXPECT_DOUBLE_EQ(c->run_alpha, 0.98);
+  EXPECT_EQ(c->target, "cpu");
+}
+
+TEST(BenchConfigTest, SweepExpansionFollowsHarnessOrder) {
+  auto c = Parse({"--distribution", "both", "--topk-list", "1,2", "--impl", "fast", "--experts", "4",
+                  "--queue-mode", "both"});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  auto runs = ExpandRuns(*c);
+  ASSERT_EQ(runs.size(), 8u);
+  EXPECT_EQ(runs[0].distribution, "random");
+  EXPECT_EQ(runs[0].topk, 1);
+  EXPECT_EQ(runs[0].queue_mode, "full");
+  EXPECT_EQ(runs[1].queue_mode, "prequeue");
+  EXPECT_EQ(runs[2].topk, 2);
+  EXPECT_EQ(runs[4].distribution, "runs");
+}
+
+TEST(BenchConfigTest, ForwardBackwardForcesFullQueue) {
+  auto c = Parse({"--bench-pass", "forward_backward", "--queue-mode", "both", "--impl", "fast", "--distribution", "random"});
+  ASSERT_TRUE(c.ok());
+  auto runs = ExpandRuns(*c);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].queue_mode, "full");
+}
+
+TEST(BenchConfigTest, NullSweepIsTenths) {
+  auto c = Parse({"--null-route-sweep"});
+  ASSERT_TRUE(c.ok());
+  auto f = c->NullFracValues();
+  ASSERT_EQ(f.size(), 9u);
+  EXPECT_DOUBLE_EQ(f[0], 0.1);
+  EXPECT_DOUBLE_EQ(f[8], 0.9);
+}
+
+struct BadCase {
+  std::vector<std::string> args;
+  std::string message;  // substring the error must contain
+};
+
+class BenchConfigBadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BenchConfigBadInput, NamesTheFlag) {
+  auto c = Parse(GetParam().args);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().ExitCode(), 2);
+  EXPECT_NE(c.status().message().find(GetParam().message), std::string::npos) << c.status().message();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, BenchConfigBadInput,
+    ::testing::Values(
+        BadCase{{"--no-such-flag"}, "--no-such-flag"},
+        BadCase{{"--impl", "bogus"}, "--impl"},
+        BadCase{{"--dtype", "float16"}, "--dtype"},
+        BadCase{{"--topk", "9"}, "--topk: topk 9 must satisfy 1 <= topk <= experts (8)"},
+        BadCase{{"--topk-list", "2,x"}, "--topk-list: 'x' is not an integer"},
+        BadCase{{"--topk-list", "2,9"}, "--topk-list: topk 9"},
+        BadCase{{"--tokens", "0"}, "--tokens: must be positive, got 0"},
+        BadCase{{"--hidden", "-4"}, "--hidden: must be positive"},
+        BadCase{{"--null-route-frac", "1.0"}, "--null-route-frac: must lie in [0,1)"},
+        BadCase{{"--null-route-frac-list", "0.1,1.5"}, "--null-route-frac-list: fraction 1.5 must lie in [0,1)"},
+        BadCase{{"--null-route-frac", "0.2", "--capacity-policy", "drop", "--capacity-factor", "1"},
+                "null routing requires --capacity-policy none"},
+        BadCase{{"--capacity-policy", "pad", "--capacity-factor", "1", "--parallel-mode", "ep"},
+                "pad is not allowed with --parallel-mode ep"},
+        BadCase{{"--parallel-mode", "ep", "--experts", "6", "--topk", "2"}, "not divisible by the EP size 4"},
+        BadCase{{"--parallel-mode", "ep", "--ep-comm-path", "ring_ag_rs", "--tokens", "10"},
+                "ring_ag_rs requires tokens (10) divisible by the device count 4"},
+        BadCase{{"--devices", "0"}, "--devices: must be positive"},
+        BadCase{{"--mesh", "data=2,expert=3", "--parallel-mode", "ep"}, "not divisible by expert axis 3"},
+        BadCase{{"--iters", "0"}, "--iters: must be positive"}));
+
+}  // namespace
+}  // namespace moelog::engine

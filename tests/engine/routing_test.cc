@@ -1,0 +1,99 @@
+#include "engine/routing.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace moelog::engine {
+namespace {
+
+TEST(RoutingTest, TopKWeightsAreSoftmaxOverSelected) {
+  Logits l{1, 4, {0.5f, 2.0f, -1.0f, 1.0f}};
+  Routing r = TopK(l, 2);
+  ASSERT_EQ(r.ids.size(), 2u);
+  EXPECT_EQ(r.ids[0], 1);
+  EXPECT_EQ(r.ids[1], 3);
+  double e = std::exp(-1.0);
+  EXPECT_NEAR(r.weights[0], 1.0 / (1.0 + e), 1e-6);
+  EXPECT_NEAR(r.weights[1], e / (1.0 + e), 1e-6);
+}
+
+TEST(RoutingTest, RunsMeanRunLengthNearFifty) {
+  Logits l = GenerateLogits("runs", 65536, 60, 0, 0.98, 0.35);
+  Routing r = TopK(l, 2);
+  RunStats s = ComputeRunStats(r);
+  EXPECT_GT(s.mean, 40.0);
+  EXPECT_LT(s.mean, 60.0);
+  // Load-aware: top-1 loads nearly equal.
+  std::vector<int64_t> top1(60, 0);
+  for (int64_t t = 0; t < r.tokens; ++t) ++top1[r.ids[t * 2]];
+  LoadStats ls = ComputeLoadStats(top1);
+  EXPECT_LT(ls.cv, 0.1);
+}
+
+TEST(RoutingTest, RandomRunsAreShort) {
+  Routing r = TopK(GenerateLogits("random", 8192, 16, 0, 0.98, 0.35), 2);
+  RunStats s = ComputeRunStats(r);
+  EXPECT_LT(s.mean, 1.2);
+}
+
+TEST(RoutingTest, LogitsIdenticalAcrossTopkSweep) {
+  Logits l = GenerateLogits("random", 256, 8, 7, 0.98, 0.35);
+  Routing r2 = TopK(l, 2), r4 = TopK(l, 4);
+  for (int64_t t = 0; t < 256; ++t) {
+    EXPECT_EQ(r2.ids[t * 2], r4.ids[t * 4]);
+    EXPECT_EQ(r2.ids[t * 2 + 1], r4.ids[t * 4 + 1]);
+  }
+}
+
+TEST(RoutingTest, RealizedNullFractionNearTarget) {
+  for (double f : {0.1, 0.3, 0.5, 0.9}) {
+    Routing r = TopK(GenerateLogits("random", 65536, 16, 0, 0.98, 0.35), 2);
+    NullOptions o;
+    o.frac = f;
+    o.key = 42;
+    ApplyNullRouting(o, &r);
+    EXPECT_NEAR(r.null_realized, f, 0.003) << f;
+    EXPECT_EQ(r.null_assignments + r.real_assignments, 65536 * 2);
+    int64_t M = std::max<int64_t>(1, std::llround(16 * f / (1 - f)));
+    EXPECT_NEAR(r.null_experts, M, 1);
+    for (size_t p = 0; p < r.ids.size(); ++p) {
+      if (r.ids[p] >= 16) {
+        EXPECT_EQ(r.weights[p], 0.0f);
+      }
+    }
+  }
+}
+
+TEST(RoutingTest, TakeUntilNullKeepsPrefix) {
+  Routing r = TopK(GenerateLogits("random", 50000, 8, 0, 0.98, 0.35), 4);
+  NullOptions o;
+  o.frac = 0.4;
+  o.mode = "take_until_null";
+  o.key = 3;
+  ApplyNullRouting(o, &r);
+  EXPECT_NEAR(r.null_realized, 0.4, 0.003);
+  for (int64_t t = 0; t < r.tokens; ++t)
+    for (int64_t k = 1; k < 4; ++k) {
+      if (r.ids[t * 4 + k - 1] >= 8) {
+        EXPECT_GE(r.ids[t * 4 + k], 8);
+      }
+    }
+}
+
+TEST(RoutingTest, CapacityDropsMatchBruteForce) {
+  Routing r = TopK(GenerateLogits("runs", 4096, 8, 1, 0.98, 0.35), 2);
+  auto g = GroupSizes(r);
+  CapacityStats s = ComputeCapacityStats(g, 4096, 2, 0.8);
+  int64_t cap = static_cast<int64_t>(std::ceil(0.8 * 4096 * 2 / 8.0));
+  EXPECT_EQ(s.cap, cap);
+  // Brute force: walk assignments in flat order, count each expert's overflow.
+  std::vector<int64_t> seen(8, 0);
+  int64_t dropped = 0;
+  for (int32_t id : r.ids)
+    if (++seen[id] > cap) ++dropped;
+  EXPECT_EQ(s.dropped, dropped);
+}
+
+}  // namespace
+}  // namespace moelog::engine
