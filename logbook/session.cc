@@ -389,7 +389,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     if (!w.runnable) {
       std::string why;
       for (const auto& pc : w.commands) why += (why.empty() ? "" : "; ") + pc.plan.Summary();
-      out << u.id << ": skipped" << (why.empty() ? " (no commands)" : ": " + Shorten(why, 160)) << "\n";
+      out << u.id << ": " << (why.empty() ? "skipped (no commands)" : Shorten(why, 160)) << "\n";
       continue;
     }
     bool complete = true;
@@ -403,7 +403,11 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
       }
       if (opt.check) continue;
     }
-    if (opt.print_tables) out << "\n### " << u.id << ": " << u.label << "\n\n" << content;
+    if (opt.print_tables) {
+      std::string title = u.label;
+      while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
+      out << "\n### " << u.id << ": " << title << "\n\n" << content;
+    }
     RegionEdit e;
     e.id = u.id;
     e.content = content;
@@ -462,7 +466,8 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   } else if (!writes) {
     sum.changed = false;
   }
-  for (const auto& id : res.changed) out << id << ": " << (writes ? "written" : "table ready") << "\n";
+  if (writes)
+    for (const auto& id : res.changed) out << id << ": written\n";
   out << path << ": " << sum.runnable << " runnable of " << sum.units << ", " << sum.invocations
       << " invocation(s): " << sum.cache_hits << " cached, " << sum.executed << " run, " << sum.failed << " failed; "
       << (writes ? (sum.changed ? "file updated" : "file unchanged") : "file not written") << "\n";
