@@ -419,6 +419,14 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   SpliceOptions sopt;
   sopt.force = opt.force;
   SpliceResult res = SpliceRegions(text, scan, edits, sopt);
+  if (opt.check && !res.kept_edited.empty()) {
+    // The diff shows what `update --force` would write over the hand edits.
+    SpliceOptions forced;
+    forced.force = true;
+    std::vector<std::string> kept = res.kept_edited;
+    res = SpliceRegions(text, scan, edits, forced);
+    res.kept_edited = kept;
+  }
   sum.kept_edited = res.kept_edited;
   for (const auto& id : res.kept_edited)
     err << path << ":" << scan.Find(id)->begin_line << ": region id=" << id
@@ -428,7 +436,6 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
 
   if (opt.check) {
     for (const auto& id : res.changed) sum.stale.push_back(id);
-    for (const auto& id : res.kept_edited) sum.stale.push_back(id);
     if (sum.changed) out << UnifiedDiff(text, res.text, path);
     for (const auto& id : sum.stale) out << id << ": stale or missing region\n";
     sum.exit_code = sum.stale.empty() ? kExitOk : kExitError;
@@ -438,6 +445,8 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     // Safety: the rewritten document must keep its entries and have valid regions.
     const RegionScan again = FindRegions(res.text, path);
     bool safe = again.ok();
+    // Every written region must be found again (not swallowed by a fence).
+    for (const auto& id : res.changed) safe = safe && again.Find(id) != nullptr;
     if (kind == DocumentKind::kLogbook) {
       const Logbook nl = ParseLogbook(res.text, path);
       safe = safe && nl.entries.size() == lb.entries.size();

@@ -128,7 +128,7 @@ TEST_F(SessionTest, LoopsExpandToOneRowPerIteration) {
       "# L\n## Experiment Log\n### 2026-03-01 09:00 - X-1 loop\n- Command:\n"
       "  - `/bin/bash -lc 'for pm in none ep; do for tk in 2 4 8; do .venv/bin/python "
       "lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 2048 --hidden 256 --mlp-dim 128 --experts 8 "
-      "--topk \"$tk\" --parallel-mode \"$pm\" --iters 1 --warmup 0; done; done'`\n- Result: pending\n";
+      "--distribution random --backend gmm --impl fused_w13 --topk \"$tk\" --parallel-mode \"$pm\" --iters 1 --warmup 0; done; done'`\n- Result: pending\n";
   const std::string p = Put("l.md", text);
   SessionSummary s = Run(p, {});
   ASSERT_EQ(s.exit_code, 0) << err_.str();
