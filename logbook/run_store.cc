@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/v5p/hardware.h"
 #include "logbook/file_util.h"
 
 namespace moelog::logbook {
@@ -523,19 +524,6 @@ std::string DefaultStorePath(const std::string& logbook_path) {
 }
 
 namespace {
-std::string DataPath(const std::string& name) { return std::string(MOELOG_SOURCE_DIR) + "/data/" + name; }
-
-// The file a v5p name-or-path flag refers to: a path if it names an existing
-// file, else data/<name>[.json].
-std::string ResolveDataFile(const std::string& value, const std::string& fallback) {
-  std::string v = value.empty() ? fallback : value;
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(v, ec)) return v;
-  for (const std::string& cand : {DataPath(v), DataPath(v + ".json"), DataPath("hardware/" + v + ".json")})
-    if (std::filesystem::is_regular_file(cand, ec)) return cand;
-  return v;
-}
-
 std::string HashFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return "missing:" + path;
@@ -545,9 +533,12 @@ std::string HashFile(const std::string& path) {
 
 std::string ModelVersionTag(const engine::BenchConfig& c) {
   if (c.target == "v5p") {
-    std::string params = ResolveDataFile(c.model_params, "v5p_params.json");
-    std::string hw = ResolveDataFile(c.hardware, "v5p");
-    return std::string("v5p:") + MOELOG_VERSION + ":params=" + HashFile(params) + ":hw=" + HashFile(hw);
+    // The same resolution the v5p backend uses, so the key hashes the files it reads.
+    auto params = engine::v5p::ResolveDataFile(c.model_params.empty() ? "v5p_params" : c.model_params, "");
+    auto hw = engine::v5p::ResolveDataFile(c.hardware.empty() ? "v5p" : c.hardware, "hardware");
+    return std::string("v5p:") + MOELOG_VERSION + ":params=" +
+           (params.ok() ? HashFile(*params) : "missing:" + c.model_params) +
+           ":hw=" + (hw.ok() ? HashFile(*hw) : "missing:" + c.hardware);
   }
   static const std::string cpu = CpuModel();
   return c.target + ":" + MOELOG_VERSION + ":" + cpu;

@@ -310,13 +310,5 @@ TEST(ShellPlan, ShellQuoteRoundTrips) {
   }
 }
 
-TEST(ShellPlan, DISABLED_PrintSeeds) {
-  for (const char* f : {"moe_ep_benchmark_logbook.md", "moe_ep_int8_logbook.md"})
-    for (const auto& c : LogbookCommands(ReadText(SeedPath(f)))) {
-      Plan p = PlanCommand(c);
-      std::printf("=== %s\n%s\n--- rewritten:\n%s\n", p.Summary().c_str(), c.c_str(), p.rewritten_script.c_str());
-    }
-}
-
 }  // namespace
 }  // namespace moelog::logbook
