@@ -8,6 +8,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "engine/parallel/mpi_comm.h"
+
 namespace moelog::engine {
 namespace {
 
@@ -219,6 +221,15 @@ Status BenchConfig::Validate() const {
                                      ") divisible by the device count " + std::to_string(d));
   if (ep_dispatch == "dense_masked" && parallel_mode != "ep")
     return bad("--ep-dispatch", "dense_masked needs --parallel-mode ep");
+  if (ep_dispatch == "dense_masked" && ep_comm_path == "a2a")
+    return bad("--ep-dispatch", "dense_masked has no a2a path (use compact_psum or ring_ag_rs)");
+  // Under mpirun each rank is one device: the device count must be the world size.
+  if (target == "cpu" && parallel_mode != "none" && parallel::LaunchedByMpi() &&
+      d != parallel::MpiWorldSizeFromEnv()) {
+    return bad(mesh.empty() ? "--devices" : "--mesh",
+               std::to_string(d) + " devices do not match the MPI world size " +
+                   std::to_string(parallel::MpiWorldSizeFromEnv()) + " (mpirun -np)");
+  }
   return Status::Ok();
 }
 

@@ -1,0 +1,89 @@
+#include "engine/parallel/communicator.h"
+
+namespace moelog::engine::parallel {
+
+Wire WireForDtype(const std::string& dtype) { return dtype == "float32" ? Wire::kF32 : Wire::kBF16; }
+
+void RoundToWire(Wire wire, std::span<float> values) {
+  if (wire == Wire::kF32) return;
+  for (float& v : values) v = Bf16ToFloat(FloatToBf16(v));
+}
+
+std::string DeviceMesh::ToString() const {
+  return "data=" + std::to_string(data) + ",expert=" + std::to_string(expert);
+}
+
+const char* AxisName(Axis axis) {
+  switch (axis) {
+    case Axis::kWorld: return "world";
+    case Axis::kData: return "data";
+    case Axis::kExpert: return "expert";
+  }
+  return "?";
+}
+
+std::vector<int> AxisGroup(const DeviceMesh& m, Axis axis, int d) {
+  std::vector<int> g;
+  switch (axis) {
+    case Axis::kWorld:
+      for (int i = 0; i < m.Size(); ++i) g.push_back(i);
+      break;
+    case Axis::kExpert:
+      for (int e = 0; e < m.expert; ++e) g.push_back(m.DataIndex(d) * m.expert + e);
+      break;
+    case Axis::kData:
+      for (int a = 0; a < m.data; ++a) g.push_back(a * m.expert + m.ExpertIndex(d));
+      break;
+  }
+  return g;
+}
+
+int AxisRank(const DeviceMesh& m, Axis axis, int d) {
+  switch (axis) {
+    case Axis::kWorld: return d;
+    case Axis::kExpert: return m.ExpertIndex(d);
+    case Axis::kData: return m.DataIndex(d);
+  }
+  return 0;
+}
+
+int AxisSize(const DeviceMesh& m, Axis axis) {
+  switch (axis) {
+    case Axis::kWorld: return m.Size();
+    case Axis::kExpert: return m.expert;
+    case Axis::kData: return m.data;
+  }
+  return 1;
+}
+
+int64_t ChunkSize(int64_t n, int p, int c) { return n / p + (c < n % p ? 1 : 0); }
+int64_t ChunkOffset(int64_t n, int p, int c) {
+  int64_t rem = n % p;
+  return c * (n / p) + (c < rem ? c : rem);
+}
+
+Volume RingAllReduceVolume(int64_t n, int p, int r, Wire wire) {
+  if (p <= 1) return {};
+  auto mod = [p](int v) { return ((v % p) + p) % p; };
+  // Reduce-scatter sends every chunk but r and receives every chunk but r-1;
+  // all-gather sends every chunk but r+1 and receives every chunk but r.
+  int64_t sent = (n - ChunkSize(n, p, r)) + (n - ChunkSize(n, p, mod(r + 1)));
+  int64_t recv = (n - ChunkSize(n, p, mod(r - 1))) + (n - ChunkSize(n, p, r));
+  return {sent * WireBytes(wire), recv * WireBytes(wire)};
+}
+
+Volume RingAllGatherVolume(int64_t n, int p, Wire wire) {
+  int64_t b = (p - 1) * n * WireBytes(wire);
+  return {b, b};
+}
+
+Volume RingReduceScatterVolume(int64_t n, int p, Wire wire) { return RingAllGatherVolume(n, p, wire); }
+
+Communicator::Communicator(DeviceMesh mesh, std::vector<int> local)
+    : mesh_(mesh), local_(std::move(local)), counters_(local_.size()) {}
+
+void Communicator::ResetCounters() {
+  for (auto& c : counters_) c = CommCounters{};
+}
+
+}  // namespace moelog::engine::parallel

@@ -1,0 +1,37 @@
+// SimComm: P simulated devices in one process. Each device owns its buffers;
+// every collective is an explicit sequence of ring steps in which each device
+// copies a chunk into a message buffer that the next device then copies or
+// adds into its own buffer, so counted bytes are the bytes actually moved.
+#ifndef MOELOG_ENGINE_PARALLEL_SIM_COMM_H_
+#define MOELOG_ENGINE_PARALLEL_SIM_COMM_H_
+
+#include "engine/parallel/communicator.h"
+
+namespace moelog::engine::parallel {
+
+class SimComm final : public Communicator {
+ public:
+  // Holds all mesh.Size() devices; local_devices() is 0..P-1.
+  explicit SimComm(DeviceMesh mesh);
+  std::string Name() const override { return "sim"; }
+  Status AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, Wire wire) override;
+  Status AllGather(Axis axis, std::span<const std::span<const float>> in,
+                   std::span<const std::span<float>> out, Wire wire) override;
+  Status ReduceScatterSum(Axis axis, std::span<const std::span<const float>> in,
+                          std::span<const std::span<float>> out, Wire wire) override;
+  Status AllToAllV(Axis axis, std::span<const std::span<const float>> send,
+                   const std::vector<std::vector<int64_t>>& send_counts, std::span<const std::span<float>> recv,
+                   const std::vector<std::vector<int64_t>>& recv_counts, Wire wire) override;
+  Status Barrier() override { return Status::Ok(); }
+
+ private:
+  // The groups of `axis`, each in ring order; together they cover all devices.
+  std::vector<std::vector<int>> Groups(Axis axis) const;
+  // Counts one message of n values from device `from` to device `to`.
+  void Count(int from, int to, int64_t n, Wire wire);
+  void AddTime(double seconds);
+};
+
+}  // namespace moelog::engine::parallel
+
+#endif  // MOELOG_ENGINE_PARALLEL_SIM_COMM_H_

@@ -1,0 +1,72 @@
+// The launcher table: how moelog recognizes the programs a logbook command
+// invokes. Loaded from JSON (data/launchers.json ships the defaults; a user
+// file can add entries). Three kinds of entries:
+//   - interpreters: program prefixes that run a script, e.g.
+//     `uv run --package levanter --extra tpu [python] SCRIPT`,
+//     `.venv/bin/python SCRIPT`, `python3 -u SCRIPT`;
+//   - launchers: remote launchers that are stripped, keeping their `-e K=V`
+//     variables, e.g. `uv run scripts/ray/dev_tpu.py --config C execute -- CMD`;
+//   - harnesses: scripts rewritten to `moelog bench --target <t>` (action
+//     "bench") or reported as having no adapter (action "no_adapter" + reason).
+#ifndef MOELOG_LOGBOOK_LAUNCHERS_H_
+#define MOELOG_LOGBOOK_LAUNCHERS_H_
+
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+
+namespace moelog::logbook {
+
+struct InterpreterSpec {
+  std::string program;                   // basename to match: "uv", "python", "python3"
+  std::string subcommand;                // "run" for uv; empty for python
+  std::vector<std::string> value_options;   // options that take a value: "--package"
+  std::vector<std::string> switch_options;  // options without value: "--no-sync", "-u"
+  bool optional_python = false;          // a "python"/"python3" word may follow (uv run python X)
+};
+
+struct LauncherSpec {
+  std::string name;                      // "dev_tpu"
+  std::string script;                    // path suffix matched against the script: "scripts/ray/dev_tpu.py"
+  std::string run_subcommand = "execute";  // the subcommand whose payload is run
+  std::string env_option = "-e";         // `-e K=V` (also `-e=K=V` and `--env K=V` if listed)
+  std::vector<std::string> env_option_aliases;  // e.g. "--env"
+  std::vector<std::string> value_options;   // launcher options that take a value (skipped)
+  std::string separator = "--";          // payload follows this word
+};
+
+struct HarnessSpec {
+  std::string name;                      // "hillclimb"
+  std::string script;                    // path suffix: "bench_moe_hillclimb.py"
+  std::string action = "bench";          // "bench" | "no_adapter"
+  std::string reason;                    // for no_adapter: shown as "skipped: no adapter (<reason>)"
+  std::vector<std::string> env_vars;     // if any of these is set, the harness is env-driven: no adapter
+};
+
+struct LauncherTable {
+  std::vector<InterpreterSpec> interpreters;
+  std::vector<LauncherSpec> launchers;
+  std::vector<HarnessSpec> harnesses;
+
+  // Entry whose script suffix matches `script` (path-component aligned), or null.
+  const LauncherSpec* FindLauncher(const std::string& script) const;
+  const HarnessSpec* FindHarness(const std::string& script) const;
+  const InterpreterSpec* FindInterpreter(const std::string& program) const;
+};
+
+// Parses a table from JSON text. Schema errors give InvalidArgument naming the
+// offending key ("launchers[0].script: expected a string").
+Result<LauncherTable> ParseLauncherTable(const std::string& json_text);
+
+// The built-in defaults (the contents of data/launchers.json, compiled in so
+// the binary works from any directory).
+const LauncherTable& DefaultLauncherTable();
+
+// Defaults plus the entries of `path` (user entries are matched first).
+// IOError if the file cannot be read; InvalidArgument for schema errors.
+Result<LauncherTable> LoadLauncherTable(const std::string& path);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_LAUNCHERS_H_

@@ -1,0 +1,126 @@
+// RunStore: the SQLite database of benchmark runs (default
+// `.moelog/runs.db` beside the logbook). One row per run (one sweep point x
+// queue mode of one invocation). WAL journal, busy timeout, schema version in
+// PRAGMA user_version with forward migrations. Every value is bound as a
+// parameter; no caller text is ever spliced into SQL.
+#ifndef MOELOG_LOGBOOK_RUN_STORE_H_
+#define MOELOG_LOGBOOK_RUN_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/bench_config.h"
+#include "engine/status.h"
+
+namespace moelog::logbook {
+
+// One stored run. Times are ISO-8601 UTC strings ("2026-02-10T10:40:00.123Z").
+struct RunRecord {
+  int64_t id = 0;                  // rowid, set by Insert
+  std::string run_id;              // unique text id (set by Insert when empty)
+  std::string entry_id;            // "MOE-I8-004"; "" for ad-hoc runs
+  std::string logbook_path;        // as given by the caller (absolute recommended)
+  std::string command_original;    // the entry's command text
+  std::string command_rewritten;   // `moelog bench ...` (or the rewritten script)
+  std::string config_json;         // engine::CanonicalConfigJson of the invocation's config
+  std::string target;              // "cpu" | "v5p"
+  std::string cache_key;           // CacheKey(config)
+  // Per-run point: distribution, mode, pass, impl, backend, topk, null_target,
+  // null_mode, ... (ParsedRun::point).
+  std::map<std::string, std::string> point;
+  // time_s, time_median_s, time_min_s, time_max_s, tflops, tflops_per_device,
+  // tokens_per_s, ... (ParsedRun::metrics).
+  std::map<std::string, double> metrics;
+  std::string status = "ok";       // ok | failed | timeout | oom
+  int exit_status = 0;
+  bool timed_out = false;
+  std::string stdout_tail, stderr_tail;
+  std::string start_time, end_time;
+  std::string host, cpu_model, moelog_version;
+  std::string git_commit;          // of the logbook's repository; "" if none
+  bool git_dirty = false;
+  int64_t invocation_index = 0;    // position of the invocation in its entry's plan
+};
+
+// A query. All conditions are ANDed. `where` items are "key=value": key is a
+// column (entry_id, logbook_path, target, status, cache_key, host, run_id,
+// exit_status, timed_out, git_commit) or a point / metric / config key
+// (looked up in that order, e.g. topk=2, impl=fused_w13, parallel_mode=ep,
+// tflops=239.15). A value that parses as a number compares numerically;
+// true/false compare as 1/0.
+struct RunQuery {
+  std::string entry_id;            // "" = any
+  std::string logbook_path;        // "" = any
+  std::string cache_key;           // "" = any
+  std::vector<std::string> where;
+  bool latest_per_cache_key = false;  // keep only the newest run batch per cache key
+  int64_t limit = 0;               // 0 = no limit
+};
+
+class RunStore {
+ public:
+  static constexpr int kSchemaVersion = 2;
+
+  ~RunStore();
+  RunStore(const RunStore&) = delete;
+  RunStore& operator=(const RunStore&) = delete;
+
+  // Opens (creating parent directories and the file if needed) and migrates
+  // the schema up to `schema_version` (tests use older versions to exercise
+  // migrations). IOError if the file cannot be opened; InvalidArgument if the
+  // database's version is newer than this moelog knows.
+  static Result<std::unique_ptr<RunStore>> Open(const std::string& path,
+                                                int schema_version = kSchemaVersion);
+
+  // The database's PRAGMA user_version.
+  Result<int> SchemaVersion();
+
+  // Inserts runs in one transaction (all or none). Sets id and run_id.
+  Status Insert(std::vector<RunRecord>* records);
+  Status Insert(RunRecord* record);
+
+  // Rows matching the query, oldest first (by id). InvalidArgument for a
+  // malformed where item ("missing '='", unknown column-like key is fine: it
+  // is looked up in point/metrics/config JSON).
+  Result<std::vector<RunRecord>> Query(const RunQuery& query);
+  Result<std::vector<RunRecord>> ByEntry(const std::string& entry_id);
+  Result<std::vector<RunRecord>> ByCacheKey(const std::string& cache_key);
+
+  // The newest successful batch of runs for `cache_key`: the rows sharing the
+  // run batch (same start_time and invocation) of the newest "ok" row. Empty
+  // when nothing is stored (a cache miss).
+  Result<std::vector<RunRecord>> CachedRuns(const std::string& cache_key);
+
+  // Deletes every row of an entry (history is otherwise kept: reruns add
+  // rows). Returns the number of rows deleted.
+  Result<int64_t> DeleteEntry(const std::string& entry_id);
+
+ private:
+  struct Impl;
+  explicit RunStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The default store path for a logbook: <dir of logbook>/.moelog/runs.db.
+std::string DefaultStorePath(const std::string& logbook_path);
+
+// The engine/model part of the cache key. cpu: "cpu:<moelog version>:<cpu
+// model>" (measured numbers depend on the machine); v5p: "v5p:<moelog
+// version>:<sha256 of the fitted-parameter file and hardware file contents>"
+// (files resolved from config.model_params / config.hardware, defaults under
+// the data directory; a missing file hashes as "missing:<path>").
+std::string ModelVersionTag(const engine::BenchConfig& config);
+
+// sha256 hex of canonical config + "\n" + target + "\n" + ModelVersionTag.
+// Prose edits never change it; any flag that changes the run does.
+std::string CacheKey(const engine::BenchConfig& config);
+
+// sha256 of bytes, lowercase hex (64 chars).
+std::string Sha256Hex(const std::string& bytes);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_RUN_STORE_H_

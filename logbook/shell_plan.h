@@ -1,0 +1,96 @@
+// The command planner: turns an entry's command text, as researchers write it,
+// into a Plan of concrete `moelog bench` invocations, without running anything.
+//
+// Understood shell: words with '...', "...", \ escapes, $VAR / ${VAR} / "$VAR";
+// env prefixes (K=V cmd); `;`, `&&`, `||`, `|`, newlines; redirections
+// (>, >>, 2>&1, <, <<<); `for x in a b; do ...; done` (nested, expanded
+// statically: one invocation per iteration); `read -r A B <<< "..."`;
+// `set -euo pipefail`; `/bin/bash -lc '...'` / `bash -c` / `sh -c`
+// (planned recursively); remote launchers from the launcher table (stripped,
+// `-e K=V` kept as exported variables); harness invocations from the table
+// (rewritten into `moelog bench --target <t> ARGS`).
+#ifndef MOELOG_LOGBOOK_SHELL_PLAN_H_
+#define MOELOG_LOGBOOK_SHELL_PLAN_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/bench_config.h"
+#include "engine/status.h"
+#include "logbook/launchers.h"
+
+namespace moelog::logbook {
+
+// One concrete benchmark run the plan will make (after loop expansion).
+struct BenchInvocation {
+  std::vector<std::string> args;          // arguments after `moelog bench`, fully expanded, incl. --target
+  std::string harness;                    // harness table name ("hillclimb") or "moelog" when written as moelog bench
+  std::string original;                   // the invocation as written (raw words, before expansion)
+  std::string command_line;               // shell-quoted `moelog bench ARGS` for display and storage
+  std::map<std::string, std::string> env; // env prefixes and launcher -e variables
+  std::map<std::string, std::string> loop_bindings;  // loop/read variables in scope, e.g. {tk: "2"}
+  engine::BenchConfig config;             // engine::ParseBenchArgs(args)
+  std::string canonical_config;           // engine::CanonicalConfigJson(config)
+};
+
+enum class PlanVerdict {
+  kRunnable,        // only moelog bench + allow-listed utilities: runs without consent
+  kNeedsConsent,    // invokes programs outside the allow-list: runs only with allow_shell
+  kNoAdapter,       // an unknown script or a harness without adapter: skipped
+  kNotApplicable,   // "N/A", launcher-only steps (allocate, --help), no benchmark at all
+  kInvalid,         // cannot be planned: syntax error, bad harness flags, unknown variable
+};
+
+// "runnable", "needs-consent", "no-adapter", "n/a", "invalid".
+const char* VerdictName(PlanVerdict v);
+
+struct Plan {
+  std::string original;           // the command text as given
+  PlanVerdict verdict = PlanVerdict::kInvalid;
+  std::string reason;             // why it is not runnable (empty when kRunnable)
+  std::vector<BenchInvocation> invocations;  // in execution order; empty unless kRunnable/kNeedsConsent
+  // The rewritten script (bash text): launchers stripped (their -e variables
+  // exported first), harness invocations replaced by `moelog bench --target T`
+  // with every new word shell-quoted; loops kept as loops.
+  std::string rewritten_script;
+  // The same script with harness invocations left as written (launchers still
+  // stripped), for running the real harness unchanged.
+  std::string harness_script;
+  // True when the script is only a sequence of bench invocations plus
+  // side-effect-free words (set -e..., echo, true, comments): the runner can run
+  // the invocations directly, without bash.
+  bool needs_shell = true;
+  std::vector<std::string> disallowed;  // programs outside the allow-list (kNeedsConsent)
+  std::vector<std::string> notes;       // informational: "stripped launcher dev_tpu (-e LIBTPU_INIT_ARGS)"
+
+  // One line for `--dry-run` and reports, e.g. "runnable: 4 invocation(s)",
+  // "skipped: no adapter (bench_moe_mlp_profile.py: ...)", "skipped: N/A (setup)",
+  // "skipped: needs --allow-shell (runs: curl)".
+  std::string Summary() const;
+};
+
+struct PlanOptions {
+  std::string target = "v5p";          // --target added to every rewritten invocation
+  std::string moelog = "moelog";       // program name written into the rewritten script
+  const LauncherTable* launchers = nullptr;  // null: DefaultLauncherTable()
+  std::vector<std::string> extra_bench_args;  // appended to every invocation (e.g. {"--iters","1"})
+  int max_invocations = 10000;         // loop expansion limit (kInvalid beyond it)
+};
+
+// Plans one command (one inline-code command or one fenced block). Never runs
+// anything. Always returns a Plan; problems are expressed by its verdict and
+// reason (a syntax error gives kInvalid with the reason). Text that is only
+// "N/A ..." gives kNotApplicable.
+Plan PlanCommand(std::string_view command_text, const PlanOptions& options = {});
+
+// The programs a plan may run without consent: moelog and these.
+const std::vector<std::string>& ShellAllowList();
+
+// Quotes one word for bash (single quotes when needed; plain words unchanged).
+std::string ShellQuote(std::string_view word);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_SHELL_PLAN_H_

@@ -1,0 +1,60 @@
+// StoredRun: the view of one stored benchmark run that criteria, comparisons
+// and charts work on. It is deliberately flat (strings and numbers) so the
+// same code serves runs read from the SQLite run store, runs recorded in a
+// logbook's Result text, and hand-built runs in tests.
+#ifndef MOELOG_LOGBOOK_STORED_RUN_H_
+#define MOELOG_LOGBOOK_STORED_RUN_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace moelog::logbook {
+
+struct StoredRun {
+  std::string id;                              // run ID ("r42"), unique in the store
+  std::map<std::string, std::string> config;   // effective per-run config: key -> value
+                                               // (keys as in CanonicalConfigJson, one
+                                               // value per swept axis: "topk" -> "2")
+  std::map<std::string, double> metrics;       // "tflops" (TF/s), "tokens_per_s", "mean_s", ...
+  std::string entry_id;                        // logbook entry that produced it ("" if none)
+  std::string target;                          // cpu | v5p
+  std::string host;                            // machine that produced it
+  std::string source = "measured";             // measured | modeled | recorded
+};
+
+// Looks a key up in the config, also answering the run-level keys "target",
+// "host", "entry" and "source". nullopt when the run has no such key.
+std::optional<std::string> RunValue(const StoredRun& run, const std::string& key);
+
+// True when two config values mean the same: equal strings, or both numbers
+// that compare equal ("2" == "2.0"), or "true"/"false" against "1"/"0".
+bool ValuesEqual(const std::string& a, const std::string& b);
+
+// Keys that never distinguish two runs when pairing or grouping them: output
+// and process settings (json, threads, trace_dir, quiet_ranks, check_numerics),
+// repetition counts (iters, warmup), and sweep lists that were expanded into
+// per-run values (topk_list, null_route_frac_list, null_route_sweep).
+bool IsIgnoredForPairing(const std::string& key);
+
+// Normalizes a user-written key: dashes become underscores, lower case, and
+// the aliases pass -> bench_pass, parallel -> parallel_mode, quant ->
+// quant_mode, remat -> remat_mode, routing -> routing_pack_strategy,
+// shared -> shared_expert_dim, null_frac -> null_route_frac.
+std::string NormalizeKey(const std::string& key);
+
+// True when `key` (normalized) names a config key of a run: every key of
+// CanonicalConfigJson for both targets, plus target, host, entry and source.
+bool IsKnownRunKey(const std::string& key);
+
+// Formats a number the way moelog prints config values: integers without a
+// decimal point, others with up to 6 significant digits ("0.5", "1e-05").
+std::string FormatValue(double v);
+
+// Parses a complete number ("2", "0.25", "1,578,564" with thousands commas).
+std::optional<double> ParseNumber(const std::string& s);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_STORED_RUN_H_

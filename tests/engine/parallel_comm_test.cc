@@ -1,0 +1,231 @@
+// Collectives of SimComm (and of MpiComm when the test binary runs under
+// mpirun): results against direct sums, counted bytes against the analytic
+// ring volumes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "engine/parallel/mpi_comm.h"
+#include "engine/parallel/sim_comm.h"
+#include "engine/routing.h"
+
+namespace moelog::engine::parallel {
+namespace {
+
+// Deterministic per-device data: value depends on device and index.
+std::vector<std::vector<float>> DeviceData(int devices, int64_t n, uint64_t seed) {
+  std::vector<std::vector<float>> v(static_cast<size_t>(devices));
+  for (int d = 0; d < devices; ++d) {
+    Rng rng(FoldIn(seed, static_cast<uint64_t>(d)));
+    for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(d)].push_back(static_cast<float>(rng.Normal()));
+  }
+  return v;
+}
+
+std::vector<std::span<float>> Spans(std::vector<std::vector<float>>& v) {
+  std::vector<std::span<float>> s;
+  for (auto& x : v) s.emplace_back(x);
+  return s;
+}
+std::vector<std::span<const float>> CSpans(const std::vector<std::vector<float>>& v) {
+  std::vector<std::span<const float>> s;
+  for (const auto& x : v) s.emplace_back(x);
+  return s;
+}
+
+TEST(ParallelCommTest, AnalyticVolumesMatchTextbookFormulas) {
+  // Ring all-reduce of n values over p devices: 2(p-1)/p * n * bytes.
+  for (int p : {2, 3, 4, 8}) {
+    int64_t n = 4096 * p;
+    Volume v = RingAllReduceVolume(n, p, 0, Wire::kBF16);
+    EXPECT_EQ(v.sent, 2 * (p - 1) * (n / p) * 2);
+    EXPECT_EQ(v.recv, v.sent);
+  }
+  EXPECT_EQ(RingAllGatherVolume(100, 4, Wire::kF32).sent, 3 * 100 * 4);
+  EXPECT_EQ(RingAllReduceVolume(100, 1, 0, Wire::kF32).sent, 0);
+  // Chunks tile the buffer.
+  int64_t total = 0;
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_EQ(ChunkOffset(10, 3, c), total);
+    total += ChunkSize(10, 3, c);
+  }
+  EXPECT_EQ(total, 10);
+}
+
+class SimCollectives : public ::testing::TestWithParam<std::tuple<int, int64_t, Wire>> {};
+
+TEST_P(SimCollectives, AllReduceSumsAndCountsRingBytes) {
+  auto [p, n, wire] = GetParam();
+  SimComm comm(DeviceMesh{1, p});
+  auto data = DeviceData(p, n, 1);
+  std::vector<double> want(static_cast<size_t>(n), 0.0);
+  for (const auto& d : data)
+    for (int64_t i = 0; i < n; ++i) want[static_cast<size_t>(i)] += d[static_cast<size_t>(i)];
+  auto spans = Spans(data);
+  ASSERT_TRUE(comm.AllReduceSum(Axis::kExpert, spans, wire).ok());
+  const double tol = wire == Wire::kF32 ? 1e-5 : 3e-2;
+  for (int d = 0; d < p; ++d) {
+    for (int64_t i = 0; i < n; ++i) {
+      float got = data[static_cast<size_t>(d)][static_cast<size_t>(i)];
+      ASSERT_NEAR(got, want[static_cast<size_t>(i)], tol * (1 + std::abs(want[static_cast<size_t>(i)])));
+      // Every device holds bit-identical results.
+      ASSERT_EQ(got, data[0][static_cast<size_t>(i)]);
+    }
+    Volume v = RingAllReduceVolume(n, p, d, wire);
+    EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_sent, v.sent) << "device " << d;
+    EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_recv, v.recv) << "device " << d;
+  }
+  if (n % p == 0) {
+    EXPECT_EQ(comm.counters(0).bytes_sent, 2 * (p - 1) * (n / p) * WireBytes(wire));
+  }
+}
+
+TEST_P(SimCollectives, AllGatherAndReduceScatter) {
+  auto [p, n, wire] = GetParam();
+  SimComm comm(DeviceMesh{1, p});
+  auto in = DeviceData(p, n, 2);
+  std::vector<std::vector<float>> out(static_cast<size_t>(p), std::vector<float>(static_cast<size_t>(n * p)));
+  auto outs = Spans(out);
+  ASSERT_TRUE(comm.AllGather(Axis::kWorld, CSpans(in), outs, wire).ok());
+  for (int d = 0; d < p; ++d)
+    for (int j = 0; j < p; ++j)
+      for (int64_t i = 0; i < n; ++i) {
+        float src = in[static_cast<size_t>(j)][static_cast<size_t>(i)];
+        if (wire == Wire::kBF16) src = Bf16ToFloat(FloatToBf16(src));
+        ASSERT_EQ(out[static_cast<size_t>(d)][static_cast<size_t>(j * n + i)], src);
+      }
+  for (int d = 0; d < p; ++d) EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_sent, RingAllGatherVolume(n, p, wire).sent);
+
+  comm.ResetCounters();
+  auto big = DeviceData(p, n * p, 3);
+  std::vector<std::vector<float>> mine(static_cast<size_t>(p), std::vector<float>(static_cast<size_t>(n)));
+  auto mines = Spans(mine);
+  ASSERT_TRUE(comm.ReduceScatterSum(Axis::kWorld, CSpans(big), mines, wire).ok());
+  const double tol = wire == Wire::kF32 ? 1e-5 : 3e-2;
+  for (int d = 0; d < p; ++d) {
+    for (int64_t i = 0; i < n; ++i) {
+      double want = 0;
+      for (int j = 0; j < p; ++j) want += big[static_cast<size_t>(j)][static_cast<size_t>(d * n + i)];
+      ASSERT_NEAR(mine[static_cast<size_t>(d)][static_cast<size_t>(i)], want, tol * (1 + std::abs(want)));
+    }
+    EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_recv, RingReduceScatterVolume(n, p, wire).recv);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SimCollectives,
+                         ::testing::Values(std::make_tuple(4, int64_t{64}, Wire::kF32),
+                                           std::make_tuple(4, int64_t{67}, Wire::kBF16),
+                                           std::make_tuple(3, int64_t{10}, Wire::kF32),
+                                           std::make_tuple(2, int64_t{1}, Wire::kBF16),
+                                           std::make_tuple(1, int64_t{5}, Wire::kF32)));
+
+TEST(ParallelCommTest, MeshAxesReduceOnlyInsideTheirGroups) {
+  DeviceMesh mesh{2, 3};  // devices 0..5: expert groups {0,1,2} {3,4,5}; data groups {0,3} {1,4} {2,5}
+  EXPECT_EQ(AxisGroup(mesh, Axis::kExpert, 4), (std::vector<int>{3, 4, 5}));
+  EXPECT_EQ(AxisGroup(mesh, Axis::kData, 4), (std::vector<int>{1, 4}));
+  SimComm comm(mesh);
+  std::vector<std::vector<float>> v;
+  for (int d = 0; d < 6; ++d) v.push_back({static_cast<float>(1 << d)});
+  auto s = Spans(v);
+  ASSERT_TRUE(comm.AllReduceSum(Axis::kData, s, Wire::kF32).ok());
+  EXPECT_EQ(v[1][0], 2 + 16);
+  EXPECT_EQ(v[4][0], 2 + 16);
+  ASSERT_TRUE(comm.AllReduceSum(Axis::kExpert, s, Wire::kF32).ok());
+  EXPECT_EQ(v[0][0], (1 + 8) + (2 + 16) + (4 + 32));
+}
+
+TEST(ParallelCommTest, AllToAllVDeliversBlocksAndCountsOffDeviceBytes) {
+  const int p = 3;
+  SimComm comm(DeviceMesh{1, p});
+  // Device s sends (s+1)*(d+1) values of value 10*s+d to device d.
+  std::vector<std::vector<float>> send(p), recv(p);
+  std::vector<std::vector<int64_t>> sc(p, std::vector<int64_t>(p)), rc(p, std::vector<int64_t>(p));
+  for (int s = 0; s < p; ++s)
+    for (int d = 0; d < p; ++d) {
+      sc[s][d] = (s + 1) * (d + 1);
+      rc[d][s] = sc[s][d];
+      for (int i = 0; i < sc[s][d]; ++i) send[s].push_back(static_cast<float>(10 * s + d));
+    }
+  for (int d = 0; d < p; ++d) recv[d].resize(static_cast<size_t>(std::accumulate(rc[d].begin(), rc[d].end(), int64_t{0})));
+  auto rs = Spans(recv);
+  ASSERT_TRUE(comm.AllToAllV(Axis::kWorld, CSpans(send), sc, rs, rc, Wire::kF32).ok());
+  for (int d = 0; d < p; ++d) {
+    size_t off = 0;
+    int64_t want_recv = 0, want_sent = 0;
+    for (int s = 0; s < p; ++s) {
+      for (int64_t i = 0; i < rc[d][s]; ++i) ASSERT_EQ(recv[d][off++], static_cast<float>(10 * s + d));
+      if (s != d) {
+        want_recv += rc[d][s] * 4;
+        want_sent += sc[d][s] * 4;
+      }
+    }
+    EXPECT_EQ(comm.counters(d).bytes_recv, want_recv);
+    EXPECT_EQ(comm.counters(d).bytes_sent, want_sent);
+  }
+}
+
+// Runs only under `mpirun -np 4 moelog_tests --gtest_filter=ParallelMpi*`
+// (tests/mpi.cmake); skipped in the plain unit-test run.
+TEST(ParallelMpiTest, CollectivesMatchSimComm) {
+  if (!LaunchedByMpi()) GTEST_SKIP() << "not launched by mpirun";
+  ASSERT_TRUE(EnsureMpiInitialized(false).ok());
+  const int p = MpiWorldSizeFromEnv();
+  DeviceMesh mesh{1, p};
+  auto made = MpiComm::Create(mesh);
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  MpiComm& mpi = **made;
+  SimComm sim(mesh);
+  const int me = mpi.rank();
+  for (Wire wire : {Wire::kF32, Wire::kBF16}) {
+    const int64_t n = 37;
+    auto all = DeviceData(p, n, 7);
+    auto sim_data = all;
+    sim.ResetCounters();
+    auto ss = Spans(sim_data);
+    ASSERT_TRUE(sim.AllReduceSum(Axis::kWorld, ss, wire).ok());
+    std::vector<float> mine = all[static_cast<size_t>(me)];
+    std::vector<std::span<float>> ms{std::span<float>(mine)};
+    mpi.ResetCounters();
+    ASSERT_TRUE(mpi.AllReduceSum(Axis::kWorld, ms, wire).ok());
+    const double tol = wire == Wire::kF32 ? 1e-5 : 3e-2;
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_NEAR(mine[static_cast<size_t>(i)], sim_data[static_cast<size_t>(me)][static_cast<size_t>(i)],
+                  tol * (1 + std::abs(sim_data[0][static_cast<size_t>(i)])));
+    EXPECT_EQ(mpi.counters(0).bytes_sent, sim.counters(static_cast<size_t>(me)).bytes_sent);
+
+    // All-gather and reduce-scatter.
+    std::vector<float> gathered(static_cast<size_t>(n * p));
+    std::vector<std::span<const float>> in{std::span<const float>(all[static_cast<size_t>(me)])};
+    std::vector<std::span<float>> out{std::span<float>(gathered)};
+    ASSERT_TRUE(mpi.AllGather(Axis::kWorld, in, out, wire).ok());
+    for (int j = 0; j < p; ++j)
+      ASSERT_NEAR(gathered[static_cast<size_t>(j * n)], all[static_cast<size_t>(j)][0], tol * 4);
+    std::vector<float> part(static_cast<size_t>(n));
+    std::vector<std::span<const float>> gin{std::span<const float>(gathered)};
+    std::vector<std::span<float>> pout{std::span<float>(part)};
+    ASSERT_TRUE(mpi.ReduceScatterSum(Axis::kWorld, gin, pout, wire).ok());
+    // Every rank contributed the same gathered buffer: block me times p.
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_NEAR(part[static_cast<size_t>(i)], p * gathered[static_cast<size_t>(me * n + i)],
+                  tol * p * (1 + std::abs(gathered[static_cast<size_t>(me * n + i)])));
+  }
+  // All-to-all-v: rank s sends s+d+1 values (10s+d) to rank d.
+  std::vector<float> send;
+  std::vector<std::vector<int64_t>> sc(1, std::vector<int64_t>(static_cast<size_t>(p))), rc = sc;
+  for (int d = 0; d < p; ++d) {
+    sc[0][static_cast<size_t>(d)] = me + d + 1;
+    rc[0][static_cast<size_t>(d)] = d + me + 1;
+    for (int i = 0; i < me + d + 1; ++i) send.push_back(static_cast<float>(10 * me + d));
+  }
+  std::vector<float> recv(static_cast<size_t>(std::accumulate(rc[0].begin(), rc[0].end(), int64_t{0})));
+  std::vector<std::span<const float>> sv{std::span<const float>(send)};
+  std::vector<std::span<float>> rv{std::span<float>(recv)};
+  ASSERT_TRUE(mpi.AllToAllV(Axis::kWorld, sv, sc, rv, rc, Wire::kF32).ok());
+  size_t off = 0;
+  for (int s = 0; s < p; ++s)
+    for (int i = 0; i < s + me + 1; ++i) ASSERT_EQ(recv[off++], static_cast<float>(10 * s + me));
+}
+
+}  // namespace
+}  // namespace moelog::engine::parallel
