@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <random>
 #include <sstream>
 
@@ -524,10 +525,25 @@ std::string DefaultStorePath(const std::string& logbook_path) {
 }
 
 namespace {
+// Hash of a file's contents, memoized by (path, size, mtime): cache keys are
+// computed for every invocation of every entry on each update.
 std::string HashFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return "missing:" + path;
-  return Sha256Hex(ReadWhole(path)).substr(0, 16);
+  const auto size = std::filesystem::file_size(path, ec);
+  const auto mtime = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+  const std::string memo_key = path + "\n" + std::to_string(size) + "\n" + std::to_string(mtime);
+  static std::mutex mu;
+  static std::map<std::string, std::string> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(memo_key);
+    if (it != memo.end()) return it->second;
+  }
+  std::string h = Sha256Hex(ReadWhole(path)).substr(0, 16);
+  std::lock_guard<std::mutex> lock(mu);
+  memo[memo_key] = h;
+  return h;
 }
 }  // namespace
 
