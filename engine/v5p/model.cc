@@ -519,16 +519,22 @@ Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c)
   Acc placement, pack, up, down, combine, shared, comm, backward, remat, fixed;
   double comm_bytes = 0;
 
-  // EP inputs as the harness passed them: single-device arrays replicated (x
-  // for compact_psum) or sharded (x for ring/a2a) onto the slice every call.
+  // EP inputs as the harness passed them: single-device arrays moved onto the
+  // slice on every call. Expert weights are scattered (each chip receives its
+  // shard; on the 2x2 mesh the diagonal chip's shard shares a link with a
+  // neighbour's, so the busiest origin link carries ceil((n-1)/links)/n of
+  // them); x and the shared weights are replicated (every link carries them),
+  // except x for ring/a2a, which is token-sharded.
   if (c.parallel == Parallel::kEp) {
     const int64_t n = c.devices();
-    const double links = static_cast<double>(LinksForGroup(n, hw.ici_links));
-    const double weights = e * 3.0 * d * f * b + 3.0 * d * s * b;
+    const int64_t links = std::max<int64_t>(1, LinksForGroup(n, hw.ici_links));
+    const double shard_frac = static_cast<double>(CeilDiv(n - 1, links)) / static_cast<double>(n);
+    const double experts_w = e * 3.0 * d * f * b;
+    const double shared_w = 3.0 * d * s * b;
     const double xb = t_glob * d * b;
-    const bool x_replicated = c.comm == CommPath::kCompactPsum;
-    const double per_link = weights + (x_replicated ? xb : xb * (n - 1) / static_cast<double>(n) / links);
-    placement.Add(kIci, per_link / (hw.ici_link_bw * p[kEtaPlacement]));
+    const bool x_replicated = c.comm == CommPath::kCompactPsum || c.dense_masked;
+    const double busiest_link = experts_w * shard_frac + shared_w + (x_replicated ? xb : xb * shard_frac);
+    placement.Add(kIci, busiest_link / (hw.ici_link_bw * p[kEtaPlacement]));
   }
 
   PackForward(x, l, &pack);
@@ -571,8 +577,15 @@ Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c)
     PackBackward(x, l, &backward);
     if (c.fused_w13)  // w13 = concat(w1, w3) rebuilt every step, and its gradient split
       Stream(x, static_cast<double>(l.groups) * 2.0 * d * f * b * 4.0, &backward);
-    if (c.remat == Remat::kExpertMlp) ExpertForward(x, l, &remat, &remat);
-    if (c.remat == Remat::kCombine) CombineForward(x, l, &remat);
+    // Remat replays only what the backward needs: expert_mlp recomputes the up
+    // projection(s) and SiLU*up (the input of the down projection; the down
+    // output is dead). The combine is linear in the expert outputs (routing
+    // weights are constants), so its backward saves nothing and combine remat
+    // recomputes nothing.
+    if (c.remat == Remat::kExpertMlp) {
+      Acc unused;
+      ExpertForward(x, l, &remat, &unused);
+    }
   }
   fixed.Add(kFixed, p[kFixedS]);
 
