@@ -1,10 +1,74 @@
-// Placeholder until the v5p model lands: refuses clearly.
+// The modeled TPU backend (`--target v5p`): predicts every figure the harness
+// prints from the analytical model (engine/v5p/model.h), the chip description
+// (--hardware) and the fitted parameters (--model-params).
+#include <cstdio>
+
 #include "engine/backend.h"
+#include "engine/v5p/hardware.h"
+#include "engine/v5p/model.h"
+#include "engine/v5p/params.h"
 
 namespace moelog::engine {
+namespace {
 
-Result<std::unique_ptr<Backend>> MakeV5pBackend(const BenchConfig&) {
-  return Status::NotSupported("--target v5p: the TPU v5p model is not available in this build");
+class V5pBackend : public Backend {
+ public:
+  V5pBackend(v5p::Hardware hw, v5p::ModelParams params) : hw_(std::move(hw)), params_(std::move(params)) {}
+
+  std::string Name() const override { return "v5p"; }
+
+  std::string DevicesLine() const override {
+    std::string s = "[";
+    for (int64_t i = 0; i < hw_.chips; ++i)
+      s += (i ? ", " : "") + std::string("ModeledTpu(id=") + std::to_string(i) + ", kind=" + hw_.name + ")";
+    s += "] modeled: hardware=" + hw_.path + (hw_.validated ? "" : " (unvalidated)") + " params=" + params_.source;
+    return s;
+  }
+
+  Result<RunResult> Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) override {
+    std::vector<int64_t> groups = GroupSizes(routing);
+    auto c = v5p::MakeCase(config, point, groups, routing.real_assignments, hw_.chips);
+    if (!c.ok()) return c.status();
+    v5p::Prediction pred = v5p::Predict(hw_, params_, *c);
+    RunResult r;
+    r.point = point;
+    r.source = "modeled";
+    r.devices = pred.devices;
+    // A shape that does not fit the chip's HBM has no time: the real run fails.
+    const double t = pred.oom ? 0.0 : pred.time_s;
+    r.time.mean_s = r.time.median_s = r.time.min_s = r.time.max_s = t;
+    r.time.samples_s = {t};
+    FillCommonFigures(config, routing, &r);
+    r.mfu = t > 0 ? r.flops / (t * static_cast<double>(pred.devices) * pred.peak_flops) : 0.0;
+    r.oom = pred.oom;
+    r.memory_bytes = pred.memory_bytes;
+    r.comm.bytes_sent_per_device = static_cast<int64_t>(pred.comm_bytes_per_device);
+    r.comm.bytes_recv_per_device = static_cast<int64_t>(pred.comm_bytes_per_device);
+    r.comm.comm_s = pred.comm_s;
+    r.comm.compute_s = t > 0 ? t - pred.comm_s : 0.0;
+    if (config.stage_timing || config.json) {
+      for (int i = 0; i < pred.num_stages; ++i)
+        r.stages.push_back({pred.stages[i].name, pred.stages[i].seconds, pred.stages[i].bound});
+    }
+    r.extra["hbm_limit_bytes"] = hw_.hbm_bytes;
+    if (pred.int8_backward_skipped) r.extra["int8_backward_skipped"] = 1;
+    return r;
+  }
+
+ private:
+  v5p::Hardware hw_;
+  v5p::ModelParams params_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Backend>> MakeV5pBackend(const BenchConfig& config) {
+  // A missing or bad file is a usage error (exit 2); the message names the file.
+  auto hw = v5p::LoadHardwareByName(config.hardware.empty() ? "v5p" : config.hardware);
+  if (!hw.ok()) return Status::InvalidArgument(hw.status().message());
+  auto params = v5p::LoadParamsByName(config.model_params);
+  if (!params.ok()) return Status::InvalidArgument(params.status().message());
+  return std::unique_ptr<Backend>(new V5pBackend(std::move(hw).value(), std::move(params).value()));
 }
 
 }  // namespace moelog::engine

@@ -1,12 +1,78 @@
-// Placeholder: `moelog ids` is not available in this build yet.
-#include "engine/status.h"
+// moelog ids LOGBOOK [--write]: list entry IDs; --write adds the derived ID
+// to every entry heading that has none (nothing else in the file changes).
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
 #include "logbook/cli/commands.h"
+#include "logbook/entry_ids.h"
+#include "logbook/file_util.h"
+#include "logbook/parse_logbook.h"
 
 namespace moelog::cli {
 
-int CmdIds(const Args&) {
-  PrintError("ids", "not available in this build yet");
-  return kExitError;
+int CmdIds(const Args& args) {
+  CLI::App app{"List a logbook's entry IDs: the explicit ID of each entry heading, or the stable ID\n"
+               "derived from the logbook's Experiment ID Prefix and the entry's date-time.\n"
+               "Output columns: ID, heading line, explicit|derived, date time, label.",
+               "moelog ids"};
+  std::string path;
+  bool write = false;
+  app.add_option("logbook", path, "logbook Markdown file")->required();
+  app.add_flag("--write", write, "insert the derived ID into headings that have none (atomic; nothing else changes)");
+  try {
+    std::vector<std::string> rev(args.rbegin(), args.rend());
+    app.parse(rev);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      std::cout << app.help();
+      return kExitOk;
+    }
+    PrintError("ids", e.what());
+    return kExitUsage;
+  }
+  logbook::FileLock lock;
+  if (write) {
+    Status st = lock.Acquire(path);
+    if (!st.ok()) {
+      PrintError("ids", st.ToString());
+      return st.ExitCode();
+    }
+  }
+  auto text = logbook::ReadFile(path);
+  if (!text.ok()) {
+    PrintError("ids", text.status().ToString());
+    return text.status().ExitCode();
+  }
+  const logbook::Logbook lb = logbook::ParseLogbook(*text, path);
+  for (const auto& d : lb.diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
+  for (const auto& e : lb.entries)
+    std::printf("%s\t%d\t%s\t%s %s\t%s\n", e.id.c_str(), e.heading_line, e.explicit_id.empty() ? "derived" : "explicit",
+                e.date.c_str(), e.time.c_str(), e.label.c_str());
+  if (!write) return kExitOk;
+  int added = 0;
+  const std::string out = logbook::AddMissingIds(lb, *text, &added);
+  if (added == 0) {
+    std::fprintf(stderr, "%s: every entry already has an explicit ID\n", path.c_str());
+    return kExitOk;
+  }
+  // The rewrite must keep every ID: re-parse and compare before replacing.
+  const logbook::Logbook check = logbook::ParseLogbook(out, path);
+  bool same = check.entries.size() == lb.entries.size();
+  for (size_t i = 0; same && i < lb.entries.size(); ++i)
+    same = check.entries[i].id == lb.entries[i].id && !check.entries[i].explicit_id.empty();
+  if (!same) {
+    PrintError("ids", path + ": adding IDs would change an entry's ID; file left unchanged");
+    return kExitParse;
+  }
+  Status st = logbook::AtomicWriteFile(path, out);
+  if (!st.ok()) {
+    PrintError("ids", st.ToString());
+    return st.ExitCode();
+  }
+  std::fprintf(stderr, "%s: added %d explicit ID%s\n", path.c_str(), added, added == 1 ? "" : "s");
+  return kExitOk;
 }
 
 }  // namespace moelog::cli

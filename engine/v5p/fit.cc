@@ -1,0 +1,381 @@
+#include "engine/v5p/fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/bench.h"
+#include "engine/metrics.h"
+#include "engine/routing.h"
+
+namespace moelog::engine::v5p {
+namespace {
+
+// Splits one CSV record (RFC 4180 quoting; no embedded newlines in our files).
+std::vector<std::string> SplitCsv(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char ch = line[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') { cur += '"'; ++i; }
+      else if (ch == '"') quoted = false;
+      else cur += ch;
+    } else if (ch == '"') {
+      quoted = true;
+    } else if (ch == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (ch != '\r') {
+      cur += ch;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+bool ToInt(const std::string& s, int64_t* v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  long long x = std::strtoll(s.c_str(), &end, 10);
+  if (end == s.c_str() || *end != '\0') return false;
+  *v = x;
+  return true;
+}
+bool ToDouble(const std::string& s, double* v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  double x = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0') return false;
+  *v = x;
+  return true;
+}
+
+struct RoutingCache {
+  std::map<std::string, Logits> logits;
+  std::map<std::string, std::pair<std::vector<int64_t>, int64_t>> groups;
+
+  const std::pair<std::vector<int64_t>, int64_t>& Get(const BenchConfig& c, const RunPoint& p) {
+    const std::string lk = p.distribution + "/" + std::to_string(c.tokens) + "/" + std::to_string(c.experts) + "/" +
+                           std::to_string(c.seed);
+    const std::string gk = lk + "/" + std::to_string(p.topk) + "/" + std::to_string(p.null_frac);
+    auto g = groups.find(gk);
+    if (g != groups.end()) return g->second;
+    auto it = logits.find(lk);
+    if (it == logits.end())
+      it = logits.emplace(lk, GenerateLogits(p.distribution, c.tokens, c.experts, static_cast<uint64_t>(c.seed),
+                                             c.run_alpha, c.run_noise_scale)).first;
+    Routing r = RoutingForPoint(c, it->second, p);
+    return groups.emplace(gk, std::make_pair(GroupSizes(r), r.real_assignments)).first->second;
+  }
+};
+
+double LogPred(const Hardware& hw, const ModelParams& p, const Measurement& m) {
+  return std::log(std::max(1e-12, Predict(hw, p, m.model_case).time_s));
+}
+
+// Solves A x = b (n x n, symmetric positive definite after damping) in place.
+bool Solve(std::vector<double> a, std::vector<double> b, int n, std::vector<double>* x) {
+  for (int col = 0; col < n; ++col) {
+    int piv = col;
+    for (int r = col + 1; r < n; ++r)
+      if (std::fabs(a[r * n + col]) > std::fabs(a[piv * n + col])) piv = r;
+    if (std::fabs(a[piv * n + col]) < 1e-300) return false;
+    if (piv != col) {
+      for (int k = 0; k < n; ++k) std::swap(a[col * n + k], a[piv * n + k]);
+      std::swap(b[col], b[piv]);
+    }
+    for (int r = col + 1; r < n; ++r) {
+      double f = a[r * n + col] / a[col * n + col];
+      for (int k = col; k < n; ++k) a[r * n + k] -= f * a[col * n + k];
+      b[r] -= f * b[col];
+    }
+  }
+  x->assign(n, 0.0);
+  for (int r = n - 1; r >= 0; --r) {
+    double s = b[r];
+    for (int k = r + 1; k < n; ++k) s -= a[r * n + k] * (*x)[k];
+    (*x)[r] = s / a[r * n + r];
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, const Hardware& hw) {
+  std::ifstream in(csv_path);
+  if (!in) return Status::NotFound("cannot open measurements CSV " + csv_path);
+  std::string line;
+  if (!std::getline(in, line)) return Status::InvalidArgument(csv_path + ": empty file");
+  std::vector<std::string> header = SplitCsv(line);
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+  for (const char* need : {"id", "entry_heading", "harness", "tokens", "hidden", "mlp_dim", "experts", "topk",
+                           "shared_expert_dim", "bench_pass", "metric", "value"})
+    if (!col.count(need)) return Status::InvalidArgument(csv_path + ": missing column '" + need + "'");
+  RoutingCache cache;
+  std::vector<Measurement> out;
+  std::set<std::string> seen;
+  int line_no = 1;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty()) continue;
+    std::vector<std::string> f = SplitCsv(line);
+    auto get = [&](const char* name) -> std::string {
+      auto it = col.find(name);
+      return it == col.end() || it->second >= f.size() ? std::string() : f[it->second];
+    };
+    if (get("harness") != "hillclimb") continue;
+    const std::string metric = get("metric");
+    if (metric != "tflops" && metric != "tokens_per_s" && metric != "time_s") continue;
+    if (get("notes").find("dup_of=") != std::string::npos) continue;
+    Measurement m;
+    m.id = get("id");
+    m.entry = get("entry_heading");
+    m.metric = metric;
+    BenchConfig& c = m.config;
+    const std::string where = csv_path + ":" + std::to_string(line_no) + ": ";
+    if (!ToInt(get("tokens"), &c.tokens) || !ToInt(get("hidden"), &c.hidden) || !ToInt(get("mlp_dim"), &c.mlp_dim) ||
+        !ToInt(get("experts"), &c.experts) || !ToInt(get("topk"), &c.topk))
+      return Status::InvalidArgument(where + "shape fields must be integers");
+    if (!ToInt(get("shared_expert_dim"), &c.shared_expert_dim)) c.shared_expert_dim = 0;
+    if (!ToDouble(get("value"), &m.value) || m.value <= 0) return Status::InvalidArgument(where + "bad value");
+    c.target = "v5p";
+    c.shared_fused = get("shared_fused") == "true";
+    c.backend = get("backend").empty() ? "gmm" : get("backend");
+    c.impl = get("impl").empty() ? "fused_w13" : get("impl");
+    c.parallel_mode = get("parallel_mode").empty() ? "none" : get("parallel_mode");
+    const std::string variant = get("ep_variant");
+    c.ep_dispatch = variant == "dense_masked" ? "dense_masked" : "compact";
+    if (variant == "ring_ag_rs" || variant == "ring") c.ep_comm_path = "ring_ag_rs";
+    c.routing_pack_strategy = get("routing_pack").empty() ? "argsort" : get("routing_pack");
+    c.queue_mode = get("queue_mode").empty() ? "full" : get("queue_mode");
+    c.bench_pass = get("bench_pass").empty() ? "forward" : get("bench_pass");
+    c.quant_mode = get("quant_mode").empty() ? "none" : get("quant_mode");
+    c.remat_mode = get("remat_mode").empty() ? "none" : get("remat_mode");
+    std::string dist = get("distribution");
+    c.distribution = dist == "runs" ? "runs" : "random";
+    double nf = 0;
+    if (ToDouble(get("null_route_frac"), &nf)) c.null_route_frac = nf;
+    if (c.bench_pass == "forward_backward") c.queue_mode = "full";  // the harness forces full
+    c.topk_list.clear();
+    Status st = c.Validate();
+    if (!st.ok()) return Status::InvalidArgument(where + st.message());
+    m.point = RunPoint{c.distribution, c.topk, c.impl, c.null_route_frac, c.queue_mode};
+    const std::string key = m.entry + "|" + CanonicalConfigJson(c) + "|" + m.point.queue_mode;
+    if (!seen.insert(key).second) continue;  // tokens_per_s of a run already read as tflops
+    const auto& g = cache.Get(c, m.point);
+    auto mc = MakeCase(c, m.point, g.first, g.second, hw.chips);
+    if (!mc.ok()) return Status::InvalidArgument(where + mc.status().message());
+    m.model_case = std::move(mc).value();
+    if (metric == "tflops") {
+      m.time_s = HarnessFlops(c, g.second, 0) / (m.value * 1e12);
+    } else if (metric == "tokens_per_s") {
+      m.time_s = static_cast<double>(c.tokens) / m.value;
+    } else {
+      m.time_s = m.value;
+    }
+    m.family = "T=" + std::to_string(c.tokens) + ",D=" + std::to_string(c.hidden) + ",E=" + std::to_string(c.experts);
+    out.push_back(std::move(m));
+  }
+  if (out.empty()) return Status::InvalidArgument(csv_path + ": no hillclimb time/tflops/tokens_per_s rows");
+  return out;
+}
+
+FitResult Fit(const Hardware& hw, const std::vector<Measurement>& rows, const ModelParams& start,
+              const FitOptions& options, const std::vector<bool>& include) {
+  std::vector<const Measurement*> use;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (include.empty() || include[i]) use.push_back(&rows[i]);
+  const int n = static_cast<int>(use.size());
+  const int m = kNumParams;
+  std::vector<double> theta(m), lo(m), hi(m), prior(m);
+  for (int j = 0; j < m; ++j) {
+    theta[j] = std::log(start[j]);
+    lo[j] = std::log(Info(j).min);
+    hi[j] = std::log(Info(j).max);
+    prior[j] = std::log(Info(j).prior);
+  }
+  const double pw = std::sqrt(options.prior_weight);
+  auto params_of = [&](const std::vector<double>& th) {
+    ModelParams p = start;
+    for (int j = 0; j < m; ++j) p[j] = std::exp(th[j]);
+    return p;
+  };
+  auto residuals = [&](const std::vector<double>& th, std::vector<double>* r) {
+    ModelParams p = params_of(th);
+    r->resize(static_cast<size_t>(n + m));
+    for (int i = 0; i < n; ++i) (*r)[i] = LogPred(hw, p, *use[i]) - std::log(use[i]->time_s);
+    for (int j = 0; j < m; ++j) (*r)[n + j] = pw * (th[j] - prior[j]);
+  };
+  auto cost = [](const std::vector<double>& r) {
+    double s = 0;
+    for (double v : r) s += v * v;
+    return s;
+  };
+  std::vector<double> r, r_try, jac(static_cast<size_t>((n + m) * m));
+  residuals(theta, &r);
+  double c0 = cost(r);
+  double lambda = 1e-2;
+  FitResult res;
+  for (int it = 0; it < options.max_iters; ++it) {
+    res.iterations = it + 1;
+    // Forward-difference Jacobian in log-parameter space.
+    for (int j = 0; j < m; ++j) {
+      std::vector<double> th = theta;
+      const double h = 1e-5;
+      th[j] += h;
+      residuals(th, &r_try);
+      for (int i = 0; i < n + m; ++i) jac[static_cast<size_t>(i * m + j)] = (r_try[i] - r[i]) / h;
+    }
+    std::vector<double> jtj(static_cast<size_t>(m * m), 0.0), jtr(m, 0.0);
+    for (int i = 0; i < n + m; ++i)
+      for (int a = 0; a < m; ++a) {
+        const double ja = jac[static_cast<size_t>(i * m + a)];
+        jtr[a] += ja * r[i];
+        for (int b = 0; b < m; ++b) jtj[static_cast<size_t>(a * m + b)] += ja * jac[static_cast<size_t>(i * m + b)];
+      }
+    bool improved = false;
+    for (int tries = 0; tries < 12 && !improved; ++tries) {
+      std::vector<double> a = jtj, minus_g(m), step;
+      for (int j = 0; j < m; ++j) {
+        a[static_cast<size_t>(j * m + j)] += lambda * (jtj[static_cast<size_t>(j * m + j)] + 1e-9);
+        minus_g[j] = -jtr[j];
+      }
+      if (!Solve(a, minus_g, m, &step)) { lambda *= 10; continue; }
+      std::vector<double> th = theta;
+      for (int j = 0; j < m; ++j) th[j] = std::clamp(th[j] + step[j], lo[j], hi[j]);
+      residuals(th, &r_try);
+      double c1 = cost(r_try);
+      if (c1 < c0) {
+        improved = true;
+        const double gain = c0 - c1;
+        theta = th;
+        r = r_try;
+        c0 = c1;
+        lambda = std::max(1e-7, lambda / 3);
+        if (gain < 1e-10 * (1 + c0)) it = options.max_iters;
+      } else {
+        lambda *= 4;
+      }
+    }
+    if (!improved) break;
+  }
+  res.params = params_of(theta);
+  res.params.source = "fit";
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += r[i] * r[i];
+  res.rms_log_error = n > 0 ? std::sqrt(s / n) : 0.0;
+  res.rows = n;
+  return res;
+}
+
+ErrorSummary Summarize(const std::vector<double>& rel) {
+  ErrorSummary s;
+  s.n = static_cast<int>(rel.size());
+  if (rel.empty()) return s;
+  std::vector<double> a;
+  for (double e : rel) a.push_back(std::fabs(e));
+  std::sort(a.begin(), a.end());
+  double sum = 0;
+  for (double v : a) sum += v;
+  s.mape = sum / a.size();
+  auto pct = [&](double q) {  // numpy-style linear interpolation
+    double pos = q * (a.size() - 1);
+    size_t i = static_cast<size_t>(pos);
+    double frac = pos - i;
+    return i + 1 < a.size() ? a[i] * (1 - frac) + a[i + 1] * frac : a[i];
+  };
+  s.median_abs = pct(0.5);
+  s.p90_abs = pct(0.9);
+  s.max_abs = a.back();
+  return s;
+}
+
+ValidationReport Validate(const Hardware& hw, const std::vector<Measurement>& rows, const ModelParams& params,
+                          const FitOptions& options) {
+  ValidationReport rep;
+  const size_t n = rows.size();
+  rep.predicted_s.resize(n);
+  rep.cv_entry_s.resize(n);
+  rep.cv_family_s.resize(n);
+  std::vector<double> e_in, e_entry, e_family;
+  for (size_t i = 0; i < n; ++i) {
+    rep.predicted_s[i] = Predict(hw, params, rows[i].model_case).time_s;
+    e_in.push_back(rep.predicted_s[i] / rows[i].time_s - 1);
+  }
+  auto cv = [&](auto group_of, std::vector<double>* pred, std::vector<double>* err) {
+    std::set<std::string> groups;
+    for (const auto& r : rows) groups.insert(group_of(r));
+    for (const auto& g : groups) {
+      std::vector<bool> include(n);
+      for (size_t i = 0; i < n; ++i) include[i] = group_of(rows[i]) != g;
+      FitResult f = Fit(hw, rows, ModelParams::Priors(), options, include);
+      for (size_t i = 0; i < n; ++i)
+        if (!include[i]) (*pred)[i] = Predict(hw, f.params, rows[i].model_case).time_s;
+    }
+    for (size_t i = 0; i < n; ++i) err->push_back((*pred)[i] / rows[i].time_s - 1);
+  };
+  cv([](const Measurement& m) { return m.entry; }, &rep.cv_entry_s, &e_entry);
+  cv([](const Measurement& m) { return m.family; }, &rep.cv_family_s, &e_family);
+  rep.in_sample = Summarize(e_in);
+  rep.cv_entry = Summarize(e_entry);
+  rep.cv_family = Summarize(e_family);
+  return rep;
+}
+
+namespace {
+std::string Fmt(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+std::string SummaryLine(const char* label, const ErrorSummary& s) {
+  return std::string(label) + " n=" + std::to_string(s.n) + " mape=" + Fmt("%.2f%%", 100 * s.mape) +
+         " median_abs=" + Fmt("%.2f%%", 100 * s.median_abs) + " p90_abs=" + Fmt("%.2f%%", 100 * s.p90_abs) +
+         " max_abs=" + Fmt("%.2f%%", 100 * s.max_abs) + "\n";
+}
+}  // namespace
+
+std::string FormatValidation(const std::vector<Measurement>& rows, const ValidationReport& rep) {
+  std::string s = "id        metric        measured_s  predicted_s  err     cv_entry  cv_family  config\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Measurement& m = rows[i];
+    const BenchConfig& c = m.config;
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%-9s %-13s %10.6f  %11.6f  %+6.1f%%  %+6.1f%%   %+6.1f%%    ", m.id.c_str(),
+                  m.metric.c_str(), m.time_s, rep.predicted_s[i], 100 * (rep.predicted_s[i] / m.time_s - 1),
+                  100 * (rep.cv_entry_s[i] / m.time_s - 1), 100 * (rep.cv_family_s[i] / m.time_s - 1));
+    s += buf;
+    s += m.family + ",F=" + std::to_string(c.mlp_dim) + ",K=" + std::to_string(c.topk) +
+         ",S=" + std::to_string(c.shared_expert_dim) + (c.shared_fused ? "f" : "") + " " + c.parallel_mode +
+         (c.parallel_mode == "ep" ? "/" + c.ep_dispatch : "") + " " + c.bench_pass + " " + c.backend + " " +
+         c.routing_pack_strategy + " remat=" + c.remat_mode + " " + m.point.queue_mode + " " + c.distribution + "\n";
+  }
+  s += SummaryLine("in_sample          ", rep.in_sample);
+  s += SummaryLine("cv_leave_entry_out ", rep.cv_entry);
+  s += SummaryLine("cv_leave_family_out", rep.cv_family);
+  return s;
+}
+
+std::string FitInfoJson(const std::string& csv_path, const FitResult& fit, const ErrorSummary& in_sample) {
+  nlohmann::ordered_json j;
+  j["csv"] = csv_path;
+  j["rows"] = fit.rows;
+  j["iterations"] = fit.iterations;
+  j["method"] = "Levenberg-Marquardt on log(predicted/measured) time, ridge toward the priors in log space, box bounds";
+  j["rms_log_error"] = fit.rms_log_error;
+  j["in_sample_mape"] = in_sample.mape;
+  j["in_sample_median_abs_error"] = in_sample.median_abs;
+  j["in_sample_p90_abs_error"] = in_sample.p90_abs;
+  return j.dump();
+}
+
+}  // namespace moelog::engine::v5p

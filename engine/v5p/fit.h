@@ -1,0 +1,87 @@
+// Calibration of the v5p model: reading measured rows (the seed CSV format),
+// fitting the efficiencies/overheads (Levenberg-Marquardt on log time with a
+// ridge toward the priors and box bounds), and validating in-sample and under
+// grouped cross-validation. Only `moelog model fit|validate` read the CSV; a
+// prediction never consults measured values.
+#ifndef MOELOG_ENGINE_V5P_FIT_H_
+#define MOELOG_ENGINE_V5P_FIT_H_
+
+#include <string>
+#include <vector>
+
+#include "engine/bench_config.h"
+#include "engine/status.h"
+#include "engine/v5p/hardware.h"
+#include "engine/v5p/model.h"
+#include "engine/v5p/params.h"
+
+namespace moelog::engine::v5p {
+
+// One measured run, converted to seconds per call.
+struct Measurement {
+  std::string id;        // CSV id, e.g. S2-057
+  std::string entry;     // logbook entry heading (the CV group)
+  std::string family;    // shape family "T=..,D=..,E=.."
+  std::string metric;    // tflops | tokens_per_s | time_s
+  double value = 0;      // as measured
+  double time_s = 0;     // measured seconds per call
+  BenchConfig config;
+  RunPoint point;
+  ModelCase model_case;  // built with the engine's routing
+};
+
+// Reads the hillclimb rows of a measurements CSV (header as in
+// data/seed_measurements.csv) with metric tflops, tokens_per_s or time_s.
+// Rows marked dup_of= and the second metric of the same run in the same entry
+// are skipped. Missing config fields take the harness defaults the CSV notes
+// document: backend gmm, impl fused_w13, parallel_mode none, pack argsort,
+// queue full, quant none, remat none, distribution random, null 0, seed 0,
+// shared_fused false, bf16. Routing comes from the engine (cached per shape).
+Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, const Hardware& hw);
+
+struct FitOptions {
+  double prior_weight = 0.05;  // ridge weight per parameter, in log space
+  int max_iters = 60;
+};
+
+struct FitResult {
+  ModelParams params;
+  int iterations = 0;
+  double rms_log_error = 0;
+  int rows = 0;
+};
+
+// Fits the parameters to `rows` (all of them, or the subset whose index has
+// include[i] == true when `include` is non-empty), starting from `start`.
+FitResult Fit(const Hardware& hw, const std::vector<Measurement>& rows, const ModelParams& start,
+              const FitOptions& options, const std::vector<bool>& include = {});
+
+// Relative errors (pred/meas - 1) of a set of predictions.
+struct ErrorSummary {
+  int n = 0;
+  double mape = 0, median_abs = 0, p90_abs = 0, max_abs = 0;
+};
+ErrorSummary Summarize(const std::vector<double>& rel_errors);
+
+struct ValidationReport {
+  std::vector<double> predicted_s;     // in-sample, per row
+  std::vector<double> cv_entry_s;      // leave-one-entry-out, per row
+  std::vector<double> cv_family_s;     // leave-one-family-out, per row
+  ErrorSummary in_sample, cv_entry, cv_family;
+};
+
+// Runs the in-sample prediction with `params` and both grouped CVs (refitting
+// from the priors without the held-out group each time).
+ValidationReport Validate(const Hardware& hw, const std::vector<Measurement>& rows, const ModelParams& params,
+                          const FitOptions& options);
+
+// Text report: one line per row (measured and predicted seconds, error
+// in-sample and under both CVs), then MAPE / median / p90 / max per mode.
+std::string FormatValidation(const std::vector<Measurement>& rows, const ValidationReport& report);
+
+// JSON object text describing a fit (CSV, rows, rms log error, in-sample errors).
+std::string FitInfoJson(const std::string& csv_path, const FitResult& fit, const ErrorSummary& in_sample);
+
+}  // namespace moelog::engine::v5p
+
+#endif  // MOELOG_ENGINE_V5P_FIT_H_

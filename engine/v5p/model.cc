@@ -1,0 +1,626 @@
+#include "engine/v5p/model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace moelog::engine::v5p {
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t RoundUp(int64_t a, int64_t b) { return CeilDiv(a, b) * b; }
+
+// Time split by what bounds it; a stage's bound is its largest part.
+enum Bound { kMxu = 0, kHbm, kIci, kVpu, kFixed, kNumBounds };
+const char* const kBoundName[kNumBounds] = {"MXU", "HBM", "ICI", "VPU", "fixed"};
+
+struct Acc {
+  double t[kNumBounds] = {0, 0, 0, 0, 0};
+  void Add(Bound b, double s) { t[b] += s; }
+  // Adds max(mxu, hbm) to the larger side (a roofline kernel).
+  void Roofline(double mxu_s, double hbm_s) {
+    if (mxu_s >= hbm_s) t[kMxu] += mxu_s; else t[kHbm] += hbm_s;
+  }
+  double Sum() const { return t[0] + t[1] + t[2] + t[3] + t[4]; }
+  const char* BoundName() const {
+    int best = 0;
+    for (int i = 1; i < kNumBounds; ++i) if (t[i] > t[best]) best = i;
+    return kBoundName[best];
+  }
+};
+
+// Visits of a (possibly transformed) group list: each size divided by `div`
+// (rounded up, for a data-parallel shard of the tokens), `add_first` rows added
+// to group 0 (the harness's EP padding) and an optional trailing group.
+struct VisitCount { int64_t visits = 0, empty = 0, rows = 0; };
+VisitCount CountVisits(const int64_t* sizes, int64_t groups, int64_t div, int64_t add_first, int64_t tail,
+                       int64_t tm) {
+  VisitCount v;
+  int64_t start = 0;
+  auto one = [&](int64_t n) {
+    if (n <= 0) { ++v.empty; return; }
+    int64_t end = start + n;
+    v.visits += CeilDiv(end, tm) - start / tm;
+    start = end;
+  };
+  for (int64_t g = 0; g < groups; ++g) one(CeilDiv(sizes[g], div) + (g == 0 ? add_first : 0));
+  if (tail > 0) one(tail);
+  v.rows = start;
+  return v;
+}
+
+struct Ctx {
+  const Hardware& hw;
+  const ModelParams& p;
+  const ModelCase& c;
+  double bw() const { return hw.hbm_bw; }
+  double b() const { return static_cast<double>(c.elem_bytes); }
+};
+
+// One grouped matmul over `visits` m-tiles: lhs [m, K] x rhs [G, K, N].
+// int8: int8 operands at the int8 rate, int32 output.
+void Gmm(const Ctx& x, const VisitCount& v, int64_t m_buf, int64_t k, int64_t n, bool ragged, bool int8,
+         Acc* acc) {
+  const Hardware& hw = x.hw;
+  const int64_t tm = hw.tile_m;
+  const int64_t tk = std::min(hw.tile_k, k), tn = std::min(hw.tile_n, n);
+  const int64_t kt = CeilDiv(k, tk), nt = CeilDiv(n, tn);
+  const double steps = static_cast<double>(v.visits) * kt * nt;
+  const double flops = 2.0 * static_cast<double>(v.visits) * tm * (kt * tk) * (nt * tn);
+  // The n axis is the only "parallel" grid axis: it is split over the chip's
+  // TensorCores, so an odd tile count leaves a core idle for one round.
+  const int64_t cores = std::max<int64_t>(1, hw.cores_per_chip);
+  const double core_frac = static_cast<double>(nt) / static_cast<double>(cores * CeilDiv(nt, cores));
+  const double eta = ragged ? x.p[kEtaMxuRagged] : x.p[kEtaMxuGmm];
+  const double peak = int8 ? hw.peak_int8_ops : hw.peak_bf16_flops;
+  const double b_in = int8 ? 1.0 : x.b();
+  const double b_out = int8 ? 4.0 : x.b();
+  double bytes = steps * static_cast<double>(tm * tk + tk * tn) * b_in +
+                 static_cast<double>(v.visits) * tm * static_cast<double>(n) * b_out;
+  // ragged_dot writes zeros for rows past the groups; megablox never visits them.
+  if (ragged && m_buf > v.rows) bytes += static_cast<double>(m_buf - v.rows) * n * b_out;
+  acc->Roofline(flops / (peak * eta * core_frac), bytes / (x.bw() * x.p[kEtaHbm]));
+  acc->Add(kFixed, steps * x.p[kGmmStepS]);
+}
+
+// Weight-gradient grouped matmul (tgmm): out [G, K, N] = lhs^T [K, m] x [m, N],
+// visiting empty groups once to zero their output.
+void Tgmm(const Ctx& x, const VisitCount& v, int64_t groups, int64_t k, int64_t n, bool ragged, Acc* acc) {
+  const Hardware& hw = x.hw;
+  const int64_t tm = hw.tile_m;
+  const int64_t tk = std::min(hw.tile_k, k), tn = std::min(hw.tile_n, n);
+  const int64_t kt = CeilDiv(k, tk), nt = CeilDiv(n, tn);
+  const double visits = static_cast<double>(v.visits + v.empty);
+  const double steps = visits * kt * nt;
+  const double flops = 2.0 * visits * tm * (kt * tk) * (nt * tn);
+  const int64_t cores = std::max<int64_t>(1, hw.cores_per_chip);
+  const double core_frac = static_cast<double>(nt) / static_cast<double>(cores * CeilDiv(nt, cores));
+  const double eta = ragged ? x.p[kEtaMxuRagged] : x.p[kEtaMxuGmm];
+  const double bytes = steps * static_cast<double>(tm * tk + tm * tn) * x.b() +
+                       static_cast<double>(groups) * k * n * x.b();
+  acc->Roofline(flops / (hw.peak_bf16_flops * eta * core_frac), bytes / (x.bw() * x.p[kEtaHbm]));
+  acc->Add(kFixed, steps * x.p[kGmmStepS]);
+}
+
+void Stream(const Ctx& x, double bytes, Acc* acc) { acc->Add(kHbm, bytes / (x.bw() * x.p[kEtaHbm])); }
+// Row gather: read and write each D-wide row.
+void Gather(const Ctx& x, double rows, int64_t d, Acc* acc) {
+  acc->Add(kHbm, 2.0 * rows * d * x.b() / (x.bw() * x.p[kEtaGather]));
+}
+// Row scatter-add: read row, read-modify-write the target row.
+void ScatterAdd(const Ctx& x, double rows, int64_t d, Acc* acc) {
+  acc->Add(kHbm, 3.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatter]));
+}
+void Sort(const Ctx& x, double n, int64_t operands, Acc* acc) {
+  if (n < 2) return;
+  acc->Add(kVpu, x.p[kSortS] * n * std::log2(n) * static_cast<double>(operands) / 2.0);
+}
+// Dense matmul kernel: max(MXU, HBM) on its own operand traffic.
+void Dense(const Ctx& x, double flops, double bytes, bool int8, Acc* acc) {
+  const double peak = int8 ? x.hw.peak_int8_ops : x.hw.peak_bf16_flops;
+  acc->Roofline(flops / (peak * x.p[kEtaDense]), bytes / (x.bw() * x.p[kEtaHbm]));
+}
+
+// The per-chip expert problem.
+struct Local {
+  VisitCount v;        // busiest chip's visits
+  int64_t groups = 0;  // local groups (weights resident)
+  int64_t m_buf = 0;   // rows of the packed buffer
+  int64_t tokens = 0;  // tokens the combine writes ([tokens, D])
+  int64_t sort_n = 0;  // keys sorted in the timed region (0: none)
+  int64_t gather_rows = 0;   // pack gather rows
+  int64_t combine_rows = 0;  // rows combined back
+  int64_t shared_tokens = 0; // tokens the shared expert runs on, per chip
+  bool scatter = false;      // combine by scatter-add
+  bool pack_in_graph = true; // pack (sort+gather) is timed
+};
+
+Local BuildLocal(const Hardware& hw, const ModelCase& c) {
+  Local l;
+  const int64_t tm = hw.tile_m;
+  const int64_t pd = c.data_axis, pe = c.expert_axis;
+  const int64_t a = c.slots;
+  const int64_t* gs = c.group_sizes.data();
+  const int64_t e = c.experts;
+  l.tokens = c.tokens / pd;
+  const bool nulls = c.real_assignments < c.slots;
+  l.scatter = c.scatter_impl || c.capacity == Capacity::kPad || c.parallel == Parallel::kEp || nulls;
+  if (c.parallel != Parallel::kEp) {
+    // One chip (none) or one data shard (dp) with every expert.
+    l.groups = e;
+    if (c.capacity == Capacity::kPad) {
+      l.m_buf = RoundUp(e * c.cap, tm);
+      int64_t start = 0;
+      for (int64_t g = 0; g < e; ++g) {
+        if (c.cap <= 0) { ++l.v.empty; continue; }
+        l.v.visits += CeilDiv(start + c.cap, tm) - start / tm;
+        start += c.cap;
+      }
+      l.v.rows = start;
+      l.gather_rows = e * c.cap;
+      l.combine_rows = e * c.cap;
+    } else {
+      l.v = CountVisits(gs, e, pd, 0, 0, tm);
+      l.m_buf = RoundUp(CeilDiv(a, pd), tm);
+      l.gather_rows = CeilDiv(a, pd);
+      l.combine_rows = CeilDiv(a, pd);
+    }
+    l.sort_n = CeilDiv(a, pd);
+    l.shared_tokens = l.tokens;
+    l.pack_in_graph = !(c.prequeue && c.pass == Pass::kForward);
+    return l;
+  }
+  // Expert parallel over pe chips (each data shard does the same).
+  const int64_t lg = e / pe;
+  l.groups = lg;
+  int64_t max_count = 0;
+  for (int64_t d = 0; d < pe; ++d) {
+    int64_t cnt = 0;
+    for (int64_t g = d * lg; g < (d + 1) * lg; ++g) cnt += CeilDiv(gs[g], pd);
+    max_count = std::max(max_count, cnt);
+  }
+  const int64_t a_shard = CeilDiv(a, pd);
+  if (c.dense_masked) {
+    // Global-length masked dispatch: every chip runs all slots; rows of other
+    // chips' experts (and null slots) go to a dummy expert that is computed.
+    l.m_buf = RoundUp(a_shard, tm);
+    VisitCount worst;
+    for (int64_t d = 0; d < pe; ++d) {
+      int64_t cnt = 0;
+      for (int64_t g = d * lg; g < (d + 1) * lg; ++g) cnt += CeilDiv(gs[g], pd);
+      VisitCount v = CountVisits(gs + d * lg, lg, pd, 0, a_shard - cnt, tm);
+      if (v.visits > worst.visits) worst = v;
+    }
+    l.v = worst;
+    l.groups = lg + 1;
+    l.sort_n = a_shard;
+    l.gather_rows = a_shard;
+    l.combine_rows = a_shard;
+    l.shared_tokens = l.tokens;
+    return l;
+  }
+  const int64_t local_cap = std::max<int64_t>(hw.ep_cap_multiple, RoundUp(max_count, hw.ep_cap_multiple));
+  VisitCount worst;
+  for (int64_t d = 0; d < pe; ++d) {
+    int64_t cnt = 0;
+    for (int64_t g = d * lg; g < (d + 1) * lg; ++g) cnt += CeilDiv(gs[g], pd);
+    // The harness adds the padding rows to the first local group (spec 2.7).
+    VisitCount v = CountVisits(gs + d * lg, lg, pd, local_cap - cnt, 0, tm);
+    if (v.visits > worst.visits) worst = v;
+  }
+  l.v = worst;
+  l.m_buf = local_cap;
+  l.gather_rows = local_cap;
+  l.combine_rows = local_cap;
+  if (c.comm == CommPath::kA2a) {
+    // Local routing of this chip's token shard, then dispatch.
+    l.sort_n = CeilDiv(a_shard, pe);
+    l.shared_tokens = l.tokens / pe;
+  } else {
+    l.sort_n = 0;  // compact dispatch is built on the host, outside the timed call
+    l.shared_tokens = c.comm == CommPath::kRingAgRs ? l.tokens / pe : l.tokens;
+  }
+  l.pack_in_graph = true;
+  return l;
+}
+
+bool RoutedInt8(const ModelCase& c) {
+  return c.quant == Quant::kInt8Routed || c.quant == Quant::kInt8All || c.quant == Quant::kInt8RoutedPrequant;
+}
+bool DenseInt8(const ModelCase& c) { return c.quant == Quant::kInt8 || c.quant == Quant::kInt8All; }
+
+// Forward expert MLP: up projection(s), SiLU*up, optional preweight, down.
+void ExpertForward(const Ctx& x, const Local& l, Acc* up, Acc* down) {
+  const ModelCase& c = x.c;
+  const int64_t d = c.hidden, f = c.mlp;
+  const bool i8 = RoutedInt8(c);
+  const bool ragged = c.ragged_dot || i8;  // int8 routed modes always use ragged_dot
+  const double m = static_cast<double>(l.m_buf);
+  if (i8) {
+    // Per-row quantization of h for the second projection (x was quantized in
+    // the pack); dequantization of both int32 outputs; weights re-quantized
+    // inside every call unless pre-quantized.
+    Stream(x, m * f * (x.b() + x.b() + 1.0), up);
+    Stream(x, m * (2.0 * f) * (4.0 + x.b()), up);
+    Stream(x, m * d * (4.0 + x.b()), down);
+    if (c.quant != Quant::kInt8RoutedPrequant)
+      Stream(x, static_cast<double>(l.groups) * 3.0 * d * f * (2.0 * x.b() + 1.0), up);
+  }
+  if (c.fused_w13) {
+    Gmm(x, l.v, l.m_buf, d, 2 * f, ragged, i8, up);
+  } else {
+    Gmm(x, l.v, l.m_buf, d, f, ragged, i8, up);
+    Gmm(x, l.v, l.m_buf, d, f, ragged, i8, up);
+  }
+  Stream(x, m * 3.0 * f * x.b(), up);              // SiLU(gate) * up
+  if (c.preweight) Stream(x, m * 2.0 * f * x.b(), up);
+  Gmm(x, l.v, l.m_buf, f, d, ragged, i8, down);
+}
+
+// Backward of the expert MLP: dX gmm (transposed weights) and dW tgmm per
+// projection, activation backward.
+void ExpertBackward(const Ctx& x, const Local& l, Acc* acc, bool* int8_skipped) {
+  const ModelCase& c = x.c;
+  const int64_t d = c.hidden, f = c.mlp;
+  const double m = static_cast<double>(l.m_buf);
+  const bool ragged = c.ragged_dot;
+  // As the harness did it: int8_routed / int8_all differentiate through round(),
+  // so no expert dgrad/wgrad matmul runs (their gradient is zero).
+  const bool skip = c.quant == Quant::kInt8Routed || c.quant == Quant::kInt8All;
+  *int8_skipped = skip;
+  const bool prequant = c.quant == Quant::kInt8RoutedPrequant;
+  Stream(x, m * 5.0 * f * x.b(), acc);  // activation backward
+  if (c.preweight) Stream(x, m * 3.0 * f * x.b(), acc);
+  if (skip) {
+    Stream(x, m * (2.0 * f + d) * 4.0, acc);  // scale gradients: reductions over the int32 outputs
+    return;
+  }
+  if (prequant) Stream(x, m * (d + 2.0 * f) * (2.0 * x.b() + 1.0), acc);  // per-row grad quantization
+  // down: dX [m,F] = g[m,D] W2^T, dW2 [G,F,D]
+  Gmm(x, l.v, l.m_buf, d, f, ragged || prequant, prequant, acc);
+  Tgmm(x, l.v, l.groups, f, d, ragged, acc);
+  if (c.fused_w13) {
+    Gmm(x, l.v, l.m_buf, 2 * f, d, ragged || prequant, prequant, acc);
+    Tgmm(x, l.v, l.groups, d, 2 * f, ragged, acc);
+  } else {
+    Gmm(x, l.v, l.m_buf, f, d, ragged || prequant, prequant, acc);
+    Gmm(x, l.v, l.m_buf, f, d, ragged || prequant, prequant, acc);
+    Stream(x, m * d * 3.0 * x.b(), acc);  // dx = dx1 + dx3
+    Tgmm(x, l.v, l.groups, d, f, ragged, acc);
+    Tgmm(x, l.v, l.groups, d, f, ragged, acc);
+  }
+}
+
+void PackForward(const Ctx& x, const Local& l, Acc* acc) {
+  const ModelCase& c = x.c;
+  if (!l.pack_in_graph) return;
+  const int64_t d = c.hidden;
+  if (l.sort_n > 0) Sort(x, static_cast<double>(l.sort_n), c.sort_operands, acc);
+  double rows = static_cast<double>(l.gather_rows);
+  if (c.repeat_sort && l.sort_n > 0) Stream(x, rows * d * x.b(), acc);  // repeat tokens K times
+  Gather(x, rows, d, acc);
+  if (RoutedInt8(c)) {
+    Stream(x, static_cast<double>(l.tokens) * d * (2.0 * x.b() + 1.0), acc);  // per-token quantization of x
+  }
+  if (c.capacity == Capacity::kDrop) Stream(x, rows * d * 2.0 * x.b(), acc);  // zero dropped rows
+  if (c.parallel == Parallel::kEp) Stream(x, rows * d * 2.0 * x.b(), acc);     // mask invalid rows
+}
+
+void PackBackward(const Ctx& x, const Local& l, Acc* acc) {
+  const ModelCase& c = x.c;
+  const int64_t d = c.hidden;
+  const double rows = static_cast<double>(l.gather_rows);
+  if (c.custom_sort_vjp && c.repeat_sort && l.sort_n > 0) {
+    Gather(x, rows, d, acc);                      // inverse permutation
+    Stream(x, rows * d * x.b() + static_cast<double>(l.tokens) * d * x.b(), acc);  // sum over K
+  } else {
+    Stream(x, static_cast<double>(l.tokens) * d * x.b(), acc);  // zero dx
+    ScatterAdd(x, rows, d, acc);                                // transpose of the gather
+  }
+}
+
+void CombineForward(const Ctx& x, const Local& l, Acc* acc) {
+  const ModelCase& c = x.c;
+  const int64_t d = c.hidden;
+  const double rows = static_cast<double>(l.combine_rows);
+  const double t = static_cast<double>(l.tokens);
+  if (l.scatter) {
+    Stream(x, t * d * x.b() + rows * d * x.b() * 2.0, acc);  // zero buffer, weight the rows
+    ScatterAdd(x, rows, d, acc);
+  } else {
+    Sort(x, rows, 2, acc);  // inv = argsort(sort_idx)
+    Gather(x, rows, d, acc);
+    Stream(x, rows * d * x.b() + t * d * (4.0 + x.b()), acc);  // f32 weighted sum over K, cast
+  }
+}
+
+void CombineBackward(const Ctx& x, const Local& l, Acc* acc) {
+  const ModelCase& c = x.c;
+  const int64_t d = c.hidden;
+  const double rows = static_cast<double>(l.combine_rows);
+  const double t = static_cast<double>(l.tokens);
+  if (l.scatter) {
+    Gather(x, rows, d, acc);  // transpose of scatter-add: gather dy rows
+    Stream(x, rows * d * x.b() * 2.0, acc);
+  } else {
+    Stream(x, t * d * 4.0 + rows * d * x.b() * 2.0, acc);
+    if (c.custom_sort_vjp) {
+      Gather(x, rows, d, acc);
+    } else {
+      Stream(x, rows * d * x.b(), acc);
+      ScatterAdd(x, rows, d, acc);
+    }
+  }
+}
+
+// Shared SwiGLU expert on `tokens` tokens: f32 accumulation and outputs.
+void Shared(const Ctx& x, int64_t tokens, bool backward, Acc* acc) {
+  const ModelCase& c = x.c;
+  if (c.shared <= 0 || tokens <= 0) return;
+  const double t = static_cast<double>(tokens), d = static_cast<double>(c.hidden), s = static_cast<double>(c.shared);
+  const bool i8 = DenseInt8(c);
+  const double wb = i8 ? 1.0 : x.b();
+  const double x_reads = c.shared_fused ? 1.0 : 2.0;
+  // Forward: gate/up ([T,2S] f32 out), SiLU*up in f32, down to [T,D] f32.
+  Dense(x, 4.0 * t * d * s, x_reads * t * d * x.b() + 2.0 * d * s * wb + t * 2.0 * s * 4.0, i8, acc);
+  Stream(x, t * 2.0 * s * 4.0 + t * s * 4.0, acc);
+  Dense(x, 2.0 * t * d * s, t * s * 4.0 + d * s * wb + t * d * 4.0, i8, acc);
+  Stream(x, t * d * (4.0 + 2.0 * x.b()), acc);  // add to the routed output, cast
+  if (i8) Stream(x, t * d * (2.0 * x.b() + 1.0) + t * s * (4.0 + 1.0) + 3.0 * d * s * (2.0 * x.b() + 1.0), acc);
+  if (!backward) return;
+  // Backward: dX and dW of the three projections (2x the forward FLOPs);
+  // int8 mode: the dLHS matmuls run in int8, the weight gradients in bf16.
+  Dense(x, 4.0 * t * d * s, t * d * 4.0 + 3.0 * d * s * x.b() + t * s * 4.0 * 2.0, i8, acc);
+  Dense(x, 8.0 * t * d * s, t * d * 4.0 + t * 3.0 * s * 4.0 + 3.0 * d * s * 4.0, false, acc);
+  Stream(x, t * s * 4.0 * 5.0, acc);  // activation backward in f32
+  if (!c.shared_fused) Stream(x, t * d * 4.0 * 3.0, acc);  // dx = dx_gate + dx_up
+  else Stream(x, 2.0 * d * s * x.b() * 4.0, acc);          // shared_w13 concat and its gradient split
+}
+
+struct IciCtx {
+  IciLink link;
+  double bytes = 0;  // per device sent (== received)
+  double seconds = 0;
+};
+
+Stage MakeStage(const char* name, const Acc& a) {
+  Stage s;
+  s.name = name;
+  s.seconds = a.Sum();
+  s.bound = a.BoundName();
+  return s;
+}
+
+}  // namespace
+
+int64_t GmmVisits(const int64_t* sizes, int64_t groups, int64_t tm) {
+  return CountVisits(sizes, groups, 1, 0, 0, tm).visits;
+}
+
+double AllGatherBytes(double v, int64_t n) { return n <= 1 ? 0.0 : v * static_cast<double>(n - 1) / n; }
+
+int64_t LinksForGroup(int64_t n, int64_t slice_links) {
+  if (n <= 1) return 0;
+  return n >= 4 ? slice_links : 1;
+}
+
+double AllGatherTime(double v, int64_t n, const IciLink& l) {
+  if (n <= 1) return 0.0;
+  return AllGatherBytes(v, n) / (static_cast<double>(l.links) * l.link_bw * l.eta) +
+         static_cast<double>(n - 1) * l.hop_latency;
+}
+double ReduceScatterTime(double v, int64_t n, const IciLink& l) { return AllGatherTime(v, n, l); }
+double AllReduceTime(double v, int64_t n, const IciLink& l) {
+  return ReduceScatterTime(v, n, l) + AllGatherTime(v, n, l);
+}
+double AllToAllTime(double b, int64_t n, const IciLink& l) {
+  if (n <= 1) return 0.0;
+  // Mean hops to the other chips: 1 on a line of 2; (1+1+2)/3 on a 2x2 mesh.
+  const double mean_hops = n >= 4 ? 4.0 / 3.0 : 1.0;
+  const double byte_hops = b * static_cast<double>(n - 1) / n * mean_hops;
+  return byte_hops / (static_cast<double>(l.links) * l.link_bw * l.eta) + 2.0 * l.hop_latency;
+}
+
+Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const std::vector<int64_t>& group_sizes,
+                           int64_t real_assignments, int64_t chips_per_slice) {
+  ModelCase c;
+  c.tokens = cfg.tokens;
+  c.hidden = cfg.hidden;
+  c.mlp = cfg.mlp_dim;
+  c.experts = cfg.experts;
+  c.topk = point.topk;
+  c.shared = cfg.shared_expert_dim;
+  c.shared_fused = cfg.shared_fused;
+  c.elem_bytes = cfg.dtype == "float32" ? 4 : 2;
+  c.ragged_dot = cfg.backend == "ragged_dot";
+  const std::string& im = point.impl;
+  c.fused_w13 = im == "fused_w13" || im == "fused_w13_preweight" || im == "fast";
+  c.preweight = im == "preweight" || im == "fused_w13_preweight";
+  c.scatter_impl = im == "scatter" || im == "fast";
+  c.pass = cfg.bench_pass == "forward_backward" ? Pass::kForwardBackward : Pass::kForward;
+  c.prequeue = point.queue_mode == "prequeue";
+  c.sort_operands = cfg.routing_pack_strategy == "argsort" ? 2 : cfg.routing_pack_strategy == "tuple_sort" ? 3 : 4;
+  c.repeat_sort = cfg.dispatch_permute_mode == "repeat_sort";
+  c.custom_sort_vjp = cfg.use_custom_sort_vjp;
+  c.remat = cfg.remat_mode == "expert_mlp" ? Remat::kExpertMlp : cfg.remat_mode == "combine" ? Remat::kCombine
+                                                                                              : Remat::kNone;
+  const std::string& q = cfg.quant_mode;
+  c.quant = q == "int8" ? Quant::kInt8 : q == "int8_routed" ? Quant::kInt8Routed : q == "int8_all" ? Quant::kInt8All
+            : q == "int8_routed_prequant" ? Quant::kInt8RoutedPrequant : Quant::kNone;
+  c.capacity = cfg.capacity_policy == "drop" ? Capacity::kDrop : cfg.capacity_policy == "pad" ? Capacity::kPad
+                                                                                             : Capacity::kNone;
+  if (c.capacity != Capacity::kNone && cfg.capacity_factor > 0)
+    c.cap = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(cfg.capacity_factor * static_cast<double>(cfg.tokens) *
+                                                                static_cast<double>(point.topk) /
+                                                                static_cast<double>(cfg.experts))));
+  c.dense_masked = cfg.ep_dispatch == "dense_masked";
+  c.comm = cfg.ep_comm_path == "ring_ag_rs" ? CommPath::kRingAgRs : cfg.ep_comm_path == "a2a" ? CommPath::kA2a
+                                                                                             : CommPath::kCompactPsum;
+  int64_t data = 1, expert = 1;
+  if (!cfg.mesh.empty()) {
+    for (size_t pos = 0; pos < cfg.mesh.size();) {
+      size_t comma = cfg.mesh.find(',', pos);
+      std::string part = cfg.mesh.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      size_t eq = part.find('=');
+      if (eq != std::string::npos) {
+        int64_t v = std::atoll(part.c_str() + eq + 1);
+        if (part.substr(0, eq) == "data") data = v;
+        if (part.substr(0, eq) == "expert") expert = v;
+      }
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+  }
+  if (cfg.parallel_mode == "ep") {
+    c.parallel = Parallel::kEp;
+    if (cfg.mesh.empty()) { data = 1; expert = chips_per_slice; }
+  } else if (cfg.parallel_mode == "dp") {
+    c.parallel = Parallel::kDp;
+    if (cfg.mesh.empty()) { data = chips_per_slice; expert = 1; }
+    else { data *= expert; expert = 1; }  // dp replicates every expert on each chip
+  } else {
+    c.parallel = Parallel::kNone;
+    data = expert = 1;
+  }
+  if (data * expert > chips_per_slice)
+    return Status::InvalidArgument("--mesh " + cfg.mesh + ": " + std::to_string(data * expert) +
+                                   " devices exceed the slice's " + std::to_string(chips_per_slice) + " chips");
+  if (c.parallel == Parallel::kEp && cfg.experts % expert != 0)
+    return Status::InvalidArgument("--experts not divisible by the expert axis");
+  c.data_axis = data;
+  c.expert_axis = expert;
+  c.group_sizes = group_sizes;
+  c.real_assignments = real_assignments;
+  c.slots = cfg.tokens * point.topk;
+  if (static_cast<int64_t>(group_sizes.size()) != cfg.experts)
+    return Status::Internal("group sizes do not match the expert count");
+  return c;
+}
+
+Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c) {
+  Prediction out;
+  out.devices = c.devices();
+  out.peak_flops = hw.peak_bf16_flops;
+  const Ctx x{hw, p, c};
+  const Local l = BuildLocal(hw, c);
+  const bool bwd = c.pass == Pass::kForwardBackward;
+  const double b = x.b();
+  const double d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp), e = static_cast<double>(c.experts);
+  const double s = static_cast<double>(c.shared);
+  const double t_glob = static_cast<double>(c.tokens);
+  const double t_loc = static_cast<double>(l.tokens);
+
+  IciLink link;
+  link.link_bw = hw.ici_link_bw;
+  link.hop_latency = hw.ici_hop_latency_s;
+  link.eta = p[kEtaIci];
+
+  Acc placement, pack, up, down, combine, shared, comm, backward, remat, fixed;
+  double comm_bytes = 0;
+
+  // EP inputs as the harness passed them: single-device arrays moved onto the
+  // slice on every call. Expert weights are scattered (each chip receives its
+  // shard; on the 2x2 mesh the diagonal chip's shard shares a link with a
+  // neighbour's, so the busiest origin link carries ceil((n-1)/links)/n of
+  // them); x and the shared weights are replicated (every link carries them),
+  // except x for ring/a2a, which is token-sharded.
+  if (c.parallel == Parallel::kEp) {
+    const int64_t n = c.devices();
+    const int64_t links = std::max<int64_t>(1, LinksForGroup(n, hw.ici_links));
+    const double shard_frac = static_cast<double>(CeilDiv(n - 1, links)) / static_cast<double>(n);
+    const double experts_w = e * 3.0 * d * f * b;
+    const double shared_w = 3.0 * d * s * b;
+    const double xb = t_glob * d * b;
+    const bool x_replicated = c.comm == CommPath::kCompactPsum || c.dense_masked;
+    const double busiest_link = experts_w * shard_frac + shared_w + (x_replicated ? xb : xb * shard_frac);
+    placement.Add(kIci, busiest_link / (hw.ici_link_bw * p[kEtaPlacement]));
+  }
+
+  PackForward(x, l, &pack);
+  ExpertForward(x, l, &up, &down);
+  CombineForward(x, l, &combine);
+  Shared(x, l.shared_tokens, bwd, &shared);
+  if (bwd) Stream(x, t_loc * d * (b + 4.0), &backward);  // loss mean(y^2) and its gradient
+
+  // Collectives.
+  if (c.parallel == Parallel::kEp) {
+    const int64_t n = c.expert_axis;
+    link.links = LinksForGroup(n, hw.ici_links);
+    const double v = t_loc * d * b;  // [T, D] activations of this data shard
+    double passes = bwd ? 2.0 : 1.0;
+    if (c.comm == CommPath::kCompactPsum || c.dense_masked) {
+      comm.Add(kIci, passes * AllReduceTime(v, n, link));
+      comm_bytes += passes * 2.0 * AllGatherBytes(v, n);
+    } else if (c.comm == CommPath::kRingAgRs) {
+      comm.Add(kIci, passes * (AllGatherTime(v, n, link) + ReduceScatterTime(v, n, link)));
+      comm_bytes += passes * 2.0 * AllGatherBytes(v, n);
+    } else {
+      const double held = static_cast<double>(l.m_buf) * d * b;
+      comm.Add(kIci, passes * 2.0 * AllToAllTime(held, n, link));
+      comm_bytes += passes * 2.0 * AllGatherBytes(held, n);
+    }
+  }
+  if (bwd && c.data_axis > 1) {
+    const int64_t n = c.data_axis;
+    link.links = LinksForGroup(n, hw.ici_links);
+    const double grads = static_cast<double>(l.groups) * 3.0 * d * f * b + 3.0 * d * s * b;
+    comm.Add(kIci, AllReduceTime(grads, n, link));
+    comm_bytes += 2.0 * AllGatherBytes(grads, n);
+  }
+
+  if (bwd) {
+    bool skipped = false;
+    CombineBackward(x, l, &backward);
+    ExpertBackward(x, l, &backward, &skipped);
+    out.int8_backward_skipped = skipped;
+    PackBackward(x, l, &backward);
+    if (c.fused_w13)  // w13 = concat(w1, w3) rebuilt every step, and its gradient split
+      Stream(x, static_cast<double>(l.groups) * 2.0 * d * f * b * 4.0, &backward);
+    // Remat replays only what the backward needs: expert_mlp recomputes the up
+    // projection(s) and SiLU*up (the input of the down projection; the down
+    // output is dead). The combine is linear in the expert outputs (routing
+    // weights are constants), so its backward saves nothing and combine remat
+    // recomputes nothing.
+    if (c.remat == Remat::kExpertMlp) {
+      Acc unused;
+      ExpertForward(x, l, &remat, &unused);
+    }
+  }
+  fixed.Add(kFixed, p[kFixedS]);
+
+  auto add = [&](const char* name, const Acc& a) {
+    if (a.Sum() <= 0 || out.num_stages >= Prediction::kMaxStages) return;
+    out.stages[out.num_stages++] = MakeStage(name, a);
+    out.time_s += a.Sum();
+  };
+  add("input_placement", placement);
+  add("pack", pack);
+  add("up", up);
+  add("down", down);
+  add("combine", combine);
+  add("shared", shared);
+  add("comm", comm);
+  add("backward", backward);
+  add("remat", remat);
+  add("fixed", fixed);
+  out.comm_s = comm.Sum() + placement.Sum();
+  out.comm_bytes_per_device = comm_bytes;
+
+  // HBM footprint per chip: inputs as placed, packed activations, and for
+  // forward_backward the saved residuals, activation gradients and weight grads.
+  const double m = static_cast<double>(l.m_buf);
+  const double weights_held = (c.parallel == Parallel::kEp ? e : static_cast<double>(l.groups)) * 3.0 * d * f * b +
+                              static_cast<double>(l.groups) * 2.0 * d * f * b + 3.0 * d * s * b;
+  const double up_b = RoutedInt8(c) ? 4.0 : b;
+  double acts = t_glob * d * b + m * d * b + m * 2.0 * f * up_b + m * f * b + m * d * b +
+                (l.scatter ? t_loc * d * b : m * d * 4.0 + t_loc * d * 4.0) +
+                static_cast<double>(l.shared_tokens) * (3.0 * s * 4.0 + d * 4.0);
+  double mem = weights_held + acts;
+  if (bwd) mem += acts + static_cast<double>(l.groups) * 3.0 * d * f * b + 3.0 * d * s * b;
+  out.memory_bytes = mem;
+  out.oom = mem > hw.hbm_bytes;
+  return out;
+}
+
+}  // namespace moelog::engine::v5p

@@ -1,0 +1,149 @@
+// The document model: plain structs for logbooks and recipes, filled by
+// parse_logbook / parse_recipe. Line numbers are 1-based source lines; an
+// "end line" is the last non-blank line a thing covers.
+#ifndef MOELOG_LOGBOOK_DOCUMENT_H_
+#define MOELOG_LOGBOOK_DOCUMENT_H_
+
+#include <string>
+#include <vector>
+
+namespace moelog::logbook {
+
+// A problem found in a document, printed as "file:line: message".
+struct Diagnostic {
+  std::string file;
+  int line = 0;
+  std::string message;
+  std::string ToString() const;
+};
+
+// A number stated in prose, e.g. "192.868 TF/s" -> {192.868, "TF/s"}.
+// `unit` is empty when no known unit follows ("%", "TF/s", "tokens/s", "s", "ms", "x", "GB/s").
+struct StatedNumber {
+  double value = 0;
+  std::string unit;
+  std::string text;  // the number as written ("619304", "822,178")
+};
+
+// A shell command found in a document: an inline code span or a fenced block.
+struct CommandText {
+  std::string text;    // as written (fenced: the block's contents without the fences)
+  std::string joined;  // backslash-newline continuations joined into one line, trimmed
+  int line = 0;        // first line (fenced: the opening fence)
+  int end_line = 0;    // last line (fenced: the closing fence, if any)
+  bool fenced = false;
+  std::string label;   // the bullet label it sits under ("Baseline", "Negative control"), or ""
+  bool planned = false;  // listed under "Command (planned)"
+};
+
+// A list item: its first paragraph's text and nested items.
+struct Bullet {
+  std::string text;        // inline text; code spans keep their backticks
+  int line = 0;
+  int end_line = 0;        // last line of the whole item (sub-items included)
+  int content_indent = 0;  // column (0-based) where the item's content starts
+  std::vector<std::string> code_spans;  // inline code contents, in order
+  std::vector<StatedNumber> numbers;    // numbers stated in `text`
+  std::vector<Bullet> children;
+};
+
+// A GFM table already present in the document.
+struct TableBlock {
+  int line = 0, end_line = 0;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+// A fenced code block.
+struct FencedBlock {
+  std::string info;  // "bash", "" ...
+  std::string text;
+  int line = 0, end_line = 0;
+  int indent = 0;    // column of the opening fence
+};
+
+enum class SectionKind {
+  kScope, kLinks, kBaseline, kStopCriteria, kExperimentMatrix, kCommandTemplates,
+  kExperimentIdPrefix, kExperimentLog, kNegativeResultsIndex, kCurrentStatus,
+  kOverview, kPrerequisites, kNotes, kUnknown,
+};
+
+// A level-2 section ("## Baseline"). Unknown sections are kept as kUnknown.
+struct Section {
+  SectionKind kind = SectionKind::kUnknown;
+  std::string name;      // heading text as written ("Experiment Matrix (Initial)")
+  int heading_line = 0;
+  int end_line = 0;      // last non-blank line before the next level-1/2 heading
+  std::vector<Bullet> bullets;  // top-level list items, in order
+  std::vector<FencedBlock> blocks;
+  std::vector<TableBlock> tables;
+};
+
+// "- Name: value" directly under an entry (Hypothesis, Command, Config,
+// Result, Interpretation, Next action, Change, Method, ...).
+struct Field {
+  std::string name;       // "Command"
+  std::string qualifier;  // "planned" for "Command (planned):", "new" for "Result (new):"
+  std::string value;      // text after the colon on the item's first paragraph
+  Bullet bullet;          // the whole item (line range, sub-bullets)
+};
+
+// One Experiment Log entry: `### YYYY-MM-DD HH:MM - [ID ]label[ (confidence: X)]`.
+struct Entry {
+  int heading_line = 0;
+  int end_line = 0;         // last non-blank line of the entry
+  std::string heading;      // heading text
+  std::string date;         // "2026-02-09"
+  std::string time;         // "13:40"
+  std::string explicit_id;  // "MOE-I8-004", or "" when the heading has none
+  std::string id;           // explicit_id, or the derived stable ID (see entry_ids.h)
+  std::string label;
+  std::string confidence;   // "exploratory", "replicated", ... or ""
+  std::vector<Field> fields;
+  std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
+  std::vector<TableBlock> tables;     // tables in the entry (including moelog's own)
+  const Field* FindField(const std::string& name) const;
+  // Result bullets that state numbers, depth-first (the recorded figures).
+  std::vector<const Bullet*> RecordedBullets() const;
+  bool HasNonPlannedCommand() const;
+};
+
+struct Logbook {
+  std::string file;
+  std::string title;      // level-1 heading text
+  int title_line = 0;
+  std::string id_prefix;  // from "Experiment ID Prefix" (first code span or word), or ""
+  std::vector<Section> sections;
+  std::vector<Entry> entries;
+  std::vector<Diagnostic> diagnostics;
+  int line_count = 0;
+  const Section* FindSection(SectionKind kind) const;
+  const Entry* FindEntry(const std::string& id) const;
+};
+
+// One recipe step: a numbered item or a heading, with its shell blocks.
+struct RecipeStep {
+  int number = 0;           // 1-based order in the recipe
+  std::string title;        // item / heading text
+  int line = 0;
+  int end_line = 0;         // last line of the step (its last block)
+  std::vector<CommandText> commands;  // one per fenced shell block
+  std::vector<FencedBlock> blocks;
+  std::vector<std::string> notes;     // prose paragraphs / bullets within the step
+};
+
+struct Recipe {
+  std::string file;
+  std::string title;
+  std::vector<RecipeStep> steps;
+  std::vector<Section> sections;
+  std::vector<Bullet> notes;  // bullets of the "Notes" section
+  std::vector<Diagnostic> diagnostics;
+  int line_count = 0;
+};
+
+const char* SectionKindName(SectionKind kind);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_DOCUMENT_H_

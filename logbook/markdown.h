@@ -1,0 +1,61 @@
+// A CommonMark + GFM-tables parse of a document into a flat, owned tree with
+// source positions. This is the only interface to cmark-gfm: callers never
+// see cmark types, and the cmark tree is freed before ParseMarkdown returns.
+#ifndef MOELOG_LOGBOOK_MARKDOWN_H_
+#define MOELOG_LOGBOOK_MARKDOWN_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace moelog::logbook {
+
+enum class MdKind {
+  kDocument, kBlockQuote, kList, kItem, kCodeBlock, kHtmlBlock, kParagraph, kHeading,
+  kThematicBreak, kTable, kTableRow, kTableCell, kText, kSoftBreak, kLineBreak, kCode,
+  kHtmlInline, kEmph, kStrong, kLink, kImage, kOther,
+};
+
+// One node. Lines are 1-based. end_line is normalized to the last line that
+// holds the node's text (cmark reports "next line, column 0" for some blocks).
+// Inline nodes on continuation lines may carry 0 positions (softbreaks).
+struct MdNode {
+  MdKind kind = MdKind::kOther;
+  int start_line = 0, start_col = 0, end_line = 0, end_col = 0;
+  int level = 0;            // heading level (1..6)
+  bool ordered = false;     // list: ordered (numbered)
+  int list_start = 0;       // list: first number of an ordered list
+  bool fenced = false;      // code block: fenced (``` or ~~~)
+  bool header_row = false;  // table row: the header row
+  std::string info;         // code block: fence info string ("bash")
+  std::string literal;      // text, code span, code block and HTML contents
+  int parent = -1;
+  std::vector<int> children;  // indices into MdDocument::nodes
+};
+
+struct MdDocument {
+  std::vector<MdNode> nodes;  // nodes[0] is the document
+  // True when nesting beyond kMaxDepth was dropped (pathological input).
+  bool depth_limited = false;
+  static constexpr int kMaxDepth = 48;
+  const MdNode& root() const { return nodes[0]; }
+};
+
+// Parses `text` (any bytes; never fails, never crashes) with the GFM table
+// extension attached.
+MdDocument ParseMarkdown(std::string_view text);
+
+// The inline text of a node: text and code-span contents concatenated, code
+// spans wrapped in backticks, soft/hard breaks as one space.
+std::string InlineText(const MdDocument& doc, int node);
+
+// The first paragraph child of a list item (or -1).
+int FirstParagraph(const MdDocument& doc, int item);
+
+// Splits `text` into lines without their terminators ("\n" or "\r\n"). A
+// final line without a newline is included; an empty text gives no lines.
+std::vector<std::string_view> SplitLines(std::string_view text);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_MARKDOWN_H_
