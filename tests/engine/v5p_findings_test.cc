@@ -1,0 +1,157 @@
+// The shipped model (data/v5p_params.json) reproduces the direction and rough
+// size of each finding of the seed logbooks (recipes/moe_ep_benchmark_logbook.md).
+// Each test states the measured effect it checks against.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "engine/bench.h"
+#include "engine/metrics.h"
+#include "engine/v5p/hardware.h"
+#include "engine/v5p/model.h"
+#include "engine/v5p/params.h"
+
+namespace moelog::engine::v5p {
+namespace {
+
+class V5pFindings : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto hw = LoadHardwareByName("v5p");
+    auto p = LoadParamsByName("");
+    ASSERT_TRUE(hw.ok() && p.ok());
+    hw_ = new Hardware(*hw);
+    params_ = new ModelParams(*p);
+    logits_ = new std::map<std::string, Logits>();
+  }
+  static void TearDownTestSuite() {
+    delete hw_;
+    delete params_;
+    delete logits_;
+  }
+
+  // The seed logbooks' shape: T=32768, D=2048, F=1408, E=60, fused_w13, gmm,
+  // random routing, forward_backward. `edit` changes fields.
+  struct Out { double tflops, tokens_per_s; };
+  template <typename Edit>
+  Out Run(Edit edit) {
+    BenchConfig c;
+    c.target = "v5p";
+    c.tokens = 32768; c.hidden = 2048; c.mlp_dim = 1408; c.experts = 60; c.topk = 2;
+    c.impl = "fused_w13"; c.distribution = "random"; c.bench_pass = "forward_backward";
+    edit(c);
+    RunPoint p{c.distribution, c.topk, c.impl, 0.0, c.queue_mode};
+    const std::string key = c.distribution + std::to_string(c.tokens) + "/" + std::to_string(c.experts);
+    auto it = logits_->find(key);
+    if (it == logits_->end())
+      it = logits_->emplace(key, GenerateLogits(c.distribution, c.tokens, c.experts, 0, 0.98, 0.35)).first;
+    Routing r = RoutingForPoint(c, it->second, p);
+    auto mc = MakeCase(c, p, GroupSizes(r), r.real_assignments, hw_->chips);
+    EXPECT_TRUE(mc.ok());
+    double t = Predict(*hw_, *params_, *mc).time_s;
+    return {HarnessFlops(c, r.real_assignments, 0) / t / 1e12, static_cast<double>(c.tokens) / t};
+  }
+  static double Delta(double treat, double ref) { return treat / ref - 1.0; }
+
+  static Hardware* hw_;
+  static ModelParams* params_;
+  static std::map<std::string, Logits>* logits_;
+};
+Hardware* V5pFindings::hw_ = nullptr;
+ModelParams* V5pFindings::params_ = nullptr;
+std::map<std::string, Logits>* V5pFindings::logits_ = nullptr;
+
+// Measured (S2-063/064, S2-069/070): compact EP vs none +20.6%/+101% (shared
+// 5632) and +45.5%/+156.5% (no shared) at topk 2/8; dense_masked EP -25%/-30%.
+TEST_F(V5pFindings, CompactEpBeatsNoneAndDenseMaskedLoses) {
+  for (int64_t shared : {int64_t{0}, int64_t{5632}})
+    for (int64_t k : {2, 8}) {
+      auto none = Run([&](BenchConfig& c) { c.topk = k; c.shared_expert_dim = shared; });
+      auto ep = Run([&](BenchConfig& c) { c.topk = k; c.shared_expert_dim = shared; c.parallel_mode = "ep"; });
+      auto dm = Run([&](BenchConfig& c) {
+        c.topk = k; c.shared_expert_dim = shared; c.parallel_mode = "ep"; c.ep_dispatch = "dense_masked";
+      });
+      EXPECT_GT(Delta(ep.tflops, none.tflops), 0.10) << "shared=" << shared << " k=" << k;
+      EXPECT_LT(Delta(dm.tflops, none.tflops), -0.03) << "shared=" << shared << " k=" << k;
+    }
+  // The EP gain grows with topk (+20.6% -> +101%).
+  auto n2 = Run([](BenchConfig& c) { c.topk = 2; c.shared_expert_dim = 5632; });
+  auto e2 = Run([](BenchConfig& c) { c.topk = 2; c.shared_expert_dim = 5632; c.parallel_mode = "ep"; });
+  auto n8 = Run([](BenchConfig& c) { c.topk = 8; c.shared_expert_dim = 5632; });
+  auto e8 = Run([](BenchConfig& c) { c.topk = 8; c.shared_expert_dim = 5632; c.parallel_mode = "ep"; });
+  EXPECT_GT(Delta(e8.tflops, n8.tflops), 2.0 * Delta(e2.tflops, n2.tflops));
+}
+
+// Measured (S2-093..112): TF/s rises and tokens/s falls with topk 1..8 (EP).
+TEST_F(V5pFindings, TflopsRiseAndTokensFallWithTopk) {
+  for (int64_t shared : {int64_t{0}, int64_t{5632}}) {
+    Out prev{0, 1e30};
+    for (int64_t k : {1, 2, 4, 6, 8}) {
+      auto o = Run([&](BenchConfig& c) { c.topk = k; c.shared_expert_dim = shared; c.parallel_mode = "ep"; });
+      EXPECT_GT(o.tflops, prev.tflops) << "k=" << k;
+      EXPECT_LT(o.tokens_per_s, prev.tokens_per_s) << "k=" << k;
+      prev = o;
+    }
+  }
+}
+
+// Measured (S2-085/090, S2-163/168): expert_mlp remat -4.4%/-7.6% (E=60, k=2/8),
+// -2.6% (Qwen-like); combine remat -0.04..+0.06%.
+TEST_F(V5pFindings, ExpertMlpRematCostsAFewPercentCombineNothing) {
+  for (int64_t k : {2, 8}) {
+    auto none = Run([&](BenchConfig& c) { c.topk = k; c.parallel_mode = "ep"; });
+    auto em = Run([&](BenchConfig& c) { c.topk = k; c.parallel_mode = "ep"; c.remat_mode = "expert_mlp"; });
+    auto cb = Run([&](BenchConfig& c) { c.topk = k; c.parallel_mode = "ep"; c.remat_mode = "combine"; });
+    EXPECT_LT(Delta(em.tflops, none.tflops), -0.01) << "k=" << k;
+    EXPECT_GT(Delta(em.tflops, none.tflops), -0.15) << "k=" << k;
+    EXPECT_LT(std::abs(Delta(cb.tflops, none.tflops)), 0.005) << "k=" << k;
+  }
+}
+
+// Measured (S2-193/196): ragged_dot 2.3% / 1.0% slower than gmm under EP.
+TEST_F(V5pFindings, GmmBeatsRaggedDotSlightlyUnderEp) {
+  auto qwen = [](BenchConfig& c) {
+    c.mlp_dim = 2048; c.experts = 64; c.shared_expert_dim = 5632; c.shared_fused = true; c.parallel_mode = "ep";
+  };
+  auto gmm = Run(qwen);
+  auto rd = Run([&](BenchConfig& c) { qwen(c); c.backend = "ragged_dot"; });
+  EXPECT_LT(Delta(rd.tflops, gmm.tflops), 0.0);
+  EXPECT_GT(Delta(rd.tflops, gmm.tflops), -0.05);
+}
+
+// Measured (S2-115/118): shared_fused +2.3% / +1.9% (EP, topk 2/8).
+TEST_F(V5pFindings, SharedFusedGainsALittle) {
+  for (int64_t k : {2, 8}) {
+    auto plain = Run([&](BenchConfig& c) { c.topk = k; c.shared_expert_dim = 5632; c.parallel_mode = "ep"; });
+    auto fused = Run([&](BenchConfig& c) {
+      c.topk = k; c.shared_expert_dim = 5632; c.parallel_mode = "ep"; c.shared_fused = true;
+    });
+    EXPECT_GT(Delta(fused.tflops, plain.tflops), 0.0) << "k=" << k;
+    EXPECT_LT(Delta(fused.tflops, plain.tflops), 0.05) << "k=" << k;
+  }
+}
+
+// Measured (S2-026/027, 073/076, 079/082, 157/160): tuple_sort vs argsort
+// -1.7%..+0.3%, within noise.
+TEST_F(V5pFindings, ArgsortAndTupleSortWithinNoise) {
+  for (const char* pm : {"none", "ep"})
+    for (int64_t k : {2, 8}) {
+      auto a = Run([&](BenchConfig& c) { c.topk = k; c.parallel_mode = pm; });
+      auto t = Run([&](BenchConfig& c) { c.topk = k; c.parallel_mode = pm; c.routing_pack_strategy = "tuple_sort"; });
+      EXPECT_LT(std::abs(Delta(t.tflops, a.tflops)), 0.02) << pm << " k=" << k;
+    }
+}
+
+// Measured (S2-028..035, S2-143..154): random vs runs and prequeue vs full are
+// within ~0.3% (prequeue is a no-op for forward_backward and for EP).
+TEST_F(V5pFindings, RunsAndPrequeueAreNeutralWhereMeasured) {
+  auto random = Run([](BenchConfig& c) { c.topk = 8; c.shared_expert_dim = 5632; });
+  auto runs = Run([](BenchConfig& c) { c.topk = 8; c.shared_expert_dim = 5632; c.distribution = "runs"; });
+  EXPECT_LT(std::abs(Delta(runs.tflops, random.tflops)), 0.02);
+  auto full = Run([](BenchConfig& c) { c.bench_pass = "forward"; c.parallel_mode = "ep"; });
+  auto pq = Run([](BenchConfig& c) { c.bench_pass = "forward"; c.parallel_mode = "ep"; c.queue_mode = "prequeue"; });
+  EXPECT_LT(std::abs(Delta(pq.tflops, full.tflops)), 0.005);
+}
+
+}  // namespace
+}  // namespace moelog::engine::v5p

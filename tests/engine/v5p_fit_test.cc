@@ -1,0 +1,109 @@
+// The fit recovers parameters from data the model itself generated, and the
+// validation summary statistics are right.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "engine/bench.h"
+#include "engine/metrics.h"
+#include "engine/v5p/fit.h"
+
+namespace moelog::engine::v5p {
+namespace {
+
+// A spread of configurations that exercises every parameter (single chip and
+// EP, shared expert or not, gmm and ragged_dot, forward and fwd+bwd, sorts).
+std::vector<Measurement> SyntheticRows(const Hardware& hw, const ModelParams& truth) {
+  std::vector<Measurement> rows;
+  std::map<std::string, Logits> logits;
+  int id = 0;
+  for (const char* pm : {"none", "ep"})
+    for (int64_t k : {1, 2, 4, 8})
+      for (int64_t shared : {0, 2048})
+        for (const char* pass : {"forward", "forward_backward"})
+          for (const char* backend : {"gmm", "ragged_dot"})
+            for (int64_t f : {768, 1280}) {
+              BenchConfig c;
+              c.target = "v5p";
+              c.tokens = 16384;
+              c.hidden = 1024;
+              c.mlp_dim = f;
+              c.experts = 32;
+              c.topk = k;
+              c.shared_expert_dim = shared;
+              c.impl = (id % 3 == 0) ? "baseline" : "fused_w13";
+              c.distribution = "random";
+              c.bench_pass = pass;
+              c.backend = backend;
+              c.parallel_mode = pm;
+              c.routing_pack_strategy = (id % 2) ? "tuple_sort" : "argsort";
+              if (std::string(pm) == "ep" && id % 4 == 1) c.ep_dispatch = "dense_masked";
+              RunPoint p{"random", k, c.impl, 0.0, "full"};
+              auto it = logits.find("r");
+              if (it == logits.end())
+                it = logits.emplace("r", GenerateLogits("random", c.tokens, c.experts, 0, 0.98, 0.35)).first;
+              Routing r = RoutingForPoint(c, it->second, p);
+              auto mc = MakeCase(c, p, GroupSizes(r), r.real_assignments, hw.chips);
+              EXPECT_TRUE(mc.ok());
+              Measurement m;
+              m.id = "syn-" + std::to_string(id);
+              m.entry = "group" + std::to_string(id % 7);
+              m.family = "f" + std::to_string(f);
+              m.metric = "time_s";
+              m.config = c;
+              m.point = p;
+              m.model_case = *mc;
+              m.time_s = Predict(hw, truth, m.model_case).time_s;
+              rows.push_back(m);
+              ++id;
+            }
+  return rows;
+}
+
+TEST(V5pFit, RecoversParametersFromModelGeneratedData) {
+  auto hw = LoadHardwareByName("v5p");
+  ASSERT_TRUE(hw.ok());
+  ModelParams truth = ModelParams::Priors();
+  truth[kEtaMxuGmm] = 0.72;
+  truth[kEtaMxuRagged] = 0.61;
+  truth[kEtaScatter] = 0.04;
+  truth[kEtaPlacement] = 0.35;
+  truth[kEtaGather] = 0.5;
+  std::vector<Measurement> rows = SyntheticRows(*hw, truth);
+  FitOptions o;
+  o.prior_weight = 1e-6;
+  o.max_iters = 200;
+  FitResult f = Fit(*hw, rows, ModelParams::Priors(), o);
+  // The synthetic data are reproduced, and the parameters that dominate some
+  // rows come back (the ones moved away from their priors).
+  EXPECT_LT(f.rms_log_error, 2e-3);
+  for (int id : {kEtaMxuGmm, kEtaMxuRagged, kEtaScatter, kEtaPlacement, kEtaGather})
+    EXPECT_NEAR(f.params[id] / truth[id], 1.0, 0.05) << Info(id).name << " = " << f.params[id];
+}
+
+TEST(V5pFit, SummaryStatistics) {
+  ErrorSummary s = Summarize({0.1, -0.2, 0.0, 0.05, -0.05});
+  EXPECT_EQ(s.n, 5);
+  EXPECT_NEAR(s.mape, 0.08, 1e-12);
+  EXPECT_NEAR(s.median_abs, 0.05, 1e-12);
+  EXPECT_NEAR(s.max_abs, 0.2, 1e-12);
+  EXPECT_NEAR(s.p90_abs, 0.1 * 0.4 + 0.2 * 0.6, 1e-12);  // between the two largest
+}
+
+TEST(V5pFit, LoadsTheSeedCsvWithHarnessDefaults) {
+  auto hw = LoadHardwareByName("v5p");
+  ASSERT_TRUE(hw.ok());
+  auto rows = LoadMeasurements(std::string(MOELOG_SOURCE_DIR) + "/data/seed_measurements.csv", *hw);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_GT(rows->size(), 80u);
+  for (const auto& m : *rows) {
+    EXPECT_GT(m.time_s, 1e-3) << m.id;
+    EXPECT_LT(m.time_s, 1.0) << m.id;
+    EXPECT_NE(m.id, "S2-059");  // dup_of rows are skipped
+  }
+  EXPECT_FALSE(LoadMeasurements("/nonexistent.csv", *hw).ok());
+}
+
+}  // namespace
+}  // namespace moelog::engine::v5p
