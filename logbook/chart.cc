@@ -136,6 +136,7 @@ std::string GnuplotLabel(const std::string& text) {
       space = true;
       continue;
     }
+    if (c == '`') continue;  // Markdown code marks carry no meaning in a label
     if (space && !out.empty()) out += ' ';
     space = false;
     bool ok = std::isalnum(c) || std::string("_.,:;=+-/()%[]").find(static_cast<char>(c)) != std::string::npos;

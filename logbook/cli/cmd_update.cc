@@ -1,12 +1,52 @@
-// Placeholder: `moelog update` is not available in this build yet.
-#include "engine/status.h"
+// moelog update LOGBOOK: run (or find in the store) every entry's benchmark
+// commands and write one result table per runnable entry into the logbook.
+#include <unistd.h>
+
+#include <iostream>
+
 #include "logbook/cli/commands.h"
+#include "logbook/cli/session_flags.h"
+#include "logbook/session.h"
 
 namespace moelog::cli {
 
-int CmdUpdate(const Args&) {
-  PrintError("update", "not available in this build yet");
-  return kExitError;
+int CmdUpdate(const Args& args) {
+  CLI::App app{
+      "Run a logbook's entries (or reuse cached runs from the run store) and write one result table per\n"
+      "runnable entry into an owned region after its Result field:\n"
+      "  <!-- moelog:begin id=<ID> hash=<hash> --> ... <!-- moelog:end -->\n"
+      "Every byte outside regions stays identical; a second update changes nothing. A region edited by hand\n"
+      "is kept unless --force. Commands are rewritten into `moelog bench --target <t>` (remote launchers\n"
+      "stripped, loops expanded); scripts beyond the allow-list need --allow-shell.\n\n"
+      "exit codes: 0 ok; 1 a run failed, a hand-edited region was kept, or --check found stale/missing\n"
+      "regions; 2 usage error; 3 malformed regions or unsafe rewrite (file unchanged).",
+      "moelog update"};
+  logbook::SessionOptions o;
+  std::string path;
+  app.add_option("logbook", path, "logbook Markdown file")->required();
+  AddSessionFlags(&app, &o);
+  app.add_option("--entry", o.entries, "only this entry ID (repeatable)");
+  app.add_flag("--failed", o.failed, "only entries whose stored runs include a failure");
+  app.add_flag("--stale", o.stale, "only entries whose region is missing or out of date");
+  app.add_flag("--check", o.check,
+               "run nothing, write nothing; exit 1 and print a unified diff if any region is stale or missing");
+  try {
+    std::vector<std::string> rev(args.rbegin(), args.rend());
+    app.parse(rev);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      std::cout << app.help();
+      return kExitOk;
+    }
+    PrintError("update", e.what());
+    return kExitUsage;
+  }
+  if (o.check && o.dry_run) {
+    PrintError("update", "--check and --dry-run cannot be combined");
+    return kExitUsage;
+  }
+  o.progress = isatty(2);
+  return logbook::RunSession(path, logbook::DocumentKind::kLogbook, o, std::cout, std::cerr).exit_code;
 }
 
 }  // namespace moelog::cli

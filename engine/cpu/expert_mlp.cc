@@ -1,0 +1,471 @@
+// The routed SwiGLU expert MLP over packed rows: grouped matmuls (gmm tiles
+// or ragged per-group), SiLU*up, down projection, and the backward pass.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "engine/cpu/kernels.h"
+#include "engine/cpu/moe_layer.h"
+
+namespace moelog::engine::cpu {
+namespace {
+
+// One B operand: a prepacked matrix or a strided view.
+struct BOperand {
+  const PackedMatrix* packed = nullptr;
+  MatView view;
+};
+
+// Integer-to-float dequantization and int8 operands of one grouped matmul.
+struct QuantOperands {
+  const int8_t* lhs = nullptr;        // [rows, K] s8
+  const float* lhs_scale = nullptr;   // [rows]
+  const float* rhs_scale = nullptr;   // [groups]
+  int32_t* acc = nullptr;             // [rows, N] s32 scratch
+};
+
+void Resize(Tensor* t, DType dtype, std::vector<int64_t> shape) {
+  if (t->empty() || t->dtype() != dtype || t->shape() != shape) *t = Tensor(dtype, std::move(shape));
+}
+
+}  // namespace
+
+void BuildW13(ExpertWeights* w) {
+  const int64_t e = w->experts(), h = w->hidden(), m = w->mlp_dim();
+  Resize(&w->w13, w->w1.dtype(), {e, h, 2 * m});
+  const int64_t es = DTypeSize(w->w1.dtype());
+  const char* a = static_cast<const char*>(w->w1.data());
+  const char* b = static_cast<const char*>(w->w3.data());
+  char* d = static_cast<char*>(w->w13.data());
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < e * h; ++r) {
+    std::memcpy(d + (2 * r) * m * es, a + r * m * es, static_cast<size_t>(m * es));
+    std::memcpy(d + (2 * r + 1) * m * es, b + r * m * es, static_cast<size_t>(m * es));
+  }
+}
+
+struct ExpertMlp::Impl {
+  // Prepacked weights (Prepare): per expert.
+  std::vector<PackedMatrix> p1, p3, p2, p13;
+  // int8 weights: plain s8 [L, K*N] and one scale per expert.
+  std::vector<int8_t> q1, q3, q2, q13;
+  std::vector<float> s1, s3, s2, s13;
+  std::vector<PackedMatrix> qp1, qp3, qp2, qp13;
+  bool prequantized = false;
+  // Scratch and saved activations.
+  // Gate and up pre-activations. Fused: [rows, 2M] rows of gate|up (ld 2M,
+  // up at column M). Split: the gate block [rows, M] then the up block
+  // [rows, M] (ld M, up at element rows*M); oneDNN's fast matmuls need
+  // contiguous outputs. dab uses the same layout.
+  Tensor ab;
+  int64_t ld_ab = 0, b_off = 0;
+  Tensor h;    // [rows, M]: SiLU(gate) * up (times weight with preweight)
+  Tensor dh, dab, dw13;
+  std::vector<int32_t> acc;
+  std::vector<int8_t> hq, dq;
+  std::vector<float> hs, ds, xs_scratch;
+  std::vector<int8_t> xq_scratch;
+  bool saved = false;
+};
+
+ExpertMlp::ExpertMlp(MatmulRunner* runner, ExpertMlpOptions options)
+    : runner_(runner), options_(options), impl_(std::make_shared<Impl>()) {}
+
+namespace {
+
+// Quantizes each expert's [K,N] matrix of a stacked [L,K,N] tensor with one
+// scale per expert, and packs the int8 matrices.
+void QuantizeExperts(MatmulRunner* mm, const Tensor& w, std::vector<int8_t>* q, std::vector<float>* s,
+                     std::vector<PackedMatrix>* packed) {
+  const int64_t l = w.dim(0), k = w.dim(1), n = w.dim(2);
+  q->resize(static_cast<size_t>(l * k * n));
+  s->resize(static_cast<size_t>(l));
+  const bool fresh = packed->size() != static_cast<size_t>(l);
+  if (fresh) packed->clear();
+  for (int64_t e = 0; e < l; ++e) {
+    (*s)[e] = QuantizeMatrix(w.at(e * k * n), w.dtype(), k * n, q->data() + e * k * n);
+    MatView v = MatView::RowMajor(q->data() + e * k * n, DType::kS8, k, n, n);
+    if (fresh) packed->push_back(mm->Pack(v));
+    else mm->Repack(v, &(*packed)[e]);
+  }
+}
+
+void PackExperts(MatmulRunner* mm, const Tensor& w, std::vector<PackedMatrix>* out) {
+  out->clear();
+  const int64_t l = w.dim(0), k = w.dim(1), n = w.dim(2);
+  for (int64_t e = 0; e < l; ++e) out->push_back(mm->Pack(MatView::RowMajor(w.at(e * k * n), w.dtype(), k, n, n)));
+}
+
+// out[rows of group g] = lhs[rows of group g] @ B_g for every group. gmm cuts
+// each group into kGmmTileRows-row tiles; ragged_dot runs one matmul per group
+// and writes zeros to the rows past the group-size sum.
+void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t>& groups, const MatView& lhs,
+             const std::function<BOperand(int64_t)>& rhs, const OutView& out, bool accumulate) {
+  int64_t r0 = 0;
+  const int64_t es = DTypeSize(lhs.dtype), os = DTypeSize(out.dtype);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const int64_t n = groups[g];
+    if (n == 0) continue;
+    BOperand b = rhs(static_cast<int64_t>(g));
+    const int64_t tile = backend == GroupedBackend::kGmm ? kGmmTileRows : n;
+    for (int64_t off = 0; off < n; off += tile) {
+      const int64_t m = std::min(tile, n - off);
+      const int64_t r = r0 + off;
+      MatView a{static_cast<const char*>(lhs.data) + r * lhs.row_stride * es, lhs.dtype, m, lhs.cols,
+                lhs.row_stride, lhs.col_stride};
+      OutView c{static_cast<char*>(out.data) + r * out.ld * os, out.dtype, m, out.cols, out.ld};
+      if (b.packed != nullptr) mm->Run(a, *b.packed, c, accumulate);
+      else mm->Run(a, b.view, c, accumulate);
+    }
+    r0 += n;
+  }
+  if (backend == GroupedBackend::kRaggedDot && !accumulate) {
+    for (int64_t r = r0; r < out.rows; ++r)
+      std::memset(static_cast<char*>(out.data) + r * out.ld * os, 0, static_cast<size_t>(out.cols * os));
+  }
+}
+
+// Dequantizes acc [rows, n] (s32) into out (x dtype, leading dim ld):
+// acc * lhs_scale[row] * rhs_scale[group of row].
+void Dequantize(const std::vector<int64_t>& groups, const int32_t* acc, int64_t n, const float* lhs_scale,
+                const float* rhs_scale, void* out, DType dtype, int64_t ld) {
+  DispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* o = static_cast<T*>(out);
+    int64_t r0 = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const int64_t cnt = groups[g];
+      const float sg = rhs_scale[g];
+#pragma omp parallel for schedule(static)
+      for (int64_t r = r0; r < r0 + cnt; ++r) {
+        const float s = lhs_scale[r] * sg;
+#pragma omp simd
+        for (int64_t j = 0; j < n; ++j) o[r * ld + j] = FromF<T>(static_cast<float>(acc[r * n + j]) * s);
+      }
+      r0 += cnt;
+    }
+  });
+}
+
+}  // namespace
+
+Status ExpertMlp::Prepare(const ExpertWeights& w) {
+  Impl& s = *impl_;
+  if (options_.prepacked && options_.quant == QuantMode::kNone) {
+    if (options_.fused_w13) {
+      PackExperts(runner_, w.w13, &s.p13);
+    } else {
+      PackExperts(runner_, w.w1, &s.p1);
+      PackExperts(runner_, w.w3, &s.p3);
+    }
+    PackExperts(runner_, w.w2, &s.p2);
+  }
+  if (options_.quant == QuantMode::kInt8RoutedPrequant) {
+    if (options_.fused_w13) {
+      QuantizeExperts(runner_, w.w13, &s.q13, &s.s13, &s.qp13);
+    } else {
+      QuantizeExperts(runner_, w.w1, &s.q1, &s.s1, &s.qp1);
+      QuantizeExperts(runner_, w.w3, &s.q3, &s.s3, &s.qp3);
+    }
+    QuantizeExperts(runner_, w.w2, &s.q2, &s.s2, &s.qp2);
+    s.prequantized = true;
+  }
+  return runner_->status();
+}
+
+Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
+  Impl& s = *impl_;
+  const PackPlan& plan = *rows.plan;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
+  const DType dt = rows.x.dtype();
+  Resize(&s.ab, dt, {rn, 2 * m});
+  Resize(&s.h, dt, {rn, m});
+  const bool fusedl = options_.fused_w13;
+  s.ld_ab = fusedl ? 2 * m : m;
+  s.b_off = fusedl ? m : rn * m;
+  const auto& groups = plan.group_sizes;
+  const bool packed = options_.prepacked && options_.quant == QuantMode::kNone;
+  if (!QuantRouted(options_.quant)) {
+    MatView x = MatView::RowMajor(rows.x.data(), dt, rn, h, h);
+    if (options_.fused_w13) {
+      auto b13 = [&](int64_t g) {
+        BOperand b;
+        if (packed) b.packed = &s.p13[g];
+        else b.view = MatView::RowMajor(w.w13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m);
+        return b;
+      };
+      Grouped(runner_, options_.backend, groups, x, b13, OutView{s.ab.data(), dt, rn, 2 * m, 2 * m}, false);
+    } else {
+      auto b1 = [&](int64_t g) {
+        BOperand b;
+        if (packed) b.packed = &s.p1[g];
+        else b.view = MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m);
+        return b;
+      };
+      auto b3 = [&](int64_t g) {
+        BOperand b;
+        if (packed) b.packed = &s.p3[g];
+        else b.view = MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m);
+        return b;
+      };
+      Grouped(runner_, options_.backend, groups, x, b1, OutView{s.ab.data(), dt, rn, m, m}, false);
+      Grouped(runner_, options_.backend, groups, x, b3, OutView{s.ab.at(s.b_off), dt, rn, m, m}, false);
+    }
+  } else {
+    // int8 routed: s8 x s8 -> s32, always per group (ragged_dot semantics).
+    if (s.acc.size() < static_cast<size_t>(rn * 2 * m)) s.acc.resize(static_cast<size_t>(rn * 2 * m));
+    const int8_t* xq = rows.xq.data();
+    const float* xs = rows.xq_scale.data();
+    if (rows.xq.empty()) {
+      s.xq_scratch.resize(static_cast<size_t>(rn * h));
+      s.xs_scratch.resize(static_cast<size_t>(rn));
+      QuantizeRows(rows.x.data(), dt, rn, h, h, s.xq_scratch.data(), s.xs_scratch.data());
+      xq = s.xq_scratch.data();
+      xs = s.xs_scratch.data();
+    }
+    if (!s.prequantized) {  // int8_routed / int8_all: weights quantized in every call
+      if (options_.fused_w13) {
+        QuantizeExperts(runner_, w.w13, &s.q13, &s.s13, &s.qp13);
+      } else {
+        QuantizeExperts(runner_, w.w1, &s.q1, &s.s1, &s.qp1);
+        QuantizeExperts(runner_, w.w3, &s.q3, &s.s3, &s.qp3);
+      }
+    }
+    MatView xv = MatView::RowMajor(xq, DType::kS8, rn, h, h);
+    if (options_.fused_w13) {
+      auto b = [&](int64_t g) { BOperand o; o.packed = &s.qp13[g]; return o; };
+      Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b,
+              OutView{s.acc.data(), DType::kS32, plan.valid_rows, 2 * m, 2 * m}, false);
+      Dequantize(groups, s.acc.data(), 2 * m, xs, s.s13.data(), s.ab.data(), dt, 2 * m);
+    } else {
+      auto b1 = [&](int64_t g) { BOperand o; o.packed = &s.qp1[g]; return o; };
+      auto b3 = [&](int64_t g) { BOperand o; o.packed = &s.qp3[g]; return o; };
+      Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b1,
+              OutView{s.acc.data(), DType::kS32, plan.valid_rows, m, m}, false);
+      Dequantize(groups, s.acc.data(), m, xs, s.s1.data(), s.ab.data(), dt, m);
+      Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b3,
+              OutView{s.acc.data(), DType::kS32, plan.valid_rows, m, m}, false);
+      Dequantize(groups, s.acc.data(), m, xs, s.s3.data(), s.ab.at(s.b_off), dt, m);
+    }
+  }
+  // h = SiLU(gate) * up, times the routing weight with preweight.
+  const int64_t valid = plan.valid_rows;
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    SwiGluRows(s.ab.as<T>(), s.ld_ab, s.b_off, valid, m, wt, s.h.as<T>(), m);
+  });
+  return runner_->status();
+}
+
+Status ExpertMlp::Down(const ExpertWeights& w, const PackedRows& rows, Tensor* y) {
+  Impl& s = *impl_;
+  const PackPlan& plan = *rows.plan;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
+  const DType dt = rows.x.dtype();
+  Resize(y, dt, {rn, h});
+  const auto& groups = plan.group_sizes;
+  if (!QuantRouted(options_.quant)) {
+    const bool packed = options_.prepacked && options_.quant == QuantMode::kNone;
+    auto b2 = [&](int64_t g) {
+      BOperand b;
+      if (packed) b.packed = &s.p2[g];
+      else b.view = MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h);
+      return b;
+    };
+    Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.h.data(), dt, rn, m, m), b2,
+            OutView{y->data(), dt, rn, h, h}, false);
+    return runner_->status();
+  }
+  // int8: h quantized per row on the fly, w2 per expert.
+  const int64_t valid = plan.valid_rows;
+  s.hq.resize(static_cast<size_t>(rn * m));
+  s.hs.resize(static_cast<size_t>(rn));
+  QuantizeRows(s.h.data(), dt, valid, m, m, s.hq.data(), s.hs.data());
+  if (!s.prequantized) QuantizeExperts(runner_, w.w2, &s.q2, &s.s2, &s.qp2);
+  if (s.acc.size() < static_cast<size_t>(rn * h)) s.acc.resize(static_cast<size_t>(rn * h));
+  auto b2 = [&](int64_t g) { BOperand o; o.packed = &s.qp2[g]; return o; };
+  Grouped(runner_, GroupedBackend::kRaggedDot, groups, MatView::RowMajor(s.hq.data(), DType::kS8, valid, m, m), b2,
+          OutView{s.acc.data(), DType::kS32, valid, h, h}, false);
+  Dequantize(groups, s.acc.data(), h, s.hs.data(), s.s2.data(), y->data(), dt, h);
+  for (int64_t r = valid; r < rn; ++r) std::memset(y->at(r * h), 0, static_cast<size_t>(h * DTypeSize(dt)));
+  return runner_->status();
+}
+
+Status ExpertMlp::Forward(const ExpertWeights& w, const PackedRows& rows, Tensor* y, bool save_for_backward) {
+  impl_->saved = false;
+  MOELOG_RETURN_IF_ERROR(Up(w, rows));
+  MOELOG_RETURN_IF_ERROR(Down(w, rows, y));
+  // expert_mlp remat keeps nothing: Backward recomputes the up projection.
+  impl_->saved = save_for_backward && options_.remat != RematMode::kExpertMlp;
+  return Status::Ok();
+}
+
+Status ExpertMlp::Backward(const ExpertWeights& w, const PackedRows& rows, const Tensor& dy, Tensor* dx_rows,
+                           ExpertGrads* grads) {
+  Impl& s = *impl_;
+  if (!s.saved) MOELOG_RETURN_IF_ERROR(Up(w, rows));  // rematerialize ab and h
+  const PackPlan& plan = *rows.plan;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows, l = w.experts();
+  const int64_t valid = plan.valid_rows;
+  const DType dt = rows.x.dtype();
+  const auto& groups = plan.group_sizes;
+  Resize(&grads->dw1, dt, {l, h, m});
+  Resize(&grads->dw3, dt, {l, h, m});
+  Resize(&grads->dw2, dt, {l, m, h});
+  Resize(dx_rows, dt, {rn, h});
+  Resize(&s.dh, dt, {rn, m});
+  Resize(&s.dab, dt, {rn, 2 * m});
+  const bool quant = QuantRouted(options_.quant);
+
+  // dW2_g = h_g^T dy_g (float, also in int8 modes: straight-through).
+  {
+    int64_t r0 = 0;
+    for (int64_t g = 0; g < l; ++g) {
+      const int64_t n = groups[g];
+      MatView hv = MatView::RowMajor(s.h.at(r0 * m), dt, n, m, m).T();
+      MatView dyv = MatView::RowMajor(dy.at(r0 * h), dt, n, h, h);
+      runner_->Run(hv, dyv, OutView{grads->dw2.at(g * m * h), dt, m, h, h});
+      r0 += n;
+    }
+  }
+  // dh = dy W2^T.
+  if (!quant) {
+    auto b2t = [&](int64_t g) {
+      BOperand b;
+      b.view = MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h).T();
+      return b;
+    };
+    Grouped(runner_, options_.backend, groups, MatView::RowMajor(dy.data(), dt, rn, h, h), b2t,
+            OutView{s.dh.data(), dt, rn, m, m}, false);
+  } else {
+    // Straight-through dLHS: the upstream gradient quantized per row against
+    // the transposed int8 weights with the same per-expert scale.
+    s.dq.resize(static_cast<size_t>(rn * std::max(h, 2 * m)));
+    s.ds.resize(static_cast<size_t>(rn));
+    if (s.acc.size() < static_cast<size_t>(rn * std::max(h, 2 * m))) s.acc.resize(static_cast<size_t>(rn * std::max(h, 2 * m)));
+    if (s.q2.empty()) QuantizeExperts(runner_, w.w2, &s.q2, &s.s2, &s.qp2);
+    QuantizeRows(dy.data(), dt, valid, h, h, s.dq.data(), s.ds.data());
+    auto b2t = [&](int64_t g) {
+      BOperand b;
+      b.view = MatView::RowMajor(s.q2.data() + g * m * h, DType::kS8, m, h, h).T();
+      return b;
+    };
+    Grouped(runner_, GroupedBackend::kRaggedDot, groups, MatView::RowMajor(s.dq.data(), DType::kS8, valid, h, h),
+            b2t, OutView{s.acc.data(), DType::kS32, valid, m, m}, false);
+    Dequantize(groups, s.acc.data(), m, s.ds.data(), s.s2.data(), s.dh.data(), dt, m);
+  }
+  // d(gate), d(up) from dh; preweight scales dh by the row weight first.
+  {
+    const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      SwiGluBackwardRows(s.ab.as<T>(), s.ld_ab, s.b_off, valid, m, wt, s.dh.as<T>(), m, s.dab.as<T>());
+    });
+  }
+  // dW1, dW3 (fused: dW13 then split, as w13 was built from w1 and w3).
+  {
+    if (options_.fused_w13) Resize(&s.dw13, dt, {l, h, 2 * m});
+    int64_t r0 = 0;
+    const int64_t es = DTypeSize(dt);
+    for (int64_t g = 0; g < l; ++g) {
+      const int64_t n = groups[g];
+      MatView xv = MatView::RowMajor(rows.x.at(r0 * h), dt, n, h, h).T();
+      if (options_.fused_w13) {
+        runner_->Run(xv, MatView::RowMajor(s.dab.at(r0 * 2 * m), dt, n, 2 * m, 2 * m),
+                     OutView{s.dw13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m});
+        const char* src = static_cast<const char*>(s.dw13.at(g * h * 2 * m));
+        char* d1 = static_cast<char*>(grads->dw1.at(g * h * m));
+        char* d3 = static_cast<char*>(grads->dw3.at(g * h * m));
+        for (int64_t i = 0; i < h; ++i) {
+          std::memcpy(d1 + i * m * es, src + 2 * i * m * es, static_cast<size_t>(m * es));
+          std::memcpy(d3 + i * m * es, src + (2 * i + 1) * m * es, static_cast<size_t>(m * es));
+        }
+      } else {
+        runner_->Run(xv, MatView::RowMajor(s.dab.at(r0 * m), dt, n, m, m),
+                     OutView{grads->dw1.at(g * h * m), dt, h, m, m});
+        runner_->Run(xv, MatView::RowMajor(s.dab.at(s.b_off + r0 * m), dt, n, m, m),
+                     OutView{grads->dw3.at(g * h * m), dt, h, m, m});
+      }
+      r0 += n;
+    }
+  }
+  // dx_rows = d(gate) W1^T + d(up) W3^T (fused: d(ab) W13^T).
+  if (!quant) {
+    if (options_.fused_w13) {
+      auto b = [&](int64_t g) {
+        BOperand o;
+        o.view = MatView::RowMajor(w.w13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m).T();
+        return o;
+      };
+      Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.data(), dt, rn, 2 * m, 2 * m), b,
+              OutView{dx_rows->data(), dt, rn, h, h}, false);
+    } else {
+      auto b1 = [&](int64_t g) {
+        BOperand o;
+        o.view = MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m).T();
+        return o;
+      };
+      auto b3 = [&](int64_t g) {
+        BOperand o;
+        o.view = MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m).T();
+        return o;
+      };
+      Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.data(), dt, rn, m, m), b1,
+              OutView{dx_rows->data(), dt, rn, h, h}, false);
+      Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.at(s.b_off), dt, rn, m, m), b3,
+              OutView{dx_rows->data(), dt, rn, h, h}, true);
+    }
+  } else {
+    // Straight-through int8 dLHS against the transposed int8 up weights.
+    std::vector<float> tmp;
+    if (options_.fused_w13) {
+      QuantizeRows(s.dab.data(), dt, valid, 2 * m, 2 * m, s.dq.data(), s.ds.data());
+      if (s.q13.empty()) QuantizeExperts(runner_, w.w13, &s.q13, &s.s13, &s.qp13);
+      auto b = [&](int64_t g) {
+        BOperand o;
+        o.view = MatView::RowMajor(s.q13.data() + g * h * 2 * m, DType::kS8, h, 2 * m, 2 * m).T();
+        return o;
+      };
+      Grouped(runner_, GroupedBackend::kRaggedDot, groups,
+              MatView::RowMajor(s.dq.data(), DType::kS8, valid, 2 * m, 2 * m), b,
+              OutView{s.acc.data(), DType::kS32, valid, h, h}, false);
+      Dequantize(groups, s.acc.data(), h, s.ds.data(), s.s13.data(), dx_rows->data(), dt, h);
+    } else {
+      // Gate and up gradients are quantized per row separately; each half
+      // uses its own weight's per-expert scale.
+      if (s.q1.empty()) QuantizeExperts(runner_, w.w1, &s.q1, &s.s1, &s.qp1);
+      if (s.q3.empty()) QuantizeExperts(runner_, w.w3, &s.q3, &s.s3, &s.qp3);
+      tmp.resize(static_cast<size_t>(valid * h));
+      auto run_half = [&](const std::vector<int8_t>& q, int64_t off) {
+        QuantizeRows(s.dab.at(off), dt, valid, m, m, s.dq.data(), s.ds.data());
+        auto b = [&](int64_t g) {
+          BOperand o;
+          o.view = MatView::RowMajor(q.data() + g * h * m, DType::kS8, h, m, m).T();
+          return o;
+        };
+        Grouped(runner_, GroupedBackend::kRaggedDot, groups,
+                MatView::RowMajor(s.dq.data(), DType::kS8, valid, m, m), b,
+                OutView{s.acc.data(), DType::kS32, valid, h, h}, false);
+      };
+      run_half(s.q1, 0);
+      Dequantize(groups, s.acc.data(), h, s.ds.data(), s.s1.data(), tmp.data(), DType::kF32, h);
+      run_half(s.q3, s.b_off);
+      int64_t r0 = 0;
+      for (int64_t g = 0; g < l; ++g) {
+        const float sg = s.s3[g];
+        for (int64_t r = r0; r < r0 + groups[g]; ++r) {
+          const float sc = s.ds[r] * sg;
+          for (int64_t j = 0; j < h; ++j)
+            StoreF(dx_rows->data(), dt, r * h + j, tmp[r * h + j] + static_cast<float>(s.acc[r * h + j]) * sc);
+        }
+        r0 += groups[g];
+      }
+    }
+  }
+  for (int64_t r = valid; r < rn; ++r) std::memset(dx_rows->at(r * h), 0, static_cast<size_t>(h * DTypeSize(dt)));
+  return runner_->status();
+}
+
+}  // namespace moelog::engine::cpu

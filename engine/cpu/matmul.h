@@ -1,0 +1,107 @@
+// Dense matmuls on oneDNN 2.6 with a primitive cache and prepacked weights.
+// Every matmul of the CPU engine goes through MatmulRunner: C = A @ B (or
+// C += A @ B), A and B given as strided views (so transposes cost nothing) or
+// B prepacked into oneDNN's blocked layout (format_tag::any, reordered once).
+// Primitives are cached per (M, K, N, data types, strides, packed layout,
+// accumulate), so a fixed routing creates each primitive once.
+#ifndef MOELOG_ENGINE_CPU_MATMUL_H_
+#define MOELOG_ENGINE_CPU_MATMUL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "engine/cpu/tensor.h"
+#include "engine/status.h"
+
+namespace moelog::engine::cpu {
+
+// A 2-D view: element (i, j) lives at data[i * row_stride + j * col_stride]
+// (strides in elements).
+struct MatView {
+  const void* data = nullptr;
+  DType dtype = DType::kF32;
+  int64_t rows = 0, cols = 0, row_stride = 0, col_stride = 1;
+  // Row-major [rows, cols] with leading dimension ld (elements).
+  static MatView RowMajor(const void* data, DType dtype, int64_t rows, int64_t cols, int64_t ld) {
+    return MatView{data, dtype, rows, cols, ld, 1};
+  }
+  // The transposed view ([cols, rows]) of the same memory.
+  MatView T() const { return MatView{data, dtype, cols, rows, col_stride, row_stride}; }
+};
+
+// A row-major output [rows, cols] with leading dimension ld.
+struct OutView {
+  void* data = nullptr;
+  DType dtype = DType::kF32;
+  int64_t rows = 0, cols = 0, ld = 0;
+};
+
+// A weight matrix [K, N] reordered into the blocked layout oneDNN's matmul
+// picks for it (AMX/avx512 brgemm). The layout does not depend on M.
+class PackedMatrix {
+ public:
+  int64_t k() const { return k_; }
+  int64_t n() const { return n_; }
+  DType dtype() const { return dtype_; }
+  const dnnl::memory::desc& desc() const { return desc_; }
+  const dnnl::memory& memory() const { return memory_; }
+  bool empty() const { return k_ == 0; }
+
+ private:
+  friend class MatmulRunner;
+  int64_t k_ = 0, n_ = 0;
+  DType dtype_ = DType::kF32;
+  dnnl::memory::desc desc_;
+  dnnl::memory memory_;
+};
+
+class MatmulRunner {
+ public:
+  MatmulRunner();
+  MatmulRunner(const MatmulRunner&) = delete;
+  MatmulRunner& operator=(const MatmulRunner&) = delete;
+
+  // c (+)= a @ b. a: [M, K]; b: [K, N]; c: [M, N]. Float types: f32 or bf16
+  // inputs (both the same) with f32 accumulation, output f32 or bf16. Int8:
+  // s8 x s8 -> s32. M == 0 does nothing.
+  void Run(const MatView& a, const MatView& b, const OutView& c, bool accumulate = false);
+  void Run(const MatView& a, const PackedMatrix& b, const OutView& c, bool accumulate = false);
+  // Reorders b into the blocked layout (allocates; call outside hot loops).
+  PackedMatrix Pack(const MatView& b);
+  // Repacks into an existing PackedMatrix of the same shape (no allocation).
+  void Repack(const MatView& b, PackedMatrix* packed);
+
+  // The first oneDNN error seen (Ok if none). Errors do not throw.
+  const Status& status() const { return status_; }
+  // Implementation name of the most recently created primitive ("brg:...").
+  const std::string& last_impl() const { return last_impl_; }
+  size_t cached_primitives() const { return cache_.size(); }
+  dnnl::engine& engine() { return engine_; }
+  dnnl::stream& stream() { return stream_; }
+
+ private:
+  struct Entry {
+    dnnl::matmul prim;
+    dnnl::memory::desc a, b, c;
+  };
+  Entry* Get(const MatView& a, const dnnl::memory::desc& b_md, const std::string& b_key, const OutView& c,
+             bool accumulate, int64_t n);
+  void Execute(Entry* e, const MatView& a, const dnnl::memory& b, const OutView& c);
+  void Fail(const std::string& what);
+
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+  std::unordered_map<std::string, Entry> cache_;
+  Status status_;
+  std::string last_impl_;
+};
+
+dnnl::memory::data_type ToDnnl(DType t);
+
+}  // namespace moelog::engine::cpu
+
+#endif  // MOELOG_ENGINE_CPU_MATMUL_H_

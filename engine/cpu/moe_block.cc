@@ -1,0 +1,295 @@
+#include "engine/cpu/moe_block.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "engine/cpu/kernels.h"
+#include "engine/cpu/reference.h"
+
+namespace moelog::engine::cpu {
+
+Result<BlockConfig> MakeBlockConfig(const BenchConfig& cfg, const std::string& impl) {
+  BlockConfig c;
+  c.tokens = cfg.tokens;
+  c.hidden = cfg.hidden;
+  c.mlp_dim = cfg.mlp_dim;
+  c.experts = cfg.experts;
+  c.shared_dim = cfg.shared_expert_dim;
+  c.dtype = DTypeFromName(cfg.dtype);
+  c.impl = impl;
+  if (impl == "baseline") {
+  } else if (impl == "fused_w13") {
+    c.fused_w13 = true;
+  } else if (impl == "preweight") {
+    c.preweight = true;
+  } else if (impl == "fused_w13_preweight") {
+    c.fused_w13 = c.preweight = true;
+  } else if (impl == "scatter") {
+    c.scatter = true;
+  } else if (impl == "fast") {
+    c.fused_w13 = c.scatter = true;
+  } else {
+    return Status::InvalidArgument("--impl: unknown impl '" + impl + "'");
+  }
+  c.shared_fused = cfg.shared_fused;
+  auto be = ParseGroupedBackend(cfg.backend);
+  if (!be.ok()) return be.status();
+  c.backend = *be;
+  auto ps = ParsePackStrategy(cfg.routing_pack_strategy);
+  if (!ps.ok()) return ps.status();
+  c.strategy = *ps;
+  auto cp = ParseCapacityPolicy(cfg.capacity_policy);
+  if (!cp.ok()) return cp.status();
+  c.capacity = *cp;
+  c.capacity_factor = cfg.capacity_factor;
+  auto q = ParseQuantMode(cfg.quant_mode);
+  if (!q.ok()) return q.status();
+  c.quant = *q;
+  auto r = ParseRematMode(cfg.remat_mode);
+  if (!r.ok()) return r.status();
+  c.remat = *r;
+  return c;
+}
+
+namespace {
+
+// Fills t with N(0,1) * scale; chunked so the values do not depend on threads.
+void FillNormal(Tensor* t, uint64_t key, double scale) {
+  constexpr int64_t kChunk = 1 << 16;
+  const int64_t n = t->numel();
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(dynamic)
+  for (int64_t c = 0; c < chunks; ++c) {
+    Rng rng(FoldIn(key, static_cast<uint64_t>(c)));
+    const int64_t end = std::min(n, (c + 1) * kChunk);
+    for (int64_t i = c * kChunk; i < end; ++i) t->Set(i, static_cast<float>(rng.Normal() * scale));
+  }
+}
+
+}  // namespace
+
+BlockData GenerateBlockData(int64_t t, int64_t h, int64_t m, int64_t e, int64_t s, DType dt, uint64_t seed) {
+  BlockData d;
+  d.x = Tensor(dt, {t, h});
+  FillNormal(&d.x, KeyForLabel(seed, "x"), 1.0);
+  d.experts.w1 = Tensor(dt, {e, h, m});
+  d.experts.w3 = Tensor(dt, {e, h, m});
+  d.experts.w2 = Tensor(dt, {e, m, h});
+  FillNormal(&d.experts.w1, KeyForLabel(seed, "w1"), 1.0 / std::sqrt(static_cast<double>(h)));
+  FillNormal(&d.experts.w3, KeyForLabel(seed, "w3"), 1.0 / std::sqrt(static_cast<double>(h)));
+  FillNormal(&d.experts.w2, KeyForLabel(seed, "w2"), 1.0 / std::sqrt(static_cast<double>(m)));
+  if (s > 0) {
+    d.shared.w1 = Tensor(dt, {h, s});
+    d.shared.w3 = Tensor(dt, {h, s});
+    d.shared.w2 = Tensor(dt, {s, h});
+    FillNormal(&d.shared.w1, KeyForLabel(seed, "shared/w1"), 1.0 / std::sqrt(static_cast<double>(h)));
+    FillNormal(&d.shared.w3, KeyForLabel(seed, "shared/w3"), 1.0 / std::sqrt(static_cast<double>(h)));
+    FillNormal(&d.shared.w2, KeyForLabel(seed, "shared/w2"), 1.0 / std::sqrt(static_cast<double>(s)));
+  }
+  return d;
+}
+
+double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool check_numerics) {
+  const double es = static_cast<double>(DTypeSize(c.dtype));
+  const double t = static_cast<double>(c.tokens), h = static_cast<double>(c.hidden);
+  const double m = static_cast<double>(c.mlp_dim), e = static_cast<double>(c.experts);
+  const double s = static_cast<double>(c.shared_dim);
+  double rows = t * static_cast<double>(topk);
+  if (c.capacity == CapacityPolicy::kPad)
+    rows = std::max(1.0, std::ceil(c.capacity_factor * t * static_cast<double>(topk) / e)) * e;
+  rows = std::ceil(rows / kGmmTileRows) * kGmmTileRows;
+  const double w_expert = 3 * e * h * m * es, w_shared = 3 * h * s * es;
+  double bytes = w_expert * (5.0 / 3.0) + w_shared * (5.0 / 3.0);  // w1 w2 w3 + w13
+  bytes += w_expert;                                               // prepacked / quantized copies
+  bytes += t * h * es * 2 + t * h * 4;                             // x, y, f32 accumulator
+  bytes += rows * (h * es * 2 + 3 * m * es + 24);                  // rows x, y rows, ab, h, plan
+  bytes += t * 2 * s * 4 + t * s * es;                             // shared activations
+  if (QuantRouted(c.quant) || c.quant != QuantMode::kNone) bytes += rows * (h + 2 * m * 4) + w_expert / es;
+  if (backward) {
+    bytes += w_expert * (5.0 / 3.0) + w_shared * (5.0 / 3.0);  // gradients (+ dw13 scratch)
+    bytes += rows * (2 * h * es + 3 * m * es);                 // dy rows, dx rows, dh, dab
+    bytes += t * h * (es + 4) + t * 3 * s * 4;                 // dout, dx f32, shared grads
+  }
+  if (check_numerics) bytes += 8 * (3 * t * h + 2 * (3 * e * h * m + 3 * h * s));
+  return bytes;
+}
+
+double AvailableBytes() {
+  std::ifstream f("/proc/meminfo");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("MemAvailable:", 0) == 0) {
+      std::istringstream ss(line.substr(13));
+      double kb = 0;
+      ss >> kb;
+      return kb * 1024.0;
+    }
+  }
+  return 0;
+}
+
+namespace {
+
+ExpertMlpOptions MlpOptions(const BlockConfig& c) {
+  ExpertMlpOptions o;
+  o.backend = c.backend;
+  o.fused_w13 = c.fused_w13;
+  o.preweight = c.preweight;
+  o.quant = c.quant;
+  o.remat = c.remat;
+  return o;
+}
+
+}  // namespace
+
+MoeBlock::MoeBlock(const BlockConfig& c, BlockData* data, const Routing* routing)
+    : c_(c),
+      data_(data),
+      routing_(routing),
+      mlp_(&runner_, MlpOptions(c)),
+      shared_(&runner_, c.shared_fused, c.quant) {
+  pack_options_.strategy = c.strategy;
+  pack_options_.capacity = c.capacity;
+  pack_options_.capacity_factor = c.capacity_factor;
+  pack_options_.pad_rows_to_tile = c.backend == GroupedBackend::kGmm;
+  // Forced scatter: capacity pad, and any realized null assignment.
+  scatter_ = c.scatter || c.capacity == CapacityPolicy::kPad || routing->null_assignments > 0;
+}
+
+Status MoeBlock::Prepare(bool training) {
+  if (c_.fused_w13) BuildW13(&data_->experts);
+  if (c_.shared_fused && c_.shared_dim > 0) BuildSharedW13(&data_->shared);
+  ExpertMlpOptions o = mlp_.options();
+  o.prepacked = !training;
+  mlp_ = ExpertMlp(&runner_, o);
+  return mlp_.Prepare(data_->experts);
+}
+
+Status MoeBlock::Pack() {
+  auto plan = PlanPack(*routing_, pack_options_);
+  if (!plan.ok()) return plan.status();
+  plan_ = std::move(plan).value();
+  GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_);
+  return Status::Ok();
+}
+
+Status MoeBlock::Up() { return mlp_.Up(data_->experts, rows_); }
+
+Status MoeBlock::Down() { return mlp_.Down(data_->experts, rows_, &y_rows_); }
+
+Status MoeBlock::Combine(bool with_shared) {
+  const int64_t t = c_.tokens, h = c_.hidden;
+  out_f32_.resize(static_cast<size_t>(t * h));
+  const bool weight_in_combine = !c_.preweight;
+  if (scatter_) {
+    std::memset(out_f32_.data(), 0, out_f32_.size() * sizeof(float));
+    CombineScatter(y_rows_, plan_, weight_in_combine, out_f32_.data(), h);
+  } else {
+    inv_ = InversePermutation(plan_);  // inside the timed function, as the harness does
+    CombineInversePermute(y_rows_, plan_, inv_, weight_in_combine, out_f32_.data(), h);
+  }
+  if (with_shared && c_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(shared_.Forward(data_->shared, data_->x, out_f32_.data(), true));
+  if (y_.empty() || y_.dtype() != c_.dtype) y_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) { CastScale(out_f32_.data(), y_.as<decltype(tag)>(), t * h); });
+  return Status::Ok();
+}
+
+Status MoeBlock::Forward(bool pack) {
+  if (pack) MOELOG_RETURN_IF_ERROR(Pack());
+  MOELOG_RETURN_IF_ERROR(mlp_.Forward(data_->experts, rows_, &y_rows_, false));
+  return Combine();
+}
+
+Status MoeBlock::TrainStep() {
+  const int64_t t = c_.tokens, h = c_.hidden;
+  // w13 = concat(w1, w3) and the shared w13 are rebuilt inside every step.
+  if (c_.fused_w13) BuildW13(&data_->experts);
+  if (c_.shared_fused && c_.shared_dim > 0) BuildSharedW13(&data_->shared);
+  MOELOG_RETURN_IF_ERROR(Pack());
+  MOELOG_RETURN_IF_ERROR(mlp_.Forward(data_->experts, rows_, &y_rows_, true));
+  MOELOG_RETURN_IF_ERROR(Combine());
+  // loss = mean(y^2) in f32; dL/dy = 2 y / (T H).
+  double sum = 0;
+  const float inv_n = 2.0f / static_cast<float>(t * h);
+  if (dout_.empty() || dout_.dtype() != c_.dtype) dout_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* yp = y_.as<T>();
+#pragma omp parallel for simd schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < t * h; ++i) {
+      const float v = ToF(yp[i]);
+      sum += static_cast<double>(v) * v;
+    }
+    CastScale(yp, dout_.as<T>(), t * h, inv_n);
+  });
+  loss_ = static_cast<float>(sum / static_cast<double>(t * h));
+  dx_f32_.assign(static_cast<size_t>(t * h), 0.0f);
+  if (c_.shared_dim > 0)
+    MOELOG_RETURN_IF_ERROR(shared_.Backward(data_->shared, data_->x, dout_, dx_f32_.data(), &shared_grads_));
+  const bool weight_in_combine = !c_.preweight;
+  if (scatter_) {
+    CombineBackward(dout_, plan_, weight_in_combine, &dy_rows_);
+  } else {
+    // combine remat: the inverse permutation is recomputed instead of kept.
+    if (c_.remat == RematMode::kCombine) inv_ = InversePermutation(plan_);
+    CombineBackwardInverse(dout_, plan_, inv_, weight_in_combine, &dy_rows_);
+  }
+  MOELOG_RETURN_IF_ERROR(mlp_.Backward(data_->experts, rows_, dy_rows_, &dx_rows_, &grads_));
+  ScatterAddRows(dx_rows_, plan_, dx_f32_.data(), h);
+  if (dx_.empty() || dx_.dtype() != c_.dtype) dx_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) { CastScale(dx_f32_.data(), dx_.as<decltype(tag)>(), t * h); });
+  return Status::Ok();
+}
+
+double NumericsTolerance(DType dtype, QuantMode quant, bool gradient) {
+  if (quant != QuantMode::kNone) return gradient ? 8e-2 : 5e-2;
+  if (dtype == DType::kBF16) return gradient ? 4e-2 : 3e-2;
+  return 1e-4;
+}
+
+std::vector<NumericsCheck> MoeBlock::CheckNumerics(bool gradients) {
+  ReferenceInputs in;
+  in.tokens = c_.tokens;
+  in.hidden = c_.hidden;
+  in.mlp_dim = c_.mlp_dim;
+  in.experts = c_.experts;
+  in.shared_dim = c_.shared_dim;
+  in.x = data_->x.ToDouble();
+  in.w1 = data_->experts.w1.ToDouble();
+  in.w3 = data_->experts.w3.ToDouble();
+  in.w2 = data_->experts.w2.ToDouble();
+  if (c_.shared_dim > 0) {
+    in.sw1 = data_->shared.w1.ToDouble();
+    in.sw3 = data_->shared.w3.ToDouble();
+    in.sw2 = data_->shared.w2.ToDouble();
+  }
+  in.routing = routing_;
+  in.cap = plan_.cap;
+  ReferenceOutputs ref = ReferenceMoe(in, gradients);
+  std::vector<NumericsCheck> out;
+  auto add = [&](const std::string& name, const Tensor& got, const std::vector<double>& want) {
+    NumericsCheck n;
+    n.tensor = name;
+    n.max_rel_err = MaxRelErr(got.ToDouble(), want);
+    n.tolerance = NumericsTolerance(c_.dtype, c_.quant, name != "y");
+    n.ok = n.max_rel_err <= n.tolerance;
+    out.push_back(n);
+  };
+  add("y", y_, ref.y);
+  if (gradients) {
+    add("dx", dx_, ref.dx);
+    add("dw1", grads_.dw1, ref.dw1);
+    add("dw2", grads_.dw2, ref.dw2);
+    add("dw3", grads_.dw3, ref.dw3);
+    if (c_.shared_dim > 0) {
+      add("shared_dw1", shared_grads_.dw1, ref.dsw1);
+      add("shared_dw2", shared_grads_.dw2, ref.dsw2);
+      add("shared_dw3", shared_grads_.dw3, ref.dsw3);
+    }
+  }
+  return out;
+}
+
+}  // namespace moelog::engine::cpu

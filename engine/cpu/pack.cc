@@ -1,0 +1,252 @@
+// Packing ("dispatch", harness 2.3 and 2.6): sort assignments by expert,
+// apply the capacity policy, gather x rows.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+#include "engine/cpu/moe_layer.h"
+
+namespace moelog::engine::cpu {
+
+Result<GroupedBackend> ParseGroupedBackend(const std::string& n) {
+  if (n == "gmm") return GroupedBackend::kGmm;
+  if (n == "ragged_dot") return GroupedBackend::kRaggedDot;
+  return Status::InvalidArgument("--backend: unknown grouped matmul '" + n + "'");
+}
+Result<PackStrategy> ParsePackStrategy(const std::string& n) {
+  if (n == "argsort") return PackStrategy::kArgsort;
+  if (n == "tuple_sort") return PackStrategy::kTupleSort;
+  if (n == "expert_score_sort") return PackStrategy::kExpertScoreSort;
+  return Status::InvalidArgument("--routing-pack-strategy: unknown strategy '" + n + "'");
+}
+Result<CapacityPolicy> ParseCapacityPolicy(const std::string& n) {
+  if (n == "none") return CapacityPolicy::kNone;
+  if (n == "drop") return CapacityPolicy::kDrop;
+  if (n == "pad") return CapacityPolicy::kPad;
+  return Status::InvalidArgument("--capacity-policy: unknown policy '" + n + "'");
+}
+Result<QuantMode> ParseQuantMode(const std::string& n) {
+  if (n == "none") return QuantMode::kNone;
+  if (n == "int8") return QuantMode::kInt8;
+  if (n == "int8_routed") return QuantMode::kInt8Routed;
+  if (n == "int8_all") return QuantMode::kInt8All;
+  if (n == "int8_routed_prequant") return QuantMode::kInt8RoutedPrequant;
+  return Status::InvalidArgument("--quant-mode: unknown mode '" + n + "'");
+}
+Result<RematMode> ParseRematMode(const std::string& n) {
+  if (n == "none") return RematMode::kNone;
+  if (n == "expert_mlp") return RematMode::kExpertMlp;
+  if (n == "combine") return RematMode::kCombine;
+  return Status::InvalidArgument("--remat-mode: unknown mode '" + n + "'");
+}
+
+bool QuantRouted(QuantMode q) {
+  return q == QuantMode::kInt8Routed || q == QuantMode::kInt8All || q == QuantMode::kInt8RoutedPrequant;
+}
+bool QuantDense(QuantMode q) { return q == QuantMode::kInt8 || q == QuantMode::kInt8All; }
+
+namespace {
+
+// argsort: a stable sort of position indices keyed by expert id.
+std::vector<int64_t> SortArgsort(const std::vector<int32_t>& ids) {
+  std::vector<int64_t> idx(ids.size());
+  std::iota(idx.begin(), idx.end(), int64_t{0});
+  std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) { return ids[a] < ids[b]; });
+  return idx;
+}
+
+// tuple_sort: an (unstable) sort of (expert id, flat position, token) tuples;
+// the flat position as second key makes the order unique, so it equals the
+// stable argsort.
+std::vector<int64_t> SortTuples(const std::vector<int32_t>& ids, int64_t topk) {
+  std::vector<std::tuple<int32_t, int64_t, int64_t>> t(ids.size());
+  for (size_t p = 0; p < ids.size(); ++p)
+    t[p] = {ids[p], static_cast<int64_t>(p), static_cast<int64_t>(p) / topk};
+  std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) {
+    return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b) : std::get<1>(a) < std::get<1>(b);
+  });
+  std::vector<int64_t> out(ids.size());
+  for (size_t r = 0; r < t.size(); ++r) out[r] = std::get<1>(t[r]);
+  return out;
+}
+
+// expert_score_sort: a counting sort (histogram, prefix sum, stable scatter)
+// keyed on the expert id only, carrying the token's top-1 score along as the
+// harness does (the score is not a sort key there either).
+std::vector<int64_t> SortCounting(const std::vector<int32_t>& ids, int64_t topk,
+                                  const std::vector<float>& weights) {
+  int32_t max_id = 0;
+  for (int32_t v : ids) max_id = std::max(max_id, v);
+  std::vector<int64_t> start(static_cast<size_t>(max_id) + 2, 0);
+  for (int32_t v : ids) ++start[static_cast<size_t>(v) + 1];
+  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  std::vector<int64_t> out(ids.size());
+  std::vector<float> score(ids.size());
+  for (size_t p = 0; p < ids.size(); ++p) {
+    int64_t r = start[static_cast<size_t>(ids[p])]++;
+    out[static_cast<size_t>(r)] = static_cast<int64_t>(p);
+    size_t top1 = (p / static_cast<size_t>(topk)) * static_cast<size_t>(topk);
+    score[static_cast<size_t>(r)] = weights.empty() ? 0.0f : weights[top1];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> SortAssignments(const std::vector<int32_t>& ids, int64_t topk, PackStrategy s,
+                                     const std::vector<float>& weights) {
+  switch (s) {
+    case PackStrategy::kArgsort: return SortArgsort(ids);
+    case PackStrategy::kTupleSort: return SortTuples(ids, topk);
+    case PackStrategy::kExpertScoreSort: return SortCounting(ids, topk, weights);
+  }
+  return SortArgsort(ids);
+}
+
+Result<PackPlan> PlanPack(const Routing& routing, const PackOptions& o) {
+  const int64_t a_total = routing.tokens * routing.topk;
+  if (static_cast<int64_t>(routing.ids.size()) != a_total || static_cast<int64_t>(routing.weights.size()) != a_total)
+    return Status::Internal("PlanPack: routing has " + std::to_string(routing.ids.size()) + " ids for " +
+                            std::to_string(a_total) + " assignments");
+  PackPlan plan;
+  plan.tokens = routing.tokens;
+  plan.topk = routing.topk;
+  plan.experts = routing.experts;
+  const int64_t e_begin = o.expert_begin;
+  const int64_t e_count = o.expert_count > 0 ? o.expert_count : routing.experts - e_begin;
+  plan.group_sizes.assign(static_cast<size_t>(e_count), 0);
+  if (o.capacity != CapacityPolicy::kNone) {
+    double c = std::ceil(o.capacity_factor * static_cast<double>(a_total) / static_cast<double>(routing.experts));
+    plan.cap = std::max<int64_t>(1, static_cast<int64_t>(c));
+  }
+  std::vector<int64_t> order = SortAssignments(routing.ids, routing.topk, o.strategy, routing.weights);
+  auto add = [&](int64_t p, bool keep, float w) {
+    plan.flat.push_back(p);
+    plan.token.push_back(p < 0 ? 0 : static_cast<int32_t>(p / routing.topk));
+    plan.weight.push_back(w);
+    plan.keep.push_back(keep ? 1 : 0);
+  };
+  auto local = [&](int32_t id) { return id >= e_begin && id < e_begin + e_count; };
+  // Per-expert counts over all real experts, for the drop statistics.
+  std::vector<int64_t> counts(static_cast<size_t>(routing.experts), 0);
+  for (int32_t id : routing.ids)
+    if (id >= 0 && id < routing.experts) ++counts[static_cast<size_t>(id)];
+  for (int64_t e = 0; e < routing.experts; ++e)
+    if (plan.cap > 0) plan.dropped += std::max<int64_t>(0, counts[static_cast<size_t>(e)] - plan.cap);
+  if (o.capacity == CapacityPolicy::kPad) {
+    // Exactly cap slots per expert: its first cap assignments, then zeros.
+    size_t i = 0;
+    while (i < order.size() && routing.ids[order[i]] < e_begin) ++i;
+    for (int64_t g = 0; g < e_count; ++g) {
+      int64_t taken = 0;
+      while (i < order.size() && routing.ids[order[i]] == e_begin + g) {
+        int64_t p = order[i++];
+        if (taken < plan.cap) {
+          add(p, true, routing.weights[p]);
+          ++taken;
+        }
+      }
+      for (; taken < plan.cap; ++taken) add(-1, false, 0.0f);
+      plan.group_sizes[static_cast<size_t>(g)] = plan.cap;
+    }
+  } else {
+    int64_t rank = 0;
+    int32_t prev = -1;
+    for (int64_t p : order) {
+      int32_t id = routing.ids[p];
+      if (!local(id)) continue;
+      rank = id == prev ? rank + 1 : 0;
+      prev = id;
+      ++plan.group_sizes[static_cast<size_t>(id - e_begin)];
+      bool dropped = o.capacity == CapacityPolicy::kDrop && rank >= plan.cap;
+      add(p, !dropped, dropped ? 0.0f : routing.weights[p]);
+    }
+    if (o.keep_other_rows)
+      for (int64_t p : order)
+        if (!local(routing.ids[p])) add(p, true, 0.0f);
+  }
+  for (int64_t g : plan.group_sizes) plan.valid_rows += g;
+  if (o.pad_rows_to_tile) {
+    int64_t n = static_cast<int64_t>(plan.flat.size());
+    int64_t padded = (n + kGmmTileRows - 1) / kGmmTileRows * kGmmTileRows;
+    for (int64_t r = n; r < padded; ++r) add(-1, false, 0.0f);
+  }
+  plan.rows = static_cast<int64_t>(plan.flat.size());
+  return plan;
+}
+
+std::vector<int64_t> InversePermutation(const PackPlan& plan) {
+  std::vector<int64_t> inv(static_cast<size_t>(plan.tokens * plan.topk), -1);
+  for (int64_t r = 0; r < plan.rows; ++r)
+    if (plan.flat[r] >= 0) inv[static_cast<size_t>(plan.flat[r])] = r;
+  return inv;
+}
+
+void GatherRows(const Tensor& x, const PackPlan& plan, bool quantize_rows, PackedRows* rows) {
+  const int64_t h = x.dim(1);
+  const int64_t esize = DTypeSize(x.dtype());
+  rows->plan = &plan;
+  if (rows->x.empty() || rows->x.dtype() != x.dtype() || rows->x.dim(0) != plan.rows || rows->x.dim(1) != h)
+    rows->x = Tensor(x.dtype(), {plan.rows, h});
+  const char* src = static_cast<const char*>(x.data());
+  char* dst = static_cast<char*>(rows->x.data());
+  const size_t row_bytes = static_cast<size_t>(h * esize);
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < plan.rows; ++r) {
+    if (plan.keep[r]) std::memcpy(dst + r * h * esize, src + int64_t{plan.token[r]} * h * esize, row_bytes);
+    else std::memset(dst + r * h * esize, 0, row_bytes);
+  }
+  if (!quantize_rows) {
+    rows->xq.clear();
+    rows->xq_scale.clear();
+    return;
+  }
+  // Pack+quant fusion: quantize each token once, gather the int8 rows.
+  const int64_t t = x.dim(0);
+  std::vector<int8_t> tq(static_cast<size_t>(t * h));
+  std::vector<float> ts(static_cast<size_t>(t));
+  QuantizeRows(x.data(), x.dtype(), t, h, h, tq.data(), ts.data());
+  rows->xq.resize(static_cast<size_t>(plan.rows * h));
+  rows->xq_scale.resize(static_cast<size_t>(plan.rows));
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < plan.rows; ++r) {
+    if (plan.keep[r]) {
+      std::memcpy(&rows->xq[r * h], &tq[int64_t{plan.token[r]} * h], static_cast<size_t>(h));
+      rows->xq_scale[r] = ts[plan.token[r]];
+    } else {
+      std::memset(&rows->xq[r * h], 0, static_cast<size_t>(h));
+      rows->xq_scale[r] = 0.0f;
+    }
+  }
+}
+
+void QuantizeRows(const void* src, DType dtype, int64_t rows, int64_t cols, int64_t ld, int8_t* q,
+                  float* scales) {
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    float amax = 0.0f;
+    for (int64_t j = 0; j < cols; ++j) amax = std::max(amax, std::fabs(LoadF(src, dtype, r * ld + j)));
+    float scale = amax / 127.0f + std::numeric_limits<float>::min();
+    scales[r] = scale;
+    for (int64_t j = 0; j < cols; ++j) {
+      float v = std::nearbyint(LoadF(src, dtype, r * ld + j) / scale);
+      q[r * cols + j] = static_cast<int8_t>(std::clamp(v, -127.0f, 127.0f));
+    }
+  }
+}
+
+float QuantizeMatrix(const void* src, DType dtype, int64_t n, int8_t* q) {
+  float amax = 0.0f;
+#pragma omp parallel for reduction(max : amax) schedule(static)
+  for (int64_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(LoadF(src, dtype, i)));
+  float scale = amax / 127.0f + std::numeric_limits<float>::min();
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i)
+    q[i] = static_cast<int8_t>(std::clamp(std::nearbyint(LoadF(src, dtype, i) / scale), -127.0f, 127.0f));
+  return scale;
+}
+
+}  // namespace moelog::engine::cpu

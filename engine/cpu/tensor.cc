@@ -1,0 +1,39 @@
+#include "engine/cpu/tensor.h"
+
+#include <cstdlib>
+
+namespace moelog::engine::cpu {
+
+DType DTypeFromName(const std::string& name) { return name == "bfloat16" ? DType::kBF16 : DType::kF32; }
+
+void Tensor::Free::operator()(void* p) const { std::free(p); }
+
+Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
+  numel_ = 1;
+  for (int64_t d : shape_) numel_ *= d;
+  size_t bytes = static_cast<size_t>(numel_ * DTypeSize(dtype_));
+  bytes = (bytes + 63) / 64 * 64;
+  if (bytes == 0) bytes = 64;
+  data_.reset(std::aligned_alloc(64, bytes));
+}
+
+void Tensor::Zero() {
+  if (numel_ > 0) std::memset(data(), 0, static_cast<size_t>(bytes()));
+}
+
+void Tensor::CopyFrom(const Tensor& o) {
+  if (o.dtype_ == dtype_) {
+    std::memcpy(data(), o.data(), static_cast<size_t>(bytes()));
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < numel_; ++i) Set(i, o.Get(i));
+}
+
+std::vector<double> Tensor::ToDouble() const {
+  std::vector<double> out(static_cast<size_t>(numel_));
+  for (int64_t i = 0; i < numel_; ++i) out[static_cast<size_t>(i)] = Get(i);
+  return out;
+}
+
+}  // namespace moelog::engine::cpu

@@ -1,0 +1,28 @@
+// Flags shared by `moelog update` and `moelog run` (CLI11).
+#ifndef MOELOG_LOGBOOK_CLI_SESSION_FLAGS_H_
+#define MOELOG_LOGBOOK_CLI_SESSION_FLAGS_H_
+
+#include <CLI/CLI.hpp>
+
+#include "logbook/session.h"
+
+namespace moelog::cli {
+
+inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
+  app->add_option("--target", o->target, "benchmark target for every invocation: v5p (modeled, default) or cpu (measured)")
+      ->check(CLI::IsMember({"v5p", "cpu"}));
+  app->add_flag("--allow-shell", o->allow_shell,
+                "run scripts that call programs outside moelog's allow-list (listed and skipped otherwise)");
+  app->add_flag("--force", o->force, "ignore cached runs (rerun) and overwrite regions edited by hand");
+  app->add_option("-j,--jobs", o->jobs, "plan executions in parallel (default 1: CPU timings stay undisturbed)")
+      ->check(CLI::Range(1, 64));
+  app->add_flag("--dry-run", o->dry_run, "print the plan: each unit, its rewritten commands, cache hit or miss");
+  app->add_option("--db", o->db, "run store (default: .moelog/runs.db beside the document)");
+  app->add_option("--timeout", o->timeout_s, "seconds before a child process is killed (default 3600)")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--launchers", o->launchers, "extra launcher table (JSON) matched before the built-in one");
+}
+
+}  // namespace moelog::cli
+
+#endif  // MOELOG_LOGBOOK_CLI_SESSION_FLAGS_H_
