@@ -278,7 +278,9 @@ std::string CanonicalConfigJson(const BenchConfig& c) {
   j["run_noise_scale"] = c.run_noise_scale; j["iters"] = c.iters; j["warmup"] = c.warmup; j["seed"] = c.seed;
   j["parallel_mode"] = c.parallel_mode; j["ep_comm_path"] = c.ep_comm_path; j["ep_dispatch"] = c.ep_dispatch;
   j["dispatch_permute_mode"] = c.dispatch_permute_mode; j["use_custom_sort_vjp"] = c.use_custom_sort_vjp;
-  j["devices"] = c.target == "v5p" ? 4 : c.devices; j["mesh"] = c.mesh; j["quant_mode"] = c.quant_mode;
+  // Devices the run uses: one for parallel_mode none, the v5p-8 slice (4 chips) on v5p.
+  j["devices"] = c.parallel_mode == "none" ? 1 : (c.target == "v5p" ? 4 : c.devices);
+  j["mesh"] = c.mesh; j["quant_mode"] = c.quant_mode;
   j["null_route_frac"] = c.NullFracValues(); j["null_experts"] = c.null_experts;
   j["null_route_seed"] = c.null_route_seed; j["renormalize_real_after_null"] = c.renormalize_real_after_null;
   j["null_routing_mode"] = c.null_routing_mode; j["target"] = c.target; j["check_numerics"] = c.check_numerics;

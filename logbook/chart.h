@@ -93,7 +93,8 @@ struct ChartFiles {
 Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, const std::string& base, bool png);
 
 // Escapes a label for gnuplot: keeps letters, digits, space and _.,:;=+-/()%[]
-// and replaces anything else with '_'; collapses whitespace; at most 80 bytes.
+// and replaces anything else with '_' (backticks are dropped); collapses
+// whitespace; at most 80 bytes.
 std::string GnuplotLabel(const std::string& text);
 
 // A file-name stem from an entry ID or heading: [A-Za-z0-9_-] kept, runs of
@@ -109,9 +110,11 @@ struct EntryChart {
   ChartFiles files;
   std::string markdown;  // image link relative to the logbook's directory
 };
+// With draw == false nothing is written (the link and paths are computed
+// only), for `moelog update --check`.
 Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,
                                   const std::vector<ChartPoint>& points, const ChartOptions& options,
-                                  const std::string& suffix = "");
+                                  const std::string& suffix = "", bool draw = true);
 
 }  // namespace moelog::logbook
 

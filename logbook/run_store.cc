@@ -1,27 +1,613 @@
+// The only file that talks to SQLite. Every value goes through bind
+// parameters; the only text spliced into SQL is this file's own constants
+// (column names from a fixed list, comparison operators from a fixed list,
+// the schema version integer).
 #include "logbook/run_store.h"
 
-namespace moelog::logbook {
+#include <sqlite3.h>
 
-struct RunStore::Impl {};
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/v5p/hardware.h"
+#include "logbook/file_util.h"
+
+namespace moelog::logbook {
+namespace {
+
+// Schema steps: kMigrations[v] takes the database from version v to v + 1.
+const std::vector<std::vector<const char*>>& Migrations() {
+  static const std::vector<std::vector<const char*>> m = {
+      // 0 -> 1: the runs table.
+      {R"SQL(CREATE TABLE runs (
+           id INTEGER PRIMARY KEY AUTOINCREMENT,
+           run_id TEXT NOT NULL UNIQUE,
+           entry_id TEXT NOT NULL DEFAULT '',
+           logbook_path TEXT NOT NULL DEFAULT '',
+           command_original TEXT NOT NULL DEFAULT '',
+           command_rewritten TEXT NOT NULL DEFAULT '',
+           config_json TEXT NOT NULL DEFAULT '{}',
+           target TEXT NOT NULL DEFAULT '',
+           cache_key TEXT NOT NULL DEFAULT '',
+           point_json TEXT NOT NULL DEFAULT '{}',
+           metrics_json TEXT NOT NULL DEFAULT '{}',
+           status TEXT NOT NULL DEFAULT 'ok',
+           exit_status INTEGER NOT NULL DEFAULT 0,
+           timed_out INTEGER NOT NULL DEFAULT 0,
+           stdout_tail TEXT NOT NULL DEFAULT '',
+           stderr_tail TEXT NOT NULL DEFAULT '',
+           start_time TEXT NOT NULL DEFAULT '',
+           end_time TEXT NOT NULL DEFAULT '',
+           host TEXT NOT NULL DEFAULT '',
+           cpu_model TEXT NOT NULL DEFAULT '',
+           moelog_version TEXT NOT NULL DEFAULT '',
+           git_commit TEXT NOT NULL DEFAULT '',
+           git_dirty INTEGER NOT NULL DEFAULT 0))SQL",
+       "CREATE INDEX runs_entry ON runs(entry_id)",
+       "CREATE INDEX runs_cache_key ON runs(cache_key)"},
+      // 1 -> 2: invocation position, and the headline figures as real columns
+      // (filled from metrics_json for existing rows) for fast sorting.
+      {"ALTER TABLE runs ADD COLUMN invocation_index INTEGER NOT NULL DEFAULT 0",
+       "ALTER TABLE runs ADD COLUMN time_s REAL",
+       "ALTER TABLE runs ADD COLUMN tflops REAL",
+       "ALTER TABLE runs ADD COLUMN tokens_per_s REAL",
+       "UPDATE runs SET time_s = json_extract(metrics_json, '$.time_s'), "
+       "tflops = json_extract(metrics_json, '$.tflops'), "
+       "tokens_per_s = json_extract(metrics_json, '$.tokens_per_s')",
+       "CREATE INDEX runs_logbook_entry ON runs(logbook_path, entry_id)"},
+  };
+  return m;
+}
+
+// Columns a --where key may name directly.
+const std::array<const char*, 12> kColumnKeys = {"entry_id", "logbook_path", "target",      "status",
+                                                 "cache_key", "host",        "run_id",      "exit_status",
+                                                 "timed_out", "git_commit",  "git_dirty",   "moelog_version"};
+
+const char* kSelectColumns =
+    "id, run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, cache_key, "
+    "point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, end_time, "
+    "host, cpu_model, moelog_version, git_commit, git_dirty";
+
+bool ParseNumber(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (errno != 0 || end != s.c_str() + s.size()) return false;
+  *out = v;
+  return true;
+}
+
+// SQL function moelog_num(x): x as a number when it is one (integer, real, or
+// text that is entirely a number), else NULL. Lets "topk=2" match the stored
+// text "2" and "null_target=0" match "0.000" without matching "random".
+void MoelogNum(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  switch (sqlite3_value_type(argv[0])) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT:
+      sqlite3_result_double(ctx, sqlite3_value_double(argv[0]));
+      return;
+    case SQLITE_TEXT: {
+      const unsigned char* t = sqlite3_value_text(argv[0]);
+      double v = 0;
+      std::string s = t ? reinterpret_cast<const char*>(t) : "";
+      if (s == "true") v = 1;
+      else if (s == "false") v = 0;
+      else if (!ParseNumber(s, &v)) break;
+      sqlite3_result_double(ctx, v);
+      return;
+    }
+    default:
+      break;
+  }
+  sqlite3_result_null(ctx);
+}
+
+// A prepared statement that finalizes itself.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& sql) : db_(db) {
+    rc_ = sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()), &s_, nullptr);
+  }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  Status status() const {
+    return rc_ == SQLITE_OK ? Status::Ok() : Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db_));
+  }
+  void Bind(int i, const std::string& v) { sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void Bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
+  void BindDouble(int i, double v) { sqlite3_bind_double(s_, i, v); }
+  void BindNull(int i) { sqlite3_bind_null(s_, i); }
+  int Step() { return sqlite3_step(s_); }
+  void Reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  std::string Text(int c) const {
+    const unsigned char* t = sqlite3_column_text(s_, c);
+    return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s_, c))) : "";
+  }
+  int64_t Int(int c) const { return sqlite3_column_int64(s_, c); }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+  int rc_;
+};
+
+std::string NewRunId() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%016llx%016llx", static_cast<unsigned long long>(rng()),
+                static_cast<unsigned long long>(rng()));
+  return buf;
+}
+
+std::string PointJson(const std::map<std::string, std::string>& point) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : point) j[k] = v;
+  return j.dump();
+}
+
+std::string MetricsJson(const std::map<std::string, double>& metrics) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : metrics) j[k] = v;  // NaN/inf become null
+  return j.dump();
+}
+
+void FillFromJson(const std::string& point_json, const std::string& metrics_json, RunRecord* r) {
+  try {
+    auto p = nlohmann::json::parse(point_json);
+    for (auto it = p.begin(); it != p.end(); ++it)
+      r->point[it.key()] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+    auto m = nlohmann::json::parse(metrics_json);
+    for (auto it = m.begin(); it != m.end(); ++it)
+      if (it.value().is_number()) r->metrics[it.key()] = it.value().get<double>();
+  } catch (const nlohmann::json::exception&) {
+    // A row edited by hand with broken JSON: keep the columns, drop the maps.
+  }
+}
+
+bool ValidKey(const std::string& k) {
+  if (k.empty() || k.size() > 128) return false;
+  return std::all_of(k.begin(), k.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  });
+}
+
+// "key<op>value" with op one of = != <= >= < >.
+struct WhereItem {
+  std::string key, op, value;
+};
+
+Result<WhereItem> ParseWhere(const std::string& item) {
+  static const char* kOps[] = {"!=", "<=", ">=", "=", "<", ">"};
+  size_t best = std::string::npos;
+  std::string op;
+  for (const char* o : kOps) {
+    size_t p = item.find(o);
+    if (p != std::string::npos && (p < best || (p == best && std::strlen(o) > op.size()))) {
+      best = p;
+      op = o;
+    }
+  }
+  if (best == std::string::npos)
+    return Status::InvalidArgument("--where '" + item + "': expected key=value (or key!=, <, <=, >, >= value)");
+  WhereItem w{item.substr(0, best), op, item.substr(best + op.size())};
+  if (!ValidKey(w.key))
+    return Status::InvalidArgument("--where '" + item + "': a key is letters, digits, '_', '.', '-'");
+  return w;
+}
+
+std::string ReadWhole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto c = line.find(':');
+      return c == std::string::npos ? "" : line.substr(c + 2);
+    }
+  return "unknown-cpu";
+}
+
+}  // namespace
+
+struct RunStore::Impl {
+  sqlite3* db = nullptr;
+  int version = 0;
+  ~Impl() {
+    if (db) sqlite3_close_v2(db);
+  }
+  Status Exec(const std::string& sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) {
+      std::string msg = err ? err : sqlite3_errstr(rc);
+      sqlite3_free(err);
+      return Status::IOError("sqlite: " + msg);
+    }
+    return Status::Ok();
+  }
+  Result<int> UserVersion() {
+    Stmt s(db, "PRAGMA user_version");
+    MOELOG_RETURN_IF_ERROR(s.status());
+    if (s.Step() != SQLITE_ROW) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db));
+    return static_cast<int>(s.Int(0));
+  }
+};
+
 RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RunStore::~RunStore() = default;
-Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string&, int) {
-  return Status::NotSupported("run store: not implemented yet");
+
+Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int schema_version) {
+  if (schema_version < 1 || schema_version > kSchemaVersion)
+    return Status::InvalidArgument("run store: schema version " + std::to_string(schema_version) + " does not exist");
+  std::error_code ec;
+  auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  auto impl = std::make_unique<Impl>();
+  int rc = sqlite3_open_v2(path.c_str(), &impl->db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  if (rc != SQLITE_OK)
+    return Status::IOError(path + ": cannot open run store: " +
+                           (impl->db ? sqlite3_errmsg(impl->db) : sqlite3_errstr(rc)));
+  sqlite3_busy_timeout(impl->db, 10000);
+  sqlite3_create_function(impl->db, "moelog_num", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, MoelogNum,
+                          nullptr, nullptr);
+  // Probe that this is a database at all before changing anything.
+  auto probe = impl->UserVersion();
+  if (!probe.ok()) return Status::IOError(path + ": not a moelog run store: " + probe.status().message());
+  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA journal_mode=WAL"));
+  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA synchronous=NORMAL"));
+  MOELOG_RETURN_IF_ERROR(impl->Exec("BEGIN IMMEDIATE"));
+  auto v = impl->UserVersion();
+  if (!v.ok()) {
+    (void)impl->Exec("ROLLBACK");
+    return v.status();
+  }
+  if (*v > kSchemaVersion) {
+    (void)impl->Exec("ROLLBACK");
+    return Status::InvalidArgument(path + ": run store schema version " + std::to_string(*v) +
+                                   " is newer than this moelog supports (" + std::to_string(kSchemaVersion) + ")");
+  }
+  int version = *v;
+  for (; version < schema_version; ++version) {
+    for (const char* sql : Migrations()[static_cast<size_t>(version)]) {
+      Status st = impl->Exec(sql);
+      if (!st.ok()) {
+        (void)impl->Exec("ROLLBACK");
+        return Status::IOError(path + ": migration to schema " + std::to_string(version + 1) + " failed: " +
+                               st.message());
+      }
+    }
+    // The version is this file's own integer; PRAGMA values cannot be bound.
+    MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA user_version = " + std::to_string(version + 1)));
+  }
+  MOELOG_RETURN_IF_ERROR(impl->Exec("COMMIT"));
+  impl->version = std::max(version, *v);
+  return std::unique_ptr<RunStore>(new RunStore(std::move(impl)));
 }
-Result<int> RunStore::SchemaVersion() { return Status::NotSupported("run store: not implemented yet"); }
-Status RunStore::Insert(std::vector<RunRecord>*) { return Status::NotSupported("run store: not implemented yet"); }
-Status RunStore::Insert(RunRecord*) { return Status::NotSupported("run store: not implemented yet"); }
-Result<std::vector<RunRecord>> RunStore::Query(const RunQuery&) { return Status::NotSupported("run store: not implemented yet"); }
-Result<std::vector<RunRecord>> RunStore::ByEntry(const std::string&) { return Status::NotSupported("run store: not implemented yet"); }
-Result<std::vector<RunRecord>> RunStore::ByCacheKey(const std::string&) { return Status::NotSupported("run store: not implemented yet"); }
-Result<std::vector<RunRecord>> RunStore::CachedRuns(const std::string&) { return Status::NotSupported("run store: not implemented yet"); }
-Result<int64_t> RunStore::DeleteEntry(const std::string&) { return Status::NotSupported("run store: not implemented yet"); }
+
+Result<int> RunStore::SchemaVersion() { return impl_->UserVersion(); }
+
+Status RunStore::Insert(RunRecord* record) {
+  std::vector<RunRecord> one{*record};
+  MOELOG_RETURN_IF_ERROR(Insert(&one));
+  *record = one[0];
+  return Status::Ok();
+}
+
+Status RunStore::Insert(std::vector<RunRecord>* records) {
+  const bool v2 = impl_->version >= 2;
+  std::string sql =
+      "INSERT INTO runs (run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, "
+      "cache_key, point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, "
+      "end_time, host, cpu_model, moelog_version, git_commit, git_dirty";
+  sql += v2 ? ", invocation_index, time_s, tflops, tokens_per_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+              "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)"
+            : ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+              "?21, ?22)";
+  MOELOG_RETURN_IF_ERROR(impl_->Exec("BEGIN IMMEDIATE"));
+  {
+    Stmt s(impl_->db, sql);
+    Status st = s.status();
+    for (size_t i = 0; st.ok() && i < records->size(); ++i) {
+      RunRecord& r = (*records)[i];
+      if (r.run_id.empty()) r.run_id = NewRunId();
+      s.Bind(1, r.run_id);
+      s.Bind(2, r.entry_id);
+      s.Bind(3, r.logbook_path);
+      s.Bind(4, r.command_original);
+      s.Bind(5, r.command_rewritten);
+      s.Bind(6, r.config_json.empty() ? std::string("{}") : r.config_json);
+      s.Bind(7, r.target);
+      s.Bind(8, r.cache_key);
+      s.Bind(9, PointJson(r.point));
+      s.Bind(10, MetricsJson(r.metrics));
+      s.Bind(11, r.status);
+      s.Bind(12, static_cast<int64_t>(r.exit_status));
+      s.Bind(13, static_cast<int64_t>(r.timed_out ? 1 : 0));
+      s.Bind(14, r.stdout_tail);
+      s.Bind(15, r.stderr_tail);
+      s.Bind(16, r.start_time);
+      s.Bind(17, r.end_time);
+      s.Bind(18, r.host);
+      s.Bind(19, r.cpu_model);
+      s.Bind(20, r.moelog_version);
+      s.Bind(21, r.git_commit);
+      s.Bind(22, static_cast<int64_t>(r.git_dirty ? 1 : 0));
+      if (v2) {
+        s.Bind(23, r.invocation_index);
+        int col = 24;
+        for (const char* k : {"time_s", "tflops", "tokens_per_s"}) {
+          auto it = r.metrics.find(k);
+          if (it == r.metrics.end()) s.BindNull(col); else s.BindDouble(col, it->second);
+          ++col;
+        }
+      }
+      if (s.Step() != SQLITE_DONE) {
+        st = Status::IOError(std::string("sqlite: insert failed: ") + sqlite3_errmsg(impl_->db));
+        break;
+      }
+      r.id = sqlite3_last_insert_rowid(impl_->db);
+      s.Reset();
+    }
+    if (!st.ok()) {
+      (void)impl_->Exec("ROLLBACK");
+      return st;
+    }
+  }
+  return impl_->Exec("COMMIT");
+}
+
+Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
+  std::string sql = std::string("SELECT ") + kSelectColumns + (impl_->version >= 2 ? ", invocation_index" : "") +
+                    " FROM runs WHERE 1=1";
+  struct Binding {
+    bool is_num;
+    std::string text;
+    double num;
+  };
+  std::vector<Binding> binds;
+  auto bind_text = [&](const std::string& v) {
+    binds.push_back({false, v, 0});
+    return "?" + std::to_string(binds.size());
+  };
+  auto bind_num = [&](double v) {
+    binds.push_back({true, "", v});
+    return "?" + std::to_string(binds.size());
+  };
+  if (!q.entry_id.empty()) sql += " AND entry_id = " + bind_text(q.entry_id);
+  if (!q.logbook_path.empty()) sql += " AND logbook_path = " + bind_text(q.logbook_path);
+  if (!q.cache_key.empty()) sql += " AND cache_key = " + bind_text(q.cache_key);
+  for (const auto& item : q.where) {
+    auto w = ParseWhere(item);
+    if (!w.ok()) return w.status();
+    double num = 0;
+    bool numeric = ParseNumber(w->value, &num) || w->value == "true" || w->value == "false";
+    if (w->value == "true") num = 1;
+    if (w->value == "false") num = 0;
+    std::string lhs;
+    auto col = std::find_if(kColumnKeys.begin(), kColumnKeys.end(), [&](const char* c) { return w->key == c; });
+    if (col != kColumnKeys.end()) {
+      lhs = *col;  // a name from the fixed list above
+    } else {
+      std::string path = "$.\"" + w->key + "\"";
+      std::string p = bind_text(path);
+      lhs = "COALESCE(json_extract(point_json, " + p + "), json_extract(metrics_json, " + p +
+            "), json_extract(config_json, " + p + "))";
+    }
+    const std::string& op = w->op;  // one of the fixed operators
+    if (numeric) {
+      sql += " AND moelog_num(" + lhs + ") " + op + " " + bind_num(num);
+    } else if (op == "=" || op == "!=") {
+      sql += " AND " + lhs + " " + op + " " + bind_text(w->value);
+    } else {
+      return Status::InvalidArgument("--where '" + item + "': " + op + " needs a number");
+    }
+  }
+  sql += " ORDER BY id";
+  if (q.limit > 0) sql += " LIMIT " + bind_num(static_cast<double>(q.limit));
+  Stmt s(impl_->db, sql);
+  MOELOG_RETURN_IF_ERROR(s.status());
+  for (size_t i = 0; i < binds.size(); ++i) {
+    int idx = static_cast<int>(i + 1);
+    if (binds[i].is_num) {
+      if (q.limit > 0 && i + 1 == binds.size()) s.Bind(idx, static_cast<int64_t>(binds[i].num));
+      else s.BindDouble(idx, binds[i].num);
+    } else {
+      s.Bind(idx, binds[i].text);
+    }
+  }
+  std::vector<RunRecord> out;
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) {
+    RunRecord r;
+    r.id = s.Int(0);
+    r.run_id = s.Text(1);
+    r.entry_id = s.Text(2);
+    r.logbook_path = s.Text(3);
+    r.command_original = s.Text(4);
+    r.command_rewritten = s.Text(5);
+    r.config_json = s.Text(6);
+    r.target = s.Text(7);
+    r.cache_key = s.Text(8);
+    FillFromJson(s.Text(9), s.Text(10), &r);
+    r.status = s.Text(11);
+    r.exit_status = static_cast<int>(s.Int(12));
+    r.timed_out = s.Int(13) != 0;
+    r.stdout_tail = s.Text(14);
+    r.stderr_tail = s.Text(15);
+    r.start_time = s.Text(16);
+    r.end_time = s.Text(17);
+    r.host = s.Text(18);
+    r.cpu_model = s.Text(19);
+    r.moelog_version = s.Text(20);
+    r.git_commit = s.Text(21);
+    r.git_dirty = s.Int(22) != 0;
+    if (impl_->version >= 2) r.invocation_index = s.Int(23);
+    out.push_back(std::move(r));
+  }
+  if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
+  if (q.latest_per_cache_key) {
+    std::map<std::string, std::string> newest;  // cache key -> start time of its newest row
+    for (const auto& r : out) newest[r.cache_key] = r.start_time;  // rows are in id order
+    std::vector<RunRecord> kept;
+    for (auto& r : out)
+      if (newest[r.cache_key] == r.start_time) kept.push_back(std::move(r));
+    out = std::move(kept);
+  }
+  return out;
+}
+
+Result<std::vector<RunRecord>> RunStore::ByEntry(const std::string& entry_id) {
+  RunQuery q;
+  q.entry_id = entry_id;
+  if (entry_id.empty()) q.where.push_back("entry_id=");
+  return Query(q);
+}
+
+Result<std::vector<RunRecord>> RunStore::ByCacheKey(const std::string& cache_key) {
+  if (cache_key.empty()) return std::vector<RunRecord>{};
+  RunQuery q;
+  q.cache_key = cache_key;
+  return Query(q);
+}
+
+Result<std::vector<RunRecord>> RunStore::CachedRuns(const std::string& cache_key) {
+  auto rows = ByCacheKey(cache_key);
+  if (!rows.ok()) return rows.status();
+  const RunRecord* newest = nullptr;
+  for (const auto& r : *rows)
+    if (r.status == "ok" || r.status == "oom") newest = &r;
+  std::vector<RunRecord> out;
+  if (newest == nullptr) return out;
+  const std::string start = newest->start_time;
+  const std::string entry = newest->entry_id;
+  const int64_t index = newest->invocation_index;
+  for (const auto& r : *rows)
+    if (r.start_time == start && r.entry_id == entry && r.invocation_index == index) out.push_back(r);
+  return out;
+}
+
+Result<int64_t> RunStore::DeleteEntry(const std::string& entry_id) {
+  Stmt s(impl_->db, "DELETE FROM runs WHERE entry_id = ?1");
+  MOELOG_RETURN_IF_ERROR(s.status());
+  s.Bind(1, entry_id);
+  if (s.Step() != SQLITE_DONE) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(impl_->db));
+  return static_cast<int64_t>(sqlite3_changes(impl_->db));
+}
+
 std::string DefaultStorePath(const std::string& logbook_path) {
   auto pos = logbook_path.find_last_of('/');
   return (pos == std::string::npos ? std::string() : logbook_path.substr(0, pos + 1)) + ".moelog/runs.db";
 }
-std::string ModelVersionTag(const engine::BenchConfig& c) { return c.target; }
-std::string CacheKey(const engine::BenchConfig& c) { return engine::CanonicalConfigJson(c); }
-std::string Sha256Hex(const std::string&) { return ""; }
+
+namespace {
+// Hash of a file's contents, memoized by (path, size, mtime): cache keys are
+// computed for every invocation of every entry on each update.
+std::string HashFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "missing:" + path;
+  const auto size = std::filesystem::file_size(path, ec);
+  const auto mtime = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+  const std::string memo_key = path + "\n" + std::to_string(size) + "\n" + std::to_string(mtime);
+  static std::mutex mu;
+  static std::map<std::string, std::string> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(memo_key);
+    if (it != memo.end()) return it->second;
+  }
+  std::string h = Sha256Hex(ReadWhole(path)).substr(0, 16);
+  std::lock_guard<std::mutex> lock(mu);
+  memo[memo_key] = h;
+  return h;
+}
+}  // namespace
+
+std::string ModelVersionTag(const engine::BenchConfig& c) {
+  if (c.target == "v5p") {
+    // The same resolution the v5p backend uses, so the key hashes the files it reads.
+    auto params = engine::v5p::ResolveDataFile(c.model_params.empty() ? "v5p_params" : c.model_params, "");
+    auto hw = engine::v5p::ResolveDataFile(c.hardware.empty() ? "v5p" : c.hardware, "hardware");
+    return std::string("v5p:") + MOELOG_VERSION + ":params=" +
+           (params.ok() ? HashFile(*params) : "missing:" + c.model_params) +
+           ":hw=" + (hw.ok() ? HashFile(*hw) : "missing:" + c.hardware);
+  }
+  static const std::string cpu = CpuModel();
+  return c.target + ":" + MOELOG_VERSION + ":" + cpu;
+}
+
+std::string CacheKey(const engine::BenchConfig& c) {
+  return Sha256Hex(engine::CanonicalConfigJson(c) + "\n" + c.target + "\n" + ModelVersionTag(c));
+}
+
+// SHA-256 (FIPS 180-4).
+std::string Sha256Hex(const std::string& bytes) {
+  static const uint32_t k[64] = {
+      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+      0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+      0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+      0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+      0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+      0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+      0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::string msg = bytes;
+  const uint64_t bit_len = static_cast<uint64_t>(bytes.size()) * 8;
+  msg.push_back(static_cast<char>(0x80));
+  while (msg.size() % 64 != 56) msg.push_back('\0');
+  for (int i = 7; i >= 0; --i) msg.push_back(static_cast<char>((bit_len >> (8 * i)) & 0xff));
+  auto rotr = [](uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
+  for (size_t off = 0; off < msg.size(); off += 64) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; ++i) {
+      const auto* p = reinterpret_cast<const unsigned char*>(msg.data() + off + 4 * i);
+      w[i] = (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+    }
+    for (int i = 16; i < 64; ++i) {
+      uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 64; ++i) {
+      uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+      uint32_t ch = (e & f) ^ (~e & g);
+      uint32_t t1 = hh + S1 + ch + k[i] + w[i];
+      uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+      uint32_t mj = (a & b) ^ (a & c) ^ (b & c);
+      uint32_t t2 = S0 + mj;
+      hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+  }
+  char out[65];
+  for (int i = 0; i < 8; ++i) std::snprintf(out + 8 * i, 9, "%08x", h[i]);
+  return std::string(out, 64);
+}
 
 }  // namespace moelog::logbook

@@ -1,17 +1,375 @@
 #include "logbook/runner.h"
 
-namespace moelog::logbook {
+#include <signal.h>
+#include <sys/types.h>
+#include <unistd.h>
 
-Result<PlanOutcome> RunPlan(const Plan&, const RunnerOptions&) { return Status::NotSupported("runner: not implemented yet"); }
-Result<ProcessResult> RunProcess(const std::vector<std::string>&, double, const std::map<std::string, std::string>&,
-                                 const std::string&) {
-  return Status::NotSupported("runner: not implemented yet");
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <fstream>
+#include <future>
+#include <sstream>
+#include <thread>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/process.hpp>
+#include <boost/process/extend.hpp>
+
+#include "engine/bench.h"
+
+namespace moelog::logbook {
+namespace bp = boost::process;
+namespace {
+
+std::string Tail(const std::string& s, size_t n) { return s.size() <= n ? s : s.substr(s.size() - n); }
+
+std::string SelfExe() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return "";
+  buf[n] = '\0';
+  return buf;
 }
-Provenance CollectProvenance(const std::string&) { return {}; }
-std::vector<RunRecord> ToRecords(const Plan&, const PlanOutcome&, const std::string&, const std::string&,
-                                 const Provenance&, size_t) {
-  return {};
+
+// The moelog binary used by subprocess and shell runs.
+std::string MoelogBinary(const RunnerOptions& o) {
+  if (!o.moelog_binary.empty()) return o.moelog_binary;
+  std::string self = SelfExe();
+  auto slash = self.find_last_of('/');
+  if (self.substr(slash == std::string::npos ? 0 : slash + 1) == "moelog") return self;
+  auto found = bp::search_path("moelog");
+  return found.empty() ? std::string("moelog") : found.string();
 }
-std::string NowIso8601() { return ""; }
+
+// Splits output into per-process sections at `devices=` header lines.
+std::vector<std::string> SplitSections(const std::string& text) {
+  std::vector<std::string> sections;
+  std::string cur;
+  bool started = false;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string::npos ? text.size() : nl + 1;
+    std::string line = text.substr(pos, end - pos);
+    if (line.rfind("devices=", 0) == 0) {
+      if (started) sections.push_back(cur);
+      cur.clear();
+      started = true;
+    }
+    cur += line;
+    pos = end;
+  }
+  if (started) sections.push_back(cur);
+  return sections;
+}
+
+InvocationOutcome RunInProcess(const BenchInvocation& inv, size_t index) {
+  InvocationOutcome o;
+  o.index = index;
+  o.ran = true;
+  o.start_time = NowIso8601();
+  std::ostringstream out;
+  try {
+    auto results = engine::RunBench(inv.config, out, true);
+    if (results.ok()) {
+      for (const auto& r : *results) o.runs.push_back(RunFromResult(r));
+    } else {
+      o.status = results.status();
+      o.exit_status = results.status().ExitCode();
+      o.stderr_text = "moelog bench: error: " + results.status().ToString() + "\n";
+    }
+  } catch (const std::exception& e) {  // the engine does not throw; this guards the boundary
+    o.status = Status::Internal(e.what());
+    o.exit_status = kExitError;
+  }
+  o.stdout_text = out.str();
+  o.end_time = NowIso8601();
+  return o;
+}
+
+InvocationOutcome RunAsSubprocess(const BenchInvocation& inv, size_t index, const RunnerOptions& opts) {
+  InvocationOutcome o;
+  o.index = index;
+  o.ran = true;
+  o.start_time = NowIso8601();
+  std::vector<std::string> argv = {MoelogBinary(opts), "bench"};
+  argv.insert(argv.end(), inv.args.begin(), inv.args.end());
+  auto r = RunProcess(argv, opts.timeout_s, inv.env, opts.working_dir);
+  o.end_time = NowIso8601();
+  if (!r.ok()) {
+    o.status = r.status();
+    o.exit_status = -1;
+    return o;
+  }
+  o.exit_status = r->exit_status;
+  o.timed_out = r->timed_out;
+  o.stdout_text = r->stdout_text;
+  o.stderr_text = r->stderr_text;
+  o.runs = ParseHarnessOutput(r->stdout_text).runs;
+  if (r->timed_out) {
+    o.status = Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s");
+  } else if (r->exit_status != 0) {
+    o.status = Status::Internal("moelog bench exited with status " + std::to_string(r->exit_status));
+  }
+  return o;
+}
+
+// Runs a script under bash and attributes its output sections to the plan's
+// invocations in order.
+PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerOptions& opts,
+                      const std::string& mode) {
+  PlanOutcome out;
+  out.mode = mode;
+  std::map<std::string, std::string> env;
+  const std::string start = NowIso8601();
+  auto r = RunProcess({opts.bash, "-c", script}, opts.timeout_s, env, opts.working_dir);
+  const std::string end = NowIso8601();
+  out.invocations.resize(plan.invocations.size());
+  for (size_t i = 0; i < out.invocations.size(); ++i) out.invocations[i].index = i;
+  if (!r.ok()) {
+    out.exit_status = -1;
+    for (auto& inv : out.invocations) inv.status = r.status();
+    return out;
+  }
+  out.exit_status = r->exit_status;
+  out.timed_out = r->timed_out;
+  out.stdout_text = r->stdout_text;
+  out.stderr_text = r->stderr_text;
+  ParsedOutput parsed = ParseHarnessOutput(r->stdout_text);
+  std::vector<std::string> sections = SplitSections(r->stdout_text);
+  const size_t n = out.invocations.size();
+  for (auto& run : parsed.runs) {
+    size_t s = static_cast<size_t>(run.section);
+    if (parsed.sections == 0 || s >= n) {
+      out.unattributed.push_back(run);
+    } else {
+      out.invocations[s].runs.push_back(run);
+    }
+  }
+  size_t reached = std::min(sections.size(), n);
+  for (size_t i = 0; i < n; ++i) {
+    InvocationOutcome& o = out.invocations[i];
+    o.start_time = start;
+    o.end_time = end;
+    if (i >= reached) {
+      o.ran = false;
+      o.status = Status::NotFound("not reached: the script stopped before this invocation");
+      continue;
+    }
+    o.ran = true;
+    o.stdout_text = sections[i];
+    const bool last = i + 1 == reached;
+    if (last && r->timed_out) {
+      o.timed_out = true;
+      o.exit_status = -1;
+      o.status = Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s");
+      o.stderr_text = r->stderr_text;
+    } else if (last && r->exit_status != 0 && (reached == n || o.runs.empty())) {
+      o.exit_status = r->exit_status;
+      o.status = Status::Internal("script exited with status " + std::to_string(r->exit_status));
+      o.stderr_text = r->stderr_text;
+    }
+  }
+  // A script that failed before printing any header: the first invocation carries the failure.
+  if (reached == 0 && n > 0) {
+    InvocationOutcome& o = out.invocations[0];
+    o.ran = true;
+    o.timed_out = r->timed_out;
+    o.exit_status = r->timed_out ? -1 : r->exit_status;
+    o.stderr_text = r->stderr_text;
+    o.status = r->timed_out ? Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s")
+                            : Status::Internal("script exited with status " + std::to_string(r->exit_status) +
+                                               " before any benchmark output");
+  }
+  return out;
+}
+
+std::string FirstLineOf(const std::string& path, const std::string& prefix) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(prefix, 0) == 0) {
+      auto colon = line.find(':');
+      if (colon == std::string::npos) return "";
+      size_t a = colon + 1;
+      while (a < line.size() && line[a] == ' ') ++a;
+      return line.substr(a);
+    }
+  return "";
+}
+
+}  // namespace
+
+std::string NowIso8601() {
+  auto now = std::chrono::system_clock::now();
+  std::time_t t = std::chrono::system_clock::to_time_t(now);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[40];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+  char out[48];
+  std::snprintf(out, sizeof(out), "%s.%03dZ", buf, static_cast<int>(ms));
+  return out;
+}
+
+Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double timeout_s,
+                                 const std::map<std::string, std::string>& env, const std::string& working_dir) {
+  if (argv.empty()) return Status::InvalidArgument("RunProcess: empty argv");
+  try {
+    boost::filesystem::path exe = argv[0];
+    if (argv[0].find('/') == std::string::npos) {
+      exe = bp::search_path(argv[0]);
+      if (exe.empty()) return Status::IOError(argv[0] + ": not found in PATH");
+    }
+    std::vector<std::string> args(argv.begin() + 1, argv.end());
+    bp::environment child_env = boost::this_process::environment();
+    for (const auto& [k, v] : env) child_env[k] = v;
+    boost::asio::io_context ios;
+    std::future<std::string> out, err;
+    // Own process group, so a timeout kills the script and everything it started.
+    auto setpgid_on_exec = bp::extend::on_exec_setup = [](auto&) { ::setpgid(0, 0); };
+    std::unique_ptr<bp::child> child;
+    if (working_dir.empty()) {
+      child = std::make_unique<bp::child>(exe, bp::args(args), bp::std_in < bp::null, bp::std_out > out,
+                                          bp::std_err > err, child_env, ios, setpgid_on_exec);
+    } else {
+      child = std::make_unique<bp::child>(exe, bp::args(args), bp::std_in < bp::null, bp::std_out > out,
+                                          bp::std_err > err, child_env, ios, setpgid_on_exec,
+                                          bp::start_dir(working_dir));
+    }
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::microseconds(static_cast<int64_t>(timeout_s * 1e6));
+    ios.run_until(deadline);  // returns early once both pipes are closed
+    ProcessResult res;
+    bool expired = !ios.stopped();
+    // Pipes closed but the child may still be exiting: wait for it up to the deadline.
+    while (!expired && child->running()) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        expired = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (expired) {
+      res.timed_out = true;
+      ::kill(-child->id(), SIGKILL);
+      std::error_code ec;
+      child->terminate(ec);
+      ios.restart();
+      ios.run_for(std::chrono::seconds(5));  // drain what the pipes still hold
+      res.exit_status = -1;
+    } else {
+      child->wait();
+      res.exit_status = child->exit_code();
+    }
+    if (out.valid() && out.wait_for(std::chrono::seconds(0)) == std::future_status::ready) res.stdout_text = out.get();
+    if (err.valid() && err.wait_for(std::chrono::seconds(0)) == std::future_status::ready) res.stderr_text = err.get();
+    return res;
+  } catch (const std::exception& e) {
+    return Status::IOError(argv[0] + ": " + e.what());
+  }
+}
+
+Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
+  if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent)
+    return Status::NotSupported(plan.Summary());
+  if (plan.verdict == PlanVerdict::kNeedsConsent && !options.allow_shell)
+    return Status::InvalidArgument(plan.Summary());
+  RunMode mode = options.mode;
+  if (mode == RunMode::kAuto) mode = plan.needs_shell ? RunMode::kShell : RunMode::kInProcess;
+  if ((mode == RunMode::kInProcess || mode == RunMode::kSubprocess) && plan.needs_shell)
+    return Status::NotSupported("this command needs bash (pipes, redirections or other programs); use the shell mode");
+  if (mode == RunMode::kRealHarness) {
+    if (!options.allow_shell)
+      return Status::InvalidArgument("running the real harness runs the command's programs: needs --allow-shell");
+    return RunScript(plan, plan.harness_script, options, "real-harness");
+  }
+  if (mode == RunMode::kShell) {
+    std::string script = "moelog() { " + ShellQuote(MoelogBinary(options)) + " \"$@\"; }\n" + plan.rewritten_script + "\n";
+    return RunScript(plan, script, options, "shell");
+  }
+  PlanOutcome out;
+  out.mode = mode == RunMode::kInProcess ? "in-process" : "subprocess";
+  for (size_t i = 0; i < plan.invocations.size(); ++i) {
+    bool selected = options.only.empty() ||
+                    std::find(options.only.begin(), options.only.end(), i) != options.only.end();
+    if (!selected) {
+      InvocationOutcome skip;
+      skip.index = i;
+      out.invocations.push_back(std::move(skip));
+      continue;
+    }
+    InvocationOutcome o = mode == RunMode::kInProcess ? RunInProcess(plan.invocations[i], i)
+                                                      : RunAsSubprocess(plan.invocations[i], i, options);
+    if (o.exit_status != 0 && out.exit_status == 0) out.exit_status = o.exit_status;
+    out.timed_out = out.timed_out || o.timed_out;
+    out.invocations.push_back(std::move(o));
+  }
+  return out;
+}
+
+Provenance CollectProvenance(const std::string& logbook_path) {
+  Provenance p;
+  char host[256] = {0};
+  if (::gethostname(host, sizeof(host) - 1) == 0) p.host = host;
+  p.cpu_model = FirstLineOf("/proc/cpuinfo", "model name");
+  p.moelog_version = MOELOG_VERSION;
+  std::string dir = ".";
+  auto slash = logbook_path.find_last_of('/');
+  if (slash != std::string::npos) dir = slash == 0 ? "/" : logbook_path.substr(0, slash);
+  auto head = RunProcess({"git", "-C", dir, "rev-parse", "HEAD"}, 10);
+  if (head.ok() && head->exit_status == 0) {
+    p.git_commit = head->stdout_text.substr(0, head->stdout_text.find('\n'));
+    auto st = RunProcess({"git", "-C", dir, "status", "--porcelain", "--untracked-files=no"}, 10);
+    p.git_dirty = st.ok() && st->exit_status == 0 && !st->stdout_text.empty();
+  }
+  return p;
+}
+
+std::vector<RunRecord> ToRecords(const Plan& plan, const PlanOutcome& outcome, const std::string& entry_id,
+                                 const std::string& logbook_path, const Provenance& prov, size_t tail_bytes) {
+  std::vector<RunRecord> records;
+  for (const InvocationOutcome& o : outcome.invocations) {
+    if (!o.ran || o.index >= plan.invocations.size()) continue;
+    const BenchInvocation& inv = plan.invocations[o.index];
+    RunRecord base;
+    base.entry_id = entry_id;
+    base.logbook_path = logbook_path;
+    base.command_original = plan.original;
+    base.command_rewritten = inv.command_line;
+    base.config_json = inv.canonical_config;
+    base.target = inv.config.target;
+    base.cache_key = CacheKey(inv.config);
+    base.exit_status = o.exit_status;
+    base.timed_out = o.timed_out;
+    base.stdout_tail = Tail(o.stdout_text, tail_bytes);
+    base.stderr_tail = Tail(o.stderr_text, tail_bytes);
+    base.start_time = o.start_time;
+    base.end_time = o.end_time;
+    base.host = prov.host;
+    base.cpu_model = prov.cpu_model;
+    base.moelog_version = prov.moelog_version;
+    base.git_commit = prov.git_commit;
+    base.git_dirty = prov.git_dirty;
+    base.invocation_index = static_cast<int64_t>(o.index);
+    base.status = o.timed_out ? "timeout" : !o.status.ok() ? "failed" : "ok";
+    for (const auto& [k, v] : inv.loop_bindings) base.point["loop." + k] = v;
+    if (o.runs.empty()) {
+      if (base.status == "ok") base.status = "failed";  // ran but produced no result
+      records.push_back(base);
+      continue;
+    }
+    for (const ParsedRun& run : o.runs) {
+      RunRecord r = base;
+      for (const auto& [k, v] : run.point) r.point[k] = v;
+      r.metrics = run.metrics;
+      if (run.oom && r.status == "ok") r.status = "oom";
+      records.push_back(std::move(r));
+    }
+  }
+  return records;
+}
 
 }  // namespace moelog::logbook

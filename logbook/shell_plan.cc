@@ -1,16 +1,1234 @@
 #include "logbook/shell_plan.h"
 
-namespace moelog::logbook {
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
 
-const char* VerdictName(PlanVerdict) { return "invalid"; }
-std::string Plan::Summary() const { return "invalid: " + reason; }
-Plan PlanCommand(std::string_view text, const PlanOptions&) {
-  Plan p;
-  p.original = std::string(text);
-  p.reason = "planner not implemented yet";
-  return p;
+namespace moelog::logbook {
+namespace {
+
+// ---------------------------------------------------------------- lexer
+
+struct Token {
+  enum Kind { kWord, kOp, kEnd } kind = kEnd;
+  std::string text;  // raw word text (quotes kept) or the operator
+};
+
+bool IsOpChar(char c) { return c == ';' || c == '&' || c == '|' || c == '<' || c == '>' || c == '(' || c == ')'; }
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view s) : s_(s) {}
+
+  // Tokenizes everything; an error message on unterminated quotes etc.
+  bool Run(std::vector<Token>* out, std::string* error) {
+    while (true) {
+      SkipBlanks();
+      if (i_ >= s_.size()) break;
+      char c = s_[i_];
+      if (c == '#') {  // comment to end of line
+        while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+        continue;
+      }
+      if (c == '\n') {
+        out->push_back({Token::kOp, "\n"});
+        ++i_;
+        continue;
+      }
+      if (IsOpChar(c)) {
+        out->push_back({Token::kOp, ReadOp()});
+        continue;
+      }
+      std::string word;
+      if (!ReadWord(&word, error)) return false;
+      // "2>&1", "2>file": a digit-only word glued to a redirection.
+      if (i_ < s_.size() && (s_[i_] == '>' || s_[i_] == '<') &&
+          std::all_of(word.begin(), word.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+        std::string op = ReadOp();
+        out->push_back({Token::kOp, word + op});
+        continue;
+      }
+      out->push_back({Token::kWord, word});
+    }
+    out->push_back({Token::kEnd, ""});
+    return true;
+  }
+
+ private:
+  void SkipBlanks() {
+    while (i_ < s_.size()) {
+      if (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r') {
+        ++i_;
+      } else if (s_[i_] == '\\' && i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {
+        i_ += 2;  // line continuation
+      } else {
+        break;
+      }
+    }
+  }
+
+  std::string ReadOp() {
+    static const char* kOps[] = {"<<<", "&&", "||", ";;", ">>", "<<", ">&", "&>", ">|", ";", "&", "|", "<", ">", "(", ")"};
+    for (const char* op : kOps) {
+      std::string_view o(op);
+      if (s_.substr(i_, o.size()) == o) {
+        i_ += o.size();
+        std::string r(o);
+        // ">&1", ">&2": keep the fd with the operator.
+        if (r == ">&" && i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) r += s_[i_++];
+        return r;
+      }
+    }
+    return std::string(1, s_[i_++]);
+  }
+
+  bool ReadWord(std::string* w, std::string* error) {
+    while (i_ < s_.size()) {
+      char c = s_[i_];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || IsOpChar(c)) break;
+      if (c == '\\') {
+        if (i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {
+          i_ += 2;
+          continue;
+        }
+        w->append(s_.substr(i_, std::min<size_t>(2, s_.size() - i_)));
+        i_ += 2;
+        continue;
+      }
+      if (c == '\'') {
+        size_t e = s_.find('\'', i_ + 1);
+        if (e == std::string_view::npos) {
+          *error = "unterminated single quote";
+          return false;
+        }
+        w->append(s_.substr(i_, e - i_ + 1));
+        i_ = e + 1;
+        continue;
+      }
+      if (c == '"') {
+        size_t j = i_ + 1;
+        while (j < s_.size() && s_[j] != '"') j += (s_[j] == '\\') ? 2 : 1;
+        if (j >= s_.size()) {
+          *error = "unterminated double quote";
+          return false;
+        }
+        w->append(s_.substr(i_, j - i_ + 1));
+        i_ = j + 1;
+        continue;
+      }
+      if (c == '$' && i_ + 1 < s_.size() && s_[i_ + 1] == '(') {
+        // $( ... ): keep balanced text inside the word.
+        int depth = 0;
+        size_t j = i_ + 1;
+        for (; j < s_.size(); ++j) {
+          if (s_[j] == '(') ++depth;
+          if (s_[j] == ')' && --depth == 0) break;
+        }
+        if (j >= s_.size()) {
+          *error = "unterminated $(";
+          return false;
+        }
+        w->append(s_.substr(i_, j - i_ + 1));
+        i_ = j + 1;
+        continue;
+      }
+      if (c == '`') {
+        size_t e = s_.find('`', i_ + 1);
+        if (e == std::string_view::npos) {
+          *error = "unterminated backquote";
+          return false;
+        }
+        w->append(s_.substr(i_, e - i_ + 1));
+        i_ = e + 1;
+        continue;
+      }
+      w->push_back(c);
+      ++i_;
+    }
+    return true;
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+// ---------------------------------------------------------------- AST
+
+struct Redir {
+  std::string op, target;  // target raw ("" for 2>&1)
+};
+
+struct List;
+
+struct Cmd {
+  enum Kind { kSimple, kFor, kGroup } kind = kSimple;
+  std::vector<std::string> words;  // kSimple: raw words (assignments included)
+  std::vector<Redir> redirs;
+  std::string var;                 // kFor
+  std::vector<std::string> items;  // kFor: raw words
+  std::shared_ptr<List> body;      // kFor, kGroup
+  bool subshell = false;           // kGroup: ( ) vs { }
+};
+
+struct Pipeline {
+  std::vector<Cmd> cmds;
+};
+
+struct AndOr {
+  std::vector<Pipeline> pipes;
+  std::vector<std::string> ops;  // "&&" / "||" between pipes
+};
+
+struct List {
+  std::vector<AndOr> items;
+  std::vector<std::string> seps;  // after each item: ";", "\n", "&" or ""
+};
+
+class Parser {
+ public:
+  explicit Parser(std::vector<Token> toks) : t_(std::move(toks)) {}
+
+  bool ParseAll(List* out, std::string* error) {
+    if (!ParseList(out, {}, error)) return false;
+    if (Peek().kind != Token::kEnd) {
+      *error = "unexpected '" + Peek().text + "'";
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  const Token& Peek() const { return t_[p_]; }
+  bool IsWord(const char* w) const { return Peek().kind == Token::kWord && Peek().text == w; }
+  bool IsOp(const char* o) const { return Peek().kind == Token::kOp && Peek().text == o; }
+
+  void SkipNewlines() {
+    while (IsOp("\n")) ++p_;
+  }
+
+  // Parses and-or items until end or one of the `stop` words / ")".
+  bool ParseList(List* list, const std::set<std::string>& stop, std::string* error) {
+    while (true) {
+      while (IsOp("\n") || IsOp(";")) ++p_;
+      if (Peek().kind == Token::kEnd || IsOp(")")) return true;
+      if (Peek().kind == Token::kWord && stop.count(Peek().text)) return true;
+      AndOr ao;
+      if (!ParseAndOr(&ao, error)) return false;
+      list->items.push_back(std::move(ao));
+      if (IsOp(";") || IsOp("\n") || IsOp("&")) {
+        list->seps.push_back(Peek().text);
+        ++p_;
+      } else {
+        list->seps.push_back("");
+      }
+    }
+  }
+
+  bool ParseAndOr(AndOr* ao, std::string* error) {
+    Pipeline p;
+    if (!ParsePipeline(&p, error)) return false;
+    ao->pipes.push_back(std::move(p));
+    while (IsOp("&&") || IsOp("||")) {
+      ao->ops.push_back(Peek().text);
+      ++p_;
+      SkipNewlines();
+      Pipeline q;
+      if (!ParsePipeline(&q, error)) return false;
+      ao->pipes.push_back(std::move(q));
+    }
+    return true;
+  }
+
+  bool ParsePipeline(Pipeline* p, std::string* error) {
+    Cmd c;
+    if (!ParseCommand(&c, error)) return false;
+    p->cmds.push_back(std::move(c));
+    while (IsOp("|")) {
+      ++p_;
+      SkipNewlines();
+      Cmd d;
+      if (!ParseCommand(&d, error)) return false;
+      p->cmds.push_back(std::move(d));
+    }
+    return true;
+  }
+
+  static bool IsRedirOp(const std::string& op) {
+    if (op == "<<") return false;
+    return op.find('>') != std::string::npos || op == "<" || op == "<<<";
+  }
+
+  bool ParseRedirs(Cmd* c, std::string* error) {
+    while (Peek().kind == Token::kOp && (IsRedirOp(Peek().text) || Peek().text == "<<")) {
+      std::string op = Peek().text;
+      if (op == "<<") {
+        *error = "here-documents (<<) are not supported";
+        return false;
+      }
+      ++p_;
+      Redir r{op, ""};
+      bool fd_dup = op.size() >= 3 && op[op.size() - 2] == '&' && std::isdigit(static_cast<unsigned char>(op.back()));
+      if (!fd_dup) {
+        if (Peek().kind != Token::kWord) {
+          *error = "missing target after '" + op + "'";
+          return false;
+        }
+        r.target = Peek().text;
+        ++p_;
+      }
+      c->redirs.push_back(std::move(r));
+    }
+    return true;
+  }
+
+  bool ParseCommand(Cmd* c, std::string* error) {
+    static const std::set<std::string> kUnsupported = {"while", "until", "if", "case", "function", "select"};
+    if (Peek().kind == Token::kWord && kUnsupported.count(Peek().text)) {
+      *error = "cannot plan shell construct '" + Peek().text + "'";
+      return false;
+    }
+    if (IsWord("for")) return ParseFor(c, error);
+    if (IsOp("(") || IsWord("{")) {
+      bool sub = IsOp("(");
+      ++p_;
+      c->kind = Cmd::kGroup;
+      c->subshell = sub;
+      c->body = std::make_shared<List>();
+      if (!ParseList(c->body.get(), sub ? std::set<std::string>{} : std::set<std::string>{"}"}, error)) return false;
+      if (sub ? !IsOp(")") : !IsWord("}")) {
+        *error = sub ? "missing ')'" : "missing '}'";
+        return false;
+      }
+      ++p_;
+      return ParseRedirs(c, error);
+    }
+    c->kind = Cmd::kSimple;
+    while (true) {
+      if (Peek().kind == Token::kWord) {
+        c->words.push_back(Peek().text);
+        ++p_;
+      } else if (Peek().kind == Token::kOp && (IsRedirOp(Peek().text) || Peek().text == "<<")) {
+        if (!ParseRedirs(c, error)) return false;
+      } else {
+        break;
+      }
+    }
+    if (c->words.empty() && c->redirs.empty()) {
+      *error = Peek().kind == Token::kEnd ? "unexpected end of command" : "unexpected '" + Peek().text + "'";
+      return false;
+    }
+    return true;
+  }
+
+  bool ParseFor(Cmd* c, std::string* error) {
+    ++p_;  // for
+    c->kind = Cmd::kFor;
+    if (Peek().kind != Token::kWord) {
+      *error = "for: missing variable name";
+      return false;
+    }
+    c->var = Peek().text;
+    ++p_;
+    if (!IsWord("in")) {
+      *error = "for " + c->var + ": only 'for NAME in WORDS' is supported";
+      return false;
+    }
+    ++p_;
+    while (Peek().kind == Token::kWord) {
+      c->items.push_back(Peek().text);
+      ++p_;
+    }
+    if (!(IsOp(";") || IsOp("\n"))) {
+      *error = "for " + c->var + ": expected ';' or newline before 'do'";
+      return false;
+    }
+    ++p_;
+    SkipNewlines();
+    if (!IsWord("do")) {
+      *error = "for " + c->var + ": missing 'do'";
+      return false;
+    }
+    ++p_;
+    c->body = std::make_shared<List>();
+    if (!ParseList(c->body.get(), {"done"}, error)) return false;
+    if (!IsWord("done")) {
+      *error = "for " + c->var + ": missing 'done'";
+      return false;
+    }
+    ++p_;
+    return ParseRedirs(c, error);
+  }
+
+  std::vector<Token> t_;
+  size_t p_ = 0;
+};
+
+bool ParseScript(std::string_view text, List* list, std::string* error) {
+  std::vector<Token> toks;
+  Lexer lx(text);
+  if (!lx.Run(&toks, error)) return false;
+  Parser ps(std::move(toks));
+  return ps.ParseAll(list, error);
 }
-const std::vector<std::string>& ShellAllowList() { static std::vector<std::string> v; return v; }
-std::string ShellQuote(std::string_view w) { return "'" + std::string(w) + "'"; }
+
+// ---------------------------------------------------------------- expansion
+
+bool IsName(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// NAME=value (raw) -> name; "" when not an assignment.
+std::string AssignmentName(const std::string& raw) {
+  auto eq = raw.find('=');
+  if (eq == std::string::npos || eq == 0) return "";
+  std::string name = raw.substr(0, eq);
+  return IsName(name) ? name : "";
+}
+
+using Vars = std::map<std::string, std::string>;
+
+// Index of the first word that is not a NAME=value prefix.
+size_t FirstWord(const struct Cmd& c) {
+  size_t i = 0;
+  while (i + 1 < c.words.size() && !AssignmentName(c.words[i]).empty()) ++i;
+  return i;
+}
+
+struct Expansion {
+  std::string value;
+  std::vector<std::string> unknown;  // variables (or "$(...)") with no static value
+  bool had_unquoted_var = false;
+};
+
+void ExpandDollar(std::string_view s, size_t* i, const Vars& vars, Expansion* e, bool quoted) {
+  // s[*i] == '$'
+  size_t j = *i + 1;
+  if (j >= s.size()) {
+    e->value.push_back('$');
+    *i = j;
+    return;
+  }
+  if (s[j] == '(' || s[j] == '`') {
+    // Command substitution: no static value.
+    int depth = 0;
+    size_t k = j;
+    for (; k < s.size(); ++k) {
+      if (s[k] == '(') ++depth;
+      if (s[k] == ')' && --depth == 0) break;
+    }
+    e->unknown.push_back("$(...)");
+    *i = std::min(k + 1, s.size());
+    return;
+  }
+  std::string name, deflt;
+  bool has_default = false;
+  if (s[j] == '{') {
+    size_t close = s.find('}', j);
+    if (close == std::string_view::npos) close = s.size();
+    std::string inner(s.substr(j + 1, close - j - 1));
+    auto d = inner.find(":-");
+    if (d != std::string::npos) {
+      name = inner.substr(0, d);
+      deflt = inner.substr(d + 2);
+      has_default = true;
+    } else {
+      name = inner;
+    }
+    *i = std::min(close + 1, s.size());
+  } else if (std::isalpha(static_cast<unsigned char>(s[j])) || s[j] == '_') {
+    size_t k = j;
+    while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_')) ++k;
+    name = std::string(s.substr(j, k - j));
+    *i = k;
+  } else if (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '@' || s[j] == '*' || s[j] == '#' ||
+             s[j] == '?' || s[j] == '$' || s[j] == '!') {
+    name = std::string(1, s[j]);
+    *i = j + 1;
+  } else {
+    e->value.push_back('$');
+    *i = j;
+    return;
+  }
+  if (!quoted) e->had_unquoted_var = true;
+  auto it = vars.find(name);
+  if (it != vars.end()) {
+    e->value += it->second;
+  } else if (has_default) {
+    e->value += deflt;
+  } else {
+    e->unknown.push_back("$" + name);
+  }
+}
+
+Expansion ExpandWord(std::string_view s, const Vars& vars) {
+  Expansion e;
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '\\') {
+      if (i + 1 < s.size()) e.value.push_back(s[i + 1]);
+      i += 2;
+    } else if (c == '\'') {
+      size_t end = s.find('\'', i + 1);
+      if (end == std::string_view::npos) end = s.size();
+      e.value.append(s.substr(i + 1, end - i - 1));
+      i = end + 1;
+    } else if (c == '"') {
+      ++i;
+      while (i < s.size() && s[i] != '"') {
+        if (s[i] == '\\' && i + 1 < s.size() &&
+            (s[i + 1] == '$' || s[i + 1] == '`' || s[i + 1] == '"' || s[i + 1] == '\\')) {
+          e.value.push_back(s[i + 1]);
+          i += 2;
+        } else if (s[i] == '$') {
+          ExpandDollar(s, &i, vars, &e, true);
+        } else if (s[i] == '`') {
+          size_t end = s.find('`', i + 1);
+          e.unknown.push_back("$(...)");
+          i = end == std::string_view::npos ? s.size() : end + 1;
+        } else {
+          e.value.push_back(s[i++]);
+        }
+      }
+      ++i;
+    } else if (c == '$') {
+      ExpandDollar(s, &i, vars, &e, false);
+    } else if (c == '`') {
+      size_t end = s.find('`', i + 1);
+      e.unknown.push_back("$(...)");
+      i = end == std::string_view::npos ? s.size() : end + 1;
+    } else {
+      e.value.push_back(c);
+      ++i;
+    }
+  }
+  return e;
+}
+
+std::vector<std::string> SplitFields(const std::string& s, const std::string& ifs) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (ifs.find(c) != std::string::npos) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::string Basename(const std::string& p) {
+  auto pos = p.find_last_of('/');
+  return pos == std::string::npos ? p : p.substr(pos + 1);
+}
+
+std::string JoinRaw(const std::vector<std::string>& words, size_t from = 0) {
+  std::string s;
+  for (size_t i = from; i < words.size(); ++i) {
+    if (!s.empty()) s += ' ';
+    s += words[i];
+  }
+  return s;
+}
+
+bool LooksLikeScript(const std::string& w) {
+  auto ends = [&](const char* suf) {
+    std::string_view sv(suf);
+    return w.size() >= sv.size() && w.compare(w.size() - sv.size(), sv.size(), sv) == 0;
+  };
+  if (ends(".py") || ends(".sh") || ends(".ipynb")) return true;
+  // Relative paths name project scripts; absolute ones (/usr/bin/x) are programs.
+  return w.find('/') != std::string::npos && w[0] != '/';
+}
+
+// ---------------------------------------------------------------- planner
+
+// Utilities that may run without consent besides moelog itself. They print,
+// set shell options and variables, or make directories and log files; none
+// starts other programs or reaches the network.
+const std::vector<std::string> kAllowList = {"echo", "printf", "true", "false", ":",     "set",
+                                             "read", "export", "mkdir", "tee",  "date",  "hostname",
+                                             "sleep", "cd",    "pwd",   "unset", "exit"};
+
+// Commands whose only effect is output or shell state: the direct runner can
+// skip them (their output is not a benchmark result).
+const std::set<std::string> kNoShellOk = {"echo", "printf", "true", ":", "set", "export", "unset", "read"};
+
+struct Rendered {
+  std::string rewritten, harness;
+};
+
+class Planner {
+ public:
+  Planner(const PlanOptions& o, Plan* plan)
+      : opts_(o), table_(o.launchers ? *o.launchers : DefaultLauncherTable()), plan_(plan) {}
+
+  // Plans `text` (a whole script). Returns the rendered scripts.
+  Rendered PlanScript(std::string_view text, Vars vars, int depth) {
+    auto list = std::make_shared<List>();
+    std::string error;
+    if (!ParseScript(text, list.get(), &error)) {
+      Invalid("cannot parse command: " + error);
+      return {std::string(text), std::string(text)};
+    }
+    keep_.push_back(list);
+    WalkList(*list, &vars, depth);
+    return {RenderList(*list, false), RenderList(*list, true)};
+  }
+
+  void Invalid(const std::string& why) {
+    if (invalid_.empty()) invalid_ = why;
+  }
+  const std::string& invalid() const { return invalid_; }
+  const std::string& no_adapter() const { return no_adapter_; }
+  const std::string& not_applicable() const { return not_applicable_; }
+  const std::map<std::string, std::string>& exported_env() const { return launcher_env_; }
+
+ private:
+  void WalkList(const List& list, Vars* vars, int depth) {
+    for (size_t i = 0; i < list.items.size(); ++i) {
+      if (list.seps[i] == "&") NeedShell();
+      const AndOr& ao = list.items[i];
+      for (const auto& op : ao.ops)
+        if (op == "||") NeedShell();
+      for (const Pipeline& p : ao.pipes) {
+        if (p.cmds.size() > 1) NeedShell();
+        for (const Cmd& c : p.cmds) WalkCmd(c, vars, depth, p.cmds.size() == 1);
+      }
+    }
+  }
+
+  void WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
+    for (const auto& r : c.redirs) {
+      // `read ... <<< WORD` is expanded statically; other redirections need bash.
+      bool static_read = r.op == "<<<" && c.kind == Cmd::kSimple && !c.words.empty() &&
+                         Basename(ExpandWord(c.words[FirstWord(c)], *vars).value) == "read";
+      if (!static_read) NeedShell();
+      if (r.op == "<<<") continue;
+      if (!r.target.empty()) {
+        auto e = ExpandWord(r.target, *vars);
+        if (!e.unknown.empty()) Disallow("redirection to " + r.target);
+      }
+    }
+    if (c.kind == Cmd::kGroup) {
+      if (c.subshell) {
+        Vars inner = *vars;
+        WalkList(*c.body, &inner, depth);
+      } else {
+        WalkList(*c.body, vars, depth);
+      }
+      return;
+    }
+    if (c.kind == Cmd::kFor) {
+      std::vector<std::string> values;
+      for (const auto& item : c.items) {
+        auto e = ExpandWord(item, *vars);
+        if (!e.unknown.empty()) {
+          Invalid("for " + c.var + ": no static value for " + e.unknown.front());
+          return;
+        }
+        if (e.had_unquoted_var) {
+          for (auto& f : SplitFields(e.value, " \t\n")) values.push_back(f);
+        } else {
+          values.push_back(e.value);
+        }
+      }
+      if (!IsName(c.var)) {
+        Invalid("for: bad variable name '" + c.var + "'");
+        return;
+      }
+      loop_vars_.push_back(c.var);
+      for (const auto& v : values) {
+        (*vars)[c.var] = v;
+        WalkList(*c.body, vars, depth);
+        if (!invalid_.empty()) break;
+      }
+      loop_vars_.pop_back();
+      if (!values.empty()) (*vars)[c.var] = values.back();  // bash keeps the last value
+      return;
+    }
+    WalkSimple(c, vars, depth, alone);
+  }
+
+  // Assignments at the front of a simple command.
+  size_t SplitAssignments(const Cmd& c, const Vars& vars, std::map<std::string, std::string>* env) {
+    size_t i = 0;
+    for (; i < c.words.size(); ++i) {
+      std::string name = AssignmentName(c.words[i]);
+      if (name.empty()) break;
+      auto e = ExpandWord(std::string_view(c.words[i]).substr(name.size() + 1), vars);
+      (*env)[name] = e.value;
+    }
+    return i;
+  }
+
+  void WalkSimple(const Cmd& c, Vars* vars, int depth, bool alone) {
+    std::map<std::string, std::string> env;
+    size_t first = SplitAssignments(c, *vars, &env);
+    if (first == c.words.size()) {  // plain assignments: shell variables
+      for (const auto& [k, v] : env) (*vars)[k] = v;
+      Memo(&c, RenderSimpleRaw(c), RenderSimpleRaw(c));
+      return;
+    }
+    std::vector<std::string> words(c.words.begin() + static_cast<long>(first), c.words.end());
+    Classify(c, words, env, vars, depth, alone);
+  }
+
+  // Words after env prefixes. `c` is the node being rendered (for memo).
+  void Classify(const Cmd& c, std::vector<std::string> words, std::map<std::string, std::string> env, Vars* vars,
+                int depth, bool alone) {
+    auto prog_e = ExpandWord(words[0], *vars);
+    std::string prog = prog_e.value;
+    std::string base = Basename(prog);
+    if (!prog_e.unknown.empty()) {
+      Disallow("program " + words[0]);
+      MemoRaw(&c);
+      return;
+    }
+    if (base == "env" && words.size() > 1) {  // env K=V cmd
+      size_t i = 1;
+      for (; i < words.size(); ++i) {
+        std::string name = AssignmentName(words[i]);
+        if (name.empty()) break;
+        env[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
+      }
+      if (i == words.size()) {
+        Disallow("env");
+        MemoRaw(&c);
+        return;
+      }
+      words.erase(words.begin(), words.begin() + static_cast<long>(i));
+      Classify(c, words, env, vars, depth, alone);
+      return;
+    }
+    if (base == "bash" || base == "sh") {
+      PlanShellC(c, words, env, vars, depth, alone);
+      return;
+    }
+    if (base == "moelog") {
+      if (words.size() < 2 || ExpandWord(words[1], *vars).value != "bench") {
+        Disallow("moelog " + (words.size() > 1 ? words[1] : std::string()));
+        MemoRaw(&c);
+        return;
+      }
+      std::vector<std::string> raw_args(words.begin() + 2, words.end());
+      AddBench(c, "moelog", JoinRaw(words), raw_args, env, *vars, RenderEnv(c));
+      return;
+    }
+    // Interpreter prefix (uv run ..., python ...).
+    size_t si = 0;
+    if (const InterpreterSpec* in = table_.FindInterpreter(prog)) {
+      size_t i = 1;
+      if (!in->subcommand.empty()) {
+        if (words.size() < 2 || ExpandWord(words[1], *vars).value != in->subcommand) {
+          Disallow(base);
+          MemoRaw(&c);
+          return;
+        }
+        i = 2;
+      }
+      while (i < words.size()) {
+        std::string w = ExpandWord(words[i], *vars).value;
+        if (std::find(in->value_options.begin(), in->value_options.end(), w) != in->value_options.end()) {
+          i += 2;
+        } else if (w.rfind("--", 0) == 0 && w.find('=') != std::string::npos) {
+          ++i;
+        } else if (std::find(in->switch_options.begin(), in->switch_options.end(), w) != in->switch_options.end()) {
+          ++i;
+        } else {
+          break;
+        }
+      }
+      if (in->optional_python && i < words.size()) {
+        std::string w = Basename(ExpandWord(words[i], *vars).value);
+        if (w == "python" || w == "python3") {
+          ++i;
+          while (i < words.size() && ExpandWord(words[i], *vars).value == "-u") ++i;
+        }
+      }
+      if (i >= words.size()) {
+        Disallow(base);
+        MemoRaw(&c);
+        return;
+      }
+      si = i;
+      std::string script = ExpandWord(words[si], *vars).value;
+      if (script.rfind("-", 0) == 0) {  // python -c / -m: arbitrary code
+        Disallow(base + " " + script);
+        MemoRaw(&c);
+        return;
+      }
+    }
+    std::string script = ExpandWord(words[si], *vars).value;
+    if (const LauncherSpec* l = table_.FindLauncher(script)) {
+      PlanLauncher(c, *l, words, si + 1, vars, depth, alone);
+      return;
+    }
+    if (const HarnessSpec* h = table_.FindHarness(script)) {
+      if (h->action == "no_adapter") {
+        NoAdapter(h->reason);
+        MemoRaw(&c);
+        return;
+      }
+      for (const auto& v : h->env_vars) {
+        if (env.count(v) || vars->count(v)) {
+          NoAdapter(h->name + " is configured through the environment (" + v + ")");
+          MemoRaw(&c);
+          return;
+        }
+      }
+      std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
+      AddBench(c, h->name, JoinRaw(words), raw_args, env, *vars, RenderEnv(c));
+      return;
+    }
+    bool allowed = std::find(kAllowList.begin(), kAllowList.end(), base) != kAllowList.end();
+    if (si > 0 || (!allowed && LooksLikeScript(script))) {
+      NoAdapter("unknown script " + script);
+      MemoRaw(&c);
+      return;
+    }
+    // A plain utility.
+    if (base == "read") {
+      PlanRead(c, words, env, vars);
+    } else if (base == "export") {
+      for (size_t i = 1; i < words.size(); ++i) {
+        std::string name = AssignmentName(words[i]);
+        if (!name.empty())
+          (*vars)[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
+      }
+    }
+    if (std::find(kAllowList.begin(), kAllowList.end(), base) == kAllowList.end()) {
+      Disallow(base);
+    } else if (!kNoShellOk.count(base)) {
+      NeedShell();
+    }
+    MemoRaw(&c);
+  }
+
+  void PlanRead(const Cmd& c, const std::vector<std::string>& words, const std::map<std::string, std::string>& env,
+                Vars* vars) {
+    const Redir* here = nullptr;
+    for (const auto& r : c.redirs)
+      if (r.op == "<<<") here = &r;
+    std::vector<std::string> names;
+    for (size_t i = 1; i < words.size(); ++i) {
+      std::string w = ExpandWord(words[i], *vars).value;
+      if (w.rfind("-", 0) == 0) continue;  // -r
+      names.push_back(w);
+    }
+    if (here == nullptr) {
+      NeedShell();
+      for (const auto& n : names) vars->erase(n);
+      return;
+    }
+    auto e = ExpandWord(here->target, *vars);
+    if (!e.unknown.empty()) {
+      for (const auto& n : names) vars->erase(n);
+      return;
+    }
+    std::string ifs = env.count("IFS") ? env.at("IFS") : std::string(" \t\n");
+    std::vector<std::string> fields = SplitFields(e.value, ifs);
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::string v;
+      if (i < fields.size()) {
+        v = fields[i];
+        if (i + 1 == names.size())  // the last name takes the rest of the line
+          for (size_t k = i + 1; k < fields.size(); ++k) v += " " + fields[k];
+      }
+      (*vars)[names[i]] = v;
+    }
+  }
+
+  void PlanShellC(const Cmd& c, const std::vector<std::string>& words, const std::map<std::string, std::string>& env,
+                  Vars* vars, int depth, bool alone) {
+    size_t i = 1;
+    bool has_c = false;
+    while (i < words.size()) {
+      std::string w = ExpandWord(words[i], *vars).value;
+      if (w == "-o" || w == "+o") {
+        i += 2;
+        continue;
+      }
+      if (w.size() >= 2 && (w[0] == '-' || w[0] == '+') && w != "--") {
+        if (w.find('c') != std::string::npos && w[0] == '-') has_c = true;
+        ++i;
+        continue;
+      }
+      if (w == "--") ++i;
+      break;
+    }
+    if (!has_c || i >= words.size() || depth > 8) {
+      Disallow(JoinRaw(words));
+      MemoRaw(&c);
+      return;
+    }
+    auto e = ExpandWord(words[i], *vars);
+    if (!e.unknown.empty()) {
+      Invalid(Basename(ExpandWord(words[0], *vars).value) + " -c: no static value for " + e.unknown.front());
+      MemoRaw(&c);
+      return;
+    }
+    Vars inner = *vars;
+    for (const auto& [k, v] : env) inner[k] = v;
+    Rendered r = PlanScript(e.value, inner, depth + 1);
+    if (alone && depth == 0 && env.empty() && c.redirs.empty() && whole_command_) {
+      // The whole command is `bash -c SCRIPT`: the script is the plan.
+      Memo(&c, r.rewritten, r.harness);
+    } else {
+      std::string head = RenderEnv(c);
+      for (size_t k = 0; k < i; ++k) head += words[k] + " ";
+      Memo(&c, head + ShellQuote(r.rewritten) + RenderRedirs(c), head + ShellQuote(r.harness) + RenderRedirs(c));
+      NeedShell();
+    }
+  }
+
+  void PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i, Vars* vars,
+                    int depth, bool alone) {
+    std::map<std::string, std::string> env;
+    bool found = false;
+    std::string sub;
+    for (; i < words.size(); ++i) {
+      std::string w = ExpandWord(words[i], *vars).value;
+      if (std::find(l.value_options.begin(), l.value_options.end(), w) != l.value_options.end()) {
+        ++i;
+        continue;
+      }
+      if (w.rfind("-", 0) == 0) {
+        if (w == "--help" || w == "-h") sub = w;
+        continue;
+      }
+      if (w == l.run_subcommand) {
+        found = true;
+        ++i;
+        break;
+      }
+      if (sub.empty()) sub = w;
+    }
+    if (!found) {
+      NotApplicable("remote launcher " + l.name + (sub.empty() ? "" : " " + sub) + " (no benchmark)");
+      MemoRaw(&c);
+      return;
+    }
+    // Options of the run subcommand up to the separator.
+    for (; i < words.size(); ++i) {
+      std::string w = ExpandWord(words[i], *vars).value;
+      if (w == l.separator) {
+        ++i;
+        break;
+      }
+      bool is_env = w == l.env_option ||
+                    std::find(l.env_option_aliases.begin(), l.env_option_aliases.end(), w) != l.env_option_aliases.end();
+      std::string kv;
+      if (is_env && i + 1 < words.size()) {
+        kv = ExpandWord(words[++i], *vars).value;
+      } else if (w.rfind(l.env_option + "=", 0) == 0) {
+        kv = w.substr(l.env_option.size() + 1);
+      } else if (std::find(l.value_options.begin(), l.value_options.end(), w) != l.value_options.end()) {
+        ++i;
+        continue;
+      } else {
+        continue;
+      }
+      std::string name = AssignmentName(kv);
+      if (name.empty()) {
+        Invalid("launcher " + l.name + ": bad " + l.env_option + " value '" + kv + "'");
+        MemoRaw(&c);
+        return;
+      }
+      env[name] = kv.substr(name.size() + 1);
+    }
+    if (i >= words.size()) {
+      NotApplicable("remote launcher " + l.name + " " + l.run_subcommand + " without a command");
+      MemoRaw(&c);
+      return;
+    }
+    std::string payload;
+    if (i + 1 == words.size()) {
+      auto e = ExpandWord(words[i], *vars);
+      payload = e.value;  // a single word is a whole shell command line
+    } else {
+      payload = JoinRaw(words, i);
+    }
+    std::string note = "stripped launcher " + l.name;
+    for (const auto& [k, v] : env) {
+      launcher_env_[k] = v;
+      note += " (kept " + k + ")";
+    }
+    plan_->notes.push_back(note);
+    Vars inner = *vars;
+    for (const auto& [k, v] : env) inner[k] = v;
+    std::map<std::string, std::string> saved = pending_env_;
+    for (const auto& [k, v] : env) pending_env_[k] = v;
+    bool saved_whole = whole_command_;
+    whole_command_ = whole_command_ && alone && c.redirs.empty();
+    Rendered r = PlanScript(payload, inner, depth);
+    whole_command_ = saved_whole;
+    pending_env_ = saved;
+    std::string exports;
+    for (const auto& [k, v] : env) exports += "export " + k + "=" + ShellQuote(v) + "\n";
+    if (alone && depth == 0 && c.redirs.empty()) {
+      Memo(&c, exports + r.rewritten, exports + r.harness);
+    } else {
+      std::string pre;
+      for (const auto& [k, v] : env) pre += "export " + k + "=" + ShellQuote(v) + "; ";
+      Memo(&c, "{ " + pre + r.rewritten + "; }" + RenderRedirs(c), "{ " + pre + r.harness + "; }" + RenderRedirs(c));
+      NeedShell();
+    }
+  }
+
+  void AddBench(const Cmd& c, const std::string& harness, const std::string& original,
+                const std::vector<std::string>& raw_args, const std::map<std::string, std::string>& env,
+                const Vars& vars, const std::string& env_prefix) {
+    BenchInvocation inv;
+    inv.harness = harness;
+    inv.original = original;
+    bool has_target = false;
+    std::vector<std::string> expanded;
+    for (const auto& raw : raw_args) {
+      auto e = ExpandWord(raw, vars);
+      if (!e.unknown.empty()) {
+        Invalid(original + ": no static value for " + e.unknown.front());
+        MemoRaw(&c);
+        return;
+      }
+      if (e.value == "--target" || e.value.rfind("--target=", 0) == 0) has_target = true;
+      expanded.push_back(e.value);
+    }
+    std::string rewritten = env_prefix + ShellQuote(opts_.moelog) + " bench";
+    if (!has_target) {
+      inv.args = {"--target", opts_.target};
+      rewritten += " --target " + ShellQuote(opts_.target);
+    }
+    inv.args.insert(inv.args.end(), expanded.begin(), expanded.end());
+    for (const auto& raw : raw_args) rewritten += " " + raw;
+    for (const auto& x : opts_.extra_bench_args) {
+      inv.args.push_back(x);
+      rewritten += " " + ShellQuote(x);
+    }
+    rewritten += RenderRedirs(c);
+    inv.env = pending_env_;
+    for (const auto& [k, v] : env) inv.env[k] = v;
+    for (const auto& name : loop_vars_) {
+      auto it = vars.find(name);
+      if (it != vars.end()) inv.loop_bindings[name] = it->second;
+    }
+    // read-assigned variables used in the arguments count as bindings too.
+    for (const auto& raw : raw_args)
+      for (const auto& [k, v] : vars)
+        if (raw.find("$" + k) != std::string::npos || raw.find("${" + k + "}") != std::string::npos)
+          if (!launcher_env_.count(k)) inv.loop_bindings[k] = v;
+    inv.command_line = ShellQuote(opts_.moelog) + " bench";
+    for (const auto& a : inv.args) inv.command_line += " " + ShellQuote(a);
+    auto cfg = engine::ParseBenchArgs(inv.args);
+    if (!cfg.ok()) {
+      Invalid(original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") + cfg.status().message());
+      MemoRaw(&c);
+      return;
+    }
+    Status st = cfg->Validate();
+    if (!st.ok()) {
+      Invalid(st.message());
+      MemoRaw(&c);
+      return;
+    }
+    inv.config = *cfg;
+    inv.canonical_config = engine::CanonicalConfigJson(inv.config);
+    if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
+      Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
+      return;
+    }
+    plan_->invocations.push_back(std::move(inv));
+    Memo(&c, rewritten, RenderSimpleRaw(c));
+  }
+
+  void NeedShell() { plan_->needs_shell = true; }
+  void Disallow(const std::string& what) {
+    if (std::find(plan_->disallowed.begin(), plan_->disallowed.end(), what) == plan_->disallowed.end())
+      plan_->disallowed.push_back(what);
+    NeedShell();
+  }
+  void NoAdapter(const std::string& why) {
+    if (no_adapter_.empty()) no_adapter_ = why;
+  }
+  void NotApplicable(const std::string& why) {
+    if (not_applicable_.empty()) not_applicable_ = why;
+  }
+
+  // ------------------------------------------------------------ rendering
+  void Memo(const Cmd* c, std::string rewritten, std::string harness) {
+    if (!memo_.count(c)) memo_[c] = {std::move(rewritten), std::move(harness)};
+  }
+  void MemoRaw(const Cmd* c) { Memo(c, RenderSimpleRaw(*c), RenderSimpleRaw(*c)); }
+
+  static std::string RenderRedirs(const Cmd& c) {
+    std::string s;
+    for (const auto& r : c.redirs) s += " " + r.op + (r.target.empty() ? "" : " " + r.target);
+    return s;
+  }
+  static std::string RenderEnv(const Cmd& c) {
+    std::string s;
+    for (const auto& w : c.words) {
+      if (AssignmentName(w).empty()) break;
+      s += w + " ";
+    }
+    return s;
+  }
+  static std::string RenderSimpleRaw(const Cmd& c) { return JoinRaw(c.words) + RenderRedirs(c); }
+
+  std::string RenderCmd(const Cmd& c, bool harness) {
+    if (c.kind == Cmd::kFor) {
+      std::string s = "for " + c.var + " in";
+      for (const auto& it : c.items) s += " " + it;
+      return s + "; do " + RenderList(*c.body, harness) + "; done" + RenderRedirs(c);
+    }
+    if (c.kind == Cmd::kGroup) {
+      return (c.subshell ? "( " : "{ ") + RenderList(*c.body, harness) + (c.subshell ? " )" : "; }") +
+             RenderRedirs(c);
+    }
+    auto it = memo_.find(&c);
+    if (it == memo_.end()) return RenderSimpleRaw(c);
+    return harness ? it->second.harness : it->second.rewritten;
+  }
+
+  std::string RenderList(const List& l, bool harness) {
+    std::string s;
+    for (size_t i = 0; i < l.items.size(); ++i) {
+      const AndOr& ao = l.items[i];
+      for (size_t p = 0; p < ao.pipes.size(); ++p) {
+        if (p > 0) s += " " + ao.ops[p - 1] + " ";
+        for (size_t k = 0; k < ao.pipes[p].cmds.size(); ++k) {
+          if (k > 0) s += " | ";
+          s += RenderCmd(ao.pipes[p].cmds[k], harness);
+        }
+      }
+      const std::string& sep = l.seps[i];
+      if (i + 1 < l.items.size()) {
+        s += sep == "\n" ? "\n" : sep == "&" ? " & " : "; ";
+      } else if (sep == "&") {
+        s += " &";
+      }
+    }
+    return s;
+  }
+
+  const PlanOptions& opts_;
+  const LauncherTable& table_;
+  Plan* plan_;
+  std::string invalid_, no_adapter_, not_applicable_;
+  std::map<const Cmd*, Rendered> memo_;
+  std::vector<std::shared_ptr<List>> keep_;
+  std::vector<std::string> loop_vars_;
+  std::map<std::string, std::string> pending_env_;   // launcher -e variables in scope
+  std::map<std::string, std::string> launcher_env_;  // every launcher -e variable seen
+  bool whole_command_ = true;
+};
+
+std::string Trim(std::string_view s) {
+  size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return std::string(s.substr(a, b - a));
+}
+
+}  // namespace
+
+const char* VerdictName(PlanVerdict v) {
+  switch (v) {
+    case PlanVerdict::kRunnable: return "runnable";
+    case PlanVerdict::kNeedsConsent: return "needs-consent";
+    case PlanVerdict::kNoAdapter: return "no-adapter";
+    case PlanVerdict::kNotApplicable: return "n/a";
+    case PlanVerdict::kInvalid: return "invalid";
+  }
+  return "invalid";
+}
+
+std::string Plan::Summary() const {
+  switch (verdict) {
+    case PlanVerdict::kRunnable:
+      return "runnable: " + std::to_string(invocations.size()) + " invocation(s)" +
+             (needs_shell ? " under bash" : "");
+    case PlanVerdict::kNeedsConsent: {
+      std::string s = "skipped: needs --allow-shell (runs:";
+      for (const auto& d : disallowed) s += " " + d;
+      return s + ")";
+    }
+    case PlanVerdict::kNoAdapter: return "skipped: no adapter (" + reason + ")";
+    case PlanVerdict::kNotApplicable: return "skipped: N/A" + (reason.empty() ? "" : " (" + reason + ")");
+    case PlanVerdict::kInvalid: return "skipped: cannot plan (" + reason + ")";
+  }
+  return "";
+}
+
+Plan PlanCommand(std::string_view command_text, const PlanOptions& options) {
+  Plan plan;
+  plan.original = std::string(command_text);
+  plan.needs_shell = false;
+  std::string text = Trim(command_text);
+  if (text.empty()) {
+    plan.verdict = PlanVerdict::kNotApplicable;
+    plan.reason = "empty command";
+    return plan;
+  }
+  {
+    std::string head = text.substr(0, 3);
+    for (auto& ch : head) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (head == "N/A") {
+      plan.verdict = PlanVerdict::kNotApplicable;
+      std::string rest = Trim(std::string_view(text).substr(3));
+      if (rest.size() >= 2 && rest.front() == '(' && rest.back() == ')') rest = rest.substr(1, rest.size() - 2);
+      plan.reason = rest;
+      return plan;
+    }
+  }
+  Planner planner(options, &plan);
+  Rendered r = planner.PlanScript(text, Vars{}, 0);
+  plan.rewritten_script = r.rewritten;
+  plan.harness_script = r.harness;
+  if (!planner.invalid().empty()) {
+    plan.verdict = PlanVerdict::kInvalid;
+    plan.reason = planner.invalid();
+  } else if (!planner.no_adapter().empty()) {
+    plan.verdict = PlanVerdict::kNoAdapter;
+    plan.reason = planner.no_adapter();
+  } else if (plan.invocations.empty()) {
+    plan.verdict = PlanVerdict::kNotApplicable;
+    plan.reason = planner.not_applicable().empty() ? "no benchmark invocation" : planner.not_applicable();
+    if (!plan.disallowed.empty()) {
+      plan.reason += "; runs:";
+      for (const auto& d : plan.disallowed) plan.reason += " " + d;
+    }
+  } else if (!plan.disallowed.empty()) {
+    plan.verdict = PlanVerdict::kNeedsConsent;
+    plan.reason = "runs programs outside the allow-list";
+  } else {
+    plan.verdict = PlanVerdict::kRunnable;
+  }
+  if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent) plan.invocations.clear();
+  return plan;
+}
+
+const std::vector<std::string>& ShellAllowList() { return kAllowList; }
+
+std::string ShellQuote(std::string_view w) {
+  if (w.empty()) return "''";
+  bool plain = std::all_of(w.begin(), w.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(w);
+  std::string s = "'";
+  for (char c : w) {
+    if (c == '\'') s += "'\\''";
+    else s.push_back(c);
+  }
+  return s + "'";
+}
 
 }  // namespace moelog::logbook

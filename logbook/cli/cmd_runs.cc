@@ -1,12 +1,247 @@
-// Placeholder: `moelog runs` is not available in this build yet.
+// moelog runs: query the run store.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
 #include "engine/status.h"
 #include "logbook/cli/commands.h"
+#include "logbook/run_store.h"
 
 namespace moelog::cli {
+namespace {
 
-int CmdRuns(const Args&) {
-  PrintError("runs", "not available in this build yet");
-  return kExitError;
+using logbook::RunRecord;
+
+std::string Num(double v, const char* fmt) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), fmt, v);
+  return buf;
+}
+
+std::string Metric(const RunRecord& r, const std::string& k, const char* fmt) {
+  auto it = r.metrics.find(k);
+  return it == r.metrics.end() ? "" : Num(it->second, fmt);
+}
+
+std::string Point(const RunRecord& r, const std::string& k) {
+  auto it = r.point.find(k);
+  return it == r.point.end() ? "" : it->second;
+}
+
+// Columns of the table and CSV output: fixed ones, then every point key.
+struct Column {
+  std::string name;
+  std::string (*get)(const RunRecord&);
+};
+
+const std::vector<Column>& FixedColumns() {
+  static const std::vector<Column> c = {
+      {"id", [](const RunRecord& r) { return std::to_string(r.id); }},
+      {"entry", [](const RunRecord& r) { return r.entry_id; }},
+      {"target", [](const RunRecord& r) { return r.target; }},
+      {"status", [](const RunRecord& r) { return r.status; }},
+      {"time_s", [](const RunRecord& r) { return Metric(r, "time_s", "%.6f"); }},
+      {"tflops", [](const RunRecord& r) { return Metric(r, "tflops", "%.3f"); }},
+      {"tflops_per_device", [](const RunRecord& r) { return Metric(r, "tflops_per_device", "%.3f"); }},
+      {"tokens_per_s", [](const RunRecord& r) { return Metric(r, "tokens_per_s", "%.2f"); }},
+      {"start_time", [](const RunRecord& r) { return r.start_time; }},
+  };
+  return c;
+}
+
+// Point keys worth a table column (the per-run identity, plus loop variables).
+std::vector<std::string> PointColumns(const std::vector<RunRecord>& rows, bool all) {
+  static const std::vector<std::string> kOrder = {"distribution", "mode", "pass", "impl", "backend", "topk",
+                                                  "null_target", "parallel_mode", "quant_mode", "remat_mode"};
+  std::set<std::string> seen;
+  for (const auto& r : rows)
+    for (const auto& [k, v] : r.point) seen.insert(k);
+  std::vector<std::string> cols;
+  for (const auto& k : kOrder)
+    if (seen.count(k)) cols.push_back(k);
+  for (const auto& k : seen)
+    if ((all || k.rfind("loop.", 0) == 0) && std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
+  return cols;
+}
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"') o += '"';
+    o += c;
+  }
+  return o + "\"";
+}
+
+void PrintTable(const std::vector<RunRecord>& rows) {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> cells;
+  auto pcols = PointColumns(rows, false);
+  const auto& fixed = FixedColumns();
+  for (size_t i = 0; i < 4; ++i) header.push_back(fixed[i].name);
+  for (const auto& p : pcols) header.push_back(p);
+  for (size_t i = 4; i < fixed.size(); ++i) header.push_back(fixed[i].name);
+  for (const auto& r : rows) {
+    std::vector<std::string> row;
+    for (size_t i = 0; i < 4; ++i) row.push_back(fixed[i].get(r));
+    for (const auto& p : pcols) row.push_back(Point(r, p));
+    for (size_t i = 4; i < fixed.size(); ++i) row.push_back(fixed[i].get(r));
+    cells.push_back(std::move(row));
+  }
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string s;
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c) s += "  ";
+      s += row[c] + std::string(width[c] - row[c].size(), ' ');
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    std::cout << s << "\n";
+  };
+  line(header);
+  for (const auto& row : cells) line(row);
+}
+
+void PrintCsv(const std::vector<RunRecord>& rows) {
+  auto pcols = PointColumns(rows, true);
+  std::set<std::string> mset;
+  for (const auto& r : rows)
+    for (const auto& [k, v] : r.metrics) mset.insert(k);
+  std::vector<std::string> header = {"id", "run_id", "entry_id", "logbook_path", "target", "status", "exit_status",
+                                     "timed_out", "cache_key", "start_time", "end_time", "host", "git_commit",
+                                     "git_dirty", "command_rewritten"};
+  std::string h;
+  for (const auto& c : header) h += (h.empty() ? "" : ",") + c;
+  for (const auto& p : pcols) h += "," + CsvField(p);
+  for (const auto& m : mset) h += "," + CsvField(m);
+  std::cout << h << "\n";
+  for (const auto& r : rows) {
+    std::vector<std::string> f = {std::to_string(r.id), r.run_id, r.entry_id, r.logbook_path, r.target, r.status,
+                                  std::to_string(r.exit_status), r.timed_out ? "1" : "0", r.cache_key,
+                                  r.start_time, r.end_time, r.host, r.git_commit, r.git_dirty ? "1" : "0",
+                                  r.command_rewritten};
+    std::string s;
+    for (const auto& x : f) s += (s.empty() ? "" : ",") + CsvField(x);
+    for (const auto& p : pcols) s += "," + CsvField(Point(r, p));
+    for (const auto& m : mset) s += "," + Metric(r, m, "%.17g");
+    std::cout << s << "\n";
+  }
+}
+
+void PrintJson(const std::vector<RunRecord>& rows) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const auto& r : rows) {
+    nlohmann::json j;
+    j["id"] = r.id;
+    j["run_id"] = r.run_id;
+    j["entry_id"] = r.entry_id;
+    j["logbook_path"] = r.logbook_path;
+    j["command_original"] = r.command_original;
+    j["command_rewritten"] = r.command_rewritten;
+    try {
+      j["config"] = nlohmann::json::parse(r.config_json);
+    } catch (const nlohmann::json::exception&) {
+      j["config"] = r.config_json;
+    }
+    j["target"] = r.target;
+    j["cache_key"] = r.cache_key;
+    j["point"] = r.point;
+    j["metrics"] = r.metrics;
+    j["status"] = r.status;
+    j["exit_status"] = r.exit_status;
+    j["timed_out"] = r.timed_out;
+    j["stdout_tail"] = r.stdout_tail;
+    j["stderr_tail"] = r.stderr_tail;
+    j["start_time"] = r.start_time;
+    j["end_time"] = r.end_time;
+    j["host"] = r.host;
+    j["cpu_model"] = r.cpu_model;
+    j["moelog_version"] = r.moelog_version;
+    j["git_commit"] = r.git_commit;
+    j["git_dirty"] = r.git_dirty;
+    j["invocation_index"] = r.invocation_index;
+    arr.push_back(std::move(j));
+  }
+  std::cout << arr.dump(2) << "\n";
+}
+
+}  // namespace
+
+int CmdRuns(const Args& args) {
+  CLI::App app("Query the run store: one row per stored run (sweep point x queue mode).\n"
+               "Filters are ANDed. A --where key is a column (entry_id, target, status, cache_key, host,\n"
+               "run_id, exit_status, timed_out, git_commit, git_dirty, moelog_version) or a run point,\n"
+               "metric or config key (topk, impl, distribution, tflops, tokens_per_s, parallel_mode,\n"
+               "mlp_dim, ...). Operators: = != < <= > >=; numbers compare numerically.",
+               "moelog runs");
+  std::string db, logbook, entry, format = "table";
+  std::vector<std::string> where;
+  int64_t limit = 0;
+  bool latest = false;
+  app.add_option("--db", db, "run store (default: .moelog/runs.db beside --logbook, else in the current directory)");
+  app.add_option("--logbook", logbook, "only runs of this logbook path (and its default store)");
+  app.add_option("--entry", entry, "only runs of this entry ID");
+  app.add_option("--where", where, "key=value filter (repeatable)")->allow_extra_args(false);
+  app.add_option("--format", format, "output format")->check(CLI::IsMember({"table", "csv", "json"}));
+  app.add_option("--limit", limit, "at most N rows (0: all)")->check(CLI::NonNegativeNumber);
+  app.add_flag("--latest", latest, "only the newest run batch of each cache key");
+  try {
+    std::vector<std::string> rev(args.rbegin(), args.rend());
+    app.parse(rev);
+  } catch (const CLI::CallForHelp& e) {
+    std::cout << app.help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    PrintError("runs", e.what());
+    return kExitUsage;
+  }
+  if (db.empty()) db = logbook.empty() ? ".moelog/runs.db" : logbook::DefaultStorePath(logbook);
+  std::error_code ec;
+  if (!std::filesystem::exists(db, ec)) {
+    PrintError("runs", "no run store at " + db + " (run `moelog update` first, or pass --db)");
+    return kExitError;
+  }
+  auto store = logbook::RunStore::Open(db);
+  if (!store.ok()) {
+    PrintError("runs", store.status().message());
+    return store.status().ExitCode();
+  }
+  logbook::RunQuery q;
+  q.entry_id = entry;
+  q.where = where;
+  q.limit = limit;
+  q.latest_per_cache_key = latest;
+  auto rows = (*store)->Query(q);
+  if (!rows.ok()) {
+    PrintError("runs", rows.status().message());
+    return rows.status().ExitCode();
+  }
+  if (!logbook.empty()) {  // stored paths may be relative or absolute: compare both ways
+    auto norm = [](const std::string& p) {
+      std::error_code e;
+      auto a = std::filesystem::absolute(p, e);
+      return e ? p : a.lexically_normal().string();
+    };
+    const std::string want = norm(logbook);
+    std::vector<RunRecord> kept;
+    for (auto& r : *rows)
+      if (r.logbook_path == logbook || norm(r.logbook_path) == want) kept.push_back(std::move(r));
+    *rows = std::move(kept);
+  }
+  if (format == "json") PrintJson(*rows);
+  else if (format == "csv") PrintCsv(*rows);
+  else PrintTable(*rows);
+  return kExitOk;
 }
 
 }  // namespace moelog::cli
