@@ -50,6 +50,7 @@ Result<BlockConfig> MakeBlockConfig(const BenchConfig& cfg, const std::string& i
   auto r = ParseRematMode(cfg.remat_mode);
   if (!r.ok()) return r.status();
   c.remat = *r;
+  c.repeat_sort = cfg.dispatch_permute_mode == "repeat_sort";
   return c;
 }
 
@@ -112,6 +113,7 @@ double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool che
     bytes += rows * (2 * h * es + 3 * m * es);                 // dy rows, dx rows, dh, dab
     bytes += t * h * (es + 4) + t * 3 * s * 4;                 // dout, dx f32, shared grads
   }
+  if (c.repeat_sort) bytes += t * static_cast<double>(topk) * h * es;
   if (check_numerics) bytes += 8 * (3 * t * h + 2 * (3 * e * h * m + 3 * h * s));
   return bytes;
 }
@@ -171,7 +173,8 @@ Status MoeBlock::Pack() {
   auto plan = PlanPack(*routing_, pack_options_);
   if (!plan.ok()) return plan.status();
   plan_ = std::move(plan).value();
-  GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_);
+  if (c_.repeat_sort && !QuantRouted(c_.quant)) GatherRowsRepeatSort(data_->x, plan_, &repeated_, &rows_);
+  else GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_);
   return Status::Ok();
 }
 

@@ -117,6 +117,9 @@ TEST(CpuMoe, RematModesAndCapacityAndNulls) {
   }
   c.capacity_policy = "none";
   c.capacity_factor = 0;
+  c.dispatch_permute_mode = "repeat_sort";
+  ExpectAllOk(RunChecks(c, "fast", true, MakeRouting(c, "runs")), "repeat_sort");
+  c.dispatch_permute_mode = "direct_take";
   Routing r = MakeRouting(c, "random", 0.4);
   ASSERT_GT(r.null_assignments, 0);
   ExpectAllOk(RunChecks(c, "baseline", true, r), "null");
