@@ -16,8 +16,8 @@
 
 Examples:
   OMP_PROC_BIND=true OMP_PLACES=cores /usr/bin/python3 tests/bench/compare_runs.py peer \\
-      --moelog build-rel/logbook/cli/moelog --tokens 8192 --hidden 1024 --mlp-dim 512 --experts 16 --topk 2
-  /usr/bin/python3 tests/bench/compare_runs.py memory --moelog build-rel/logbook/cli/moelog
+      --moelog build-rel/logbook/moelog --tokens 8192 --hidden 1024 --mlp-dim 512 --experts 16 --topk 2
+  /usr/bin/python3 tests/bench/compare_runs.py memory --moelog build-rel/logbook/moelog
 """
 
 import argparse
@@ -174,7 +174,7 @@ def main():
     for name, fn in (("peer", cmd_peer), ("memory", cmd_memory), ("ep", cmd_ep)):
         s = sub.add_parser(name)
         s.set_defaults(func=fn)
-        s.add_argument("--moelog", default="build-rel/logbook/cli/moelog")
+        s.add_argument("--moelog", default="build-rel/logbook/moelog")
         s.add_argument("--tokens", type=int, default=8192)
         s.add_argument("--hidden", type=int, default=1024)
         s.add_argument("--mlp-dim", type=int, default=512)
