@@ -243,18 +243,32 @@ std::vector<RunPoint> ExpandRuns(const BenchConfig& c) {
   return out;
 }
 
+namespace {
+
+// Building the CLI11 parser costs about a millisecond; planning a large
+// logbook parses thousands of command lines, so each thread keeps one parser
+// bound to a scratch config and resets both before every parse.
+struct BenchParser {
+  BenchConfig scratch;
+  CLI::App app{"moelog bench: run one MoE layer benchmark (hillclimb harness flags)", "moelog bench"};
+  BenchParser() { AddOptions(app, scratch); }
+};
+
+}  // namespace
+
 Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args) {
-  BenchConfig c;
-  CLI::App app("moelog bench: run one MoE layer benchmark (hillclimb harness flags)", "moelog bench");
-  AddOptions(app, c);
+  thread_local BenchParser parser;
+  parser.scratch = BenchConfig();
+  parser.app.clear();
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
-    app.parse(reversed);
+    parser.app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    return Status::NotFound(app.help());
+    return Status::NotFound(parser.app.help());
   } catch (const CLI::ParseError& e) {
     return Status::InvalidArgument(e.what());
   }
+  BenchConfig c = parser.scratch;
   MOELOG_RETURN_IF_ERROR(c.Validate());
   return c;
 }

@@ -9,6 +9,7 @@
 
 #include "engine/backend.h"
 #include "engine/cpu/moe_block.h"
+#include "engine/parallel/parallel_runner.h"
 #include "engine/timing.h"
 
 namespace moelog::engine {
@@ -43,9 +44,10 @@ Status CpuBackend::EnsureData(const BenchConfig& c) {
 }
 
 Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) {
-  if (config.parallel_mode != "none")
-    return Status::NotSupported("--parallel-mode " + config.parallel_mode +
-                                " on the cpu target: expert/data parallelism is not built into this moelog");
+  if (config.parallel_mode != "none") {
+    MOELOG_RETURN_IF_ERROR(EnsureData(config));
+    return parallel::RunParallel(config, point, routing, data_.get());
+  }
   auto bc = cpu::MakeBlockConfig(config, point.impl);
   if (!bc.ok()) return bc.status();
   const bool training = config.bench_pass == "forward_backward";
@@ -105,6 +107,7 @@ Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& poi
 }  // namespace
 
 Result<std::unique_ptr<Backend>> MakeCpuBackend(const BenchConfig& config) {
+  MOELOG_RETURN_IF_ERROR(parallel::PrepareProcess(config));  // MPI ranks: init, rank 0 prints
   try {
     return std::unique_ptr<Backend>(std::make_unique<CpuBackend>(config));
   } catch (const dnnl::error& e) {

@@ -424,7 +424,7 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
 
 Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,
                                   const std::vector<ChartPoint>& points, const ChartOptions& options,
-                                  const std::string& suffix) {
+                                  const std::string& suffix, bool draw) {
   ChartOptions opts = options;
   if (opts.title.empty()) {
     auto probe = PlanChart(points, options);
@@ -434,10 +434,15 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
   auto plan = PlanChart(points, opts);
   if (!plan.ok()) return plan.status();
   std::string base = ChartStem(entry_id) + (suffix.empty() ? "" : "-" + ChartStem(suffix));
-  auto files = DrawChart(*plan, DirOf(logbook_path) + "/figures", base, opts.png);
-  if (!files.ok()) return files.status();
   EntryChart out;
-  out.files = *files;
+  const std::string dir = DirOf(logbook_path) + "/figures";
+  if (draw) {
+    auto files = DrawChart(*plan, dir, base, opts.png);
+    if (!files.ok()) return files.status();
+    out.files = *files;
+  } else {
+    out.files = {dir + "/" + base + (opts.png ? ".png" : ".svg"), dir + "/" + base + ".dat", dir + "/" + base + ".gp"};
+  }
   std::string alt = plan->title;
   for (char& c : alt)
     if (c == '[' || c == ']') c = ' ';

@@ -110,9 +110,11 @@ struct EntryChart {
   ChartFiles files;
   std::string markdown;  // image link relative to the logbook's directory
 };
+// With draw == false nothing is written (the link and paths are computed
+// only), for `moelog update --check`.
 Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,
                                   const std::vector<ChartPoint>& points, const ChartOptions& options,
-                                  const std::string& suffix = "");
+                                  const std::string& suffix = "", bool draw = true);
 
 }  // namespace moelog::logbook
 

@@ -678,7 +678,9 @@ std::optional<std::pair<std::string, int>> FindPredicateText(const std::string& 
       size_t e = bullet_text.find(f.close, start);
       if (e == std::string::npos) break;
       std::string body = Trim(bullet_text.substr(start, e - start));
-      if (body.rfind("moelog:", 0) == 0) {
+      // Region markers (`<!-- moelog:begin ... -->`, `moelog:end`) are not predicates.
+      const bool marker = body.rfind("moelog:begin", 0) == 0 || body.rfind("moelog:end", 0) == 0;
+      if (body.rfind("moelog:", 0) == 0 && !marker) {
         if (p < best) {
           best = p;
           inner = Trim(body.substr(7));
@@ -712,7 +714,7 @@ Result<std::vector<Criterion>> ParseCriteria(const std::vector<BulletSource>& bu
 std::vector<BulletSource> StopCriteriaBullets(const std::string& markdown) {
   std::vector<BulletSource> out;
   auto lines = SplitLines(markdown);
-  bool in_section = false;
+  bool in_section = false, in_region = false;
   std::string fence;
   BulletSource* cur = nullptr;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -722,6 +724,11 @@ std::vector<BulletSource> StopCriteriaBullets(const std::string& markdown) {
       if (in_section && cur) cur->text += "\n" + l;
       continue;
     }
+    // moelog's own regions (the status list) are not criteria.
+    const std::string t = Trim(l);
+    if (t.rfind("<!-- moelog:begin", 0) == 0) { in_region = true; cur = nullptr; continue; }
+    if (t.rfind("<!-- moelog:end", 0) == 0) { in_region = false; continue; }
+    if (in_region) continue;
     int level = HeadingLevel(l);
     if (level > 0) {
       std::string title = Trim(l.substr(static_cast<size_t>(level)));

@@ -74,7 +74,10 @@ TableRow RowFromRecord(const RunRecord& record) {
   } catch (const std::exception&) {
     // A malformed stored config leaves only the point columns.
   }
-  for (const auto& [k, v] : record.point) row.config[k] = v;
+  // Loop bindings ("loop.tk") belong to the entry that first ran this config;
+  // a cached run can be shared by entries, so they never make columns.
+  for (const auto& [k, v] : record.point)
+    if (k.rfind("loop.", 0) != 0) row.config[k] = v;
   row.metrics = record.metrics;
   row.status = record.status;
   return row;

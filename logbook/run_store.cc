@@ -549,12 +549,25 @@ std::string HashFile(const std::string& path) {
 
 std::string ModelVersionTag(const engine::BenchConfig& c) {
   if (c.target == "v5p") {
+    // Resolving and hashing the files costs stat calls per key: memoized per
+    // (params, hardware) for the life of the process (one moelog command).
+    static std::mutex mu;
+    static std::map<std::pair<std::string, std::string>, std::string> memo;
+    const auto key = std::make_pair(c.model_params, c.hardware);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      auto it = memo.find(key);
+      if (it != memo.end()) return it->second;
+    }
     // The same resolution the v5p backend uses, so the key hashes the files it reads.
     auto params = engine::v5p::ResolveDataFile(c.model_params.empty() ? "v5p_params" : c.model_params, "");
     auto hw = engine::v5p::ResolveDataFile(c.hardware.empty() ? "v5p" : c.hardware, "hardware");
-    return std::string("v5p:") + MOELOG_VERSION + ":params=" +
-           (params.ok() ? HashFile(*params) : "missing:" + c.model_params) +
-           ":hw=" + (hw.ok() ? HashFile(*hw) : "missing:" + c.hardware);
+    std::string tag = std::string("v5p:") + MOELOG_VERSION + ":params=" +
+                      (params.ok() ? HashFile(*params) : "missing:" + c.model_params) +
+                      ":hw=" + (hw.ok() ? HashFile(*hw) : "missing:" + c.hardware);
+    std::lock_guard<std::mutex> lock(mu);
+    memo[key] = tag;
+    return tag;
   }
   static const std::string cpu = CpuModel();
   return c.target + ":" + MOELOG_VERSION + ":" + cpu;

@@ -18,9 +18,11 @@
 #include "logbook/parse_recipe.h"
 #include "logbook/regions.h"
 #include "logbook/render_table.h"
+#include "logbook/run_adapter.h"
 #include "logbook/run_store.h"
 #include "logbook/runner.h"
 #include "logbook/shell_plan.h"
+#include "logbook/update_hooks.h"
 
 namespace moelog::logbook {
 namespace {
@@ -139,6 +141,76 @@ std::string RenderUnit(const UnitWork& w, bool* complete) {
   return content;
 }
 
+// The entry's chart (update_hooks.h): drawn under figures/ beside the logbook
+// when `draw`, and linked below the table. "" when the entry's runs do not
+// vary along an axis.
+std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork& w, bool draw, std::ostream& err) {
+  const Entry* e = lb.FindEntry(w.unit->id);
+  if (!e) return "";
+  std::vector<StoredRun> runs;
+  for (const auto& pc : w.commands) {
+    if (!pc.runnable) continue;
+    for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
+      bool fresh = false;
+      for (const auto& r : pc.fresh)
+        if (static_cast<size_t>(r.invocation_index) == i && r.status == "ok") {
+          runs.push_back(ToStoredRun(r));
+          fresh = true;
+        }
+      if (!fresh)
+        for (const auto& r : pc.cached[i])
+          if (r.status == "ok") runs.push_back(ToStoredRun(r));
+    }
+  }
+  auto chart = ChartForEntry(path, *e, runs, {}, draw);
+  if (!chart.ok()) {
+    if (chart.status().code() != Status::Code::kNotFound)
+      err << path << ":" << e->heading_line << ": " << e->id << ": chart: " << chart.status().ToString() << "\n";
+    return "";
+  }
+  return chart->markdown + "\n";
+}
+
+// The owned status region under "## Stop Criteria" (update_hooks.h), added
+// when some criterion carries a predicate; evaluated against the stored runs
+// of the logbook's entries and this session's fresh runs.
+const char kCriteriaRegionId[] = "STOP-CRITERIA";
+
+void AddCriteriaStatus(const std::string& text, const Logbook& lb, RunStore* store,
+                       const std::vector<UnitWork>& work, std::vector<RegionEdit>* edits, std::ostream& err) {
+  const Section* s = lb.FindSection(SectionKind::kStopCriteria);
+  if (!s) return;
+  bool any = false;
+  for (const auto& b : StopCriteriaBullets(text)) any = any || FindPredicateText(b.text).has_value();
+  if (!any) return;
+  std::set<std::string> ids;
+  for (const auto& e : lb.entries) ids.insert(e.id);
+  std::vector<StoredRun> runs;
+  std::set<std::string> seen;
+  if (store)
+    if (auto rows = store->Query(RunQuery{}); rows.ok())
+      for (const auto& r : *rows)
+        if (r.status == "ok" && ids.count(r.entry_id)) {
+          runs.push_back(ToStoredRun(r));
+          seen.insert(runs.back().id);
+        }
+  for (const auto& w : work)
+    for (const auto& pc : w.commands)
+      for (const auto& r : pc.fresh)
+        if (r.status == "ok" && !seen.count(ToStoredRun(r).id)) runs.push_back(ToStoredRun(r));
+  auto body = CriteriaStatusRegion(text, lb, runs);
+  if (!body.ok()) {
+    err << body.status().message() << "\n";
+    return;
+  }
+  RegionEdit e;
+  e.id = kCriteriaRegionId;
+  e.content = *body;
+  e.insert_after_line = s->bullets.empty() ? s->heading_line : s->bullets.back().end_line;
+  e.blank_before = true;
+  edits->push_back(std::move(e));
+}
+
 class Progress {
  public:
   Progress(bool on, int total) : on_(on && isatty(2)), total_(total), start_(std::chrono::steady_clock::now()) {}
@@ -215,6 +287,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   for (const auto& r : scan.regions) {
     bool known = false;
     for (const auto& u : units) known = known || u.id == r.id;
+    known = known || (kind == DocumentKind::kLogbook && r.id == kCriteriaRegionId);
     if (!known) err << path << ":" << r.begin_line << ": region id=" << r.id << " matches no entry; left alone\n";
   }
   for (const auto& id : opt.entries) {
@@ -290,7 +363,8 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     }
     if (opt.stale && w.runnable) {
       bool complete = true;
-      const std::string content = RenderUnit(w, &complete);
+      std::string content = RenderUnit(w, &complete);
+      if (kind == DocumentKind::kLogbook && complete) content += ChartLink(path, lb, w, false, err);
       const Region* r = scan.Find(u.id);
       if (complete && r && !r->edited &&
           text.substr(r->begin_offset, r->end_offset - r->begin_offset) == FormatRegion(u.id, content, r->indent))
@@ -389,11 +463,12 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     if (!w.runnable) {
       std::string why;
       for (const auto& pc : w.commands) why += (why.empty() ? "" : "; ") + pc.plan.Summary();
-      out << u.id << ": skipped" << (why.empty() ? " (no commands)" : ": " + Shorten(why, 160)) << "\n";
+      out << u.id << ": " << (why.empty() ? "skipped (no commands)" : Shorten(why, 160)) << "\n";
       continue;
     }
     bool complete = true;
-    const std::string content = RenderUnit(w, &complete);
+    std::string content = RenderUnit(w, &complete);
+    if (kind == DocumentKind::kLogbook && complete) content += ChartLink(path, lb, w, writes, err);
     if (!complete) {
       if (opt.check) {
         sum.stale.push_back(u.id);
@@ -403,7 +478,11 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
       }
       if (opt.check) continue;
     }
-    if (opt.print_tables) out << "\n### " << u.id << ": " << u.label << "\n\n" << content;
+    if (opt.print_tables) {
+      std::string title = u.label;
+      while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
+      out << "\n### " << u.id << ": " << title << "\n\n" << content;
+    }
     RegionEdit e;
     e.id = u.id;
     e.content = content;
@@ -412,9 +491,18 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     e.blank_before = u.blank_before;
     edits.push_back(std::move(e));
   }
+  if (kind == DocumentKind::kLogbook) AddCriteriaStatus(text, lb, store.get(), work, &edits, err);
   SpliceOptions sopt;
   sopt.force = opt.force;
   SpliceResult res = SpliceRegions(text, scan, edits, sopt);
+  if (opt.check && !res.kept_edited.empty()) {
+    // The diff shows what `update --force` would write over the hand edits.
+    SpliceOptions forced;
+    forced.force = true;
+    std::vector<std::string> kept = res.kept_edited;
+    res = SpliceRegions(text, scan, edits, forced);
+    res.kept_edited = kept;
+  }
   sum.kept_edited = res.kept_edited;
   for (const auto& id : res.kept_edited)
     err << path << ":" << scan.Find(id)->begin_line << ": region id=" << id
@@ -424,7 +512,6 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
 
   if (opt.check) {
     for (const auto& id : res.changed) sum.stale.push_back(id);
-    for (const auto& id : res.kept_edited) sum.stale.push_back(id);
     if (sum.changed) out << UnifiedDiff(text, res.text, path);
     for (const auto& id : sum.stale) out << id << ": stale or missing region\n";
     sum.exit_code = sum.stale.empty() ? kExitOk : kExitError;
@@ -434,6 +521,8 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     // Safety: the rewritten document must keep its entries and have valid regions.
     const RegionScan again = FindRegions(res.text, path);
     bool safe = again.ok();
+    // Every written region must be found again (not swallowed by a fence).
+    for (const auto& id : res.changed) safe = safe && again.Find(id) != nullptr;
     if (kind == DocumentKind::kLogbook) {
       const Logbook nl = ParseLogbook(res.text, path);
       safe = safe && nl.entries.size() == lb.entries.size();
@@ -462,7 +551,8 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   } else if (!writes) {
     sum.changed = false;
   }
-  for (const auto& id : res.changed) out << id << ": " << (writes ? "written" : "table ready") << "\n";
+  if (writes)
+    for (const auto& id : res.changed) out << id << ": written\n";
   out << path << ": " << sum.runnable << " runnable of " << sum.units << ", " << sum.invocations
       << " invocation(s): " << sum.cache_hits << " cached, " << sum.executed << " run, " << sum.failed << " failed; "
       << (writes ? (sum.changed ? "file updated" : "file unchanged") : "file not written") << "\n";

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <utility>
 
@@ -550,6 +551,24 @@ bool LooksLikeScript(const std::string& w) {
 
 // ---------------------------------------------------------------- planner
 
+// engine::ParseBenchArgs builds a full flag parser per call (about a
+// millisecond); logbooks repeat the same invocations across entries and
+// updates, so parsed configs are memoized per argument list.
+Result<engine::BenchConfig> CachedParseBenchArgs(const std::vector<std::string>& args) {
+  static std::mutex mu;
+  static std::map<std::vector<std::string>, Result<engine::BenchConfig>> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(args);
+    if (it != memo.end()) return it->second;
+  }
+  auto r = engine::ParseBenchArgs(args);
+  std::lock_guard<std::mutex> lock(mu);
+  if (memo.size() >= 4096) memo.clear();  // bounded memory
+  memo.emplace(args, r);
+  return r;
+}
+
 // Utilities that may run without consent besides moelog itself. They print,
 // set shell options and variables, or make directories and log files; none
 // starts other programs or reaches the network.
@@ -1026,7 +1045,7 @@ class Planner {
           if (!launcher_env_.count(k)) inv.loop_bindings[k] = v;
     inv.command_line = ShellQuote(opts_.moelog) + " bench";
     for (const auto& a : inv.args) inv.command_line += " " + ShellQuote(a);
-    auto cfg = engine::ParseBenchArgs(inv.args);
+    auto cfg = CachedParseBenchArgs(inv.args);
     if (!cfg.ok()) {
       Invalid(original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") + cfg.status().message());
       MemoRaw(&c);

@@ -62,7 +62,7 @@ Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::st
 }
 
 Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& entry,
-                                 const std::vector<StoredRun>& runs, const ChartOptions& options) {
+                                 const std::vector<StoredRun>& runs, const ChartOptions& options, bool draw) {
   std::vector<StoredRun> mine;
   for (const auto& r : runs)
     if (r.entry_id == entry.id || (!entry.explicit_id.empty() && r.entry_id == entry.explicit_id)) mine.push_back(r);
@@ -80,7 +80,7 @@ Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& e
   std::string suffix;
   if (!options.x_key.empty()) suffix += NormalizeKey(options.x_key);
   for (const auto& y : options.y_metrics) suffix += (suffix.empty() ? "" : "-") + NormalizeKey(y);
-  return DrawEntryChart(logbook_path, entry.id, PointsFromRuns(mine), o, suffix);
+  return DrawEntryChart(logbook_path, entry.id, PointsFromRuns(mine), o, suffix, draw);
 }
 
 std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook) {

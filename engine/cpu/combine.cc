@@ -5,6 +5,7 @@
 
 #include <omp.h>
 
+#include "engine/cpu/kernels.h"
 #include "engine/cpu/moe_layer.h"
 
 namespace moelog::engine::cpu {
@@ -21,8 +22,7 @@ void ColumnBlock(int64_t hidden, int tid, int nt, int64_t* begin, int64_t* end) 
 
 template <typename T>
 inline float Ld(const T* p, int64_t i) {
-  if constexpr (std::is_same_v<T, float>) return p[i];
-  else return Bf16ToF32(p[i]);
+  return ToF(p[i]);
 }
 
 template <typename T>
@@ -36,6 +36,7 @@ void ScatterImpl(const T* y, const PackPlan& plan, bool apply_weight, float* out
       if (w == 0.0f || !plan.keep[r]) continue;
       float* o = out + int64_t{plan.token[r]} * hidden;
       const T* src = y + r * hidden;
+#pragma omp simd
       for (int64_t j = b; j < e; ++j) o[j] += w * Ld(src, j);
     }
   }
@@ -54,6 +55,7 @@ void InverseImpl(const T* y, const PackPlan& plan, const std::vector<int64_t>& i
       if (r < 0 || r >= plan.valid_rows || !plan.keep[r]) continue;
       const float w = apply_weight ? plan.weight[r] : 1.0f;
       const T* src = y + r * hidden;
+#pragma omp simd
       for (int64_t j = 0; j < hidden; ++j) o[j] += w * Ld(src, j);
     }
   }
@@ -86,7 +88,13 @@ void CombineBackward(const Tensor& dout, const PackPlan& plan, bool apply_weight
       continue;
     }
     const int64_t src = int64_t{plan.token[r]} * hidden;
-    for (int64_t j = 0; j < hidden; ++j) dy->Set(r * hidden + j, w * dout.Get(src + j));
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      const T* s = dout.as<T>() + src;
+      T* d = dy->as<T>() + r * hidden;
+#pragma omp simd
+      for (int64_t j = 0; j < hidden; ++j) d[j] = FromF<T>(w * ToF(s[j]));
+    });
   }
 }
 
@@ -107,7 +115,13 @@ void CombineBackwardInverse(const Tensor& dout, const PackPlan& plan, const std:
       const int64_t r = inv[t * k + s];
       if (r < 0 || r >= plan.valid_rows || !plan.keep[r]) continue;
       const float w = apply_weight ? plan.weight[r] : 1.0f;
-      for (int64_t j = 0; j < hidden; ++j) dy->Set(r * hidden + j, w * dout.Get(t * hidden + j));
+      DispatchFloat(dt, [&](auto tag) {
+        using T = decltype(tag);
+        const T* s = dout.as<T>() + t * hidden;
+        T* d = dy->as<T>() + r * hidden;
+#pragma omp simd
+        for (int64_t j = 0; j < hidden; ++j) d[j] = FromF<T>(w * ToF(s[j]));
+      });
     }
   }
 }
@@ -121,7 +135,12 @@ void ScatterAddRows(const Tensor& dx_rows, const PackPlan& plan, float* dx, int6
     for (int64_t r = 0; r < plan.valid_rows && b < e; ++r) {
       if (!plan.keep[r]) continue;
       float* o = dx + int64_t{plan.token[r]} * hidden;
-      for (int64_t j = b; j < e; ++j) o[j] += LoadF(dx_rows.data(), dt, r * hidden + j);
+      DispatchFloat(dt, [&](auto tag) {
+        using T = decltype(tag);
+        const T* s = dx_rows.as<T>() + r * hidden;
+#pragma omp simd
+        for (int64_t j = b; j < e; ++j) o[j] += ToF(s[j]);
+      });
     }
   }
 }

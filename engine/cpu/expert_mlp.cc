@@ -5,12 +5,11 @@
 #include <cstring>
 #include <functional>
 
+#include "engine/cpu/kernels.h"
 #include "engine/cpu/moe_layer.h"
 
 namespace moelog::engine::cpu {
 namespace {
-
-inline float Sigmoid(float z) { return 1.0f / (1.0f + std::exp(-z)); }
 
 // One B operand: a prepacked matrix or a strided view.
 struct BOperand {
@@ -131,17 +130,22 @@ void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t
 // acc * lhs_scale[row] * rhs_scale[group of row].
 void Dequantize(const std::vector<int64_t>& groups, const int32_t* acc, int64_t n, const float* lhs_scale,
                 const float* rhs_scale, void* out, DType dtype, int64_t ld) {
-  int64_t r0 = 0;
-  for (size_t g = 0; g < groups.size(); ++g) {
-    const int64_t cnt = groups[g];
-    const float sg = rhs_scale[g];
+  DispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* o = static_cast<T*>(out);
+    int64_t r0 = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const int64_t cnt = groups[g];
+      const float sg = rhs_scale[g];
 #pragma omp parallel for schedule(static)
-    for (int64_t r = r0; r < r0 + cnt; ++r) {
-      const float s = lhs_scale[r] * sg;
-      for (int64_t j = 0; j < n; ++j) StoreF(out, dtype, r * ld + j, static_cast<float>(acc[r * n + j]) * s);
+      for (int64_t r = r0; r < r0 + cnt; ++r) {
+        const float s = lhs_scale[r] * sg;
+#pragma omp simd
+        for (int64_t j = 0; j < n; ++j) o[r * ld + j] = FromF<T>(static_cast<float>(acc[r * n + j]) * s);
+      }
+      r0 += cnt;
     }
-    r0 += cnt;
-  }
+  });
 }
 
 }  // namespace
@@ -247,19 +251,11 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
   }
   // h = SiLU(gate) * up, times the routing weight with preweight.
   const int64_t valid = plan.valid_rows;
-  const bool pre = options_.preweight;
-  const float* wt = plan.weight.data();
-  void* hp = s.h.data();
-  const void* abp = s.ab.data();
-  const int64_t ld = s.ld_ab, boff = s.b_off;
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < valid; ++r) {
-    const float scale = pre ? wt[r] : 1.0f;
-    for (int64_t j = 0; j < m; ++j) {
-      float a = LoadF(abp, dt, r * ld + j), b = LoadF(abp, dt, boff + r * ld + j);
-      StoreF(hp, dt, r * m + j, a * Sigmoid(a) * b * scale);
-    }
-  }
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    SwiGluRows(s.ab.as<T>(), s.ld_ab, s.b_off, valid, m, wt, s.h.as<T>(), m);
+  });
   return runner_->status();
 }
 
@@ -362,24 +358,11 @@ Status ExpertMlp::Backward(const ExpertWeights& w, const PackedRows& rows, const
   }
   // d(gate), d(up) from dh; preweight scales dh by the row weight first.
   {
-    const bool pre = options_.preweight;
-    const float* wt = plan.weight.data();
-    const void* abp = s.ab.data();
-    const void* dhp = s.dh.data();
-    void* dabp = s.dab.data();
-    const int64_t ld = s.ld_ab, boff = s.b_off;
-#pragma omp parallel for schedule(static)
-    for (int64_t r = 0; r < valid; ++r) {
-      const float scale = pre ? wt[r] : 1.0f;
-      for (int64_t j = 0; j < m; ++j) {
-        float a = LoadF(abp, dt, r * ld + j), b = LoadF(abp, dt, boff + r * ld + j);
-        float d = LoadF(dhp, dt, r * m + j) * scale;
-        float sg = Sigmoid(a);
-        float silu = a * sg;
-        StoreF(dabp, dt, r * ld + j, d * b * (sg + silu * (1.0f - sg)));
-        StoreF(dabp, dt, boff + r * ld + j, d * silu);
-      }
-    }
+    const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      SwiGluBackwardRows(s.ab.as<T>(), s.ld_ab, s.b_off, valid, m, wt, s.dh.as<T>(), m, s.dab.as<T>());
+    });
   }
   // dW1, dW3 (fused: dW13 then split, as w13 was built from w1 and w3).
   {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/cpu/kernels.h"
 #include "engine/cpu/reference.h"
 
 namespace moelog::engine::cpu {
@@ -49,6 +50,7 @@ Result<BlockConfig> MakeBlockConfig(const BenchConfig& cfg, const std::string& i
   auto r = ParseRematMode(cfg.remat_mode);
   if (!r.ok()) return r.status();
   c.remat = *r;
+  c.repeat_sort = cfg.dispatch_permute_mode == "repeat_sort";
   return c;
 }
 
@@ -111,6 +113,7 @@ double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool che
     bytes += rows * (2 * h * es + 3 * m * es);                 // dy rows, dx rows, dh, dab
     bytes += t * h * (es + 4) + t * 3 * s * 4;                 // dout, dx f32, shared grads
   }
+  if (c.repeat_sort) bytes += t * static_cast<double>(topk) * h * es;
   if (check_numerics) bytes += 8 * (3 * t * h + 2 * (3 * e * h * m + 3 * h * s));
   return bytes;
 }
@@ -170,7 +173,8 @@ Status MoeBlock::Pack() {
   auto plan = PlanPack(*routing_, pack_options_);
   if (!plan.ok()) return plan.status();
   plan_ = std::move(plan).value();
-  GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_);
+  if (c_.repeat_sort && !QuantRouted(c_.quant)) GatherRowsRepeatSort(data_->x, plan_, &repeated_, &rows_);
+  else GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_);
   return Status::Ok();
 }
 
@@ -191,11 +195,7 @@ Status MoeBlock::Combine(bool with_shared) {
   }
   if (with_shared && c_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(shared_.Forward(data_->shared, data_->x, out_f32_.data(), true));
   if (y_.empty() || y_.dtype() != c_.dtype) y_ = Tensor(c_.dtype, {t, h});
-  DType dt = c_.dtype;
-  void* yp = y_.data();
-  const float* src = out_f32_.data();
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < t * h; ++i) StoreF(yp, dt, i, src[i]);
+  DispatchFloat(c_.dtype, [&](auto tag) { CastScale(out_f32_.data(), y_.as<decltype(tag)>(), t * h); });
   return Status::Ok();
 }
 
@@ -217,17 +217,16 @@ Status MoeBlock::TrainStep() {
   double sum = 0;
   const float inv_n = 2.0f / static_cast<float>(t * h);
   if (dout_.empty() || dout_.dtype() != c_.dtype) dout_ = Tensor(c_.dtype, {t, h});
-  {
-    const DType dt = c_.dtype;
-    const void* yp = y_.data();
-    void* dp = dout_.data();
-#pragma omp parallel for schedule(static) reduction(+ : sum)
+  DispatchFloat(c_.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* yp = y_.as<T>();
+#pragma omp parallel for simd schedule(static) reduction(+ : sum)
     for (int64_t i = 0; i < t * h; ++i) {
-      float v = LoadF(yp, dt, i);
+      const float v = ToF(yp[i]);
       sum += static_cast<double>(v) * v;
-      StoreF(dp, dt, i, v * inv_n);
     }
-  }
+    CastScale(yp, dout_.as<T>(), t * h, inv_n);
+  });
   loss_ = static_cast<float>(sum / static_cast<double>(t * h));
   dx_f32_.assign(static_cast<size_t>(t * h), 0.0f);
   if (c_.shared_dim > 0)
@@ -243,13 +242,7 @@ Status MoeBlock::TrainStep() {
   MOELOG_RETURN_IF_ERROR(mlp_.Backward(data_->experts, rows_, dy_rows_, &dx_rows_, &grads_));
   ScatterAddRows(dx_rows_, plan_, dx_f32_.data(), h);
   if (dx_.empty() || dx_.dtype() != c_.dtype) dx_ = Tensor(c_.dtype, {t, h});
-  {
-    const DType dt = c_.dtype;
-    void* dp = dx_.data();
-    const float* src = dx_f32_.data();
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < t * h; ++i) StoreF(dp, dt, i, src[i]);
-  }
+  DispatchFloat(c_.dtype, [&](auto tag) { CastScale(dx_f32_.data(), dx_.as<decltype(tag)>(), t * h); });
   return Status::Ok();
 }
 

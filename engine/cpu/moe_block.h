@@ -29,6 +29,7 @@ struct BlockConfig {
   double capacity_factor = 0.0;
   QuantMode quant = QuantMode::kNone;
   RematMode remat = RematMode::kNone;
+  bool repeat_sort = false;  // --dispatch-permute-mode repeat_sort
 };
 
 // The block configuration of one sweep point. InvalidArgument for unknown names.
@@ -98,7 +99,7 @@ class MoeBlock {
   std::vector<int64_t> inv_;
   ExpertMlp mlp_;
   SharedExpert shared_;
-  Tensor y_rows_, y_, dy_rows_, dx_rows_, dout_, dx_;
+  Tensor y_rows_, y_, dy_rows_, dx_rows_, dout_, dx_, repeated_;
   std::vector<float> out_f32_, dx_f32_;
   ExpertGrads grads_;
   SharedGrads shared_grads_;

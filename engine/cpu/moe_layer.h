@@ -116,6 +116,10 @@ struct PackedRows {
 // Gathers x [T,H] into rows->x. With quantize_rows also fills xq/xq_scale
 // (per-token symmetric int8). Reuses rows' buffers when the shape matches.
 void GatherRows(const Tensor& x, const PackPlan& plan, bool quantize_rows, PackedRows* rows);
+// The MaxText-style dispatch (--dispatch-permute-mode repeat_sort): repeat
+// every token K times into `repeated` [T*K, H], then permute those rows by the
+// sort order. Same result as GatherRows (without quantization).
+void GatherRowsRepeatSort(const Tensor& x, const PackPlan& plan, Tensor* repeated, PackedRows* rows);
 
 // ----------------------------------------------------------- expert MLP --
 

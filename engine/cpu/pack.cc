@@ -223,6 +223,29 @@ void GatherRows(const Tensor& x, const PackPlan& plan, bool quantize_rows, Packe
   }
 }
 
+void GatherRowsRepeatSort(const Tensor& x, const PackPlan& plan, Tensor* repeated, PackedRows* rows) {
+  const int64_t t = x.dim(0), h = x.dim(1), k = plan.topk;
+  const int64_t es = DTypeSize(x.dtype());
+  const size_t row_bytes = static_cast<size_t>(h * es);
+  if (repeated->empty() || repeated->dtype() != x.dtype() || repeated->dim(0) != t * k || repeated->dim(1) != h)
+    *repeated = Tensor(x.dtype(), {t * k, h});
+  const char* src = static_cast<const char*>(x.data());
+  char* rep = static_cast<char*>(repeated->data());
+#pragma omp parallel for schedule(static)
+  for (int64_t p = 0; p < t * k; ++p) std::memcpy(rep + p * h * es, src + (p / k) * h * es, row_bytes);
+  rows->plan = &plan;
+  rows->xq.clear();
+  rows->xq_scale.clear();
+  if (rows->x.empty() || rows->x.dtype() != x.dtype() || rows->x.dim(0) != plan.rows || rows->x.dim(1) != h)
+    rows->x = Tensor(x.dtype(), {plan.rows, h});
+  char* dst = static_cast<char*>(rows->x.data());
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < plan.rows; ++r) {
+    if (plan.keep[r]) std::memcpy(dst + r * h * es, rep + plan.flat[r] * h * es, row_bytes);
+    else std::memset(dst + r * h * es, 0, row_bytes);
+  }
+}
+
 void QuantizeRows(const void* src, DType dtype, int64_t rows, int64_t cols, int64_t ld, int8_t* q,
                   float* scales) {
 #pragma omp parallel for schedule(static)

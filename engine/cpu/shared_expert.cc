@@ -4,12 +4,11 @@
 #include <cstring>
 #include <limits>
 
+#include "engine/cpu/kernels.h"
 #include "engine/cpu/moe_layer.h"
 
 namespace moelog::engine::cpu {
 namespace {
-
-inline float Sigmoid(float z) { return 1.0f / (1.0f + std::exp(-z)); }
 
 void Resize(Tensor* t, DType dtype, std::vector<int64_t> shape) {
   if (t->empty() || t->dtype() != dtype || t->shape() != shape) *t = Tensor(dtype, std::move(shape));
@@ -109,12 +108,10 @@ Status SharedExpert::Forward(const SharedWeights& w, const Tensor& x, float* out
   const float* gu = s.gu.as<float>();
   // Fused: rows of gate|up. Split: the gate block, then the up block.
   const int64_t ld = fused_ ? 2 * sd : sd, boff = fused_ ? sd : t * sd;
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < t; ++r)
-    for (int64_t j = 0; j < sd; ++j) {
-      float a = gu[r * ld + j], b = gu[boff + r * ld + j];
-      s.hs.Set(r * sd + j, a * Sigmoid(a) * b);
-    }
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    SwiGluRows(gu, ld, boff, t, sd, nullptr, s.hs.as<T>(), sd);
+  });
   if (q) {
     Int8Dense(runner_, &s.q, s.hs.data(), dt, t, sd, sd, w.w2.data(), h, h, out, h, true);
   } else {
@@ -142,14 +139,10 @@ Status SharedExpert::Backward(const SharedWeights& w, const Tensor& x, const Ten
   const float* gu = s.gu.as<float>();
   const float* dhs = s.dhs.as<float>();
   const int64_t ld = fused_ ? 2 * sd : sd, boff = fused_ ? sd : t * sd;
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < t; ++r)
-    for (int64_t j = 0; j < sd; ++j) {
-      float a = gu[r * ld + j], b = gu[boff + r * ld + j], d = dhs[r * sd + j];
-      float sg = Sigmoid(a), silu = a * sg;
-      s.dgu.Set(r * ld + j, d * b * (sg + silu * (1.0f - sg)));
-      s.dgu.Set(boff + r * ld + j, d * silu);
-    }
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    SwiGluBackwardRows(gu, ld, boff, t, sd, nullptr, dhs, sd, s.dgu.as<T>());
+  });
   MatView xt = MatView::RowMajor(x.data(), dt, t, h, h).T();
   if (fused_) {
     Resize(&s.dw13, dt, {h, 2 * sd});

@@ -6,7 +6,10 @@ Wire WireForDtype(const std::string& dtype) { return dtype == "float32" ? Wire::
 
 void RoundToWire(Wire wire, std::span<float> values) {
   if (wire == Wire::kF32) return;
-  for (float& v : values) v = Bf16ToFloat(FloatToBf16(v));
+  float* v = values.data();
+  const int64_t n = static_cast<int64_t>(values.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (int64_t i = 0; i < n; ++i) v[i] = Bf16ToFloat(FloatToBf16(v[i]));
 }
 
 std::string DeviceMesh::ToString() const {

@@ -17,6 +17,14 @@ std::vector<int> AllDevices(const DeviceMesh& m) {
 
 int Mod(int v, int p) { return ((v % p) + p) % p; }
 
+// out[i] += in[i].
+void AddInto(float* out, const std::vector<float>& in) {
+  const int64_t n = static_cast<int64_t>(in.size());
+  const float* src = in.data();
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (int64_t i = 0; i < n; ++i) out[i] += src[i];
+}
+
 // Copies n values into a message, rounded to the wire precision.
 void Pack(const float* src, int64_t n, Wire wire, std::vector<float>* msg) {
   msg->assign(src, src + n);
@@ -73,9 +81,7 @@ Status SimComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, 
       }
       for (int r = 0; r < p; ++r) {
         int dst = Mod(r + 1, p), c = Mod(r - 1 - s, p);
-        float* out = buf(dst) + ChunkOffset(n, p, c);
-        const auto& m = msg[static_cast<size_t>(r)];
-        for (size_t i = 0; i < m.size(); ++i) out[i] += m[i];
+        AddInto(buf(dst) + ChunkOffset(n, p, c), msg[static_cast<size_t>(r)]);
       }
     }
     // The owner rounds its finished chunk so every device ends identical.
@@ -164,9 +170,7 @@ Status SimComm::ReduceScatterSum(Axis axis, std::span<const std::span<const floa
       }
       for (int r = 0; r < p; ++r) {
         int dst = Mod(r + 1, p), b = Mod(r - s - 1, p);
-        float* o = acc[static_cast<size_t>(dst)].data() + b * n;
-        const auto& m = msg[static_cast<size_t>(r)];
-        for (size_t i = 0; i < m.size(); ++i) o[i] += m[i];
+        AddInto(acc[static_cast<size_t>(dst)].data() + b * n, msg[static_cast<size_t>(r)]);
       }
     }
     for (int r = 0; r < p; ++r) {

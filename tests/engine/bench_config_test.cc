@@ -94,3 +94,24 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace moelog::engine
+
+namespace moelog::engine {
+namespace {
+
+TEST(BenchConfigTest, ReusedParserStartsFromDefaults) {
+  auto a = ParseBenchArgs({"--tokens", "128", "--shared-fused", "--topk-list", "1,2"});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->tokens, 128);
+  EXPECT_TRUE(a->shared_fused);
+  auto bad = ParseBenchArgs({"--impl", "nope"});
+  EXPECT_FALSE(bad.ok());
+  auto b = ParseBenchArgs({});
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->tokens, 32768);
+  EXPECT_FALSE(b->shared_fused);
+  EXPECT_TRUE(b->topk_list.empty());
+  EXPECT_EQ(b->impl, "both");
+}
+
+}  // namespace
+}  // namespace moelog::engine

@@ -118,7 +118,12 @@ INSTANTIATE_TEST_SUITE_P(Shapes, SimCollectives,
                                            std::make_tuple(4, int64_t{67}, Wire::kBF16),
                                            std::make_tuple(3, int64_t{10}, Wire::kF32),
                                            std::make_tuple(2, int64_t{1}, Wire::kBF16),
-                                           std::make_tuple(1, int64_t{5}, Wire::kF32)));
+                                           std::make_tuple(1, int64_t{5}, Wire::kF32)),
+                         [](const auto& info) {
+                           return "p" + std::to_string(std::get<0>(info.param)) + "_n" +
+                                  std::to_string(std::get<1>(info.param)) +
+                                  (std::get<2>(info.param) == Wire::kF32 ? "_f32" : "_bf16");
+                         });
 
 TEST(ParallelCommTest, MeshAxesReduceOnlyInsideTheirGroups) {
   DeviceMesh mesh{2, 3};  // devices 0..5: expert groups {0,1,2} {3,4,5}; data groups {0,3} {1,4} {2,5}

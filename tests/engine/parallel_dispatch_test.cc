@@ -37,6 +37,14 @@ struct Case {
   double null_frac;
 };
 
+std::string CaseName(const Case& c) {
+  std::string s = "data" + std::to_string(c.data) + "_expert" + std::to_string(c.expert) + "_" +
+                  CommPathName(c.path) + (c.kind == DispatchKind::kCompact ? "_compact" : "_dense_masked");
+  if (c.null_frac > 0) s += "_null";
+  return s;
+}
+void PrintTo(const Case& c, std::ostream* os) { *os << CaseName(c); }
+
 class DispatchPlanTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DispatchPlanTest, EveryAssignmentOnceWithItsOwnExpert) {
@@ -126,7 +134,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{2, 2, CommPath::kA2a, DispatchKind::kCompact, 0.2},
                       Case{1, 2, CommPath::kCompactPsum, DispatchKind::kDenseMasked, 0.2},
                       Case{2, 2, CommPath::kRingAgRs, DispatchKind::kDenseMasked, 0.0},
-                      Case{4, 1, CommPath::kCompactPsum, DispatchKind::kCompact, 0.0}));
+                      Case{4, 1, CommPath::kCompactPsum, DispatchKind::kCompact, 0.0}),
+    [](const auto& info) { return CaseName(info.param); });
 
 TEST(DispatchPlanErrors, BadShapesAreInvalidArguments) {
   Routing r = MakeRouting(30, 6, 2, "random");

@@ -107,6 +107,15 @@ TEST(CriteriaParse, BulletsFromDocumentWithLines) {
   EXPECT_EQ((*crit)[1].text, "Sweep done");
   EXPECT_FALSE((*crit)[2].predicate.has_value());
 
+  // moelog's status region under the section is not read as criteria.
+  const std::string with_region =
+      "## Stop Criteria\n- A <!-- moelog: metric tflops > 1 -->\n"
+      "<!-- moelog:begin id=STOP-CRITERIA hash=0 -->\n- **met**: A\n<!-- moelog:end -->\n";
+  auto rb = StopCriteriaBullets(with_region);
+  ASSERT_EQ(rb.size(), 1u);
+  EXPECT_EQ(rb[0].text, "A <!-- moelog: metric tflops > 1 -->");
+  EXPECT_FALSE(FindPredicateText("x <!-- moelog:begin id=A hash=1 -->").has_value());
+
   // A bad predicate on the continuation line is reported at that line.
   const std::string bad = "## Stop Criteria\n- A\n- B\n  <!-- moelog: sweep topk {1} -->\n";
   auto e = ParseCriteria(StopCriteriaBullets(bad), "b.md");

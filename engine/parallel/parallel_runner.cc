@@ -1,0 +1,725 @@
+#include "engine/parallel/parallel_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "engine/cpu/moe_block.h"
+#include "engine/cpu/moe_layer.h"
+#include "engine/cpu/reference.h"
+#include "engine/parallel/dispatch_plan.h"
+#include "engine/parallel/mpi_comm.h"
+#include "engine/parallel/sim_comm.h"
+#include "engine/timing.h"
+
+namespace moelog::engine::parallel {
+namespace {
+
+using cpu::DType;
+using cpu::Tensor;
+
+// ---------------------------------------------------------------- helpers --
+
+void Resize(Tensor* t, DType dt, std::vector<int64_t> shape) {
+  if (t->empty() || t->dtype() != dt || t->shape() != shape) *t = Tensor(dt, std::move(shape));
+}
+
+// Converts a tensor's values to float32.
+void ToF32(const Tensor& t, std::vector<float>* out) {
+  out->resize(static_cast<size_t>(t.numel()));
+  const DType dt = t.dtype();
+  const void* p = t.data();
+  float* o = out->data();
+  const int64_t n = t.numel();
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) o[i] = cpu::LoadF(p, dt, i);
+}
+
+// Stores float32 values into a tensor of its dtype (rounding for bf16).
+void FromF32(const float* in, Tensor* t) {
+  const DType dt = t->dtype();
+  void* p = t->data();
+  const int64_t n = t->numel();
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i) cpu::StoreF(p, dt, i, in[i]);
+}
+
+// A new tensor holding rows [r0, r0 + n) of a row-major [*, cols] tensor.
+Tensor SliceRows(const Tensor& src, int64_t r0, int64_t n, int64_t cols) {
+  Tensor t(src.dtype(), {n, cols});
+  if (n > 0) std::memcpy(t.data(), src.at(r0 * cols), static_cast<size_t>(n * cols * cpu::DTypeSize(src.dtype())));
+  return t;
+}
+
+// Experts [e0, e0 + l) of an [E, a, b] tensor, plus `zero_extra` zero experts.
+Tensor SliceExperts(const Tensor& src, int64_t e0, int64_t l, int64_t zero_extra) {
+  const int64_t per = src.dim(1) * src.dim(2);
+  Tensor t(src.dtype(), {l + zero_extra, src.dim(1), src.dim(2)});
+  const size_t es = static_cast<size_t>(cpu::DTypeSize(src.dtype()));
+  std::memcpy(t.data(), src.at(e0 * per), static_cast<size_t>(l * per) * es);
+  if (zero_extra > 0) std::memset(t.at(l * per), 0, static_cast<size_t>(zero_extra * per) * es);
+  return t;
+}
+
+Tensor Copy(const Tensor& src) {
+  if (src.empty()) return Tensor();
+  Tensor t(src.dtype(), src.shape());
+  std::memcpy(t.data(), src.data(), static_cast<size_t>(src.bytes()));
+  return t;
+}
+
+// Gathers rows of a [*, h] tensor into a float32 buffer, block after block.
+void PackSendRows(const Tensor& src, const std::vector<std::vector<int32_t>>& lists, int64_t h,
+                  std::vector<float>* out, std::vector<int64_t>* counts) {
+  int64_t total = 0;
+  for (const auto& l : lists) total += static_cast<int64_t>(l.size());
+  out->resize(static_cast<size_t>(total * h));
+  counts->clear();
+  int64_t row = 0;
+  const DType dt = src.dtype();
+  for (const auto& l : lists) {
+    counts->push_back(static_cast<int64_t>(l.size()) * h);
+    const int64_t base = row;
+    const int64_t n = static_cast<int64_t>(l.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+      float* o = out->data() + (base + i) * h;
+      const int64_t s = int64_t{l[static_cast<size_t>(i)]} * h;
+      for (int64_t j = 0; j < h; ++j) o[j] = cpu::LoadF(src.data(), dt, s + j);
+    }
+    row += n;
+  }
+}
+
+// out[list[i]] += rows[i] over the concatenated lists (rows returned by the
+// combine exchange). Each list holds distinct tokens, lists run one after the
+// other, so rows of one list never collide.
+void ScatterReturnedRows(const std::vector<float>& rows, const std::vector<std::vector<int32_t>>& lists, int64_t h,
+                         float* out) {
+  int64_t row = 0;
+  for (const auto& l : lists) {
+    const int64_t n = static_cast<int64_t>(l.size());
+    const int64_t base = row;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+      const float* src = rows.data() + (base + i) * h;
+      float* o = out + int64_t{l[static_cast<size_t>(i)]} * h;
+      for (int64_t j = 0; j < h; ++j) o[j] += src[j];
+    }
+    row += n;
+  }
+}
+
+// ------------------------------------------------------------------ device --
+
+struct Device {
+  const DeviceDispatch* dd = nullptr;
+  int device = 0, expert_rank = 0, data_index = 0;
+  cpu::PackPlan plan;
+  cpu::ExpertWeights w;
+  cpu::SharedWeights sw;
+  std::unique_ptr<cpu::ExpertMlp> mlp;
+  std::unique_ptr<cpu::SharedExpert> shared;
+  cpu::PackedRows rows;
+  Tensor x_src;    // rows are gathered from it: replica x, gathered x, or received rows
+  Tensor x_shard;  // ring/a2a: the device's token shard
+  std::vector<float> f_send, f_recv, f_ret;  // communication staging
+  std::vector<int64_t> send_counts, recv_counts;
+  std::vector<float> acc;  // partial sums of the expert outputs (or dx rows)
+  std::vector<float> out;  // the device's output accumulator (f32)
+  Tensor y_rows, y;
+  Tensor dout, dout_src, dy_rows, dx_rows, dx;
+  cpu::ExpertGrads grads;
+  cpu::SharedGrads sgrads;
+  std::vector<float> g1, g2, g3;  // gradient staging for the all-reduces
+};
+
+struct Options {
+  CommPath path = CommPath::kCompactPsum;
+  DispatchKind kind = DispatchKind::kCompact;
+  int64_t tokens = 0, hidden = 0, mlp_dim = 0, shared_dim = 0, topk = 0;
+  DType dtype = DType::kBF16;
+  Wire wire = Wire::kBF16;
+  bool fused = false, preweight = false, shared_fused = false, training = false, quant_rows = false;
+};
+
+class ParallelModel {
+ public:
+  ParallelModel(Communicator* comm, const DispatchPlan* plan, Options o) : comm_(comm), plan_(plan), o_(o) {}
+
+  Status Setup(const cpu::BlockConfig& bc, cpu::BlockData* data);
+  Status Forward();
+  Status Backward();
+  std::vector<Device>& devices() { return dev_; }
+  cpu::MatmulRunner& runner() { return runner_; }
+
+ private:
+  int64_t ReplicaTokens() const { return o_.tokens / plan_->mesh.data; }
+  int64_t ShardTokens() const { return ReplicaTokens() / plan_->mesh.expert; }
+  template <typename F>
+  std::vector<std::span<float>> Spans(F field) {
+    std::vector<std::span<float>> s;
+    for (auto& d : dev_) s.emplace_back(field(d));
+    return s;
+  }
+  template <typename F>
+  std::vector<std::span<const float>> CSpans(F field) {
+    std::vector<std::span<const float>> s;
+    for (auto& d : dev_) s.emplace_back(field(d));
+    return s;
+  }
+  Status ExchangeToOwners(const Tensor Device::*src);
+  Status ExchangeBack();
+  Status AllReduceGrads();
+  Status AllReduceTensors(Axis axis, std::vector<Tensor*> (*pick)(Device&), int64_t n);
+
+  Communicator* comm_;
+  const DispatchPlan* plan_;
+  Options o_;
+  cpu::MatmulRunner runner_;
+  std::vector<Device> dev_;
+};
+
+Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
+  const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
+  cpu::ExpertMlpOptions mo;
+  mo.backend = bc.backend;
+  mo.fused_w13 = bc.fused_w13;
+  mo.preweight = bc.preweight;
+  mo.quant = bc.quant;
+  mo.remat = bc.remat;
+  mo.prepacked = !o_.training;
+  const bool dummy = o_.kind == DispatchKind::kDenseMasked;
+  for (int device : comm_->local_devices()) {
+    Device d;
+    d.dd = &plan_->devices[static_cast<size_t>(device)];
+    d.device = device;
+    d.expert_rank = plan_->mesh.ExpertIndex(device);
+    d.data_index = plan_->mesh.DataIndex(device);
+    const DeviceDispatch& dd = *d.dd;
+    // The engine's row plan from the dispatch plan.
+    d.plan.tokens = o_.path == CommPath::kA2a
+                        ? [&] { int64_t s = 0; for (int64_t c : dd.recv_counts) s += c; return s; }()
+                        : tr;
+    d.plan.topk = o_.topk;
+    d.plan.experts = dd.expert_count + (dummy ? 1 : 0);
+    d.plan.rows = dd.rows();
+    d.plan.flat = dd.flat;
+    d.plan.token = dd.token;
+    d.plan.weight = dd.weight;
+    d.plan.keep = dd.keep;
+    d.plan.group_sizes = dd.group_sizes;
+    d.plan.valid_rows = dd.rows();
+    // Weights: the owned experts (and a zero dummy expert for dense_masked).
+    const int64_t extra = dummy ? 1 : 0;
+    d.w.w1 = SliceExperts(data->experts.w1, dd.expert_begin, dd.expert_count, extra);
+    d.w.w3 = SliceExperts(data->experts.w3, dd.expert_begin, dd.expert_count, extra);
+    d.w.w2 = SliceExperts(data->experts.w2, dd.expert_begin, dd.expert_count, extra);
+    if (o_.fused) cpu::BuildW13(&d.w);
+    if (o_.shared_dim > 0) {
+      d.sw.w1 = Copy(data->shared.w1);
+      d.sw.w3 = Copy(data->shared.w3);
+      d.sw.w2 = Copy(data->shared.w2);
+      if (o_.shared_fused) cpu::BuildSharedW13(&d.sw);
+      d.shared = std::make_unique<cpu::SharedExpert>(&runner_, o_.shared_fused, bc.quant);
+    }
+    d.mlp = std::make_unique<cpu::ExpertMlp>(&runner_, mo);
+    MOELOG_RETURN_IF_ERROR(d.mlp->Prepare(d.w));
+    // Tokens: replicated for compact_psum, sharded otherwise.
+    if (o_.path == CommPath::kCompactPsum) {
+      d.x_src = SliceRows(data->x, dd.token_begin, tr, h);
+    } else {
+      d.x_shard = SliceRows(data->x, dd.token_begin + d.expert_rank * ts, ts, h);
+      Resize(&d.x_src, o_.dtype, {o_.path == CommPath::kA2a ? d.plan.tokens : tr, h});
+    }
+    dev_.push_back(std::move(d));
+  }
+  return runner_.status();
+}
+
+// a2a: every device sends the listed rows of its shard tensor `src` to their
+// expert owners; the received rows land in f_recv.
+Status ParallelModel::ExchangeToOwners(const Tensor Device::*src) {
+  const int64_t h = o_.hidden;
+  std::vector<std::vector<int64_t>> sc, rc;
+  for (auto& d : dev_) {
+    PackSendRows(d.*src, d.dd->send_tokens, h, &d.f_send, &d.send_counts);
+    d.recv_counts.clear();
+    int64_t total = 0;
+    for (int64_t c : d.dd->recv_counts) {
+      d.recv_counts.push_back(c * h);
+      total += c * h;
+    }
+    d.f_recv.resize(static_cast<size_t>(total));
+    sc.push_back(d.send_counts);
+    rc.push_back(d.recv_counts);
+  }
+  return comm_->AllToAllV(Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.f_send); }), sc,
+                          Spans([](Device& d) { return std::span<float>(d.f_recv); }), rc, o_.wire);
+}
+
+// a2a: the per-(token, owner) sums in acc go back to the token's shard (f_ret).
+Status ParallelModel::ExchangeBack() {
+  std::vector<std::vector<int64_t>> sc, rc;
+  for (auto& d : dev_) {
+    sc.push_back(d.recv_counts);
+    rc.push_back(d.send_counts);
+    d.f_ret.resize(d.f_send.size());
+  }
+  return comm_->AllToAllV(Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }), sc,
+                          Spans([](Device& d) { return std::span<float>(d.f_ret); }), rc, o_.wire);
+}
+
+Status ParallelModel::Forward() {
+  const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
+  const bool apply_weight = !o_.preweight;
+  if (o_.training) {
+    // w13 and the shared w13 are rebuilt inside every training step (spec 2.10).
+    for (auto& d : dev_) {
+      if (o_.fused) cpu::BuildW13(&d.w);
+      if (o_.shared_fused && o_.shared_dim > 0) cpu::BuildSharedW13(&d.sw);
+    }
+  }
+  // Token exchange in.
+  if (o_.path == CommPath::kRingAgRs) {
+    for (auto& d : dev_) ToF32(d.x_shard, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
+    MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
+                                            CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
+                                            Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
+    for (auto& d : dev_) FromF32(d.f_recv.data(), &d.x_src);
+  } else if (o_.path == CommPath::kA2a) {
+    MOELOG_RETURN_IF_ERROR(ExchangeToOwners(&Device::x_shard));
+    for (auto& d : dev_) FromF32(d.f_recv.data(), &d.x_src);
+  }
+  // Local experts: gather, expert MLP, weighted scatter-add into the partial.
+  for (auto& d : dev_) {
+    cpu::GatherRows(d.x_src, d.plan, o_.quant_rows, &d.rows);
+    MOELOG_RETURN_IF_ERROR(d.mlp->Forward(d.w, d.rows, &d.y_rows, o_.training));
+    d.acc.assign(static_cast<size_t>(d.x_src.dim(0) * h), 0.0f);
+    cpu::CombineScatter(d.y_rows, d.plan, apply_weight, d.acc.data(), h);
+  }
+  // Partial sums out, shared expert, cast.
+  switch (o_.path) {
+    case CommPath::kCompactPsum:
+      MOELOG_RETURN_IF_ERROR(
+          comm_->AllReduceSum(Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), o_.wire));
+      for (auto& d : dev_) d.out.swap(d.acc);
+      break;
+    case CommPath::kRingAgRs:
+      for (auto& d : dev_) d.out.resize(static_cast<size_t>(ts * h));
+      MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSum(
+          Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }),
+          Spans([](Device& d) { return std::span<float>(d.out); }), o_.wire));
+      break;
+    case CommPath::kA2a:
+      MOELOG_RETURN_IF_ERROR(ExchangeBack());
+      for (auto& d : dev_) {
+        d.out.assign(static_cast<size_t>(ts * h), 0.0f);
+        ScatterReturnedRows(d.f_ret, d.dd->send_tokens, h, d.out.data());
+      }
+      break;
+  }
+  for (auto& d : dev_) {
+    const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
+    if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Forward(d.sw, xs, d.out.data(), o_.training));
+    Resize(&d.y, o_.dtype, {xs.dim(0), h});
+    FromF32(d.out.data(), &d.y);
+  }
+  return runner_.status();
+}
+
+Status ParallelModel::AllReduceTensors(Axis axis, std::vector<Tensor*> (*pick)(Device&), int64_t n) {
+  // One all-reduce per tensor (dw1, dw3, dw2), each over its first n values.
+  const size_t count = pick(dev_[0]).size();
+  for (size_t i = 0; i < count; ++i) {
+    std::vector<std::vector<float>> stage(dev_.size());
+    std::vector<std::span<float>> spans;
+    for (size_t j = 0; j < dev_.size(); ++j) {
+      Tensor* t = pick(dev_[j])[i];
+      ToF32(*t, &stage[j]);
+      spans.emplace_back(stage[j].data(), static_cast<size_t>(n));
+    }
+    MOELOG_RETURN_IF_ERROR(comm_->AllReduceSum(axis, spans, o_.wire));
+    for (size_t j = 0; j < dev_.size(); ++j) FromF32(stage[j].data(), pick(dev_[j])[i]);
+  }
+  return Status::Ok();
+}
+
+Status ParallelModel::AllReduceGrads() {
+  const DeviceMesh& m = plan_->mesh;
+  if (o_.shared_dim > 0) {
+    auto pick = [](Device& d) { return std::vector<Tensor*>{&d.sgrads.dw1, &d.sgrads.dw3, &d.sgrads.dw2}; };
+    const int64_t n = o_.hidden * o_.shared_dim;
+    if (o_.path == CommPath::kCompactPsum) {
+      if (m.data > 1) MOELOG_RETURN_IF_ERROR(AllReduceTensors(Axis::kData, pick, n));
+    } else if (m.Size() > 1) {
+      MOELOG_RETURN_IF_ERROR(AllReduceTensors(Axis::kWorld, pick, n));
+    }
+  }
+  if (m.data > 1) {
+    auto pick = [](Device& d) { return std::vector<Tensor*>{&d.grads.dw1, &d.grads.dw3, &d.grads.dw2}; };
+    const int64_t n = (plan_->experts / m.expert) * o_.hidden * o_.mlp_dim;
+    MOELOG_RETURN_IF_ERROR(AllReduceTensors(Axis::kData, pick, n));
+  }
+  return Status::Ok();
+}
+
+Status ParallelModel::Backward() {
+  const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
+  const bool apply_weight = !o_.preweight;
+  // loss = mean(y^2) over the global [T,H] in f32: dL/dy = 2y / (T H).
+  const float inv_n = 2.0f / static_cast<float>(o_.tokens * h);
+  for (auto& d : dev_) {
+    Resize(&d.dout, o_.dtype, d.y.shape());
+    const int64_t n = d.y.numel();
+    const void* yp = d.y.data();
+    void* dp = d.dout.data();
+    const DType dt = o_.dtype;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) cpu::StoreF(dp, dt, i, cpu::LoadF(yp, dt, i) * inv_n);
+  }
+  // The gradient of the output, where the device's rows read it.
+  const Tensor Device::*dsrc = &Device::dout;
+  if (o_.path == CommPath::kRingAgRs) {
+    for (auto& d : dev_) ToF32(d.dout, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
+    MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
+                                            CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
+                                            Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
+    for (auto& d : dev_) {
+      Resize(&d.dout_src, o_.dtype, {tr, h});
+      FromF32(d.f_recv.data(), &d.dout_src);
+    }
+    dsrc = &Device::dout_src;
+  } else if (o_.path == CommPath::kA2a) {
+    MOELOG_RETURN_IF_ERROR(ExchangeToOwners(&Device::dout));
+    for (auto& d : dev_) {
+      Resize(&d.dout_src, o_.dtype, {d.plan.tokens, h});
+      FromF32(d.f_recv.data(), &d.dout_src);
+    }
+    dsrc = &Device::dout_src;
+  }
+  for (auto& d : dev_) {
+    cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
+    MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
+    d.acc.assign(static_cast<size_t>((d.*dsrc).dim(0) * h), 0.0f);
+    cpu::ScatterAddRows(d.dx_rows, d.plan, d.acc.data(), h);
+  }
+  switch (o_.path) {
+    case CommPath::kCompactPsum:
+      MOELOG_RETURN_IF_ERROR(
+          comm_->AllReduceSum(Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), o_.wire));
+      for (auto& d : dev_) d.out.swap(d.acc);
+      break;
+    case CommPath::kRingAgRs:
+      for (auto& d : dev_) d.out.resize(static_cast<size_t>(ts * h));
+      MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSum(
+          Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }),
+          Spans([](Device& d) { return std::span<float>(d.out); }), o_.wire));
+      break;
+    case CommPath::kA2a:
+      MOELOG_RETURN_IF_ERROR(ExchangeBack());
+      for (auto& d : dev_) {
+        d.out.assign(static_cast<size_t>(ts * h), 0.0f);
+        ScatterReturnedRows(d.f_ret, d.dd->send_tokens, h, d.out.data());
+      }
+      break;
+  }
+  for (auto& d : dev_) {
+    const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
+    if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, d.out.data(), &d.sgrads));
+    Resize(&d.dx, o_.dtype, {xs.dim(0), h});
+    FromF32(d.out.data(), &d.dx);
+  }
+  MOELOG_RETURN_IF_ERROR(AllReduceGrads());
+  return runner_.status();
+}
+
+// ------------------------------------------------------------ collection --
+
+// Global tensors assembled from the devices (untimed): every element is
+// contributed by exactly one device, then summed over the world.
+struct Gathered {
+  std::vector<float> y, dx, dw1, dw3, dw2, sdw1, sdw3, sdw2;
+};
+
+Status GatherResults(Communicator* comm, const DispatchPlan& plan, const Options& o, std::vector<Device>& devs,
+                     Gathered* g) {
+  const DeviceMesh& m = plan.mesh;
+  const int64_t h = o.hidden, tr = o.tokens / m.data, ts = tr / m.expert;
+  const int64_t l = plan.experts / m.expert;
+  auto contribute = [&](std::vector<float>* dst, int64_t total, auto fill) -> Status {
+    std::vector<std::vector<float>> bufs(devs.size(), std::vector<float>(static_cast<size_t>(total), 0.0f));
+    std::vector<std::span<float>> spans;
+    for (size_t i = 0; i < devs.size(); ++i) {
+      fill(devs[i], bufs[i].data());
+      spans.emplace_back(bufs[i]);
+    }
+    MOELOG_RETURN_IF_ERROR(comm->AllReduceSum(Axis::kWorld, spans, Wire::kF32));
+    *dst = std::move(bufs[0]);
+    return Status::Ok();
+  };
+  auto rows_of = [&](const Tensor Device::*field) {
+    return [&, field](Device& d, float* out) {
+      std::vector<float> v;
+      const bool replicated = o.path == CommPath::kCompactPsum;
+      if (replicated && d.expert_rank != 0) return;  // the expert group holds identical copies
+      ToF32(d.*field, &v);
+      const int64_t row0 = d.dd->token_begin + (replicated ? 0 : d.expert_rank * ts);
+      std::copy(v.begin(), v.end(), out + row0 * h);
+    };
+  };
+  MOELOG_RETURN_IF_ERROR(contribute(&g->y, o.tokens * h, rows_of(&Device::y)));
+  if (!o.training) return Status::Ok();
+  MOELOG_RETURN_IF_ERROR(contribute(&g->dx, o.tokens * h, rows_of(&Device::dx)));
+  auto experts_of = [&](Tensor cpu::ExpertGrads::*field) {
+    return [&, field](Device& d, float* out) {
+      if (d.data_index != 0) return;  // identical over the data axis after the all-reduce
+      std::vector<float> v;
+      ToF32(d.grads.*field, &v);
+      const int64_t per = v.size() / static_cast<size_t>((d.grads.*field).dim(0));
+      std::copy(v.begin(), v.begin() + l * per, out + d.dd->expert_begin * per);
+    };
+  };
+  const int64_t ew = plan.experts * h * o.mlp_dim;
+  MOELOG_RETURN_IF_ERROR(contribute(&g->dw1, ew, experts_of(&cpu::ExpertGrads::dw1)));
+  MOELOG_RETURN_IF_ERROR(contribute(&g->dw3, ew, experts_of(&cpu::ExpertGrads::dw3)));
+  MOELOG_RETURN_IF_ERROR(contribute(&g->dw2, ew, experts_of(&cpu::ExpertGrads::dw2)));
+  if (o.shared_dim > 0) {
+    auto shared_of = [&](Tensor cpu::SharedGrads::*field) {
+      return [&, field](Device& d, float* out) {
+        if (d.device != 0) return;  // identical everywhere after the all-reduces
+        std::vector<float> v;
+        ToF32(d.sgrads.*field, &v);
+        std::copy(v.begin(), v.end(), out);
+      };
+    };
+    const int64_t sw = h * o.shared_dim;
+    MOELOG_RETURN_IF_ERROR(contribute(&g->sdw1, sw, shared_of(&cpu::SharedGrads::dw1)));
+    MOELOG_RETURN_IF_ERROR(contribute(&g->sdw3, sw, shared_of(&cpu::SharedGrads::dw3)));
+    MOELOG_RETURN_IF_ERROR(contribute(&g->sdw2, sw, shared_of(&cpu::SharedGrads::dw2)));
+  }
+  return Status::Ok();
+}
+
+std::vector<double> ToDouble(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
+
+// Runs the single-device engine on the same data and routing and compares.
+Result<std::vector<NumericsCheck>> CompareWithSingleDevice(const cpu::BlockConfig& bc, cpu::BlockData* data,
+                                                           const Routing& routing, bool training,
+                                                           const Gathered& g) {
+  cpu::MoeBlock block(bc, data, &routing);
+  MOELOG_RETURN_IF_ERROR(block.Prepare(training));
+  if (training) {
+    MOELOG_RETURN_IF_ERROR(block.TrainStep());
+  } else {
+    MOELOG_RETURN_IF_ERROR(block.Forward(true));
+  }
+  std::vector<NumericsCheck> out;
+  auto add = [&](const std::string& name, const std::vector<float>& got, const Tensor& want) {
+    NumericsCheck n;
+    n.tensor = name;
+    n.max_rel_err = cpu::MaxRelErr(ToDouble(got), want.ToDouble());
+    n.tolerance = cpu::NumericsTolerance(bc.dtype, bc.quant, name != "y");
+    n.ok = n.max_rel_err <= n.tolerance;
+    out.push_back(n);
+  };
+  add("y", g.y, block.y());
+  if (training) {
+    add("dx", g.dx, block.dx());
+    add("dw1", g.dw1, block.expert_grads().dw1);
+    add("dw2", g.dw2, block.expert_grads().dw2);
+    add("dw3", g.dw3, block.expert_grads().dw3);
+    if (bc.shared_dim > 0) {
+      add("shared_dw1", g.sdw1, block.shared_grads().dw1);
+      add("shared_dw2", g.sdw2, block.shared_grads().dw2);
+      add("shared_dw3", g.sdw3, block.shared_grads().dw3);
+    }
+  }
+  return out;
+}
+
+// The run on an already created communicator. Errors are returned; the MPI
+// caller turns them into an abort of the whole job.
+Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint& point, const Routing& routing,
+                        cpu::BlockData* data) {
+  auto path = ParseCommPath(c.ep_comm_path);
+  if (!path.ok()) return path.status();
+  auto kind = ParseDispatchKind(c.ep_dispatch);
+  if (!kind.ok()) return kind.status();
+  auto bc = cpu::MakeBlockConfig(c, point.impl);
+  if (!bc.ok()) return bc.status();
+  auto plan = BuildDispatchPlan(routing, comm->mesh(), *path, *kind);
+  if (!plan.ok()) return plan.status();
+
+  Options o;
+  o.path = *path;
+  o.kind = *kind;
+  o.tokens = c.tokens;
+  o.hidden = c.hidden;
+  o.mlp_dim = c.mlp_dim;
+  o.shared_dim = c.shared_expert_dim;
+  o.topk = routing.topk;
+  o.dtype = bc->dtype;
+  o.wire = WireForDtype(c.dtype);
+  o.fused = bc->fused_w13;
+  o.preweight = bc->preweight;
+  o.shared_fused = bc->shared_fused;
+  o.training = c.bench_pass == "forward_backward";
+  o.quant_rows = cpu::QuantRouted(bc->quant);
+
+  ParallelModel model(comm, &*plan, o);
+  MOELOG_RETURN_IF_ERROR(model.Setup(*bc, data));
+  auto* mpi = dynamic_cast<MpiComm*>(comm);
+  if (mpi != nullptr) MOELOG_RETURN_IF_ERROR(mpi->Barrier());
+
+  Status st;
+  std::vector<double> comm_seconds;
+  auto step = [&] {
+    if (!st.ok()) return;
+    double before = comm->counters(0).seconds;
+    st = model.Forward();
+    if (st.ok() && o.training) st = model.Backward();
+    comm_seconds.push_back(comm->counters(0).seconds - before);
+  };
+  // One untimed step gives the per-step byte counts.
+  comm->ResetCounters();
+  step();
+  MOELOG_RETURN_IF_ERROR(st);
+  std::vector<CommCounters> per_step;
+  for (size_t i = 0; i < comm->local_devices().size(); ++i) per_step.push_back(comm->counters(i));
+  comm_seconds.clear();
+  comm->ResetCounters();
+  RunResult r;
+  r.time = TimeFn(step, c.warmup, c.iters);
+  MOELOG_RETURN_IF_ERROR(st);
+
+  // Timed figures: the last `iters` steps.
+  std::vector<double> comm_timed(comm_seconds.end() - std::min<size_t>(comm_seconds.size(), c.iters),
+                                 comm_seconds.end());
+  double comm_s = 0;
+  for (double v : comm_timed) comm_s += v;
+  comm_s = comm_timed.empty() ? 0 : comm_s / static_cast<double>(comm_timed.size());
+  int64_t sent_max = 0, recv_max = 0;
+  for (const auto& pc : per_step) {
+    sent_max = std::max(sent_max, pc.bytes_sent);
+    recv_max = std::max(recv_max, pc.bytes_recv);
+  }
+  StepVolumeInputs vin;
+  vin.hidden = c.hidden;
+  vin.mlp_dim = c.mlp_dim;
+  vin.shared_dim = c.shared_expert_dim;
+  vin.backward = o.training;
+  vin.wire = o.wire;
+  std::vector<Volume> analytic = AnalyticStepVolumes(*plan, vin);
+  int64_t analytic_sent_max = 0;
+  for (const Volume& v : analytic) analytic_sent_max = std::max(analytic_sent_max, v.sent);
+  std::vector<int64_t> dev_sent, dev_recv;
+  if (mpi != nullptr) {
+    // The slowest rank defines each iteration's time.
+    for (double& s : r.time.samples_s) s = mpi->MaxOverWorld(s);
+    r.time = StatsFromSamples(r.time.samples_s);
+    comm_s = mpi->MaxOverWorld(comm_s);
+    dev_sent = mpi->AllGatherInt(per_step[0].bytes_sent);
+    dev_recv = mpi->AllGatherInt(per_step[0].bytes_recv);
+    sent_max = *std::max_element(dev_sent.begin(), dev_sent.end());
+    recv_max = *std::max_element(dev_recv.begin(), dev_recv.end());
+  } else {
+    for (const auto& pc : per_step) {
+      dev_sent.push_back(pc.bytes_sent);
+      dev_recv.push_back(pc.bytes_recv);
+    }
+  }
+
+  r.point = point;
+  r.source = "measured";
+  r.devices = comm->mesh().Size();
+  r.comm.bytes_sent_per_device = sent_max;
+  r.comm.bytes_recv_per_device = recv_max;
+  r.comm.comm_s = comm_s;
+  r.comm.compute_s = std::max(0.0, r.time.mean_s - comm_s);
+  bool counted_equals_analytic = true;
+  for (size_t d = 0; d < dev_sent.size(); ++d) {
+    r.extra["comm_bytes_sent_dev" + std::to_string(d)] = static_cast<double>(dev_sent[d]);
+    r.extra["comm_bytes_recv_dev" + std::to_string(d)] = static_cast<double>(dev_recv[d]);
+    if (dev_sent[d] != analytic[d].sent || dev_recv[d] != analytic[d].recv) counted_equals_analytic = false;
+  }
+  r.extra["comm_bytes_analytic_sent_max"] = static_cast<double>(analytic_sent_max);
+  r.extra["comm_counted_equals_analytic"] = counted_equals_analytic ? 1.0 : 0.0;
+  r.extra["ep_local_cap"] = static_cast<double>(plan->local_cap);
+  r.extra["ep_max_local_rows"] = static_cast<double>(plan->max_count);
+  r.extra["mpi_ranks"] = mpi != nullptr ? comm->mesh().Size() : 0;
+  r.extra["cpu_primitives_cached"] = static_cast<double>(model.runner().cached_primitives());
+
+  if (c.check_numerics) {
+    Gathered g;
+    MOELOG_RETURN_IF_ERROR(GatherResults(comm, *plan, o, model.devices(), &g));
+    if (mpi == nullptr || mpi->rank() == 0) {
+      auto checks = CompareWithSingleDevice(*bc, data, routing, o.training, g);
+      if (!checks.ok()) return checks.status();
+      r.numerics = std::move(checks).value();
+    }
+  }
+  FillCommonFigures(c, routing, &r);
+  r.mesh = comm->mesh().ToString();
+  return r;
+}
+
+}  // namespace
+
+MeshShape MeshForConfig(const BenchConfig& c) {
+  MeshShape m;
+  if (!c.mesh.empty()) {
+    size_t pos = 0;
+    std::string s = c.mesh;
+    while (pos <= s.size()) {
+      size_t comma = s.find(',', pos);
+      std::string part = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      size_t eq = part.find('=');
+      if (eq != std::string::npos) {
+        int v = std::atoi(part.substr(eq + 1).c_str());
+        if (part.substr(0, eq) == "data") m.data = v;
+        if (part.substr(0, eq) == "expert") m.expert = v;
+      }
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    return m;
+  }
+  const int n = static_cast<int>(c.devices);
+  if (c.parallel_mode == "dp") m.data = n;
+  else m.expert = n;
+  return m;
+}
+
+Status PrepareProcess(const BenchConfig& c) {
+  if (!LaunchedByMpi()) return Status::Ok();
+  return EnsureMpiInitialized(c.quiet_ranks);
+}
+
+Result<RunResult> RunParallel(const BenchConfig& c, const RunPoint& point, const Routing& routing,
+                              cpu::BlockData* data) {
+  if (c.capacity_policy != "none")
+    return Status::NotSupported("--capacity-policy " + c.capacity_policy + " with --parallel-mode " +
+                                c.parallel_mode + ": expert/data parallelism runs exact top-k only");
+  MeshShape ms = MeshForConfig(c);
+  DeviceMesh mesh{ms.data, ms.expert};
+  if (mesh.Size() < 1) return Status::InvalidArgument("--devices: must be positive");
+  if (!LaunchedByMpi()) {
+    SimComm comm(mesh);
+    return RunOn(&comm, c, point, routing, data);
+  }
+  MOELOG_RETURN_IF_ERROR(EnsureMpiInitialized(c.quiet_ranks));
+  auto comm = MpiComm::Create(mesh);
+  if (!comm.ok()) return comm.status();  // same on every rank: a clean usage error
+  if (Status f = MaybeInjectFault((*comm)->rank()); !f.ok())
+    MpiAbort(f.ToString() + "; ending the job", f.ExitCode());
+  auto r = RunOn(comm->get(), c, point, routing, data);
+  // A failure on one rank would leave the others waiting in a collective:
+  // end the whole job with the message instead.
+  if (!r.ok()) MpiAbort("run failed: " + r.status().ToString() + "; ending the job", r.status().ExitCode());
+  return r;
+}
+
+}  // namespace moelog::engine::parallel

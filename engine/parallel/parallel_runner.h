@@ -1,0 +1,76 @@
+// Expert and data parallelism on the cpu target: `--parallel-mode ep|dp`,
+// `--devices N`, `--mesh data=A,expert=B`, `--ep-comm-path`, `--ep-dispatch`.
+//
+// Devices are simulated in one process (SimComm) or are the ranks of an
+// `mpirun -np N` job (MpiComm, one device per rank); the numerics and the
+// byte accounting are identical. Each device runs the CPU engine's pieces
+// (engine/cpu/moe_layer.h) on its own rows:
+//
+//   compact_psum  x replicated in the replica; gather own rows, expert MLP,
+//                 weighted scatter-add into a [T_r,H] partial, ring all-reduce
+//                 over the expert axis. The shared expert runs on the full
+//                 replicated [T_r,H] after the all-reduce (spec 2.7: outside
+//                 the shard-map), on every device of the group. Backward:
+//                 all-reduce of the [T_r,H] dx partials.
+//   ring_ag_rs    x token-sharded [T_r/B,H]; ring all-gather of x, expert MLP,
+//                 ring reduce-scatter of the partials back to the shards. The
+//                 shared expert runs on the local shard. Backward: all-gather
+//                 of dy, reduce-scatter of dx, all-reduce of the shared grads.
+//   a2a           x token-sharded; all-to-all-v of each token once per remote
+//                 expert owner it routes to, expert MLP, weighted sum per
+//                 (token, owner), all-to-all-v back, scatter-add into the
+//                 shard. Shared expert on the shard. Backward mirrors it.
+//   dense_masked  (--ep-dispatch) like compact_psum/ring_ag_rs, but every
+//                 device runs the replica's whole T_r*K row buffer, foreign
+//                 rows masked and sent through a zero dummy expert.
+//   DP (B = 1)    tokens sharded over the data axis, weights replicated; no
+//                 communication in forward; forward_backward all-reduces the
+//                 gradients of every weight over the data axis.
+// In a mesh data=A x expert=B, replica a runs EP over its B devices on tokens
+// [a*T/A, (a+1)*T/A), and expert/shared weight gradients are also all-reduced
+// over the data axis. Combines always scatter-add (spec 2.5: forced in EP).
+//
+// The dispatch plan is built once, outside the timed region. Communication
+// travels in the run's dtype (bf16: 2 bytes per value).
+#ifndef MOELOG_ENGINE_PARALLEL_PARALLEL_RUNNER_H_
+#define MOELOG_ENGINE_PARALLEL_PARALLEL_RUNNER_H_
+
+#include "engine/bench_config.h"
+#include "engine/metrics.h"
+#include "engine/routing.h"
+#include "engine/status.h"
+
+namespace moelog::engine::cpu {
+struct BlockData;
+}
+
+namespace moelog::engine::parallel {
+
+// Call once per process before anything is printed (the cpu backend factory
+// does): under mpirun it initializes MPI and, with --quiet-ranks (default),
+// silences stdout on ranks other than 0. Does nothing otherwise.
+Status PrepareProcess(const BenchConfig& config);
+
+// The device mesh of the config: --mesh, or ep -> data=1,expert=N,
+// dp -> data=N,expert=1.
+struct MeshShape {
+  int data = 1, expert = 1;
+};
+MeshShape MeshForConfig(const BenchConfig& config);
+
+// Runs one sweep point in parallel. `data` holds the full x and weights the
+// single-device engine uses (same seed), so results are comparable with
+// --parallel-mode none; each device copies out its own part once, untimed.
+// Fills devices, mesh, comm (bytes sent/received per device per step: the
+// largest over devices; measured seconds in collectives vs the rest), time,
+// aggregate and per-device TF/s, and extra figures (per-device bytes, the
+// analytic volumes, local capacity). With --check-numerics, y and every
+// gradient are gathered (untimed) and compared with the single-device engine.
+// Under MPI the reported time of each iteration is the slowest rank's.
+// REQUIRES: config.Validate().ok(), config.parallel_mode != "none".
+Result<RunResult> RunParallel(const BenchConfig& config, const RunPoint& point, const Routing& routing,
+                              cpu::BlockData* data);
+
+}  // namespace moelog::engine::parallel
+
+#endif  // MOELOG_ENGINE_PARALLEL_PARALLEL_RUNNER_H_

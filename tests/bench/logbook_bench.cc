@@ -1,0 +1,118 @@
+// Document-layer speed (BENCHMARKS.md):
+//   BM_ParsePlanRewrite: parse + plan every command + splice one region per
+//     runnable entry, on a ~1 MB logbook built from the seed's entries
+//     (target < 100 ms per iteration).
+//   BM_Update100EntriesWarm: `moelog update --target v5p` of a 100-entry
+//     logbook whose runs are all in the store (target < 1 s per iteration).
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "logbook/parse_logbook.h"
+#include "logbook/regions.h"
+#include "logbook/session.h"
+#include "logbook/shell_plan.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace moelog::logbook;
+
+std::string Slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The seed's header and its Experiment Log entries repeated with new
+// date-times until the text reaches `bytes`.
+std::string BigLogbook(size_t bytes) {
+  const std::string seed = Slurp(std::string(MOELOG_SOURCE_DIR) + "/recipes/moe_ep_benchmark_logbook.md");
+  const size_t log = seed.find("## Experiment Log\n");
+  const size_t first = seed.find("### ", log);
+  std::string out = seed.substr(0, first);
+  const std::string entries = seed.substr(first);
+  for (int day = 0; out.size() < bytes; ++day) {
+    std::string copy = entries;
+    char date[16];
+    std::snprintf(date, sizeof date, "2027-%02d-%02d", 1 + day / 28 % 12, 1 + day % 28);
+    for (size_t p = 0; (p = copy.find("### 2026-02-09", p)) != std::string::npos; p += 4)
+      copy.replace(p + 4, 10, std::string(date));
+    out += copy;
+    if (day > 1000) break;
+  }
+  return out;
+}
+
+void BM_ParsePlanRewrite(benchmark::State& state) {
+  const std::string text = BigLogbook(1 << 20);
+  PlanOptions popt;
+  popt.target = "v5p";
+  for (auto _ : state) {
+    const Logbook lb = ParseLogbook(text, "big.md");
+    std::vector<RegionEdit> edits;
+    for (const auto& e : lb.entries) {
+      size_t invocations = 0;
+      for (const auto& c : e.commands) invocations += PlanCommand(c.joined, popt).invocations.size();
+      if (invocations == 0) continue;
+      RegionEdit ed;
+      ed.id = e.id;
+      ed.content = "| runs |\n|---:|\n| " + std::to_string(invocations) + " |\n\n";
+      const Field* r = e.FindField("Result");
+      ed.insert_after_line = r ? r->bullet.end_line : e.end_line;
+      ed.indent = r ? std::string(static_cast<size_t>(r->bullet.content_indent), ' ') : "";
+      edits.push_back(std::move(ed));
+    }
+    const RegionScan scan = FindRegions(text, "big.md");
+    SpliceResult res = SpliceRegions(text, scan, edits, {});
+    benchmark::DoNotOptimize(res.text.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+  state.counters["bytes"] = static_cast<double>(text.size());
+}
+BENCHMARK(BM_ParsePlanRewrite)->Unit(benchmark::kMillisecond);
+
+void BM_Update100EntriesWarm(benchmark::State& state) {
+  const fs::path dir = fs::temp_directory_path() / ("moelog_bench_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string text = "# Bench: Research Logbook\n\n## Experiment ID Prefix\n- `BENCH`\n\n## Experiment Log\n";
+  for (int i = 0; i < 100; ++i) {
+    char head[64];
+    std::snprintf(head, sizeof head, "### 2026-04-%02d %02d:%02d - entry %d\n", 1 + i / 24, i % 24, i % 60, i);
+    text += head;
+    text += "- Command: `uv run --package levanter --extra tpu python lib/levanter/scripts/bench/bench_moe_hillclimb.py "
+            "--tokens " + std::to_string(1024 * (1 + i % 10)) + " --hidden 512 --mlp-dim 256 --experts 16 --topk " +
+            std::to_string(1 + i / 10 % 4) + " --iters 1 --warmup 0`\n- Result: pending\n\n";
+  }
+  const std::string path = (dir / "logbook.md").string();
+  std::ofstream(path, std::ios::binary) << text;
+  SessionOptions o;
+  o.db = (dir / "runs.db").string();
+  std::ostringstream out, err;
+  RunSession(path, DocumentKind::kLogbook, o, out, err);  // run and store everything
+  RunSession(path, DocumentKind::kLogbook, o, out, err);  // settle the document
+  int64_t hits = 0;
+  for (auto _ : state) {
+    std::ostringstream o2, e2;
+    SessionSummary s = RunSession(path, DocumentKind::kLogbook, o, o2, e2);
+    hits = s.cache_hits;
+    if (s.executed != 0 || s.changed) {
+      std::fprintf(stderr, "%s%s", o2.str().c_str(), e2.str().c_str());
+      state.SkipWithError("warm update ran or changed something");
+      break;
+    }
+  }
+  state.counters["cache_hits"] = static_cast<double>(hits);
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_Update100EntriesWarm)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,220 @@
+// The update pipeline end to end on copies of the seed documents (target
+// v5p: modeled, deterministic) and on broken documents.
+#include "logbook/session.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "logbook/parse_logbook.h"
+#include "logbook/parse_recipe.h"
+#include "logbook/regions.h"
+#include "tests/logbook/seed_docs.h"
+
+namespace moelog::logbook {
+namespace {
+
+namespace fs = std::filesystem;
+using moelog::testing::SeedPath;
+using moelog::testing::Slurp;
+
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("moelog_session_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Put(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+  SessionSummary Run(const std::string& path, SessionOptions o, DocumentKind k = DocumentKind::kLogbook) {
+    o.db = (dir_ / "runs.db").string();
+    out_.str("");
+    err_.str("");
+    return RunSession(path, k, o, out_, err_);
+  }
+  fs::path dir_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(SessionTest, Int8SeedUpdatesOncePerRunnableEntryAndIsIdempotent) {
+  const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
+  const std::string p = Put("int8.md", seed);
+  SessionOptions o;
+  SessionSummary dry = Run(p, [] { SessionOptions d; d.dry_run = true; return d; }());
+  EXPECT_EQ(dry.exit_code, 0);
+  EXPECT_NE(out_.str().find("[cache miss] moelog bench --target v5p"), std::string::npos) << out_.str();
+  EXPECT_EQ(Slurp(p), seed);  // dry run writes nothing
+
+  SessionSummary s = Run(p, o);
+  ASSERT_EQ(s.exit_code, 0) << err_.str();
+  const std::string once = Slurp(p);
+  const RegionScan scan = FindRegions(once, p);
+  ASSERT_TRUE(scan.ok());
+  EXPECT_EQ(static_cast<int>(scan.regions.size()), s.runnable);
+  EXPECT_EQ(s.invocations, s.executed);
+  // One table row per planned invocation (each a single sweep point here).
+  int rows = 0;
+  for (const auto& r : scan.regions)
+    for (const auto& l : moelog::testing::Lines(r.content))
+      if (l.find("| ") != std::string::npos && l.find("---") == std::string::npos) ++rows;
+  EXPECT_EQ(rows - static_cast<int>(scan.regions.size()), s.invocations);  // minus header rows
+  // Outside regions, the file is the seed plus the inserted regions only.
+  std::string stripped = once;
+  for (auto it = scan.regions.rbegin(); it != scan.regions.rend(); ++it)
+    stripped.erase(it->begin_offset, it->end_offset - it->begin_offset);
+  EXPECT_EQ(stripped, seed);
+  // The logbook still parses to the same entries.
+  EXPECT_EQ(ParseLogbook(once, p).entries.size(), ParseLogbook(seed, p).entries.size());
+
+  SessionSummary again = Run(p, o);
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_EQ(again.executed, 0);
+  EXPECT_EQ(again.cache_hits, again.invocations);
+  EXPECT_FALSE(again.changed);
+  EXPECT_EQ(Slurp(p), once);
+
+  SessionOptions check;
+  check.check = true;
+  EXPECT_EQ(Run(p, check).exit_code, 0) << out_.str();
+}
+
+TEST_F(SessionTest, CheckFailsOnStaleMissingOrEditedRegions) {
+  const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
+  const std::string p = Put("int8.md", seed);
+  SessionOptions check;
+  check.check = true;
+  EXPECT_EQ(Run(p, check).exit_code, 1);  // nothing stored, no regions
+  EXPECT_EQ(Slurp(p), seed);
+  EXPECT_FALSE(fs::exists(dir_ / "runs.db"));  // --check creates nothing
+  ASSERT_EQ(Run(p, {}).exit_code, 0);
+  const std::string good = Slurp(p);
+  EXPECT_EQ(Run(p, check).exit_code, 0);
+  // A hand edit inside a region.
+  std::string edited = good;
+  const size_t cell = edited.find("| none |");
+  ASSERT_NE(cell, std::string::npos);
+  edited.replace(cell, 8, "| NONE |");
+  Put("int8.md", edited);
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+  EXPECT_NE(out_.str().find("--- "), std::string::npos);  // a diff
+  EXPECT_EQ(Run(p, {}).exit_code, 1);                     // kept, reported
+  EXPECT_EQ(Slurp(p), edited);
+  EXPECT_NE(err_.str().find("edited by hand"), std::string::npos);
+  SessionOptions force;
+  force.force = true;
+  EXPECT_EQ(Run(p, force).exit_code, 0);
+  EXPECT_EQ(Slurp(p), good);
+  // A removed region is missing again.
+  const RegionScan scan = FindRegions(good, p);
+  std::string removed = good;
+  removed.erase(scan.regions[0].begin_offset, scan.regions[0].end_offset - scan.regions[0].begin_offset);
+  Put("int8.md", removed);
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+}
+
+TEST_F(SessionTest, LoopsExpandToOneRowPerIteration) {
+  const std::string text =
+      "# L\n## Experiment Log\n### 2026-03-01 09:00 - X-1 loop\n- Command:\n"
+      "  - `/bin/bash -lc 'for pm in none ep; do for tk in 2 4 8; do .venv/bin/python "
+      "lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 2048 --hidden 256 --mlp-dim 128 --experts 8 "
+      "--distribution random --backend gmm --impl fused_w13 --topk \"$tk\" --parallel-mode \"$pm\" --iters 1 --warmup 0; done; done'`\n- Result: pending\n";
+  const std::string p = Put("l.md", text);
+  SessionSummary s = Run(p, {});
+  ASSERT_EQ(s.exit_code, 0) << err_.str();
+  EXPECT_EQ(s.invocations, 6);
+  const RegionScan scan = FindRegions(Slurp(p), p);
+  ASSERT_EQ(scan.regions.size(), 1u);
+  const auto lines = moelog::testing::Lines(scan.regions[0].content);
+  // Header, delimiter, 6 rows, blank line.
+  ASSERT_EQ(lines.size(), 9u) << scan.regions[0].content;
+  EXPECT_NE(lines[0].find("parallel_mode | topk"), std::string::npos);
+  EXPECT_NE(lines[2].find("| none | 2 |"), std::string::npos);
+  EXPECT_NE(lines[7].find("| ep | 8 |"), std::string::npos);
+}
+
+TEST_F(SessionTest, RecipeRunsAndWritesRegionsAfterSteps) {
+  const std::string seed = Slurp(SeedPath("agent_research_recipe.md"));
+  const std::string p = Put("recipe.md", seed);
+  SessionOptions o;
+  o.write = false;
+  o.print_tables = true;
+  SessionSummary s = Run(p, o, DocumentKind::kRecipe);
+  ASSERT_EQ(s.exit_code, 0) << err_.str();
+  EXPECT_EQ(Slurp(p), seed);
+  EXPECT_NE(out_.str().find("### RECIPE-STEP-4"), std::string::npos) << out_.str();
+  o.write = true;
+  s = Run(p, o, DocumentKind::kRecipe);
+  ASSERT_EQ(s.exit_code, 0);
+  const std::string written = Slurp(p);
+  const RegionScan scan = FindRegions(written, p);
+  ASSERT_EQ(static_cast<int>(scan.regions.size()), s.runnable);
+  const Recipe before = ParseRecipe(seed, p);
+  for (const auto& r : scan.regions) {
+    const int n = std::stoi(r.id.substr(r.id.rfind('-') + 1));
+    // Each region sits right after its step's fenced block (plus one blank line).
+    EXPECT_EQ(r.begin_line, before.steps[n - 1].end_line + 2 + 0) << r.id;
+    break;  // later regions shift by the earlier ones' length
+  }
+  EXPECT_EQ(ParseRecipe(written, p).steps.size(), before.steps.size());
+}
+
+TEST_F(SessionTest, NastyInputsGiveDiagnosticsAndLeaveTheFileAlone) {
+  const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
+  std::string junk;
+  for (int i = 0; i < 3000; ++i) junk += static_cast<char>((i * 7919 + 13) % 256);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"nested", "# T\n## Experiment Log\n<!-- moelog:begin id=A hash=0 -->\n<!-- moelog:begin id=B hash=0 -->\n"
+                 "<!-- moelog:end -->\n"},
+      {"unterminated_region", "# T\n<!-- moelog:begin id=A hash=0 -->\n| a |\n"},
+      {"duplicate_region", "<!-- moelog:begin id=A hash=0 -->\n<!-- moelog:end -->\n"
+                           "<!-- moelog:begin id=A hash=0 -->\n<!-- moelog:end -->\n"},
+  };
+  for (const auto& [name, text] : cases) {
+    const std::string p = Put(name + ".md", text);
+    SessionSummary s = Run(p, {});
+    EXPECT_EQ(s.exit_code, 3) << name;
+    EXPECT_EQ(Slurp(p), text) << name;
+    EXPECT_NE(err_.str().find(p + ":"), std::string::npos) << name << ": " << err_.str();
+  }
+  // Truncated, binary, unterminated fence, duplicate IDs: diagnostics, no crash.
+  const std::vector<std::pair<std::string, std::string>> soft = {
+      {"truncated", seed.substr(0, seed.size() / 3)},
+      {"junk", junk},
+      {"fence", "# T\n## Experiment Log\n### 2026-01-01 10:00 - A-1 x\n```bash\nmoelog bench --tokens 8\n"},
+      {"dup_ids", "# T\n## Experiment Log\n### 2026-01-01 10:00 - A-1 x\n- Command: N/A\n"
+                  "### 2026-01-01 10:01 - A-1 y\n- Command: N/A\n"},
+  };
+  for (const auto& [name, text] : soft) {
+    const std::string p = Put(name + ".md", text);
+    SessionOptions check;
+    check.check = true;
+    SessionSummary s = Run(p, check);
+    EXPECT_TRUE(s.exit_code == 0 || s.exit_code == 1) << name;
+    EXPECT_EQ(Slurp(p), text) << name;
+  }
+  EXPECT_NE(err_.str().find("duplicate entry ID A-1"), std::string::npos) << err_.str();
+}
+
+TEST_F(SessionTest, BadOptionsAreUsageErrors) {
+  const std::string p = Put("x.md", "# T\n");
+  SessionOptions o;
+  o.target = "tpu";
+  EXPECT_EQ(Run(p, o).exit_code, 2);
+  o = {};
+  o.entries = {"NOPE-1"};
+  EXPECT_EQ(Run(p, o).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
