@@ -61,6 +61,34 @@ void InverseImpl(const T* y, const PackPlan& plan, const std::vector<int64_t>& i
   }
 }
 
+// InverseImpl with the sum kept in a per-thread f32 row and rounded once
+// into the output dtype.
+template <typename T, typename TO>
+void InverseIntoImpl(const T* y, const PackPlan& plan, const std::vector<int64_t>& inv, bool apply_weight, TO* out,
+                     int64_t hidden) {
+  const int64_t k = plan.topk;
+#pragma omp parallel
+  {
+    std::vector<float> acc(static_cast<size_t>(hidden));
+    float* a = acc.data();
+#pragma omp for schedule(static)
+    for (int64_t t = 0; t < plan.tokens; ++t) {
+      std::fill(a, a + hidden, 0.0f);
+      for (int64_t s = 0; s < k; ++s) {
+        const int64_t r = inv[t * k + s];
+        if (r < 0 || r >= plan.valid_rows || !plan.keep[r]) continue;
+        const float w = apply_weight ? plan.weight[r] : 1.0f;
+        const T* src = y + r * hidden;
+#pragma omp simd
+        for (int64_t j = 0; j < hidden; ++j) a[j] += w * Ld(src, j);
+      }
+      TO* o = out + t * hidden;
+#pragma omp simd
+      for (int64_t j = 0; j < hidden; ++j) o[j] = FromF<TO>(a[j]);
+    }
+  }
+}
+
 }  // namespace
 
 void CombineScatter(const Tensor& y, const PackPlan& plan, bool apply_weight, float* out, int64_t hidden) {
@@ -72,6 +100,18 @@ void CombineInversePermute(const Tensor& y, const PackPlan& plan, const std::vec
                            bool apply_weight, float* out, int64_t hidden) {
   if (y.dtype() == DType::kF32) InverseImpl(y.as<float>(), plan, inv, apply_weight, out, hidden);
   else InverseImpl(y.as<bf16_t>(), plan, inv, apply_weight, out, hidden);
+}
+
+void CombineInversePermuteInto(const Tensor& y, const PackPlan& plan, const std::vector<int64_t>& inv,
+                               bool apply_weight, Tensor* out) {
+  const int64_t hidden = y.dim(1);
+  DispatchFloat(y.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    DispatchFloat(out->dtype(), [&](auto otag) {
+      using TO = decltype(otag);
+      InverseIntoImpl(y.as<T>(), plan, inv, apply_weight, out->as<TO>(), hidden);
+    });
+  });
 }
 
 void CombineBackward(const Tensor& dout, const PackPlan& plan, bool apply_weight, Tensor* dy) {

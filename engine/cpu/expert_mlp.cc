@@ -65,6 +65,9 @@ struct ExpertMlp::Impl {
   std::vector<int32_t> acc;
   std::vector<int8_t> hq, dq;
   std::vector<float> hs, ds, xs_scratch;
+  // int8 routed: hq/hs were filled by Up's epilogues (h quantized per row
+  // right after it was computed), so Down need not quantize h again.
+  bool h_quantized = false;
   std::vector<int8_t> xq_scratch;
   bool saved = false;
 };
@@ -99,11 +102,16 @@ void PackExperts(MatmulRunner* mm, const Tensor& w, std::vector<PackedMatrix>* o
 
 // out[rows of group g] = lhs[rows of group g] @ B_g for every group. gmm cuts
 // each group into kGmmTileRows-row tiles; ragged_dot runs one matmul per group
-// and writes zeros to the rows past the group-size sum.
+// and writes zeros to the rows past the group-size sum. All tiles go to the
+// runner as one batch (spread over threads). `epilogue(r0, rows)`, if given,
+// runs right after the matmul of rows [r0, r0 + rows) of group g on the same
+// thread, while those rows are still in its cache.
 void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t>& groups, const MatView& lhs,
-             const std::function<BOperand(int64_t)>& rhs, const OutView& out, bool accumulate) {
+             const std::function<BOperand(int64_t)>& rhs, const OutView& out, bool accumulate,
+             const std::function<void(int64_t, int64_t, int64_t)>& epilogue = nullptr) {
   int64_t r0 = 0;
   const int64_t es = DTypeSize(lhs.dtype), os = DTypeSize(out.dtype);
+  std::vector<MatmulJob> jobs;
   for (size_t g = 0; g < groups.size(); ++g) {
     const int64_t n = groups[g];
     if (n == 0) continue;
@@ -112,14 +120,19 @@ void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t
     for (int64_t off = 0; off < n; off += tile) {
       const int64_t m = std::min(tile, n - off);
       const int64_t r = r0 + off;
-      MatView a{static_cast<const char*>(lhs.data) + r * lhs.row_stride * es, lhs.dtype, m, lhs.cols,
-                lhs.row_stride, lhs.col_stride};
-      OutView c{static_cast<char*>(out.data) + r * out.ld * os, out.dtype, m, out.cols, out.ld};
-      if (b.packed != nullptr) mm->Run(a, *b.packed, c, accumulate);
-      else mm->Run(a, b.view, c, accumulate);
+      MatmulJob j;
+      j.a = MatView{static_cast<const char*>(lhs.data) + r * lhs.row_stride * es, lhs.dtype, m, lhs.cols,
+                    lhs.row_stride, lhs.col_stride};
+      j.c = OutView{static_cast<char*>(out.data) + r * out.ld * os, out.dtype, m, out.cols, out.ld};
+      j.packed = b.packed;
+      j.b = b.view;
+      j.accumulate = accumulate;
+      if (epilogue) j.epilogue = [&epilogue, g, r, m] { epilogue(static_cast<int64_t>(g), r, m); };
+      jobs.push_back(std::move(j));
     }
     r0 += n;
   }
+  mm->RunBatch(jobs);
   if (backend == GroupedBackend::kRaggedDot && !accumulate) {
     for (int64_t r = r0; r < out.rows; ++r)
       std::memset(static_cast<char*>(out.data) + r * out.ld * os, 0, static_cast<size_t>(out.cols * os));
@@ -144,6 +157,20 @@ void Dequantize(const std::vector<int64_t>& groups, const int32_t* acc, int64_t 
         for (int64_t j = 0; j < n; ++j) o[r * ld + j] = FromF<T>(static_cast<float>(acc[r * n + j]) * s);
       }
       r0 += cnt;
+    }
+  });
+}
+
+// Dequantize for rows [r0, r0 + rows) of one group (a batch epilogue).
+void DequantizeRows(const int32_t* acc, int64_t n, int64_t r0, int64_t rows, const float* lhs_scale, float sg,
+                    void* out, DType dtype, int64_t ld) {
+  DispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* o = static_cast<T*>(out);
+    for (int64_t r = r0; r < r0 + rows; ++r) {
+      const float sc = lhs_scale[r] * sg;
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) o[r * ld + j] = FromF<T>(static_cast<float>(acc[r * n + j]) * sc);
     }
   });
 }
@@ -181,11 +208,23 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
   const DType dt = rows.x.dtype();
   Resize(&s.ab, dt, {rn, 2 * m});
   Resize(&s.h, dt, {rn, m});
+  s.h_quantized = false;
   const bool fusedl = options_.fused_w13;
   s.ld_ab = fusedl ? 2 * m : m;
   s.b_off = fusedl ? m : rn * m;
   const auto& groups = plan.group_sizes;
   const bool packed = options_.prepacked && options_.quant == QuantMode::kNone;
+  // h = SiLU(gate) * up (times the routing weight with preweight), computed
+  // per tile as the epilogue of the last up matmul, while the tile is hot.
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  auto swiglu = [&s, dt, m, wt](int64_t r, int64_t n) {
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      SwiGluRows(s.ab.as<T>() + r * s.ld_ab, s.ld_ab, s.b_off, n, m, wt != nullptr ? wt + r : nullptr,
+                 s.h.as<T>() + r * m, m);
+    });
+  };
+  auto swiglu_epi = [&swiglu](int64_t, int64_t r, int64_t n) { swiglu(r, n); };
   if (!QuantRouted(options_.quant)) {
     MatView x = MatView::RowMajor(rows.x.data(), dt, rn, h, h);
     if (options_.fused_w13) {
@@ -195,7 +234,8 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
         else b.view = MatView::RowMajor(w.w13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m);
         return b;
       };
-      Grouped(runner_, options_.backend, groups, x, b13, OutView{s.ab.data(), dt, rn, 2 * m, 2 * m}, false);
+      Grouped(runner_, options_.backend, groups, x, b13, OutView{s.ab.data(), dt, rn, 2 * m, 2 * m}, false,
+              swiglu_epi);
     } else {
       auto b1 = [&](int64_t g) {
         BOperand b;
@@ -210,10 +250,13 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
         return b;
       };
       Grouped(runner_, options_.backend, groups, x, b1, OutView{s.ab.data(), dt, rn, m, m}, false);
-      Grouped(runner_, options_.backend, groups, x, b3, OutView{s.ab.at(s.b_off), dt, rn, m, m}, false);
+      Grouped(runner_, options_.backend, groups, x, b3, OutView{s.ab.at(s.b_off), dt, rn, m, m}, false,
+              swiglu_epi);
     }
   } else {
-    // int8 routed: s8 x s8 -> s32, always per group (ragged_dot semantics).
+    // int8 routed: s8 x s8 -> s32, always per group (ragged_dot semantics);
+    // each tile is dequantized (and, after the last matmul, SwiGLU'd) on the
+    // thread that computed it.
     if (s.acc.size() < static_cast<size_t>(rn * 2 * m)) s.acc.resize(static_cast<size_t>(rn * 2 * m));
     const int8_t* xq = rows.xq.data();
     const float* xs = rows.xq_scale.data();
@@ -233,29 +276,40 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
       }
     }
     MatView xv = MatView::RowMajor(xq, DType::kS8, rn, h, h);
+    const int32_t* acc = s.acc.data();
+    // The down projection's int8 input, quantized per row while h is hot.
+    s.hq.resize(static_cast<size_t>(rn * m));
+    s.hs.resize(static_cast<size_t>(rn));
+    auto quant_h = [&s, dt, m](int64_t r, int64_t n) {
+      QuantizeRows(s.h.at(r * m), dt, n, m, m, s.hq.data() + r * m, s.hs.data() + r);
+    };
     if (options_.fused_w13) {
       auto b = [&](int64_t g) { BOperand o; o.packed = &s.qp13[g]; return o; };
+      auto epi = [&](int64_t g, int64_t r, int64_t n) {
+        DequantizeRows(acc, 2 * m, r, n, xs, s.s13[g], s.ab.data(), dt, 2 * m);
+        swiglu(r, n);
+        quant_h(r, n);
+      };
       Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b,
-              OutView{s.acc.data(), DType::kS32, plan.valid_rows, 2 * m, 2 * m}, false);
-      Dequantize(groups, s.acc.data(), 2 * m, xs, s.s13.data(), s.ab.data(), dt, 2 * m);
+              OutView{s.acc.data(), DType::kS32, plan.valid_rows, 2 * m, 2 * m}, false, epi);
     } else {
       auto b1 = [&](int64_t g) { BOperand o; o.packed = &s.qp1[g]; return o; };
       auto b3 = [&](int64_t g) { BOperand o; o.packed = &s.qp3[g]; return o; };
+      auto epi1 = [&](int64_t g, int64_t r, int64_t n) {
+        DequantizeRows(acc, m, r, n, xs, s.s1[g], s.ab.data(), dt, m);
+      };
+      auto epi3 = [&](int64_t g, int64_t r, int64_t n) {
+        DequantizeRows(acc, m, r, n, xs, s.s3[g], s.ab.at(s.b_off), dt, m);
+        swiglu(r, n);
+        quant_h(r, n);
+      };
       Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b1,
-              OutView{s.acc.data(), DType::kS32, plan.valid_rows, m, m}, false);
-      Dequantize(groups, s.acc.data(), m, xs, s.s1.data(), s.ab.data(), dt, m);
+              OutView{s.acc.data(), DType::kS32, plan.valid_rows, m, m}, false, epi1);
       Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b3,
-              OutView{s.acc.data(), DType::kS32, plan.valid_rows, m, m}, false);
-      Dequantize(groups, s.acc.data(), m, xs, s.s3.data(), s.ab.at(s.b_off), dt, m);
+              OutView{s.acc.data(), DType::kS32, plan.valid_rows, m, m}, false, epi3);
     }
+    s.h_quantized = true;
   }
-  // h = SiLU(gate) * up, times the routing weight with preweight.
-  const int64_t valid = plan.valid_rows;
-  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
-  DispatchFloat(dt, [&](auto tag) {
-    using T = decltype(tag);
-    SwiGluRows(s.ab.as<T>(), s.ld_ab, s.b_off, valid, m, wt, s.h.as<T>(), m);
-  });
   return runner_->status();
 }
 
@@ -280,15 +334,20 @@ Status ExpertMlp::Down(const ExpertWeights& w, const PackedRows& rows, Tensor* y
   }
   // int8: h quantized per row on the fly, w2 per expert.
   const int64_t valid = plan.valid_rows;
-  s.hq.resize(static_cast<size_t>(rn * m));
-  s.hs.resize(static_cast<size_t>(rn));
-  QuantizeRows(s.h.data(), dt, valid, m, m, s.hq.data(), s.hs.data());
+  if (!s.h_quantized) {
+    s.hq.resize(static_cast<size_t>(rn * m));
+    s.hs.resize(static_cast<size_t>(rn));
+    QuantizeRows(s.h.data(), dt, valid, m, m, s.hq.data(), s.hs.data());
+  }
   if (!s.prequantized) QuantizeExperts(runner_, w.w2, &s.q2, &s.s2, &s.qp2);
   if (s.acc.size() < static_cast<size_t>(rn * h)) s.acc.resize(static_cast<size_t>(rn * h));
   auto b2 = [&](int64_t g) { BOperand o; o.packed = &s.qp2[g]; return o; };
+  const int32_t* acc = s.acc.data();
+  auto epi = [&](int64_t g, int64_t r, int64_t n) {
+    DequantizeRows(acc, h, r, n, s.hs.data(), s.s2[g], y->data(), dt, h);
+  };
   Grouped(runner_, GroupedBackend::kRaggedDot, groups, MatView::RowMajor(s.hq.data(), DType::kS8, valid, m, m), b2,
-          OutView{s.acc.data(), DType::kS32, valid, h, h}, false);
-  Dequantize(groups, s.acc.data(), h, s.hs.data(), s.s2.data(), y->data(), dt, h);
+          OutView{s.acc.data(), DType::kS32, valid, h, h}, false, epi);
   for (int64_t r = valid; r < rn; ++r) std::memset(y->at(r * h), 0, static_cast<size_t>(h * DTypeSize(dt)));
   return runner_->status();
 }
@@ -319,16 +378,21 @@ Status ExpertMlp::Backward(const ExpertWeights& w, const PackedRows& rows, const
   Resize(&s.dab, dt, {rn, 2 * m});
   const bool quant = QuantRouted(options_.quant);
 
-  // dW2_g = h_g^T dy_g (float, also in int8 modes: straight-through).
+  // dW2_g = h_g^T dy_g (float, also in int8 modes: straight-through). One
+  // batch: the experts' weight gradients are independent.
   {
+    std::vector<MatmulJob> jobs;
     int64_t r0 = 0;
     for (int64_t g = 0; g < l; ++g) {
       const int64_t n = groups[g];
-      MatView hv = MatView::RowMajor(s.h.at(r0 * m), dt, n, m, m).T();
-      MatView dyv = MatView::RowMajor(dy.at(r0 * h), dt, n, h, h);
-      runner_->Run(hv, dyv, OutView{grads->dw2.at(g * m * h), dt, m, h, h});
+      MatmulJob j;
+      j.a = MatView::RowMajor(s.h.at(r0 * m), dt, n, m, m).T();
+      j.b = MatView::RowMajor(dy.at(r0 * h), dt, n, h, h);
+      j.c = OutView{grads->dw2.at(g * m * h), dt, m, h, h};
+      jobs.push_back(std::move(j));
       r0 += n;
     }
+    runner_->RunBatch(jobs);
   }
   // dh = dy W2^T.
   if (!quant) {
@@ -364,32 +428,44 @@ Status ExpertMlp::Backward(const ExpertWeights& w, const PackedRows& rows, const
       SwiGluBackwardRows(s.ab.as<T>(), s.ld_ab, s.b_off, valid, m, wt, s.dh.as<T>(), m, s.dab.as<T>());
     });
   }
-  // dW1, dW3 (fused: dW13 then split, as w13 was built from w1 and w3).
+  // dW1, dW3 (fused: dW13 then split, as w13 was built from w1 and w3; the
+  // split runs on the thread that computed the expert's dW13).
   {
     if (options_.fused_w13) Resize(&s.dw13, dt, {l, h, 2 * m});
+    std::vector<MatmulJob> jobs;
     int64_t r0 = 0;
     const int64_t es = DTypeSize(dt);
     for (int64_t g = 0; g < l; ++g) {
       const int64_t n = groups[g];
       MatView xv = MatView::RowMajor(rows.x.at(r0 * h), dt, n, h, h).T();
       if (options_.fused_w13) {
-        runner_->Run(xv, MatView::RowMajor(s.dab.at(r0 * 2 * m), dt, n, 2 * m, 2 * m),
-                     OutView{s.dw13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m});
+        MatmulJob j;
+        j.a = xv;
+        j.b = MatView::RowMajor(s.dab.at(r0 * 2 * m), dt, n, 2 * m, 2 * m);
+        j.c = OutView{s.dw13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m};
         const char* src = static_cast<const char*>(s.dw13.at(g * h * 2 * m));
         char* d1 = static_cast<char*>(grads->dw1.at(g * h * m));
         char* d3 = static_cast<char*>(grads->dw3.at(g * h * m));
-        for (int64_t i = 0; i < h; ++i) {
-          std::memcpy(d1 + i * m * es, src + 2 * i * m * es, static_cast<size_t>(m * es));
-          std::memcpy(d3 + i * m * es, src + (2 * i + 1) * m * es, static_cast<size_t>(m * es));
-        }
+        j.epilogue = [src, d1, d3, h, m, es] {
+          for (int64_t i = 0; i < h; ++i) {
+            std::memcpy(d1 + i * m * es, src + 2 * i * m * es, static_cast<size_t>(m * es));
+            std::memcpy(d3 + i * m * es, src + (2 * i + 1) * m * es, static_cast<size_t>(m * es));
+          }
+        };
+        jobs.push_back(std::move(j));
       } else {
-        runner_->Run(xv, MatView::RowMajor(s.dab.at(r0 * m), dt, n, m, m),
-                     OutView{grads->dw1.at(g * h * m), dt, h, m, m});
-        runner_->Run(xv, MatView::RowMajor(s.dab.at(s.b_off + r0 * m), dt, n, m, m),
-                     OutView{grads->dw3.at(g * h * m), dt, h, m, m});
+        MatmulJob j1, j3;
+        j1.a = j3.a = xv;
+        j1.b = MatView::RowMajor(s.dab.at(r0 * m), dt, n, m, m);
+        j1.c = OutView{grads->dw1.at(g * h * m), dt, h, m, m};
+        j3.b = MatView::RowMajor(s.dab.at(s.b_off + r0 * m), dt, n, m, m);
+        j3.c = OutView{grads->dw3.at(g * h * m), dt, h, m, m};
+        jobs.push_back(std::move(j1));
+        jobs.push_back(std::move(j3));
       }
       r0 += n;
     }
+    runner_->RunBatch(jobs);
   }
   // dx_rows = d(gate) W1^T + d(up) W3^T (fused: d(ab) W13^T).
   if (!quant) {

@@ -1,6 +1,10 @@
 #include "engine/cpu/matmul.h"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace moelog::engine::cpu {
 namespace {
@@ -38,6 +42,8 @@ memory::data_type ToDnnl(DType t) {
 MatmulRunner::MatmulRunner() : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {}
 
 void MatmulRunner::Fail(const std::string& what) {
+  // Jobs of a batch can fail on several threads at once.
+#pragma omp critical(moelog_matmul_fail)
   if (status_.ok()) status_ = Status::Internal("oneDNN matmul: " + what);
 }
 
@@ -55,6 +61,9 @@ MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_m
     e.b = b_md;
     e.c = OutDesc(c);
     dnnl::primitive_attr attr;
+    // User scratchpads: each thread passes its own, so one primitive can run
+    // on several threads at once (RunBatch).
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (accumulate) {
       dnnl::post_ops ops;
       ops.append_sum(1.0f);
@@ -62,6 +71,8 @@ MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_m
     }
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, e.b, e.c), attr, engine_);
     e.prim = dnnl::matmul(pd);
+    e.scratch = pd.scratchpad_desc();
+    e.scratch_bytes = e.scratch.get_size();
     last_impl_ = pd.impl_info_str();
     return &cache_.emplace(std::move(key), std::move(e)).first->second;
   } catch (const dnnl::error& err) {
@@ -70,12 +81,29 @@ MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_m
   }
 }
 
-void MatmulRunner::Execute(Entry* e, const MatView& a, const memory& b, const OutView& c) {
+char* MatmulRunner::Scratch(int tid, size_t bytes) {
+  if (threads_.size() <= static_cast<size_t>(tid)) threads_.resize(static_cast<size_t>(tid) + 1);
+  ThreadCtx& t = threads_[static_cast<size_t>(tid)];
+  if (bytes > t.scratch_bytes) {
+    const size_t size = (bytes + 4095) / 4096 * 4096;
+    t.scratch.reset(static_cast<char*>(std::aligned_alloc(4096, size)));
+    t.scratch_bytes = t.scratch ? size : 0;
+  }
+  return t.scratch.get();
+}
+
+void MatmulRunner::Execute(Entry* e, const MatView& a, const memory& b, const OutView& c, int tid) {
+  // REQUIRES (tid > 0): Scratch(tid, e->scratch_bytes) was called and the
+  // thread's stream exists; tid 0 sizes its own scratchpad here.
   try {
+    char* scratch = tid == 0 ? Scratch(0, e->scratch_bytes) : threads_[static_cast<size_t>(tid)].scratch.get();
+    dnnl::stream& s = tid == 0 ? stream_ : threads_[static_cast<size_t>(tid)].stream;
     memory am(e->a, engine_, const_cast<void*>(a.data));
     memory cm(e->c, engine_, c.data);
-    e->prim.execute(stream_, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, cm}});
-    stream_.wait();
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, cm}};
+    if (e->scratch_bytes > 0) args.emplace(DNNL_ARG_SCRATCHPAD, memory(e->scratch, engine_, scratch));
+    e->prim.execute(s, args);
+    s.wait();
   } catch (const dnnl::error& err) {
     Fail(std::string("execute: ") + err.what());
   }
@@ -108,6 +136,82 @@ void MatmulRunner::Run(const MatView& a, const PackedMatrix& b, const OutView& c
   Entry* e = Get(a, b.desc(), bkey, c, accumulate, b.n());
   if (e == nullptr) return;
   Execute(e, a, b.memory(), c);
+}
+
+namespace {
+
+std::string PackedKey(const PackedMatrix& b) {
+  char bkey[64];
+  std::snprintf(bkey, sizeof(bkey), "p%d:%lldx%lld", static_cast<int>(b.dtype()), static_cast<long long>(b.k()),
+                static_cast<long long>(b.n()));
+  return bkey;
+}
+
+// c = 0 for a matmul with an empty inner dimension.
+void ZeroOut(const OutView& c) {
+  for (int64_t i = 0; i < c.rows; ++i)
+    std::memset(static_cast<char*>(c.data) + i * c.ld * DTypeSize(c.dtype), 0,
+                static_cast<size_t>(c.cols * DTypeSize(c.dtype)));
+}
+
+}  // namespace
+
+MatmulRunner::Entry* MatmulRunner::Resolve(const MatmulJob& j) {
+  if (j.packed != nullptr) return Get(j.a, j.packed->desc(), PackedKey(*j.packed), j.c, j.accumulate, j.packed->n());
+  return Get(j.a, ViewDesc(j.b), "v" + ViewKey(j.b), j.c, j.accumulate, j.b.cols);
+}
+
+void MatmulRunner::ExecuteJob(Entry* e, const MatmulJob& j, int tid) {
+  if (j.packed != nullptr) {
+    Execute(e, j.a, j.packed->memory(), j.c, tid);
+    return;
+  }
+  try {
+    memory bm(e->b, engine_, const_cast<void*>(j.b.data));
+    Execute(e, j.a, bm, j.c, tid);
+  } catch (const dnnl::error& err) {
+    Fail(std::string("weights: ") + err.what());
+  }
+}
+
+void MatmulRunner::RunBatch(const std::vector<MatmulJob>& jobs) {
+  // Primitives are created (or found) here, on one thread: the cache is not
+  // thread-safe.
+  std::vector<Entry*> entries(jobs.size(), nullptr);
+  size_t live = 0, scratch = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const MatmulJob& j = jobs[i];
+    if (j.a.rows == 0 || j.c.cols == 0) continue;
+    if (j.a.cols == 0) {
+      if (!j.accumulate) ZeroOut(j.c);
+      continue;
+    }
+    entries[i] = Resolve(j);
+    if (entries[i] == nullptr) return;
+    scratch = std::max(scratch, entries[i]->scratch_bytes);
+    ++live;
+  }
+  const int nt = omp_in_parallel() ? 1 : omp_get_max_threads();
+  if (nt <= 1 || live < kMinJobsPerThread * static_cast<size_t>(nt)) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (entries[i] != nullptr) ExecuteJob(entries[i], jobs[i], 0);
+      if (jobs[i].epilogue) jobs[i].epilogue();
+    }
+    return;
+  }
+  for (int t = 0; t < nt; ++t) {
+    Scratch(t, scratch);
+    ThreadCtx& ctx = threads_[static_cast<size_t>(t)];
+    if (!ctx.stream) ctx.stream = dnnl::stream(engine_);
+  }
+  const int64_t n = static_cast<int64_t>(jobs.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+  for (int64_t i = 0; i < n; ++i) {
+    // Inside this region oneDNN runs each call on the calling thread only.
+    const int tid = omp_get_thread_num();
+    if (entries[static_cast<size_t>(i)] != nullptr) ExecuteJob(entries[static_cast<size_t>(i)], jobs[static_cast<size_t>(i)], tid);
+    if (jobs[static_cast<size_t>(i)].epilogue) jobs[static_cast<size_t>(i)].epilogue();
+  }
 }
 
 PackedMatrix MatmulRunner::Pack(const MatView& b) {

@@ -8,9 +8,12 @@
 #define MOELOG_ENGINE_CPU_MATMUL_H_
 
 #include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -59,6 +62,19 @@ class PackedMatrix {
   dnnl::memory memory_;
 };
 
+// One matmul of a batch: c (+)= a @ b, with b prepacked (packed != nullptr)
+// or given as a view. `epilogue`, if set, runs on the same thread right
+// after the matmul (while its output is still in that core's cache); it must
+// only touch memory no other job of the batch touches.
+struct MatmulJob {
+  MatView a;
+  const PackedMatrix* packed = nullptr;
+  MatView b;
+  OutView c;
+  bool accumulate = false;
+  std::function<void()> epilogue;
+};
+
 class MatmulRunner {
  public:
   MatmulRunner();
@@ -70,6 +86,17 @@ class MatmulRunner {
   // s8 x s8 -> s32. M == 0 does nothing.
   void Run(const MatView& a, const MatView& b, const OutView& c, bool accumulate = false);
   void Run(const MatView& a, const PackedMatrix& b, const OutView& c, bool accumulate = false);
+  // Runs every job of a batch (the grouped matmuls: one job per tile or
+  // group). REQUIRES: the jobs write disjoint outputs. With several OpenMP
+  // threads and at least kMinJobsPerThread jobs per thread, the jobs are
+  // spread over the threads (dynamic schedule, each a single-threaded oneDNN
+  // call) instead of splitting every call across all threads: no barrier per
+  // call, and a core whose AMX unit currently runs at half rate simply takes
+  // fewer jobs. Results are identical either way. Otherwise the jobs run one
+  // after another, each on all threads.
+  void RunBatch(const std::vector<MatmulJob>& jobs);
+  static constexpr size_t kMinJobsPerThread = 2;
+
   // Reorders b into the blocked layout (allocates; call outside hot loops).
   PackedMatrix Pack(const MatView& b);
   // Repacks into an existing PackedMatrix of the same shape (no allocation).
@@ -86,15 +113,29 @@ class MatmulRunner {
  private:
   struct Entry {
     dnnl::matmul prim;
-    dnnl::memory::desc a, b, c;
+    dnnl::memory::desc a, b, c, scratch;
+    size_t scratch_bytes = 0;
+  };
+  // Per-thread execution context: a stream and a scratchpad buffer
+  // (primitives use user-provided scratchpads so they can run concurrently).
+  struct ThreadCtx {
+    dnnl::stream stream;
+    std::unique_ptr<char, void (*)(void*)> scratch{nullptr, std::free};
+    size_t scratch_bytes = 0;
   };
   Entry* Get(const MatView& a, const dnnl::memory::desc& b_md, const std::string& b_key, const OutView& c,
              bool accumulate, int64_t n);
-  void Execute(Entry* e, const MatView& a, const dnnl::memory& b, const OutView& c);
+  Entry* Resolve(const MatmulJob& job);
+  // Grows thread tid's scratchpad to `bytes` (not thread-safe across tids
+  // sharing a slot; each thread only touches its own).
+  char* Scratch(int tid, size_t bytes);
+  void Execute(Entry* e, const MatView& a, const dnnl::memory& b, const OutView& c, int tid = 0);
+  void ExecuteJob(Entry* e, const MatmulJob& job, int tid);
   void Fail(const std::string& what);
 
   dnnl::engine engine_;
   dnnl::stream stream_;
+  std::vector<ThreadCtx> threads_;
   std::unordered_map<std::string, Entry> cache_;
   Status status_;
   std::string last_impl_;

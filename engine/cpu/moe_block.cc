@@ -166,7 +166,12 @@ Status MoeBlock::Prepare(bool training) {
   ExpertMlpOptions o = mlp_.options();
   o.prepacked = !training;
   mlp_ = ExpertMlp(&runner_, o);
-  return mlp_.Prepare(data_->experts);
+  MOELOG_RETURN_IF_ERROR(mlp_.Prepare(data_->experts));
+  // A forward-only run with prepacked (or prequantized) weights never reads
+  // the plain w13 again: drop it (peak memory). The next Prepare rebuilds it.
+  if (!training && c_.fused_w13 && (c_.quant == QuantMode::kNone || c_.quant == QuantMode::kInt8RoutedPrequant))
+    data_->experts.w13 = Tensor();
+  return Status::Ok();
 }
 
 Status MoeBlock::Pack() {
@@ -184,13 +189,20 @@ Status MoeBlock::Down() { return mlp_.Down(data_->experts, rows_, &y_rows_); }
 
 Status MoeBlock::Combine(bool with_shared) {
   const int64_t t = c_.tokens, h = c_.hidden;
-  out_f32_.resize(static_cast<size_t>(t * h));
   const bool weight_in_combine = !c_.preweight;
+  const bool direct = !scatter_ && !(with_shared && c_.shared_dim > 0);
+  if (!direct) out_f32_.resize(static_cast<size_t>(t * h));
   if (scatter_) {
     std::memset(out_f32_.data(), 0, out_f32_.size() * sizeof(float));
     CombineScatter(y_rows_, plan_, weight_in_combine, out_f32_.data(), h);
   } else {
     inv_ = InversePermutation(plan_);  // inside the timed function, as the harness does
+    if (direct) {
+      // Nothing else is added: sum straight into y.
+      if (y_.empty() || y_.dtype() != c_.dtype) y_ = Tensor(c_.dtype, {t, h});
+      CombineInversePermuteInto(y_rows_, plan_, inv_, weight_in_combine, &y_);
+      return Status::Ok();
+    }
     CombineInversePermute(y_rows_, plan_, inv_, weight_in_combine, out_f32_.data(), h);
   }
   if (with_shared && c_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(shared_.Forward(data_->shared, data_->x, out_f32_.data(), true));

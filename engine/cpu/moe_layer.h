@@ -197,6 +197,12 @@ void CombineScatter(const Tensor& y, const PackPlan& plan, bool apply_weight, fl
 void CombineInversePermute(const Tensor& y, const PackPlan& plan, const std::vector<int64_t>& inv,
                            bool apply_weight, float* out, int64_t hidden);
 
+// The same sum rounded once into out [T,H] (float32 or bfloat16, allocated
+// by the caller): no f32 buffer and no separate cast pass when nothing else
+// is added to the output. Overwrites out.
+void CombineInversePermuteInto(const Tensor& y, const PackPlan& plan, const std::vector<int64_t>& inv,
+                               bool apply_weight, Tensor* out);
+
 // Combine backward: dy[r] = (apply_weight ? weight[r] : 1) * dout[token[r]]
 // for valid rows, zero for the rest. dout [T,H] in x dtype.
 void CombineBackward(const Tensor& dout, const PackPlan& plan, bool apply_weight, Tensor* dy);

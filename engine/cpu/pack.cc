@@ -7,6 +7,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "engine/cpu/kernels.h"
 #include "engine/cpu/moe_layer.h"
 
 namespace moelog::engine::cpu {
@@ -246,29 +247,54 @@ void GatherRowsRepeatSort(const Tensor& x, const PackPlan& plan, Tensor* repeate
   }
 }
 
-void QuantizeRows(const void* src, DType dtype, int64_t rows, int64_t cols, int64_t ld, int8_t* q,
-                  float* scales) {
+namespace {
+
+// round_half_even(v), exact for |v| < 2^22 (the quantized values are within
+// +-128): adding and subtracting 1.5 * 2^23 rounds in the FPU's default
+// round-to-nearest-even mode, and unlike std::nearbyint it vectorizes.
+inline float RoundHalfEven(float v) { return (v + 12582912.0f) - 12582912.0f; }
+
+template <typename T>
+void QuantizeRowsImpl(const T* src, int64_t rows, int64_t cols, int64_t ld, int8_t* q, float* scales) {
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
+    const T* s = src + r * ld;
     float amax = 0.0f;
-    for (int64_t j = 0; j < cols; ++j) amax = std::max(amax, std::fabs(LoadF(src, dtype, r * ld + j)));
-    float scale = amax / 127.0f + std::numeric_limits<float>::min();
+#pragma omp simd reduction(max : amax)
+    for (int64_t j = 0; j < cols; ++j) amax = std::max(amax, std::fabs(ToF(s[j])));
+    const float scale = amax / 127.0f + std::numeric_limits<float>::min();
     scales[r] = scale;
-    for (int64_t j = 0; j < cols; ++j) {
-      float v = std::nearbyint(LoadF(src, dtype, r * ld + j) / scale);
-      q[r * cols + j] = static_cast<int8_t>(std::clamp(v, -127.0f, 127.0f));
-    }
+    int8_t* o = q + r * cols;
+#pragma omp simd
+    for (int64_t j = 0; j < cols; ++j)
+      o[j] = static_cast<int8_t>(std::clamp(RoundHalfEven(ToF(s[j]) / scale), -127.0f, 127.0f));
   }
 }
 
+}  // namespace
+
+void QuantizeRows(const void* src, DType dtype, int64_t rows, int64_t cols, int64_t ld, int8_t* q,
+                  float* scales) {
+  DispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    QuantizeRowsImpl(static_cast<const T*>(src), rows, cols, ld, q, scales);
+  });
+}
+
 float QuantizeMatrix(const void* src, DType dtype, int64_t n, int8_t* q) {
-  float amax = 0.0f;
-#pragma omp parallel for reduction(max : amax) schedule(static)
-  for (int64_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(LoadF(src, dtype, i)));
-  float scale = amax / 127.0f + std::numeric_limits<float>::min();
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i)
-    q[i] = static_cast<int8_t>(std::clamp(std::nearbyint(LoadF(src, dtype, i) / scale), -127.0f, 127.0f));
+  float scale = 0.0f;
+  DispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* s = static_cast<const T*>(src);
+    float amax = 0.0f;
+#pragma omp parallel for simd reduction(max : amax) schedule(static)
+    for (int64_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(ToF(s[i])));
+    scale = amax / 127.0f + std::numeric_limits<float>::min();
+    const float sc = scale;
+#pragma omp parallel for simd schedule(static)
+    for (int64_t i = 0; i < n; ++i)
+      q[i] = static_cast<int8_t>(std::clamp(RoundHalfEven(ToF(s[i]) / sc), -127.0f, 127.0f));
+  });
   return scale;
 }
 

@@ -1,0 +1,142 @@
+// MatmulRunner::RunBatch: jobs spread over threads give exactly the results
+// of the same matmuls run one by one, for prepacked and strided operands,
+// accumulation, empty inner dimensions and epilogues.
+#include <omp.h>
+
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/cpu/matmul.h"
+#include "engine/cpu/tensor.h"
+
+namespace moelog::engine::cpu {
+namespace {
+
+void Fill(Tensor* t, uint32_t seed) {
+  uint32_t s = seed;
+  for (int64_t i = 0; i < t->numel(); ++i) {
+    s = s * 1664525u + 1013904223u;
+    t->Set(i, static_cast<float>(static_cast<int32_t>(s >> 9) % 201 - 100) / 64.0f);
+  }
+}
+
+// A grouped problem: `groups` row blocks of x [rows, k] times per-group
+// weights [k, n], some groups empty.
+struct Problem {
+  std::vector<int64_t> sizes;
+  int64_t k = 0, n = 0, rows = 0;
+  Tensor x, w, wt;  // w: [G, k, n]; wt: [G, n, k] (used transposed)
+  Problem(DType dt, std::vector<int64_t> s, int64_t kk, int64_t nn) : sizes(std::move(s)), k(kk), n(nn) {
+    for (int64_t v : sizes) rows += v;
+    const int64_t g = static_cast<int64_t>(sizes.size());
+    x = Tensor(dt, {rows, k});
+    w = Tensor(dt, {g, k, n});
+    wt = Tensor(dt, {g, n, k});
+    Fill(&x, 1);
+    Fill(&w, 2);
+    Fill(&wt, 3);
+  }
+};
+
+// The jobs of one grouped matmul: packed or strided (transposed) weights.
+std::vector<MatmulJob> Jobs(const Problem& p, DType dt, const std::vector<PackedMatrix>* packed, bool transposed,
+                            Tensor* out, bool accumulate, std::vector<int>* epilogue_hits) {
+  std::vector<MatmulJob> jobs;
+  int64_t r0 = 0;
+  const int64_t es = DTypeSize(dt);
+  for (size_t g = 0; g < p.sizes.size(); ++g) {
+    MatmulJob j;
+    j.a = MatView::RowMajor(static_cast<const char*>(p.x.data()) + r0 * p.k * es, dt, p.sizes[g], p.k, p.k);
+    if (packed != nullptr) {
+      j.packed = &(*packed)[g];
+    } else if (transposed) {
+      j.b = MatView::RowMajor(p.wt.at(static_cast<int64_t>(g) * p.n * p.k), dt, p.n, p.k, p.k).T();
+    } else {
+      j.b = MatView::RowMajor(p.w.at(static_cast<int64_t>(g) * p.k * p.n), dt, p.k, p.n, p.n);
+    }
+    j.c = OutView{out->at(r0 * p.n), out->dtype(), p.sizes[g], p.n, p.n};
+    j.accumulate = accumulate;
+    if (epilogue_hits != nullptr) j.epilogue = [epilogue_hits, g] { (*epilogue_hits)[g] += 1; };
+    jobs.push_back(std::move(j));
+    r0 += p.sizes[g];
+  }
+  return jobs;
+}
+
+void ExpectSame(const Tensor& a, const Tensor& b) {
+  ASSERT_EQ(a.numel(), b.numel());
+  int64_t diff = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) diff += a.Get(i) != b.Get(i);
+  EXPECT_EQ(diff, 0);
+}
+
+class RunBatchTest : public ::testing::TestWithParam<DType> {};
+
+TEST_P(RunBatchTest, ConcurrentEqualsSequential) {
+  const DType dt = GetParam();
+  // Enough jobs to take the concurrent path with 2+ threads; group 2 is empty.
+  Problem p(dt, {37, 64, 0, 5, 128, 19, 1, 40}, 48, 80);
+  MatmulRunner mm;
+  std::vector<PackedMatrix> packed;
+  for (size_t g = 0; g < p.sizes.size(); ++g)
+    packed.push_back(mm.Pack(MatView::RowMajor(p.w.at(static_cast<int64_t>(g) * p.k * p.n), dt, p.k, p.n, p.n)));
+  for (int mode = 0; mode < 3; ++mode) {
+    const std::vector<PackedMatrix>* pk = mode == 0 ? &packed : nullptr;
+    const bool transposed = mode == 2;
+    // Reference: the same jobs one at a time through Run().
+    Tensor want(DType::kF32, {p.rows, p.n}), got(DType::kF32, {p.rows, p.n});
+    Fill(&want, 9);
+    got.CopyFrom(want);
+    for (const MatmulJob& j : Jobs(p, dt, pk, transposed, &want, true, nullptr)) {
+      if (j.packed != nullptr) mm.Run(j.a, *j.packed, j.c, true);
+      else mm.Run(j.a, j.b, j.c, true);
+    }
+    std::vector<int> hits(p.sizes.size(), 0);
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(2);
+    mm.RunBatch(Jobs(p, dt, pk, transposed, &got, true, &hits));
+    omp_set_num_threads(saved);
+    ASSERT_TRUE(mm.status().ok()) << mm.status().ToString();
+    ExpectSame(got, want);
+    for (int h : hits) EXPECT_EQ(h, 1);  // every epilogue ran once, empty groups included
+  }
+}
+
+TEST_P(RunBatchTest, OverwriteAndEmptyInnerDimension) {
+  const DType dt = GetParam();
+  MatmulRunner mm;
+  // dW-style jobs: A = x_g^T [k, rows_g], B = y_g [rows_g, n]; rows_g = 0
+  // must write zeros (not leave stale values).
+  Problem p(dt, {30, 0, 12, 50, 0, 7}, 24, 40);
+  Tensor y(dt, {p.rows, p.n});
+  Fill(&y, 5);
+  const int64_t g = static_cast<int64_t>(p.sizes.size());
+  Tensor want(DType::kF32, {g, p.k, p.n}), got(DType::kF32, {g, p.k, p.n});
+  Fill(&got, 11);  // stale values
+  std::vector<MatmulJob> jobs;
+  int64_t r0 = 0;
+  for (int64_t e = 0; e < g; ++e) {
+    const int64_t n = p.sizes[static_cast<size_t>(e)];
+    MatmulJob j;
+    j.a = MatView::RowMajor(p.x.at(r0 * p.k), dt, n, p.k, p.k).T();
+    j.b = MatView::RowMajor(y.at(r0 * p.n), dt, n, p.n, p.n);
+    j.c = OutView{got.at(e * p.k * p.n), DType::kF32, p.k, p.n, p.n};
+    mm.Run(j.a, j.b, OutView{want.at(e * p.k * p.n), DType::kF32, p.k, p.n, p.n});
+    jobs.push_back(std::move(j));
+    r0 += n;
+  }
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(2);
+  mm.RunBatch(jobs);
+  omp_set_num_threads(saved);
+  ASSERT_TRUE(mm.status().ok()) << mm.status().ToString();
+  ExpectSame(got, want);
+  for (int64_t i = 0; i < p.k * p.n; ++i) EXPECT_EQ(got.Get(1 * p.k * p.n + i), 0.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, RunBatchTest, ::testing::Values(DType::kF32, DType::kBF16));
+
+}  // namespace
+}  // namespace moelog::engine::cpu
