@@ -172,6 +172,10 @@ class ParallelModel {
   }
   Status ExchangeToOwners(const Tensor Device::*src);
   Status ExchangeBack();
+  // Each device's partial [rows,H] sums in `acc` become its output `out`
+  // along the comm path: all-reduce (compact_psum), reduce-scatter to the
+  // token shard of `ts` rows (ring_ag_rs) or returned rows (a2a).
+  Status ReducePartials(int64_t ts);
   Status AllReduceGrads();
   Status AllReduceTensors(Axis axis, std::vector<Tensor*> (*pick)(Device&), int64_t n);
 
@@ -272,6 +276,31 @@ Status ParallelModel::ExchangeBack() {
                           Spans([](Device& d) { return std::span<float>(d.f_ret); }), rc, o_.wire);
 }
 
+Status ParallelModel::ReducePartials(int64_t ts) {
+  const int64_t h = o_.hidden;
+  switch (o_.path) {
+    case CommPath::kCompactPsum:
+      MOELOG_RETURN_IF_ERROR(
+          comm_->AllReduceSum(Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), o_.wire));
+      for (auto& d : dev_) d.out.swap(d.acc);
+      break;
+    case CommPath::kRingAgRs:
+      for (auto& d : dev_) d.out.resize(static_cast<size_t>(ts * h));
+      MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSum(
+          Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }),
+          Spans([](Device& d) { return std::span<float>(d.out); }), o_.wire));
+      break;
+    case CommPath::kA2a:
+      MOELOG_RETURN_IF_ERROR(ExchangeBack());
+      for (auto& d : dev_) {
+        d.out.assign(static_cast<size_t>(ts * h), 0.0f);
+        ScatterReturnedRows(d.f_ret, d.dd->send_tokens, h, d.out.data());
+      }
+      break;
+  }
+  return Status::Ok();
+}
+
 Status ParallelModel::Forward() {
   const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
   const bool apply_weight = !o_.preweight;
@@ -301,26 +330,7 @@ Status ParallelModel::Forward() {
     cpu::CombineScatter(d.y_rows, d.plan, apply_weight, d.acc.data(), h);
   }
   // Partial sums out, shared expert, cast.
-  switch (o_.path) {
-    case CommPath::kCompactPsum:
-      MOELOG_RETURN_IF_ERROR(
-          comm_->AllReduceSum(Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), o_.wire));
-      for (auto& d : dev_) d.out.swap(d.acc);
-      break;
-    case CommPath::kRingAgRs:
-      for (auto& d : dev_) d.out.resize(static_cast<size_t>(ts * h));
-      MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSum(
-          Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }),
-          Spans([](Device& d) { return std::span<float>(d.out); }), o_.wire));
-      break;
-    case CommPath::kA2a:
-      MOELOG_RETURN_IF_ERROR(ExchangeBack());
-      for (auto& d : dev_) {
-        d.out.assign(static_cast<size_t>(ts * h), 0.0f);
-        ScatterReturnedRows(d.f_ret, d.dd->send_tokens, h, d.out.data());
-      }
-      break;
-  }
+  MOELOG_RETURN_IF_ERROR(ReducePartials(ts));
   for (auto& d : dev_) {
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
     if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Forward(d.sw, xs, d.out.data(), o_.training));
@@ -406,26 +416,7 @@ Status ParallelModel::Backward() {
     d.acc.assign(static_cast<size_t>((d.*dsrc).dim(0) * h), 0.0f);
     cpu::ScatterAddRows(d.dx_rows, d.plan, d.acc.data(), h);
   }
-  switch (o_.path) {
-    case CommPath::kCompactPsum:
-      MOELOG_RETURN_IF_ERROR(
-          comm_->AllReduceSum(Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), o_.wire));
-      for (auto& d : dev_) d.out.swap(d.acc);
-      break;
-    case CommPath::kRingAgRs:
-      for (auto& d : dev_) d.out.resize(static_cast<size_t>(ts * h));
-      MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSum(
-          Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }),
-          Spans([](Device& d) { return std::span<float>(d.out); }), o_.wire));
-      break;
-    case CommPath::kA2a:
-      MOELOG_RETURN_IF_ERROR(ExchangeBack());
-      for (auto& d : dev_) {
-        d.out.assign(static_cast<size_t>(ts * h), 0.0f);
-        ScatterReturnedRows(d.f_ret, d.dd->send_tokens, h, d.out.data());
-      }
-      break;
-  }
+  MOELOG_RETURN_IF_ERROR(ReducePartials(ts));
   for (auto& d : dev_) {
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
     if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, d.out.data(), &d.sgrads));

@@ -1,11 +1,13 @@
 // Runs a CLI11 parser over a command's arguments with moelog's exit codes:
-// --help prints and gives kExitOk, any parse error prints and gives
-// kExitUsage. CLI11 exceptions never leave this function.
+// --help prints the help on stdout and gives kExitOk; a parse error prints
+// "moelog <command>: error: <message>" on stderr and gives kExitUsage.
+// CLI11 exceptions never leave this function.
 #ifndef MOELOG_LOGBOOK_CLI_CLI_PARSE_H_
 #define MOELOG_LOGBOOK_CLI_CLI_PARSE_H_
 
 #include <CLI/CLI.hpp>
 
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,14 +23,16 @@ inline std::optional<int> ParseCommandLine(CLI::App& app, const Args& args) {
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
   try {
     app.parse(reversed);
-  } catch (const CLI::CallForHelp& e) {
-    app.exit(e);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
     return kExitOk;
-  } catch (const CLI::CallForAllHelp& e) {
-    app.exit(e);
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::string name = app.get_name();
+    if (name.rfind("moelog ", 0) == 0) name = name.substr(7);
+    PrintError(name, e.what());
     return kExitUsage;
   }
   return std::nullopt;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/entry_ids.h"
 #include "logbook/file_util.h"
@@ -21,17 +22,7 @@ int CmdIds(const Args& args) {
   bool write = false;
   app.add_option("logbook", path, "logbook Markdown file")->required();
   app.add_flag("--write", write, "insert the derived ID into headings that have none (atomic; nothing else changes)");
-  try {
-    std::vector<std::string> rev(args.rbegin(), args.rend());
-    app.parse(rev);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      std::cout << app.help();
-      return kExitOk;
-    }
-    PrintError("ids", e.what());
-    return kExitUsage;
-  }
+  if (auto code = ParseCommandLine(app, args)) return *code;
   logbook::FileLock lock;
   if (write) {
     Status st = lock.Acquire(path);

@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/cli/session_flags.h"
 #include "logbook/session.h"
@@ -24,17 +25,7 @@ int CmdRun(const Args& args) {
   app.add_option("recipe", path, "recipe Markdown file")->required();
   AddSessionFlags(&app, &o);
   app.add_flag("--write", write, "write each step's table into the recipe (owned regions)");
-  try {
-    std::vector<std::string> rev(args.rbegin(), args.rend());
-    app.parse(rev);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      std::cout << app.help();
-      return kExitOk;
-    }
-    PrintError("run", e.what());
-    return kExitUsage;
-  }
+  if (auto code = ParseCommandLine(app, args)) return *code;
   o.write = write;
   o.print_tables = true;
   o.progress = isatty(2);

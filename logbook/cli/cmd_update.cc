@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/cli/session_flags.h"
 #include "logbook/session.h"
@@ -30,17 +31,7 @@ int CmdUpdate(const Args& args) {
   app.add_flag("--stale", o.stale, "only entries whose region is missing or out of date");
   app.add_flag("--check", o.check,
                "run nothing, write nothing; exit 1 and print a unified diff if any region is stale or missing");
-  try {
-    std::vector<std::string> rev(args.rbegin(), args.rend());
-    app.parse(rev);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      std::cout << app.help();
-      return kExitOk;
-    }
-    PrintError("update", e.what());
-    return kExitUsage;
-  }
+  if (auto code = ParseCommandLine(app, args)) return *code;
   if (o.check && o.dry_run) {
     PrintError("update", "--check and --dry-run cannot be combined");
     return kExitUsage;
