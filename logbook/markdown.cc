@@ -146,6 +146,16 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
   return lines;
 }
 
+namespace {
+
+bool HasLoneCarriageReturn(std::string_view text) {
+  for (size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1))
+    if (i + 1 == text.size() || text[i + 1] != '\n') return true;
+  return false;
+}
+
+}  // namespace
+
 MdDocument ParseMarkdown(std::string_view text) {
   EnsureExtensions();
   MdDocument doc;
@@ -153,6 +163,15 @@ MdDocument ParseMarkdown(std::string_view text) {
   std::unique_ptr<cmark_parser, ParserDeleter> parser(cmark_parser_new(CMARK_OPT_DEFAULT));
   if (cmark_syntax_extension* table = cmark_find_syntax_extension("table"))
     cmark_parser_attach_syntax_extension(parser.get(), table);
+  // cmark ends a line at a lone '\r' too; moelog's line numbers (SplitLines)
+  // only at '\n'. A lone CR is treated as an ordinary character so both agree.
+  std::string cr_free;
+  if (HasLoneCarriageReturn(text)) {
+    cr_free.assign(text);
+    for (size_t i = 0; i < cr_free.size(); ++i)
+      if (cr_free[i] == '\r' && (i + 1 == cr_free.size() || cr_free[i + 1] != '\n')) cr_free[i] = ' ';
+    text = cr_free;
+  }
   cmark_parser_feed(parser.get(), text.data(), text.size());
   std::unique_ptr<cmark_node, NodeDeleter> root(cmark_parser_finish(parser.get()));
   if (!root) {
