@@ -2,13 +2,16 @@
 // (engine/cpu/), timed as the harness does.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <memory>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "engine/backend.h"
 #include "engine/cpu/moe_block.h"
+#include "engine/parallel/mpi_comm.h"
 #include "engine/parallel/parallel_runner.h"
 #include "engine/timing.h"
 
@@ -19,20 +22,34 @@ class CpuBackend : public Backend {
  public:
   explicit CpuBackend(const BenchConfig& c) {
     if (c.threads > 0) omp_set_num_threads(static_cast<int>(c.threads));
+    if (c.parallel_mode != "none") {
+      const parallel::MeshShape m = parallel::MeshForConfig(c);
+      devices_ = std::max(1, m.data * m.expert);
+      mpi_ = parallel::LaunchedByMpi();
+    }
   }
   std::string Name() const override { return "cpu"; }
+  // Every device the run uses: simulated devices share this process's
+  // threads (they run one after the other); under MPI device i is rank i.
   std::string DevicesLine() const override {
     const dnnl_version_t* v = dnnl_version();
-    char buf[128];
-    std::snprintf(buf, sizeof(buf), "[CpuDevice(id=0, threads=%d, onednn=%d.%d.%d)]", omp_get_max_threads(),
-                  v->major, v->minor, v->patch);
-    return buf;
+    std::string line = "[";
+    for (int i = 0; i < devices_; ++i) {
+      char buf[160];
+      std::snprintf(buf, sizeof(buf), "%sCpuDevice(id=%d%s, threads=%d, onednn=%d.%d.%d)", i > 0 ? ", " : "", i,
+                    mpi_ ? (", rank=" + std::to_string(i)).c_str() : "", omp_get_max_threads(), v->major, v->minor,
+                    v->patch);
+      line += buf;
+    }
+    return line + "]";
   }
   Result<RunResult> Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) override;
 
  private:
   Status EnsureData(const BenchConfig& c);
   std::unique_ptr<cpu::BlockData> data_;
+  int devices_ = 1;
+  bool mpi_ = false;
 };
 
 Status CpuBackend::EnsureData(const BenchConfig& c) {
