@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -624,7 +625,18 @@ Result<std::unique_ptr<Prepared>> PrepareRun(const Communicator& comm, const Ben
   if (!kind.ok()) return kind.status();
   auto bc = cpu::MakeBlockConfig(c, point.impl);
   if (!bc.ok()) return bc.status();
-  auto plan = BuildDispatchPlan(routing, comm.mesh(), *path, *kind);
+  // Capacity drop: the single-device engine's cap (pack.cc), applied in the
+  // dispatch plan. pad is refused by BenchConfig::Validate (spec 2.6).
+  int64_t drop_cap = 0;
+  if (bc->capacity == cpu::CapacityPolicy::kDrop) {
+    const double cap = std::ceil(bc->capacity_factor * static_cast<double>(routing.tokens * routing.topk) /
+                                 static_cast<double>(routing.experts));
+    drop_cap = std::max<int64_t>(1, static_cast<int64_t>(cap));
+  } else if (bc->capacity != cpu::CapacityPolicy::kNone) {
+    return Status::NotSupported("--capacity-policy " + c.capacity_policy + " with --parallel-mode " +
+                                c.parallel_mode + ": only none and drop are supported");
+  }
+  auto plan = BuildDispatchPlan(routing, comm.mesh(), *path, *kind, drop_cap);
   if (!plan.ok()) return plan.status();
   auto p = std::make_unique<Prepared>();
   p->bc = *bc;
@@ -844,9 +856,6 @@ Status PrepareProcess(const BenchConfig& c) {
 
 Result<RunResult> RunParallel(const BenchConfig& c, const RunPoint& point, const Routing& routing,
                               cpu::BlockData* data) {
-  if (c.capacity_policy != "none")
-    return Status::NotSupported("--capacity-policy " + c.capacity_policy + " with --parallel-mode " +
-                                c.parallel_mode + ": expert/data parallelism runs exact top-k only");
   MeshShape ms = MeshForConfig(c);
   DeviceMesh mesh{ms.data, ms.expert};
   if (mesh.Size() < 1) return Status::InvalidArgument("--devices: must be positive");
@@ -878,9 +887,6 @@ SimSession::~SimSession() = default;
 
 Result<std::unique_ptr<SimSession>> SimSession::Create(const BenchConfig& c, const RunPoint& point,
                                                        const Routing& routing, cpu::BlockData* data) {
-  if (c.capacity_policy != "none")
-    return Status::NotSupported("--capacity-policy " + c.capacity_policy + " with --parallel-mode " +
-                                c.parallel_mode + ": expert/data parallelism runs exact top-k only");
   MeshShape ms = MeshForConfig(c);
   DeviceMesh mesh{ms.data, ms.expert};
   if (mesh.Size() < 1) return Status::InvalidArgument("--devices: must be positive");
