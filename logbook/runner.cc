@@ -117,6 +117,21 @@ InvocationOutcome RunAsSubprocess(const BenchInvocation& inv, size_t index, cons
   return o;
 }
 
+// Copies a script's exit status and output into `out`; false (every
+// invocation carrying the error) when the script could not be started.
+bool TakeScriptResult(const Result<ProcessResult>& r, PlanOutcome* out) {
+  if (!r.ok()) {
+    out->exit_status = -1;
+    for (auto& inv : out->invocations) inv.status = r.status();
+    return false;
+  }
+  out->exit_status = r->exit_status;
+  out->timed_out = r->timed_out;
+  out->stdout_text = r->stdout_text;
+  out->stderr_text = r->stderr_text;
+  return true;
+}
+
 // Runs a script under bash and attributes its output sections to the plan's
 // invocations in order.
 PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerOptions& opts,
@@ -129,15 +144,7 @@ PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerO
   const std::string end = NowIso8601();
   out.invocations.resize(plan.invocations.size());
   for (size_t i = 0; i < out.invocations.size(); ++i) out.invocations[i].index = i;
-  if (!r.ok()) {
-    out.exit_status = -1;
-    for (auto& inv : out.invocations) inv.status = r.status();
-    return out;
-  }
-  out.exit_status = r->exit_status;
-  out.timed_out = r->timed_out;
-  out.stdout_text = r->stdout_text;
-  out.stderr_text = r->stderr_text;
+  if (!TakeScriptResult(r, &out)) return out;
   ParsedOutput parsed = ParseHarnessOutput(r->stdout_text);
   std::vector<std::string> sections = SplitSections(r->stdout_text);
   const size_t n = out.invocations.size();
@@ -232,16 +239,10 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
   auto r = RunProcess({opts.bash, "-c", script}, opts.timeout_s, {{"MOELOG_TRACE_DIR", trace.string()}},
                       opts.working_dir);
   const std::string end = NowIso8601();
-  if (!r.ok()) {
+  if (!TakeScriptResult(r, &out)) {
     std::filesystem::remove_all(trace, ec);
-    out.exit_status = -1;
-    for (auto& inv : out.invocations) inv.status = r.status();
     return out;
   }
-  out.exit_status = r->exit_status;
-  out.timed_out = r->timed_out;
-  out.stdout_text = r->stdout_text;
-  out.stderr_text = r->stderr_text;
   size_t calls = 0;
   std::istringstream(Slurp(trace / "count")) >> calls;
   for (size_t i = 0; i < std::max(calls, n); ++i) {

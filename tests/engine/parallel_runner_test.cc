@@ -17,6 +17,7 @@ struct Case {
   std::string mode, path, dispatch, mesh, impl, dtype, pass;
   int64_t devices = 4, shared = 0;
   double null_frac = 0.0;
+  double drop_cf = 0.0;  // > 0: --capacity-policy drop with this factor
 };
 
 std::string Name(const Case& c) {
@@ -24,6 +25,7 @@ std::string Name(const Case& c) {
                   std::to_string(c.devices) + "_s" + std::to_string(c.shared);
   if (!c.mesh.empty()) s += "_mesh" + c.mesh;
   if (c.null_frac > 0) s += "_null";
+  if (c.drop_cf > 0) s += "_drop";
   for (char& ch : s)
     if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return s;
@@ -41,6 +43,8 @@ void CheckCase(const Case& k) {
                                    std::to_string(k.shared), "--check-numerics", "--queue-mode", "full",
                                    "--null-route-frac", std::to_string(k.null_frac), "--stage-timing"};
   if (!k.mesh.empty()) args.insert(args.end(), {"--mesh", k.mesh});
+  if (k.drop_cf > 0)
+    args.insert(args.end(), {"--capacity-policy", "drop", "--capacity-factor", std::to_string(k.drop_cf)});
   auto cfg = ParseBenchArgs(args);
   ASSERT_TRUE(cfg.ok()) << cfg.status().ToString();
   ASSERT_TRUE(cfg->Validate().ok()) << cfg->Validate().ToString();
@@ -106,6 +110,9 @@ void CheckCase(const Case& k) {
   if (!LaunchedByMpi()) {
     EXPECT_LE(stage_sum, r->time.mean_s * 1.001 + 1e-6);  // iters = 1: the stages of that one step
   }
+  if (k.drop_cf > 0) {
+    EXPECT_GT(r->capacity.dropped, 0) << "the case must actually drop (runs routing, small factor)";
+  }
   EXPECT_GT(r->time.mean_s, 0);
   EXPECT_GT(r->tflops, 0);
   EXPECT_NEAR(r->tflops_per_device * r->devices, r->tflops, 1e-12);
@@ -132,6 +139,7 @@ TEST(ParallelMpiRunnerTest, EveryPathMatchesSingleDeviceUnderMpi) {
     CheckCase({"ep", "compact_psum", "dense_masked", "", "baseline", "float32", pass, 4, 16});
     CheckCase({"dp", "compact_psum", "compact", "", "fast", "bfloat16", pass, 4, 16});
     CheckCase({"ep", "a2a", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16});
+    CheckCase({"ep", "a2a", "compact", "", "fast", "float32", pass, 4, 16, 0.0, 0.75});
   }
 }
 
@@ -211,6 +219,12 @@ std::vector<Case> Cases() {
     v.push_back({"ep", "compact_psum", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16});
     v.push_back({"ep", "a2a", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16});
     v.push_back({"dp", "ring_ag_rs", "compact", "data=2,expert=4", "baseline", "bfloat16", pass, 8, 0});
+    // Capacity drop equals the single-device engine's drop.
+    for (std::string path : {"compact_psum", "ring_ag_rs", "a2a"})
+      v.push_back({"ep", path, "compact", "", "fast", "float32", pass, 4, 16, 0.0, 0.75});
+    v.push_back({"ep", "compact_psum", "dense_masked", "", "baseline", "float32", pass, 4, 0, 0.0, 0.75});
+    v.push_back({"dp", "compact_psum", "compact", "", "preweight", "float32", pass, 4, 0, 0.0, 0.75});
+    v.push_back({"ep", "a2a", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16, 0.0, 0.75});
   }
   return v;
 }
