@@ -1,6 +1,7 @@
 // The routed SwiGLU expert MLP over packed rows: grouped matmuls (gmm tiles
 // or ragged per-group), SiLU*up, down projection, and the backward pass.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +47,18 @@ void BuildW13(ExpertWeights* w) {
   }
 }
 
+// The combine fused into the int8 down projection's epilogue. Every live row
+// (r < valid_rows, keep) counts towards its token; the job that completes a
+// token's last live row sums the token's rows, in slot order, into out.
+struct ExpertMlp::FusedCombine {
+  const std::vector<int64_t>* inv = nullptr;
+  bool apply_weight = true;
+  Tensor* out = nullptr;
+  std::vector<int32_t> live;                 // [T] live rows per token
+  std::unique_ptr<std::atomic<int32_t>[]> done;  // [T] live rows finished so far
+  int64_t tokens = 0;
+};
+
 struct ExpertMlp::Impl {
   // Prepacked weights (Prepare): per expert.
   std::vector<PackedMatrix> p1, p3, p2, p13;
@@ -71,6 +84,7 @@ struct ExpertMlp::Impl {
   bool h_quantized = false;
   std::vector<int8_t> xq_scratch;
   bool saved = false;
+  FusedCombine combine;
 };
 
 ExpertMlp::ExpertMlp(MatmulRunner* runner, ExpertMlpOptions options)
@@ -359,6 +373,42 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows, bool keep_a
 }
 
 Status ExpertMlp::Down(const ExpertWeights& w, const PackedRows& rows, Tensor* y) {
+  return DownImpl(w, rows, y, nullptr);
+}
+
+Status ExpertMlp::ForwardCombine(const ExpertWeights& w, const PackedRows& rows, const std::vector<int64_t>& inv,
+                                 bool apply_weight, Tensor* y_rows, Tensor* out) {
+  impl_->saved = false;
+  if (!QuantRouted(options_.quant)) return Status::Internal("ForwardCombine: int8 routed modes only");
+  MOELOG_RETURN_IF_ERROR(Up(w, rows, false));
+  const PackPlan& plan = *rows.plan;
+  const int64_t t = plan.tokens, k = plan.topk, h = w.hidden();
+  FusedCombine& fc = impl_->combine;
+  fc.inv = &inv;
+  fc.apply_weight = apply_weight;
+  fc.out = out;
+  if (fc.tokens != t) {
+    fc.live.assign(static_cast<size_t>(t), 0);
+    fc.done.reset(new std::atomic<int32_t>[static_cast<size_t>(t)]);
+    fc.tokens = t;
+  }
+  const DType dt = out->dtype();
+#pragma omp parallel for schedule(static)
+  for (int64_t tok = 0; tok < t; ++tok) {
+    int32_t n = 0;
+    for (int64_t sl = 0; sl < k; ++sl) {
+      const int64_t r = inv[tok * k + sl];
+      n += r >= 0 && r < plan.valid_rows && plan.keep[r];
+    }
+    fc.live[tok] = n;
+    fc.done[tok].store(0, std::memory_order_relaxed);
+    // A token without live rows sums to zero.
+    if (n == 0) std::memset(out->at(tok * h), 0, static_cast<size_t>(h * DTypeSize(dt)));
+  }
+  return DownImpl(w, rows, y_rows, &fc);
+}
+
+Status ExpertMlp::DownImpl(const ExpertWeights& w, const PackedRows& rows, Tensor* y, FusedCombine* fc) {
   Impl& s = *impl_;
   const PackPlan& plan = *rows.plan;
   const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
@@ -390,8 +440,34 @@ Status ExpertMlp::Down(const ExpertWeights& w, const PackedRows& rows, Tensor* y
   auto consume = [&](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
     DispatchFloat(dt, [&](auto tag) {
       using T = decltype(tag);
+      T* yr = static_cast<T*>(yd);
       for (int64_t i = 0; i < n; ++i)
-        DequantizeRow<T>(acc + i * h, h, s.hs[r0 + i] * s.s2[g], static_cast<T*>(yd) + (r0 + i) * h);
+        DequantizeRow<T>(acc + i * h, h, s.hs[r0 + i] * s.s2[g], yr + (r0 + i) * h);
+      if (fc == nullptr) return;
+      // Publish the rows (release), and finish every token whose last live
+      // row this was (acquire: the other rows' writes are visible).
+      const int64_t k = plan.topk;
+      thread_local std::vector<float> sum;
+      if (sum.size() < static_cast<size_t>(h)) sum.resize(static_cast<size_t>(h));
+      float* a = sum.data();
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t r = r0 + i;
+        if (!plan.keep[r]) continue;
+        const int64_t tok = plan.token[r];
+        if (fc->done[tok].fetch_add(1, std::memory_order_acq_rel) + 1 != fc->live[tok]) continue;
+        std::fill(a, a + h, 0.0f);
+        for (int64_t sl = 0; sl < k; ++sl) {
+          const int64_t rr = (*fc->inv)[tok * k + sl];
+          if (rr < 0 || rr >= valid || !plan.keep[rr]) continue;
+          const float wt = fc->apply_weight ? plan.weight[rr] : 1.0f;
+          const T* src = yr + rr * h;
+#pragma omp simd
+          for (int64_t j = 0; j < h; ++j) a[j] += wt * ToF(src[j]);
+        }
+        T* o = fc->out->as<T>() + tok * h;
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) o[j] = FromF<T>(a[j]);
+      }
     });
   };
   GroupedInt8(runner_, groups, MatView::RowMajor(s.hq.data(), DType::kS8, rn, m, m), b2, h, consume);

@@ -214,6 +214,12 @@ Status MoeBlock::Combine(bool with_shared) {
 
 Status MoeBlock::Forward(bool pack) {
   if (pack) MOELOG_RETURN_IF_ERROR(Pack());
+  if (QuantRouted(c_.quant) && !scatter_ && c_.shared_dim == 0) {
+    // int8 routed: the combine runs in the down projection's epilogue.
+    inv_ = InversePermutation(plan_);
+    if (y_.empty() || y_.dtype() != c_.dtype) y_ = Tensor(c_.dtype, {c_.tokens, c_.hidden});
+    return mlp_.ForwardCombine(data_->experts, rows_, inv_, !c_.preweight, &y_rows_, &y_);
+  }
   MOELOG_RETURN_IF_ERROR(mlp_.Forward(data_->experts, rows_, &y_rows_, false));
   return Combine();
 }

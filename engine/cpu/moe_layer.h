@@ -179,6 +179,14 @@ class ExpertMlp {
   Status Up(const ExpertWeights& w, const PackedRows& rows, bool keep_activations = false);
   Status Down(const ExpertWeights& w, const PackedRows& rows, Tensor* y);
 
+  // Forward (nothing saved) with the inverse-permutation combine fused into
+  // the down projection: y_rows as Forward writes it, and out [T,H] (x dtype,
+  // allocated by the caller) = the same sum CombineInversePermuteInto forms
+  // from y_rows, each token finished by the job that computes its last row.
+  // int8 routed modes only (InternalError otherwise).
+  Status ForwardCombine(const ExpertWeights& w, const PackedRows& rows, const std::vector<int64_t>& inv,
+                        bool apply_weight, Tensor* y_rows, Tensor* out);
+
   // Gradients for the rows of the last Forward(save_for_backward = true):
   // dy [rows, H] (x dtype) -> dx_rows [rows, H] and the expert weight grads
   // (overwritten, not accumulated). int8 routed modes are straight-through.
@@ -187,6 +195,8 @@ class ExpertMlp {
 
  private:
   struct Impl;
+  struct FusedCombine;
+  Status DownImpl(const ExpertWeights& w, const PackedRows& rows, Tensor* y, FusedCombine* combine);
   MatmulRunner* runner_;
   ExpertMlpOptions options_;
   std::shared_ptr<Impl> impl_;

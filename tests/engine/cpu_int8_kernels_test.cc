@@ -11,7 +11,9 @@
 
 #include "engine/cpu/kernels.h"
 #include "engine/cpu/matmul.h"
+#include "engine/cpu/moe_block.h"
 #include "engine/cpu/moe_layer.h"
+#include "engine/routing.h"
 
 namespace moelog::engine::cpu {
 namespace {
@@ -208,6 +210,44 @@ TEST(CpuInt8Kernels, ConsumeJobsSeeThePlainOutput) {
   };
   mm.RunBatch({j});
   EXPECT_EQ(seen, std::vector<int32_t>(static_cast<size_t>(4 * n), 0));
+}
+
+// The int8 forward with the combine fused into the down projection gives
+// bit for bit the y of the separate stages (Up, Down, Combine), with dropped
+// rows and several jobs per group, on 2 threads.
+TEST(CpuInt8Kernels, FusedCombineEqualsSeparateStages) {
+  for (std::string policy : {"none", "drop"}) {
+    for (std::string impl : {"fused_w13", "baseline", "fused_w13_preweight"}) {
+      BenchConfig c;
+      c.tokens = 600;
+      c.hidden = 64;
+      c.mlp_dim = 48;
+      c.experts = 4;
+      c.topk = 2;
+      c.quant_mode = "int8_routed_prequant";
+      c.capacity_policy = policy;
+      c.capacity_factor = policy == "drop" ? 0.8 : 0.0;
+      auto bc = MakeBlockConfig(c, impl);
+      ASSERT_TRUE(bc.ok());
+      Routing r = TopK(GenerateLogits("runs", c.tokens, c.experts, 5, c.run_alpha, c.run_noise_scale), c.topk);
+      BlockData data = GenerateBlockData(c.tokens, c.hidden, c.mlp_dim, c.experts, 0, DType::kBF16, 4);
+      MoeBlock block(*bc, &data, &r);
+      ASSERT_TRUE(block.Prepare(false).ok());
+      const int saved = omp_get_max_threads();
+      omp_set_num_threads(2);
+      ASSERT_TRUE(block.Forward(true).ok());
+      std::vector<double> fused = block.y().ToDouble();
+      ASSERT_TRUE(block.Pack().ok());
+      ASSERT_TRUE(block.Up().ok());
+      ASSERT_TRUE(block.Down().ok());
+      ASSERT_TRUE(block.Combine(false).ok());
+      omp_set_num_threads(saved);
+      if (policy == "drop") {
+        EXPECT_GT(block.plan().dropped, 0);
+      }
+      EXPECT_EQ(block.y().ToDouble(), fused) << policy << " " << impl;
+    }
+  }
 }
 
 }  // namespace
