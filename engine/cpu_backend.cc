@@ -36,7 +36,8 @@ class CpuBackend : public Backend {
 };
 
 Status CpuBackend::EnsureData(const BenchConfig& c) {
-  if (data_) return Status::Ok();
+  // A forward-only run may have released the plain expert weights.
+  if (data_ && !data_->experts.w1.empty()) return Status::Ok();
   data_ = std::make_unique<cpu::BlockData>(cpu::GenerateBlockData(c.tokens, c.hidden, c.mlp_dim, c.experts,
                                                                   c.shared_expert_dim, cpu::DTypeFromName(c.dtype),
                                                                   static_cast<uint64_t>(c.seed)));
@@ -65,6 +66,9 @@ Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& poi
   }
   MOELOG_RETURN_IF_ERROR(EnsureData(config));
   cpu::MoeBlock block(*bc, data_.get(), &routing);
+  // Peak memory: a forward-only run keeps only the prepacked weights, unless
+  // the reference or the unfused stage path needs the plain ones later.
+  block.set_release_plain_weights(!training && !config.check_numerics && !config.stage_timing);
   MOELOG_RETURN_IF_ERROR(block.Prepare(training));
   RunResult r;
   r.point = point;
@@ -87,6 +91,8 @@ Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& poi
   if (config.check_numerics) r.numerics = block.CheckNumerics(training);
   if (config.stage_timing && !training) {
     // Each stage's input comes from one untimed run of the previous stage.
+    // The tiled pipeline fuses the stages, so they run unfused here.
+    MOELOG_RETURN_IF_ERROR(block.BeginStageTiming());
     guard(block.Pack());
     double pack = TimeFn([&] { guard(block.Pack()); }, config.warmup, config.iters).mean_s;
     double up = TimeFn([&] { guard(block.Up()); }, config.warmup, config.iters).mean_s;

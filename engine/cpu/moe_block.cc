@@ -134,6 +134,15 @@ double AvailableBytes() {
 
 namespace {
 
+PipelineOptions TiledOptions(const BlockConfig& c) {
+  PipelineOptions o;
+  o.backend = c.backend;
+  o.fused_w13 = c.fused_w13;
+  o.preweight = c.preweight;
+  o.remat = c.remat;
+  return o;
+}
+
 ExpertMlpOptions MlpOptions(const BlockConfig& c) {
   ExpertMlpOptions o;
   o.backend = c.backend;
@@ -151,6 +160,8 @@ MoeBlock::MoeBlock(const BlockConfig& c, BlockData* data, const Routing* routing
       data_(data),
       routing_(routing),
       mlp_(&runner_, MlpOptions(c)),
+      tiled_(c.quant == QuantMode::kNone && !c.repeat_sort),
+      pipeline_(&runner_, TiledOptions(c)),
       shared_(&runner_, c.shared_fused, c.quant) {
   pack_options_.strategy = c.strategy;
   pack_options_.capacity = c.capacity;
@@ -161,6 +172,22 @@ MoeBlock::MoeBlock(const BlockConfig& c, BlockData* data, const Routing* routing
 }
 
 Status MoeBlock::Prepare(bool training) {
+  training_ = training;
+  if (tiled_) {
+    // The tile pipeline needs no w13: forward-only runs prepack per expert,
+    // training concatenates an expert's w1|w3 while it is in flight.
+    if (c_.shared_fused && c_.shared_dim > 0) BuildSharedW13(&data_->shared);
+    if (!training) {
+      MOELOG_RETURN_IF_ERROR(pipeline_.Prepack(data_->experts));
+      if (release_plain_) {
+        data_->experts.w1 = Tensor();
+        data_->experts.w3 = Tensor();
+        data_->experts.w2 = Tensor();
+        data_->experts.w13 = Tensor();
+      }
+    }
+    return runner_.status();
+  }
   if (c_.fused_w13) BuildW13(&data_->experts);
   if (c_.shared_fused && c_.shared_dim > 0) BuildSharedW13(&data_->shared);
   ExpertMlpOptions o = mlp_.options();
@@ -174,10 +201,25 @@ Status MoeBlock::Prepare(bool training) {
   return Status::Ok();
 }
 
+Status MoeBlock::BeginStageTiming() {
+  if (staging_) return Status::Ok();
+  staging_ = true;
+  if (!tiled_) return Status::Ok();
+  if (data_->experts.w1.empty())
+    return Status::Internal("stage timing needs the plain expert weights (released after prepacking)");
+  if (c_.fused_w13) BuildW13(&data_->experts);
+  ExpertMlpOptions o = mlp_.options();
+  o.prepacked = !training_;
+  mlp_ = ExpertMlp(&runner_, o);
+  MOELOG_RETURN_IF_ERROR(mlp_.Prepare(data_->experts));
+  return runner_.status();
+}
+
 Status MoeBlock::Pack() {
   auto plan = PlanPack(*routing_, pack_options_);
   if (!plan.ok()) return plan.status();
   plan_ = std::move(plan).value();
+  if (tiled_ && !staging_) return Status::Ok();
   if (c_.repeat_sort && !QuantRouted(c_.quant)) GatherRowsRepeatSort(data_->x, plan_, &repeated_, &rows_);
   else GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_);
   return Status::Ok();
@@ -211,13 +253,61 @@ Status MoeBlock::Combine(bool with_shared) {
   return Status::Ok();
 }
 
+Status MoeBlock::TiledForward(bool save) {
+  const int64_t t = c_.tokens, h = c_.hidden;
+  if (c_.shared_dim == 0) return pipeline_.Forward(data_->experts, data_->x, plan_, save, &y_, nullptr);
+  // The shared expert adds into the same f32 sum: one [T,H] f32 buffer.
+  out_f32_.assign(static_cast<size_t>(t * h), 0.0f);
+  MOELOG_RETURN_IF_ERROR(pipeline_.Forward(data_->experts, data_->x, plan_, save, &y_, out_f32_.data()));
+  MOELOG_RETURN_IF_ERROR(shared_.Forward(data_->shared, data_->x, out_f32_.data(), save));
+  if (y_.empty() || y_.dtype() != c_.dtype) y_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) { CastScale(out_f32_.data(), y_.as<decltype(tag)>(), t * h); });
+  return Status::Ok();
+}
+
 Status MoeBlock::Forward(bool pack) {
   if (pack) MOELOG_RETURN_IF_ERROR(Pack());
+  if (tiled_ && !staging_) return TiledForward(false);
   MOELOG_RETURN_IF_ERROR(mlp_.Forward(data_->experts, rows_, &y_rows_, false));
   return Combine();
 }
 
+Status MoeBlock::TiledTrainStep() {
+  const int64_t t = c_.tokens, h = c_.hidden;
+  if (c_.shared_fused && c_.shared_dim > 0) BuildSharedW13(&data_->shared);
+  MOELOG_RETURN_IF_ERROR(Pack());
+  MOELOG_RETURN_IF_ERROR(TiledForward(true));
+  // loss = mean(y^2) in f32; dL/dy = 2 y / (T H), formed per row by the
+  // pipeline (and materialized only for the shared expert).
+  double sum = 0;
+  const float inv_n = 2.0f / static_cast<float>(t * h);
+  DispatchFloat(c_.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* yp = y_.as<T>();
+#pragma omp parallel for simd schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < t * h; ++i) {
+      const float v = ToF(yp[i]);
+      sum += static_cast<double>(v) * v;
+    }
+  });
+  loss_ = static_cast<float>(sum / static_cast<double>(t * h));
+  if (c_.shared_dim == 0)
+    return pipeline_.Backward(data_->experts, data_->x, plan_, y_, inv_n, &dx_, nullptr, &grads_);
+  if (dout_.empty() || dout_.dtype() != c_.dtype) dout_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    CastScale(y_.as<T>(), dout_.as<T>(), t * h, inv_n);
+  });
+  dx_f32_.assign(static_cast<size_t>(t * h), 0.0f);
+  MOELOG_RETURN_IF_ERROR(shared_.Backward(data_->shared, data_->x, dout_, dx_f32_.data(), &shared_grads_));
+  MOELOG_RETURN_IF_ERROR(pipeline_.Backward(data_->experts, data_->x, plan_, y_, inv_n, &dx_, dx_f32_.data(), &grads_));
+  if (dx_.empty() || dx_.dtype() != c_.dtype) dx_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) { CastScale(dx_f32_.data(), dx_.as<decltype(tag)>(), t * h); });
+  return Status::Ok();
+}
+
 Status MoeBlock::TrainStep() {
+  if (tiled_) return TiledTrainStep();
   const int64_t t = c_.tokens, h = c_.hidden;
   // w13 = concat(w1, w3) and the shared w13 are rebuilt inside every step.
   if (c_.fused_w13) BuildW13(&data_->experts);

@@ -12,6 +12,7 @@
 
 #include "engine/bench_config.h"
 #include "engine/cpu/moe_layer.h"
+#include "engine/cpu/moe_pipeline.h"
 #include "engine/metrics.h"
 #include "engine/routing.h"
 
@@ -61,7 +62,20 @@ class MoeBlock {
   // for int8_routed_prequant and, for forward-only runs (training = false),
   // prepacks them into oneDNN's blocked layout.
   Status Prepare(bool training);
+  // Forward-only runs on the tiled pipeline: after Prepare the plain expert
+  // weights in BlockData are released (only the prepacked copies stay). The
+  // caller must regenerate BlockData before reusing it. Default false.
+  void set_release_plain_weights(bool release) { release_plain_ = release; }
+  // True when the routed experts run on the fused tile pipeline (TiledMoe):
+  // no int8 routed matmuls and no repeat_sort dispatch.
+  bool tiled() const { return tiled_; }
+  // Switches to the unfused stage path for --stage-timing: Pack also gathers
+  // the row buffer, and Up/Down/Combine run the separate stages (preparing
+  // the unfused expert MLP's weights on first use).
+  Status BeginStageTiming();
   // The four stages (harness 3.4), each reading the previous one's output.
+  // With the tiled pipeline outside stage timing, Pack only plans the rows
+  // (the gather is fused into the tile pipeline).
   Status Pack();
   Status Up();
   Status Down();
@@ -88,6 +102,9 @@ class MoeBlock {
   std::vector<NumericsCheck> CheckNumerics(bool gradients);
 
  private:
+  Status TiledForward(bool save);
+  Status TiledTrainStep();
+
   BlockConfig c_;
   BlockData* data_;
   const Routing* routing_;
@@ -98,6 +115,8 @@ class MoeBlock {
   PackedRows rows_;
   std::vector<int64_t> inv_;
   ExpertMlp mlp_;
+  bool tiled_ = false, release_plain_ = false, staging_ = false, training_ = false;
+  TiledMoe pipeline_;
   SharedExpert shared_;
   Tensor y_rows_, y_, dy_rows_, dx_rows_, dout_, dx_, repeated_;
   std::vector<float> out_f32_, dx_f32_;
