@@ -44,9 +44,24 @@ struct BlockData {
   Tensor x;
   ExpertWeights experts;
   SharedWeights shared;
+  uint64_t seed = 0;
+  // The expert weights are not materialized: a forward-only tiled MoeBlock
+  // generates each expert's slices (GenerateExpertWeights) while packing it.
+  bool deferred_experts = false;
 };
 BlockData GenerateBlockData(int64_t tokens, int64_t hidden, int64_t mlp_dim, int64_t experts, int64_t shared_dim,
                             DType dtype, uint64_t seed);
+// The same data without the expert weights (deferred_experts).
+BlockData GenerateBlockDataDeferred(int64_t tokens, int64_t hidden, int64_t mlp_dim, int64_t experts,
+                                    int64_t shared_dim, DType dtype, uint64_t seed);
+// Expert e's w1, w3 [H,M] and w2 [M,H] as GenerateBlockData makes them
+// (its slices e of the [E,...] tensors), written to the given buffers.
+void GenerateExpertWeights(int64_t hidden, int64_t mlp_dim, int64_t e, DType dtype, uint64_t seed, void* w1,
+                           void* w3, void* w2);
+
+// True when MoeBlock runs the routed experts on the fused tile pipeline
+// (TiledMoe): no int8 routed matmuls and no repeat_sort dispatch.
+bool UsesTiledPipeline(const BlockConfig& c);
 
 // Estimated peak bytes of a run (data, buffers, gradients, reference).
 double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool check_numerics);
@@ -69,9 +84,10 @@ class MoeBlock {
   // True when the routed experts run on the fused tile pipeline (TiledMoe):
   // no int8 routed matmuls and no repeat_sort dispatch.
   bool tiled() const { return tiled_; }
-  // Switches to the unfused stage path for --stage-timing: Pack also gathers
-  // the row buffer, and Up/Down/Combine run the separate stages (preparing
-  // the unfused expert MLP's weights on first use).
+  // Switches the stage functions to the unfused path for --stage-timing
+  // (Up calls it on first use): Pack also gathers the row buffer, and
+  // Up/Down/Combine run as separate stages on the unfused expert MLP, whose
+  // weights are prepared here. Forward and TrainStep stay tiled.
   Status BeginStageTiming();
   // The four stages (harness 3.4), each reading the previous one's output.
   // With the tiled pipeline outside stage timing, Pack only plans the rows

@@ -1,6 +1,8 @@
 #include "engine/cpu/moe_pipeline.h"
 
 #include <omp.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -64,6 +66,15 @@ inline void Lock(std::atomic<uint8_t>* l) {
 }
 inline void Unlock(std::atomic<uint8_t>* l) { l->store(0, std::memory_order_release); }
 
+// Returns the whole pages inside [p, p + bytes) to the OS (their contents
+// become zero). Only for data that is dead: it is rewritten before its next use.
+void DiscardPages(void* p, int64_t bytes) {
+  static const int64_t page = sysconf(_SC_PAGESIZE);
+  const uintptr_t b = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t begin = (b + page - 1) / page * page, end = (b + bytes) / page * page;
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 // A unit of work: rows [r0, r0 + n) of group g, cut into tiles of `tile` rows.
 struct Unit {
   int64_t g, r0, n, tile;
@@ -72,7 +83,7 @@ struct Unit {
 }  // namespace
 
 struct TiledMoe::Thread {
-  Tensor x, ab, h, y, dh, w13;
+  Tensor x, ab, h, y, w13;
 };
 
 // Where weighted rows are summed per token (see the header).
@@ -81,6 +92,10 @@ struct TiledMoe::Accumulator {
   DType dtype = DType::kF32;   // y dtype
   void* y = nullptr;           // into y
   bf16_t* lo = nullptr;        // bf16 y: lower halves of the f32 sums
+  // bf16 y without a lo plane: every contribution is a bf16 value added with
+  // scale 1 and no token gets more than two, so the f32 sum of the first
+  // (stored exactly in y) and the second is the same as with a full f32 sum.
+  bool pair_exact = false;
   float* f32 = nullptr;        // into an f32 buffer (+=)
   const int32_t* expected = nullptr;
   int32_t* arrived = nullptr;
@@ -120,6 +135,14 @@ struct TiledMoe::Accumulator {
       if (first && last) {
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(0.0f + scale * ToF(src[j]));
+      } else if (pair_exact) {
+        if (first) {
+#pragma omp simd
+          for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(0.0f + ToF(src[j]));
+        } else {
+#pragma omp simd
+          for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(ToF(hi[j]) + ToF(src[j]));
+        }
       } else if (first) {
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) {
@@ -182,13 +205,18 @@ Status TiledMoe::Prepack(const ExpertWeights& w) {
   return runner_->status();
 }
 
+void TiledMoe::DiscardGradients(ExpertGrads* grads) {
+  for (Tensor* g : {&grads->dw1, &grads->dw3, &grads->dw2})
+    if (!g->empty()) DiscardPages(g->data(), g->bytes());
+}
+
 int64_t TiledMoe::HeldBytes() const {
   int64_t b = saved_ab_.bytes() + lo_.bytes();
   for (const auto* v : {&p13_, &p1_, &p3_, &p2_})
     for (const PackedMatrix& p : *v)
       if (!p.empty()) b += static_cast<int64_t>(p.desc().get_size());
   for (const auto& t : threads_)
-    for (const Tensor* x : {&t->x, &t->ab, &t->h, &t->y, &t->dh, &t->w13}) b += x->bytes();
+    for (const Tensor* x : {&t->x, &t->ab, &t->h, &t->y, &t->w13}) b += x->bytes();
   return b;
 }
 
@@ -223,7 +251,7 @@ int ThreadIndex() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
 }  // namespace
 
 Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save, Tensor* y,
-                         float* out_f32) {
+                         float* out_f32, Tensor* lo_plane) {
   const int64_t t = x.dim(0), h = x.dim(1);
   const int64_t m = prepacked() ? p2_[0].k() : w.mlp_dim();
   const DType dt = x.dtype();
@@ -263,8 +291,11 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
     if (y->empty() || y->dtype() != dt || y->shape() != std::vector<int64_t>{t, h}) *y = Tensor(dt, {t, h});
     acc.y = y->data();
     if (dt == DType::kBF16) {
-      Grow(&lo_, DType::kBF16, t * h);
-      acc.lo = lo_.as<bf16_t>();
+      Tensor* plane = lo_plane != nullptr ? lo_plane : &lo_;
+      if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
+        *plane = Tensor(DType::kBF16, {t, h});
+      acc.lo = plane->as<bf16_t>();
+      if (lo_plane != nullptr) lo_ = Tensor();
     }
     expected_.assign(static_cast<size_t>(t), 0);
     arrived_.assign(static_cast<size_t>(t), 0);
@@ -359,7 +390,6 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     if (!have_ab) Grow(&th->ab, dt, max_group * 2 * m);
     Grow(&th->h, dt, max_group * m);
     Grow(&th->y, dt, max_group * h);  // dy rows, then dx rows
-    Grow(&th->dh, dt, max_group * m);
     if (fused) Grow(&th->w13, dt, h * 2 * m);
   }
   Accumulator acc;
@@ -370,14 +400,20 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
   } else {
     if (dx->empty() || dx->dtype() != dt || dx->shape() != std::vector<int64_t>{t, h}) *dx = Tensor(dt, {t, h});
     acc.y = dx->data();
-    if (dt == DType::kBF16) {
-      Grow(&lo_, DType::kBF16, t * h);
-      acc.lo = lo_.as<bf16_t>();
-    }
     expected_.assign(static_cast<size_t>(t), 0);
     arrived_.assign(static_cast<size_t>(t), 0);
+    int32_t most = 0;
     for (int64_t r = 0; r < plan.valid_rows; ++r)
-      if (plan.keep[r]) ++expected_[static_cast<size_t>(plan.token[r])];
+      if (plan.keep[r]) most = std::max(most, ++expected_[static_cast<size_t>(plan.token[r])]);
+    if (dt == DType::kBF16) {
+      // The row gradients are bf16 values added with scale 1: with at most
+      // two per token no low-half plane is needed.
+      acc.pair_exact = most <= 2;
+      if (!acc.pair_exact) {
+        Grow(&lo_, DType::kBF16, t * h);
+        acc.lo = lo_.as<bf16_t>();
+      }
+    }
     acc.expected = expected_.data();
     acc.arrived = arrived_.data();
   }
@@ -437,17 +473,17 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     // dW2 = h^T dy (one matmul over the expert's rows).
     runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m).T(), nullptr,
                          MatView::RowMajor(th.y.data(), dt, n, h, h), OutView{grads->dw2.at(g * m * h), dt, m, h, h}));
-    // dh = dy W2^T per tile.
+    // dh = dy W2^T per tile, into h's buffer (h is done).
     for (int64_t off = 0; off < n; off += u.tile) {
       const int64_t tn = std::min(u.tile, n - off);
       runner_->RunHere(Job(MatView::RowMajor(th.y.at(off * h), dt, tn, h, h), nullptr,
-                           MatView::RowMajor(w2, dt, m, h, h).T(), OutView{th.dh.at(off * m), dt, tn, m, m}));
+                           MatView::RowMajor(w2, dt, m, h, h).T(), OutView{th.h.at(off * m), dt, tn, m, m}));
     }
     // d(gate), d(up) in place of gate|up.
     DispatchFloat(dt, [&](auto tag) {
       using T = decltype(tag);
       T* abt = reinterpret_cast<T*>(ab);
-      SwiGluBackwardRows(abt, ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.dh.as<T>(), m, abt);
+      SwiGluBackwardRows(abt, ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m, abt);
     });
     // dW1 = x^T d(gate), dW3 = x^T d(up).
     MatView xt = MatView::RowMajor(th.x.data(), dt, n, h, h).T();
@@ -466,6 +502,16 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
                              MatView::RowMajor(w1, dt, h, m, m).T(), dxo));
         runner_->RunHere(Job(MatView::RowMajor(ab + (boff + off * m) * es, dt, tn, m, m), nullptr,
                              MatView::RowMajor(w3, dt, h, m, m).T(), dxo, true));
+      }
+    }
+    // The expert's saved gate|up is consumed: its pages go back while the
+    // gradients' pages fill (peak memory, see DiscardGradients).
+    if (have_ab) {
+      if (fused) {
+        DiscardPages(ab, n * 2 * m * es);
+      } else {
+        DiscardPages(ab, n * m * es);
+        DiscardPages(ab + boff * es, n * m * es);
       }
     }
     DispatchFloat(dt, [&](auto tag) {

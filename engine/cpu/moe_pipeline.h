@@ -11,7 +11,9 @@
 // The combine sums each token's weighted expert outputs in f32 and rounds
 // once. Into a bf16 y the f32 sum is kept split in two 16-bit planes: the
 // upper halves in y itself, the lower halves in a side plane, so no [T,H] f32
-// buffer exists; the token's last contribution rounds the sum into y. Threads
+// buffer exists; the token's last contribution rounds the sum into y. The
+// backward's dx needs no side plane when no token has more than two row
+// gradients (they are bf16 values, so the first one is exact in dx). Threads
 // add into a token under a per-token-stripe lock; with K <= 2 contributions
 // per token the result does not depend on their order (f32 addition is
 // commutative), so it is bit-identical to the unfused engine.
@@ -61,9 +63,11 @@ class TiledMoe {
   // combined sum. Into out_f32 [T,H]: the sums are added to it (the caller
   // adds the shared expert and casts). save_for_backward keeps the gate|up
   // pre-activations of every valid row unless remat is expert_mlp. w: plain
-  // weights (unused when prepacked).
+  // weights (unused when prepacked). lo_plane: a [T,H] bf16 buffer the
+  // caller does not need during the call (training passes dx) to hold the
+  // low halves of bf16 sums; null: an internal one.
   Status Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save_for_backward, Tensor* y,
-                 float* out_f32);
+                 float* out_f32, Tensor* lo_plane = nullptr);
 
   // Gradients for the last Forward(save_for_backward = true) with loss
   // mean(y^2): dout = FromF(y * dout_scale) per element. dx [T,H] (x dtype)
@@ -71,6 +75,12 @@ class TiledMoe {
   // to dx_f32 [T,H]. grads are overwritten.
   Status Backward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, const Tensor& y, float dout_scale,
                   Tensor* dx, float* dx_f32, ExpertGrads* grads);
+
+  // Returns the pages of the gradient tensors to the OS: a training step
+  // overwrites them (like zero_grad(set_to_none=True)), and their pages then
+  // fill during the backward while the consumed saved activations are
+  // returned, so the two never peak together.
+  static void DiscardGradients(ExpertGrads* grads);
 
   // Bytes held between calls (prepacked weights, saved activations, tile
   // buffers), for the memory estimate.
