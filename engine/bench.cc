@@ -1,7 +1,12 @@
 #include "engine/bench.h"
 
 #include <cstdio>
+#include <list>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -164,7 +169,10 @@ std::string ResultsToJson(const BenchConfig& c, const std::string& devices_line,
 }
 
 Routing RoutingForPoint(const BenchConfig& c, const Logits& logits, const RunPoint& point) {
-  Routing r = TopK(logits, point.topk);
+  return RoutingForPoint(c, TopK(logits, point.topk), point);
+}
+
+Routing RoutingForPoint(const BenchConfig& c, Routing r, const RunPoint& point) {
   NullOptions o;
   o.frac = point.null_frac;
   o.mode = c.null_routing_mode;
@@ -181,6 +189,56 @@ Result<std::unique_ptr<Backend>> MakeBackend(const BenchConfig& c) {
   return MakeCpuBackend(c);
 }
 
+namespace {
+
+// Router logits depend only on (distribution, T, E, seed, alpha, noise), and
+// a logbook's invocations share them across whole sweeps, so the last few are
+// kept for the process with their top-k selections (generating and selecting
+// is most of a modeled run's time). Thread-safe: in-process runs may be
+// concurrent.
+struct SharedRouter {
+  Logits logits;
+  std::mutex mu;
+  std::map<int64_t, Routing> topk;  // K -> TopK(logits, K)
+};
+
+std::shared_ptr<SharedRouter> RouterFor(const std::string& distribution, const BenchConfig& c) {
+  static std::mutex mu;
+  static std::list<std::pair<std::string, std::shared_ptr<SharedRouter>>> recent;  // most recent first
+  constexpr size_t kKeep = 4;
+  constexpr int64_t kMaxValues = int64_t{16} << 20;  // larger ones (64 MiB+) are not kept
+  std::ostringstream key;
+  key.precision(17);
+  key << distribution << '/' << c.tokens << '/' << c.experts << '/' << c.seed << '/' << c.run_alpha << '/'
+      << c.run_noise_scale;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto it = recent.begin(); it != recent.end(); ++it)
+      if (it->first == key.str()) {
+        recent.splice(recent.begin(), recent, it);
+        return it->second;
+      }
+  }
+  auto r = std::make_shared<SharedRouter>();
+  r->logits = GenerateLogits(distribution, c.tokens, c.experts, static_cast<uint64_t>(c.seed), c.run_alpha,
+                             c.run_noise_scale);
+  if (c.tokens * c.experts <= kMaxValues) {
+    std::lock_guard<std::mutex> lock(mu);
+    recent.emplace_front(key.str(), r);
+    if (recent.size() > kKeep) recent.pop_back();
+  }
+  return r;
+}
+
+Routing TopKOf(SharedRouter& r, int64_t k) {
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.topk.find(k);
+  if (it == r.topk.end()) it = r.topk.emplace(k, TopK(r.logits, k)).first;
+  return it->second;
+}
+
+}  // namespace
+
 Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out, bool print) {
   MOELOG_RETURN_IF_ERROR(c.Validate());
   auto backend = MakeBackend(c);
@@ -189,14 +247,11 @@ Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out,
   bool text = print && !c.json;
   if (text) out << FormatHeader(c, devices) << std::flush;
   std::vector<RunResult> results;
-  std::map<std::string, Logits> logits;
+  std::map<std::string, std::shared_ptr<SharedRouter>> routers;
   for (const RunPoint& point : ExpandRuns(c)) {
-    auto it = logits.find(point.distribution);
-    if (it == logits.end())
-      it = logits.emplace(point.distribution,
-                          GenerateLogits(point.distribution, c.tokens, c.experts, static_cast<uint64_t>(c.seed),
-                                         c.run_alpha, c.run_noise_scale)).first;
-    Routing routing = RoutingForPoint(c, it->second, point);
+    auto it = routers.find(point.distribution);
+    if (it == routers.end()) it = routers.emplace(point.distribution, RouterFor(point.distribution, c)).first;
+    Routing routing = RoutingForPoint(c, TopKOf(*it->second, point.topk), point);
     auto r = (*backend)->Run(c, point, routing);
     if (!r.ok()) return r.status();
     if (text) out << FormatRun(c, *r) << std::flush;

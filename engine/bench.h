@@ -15,6 +15,8 @@ namespace moelog::engine {
 // The routing of every point: logits once per distribution, top-k per K,
 // null routing per fraction (null key folds in --null-route-seed).
 Routing RoutingForPoint(const BenchConfig& config, const Logits& logits, const RunPoint& point);
+// The same from the point's top-k routing (TopK(logits, point.topk)).
+Routing RoutingForPoint(const BenchConfig& config, Routing topk, const RunPoint& point);
 
 // Runs every point of the sweep. Text lines go to `out` as runs finish (JSON:
 // one document at the end). Returns the results even when printing is off.

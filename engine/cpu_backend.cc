@@ -3,13 +3,16 @@
 #include <malloc.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <memory>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "engine/backend.h"
 #include "engine/cpu/moe_block.h"
+#include "engine/parallel/mpi_comm.h"
 #include "engine/parallel/parallel_runner.h"
 #include "engine/timing.h"
 
@@ -24,14 +27,26 @@ class CpuBackend : public Backend {
     // freed one returns its pages at once. (glibc's adaptive threshold would
     // otherwise move them to the heap, where freed space stays resident.)
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    if (c.parallel_mode != "none") {
+      const parallel::MeshShape m = parallel::MeshForConfig(c);
+      devices_ = std::max(1, m.data * m.expert);
+      mpi_ = parallel::LaunchedByMpi();
+    }
   }
   std::string Name() const override { return "cpu"; }
+  // Every device the run uses: simulated devices share this process's
+  // threads (they run one after the other); under MPI device i is rank i.
   std::string DevicesLine() const override {
     const dnnl_version_t* v = dnnl_version();
-    char buf[128];
-    std::snprintf(buf, sizeof(buf), "[CpuDevice(id=0, threads=%d, onednn=%d.%d.%d)]", omp_get_max_threads(),
-                  v->major, v->minor, v->patch);
-    return buf;
+    std::string line = "[";
+    for (int i = 0; i < devices_; ++i) {
+      char buf[160];
+      std::snprintf(buf, sizeof(buf), "%sCpuDevice(id=%d%s, threads=%d, onednn=%d.%d.%d)", i > 0 ? ", " : "", i,
+                    mpi_ ? (", rank=" + std::to_string(i)).c_str() : "", omp_get_max_threads(), v->major, v->minor,
+                    v->patch);
+      line += buf;
+    }
+    return line + "]";
   }
   Result<RunResult> Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) override;
 
@@ -40,6 +55,8 @@ class CpuBackend : public Backend {
   // pipeline), so they need not exist in plain form.
   Status EnsureData(const BenchConfig& c, bool deferred_ok = false);
   std::unique_ptr<cpu::BlockData> data_;
+  int devices_ = 1;
+  bool mpi_ = false;
 };
 
 Status CpuBackend::EnsureData(const BenchConfig& c, bool deferred_ok) {

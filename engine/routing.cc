@@ -100,13 +100,23 @@ Routing TopK(const Logits& logits, int64_t topk) {
   r.experts = E;
   r.ids.resize(T * K);
   r.weights.resize(T * K);
-  std::vector<int32_t> idx(E);
+  // The K best experts of a token, best first, by (logit descending, expert
+  // ascending): a strict total order, so the selection is unique. Insertion
+  // into a K-slot list beats a heap for the small K of MoE routers.
+  std::vector<int32_t> idx(static_cast<size_t>(K));
   for (int64_t t = 0; t < T; ++t) {
     const float* row = &logits.values[t * E];
-    std::iota(idx.begin(), idx.end(), 0);
-    std::partial_sort(idx.begin(), idx.begin() + K, idx.end(), [row](int32_t a, int32_t b) {
-      return row[a] > row[b] || (row[a] == row[b] && a < b);
-    });
+    int64_t n = 0;  // filled slots
+    for (int32_t e = 0; e < E; ++e) {
+      const float v = row[e];
+      if (n == K && !(v > row[idx[K - 1]])) continue;  // ties go to the smaller index, already in
+      int64_t pos = n < K ? n++ : K - 1;
+      while (pos > 0 && v > row[idx[pos - 1]]) {
+        idx[pos] = idx[pos - 1];
+        --pos;
+      }
+      idx[pos] = e;
+    }
     float mx = row[idx[0]];
     double sum = 0;
     for (int64_t k = 0; k < K; ++k) sum += std::exp(static_cast<double>(row[idx[k]] - mx));

@@ -180,6 +180,14 @@ MdDocument ParseMarkdown(std::string_view text) {
     doc.nodes.push_back(d);
     return doc;
   }
+  {
+    // One cheap counting pass first, so the node array is allocated once.
+    std::unique_ptr<cmark_iter, IterDeleter> counter(cmark_iter_new(root.get()));
+    size_t count = 0;
+    for (cmark_event_type e; (e = cmark_iter_next(counter.get())) != CMARK_EVENT_DONE;)
+      count += e == CMARK_EVENT_ENTER;
+    doc.nodes.reserve(count + 1);
+  }
   std::unique_ptr<cmark_iter, IterDeleter> iter(cmark_iter_new(root.get()));
   std::vector<int> stack;  // indices of open containers
   int skipped_depth = 0;   // containers entered beyond kMaxDepth

@@ -42,7 +42,7 @@ bool IsShellInfo(std::string_view info) {
          lang == "zsh" || lang == "shell-session";
 }
 
-Bullet BuildBullet(const MdDocument& doc, int item) {
+Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers) {
   Bullet b;
   const MdNode& n = doc.nodes[item];
   b.line = n.start_line;
@@ -55,14 +55,19 @@ Bullet BuildBullet(const MdDocument& doc, int item) {
     std::vector<int> codes;
     CollectCode(doc, para, &codes);
     for (int c : codes) b.code_spans.push_back(doc.nodes[c].literal);
-    b.numbers = ExtractNumbers(b.text);
+    if (with_numbers) b.numbers = ExtractNumbers(b.text);
   }
   for (int c : n.children) {
     if (doc.nodes[c].kind != MdKind::kList) continue;
     for (int sub : doc.nodes[c].children)
-      if (doc.nodes[sub].kind == MdKind::kItem) b.children.push_back(BuildBullet(doc, sub));
+      if (doc.nodes[sub].kind == MdKind::kItem) b.children.push_back(BuildBullet(doc, sub, with_numbers));
   }
   return b;
+}
+
+void AddStatedNumbers(Bullet* b) {
+  b->numbers = ExtractNumbers(b->text);
+  for (auto& c : b->children) AddStatedNumbers(&c);
 }
 
 FencedBlock BuildFenced(const MdDocument& doc, int node, const std::vector<std::string_view>& lines) {
@@ -416,8 +421,9 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
     for (int item : n.children) {
       if (doc.nodes[item].kind != MdKind::kItem) continue;
       Field f;
-      f.bullet = BuildBullet(doc, item);
+      f.bullet = BuildBullet(doc, item, /*with_numbers=*/false);
       if (!ParseFieldHead(f.bullet.text, &f.name, &f.qualifier, &f.value)) continue;
+      if (f.name != "Command") AddStatedNumbers(&f.bullet);
       if (f.name == "Command") {
         std::string q = f.qualifier;
         for (char& c : q) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

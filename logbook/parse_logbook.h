@@ -35,7 +35,11 @@ std::string BulletLabel(std::string_view text);
 
 // Shared by the logbook and recipe parsers.
 namespace parse_detail {
-Bullet BuildBullet(const MdDocument& doc, int item);
+// The bullet of list item `item` and its sub-items. Stated numbers are
+// extracted only `with_numbers` (command bullets never need them).
+Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers = true);
+// Extracts the stated numbers of `b` and its sub-bullets.
+void AddStatedNumbers(Bullet* b);
 FencedBlock BuildFenced(const MdDocument& doc, int node, const std::vector<std::string_view>& lines);
 TableBlock BuildTable(const MdDocument& doc, int node);
 SectionKind SectionKindFromName(std::string_view name);

@@ -1,12 +1,14 @@
 #include "logbook/runner.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <ctime>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -115,6 +117,21 @@ InvocationOutcome RunAsSubprocess(const BenchInvocation& inv, size_t index, cons
   return o;
 }
 
+// Copies a script's exit status and output into `out`; false (every
+// invocation carrying the error) when the script could not be started.
+bool TakeScriptResult(const Result<ProcessResult>& r, PlanOutcome* out) {
+  if (!r.ok()) {
+    out->exit_status = -1;
+    for (auto& inv : out->invocations) inv.status = r.status();
+    return false;
+  }
+  out->exit_status = r->exit_status;
+  out->timed_out = r->timed_out;
+  out->stdout_text = r->stdout_text;
+  out->stderr_text = r->stderr_text;
+  return true;
+}
+
 // Runs a script under bash and attributes its output sections to the plan's
 // invocations in order.
 PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerOptions& opts,
@@ -127,15 +144,7 @@ PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerO
   const std::string end = NowIso8601();
   out.invocations.resize(plan.invocations.size());
   for (size_t i = 0; i < out.invocations.size(); ++i) out.invocations[i].index = i;
-  if (!r.ok()) {
-    out.exit_status = -1;
-    for (auto& inv : out.invocations) inv.status = r.status();
-    return out;
-  }
-  out.exit_status = r->exit_status;
-  out.timed_out = r->timed_out;
-  out.stdout_text = r->stdout_text;
-  out.stderr_text = r->stderr_text;
+  if (!TakeScriptResult(r, &out)) return out;
   ParsedOutput parsed = ParseHarnessOutput(r->stdout_text);
   std::vector<std::string> sections = SplitSections(r->stdout_text);
   const size_t n = out.invocations.size();
@@ -182,6 +191,93 @@ PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerO
                             : Status::Internal("script exited with status " + std::to_string(r->exit_status) +
                                                " before any benchmark output");
   }
+  return out;
+}
+
+// The `moelog` shell function of the shell mode. Each call numbers itself in
+// $MOELOG_TRACE_DIR/count (a file: calls inside pipelines run in subshells),
+// copies its stdout to N.out on the way through, and writes its exit status to
+// N.rc, so every invocation's output and status are known exactly, even when
+// one fails before printing anything. It returns moelog's status, so `set -e`
+// and `||` behave as they would with moelog itself.
+std::string TraceFunction(const std::string& binary) {
+  return "moelog() {\n"
+         "  local __n; __n=$(( $(cat \"$MOELOG_TRACE_DIR/count\") + 1 ))\n"
+         "  echo \"$__n\" > \"$MOELOG_TRACE_DIR/count\"\n"
+         "  local __rc=0\n"
+         "  { " + ShellQuote(binary) + " \"$@\" | tee \"$MOELOG_TRACE_DIR/$__n.out\"; __rc=${PIPESTATUS[0]}; } || true\n"
+         "  echo \"$__rc\" > \"$MOELOG_TRACE_DIR/$__n.rc\"\n"
+         "  return \"$__rc\"\n"
+         "}\n";
+}
+
+std::string Slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
+  PlanOutcome out;
+  out.mode = "shell";
+  const size_t n = plan.invocations.size();
+  out.invocations.resize(n);
+  for (size_t i = 0; i < n; ++i) out.invocations[i].index = i;
+  std::error_code ec;
+  std::string templ = (std::filesystem::temp_directory_path(ec) / "moelog-trace-XXXXXX").string();
+  const bool made = ::mkdtemp(templ.data()) != nullptr;  // unique even for parallel runs (-j)
+  const std::filesystem::path trace = templ;
+  if (!made || !(std::ofstream(trace / "count") << "0\n")) {
+    for (auto& inv : out.invocations) inv.status = Status::IOError("cannot create a trace directory " + templ);
+    out.exit_status = -1;
+    if (made) std::filesystem::remove_all(trace, ec);
+    return out;
+  }
+  const std::string script = TraceFunction(MoelogBinary(opts)) + plan.rewritten_script + "\n";
+  const std::string start = NowIso8601();
+  auto r = RunProcess({opts.bash, "-c", script}, opts.timeout_s, {{"MOELOG_TRACE_DIR", trace.string()}},
+                      opts.working_dir);
+  const std::string end = NowIso8601();
+  if (!TakeScriptResult(r, &out)) {
+    std::filesystem::remove_all(trace, ec);
+    return out;
+  }
+  size_t calls = 0;
+  std::istringstream(Slurp(trace / "count")) >> calls;
+  for (size_t i = 0; i < std::max(calls, n); ++i) {
+    const std::string stem = std::to_string(i + 1);
+    const std::string text = Slurp(trace / (stem + ".out"));
+    std::vector<ParsedRun> runs = ParseHarnessOutput(text).runs;
+    if (i >= n) {  // more calls than planned (a loop the planner could not see through)
+      out.unattributed.insert(out.unattributed.end(), runs.begin(), runs.end());
+      continue;
+    }
+    InvocationOutcome& o = out.invocations[i];
+    o.start_time = start;
+    o.end_time = end;
+    if (i >= calls) {
+      o.status = Status::NotFound("not reached: the script stopped before this invocation");
+      continue;
+    }
+    o.ran = true;
+    o.stdout_text = text;
+    o.runs = std::move(runs);
+    int rc = -1;
+    const bool finished = static_cast<bool>(std::istringstream(Slurp(trace / (stem + ".rc"))) >> rc);
+    if (!finished) {  // killed mid-run: the timeout
+      o.timed_out = r->timed_out;
+      o.exit_status = -1;
+      o.stderr_text = r->stderr_text;
+      o.status = r->timed_out ? Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s")
+                              : Status::Internal("the script ended during this invocation");
+    } else if (rc != 0) {
+      o.exit_status = rc;
+      o.stderr_text = r->stderr_text;
+      o.status = Status::Internal("moelog bench exited with status " + std::to_string(rc));
+    }
+  }
+  std::filesystem::remove_all(trace, ec);
   return out;
 }
 
@@ -272,13 +368,23 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double ti
   }
 }
 
+// The modeled target answers in microseconds and cannot hang, so it runs in
+// this process. Anything that runs the CPU engine gets its own process: it has
+// a timeout, a crash or an exhausted memory cannot take the caller down, and
+// its timings do not share the caller's threads.
+RunMode DirectMode(const Plan& plan) {
+  for (const auto& inv : plan.invocations)
+    if (inv.config.target != "v5p") return RunMode::kSubprocess;
+  return RunMode::kInProcess;
+}
+
 Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
   if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent)
     return Status::NotSupported(plan.Summary());
   if (plan.verdict == PlanVerdict::kNeedsConsent && !options.allow_shell)
     return Status::InvalidArgument(plan.Summary());
   RunMode mode = options.mode;
-  if (mode == RunMode::kAuto) mode = plan.needs_shell ? RunMode::kShell : RunMode::kInProcess;
+  if (mode == RunMode::kAuto) mode = plan.needs_shell ? RunMode::kShell : DirectMode(plan);
   if ((mode == RunMode::kInProcess || mode == RunMode::kSubprocess) && plan.needs_shell)
     return Status::NotSupported("this command needs bash (pipes, redirections or other programs); use the shell mode");
   if (mode == RunMode::kRealHarness) {
@@ -286,10 +392,7 @@ Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
       return Status::InvalidArgument("running the real harness runs the command's programs: needs --allow-shell");
     return RunScript(plan, plan.harness_script, options, "real-harness");
   }
-  if (mode == RunMode::kShell) {
-    std::string script = "moelog() { " + ShellQuote(MoelogBinary(options)) + " \"$@\"; }\n" + plan.rewritten_script + "\n";
-    return RunScript(plan, script, options, "shell");
-  }
+  if (mode == RunMode::kShell) return RunTracedScript(plan, options);
   PlanOutcome out;
   out.mode = mode == RunMode::kInProcess ? "in-process" : "subprocess";
   for (size_t i = 0; i < plan.invocations.size(); ++i) {
@@ -305,7 +408,16 @@ Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
                                                       : RunAsSubprocess(plan.invocations[i], i, options);
     if (o.exit_status != 0 && out.exit_status == 0) out.exit_status = o.exit_status;
     out.timed_out = out.timed_out || o.timed_out;
+    const bool stop = !o.status.ok() && plan.invocations[i].errexit;
     out.invocations.push_back(std::move(o));
+    if (stop) {  // `set -e`: bash would end the script here, and so does the direct runner
+      for (size_t k = i + 1; k < plan.invocations.size(); ++k) {
+        InvocationOutcome skip;
+        skip.index = k;
+        out.invocations.push_back(std::move(skip));
+      }
+      break;
+    }
   }
   return out;
 }

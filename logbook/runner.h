@@ -1,13 +1,15 @@
 // The runner: executes a Plan (see shell_plan.h) and returns every run with
 // its captured output. Paths:
 //   - in-process: each invocation calls engine::RunBench with output captured
-//     into a string (fast; the default for plans that need no shell);
+//     into a string (the default for v5p-model plans that need no shell);
 //   - subprocess: each invocation runs `<moelog binary> bench ARGS` as a child
-//     process with a timeout;
+//     process with a timeout (the default for CPU engine plans without shell);
 //   - shell: the rewritten script runs under bash (Boost.Process) with a
 //     timeout, `moelog` defined as a function calling the moelog binary;
 //   - real harness: the harness script (harness invocations unchanged) runs
 //     under bash; its output is parsed the same way.
+// Without a shell, a failing invocation under `set -e` ends the plan there, as
+// bash would; the later invocations are reported as not run.
 // Shell and real-harness runs need consent (allow_shell) unless the plan is
 // kRunnable; nothing else ever runs shell text.
 #ifndef MOELOG_LOGBOOK_RUNNER_H_
@@ -26,7 +28,8 @@
 namespace moelog::logbook {
 
 enum class RunMode {
-  kAuto,         // in-process when !plan.needs_shell, else shell
+  kAuto,         // shell when plan.needs_shell; else in-process for the v5p model,
+                 // a subprocess (with the timeout) for CPU engine runs
   kInProcess,    // REQUIRES: !plan.needs_shell (else NotSupported)
   kSubprocess,   // REQUIRES: !plan.needs_shell (else NotSupported)
   kShell,
@@ -36,7 +39,7 @@ enum class RunMode {
 struct RunnerOptions {
   RunMode mode = RunMode::kAuto;
   bool allow_shell = false;        // consent to run kNeedsConsent plans and real harnesses
-  double timeout_s = 3600;         // per child process (subprocess, shell); in-process runs have none
+  double timeout_s = 3600;         // per child process (subprocess, shell); in-process (model) runs have none
   std::string moelog_binary;       // "" = this process's executable (/proc/self/exe)
   std::string bash = MOELOG_BASH;
   std::string working_dir;         // "" = current directory (shell and subprocess)

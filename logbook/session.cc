@@ -328,8 +328,9 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     popt.launchers = &table;
   }
 
-  // Phase A: select, plan, look up the cache.
-  std::vector<UnitWork> work;
+  // Phase A: select, plan (planning is pure: all commands at once, on every
+  // core), look up the cache.
+  std::vector<const Unit*> selected;
   for (const auto& u : units) {
     if (!opt.entries.empty() && std::find(opt.entries.begin(), opt.entries.end(), u.id) == opt.entries.end()) continue;
     if (opt.failed) {
@@ -339,12 +340,22 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
           for (const auto& r : *rows) any_failed = any_failed || r.status != "ok";
       if (!any_failed) continue;
     }
+    selected.push_back(&u);
+  }
+  std::vector<std::string_view> texts;
+  for (const Unit* u : selected)
+    for (const auto& c : u->commands) texts.push_back(c.joined);
+  std::vector<Plan> plans = PlanCommands(texts, popt);
+  size_t next_plan = 0;
+  std::vector<UnitWork> work;
+  for (const Unit* up : selected) {
+    const Unit& u = *up;
     UnitWork w;
     w.unit = &u;
     for (const auto& c : u.commands) {
       PlannedCommand pc;
       pc.command = &c;
-      pc.plan = PlanCommand(c.joined, popt);
+      pc.plan = std::move(plans[next_plan++]);
       pc.runnable = pc.plan.verdict == PlanVerdict::kRunnable ||
                     (pc.plan.verdict == PlanVerdict::kNeedsConsent && opt.allow_shell);
       if (pc.runnable && pc.plan.invocations.empty()) pc.runnable = false;

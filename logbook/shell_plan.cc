@@ -1,11 +1,14 @@
 #include "logbook/shell_plan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 namespace moelog::logbook {
@@ -551,22 +554,33 @@ bool LooksLikeScript(const std::string& w) {
 
 // ---------------------------------------------------------------- planner
 
-// engine::ParseBenchArgs builds a full flag parser per call (about a
-// millisecond); logbooks repeat the same invocations across entries and
-// updates, so parsed configs are memoized per argument list.
-Result<engine::BenchConfig> CachedParseBenchArgs(const std::vector<std::string>& args) {
-  static std::mutex mu;
-  static std::map<std::vector<std::string>, Result<engine::BenchConfig>> memo;
+// A harness argument list, parsed, validated and canonicalized once.
+struct ParsedArgs {
+  Result<engine::BenchConfig> config;  // engine::ParseBenchArgs
+  Status valid;                        // config->Validate() when config is ok
+  std::string canonical;               // engine::CanonicalConfigJson when both are ok
+};
+
+// Logbooks repeat the same invocations across entries (reruns, copied
+// commands), so parsed argument lists are memoized for the process.
+std::mutex g_args_mu;
+std::map<std::vector<std::string>, std::shared_ptr<const ParsedArgs>> g_args_memo;
+
+std::shared_ptr<const ParsedArgs> CachedParseBenchArgs(const std::vector<std::string>& args) {
   {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = memo.find(args);
-    if (it != memo.end()) return it->second;
+    std::lock_guard<std::mutex> lock(g_args_mu);
+    auto it = g_args_memo.find(args);
+    if (it != g_args_memo.end()) return it->second;
   }
-  auto r = engine::ParseBenchArgs(args);
-  std::lock_guard<std::mutex> lock(mu);
-  if (memo.size() >= 4096) memo.clear();  // bounded memory
-  memo.emplace(args, r);
-  return r;
+  auto parsed = std::make_shared<ParsedArgs>(ParsedArgs{engine::ParseBenchArgs(args), Status::Ok(), {}});
+  if (parsed->config.ok()) {
+    parsed->valid = parsed->config->Validate();
+    if (parsed->valid.ok()) parsed->canonical = engine::CanonicalConfigJson(*parsed->config);
+  }
+  std::lock_guard<std::mutex> lock(g_args_mu);
+  if (g_args_memo.size() >= 4096) g_args_memo.clear();  // bounded memory
+  g_args_memo.emplace(args, parsed);
+  return parsed;
 }
 
 // Utilities that may run without consent besides moelog itself. They print,
@@ -822,6 +836,8 @@ class Planner {
         if (!name.empty())
           (*vars)[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
       }
+    } else if (base == "set") {
+      PlanSet(words, *vars);
     }
     if (std::find(kAllowList.begin(), kAllowList.end(), base) == kAllowList.end()) {
       Disallow(base);
@@ -829,6 +845,21 @@ class Planner {
       NeedShell();
     }
     MemoRaw(&c);
+  }
+
+  // `set -e` / `set -o errexit` (and their + forms): whether a failing
+  // invocation ends the script, which the direct runner must honour too.
+  void PlanSet(const std::vector<std::string>& words, const Vars& vars) {
+    for (size_t i = 1; i < words.size(); ++i) {
+      const std::string w = ExpandWord(words[i], vars).value;
+      if (w.size() < 2 || (w[0] != '-' && w[0] != '+') || w == "--") break;
+      const bool on = w[0] == '-';
+      if (w.find('e', 1) != std::string::npos) errexit_ = on;
+      if (w.find('o', 1) != std::string::npos && i + 1 < words.size()) {  // -o NAME, -euo NAME
+        if (ExpandWord(words[i + 1], vars).value == "errexit") errexit_ = on;
+        ++i;
+      }
+    }
   }
 
   void PlanRead(const Cmd& c, const std::vector<std::string>& words, const std::map<std::string, std::string>& env,
@@ -1033,6 +1064,7 @@ class Planner {
     }
     rewritten += RenderRedirs(c);
     inv.env = pending_env_;
+    inv.errexit = errexit_;
     for (const auto& [k, v] : env) inv.env[k] = v;
     for (const auto& name : loop_vars_) {
       auto it = vars.find(name);
@@ -1045,20 +1077,20 @@ class Planner {
           if (!launcher_env_.count(k)) inv.loop_bindings[k] = v;
     inv.command_line = ShellQuote(opts_.moelog) + " bench";
     for (const auto& a : inv.args) inv.command_line += " " + ShellQuote(a);
-    auto cfg = CachedParseBenchArgs(inv.args);
-    if (!cfg.ok()) {
-      Invalid(original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") + cfg.status().message());
+    const std::shared_ptr<const ParsedArgs> parsed = CachedParseBenchArgs(inv.args);
+    if (!parsed->config.ok()) {
+      Invalid(original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") +
+              parsed->config.status().message());
       MemoRaw(&c);
       return;
     }
-    Status st = cfg->Validate();
-    if (!st.ok()) {
-      Invalid(st.message());
+    if (!parsed->valid.ok()) {
+      Invalid(parsed->valid.message());
       MemoRaw(&c);
       return;
     }
-    inv.config = *cfg;
-    inv.canonical_config = engine::CanonicalConfigJson(inv.config);
+    inv.config = *parsed->config;
+    inv.canonical_config = parsed->canonical;
     if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
       Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
       return;
@@ -1144,6 +1176,7 @@ class Planner {
   std::map<const Cmd*, Rendered> memo_;
   std::vector<std::shared_ptr<List>> keep_;
   std::vector<std::string> loop_vars_;
+  bool errexit_ = false;  // `set -e` in effect
   std::map<std::string, std::string> pending_env_;   // launcher -e variables in scope
   std::map<std::string, std::string> launcher_env_;  // every launcher -e variable seen
   bool whole_command_ = true;
@@ -1184,6 +1217,33 @@ std::string Plan::Summary() const {
     case PlanVerdict::kInvalid: return "skipped: cannot plan (" + reason + ")";
   }
   return "";
+}
+
+std::vector<Plan> PlanCommands(const std::vector<std::string_view>& commands, const PlanOptions& options,
+                               int threads) {
+  std::vector<Plan> plans(commands.size());
+  size_t n = threads > 0 ? static_cast<size_t>(threads) : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  n = std::min(n, commands.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < commands.size();) plans[i] = PlanCommand(commands[i], options);
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < n; ++t) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads: the others (and this one) do the rest
+    }
+  }
+  work();
+  for (auto& t : pool) t.join();
+  return plans;
+}
+
+void ClearPlanCache() {
+  std::lock_guard<std::mutex> lock(g_args_mu);
+  g_args_memo.clear();
 }
 
 Plan PlanCommand(std::string_view command_text, const PlanOptions& options) {

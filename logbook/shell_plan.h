@@ -33,6 +33,7 @@ struct BenchInvocation {
   std::map<std::string, std::string> loop_bindings;  // loop/read variables in scope, e.g. {tk: "2"}
   engine::BenchConfig config;             // engine::ParseBenchArgs(args)
   std::string canonical_config;           // engine::CanonicalConfigJson(config)
+  bool errexit = false;                   // `set -e` is in effect: a failure ends the script here
 };
 
 enum class PlanVerdict {
@@ -84,6 +85,16 @@ struct PlanOptions {
 // reason (a syntax error gives kInvalid with the reason). Text that is only
 // "N/A ..." gives kNotApplicable.
 Plan PlanCommand(std::string_view command_text, const PlanOptions& options = {});
+
+// PlanCommand for each of `commands`, spread over `threads` threads (0: one
+// per hardware thread, at most 8). Plans are independent, so the result is
+// the same as planning them one by one, in the same order.
+std::vector<Plan> PlanCommands(const std::vector<std::string_view>& commands, const PlanOptions& options = {},
+                               int threads = 0);
+
+// PlanCommand memoizes parsed harness argument lists for the life of the
+// process; this drops them (benchmarks use it to time a cold process).
+void ClearPlanCache();
 
 // The programs a plan may run without consent: moelog and these.
 const std::vector<std::string>& ShellAllowList();

@@ -48,7 +48,8 @@ void PlanA2a(const DispatchPlan& plan, int replica, std::vector<DeviceDispatch>*
   for (int j = 0; j < b; ++j) {
     DeviceDispatch& d = dev(j);
     std::vector<uint8_t> used(static_cast<size_t>(tr), 0);
-    for (int64_t r = 0; r < d.count; ++r) used[static_cast<size_t>(d.token[static_cast<size_t>(r)])] = 1;
+    for (int64_t r = 0; r < d.count; ++r)
+      if (d.keep[static_cast<size_t>(r)]) used[static_cast<size_t>(d.token[static_cast<size_t>(r)])] = 1;
     int32_t next = 0;
     for (int q = 0; q < b; ++q) {
       auto& list = dev(q).send_tokens[static_cast<size_t>(j)];
@@ -59,16 +60,19 @@ void PlanA2a(const DispatchPlan& plan, int replica, std::vector<DeviceDispatch>*
       }
       d.recv_counts[static_cast<size_t>(q)] = static_cast<int64_t>(list.size());
     }
-    // Real rows now index the receive buffer; padding rows read slot 0 but
-    // are never gathered (keep = 0).
-    for (int64_t r = 0; r < d.count; ++r) d.token[static_cast<size_t>(r)] = slot[static_cast<size_t>(d.token[static_cast<size_t>(r)])];
+    // Kept rows now index the receive buffer; padding and dropped rows read
+    // slot 0 but are never gathered (keep = 0).
+    for (int64_t r = 0; r < d.count; ++r) {
+      const size_t i = static_cast<size_t>(r);
+      d.token[i] = d.keep[i] ? slot[static_cast<size_t>(d.token[i])] : 0;
+    }
   }
 }
 
 }  // namespace
 
 Result<DispatchPlan> BuildDispatchPlan(const Routing& routing, const DeviceMesh& mesh, CommPath path,
-                                       DispatchKind kind) {
+                                       DispatchKind kind, int64_t drop_cap) {
   const int64_t t = routing.tokens, k = routing.topk, e = routing.experts;
   const int a = mesh.data, b = mesh.expert;
   if (a < 1 || b < 1) return Status::InvalidArgument("--mesh: axes must be positive");
@@ -95,6 +99,9 @@ Result<DispatchPlan> BuildDispatchPlan(const Routing& routing, const DeviceMesh&
   plan.experts = e;
   plan.devices.resize(static_cast<size_t>(mesh.Size()));
   const int64_t tr = t / a, l = e / b;
+  // Assignments of each expert in earlier replicas: the global rank of a row
+  // inside its expert is this plus its index in the replica's bucket.
+  std::vector<int64_t> seen(static_cast<size_t>(e), 0);
 
   for (int ai = 0; ai < a; ++ai) {
     const int64_t t0 = ai * tr;
@@ -121,7 +128,9 @@ Result<DispatchPlan> BuildDispatchPlan(const Routing& routing, const DeviceMesh&
       };
       for (int64_t g = 0; g < l; ++g) {
         const auto& rows = bucket[static_cast<size_t>(j * l + g)];
-        for (int64_t p : rows) add(p, true);
+        const int64_t rank0 = seen[static_cast<size_t>(j * l + g)];
+        for (size_t i = 0; i < rows.size(); ++i)
+          add(rows[i], drop_cap <= 0 || rank0 + static_cast<int64_t>(i) < drop_cap);
         d.group_sizes.push_back(static_cast<int64_t>(rows.size()));
       }
       d.count = d.rows();
@@ -136,6 +145,7 @@ Result<DispatchPlan> BuildDispatchPlan(const Routing& routing, const DeviceMesh&
         d.group_sizes.push_back(d.rows() - d.count);
       }
     }
+    for (int64_t ex = 0; ex < e; ++ex) seen[static_cast<size_t>(ex)] += static_cast<int64_t>(bucket[static_cast<size_t>(ex)].size());
   }
   if (kind == DispatchKind::kCompact) {
     plan.local_cap = RoundUp(plan.max_count, kLocalCapMultiple);

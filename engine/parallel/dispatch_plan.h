@@ -45,7 +45,7 @@ struct DeviceDispatch {
   int device = 0;
   int64_t token_begin = 0, token_count = 0;    // the replica's tokens (global ids)
   int64_t expert_begin = 0, expert_count = 0;  // owned experts L
-  int64_t count = 0;                           // real rows (assignments to owned experts)
+  int64_t count = 0;                           // real rows (assignments to owned experts, dropped included)
   // Buffer rows (local_cap for compact, T_r*K for dense_masked).
   std::vector<int64_t> flat;     // global flat position t*K+k, -1 for padding
   // Source row of each buffer row: the token index within the replica (x
@@ -79,8 +79,13 @@ struct DispatchPlan {
 // Builds the plan. InvalidArgument when E is not divisible by the expert axis,
 // T not by the data axis, or (ring_ag_rs, a2a) T/A not by the expert axis;
 // dense_masked has no a2a form.
+// drop_cap > 0 applies capacity policy `drop` (spec 2.6) exactly as the
+// single-device engine does: an assignment whose rank inside its expert (in
+// the global expert-sorted order, over all replicas) is >= drop_cap keeps its
+// row in its group (the compute stays dense and unchanged) but gets zero x
+// and zero weight (keep 0), and a2a does not send its token for it.
 Result<DispatchPlan> BuildDispatchPlan(const Routing& routing, const DeviceMesh& mesh, CommPath path,
-                                       DispatchKind kind);
+                                       DispatchKind kind, int64_t drop_cap = 0);
 
 // The communication one step moves, per device, as the parallel runner
 // schedules it (see parallel_runner.h for the schedule). Values are bytes.

@@ -1,11 +1,14 @@
 #include "engine/parallel/parallel_runner.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 
+#include "engine/cpu/kernels.h"
 #include "engine/cpu/moe_block.h"
 #include "engine/cpu/moe_layer.h"
 #include "engine/cpu/reference.h"
@@ -26,24 +29,17 @@ void Resize(Tensor* t, DType dt, std::vector<int64_t> shape) {
   if (t->empty() || t->dtype() != dt || t->shape() != shape) *t = Tensor(dt, std::move(shape));
 }
 
-// Converts a tensor's values to float32.
+// Converts a tensor's values to float32 (vectorized per dtype).
 void ToF32(const Tensor& t, std::vector<float>* out) {
-  out->resize(static_cast<size_t>(t.numel()));
-  const DType dt = t.dtype();
-  const void* p = t.data();
-  float* o = out->data();
   const int64_t n = t.numel();
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i) o[i] = cpu::LoadF(p, dt, i);
+  out->resize(static_cast<size_t>(n));
+  cpu::DispatchFloat(t.dtype(), [&](auto tag) { cpu::CastScale(t.as<decltype(tag)>(), out->data(), n); });
 }
 
 // Stores float32 values into a tensor of its dtype (rounding for bf16).
 void FromF32(const float* in, Tensor* t) {
-  const DType dt = t->dtype();
-  void* p = t->data();
   const int64_t n = t->numel();
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; ++i) cpu::StoreF(p, dt, i, in[i]);
+  cpu::DispatchFloat(t->dtype(), [&](auto tag) { cpu::CastScale(in, t->as<decltype(tag)>(), n); });
 }
 
 // A new tensor holding rows [r0, r0 + n) of a row-major [*, cols] tensor.
@@ -83,12 +79,17 @@ void PackSendRows(const Tensor& src, const std::vector<std::vector<int32_t>>& li
     counts->push_back(static_cast<int64_t>(l.size()) * h);
     const int64_t base = row;
     const int64_t n = static_cast<int64_t>(l.size());
+    cpu::DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      const T* in = src.as<T>();
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n; ++i) {
-      float* o = out->data() + (base + i) * h;
-      const int64_t s = int64_t{l[static_cast<size_t>(i)]} * h;
-      for (int64_t j = 0; j < h; ++j) o[j] = cpu::LoadF(src.data(), dt, s + j);
-    }
+      for (int64_t i = 0; i < n; ++i) {
+        float* o = out->data() + (base + i) * h;
+        const T* r = in + int64_t{l[static_cast<size_t>(i)]} * h;
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) o[j] = cpu::ToF(r[j]);
+      }
+    });
     row += n;
   }
 }
@@ -136,6 +137,32 @@ struct Device {
   std::vector<float> g1, g2, g3;  // gradient staging for the all-reduces
 };
 
+// Where a step's wall time goes. kComm is every communication block: packing
+// into the f32 staging buffers, the collective itself, unpacking (including
+// the reduction of the rows a2a returns). The others are the compute the
+// single-device engine also does. In forward-only runs the expert MLP is
+// timed as up and down; in training as one forward (kMlp) and the backward
+// compute (kBackward).
+enum Stage { kPack, kUp, kDown, kMlp, kCombine, kShared, kBackward, kComm, kStageCount };
+constexpr const char* kStageNames[kStageCount] = {"pack",   "up",       "down", "expert_mlp",
+                                                  "combine", "shared", "backward", "comm"};
+using StageSeconds = std::array<double, kStageCount>;
+using SteadyClock = std::chrono::steady_clock;
+
+// Adds the wall time of its scope to one stage.
+class StageClock {
+ public:
+  StageClock(StageSeconds* acc, Stage s) : acc_(acc), s_(s), t0_(SteadyClock::now()) {}
+  ~StageClock() { (*acc_)[s_] += std::chrono::duration<double>(SteadyClock::now() - t0_).count(); }
+  StageClock(const StageClock&) = delete;
+  StageClock& operator=(const StageClock&) = delete;
+
+ private:
+  StageSeconds* acc_;
+  Stage s_;
+  SteadyClock::time_point t0_;
+};
+
 struct Options {
   CommPath path = CommPath::kCompactPsum;
   DispatchKind kind = DispatchKind::kCompact;
@@ -154,6 +181,9 @@ class ParallelModel {
   Status Backward();
   std::vector<Device>& devices() { return dev_; }
   cpu::MatmulRunner& runner() { return runner_; }
+  // Stage seconds accumulated since the last ResetStages().
+  const StageSeconds& stages() const { return stage_s_; }
+  void ResetStages() { stage_s_.fill(0.0); }
 
  private:
   int64_t ReplicaTokens() const { return o_.tokens / plan_->mesh.data; }
@@ -184,6 +214,7 @@ class ParallelModel {
   Options o_;
   cpu::MatmulRunner runner_;
   std::vector<Device> dev_;
+  StageSeconds stage_s_{};
 };
 
 Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
@@ -216,6 +247,14 @@ Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
     d.plan.keep = dd.keep;
     d.plan.group_sizes = dd.group_sizes;
     d.plan.valid_rows = dd.rows();
+    if (!dummy) {
+      // The buffer keeps the plan's local_cap rows, but the padding rows the
+      // plan counts in the last group are never computed, gathered or
+      // combined: the engine's groups hold the real rows only, so the expert
+      // MLP (which skips rows past the group-size sum) does no dummy work.
+      d.plan.group_sizes.back() -= dd.rows() - dd.count;
+      d.plan.valid_rows = dd.count;
+    }
     // Weights: the owned experts (and a zero dummy expert for dense_masked).
     const int64_t extra = dummy ? 1 : 0;
     d.w.w1 = SliceExperts(data->experts.w1, dd.expert_begin, dd.expert_count, extra);
@@ -306,34 +345,60 @@ Status ParallelModel::Forward() {
   const bool apply_weight = !o_.preweight;
   if (o_.training) {
     // w13 and the shared w13 are rebuilt inside every training step (spec 2.10).
+    StageClock c(&stage_s_, kMlp);
     for (auto& d : dev_) {
       if (o_.fused) cpu::BuildW13(&d.w);
       if (o_.shared_fused && o_.shared_dim > 0) cpu::BuildSharedW13(&d.sw);
     }
   }
   // Token exchange in.
-  if (o_.path == CommPath::kRingAgRs) {
-    for (auto& d : dev_) ToF32(d.x_shard, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
-    MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
-                                            CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
-                                            Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
-    for (auto& d : dev_) FromF32(d.f_recv.data(), &d.x_src);
-  } else if (o_.path == CommPath::kA2a) {
-    MOELOG_RETURN_IF_ERROR(ExchangeToOwners(&Device::x_shard));
-    for (auto& d : dev_) FromF32(d.f_recv.data(), &d.x_src);
+  {
+    StageClock c(&stage_s_, kComm);
+    if (o_.path == CommPath::kRingAgRs) {
+      for (auto& d : dev_) ToF32(d.x_shard, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
+      MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
+                                              CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
+                                              Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
+      for (auto& d : dev_) FromF32(d.f_recv.data(), &d.x_src);
+    } else if (o_.path == CommPath::kA2a) {
+      MOELOG_RETURN_IF_ERROR(ExchangeToOwners(&Device::x_shard));
+      for (auto& d : dev_) FromF32(d.f_recv.data(), &d.x_src);
+    }
   }
   // Local experts: gather, expert MLP, weighted scatter-add into the partial.
   for (auto& d : dev_) {
-    cpu::GatherRows(d.x_src, d.plan, o_.quant_rows, &d.rows);
-    MOELOG_RETURN_IF_ERROR(d.mlp->Forward(d.w, d.rows, &d.y_rows, o_.training));
+    {
+      StageClock c(&stage_s_, kPack);
+      cpu::GatherRows(d.x_src, d.plan, o_.quant_rows, &d.rows);
+    }
+    if (o_.training) {
+      StageClock c(&stage_s_, kMlp);
+      MOELOG_RETURN_IF_ERROR(d.mlp->Forward(d.w, d.rows, &d.y_rows, true));
+    } else {
+      // Forward without saving is exactly Up then Down.
+      {
+        StageClock c(&stage_s_, kUp);
+        MOELOG_RETURN_IF_ERROR(d.mlp->Up(d.w, d.rows));
+      }
+      StageClock c(&stage_s_, kDown);
+      MOELOG_RETURN_IF_ERROR(d.mlp->Down(d.w, d.rows, &d.y_rows));
+    }
+    StageClock c(&stage_s_, kCombine);
     d.acc.assign(static_cast<size_t>(d.x_src.dim(0) * h), 0.0f);
     cpu::CombineScatter(d.y_rows, d.plan, apply_weight, d.acc.data(), h);
   }
   // Partial sums out, shared expert, cast.
-  MOELOG_RETURN_IF_ERROR(ReducePartials(ts));
+  {
+    StageClock c(&stage_s_, kComm);
+    MOELOG_RETURN_IF_ERROR(ReducePartials(ts));
+  }
   for (auto& d : dev_) {
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
-    if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Forward(d.sw, xs, d.out.data(), o_.training));
+    if (o_.shared_dim > 0) {
+      StageClock c(&stage_s_, kShared);
+      MOELOG_RETURN_IF_ERROR(d.shared->Forward(d.sw, xs, d.out.data(), o_.training));
+    }
+    StageClock c(&stage_s_, kCombine);
     Resize(&d.y, o_.dtype, {xs.dim(0), h});
     FromF32(d.out.data(), &d.y);
   }
@@ -381,48 +446,62 @@ Status ParallelModel::Backward() {
   const bool apply_weight = !o_.preweight;
   // loss = mean(y^2) over the global [T,H] in f32: dL/dy = 2y / (T H).
   const float inv_n = 2.0f / static_cast<float>(o_.tokens * h);
-  for (auto& d : dev_) {
-    Resize(&d.dout, o_.dtype, d.y.shape());
-    const int64_t n = d.y.numel();
-    const void* yp = d.y.data();
-    void* dp = d.dout.data();
-    const DType dt = o_.dtype;
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n; ++i) cpu::StoreF(dp, dt, i, cpu::LoadF(yp, dt, i) * inv_n);
+  {
+    StageClock c(&stage_s_, kBackward);
+    for (auto& d : dev_) {
+      Resize(&d.dout, o_.dtype, d.y.shape());
+      cpu::DispatchFloat(o_.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        cpu::CastScale(d.y.as<T>(), d.dout.as<T>(), d.y.numel(), inv_n);
+      });
+    }
   }
   // The gradient of the output, where the device's rows read it.
   const Tensor Device::*dsrc = &Device::dout;
-  if (o_.path == CommPath::kRingAgRs) {
-    for (auto& d : dev_) ToF32(d.dout, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
-    MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
-                                            CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
-                                            Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
-    for (auto& d : dev_) {
-      Resize(&d.dout_src, o_.dtype, {tr, h});
-      FromF32(d.f_recv.data(), &d.dout_src);
+  {
+    StageClock c(&stage_s_, kComm);
+    if (o_.path == CommPath::kRingAgRs) {
+      for (auto& d : dev_) ToF32(d.dout, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
+      MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
+                                              CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
+                                              Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
+      for (auto& d : dev_) {
+        Resize(&d.dout_src, o_.dtype, {tr, h});
+        FromF32(d.f_recv.data(), &d.dout_src);
+      }
+      dsrc = &Device::dout_src;
+    } else if (o_.path == CommPath::kA2a) {
+      MOELOG_RETURN_IF_ERROR(ExchangeToOwners(&Device::dout));
+      for (auto& d : dev_) {
+        Resize(&d.dout_src, o_.dtype, {d.plan.tokens, h});
+        FromF32(d.f_recv.data(), &d.dout_src);
+      }
+      dsrc = &Device::dout_src;
     }
-    dsrc = &Device::dout_src;
-  } else if (o_.path == CommPath::kA2a) {
-    MOELOG_RETURN_IF_ERROR(ExchangeToOwners(&Device::dout));
+  }
+  {
+    StageClock c(&stage_s_, kBackward);
     for (auto& d : dev_) {
-      Resize(&d.dout_src, o_.dtype, {d.plan.tokens, h});
-      FromF32(d.f_recv.data(), &d.dout_src);
+      cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
+      MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
+      d.acc.assign(static_cast<size_t>((d.*dsrc).dim(0) * h), 0.0f);
+      cpu::ScatterAddRows(d.dx_rows, d.plan, d.acc.data(), h);
     }
-    dsrc = &Device::dout_src;
   }
-  for (auto& d : dev_) {
-    cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
-    MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
-    d.acc.assign(static_cast<size_t>((d.*dsrc).dim(0) * h), 0.0f);
-    cpu::ScatterAddRows(d.dx_rows, d.plan, d.acc.data(), h);
+  {
+    StageClock c(&stage_s_, kComm);
+    MOELOG_RETURN_IF_ERROR(ReducePartials(ts));
   }
-  MOELOG_RETURN_IF_ERROR(ReducePartials(ts));
-  for (auto& d : dev_) {
-    const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
-    if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, d.out.data(), &d.sgrads));
-    Resize(&d.dx, o_.dtype, {xs.dim(0), h});
-    FromF32(d.out.data(), &d.dx);
+  {
+    StageClock c(&stage_s_, kBackward);
+    for (auto& d : dev_) {
+      const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
+      if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, d.out.data(), &d.sgrads));
+      Resize(&d.dx, o_.dtype, {xs.dim(0), h});
+      FromF32(d.out.data(), &d.dx);
+    }
   }
+  StageClock c(&stage_s_, kComm);
   MOELOG_RETURN_IF_ERROR(AllReduceGrads());
   return runner_.status();
 }
@@ -531,20 +610,38 @@ Result<std::vector<NumericsCheck>> CompareWithSingleDevice(const cpu::BlockConfi
   return out;
 }
 
-// The run on an already created communicator. Errors are returned; the MPI
-// caller turns them into an abort of the whole job.
-Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint& point, const Routing& routing,
-                        cpu::BlockData* data) {
+// Everything a ParallelModel points to, built once per run (untimed).
+struct Prepared {
+  cpu::BlockConfig bc;
+  DispatchPlan plan;
+  Options o;
+};
+
+Result<std::unique_ptr<Prepared>> PrepareRun(const Communicator& comm, const BenchConfig& c, const RunPoint& point,
+                                             const Routing& routing) {
   auto path = ParseCommPath(c.ep_comm_path);
   if (!path.ok()) return path.status();
   auto kind = ParseDispatchKind(c.ep_dispatch);
   if (!kind.ok()) return kind.status();
   auto bc = cpu::MakeBlockConfig(c, point.impl);
   if (!bc.ok()) return bc.status();
-  auto plan = BuildDispatchPlan(routing, comm->mesh(), *path, *kind);
+  // Capacity drop: the single-device engine's cap (pack.cc), applied in the
+  // dispatch plan. pad is refused by BenchConfig::Validate (spec 2.6).
+  int64_t drop_cap = 0;
+  if (bc->capacity == cpu::CapacityPolicy::kDrop) {
+    const double cap = std::ceil(bc->capacity_factor * static_cast<double>(routing.tokens * routing.topk) /
+                                 static_cast<double>(routing.experts));
+    drop_cap = std::max<int64_t>(1, static_cast<int64_t>(cap));
+  } else if (bc->capacity != cpu::CapacityPolicy::kNone) {
+    return Status::NotSupported("--capacity-policy " + c.capacity_policy + " with --parallel-mode " +
+                                c.parallel_mode + ": only none and drop are supported");
+  }
+  auto plan = BuildDispatchPlan(routing, comm.mesh(), *path, *kind, drop_cap);
   if (!plan.ok()) return plan.status();
-
-  Options o;
+  auto p = std::make_unique<Prepared>();
+  p->bc = *bc;
+  p->plan = std::move(plan).value();
+  Options& o = p->o;
   o.path = *path;
   o.kind = *kind;
   o.tokens = c.tokens;
@@ -559,20 +656,67 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
   o.shared_fused = bc->shared_fused;
   o.training = c.bench_pass == "forward_backward";
   o.quant_rows = cpu::QuantRouted(bc->quant);
+  return p;
+}
 
-  ParallelModel model(comm, &*plan, o);
-  MOELOG_RETURN_IF_ERROR(model.Setup(*bc, data));
+// One step's timing: wall, time inside collectives, per-stage wall.
+struct StepRecord {
+  double total_s = 0, collective_s = 0;
+  StageSeconds stages{};
+};
+
+Status RunStep(Communicator* comm, ParallelModel* model, bool training, StepRecord* rec) {
+  const double c0 = comm->counters(0).seconds;
+  model->ResetStages();
+  const auto t0 = SteadyClock::now();
+  Status st = model->Forward();
+  if (st.ok() && training) st = model->Backward();
+  rec->total_s = std::chrono::duration<double>(SteadyClock::now() - t0).count();
+  rec->collective_s = comm->counters(0).seconds - c0;
+  rec->stages = model->stages();
+  return st;
+}
+
+// The stages reported for the pass (the ones the step runs).
+std::vector<Stage> ReportedStages(const Options& o) {
+  std::vector<Stage> s = {kPack};
+  if (o.training) s.push_back(kMlp);
+  else s.insert(s.end(), {kUp, kDown});
+  s.push_back(kCombine);
+  if (o.shared_dim > 0) s.push_back(kShared);
+  if (o.training) s.push_back(kBackward);
+  s.push_back(kComm);
+  return s;
+}
+
+int64_t ComputedRows(ParallelModel& model) {
+  int64_t n = 0;
+  for (const Device& d : model.devices()) n += d.plan.valid_rows;
+  return n;
+}
+
+// The run on an already created communicator. Errors are returned; the MPI
+// caller turns them into an abort of the whole job.
+Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint& point, const Routing& routing,
+                        cpu::BlockData* data) {
+  auto prepared = PrepareRun(*comm, c, point, routing);
+  if (!prepared.ok()) return prepared.status();
+  const cpu::BlockConfig& bc = (*prepared)->bc;
+  const DispatchPlan* plan = &(*prepared)->plan;
+  const Options& o = (*prepared)->o;
+
+  ParallelModel model(comm, plan, o);
+  MOELOG_RETURN_IF_ERROR(model.Setup(bc, data));
   auto* mpi = dynamic_cast<MpiComm*>(comm);
   if (mpi != nullptr) MOELOG_RETURN_IF_ERROR(mpi->Barrier());
 
   Status st;
-  std::vector<double> comm_seconds;
+  std::vector<StepRecord> records;
   auto step = [&] {
     if (!st.ok()) return;
-    double before = comm->counters(0).seconds;
-    st = model.Forward();
-    if (st.ok() && o.training) st = model.Backward();
-    comm_seconds.push_back(comm->counters(0).seconds - before);
+    StepRecord rec;
+    st = RunStep(comm, &model, o.training, &rec);
+    records.push_back(rec);
   };
   // One untimed step gives the per-step byte counts.
   comm->ResetCounters();
@@ -580,18 +724,24 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
   MOELOG_RETURN_IF_ERROR(st);
   std::vector<CommCounters> per_step;
   for (size_t i = 0; i < comm->local_devices().size(); ++i) per_step.push_back(comm->counters(i));
-  comm_seconds.clear();
+  records.clear();
   comm->ResetCounters();
   RunResult r;
   r.time = TimeFn(step, c.warmup, c.iters);
   MOELOG_RETURN_IF_ERROR(st);
 
-  // Timed figures: the last `iters` steps.
-  std::vector<double> comm_timed(comm_seconds.end() - std::min<size_t>(comm_seconds.size(), c.iters),
-                                 comm_seconds.end());
-  double comm_s = 0;
-  for (double v : comm_timed) comm_s += v;
-  comm_s = comm_timed.empty() ? 0 : comm_s / static_cast<double>(comm_timed.size());
+  // Timed figures: means over the last `iters` steps.
+  const size_t timed = std::min<size_t>(records.size(), static_cast<size_t>(std::max<int64_t>(c.iters, 0)));
+  double collective_s = 0;
+  StageSeconds stage_s{};
+  for (size_t i = records.size() - timed; i < records.size(); ++i) {
+    collective_s += records[i].collective_s;
+    for (int k = 0; k < kStageCount; ++k) stage_s[k] += records[i].stages[k];
+  }
+  if (timed > 0) {
+    collective_s /= static_cast<double>(timed);
+    for (double& v : stage_s) v /= static_cast<double>(timed);
+  }
   int64_t sent_max = 0, recv_max = 0;
   for (const auto& pc : per_step) {
     sent_max = std::max(sent_max, pc.bytes_sent);
@@ -607,15 +757,19 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
   int64_t analytic_sent_max = 0;
   for (const Volume& v : analytic) analytic_sent_max = std::max(analytic_sent_max, v.sent);
   std::vector<int64_t> dev_sent, dev_recv;
+  int64_t computed_rows = ComputedRows(model);
   if (mpi != nullptr) {
-    // The slowest rank defines each iteration's time.
+    // The slowest rank defines each iteration's time (and each stage's).
     for (double& s : r.time.samples_s) s = mpi->MaxOverWorld(s);
     r.time = StatsFromSamples(r.time.samples_s);
-    comm_s = mpi->MaxOverWorld(comm_s);
+    collective_s = mpi->MaxOverWorld(collective_s);
+    for (double& v : stage_s) v = mpi->MaxOverWorld(v);
     dev_sent = mpi->AllGatherInt(per_step[0].bytes_sent);
     dev_recv = mpi->AllGatherInt(per_step[0].bytes_recv);
     sent_max = *std::max_element(dev_sent.begin(), dev_sent.end());
     recv_max = *std::max_element(dev_recv.begin(), dev_recv.end());
+    computed_rows = 0;
+    for (int64_t v : mpi->AllGatherInt(ComputedRows(model))) computed_rows += v;
   } else {
     for (const auto& pc : per_step) {
       dev_sent.push_back(pc.bytes_sent);
@@ -628,8 +782,18 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
   r.devices = comm->mesh().Size();
   r.comm.bytes_sent_per_device = sent_max;
   r.comm.bytes_recv_per_device = recv_max;
+  // Communication = the communication blocks: collectives plus packing into
+  // and unpacking from their staging buffers. Compute = the rest of the step.
+  const double comm_s = stage_s[kComm];
   r.comm.comm_s = comm_s;
   r.comm.compute_s = std::max(0.0, r.time.mean_s - comm_s);
+  r.extra["comm_collective_s"] = collective_s;
+  r.extra["comm_staging_s"] = std::max(0.0, comm_s - collective_s);
+  if (c.stage_timing) {
+    // Simulated devices: summed over the devices (they run one after the
+    // other in this process). MPI: the slowest rank's.
+    for (Stage k : ReportedStages(o)) r.stages.push_back({kStageNames[k], stage_s[k], ""});
+  }
   bool counted_equals_analytic = true;
   for (size_t d = 0; d < dev_sent.size(); ++d) {
     r.extra["comm_bytes_sent_dev" + std::to_string(d)] = static_cast<double>(dev_sent[d]);
@@ -640,6 +804,7 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
   r.extra["comm_counted_equals_analytic"] = counted_equals_analytic ? 1.0 : 0.0;
   r.extra["ep_local_cap"] = static_cast<double>(plan->local_cap);
   r.extra["ep_max_local_rows"] = static_cast<double>(plan->max_count);
+  r.extra["ep_computed_rows"] = static_cast<double>(computed_rows);
   r.extra["mpi_ranks"] = mpi != nullptr ? comm->mesh().Size() : 0;
   r.extra["cpu_primitives_cached"] = static_cast<double>(model.runner().cached_primitives());
 
@@ -647,7 +812,7 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
     Gathered g;
     MOELOG_RETURN_IF_ERROR(GatherResults(comm, *plan, o, model.devices(), &g));
     if (mpi == nullptr || mpi->rank() == 0) {
-      auto checks = CompareWithSingleDevice(*bc, data, routing, o.training, g);
+      auto checks = CompareWithSingleDevice(bc, data, routing, o.training, g);
       if (!checks.ok()) return checks.status();
       r.numerics = std::move(checks).value();
     }
@@ -691,9 +856,6 @@ Status PrepareProcess(const BenchConfig& c) {
 
 Result<RunResult> RunParallel(const BenchConfig& c, const RunPoint& point, const Routing& routing,
                               cpu::BlockData* data) {
-  if (c.capacity_policy != "none")
-    return Status::NotSupported("--capacity-policy " + c.capacity_policy + " with --parallel-mode " +
-                                c.parallel_mode + ": expert/data parallelism runs exact top-k only");
   MeshShape ms = MeshForConfig(c);
   DeviceMesh mesh{ms.data, ms.expert};
   if (mesh.Size() < 1) return Status::InvalidArgument("--devices: must be positive");
@@ -711,6 +873,50 @@ Result<RunResult> RunParallel(const BenchConfig& c, const RunPoint& point, const
   // end the whole job with the message instead.
   if (!r.ok()) MpiAbort("run failed: " + r.status().ToString() + "; ending the job", r.status().ExitCode());
   return r;
+}
+
+struct SimSession::Impl {
+  explicit Impl(DeviceMesh mesh) : comm(mesh) {}
+  SimComm comm;
+  std::unique_ptr<Prepared> prepared;
+  std::unique_ptr<ParallelModel> model;
+};
+
+SimSession::SimSession() = default;
+SimSession::~SimSession() = default;
+
+Result<std::unique_ptr<SimSession>> SimSession::Create(const BenchConfig& c, const RunPoint& point,
+                                                       const Routing& routing, cpu::BlockData* data) {
+  MeshShape ms = MeshForConfig(c);
+  DeviceMesh mesh{ms.data, ms.expert};
+  if (mesh.Size() < 1) return Status::InvalidArgument("--devices: must be positive");
+  std::unique_ptr<SimSession> s(new SimSession());
+  s->impl_ = std::make_unique<Impl>(mesh);
+  auto prepared = PrepareRun(s->impl_->comm, c, point, routing);
+  if (!prepared.ok()) return prepared.status();
+  s->impl_->prepared = std::move(prepared).value();
+  const Prepared& p = *s->impl_->prepared;
+  s->impl_->model = std::make_unique<ParallelModel>(&s->impl_->comm, &p.plan, p.o);
+  MOELOG_RETURN_IF_ERROR(s->impl_->model->Setup(p.bc, data));
+  return s;
+}
+
+Result<SimSession::StepTiming> SimSession::Step() {
+  StepRecord rec;
+  MOELOG_RETURN_IF_ERROR(RunStep(&impl_->comm, impl_->model.get(), impl_->prepared->o.training, &rec));
+  StepTiming t;
+  t.total_s = rec.total_s;
+  t.collective_s = rec.collective_s;
+  t.comm_s = rec.stages[kComm];
+  for (Stage k : ReportedStages(impl_->prepared->o)) t.stages.push_back({kStageNames[k], rec.stages[k], ""});
+  return t;
+}
+
+int64_t SimSession::computed_rows() const { return ComputedRows(*impl_->model); }
+int64_t SimSession::buffer_rows() const {
+  int64_t n = 0;
+  for (const Device& d : impl_->model->devices()) n += d.plan.rows;
+  return n;
 }
 
 }  // namespace moelog::engine::parallel

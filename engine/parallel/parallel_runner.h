@@ -35,6 +35,8 @@
 #ifndef MOELOG_ENGINE_PARALLEL_PARALLEL_RUNNER_H_
 #define MOELOG_ENGINE_PARALLEL_PARALLEL_RUNNER_H_
 
+#include <memory>
+
 #include "engine/bench_config.h"
 #include "engine/metrics.h"
 #include "engine/routing.h"
@@ -70,6 +72,40 @@ MeshShape MeshForConfig(const BenchConfig& config);
 // REQUIRES: config.Validate().ok(), config.parallel_mode != "none".
 Result<RunResult> RunParallel(const BenchConfig& config, const RunPoint& point, const Routing& routing,
                               cpu::BlockData* data);
+
+// One parallel configuration on simulated devices in this process, set up
+// once (dispatch plan, device buffers, prepacked weights; untimed) and then
+// stepped on demand, so a measurement can interleave it with other
+// configurations and with --parallel-mode none. RunParallel's timed step and
+// figures are the same code.
+class SimSession {
+ public:
+  // REQUIRES: config.Validate().ok(), config.parallel_mode != "none"; data
+  // and routing outlive the session.
+  static Result<std::unique_ptr<SimSession>> Create(const BenchConfig& config, const RunPoint& point,
+                                                    const Routing& routing, cpu::BlockData* data);
+  ~SimSession();
+
+  struct StepTiming {
+    double total_s = 0;       // the step's wall time
+    double collective_s = 0;  // inside the collectives
+    // The communication blocks: collectives + packing into / unpacking from
+    // their f32 staging buffers (and the reduction of a2a's returned rows).
+    double comm_s = 0;
+    std::vector<StageTime> stages;  // summed over the simulated devices
+  };
+  // One forward (and backward for forward_backward) step.
+  Result<StepTiming> Step();
+  // Rows the expert MLPs compute, summed over the devices (padding excluded),
+  // and the rows their buffers hold (padding included).
+  int64_t computed_rows() const;
+  int64_t buffer_rows() const;
+
+ private:
+  SimSession();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace moelog::engine::parallel
 

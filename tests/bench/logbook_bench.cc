@@ -1,7 +1,8 @@
 // Document-layer speed (BENCHMARKS.md):
 //   BM_ParsePlanRewrite: parse + plan every command + splice one region per
 //     runnable entry, on a ~1 MB logbook built from the seed's entries
-//     (target < 100 ms per iteration).
+//     (target < 100 ms per iteration), from a cold plan cache each time.
+//   BM_ParseOnly, BM_PlanOnly, BM_SpliceOnly: its phases, on one thread.
 //   BM_Update100EntriesWarm: `moelog update --target v5p` of a 100-entry
 //     logbook whose runs are all in the store (target < 1 s per iteration).
 #include <benchmark/benchmark.h>
@@ -31,8 +32,10 @@ std::string Slurp(const std::string& p) {
 }
 
 // The seed's header and its Experiment Log entries repeated with new
-// date-times until the text reaches `bytes`.
-std::string BigLogbook(size_t bytes) {
+// date-times until the text reaches `bytes`. With `distinct`, every copy's
+// harness invocations also get their own `--seed`, so no two copies share an
+// argument list (nothing can be reused between copies).
+std::string BigLogbook(size_t bytes, bool distinct = false) {
   const std::string seed = Slurp(std::string(MOELOG_SOURCE_DIR) + "/recipes/moe_ep_benchmark_logbook.md");
   const size_t log = seed.find("## Experiment Log\n");
   const size_t first = seed.find("### ", log);
@@ -44,6 +47,11 @@ std::string BigLogbook(size_t bytes) {
     std::snprintf(date, sizeof date, "2027-%02d-%02d", 1 + day / 28 % 12, 1 + day % 28);
     for (size_t p = 0; (p = copy.find("### 2026-02-09", p)) != std::string::npos; p += 4)
       copy.replace(p + 4, 10, std::string(date));
+    if (distinct) {
+      const std::string seed_flag = "--seed " + std::to_string(1000 + day) + " --tokens ";
+      for (size_t p = 0; (p = copy.find("--tokens ", p)) != std::string::npos; p += seed_flag.size())
+        copy.replace(p, 9, seed_flag);
+    }
     out += copy;
     if (day > 1000) break;
   }
@@ -51,15 +59,21 @@ std::string BigLogbook(size_t bytes) {
 }
 
 void BM_ParsePlanRewrite(benchmark::State& state) {
-  const std::string text = BigLogbook(1 << 20);
+  const std::string text = BigLogbook(1 << 20, state.range(0) != 0);
   PlanOptions popt;
   popt.target = "v5p";
   for (auto _ : state) {
+    ClearPlanCache();  // one update is one cold pass over the document
     const Logbook lb = ParseLogbook(text, "big.md");
+    std::vector<std::string_view> commands;
+    for (const auto& e : lb.entries)
+      for (const auto& c : e.commands) commands.push_back(c.joined);
+    const std::vector<Plan> plans = PlanCommands(commands, popt);  // as `moelog update` plans
     std::vector<RegionEdit> edits;
+    size_t next = 0;
     for (const auto& e : lb.entries) {
       size_t invocations = 0;
-      for (const auto& c : e.commands) invocations += PlanCommand(c.joined, popt).invocations.size();
+      for (size_t k = 0; k < e.commands.size(); ++k) invocations += plans[next++].invocations.size();
       if (invocations == 0) continue;
       RegionEdit ed;
       ed.id = e.id;
@@ -76,7 +90,59 @@ void BM_ParsePlanRewrite(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
   state.counters["bytes"] = static_cast<double>(text.size());
 }
-BENCHMARK(BM_ParsePlanRewrite)->Unit(benchmark::kMillisecond);
+// Arg 0: the seed's entries repeated as written; arg 1: every copy distinct.
+// Planning uses every core, as in `moelog update`, so wall time is what counts.
+BENCHMARK(BM_ParsePlanRewrite)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The three phases of BM_ParsePlanRewrite on their own, to show where the
+// time goes.
+void BM_ParseOnly(benchmark::State& state) {
+  const std::string text = BigLogbook(1 << 20);
+  for (auto _ : state) {
+    const Logbook lb = ParseLogbook(text, "big.md");
+    benchmark::DoNotOptimize(lb.entries.data());
+  }
+}
+BENCHMARK(BM_ParseOnly)->Unit(benchmark::kMillisecond);
+
+void BM_PlanOnly(benchmark::State& state) {
+  const std::string text = BigLogbook(1 << 20, state.range(0) != 0);
+  const Logbook lb = ParseLogbook(text, "big.md");
+  PlanOptions popt;
+  popt.target = "v5p";
+  for (auto _ : state) {
+    ClearPlanCache();
+    size_t invocations = 0;
+    for (const auto& e : lb.entries)
+      for (const auto& c : e.commands) invocations += PlanCommand(c.joined, popt).invocations.size();
+    benchmark::DoNotOptimize(invocations);
+    state.counters["invocations"] = static_cast<double>(invocations);
+  }
+  state.counters["entries"] = static_cast<double>(lb.entries.size());
+}
+BENCHMARK(BM_PlanOnly)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_SpliceOnly(benchmark::State& state) {
+  const std::string text = BigLogbook(1 << 20);
+  const Logbook lb = ParseLogbook(text, "big.md");
+  std::vector<RegionEdit> edits;
+  for (const auto& e : lb.entries) {
+    if (e.commands.empty()) continue;
+    RegionEdit ed;
+    ed.id = e.id;
+    ed.content = "| runs |\n|---:|\n| 1 |\n\n";
+    const Field* r = e.FindField("Result");
+    ed.insert_after_line = r ? r->bullet.end_line : e.end_line;
+    ed.indent = r ? std::string(static_cast<size_t>(r->bullet.content_indent), ' ') : "";
+    edits.push_back(std::move(ed));
+  }
+  for (auto _ : state) {
+    const RegionScan scan = FindRegions(text, "big.md");
+    SpliceResult res = SpliceRegions(text, scan, edits, {});
+    benchmark::DoNotOptimize(res.text.data());
+  }
+}
+BENCHMARK(BM_SpliceOnly)->Unit(benchmark::kMillisecond);
 
 void BM_Update100EntriesWarm(benchmark::State& state) {
   const fs::path dir = fs::temp_directory_path() / ("moelog_bench_" + std::to_string(::getpid()));

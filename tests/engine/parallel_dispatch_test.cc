@@ -47,6 +47,47 @@ void PrintTo(const Case& c, std::ostream* os) { *os << CaseName(c); }
 
 class DispatchPlanTest : public ::testing::TestWithParam<Case> {};
 
+// Capacity drop: exactly the assignments of global rank >= cap inside their
+// expert (flat order over the whole batch, whatever the mesh) lose their x
+// and weight; every one keeps its row in its expert's group.
+TEST(DispatchPlanDropTest, DropsTheGlobalRanksPastCapacity) {
+  const int64_t t = 96, e = 8, k = 2, cap = 20;
+  Routing r = MakeRouting(t, e, k, "runs");
+  // Brute force: the kept flat positions of the single-device rule.
+  std::vector<int64_t> count(static_cast<size_t>(e), 0);
+  std::vector<uint8_t> want_keep(static_cast<size_t>(t * k), 0);
+  for (int64_t p = 0; p < t * k; ++p) want_keep[static_cast<size_t>(p)] = count[static_cast<size_t>(r.ids[p])]++ < cap;
+  int64_t expected_dropped = 0;
+  for (int64_t c : count) expected_dropped += std::max<int64_t>(0, c - cap);
+  ASSERT_GT(expected_dropped, 0) << "the skewed routing must overflow the capacity";
+  for (DeviceMesh mesh : {DeviceMesh{1, 4}, DeviceMesh{2, 2}, DeviceMesh{4, 1}}) {
+    for (CommPath path : {CommPath::kCompactPsum, CommPath::kA2a}) {
+      SCOPED_TRACE(mesh.ToString() + " " + CommPathName(path));
+      auto plan = BuildDispatchPlan(r, mesh, path, DispatchKind::kCompact, cap);
+      ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+      auto nodrop = BuildDispatchPlan(r, mesh, path, DispatchKind::kCompact);
+      ASSERT_TRUE(nodrop.ok());
+      int64_t rows = 0, dropped = 0;
+      for (size_t di = 0; di < plan->devices.size(); ++di) {
+        const DeviceDispatch& d = plan->devices[di];
+        EXPECT_EQ(d.group_sizes, nodrop->devices[di].group_sizes) << "groups unchanged";
+        for (int64_t i = 0; i < d.count; ++i) {
+          const size_t ri = static_cast<size_t>(i);
+          ++rows;
+          const bool keep = want_keep[static_cast<size_t>(d.flat[ri])];
+          EXPECT_EQ(d.keep[ri] != 0, keep) << "flat " << d.flat[ri];
+          if (!keep) {
+            ++dropped;
+            EXPECT_EQ(d.weight[ri], 0.0f);
+          }
+        }
+      }
+      EXPECT_EQ(rows, t * k);
+      EXPECT_EQ(dropped, expected_dropped);
+    }
+  }
+}
+
 TEST_P(DispatchPlanTest, EveryAssignmentOnceWithItsOwnExpert) {
   const Case c = GetParam();
   const int64_t t = 96, e = 8, k = 3;

@@ -4,6 +4,7 @@
 // devices counted equal the analytic volumes of the plan.
 #include <gtest/gtest.h>
 
+#include "engine/backend.h"
 #include "engine/bench.h"
 #include "engine/cpu/moe_block.h"
 #include "engine/parallel/mpi_comm.h"
@@ -16,6 +17,7 @@ struct Case {
   std::string mode, path, dispatch, mesh, impl, dtype, pass;
   int64_t devices = 4, shared = 0;
   double null_frac = 0.0;
+  double drop_cf = 0.0;  // > 0: --capacity-policy drop with this factor
 };
 
 std::string Name(const Case& c) {
@@ -23,6 +25,7 @@ std::string Name(const Case& c) {
                   std::to_string(c.devices) + "_s" + std::to_string(c.shared);
   if (!c.mesh.empty()) s += "_mesh" + c.mesh;
   if (c.null_frac > 0) s += "_null";
+  if (c.drop_cf > 0) s += "_drop";
   for (char& ch : s)
     if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return s;
@@ -38,8 +41,10 @@ void CheckCase(const Case& k) {
                                    "--parallel-mode", k.mode, "--ep-comm-path", k.path, "--ep-dispatch", k.dispatch,
                                    "--devices", std::to_string(k.devices), "--shared-expert-dim",
                                    std::to_string(k.shared), "--check-numerics", "--queue-mode", "full",
-                                   "--null-route-frac", std::to_string(k.null_frac)};
+                                   "--null-route-frac", std::to_string(k.null_frac), "--stage-timing"};
   if (!k.mesh.empty()) args.insert(args.end(), {"--mesh", k.mesh});
+  if (k.drop_cf > 0)
+    args.insert(args.end(), {"--capacity-policy", "drop", "--capacity-factor", std::to_string(k.drop_cf)});
   auto cfg = ParseBenchArgs(args);
   ASSERT_TRUE(cfg.ok()) << cfg.status().ToString();
   ASSERT_TRUE(cfg->Validate().ok()) << cfg->Validate().ToString();
@@ -71,6 +76,43 @@ void CheckCase(const Case& k) {
   } else {
     EXPECT_GT(r->comm.bytes_sent_per_device, 0);
   }
+  // The padding rows of the compact dispatch are in the buffers but never
+  // computed: the expert MLPs compute exactly the real assignments (each once
+  // over the whole mesh), while the buffers hold more (local_cap rows per
+  // device, a multiple of 512, far above the real rows at this shape).
+  // dense_masked computes every replica row on every device of its group.
+  const double real = static_cast<double>(routing.real_assignments);
+  if (k.dispatch == "compact") {
+    EXPECT_EQ(r->extra.at("ep_computed_rows"), real);
+    EXPECT_GT(r->extra.at("ep_local_cap") * r->devices, real);
+  } else {
+    EXPECT_EQ(r->extra.at("ep_computed_rows"), static_cast<double>(cfg->tokens * cfg->topk * ms.expert));
+  }
+  // Communication = collectives + staging; both measured, never negative.
+  EXPECT_GE(r->extra.at("comm_collective_s"), 0.0);
+  EXPECT_GE(r->extra.at("comm_staging_s"), 0.0);
+  EXPECT_NEAR(r->comm.comm_s, r->extra.at("comm_collective_s") + r->extra.at("comm_staging_s"), 1e-9);
+  // --stage-timing: the pass's stages, disjoint parts of the step.
+  std::vector<std::string> names;
+  double stage_sum = 0;
+  for (const StageTime& st : r->stages) {
+    names.push_back(st.name);
+    EXPECT_GE(st.seconds, 0.0) << st.name;
+    stage_sum += st.seconds;
+  }
+  std::vector<std::string> want = k.pass == "forward" ? std::vector<std::string>{"pack", "up", "down", "combine"}
+                                                      : std::vector<std::string>{"pack", "expert_mlp", "combine"};
+  if (k.shared > 0) want.push_back("shared");
+  if (k.pass != "forward") want.push_back("backward");
+  want.push_back("comm");
+  EXPECT_EQ(names, want);
+  EXPECT_GT(stage_sum, 0.0);
+  if (!LaunchedByMpi()) {
+    EXPECT_LE(stage_sum, r->time.mean_s * 1.001 + 1e-6);  // iters = 1: the stages of that one step
+  }
+  if (k.drop_cf > 0) {
+    EXPECT_GT(r->capacity.dropped, 0) << "the case must actually drop (runs routing, small factor)";
+  }
   EXPECT_GT(r->time.mean_s, 0);
   EXPECT_GT(r->tflops, 0);
   EXPECT_NEAR(r->tflops_per_device * r->devices, r->tflops, 1e-12);
@@ -97,7 +139,70 @@ TEST(ParallelMpiRunnerTest, EveryPathMatchesSingleDeviceUnderMpi) {
     CheckCase({"ep", "compact_psum", "dense_masked", "", "baseline", "float32", pass, 4, 16});
     CheckCase({"dp", "compact_psum", "compact", "", "fast", "bfloat16", pass, 4, 16});
     CheckCase({"ep", "a2a", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16});
+    CheckCase({"ep", "a2a", "compact", "", "fast", "float32", pass, 4, 16, 0.0, 0.75});
   }
+}
+
+// The in-process session the overhead benchmark uses: stepped repeatedly,
+// its timing split is consistent and padding rows are not computed.
+TEST(ParallelSessionTest, StepsAndSplitsTime) {
+  if (LaunchedByMpi()) GTEST_SKIP() << "simulated devices only";
+  for (std::string pass : {"forward", "forward_backward"}) {
+    for (std::string path : {"compact_psum", "a2a"}) {
+      SCOPED_TRACE(path + " " + pass);
+      BenchConfig c;
+      c.tokens = 256;
+      c.hidden = 32;
+      c.mlp_dim = 48;
+      c.experts = 8;
+      c.topk = 2;
+      c.dtype = "bfloat16";
+      c.bench_pass = pass;
+      c.parallel_mode = "ep";
+      c.ep_comm_path = path;
+      c.devices = 4;
+      RunPoint point{"random", 2, "fast", 0.0, "full"};
+      Logits lg = GenerateLogits("random", c.tokens, c.experts, 0, c.run_alpha, c.run_noise_scale);
+      Routing routing = TopK(lg, 2);
+      cpu::BlockData data = cpu::GenerateBlockData(c.tokens, c.hidden, c.mlp_dim, c.experts, 0,
+                                                   cpu::DType::kBF16, 0);
+      auto s = SimSession::Create(c, point, routing, &data);
+      ASSERT_TRUE(s.ok()) << s.status().ToString();
+      EXPECT_EQ((*s)->computed_rows(), routing.real_assignments);
+      EXPECT_EQ((*s)->buffer_rows(), 4 * 512);  // local_cap 512 on each of 4 devices
+      for (int i = 0; i < 2; ++i) {
+        auto t = (*s)->Step();
+        ASSERT_TRUE(t.ok()) << t.status().ToString();
+        EXPECT_GT(t->total_s, 0.0);
+        EXPECT_GE(t->comm_s, t->collective_s);
+        EXPECT_GT(t->collective_s, 0.0);  // 4 devices always communicate in EP
+        EXPECT_LE(t->comm_s, t->total_s);
+        double sum = 0;
+        for (const StageTime& st : t->stages) sum += st.seconds;
+        EXPECT_LE(sum, t->total_s * 1.001 + 1e-6);
+        ASSERT_FALSE(t->stages.empty());
+        EXPECT_EQ(t->stages.back().name, "comm");
+        EXPECT_DOUBLE_EQ(t->stages.back().seconds, t->comm_s);
+      }
+    }
+  }
+}
+
+// The run header lists every device a parallel run uses.
+TEST(ParallelSessionTest, DevicesLineListsEveryDevice) {
+  if (LaunchedByMpi()) GTEST_SKIP() << "simulated devices only";
+  BenchConfig c;
+  c.parallel_mode = "ep";
+  c.devices = 4;
+  auto b = MakeCpuBackend(c);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  const std::string line = (*b)->DevicesLine();
+  for (int i = 0; i < 4; ++i) EXPECT_NE(line.find("CpuDevice(id=" + std::to_string(i)), std::string::npos) << line;
+  EXPECT_EQ(line.find("CpuDevice(id=4"), std::string::npos) << line;
+  c.parallel_mode = "none";
+  auto one = MakeCpuBackend(c);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ((*one)->DevicesLine().find("CpuDevice(id=1"), std::string::npos);
 }
 
 std::vector<Case> Cases() {
@@ -114,6 +219,12 @@ std::vector<Case> Cases() {
     v.push_back({"ep", "compact_psum", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16});
     v.push_back({"ep", "a2a", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16});
     v.push_back({"dp", "ring_ag_rs", "compact", "data=2,expert=4", "baseline", "bfloat16", pass, 8, 0});
+    // Capacity drop equals the single-device engine's drop.
+    for (std::string path : {"compact_psum", "ring_ag_rs", "a2a"})
+      v.push_back({"ep", path, "compact", "", "fast", "float32", pass, 4, 16, 0.0, 0.75});
+    v.push_back({"ep", "compact_psum", "dense_masked", "", "baseline", "float32", pass, 4, 0, 0.0, 0.75});
+    v.push_back({"dp", "compact_psum", "compact", "", "preweight", "float32", pass, 4, 0, 0.0, 0.75});
+    v.push_back({"ep", "a2a", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16, 0.0, 0.75});
   }
   return v;
 }

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
 namespace moelog::engine {
 namespace {
 
@@ -16,6 +20,25 @@ TEST(RoutingTest, TopKWeightsAreSoftmaxOverSelected) {
   double e = std::exp(-1.0);
   EXPECT_NEAR(r.weights[0], 1.0 / (1.0 + e), 1e-6);
   EXPECT_NEAR(r.weights[1], e / (1.0 + e), 1e-6);
+}
+
+// TopK against a full sort by (logit descending, expert ascending), with
+// logits rounded so that ties are frequent.
+TEST(RoutingTest, TopKMatchesAFullSortIncludingTies) {
+  for (int64_t E : {1, 5, 16, 64}) {
+    Logits l = GenerateLogits("random", 257, E, 11 + E, 0.98, 0.5);
+    for (auto& v : l.values) v = std::round(v * 2.0f) / 2.0f;
+    for (int64_t K : {int64_t{1}, std::min<int64_t>(2, E), std::min<int64_t>(8, E), E}) {
+      Routing r = TopK(l, K);
+      for (int64_t t = 0; t < l.tokens; ++t) {
+        const float* row = &l.values[t * E];
+        std::vector<int32_t> order(static_cast<size_t>(E));
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [row](int32_t a, int32_t b) { return row[a] > row[b]; });
+        for (int64_t k = 0; k < K; ++k) ASSERT_EQ(r.ids[t * K + k], order[k]) << "E=" << E << " K=" << K << " t=" << t;
+      }
+    }
+  }
 }
 
 TEST(RoutingTest, RunsMeanRunLengthNearFifty) {

@@ -39,6 +39,7 @@ while [ $# -gt 0 ]; do
     --distribution) dist="$2"; shift ;;
     --sleep) nap="$2"; shift ;;
     --fail) echo "boom" >&2; exit 7 ;;
+    --seed) if [ "$2" = 666 ]; then echo "boom" >&2; exit 7; fi; shift ;;
   esac
   shift
 done
@@ -149,6 +150,60 @@ TEST(Runner, ShellTimeoutIsRecorded) {
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_EQ(recs[0].status, "timeout");
   EXPECT_TRUE(recs[0].timed_out);
+}
+
+// Which invocations run after a failure: with `set -e` bash ends the script,
+// without it bash goes on. The direct (no-shell) runner must agree with bash.
+TEST(Runner, DirectRunnerHonoursSetE) {
+  std::string dir = TempDir("errexit");
+  WriteExecutable(dir + "/moelog", kFakeBench);
+  for (const std::string prefix : {"set -euo pipefail; ", "set -e; set +e; ", ""}) {
+    const bool errexit = prefix.rfind("set -euo", 0) == 0;
+    Plan plan = PlanCommand(prefix + "for s in 1 666 2; do moelog bench --tokens 64 --seed \"$s\"; done");
+    ASSERT_EQ(plan.verdict, PlanVerdict::kRunnable) << plan.Summary();
+    ASSERT_FALSE(plan.needs_shell) << prefix;
+    ASSERT_EQ(plan.invocations.size(), 3u);
+    EXPECT_EQ(plan.invocations[1].errexit, errexit) << prefix;
+    RunnerOptions o;
+    o.moelog_binary = dir + "/moelog";
+    o.working_dir = dir;
+    o.timeout_s = 30;
+    for (RunMode mode : {RunMode::kSubprocess, RunMode::kShell}) {
+      o.mode = mode;
+      auto out = RunPlan(plan, o);
+      ASSERT_TRUE(out.ok()) << out.status().ToString();
+      ASSERT_EQ(out->invocations.size(), 3u) << prefix << out->mode;
+      EXPECT_TRUE(out->invocations[0].status.ok()) << prefix << out->mode;
+      EXPECT_TRUE(out->invocations[1].ran) << prefix << out->mode;
+      EXPECT_FALSE(out->invocations[1].status.ok()) << prefix << out->mode;
+      EXPECT_EQ(out->invocations[2].ran, !errexit) << prefix << out->mode;
+    }
+  }
+}
+
+// Without a shell, plans for the v5p model run in this process; plans that
+// run the CPU engine get a child process (with the timeout).
+TEST(Runner, AutoModeRunsCpuEngineInAChildProcess) {
+  std::string dir = TempDir("auto");
+  WriteExecutable(dir + "/moelog", kFakeBench);
+  PlanOptions po;
+  po.target = "cpu";
+  Plan plan = PlanCommand("moelog bench --tokens 64 --topk 3 --sleep-not-a-flag", po);
+  EXPECT_EQ(plan.verdict, PlanVerdict::kInvalid);
+  plan = PlanCommand("moelog bench --tokens 64 --topk 3", po);
+  ASSERT_EQ(plan.verdict, PlanVerdict::kRunnable) << plan.Summary();
+  RunnerOptions o;
+  o.moelog_binary = dir + "/moelog";  // the fake answers: a child process ran
+  o.working_dir = dir;
+  auto out = RunPlan(plan, o);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(out->mode, "subprocess");
+  ASSERT_EQ(out->invocations[0].runs.size(), 1u);
+  EXPECT_DOUBLE_EQ(out->invocations[0].runs[0].metrics.at("tflops"), 3.0);
+  po.target = "v5p";
+  out = RunPlan(PlanCommand("moelog bench --tokens 64 --topk 3", po), o);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->mode, "in-process");
 }
 
 TEST(Runner, FailureIsReportedNotFatal) {

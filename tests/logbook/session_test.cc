@@ -89,6 +89,32 @@ TEST_F(SessionTest, Int8SeedUpdatesOncePerRunnableEntryAndIsIdempotent) {
   EXPECT_EQ(Run(p, check).exit_code, 0) << out_.str();
 }
 
+// -j N runs plans concurrently (in-process model runs share this process):
+// the document and the stored runs must be exactly those of a serial update.
+TEST_F(SessionTest, ParallelJobsGiveTheSerialResult) {
+  const std::string seed = Slurp(SeedPath("moe_ep_benchmark_logbook.md"));
+  std::string docs[2];
+  int rows[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const std::string p = Put("ep" + std::to_string(k) + ".md", seed);
+    SessionOptions o;
+    o.jobs = k == 0 ? 1 : 4;
+    o.db = (dir_ / ("runs" + std::to_string(k) + ".db")).string();
+    out_.str("");
+    err_.str("");
+    SessionSummary s = RunSession(p, DocumentKind::kLogbook, o, out_, err_);
+    ASSERT_EQ(s.exit_code, 0) << err_.str();
+    ASSERT_GT(s.executed, 10);
+    docs[k] = Slurp(p);
+    rows[k] = s.executed;
+  }
+  EXPECT_EQ(rows[0], rows[1]);
+  // Chart links name the logbook file; compare with those names aligned.
+  std::string serial = docs[0];
+  for (size_t pos = 0; (pos = serial.find("ep0", pos)) != std::string::npos; pos += 3) serial.replace(pos, 3, "ep1");
+  EXPECT_EQ(serial, docs[1]);
+}
+
 TEST_F(SessionTest, CheckFailsOnStaleMissingOrEditedRegions) {
   const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
   const std::string p = Put("int8.md", seed);

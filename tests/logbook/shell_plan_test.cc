@@ -154,6 +154,32 @@ TEST(ShellPlan, SeedLogbookEpBenchmark) {
   EXPECT_GE(na, 1);
 }
 
+// Planning every command of both seed logbooks and the recipe on 4 threads,
+// from a cold cache, gives exactly the plans of planning them one by one.
+TEST(ShellPlan, ParallelPlanningEqualsSerial) {
+  std::vector<std::string> texts;
+  for (const char* name : {"moe_ep_benchmark_logbook.md", "moe_ep_int8_logbook.md"})
+    for (auto& c : LogbookCommands(ReadText(SeedPath(name)))) texts.push_back(c);
+  for (auto& b : FencedBlocks(ReadText(SeedPath("agent_research_recipe.md")))) texts.push_back(b);
+  ASSERT_GT(texts.size(), 30u);
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  for (int rep = 0; rep < 3; ++rep) views.insert(views.end(), views.begin(), views.begin() + static_cast<long>(texts.size()));
+  ClearPlanCache();
+  const std::vector<Plan> parallel = PlanCommands(views, {}, 4);
+  ASSERT_EQ(parallel.size(), views.size());
+  ClearPlanCache();
+  for (size_t i = 0; i < views.size(); ++i) {
+    const Plan serial = PlanCommand(views[i]);
+    EXPECT_EQ(parallel[i].verdict, serial.verdict) << views[i];
+    EXPECT_EQ(parallel[i].rewritten_script, serial.rewritten_script);
+    ASSERT_EQ(parallel[i].invocations.size(), serial.invocations.size());
+    for (size_t k = 0; k < serial.invocations.size(); ++k) {
+      EXPECT_EQ(parallel[i].invocations[k].args, serial.invocations[k].args);
+      EXPECT_EQ(parallel[i].invocations[k].canonical_config, serial.invocations[k].canonical_config);
+    }
+  }
+}
+
 TEST(ShellPlan, SeedLogbookInt8) {
   auto cmds = LogbookCommands(ReadText(SeedPath("moe_ep_int8_logbook.md")));
   ASSERT_EQ(cmds.size(), 9u);
