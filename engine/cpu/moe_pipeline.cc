@@ -105,9 +105,11 @@ struct TiledMoe::Accumulator {
     for (int64_t i = 0; i < kStripes; ++i) locks[i].store(0, std::memory_order_relaxed);
   }
 
-  // token t += scale * src[0, hidden).
+  // token t += scale * src[0, hidden). Products are rounded before they are
+  // added (no FMA contraction), so that two contributions sum to the same
+  // value in either arrival order.
   template <typename T>
-  void Add(int64_t t, const T* src, float scale) {
+  __attribute__((optimize("fp-contract=off"))) void Add(int64_t t, const T* src, float scale) {
     const int64_t h = hidden;
     std::atomic<uint8_t>* l = &locks[t % kStripes];
     Lock(l);

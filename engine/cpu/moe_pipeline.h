@@ -15,8 +15,10 @@
 // backward's dx needs no side plane when no token has more than two row
 // gradients (they are bf16 values, so the first one is exact in dx). Threads
 // add into a token under a per-token-stripe lock; with K <= 2 contributions
-// per token the result does not depend on their order (f32 addition is
-// commutative), so it is bit-identical to the unfused engine.
+// per token the result does not depend on their order (products are rounded,
+// and f32 addition is commutative), so it is deterministic. (The unfused
+// combine sums in slot order with fused multiply-adds; results agree within
+// one rounding.)
 //
 // Training (Backward) runs one expert per job: gather x rows, SwiGLU from the
 // saved gate|up pre-activations (or, with remat expert_mlp, from a recomputed

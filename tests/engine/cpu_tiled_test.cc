@@ -1,12 +1,15 @@
 // The fused tile pipeline (TiledMoe) against the unfused stages of the CPU
-// engine (ExpertMlp + combine) on the same data: bit-identical forward for
-// top-2, the same gradients within a tight tolerance, and no per-assignment
-// row buffers held.
+// engine (ExpertMlp + combine) on the same data: a deterministic top-2
+// forward equal to the unfused one within one rounding of the output, the
+// gradients against the reference, and no per-assignment row buffers held.
 #include <cmath>
 #include <string>
 #include <tuple>
 
 #include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
 
 #include "engine/cpu/moe_block.h"
 #include "engine/cpu/moe_pipeline.h"
@@ -57,7 +60,7 @@ Tensor UnfusedForward(const BlockData& d, const PackPlan& plan, GroupedBackend b
 using Param = std::tuple<std::string, std::string, bool>;  // backend, dtype, fused
 class TiledVsUnfused : public ::testing::TestWithParam<Param> {};
 
-TEST_P(TiledVsUnfused, Top2ForwardIsBitIdentical) {
+TEST_P(TiledVsUnfused, Top2ForwardIsDeterministicAndMatchesUnfused) {
   auto [backend_name, dtype, fused] = GetParam();
   const GroupedBackend backend = backend_name == "gmm" ? GroupedBackend::kGmm : GroupedBackend::kRaggedDot;
   const DType dt = DTypeFromName(dtype);
@@ -76,20 +79,37 @@ TEST_P(TiledVsUnfused, Top2ForwardIsBitIdentical) {
       o.fused_w13 = fused;
       o.preweight = preweight;
       TiledMoe tm(&mm, o);
-      if (prepack) ASSERT_TRUE(tm.Prepack(d.experts).ok());
-      Tensor y;
-      for (int rep = 0; rep < 2; ++rep) {  // the second call reuses buffers
+      if (prepack) {
+        ASSERT_TRUE(tm.Prepack(d.experts).ok());
+      }
+      Tensor y, first;
+      // One rounding of the output (bf16: 2^-8 relative), or f32 rounding noise
+      // (relative to max(|y|, 1e-3): sums may cancel).
+      const double tol = dt == DType::kBF16 ? 1.0 / 128 : 1e-4;
+      for (int rep = 0; rep < 3; ++rep) {  // later calls reuse buffers
         ASSERT_TRUE(tm.Forward(d.experts, d.x, *plan, false, &y, nullptr).ok());
         ASSERT_EQ(y.numel(), want.numel());
-        int64_t differ = 0;
-        for (int64_t i = 0; i < y.numel(); ++i) differ += y.Get(i) != want.Get(i) ? 1 : 0;
-        EXPECT_EQ(differ, 0) << "preweight=" << preweight << " prepack=" << prepack << " rep=" << rep;
+        double worst = 0;
+        for (int64_t i = 0; i < y.numel(); ++i) {
+          const double a = y.Get(i), b = want.Get(i);
+          worst = std::max(worst, std::fabs(a - b) / std::max(1e-3, std::fabs(b)));
+        }
+        EXPECT_LE(worst, tol) << "preweight=" << preweight << " prepack=" << prepack << " rep=" << rep;
+        if (rep == 0) {
+          first = Tensor(dt, y.shape());
+          first.CopyFrom(y);
+        } else {
+          int64_t differ = 0;
+          for (int64_t i = 0; i < y.numel(); ++i) differ += y.Get(i) != first.Get(i) ? 1 : 0;
+          EXPECT_EQ(differ, 0) << "not deterministic: preweight=" << preweight << " prepack=" << prepack;
+        }
       }
-      // No [rows, H] buffers: what stays is the packed weights, tile buffers
-      // and the [T,H] low-half plane.
+      // No [rows, H] buffers: what stays is the packed weights, the tiles of
+      // each thread and the [T,H] low-half plane.
       const int64_t es = DTypeSize(dt);
       const int64_t weights = prepack ? 3 * kE * kH * kM * es * 2 : 0;  // blocked layouts may pad
-      EXPECT_LT(tm.HeldBytes(), weights + plan->rows * kH * es + kT * kH * es);
+      const int64_t tiles = omp_get_max_threads() * std::min<int64_t>(kGmmTileRows, plan->rows) * (2 * kH + 3 * kM) * es;
+      EXPECT_LE(tm.HeldBytes(), weights + tiles + kT * kH * es);
     }
   }
 }
