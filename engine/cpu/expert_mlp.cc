@@ -2,6 +2,7 @@
 // or ragged per-group), SiLU*up, down projection, and the backward pass.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -161,18 +162,46 @@ void Dequantize(const std::vector<int64_t>& groups, const int32_t* acc, int64_t 
   });
 }
 
-// Dequantize for rows [r0, r0 + rows) of one group (a batch epilogue).
-void DequantizeRows(const int32_t* acc, int64_t n, int64_t r0, int64_t rows, const float* lhs_scale, float sg,
-                    void* out, DType dtype, int64_t ld) {
-  DispatchFloat(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    T* o = static_cast<T*>(out);
-    for (int64_t r = r0; r < r0 + rows; ++r) {
-      const float sc = lhs_scale[r] * sg;
-#pragma omp simd
-      for (int64_t j = 0; j < n; ++j) o[r * ld + j] = FromF<T>(static_cast<float>(acc[r * n + j]) * sc);
+// Rows per job of the int8 grouped matmuls. Small enough that a job's s32
+// output (rows x 2M), its A rows and the expert's int8 weights stay in one
+// core's L2 while the job's consumer reads them; a multiple of the 16-row AMX
+// tile (oneDNN 2.6's int8 brgemm is much slower on a row tail).
+inline constexpr int64_t kInt8TileRows = 128;
+inline constexpr int64_t kAmxRows = 16;
+
+// The int8 routed grouped matmul, exact per group (ragged_dot semantics):
+// acc = lhs[rows of group g] @ B_g (s8 x s8 -> s32), computed job by job into
+// a per-thread buffer and handed to consume(g, r0, rows, acc) on the thread
+// that computed it (acc: [rows, n_out], leading dimension n_out). A group's
+// last job is extended to a multiple of 16 rows when lhs has those rows (the
+// extra rows, the next group's or padding, are computed and thrown away:
+// wasted work, but far cheaper than oneDNN's tail path); consume only sees
+// the group's own rows. Rows past the group-size sum are never consumed.
+void GroupedInt8(MatmulRunner* mm, const std::vector<int64_t>& groups, const MatView& lhs,
+                 const std::function<const PackedMatrix*(int64_t)>& rhs, int64_t n_out,
+                 const std::function<void(int64_t, int64_t, int64_t, const int32_t*)>& consume) {
+  std::vector<MatmulJob> jobs;
+  int64_t r0 = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const int64_t n = groups[g];
+    if (n == 0) continue;
+    const PackedMatrix* b = rhs(static_cast<int64_t>(g));
+    for (int64_t off = 0; off < n; off += kInt8TileRows) {
+      const int64_t m = std::min(kInt8TileRows, n - off), r = r0 + off;
+      const int64_t padded = (m + kAmxRows - 1) / kAmxRows * kAmxRows;
+      const int64_t mc = r + padded <= lhs.rows ? padded : m;
+      MatmulJob j;
+      j.a = MatView{static_cast<const int8_t*>(lhs.data) + r * lhs.row_stride, DType::kS8, mc, lhs.cols,
+                    lhs.row_stride, lhs.col_stride};
+      j.packed = b;
+      j.c = OutView{nullptr, DType::kS32, mc, n_out, n_out};
+      const int64_t gi = static_cast<int64_t>(g);
+      j.consume = [&consume, gi, r, m](const OutView& c) { consume(gi, r, m, static_cast<const int32_t*>(c.data)); };
+      jobs.push_back(std::move(j));
     }
-  });
+    r0 += n;
+  }
+  mm->RunBatch(jobs);
 }
 
 }  // namespace
@@ -201,13 +230,18 @@ Status ExpertMlp::Prepare(const ExpertWeights& w) {
   return runner_->status();
 }
 
-Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
+Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows, bool keep_activations) {
   Impl& s = *impl_;
   const PackPlan& plan = *rows.plan;
   const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
   const DType dt = rows.x.dtype();
-  Resize(&s.ab, dt, {rn, 2 * m});
-  Resize(&s.h, dt, {rn, m});
+  // The fused int8 up projection goes straight from the s32 accumulators to
+  // the quantized h: ab and h exist only when a backward pass reads them.
+  const bool int8_direct = QuantRouted(options_.quant) && options_.fused_w13 && !keep_activations;
+  if (!int8_direct) {
+    Resize(&s.ab, dt, {rn, 2 * m});
+    Resize(&s.h, dt, {rn, m});
+  }
   s.h_quantized = false;
   const bool fusedl = options_.fused_w13;
   s.ld_ab = fusedl ? 2 * m : m;
@@ -254,10 +288,9 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
               swiglu_epi);
     }
   } else {
-    // int8 routed: s8 x s8 -> s32, always per group (ragged_dot semantics);
-    // each tile is dequantized (and, after the last matmul, SwiGLU'd) on the
-    // thread that computed it.
-    if (s.acc.size() < static_cast<size_t>(rn * 2 * m)) s.acc.resize(static_cast<size_t>(rn * 2 * m));
+    // int8 routed: s8 x s8 -> s32, always exact per group (ragged_dot
+    // semantics, whatever --backend says); each job's s32 tile is consumed
+    // on the thread that computed it, while it is in that core's L2.
     const int8_t* xq = rows.xq.data();
     const float* xs = rows.xq_scale.data();
     if (rows.xq.empty()) {
@@ -276,37 +309,49 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows) {
       }
     }
     MatView xv = MatView::RowMajor(xq, DType::kS8, rn, h, h);
-    const int32_t* acc = s.acc.data();
     // The down projection's int8 input, quantized per row while h is hot.
     s.hq.resize(static_cast<size_t>(rn * m));
     s.hs.resize(static_cast<size_t>(rn));
-    auto quant_h = [&s, dt, m](int64_t r, int64_t n) {
-      QuantizeRows(s.h.at(r * m), dt, n, m, m, s.hq.data() + r * m, s.hs.data() + r);
-    };
     if (options_.fused_w13) {
-      auto b = [&](int64_t g) { BOperand o; o.packed = &s.qp13[g]; return o; };
-      auto epi = [&](int64_t g, int64_t r, int64_t n) {
-        DequantizeRows(acc, 2 * m, r, n, xs, s.s13[g], s.ab.data(), dt, 2 * m);
-        swiglu(r, n);
-        quant_h(r, n);
+      // One pass per row: dequantize gate|up, SwiGLU, quantize h (and keep
+      // ab and h for the backward pass if asked).
+      auto b = [&s](int64_t g) { return &s.qp13[g]; };
+      const bool keep = keep_activations;
+      auto consume = [&](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
+        DispatchFloat(dt, [&](auto tag) {
+          using T = decltype(tag);
+          thread_local std::vector<float> hbuf;
+          if (hbuf.size() < static_cast<size_t>(m)) hbuf.resize(static_cast<size_t>(m));
+          for (int64_t i = 0; i < n; ++i) {
+            const int64_t r = r0 + i;
+            const float sc = xs[r] * s.s13[g];
+            T* ab = keep ? s.ab.as<T>() + r * s.ld_ab : nullptr;
+            s.hs[r] = Int8SwiGluQuantRow<T>(acc + i * 2 * m, acc + i * 2 * m + m, m, sc, sc,
+                                            wt != nullptr ? wt[r] : 1.0f, hbuf.data(), s.hq.data() + r * m, ab,
+                                            keep ? ab + s.b_off : nullptr, keep ? s.h.as<T>() + r * m : nullptr);
+          }
+        });
       };
-      Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b,
-              OutView{s.acc.data(), DType::kS32, plan.valid_rows, 2 * m, 2 * m}, false, epi);
+      GroupedInt8(runner_, groups, xv, b, 2 * m, consume);
     } else {
-      auto b1 = [&](int64_t g) { BOperand o; o.packed = &s.qp1[g]; return o; };
-      auto b3 = [&](int64_t g) { BOperand o; o.packed = &s.qp3[g]; return o; };
-      auto epi1 = [&](int64_t g, int64_t r, int64_t n) {
-        DequantizeRows(acc, m, r, n, xs, s.s1[g], s.ab.data(), dt, m);
+      auto b1 = [&s](int64_t g) { return &s.qp1[g]; };
+      auto b3 = [&s](int64_t g) { return &s.qp3[g]; };
+      auto dequant = [&](const std::vector<float>& ws, void* out) {
+        return [&ws, out, xs, dt, m](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
+          DispatchFloat(dt, [&](auto tag) {
+            using T = decltype(tag);
+            for (int64_t i = 0; i < n; ++i)
+              DequantizeRow<T>(acc + i * m, m, xs[r0 + i] * ws[g], static_cast<T*>(out) + (r0 + i) * m);
+          });
+        };
       };
-      auto epi3 = [&](int64_t g, int64_t r, int64_t n) {
-        DequantizeRows(acc, m, r, n, xs, s.s3[g], s.ab.at(s.b_off), dt, m);
-        swiglu(r, n);
-        quant_h(r, n);
-      };
-      Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b1,
-              OutView{s.acc.data(), DType::kS32, plan.valid_rows, m, m}, false, epi1);
-      Grouped(runner_, GroupedBackend::kRaggedDot, groups, xv, b3,
-              OutView{s.acc.data(), DType::kS32, plan.valid_rows, m, m}, false, epi3);
+      GroupedInt8(runner_, groups, xv, b1, m, dequant(s.s1, s.ab.data()));
+      auto up = dequant(s.s3, s.ab.at(s.b_off));
+      GroupedInt8(runner_, groups, xv, b3, m, [&](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
+        up(g, r0, n, acc);
+        swiglu(r0, n);
+        QuantizeRows(s.h.at(r0 * m), dt, n, m, m, s.hq.data() + r0 * m, s.hs.data() + r0);
+      });
     }
     s.h_quantized = true;
   }
@@ -340,31 +385,34 @@ Status ExpertMlp::Down(const ExpertWeights& w, const PackedRows& rows, Tensor* y
     QuantizeRows(s.h.data(), dt, valid, m, m, s.hq.data(), s.hs.data());
   }
   if (!s.prequantized) QuantizeExperts(runner_, w.w2, &s.q2, &s.s2, &s.qp2);
-  if (s.acc.size() < static_cast<size_t>(rn * h)) s.acc.resize(static_cast<size_t>(rn * h));
-  auto b2 = [&](int64_t g) { BOperand o; o.packed = &s.qp2[g]; return o; };
-  const int32_t* acc = s.acc.data();
-  auto epi = [&](int64_t g, int64_t r, int64_t n) {
-    DequantizeRows(acc, h, r, n, s.hs.data(), s.s2[g], y->data(), dt, h);
+  auto b2 = [&s](int64_t g) { return &s.qp2[g]; };
+  void* yd = y->data();
+  auto consume = [&](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      for (int64_t i = 0; i < n; ++i)
+        DequantizeRow<T>(acc + i * h, h, s.hs[r0 + i] * s.s2[g], static_cast<T*>(yd) + (r0 + i) * h);
+    });
   };
-  Grouped(runner_, GroupedBackend::kRaggedDot, groups, MatView::RowMajor(s.hq.data(), DType::kS8, valid, m, m), b2,
-          OutView{s.acc.data(), DType::kS32, valid, h, h}, false, epi);
+  GroupedInt8(runner_, groups, MatView::RowMajor(s.hq.data(), DType::kS8, rn, m, m), b2, h, consume);
   for (int64_t r = valid; r < rn; ++r) std::memset(y->at(r * h), 0, static_cast<size_t>(h * DTypeSize(dt)));
   return runner_->status();
 }
 
 Status ExpertMlp::Forward(const ExpertWeights& w, const PackedRows& rows, Tensor* y, bool save_for_backward) {
   impl_->saved = false;
-  MOELOG_RETURN_IF_ERROR(Up(w, rows));
-  MOELOG_RETURN_IF_ERROR(Down(w, rows, y));
   // expert_mlp remat keeps nothing: Backward recomputes the up projection.
-  impl_->saved = save_for_backward && options_.remat != RematMode::kExpertMlp;
+  const bool keep = save_for_backward && options_.remat != RematMode::kExpertMlp;
+  MOELOG_RETURN_IF_ERROR(Up(w, rows, keep));
+  MOELOG_RETURN_IF_ERROR(Down(w, rows, y));
+  impl_->saved = keep;
   return Status::Ok();
 }
 
 Status ExpertMlp::Backward(const ExpertWeights& w, const PackedRows& rows, const Tensor& dy, Tensor* dx_rows,
                            ExpertGrads* grads) {
   Impl& s = *impl_;
-  if (!s.saved) MOELOG_RETURN_IF_ERROR(Up(w, rows));  // rematerialize ab and h
+  if (!s.saved) MOELOG_RETURN_IF_ERROR(Up(w, rows, true));  // rematerialize ab and h
   const PackPlan& plan = *rows.plan;
   const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows, l = w.experts();
   const int64_t valid = plan.valid_rows;

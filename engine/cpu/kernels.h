@@ -4,10 +4,17 @@
 #ifndef MOELOG_ENGINE_CPU_KERNELS_H_
 #define MOELOG_ENGINE_CPU_KERNELS_H_
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#include <immintrin.h>
+#define MOELOG_KERNELS_AVX512 1
+#endif
 
 #include "engine/cpu/tensor.h"
 
@@ -101,6 +108,193 @@ void CastScale(const TS* src, TD* dst, int64_t n, float scale = 1.0f) {
 #pragma omp parallel for simd schedule(static)
   for (int64_t i = 0; i < n; ++i) dst[i] = FromF<TD>(ToF(src[i]) * scale);
 }
+
+// ------------------------------------------------------ int8 row kernels --
+// Symmetric per-row int8 quantization (harness 2.9) and the int8 matmul
+// epilogues, one row at a time so they can run inside a matmul tile's
+// epilogue. AVX-512 paths where the compiler targets it (the engine is built
+// with -march=native); the portable loops give the same results.
+
+// round_half_even(v), exact for |v| < 2^22 (quantized values are within
+// +-128): adding and subtracting 1.5 * 2^23 rounds in the default
+// round-to-nearest-even mode, and unlike std::nearbyint it vectorizes.
+inline float RoundHalfEven(float v) { return (v + 12582912.0f) - 12582912.0f; }
+
+// scale = amax / 127 + FLT_MIN (never 0).
+inline float QuantScale(float amax) { return amax / 127.0f + std::numeric_limits<float>::min(); }
+
+#if defined(MOELOG_KERNELS_AVX512)
+// GCC 12 reports the deliberately undefined pass-through operands inside its
+// own AVX-512 intrinsic headers as maybe-uninitialized once inlined here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+namespace simd {
+// 16 (or the first `n` < 16, rest zero) values of src as floats.
+inline __m512 Load(const float* p, int64_t n = 16) {
+  return n >= 16 ? _mm512_loadu_ps(p) : _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1u), p);
+}
+inline __m512 Load(const bf16_t* p, int64_t n = 16) {
+  const __m256i h = n >= 16 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))
+                            : _mm256_maskz_loadu_epi16(static_cast<__mmask16>((1u << n) - 1u), p);
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+inline __m512 LoadS32(const int32_t* p, int64_t n = 16) {
+  const __m512i v = n >= 16 ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi32(static_cast<__mmask16>((1u << n) - 1u), p);
+  return _mm512_cvtepi32_ps(v);
+}
+// Stores 16 (or the first n) floats as float or bf16 (round to nearest even,
+// the same as FromF).
+inline void Store(float* p, __m512 v, int64_t n = 16) {
+  if (n >= 16) _mm512_storeu_ps(p, v);
+  else _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1u), v);
+}
+inline __m512 RoundToBf16(__m512 v) {
+  __m512i u = _mm512_castps_si512(v);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  u = _mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb));
+  return _mm512_castsi512_ps(_mm512_and_si512(u, _mm512_set1_epi32(static_cast<int32_t>(0xffff0000u))));
+}
+inline void Store(bf16_t* p, __m512 v, int64_t n = 16) {
+  const __m256i h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(RoundToBf16(v)), 16));
+  if (n >= 16) _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), h);
+  else _mm256_mask_storeu_epi16(p, static_cast<__mmask16>((1u << n) - 1u), h);
+}
+// The value as stored in T and read back (bf16 rounding; identity for float).
+template <typename T>
+inline __m512 AsStored(__m512 v) {
+  if constexpr (std::is_same_v<T, float>) return v;
+  else return RoundToBf16(v);
+}
+// q = clip(round_half_even(v / scale), +-127) for 16 (or the first n) values.
+inline void StoreQuant(int8_t* q, __m512 v, __m512 scale, int64_t n = 16) {
+  __m512 r = _mm512_div_ps(v, scale);
+  r = _mm512_min_ps(_mm512_max_ps(r, _mm512_set1_ps(-127.0f)), _mm512_set1_ps(127.0f));
+  const __m128i b = _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(r));  // MXCSR default: nearest even
+  if (n >= 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(q), b);
+  else _mm_mask_storeu_epi8(q, static_cast<__mmask16>((1u << n) - 1u), b);
+}
+inline __m512 Abs(__m512 v) { return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff))); }
+// FastExp / FastSigmoid, 16 lanes (same polynomial as the scalar ones).
+inline __m512 Exp(__m512 x) {
+  x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.0f)), _mm512_set1_ps(88.0f));
+  const __m512 t = _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f));
+  const __m512 fi = _mm512_roundscale_ps(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m512 f = _mm512_sub_ps(t, fi);
+  __m512 p = _mm512_set1_ps(1.535336188319500e-4f);
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.339887440266574e-3f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(9.618437357674640e-3f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.550332471162809e-2f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.402264791363012e-1f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.931472028550421e-1f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0f));
+  const __m512i e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(fi), _mm512_set1_epi32(127)), 23);
+  return _mm512_mul_ps(p, _mm512_castsi512_ps(e));
+}
+inline __m512 Sigmoid(__m512 z) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  return _mm512_div_ps(one, _mm512_add_ps(one, Exp(_mm512_sub_ps(_mm512_setzero_ps(), z))));
+}
+}  // namespace simd
+#endif
+
+// max |src[j]|, j < n.
+template <typename T>
+float AbsMax(const T* src, int64_t n) {
+#if defined(MOELOG_KERNELS_AVX512)
+  __m512 vmax = _mm512_setzero_ps();
+  for (int64_t j = 0; j < n; j += 16) vmax = _mm512_max_ps(vmax, simd::Abs(simd::Load(src + j, n - j)));
+  return _mm512_reduce_max_ps(vmax);
+#else
+  float amax = 0.0f;
+#pragma omp simd reduction(max : amax)
+  for (int64_t j = 0; j < n; ++j) amax = std::max(amax, std::fabs(ToF(src[j])));
+  return amax;
+#endif
+}
+
+// q[j] = clip(round_half_even(src[j] / scale), +-127), j < n.
+template <typename T>
+void QuantizeWithScale(const T* src, int64_t n, float scale, int8_t* q) {
+#if defined(MOELOG_KERNELS_AVX512)
+  const __m512 vs = _mm512_set1_ps(scale);
+  for (int64_t j = 0; j < n; j += 16) simd::StoreQuant(q + j, simd::Load(src + j, n - j), vs, n - j);
+#else
+  for (int64_t j = 0; j < n; ++j) q[j] = static_cast<int8_t>(std::clamp(RoundHalfEven(ToF(src[j]) / scale), -127.0f, 127.0f));
+#endif
+}
+
+// Quantizes one row of n values of src: returns the scale, writes q[0, n).
+template <typename T>
+float QuantizeRow(const T* src, int64_t n, int8_t* q) {
+  const float scale = QuantScale(AbsMax(src, n));
+  QuantizeWithScale(src, n, scale, q);
+  return scale;
+}
+
+// out[j] = T(acc[j] * s), j < n: the dequantization of an s32 accumulator
+// row (s = row scale * expert scale).
+template <typename T>
+void DequantizeRow(const int32_t* acc, int64_t n, float s, T* out) {
+#if defined(MOELOG_KERNELS_AVX512)
+  const __m512 vs = _mm512_set1_ps(s);
+  for (int64_t j = 0; j < n; j += 16) simd::Store(out + j, _mm512_mul_ps(simd::LoadS32(acc + j, n - j), vs), n - j);
+#else
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) out[j] = FromF<T>(static_cast<float>(acc[j]) * s);
+#endif
+}
+
+// The int8 up projection's epilogue for one row, with the numerics of the
+// unfused steps (dequantize to T, SwiGLU in f32 from the T values rounded to
+// T, quantize that T row): gate = T(acc_gate * s_gate), up = T(acc_up *
+// s_up), h = T(SiLU(gate) * up * w) for j < m; then h quantized per row into
+// hq (returns its scale). ab_gate / ab_up / h_out, if not null, receive gate,
+// up and h (the activations a backward pass needs).
+template <typename T>
+float Int8SwiGluQuantRow(const int32_t* acc_gate, const int32_t* acc_up, int64_t m, float s_gate, float s_up,
+                         float w, float* hbuf, int8_t* hq, T* ab_gate, T* ab_up, T* h_out) {
+#if defined(MOELOG_KERNELS_AVX512)
+  const __m512 vg = _mm512_set1_ps(s_gate), vu = _mm512_set1_ps(s_up), vw = _mm512_set1_ps(w);
+  __m512 vmax = _mm512_setzero_ps();
+  for (int64_t j = 0; j < m; j += 16) {
+    const int64_t n = m - j;
+    const __m512 g = simd::AsStored<T>(_mm512_mul_ps(simd::LoadS32(acc_gate + j, n), vg));
+    const __m512 u = simd::AsStored<T>(_mm512_mul_ps(simd::LoadS32(acc_up + j, n), vu));
+    const __m512 hv = simd::AsStored<T>(_mm512_mul_ps(_mm512_mul_ps(_mm512_mul_ps(g, simd::Sigmoid(g)), u), vw));
+    if (ab_gate != nullptr) simd::Store(ab_gate + j, g, n);
+    if (ab_up != nullptr) simd::Store(ab_up + j, u, n);
+    if (h_out != nullptr) simd::Store(h_out + j, hv, n);
+    vmax = _mm512_max_ps(vmax, simd::Abs(hv));
+    simd::Store(hbuf + j, hv, n);
+  }
+  const float scale = QuantScale(_mm512_reduce_max_ps(vmax));
+  const __m512 vs = _mm512_set1_ps(scale);
+  for (int64_t j = 0; j < m; j += 16) simd::StoreQuant(hq + j, simd::Load(hbuf + j, m - j), vs, m - j);
+  return scale;
+#else
+  float amax = 0.0f;
+#pragma omp simd reduction(max : amax)
+  for (int64_t j = 0; j < m; ++j) {
+    const T gt = FromF<T>(static_cast<float>(acc_gate[j]) * s_gate);
+    const T ut = FromF<T>(static_cast<float>(acc_up[j]) * s_up);
+    const float g = ToF(gt);
+    const T ht = FromF<T>(g * FastSigmoid(g) * ToF(ut) * w);
+    if (ab_gate != nullptr) ab_gate[j] = gt;
+    if (ab_up != nullptr) ab_up[j] = ut;
+    if (h_out != nullptr) h_out[j] = ht;
+    hbuf[j] = ToF(ht);
+    amax = std::max(amax, std::fabs(hbuf[j]));
+  }
+  const float scale = QuantScale(amax);
+  for (int64_t j = 0; j < m; ++j) hq[j] = static_cast<int8_t>(std::clamp(RoundHalfEven(hbuf[j] / scale), -127.0f, 127.0f));
+  return scale;
+#endif
+}
+
+#if defined(MOELOG_KERNELS_AVX512)
+#pragma GCC diagnostic pop
+#endif
 
 // Calls fn(T{}) with T = float or bf16_t per dtype (kF32 / kBF16).
 template <typename Fn>

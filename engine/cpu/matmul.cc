@@ -161,29 +161,59 @@ MatmulRunner::Entry* MatmulRunner::Resolve(const MatmulJob& j) {
   return Get(j.a, ViewDesc(j.b), "v" + ViewKey(j.b), j.c, j.accumulate, j.b.cols);
 }
 
-void MatmulRunner::ExecuteJob(Entry* e, const MatmulJob& j, int tid) {
+void MatmulRunner::ExecuteJob(Entry* e, const MatmulJob& j, int tid, const OutView* c) {
+  const OutView& out = c != nullptr ? *c : j.c;
   if (j.packed != nullptr) {
-    Execute(e, j.a, j.packed->memory(), j.c, tid);
+    Execute(e, j.a, j.packed->memory(), out, tid);
     return;
   }
   try {
     memory bm(e->b, engine_, const_cast<void*>(j.b.data));
-    Execute(e, j.a, bm, j.c, tid);
+    Execute(e, j.a, bm, out, tid);
   } catch (const dnnl::error& err) {
     Fail(std::string("weights: ") + err.what());
   }
+}
+
+char* MatmulRunner::OutBuffer(int tid, size_t bytes) {
+  if (threads_.size() <= static_cast<size_t>(tid)) threads_.resize(static_cast<size_t>(tid) + 1);
+  ThreadCtx& t = threads_[static_cast<size_t>(tid)];
+  if (bytes > t.out_bytes) {
+    const size_t size = (bytes + 4095) / 4096 * 4096;
+    t.out.reset(static_cast<char*>(std::aligned_alloc(4096, size)));
+    t.out_bytes = t.out ? size : 0;
+  }
+  return t.out.get();
+}
+
+void MatmulRunner::RunJob(Entry* e, const MatmulJob& j, int tid) {
+  if (!j.consume) {
+    if (e != nullptr) ExecuteJob(e, j, tid);
+    if (j.epilogue) j.epilogue();
+    return;
+  }
+  // REQUIRES: OutBuffer(tid, ...) was sized for this job.
+  OutView c = j.c;
+  c.data = threads_[static_cast<size_t>(tid)].out.get();
+  if (e != nullptr) {
+    ExecuteJob(e, j, tid, &c);
+  } else if (j.a.rows > 0 && j.c.cols > 0) {
+    ZeroOut(c);  // empty inner dimension
+  }
+  j.consume(c);
 }
 
 void MatmulRunner::RunBatch(const std::vector<MatmulJob>& jobs) {
   // Primitives are created (or found) here, on one thread: the cache is not
   // thread-safe.
   std::vector<Entry*> entries(jobs.size(), nullptr);
-  size_t live = 0, scratch = 0;
+  size_t live = 0, scratch = 0, out = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const MatmulJob& j = jobs[i];
+    if (j.consume) out = std::max(out, static_cast<size_t>(j.c.rows * j.c.ld * DTypeSize(j.c.dtype)));
     if (j.a.rows == 0 || j.c.cols == 0) continue;
     if (j.a.cols == 0) {
-      if (!j.accumulate) ZeroOut(j.c);
+      if (!j.accumulate && !j.consume) ZeroOut(j.c);
       continue;
     }
     entries[i] = Resolve(j);
@@ -193,14 +223,13 @@ void MatmulRunner::RunBatch(const std::vector<MatmulJob>& jobs) {
   }
   const int nt = omp_in_parallel() ? 1 : omp_get_max_threads();
   if (nt <= 1 || live < kMinJobsPerThread * static_cast<size_t>(nt)) {
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      if (entries[i] != nullptr) ExecuteJob(entries[i], jobs[i], 0);
-      if (jobs[i].epilogue) jobs[i].epilogue();
-    }
+    if (out > 0) OutBuffer(0, out);
+    for (size_t i = 0; i < jobs.size(); ++i) RunJob(entries[i], jobs[i], 0);
     return;
   }
   for (int t = 0; t < nt; ++t) {
     Scratch(t, scratch);
+    if (out > 0) OutBuffer(t, out);
     ThreadCtx& ctx = threads_[static_cast<size_t>(t)];
     if (!ctx.stream) ctx.stream = dnnl::stream(engine_);
   }
@@ -208,9 +237,7 @@ void MatmulRunner::RunBatch(const std::vector<MatmulJob>& jobs) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
   for (int64_t i = 0; i < n; ++i) {
     // Inside this region oneDNN runs each call on the calling thread only.
-    const int tid = omp_get_thread_num();
-    if (entries[static_cast<size_t>(i)] != nullptr) ExecuteJob(entries[static_cast<size_t>(i)], jobs[static_cast<size_t>(i)], tid);
-    if (jobs[static_cast<size_t>(i)].epilogue) jobs[static_cast<size_t>(i)].epilogue();
+    RunJob(entries[static_cast<size_t>(i)], jobs[static_cast<size_t>(i)], omp_get_thread_num());
   }
 }
 

@@ -74,6 +74,13 @@ struct MatmulJob {
   OutView c;
   bool accumulate = false;
   std::function<void()> epilogue;
+  // If set (c.data must then be null and accumulate false): the matmul writes
+  // into an output buffer owned by the executing thread (c.rows x c.ld
+  // elements, reused by that thread's next such job) and consume(c), with
+  // c.data pointing at that buffer, runs right after it on the same thread.
+  // For outputs that are only an intermediate (the s32 accumulators of int8
+  // matmuls): they stay in that core's cache and need no full-size buffer.
+  std::function<void(const OutView&)> consume;
 };
 
 class MatmulRunner {
@@ -135,6 +142,9 @@ class MatmulRunner {
     dnnl::stream stream;
     std::unique_ptr<char, void (*)(void*)> scratch{nullptr, std::free};
     size_t scratch_bytes = 0;
+    // Output buffer of MatmulJob::consume jobs.
+    std::unique_ptr<char, void (*)(void*)> out{nullptr, std::free};
+    size_t out_bytes = 0;
   };
   Entry* Get(const MatView& a, const dnnl::memory::desc& b_md, const std::string& b_key, const OutView& c,
              bool accumulate, int64_t n);
@@ -143,7 +153,13 @@ class MatmulRunner {
   // sharing a slot; each thread only touches its own).
   char* Scratch(int tid, size_t bytes);
   void Execute(Entry* e, const MatView& a, const dnnl::memory& b, const OutView& c, int tid = 0);
-  void ExecuteJob(Entry* e, const MatmulJob& job, int tid);
+  // c (when given) replaces job.c as the output.
+  void ExecuteJob(Entry* e, const MatmulJob& job, int tid, const OutView* c = nullptr);
+  // Runs job i of a batch on thread tid: matmul (entry may be null: nothing
+  // to compute), then epilogue or consume.
+  void RunJob(Entry* e, const MatmulJob& job, int tid);
+  // Grows thread tid's consume-output buffer to `bytes`.
+  char* OutBuffer(int tid, size_t bytes);
   void Fail(const std::string& what);
 
   dnnl::engine engine_;

@@ -276,7 +276,8 @@ Status MoeBlock::Pack() {
   plan_ = std::move(plan).value();
   if (tiled_ && !staging_) return Status::Ok();
   if (c_.repeat_sort && !QuantRouted(c_.quant)) GatherRowsRepeatSort(data_->x, plan_, &repeated_, &rows_);
-  else GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_);
+  // Forward-only int8 runs (prepacked weights) need only the int8 rows.
+  else GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_, !mlp_.options().prepacked);
   return Status::Ok();
 }
 

@@ -114,8 +114,13 @@ struct PackedRows {
 };
 
 // Gathers x [T,H] into rows->x. With quantize_rows also fills xq/xq_scale
-// (per-token symmetric int8). Reuses rows' buffers when the shape matches.
-void GatherRows(const Tensor& x, const PackPlan& plan, bool quantize_rows, PackedRows* rows);
+// (per-token symmetric int8: each token quantized once, its int8 row copied
+// to each of its rows). With quantize_rows and !float_rows only the int8
+// rows are gathered and rows->x is a [0, H] tensor of x's dtype (enough for
+// the int8 forward; the int8 backward needs the float rows). Reuses rows'
+// buffers when the shape matches.
+void GatherRows(const Tensor& x, const PackPlan& plan, bool quantize_rows, PackedRows* rows,
+                bool float_rows = true);
 // The MaxText-style dispatch (--dispatch-permute-mode repeat_sort): repeat
 // every token K times into `repeated` [T*K, H], then permute those rows by the
 // sort order. Same result as GatherRows (without quantization).
@@ -169,7 +174,9 @@ class ExpertMlp {
   // ones depends on the remat mode).
   Status Forward(const ExpertWeights& w, const PackedRows& rows, Tensor* y, bool save_for_backward = false);
   // The two halves of Forward, for stage timing: Up -> h (internal), Down -> y.
-  Status Up(const ExpertWeights& w, const PackedRows& rows);
+  // keep_activations: also keep what Backward reads (the int8 fused up
+  // projection otherwise writes only the quantized h).
+  Status Up(const ExpertWeights& w, const PackedRows& rows, bool keep_activations = false);
   Status Down(const ExpertWeights& w, const PackedRows& rows, Tensor* y);
 
   // Gradients for the rows of the last Forward(save_for_backward = true):

@@ -186,17 +186,19 @@ std::vector<int64_t> InversePermutation(const PackPlan& plan) {
   return inv;
 }
 
-void GatherRows(const Tensor& x, const PackPlan& plan, bool quantize_rows, PackedRows* rows) {
+void GatherRows(const Tensor& x, const PackPlan& plan, bool quantize_rows, PackedRows* rows, bool float_rows) {
   const int64_t h = x.dim(1);
   const int64_t esize = DTypeSize(x.dtype());
   rows->plan = &plan;
-  if (rows->x.empty() || rows->x.dtype() != x.dtype() || rows->x.dim(0) != plan.rows || rows->x.dim(1) != h)
-    rows->x = Tensor(x.dtype(), {plan.rows, h});
+  // Without float rows, x stays a [0, H] tensor that only carries the dtype.
+  const int64_t frows = float_rows || !quantize_rows ? plan.rows : 0;
+  if (rows->x.dtype() != x.dtype() || rows->x.shape() != std::vector<int64_t>{frows, h})
+    rows->x = Tensor(x.dtype(), {frows, h});
   const char* src = static_cast<const char*>(x.data());
   char* dst = static_cast<char*>(rows->x.data());
   const size_t row_bytes = static_cast<size_t>(h * esize);
 #pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < plan.rows; ++r) {
+  for (int64_t r = 0; r < frows; ++r) {
     if (plan.keep[r]) std::memcpy(dst + r * h * esize, src + int64_t{plan.token[r]} * h * esize, row_bytes);
     else std::memset(dst + r * h * esize, 0, row_bytes);
   }
@@ -205,22 +207,41 @@ void GatherRows(const Tensor& x, const PackPlan& plan, bool quantize_rows, Packe
     rows->xq_scale.clear();
     return;
   }
-  // Pack+quant fusion: quantize each token once, gather the int8 rows.
-  const int64_t t = x.dim(0);
-  std::vector<int8_t> tq(static_cast<size_t>(t * h));
-  std::vector<float> ts(static_cast<size_t>(t));
-  QuantizeRows(x.data(), x.dtype(), t, h, h, tq.data(), ts.data());
+  // Pack+quant fusion: each token is quantized once, straight into its first
+  // row of the buffer, and that int8 row is copied to its other rows.
+  const int64_t t = x.dim(0), k = plan.topk;
   rows->xq.resize(static_cast<size_t>(plan.rows * h));
   rows->xq_scale.resize(static_cast<size_t>(plan.rows));
+  std::vector<int64_t> slot(static_cast<size_t>(t * k));
+  std::vector<int32_t> count(static_cast<size_t>(t), 0);
+  for (int64_t r = 0; r < plan.rows; ++r) {
+    if (!plan.keep[r]) continue;
+    const int64_t tok = plan.token[r];
+    slot[static_cast<size_t>(tok * k + count[static_cast<size_t>(tok)]++)] = r;
+  }
+  int8_t* q = rows->xq.data();
+  float* qs = rows->xq_scale.data();
+  DispatchFloat(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* xs = x.as<T>();
+#pragma omp parallel for schedule(static)
+    for (int64_t tok = 0; tok < t; ++tok) {
+      const int32_t c = count[static_cast<size_t>(tok)];
+      if (c == 0) continue;
+      const int64_t* sl = &slot[static_cast<size_t>(tok * k)];
+      const float s = QuantizeRow(xs + tok * h, h, q + sl[0] * h);
+      qs[sl[0]] = s;
+      for (int32_t i = 1; i < c; ++i) {
+        std::memcpy(q + sl[i] * h, q + sl[0] * h, static_cast<size_t>(h));
+        qs[sl[i]] = s;
+      }
+    }
+  });
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < plan.rows; ++r) {
-    if (plan.keep[r]) {
-      std::memcpy(&rows->xq[r * h], &tq[int64_t{plan.token[r]} * h], static_cast<size_t>(h));
-      rows->xq_scale[r] = ts[plan.token[r]];
-    } else {
-      std::memset(&rows->xq[r * h], 0, static_cast<size_t>(h));
-      rows->xq_scale[r] = 0.0f;
-    }
+    if (plan.keep[r]) continue;
+    std::memset(q + r * h, 0, static_cast<size_t>(h));
+    qs[r] = 0.0f;
   }
 }
 
@@ -247,37 +268,13 @@ void GatherRowsRepeatSort(const Tensor& x, const PackPlan& plan, Tensor* repeate
   }
 }
 
-namespace {
-
-// round_half_even(v), exact for |v| < 2^22 (the quantized values are within
-// +-128): adding and subtracting 1.5 * 2^23 rounds in the FPU's default
-// round-to-nearest-even mode, and unlike std::nearbyint it vectorizes.
-inline float RoundHalfEven(float v) { return (v + 12582912.0f) - 12582912.0f; }
-
-template <typename T>
-void QuantizeRowsImpl(const T* src, int64_t rows, int64_t cols, int64_t ld, int8_t* q, float* scales) {
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
-    const T* s = src + r * ld;
-    float amax = 0.0f;
-#pragma omp simd reduction(max : amax)
-    for (int64_t j = 0; j < cols; ++j) amax = std::max(amax, std::fabs(ToF(s[j])));
-    const float scale = amax / 127.0f + std::numeric_limits<float>::min();
-    scales[r] = scale;
-    int8_t* o = q + r * cols;
-#pragma omp simd
-    for (int64_t j = 0; j < cols; ++j)
-      o[j] = static_cast<int8_t>(std::clamp(RoundHalfEven(ToF(s[j]) / scale), -127.0f, 127.0f));
-  }
-}
-
-}  // namespace
-
 void QuantizeRows(const void* src, DType dtype, int64_t rows, int64_t cols, int64_t ld, int8_t* q,
                   float* scales) {
   DispatchFloat(dtype, [&](auto tag) {
     using T = decltype(tag);
-    QuantizeRowsImpl(static_cast<const T*>(src), rows, cols, ld, q, scales);
+    const T* s = static_cast<const T*>(src);
+#pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < rows; ++r) scales[r] = QuantizeRow(s + r * ld, cols, q + r * cols);
   });
 }
 
@@ -286,14 +283,16 @@ float QuantizeMatrix(const void* src, DType dtype, int64_t n, int8_t* q) {
   DispatchFloat(dtype, [&](auto tag) {
     using T = decltype(tag);
     const T* s = static_cast<const T*>(src);
+    constexpr int64_t kChunk = 1 << 14;
+    const int64_t chunks = (n + kChunk - 1) / kChunk;
     float amax = 0.0f;
-#pragma omp parallel for simd reduction(max : amax) schedule(static)
-    for (int64_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(ToF(s[i])));
-    scale = amax / 127.0f + std::numeric_limits<float>::min();
+#pragma omp parallel for reduction(max : amax) schedule(static)
+    for (int64_t c = 0; c < chunks; ++c)
+      amax = std::max(amax, AbsMax(s + c * kChunk, std::min(kChunk, n - c * kChunk)));
+    scale = QuantScale(amax);
     const float sc = scale;
-#pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; ++i)
-      q[i] = static_cast<int8_t>(std::clamp(RoundHalfEven(ToF(s[i]) / sc), -127.0f, 127.0f));
+#pragma omp parallel for schedule(static)
+    for (int64_t c = 0; c < chunks; ++c) QuantizeWithScale(s + c * kChunk, std::min(kChunk, n - c * kChunk), sc, q + c * kChunk);
   });
   return scale;
 }

@@ -113,6 +113,58 @@ void ScatterReturnedRows(const std::vector<float>& rows, const std::vector<std::
   }
 }
 
+// The device's rows of each token (CSR over the rows of the partial buffer),
+// in row order: valid rows with keep, and (weighted combines) weight != 0 --
+// exactly the rows CombineScatter / ScatterAddRows add.
+struct TokenRows {
+  std::vector<int64_t> begin;  // [tokens + 1]
+  std::vector<int32_t> rows;
+};
+
+TokenRows BuildTokenRows(const cpu::PackPlan& plan, int64_t tokens, bool skip_zero_weight) {
+  TokenRows tr;
+  tr.begin.assign(static_cast<size_t>(tokens + 1), 0);
+  auto live = [&](int64_t r) {
+    const size_t i = static_cast<size_t>(r);
+    return plan.keep[i] != 0 && !(skip_zero_weight && plan.weight[i] == 0.0f);
+  };
+  for (int64_t r = 0; r < plan.valid_rows; ++r)
+    if (live(r)) ++tr.begin[static_cast<size_t>(plan.token[static_cast<size_t>(r)]) + 1];
+  for (int64_t t = 0; t < tokens; ++t) tr.begin[static_cast<size_t>(t + 1)] += tr.begin[static_cast<size_t>(t)];
+  tr.rows.resize(static_cast<size_t>(tr.begin.back()));
+  std::vector<int64_t> next(tr.begin.begin(), tr.begin.end() - 1);
+  for (int64_t r = 0; r < plan.valid_rows; ++r)
+    if (live(r)) tr.rows[static_cast<size_t>(next[static_cast<size_t>(plan.token[static_cast<size_t>(r)])]++)] =
+        static_cast<int32_t>(r);
+  return tr;
+}
+
+// out[t] = sum over the token's rows of (weight ? plan.weight[r] : 1) * y[r],
+// in row order, and 0 for tokens without rows: the same values as zeroing
+// out and then CombineScatter / ScatterAddRows, but every element of out
+// [tokens, h] is written once, with no separate zero-fill pass.
+void GatherSumRows(const Tensor& y, const TokenRows& tr, const cpu::PackPlan& plan, bool weight, float* out,
+                   int64_t h) {
+  const int64_t tokens = static_cast<int64_t>(tr.begin.size()) - 1;
+  cpu::DispatchFloat(y.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* yp = y.as<T>();
+#pragma omp parallel for schedule(static)
+    for (int64_t t = 0; t < tokens; ++t) {
+      float* o = out + t * h;
+      const int64_t b = tr.begin[static_cast<size_t>(t)], e = tr.begin[static_cast<size_t>(t + 1)];
+      std::fill(o, o + h, 0.0f);
+      for (int64_t i = b; i < e; ++i) {
+        const int64_t r = tr.rows[static_cast<size_t>(i)];
+        const float w = weight ? plan.weight[static_cast<size_t>(r)] : 1.0f;
+        const T* src = yp + r * h;
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) o[j] += w * cpu::ToF(src[j]);
+      }
+    }
+  });
+}
+
 // ------------------------------------------------------------------ device --
 
 struct Device {
@@ -124,6 +176,7 @@ struct Device {
   std::unique_ptr<cpu::ExpertMlp> mlp;
   std::unique_ptr<cpu::SharedExpert> shared;
   cpu::PackedRows rows;
+  TokenRows combine_rows, dx_rows_of;  // per-token rows for the forward combine and the dx scatter
   Tensor x_src;    // rows are gathered from it: replica x, gathered x, or received rows
   Tensor x_shard;  // ring/a2a: the device's token shard
   std::vector<float> f_send, f_recv, f_ret;  // communication staging
@@ -277,6 +330,8 @@ Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
       d.x_shard = SliceRows(data->x, dd.token_begin + d.expert_rank * ts, ts, h);
       Resize(&d.x_src, o_.dtype, {o_.path == CommPath::kA2a ? d.plan.tokens : tr, h});
     }
+    d.combine_rows = BuildTokenRows(d.plan, d.x_src.dim(0), !o_.preweight);
+    d.dx_rows_of = BuildTokenRows(d.plan, d.x_src.dim(0), false);
     dev_.push_back(std::move(d));
   }
   return runner_.status();
@@ -384,8 +439,8 @@ Status ParallelModel::Forward() {
       MOELOG_RETURN_IF_ERROR(d.mlp->Down(d.w, d.rows, &d.y_rows));
     }
     StageClock c(&stage_s_, kCombine);
-    d.acc.assign(static_cast<size_t>(d.x_src.dim(0) * h), 0.0f);
-    cpu::CombineScatter(d.y_rows, d.plan, apply_weight, d.acc.data(), h);
+    d.acc.resize(static_cast<size_t>(d.x_src.dim(0) * h));
+    GatherSumRows(d.y_rows, d.combine_rows, d.plan, apply_weight, d.acc.data(), h);
   }
   // Partial sums out, shared expert, cast.
   {
@@ -484,8 +539,8 @@ Status ParallelModel::Backward() {
     for (auto& d : dev_) {
       cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
       MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
-      d.acc.assign(static_cast<size_t>((d.*dsrc).dim(0) * h), 0.0f);
-      cpu::ScatterAddRows(d.dx_rows, d.plan, d.acc.data(), h);
+      d.acc.resize(static_cast<size_t>((d.*dsrc).dim(0) * h));
+      GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h);
     }
   }
   {

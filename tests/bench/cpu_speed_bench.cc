@@ -18,6 +18,7 @@
 //   forward_backward one fixed-routing training step (3x FLOPs)
 //   int8_forward    forward with --quant-mode int8_routed_prequant
 //   pack, up, down, combine   the forward's stages timed separately (no pairing)
+//   int8_pack, int8_up, int8_down, int8_combine   the same for the int8 forward
 //
 // Pin threads: OMP_PROC_BIND=true OMP_PLACES=cores build/tests/cpu_speed_bench
 // Defaults: T=8192 H=1024 M=512 E=16 K=2, bf16, impl fused_w13, backend gmm.
@@ -245,6 +246,20 @@ int Main(int argc, char** argv) {
   if (Want(o, "up")) vars.push_back({"up", 0, false, [fb] { return fb->Up(); }, {}, {}});
   if (Want(o, "down")) vars.push_back({"down", 0, false, [fb] { return fb->Down(); }, {}, {}});
   if (Want(o, "combine")) vars.push_back({"combine", 0, false, [fb] { return fb->Combine(false); }, {}, {}});
+  // The same stages of the int8_routed_prequant forward.
+  const bool int8_stages = Want(o, "int8_pack") || Want(o, "int8_up") || Want(o, "int8_down") ||
+                           Want(o, "int8_combine");
+  if (int8_stages) {
+    auto b = MakeBlock(o, routing, "int8_routed_prequant", false);
+    if (!b.ok()) return std::fprintf(stderr, "cpu_speed_bench: %s\n", b.status().ToString().c_str()), 1;
+    MoeBlock* qb = (*b)->block.get();
+    blocks.push_back(std::move(b).value());
+    if (Want(o, "int8_pack")) vars.push_back({"int8_pack", 0, false, [qb] { return qb->Pack(); }, {}, {}});
+    if (Want(o, "int8_up")) vars.push_back({"int8_up", 0, false, [qb] { return qb->Up(); }, {}, {}});
+    if (Want(o, "int8_down")) vars.push_back({"int8_down", 0, false, [qb] { return qb->Down(); }, {}, {}});
+    if (Want(o, "int8_combine"))
+      vars.push_back({"int8_combine", 0, false, [qb] { return qb->Combine(false); }, {}, {}});
+  }
   if (vars.empty()) return Usage("--only selects no known variant");
 
   // First call and warmup, untimed.
