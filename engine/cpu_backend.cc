@@ -1,5 +1,6 @@
 // The cpu backend: runs each sweep point on the real CPU MoE engine
 // (engine/cpu/), timed as the harness does.
+#include <malloc.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -22,6 +23,10 @@ class CpuBackend : public Backend {
  public:
   explicit CpuBackend(const BenchConfig& c) {
     if (c.threads > 0) omp_set_num_threads(static_cast<int>(c.threads));
+    // Buffers of 1 MiB and more are mapped and unmapped on their own, so a
+    // freed one returns its pages at once. (glibc's adaptive threshold would
+    // otherwise move them to the heap, where freed space stays resident.)
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     if (c.parallel_mode != "none") {
       const parallel::MeshShape m = parallel::MeshForConfig(c);
       devices_ = std::max(1, m.data * m.expert);
@@ -46,17 +51,20 @@ class CpuBackend : public Backend {
   Result<RunResult> Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) override;
 
  private:
-  Status EnsureData(const BenchConfig& c);
+  // deferred_ok: the run packs the expert weights itself (forward-only tiled
+  // pipeline), so they need not exist in plain form.
+  Status EnsureData(const BenchConfig& c, bool deferred_ok = false);
   std::unique_ptr<cpu::BlockData> data_;
   int devices_ = 1;
   bool mpi_ = false;
 };
 
-Status CpuBackend::EnsureData(const BenchConfig& c) {
-  if (data_) return Status::Ok();
-  data_ = std::make_unique<cpu::BlockData>(cpu::GenerateBlockData(c.tokens, c.hidden, c.mlp_dim, c.experts,
-                                                                  c.shared_expert_dim, cpu::DTypeFromName(c.dtype),
-                                                                  static_cast<uint64_t>(c.seed)));
+Status CpuBackend::EnsureData(const BenchConfig& c, bool deferred_ok) {
+  // A forward-only run may have released the plain expert weights.
+  if (data_ && (deferred_ok || !data_->experts.w1.empty())) return Status::Ok();
+  auto make = deferred_ok ? cpu::GenerateBlockDataDeferred : cpu::GenerateBlockData;
+  data_ = std::make_unique<cpu::BlockData>(make(c.tokens, c.hidden, c.mlp_dim, c.experts, c.shared_expert_dim,
+                                                cpu::DTypeFromName(c.dtype), static_cast<uint64_t>(c.seed)));
   return Status::Ok();
 }
 
@@ -80,8 +88,12 @@ Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& poi
                   static_cast<long long>(point.topk), need, need / (1 << 30), avail, avail / (1 << 30));
     return Status::OutOfMemory(buf);
   }
-  MOELOG_RETURN_IF_ERROR(EnsureData(config));
+  // Peak memory: a forward-only run keeps only the prepacked weights, unless
+  // the reference or the unfused stage path needs the plain ones later.
+  const bool packed_only = !training && !config.check_numerics && !config.stage_timing;
+  MOELOG_RETURN_IF_ERROR(EnsureData(config, packed_only && cpu::UsesTiledPipeline(*bc)));
   cpu::MoeBlock block(*bc, data_.get(), &routing);
+  block.set_release_plain_weights(packed_only);
   MOELOG_RETURN_IF_ERROR(block.Prepare(training));
   RunResult r;
   r.point = point;
@@ -104,6 +116,8 @@ Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& poi
   if (config.check_numerics) r.numerics = block.CheckNumerics(training);
   if (config.stage_timing && !training) {
     // Each stage's input comes from one untimed run of the previous stage.
+    // The tiled pipeline fuses the stages, so they run unfused here.
+    MOELOG_RETURN_IF_ERROR(block.BeginStageTiming());
     guard(block.Pack());
     double pack = TimeFn([&] { guard(block.Pack()); }, config.warmup, config.iters).mean_s;
     double up = TimeFn([&] { guard(block.Up()); }, config.warmup, config.iters).mean_s;

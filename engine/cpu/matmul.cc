@@ -241,6 +241,47 @@ void MatmulRunner::RunBatch(const std::vector<MatmulJob>& jobs) {
   }
 }
 
+void MatmulRunner::ParallelFor(int64_t n, const std::function<void(int64_t)>& fn) {
+  const int nt = omp_in_parallel() ? 1 : omp_get_max_threads();
+  if (nt <= 1 || n < 2) {
+    for (int64_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  for (int t = 0; t < nt; ++t) {
+    Scratch(t, 0);
+    ThreadCtx& ctx = threads_[static_cast<size_t>(t)];
+    if (!ctx.stream) ctx.stream = dnnl::stream(engine_);
+  }
+  parallel_threads_ = nt;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+  for (int64_t i = 0; i < n; ++i) fn(i);
+  parallel_threads_ = 0;
+}
+
+void MatmulRunner::RunHere(const MatmulJob& j) {
+  const bool here = parallel_threads_ > 0 && omp_in_parallel();
+  if (!here) {
+    RunBatch({j});
+    return;
+  }
+  if (j.a.rows > 0 && j.c.cols > 0) {
+    if (j.a.cols == 0) {
+      if (!j.accumulate) ZeroOut(j.c);
+    } else {
+      Entry* e = nullptr;
+      {
+        std::lock_guard<std::mutex> lock(cache_mu_);
+        e = Resolve(j);
+      }
+      if (e == nullptr) return;
+      const int tid = omp_get_thread_num();
+      Scratch(tid, e->scratch_bytes);  // the thread's own slot only
+      ExecuteJob(e, j, tid);
+    }
+  }
+  if (j.epilogue) j.epilogue();
+}
+
 PackedMatrix MatmulRunner::Pack(const MatView& b) {
   PackedMatrix p;
   p.k_ = b.rows;

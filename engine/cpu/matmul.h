@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -104,6 +105,18 @@ class MatmulRunner {
   void RunBatch(const std::vector<MatmulJob>& jobs);
   static constexpr size_t kMinJobsPerThread = 2;
 
+  // Runs fn(i) for i in [0, n) spread over the OpenMP threads (dynamic
+  // schedule, one index at a time), or in order on the calling thread when
+  // there is one thread or n < 2. Inside fn, RunHere executes matmuls on the
+  // calling thread: the fused tile pipelines use it to chain several matmuls
+  // and elementwise steps per tile without a barrier between them.
+  void ParallelFor(int64_t n, const std::function<void(int64_t)>& fn);
+  // c (+)= a @ b for one job on the calling thread (single-threaded oneDNN
+  // call with the thread's own stream and scratchpad) when called from fn of
+  // ParallelFor on several threads; otherwise like RunBatch({job}). Runs the
+  // job's epilogue too. Primitive creation is serialized by a lock.
+  void RunHere(const MatmulJob& job);
+
   // Reorders b into the blocked layout (allocates; call outside hot loops).
   PackedMatrix Pack(const MatView& b);
   // Repacks into an existing PackedMatrix of the same shape (no allocation).
@@ -153,6 +166,8 @@ class MatmulRunner {
   dnnl::stream stream_;
   std::vector<ThreadCtx> threads_;
   std::unordered_map<std::string, Entry> cache_;
+  std::mutex cache_mu_;     // RunHere inside ParallelFor
+  int parallel_threads_ = 0;  // > 0 while ParallelFor runs on several threads
   Status status_;
   std::string last_impl_;
 };

@@ -56,23 +56,33 @@ Result<BlockConfig> MakeBlockConfig(const BenchConfig& cfg, const std::string& i
 
 namespace {
 
+constexpr int64_t kFillChunk = 1 << 16;
+
+// Elements [begin, end) of a tensor filled by FillNormal with `key`, written
+// to dst[0, end - begin): chunk c of the tensor draws from its own stream, so
+// any range can be produced alone (skipping the chunk's earlier draws).
+void FillNormalRange(void* dst, DType dt, uint64_t key, double scale, int64_t begin, int64_t end) {
+  if (end <= begin) return;
+  const int64_t c0 = begin / kFillChunk, c1 = (end - 1) / kFillChunk;
+#pragma omp parallel for schedule(dynamic)
+  for (int64_t c = c0; c <= c1; ++c) {
+    Rng rng(FoldIn(key, static_cast<uint64_t>(c)));
+    const int64_t s = c * kFillChunk, a = std::max(begin, s), b = std::min(end, s + kFillChunk);
+    for (int64_t i = s; i < a; ++i) rng.Normal();
+    for (int64_t i = a; i < b; ++i) StoreF(dst, dt, i - begin, static_cast<float>(rng.Normal() * scale));
+  }
+}
+
 // Fills t with N(0,1) * scale; chunked so the values do not depend on threads.
 void FillNormal(Tensor* t, uint64_t key, double scale) {
-  constexpr int64_t kChunk = 1 << 16;
-  const int64_t n = t->numel();
-  const int64_t chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(dynamic)
-  for (int64_t c = 0; c < chunks; ++c) {
-    Rng rng(FoldIn(key, static_cast<uint64_t>(c)));
-    const int64_t end = std::min(n, (c + 1) * kChunk);
-    for (int64_t i = c * kChunk; i < end; ++i) t->Set(i, static_cast<float>(rng.Normal() * scale));
-  }
+  FillNormalRange(t->data(), t->dtype(), key, scale, 0, t->numel());
 }
 
 }  // namespace
 
 BlockData GenerateBlockData(int64_t t, int64_t h, int64_t m, int64_t e, int64_t s, DType dt, uint64_t seed) {
   BlockData d;
+  d.seed = seed;
   d.x = Tensor(dt, {t, h});
   FillNormal(&d.x, KeyForLabel(seed, "x"), 1.0);
   d.experts.w1 = Tensor(dt, {e, h, m});
@@ -92,6 +102,24 @@ BlockData GenerateBlockData(int64_t t, int64_t h, int64_t m, int64_t e, int64_t 
   return d;
 }
 
+void GenerateExpertWeights(int64_t h, int64_t m, int64_t e, DType dt, uint64_t seed, void* w1, void* w3, void* w2) {
+  const int64_t n = h * m;
+  FillNormalRange(w1, dt, KeyForLabel(seed, "w1"), 1.0 / std::sqrt(static_cast<double>(h)), e * n, (e + 1) * n);
+  FillNormalRange(w3, dt, KeyForLabel(seed, "w3"), 1.0 / std::sqrt(static_cast<double>(h)), e * n, (e + 1) * n);
+  FillNormalRange(w2, dt, KeyForLabel(seed, "w2"), 1.0 / std::sqrt(static_cast<double>(m)), e * n, (e + 1) * n);
+}
+
+BlockData GenerateBlockDataDeferred(int64_t t, int64_t h, int64_t m, int64_t e, int64_t s, DType dt, uint64_t seed) {
+  BlockData d = GenerateBlockData(t, h, 0, 0, s, dt, seed);
+  d.deferred_experts = true;
+  d.seed = seed;
+  (void)m;
+  (void)e;
+  return d;
+}
+
+bool UsesTiledPipeline(const BlockConfig& c) { return c.quant == QuantMode::kNone && !c.repeat_sort; }
+
 double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool check_numerics) {
   const double es = static_cast<double>(DTypeSize(c.dtype));
   const double t = static_cast<double>(c.tokens), h = static_cast<double>(c.hidden);
@@ -102,6 +130,23 @@ double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool che
     rows = std::max(1.0, std::ceil(c.capacity_factor * t * static_cast<double>(topk) / e)) * e;
   rows = std::ceil(rows / kGmmTileRows) * kGmmTileRows;
   const double w_expert = 3 * e * h * m * es, w_shared = 3 * h * s * es;
+  if (UsesTiledPipeline(c)) {
+    // Weights in one form (prepacked, or plain for training), x, y and one
+    // more [T,H] plane, per-thread tiles (whole experts in training), plan.
+    const double threads = 2.0;
+    const double group = std::min(rows, 2.0 * rows / e + kGmmTileRows);
+    double bytes = w_expert + w_shared * (5.0 / 3.0) + 3 * t * h * es + rows * 24;
+    bytes += threads * (backward ? group * (2 * h + 3 * m) * es + 2 * h * m * es : kGmmTileRows * (2 * h + 3 * m) * es);
+    bytes += t * 3 * s * 4 + t * s * es;  // shared expert activations
+    if (s > 0) bytes += t * h * 4;        // the f32 sum with the shared expert
+    if (backward) {
+      bytes += w_expert + w_shared * (5.0 / 3.0);  // gradients
+      bytes += rows * 2 * m * es;                  // saved gate|up
+      bytes += t * h * (es + 4) + t * 3 * s * 4;   // shared: dout, dx f32, grads
+    }
+    if (check_numerics) bytes += w_expert + 8 * (3 * t * h + 2 * (3 * e * h * m + 3 * h * s));
+    return bytes;
+  }
   double bytes = w_expert * (5.0 / 3.0) + w_shared * (5.0 / 3.0);  // w1 w2 w3 + w13
   bytes += w_expert;                                               // prepacked / quantized copies
   bytes += t * h * es * 2 + t * h * 4;                             // x, y, f32 accumulator
@@ -134,6 +179,15 @@ double AvailableBytes() {
 
 namespace {
 
+PipelineOptions TiledOptions(const BlockConfig& c) {
+  PipelineOptions o;
+  o.backend = c.backend;
+  o.fused_w13 = c.fused_w13;
+  o.preweight = c.preweight;
+  o.remat = c.remat;
+  return o;
+}
+
 ExpertMlpOptions MlpOptions(const BlockConfig& c) {
   ExpertMlpOptions o;
   o.backend = c.backend;
@@ -151,6 +205,8 @@ MoeBlock::MoeBlock(const BlockConfig& c, BlockData* data, const Routing* routing
       data_(data),
       routing_(routing),
       mlp_(&runner_, MlpOptions(c)),
+      tiled_(UsesTiledPipeline(c)),
+      pipeline_(&runner_, TiledOptions(c)),
       shared_(&runner_, c.shared_fused, c.quant) {
   pack_options_.strategy = c.strategy;
   pack_options_.capacity = c.capacity;
@@ -161,6 +217,32 @@ MoeBlock::MoeBlock(const BlockConfig& c, BlockData* data, const Routing* routing
 }
 
 Status MoeBlock::Prepare(bool training) {
+  training_ = training;
+  if (tiled_) {
+    // The tile pipeline needs no w13: forward-only runs prepack per expert,
+    // training concatenates an expert's w1|w3 while it is in flight.
+    if (c_.shared_fused && c_.shared_dim > 0) BuildSharedW13(&data_->shared);
+    if (!training && data_->experts.w1.empty()) {
+      if (!data_->deferred_experts) return Status::Internal("MoeBlock: the expert weights were released");
+      // Each expert's plain weights exist only while it is packed.
+      const int64_t h = c_.hidden, m = c_.mlp_dim;
+      Tensor w1(c_.dtype, {h, m}), w3(c_.dtype, {h, m}), w2(c_.dtype, {m, h});
+      for (int64_t e = 0; e < c_.experts; ++e) {
+        GenerateExpertWeights(h, m, e, c_.dtype, data_->seed, w1.data(), w3.data(), w2.data());
+        pipeline_.PrepackExpert(e, c_.experts, h, m, c_.dtype, w1.data(), w3.data(), w2.data());
+      }
+    } else if (!training) {
+      MOELOG_RETURN_IF_ERROR(pipeline_.Prepack(data_->experts));
+      if (release_plain_) {
+        data_->deferred_experts = true;  // regenerated from the seed when needed
+        data_->experts.w1 = Tensor();
+        data_->experts.w3 = Tensor();
+        data_->experts.w2 = Tensor();
+        data_->experts.w13 = Tensor();
+      }
+    }
+    return runner_.status();
+  }
   if (c_.fused_w13) BuildW13(&data_->experts);
   if (c_.shared_fused && c_.shared_dim > 0) BuildSharedW13(&data_->shared);
   ExpertMlpOptions o = mlp_.options();
@@ -174,17 +256,39 @@ Status MoeBlock::Prepare(bool training) {
   return Status::Ok();
 }
 
+Status MoeBlock::BeginStageTiming() {
+  if (staging_) return Status::Ok();
+  staging_ = true;
+  if (!tiled_) return Status::Ok();
+  if (data_->experts.w1.empty())
+    return Status::Internal("stage timing needs the plain expert weights (released after prepacking)");
+  if (c_.fused_w13) BuildW13(&data_->experts);
+  ExpertMlpOptions o = mlp_.options();
+  o.prepacked = !training_;
+  mlp_ = ExpertMlp(&runner_, o);
+  MOELOG_RETURN_IF_ERROR(mlp_.Prepare(data_->experts));
+  return runner_.status();
+}
+
 Status MoeBlock::Pack() {
   auto plan = PlanPack(*routing_, pack_options_);
   if (!plan.ok()) return plan.status();
   plan_ = std::move(plan).value();
+  if (tiled_ && !staging_) return Status::Ok();
   if (c_.repeat_sort && !QuantRouted(c_.quant)) GatherRowsRepeatSort(data_->x, plan_, &repeated_, &rows_);
   // Forward-only int8 runs (prepacked weights) need only the int8 rows.
   else GatherRows(data_->x, plan_, QuantRouted(c_.quant), &rows_, !mlp_.options().prepacked);
   return Status::Ok();
 }
 
-Status MoeBlock::Up() { return mlp_.Up(data_->experts, rows_); }
+Status MoeBlock::Up() {
+  if (tiled_) {
+    // The separate stages run unfused (stage timing, benchmarks).
+    MOELOG_RETURN_IF_ERROR(BeginStageTiming());
+    if (rows_.x.empty()) GatherRows(data_->x, plan_, false, &rows_);
+  }
+  return mlp_.Up(data_->experts, rows_);
+}
 
 Status MoeBlock::Down() { return mlp_.Down(data_->experts, rows_, &y_rows_); }
 
@@ -212,13 +316,73 @@ Status MoeBlock::Combine(bool with_shared) {
   return Status::Ok();
 }
 
+Status MoeBlock::TiledForward(bool save) {
+  const int64_t t = c_.tokens, h = c_.hidden;
+  // Training: dx is not needed until the backward overwrites it, so it holds
+  // the low halves of y's sums meanwhile.
+  if (c_.shared_dim == 0)
+    return pipeline_.Forward(data_->experts, data_->x, plan_, save, &y_, nullptr, save ? &dx_ : nullptr);
+  // The shared expert adds into the same f32 sum: one [T,H] f32 buffer.
+  out_f32_.assign(static_cast<size_t>(t * h), 0.0f);
+  MOELOG_RETURN_IF_ERROR(pipeline_.Forward(data_->experts, data_->x, plan_, save, &y_, out_f32_.data()));
+  MOELOG_RETURN_IF_ERROR(shared_.Forward(data_->shared, data_->x, out_f32_.data(), save));
+  if (y_.empty() || y_.dtype() != c_.dtype) y_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) { CastScale(out_f32_.data(), y_.as<decltype(tag)>(), t * h); });
+  return Status::Ok();
+}
+
 Status MoeBlock::Forward(bool pack) {
+  if (tiled_) {
+    if (pack) {
+      auto plan = PlanPack(*routing_, pack_options_);
+      if (!plan.ok()) return plan.status();
+      plan_ = std::move(plan).value();
+    }
+    return TiledForward(false);
+  }
   if (pack) MOELOG_RETURN_IF_ERROR(Pack());
   MOELOG_RETURN_IF_ERROR(mlp_.Forward(data_->experts, rows_, &y_rows_, false));
   return Combine();
 }
 
+Status MoeBlock::TiledTrainStep() {
+  const int64_t t = c_.tokens, h = c_.hidden;
+  if (c_.shared_fused && c_.shared_dim > 0) BuildSharedW13(&data_->shared);
+  // The last step's expert gradients are overwritten by this one.
+  TiledMoe::DiscardGradients(&grads_);
+  MOELOG_RETURN_IF_ERROR(Pack());
+  MOELOG_RETURN_IF_ERROR(TiledForward(true));
+  // loss = mean(y^2) in f32; dL/dy = 2 y / (T H), formed per row by the
+  // pipeline (and materialized only for the shared expert).
+  double sum = 0;
+  const float inv_n = 2.0f / static_cast<float>(t * h);
+  DispatchFloat(c_.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* yp = y_.as<T>();
+#pragma omp parallel for simd schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < t * h; ++i) {
+      const float v = ToF(yp[i]);
+      sum += static_cast<double>(v) * v;
+    }
+  });
+  loss_ = static_cast<float>(sum / static_cast<double>(t * h));
+  if (c_.shared_dim == 0)
+    return pipeline_.Backward(data_->experts, data_->x, plan_, y_, inv_n, &dx_, nullptr, &grads_);
+  if (dout_.empty() || dout_.dtype() != c_.dtype) dout_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    CastScale(y_.as<T>(), dout_.as<T>(), t * h, inv_n);
+  });
+  dx_f32_.assign(static_cast<size_t>(t * h), 0.0f);
+  MOELOG_RETURN_IF_ERROR(shared_.Backward(data_->shared, data_->x, dout_, dx_f32_.data(), &shared_grads_));
+  MOELOG_RETURN_IF_ERROR(pipeline_.Backward(data_->experts, data_->x, plan_, y_, inv_n, &dx_, dx_f32_.data(), &grads_));
+  if (dx_.empty() || dx_.dtype() != c_.dtype) dx_ = Tensor(c_.dtype, {t, h});
+  DispatchFloat(c_.dtype, [&](auto tag) { CastScale(dx_f32_.data(), dx_.as<decltype(tag)>(), t * h); });
+  return Status::Ok();
+}
+
 Status MoeBlock::TrainStep() {
+  if (tiled_) return TiledTrainStep();
   const int64_t t = c_.tokens, h = c_.hidden;
   // w13 = concat(w1, w3) and the shared w13 are rebuilt inside every step.
   if (c_.fused_w13) BuildW13(&data_->experts);

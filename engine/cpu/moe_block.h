@@ -12,6 +12,7 @@
 
 #include "engine/bench_config.h"
 #include "engine/cpu/moe_layer.h"
+#include "engine/cpu/moe_pipeline.h"
 #include "engine/metrics.h"
 #include "engine/routing.h"
 
@@ -43,9 +44,24 @@ struct BlockData {
   Tensor x;
   ExpertWeights experts;
   SharedWeights shared;
+  uint64_t seed = 0;
+  // The expert weights are not materialized: a forward-only tiled MoeBlock
+  // generates each expert's slices (GenerateExpertWeights) while packing it.
+  bool deferred_experts = false;
 };
 BlockData GenerateBlockData(int64_t tokens, int64_t hidden, int64_t mlp_dim, int64_t experts, int64_t shared_dim,
                             DType dtype, uint64_t seed);
+// The same data without the expert weights (deferred_experts).
+BlockData GenerateBlockDataDeferred(int64_t tokens, int64_t hidden, int64_t mlp_dim, int64_t experts,
+                                    int64_t shared_dim, DType dtype, uint64_t seed);
+// Expert e's w1, w3 [H,M] and w2 [M,H] as GenerateBlockData makes them
+// (its slices e of the [E,...] tensors), written to the given buffers.
+void GenerateExpertWeights(int64_t hidden, int64_t mlp_dim, int64_t e, DType dtype, uint64_t seed, void* w1,
+                           void* w3, void* w2);
+
+// True when MoeBlock runs the routed experts on the fused tile pipeline
+// (TiledMoe): no int8 routed matmuls and no repeat_sort dispatch.
+bool UsesTiledPipeline(const BlockConfig& c);
 
 // Estimated peak bytes of a run (data, buffers, gradients, reference).
 double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool check_numerics);
@@ -61,7 +77,21 @@ class MoeBlock {
   // for int8_routed_prequant and, for forward-only runs (training = false),
   // prepacks them into oneDNN's blocked layout.
   Status Prepare(bool training);
+  // Forward-only runs on the tiled pipeline: after Prepare the plain expert
+  // weights in BlockData are released (only the prepacked copies stay). The
+  // caller must regenerate BlockData before reusing it. Default false.
+  void set_release_plain_weights(bool release) { release_plain_ = release; }
+  // True when the routed experts run on the fused tile pipeline (TiledMoe):
+  // no int8 routed matmuls and no repeat_sort dispatch.
+  bool tiled() const { return tiled_; }
+  // Switches the stage functions to the unfused path for --stage-timing
+  // (Up calls it on first use): Pack also gathers the row buffer, and
+  // Up/Down/Combine run as separate stages on the unfused expert MLP, whose
+  // weights are prepared here. Forward and TrainStep stay tiled.
+  Status BeginStageTiming();
   // The four stages (harness 3.4), each reading the previous one's output.
+  // With the tiled pipeline outside stage timing, Pack only plans the rows
+  // (the gather is fused into the tile pipeline).
   Status Pack();
   Status Up();
   Status Down();
@@ -88,6 +118,9 @@ class MoeBlock {
   std::vector<NumericsCheck> CheckNumerics(bool gradients);
 
  private:
+  Status TiledForward(bool save);
+  Status TiledTrainStep();
+
   BlockConfig c_;
   BlockData* data_;
   const Routing* routing_;
@@ -98,6 +131,8 @@ class MoeBlock {
   PackedRows rows_;
   std::vector<int64_t> inv_;
   ExpertMlp mlp_;
+  bool tiled_ = false, release_plain_ = false, staging_ = false, training_ = false;
+  TiledMoe pipeline_;
   SharedExpert shared_;
   Tensor y_rows_, y_, dy_rows_, dx_rows_, dout_, dx_, repeated_;
   std::vector<float> out_f32_, dx_f32_;

@@ -1,0 +1,547 @@
+#include "engine/cpu/moe_pipeline.h"
+
+#include <omp.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstring>
+
+#include "engine/cpu/kernels.h"
+
+namespace moelog::engine::cpu {
+namespace {
+
+// Per-token-stripe spin locks of the combine (a token's stripe is t % kStripes).
+constexpr int64_t kStripes = 4096;
+
+void Grow(Tensor* t, DType dt, int64_t elems) {
+  if (t->empty() || t->dtype() != dt || t->numel() < elems) *t = Tensor(dt, {std::max<int64_t>(elems, 1)});
+}
+
+MatmulJob Job(const MatView& a, const PackedMatrix* packed, const MatView& b, const OutView& c,
+              bool accumulate = false) {
+  MatmulJob j;
+  j.a = a;
+  j.packed = packed;
+  j.b = b;
+  j.c = c;
+  j.accumulate = accumulate;
+  return j;
+}
+
+// dst [H,2M] = w1_e | w3_e row by row.
+void ConcatW13(const void* w1, const void* w3, int64_t h, int64_t m, int64_t es, void* dst) {
+  const char* a = static_cast<const char*>(w1);
+  const char* b = static_cast<const char*>(w3);
+  char* d = static_cast<char*>(dst);
+  for (int64_t i = 0; i < h; ++i) {
+    std::memcpy(d + 2 * i * m * es, a + i * m * es, static_cast<size_t>(m * es));
+    std::memcpy(d + (2 * i + 1) * m * es, b + i * m * es, static_cast<size_t>(m * es));
+  }
+}
+
+// Rows [r0, r0 + n) of the packed order gathered from x (zero when not kept).
+void GatherTile(const Tensor& x, const PackPlan& plan, int64_t r0, int64_t n, void* dst) {
+  const int64_t h = x.dim(1), es = DTypeSize(x.dtype());
+  const char* src = static_cast<const char*>(x.data());
+  char* d = static_cast<char*>(dst);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t r = r0 + i;
+    if (plan.keep[r]) std::memcpy(d + i * h * es, src + int64_t{plan.token[r]} * h * es, static_cast<size_t>(h * es));
+    else std::memset(d + i * h * es, 0, static_cast<size_t>(h * es));
+  }
+}
+
+inline void Lock(std::atomic<uint8_t>* l) {
+  while (l->exchange(1, std::memory_order_acquire) != 0) {
+    while (l->load(std::memory_order_relaxed) != 0) {
+#if defined(__x86_64__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
+}
+inline void Unlock(std::atomic<uint8_t>* l) { l->store(0, std::memory_order_release); }
+
+// Returns the whole pages inside [p, p + bytes) to the OS (their contents
+// become zero). Only for data that is dead: it is rewritten before its next use.
+void DiscardPages(void* p, int64_t bytes) {
+  static const int64_t page = sysconf(_SC_PAGESIZE);
+  const uintptr_t b = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t begin = (b + page - 1) / page * page, end = (b + bytes) / page * page;
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+// A unit of work: rows [r0, r0 + n) of group g, cut into tiles of `tile` rows.
+struct Unit {
+  int64_t g, r0, n, tile;
+};
+
+}  // namespace
+
+struct TiledMoe::Thread {
+  Tensor x, ab, h, y, w13;
+};
+
+// Where weighted rows are summed per token (see the header).
+struct TiledMoe::Accumulator {
+  int64_t hidden = 0;
+  DType dtype = DType::kF32;   // y dtype
+  void* y = nullptr;           // into y
+  bf16_t* lo = nullptr;        // bf16 y: lower halves of the f32 sums
+  // bf16 y without a lo plane: every contribution is a bf16 value added with
+  // scale 1 and no token gets more than two, so the f32 sum of the first
+  // (stored exactly in y) and the second is the same as with a full f32 sum.
+  bool pair_exact = false;
+  float* f32 = nullptr;        // into an f32 buffer (+=)
+  const int32_t* expected = nullptr;
+  int32_t* arrived = nullptr;
+  std::unique_ptr<std::atomic<uint8_t>[]> locks{new std::atomic<uint8_t>[kStripes]};
+
+  Accumulator() {
+    for (int64_t i = 0; i < kStripes; ++i) locks[i].store(0, std::memory_order_relaxed);
+  }
+
+  // token t += scale * src[0, hidden). Products are rounded before they are
+  // added (no FMA contraction), so that two contributions sum to the same
+  // value in either arrival order.
+  template <typename T>
+  __attribute__((optimize("fp-contract=off"))) void Add(int64_t t, const T* src, float scale) {
+    const int64_t h = hidden;
+    std::atomic<uint8_t>* l = &locks[t % kStripes];
+    Lock(l);
+    if (f32 != nullptr) {
+      float* o = f32 + t * h;
+#pragma omp simd
+      for (int64_t j = 0; j < h; ++j) o[j] += scale * ToF(src[j]);
+      Unlock(l);
+      return;
+    }
+    const int32_t n = ++arrived[t];
+    const bool first = n == 1, last = n == expected[t];
+    if (dtype == DType::kF32) {
+      float* o = static_cast<float*>(y) + t * h;
+      if (first) {
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) o[j] = 0.0f + scale * ToF(src[j]);
+      } else {
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) o[j] += scale * ToF(src[j]);
+      }
+    } else {
+      bf16_t* hi = static_cast<bf16_t*>(y) + t * h;
+      bf16_t* lw = lo + t * h;
+      if (first && last) {
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(0.0f + scale * ToF(src[j]));
+      } else if (pair_exact) {
+        if (first) {
+#pragma omp simd
+          for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(0.0f + ToF(src[j]));
+        } else {
+#pragma omp simd
+          for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(ToF(hi[j]) + ToF(src[j]));
+        }
+      } else if (first) {
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) {
+          const uint32_t u = std::bit_cast<uint32_t>(0.0f + scale * ToF(src[j]));
+          hi[j] = static_cast<bf16_t>(u >> 16);
+          lw[j] = static_cast<bf16_t>(u & 0xffffu);
+        }
+      } else if (last) {
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) {
+          const float a = std::bit_cast<float>((static_cast<uint32_t>(hi[j]) << 16) | lw[j]);
+          hi[j] = FromF<bf16_t>(a + scale * ToF(src[j]));
+        }
+      } else {
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) {
+          const float a = std::bit_cast<float>((static_cast<uint32_t>(hi[j]) << 16) | lw[j]);
+          const uint32_t u = std::bit_cast<uint32_t>(a + scale * ToF(src[j]));
+          hi[j] = static_cast<bf16_t>(u >> 16);
+          lw[j] = static_cast<bf16_t>(u & 0xffffu);
+        }
+      }
+    }
+    Unlock(l);
+  }
+};
+
+TiledMoe::TiledMoe(MatmulRunner* runner, PipelineOptions options) : runner_(runner), options_(options) {}
+
+void TiledMoe::PrepackExpert(int64_t e, int64_t experts, int64_t h, int64_t m, DType dt, const void* w1,
+                             const void* w3, const void* w2) {
+  if (p2_.size() != static_cast<size_t>(experts)) {
+    p13_.clear();
+    p1_.clear();
+    p3_.clear();
+    p2_.assign(static_cast<size_t>(experts), PackedMatrix());
+    if (options_.fused_w13) {
+      p13_.resize(static_cast<size_t>(experts));
+    } else {
+      p1_.resize(static_cast<size_t>(experts));
+      p3_.resize(static_cast<size_t>(experts));
+    }
+  }
+  const size_t i = static_cast<size_t>(e);
+  if (options_.fused_w13) {
+    Tensor tmp(dt, {h, 2 * m});
+    ConcatW13(w1, w3, h, m, DTypeSize(dt), tmp.data());
+    p13_[i] = runner_->Pack(MatView::RowMajor(tmp.data(), dt, h, 2 * m, 2 * m));
+  } else {
+    p1_[i] = runner_->Pack(MatView::RowMajor(w1, dt, h, m, m));
+    p3_[i] = runner_->Pack(MatView::RowMajor(w3, dt, h, m, m));
+  }
+  p2_[i] = runner_->Pack(MatView::RowMajor(w2, dt, m, h, h));
+}
+
+Status TiledMoe::Prepack(const ExpertWeights& w) {
+  const int64_t l = w.experts(), h = w.hidden(), m = w.mlp_dim();
+  for (int64_t e = 0; e < l; ++e)
+    PrepackExpert(e, l, h, m, w.w1.dtype(), w.w1.at(e * h * m), w.w3.at(e * h * m), w.w2.at(e * m * h));
+  return runner_->status();
+}
+
+void TiledMoe::DiscardGradients(ExpertGrads* grads) {
+  for (Tensor* g : {&grads->dw1, &grads->dw3, &grads->dw2})
+    if (!g->empty()) DiscardPages(g->data(), g->bytes());
+}
+
+int64_t TiledMoe::HeldBytes() const {
+  int64_t b = saved_ab_.bytes() + lo_.bytes();
+  for (const auto* v : {&p13_, &p1_, &p3_, &p2_})
+    for (const PackedMatrix& p : *v)
+      if (!p.empty()) b += static_cast<int64_t>(p.desc().get_size());
+  for (const auto& t : threads_)
+    for (const Tensor* x : {&t->x, &t->ab, &t->h, &t->y, &t->w13}) b += x->bytes();
+  return b;
+}
+
+namespace {
+
+// Units of the plan's groups: whole groups (per_expert) or single tiles.
+std::vector<Unit> MakeUnits(const PackPlan& plan, GroupedBackend backend, bool per_expert, int64_t* max_tile,
+                            int64_t* max_group) {
+  std::vector<Unit> units;
+  *max_tile = *max_group = 0;
+  int64_t r0 = 0;
+  for (size_t g = 0; g < plan.group_sizes.size(); ++g) {
+    const int64_t n = plan.group_sizes[g];
+    if (n > 0) {
+      const int64_t tile = backend == GroupedBackend::kGmm ? std::min(kGmmTileRows, n) : n;
+      *max_tile = std::max(*max_tile, tile);
+      *max_group = std::max(*max_group, n);
+      if (per_expert) {
+        units.push_back({static_cast<int64_t>(g), r0, n, tile});
+      } else {
+        for (int64_t off = 0; off < n; off += tile)
+          units.push_back({static_cast<int64_t>(g), r0 + off, std::min(tile, n - off), tile});
+      }
+    }
+    r0 += n;
+  }
+  return units;
+}
+
+int ThreadIndex() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
+
+}  // namespace
+
+Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save, Tensor* y,
+                         float* out_f32, Tensor* lo_plane) {
+  const int64_t t = x.dim(0), h = x.dim(1);
+  const int64_t m = prepacked() ? p2_[0].k() : w.mlp_dim();
+  const DType dt = x.dtype();
+  const int64_t es = DTypeSize(dt);
+  const bool packed = prepacked();
+  const bool fused = options_.fused_w13;
+  const bool training = !packed;
+  saved_ = false;
+  const bool keep_ab = save && options_.remat != RematMode::kExpertMlp;
+  if (keep_ab) {
+    saved_rows_ = plan.valid_rows;
+    Grow(&saved_ab_, dt, saved_rows_ * 2 * m);
+  } else {
+    saved_ab_ = Tensor();
+    saved_rows_ = 0;
+  }
+  int64_t max_tile = 0, max_group = 0;
+  // Training reads plain weights; an expert's w13 is concatenated once per
+  // job, so a job is a whole expert there. Forward-only jobs are tiles.
+  std::vector<Unit> units = MakeUnits(plan, options_.backend, training, &max_tile, &max_group);
+  const int nt = std::max(1, omp_get_max_threads());
+  while (threads_.size() < static_cast<size_t>(nt)) threads_.push_back(std::make_shared<Thread>());
+  for (auto& th : threads_) {
+    Grow(&th->x, dt, max_tile * h);
+    if (!keep_ab) Grow(&th->ab, dt, max_tile * 2 * m);
+    Grow(&th->h, dt, max_tile * m);
+    Grow(&th->y, dt, max_tile * h);
+    if (training && fused) Grow(&th->w13, dt, h * 2 * m);
+  }
+  // The combine target.
+  Accumulator acc;
+  acc.hidden = h;
+  acc.dtype = dt;
+  if (out_f32 != nullptr) {
+    acc.f32 = out_f32;
+  } else {
+    if (y->empty() || y->dtype() != dt || y->shape() != std::vector<int64_t>{t, h}) *y = Tensor(dt, {t, h});
+    acc.y = y->data();
+    if (dt == DType::kBF16) {
+      Tensor* plane = lo_plane != nullptr ? lo_plane : &lo_;
+      if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
+        *plane = Tensor(DType::kBF16, {t, h});
+      acc.lo = plane->as<bf16_t>();
+      if (lo_plane != nullptr) lo_ = Tensor();
+    }
+    expected_.assign(static_cast<size_t>(t), 0);
+    arrived_.assign(static_cast<size_t>(t), 0);
+    for (int64_t r = 0; r < plan.valid_rows; ++r)
+      if (plan.keep[r]) ++expected_[static_cast<size_t>(plan.token[r])];
+    acc.expected = expected_.data();
+    acc.arrived = arrived_.data();
+  }
+  const bool apply_weight = !options_.preweight;
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+
+  auto run_unit = [&](int64_t ui) {
+    const Unit& u = units[static_cast<size_t>(ui)];
+    Thread& th = *threads_[static_cast<size_t>(ThreadIndex())];
+    const int64_t g = u.g;
+    if (training && fused) ConcatW13(w.w1.at(g * h * m), w.w3.at(g * h * m), h, m, es, th.w13.data());
+    for (int64_t off = 0; off < u.n; off += u.tile) {
+      const int64_t r = u.r0 + off, n = std::min(u.tile, u.n - off);
+      GatherTile(x, plan, r, n, th.x.data());
+      MatView xa = MatView::RowMajor(th.x.data(), dt, n, h, h);
+      // gate|up destination: the saved buffer or the thread's tile.
+      void* ab;
+      int64_t ld, boff;
+      if (keep_ab) {
+        ab = fused ? saved_ab_.at(r * 2 * m) : saved_ab_.at(r * m);
+        ld = fused ? 2 * m : m;
+        boff = fused ? m : saved_rows_ * m;
+      } else {
+        ab = th.ab.data();
+        ld = fused ? 2 * m : m;
+        boff = fused ? m : n * m;
+      }
+      char* abc = static_cast<char*>(ab);
+      if (fused) {
+        MatView b = packed ? MatView{} : MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m);
+        runner_->RunHere(Job(xa, packed ? &p13_[static_cast<size_t>(g)] : nullptr, b,
+                             OutView{ab, dt, n, 2 * m, 2 * m}));
+      } else {
+        MatView b1 = packed ? MatView{} : MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m);
+        MatView b3 = packed ? MatView{} : MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m);
+        runner_->RunHere(Job(xa, packed ? &p1_[static_cast<size_t>(g)] : nullptr, b1, OutView{ab, dt, n, m, m}));
+        runner_->RunHere(Job(xa, packed ? &p3_[static_cast<size_t>(g)] : nullptr, b3,
+                             OutView{abc + boff * es, dt, n, m, m}));
+      }
+      DispatchFloat(dt, [&](auto tag) {
+        using T = decltype(tag);
+        SwiGluRows(static_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r : nullptr, th.h.as<T>(), m);
+      });
+      MatView b2 = packed ? MatView{} : MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h);
+      runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m), packed ? &p2_[static_cast<size_t>(g)] : nullptr,
+                           b2, OutView{th.y.data(), dt, n, h, h}));
+      DispatchFloat(dt, [&](auto tag) {
+        using T = decltype(tag);
+        const T* yt = th.y.as<T>();
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t row = r + i;
+          if (!plan.keep[row]) continue;
+          acc.Add(plan.token[row], yt + i * h, apply_weight ? plan.weight[row] : 1.0f);
+        }
+      });
+    }
+  };
+  runner_->ParallelFor(static_cast<int64_t>(units.size()), run_unit);
+  if (out_f32 == nullptr) {
+    // Tokens without a contribution (all slots null, dropped or elsewhere).
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < t; ++i)
+      if (expected_[static_cast<size_t>(i)] == 0) std::memset(y->at(i * h), 0, static_cast<size_t>(h * es));
+  }
+  saved_ = save;
+  return runner_->status();
+}
+
+Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, const Tensor& y,
+                          float dout_scale, Tensor* dx, float* dx_f32, ExpertGrads* grads) {
+  if (!saved_) return Status::Internal("TiledMoe::Backward without a Forward(save_for_backward)");
+  const int64_t t = x.dim(0), h = x.dim(1), m = w.mlp_dim(), l = w.experts();
+  const DType dt = x.dtype();
+  const int64_t es = DTypeSize(dt);
+  const bool fused = options_.fused_w13;
+  const bool have_ab = saved_rows_ > 0 && !saved_ab_.empty();
+  for (Tensor* g : {&grads->dw1, &grads->dw3})
+    if (g->empty() || g->dtype() != dt || g->shape() != std::vector<int64_t>{l, h, m}) *g = Tensor(dt, {l, h, m});
+  if (grads->dw2.empty() || grads->dw2.dtype() != dt || grads->dw2.shape() != std::vector<int64_t>{l, m, h})
+    grads->dw2 = Tensor(dt, {l, m, h});
+  int64_t max_tile = 0, max_group = 0;
+  std::vector<Unit> units = MakeUnits(plan, options_.backend, true, &max_tile, &max_group);
+  const int nt = std::max(1, omp_get_max_threads());
+  while (threads_.size() < static_cast<size_t>(nt)) threads_.push_back(std::make_shared<Thread>());
+  for (auto& th : threads_) {
+    Grow(&th->x, dt, max_group * h);
+    if (!have_ab) Grow(&th->ab, dt, max_group * 2 * m);
+    Grow(&th->h, dt, max_group * m);
+    Grow(&th->y, dt, max_group * h);  // dy rows, then dx rows
+    if (fused) Grow(&th->w13, dt, h * 2 * m);
+  }
+  Accumulator acc;
+  acc.hidden = h;
+  acc.dtype = dt;
+  if (dx_f32 != nullptr) {
+    acc.f32 = dx_f32;
+  } else {
+    if (dx->empty() || dx->dtype() != dt || dx->shape() != std::vector<int64_t>{t, h}) *dx = Tensor(dt, {t, h});
+    acc.y = dx->data();
+    expected_.assign(static_cast<size_t>(t), 0);
+    arrived_.assign(static_cast<size_t>(t), 0);
+    int32_t most = 0;
+    for (int64_t r = 0; r < plan.valid_rows; ++r)
+      if (plan.keep[r]) most = std::max(most, ++expected_[static_cast<size_t>(plan.token[r])]);
+    if (dt == DType::kBF16) {
+      // The row gradients are bf16 values added with scale 1: with at most
+      // two per token no low-half plane is needed.
+      acc.pair_exact = most <= 2;
+      if (!acc.pair_exact) {
+        Grow(&lo_, DType::kBF16, t * h);
+        acc.lo = lo_.as<bf16_t>();
+      }
+    }
+    acc.expected = expected_.data();
+    acc.arrived = arrived_.data();
+  }
+  const bool apply_weight = !options_.preweight;
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+
+  auto run_expert = [&](int64_t ui) {
+    const Unit& u = units[static_cast<size_t>(ui)];
+    Thread& th = *threads_[static_cast<size_t>(ThreadIndex())];
+    const int64_t g = u.g, r0 = u.r0, n = u.n;
+    const void* w1 = w.w1.at(g * h * m);
+    const void* w3 = w.w3.at(g * h * m);
+    const void* w2 = w.w2.at(g * m * h);
+    if (fused) ConcatW13(w1, w3, h, m, es, th.w13.data());
+    GatherTile(x, plan, r0, n, th.x.data());
+    // gate|up of the expert's rows: saved, or recomputed (remat expert_mlp).
+    char* ab;
+    int64_t ld = fused ? 2 * m : m, boff;
+    if (have_ab) {
+      ab = static_cast<char*>(fused ? saved_ab_.at(r0 * 2 * m) : saved_ab_.at(r0 * m));
+      boff = fused ? m : saved_rows_ * m;
+    } else {
+      ab = static_cast<char*>(th.ab.data());
+      boff = fused ? m : n * m;
+      for (int64_t off = 0; off < n; off += u.tile) {
+        const int64_t tn = std::min(u.tile, n - off);
+        MatView xa = MatView::RowMajor(static_cast<const char*>(th.x.data()) + off * h * es, dt, tn, h, h);
+        if (fused) {
+          runner_->RunHere(Job(xa, nullptr, MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m),
+                               OutView{ab + off * 2 * m * es, dt, tn, 2 * m, 2 * m}));
+        } else {
+          runner_->RunHere(Job(xa, nullptr, MatView::RowMajor(w1, dt, h, m, m), OutView{ab + off * m * es, dt, tn, m, m}));
+          runner_->RunHere(Job(xa, nullptr, MatView::RowMajor(w3, dt, h, m, m),
+                               OutView{ab + (boff + off * m) * es, dt, tn, m, m}));
+        }
+      }
+    }
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      // h (recomputed from gate|up) and dy = w * dout[token], dout = y * scale.
+      SwiGluRows(reinterpret_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m);
+      const T* yp = y.as<T>();
+      T* dy = th.y.as<T>();
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t r = r0 + i;
+        const float s = plan.keep[r] ? (apply_weight ? plan.weight[r] : 1.0f) : 0.0f;
+        T* d = dy + i * h;
+        if (s == 0.0f) {
+          std::memset(d, 0, static_cast<size_t>(h * es));
+          continue;
+        }
+        const T* src = yp + int64_t{plan.token[r]} * h;
+#pragma omp simd
+        for (int64_t j = 0; j < h; ++j) d[j] = FromF<T>(s * ToF(FromF<T>(ToF(src[j]) * dout_scale)));
+      }
+    });
+    // dW2 = h^T dy (one matmul over the expert's rows).
+    runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m).T(), nullptr,
+                         MatView::RowMajor(th.y.data(), dt, n, h, h), OutView{grads->dw2.at(g * m * h), dt, m, h, h}));
+    // dh = dy W2^T per tile, into h's buffer (h is done).
+    for (int64_t off = 0; off < n; off += u.tile) {
+      const int64_t tn = std::min(u.tile, n - off);
+      runner_->RunHere(Job(MatView::RowMajor(th.y.at(off * h), dt, tn, h, h), nullptr,
+                           MatView::RowMajor(w2, dt, m, h, h).T(), OutView{th.h.at(off * m), dt, tn, m, m}));
+    }
+    // d(gate), d(up) in place of gate|up.
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      T* abt = reinterpret_cast<T*>(ab);
+      SwiGluBackwardRows(abt, ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m, abt);
+    });
+    // dW1 = x^T d(gate), dW3 = x^T d(up).
+    MatView xt = MatView::RowMajor(th.x.data(), dt, n, h, h).T();
+    runner_->RunHere(Job(xt, nullptr, MatView::RowMajor(ab, dt, n, m, ld), OutView{grads->dw1.at(g * h * m), dt, h, m, m}));
+    runner_->RunHere(Job(xt, nullptr, MatView::RowMajor(ab + boff * es, dt, n, m, ld),
+                         OutView{grads->dw3.at(g * h * m), dt, h, m, m}));
+    // dx rows = d(gate|up) W13^T per tile, into the dy buffer (dy is done).
+    for (int64_t off = 0; off < n; off += u.tile) {
+      const int64_t tn = std::min(u.tile, n - off);
+      OutView dxo{th.y.at(off * h), dt, tn, h, h};
+      if (fused) {
+        runner_->RunHere(Job(MatView::RowMajor(ab + off * 2 * m * es, dt, tn, 2 * m, 2 * m), nullptr,
+                             MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m).T(), dxo));
+      } else {
+        runner_->RunHere(Job(MatView::RowMajor(ab + off * m * es, dt, tn, m, m), nullptr,
+                             MatView::RowMajor(w1, dt, h, m, m).T(), dxo));
+        runner_->RunHere(Job(MatView::RowMajor(ab + (boff + off * m) * es, dt, tn, m, m), nullptr,
+                             MatView::RowMajor(w3, dt, h, m, m).T(), dxo, true));
+      }
+    }
+    // The expert's saved gate|up is consumed: its pages go back while the
+    // gradients' pages fill (peak memory, see DiscardGradients).
+    if (have_ab) {
+      if (fused) {
+        DiscardPages(ab, n * 2 * m * es);
+      } else {
+        DiscardPages(ab, n * m * es);
+        DiscardPages(ab + boff * es, n * m * es);
+      }
+    }
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      const T* dr = th.y.as<T>();
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t r = r0 + i;
+        if (plan.keep[r]) acc.Add(plan.token[r], dr + i * h, 1.0f);
+      }
+    });
+  };
+  // Experts with no rows get zero gradients.
+  for (int64_t g = 0; g < l; ++g) {
+    if (plan.group_sizes[static_cast<size_t>(g)] != 0) continue;
+    std::memset(grads->dw1.at(g * h * m), 0, static_cast<size_t>(h * m * es));
+    std::memset(grads->dw3.at(g * h * m), 0, static_cast<size_t>(h * m * es));
+    std::memset(grads->dw2.at(g * m * h), 0, static_cast<size_t>(m * h * es));
+  }
+  runner_->ParallelFor(static_cast<int64_t>(units.size()), run_expert);
+  if (dx_f32 == nullptr) {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < t; ++i)
+      if (expected_[static_cast<size_t>(i)] == 0) std::memset(dx->at(i * h), 0, static_cast<size_t>(h * es));
+  }
+  // The saved activations were consumed (SwiGLU backward ran in place); the
+  // buffer is kept for the next step.
+  saved_ = false;
+  return runner_->status();
+}
+
+}  // namespace moelog::engine::cpu

@@ -1,0 +1,107 @@
+// TiledMoe: the routed experts of the single-device MoE block as one fused
+// pipeline per row tile: gather -> up (+SwiGLU) -> down -> weighted combine,
+// so only a tile's intermediates are alive (per-thread tile buffers) instead
+// of row buffers for all T*K assignments.
+//
+// Forward-only runs read the weights in their prepacked (oneDNN blocked) form
+// only; the caller may drop the plain weights after Prepack. Training reads
+// the plain weights; fused_w13 concatenates an expert's w1|w3 into a
+// per-thread buffer while that expert is in flight.
+//
+// The combine sums each token's weighted expert outputs in f32 and rounds
+// once. Into a bf16 y the f32 sum is kept split in two 16-bit planes: the
+// upper halves in y itself, the lower halves in a side plane, so no [T,H] f32
+// buffer exists; the token's last contribution rounds the sum into y. The
+// backward's dx needs no side plane when no token has more than two row
+// gradients (they are bf16 values, so the first one is exact in dx). Threads
+// add into a token under a per-token-stripe lock; with K <= 2 contributions
+// per token the result does not depend on their order (products are rounded,
+// and f32 addition is commutative), so it is deterministic. (The unfused
+// combine sums in slot order with fused multiply-adds; results agree within
+// one rounding.)
+//
+// Training (Backward) runs one expert per job: gather x rows, SwiGLU from the
+// saved gate|up pre-activations (or, with remat expert_mlp, from a recomputed
+// up projection), dW2 = h^T dy, dh = dy W2^T, SwiGLU backward in place,
+// dW1/dW3 = x^T d(gate)/d(up), dx rows = d(gate|up) W13^T, then dx rows are
+// added into dx the same way as the forward combine. dout = 2y/(T*H) and the
+// combine backward dy are formed per row on the fly.
+#ifndef MOELOG_ENGINE_CPU_MOE_PIPELINE_H_
+#define MOELOG_ENGINE_CPU_MOE_PIPELINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/cpu/matmul.h"
+#include "engine/cpu/moe_layer.h"
+#include "engine/cpu/tensor.h"
+#include "engine/status.h"
+
+namespace moelog::engine::cpu {
+
+struct PipelineOptions {
+  GroupedBackend backend = GroupedBackend::kGmm;
+  bool fused_w13 = false;  // one [H,2M] up matmul per tile
+  bool preweight = false;  // h *= routing weight; combine unweighted
+  RematMode remat = RematMode::kNone;
+};
+
+class TiledMoe {
+ public:
+  TiledMoe(MatmulRunner* runner, PipelineOptions options);
+
+  // Prepacks expert e (of `experts`) from plain matrices: w1, w3 [H,M] and w2
+  // [M,H] (fused_w13: w1|w3 are concatenated into a temporary [H,2M] first).
+  // Forward-only runs call it for every expert before Forward.
+  void PrepackExpert(int64_t e, int64_t experts, int64_t hidden, int64_t mlp_dim, DType dtype, const void* w1,
+                     const void* w3, const void* w2);
+  // PrepackExpert for every expert of w.
+  Status Prepack(const ExpertWeights& w);
+  bool prepacked() const { return !p2_.empty(); }
+
+  // The routed experts on x [T,H] for the plan's valid rows. Into y (out_f32
+  // null): y [T,H] (x dtype, allocated if needed) is overwritten with the
+  // combined sum. Into out_f32 [T,H]: the sums are added to it (the caller
+  // adds the shared expert and casts). save_for_backward keeps the gate|up
+  // pre-activations of every valid row unless remat is expert_mlp. w: plain
+  // weights (unused when prepacked). lo_plane: a [T,H] bf16 buffer the
+  // caller does not need during the call (training passes dx) to hold the
+  // low halves of bf16 sums; null: an internal one.
+  Status Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save_for_backward, Tensor* y,
+                 float* out_f32, Tensor* lo_plane = nullptr);
+
+  // Gradients for the last Forward(save_for_backward = true) with loss
+  // mean(y^2): dout = FromF(y * dout_scale) per element. dx [T,H] (x dtype)
+  // is overwritten when dx_f32 is null; otherwise the row gradients are added
+  // to dx_f32 [T,H]. grads are overwritten.
+  Status Backward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, const Tensor& y, float dout_scale,
+                  Tensor* dx, float* dx_f32, ExpertGrads* grads);
+
+  // Returns the pages of the gradient tensors to the OS: a training step
+  // overwrites them (like zero_grad(set_to_none=True)), and their pages then
+  // fill during the backward while the consumed saved activations are
+  // returned, so the two never peak together.
+  static void DiscardGradients(ExpertGrads* grads);
+
+  // Bytes held between calls (prepacked weights, saved activations, tile
+  // buffers), for the memory estimate.
+  int64_t HeldBytes() const;
+
+ private:
+  struct Thread;
+  struct Accumulator;
+  MatmulRunner* runner_;
+  PipelineOptions options_;
+  std::vector<PackedMatrix> p13_, p1_, p3_, p2_;
+  Tensor saved_ab_;           // [valid rows, 2M] gate|up (fused rows; split: gate block then up block)
+  int64_t saved_rows_ = 0;
+  bool saved_ = false;
+  Tensor lo_;                 // [T,H] lower halves of the split f32 sums (bf16 outputs)
+  std::vector<int32_t> expected_, arrived_;  // per token: contributions expected / arrived
+  std::vector<std::shared_ptr<Thread>> threads_;
+};
+
+}  // namespace moelog::engine::cpu
+
+#endif  // MOELOG_ENGINE_CPU_MOE_PIPELINE_H_

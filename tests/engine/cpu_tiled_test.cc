@@ -1,0 +1,173 @@
+// The fused tile pipeline (TiledMoe) against the unfused stages of the CPU
+// engine (ExpertMlp + combine) on the same data: a deterministic top-2
+// forward equal to the unfused one within one rounding of the output, the
+// gradients against the reference, and no per-assignment row buffers held.
+#include <cmath>
+#include <string>
+#include <tuple>
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+
+#include "engine/cpu/moe_block.h"
+#include "engine/cpu/moe_pipeline.h"
+#include "engine/cpu/reference.h"
+
+namespace moelog::engine::cpu {
+namespace {
+
+constexpr int64_t kT = 300, kH = 64, kM = 48, kE = 5;
+
+Routing MakeRouting(int64_t topk, double null_frac = 0.0) {
+  Logits l = GenerateLogits("random", kT, kE, 11, 0.98, 0.35);
+  Routing r = TopK(l, topk);
+  NullOptions o;
+  o.frac = null_frac;
+  o.key = 5;
+  ApplyNullRouting(o, &r);
+  return r;
+}
+
+// y of the unfused engine: ExpertMlp over the gathered rows, then the
+// inverse-permutation combine rounded once into y.
+Tensor UnfusedForward(const BlockData& d, const PackPlan& plan, GroupedBackend backend, bool fused, bool preweight) {
+  MatmulRunner mm;
+  ExpertMlpOptions o;
+  o.backend = backend;
+  o.fused_w13 = fused;
+  o.preweight = preweight;
+  ExpertWeights w;
+  w.w1 = Tensor(d.experts.w1.dtype(), d.experts.w1.shape());
+  w.w3 = Tensor(d.experts.w3.dtype(), d.experts.w3.shape());
+  w.w2 = Tensor(d.experts.w2.dtype(), d.experts.w2.shape());
+  w.w1.CopyFrom(d.experts.w1);
+  w.w3.CopyFrom(d.experts.w3);
+  w.w2.CopyFrom(d.experts.w2);
+  if (fused) BuildW13(&w);
+  ExpertMlp mlp(&mm, o);
+  EXPECT_TRUE(mlp.Prepare(w).ok());
+  PackedRows rows;
+  GatherRows(d.x, plan, false, &rows);
+  Tensor y_rows;
+  EXPECT_TRUE(mlp.Forward(w, rows, &y_rows).ok());
+  Tensor y(d.x.dtype(), {kT, kH});
+  CombineInversePermuteInto(y_rows, plan, InversePermutation(plan), !preweight, &y);
+  return y;
+}
+
+using Param = std::tuple<std::string, std::string, bool>;  // backend, dtype, fused
+class TiledVsUnfused : public ::testing::TestWithParam<Param> {};
+
+TEST_P(TiledVsUnfused, Top2ForwardIsDeterministicAndMatchesUnfused) {
+  auto [backend_name, dtype, fused] = GetParam();
+  const GroupedBackend backend = backend_name == "gmm" ? GroupedBackend::kGmm : GroupedBackend::kRaggedDot;
+  const DType dt = DTypeFromName(dtype);
+  BlockData d = GenerateBlockData(kT, kH, kM, kE, 0, dt, 4);
+  Routing r = MakeRouting(2);
+  PackOptions po;
+  po.pad_rows_to_tile = backend == GroupedBackend::kGmm;
+  auto plan = PlanPack(r, po);
+  ASSERT_TRUE(plan.ok());
+  for (bool preweight : {false, true}) {
+    Tensor want = UnfusedForward(d, *plan, backend, fused, preweight);
+    for (bool prepack : {true, false}) {
+      MatmulRunner mm;
+      PipelineOptions o;
+      o.backend = backend;
+      o.fused_w13 = fused;
+      o.preweight = preweight;
+      TiledMoe tm(&mm, o);
+      if (prepack) {
+        ASSERT_TRUE(tm.Prepack(d.experts).ok());
+      }
+      Tensor y, first;
+      // One rounding of the output (bf16: 2^-8 relative), or f32 rounding noise
+      // (relative to max(|y|, 1e-3): sums may cancel).
+      const double tol = dt == DType::kBF16 ? 1.0 / 128 : 1e-4;
+      for (int rep = 0; rep < 3; ++rep) {  // later calls reuse buffers
+        ASSERT_TRUE(tm.Forward(d.experts, d.x, *plan, false, &y, nullptr).ok());
+        ASSERT_EQ(y.numel(), want.numel());
+        double worst = 0;
+        for (int64_t i = 0; i < y.numel(); ++i) {
+          const double a = y.Get(i), b = want.Get(i);
+          worst = std::max(worst, std::fabs(a - b) / std::max(1e-3, std::fabs(b)));
+        }
+        EXPECT_LE(worst, tol) << "preweight=" << preweight << " prepack=" << prepack << " rep=" << rep;
+        if (rep == 0) {
+          first = Tensor(dt, y.shape());
+          first.CopyFrom(y);
+        } else {
+          int64_t differ = 0;
+          for (int64_t i = 0; i < y.numel(); ++i) differ += y.Get(i) != first.Get(i) ? 1 : 0;
+          EXPECT_EQ(differ, 0) << "not deterministic: preweight=" << preweight << " prepack=" << prepack;
+        }
+      }
+      // No [rows, H] buffers: what stays is the packed weights, the tiles of
+      // each thread and the [T,H] low-half plane.
+      const int64_t es = DTypeSize(dt);
+      const int64_t weights = prepack ? 3 * kE * kH * kM * es * 2 : 0;  // blocked layouts may pad
+      const int64_t tiles = omp_get_max_threads() * std::min<int64_t>(kGmmTileRows, plan->rows) * (2 * kH + 3 * kM) * es;
+      EXPECT_LE(tm.HeldBytes(), weights + tiles + kT * kH * es);
+    }
+  }
+}
+
+TEST_P(TiledVsUnfused, TrainingMatchesTheReference) {
+  auto [backend_name, dtype, fused] = GetParam();
+  BenchConfig c;
+  c.tokens = kT;
+  c.hidden = kH;
+  c.mlp_dim = kM;
+  c.experts = kE;
+  c.backend = backend_name;
+  c.dtype = dtype;
+  for (int64_t topk : {1, 3}) {
+    for (std::string remat : {"none", "expert_mlp"}) {
+      c.topk = topk;
+      c.remat_mode = remat;
+      Routing r = MakeRouting(topk, topk == 3 ? 0.2 : 0.0);
+      auto bc = MakeBlockConfig(c, fused ? "fused_w13" : "preweight");
+      ASSERT_TRUE(bc.ok());
+      BlockData d = GenerateBlockData(kT, kH, kM, kE, 0, DTypeFromName(dtype), 9);
+      MoeBlock block(*bc, &d, &r);
+      ASSERT_TRUE(block.tiled());
+      ASSERT_TRUE(block.Prepare(true).ok());
+      for (int i = 0; i < 2; ++i) ASSERT_TRUE(block.TrainStep().ok());
+      for (const auto& n : block.CheckNumerics(true))
+        EXPECT_TRUE(n.ok) << "topk=" << topk << " remat=" << remat << " " << n.tensor << " " << n.max_rel_err;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, TiledVsUnfused,
+                         ::testing::Combine(::testing::Values("gmm", "ragged_dot"),
+                                            ::testing::Values("float32", "bfloat16"), ::testing::Bool()));
+
+TEST(TiledMoe, ForwardOnlyRunsCanReleaseThePlainWeights) {
+  BenchConfig c;
+  c.tokens = kT;
+  c.hidden = kH;
+  c.mlp_dim = kM;
+  c.experts = kE;
+  c.topk = 2;
+  c.dtype = "bfloat16";
+  Routing r = MakeRouting(2);
+  auto bc = MakeBlockConfig(c, "fused_w13");
+  ASSERT_TRUE(bc.ok());
+  BlockData keep = GenerateBlockData(kT, kH, kM, kE, 0, DType::kBF16, 2);
+  BlockData drop = GenerateBlockData(kT, kH, kM, kE, 0, DType::kBF16, 2);
+  MoeBlock a(*bc, &keep, &r), b(*bc, &drop, &r);
+  b.set_release_plain_weights(true);
+  ASSERT_TRUE(a.Prepare(false).ok());
+  ASSERT_TRUE(b.Prepare(false).ok());
+  EXPECT_TRUE(drop.experts.w1.empty());
+  EXPECT_FALSE(keep.experts.w1.empty());
+  ASSERT_TRUE(a.Forward(true).ok());
+  ASSERT_TRUE(b.Forward(true).ok());
+  for (int64_t i = 0; i < a.y().numel(); ++i) ASSERT_EQ(a.y().Get(i), b.y().Get(i)) << i;
+}
+
+}  // namespace
+}  // namespace moelog::engine::cpu
