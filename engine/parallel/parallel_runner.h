@@ -64,9 +64,16 @@ MeshShape MeshForConfig(const BenchConfig& config);
 // single-device engine uses (same seed), so results are comparable with
 // --parallel-mode none; each device copies out its own part once, untimed.
 // Fills devices, mesh, comm (bytes sent/received per device per step: the
-// largest over devices; measured seconds in collectives vs the rest), time,
-// aggregate and per-device TF/s, and extra figures (per-device bytes, the
-// analytic volumes, local capacity). With --check-numerics, y and every
+// largest over devices; comm_s = measured seconds in the communication blocks
+// -- the collectives plus packing into / unpacking from their f32 staging
+// buffers, split in extra comm_collective_s and comm_staging_s -- and
+// compute_s = the rest of the step), time, aggregate and per-device TF/s, and
+// extra figures (per-device bytes, the analytic volumes, local capacity, rows
+// the expert MLPs compute). With --stage-timing, the stages of the timed steps
+// (pack, up, down | expert_mlp, combine, shared, backward, comm), summed over
+// the simulated devices, or the slowest rank's under MPI. --capacity-policy
+// drop drops the same assignments as the single-device engine (pad is
+// refused by BenchConfig::Validate). With --check-numerics, y and every
 // gradient are gathered (untimed) and compared with the single-device engine.
 // Under MPI the reported time of each iteration is the slowest rank's.
 // REQUIRES: config.Validate().ok(), config.parallel_mode != "none".
