@@ -165,6 +165,9 @@ std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork
           if (r.status == "ok") runs.push_back(ToStoredRun(r));
     }
   }
+  // A cache hit may have been stored by another entry with the same command:
+  // these are this entry's results all the same.
+  for (auto& r : runs) r.entry_id = w.unit->id;
   auto chart = ChartForEntry(path, *e, runs, {}, draw);
   if (!chart.ok()) {
     if (chart.status().code() != Status::Code::kNotFound)

@@ -115,6 +115,25 @@ TEST_F(SessionTest, ParallelJobsGiveTheSerialResult) {
   EXPECT_EQ(serial, docs[1]);
 }
 
+// Two entries with the same command share its cached runs; both keep their
+// table and chart, and a second update changes nothing.
+TEST_F(SessionTest, EntriesSharingACommandAreBothComplete) {
+  const std::string cmd =
+      "- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 512 --mlp-dim 256 --experts 16 --topk 2`\n"
+      "- Result: pending\n\n";
+  const std::string p = Put("twins.md", "# Twins: Research Logbook\n\n## Experiment ID Prefix\n- `TW`\n\n"
+                                        "## Experiment Log\n### 2026-04-01 10:00 - first\n" + cmd +
+                                        "### 2026-04-01 11:00 - second\n" + cmd);
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  const std::string once = Slurp(p);
+  EXPECT_NE(once.find("figures/TW-20260401-1000.svg"), std::string::npos) << once;
+  EXPECT_NE(once.find("figures/TW-20260401-1100.svg"), std::string::npos) << once;
+  SessionSummary again = Run(p, {});
+  EXPECT_EQ(again.executed, 0);
+  EXPECT_FALSE(again.changed);
+  EXPECT_EQ(Slurp(p), once);
+}
+
 TEST_F(SessionTest, CheckFailsOnStaleMissingOrEditedRegions) {
   const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
   const std::string p = Put("int8.md", seed);
