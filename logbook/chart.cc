@@ -387,8 +387,20 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
   files.chart = dir + "/" + base + ext;
   files.data = dir + "/" + base + ".dat";
   files.script = dir + "/" + base + ".gp";
-  MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.data, ChartData(plan)));
-  MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.script, ChartScript(plan, base + ".dat", base + ext, png)));
+  const std::string data = ChartData(plan);
+  const std::string saved_script = ChartScript(plan, base + ".dat", base + ext, png);
+  // Unchanged data and script and a chart already drawn from them: nothing to
+  // redraw (a warm update must not run gnuplot for every entry).
+  struct stat drawn;
+  auto same = [](const std::string& path, const std::string& text) {
+    auto old = ReadFile(path);
+    return old.ok() && *old == text;
+  };
+  if (same(files.data, data) && same(files.script, saved_script) && ::stat(files.chart.c_str(), &drawn) == 0 &&
+      drawn.st_size > 0)
+    return files;
+  MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.data, data));
+  MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.script, saved_script));
   // gnuplot writes the chart under a temporary name; it replaces the old
   // chart only once it is complete and non-empty.
   const std::string tmp_name = base + ".tmp" + ext;
