@@ -179,6 +179,22 @@ double AvailableBytes() {
 
 namespace {
 
+// mean(y^2) over the first n elements of y, accumulated in double: the
+// training step's loss.
+float MeanOfSquares(const Tensor& y, int64_t n) {
+  double sum = 0;
+  DispatchFloat(y.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* yp = y.as<T>();
+#pragma omp parallel for simd schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < n; ++i) {
+      const float v = ToF(yp[i]);
+      sum += static_cast<double>(v) * v;
+    }
+  });
+  return static_cast<float>(sum / static_cast<double>(n));
+}
+
 PipelineOptions TiledOptions(const BlockConfig& c) {
   PipelineOptions o;
   o.backend = c.backend;
@@ -360,18 +376,8 @@ Status MoeBlock::TiledTrainStep() {
   MOELOG_RETURN_IF_ERROR(TiledForward(true));
   // loss = mean(y^2) in f32; dL/dy = 2 y / (T H), formed per row by the
   // pipeline (and materialized only for the shared expert).
-  double sum = 0;
   const float inv_n = 2.0f / static_cast<float>(t * h);
-  DispatchFloat(c_.dtype, [&](auto tag) {
-    using T = decltype(tag);
-    const T* yp = y_.as<T>();
-#pragma omp parallel for simd schedule(static) reduction(+ : sum)
-    for (int64_t i = 0; i < t * h; ++i) {
-      const float v = ToF(yp[i]);
-      sum += static_cast<double>(v) * v;
-    }
-  });
-  loss_ = static_cast<float>(sum / static_cast<double>(t * h));
+  loss_ = MeanOfSquares(y_, t * h);
   if (c_.shared_dim == 0)
     return pipeline_.Backward(data_->experts, data_->x, plan_, y_, inv_n, &dx_, nullptr, &grads_);
   if (dout_.empty() || dout_.dtype() != c_.dtype) dout_ = Tensor(c_.dtype, {t, h});
@@ -397,20 +403,13 @@ Status MoeBlock::TrainStep() {
   MOELOG_RETURN_IF_ERROR(mlp_.Forward(data_->experts, rows_, &y_rows_, true));
   MOELOG_RETURN_IF_ERROR(Combine());
   // loss = mean(y^2) in f32; dL/dy = 2 y / (T H).
-  double sum = 0;
   const float inv_n = 2.0f / static_cast<float>(t * h);
   if (dout_.empty() || dout_.dtype() != c_.dtype) dout_ = Tensor(c_.dtype, {t, h});
+  loss_ = MeanOfSquares(y_, t * h);
   DispatchFloat(c_.dtype, [&](auto tag) {
     using T = decltype(tag);
-    const T* yp = y_.as<T>();
-#pragma omp parallel for simd schedule(static) reduction(+ : sum)
-    for (int64_t i = 0; i < t * h; ++i) {
-      const float v = ToF(yp[i]);
-      sum += static_cast<double>(v) * v;
-    }
-    CastScale(yp, dout_.as<T>(), t * h, inv_n);
+    CastScale(y_.as<T>(), dout_.as<T>(), t * h, inv_n);
   });
-  loss_ = static_cast<float>(sum / static_cast<double>(t * h));
   dx_f32_.assign(static_cast<size_t>(t * h), 0.0f);
   if (c_.shared_dim > 0)
     MOELOG_RETURN_IF_ERROR(shared_.Backward(data_->shared, data_->x, dout_, dx_f32_.data(), &shared_grads_));
