@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -11,8 +10,6 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <system_error>
-#include <thread>
 
 #include "logbook/entry_ids.h"
 #include "logbook/file_util.h"
@@ -26,6 +23,7 @@
 #include "logbook/runner.h"
 #include "logbook/shell_plan.h"
 #include "logbook/update_hooks.h"
+#include "logbook/work_queue.h"
 
 namespace moelog::logbook {
 namespace {
@@ -437,29 +435,13 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
       if (!pc->plan.needs_shell) o.only = pc->missing;
       pc->outcome = RunPlan(pc->plan, o);
     };
-    // A work queue: each of the N workers takes the next command when it is
-    // free, so one long run does not hold the others back.
-    std::atomic<size_t> next{0};
     std::mutex progress_mu;
     int done = 0;
-    auto worker = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < to_run.size();) {
-        run_one(to_run[i]);
-        std::lock_guard<std::mutex> lock(progress_mu);
-        progress.Step(++done, unit_of.at(to_run[i]));
-      }
-    };
-    const size_t jobs = std::min(static_cast<size_t>(std::max(1, opt.jobs)), to_run.size());
-    std::vector<std::thread> pool;
-    for (size_t k = 1; k < jobs; ++k) {
-      try {
-        pool.emplace_back(worker);
-      } catch (const std::system_error&) {
-        break;  // fewer threads than asked: the others do the rest
-      }
-    }
-    worker();
-    for (auto& t : pool) t.join();
+    RunQueue(to_run.size(), static_cast<size_t>(std::max(1, opt.jobs)), [&](size_t i) {
+      run_one(to_run[i]);
+      std::lock_guard<std::mutex> lock(progress_mu);
+      progress.Step(++done, unit_of.at(to_run[i]));
+    });
     // Store, serially.
     for (PlannedCommand* pc : to_run) {
       const std::string& id = unit_of[pc];

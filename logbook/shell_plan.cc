@@ -1,15 +1,15 @@
 #include "logbook/shell_plan.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <system_error>
 #include <thread>
 #include <utility>
+
+#include "logbook/work_queue.h"
 
 namespace moelog::logbook {
 namespace {
@@ -1222,22 +1222,9 @@ std::string Plan::Summary() const {
 std::vector<Plan> PlanCommands(const std::vector<std::string_view>& commands, const PlanOptions& options,
                                int threads) {
   std::vector<Plan> plans(commands.size());
-  size_t n = threads > 0 ? static_cast<size_t>(threads) : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
-  n = std::min(n, commands.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < commands.size();) plans[i] = PlanCommand(commands[i], options);
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < n; ++t) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads: the others (and this one) do the rest
-    }
-  }
-  work();
-  for (auto& t : pool) t.join();
+  const size_t n = threads > 0 ? static_cast<size_t>(threads)
+                               : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  RunQueue(commands.size(), n, [&](size_t i) { plans[i] = PlanCommand(commands[i], options); });
   return plans;
 }
 
