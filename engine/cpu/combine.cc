@@ -42,23 +42,28 @@ void ScatterImpl(const T* y, const PackPlan& plan, bool apply_weight, float* out
   }
 }
 
+// Sets acc[0, hidden) to the sum of token t's kept rows of y (weighted when
+// apply_weight), in slot order.
+template <typename T>
+inline void SumTokenRows(const T* y, const PackPlan& plan, const std::vector<int64_t>& inv, bool apply_weight,
+                         int64_t t, int64_t hidden, float* acc) {
+  const int64_t k = plan.topk;
+  std::fill(acc, acc + hidden, 0.0f);
+  for (int64_t s = 0; s < k; ++s) {
+    const int64_t r = inv[t * k + s];
+    if (r < 0 || r >= plan.valid_rows || !plan.keep[r]) continue;
+    const float w = apply_weight ? plan.weight[r] : 1.0f;
+    const T* src = y + r * hidden;
+#pragma omp simd
+    for (int64_t j = 0; j < hidden; ++j) acc[j] += w * Ld(src, j);
+  }
+}
+
 template <typename T>
 void InverseImpl(const T* y, const PackPlan& plan, const std::vector<int64_t>& inv, bool apply_weight, float* out,
                  int64_t hidden) {
-  const int64_t k = plan.topk;
 #pragma omp parallel for schedule(static)
-  for (int64_t t = 0; t < plan.tokens; ++t) {
-    float* o = out + t * hidden;
-    std::fill(o, o + hidden, 0.0f);
-    for (int64_t s = 0; s < k; ++s) {
-      const int64_t r = inv[t * k + s];
-      if (r < 0 || r >= plan.valid_rows || !plan.keep[r]) continue;
-      const float w = apply_weight ? plan.weight[r] : 1.0f;
-      const T* src = y + r * hidden;
-#pragma omp simd
-      for (int64_t j = 0; j < hidden; ++j) o[j] += w * Ld(src, j);
-    }
-  }
+  for (int64_t t = 0; t < plan.tokens; ++t) SumTokenRows(y, plan, inv, apply_weight, t, hidden, out + t * hidden);
 }
 
 // InverseImpl with the sum kept in a per-thread f32 row and rounded once
@@ -66,22 +71,13 @@ void InverseImpl(const T* y, const PackPlan& plan, const std::vector<int64_t>& i
 template <typename T, typename TO>
 void InverseIntoImpl(const T* y, const PackPlan& plan, const std::vector<int64_t>& inv, bool apply_weight, TO* out,
                      int64_t hidden) {
-  const int64_t k = plan.topk;
 #pragma omp parallel
   {
     std::vector<float> acc(static_cast<size_t>(hidden));
     float* a = acc.data();
 #pragma omp for schedule(static)
     for (int64_t t = 0; t < plan.tokens; ++t) {
-      std::fill(a, a + hidden, 0.0f);
-      for (int64_t s = 0; s < k; ++s) {
-        const int64_t r = inv[t * k + s];
-        if (r < 0 || r >= plan.valid_rows || !plan.keep[r]) continue;
-        const float w = apply_weight ? plan.weight[r] : 1.0f;
-        const T* src = y + r * hidden;
-#pragma omp simd
-        for (int64_t j = 0; j < hidden; ++j) a[j] += w * Ld(src, j);
-      }
+      SumTokenRows(y, plan, inv, apply_weight, t, hidden, a);
       TO* o = out + t * hidden;
 #pragma omp simd
       for (int64_t j = 0; j < hidden; ++j) o[j] = FromF<TO>(a[j]);
