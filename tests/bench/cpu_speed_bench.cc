@@ -41,6 +41,7 @@
 
 #include "engine/cpu/moe_block.h"
 #include "engine/routing.h"
+#include "tests/bench/bench_flags.h"
 
 namespace moelog::engine::cpu {
 namespace {
@@ -65,42 +66,14 @@ int Usage(const char* msg) {
 }
 
 bool ParseArgs(int argc, char** argv, Options* o, std::string* err) {
-  std::map<std::string, int64_t*> ints = {{"--tokens", &o->tokens}, {"--hidden", &o->hidden},
-                                          {"--mlp-dim", &o->mlp_dim}, {"--experts", &o->experts},
-                                          {"--topk", &o->topk},       {"--rounds", &o->rounds},
-                                          {"--warmup", &o->warmup},   {"--seed", &o->seed}};
-  std::map<std::string, std::string*> strs = {
-      {"--impl", &o->impl}, {"--backend", &o->backend}, {"--distribution", &o->distribution}};
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--json") {
-      o->json = true;
-      continue;
-    }
-    if (i + 1 >= argc) {
-      *err = "missing value for " + a;
-      return false;
-    }
-    std::string v = argv[++i];
-    if (auto it = ints.find(a); it != ints.end()) {
-      char* end = nullptr;
-      long long n = std::strtoll(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end != '\0' || n < (a == "--seed" || a == "--warmup" ? 0 : 1)) {
-        *err = a + ": bad value '" + v + "'";
-        return false;
-      }
-      *it->second = n;
-    } else if (auto st = strs.find(a); st != strs.end()) {
-      *st->second = v;
-    } else if (a == "--only") {
-      std::stringstream ss(v);
-      std::string item;
-      while (std::getline(ss, item, ',')) o->only.insert(item);
-    } else {
-      *err = "unknown flag " + a;
-      return false;
-    }
-  }
+  moelog::bench::FlagTable t;
+  t.ints = {{"--tokens", {&o->tokens, 1}}, {"--hidden", {&o->hidden, 1}}, {"--mlp-dim", {&o->mlp_dim, 1}},
+            {"--experts", {&o->experts, 1}}, {"--topk", {&o->topk, 1}},  {"--rounds", {&o->rounds, 1}},
+            {"--warmup", {&o->warmup, 0}},   {"--seed", {&o->seed, 0}}};
+  t.strings = {{"--impl", &o->impl}, {"--backend", &o->backend}, {"--distribution", &o->distribution}};
+  t.switches = {{"--json", &o->json}};
+  t.only = &o->only;
+  if (!moelog::bench::ParseFlags(argc, argv, t, err)) return false;
   if (o->topk > o->experts) {
     *err = "--topk must be <= --experts";
     return false;

@@ -44,6 +44,7 @@
 #include "engine/cpu/moe_block.h"
 #include "engine/parallel/parallel_runner.h"
 #include "engine/routing.h"
+#include "tests/bench/bench_flags.h"
 
 namespace moelog::engine {
 namespace {
@@ -66,42 +67,14 @@ int Usage(const char* msg) {
 }
 
 bool ParseArgs(int argc, char** argv, Options* o, std::string* err) {
-  std::map<std::string, int64_t*> ints = {
-      {"--tokens", &o->tokens}, {"--hidden", &o->hidden},   {"--mlp-dim", &o->mlp_dim},
-      {"--experts", &o->experts}, {"--topk", &o->topk},     {"--shared-expert-dim", &o->shared},
-      {"--devices", &o->devices}, {"--rounds", &o->rounds}, {"--warmup", &o->warmup},
-      {"--seed", &o->seed},     {"--threads", &o->threads}};
-  std::map<std::string, std::string*> strs = {
-      {"--impl", &o->impl}, {"--pass", &o->pass}, {"--distribution", &o->distribution}};
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (i + 1 >= argc) {
-      *err = "missing value for " + a;
-      return false;
-    }
-    std::string v = argv[++i];
-    if (auto it = ints.find(a); it != ints.end()) {
-      char* end = nullptr;
-      *it->second = std::strtoll(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end != '\0') {
-        *err = "bad number for " + a + ": " + v;
-        return false;
-      }
-    } else if (auto is = strs.find(a); is != strs.end()) {
-      *is->second = v;
-    } else if (a == "--only") {
-      size_t pos = 0;
-      while (pos <= v.size()) {
-        size_t comma = v.find(',', pos);
-        o->only.insert(v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
-      }
-    } else {
-      *err = "unknown flag " + a;
-      return false;
-    }
-  }
+  moelog::bench::FlagTable t;
+  t.ints = {{"--tokens", {&o->tokens, 1}},  {"--hidden", {&o->hidden, 1}},   {"--mlp-dim", {&o->mlp_dim, 1}},
+            {"--experts", {&o->experts, 1}}, {"--topk", {&o->topk, 1}},       {"--shared-expert-dim", {&o->shared, 0}},
+            {"--devices", {&o->devices, 1}}, {"--rounds", {&o->rounds, 1}},   {"--warmup", {&o->warmup, 0}},
+            {"--seed", {&o->seed, 0}},       {"--threads", {&o->threads, 0}}};
+  t.strings = {{"--impl", &o->impl}, {"--pass", &o->pass}, {"--distribution", &o->distribution}};
+  t.only = &o->only;
+  if (!moelog::bench::ParseFlags(argc, argv, t, err)) return false;
   if (o->pass != "forward" && o->pass != "forward_backward") {
     *err = "--pass must be forward or forward_backward";
     return false;
