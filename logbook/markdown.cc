@@ -6,6 +6,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -87,7 +88,36 @@ bool IsLeaf(cmark_node* n) {
   }
 }
 
-MdNode Convert(cmark_node* n, const std::vector<std::string_view>& lines) {
+// Copies cmark's strings (freed with its tree) into chunks owned by the
+// document, so nodes can hold views.
+class TextArena {
+ public:
+  explicit TextArena(std::vector<std::unique_ptr<char[]>>* chunks) : chunks_(chunks) {}
+  std::string_view Copy(const char* s) {
+    if (s == nullptr) return {};
+    const size_t n = std::strlen(s);
+    if (n == 0) return {};
+    if (n > left_) {
+      const size_t size = std::max(n, kChunk);
+      chunks_->push_back(std::make_unique_for_overwrite<char[]>(size));
+      next_ = chunks_->back().get();
+      left_ = size;
+    }
+    std::memcpy(next_, s, n);
+    std::string_view out(next_, n);
+    next_ += n;
+    left_ -= n;
+    return out;
+  }
+
+ private:
+  static constexpr size_t kChunk = 256 * 1024;
+  std::vector<std::unique_ptr<char[]>>* chunks_;
+  char* next_ = nullptr;
+  size_t left_ = 0;
+};
+
+MdNode Convert(cmark_node* n, std::span<const std::string_view> lines, TextArena* arena) {
   MdNode out;
   out.kind = KindOf(n);
   out.start_line = cmark_node_get_start_line(n);
@@ -112,7 +142,7 @@ MdNode Convert(cmark_node* n, const std::vector<std::string_view>& lines) {
       int len = 0, off = 0;
       char ch = 0;
       out.fenced = cmark_node_get_fenced(n, &len, &off, &ch) != 0;
-      if (const char* info = cmark_node_get_fence_info(n)) out.info = info;
+      out.info = arena->Copy(cmark_node_get_fence_info(n));
       break;
     }
     case MdKind::kTableRow: {
@@ -123,10 +153,27 @@ MdNode Convert(cmark_node* n, const std::vector<std::string_view>& lines) {
     default: break;
   }
   if (out.kind == MdKind::kText || out.kind == MdKind::kCode || out.kind == MdKind::kCodeBlock ||
-      out.kind == MdKind::kHtmlBlock || out.kind == MdKind::kHtmlInline) {
-    if (const char* lit = cmark_node_get_literal(n)) out.literal = lit;
-  }
+      out.kind == MdKind::kHtmlBlock || out.kind == MdKind::kHtmlInline)
+    out.literal = arena->Copy(cmark_node_get_literal(n));
   return out;
+}
+
+// Fills child_ids and every node's `children` view from the parent links.
+// Nodes are in pre-order, so a parent's children appear in index order.
+void LinkChildren(MdDocument* doc) {
+  const size_t n = doc->nodes.size();
+  std::vector<int> offset(n + 1, 0);
+  for (size_t i = 0; i < n; ++i)
+    if (const int p = doc->nodes[i].parent; p >= 0) ++offset[static_cast<size_t>(p) + 1];
+  for (size_t i = 0; i < n; ++i) offset[i + 1] += offset[i];
+  doc->child_ids.assign(static_cast<size_t>(offset[n]), 0);
+  std::vector<int> fill(offset.begin(), offset.end() - 1);
+  for (size_t i = 0; i < n; ++i)
+    if (const int p = doc->nodes[i].parent; p >= 0)
+      doc->child_ids[static_cast<size_t>(fill[static_cast<size_t>(p)]++)] = static_cast<int>(i);
+  const int* base = doc->child_ids.data();
+  for (size_t i = 0; i < n; ++i)
+    doc->nodes[i].children = std::span<const int>(base + offset[i], static_cast<size_t>(offset[i + 1] - offset[i]));
 }
 
 }  // namespace
@@ -154,15 +201,62 @@ bool HasLoneCarriageReturn(std::string_view text) {
   return false;
 }
 
-}  // namespace
-
-MdDocument ParseMarkdown(std::string_view text) {
+// Parses `text` into nodes (children not linked yet). `lines` are its lines;
+// `text` has no lone CR.
+MdDocument ParseWhole(std::string_view text, std::span<const std::string_view> lines) {
   EnsureExtensions();
   MdDocument doc;
-  const auto lines = SplitLines(text);
   std::unique_ptr<cmark_parser, ParserDeleter> parser(cmark_parser_new(CMARK_OPT_DEFAULT));
   if (cmark_syntax_extension* table = cmark_find_syntax_extension("table"))
     cmark_parser_attach_syntax_extension(parser.get(), table);
+  cmark_parser_feed(parser.get(), text.data(), text.size());
+  std::unique_ptr<cmark_node, NodeDeleter> root(cmark_parser_finish(parser.get()));
+  TextArena arena(&doc.text_chunks);
+  if (root) {
+    doc.nodes.reserve(text.size() / 12 + 16);
+    std::unique_ptr<cmark_iter, IterDeleter> iter(cmark_iter_new(root.get()));
+    std::vector<int> stack;  // indices of open containers
+    int skipped_depth = 0;   // containers entered beyond kMaxDepth
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE) {
+      cmark_node* n = cmark_iter_get_node(iter.get());
+      if (ev == CMARK_EVENT_EXIT) {
+        if (skipped_depth > 0) {
+          --skipped_depth;
+        } else if (!stack.empty()) {
+          doc.nodes[static_cast<size_t>(stack.back())].subtree_end = static_cast<int>(doc.nodes.size());
+          stack.pop_back();
+        }
+        continue;
+      }
+      const bool container = !IsLeaf(n);
+      if (skipped_depth > 0 || static_cast<int>(stack.size()) >= MdDocument::kMaxDepth) {
+        doc.depth_limited = true;
+        if (container) ++skipped_depth;
+        continue;
+      }
+      const int idx = static_cast<int>(doc.nodes.size());
+      doc.nodes.push_back(Convert(n, lines, &arena));
+      MdNode& node = doc.nodes.back();
+      node.parent = stack.empty() ? -1 : stack.back();
+      node.subtree_end = idx + 1;
+      if (container) stack.push_back(idx);
+    }
+  }
+  if (doc.nodes.empty()) {
+    MdNode d;
+    d.kind = MdKind::kDocument;
+    d.subtree_end = 1;
+    doc.nodes.push_back(d);
+  }
+  return doc;
+}
+
+}  // namespace
+
+MdDocument ParseMarkdown(std::string_view text) { return ParseMarkdown(text, SplitLines(text)); }
+
+MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_view>& lines) {
   // cmark ends a line at a lone '\r' too; moelog's line numbers (SplitLines)
   // only at '\n'. A lone CR is treated as an ordinary character so both agree.
   std::string cr_free;
@@ -172,73 +266,32 @@ MdDocument ParseMarkdown(std::string_view text) {
       if (cr_free[i] == '\r' && (i + 1 == cr_free.size() || cr_free[i + 1] != '\n')) cr_free[i] = ' ';
     text = cr_free;
   }
-  cmark_parser_feed(parser.get(), text.data(), text.size());
-  std::unique_ptr<cmark_node, NodeDeleter> root(cmark_parser_finish(parser.get()));
-  if (!root) {
-    MdNode d;
-    d.kind = MdKind::kDocument;
-    doc.nodes.push_back(d);
-    return doc;
-  }
-  {
-    // One cheap counting pass first, so the node array is allocated once.
-    std::unique_ptr<cmark_iter, IterDeleter> counter(cmark_iter_new(root.get()));
-    size_t count = 0;
-    for (cmark_event_type e; (e = cmark_iter_next(counter.get())) != CMARK_EVENT_DONE;)
-      count += e == CMARK_EVENT_ENTER;
-    doc.nodes.reserve(count + 1);
-  }
-  std::unique_ptr<cmark_iter, IterDeleter> iter(cmark_iter_new(root.get()));
-  std::vector<int> stack;  // indices of open containers
-  int skipped_depth = 0;   // containers entered beyond kMaxDepth
-  cmark_event_type ev;
-  while ((ev = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE) {
-    cmark_node* n = cmark_iter_get_node(iter.get());
-    const bool container = !IsLeaf(n);
-    if (ev == CMARK_EVENT_EXIT) {
-      if (skipped_depth > 0) --skipped_depth;
-      else if (!stack.empty()) stack.pop_back();
-      continue;
-    }
-    if (skipped_depth > 0 || static_cast<int>(stack.size()) >= MdDocument::kMaxDepth) {
-      doc.depth_limited = true;
-      if (container) ++skipped_depth;
-      continue;
-    }
-    MdNode node = Convert(n, lines);
-    const int idx = static_cast<int>(doc.nodes.size());
-    if (!stack.empty()) {
-      node.parent = stack.back();
-      doc.nodes[stack.back()].children.push_back(idx);
-    }
-    doc.nodes.push_back(std::move(node));
-    if (container) stack.push_back(idx);
-  }
-  if (doc.nodes.empty()) {
-    MdNode d;
-    d.kind = MdKind::kDocument;
-    doc.nodes.push_back(d);
-  }
+  MdDocument doc = ParseWhole(text, lines);
+  LinkChildren(&doc);
   return doc;
+}
+
+void AppendInlineText(const MdDocument& doc, int node, std::string* out) {
+  // Pre-order over the node's subtree, which is a contiguous index range.
+  const int end = doc.nodes[static_cast<size_t>(node)].subtree_end;
+  for (int i = node; i < end; ++i) {
+    const MdNode& n = doc.nodes[static_cast<size_t>(i)];
+    switch (n.kind) {
+      case MdKind::kText: case MdKind::kHtmlInline: out->append(n.literal); break;
+      case MdKind::kCode:
+        out->push_back('`');
+        out->append(n.literal);
+        out->push_back('`');
+        break;
+      case MdKind::kSoftBreak: case MdKind::kLineBreak: out->push_back(' '); break;
+      default: break;
+    }
+  }
 }
 
 std::string InlineText(const MdDocument& doc, int node) {
   std::string out;
-  std::vector<int> stack{node};
-  // Pre-order walk with an explicit stack (children pushed in reverse).
-  while (!stack.empty()) {
-    const int i = stack.back();
-    stack.pop_back();
-    const MdNode& n = doc.nodes[i];
-    switch (n.kind) {
-      case MdKind::kText: out += n.literal; break;
-      case MdKind::kCode: out += '`' + n.literal + '`'; break;
-      case MdKind::kSoftBreak: case MdKind::kLineBreak: out += ' '; break;
-      case MdKind::kHtmlInline: out += n.literal; break;
-      default: break;
-    }
-    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.push_back(*it);
-  }
+  AppendInlineText(doc, node, &out);
   return out;
 }
 

@@ -1,9 +1,16 @@
 // A CommonMark + GFM-tables parse of a document into a flat, owned tree with
 // source positions. This is the only interface to cmark-gfm: callers never
 // see cmark types, and the cmark tree is freed before ParseMarkdown returns.
+//
+// The tree is built for speed on large logbooks: nodes sit in one array in
+// document (pre-)order, so a node's descendants are the contiguous range
+// (i, subtree_end); texts are views into one arena and child lists are views
+// into one index array, both owned by the MdDocument.
 #ifndef MOELOG_LOGBOOK_MARKDOWN_H_
 #define MOELOG_LOGBOOK_MARKDOWN_H_
 
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,23 +34,40 @@ struct MdNode {
   int list_start = 0;       // list: first number of an ordered list
   bool fenced = false;      // code block: fenced (``` or ~~~)
   bool header_row = false;  // table row: the header row
-  std::string info;         // code block: fence info string ("bash")
-  std::string literal;      // text, code span, code block and HTML contents
+  std::string_view info;     // code block: fence info string ("bash")
+  std::string_view literal;  // text, code span, code block and HTML contents
   int parent = -1;
-  std::vector<int> children;  // indices into MdDocument::nodes
+  int subtree_end = 0;          // one past the node's last descendant
+  std::span<const int> children;  // indices into MdDocument::nodes, in order
 };
 
+// Owns the nodes and the storage their views point into. Move-only: a copy
+// would leave the views pointing into the original.
 struct MdDocument {
+  MdDocument() = default;
+  MdDocument(MdDocument&&) = default;
+  MdDocument& operator=(MdDocument&&) = default;
+  MdDocument(const MdDocument&) = delete;
+  MdDocument& operator=(const MdDocument&) = delete;
+
   std::vector<MdNode> nodes;  // nodes[0] is the document
   // True when nesting beyond kMaxDepth was dropped (pathological input).
   bool depth_limited = false;
   static constexpr int kMaxDepth = 48;
   const MdNode& root() const { return nodes[0]; }
+
+  // Storage behind MdNode::children and the string views (chunks never move).
+  std::vector<int> child_ids;
+  std::vector<std::unique_ptr<char[]>> text_chunks;
 };
 
 // Parses `text` (any bytes; never fails, never crashes) with the GFM table
-// extension attached.
+// extension attached. `lines` is SplitLines(text), when the caller has it.
 MdDocument ParseMarkdown(std::string_view text);
+MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_view>& lines);
+
+// Appends the inline text of `node` (see InlineText) to `out`.
+void AppendInlineText(const MdDocument& doc, int node, std::string* out);
 
 // The inline text of a node: text and code-span contents concatenated, code
 // spans wrapped in backticks, soft/hard breaks as one space.

@@ -25,14 +25,9 @@ std::string Lower(std::string_view s) {
 }
 
 void CollectCode(const MdDocument& doc, int node, std::vector<int>* out) {
-  std::vector<int> stack{node};
-  while (!stack.empty()) {
-    int i = stack.back();
-    stack.pop_back();
-    if (doc.nodes[i].kind == MdKind::kCode) out->push_back(i);
-    const auto& ch = doc.nodes[i].children;
-    for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
-  }
+  const int end = doc.nodes[static_cast<size_t>(node)].subtree_end;
+  for (int i = node; i < end; ++i)
+    if (doc.nodes[static_cast<size_t>(i)].kind == MdKind::kCode) out->push_back(i);
 }
 }  // namespace
 
@@ -54,11 +49,12 @@ Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers) {
     b.content_indent = std::max(0, doc.nodes[para].start_col - 1);
     std::vector<int> codes;
     CollectCode(doc, para, &codes);
-    for (int c : codes) b.code_spans.push_back(doc.nodes[c].literal);
+    for (int c : codes) b.code_spans.emplace_back(doc.nodes[c].literal);
     if (with_numbers) b.numbers = ExtractNumbers(b.text);
   }
   for (int c : n.children) {
     if (doc.nodes[c].kind != MdKind::kList) continue;
+    b.children.reserve(b.children.size() + doc.nodes[c].children.size());
     for (int sub : doc.nodes[c].children)
       if (doc.nodes[sub].kind == MdKind::kItem) b.children.push_back(BuildBullet(doc, sub, with_numbers));
   }
@@ -155,73 +151,84 @@ void CommonDiagnostics(std::string_view text, const MdDocument& doc,
 
 using namespace parse_detail;
 
+namespace {
+// ASCII classes (the C locale's isdigit/isalnum, without the calls).
+inline bool IsDigitChar(char c) { return c >= '0' && c <= '9'; }
+inline bool IsWordChar(char c) {
+  return IsDigitChar(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+}  // namespace
+
 std::vector<StatedNumber> ExtractNumbers(std::string_view t) {
   std::vector<StatedNumber> out;
-  static const char* kUnits[] = {"TF/s", "tokens/s", "tok/s", "GB/s", "MiB", "GiB", "ms", "s", "%", "x"};
-  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  static constexpr std::string_view kUnits[] = {"TF/s", "tokens/s", "tok/s", "GB/s", "MiB", "GiB",
+                                                "ms",   "s",        "%",     "x"};
+  const size_t n = t.size();
   size_t i = 0;
-  while (i < t.size()) {
-    if (!std::isdigit(static_cast<unsigned char>(t[i]))) { ++i; continue; }
+  while (i < n) {
+    if (!IsDigitChar(t[i])) { ++i; continue; }
     size_t start = i;
-    char prev = start > 0 ? t[start - 1] : ' ';
-    bool glued = is_word(prev) || prev == '=' || prev == '.' ||
-                 ((prev == '-' || prev == ':' || prev == '/' || prev == ',') && start > 1 &&
-                  std::isdigit(static_cast<unsigned char>(t[start - 2])));
+    const char prev = start > 0 ? t[start - 1] : ' ';
+    const bool glued = IsWordChar(prev) || prev == '=' || prev == '.' ||
+                       ((prev == '-' || prev == ':' || prev == '/' || prev == ',') && start > 1 &&
+                        IsDigitChar(t[start - 2]));
     bool neg = false;
     if (!glued && (prev == '-' || prev == '+')) {
       neg = prev == '-';
       --start;
     }
     size_t j = i;
-    while (j < t.size()) {
-      if (std::isdigit(static_cast<unsigned char>(t[j]))) { ++j; continue; }
-      if (t[j] == ',' && j + 3 < t.size() + 1 && j + 3 <= t.size() &&
-          std::all_of(t.begin() + j + 1, t.begin() + j + 4, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
-          (j + 4 >= t.size() || !std::isdigit(static_cast<unsigned char>(t[j + 4])))) {
+    while (j < n) {
+      if (IsDigitChar(t[j])) { ++j; continue; }
+      // A thousands group: ",ddd" not followed by a fourth digit.
+      if (t[j] == ',' && j + 3 < n && IsDigitChar(t[j + 1]) && IsDigitChar(t[j + 2]) && IsDigitChar(t[j + 3]) &&
+          (j + 4 >= n || !IsDigitChar(t[j + 4]))) {
         j += 4;
         continue;
       }
       break;
     }
-    if (j + 1 < t.size() && t[j] == '.' && std::isdigit(static_cast<unsigned char>(t[j + 1]))) {
+    if (j + 1 < n && t[j] == '.' && IsDigitChar(t[j + 1])) {
       ++j;
-      while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
+      while (j < n && IsDigitChar(t[j])) ++j;
     }
-    // Unit: directly attached or after one space / closing backtick.
-    std::string unit;
+    // Unit: directly attached or after up to two spaces / closing backticks.
+    size_t max_skip = 0;
+    if (j < n && (t[j] == ' ' || t[j] == '`')) max_skip = (j + 1 < n && (t[j + 1] == ' ' || t[j + 1] == '`')) ? 2 : 1;
+    std::string_view unit;
     size_t k = j;
-    bool attached_word = false;
-    for (const char* u : kUnits) {
-      std::string_view us(u);
-      for (size_t skip : {size_t{0}, size_t{1}, size_t{2}}) {
-        size_t p = j + skip;
-        if (skip > 0) {
-          bool ok = true;
-          for (size_t q = j; q < p; ++q)
-            if (q >= t.size() || (t[q] != ' ' && t[q] != '`')) ok = false;
-          if (!ok) continue;
-        }
-        if (t.substr(p, us.size()) == us && (p + us.size() >= t.size() || !is_word(t[p + us.size()]))) {
-          unit = u;
-          k = p + us.size();
-          break;
-        }
+    for (std::string_view u : kUnits) {
+      for (size_t skip = 0; skip <= max_skip && unit.empty(); ++skip) {
+        const size_t p = j + skip;
+        if (p + u.size() > n || t[p] != u[0] || t.compare(p, u.size(), u) != 0) continue;
+        if (p + u.size() < n && IsWordChar(t[p + u.size()])) continue;
+        unit = u;
+        k = p + u.size();
       }
       if (!unit.empty()) break;
     }
-    if (unit.empty() && j < t.size() && is_word(t[j])) attached_word = true;
+    const bool attached_word = unit.empty() && j < n && IsWordChar(t[j]);
     if (!glued && !attached_word) {
-      std::string digits;
+      // The digits without thousands separators, NUL-terminated for strtod.
+      char small[64];
+      std::string large;
+      char* digits = small;
+      if (j - i >= sizeof small) {
+        large.resize(j - i + 1);
+        digits = large.data();
+      }
+      size_t m = 0;
       for (size_t q = i; q < j; ++q)
-        if (t[q] != ',') digits += t[q];
-      StatedNumber n;
-      n.value = std::strtod(digits.c_str(), nullptr) * (neg ? -1 : 1);
-      n.unit = unit;
-      n.text = std::string(t.substr(start, j - start));
-      out.push_back(std::move(n));
+        if (t[q] != ',') digits[m++] = t[q];
+      digits[m] = '\0';
+      StatedNumber num;
+      num.value = std::strtod(digits, nullptr) * (neg ? -1 : 1);
+      num.unit = std::string(unit);
+      num.text = std::string(t.substr(start, j - start));
+      out.push_back(std::move(num));
     }
     i = std::max(k, j);
-    while (i < t.size() && is_word(t[i])) ++i;  // skip the rest of a glued token ("5b6f53c")
+    while (i < n && IsWordChar(t[i])) ++i;  // skip the rest of a glued token ("5b6f53c")
   }
   return out;
 }
@@ -402,22 +409,18 @@ void CollectItemCommands(const MdDocument& doc, int item, const std::string& lab
 }
 
 void CollectTables(const MdDocument& doc, int node, std::vector<TableBlock>* out) {
-  std::vector<int> stack{node};
-  while (!stack.empty()) {
-    int i = stack.back();
-    stack.pop_back();
-    if (doc.nodes[i].kind == MdKind::kTable) {
-      out->push_back(BuildTable(doc, i));
-      continue;
-    }
-    const auto& ch = doc.nodes[i].children;
-    for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
+  const int end = doc.nodes[static_cast<size_t>(node)].subtree_end;
+  for (int i = node; i < end; ++i) {
+    if (doc.nodes[static_cast<size_t>(i)].kind != MdKind::kTable) continue;
+    out->push_back(BuildTable(doc, i));
+    i = doc.nodes[static_cast<size_t>(i)].subtree_end - 1;  // tables do not nest
   }
 }
 
 void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string_view>& lines, Entry* e) {
   const MdNode& n = doc.nodes[idx];
   if (n.kind == MdKind::kList) {
+    e->fields.reserve(e->fields.size() + n.children.size());
     for (int item : n.children) {
       if (doc.nodes[item].kind != MdKind::kItem) continue;
       Field f;
@@ -463,7 +466,7 @@ void AddSectionBlock(const MdDocument& doc, int idx, const std::vector<std::stri
     b.end_line = n.end_line;
     std::vector<int> codes;
     CollectCode(doc, idx, &codes);
-    for (int c : codes) b.code_spans.push_back(doc.nodes[c].literal);
+    for (int c : codes) b.code_spans.emplace_back(doc.nodes[c].literal);
     s->bullets.push_back(std::move(b));
   }
 }
@@ -497,7 +500,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   lb.file = file;
   const auto lines = SplitLines(text);
   lb.line_count = static_cast<int>(lines.size());
-  const MdDocument doc = ParseMarkdown(text);
+  const MdDocument doc = ParseMarkdown(text, lines);
   CommonDiagnostics(text, doc, lines, file, &lb.diagnostics);
   struct Head { int line, level; };
   std::vector<Head> heads;

@@ -41,7 +41,7 @@ Recipe ParseRecipe(std::string_view text, const std::string& file) {
   r.file = file;
   const auto lines = SplitLines(text);
   r.line_count = static_cast<int>(lines.size());
-  const MdDocument doc = ParseMarkdown(text);
+  const MdDocument doc = ParseMarkdown(text, lines);
   CommonDiagnostics(text, doc, lines, file, &r.diagnostics);
 
   bool has_numbered = false;

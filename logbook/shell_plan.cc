@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include "logbook/work_queue.h"
@@ -583,6 +584,18 @@ std::shared_ptr<const ParsedArgs> CachedParseBenchArgs(const std::vector<std::st
   return parsed;
 }
 
+// True when `word` contains "$name" or "${name}" (without building either).
+bool MentionsVariable(std::string_view word, std::string_view name) {
+  for (size_t p = word.find('$'); p != std::string_view::npos; p = word.find('$', p + 1)) {
+    std::string_view rest = word.substr(p + 1);
+    if (rest.substr(0, name.size()) == name) return true;
+    if (rest.size() > name.size() + 1 && rest[0] == '{' && rest.substr(1, name.size()) == name &&
+        rest[name.size() + 1] == '}')
+      return true;
+  }
+  return false;
+}
+
 // Utilities that may run without consent besides moelog itself. They print,
 // set shell options and variables, or make directories and log files; none
 // starts other programs or reaches the network.
@@ -1072,9 +1085,9 @@ class Planner {
     }
     // read-assigned variables used in the arguments count as bindings too.
     for (const auto& raw : raw_args)
-      for (const auto& [k, v] : vars)
-        if (raw.find("$" + k) != std::string::npos || raw.find("${" + k + "}") != std::string::npos)
-          if (!launcher_env_.count(k)) inv.loop_bindings[k] = v;
+      if (raw.find('$') != std::string::npos)
+        for (const auto& [k, v] : vars)
+          if (MentionsVariable(raw, k) && !launcher_env_.count(k)) inv.loop_bindings[k] = v;
     inv.command_line = ShellQuote(opts_.moelog) + " bench";
     for (const auto& a : inv.args) inv.command_line += " " + ShellQuote(a);
     const std::shared_ptr<const ParsedArgs> parsed = CachedParseBenchArgs(inv.args);
@@ -1224,7 +1237,21 @@ std::vector<Plan> PlanCommands(const std::vector<std::string_view>& commands, co
   std::vector<Plan> plans(commands.size());
   const size_t n = threads > 0 ? static_cast<size_t>(threads)
                                : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
-  RunQueue(commands.size(), n, [&](size_t i) { plans[i] = PlanCommand(commands[i], options); });
+  // A plan depends only on the text and the options, so a command written in
+  // several entries (a rerun, a baseline repeated) is planned once and copied.
+  std::unordered_map<std::string_view, size_t> first;
+  first.reserve(commands.size());
+  std::vector<size_t> unique, source(commands.size());
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const auto [it, inserted] = first.try_emplace(commands[i], i);
+    source[i] = it->second;
+    if (inserted) unique.push_back(i);
+  }
+  RunQueue(unique.size(), n, [&](size_t u) { plans[unique[u]] = PlanCommand(commands[unique[u]], options); });
+  if (unique.size() < commands.size())
+    RunQueue(commands.size(), n, [&](size_t i) {
+      if (source[i] != i) plans[i] = plans[source[i]];
+    });
   return plans;
 }
 
@@ -1286,7 +1313,8 @@ const std::vector<std::string>& ShellAllowList() { return kAllowList; }
 std::string ShellQuote(std::string_view w) {
   if (w.empty()) return "''";
   bool plain = std::all_of(w.begin(), w.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
   });
   if (plain) return std::string(w);
   std::string s = "'";

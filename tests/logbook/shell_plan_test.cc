@@ -156,6 +156,7 @@ TEST(ShellPlan, SeedLogbookEpBenchmark) {
 
 // Planning every command of both seed logbooks and the recipe on 4 threads,
 // from a cold cache, gives exactly the plans of planning them one by one.
+// Every command appears four times: repeats are planned once and copied.
 TEST(ShellPlan, ParallelPlanningEqualsSerial) {
   std::vector<std::string> texts;
   for (const char* name : {"moe_ep_benchmark_logbook.md", "moe_ep_int8_logbook.md"})
@@ -171,7 +172,11 @@ TEST(ShellPlan, ParallelPlanningEqualsSerial) {
   for (size_t i = 0; i < views.size(); ++i) {
     const Plan serial = PlanCommand(views[i]);
     EXPECT_EQ(parallel[i].verdict, serial.verdict) << views[i];
+    EXPECT_EQ(parallel[i].original, serial.original);
+    EXPECT_EQ(parallel[i].reason, serial.reason);
     EXPECT_EQ(parallel[i].rewritten_script, serial.rewritten_script);
+    EXPECT_EQ(parallel[i].harness_script, serial.harness_script);
+    EXPECT_EQ(parallel[i].notes, serial.notes);
     ASSERT_EQ(parallel[i].invocations.size(), serial.invocations.size());
     for (size_t k = 0; k < serial.invocations.size(); ++k) {
       EXPECT_EQ(parallel[i].invocations[k].args, serial.invocations[k].args);
