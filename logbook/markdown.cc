@@ -1,6 +1,7 @@
-// The cmark-gfm wrapper. cmark objects live only inside ParseMarkdown, held
-// by unique_ptr deleters; the tree is walked with cmark's iterator so that
-// deeply nested input cannot exhaust the stack.
+// The cmark-gfm wrapper. cmark objects live only inside ParseMarkdown, in
+// cmark's arena, released together when the parse is converted; the tree is
+// walked with cmark's iterator so that deeply nested input cannot exhaust the
+// stack.
 #include "logbook/markdown.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -14,14 +15,20 @@
 namespace moelog::logbook {
 namespace {
 
-struct ParserDeleter {
-  void operator()(cmark_parser* p) const { cmark_parser_free(p); }
-};
-struct NodeDeleter {
-  void operator()(cmark_node* n) const { cmark_node_free(n); }
-};
-struct IterDeleter {
-  void operator()(cmark_iter* i) const { cmark_iter_free(i); }
+// cmark-gfm's arena allocator: every allocation of a parse comes from a few
+// large slabs, and the whole tree is released at once by cmark_arena_reset()
+// instead of node by node. The arena is one per process, so parses take turns.
+std::mutex g_arena_mu;
+
+class ArenaParse {
+ public:
+  ArenaParse() : lock_(g_arena_mu) {}
+  ~ArenaParse() { cmark_arena_reset(); }  // frees the parser, the tree and iterators
+  ArenaParse(const ArenaParse&) = delete;
+  ArenaParse& operator=(const ArenaParse&) = delete;
+
+ private:
+  std::lock_guard<std::mutex> lock_;
 };
 
 void EnsureExtensions() {
@@ -206,20 +213,23 @@ bool HasLoneCarriageReturn(std::string_view text) {
 MdDocument ParseWhole(std::string_view text, std::span<const std::string_view> lines) {
   EnsureExtensions();
   MdDocument doc;
-  std::unique_ptr<cmark_parser, ParserDeleter> parser(cmark_parser_new(CMARK_OPT_DEFAULT));
-  if (cmark_syntax_extension* table = cmark_find_syntax_extension("table"))
-    cmark_parser_attach_syntax_extension(parser.get(), table);
-  cmark_parser_feed(parser.get(), text.data(), text.size());
-  std::unique_ptr<cmark_node, NodeDeleter> root(cmark_parser_finish(parser.get()));
+  const ArenaParse arena_scope;
+  cmark_node* root = nullptr;
+  if (cmark_parser* parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, cmark_get_arena_mem_allocator())) {
+    if (cmark_syntax_extension* table = cmark_find_syntax_extension("table"))
+      cmark_parser_attach_syntax_extension(parser, table);
+    cmark_parser_feed(parser, text.data(), text.size());
+    root = cmark_parser_finish(parser);
+  }
   TextArena arena(&doc.text_chunks);
   if (root) {
     doc.nodes.reserve(text.size() / 12 + 16);
-    std::unique_ptr<cmark_iter, IterDeleter> iter(cmark_iter_new(root.get()));
+    cmark_iter* iter = cmark_iter_new(root);
     std::vector<int> stack;  // indices of open containers
     int skipped_depth = 0;   // containers entered beyond kMaxDepth
     cmark_event_type ev;
-    while ((ev = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE) {
-      cmark_node* n = cmark_iter_get_node(iter.get());
+    while ((ev = cmark_iter_next(iter)) != CMARK_EVENT_DONE) {
+      cmark_node* n = cmark_iter_get_node(iter);
       if (ev == CMARK_EVENT_EXIT) {
         if (skipped_depth > 0) {
           --skipped_depth;
