@@ -38,6 +38,10 @@ bool ParseDouble(const std::string& s, double* v) {
 
 void AddOptions(CLI::App& app, BenchConfig& c) {
   auto choice = [](std::initializer_list<std::string> v) { return CLI::IsMember(std::vector<std::string>(v)); };
+  // First: moelog adds it to every invocation it plans, and CLI11 looks
+  // options up in the order they were added.
+  app.add_option("--target", c.target, "engine backend: cpu (measured) or v5p (modeled)")
+      ->check(choice({"cpu", "v5p"}))->capture_default_str();
   app.add_option("--tokens", c.tokens, "T, tokens in the whole batch")->capture_default_str();
   app.add_option("--hidden", c.hidden, "H, model width")->capture_default_str();
   app.add_option("--mlp-dim", c.mlp_dim, "M, routed expert intermediate width")->capture_default_str();
@@ -85,8 +89,6 @@ void AddOptions(CLI::App& app, BenchConfig& c) {
   app.add_flag("--renormalize-real-after-null", c.renormalize_real_after_null, "");
   app.add_option("--null-routing-mode", c.null_routing_mode, "")
       ->check(choice({"independent", "take_until_null"}))->capture_default_str();
-  app.add_option("--target", c.target, "engine backend: cpu (measured) or v5p (modeled)")
-      ->check(choice({"cpu", "v5p"}))->capture_default_str();
   app.add_flag("--json", c.json, "print one JSON document with every figure");
   app.add_flag("--check-numerics", c.check_numerics, "compare with the double-precision reference");
   app.add_option("--threads", c.threads, "CPU threads (0: all cores)")->capture_default_str();
