@@ -15,6 +15,9 @@ class SimComm final : public Communicator {
   explicit SimComm(DeviceMesh mesh);
   std::string Name() const override { return "sim"; }
   Status AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, Wire wire) override;
+  Status AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                          std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                          std::span<const ReduceLanding> out, Wire wire) override;
   Status AllGather(Axis axis, std::span<const std::span<const float>> in,
                    std::span<const std::span<float>> out, Wire wire) override;
   Status ReduceScatterSum(Axis axis, std::span<const std::span<const float>> in,
