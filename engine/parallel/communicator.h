@@ -52,8 +52,8 @@ void RoundToWire(Wire wire, std::span<float> values);
 // (exact for values already on the bf16 wire).
 void StoreBf16(const float* src, uint16_t* dst, int64_t n);
 
-// Where one device's all-reduce result lands: exactly one pointer is set, to
-// as many values as the device's input buffer holds.
+// Where one device's reduction result lands: exactly one pointer is set, to
+// as many values as the device's result holds.
 struct ReduceLanding {
   float* f32 = nullptr;
   uint16_t* bf16 = nullptr;  // bfloat16 bit patterns
@@ -143,6 +143,18 @@ class Communicator {
   // group of block AxisRank(device).
   virtual Status ReduceScatterSum(Axis axis, std::span<const std::span<const float>> in,
                                   std::span<const std::span<float>> out, Wire wire) = 0;
+  // The reduce-scatter of row-sparse partials, landing cast: bufs[i] (group
+  // size blocks of n values) holds rows of row_len values, only those with
+  // live[i][row] != 0 hold data (the others are never read and count as
+  // zeros). out[i] (n values) receives the group's sum of block
+  // AxisRank(device), cast to the landing's type as it arrives. bufs[i] is
+  // scratch afterwards. Values and counted bytes are those of
+  // ReduceScatterSum over the dense buffers followed by the cast.
+  // REQUIRES: as AllReduceSumRows; bufs[i].size() a multiple of the group
+  // size.
+  virtual Status ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                                      std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                      std::span<const ReduceLanding> out, Wire wire) = 0;
   // Personalized exchange inside each group. send[i] holds one block per group
   // member j (send_counts[i][j] values, in member order); recv[i] receives one
   // block from each member j (recv_counts[i][j] values, in member order).

@@ -294,15 +294,18 @@ class ParallelModel {
   // Each device's partial [rows,H] sums in `acc` become its output `out`
   // along the comm path: all-reduce (compact_psum), reduce-scatter to the
   // token shard of `ts` rows (ring_ag_rs) or returned rows (a2a). With
-  // SparsePsum() the all-reduce reads only the rows `rows` marks live and
+  // SparsePartials() the reduction reads only the rows `rows` marks live and
   // lands in the dtype tensor `result` when LandsInResult(), else in `out`.
   Status ReducePartials(int64_t ts, Tensor Device::*result, const TokenRows Device::*rows);
-  // compact_psum over more than one device: each device's partial holds only
-  // the tokens its experts saw, and the all-reduce treats the rest as zero.
-  bool SparsePsum() const { return o_.path == CommPath::kCompactPsum && plan_->mesh.expert > 1; }
-  // The psum lands cast in the output tensor (y, dx) itself: nothing (no
-  // shared expert) is added after it.
-  bool LandsInResult() const { return SparsePsum() && o_.shared_dim == 0; }
+  // compact_psum / ring_ag_rs over more than one device: each device's
+  // [T_r,H] partial holds only the tokens its experts saw, and the
+  // all-reduce / reduce-scatter treats the rest as zero.
+  bool SparsePartials() const { return o_.path != CommPath::kA2a && plan_->mesh.expert > 1; }
+  // The reduction lands cast in the output tensor (y, dx) itself: nothing
+  // (no shared expert) is added after it.
+  bool LandsInResult() const { return SparsePartials() && o_.shared_dim == 0; }
+  // Where a device's reduced rows land (and `result` is sized to `rows`).
+  ReduceLanding Landing(Device& d, Tensor* result, int64_t rows);
   Status AllReduceGrads();
   Status AllReduceTensors(Axis axis, std::vector<Tensor*> (*pick)(Device&), int64_t n);
 
@@ -414,11 +417,24 @@ Status ParallelModel::ExchangeBack() {
                           Spans([](Device& d) { return std::span<float>(d.f_ret); }), rc, o_.wire);
 }
 
+ReduceLanding ParallelModel::Landing(Device& d, Tensor* result, int64_t rows) {
+  ReduceLanding l;
+  if (LandsInResult()) {
+    Resize(result, o_.dtype, {rows, o_.hidden});
+    if (o_.dtype == DType::kBF16) l.bf16 = result->as<uint16_t>();
+    else l.f32 = result->as<float>();
+  } else {
+    d.out.resize(static_cast<size_t>(rows * o_.hidden));
+    l.f32 = d.out.data();
+  }
+  return l;
+}
+
 Status ParallelModel::ReducePartials(int64_t ts, Tensor Device::*result, const TokenRows Device::*rows) {
   const int64_t h = o_.hidden;
   switch (o_.path) {
     case CommPath::kCompactPsum: {
-      if (!SparsePsum()) {
+      if (!SparsePartials()) {
         MOELOG_RETURN_IF_ERROR(
             comm_->AllReduceSum(Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), o_.wire));
         for (auto& d : dev_) d.out.swap(d.acc);
@@ -428,23 +444,24 @@ Status ParallelModel::ReducePartials(int64_t ts, Tensor Device::*result, const T
       std::vector<ReduceLanding> land;
       for (auto& d : dev_) {
         live.emplace_back((d.*rows).live);
-        ReduceLanding l;
-        if (LandsInResult()) {
-          Tensor& t = d.*result;
-          Resize(&t, o_.dtype, {static_cast<int64_t>(d.acc.size()) / h, h});
-          if (o_.dtype == DType::kBF16) l.bf16 = t.as<uint16_t>();
-          else l.f32 = t.as<float>();
-        } else {
-          d.out.resize(d.acc.size());
-          l.f32 = d.out.data();
-        }
-        land.push_back(l);
+        land.push_back(Landing(d, &(d.*result), static_cast<int64_t>(d.acc.size()) / h));
       }
       MOELOG_RETURN_IF_ERROR(comm_->AllReduceSumRows(
           Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), live, h, land, o_.wire));
       break;
     }
     case CommPath::kRingAgRs:
+      if (SparsePartials()) {
+        std::vector<std::span<const uint8_t>> live;
+        std::vector<ReduceLanding> land;
+        for (auto& d : dev_) {
+          live.emplace_back((d.*rows).live);
+          land.push_back(Landing(d, &(d.*result), ts));
+        }
+        MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSumRows(
+            Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), live, h, land, o_.wire));
+        break;
+      }
       for (auto& d : dev_) d.out.resize(static_cast<size_t>(ts * h));
       MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSum(
           Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }),
@@ -506,7 +523,7 @@ Status ParallelModel::Forward() {
     }
     StageClock c(&stage_s_, kCombine);
     d.acc.resize(static_cast<size_t>(d.x_src.dim(0) * h));
-    GatherSumRows(d.y_rows, d.combine_rows, d.plan, apply_weight, d.acc.data(), h, SparsePsum());
+    GatherSumRows(d.y_rows, d.combine_rows, d.plan, apply_weight, d.acc.data(), h, SparsePartials());
   }
   // Partial sums out, shared expert, cast.
   {
@@ -571,7 +588,7 @@ Status ParallelModel::Backward() {
   // compact_psum without a shared expert: each device forms the gradient
   // only at the rows it reads (CombineBackwardFromOutput), not for every
   // replicated token.
-  const bool dout_from_y = LandsInResult();
+  const bool dout_from_y = LandsInResult() && o_.path == CommPath::kCompactPsum;
   if (!dout_from_y) {
     StageClock c(&stage_s_, kBackward);
     for (auto& d : dev_) {
@@ -612,7 +629,7 @@ Status ParallelModel::Backward() {
       else cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
       MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
       d.acc.resize(static_cast<size_t>(d.x_src.dim(0) * h));
-      GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h, SparsePsum());
+      GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h, SparsePartials());
     }
   }
   {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <string>
 
 namespace moelog::engine::parallel {
 namespace {
@@ -154,18 +155,30 @@ Status SimComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, 
   return Status::Ok();
 }
 
+namespace {
+
+// The argument checks the row-sparse reductions share.
+Status CheckRowArgs(const char* what, size_t devices, std::span<const std::span<float>> bufs,
+                    std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                    std::span<const ReduceLanding> out) {
+  if (bufs.size() != devices || live.size() != devices || out.size() != devices)
+    return Status::Internal(std::string(what) + ": wrong buffer count");
+  if (row_len <= 0) return Status::Internal(std::string(what) + ": row_len must be positive");
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    if (static_cast<int64_t>(bufs[i].size()) != static_cast<int64_t>(live[i].size()) * row_len)
+      return Status::Internal(std::string(what) + ": buffer and row mask disagree");
+    if ((out[i].f32 == nullptr) == (out[i].bf16 == nullptr))
+      return Status::Internal(std::string(what) + ": a landing needs exactly one destination");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                  std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                  std::span<const ReduceLanding> out, Wire wire) {
-  if (bufs.size() != local_.size() || live.size() != local_.size() || out.size() != local_.size())
-    return Status::Internal("SimComm::AllReduceSumRows: wrong buffer count");
-  if (row_len <= 0) return Status::Internal("SimComm::AllReduceSumRows: row_len must be positive");
-  for (size_t i = 0; i < bufs.size(); ++i) {
-    if (static_cast<int64_t>(bufs[i].size()) != static_cast<int64_t>(live[i].size()) * row_len)
-      return Status::Internal("SimComm::AllReduceSumRows: buffer and row mask disagree");
-    if ((out[i].f32 == nullptr) == (out[i].bf16 == nullptr))
-      return Status::Internal("SimComm::AllReduceSumRows: a landing needs exactly one destination");
-  }
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::AllReduceSumRows", local_.size(), bufs, live, row_len, out));
   auto t0 = Clock::now();
   for (const auto& g : Groups(axis)) {
     const int p = static_cast<int>(g.size());
@@ -298,6 +311,51 @@ Status SimComm::ReduceScatterSum(Axis axis, std::span<const std::span<const floa
       auto o = out[static_cast<size_t>(g[static_cast<size_t>(r)])];
       std::copy(src, src + n, o.begin());
       RoundToWire(wire, o);
+    }
+  }
+  AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
+  return Status::Ok();
+}
+
+Status SimComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                                     std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                     std::span<const ReduceLanding> out, Wire wire) {
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::ReduceScatterSumRows", local_.size(), bufs, live, row_len, out));
+  auto t0 = Clock::now();
+  for (const auto& g : Groups(axis)) {
+    const int p = static_cast<int>(g.size());
+    const int64_t total = static_cast<int64_t>(bufs[static_cast<size_t>(g[0])].size());
+    for (int d : g)
+      if (static_cast<int64_t>(bufs[static_cast<size_t>(d)].size()) != total || total % p != 0)
+        return Status::Internal("SimComm::ReduceScatterSumRows: buffer lengths differ or do not split");
+    const int64_t n = total / p;
+    auto buf = [&](int r) { return bufs[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
+    auto mask = [&](int r) { return live[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
+    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
+    // Block b starts at rank b+1 (its raw partial) and travels b+1 -> b+2 ->
+    // ... -> b; each block a rank receives lands on its raw partial once.
+    for (int s = 0; s < p - 1; ++s) {
+      for (int r = 0; r < p; ++r) {
+        const int b = Mod(r - s - 1, p);
+        if (s == 0) PackLive(buf(r), b * n, n, row_len, mask(r), wire, &msg[static_cast<size_t>(r)]);
+        else Pack(buf(r) + b * n, n, wire, &msg[static_cast<size_t>(r)]);
+        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], n, wire);
+      }
+      for (int r = 0; r < p; ++r) {
+        const int dst = Mod(r + 1, p), b = Mod(r - s - 1, p);
+        AddIntoLive(buf(dst), b * n, row_len, mask(dst), msg[static_cast<size_t>(r)]);
+      }
+    }
+    for (int r = 0; r < p; ++r) {
+      const ReduceLanding& l = out[static_cast<size_t>(g[static_cast<size_t>(r)])];
+      float* own = buf(r) + r * n;
+      if (p == 1) {
+        // Nothing arrived: the raw partial is the sum, zeros in its dead rows.
+        PackLive(buf(r), 0, n, row_len, mask(r), Wire::kF32, &msg[0]);
+        own = msg[0].data();
+      }
+      RoundToWire(wire, std::span<float>(own, static_cast<size_t>(n)));
+      Land(l, 0, own, n);
     }
   }
   AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
