@@ -21,6 +21,17 @@ void RoundToWire(Wire wire, std::span<float> values) {
   }
 }
 
+void StoreBf16(const float* src, uint16_t* dst, int64_t n) {
+#pragma omp parallel for simd schedule(static) if (n > 65536)
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t u;
+    std::memcpy(&u, &src[i], 4);
+    const bool nan = (u & 0x7fffffffu) > 0x7f800000u;
+    const uint32_t r = nan ? (u | 0x00400000u) : (u + 0x7fffu + ((u >> 16) & 1u));
+    dst[i] = static_cast<uint16_t>(r >> 16);
+  }
+}
+
 std::string DeviceMesh::ToString() const {
   return "data=" + std::to_string(data) + ",expert=" + std::to_string(expert);
 }

@@ -48,6 +48,16 @@ inline float Bf16ToFloat(uint16_t h) {
 }
 // Rounds every value to the wire's precision in place (no-op for kF32).
 void RoundToWire(Wire wire, std::span<float> values);
+// dst[i] = bfloat16 of src[i], rounded to nearest even as RoundToWire rounds
+// (exact for values already on the bf16 wire).
+void StoreBf16(const float* src, uint16_t* dst, int64_t n);
+
+// Where one device's reduction result lands: exactly one pointer is set, to
+// as many values as the device's result holds.
+struct ReduceLanding {
+  float* f32 = nullptr;
+  uint16_t* bf16 = nullptr;  // bfloat16 bit patterns
+};
 
 // A 2-D device mesh data=A x expert=B. Device d sits at data index d / B and
 // expert index d % B, so the devices of one expert group are consecutive.
@@ -111,6 +121,21 @@ class Communicator {
   // Every device of each `axis` group ends with the elementwise sum over the
   // group. REQUIRES: bufs.size() == local_devices().size(), equal lengths.
   virtual Status AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, Wire wire) = 0;
+  // The all-reduce of row-sparse partials into separate outputs, as a psum
+  // over a replicated output runs: bufs[i] holds rows of row_len values, and
+  // a row with live[i][row] == 0 holds no data (it is never read and counts
+  // as zeros), so a device writes only the rows its own work produced. Every
+  // device of the group ends with the group's sum in out[i], cast to the
+  // landing's type as it arrives (bf16: rounded to nearest even), so no
+  // separate pass over the output follows. bufs[i] is scratch afterwards.
+  // Values and counted bytes are those of AllReduceSum over the dense
+  // buffers followed by the cast: the wire carries every row.
+  // REQUIRES: bufs.size() == live.size() == out.size() ==
+  // local_devices().size(); bufs[i].size() == live[i].size() * row_len,
+  // equal over the group; row_len > 0.
+  virtual Status AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                                  std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                  std::span<const ReduceLanding> out, Wire wire) = 0;
   // out[i] (n * group size) receives member j's in block (n) at offset j*n.
   virtual Status AllGather(Axis axis, std::span<const std::span<const float>> in,
                            std::span<const std::span<float>> out, Wire wire) = 0;
@@ -118,6 +143,18 @@ class Communicator {
   // group of block AxisRank(device).
   virtual Status ReduceScatterSum(Axis axis, std::span<const std::span<const float>> in,
                                   std::span<const std::span<float>> out, Wire wire) = 0;
+  // The reduce-scatter of row-sparse partials, landing cast: bufs[i] (group
+  // size blocks of n values) holds rows of row_len values, only those with
+  // live[i][row] != 0 hold data (the others are never read and count as
+  // zeros). out[i] (n values) receives the group's sum of block
+  // AxisRank(device), cast to the landing's type as it arrives. bufs[i] is
+  // scratch afterwards. Values and counted bytes are those of
+  // ReduceScatterSum over the dense buffers followed by the cast.
+  // REQUIRES: as AllReduceSumRows; bufs[i].size() a multiple of the group
+  // size.
+  virtual Status ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                                      std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                      std::span<const ReduceLanding> out, Wire wire) = 0;
   // Personalized exchange inside each group. send[i] holds one block per group
   // member j (send_counts[i][j] values, in member order); recv[i] receives one
   // block from each member j (recv_counts[i][j] values, in member order).

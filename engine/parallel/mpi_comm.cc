@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -272,6 +273,63 @@ Status MpiComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, 
   return Status::Ok();
 }
 
+Status MpiComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                                 std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                 std::span<const ReduceLanding> out, Wire wire) {
+  if (bufs.size() != 1 || live.size() != 1 || out.size() != 1)
+    return Status::Internal("MpiComm::AllReduceSumRows: one buffer per rank");
+  auto buf = bufs[0];
+  const ReduceLanding& land = out[0];
+  if (row_len <= 0 || static_cast<int64_t>(buf.size()) != static_cast<int64_t>(live[0].size()) * row_len)
+    return Status::Internal("MpiComm::AllReduceSumRows: buffer and row mask disagree");
+  if ((land.f32 == nullptr) == (land.bf16 == nullptr))
+    return Status::Internal("MpiComm::AllReduceSumRows: a landing needs exactly one destination");
+  MOELOG_RETURN_IF_ERROR(CheckCount(static_cast<int64_t>(buf.size()), "MPI_Allreduce"));
+  const int n = static_cast<int>(buf.size());
+  const int64_t rows = static_cast<int64_t>(live[0].size());
+  auto t0 = Clock::now();
+  {
+    Guard g("MPI_Allreduce");
+    if (wire == Wire::kF32) {
+      // MPI reads a dense send buffer: rows without data are sent as zeros.
+      for (int64_t r = 0; r < rows; ++r)
+        if (live[0][static_cast<size_t>(r)] == 0) std::fill_n(buf.data() + r * row_len, row_len, 0.0f);
+      if (land.f32 != nullptr) {
+        MOELOG_RETURN_IF_ERROR(
+            CheckRc(MPI_Allreduce(buf.data(), land.f32, n, MPI_FLOAT, MPI_SUM, impl_->Of(axis)), "MPI_Allreduce"));
+      } else {
+        MOELOG_RETURN_IF_ERROR(CheckRc(
+            MPI_Allreduce(MPI_IN_PLACE, buf.data(), n, MPI_FLOAT, MPI_SUM, impl_->Of(axis)), "MPI_Allreduce"));
+        StoreBf16(buf.data(), land.bf16, n);
+      }
+    } else {
+      // The bf16 wire buffer is the result's storage: a bf16 landing receives
+      // the reduction directly.
+      std::vector<uint16_t> enc;
+      uint16_t* wire_buf = land.bf16;
+      if (wire_buf == nullptr) {
+        enc.resize(static_cast<size_t>(n));
+        wire_buf = enc.data();
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        uint16_t* o = wire_buf + r * row_len;
+        if (live[0][static_cast<size_t>(r)] == 0) std::fill_n(o, row_len, uint16_t{0});
+        else StoreBf16(buf.data() + r * row_len, o, row_len);
+      }
+      MOELOG_RETURN_IF_ERROR(CheckRc(
+          MPI_Allreduce(MPI_IN_PLACE, wire_buf, n, MPI_UINT16_T, impl_->bf16_sum, impl_->Of(axis)), "MPI_Allreduce"));
+      if (land.f32 != nullptr)
+        for (int i = 0; i < n; ++i) land.f32[i] = Bf16ToFloat(wire_buf[i]);
+    }
+  }
+  Volume v = RingAllReduceVolume(n, AxisSize(mesh_, axis), AxisRank(mesh_, axis, rank()), wire);
+  counters_[0].bytes_sent += v.sent;
+  counters_[0].bytes_recv += v.recv;
+  counters_[0].calls += 1;
+  counters_[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  return Status::Ok();
+}
+
 Status MpiComm::AllGather(Axis axis, std::span<const std::span<const float>> in,
                           std::span<const std::span<float>> out, Wire wire) {
   if (in.size() != 1 || out.size() != 1) return Status::Internal("MpiComm::AllGather: one buffer per rank");
@@ -325,6 +383,69 @@ Status MpiComm::ReduceScatterSum(Axis axis, std::span<const std::span<const floa
           MPI_Reduce_scatter_block(enc.data(), mine.data(), n, MPI_UINT16_T, impl_->bf16_sum, impl_->Of(axis)),
           "MPI_Reduce_scatter_block"));
       Decode(mine, out[0]);
+    }
+  }
+  Volume v = RingReduceScatterVolume(n64, p, wire);
+  counters_[0].bytes_sent += v.sent;
+  counters_[0].bytes_recv += v.recv;
+  counters_[0].calls += 1;
+  counters_[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  return Status::Ok();
+}
+
+Status MpiComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                                     std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                     std::span<const ReduceLanding> out, Wire wire) {
+  if (bufs.size() != 1 || live.size() != 1 || out.size() != 1)
+    return Status::Internal("MpiComm::ReduceScatterSumRows: one buffer per rank");
+  auto buf = bufs[0];
+  const ReduceLanding& land = out[0];
+  const int p = AxisSize(mesh_, axis);
+  const int64_t total = static_cast<int64_t>(buf.size());
+  if (row_len <= 0 || total != static_cast<int64_t>(live[0].size()) * row_len || total % p != 0)
+    return Status::Internal("MpiComm::ReduceScatterSumRows: buffer, row mask and group size disagree");
+  if ((land.f32 == nullptr) == (land.bf16 == nullptr))
+    return Status::Internal("MpiComm::ReduceScatterSumRows: a landing needs exactly one destination");
+  MOELOG_RETURN_IF_ERROR(CheckCount(total, "MPI_Reduce_scatter_block"));
+  const int64_t n64 = total / p;
+  const int n = static_cast<int>(n64);
+  const int64_t rows = static_cast<int64_t>(live[0].size());
+  auto t0 = Clock::now();
+  {
+    Guard g("MPI_Reduce_scatter_block");
+    if (wire == Wire::kF32) {
+      // MPI reads a dense send buffer: rows without data are sent as zeros.
+      for (int64_t r = 0; r < rows; ++r)
+        if (live[0][static_cast<size_t>(r)] == 0) std::fill_n(buf.data() + r * row_len, row_len, 0.0f);
+      std::vector<float> mine;
+      float* dst = land.f32;
+      if (dst == nullptr) {
+        mine.resize(static_cast<size_t>(n));
+        dst = mine.data();
+      }
+      MOELOG_RETURN_IF_ERROR(
+          CheckRc(MPI_Reduce_scatter_block(buf.data(), dst, n, MPI_FLOAT, MPI_SUM, impl_->Of(axis)),
+                  "MPI_Reduce_scatter_block"));
+      if (land.bf16 != nullptr) StoreBf16(dst, land.bf16, n);
+    } else {
+      std::vector<uint16_t> enc(static_cast<size_t>(total));
+      for (int64_t r = 0; r < rows; ++r) {
+        uint16_t* o = enc.data() + r * row_len;
+        if (live[0][static_cast<size_t>(r)] == 0) std::fill_n(o, row_len, uint16_t{0});
+        else StoreBf16(buf.data() + r * row_len, o, row_len);
+      }
+      // A bf16 landing receives the reduced block directly.
+      std::vector<uint16_t> mine;
+      uint16_t* dst = land.bf16;
+      if (dst == nullptr) {
+        mine.resize(static_cast<size_t>(n));
+        dst = mine.data();
+      }
+      MOELOG_RETURN_IF_ERROR(CheckRc(
+          MPI_Reduce_scatter_block(enc.data(), dst, n, MPI_UINT16_T, impl_->bf16_sum, impl_->Of(axis)),
+          "MPI_Reduce_scatter_block"));
+      if (land.f32 != nullptr)
+        for (int i = 0; i < n; ++i) land.f32[i] = Bf16ToFloat(dst[i]);
     }
   }
   Volume v = RingReduceScatterVolume(n64, p, wire);

@@ -119,6 +119,7 @@ void ScatterReturnedRows(const std::vector<float>& rows, const std::vector<std::
 struct TokenRows {
   std::vector<int64_t> begin;  // [tokens + 1]
   std::vector<int32_t> rows;
+  std::vector<uint8_t> live;  // [tokens]: 1 where the token has rows
 };
 
 TokenRows BuildTokenRows(const cpu::PackPlan& plan, int64_t tokens, bool skip_zero_weight) {
@@ -136,15 +137,20 @@ TokenRows BuildTokenRows(const cpu::PackPlan& plan, int64_t tokens, bool skip_ze
   for (int64_t r = 0; r < plan.valid_rows; ++r)
     if (live(r)) tr.rows[static_cast<size_t>(next[static_cast<size_t>(plan.token[static_cast<size_t>(r)])]++)] =
         static_cast<int32_t>(r);
+  tr.live.resize(static_cast<size_t>(tokens));
+  for (int64_t t = 0; t < tokens; ++t)
+    tr.live[static_cast<size_t>(t)] = tr.begin[static_cast<size_t>(t + 1)] > tr.begin[static_cast<size_t>(t)];
   return tr;
 }
 
 // out[t] = sum over the token's rows of (weight ? plan.weight[r] : 1) * y[r],
 // in row order, and 0 for tokens without rows: the same values as zeroing
 // out and then CombineScatter / ScatterAddRows, but every element of out
-// [tokens, h] is written once, with no separate zero-fill pass.
+// [tokens, h] is written once, with no separate zero-fill pass. With
+// live_only, tokens without rows (tr.live 0) are not written at all: the
+// row-sparse all-reduce reads them as zeros.
 void GatherSumRows(const Tensor& y, const TokenRows& tr, const cpu::PackPlan& plan, bool weight, float* out,
-                   int64_t h) {
+                   int64_t h, bool live_only) {
   const int64_t tokens = static_cast<int64_t>(tr.begin.size()) - 1;
   cpu::DispatchFloat(y.dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -153,6 +159,7 @@ void GatherSumRows(const Tensor& y, const TokenRows& tr, const cpu::PackPlan& pl
     for (int64_t t = 0; t < tokens; ++t) {
       float* o = out + t * h;
       const int64_t b = tr.begin[static_cast<size_t>(t)], e = tr.begin[static_cast<size_t>(t + 1)];
+      if (b == e && live_only) continue;
       std::fill(o, o + h, 0.0f);
       for (int64_t i = b; i < e; ++i) {
         const int64_t r = tr.rows[static_cast<size_t>(i)];
@@ -161,6 +168,35 @@ void GatherSumRows(const Tensor& y, const TokenRows& tr, const cpu::PackPlan& pl
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) o[j] += w * cpu::ToF(src[j]);
       }
+    }
+  });
+}
+
+// CombineBackward of the loss gradient dout = y * scale (in y's dtype, as
+// CastScale forms it) read straight from y: dy[r] = w * dout[token[r]] for
+// the live rows, zero for the rest. Same values as CastScale then
+// CombineBackward, but a device that holds the replicated output forms the
+// gradient only for the rows its experts read, not for every token.
+void CombineBackwardFromOutput(const Tensor& y, const cpu::PackPlan& plan, bool apply_weight, float scale,
+                               Tensor* dy) {
+  const int64_t h = y.dim(1);
+  const DType dt = y.dtype();
+  Resize(dy, dt, {plan.rows, h});
+  cpu::DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+#pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < plan.rows; ++r) {
+      const size_t i = static_cast<size_t>(r);
+      const bool live = r < plan.valid_rows && plan.keep[i];
+      const float w = live ? (apply_weight ? plan.weight[i] : 1.0f) : 0.0f;
+      T* d = dy->as<T>() + r * h;
+      if (w == 0.0f) {
+        std::memset(d, 0, static_cast<size_t>(h) * sizeof(T));
+        continue;
+      }
+      const T* s = y.as<T>() + int64_t{plan.token[i]} * h;
+#pragma omp simd
+      for (int64_t j = 0; j < h; ++j) d[j] = cpu::FromF<T>(w * cpu::ToF(cpu::FromF<T>(cpu::ToF(s[j]) * scale)));
     }
   });
 }
@@ -257,8 +293,19 @@ class ParallelModel {
   Status ExchangeBack();
   // Each device's partial [rows,H] sums in `acc` become its output `out`
   // along the comm path: all-reduce (compact_psum), reduce-scatter to the
-  // token shard of `ts` rows (ring_ag_rs) or returned rows (a2a).
-  Status ReducePartials(int64_t ts);
+  // token shard of `ts` rows (ring_ag_rs) or returned rows (a2a). With
+  // SparsePartials() the reduction reads only the rows `rows` marks live and
+  // lands in the dtype tensor `result` when LandsInResult(), else in `out`.
+  Status ReducePartials(int64_t ts, Tensor Device::*result, const TokenRows Device::*rows);
+  // compact_psum / ring_ag_rs over more than one device: each device's
+  // [T_r,H] partial holds only the tokens its experts saw, and the
+  // all-reduce / reduce-scatter treats the rest as zero.
+  bool SparsePartials() const { return o_.path != CommPath::kA2a && plan_->mesh.expert > 1; }
+  // The reduction lands cast in the output tensor (y, dx) itself: nothing
+  // (no shared expert) is added after it.
+  bool LandsInResult() const { return SparsePartials() && o_.shared_dim == 0; }
+  // Where a device's reduced rows land (and `result` is sized to `rows`).
+  ReduceLanding Landing(Device& d, Tensor* result, int64_t rows);
   Status AllReduceGrads();
   Status AllReduceTensors(Axis axis, std::vector<Tensor*> (*pick)(Device&), int64_t n);
 
@@ -370,15 +417,51 @@ Status ParallelModel::ExchangeBack() {
                           Spans([](Device& d) { return std::span<float>(d.f_ret); }), rc, o_.wire);
 }
 
-Status ParallelModel::ReducePartials(int64_t ts) {
+ReduceLanding ParallelModel::Landing(Device& d, Tensor* result, int64_t rows) {
+  ReduceLanding l;
+  if (LandsInResult()) {
+    Resize(result, o_.dtype, {rows, o_.hidden});
+    if (o_.dtype == DType::kBF16) l.bf16 = result->as<uint16_t>();
+    else l.f32 = result->as<float>();
+  } else {
+    d.out.resize(static_cast<size_t>(rows * o_.hidden));
+    l.f32 = d.out.data();
+  }
+  return l;
+}
+
+Status ParallelModel::ReducePartials(int64_t ts, Tensor Device::*result, const TokenRows Device::*rows) {
   const int64_t h = o_.hidden;
   switch (o_.path) {
-    case CommPath::kCompactPsum:
-      MOELOG_RETURN_IF_ERROR(
-          comm_->AllReduceSum(Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), o_.wire));
-      for (auto& d : dev_) d.out.swap(d.acc);
+    case CommPath::kCompactPsum: {
+      if (!SparsePartials()) {
+        MOELOG_RETURN_IF_ERROR(
+            comm_->AllReduceSum(Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), o_.wire));
+        for (auto& d : dev_) d.out.swap(d.acc);
+        break;
+      }
+      std::vector<std::span<const uint8_t>> live;
+      std::vector<ReduceLanding> land;
+      for (auto& d : dev_) {
+        live.emplace_back((d.*rows).live);
+        land.push_back(Landing(d, &(d.*result), static_cast<int64_t>(d.acc.size()) / h));
+      }
+      MOELOG_RETURN_IF_ERROR(comm_->AllReduceSumRows(
+          Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), live, h, land, o_.wire));
       break;
+    }
     case CommPath::kRingAgRs:
+      if (SparsePartials()) {
+        std::vector<std::span<const uint8_t>> live;
+        std::vector<ReduceLanding> land;
+        for (auto& d : dev_) {
+          live.emplace_back((d.*rows).live);
+          land.push_back(Landing(d, &(d.*result), ts));
+        }
+        MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSumRows(
+            Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), live, h, land, o_.wire));
+        break;
+      }
       for (auto& d : dev_) d.out.resize(static_cast<size_t>(ts * h));
       MOELOG_RETURN_IF_ERROR(comm_->ReduceScatterSum(
           Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }),
@@ -440,13 +523,14 @@ Status ParallelModel::Forward() {
     }
     StageClock c(&stage_s_, kCombine);
     d.acc.resize(static_cast<size_t>(d.x_src.dim(0) * h));
-    GatherSumRows(d.y_rows, d.combine_rows, d.plan, apply_weight, d.acc.data(), h);
+    GatherSumRows(d.y_rows, d.combine_rows, d.plan, apply_weight, d.acc.data(), h, SparsePartials());
   }
   // Partial sums out, shared expert, cast.
   {
     StageClock c(&stage_s_, kComm);
-    MOELOG_RETURN_IF_ERROR(ReducePartials(ts));
+    MOELOG_RETURN_IF_ERROR(ReducePartials(ts, &Device::y, &Device::combine_rows));
   }
+  if (LandsInResult()) return runner_.status();
   for (auto& d : dev_) {
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
     if (o_.shared_dim > 0) {
@@ -501,7 +585,11 @@ Status ParallelModel::Backward() {
   const bool apply_weight = !o_.preweight;
   // loss = mean(y^2) over the global [T,H] in f32: dL/dy = 2y / (T H).
   const float inv_n = 2.0f / static_cast<float>(o_.tokens * h);
-  {
+  // compact_psum without a shared expert: each device forms the gradient
+  // only at the rows it reads (CombineBackwardFromOutput), not for every
+  // replicated token.
+  const bool dout_from_y = LandsInResult() && o_.path == CommPath::kCompactPsum;
+  if (!dout_from_y) {
     StageClock c(&stage_s_, kBackward);
     for (auto& d : dev_) {
       Resize(&d.dout, o_.dtype, d.y.shape());
@@ -537,17 +625,18 @@ Status ParallelModel::Backward() {
   {
     StageClock c(&stage_s_, kBackward);
     for (auto& d : dev_) {
-      cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
+      if (dout_from_y) CombineBackwardFromOutput(d.y, d.plan, apply_weight, inv_n, &d.dy_rows);
+      else cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
       MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
-      d.acc.resize(static_cast<size_t>((d.*dsrc).dim(0) * h));
-      GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h);
+      d.acc.resize(static_cast<size_t>(d.x_src.dim(0) * h));
+      GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h, SparsePartials());
     }
   }
   {
     StageClock c(&stage_s_, kComm);
-    MOELOG_RETURN_IF_ERROR(ReducePartials(ts));
+    MOELOG_RETURN_IF_ERROR(ReducePartials(ts, &Device::dx, &Device::dx_rows_of));
   }
-  {
+  if (!LandsInResult()) {
     StageClock c(&stage_s_, kBackward);
     for (auto& d : dev_) {
       const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;

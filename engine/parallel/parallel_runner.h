@@ -16,6 +16,13 @@
 //                 ring reduce-scatter of the partials back to the shards. The
 //                 shared expert runs on the local shard. Backward: all-gather
 //                 of dy, reduce-scatter of dx, all-reduce of the shared grads.
+//   For both, a device writes only the partial rows of the tokens its experts
+//   saw: the reduction (Communicator::AllReduceSumRows / ReduceScatterSumRows)
+//   reads the other rows as zeros, moves the same bytes as the dense one and
+//   lands the result cast in y / dx (or in the f32 accumulator the shared
+//   expert adds to), so no device zero-fills or casts the whole [T_r,H].
+//   compact_psum without a shared expert forms dL/dy only at the rows each
+//   device reads.
 //   a2a           x token-sharded; all-to-all-v of each token once per remote
 //                 expert owner it routes to, expert MLP, weighted sum per
 //                 (token, owner), all-to-all-v back, scatter-add into the

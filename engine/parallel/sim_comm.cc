@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <string>
 
 namespace moelog::engine::parallel {
 namespace {
@@ -29,6 +30,55 @@ void AddInto(float* out, const std::vector<float>& in) {
 void Pack(const float* src, int64_t n, Wire wire, std::vector<float>* msg) {
   msg->assign(src, src + n);
   RoundToWire(wire, *msg);
+}
+
+// Calls f(offset, length, row_live) for the pieces of values [off, off + n)
+// that fall in one row each (a chunk may start or end inside a row).
+template <typename F>
+void ForRowPieces(int64_t off, int64_t n, int64_t row_len, const uint8_t* live, F f) {
+  const int64_t end = off + n;
+  while (off < end) {
+    const int64_t row = off / row_len;
+    const int64_t len = std::min(end, (row + 1) * row_len) - off;
+    f(off, len, live[row] != 0);
+    off += len;
+  }
+}
+
+// A device's own raw partial of values [off, off + n) into a message: live
+// rows copied, the others sent as the zeros they stand for.
+void PackLive(const float* buf, int64_t off, int64_t n, int64_t row_len, const uint8_t* live, Wire wire,
+              std::vector<float>* msg) {
+  msg->resize(static_cast<size_t>(n));
+  float* m = msg->data();
+  ForRowPieces(off, n, row_len, live, [&](int64_t o, int64_t len, bool is_live) {
+    if (is_live) std::copy(buf + o, buf + o + len, m + (o - off));
+    else std::fill(m + (o - off), m + (o - off + len), 0.0f);
+  });
+  RoundToWire(wire, *msg);
+}
+
+// Adds a message into a device's raw partial of values [off, off + n): live
+// rows add, the others take the message (their partial is zero). The range is
+// dense afterwards.
+void AddIntoLive(float* buf, int64_t off, int64_t row_len, const uint8_t* live, const std::vector<float>& msg) {
+  ForRowPieces(off, static_cast<int64_t>(msg.size()), row_len, live, [&](int64_t o, int64_t len, bool is_live) {
+    const float* m = msg.data() + (o - off);
+    float* b = buf + o;
+    if (is_live) {
+#pragma omp simd
+      for (int64_t i = 0; i < len; ++i) b[i] += m[i];
+    } else {
+      std::copy(m, m + len, b);
+    }
+  });
+}
+
+// Stores values [off, off + n) of a device's result at the same place of its
+// landing, cast to the landing's type.
+void Land(const ReduceLanding& out, int64_t off, const float* src, int64_t n) {
+  if (out.bf16 != nullptr) StoreBf16(src, out.bf16 + off, n);
+  else std::copy(src, src + n, out.f32 + off);
 }
 
 }  // namespace
@@ -98,6 +148,89 @@ Status SimComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, 
         int dst = Mod(r + 1, p), c = Mod(r - s, p);
         std::copy(msg[static_cast<size_t>(r)].begin(), msg[static_cast<size_t>(r)].end(),
                   buf(dst) + ChunkOffset(n, p, c));
+      }
+    }
+  }
+  AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
+  return Status::Ok();
+}
+
+namespace {
+
+// The argument checks the row-sparse reductions share.
+Status CheckRowArgs(const char* what, size_t devices, std::span<const std::span<float>> bufs,
+                    std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                    std::span<const ReduceLanding> out) {
+  if (bufs.size() != devices || live.size() != devices || out.size() != devices)
+    return Status::Internal(std::string(what) + ": wrong buffer count");
+  if (row_len <= 0) return Status::Internal(std::string(what) + ": row_len must be positive");
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    if (static_cast<int64_t>(bufs[i].size()) != static_cast<int64_t>(live[i].size()) * row_len)
+      return Status::Internal(std::string(what) + ": buffer and row mask disagree");
+    if ((out[i].f32 == nullptr) == (out[i].bf16 == nullptr))
+      return Status::Internal(std::string(what) + ": a landing needs exactly one destination");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                                 std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                 std::span<const ReduceLanding> out, Wire wire) {
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::AllReduceSumRows", local_.size(), bufs, live, row_len, out));
+  auto t0 = Clock::now();
+  for (const auto& g : Groups(axis)) {
+    const int p = static_cast<int>(g.size());
+    const int64_t n = static_cast<int64_t>(bufs[static_cast<size_t>(g[0])].size());
+    for (int d : g)
+      if (static_cast<int64_t>(bufs[static_cast<size_t>(d)].size()) != n)
+        return Status::Internal("SimComm::AllReduceSumRows: buffer lengths differ");
+    auto buf = [&](int r) { return bufs[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
+    auto mask = [&](int r) { return live[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
+    auto landing = [&](int r) -> const ReduceLanding& { return out[static_cast<size_t>(g[static_cast<size_t>(r)])]; };
+    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
+    if (p == 1) {
+      // Nothing travels (nor is rounded): the partial is the sum, zeros
+      // where no row is live.
+      PackLive(buf(0), 0, n, row_len, mask(0), Wire::kF32, &msg[0]);
+      Land(landing(0), 0, msg[0].data(), n);
+      continue;
+    }
+    // Reduce-scatter as in AllReduceSum. At step 0 every rank sends its raw
+    // partial; each chunk a rank receives lands on its raw partial once.
+    for (int s = 0; s < p - 1; ++s) {
+      for (int r = 0; r < p; ++r) {
+        const int c = Mod(r - 1 - s, p);
+        const int64_t off = ChunkOffset(n, p, c), len = ChunkSize(n, p, c);
+        if (s == 0) PackLive(buf(r), off, len, row_len, mask(r), wire, &msg[static_cast<size_t>(r)]);
+        else Pack(buf(r) + off, len, wire, &msg[static_cast<size_t>(r)]);
+        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], len, wire);
+      }
+      for (int r = 0; r < p; ++r) {
+        const int dst = Mod(r + 1, p), c = Mod(r - 1 - s, p);
+        AddIntoLive(buf(dst), ChunkOffset(n, p, c), row_len, mask(dst), msg[static_cast<size_t>(r)]);
+      }
+    }
+    // The owner rounds its finished chunk to the wire as it lands it.
+    for (int r = 0; r < p; ++r) {
+      const int64_t off = ChunkOffset(n, p, r);
+      RoundToWire(wire, std::span<float>(buf(r) + off, static_cast<size_t>(ChunkSize(n, p, r))));
+      Land(landing(r), off, buf(r) + off, ChunkSize(n, p, r));
+    }
+    // All-gather: at step s rank r forwards chunk r-s to r+1, which lands it.
+    // After step 0 what a rank forwards is the message it just received.
+    for (int s = 0; s < p - 1; ++s) {
+      if (s == 0) {
+        for (int r = 0; r < p; ++r)
+          msg[static_cast<size_t>(r)].assign(buf(r) + ChunkOffset(n, p, r), buf(r) + ChunkOffset(n, p, r) + ChunkSize(n, p, r));
+      } else {
+        std::rotate(msg.begin(), msg.end() - 1, msg.end());
+      }
+      for (int r = 0; r < p; ++r) {
+        const int dst = Mod(r + 1, p), c = Mod(r - s, p);
+        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(dst)], ChunkSize(n, p, c), wire);
+        Land(landing(dst), ChunkOffset(n, p, c), msg[static_cast<size_t>(r)].data(), ChunkSize(n, p, c));
       }
     }
   }
@@ -178,6 +311,51 @@ Status SimComm::ReduceScatterSum(Axis axis, std::span<const std::span<const floa
       auto o = out[static_cast<size_t>(g[static_cast<size_t>(r)])];
       std::copy(src, src + n, o.begin());
       RoundToWire(wire, o);
+    }
+  }
+  AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
+  return Status::Ok();
+}
+
+Status SimComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                                     std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                     std::span<const ReduceLanding> out, Wire wire) {
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::ReduceScatterSumRows", local_.size(), bufs, live, row_len, out));
+  auto t0 = Clock::now();
+  for (const auto& g : Groups(axis)) {
+    const int p = static_cast<int>(g.size());
+    const int64_t total = static_cast<int64_t>(bufs[static_cast<size_t>(g[0])].size());
+    for (int d : g)
+      if (static_cast<int64_t>(bufs[static_cast<size_t>(d)].size()) != total || total % p != 0)
+        return Status::Internal("SimComm::ReduceScatterSumRows: buffer lengths differ or do not split");
+    const int64_t n = total / p;
+    auto buf = [&](int r) { return bufs[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
+    auto mask = [&](int r) { return live[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
+    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
+    // Block b starts at rank b+1 (its raw partial) and travels b+1 -> b+2 ->
+    // ... -> b; each block a rank receives lands on its raw partial once.
+    for (int s = 0; s < p - 1; ++s) {
+      for (int r = 0; r < p; ++r) {
+        const int b = Mod(r - s - 1, p);
+        if (s == 0) PackLive(buf(r), b * n, n, row_len, mask(r), wire, &msg[static_cast<size_t>(r)]);
+        else Pack(buf(r) + b * n, n, wire, &msg[static_cast<size_t>(r)]);
+        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], n, wire);
+      }
+      for (int r = 0; r < p; ++r) {
+        const int dst = Mod(r + 1, p), b = Mod(r - s - 1, p);
+        AddIntoLive(buf(dst), b * n, row_len, mask(dst), msg[static_cast<size_t>(r)]);
+      }
+    }
+    for (int r = 0; r < p; ++r) {
+      const ReduceLanding& l = out[static_cast<size_t>(g[static_cast<size_t>(r)])];
+      float* own = buf(r) + r * n;
+      if (p == 1) {
+        // Nothing arrived: the raw partial is the sum, zeros in its dead rows.
+        PackLive(buf(r), 0, n, row_len, mask(r), Wire::kF32, &msg[0]);
+        own = msg[0].data();
+      }
+      RoundToWire(wire, std::span<float>(own, static_cast<size_t>(n)));
+      Land(l, 0, own, n);
     }
   }
   AddTime(std::chrono::duration<double>(Clock::now() - t0).count());

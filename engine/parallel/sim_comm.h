@@ -15,10 +15,16 @@ class SimComm final : public Communicator {
   explicit SimComm(DeviceMesh mesh);
   std::string Name() const override { return "sim"; }
   Status AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, Wire wire) override;
+  Status AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                          std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                          std::span<const ReduceLanding> out, Wire wire) override;
   Status AllGather(Axis axis, std::span<const std::span<const float>> in,
                    std::span<const std::span<float>> out, Wire wire) override;
   Status ReduceScatterSum(Axis axis, std::span<const std::span<const float>> in,
                           std::span<const std::span<float>> out, Wire wire) override;
+  Status ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
+                              std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                              std::span<const ReduceLanding> out, Wire wire) override;
   Status AllToAllV(Axis axis, std::span<const std::span<const float>> send,
                    const std::vector<std::vector<int64_t>>& send_counts, std::span<const std::span<float>> recv,
                    const std::vector<std::vector<int64_t>>& recv_counts, Wire wire) override;

@@ -198,6 +198,166 @@ TEST(ParallelCommTest, AllToAllVDeliversBlocksAndCountsOffDeviceBytes) {
   }
 }
 
+// Row masks for p devices: device d's row r is live unless (r + d) % 3 == 0,
+// plus one row dead on every device.
+std::vector<std::vector<uint8_t>> RowMasks(int p, int64_t rows) {
+  std::vector<std::vector<uint8_t>> m(static_cast<size_t>(p), std::vector<uint8_t>(static_cast<size_t>(rows)));
+  for (int d = 0; d < p; ++d)
+    for (int64_t r = 0; r < rows; ++r) m[static_cast<size_t>(d)][static_cast<size_t>(r)] = (r + d) % 3 != 0 && r != 1;
+  return m;
+}
+
+// The row-sparse all-reduce equals the dense all-reduce of the partials with
+// zeros in the dead rows (bit for bit, f32 landing; as StoreBf16 of it, bf16
+// landing), never reads the dead rows (they hold NaN), and counts the dense
+// ring's bytes. Chunk boundaries fall inside rows (rows * row_len not a
+// multiple of p).
+TEST(ParallelCommTest, AllReduceSumRowsEqualsDenseAllReduce) {
+  for (int p : {1, 2, 3, 4}) {
+    for (auto [rows, row_len] : {std::pair<int64_t, int64_t>{7, 5}, {16, 4}, {1, 3}}) {
+      for (Wire wire : {Wire::kF32, Wire::kBF16}) {
+        for (bool bf16_out : {false, true}) {
+          SCOPED_TRACE("p=" + std::to_string(p) + " rows=" + std::to_string(rows) + " row_len=" +
+                       std::to_string(row_len) + " wire=" + std::to_string(static_cast<int>(wire)) +
+                       " bf16_out=" + std::to_string(bf16_out));
+          const int64_t n = rows * row_len;
+          auto masks = RowMasks(p, rows);
+          auto dense = DeviceData(p, n, 11);
+          auto sparse = dense;
+          for (int d = 0; d < p; ++d)
+            for (int64_t r = 0; r < rows; ++r)
+              if (!masks[static_cast<size_t>(d)][static_cast<size_t>(r)])
+                for (int64_t j = 0; j < row_len; ++j) {
+                  dense[static_cast<size_t>(d)][static_cast<size_t>(r * row_len + j)] = 0.0f;
+                  sparse[static_cast<size_t>(d)][static_cast<size_t>(r * row_len + j)] = std::nanf("");
+                }
+          SimComm ref(DeviceMesh{1, p});
+          auto ds = Spans(dense);
+          ASSERT_TRUE(ref.AllReduceSum(Axis::kExpert, ds, wire).ok());
+
+          SimComm comm(DeviceMesh{1, p});
+          std::vector<std::vector<float>> out32(static_cast<size_t>(p), std::vector<float>(static_cast<size_t>(n), -7));
+          std::vector<std::vector<uint16_t>> out16(static_cast<size_t>(p),
+                                                   std::vector<uint16_t>(static_cast<size_t>(n), 0x7fff));
+          std::vector<ReduceLanding> land;
+          std::vector<std::span<const uint8_t>> live;
+          for (int d = 0; d < p; ++d) {
+            ReduceLanding l;
+            if (bf16_out) l.bf16 = out16[static_cast<size_t>(d)].data();
+            else l.f32 = out32[static_cast<size_t>(d)].data();
+            land.push_back(l);
+            live.emplace_back(masks[static_cast<size_t>(d)]);
+          }
+          auto ss = Spans(sparse);
+          ASSERT_TRUE(comm.AllReduceSumRows(Axis::kExpert, ss, live, row_len, land, wire).ok());
+          for (int d = 0; d < p; ++d) {
+            const auto& want = dense[static_cast<size_t>(d)];
+            for (int64_t i = 0; i < n; ++i) {
+              const size_t k = static_cast<size_t>(i);
+              if (bf16_out) {
+                uint16_t w;
+                StoreBf16(&want[k], &w, 1);
+                ASSERT_EQ(out16[static_cast<size_t>(d)][k], w) << "device " << d << " value " << i;
+              } else {
+                ASSERT_EQ(out32[static_cast<size_t>(d)][k], want[k]) << "device " << d << " value " << i;
+              }
+            }
+            EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_sent, ref.counters(static_cast<size_t>(d)).bytes_sent);
+            EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_recv, ref.counters(static_cast<size_t>(d)).bytes_recv);
+            Volume v = RingAllReduceVolume(n, p, d, wire);
+            EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_sent, v.sent);
+            EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_recv, v.recv);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The row-sparse reduce-scatter equals the dense one of the masked partials
+// (bit for bit into f32, as StoreBf16 of it into bf16), never reads dead rows
+// and counts the dense ring's bytes; blocks need not align with rows.
+TEST(ParallelCommTest, ReduceScatterSumRowsEqualsDenseReduceScatter) {
+  for (int p : {1, 2, 3, 4}) {
+    for (auto [rows, row_len] : {std::pair<int64_t, int64_t>{5, 4}, {6, 5}, {8, 3}, {12, 2}}) {
+      const int64_t total = rows * row_len;
+      if (total % p != 0) continue;
+      const int64_t n = total / p;
+      for (Wire wire : {Wire::kF32, Wire::kBF16}) {
+        for (bool bf16_out : {false, true}) {
+          SCOPED_TRACE("p=" + std::to_string(p) + " rows=" + std::to_string(rows) + " row_len=" +
+                       std::to_string(row_len) + " wire=" + std::to_string(static_cast<int>(wire)) +
+                       " bf16_out=" + std::to_string(bf16_out));
+          auto masks = RowMasks(p, rows);
+          auto dense = DeviceData(p, total, 13);
+          auto sparse = dense;
+          for (int d = 0; d < p; ++d)
+            for (int64_t r = 0; r < rows; ++r)
+              if (!masks[static_cast<size_t>(d)][static_cast<size_t>(r)])
+                for (int64_t j = 0; j < row_len; ++j) {
+                  dense[static_cast<size_t>(d)][static_cast<size_t>(r * row_len + j)] = 0.0f;
+                  sparse[static_cast<size_t>(d)][static_cast<size_t>(r * row_len + j)] = std::nanf("");
+                }
+          SimComm ref(DeviceMesh{1, p});
+          std::vector<std::vector<float>> want(static_cast<size_t>(p), std::vector<float>(static_cast<size_t>(n)));
+          auto ws = Spans(want);
+          ASSERT_TRUE(ref.ReduceScatterSum(Axis::kExpert, CSpans(dense), ws, wire).ok());
+
+          SimComm comm(DeviceMesh{1, p});
+          std::vector<std::vector<float>> out32(static_cast<size_t>(p), std::vector<float>(static_cast<size_t>(n), -7));
+          std::vector<std::vector<uint16_t>> out16(static_cast<size_t>(p),
+                                                   std::vector<uint16_t>(static_cast<size_t>(n), 0x7fff));
+          std::vector<ReduceLanding> land;
+          std::vector<std::span<const uint8_t>> live;
+          for (int d = 0; d < p; ++d) {
+            ReduceLanding l;
+            if (bf16_out) l.bf16 = out16[static_cast<size_t>(d)].data();
+            else l.f32 = out32[static_cast<size_t>(d)].data();
+            land.push_back(l);
+            live.emplace_back(masks[static_cast<size_t>(d)]);
+          }
+          auto ss = Spans(sparse);
+          ASSERT_TRUE(comm.ReduceScatterSumRows(Axis::kExpert, ss, live, row_len, land, wire).ok());
+          for (int d = 0; d < p; ++d) {
+            for (int64_t i = 0; i < n; ++i) {
+              const size_t k = static_cast<size_t>(i);
+              const float w = want[static_cast<size_t>(d)][k];
+              if (bf16_out) {
+                uint16_t wb;
+                StoreBf16(&w, &wb, 1);
+                ASSERT_EQ(out16[static_cast<size_t>(d)][k], wb) << "device " << d << " value " << i;
+              } else {
+                ASSERT_EQ(out32[static_cast<size_t>(d)][k], w) << "device " << d << " value " << i;
+              }
+            }
+            EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_sent, ref.counters(static_cast<size_t>(d)).bytes_sent);
+            EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_recv, ref.counters(static_cast<size_t>(d)).bytes_recv);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ParallelCommTest, AllReduceSumRowsRejectsBadArguments) {
+  SimComm comm(DeviceMesh{1, 2});
+  std::vector<std::vector<float>> bufs(2, std::vector<float>(6));
+  std::vector<std::vector<uint8_t>> masks(2, std::vector<uint8_t>(3, 1));
+  std::vector<std::vector<float>> out(2, std::vector<float>(6));
+  std::vector<std::span<const uint8_t>> live{masks[0], masks[1]};
+  std::vector<ReduceLanding> land{{out[0].data(), nullptr}, {out[1].data(), nullptr}};
+  auto s = Spans(bufs);
+  EXPECT_TRUE(comm.AllReduceSumRows(Axis::kWorld, s, live, 2, land, Wire::kF32).ok());
+  EXPECT_FALSE(comm.AllReduceSumRows(Axis::kWorld, s, live, 3, land, Wire::kF32).ok());  // 6 != 3 * 3
+  std::vector<ReduceLanding> none(2);
+  EXPECT_FALSE(comm.AllReduceSumRows(Axis::kWorld, s, live, 2, none, Wire::kF32).ok());
+  std::vector<std::vector<float>> half(2, std::vector<float>(3));
+  std::vector<ReduceLanding> rs_land{{half[0].data(), nullptr}, {half[1].data(), nullptr}};
+  EXPECT_TRUE(comm.ReduceScatterSumRows(Axis::kWorld, s, live, 2, rs_land, Wire::kF32).ok());
+  EXPECT_FALSE(comm.ReduceScatterSumRows(Axis::kWorld, s, live, 3, rs_land, Wire::kF32).ok());
+  EXPECT_FALSE(comm.ReduceScatterSumRows(Axis::kWorld, s, live, 2, none, Wire::kF32).ok());
+}
+
 // Runs only under `mpirun -np 4 moelog_tests --gtest_filter=ParallelMpi*`
 // (tests/mpi.cmake); skipped in the plain unit-test run.
 TEST(ParallelMpiTest, CollectivesMatchSimComm) {
@@ -226,6 +386,77 @@ TEST(ParallelMpiTest, CollectivesMatchSimComm) {
       ASSERT_NEAR(mine[static_cast<size_t>(i)], sim_data[static_cast<size_t>(me)][static_cast<size_t>(i)],
                   tol * (1 + std::abs(sim_data[0][static_cast<size_t>(i)])));
     EXPECT_EQ(mpi.counters(0).bytes_sent, sim.counters(static_cast<size_t>(me)).bytes_sent);
+
+    // Row-sparse all-reduce landing as f32 and as bf16: the values of the
+    // dense all-reduce of the masked partials, the same bytes.
+    {
+      const int64_t rows = 8, row_len = 5;
+      auto masks = RowMasks(p, rows);
+      auto part = DeviceData(p, rows * row_len, 9);
+      auto dense = part;
+      for (int d = 0; d < p; ++d)
+        for (int64_t r = 0; r < rows; ++r)
+          if (!masks[static_cast<size_t>(d)][static_cast<size_t>(r)])
+            std::fill_n(dense[static_cast<size_t>(d)].begin() + r * row_len, row_len, 0.0f);
+      auto ds = Spans(dense);
+      ASSERT_TRUE(sim.AllReduceSum(Axis::kWorld, ds, wire).ok());
+      for (bool bf16_out : {false, true}) {
+        std::vector<float> buf = part[static_cast<size_t>(me)];
+        std::vector<float> o32(static_cast<size_t>(rows * row_len));
+        std::vector<uint16_t> o16(static_cast<size_t>(rows * row_len));
+        std::vector<std::span<float>> bs{std::span<float>(buf)};
+        std::vector<std::span<const uint8_t>> lv{std::span<const uint8_t>(masks[static_cast<size_t>(me)])};
+        std::vector<ReduceLanding> land{bf16_out ? ReduceLanding{nullptr, o16.data()} : ReduceLanding{o32.data(), nullptr}};
+        mpi.ResetCounters();
+        Status st = mpi.AllReduceSumRows(Axis::kWorld, bs, lv, row_len, land, wire);
+        ASSERT_TRUE(st.ok()) << st.ToString();
+        for (int64_t i = 0; i < rows * row_len; ++i) {
+          const float want = dense[static_cast<size_t>(me)][static_cast<size_t>(i)];
+          const float got = bf16_out ? Bf16ToFloat(o16[static_cast<size_t>(i)]) : o32[static_cast<size_t>(i)];
+          ASSERT_NEAR(got, want, 3e-2 * (1 + std::abs(want))) << "value " << i;
+        }
+        Volume v = RingAllReduceVolume(rows * row_len, p, me, wire);
+        EXPECT_EQ(mpi.counters(0).bytes_sent, v.sent);
+        EXPECT_EQ(mpi.counters(0).bytes_recv, v.recv);
+      }
+    }
+    // Row-sparse reduce-scatter: rank me receives block me of the dense sum.
+    {
+      const int64_t rows = 2 * p + 1, row_len = 4, total = rows * row_len;
+      if (total % p == 0) {
+        const int64_t n = total / p;
+        auto masks = RowMasks(p, rows);
+        auto part = DeviceData(p, total, 17);
+        std::vector<double> sum(static_cast<size_t>(total), 0.0);
+        for (int d = 0; d < p; ++d)
+          for (int64_t i = 0; i < total; ++i)
+            if (masks[static_cast<size_t>(d)][static_cast<size_t>(i / row_len)])
+              sum[static_cast<size_t>(i)] += part[static_cast<size_t>(d)][static_cast<size_t>(i)];
+        for (bool bf16_out : {false, true}) {
+          std::vector<float> buf = part[static_cast<size_t>(me)];
+          for (int64_t r = 0; r < rows; ++r)
+            if (!masks[static_cast<size_t>(me)][static_cast<size_t>(r)])
+              std::fill_n(buf.begin() + r * row_len, row_len, std::nanf(""));
+          std::vector<float> o32(static_cast<size_t>(n));
+          std::vector<uint16_t> o16(static_cast<size_t>(n));
+          std::vector<std::span<float>> bs{std::span<float>(buf)};
+          std::vector<std::span<const uint8_t>> lv{std::span<const uint8_t>(masks[static_cast<size_t>(me)])};
+          std::vector<ReduceLanding> land{bf16_out ? ReduceLanding{nullptr, o16.data()}
+                                                   : ReduceLanding{o32.data(), nullptr}};
+          mpi.ResetCounters();
+          Status st = mpi.ReduceScatterSumRows(Axis::kWorld, bs, lv, row_len, land, wire);
+          ASSERT_TRUE(st.ok()) << st.ToString();
+          for (int64_t i = 0; i < n; ++i) {
+            const double want = sum[static_cast<size_t>(me * n + i)];
+            const float got = bf16_out ? Bf16ToFloat(o16[static_cast<size_t>(i)]) : o32[static_cast<size_t>(i)];
+            ASSERT_NEAR(got, want, 3e-2 * p * (1 + std::abs(want))) << "value " << i;
+          }
+          Volume v = RingReduceScatterVolume(n, p, wire);
+          EXPECT_EQ(mpi.counters(0).bytes_sent, v.sent);
+          EXPECT_EQ(mpi.counters(0).bytes_recv, v.recv);
+        }
+      }
+    }
 
     // All-gather and reduce-scatter.
     std::vector<float> gathered(static_cast<size_t>(n * p));
