@@ -4,8 +4,8 @@
 //
 // The tree is built for speed on large logbooks: nodes sit in one array in
 // document (pre-)order, so a node's descendants are the contiguous range
-// (i, subtree_end); texts are views into one arena and child lists are views
-// into one index array, both owned by the MdDocument.
+// (i, subtree_end); texts are views into a few large blocks and child lists
+// are views into one index array, all owned by the MdDocument.
 #ifndef MOELOG_LOGBOOK_MARKDOWN_H_
 #define MOELOG_LOGBOOK_MARKDOWN_H_
 
@@ -63,6 +63,8 @@ struct MdDocument {
 
 // Parses `text` (any bytes; never fails, never crashes) with the GFM table
 // extension attached. `lines` is SplitLines(text), when the caller has it.
+// Safe to call from several threads; the parses take turns, because
+// cmark-gfm's arena allocator is one per process.
 MdDocument ParseMarkdown(std::string_view text);
 MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_view>& lines);
 
