@@ -120,6 +120,22 @@ Status CheckCount(int64_t n, const char* what) {
   return Status::Ok();
 }
 
+// MPI reads dense send buffers: rows of `buf` without data (live[r] == 0)
+// are sent as zeros.
+void ZeroDeadRows(float* buf, std::span<const uint8_t> live, int64_t row_len) {
+  for (size_t r = 0; r < live.size(); ++r)
+    if (live[r] == 0) std::fill_n(buf + static_cast<int64_t>(r) * row_len, row_len, 0.0f);
+}
+
+// Encodes `buf` as bf16 into `out`, rows without data as zeros.
+void EncodeRowsBf16(const float* buf, std::span<const uint8_t> live, int64_t row_len, uint16_t* out) {
+  for (size_t r = 0; r < live.size(); ++r) {
+    const int64_t off = static_cast<int64_t>(r) * row_len;
+    if (live[r] == 0) std::fill_n(out + off, row_len, uint16_t{0});
+    else StoreBf16(buf + off, out + off, row_len);
+  }
+}
+
 }  // namespace
 
 int MpiWorldSizeFromEnv() {
@@ -286,14 +302,11 @@ Status MpiComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bu
     return Status::Internal("MpiComm::AllReduceSumRows: a landing needs exactly one destination");
   MOELOG_RETURN_IF_ERROR(CheckCount(static_cast<int64_t>(buf.size()), "MPI_Allreduce"));
   const int n = static_cast<int>(buf.size());
-  const int64_t rows = static_cast<int64_t>(live[0].size());
   auto t0 = Clock::now();
   {
     Guard g("MPI_Allreduce");
     if (wire == Wire::kF32) {
-      // MPI reads a dense send buffer: rows without data are sent as zeros.
-      for (int64_t r = 0; r < rows; ++r)
-        if (live[0][static_cast<size_t>(r)] == 0) std::fill_n(buf.data() + r * row_len, row_len, 0.0f);
+      ZeroDeadRows(buf.data(), live[0], row_len);
       if (land.f32 != nullptr) {
         MOELOG_RETURN_IF_ERROR(
             CheckRc(MPI_Allreduce(buf.data(), land.f32, n, MPI_FLOAT, MPI_SUM, impl_->Of(axis)), "MPI_Allreduce"));
@@ -311,11 +324,7 @@ Status MpiComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bu
         enc.resize(static_cast<size_t>(n));
         wire_buf = enc.data();
       }
-      for (int64_t r = 0; r < rows; ++r) {
-        uint16_t* o = wire_buf + r * row_len;
-        if (live[0][static_cast<size_t>(r)] == 0) std::fill_n(o, row_len, uint16_t{0});
-        else StoreBf16(buf.data() + r * row_len, o, row_len);
-      }
+      EncodeRowsBf16(buf.data(), live[0], row_len, wire_buf);
       MOELOG_RETURN_IF_ERROR(CheckRc(
           MPI_Allreduce(MPI_IN_PLACE, wire_buf, n, MPI_UINT16_T, impl_->bf16_sum, impl_->Of(axis)), "MPI_Allreduce"));
       if (land.f32 != nullptr)
@@ -409,14 +418,11 @@ Status MpiComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>
   MOELOG_RETURN_IF_ERROR(CheckCount(total, "MPI_Reduce_scatter_block"));
   const int64_t n64 = total / p;
   const int n = static_cast<int>(n64);
-  const int64_t rows = static_cast<int64_t>(live[0].size());
   auto t0 = Clock::now();
   {
     Guard g("MPI_Reduce_scatter_block");
     if (wire == Wire::kF32) {
-      // MPI reads a dense send buffer: rows without data are sent as zeros.
-      for (int64_t r = 0; r < rows; ++r)
-        if (live[0][static_cast<size_t>(r)] == 0) std::fill_n(buf.data() + r * row_len, row_len, 0.0f);
+      ZeroDeadRows(buf.data(), live[0], row_len);
       std::vector<float> mine;
       float* dst = land.f32;
       if (dst == nullptr) {
@@ -429,11 +435,7 @@ Status MpiComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>
       if (land.bf16 != nullptr) StoreBf16(dst, land.bf16, n);
     } else {
       std::vector<uint16_t> enc(static_cast<size_t>(total));
-      for (int64_t r = 0; r < rows; ++r) {
-        uint16_t* o = enc.data() + r * row_len;
-        if (live[0][static_cast<size_t>(r)] == 0) std::fill_n(o, row_len, uint16_t{0});
-        else StoreBf16(buf.data() + r * row_len, o, row_len);
-      }
+      EncodeRowsBf16(buf.data(), live[0], row_len, enc.data());
       // A bf16 landing receives the reduced block directly.
       std::vector<uint16_t> mine;
       uint16_t* dst = land.bf16;
