@@ -60,48 +60,6 @@ inline float FastExp(float x) {
 
 inline float FastSigmoid(float z) { return 1.0f / (1.0f + FastExp(-z)); }
 
-// h[r, j] = SiLU(a) * b * scale_r for rows [0, rows), j < m; a at
-// ab[r*ld + j], b at ab[b_off + r*ld + j]; scale_r = row_scale[r] or 1.
-template <typename TA, typename TH>
-void SwiGluRows(const TA* ab, int64_t ld, int64_t b_off, int64_t rows, int64_t m, const float* row_scale, TH* h,
-                int64_t ldh) {
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
-    const float s = row_scale != nullptr ? row_scale[r] : 1.0f;
-    const TA* a = ab + r * ld;
-    const TA* b = ab + b_off + r * ld;
-    TH* o = h + r * ldh;
-#pragma omp simd
-    for (int64_t j = 0; j < m; ++j) {
-      const float av = ToF(a[j]);
-      o[j] = FromF<TH>(av * FastSigmoid(av) * ToF(b[j]) * s);
-    }
-  }
-}
-
-// Backward of SwiGluRows: with d = dh * scale_r, da = d * b * SiLU'(a) and
-// db = d * SiLU(a), written with the same layout as ab.
-template <typename TA, typename TD, typename TO>
-void SwiGluBackwardRows(const TA* ab, int64_t ld, int64_t b_off, int64_t rows, int64_t m, const float* row_scale,
-                        const TD* dh, int64_t lddh, TO* dab) {
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
-    const float s = row_scale != nullptr ? row_scale[r] : 1.0f;
-    const TA* a = ab + r * ld;
-    const TA* b = ab + b_off + r * ld;
-    const TD* d = dh + r * lddh;
-    TO* da = dab + r * ld;
-    TO* db = dab + b_off + r * ld;
-#pragma omp simd
-    for (int64_t j = 0; j < m; ++j) {
-      const float av = ToF(a[j]), bv = ToF(b[j]), dv = ToF(d[j]) * s;
-      const float sg = FastSigmoid(av), silu = av * sg;
-      da[j] = FromF<TO>(dv * bv * (sg + silu * (1.0f - sg)));
-      db[j] = FromF<TO>(dv * silu);
-    }
-  }
-}
-
 // dst[i] = src[i] (* scale) converted, parallel.
 template <typename TS, typename TD>
 void CastScale(const TS* src, TD* dst, int64_t n, float scale = 1.0f) {
@@ -203,6 +161,73 @@ inline __m512 Sigmoid(__m512 z) {
 }
 }  // namespace simd
 #endif
+
+// h[r, j] = SiLU(a) * b * scale_r for rows [0, rows), j < m; a at
+// ab[r*ld + j], b at ab[b_off + r*ld + j]; scale_r = row_scale[r] or 1.
+template <typename TA, typename TH>
+void SwiGluRows(const TA* ab, int64_t ld, int64_t b_off, int64_t rows, int64_t m, const float* row_scale, TH* h,
+                int64_t ldh) {
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    const float s = row_scale != nullptr ? row_scale[r] : 1.0f;
+    const TA* a = ab + r * ld;
+    const TA* b = ab + b_off + r * ld;
+    TH* o = h + r * ldh;
+#if defined(MOELOG_KERNELS_AVX512)
+    // Explicit 16-lane loop: the compiler's vectorization of the scalar loop
+    // below is about twice as slow (the bf16 conversions and the division).
+    const __m512 sv = _mm512_set1_ps(s);
+    for (int64_t j = 0; j < m; j += 16) {
+      const int64_t k = std::min<int64_t>(16, m - j);
+      const __m512 av = simd::Load(a + j, k), bv = simd::Load(b + j, k);
+      simd::Store(o + j, _mm512_mul_ps(_mm512_mul_ps(_mm512_mul_ps(av, simd::Sigmoid(av)), bv), sv), k);
+    }
+#else
+#pragma omp simd
+    for (int64_t j = 0; j < m; ++j) {
+      const float av = ToF(a[j]);
+      o[j] = FromF<TH>(av * FastSigmoid(av) * ToF(b[j]) * s);
+    }
+#endif
+  }
+}
+
+// Backward of SwiGluRows: with d = dh * scale_r, da = d * b * SiLU'(a) and
+// db = d * SiLU(a), written with the same layout as ab.
+template <typename TA, typename TD, typename TO>
+void SwiGluBackwardRows(const TA* ab, int64_t ld, int64_t b_off, int64_t rows, int64_t m, const float* row_scale,
+                        const TD* dh, int64_t lddh, TO* dab) {
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    const float s = row_scale != nullptr ? row_scale[r] : 1.0f;
+    const TA* a = ab + r * ld;
+    const TA* b = ab + b_off + r * ld;
+    const TD* d = dh + r * lddh;
+    TO* da = dab + r * ld;
+    TO* db = dab + b_off + r * ld;
+#if defined(MOELOG_KERNELS_AVX512)
+    const __m512 sv = _mm512_set1_ps(s), one = _mm512_set1_ps(1.0f);
+    for (int64_t j = 0; j < m; j += 16) {
+      const int64_t k = std::min<int64_t>(16, m - j);
+      const __m512 av = simd::Load(a + j, k), bv = simd::Load(b + j, k);
+      const __m512 dv = _mm512_mul_ps(simd::Load(d + j, k), sv);
+      const __m512 sg = simd::Sigmoid(av), silu = _mm512_mul_ps(av, sg);
+      const __m512 dsilu = _mm512_add_ps(sg, _mm512_mul_ps(silu, _mm512_sub_ps(one, sg)));
+      simd::Store(da + j, _mm512_mul_ps(_mm512_mul_ps(dv, bv), dsilu), k);
+      simd::Store(db + j, _mm512_mul_ps(dv, silu), k);
+    }
+#else
+#pragma omp simd
+    for (int64_t j = 0; j < m; ++j) {
+      const float av = ToF(a[j]), bv = ToF(b[j]), dv = ToF(d[j]) * s;
+      const float sg = FastSigmoid(av), silu = av * sg;
+      da[j] = FromF<TO>(dv * bv * (sg + silu * (1.0f - sg)));
+      db[j] = FromF<TO>(dv * silu);
+    }
+#endif
+  }
+}
+
 
 // max |src[j]|, j < n.
 template <typename T>

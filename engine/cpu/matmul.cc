@@ -5,6 +5,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
+
+#if defined(__AVX512BW__)
+#include <immintrin.h>
+#endif
 
 namespace moelog::engine::cpu {
 namespace {
@@ -297,6 +303,7 @@ PackedMatrix MatmulRunner::Pack(const MatView& b) {
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), engine_);
     p.desc_ = pd.weights_desc();
     p.memory_ = memory(p.desc_, engine_);
+    p.vnni64_ = VnniPackable(p);
   } catch (const dnnl::error& err) {
     Fail(std::string("packing: ") + err.what());
     p.k_ = 0;
@@ -306,12 +313,90 @@ PackedMatrix MatmulRunner::Pack(const MatView& b) {
   return p;
 }
 
+namespace {
+
+// oneDNN 2.6's AMX bf16 matmul takes its weights [K, N] in the blocked layout
+// BA16a64b2a: 64-column blocks outermost, then 32-row blocks, each a
+// [16][64][2] array of row pairs (VNNI). Writes rows [0, k) and columns
+// [0, n) of w (row stride ld) into the layout of a [k, total_n] matrix, at
+// column block offset col0 / 64. REQUIRES: k % 32 == 0, n % 64 == 0,
+// col0 % 64 == 0.
+void PackVnni64(const bf16_t* w, int64_t k, int64_t n, int64_t ld, int64_t col0, bf16_t* dst) {
+  const int64_t kb_count = k / 32;
+  for (int64_t nb = 0; nb < n / 64; ++nb) {
+    bf16_t* out = dst + ((col0 / 64 + nb) * kb_count) * 32 * 64;
+    for (int64_t r = 0; r < k; r += 2, out += 128) {
+      const bf16_t* r0 = w + r * ld + nb * 64;
+      const bf16_t* r1 = r0 + ld;
+#if defined(__AVX512BW__)
+      // Interleave 64 columns of two rows: out[2j] = r0[j], out[2j+1] = r1[j].
+      alignas(64) static const uint16_t kLo[32] = {0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39,
+                                                   8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47};
+      alignas(64) static const uint16_t kHi[32] = {16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21, 53, 22, 54, 23, 55,
+                                                   24, 56, 25, 57, 26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63};
+      const __m512i lo = _mm512_load_si512(kLo), hi = _mm512_load_si512(kHi);
+      for (int64_t j = 0; j < 64; j += 32) {
+        const __m512i a = _mm512_loadu_si512(r0 + j), b = _mm512_loadu_si512(r1 + j);
+        _mm512_storeu_si512(out + 2 * j, _mm512_permutex2var_epi16(a, lo, b));
+        _mm512_storeu_si512(out + 2 * j + 32, _mm512_permutex2var_epi16(a, hi, b));
+      }
+#else
+      for (int64_t j = 0; j < 64; ++j) {
+        out[2 * j] = r0[j];
+        out[2 * j + 1] = r1[j];
+      }
+#endif
+    }
+  }
+}
+
+}  // namespace
+
+bool MatmulRunner::VnniPackable(const PackedMatrix& p) {
+  if (p.dtype_ != DType::kBF16 || p.k_ % 32 != 0 || p.n_ % 64 != 0) return false;
+  if (p.desc_.get_size() != static_cast<size_t>(p.k_ * p.n_) * sizeof(bf16_t)) return false;
+  const std::string key = std::to_string(p.k_) + "x" + std::to_string(p.n_);
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  auto it = vnni_layouts_.find(key);
+  if (it != vnni_layouts_.end()) return it->second;
+  // Reorder a pattern with oneDNN and compare it with PackVnni64's.
+  bool same = false;
+  try {
+    std::vector<bf16_t> src(static_cast<size_t>(p.k_ * p.n_)), ours(src.size()), theirs(src.size());
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<bf16_t>(i * 2654435761u >> 16);
+    memory sm(memory::desc({p.k_, p.n_}, memory::data_type::bf16, memory::format_tag::ab), engine_, src.data());
+    memory dm(p.desc_, engine_, theirs.data());
+    dnnl::reorder(sm, dm).execute(stream_, sm, dm);
+    stream_.wait();
+    PackVnni64(src.data(), p.k_, p.n_, p.n_, 0, ours.data());
+    same = ours == theirs;
+  } catch (const dnnl::error&) {
+    same = false;
+  }
+  vnni_layouts_.emplace(key, same);
+  return same;
+}
+
+bool MatmulRunner::RepackColumns(const MatView& b, int64_t col0, PackedMatrix* p) {
+  if (!p->vnni64_ || b.dtype != DType::kBF16 || b.col_stride != 1 || b.rows != p->k_ || col0 % 64 != 0 ||
+      b.cols % 64 != 0 || col0 + b.cols > p->n_)
+    return false;
+  PackVnni64(static_cast<const bf16_t*>(b.data), b.rows, b.cols, b.row_stride, col0,
+             static_cast<bf16_t*>(p->memory_.get_data_handle()));
+  return true;
+}
+
 void MatmulRunner::Repack(const MatView& b, PackedMatrix* p) {
   if (p->empty()) return;
+  if (RepackColumns(b, 0, p) && b.cols == p->n_) return;
   try {
+    // Inside ParallelFor each thread reorders on its own stream (and, as a
+    // nested OpenMP call, on that thread only).
+    const bool here = parallel_threads_ > 0 && omp_in_parallel();
+    dnnl::stream& s = here ? threads_[static_cast<size_t>(omp_get_thread_num())].stream : stream_;
     memory src(ViewDesc(b), engine_, const_cast<void*>(b.data));
-    dnnl::reorder(src, p->memory_).execute(stream_, src, p->memory_);
-    stream_.wait();
+    dnnl::reorder(src, p->memory_).execute(s, src, p->memory_);
+    s.wait();
   } catch (const dnnl::error& err) {
     Fail(std::string("reorder: ") + err.what());
   }

@@ -59,6 +59,9 @@ class PackedMatrix {
   friend class MatmulRunner;
   int64_t k_ = 0, n_ = 0;
   DType dtype_ = DType::kF32;
+  // The layout is oneDNN's bf16 "BA16a64b2a" (checked when packed), which
+  // Repack fills with its own kernel instead of a oneDNN reorder.
+  bool vnni64_ = false;
   dnnl::memory::desc desc_;
   dnnl::memory memory_;
 };
@@ -120,7 +123,12 @@ class MatmulRunner {
   // Reorders b into the blocked layout (allocates; call outside hot loops).
   PackedMatrix Pack(const MatView& b);
   // Repacks into an existing PackedMatrix of the same shape (no allocation).
+  // May be called from fn of ParallelFor (on the calling thread).
   void Repack(const MatView& b, PackedMatrix* packed);
+  // Repacks b into columns [col0, col0 + b.cols) of packed (b.rows ==
+  // packed->k()); false (nothing written) when the layout does not allow it:
+  // only the bf16 layout of VnniPackable, with col0 and b.cols multiples of 64.
+  bool RepackColumns(const MatView& b, int64_t col0, PackedMatrix* packed);
 
   // The first oneDNN error seen (Ok if none). Errors do not throw.
   const Status& status() const { return status_; }
@@ -161,12 +169,16 @@ class MatmulRunner {
   // Grows thread tid's consume-output buffer to `bytes`.
   char* OutBuffer(int tid, size_t bytes);
   void Fail(const std::string& what);
+  // True when p's layout is the one PackVnni64 writes (checked once per
+  // shape against a oneDNN reorder).
+  bool VnniPackable(const PackedMatrix& p);
 
   dnnl::engine engine_;
   dnnl::stream stream_;
   std::vector<ThreadCtx> threads_;
   std::unordered_map<std::string, Entry> cache_;
   std::mutex cache_mu_;     // RunHere inside ParallelFor
+  std::unordered_map<std::string, bool> vnni_layouts_;  // "KxN" -> VnniPackable
   int parallel_threads_ = 0;  // > 0 while ParallelFor runs on several threads
   Status status_;
   std::string last_impl_;

@@ -136,7 +136,7 @@ double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool che
     const double threads = 2.0;
     const double group = std::min(rows, 2.0 * rows / e + kGmmTileRows);
     double bytes = w_expert + w_shared * (5.0 / 3.0) + 3 * t * h * es + rows * 24;
-    bytes += threads * (backward ? group * (2 * h + 3 * m) * es + 2 * h * m * es : kGmmTileRows * (2 * h + 3 * m) * es);
+    bytes += threads * (backward ? group * (2 * h + 3 * m) * es + 5 * h * m * es : kGmmTileRows * (2 * h + 3 * m) * es);
     bytes += t * 3 * s * 4 + t * s * es;  // shared expert activations
     if (s > 0) bytes += t * h * 4;        // the f32 sum with the shared expert
     if (backward) {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
 #include "engine/cpu/kernels.h"
 
@@ -84,6 +85,9 @@ struct Unit {
 
 struct TiledMoe::Thread {
   Tensor x, ab, h, y, w13;
+  // Training: the in-flight expert's weights, prepacked once per expert and
+  // step (oneDNN's matmul on plain weights repacks them on every call).
+  PackedMatrix p13, p1, p3, p2;
 };
 
 // Where weighted rows are summed per token (see the header).
@@ -97,6 +101,10 @@ struct TiledMoe::Accumulator {
   // (stored exactly in y) and the second is the same as with a full f32 sum.
   bool pair_exact = false;
   float* f32 = nullptr;        // into an f32 buffer (+=)
+  // bf16 y: a token with exactly two contributions keeps the first one as it
+  // came (a bf16 row, in y) and its scale here; the second then forms the f32
+  // sum and rounds it once. Half the traffic of the split planes.
+  float* first_scale = nullptr;
   const int32_t* expected = nullptr;
   int32_t* arrived = nullptr;
   std::unique_ptr<std::atomic<uint8_t>[]> locks{new std::atomic<uint8_t>[kStripes]};
@@ -137,6 +145,15 @@ struct TiledMoe::Accumulator {
       if (first && last) {
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(0.0f + scale * ToF(src[j]));
+      } else if (first_scale != nullptr && expected[t] == 2 && std::is_same_v<T, bf16_t>) {
+        if (first) {
+          std::memcpy(hi, src, static_cast<size_t>(h) * sizeof(bf16_t));
+          first_scale[t] = scale;
+        } else {
+          const float s1 = first_scale[t];
+#pragma omp simd
+          for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>((0.0f + s1 * ToF(hi[j])) + scale * ToF(src[j]));
+        }
       } else if (pair_exact) {
         if (first) {
 #pragma omp simd
@@ -173,6 +190,24 @@ struct TiledMoe::Accumulator {
 };
 
 TiledMoe::TiledMoe(MatmulRunner* runner, PipelineOptions options) : runner_(runner), options_(options) {}
+
+void TiledMoe::PrepareThreadPacks(Thread* th, int64_t h, int64_t m, DType dt) {
+  // Allocated here, outside the parallel region; the contents are written
+  // per expert (Repack). The source only fixes the shape.
+  auto ensure = [&](PackedMatrix* p, int64_t k, int64_t n) {
+    if (!p->empty() && p->k() == k && p->n() == n && p->dtype() == dt) return;
+    Tensor src(dt, {k, n});
+    src.Zero();
+    *p = runner_->Pack(MatView::RowMajor(src.data(), dt, k, n, n));
+  };
+  if (options_.fused_w13) {
+    ensure(&th->p13, h, 2 * m);
+  } else {
+    ensure(&th->p1, h, m);
+    ensure(&th->p3, h, m);
+  }
+  ensure(&th->p2, m, h);
+}
 
 void TiledMoe::PrepackExpert(int64_t e, int64_t experts, int64_t h, int64_t m, DType dt, const void* w1,
                              const void* w3, const void* w2) {
@@ -217,8 +252,11 @@ int64_t TiledMoe::HeldBytes() const {
   for (const auto* v : {&p13_, &p1_, &p3_, &p2_})
     for (const PackedMatrix& p : *v)
       if (!p.empty()) b += static_cast<int64_t>(p.desc().get_size());
-  for (const auto& t : threads_)
+  for (const auto& t : threads_) {
     for (const Tensor* x : {&t->x, &t->ab, &t->h, &t->y, &t->w13}) b += x->bytes();
+    for (const PackedMatrix* p : {&t->p13, &t->p1, &t->p3, &t->p2})
+      if (!p->empty()) b += static_cast<int64_t>(p->desc().get_size());
+  }
   return b;
 }
 
@@ -282,6 +320,7 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
     Grow(&th->h, dt, max_tile * m);
     Grow(&th->y, dt, max_tile * h);
     if (training && fused) Grow(&th->w13, dt, h * 2 * m);
+    if (training) PrepareThreadPacks(th.get(), h, m, dt);
   }
   // The combine target.
   Accumulator acc;
@@ -292,17 +331,23 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   } else {
     if (y->empty() || y->dtype() != dt || y->shape() != std::vector<int64_t>{t, h}) *y = Tensor(dt, {t, h});
     acc.y = y->data();
-    if (dt == DType::kBF16) {
-      Tensor* plane = lo_plane != nullptr ? lo_plane : &lo_;
-      if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
-        *plane = Tensor(DType::kBF16, {t, h});
-      acc.lo = plane->as<bf16_t>();
-      if (lo_plane != nullptr) lo_ = Tensor();
-    }
     expected_.assign(static_cast<size_t>(t), 0);
     arrived_.assign(static_cast<size_t>(t), 0);
+    int32_t most = 0;
     for (int64_t r = 0; r < plan.valid_rows; ++r)
-      if (plan.keep[r]) ++expected_[static_cast<size_t>(plan.token[r])];
+      if (plan.keep[r]) most = std::max(most, ++expected_[static_cast<size_t>(plan.token[r])]);
+    if (dt == DType::kBF16) {
+      first_scale_.resize(static_cast<size_t>(t));
+      acc.first_scale = first_scale_.data();
+      if (most > 2) {
+        // Tokens with three or more contributions keep split f32 sums.
+        Tensor* plane = lo_plane != nullptr ? lo_plane : &lo_;
+        if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
+          *plane = Tensor(DType::kBF16, {t, h});
+        acc.lo = plane->as<bf16_t>();
+      }
+      if (lo_plane != nullptr || most <= 2) lo_ = Tensor();
+    }
     acc.expected = expected_.data();
     acc.arrived = arrived_.data();
   }
@@ -313,7 +358,34 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
     const Unit& u = units[static_cast<size_t>(ui)];
     Thread& th = *threads_[static_cast<size_t>(ThreadIndex())];
     const int64_t g = u.g;
-    if (training && fused) ConcatW13(w.w1.at(g * h * m), w.w3.at(g * h * m), h, m, es, th.w13.data());
+    const size_t gi = static_cast<size_t>(g);
+    // The expert's prepacked weights: shared (forward-only) or this thread's.
+    const PackedMatrix *pk13 = nullptr, *pk1 = nullptr, *pk3 = nullptr, *pk2 = nullptr;
+    if (packed) {
+      if (fused) pk13 = &p13_[gi];
+      else pk1 = &p1_[gi], pk3 = &p3_[gi];
+      pk2 = &p2_[gi];
+    } else {
+      if (fused) {
+        // w1 and w3 straight into the two column halves when the layout
+        // allows it; otherwise concatenated first.
+        const void* w1 = w.w1.at(g * h * m);
+        const void* w3 = w.w3.at(g * h * m);
+        if (!runner_->RepackColumns(MatView::RowMajor(w1, dt, h, m, m), 0, &th.p13) ||
+            !runner_->RepackColumns(MatView::RowMajor(w3, dt, h, m, m), m, &th.p13)) {
+          ConcatW13(w1, w3, h, m, es, th.w13.data());
+          runner_->Repack(MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m), &th.p13);
+        }
+        pk13 = &th.p13;
+      } else {
+        runner_->Repack(MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m), &th.p1);
+        runner_->Repack(MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m), &th.p3);
+        pk1 = &th.p1;
+        pk3 = &th.p3;
+      }
+      runner_->Repack(MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h), &th.p2);
+      pk2 = &th.p2;
+    }
     for (int64_t off = 0; off < u.n; off += u.tile) {
       const int64_t r = u.r0 + off, n = std::min(u.tile, u.n - off);
       GatherTile(x, plan, r, n, th.x.data());
@@ -332,23 +404,16 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
       }
       char* abc = static_cast<char*>(ab);
       if (fused) {
-        MatView b = packed ? MatView{} : MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m);
-        runner_->RunHere(Job(xa, packed ? &p13_[static_cast<size_t>(g)] : nullptr, b,
-                             OutView{ab, dt, n, 2 * m, 2 * m}));
+        runner_->RunHere(Job(xa, pk13, MatView{}, OutView{ab, dt, n, 2 * m, 2 * m}));
       } else {
-        MatView b1 = packed ? MatView{} : MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m);
-        MatView b3 = packed ? MatView{} : MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m);
-        runner_->RunHere(Job(xa, packed ? &p1_[static_cast<size_t>(g)] : nullptr, b1, OutView{ab, dt, n, m, m}));
-        runner_->RunHere(Job(xa, packed ? &p3_[static_cast<size_t>(g)] : nullptr, b3,
-                             OutView{abc + boff * es, dt, n, m, m}));
+        runner_->RunHere(Job(xa, pk1, MatView{}, OutView{ab, dt, n, m, m}));
+        runner_->RunHere(Job(xa, pk3, MatView{}, OutView{abc + boff * es, dt, n, m, m}));
       }
       DispatchFloat(dt, [&](auto tag) {
         using T = decltype(tag);
         SwiGluRows(static_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r : nullptr, th.h.as<T>(), m);
       });
-      MatView b2 = packed ? MatView{} : MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h);
-      runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m), packed ? &p2_[static_cast<size_t>(g)] : nullptr,
-                           b2, OutView{th.y.data(), dt, n, h, h}));
+      runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m), pk2, MatView{}, OutView{th.y.data(), dt, n, h, h}));
       DispatchFloat(dt, [&](auto tag) {
         using T = decltype(tag);
         const T* yt = th.y.as<T>();

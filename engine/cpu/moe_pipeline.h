@@ -5,13 +5,16 @@
 //
 // Forward-only runs read the weights in their prepacked (oneDNN blocked) form
 // only; the caller may drop the plain weights after Prepack. Training reads
-// the plain weights; fused_w13 concatenates an expert's w1|w3 into a
-// per-thread buffer while that expert is in flight.
+// the plain weights (they change every step): the forward prepacks the
+// in-flight expert's weights into per-thread buffers (fused_w13: after
+// concatenating w1|w3), and the backward uses them plain (transposed).
 //
 // The combine sums each token's weighted expert outputs in f32 and rounds
-// once. Into a bf16 y the f32 sum is kept split in two 16-bit planes: the
-// upper halves in y itself, the lower halves in a side plane, so no [T,H] f32
-// buffer exists; the token's last contribution rounds the sum into y. The
+// once, without a [T,H] f32 buffer. Into a bf16 y, a token with two
+// contributions (top-2) keeps the first one unscaled in y until the second
+// arrives; with three or more the f32 sum is kept split in two 16-bit planes:
+// the upper halves in y itself, the lower halves in a side plane (allocated
+// only then). The token's last contribution rounds the sum into y. The
 // backward's dx needs no side plane when no token has more than two row
 // gradients (they are bf16 values, so the first one is exact in dx). Threads
 // add into a token under a per-token-stripe lock; with K <= 2 contributions
@@ -91,6 +94,8 @@ class TiledMoe {
  private:
   struct Thread;
   struct Accumulator;
+  // Allocates th's per-thread prepacked weights for [h, m] experts.
+  void PrepareThreadPacks(Thread* th, int64_t h, int64_t m, DType dt);
   MatmulRunner* runner_;
   PipelineOptions options_;
   std::vector<PackedMatrix> p13_, p1_, p3_, p2_;
@@ -99,6 +104,7 @@ class TiledMoe {
   bool saved_ = false;
   Tensor lo_;                 // [T,H] lower halves of the split f32 sums (bf16 outputs)
   std::vector<int32_t> expected_, arrived_;  // per token: contributions expected / arrived
+  std::vector<float> first_scale_;            // per token: scale of its first contribution (bf16 pairs)
   std::vector<std::shared_ptr<Thread>> threads_;
 };
 

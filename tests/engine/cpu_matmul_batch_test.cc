@@ -4,6 +4,8 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -137,6 +139,58 @@ TEST_P(RunBatchTest, OverwriteAndEmptyInnerDimension) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, RunBatchTest, ::testing::Values(DType::kF32, DType::kBF16));
+
+// Weights repacked by MatmulRunner's own bf16 kernel (Repack,
+// RepackColumns) give the same matmul as the plain weights, for shapes the
+// kernel takes and shapes it leaves to oneDNN's reorder.
+TEST(PackTest, RepackGivesThePlainWeightsProduct) {
+  MatmulRunner mm;
+  for (const auto& [k, n] : std::vector<std::pair<int64_t, int64_t>>{{64, 128}, {96, 192}, {40, 72}, {64, 100}}) {
+    Tensor x(DType::kBF16, {37, k}), w(DType::kBF16, {k, n}), w2(DType::kBF16, {k, n});
+    Fill(&x, 5);
+    Fill(&w, 6);
+    Fill(&w2, 7);
+    PackedMatrix p = mm.Pack(MatView::RowMajor(w2.data(), DType::kBF16, k, n, n));
+    mm.Repack(MatView::RowMajor(w.data(), DType::kBF16, k, n, n), &p);  // overwrites w2's values
+    Tensor plain(DType::kF32, {37, n}), packed(DType::kF32, {37, n});
+    mm.Run(MatView::RowMajor(x.data(), DType::kBF16, 37, k, k), MatView::RowMajor(w.data(), DType::kBF16, k, n, n),
+           OutView{plain.data(), DType::kF32, 37, n, n});
+    mm.Run(MatView::RowMajor(x.data(), DType::kBF16, 37, k, k), p, OutView{packed.data(), DType::kF32, 37, n, n});
+    ASSERT_TRUE(mm.status().ok()) << mm.status().ToString();
+    SCOPED_TRACE("k=" + std::to_string(k) + " n=" + std::to_string(n));
+    ExpectSame(plain, packed);
+  }
+}
+
+// Two halves packed into the columns of one matrix equal the packed
+// concatenation; shapes the kernel does not take are refused untouched.
+TEST(PackTest, RepackColumnsEqualsPackedConcatenation) {
+  MatmulRunner mm;
+  const int64_t k = 64, m = 128;
+  Tensor a(DType::kBF16, {k, m}), b(DType::kBF16, {k, m}), cat(DType::kBF16, {k, 2 * m});
+  Fill(&a, 8);
+  Fill(&b, 9);
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < m; ++j) {
+      cat.Set(i * 2 * m + j, a.Get(i * m + j));
+      cat.Set(i * 2 * m + m + j, b.Get(i * m + j));
+    }
+  PackedMatrix whole = mm.Pack(MatView::RowMajor(cat.data(), DType::kBF16, k, 2 * m, 2 * m));
+  Tensor zero(DType::kBF16, {k, 2 * m});
+  zero.Zero();
+  PackedMatrix halves = mm.Pack(MatView::RowMajor(zero.data(), DType::kBF16, k, 2 * m, 2 * m));
+  ASSERT_TRUE(mm.RepackColumns(MatView::RowMajor(a.data(), DType::kBF16, k, m, m), 0, &halves));
+  ASSERT_TRUE(mm.RepackColumns(MatView::RowMajor(b.data(), DType::kBF16, k, m, m), m, &halves));
+  ASSERT_EQ(whole.desc().get_size(), halves.desc().get_size());
+  const auto* pw = static_cast<const unsigned char*>(whole.memory().get_data_handle());
+  const auto* ph = static_cast<const unsigned char*>(halves.memory().get_data_handle());
+  EXPECT_EQ(std::vector<unsigned char>(pw, pw + whole.desc().get_size()),
+            std::vector<unsigned char>(ph, ph + halves.desc().get_size()));
+  // Column offsets or widths off the 64-column blocks are refused.
+  EXPECT_FALSE(mm.RepackColumns(MatView::RowMajor(a.data(), DType::kBF16, k, 96, m), 0, &halves));
+  EXPECT_FALSE(mm.RepackColumns(MatView::RowMajor(a.data(), DType::kBF16, k, 64, m), 32, &halves));
+  EXPECT_FALSE(mm.RepackColumns(MatView::RowMajor(a.data(), DType::kBF16, k, m, m), 2 * m, &halves));
+}
 
 }  // namespace
 }  // namespace moelog::engine::cpu
