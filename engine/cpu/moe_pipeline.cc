@@ -76,6 +76,41 @@ void DiscardPages(void* p, int64_t bytes) {
   if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
+// Returns a buffer's huge pages to the OS as the backward consumes it: each
+// page counts the bytes consumed (or never used) in it and is discarded once
+// all of it is, so a page shared by two experts waits for both. Thread-safe.
+class ConsumedPages {
+ public:
+  // buf: the buffer (kHugePage-aligned, `size` bytes, a multiple of the
+  // page); bytes [used, size) are never consumed and count as done.
+  ConsumedPages(void* buf, int64_t size, int64_t used) : base_(static_cast<char*>(buf)) {
+    const int64_t page = Tensor::kHugePage;
+    pages_ = buf == nullptr ? 0 : size / page;
+    done_.reset(new std::atomic<int64_t>[static_cast<size_t>(std::max<int64_t>(pages_, 1))]);
+    for (int64_t p = 0; p < pages_; ++p) {
+      const int64_t lo = p * page, hi = lo + page;
+      done_[p].store(std::max<int64_t>(0, hi - std::max(lo, used)), std::memory_order_relaxed);
+    }
+  }
+  // Marks [p, p + bytes) (inside the used part) consumed.
+  void Release(const void* p, int64_t bytes) {
+    const int64_t page = Tensor::kHugePage;
+    const int64_t begin = static_cast<const char*>(p) - base_, end = begin + bytes;
+    for (int64_t pg = begin / page; pg < pages_ && pg * page < end; ++pg)
+      Credit(pg, std::min(end, (pg + 1) * page) - std::max(begin, pg * page));
+  }
+
+ private:
+  void Credit(int64_t pg, int64_t bytes) {
+    const int64_t page = Tensor::kHugePage;
+    if (done_[pg].fetch_add(bytes, std::memory_order_acq_rel) + bytes == page)
+      madvise(base_ + pg * page, static_cast<size_t>(page), MADV_DONTNEED);
+  }
+  char* base_;
+  int64_t pages_ = 0;
+  std::unique_ptr<std::atomic<int64_t>[]> done_;
+};
+
 // A unit of work: rows [r0, r0 + n) of group g, cut into tiles of `tile` rows.
 struct Unit {
   int64_t g, r0, n, tile;
@@ -303,7 +338,8 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   const bool keep_ab = save && options_.remat != RematMode::kExpertMlp;
   if (keep_ab) {
     saved_rows_ = plan.valid_rows;
-    Grow(&saved_ab_, dt, saved_rows_ * 2 * m);
+    if (saved_ab_.empty() || saved_ab_.dtype() != dt || saved_ab_.numel() < saved_rows_ * 2 * m)
+      saved_ab_ = Tensor::HugePages(dt, {std::max<int64_t>(saved_rows_ * 2 * m, 1)});
   } else {
     saved_ab_ = Tensor();
     saved_rows_ = 0;
@@ -445,9 +481,10 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
   const bool fused = options_.fused_w13;
   const bool have_ab = saved_rows_ > 0 && !saved_ab_.empty();
   for (Tensor* g : {&grads->dw1, &grads->dw3})
-    if (g->empty() || g->dtype() != dt || g->shape() != std::vector<int64_t>{l, h, m}) *g = Tensor(dt, {l, h, m});
+    if (g->empty() || g->dtype() != dt || g->shape() != std::vector<int64_t>{l, h, m})
+      *g = Tensor::HugePages(dt, {l, h, m});
   if (grads->dw2.empty() || grads->dw2.dtype() != dt || grads->dw2.shape() != std::vector<int64_t>{l, m, h})
-    grads->dw2 = Tensor(dt, {l, m, h});
+    grads->dw2 = Tensor::HugePages(dt, {l, m, h});
   int64_t max_tile = 0, max_group = 0;
   std::vector<Unit> units = MakeUnits(plan, options_.backend, true, &max_tile, &max_group);
   const int nt = std::max(1, omp_get_max_threads());
@@ -486,6 +523,9 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
   }
   const bool apply_weight = !options_.preweight;
   const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  // The saved gate|up rows in use: [0, valid rows x 2M) elements.
+  ConsumedPages consumed(have_ab ? saved_ab_.data() : nullptr, have_ab ? saved_ab_.numel() * es : 0,
+                         saved_rows_ * 2 * m * es);
 
   auto run_expert = [&](int64_t ui) {
     const Unit& u = units[static_cast<size_t>(ui)];
@@ -575,10 +615,10 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     // gradients' pages fill (peak memory, see DiscardGradients).
     if (have_ab) {
       if (fused) {
-        DiscardPages(ab, n * 2 * m * es);
+        consumed.Release(ab, n * 2 * m * es);
       } else {
-        DiscardPages(ab, n * m * es);
-        DiscardPages(ab + boff * es, n * m * es);
+        consumed.Release(ab, n * m * es);
+        consumed.Release(ab + boff * es, n * m * es);
       }
     }
     DispatchFloat(dt, [&](auto tag) {

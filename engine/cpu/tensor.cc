@@ -1,5 +1,8 @@
 #include "engine/cpu/tensor.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstdlib>
 
 namespace moelog::engine::cpu {
@@ -15,6 +18,21 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(
   bytes = (bytes + 63) / 64 * 64;
   if (bytes == 0) bytes = 64;
   data_.reset(std::aligned_alloc(64, bytes));
+}
+
+Tensor Tensor::HugePages(DType dtype, std::vector<int64_t> shape) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.numel_ = 1;
+  for (int64_t d : t.shape_) t.numel_ *= d;
+  const size_t page = static_cast<size_t>(kHugePage);
+  size_t bytes = static_cast<size_t>(t.numel_ * DTypeSize(dtype));
+  bytes = std::max<size_t>(page, (bytes + page - 1) / page * page);
+  t.data_.reset(std::aligned_alloc(page, bytes));
+  // Advice only: without transparent huge pages the buffer works the same.
+  if (t.data_) madvise(t.data_.get(), bytes, MADV_HUGEPAGE);
+  return t;
 }
 
 void Tensor::Zero() {

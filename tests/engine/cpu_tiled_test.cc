@@ -145,6 +145,39 @@ INSTANTIATE_TEST_SUITE_P(All, TiledVsUnfused,
                          ::testing::Combine(::testing::Values("gmm", "ragged_dot"),
                                             ::testing::Values("float32", "bfloat16"), ::testing::Bool()));
 
+// A training shape whose saved gate|up rows span several huge pages, shared
+// between experts (the backward returns each page once all its rows are
+// consumed), with weights the engine prepacks itself (64-column blocks) and
+// top-2 pairs in the combine: two steps, gradients against the reference.
+TEST(TiledMoe, LargerTrainingStepsMatchTheReference) {
+  constexpr int64_t t = 1536, h = 128, m = 512, e = 4;
+  BenchConfig c;
+  c.tokens = t;
+  c.hidden = h;
+  c.mlp_dim = m;
+  c.experts = e;
+  c.topk = 2;
+  c.dtype = "bfloat16";
+  Routing r = TopK(GenerateLogits("random", t, e, 3, 0.98, 0.35), 2);
+  auto bc = MakeBlockConfig(c, "fused_w13");
+  ASSERT_TRUE(bc.ok());
+  ASSERT_GT(t * 2 * 2 * m * 2, 2 * Tensor::kHugePage);  // saved gate|up bytes
+  // One thread: experts run in order, so a page returned too early is
+  // always read again afterwards. Two: as the engine runs.
+  const int threads = omp_get_max_threads();
+  for (int n_threads : {1, 2}) {
+    omp_set_num_threads(n_threads);
+    BlockData d = GenerateBlockData(t, h, m, e, 0, DType::kBF16, 4);
+    MoeBlock block(*bc, &d, &r);
+    ASSERT_TRUE(block.tiled());
+    ASSERT_TRUE(block.Prepare(true).ok());
+    for (int i = 0; i < 2; ++i) ASSERT_TRUE(block.TrainStep().ok());
+    for (const auto& n : block.CheckNumerics(true))
+      EXPECT_TRUE(n.ok) << "threads=" << n_threads << " " << n.tensor << " " << n.max_rel_err;
+  }
+  omp_set_num_threads(threads);
+}
+
 TEST(TiledMoe, ForwardOnlyRunsCanReleaseThePlainWeights) {
   BenchConfig c;
   c.tokens = kT;
