@@ -19,6 +19,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Counts one collective that started at t0 and moved the given bytes.
+void Record(CommCounters* c, int64_t sent, int64_t recv, Clock::time_point t0) {
+  c->bytes_sent += sent;
+  c->bytes_recv += recv;
+  c->calls += 1;
+  c->seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
 int EnvInt(const char* name) {
   const char* v = std::getenv(name);
   if (v == nullptr || *v == '\0') return -1;
@@ -282,10 +290,7 @@ Status MpiComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, 
     }
   }
   Volume v = RingAllReduceVolume(n, AxisSize(mesh_, axis), AxisRank(mesh_, axis, rank()), wire);
-  counters_[0].bytes_sent += v.sent;
-  counters_[0].bytes_recv += v.recv;
-  counters_[0].calls += 1;
-  counters_[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  Record(&counters_[0], v.sent, v.recv, t0);
   return Status::Ok();
 }
 
@@ -332,10 +337,7 @@ Status MpiComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bu
     }
   }
   Volume v = RingAllReduceVolume(n, AxisSize(mesh_, axis), AxisRank(mesh_, axis, rank()), wire);
-  counters_[0].bytes_sent += v.sent;
-  counters_[0].bytes_recv += v.recv;
-  counters_[0].calls += 1;
-  counters_[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  Record(&counters_[0], v.sent, v.recv, t0);
   return Status::Ok();
 }
 
@@ -362,10 +364,7 @@ Status MpiComm::AllGather(Axis axis, std::span<const std::span<const float>> in,
     }
   }
   Volume v = RingAllGatherVolume(n64, p, wire);
-  counters_[0].bytes_sent += v.sent;
-  counters_[0].bytes_recv += v.recv;
-  counters_[0].calls += 1;
-  counters_[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  Record(&counters_[0], v.sent, v.recv, t0);
   return Status::Ok();
 }
 
@@ -395,10 +394,7 @@ Status MpiComm::ReduceScatterSum(Axis axis, std::span<const std::span<const floa
     }
   }
   Volume v = RingReduceScatterVolume(n64, p, wire);
-  counters_[0].bytes_sent += v.sent;
-  counters_[0].bytes_recv += v.recv;
-  counters_[0].calls += 1;
-  counters_[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  Record(&counters_[0], v.sent, v.recv, t0);
   return Status::Ok();
 }
 
@@ -451,10 +447,7 @@ Status MpiComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>
     }
   }
   Volume v = RingReduceScatterVolume(n64, p, wire);
-  counters_[0].bytes_sent += v.sent;
-  counters_[0].bytes_recv += v.recv;
-  counters_[0].calls += 1;
-  counters_[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  Record(&counters_[0], v.sent, v.recv, t0);
   return Status::Ok();
 }
 
@@ -504,10 +497,7 @@ Status MpiComm::AllToAllV(Axis axis, std::span<const std::span<const float>> sen
       Decode(got, recv[0]);
     }
   }
-  counters_[0].bytes_sent += sent * WireBytes(wire);
-  counters_[0].bytes_recv += recvd * WireBytes(wire);
-  counters_[0].calls += 1;
-  counters_[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  Record(&counters_[0], sent * WireBytes(wire), recvd * WireBytes(wire), t0);
   return Status::Ok();
 }
 
