@@ -388,7 +388,7 @@ bool MatmulRunner::RepackColumns(const MatView& b, int64_t col0, PackedMatrix* p
 
 void MatmulRunner::Repack(const MatView& b, PackedMatrix* p) {
   if (p->empty()) return;
-  if (RepackColumns(b, 0, p) && b.cols == p->n_) return;
+  if (b.cols == p->n_ && RepackColumns(b, 0, p)) return;
   try {
     // Inside ParallelFor each thread reorders on its own stream (and, as a
     // nested OpenMP call, on that thread only).

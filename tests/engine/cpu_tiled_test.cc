@@ -57,6 +57,18 @@ Tensor UnfusedForward(const BlockData& d, const PackPlan& plan, GroupedBackend b
   return y;
 }
 
+// A bf16 block of t tokens, hidden h, mlp m, e experts, top-k.
+BenchConfig Config(int64_t t, int64_t h, int64_t m, int64_t e, int64_t topk) {
+  BenchConfig c;
+  c.tokens = t;
+  c.hidden = h;
+  c.mlp_dim = m;
+  c.experts = e;
+  c.topk = topk;
+  c.dtype = "bfloat16";
+  return c;
+}
+
 using Param = std::tuple<std::string, std::string, bool>;  // backend, dtype, fused
 class TiledVsUnfused : public ::testing::TestWithParam<Param> {};
 
@@ -151,13 +163,7 @@ INSTANTIATE_TEST_SUITE_P(All, TiledVsUnfused,
 // top-2 pairs in the combine: two steps, gradients against the reference.
 TEST(TiledMoe, LargerTrainingStepsMatchTheReference) {
   constexpr int64_t t = 1536, h = 128, m = 512, e = 4;
-  BenchConfig c;
-  c.tokens = t;
-  c.hidden = h;
-  c.mlp_dim = m;
-  c.experts = e;
-  c.topk = 2;
-  c.dtype = "bfloat16";
+  BenchConfig c = Config(t, h, m, e, 2);
   Routing r = TopK(GenerateLogits("random", t, e, 3, 0.98, 0.35), 2);
   auto bc = MakeBlockConfig(c, "fused_w13");
   ASSERT_TRUE(bc.ok());
@@ -179,13 +185,7 @@ TEST(TiledMoe, LargerTrainingStepsMatchTheReference) {
 }
 
 TEST(TiledMoe, ForwardOnlyRunsCanReleaseThePlainWeights) {
-  BenchConfig c;
-  c.tokens = kT;
-  c.hidden = kH;
-  c.mlp_dim = kM;
-  c.experts = kE;
-  c.topk = 2;
-  c.dtype = "bfloat16";
+  BenchConfig c = Config(kT, kH, kM, kE, 2);
   Routing r = MakeRouting(2);
   auto bc = MakeBlockConfig(c, "fused_w13");
   ASSERT_TRUE(bc.ok());
