@@ -159,8 +159,89 @@ inline __m512 Sigmoid(__m512 z) {
   const __m512 r = _mm512_rcp14_ps(d);
   return _mm512_mul_ps(r, _mm512_fnmadd_ps(d, r, _mm512_set1_ps(2.0f)));
 }
+// In-register transpose of a 16x16 matrix of 32-bit elements (r[i] holds
+// row i): afterwards r[j] holds column j.
+__attribute__((always_inline)) inline void Transpose16x16(__m512i r[16]) {
+  __m512i t[16];
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+  }
+  // r[4a + c], 128-bit lane L: rows 4a..4a+3 of column 4L + c.
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; i += 4) {
+    r[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+    r[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+    r[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+    r[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+  }
+  // Transpose the 4x4 grid of 128-bit lanes, per c.
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; ++c) {
+    const __m512i u0 = _mm512_shuffle_i32x4(r[c], r[4 + c], 0x88), u1 = _mm512_shuffle_i32x4(r[c], r[4 + c], 0xdd);
+    const __m512i u2 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], 0x88);
+    const __m512i u3 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], 0xdd);
+    t[c] = _mm512_shuffle_i32x4(u0, u2, 0x88);
+    t[4 + c] = _mm512_shuffle_i32x4(u1, u3, 0x88);
+    t[8 + c] = _mm512_shuffle_i32x4(u0, u2, 0xdd);
+    t[12 + c] = _mm512_shuffle_i32x4(u1, u3, 0xdd);
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) r[i] = t[i];
+}
 }  // namespace simd
 #endif
+
+// dst[j * ldd + i] = row(i)[j] for j < cols and i < rows_pad, where row(i)
+// returns row i of the source (const bf16_t*) or nullptr for a zero row:
+// the transposed [cols, rows_pad] matrix of (possibly gathered) rows. The
+// weight-gradient matmuls use it to turn token-major rows into a plain left
+// operand. REQUIRES: cols % 16 == 0, rows_pad % 32 == 0.
+template <typename RowFn>
+void TransposeRowsBf16(RowFn&& row, int64_t rows_pad, int64_t cols, bf16_t* dst, int64_t ldd) {
+#if defined(MOELOG_KERNELS_AVX512)
+  // Per block of 32 rows x 16 columns: interleave row pairs into 32-bit
+  // elements, then transpose those 16x16. Column panels of 64 are swept
+  // down all rows, so that every source line is read once and each of the
+  // panel's 64 destination rows is written front to back.
+  for (int64_t jp = 0; jp < cols; jp += 64) {
+    for (int64_t i0 = 0; i0 < rows_pad; i0 += 32) {
+      const bf16_t* src[32];
+#pragma GCC unroll 32
+      for (int p = 0; p < 32; ++p) src[p] = row(i0 + p);
+      for (int64_t j0 = jp; j0 < std::min(cols, jp + 64); j0 += 16) {
+        __m512i r[16];
+#pragma GCC unroll 16
+        for (int p = 0; p < 16; ++p) {
+          const bf16_t* a = src[2 * p];
+          const bf16_t* b = src[2 * p + 1];
+          const __m256i va = a != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j0))
+                                          : _mm256_setzero_si256();
+          const __m256i vb = b != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + j0))
+                                          : _mm256_setzero_si256();
+          r[p] = _mm512_or_si512(_mm512_cvtepu16_epi32(va), _mm512_slli_epi32(_mm512_cvtepu16_epi32(vb), 16));
+        }
+        simd::Transpose16x16(r);
+#pragma GCC unroll 16
+        for (int j = 0; j < 16; ++j) _mm512_storeu_si512(dst + (j0 + j) * ldd + i0, r[j]);
+      }
+    }
+  }
+#else
+  for (int64_t i = 0; i < rows_pad; ++i) {
+    const bf16_t* src = row(i);
+    for (int64_t j = 0; j < cols; ++j) dst[j * ldd + i] = src != nullptr ? src[j] : bf16_t{0};
+  }
+#endif
+}
+
+// TransposeRowsBf16 of a row-major [rows, cols] matrix (row stride lds),
+// zero-padded to rows_pad rows. REQUIRES: rows <= rows_pad.
+inline void TransposeBf16(const bf16_t* src, int64_t rows, int64_t cols, int64_t lds, int64_t rows_pad, bf16_t* dst,
+                          int64_t ldd) {
+  TransposeRowsBf16([&](int64_t i) { return i < rows ? src + i * lds : nullptr; }, rows_pad, cols, dst, ldd);
+}
 
 // h[r, j] = SiLU(a) * b * scale_r for rows [0, rows), j < m; a at
 // ab[r*ld + j], b at ab[b_off + r*ld + j]; scale_r = row_scale[r] or 1.

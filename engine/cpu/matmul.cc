@@ -288,20 +288,31 @@ void MatmulRunner::RunHere(const MatmulJob& j) {
   if (j.epilogue) j.epilogue();
 }
 
+memory::desc MatmulRunner::WeightsDesc(int64_t k, int64_t n, DType dtype) {
+  const std::string key = std::to_string(k) + "x" + std::to_string(n) + ":" + std::to_string(static_cast<int>(dtype));
+  {
+    std::lock_guard<std::mutex> lock(layout_mu_);
+    auto it = weight_descs_.find(key);
+    if (it != weight_descs_.end()) return it->second;
+  }
+  // The blocked layout brgemm wants for B depends on (K, N, types), not M.
+  memory::data_type dt = ToDnnl(dtype);
+  memory::data_type out = dtype == DType::kS8 ? memory::data_type::s32 : dt;
+  memory::desc a_md({512, k}, dt, memory::format_tag::ab);
+  memory::desc b_md({k, n}, dt, memory::format_tag::any);
+  memory::desc c_md({512, n}, out, memory::format_tag::ab);
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), engine_);
+  std::lock_guard<std::mutex> lock(layout_mu_);
+  return weight_descs_.emplace(key, pd.weights_desc()).first->second;
+}
+
 PackedMatrix MatmulRunner::Pack(const MatView& b) {
   PackedMatrix p;
   p.k_ = b.rows;
   p.n_ = b.cols;
   p.dtype_ = b.dtype;
   try {
-    // The blocked layout brgemm wants for B depends on (K, N, types), not M.
-    memory::data_type dt = ToDnnl(b.dtype);
-    memory::data_type out = b.dtype == DType::kS8 ? memory::data_type::s32 : dt;
-    memory::desc a_md({512, b.rows}, dt, memory::format_tag::ab);
-    memory::desc b_md({b.rows, b.cols}, dt, memory::format_tag::any);
-    memory::desc c_md({512, b.cols}, out, memory::format_tag::ab);
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), engine_);
-    p.desc_ = pd.weights_desc();
+    p.desc_ = WeightsDesc(b.rows, b.cols, b.dtype);
     p.memory_ = memory(p.desc_, engine_);
     p.vnni64_ = VnniPackable(p);
   } catch (const dnnl::error& err) {
@@ -319,15 +330,17 @@ namespace {
 // BA16a64b2a: 64-column blocks outermost, then 32-row blocks, each a
 // [16][64][2] array of row pairs (VNNI). Writes rows [0, k) and columns
 // [0, n) of w (row stride ld) into the layout of a [k, total_n] matrix, at
-// column block offset col0 / 64. REQUIRES: k % 32 == 0, n % 64 == 0,
-// col0 % 64 == 0.
-void PackVnni64(const bf16_t* w, int64_t k, int64_t n, int64_t ld, int64_t col0, bf16_t* dst) {
+// column block offset col0 / 64. Rows [k_valid, k) are written as zeros
+// (w has only k_valid rows). REQUIRES: k % 32 == 0, n % 64 == 0,
+// col0 % 64 == 0, k_valid <= k.
+void PackVnni64(const bf16_t* w, int64_t k_valid, int64_t k, int64_t n, int64_t ld, int64_t col0, bf16_t* dst) {
   const int64_t kb_count = k / 32;
+  alignas(64) static const bf16_t kZeros[64] = {};
   for (int64_t nb = 0; nb < n / 64; ++nb) {
     bf16_t* out = dst + ((col0 / 64 + nb) * kb_count) * 32 * 64;
     for (int64_t r = 0; r < k; r += 2, out += 128) {
-      const bf16_t* r0 = w + r * ld + nb * 64;
-      const bf16_t* r1 = r0 + ld;
+      const bf16_t* r0 = r < k_valid ? w + r * ld + nb * 64 : kZeros;
+      const bf16_t* r1 = r + 1 < k_valid ? w + (r + 1) * ld + nb * 64 : kZeros;
 #if defined(__AVX512BW__)
       // Interleave 64 columns of two rows: out[2j] = r0[j], out[2j+1] = r1[j].
       alignas(64) static const uint16_t kLo[32] = {0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39,
@@ -368,7 +381,7 @@ bool MatmulRunner::VnniPackable(const PackedMatrix& p) {
     memory dm(p.desc_, engine_, theirs.data());
     dnnl::reorder(sm, dm).execute(stream_, sm, dm);
     stream_.wait();
-    PackVnni64(src.data(), p.k_, p.n_, p.n_, 0, ours.data());
+    PackVnni64(src.data(), p.k_, p.k_, p.n_, p.n_, 0, ours.data());
     same = ours == theirs;
   } catch (const dnnl::error&) {
     same = false;
@@ -381,8 +394,27 @@ bool MatmulRunner::RepackColumns(const MatView& b, int64_t col0, PackedMatrix* p
   if (!p->vnni64_ || b.dtype != DType::kBF16 || b.col_stride != 1 || b.rows != p->k_ || col0 % 64 != 0 ||
       b.cols % 64 != 0 || col0 + b.cols > p->n_)
     return false;
-  PackVnni64(static_cast<const bf16_t*>(b.data), b.rows, b.cols, b.row_stride, col0,
+  PackVnni64(static_cast<const bf16_t*>(b.data), b.rows, b.rows, b.cols, b.row_stride, col0,
              static_cast<bf16_t*>(p->memory_.get_data_handle()));
+  return true;
+}
+
+bool MatmulRunner::PackInto(const MatView& b, int64_t k, void* buffer, PackedMatrix* p) {
+  if (b.dtype != DType::kBF16 || b.col_stride != 1 || b.rows > k || k % 32 != 0 || b.cols % 64 != 0) return false;
+  PackedMatrix q;
+  q.k_ = k;
+  q.n_ = b.cols;
+  q.dtype_ = b.dtype;
+  try {
+    q.desc_ = WeightsDesc(k, b.cols, b.dtype);
+    if (!VnniPackable(q)) return false;
+    q.vnni64_ = true;
+    q.memory_ = memory(q.desc_, engine_, buffer);
+  } catch (const dnnl::error&) {
+    return false;
+  }
+  PackVnni64(static_cast<const bf16_t*>(b.data), b.rows, k, b.cols, b.row_stride, 0, static_cast<bf16_t*>(buffer));
+  *p = std::move(q);
   return true;
 }
 

@@ -129,6 +129,12 @@ class MatmulRunner {
   // packed->k()); false (nothing written) when the layout does not allow it:
   // only the bf16 layout of VnniPackable, with col0 and b.cols multiples of 64.
   bool RepackColumns(const MatView& b, int64_t col0, PackedMatrix* packed);
+  // Packs b ([rows, N], bf16, rows <= k) as a [k, N] weight whose rows
+  // [rows, k) are zero, into caller memory (k * N elements, alive while p is
+  // used): for right operands whose K changes from call to call (the tokens
+  // of an expert in the weight-gradient matmuls). False (p untouched) unless
+  // the layout is VnniPackable's: bf16, k % 32 == 0, N % 64 == 0.
+  bool PackInto(const MatView& b, int64_t k, void* buffer, PackedMatrix* p);
 
   // The first oneDNN error seen (Ok if none). Errors do not throw.
   const Status& status() const { return status_; }
@@ -169,6 +175,9 @@ class MatmulRunner {
   // Grows thread tid's consume-output buffer to `bytes`.
   char* OutBuffer(int tid, size_t bytes);
   void Fail(const std::string& what);
+  // The blocked layout oneDNN's matmul picks for a [k, n] weight (cached;
+  // throws dnnl::error).
+  dnnl::memory::desc WeightsDesc(int64_t k, int64_t n, DType dtype);
   // True when p's layout is the one PackVnni64 writes (checked once per
   // shape against a oneDNN reorder).
   bool VnniPackable(const PackedMatrix& p);
@@ -179,6 +188,8 @@ class MatmulRunner {
   std::unordered_map<std::string, Entry> cache_;
   std::mutex cache_mu_;     // RunHere inside ParallelFor
   std::unordered_map<std::string, bool> vnni_layouts_;  // "KxN" -> VnniPackable
+  std::unordered_map<std::string, dnnl::memory::desc> weight_descs_;  // "KxN:dtype" -> WeightsDesc
+  std::mutex layout_mu_;    // weight_descs_
   int parallel_threads_ = 0;  // > 0 while ParallelFor runs on several threads
   Status status_;
   std::string last_impl_;

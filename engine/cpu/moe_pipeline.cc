@@ -123,6 +123,9 @@ struct TiledMoe::Thread {
   // Training: the in-flight expert's weights, prepacked once per expert and
   // step (oneDNN's matmul on plain weights repacks them on every call).
   PackedMatrix p13, p1, p3, p2;
+  // Backward, bf16: a transposed operand ([H or M, tokens]) and a packed
+  // right operand (tokens as K) of the weight-gradient matmuls.
+  Tensor tr, pk;
 };
 
 // Where weighted rows are summed per token (see the header).
@@ -288,7 +291,7 @@ int64_t TiledMoe::HeldBytes() const {
     for (const PackedMatrix& p : *v)
       if (!p.empty()) b += static_cast<int64_t>(p.desc().get_size());
   for (const auto& t : threads_) {
-    for (const Tensor* x : {&t->x, &t->ab, &t->h, &t->y, &t->w13}) b += x->bytes();
+    for (const Tensor* x : {&t->x, &t->ab, &t->h, &t->y, &t->w13, &t->tr, &t->pk}) b += x->bytes();
     for (const PackedMatrix* p : {&t->p13, &t->p1, &t->p3, &t->p2})
       if (!p->empty()) b += static_cast<int64_t>(p->desc().get_size());
   }
@@ -322,6 +325,9 @@ std::vector<Unit> MakeUnits(const PackPlan& plan, GroupedBackend backend, bool p
 }
 
 int ThreadIndex() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
+
+// Tokens rounded up to the K block of the packed bf16 layout.
+int64_t PadTokens(int64_t n) { return (n + 31) / 32 * 32; }
 
 }  // namespace
 
@@ -487,6 +493,10 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     grads->dw2 = Tensor::HugePages(dt, {l, m, h});
   int64_t max_tile = 0, max_group = 0;
   std::vector<Unit> units = MakeUnits(plan, options_.backend, true, &max_tile, &max_group);
+  // bf16 weight gradients as "plain A x packed B" products: the token-major
+  // x and h rows transposed, d(gate|up) and dy packed with the tokens as K
+  // (oneDNN would transpose and repack them inside every call).
+  const bool fast_dw = dt == DType::kBF16 && h % 64 == 0 && m % 64 == 0;
   const int nt = std::max(1, omp_get_max_threads());
   while (threads_.size() < static_cast<size_t>(nt)) threads_.push_back(std::make_shared<Thread>());
   for (auto& th : threads_) {
@@ -495,6 +505,10 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     Grow(&th->h, dt, max_group * m);
     Grow(&th->y, dt, max_group * h);  // dy rows, then dx rows
     if (fused) Grow(&th->w13, dt, h * 2 * m);
+    if (fast_dw) {
+      Grow(&th->tr, dt, std::max(h, m) * PadTokens(max_group));
+      Grow(&th->pk, dt, std::max(h, m) * PadTokens(max_group));
+    }
   }
   Accumulator acc;
   acc.hidden = h;
@@ -535,7 +549,15 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     const void* w3 = w.w3.at(g * h * m);
     const void* w2 = w.w2.at(g * m * h);
     if (fused) ConcatW13(w1, w3, h, m, es, th.w13.data());
-    GatherTile(x, plan, r0, n, th.x.data());
+    // The expert's x rows, gathered when needed: the recompute and the
+    // oneDNN weight-gradient path read them; the bf16 one transposes them
+    // straight from x.
+    bool gathered = false;
+    auto gather = [&] {
+      if (!gathered) GatherTile(x, plan, r0, n, th.x.data());
+      gathered = true;
+    };
+    if (!have_ab || !fast_dw) gather();
     // gate|up of the expert's rows: saved, or recomputed (remat expert_mlp).
     char* ab;
     int64_t ld = fused ? 2 * m : m, boff;
@@ -560,8 +582,8 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     }
     DispatchFloat(dt, [&](auto tag) {
       using T = decltype(tag);
-      // h (recomputed from gate|up) and dy = w * dout[token], dout = y * scale.
-      SwiGluRows(reinterpret_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m);
+      // dy = w * dout[token], dout = y * scale, then h (recomputed from
+      // gate|up; last, so that it is still in cache for dW2).
       const T* yp = y.as<T>();
       T* dy = th.y.as<T>();
       for (int64_t i = 0; i < n; ++i) {
@@ -576,10 +598,19 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) d[j] = FromF<T>(s * ToF(FromF<T>(ToF(src[j]) * dout_scale)));
       }
+      SwiGluRows(reinterpret_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m);
     });
     // dW2 = h^T dy (one matmul over the expert's rows).
-    runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m).T(), nullptr,
-                         MatView::RowMajor(th.y.data(), dt, n, h, h), OutView{grads->dw2.at(g * m * h), dt, m, h, h}));
+    const int64_t pad = PadTokens(n);
+    PackedMatrix pk;
+    const OutView dw2{grads->dw2.at(g * m * h), dt, m, h, h};
+    if (fast_dw) TransposeBf16(th.h.as<bf16_t>(), n, m, m, pad, th.tr.as<bf16_t>(), pad);
+    if (fast_dw && runner_->PackInto(MatView::RowMajor(th.y.data(), dt, n, h, h), pad, th.pk.data(), &pk)) {
+      runner_->RunHere(Job(MatView::RowMajor(th.tr.data(), dt, m, pad, pad), &pk, MatView{}, dw2));
+    } else {
+      runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m).T(), nullptr,
+                           MatView::RowMajor(th.y.data(), dt, n, h, h), dw2));
+    }
     // dh = dy W2^T per tile, into h's buffer (h is done).
     for (int64_t off = 0; off < n; off += u.tile) {
       const int64_t tn = std::min(u.tile, n - off);
@@ -593,10 +624,33 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
       SwiGluBackwardRows(abt, ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m, abt);
     });
     // dW1 = x^T d(gate), dW3 = x^T d(up).
-    MatView xt = MatView::RowMajor(th.x.data(), dt, n, h, h).T();
-    runner_->RunHere(Job(xt, nullptr, MatView::RowMajor(ab, dt, n, m, ld), OutView{grads->dw1.at(g * h * m), dt, h, m, m}));
-    runner_->RunHere(Job(xt, nullptr, MatView::RowMajor(ab + boff * es, dt, n, m, ld),
-                         OutView{grads->dw3.at(g * h * m), dt, h, m, m}));
+    const MatView dgate = MatView::RowMajor(ab, dt, n, m, ld), dup = MatView::RowMajor(ab + boff * es, dt, n, m, ld);
+    const OutView dw1{grads->dw1.at(g * h * m), dt, h, m, m}, dw3{grads->dw3.at(g * h * m), dt, h, m, m};
+    if (fast_dw && runner_->PackInto(dgate, pad, th.pk.data(), &pk)) {
+      if (gathered) {
+        TransposeBf16(th.x.as<bf16_t>(), n, h, h, pad, th.tr.as<bf16_t>(), pad);
+      } else {
+        const bf16_t* xs = x.as<bf16_t>();
+        TransposeRowsBf16(
+            [&](int64_t i) -> const bf16_t* {
+              return i < n && plan.keep[r0 + i] ? xs + int64_t{plan.token[r0 + i]} * h : nullptr;
+            },
+            pad, h, th.tr.as<bf16_t>(), pad);
+      }
+      const MatView xt = MatView::RowMajor(th.tr.data(), dt, h, pad, pad);
+      runner_->RunHere(Job(xt, &pk, MatView{}, dw1));
+      if (runner_->PackInto(dup, pad, th.pk.data(), &pk)) {
+        runner_->RunHere(Job(xt, &pk, MatView{}, dw3));
+      } else {
+        gather();
+        runner_->RunHere(Job(MatView::RowMajor(th.x.data(), dt, n, h, h).T(), nullptr, dup, dw3));
+      }
+    } else {
+      gather();
+      const MatView xt = MatView::RowMajor(th.x.data(), dt, n, h, h).T();
+      runner_->RunHere(Job(xt, nullptr, dgate, dw1));
+      runner_->RunHere(Job(xt, nullptr, dup, dw3));
+    }
     // dx rows = d(gate|up) W13^T per tile, into the dy buffer (dy is done).
     for (int64_t off = 0; off < n; off += u.tile) {
       const int64_t tn = std::min(u.tile, n - off);

@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "engine/cpu/kernels.h"
 #include "engine/cpu/matmul.h"
 #include "engine/cpu/tensor.h"
 
@@ -190,6 +192,57 @@ TEST(PackTest, RepackColumnsEqualsPackedConcatenation) {
   EXPECT_FALSE(mm.RepackColumns(MatView::RowMajor(a.data(), DType::kBF16, k, 96, m), 0, &halves));
   EXPECT_FALSE(mm.RepackColumns(MatView::RowMajor(a.data(), DType::kBF16, k, 64, m), 32, &halves));
   EXPECT_FALSE(mm.RepackColumns(MatView::RowMajor(a.data(), DType::kBF16, k, m, m), 2 * m, &halves));
+}
+
+// TransposeBf16 writes the transposed matrix and zeros in the padding, and
+// leaves memory past the rows it owns alone.
+TEST(TransposeTest, TransposeBf16MatchesScalarTransposition) {
+  for (const auto& [rows, cols, pad] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {45, 48, 64}, {64, 16, 64}, {1, 32, 32}, {100, 128, 128}}) {
+    const int64_t lds = cols + 3, ldd = pad + 8;
+    Tensor src(DType::kBF16, {rows, lds}), dst(DType::kBF16, {cols, ldd});
+    Fill(&src, 11);
+    for (int64_t i = 0; i < dst.numel(); ++i) dst.Set(i, 7.0f);
+    TransposeBf16(src.as<bf16_t>(), rows, cols, lds, pad, dst.as<bf16_t>(), ldd);
+    SCOPED_TRACE("rows=" + std::to_string(rows) + " cols=" + std::to_string(cols));
+    for (int64_t j = 0; j < cols; ++j) {
+      for (int64_t i = 0; i < pad; ++i)
+        ASSERT_EQ(dst.Get(j * ldd + i), i < rows ? src.Get(i * lds + j) : 0.0f) << "at " << j << "," << i;
+      for (int64_t i = pad; i < ldd; ++i) ASSERT_EQ(dst.Get(j * ldd + i), 7.0f);
+    }
+  }
+}
+
+// PackInto packs fewer rows than K with zeros below them, so that the
+// product with any left operand ignores its padding columns, and refuses
+// shapes outside the bf16 VNNI layout.
+TEST(PackTest, PackIntoZeroPadsTheInnerDimension) {
+  MatmulRunner mm;
+  const int64_t m = 20, n = 128;
+  for (const int64_t rows : {37, 64, 1}) {
+    const int64_t k = (rows + 31) / 32 * 32;
+    Tensor a(DType::kBF16, {m, k}), b(DType::kBF16, {rows, n}), buf(DType::kBF16, {k, n});
+    Fill(&a, 12);  // nonzero in the padding columns too
+    Fill(&b, 13);
+    for (int64_t i = 0; i < buf.numel(); ++i) buf.Set(i, 1.0f);  // stale contents
+    PackedMatrix p;
+    ASSERT_TRUE(mm.PackInto(MatView::RowMajor(b.data(), DType::kBF16, rows, n, n), k, buf.data(), &p));
+    Tensor want(DType::kF32, {m, n}), got(DType::kF32, {m, n});
+    mm.Run(MatView::RowMajor(a.data(), DType::kBF16, m, rows, k), MatView::RowMajor(b.data(), DType::kBF16, rows, n, n),
+           OutView{want.data(), DType::kF32, m, n, n});
+    mm.Run(MatView::RowMajor(a.data(), DType::kBF16, m, k, k), p, OutView{got.data(), DType::kF32, m, n, n});
+    ASSERT_TRUE(mm.status().ok()) << mm.status().ToString();
+    SCOPED_TRACE("rows=" + std::to_string(rows));
+    ExpectSame(want, got);
+  }
+  Tensor b(DType::kBF16, {40, 128}), buf(DType::kBF16, {64, 128});
+  Tensor f(DType::kF32, {32, 128});
+  PackedMatrix p;
+  EXPECT_FALSE(mm.PackInto(MatView::RowMajor(b.data(), DType::kBF16, 40, 128, 128), 40, buf.data(), &p));  // K % 32
+  EXPECT_FALSE(mm.PackInto(MatView::RowMajor(b.data(), DType::kBF16, 40, 96, 128), 64, buf.data(), &p));   // N % 64
+  EXPECT_FALSE(mm.PackInto(MatView::RowMajor(b.data(), DType::kBF16, 40, 128, 128), 32, buf.data(), &p));  // rows > K
+  EXPECT_FALSE(mm.PackInto(MatView::RowMajor(f.data(), DType::kF32, 32, 128, 128), 32, buf.data(), &p));   // f32
+  EXPECT_TRUE(p.empty());
 }
 
 }  // namespace

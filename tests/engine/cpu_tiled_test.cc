@@ -159,27 +159,40 @@ INSTANTIATE_TEST_SUITE_P(All, TiledVsUnfused,
 
 // A training shape whose saved gate|up rows span several huge pages, shared
 // between experts (the backward returns each page once all its rows are
-// consumed), with weights the engine prepacks itself (64-column blocks) and
-// top-2 pairs in the combine: two steps, gradients against the reference.
+// consumed), with weights the engine prepacks itself (64-column blocks),
+// top-2 pairs in the combine and bf16 weight gradients from transposed and
+// packed token operands (expert row counts off the 32-token blocks): two
+// steps, gradients against the reference. Then the same with padded
+// capacity (rows that gather no token) and with the gate|up recomputed.
 TEST(TiledMoe, LargerTrainingStepsMatchTheReference) {
   constexpr int64_t t = 1536, h = 128, m = 512, e = 4;
-  BenchConfig c = Config(t, h, m, e, 2);
   Routing r = TopK(GenerateLogits("random", t, e, 3, 0.98, 0.35), 2);
-  auto bc = MakeBlockConfig(c, "fused_w13");
-  ASSERT_TRUE(bc.ok());
   ASSERT_GT(t * 2 * 2 * m * 2, 2 * Tensor::kHugePage);  // saved gate|up bytes
+  struct Case {
+    int threads;
+    const char* policy;
+    const char* remat;
+  };
   // One thread: experts run in order, so a page returned too early is
   // always read again afterwards. Two: as the engine runs.
   const int threads = omp_get_max_threads();
-  for (int n_threads : {1, 2}) {
-    omp_set_num_threads(n_threads);
+  for (const Case& k : {Case{1, "none", "none"}, Case{2, "none", "none"}, Case{2, "pad", "none"},
+                        Case{2, "pad", "expert_mlp"}}) {
+    BenchConfig c = Config(t, h, m, e, 2);
+    c.capacity_policy = k.policy;
+    c.capacity_factor = std::string(k.policy) == "none" ? 0.0 : 1.1;
+    c.remat_mode = k.remat;
+    auto bc = MakeBlockConfig(c, "fused_w13");
+    ASSERT_TRUE(bc.ok());
+    omp_set_num_threads(k.threads);
     BlockData d = GenerateBlockData(t, h, m, e, 0, DType::kBF16, 4);
     MoeBlock block(*bc, &d, &r);
     ASSERT_TRUE(block.tiled());
     ASSERT_TRUE(block.Prepare(true).ok());
     for (int i = 0; i < 2; ++i) ASSERT_TRUE(block.TrainStep().ok());
     for (const auto& n : block.CheckNumerics(true))
-      EXPECT_TRUE(n.ok) << "threads=" << n_threads << " " << n.tensor << " " << n.max_rel_err;
+      EXPECT_TRUE(n.ok) << "threads=" << k.threads << " capacity=" << k.policy << " remat=" << k.remat << " "
+                        << n.tensor << " " << n.max_rel_err;
   }
   omp_set_num_threads(threads);
 }
