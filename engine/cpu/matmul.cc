@@ -12,6 +12,8 @@
 #include <immintrin.h>
 #endif
 
+#include "engine/cpu/kernels.h"
+
 namespace moelog::engine::cpu {
 namespace {
 
@@ -363,6 +365,38 @@ void PackVnni64(const bf16_t* w, int64_t k_valid, int64_t k, int64_t n, int64_t 
   }
 }
 
+// The same layout for the transpose of a row-major w [n, kpart] (row stride
+// ld): B = w^T, written into rows [k0, k0 + kpart) of a [k_total, n] B. A
+// VNNI pair (B[k][j], B[k+1][j]) is the 32-bit word w[j][k..k+1], so each
+// [16 pairs][64 columns] block is four 16x16 transposes of 32-bit words.
+// REQUIRES: n % 64 == 0, kpart % 32 == 0, k0 % 32 == 0, ld even.
+void PackVnni64Transposed(const bf16_t* w, int64_t n, int64_t kpart, int64_t ld, int64_t k0, int64_t k_total,
+                          bf16_t* dst) {
+  const int64_t kb_count = k_total / 32;
+  for (int64_t nb = 0; nb < n / 64; ++nb) {
+    for (int64_t kb = 0; kb < kpart / 32; ++kb) {
+      bf16_t* out = dst + (nb * kb_count + k0 / 32 + kb) * 32 * 64;
+      for (int64_t q = 0; q < 4; ++q) {
+        const bf16_t* src = w + (nb * 64 + q * 16) * ld + kb * 32;
+#if defined(MOELOG_KERNELS_AVX512)
+        __m512i r[16];
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(src + i * ld);
+        simd::Transpose16x16(r);
+#pragma GCC unroll 16
+        for (int p = 0; p < 16; ++p) _mm512_storeu_si512(out + (p * 64 + q * 16) * 2, r[p]);
+#else
+        for (int64_t p = 0; p < 16; ++p)
+          for (int64_t i = 0; i < 16; ++i) {
+            out[(p * 64 + q * 16 + i) * 2] = src[i * ld + 2 * p];
+            out[(p * 64 + q * 16 + i) * 2 + 1] = src[i * ld + 2 * p + 1];
+          }
+#endif
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool MatmulRunner::VnniPackable(const PackedMatrix& p) {
@@ -418,9 +452,19 @@ bool MatmulRunner::PackInto(const MatView& b, int64_t k, void* buffer, PackedMat
   return true;
 }
 
+bool MatmulRunner::RepackRows(const MatView& b, int64_t row0, PackedMatrix* p) {
+  if (!p->vnni64_ || b.dtype != DType::kBF16 || b.row_stride != 1 || b.col_stride % 2 != 0 || b.cols != p->n_ ||
+      row0 % 32 != 0 || b.rows % 32 != 0 || row0 + b.rows > p->k_)
+    return false;
+  PackVnni64Transposed(static_cast<const bf16_t*>(b.data), b.cols, b.rows, b.col_stride, row0, p->k_,
+                       static_cast<bf16_t*>(p->memory_.get_data_handle()));
+  return true;
+}
+
 void MatmulRunner::Repack(const MatView& b, PackedMatrix* p) {
   if (p->empty()) return;
   if (b.cols == p->n_ && RepackColumns(b, 0, p)) return;
+  if (b.rows == p->k_ && RepackRows(b, 0, p)) return;
   try {
     // Inside ParallelFor each thread reorders on its own stream (and, as a
     // nested OpenMP call, on that thread only).

@@ -129,6 +129,12 @@ class MatmulRunner {
   // packed->k()); false (nothing written) when the layout does not allow it:
   // only the bf16 layout of VnniPackable, with col0 and b.cols multiples of 64.
   bool RepackColumns(const MatView& b, int64_t col0, PackedMatrix* packed);
+  // Repacks b, the transposed view of a row-major bf16 matrix (row_stride
+  // 1, even col_stride), into rows [row0, row0 + b.rows) of packed (b.cols ==
+  // packed->n()): the transposed weights of a backward pass, packed without
+  // a oneDNN reorder. False (nothing written) unless the layout is
+  // VnniPackable's and row0 and b.rows are multiples of 32.
+  bool RepackRows(const MatView& b, int64_t row0, PackedMatrix* packed);
   // Packs b ([rows, N], bf16, rows <= k) as a [k, N] weight whose rows
   // [rows, k) are zero, into caller memory (k * N elements, alive while p is
   // used): for right operands whose K changes from call to call (the tokens

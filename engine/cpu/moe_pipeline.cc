@@ -124,8 +124,11 @@ struct TiledMoe::Thread {
   // step (oneDNN's matmul on plain weights repacks them on every call).
   PackedMatrix p13, p1, p3, p2;
   // Backward, bf16: a transposed operand ([H or M, tokens]) and a packed
-  // right operand (tokens as K) of the weight-gradient matmuls.
+  // right operand (tokens as K) of the weight-gradient matmuls, and the
+  // in-flight expert's transposed weights, prepacked (W2^T, W13^T or W1^T
+  // and W3^T).
   Tensor tr, pk;
+  PackedMatrix p2t, p13t, p1t, p3t;
 };
 
 // Where weighted rows are summed per token (see the header).
@@ -229,15 +232,17 @@ struct TiledMoe::Accumulator {
 
 TiledMoe::TiledMoe(MatmulRunner* runner, PipelineOptions options) : runner_(runner), options_(options) {}
 
-void TiledMoe::PrepareThreadPacks(Thread* th, int64_t h, int64_t m, DType dt) {
+void TiledMoe::EnsurePack(PackedMatrix* p, int64_t k, int64_t n, DType dt) {
   // Allocated here, outside the parallel region; the contents are written
   // per expert (Repack). The source only fixes the shape.
-  auto ensure = [&](PackedMatrix* p, int64_t k, int64_t n) {
-    if (!p->empty() && p->k() == k && p->n() == n && p->dtype() == dt) return;
-    Tensor src(dt, {k, n});
-    src.Zero();
-    *p = runner_->Pack(MatView::RowMajor(src.data(), dt, k, n, n));
-  };
+  if (!p->empty() && p->k() == k && p->n() == n && p->dtype() == dt) return;
+  Tensor src(dt, {k, n});
+  src.Zero();
+  *p = runner_->Pack(MatView::RowMajor(src.data(), dt, k, n, n));
+}
+
+void TiledMoe::PrepareThreadPacks(Thread* th, int64_t h, int64_t m, DType dt) {
+  auto ensure = [&](PackedMatrix* p, int64_t k, int64_t n) { EnsurePack(p, k, n, dt); };
   if (options_.fused_w13) {
     ensure(&th->p13, h, 2 * m);
   } else {
@@ -292,7 +297,7 @@ int64_t TiledMoe::HeldBytes() const {
       if (!p.empty()) b += static_cast<int64_t>(p.desc().get_size());
   for (const auto& t : threads_) {
     for (const Tensor* x : {&t->x, &t->ab, &t->h, &t->y, &t->w13, &t->tr, &t->pk}) b += x->bytes();
-    for (const PackedMatrix* p : {&t->p13, &t->p1, &t->p3, &t->p2})
+    for (const PackedMatrix* p : {&t->p13, &t->p1, &t->p3, &t->p2, &t->p2t, &t->p13t, &t->p1t, &t->p3t})
       if (!p->empty()) b += static_cast<int64_t>(p->desc().get_size());
   }
   return b;
@@ -508,6 +513,13 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     if (fast_dw) {
       Grow(&th->tr, dt, std::max(h, m) * PadTokens(max_group));
       Grow(&th->pk, dt, std::max(h, m) * PadTokens(max_group));
+      EnsurePack(&th->p2t, h, m, dt);
+      if (fused) {
+        EnsurePack(&th->p13t, 2 * m, h, dt);
+      } else {
+        EnsurePack(&th->p1t, m, h, dt);
+        EnsurePack(&th->p3t, m, h, dt);
+      }
     }
   }
   Accumulator acc;
@@ -548,7 +560,16 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     const void* w1 = w.w1.at(g * h * m);
     const void* w3 = w.w3.at(g * h * m);
     const void* w2 = w.w2.at(g * m * h);
-    if (fused) ConcatW13(w1, w3, h, m, es, th.w13.data());
+    // The expert's transposed weights, prepacked for dh and dx (bf16);
+    // otherwise oneDNN repacks the plain ones inside every call.
+    auto wt_view = [&](const void* p, int64_t rows, int64_t cols) {
+      return MatView::RowMajor(p, dt, rows, cols, cols).T();
+    };
+    const bool packed_t =
+        fast_dw && runner_->RepackRows(wt_view(w2, m, h), 0, &th.p2t) &&
+        (fused ? runner_->RepackRows(wt_view(w1, h, m), 0, &th.p13t) && runner_->RepackRows(wt_view(w3, h, m), m, &th.p13t)
+               : runner_->RepackRows(wt_view(w1, h, m), 0, &th.p1t) && runner_->RepackRows(wt_view(w3, h, m), 0, &th.p3t));
+    if (fused && (!packed_t || !have_ab)) ConcatW13(w1, w3, h, m, es, th.w13.data());
     // The expert's x rows, gathered when needed: the recompute and the
     // oneDNN weight-gradient path read them; the bf16 one transposes them
     // straight from x.
@@ -614,8 +635,8 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     // dh = dy W2^T per tile, into h's buffer (h is done).
     for (int64_t off = 0; off < n; off += u.tile) {
       const int64_t tn = std::min(u.tile, n - off);
-      runner_->RunHere(Job(MatView::RowMajor(th.y.at(off * h), dt, tn, h, h), nullptr,
-                           MatView::RowMajor(w2, dt, m, h, h).T(), OutView{th.h.at(off * m), dt, tn, m, m}));
+      runner_->RunHere(Job(MatView::RowMajor(th.y.at(off * h), dt, tn, h, h), packed_t ? &th.p2t : nullptr,
+                           packed_t ? MatView{} : wt_view(w2, m, h), OutView{th.h.at(off * m), dt, tn, m, m}));
     }
     // d(gate), d(up) in place of gate|up.
     DispatchFloat(dt, [&](auto tag) {
@@ -656,13 +677,14 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
       const int64_t tn = std::min(u.tile, n - off);
       OutView dxo{th.y.at(off * h), dt, tn, h, h};
       if (fused) {
-        runner_->RunHere(Job(MatView::RowMajor(ab + off * 2 * m * es, dt, tn, 2 * m, 2 * m), nullptr,
-                             MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m).T(), dxo));
+        runner_->RunHere(Job(MatView::RowMajor(ab + off * 2 * m * es, dt, tn, 2 * m, 2 * m),
+                             packed_t ? &th.p13t : nullptr, packed_t ? MatView{} : wt_view(th.w13.data(), h, 2 * m),
+                             dxo));
       } else {
-        runner_->RunHere(Job(MatView::RowMajor(ab + off * m * es, dt, tn, m, m), nullptr,
-                             MatView::RowMajor(w1, dt, h, m, m).T(), dxo));
-        runner_->RunHere(Job(MatView::RowMajor(ab + (boff + off * m) * es, dt, tn, m, m), nullptr,
-                             MatView::RowMajor(w3, dt, h, m, m).T(), dxo, true));
+        runner_->RunHere(Job(MatView::RowMajor(ab + off * m * es, dt, tn, m, m), packed_t ? &th.p1t : nullptr,
+                             packed_t ? MatView{} : wt_view(w1, h, m), dxo));
+        runner_->RunHere(Job(MatView::RowMajor(ab + (boff + off * m) * es, dt, tn, m, m), packed_t ? &th.p3t : nullptr,
+                             packed_t ? MatView{} : wt_view(w3, h, m), dxo, true));
       }
     }
     // The expert's saved gate|up is consumed: its pages go back while the

@@ -7,7 +7,11 @@
 // only; the caller may drop the plain weights after Prepack. Training reads
 // the plain weights (they change every step): the forward prepacks the
 // in-flight expert's weights into per-thread buffers (fused_w13: after
-// concatenating w1|w3), and the backward uses them plain (transposed).
+// concatenating w1|w3). The backward (bf16) prepacks the transposes of the
+// in-flight expert's weights the same way, and computes the weight
+// gradients as plain x packed products: the token-major x and h rows
+// transposed by its own kernel, d(gate|up) and dy packed with the tokens as
+// K (zero-padded to the 32-row blocks).
 //
 // The combine sums each token's weighted expert outputs in f32 and rounds
 // once, without a [T,H] f32 buffer. Into a bf16 y, a token with two
@@ -94,6 +98,8 @@ class TiledMoe {
  private:
   struct Thread;
   struct Accumulator;
+  // Allocates *p as a packed [k, n] weight unless it already is one.
+  void EnsurePack(PackedMatrix* p, int64_t k, int64_t n, DType dt);
   // Allocates th's per-thread prepacked weights for [h, m] experts.
   void PrepareThreadPacks(Thread* th, int64_t h, int64_t m, DType dt);
   MatmulRunner* runner_;

@@ -194,6 +194,44 @@ TEST(PackTest, RepackColumnsEqualsPackedConcatenation) {
   EXPECT_FALSE(mm.RepackColumns(MatView::RowMajor(a.data(), DType::kBF16, k, m, m), 2 * m, &halves));
 }
 
+// The transposes of two row-major matrices packed into the row halves of
+// one weight equal the packed [w1^T; w3^T]; views that are not transposes,
+// or rows off the 32-row blocks, are refused.
+TEST(PackTest, RepackRowsOfTransposesEqualsPackedTransposes) {
+  MatmulRunner mm;
+  const int64_t n = 128, k = 64;  // w1, w3: [n, k]; B = [w1^T; w3^T]: [2k, n]
+  Tensor w1(DType::kBF16, {n, k}), w3(DType::kBF16, {n, k}), bt(DType::kBF16, {2 * k, n});
+  Fill(&w1, 14);
+  Fill(&w3, 15);
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      bt.Set(i * n + j, w1.Get(j * k + i));
+      bt.Set((k + i) * n + j, w3.Get(j * k + i));
+    }
+  PackedMatrix want = mm.Pack(MatView::RowMajor(bt.data(), DType::kBF16, 2 * k, n, n));
+  Tensor zero(DType::kBF16, {2 * k, n});
+  zero.Zero();
+  PackedMatrix got = mm.Pack(MatView::RowMajor(zero.data(), DType::kBF16, 2 * k, n, n));
+  ASSERT_TRUE(mm.RepackRows(MatView::RowMajor(w1.data(), DType::kBF16, n, k, k).T(), 0, &got));
+  ASSERT_TRUE(mm.RepackRows(MatView::RowMajor(w3.data(), DType::kBF16, n, k, k).T(), k, &got));
+  ASSERT_EQ(want.desc().get_size(), got.desc().get_size());
+  const auto* pw = static_cast<const unsigned char*>(want.memory().get_data_handle());
+  const auto* pg = static_cast<const unsigned char*>(got.memory().get_data_handle());
+  EXPECT_EQ(std::vector<unsigned char>(pw, pw + want.desc().get_size()),
+            std::vector<unsigned char>(pg, pg + got.desc().get_size()));
+  // Repack takes the transposed view whole.
+  PackedMatrix whole = mm.Pack(MatView::RowMajor(zero.data(), DType::kBF16, k, n, n));
+  mm.Repack(MatView::RowMajor(w1.data(), DType::kBF16, n, k, k).T(), &whole);
+  PackedMatrix ref = mm.Pack(MatView::RowMajor(bt.data(), DType::kBF16, k, n, n));
+  const auto* p1 = static_cast<const unsigned char*>(whole.memory().get_data_handle());
+  const auto* p2 = static_cast<const unsigned char*>(ref.memory().get_data_handle());
+  EXPECT_EQ(std::vector<unsigned char>(p1, p1 + whole.desc().get_size()),
+            std::vector<unsigned char>(p2, p2 + ref.desc().get_size()));
+  EXPECT_FALSE(mm.RepackRows(MatView::RowMajor(bt.data(), DType::kBF16, k, n, n), 0, &got));  // not a transpose
+  EXPECT_FALSE(mm.RepackRows(MatView::RowMajor(w1.data(), DType::kBF16, n, 32, k).T(), 16, &got));  // row0 % 32
+  EXPECT_FALSE(mm.RepackRows(MatView::RowMajor(w1.data(), DType::kBF16, n, k, k).T(), 2 * k, &got));  // past K
+}
+
 // TransposeBf16 writes the transposed matrix and zeros in the padding, and
 // leaves memory past the rows it owns alone.
 TEST(TransposeTest, TransposeBf16MatchesScalarTransposition) {
