@@ -202,30 +202,36 @@ template <typename RowFn>
 void TransposeRowsBf16(RowFn&& row, int64_t rows_pad, int64_t cols, bf16_t* dst, int64_t ldd) {
 #if defined(MOELOG_KERNELS_AVX512)
   // Per block of 32 rows x 16 columns: interleave row pairs into 32-bit
-  // elements, then transpose those 16x16. Column panels of 64 are swept
-  // down all rows, so that every source line is read once and each of the
-  // panel's 64 destination rows is written front to back.
-  for (int64_t jp = 0; jp < cols; jp += 64) {
-    for (int64_t i0 = 0; i0 < rows_pad; i0 += 32) {
-      const bf16_t* src[32];
-#pragma GCC unroll 32
-      for (int p = 0; p < 32; ++p) src[p] = row(i0 + p);
-      for (int64_t j0 = jp; j0 < std::min(cols, jp + 64); j0 += 16) {
-        __m512i r[16];
-#pragma GCC unroll 16
-        for (int p = 0; p < 16; ++p) {
-          const bf16_t* a = src[2 * p];
-          const bf16_t* b = src[2 * p + 1];
-          const __m256i va = a != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j0))
-                                          : _mm256_setzero_si256();
-          const __m256i vb = b != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + j0))
-                                          : _mm256_setzero_si256();
-          r[p] = _mm512_or_si512(_mm512_cvtepu16_epi32(va), _mm512_slli_epi32(_mm512_cvtepu16_epi32(vb), 16));
-        }
-        simd::Transpose16x16(r);
-#pragma GCC unroll 16
-        for (int j = 0; j < 16; ++j) _mm512_storeu_si512(dst + (j0 + j) * ldd + i0, r[j]);
+  // elements, then transpose those 16x16. A block of 32 rows is read front
+  // to back (whole rows, so gathered rows stream), while the next block's
+  // rows are prefetched.
+  const bf16_t* next[32];
+  for (int p = 0; p < 32; ++p) next[p] = row(p);
+  for (int64_t i0 = 0; i0 < rows_pad; i0 += 32) {
+    const bf16_t* src[32];
+    for (int p = 0; p < 32; ++p) {
+      src[p] = next[p];
+      next[p] = i0 + 32 < rows_pad ? row(i0 + 32 + p) : nullptr;
+    }
+    for (int64_t j0 = 0; j0 < cols; j0 += 16) {
+      if (j0 % 32 == 0) {
+        for (int p = 0; p < 32; ++p)
+          if (next[p] != nullptr) _mm_prefetch(reinterpret_cast<const char*>(next[p] + j0), _MM_HINT_T1);
       }
+      __m512i r[16];
+#pragma GCC unroll 16
+      for (int p = 0; p < 16; ++p) {
+        const bf16_t* a = src[2 * p];
+        const bf16_t* b = src[2 * p + 1];
+        const __m256i va = a != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j0))
+                                        : _mm256_setzero_si256();
+        const __m256i vb = b != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + j0))
+                                        : _mm256_setzero_si256();
+        r[p] = _mm512_or_si512(_mm512_cvtepu16_epi32(va), _mm512_slli_epi32(_mm512_cvtepu16_epi32(vb), 16));
+      }
+      simd::Transpose16x16(r);
+#pragma GCC unroll 16
+      for (int j = 0; j < 16; ++j) _mm512_storeu_si512(dst + (j0 + j) * ldd + i0, r[j]);
     }
   }
 #else
