@@ -632,18 +632,19 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
       runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m).T(), nullptr,
                            MatView::RowMajor(th.y.data(), dt, n, h, h), dw2));
     }
-    // dh = dy W2^T per tile, into h's buffer (h is done).
+    // Per tile: dh = dy W2^T into h's buffer (h is done), then d(gate),
+    // d(up) in place of gate|up while dh is still in cache.
     for (int64_t off = 0; off < n; off += u.tile) {
       const int64_t tn = std::min(u.tile, n - off);
       runner_->RunHere(Job(MatView::RowMajor(th.y.at(off * h), dt, tn, h, h), packed_t ? &th.p2t : nullptr,
                            packed_t ? MatView{} : wt_view(w2, m, h), OutView{th.h.at(off * m), dt, tn, m, m}));
+      DispatchFloat(dt, [&](auto tag) {
+        using T = decltype(tag);
+        T* abt = reinterpret_cast<T*>(ab + off * ld * es);
+        SwiGluBackwardRows(abt, ld, boff, tn, m, wt != nullptr ? wt + r0 + off : nullptr, th.h.as<T>() + off * m, m,
+                           abt);
+      });
     }
-    // d(gate), d(up) in place of gate|up.
-    DispatchFloat(dt, [&](auto tag) {
-      using T = decltype(tag);
-      T* abt = reinterpret_cast<T*>(ab);
-      SwiGluBackwardRows(abt, ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m, abt);
-    });
     // dW1 = x^T d(gate), dW3 = x^T d(up).
     const MatView dgate = MatView::RowMajor(ab, dt, n, m, ld), dup = MatView::RowMajor(ab + boff * es, dt, n, m, ld);
     const OutView dw1{grads->dw1.at(g * h * m), dt, h, m, m}, dw3{grads->dw3.at(g * h * m), dt, h, m, m};
@@ -672,7 +673,8 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
       runner_->RunHere(Job(xt, nullptr, dgate, dw1));
       runner_->RunHere(Job(xt, nullptr, dup, dw3));
     }
-    // dx rows = d(gate|up) W13^T per tile, into the dy buffer (dy is done).
+    // Per tile: dx rows = d(gate|up) W13^T into the dy buffer (dy is
+    // done), then added into dx while they are still in cache.
     for (int64_t off = 0; off < n; off += u.tile) {
       const int64_t tn = std::min(u.tile, n - off);
       OutView dxo{th.y.at(off * h), dt, tn, h, h};
@@ -686,6 +688,14 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
         runner_->RunHere(Job(MatView::RowMajor(ab + (boff + off * m) * es, dt, tn, m, m), packed_t ? &th.p3t : nullptr,
                              packed_t ? MatView{} : wt_view(w3, h, m), dxo, true));
       }
+      DispatchFloat(dt, [&](auto tag) {
+        using T = decltype(tag);
+        const T* dr = th.y.as<T>();
+        for (int64_t i = off; i < off + tn; ++i) {
+          const int64_t r = r0 + i;
+          if (plan.keep[r]) acc.Add(plan.token[r], dr + i * h, 1.0f);
+        }
+      });
     }
     // The expert's saved gate|up is consumed: its pages go back while the
     // gradients' pages fill (peak memory, see DiscardGradients).
@@ -697,14 +707,6 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
         consumed.Release(ab + boff * es, n * m * es);
       }
     }
-    DispatchFloat(dt, [&](auto tag) {
-      using T = decltype(tag);
-      const T* dr = th.y.as<T>();
-      for (int64_t i = 0; i < n; ++i) {
-        const int64_t r = r0 + i;
-        if (plan.keep[r]) acc.Add(plan.token[r], dr + i * h, 1.0f);
-      }
-    });
   };
   // Experts with no rows get zero gradients.
   for (int64_t g = 0; g < l; ++g) {

@@ -163,7 +163,8 @@ INSTANTIATE_TEST_SUITE_P(All, TiledVsUnfused,
 // top-2 pairs in the combine and bf16 weight gradients from transposed and
 // packed token operands (expert row counts off the 32-token blocks): two
 // steps, gradients against the reference. Then the same with padded
-// capacity (rows that gather no token) and with the gate|up recomputed.
+// capacity (rows that gather no token), with the gate|up recomputed, and
+// with separate w1 and w3 matmuls.
 TEST(TiledMoe, LargerTrainingStepsMatchTheReference) {
   constexpr int64_t t = 1536, h = 128, m = 512, e = 4;
   Routing r = TopK(GenerateLogits("random", t, e, 3, 0.98, 0.35), 2);
@@ -172,17 +173,19 @@ TEST(TiledMoe, LargerTrainingStepsMatchTheReference) {
     int threads;
     const char* policy;
     const char* remat;
+    const char* impl;
   };
   // One thread: experts run in order, so a page returned too early is
   // always read again afterwards. Two: as the engine runs.
   const int threads = omp_get_max_threads();
-  for (const Case& k : {Case{1, "none", "none"}, Case{2, "none", "none"}, Case{2, "pad", "none"},
-                        Case{2, "pad", "expert_mlp"}}) {
+  for (const Case& k : {Case{1, "none", "none", "fused_w13"}, Case{2, "none", "none", "fused_w13"},
+                        Case{2, "pad", "none", "fused_w13"}, Case{2, "pad", "expert_mlp", "fused_w13"},
+                        Case{2, "none", "none", "preweight"}}) {
     BenchConfig c = Config(t, h, m, e, 2);
     c.capacity_policy = k.policy;
     c.capacity_factor = std::string(k.policy) == "none" ? 0.0 : 1.1;
     c.remat_mode = k.remat;
-    auto bc = MakeBlockConfig(c, "fused_w13");
+    auto bc = MakeBlockConfig(c, k.impl);
     ASSERT_TRUE(bc.ok());
     omp_set_num_threads(k.threads);
     BlockData d = GenerateBlockData(t, h, m, e, 0, DType::kBF16, 4);
@@ -191,8 +194,8 @@ TEST(TiledMoe, LargerTrainingStepsMatchTheReference) {
     ASSERT_TRUE(block.Prepare(true).ok());
     for (int i = 0; i < 2; ++i) ASSERT_TRUE(block.TrainStep().ok());
     for (const auto& n : block.CheckNumerics(true))
-      EXPECT_TRUE(n.ok) << "threads=" << k.threads << " capacity=" << k.policy << " remat=" << k.remat << " "
-                        << n.tensor << " " << n.max_rel_err;
+      EXPECT_TRUE(n.ok) << "threads=" << k.threads << " capacity=" << k.policy << " remat=" << k.remat
+                        << " impl=" << k.impl << " " << n.tensor << " " << n.max_rel_err;
   }
   omp_set_num_threads(threads);
 }
