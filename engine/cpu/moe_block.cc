@@ -201,6 +201,7 @@ PipelineOptions TiledOptions(const BlockConfig& c) {
   o.fused_w13 = c.fused_w13;
   o.preweight = c.preweight;
   o.remat = c.remat;
+  o.plain_backward = c.plain_backward;
   return o;
 }
 

@@ -31,6 +31,10 @@ struct BlockConfig {
   QuantMode quant = QuantMode::kNone;
   RematMode remat = RematMode::kNone;
   bool repeat_sort = false;  // --dispatch-permute-mode repeat_sort
+  // Tiled bf16 training: the backward's weight-gradient and transposed-weight
+  // matmuls on oneDNN with the plain operands, as for other dtypes (the
+  // reference the benchmarks compare moelog's packed operands with).
+  bool plain_backward = false;
 };
 
 // The block configuration of one sweep point. InvalidArgument for unknown names.

@@ -501,7 +501,7 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
   // bf16 weight gradients as "plain A x packed B" products: the token-major
   // x and h rows transposed, d(gate|up) and dy packed with the tokens as K
   // (oneDNN would transpose and repack them inside every call).
-  const bool fast_dw = dt == DType::kBF16 && h % 64 == 0 && m % 64 == 0;
+  const bool fast_dw = !options_.plain_backward && dt == DType::kBF16 && h % 64 == 0 && m % 64 == 0;
   const int nt = std::max(1, omp_get_max_threads());
   while (threads_.size() < static_cast<size_t>(nt)) threads_.push_back(std::make_shared<Thread>());
   for (auto& th : threads_) {

@@ -52,6 +52,9 @@ struct PipelineOptions {
   bool fused_w13 = false;  // one [H,2M] up matmul per tile
   bool preweight = false;  // h *= routing weight; combine unweighted
   RematMode remat = RematMode::kNone;
+  // bf16 backward: oneDNN on the plain (transposed) views instead of
+  // moelog's transposed and packed operands.
+  bool plain_backward = false;
 };
 
 class TiledMoe {

@@ -12,12 +12,16 @@
 //   per-round paired ratios (the most robust of the three), over all rounds
 //   and over the full-rate rounds only (r_full: rounds whose dense call was
 //   within 80% of the run's fastest).
-// The int8 forward is also paired with the bf16 forward of the same round.
+// The int8 forward is also paired with the bf16 forward of the same round,
+// and forward_backward_plain with forward_backward.
 //
 // Variants (--only a,b,...; default all):
 //   stages          expert matmul stages only: Up + Down on prepacked rows
 //   forward         pack + up + down + combine (moelog bench --bench-pass forward)
 //   forward_backward one fixed-routing training step (3x FLOPs)
+//   forward_backward_plain  the same step with the backward's weight-gradient
+//                   and transposed-weight matmuls on oneDNN's plain operands
+//                   (the engine's f32 path), paired with forward_backward
 //   int8_forward    forward with --quant-mode int8_routed_prequant
 //   pack, up, down, combine   the forward's stages timed separately (no pairing)
 //   int8_pack, int8_up, int8_down, int8_combine   the same for the int8 forward
@@ -139,7 +143,7 @@ struct Block {
 };
 
 Result<std::unique_ptr<Block>> MakeBlock(const Options& o, const Routing& routing, const std::string& quant,
-                                         bool training) {
+                                         bool training, bool plain_backward = false) {
   BenchConfig cfg;
   cfg.tokens = o.tokens;
   cfg.hidden = o.hidden;
@@ -152,6 +156,7 @@ Result<std::unique_ptr<Block>> MakeBlock(const Options& o, const Routing& routin
   cfg.bench_pass = training ? "forward_backward" : "forward";
   auto bc = MakeBlockConfig(cfg, o.impl);
   if (!bc.ok()) return bc.status();
+  bc->plain_backward = plain_backward;
   auto b = std::make_unique<Block>();
   b->data = GenerateBlockData(o.tokens, o.hidden, o.mlp_dim, o.experts, 0, DType::kBF16,
                               static_cast<uint64_t>(o.seed));
@@ -207,6 +212,13 @@ int Main(int argc, char** argv) {
     MoeBlock* tb = (*b)->block.get();
     blocks.push_back(std::move(b).value());
     vars.push_back({"forward_backward", 3 * fwd_flops, true, [tb] { return tb->TrainStep(); }, {}, {}});
+  }
+  if (Want(o, "forward_backward_plain")) {
+    auto b = MakeBlock(o, routing, "none", true, /*plain_backward=*/true);
+    if (!b.ok()) return std::fprintf(stderr, "cpu_speed_bench: %s\n", b.status().ToString().c_str()), 1;
+    MoeBlock* pb = (*b)->block.get();
+    blocks.push_back(std::move(b).value());
+    vars.push_back({"forward_backward_plain", 3 * fwd_flops, true, [pb] { return pb->TrainStep(); }, {}, {}});
   }
   if (Want(o, "int8_forward")) {
     auto b = MakeBlock(o, routing, "int8_routed_prequant", false);
@@ -280,18 +292,20 @@ int Main(int argc, char** argv) {
   for (const auto& v : vars)
     for (double d : v.dense_t) fastest_dense = fastest_dense == 0 ? d : std::min(fastest_dense, d);
   const double full_rate_time = fastest_dense / 0.8;
-  std::printf("%-17s %10s %10s %10s %10s %9s %9s %9s %9s %4s\n", "variant", "gflops_bst", "gflops_med", "dense_bst",
+  std::printf("%-22s %10s %10s %10s %10s %9s %9s %9s %9s %4s\n", "variant", "gflops_bst", "gflops_med", "dense_bst",
               "dense_med", "r_best", "r_median", "r_paired", "r_full", "n_full");
-  const Variant* bf16_fwd = nullptr;
-  for (const auto& v : vars)
-    if (v.name == "forward") bf16_fwd = &v;
+  auto find = [&](const char* name) -> const Variant* {
+    for (const auto& v : vars)
+      if (v.name == name) return &v;
+    return nullptr;
+  };
   for (const auto& v : vars) {
     nlohmann::json j;
     j["time_best_s"] = Min(v.t);
     j["time_median_s"] = Median(v.t);
     j["time_samples_s"] = v.t;
     if (!v.paired) {
-      std::printf("%-17s time_best_ms=%.3f time_median_ms=%.3f\n", v.name.c_str(), 1e3 * Min(v.t),
+      std::printf("%-22s time_best_ms=%.3f time_median_ms=%.3f\n", v.name.c_str(), 1e3 * Min(v.t),
                   1e3 * Median(v.t));
       out["variants"][v.name] = j;
       continue;
@@ -303,7 +317,7 @@ int Main(int argc, char** argv) {
     }
     const double g_best = v.flops / Min(v.t) / 1e9, g_med = v.flops / Median(v.t) / 1e9;
     const double d_best = dense.flops() / Min(v.dense_t) / 1e9, d_med = dense.flops() / Median(v.dense_t) / 1e9;
-    std::printf("%-17s %10.1f %10.1f %10.1f %10.1f %9.3f %9.3f %9.3f %9.3f %4zu\n", v.name.c_str(), g_best, g_med, d_best,
+    std::printf("%-22s %10.1f %10.1f %10.1f %10.1f %9.3f %9.3f %9.3f %9.3f %4zu\n", v.name.c_str(), g_best, g_med, d_best,
                 d_med, g_best / d_best, g_med / d_med, Median(paired), Median(paired_full), paired_full.size());
     j["flops"] = v.flops;
     j["gflops_best"] = g_best;
@@ -318,17 +332,27 @@ int Main(int argc, char** argv) {
     j["full_rate_rounds"] = paired_full.size();
     out["variants"][v.name] = j;
   }
-  // int8 vs bf16 forward, paired by round.
-  for (const auto& v : vars) {
-    if (v.name != "int8_forward" || bf16_fwd == nullptr) continue;
-    std::vector<double> sp;
-    for (size_t i = 0; i < v.t.size() && i < bf16_fwd->t.size(); ++i) sp.push_back(bf16_fwd->t[i] / v.t[i]);
-    const double s_best = Min(bf16_fwd->t) / Min(v.t), s_med = Median(bf16_fwd->t) / Median(v.t);
-    std::printf("int8_vs_bf16_forward speedup_best=%.3f speedup_median=%.3f speedup_paired_median=%.3f\n", s_best,
-                s_med, Median(sp));
-    out["int8_vs_bf16_forward"] = {
-        {"speedup_best", s_best}, {"speedup_median", s_med}, {"speedup_paired_median", Median(sp)}};
-  }
+  // Speedup of v over base, paired by round (base time / v time), also over
+  // the rounds whose dense calls (before base and before v) were both at
+  // the full rate.
+  auto speedup = [&](const char* label, const Variant* base, const Variant* v) {
+    if (base == nullptr || v == nullptr) return;
+    std::vector<double> sp, sp_full;
+    for (size_t i = 0; i < v->t.size() && i < base->t.size(); ++i) {
+      sp.push_back(base->t[i] / v->t[i]);
+      if (v->dense_t[i] <= full_rate_time && base->dense_t[i] <= full_rate_time) sp_full.push_back(sp.back());
+    }
+    const double s_best = Min(base->t) / Min(v->t), s_med = Median(base->t) / Median(v->t);
+    std::printf("%s speedup_best=%.3f speedup_median=%.3f speedup_paired_median=%.3f speedup_full=%.3f n_full=%zu\n",
+                label, s_best, s_med, Median(sp), Median(sp_full), sp_full.size());
+    out[label] = {{"speedup_best", s_best},
+                  {"speedup_median", s_med},
+                  {"speedup_paired_median", Median(sp)},
+                  {"speedup_paired_median_full_rate", Median(sp_full)},
+                  {"full_rate_rounds", sp_full.size()}};
+  };
+  speedup("int8_vs_bf16_forward", find("forward"), find("int8_forward"));
+  speedup("own_vs_plain_backward", find("forward_backward_plain"), find("forward_backward"));
   std::printf("max_rss_bytes=%.0f\n", VmHwmBytes());
   if (o.json) std::printf("%s\n", out.dump().c_str());
   return 0;
