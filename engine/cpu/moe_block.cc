@@ -132,16 +132,18 @@ double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool che
   const double w_expert = 3 * e * h * m * es, w_shared = 3 * h * s * es;
   if (UsesTiledPipeline(c)) {
     // Weights in one form (prepacked, or plain for training), x, y and one
-    // more [T,H] plane, per-thread tiles (whole experts in training), plan.
+    // more [T,H] plane, per-thread tiles (whole experts in training, with the
+    // backward's transposed and packed operands and transposed weights), plan.
     const double threads = 2.0;
     const double group = std::min(rows, 2.0 * rows / e + kGmmTileRows);
     double bytes = w_expert + w_shared * (5.0 / 3.0) + 3 * t * h * es + rows * 24;
-    bytes += threads * (backward ? group * (2 * h + 3 * m) * es + 5 * h * m * es : kGmmTileRows * (2 * h + 3 * m) * es);
+    bytes += threads * (backward ? group * (2 * h + 3 * m + 2 * std::max(h, m)) * es + 8 * h * m * es
+                                 : kGmmTileRows * (2 * h + 3 * m) * es);
     bytes += t * 3 * s * 4 + t * s * es;  // shared expert activations
     if (s > 0) bytes += t * h * 4;        // the f32 sum with the shared expert
     if (backward) {
       bytes += w_expert + w_shared * (5.0 / 3.0);  // gradients
-      bytes += rows * 2 * m * es;                  // saved gate|up
+      bytes += (3 * rows + 32 * e) * m * es;       // saved gate|up and h^T (tokens padded to 32)
       bytes += t * h * (es + 4) + t * 3 * s * 4;   // shared: dout, dx f32, grads
     }
     if (check_numerics) bytes += w_expert + 8 * (3 * t * h + 2 * (3 * e * h * m + 3 * h * s));

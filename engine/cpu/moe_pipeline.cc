@@ -291,7 +291,7 @@ void TiledMoe::DiscardGradients(ExpertGrads* grads) {
 }
 
 int64_t TiledMoe::HeldBytes() const {
-  int64_t b = saved_ab_.bytes() + lo_.bytes();
+  int64_t b = saved_ab_.bytes() + saved_ht_.bytes() + lo_.bytes();
   for (const auto* v : {&p13_, &p1_, &p3_, &p2_})
     for (const PackedMatrix& p : *v)
       if (!p.empty()) b += static_cast<int64_t>(p.desc().get_size());
@@ -334,6 +334,10 @@ int ThreadIndex() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
 // Tokens rounded up to the K block of the packed bf16 layout.
 int64_t PadTokens(int64_t n) { return (n + 31) / 32 * 32; }
 
+// True when the bf16 backward runs its matmuls on moelog's transposed and
+// packed operands (the 64-column blocks of the packed layout).
+bool BackwardPacksOperands(DType dt, int64_t h, int64_t m) { return dt == DType::kBF16 && h % 64 == 0 && m % 64 == 0; }
+
 }  // namespace
 
 Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save, Tensor* y,
@@ -354,6 +358,21 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   } else {
     saved_ab_ = Tensor();
     saved_rows_ = 0;
+  }
+  // h^T for the backward's dW2 (see saved_ht_): written per tile while h is
+  // in cache.
+  const bool keep_ht = keep_ab && !options_.plain_backward && BackwardPacksOperands(dt, h, m);
+  std::vector<int64_t> group_start(plan.group_sizes.size() + 1, 0);
+  for (size_t g = 0; g < plan.group_sizes.size(); ++g) group_start[g + 1] = group_start[g] + plan.group_sizes[g];
+  saved_ht_off_.assign(plan.group_sizes.size() + 1, 0);
+  for (size_t g = 0; g < plan.group_sizes.size(); ++g)
+    saved_ht_off_[g + 1] = saved_ht_off_[g] + (keep_ht ? m * PadTokens(plan.group_sizes[g]) : 0);
+  if (keep_ht) {
+    const int64_t elems = std::max<int64_t>(saved_ht_off_.back(), 1);
+    if (saved_ht_.empty() || saved_ht_.dtype() != dt || saved_ht_.numel() < elems)
+      saved_ht_ = Tensor::HugePages(dt, {elems});
+  } else {
+    saved_ht_ = Tensor();
   }
   int64_t max_tile = 0, max_group = 0;
   // Training reads plain weights; an expert's w13 is concatenated once per
@@ -460,6 +479,13 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
         using T = decltype(tag);
         SwiGluRows(static_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r : nullptr, th.h.as<T>(), m);
       });
+      if (keep_ht) {
+        // Columns [o, o + n) of the expert's h^T; the last tile also writes
+        // the zero padding.
+        const int64_t gs = plan.group_sizes[gi], pad = PadTokens(gs), o = r - group_start[gi];
+        TransposeBf16(th.h.as<bf16_t>(), n, m, m, o + n == gs ? pad - o : n,
+                      saved_ht_.as<bf16_t>() + saved_ht_off_[gi] + o, pad);
+      }
       runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m), pk2, MatView{}, OutView{th.y.data(), dt, n, h, h}));
       DispatchFloat(dt, [&](auto tag) {
         using T = decltype(tag);
@@ -501,7 +527,8 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
   // bf16 weight gradients as "plain A x packed B" products: the token-major
   // x and h rows transposed, d(gate|up) and dy packed with the tokens as K
   // (oneDNN would transpose and repack them inside every call).
-  const bool fast_dw = !options_.plain_backward && dt == DType::kBF16 && h % 64 == 0 && m % 64 == 0;
+  const bool fast_dw = !options_.plain_backward && BackwardPacksOperands(dt, h, m);
+  const bool have_ht = fast_dw && have_ab && !saved_ht_.empty();
   const int nt = std::max(1, omp_get_max_threads());
   while (threads_.size() < static_cast<size_t>(nt)) threads_.push_back(std::make_shared<Thread>());
   for (auto& th : threads_) {
@@ -552,6 +579,8 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
   // The saved gate|up rows in use: [0, valid rows x 2M) elements.
   ConsumedPages consumed(have_ab ? saved_ab_.data() : nullptr, have_ab ? saved_ab_.numel() * es : 0,
                          saved_rows_ * 2 * m * es);
+  ConsumedPages consumed_ht(have_ht ? saved_ht_.data() : nullptr, have_ht ? saved_ht_.numel() * es : 0,
+                            have_ht ? saved_ht_off_.back() * es : 0);
 
   auto run_expert = [&](int64_t ui) {
     const Unit& u = units[static_cast<size_t>(ui)];
@@ -603,8 +632,9 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
     }
     DispatchFloat(dt, [&](auto tag) {
       using T = decltype(tag);
-      // dy = w * dout[token], dout = y * scale, then h (recomputed from
-      // gate|up; last, so that it is still in cache for dW2).
+      // dy = w * dout[token], dout = y * scale, then h unless the forward
+      // saved h^T (recomputed from gate|up; last, so that it is still in
+      // cache for dW2).
       const T* yp = y.as<T>();
       T* dy = th.y.as<T>();
       for (int64_t i = 0; i < n; ++i) {
@@ -619,16 +649,24 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) d[j] = FromF<T>(s * ToF(FromF<T>(ToF(src[j]) * dout_scale)));
       }
-      SwiGluRows(reinterpret_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m);
+      if (!have_ht)
+        SwiGluRows(reinterpret_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m);
     });
     // dW2 = h^T dy (one matmul over the expert's rows).
     const int64_t pad = PadTokens(n);
     PackedMatrix pk;
     const OutView dw2{grads->dw2.at(g * m * h), dt, m, h, h};
-    if (fast_dw) TransposeBf16(th.h.as<bf16_t>(), n, m, m, pad, th.tr.as<bf16_t>(), pad);
+    const bf16_t* ht = have_ht ? saved_ht_.as<bf16_t>() + saved_ht_off_[static_cast<size_t>(g)] : nullptr;
+    if (fast_dw && !have_ht) TransposeBf16(th.h.as<bf16_t>(), n, m, m, pad, th.tr.as<bf16_t>(), pad);
     if (fast_dw && runner_->PackInto(MatView::RowMajor(th.y.data(), dt, n, h, h), pad, th.pk.data(), &pk)) {
-      runner_->RunHere(Job(MatView::RowMajor(th.tr.data(), dt, m, pad, pad), &pk, MatView{}, dw2));
+      runner_->RunHere(Job(MatView::RowMajor(have_ht ? ht : th.tr.data(), dt, m, pad, pad), &pk, MatView{}, dw2));
+      if (have_ht) consumed_ht.Release(ht, m * pad * es);
     } else {
+      if (have_ht) {
+        SwiGluRows(reinterpret_cast<const bf16_t*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr,
+                   th.h.as<bf16_t>(), m);
+        consumed_ht.Release(ht, m * pad * es);
+      }
       runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m).T(), nullptr,
                            MatView::RowMajor(th.y.data(), dt, n, h, h), dw2));
     }

@@ -110,6 +110,11 @@ class TiledMoe {
   std::vector<PackedMatrix> p13_, p1_, p3_, p2_;
   Tensor saved_ab_;           // [valid rows, 2M] gate|up (fused rows; split: gate block then up block)
   int64_t saved_rows_ = 0;
+  // bf16 training (remat none): h^T per expert, [M, tokens padded to 32] at
+  // saved_ht_off_[g], the plain left operand of dW2 (no recompute and no
+  // transpose in the backward).
+  Tensor saved_ht_;
+  std::vector<int64_t> saved_ht_off_;
   bool saved_ = false;
   Tensor lo_;                 // [T,H] lower halves of the split f32 sums (bf16 outputs)
   std::vector<int32_t> expected_, arrived_;  // per token: contributions expected / arrived
