@@ -29,7 +29,7 @@
 //
 // Training (Backward) runs one expert per job: gather x rows, SwiGLU from the
 // saved gate|up pre-activations (or, with remat expert_mlp, from a recomputed
-// up projection), dW2 = h^T dy, dh = dy W2^T, SwiGLU backward in place,
+// up projection; bf16 reads the saved h^T instead), dW2 = h^T dy, dh = dy W2^T, SwiGLU backward in place,
 // dW1/dW3 = x^T d(gate)/d(up), dx rows = d(gate|up) W13^T, then dx rows are
 // added into dx the same way as the forward combine. dout = 2y/(T*H) and the
 // combine backward dy are formed per row on the fly.
@@ -74,7 +74,8 @@ class TiledMoe {
   // null): y [T,H] (x dtype, allocated if needed) is overwritten with the
   // combined sum. Into out_f32 [T,H]: the sums are added to it (the caller
   // adds the shared expert and casts). save_for_backward keeps the gate|up
-  // pre-activations of every valid row unless remat is expert_mlp. w: plain
+  // pre-activations of every valid row unless remat is expert_mlp (bf16
+  // with 64-column blocks: and h^T per expert, for dW2). w: plain
   // weights (unused when prepacked). lo_plane: a [T,H] bf16 buffer the
   // caller does not need during the call (training passes dx) to hold the
   // low halves of bf16 sums; null: an internal one.
