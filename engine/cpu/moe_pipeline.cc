@@ -242,14 +242,13 @@ void TiledMoe::EnsurePack(PackedMatrix* p, int64_t k, int64_t n, DType dt) {
 }
 
 void TiledMoe::PrepareThreadPacks(Thread* th, int64_t h, int64_t m, DType dt) {
-  auto ensure = [&](PackedMatrix* p, int64_t k, int64_t n) { EnsurePack(p, k, n, dt); };
   if (options_.fused_w13) {
-    ensure(&th->p13, h, 2 * m);
+    EnsurePack(&th->p13, h, 2 * m, dt);
   } else {
-    ensure(&th->p1, h, m);
-    ensure(&th->p3, h, m);
+    EnsurePack(&th->p1, h, m, dt);
+    EnsurePack(&th->p3, h, m, dt);
   }
-  ensure(&th->p2, m, h);
+  EnsurePack(&th->p2, m, h, dt);
 }
 
 void TiledMoe::PrepackExpert(int64_t e, int64_t experts, int64_t h, int64_t m, DType dt, const void* w1,

@@ -128,11 +128,7 @@ TEST_P(TiledVsUnfused, Top2ForwardIsDeterministicAndMatchesUnfused) {
 
 TEST_P(TiledVsUnfused, TrainingMatchesTheReference) {
   auto [backend_name, dtype, fused] = GetParam();
-  BenchConfig c;
-  c.tokens = kT;
-  c.hidden = kH;
-  c.mlp_dim = kM;
-  c.experts = kE;
+  BenchConfig c = Config(kT, kH, kM, kE, 1);
   c.backend = backend_name;
   c.dtype = dtype;
   for (int64_t topk : {1, 3}) {
