@@ -26,14 +26,18 @@ inline float ToF(T v) {
   else return std::bit_cast<float>(static_cast<uint32_t>(v) << 16);
 }
 
-// Round to nearest even (no NaN special case: NaN inputs give a NaN or Inf
-// pattern, either way non-finite).
+// float -> bf16 the way AVX512_BF16's vcvtneps2bf16 converts: round to
+// nearest even, denormals flushed to a signed zero, NaN kept a quiet NaN.
+// The vector stores below (the instruction itself where the CPU has it) give
+// the same bits.
 template <typename T>
 inline T FromF(float f) {
   if constexpr (std::is_same_v<T, float>) {
     return f;
   } else {
     uint32_t u = std::bit_cast<uint32_t>(f);
+    if ((u & 0x7f800000u) == 0) return static_cast<T>((u >> 16) & 0x8000u);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<T>((u >> 16) | 0x40u);
     u += 0x7fffu + ((u >> 16) & 1u);
     return static_cast<T>(u >> 16);
   }
@@ -107,14 +111,34 @@ inline void Store(float* p, __m512 v, int64_t n = 16) {
   if (n >= 16) _mm512_storeu_ps(p, v);
   else _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1u), v);
 }
-inline __m512 RoundToBf16(__m512 v) {
-  __m512i u = _mm512_castps_si512(v);
+// 16 floats as bf16 (FromF's rounding), packed into 16 16-bit lanes:
+// integer arithmetic, for CPUs without AVX512_BF16.
+inline __m256i ToBf16Emulated(__m512 v) {
+  const __m512i u = _mm512_castps_si512(v);
   const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  u = _mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb));
-  return _mm512_castsi512_ps(_mm512_and_si512(u, _mm512_set1_epi32(static_cast<int32_t>(0xffff0000u))));
+  __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb)), 16);
+  // Denormals -> signed zero, NaN -> quiet NaN.
+  const __m512i sign = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x8000));
+  const __m512i mag = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
+  r = _mm512_mask_mov_epi32(r, _mm512_cmplt_epi32_mask(mag, _mm512_set1_epi32(0x00800000)), sign);
+  r = _mm512_mask_mov_epi32(r, _mm512_cmpgt_epi32_mask(mag, _mm512_set1_epi32(0x7f800000)),
+                            _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40)));
+  return _mm512_cvtepi32_epi16(r);
+}
+// The same with vcvtneps2bf16 where the CPU has it (one instruction).
+inline __m256i ToBf16(__m512 v) {
+#if defined(__AVX512BF16__)
+  return reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(v));
+#else
+  return ToBf16Emulated(v);
+#endif
+}
+// v rounded to bf16 and widened back to float.
+inline __m512 RoundToBf16(__m512 v) {
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(ToBf16(v)), 16));
 }
 inline void Store(bf16_t* p, __m512 v, int64_t n = 16) {
-  const __m256i h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(RoundToBf16(v)), 16));
+  const __m256i h = ToBf16(v);
   if (n >= 16) _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), h);
   else _mm256_mask_storeu_epi16(p, static_cast<__mmask16>((1u << n) - 1u), h);
 }
@@ -146,8 +170,7 @@ inline __m512 Exp(__m512 x) {
   p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.402264791363012e-1f));
   p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.931472028550421e-1f));
   p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0f));
-  const __m512i e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(fi), _mm512_set1_epi32(127)), 23);
-  return _mm512_mul_ps(p, _mm512_castsi512_ps(e));
+  return _mm512_scalef_ps(p, fi);  // p * 2^fi, exact like the scalar version's multiply
 }
 // 1 / (1 + exp(-z)) with the reciprocal from rcp14 and one Newton step
 // (relative error ~1e-7, like the division; a division per element costs

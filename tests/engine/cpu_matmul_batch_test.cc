@@ -3,7 +3,10 @@
 // accumulation, empty inner dimensions and epilogues.
 #include <omp.h>
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -250,6 +253,46 @@ TEST(TransposeTest, TransposeBf16MatchesScalarTransposition) {
     }
   }
 }
+
+#if defined(MOELOG_KERNELS_AVX512)
+// The vector bf16 conversions (the instruction where the CPU has it, and the
+// integer emulation) give FromF's bits: random patterns plus ties, zeros,
+// denormals, infinities and NaNs, in full and masked stores.
+TEST(Bf16ConversionTest, VectorStoresEqualFromF) {
+  std::vector<uint32_t> bits = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x00800000u, 0x80800000u,
+                                0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u, 0xffffffffu, 0x7fffffffu,
+                                0x3f808000u, 0x3f818000u, 0x3f80ffffu, 0x7f7fffffu, 0x477fe000u, 0x3f7f8000u};
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  while (bits.size() % 16 != 0 || bits.size() < 100000) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    bits.push_back(static_cast<uint32_t>(x));
+  }
+  for (size_t i = 0; i < bits.size(); i += 16) {
+    float v[16];
+    std::memcpy(v, &bits[i], sizeof(v));
+    const __m512 vv = _mm512_loadu_ps(v);
+    bf16_t hw[16], emu[16], tail[16] = {}, widened_bits[16];
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hw), simd::ToBf16(vv));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(emu), simd::ToBf16Emulated(vv));
+    const int n = static_cast<int>(i / 16 % 16);
+    simd::Store(tail, vv, n);
+    float widened[16];
+    _mm512_storeu_ps(widened, simd::RoundToBf16(vv));
+    for (int j = 0; j < 16; ++j) {
+      const bf16_t want = FromF<bf16_t>(v[j]);
+      uint32_t wb;
+      std::memcpy(&wb, &widened[j], 4);
+      widened_bits[j] = static_cast<bf16_t>(wb >> 16);
+      ASSERT_EQ(hw[j], want) << std::hex << "input bits " << bits[i + j];
+      ASSERT_EQ(emu[j], want) << std::hex << "input bits " << bits[i + j];
+      ASSERT_EQ(widened_bits[j], want) << std::hex << "input bits " << bits[i + j];
+      ASSERT_EQ(tail[j], j < n ? want : 0) << "masked store of " << n;
+    }
+  }
+  EXPECT_EQ(FromF<bf16_t>(std::bit_cast<float>(0x807fffffu)), 0x8000);  // denormal: signed zero
+  EXPECT_TRUE(std::isnan(ToF(FromF<bf16_t>(std::bit_cast<float>(0x7fffffffu)))));
+}
+#endif
 
 // PackInto packs fewer rows than K with zeros below them, so that the
 // product with any left operand ignores its padding columns, and refuses
