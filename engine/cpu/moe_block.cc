@@ -143,7 +143,7 @@ double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool che
     if (s > 0) bytes += t * h * 4;        // the f32 sum with the shared expert
     if (backward) {
       bytes += w_expert + w_shared * (5.0 / 3.0);  // gradients
-      bytes += (3 * rows + 32 * e) * m * es;       // saved gate|up and h^T (tokens padded to 32)
+      bytes += (3 * rows + 64 * e) * m * es;       // saved gate|up and h^T (tokens padded, PadTokens)
       bytes += t * h * (es + 4) + t * 3 * s * 4;   // shared: dout, dx f32, grads
     }
     if (check_numerics) bytes += w_expert + 8 * (3 * t * h + 2 * (3 * e * h * m + 3 * h * s));

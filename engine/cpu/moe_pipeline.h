@@ -111,7 +111,7 @@ class TiledMoe {
   std::vector<PackedMatrix> p13_, p1_, p3_, p2_;
   Tensor saved_ab_;           // [valid rows, 2M] gate|up (fused rows; split: gate block then up block)
   int64_t saved_rows_ = 0;
-  // bf16 training (remat none): h^T per expert, [M, tokens padded to 32] at
+  // bf16 training (remat none): h^T per expert, [M, padded tokens] at
   // saved_ht_off_[g], the plain left operand of dW2 (no recompute and no
   // transpose in the backward).
   Tensor saved_ht_;

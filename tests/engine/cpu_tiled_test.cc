@@ -170,16 +170,20 @@ TEST(TiledMoe, LargerTrainingStepsMatchTheReference) {
     const char* policy;
     const char* remat;
     const char* impl;
+    double capacity_factor = 1.1;
   };
   // One thread: experts run in order, so a page returned too early is
   // always read again afterwards. Two: as the engine runs.
   const int threads = omp_get_max_threads();
   for (const Case& k : {Case{1, "none", "none", "fused_w13"}, Case{2, "none", "none", "fused_w13"},
                         Case{2, "pad", "none", "fused_w13"}, Case{2, "pad", "expert_mlp", "fused_w13"},
-                        Case{2, "none", "none", "preweight"}}) {
+                        Case{2, "none", "none", "preweight"},
+                        // Capacity 1024 rows per expert: the padded token
+                        // count gets its extra block (PadTokens).
+                        Case{2, "pad", "none", "fused_w13", 1.333}}) {
     BenchConfig c = Config(t, h, m, e, 2);
     c.capacity_policy = k.policy;
-    c.capacity_factor = std::string(k.policy) == "none" ? 0.0 : 1.1;
+    c.capacity_factor = std::string(k.policy) == "none" ? 0.0 : k.capacity_factor;
     c.remat_mode = k.remat;
     auto bc = MakeBlockConfig(c, k.impl);
     ASSERT_TRUE(bc.ok());
