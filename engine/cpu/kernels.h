@@ -26,18 +26,15 @@ inline float ToF(T v) {
   else return std::bit_cast<float>(static_cast<uint32_t>(v) << 16);
 }
 
-// float -> bf16 the way AVX512_BF16's vcvtneps2bf16 converts: round to
-// nearest even, denormals flushed to a signed zero, NaN kept a quiet NaN.
-// The vector stores below (the instruction itself where the CPU has it) give
-// the same bits.
+// Round to nearest even (no NaN special case: NaN inputs give a NaN or Inf
+// pattern, either way non-finite). Branch-free, so `omp simd` loops
+// vectorize it.
 template <typename T>
 inline T FromF(float f) {
   if constexpr (std::is_same_v<T, float>) {
     return f;
   } else {
     uint32_t u = std::bit_cast<uint32_t>(f);
-    if ((u & 0x7f800000u) == 0) return static_cast<T>((u >> 16) & 0x8000u);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<T>((u >> 16) | 0x40u);
     u += 0x7fffu + ((u >> 16) & 1u);
     return static_cast<T>(u >> 16);
   }
@@ -111,21 +108,16 @@ inline void Store(float* p, __m512 v, int64_t n = 16) {
   if (n >= 16) _mm512_storeu_ps(p, v);
   else _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1u), v);
 }
-// 16 floats as bf16 (FromF's rounding), packed into 16 16-bit lanes:
-// integer arithmetic, for CPUs without AVX512_BF16.
+// 16 floats as bf16 with FromF's integer rounding, packed into 16 16-bit
+// lanes.
 inline __m256i ToBf16Emulated(__m512 v) {
   const __m512i u = _mm512_castps_si512(v);
   const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb)), 16);
-  // Denormals -> signed zero, NaN -> quiet NaN.
-  const __m512i sign = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x8000));
-  const __m512i mag = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
-  r = _mm512_mask_mov_epi32(r, _mm512_cmplt_epi32_mask(mag, _mm512_set1_epi32(0x00800000)), sign);
-  r = _mm512_mask_mov_epi32(r, _mm512_cmpgt_epi32_mask(mag, _mm512_set1_epi32(0x7f800000)),
-                            _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40)));
-  return _mm512_cvtepi32_epi16(r);
+  return _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb)), 16));
 }
-// The same with vcvtneps2bf16 where the CPU has it (one instruction).
+// The same with vcvtneps2bf16 where the CPU has it (one instruction instead
+// of five). It rounds every normal value and infinity like FromF; denormals
+// become a signed zero and NaNs a quiet NaN.
 inline __m256i ToBf16(__m512 v) {
 #if defined(__AVX512BF16__)
   return reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(v));
