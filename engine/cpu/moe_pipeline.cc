@@ -192,8 +192,20 @@ struct TiledMoe::Accumulator {
           first_scale[t] = scale;
         } else {
           const float s1 = first_scale[t];
+#if defined(MOELOG_KERNELS_AVX512)
+          // Explicit vectors: the bf16 store is then one instruction where
+          // the CPU has AVX512_BF16 (the loop below spends most of its time
+          // in FromF's integer rounding).
+          const __m512 v1 = _mm512_set1_ps(s1), v2 = _mm512_set1_ps(scale), zero = _mm512_setzero_ps();
+          for (int64_t j = 0; j < h; j += 16) {
+            const int64_t k = std::min<int64_t>(16, h - j);
+            const __m512 a = _mm512_add_ps(zero, _mm512_mul_ps(v1, simd::Load(hi + j, k)));
+            simd::Store(hi + j, _mm512_add_ps(a, _mm512_mul_ps(v2, simd::Load(src + j, k))), k);
+          }
+#else
 #pragma omp simd
           for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>((0.0f + s1 * ToF(hi[j])) + scale * ToF(src[j]));
+#endif
         }
       } else if (pair_exact) {
         if (first) {
