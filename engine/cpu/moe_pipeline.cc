@@ -664,6 +664,18 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
           continue;
         }
         const T* src = yp + int64_t{plan.token[r]} * h;
+#if defined(MOELOG_KERNELS_AVX512)
+        if constexpr (std::is_same_v<T, bf16_t>) {
+          // Explicit vectors for the two bf16 roundings (one instruction
+          // each where the CPU has AVX512_BF16).
+          const __m512 vs = _mm512_set1_ps(s), vd = _mm512_set1_ps(dout_scale);
+          for (int64_t j = 0; j < h; j += 16) {
+            const int64_t k = std::min<int64_t>(16, h - j);
+            simd::Store(d + j, _mm512_mul_ps(vs, simd::RoundToBf16(_mm512_mul_ps(simd::Load(src + j, k), vd))), k);
+          }
+          continue;
+        }
+#endif
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) d[j] = FromF<T>(s * ToF(FromF<T>(ToF(src[j]) * dout_scale)));
       }
