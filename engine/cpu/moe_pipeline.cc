@@ -208,6 +208,13 @@ struct TiledMoe::Accumulator {
 #endif
         }
       } else if (pair_exact) {
+#if defined(MOELOG_KERNELS_AVX512)
+        const __m512 zero = _mm512_setzero_ps();
+        for (int64_t j = 0; j < h; j += 16) {
+          const int64_t k = std::min<int64_t>(16, h - j);
+          simd::Store(hi + j, _mm512_add_ps(first ? zero : simd::Load(hi + j, k), simd::Load(src + j, k)), k);
+        }
+#else
         if (first) {
 #pragma omp simd
           for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(0.0f + ToF(src[j]));
@@ -215,6 +222,7 @@ struct TiledMoe::Accumulator {
 #pragma omp simd
           for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(ToF(hi[j]) + ToF(src[j]));
         }
+#endif
       } else if (first) {
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) {
