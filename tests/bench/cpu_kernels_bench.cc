@@ -29,20 +29,13 @@
 #include "engine/cpu/kernels.h"
 #include "engine/cpu/matmul.h"
 #include "engine/cpu/tensor.h"
+#include "tests/bench/bench_timing.h"
 
 namespace moelog::engine::cpu {
 namespace {
 
-double Seconds(const std::function<void()>& fn) {
-  auto t0 = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using ::moelog::bench::Seconds;
+using ::moelog::bench::Median;
 
 // Runs a and b alternately once per benchmark iteration; b_work / a_work
 // scales the speedup when the two do different amounts of work.

@@ -17,9 +17,13 @@
 #include <benchmark/benchmark.h>
 
 #include "engine/cpu/moe_block.h"
+#include "tests/bench/bench_timing.h"
 
 namespace moelog::engine::cpu {
 namespace {
+
+using ::moelog::bench::Seconds;
+using ::moelog::bench::Median;
 
 int64_t EnvInt(const char* name, int64_t def) {
   const char* v = std::getenv(name);
@@ -30,17 +34,6 @@ struct Shape {
   int64_t t = EnvInt("MOELOG_BENCH_T", 8192), h = EnvInt("MOELOG_BENCH_H", 1024), m = EnvInt("MOELOG_BENCH_M", 512);
   int64_t e = EnvInt("MOELOG_BENCH_E", 16), k = EnvInt("MOELOG_BENCH_K", 2);
 };
-
-double Seconds(const std::function<void()>& fn) {
-  auto t0 = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 // A dense bf16 matmul [T*K, H] x [H, 3M] (prepacked weights): the same
 // 6*H*M*T*K FLOPs as the routed forward.

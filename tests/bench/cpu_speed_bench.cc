@@ -48,9 +48,14 @@
 #include "engine/cpu/moe_block.h"
 #include "engine/routing.h"
 #include "tests/bench/bench_flags.h"
+#include "tests/bench/bench_timing.h"
 
 namespace moelog::engine::cpu {
 namespace {
+
+using ::moelog::bench::Seconds;
+using ::moelog::bench::Median;
+using ::moelog::bench::Min;
 
 struct Options {
   int64_t tokens = 8192, hidden = 1024, mlp_dim = 512, experts = 16, topk = 2;
@@ -86,21 +91,6 @@ bool ParseArgs(int argc, char** argv, Options* o, std::string* err) {
   }
   return true;
 }
-
-double Seconds(const std::function<void()>& fn) {
-  const auto t0 = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-double Min(const std::vector<double>& v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
 
 // The dense reference: one bf16 matmul [T*K, H] x [H, 3M] with prepacked
 // weights and bf16 output, i.e. the 6*T*K*H*M FLOPs of the routed forward in

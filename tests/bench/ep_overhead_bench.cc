@@ -45,9 +45,13 @@
 #include "engine/parallel/parallel_runner.h"
 #include "engine/routing.h"
 #include "tests/bench/bench_flags.h"
+#include "tests/bench/bench_timing.h"
 
 namespace moelog::engine {
 namespace {
+
+using ::moelog::bench::Median;
+using ::moelog::bench::Min;
 
 struct Options {
   int64_t tokens = 8192, hidden = 512, mlp_dim = 512, experts = 16, topk = 2, shared = 0;
@@ -81,14 +85,6 @@ bool ParseArgs(int argc, char** argv, Options* o, std::string* err) {
   }
   return true;
 }
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-double Min(const std::vector<double>& v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
 
 BenchConfig BaseConfig(const Options& o) {
   BenchConfig c;
