@@ -354,8 +354,8 @@ int ThreadIndex() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
 // block where that would put the rows of a transposed operand ([H or M,
 // tokens]) a multiple of 1 KiB apart, where they share L1 cache sets.
 // Measured at 1024 tokens against 1056 (cpu_kernels_bench): oneDNN's
-// f32-output weight-gradient matmul [1024, K] x [K, 1024] runs 8-19% slower
-// per FLOP, the x transpose about 5% slower.
+// f32-output weight-gradient matmul [1024, K] x [K, 1024] runs 12-16% slower
+// per FLOP, the x transpose 1-4% slower.
 int64_t PadTokens(int64_t n) {
   const int64_t p = (n + 31) / 32 * 32;
   return p > 0 && p % 512 == 0 ? p + 32 : p;
