@@ -1,5 +1,7 @@
 // The routed SwiGLU expert MLP over packed rows: grouped matmuls (gmm tiles
 // or ragged per-group), SiLU*up, down projection, and the backward pass.
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -9,6 +11,7 @@
 
 #include "engine/cpu/kernels.h"
 #include "engine/cpu/moe_layer.h"
+#include "engine/cpu/sliced_up.h"
 
 namespace moelog::engine::cpu {
 namespace {
@@ -85,6 +88,10 @@ struct ExpertMlp::Impl {
   std::vector<int8_t> xq_scratch;
   bool saved = false;
   FusedCombine combine;
+  // Per thread: the scratch tiles of the sliced up projection (sliced_up.h),
+  // cache-line aligned like every Tensor (unaligned output rows cost the
+  // matmuls about 5%).
+  std::vector<Tensor> up_scratch;
 };
 
 ExpertMlp::ExpertMlp(MatmulRunner* runner, ExpertMlpOptions options)
@@ -244,6 +251,48 @@ Status ExpertMlp::Prepare(const ExpertWeights& w) {
   return runner_->status();
 }
 
+Status ExpertMlp::SlicedUp(const ExpertWeights& w, const PackedRows& rows) {
+  Impl& s = *impl_;
+  const PackPlan& plan = *rows.plan;
+  const int64_t h = w.hidden(), m = w.mlp_dim();
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  // The tiles of Grouped: kGmmTileRows rows (gmm) or whole groups
+  // (ragged_dot; SlicedUpSwiGlu still works through them 512 rows at a time).
+  struct Tile {
+    int64_t g, r, n;
+  };
+  std::vector<Tile> tiles;
+  int64_t r0 = 0;
+  for (size_t g = 0; g < plan.group_sizes.size(); ++g) {
+    const int64_t n = plan.group_sizes[g];
+    const int64_t tile = options_.backend == GroupedBackend::kGmm ? kGmmTileRows : std::max<int64_t>(n, 1);
+    for (int64_t off = 0; off < n; off += tile)
+      tiles.push_back({static_cast<int64_t>(g), r0 + off, std::min(tile, n - off)});
+    r0 += n;
+  }
+  const size_t nt = static_cast<size_t>(std::max(1, omp_get_max_threads()));
+  if (s.up_scratch.size() < nt) s.up_scratch.resize(nt);
+  for (auto& b : s.up_scratch)
+    if (b.numel() < SlicedUpScratch(m)) b = Tensor(DType::kBF16, {SlicedUpScratch(m)});
+  std::atomic<bool> failed{false};
+  runner_->ParallelFor(static_cast<int64_t>(tiles.size()), [&](int64_t i) {
+    const Tile& t = tiles[static_cast<size_t>(i)];
+    const size_t tid = static_cast<size_t>(omp_in_parallel() ? omp_get_thread_num() : 0);
+    const MatView x = MatView::RowMajor(rows.x.at(t.r * h), DType::kBF16, t.n, h, h);
+    const float* scale = wt != nullptr ? wt + t.r : nullptr;
+    bf16_t* out = s.h.as<bf16_t>() + t.r * m;
+    const size_t g = static_cast<size_t>(t.g);
+    const bool ok = options_.fused_w13
+                        ? SlicedUpSwiGlu(runner_, x, s.p13[g], 0, s.p13[g], m, m, scale, out, m, s.up_scratch[tid].as<bf16_t>())
+                        : SlicedUpSwiGlu(runner_, x, s.p1[g], 0, s.p3[g], 0, m, scale, out, m,
+                                         s.up_scratch[tid].as<bf16_t>());
+    if (!ok) failed.store(true, std::memory_order_relaxed);
+  });
+  // CanSliceUp held for expert 0, and every expert has its layout.
+  if (failed.load()) return Status::Internal("ExpertMlp::Up: an expert's weights could not be sliced");
+  return runner_->status();
+}
+
 Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows, bool keep_activations) {
   Impl& s = *impl_;
   const PackPlan& plan = *rows.plan;
@@ -252,19 +301,25 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows, bool keep_a
   // The fused int8 up projection goes straight from the s32 accumulators to
   // the quantized h: ab and h exist only when a backward pass reads them.
   const bool int8_direct = QuantRouted(options_.quant) && options_.fused_w13 && !keep_activations;
+  const bool fusedl = options_.fused_w13;
+  const bool packed = options_.prepacked && options_.quant == QuantMode::kNone;
+  // bf16 forward on prepacked weights: h straight from column slices of the
+  // weights (sliced_up.h); the gate|up rows are not formed.
+  const bool sliced = packed && !keep_activations && dt == DType::kBF16 && rn > 0 &&
+                      (fusedl ? CanSliceUp(runner_, s.p13[0], 0, s.p13[0], m, m)
+                              : CanSliceUp(runner_, s.p1[0], 0, s.p3[0], 0, m));
   if (!int8_direct) {
-    Resize(&s.ab, dt, {rn, 2 * m});
+    if (!sliced) Resize(&s.ab, dt, {rn, 2 * m});
     Resize(&s.h, dt, {rn, m});
   }
   s.h_quantized = false;
-  const bool fusedl = options_.fused_w13;
   s.ld_ab = fusedl ? 2 * m : m;
   s.b_off = fusedl ? m : rn * m;
   const auto& groups = plan.group_sizes;
-  const bool packed = options_.prepacked && options_.quant == QuantMode::kNone;
   // h = SiLU(gate) * up (times the routing weight with preweight), computed
   // per tile as the epilogue of the last up matmul, while the tile is hot.
   const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  if (sliced) return SlicedUp(w, rows);
   auto swiglu = [&s, dt, m, wt](int64_t r, int64_t n) {
     DispatchFloat(dt, [&](auto tag) {
       using T = decltype(tag);

@@ -452,6 +452,26 @@ bool MatmulRunner::PackInto(const MatView& b, int64_t k, void* buffer, PackedMat
   return true;
 }
 
+bool MatmulRunner::SliceColumns(const PackedMatrix& p, int64_t col0, int64_t n, PackedMatrix* slice) {
+  if (!p.vnni64_ || col0 % 64 != 0 || n % 64 != 0 || n <= 0 || col0 < 0 || col0 + n > p.n_) return false;
+  try {
+    PackedMatrix q;
+    q.k_ = p.k_;
+    q.n_ = n;
+    q.dtype_ = DType::kBF16;
+    q.desc_ = WeightsDesc(p.k_, n, DType::kBF16);
+    if (!VnniPackable(q)) return false;
+    q.vnni64_ = true;
+    // Block b of 64 columns starts at element b * 64 * K (PackVnni64).
+    bf16_t* base = static_cast<bf16_t*>(p.memory_.get_data_handle());
+    q.memory_ = memory(q.desc_, engine_, base + col0 * p.k_);
+    *slice = std::move(q);
+    return true;
+  } catch (const dnnl::error&) {
+    return false;
+  }
+}
+
 bool MatmulRunner::RepackRows(const MatView& b, int64_t row0, PackedMatrix* p) {
   if (!p->vnni64_ || b.dtype != DType::kBF16 || b.row_stride != 1 || b.col_stride % 2 != 0 || b.cols != p->n_ ||
       row0 % 32 != 0 || b.rows % 32 != 0 || row0 + b.rows > p->k_)

@@ -141,6 +141,13 @@ class MatmulRunner {
   // of an expert in the weight-gradient matmuls). False (p untouched) unless
   // the layout is VnniPackable's: bf16, k % 32 == 0, N % 64 == 0.
   bool PackInto(const MatView& b, int64_t k, void* buffer, PackedMatrix* p);
+  // Columns [col0, col0 + n) of p as a [K, n] weight of its own that shares
+  // p's memory (valid while p's memory is; a repack of p shows through):
+  // the 64-column blocks of VnniPackable's layout are contiguous, so a run of
+  // them is itself a packed matrix. May be called from fn of ParallelFor.
+  // False (slice untouched) unless p has that layout and col0 and n are
+  // multiples of 64 within p's columns.
+  bool SliceColumns(const PackedMatrix& p, int64_t col0, int64_t n, PackedMatrix* slice);
 
   // The first oneDNN error seen (Ok if none). Errors do not throw.
   const Status& status() const { return status_; }

@@ -197,6 +197,8 @@ class ExpertMlp {
   struct Impl;
   struct FusedCombine;
   Status DownImpl(const ExpertWeights& w, const PackedRows& rows, Tensor* y, FusedCombine* combine);
+  // Up without keeping gate|up, bf16 on prepacked weights that CanSliceUp.
+  Status SlicedUp(const ExpertWeights& w, const PackedRows& rows);
   MatmulRunner* runner_;
   ExpertMlpOptions options_;
   std::shared_ptr<Impl> impl_;

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "engine/cpu/kernels.h"
+#include "engine/cpu/sliced_up.h"
 
 namespace moelog::engine::cpu {
 namespace {
@@ -407,9 +408,14 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   std::vector<Unit> units = MakeUnits(plan, options_.backend, training, &max_tile, &max_group);
   const int nt = std::max(1, omp_get_max_threads());
   while (threads_.size() < static_cast<size_t>(nt)) threads_.push_back(std::make_shared<Thread>());
+  // Forward-only bf16 on prepacked weights: the up projection and SwiGLU in
+  // column slices (sliced_up.h), with th->ab as the slices' scratch.
+  const bool sliced_up = packed && !keep_ab && dt == DType::kBF16 &&
+                         (fused ? CanSliceUp(runner_, p13_[0], 0, p13_[0], m, m)
+                                : CanSliceUp(runner_, p1_[0], 0, p3_[0], 0, m));
   for (auto& th : threads_) {
     Grow(&th->x, dt, max_tile * h);
-    if (!keep_ab) Grow(&th->ab, dt, max_tile * 2 * m);
+    if (!keep_ab) Grow(&th->ab, dt, sliced_up ? SlicedUpScratch(m) : max_tile * 2 * m);
     Grow(&th->h, dt, max_tile * m);
     Grow(&th->y, dt, max_tile * h);
     if (training && fused) Grow(&th->w13, dt, h * 2 * m);
@@ -447,6 +453,7 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   const bool apply_weight = !options_.preweight;
   const float* wt = options_.preweight ? plan.weight.data() : nullptr;
 
+  std::atomic<bool> slice_failed{false};
   auto run_unit = [&](int64_t ui) {
     const Unit& u = units[static_cast<size_t>(ui)];
     Thread& th = *threads_[static_cast<size_t>(ThreadIndex())];
@@ -496,16 +503,29 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
         boff = fused ? m : n * m;
       }
       char* abc = static_cast<char*>(ab);
-      if (fused) {
-        runner_->RunHere(Job(xa, pk13, MatView{}, OutView{ab, dt, n, 2 * m, 2 * m}));
+      const float* row_scale = wt != nullptr ? wt + r : nullptr;
+      if (sliced_up) {
+        // Forward only: gate|up exist only as L2 scratch tiles (th.ab).
+        const bool done = fused ? SlicedUpSwiGlu(runner_, xa, *pk13, 0, *pk13, m, m, row_scale, th.h.as<bf16_t>(), m,
+                                                 th.ab.as<bf16_t>())
+                                : SlicedUpSwiGlu(runner_, xa, *pk1, 0, *pk3, 0, m, row_scale, th.h.as<bf16_t>(), m,
+                                                 th.ab.as<bf16_t>());
+        if (!done) {  // CanSliceUp held for expert 0, and every expert has its layout
+          slice_failed.store(true, std::memory_order_relaxed);
+          return;
+        }
       } else {
-        runner_->RunHere(Job(xa, pk1, MatView{}, OutView{ab, dt, n, m, m}));
-        runner_->RunHere(Job(xa, pk3, MatView{}, OutView{abc + boff * es, dt, n, m, m}));
+        if (fused) {
+          runner_->RunHere(Job(xa, pk13, MatView{}, OutView{ab, dt, n, 2 * m, 2 * m}));
+        } else {
+          runner_->RunHere(Job(xa, pk1, MatView{}, OutView{ab, dt, n, m, m}));
+          runner_->RunHere(Job(xa, pk3, MatView{}, OutView{abc + boff * es, dt, n, m, m}));
+        }
+        DispatchFloat(dt, [&](auto tag) {
+          using T = decltype(tag);
+          SwiGluRows(static_cast<const T*>(ab), ld, boff, n, m, row_scale, th.h.as<T>(), m);
+        });
       }
-      DispatchFloat(dt, [&](auto tag) {
-        using T = decltype(tag);
-        SwiGluRows(static_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r : nullptr, th.h.as<T>(), m);
-      });
       if (keep_ht) {
         // Columns [o, o + n) of the expert's h^T; the last tile also writes
         // the zero padding.
@@ -526,6 +546,7 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
     }
   };
   runner_->ParallelFor(static_cast<int64_t>(units.size()), run_unit);
+  if (slice_failed.load()) return Status::Internal("TiledMoe::Forward: an expert's weights could not be sliced");
   if (out_f32 == nullptr) {
     // Tokens without a contribution (all slots null, dropped or elsewhere).
 #pragma omp parallel for schedule(static)

@@ -23,8 +23,11 @@
 //                   and transposed-weight matmuls on oneDNN's plain operands
 //                   (the engine's f32 path), paired with forward_backward
 //   int8_forward    forward with --quant-mode int8_routed_prequant
-//   pack, up, down, combine   the forward's stages timed separately (no pairing)
-//   int8_pack, int8_up, int8_down, int8_combine   the same for the int8 forward
+//   up, down        the forward's up (with SwiGLU) and down stages, paired,
+//                   with 2/3 and 1/3 of the forward's FLOPs
+//   pack, combine   the forward's other stages timed separately (no pairing)
+//   int8_pack, int8_up, int8_down, int8_combine   the int8 forward's four stages
+//                   timed separately (no pairing)
 //
 // Pin threads: OMP_PROC_BIND=true OMP_PLACES=cores build/tests/cpu_speed_bench
 // Defaults: T=8192 H=1024 M=512 E=16 K=2, bf16, impl fused_w13, backend gmm.
@@ -220,8 +223,10 @@ int Main(int argc, char** argv) {
   // The forward's stages, each reading the previous stage's output (the
   // order of the list is the data order).
   if (Want(o, "pack")) vars.push_back({"pack", 0, false, [fb] { return fb->Pack(); }, {}, {}});
-  if (Want(o, "up")) vars.push_back({"up", 0, false, [fb] { return fb->Up(); }, {}, {}});
-  if (Want(o, "down")) vars.push_back({"down", 0, false, [fb] { return fb->Down(); }, {}, {}});
+  // up and down carry their share of the forward's FLOPs (2/3 and 1/3) and
+  // are paired with the dense call like the other variants.
+  if (Want(o, "up")) vars.push_back({"up", fwd_flops * 2 / 3, true, [fb] { return fb->Up(); }, {}, {}});
+  if (Want(o, "down")) vars.push_back({"down", fwd_flops / 3, true, [fb] { return fb->Down(); }, {}, {}});
   if (Want(o, "combine")) vars.push_back({"combine", 0, false, [fb] { return fb->Combine(false); }, {}, {}});
   // The same stages of the int8_routed_prequant forward.
   const bool int8_stages = Want(o, "int8_pack") || Want(o, "int8_up") || Want(o, "int8_down") ||

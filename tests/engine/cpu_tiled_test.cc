@@ -32,12 +32,16 @@ Routing MakeRouting(int64_t topk, double null_frac = 0.0) {
 
 // y of the unfused engine: ExpertMlp over the gathered rows, then the
 // inverse-permutation combine rounded once into y.
-Tensor UnfusedForward(const BlockData& d, const PackPlan& plan, GroupedBackend backend, bool fused, bool preweight) {
+// prepacked: ExpertMlp on its prepacked weights (bf16 forward: the sliced up
+// projection where the layout allows it) instead of the plain ones.
+Tensor UnfusedForward(const BlockData& d, const PackPlan& plan, GroupedBackend backend, bool fused, bool preweight,
+                      bool prepacked = false) {
   MatmulRunner mm;
   ExpertMlpOptions o;
   o.backend = backend;
   o.fused_w13 = fused;
   o.preweight = preweight;
+  o.prepacked = prepacked;
   ExpertWeights w;
   w.w1 = Tensor(d.experts.w1.dtype(), d.experts.w1.shape());
   w.w3 = Tensor(d.experts.w3.dtype(), d.experts.w3.shape());
@@ -52,7 +56,7 @@ Tensor UnfusedForward(const BlockData& d, const PackPlan& plan, GroupedBackend b
   GatherRows(d.x, plan, false, &rows);
   Tensor y_rows;
   EXPECT_TRUE(mlp.Forward(w, rows, &y_rows).ok());
-  Tensor y(d.x.dtype(), {kT, kH});
+  Tensor y(d.x.dtype(), {d.x.dim(0), d.x.dim(1)});
   CombineInversePermuteInto(y_rows, plan, InversePermutation(plan), !preweight, &y);
   return y;
 }
@@ -145,6 +149,48 @@ TEST_P(TiledVsUnfused, TrainingMatchesTheReference) {
       for (int i = 0; i < 2; ++i) ASSERT_TRUE(block.TrainStep().ok());
       for (const auto& n : block.CheckNumerics(true))
         EXPECT_TRUE(n.ok) << "topk=" << topk << " remat=" << remat << " " << n.tensor << " " << n.max_rel_err;
+    }
+  }
+}
+
+// An mlp width that is a multiple of 64 (three 64-column slices): forward-only
+// runs on prepacked bf16 weights take the sliced up projection
+// (sliced_up.h), in TiledMoe and in ExpertMlp's separate Up stage. Both
+// against the unfused engine on plain weights, which never slices; expert
+// row counts cross the 512-row tiles (T*K/E = 400 on average, skewed).
+TEST(SlicedUpForward, TiledAndStagedMatchTheUnfusedEngine) {
+  constexpr int64_t t = 900, h = 128, m = 192, e = 3;
+  BlockData d = GenerateBlockData(t, h, m, e, 0, DType::kBF16, 6);
+  Routing r = TopK(GenerateLogits("runs", t, e, 7, 0.98, 0.35), 2);
+  for (GroupedBackend backend : {GroupedBackend::kGmm, GroupedBackend::kRaggedDot}) {
+    PackOptions po;
+    po.pad_rows_to_tile = backend == GroupedBackend::kGmm;
+    auto plan = PlanPack(r, po);
+    ASSERT_TRUE(plan.ok());
+    ASSERT_GT(*std::max_element(plan->group_sizes.begin(), plan->group_sizes.end()), kGmmTileRows);
+    for (bool fused : {true, false}) {
+      for (bool preweight : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "ragged=" << (backend == GroupedBackend::kRaggedDot)
+                                          << " fused=" << fused << " preweight=" << preweight);
+        const Tensor want = UnfusedForward(d, *plan, backend, fused, preweight);
+        const Tensor staged = UnfusedForward(d, *plan, backend, fused, preweight, /*prepacked=*/true);
+        MatmulRunner mm;
+        PipelineOptions o;
+        o.backend = backend;
+        o.fused_w13 = fused;
+        o.preweight = preweight;
+        TiledMoe tm(&mm, o);
+        ASSERT_TRUE(tm.Prepack(d.experts).ok());
+        Tensor tiled;
+        ASSERT_TRUE(tm.Forward(d.experts, d.x, *plan, false, &tiled, nullptr).ok());
+        for (const Tensor* got : {&staged, static_cast<const Tensor*>(&tiled)}) {
+          ASSERT_EQ(got->numel(), want.numel());
+          double worst = 0;
+          for (int64_t i = 0; i < want.numel(); ++i)
+            worst = std::max(worst, std::fabs(got->Get(i) - want.Get(i)) / std::max(1e-3, std::fabs(double{want.Get(i)})));
+          EXPECT_LE(worst, 1.0 / 128) << (got == &staged ? "staged" : "tiled");
+        }
+      }
     }
   }
 }
