@@ -306,8 +306,8 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows, bool keep_a
   // bf16 forward on prepacked weights: h straight from column slices of the
   // weights (sliced_up.h); the gate|up rows are not formed.
   const bool sliced = packed && !keep_activations && dt == DType::kBF16 && rn > 0 &&
-                      (fusedl ? CanSliceUp(runner_, s.p13[0], 0, s.p13[0], m, m)
-                              : CanSliceUp(runner_, s.p1[0], 0, s.p3[0], 0, m));
+                      (fusedl ? !s.p13.empty() && CanSliceUp(runner_, s.p13[0], 0, s.p13[0], m, m)
+                              : !s.p1.empty() && !s.p3.empty() && CanSliceUp(runner_, s.p1[0], 0, s.p3[0], 0, m));
   if (!int8_direct) {
     if (!sliced) Resize(&s.ab, dt, {rn, 2 * m});
     Resize(&s.h, dt, {rn, m});

@@ -413,8 +413,11 @@ bool MatmulRunner::VnniPackable(const PackedMatrix& p) {
     for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<bf16_t>(i * 2654435761u >> 16);
     memory sm(memory::desc({p.k_, p.n_}, memory::data_type::bf16, memory::format_tag::ab), engine_, src.data());
     memory dm(p.desc_, engine_, theirs.data());
-    dnnl::reorder(sm, dm).execute(stream_, sm, dm);
-    stream_.wait();
+    // A stream of its own: this may run on a worker thread while thread 0
+    // executes on stream_.
+    dnnl::stream s(engine_);
+    dnnl::reorder(sm, dm).execute(s, sm, dm);
+    s.wait();
     PackVnni64(src.data(), p.k_, p.k_, p.n_, p.n_, 0, ours.data());
     same = ours == theirs;
   } catch (const dnnl::error&) {

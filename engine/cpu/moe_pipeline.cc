@@ -411,8 +411,8 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   // Forward-only bf16 on prepacked weights: the up projection and SwiGLU in
   // column slices (sliced_up.h), with th->ab as the slices' scratch.
   const bool sliced_up = packed && !keep_ab && dt == DType::kBF16 &&
-                         (fused ? CanSliceUp(runner_, p13_[0], 0, p13_[0], m, m)
-                                : CanSliceUp(runner_, p1_[0], 0, p3_[0], 0, m));
+                         (fused ? !p13_.empty() && CanSliceUp(runner_, p13_[0], 0, p13_[0], m, m)
+                                : !p1_.empty() && !p3_.empty() && CanSliceUp(runner_, p1_[0], 0, p3_[0], 0, m));
   for (auto& th : threads_) {
     Grow(&th->x, dt, max_tile * h);
     if (!keep_ab) Grow(&th->ab, dt, sliced_up ? SlicedUpScratch(m) : max_tile * 2 * m);

@@ -31,7 +31,9 @@ int64_t UpSliceWidth(int64_t m);
 int64_t SlicedUpScratch(int64_t m);
 
 // Whether SlicedUpSwiGlu can run on these prepacked weights (their layout
-// allows column slices; the same for every expert of one shape).
+// allows column slices; the same for every expert of one shape). Call it
+// before running SlicedUpSwiGlu on worker threads: it caches the layout
+// checks, which SlicedUpSwiGlu then only looks up.
 bool CanSliceUp(MatmulRunner* mm, const PackedMatrix& gate, int64_t gate_col0, const PackedMatrix& up,
                 int64_t up_col0, int64_t m);
 
