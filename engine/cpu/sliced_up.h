@@ -9,7 +9,8 @@
 // its weight slice in L2 for all rows and writes into a scratch tile that
 // SwiGLU reads while it is hot. Measured on one core at the full AMX rate
 // against the unsliced call plus SwiGLU (16 experts' weights, 512-row
-// tiles): 0.90-0.96 of a dense matmul's per-FLOP speed against 0.79-0.81.
+// tiles): 0.90-0.96 of a dense matmul's per-FLOP speed against 0.79-0.81;
+// the separate up stage on two cores: 0.785 against 0.72 (BENCHMARKS.md).
 #ifndef MOELOG_ENGINE_CPU_SLICED_UP_H_
 #define MOELOG_ENGINE_CPU_SLICED_UP_H_
 
@@ -44,10 +45,9 @@ bool CanSliceUp(MatmulRunner* mm, const PackedMatrix& gate, int64_t gate_col0, c
 // stride ldh. The matmuls run on the calling thread (MatmulRunner::RunHere).
 // scratch: SlicedUpScratch(m) elements, this thread's own, best 64-byte
 // aligned (the matmuls write their rows there; unaligned rows measured about
-// 5% slower). The result is
-// the same as the unsliced matmul followed by SwiGluRows: each output
-// element has the same K reduction. False, with nothing written, unless
-// CanSliceUp holds and x is bf16.
+// 5% slower). The result is the same as the unsliced matmul followed by
+// SwiGluRows: each output element has the same K reduction. False, with
+// nothing written, unless CanSliceUp holds and x is bf16.
 bool SlicedUpSwiGlu(MatmulRunner* mm, const MatView& x, const PackedMatrix& gate, int64_t gate_col0,
                     const PackedMatrix& up, int64_t up_col0, int64_t m, const float* row_scale, bf16_t* h,
                     int64_t ldh, bf16_t* scratch);
