@@ -130,7 +130,7 @@ void PackExperts(MatmulRunner* mm, const Tensor& w, std::vector<PackedMatrix>* o
 // thread, while those rows are still in its cache.
 void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t>& groups, const MatView& lhs,
              const std::function<BOperand(int64_t)>& rhs, const OutView& out, bool accumulate,
-             const std::function<void(int64_t, int64_t, int64_t)>& epilogue = nullptr) {
+             const std::function<void(int64_t, int64_t, int64_t)>& epilogue = nullptr, bool stream_out = false) {
   int64_t r0 = 0;
   const int64_t es = DTypeSize(lhs.dtype), os = DTypeSize(out.dtype);
   std::vector<MatmulJob> jobs;
@@ -150,6 +150,13 @@ void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t
       j.b = b.view;
       j.accumulate = accumulate;
       if (epilogue) j.epilogue = [&epilogue, g, r, m] { epilogue(static_cast<int64_t>(g), r, m); };
+      if (stream_out && !accumulate && out.ld == out.cols) {
+        // Into the thread's L2 buffer, then streamed to the rows (StreamCopy).
+        void* dst = j.c.data;
+        const size_t bytes = static_cast<size_t>(m * out.cols * os);
+        j.c.data = nullptr;
+        j.consume = [dst, bytes](const OutView& c) { StreamCopy(dst, c.data, bytes); };
+      }
       jobs.push_back(std::move(j));
     }
     r0 += n;
@@ -478,8 +485,12 @@ Status ExpertMlp::DownImpl(const ExpertWeights& w, const PackedRows& rows, Tenso
       else b.view = MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h);
       return b;
     };
+    // The rows are written once and read by the combine much later: streamed
+    // past the caches from an L2 tile (measured on one core, full AMX rate:
+    // 0.90-1.0 of a dense matmul's per-FLOP speed against 0.79-0.82 writing
+    // them in place).
     Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.h.data(), dt, rn, m, m), b2,
-            OutView{y->data(), dt, rn, h, h}, false);
+            OutView{y->data(), dt, rn, h, h}, false, nullptr, /*stream_out=*/packed);
     return runner_->status();
   }
   // int8: h quantized per row on the fly, w2 per expert.

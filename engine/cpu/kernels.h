@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -200,6 +201,25 @@ __attribute__((always_inline)) inline void Transpose16x16(__m512i r[16]) {
 }
 }  // namespace simd
 #endif
+
+// memcpy(dst, src, bytes) with non-temporal stores where dst is 64-byte
+// aligned and bytes a multiple of 64: for a block that is written once and
+// read much later, the cache lines are not first read from memory (no
+// read-for-ownership) and do not evict what the caller works on. Fenced, so
+// the data is visible to other threads after their next synchronization.
+inline void StreamCopy(void* dst, const void* src, size_t bytes) {
+#if defined(MOELOG_KERNELS_AVX512)
+  if (reinterpret_cast<uintptr_t>(dst) % 64 == 0 && bytes % 64 == 0) {
+    char* d = static_cast<char*>(dst);
+    const char* s = static_cast<const char*>(src);
+    for (size_t o = 0; o < bytes; o += 64)
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d + o), _mm512_loadu_si512(s + o));
+    _mm_sfence();
+    return;
+  }
+#endif
+  std::memcpy(dst, src, bytes);
+}
 
 // dst[i] = src[i] (* scale) converted, parallel.
 template <typename TS, typename TD>

@@ -327,5 +327,23 @@ TEST(PackTest, PackIntoZeroPadsTheInnerDimension) {
   EXPECT_TRUE(p.empty());
 }
 
+// StreamCopy copies exactly the bytes asked for, with non-temporal stores
+// (aligned destination, whole cache lines) or memcpy (anything else).
+TEST(StreamCopyTest, CopiesExactlyTheBytesAlignedOrNot) {
+  std::vector<unsigned char> src(8192 + 64);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 131 + 7);
+  for (size_t dst_off : {size_t{0}, size_t{8}}) {
+    for (size_t bytes : {size_t{0}, size_t{64}, size_t{4096}, size_t{4100}, size_t{8192}}) {
+      Tensor dst_t(DType::kF32, {8192 / 4 + 64});  // 64-byte aligned
+      unsigned char* dst = static_cast<unsigned char*>(dst_t.data());
+      std::memset(dst, 0xAB, 8192 + 256);
+      StreamCopy(dst + dst_off, src.data() + 3, bytes);
+      EXPECT_EQ(std::memcmp(dst + dst_off, src.data() + 3, bytes), 0) << "offset " << dst_off << " bytes " << bytes;
+      for (size_t i = 0; i < dst_off; ++i) ASSERT_EQ(dst[i], 0xAB);
+      for (size_t i = dst_off + bytes; i < 8192 + 256; ++i) ASSERT_EQ(dst[i], 0xAB) << "byte " << i << " past the end";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace moelog::engine::cpu
