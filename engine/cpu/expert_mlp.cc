@@ -486,9 +486,8 @@ Status ExpertMlp::DownImpl(const ExpertWeights& w, const PackedRows& rows, Tenso
       return b;
     };
     // The rows are written once and read by the combine much later: streamed
-    // past the caches from an L2 tile (measured on one core, full AMX rate:
-    // 0.90-1.0 of a dense matmul's per-FLOP speed against 0.79-0.82 writing
-    // them in place).
+    // past the caches from an L2 tile (measured on one core: 0.90-1.0 of a
+    // dense matmul's per-FLOP speed against 0.79-0.82 writing them in place).
     Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.h.data(), dt, rn, m, m), b2,
             OutView{y->data(), dt, rn, h, h}, false, nullptr, /*stream_out=*/packed);
     return runner_->status();

@@ -17,17 +17,10 @@
 #include "engine/cpu/kernels.h"
 #include "engine/cpu/matmul.h"
 #include "engine/cpu/tensor.h"
+#include "tests/engine/cpu_test_fill.h"
 
 namespace moelog::engine::cpu {
 namespace {
-
-void Fill(Tensor* t, uint32_t seed) {
-  uint32_t s = seed;
-  for (int64_t i = 0; i < t->numel(); ++i) {
-    s = s * 1664525u + 1013904223u;
-    t->Set(i, static_cast<float>(static_cast<int32_t>(s >> 9) % 201 - 100) / 64.0f);
-  }
-}
 
 // A grouped problem: `groups` row blocks of x [rows, k] times per-group
 // weights [k, n], some groups empty.

@@ -14,17 +14,10 @@
 #include "engine/cpu/matmul.h"
 #include "engine/cpu/sliced_up.h"
 #include "engine/cpu/tensor.h"
+#include "tests/engine/cpu_test_fill.h"
 
 namespace moelog::engine::cpu {
 namespace {
-
-void Fill(Tensor* t, uint32_t seed) {
-  uint32_t s = seed;
-  for (int64_t i = 0; i < t->numel(); ++i) {
-    s = s * 1664525u + 1013904223u;
-    t->Set(i, static_cast<float>(static_cast<int32_t>(s >> 9) % 201 - 100) / 256.0f);
-  }
-}
 
 TEST(SlicedUp, SliceWidthIsTheLargestOf256_128_64ThatDividesM) {
   EXPECT_EQ(UpSliceWidth(512), 256);
@@ -37,7 +30,7 @@ TEST(SlicedUp, SliceWidthIsTheLargestOf256_128_64ThatDividesM) {
 TEST(SlicedUp, SliceColumnsRefusesWhatIsNotAWholeRunOfBlocks) {
   MatmulRunner mm;
   Tensor w(DType::kBF16, {256, 512});
-  Fill(&w, 1);
+  Fill(&w, 1, 256.0f);
   PackedMatrix p = mm.Pack(MatView::RowMajor(w.data(), DType::kBF16, 256, 512, 512)), s;
   ASSERT_TRUE(mm.SliceColumns(p, 128, 256, &s));
   EXPECT_EQ(s.k(), 256);
@@ -46,7 +39,7 @@ TEST(SlicedUp, SliceColumnsRefusesWhatIsNotAWholeRunOfBlocks) {
   EXPECT_FALSE(mm.SliceColumns(p, 0, 96, &s));     // not whole blocks
   EXPECT_FALSE(mm.SliceColumns(p, 384, 256, &s));  // past the last column
   Tensor f(DType::kF32, {256, 512});
-  Fill(&f, 2);
+  Fill(&f, 2, 256.0f);
   PackedMatrix pf = mm.Pack(MatView::RowMajor(f.data(), DType::kF32, 256, 512, 512));
   EXPECT_FALSE(mm.SliceColumns(pf, 0, 256, &s));  // f32 layout
 }
@@ -63,8 +56,8 @@ TEST_P(SlicedUpCase, EqualsTheUnslicedMatmulAndSwiGlu) {
   MatmulRunner mm;
   Tensor x(DType::kBF16, {c.rows, c.h}), w13(DType::kBF16, {c.h, 2 * c.m}), w1(DType::kBF16, {c.h, c.m}),
       w3(DType::kBF16, {c.h, c.m});
-  Fill(&x, 3);
-  Fill(&w13, 4);
+  Fill(&x, 3, 256.0f);
+  Fill(&w13, 4, 256.0f);
   // Separate weights: the two column halves of w13.
   for (int64_t i = 0; i < c.h; ++i)
     for (int64_t j = 0; j < c.m; ++j) {
@@ -120,7 +113,7 @@ INSTANTIATE_TEST_SUITE_P(All, SlicedUpCase,
 TEST(SlicedUp, RefusesWeightsThatCannotBeSliced) {
   MatmulRunner mm;
   Tensor w(DType::kF32, {64, 256});
-  Fill(&w, 5);
+  Fill(&w, 5, 256.0f);
   PackedMatrix p = mm.Pack(MatView::RowMajor(w.data(), DType::kF32, 64, 256, 256));
   EXPECT_FALSE(CanSliceUp(&mm, p, 0, p, 128, 128));
   Tensor x(DType::kF32, {4, 64}), h(DType::kBF16, {4, 128});
