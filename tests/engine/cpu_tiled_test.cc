@@ -61,6 +61,14 @@ Tensor UnfusedForward(const BlockData& d, const PackPlan& plan, GroupedBackend b
   return y;
 }
 
+PipelineOptions Options(GroupedBackend backend, bool fused, bool preweight) {
+  PipelineOptions o;
+  o.backend = backend;
+  o.fused_w13 = fused;
+  o.preweight = preweight;
+  return o;
+}
+
 // A bf16 block of t tokens, hidden h, mlp m, e experts, top-k.
 BenchConfig Config(int64_t t, int64_t h, int64_t m, int64_t e, int64_t topk) {
   BenchConfig c;
@@ -90,11 +98,7 @@ TEST_P(TiledVsUnfused, Top2ForwardIsDeterministicAndMatchesUnfused) {
     Tensor want = UnfusedForward(d, *plan, backend, fused, preweight);
     for (bool prepack : {true, false}) {
       MatmulRunner mm;
-      PipelineOptions o;
-      o.backend = backend;
-      o.fused_w13 = fused;
-      o.preweight = preweight;
-      TiledMoe tm(&mm, o);
+      TiledMoe tm(&mm, Options(backend, fused, preweight));
       if (prepack) {
         ASSERT_TRUE(tm.Prepack(d.experts).ok());
       }
@@ -175,11 +179,7 @@ TEST(SlicedUpForward, TiledAndStagedMatchTheUnfusedEngine) {
         const Tensor want = UnfusedForward(d, *plan, backend, fused, preweight);
         const Tensor staged = UnfusedForward(d, *plan, backend, fused, preweight, /*prepacked=*/true);
         MatmulRunner mm;
-        PipelineOptions o;
-        o.backend = backend;
-        o.fused_w13 = fused;
-        o.preweight = preweight;
-        TiledMoe tm(&mm, o);
+        TiledMoe tm(&mm, Options(backend, fused, preweight));
         ASSERT_TRUE(tm.Prepack(d.experts).ok());
         Tensor tiled;
         ASSERT_TRUE(tm.Forward(d.experts, d.x, *plan, false, &tiled, nullptr).ok());
