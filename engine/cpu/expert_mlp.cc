@@ -122,6 +122,25 @@ void PackExperts(MatmulRunner* mm, const Tensor& w, std::vector<PackedMatrix>* o
   for (int64_t e = 0; e < l; ++e) out->push_back(mm->Pack(MatView::RowMajor(w.at(e * k * n), w.dtype(), k, n, n)));
 }
 
+// The row tiles of a grouped matmul over `groups` (packed rows in group
+// order): gmm cuts each group into kGmmTileRows-row tiles, ragged_dot keeps
+// each group whole. Empty groups have no tile.
+struct GroupTile {
+  int64_t g, r0, rows;
+};
+std::vector<GroupTile> GroupTiles(GroupedBackend backend, const std::vector<int64_t>& groups) {
+  std::vector<GroupTile> tiles;
+  int64_t r0 = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const int64_t n = groups[g];
+    const int64_t tile = backend == GroupedBackend::kGmm ? kGmmTileRows : n;
+    for (int64_t off = 0; off < n; off += tile)
+      tiles.push_back({static_cast<int64_t>(g), r0 + off, std::min(tile, n - off)});
+    r0 += n;
+  }
+  return tiles;
+}
+
 // out[rows of group g] = lhs[rows of group g] @ B_g for every group. gmm cuts
 // each group into kGmmTileRows-row tiles; ragged_dot runs one matmul per group
 // and writes zeros to the rows past the group-size sum. All tiles go to the
@@ -131,36 +150,32 @@ void PackExperts(MatmulRunner* mm, const Tensor& w, std::vector<PackedMatrix>* o
 void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t>& groups, const MatView& lhs,
              const std::function<BOperand(int64_t)>& rhs, const OutView& out, bool accumulate,
              const std::function<void(int64_t, int64_t, int64_t)>& epilogue = nullptr, bool stream_out = false) {
-  int64_t r0 = 0;
   const int64_t es = DTypeSize(lhs.dtype), os = DTypeSize(out.dtype);
   std::vector<MatmulJob> jobs;
-  for (size_t g = 0; g < groups.size(); ++g) {
-    const int64_t n = groups[g];
-    if (n == 0) continue;
-    BOperand b = rhs(static_cast<int64_t>(g));
-    const int64_t tile = backend == GroupedBackend::kGmm ? kGmmTileRows : n;
-    for (int64_t off = 0; off < n; off += tile) {
-      const int64_t m = std::min(tile, n - off);
-      const int64_t r = r0 + off;
-      MatmulJob j;
-      j.a = MatView{static_cast<const char*>(lhs.data) + r * lhs.row_stride * es, lhs.dtype, m, lhs.cols,
-                    lhs.row_stride, lhs.col_stride};
-      j.c = OutView{static_cast<char*>(out.data) + r * out.ld * os, out.dtype, m, out.cols, out.ld};
-      j.packed = b.packed;
-      j.b = b.view;
-      j.accumulate = accumulate;
-      if (epilogue) j.epilogue = [&epilogue, g, r, m] { epilogue(static_cast<int64_t>(g), r, m); };
-      if (stream_out && !accumulate && out.ld == out.cols) {
-        // Into the thread's L2 buffer, then streamed to the rows (StreamCopy).
-        void* dst = j.c.data;
-        const size_t bytes = static_cast<size_t>(m * out.cols * os);
-        j.c.data = nullptr;
-        j.consume = [dst, bytes](const OutView& c) { StreamCopy(dst, c.data, bytes); };
-      }
-      jobs.push_back(std::move(j));
+  int64_t last_group = -1;
+  BOperand b;
+  for (const GroupTile& t : GroupTiles(backend, groups)) {
+    if (t.g != last_group) b = rhs(t.g), last_group = t.g;
+    const int64_t g = t.g, r = t.r0, m = t.rows;
+    MatmulJob j;
+    j.a = MatView{static_cast<const char*>(lhs.data) + r * lhs.row_stride * es, lhs.dtype, m, lhs.cols,
+                  lhs.row_stride, lhs.col_stride};
+    j.c = OutView{static_cast<char*>(out.data) + r * out.ld * os, out.dtype, m, out.cols, out.ld};
+    j.packed = b.packed;
+    j.b = b.view;
+    j.accumulate = accumulate;
+    if (epilogue) j.epilogue = [&epilogue, g, r, m] { epilogue(g, r, m); };
+    if (stream_out && !accumulate && out.ld == out.cols) {
+      // Into the thread's L2 buffer, then streamed to the rows (StreamCopy).
+      void* dst = j.c.data;
+      const size_t bytes = static_cast<size_t>(m * out.cols * os);
+      j.c.data = nullptr;
+      j.consume = [dst, bytes](const OutView& c) { StreamCopy(dst, c.data, bytes); };
     }
-    r0 += n;
+    jobs.push_back(std::move(j));
   }
+  int64_t r0 = 0;
+  for (int64_t n : groups) r0 += n;
   mm->RunBatch(jobs);
   if (backend == GroupedBackend::kRaggedDot && !accumulate) {
     for (int64_t r = r0; r < out.rows; ++r)
@@ -263,36 +278,25 @@ Status ExpertMlp::SlicedUp(const ExpertWeights& w, const PackedRows& rows) {
   const PackPlan& plan = *rows.plan;
   const int64_t h = w.hidden(), m = w.mlp_dim();
   const float* wt = options_.preweight ? plan.weight.data() : nullptr;
-  // The tiles of Grouped: kGmmTileRows rows (gmm) or whole groups
-  // (ragged_dot; SlicedUpSwiGlu still works through them 512 rows at a time).
-  struct Tile {
-    int64_t g, r, n;
-  };
-  std::vector<Tile> tiles;
-  int64_t r0 = 0;
-  for (size_t g = 0; g < plan.group_sizes.size(); ++g) {
-    const int64_t n = plan.group_sizes[g];
-    const int64_t tile = options_.backend == GroupedBackend::kGmm ? kGmmTileRows : std::max<int64_t>(n, 1);
-    for (int64_t off = 0; off < n; off += tile)
-      tiles.push_back({static_cast<int64_t>(g), r0 + off, std::min(tile, n - off)});
-    r0 += n;
-  }
+  // The tiles of Grouped (ragged_dot's whole groups: SlicedUpSwiGlu still
+  // works through them 512 rows at a time).
+  const std::vector<GroupTile> tiles = GroupTiles(options_.backend, plan.group_sizes);
   const size_t nt = static_cast<size_t>(std::max(1, omp_get_max_threads()));
   if (s.up_scratch.size() < nt) s.up_scratch.resize(nt);
   for (auto& b : s.up_scratch)
     if (b.numel() < SlicedUpScratch(m)) b = Tensor(DType::kBF16, {SlicedUpScratch(m)});
   std::atomic<bool> failed{false};
   runner_->ParallelFor(static_cast<int64_t>(tiles.size()), [&](int64_t i) {
-    const Tile& t = tiles[static_cast<size_t>(i)];
+    const GroupTile& t = tiles[static_cast<size_t>(i)];
     const size_t tid = static_cast<size_t>(omp_in_parallel() ? omp_get_thread_num() : 0);
-    const MatView x = MatView::RowMajor(rows.x.at(t.r * h), DType::kBF16, t.n, h, h);
-    const float* scale = wt != nullptr ? wt + t.r : nullptr;
-    bf16_t* out = s.h.as<bf16_t>() + t.r * m;
+    const MatView x = MatView::RowMajor(rows.x.at(t.r0 * h), DType::kBF16, t.rows, h, h);
+    const float* scale = wt != nullptr ? wt + t.r0 : nullptr;
+    bf16_t* out = s.h.as<bf16_t>() + t.r0 * m;
     const size_t g = static_cast<size_t>(t.g);
+    bf16_t* scratch = s.up_scratch[tid].as<bf16_t>();
     const bool ok = options_.fused_w13
-                        ? SlicedUpSwiGlu(runner_, x, s.p13[g], 0, s.p13[g], m, m, scale, out, m, s.up_scratch[tid].as<bf16_t>())
-                        : SlicedUpSwiGlu(runner_, x, s.p1[g], 0, s.p3[g], 0, m, scale, out, m,
-                                         s.up_scratch[tid].as<bf16_t>());
+                        ? SlicedUpSwiGlu(runner_, x, s.p13[g], 0, s.p13[g], m, m, scale, out, m, scratch)
+                        : SlicedUpSwiGlu(runner_, x, s.p1[g], 0, s.p3[g], 0, m, scale, out, m, scratch);
     if (!ok) failed.store(true, std::memory_order_relaxed);
   });
   // CanSliceUp held for expert 0, and every expert has its layout.

@@ -244,17 +244,15 @@ int Main(int argc, char** argv) {
   }
   if (vars.empty()) return Usage("--only selects no known variant");
 
-  // A stage's input is the previous stage's output: run the stages that
-  // were not selected once, untimed, so that the selected ones have input.
+  // A stage's input is the previous stage's output: run the stages between
+  // the pack (done by MakeBlock) and the selected ones once, untimed.
   Status st;
   if (fwd_block != nullptr && (Want(o, "down") || Want(o, "combine")) && !Want(o, "up")) {
-    if (!Want(o, "pack")) st = fwd_block->Pack();
-    if (st.ok()) st = fwd_block->Up();
+    st = fwd_block->Up();  // MakeBlock has packed
     if (st.ok() && Want(o, "combine") && !Want(o, "down")) st = fwd_block->Down();
   }
   if (int8_stages && (Want(o, "int8_down") || Want(o, "int8_combine")) && !Want(o, "int8_up")) {
     MoeBlock* qb = blocks.back()->block.get();
-    if (st.ok() && !Want(o, "int8_pack")) st = qb->Pack();
     if (st.ok()) st = qb->Up();
     if (st.ok() && Want(o, "int8_combine") && !Want(o, "int8_down")) st = qb->Down();
   }
