@@ -26,6 +26,12 @@
 //   up, down        the forward's up (with SwiGLU) and down stages, paired,
 //                   with 2/3 and 1/3 of the forward's FLOPs
 //   pack, combine   the forward's other stages timed separately (no pairing)
+//   bare_matmuls, bare_int8_matmuls, bare_train_matmuls   bounds: the
+//                   bf16 forward's, the int8 forward's and the bf16 training
+//                   step's matmuls alone, as the engine runs them but with
+//                   every operand except the right ones in per-thread
+//                   buffers (no gather, SwiGLU, quantization, combine or
+//                   packing), paired; bare_int8 is also paired with bare
 //   int8_pack, int8_up, int8_down, int8_combine   the int8 forward's four stages
 //                   timed separately (no pairing)
 //
@@ -39,6 +45,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -48,7 +55,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/cpu/matmul.h"
 #include "engine/cpu/moe_block.h"
+#include "engine/cpu/moe_layer.h"
+#include "engine/cpu/tensor.h"
 #include "engine/routing.h"
 #include "tests/bench/bench_flags.h"
 #include "tests/bench/bench_timing.h"
@@ -118,6 +128,174 @@ class Dense {
   MatmulRunner mm_;
   Tensor a_, b_, c_;
   PackedMatrix packed_;
+};
+
+// Fills t with fixed small non-zero values (bare_* variants: their time does
+// not depend on the values).
+void FillFixed(Tensor* t, int64_t salt) {
+  for (int64_t i = 0; i < t->numel(); ++i) {
+    const int64_t v = (i * 7919 + salt) % 17 - 8;
+    if (t->dtype() == DType::kS8) static_cast<int8_t*>(t->data())[i] = static_cast<int8_t>(v);
+    else t->Set(i, static_cast<float>(v) * 0.0625f);
+  }
+}
+
+int ThreadSlot() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
+
+// The bare_* variants: the matmuls of a pass and nothing else, as the engine
+// spreads them over the threads (the same MatmulRunner calls), on prepacked
+// right operands, with every other operand in buffers of the executing
+// thread that are reused for every job (x, h, gate|up and y tiles), so they
+// stay in its core's L2 where they fit. That is the least data movement any
+// pipeline of these matmuls can have, so their speed bounds the engine's.
+//
+// BareMatmuls: the routed forward's, per expert and 512-row tile: up = x W13
+// ([rows, H] x [H, 2M]) and down = h W2 ([rows, M] x [M, H]). dtype kBF16
+// (bf16 outputs) or kS8 (s8 x s8 -> s32, the int8 forward's).
+class BareMatmuls {
+ public:
+  BareMatmuls(const Routing& routing, int64_t hidden, int64_t mlp_dim, DType dt) : h_(hidden), m_(mlp_dim), dt_(dt) {
+    const std::vector<int64_t> count = GroupSizes(routing);
+    for (size_t e = 0; e < count.size(); ++e)
+      for (int64_t off = 0; off < count[e]; off += kGmmTileRows)
+        tiles_.push_back({static_cast<int64_t>(e), std::min(kGmmTileRows, count[e] - off)});
+    const DType out = dt == DType::kS8 ? DType::kS32 : dt;
+    for (int i = 0; i < std::max(1, omp_get_max_threads()); ++i) {
+      Tiles t{Tensor(dt, {kGmmTileRows, h_}), Tensor(dt, {kGmmTileRows, m_}), Tensor(out, {kGmmTileRows, 2 * m_}),
+              Tensor(out, {kGmmTileRows, h_})};
+      FillFixed(&t.x, 1);
+      FillFixed(&t.h, 2);
+      tiles_of_.push_back(std::move(t));
+    }
+    Tensor w13(dt, {h_, 2 * m_}), w2(dt, {m_, h_});
+    for (size_t e = 0; e < count.size(); ++e) {
+      FillFixed(&w13, static_cast<int64_t>(e));
+      FillFixed(&w2, static_cast<int64_t>(e) + 3);
+      p13_.push_back(mm_.Pack(MatView::RowMajor(w13.data(), dt, h_, 2 * m_, 2 * m_)));
+      p2_.push_back(mm_.Pack(MatView::RowMajor(w2.data(), dt, m_, h_, h_)));
+    }
+  }
+  Status Run() {
+    mm_.ParallelFor(static_cast<int64_t>(tiles_.size()), [&](int64_t i) {
+      const Tile& t = tiles_[static_cast<size_t>(i)];
+      Tiles& th = tiles_of_[static_cast<size_t>(ThreadSlot())];
+      MatmulJob up;
+      up.a = MatView::RowMajor(th.x.data(), dt_, t.n, h_, h_);
+      up.packed = &p13_[static_cast<size_t>(t.e)];
+      up.c = OutView{th.ab.data(), th.ab.dtype(), t.n, 2 * m_, 2 * m_};
+      mm_.RunHere(up);
+      MatmulJob down;
+      down.a = MatView::RowMajor(th.h.data(), dt_, t.n, m_, m_);
+      down.packed = &p2_[static_cast<size_t>(t.e)];
+      down.c = OutView{th.y.data(), th.y.dtype(), t.n, h_, h_};
+      mm_.RunHere(down);
+    });
+    return mm_.status();
+  }
+
+ private:
+  struct Tile {
+    int64_t e, n;
+  };
+  struct Tiles {
+    Tensor x, h, ab, y;
+  };
+  int64_t h_, m_;
+  DType dt_;
+  MatmulRunner mm_;
+  std::vector<Tile> tiles_;
+  std::vector<Tiles> tiles_of_;
+  std::vector<PackedMatrix> p13_, p2_;
+};
+
+// BareTrainMatmuls: the bf16 training step's, one job per expert (as the
+// engine's training runs them), over the expert's n rows (pad: n rounded up
+// to the 32-row K blocks):
+//   forward, per 512-row tile: up = x W13, down = h W2;
+//   backward: dW2 = h^T dy ([M, pad] x [pad, H]); per tile dh = dy W2^T
+//   ([rows, H] x [H, M]); dW1, dW3 = x^T d(gate), x^T d(up) ([H, pad] x
+//   [pad, M]); per tile dx = d(gate|up) W13^T ([rows, 2M] x [2M, H]).
+// The per-expert right operands (weights, their transposes, dy and
+// d(gate), d(up) with the tokens as K) are all prepacked once; the engine
+// packs the last three per step, which is not counted here.
+class BareTrainMatmuls {
+ public:
+  BareTrainMatmuls(const Routing& routing, int64_t hidden, int64_t mlp_dim) : h_(hidden), m_(mlp_dim) {
+    const DType bf = DType::kBF16;
+    count_ = GroupSizes(routing);
+    int64_t most = 1;
+    for (int64_t n : count_) most = std::max(most, Pad(n));
+    for (int i = 0; i < std::max(1, omp_get_max_threads()); ++i) {
+      Bufs b{Tensor(bf, {most, h_}), Tensor(bf, {most, m_}), Tensor(bf, {most, 2 * m_}), Tensor(bf, {most, h_}),
+             Tensor(bf, {std::max(h_, m_), most}), Tensor(bf, {m_, h_}), Tensor(bf, {h_, m_}), Tensor(bf, {h_, m_})};
+      for (Tensor* t : {&b.x, &b.h, &b.ab, &b.tr}) FillFixed(t, 1);
+      bufs_.push_back(std::move(b));
+    }
+    for (size_t e = 0; e < count_.size(); ++e) {
+      const int64_t pad = Pad(count_[e]), salt = static_cast<int64_t>(e);
+      p13_.push_back(PackFixed(h_, 2 * m_, salt));
+      p2_.push_back(PackFixed(m_, h_, salt + 1));
+      p2t_.push_back(PackFixed(h_, m_, salt + 2));
+      p13t_.push_back(PackFixed(2 * m_, h_, salt + 3));
+      pdy_.push_back(PackFixed(pad, h_, salt + 4));
+      pdg_.push_back(PackFixed(pad, m_, salt + 5));
+      pdu_.push_back(PackFixed(pad, m_, salt + 6));
+    }
+  }
+  Status Run() {
+    const DType bf = DType::kBF16;
+    mm_.ParallelFor(static_cast<int64_t>(count_.size()), [&](int64_t e) {
+      const size_t ei = static_cast<size_t>(e);
+      const int64_t n = count_[ei], pad = Pad(n);
+      if (n == 0) return;
+      Bufs& b = bufs_[static_cast<size_t>(ThreadSlot())];
+      auto run = [&](const MatView& a, const PackedMatrix& p, Tensor* c, int64_t rows, int64_t cols) {
+        MatmulJob j;
+        j.a = a;
+        j.packed = &p;
+        j.c = OutView{c->data(), bf, rows, cols, cols};
+        mm_.RunHere(j);
+      };
+      for (int64_t off = 0; off < n; off += kGmmTileRows) {
+        const int64_t tn = std::min(kGmmTileRows, n - off);
+        run(MatView::RowMajor(b.x.at(off * h_), bf, tn, h_, h_), p13_[ei], &b.ab, tn, 2 * m_);
+        run(MatView::RowMajor(b.h.at(off * m_), bf, tn, m_, m_), p2_[ei], &b.y, tn, h_);
+      }
+      run(MatView::RowMajor(b.tr.data(), bf, m_, pad, pad), pdy_[ei], &b.dw2, m_, h_);
+      for (int64_t off = 0; off < n; off += kGmmTileRows) {
+        const int64_t tn = std::min(kGmmTileRows, n - off);
+        run(MatView::RowMajor(b.y.at(off * h_), bf, tn, h_, h_), p2t_[ei], &b.h, tn, m_);
+      }
+      run(MatView::RowMajor(b.tr.data(), bf, h_, pad, pad), pdg_[ei], &b.dw1, h_, m_);
+      run(MatView::RowMajor(b.tr.data(), bf, h_, pad, pad), pdu_[ei], &b.dw3, h_, m_);
+      for (int64_t off = 0; off < n; off += kGmmTileRows) {
+        const int64_t tn = std::min(kGmmTileRows, n - off);
+        run(MatView::RowMajor(b.ab.at(off * 2 * m_), bf, tn, 2 * m_, 2 * m_), p13t_[ei], &b.y, tn, h_);
+      }
+    });
+    return mm_.status();
+  }
+
+ private:
+  struct Bufs {
+    Tensor x, h, ab, y, tr, dw2, dw1, dw3;
+  };
+  // The engine's token padding of the weight-gradient matmuls (a multiple
+  // of 32, plus 32 where the rows would be a multiple of 1 KiB apart).
+  static int64_t Pad(int64_t n) {
+    const int64_t p = (n + 31) / 32 * 32;
+    return p > 0 && p % 512 == 0 ? p + 32 : p;
+  }
+  PackedMatrix PackFixed(int64_t k, int64_t n, int64_t salt) {
+    Tensor w(DType::kBF16, {std::max<int64_t>(k, 32), n});
+    FillFixed(&w, salt);
+    return mm_.Pack(MatView::RowMajor(w.data(), DType::kBF16, std::max<int64_t>(k, 32), n, n));
+  }
+  int64_t h_, m_;
+  MatmulRunner mm_;
+  std::vector<int64_t> count_;
+  std::vector<Bufs> bufs_;
+  std::vector<PackedMatrix> p13_, p2_, p2t_, p13t_, pdy_, pdg_, pdu_;
 };
 
 // One measured variant: its call, FLOPs per call, and the samples.
@@ -242,6 +420,21 @@ int Main(int argc, char** argv) {
     if (Want(o, "int8_combine"))
       vars.push_back({"int8_combine", 0, false, [qb] { return qb->Combine(false); }, {}, {}});
   }
+  // The bounds: the passes' matmuls alone (see BareMatmuls).
+  std::unique_ptr<BareMatmuls> bare, bare_int8;
+  std::unique_ptr<BareTrainMatmuls> bare_train;
+  if (Want(o, "bare_matmuls")) {
+    bare = std::make_unique<BareMatmuls>(routing, o.hidden, o.mlp_dim, DType::kBF16);
+    vars.push_back({"bare_matmuls", fwd_flops, true, [bm = bare.get()] { return bm->Run(); }, {}, {}});
+  }
+  if (Want(o, "bare_int8_matmuls")) {
+    bare_int8 = std::make_unique<BareMatmuls>(routing, o.hidden, o.mlp_dim, DType::kS8);
+    vars.push_back({"bare_int8_matmuls", fwd_flops, true, [bm = bare_int8.get()] { return bm->Run(); }, {}, {}});
+  }
+  if (Want(o, "bare_train_matmuls")) {
+    bare_train = std::make_unique<BareTrainMatmuls>(routing, o.hidden, o.mlp_dim);
+    vars.push_back({"bare_train_matmuls", 3 * fwd_flops, true, [bm = bare_train.get()] { return bm->Run(); }, {}, {}});
+  }
   if (vars.empty()) return Usage("--only selects no known variant");
 
   // A stage's input is the previous stage's output: run the stages between
@@ -359,6 +552,7 @@ int Main(int argc, char** argv) {
   };
   speedup("int8_vs_bf16_forward", find("forward"), find("int8_forward"));
   speedup("own_vs_plain_backward", find("forward_backward_plain"), find("forward_backward"));
+  speedup("bare_int8_vs_bf16", find("bare_matmuls"), find("bare_int8_matmuls"));
   std::printf("max_rss_bytes=%.0f\n", VmHwmBytes());
   if (o.json) std::printf("%s\n", out.dump().c_str());
   return 0;
