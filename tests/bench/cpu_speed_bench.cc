@@ -149,16 +149,20 @@ int ThreadSlot() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
 // stay in its core's L2 where they fit. That is the least data movement any
 // pipeline of these matmuls can have, so their speed bounds the engine's.
 //
-// BareMatmuls: the routed forward's, per expert and 512-row tile: up = x W13
+// BareMatmuls: the routed forward's, per expert and tile: up = x W13
 // ([rows, H] x [H, 2M]) and down = h W2 ([rows, M] x [M, H]). dtype kBF16
-// (bf16 outputs) or kS8 (s8 x s8 -> s32, the int8 forward's).
+// (512-row tiles, bf16 outputs) or kS8 (the int8 forward's s8 x s8 -> s32
+// in its 128-row jobs).
 class BareMatmuls {
  public:
   BareMatmuls(const Routing& routing, int64_t hidden, int64_t mlp_dim, DType dt) : h_(hidden), m_(mlp_dim), dt_(dt) {
     const std::vector<int64_t> count = GroupSizes(routing);
+    // int8: the engine's 128-row jobs, each rounded up to the 16-row AMX
+    // tile (see GroupedInt8 in expert_mlp.cc).
+    const int64_t tile = dt == DType::kS8 ? 128 : kGmmTileRows, align = dt == DType::kS8 ? 16 : 1;
     for (size_t e = 0; e < count.size(); ++e)
-      for (int64_t off = 0; off < count[e]; off += kGmmTileRows)
-        tiles_.push_back({static_cast<int64_t>(e), std::min(kGmmTileRows, count[e] - off)});
+      for (int64_t off = 0; off < count[e]; off += tile)
+        tiles_.push_back({static_cast<int64_t>(e), (std::min(tile, count[e] - off) + align - 1) / align * align});
     const DType out = dt == DType::kS8 ? DType::kS32 : dt;
     for (int i = 0; i < std::max(1, omp_get_max_threads()); ++i) {
       Tiles t{Tensor(dt, {kGmmTileRows, h_}), Tensor(dt, {kGmmTileRows, m_}), Tensor(out, {kGmmTileRows, 2 * m_}),
