@@ -351,22 +351,16 @@ std::vector<Unit> MakeUnits(const PackPlan& plan, GroupedBackend backend, bool p
 
 int ThreadIndex() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
 
-// Tokens rounded up to the K block of the packed bf16 layout, plus one more
-// block where that would put the rows of a transposed operand ([H or M,
-// tokens]) a multiple of 1 KiB apart, where they share L1 cache sets.
-// Measured at 1024 tokens against 1056 (cpu_kernels_bench): oneDNN's
-// f32-output weight-gradient matmul [1024, K] x [K, 1024] runs 12-16% slower
-// per FLOP, the x transpose 1-4% slower.
-int64_t PadTokens(int64_t n) {
-  const int64_t p = (n + 31) / 32 * 32;
-  return p > 0 && p % 512 == 0 ? p + 32 : p;
-}
-
 // True when the bf16 backward runs its matmuls on moelog's transposed and
 // packed operands (the 64-column blocks of the packed layout).
 bool BackwardPacksOperands(DType dt, int64_t h, int64_t m) { return dt == DType::kBF16 && h % 64 == 0 && m % 64 == 0; }
 
 }  // namespace
+
+int64_t PadTokens(int64_t n) {
+  const int64_t p = (n + 31) / 32 * 32;
+  return p > 0 && p % 512 == 0 ? p + 32 : p;
+}
 
 Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save, Tensor* y,
                          float* out_f32, Tensor* lo_plane) {

@@ -58,6 +58,7 @@
 #include "engine/cpu/matmul.h"
 #include "engine/cpu/moe_block.h"
 #include "engine/cpu/moe_layer.h"
+#include "engine/cpu/moe_pipeline.h"
 #include "engine/cpu/tensor.h"
 #include "engine/routing.h"
 #include "tests/bench/bench_flags.h"
@@ -213,8 +214,8 @@ class BareMatmuls {
 };
 
 // BareTrainMatmuls: the bf16 training step's, one job per expert (as the
-// engine's training runs them), over the expert's n rows (pad: n rounded up
-// to the 32-row K blocks):
+// engine's training runs them), over the expert's n rows (pad: PadTokens(n),
+// the engine's padding of the tokens as K):
 //   forward, per 512-row tile: up = x W13, down = h W2;
 //   backward: dW2 = h^T dy ([M, pad] x [pad, H]); per tile dh = dy W2^T
 //   ([rows, H] x [H, M]); dW1, dW3 = x^T d(gate), x^T d(up) ([H, pad] x
@@ -228,7 +229,7 @@ class BareTrainMatmuls {
     const DType bf = DType::kBF16;
     count_ = GroupSizes(routing);
     int64_t most = 1;
-    for (int64_t n : count_) most = std::max(most, Pad(n));
+    for (int64_t n : count_) most = std::max(most, PadTokens(n));
     for (int i = 0; i < std::max(1, omp_get_max_threads()); ++i) {
       Bufs b{Tensor(bf, {most, h_}), Tensor(bf, {most, m_}), Tensor(bf, {most, 2 * m_}), Tensor(bf, {most, h_}),
              Tensor(bf, {std::max(h_, m_), most}), Tensor(bf, {m_, h_}), Tensor(bf, {h_, m_}), Tensor(bf, {h_, m_})};
@@ -236,7 +237,7 @@ class BareTrainMatmuls {
       bufs_.push_back(std::move(b));
     }
     for (size_t e = 0; e < count_.size(); ++e) {
-      const int64_t pad = Pad(count_[e]), salt = static_cast<int64_t>(e);
+      const int64_t pad = PadTokens(count_[e]), salt = static_cast<int64_t>(e);
       p13_.push_back(PackFixed(h_, 2 * m_, salt));
       p2_.push_back(PackFixed(m_, h_, salt + 1));
       p2t_.push_back(PackFixed(h_, m_, salt + 2));
@@ -250,7 +251,7 @@ class BareTrainMatmuls {
     const DType bf = DType::kBF16;
     mm_.ParallelFor(static_cast<int64_t>(count_.size()), [&](int64_t e) {
       const size_t ei = static_cast<size_t>(e);
-      const int64_t n = count_[ei], pad = Pad(n);
+      const int64_t n = count_[ei], pad = PadTokens(n);
       if (n == 0) return;
       Bufs& b = bufs_[static_cast<size_t>(ThreadSlot())];
       auto run = [&](const MatView& a, const PackedMatrix& p, Tensor* c, int64_t rows, int64_t cols) {
@@ -284,12 +285,6 @@ class BareTrainMatmuls {
   struct Bufs {
     Tensor x, h, ab, y, tr, dw2, dw1, dw3;
   };
-  // The engine's token padding of the weight-gradient matmuls (a multiple
-  // of 32, plus 32 where the rows would be a multiple of 1 KiB apart).
-  static int64_t Pad(int64_t n) {
-    const int64_t p = (n + 31) / 32 * 32;
-    return p > 0 && p % 512 == 0 ? p + 32 : p;
-  }
   PackedMatrix PackFixed(int64_t k, int64_t n, int64_t salt) {
     Tensor w(DType::kBF16, {std::max<int64_t>(k, 32), n});
     FillFixed(&w, salt);
