@@ -106,6 +106,16 @@ bool ParseArgs(int argc, char** argv, Options* o, std::string* err) {
   return true;
 }
 
+// Fills t with fixed small non-zero values (the dense reference and the
+// bare_* variants: their time does not depend on the values).
+void FillFixed(Tensor* t, int64_t salt) {
+  for (int64_t i = 0; i < t->numel(); ++i) {
+    const int64_t v = (i * 7919 + salt) % 17 - 8;
+    if (t->dtype() == DType::kS8) static_cast<int8_t*>(t->data())[i] = static_cast<int8_t>(v);
+    else t->Set(i, static_cast<float>(v) * 0.0625f);
+  }
+}
+
 // The dense reference: one bf16 matmul [T*K, H] x [H, 3M] with prepacked
 // weights and bf16 output, i.e. the 6*T*K*H*M FLOPs of the routed forward in
 // one oneDNN call.
@@ -113,7 +123,7 @@ class Dense {
  public:
   Dense(int64_t rows, int64_t k, int64_t n)
       : a_(DType::kBF16, {rows, k}), b_(DType::kBF16, {k, n}), c_(DType::kBF16, {rows, n}) {
-    for (int64_t i = 0; i < a_.numel(); ++i) a_.Set(i, static_cast<float>((i * 7919) % 17 - 8) * 0.0625f);
+    FillFixed(&a_, 0);
     for (int64_t i = 0; i < b_.numel(); ++i) b_.Set(i, static_cast<float>((i * 104729) % 13 - 6) * 0.03125f);
     packed_ = mm_.Pack(MatView::RowMajor(b_.data(), DType::kBF16, k, n, n));
   }
@@ -130,16 +140,6 @@ class Dense {
   Tensor a_, b_, c_;
   PackedMatrix packed_;
 };
-
-// Fills t with fixed small non-zero values (bare_* variants: their time does
-// not depend on the values).
-void FillFixed(Tensor* t, int64_t salt) {
-  for (int64_t i = 0; i < t->numel(); ++i) {
-    const int64_t v = (i * 7919 + salt) % 17 - 8;
-    if (t->dtype() == DType::kS8) static_cast<int8_t*>(t->data())[i] = static_cast<int8_t>(v);
-    else t->Set(i, static_cast<float>(v) * 0.0625f);
-  }
-}
 
 int ThreadSlot() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
 
