@@ -11,6 +11,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "engine/backend.h"
+#include "engine/cpu/isa.h"
 #include "engine/cpu/moe_block.h"
 #include "engine/parallel/mpi_comm.h"
 #include "engine/parallel/parallel_runner.h"
@@ -38,12 +39,14 @@ class CpuBackend : public Backend {
   // threads (they run one after the other); under MPI device i is rank i.
   std::string DevicesLine() const override {
     const dnnl_version_t* v = dnnl_version();
+    const cpu::CpuCaps& caps = cpu::Caps();
     std::string line = "[";
     for (int i = 0; i < devices_; ++i) {
-      char buf[160];
-      std::snprintf(buf, sizeof(buf), "%sCpuDevice(id=%d%s, threads=%d, onednn=%d.%d.%d)", i > 0 ? ", " : "", i,
-                    mpi_ ? (", rank=" + std::to_string(i)).c_str() : "", omp_get_max_threads(), v->major, v->minor,
-                    v->patch);
+      char buf[256];
+      std::snprintf(buf, sizeof(buf), "%sCpuDevice(id=%d%s, threads=%d, onednn=%d.%d.%d, isa=%s, bf16=%s, kernels=%s)",
+                    i > 0 ? ", " : "", i, mpi_ ? (", rank=" + std::to_string(i)).c_str() : "", omp_get_max_threads(),
+                    v->major, v->minor, v->patch, caps.onednn_isa.c_str(), cpu::Bf16PathName(caps.bf16_native),
+                    cpu::KernelIsaName(caps.kernels));
       line += buf;
     }
     return line + "]";

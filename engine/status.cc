@@ -22,8 +22,8 @@ int Status::ExitCode() const {
   switch (code_) {
     case Code::kOk: return kExitOk;
     case Code::kInvalidArgument:
-    case Code::kOutOfMemory:
-    case Code::kNotSupported: return kExitUsage;
+    case Code::kOutOfMemory: return kExitUsage;
+    case Code::kNotSupported: return kExitUnsupported;
     case Code::kParseError: return kExitParse;
     default: return kExitError;
   }

@@ -16,6 +16,7 @@ enum ExitCode : int {
   kExitUsage = 2,       // bad flags, bad values, incompatible combinations
   kExitParse = 3,       // a document could not be understood
   kExitCriteriaUnmet = 4,  // `moelog check`: some checkable criterion is unmet
+  kExitUnsupported = 5,    // this machine cannot run the configuration (a CPU feature is missing)
   kExitInterrupted = 130,
 };
 
@@ -25,7 +26,7 @@ class [[nodiscard]] Status {
     kOk = 0,
     kInvalidArgument,  // user input (flags, values) is wrong: exit 2
     kNotFound,
-    kNotSupported,
+    kNotSupported,     // this machine cannot run it (the message names the way out): exit 5
     kParseError,       // a document cannot be parsed: exit 3
     kIOError,
     kOutOfMemory,      // the shape does not fit: refused before allocation

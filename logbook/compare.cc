@@ -130,7 +130,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
     ComparisonRow row;
     auto fill = [&](const std::vector<const StoredRun*>& g, SideStats* s) {
       std::vector<double> v;
-      std::vector<std::string> hosts, targets;
+      std::vector<std::string> hosts, targets, isas;
       for (const auto* r : g) {
         auto it = r->metrics.find(o.metric);
         if (it == r->metrics.end()) continue;
@@ -138,6 +138,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
         s->ids.push_back(r->id);
         hosts.push_back(r->host);
         targets.push_back(r->target);
+        if (!r->cpu_isa.empty()) isas.push_back(r->cpu_isa);
       }
       if (v.empty()) return false;
       s->median = Median(v);
@@ -145,6 +146,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
       s->max = *std::max_element(v.begin(), v.end());
       s->hosts = JoinDistinct(hosts);
       s->targets = JoinDistinct(targets);
+      s->isas = JoinDistinct(isas);
       return true;
     };
     if (!fill(ga, &row.a) || !fill(gb, &row.b)) {
@@ -163,6 +165,9 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
       row.warnings.push_back("targets differ (" + row.a.targets + " vs " + row.b.targets + ")");
     if (row.a.hosts != row.b.hosts || row.a.hosts.find('/') != std::string::npos)
       row.warnings.push_back("hosts differ (" + row.a.hosts + " vs " + row.b.hosts + ")");
+    if ((!row.a.isas.empty() || !row.b.isas.empty()) &&
+        (row.a.isas != row.b.isas || row.a.isas.find('/') != std::string::npos))
+      row.warnings.push_back("cpu ISAs differ (" + row.a.isas + " vs " + row.b.isas + ")");
     c.rows.push_back(std::move(row));
   }
   for (const auto& k : keys)

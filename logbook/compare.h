@@ -38,6 +38,7 @@ struct SideStats {
   std::vector<std::string> ids;
   double median = 0, min = 0, max = 0;
   std::string hosts, targets;  // distinct values joined by '/'
+  std::string isas;            // cpu runs' ISA and bf16 path, distinct values joined by '/'
 };
 
 struct ComparisonRow {
@@ -46,7 +47,7 @@ struct ComparisonRow {
   double delta_pct = 0;       // (b.median - a.median) / a.median * 100
   bool has_repeats = false;   // some side has 2+ runs
   bool within_noise = false;  // repeats exist and the min..max ranges overlap
-  std::vector<std::string> warnings;  // different hosts or targets between A and B
+  std::vector<std::string> warnings;  // different hosts, targets or CPU ISAs between A and B
 };
 
 struct Comparison {

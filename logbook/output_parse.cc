@@ -268,4 +268,20 @@ ParsedRun RunFromResult(const engine::RunResult& r) {
   return p;
 }
 
+std::string CpuIsaOf(std::string_view text) {
+  const size_t at = text.rfind("devices=", 0) == 0 ? 0 : text.find("\ndevices=");
+  if (at == std::string_view::npos) return "";
+  std::string_view line = text.substr(at == 0 ? 0 : at + 1);
+  line = line.substr(0, line.find('\n'));
+  std::string out;
+  for (const char* key : {"isa=", "bf16=", "kernels="}) {
+    size_t k = line.find(std::string(", ") + key);
+    if (k == std::string_view::npos) continue;
+    k += 2;
+    const size_t end = line.find_first_of(",)", k);
+    out += (out.empty() ? "" : " ") + std::string(line.substr(k, end == std::string_view::npos ? end : end - k));
+  }
+  return out;
+}
+
 }  // namespace moelog::logbook

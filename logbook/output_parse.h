@@ -56,6 +56,10 @@ struct ParsedOutput {
 // that has only RESULT lines still gives one run per line).
 ParsedOutput ParseHarnessOutput(std::string_view text);
 
+// What a cpu run ran on, from its first `devices=` line: "isa=avx2
+// bf16=f32-compute kernels=avx2" ("" when the line does not say).
+std::string CpuIsaOf(std::string_view text);
+
 // Metrics and point values of an in-process result, under the same names as
 // ParsedRun (so stored rows look the same whichever path produced them).
 ParsedRun RunFromResult(const engine::RunResult& r);

@@ -21,6 +21,7 @@ StoredRun ToStoredRun(const RunRecord& rec) {
   r.entry_id = rec.entry_id;
   r.target = rec.target;
   r.host = rec.host;
+  r.cpu_isa = rec.cpu_isa;
   try {
     auto j = nlohmann::json::parse(rec.config_json);
     if (j.is_object()) {

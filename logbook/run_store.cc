@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/cpu/isa.h"
 #include "engine/v5p/hardware.h"
 #include "logbook/file_util.h"
 
@@ -66,14 +67,18 @@ const std::vector<std::vector<const char*>>& Migrations() {
        "tflops = json_extract(metrics_json, '$.tflops'), "
        "tokens_per_s = json_extract(metrics_json, '$.tokens_per_s')",
        "CREATE INDEX runs_logbook_entry ON runs(logbook_path, entry_id)"},
+      // 2 -> 3: what a cpu run ran on ("isa=avx2 bf16=f32-compute
+      // kernels=avx2", from its devices line); "" for v5p and older rows.
+      {"ALTER TABLE runs ADD COLUMN cpu_isa TEXT NOT NULL DEFAULT ''"},
   };
   return m;
 }
 
 // Columns a --where key may name directly.
-const std::array<const char*, 12> kColumnKeys = {"entry_id", "logbook_path", "target",      "status",
+const std::array<const char*, 13> kColumnKeys = {"entry_id", "logbook_path", "target",      "status",
                                                  "cache_key", "host",        "run_id",      "exit_status",
-                                                 "timed_out", "git_commit",  "git_dirty",   "moelog_version"};
+                                                 "timed_out", "git_commit",  "git_dirty",   "moelog_version",
+                                                 "cpu_isa"};
 
 const char* kSelectColumns =
     "id, run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, cache_key, "
@@ -319,15 +324,17 @@ Status RunStore::Insert(RunRecord* record) {
 }
 
 Status RunStore::Insert(std::vector<RunRecord>* records) {
-  const bool v2 = impl_->version >= 2;
+  const bool v2 = impl_->version >= 2, v3 = impl_->version >= 3;
   std::string sql =
       "INSERT INTO runs (run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, "
       "cache_key, point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, "
       "end_time, host, cpu_model, moelog_version, git_commit, git_dirty";
-  sql += v2 ? ", invocation_index, time_s, tflops, tokens_per_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-              "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)"
-            : ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-              "?21, ?22)";
+  if (v2) sql += ", invocation_index, time_s, tflops, tokens_per_s";
+  if (v3) sql += ", cpu_isa";
+  const int params = v3 ? 27 : v2 ? 26 : 22;
+  sql += ") VALUES (";
+  for (int i = 1; i <= params; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
+  sql += ")";
   MOELOG_RETURN_IF_ERROR(impl_->Exec("BEGIN IMMEDIATE"));
   {
     Stmt s(impl_->db, sql);
@@ -366,6 +373,7 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
           ++col;
         }
       }
+      if (v3) s.Bind(27, r.cpu_isa);
       if (s.Step() != SQLITE_DONE) {
         st = Status::IOError(std::string("sqlite: insert failed: ") + sqlite3_errmsg(impl_->db));
         break;
@@ -383,7 +391,7 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
 
 Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
   std::string sql = std::string("SELECT ") + kSelectColumns + (impl_->version >= 2 ? ", invocation_index" : "") +
-                    " FROM runs WHERE 1=1";
+                    (impl_->version >= 3 ? ", cpu_isa" : "") + " FROM runs WHERE 1=1";
   struct Binding {
     bool is_num;
     std::string text;
@@ -467,6 +475,7 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
     r.git_commit = s.Text(21);
     r.git_dirty = s.Int(22) != 0;
     if (impl_->version >= 2) r.invocation_index = s.Int(23);
+    if (impl_->version >= 3) r.cpu_isa = s.Text(24);
     out.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
@@ -569,7 +578,9 @@ std::string ModelVersionTag(const engine::BenchConfig& c) {
     memo[key] = tag;
     return tag;
   }
-  static const std::string cpu = CpuModel();
+  // The CPU, and what moelog runs on it: a run on AMX is not reused for the
+  // same config capped to AVX2 (ONEDNN_MAX_CPU_ISA) or in f32-compute mode.
+  static const std::string cpu = CpuModel() + ":" + engine::cpu::Caps().Describe();
   return c.target + ":" + MOELOG_VERSION + ":" + cpu;
 }
 

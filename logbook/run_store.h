@@ -40,6 +40,8 @@ struct RunRecord {
   std::string stdout_tail, stderr_tail;
   std::string start_time, end_time;
   std::string host, cpu_model, moelog_version;
+  // cpu runs: "isa=avx2 bf16=f32-compute kernels=avx2" (from the devices line).
+  std::string cpu_isa;
   std::string git_commit;          // of the logbook's repository; "" if none
   bool git_dirty = false;
   int64_t invocation_index = 0;    // position of the invocation in its entry's plan

@@ -462,6 +462,7 @@ std::vector<RunRecord> ToRecords(const Plan& plan, const PlanOutcome& outcome, c
     base.end_time = o.end_time;
     base.host = prov.host;
     base.cpu_model = prov.cpu_model;
+    base.cpu_isa = CpuIsaOf(o.stdout_text);
     base.moelog_version = prov.moelog_version;
     base.git_commit = prov.git_commit;
     base.git_dirty = prov.git_dirty;

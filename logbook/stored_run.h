@@ -21,6 +21,7 @@ struct StoredRun {
   std::string entry_id;                        // logbook entry that produced it ("" if none)
   std::string target;                          // cpu | v5p
   std::string host;                            // machine that produced it
+  std::string cpu_isa;                         // cpu runs: "isa=avx2 bf16=f32-compute kernels=avx2"
   std::string source = "measured";             // measured | modeled | recorded
 };
 

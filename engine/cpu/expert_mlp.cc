@@ -534,12 +534,7 @@ Status ExpertMlp::DownImpl(const ExpertWeights& w, const PackedRows& rows, Tenso
           for (int64_t j = 0; j < h; ++j) a[j] += wt * ToF(src[j]);
         }
         T* o = fc->out->as<T>() + tok * h;
-#if defined(MOELOG_KERNELS_AVX512)
-        for (int64_t j = 0; j < h; j += 16) simd::Store(o + j, simd::Load(a + j, h - j), h - j);
-#else
-#pragma omp simd
-        for (int64_t j = 0; j < h; ++j) o[j] = FromF<T>(a[j]);
-#endif
+        StoreRow(a, h, o);
       }
     });
   };

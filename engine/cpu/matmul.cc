@@ -8,10 +8,7 @@
 #include <string>
 #include <vector>
 
-#if defined(__AVX512BW__)
-#include <immintrin.h>
-#endif
-
+#include "engine/cpu/isa.h"
 #include "engine/cpu/kernels.h"
 
 namespace moelog::engine::cpu {
@@ -25,6 +22,16 @@ memory::desc ViewDesc(const MatView& v) {
 
 memory::desc OutDesc(const OutView& c) {
   return memory::desc({c.rows, c.cols}, ToDnnl(c.dtype), memory::dims{c.ld, 1});
+}
+
+const char* DTypeLabel(DType t) {
+  switch (t) {
+    case DType::kF32: return "float32";
+    case DType::kBF16: return "bfloat16";
+    case DType::kS8: return "int8";
+    case DType::kS32: return "int32";
+  }
+  return "?";
 }
 
 std::string ViewKey(const MatView& v) {
@@ -47,12 +54,31 @@ memory::data_type ToDnnl(DType t) {
   return memory::data_type::f32;
 }
 
-MatmulRunner::MatmulRunner() : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {}
+MatmulRunner::MatmulRunner() : MatmulRunner(Caps().bf16_native) {}
+
+MatmulRunner::MatmulRunner(bool bf16_native)
+    : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_), bf16_native_(bf16_native) {}
 
 void MatmulRunner::Fail(const std::string& what) {
   // Jobs of a batch can fail on several threads at once.
 #pragma omp critical(moelog_matmul_fail)
   if (status_.ok()) status_ = Status::Internal("oneDNN matmul: " + what);
+}
+
+void MatmulRunner::FailUnsupported(const std::string& what, DType dtype, int64_t m, int64_t k, int64_t n) {
+  char buf[512];
+  const bool bf16 = dtype == DType::kBF16;
+  std::snprintf(buf, sizeof(buf),
+                "oneDNN %d.%d cannot create a %s matmul [%lld x %lld] @ [%lld x %lld] on this CPU (isa=%s bf16=%s): %s; "
+                "%s",
+                DNNL_VERSION_MAJOR, DNNL_VERSION_MINOR, DTypeLabel(dtype), static_cast<long long>(m), static_cast<long long>(k),
+                static_cast<long long>(k), static_cast<long long>(n), Caps().onednn_isa.c_str(),
+                Bf16PathName(bf16_native_), what.c_str(),
+                bf16 && bf16_native_ ? "run with --dtype float32, or without MOELOG_BF16=native so that moelog computes "
+                                       "bf16 matmuls in f32"
+                                     : "run with --dtype float32");
+#pragma omp critical(moelog_matmul_fail)
+  if (status_.ok()) status_ = Status::NotSupported(buf);
 }
 
 MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_md, const std::string& b_key,
@@ -68,6 +94,19 @@ MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_m
     e.a = ViewDesc(a);
     e.b = b_md;
     e.c = OutDesc(c);
+    if (a.dtype == DType::kBF16 && !bf16_native_) {
+      // f32-compute: contiguous f32 operands (b_md is already f32 when the
+      // weights are packed), an f32 output buffer for a bf16 c.
+      e.f32_compute = true;
+      e.c_bf16 = c.dtype == DType::kBF16;
+      e.accumulate = accumulate;
+      e.a = memory::desc({a.rows, a.cols}, memory::data_type::f32, memory::format_tag::ab);
+      if (b_key[0] == 'v') e.b = memory::desc({a.cols, n}, memory::data_type::f32, memory::format_tag::ab);
+      if (e.c_bf16) {
+        e.c = memory::desc({c.rows, c.cols}, memory::data_type::f32, memory::format_tag::ab);
+        accumulate = false;  // the sum is added when the f32 result is rounded
+      }
+    }
     dnnl::primitive_attr attr;
     // User scratchpads: each thread passes its own, so one primitive can run
     // on several threads at once (RunBatch).
@@ -77,7 +116,13 @@ MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_m
       ops.append_sum(1.0f);
       attr.set_post_ops(ops);
     }
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, e.b, e.c), attr, engine_);
+    dnnl::matmul::primitive_desc pd;
+    try {
+      pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(e.a, e.b, e.c), attr, engine_);
+    } catch (const dnnl::error& err) {
+      FailUnsupported(err.what(), a.dtype, a.rows, a.cols, n);
+      return nullptr;
+    }
     e.prim = dnnl::matmul(pd);
     e.scratch = pd.scratchpad_desc();
     e.scratch_bytes = e.scratch.get_size();
@@ -98,6 +143,64 @@ char* MatmulRunner::Scratch(int tid, size_t bytes) {
     t.scratch_bytes = t.scratch ? size : 0;
   }
   return t.scratch.get();
+}
+
+MatmulRunner::ThreadCtx& MatmulRunner::Thread(int tid) {
+  if (threads_.size() <= static_cast<size_t>(tid)) threads_.resize(static_cast<size_t>(tid) + 1);
+  return threads_[static_cast<size_t>(tid)];
+}
+
+namespace {
+
+// Grows v to n elements (the f32-compute buffers; never shrinks).
+float* Grow(std::vector<float>* v, int64_t n) {
+  if (v->size() < static_cast<size_t>(n)) v->resize(static_cast<size_t>(n));
+  return v->data();
+}
+
+// dst[i, :] = f32(row i of v), a bf16 view, into a contiguous [rows, cols];
+// parallel over rows when not already inside a parallel region.
+void WidenBf16(const MatView& v, float* dst) {
+  const bf16_t* src = static_cast<const bf16_t*>(v.data);
+  if (v.col_stride == 1) {
+#pragma omp parallel for schedule(static) if (!omp_in_parallel() && v.rows * v.cols >= (1 << 16))
+    for (int64_t i = 0; i < v.rows; ++i) Bf16ToF32Row(src + i * v.row_stride, v.cols, dst + i * v.cols);
+    return;
+  }
+#pragma omp parallel for schedule(static) if (!omp_in_parallel() && v.rows * v.cols >= (1 << 16))
+  for (int64_t i = 0; i < v.rows; ++i)
+    for (int64_t j = 0; j < v.cols; ++j) dst[i * v.cols + j] = ToF(src[i * v.row_stride + j * v.col_stride]);
+}
+
+}  // namespace
+
+void MatmulRunner::ExecuteF32(Entry* e, const MatView& a, const MatView* b_view, const memory* b_packed,
+                              const OutView& c, int tid) {
+  ThreadCtx& t = Thread(tid);
+  float* fa = Grow(&t.fa, a.rows * a.cols);
+  WidenBf16(a, fa);
+  const MatView fav = MatView::RowMajor(fa, DType::kF32, a.rows, a.cols, a.cols);
+  try {
+    memory bm;
+    if (b_view != nullptr) {
+      float* fb = Grow(&t.fb, b_view->rows * b_view->cols);
+      WidenBf16(*b_view, fb);
+      bm = memory(e->b, engine_, fb);
+    } else {
+      bm = *b_packed;
+    }
+    if (!e->c_bf16) {
+      Execute(e, fav, bm, c, tid);
+      return;
+    }
+    float* fc = Grow(&t.fc, c.rows * c.cols);
+    Execute(e, fav, bm, OutView{fc, DType::kF32, c.rows, c.cols, c.cols}, tid);
+    bf16_t* out = static_cast<bf16_t*>(c.data);
+#pragma omp parallel for schedule(static) if (!omp_in_parallel() && c.rows * c.cols >= (1 << 16))
+    for (int64_t i = 0; i < c.rows; ++i) F32ToBf16Row(fc + i * c.cols, c.cols, e->accumulate, out + i * c.ld);
+  } catch (const dnnl::error& err) {
+    Fail(std::string("f32-compute: ") + err.what());
+  }
 }
 
 void MatmulRunner::Execute(Entry* e, const MatView& a, const memory& b, const OutView& c, int tid) {
@@ -128,6 +231,10 @@ void MatmulRunner::Run(const MatView& a, const MatView& b, const OutView& c, boo
   }
   Entry* e = Get(a, ViewDesc(b), "v" + ViewKey(b), c, accumulate, b.cols);
   if (e == nullptr) return;
+  if (e->f32_compute) {
+    ExecuteF32(e, a, &b, nullptr, c, 0);
+    return;
+  }
   try {
     memory bm(e->b, engine_, const_cast<void*>(b.data));
     Execute(e, a, bm, c);
@@ -143,7 +250,8 @@ void MatmulRunner::Run(const MatView& a, const PackedMatrix& b, const OutView& c
                 static_cast<long long>(b.n()));
   Entry* e = Get(a, b.desc(), bkey, c, accumulate, b.n());
   if (e == nullptr) return;
-  Execute(e, a, b.memory(), c);
+  if (e->f32_compute) ExecuteF32(e, a, nullptr, &b.memory(), c, 0);
+  else Execute(e, a, b.memory(), c);
 }
 
 namespace {
@@ -171,6 +279,11 @@ MatmulRunner::Entry* MatmulRunner::Resolve(const MatmulJob& j) {
 
 void MatmulRunner::ExecuteJob(Entry* e, const MatmulJob& j, int tid, const OutView* c) {
   const OutView& out = c != nullptr ? *c : j.c;
+  if (e->f32_compute) {
+    ExecuteF32(e, j.a, j.packed != nullptr ? nullptr : &j.b, j.packed != nullptr ? &j.packed->memory() : nullptr, out,
+               tid);
+    return;
+  }
   if (j.packed != nullptr) {
     Execute(e, j.a, j.packed->memory(), out, tid);
     return;
@@ -298,7 +411,8 @@ memory::desc MatmulRunner::WeightsDesc(int64_t k, int64_t n, DType dtype) {
     if (it != weight_descs_.end()) return it->second;
   }
   // The blocked layout brgemm wants for B depends on (K, N, types), not M.
-  memory::data_type dt = ToDnnl(dtype);
+  // f32-compute mode: bf16 weights are packed as f32 copies.
+  memory::data_type dt = dtype == DType::kBF16 && !bf16_native_ ? memory::data_type::f32 : ToDnnl(dtype);
   memory::data_type out = dtype == DType::kS8 ? memory::data_type::s32 : dt;
   memory::desc a_md({512, k}, dt, memory::format_tag::ab);
   memory::desc b_md({k, n}, dt, memory::format_tag::any);
@@ -318,7 +432,7 @@ PackedMatrix MatmulRunner::Pack(const MatView& b) {
     p.memory_ = memory(p.desc_, engine_);
     p.vnni64_ = VnniPackable(p);
   } catch (const dnnl::error& err) {
-    Fail(std::string("packing: ") + err.what());
+    FailUnsupported(std::string("packing the weights: ") + err.what(), b.dtype, 512, b.rows, b.cols);
     p.k_ = 0;
     return p;
   }
@@ -343,24 +457,7 @@ void PackVnni64(const bf16_t* w, int64_t k_valid, int64_t k, int64_t n, int64_t 
     for (int64_t r = 0; r < k; r += 2, out += 128) {
       const bf16_t* r0 = r < k_valid ? w + r * ld + nb * 64 : kZeros;
       const bf16_t* r1 = r + 1 < k_valid ? w + (r + 1) * ld + nb * 64 : kZeros;
-#if defined(__AVX512BW__)
-      // Interleave 64 columns of two rows: out[2j] = r0[j], out[2j+1] = r1[j].
-      alignas(64) static const uint16_t kLo[32] = {0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39,
-                                                   8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47};
-      alignas(64) static const uint16_t kHi[32] = {16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21, 53, 22, 54, 23, 55,
-                                                   24, 56, 25, 57, 26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63};
-      const __m512i lo = _mm512_load_si512(kLo), hi = _mm512_load_si512(kHi);
-      for (int64_t j = 0; j < 64; j += 32) {
-        const __m512i a = _mm512_loadu_si512(r0 + j), b = _mm512_loadu_si512(r1 + j);
-        _mm512_storeu_si512(out + 2 * j, _mm512_permutex2var_epi16(a, lo, b));
-        _mm512_storeu_si512(out + 2 * j + 32, _mm512_permutex2var_epi16(a, hi, b));
-      }
-#else
-      for (int64_t j = 0; j < 64; ++j) {
-        out[2 * j] = r0[j];
-        out[2 * j + 1] = r1[j];
-      }
-#endif
+      InterleaveRowPair64(r0, r1, out);
     }
   }
 }
@@ -378,20 +475,7 @@ void PackVnni64Transposed(const bf16_t* w, int64_t n, int64_t kpart, int64_t ld,
       bf16_t* out = dst + (nb * kb_count + k0 / 32 + kb) * 32 * 64;
       for (int64_t q = 0; q < 4; ++q) {
         const bf16_t* src = w + (nb * 64 + q * 16) * ld + kb * 32;
-#if defined(MOELOG_KERNELS_AVX512)
-        __m512i r[16];
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(src + i * ld);
-        simd::Transpose16x16(r);
-#pragma GCC unroll 16
-        for (int p = 0; p < 16; ++p) _mm512_storeu_si512(out + (p * 64 + q * 16) * 2, r[p]);
-#else
-        for (int64_t p = 0; p < 16; ++p)
-          for (int64_t i = 0; i < 16; ++i) {
-            out[(p * 64 + q * 16 + i) * 2] = src[i * ld + 2 * p];
-            out[(p * 64 + q * 16 + i) * 2 + 1] = src[i * ld + 2 * p + 1];
-          }
-#endif
+        TransposePairs16x16(src, ld, out + q * 16 * 2);
       }
     }
   }
@@ -493,6 +577,15 @@ void MatmulRunner::Repack(const MatView& b, PackedMatrix* p) {
     // nested OpenMP call, on that thread only).
     const bool here = parallel_threads_ > 0 && omp_in_parallel();
     dnnl::stream& s = here ? threads_[static_cast<size_t>(omp_get_thread_num())].stream : stream_;
+    if (b.dtype == DType::kBF16 && !bf16_native_) {
+      // f32-compute: widen, then reorder the f32 copy into the f32 layout.
+      std::vector<float> wide(static_cast<size_t>(b.rows * b.cols));
+      WidenBf16(b, wide.data());
+      memory src(memory::desc({b.rows, b.cols}, memory::data_type::f32, memory::format_tag::ab), engine_, wide.data());
+      dnnl::reorder(src, p->memory_).execute(s, src, p->memory_);
+      s.wait();
+      return;
+    }
     memory src(ViewDesc(b), engine_, const_cast<void*>(b.data));
     dnnl::reorder(src, p->memory_).execute(s, src, p->memory_);
     s.wait();

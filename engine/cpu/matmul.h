@@ -4,6 +4,18 @@
 // B prepacked into oneDNN's blocked layout (format_tag::any, reordered once).
 // Primitives are cached per (M, K, N, data types, strides, packed layout,
 // accumulate), so a fixed routing creates each primitive once.
+//
+// bf16 on CPUs where oneDNN 2.6 has no bf16 matmul (below AVX-512): the
+// runner's f32-compute mode. bf16 keeps its meaning: operands and outputs are
+// bf16 tensors, each matmul accumulates in f32 and rounds its output to bf16
+// once, as the native path does. The matmul itself runs in f32: packed bf16
+// weights are kept as f32 copies in oneDNN's f32 blocked layout (converted
+// once per pack: twice the bytes, but the f32 kernels then read them as they
+// are), the left operand is widened into a per-thread f32 buffer per call
+// (M*K conversions against M*K*N multiply-adds), and a bf16 output is
+// computed into a per-thread f32 buffer and rounded (with the sum for an
+// accumulating call) by the caller's thread. Measured on AVX2 this beats
+// converting bf16 weight tiles on the fly inside every job (BENCHMARKS.md).
 #ifndef MOELOG_ENGINE_CPU_MATMUL_H_
 #define MOELOG_ENGINE_CPU_MATMUL_H_
 
@@ -54,11 +66,14 @@ class PackedMatrix {
   const dnnl::memory::desc& desc() const { return desc_; }
   const dnnl::memory& memory() const { return memory_; }
   bool empty() const { return k_ == 0; }
+  // In the bf16 VNNI layout moelog packs itself (AMX): RepackColumns,
+  // RepackRows, PackInto and SliceColumns apply.
+  bool vnni64() const { return vnni64_; }
 
  private:
   friend class MatmulRunner;
   int64_t k_ = 0, n_ = 0;
-  DType dtype_ = DType::kF32;
+  DType dtype_ = DType::kF32;  // the tensor's dtype (bf16 also in f32-compute mode)
   // The layout is oneDNN's bf16 "BA16a64b2a" (checked when packed), which
   // Repack fills with its own kernel instead of a oneDNN reorder.
   bool vnni64_ = false;
@@ -88,7 +103,10 @@ struct MatmulJob {
 
 class MatmulRunner {
  public:
+  // bf16_native: oneDNN's bf16 matmuls, else the f32-compute mode (default:
+  // what this machine has, Caps().bf16_native).
   MatmulRunner();
+  explicit MatmulRunner(bool bf16_native);
   MatmulRunner(const MatmulRunner&) = delete;
   MatmulRunner& operator=(const MatmulRunner&) = delete;
 
@@ -149,7 +167,11 @@ class MatmulRunner {
   // multiples of 64 within p's columns.
   bool SliceColumns(const PackedMatrix& p, int64_t col0, int64_t n, PackedMatrix* slice);
 
-  // The first oneDNN error seen (Ok if none). Errors do not throw.
+  // False in f32-compute mode (bf16 matmuls computed in f32).
+  bool bf16_native() const { return bf16_native_; }
+  // The first oneDNN error seen (Ok if none). Errors do not throw. A
+  // primitive this machine cannot create is NotSupported, with the shape,
+  // dtype, ISA and the way out.
   const Status& status() const { return status_; }
   // Implementation name of the most recently created primitive ("brg:...").
   const std::string& last_impl() const { return last_impl_; }
@@ -162,6 +184,11 @@ class MatmulRunner {
     dnnl::matmul prim;
     dnnl::memory::desc a, b, c, scratch;
     size_t scratch_bytes = 0;
+    // f32-compute mode: a bf16 call runs as f32 on widened copies of a (and
+    // of b when it is a view); a bf16 c is computed into an f32 buffer.
+    bool f32_compute = false;
+    bool c_bf16 = false;
+    bool accumulate = false;
   };
   // Per-thread execution context: a stream and a scratchpad buffer
   // (primitives use user-provided scratchpads so they can run concurrently).
@@ -172,6 +199,8 @@ class MatmulRunner {
     // Output buffer of MatmulJob::consume jobs.
     std::unique_ptr<char, void (*)(void*)> out{nullptr, std::free};
     size_t out_bytes = 0;
+    // f32-compute mode: widened operands and the f32 output.
+    std::vector<float> fa, fb, fc;
   };
   Entry* Get(const MatView& a, const dnnl::memory::desc& b_md, const std::string& b_key, const OutView& c,
              bool accumulate, int64_t n);
@@ -180,6 +209,10 @@ class MatmulRunner {
   // sharing a slot; each thread only touches its own).
   char* Scratch(int tid, size_t bytes);
   void Execute(Entry* e, const MatView& a, const dnnl::memory& b, const OutView& c, int tid = 0);
+  // An f32-compute entry: b is a bf16 view (b_view) or packed f32 weights.
+  void ExecuteF32(Entry* e, const MatView& a, const MatView* b_view, const dnnl::memory* b_packed, const OutView& c,
+                  int tid);
+  ThreadCtx& Thread(int tid);
   // c (when given) replaces job.c as the output.
   void ExecuteJob(Entry* e, const MatmulJob& job, int tid, const OutView* c = nullptr);
   // Runs job i of a batch on thread tid: matmul (entry may be null: nothing
@@ -188,6 +221,8 @@ class MatmulRunner {
   // Grows thread tid's consume-output buffer to `bytes`.
   char* OutBuffer(int tid, size_t bytes);
   void Fail(const std::string& what);
+  // A primitive oneDNN cannot create on this machine.
+  void FailUnsupported(const std::string& what, DType dtype, int64_t m, int64_t k, int64_t n);
   // The blocked layout oneDNN's matmul picks for a [k, n] weight (cached;
   // throws dnnl::error).
   dnnl::memory::desc WeightsDesc(int64_t k, int64_t n, DType dtype);
@@ -204,6 +239,7 @@ class MatmulRunner {
   std::unordered_map<std::string, dnnl::memory::desc> weight_descs_;  // "KxN:dtype" -> WeightsDesc
   std::mutex layout_mu_;    // weight_descs_
   int parallel_threads_ = 0;  // > 0 while ParallelFor runs on several threads
+  bool bf16_native_ = true;
   Status status_;
   std::string last_impl_;
 };

@@ -192,38 +192,10 @@ struct TiledMoe::Accumulator {
           std::memcpy(hi, src, static_cast<size_t>(h) * sizeof(bf16_t));
           first_scale[t] = scale;
         } else {
-          const float s1 = first_scale[t];
-#if defined(MOELOG_KERNELS_AVX512)
-          // Explicit vectors: the bf16 store is then one instruction where
-          // the CPU has AVX512_BF16 (the loop below spends most of its time
-          // in FromF's integer rounding).
-          const __m512 v1 = _mm512_set1_ps(s1), v2 = _mm512_set1_ps(scale), zero = _mm512_setzero_ps();
-          for (int64_t j = 0; j < h; j += 16) {
-            const int64_t k = std::min<int64_t>(16, h - j);
-            const __m512 a = _mm512_add_ps(zero, _mm512_mul_ps(v1, simd::Load(hi + j, k)));
-            simd::Store(hi + j, _mm512_add_ps(a, _mm512_mul_ps(v2, simd::Load(src + j, k))), k);
-          }
-#else
-#pragma omp simd
-          for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>((0.0f + s1 * ToF(hi[j])) + scale * ToF(src[j]));
-#endif
+          PairScaleAddBf16Row(hi, src, first_scale[t], scale, h);
         }
       } else if (pair_exact) {
-#if defined(MOELOG_KERNELS_AVX512)
-        const __m512 zero = _mm512_setzero_ps();
-        for (int64_t j = 0; j < h; j += 16) {
-          const int64_t k = std::min<int64_t>(16, h - j);
-          simd::Store(hi + j, _mm512_add_ps(first ? zero : simd::Load(hi + j, k), simd::Load(src + j, k)), k);
-        }
-#else
-        if (first) {
-#pragma omp simd
-          for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(0.0f + ToF(src[j]));
-        } else {
-#pragma omp simd
-          for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(ToF(hi[j]) + ToF(src[j]));
-        }
-#endif
+        PairAddBf16Row(hi, src, first, h);
       } else if (first) {
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) {
@@ -688,20 +660,7 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
           continue;
         }
         const T* src = yp + int64_t{plan.token[r]} * h;
-#if defined(MOELOG_KERNELS_AVX512)
-        if constexpr (std::is_same_v<T, bf16_t>) {
-          // Explicit vectors for the two bf16 roundings (one instruction
-          // each where the CPU has AVX512_BF16).
-          const __m512 vs = _mm512_set1_ps(s), vd = _mm512_set1_ps(dout_scale);
-          for (int64_t j = 0; j < h; j += 16) {
-            const int64_t k = std::min<int64_t>(16, h - j);
-            simd::Store(d + j, _mm512_mul_ps(vs, simd::RoundToBf16(_mm512_mul_ps(simd::Load(src + j, k), vd))), k);
-          }
-          continue;
-        }
-#endif
-#pragma omp simd
-        for (int64_t j = 0; j < h; ++j) d[j] = FromF<T>(s * ToF(FromF<T>(ToF(src[j]) * dout_scale)));
+        ScaledGradRow(src, dout_scale, s, h, d);
       }
       if (!have_ht)
         SwiGluRows(reinterpret_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m);

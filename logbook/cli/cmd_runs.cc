@@ -49,6 +49,7 @@ const std::vector<Column>& FixedColumns() {
       {"tflops", [](const RunRecord& r) { return Metric(r, "tflops", "%.3f"); }},
       {"tflops_per_device", [](const RunRecord& r) { return Metric(r, "tflops_per_device", "%.3f"); }},
       {"tokens_per_s", [](const RunRecord& r) { return Metric(r, "tokens_per_s", "%.2f"); }},
+      {"cpu_isa", [](const RunRecord& r) { return r.cpu_isa; }},
       {"start_time", [](const RunRecord& r) { return r.start_time; }},
   };
   return c;
@@ -118,8 +119,8 @@ void PrintCsv(const std::vector<RunRecord>& rows) {
   for (const auto& r : rows)
     for (const auto& [k, v] : r.metrics) mset.insert(k);
   std::vector<std::string> header = {"id", "run_id", "entry_id", "logbook_path", "target", "status", "exit_status",
-                                     "timed_out", "cache_key", "start_time", "end_time", "host", "git_commit",
-                                     "git_dirty", "command_rewritten"};
+                                     "timed_out", "cache_key", "start_time", "end_time", "host", "cpu_isa",
+                                     "git_commit", "git_dirty", "command_rewritten"};
   std::string h;
   for (const auto& c : header) h += (h.empty() ? "" : ",") + c;
   for (const auto& p : pcols) h += "," + CsvField(p);
@@ -128,7 +129,7 @@ void PrintCsv(const std::vector<RunRecord>& rows) {
   for (const auto& r : rows) {
     std::vector<std::string> f = {std::to_string(r.id), r.run_id, r.entry_id, r.logbook_path, r.target, r.status,
                                   std::to_string(r.exit_status), r.timed_out ? "1" : "0", r.cache_key,
-                                  r.start_time, r.end_time, r.host, r.git_commit, r.git_dirty ? "1" : "0",
+                                  r.start_time, r.end_time, r.host, r.cpu_isa, r.git_commit, r.git_dirty ? "1" : "0",
                                   r.command_rewritten};
     std::string s;
     for (const auto& x : f) s += (s.empty() ? "" : ",") + CsvField(x);
@@ -166,6 +167,7 @@ void PrintJson(const std::vector<RunRecord>& rows) {
     j["end_time"] = r.end_time;
     j["host"] = r.host;
     j["cpu_model"] = r.cpu_model;
+    j["cpu_isa"] = r.cpu_isa;
     j["moelog_version"] = r.moelog_version;
     j["git_commit"] = r.git_commit;
     j["git_dirty"] = r.git_dirty;

@@ -46,6 +46,8 @@ void PrintUsage(FILE* f) {
                "  2    usage error: unknown flag or choice, bad value, incompatible options\n"
                "  3    a document could not be parsed or rewritten safely (file:line: message)\n"
                "  4    `check`: some machine-checkable stop criterion is unmet\n"
+               "  5    this machine cannot run the configuration (a CPU feature is missing;\n"
+               "       the message names the way out, e.g. --dtype float32)\n"
                "  130  interrupted\n");
 }
 

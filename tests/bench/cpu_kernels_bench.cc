@@ -55,14 +55,17 @@ void Paired(benchmark::State& state, const std::function<void()>& a, const std::
   state.counters["speedup"] = Median(ratio);
 }
 
-std::vector<bf16_t> Bf16Values(int64_t n, uint32_t seed) {
+[[maybe_unused]] std::vector<bf16_t> Bf16Values(int64_t n, uint32_t seed) {
   std::vector<bf16_t> v(static_cast<size_t>(n));
   std::mt19937 g(seed);
   for (auto& x : v) x = FromF<bf16_t>(static_cast<float>(static_cast<int>(g() % 2001) - 1000) / 150.0f);
   return v;
 }
 
-#if defined(MOELOG_KERNELS_AVX512)
+// The AVX-512 probes below compare intrinsic variants; they are built where
+// the compiler targets AVX512_BF16 itself (-DMOELOG_NATIVE=ON on such a CPU).
+#if defined(__AVX512BF16__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+namespace simd = kernels_avx512bf16::simd;
 template <__m256i (*Convert)(__m512)>
 void SwiGluTile(const bf16_t* ab, int64_t rows, int64_t m, bf16_t* h) {
   for (int64_t r = 0; r < rows; ++r)
