@@ -43,10 +43,10 @@ class CpuBackend : public Backend {
     std::string line = "[";
     for (int i = 0; i < devices_; ++i) {
       char buf[256];
-      std::snprintf(buf, sizeof(buf), "%sCpuDevice(id=%d%s, threads=%d, onednn=%d.%d.%d, isa=%s, bf16=%s, kernels=%s)",
+      std::snprintf(buf, sizeof(buf), "%sCpuDevice(id=%d%s, threads=%d, onednn=%d.%d.%d, isa=%s, bf16=%s, kernels=%s, int8=%s)",
                     i > 0 ? ", " : "", i, mpi_ ? (", rank=" + std::to_string(i)).c_str() : "", omp_get_max_threads(),
                     v->major, v->minor, v->patch, caps.onednn_isa.c_str(), cpu::Bf16PathName(caps.bf16_native),
-                    cpu::KernelIsaName(caps.kernels));
+                    cpu::KernelIsaName(caps.kernels), cpu::Bf16PathName(caps.int8_native));
       line += buf;
     }
     return line + "]";

@@ -274,7 +274,7 @@ std::string CpuIsaOf(std::string_view text) {
   std::string_view line = text.substr(at == 0 ? 0 : at + 1);
   line = line.substr(0, line.find('\n'));
   std::string out;
-  for (const char* key : {"isa=", "bf16=", "kernels="}) {
+  for (const char* key : {"isa=", "bf16=", "kernels=", "int8="}) {
     size_t k = line.find(std::string(", ") + key);
     if (k == std::string_view::npos) continue;
     k += 2;

@@ -102,6 +102,13 @@ CpuCaps Detect() {
     else if (std::strcmp(env, "f32-compute") == 0) c.bf16_native = false;
     else std::fprintf(stderr, "moelog: warning: MOELOG_BF16=%s is not native or f32-compute; ignored\n", env);
   }
+  c.int8_native = isa == dnnl::cpu_isa::avx512_core_vnni || isa == dnnl::cpu_isa::avx512_core_bf16 ||
+                  isa == dnnl::cpu_isa::avx512_core_amx || isa == dnnl::cpu_isa::avx2_vnni;
+  if (const char* env = std::getenv("MOELOG_INT8"); env != nullptr && *env != '\0') {
+    if (std::strcmp(env, "native") == 0) c.int8_native = true;
+    else if (std::strcmp(env, "f32-compute") == 0) c.int8_native = false;
+    else std::fprintf(stderr, "moelog: warning: MOELOG_INT8=%s is not native or f32-compute; ignored\n", env);
+  }
   return c;
 }
 
@@ -125,7 +132,8 @@ const char* KernelIsaName(KernelIsa isa) {
 const char* Bf16PathName(bool native) { return native ? "native" : "f32-compute"; }
 
 std::string CpuCaps::Describe() const {
-  return "isa=" + onednn_isa + " bf16=" + Bf16PathName(bf16_native) + " kernels=" + KernelIsaName(kernels);
+  return "isa=" + onednn_isa + " bf16=" + Bf16PathName(bf16_native) + " kernels=" + KernelIsaName(kernels) +
+         " int8=" + Bf16PathName(int8_native);
 }
 
 const CpuCaps& Caps() {

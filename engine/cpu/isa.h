@@ -9,6 +9,7 @@
 // kernels alone. Where oneDNN 2.6 has no bf16 matmul (below AVX-512), bf16
 // keeps its meaning (bf16 storage, rounding at the same points, f32
 // accumulation) and the matmuls compute in f32 ("f32-compute").
+// MOELOG_INT8=native | f32-compute does the same for int8 matmuls.
 // MOELOG_BF16=native | f32-compute overrides the probe (native on a machine
 // without bf16 matmuls then fails with a clear error: for tests).
 #ifndef MOELOG_ENGINE_CPU_ISA_H_
@@ -25,6 +26,10 @@ struct CpuCaps {
   std::string onednn_isa;  // oneDNN's effective ISA: "avx2", "avx512_core_amx", ...
   KernelIsa kernels = KernelIsa::kBaseline;
   bool bf16_native = false;  // oneDNN creates bf16 matmuls
+  // oneDNN's s8 matmuls are exact (VNNI). Without VNNI oneDNN 2.6 multiplies
+  // with vpmaddubsw, whose 16-bit pair sums saturate for full-range int8
+  // values: moelog then computes s8 x s8 -> s32 in f32 ("f32-compute").
+  bool int8_native = false;
   // "isa=avx2 bf16=f32-compute kernels=avx2": what the devices line and the run store say.
   std::string Describe() const;
 };

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -57,7 +58,10 @@ memory::data_type ToDnnl(DType t) {
 MatmulRunner::MatmulRunner() : MatmulRunner(Caps().bf16_native) {}
 
 MatmulRunner::MatmulRunner(bool bf16_native)
-    : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_), bf16_native_(bf16_native) {}
+    : engine_(dnnl::engine::kind::cpu, 0),
+      stream_(engine_),
+      bf16_native_(bf16_native),
+      int8_native_(Caps().int8_native) {}
 
 void MatmulRunner::Fail(const std::string& what) {
   // Jobs of a batch can fail on several threads at once.
@@ -94,15 +98,16 @@ MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_m
     e.a = ViewDesc(a);
     e.b = b_md;
     e.c = OutDesc(c);
-    if (a.dtype == DType::kBF16 && !bf16_native_) {
+    if ((a.dtype == DType::kBF16 && !bf16_native_) || (a.dtype == DType::kS8 && !int8_native_)) {
       // f32-compute: contiguous f32 operands (b_md is already f32 when the
-      // weights are packed), an f32 output buffer for a bf16 c.
+      // weights are packed), an f32 output buffer for a bf16 or s32 c.
       e.f32_compute = true;
       e.c_bf16 = c.dtype == DType::kBF16;
+      e.c_s32 = c.dtype == DType::kS32;
       e.accumulate = accumulate;
       e.a = memory::desc({a.rows, a.cols}, memory::data_type::f32, memory::format_tag::ab);
       if (b_key[0] == 'v') e.b = memory::desc({a.cols, n}, memory::data_type::f32, memory::format_tag::ab);
-      if (e.c_bf16) {
+      if (e.c_bf16 || e.c_s32) {
         e.c = memory::desc({c.rows, c.cols}, memory::data_type::f32, memory::format_tag::ab);
         accumulate = false;  // the sum is added when the f32 result is rounded
       }
@@ -161,6 +166,14 @@ float* Grow(std::vector<float>* v, int64_t n) {
 // dst[i, :] = f32(row i of v), a bf16 view, into a contiguous [rows, cols];
 // parallel over rows when not already inside a parallel region.
 void WidenBf16(const MatView& v, float* dst) {
+  if (v.dtype == DType::kS8) {
+    // int8 values are exact in f32.
+    const int8_t* q = static_cast<const int8_t*>(v.data);
+#pragma omp parallel for schedule(static) if (!omp_in_parallel() && v.rows * v.cols >= (1 << 16))
+    for (int64_t i = 0; i < v.rows; ++i)
+      for (int64_t j = 0; j < v.cols; ++j) dst[i * v.cols + j] = q[i * v.row_stride + j * v.col_stride];
+    return;
+  }
   const bf16_t* src = static_cast<const bf16_t*>(v.data);
   if (v.col_stride == 1) {
 #pragma omp parallel for schedule(static) if (!omp_in_parallel() && v.rows * v.cols >= (1 << 16))
@@ -189,12 +202,25 @@ void MatmulRunner::ExecuteF32(Entry* e, const MatView& a, const MatView* b_view,
     } else {
       bm = *b_packed;
     }
-    if (!e->c_bf16) {
+    if (!e->c_bf16 && !e->c_s32) {
       Execute(e, fav, bm, c, tid);
       return;
     }
     float* fc = Grow(&t.fc, c.rows * c.cols);
     Execute(e, fav, bm, OutView{fc, DType::kF32, c.rows, c.cols, c.cols}, tid);
+    if (e->c_s32) {
+      // Products of int8 values and their sums are exact in f32 up to
+      // K = 2^24 / 127^2 (1040); beyond, the sum carries f32's 24 bits
+      // (relative 6e-8), far below int8's own quantization error.
+      int32_t* out = static_cast<int32_t*>(c.data);
+#pragma omp parallel for schedule(static) if (!omp_in_parallel() && c.rows * c.cols >= (1 << 16))
+      for (int64_t i = 0; i < c.rows; ++i)
+        for (int64_t j = 0; j < c.cols; ++j) {
+          const int32_t v = static_cast<int32_t>(std::lrint(fc[i * c.cols + j]));
+          out[i * c.ld + j] = e->accumulate ? out[i * c.ld + j] + v : v;
+        }
+      return;
+    }
     bf16_t* out = static_cast<bf16_t*>(c.data);
 #pragma omp parallel for schedule(static) if (!omp_in_parallel() && c.rows * c.cols >= (1 << 16))
     for (int64_t i = 0; i < c.rows; ++i) F32ToBf16Row(fc + i * c.cols, c.cols, e->accumulate, out + i * c.ld);
@@ -411,9 +437,10 @@ memory::desc MatmulRunner::WeightsDesc(int64_t k, int64_t n, DType dtype) {
     if (it != weight_descs_.end()) return it->second;
   }
   // The blocked layout brgemm wants for B depends on (K, N, types), not M.
-  // f32-compute mode: bf16 weights are packed as f32 copies.
-  memory::data_type dt = dtype == DType::kBF16 && !bf16_native_ ? memory::data_type::f32 : ToDnnl(dtype);
-  memory::data_type out = dtype == DType::kS8 ? memory::data_type::s32 : dt;
+  // f32-compute mode: bf16 (or s8) weights are packed as f32 copies.
+  const bool f32 = (dtype == DType::kBF16 && !bf16_native_) || (dtype == DType::kS8 && !int8_native_);
+  memory::data_type dt = f32 ? memory::data_type::f32 : ToDnnl(dtype);
+  memory::data_type out = dt == memory::data_type::s8 ? memory::data_type::s32 : dt;
   memory::desc a_md({512, k}, dt, memory::format_tag::ab);
   memory::desc b_md({k, n}, dt, memory::format_tag::any);
   memory::desc c_md({512, n}, out, memory::format_tag::ab);
@@ -577,7 +604,7 @@ void MatmulRunner::Repack(const MatView& b, PackedMatrix* p) {
     // nested OpenMP call, on that thread only).
     const bool here = parallel_threads_ > 0 && omp_in_parallel();
     dnnl::stream& s = here ? threads_[static_cast<size_t>(omp_get_thread_num())].stream : stream_;
-    if (b.dtype == DType::kBF16 && !bf16_native_) {
+    if ((b.dtype == DType::kBF16 && !bf16_native_) || (b.dtype == DType::kS8 && !int8_native_)) {
       // f32-compute: widen, then reorder the f32 copy into the f32 layout.
       std::vector<float> wide(static_cast<size_t>(b.rows * b.cols));
       WidenBf16(b, wide.data());

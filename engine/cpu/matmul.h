@@ -188,6 +188,7 @@ class MatmulRunner {
     // of b when it is a view); a bf16 c is computed into an f32 buffer.
     bool f32_compute = false;
     bool c_bf16 = false;
+    bool c_s32 = false;
     bool accumulate = false;
   };
   // Per-thread execution context: a stream and a scratchpad buffer
@@ -240,6 +241,7 @@ class MatmulRunner {
   std::mutex layout_mu_;    // weight_descs_
   int parallel_threads_ = 0;  // > 0 while ParallelFor runs on several threads
   bool bf16_native_ = true;
+  bool int8_native_ = true;  // Caps().int8_native: else s8 matmuls run in f32
   Status status_;
   std::string last_impl_;
 };

@@ -57,7 +57,7 @@ struct TierOutputs {
 };
 
 template <typename Tier>
-TierOutputs Run(Tier) {
+TierOutputs RunTier(Tier) {
   constexpr int64_t m = 200;
   const std::vector<float> a = Values(m, 1), b = Values(m, 2), d = Values(m, 3);
   const std::vector<bf16_t> ab = Bf16(a), bb = Bf16(b), db = Bf16(d);
@@ -164,19 +164,19 @@ void ExpectSameAsBaseline(const TierOutputs& t, const TierOutputs& base) {
 }
 
 TEST(KernelTiers, EveryTierThisCpuRunsMatchesTheBaseline) {
-  const TierOutputs base = Run(Tier_kernels_base{});
+  const TierOutputs base = RunTier(Tier_kernels_base{});
   const KernelIsa cpu = CpuKernelIsa();
   if (cpu >= KernelIsa::kAvx2) {
     SCOPED_TRACE("avx2");
-    ExpectSameAsBaseline(Run(Tier_kernels_avx2{}), base);
+    ExpectSameAsBaseline(RunTier(Tier_kernels_avx2{}), base);
   }
   if (cpu >= KernelIsa::kAvx512) {
     SCOPED_TRACE("avx512");
-    ExpectSameAsBaseline(Run(Tier_kernels_avx512{}), base);
+    ExpectSameAsBaseline(RunTier(Tier_kernels_avx512{}), base);
   }
   if (cpu >= KernelIsa::kAvx512Bf16) {
     SCOPED_TRACE("avx512_bf16");
-    ExpectSameAsBaseline(Run(Tier_kernels_avx512bf16{}), base);
+    ExpectSameAsBaseline(RunTier(Tier_kernels_avx512bf16{}), base);
   }
   if (cpu < KernelIsa::kAvx2) GTEST_SKIP() << "only the baseline tier runs on this CPU";
 }
