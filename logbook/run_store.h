@@ -64,7 +64,7 @@ struct RunQuery {
 
 class RunStore {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   ~RunStore();
   RunStore(const RunStore&) = delete;

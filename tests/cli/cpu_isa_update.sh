@@ -26,8 +26,9 @@ if [ "${ONEDNN_MAX_CPU_ISA:-}" = AVX2 ]; then
   case "$isa" in *"isa=avx2 bf16=f32-compute kernels=avx2"*) ;; *) fail "capped to AVX2 but ran: $isa" ;; esac
 fi
 
-line=$("$MOELOG" bench --target cpu --tokens 256 --hidden 64 --mlp-dim 64 --experts 4 --topk 2 --impl fused_w13 \
-  --distribution random --iters 1 --warmup 0 | head -1)
+"$MOELOG" bench --target cpu --tokens 256 --hidden 64 --mlp-dim 64 --experts 4 --topk 2 --impl fused_w13 \
+  --distribution random --iters 1 --warmup 0 > "$WORK/bench1.out"
+line=$(head -1 "$WORK/bench1.out")
 case "$line" in devices=*isa=*bf16=*kernels=*) ;; *) fail "devices line without the ISA: $line" ;; esac
 
 # Same config, same ISA: cached. Another kernel tier: not cached.
