@@ -140,7 +140,7 @@ TEST(RunStore, MigratesFromVersionOne) {
   }
   auto v2 = RunStore::Open(path);
   ASSERT_TRUE(v2.ok()) << v2.status().ToString();
-  EXPECT_EQ(*(*v2)->SchemaVersion(), 2);
+  EXPECT_EQ(*(*v2)->SchemaVersion(), RunStore::kSchemaVersion);
   auto old = (*v2)->ByEntry("OLD");
   ASSERT_TRUE(old.ok());
   ASSERT_EQ(old->size(), 1u);
@@ -148,13 +148,16 @@ TEST(RunStore, MigratesFromVersionOne) {
   EXPECT_EQ((*old)[0].invocation_index, 0);
   RunRecord fresh = MakeRecord("NEW", 8, 1);
   fresh.invocation_index = 3;
+  fresh.cpu_isa = "isa=avx2 bf16=f32-compute kernels=avx2 int8=f32-compute";
   ASSERT_TRUE((*v2)->Insert(&fresh).ok());
   auto got = (*v2)->ByEntry("NEW");
   ASSERT_TRUE(got.ok());
   EXPECT_EQ((*got)[0].invocation_index, 3);
-  // Reopening a current store is a no-op; an older binary's view is refused.
+  EXPECT_EQ((*got)[0].cpu_isa, fresh.cpu_isa);
+  EXPECT_EQ((*old)[0].cpu_isa, "");
+  // Reopening a current store is a no-op; a version beyond this binary's is refused.
   EXPECT_TRUE(RunStore::Open(path).ok());
-  EXPECT_FALSE(RunStore::Open(path, 3).ok());
+  EXPECT_FALSE(RunStore::Open(path, RunStore::kSchemaVersion + 1).ok());
 }
 
 TEST(RunStore, RefusesGarbageFile) {
