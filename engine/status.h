@@ -17,6 +17,7 @@ enum ExitCode : int {
   kExitParse = 3,       // a document could not be understood
   kExitCriteriaUnmet = 4,  // `moelog check`: some checkable criterion is unmet
   kExitUnsupported = 5,    // this machine cannot run the configuration (a CPU feature is missing)
+  kExitNeedsConsent = 6,   // `update`/`run`: commands were skipped that need --allow-shell (the rest was done)
   kExitInterrupted = 130,
 };
 

@@ -97,11 +97,6 @@ std::string DirOf(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-Status MakeDir(const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return Status::Ok();
-  return Status::IOError("cannot create " + dir);
-}
-
 }  // namespace
 
 std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs) {
@@ -381,7 +376,7 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
     return Status::InvalidArgument("chart path '" + dir + "/" + base +
                                    "' has characters moelog does not pass to gnuplot (allowed: letters, digits, "
                                    "space and /._-+,@=~:)");
-  MOELOG_RETURN_IF_ERROR(MakeDir(dir));
+  MOELOG_RETURN_IF_ERROR(MakeRealDir(dir));
   ChartFiles files;
   const std::string ext = png ? ".png" : ".svg";
   files.chart = dir + "/" + base + ext;
@@ -401,13 +396,21 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
     return files;
   MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.data, data));
   MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.script, saved_script));
-  // gnuplot writes the chart under a temporary name; it replaces the old
+  // gnuplot writes the chart into a fresh file of moelog's (mkstemps:
+  // created here, never an existing name or link); it replaces the old
   // chart only once it is complete and non-empty.
-  const std::string tmp_name = base + ".tmp" + ext;
-  const std::string tmp_path = dir + "/" + tmp_name;
+  std::string tmp_buf = dir + "/." + base + ".tmp-XXXXXX" + ext;
+  const int tmp_fd = ::mkstemps(tmp_buf.data(), static_cast<int>(ext.size()));
+  if (tmp_fd < 0) return Status::IOError(dir + ": cannot create a temporary chart file");
+  ::close(tmp_fd);
+  const std::string tmp_path = tmp_buf;
+  const std::string tmp_name = tmp_path.substr(dir.size() + 1);
   char err_path[] = "/tmp/moelog-gnuplot-XXXXXX";
   int err_fd = ::mkstemp(err_path);
-  if (err_fd < 0) return Status::IOError("cannot create a temporary file for gnuplot's messages");
+  if (err_fd < 0) {
+    ::unlink(tmp_path.c_str());
+    return Status::IOError("cannot create a temporary file for gnuplot's messages");
+  }
   ::close(err_fd);
   std::string script = ChartScript(plan, base + ".dat", tmp_name, png);
   try {
@@ -416,6 +419,7 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
     gp << "cd '" << dir << "'\n" << script << "exit\n";
   } catch (const std::exception& e) {
     ::unlink(err_path);
+    ::unlink(tmp_path.c_str());
     return Status::IOError(std::string("cannot run gnuplot: ") + e.what());
   }
   auto messages = ReadFile(err_path);

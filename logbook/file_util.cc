@@ -76,23 +76,60 @@ Status AtomicWriteFile(const std::string& path, const std::string& contents) {
   return Status::Ok();
 }
 
+Status RefuseSymlink(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+    return Status::IOError(path + ": is a symbolic link; moelog does not write through links");
+  return Status::Ok();
+}
+
+Status MakeRealDir(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return Status::IOError(dir + ": cannot create: " + Errno());
+  struct stat st;
+  if (::lstat(dir.c_str(), &st) != 0) return Status::IOError(dir + ": " + Errno());
+  if (S_ISLNK(st.st_mode)) return Status::IOError(dir + ": is a symbolic link; moelog does not write through links");
+  if (!S_ISDIR(st.st_mode)) return Status::IOError(dir + ": exists and is not a directory");
+  return Status::Ok();
+}
+
 FileLock::~FileLock() {
   if (fd_ >= 0) {
+    // Removed while still held: a waiter that opened this file sees it gone
+    // once it gets the lock, and opens the path again.
+    ::unlink(lock_path_.c_str());
     flock(fd_, LOCK_UN);
     close(fd_);
   }
 }
 
 Status FileLock::Acquire(const std::string& path, int timeout_ms) {
-  std::string lock = path + ".lock";
-  fd_ = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) return Status::IOError(lock + ": cannot open lock file: " + Errno());
-  for (int waited = 0;; waited += 50) {
-    if (flock(fd_, LOCK_EX | LOCK_NB) == 0) return Status::Ok();
-    if (errno != EWOULDBLOCK || waited >= timeout_ms) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const std::string lock = path + ".lock";
+  for (int waited = 0;;) {
+    fd_ = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd_ < 0)
+      return Status::IOError(lock + (errno == ELOOP ? ": is a symbolic link; moelog does not write through links"
+                                                     : ": cannot open lock file: " + Errno()));
+    bool locked = false;
+    for (;; waited += 50) {
+      if (flock(fd_, LOCK_EX | LOCK_NB) == 0) {
+        locked = true;
+        break;
+      }
+      if (errno != EWOULDBLOCK || waited >= timeout_ms) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (!locked) break;
+    // The holder before us may have removed the file: lock the one at the path.
+    struct stat held, now;
+    if (fstat(fd_, &held) == 0 && ::lstat(lock.c_str(), &now) == 0 && held.st_dev == now.st_dev &&
+        held.st_ino == now.st_ino) {
+      lock_path_ = lock;
+      return Status::Ok();
+    }
+    close(fd_);
+    fd_ = -1;
   }
-  close(fd_);
+  if (fd_ >= 0) close(fd_);
   fd_ = -1;
   return Status::Timeout(lock + ": another moelog holds the lock");
 }

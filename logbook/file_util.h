@@ -16,7 +16,18 @@ Result<std::string> ReadFile(const std::string& path);
 // fsync of the directory). Keeps the target's permission bits if it exists.
 Status AtomicWriteFile(const std::string& path, const std::string& contents);
 
+// IOError when `path` exists and is a symbolic link: moelog never writes
+// through a link a document's folder holds (figures/, .moelog/, the store,
+// lock and temporary files).
+Status RefuseSymlink(const std::string& path);
+
+// Creates the directory `dir` (mode 0755) if it is missing; IOError when it
+// is a symbolic link or not a directory.
+Status MakeRealDir(const std::string& dir);
+
 // An exclusive advisory lock (flock) on `path` + ".lock", held while alive.
+// The lock file is never a symbolic link (O_NOFOLLOW) and is removed when the
+// lock is released.
 class FileLock {
  public:
   FileLock() = default;
@@ -28,6 +39,7 @@ class FileLock {
 
  private:
   int fd_ = -1;
+  std::string lock_path_;
 };
 
 }  // namespace moelog::logbook

@@ -279,7 +279,8 @@ std::string CpuIsaOf(std::string_view text) {
     if (k == std::string_view::npos) continue;
     k += 2;
     const size_t end = line.find_first_of(",)", k);
-    out += (out.empty() ? "" : " ") + std::string(line.substr(k, end == std::string_view::npos ? end : end - k));
+    if (!out.empty()) out += ' ';
+    out += line.substr(k, end == std::string_view::npos ? end : end - k);
   }
   return out;
 }

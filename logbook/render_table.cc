@@ -14,6 +14,12 @@
 namespace moelog::logbook {
 namespace {
 
+// Appends " TEXT |" (one table cell). Built by appends: GCC 12 at -O3 warns
+// (-Wrestrict, a false positive, GCC bug 105651) on `" " + std::string`.
+void Cell(std::string* out, const std::string& text) {
+  out->append(" ").append(text).append(" |");
+}
+
 std::string JsonScalar(const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
@@ -64,7 +70,10 @@ TableRow RowFromRecord(const RunRecord& record) {
       for (auto it = j.begin(); it != j.end(); ++it) {
         if (it.value().is_array()) {
           std::string joined;
-          for (const auto& e : it.value()) joined += (joined.empty() ? "" : ",") + JsonScalar(e);
+          for (const auto& e : it.value()) {
+            if (!joined.empty()) joined += ',';
+            joined += JsonScalar(e);
+          }
           row.config[it.key()] = joined;
         } else {
           row.config[it.key()] = JsonScalar(it.value());
@@ -194,13 +203,14 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
     out += "|";
     for (const auto& k : varying) {
       auto it = r.config.find(k);
-      out += " " + EscapeCell(it == r.config.end() ? "" : it->second) + " |";
+      Cell(&out, EscapeCell(it == r.config.end() ? "" : it->second));
     }
-    if (any_status) out += " " + r.status + " |";
+    if (any_status) Cell(&out, r.status);
     auto metric = [&](const char* k, double scale, int decimals) {
       auto it = r.metrics.find(k);
-      if (it == r.metrics.end() || !std::isfinite(it->second)) return std::string(" - |");
-      return " " + Fixed(it->second * scale, decimals) + " |";
+      std::string cell;
+      Cell(&cell, it == r.metrics.end() || !std::isfinite(it->second) ? "-" : Fixed(it->second * scale, decimals));
+      return cell;
     };
     out += metric("time_s", 1000.0, 3);
     out += metric("tflops", 1.0, 3);
@@ -209,10 +219,12 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
     if (any_rec) {
       auto tf = r.metrics.find("tflops");
       if (rec[i]) {
-        out += " " + Fixed(*rec[i], 3) + " |";
+        Cell(&out, Fixed(*rec[i], 3));
         if (tf != r.metrics.end() && *rec[i] != 0) {
           const double d = (tf->second - *rec[i]) / *rec[i] * 100.0;
-          out += " " + std::string(d >= 0 ? "+" : "") + Fixed(d, 1) + "% |";
+          std::string delta = d >= 0 ? "+" : "";
+          delta.append(Fixed(d, 1)).append("%");
+          Cell(&out, delta);
         } else {
           out += " - |";
         }

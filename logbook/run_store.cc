@@ -27,6 +27,9 @@
 namespace moelog::logbook {
 namespace {
 
+// PRAGMA application_id of a moelog run store: "moel".
+constexpr int64_t kApplicationId = 0x6D6F656C;
+
 // Schema steps: kMigrations[v] takes the database from version v to v + 1.
 const std::vector<std::vector<const char*>>& Migrations() {
   static const std::vector<std::vector<const char*>> m = {
@@ -70,15 +73,18 @@ const std::vector<std::vector<const char*>>& Migrations() {
       // 2 -> 3: what a cpu run ran on ("isa=avx2 bf16=f32-compute
       // kernels=avx2", from its devices line); "" for v5p and older rows.
       {"ALTER TABLE runs ADD COLUMN cpu_isa TEXT NOT NULL DEFAULT ''"},
+      // 3 -> 4: how the run was made ("in-process", "subprocess",
+      // "shell sandbox=bwrap", "shell sandbox=none", ...); "" for older rows.
+      {"ALTER TABLE runs ADD COLUMN runner TEXT NOT NULL DEFAULT ''"},
   };
   return m;
 }
 
 // Columns a --where key may name directly.
-const std::array<const char*, 13> kColumnKeys = {"entry_id", "logbook_path", "target",      "status",
+const std::array<const char*, 14> kColumnKeys = {"entry_id", "logbook_path", "target",      "status",
                                                  "cache_key", "host",        "run_id",      "exit_status",
                                                  "timed_out", "git_commit",  "git_dirty",   "moelog_version",
-                                                 "cpu_isa"};
+                                                 "cpu_isa",   "runner"};
 
 const char* kSelectColumns =
     "id, run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, cache_key, "
@@ -254,6 +260,29 @@ struct RunStore::Impl {
     }
     return Status::Ok();
   }
+  Result<int64_t> Scalar(const std::string& sql) {
+    Stmt s(db, sql);
+    MOELOG_RETURN_IF_ERROR(s.status());
+    if (s.Step() != SQLITE_ROW) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db));
+    return s.Int(0);
+  }
+  // The store's application_id when the file is moelog's (or new); an error
+  // naming what it is otherwise.
+  Result<int64_t> CheckOwnership(const std::string& path, int version) {
+    auto app = Scalar("PRAGMA application_id");
+    auto tables = Scalar("SELECT count(*) FROM sqlite_master");
+    auto cols = Scalar(
+        "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
+        "('run_id', 'cache_key', 'config_json', 'command_rewritten', 'point_json', 'metrics_json')");
+    if (!app.ok() || !tables.ok() || !cols.ok()) return Status::IOError(path + ": not a moelog run store");
+    const bool fresh = *app == 0 && version == 0 && *tables == 0;
+    const bool legacy = *app == 0 && version >= 1 && *cols == 6;  // written before the id existed
+    if (*app != kApplicationId && !fresh && !legacy)
+      return Status::IOError(path + ": not a moelog run store (application_id " + std::to_string(*app) +
+                             ", schema version " + std::to_string(version) + ", " + std::to_string(*tables) +
+                             " schema objects); moelog writes only its own store: pass another --db");
+    return *app;
+  }
   Result<int> UserVersion() {
     Stmt s(db, "PRAGMA user_version");
     MOELOG_RETURN_IF_ERROR(s.status());
@@ -270,10 +299,19 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
     return Status::InvalidArgument("run store: schema version " + std::to_string(schema_version) + " does not exist");
   std::error_code ec;
   auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (parent.filename() == ".moelog") {
+    // moelog's own folder beside a document: never a link to elsewhere.
+    if (!parent.parent_path().empty()) std::filesystem::create_directories(parent.parent_path(), ec);
+    MOELOG_RETURN_IF_ERROR(MakeRealDir(parent.string()));
+  } else if (!parent.empty()) {
+    std::filesystem::create_directories(parent, ec);
+  }
+  // SQLite writes the database and its journal files: none may be a link.
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) MOELOG_RETURN_IF_ERROR(RefuseSymlink(path + suffix));
   auto impl = std::make_unique<Impl>();
   int rc = sqlite3_open_v2(path.c_str(), &impl->db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW,
+                           nullptr);
   if (rc != SQLITE_OK)
     return Status::IOError(path + ": cannot open run store: " +
                            (impl->db ? sqlite3_errmsg(impl->db) : sqlite3_errstr(rc)));
@@ -283,6 +321,11 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
   // Probe that this is a database at all before changing anything.
   auto probe = impl->UserVersion();
   if (!probe.ok()) return Status::IOError(path + ": not a moelog run store: " + probe.status().message());
+  // Only moelog's own store is written: a new (empty) database, or one that
+  // carries moelog's application_id (or, from before the id, moelog's runs
+  // table). Checked before anything is changed.
+  auto app = impl->CheckOwnership(path, *probe);
+  if (!app.ok()) return app.status();
   MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA journal_mode=WAL"));
   MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA synchronous=NORMAL"));
   MOELOG_RETURN_IF_ERROR(impl->Exec("BEGIN IMMEDIATE"));
@@ -291,6 +334,9 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
     (void)impl->Exec("ROLLBACK");
     return v.status();
   }
+  // The id is this file's own constant; PRAGMA values cannot be bound.
+  if (*app != kApplicationId)
+    MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA application_id = " + std::to_string(kApplicationId)));
   if (*v > kSchemaVersion) {
     (void)impl->Exec("ROLLBACK");
     return Status::InvalidArgument(path + ": run store schema version " + std::to_string(*v) +
@@ -324,14 +370,15 @@ Status RunStore::Insert(RunRecord* record) {
 }
 
 Status RunStore::Insert(std::vector<RunRecord>* records) {
-  const bool v2 = impl_->version >= 2, v3 = impl_->version >= 3;
+  const bool v2 = impl_->version >= 2, v3 = impl_->version >= 3, v4 = impl_->version >= 4;
   std::string sql =
       "INSERT INTO runs (run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, "
       "cache_key, point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, "
       "end_time, host, cpu_model, moelog_version, git_commit, git_dirty";
   if (v2) sql += ", invocation_index, time_s, tflops, tokens_per_s";
   if (v3) sql += ", cpu_isa";
-  const int params = v3 ? 27 : v2 ? 26 : 22;
+  if (v4) sql += ", runner";
+  const int params = v4 ? 28 : v3 ? 27 : v2 ? 26 : 22;
   sql += ") VALUES (";
   for (int i = 1; i <= params; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
   sql += ")";
@@ -374,6 +421,7 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
         }
       }
       if (v3) s.Bind(27, r.cpu_isa);
+      if (v4) s.Bind(28, r.runner);
       if (s.Step() != SQLITE_DONE) {
         st = Status::IOError(std::string("sqlite: insert failed: ") + sqlite3_errmsg(impl_->db));
         break;
@@ -391,7 +439,8 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
 
 Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
   std::string sql = std::string("SELECT ") + kSelectColumns + (impl_->version >= 2 ? ", invocation_index" : "") +
-                    (impl_->version >= 3 ? ", cpu_isa" : "") + " FROM runs WHERE 1=1";
+                    (impl_->version >= 3 ? ", cpu_isa" : "") + (impl_->version >= 4 ? ", runner" : "") +
+                    " FROM runs WHERE 1=1";
   struct Binding {
     bool is_num;
     std::string text;
@@ -476,6 +525,7 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
     r.git_dirty = s.Int(22) != 0;
     if (impl_->version >= 2) r.invocation_index = s.Int(23);
     if (impl_->version >= 3) r.cpu_isa = s.Text(24);
+    if (impl_->version >= 4) r.runner = s.Text(25);
     out.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));

@@ -42,6 +42,9 @@ struct RunRecord {
   std::string host, cpu_model, moelog_version;
   // cpu runs: "isa=avx2 bf16=f32-compute kernels=avx2" (from the devices line).
   std::string cpu_isa;
+  // How the run was made: "in-process", "subprocess", "shell sandbox=bwrap",
+  // "shell sandbox=none", "real-harness sandbox=..." ("" before schema 4).
+  std::string runner;
   std::string git_commit;          // of the logbook's repository; "" if none
   bool git_dirty = false;
   int64_t invocation_index = 0;    // position of the invocation in its entry's plan
@@ -64,7 +67,7 @@ struct RunQuery {
 
 class RunStore {
  public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
   ~RunStore();
   RunStore(const RunStore&) = delete;

@@ -6,17 +6,22 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <set>
+#include <string_view>
 #include <ctime>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
+
+#include <git2.h>
 
 #include "engine/bench.h"
 
@@ -97,7 +102,9 @@ InvocationOutcome RunAsSubprocess(const BenchInvocation& inv, size_t index, cons
   o.start_time = NowIso8601();
   std::vector<std::string> argv = {MoelogBinary(opts), "bench"};
   argv.insert(argv.end(), inv.args.begin(), inv.args.end());
-  auto r = RunProcess(argv, opts.timeout_s, inv.env, opts.working_dir);
+  // The document's environment values are the adapter's configuration, never
+  // the child's environment (RunProcess gives it a clean one).
+  auto r = RunProcess(argv, opts.timeout_s, {}, opts.working_dir);
   o.end_time = NowIso8601();
   if (!r.ok()) {
     o.status = r.status();
@@ -132,15 +139,37 @@ bool TakeScriptResult(const Result<ProcessResult>& r, PlanOutcome* out) {
   return true;
 }
 
+// The folder a shell run works in.
+std::string ScratchOf(const RunnerOptions& o) { return o.scratch_dir.empty() ? o.working_dir : o.scratch_dir; }
+
+// The command that runs `script` under bash for a consented shell run: in a
+// bubblewrap sandbox whose file system is read-only except the scratch folder
+// (and the trace folder, when given), with no network, or bare with
+// --sandbox none.
+Result<std::vector<std::string>> ShellCommand(const RunnerOptions& o, const std::string& script,
+                                              const std::string& trace_dir) {
+  if (o.sandbox == "none") return std::vector<std::string>{o.bash, "-c", script};
+  if (o.sandbox != "bwrap") return Status::InvalidArgument("--sandbox must be bwrap or none (got '" + o.sandbox + "')");
+  MOELOG_RETURN_IF_ERROR(SandboxAvailable(o.bwrap));
+  const std::string scratch = std::filesystem::absolute(ScratchOf(o).empty() ? "." : ScratchOf(o)).string();
+  std::vector<std::string> argv = {o.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                                   "--bind", scratch, scratch};
+  if (!trace_dir.empty()) argv.insert(argv.end(), {"--bind", trace_dir, trace_dir});
+  argv.insert(argv.end(), {"--unshare-all", "--die-with-parent", "--new-session", "--chdir", scratch, "--",
+                           o.bash, "-c", script});
+  return argv;
+}
+
 // Runs a script under bash and attributes its output sections to the plan's
 // invocations in order.
 PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerOptions& opts,
                       const std::string& mode) {
   PlanOutcome out;
-  out.mode = mode;
-  std::map<std::string, std::string> env;
+  out.mode = mode + " sandbox=" + opts.sandbox;
   const std::string start = NowIso8601();
-  auto r = RunProcess({opts.bash, "-c", script}, opts.timeout_s, env, opts.working_dir);
+  auto argv = ShellCommand(opts, script, "");
+  Result<ProcessResult> r = argv.ok() ? RunProcess(*argv, opts.timeout_s, {}, ScratchOf(opts))
+                                      : Result<ProcessResult>(argv.status());
   const std::string end = NowIso8601();
   out.invocations.resize(plan.invocations.size());
   for (size_t i = 0; i < out.invocations.size(); ++i) out.invocations[i].index = i;
@@ -195,18 +224,24 @@ PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerO
 }
 
 // The `moelog` shell function of the shell mode. Each call numbers itself in
-// $MOELOG_TRACE_DIR/count (a file: calls inside pipelines run in subshells),
-// copies its stdout to N.out on the way through, and writes its exit status to
-// N.rc, so every invocation's output and status are known exactly, even when
-// one fails before printing anything. It returns moelog's status, so `set -e`
-// and `||` behave as they would with moelog itself.
-std::string TraceFunction(const std::string& binary) {
+// TRACE/count (a file: calls inside pipelines run in subshells), copies its
+// stdout to N.out on the way through, and writes its exit status to N.rc, so
+// every invocation's output and status are known exactly, even when one fails
+// before printing anything. It returns moelog's status, so `set -e` and `||`
+// behave as they would with moelog itself. The trace folder is a fresh
+// mkdtemp (0700) written into the function as a literal, and the function
+// evaluates nothing it reads: a count that is not all digits counts as 0.
+std::string TraceFunction(const std::string& binary, const std::string& trace) {
+  const std::string t = ShellQuote(trace);
   return "moelog() {\n"
-         "  local __n; __n=$(( $(cat \"$MOELOG_TRACE_DIR/count\") + 1 ))\n"
-         "  echo \"$__n\" > \"$MOELOG_TRACE_DIR/count\"\n"
+         "  local __n=0\n"
+         "  IFS= read -r __n < " + t + "/count || true\n"
+         "  case \"$__n\" in ''|*[!0-9]*) __n=0 ;; esac\n"
+         "  __n=$((10#$__n + 1))\n"
+         "  echo \"$__n\" > " + t + "/count\n"
          "  local __rc=0\n"
-         "  { " + ShellQuote(binary) + " \"$@\" | tee \"$MOELOG_TRACE_DIR/$__n.out\"; __rc=${PIPESTATUS[0]}; } || true\n"
-         "  echo \"$__rc\" > \"$MOELOG_TRACE_DIR/$__n.rc\"\n"
+         "  { " + ShellQuote(binary) + " \"$@\" | tee " + t + "/\"$__n.out\"; __rc=${PIPESTATUS[0]}; } || true\n"
+         "  echo \"$__rc\" > " + t + "/\"$__n.rc\"\n"
          "  return \"$__rc\"\n"
          "}\n";
 }
@@ -220,7 +255,7 @@ std::string Slurp(const std::filesystem::path& p) {
 
 PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
   PlanOutcome out;
-  out.mode = "shell";
+  out.mode = "shell sandbox=" + opts.sandbox;
   const size_t n = plan.invocations.size();
   out.invocations.resize(n);
   for (size_t i = 0; i < n; ++i) out.invocations[i].index = i;
@@ -234,10 +269,11 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
     if (made) std::filesystem::remove_all(trace, ec);
     return out;
   }
-  const std::string script = TraceFunction(MoelogBinary(opts)) + plan.rewritten_script + "\n";
+  const std::string script = TraceFunction(MoelogBinary(opts), trace.string()) + plan.rewritten_script + "\n";
   const std::string start = NowIso8601();
-  auto r = RunProcess({opts.bash, "-c", script}, opts.timeout_s, {{"MOELOG_TRACE_DIR", trace.string()}},
-                      opts.working_dir);
+  auto argv = ShellCommand(opts, script, trace.string());
+  Result<ProcessResult> r = argv.ok() ? RunProcess(*argv, opts.timeout_s, {}, ScratchOf(opts))
+                                      : Result<ProcessResult>(argv.status());
   const std::string end = NowIso8601();
   if (!TakeScriptResult(r, &out)) {
     std::filesystem::remove_all(trace, ec);
@@ -277,6 +313,18 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
       o.status = Status::Internal("moelog bench exited with status " + std::to_string(rc));
     }
   }
+  // A script that failed before its first moelog call: the first invocation
+  // carries the failure, so it is recorded.
+  if (calls == 0 && n > 0 && (r->timed_out || r->exit_status != 0)) {
+    InvocationOutcome& o = out.invocations[0];
+    o.ran = true;
+    o.timed_out = r->timed_out;
+    o.exit_status = r->timed_out ? -1 : r->exit_status;
+    o.stderr_text = r->stderr_text;
+    o.status = r->timed_out ? Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s")
+                            : Status::Internal("script exited with status " + std::to_string(r->exit_status) +
+                                               " before any benchmark ran");
+  }
   std::filesystem::remove_all(trace, ec);
   return out;
 }
@@ -297,6 +345,27 @@ std::string FirstLineOf(const std::string& path, const std::string& prefix) {
 
 }  // namespace
 
+Status SandboxAvailable(const std::string& bwrap) {
+  static std::mutex mu;
+  static std::map<std::string, Status> memo;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = memo.find(bwrap);
+  if (it != memo.end()) return it->second;
+  Status st = Status::Ok();
+  auto r = RunProcess({bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-all", "--die-with-parent", "true"},
+                      20);
+  if (!r.ok()) {
+    st = Status::NotSupported("the sandbox cannot start: " + r.status().message() +
+                              " (install Debian's bubblewrap, or pass --sandbox none to run unsandboxed)");
+  } else if (r->exit_status != 0) {
+    std::string why = r->stderr_text.substr(0, r->stderr_text.find('\n'));
+    st = Status::NotSupported("the sandbox cannot start (bwrap: " + why +
+                              "); pass --sandbox none to run the script unsandboxed");
+  }
+  memo.emplace(bwrap, st);
+  return st;
+}
+
 std::string NowIso8601() {
   auto now = std::chrono::system_clock::now();
   std::time_t t = std::chrono::system_clock::to_time_t(now);
@@ -310,6 +379,27 @@ std::string NowIso8601() {
   return out;
 }
 
+std::map<std::string, std::string> ChildEnvironment() {
+  static const std::set<std::string> kNames = {
+      "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TERM", "TMPDIR",
+      "OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "OMP_WAIT_POLICY", "OMP_DYNAMIC",
+      "OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",  // only permit mpirun as root
+      "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"};
+  static const char* const kPrefixes[] = {"LC_", "MOELOG_", "ONEDNN_", "DNNL_"};
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string_view kv(*e);
+    const size_t eq = kv.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    const std::string name(kv.substr(0, eq));
+    bool keep = kNames.count(name) > 0;
+    for (const char* p : kPrefixes) keep = keep || name.rfind(p, 0) == 0;
+    if (keep) env[name] = std::string(kv.substr(eq + 1));
+  }
+  if (!env.count("PATH")) env["PATH"] = "/usr/local/bin:/usr/bin:/bin";
+  return env;
+}
+
 Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double timeout_s,
                                  const std::map<std::string, std::string>& env, const std::string& working_dir) {
   if (argv.empty()) return Status::InvalidArgument("RunProcess: empty argv");
@@ -320,7 +410,8 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double ti
       if (exe.empty()) return Status::IOError(argv[0] + ": not found in PATH");
     }
     std::vector<std::string> args(argv.begin() + 1, argv.end());
-    bp::environment child_env = boost::this_process::environment();
+    bp::environment child_env;
+    for (const auto& [k, v] : ChildEnvironment()) child_env[k] = v;
     for (const auto& [k, v] : env) child_env[k] = v;
     boost::asio::io_context ios;
     std::future<std::string> out, err;
@@ -381,15 +472,22 @@ RunMode DirectMode(const Plan& plan) {
 Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
   if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent)
     return Status::NotSupported(plan.Summary());
-  if (plan.verdict == PlanVerdict::kNeedsConsent && !options.allow_shell)
+  if ((plan.verdict == PlanVerdict::kNeedsConsent || plan.needs_shell) && !options.allow_shell)
     return Status::InvalidArgument(plan.Summary());
+  if (!plan.unplannable.empty()) return Status::NotSupported("cannot plan: " + plan.unplannable);
   RunMode mode = options.mode;
+  // Without consent there is no shell at all, whatever the caller asked for.
+  if (mode == RunMode::kShell && !options.allow_shell)
+    return Status::InvalidArgument("running a command under bash needs --allow-shell");
   if (mode == RunMode::kAuto) mode = plan.needs_shell ? RunMode::kShell : DirectMode(plan);
   if ((mode == RunMode::kInProcess || mode == RunMode::kSubprocess) && plan.needs_shell)
     return Status::NotSupported("this command needs bash (pipes, redirections or other programs); use the shell mode");
-  if (mode == RunMode::kRealHarness) {
+  if (mode == RunMode::kRealHarness || mode == RunMode::kShell) {
     if (!options.allow_shell)
-      return Status::InvalidArgument("running the real harness runs the command's programs: needs --allow-shell");
+      return Status::InvalidArgument("running the command's script runs its programs: needs --allow-shell");
+    if (options.sandbox != "none") MOELOG_RETURN_IF_ERROR(SandboxAvailable(options.bwrap));
+  }
+  if (mode == RunMode::kRealHarness) {
     return RunScript(plan, plan.harness_script, options, "real-harness");
   }
   if (mode == RunMode::kShell) return RunTracedScript(plan, options);
@@ -422,6 +520,34 @@ Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
   return out;
 }
 
+// The commit and dirty state of the repository holding `dir`, read by
+// libgit2: it runs no hooks, no fsmonitor, no filter or diff driver and no
+// pager, whatever the repository's configuration says, so a `.git` shipped
+// with (or written by) a logbook executes nothing. Any error leaves the
+// commit empty.
+static void ReadGitState(const std::string& dir, Provenance* p) {
+  static const int init = git_libgit2_init();
+  (void)init;
+  git_repository* repo = nullptr;
+  if (git_repository_open_ext(&repo, dir.c_str(), 0, nullptr) != 0) return;
+  git_oid oid;
+  if (git_reference_name_to_id(&oid, repo, "HEAD") == 0) {
+    char hex[GIT_OID_HEXSZ + 1];
+    git_oid_tostr(hex, sizeof(hex), &oid);
+    p->git_commit = hex;
+    git_status_options opts;
+    git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
+    opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+    opts.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;  // tracked files only, like --untracked-files=no
+    git_status_list* list = nullptr;
+    if (git_status_list_new(&list, repo, &opts) == 0) {
+      p->git_dirty = git_status_list_entrycount(list) > 0;
+      git_status_list_free(list);
+    }
+  }
+  git_repository_free(repo);
+}
+
 Provenance CollectProvenance(const std::string& logbook_path) {
   Provenance p;
   char host[256] = {0};
@@ -431,12 +557,7 @@ Provenance CollectProvenance(const std::string& logbook_path) {
   std::string dir = ".";
   auto slash = logbook_path.find_last_of('/');
   if (slash != std::string::npos) dir = slash == 0 ? "/" : logbook_path.substr(0, slash);
-  auto head = RunProcess({"git", "-C", dir, "rev-parse", "HEAD"}, 10);
-  if (head.ok() && head->exit_status == 0) {
-    p.git_commit = head->stdout_text.substr(0, head->stdout_text.find('\n'));
-    auto st = RunProcess({"git", "-C", dir, "status", "--porcelain", "--untracked-files=no"}, 10);
-    p.git_dirty = st.ok() && st->exit_status == 0 && !st->stdout_text.empty();
-  }
+  ReadGitState(dir, &p);
   return p;
 }
 
@@ -453,7 +574,10 @@ std::vector<RunRecord> ToRecords(const Plan& plan, const PlanOutcome& outcome, c
     base.command_rewritten = inv.command_line;
     base.config_json = inv.canonical_config;
     base.target = inv.config.target;
-    base.cache_key = CacheKey(inv.config);
+    const bool scripted = outcome.mode != "in-process" && outcome.mode != "subprocess";
+    base.cache_key = scripted ? outcome.mode.substr(0, outcome.mode.find(' ')) + ":" + CacheKey(inv.config)
+                              : CacheKey(inv.config);
+    base.runner = outcome.mode;
     base.exit_status = o.exit_status;
     base.timed_out = o.timed_out;
     base.stdout_tail = Tail(o.stdout_text, tail_bytes);

@@ -42,7 +42,16 @@ struct RunnerOptions {
   double timeout_s = 3600;         // per child process (subprocess, shell); in-process (model) runs have none
   std::string moelog_binary;       // "" = this process's executable (/proc/self/exe)
   std::string bash = MOELOG_BASH;
-  std::string working_dir;         // "" = current directory (shell and subprocess)
+  std::string working_dir;         // "" = current directory (subprocess; shell runs when scratch_dir is "")
+  // Shell and real-harness runs (consented): their working folder, the only
+  // one they may write when sandboxed ("" = working_dir).
+  std::string scratch_dir;
+  // Shell and real-harness runs: "bwrap" runs the script in a bubblewrap
+  // sandbox (file system read-only except scratch_dir, no network, clean
+  // environment) and refuses to run when it cannot start; "none" runs it
+  // unsandboxed.
+  std::string sandbox = "bwrap";
+  std::string bwrap = "bwrap";     // the bubblewrap binary (a name is looked up in PATH)
   size_t tail_bytes = 8192;        // stdout/stderr tail kept in records
   // When non-empty and the plan runs without a shell, only these invocation
   // indices run (the others were cache hits). Ignored for shell runs.
@@ -62,7 +71,8 @@ struct InvocationOutcome {
 };
 
 struct PlanOutcome {
-  std::string mode;                // "in-process" | "subprocess" | "shell" | "real-harness"
+  // "in-process" | "subprocess" | "shell sandbox=bwrap|none" | "real-harness sandbox=bwrap|none"
+  std::string mode;
   std::vector<InvocationOutcome> invocations;  // same size and order as plan.invocations
   int exit_status = 0;             // of the script (shell modes), else worst invocation
   bool timed_out = false;
@@ -75,9 +85,17 @@ struct PlanOutcome {
 // Runs a plan. Returns an error Status only when the plan must not or cannot
 // run at all: NotSupported for kNoAdapter / kNotApplicable / kInvalid plans
 // and for modes the plan cannot use, InvalidArgument ("needs --allow-shell:
-// runs X") for kNeedsConsent without consent. Failures of the runs themselves
-// (non-zero exit, timeout, engine errors) are reported in the outcome.
+// runs X") for kNeedsConsent without consent (no shell is ever started
+// without consent), NotSupported when the sandbox cannot start (the way
+// out: --sandbox none).
+// Failures of the runs themselves (non-zero exit, timeout, engine errors) are
+// reported in the outcome.
 Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options);
+
+// Whether the bubblewrap sandbox can start here (installed, user namespaces
+// allowed): probed once per process. NotSupported naming the way out
+// (install bubblewrap, or --sandbox none) otherwise.
+Status SandboxAvailable(const std::string& bwrap = "bwrap");
 
 // A child process result.
 struct ProcessResult {
@@ -86,9 +104,16 @@ struct ProcessResult {
   std::string stdout_text, stderr_text;
 };
 
-// Runs argv[0] (a path, or a name looked up in PATH) with argv[1..] and
-// `env` added to the environment; kills it after timeout_s. IOError if it
-// cannot be started. No shell is involved.
+// The environment of every process moelog starts: this process's own
+// variables (the user's) from an allow-list -- PATH, HOME, USER, LOGNAME,
+// LANG, LC_*, TZ, TERM, TMPDIR, OMP_* thread placement, MOELOG_*, ONEDNN_*,
+// DNNL_*, the sanitizers' options and OpenMPI's run-as-root permission. No
+// LD_*, no other OMPI_*/PMIX_*, nothing from a document.
+std::map<std::string, std::string> ChildEnvironment();
+
+// Runs argv[0] (a path, or a name looked up in PATH) with argv[1..] in the
+// ChildEnvironment() plus `env` (moelog's own variables); kills it after
+// timeout_s. IOError if it cannot be started. No shell is involved.
 Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double timeout_s,
                                  const std::map<std::string, std::string>& env = {},
                                  const std::string& working_dir = "");
@@ -103,7 +128,10 @@ Provenance CollectProvenance(const std::string& logbook_path);
 
 // Rows for the store: one per run of every invocation that ran (a failed
 // invocation with no runs still gives one row with status failed/timeout, so
-// failures are recorded). Fills provenance, commands, config, cache key.
+// failures are recorded). Fills provenance, commands, config, cache key and
+// runner. Runs made by a shell script carry "shell:"/"real-harness:" before
+// their key: stored and shown, never served from the cache (what the script
+// really ran is not known).
 std::vector<RunRecord> ToRecords(const Plan& plan, const PlanOutcome& outcome,
                                  const std::string& entry_id, const std::string& logbook_path,
                                  const Provenance& provenance, size_t tail_bytes = 8192);

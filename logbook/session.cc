@@ -145,7 +145,8 @@ std::string RenderUnit(const UnitWork& w, bool* complete) {
 // The entry's chart (update_hooks.h): drawn under figures/ beside the logbook
 // when `draw`, and linked below the table. "" when the entry's runs do not
 // vary along an axis.
-std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork& w, bool draw, std::ostream& err) {
+std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork& w, bool draw, std::ostream& err,
+                      int* write_errors = nullptr) {
   const Entry* e = lb.FindEntry(w.unit->id);
   if (!e) return "";
   std::vector<StoredRun> runs;
@@ -170,6 +171,7 @@ std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork
   if (!chart.ok()) {
     if (chart.status().code() != Status::Code::kNotFound)
       err << path << ":" << e->heading_line << ": " << e->id << ": chart: " << chart.status().ToString() << "\n";
+    if (write_errors && chart.status().code() == Status::Code::kIOError) ++*write_errors;
     return "";
   }
   return chart->markdown + "\n";
@@ -389,6 +391,15 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   }
   sum.units = static_cast<int>(work.size());
 
+  // Commands that need consent: skipped, each reported where it is written.
+  if (!opt.allow_shell && !opt.dry_run)
+    for (const auto& w : work)
+      for (const auto& pc : w.commands)
+        if (pc.plan.verdict == PlanVerdict::kNeedsConsent) {
+          ++sum.needs_consent;
+          err << path << ":" << pc.command->line << ": " << w.unit->id << ": " << pc.plan.Summary() << "\n";
+        }
+
   // Dry run: the plan, nothing else.
   if (opt.dry_run) {
     for (const auto& w : work) {
@@ -425,6 +436,20 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     ropt.timeout_s = opt.timeout_s;
     ropt.moelog_binary = opt.moelog_binary;
     ropt.working_dir = std::filesystem::path(path).parent_path().string();
+    ropt.sandbox = opt.sandbox;
+    if (opt.allow_shell) {
+      // Consented scripts work in .moelog/scratch beside the document: the
+      // only folder they may write when sandboxed.
+      const std::string moelog_dir = (ropt.working_dir.empty() ? std::string(".") : ropt.working_dir) + "/.moelog";
+      Status st = MakeRealDir(moelog_dir);
+      if (st.ok()) st = MakeRealDir(moelog_dir + "/scratch");
+      if (!st.ok()) {
+        err << path << ": " << st.ToString() << "\n";
+        sum.exit_code = kExitError;
+        return sum;
+      }
+      ropt.scratch_dir = moelog_dir + "/scratch";
+    }
     const Provenance prov = CollectProvenance(path);
     std::map<const PlannedCommand*, std::string> unit_of;
     for (auto& w : work)
@@ -478,7 +503,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     }
     bool complete = true;
     std::string content = RenderUnit(w, &complete);
-    if (kind == DocumentKind::kLogbook && complete) content += ChartLink(path, lb, w, writes, err);
+    if (kind == DocumentKind::kLogbook && complete) content += ChartLink(path, lb, w, writes, err, &sum.write_errors);
     if (!complete) {
       if (opt.check) {
         sum.stale.push_back(u.id);
@@ -566,7 +591,9 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   out << path << ": " << sum.runnable << " runnable of " << sum.units << ", " << sum.invocations
       << " invocation(s): " << sum.cache_hits << " cached, " << sum.executed << " run, " << sum.failed << " failed; "
       << (writes ? (sum.changed ? "file updated" : "file unchanged") : "file not written") << "\n";
-  sum.exit_code = (sum.failed > 0 || !sum.kept_edited.empty()) ? kExitError : kExitOk;
+  sum.exit_code = (sum.failed > 0 || !sum.kept_edited.empty() || sum.write_errors > 0) ? kExitError
+                  : sum.needs_consent > 0                        ? kExitNeedsConsent
+                                                                 : kExitOk;
   return sum;
 }
 

@@ -24,7 +24,8 @@ struct SessionOptions {
   bool force = false;                    // ignore the cache and overwrite hand-edited regions
   bool dry_run = false;                  // print the plan (commands, cache hit/miss); run and write nothing
   bool check = false;                    // run and write nothing; stale or missing regions -> exit 1 + diff
-  bool allow_shell = false;              // consent to run scripts beyond the allow-list
+  bool allow_shell = false;              // consent to run commands that need bash (shell_plan.h)
+  std::string sandbox = "bwrap";         // consented scripts: "bwrap" sandbox, or "none"
   bool write = true;                     // rewrite the document (moelog run: only with --write)
   bool print_tables = false;             // print each unit's table to `out` (moelog run)
   bool progress = false;                 // progress line on stderr
@@ -44,6 +45,8 @@ struct SessionSummary {
   int cache_hits = 0;        // invocations served from the store
   int executed = 0;          // invocations run now
   int failed = 0;            // invocations that failed
+  int needs_consent = 0;     // commands skipped because they need --allow-shell
+  int write_errors = 0;      // charts that could not be written (a linked figures/, a full disk): exit 1
   bool changed = false;      // the document was (or, with --check, would be) rewritten
   std::vector<std::string> written;      // unit IDs whose region was written
   std::vector<std::string> kept_edited;  // hand-edited regions left alone
@@ -56,7 +59,8 @@ enum class DocumentKind { kLogbook, kRecipe };
 // plans, tables, diffs) and `err` (diagnostics, progress). Exit codes: 0 ok;
 // 1 a run failed, a hand-edited region was kept, or --check found stale or
 // missing regions; 2 bad options; 3 the document's regions are malformed or a
-// rewrite would not be safe (file unchanged).
+// rewrite would not be safe (file unchanged); 6 commands that need
+// --allow-shell were skipped (each reported as file:line), the rest done.
 SessionSummary RunSession(const std::string& path, DocumentKind kind, const SessionOptions& options,
                           std::ostream& out, std::ostream& err);
 

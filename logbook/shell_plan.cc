@@ -407,6 +407,10 @@ struct Expansion {
   std::string value;
   std::vector<std::string> unknown;  // variables (or "$(...)") with no static value
   bool had_unquoted_var = false;
+  // The word would run code or compute a value in bash: command or arithmetic
+  // substitution, backquotes, or a ${...} form other than ${NAME} and
+  // ${NAME:-literal}. Such a word has no static meaning.
+  bool substitution = false;
 };
 
 void ExpandDollar(std::string_view s, size_t* i, const Vars& vars, Expansion* e, bool quoted) {
@@ -426,6 +430,7 @@ void ExpandDollar(std::string_view s, size_t* i, const Vars& vars, Expansion* e,
       if (s[k] == ')' && --depth == 0) break;
     }
     e->unknown.push_back("$(...)");
+    e->substitution = true;
     *i = std::min(k + 1, s.size());
     return;
   }
@@ -443,6 +448,11 @@ void ExpandDollar(std::string_view s, size_t* i, const Vars& vars, Expansion* e,
     } else {
       name = inner;
     }
+    // Only ${NAME} and ${NAME:-literal} have a static meaning; any other form
+    // (${#X}, ${X/a/b}, ${!X}, ${X:=..}, a default that expands) computes.
+    if (close == s.size() || !IsName(name) ||
+        (has_default && deflt.find_first_of("$`\\'\"{}") != std::string::npos))
+      e->substitution = true;
     *i = std::min(close + 1, s.size());
   } else if (std::isalpha(static_cast<unsigned char>(s[j])) || s[j] == '_') {
     size_t k = j;
@@ -494,6 +504,7 @@ Expansion ExpandWord(std::string_view s, const Vars& vars) {
         } else if (s[i] == '`') {
           size_t end = s.find('`', i + 1);
           e.unknown.push_back("$(...)");
+          e.substitution = true;
           i = end == std::string_view::npos ? s.size() : end + 1;
         } else {
           e.value.push_back(s[i++]);
@@ -505,6 +516,7 @@ Expansion ExpandWord(std::string_view s, const Vars& vars) {
     } else if (c == '`') {
       size_t end = s.find('`', i + 1);
       e.unknown.push_back("$(...)");
+      e.substitution = true;
       i = end == std::string_view::npos ? s.size() : end + 1;
     } else {
       e.value.push_back(c);
@@ -596,16 +608,45 @@ bool MentionsVariable(std::string_view word, std::string_view name) {
   return false;
 }
 
-// Utilities that may run without consent besides moelog itself. They print,
-// set shell options and variables, or make directories and log files; none
-// starts other programs or reaches the network.
-const std::vector<std::string> kAllowList = {"echo", "printf", "true", "false", ":",     "set",
-                                             "read", "export", "mkdir", "tee",  "date",  "hostname",
-                                             "sleep", "cd",    "pwd",   "unset", "exit"};
+// The shell words moelog understands without consent. Nothing is ever run for
+// them: without --allow-shell there is no shell, and the runner starts only
+// moelog itself. They are interpreted (assignments, export, `set -e`, `read
+// <<< literal`) or have no effect on the runs (echo, true, cd and mkdir of a
+// folder inside the working folder). Anything else needs --allow-shell.
+const std::vector<std::string> kDirectWords = {"echo", "true", ":", "set", "export", "unset",
+                                               "read", "cd",   "mkdir", "pwd"};
 
-// Commands whose only effect is output or shell state: the direct runner can
-// skip them (their output is not a benchmark result).
-const std::set<std::string> kNoShellOk = {"echo", "printf", "true", ":", "set", "export", "unset", "read"};
+// `set` options with a meaning for the direct runner (errexit) or none.
+const std::set<char> kSetFlags = {'e', 'u', 'o'};
+const std::set<std::string> kSetOptions = {"errexit", "nounset", "pipefail"};
+
+// Shells whose `-c SCRIPT` is planned (never run) like the text itself.
+const std::set<std::string> kShells = {"bash", "sh", "/bin/bash", "/usr/bin/bash", "/bin/sh", "/usr/bin/sh"};
+
+// A path that stays inside the working folder: relative, no "..".
+bool InsideFolder(const std::string& p) {
+  if (p.empty() || p[0] == '/' || p[0] == '~') return false;
+  size_t a = 0;
+  while (a <= p.size()) {
+    size_t b = p.find('/', a);
+    if (b == std::string::npos) b = p.size();
+    if (p.compare(a, b - a, "..") == 0 && b - a == 2) return false;
+    a = b + 1;
+  }
+  return true;
+}
+
+// A document's word quoted in a report (and in the region notes written into
+// the document): at most n characters, nothing that Markdown or an HTML
+// comment would read as structure.
+std::string Short(const std::string& w, size_t n = 40) {
+  std::string s = w.size() <= n ? w : w.substr(0, n) + "...";
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || std::string_view("`<>|\\\x7f").find(c) != std::string_view::npos) c = '?';
+  return s;
+}
+
+bool IsOutputRedir(const std::string& op) { return op.find('>') != std::string::npos; }
 
 struct Rendered {
   std::string rewritten, harness;
@@ -640,29 +681,66 @@ class Planner {
  private:
   void WalkList(const List& list, Vars* vars, int depth) {
     for (size_t i = 0; i < list.items.size(); ++i) {
-      if (list.seps[i] == "&") NeedShell();
+      if (list.seps[i] == "&") Consent("a background job (&)");
       const AndOr& ao = list.items[i];
       for (const auto& op : ao.ops)
-        if (op == "||") NeedShell();
+        if (op == "||") Consent("'||'");
       for (const Pipeline& p : ao.pipes) {
-        if (p.cmds.size() > 1) NeedShell();
-        for (const Cmd& c : p.cmds) WalkCmd(c, vars, depth, p.cmds.size() == 1);
+        const size_t before = plan_->invocations.size();
+        WalkCmd(p.cmds[0], vars, depth, p.cmds.size() == 1);
+        if (p.cmds.size() == 1) continue;
+        // `BENCH | tee [-a] FILE`: the benchmark's output, which moelog
+        // captures itself. The file is not written.
+        const bool tee = p.cmds.size() == 2 && IsTee(p.cmds[1]) && plan_->invocations.size() > before;
+        if (!tee) Consent("a pipeline into " + Short(p.cmds[1].words.empty() ? "(...)" : p.cmds[1].words[0]));
       }
     }
   }
 
-  void WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
-    for (const auto& r : c.redirs) {
-      // `read ... <<< WORD` is expanded statically; other redirections need bash.
-      bool static_read = r.op == "<<<" && c.kind == Cmd::kSimple && !c.words.empty() &&
-                         Basename(ExpandWord(c.words[FirstWord(c)], *vars).value) == "read";
-      if (!static_read) NeedShell();
-      if (r.op == "<<<") continue;
-      if (!r.target.empty()) {
-        auto e = ExpandWord(r.target, *vars);
-        if (!e.unknown.empty()) Disallow("redirection to " + r.target);
-      }
+  // `tee FILE` or `tee -a FILE`, no substitution, no redirections.
+  static bool IsTee(const Cmd& c) {
+    if (c.kind != Cmd::kSimple || !c.redirs.empty() || c.words.empty() || c.words[0] != "tee") return false;
+    size_t files = 0;
+    for (size_t i = 1; i < c.words.size(); ++i) {
+      const std::string& w = c.words[i];
+      if (ExpandWord(w, {}).substitution) return false;
+      if (w == "-a" || w == "--append") continue;
+      if (w.rfind("-", 0) == 0) return false;
+      ++files;
     }
+    return files == 1;
+  }
+
+  // Every raw word of a command: any substitution needs consent, wherever it is.
+  void CheckWords(const std::vector<std::string>& words) {
+    for (const auto& w : words)
+      if (ExpandWord(w, {}).substitution) Consent("a substitution in '" + Short(w) + "'");
+  }
+
+  void WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
+    CheckWords(c.words);
+    CheckWords(c.items);
+    bool output_redir = false;
+    for (const auto& r : c.redirs) {
+      CheckWords({r.target});
+      if (IsOutputRedir(r.op)) {
+        output_redir = true;
+        continue;
+      }
+      // `read ... <<< WORD` is expanded statically; input redirections need bash.
+      const bool static_read = r.op == "<<<" && c.kind == Cmd::kSimple && !c.words.empty() &&
+                               c.words[FirstWord(c)] == "read";
+      if (!static_read) Consent("input redirection " + r.op + " " + Short(r.target));
+    }
+    const size_t before = plan_->invocations.size();
+    WalkCmdBody(c, vars, depth, alone);
+    // Output redirections are accepted on benchmarks only: moelog captures
+    // their output itself, and the named file is not written.
+    if (output_redir && plan_->invocations.size() == before)
+      Consent("output redirection of '" + Short(c.words.empty() ? "(...)" : JoinRaw(c.words)) + "'");
+  }
+
+  void WalkCmdBody(const Cmd& c, Vars* vars, int depth, bool alone) {
     if (c.kind == Cmd::kGroup) {
       if (c.subshell) {
         Vars inner = *vars;
@@ -733,8 +811,8 @@ class Planner {
     auto prog_e = ExpandWord(words[0], *vars);
     std::string prog = prog_e.value;
     std::string base = Basename(prog);
-    if (!prog_e.unknown.empty()) {
-      Disallow("program " + words[0]);
+    if (words[0].find_first_of("$`") != std::string::npos) {
+      Consent("a program named by expansion " + Short(words[0]));
       MemoRaw(&c);
       return;
     }
@@ -755,6 +833,11 @@ class Planner {
       return;
     }
     if (base == "bash" || base == "sh") {
+      if (!kShells.count(prog)) {
+        Consent("a program given by path " + Short(prog));
+        MemoRaw(&c);
+        return;
+      }
       PlanShellC(c, words, env, vars, depth, alone);
       return;
     }
@@ -834,17 +917,36 @@ class Planner {
       AddBench(c, h->name, JoinRaw(words), raw_args, env, *vars, RenderEnv(c));
       return;
     }
-    bool allowed = std::find(kAllowList.begin(), kAllowList.end(), base) != kAllowList.end();
+    bool allowed = std::find(kDirectWords.begin(), kDirectWords.end(), base) != kDirectWords.end();
     if (si > 0 || (!allowed && LooksLikeScript(script))) {
       NoAdapter("unknown script " + script);
       MemoRaw(&c);
       return;
     }
-    // A plain utility.
+    // A shell word moelog interprets, or a program it will not run.
+    if (!allowed) {
+      Disallow(base);
+      MemoRaw(&c);
+      return;
+    }
+    if (prog != base) {  // ./bin/echo, /usr/bin/mkdir: the folder's own programs
+      Consent("a program given by path " + Short(prog));
+      MemoRaw(&c);
+      return;
+    }
+    if (base == "cd" || base == "mkdir") {
+      for (size_t i = 1; i < words.size(); ++i) {
+        const std::string w = ExpandWord(words[i], *vars).value;
+        if (w == "-p" || w == "--") continue;
+        if (!InsideFolder(w)) Consent(base + " " + Short(w) + " (outside the working folder)");
+      }
+      if (base == "cd" && words.size() < 2) Consent("cd to the home folder");
+    }
     if (base == "read") {
       PlanRead(c, words, env, vars);
     } else if (base == "export") {
       for (size_t i = 1; i < words.size(); ++i) {
+        if (words[i].rfind("-", 0) == 0) Consent("export " + Short(words[i]));
         std::string name = AssignmentName(words[i]);
         if (!name.empty())
           (*vars)[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
@@ -852,21 +954,25 @@ class Planner {
     } else if (base == "set") {
       PlanSet(words, *vars);
     }
-    if (std::find(kAllowList.begin(), kAllowList.end(), base) == kAllowList.end()) {
-      Disallow(base);
-    } else if (!kNoShellOk.count(base)) {
-      NeedShell();
-    }
     MemoRaw(&c);
   }
 
   // `set -e` / `set -o errexit` (and their + forms): whether a failing
   // invocation ends the script, which the direct runner must honour too.
   void PlanSet(const std::vector<std::string>& words, const Vars& vars) {
+    if (words.size() < 2) Consent("set without arguments");
     for (size_t i = 1; i < words.size(); ++i) {
       const std::string w = ExpandWord(words[i], vars).value;
-      if (w.size() < 2 || (w[0] != '-' && w[0] != '+') || w == "--") break;
+      if (w.size() < 2 || (w[0] != '-' && w[0] != '+') || w == "--") {
+        Consent("set " + Short(w));
+        break;
+      }
       const bool on = w[0] == '-';
+      for (size_t k = 1; k < w.size(); ++k)
+        if (!kSetFlags.count(w[k])) Consent("set " + Short(w));
+      if (w.find('o', 1) != std::string::npos &&
+          (i + 1 >= words.size() || !kSetOptions.count(ExpandWord(words[i + 1], vars).value)))
+        Consent("set " + Short(w) + (i + 1 < words.size() ? " " + Short(words[i + 1]) : ""));
       if (w.find('e', 1) != std::string::npos) errexit_ = on;
       if (w.find('o', 1) != std::string::npos && i + 1 < words.size()) {  // -o NAME, -euo NAME
         if (ExpandWord(words[i + 1], vars).value == "errexit") errexit_ = on;
@@ -887,7 +993,7 @@ class Planner {
       names.push_back(w);
     }
     if (here == nullptr) {
-      NeedShell();
+      Consent("read without a here-string");
       for (const auto& n : names) vars->erase(n);
       return;
     }
@@ -948,7 +1054,6 @@ class Planner {
       std::string head = RenderEnv(c);
       for (size_t k = 0; k < i; ++k) head += words[k] + " ";
       Memo(&c, head + ShellQuote(r.rewritten) + RenderRedirs(c), head + ShellQuote(r.harness) + RenderRedirs(c));
-      NeedShell();
     }
   }
 
@@ -1042,7 +1147,6 @@ class Planner {
       std::string pre;
       for (const auto& [k, v] : env) pre += "export " + k + "=" + ShellQuote(v) + "; ";
       Memo(&c, "{ " + pre + r.rewritten + "; }" + RenderRedirs(c), "{ " + pre + r.harness + "; }" + RenderRedirs(c));
-      NeedShell();
     }
   }
 
@@ -1063,6 +1167,20 @@ class Planner {
       }
       if (e.value == "--target" || e.value.rfind("--target=", 0) == 0) has_target = true;
       expanded.push_back(e.value);
+    }
+    // The target is the user's choice: a command naming another one is a
+    // conflict, reported, never obeyed.
+    for (size_t i = 0; i < expanded.size(); ++i) {
+      std::string t;
+      if (expanded[i] == "--target" && i + 1 < expanded.size()) t = expanded[i + 1];
+      else if (expanded[i].rfind("--target=", 0) == 0) t = expanded[i].substr(9);
+      else continue;
+      if (t != opts_.target) {
+        Invalid(Short(original, 80) + ": the command asks for --target " + Short(t) + ", this run is --target " +
+                opts_.target + " (the target is chosen on moelog's command line)");
+        MemoRaw(&c);
+        return;
+      }
     }
     std::string rewritten = env_prefix + ShellQuote(opts_.moelog) + " bench";
     if (!has_target) {
@@ -1102,6 +1220,17 @@ class Planner {
       MemoRaw(&c);
       return;
     }
+    // Model and hardware files are moelog's data, named, never a path the
+    // document chooses (a path would let it forge the model's numbers).
+    for (const std::string* data : {&parsed->config->model_params, &parsed->config->hardware}) {
+      if (data->find('/') != std::string::npos ||
+          (data->size() > 5 && data->compare(data->size() - 5, 5, ".json") == 0)) {
+        Invalid(Short(original, 80) + ": '" + Short(*data) +
+                "' is a file path; a command may name only moelog's data files (e.g. --hardware v5p)");
+        MemoRaw(&c);
+        return;
+      }
+    }
     inv.config = *parsed->config;
     inv.canonical_config = parsed->canonical;
     if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
@@ -1112,12 +1241,14 @@ class Planner {
     Memo(&c, rewritten, RenderSimpleRaw(c));
   }
 
-  void NeedShell() { plan_->needs_shell = true; }
-  void Disallow(const std::string& what) {
-    if (std::find(plan_->disallowed.begin(), plan_->disallowed.end(), what) == plan_->disallowed.end())
-      plan_->disallowed.push_back(what);
-    NeedShell();
+  // Something only bash can do: the plan needs --allow-shell, and then runs
+  // under bash. `why` names it for the report.
+  void Consent(const std::string& why) {
+    if (std::find(plan_->disallowed.begin(), plan_->disallowed.end(), why) == plan_->disallowed.end())
+      plan_->disallowed.push_back(why);
+    plan_->needs_shell = true;
   }
+  void Disallow(const std::string& program) { Consent("runs " + program); }
   void NoAdapter(const std::string& why) {
     if (no_adapter_.empty()) no_adapter_ = why;
   }
@@ -1221,8 +1352,9 @@ std::string Plan::Summary() const {
       return "runnable: " + std::to_string(invocations.size()) + " invocation(s)" +
              (needs_shell ? " under bash" : "");
     case PlanVerdict::kNeedsConsent: {
-      std::string s = "skipped: needs --allow-shell (runs:";
-      for (const auto& d : disallowed) s += " " + d;
+      std::string s = "skipped: needs --allow-shell (";
+      for (size_t i = 0; i < disallowed.size(); ++i) s += (i ? "; " : "") + disallowed[i];
+      if (!unplannable.empty()) s += "; and cannot be planned: " + unplannable;
       return s + ")";
     }
     case PlanVerdict::kNoAdapter: return "skipped: no adapter (" + reason + ")";
@@ -1285,7 +1417,12 @@ Plan PlanCommand(std::string_view command_text, const PlanOptions& options) {
   Rendered r = planner.PlanScript(text, Vars{}, 0);
   plan.rewritten_script = r.rewritten;
   plan.harness_script = r.harness;
-  if (!planner.invalid().empty()) {
+  if (!planner.invalid().empty() && !plan.disallowed.empty()) {
+    // Reported as what it is first: text that needs a shell.
+    plan.verdict = PlanVerdict::kNeedsConsent;
+    plan.reason = "needs --allow-shell";
+    plan.unplannable = planner.invalid();
+  } else if (!planner.invalid().empty()) {
     plan.verdict = PlanVerdict::kInvalid;
     plan.reason = planner.invalid();
   } else if (!planner.no_adapter().empty()) {
@@ -1294,21 +1431,20 @@ Plan PlanCommand(std::string_view command_text, const PlanOptions& options) {
   } else if (plan.invocations.empty()) {
     plan.verdict = PlanVerdict::kNotApplicable;
     plan.reason = planner.not_applicable().empty() ? "no benchmark invocation" : planner.not_applicable();
-    if (!plan.disallowed.empty()) {
-      plan.reason += "; runs:";
-      for (const auto& d : plan.disallowed) plan.reason += " " + d;
-    }
+    for (const auto& d : plan.disallowed) plan.reason += "; " + d;
   } else if (!plan.disallowed.empty()) {
     plan.verdict = PlanVerdict::kNeedsConsent;
-    plan.reason = "runs programs outside the allow-list";
+    plan.reason = "needs --allow-shell";
   } else {
     plan.verdict = PlanVerdict::kRunnable;
   }
-  if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent) plan.invocations.clear();
+  if ((plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent) ||
+      !plan.unplannable.empty())
+    plan.invocations.clear();
   return plan;
 }
 
-const std::vector<std::string>& ShellAllowList() { return kAllowList; }
+const std::vector<std::string>& ShellAllowList() { return kDirectWords; }
 
 std::string ShellQuote(std::string_view w) {
   if (w.empty()) return "''";

@@ -1,14 +1,26 @@
 // The command planner: turns an entry's command text, as researchers write it,
 // into a Plan of concrete `moelog bench` invocations, without running anything.
 //
-// Understood shell: words with '...', "...", \ escapes, $VAR / ${VAR} / "$VAR";
-// env prefixes (K=V cmd); `;`, `&&`, `||`, `|`, newlines; redirections
-// (>, >>, 2>&1, <, <<<); `for x in a b; do ...; done` (nested, expanded
-// statically: one invocation per iteration); `read -r A B <<< "..."`;
-// `set -euo pipefail`; `/bin/bash -lc '...'` / `bash -c` / `sh -c`
-// (planned recursively); remote launchers from the launcher table (stripped,
-// `-e K=V` kept as exported variables); harness invocations from the table
-// (rewritten into `moelog bench --target <t> ARGS`).
+// Understood shell: words with '...', "...", \ escapes, $VAR / ${VAR} /
+// ${VAR:-literal}; env prefixes (K=V cmd); `;`, `&&`, `||`, `|`, newlines;
+// redirections (>, >>, 2>&1, <, <<<); `for x in a b; do ...; done` (nested,
+// expanded statically: one invocation per iteration); `read -r A B <<< "..."`;
+// `set -euo pipefail`; `/bin/bash -lc '...'` / `bash -c` / `sh -c` (planned
+// recursively); remote launchers from the launcher table (stripped, `-e K=V`
+// kept as variables); harness invocations from the table (rewritten into
+// `moelog bench --target <t> ARGS`).
+//
+// Consent. A plan is kRunnable only when moelog can carry it out without any
+// shell: the runner then starts no program but moelog itself. That holds for
+// literal assignments and `export K=literal`, `set -e/-u/-o pipefail`, `echo`,
+// `true`, `:`, `read <<< literal`, `for v in LITERALS`, `cd`/`mkdir` of
+// folders inside the working folder (no effect on the runs), and a
+// benchmark's output through `| tee F` or `> F` (moelog captures the output;
+// the named file is not written). Anything else -- a substitution ($(..),
+// `..`, $((..)), ${X:-$(..)}, ${#X}...) anywhere in the text, a program other
+// than those words, a program given by path or by expansion, a pipeline or
+// redirection of anything but a benchmark, `||`, `&` -- makes the plan
+// kNeedsConsent, with each reason listed.
 #ifndef MOELOG_LOGBOOK_SHELL_PLAN_H_
 #define MOELOG_LOGBOOK_SHELL_PLAN_H_
 
@@ -37,8 +49,8 @@ struct BenchInvocation {
 };
 
 enum class PlanVerdict {
-  kRunnable,        // only moelog bench + allow-listed utilities: runs without consent
-  kNeedsConsent,    // invokes programs outside the allow-list: runs only with allow_shell
+  kRunnable,        // only moelog bench + interpreted shell words: runs without consent, without a shell
+  kNeedsConsent,    // needs bash (see above): runs only with allow_shell
   kNoAdapter,       // an unknown script or a harness without adapter: skipped
   kNotApplicable,   // "N/A", launcher-only steps (allocate, --help), no benchmark at all
   kInvalid,         // cannot be planned: syntax error, bad harness flags, unknown variable
@@ -59,11 +71,15 @@ struct Plan {
   // The same script with harness invocations left as written (launchers still
   // stripped), for running the real harness unchanged.
   std::string harness_script;
-  // True when the script is only a sequence of bench invocations plus
-  // side-effect-free words (set -e..., echo, true, comments): the runner can run
-  // the invocations directly, without bash.
+  // True when only bash can carry the script out (then the plan is
+  // kNeedsConsent); false when the runner makes the invocations itself,
+  // starting no program but moelog.
   bool needs_shell = true;
-  std::vector<std::string> disallowed;  // programs outside the allow-list (kNeedsConsent)
+  std::vector<std::string> disallowed;  // why the plan needs --allow-shell ("runs curl", "a substitution in `$(date)`")
+  // kNeedsConsent plans that bash could run but moelog cannot plan (a
+  // substitution in a harness flag, a for-list from $(...)): why. Such a plan
+  // does not run even with consent.
+  std::string unplannable;
   std::vector<std::string> notes;       // informational: "stripped launcher dev_tpu (-e LIBTPU_INIT_ARGS)"
 
   // One line for `--dry-run` and reports, e.g. "runnable: 4 invocation(s)",
@@ -96,7 +112,7 @@ std::vector<Plan> PlanCommands(const std::vector<std::string_view>& commands, co
 // process; this drops them (benchmarks use it to time a cold process).
 void ClearPlanCache();
 
-// The programs a plan may run without consent: moelog and these.
+// The shell words a plan may hold without consent (interpreted, never run).
 const std::vector<std::string>& ShellAllowList();
 
 // Quotes one word for bash (single quotes when needed; plain words unchanged).

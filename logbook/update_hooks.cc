@@ -79,7 +79,10 @@ Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& e
   }
   std::string suffix;
   if (!options.x_key.empty()) suffix += NormalizeKey(options.x_key);
-  for (const auto& y : options.y_metrics) suffix += (suffix.empty() ? "" : "-") + NormalizeKey(y);
+  for (const auto& y : options.y_metrics) {
+    if (!suffix.empty()) suffix += '-';
+    suffix += NormalizeKey(y);
+  }
   return DrawEntryChart(logbook_path, entry.id, PointsFromRuns(mine), o, suffix, draw);
 }
 

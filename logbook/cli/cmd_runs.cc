@@ -120,21 +120,26 @@ void PrintCsv(const std::vector<RunRecord>& rows) {
     for (const auto& [k, v] : r.metrics) mset.insert(k);
   std::vector<std::string> header = {"id", "run_id", "entry_id", "logbook_path", "target", "status", "exit_status",
                                      "timed_out", "cache_key", "start_time", "end_time", "host", "cpu_isa",
-                                     "git_commit", "git_dirty", "command_rewritten"};
+                                     "runner",     "git_commit", "git_dirty", "command_rewritten"};
+  // Fields joined by appends (GCC 12 -O3 -Wrestrict false positive on `"," + std::string`, bug 105651).
+  auto join = [](std::string* line, const std::string& field) {
+    if (!line->empty()) *line += ',';
+    *line += field;
+  };
   std::string h;
-  for (const auto& c : header) h += (h.empty() ? "" : ",") + c;
-  for (const auto& p : pcols) h += "," + CsvField(p);
-  for (const auto& m : mset) h += "," + CsvField(m);
+  for (const auto& c : header) join(&h, c);
+  for (const auto& p : pcols) join(&h, CsvField(p));
+  for (const auto& m : mset) join(&h, CsvField(m));
   std::cout << h << "\n";
   for (const auto& r : rows) {
     std::vector<std::string> f = {std::to_string(r.id), r.run_id, r.entry_id, r.logbook_path, r.target, r.status,
                                   std::to_string(r.exit_status), r.timed_out ? "1" : "0", r.cache_key,
-                                  r.start_time, r.end_time, r.host, r.cpu_isa, r.git_commit, r.git_dirty ? "1" : "0",
-                                  r.command_rewritten};
+                                  r.start_time, r.end_time, r.host, r.cpu_isa, r.runner, r.git_commit,
+                                  r.git_dirty ? "1" : "0", r.command_rewritten};
     std::string s;
-    for (const auto& x : f) s += (s.empty() ? "" : ",") + CsvField(x);
-    for (const auto& p : pcols) s += "," + CsvField(Point(r, p));
-    for (const auto& m : mset) s += "," + Metric(r, m, "%.17g");
+    for (const auto& x : f) join(&s, CsvField(x));
+    for (const auto& p : pcols) join(&s, CsvField(Point(r, p)));
+    for (const auto& m : mset) join(&s, Metric(r, m, "%.17g"));
     std::cout << s << "\n";
   }
 }
@@ -168,6 +173,7 @@ void PrintJson(const std::vector<RunRecord>& rows) {
     j["host"] = r.host;
     j["cpu_model"] = r.cpu_model;
     j["cpu_isa"] = r.cpu_isa;
+    j["runner"] = r.runner;
     j["moelog_version"] = r.moelog_version;
     j["git_commit"] = r.git_commit;
     j["git_dirty"] = r.git_dirty;

@@ -47,7 +47,9 @@ void PrintUsage(FILE* f) {
                "  3    a document could not be parsed or rewritten safely (file:line: message)\n"
                "  4    `check`: some machine-checkable stop criterion is unmet\n"
                "  5    this machine cannot run the configuration (a CPU feature is missing;\n"
-               "       the message names the way out, e.g. --dtype float32)\n"
+               "       the message names the way out, e.g. --dtype float32), or the sandbox cannot start\n"
+               "  6    `update`/`run`: commands that need --allow-shell were skipped (listed as\n"
+               "       FILE:LINE); everything else was done\n"
                "  130  interrupted\n");
 }
 

@@ -12,7 +12,12 @@ inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
   app->add_option("--target", o->target, "benchmark target for every invocation: v5p (modeled, default) or cpu (measured)")
       ->check(CLI::IsMember({"v5p", "cpu"}));
   app->add_flag("--allow-shell", o->allow_shell,
-                "run scripts that call programs outside moelog's allow-list (listed and skipped otherwise)");
+                "consent to run commands that need bash (substitutions, other programs, pipelines...): "
+                "without it they are listed (file:line) and skipped, exit 6");
+  app->add_option("--sandbox", o->sandbox,
+                  "with --allow-shell: bwrap (default; read-only file system except .moelog/scratch, no network) "
+                  "or none")
+      ->check(CLI::IsMember({"bwrap", "none"}));
   app->add_flag("--force", o->force, "ignore cached runs (rerun) and overwrite regions edited by hand");
   app->add_option("-j,--jobs", o->jobs, "plan executions in parallel (default 1: CPU timings stay undisturbed)")
       ->check(CLI::Range(1, 64));

@@ -148,9 +148,12 @@ INSTANTIATE_TEST_SUITE_P(Shapes, SimCollectives,
                                            std::make_tuple(2, int64_t{1}, Wire::kBF16),
                                            std::make_tuple(1, int64_t{5}, Wire::kF32)),
                          [](const auto& info) {
-                           return "p" + std::to_string(std::get<0>(info.param)) + "_n" +
-                                  std::to_string(std::get<1>(info.param)) +
-                                  (std::get<2>(info.param) == Wire::kF32 ? "_f32" : "_bf16");
+                           std::string name = "p";
+                           name.append(std::to_string(std::get<0>(info.param)))
+                               .append("_n")
+                               .append(std::to_string(std::get<1>(info.param)))
+                               .append(std::get<2>(info.param) == Wire::kF32 ? "_f32" : "_bf16");
+                           return name;
                          });
 
 TEST(ParallelCommTest, MeshAxesReduceOnlyInsideTheirGroups) {

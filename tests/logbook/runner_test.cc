@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "engine/bench.h"
 
@@ -90,14 +91,17 @@ TEST(Runner, ShellModeAttributesSectionsToInvocations) {
       "python bench_moe_hillclimb.py --tokens 64 --distribution \"$dist\" --topk \"$tk\" 2>&1 | tee -a log.txt; "
       "done; done");
   ASSERT_EQ(plan.verdict, PlanVerdict::kRunnable) << plan.Summary();
-  ASSERT_TRUE(plan.needs_shell);
+  ASSERT_FALSE(plan.needs_shell);  // `| tee` of a benchmark is captured, not run
   RunnerOptions o;
+  o.mode = RunMode::kShell;  // with consent, the script may run under bash as written
+  o.allow_shell = true;
+  o.sandbox = "none";  // attribution, not the sandbox, is tested here
   o.moelog_binary = fake;
   o.working_dir = dir;
   o.timeout_s = 30;
   auto out = RunPlan(plan, o);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
-  EXPECT_EQ(out->mode, "shell");
+  EXPECT_EQ(out->mode, "shell sandbox=none");
   ASSERT_EQ(out->invocations.size(), 4u);
   for (size_t i = 0; i < 4; ++i) {
     const auto& inv = out->invocations[i];
@@ -112,7 +116,9 @@ TEST(Runner, ShellModeAttributesSectionsToInvocations) {
   ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[3].status, "ok");
   EXPECT_EQ(records[3].point.at("loop.tk"), "3");
-  EXPECT_EQ(records[3].cache_key, CacheKey(plan.invocations[3].config));
+  // What a script ran is not known for sure: stored, never served from the cache.
+  EXPECT_EQ(records[3].cache_key, "shell:" + CacheKey(plan.invocations[3].config));
+  EXPECT_EQ(records[3].runner, "shell sandbox=none");
   EXPECT_DOUBLE_EQ(records[3].metrics.at("tflops"), 3.0);
 }
 
@@ -123,6 +129,9 @@ TEST(Runner, ShellTimeoutIsRecorded) {
   ASSERT_EQ(plan.verdict, PlanVerdict::kRunnable) << plan.Summary();
   // The fake sleeps after its header when asked: the second invocation hangs.
   RunnerOptions o;
+  o.mode = RunMode::kShell;
+  o.allow_shell = true;
+  o.sandbox = "none";  // attribution, not the sandbox, is tested here
   o.moelog_binary = dir + "/moelog";
   o.working_dir = dir;
   o.timeout_s = 0.5;
@@ -170,6 +179,8 @@ TEST(Runner, DirectRunnerHonoursSetE) {
     o.timeout_s = 30;
     for (RunMode mode : {RunMode::kSubprocess, RunMode::kShell}) {
       o.mode = mode;
+      o.allow_shell = mode == RunMode::kShell;
+      o.sandbox = "none";
       auto out = RunPlan(plan, o);
       ASSERT_TRUE(out.ok()) << out.status().ToString();
       ASSERT_EQ(out->invocations.size(), 3u) << prefix << out->mode;
@@ -213,6 +224,9 @@ TEST(Runner, FailureIsReportedNotFatal) {
   ASSERT_EQ(plan.verdict, PlanVerdict::kRunnable);
   plan.rewritten_script = "set -o pipefail; moelog bench --fail | tee o.log";
   RunnerOptions o;
+  o.mode = RunMode::kShell;
+  o.allow_shell = true;
+  o.sandbox = "none";  // attribution, not the sandbox, is tested here
   o.moelog_binary = dir + "/moelog";
   o.working_dir = dir;
   auto out = RunPlan(plan, o);
@@ -241,9 +255,83 @@ TEST(Runner, ConsentIsRequired) {
   Plan runnable = PlanCommand("python bench_moe_hillclimb.py --tokens 64");
   o.mode = RunMode::kRealHarness;
   EXPECT_EQ(RunPlan(runnable, o).status().code(), Status::Code::kInvalidArgument);
+  o.mode = RunMode::kShell;  // no shell without consent, whatever the mode asked
+  EXPECT_EQ(RunPlan(runnable, o).status().code(), Status::Code::kInvalidArgument);
   o.mode = RunMode::kInProcess;
-  Plan piped = PlanCommand("python bench_moe_hillclimb.py --tokens 64 | tee x");
+  Plan piped = PlanCommand("python bench_moe_hillclimb.py --tokens 64 | grep x");
+  ASSERT_EQ(piped.verdict, PlanVerdict::kNeedsConsent);
+  EXPECT_EQ(RunPlan(piped, o).status().code(), Status::Code::kInvalidArgument);
+  o.allow_shell = true;  // consented, but only bash can run a pipeline into grep
   EXPECT_EQ(RunPlan(piped, o).status().code(), Status::Code::kNotSupported);
+}
+
+// With consent the script runs in the sandbox: a write outside the scratch
+// folder fails there, and the failure is recorded.
+TEST(Runner, SandboxKeepsWritesInTheScratchFolder) {
+  if (Status st = SandboxAvailable(); !st.ok()) GTEST_SKIP() << st.ToString();
+  std::string dir = TempDir("sandbox");
+  WriteExecutable(dir + "/moelog", kFakeBench);
+  std::filesystem::create_directories(dir + "/scratch");
+  Plan plan = PlanCommand("set -e; echo pwned > ../outside.txt; moelog bench --tokens 64 --topk 1");
+  ASSERT_EQ(plan.verdict, PlanVerdict::kNeedsConsent) << plan.Summary();
+  RunnerOptions o;
+  o.allow_shell = true;
+  o.moelog_binary = dir + "/moelog";
+  o.working_dir = dir;
+  o.scratch_dir = dir + "/scratch";
+  auto out = RunPlan(plan, o);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(out->mode, "shell sandbox=bwrap");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/outside.txt"));
+  auto recs = ToRecords(plan, *out, "E", "l.md", Provenance{});
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0].status, "failed");
+  EXPECT_EQ(recs[0].runner, "shell sandbox=bwrap");
+  EXPECT_EQ(recs[0].cache_key.rfind("shell:", 0), 0u);  // never served from the cache
+  // Inside the scratch folder the same script runs.
+  Plan inside = PlanCommand("set -e; echo ok > inside.txt; moelog bench --tokens 64 --topk 1");
+  out = RunPlan(inside, o);
+  ASSERT_TRUE(out.ok());
+  EXPECT_TRUE(std::filesystem::exists(dir + "/scratch/inside.txt"));
+  ASSERT_EQ(out->invocations.size(), 1u);
+  EXPECT_TRUE(out->invocations[0].status.ok()) << out->invocations[0].status.ToString();
+  // A sandbox that cannot start is refused, never silently skipped.
+  o.bwrap = dir + "/no-such-bwrap";
+  EXPECT_EQ(RunPlan(plan, o).status().code(), Status::Code::kNotSupported);
+}
+
+// Every process moelog starts gets a clean environment: the user's allow-listed
+// variables, never LD_*, OpenMPI's or a document's.
+TEST(Runner, ChildEnvironmentIsAllowListed) {
+  ::setenv("LD_PRELOAD_TEST_SENTINEL", "x", 1);
+  ::setenv("LD_PRELOAD", "", 1);
+  ::setenv("OMPI_MCA_plm", "isolated", 1);
+  ::setenv("MOELOG_CPU_ISA", "avx2", 1);
+  auto env = ChildEnvironment();
+  ::unsetenv("LD_PRELOAD_TEST_SENTINEL");
+  ::unsetenv("LD_PRELOAD");
+  ::unsetenv("OMPI_MCA_plm");
+  ::unsetenv("MOELOG_CPU_ISA");
+  EXPECT_FALSE(env.count("LD_PRELOAD"));
+  EXPECT_FALSE(env.count("LD_PRELOAD_TEST_SENTINEL"));
+  EXPECT_FALSE(env.count("OMPI_MCA_plm"));
+  EXPECT_EQ(env.at("MOELOG_CPU_ISA"), "avx2");  // the user's own setting
+  EXPECT_TRUE(env.count("PATH"));
+  // A document's env prefix reaches nothing: the child sees no LD_PRELOAD.
+  std::string dir = TempDir("env");
+  Plan plan = PlanCommand("LD_PRELOAD=/tmp/evil.so MOE_X=1 moelog bench --tokens 64 --topk 1");
+  ASSERT_EQ(plan.verdict, PlanVerdict::kRunnable) << plan.Summary();
+  WriteExecutable(dir + "/moelog", "#!/bin/sh\nenv > " + dir + "/env.txt\n");
+  RunnerOptions o;
+  o.mode = RunMode::kSubprocess;
+  o.moelog_binary = dir + "/moelog";
+  o.working_dir = dir;
+  ASSERT_TRUE(RunPlan(plan, o).ok());
+  std::ifstream in(dir + "/env.txt");
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(all.find("PATH="), std::string::npos);
+  EXPECT_EQ(all.find("LD_PRELOAD"), std::string::npos) << all;
+  EXPECT_EQ(all.find("MOE_X"), std::string::npos) << all;
 }
 
 TEST(Runner, RealHarnessModeRunsTheScriptUnchanged) {
@@ -254,10 +342,11 @@ TEST(Runner, RealHarnessModeRunsTheScriptUnchanged) {
   RunnerOptions o;
   o.mode = RunMode::kRealHarness;
   o.allow_shell = true;
+  o.sandbox = "none";  // attribution, not the sandbox, is tested here
   o.working_dir = dir;
   auto out = RunPlan(plan, o);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
-  EXPECT_EQ(out->mode, "real-harness");
+  EXPECT_EQ(out->mode, "real-harness sandbox=none");
   ASSERT_EQ(out->invocations.size(), 2u);
   ASSERT_EQ(out->invocations[1].runs.size(), 1u);
   EXPECT_DOUBLE_EQ(out->invocations[1].runs[0].metrics.at("tflops"), 5.0);

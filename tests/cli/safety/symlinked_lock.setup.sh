@@ -1,0 +1,1 @@
+ln -s "$OUT/canary.txt" "$DOC/attack.md.lock"

@@ -1,0 +1,1 @@
+ln -s "$OUT" "$DOC/.moelog"

@@ -1,0 +1,2 @@
+echo 'touch /tmp/outside/pwned-bashenv' > f
+BASH_ENV=f bash -c 'python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2'

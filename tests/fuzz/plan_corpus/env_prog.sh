@@ -1,0 +1,1 @@
+env LD_PRELOAD=/tmp/x.so python bench_moe_hillclimb.py --tokens 64; env -i sh -c id

@@ -1,0 +1,1 @@
+LD_PRELOAD=/tmp/lib/evil.so PATH=/tmp/doc/bin:/usr/bin:/bin MOELOG_TRACE_DIR=/tmp/outside ONEDNN_JIT_PROFILE=1 JITDUMPDIR=/tmp/outside OMPI_MCA_plm_rsh_agent=/tmp/doc/bin/agent MOELOG_DATA_DIR=/tmp/doc/forged python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2

@@ -1,0 +1,1 @@
+RAY_AUTH_MODE=token uv run scripts/ray/dev_tpu.py --config c.yaml --tpu-name t execute -e LD_PRELOAD=/tmp/lib/evil.so -e MOELOG_TRACE_DIR=/tmp/outside -- /bin/bash -lc 'python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2'

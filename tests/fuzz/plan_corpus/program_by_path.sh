@@ -1,0 +1,4 @@
+./bin/echo hi
+./bin/sh -c 'touch /tmp/outside/pwned-sh'
+/bin/echo hi
+python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2

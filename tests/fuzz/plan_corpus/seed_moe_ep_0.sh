@@ -1,0 +1,1 @@
+lib/levanter/scripts/bench/bench_moe_hillclimb.py

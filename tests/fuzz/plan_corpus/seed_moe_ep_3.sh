@@ -1,0 +1,1 @@
+uv run --package levanter python lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 128 --hidden 64 --mlp-dim 32 --experts 4 --topk 2 --distribution random --backend ragged_dot --impl baseline --bench-pass forward --parallel-mode none --quant-mode int8 --iters 1 --warmup 0 --dtype float32

@@ -1,0 +1,1 @@
+set -euxo pipefail; python bench_moe_hillclimb.py --tokens 64

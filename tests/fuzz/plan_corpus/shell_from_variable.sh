@@ -1,0 +1,3 @@
+date
+${SHELL:-echo} -c 'touch /tmp/outside/pwned-shellvar'
+python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2

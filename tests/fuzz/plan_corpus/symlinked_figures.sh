@@ -1,0 +1,1 @@
+python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2 --distribution random --impl both
