@@ -35,6 +35,10 @@ const char* DTypeLabel(DType t) {
   return "?";
 }
 
+// A view that is the transpose of a row-major matrix (column i of the view is
+// contiguous): the f32-compute path widens it in that order.
+bool IsTransposed(const MatView& v) { return v.row_stride == 1 && v.col_stride != 1; }
+
 std::string ViewKey(const MatView& v) {
   char buf[96];
   std::snprintf(buf, sizeof(buf), "%d:%lldx%lld/%lld,%lld", static_cast<int>(v.dtype),
@@ -105,8 +109,13 @@ MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_m
       e.c_bf16 = c.dtype == DType::kBF16;
       e.c_s32 = c.dtype == DType::kS32;
       e.accumulate = accumulate;
-      e.a = memory::desc({a.rows, a.cols}, memory::data_type::f32, memory::format_tag::ab);
-      if (b_key[0] == 'v') e.b = memory::desc({a.cols, n}, memory::data_type::f32, memory::format_tag::ab);
+      // A transposed view is widened in its own (row-major) order and given
+      // to oneDNN as transposed (ba): contiguous, vectorized conversion.
+      e.a = memory::desc({a.rows, a.cols}, memory::data_type::f32,
+                         IsTransposed(a) ? memory::format_tag::ba : memory::format_tag::ab);
+      if (b_key[0] == 'v')
+        e.b = memory::desc({a.cols, n}, memory::data_type::f32,
+                           b_key.find("|T") != std::string::npos ? memory::format_tag::ba : memory::format_tag::ab);
       if (e.c_bf16 || e.c_s32) {
         e.c = memory::desc({c.rows, c.cols}, memory::data_type::f32, memory::format_tag::ab);
         accumulate = false;  // the sum is added when the f32 result is rounded
@@ -163,18 +172,31 @@ float* Grow(std::vector<float>* v, int64_t n) {
   return v->data();
 }
 
-// dst[i, :] = f32(row i of v), a bf16 view, into a contiguous [rows, cols];
-// parallel over rows when not already inside a parallel region.
+// f32(v) for a bf16 (or s8) view v, contiguous: [rows, cols] row-major, or,
+// for a transposed view (IsTransposed), [cols, rows] row-major -- v's own
+// memory order, so that the conversion reads and writes rows. Parallel over
+// rows when not already inside a parallel region.
 void WidenBf16(const MatView& v, float* dst) {
   if (v.dtype == DType::kS8) {
     // int8 values are exact in f32.
     const int8_t* q = static_cast<const int8_t*>(v.data);
+    if (IsTransposed(v)) {
+#pragma omp parallel for schedule(static) if (!omp_in_parallel() && v.rows * v.cols >= (1 << 16))
+      for (int64_t j = 0; j < v.cols; ++j)
+        for (int64_t i = 0; i < v.rows; ++i) dst[j * v.rows + i] = q[j * v.col_stride + i];
+      return;
+    }
 #pragma omp parallel for schedule(static) if (!omp_in_parallel() && v.rows * v.cols >= (1 << 16))
     for (int64_t i = 0; i < v.rows; ++i)
       for (int64_t j = 0; j < v.cols; ++j) dst[i * v.cols + j] = q[i * v.row_stride + j * v.col_stride];
     return;
   }
   const bf16_t* src = static_cast<const bf16_t*>(v.data);
+  if (IsTransposed(v)) {
+#pragma omp parallel for schedule(static) if (!omp_in_parallel() && v.rows * v.cols >= (1 << 16))
+    for (int64_t j = 0; j < v.cols; ++j) Bf16ToF32Row(src + j * v.col_stride, v.rows, dst + j * v.rows);
+    return;
+  }
   if (v.col_stride == 1) {
 #pragma omp parallel for schedule(static) if (!omp_in_parallel() && v.rows * v.cols >= (1 << 16))
     for (int64_t i = 0; i < v.rows; ++i) Bf16ToF32Row(src + i * v.row_stride, v.cols, dst + i * v.cols);
@@ -192,7 +214,8 @@ void MatmulRunner::ExecuteF32(Entry* e, const MatView& a, const MatView* b_view,
   ThreadCtx& t = Thread(tid);
   float* fa = Grow(&t.fa, a.rows * a.cols);
   WidenBf16(a, fa);
-  const MatView fav = MatView::RowMajor(fa, DType::kF32, a.rows, a.cols, a.cols);
+  const MatView fav = IsTransposed(a) ? MatView{fa, DType::kF32, a.rows, a.cols, 1, a.rows}
+                                      : MatView::RowMajor(fa, DType::kF32, a.rows, a.cols, a.cols);
   try {
     memory bm;
     if (b_view != nullptr) {
@@ -255,7 +278,7 @@ void MatmulRunner::Run(const MatView& a, const MatView& b, const OutView& c, boo
                     static_cast<size_t>(c.cols * DTypeSize(c.dtype)));
     return;
   }
-  Entry* e = Get(a, ViewDesc(b), "v" + ViewKey(b), c, accumulate, b.cols);
+  Entry* e = Get(a, ViewDesc(b), "v" + ViewKey(b) + (IsTransposed(b) ? "|T" : ""), c, accumulate, b.cols);
   if (e == nullptr) return;
   if (e->f32_compute) {
     ExecuteF32(e, a, &b, nullptr, c, 0);
@@ -300,7 +323,7 @@ void ZeroOut(const OutView& c) {
 
 MatmulRunner::Entry* MatmulRunner::Resolve(const MatmulJob& j) {
   if (j.packed != nullptr) return Get(j.a, j.packed->desc(), PackedKey(*j.packed), j.c, j.accumulate, j.packed->n());
-  return Get(j.a, ViewDesc(j.b), "v" + ViewKey(j.b), j.c, j.accumulate, j.b.cols);
+  return Get(j.a, ViewDesc(j.b), "v" + ViewKey(j.b) + (IsTransposed(j.b) ? "|T" : ""), j.c, j.accumulate, j.b.cols);
 }
 
 void MatmulRunner::ExecuteJob(Entry* e, const MatmulJob& j, int tid, const OutView* c) {

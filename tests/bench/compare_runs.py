@@ -67,7 +67,8 @@ def shape_args(a):
 
 
 def moelog_cmd(a, pass_, iters, warmup, extra=()):
-    return [a.moelog, "bench", *shape_args(a), "--dtype", "bfloat16", "--impl", a.impl, "--backend", a.backend,
+    return [a.moelog, "bench", *shape_args(a), "--dtype", getattr(a, "dtype", "bfloat16"), "--impl", a.impl,
+            "--backend", a.backend,
             "--distribution", "random", "--bench-pass", pass_, "--iters", str(iters), "--warmup", str(warmup),
             "--json", *extra]
 
@@ -85,7 +86,7 @@ def cmd_peer(a):
         ours, peer = [], []
         for r in range(a.rounds):
             out = run([TORCH_PYTHON, PEER, *shape_args(a), "--pass", p, "--iters", str(a.iters),
-                       "--warmup", str(a.warmup), "--threads", str(a.threads), "--json"])
+                       "--warmup", str(a.warmup), "--threads", str(a.threads), "--dtype", a.dtype, "--json"])
             peer += json.loads(out.strip().splitlines()[-1])["time_samples_s"]
             s, _ = moelog_samples(run(moelog_cmd(a, p, a.iters, a.warmup, ["--threads", str(a.threads)])))
             ours += s
@@ -181,6 +182,8 @@ def main():
         s.add_argument("--experts", type=int, default=16)
         s.add_argument("--topk", type=int, default=2)
         s.add_argument("--impl", default="fused_w13")
+        s.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float32"],
+                       help="both sides' dtype (peer only; ONEDNN_MAX_CPU_ISA=AVX2 measures the AVX2 path)")
         s.add_argument("--backend", default="gmm")
         s.add_argument("--pass", dest="passes", action="append", choices=["forward", "forward_backward"])
         s.add_argument("--rounds", type=int, default=5)

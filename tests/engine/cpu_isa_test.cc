@@ -240,6 +240,14 @@ TEST(Bf16F32Compute, EqualsTheReferenceForEveryCallKind) {
     Tensor c3(out, {m, n});
     mm.Run(MatView::RowMajor(at.data(), DType::kBF16, k, m, m).T(), p, OutView{c3.data(), out, m, n, n});
     ExpectBf16Product(c3, ref, "transposed a");
+    // A transposed b view (the backward's W^T): widened in its own order.
+    Tensor bt(DType::kBF16, {n, k});
+    for (int64_t p2 = 0; p2 < k; ++p2)
+      for (int64_t j = 0; j < n; ++j) bt.Set(j * k + p2, b.Get(p2 * n + j));
+    Tensor c5(out, {m, n});
+    mm.Run(MatView::RowMajor(at.data(), DType::kBF16, k, m, m).T(), MatView::RowMajor(bt.data(), DType::kBF16, n, k, k).T(),
+           OutView{c5.data(), out, m, n, n});
+    ExpectBf16Product(c5, ref, "transposed a and b");
     // Accumulate: c3 += a @ b.
     Tensor c0(out, {m, n});
     for (int64_t i = 0; i < c0.numel(); ++i) c0.Set(i, c3.Get(i));
