@@ -79,7 +79,9 @@ std::string FormatHeader(const BenchConfig& c, const std::string& devices_line) 
   nlohmann::json j = nlohmann::json::parse(CanonicalConfigJson(c));
   s += "shape";
   for (auto it = j.begin(); it != j.end(); ++it) {
-    std::string v = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+    std::string v = it.value().is_string()
+                        ? it.value().get<std::string>()
+                        : it.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     s += " " + it.key() + "=" + v;
   }
   return s + "\n";
@@ -165,7 +167,7 @@ std::string ResultsToJson(const BenchConfig& c, const std::string& devices_line,
   j["config"] = nlohmann::json::parse(CanonicalConfigJson(c));
   j["runs"] = nlohmann::json::array();
   for (const auto& r : results) j["runs"].push_back(RunToJson(r));
-  return j.dump(2);
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Routing RoutingForPoint(const BenchConfig& c, const Logits& logits, const RunPoint& point) {

@@ -302,7 +302,7 @@ std::string CanonicalConfigJson(const BenchConfig& c) {
   j["null_routing_mode"] = c.null_routing_mode; j["target"] = c.target; j["check_numerics"] = c.check_numerics;
   j["threads"] = c.threads;
   if (c.target == "v5p") { j["hardware"] = c.hardware; j["model_params"] = c.model_params; }
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace moelog::engine

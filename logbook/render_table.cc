@@ -26,7 +26,7 @@ std::string JsonScalar(const nlohmann::json& v) {
   if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
   if (v.is_number()) return FormatValue(v.get<double>());
   if (v.is_null()) return "";
-  return v.dump();
+  return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string Fixed(double v, int decimals) {

@@ -170,20 +170,22 @@ std::string NewRunId() {
 std::string PointJson(const std::map<std::string, std::string>& point) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : point) j[k] = v;
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string MetricsJson(const std::map<std::string, double>& metrics) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, v] : metrics) j[k] = v;  // NaN/inf become null
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void FillFromJson(const std::string& point_json, const std::string& metrics_json, RunRecord* r) {
   try {
     auto p = nlohmann::json::parse(point_json);
     for (auto it = p.begin(); it != p.end(); ++it)
-      r->point[it.key()] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+      r->point[it.key()] = it.value().is_string()
+                               ? it.value().get<std::string>()
+                               : it.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     auto m = nlohmann::json::parse(metrics_json);
     for (auto it = m.begin(); it != m.end(); ++it)
       if (it.value().is_number()) r->metrics[it.key()] = it.value().get<double>();

@@ -375,7 +375,7 @@ std::string FitInfoJson(const std::string& csv_path, const FitResult& fit, const
   j["in_sample_mape"] = in_sample.mape;
   j["in_sample_median_abs_error"] = in_sample.median_abs;
   j["in_sample_p90_abs_error"] = in_sample.p90_abs;
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace moelog::engine::v5p

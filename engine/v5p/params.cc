@@ -97,7 +97,7 @@ std::string ParamsToJson(const ModelParams& p, const std::string& hardware_name,
     auto f = nlohmann::ordered_json::parse(fit_info, nullptr, false);
     if (!f.is_discarded()) j["fit"] = f;
   }
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace moelog::engine::v5p

@@ -180,7 +180,7 @@ void PrintJson(const std::vector<RunRecord>& rows) {
     j["invocation_index"] = r.invocation_index;
     arr.push_back(std::move(j));
   }
-  std::cout << arr.dump(2) << "\n";
+  std::cout << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace
