@@ -37,6 +37,8 @@ bool ParseDouble(const std::string& s, double* v) {
 }
 
 void AddOptions(CLI::App& app, BenchConfig& c) {
+  // A flag given twice takes its last value, as the harness's argparse does.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   auto choice = [](std::initializer_list<std::string> v) { return CLI::IsMember(std::vector<std::string>(v)); };
   // First: moelog adds it to every invocation it plans, and CLI11 looks
   // options up in the order they were added.
@@ -152,6 +154,31 @@ Status BenchConfig::Validate() const {
   for (const auto& p : positives) {
     if (p.v <= 0) return bad(p.flag, "must be positive, got " + std::to_string(p.v));
   }
+  // Documented limits (BenchLimits), checked before anything is allocated.
+  for (const auto& l : BenchLimits()) {
+    int64_t v = 0;
+    const std::string f = l.flag;
+    if (f == "--tokens") v = tokens;
+    else if (f == "--hidden") v = hidden;
+    else if (f == "--mlp-dim") v = mlp_dim;
+    else if (f == "--shared-expert-dim") v = shared_expert_dim;
+    else if (f == "--experts") v = experts;
+    else if (f == "--null-experts") v = null_experts;
+    else if (f == "--iters") v = iters;
+    else if (f == "--warmup") v = warmup;
+    else if (f == "--threads") v = threads;
+    else if (f == "--devices") v = devices;
+    if (v > l.max) return bad(l.flag, std::to_string(v) + " is above moelog's limit of " + std::to_string(l.max) +
+                                          " (" + l.why + ")");
+  }
+  {
+    int64_t kmax = topk;
+    for (int64_t k : TopkValues()) kmax = std::max(kmax, k);
+    if (kmax > 0 && tokens > kMaxAssignments / kmax)
+      return bad("--tokens", "tokens x topk = " + std::to_string(tokens) + " x " + std::to_string(kmax) +
+                                 " is above moelog's limit of " + std::to_string(kMaxAssignments) +
+                                 " routed assignments (routing data grows with it)");
+  }
   if (shared_expert_dim < 0) return bad("--shared-expert-dim", "must be >= 0");
   if (warmup < 0) return bad("--warmup", "must be >= 0");
   if (threads < 0) return bad("--threads", "must be >= 0");
@@ -201,6 +228,9 @@ Status BenchConfig::Validate() const {
       int64_t v = 0;
       if (eq == std::string::npos || !ParseInt(part.substr(eq + 1), &v) || v < 1)
         return bad("--mesh", "expected data=A,expert=B with positive A and B, got '" + mesh + "'");
+      if (v > kMaxDevices)
+        return bad("--mesh", "axis size " + std::to_string(v) + " is above moelog's limit of " +
+                                 std::to_string(kMaxDevices) + " devices");
       std::string axis = part.substr(0, eq);
       if (axis == "data") data = v;
       else if (axis == "expert") expert = v;
@@ -233,6 +263,22 @@ Status BenchConfig::Validate() const {
                    std::to_string(parallel::MpiWorldSizeFromEnv()) + " (mpirun -np)");
   }
   return Status::Ok();
+}
+
+const std::vector<BenchLimit>& BenchLimits() {
+  static const std::vector<BenchLimit> limits = {
+      {"--tokens", int64_t{1} << 22, "per-token routing data"},
+      {"--hidden", 65536, "matrix width"},
+      {"--mlp-dim", 65536, "matrix width"},
+      {"--shared-expert-dim", 65536, "matrix width"},
+      {"--experts", 4096, "experts per layer"},
+      {"--null-experts", 4096, "experts per layer"},
+      {"--iters", 100000, "timed repetitions"},
+      {"--warmup", 10000, "untimed repetitions"},
+      {"--threads", 1024, "CPU threads"},
+      {"--devices", kMaxDevices, "simulated devices"},
+  };
+  return limits;
 }
 
 std::vector<RunPoint> ExpandRuns(const BenchConfig& c) {

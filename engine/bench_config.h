@@ -88,6 +88,18 @@ struct RunPoint {
 };
 
 // The harness's loop order: distribution, topk, impl, null frac, queue mode.
+// Largest values moelog accepts, checked by Validate() before any allocation
+// (exit 2 naming the flag and the limit). Also: tokens x topk at most
+// kMaxAssignments, each --mesh axis at most kMaxDevices.
+struct BenchLimit {
+  const char* flag;
+  int64_t max;
+  const char* why;
+};
+inline constexpr int64_t kMaxDevices = 256;
+inline constexpr int64_t kMaxAssignments = int64_t{1} << 24;
+const std::vector<BenchLimit>& BenchLimits();
+
 std::vector<RunPoint> ExpandRuns(const BenchConfig& config);
 
 // Parses harness-style arguments (without the program name), e.g.

@@ -73,6 +73,22 @@ Status CpuBackend::EnsureData(const BenchConfig& c, bool deferred_ok) {
 
 Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) {
   if (config.parallel_mode != "none") {
+    // The simulated devices hold the whole layer between them, plus their
+    // exchange buffers: refused before allocation when that cannot fit.
+    BenchConfig whole = config;
+    whole.parallel_mode = "none";
+    whole.mesh.clear();
+    if (auto wb = cpu::MakeBlockConfig(whole, point.impl); wb.ok()) {
+      const double need =
+          1.5 * cpu::EstimateBytes(*wb, point.topk, config.bench_pass == "forward_backward", config.check_numerics);
+      const double avail = cpu::AvailableBytes();
+      if (avail > 0 && need > avail)
+        return Status::OutOfMemory("--parallel-mode " + config.parallel_mode + " --tokens " +
+                                   std::to_string(config.tokens) + " --hidden " + std::to_string(config.hidden) +
+                                   ": the simulated devices need an estimated " +
+                                   std::to_string(static_cast<int64_t>(need / (1 << 20))) + " MiB but only " +
+                                   std::to_string(static_cast<int64_t>(avail / (1 << 20))) + " MiB are available");
+    }
     MOELOG_RETURN_IF_ERROR(EnsureData(config));
     return parallel::RunParallel(config, point, routing, data_.get());
   }

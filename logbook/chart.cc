@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -97,6 +98,35 @@ std::string DirOf(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// A drawn chart is whole: an SVG's root element is closed, a PNG ends with
+// its IEND chunk.
+bool ChartComplete(const std::string& text, bool png) {
+  if (png) {
+    static const std::string kSig("\x89PNG\r\n\x1a\n", 8);
+    static const std::string kEnd("IEND\xae\x42\x60\x82", 8);
+    return text.size() > 16 && text.compare(0, 8, kSig) == 0 &&
+           text.compare(text.size() - kEnd.size(), kEnd.size(), kEnd) == 0;
+  }
+  const size_t open = text.find("<svg");
+  const size_t close = text.rfind("</svg>");
+  if (open == std::string::npos || close == std::string::npos || close < open) return false;
+  for (size_t i = close + 6; i < text.size(); ++i)
+    if (!std::isspace(static_cast<unsigned char>(text[i]))) return false;
+  return true;
+}
+
+// Temporary charts of `base` left by a killed moelog (".BASE.tmp-XXXXXX.svg"):
+// removed (a link is removed itself, never followed).
+void RemoveStaleTemporaries(const std::string& dir, const std::string& base) {
+  std::error_code ec;
+  const std::string prefix = "." + base + ".tmp-";
+  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && name.size() == prefix.size() + 10) ::unlink(it->path().c_str());
+  }
+}
+
 }  // namespace
 
 std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs) {
@@ -148,8 +178,15 @@ std::string ChartStem(const std::string& entry_id) {
     else if (!out.empty() && out.back() != '-') out += '-';
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
-  if (out.size() > 60) out.resize(60);
-  return out.empty() ? "chart" : out;
+  if (out == entry_id && out.size() <= 60) return out;
+  // Changed or cut: a hash of the whole ID keeps two entries' files apart.
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : entry_id) h = (h ^ c) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  if (out.size() > 51) out.resize(51);
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return (out.empty() ? std::string("chart") : out) + "-" + std::string(hex, 8);
 }
 
 Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options) {
@@ -372,11 +409,15 @@ std::string ChartScript(const ChartPlan& plan, const std::string& data_file, con
 }
 
 Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, const std::string& base, bool png) {
-  if (!PathIsSafe(dir) || base != ChartStem(base))
+  const bool base_ok = !base.empty() && base.size() <= 200 && std::all_of(base.begin(), base.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  if (!PathIsSafe(dir) || !base_ok)
     return Status::InvalidArgument("chart path '" + dir + "/" + base +
                                    "' has characters moelog does not pass to gnuplot (allowed: letters, digits, "
                                    "space and /._-+,@=~:)");
   MOELOG_RETURN_IF_ERROR(MakeRealDir(dir));
+  RemoveStaleTemporaries(dir, base);
   ChartFiles files;
   const std::string ext = png ? ".png" : ".svg";
   files.chart = dir + "/" + base + ext;
@@ -424,12 +465,15 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
   }
   auto messages = ReadFile(err_path);
   ::unlink(err_path);
-  struct stat st;
-  if (::stat(tmp_path.c_str(), &st) != 0 || st.st_size == 0) {
+  // Installed only when complete: an SVG that ends its root element, a PNG
+  // that ends with its IEND chunk (a full disk or a killed gnuplot leaves a
+  // truncated file, which never replaces the chart).
+  auto drawn_text = ReadFile(tmp_path);
+  if (!drawn_text.ok() || !ChartComplete(*drawn_text, png)) {
     ::unlink(tmp_path.c_str());
     std::string why = messages.ok() ? *messages : std::string();
     while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
-    return Status::IOError("gnuplot produced an empty chart " + files.chart + (why.empty() ? "" : ": " + why));
+    return Status::IOError("gnuplot produced an incomplete chart " + files.chart + (why.empty() ? "" : ": " + why));
   }
   if (std::rename(tmp_path.c_str(), files.chart.c_str()) != 0) {
     ::unlink(tmp_path.c_str());

@@ -97,8 +97,10 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
 // whitespace; at most 80 bytes.
 std::string GnuplotLabel(const std::string& text);
 
-// A file-name stem from an entry ID or heading: [A-Za-z0-9_-] kept, runs of
-// anything else become one '-', at most 60 bytes; "chart" when empty.
+// A file-name stem from an entry ID or heading: the ID itself when it is only
+// [A-Za-z0-9_-] and at most 60 bytes; otherwise the kept characters (runs of
+// anything else as one '-', cut to 51 bytes) and "-" + 8 hex digits of a hash
+// of the whole ID, so two IDs never share a chart file.
 std::string ChartStem(const std::string& entry_id);
 
 // For `moelog update` and `moelog plot`: plans and draws the chart of one

@@ -1,11 +1,13 @@
 #include "logbook/file_util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <ctime>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -36,7 +38,27 @@ Result<std::string> ReadFile(const std::string& path) {
   return ss.str();
 }
 
+// Temporary files of `path` that a killed moelog left (older than a minute:
+// a live write takes milliseconds) are removed; links are removed, not followed.
+static void RemoveStaleTemps(const std::string& path) {
+  const std::string dir = DirName(path);
+  const std::string prefix = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1) +
+                             ".moelog-tmp-";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return;
+  const time_t now = time(nullptr);
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string full = dir + "/" + name;
+    struct stat st;
+    if (::lstat(full.c_str(), &st) == 0 && now - st.st_mtime > 60) ::unlink(full.c_str());
+  }
+  closedir(d);
+}
+
 Status AtomicWriteFile(const std::string& path, const std::string& contents) {
+  RemoveStaleTemps(path);
   std::string tmpl = path + ".moelog-tmp-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');

@@ -45,6 +45,7 @@ StoredRun ToStoredRun(const RunRecord& rec) {
       r.source = v;
       continue;
     }
+    if (k.rfind("loop.", 0) == 0) continue;  // rows stored before loop variables stopped being config
     auto it = kPointNames.find(k);
     r.config[it == kPointNames.end() ? k : it->second] = v;
   }

@@ -592,7 +592,8 @@ std::vector<RunRecord> ToRecords(const Plan& plan, const PlanOutcome& outcome, c
     base.git_dirty = prov.git_dirty;
     base.invocation_index = static_cast<int64_t>(o.index);
     base.status = o.timed_out ? "timeout" : !o.status.ok() ? "failed" : "ok";
-    for (const auto& [k, v] : inv.loop_bindings) base.point["loop." + k] = v;
+    // Loop variables are not configuration: their values reach the run only
+    // through the flags they set, which the config already holds.
     if (o.runs.empty()) {
       if (base.status == "ok") base.status = "failed";  // ran but produced no result
       records.push_back(base);

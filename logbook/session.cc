@@ -486,7 +486,13 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
       }
       if (store && !pc->fresh.empty()) {
         Status st = store->Insert(&pc->fresh);
-        if (!st.ok()) err << db << ": " << st.ToString() << "\n";
+        if (!st.ok()) {
+          // The document shows only what the store holds: these runs are not
+          // rendered, the entry stays incomplete, and the update fails.
+          err << db << ": " << st.ToString() << "; " << id << "'s runs are not stored and not written\n";
+          pc->fresh.clear();
+          ++sum.write_errors;
+        }
       }
     }
   }

@@ -4,6 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
+#include <string>
+
 #include "logbook/session.h"
 
 namespace moelog::cli {
@@ -23,8 +26,16 @@ inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
       ->check(CLI::Range(1, 64));
   app->add_flag("--dry-run", o->dry_run, "print the plan: each unit, its rewritten commands, cache hit or miss");
   app->add_option("--db", o->db, "run store (default: .moelog/runs.db beside the document)");
-  app->add_option("--timeout", o->timeout_s, "seconds before a child process is killed (default 3600)")
-      ->check(CLI::PositiveNumber);
+  app->add_option("--timeout", o->timeout_s, "seconds before a child process is killed (default 3600, at most 604800)")
+      ->check(CLI::Validator(
+          [](const std::string& s) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(s.c_str(), &end);
+            if (end == s.c_str() || *end != '\0' || !(v > 0 && v <= 604800))
+              return "--timeout must be a number of seconds in (0, 604800], got '" + s + "'";
+            return "";
+          },
+          "SECONDS"));
   app->add_option("--launchers", o->launchers, "extra launcher table (JSON) matched before the built-in one");
 }
 

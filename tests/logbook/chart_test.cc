@@ -177,8 +177,21 @@ TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
     for (const char* h : {"2048", "3072"}) ab.push_back(Point({{"backend", be}, {"hidden", h}}, be[0] == 'g' ? 275 : 268));
   auto bars = DrawEntryChart(lb, "backend A/B", ab, {});
   ASSERT_TRUE(bars.ok()) << bars.status().ToString();
-  EXPECT_EQ(bars->files.chart, dir + "/figures/backend-A-B.svg");
+  // An ID the file name cannot hold as it is gets a hash of the whole ID.
+  EXPECT_EQ(bars->files.chart, dir + "/figures/backend-A-B-" + ChartStem("backend A/B").substr(12) + ".svg");
+  EXPECT_EQ(ChartStem("backend A/B").size(), 20u);
   ExpectGoodSvg(bars->files.chart);
+}
+
+// Chart files are unique per entry: IDs that differ only in characters a file
+// name cannot hold, or beyond 60 characters, never share a chart.
+TEST(ChartDraw, StemsOfDistinctIdsNeverCollide) {
+  const std::string long_a(70, 'A'), long_b = std::string(69, 'A') + "B";
+  EXPECT_NE(ChartStem(long_a), ChartStem(long_b));
+  EXPECT_LE(ChartStem(long_a).size(), 60u);
+  EXPECT_NE(ChartStem("a/b"), ChartStem("a b"));
+  EXPECT_EQ(ChartStem("MOE-I8-003"), "MOE-I8-003");  // plain IDs keep their name
+  EXPECT_EQ(ChartStem(ChartStem("a/b")), ChartStem("a/b"));
 }
 
 TEST(ChartDraw, PngOnRequest) {
@@ -231,7 +244,7 @@ TEST(ChartDraw, UnsafePathsAreRefusedAndEmptyChartsAreErrors) {
   auto r = DrawChart(empty, dir, "empty", false);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kIOError);
-  EXPECT_NE(r.status().message().find("empty chart"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("incomplete chart"), std::string::npos) << r.status().message();
   EXPECT_FALSE(fs::exists(dir + "/empty.svg"));
 }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Absurd sizes and options are refused before anything is allocated: exit 2,
+# naming the flag, within a second, under a 4 GB address-space limit -- on
+# every target and parallel mode. Usage: absurd_input.sh MOELOG_BINARY
+set -uo pipefail
+MOELOG=$1
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+expect() {  # expect CODE FLAG ARGS...: exit CODE, stderr naming FLAG, in under 2 s
+  local code=$1 flag=$2; shift 2
+  local t0=$(date +%s%N)
+  (ulimit -v 4000000; timeout 20 "$MOELOG" "$@") > "$WORK/out" 2> "$WORK/err"
+  local rc=$? ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  if [ "$rc" != "$code" ] || ! grep -q -- "$flag" "$WORK/err" || [ "$ms" -gt 2000 ]; then
+    echo "FAIL: moelog $* -> exit $rc in $ms ms (want $code naming $flag): $(head -c 300 "$WORK/err")"
+    failures=$((failures + 1))
+  fi
+}
+SHAPE=(--hidden 64 --mlp-dim 64 --experts 8 --topk 2)
+for target in v5p cpu; do
+  for pm in none ep dp; do
+    base=(bench --target "$target" --parallel-mode "$pm")
+    expect 2 --tokens "${base[@]}" --tokens 100000000 --hidden 64 --mlp-dim 64 --experts 8 --topk 2
+    expect 2 --tokens "${base[@]}" --tokens 2147483648 --hidden 64 --mlp-dim 64 --experts 8 --topk 2
+    expect 2 --experts "${base[@]}" --tokens 1024 --hidden 64 --mlp-dim 64 --experts 1000000 --topk 2
+    expect 2 --hidden "${base[@]}" --tokens 1024 --hidden 10000000 --mlp-dim 64 --experts 8 --topk 2
+    expect 2 --threads "${base[@]}" --tokens 1024 "${SHAPE[@]}" --threads 65536
+    expect 2 --devices "${base[@]}" --tokens 1024 "${SHAPE[@]}" --devices 100000
+    expect 2 --iters "${base[@]}" --tokens 1024 "${SHAPE[@]}" --iters 1000000000
+  done
+  expect 2 --mesh bench --target "$target" --parallel-mode ep --tokens 1024 "${SHAPE[@]}" --mesh data=1,expert=100000
+done
+# A repeated flag takes its last value (argparse's rule), never an error.
+"$MOELOG" bench --target v5p --tokens 1024 "${SHAPE[@]}" --topk 4 --topk 2 --impl fused_w13 --distribution random \
+  --json > "$WORK/rep.json" || { echo "FAIL: a repeated flag is an error"; failures=$((failures + 1)); }
+grep -q '"topk": *2' "$WORK/rep.json" || { echo "FAIL: the last --topk did not win"; failures=$((failures + 1)); }
+# --timeout: a bounded positive number of seconds.
+printf '# t\n\n## Experiment Log\n### 2026-11-24 10:00 - T-1 x\n- Command: `moelog bench --tokens 64`\n- Result:\n' > "$WORK/t.md"
+for bad in 1e10 nan inf 0 -1 abc; do expect 2 --timeout update --timeout "$bad" "$WORK/t.md"; done
+echo "$failures failure(s)"
+[ "$failures" = 0 ]
