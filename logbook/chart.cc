@@ -433,7 +433,7 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
     return old.ok() && *old == text;
   };
   if (same(files.data, data) && same(files.script, saved_script) && ::stat(files.chart.c_str(), &drawn) == 0 &&
-      drawn.st_size > 0)
+      drawn.st_size > 0 && ChartFileComplete(files.chart))
     return files;
   MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.data, data));
   MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.script, saved_script));
@@ -480,6 +480,11 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
     return Status::IOError("cannot rename the chart to " + files.chart);
   }
   return files;
+}
+
+bool ChartFileComplete(const std::string& path) {
+  auto text = ReadFile(path);
+  return text.ok() && ChartComplete(*text, path.size() > 4 && path.compare(path.size() - 4, 4, ".png") == 0);
 }
 
 Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,

@@ -112,6 +112,11 @@ struct EntryChart {
   ChartFiles files;
   std::string markdown;  // image link relative to the logbook's directory
 };
+
+// Whether the chart file at `path` exists and is whole (an SVG whose root
+// element is closed, a PNG ending with IEND): a missing, truncated or empty
+// chart is redrawn by `update` and reported stale by `update --check`.
+bool ChartFileComplete(const std::string& path);
 // With draw == false nothing is written (the link and paths are computed
 // only), for `moelog update --check`.
 Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,

@@ -57,6 +57,50 @@ static void RemoveStaleTemps(const std::string& path) {
   closedir(d);
 }
 
+LineEnding DetectLineEnding(const std::string& text) {
+  size_t lf = 0, crlf = 0, cr = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++lf;
+      if (i > 0 && text[i - 1] == '\r') ++crlf;
+    } else if (text[i] == '\r') {
+      ++cr;
+    }
+  }
+  if (lf == 0) return cr > 0 ? LineEnding::kCr : LineEnding::kLf;
+  // Every LF after a CR and no CR elsewhere: a CRLF file.
+  return crlf == lf && cr == crlf ? LineEnding::kCrLf : LineEnding::kLf;
+}
+
+std::string ToLf(const std::string& text, LineEnding ending) {
+  if (ending == LineEnding::kLf) return text;
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      out.push_back(text[i]);
+    } else if (ending == LineEnding::kCr) {
+      out.push_back('\n');
+    }  // kCrLf: the CR before each LF is dropped
+  }
+  return out;
+}
+
+std::string FromLf(const std::string& text, LineEnding ending) {
+  if (ending == LineEnding::kLf) return text;
+  std::string out;
+  out.reserve(text.size() + text.size() / 32);
+  for (char c : text) {
+    if (c != '\n') {
+      out.push_back(c);
+    } else {
+      if (ending == LineEnding::kCrLf) out += "\r\n";
+      else out.push_back('\r');
+    }
+  }
+  return out;
+}
+
 Status AtomicWriteFile(const std::string& path, const std::string& contents) {
   RemoveStaleTemps(path);
   std::string tmpl = path + ".moelog-tmp-XXXXXX";

@@ -12,6 +12,15 @@ namespace moelog::logbook {
 
 Result<std::string> ReadFile(const std::string& path);
 
+// A text file's line ends: LF; CRLF (every LF preceded by CR); CR alone
+// (no LF at all, classic Mac). Mixed files count as LF and are kept as they are.
+enum class LineEnding { kLf, kCrLf, kCr };
+LineEnding DetectLineEnding(const std::string& text);
+// `text` with LF line ends (unchanged for kLf), and back. FromLf(ToLf(t, e), e)
+// == t for e = DetectLineEnding(t).
+std::string ToLf(const std::string& text, LineEnding ending);
+std::string FromLf(const std::string& text, LineEnding ending);
+
 // Atomically replaces `path` with `contents` (temp file, fsync, rename,
 // fsync of the directory). Keeps the target's permission bits if it exists.
 Status AtomicWriteFile(const std::string& path, const std::string& contents);

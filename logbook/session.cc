@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 
+#include "logbook/chart.h"
 #include "logbook/entry_ids.h"
 #include "logbook/file_util.h"
 #include "logbook/launchers.h"
@@ -110,14 +111,26 @@ std::string Shorten(const std::string& s, size_t n) {
   return one.size() <= n ? one : one.substr(0, n - 3) + "...";
 }
 
+// A plan's summary as a note inside a region: one line, nothing Markdown or
+// an HTML comment would read as structure (it may quote the document).
+std::string NoteText(const std::string& s) {
+  std::string out = Shorten(s, 300);
+  for (char& c : out)
+    if (c == '<' || c == '>' || c == '`' || c == '|' || static_cast<unsigned char>(c) < 0x20) c = '?';
+  return out;
+}
+
 // Region contents for a runnable unit; empty when a run is missing.
 std::string RenderUnit(const UnitWork& w, bool* complete) {
   std::vector<TableRow> rows;
   std::vector<std::string> notes;
   *complete = true;
-  for (const auto& pc : w.commands) {
+  for (size_t ci = 0; ci < w.commands.size(); ++ci) {
+    const PlannedCommand& pc = w.commands[ci];
     if (!pc.runnable) {
-      notes.push_back("- skipped (line " + std::to_string(pc.command->line) + "): " + pc.plan.Summary());
+      // Named by its position in the entry, not its line: the region sits
+      // above commands written after Result, and would move their lines.
+      notes.push_back("- skipped (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()));
       continue;
     }
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
@@ -146,7 +159,7 @@ std::string RenderUnit(const UnitWork& w, bool* complete) {
 // when `draw`, and linked below the table. "" when the entry's runs do not
 // vary along an axis.
 std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork& w, bool draw, std::ostream& err,
-                      int* write_errors = nullptr) {
+                      int* write_errors = nullptr, bool* chart_missing = nullptr) {
   const Entry* e = lb.FindEntry(w.unit->id);
   if (!e) return "";
   std::vector<StoredRun> runs;
@@ -174,6 +187,8 @@ std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork
     if (write_errors && chart.status().code() == Status::Code::kIOError) ++*write_errors;
     return "";
   }
+  // Not drawn now (--check, --stale): is the linked chart there and whole?
+  if (!draw && chart_missing && !ChartFileComplete(chart->files.chart)) *chart_missing = true;
   return chart->markdown + "\n";
 }
 
@@ -267,7 +282,11 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     sum.exit_code = text_or.status().ExitCode();
     return sum;
   }
-  const std::string text = std::move(text_or.value());
+  // The document is read with LF line ends and written back with its own:
+  // CRLF stays CRLF, a lone-CR (old Mac) file stays lone-CR.
+  const std::string raw = std::move(text_or.value());
+  const LineEnding ending = DetectLineEnding(raw);
+  const std::string text = ToLf(raw, ending);
 
   Logbook lb;
   Recipe rc;
@@ -381,9 +400,11 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     if (opt.stale && w.runnable) {
       bool complete = true;
       std::string content = RenderUnit(w, &complete);
-      if (kind == DocumentKind::kLogbook && complete) content += ChartLink(path, lb, w, false, err);
+      bool chart_missing = false;
+      if (kind == DocumentKind::kLogbook && complete)
+        content += ChartLink(path, lb, w, false, err, nullptr, &chart_missing);
       const Region* r = scan.Find(u.id);
-      if (complete && r && !r->edited &&
+      if (complete && r && !r->edited && !chart_missing &&
           text.substr(r->begin_offset, r->end_offset - r->begin_offset) == FormatRegion(u.id, content, r->indent))
         continue;
     }
@@ -501,15 +522,42 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   std::vector<RegionEdit> edits;
   for (const auto& w : work) {
     const Unit& u = *w.unit;
+    // A command that cannot be planned (an invalid flag, a conflict) fails
+    // the update, reported where it is written.
+    std::string invalid;
+    for (size_t ci = 0; ci < w.commands.size(); ++ci) {
+      const PlannedCommand& pc = w.commands[ci];
+      if (pc.plan.verdict != PlanVerdict::kInvalid) continue;
+      ++sum.invalid;
+      err << path << ":" << pc.command->line << ": " << u.id << ": " << pc.plan.Summary() << "\n";
+      invalid += "- not updated (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()) + "\n";
+    }
     if (!w.runnable) {
       std::string why;
       for (const auto& pc : w.commands) why += (why.empty() ? "" : "; ") + pc.plan.Summary();
       out << u.id << ": " << (why.empty() ? "skipped (no commands)" : Shorten(why, 160)) << "\n";
+      // Its old table no longer answers the command as written: the region
+      // says why instead (only when it has one; nothing is added otherwise).
+      if (!invalid.empty() && scan.Find(u.id) != nullptr) {
+        RegionEdit e;
+        e.id = u.id;
+        e.content = invalid;
+        e.indent = u.indent;
+        e.insert_after_line = u.insert_after;
+        e.blank_before = u.blank_before;
+        edits.push_back(std::move(e));
+      }
       continue;
     }
     bool complete = true;
     std::string content = RenderUnit(w, &complete);
-    if (kind == DocumentKind::kLogbook && complete) content += ChartLink(path, lb, w, writes, err, &sum.write_errors);
+    bool chart_missing = false;
+    if (kind == DocumentKind::kLogbook && complete)
+      content += ChartLink(path, lb, w, writes, err, &sum.write_errors, &chart_missing);
+    if (opt.check && chart_missing) {
+      sum.stale.push_back(u.id);
+      out << u.id << ": its chart is missing or incomplete\n";
+    }
     if (!complete) {
       if (opt.check) {
         sum.stale.push_back(u.id);
@@ -578,12 +626,12 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
       return sum;
     }
     auto now = ReadFile(path);
-    if (!now.ok() || *now != text) {
+    if (!now.ok() || *now != raw) {
       err << path << ": changed on disk during the update; file unchanged (runs are stored: rerun to write)\n";
       sum.exit_code = kExitError;
       return sum;
     }
-    Status st = AtomicWriteFile(path, res.text);
+    Status st = AtomicWriteFile(path, FromLf(res.text, ending));
     if (!st.ok()) {
       err << path << ": " << st.ToString() << "\n";
       sum.exit_code = st.ExitCode();
@@ -597,7 +645,8 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   out << path << ": " << sum.runnable << " runnable of " << sum.units << ", " << sum.invocations
       << " invocation(s): " << sum.cache_hits << " cached, " << sum.executed << " run, " << sum.failed << " failed; "
       << (writes ? (sum.changed ? "file updated" : "file unchanged") : "file not written") << "\n";
-  sum.exit_code = (sum.failed > 0 || !sum.kept_edited.empty() || sum.write_errors > 0) ? kExitError
+  sum.exit_code = (sum.failed > 0 || !sum.kept_edited.empty() || sum.write_errors > 0 || sum.invalid > 0)
+                      ? kExitError
                   : sum.needs_consent > 0                        ? kExitNeedsConsent
                                                                  : kExitOk;
   return sum;

@@ -46,7 +46,8 @@ struct SessionSummary {
   int executed = 0;          // invocations run now
   int failed = 0;            // invocations that failed
   int needs_consent = 0;     // commands skipped because they need --allow-shell
-  int write_errors = 0;      // charts that could not be written (a linked figures/, a full disk): exit 1
+  int write_errors = 0;      // charts or store rows that could not be written: exit 1
+  int invalid = 0;           // commands that cannot be planned (bad flags, a --target conflict): exit 1
   bool changed = false;      // the document was (or, with --check, would be) rewritten
   std::vector<std::string> written;      // unit IDs whose region was written
   std::vector<std::string> kept_edited;  // hand-edited regions left alone
@@ -57,7 +58,8 @@ enum class DocumentKind { kLogbook, kRecipe };
 
 // Runs the pipeline on one document. Messages go to `out` (per-unit status,
 // plans, tables, diffs) and `err` (diagnostics, progress). Exit codes: 0 ok;
-// 1 a run failed, a hand-edited region was kept, or --check found stale or
+// 1 a run failed, a chart or store row could not be written, a command cannot
+// be planned, a hand-edited region was kept, or --check found stale or
 // missing regions; 2 bad options; 3 the document's regions are malformed or a
 // rewrite would not be safe (file unchanged); 6 commands that need
 // --allow-shell were skipped (each reported as file:line), the rest done.

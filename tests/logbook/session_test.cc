@@ -3,15 +3,18 @@
 #include "logbook/session.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "logbook/file_util.h"
 #include "logbook/parse_logbook.h"
 #include "logbook/parse_recipe.h"
 #include "logbook/regions.h"
+#include "logbook/run_store.h"
 #include "tests/logbook/seed_docs.h"
 
 namespace moelog::logbook {
@@ -89,6 +92,27 @@ TEST_F(SessionTest, Int8SeedUpdatesOncePerRunnableEntryAndIsIdempotent) {
   EXPECT_EQ(Run(p, check).exit_code, 0) << out_.str();
 }
 
+// A CRLF file stays CRLF and a lone-CR file stays lone-CR: the update is the
+// LF update with the file's own line ends, and a second update is a no-op.
+TEST_F(SessionTest, LineEndingsAreKept) {
+  const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
+  const std::string lf = Put("lf.md", seed);
+  ASSERT_EQ(Run(lf, {}).exit_code, 0) << err_.str();
+  const std::string want = Slurp(lf);
+  for (const LineEnding e : {LineEnding::kCrLf, LineEnding::kCr}) {
+    const std::string p = Put(e == LineEnding::kCr ? "cr.md" : "crlf.md", FromLf(seed, e));
+    ASSERT_EQ(DetectLineEnding(Slurp(p)), e);
+    SessionSummary s = Run(p, {});
+    ASSERT_EQ(s.exit_code, 0) << err_.str();
+    EXPECT_GT(s.runnable, 0);  // a lone-CR file is read, not "0 of 0"
+    const std::string once = Slurp(p);
+    EXPECT_EQ(DetectLineEnding(once), e);
+    EXPECT_EQ(ToLf(once, e), want);
+    EXPECT_FALSE(Run(p, {}).changed);
+    EXPECT_EQ(Slurp(p), once);
+  }
+}
+
 // -j N runs plans concurrently (in-process model runs share this process):
 // the document and the stored runs must be exactly those of a serial update.
 TEST_F(SessionTest, ParallelJobsGiveTheSerialResult) {
@@ -132,6 +156,58 @@ TEST_F(SessionTest, EntriesSharingACommandAreBothComplete) {
   EXPECT_EQ(again.executed, 0);
   EXPECT_FALSE(again.changed);
   EXPECT_EQ(Slurp(p), once);
+}
+
+// Faults leave no lie behind: a chart cut short is stale for --check and
+// redrawn by update; a store that cannot take the runs fails the update and
+// the document gets no row it does not hold; a command edited into one that
+// no longer plans loses its old table and fails the update.
+TEST_F(SessionTest, FaultsAreFailuresNotSilentSuccess) {
+  const std::string cmd =
+      "- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 512 --mlp-dim 256 --experts 16 --topk 2`\n"
+      "- Result: pending\n\n";
+  const std::string doc = "# F: Research Logbook\n\n## Experiment Log\n### 2026-04-01 10:00 - F-1 one\n" + cmd;
+  const std::string p = Put("faults.md", doc);
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  const std::string once = Slurp(p);
+  const std::string chart = (dir_ / "figures" / "F-1.svg").string();
+  const std::string svg = Slurp(chart);
+  ASSERT_NE(svg.find("</svg>"), std::string::npos);
+  Put("figures/F-1.svg", svg.substr(0, svg.size() / 2));  // a full disk, a kill -9
+  SessionOptions check;
+  check.check = true;
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+  EXPECT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  EXPECT_EQ(Slurp(chart), svg);  // redrawn whole
+  EXPECT_EQ(Slurp(p), once);
+
+  // A store that refuses the rows (its runs table lost columns; a fresh
+  // folder, so nothing is cached): the update fails and writes no table.
+  const std::string q = Put("broken/faults.md", doc);
+  const std::string db = (dir_ / "broken" / ".moelog" / "runs.db").string();
+  fs::create_directories(dir_ / "broken" / ".moelog");
+  ASSERT_TRUE(RunStore::Open(db).ok());
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h,
+                         "DROP TABLE runs; CREATE TABLE runs (id INTEGER PRIMARY KEY, run_id TEXT, cache_key TEXT, "
+                         "config_json TEXT, command_rewritten TEXT, point_json TEXT, metrics_json TEXT)",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(h);
+  SessionSummary broken = Run(q, {});
+  EXPECT_EQ(broken.exit_code, 1) << err_.str();
+  EXPECT_EQ(Slurp(q).find("moelog:begin"), std::string::npos) << Slurp(q);
+
+  // The command edited into one that does not plan.
+  std::string bad = once;
+  bad.replace(bad.find("--topk 2`"), 9, "--topk 2 --topk-lst 3`");
+  Put("faults.md", bad);
+  SessionSummary s = Run(p, {});
+  EXPECT_EQ(s.exit_code, 1);
+  const std::string now = Slurp(p);
+  EXPECT_EQ(now.find("| random"), std::string::npos) << now;  // no stale table
+  EXPECT_NE(now.find("not updated (command 1)"), std::string::npos) << now;
 }
 
 TEST_F(SessionTest, CheckFailsOnStaleMissingOrEditedRegions) {
