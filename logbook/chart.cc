@@ -446,8 +446,11 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
   ::close(tmp_fd);
   const std::string tmp_path = tmp_buf;
   const std::string tmp_name = tmp_path.substr(dir.size() + 1);
-  char err_path[] = "/tmp/moelog-gnuplot-XXXXXX";
-  int err_fd = ::mkstemp(err_path);
+  // gnuplot's messages go to a mkstemps file beside the chart, so a killed
+  // moelog leaves nothing in /tmp (RemoveStaleTemporaries clears it later).
+  std::string err_buf = dir + "/." + base + ".tmp-XXXXXX.err";
+  char* err_path = err_buf.data();
+  int err_fd = ::mkstemps(err_path, 4);
   if (err_fd < 0) {
     ::unlink(tmp_path.c_str());
     return Status::IOError("cannot create a temporary file for gnuplot's messages");
@@ -455,8 +458,9 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
   ::close(err_fd);
   std::string script = ChartScript(plan, base + ".dat", tmp_name, png);
   try {
-    // The command line holds only moelog's gnuplot path and a mkstemp name.
-    Gnuplot gp(std::string(MOELOG_GNUPLOT) + " 2>" + err_path);
+    // The command line holds only moelog's gnuplot path and a mkstemps name
+    // in the chart folder (PathIsSafe: no quote), single-quoted.
+    Gnuplot gp(std::string(MOELOG_GNUPLOT) + " 2>'" + err_path + "'");
     gp << "cd '" << dir << "'\n" << script << "exit\n";
   } catch (const std::exception& e) {
     ::unlink(err_path);
