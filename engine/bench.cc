@@ -1,5 +1,7 @@
 #include "engine/bench.h"
 
+#include <cmath>
+
 #include <cstdio>
 #include <list>
 #include <map>
@@ -250,10 +252,24 @@ Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out,
   if (text) out << FormatHeader(c, devices) << std::flush;
   std::vector<RunResult> results;
   std::map<std::string, std::shared_ptr<SharedRouter>> routers;
+  // The v5p model needs the routing's statistics, not every token: beyond
+  // kV5pSampleTokens it routes a bounded sample of the batch (same router,
+  // same seed) and scales its counts, so memory and time do not grow with T.
+  BenchConfig routed = c;
+  double token_scale = 1.0;
+  if (c.target == "v5p" && c.tokens > kV5pSampleTokens) {
+    routed.tokens = kV5pSampleTokens;
+    token_scale = static_cast<double>(c.tokens) / static_cast<double>(kV5pSampleTokens);
+  }
   for (const RunPoint& point : ExpandRuns(c)) {
     auto it = routers.find(point.distribution);
-    if (it == routers.end()) it = routers.emplace(point.distribution, RouterFor(point.distribution, c)).first;
-    Routing routing = RoutingForPoint(c, TopKOf(*it->second, point.topk), point);
+    if (it == routers.end()) it = routers.emplace(point.distribution, RouterFor(point.distribution, routed)).first;
+    Routing routing = RoutingForPoint(routed, TopKOf(*it->second, point.topk), point);
+    if (token_scale != 1.0) {
+      routing.token_scale = token_scale;
+      routing.real_assignments = std::llround(static_cast<double>(routing.real_assignments) * token_scale);
+      routing.null_assignments = std::llround(static_cast<double>(routing.null_assignments) * token_scale);
+    }
     auto r = (*backend)->Run(c, point, routing);
     if (!r.ok()) return r.status();
     if (text) out << FormatRun(c, *r) << std::flush;

@@ -158,7 +158,7 @@ Status BenchConfig::Validate() const {
   for (const auto& l : BenchLimits()) {
     int64_t v = 0;
     const std::string f = l.flag;
-    if (f == "--tokens") v = tokens;
+    if (f == "--tokens") v = target == "v5p" ? 0 : tokens;  // v5p: a bounded sample (kV5pSampleTokens)
     else if (f == "--hidden") v = hidden;
     else if (f == "--mlp-dim") v = mlp_dim;
     else if (f == "--shared-expert-dim") v = shared_expert_dim;
@@ -171,10 +171,13 @@ Status BenchConfig::Validate() const {
     if (v > l.max) return bad(l.flag, std::to_string(v) + " is above moelog's limit of " + std::to_string(l.max) +
                                           " (" + l.why + ")");
   }
+  if (target == "v5p" && tokens > kMaxV5pTokens)
+    return bad("--tokens", std::to_string(tokens) + " is above moelog's limit of " + std::to_string(kMaxV5pTokens) +
+                               " for the v5p model");
   {
     int64_t kmax = topk;
     for (int64_t k : TopkValues()) kmax = std::max(kmax, k);
-    if (kmax > 0 && tokens > kMaxAssignments / kmax)
+    if (target != "v5p" && kmax > 0 && tokens > kMaxAssignments / kmax)
       return bad("--tokens", "tokens x topk = " + std::to_string(tokens) + " x " + std::to_string(kmax) +
                                  " is above moelog's limit of " + std::to_string(kMaxAssignments) +
                                  " routed assignments (routing data grows with it)");

@@ -90,13 +90,18 @@ struct RunPoint {
 // The harness's loop order: distribution, topk, impl, null frac, queue mode.
 // Largest values moelog accepts, checked by Validate() before any allocation
 // (exit 2 naming the flag and the limit). Also: tokens x topk at most
-// kMaxAssignments, each --mesh axis at most kMaxDevices.
+// kMaxAssignments and --tokens per BenchLimits on the cpu target (v5p: at
+// most kMaxV5pTokens, routed as a kV5pSampleTokens sample), each --mesh axis
+// at most kMaxDevices.
 struct BenchLimit {
   const char* flag;
   int64_t max;
   const char* why;
 };
 inline constexpr int64_t kMaxDevices = 256;
+// The v5p model routes at most this many tokens (a sample of larger batches).
+inline constexpr int64_t kV5pSampleTokens = int64_t{1} << 18;
+inline constexpr int64_t kMaxV5pTokens = int64_t{1} << 40;
 inline constexpr int64_t kMaxAssignments = int64_t{1} << 24;
 const std::vector<BenchLimit>& BenchLimits();
 

@@ -190,6 +190,8 @@ std::vector<int64_t> GroupSizes(const Routing& r) {
   std::vector<int64_t> g(r.experts, 0);
   for (int32_t id : r.ids)
     if (id >= 0 && id < r.experts) ++g[id];
+  if (r.token_scale != 1.0)
+    for (auto& v : g) v = std::llround(static_cast<double>(v) * r.token_scale);
   return g;
 }
 

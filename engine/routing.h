@@ -59,6 +59,10 @@ struct Routing {
   int64_t null_assignments = 0;
   int64_t real_assignments = 0;
   std::string null_mode = "independent";
+  // Each routed token stands for this many tokens of the batch: > 1 when the
+  // routing is a bounded sample of a larger batch (the v5p model of very large
+  // T). GroupSizes and the assignment counts are scaled by it.
+  double token_scale = 1.0;
 };
 
 // Top-k per token (descending logit, ties by lower expert id), weights are a
