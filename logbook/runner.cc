@@ -160,6 +160,18 @@ Result<std::vector<std::string>> ShellCommand(const RunnerOptions& o, const std:
   return argv;
 }
 
+// A script that ended (failed or timed out) before its first benchmark: the
+// first invocation carries the failure, so that it is recorded.
+void FailFirstInvocation(const ProcessResult& r, double timeout_s, const char* when, PlanOutcome* out) {
+  InvocationOutcome& o = out->invocations[0];
+  o.ran = true;
+  o.timed_out = r.timed_out;
+  o.exit_status = r.timed_out ? -1 : r.exit_status;
+  o.stderr_text = r.stderr_text;
+  o.status = r.timed_out ? Status::Timeout("timed out after " + std::to_string(timeout_s) + " s")
+                         : Status::Internal("script exited with status " + std::to_string(r.exit_status) + " " + when);
+}
+
 // Runs a script under bash and attributes its output sections to the plan's
 // invocations in order.
 PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerOptions& opts,
@@ -210,16 +222,7 @@ PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerO
     }
   }
   // A script that failed before printing any header: the first invocation carries the failure.
-  if (reached == 0 && n > 0) {
-    InvocationOutcome& o = out.invocations[0];
-    o.ran = true;
-    o.timed_out = r->timed_out;
-    o.exit_status = r->timed_out ? -1 : r->exit_status;
-    o.stderr_text = r->stderr_text;
-    o.status = r->timed_out ? Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s")
-                            : Status::Internal("script exited with status " + std::to_string(r->exit_status) +
-                                               " before any benchmark output");
-  }
+  if (reached == 0 && n > 0) FailFirstInvocation(*r, opts.timeout_s, "before any benchmark output", &out);
   return out;
 }
 
@@ -315,16 +318,8 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
   }
   // A script that failed before its first moelog call: the first invocation
   // carries the failure, so it is recorded.
-  if (calls == 0 && n > 0 && (r->timed_out || r->exit_status != 0)) {
-    InvocationOutcome& o = out.invocations[0];
-    o.ran = true;
-    o.timed_out = r->timed_out;
-    o.exit_status = r->timed_out ? -1 : r->exit_status;
-    o.stderr_text = r->stderr_text;
-    o.status = r->timed_out ? Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s")
-                            : Status::Internal("script exited with status " + std::to_string(r->exit_status) +
-                                               " before any benchmark ran");
-  }
+  if (calls == 0 && n > 0 && (r->timed_out || r->exit_status != 0))
+    FailFirstInvocation(*r, opts.timeout_s, "before any benchmark ran", &out);
   std::filesystem::remove_all(trace, ec);
   return out;
 }

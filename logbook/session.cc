@@ -111,6 +111,17 @@ std::string Shorten(const std::string& s, size_t n) {
   return one.size() <= n ? one : one.substr(0, n - 3) + "...";
 }
 
+// The edit that writes `content` into unit u's region.
+RegionEdit EditOf(const Unit& u, std::string content) {
+  RegionEdit e;
+  e.id = u.id;
+  e.content = std::move(content);
+  e.indent = u.indent;
+  e.insert_after_line = u.insert_after;
+  e.blank_before = u.blank_before;
+  return e;
+}
+
 // A plan's summary as a note inside a region: one line, nothing Markdown or
 // an HTML comment would read as structure (it may quote the document).
 std::string NoteText(const std::string& s) {
@@ -538,15 +549,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
       out << u.id << ": " << (why.empty() ? "skipped (no commands)" : Shorten(why, 160)) << "\n";
       // Its old table no longer answers the command as written: the region
       // says why instead (only when it has one; nothing is added otherwise).
-      if (!invalid.empty() && scan.Find(u.id) != nullptr) {
-        RegionEdit e;
-        e.id = u.id;
-        e.content = invalid;
-        e.indent = u.indent;
-        e.insert_after_line = u.insert_after;
-        e.blank_before = u.blank_before;
-        edits.push_back(std::move(e));
-      }
+      if (!invalid.empty() && scan.Find(u.id) != nullptr) edits.push_back(EditOf(u, invalid));
       continue;
     }
     bool complete = true;
@@ -572,13 +575,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
       while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
       out << "\n### " << u.id << ": " << title << "\n\n" << content;
     }
-    RegionEdit e;
-    e.id = u.id;
-    e.content = content;
-    e.indent = u.indent;
-    e.insert_after_line = u.insert_after;
-    e.blank_before = u.blank_before;
-    edits.push_back(std::move(e));
+    edits.push_back(EditOf(u, content));
   }
   if (kind == DocumentKind::kLogbook) AddCriteriaStatus(text, lb, store.get(), work, &edits, err);
   SpliceOptions sopt;
