@@ -330,6 +330,8 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
   if (!app.ok()) return app.status();
   MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA journal_mode=WAL"));
   MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA synchronous=NORMAL"));
+  // A page cache large enough for a whole logbook's lookups (64 MiB at most).
+  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA cache_size=-65536"));
   MOELOG_RETURN_IF_ERROR(impl->Exec("BEGIN IMMEDIATE"));
   auto v = impl->UserVersion();
   if (!v.ok()) {
@@ -357,6 +359,10 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
     // The version is this file's own integer; PRAGMA values cannot be bound.
     MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA user_version = " + std::to_string(version + 1)));
   }
+  // CachedRuns finds a key's newest batch by (cache_key, start_time): an
+  // index, not part of the schema version (created where missing).
+  if (version >= 1)
+    MOELOG_RETURN_IF_ERROR(impl->Exec("CREATE INDEX IF NOT EXISTS runs_cache_key_start ON runs(cache_key, start_time)"));
   MOELOG_RETURN_IF_ERROR(impl->Exec("COMMIT"));
   impl->version = std::max(version, *v);
   return std::unique_ptr<RunStore>(new RunStore(std::move(impl)));
@@ -460,6 +466,9 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
   if (!q.entry_id.empty()) sql += " AND entry_id = " + bind_text(q.entry_id);
   if (!q.logbook_path.empty()) sql += " AND logbook_path = " + bind_text(q.logbook_path);
   if (!q.cache_key.empty()) sql += " AND cache_key = " + bind_text(q.cache_key);
+  if (!q.start_time.empty()) sql += " AND start_time = " + bind_text(q.start_time);
+  if (q.invocation_index >= 0 && impl_->version >= 2)
+    sql += " AND invocation_index = " + bind_num(static_cast<double>(q.invocation_index));
   for (const auto& item : q.where) {
     auto w = ParseWhere(item);
     if (!w.ok()) return w.status();
@@ -557,18 +566,33 @@ Result<std::vector<RunRecord>> RunStore::ByCacheKey(const std::string& cache_key
 }
 
 Result<std::vector<RunRecord>> RunStore::CachedRuns(const std::string& cache_key) {
-  auto rows = ByCacheKey(cache_key);
+  if (cache_key.empty()) return std::vector<RunRecord>{};
+  // The newest usable row's batch, found by the index: a key stored by
+  // thousands of entries costs two small queries, not a scan of every row.
+  std::string start, entry;
+  int64_t index = -1;
+  {
+    Stmt s(impl_->db, std::string("SELECT start_time, entry_id") + (impl_->version >= 2 ? ", invocation_index" : "") +
+                          " FROM runs WHERE cache_key = ?1 AND status IN ('ok', 'oom') ORDER BY id DESC LIMIT 1");
+    MOELOG_RETURN_IF_ERROR(s.status());
+    s.Bind(1, cache_key);
+    const int rc = s.Step();
+    if (rc == SQLITE_DONE) return std::vector<RunRecord>{};
+    if (rc != SQLITE_ROW) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
+    start = s.Text(0);
+    entry = s.Text(1);
+    if (impl_->version >= 2) index = s.Int(2);
+  }
+  RunQuery q;
+  q.cache_key = cache_key;
+  q.entry_id = entry;
+  q.start_time = start;
+  q.invocation_index = index;
+  auto rows = Query(q);
   if (!rows.ok()) return rows.status();
-  const RunRecord* newest = nullptr;
-  for (const auto& r : *rows)
-    if (r.status == "ok" || r.status == "oom") newest = &r;
   std::vector<RunRecord> out;
-  if (newest == nullptr) return out;
-  const std::string start = newest->start_time;
-  const std::string entry = newest->entry_id;
-  const int64_t index = newest->invocation_index;
-  for (const auto& r : *rows)
-    if (r.start_time == start && r.entry_id == entry && r.invocation_index == index) out.push_back(r);
+  for (auto& r : *rows)
+    if (r.entry_id == entry) out.push_back(std::move(r));  // entry_id "" matches any in Query
   return out;
 }
 

@@ -60,6 +60,8 @@ struct RunQuery {
   std::string entry_id;            // "" = any
   std::string logbook_path;        // "" = any
   std::string cache_key;           // "" = any
+  std::string start_time;          // "" = any; else exactly this start time (one run batch)
+  int64_t invocation_index = -1;   // -1 = any
   std::vector<std::string> where;
   bool latest_per_cache_key = false;  // keep only the newest run batch per cache key
   int64_t limit = 0;               // 0 = no limit
