@@ -5,13 +5,14 @@
 //   - subprocess: each invocation runs `<moelog binary> bench ARGS` as a child
 //     process with a timeout (the default for CPU engine plans without shell);
 //   - shell: the rewritten script runs under bash (Boost.Process) with a
-//     timeout, `moelog` defined as a function calling the moelog binary;
+//     timeout, `moelog` defined as a function calling the moelog binary, in
+//     the scratch folder, inside a bubblewrap sandbox unless sandbox "none";
 //   - real harness: the harness script (harness invocations unchanged) runs
-//     under bash; its output is parsed the same way.
+//     the same way; its output is parsed the same way.
 // Without a shell, a failing invocation under `set -e` ends the plan there, as
 // bash would; the later invocations are reported as not run.
-// Shell and real-harness runs need consent (allow_shell) unless the plan is
-// kRunnable; nothing else ever runs shell text.
+// Shell and real-harness runs need consent (allow_shell), always: without it
+// no shell is started, whatever the plan or the mode asked.
 #ifndef MOELOG_LOGBOOK_RUNNER_H_
 #define MOELOG_LOGBOOK_RUNNER_H_
 
