@@ -156,18 +156,8 @@ Status BenchConfig::Validate() const {
   }
   // Documented limits (BenchLimits), checked before anything is allocated.
   for (const auto& l : BenchLimits()) {
-    int64_t v = 0;
-    const std::string f = l.flag;
-    if (f == "--tokens") v = target == "v5p" ? 0 : tokens;  // v5p: a bounded sample (kV5pSampleTokens)
-    else if (f == "--hidden") v = hidden;
-    else if (f == "--mlp-dim") v = mlp_dim;
-    else if (f == "--shared-expert-dim") v = shared_expert_dim;
-    else if (f == "--experts") v = experts;
-    else if (f == "--null-experts") v = null_experts;
-    else if (f == "--iters") v = iters;
-    else if (f == "--warmup") v = warmup;
-    else if (f == "--threads") v = threads;
-    else if (f == "--devices") v = devices;
+    if (l.field == &BenchConfig::tokens && target == "v5p") continue;  // a bounded sample (kV5pSampleTokens)
+    const int64_t v = this->*l.field;
     if (v > l.max) return bad(l.flag, std::to_string(v) + " is above moelog's limit of " + std::to_string(l.max) +
                                           " (" + l.why + ")");
   }
@@ -270,16 +260,16 @@ Status BenchConfig::Validate() const {
 
 const std::vector<BenchLimit>& BenchLimits() {
   static const std::vector<BenchLimit> limits = {
-      {"--tokens", int64_t{1} << 22, "per-token routing data"},
-      {"--hidden", 65536, "matrix width"},
-      {"--mlp-dim", 65536, "matrix width"},
-      {"--shared-expert-dim", 65536, "matrix width"},
-      {"--experts", 4096, "experts per layer"},
-      {"--null-experts", 4096, "experts per layer"},
-      {"--iters", 100000, "timed repetitions"},
-      {"--warmup", 10000, "untimed repetitions"},
-      {"--threads", 1024, "CPU threads"},
-      {"--devices", kMaxDevices, "simulated devices"},
+      {"--tokens", &BenchConfig::tokens, int64_t{1} << 22, "per-token routing data"},
+      {"--hidden", &BenchConfig::hidden, 65536, "matrix width"},
+      {"--mlp-dim", &BenchConfig::mlp_dim, 65536, "matrix width"},
+      {"--shared-expert-dim", &BenchConfig::shared_expert_dim, 65536, "matrix width"},
+      {"--experts", &BenchConfig::experts, 4096, "experts per layer"},
+      {"--null-experts", &BenchConfig::null_experts, 4096, "experts per layer"},
+      {"--iters", &BenchConfig::iters, 100000, "timed repetitions"},
+      {"--warmup", &BenchConfig::warmup, 10000, "untimed repetitions"},
+      {"--threads", &BenchConfig::threads, 1024, "CPU threads"},
+      {"--devices", &BenchConfig::devices, kMaxDevices, "simulated devices"},
   };
   return limits;
 }

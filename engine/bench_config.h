@@ -95,6 +95,7 @@ struct RunPoint {
 // at most kMaxDevices.
 struct BenchLimit {
   const char* flag;
+  int64_t BenchConfig::*field;
   int64_t max;
   const char* why;
 };

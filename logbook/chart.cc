@@ -7,7 +7,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -113,18 +112,6 @@ bool ChartComplete(const std::string& text, bool png) {
   for (size_t i = close + 6; i < text.size(); ++i)
     if (!std::isspace(static_cast<unsigned char>(text[i]))) return false;
   return true;
-}
-
-// Temporary charts of `base` left by a killed moelog (".BASE.tmp-XXXXXX.svg"):
-// removed (a link is removed itself, never followed).
-void RemoveStaleTemporaries(const std::string& dir, const std::string& base) {
-  std::error_code ec;
-  const std::string prefix = "." + base + ".tmp-";
-  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) == 0 && name.size() == prefix.size() + 10) ::unlink(it->path().c_str());
-  }
 }
 
 }  // namespace
@@ -417,7 +404,6 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
                                    "' has characters moelog does not pass to gnuplot (allowed: letters, digits, "
                                    "space and /._-+,@=~:)");
   MOELOG_RETURN_IF_ERROR(MakeRealDir(dir));
-  RemoveStaleTemporaries(dir, base);
   ChartFiles files;
   const std::string ext = png ? ".png" : ".svg";
   files.chart = dir + "/" + base + ext;
@@ -427,20 +413,18 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
   const std::string saved_script = ChartScript(plan, base + ".dat", base + ext, png);
   // Unchanged data and script and a chart already drawn from them: nothing to
   // redraw (a warm update must not run gnuplot for every entry).
-  struct stat drawn;
   auto same = [](const std::string& path, const std::string& text) {
     auto old = ReadFile(path);
     return old.ok() && *old == text;
   };
-  if (same(files.data, data) && same(files.script, saved_script) && ::stat(files.chart.c_str(), &drawn) == 0 &&
-      drawn.st_size > 0 && ChartFileComplete(files.chart))
+  if (same(files.data, data) && same(files.script, saved_script) && ChartFileComplete(files.chart))
     return files;
   MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.data, data));
   MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.script, saved_script));
   // gnuplot writes the chart into a fresh file of moelog's (mkstemps:
   // created here, never an existing name or link); it replaces the old
   // chart only once it is complete and non-empty.
-  std::string tmp_buf = dir + "/." + base + ".tmp-XXXXXX" + ext;
+  std::string tmp_buf = dir + "/." + base + ".moelog-tmp-XXXXXX" + ext;
   const int tmp_fd = ::mkstemps(tmp_buf.data(), static_cast<int>(ext.size()));
   if (tmp_fd < 0) return Status::IOError(dir + ": cannot create a temporary chart file");
   ::close(tmp_fd);
@@ -448,7 +432,7 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
   const std::string tmp_name = tmp_path.substr(dir.size() + 1);
   // gnuplot's messages go to a mkstemps file beside the chart, so a killed
   // moelog leaves nothing in /tmp (RemoveStaleTemporaries clears it later).
-  std::string err_buf = dir + "/." + base + ".tmp-XXXXXX.err";
+  std::string err_buf = dir + "/." + base + ".moelog-tmp-XXXXXX.err";
   char* err_path = err_buf.data();
   int err_fd = ::mkstemps(err_path, 4);
   if (err_fd < 0) {

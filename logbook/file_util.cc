@@ -10,6 +10,8 @@
 #include <ctime>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -36,25 +38,6 @@ Result<std::string> ReadFile(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) return Status::IOError(path + ": read failed");
   return ss.str();
-}
-
-// Temporary files of `path` that a killed moelog left (older than a minute:
-// a live write takes milliseconds) are removed; links are removed, not followed.
-static void RemoveStaleTemps(const std::string& path) {
-  const std::string dir = DirName(path);
-  const std::string prefix = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1) +
-                             ".moelog-tmp-";
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) return;
-  const time_t now = time(nullptr);
-  while (dirent* e = readdir(d)) {
-    const std::string name = e->d_name;
-    if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string full = dir + "/" + name;
-    struct stat st;
-    if (::lstat(full.c_str(), &st) == 0 && now - st.st_mtime > 60) ::unlink(full.c_str());
-  }
-  closedir(d);
 }
 
 LineEnding DetectLineEnding(const std::string& text) {
@@ -101,8 +84,32 @@ std::string FromLf(const std::string& text, LineEnding ending) {
   return out;
 }
 
+void RemoveStaleTemporaries(const std::string& dir) {
+  static std::mutex mu;
+  static std::set<std::string> done;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!done.insert(dir).second) return;
+  }
+  static const std::string kMark = ".moelog-tmp-";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return;
+  const time_t now = time(nullptr);
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    const size_t at = name.rfind(kMark);
+    if (at == std::string::npos) continue;
+    const size_t rest = name.size() - at - kMark.size();  // XXXXXX, or XXXXXX.ext
+    if (rest != 6 && !(rest == 10 && name[at + kMark.size() + 6] == '.')) continue;
+    const std::string full = dir + "/" + name;
+    struct stat st;
+    if (::lstat(full.c_str(), &st) == 0 && now - st.st_mtime > 60) ::unlink(full.c_str());
+  }
+  closedir(d);
+}
+
 Status AtomicWriteFile(const std::string& path, const std::string& contents) {
-  RemoveStaleTemps(path);
+  RemoveStaleTemporaries(DirName(path));
   std::string tmpl = path + ".moelog-tmp-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');

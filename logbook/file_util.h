@@ -25,6 +25,12 @@ std::string FromLf(const std::string& text, LineEnding ending);
 // fsync of the directory). Keeps the target's permission bits if it exists.
 Status AtomicWriteFile(const std::string& path, const std::string& contents);
 
+// Temporary files a killed moelog left in `dir` ("*.moelog-tmp-XXXXXX" and
+// "*.moelog-tmp-XXXXXX.ext", older than a minute: a live write takes
+// milliseconds) are removed, links themselves, never followed. Once per
+// folder per process: AtomicWriteFile calls it for its target's folder.
+void RemoveStaleTemporaries(const std::string& dir);
+
 // IOError when `path` exists and is a symbolic link: moelog never writes
 // through a link a document's folder holds (figures/, .moelog/, the store,
 // lock and temporary files).

@@ -6,15 +6,15 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <set>
-#include <string_view>
 #include <ctime>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <mutex>
+#include <set>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include <boost/asio/io_context.hpp>
@@ -145,12 +145,11 @@ std::string ScratchOf(const RunnerOptions& o) { return o.scratch_dir.empty() ? o
 // The command that runs `script` under bash for a consented shell run: in a
 // bubblewrap sandbox whose file system is read-only except the scratch folder
 // (and the trace folder, when given), with no network, or bare with
-// --sandbox none.
+// --sandbox none. REQUIRES: RunPlan checked that the sandbox can start.
 Result<std::vector<std::string>> ShellCommand(const RunnerOptions& o, const std::string& script,
                                               const std::string& trace_dir) {
   if (o.sandbox == "none") return std::vector<std::string>{o.bash, "-c", script};
   if (o.sandbox != "bwrap") return Status::InvalidArgument("--sandbox must be bwrap or none (got '" + o.sandbox + "')");
-  MOELOG_RETURN_IF_ERROR(SandboxAvailable(o.bwrap));
   const std::string scratch = std::filesystem::absolute(ScratchOf(o).empty() ? "." : ScratchOf(o)).string();
   std::vector<std::string> argv = {o.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                                    "--bind", scratch, scratch};
@@ -471,13 +470,11 @@ Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
     return Status::InvalidArgument(plan.Summary());
   if (!plan.unplannable.empty()) return Status::NotSupported("cannot plan: " + plan.unplannable);
   RunMode mode = options.mode;
-  // Without consent there is no shell at all, whatever the caller asked for.
-  if (mode == RunMode::kShell && !options.allow_shell)
-    return Status::InvalidArgument("running a command under bash needs --allow-shell");
   if (mode == RunMode::kAuto) mode = plan.needs_shell ? RunMode::kShell : DirectMode(plan);
   if ((mode == RunMode::kInProcess || mode == RunMode::kSubprocess) && plan.needs_shell)
     return Status::NotSupported("this command needs bash (pipes, redirections or other programs); use the shell mode");
   if (mode == RunMode::kRealHarness || mode == RunMode::kShell) {
+    // Without consent there is no shell at all, whatever the caller asked for.
     if (!options.allow_shell)
       return Status::InvalidArgument("running the command's script runs its programs: needs --allow-shell");
     if (options.sandbox != "none") MOELOG_RETURN_IF_ERROR(SandboxAvailable(options.bwrap));

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "engine/v5p/hardware.h"
 #include "logbook/work_queue.h"
 
 namespace moelog::logbook {
@@ -648,6 +649,12 @@ std::string Short(const std::string& w, size_t n = 40) {
 
 bool IsOutputRedir(const std::string& op) { return op.find('>') != std::string::npos; }
 
+// Whether bash would compute `word` (Expansion::substitution). Every raw word
+// of every command is checked, so words without '$' or '`' skip the expansion.
+bool HasSubstitution(const std::string& word) {
+  return word.find_first_of("$`") != std::string::npos && ExpandWord(word, {}).substitution;
+}
+
 struct Rendered {
   std::string rewritten, harness;
 };
@@ -703,7 +710,7 @@ class Planner {
     size_t files = 0;
     for (size_t i = 1; i < c.words.size(); ++i) {
       const std::string& w = c.words[i];
-      if (ExpandWord(w, {}).substitution) return false;
+      if (HasSubstitution(w)) return false;
       if (w == "-a" || w == "--append") continue;
       if (w.rfind("-", 0) == 0) return false;
       ++files;
@@ -714,7 +721,7 @@ class Planner {
   // Every raw word of a command: any substitution needs consent, wherever it is.
   void CheckWords(const std::vector<std::string>& words) {
     for (const auto& w : words)
-      if (ExpandWord(w, {}).substitution) Consent("a substitution in '" + Short(w) + "'");
+      if (HasSubstitution(w)) Consent("a substitution in '" + Short(w) + "'");
   }
 
   void WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
@@ -1156,7 +1163,6 @@ class Planner {
     BenchInvocation inv;
     inv.harness = harness;
     inv.original = original;
-    bool has_target = false;
     std::vector<std::string> expanded;
     for (const auto& raw : raw_args) {
       auto e = ExpandWord(raw, vars);
@@ -1165,16 +1171,17 @@ class Planner {
         MemoRaw(&c);
         return;
       }
-      if (e.value == "--target" || e.value.rfind("--target=", 0) == 0) has_target = true;
       expanded.push_back(e.value);
     }
     // The target is the user's choice: a command naming another one is a
     // conflict, reported, never obeyed.
+    bool has_target = false;
     for (size_t i = 0; i < expanded.size(); ++i) {
       std::string t;
       if (expanded[i] == "--target" && i + 1 < expanded.size()) t = expanded[i + 1];
       else if (expanded[i].rfind("--target=", 0) == 0) t = expanded[i].substr(9);
       else continue;
+      has_target = true;
       if (t != opts_.target) {
         Invalid(Short(original, 80) + ": the command asks for --target " + Short(t) + ", this run is --target " +
                 opts_.target + " (the target is chosen on moelog's command line)");
@@ -1223,8 +1230,7 @@ class Planner {
     // Model and hardware files are moelog's data, named, never a path the
     // document chooses (a path would let it forge the model's numbers).
     for (const std::string* data : {&parsed->config->model_params, &parsed->config->hardware}) {
-      if (data->find('/') != std::string::npos ||
-          (data->size() > 5 && data->compare(data->size() - 5, 5, ".json") == 0)) {
+      if (engine::v5p::IsDataFilePath(*data)) {
         Invalid(Short(original, 80) + ": '" + Short(*data) +
                 "' is a file path; a command may name only moelog's data files (e.g. --hardware v5p)");
         MemoRaw(&c);

@@ -24,12 +24,15 @@ std::string ExecutableDir() {
 
 }  // namespace
 
+bool IsDataFilePath(const std::string& name_or_path) {
+  return name_or_path.find('/') != std::string::npos ||
+         (name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0);
+}
+
 Result<std::string> ResolveDataFile(const std::string& name_or_path, const std::string& subdir) {
   if (name_or_path.empty()) return Status::InvalidArgument("empty data file name");
-  const bool is_path = name_or_path.find('/') != std::string::npos ||
-                       (name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".json");
   std::error_code ec;
-  if (is_path) {
+  if (IsDataFilePath(name_or_path)) {
     if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
     return Status::NotFound("file not found: " + name_or_path);
   }

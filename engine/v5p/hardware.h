@@ -35,6 +35,10 @@ struct Hardware {
 // the compile-time source tree's data/. NotFound lists the places searched.
 Result<std::string> ResolveDataFile(const std::string& name_or_path, const std::string& subdir);
 
+// Whether ResolveDataFile takes `name_or_path` as a file path (it contains
+// '/' or ends in ".json") rather than the name of one of moelog's data files.
+bool IsDataFilePath(const std::string& name_or_path);
+
 // Parses a hardware description file. Every constant must be present as
 // {"value": number, "source": "..."}; InvalidArgument names the file and key.
 Result<Hardware> LoadHardware(const std::string& path);
