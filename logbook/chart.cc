@@ -14,9 +14,14 @@
 #include <gnuplot-iostream.h>
 
 #include "logbook/file_util.h"
+#include "logbook/sha256.h"
 
 namespace moelog::logbook {
 namespace {
+
+// gnuplot draws one chart in well under a second; one that runs this long is
+// stuck (a hung terminal driver, an exhausted machine) and is stopped.
+constexpr int kGnuplotSeconds = 60;
 
 const std::vector<std::string>& NumericAxes() {
   static const std::vector<std::string> k = {"topk", "null_route_frac", "mlp_dim", "tokens", "experts",
@@ -395,7 +400,98 @@ std::string ChartScript(const ChartPlan& plan, const std::string& data_file, con
   return s.str();
 }
 
-Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, const std::string& base, bool png) {
+std::string FormatChartStamp(const ChartStamp& stamp) {
+  return "<!-- moelog:chart inputs=" + stamp.inputs + " chart=" + stamp.chart + " -->\n";
+}
+
+std::optional<ChartStamp> FindChartStamp(std::string_view region_text) {
+  static constexpr std::string_view kOpen = "<!-- moelog:chart inputs=";
+  const size_t at = region_text.find(kOpen);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = region_text.substr(at + kOpen.size());
+  auto hex = [](std::string_view v) {
+    return v.size() == 16 && std::all_of(v.begin(), v.end(), [](char c) {
+             return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+           });
+  };
+  static constexpr std::string_view kChart = " chart=", kClose = " -->";
+  if (rest.size() < 16 + kChart.size() + 16 + kClose.size()) return std::nullopt;
+  ChartStamp st{std::string(rest.substr(0, 16)), std::string(rest.substr(16 + kChart.size(), 16))};
+  if (!hex(st.inputs) || !hex(st.chart) || rest.substr(16, kChart.size()) != kChart ||
+      rest.substr(32 + kChart.size(), kClose.size()) != kClose)
+    return std::nullopt;
+  return st;
+}
+
+namespace {
+
+std::string ShortHash(std::string_view bytes) { return Sha256Hex(bytes).substr(0, 16); }
+
+// The hash of the chart file at `path`, "" when it is missing or not whole.
+std::string InstalledChartHash(const std::string& path, bool png) {
+  auto text = ReadFile(path);
+  return text.ok() && ChartComplete(*text, png) ? ShortHash(*text) : std::string();
+}
+
+// Runs gnuplot on `script` in `dir`, its messages into a mkstemps file beside
+// the chart (a killed moelog leaves nothing in /tmp: RemoveStaleTemporaries
+// clears it later), under a time limit. Returns gnuplot's messages.
+Result<std::string> RunGnuplot(const std::string& dir, const std::string& base, const std::string& script) {
+  std::string err_buf = dir + "/." + base + ".moelog-tmp-XXXXXX.err";
+  const int err_fd = ::mkstemps(err_buf.data(), 4);
+  if (err_fd < 0) return Status::IOError("cannot create a temporary file for gnuplot's messages");
+  ::close(err_fd);
+  const std::string err_path = err_buf;
+  try {
+    // The command line holds only moelog's paths (the time limit, gnuplot)
+    // and a mkstemps name in the chart folder (PathIsSafe: no quote),
+    // single-quoted. `timeout` ends a gnuplot that hangs; the chart it was
+    // drawing is then incomplete and never installed.
+    Gnuplot gp(std::string(MOELOG_TIMEOUT) + " -k 5 " + std::to_string(kGnuplotSeconds) + " " +
+               MOELOG_GNUPLOT + " 2>'" + err_path + "'");
+    gp << "cd '" << dir << "'\n" << script << "exit\n";
+  } catch (const std::exception& e) {
+    ::unlink(err_path.c_str());
+    return Status::IOError(std::string("cannot run gnuplot: ") + e.what());
+  }
+  auto messages = ReadFile(err_path);
+  ::unlink(err_path.c_str());
+  std::string why = messages.ok() ? *messages : std::string();
+  while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
+  return why;
+}
+
+// Draws the chart into a fresh file of moelog's (mkstemps: created here,
+// never an existing name or link) and installs it only when it is complete:
+// an SVG that ends its root element, a PNG that ends with its IEND chunk (a
+// full disk or a killed gnuplot leaves a truncated file, which never
+// replaces the chart). Returns the installed chart's hash.
+Result<std::string> DrawAndInstall(const ChartPlan& plan, const ChartFiles& files, const std::string& dir,
+                                   const std::string& base, bool png) {
+  const std::string ext = png ? ".png" : ".svg";
+  std::string tmp_buf = dir + "/." + base + ".moelog-tmp-XXXXXX" + ext;
+  const int tmp_fd = ::mkstemps(tmp_buf.data(), static_cast<int>(ext.size()));
+  if (tmp_fd < 0) return Status::IOError(dir + ": cannot create a temporary chart file");
+  ::close(tmp_fd);
+  const std::string tmp_path = tmp_buf;
+  auto why = RunGnuplot(dir, base, ChartScript(plan, base + ".dat", tmp_path.substr(dir.size() + 1), png));
+  auto drawn = ReadFile(tmp_path);
+  if (!why.ok() || !drawn.ok() || !ChartComplete(*drawn, png)) {
+    ::unlink(tmp_path.c_str());
+    if (!why.ok()) return why.status();
+    return Status::IOError("gnuplot produced an incomplete chart " + files.chart + (why->empty() ? "" : ": " + *why));
+  }
+  if (std::rename(tmp_path.c_str(), files.chart.c_str()) != 0) {
+    ::unlink(tmp_path.c_str());
+    return Status::IOError("cannot rename the chart to " + files.chart);
+  }
+  return ShortHash(*drawn);
+}
+
+}  // namespace
+
+Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, const std::string& base, bool png,
+                             const ChartDraw& how) {
   const bool base_ok = !base.empty() && base.size() <= 200 && std::all_of(base.begin(), base.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
   });
@@ -403,7 +499,6 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
     return Status::InvalidArgument("chart path '" + dir + "/" + base +
                                    "' has characters moelog does not pass to gnuplot (allowed: letters, digits, "
                                    "space and /._-+,@=~:)");
-  MOELOG_RETURN_IF_ERROR(MakeRealDir(dir));
   ChartFiles files;
   const std::string ext = png ? ".png" : ".svg";
   files.chart = dir + "/" + base + ext;
@@ -411,62 +506,25 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
   files.script = dir + "/" + base + ".gp";
   const std::string data = ChartData(plan);
   const std::string saved_script = ChartScript(plan, base + ".dat", base + ext, png);
-  // Unchanged data and script and a chart already drawn from them: nothing to
-  // redraw (a warm update must not run gnuplot for every entry).
+  files.stamp.inputs = ShortHash(data + "\n" + saved_script);
+  files.stamp.chart = InstalledChartHash(files.chart, png);
   auto same = [](const std::string& path, const std::string& text) {
     auto old = ReadFile(path);
     return old.ok() && *old == text;
   };
-  if (same(files.data, data) && same(files.script, saved_script) && ChartFileComplete(files.chart))
-    return files;
+  // The chart on disk is the one the region recorded, drawn from these very
+  // inputs, and the inputs beside it are whole: nothing to redraw (a warm
+  // update must not run gnuplot for every entry).
+  files.current = how.recorded && *how.recorded == files.stamp && same(files.data, data) &&
+                  same(files.script, saved_script);
+  if (files.current || !how.write) return files;
+  MOELOG_RETURN_IF_ERROR(MakeRealDir(dir));
   MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.data, data));
   MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.script, saved_script));
-  // gnuplot writes the chart into a fresh file of moelog's (mkstemps:
-  // created here, never an existing name or link); it replaces the old
-  // chart only once it is complete and non-empty.
-  std::string tmp_buf = dir + "/." + base + ".moelog-tmp-XXXXXX" + ext;
-  const int tmp_fd = ::mkstemps(tmp_buf.data(), static_cast<int>(ext.size()));
-  if (tmp_fd < 0) return Status::IOError(dir + ": cannot create a temporary chart file");
-  ::close(tmp_fd);
-  const std::string tmp_path = tmp_buf;
-  const std::string tmp_name = tmp_path.substr(dir.size() + 1);
-  // gnuplot's messages go to a mkstemps file beside the chart, so a killed
-  // moelog leaves nothing in /tmp (RemoveStaleTemporaries clears it later).
-  std::string err_buf = dir + "/." + base + ".moelog-tmp-XXXXXX.err";
-  char* err_path = err_buf.data();
-  int err_fd = ::mkstemps(err_path, 4);
-  if (err_fd < 0) {
-    ::unlink(tmp_path.c_str());
-    return Status::IOError("cannot create a temporary file for gnuplot's messages");
-  }
-  ::close(err_fd);
-  std::string script = ChartScript(plan, base + ".dat", tmp_name, png);
-  try {
-    // The command line holds only moelog's gnuplot path and a mkstemps name
-    // in the chart folder (PathIsSafe: no quote), single-quoted.
-    Gnuplot gp(std::string(MOELOG_GNUPLOT) + " 2>'" + err_path + "'");
-    gp << "cd '" << dir << "'\n" << script << "exit\n";
-  } catch (const std::exception& e) {
-    ::unlink(err_path);
-    ::unlink(tmp_path.c_str());
-    return Status::IOError(std::string("cannot run gnuplot: ") + e.what());
-  }
-  auto messages = ReadFile(err_path);
-  ::unlink(err_path);
-  // Installed only when complete: an SVG that ends its root element, a PNG
-  // that ends with its IEND chunk (a full disk or a killed gnuplot leaves a
-  // truncated file, which never replaces the chart).
-  auto drawn_text = ReadFile(tmp_path);
-  if (!drawn_text.ok() || !ChartComplete(*drawn_text, png)) {
-    ::unlink(tmp_path.c_str());
-    std::string why = messages.ok() ? *messages : std::string();
-    while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
-    return Status::IOError("gnuplot produced an incomplete chart " + files.chart + (why.empty() ? "" : ": " + why));
-  }
-  if (std::rename(tmp_path.c_str(), files.chart.c_str()) != 0) {
-    ::unlink(tmp_path.c_str());
-    return Status::IOError("cannot rename the chart to " + files.chart);
-  }
+  auto hash = DrawAndInstall(plan, files, dir, base, png);
+  if (!hash.ok()) return hash.status();
+  files.stamp.chart = *hash;
+  files.current = true;
   return files;
 }
 
@@ -477,7 +535,7 @@ bool ChartFileComplete(const std::string& path) {
 
 Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,
                                   const std::vector<ChartPoint>& points, const ChartOptions& options,
-                                  const std::string& suffix, bool draw) {
+                                  const std::string& suffix, const ChartDraw& how) {
   ChartOptions opts = options;
   if (opts.title.empty()) {
     auto probe = PlanChart(points, options);
@@ -489,17 +547,13 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
   std::string base = ChartStem(entry_id) + (suffix.empty() ? "" : "-" + ChartStem(suffix));
   EntryChart out;
   const std::string dir = DirOf(logbook_path) + "/figures";
-  if (draw) {
-    auto files = DrawChart(*plan, dir, base, opts.png);
-    if (!files.ok()) return files.status();
-    out.files = *files;
-  } else {
-    out.files = {dir + "/" + base + (opts.png ? ".png" : ".svg"), dir + "/" + base + ".dat", dir + "/" + base + ".gp"};
-  }
+  auto files = DrawChart(*plan, dir, base, opts.png, how);
+  if (!files.ok()) return files.status();
+  out.files = *files;
   std::string alt = plan->title;
   for (char& c : alt)
     if (c == '[' || c == ']') c = ' ';
-  out.markdown = "![" + alt + "](figures/" + base + (opts.png ? ".png" : ".svg") + ")\n";
+  out.markdown = "![" + alt + "](figures/" + base + (opts.png ? ".png" : ".svg") + ")\n" + FormatChartStamp(files->stamp);
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/status.h"
@@ -82,15 +83,44 @@ std::string ChartData(const ChartPlan& plan);
 // names, no directory), terminal svg or pngcairo.
 std::string ChartScript(const ChartPlan& plan, const std::string& data_file, const std::string& output_file, bool png);
 
-struct ChartFiles {
-  std::string chart, data, script;  // paths as written
+// What an entry's region records about the chart it links: a hash of the
+// chart's inputs (its .dat and .gp texts) and of the chart file drawn from
+// them (16 hex digits of SHA-256 each). A chart is reused only when both
+// still hold; otherwise it is missing, stale (drawn from other inputs: a kill
+// between writing the inputs and installing the chart) or changed, and is
+// redrawn (`update`) or reported (`update --check`).
+struct ChartStamp {
+  std::string inputs, chart;
+  bool operator==(const ChartStamp&) const = default;
 };
 
-// Writes <dir>/<base>.dat, <base>.gp and runs gnuplot to draw <base>.svg (or
-// .png). IOError when gnuplot fails or the chart file is empty (with gnuplot's
-// stderr in the message); InvalidArgument when dir or base contain characters
-// moelog will not hand to gnuplot.
-Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, const std::string& base, bool png);
+// "<!-- moelog:chart inputs=... chart=... -->\n", the line under the link.
+std::string FormatChartStamp(const ChartStamp& stamp);
+// The stamp in a region's text, if it holds one.
+std::optional<ChartStamp> FindChartStamp(std::string_view region_text);
+
+struct ChartFiles {
+  std::string chart, data, script;  // paths as written
+  ChartStamp stamp;                 // of the chart as installed (or as it would be)
+  bool current = true;              // false: the chart on disk is not the one `stamp` names
+};
+
+// How to treat the files on disk. write == false: nothing is written (for
+// `update --check`); the stamp is `recorded` when the chart on disk still
+// matches it, and `current` is false otherwise. write == true: gnuplot runs
+// unless the files on disk match `recorded` and the new inputs.
+struct ChartDraw {
+  bool write = true;
+  std::optional<ChartStamp> recorded;
+};
+
+// Writes <dir>/<base>.dat, <base>.gp and runs gnuplot (with a time limit) to
+// draw <base>.svg (or .png). IOError when gnuplot fails, times out or leaves
+// an incomplete chart (with gnuplot's stderr in the message); the old chart
+// then stays. InvalidArgument when dir or base contain characters moelog will
+// not hand to gnuplot.
+Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, const std::string& base, bool png,
+                             const ChartDraw& how = {});
 
 // Escapes a label for gnuplot: keeps letters, digits, space and _.,:;=+-/()%[]
 // and replaces anything else with '_' (backticks are dropped); collapses
@@ -117,11 +147,10 @@ struct EntryChart {
 // element is closed, a PNG ending with IEND): a missing, truncated or empty
 // chart is redrawn by `update` and reported stale by `update --check`.
 bool ChartFileComplete(const std::string& path);
-// With draw == false nothing is written (the link and paths are computed
-// only), for `moelog update --check`.
+// The markdown is the link and its stamp line.
 Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,
                                   const std::vector<ChartPoint>& points, const ChartOptions& options,
-                                  const std::string& suffix = "", bool draw = true);
+                                  const std::string& suffix = "", const ChartDraw& how = {});
 
 }  // namespace moelog::logbook
 

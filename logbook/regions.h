@@ -46,7 +46,7 @@ struct RegionScan {
 
 RegionScan FindRegions(std::string_view text, const std::string& file);
 
-// 16 hex digits of sha256(content).
+// 16 hex digits of FNV-1a(content): detects a hand edit, not an attacker.
 std::string RegionHash(std::string_view content);
 
 // A whole region (markers included) for `content`, every non-empty line

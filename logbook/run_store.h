@@ -125,8 +125,6 @@ std::string ModelVersionTag(const engine::BenchConfig& config);
 // Prose edits never change it; any flag that changes the run does.
 std::string CacheKey(const engine::BenchConfig& config);
 
-// sha256 of bytes, lowercase hex (64 chars).
-std::string Sha256Hex(const std::string& bytes);
 
 }  // namespace moelog::logbook
 

@@ -167,10 +167,12 @@ std::string RenderUnit(const UnitWork& w, bool* complete) {
 }
 
 // The entry's chart (update_hooks.h): drawn under figures/ beside the logbook
-// when `draw`, and linked below the table. "" when the entry's runs do not
-// vary along an axis.
-std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork& w, bool draw, std::ostream& err,
-                      int* write_errors = nullptr, bool* chart_missing = nullptr) {
+// when `draw` (unless the chart `old` region's stamp names is still there),
+// and linked below the table with its stamp. "" when the entry's runs do not
+// vary along an axis. `chart_stale`: not drawn now and the chart on disk is
+// missing, incomplete, changed or drawn from other data.
+std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork& w, const Region* old, bool draw,
+                      std::ostream& err, int* write_errors = nullptr, bool* chart_stale = nullptr) {
   const Entry* e = lb.FindEntry(w.unit->id);
   if (!e) return "";
   std::vector<StoredRun> runs;
@@ -191,15 +193,17 @@ std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork
   // A cache hit may have been stored by another entry with the same command:
   // these are this entry's results all the same.
   for (auto& r : runs) r.entry_id = w.unit->id;
-  auto chart = ChartForEntry(path, *e, runs, {}, draw);
+  ChartDraw how;
+  how.write = draw;
+  if (old) how.recorded = FindChartStamp(old->content);
+  auto chart = ChartForEntry(path, *e, runs, {}, how);
   if (!chart.ok()) {
     if (chart.status().code() != Status::Code::kNotFound)
       err << path << ":" << e->heading_line << ": " << e->id << ": chart: " << chart.status().ToString() << "\n";
     if (write_errors && chart.status().code() == Status::Code::kIOError) ++*write_errors;
     return "";
   }
-  // Not drawn now (--check, --stale): is the linked chart there and whole?
-  if (!draw && chart_missing && !ChartFileComplete(chart->files.chart)) *chart_missing = true;
+  if (!chart->files.current && chart_stale) *chart_stale = true;
   return chart->markdown + "\n";
 }
 
@@ -412,9 +416,9 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
       bool complete = true;
       std::string content = RenderUnit(w, &complete);
       bool chart_missing = false;
-      if (kind == DocumentKind::kLogbook && complete)
-        content += ChartLink(path, lb, w, false, err, nullptr, &chart_missing);
       const Region* r = scan.Find(u.id);
+      if (kind == DocumentKind::kLogbook && complete)
+        content += ChartLink(path, lb, w, r, false, err, nullptr, &chart_missing);
       if (complete && r && !r->edited && !chart_missing &&
           text.substr(r->begin_offset, r->end_offset - r->begin_offset) == FormatRegion(u.id, content, r->indent))
         continue;
@@ -556,10 +560,10 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     std::string content = RenderUnit(w, &complete);
     bool chart_missing = false;
     if (kind == DocumentKind::kLogbook && complete)
-      content += ChartLink(path, lb, w, writes, err, &sum.write_errors, &chart_missing);
+      content += ChartLink(path, lb, w, scan.Find(u.id), writes, err, &sum.write_errors, &chart_missing);
     if (opt.check && chart_missing) {
       sum.stale.push_back(u.id);
-      out << u.id << ": its chart is missing or incomplete\n";
+      out << u.id << ": its chart is missing, incomplete, changed or drawn from other data\n";
     }
     if (!complete) {
       if (opt.check) {

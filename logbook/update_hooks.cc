@@ -62,7 +62,7 @@ Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::st
 }
 
 Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& entry,
-                                 const std::vector<StoredRun>& runs, const ChartOptions& options, bool draw) {
+                                 const std::vector<StoredRun>& runs, const ChartOptions& options, const ChartDraw& how) {
   std::vector<StoredRun> mine;
   for (const auto& r : runs)
     if (r.entry_id == entry.id || (!entry.explicit_id.empty() && r.entry_id == entry.explicit_id)) mine.push_back(r);
@@ -83,7 +83,7 @@ Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& e
     if (!suffix.empty()) suffix += '-';
     suffix += NormalizeKey(y);
   }
-  return DrawEntryChart(logbook_path, entry.id, PointsFromRuns(mine), o, suffix, draw);
+  return DrawEntryChart(logbook_path, entry.id, PointsFromRuns(mine), o, suffix, how);
 }
 
 std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook) {

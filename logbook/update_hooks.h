@@ -31,11 +31,10 @@ Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::st
 // and .gp beside it. Returns the image link for the entry's owned region
 // ("![...](figures/ID.svg)\n") and the files. NotFound when the entry has
 // nothing that varies along an axis (no chart: leave the region without one).
-// With draw == false nothing is written: only the link is computed (for
-// `update --check`).
+// `how` (chart.h): whether to write, and the stamp the entry's region holds.
 Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& entry,
                                  const std::vector<StoredRun>& runs, const ChartOptions& options = {},
-                                 bool draw = true);
+                                 const ChartDraw& how = {});
 
 // What criteria know about entries: ID (explicit and derived) -> has_result
 // (a Result field whose text or sub-bullets are not empty, "pending", "N/A").

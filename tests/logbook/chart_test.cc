@@ -183,6 +183,43 @@ TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
   ExpectGoodSvg(bars->files.chart);
 }
 
+// A chart is reused only when the region's stamp names both its inputs and
+// its bytes: a chart drawn from other inputs (a kill after the .dat/.gp were
+// written), changed or cut short is redrawn, and reported when not writing.
+TEST(ChartDraw, StampDecidesWhetherTheChartIsCurrent) {
+  const std::string dir = TempDir("moelog_chart_stamp");
+  ChartPlan plan = *PlanChart(TopkSweep(), {});
+  auto drawn = DrawChart(plan, dir, "s", false);
+  ASSERT_TRUE(drawn.ok()) << drawn.status().ToString();
+  const ChartStamp stamp = drawn->stamp;
+  ASSERT_EQ(stamp.inputs.size(), 16u);
+  ASSERT_EQ(stamp.chart.size(), 16u);
+  EXPECT_EQ(FindChartStamp("x\n  " + FormatChartStamp(stamp)), stamp);
+  EXPECT_FALSE(FindChartStamp("<!-- moelog:chart inputs=zz chart=1 -->"));
+  const std::string svg = *ReadFile(drawn->chart);
+  auto check = [&](const std::optional<ChartStamp>& recorded) {
+    ChartDraw how;
+    how.write = false;
+    how.recorded = recorded;
+    return DrawChart(plan, dir, "s", false, how)->current;
+  };
+  EXPECT_TRUE(check(stamp));
+  EXPECT_FALSE(check(std::nullopt));  // a region with no stamp proves nothing
+  ChartStamp other_inputs = stamp;
+  other_inputs.inputs[0] = other_inputs.inputs[0] == '0' ? '1' : '0';
+  EXPECT_FALSE(check(other_inputs));
+  // Another complete SVG in its place: changed, so redrawn from the inputs.
+  const std::string changed = std::string(svg).replace(svg.find("<svg"), 4, "<svg data-x='1'");
+  ASSERT_TRUE(AtomicWriteFile(drawn->chart, changed).ok());
+  EXPECT_FALSE(check(stamp));
+  ChartDraw redraw;
+  redraw.recorded = stamp;
+  auto again = DrawChart(plan, dir, "s", false, redraw);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->stamp, stamp);
+  EXPECT_EQ(*ReadFile(drawn->chart), svg);
+}
+
 // Chart files are unique per entry: IDs that differ only in characters a file
 // name cannot hold, or beyond 60 characters, never share a chart.
 TEST(ChartDraw, StemsOfDistinctIdsNeverCollide) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/bench_config.h"
+#include "logbook/sha256.h"
 
 namespace moelog::logbook {
 namespace {

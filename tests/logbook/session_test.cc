@@ -180,6 +180,14 @@ TEST_F(SessionTest, FaultsAreFailuresNotSilentSuccess) {
   EXPECT_EQ(Run(p, {}).exit_code, 0) << err_.str();
   EXPECT_EQ(Slurp(chart), svg);  // redrawn whole
   EXPECT_EQ(Slurp(p), once);
+  // A whole SVG that is not the one the region's stamp names (left by a kill
+  // after new inputs were written, or replaced by hand): stale, redrawn.
+  Put("figures/F-1.svg", std::string(svg).replace(svg.find("<svg"), 4, "<svg data-old='1'"));
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+  EXPECT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  EXPECT_EQ(Slurp(chart), svg);
+  EXPECT_EQ(Slurp(p), once);
+  EXPECT_EQ(Run(p, check).exit_code, 0);
 
   // A store that refuses the rows (its runs table lost columns; a fresh
   // folder, so nothing is cached): the update fails and writes no table.

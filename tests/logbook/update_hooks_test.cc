@@ -34,10 +34,16 @@ TEST(UpdateHooks, SeedSweepsAndABsGetCharts) {
     auto gp = ReadFile(chart->files.script);
     ASSERT_TRUE(gp.ok());
     (gp->find("histogram") != std::string::npos ? bars : lines)++;
-    // Nothing written when draw is false, same link.
-    auto dry = ChartForEntry(path, e, {}, {}, false);
+    // Nothing written when draw is false, same link; the chart is current
+    // for the stamp it was drawn with.
+    ChartDraw dry_how;
+    dry_how.write = false;
+    dry_how.recorded = chart->files.stamp;
+    auto dry = ChartForEntry(path, e, {}, {}, dry_how);
     ASSERT_TRUE(dry.ok());
     EXPECT_EQ(dry->markdown, chart->markdown);
+    EXPECT_TRUE(dry->files.current);
+    EXPECT_EQ(FindChartStamp(chart->markdown), chart->files.stamp);
   }
   EXPECT_GE(lines, 3);  // two top-k sweeps and the width sweep
   EXPECT_GE(bars, 2);   // remat and backend A/Bs

@@ -6,7 +6,7 @@
 # - the files outside the document's folder (a canary folder the attack
 #   targets, and any file the setup lists as protected) are unchanged and
 #   nothing was created there;
-# - no program but moelog and gnuplot was started (strace's execve trace,
+# - no program but moelog and gnuplot (under coreutils' timeout) was started (strace's execve trace,
 #   where ptrace is allowed; always: spies named bash, sh, date, git, ... put
 #   first on PATH record any PATH lookup);
 # - the exit code is the one the logbook's `<!-- expect-exit: N -->` names,
@@ -26,6 +26,7 @@ if [ ${#names[@]} -eq 0 ]; then
 fi
 
 GNUPLOT=$(command -v gnuplot || echo /usr/bin/gnuplot)
+TIMEOUT=$(command -v timeout || echo /usr/bin/timeout)
 HAVE_STRACE=0
 if command -v strace > /dev/null && strace -f -qq -e trace=execve -o /dev/null true 2> /dev/null; then
   HAVE_STRACE=1
@@ -60,7 +61,7 @@ for name in "${names[@]}"; do
   expect=$(sed -n 's/^<!-- expect-exit: \([0-9]*\) -->$/\1/p' "$DOC/attack.md")
   read -r -a args <<< "$(sed -n 's/^<!-- args: \(.*\) -->$/\1/p' "$DOC/attack.md")"
   cmd=("$MOELOG" update "${args[@]}" "$DOC/attack.md")
-  if [ $HAVE_STRACE = 1 ]; then cmd=(strace -f -qq -e trace=execve -o "$W/trace" "${cmd[@]}"); fi
+  if [ $HAVE_STRACE = 1 ]; then cmd=(strace -f -qq -s 512 -e trace=execve -o "$W/trace" "${cmd[@]}"); fi
   (cd "$DOC" && PATH="$W/spy:$PATH" OMP_NUM_THREADS=2 "${cmd[@]}") > "$W/out.txt" 2>&1
   rc=$?
 
@@ -69,9 +70,11 @@ for name in "${names[@]}"; do
   [ "$before" = "$after" ] || fail "files outside the document's folder changed: $(diff <(echo "$before") <(echo "$after"))"
   [ -e "$W/spied.log" ] && fail "a program was looked up in PATH and started: $(cat "$W/spied.log")"
   if [ $HAVE_STRACE = 1 ]; then
-    # execve("PATH", [...]) = 0: only moelog, gnuplot, and the sh that popen uses to start gnuplot.
-    bad=$(grep -o 'execve("[^"]*", \[[^]]*' "$W/trace" | grep -v -e "^execve(\"$MOELOG\"" -e "^execve(\"$GNUPLOT\"" |
-          grep -v -e '^execve("/bin/sh", \["sh", "-c", "[^"]*gnuplot' || true)
+    # execve("PATH", [...]) = 0: only moelog, gnuplot, timeout, and the sh
+    # that popen uses to start exactly "timeout -k 5 60 gnuplot 2>'...'".
+    bad=$(grep -o 'execve("[^"]*", \[[^]]*' "$W/trace" |
+          grep -v -e "^execve(\"$MOELOG\"" -e "^execve(\"$GNUPLOT\"" -e "^execve(\"$TIMEOUT\"" |
+          grep -v -F -e "execve(\"/bin/sh\", [\"sh\", \"-c\", \"$TIMEOUT -k 5 60 $GNUPLOT 2>'" || true)
     [ -n "$bad" ] && fail "started a program other than moelog or gnuplot: $(echo "$bad" | head -3)"
   fi
   if [ "$expect" = 6 ]; then
