@@ -472,6 +472,7 @@ Result<std::string> DrawAndInstall(const ChartPlan& plan, const ChartFiles& file
   std::string tmp_buf = dir + "/." + base + ".moelog-tmp-XXXXXX" + ext;
   const int tmp_fd = ::mkstemps(tmp_buf.data(), static_cast<int>(ext.size()));
   if (tmp_fd < 0) return Status::IOError(dir + ": cannot create a temporary chart file");
+  ::fchmod(tmp_fd, ReplacementMode(files.chart));  // readable like the logbook, not 0600
   ::close(tmp_fd);
   const std::string tmp_path = tmp_buf;
   auto why = RunGnuplot(dir, base, ChartScript(plan, base + ".dat", tmp_path.substr(dir.size() + 1), png));

@@ -108,6 +108,11 @@ void RemoveStaleTemporaries(const std::string& dir) {
   closedir(d);
 }
 
+mode_t ReplacementMode(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? (st.st_mode & 07777) : 0644;
+}
+
 Status AtomicWriteFile(const std::string& path, const std::string& contents) {
   RemoveStaleTemporaries(DirName(path));
   std::string tmpl = path + ".moelog-tmp-XXXXXX";
@@ -116,9 +121,7 @@ Status AtomicWriteFile(const std::string& path, const std::string& contents) {
   int fd = mkstemp(buf.data());
   if (fd < 0) return Status::IOError(path + ": cannot create temporary file: " + Errno());
   std::string tmp(buf.data());
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0) fchmod(fd, st.st_mode & 07777);
-  else fchmod(fd, 0644);
+  fchmod(fd, ReplacementMode(path));
   size_t off = 0;
   while (off < contents.size()) {
     ssize_t n = write(fd, contents.data() + off, contents.size() - off);

@@ -4,6 +4,8 @@
 #ifndef MOELOG_LOGBOOK_FILE_UTIL_H_
 #define MOELOG_LOGBOOK_FILE_UTIL_H_
 
+#include <sys/types.h>
+
 #include <string>
 
 #include "engine/status.h"
@@ -24,6 +26,10 @@ std::string FromLf(const std::string& text, LineEnding ending);
 // Atomically replaces `path` with `contents` (temp file, fsync, rename,
 // fsync of the directory). Keeps the target's permission bits if it exists.
 Status AtomicWriteFile(const std::string& path, const std::string& contents);
+
+// The permission bits of a file that replaces `path`: path's own when it is a
+// regular file, 0644 otherwise (a temporary from mkstemp starts at 0600).
+mode_t ReplacementMode(const std::string& path);
 
 // Temporary files a killed moelog left in `dir` ("*.moelog-tmp-XXXXXX" and
 // "*.moelog-tmp-XXXXXX.ext", older than a minute: a live write takes

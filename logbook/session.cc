@@ -200,8 +200,10 @@ std::string ChartLink(const std::string& path, const Logbook& lb, const UnitWork
   if (!chart.ok()) {
     if (chart.status().code() != Status::Code::kNotFound)
       err << path << ":" << e->heading_line << ": " << e->id << ": chart: " << chart.status().ToString() << "\n";
-    if (write_errors && chart.status().code() == Status::Code::kIOError) ++*write_errors;
-    return "";
+    if (chart.status().code() != Status::Code::kIOError) return "";
+    if (write_errors) ++*write_errors;
+    // The old chart no longer shows these runs: no link to it, but a reason.
+    return "Chart not drawn: " + NoteText(chart.status().message()) + ". The next `moelog update` retries.\n";
   }
   if (!chart->files.current && chart_stale) *chart_stale = true;
   return chart->markdown + "\n";

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Faults in the chart phase leave no lie behind:
+# - a full disk while gnuplot writes (RLIMIT_FSIZE with SIGXFSZ ignored, so
+#   the write fails as on ENOSPC): exit 1, the old chart stays whole, the
+#   region says the chart was not drawn and links no stale chart; the next
+#   update draws it and `update --check` is then clean;
+# - a kill -9 after the new .dat/.gp are written but before the chart is
+#   installed (the old chart beside new inputs): `--check` reports it and
+#   `update` redraws it, without --force.
+# Usage: chart_faults.sh MOELOG_BINARY
+set -uo pipefail
+MOELOG=$(readlink -f "$1")
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+logbook() {  # logbook TOPK_VALUES
+  printf '# FS: Research Logbook\n\n## Experiment Log\n### 2026-04-01 11:00 - FS-1 sweep\n'
+  printf -- '- Command: `for tk in %s; do python bench_moe_hillclimb.py --tokens 1024 --hidden 512 --mlp-dim 256 --experts 16 --topk $tk --distribution random; done`\n- Result: pending\n' "$1"
+}
+size() { stat -c %s "$1"; }
+
+# Every run cached first, so the store takes no writes in the faulty update.
+mkdir -p "$W/a" && cd "$W/a"
+logbook "1 2 3 4 5 6 7" > lb.md
+"$MOELOG" update lb.md > /dev/null || fail "first update"
+big=$(size figures/FS-1.svg)
+logbook "1 2 3 4 5 6" > lb.md
+"$MOELOG" update lb.md > /dev/null || fail "second update"
+small=$(size figures/FS-1.svg)
+cp figures/FS-1.svg "$W/old.svg"
+[ "$big" -gt $((small + 1024)) ] || fail "the test needs a larger chart for 7 values ($big vs $small bytes)"
+# A file-size limit between the two: the new chart cannot be written whole.
+limit_kb=$(( (small + big) / 2 / 1024 ))
+[ "$limit_kb" -gt 32 ] || fail "limit $limit_kb KB is under SQLite's 32 KB shared-memory file"
+logbook "1 2 3 4 5 6 7" > lb.md
+(trap '' XFSZ; ulimit -f "$limit_kb"; "$MOELOG" update lb.md) > "$W/out" 2>&1
+rc=$?
+[ "$rc" = 1 ] || fail "full disk in the chart phase: exit $rc, expected 1: $(tail -3 "$W/out")"
+cmp -s figures/FS-1.svg "$W/old.svg" || fail "the old chart was replaced or damaged"
+grep -q "Chart not drawn" lb.md || fail "the region does not say the chart was not drawn"
+grep -q "](figures/FS-1.svg)" lb.md && fail "the region links a chart of other data"
+ls -a figures | grep -q moelog-tmp && fail "temporary files left: $(ls -a figures)"
+"$MOELOG" update lb.md > /dev/null || fail "the update after the full disk"
+[ "$(size figures/FS-1.svg)" = "$big" ] || fail "the chart was not redrawn whole"
+"$MOELOG" update --check lb.md > /dev/null || fail "--check after the repair"
+
+# The old chart beside new inputs, the region from before (a kill -9 between
+# writing the inputs and installing the chart).
+cp lb.md "$W/lb7.md"
+cp figures/FS-1.svg "$W/new.svg"
+logbook "1 2 3 4 5 6" > lb.md
+"$MOELOG" update lb.md > /dev/null || fail "update to six values"
+cp lb.md "$W/lb6.md"
+cp "$W/lb7.md" lb.md
+"$MOELOG" update lb.md > /dev/null || fail "update to seven values"  # inputs and chart for 7
+cp "$W/lb6.md" lb.md
+cp "$W/old.svg" figures/FS-1.svg   # the chart of six values, inputs of seven
+# The document as of six values, edited to seven: the state a kill -9 leaves.
+sed 's/for tk in 1 2 3 4 5 6;/for tk in 1 2 3 4 5 6 7;/' "$W/lb6.md" > lb.md
+"$MOELOG" update --check lb.md > "$W/out" 2>&1
+[ $? = 1 ] || fail "--check does not report the stale chart: $(cat "$W/out")"
+"$MOELOG" update lb.md > /dev/null || fail "update after the kill"
+cmp -s figures/FS-1.svg "$W/new.svg" || fail "the stale chart was not redrawn"
+"$MOELOG" update --check lb.md > /dev/null || fail "--check after the redraw"
+echo "$failures failure(s)"
+[ "$failures" = 0 ]
