@@ -325,7 +325,7 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
   auto probe = impl->UserVersion();
   if (!probe.ok())
     return Status::IOError(path + (sqlite3_errcode(impl->db) == SQLITE_NOTADB ? ": not a moelog run store: "
-                                                                               : ": cannot read the run store: ") +
+                                                                               : ": cannot use the run store: ") +
                            probe.status().message());
   // Only moelog's own store is written: a new (empty) database, or one that
   // carries moelog's application_id (or, from before the id, moelog's runs

@@ -273,6 +273,23 @@ TEST_F(SessionTest, LoopsExpandToOneRowPerIteration) {
   EXPECT_NE(lines[7].find("| ep | 8 |"), std::string::npos);
 }
 
+// A loop's values reach the runs only through the flags they set: a sweep
+// over a loop variable meets `sweep` and `pairs` criteria, and no loop
+// variable appears as configuration.
+TEST_F(SessionTest, LoopSweepsMeetSweepAndPairCriteria) {
+  const std::string text =
+      "# L\n## Stop Criteria\n- Swept `moelog: sweep topk in {2,8}`\n"
+      "- Paired `moelog: pairs topk=2 vs topk=8`\n\n## Experiment Log\n### 2026-03-01 09:00 - X-1 loop\n"
+      "- Command: `for tk in 2 8; do python bench_moe_hillclimb.py --tokens 2048 --hidden 256 --mlp-dim 128 "
+      "--experts 8 --distribution random --impl fused_w13 --topk \"$tk\"; done`\n- Result: pending\n";
+  const std::string p = Put("loopcrit.md", text);
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  const std::string now = Slurp(p);
+  EXPECT_NE(now.find("Stop criteria status: 2 met, 0 unmet"), std::string::npos) << now;
+  EXPECT_EQ(now.find("loop."), std::string::npos) << now;
+  EXPECT_EQ(now.find("tk"), now.find("tk in 2 8")) << now;
+}
+
 TEST_F(SessionTest, RecipeRunsAndWritesRegionsAfterSteps) {
   const std::string seed = Slurp(SeedPath("agent_research_recipe.md"));
   const std::string p = Put("recipe.md", seed);

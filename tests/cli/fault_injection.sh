@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Faults in the chart phase leave no lie behind:
+# Injected faults leave no lie behind:
 # - a full disk while gnuplot writes (RLIMIT_FSIZE with SIGXFSZ ignored, so
 #   the write fails as on ENOSPC): exit 1, the old chart stays whole, the
 #   region says the chart was not drawn and links no stale chart; the next
 #   update draws it and `update --check` is then clean;
 # - a kill -9 after the new .dat/.gp are written but before the chart is
 #   installed (the old chart beside new inputs): `--check` reports it and
-#   `update` redraws it, without --force.
+#   `update` redraws it, without --force;
+# - a read-only store (a read-only bind mount, where bubblewrap can make one):
+#   exit 1 and the document unchanged, no row the store does not hold.
 # Usage: chart_faults.sh MOELOG_BINARY
 set -uo pipefail
 MOELOG=$(readlink -f "$1")
@@ -63,5 +65,21 @@ sed 's/for tk in 1 2 3 4 5 6;/for tk in 1 2 3 4 5 6 7;/' "$W/lb6.md" > lb.md
 "$MOELOG" update lb.md > /dev/null || fail "update after the kill"
 cmp -s figures/FS-1.svg "$W/new.svg" || fail "the stale chart was not redrawn"
 "$MOELOG" update --check lb.md > /dev/null || fail "--check after the redraw"
+
+# A read-only store.
+mkdir -p "$W/r" && cd "$W/r"
+printf '# R\n\n## Experiment Log\n### 2026-04-01 11:00 - R-1 x\n- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 512 --mlp-dim 256 --experts 16 --topk 2 --impl fused_w13 --distribution random`\n- Result: pending\n' > lb.md
+"$MOELOG" update lb.md > /dev/null || fail "update before the read-only store"
+sed -i 's/--topk 2/--topk 4/' lb.md
+cp lb.md "$W/r.before"
+BWRAP=$(command -v bwrap || true)
+if [ -n "$BWRAP" ] && "$BWRAP" --bind / / --dev /dev --proc /proc true 2> /dev/null; then
+  "$BWRAP" --bind / / --ro-bind "$W/r/.moelog" "$W/r/.moelog" --dev /dev --proc /proc "$MOELOG" update lb.md > "$W/out" 2>&1
+  rc=$?
+  [ "$rc" = 1 ] || fail "read-only store: exit $rc, expected 1: $(tail -3 "$W/out")"
+  cmp -s lb.md "$W/r.before" || fail "read-only store: the document changed"
+else
+  echo "note: bubblewrap cannot run here; the read-only store case is skipped"
+fi
 echo "$failures failure(s)"
 [ "$failures" = 0 ]
