@@ -8,9 +8,9 @@
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/file_util.h"
-#include "logbook/parse_logbook.h"
-#include "logbook/run_store.h"
-#include "logbook/update_hooks.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/store/run_store.h"
+#include "logbook/update/update_hooks.h"
 
 namespace moelog::cli {
 

@@ -7,9 +7,9 @@
 
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
-#include "logbook/entry_ids.h"
+#include "logbook/doc/entry_ids.h"
 #include "logbook/file_util.h"
-#include "logbook/parse_logbook.h"
+#include "logbook/doc/parse_logbook.h"
 
 namespace moelog::cli {
 

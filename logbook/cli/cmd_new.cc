@@ -13,7 +13,7 @@
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/file_util.h"
-#include "logbook/templates.h"
+#include "logbook/render/templates.h"
 
 namespace moelog::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/cli/session_flags.h"
-#include "logbook/session.h"
+#include "logbook/update/session.h"
 
 namespace moelog::cli {
 

@@ -10,7 +10,7 @@
 
 #include "engine/status.h"
 #include "logbook/cli/commands.h"
-#include "logbook/run_store.h"
+#include "logbook/store/run_store.h"
 
 namespace moelog::cli {
 namespace {

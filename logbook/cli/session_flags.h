@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "logbook/session.h"
+#include "logbook/update/session.h"
 
 namespace moelog::cli {
 

@@ -14,10 +14,10 @@
 #include <sstream>
 #include <string>
 
-#include "logbook/parse_logbook.h"
-#include "logbook/regions.h"
-#include "logbook/session.h"
-#include "logbook/shell_plan.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/doc/regions.h"
+#include "logbook/update/session.h"
+#include "logbook/plan/shell_plan.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "logbook/parse_logbook.h"
-#include "logbook/parse_recipe.h"
-#include "logbook/regions.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/doc/parse_recipe.h"
+#include "logbook/doc/regions.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "engine/bench_config.h"
-#include "logbook/shell_plan.h"
+#include "logbook/plan/shell_plan.h"
 
 namespace {
 

@@ -1,0 +1,300 @@
+#include "logbook/criteria/compare.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+namespace moelog::logbook {
+namespace {
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+bool MatchesAll(const StoredRun& r, const Assignments& as) {
+  for (const auto& [k, v] : as) {
+    auto rv = RunValue(r, k);
+    if (!rv || !ValuesEqual(*rv, v)) return false;
+  }
+  return true;
+}
+
+std::string Canon(const std::optional<std::string>& v) {
+  if (!v) return "-";
+  if (auto n = ParseNumber(*v)) return FormatValue(*n);
+  if (*v == "1") return "true";
+  if (*v == "0") return "false";
+  return *v;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
+  return buf;
+}
+
+std::string JoinDistinct(const std::vector<std::string>& v) {
+  std::vector<std::string> d;
+  for (const auto& x : v)
+    if (std::find(d.begin(), d.end(), x) == d.end()) d.push_back(x);
+  std::string s;
+  for (const auto& x : d) s += (s.empty() ? "" : "/") + (x.empty() ? std::string("?") : x);
+  return s;
+}
+
+std::string Describe(const Assignments& as) {
+  std::string s;
+  for (const auto& [k, v] : as) s += (s.empty() ? "" : ",") + k + "=" + v;
+  return s;
+}
+
+}  // namespace
+
+Result<Assignments> ParseAssignments(const std::string& text, const std::string& flag) {
+  Assignments out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item = Trim(item);
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) return Status::InvalidArgument(flag + ": '" + item + "' is not key=value");
+    std::string key = NormalizeKey(Trim(item.substr(0, eq)));
+    if (key.empty() || !IsKnownRunKey(key)) return Status::InvalidArgument(flag + ": unknown config key '" + item.substr(0, eq) + "'");
+    out.emplace_back(key, Trim(item.substr(eq + 1)));
+  }
+  if (out.empty()) return Status::InvalidArgument(flag + " needs at least one key=value");
+  return out;
+}
+
+Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const CompareOptions& o) {
+  std::vector<const StoredRun*> as, bs;
+  for (const auto& r : runs) {
+    if (MatchesAll(r, o.a)) as.push_back(&r);
+    else if (MatchesAll(r, o.b)) bs.push_back(&r);
+  }
+  if (as.empty()) return Status::NotFound("no stored run matches --a " + Describe(o.a));
+  if (bs.empty()) return Status::NotFound("no stored run matches --b " + Describe(o.b));
+  std::set<std::string> side_keys;
+  for (const auto* s : {&o.a, &o.b})
+    for (const auto& [k, v] : *s) side_keys.insert(k);
+  // Control keys: `same`, or every config key of any A/B run but the side keys.
+  std::vector<std::string> keys = o.same;
+  if (keys.empty()) {
+    std::set<std::string> ks;
+    for (const auto* list : {&as, &bs})
+      for (const auto* r : *list)
+        for (const auto& [k, v] : r->config)
+          if (!side_keys.count(k) && !IsIgnoredForPairing(k) && k != "target") ks.insert(k);
+    keys.assign(ks.begin(), ks.end());
+  }
+  auto signature = [&](const StoredRun& r) {
+    std::string s;
+    for (const auto& k : keys) s += k + "=" + Canon(RunValue(r, k)) + "\x1f";
+    return s;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<std::vector<const StoredRun*>, std::vector<const StoredRun*>>> groups;
+  for (const auto* r : as) {
+    auto sig = signature(*r);
+    if (!groups.count(sig)) order.push_back(sig);
+    groups[sig].first.push_back(r);
+  }
+  for (const auto* r : bs) {
+    auto sig = signature(*r);
+    if (!groups.count(sig)) order.push_back(sig);
+    groups[sig].second.push_back(r);
+  }
+  Comparison c;
+  c.metric = o.metric;
+  std::map<std::string, std::set<std::string>> values_per_key;
+  for (const auto& sig : order) {
+    auto& [ga, gb] = groups[sig];
+    if (ga.empty() || gb.empty()) {
+      c.unpaired_a += static_cast<int>(ga.size());
+      c.unpaired_b += static_cast<int>(gb.size());
+      continue;
+    }
+    ComparisonRow row;
+    auto fill = [&](const std::vector<const StoredRun*>& g, SideStats* s) {
+      std::vector<double> v;
+      std::vector<std::string> hosts, targets, isas;
+      for (const auto* r : g) {
+        auto it = r->metrics.find(o.metric);
+        if (it == r->metrics.end()) continue;
+        v.push_back(it->second);
+        s->ids.push_back(r->id);
+        hosts.push_back(r->host);
+        targets.push_back(r->target);
+        if (!r->cpu_isa.empty()) isas.push_back(r->cpu_isa);
+      }
+      if (v.empty()) return false;
+      s->median = Median(v);
+      s->min = *std::min_element(v.begin(), v.end());
+      s->max = *std::max_element(v.begin(), v.end());
+      s->hosts = JoinDistinct(hosts);
+      s->targets = JoinDistinct(targets);
+      s->isas = JoinDistinct(isas);
+      return true;
+    };
+    if (!fill(ga, &row.a) || !fill(gb, &row.b)) {
+      c.unpaired_a += static_cast<int>(ga.size());
+      c.unpaired_b += static_cast<int>(gb.size());
+      continue;
+    }
+    for (const auto& k : keys) {
+      row.controls[k] = Canon(RunValue(*ga.front(), k));
+      values_per_key[k].insert(row.controls[k]);
+    }
+    row.delta_pct = row.a.median != 0 ? DeltaPercent(row.b.median, row.a.median) : 0;
+    row.has_repeats = row.a.ids.size() > 1 || row.b.ids.size() > 1;
+    row.within_noise = row.has_repeats && row.a.min <= row.b.max && row.b.min <= row.a.max;
+    if (row.a.targets != row.b.targets || row.a.targets.find('/') != std::string::npos)
+      row.warnings.push_back("targets differ (" + row.a.targets + " vs " + row.b.targets + ")");
+    if (row.a.hosts != row.b.hosts || row.a.hosts.find('/') != std::string::npos)
+      row.warnings.push_back("hosts differ (" + row.a.hosts + " vs " + row.b.hosts + ")");
+    if ((!row.a.isas.empty() || !row.b.isas.empty()) &&
+        (row.a.isas != row.b.isas || row.a.isas.find('/') != std::string::npos))
+      row.warnings.push_back("cpu ISAs differ (" + row.a.isas + " vs " + row.b.isas + ")");
+    c.rows.push_back(std::move(row));
+  }
+  for (const auto& k : keys)
+    if (values_per_key[k].size() > 1) c.row_keys.push_back(k);
+  return c;
+}
+
+std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
+  std::ostringstream s;
+  const std::string unit = c.metric == "tflops" ? "TF/s" : c.metric == "tokens_per_s" ? "tokens/s" : c.metric;
+  s << "|";
+  for (const auto& k : c.row_keys) s << " " << k << " |";
+  s << " A: " << Describe(o.a) << " (" << unit << ") | B: " << Describe(o.b) << " (" << unit
+    << ") | delta | n A/B | note |\n|";
+  for (size_t i = 0; i < c.row_keys.size() + 5; ++i) s << (i < c.row_keys.size() ? "---|" : "---:|");
+  s << "\n";
+  auto cell = [](const SideStats& st) {
+    std::string t = Fixed(st.median, 3);
+    if (st.ids.size() > 1) t += " (" + Fixed(st.min, 3) + ".." + Fixed(st.max, 3) + ")";
+    return t;
+  };
+  for (const auto& r : c.rows) {
+    s << "|";
+    for (const auto& k : c.row_keys) s << " " << r.controls.at(k) << " |";
+    std::string delta = (r.delta_pct >= 0 ? "+" : "") + Fixed(r.delta_pct, 2) + "%";
+    std::string note = r.within_noise ? "within noise" : r.has_repeats ? "outside noise" : "n=1, noise unknown";
+    for (const auto& w : r.warnings) note += "; " + w;
+    s << " " << cell(r.a) << " | " << cell(r.b) << " | " << delta << " | " << r.a.ids.size() << "/" << r.b.ids.size()
+      << " | " << note << " |\n";
+  }
+  if (c.rows.empty()) s << "\nNo A/B pairs at identical controls.\n";
+  if (c.unpaired_a || c.unpaired_b)
+    s << "\n" << c.unpaired_a << " A run(s) and " << c.unpaired_b << " B run(s) had no partner at identical controls.\n";
+  return s.str();
+}
+
+double DeltaPercent(double value, double base) { return (value - base) / base * 100.0; }
+
+std::map<std::string, std::string> ConfigWords(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::string t;
+  for (char ch : text) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
+  std::istringstream words(t);
+  std::string w;
+  while (words >> w) {
+    size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
+    std::string key = NormalizeKey(w.substr(0, eq));
+    std::string value = w.substr(eq + 1);
+    while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.pop_back();
+    if (IsKnownRunKey(key) && !value.empty()) out[key] = value;
+  }
+  return out;
+}
+
+namespace {
+
+std::map<std::string, std::string> BulletConfig(const Bullet& b) {
+  auto cfg = ConfigWords(b.text);
+  // A bare flag word means the flag is on ("... pass=forward_backward shared_fused").
+  std::string t;
+  for (char ch : b.text) t += (ch == '`' || ch == ',') ? ' ' : ch;
+  std::istringstream words(t);
+  std::string w;
+  while (words >> w)
+    if (w == "shared_fused" || w == "use_custom_sort_vjp" || w == "renormalize_real_after_null") cfg[w] = "true";
+  return cfg;
+}
+
+std::string MetricFromUnit(const std::string& unit) {
+  if (unit == "TF/s") return "tflops";
+  if (unit == "tokens/s" || unit == "tok/s") return "tokens_per_s";
+  return "";
+}
+
+void WalkBaseline(const Bullet& b, std::map<std::string, std::string> context, std::vector<BaselineNumber>* out) {
+  for (const auto& [k, v] : BulletConfig(b)) context[k] = v;
+  // Number-free children (a "shape: ..." line) describe their siblings.
+  for (const auto& child : b.children)
+    if (child.numbers.empty())
+      for (const auto& [k, v] : BulletConfig(child)) context[k] = v;
+  const std::string label = [&] {
+    size_t colon = b.text.find(':');
+    return colon == std::string::npos ? std::string() : Trim(b.text.substr(0, colon));
+  }();
+  for (const auto& n : b.numbers) {
+    std::string metric = MetricFromUnit(n.unit);
+    if (metric.empty() && n.unit.empty()) {
+      std::string l = label;
+      l.erase(std::remove(l.begin(), l.end(), '`'), l.end());
+      metric = MetricFromUnit(Trim(l));
+      if (metric.empty() && l.size() >= 4 && l.substr(l.size() - 4) == "TF/s") metric = "tflops";
+    }
+    if (metric.empty()) continue;
+    BaselineNumber bn;
+    bn.config = context;
+    bn.metric = metric;
+    bn.value = n.value;
+    bn.line = b.line;
+    out->push_back(std::move(bn));
+  }
+  for (const auto& child : b.children) WalkBaseline(child, context, out);
+}
+
+}  // namespace
+
+std::vector<BaselineNumber> ParseBaseline(const Logbook& logbook) {
+  std::vector<BaselineNumber> out;
+  const Section* s = logbook.FindSection(SectionKind::kBaseline);
+  if (!s) return out;
+  for (const auto& b : s->bullets) WalkBaseline(b, {}, &out);
+  return out;
+}
+
+std::optional<BaselineNumber> MatchBaseline(const std::vector<BaselineNumber>& baseline, const StoredRun& run,
+                                            const std::string& metric) {
+  std::optional<BaselineNumber> best;
+  for (const auto& bn : baseline) {
+    if (bn.metric != metric) continue;
+    bool agree = true;
+    for (const auto& [k, v] : bn.config) {
+      auto rv = RunValue(run, k);
+      if (!rv || !ValuesEqual(*rv, v)) { agree = false; break; }
+    }
+    if (agree && (!best || bn.config.size() > best->config.size())) best = bn;
+  }
+  return best;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,895 @@
+#include "logbook/criteria/criteria.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+namespace moelog::logbook {
+namespace {
+
+// ---------------------------------------------------------------- tokens ---
+
+struct Token {
+  std::string text;
+  bool punct = false;  // one of { } , ; = != >= <= > < ==
+};
+
+bool IsPunctChar(char c) { return c == '{' || c == '}' || c == ',' || c == ';' || c == '=' || c == '<' || c == '>' || c == '!'; }
+
+std::vector<Token> Tokenize(const std::string& s) {
+  std::vector<Token> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+    if (IsPunctChar(c)) {
+      if ((c == '<' || c == '>' || c == '!' || c == '=') && i + 1 < s.size() && s[i + 1] == '=') {
+        out.push_back({s.substr(i, 2), true});
+        i += 2;
+      } else {
+        out.push_back({std::string(1, c), true});
+        ++i;
+      }
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j])) && !IsPunctChar(s[j])) ++j;
+    out.push_back({s.substr(i, j - i), false});
+    i = j;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- parser ---
+
+class Parser {
+ public:
+  Parser(const std::string& text, std::string where) : toks_(Tokenize(text)), where_(std::move(where)) {}
+
+  Result<Predicate> Parse(const std::string& text) {
+    Predicate p;
+    p.text = text;
+    if (toks_.empty()) return Error("empty predicate");
+    while (true) {
+      auto clause = ParseClause();
+      if (!clause.ok()) return clause.status();
+      p.clauses.push_back(std::move(clause.value()));
+      if (AtEnd()) break;
+      if (!Accept(";")) return Error("expected ';' or end of predicate, got '" + Peek() + "'");
+      if (AtEnd()) break;  // a trailing ';' is harmless
+    }
+    return p;
+  }
+
+ private:
+  bool AtEnd() const { return pos_ >= toks_.size(); }
+  std::string Peek(size_t ahead = 0) const {
+    return pos_ + ahead < toks_.size() ? toks_[pos_ + ahead].text : std::string();
+  }
+  bool PeekIs(const std::string& t, size_t ahead = 0) const { return pos_ + ahead < toks_.size() && Peek(ahead) == t; }
+  bool Accept(const std::string& t) {
+    if (PeekIs(t)) { ++pos_; return true; }
+    return false;
+  }
+  Status Error(const std::string& m) const { return Status::ParseError(where_ + ": " + m); }
+  Status Expect(const std::string& t, const std::string& context) {
+    if (Accept(t)) return Status::Ok();
+    return Error("expected '" + t + "' " + context + ", got " + (AtEnd() ? "end of predicate" : "'" + Peek() + "'"));
+  }
+  bool PeekWord() const { return !AtEnd() && !toks_[pos_].punct; }
+
+  Result<std::string> Word(const std::string& what) {
+    if (!PeekWord()) return Error("expected " + what + ", got " + (AtEnd() ? "end of predicate" : "'" + Peek() + "'"));
+    return toks_[pos_++].text;
+  }
+
+  Result<std::string> Key() {
+    auto w = Word("a config key");
+    if (!w.ok()) return w.status();
+    std::string k = NormalizeKey(*w);
+    if (!IsKnownRunKey(k)) return Error("unknown config key '" + *w + "'");
+    return k;
+  }
+
+  Result<std::vector<std::string>> ValueSet() {
+    MOELOG_RETURN_IF_ERROR(Expect("{", "to open a value set"));
+    std::vector<std::string> vals;
+    while (true) {
+      auto v = Word("a value");
+      if (!v.ok()) return v.status();
+      vals.push_back(*v);
+      if (Accept("}")) break;
+      MOELOG_RETURN_IF_ERROR(Expect(",", "or '}' in a value set"));
+    }
+    return vals;
+  }
+
+  Result<Condition> ParseCondition(bool eq_only) {
+    Condition c;
+    auto k = Key();
+    if (!k.ok()) return k.status();
+    c.key = *k;
+    if (Accept("=") || Accept("==")) {
+      c.op = Condition::Op::kEq;
+    } else if (!eq_only && Accept("!=")) {
+      c.op = Condition::Op::kNe;
+    } else if (!eq_only && Accept("in")) {
+      c.op = Condition::Op::kIn;
+      auto vs = ValueSet();
+      if (!vs.ok()) return vs.status();
+      c.values = *vs;
+      return c;
+    } else {
+      return Error(std::string("expected '=' ") + (eq_only ? "" : "'!=' or 'in' ") + "after '" + c.key + "'");
+    }
+    auto v = Word("a value after '" + c.key + "='");
+    if (!v.ok()) return v.status();
+    c.values = {*v};
+    return c;
+  }
+
+  bool AtClauseKeyword() const {
+    return AtEnd() || PeekIs(";") || PeekIs("where") || PeekIs("same") || (PeekIs("at") && PeekIs("least", 1));
+  }
+
+  // Optional trailers in any order: same K,..  where C,..  at least N.
+  Status ParseTrailers(Clause* c, bool allow_same, bool allow_at_least) {
+    std::set<std::string> seen;
+    while (!AtEnd() && !PeekIs(";")) {
+      std::string kw = Peek();
+      if (seen.count(kw)) return Error("'" + kw + "' given twice");
+      if (allow_same && Accept("same")) {
+        seen.insert("same");
+        do {
+          auto k = Key();
+          if (!k.ok()) return k.status();
+          c->same.push_back(*k);
+        } while (Accept(","));
+      } else if (Accept("where")) {
+        seen.insert("where");
+        do {
+          auto cond = ParseCondition(false);
+          if (!cond.ok()) return cond.status();
+          c->where.push_back(*cond);
+        } while (Accept(",") || Accept("and"));
+      } else if (allow_at_least && PeekIs("at") && PeekIs("least", 1)) {
+        seen.insert("at");
+        pos_ += 2;
+        auto n = Word("a count after 'at least'");
+        if (!n.ok()) return n.status();
+        auto v = ParseNumber(*n);
+        if (!v || *v < 1 || *v != static_cast<int>(*v)) return Error("'at least' needs a positive whole number, got '" + *n + "'");
+        c->at_least = static_cast<int>(*v);
+      } else {
+        return Error("unexpected '" + kw + "'");
+      }
+    }
+    return Status::Ok();
+  }
+
+  Result<Clause> ParseClause() {
+    auto kw = Word("one of pairs, sweep, table, metric, repeats, entry");
+    if (!kw.ok()) return kw.status();
+    Clause c;
+    if (*kw == "pairs") {
+      c.kind = Clause::Kind::kPairs;
+      MOELOG_RETURN_IF_ERROR(ParseSide(&c.left));
+      MOELOG_RETURN_IF_ERROR(Expect("vs", "between the two sides of 'pairs'"));
+      MOELOG_RETURN_IF_ERROR(ParseSide(&c.right));
+      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, true));
+      return c;
+    }
+    if (*kw == "sweep") {
+      c.kind = Clause::Kind::kSweep;
+      Axis a;
+      auto k = Key();
+      if (!k.ok()) return k.status();
+      a.key = *k;
+      MOELOG_RETURN_IF_ERROR(Expect("in", "after the swept key"));
+      auto vs = ValueSet();
+      if (!vs.ok()) return vs.status();
+      a.values = *vs;
+      c.axes.push_back(a);
+      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, false));
+      return c;
+    }
+    if (*kw == "table") {
+      c.kind = Clause::Kind::kTable;
+      do {
+        Axis a;
+        auto k = Key();
+        if (!k.ok()) return k.status();
+        a.key = *k;
+        auto vs = ValueSet();
+        if (!vs.ok()) return vs.status();
+        a.values = *vs;
+        for (const auto& prev : c.axes)
+          if (prev.key == a.key) return Error("table axis '" + a.key + "' given twice");
+        c.axes.push_back(a);
+      } while (Accept("x"));
+      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, false));
+      return c;
+    }
+    if (*kw == "metric") {
+      c.kind = Clause::Kind::kMetric;
+      if (Accept("all")) c.all = true;
+      else Accept("any");
+      auto m = Word("a metric name");
+      if (!m.ok()) return m.status();
+      c.metric = NormalizeKey(*m);
+      static const std::set<std::string> kOps = {">=", ">", "<=", "<", "==", "!=", "="};
+      if (AtEnd() || !kOps.count(Peek())) return Error("expected a comparison (>= > <= < == !=) after '" + *m + "'");
+      c.op = Peek() == "=" ? "==" : Peek();
+      ++pos_;
+      auto n = Word("a number");
+      if (!n.ok()) return n.status();
+      auto v = ParseNumber(*n);
+      if (!v) return Error("expected a number after '" + c.op + "', got '" + *n + "'");
+      c.threshold = *v;
+      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, false, false));
+      return c;
+    }
+    if (*kw == "repeats") {
+      c.kind = Clause::Kind::kRepeats;
+      c.at_least = 2;
+      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, false, true));
+      return c;
+    }
+    if (*kw == "entry") {
+      auto id = Word("an entry ID");
+      if (!id.ok()) return id.status();
+      c.entry_id = *id;
+      MOELOG_RETURN_IF_ERROR(Expect("has", "after the entry ID"));
+      if (Accept("result")) {
+        c.kind = Clause::Kind::kEntryResult;
+        if (!AtEnd() && !PeekIs(";")) return Error("unexpected '" + Peek() + "' after 'has result'");
+        return c;
+      }
+      if (Accept("runs")) {
+        c.kind = Clause::Kind::kEntryRuns;
+        MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, false, true));
+        return c;
+      }
+      return Error("expected 'result' or 'runs' after 'has'");
+    }
+    return Error("unknown predicate '" + *kw + "' (expected pairs, sweep, table, metric, repeats or entry)");
+  }
+
+  Status ParseSide(std::vector<Condition>* side) {
+    do {
+      auto cond = ParseCondition(true);
+      if (!cond.ok()) return cond.status();
+      side->push_back(*cond);
+    } while (Accept(","));
+    return Status::Ok();
+  }
+
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+  std::string where_;
+};
+
+// ------------------------------------------------------------ evaluation ---
+
+bool Matches(const StoredRun& run, const Condition& c) {
+  auto v = RunValue(run, c.key);
+  if (!v) return c.op == Condition::Op::kNe;
+  switch (c.op) {
+    case Condition::Op::kEq: return ValuesEqual(*v, c.values[0]);
+    case Condition::Op::kNe: return !ValuesEqual(*v, c.values[0]);
+    case Condition::Op::kIn:
+      return std::any_of(c.values.begin(), c.values.end(), [&](const std::string& x) { return ValuesEqual(*v, x); });
+  }
+  return false;
+}
+
+bool MatchesAll(const StoredRun& run, const std::vector<Condition>& conds) {
+  return std::all_of(conds.begin(), conds.end(), [&](const Condition& c) { return Matches(run, c); });
+}
+
+// The keys two runs must agree on: `same` if given, else every config key of
+// either run except the excluded (varied) ones and the ignored ones.
+std::vector<std::string> ControlKeys(const StoredRun& a, const StoredRun& b, const std::vector<std::string>& same,
+                                     const std::set<std::string>& excluded) {
+  if (!same.empty()) return same;
+  std::set<std::string> keys;
+  for (const auto* r : {&a, &b})
+    for (const auto& [k, v] : r->config)
+      if (!excluded.count(k) && !IsIgnoredForPairing(k)) keys.insert(k);
+  if (!excluded.count("target")) keys.insert("target");  // RunValue answers it from the run
+  return {keys.begin(), keys.end()};
+}
+
+std::vector<std::string> Differences(const StoredRun& a, const StoredRun& b, const std::vector<std::string>& keys) {
+  std::vector<std::string> diff;
+  for (const auto& k : keys) {
+    auto va = RunValue(a, k), vb = RunValue(b, k);
+    if (!va && !vb) continue;
+    if (!va || !vb || !ValuesEqual(*va, *vb)) diff.push_back(k);
+  }
+  return diff;
+}
+
+// A key describing a run's control setting, for grouping (values of `keys`).
+std::string ControlSignature(const StoredRun& r, const std::vector<std::string>& keys) {
+  std::string sig;
+  for (const auto& k : keys) {
+    auto v = RunValue(r, k);
+    std::string val = v ? *v : std::string("\x01");
+    if (v) {
+      if (auto n = ParseNumber(*v)) val = FormatValue(*n);
+      else if (*v == "true") val = "1";
+      else if (*v == "false") val = "0";
+    }
+    sig += k + "=" + val + "\x02";
+  }
+  return sig;
+}
+
+std::string DescribeConds(const std::vector<Condition>& side) {
+  std::string s;
+  for (const auto& c : side) s += (s.empty() ? "" : ",") + c.key + "=" + c.values[0];
+  return s;
+}
+
+std::string Join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+struct ClauseOutcome {
+  bool met = false;
+  std::string detail;
+  std::vector<std::string> evidence;
+};
+
+ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
+  ClauseOutcome out;
+  std::vector<const StoredRun*> as, bs;
+  for (const auto& r : ctx.runs) {
+    if (!MatchesAll(r, c.where)) continue;
+    if (MatchesAll(r, c.left)) as.push_back(&r);
+    else if (MatchesAll(r, c.right)) bs.push_back(&r);
+  }
+  const std::string left = DescribeConds(c.left), right = DescribeConds(c.right);
+  if (as.empty() || bs.empty()) {
+    out.detail = "no runs with " + (as.empty() ? left : right) + (c.where.empty() ? "" : " matching the where clause");
+    return out;
+  }
+  std::set<std::string> excluded;
+  for (const auto* side : {&c.left, &c.right})
+    for (const auto& cond : *side) excluded.insert(cond.key);
+  std::vector<std::string> groups;  // control signatures with a pair, in discovery order
+  std::map<std::string, std::pair<std::string, std::string>> first_pair;
+  size_t best_diff = SIZE_MAX;
+  std::string best_desc;
+  for (const auto* a : as) {
+    for (const auto* b : bs) {
+      auto keys = ControlKeys(*a, *b, c.same, excluded);
+      auto diff = Differences(*a, *b, keys);
+      if (diff.empty()) {
+        std::string sig = ControlSignature(*a, keys);
+        if (!first_pair.count(sig)) {
+          groups.push_back(sig);
+          first_pair[sig] = {a->id, b->id};
+        }
+      } else if (diff.size() < best_diff) {
+        best_diff = diff.size();
+        std::vector<std::string> parts;
+        for (const auto& k : diff) {
+          auto va = RunValue(*a, k), vb = RunValue(*b, k);
+          parts.push_back(k + " " + (va ? *va : "-") + " vs " + (vb ? *vb : "-"));
+        }
+        best_desc = a->id + "/" + b->id + " differ in " + Join(parts, ", ");
+      }
+    }
+  }
+  for (const auto& g : groups) {
+    out.evidence.push_back(first_pair[g].first);
+    out.evidence.push_back(first_pair[g].second);
+  }
+  const int n = static_cast<int>(groups.size());
+  out.met = n >= c.at_least;
+  if (out.met) {
+    out.detail = std::to_string(n) + " " + left + " vs " + right + " pair" + (n == 1 ? "" : "s") + " at identical controls";
+  } else {
+    out.detail = std::to_string(n) + " of " + std::to_string(c.at_least) + " required " + left + " vs " + right +
+                 " pairs at identical controls";
+    if (!best_desc.empty()) out.detail += " (closest: " + best_desc + ")";
+  }
+  return out;
+}
+
+// Sweep and table: some group of runs at identical controls covers the whole
+// cross product of the axes.
+ClauseOutcome EvalTable(const Clause& c, const EvalContext& ctx) {
+  ClauseOutcome out;
+  std::set<std::string> axis_keys;
+  for (const auto& a : c.axes) axis_keys.insert(a.key);
+  // Cells are indexed by the position of each axis value.
+  auto cell_of = [&](const StoredRun& r) -> std::optional<std::vector<size_t>> {
+    std::vector<size_t> idx;
+    for (const auto& a : c.axes) {
+      auto v = RunValue(r, a.key);
+      if (!v) return std::nullopt;
+      size_t i = 0;
+      while (i < a.values.size() && !ValuesEqual(*v, a.values[i])) ++i;
+      if (i == a.values.size()) return std::nullopt;
+      idx.push_back(i);
+    }
+    return idx;
+  };
+  struct Group {
+    std::map<std::vector<size_t>, std::string> cells;  // cell -> first run id
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Group> groups;
+  for (const auto& r : ctx.runs) {
+    if (!MatchesAll(r, c.where)) continue;
+    auto cell = cell_of(r);
+    if (!cell) continue;
+    std::vector<std::string> keys;
+    if (!c.same.empty()) {
+      keys = c.same;
+    } else {
+      for (const auto& [k, v] : r.config)
+        if (!axis_keys.count(k) && !IsIgnoredForPairing(k)) keys.push_back(k);
+      if (!axis_keys.count("target") && !r.config.count("target")) keys.push_back("target");
+      std::sort(keys.begin(), keys.end());
+    }
+    std::string sig = ControlSignature(r, keys);
+    if (!groups.count(sig)) order.push_back(sig);
+    groups[sig].cells.emplace(*cell, r.id);
+  }
+  size_t total = 1;
+  for (const auto& a : c.axes) total *= a.values.size();
+  if (order.empty()) {
+    out.detail = "no run matches any cell";
+    return out;
+  }
+  const Group* best = nullptr;
+  for (const auto& sig : order)
+    if (!best || groups[sig].cells.size() > best->cells.size()) best = &groups[sig];
+  // Enumerate cells in axis order to name the covered and the missing ones.
+  std::vector<std::string> missing;
+  std::vector<size_t> idx(c.axes.size(), 0);
+  for (size_t n = 0; n < total; ++n) {
+    auto it = best->cells.find(idx);
+    if (it != best->cells.end()) {
+      out.evidence.push_back(it->second);
+    } else {
+      std::vector<std::string> parts;
+      for (size_t a = 0; a < c.axes.size(); ++a) parts.push_back(c.axes[a].key + "=" + c.axes[a].values[idx[a]]);
+      missing.push_back(Join(parts, ","));
+    }
+    for (size_t a = c.axes.size(); a-- > 0;) {
+      if (++idx[a] < c.axes[a].values.size()) break;
+      idx[a] = 0;
+    }
+  }
+  out.met = missing.empty();
+  const std::string what = c.kind == Clause::Kind::kSweep ? "sweep" : "table";
+  if (out.met) {
+    out.detail = what + " complete (" + std::to_string(total) + " cells at identical controls)";
+  } else {
+    out.detail = what + " has " + std::to_string(best->cells.size()) + " of " + std::to_string(total) +
+                 " cells at identical controls; missing " + Join(missing, "; ");
+  }
+  return out;
+}
+
+bool Compare(double v, const std::string& op, double t) {
+  if (op == ">=") return v >= t;
+  if (op == ">") return v > t;
+  if (op == "<=") return v <= t;
+  if (op == "<") return v < t;
+  if (op == "==") return v == t;
+  return v != t;
+}
+
+ClauseOutcome EvalMetric(const Clause& c, const EvalContext& ctx) {
+  ClauseOutcome out;
+  int matching = 0, passing = 0;
+  const StoredRun* best = nullptr;
+  double best_v = 0;
+  const bool higher_better = c.op == ">=" || c.op == ">";
+  std::vector<std::string> failing;
+  for (const auto& r : ctx.runs) {
+    if (!MatchesAll(r, c.where)) continue;
+    auto it = r.metrics.find(c.metric);
+    if (it == r.metrics.end()) continue;
+    ++matching;
+    if (Compare(it->second, c.op, c.threshold)) {
+      ++passing;
+      if (!c.all) out.evidence.push_back(r.id);
+    } else {
+      failing.push_back(r.id);
+    }
+    if (!best || (higher_better ? it->second > best_v : it->second < best_v)) {
+      best = &r;
+      best_v = it->second;
+    }
+  }
+  const std::string cond = c.metric + " " + c.op + " " + FormatValue(c.threshold);
+  if (matching == 0) {
+    out.detail = "no matching run records " + c.metric;
+    return out;
+  }
+  if (c.all) {
+    out.met = passing == matching;
+    if (out.met) {
+      for (const auto& r : ctx.runs)
+        if (MatchesAll(r, c.where) && r.metrics.count(c.metric)) out.evidence.push_back(r.id);
+      out.detail = "all " + std::to_string(matching) + " matching runs have " + cond;
+    } else {
+      out.evidence = failing;
+      out.detail = std::to_string(matching - passing) + " of " + std::to_string(matching) + " matching runs fail " + cond;
+    }
+    return out;
+  }
+  out.met = passing > 0;
+  if (out.met) {
+    out.detail = std::to_string(passing) + " of " + std::to_string(matching) + " matching runs have " + cond;
+  } else {
+    out.detail = "no run has " + cond + "; closest " + c.metric + " = " + FormatValue(best_v) + " (" + best->id + ")";
+    out.evidence = {best->id};
+  }
+  return out;
+}
+
+// Some control setting (all config keys but the ignored ones) has at least N runs.
+ClauseOutcome EvalRepeats(const Clause& c, const EvalContext& ctx) {
+  ClauseOutcome out;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> groups;
+  for (const auto& r : ctx.runs) {
+    if (!MatchesAll(r, c.where)) continue;
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : r.config)
+      if (!IsIgnoredForPairing(k)) keys.push_back(k);
+    if (!r.config.count("target")) keys.push_back("target");
+    std::sort(keys.begin(), keys.end());
+    std::string sig = ControlSignature(r, keys);
+    if (!groups.count(sig)) order.push_back(sig);
+    groups[sig].push_back(r.id);
+  }
+  const std::vector<std::string>* best = nullptr;
+  for (const auto& sig : order)
+    if (!best || groups[sig].size() > best->size()) best = &groups[sig];
+  const int n = best ? static_cast<int>(best->size()) : 0;
+  out.met = n >= c.at_least;
+  if (best && out.met) out.evidence = *best;
+  out.detail = out.met ? std::to_string(n) + " repeats of one config"
+                       : "at most " + std::to_string(n) + " run" + (n == 1 ? "" : "s") + " of any one config (need " +
+                             std::to_string(c.at_least) + ")";
+  return out;
+}
+
+ClauseOutcome EvalEntry(const Clause& c, const EvalContext& ctx) {
+  ClauseOutcome out;
+  if (c.kind == Clause::Kind::kEntryRuns) {
+    for (const auto& r : ctx.runs)
+      if (r.entry_id == c.entry_id) out.evidence.push_back(r.id);
+    const int n = static_cast<int>(out.evidence.size());
+    out.met = n >= c.at_least;
+    out.detail = "entry " + c.entry_id + " has " + std::to_string(n) + " stored run" + (n == 1 ? "" : "s") +
+                 (out.met ? "" : " (need " + std::to_string(c.at_least) + ")");
+    return out;
+  }
+  auto it = ctx.entries.find(c.entry_id);
+  if (it == ctx.entries.end()) {
+    out.detail = "no entry " + c.entry_id + " in the logbook";
+  } else if (!it->second.has_result) {
+    out.detail = "entry " + c.entry_id + " has no Result yet";
+  } else {
+    out.met = true;
+    out.detail = "entry " + c.entry_id + " has a Result";
+  }
+  return out;
+}
+
+ClauseOutcome EvalClause(const Clause& c, const EvalContext& ctx) {
+  switch (c.kind) {
+    case Clause::Kind::kPairs: return EvalPairs(c, ctx);
+    case Clause::Kind::kSweep:
+    case Clause::Kind::kTable: return EvalTable(c, ctx);
+    case Clause::Kind::kMetric: return EvalMetric(c, ctx);
+    case Clause::Kind::kRepeats: return EvalRepeats(c, ctx);
+    case Clause::Kind::kEntryResult:
+    case Clause::Kind::kEntryRuns: return EvalEntry(c, ctx);
+  }
+  return {};
+}
+
+std::string Trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+// Removes the predicate markup from a bullet and joins its lines.
+std::string CleanSentence(const std::string& text) {
+  std::string s = text;
+  for (const char* open : {"<!--", "`moelog:"}) {
+    size_t p;
+    while ((p = s.find(open)) != std::string::npos) {
+      const std::string close = open[0] == '<' ? "-->" : "`";
+      size_t e = s.find(close, p + std::string(open).size());
+      if (e == std::string::npos) break;
+      s.erase(p, e + close.size() - p);
+    }
+  }
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c))) { space = true; continue; }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+bool IsFence(const std::string& line, std::string* fence) {
+  std::string t = Trim(line);
+  if (t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0) {
+    if (fence->empty()) { *fence = t.substr(0, 3); return true; }
+    if (t.rfind(*fence, 0) == 0) { fence->clear(); return true; }
+  }
+  return false;
+}
+
+std::vector<std::string> SplitLines(const std::string& s) {
+  std::vector<std::string> lines;
+  std::string cur;
+  for (char c : s) {
+    if (c == '\n') { lines.push_back(cur); cur.clear(); }
+    else if (c != '\r') cur += c;
+  }
+  if (!cur.empty()) lines.push_back(cur);
+  return lines;
+}
+
+int HeadingLevel(const std::string& line) {
+  size_t n = 0;
+  while (n < line.size() && line[n] == '#') ++n;
+  if (n == 0 || n > 6 || (n < line.size() && line[n] != ' ')) return 0;
+  return static_cast<int>(n);
+}
+
+}  // namespace
+
+Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line) {
+  Parser p(text, file + ":" + std::to_string(line));
+  return p.Parse(Trim(text));
+}
+
+std::optional<std::pair<std::string, int>> FindPredicateText(const std::string& bullet_text) {
+  struct Form { const char* open; const char* close; };
+  size_t best = std::string::npos;
+  std::string inner;
+  for (Form f : {Form{"<!--", "-->"}, Form{"`", "`"}}) {
+    size_t p = 0;
+    while ((p = bullet_text.find(f.open, p)) != std::string::npos) {
+      size_t start = p + std::string(f.open).size();
+      size_t e = bullet_text.find(f.close, start);
+      if (e == std::string::npos) break;
+      std::string body = Trim(bullet_text.substr(start, e - start));
+      // Region markers (`<!-- moelog:begin ... -->`, `moelog:end`) are not predicates.
+      const bool marker = body.rfind("moelog:begin", 0) == 0 || body.rfind("moelog:end", 0) == 0;
+      if (body.rfind("moelog:", 0) == 0 && !marker) {
+        if (p < best) {
+          best = p;
+          inner = Trim(body.substr(7));
+        }
+        break;
+      }
+      p = e + std::string(f.close).size();
+    }
+  }
+  if (best == std::string::npos) return std::nullopt;
+  int offset = static_cast<int>(std::count(bullet_text.begin(), bullet_text.begin() + best, '\n'));
+  return std::make_pair(inner, offset);
+}
+
+Result<std::vector<Criterion>> ParseCriteria(const std::vector<BulletSource>& bullets, const std::string& file) {
+  std::vector<Criterion> out;
+  for (const auto& b : bullets) {
+    Criterion c;
+    c.line = b.line;
+    c.text = CleanSentence(b.text);
+    if (auto found = FindPredicateText(b.text)) {
+      auto p = ParsePredicate(found->first, file, b.line + found->second);
+      if (!p.ok()) return p.status();
+      c.predicate = std::move(p.value());
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<BulletSource> StopCriteriaBullets(const std::string& markdown) {
+  std::vector<BulletSource> out;
+  auto lines = SplitLines(markdown);
+  bool in_section = false, in_region = false;
+  std::string fence;
+  BulletSource* cur = nullptr;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    bool was_fenced = !fence.empty();
+    if (IsFence(l, &fence) || was_fenced) {
+      if (in_section && cur) cur->text += "\n" + l;
+      continue;
+    }
+    // moelog's own regions (the status list) are not criteria.
+    const std::string t = Trim(l);
+    if (t.rfind("<!-- moelog:begin", 0) == 0) { in_region = true; cur = nullptr; continue; }
+    if (t.rfind("<!-- moelog:end", 0) == 0) { in_region = false; continue; }
+    if (in_region) continue;
+    int level = HeadingLevel(l);
+    if (level > 0) {
+      std::string title = Trim(l.substr(static_cast<size_t>(level)));
+      if (in_section && level <= 2) break;
+      if (level == 2 && title == "Stop Criteria") in_section = true;
+      cur = nullptr;
+      continue;
+    }
+    if (!in_section) continue;
+    if ((l.rfind("- ", 0) == 0 || l.rfind("* ", 0) == 0 || l.rfind("+ ", 0) == 0)) {
+      out.push_back({l.substr(2), static_cast<int>(i + 1)});
+      cur = &out.back();
+    } else if (cur && !l.empty() && std::isspace(static_cast<unsigned char>(l[0]))) {
+      cur->text += "\n" + l;
+    } else if (cur && l.empty()) {
+      // A blank line may separate items; a continuation must be indented.
+    } else {
+      cur = nullptr;
+    }
+  }
+  return out;
+}
+
+const char* StateName(CriterionState s) {
+  switch (s) {
+    case CriterionState::kMet: return "met";
+    case CriterionState::kUnmet: return "unmet";
+    case CriterionState::kManual: return "manual";
+  }
+  return "manual";
+}
+
+CriterionResult Evaluate(const Criterion& criterion, const EvalContext& context) {
+  CriterionResult r;
+  r.text = criterion.text;
+  r.line = criterion.line;
+  if (!criterion.predicate) {
+    r.state = CriterionState::kManual;
+    r.detail = "no predicate";
+    return r;
+  }
+  r.predicate = criterion.predicate->text;
+  bool met = true;
+  std::vector<std::string> met_details, unmet_details;
+  std::set<std::string> seen;
+  for (const auto& clause : criterion.predicate->clauses) {
+    ClauseOutcome o = EvalClause(clause, context);
+    met = met && o.met;
+    (o.met ? met_details : unmet_details).push_back(o.detail);
+    for (const auto& id : o.evidence)
+      if (seen.insert(id).second) r.evidence.push_back(id);
+  }
+  r.state = met ? CriterionState::kMet : CriterionState::kUnmet;
+  r.detail = Join(met ? met_details : unmet_details, "; ");
+  return r;
+}
+
+std::vector<CriterionResult> EvaluateAll(const std::vector<Criterion>& criteria, const EvalContext& context) {
+  std::vector<CriterionResult> out;
+  for (const auto& c : criteria) out.push_back(Evaluate(c, context));
+  return out;
+}
+
+namespace {
+
+std::string EvidenceText(const std::vector<std::string>& ids, size_t limit) {
+  if (ids.empty()) return "";
+  std::vector<std::string> shown(ids.begin(), ids.begin() + static_cast<long>(std::min(limit, ids.size())));
+  std::string s = (ids.size() == 1 ? "run " : "runs ") + Join(shown, ", ");
+  if (ids.size() > limit) s += ", ... (" + std::to_string(ids.size()) + " in all)";
+  return s;
+}
+
+}  // namespace
+
+std::string FormatCheckLine(const std::string& file, const CriterionResult& r) {
+  std::string s = file + ":" + std::to_string(r.line) + ": " + StateName(r.state) + ": " + r.text;
+  std::string extra = r.state == CriterionState::kManual ? std::string() : r.detail;
+  std::string ev = EvidenceText(r.evidence, 12);
+  if (!ev.empty()) extra += (extra.empty() ? "" : "; ") + ev;
+  if (!extra.empty()) s += " [" + extra + "]";
+  return s;
+}
+
+int CheckExitCode(const std::vector<CriterionResult>& results) {
+  for (const auto& r : results)
+    if (r.state == CriterionState::kUnmet) return kExitCriteriaUnmet;
+  return kExitOk;
+}
+
+std::string RenderCriteriaStatus(const std::vector<CriterionResult>& results) {
+  if (results.empty()) return "- No stop criteria.\n";
+  int met = 0, unmet = 0, manual = 0;
+  for (const auto& r : results) {
+    if (r.state == CriterionState::kMet) ++met;
+    else if (r.state == CriterionState::kUnmet) ++unmet;
+    else ++manual;
+  }
+  std::ostringstream s;
+  s << "Stop criteria status: " << met << " met, " << unmet << " unmet, " << manual << " manual.\n\n";
+  for (const auto& r : results) {
+    std::string sentence = r.text;
+    if (sentence.size() > 90) sentence = sentence.substr(0, 87) + "...";
+    s << "- **" << StateName(r.state) << "**: " << sentence;
+    if (r.state != CriterionState::kManual) {
+      s << " — " << r.detail;
+      std::string ev = EvidenceText(r.evidence, 8);
+      if (!ev.empty()) s << " (" << ev << ")";
+    }
+    s << "\n";
+  }
+  return s.str();
+}
+
+std::map<std::string, EntryFacts> ScanEntryFacts(const std::string& markdown, const std::string& prefix) {
+  std::map<std::string, EntryFacts> out;
+  std::string fence, current;
+  bool in_result = false;
+  auto filled = [](std::string rest) {
+    std::string lower;
+    for (char c : Trim(rest)) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    while (!lower.empty() && lower.back() == '.') lower.pop_back();
+    return !(lower.empty() || lower == "pending" || lower == "n/a" || lower == "tbd");
+  };
+  for (const auto& l : SplitLines(markdown)) {
+    bool was_fenced = !fence.empty();
+    if (IsFence(l, &fence) || was_fenced) continue;
+    if (int level = HeadingLevel(l); level > 0) {
+      current.clear();
+      in_result = false;
+      if (level < 3) continue;
+      std::istringstream words(l.substr(static_cast<size_t>(level)));
+      std::string w;
+      while (words >> w) {
+        bool has_digit = std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+        bool id_chars = std::all_of(w.begin(), w.end(), [](char c) {
+          return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+        });
+        if (has_digit && id_chars && w.find('-') != std::string::npos && std::isupper(static_cast<unsigned char>(w[0])) &&
+            (prefix.empty() || w.rfind(prefix + "-", 0) == 0)) {
+          current = w;
+          out[current] = EntryFacts{};
+          break;
+        }
+      }
+      continue;
+    }
+    if (current.empty()) continue;
+    if (l.rfind("- ", 0) == 0) {  // a field of the entry
+      in_result = l.rfind("- Result", 0) == 0;
+      if (in_result) {
+        size_t colon = l.find(':');
+        if (colon != std::string::npos && filled(l.substr(colon + 1))) out[current].has_result = true;
+      }
+    } else if (in_result && !Trim(l).empty()) {  // nested lines of the Result field
+      std::string t = Trim(l);
+      if (t.rfind("- ", 0) == 0) t = t.substr(2);
+      if (filled(t)) out[current].has_result = true;
+    }
+  }
+  return out;
+}
+
+}  // namespace moelog::logbook

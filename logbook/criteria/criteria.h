@@ -1,0 +1,164 @@
+// Stop criteria: a small predicate language attached to the bullets of a
+// logbook's "Stop Criteria" section, and its evaluation against stored runs.
+//
+// A bullet carries a predicate in an HTML comment (invisible when rendered)
+// or in inline code, anywhere in the bullet:
+//
+//   - We have one top-k sweep in int8 mode.
+//     <!-- moelog: sweep topk in {1,2,4,6,8} where quant_mode=int8 -->
+//   - EP vs baseline tables exist `moelog: table parallel_mode {none,ep} x topk {2,8}`
+//
+// Bullets without a predicate are `manual`. Grammar (keywords are lower case;
+// KEY is a run config key such as topk, quant_mode, bench_pass, devices, or
+// target/host/entry/source; dashes may be used for underscores; VALUE is a
+// word or number; several clauses joined by `;` must all hold):
+//
+//   pairs KEY=VALUE[,KEY=VALUE...] vs KEY=VALUE[,...] [same KEY,...] [where COND,...] [at least N]
+//       At least N (default 1) control settings where a run with the left
+//       values and a run with the right values agree on every `same` key
+//       (without `same`: on every other config key, ignoring iters, warmup,
+//       threads and other output settings).
+//   sweep KEY in {V1,V2,...} [same KEY,...] [where COND,...]
+//       One group of runs at identical controls covers every listed value.
+//   table KEY {V,...} x KEY {V,...} [x ...] [same KEY,...] [where COND,...]
+//       One group of runs at identical controls covers every cell.
+//   metric [any|all] METRIC OP NUMBER [where COND,...]
+//       Some (any, the default) or every (all) matching run has METRIC OP
+//       NUMBER; OP is one of >= > <= < == !=; METRIC is tflops (TF/s),
+//       tflops_per_device, tokens_per_s, mean_s (seconds), mfu, ...
+//   repeats [at least N] [where COND,...]
+//       Some config (every key but iters, warmup and output settings) was
+//       run at least N times (default 2): the result is reproducible.
+//   entry ID has result
+//       The named entry exists and its Result field is filled in (not
+//       empty, "pending" or "N/A").
+//   entry ID has runs [at least N]
+//       The run store holds at least N (default 1) runs of that entry.
+//
+//   COND is KEY=VALUE, KEY!=VALUE or KEY in {V,...}; conditions are
+//   separated by commas or `and`. Numbers compare numerically ("2" = "2.0").
+#ifndef MOELOG_LOGBOOK_CRITERIA_H_
+#define MOELOG_LOGBOOK_CRITERIA_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+#include "logbook/store/stored_run.h"
+
+namespace moelog::logbook {
+
+struct Condition {
+  enum class Op { kEq, kNe, kIn };
+  std::string key;
+  Op op = Op::kEq;
+  std::vector<std::string> values;  // one for kEq/kNe
+};
+
+struct Axis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+struct Clause {
+  enum class Kind { kPairs, kSweep, kTable, kMetric, kRepeats, kEntryResult, kEntryRuns };
+  Kind kind = Kind::kPairs;
+  std::vector<Condition> left, right;  // pairs: the two sides (kEq conditions)
+  std::vector<Axis> axes;              // sweep (one axis) and table
+  std::vector<std::string> same;       // pairs/sweep/table: control keys ("" = all others)
+  std::vector<Condition> where;
+  int at_least = 1;                    // pairs, repeats (default 2), entry runs
+  std::string metric, op;              // metric
+  double threshold = 0;
+  bool all = false;                    // metric: every matching run (else any)
+  std::string entry_id;                // entry
+};
+
+struct Predicate {
+  std::string text;  // as written
+  std::vector<Clause> clauses;
+};
+
+// Parses predicate text (without the `moelog:` marker). Errors are ParseError
+// with message "file:line: message".
+Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line);
+
+// One Stop Criteria bullet.
+struct Criterion {
+  std::string text;                  // the bullet's sentence, predicate markup removed
+  int line = 0;                      // 1-based line of the bullet
+  std::optional<Predicate> predicate;
+};
+
+// A bullet as the document model gives it: full text (all lines of the
+// item, list marker removed) and its first line.
+struct BulletSource {
+  std::string text;
+  int line = 0;
+};
+
+// Returns the predicate text of a bullet: the inside of `<!-- moelog: ... -->`
+// or of inline code `` `moelog: ...` ``, and the line offset (0 = first line of
+// the bullet) where it starts; nullopt when the bullet has none.
+std::optional<std::pair<std::string, int>> FindPredicateText(const std::string& bullet_text);
+
+// Parses every bullet's predicate. The first parse error is returned.
+Result<std::vector<Criterion>> ParseCriteria(const std::vector<BulletSource>& bullets,
+                                             const std::string& file);
+
+// Finds the top-level bullets of the "## Stop Criteria" section of a Markdown
+// document by lines (headings inside fenced code are ignored). Returns an
+// empty list when there is no such section.
+std::vector<BulletSource> StopCriteriaBullets(const std::string& markdown);
+
+// What criteria evaluation knows about the logbook's entries.
+struct EntryFacts {
+  bool has_result = false;  // Result field present and not empty / pending / N/A
+};
+
+struct EvalContext {
+  std::vector<StoredRun> runs;                 // in a deterministic order (store order)
+  std::map<std::string, EntryFacts> entries;   // entry ID -> facts
+};
+
+enum class CriterionState { kMet, kUnmet, kManual };
+const char* StateName(CriterionState state);  // "met" | "unmet" | "manual"
+
+struct CriterionResult {
+  CriterionState state = CriterionState::kManual;
+  std::string text;                   // the criterion's sentence
+  int line = 0;
+  std::string predicate;              // predicate text ("" for manual)
+  std::string detail;                 // met: what was found; unmet: what is missing
+  std::vector<std::string> evidence;  // run IDs that support the verdict
+};
+
+CriterionResult Evaluate(const Criterion& criterion, const EvalContext& context);
+std::vector<CriterionResult> EvaluateAll(const std::vector<Criterion>& criteria,
+                                         const EvalContext& context);
+
+// One line per criterion, as `moelog check` prints it:
+//   "file:LINE: met: <sentence> [<detail>; runs r1, r2]"
+std::string FormatCheckLine(const std::string& file, const CriterionResult& result);
+
+// kExitOk when every checkable criterion is met (manual ones do not count),
+// kExitCriteriaUnmet otherwise.
+int CheckExitCode(const std::vector<CriterionResult>& results);
+
+// The body of the owned status region under the Stop Criteria section:
+// a short Markdown list, one bullet per criterion, e.g.
+//   "- met — EP path is implemented ... (runs r3, r4)\n". Deterministic for the
+// same inputs; ends with a newline; empty criteria give a single line saying so.
+std::string RenderCriteriaStatus(const std::vector<CriterionResult>& results);
+
+// Entry facts from a whole Markdown document scanned by lines: every
+// `### ... ID ...` heading under the Experiment Log whose ID has the
+// given prefix ("MOE-I8"; "" = any ID-looking word), with has_result from its
+// "- Result:" field.
+std::map<std::string, EntryFacts> ScanEntryFacts(const std::string& markdown, const std::string& prefix);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_CRITERIA_H_

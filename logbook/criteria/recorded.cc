@@ -1,0 +1,329 @@
+#include "logbook/criteria/recorded.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "logbook/criteria/compare.h"
+
+namespace moelog::logbook {
+namespace {
+
+using Config = std::map<std::string, std::string>;
+using Vars = std::map<std::string, std::vector<std::string>>;  // varied key -> values
+
+bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)); }
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+
+std::vector<std::string> Words(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '`' || c == '"' || c == '\'' || c == ';') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::string StripVar(std::string v) {
+  v.erase(std::remove_if(v.begin(), v.end(), [](char c) { return c == '$' || c == '{' || c == '}'; }), v.end());
+  return v;
+}
+
+bool IsBoolFlag(const std::string& key) {
+  static const std::set<std::string> k = {"shared_fused", "stage_timing", "use_custom_sort_vjp", "null_route_sweep",
+                                          "renormalize_real_after_null", "json", "check_numerics"};
+  return k.count(key) > 0;
+}
+
+// Every flag occurrence of a command line (key, value; "$VAR" kept), and the
+// shell loops `for VAR in a b c;`.
+void ParseCommand(const std::string& cmd, std::vector<std::pair<std::string, std::string>>* flags,
+                  std::map<std::string, std::vector<std::string>>* loops) {
+  auto w = Words(cmd);
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == "for" && i + 2 < w.size() && w[i + 2] == "in") {
+      std::vector<std::string> values;
+      for (size_t j = i + 3; j < w.size() && w[j] != "do"; ++j) {
+        std::string v = w[j];
+        if (!v.empty() && v.back() == ';') v.pop_back();
+        if (!v.empty()) values.push_back(v);
+      }
+      (*loops)[w[i + 1]] = values;
+      continue;
+    }
+    if (w[i].rfind("--", 0) != 0 || w[i].size() < 3) continue;
+    std::string key = w[i].substr(2), value;
+    size_t eq = key.find('=');
+    if (eq != std::string::npos) {
+      value = key.substr(eq + 1);
+      key = key.substr(0, eq);
+    }
+    key = NormalizeKey(key);
+    if (eq == std::string::npos) {
+      if (IsBoolFlag(key) || i + 1 >= w.size() || w[i + 1].rfind("--", 0) == 0) value = "true";
+      else value = w[++i];
+    }
+    if (!IsKnownRunKey(key) && key != "topk_list") continue;
+    flags->emplace_back(key, value);
+  }
+}
+
+// Fixed config and varied keys of an entry from its commands and Config
+// field. A flag is fixed when every invocation gives it the same value.
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars) {
+  std::vector<std::pair<std::string, std::string>> flags;
+  std::map<std::string, std::vector<std::string>> loops;
+  for (const auto& c : e.commands) ParseCommand(c.joined, &flags, &loops);
+  std::map<std::string, std::vector<std::string>> values;  // key -> distinct literal values
+  std::map<std::string, size_t> count;
+  size_t invocations = 0;
+  for (const auto& [k, v] : flags) invocations = std::max(invocations, ++count[k]);
+  for (const auto& [k, v] : flags) {
+    if (v.find('$') != std::string::npos) {
+      auto it = loops.find(StripVar(v));
+      if (it != loops.end()) (*vars)[k] = it->second;
+      continue;
+    }
+    auto& vals = values[k];
+    if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
+  }
+  for (const auto& [k, vals] : values) {
+    if (k == "topk_list") {
+      std::vector<std::string> ks;
+      std::stringstream ss(vals.front());
+      std::string t;
+      while (std::getline(ss, t, ',')) ks.push_back(t);
+      (*vars)["topk"] = ks;
+    } else if (vars->count(k)) {
+      continue;
+    } else if (vals.size() == 1 && count[k] == invocations) {
+      (*fixed)[k] = vals.front();
+    } else if (vals.size() > 1) {
+      (*vars)[k] = vals;
+    }
+  }
+  for (const auto& [k, v] : *vars) fixed->erase(k);
+  if (const Field* f = e.FindField("Config")) {
+    auto add = [&](const std::string& text) {
+      for (const auto& [k, v] : ConfigWords(text))
+        if (!vars->count(k)) (*fixed)[k] = v;
+    };
+    add(f->bullet.text);
+    for (const auto& c : f->bullet.children) add(c.text);
+  }
+}
+
+// The key whose varied values include `word`, if exactly one.
+std::string KeyOfValue(const Vars& vars, const std::string& word) {
+  std::string found;
+  for (const auto& [k, vals] : vars)
+    for (const auto& v : vals)
+      if (v == word) {
+        if (!found.empty() && found != k) return "";
+        found = k;
+      }
+  return found;
+}
+
+// `topk8` -> {topk, 8}.
+bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::string* value) {
+  size_t d = w.size();
+  while (d > 0 && std::isdigit(static_cast<unsigned char>(w[d - 1]))) --d;
+  if (d == 0 || d == w.size()) return false;
+  std::string k = NormalizeKey(w.substr(0, d));
+  if (!vars.count(k) && k != "topk") return false;
+  *key = k;
+  *value = w.substr(d);
+  return true;
+}
+
+// Config from a bullet label: k=v words, bare varied values, topk8 words,
+// anything else as "case".
+Config LabelConfig(const std::string& label, const Vars& vars) {
+  Config cfg = ConfigWords(label);
+  std::vector<std::string> rest;
+  std::string t;
+  for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
+  for (const auto& w : Words(t)) {
+    if (w.find('=') != std::string::npos) continue;
+    std::string key, value;
+    if (std::string k = KeyOfValue(vars, w); !k.empty()) {
+      cfg[k] = w;
+    } else if (KeyDigits(w, vars, &key, &value)) {
+      cfg[key] = value;
+    } else if (w.find('/') != std::string::npos) {
+      // "random/full": every part a varied value, else a case name.
+      std::vector<std::string> parts;
+      std::stringstream ss(w);
+      std::string p;
+      bool all = true;
+      Config sub;
+      while (std::getline(ss, p, '/')) {
+        std::string k = KeyOfValue(vars, p);
+        if (k.empty()) all = false;
+        else sub[k] = p;
+      }
+      if (all) cfg.insert(sub.begin(), sub.end());
+      else rest.push_back(w);
+    } else {
+      rest.push_back(w);
+    }
+  }
+  if (!rest.empty()) {
+    std::string c;
+    for (const auto& r : rest) c += (c.empty() ? "" : " ") + r;
+    cfg["case"] = c;
+  }
+  return cfg;
+}
+
+struct Figure {
+  double value = 0;
+  std::string metric;
+  std::string word;  // identifier right before the number ("" if none)
+};
+
+// Figures in the text after a bullet's label.
+std::vector<Figure> Figures(const std::string& s) {
+  std::vector<Figure> out;
+  int depth = 0;
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '(') { ++depth; ++i; continue; }
+    if (c == ')') { depth = std::max(0, depth - 1); ++i; continue; }
+    bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
+    // Glued to a word or '=' ("topk8", "v5p", "k=2"): not a figure.
+    if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.')) {
+      while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+      continue;
+    }
+    size_t j = i + (sign ? 1 : 0);
+    std::string num;
+    while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == ',' || s[j] == '.')) {
+      if ((s[j] == ',' || s[j] == '.') && !(j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[j + 1])))) break;
+      num += s[j++];
+    }
+    const size_t start = i;
+    i = j;
+    if (depth > 0 || sign) continue;  // deltas and asides
+    if (j < s.size() && (IsIdentChar(s[j]) || s[j] == '%')) {  // "2.3x", "4%", "128MiB"
+      while (i < s.size() && IsIdentChar(s[i])) ++i;
+      continue;
+    }
+    size_t k = j;
+    while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+    if (k < s.size() && s[k] == '%') continue;
+    std::string metric = "tflops";
+    std::string after = s.substr(k, 8);
+    if (after.rfind("TF/s", 0) == 0) metric = "tflops";
+    else if (after.rfind("tok/s", 0) == 0 || after.rfind("tokens/s", 0) == 0) metric = "tokens_per_s";
+    else if (k < s.size() && std::isalpha(static_cast<unsigned char>(s[k])) && after.rfind("vs", 0) != 0)
+      continue;  // another unit (GB/s, s, MiB, x): not a throughput figure
+    auto v = ParseNumber(num);
+    if (!v) continue;
+    Figure f;
+    f.value = *v;
+    f.metric = metric;
+    size_t b = start;
+    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`')) --b;
+    size_t e = b;
+    while (b > 0 && IsIdentChar(s[b - 1])) --b;
+    std::string word = s.substr(b, e - b);
+    static const std::set<std::string> kStop = {"vs", "and", "or", "at", "with", "to", "of", "is", "from", "was", "by"};
+    if (!word.empty() && IsIdentStart(word[0]) && !kStop.count(word) && (b == 0 || s[b - 1] != '/')) f.word = word;
+    out.push_back(f);
+  }
+  return out;
+}
+
+void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars, const std::string& entry_id,
+          std::vector<StoredRun>* out) {
+  size_t colon = std::string::npos;
+  bool in_code = false;
+  for (size_t i = 0; i < b.text.size(); ++i) {
+    if (b.text[i] == '`') in_code = !in_code;
+    else if (b.text[i] == ':' && !in_code) { colon = i; break; }
+  }
+  std::string label = colon == std::string::npos ? "" : b.text.substr(0, colon);
+  std::string rest = colon == std::string::npos ? b.text : b.text.substr(colon + 1);
+  Config own = LabelConfig(label, vars);
+  if (own.count("case") && context.count("case")) {
+    // A nested case names a variant of its parent's case.
+    own["variant"] = own["case"];
+    own.erase("case");
+  }
+  for (const auto& [k, v] : own) context[k] = v;
+  // Group figures into points: a category word starts a new point.
+  struct Point {
+    Config cfg;
+    std::map<std::string, double> metrics;
+    bool clash = false;
+  };
+  std::vector<Point> points;
+  for (const auto& f : Figures(rest)) {
+    std::string key, value;
+    if (!f.word.empty() && KeyDigits(f.word, vars, &key, &value)) {
+      points.push_back({{{key, value}}, {}, false});
+    } else if (!f.word.empty()) {
+      std::string k = KeyOfValue(vars, f.word);
+      points.push_back({{{k.empty() ? "variant" : k, f.word}}, {}, false});
+    } else if (points.empty()) {
+      points.push_back({});
+    }
+    Point& p = points.back();
+    if (p.metrics.count(f.metric)) p.clash = true;
+    p.metrics[f.metric] = f.value;
+  }
+  for (const auto& p : points) {
+    if (p.clash || p.metrics.empty()) continue;
+    StoredRun r;
+    r.config = fixed;
+    for (const auto& [k, v] : context) r.config[k] = v;
+    for (const auto& [k, v] : p.cfg) r.config[k] = v;
+    r.metrics = p.metrics;
+    r.entry_id = entry_id;
+    r.source = "recorded";
+    r.id = entry_id + "#" + std::to_string(out->size() + 1);
+    out->push_back(std::move(r));
+  }
+  for (const auto& c : b.children) Walk(c, context, fixed, vars, entry_id, out);
+}
+
+}  // namespace
+
+std::vector<StoredRun> RecordedRuns(const Entry& entry) {
+  Config fixed;
+  Vars vars;
+  EntryConfig(entry, &fixed, &vars);
+  std::vector<StoredRun> out;
+  for (const auto& f : entry.fields) {
+    if (f.name != "Result") continue;
+    Config context = LabelConfig(f.qualifier, vars);
+    context.erase("case");
+    for (const auto& c : f.bullet.children) Walk(c, context, fixed, vars, entry.id, &out);
+  }
+  // Number runs per entry in document order.
+  for (size_t i = 0; i < out.size(); ++i) out[i].id = entry.id + "#" + std::to_string(i + 1);
+  return out;
+}
+
+std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
+  std::vector<StoredRun> out;
+  for (const auto& e : logbook.entries) {
+    auto runs = RecordedRuns(e);
+    out.insert(out.end(), runs.begin(), runs.end());
+  }
+  return out;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,124 @@
+#include "logbook/doc/entry_ids.h"
+
+#include <cctype>
+#include <map>
+
+#include "logbook/doc/markdown.h"
+#include "logbook/doc/parse_logbook.h"
+
+namespace moelog::logbook {
+
+bool IsExplicitId(std::string_view token) {
+  if (token.empty() || !std::isupper(static_cast<unsigned char>(token[0]))) return false;
+  int groups = 0;
+  size_t start = 0;
+  while (start <= token.size()) {
+    size_t dash = token.find('-', start);
+    std::string_view g = token.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
+    if (g.empty()) return false;
+    for (char c : g)
+      if (!std::isupper(static_cast<unsigned char>(c)) && !std::isdigit(static_cast<unsigned char>(c))) return false;
+    ++groups;
+    if (dash == std::string_view::npos) {
+      for (char c : g)
+        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+      return groups >= 2;
+    }
+    start = dash + 1;
+  }
+  return false;
+}
+
+namespace {
+std::string Slug(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+}  // namespace
+
+std::string EffectiveIdPrefix(const Logbook& logbook) {
+  std::string p = Slug(logbook.id_prefix);
+  if (!p.empty() && std::isalpha(static_cast<unsigned char>(p[0]))) return p;
+  p = Slug(std::string_view(logbook.title).substr(0, logbook.title.find(':')));
+  if (!p.empty() && std::isalpha(static_cast<unsigned char>(p[0]))) return p;
+  return "LOG";
+}
+
+void AssignEntryIds(Logbook* logbook) {
+  const std::string prefix = EffectiveIdPrefix(*logbook);
+  std::map<std::string, int> first_line;
+  for (auto& e : logbook->entries) {
+    if (e.explicit_id.empty()) continue;
+    e.id = e.explicit_id;
+    auto [it, inserted] = first_line.emplace(e.id, e.heading_line);
+    if (!inserted)
+      logbook->diagnostics.push_back({logbook->file, e.heading_line,
+                                      "duplicate entry ID " + e.id + " (first at line " +
+                                          std::to_string(it->second) + ")"});
+  }
+  for (auto& e : logbook->entries) {
+    if (!e.explicit_id.empty()) continue;
+    std::string base = prefix + "-" + e.date.substr(0, 4) + e.date.substr(5, 2) + e.date.substr(8, 2) + "-" +
+                       e.time.substr(0, 2) + e.time.substr(3, 2);
+    std::string id = base;
+    for (int n = 2; first_line.count(id); ++n) id = base + "-" + std::to_string(n);
+    first_line.emplace(id, e.heading_line);
+    e.id = id;
+  }
+}
+
+std::string AddMissingIds(const Logbook& logbook, std::string_view text, int* added) {
+  *added = 0;
+  std::map<int, const Entry*> by_line;
+  for (const auto& e : logbook.entries)
+    if (e.explicit_id.empty()) by_line[e.heading_line] = &e;
+  std::string out;
+  out.reserve(text.size() + by_line.size() * 32);
+  size_t pos = 0;
+  int line = 1;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::string_view l = text.substr(pos, end - pos);
+    auto it = by_line.find(line);
+    bool done = false;
+    if (it != by_line.end()) {
+      std::string_view body = l;
+      while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.remove_suffix(1);
+      // "### " prefix, then the heading text.
+      size_t p = 0;
+      while (p < body.size() && body[p] == ' ') ++p;
+      while (p < body.size() && body[p] == '#') ++p;
+      while (p < body.size() && body[p] == ' ') ++p;
+      size_t rest = 0;
+      if (parse_detail::EntryHeadingRest(body.substr(p), &rest)) {
+        const size_t at = p + rest;
+        out.append(body.substr(0, at));
+        if (at < body.size()) {
+          out += it->second->id + " ";
+          out.append(body.substr(at));
+        } else if (!body.empty() && body.back() == '-') {
+          out += " " + it->second->id;
+        } else if (!body.empty() && body.back() == ' ') {
+          out += it->second->id;
+        } else {
+          out += " - " + it->second->id;
+        }
+        out.append(l.substr(body.size()));
+        ++*added;
+        done = true;
+      }
+    }
+    if (!done) out.append(l);
+    pos = end;
+    ++line;
+  }
+  return out;
+}
+
+}  // namespace moelog::logbook

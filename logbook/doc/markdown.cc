@@ -1,0 +1,314 @@
+// The cmark-gfm wrapper. cmark objects live only inside ParseMarkdown, in
+// cmark's arena, released together when the parse is converted; the tree is
+// walked with cmark's iterator so that deeply nested input cannot exhaust the
+// stack.
+#include "logbook/doc/markdown.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+namespace moelog::logbook {
+namespace {
+
+// cmark-gfm's arena allocator: every allocation of a parse comes from a few
+// large slabs, and the whole tree is released at once by cmark_arena_reset()
+// instead of node by node. The arena is one per process, so parses take turns.
+std::mutex g_arena_mu;
+
+class ArenaParse {
+ public:
+  ArenaParse() : lock_(g_arena_mu) {}
+  ~ArenaParse() { cmark_arena_reset(); }  // frees the parser, the tree and iterators
+  ArenaParse(const ArenaParse&) = delete;
+  ArenaParse& operator=(const ArenaParse&) = delete;
+
+ private:
+  std::lock_guard<std::mutex> lock_;
+};
+
+void EnsureExtensions() {
+  static std::once_flag once;
+  std::call_once(once, [] { cmark_gfm_core_extensions_ensure_registered(); });
+}
+
+MdKind KindOf(cmark_node* n) {
+  switch (cmark_node_get_type(n)) {
+    case CMARK_NODE_DOCUMENT: return MdKind::kDocument;
+    case CMARK_NODE_BLOCK_QUOTE: return MdKind::kBlockQuote;
+    case CMARK_NODE_LIST: return MdKind::kList;
+    case CMARK_NODE_ITEM: return MdKind::kItem;
+    case CMARK_NODE_CODE_BLOCK: return MdKind::kCodeBlock;
+    case CMARK_NODE_HTML_BLOCK: return MdKind::kHtmlBlock;
+    case CMARK_NODE_PARAGRAPH: return MdKind::kParagraph;
+    case CMARK_NODE_HEADING: return MdKind::kHeading;
+    case CMARK_NODE_THEMATIC_BREAK: return MdKind::kThematicBreak;
+    case CMARK_NODE_TEXT: return MdKind::kText;
+    case CMARK_NODE_SOFTBREAK: return MdKind::kSoftBreak;
+    case CMARK_NODE_LINEBREAK: return MdKind::kLineBreak;
+    case CMARK_NODE_CODE: return MdKind::kCode;
+    case CMARK_NODE_HTML_INLINE: return MdKind::kHtmlInline;
+    case CMARK_NODE_EMPH: return MdKind::kEmph;
+    case CMARK_NODE_STRONG: return MdKind::kStrong;
+    case CMARK_NODE_LINK: return MdKind::kLink;
+    case CMARK_NODE_IMAGE: return MdKind::kImage;
+    default: break;
+  }
+  const char* t = cmark_node_get_type_string(n);
+  if (t == nullptr) return MdKind::kOther;
+  if (!std::strcmp(t, "table")) return MdKind::kTable;
+  if (!std::strcmp(t, "table_header") || !std::strcmp(t, "table_row")) return MdKind::kTableRow;
+  if (!std::strcmp(t, "table_cell")) return MdKind::kTableCell;
+  return MdKind::kOther;
+}
+
+bool IsBlank(std::string_view line) {
+  for (char c : line)
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  return true;
+}
+
+bool IsBlock(MdKind k) {
+  switch (k) {
+    case MdKind::kText: case MdKind::kSoftBreak: case MdKind::kLineBreak: case MdKind::kCode:
+    case MdKind::kHtmlInline: case MdKind::kEmph: case MdKind::kStrong: case MdKind::kLink:
+    case MdKind::kImage:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// Matches cmark's iterator: leaves get an ENTER event only.
+bool IsLeaf(cmark_node* n) {
+  switch (cmark_node_get_type(n)) {
+    case CMARK_NODE_HTML_BLOCK: case CMARK_NODE_THEMATIC_BREAK: case CMARK_NODE_CODE_BLOCK:
+    case CMARK_NODE_TEXT: case CMARK_NODE_SOFTBREAK: case CMARK_NODE_LINEBREAK: case CMARK_NODE_CODE:
+    case CMARK_NODE_HTML_INLINE: case CMARK_NODE_FOOTNOTE_REFERENCE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Copies cmark's strings (freed with its tree) into chunks owned by the
+// document, so nodes can hold views.
+class TextArena {
+ public:
+  explicit TextArena(std::vector<std::unique_ptr<char[]>>* chunks) : chunks_(chunks) {}
+  std::string_view Copy(const char* s) {
+    if (s == nullptr) return {};
+    const size_t n = std::strlen(s);
+    if (n == 0) return {};
+    if (n > left_) {
+      const size_t size = std::max(n, kChunk);
+      chunks_->push_back(std::make_unique_for_overwrite<char[]>(size));
+      next_ = chunks_->back().get();
+      left_ = size;
+    }
+    std::memcpy(next_, s, n);
+    std::string_view out(next_, n);
+    next_ += n;
+    left_ -= n;
+    return out;
+  }
+
+ private:
+  static constexpr size_t kChunk = 256 * 1024;
+  std::vector<std::unique_ptr<char[]>>* chunks_;
+  char* next_ = nullptr;
+  size_t left_ = 0;
+};
+
+MdNode Convert(cmark_node* n, std::span<const std::string_view> lines, TextArena* arena) {
+  MdNode out;
+  out.kind = KindOf(n);
+  out.start_line = cmark_node_get_start_line(n);
+  out.start_col = cmark_node_get_start_column(n);
+  out.end_line = cmark_node_get_end_line(n);
+  out.end_col = cmark_node_get_end_column(n);
+  if (IsBlock(out.kind) && out.start_line > 0) {
+    // cmark reports "next line, column 0" for some blocks; normalize to the
+    // last non-blank line the block covers.
+    if (out.end_col == 0 && out.end_line > out.start_line) --out.end_line;
+    if (out.end_line > static_cast<int>(lines.size())) out.end_line = static_cast<int>(lines.size());
+    while (out.end_line > out.start_line && IsBlank(lines[out.end_line - 1])) --out.end_line;
+    if (out.end_line < out.start_line) out.end_line = out.start_line;
+  }
+  switch (out.kind) {
+    case MdKind::kHeading: out.level = cmark_node_get_heading_level(n); break;
+    case MdKind::kList:
+      out.ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
+      out.list_start = cmark_node_get_list_start(n);
+      break;
+    case MdKind::kCodeBlock: {
+      int len = 0, off = 0;
+      char ch = 0;
+      out.fenced = cmark_node_get_fenced(n, &len, &off, &ch) != 0;
+      out.info = arena->Copy(cmark_node_get_fence_info(n));
+      break;
+    }
+    case MdKind::kTableRow: {
+      const char* t = cmark_node_get_type_string(n);
+      out.header_row = t != nullptr && !std::strcmp(t, "table_header");
+      break;
+    }
+    default: break;
+  }
+  if (out.kind == MdKind::kText || out.kind == MdKind::kCode || out.kind == MdKind::kCodeBlock ||
+      out.kind == MdKind::kHtmlBlock || out.kind == MdKind::kHtmlInline)
+    out.literal = arena->Copy(cmark_node_get_literal(n));
+  return out;
+}
+
+// Fills child_ids and every node's `children` view from the parent links.
+// Nodes are in pre-order, so a parent's children appear in index order.
+void LinkChildren(MdDocument* doc) {
+  const size_t n = doc->nodes.size();
+  std::vector<int> offset(n + 1, 0);
+  for (size_t i = 0; i < n; ++i)
+    if (const int p = doc->nodes[i].parent; p >= 0) ++offset[static_cast<size_t>(p) + 1];
+  for (size_t i = 0; i < n; ++i) offset[i + 1] += offset[i];
+  doc->child_ids.assign(static_cast<size_t>(offset[n]), 0);
+  std::vector<int> fill(offset.begin(), offset.end() - 1);
+  for (size_t i = 0; i < n; ++i)
+    if (const int p = doc->nodes[i].parent; p >= 0)
+      doc->child_ids[static_cast<size_t>(fill[static_cast<size_t>(p)]++)] = static_cast<int>(i);
+  const int* base = doc->child_ids.data();
+  for (size_t i = 0; i < n; ++i)
+    doc->nodes[i].children = std::span<const int>(base + offset[i], static_cast<size_t>(offset[i + 1] - offset[i]));
+}
+
+}  // namespace
+
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    size_t stop = end;
+    if (stop > pos && text[stop - 1] == '\r') --stop;
+    lines.push_back(text.substr(pos, stop - pos));
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return lines;
+}
+
+namespace {
+
+bool HasLoneCarriageReturn(std::string_view text) {
+  for (size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1))
+    if (i + 1 == text.size() || text[i + 1] != '\n') return true;
+  return false;
+}
+
+// Parses `text` into nodes (children not linked yet). `lines` are its lines;
+// `text` has no lone CR.
+MdDocument ParseWhole(std::string_view text, std::span<const std::string_view> lines) {
+  EnsureExtensions();
+  MdDocument doc;
+  const ArenaParse arena_scope;
+  cmark_node* root = nullptr;
+  if (cmark_parser* parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, cmark_get_arena_mem_allocator())) {
+    if (cmark_syntax_extension* table = cmark_find_syntax_extension("table"))
+      cmark_parser_attach_syntax_extension(parser, table);
+    cmark_parser_feed(parser, text.data(), text.size());
+    root = cmark_parser_finish(parser);
+  }
+  TextArena arena(&doc.text_chunks);
+  if (root) {
+    doc.nodes.reserve(text.size() / 12 + 16);
+    cmark_iter* iter = cmark_iter_new(root);
+    std::vector<int> stack;  // indices of open containers
+    int skipped_depth = 0;   // containers entered beyond kMaxDepth
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(iter)) != CMARK_EVENT_DONE) {
+      cmark_node* n = cmark_iter_get_node(iter);
+      if (ev == CMARK_EVENT_EXIT) {
+        if (skipped_depth > 0) {
+          --skipped_depth;
+        } else if (!stack.empty()) {
+          doc.nodes[static_cast<size_t>(stack.back())].subtree_end = static_cast<int>(doc.nodes.size());
+          stack.pop_back();
+        }
+        continue;
+      }
+      const bool container = !IsLeaf(n);
+      if (skipped_depth > 0 || static_cast<int>(stack.size()) >= MdDocument::kMaxDepth) {
+        doc.depth_limited = true;
+        if (container) ++skipped_depth;
+        continue;
+      }
+      const int idx = static_cast<int>(doc.nodes.size());
+      doc.nodes.push_back(Convert(n, lines, &arena));
+      MdNode& node = doc.nodes.back();
+      node.parent = stack.empty() ? -1 : stack.back();
+      node.subtree_end = idx + 1;
+      if (container) stack.push_back(idx);
+    }
+  }
+  if (doc.nodes.empty()) {
+    MdNode d;
+    d.kind = MdKind::kDocument;
+    d.subtree_end = 1;
+    doc.nodes.push_back(d);
+  }
+  return doc;
+}
+
+}  // namespace
+
+MdDocument ParseMarkdown(std::string_view text) { return ParseMarkdown(text, SplitLines(text)); }
+
+MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_view>& lines) {
+  // cmark ends a line at a lone '\r' too; moelog's line numbers (SplitLines)
+  // only at '\n'. A lone CR is treated as an ordinary character so both agree.
+  std::string cr_free;
+  if (HasLoneCarriageReturn(text)) {
+    cr_free.assign(text);
+    for (size_t i = 0; i < cr_free.size(); ++i)
+      if (cr_free[i] == '\r' && (i + 1 == cr_free.size() || cr_free[i + 1] != '\n')) cr_free[i] = ' ';
+    text = cr_free;
+  }
+  MdDocument doc = ParseWhole(text, lines);
+  LinkChildren(&doc);
+  return doc;
+}
+
+void AppendInlineText(const MdDocument& doc, int node, std::string* out) {
+  // Pre-order over the node's subtree, which is a contiguous index range.
+  const int end = doc.nodes[static_cast<size_t>(node)].subtree_end;
+  for (int i = node; i < end; ++i) {
+    const MdNode& n = doc.nodes[static_cast<size_t>(i)];
+    switch (n.kind) {
+      case MdKind::kText: case MdKind::kHtmlInline: out->append(n.literal); break;
+      case MdKind::kCode:
+        out->push_back('`');
+        out->append(n.literal);
+        out->push_back('`');
+        break;
+      case MdKind::kSoftBreak: case MdKind::kLineBreak: out->push_back(' '); break;
+      default: break;
+    }
+  }
+}
+
+std::string InlineText(const MdDocument& doc, int node) {
+  std::string out;
+  AppendInlineText(doc, node, &out);
+  return out;
+}
+
+int FirstParagraph(const MdDocument& doc, int item) {
+  for (int c : doc.nodes[item].children)
+    if (doc.nodes[c].kind == MdKind::kParagraph) return c;
+  return -1;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,567 @@
+#include "logbook/doc/parse_logbook.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "logbook/doc/entry_ids.h"
+#include "logbook/file_util.h"
+
+namespace moelog::logbook {
+namespace parse_detail {
+
+std::string Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+namespace {
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+void CollectCode(const MdDocument& doc, int node, std::vector<int>* out) {
+  const int end = doc.nodes[static_cast<size_t>(node)].subtree_end;
+  for (int i = node; i < end; ++i)
+    if (doc.nodes[static_cast<size_t>(i)].kind == MdKind::kCode) out->push_back(i);
+}
+}  // namespace
+
+bool IsShellInfo(std::string_view info) {
+  const std::string lang = Lower(Trim(info.substr(0, info.find(' '))));
+  return lang.empty() || lang == "bash" || lang == "sh" || lang == "shell" || lang == "console" ||
+         lang == "zsh" || lang == "shell-session";
+}
+
+Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers) {
+  Bullet b;
+  const MdNode& n = doc.nodes[item];
+  b.line = n.start_line;
+  b.end_line = n.end_line;
+  b.content_indent = std::max(0, n.start_col - 1) + 2;
+  const int para = FirstParagraph(doc, item);
+  if (para >= 0) {
+    b.text = Trim(InlineText(doc, para));
+    b.content_indent = std::max(0, doc.nodes[para].start_col - 1);
+    std::vector<int> codes;
+    CollectCode(doc, para, &codes);
+    for (int c : codes) b.code_spans.emplace_back(doc.nodes[c].literal);
+    if (with_numbers) b.numbers = ExtractNumbers(b.text);
+  }
+  for (int c : n.children) {
+    if (doc.nodes[c].kind != MdKind::kList) continue;
+    b.children.reserve(b.children.size() + doc.nodes[c].children.size());
+    for (int sub : doc.nodes[c].children)
+      if (doc.nodes[sub].kind == MdKind::kItem) b.children.push_back(BuildBullet(doc, sub, with_numbers));
+  }
+  return b;
+}
+
+void AddStatedNumbers(Bullet* b) {
+  b->numbers = ExtractNumbers(b->text);
+  for (auto& c : b->children) AddStatedNumbers(&c);
+}
+
+FencedBlock BuildFenced(const MdDocument& doc, int node, const std::vector<std::string_view>& lines) {
+  (void)lines;
+  const MdNode& n = doc.nodes[node];
+  FencedBlock f;
+  f.info = Trim(n.info);
+  f.text = n.literal;
+  f.line = n.start_line;
+  f.end_line = n.end_line;
+  f.indent = std::max(0, n.start_col - 1);
+  return f;
+}
+
+TableBlock BuildTable(const MdDocument& doc, int node) {
+  TableBlock t;
+  const MdNode& n = doc.nodes[node];
+  t.line = n.start_line;
+  t.end_line = n.end_line;
+  for (int r : n.children) {
+    if (doc.nodes[r].kind != MdKind::kTableRow) continue;
+    std::vector<std::string> cells;
+    for (int c : doc.nodes[r].children) cells.push_back(Trim(InlineText(doc, c)));
+    if (doc.nodes[r].header_row) t.header = std::move(cells);
+    else t.rows.push_back(std::move(cells));
+  }
+  return t;
+}
+
+SectionKind SectionKindFromName(std::string_view name) {
+  std::string s = Lower(Trim(name.substr(0, name.find('('))));
+  static const std::pair<const char*, SectionKind> kNames[] = {
+      {"scope", SectionKind::kScope},
+      {"links", SectionKind::kLinks},
+      {"baseline", SectionKind::kBaseline},
+      {"stop criteria", SectionKind::kStopCriteria},
+      {"experiment matrix", SectionKind::kExperimentMatrix},
+      {"command templates", SectionKind::kCommandTemplates},
+      {"experiment id prefix", SectionKind::kExperimentIdPrefix},
+      {"experiment log", SectionKind::kExperimentLog},
+      {"negative results index", SectionKind::kNegativeResultsIndex},
+      {"current status", SectionKind::kCurrentStatus},
+      {"overview", SectionKind::kOverview},
+      {"prerequisites", SectionKind::kPrerequisites},
+      {"notes", SectionKind::kNotes},
+  };
+  for (const auto& [n, k] : kNames)
+    if (s == n) return k;
+  return SectionKind::kUnknown;
+}
+
+void CommonDiagnostics(std::string_view text, const MdDocument& doc,
+                       const std::vector<std::string_view>& lines, const std::string& file,
+                       std::vector<Diagnostic>* out) {
+  if (size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n'));
+    out->push_back({file, line, "NUL byte: this does not look like a Markdown text file"});
+  }
+  if (doc.depth_limited)
+    out->push_back({file, 1, "nesting deeper than " + std::to_string(MdDocument::kMaxDepth) +
+                                 " levels; the deeper content is ignored"});
+  for (size_t i = 0; i < doc.nodes.size(); ++i) {
+    const MdNode& n = doc.nodes[i];
+    if (n.kind != MdKind::kCodeBlock || !n.fenced || n.start_line <= 0) continue;
+    auto fence_of = [&](int line) -> std::string_view {
+      if (line < 1 || line > static_cast<int>(lines.size())) return {};
+      std::string_view l = lines[line - 1];
+      size_t p = 0;
+      while (p < l.size() && (l[p] == ' ' || l[p] == '\t' || l[p] == '>')) ++p;
+      l.remove_prefix(p);
+      size_t q = 0;
+      while (q < l.size() && (l[q] == '`' || l[q] == '~')) ++q;
+      return l.substr(0, q);
+    };
+    const std::string_view open = fence_of(n.start_line);
+    const std::string_view close = fence_of(n.end_line);
+    const bool closed = n.end_line > n.start_line && close.size() >= open.size() && !open.empty() &&
+                        close[0] == open[0];
+    if (!closed)
+      out->push_back({file, n.start_line, "code fence is never closed (it runs to the end of its block)"});
+  }
+}
+
+}  // namespace parse_detail
+
+using namespace parse_detail;
+
+namespace {
+// ASCII classes (the C locale's isdigit/isalnum, without the calls).
+inline bool IsDigitChar(char c) { return c >= '0' && c <= '9'; }
+inline bool IsWordChar(char c) {
+  return IsDigitChar(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+}  // namespace
+
+std::vector<StatedNumber> ExtractNumbers(std::string_view t) {
+  std::vector<StatedNumber> out;
+  static constexpr std::string_view kUnits[] = {"TF/s", "tokens/s", "tok/s", "GB/s", "MiB", "GiB",
+                                                "ms",   "s",        "%",     "x"};
+  const size_t n = t.size();
+  size_t i = 0;
+  while (i < n) {
+    if (!IsDigitChar(t[i])) { ++i; continue; }
+    size_t start = i;
+    const char prev = start > 0 ? t[start - 1] : ' ';
+    const bool glued = IsWordChar(prev) || prev == '=' || prev == '.' ||
+                       ((prev == '-' || prev == ':' || prev == '/' || prev == ',') && start > 1 &&
+                        IsDigitChar(t[start - 2]));
+    bool neg = false;
+    if (!glued && (prev == '-' || prev == '+')) {
+      neg = prev == '-';
+      --start;
+    }
+    size_t j = i;
+    while (j < n) {
+      if (IsDigitChar(t[j])) { ++j; continue; }
+      // A thousands group: ",ddd" not followed by a fourth digit.
+      if (t[j] == ',' && j + 3 < n && IsDigitChar(t[j + 1]) && IsDigitChar(t[j + 2]) && IsDigitChar(t[j + 3]) &&
+          (j + 4 >= n || !IsDigitChar(t[j + 4]))) {
+        j += 4;
+        continue;
+      }
+      break;
+    }
+    if (j + 1 < n && t[j] == '.' && IsDigitChar(t[j + 1])) {
+      ++j;
+      while (j < n && IsDigitChar(t[j])) ++j;
+    }
+    // Unit: directly attached or after up to two spaces / closing backticks.
+    size_t max_skip = 0;
+    if (j < n && (t[j] == ' ' || t[j] == '`')) max_skip = (j + 1 < n && (t[j + 1] == ' ' || t[j + 1] == '`')) ? 2 : 1;
+    std::string_view unit;
+    size_t k = j;
+    for (std::string_view u : kUnits) {
+      for (size_t skip = 0; skip <= max_skip && unit.empty(); ++skip) {
+        const size_t p = j + skip;
+        if (p + u.size() > n || t[p] != u[0] || t.compare(p, u.size(), u) != 0) continue;
+        if (p + u.size() < n && IsWordChar(t[p + u.size()])) continue;
+        unit = u;
+        k = p + u.size();
+      }
+      if (!unit.empty()) break;
+    }
+    const bool attached_word = unit.empty() && j < n && IsWordChar(t[j]);
+    if (!glued && !attached_word) {
+      // The digits without thousands separators, NUL-terminated for strtod.
+      char small[64];
+      std::string large;
+      char* digits = small;
+      if (j - i >= sizeof small) {
+        large.resize(j - i + 1);
+        digits = large.data();
+      }
+      size_t m = 0;
+      for (size_t q = i; q < j; ++q)
+        if (t[q] != ',') digits[m++] = t[q];
+      digits[m] = '\0';
+      StatedNumber num;
+      num.value = std::strtod(digits, nullptr) * (neg ? -1 : 1);
+      num.unit = std::string(unit);
+      num.text = std::string(t.substr(start, j - start));
+      out.push_back(std::move(num));
+    }
+    i = std::max(k, j);
+    while (i < n && IsWordChar(t[i])) ++i;  // skip the rest of a glued token ("5b6f53c")
+  }
+  return out;
+}
+
+std::string JoinContinuations(std::string_view text) {
+  std::string out;
+  const auto lines = SplitLines(text);
+  bool continuing = false;
+  for (std::string_view l : lines) {
+    std::string_view s = l;
+    if (continuing) {
+      size_t p = 0;
+      while (p < s.size() && (s[p] == ' ' || s[p] == '\t')) ++p;
+      s.remove_prefix(p);
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else if (!out.empty()) {
+      out += '\n';
+    }
+    size_t e = s.size();
+    while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
+    continuing = e > 0 && s[e - 1] == '\\';
+    if (continuing) {
+      --e;
+      while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
+    }
+    out.append(s.substr(0, e));
+  }
+  return Trim(out);
+}
+
+std::string BulletLabel(std::string_view text) {
+  bool in_code = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '`') in_code = !in_code;
+    else if (text[i] == ':' && !in_code) return Trim(text.substr(0, i));
+  }
+  return "";
+}
+
+namespace {
+
+struct HeadingParts {
+  std::string date, time, rest;
+  size_t rest_offset = 0;  // offset of `rest` in the parsed string
+};
+
+bool Digits(std::string_view s, size_t pos, size_t n) {
+  if (pos + n > s.size()) return false;
+  for (size_t i = pos; i < pos + n; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+// "YYYY-MM-DD HH:MM - rest" (dash may be -, – or —).
+bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
+  if (!Digits(s, 0, 4) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
+      !Digits(s, 8, 2))
+    return false;
+  const int month = std::atoi(std::string(s.substr(5, 2)).c_str());
+  const int day = std::atoi(std::string(s.substr(8, 2)).c_str());
+  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
+  size_t p = 10;
+  if (p >= s.size() || s[p] != ' ') return false;
+  while (p < s.size() && s[p] == ' ') ++p;
+  size_t h = p;
+  while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) ++p;
+  if (p - h < 1 || p - h > 2 || p >= s.size() || s[p] != ':' || !Digits(s, p + 1, 2)) return false;
+  const int hour = std::atoi(std::string(s.substr(h, p - h)).c_str());
+  const int minute = std::atoi(std::string(s.substr(p + 1, 2)).c_str());
+  if (hour > 23 || minute > 59) return false;
+  out->date = std::string(s.substr(0, 10));
+  out->time = (p - h == 1 ? "0" : "") + std::string(s.substr(h, p - h)) + ":" + std::string(s.substr(p + 1, 2));
+  p += 3;
+  while (p < s.size() && s[p] == ' ') ++p;
+  if (s.substr(p, 1) == "-") p += 1;
+  else if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;
+  else if (p < s.size()) return false;
+  while (p < s.size() && s[p] == ' ') ++p;
+  out->rest_offset = p;
+  out->rest = Trim(s.substr(std::min(p, s.size())));
+  return true;
+}
+
+bool ParseEntryHeading(const std::string& text, Entry* e) {
+  HeadingParts parts;
+  if (!ParseHeadingParts(text, &parts)) return false;
+  e->heading = text;
+  e->date = parts.date;
+  e->time = parts.time;
+  std::string rest = parts.rest;
+  const std::string lower = [&] {
+    std::string l = rest;
+    for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return l;
+  }();
+  const size_t conf = lower.rfind("(confidence:");
+  if (conf != std::string::npos && !rest.empty() && rest.back() == ')') {
+    e->confidence = Trim(std::string_view(rest).substr(conf + 12, rest.size() - 1 - (conf + 12)));
+    rest = Trim(std::string_view(rest).substr(0, conf));
+  }
+  const size_t sp = rest.find(' ');
+  const std::string first = rest.substr(0, sp);
+  if (IsExplicitId(first)) {
+    e->explicit_id = first;
+    rest = sp == std::string::npos ? "" : Trim(std::string_view(rest).substr(sp));
+  }
+  e->label = rest;
+  return true;
+}
+
+// "Name (qualifier): value" -> true and the parts.
+bool ParseFieldHead(const std::string& text, std::string* name, std::string* qual, std::string* value) {
+  const std::string head = BulletLabel(text);
+  if (head.empty() || head.size() > 48) return false;
+  std::string n = head, q;
+  if (size_t paren = head.find('('); paren != std::string::npos) {
+    if (head.back() != ')') return false;
+    n = Trim(std::string_view(head).substr(0, paren));
+    q = Trim(std::string_view(head).substr(paren + 1, head.size() - paren - 2));
+  }
+  if (n.empty() || !std::isalpha(static_cast<unsigned char>(n[0]))) return false;
+  for (char c : n)
+    if (!std::isalpha(static_cast<unsigned char>(c)) && c != ' ' && c != '-' && c != '/') return false;
+  const std::string ln = [&] {
+    std::string l = n;
+    for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return l;
+  }();
+  if (ln == "commands") n = "Command";
+  else if (ln == "command") n = "Command";
+  else if (ln == "result" || ln == "results") n = "Result";
+  *name = n;
+  *qual = q;
+  size_t colon = text.find(':', 0);
+  // The colon that ends the head (BulletLabel skipped code spans; the head has none).
+  colon = head.size() <= text.size() ? text.find(':', head.size()) : std::string::npos;
+  *value = colon == std::string::npos ? "" : Trim(std::string_view(text).substr(colon + 1));
+  return true;
+}
+
+void CollectItemCommands(const MdDocument& doc, int item, const std::string& label, bool planned, bool is_field,
+                         const std::vector<std::string_view>& lines, std::vector<CommandText>* out) {
+  const int para = FirstParagraph(doc, item);
+  std::string child_label = label;
+  if (para >= 0) {
+    std::vector<int> codes;
+    CollectCode(doc, para, &codes);
+    const std::string text = Trim(InlineText(doc, para));
+    for (int c : codes) {
+      CommandText cmd;
+      cmd.text = doc.nodes[c].literal;
+      cmd.joined = JoinContinuations(cmd.text);
+      cmd.line = doc.nodes[c].start_line > 0 ? doc.nodes[c].start_line : doc.nodes[para].start_line;
+      cmd.end_line = cmd.line;
+      cmd.label = label;
+      cmd.planned = planned;
+      if (!cmd.joined.empty()) out->push_back(std::move(cmd));
+    }
+    if (!is_field && codes.empty() && !text.empty() && text.back() == ':') child_label = Trim(text.substr(0, text.size() - 1));
+  }
+  for (int c : doc.nodes[item].children) {
+    const MdNode& n = doc.nodes[c];
+    if (n.kind == MdKind::kList) {
+      for (int sub : n.children)
+        if (doc.nodes[sub].kind == MdKind::kItem) CollectItemCommands(doc, sub, child_label, planned, false, lines, out);
+    } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
+      CommandText cmd;
+      cmd.text = n.literal;
+      cmd.joined = JoinContinuations(n.literal);
+      cmd.line = n.start_line;
+      cmd.end_line = n.end_line;
+      cmd.fenced = true;
+      cmd.label = child_label;
+      cmd.planned = planned;
+      if (!cmd.joined.empty()) out->push_back(std::move(cmd));
+    }
+  }
+}
+
+void CollectTables(const MdDocument& doc, int node, std::vector<TableBlock>* out) {
+  const int end = doc.nodes[static_cast<size_t>(node)].subtree_end;
+  for (int i = node; i < end; ++i) {
+    if (doc.nodes[static_cast<size_t>(i)].kind != MdKind::kTable) continue;
+    out->push_back(BuildTable(doc, i));
+    i = doc.nodes[static_cast<size_t>(i)].subtree_end - 1;  // tables do not nest
+  }
+}
+
+void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string_view>& lines, Entry* e) {
+  const MdNode& n = doc.nodes[idx];
+  if (n.kind == MdKind::kList) {
+    e->fields.reserve(e->fields.size() + n.children.size());
+    for (int item : n.children) {
+      if (doc.nodes[item].kind != MdKind::kItem) continue;
+      Field f;
+      f.bullet = BuildBullet(doc, item, /*with_numbers=*/false);
+      if (!ParseFieldHead(f.bullet.text, &f.name, &f.qualifier, &f.value)) continue;
+      if (f.name != "Command") AddStatedNumbers(&f.bullet);
+      if (f.name == "Command") {
+        std::string q = f.qualifier;
+        for (char& c : q) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        CollectItemCommands(doc, item, "", q.find("planned") != std::string::npos, true, lines, &e->commands);
+      }
+      e->fields.push_back(std::move(f));
+    }
+    CollectTables(doc, idx, &e->tables);
+  } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
+    CommandText cmd;
+    cmd.text = n.literal;
+    cmd.joined = JoinContinuations(n.literal);
+    cmd.line = n.start_line;
+    cmd.end_line = n.end_line;
+    cmd.fenced = true;
+    if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
+  } else if (n.kind == MdKind::kTable) {
+    e->tables.push_back(BuildTable(doc, idx));
+  }
+}
+
+void AddSectionBlock(const MdDocument& doc, int idx, const std::vector<std::string_view>& lines, Section* s) {
+  const MdNode& n = doc.nodes[idx];
+  if (n.kind == MdKind::kList) {
+    for (int item : n.children)
+      if (doc.nodes[item].kind == MdKind::kItem) s->bullets.push_back(BuildBullet(doc, item));
+    CollectTables(doc, idx, &s->tables);
+  } else if (n.kind == MdKind::kCodeBlock) {
+    s->blocks.push_back(BuildFenced(doc, idx, lines));
+  } else if (n.kind == MdKind::kTable) {
+    s->tables.push_back(BuildTable(doc, idx));
+  } else if (n.kind == MdKind::kParagraph && s->kind == SectionKind::kExperimentIdPrefix) {
+    // A prefix written as a plain paragraph: keep it as a bullet-like line.
+    Bullet b;
+    b.text = Trim(InlineText(doc, idx));
+    b.line = n.start_line;
+    b.end_line = n.end_line;
+    std::vector<int> codes;
+    CollectCode(doc, idx, &codes);
+    for (int c : codes) b.code_spans.emplace_back(doc.nodes[c].literal);
+    s->bullets.push_back(std::move(b));
+  }
+}
+
+int LastNonBlank(const std::vector<std::string_view>& lines, int from, int floor) {
+  int l = from;
+  while (l > floor && Trim(lines[l - 1]).empty()) --l;
+  return l;
+}
+
+std::string PrefixFrom(const Section& s) {
+  for (const auto& b : s.bullets) {
+    if (!b.code_spans.empty()) return Trim(b.code_spans[0]);
+    std::string t = Trim(b.text);
+    if (!t.empty()) return t.substr(0, t.find(' '));
+  }
+  return "";
+}
+
+}  // namespace
+
+bool parse_detail::EntryHeadingRest(std::string_view s, size_t* rest_offset) {
+  HeadingParts parts;
+  if (!ParseHeadingParts(s, &parts)) return false;
+  *rest_offset = std::min(parts.rest_offset, s.size());
+  return true;
+}
+
+Logbook ParseLogbook(std::string_view text, const std::string& file) {
+  Logbook lb;
+  lb.file = file;
+  const auto lines = SplitLines(text);
+  lb.line_count = static_cast<int>(lines.size());
+  const MdDocument doc = ParseMarkdown(text, lines);
+  CommonDiagnostics(text, doc, lines, file, &lb.diagnostics);
+  struct Head { int line, level; };
+  std::vector<Head> heads;
+  int sec = -1, ent = -1;
+  for (int idx : doc.root().children) {
+    const MdNode& n = doc.nodes[idx];
+    if (n.kind == MdKind::kHeading && n.level <= 3) {
+      heads.push_back({n.start_line, n.level});
+      const std::string htext = Trim(InlineText(doc, idx));
+      ent = -1;
+      if (n.level == 1) {
+        if (lb.title.empty()) {
+          lb.title = htext;
+          lb.title_line = n.start_line;
+        }
+        sec = -1;
+        continue;
+      }
+      if (n.level == 2) {
+        Section s;
+        s.kind = SectionKindFromName(htext);
+        s.name = htext;
+        s.heading_line = n.start_line;
+        lb.sections.push_back(std::move(s));
+        sec = static_cast<int>(lb.sections.size()) - 1;
+        continue;
+      }
+      Entry e;
+      if (ParseEntryHeading(htext, &e)) {
+        e.heading_line = n.start_line;
+        lb.entries.push_back(std::move(e));
+        ent = static_cast<int>(lb.entries.size()) - 1;
+      } else if (sec >= 0 && lb.sections[sec].kind == SectionKind::kExperimentLog) {
+        lb.diagnostics.push_back({file, n.start_line,
+                                  "heading is not an entry (`### YYYY-MM-DD HH:MM - [ID ]label`); left alone"});
+      }
+      continue;
+    }
+    if (ent >= 0) AddEntryBlock(doc, idx, lines, &lb.entries[ent]);
+    else if (sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[sec]);
+  }
+  auto end_before = [&](int line, int max_level) {
+    int next = lb.line_count + 1;
+    for (const auto& h : heads)
+      if (h.line > line && h.level <= max_level) {
+        next = h.line;
+        break;
+      }
+    return LastNonBlank(lines, next - 1, line);
+  };
+  for (auto& s : lb.sections) s.end_line = end_before(s.heading_line, 2);
+  for (auto& e : lb.entries) e.end_line = end_before(e.heading_line, 3);
+  if (const Section* p = lb.FindSection(SectionKind::kExperimentIdPrefix)) lb.id_prefix = PrefixFrom(*p);
+  AssignEntryIds(&lb);
+  return lb;
+}
+
+Result<Logbook> LoadLogbook(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return ParseLogbook(*text, path);
+}
+
+}  // namespace moelog::logbook

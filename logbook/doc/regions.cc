@@ -1,0 +1,305 @@
+#include "logbook/doc/regions.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+
+namespace moelog::logbook {
+namespace {
+
+constexpr std::string_view kBegin = "<!-- moelog:begin";
+constexpr std::string_view kEnd = "<!-- moelog:end -->";
+
+struct Line {
+  size_t begin, end, next;  // [begin, end) without terminator; next = start of the next line
+};
+
+std::vector<Line> LinesOf(std::string_view text) {
+  std::vector<Line> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    size_t next = nl == std::string_view::npos ? text.size() : nl + 1;
+    size_t stop = end;
+    if (stop > pos && text[stop - 1] == '\r') --stop;
+    out.push_back({pos, stop, next});
+    pos = next;
+  }
+  return out;
+}
+
+std::string_view LStrip(std::string_view s) {
+  size_t p = 0;
+  while (p < s.size() && (s[p] == ' ' || s[p] == '\t')) ++p;
+  return s.substr(p);
+}
+
+std::string_view RStrip(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// "id=X hash=Y -->" attributes.
+std::string Attr(std::string_view s, std::string_view key) {
+  size_t p = 0;
+  while ((p = s.find(key, p)) != std::string_view::npos) {
+    if ((p == 0 || s[p - 1] == ' ') && p + key.size() < s.size() && s[p + key.size()] == '=') {
+      size_t v = p + key.size() + 1;
+      size_t e = v;
+      while (e < s.size() && s[e] != ' ' && s[e] != '\t' && !(s[e] == '-' && s.substr(e, 3) == "-->")) ++e;
+      return std::string(s.substr(v, e - v));
+    }
+    p += key.size();
+  }
+  return "";
+}
+
+// Tracks fenced code blocks line by line (``` or ~~~, any indentation, inside
+// block quotes too) so markers inside code are ignored.
+class FenceTracker {
+ public:
+  // Returns true when `line` is inside a fence or is a fence line.
+  bool Step(std::string_view line) {
+    std::string_view s = line;
+    size_t p = 0;
+    while (p < s.size() && (s[p] == ' ' || s[p] == '\t' || s[p] == '>')) ++p;
+    s.remove_prefix(p);
+    size_t n = 0;
+    char c = s.empty() ? 0 : s[0];
+    if (c == '`' || c == '~')
+      while (n < s.size() && s[n] == c) ++n;
+    if (open_ == 0) {
+      if (n >= 3 && !(c == '`' && s.substr(n).find('`') != std::string_view::npos)) {
+        open_ = c;
+        len_ = n;
+        return true;
+      }
+      return false;
+    }
+    if (c == open_ && n >= len_ && RStrip(s.substr(n)).empty()) open_ = 0;
+    return true;
+  }
+
+ private:
+  char open_ = 0;
+  size_t len_ = 0;
+};
+
+}  // namespace
+
+const Region* RegionScan::Find(const std::string& id) const {
+  for (const auto& r : regions)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+std::string RegionHash(std::string_view content) {
+  // FNV-1a, 64 bits: a content fingerprint for edit detection, not security.
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : content) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
+  return buf;
+}
+
+RegionScan FindRegions(std::string_view text, const std::string& file) {
+  RegionScan scan;
+  const auto lines = LinesOf(text);
+  FenceTracker fences;
+  int open = -1;  // index into scan.regions of the open region
+  std::map<std::string, int> seen;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view raw = text.substr(lines[i].begin, lines[i].end - lines[i].begin);
+    const int line_no = static_cast<int>(i) + 1;
+    if (fences.Step(raw)) continue;
+    const std::string_view s = RStrip(LStrip(raw));
+    if (s.substr(0, kBegin.size()) == kBegin) {
+      if (open >= 0) {
+        scan.diagnostics.push_back({file, line_no, "nested moelog region (the region opened at line " +
+                                                       std::to_string(scan.regions[open].begin_line) +
+                                                       " is not closed)"});
+        scan.regions.pop_back();
+        open = -1;
+        continue;
+      }
+      Region r;
+      r.id = Attr(s, "id");
+      r.hash = Attr(s, "hash");
+      r.begin_line = line_no;
+      r.begin_offset = lines[i].begin;
+      r.content_begin = lines[i].next;
+      r.indent = std::string(raw.substr(0, raw.size() - LStrip(raw).size()));
+      if (r.id.empty()) scan.diagnostics.push_back({file, line_no, "moelog region without id="});
+      scan.regions.push_back(std::move(r));
+      open = static_cast<int>(scan.regions.size()) - 1;
+    } else if (s == kEnd) {
+      if (open < 0) {
+        scan.diagnostics.push_back({file, line_no, "<!-- moelog:end --> without a matching begin"});
+        continue;
+      }
+      Region& r = scan.regions[open];
+      r.end_line = line_no;
+      r.content_end = lines[i].begin;
+      r.end_offset = lines[i].next;
+      r.content = std::string(text.substr(r.content_begin, r.content_end - r.content_begin));
+      r.edited = RegionHash(r.content) != r.hash;
+      auto [it, inserted] = seen.emplace(r.id, r.begin_line);
+      if (!inserted && !r.id.empty())
+        scan.diagnostics.push_back({file, r.begin_line, "duplicate moelog region id=" + r.id + " (first at line " +
+                                                            std::to_string(it->second) + ")"});
+      open = -1;
+    }
+  }
+  if (open >= 0) {
+    scan.diagnostics.push_back({file, scan.regions[open].begin_line, "moelog region is never closed (no <!-- moelog:end -->)"});
+    scan.regions.pop_back();
+  }
+  return scan;
+}
+
+std::string FormatRegion(const std::string& id, std::string_view content, const std::string& indent) {
+  std::string body;
+  size_t pos = 0;
+  while (pos < content.size()) {
+    size_t nl = content.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? content.size() : nl;
+    std::string_view l = content.substr(pos, end - pos);
+    if (!l.empty()) body += indent;
+    body.append(l);
+    body += '\n';
+    pos = end + 1;
+  }
+  return indent + "<!-- moelog:begin id=" + id + " hash=" + RegionHash(body) + " -->\n" + body + indent +
+         "<!-- moelog:end -->\n";
+}
+
+SpliceResult SpliceRegions(std::string_view text, const RegionScan& scan, const std::vector<RegionEdit>& edits,
+                           const SpliceOptions& options) {
+  SpliceResult res;
+  struct Op {
+    size_t from, to;  // replaced byte range
+    std::string with;
+    std::string id;
+  };
+  std::vector<Op> ops;
+  const auto lines = LinesOf(text);
+  for (const auto& e : edits) {
+    if (const Region* r = scan.Find(e.id)) {
+      if (r->edited && !options.force) {
+        res.kept_edited.push_back(e.id);
+        continue;
+      }
+      std::string full = FormatRegion(e.id, e.content, r->indent);
+      std::string_view old = text.substr(r->begin_offset, r->end_offset - r->begin_offset);
+      // Keep the file's own final-newline state when the region ends the file.
+      if (r->end_offset == text.size() && !old.empty() && old.back() != '\n') full.pop_back();
+      if (old == full) continue;
+      ops.push_back({r->begin_offset, r->end_offset, std::move(full), e.id});
+    } else {
+      const int after = std::clamp(e.insert_after_line, 0, static_cast<int>(lines.size()));
+      size_t at = after == 0 ? 0 : lines[after - 1].next;
+      std::string ins = FormatRegion(e.id, e.content, e.indent);
+      if (e.blank_before) ins = "\n" + ins;
+      // The previous line may lack a final newline (end of file).
+      if (at > 0 && at == text.size() && text.back() != '\n') ins = "\n" + ins;
+      ops.push_back({at, at, std::move(ins), e.id});
+    }
+  }
+  std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.from < b.from; });
+  size_t pos = 0;
+  for (const auto& op : ops) {
+    if (op.from < pos) continue;  // overlapping edits: the first wins
+    res.text.append(text.substr(pos, op.from - pos));
+    res.text += op.with;
+    pos = op.to;
+    res.changed.push_back(op.id);
+  }
+  res.text.append(text.substr(pos));
+  return res;
+}
+
+std::string UnifiedDiff(std::string_view a, std::string_view b, const std::string& name) {
+  if (a == b) return "";
+  auto split = [](std::string_view t) {
+    std::vector<std::string_view> v;
+    size_t pos = 0;
+    while (pos < t.size()) {
+      size_t nl = t.find('\n', pos);
+      size_t end = nl == std::string_view::npos ? t.size() : nl + 1;
+      v.push_back(t.substr(pos, end - pos));
+      pos = end;
+    }
+    return v;
+  };
+  const auto la = split(a), lb = split(b);
+  size_t pre = 0;
+  while (pre < la.size() && pre < lb.size() && la[pre] == lb[pre]) ++pre;
+  size_t suf = 0;
+  while (suf < la.size() - pre && suf < lb.size() - pre && la[la.size() - 1 - suf] == lb[lb.size() - 1 - suf]) ++suf;
+  const size_t n = la.size() - pre - suf, m = lb.size() - pre - suf;
+  // Edit script over the middle: ' ' keep, '-' delete, '+' insert.
+  std::vector<std::pair<char, std::string_view>> script;
+  for (size_t i = 0; i < pre; ++i) script.push_back({' ', la[i]});
+  if (n * m <= 4000000) {
+    std::vector<std::vector<uint32_t>> L(n + 1, std::vector<uint32_t>(m + 1, 0));
+    for (size_t i = n; i-- > 0;)
+      for (size_t j = m; j-- > 0;)
+        L[i][j] = la[pre + i] == lb[pre + j] ? L[i + 1][j + 1] + 1 : std::max(L[i + 1][j], L[i][j + 1]);
+    size_t i = 0, j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && la[pre + i] == lb[pre + j]) {
+        script.push_back({' ', la[pre + i]});
+        ++i, ++j;
+      } else if (i < n && (j == m || L[i + 1][j] >= L[i][j + 1])) {
+        script.push_back({'-', la[pre + i++]});
+      } else {
+        script.push_back({'+', lb[pre + j++]});
+      }
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) script.push_back({'-', la[pre + i]});
+    for (size_t j = 0; j < m; ++j) script.push_back({'+', lb[pre + j]});
+  }
+  for (size_t i = la.size() - suf; i < la.size(); ++i) script.push_back({' ', la[i]});
+  std::string out = "--- " + name + "\n+++ " + name + " (moelog)\n";
+  const size_t kCtx = 3;
+  size_t k = 0;
+  while (k < script.size()) {
+    if (script[k].first == ' ') { ++k; continue; }
+    size_t start = k >= kCtx ? k - kCtx : 0;
+    size_t end = k;
+    size_t last_change = k;
+    while (end < script.size()) {
+      if (script[end].first != ' ') last_change = end;
+      else if (end - last_change > 2 * kCtx) break;
+      ++end;
+    }
+    end = std::min(script.size(), last_change + kCtx + 1);
+    size_t a_start = 0, b_start = 0;
+    for (size_t q = 0; q < start; ++q) {
+      if (script[q].first != '+') ++a_start;
+      if (script[q].first != '-') ++b_start;
+    }
+    size_t a_len = 0, b_len = 0;
+    for (size_t q = start; q < end; ++q) {
+      if (script[q].first != '+') ++a_len;
+      if (script[q].first != '-') ++b_len;
+    }
+    out += "@@ -" + std::to_string(a_start + (a_len ? 1 : 0)) + "," + std::to_string(a_len) + " +" +
+           std::to_string(b_start + (b_len ? 1 : 0)) + "," + std::to_string(b_len) + " @@\n";
+    for (size_t q = start; q < end; ++q) {
+      out += script[q].first;
+      out.append(script[q].second);
+      if (script[q].second.empty() || script[q].second.back() != '\n') out += "\n\\ No newline at end of file\n";
+    }
+    k = end;
+  }
+  return out;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,180 @@
+#include "logbook/plan/launchers.h"
+
+#include <nlohmann/json.hpp>
+
+#include "logbook/file_util.h"
+
+namespace moelog::logbook {
+namespace {
+
+// The defaults; data/launchers.json holds the same text (a test keeps them equal).
+constexpr const char* kDefaultTable = R"JSON({
+  "version": 1,
+  "interpreters": [
+    {"program": "uv", "subcommand": "run",
+     "value_options": ["--package", "--extra", "--with", "--python", "--group", "--project", "--directory", "--env-file", "--index-url", "-p"],
+     "switch_options": ["--no-sync", "--frozen", "--locked", "--isolated", "--all-extras", "--no-project", "--quiet", "-q", "--offline"],
+     "optional_python": true},
+    {"program": "python", "switch_options": ["-u", "-O", "-B"]},
+    {"program": "python3", "switch_options": ["-u", "-O", "-B"]}
+  ],
+  "launchers": [
+    {"name": "dev_tpu", "script": "scripts/ray/dev_tpu.py", "run_subcommand": "execute",
+     "env_option": "-e", "env_option_aliases": ["--env"],
+     "value_options": ["--config", "--tpu-name", "--tpu-type", "--zone", "--project", "--cluster", "--username", "--timeout"],
+     "separator": "--"}
+  ],
+  "harnesses": [
+    {"name": "hillclimb", "script": "lib/levanter/scripts/bench/bench_moe_hillclimb.py", "action": "bench"},
+    {"name": "hillclimb", "script": "bench_moe_hillclimb.py", "action": "bench"},
+    {"name": "mlp_profile", "script": "bench_moe_mlp_profile.py", "action": "no_adapter",
+     "reason": "bench_moe_mlp_profile.py has its own flags, routing and paths (ref_dp, staged_dp, fused_ep); moelog bench does not model it"}
+  ]
+}
+)JSON";
+
+// True when `path` ends with `suffix` at a path-component boundary
+// ("lib/x/bench.py" ends with "bench.py" and "x/bench.py", not "ench.py").
+bool PathEndsWith(const std::string& path, const std::string& suffix) {
+  if (suffix.empty() || path.size() < suffix.size()) return false;
+  if (path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
+  if (path.size() == suffix.size()) return true;
+  return path[path.size() - suffix.size() - 1] == '/';
+}
+
+std::string Basename(const std::string& p) {
+  auto pos = p.find_last_of('/');
+  return pos == std::string::npos ? p : p.substr(pos + 1);
+}
+
+Status GetString(const nlohmann::json& j, const char* key, const std::string& where, std::string* out,
+                 bool required) {
+  if (!j.contains(key)) {
+    if (required) return Status::InvalidArgument(where + "." + key + ": missing");
+    return Status::Ok();
+  }
+  if (!j[key].is_string()) return Status::InvalidArgument(where + "." + key + ": expected a string");
+  *out = j[key].get<std::string>();
+  return Status::Ok();
+}
+
+Status GetStrings(const nlohmann::json& j, const char* key, const std::string& where,
+                  std::vector<std::string>* out) {
+  if (!j.contains(key)) return Status::Ok();
+  if (!j[key].is_array()) return Status::InvalidArgument(where + "." + key + ": expected an array of strings");
+  for (const auto& v : j[key]) {
+    if (!v.is_string()) return Status::InvalidArgument(where + "." + key + ": expected an array of strings");
+    out->push_back(v.get<std::string>());
+  }
+  return Status::Ok();
+}
+
+Result<LauncherTable> ParseJson(const nlohmann::json& j) {
+  LauncherTable t;
+  if (!j.is_object()) return Status::InvalidArgument("launcher table: expected a JSON object");
+  for (const char* k : {"interpreters", "launchers", "harnesses"})
+    if (j.contains(k) && !j[k].is_array()) return Status::InvalidArgument(std::string(k) + ": expected an array");
+  if (j.contains("interpreters")) {
+    for (size_t i = 0; i < j["interpreters"].size(); ++i) {
+      const auto& e = j["interpreters"][i];
+      std::string w = "interpreters[" + std::to_string(i) + "]";
+      if (!e.is_object()) return Status::InvalidArgument(w + ": expected an object");
+      InterpreterSpec s;
+      MOELOG_RETURN_IF_ERROR(GetString(e, "program", w, &s.program, true));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "subcommand", w, &s.subcommand, false));
+      MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
+      MOELOG_RETURN_IF_ERROR(GetStrings(e, "switch_options", w, &s.switch_options));
+      if (e.contains("optional_python")) {
+        if (!e["optional_python"].is_boolean()) return Status::InvalidArgument(w + ".optional_python: expected a boolean");
+        s.optional_python = e["optional_python"].get<bool>();
+      }
+      t.interpreters.push_back(std::move(s));
+    }
+  }
+  if (j.contains("launchers")) {
+    for (size_t i = 0; i < j["launchers"].size(); ++i) {
+      const auto& e = j["launchers"][i];
+      std::string w = "launchers[" + std::to_string(i) + "]";
+      if (!e.is_object()) return Status::InvalidArgument(w + ": expected an object");
+      LauncherSpec s;
+      MOELOG_RETURN_IF_ERROR(GetString(e, "name", w, &s.name, true));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "script", w, &s.script, true));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "run_subcommand", w, &s.run_subcommand, false));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "env_option", w, &s.env_option, false));
+      MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_option_aliases", w, &s.env_option_aliases));
+      MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "separator", w, &s.separator, false));
+      t.launchers.push_back(std::move(s));
+    }
+  }
+  if (j.contains("harnesses")) {
+    for (size_t i = 0; i < j["harnesses"].size(); ++i) {
+      const auto& e = j["harnesses"][i];
+      std::string w = "harnesses[" + std::to_string(i) + "]";
+      if (!e.is_object()) return Status::InvalidArgument(w + ": expected an object");
+      HarnessSpec s;
+      MOELOG_RETURN_IF_ERROR(GetString(e, "name", w, &s.name, true));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "script", w, &s.script, true));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "action", w, &s.action, false));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "reason", w, &s.reason, false));
+      MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_vars", w, &s.env_vars));
+      if (s.action != "bench" && s.action != "no_adapter")
+        return Status::InvalidArgument(w + ".action: expected \"bench\" or \"no_adapter\"");
+      if (s.action == "no_adapter" && s.reason.empty()) s.reason = "no adapter for " + s.script;
+      t.harnesses.push_back(std::move(s));
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+const LauncherSpec* LauncherTable::FindLauncher(const std::string& script) const {
+  for (const auto& l : launchers)
+    if (PathEndsWith(script, l.script)) return &l;
+  return nullptr;
+}
+
+const HarnessSpec* LauncherTable::FindHarness(const std::string& script) const {
+  for (const auto& h : harnesses)
+    if (PathEndsWith(script, h.script)) return &h;
+  return nullptr;
+}
+
+const InterpreterSpec* LauncherTable::FindInterpreter(const std::string& program) const {
+  const std::string base = Basename(program);
+  for (const auto& i : interpreters)
+    if (i.program == base || i.program == program) return &i;
+  return nullptr;
+}
+
+Result<LauncherTable> ParseLauncherTable(const std::string& json_text) {
+  try {
+    return ParseJson(nlohmann::json::parse(json_text));
+  } catch (const nlohmann::json::exception& e) {
+    return Status::InvalidArgument(std::string("launcher table: ") + e.what());
+  }
+}
+
+const LauncherTable& DefaultLauncherTable() {
+  static const LauncherTable table = [] {
+    auto t = ParseLauncherTable(kDefaultTable);
+    return t.ok() ? *t : LauncherTable{};
+  }();
+  return table;
+}
+
+Result<LauncherTable> LoadLauncherTable(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  auto user = ParseLauncherTable(*text);
+  if (!user.ok()) return Status::InvalidArgument(path + ": " + user.status().message());
+  LauncherTable merged = *user;
+  const LauncherTable& d = DefaultLauncherTable();
+  merged.interpreters.insert(merged.interpreters.end(), d.interpreters.begin(), d.interpreters.end());
+  merged.launchers.insert(merged.launchers.end(), d.launchers.begin(), d.launchers.end());
+  merged.harnesses.insert(merged.harnesses.end(), d.harnesses.begin(), d.harnesses.end());
+  return merged;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,157 @@
+// Charts of an entry's runs, drawn with gnuplot (gnuplot-iostream).
+//
+// Line charts plot metrics against a swept numeric axis (topk, null route
+// fraction, mlp width, tokens, experts, devices) with TF/s on the left y axis
+// and tokens/s on the right, one series per value of every other varied key
+// and per source (recorded in the logbook / measured / modeled). Categorical
+// A/Bs (backend, impl, remat mode, parallel mode, quant mode, pack strategy,
+// ...) become grouped bars. Every chart is written with its data file (.dat)
+// and gnuplot script (.gp) beside it, so `cd figures && gnuplot X.gp`
+// redraws it; the same inputs give the same bytes.
+//
+// Nothing from a document reaches gnuplot unescaped: titles, labels and
+// values pass a strict character allow-list and are single-quoted, and
+// paths with other characters are refused.
+#ifndef MOELOG_LOGBOOK_CHART_H_
+#define MOELOG_LOGBOOK_CHART_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/status.h"
+#include "logbook/store/stored_run.h"
+
+namespace moelog::logbook {
+
+// One plotted observation: a run's config, its metrics and where it came
+// from ("recorded" = numbers written in the logbook, "measured", "modeled").
+struct ChartPoint {
+  std::string source = "measured";
+  std::map<std::string, std::string> config;
+  std::map<std::string, double> metrics;  // tflops (TF/s), tokens_per_s, ...
+};
+
+// Points from stored runs (source measured for cpu, modeled for v5p, unless
+// the run says otherwise).
+std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs);
+
+struct ChartOptions {
+  std::string x_key;                // "" = pick the swept axis
+  std::vector<std::string> y_metrics;  // "" = tflops and tokens_per_s (bars: tflops)
+  std::string title;                // from the Markdown; escaped before use
+  bool png = false;                 // PNG (pngcairo) instead of SVG
+};
+
+struct ChartSeries {
+  std::string name;                       // escaped label
+  std::string metric;
+  int axis = 1;                           // 1 = left y axis, 2 = right
+  std::vector<std::optional<double>> y;   // one per x value
+};
+
+struct ChartPlan {
+  enum class Kind { kLine, kBars };
+  Kind kind = Kind::kLine;
+  std::string x_key;
+  std::vector<std::string> x_values;      // line: numeric axis values, ascending;
+                                          // bars: cluster labels
+  std::string bar_key;                    // bars: the categorical key (one bar per value)
+  std::vector<ChartSeries> series;
+  std::string title, x_label, y1_label, y2_label;  // escaped
+};
+
+// The axes moelog recognizes. Numeric: topk, null_route_frac, mlp_dim,
+// tokens, experts, devices, hidden, shared_expert_dim. Categorical: backend,
+// impl, remat_mode, parallel_mode, quant_mode, routing_pack_strategy,
+// distribution, queue_mode, bench_pass, target, ep_comm_path, shared_fused.
+bool IsNumericAxis(const std::string& key);
+bool IsCategoricalAxis(const std::string& key);
+
+// Chooses the chart for the points. Line when a numeric axis has 3+ values
+// (or x_key names a numeric axis); grouped bars when a categorical key
+// varies otherwise. NotFound when nothing varies (no chart to draw);
+// InvalidArgument for an unknown x_key or a metric no point has.
+Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options);
+
+// The .dat text of a plan (deterministic).
+std::string ChartData(const ChartPlan& plan);
+
+// The .gp script: reads `data_file`, writes `output_file` (both relative
+// names, no directory), terminal svg or pngcairo.
+std::string ChartScript(const ChartPlan& plan, const std::string& data_file, const std::string& output_file, bool png);
+
+// What an entry's region records about the chart it links: a hash of the
+// chart's inputs (its .dat and .gp texts) and of the chart file drawn from
+// them (16 hex digits of SHA-256 each). A chart is reused only when both
+// still hold; otherwise it is missing, stale (drawn from other inputs: a kill
+// between writing the inputs and installing the chart) or changed, and is
+// redrawn (`update`) or reported (`update --check`).
+struct ChartStamp {
+  std::string inputs, chart;
+  bool operator==(const ChartStamp&) const = default;
+};
+
+// "<!-- moelog:chart inputs=... chart=... -->\n", the line under the link.
+std::string FormatChartStamp(const ChartStamp& stamp);
+// The stamp in a region's text, if it holds one.
+std::optional<ChartStamp> FindChartStamp(std::string_view region_text);
+
+struct ChartFiles {
+  std::string chart, data, script;  // paths as written
+  ChartStamp stamp;                 // of the chart as installed (or as it would be)
+  bool current = true;              // false: the chart on disk is not the one `stamp` names
+};
+
+// How to treat the files on disk. write == false: nothing is written (for
+// `update --check`); the stamp is `recorded` when the chart on disk still
+// matches it, and `current` is false otherwise. write == true: gnuplot runs
+// unless the files on disk match `recorded` and the new inputs.
+struct ChartDraw {
+  bool write = true;
+  std::optional<ChartStamp> recorded;
+};
+
+// Writes <dir>/<base>.dat, <base>.gp and runs gnuplot (with a time limit) to
+// draw <base>.svg (or .png). IOError when gnuplot fails, times out or leaves
+// an incomplete chart (with gnuplot's stderr in the message); the old chart
+// then stays. InvalidArgument when dir or base contain characters moelog will
+// not hand to gnuplot.
+Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, const std::string& base, bool png,
+                             const ChartDraw& how = {});
+
+// Escapes a label for gnuplot: keeps letters, digits, space and _.,:;=+-/()%[]
+// and replaces anything else with '_' (backticks are dropped); collapses
+// whitespace; at most 80 bytes.
+std::string GnuplotLabel(const std::string& text);
+
+// A file-name stem from an entry ID or heading: the ID itself when it is only
+// [A-Za-z0-9_-] and at most 60 bytes; otherwise the kept characters (runs of
+// anything else as one '-', cut to 51 bytes) and "-" + 8 hex digits of a hash
+// of the whole ID, so two IDs never share a chart file.
+std::string ChartStem(const std::string& entry_id);
+
+// For `moelog update` and `moelog plot`: plans and draws the chart of one
+// entry under `<dir of logbook>/figures/` as <ChartStem(entry_id)>[-suffix].svg
+// and returns the Markdown to put in the entry's owned region, e.g.
+//   "![MOE-I8-004: TF/s and tokens/s vs topk](figures/MOE-I8-004.svg)\n"
+// NotFound when the entry's points do not vary along any axis (no chart).
+struct EntryChart {
+  ChartFiles files;
+  std::string markdown;  // image link relative to the logbook's directory
+};
+
+// Whether the chart file at `path` exists and is whole (an SVG whose root
+// element is closed, a PNG ending with IEND): a missing, truncated or empty
+// chart is redrawn by `update` and reported stale by `update --check`.
+bool ChartFileComplete(const std::string& path);
+// The markdown is the link and its stamp line.
+Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,
+                                  const std::vector<ChartPoint>& points, const ChartOptions& options,
+                                  const std::string& suffix = "", const ChartDraw& how = {});
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_CHART_H_

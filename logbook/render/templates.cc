@@ -1,0 +1,293 @@
+#include "logbook/render/templates.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sys/stat.h>
+
+#include "logbook/file_util.h"
+
+namespace moelog::logbook {
+namespace {
+
+// The shipped templates; the same text as templates/*.md in the source tree
+// (a unit test keeps them equal).
+struct Builtin {
+  const char* name;
+  const char* text;
+};
+const Builtin kBuiltins[] = {
+    {"entry", R"MOELOG(### {{datetime}} - {{id}} {{label}} (confidence: exploratory)
+- Hypothesis: {{hypothesis}}
+- Command: {{command}}
+- Config: {{config}}
+- Result: pending.
+- Interpretation: pending.
+- Next action: pending.
+)MOELOG"},
+    {"logbook", R"MOELOG(# {{topic}}: Research Logbook
+
+## Scope
+- Goal: {{goal}}
+- Primary metric(s): `forward_backward` TF/s and tokens/s, with delta vs the Baseline.
+- Constraints: keep comparisons apples-to-apples (same shape, backend, impl, pass mode, routing pack strategy, and device count).
+
+## Links
+- Experiment issue: none yet
+- Research recipe: none yet
+
+## Baseline
+- Date: {{date}}
+- Code refs: none yet
+- Baseline numbers: pending
+
+## Stop Criteria
+- We have a direct A/B of the change at identical controls for at least one fixed baseline case.
+  <!-- example predicate (rename "example" to "moelog" to check it): pairs quant_mode=none vs quant_mode=int8 at least 1 -->
+- We can state whether the change is beneficial, neutral or regressive in this regime.
+
+## Experiment Matrix
+- Axis A: top-k
+  - 2, 8
+
+## Experiment ID Prefix
+- `{{prefix}}`
+
+## Experiment Log
+)MOELOG"},
+    {"recipe", R"MOELOG(# Recipe: {{topic}}
+
+## Overview
+
+This recipe is a repeatable workflow for benchmark-oriented MoE research with moelog.
+Each step is a `moelog bench` command; `moelog run` executes the steps in order and prints
+a table per step.
+
+## Prerequisites
+
+- moelog built (`cmake -S . -B build && cmake --build build --target moelog`).
+- A logbook for the results (`moelog new logbook --topic T --prefix P --out FILE`).
+
+## Standard Workflow
+
+1. Run the baseline:
+
+```bash
+moelog bench --target v5p --distribution random \
+  --tokens 32768 --hidden 2048 --mlp-dim 2048 --experts 64 --topk 2 \
+  --backend gmm --impl fused_w13 --parallel-mode ep \
+  --bench-pass forward_backward --quant-mode none --iters 3 --warmup 1
+```
+
+2. Run the variant at the same shape (direct A/B):
+
+```bash
+moelog bench --target v5p --distribution random \
+  --tokens 32768 --hidden 2048 --mlp-dim 2048 --experts 64 --topk 2 \
+  --backend gmm --impl fused_w13 --parallel-mode ep \
+  --bench-pass forward_backward --quant-mode int8 --iters 3 --warmup 1
+```
+
+3. Sweep top-k with the variant:
+
+```bash
+moelog bench --target v5p --distribution random \
+  --tokens 32768 --hidden 2048 --mlp-dim 2048 --experts 64 --topk-list 1,2,4,6,8 \
+  --backend gmm --impl fused_w13 --parallel-mode ep \
+  --bench-pass forward_backward --quant-mode int8 --iters 3 --warmup 1
+```
+
+## Notes
+
+- Compare at identical shapes before broader sweeps (`moelog compare --a quant_mode=none --b quant_mode=int8`).
+- Record each step as an entry (`moelog new entry LOGBOOK --label L --command CMD`).
+)MOELOG"},
+};
+
+bool FileExists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::vector<std::string> Lines(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t nl = s.find('\n', start);
+    if (nl == std::string::npos) nl = s.size();
+    out.push_back(s.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return out;
+}
+
+int HeadingLevel(const std::string& line) {
+  size_t n = 0;
+  while (n < line.size() && line[n] == '#') ++n;
+  if (n == 0 || n > 6 || (n < line.size() && line[n] != ' ')) return 0;
+  return static_cast<int>(n);
+}
+
+std::string HeadingTitle(const std::string& line, int level) {
+  std::string t = line.substr(static_cast<size_t>(level));
+  size_t b = t.find_first_not_of(' ');
+  size_t e = t.find_last_not_of(" #");
+  return b == std::string::npos ? "" : t.substr(b, e - b + 1);
+}
+
+bool IsFenceLine(const std::string& line) {
+  size_t b = line.find_first_not_of(' ');
+  return b != std::string::npos && b < 4 && (line.compare(b, 3, "```") == 0 || line.compare(b, 3, "~~~") == 0);
+}
+
+}  // namespace
+
+std::vector<std::string> TemplateNames() {
+  std::vector<std::string> names;
+  for (const auto& b : kBuiltins) names.push_back(b.name);
+  return names;
+}
+
+Result<std::string> BuiltinTemplate(const std::string& name) {
+  for (const auto& b : kBuiltins)
+    if (name == b.name) return std::string(b.text);
+  return Status::NotFound("no template named '" + name + "' (templates: entry, logbook, recipe)");
+}
+
+Result<std::string> LoadTemplate(const std::string& name, const std::string& user_dir) {
+  if (!user_dir.empty()) {
+    std::string path = user_dir + "/" + name + ".md";
+    if (FileExists(path)) return ReadFile(path);
+  }
+  return BuiltinTemplate(name);
+}
+
+Result<std::string> FillTemplate(const std::string& text, const std::map<std::string, std::string>& values,
+                                 const std::string& template_name) {
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    size_t open = text.find("{{", pos);
+    if (open == std::string::npos) break;
+    size_t close = text.find("}}", open + 2);
+    if (close == std::string::npos)
+      return Status::InvalidArgument("template " + template_name + ": '{{' without '}}'");
+    std::string slot = text.substr(open + 2, close - open - 2);
+    slot.erase(0, slot.find_first_not_of(' '));
+    slot.erase(slot.find_last_not_of(' ') + 1);
+    auto it = values.find(slot);
+    if (it == values.end())
+      return Status::InvalidArgument("template " + template_name + ": slot {{" + slot + "}} has no value");
+    out += text.substr(pos, open - pos) + it->second;
+    pos = close + 2;
+  }
+  out += text.substr(pos);
+  return out;
+}
+
+Status CheckSlotValue(const std::string& what, const std::string& value) {
+  if (value.size() > 200) return Status::InvalidArgument(what + " is longer than 200 bytes");
+  for (unsigned char c : value)
+    if (c < 0x20 || c == 0x7f) return Status::InvalidArgument(what + " must be one line without control characters");
+  if (value.find("{{") != std::string::npos) return Status::InvalidArgument(what + " must not contain '{{'");
+  return Status::Ok();
+}
+
+Status CheckIdPrefix(const std::string& prefix) {
+  bool ok = !prefix.empty() && prefix.front() != '-' && prefix.back() != '-' &&
+            prefix.find("--") == std::string::npos && prefix.size() <= 32;
+  for (char c : prefix)
+    ok = ok && (std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-');
+  if (!ok) return Status::InvalidArgument("--prefix must be upper-case letters and digits joined by dashes, like MOE-I8");
+  return Status::Ok();
+}
+
+std::optional<std::string> FindIdPrefix(const std::string& markdown) {
+  bool in_section = false, fenced = false;
+  for (const auto& l : Lines(markdown)) {
+    if (IsFenceLine(l)) { fenced = !fenced; continue; }
+    if (fenced) continue;
+    if (int level = HeadingLevel(l)) {
+      if (in_section) return std::nullopt;
+      in_section = level == 2 && HeadingTitle(l, level) == "Experiment ID Prefix";
+      continue;
+    }
+    if (!in_section || l.rfind("- ", 0) != 0) continue;
+    std::string v = l.substr(2);
+    v.erase(std::remove(v.begin(), v.end(), '`'), v.end());
+    size_t b = v.find_first_not_of(' ');
+    if (b == std::string::npos) continue;
+    size_t e = v.find(' ', b);
+    return v.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  }
+  return std::nullopt;
+}
+
+std::string NextEntryId(const std::string& markdown, const std::string& prefix) {
+  long best = -1;
+  size_t width = 3;
+  const std::string needle = prefix + "-";
+  bool fenced = false;
+  for (const auto& l : Lines(markdown)) {
+    if (IsFenceLine(l)) { fenced = !fenced; continue; }
+    if (fenced || HeadingLevel(l) == 0) continue;
+    size_t p = 0;
+    while ((p = l.find(needle, p)) != std::string::npos) {
+      bool starts_word = p == 0 || !(std::isalnum(static_cast<unsigned char>(l[p - 1])) || l[p - 1] == '-');
+      size_t q = p + needle.size();
+      size_t e = q;
+      while (e < l.size() && std::isdigit(static_cast<unsigned char>(l[e]))) ++e;
+      bool ends_word = e == l.size() || !(std::isalnum(static_cast<unsigned char>(l[e])) || l[e] == '-');
+      if (starts_word && ends_word && e > q && e - q <= 9) {
+        best = std::max(best, std::stol(l.substr(q, e - q)));
+        width = std::max(width, e - q);
+      }
+      p = q;
+    }
+  }
+  std::string n = std::to_string(best + 1);
+  while (n.size() < width) n = "0" + n;
+  return needle + n;
+}
+
+Result<std::string> InsertEntry(const std::string& markdown, const std::string& entry, const std::string& file) {
+  auto lines = Lines(markdown);
+  bool fenced = false;
+  int start = -1, end = static_cast<int>(lines.size());
+  for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+    const std::string& l = lines[static_cast<size_t>(i)];
+    if (IsFenceLine(l)) { fenced = !fenced; continue; }
+    if (fenced) continue;
+    int level = HeadingLevel(l);
+    if (level == 0 || level > 2) continue;
+    if (start >= 0) { end = i; break; }
+    if (level == 2 && HeadingTitle(l, level) == "Experiment Log") start = i;
+  }
+  if (start < 0) return Status::ParseError(file + ":1: no '## Experiment Log' section to add the entry to");
+  // Drop blank lines at the end of the section, append the entry, keep one
+  // blank line before the next section.
+  int last = end;
+  while (last > start + 1 && lines[static_cast<size_t>(last - 1)].find_first_not_of(" \t") == std::string::npos) --last;
+  std::string out;
+  for (int i = 0; i < last; ++i) out += lines[static_cast<size_t>(i)] + "\n";
+  out += entry;
+  if (!entry.empty() && entry.back() != '\n') out += "\n";
+  if (end < static_cast<int>(lines.size())) {
+    out += "\n";
+    for (size_t i = static_cast<size_t>(end); i < lines.size(); ++i) out += lines[i] + "\n";
+    if (!markdown.empty() && markdown.back() != '\n') out.pop_back();
+  }
+  return out;
+}
+
+std::string InlineCode(const std::string& text) {
+  size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string fence(longest + 1, '`');
+  bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+  return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
+}
+
+}  // namespace moelog::logbook

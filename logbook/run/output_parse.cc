@@ -1,0 +1,288 @@
+#include "logbook/run/output_parse.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+namespace moelog::logbook {
+namespace {
+
+// Parses a whole token as a finite double.
+bool ParseNumber(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (errno != 0 || end != s.c_str() + s.size()) return false;
+  *out = v;
+  return true;
+}
+
+std::vector<std::string> SplitWords(std::string_view line) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    if (j > i) words.emplace_back(line.substr(i, j - i));
+    i = j;
+  }
+  return words;
+}
+
+struct Kv {
+  std::string key, value;
+};
+
+// Words of the form key=value, and the bare words (markers such as "timing").
+void SplitKv(const std::vector<std::string>& words, size_t from, std::vector<Kv>* kvs,
+             std::vector<std::string>* bare) {
+  for (size_t i = from; i < words.size(); ++i) {
+    auto eq = words[i].find('=');
+    if (eq == std::string::npos || eq == 0) {
+      bare->push_back(words[i]);
+    } else {
+      kvs->push_back({words[i].substr(0, eq), words[i].substr(eq + 1)});
+    }
+  }
+}
+
+bool Has(const std::vector<std::string>& bare, const char* w) {
+  for (const auto& b : bare)
+    if (b == w) return true;
+  return false;
+}
+
+// Keys of the per-mode line and the RESULT line that identify the run.
+const std::set<std::string>& PointKeys() {
+  static const std::set<std::string> k = {"distribution", "mode", "pass", "impl", "backend", "topk",
+                                          "remat_mode", "quant_mode", "parallel_mode", "ep_comm_path",
+                                          "null_target", "null_mode", "source", "devices"};
+  return k;
+}
+
+void Put(ParsedRun* run, const std::string& key, const std::string& value, const std::string& metric_prefix) {
+  double v = 0;
+  if (metric_prefix.empty() && PointKeys().count(key)) {
+    run->point[key] = value;
+    // null_target is also a number worth filtering on.
+    if (key == "null_target" && ParseNumber(value, &v)) run->metrics[key] = v;
+    return;
+  }
+  if (ParseNumber(value, &v)) {
+    run->metrics[metric_prefix + key] = v;
+  } else {
+    run->point[metric_prefix + key] = value;
+  }
+}
+
+bool SameRun(const ParsedRun& run, const std::vector<Kv>& kvs) {
+  for (const auto& kv : kvs) {
+    if (kv.key != "distribution" && kv.key != "mode" && kv.key != "impl" && kv.key != "topk") continue;
+    auto it = run.point.find(kv.key);
+    if (it != run.point.end() && it->second != kv.value) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+ParsedOutput ParseHarnessOutput(std::string_view text) {
+  ParsedOutput out;
+  int section = 0;
+  ParsedRun* current = nullptr;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    std::vector<std::string> words = SplitWords(line);
+    if (words.empty()) {
+      if (nl == text.size()) break;
+      continue;
+    }
+    const std::string& w0 = words[0];
+    if (w0.rfind("devices=", 0) == 0) {
+      section = out.sections++;
+      out.shapes.emplace_back();
+      current = nullptr;
+      continue;
+    }
+    if (w0 == "shape") {
+      std::vector<Kv> kvs;
+      std::vector<std::string> bare;
+      SplitKv(words, 1, &kvs, &bare);
+      if (out.shapes.empty()) out.shapes.emplace_back();
+      for (const auto& kv : kvs) out.shapes.back()[kv.key] = kv.value;
+      continue;
+    }
+    if (w0 == "Traceback" || w0.rfind("Error", 0) == 0 || line.find("error:") != std::string_view::npos ||
+        line.find("Error:") != std::string_view::npos) {
+      out.errors.emplace_back(line);
+      continue;
+    }
+    if (w0 == "RESULT") {
+      std::vector<Kv> kvs;
+      std::vector<std::string> bare;
+      SplitKv(words, 1, &kvs, &bare);
+      if (current == nullptr || current->has_result_line || !SameRun(*current, kvs)) {
+        out.runs.emplace_back();
+        current = &out.runs.back();
+        current->section = section;
+      }
+      current->has_result_line = true;
+      for (const auto& kv : kvs) Put(current, kv.key, kv.value, "");
+      continue;
+    }
+    std::string dist;
+    size_t first = 0;
+    if (w0.size() > 2 && w0.front() == '[' && w0.back() == ']') {
+      dist = w0.substr(1, w0.size() - 2);
+      first = 1;
+    }
+    std::vector<Kv> kvs;
+    std::vector<std::string> bare;
+    SplitKv(words, first, &kvs, &bare);
+    if (kvs.empty()) continue;
+    if (!dist.empty() && kvs.front().key == "mode" && first == 1 && words[1].rfind("mode=", 0) == 0) {
+      // The per-mode line: starts a run.
+      out.runs.emplace_back();
+      current = &out.runs.back();
+      current->section = section;
+      current->point["distribution"] = dist;
+      bool oom = Has(bare, "OOM");
+      current->oom = oom;
+      for (const auto& kv : kvs) {
+        if (oom && kv.key == "estimate_bytes") {
+          double v = 0;
+          if (ParseNumber(kv.value, &v)) current->metrics["oom_estimate_bytes"] = v;
+          continue;
+        }
+        Put(current, kv.key, kv.value, "");
+      }
+      continue;
+    }
+    if (current == nullptr) continue;
+    if (!dist.empty() && Has(bare, "timing")) {
+      for (const auto& kv : kvs) Put(current, kv.key, kv.value, "");
+    } else if (!dist.empty() && Has(bare, "stage")) {
+      for (const auto& kv : kvs) {
+        if (kv.key == "pass") continue;
+        // pack_s=0.1 -> stage_pack_s
+        Put(current, kv.key, kv.value, "stage_");
+      }
+    } else if (!dist.empty() && Has(bare, "stage_pct")) {
+      for (const auto& kv : kvs) Put(current, kv.key + "_pct", kv.value, "stage_");
+    } else if (!dist.empty() && Has(bare, "stage_bound")) {
+      for (const auto& kv : kvs) current->point["stage_bound_" + kv.key] = kv.value;
+    } else if (!dist.empty() && Has(bare, "comm")) {
+      for (const auto& kv : kvs) Put(current, kv.key, kv.value, "comm_");
+    } else if (Has(bare, "run_stats") || Has(bare, "load_stats") || Has(bare, "capacity")) {
+      std::string prefix = Has(bare, "run_stats") ? "run_stats_" : Has(bare, "load_stats") ? "load_stats_" : "capacity_";
+      for (const auto& kv : kvs) {
+        if (kv.key == "topk" || kv.key == "impl") continue;
+        if (prefix == "capacity_" && kv.key == "policy") { current->point["capacity_policy"] = kv.value; continue; }
+        Put(current, kv.key, kv.value, prefix);
+      }
+    } else if (Has(bare, "null_route")) {
+      for (const auto& kv : kvs) {
+        if (kv.key == "topk" || kv.key == "impl") continue;
+        if (kv.key == "mode") { current->point["null_mode"] = kv.value; continue; }
+        if (kv.key == "target") { Put(current, "null_target", kv.value, ""); continue; }
+        if (kv.key == "realized") { Put(current, "null_realized", kv.value, ""); continue; }
+        Put(current, kv.key, kv.value, "");
+      }
+    }
+  }
+  return out;
+}
+
+ParsedRun RunFromResult(const engine::RunResult& r) {
+  ParsedRun p;
+  p.point["distribution"] = r.point.distribution;
+  p.point["mode"] = r.point.queue_mode;
+  p.point["pass"] = r.pass;
+  p.point["impl"] = r.point.impl;
+  p.point["backend"] = r.backend;
+  p.point["topk"] = std::to_string(r.point.topk);
+  p.point["remat_mode"] = r.remat_mode;
+  p.point["quant_mode"] = r.quant_mode;
+  p.point["parallel_mode"] = r.parallel_mode;
+  p.point["ep_comm_path"] = r.ep_comm_path;
+  p.point["null_mode"] = r.null_mode;
+  p.point["source"] = r.source;
+  p.point["devices"] = std::to_string(r.devices);
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3f", r.null_target);
+  p.point["null_target"] = buf;
+  p.oom = r.oom;
+  p.has_result_line = !r.oom;
+  auto& m = p.metrics;
+  if (r.oom) {
+    m["oom_estimate_bytes"] = r.memory_bytes;
+    return p;
+  }
+  m["time_s"] = r.time.mean_s;
+  m["time_median_s"] = r.time.median_s;
+  m["time_min_s"] = r.time.min_s;
+  m["time_max_s"] = r.time.max_s;
+  m["tflops"] = r.tflops;
+  m["tflops_per_device"] = r.tflops_per_device;
+  m["tokens_per_s"] = r.tokens_per_s;
+  if (r.mfu > 0) m["mfu"] = r.mfu;
+  m["null_target"] = r.null_target;
+  m["null_realized"] = r.null_realized;
+  m["null_experts"] = static_cast<double>(r.null_experts);
+  m["null_assignments"] = static_cast<double>(r.null_assignments);
+  m["real_assignments"] = static_cast<double>(r.real_assignments);
+  m["run_stats_runs"] = static_cast<double>(r.run_stats.runs);
+  m["run_stats_mean"] = r.run_stats.mean;
+  m["run_stats_p95"] = r.run_stats.p95;
+  m["run_stats_max"] = static_cast<double>(r.run_stats.max);
+  m["load_stats_min"] = static_cast<double>(r.load_stats.min);
+  m["load_stats_max"] = static_cast<double>(r.load_stats.max);
+  m["load_stats_std"] = r.load_stats.std;
+  m["load_stats_cv"] = r.load_stats.cv;
+  if (r.capacity.cap > 0) {
+    m["capacity_cap"] = static_cast<double>(r.capacity.cap);
+    m["capacity_dropped"] = static_cast<double>(r.capacity.dropped);
+    m["capacity_drop_frac"] = r.capacity.drop_frac;
+  }
+  if (r.comm.bytes_sent_per_device > 0 || r.comm.bytes_recv_per_device > 0) {
+    m["comm_bytes_sent_per_device"] = static_cast<double>(r.comm.bytes_sent_per_device);
+    m["comm_bytes_recv_per_device"] = static_cast<double>(r.comm.bytes_recv_per_device);
+    m["comm_comm_s"] = r.comm.comm_s;
+    m["comm_compute_s"] = r.comm.compute_s;
+  }
+  double sum = 0;
+  for (const auto& st : r.stages) sum += st.seconds;
+  for (const auto& st : r.stages) {
+    m["stage_" + st.name + "_s"] = st.seconds;
+    m["stage_" + st.name + "_pct"] = sum > 0 ? 100.0 * st.seconds / sum : 0.0;
+    if (!st.bound.empty()) p.point["stage_bound_" + st.name] = st.bound;
+  }
+  for (const auto& [k, v] : r.extra) m["extra_" + k] = v;
+  return p;
+}
+
+std::string CpuIsaOf(std::string_view text) {
+  const size_t at = text.rfind("devices=", 0) == 0 ? 0 : text.find("\ndevices=");
+  if (at == std::string_view::npos) return "";
+  std::string_view line = text.substr(at == 0 ? 0 : at + 1);
+  line = line.substr(0, line.find('\n'));
+  std::string out;
+  for (const char* key : {"isa=", "bf16=", "kernels=", "int8="}) {
+    size_t k = line.find(std::string(", ") + key);
+    if (k == std::string_view::npos) continue;
+    k += 2;
+    const size_t end = line.find_first_of(",)", k);
+    if (!out.empty()) out += ' ';
+    out += line.substr(k, end == std::string_view::npos ? end : end - k);
+  }
+  return out;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,671 @@
+// The only file that talks to SQLite. Every value goes through bind
+// parameters; the only text spliced into SQL is this file's own constants
+// (column names from a fixed list, comparison operators from a fixed list,
+// the schema version integer).
+#include "logbook/store/run_store.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/cpu/isa.h"
+#include "engine/v5p/hardware.h"
+#include "logbook/file_util.h"
+#include "logbook/store/sha256.h"
+
+namespace moelog::logbook {
+namespace {
+
+// PRAGMA application_id of a moelog run store: "moel".
+constexpr int64_t kApplicationId = 0x6D6F656C;
+
+// Schema steps: kMigrations[v] takes the database from version v to v + 1.
+const std::vector<std::vector<const char*>>& Migrations() {
+  static const std::vector<std::vector<const char*>> m = {
+      // 0 -> 1: the runs table.
+      {R"SQL(CREATE TABLE runs (
+           id INTEGER PRIMARY KEY AUTOINCREMENT,
+           run_id TEXT NOT NULL UNIQUE,
+           entry_id TEXT NOT NULL DEFAULT '',
+           logbook_path TEXT NOT NULL DEFAULT '',
+           command_original TEXT NOT NULL DEFAULT '',
+           command_rewritten TEXT NOT NULL DEFAULT '',
+           config_json TEXT NOT NULL DEFAULT '{}',
+           target TEXT NOT NULL DEFAULT '',
+           cache_key TEXT NOT NULL DEFAULT '',
+           point_json TEXT NOT NULL DEFAULT '{}',
+           metrics_json TEXT NOT NULL DEFAULT '{}',
+           status TEXT NOT NULL DEFAULT 'ok',
+           exit_status INTEGER NOT NULL DEFAULT 0,
+           timed_out INTEGER NOT NULL DEFAULT 0,
+           stdout_tail TEXT NOT NULL DEFAULT '',
+           stderr_tail TEXT NOT NULL DEFAULT '',
+           start_time TEXT NOT NULL DEFAULT '',
+           end_time TEXT NOT NULL DEFAULT '',
+           host TEXT NOT NULL DEFAULT '',
+           cpu_model TEXT NOT NULL DEFAULT '',
+           moelog_version TEXT NOT NULL DEFAULT '',
+           git_commit TEXT NOT NULL DEFAULT '',
+           git_dirty INTEGER NOT NULL DEFAULT 0))SQL",
+       "CREATE INDEX runs_entry ON runs(entry_id)",
+       "CREATE INDEX runs_cache_key ON runs(cache_key)"},
+      // 1 -> 2: invocation position, and the headline figures as real columns
+      // (filled from metrics_json for existing rows) for fast sorting.
+      {"ALTER TABLE runs ADD COLUMN invocation_index INTEGER NOT NULL DEFAULT 0",
+       "ALTER TABLE runs ADD COLUMN time_s REAL",
+       "ALTER TABLE runs ADD COLUMN tflops REAL",
+       "ALTER TABLE runs ADD COLUMN tokens_per_s REAL",
+       "UPDATE runs SET time_s = json_extract(metrics_json, '$.time_s'), "
+       "tflops = json_extract(metrics_json, '$.tflops'), "
+       "tokens_per_s = json_extract(metrics_json, '$.tokens_per_s')",
+       "CREATE INDEX runs_logbook_entry ON runs(logbook_path, entry_id)"},
+      // 2 -> 3: what a cpu run ran on ("isa=avx2 bf16=f32-compute
+      // kernels=avx2", from its devices line); "" for v5p and older rows.
+      {"ALTER TABLE runs ADD COLUMN cpu_isa TEXT NOT NULL DEFAULT ''"},
+      // 3 -> 4: how the run was made ("in-process", "subprocess",
+      // "shell sandbox=bwrap", "shell sandbox=none", ...); "" for older rows.
+      {"ALTER TABLE runs ADD COLUMN runner TEXT NOT NULL DEFAULT ''"},
+  };
+  return m;
+}
+
+// Columns a --where key may name directly.
+const std::array<const char*, 14> kColumnKeys = {"entry_id", "logbook_path", "target",      "status",
+                                                 "cache_key", "host",        "run_id",      "exit_status",
+                                                 "timed_out", "git_commit",  "git_dirty",   "moelog_version",
+                                                 "cpu_isa",   "runner"};
+
+const char* kSelectColumns =
+    "id, run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, cache_key, "
+    "point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, end_time, "
+    "host, cpu_model, moelog_version, git_commit, git_dirty";
+
+bool ParseNumber(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (errno != 0 || end != s.c_str() + s.size()) return false;
+  *out = v;
+  return true;
+}
+
+// SQL function moelog_num(x): x as a number when it is one (integer, real, or
+// text that is entirely a number), else NULL. Lets "topk=2" match the stored
+// text "2" and "null_target=0" match "0.000" without matching "random".
+void MoelogNum(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  switch (sqlite3_value_type(argv[0])) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT:
+      sqlite3_result_double(ctx, sqlite3_value_double(argv[0]));
+      return;
+    case SQLITE_TEXT: {
+      const unsigned char* t = sqlite3_value_text(argv[0]);
+      double v = 0;
+      std::string s = t ? reinterpret_cast<const char*>(t) : "";
+      if (s == "true") v = 1;
+      else if (s == "false") v = 0;
+      else if (!ParseNumber(s, &v)) break;
+      sqlite3_result_double(ctx, v);
+      return;
+    }
+    default:
+      break;
+  }
+  sqlite3_result_null(ctx);
+}
+
+// A prepared statement that finalizes itself.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& sql) : db_(db) {
+    rc_ = sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()), &s_, nullptr);
+  }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  Status status() const {
+    return rc_ == SQLITE_OK ? Status::Ok() : Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db_));
+  }
+  void Bind(int i, const std::string& v) { sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void Bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
+  void BindDouble(int i, double v) { sqlite3_bind_double(s_, i, v); }
+  void BindNull(int i) { sqlite3_bind_null(s_, i); }
+  int Step() { return sqlite3_step(s_); }
+  void Reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  std::string Text(int c) const {
+    const unsigned char* t = sqlite3_column_text(s_, c);
+    return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s_, c))) : "";
+  }
+  int64_t Int(int c) const { return sqlite3_column_int64(s_, c); }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+  int rc_;
+};
+
+std::string NewRunId() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%016llx%016llx", static_cast<unsigned long long>(rng()),
+                static_cast<unsigned long long>(rng()));
+  return buf;
+}
+
+std::string PointJson(const std::map<std::string, std::string>& point) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : point) j[k] = v;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string MetricsJson(const std::map<std::string, double>& metrics) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : metrics) j[k] = v;  // NaN/inf become null
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void FillFromJson(const std::string& point_json, const std::string& metrics_json, RunRecord* r) {
+  try {
+    auto p = nlohmann::json::parse(point_json);
+    for (auto it = p.begin(); it != p.end(); ++it)
+      r->point[it.key()] = it.value().is_string()
+                               ? it.value().get<std::string>()
+                               : it.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    auto m = nlohmann::json::parse(metrics_json);
+    for (auto it = m.begin(); it != m.end(); ++it)
+      if (it.value().is_number()) r->metrics[it.key()] = it.value().get<double>();
+  } catch (const nlohmann::json::exception&) {
+    // A row edited by hand with broken JSON: keep the columns, drop the maps.
+  }
+}
+
+bool ValidKey(const std::string& k) {
+  if (k.empty() || k.size() > 128) return false;
+  return std::all_of(k.begin(), k.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  });
+}
+
+// "key<op>value" with op one of = != <= >= < >.
+struct WhereItem {
+  std::string key, op, value;
+};
+
+Result<WhereItem> ParseWhere(const std::string& item) {
+  static const char* kOps[] = {"!=", "<=", ">=", "=", "<", ">"};
+  size_t best = std::string::npos;
+  std::string op;
+  for (const char* o : kOps) {
+    size_t p = item.find(o);
+    if (p != std::string::npos && (p < best || (p == best && std::strlen(o) > op.size()))) {
+      best = p;
+      op = o;
+    }
+  }
+  if (best == std::string::npos)
+    return Status::InvalidArgument("--where '" + item + "': expected key=value (or key!=, <, <=, >, >= value)");
+  WhereItem w{item.substr(0, best), op, item.substr(best + op.size())};
+  if (!ValidKey(w.key))
+    return Status::InvalidArgument("--where '" + item + "': a key is letters, digits, '_', '.', '-'");
+  return w;
+}
+
+std::string ReadWhole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto c = line.find(':');
+      return c == std::string::npos ? "" : line.substr(c + 2);
+    }
+  return "unknown-cpu";
+}
+
+}  // namespace
+
+struct RunStore::Impl {
+  sqlite3* db = nullptr;
+  int version = 0;
+  ~Impl() {
+    if (db) sqlite3_close_v2(db);
+  }
+  Status Exec(const std::string& sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) {
+      std::string msg = err ? err : sqlite3_errstr(rc);
+      sqlite3_free(err);
+      return Status::IOError("sqlite: " + msg);
+    }
+    return Status::Ok();
+  }
+  Result<int64_t> Scalar(const std::string& sql) {
+    Stmt s(db, sql);
+    MOELOG_RETURN_IF_ERROR(s.status());
+    if (s.Step() != SQLITE_ROW) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db));
+    return s.Int(0);
+  }
+  // The store's application_id when the file is moelog's (or new); an error
+  // naming what it is otherwise.
+  Result<int64_t> CheckOwnership(const std::string& path, int version) {
+    auto app = Scalar("PRAGMA application_id");
+    auto tables = Scalar("SELECT count(*) FROM sqlite_master");
+    auto cols = Scalar(
+        "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
+        "('run_id', 'cache_key', 'config_json', 'command_rewritten', 'point_json', 'metrics_json')");
+    if (!app.ok() || !tables.ok() || !cols.ok()) return Status::IOError(path + ": not a moelog run store");
+    const bool fresh = *app == 0 && version == 0 && *tables == 0;
+    const bool legacy = *app == 0 && version >= 1 && *cols == 6;  // written before the id existed
+    if (*app != kApplicationId && !fresh && !legacy)
+      return Status::IOError(path + ": not a moelog run store (application_id " + std::to_string(*app) +
+                             ", schema version " + std::to_string(version) + ", " + std::to_string(*tables) +
+                             " schema objects); moelog writes only its own store: pass another --db");
+    return *app;
+  }
+  Result<int> UserVersion() {
+    Stmt s(db, "PRAGMA user_version");
+    MOELOG_RETURN_IF_ERROR(s.status());
+    if (s.Step() != SQLITE_ROW) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db));
+    return static_cast<int>(s.Int(0));
+  }
+};
+
+RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RunStore::~RunStore() = default;
+
+Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int schema_version) {
+  if (schema_version < 1 || schema_version > kSchemaVersion)
+    return Status::InvalidArgument("run store: schema version " + std::to_string(schema_version) + " does not exist");
+  std::error_code ec;
+  auto parent = std::filesystem::path(path).parent_path();
+  if (parent.filename() == ".moelog") {
+    // moelog's own folder beside a document: never a link to elsewhere.
+    if (!parent.parent_path().empty()) std::filesystem::create_directories(parent.parent_path(), ec);
+    MOELOG_RETURN_IF_ERROR(MakeRealDir(parent.string()));
+  } else if (!parent.empty()) {
+    std::filesystem::create_directories(parent, ec);
+  }
+  // SQLite writes the database and its journal files: none may be a link.
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) MOELOG_RETURN_IF_ERROR(RefuseSymlink(path + suffix));
+  auto impl = std::make_unique<Impl>();
+  int rc = sqlite3_open_v2(path.c_str(), &impl->db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW,
+                           nullptr);
+  if (rc != SQLITE_OK)
+    return Status::IOError(path + ": cannot open run store: " +
+                           (impl->db ? sqlite3_errmsg(impl->db) : sqlite3_errstr(rc)));
+  sqlite3_busy_timeout(impl->db, 10000);
+  sqlite3_create_function(impl->db, "moelog_num", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, MoelogNum,
+                          nullptr, nullptr);
+  // Probe that this is a database at all before changing anything.
+  auto probe = impl->UserVersion();
+  if (!probe.ok())
+    return Status::IOError(path + (sqlite3_errcode(impl->db) == SQLITE_NOTADB ? ": not a moelog run store: "
+                                                                               : ": cannot use the run store: ") +
+                           probe.status().message());
+  // Only moelog's own store is written: a new (empty) database, or one that
+  // carries moelog's application_id (or, from before the id, moelog's runs
+  // table). Checked before anything is changed.
+  auto app = impl->CheckOwnership(path, *probe);
+  if (!app.ok()) return app.status();
+  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA journal_mode=WAL"));
+  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA synchronous=NORMAL"));
+  // A page cache large enough for a whole logbook's lookups (64 MiB at most).
+  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA cache_size=-65536"));
+  MOELOG_RETURN_IF_ERROR(impl->Exec("BEGIN IMMEDIATE"));
+  auto v = impl->UserVersion();
+  if (!v.ok()) {
+    (void)impl->Exec("ROLLBACK");
+    return v.status();
+  }
+  // The id is this file's own constant; PRAGMA values cannot be bound.
+  if (*app != kApplicationId)
+    MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA application_id = " + std::to_string(kApplicationId)));
+  if (*v > kSchemaVersion) {
+    (void)impl->Exec("ROLLBACK");
+    return Status::InvalidArgument(path + ": run store schema version " + std::to_string(*v) +
+                                   " is newer than this moelog supports (" + std::to_string(kSchemaVersion) + ")");
+  }
+  int version = *v;
+  for (; version < schema_version; ++version) {
+    for (const char* sql : Migrations()[static_cast<size_t>(version)]) {
+      Status st = impl->Exec(sql);
+      if (!st.ok()) {
+        (void)impl->Exec("ROLLBACK");
+        return Status::IOError(path + ": migration to schema " + std::to_string(version + 1) + " failed: " +
+                               st.message());
+      }
+    }
+    // The version is this file's own integer; PRAGMA values cannot be bound.
+    MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA user_version = " + std::to_string(version + 1)));
+  }
+  // CachedRuns finds a key's newest batch by (cache_key, start_time): an
+  // index, not part of the schema version (created where missing).
+  if (version >= 1)
+    MOELOG_RETURN_IF_ERROR(impl->Exec("CREATE INDEX IF NOT EXISTS runs_cache_key_start ON runs(cache_key, start_time)"));
+  MOELOG_RETURN_IF_ERROR(impl->Exec("COMMIT"));
+  impl->version = std::max(version, *v);
+  return std::unique_ptr<RunStore>(new RunStore(std::move(impl)));
+}
+
+Result<int> RunStore::SchemaVersion() { return impl_->UserVersion(); }
+
+Status RunStore::Insert(RunRecord* record) {
+  std::vector<RunRecord> one{*record};
+  MOELOG_RETURN_IF_ERROR(Insert(&one));
+  *record = one[0];
+  return Status::Ok();
+}
+
+Status RunStore::Insert(std::vector<RunRecord>* records) {
+  const bool v2 = impl_->version >= 2, v3 = impl_->version >= 3, v4 = impl_->version >= 4;
+  std::string sql =
+      "INSERT INTO runs (run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, "
+      "cache_key, point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, "
+      "end_time, host, cpu_model, moelog_version, git_commit, git_dirty";
+  if (v2) sql += ", invocation_index, time_s, tflops, tokens_per_s";
+  if (v3) sql += ", cpu_isa";
+  if (v4) sql += ", runner";
+  const int params = v4 ? 28 : v3 ? 27 : v2 ? 26 : 22;
+  sql += ") VALUES (";
+  for (int i = 1; i <= params; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
+  sql += ")";
+  MOELOG_RETURN_IF_ERROR(impl_->Exec("BEGIN IMMEDIATE"));
+  {
+    Stmt s(impl_->db, sql);
+    Status st = s.status();
+    for (size_t i = 0; st.ok() && i < records->size(); ++i) {
+      RunRecord& r = (*records)[i];
+      if (r.run_id.empty()) r.run_id = NewRunId();
+      s.Bind(1, r.run_id);
+      s.Bind(2, r.entry_id);
+      s.Bind(3, r.logbook_path);
+      s.Bind(4, r.command_original);
+      s.Bind(5, r.command_rewritten);
+      s.Bind(6, r.config_json.empty() ? std::string("{}") : r.config_json);
+      s.Bind(7, r.target);
+      s.Bind(8, r.cache_key);
+      s.Bind(9, PointJson(r.point));
+      s.Bind(10, MetricsJson(r.metrics));
+      s.Bind(11, r.status);
+      s.Bind(12, static_cast<int64_t>(r.exit_status));
+      s.Bind(13, static_cast<int64_t>(r.timed_out ? 1 : 0));
+      s.Bind(14, r.stdout_tail);
+      s.Bind(15, r.stderr_tail);
+      s.Bind(16, r.start_time);
+      s.Bind(17, r.end_time);
+      s.Bind(18, r.host);
+      s.Bind(19, r.cpu_model);
+      s.Bind(20, r.moelog_version);
+      s.Bind(21, r.git_commit);
+      s.Bind(22, static_cast<int64_t>(r.git_dirty ? 1 : 0));
+      if (v2) {
+        s.Bind(23, r.invocation_index);
+        int col = 24;
+        for (const char* k : {"time_s", "tflops", "tokens_per_s"}) {
+          auto it = r.metrics.find(k);
+          if (it == r.metrics.end()) s.BindNull(col); else s.BindDouble(col, it->second);
+          ++col;
+        }
+      }
+      if (v3) s.Bind(27, r.cpu_isa);
+      if (v4) s.Bind(28, r.runner);
+      if (s.Step() != SQLITE_DONE) {
+        st = Status::IOError(std::string("sqlite: insert failed: ") + sqlite3_errmsg(impl_->db));
+        break;
+      }
+      r.id = sqlite3_last_insert_rowid(impl_->db);
+      s.Reset();
+    }
+    if (!st.ok()) {
+      (void)impl_->Exec("ROLLBACK");
+      return st;
+    }
+  }
+  return impl_->Exec("COMMIT");
+}
+
+Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
+  std::string sql = std::string("SELECT ") + kSelectColumns + (impl_->version >= 2 ? ", invocation_index" : "") +
+                    (impl_->version >= 3 ? ", cpu_isa" : "") + (impl_->version >= 4 ? ", runner" : "") +
+                    " FROM runs WHERE 1=1";
+  struct Binding {
+    bool is_num;
+    std::string text;
+    double num;
+  };
+  std::vector<Binding> binds;
+  auto bind_text = [&](const std::string& v) {
+    binds.push_back({false, v, 0});
+    return "?" + std::to_string(binds.size());
+  };
+  auto bind_num = [&](double v) {
+    binds.push_back({true, "", v});
+    return "?" + std::to_string(binds.size());
+  };
+  if (!q.entry_id.empty()) sql += " AND entry_id = " + bind_text(q.entry_id);
+  if (!q.logbook_path.empty()) sql += " AND logbook_path = " + bind_text(q.logbook_path);
+  if (!q.cache_key.empty()) sql += " AND cache_key = " + bind_text(q.cache_key);
+  if (!q.start_time.empty()) sql += " AND start_time = " + bind_text(q.start_time);
+  if (q.invocation_index >= 0 && impl_->version >= 2)
+    sql += " AND invocation_index = " + bind_num(static_cast<double>(q.invocation_index));
+  for (const auto& item : q.where) {
+    auto w = ParseWhere(item);
+    if (!w.ok()) return w.status();
+    double num = 0;
+    bool numeric = ParseNumber(w->value, &num) || w->value == "true" || w->value == "false";
+    if (w->value == "true") num = 1;
+    if (w->value == "false") num = 0;
+    std::string lhs;
+    auto col = std::find_if(kColumnKeys.begin(), kColumnKeys.end(), [&](const char* c) { return w->key == c; });
+    if (col != kColumnKeys.end()) {
+      lhs = *col;  // a name from the fixed list above
+    } else {
+      std::string path = "$.\"" + w->key + "\"";
+      std::string p = bind_text(path);
+      lhs = "COALESCE(json_extract(point_json, " + p + "), json_extract(metrics_json, " + p +
+            "), json_extract(config_json, " + p + "))";
+    }
+    const std::string& op = w->op;  // one of the fixed operators
+    if (numeric) {
+      sql += " AND moelog_num(" + lhs + ") " + op + " " + bind_num(num);
+    } else if (op == "=" || op == "!=") {
+      sql += " AND " + lhs + " " + op + " " + bind_text(w->value);
+    } else {
+      return Status::InvalidArgument("--where '" + item + "': " + op + " needs a number");
+    }
+  }
+  sql += " ORDER BY id";
+  if (q.limit > 0) sql += " LIMIT " + bind_num(static_cast<double>(q.limit));
+  Stmt s(impl_->db, sql);
+  MOELOG_RETURN_IF_ERROR(s.status());
+  for (size_t i = 0; i < binds.size(); ++i) {
+    int idx = static_cast<int>(i + 1);
+    if (binds[i].is_num) {
+      if (q.limit > 0 && i + 1 == binds.size()) s.Bind(idx, static_cast<int64_t>(binds[i].num));
+      else s.BindDouble(idx, binds[i].num);
+    } else {
+      s.Bind(idx, binds[i].text);
+    }
+  }
+  std::vector<RunRecord> out;
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) {
+    RunRecord r;
+    r.id = s.Int(0);
+    r.run_id = s.Text(1);
+    r.entry_id = s.Text(2);
+    r.logbook_path = s.Text(3);
+    r.command_original = s.Text(4);
+    r.command_rewritten = s.Text(5);
+    r.config_json = s.Text(6);
+    r.target = s.Text(7);
+    r.cache_key = s.Text(8);
+    FillFromJson(s.Text(9), s.Text(10), &r);
+    r.status = s.Text(11);
+    r.exit_status = static_cast<int>(s.Int(12));
+    r.timed_out = s.Int(13) != 0;
+    r.stdout_tail = s.Text(14);
+    r.stderr_tail = s.Text(15);
+    r.start_time = s.Text(16);
+    r.end_time = s.Text(17);
+    r.host = s.Text(18);
+    r.cpu_model = s.Text(19);
+    r.moelog_version = s.Text(20);
+    r.git_commit = s.Text(21);
+    r.git_dirty = s.Int(22) != 0;
+    if (impl_->version >= 2) r.invocation_index = s.Int(23);
+    if (impl_->version >= 3) r.cpu_isa = s.Text(24);
+    if (impl_->version >= 4) r.runner = s.Text(25);
+    out.push_back(std::move(r));
+  }
+  if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
+  if (q.latest_per_cache_key) {
+    std::map<std::string, std::string> newest;  // cache key -> start time of its newest row
+    for (const auto& r : out) newest[r.cache_key] = r.start_time;  // rows are in id order
+    std::vector<RunRecord> kept;
+    for (auto& r : out)
+      if (newest[r.cache_key] == r.start_time) kept.push_back(std::move(r));
+    out = std::move(kept);
+  }
+  return out;
+}
+
+Result<std::vector<RunRecord>> RunStore::ByEntry(const std::string& entry_id) {
+  RunQuery q;
+  q.entry_id = entry_id;
+  if (entry_id.empty()) q.where.push_back("entry_id=");
+  return Query(q);
+}
+
+Result<std::vector<RunRecord>> RunStore::ByCacheKey(const std::string& cache_key) {
+  if (cache_key.empty()) return std::vector<RunRecord>{};
+  RunQuery q;
+  q.cache_key = cache_key;
+  return Query(q);
+}
+
+Result<std::vector<RunRecord>> RunStore::CachedRuns(const std::string& cache_key) {
+  if (cache_key.empty()) return std::vector<RunRecord>{};
+  // The newest usable row's batch, found by the index: a key stored by
+  // thousands of entries costs two small queries, not a scan of every row.
+  std::string start, entry;
+  int64_t index = -1;
+  {
+    Stmt s(impl_->db, std::string("SELECT start_time, entry_id") + (impl_->version >= 2 ? ", invocation_index" : "") +
+                          " FROM runs WHERE cache_key = ?1 AND status IN ('ok', 'oom') ORDER BY id DESC LIMIT 1");
+    MOELOG_RETURN_IF_ERROR(s.status());
+    s.Bind(1, cache_key);
+    const int rc = s.Step();
+    if (rc == SQLITE_DONE) return std::vector<RunRecord>{};
+    if (rc != SQLITE_ROW) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
+    start = s.Text(0);
+    entry = s.Text(1);
+    if (impl_->version >= 2) index = s.Int(2);
+  }
+  RunQuery q;
+  q.cache_key = cache_key;
+  q.entry_id = entry;
+  q.start_time = start;
+  q.invocation_index = index;
+  auto rows = Query(q);
+  if (!rows.ok()) return rows.status();
+  std::vector<RunRecord> out;
+  for (auto& r : *rows)
+    if (r.entry_id == entry) out.push_back(std::move(r));  // entry_id "" matches any in Query
+  return out;
+}
+
+Result<int64_t> RunStore::DeleteEntry(const std::string& entry_id) {
+  Stmt s(impl_->db, "DELETE FROM runs WHERE entry_id = ?1");
+  MOELOG_RETURN_IF_ERROR(s.status());
+  s.Bind(1, entry_id);
+  if (s.Step() != SQLITE_DONE) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(impl_->db));
+  return static_cast<int64_t>(sqlite3_changes(impl_->db));
+}
+
+std::string DefaultStorePath(const std::string& logbook_path) {
+  auto pos = logbook_path.find_last_of('/');
+  return (pos == std::string::npos ? std::string() : logbook_path.substr(0, pos + 1)) + ".moelog/runs.db";
+}
+
+namespace {
+// Hash of a file's contents, memoized by (path, size, mtime): cache keys are
+// computed for every invocation of every entry on each update.
+std::string HashFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "missing:" + path;
+  const auto size = std::filesystem::file_size(path, ec);
+  const auto mtime = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+  const std::string memo_key = path + "\n" + std::to_string(size) + "\n" + std::to_string(mtime);
+  static std::mutex mu;
+  static std::map<std::string, std::string> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = memo.find(memo_key);
+    if (it != memo.end()) return it->second;
+  }
+  std::string h = Sha256Hex(ReadWhole(path)).substr(0, 16);
+  std::lock_guard<std::mutex> lock(mu);
+  memo[memo_key] = h;
+  return h;
+}
+}  // namespace
+
+std::string ModelVersionTag(const engine::BenchConfig& c) {
+  if (c.target == "v5p") {
+    // Resolving and hashing the files costs stat calls per key: memoized per
+    // (params, hardware) for the life of the process (one moelog command).
+    static std::mutex mu;
+    static std::map<std::pair<std::string, std::string>, std::string> memo;
+    const auto key = std::make_pair(c.model_params, c.hardware);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      auto it = memo.find(key);
+      if (it != memo.end()) return it->second;
+    }
+    // The same resolution the v5p backend uses, so the key hashes the files it reads.
+    auto params = engine::v5p::ResolveDataFile(c.model_params.empty() ? "v5p_params" : c.model_params, "");
+    auto hw = engine::v5p::ResolveDataFile(c.hardware.empty() ? "v5p" : c.hardware, "hardware");
+    std::string tag = std::string("v5p:") + MOELOG_VERSION + ":params=" +
+                      (params.ok() ? HashFile(*params) : "missing:" + c.model_params) +
+                      ":hw=" + (hw.ok() ? HashFile(*hw) : "missing:" + c.hardware);
+    std::lock_guard<std::mutex> lock(mu);
+    memo[key] = tag;
+    return tag;
+  }
+  // The CPU, and what moelog runs on it: a run on AMX is not reused for the
+  // same config capped to AVX2 (ONEDNN_MAX_CPU_ISA) or in f32-compute mode.
+  static const std::string cpu = CpuModel() + ":" + engine::cpu::Caps().Describe();
+  return c.target + ":" + MOELOG_VERSION + ":" + cpu;
+}
+
+std::string CacheKey(const engine::BenchConfig& c) {
+  return Sha256Hex(engine::CanonicalConfigJson(c) + "\n" + c.target + "\n" + ModelVersionTag(c));
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,107 @@
+#include "logbook/store/stored_run.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/bench_config.h"
+
+namespace moelog::logbook {
+
+std::optional<std::string> RunValue(const StoredRun& run, const std::string& key) {
+  if (key == "target" && !run.target.empty()) return run.target;
+  if (key == "host") return run.host;
+  if (key == "entry") return run.entry_id;
+  if (key == "source") return run.source;
+  auto it = run.config.find(key);
+  if (it != run.config.end()) return it->second;
+  if (key == "target") return run.target;
+  return std::nullopt;
+}
+
+std::optional<double> ParseNumber(const std::string& s) {
+  std::string t;
+  for (char c : s)
+    if (c != ',') t += c;
+  if (t.empty()) return std::nullopt;
+  const char* begin = t.c_str();
+  char* end = nullptr;
+  double v = std::strtod(begin, &end);
+  if (end == begin || *end != '\0' || !std::isfinite(v)) return std::nullopt;
+  // strtod accepts "inf", "nan" and hex; config values never use those.
+  for (char c : t)
+    if (std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E') return std::nullopt;
+  return v;
+}
+
+namespace {
+
+std::optional<bool> ParseBool(const std::string& s) {
+  if (s == "true" || s == "1") return true;
+  if (s == "false" || s == "0") return false;
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool ValuesEqual(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  auto na = ParseNumber(a), nb = ParseNumber(b);
+  if (na && nb) return *na == *nb || std::fabs(*na - *nb) <= 1e-9 * std::max(std::fabs(*na), std::fabs(*nb));
+  auto ba = ParseBool(a), bb = ParseBool(b);
+  return ba && bb && *ba == *bb;
+}
+
+bool IsIgnoredForPairing(const std::string& key) {
+  static const std::set<std::string> kIgnored = {
+      "json", "threads", "trace_dir", "quiet_ranks", "check_numerics", "iters", "warmup",
+      "topk_list", "null_route_frac_list", "null_route_sweep", "host", "entry", "source"};
+  return kIgnored.count(key) > 0;
+}
+
+std::string NormalizeKey(const std::string& key) {
+  std::string k;
+  for (char c : key) k += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::map<std::string, std::string> kAliases = {
+      {"pass", "bench_pass"},          {"parallel", "parallel_mode"},
+      {"quant", "quant_mode"},         {"remat", "remat_mode"},
+      {"routing", "routing_pack_strategy"}, {"shared", "shared_expert_dim"},
+      {"null_frac", "null_route_frac"}, {"queue", "queue_mode"}};
+  auto it = kAliases.find(k);
+  return it == kAliases.end() ? k : it->second;
+}
+
+bool IsKnownRunKey(const std::string& key) {
+  static const std::set<std::string> kKeys = [] {
+    std::set<std::string> keys = {"target", "host", "entry", "source", "topk_list",
+                                  "null_route_frac_list", "null_route_sweep", "json",
+                                  "trace_dir", "quiet_ranks"};
+    for (const char* target : {"cpu", "v5p"}) {
+      engine::BenchConfig c;
+      c.target = target;
+      auto j = nlohmann::json::parse(engine::CanonicalConfigJson(c), nullptr, false);
+      if (j.is_object())
+        for (auto it = j.begin(); it != j.end(); ++it) keys.insert(it.key());
+    }
+    return keys;
+  }();
+  return kKeys.count(key) > 0;
+}
+
+std::string FormatValue(double v) {
+  if (std::fabs(v) < 1e15 && v == std::floor(v)) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
+    return buf;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+}  // namespace moelog::logbook

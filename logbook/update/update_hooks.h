@@ -1,0 +1,57 @@
+// What `moelog update` (and check/plot) calls to fill the regions moelog owns
+// in a logbook: an entry's chart link, and the Stop Criteria status. Both
+// are plain functions of the parsed logbook and the runs; they return the
+// Markdown to place in the owned region (and, for charts, the files written).
+#ifndef MOELOG_LOGBOOK_UPDATE_HOOKS_H_
+#define MOELOG_LOGBOOK_UPDATE_HOOKS_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/status.h"
+#include "logbook/render/chart.h"
+#include "logbook/criteria/criteria.h"
+#include "logbook/doc/document.h"
+#include "logbook/store/stored_run.h"
+
+namespace moelog::logbook {
+
+// The runs criteria, comparisons and charts of one logbook look at: the
+// stored runs of the logbook's entries (from the store at `db_path`; none
+// when the file does not exist) and, when `recorded` is set, the figures
+// written in the entries' Result fields (recorded.h). `note` receives a
+// one-line description of what was loaded ("12 stored runs, 40 recorded").
+Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
+                                           std::string* note);
+
+// (a) The chart of one entry: its stored runs (`runs` may hold runs of other
+// entries; only entry.id's are used) and its recorded figures, drawn under
+// <dir of logbook>/figures/<entry id>.svg (.png when options.png) with .dat
+// and .gp beside it. Returns the image link for the entry's owned region
+// ("![...](figures/ID.svg)\n") and the files. NotFound when the entry has
+// nothing that varies along an axis (no chart: leave the region without one).
+// `how` (chart.h): whether to write, and the stamp the entry's region holds.
+Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& entry,
+                                 const std::vector<StoredRun>& runs, const ChartOptions& options = {},
+                                 const ChartDraw& how = {});
+
+// What criteria know about entries: ID (explicit and derived) -> has_result
+// (a Result field whose text or sub-bullets are not empty, "pending", "N/A").
+std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook);
+
+// (b) The body of the owned status region under "## Stop Criteria" for
+// `logbook_text` (the file's bytes; predicates are read from the bullets'
+// HTML comments / inline code) evaluated against `runs`. ParseError
+// "file:line: message" for a bad predicate. Deterministic text ending in a
+// newline (RenderCriteriaStatus).
+Result<std::string> CriteriaStatusRegion(const std::string& logbook_text, const Logbook& logbook,
+                                         const std::vector<StoredRun>& runs);
+
+// The evaluated criteria themselves (for `moelog check`).
+Result<std::vector<CriterionResult>> CheckCriteria(const std::string& logbook_text, const Logbook& logbook,
+                                                   const std::vector<StoredRun>& runs);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_UPDATE_HOOKS_H_

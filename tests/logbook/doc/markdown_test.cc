@@ -1,0 +1,87 @@
+#include "logbook/doc/markdown.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace moelog::logbook {
+namespace {
+
+int FindKind(const MdDocument& d, MdKind k, int nth = 0) {
+  for (size_t i = 0; i < d.nodes.size(); ++i)
+    if (d.nodes[i].kind == k && nth-- == 0) return static_cast<int>(i);
+  return -1;
+}
+
+TEST(MarkdownTest, HeadingsListsAndPositions) {
+  const std::string text = "# Title\n\n## Sec\n- a: `x y`\n  - sub\n\n- b\n\ntext\n";
+  MdDocument d = ParseMarkdown(text);
+  ASSERT_EQ(d.root().kind, MdKind::kDocument);
+  int h = FindKind(d, MdKind::kHeading, 1);
+  ASSERT_GE(h, 0);
+  EXPECT_EQ(d.nodes[h].level, 2);
+  EXPECT_EQ(d.nodes[h].start_line, 3);
+  int list = FindKind(d, MdKind::kList);
+  ASSERT_GE(list, 0);
+  EXPECT_EQ(d.nodes[list].start_line, 4);
+  // cmark reports lists followed by blank lines as ending on the next line,
+  // column 0; the wrapper normalizes to the last non-blank line.
+  EXPECT_EQ(d.nodes[list].end_line, 7);
+  int code = FindKind(d, MdKind::kCode);
+  ASSERT_GE(code, 0);
+  EXPECT_EQ(d.nodes[code].literal, "x y");
+  int item = FindKind(d, MdKind::kItem);
+  EXPECT_EQ(InlineText(d, FirstParagraph(d, item)), "a: `x y`");
+}
+
+TEST(MarkdownTest, GfmTablesAreParsed) {
+  const std::string text = "intro\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n";
+  MdDocument d = ParseMarkdown(text);
+  int t = FindKind(d, MdKind::kTable);
+  ASSERT_GE(t, 0) << "table extension not attached";
+  EXPECT_EQ(d.nodes[t].start_line, 3);
+  EXPECT_EQ(d.nodes[t].end_line, 6);
+  ASSERT_EQ(d.nodes[t].children.size(), 3u);
+  EXPECT_TRUE(d.nodes[d.nodes[t].children[0]].header_row);
+  EXPECT_FALSE(d.nodes[d.nodes[t].children[1]].header_row);
+}
+
+TEST(MarkdownTest, FencedBlocksKeepInfoAndLines) {
+  const std::string text = "1. step\n\n```bash\necho hi \\\n  there\n```\n";
+  MdDocument d = ParseMarkdown(text);
+  int c = FindKind(d, MdKind::kCodeBlock);
+  ASSERT_GE(c, 0);
+  EXPECT_TRUE(d.nodes[c].fenced);
+  EXPECT_EQ(d.nodes[c].info, "bash");
+  EXPECT_EQ(d.nodes[c].start_line, 3);
+  EXPECT_EQ(d.nodes[c].end_line, 6);
+  EXPECT_EQ(d.nodes[c].literal, "echo hi \\\n  there\n");
+}
+
+TEST(MarkdownTest, PathologicalInputDoesNotCrash) {
+  std::string deep(100000, '>');
+  deep += " x\n";
+  MdDocument d = ParseMarkdown(deep);
+  EXPECT_TRUE(d.depth_limited);
+  std::string junk;
+  for (int i = 0; i < 4096; ++i) junk += static_cast<char>((i * 131 + 7) & 0xff);
+  MdDocument j = ParseMarkdown(junk);
+  EXPECT_EQ(j.root().kind, MdKind::kDocument);
+  MdDocument e = ParseMarkdown("");
+  EXPECT_EQ(e.nodes.size(), 1u);
+  std::string lists;
+  for (int i = 0; i < 200; ++i) lists += std::string(static_cast<size_t>(i) * 2, ' ') + "- x\n";
+  MdDocument l = ParseMarkdown(lists);
+  EXPECT_TRUE(l.depth_limited);
+}
+
+TEST(MarkdownTest, SplitLinesHandlesCrlfAndMissingNewline) {
+  auto l = SplitLines("a\r\nb\nc");
+  ASSERT_EQ(l.size(), 3u);
+  EXPECT_EQ(l[0], "a");
+  EXPECT_EQ(l[2], "c");
+  EXPECT_TRUE(SplitLines("").empty());
+}
+
+}  // namespace
+}  // namespace moelog::logbook

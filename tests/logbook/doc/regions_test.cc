@@ -1,0 +1,95 @@
+#include "logbook/doc/regions.h"
+
+#include <gtest/gtest.h>
+
+namespace moelog::logbook {
+namespace {
+
+TEST(RegionsTest, InsertThenReplaceKeepsOutsideBytes) {
+  const std::string text = "# T\n- Result:\n  - a\n- Next action: x\n";
+  RegionScan scan = FindRegions(text, "t.md");
+  ASSERT_TRUE(scan.ok());
+  EXPECT_TRUE(scan.regions.empty());
+  RegionEdit e{"ID-1", "| a |\n|---|\n| 1 |\n\n", "  ", 3, false};
+  SpliceResult r = SpliceRegions(text, scan, {e}, {});
+  ASSERT_EQ(r.changed.size(), 1u);
+  // Outside bytes: the text before the insertion point and after it are intact.
+  const std::string head = "# T\n- Result:\n  - a\n";
+  ASSERT_EQ(r.text.substr(0, head.size()), head);
+  ASSERT_EQ(r.text.substr(r.text.size() - 17), "- Next action: x\n");
+  RegionScan s2 = FindRegions(r.text, "t.md");
+  ASSERT_TRUE(s2.ok());
+  ASSERT_EQ(s2.regions.size(), 1u);
+  EXPECT_EQ(s2.regions[0].id, "ID-1");
+  EXPECT_FALSE(s2.regions[0].edited);
+  EXPECT_EQ(s2.regions[0].indent, "  ");
+  // Same contents again: nothing changes.
+  SpliceResult same = SpliceRegions(r.text, s2, {e}, {});
+  EXPECT_EQ(same.text, r.text);
+  EXPECT_TRUE(same.changed.empty());
+  // New contents: only the region changes.
+  e.content = "| a |\n|---|\n| 2 |\n\n";
+  SpliceResult next = SpliceRegions(r.text, s2, {e}, {});
+  EXPECT_EQ(next.changed.size(), 1u);
+  EXPECT_EQ(next.text.substr(0, head.size()), head);
+  EXPECT_NE(next.text.find("| 2 |"), std::string::npos);
+  EXPECT_EQ(next.text.find("| 1 |"), std::string::npos);
+}
+
+TEST(RegionsTest, HandEditIsDetectedAndKept) {
+  const std::string region = FormatRegion("X-1", "| a |\n|---|\n| 1 |\n\n", "");
+  std::string text = "before\n" + region + "after\n";
+  RegionScan scan = FindRegions(text, "t");
+  ASSERT_EQ(scan.regions.size(), 1u);
+  EXPECT_FALSE(scan.regions[0].edited);
+  text.replace(text.find("| 1 |"), 5, "| 9 |");
+  scan = FindRegions(text, "t");
+  ASSERT_EQ(scan.regions.size(), 1u);
+  EXPECT_TRUE(scan.regions[0].edited);
+  RegionEdit e{"X-1", "| a |\n|---|\n| 1 |\n\n", "", 0, false};
+  SpliceResult kept = SpliceRegions(text, scan, {e}, {});
+  EXPECT_EQ(kept.text, text);
+  ASSERT_EQ(kept.kept_edited.size(), 1u);
+  SpliceResult forced = SpliceRegions(text, scan, {e}, SpliceOptions{true});
+  EXPECT_EQ(forced.text, "before\n" + region + "after\n");
+}
+
+TEST(RegionsTest, MalformedRegionsAreDiagnosed) {
+  auto msgs = [](const std::string& t) {
+    std::string all;
+    for (const auto& d : FindRegions(t, "f.md").diagnostics) all += d.ToString() + "\n";
+    return all;
+  };
+  EXPECT_NE(msgs("<!-- moelog:begin id=A hash=0 -->\n<!-- moelog:begin id=B hash=0 -->\n<!-- moelog:end -->\n")
+                .find("f.md:2: nested moelog region"),
+            std::string::npos);
+  EXPECT_NE(msgs("x\n<!-- moelog:begin id=A hash=0 -->\n| a |\n").find("f.md:2: moelog region is never closed"),
+            std::string::npos);
+  EXPECT_NE(msgs("<!-- moelog:end -->\n").find("f.md:1: <!-- moelog:end --> without"), std::string::npos);
+  EXPECT_NE(msgs("<!-- moelog:begin id=A hash=0 -->\n<!-- moelog:end -->\n<!-- moelog:begin id=A hash=0 -->\n"
+                 "<!-- moelog:end -->\n")
+                .find("f.md:3: duplicate moelog region id=A (first at line 1)"),
+            std::string::npos);
+  EXPECT_NE(msgs("<!-- moelog:begin hash=0 -->\n<!-- moelog:end -->\n").find("without id="), std::string::npos);
+  // Markers inside fenced code are text.
+  EXPECT_TRUE(FindRegions("```\n<!-- moelog:begin id=A hash=0 -->\n```\n", "f").ok());
+  EXPECT_TRUE(FindRegions("```\n<!-- moelog:begin id=A hash=0 -->\n```\n", "f").regions.empty());
+}
+
+TEST(RegionsTest, InsertAtEndOfFileWithoutNewline) {
+  const std::string text = "a\nb";
+  RegionEdit e{"Z-1", "x\n", "", 2, true};
+  SpliceResult r = SpliceRegions(text, FindRegions(text, "f"), {e}, {});
+  EXPECT_EQ(r.text.substr(0, 4), "a\nb\n");
+  EXPECT_EQ(FindRegions(r.text, "f").regions.size(), 1u);
+}
+
+TEST(RegionsTest, UnifiedDiff) {
+  EXPECT_EQ(UnifiedDiff("a\nb\n", "a\nb\n", "f"), "");
+  const std::string d = UnifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3\n4\nX\n6\n7\n8\n", "f");
+  EXPECT_NE(d.find("--- f\n+++ f (moelog)\n"), std::string::npos);
+  EXPECT_NE(d.find("@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+X\n 6\n 7\n 8\n"), std::string::npos) << d;
+}
+
+}  // namespace
+}  // namespace moelog::logbook

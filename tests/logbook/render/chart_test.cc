@@ -1,0 +1,289 @@
+#include "logbook/render/chart.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "logbook/file_util.h"
+
+namespace moelog::logbook {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A small XML well-formedness check: balanced, properly nested tags, quoted
+// attributes, known entity syntax; prolog, comments and CDATA skipped.
+bool WellFormedXml(const std::string& x, std::string* why) {
+  std::vector<std::string> stack;
+  size_t i = 0;
+  bool root_seen = false;
+  while (i < x.size()) {
+    if (x[i] != '<') {
+      if (x[i] == '&') {
+        size_t semi = x.find(';', i);
+        if (semi == std::string::npos || semi - i > 10) { *why = "bad entity at " + std::to_string(i); return false; }
+      }
+      if (stack.empty() && !std::isspace(static_cast<unsigned char>(x[i])) && root_seen) {
+        *why = "text after the root element";
+        return false;
+      }
+      ++i;
+      continue;
+    }
+    if (x.compare(i, 4, "<!--") == 0) {
+      size_t e = x.find("-->", i + 4);
+      if (e == std::string::npos) { *why = "unclosed comment"; return false; }
+      i = e + 3;
+      continue;
+    }
+    if (x.compare(i, 9, "<![CDATA[") == 0) {
+      size_t e = x.find("]]>", i);
+      if (e == std::string::npos) { *why = "unclosed CDATA"; return false; }
+      i = e + 3;
+      continue;
+    }
+    if (x.compare(i, 2, "<?") == 0 || x.compare(i, 2, "<!") == 0) {
+      size_t e = x.find('>', i);
+      if (e == std::string::npos) { *why = "unclosed declaration"; return false; }
+      i = e + 1;
+      continue;
+    }
+    // A tag: scan to '>' honoring quotes.
+    size_t j = i + 1;
+    char quote = 0;
+    while (j < x.size() && (quote || x[j] != '>')) {
+      if (quote && x[j] == quote) quote = 0;
+      else if (!quote && (x[j] == '"' || x[j] == '\'')) quote = x[j];
+      else if (!quote && x[j] == '<') { *why = "'<' inside a tag at " + std::to_string(j); return false; }
+      ++j;
+    }
+    if (j >= x.size()) { *why = "unclosed tag"; return false; }
+    std::string tag = x.substr(i + 1, j - i - 1);
+    bool closing = !tag.empty() && tag[0] == '/';
+    bool self = !tag.empty() && tag.back() == '/';
+    std::string name = tag.substr(closing ? 1 : 0);
+    name = name.substr(0, name.find_first_of(" \t\r\n/"));
+    if (name.empty()) { *why = "empty tag name"; return false; }
+    if (closing) {
+      if (stack.empty() || stack.back() != name) { *why = "mismatched </" + name + ">"; return false; }
+      stack.pop_back();
+    } else if (!self) {
+      if (stack.empty() && root_seen) { *why = "second root element"; return false; }
+      stack.push_back(name);
+      root_seen = true;
+    }
+    i = j + 1;
+  }
+  if (!stack.empty()) { *why = "unclosed <" + stack.back() + ">"; return false; }
+  if (!root_seen) { *why = "no root element"; return false; }
+  return true;
+}
+
+ChartPoint Point(std::map<std::string, std::string> cfg, double tflops, double tps = 0, std::string source = "modeled") {
+  ChartPoint p;
+  p.config = std::move(cfg);
+  p.config.emplace("tokens", "32768");
+  p.metrics["tflops"] = tflops;
+  if (tps > 0) p.metrics["tokens_per_s"] = tps;
+  p.source = std::move(source);
+  return p;
+}
+
+// Top-k sweep at two shared-expert widths, recorded and modeled.
+std::vector<ChartPoint> TopkSweep() {
+  std::vector<ChartPoint> pts;
+  for (const char* shared : {"0", "5632"})
+    for (int k : {1, 2, 4, 6, 8}) {
+      double tf = 80.0 * k / (1.0 + 0.1 * k) + (shared[0] == '0' ? 0 : 100);
+      pts.push_back(Point({{"topk", std::to_string(k)}, {"shared_expert_dim", shared}}, tf, 1.6e6 / (0.5 + 0.2 * k)));
+      pts.push_back(Point({{"topk", std::to_string(k)}, {"shared_expert_dim", shared}}, tf * 1.05, 0, "recorded"));
+    }
+  return pts;
+}
+
+std::string TempDir(const std::string& name) {
+  fs::path d = fs::path(testing::TempDir()) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d.string();
+}
+
+void ExpectGoodSvg(const std::string& path) {
+  auto svg = ReadFile(path);
+  ASSERT_TRUE(svg.ok()) << path;
+  EXPECT_GT(svg->size(), 1000u);
+  std::string why;
+  EXPECT_TRUE(WellFormedXml(*svg, &why)) << path << ": " << why;
+  EXPECT_NE(svg->find("<svg"), std::string::npos);
+}
+
+TEST(ChartPlan, LineForNumericSweepWithSeriesPerOtherValueAndSource) {
+  auto plan = PlanChart(TopkSweep(), {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->kind, ChartPlan::Kind::kLine);
+  EXPECT_EQ(plan->x_key, "topk");
+  EXPECT_EQ(plan->x_values, (std::vector<std::string>{"1", "2", "4", "6", "8"}));
+  // shared in {0, 5632} x {recorded, modeled} TF/s, plus modeled tokens/s for each width.
+  EXPECT_EQ(plan->series.size(), 6u);
+  int right = 0;
+  for (const auto& s : plan->series) right += s.axis == 2;
+  EXPECT_EQ(right, 2);
+  EXPECT_EQ(plan->y2_label, "tokens/s");
+}
+
+TEST(ChartPlan, BarsForCategoricalAB) {
+  std::vector<ChartPoint> pts;
+  for (const char* rm : {"none", "expert_mlp", "combine"})
+    for (const char* k : {"2", "8"}) pts.push_back(Point({{"remat_mode", rm}, {"topk", k}}, std::stod(k) * 40 + rm[0]));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->kind, ChartPlan::Kind::kBars);
+  EXPECT_EQ(plan->bar_key, "remat_mode");
+  EXPECT_EQ(plan->series.size(), 3u);
+  EXPECT_EQ(plan->x_values, (std::vector<std::string>{"topk=2", "topk=8"}));
+  EXPECT_EQ(*plan->series[1].y[1], 8 * 40 + 'e');
+  // Asking for topk on x gives lines instead.
+  ChartOptions o;
+  o.x_key = "topk";
+  EXPECT_EQ(PlanChart(pts, o)->kind, ChartPlan::Kind::kLine);
+  o.x_key = "color";
+  EXPECT_EQ(PlanChart(pts, o).status().code(), Status::Code::kInvalidArgument);
+}
+
+TEST(ChartPlan, NothingVariesIsNotFound) {
+  EXPECT_EQ(PlanChart({Point({{"topk", "2"}}, 1)}, {}).status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(PlanChart({}, {}).status().code(), Status::Code::kNotFound);
+}
+
+TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
+  const std::string dir = TempDir("moelog_chart");
+  const std::string lb = dir + "/log.md";
+  auto line = DrawEntryChart(lb, "MOE-I8-004", TopkSweep(), {});
+  ASSERT_TRUE(line.ok()) << line.status().ToString();
+  EXPECT_EQ(line->files.chart, dir + "/figures/MOE-I8-004.svg");
+  EXPECT_TRUE(fs::exists(dir + "/figures/MOE-I8-004.dat"));
+  EXPECT_TRUE(fs::exists(dir + "/figures/MOE-I8-004.gp"));
+  EXPECT_EQ(line->markdown.rfind("![MOE-I8-004: ", 0), 0u) << line->markdown;
+  EXPECT_NE(line->markdown.find("](figures/MOE-I8-004.svg)"), std::string::npos);
+  ExpectGoodSvg(line->files.chart);
+  auto first = ReadFile(line->files.chart);
+  ASSERT_TRUE(DrawEntryChart(lb, "MOE-I8-004", TopkSweep(), {}).ok());
+  EXPECT_EQ(*ReadFile(line->files.chart), *first) << "same inputs must give the same bytes";
+
+  std::vector<ChartPoint> ab;
+  for (const char* be : {"gmm", "ragged_dot"})
+    for (const char* h : {"2048", "3072"}) ab.push_back(Point({{"backend", be}, {"hidden", h}}, be[0] == 'g' ? 275 : 268));
+  auto bars = DrawEntryChart(lb, "backend A/B", ab, {});
+  ASSERT_TRUE(bars.ok()) << bars.status().ToString();
+  // An ID the file name cannot hold as it is gets a hash of the whole ID.
+  EXPECT_EQ(bars->files.chart, dir + "/figures/backend-A-B-" + ChartStem("backend A/B").substr(12) + ".svg");
+  EXPECT_EQ(ChartStem("backend A/B").size(), 20u);
+  ExpectGoodSvg(bars->files.chart);
+}
+
+// A chart is reused only when the region's stamp names both its inputs and
+// its bytes: a chart drawn from other inputs (a kill after the .dat/.gp were
+// written), changed or cut short is redrawn, and reported when not writing.
+TEST(ChartDraw, StampDecidesWhetherTheChartIsCurrent) {
+  const std::string dir = TempDir("moelog_chart_stamp");
+  ChartPlan plan = *PlanChart(TopkSweep(), {});
+  auto drawn = DrawChart(plan, dir, "s", false);
+  ASSERT_TRUE(drawn.ok()) << drawn.status().ToString();
+  const ChartStamp stamp = drawn->stamp;
+  ASSERT_EQ(stamp.inputs.size(), 16u);
+  ASSERT_EQ(stamp.chart.size(), 16u);
+  EXPECT_EQ(FindChartStamp("x\n  " + FormatChartStamp(stamp)), stamp);
+  EXPECT_FALSE(FindChartStamp("<!-- moelog:chart inputs=zz chart=1 -->"));
+  const std::string svg = *ReadFile(drawn->chart);
+  auto check = [&](const std::optional<ChartStamp>& recorded) {
+    ChartDraw how;
+    how.write = false;
+    how.recorded = recorded;
+    return DrawChart(plan, dir, "s", false, how)->current;
+  };
+  EXPECT_TRUE(check(stamp));
+  EXPECT_FALSE(check(std::nullopt));  // a region with no stamp proves nothing
+  ChartStamp other_inputs = stamp;
+  other_inputs.inputs[0] = other_inputs.inputs[0] == '0' ? '1' : '0';
+  EXPECT_FALSE(check(other_inputs));
+  // Another complete SVG in its place: changed, so redrawn from the inputs.
+  const std::string changed = std::string(svg).replace(svg.find("<svg"), 4, "<svg data-x='1'");
+  ASSERT_TRUE(AtomicWriteFile(drawn->chart, changed).ok());
+  EXPECT_FALSE(check(stamp));
+  ChartDraw redraw;
+  redraw.recorded = stamp;
+  auto again = DrawChart(plan, dir, "s", false, redraw);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->stamp, stamp);
+  EXPECT_EQ(*ReadFile(drawn->chart), svg);
+}
+
+// Chart files are unique per entry: IDs that differ only in characters a file
+// name cannot hold, or beyond 60 characters, never share a chart.
+TEST(ChartDraw, StemsOfDistinctIdsNeverCollide) {
+  const std::string long_a(70, 'A'), long_b = std::string(69, 'A') + "B";
+  EXPECT_NE(ChartStem(long_a), ChartStem(long_b));
+  EXPECT_LE(ChartStem(long_a).size(), 60u);
+  EXPECT_NE(ChartStem("a/b"), ChartStem("a b"));
+  EXPECT_EQ(ChartStem("MOE-I8-003"), "MOE-I8-003");  // plain IDs keep their name
+  EXPECT_EQ(ChartStem(ChartStem("a/b")), ChartStem("a/b"));
+}
+
+TEST(ChartDraw, PngOnRequest) {
+  const std::string dir = TempDir("moelog_chart_png");
+  ChartOptions o;
+  o.png = true;
+  auto r = DrawEntryChart(dir + "/log.md", "E-1", TopkSweep(), o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  auto png = ReadFile(r->files.chart);
+  ASSERT_TRUE(png.ok());
+  ASSERT_GT(png->size(), 8u);
+  EXPECT_EQ(png->substr(1, 3), "PNG");
+}
+
+TEST(ChartDraw, HostileTitlesAndValuesAreNeutralized) {
+  const std::string dir = TempDir("moelog_chart_hostile");
+  const std::string marker = dir + "/pwned";
+  const std::string hostile = "\"; system(\"touch " + marker + "\") ; ' ` !touch " + marker + " `touch " + marker + "`";
+  std::vector<ChartPoint> pts = TopkSweep();
+  for (auto& p : pts) p.config["impl"] = hostile;  // a value that reaches series names
+  pts[0].config["impl"] = "x'; system('touch " + marker + "'); '";
+  ChartOptions o;
+  o.title = hostile;
+  auto r = DrawEntryChart(dir + "/log.md", "E-2", pts, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectGoodSvg(r->files.chart);
+  EXPECT_FALSE(fs::exists(marker)) << "a title reached gnuplot's shell";
+  auto script = ReadFile(r->files.script);
+  ASSERT_TRUE(script.ok());
+  for (char bad : {'"', '`', '!', '$'}) EXPECT_EQ(script->find(bad), std::string::npos) << bad;
+  // Single quotes appear only as moelog's own quoting: an even count per line.
+  std::istringstream lines(*script);
+  std::string l;
+  while (std::getline(lines, l)) {
+    EXPECT_EQ(std::count(l.begin(), l.end(), '\'') % 2, 0) << l;
+    auto bs = l.find('\\');  // only moelog's own line continuations
+    EXPECT_TRUE(bs == std::string::npos || bs == l.size() - 1) << l;
+  }
+  EXPECT_EQ(GnuplotLabel("\"; system(\"rm -rf /\")"), "_; system(_rm -rf /_)");
+}
+
+TEST(ChartDraw, UnsafePathsAreRefusedAndEmptyChartsAreErrors) {
+  ChartPlan plan = *PlanChart(TopkSweep(), {});
+  const std::string dir = TempDir("moelog_chart_err");
+  EXPECT_EQ(DrawChart(plan, dir + "/it's", "a", false).status().code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(DrawChart(plan, dir, "a b", false).status().code(), Status::Code::kInvalidArgument);
+  // A plan with no data at all: gnuplot draws nothing, which moelog reports.
+  ChartPlan empty = plan;
+  for (auto& s : empty.series) std::fill(s.y.begin(), s.y.end(), std::nullopt);
+  auto r = DrawChart(empty, dir, "empty", false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kIOError);
+  EXPECT_NE(r.status().message().find("incomplete chart"), std::string::npos) << r.status().message();
+  EXPECT_FALSE(fs::exists(dir + "/empty.svg"));
+}
+
+}  // namespace
+}  // namespace moelog::logbook

@@ -1,0 +1,78 @@
+#include "logbook/render/render_table.h"
+
+#include <gtest/gtest.h>
+
+#include "logbook/doc/markdown.h"
+#include "logbook/doc/parse_logbook.h"
+
+namespace moelog::logbook {
+namespace {
+
+TableRow Row(std::map<std::string, std::string> c, double tflops) {
+  TableRow r;
+  r.config = std::move(c);
+  r.config["tokens"] = "32768";
+  r.config["iters"] = "3";
+  r.metrics = {{"time_s", 0.05}, {"tflops", tflops}, {"tflops_per_device", tflops / 4}, {"tokens_per_s", 655360}};
+  return r;
+}
+
+TEST(RenderTableTest, VaryingColumnsOnlyAndDedupe) {
+  std::vector<TableRow> rows = {Row({{"parallel_mode", "none"}, {"topk", "2"}, {"pass", "fb"}, {"bench_pass", "fb"}}, 100),
+                                Row({{"parallel_mode", "ep"}, {"topk", "2"}, {"pass", "f"}, {"bench_pass", "f"}}, 120)};
+  auto cols = VaryingColumns(rows);
+  ASSERT_EQ(cols.size(), 2u);
+  EXPECT_EQ(cols[0], "parallel_mode");
+  EXPECT_EQ(cols[1], "bench_pass");  // "pass" duplicates it
+}
+
+TEST(RenderTableTest, RecordedColumnAndDeltaFromResultBullets) {
+  const std::string md = "- Result:\n  - `none, topk=2`: 100.0 TF/s\n  - `ep, topk=2`: 150.0 TF/s\n"
+                         "  - `ep, topk=8`: 1.0 TF/s\n";
+  const Logbook lb = ParseLogbook("# T\n## Experiment Log\n### 2026-01-01 10:00 - e\n" + md, "t");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  auto rec = lb.entries[0].RecordedBullets();
+  ASSERT_EQ(rec.size(), 3u);
+  std::vector<TableRow> rows = {Row({{"parallel_mode", "none"}, {"topk", "2"}}, 110),
+                                Row({{"parallel_mode", "ep"}, {"topk", "2"}}, 120)};
+  const std::string t = RenderRunTable(rows, rec);
+  const auto lines = SplitLines(t);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "| parallel_mode | time (ms) | TF/s | TF/s/device | tokens/s | recorded TF/s | delta |");
+  EXPECT_EQ(lines[2], "| none | 50.000 | 110.000 | 27.500 | 655360 | 100.000 | +10.0% |");
+  EXPECT_EQ(lines[3], "| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.000 | -20.0% |");
+  // Deterministic: same input, same bytes.
+  EXPECT_EQ(t, RenderRunTable(rows, rec));
+  // The rendered table parses back as a GFM table with one row per run.
+  MdDocument d = ParseMarkdown(t);
+  int tables = 0;
+  for (const auto& n : d.nodes) tables += n.kind == MdKind::kTable;
+  EXPECT_EQ(tables, 1);
+}
+
+TEST(RenderTableTest, StatusColumnOnlyWhenSomethingFailed) {
+  std::vector<TableRow> rows = {Row({{"topk", "2"}}, 1), Row({{"topk", "8"}}, 2)};
+  EXPECT_EQ(RenderRunTable(rows, {}).find("status"), std::string::npos);
+  rows[1].status = "failed";
+  rows[1].metrics.clear();
+  const std::string t = RenderRunTable(rows, {});
+  EXPECT_NE(t.find("| topk | status |"), std::string::npos);
+  EXPECT_NE(t.find("| 8 | failed | - | - | - | - |"), std::string::npos);
+}
+
+TEST(RenderTableTest, RowFromRecordFlattensConfigAndOverlaysPoint) {
+  RunRecord r;
+  r.config_json = R"({"topk":[1,2,4],"backend":"gmm","shared_fused":true,"capacity_factor":1.25})";
+  r.point = {{"topk", "4"}};
+  r.metrics = {{"tflops", 3}};
+  TableRow row = RowFromRecord(r);
+  EXPECT_EQ(row.config["topk"], "4");
+  EXPECT_EQ(row.config["backend"], "gmm");
+  EXPECT_EQ(row.config["shared_fused"], "true");
+  EXPECT_EQ(row.config["capacity_factor"], "1.25");
+  r.config_json = "not json";
+  EXPECT_EQ(RowFromRecord(r).config.size(), 1u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook

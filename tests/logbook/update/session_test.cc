@@ -1,0 +1,367 @@
+// The update pipeline end to end on copies of the seed documents (target
+// v5p: modeled, deterministic) and on broken documents.
+#include "logbook/update/session.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "logbook/file_util.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/doc/parse_recipe.h"
+#include "logbook/doc/regions.h"
+#include "logbook/store/run_store.h"
+#include "tests/logbook/seed_docs.h"
+
+namespace moelog::logbook {
+namespace {
+
+namespace fs = std::filesystem;
+using moelog::testing::SeedPath;
+using moelog::testing::Slurp;
+
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("moelog_session_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Put(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+  SessionSummary Run(const std::string& path, SessionOptions o, DocumentKind k = DocumentKind::kLogbook) {
+    o.db = (dir_ / "runs.db").string();
+    out_.str("");
+    err_.str("");
+    return RunSession(path, k, o, out_, err_);
+  }
+  fs::path dir_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(SessionTest, Int8SeedUpdatesOncePerRunnableEntryAndIsIdempotent) {
+  const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
+  const std::string p = Put("int8.md", seed);
+  SessionOptions o;
+  SessionSummary dry = Run(p, [] { SessionOptions d; d.dry_run = true; return d; }());
+  EXPECT_EQ(dry.exit_code, 0);
+  EXPECT_NE(out_.str().find("[cache miss] moelog bench --target v5p"), std::string::npos) << out_.str();
+  EXPECT_EQ(Slurp(p), seed);  // dry run writes nothing
+
+  SessionSummary s = Run(p, o);
+  ASSERT_EQ(s.exit_code, 0) << err_.str();
+  const std::string once = Slurp(p);
+  const RegionScan scan = FindRegions(once, p);
+  ASSERT_TRUE(scan.ok());
+  EXPECT_EQ(static_cast<int>(scan.regions.size()), s.runnable);
+  EXPECT_EQ(s.invocations, s.executed);
+  // One table row per planned invocation (each a single sweep point here).
+  int rows = 0;
+  for (const auto& r : scan.regions)
+    for (const auto& l : moelog::testing::Lines(r.content))
+      if (l.find("| ") != std::string::npos && l.find("---") == std::string::npos) ++rows;
+  EXPECT_EQ(rows - static_cast<int>(scan.regions.size()), s.invocations);  // minus header rows
+  // Outside regions, the file is the seed plus the inserted regions only.
+  std::string stripped = once;
+  for (auto it = scan.regions.rbegin(); it != scan.regions.rend(); ++it)
+    stripped.erase(it->begin_offset, it->end_offset - it->begin_offset);
+  EXPECT_EQ(stripped, seed);
+  // The logbook still parses to the same entries.
+  EXPECT_EQ(ParseLogbook(once, p).entries.size(), ParseLogbook(seed, p).entries.size());
+
+  SessionSummary again = Run(p, o);
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_EQ(again.executed, 0);
+  EXPECT_EQ(again.cache_hits, again.invocations);
+  EXPECT_FALSE(again.changed);
+  EXPECT_EQ(Slurp(p), once);
+
+  SessionOptions check;
+  check.check = true;
+  EXPECT_EQ(Run(p, check).exit_code, 0) << out_.str();
+}
+
+// A CRLF file stays CRLF and a lone-CR file stays lone-CR: the update is the
+// LF update with the file's own line ends, and a second update is a no-op.
+TEST_F(SessionTest, LineEndingsAreKept) {
+  const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
+  const std::string lf = Put("lf.md", seed);
+  ASSERT_EQ(Run(lf, {}).exit_code, 0) << err_.str();
+  const std::string want = Slurp(lf);
+  for (const LineEnding e : {LineEnding::kCrLf, LineEnding::kCr}) {
+    const std::string p = Put(e == LineEnding::kCr ? "cr.md" : "crlf.md", FromLf(seed, e));
+    ASSERT_EQ(DetectLineEnding(Slurp(p)), e);
+    SessionSummary s = Run(p, {});
+    ASSERT_EQ(s.exit_code, 0) << err_.str();
+    EXPECT_GT(s.runnable, 0);  // a lone-CR file is read, not "0 of 0"
+    const std::string once = Slurp(p);
+    EXPECT_EQ(DetectLineEnding(once), e);
+    EXPECT_EQ(ToLf(once, e), want);
+    EXPECT_FALSE(Run(p, {}).changed);
+    EXPECT_EQ(Slurp(p), once);
+  }
+}
+
+// -j N runs plans concurrently (in-process model runs share this process):
+// the document and the stored runs must be exactly those of a serial update.
+TEST_F(SessionTest, ParallelJobsGiveTheSerialResult) {
+  const std::string seed = Slurp(SeedPath("moe_ep_benchmark_logbook.md"));
+  std::string docs[2];
+  int rows[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const std::string p = Put("ep" + std::to_string(k) + ".md", seed);
+    SessionOptions o;
+    o.jobs = k == 0 ? 1 : 4;
+    o.db = (dir_ / ("runs" + std::to_string(k) + ".db")).string();
+    out_.str("");
+    err_.str("");
+    SessionSummary s = RunSession(p, DocumentKind::kLogbook, o, out_, err_);
+    ASSERT_EQ(s.exit_code, 0) << err_.str();
+    ASSERT_GT(s.executed, 10);
+    docs[k] = Slurp(p);
+    rows[k] = s.executed;
+  }
+  EXPECT_EQ(rows[0], rows[1]);
+  // Chart links name the logbook file; compare with those names aligned.
+  std::string serial = docs[0];
+  for (size_t pos = 0; (pos = serial.find("ep0", pos)) != std::string::npos; pos += 3) serial.replace(pos, 3, "ep1");
+  EXPECT_EQ(serial, docs[1]);
+}
+
+// Two entries with the same command share its cached runs; both keep their
+// table and chart, and a second update changes nothing.
+TEST_F(SessionTest, EntriesSharingACommandAreBothComplete) {
+  const std::string cmd =
+      "- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 512 --mlp-dim 256 --experts 16 --topk 2`\n"
+      "- Result: pending\n\n";
+  const std::string p = Put("twins.md", "# Twins: Research Logbook\n\n## Experiment ID Prefix\n- `TW`\n\n"
+                                        "## Experiment Log\n### 2026-04-01 10:00 - first\n" + cmd +
+                                        "### 2026-04-01 11:00 - second\n" + cmd);
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  const std::string once = Slurp(p);
+  EXPECT_NE(once.find("figures/TW-20260401-1000.svg"), std::string::npos) << once;
+  EXPECT_NE(once.find("figures/TW-20260401-1100.svg"), std::string::npos) << once;
+  SessionSummary again = Run(p, {});
+  EXPECT_EQ(again.executed, 0);
+  EXPECT_FALSE(again.changed);
+  EXPECT_EQ(Slurp(p), once);
+}
+
+// Faults leave no lie behind: a chart cut short is stale for --check and
+// redrawn by update; a store that cannot take the runs fails the update and
+// the document gets no row it does not hold; a command edited into one that
+// no longer plans loses its old table and fails the update.
+TEST_F(SessionTest, FaultsAreFailuresNotSilentSuccess) {
+  const std::string cmd =
+      "- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 512 --mlp-dim 256 --experts 16 --topk 2`\n"
+      "- Result: pending\n\n";
+  const std::string doc = "# F: Research Logbook\n\n## Experiment Log\n### 2026-04-01 10:00 - F-1 one\n" + cmd;
+  const std::string p = Put("faults.md", doc);
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  const std::string once = Slurp(p);
+  const std::string chart = (dir_ / "figures" / "F-1.svg").string();
+  const std::string svg = Slurp(chart);
+  ASSERT_NE(svg.find("</svg>"), std::string::npos);
+  Put("figures/F-1.svg", svg.substr(0, svg.size() / 2));  // a full disk, a kill -9
+  SessionOptions check;
+  check.check = true;
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+  EXPECT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  EXPECT_EQ(Slurp(chart), svg);  // redrawn whole
+  EXPECT_EQ(Slurp(p), once);
+  // A whole SVG that is not the one the region's stamp names (left by a kill
+  // after new inputs were written, or replaced by hand): stale, redrawn.
+  Put("figures/F-1.svg", std::string(svg).replace(svg.find("<svg"), 4, "<svg data-old='1'"));
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+  EXPECT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  EXPECT_EQ(Slurp(chart), svg);
+  EXPECT_EQ(Slurp(p), once);
+  EXPECT_EQ(Run(p, check).exit_code, 0);
+
+  // A store that refuses the rows (its runs table lost columns; a fresh
+  // folder, so nothing is cached): the update fails and writes no table.
+  const std::string q = Put("broken/faults.md", doc);
+  const std::string db = (dir_ / "broken" / ".moelog" / "runs.db").string();
+  fs::create_directories(dir_ / "broken" / ".moelog");
+  ASSERT_TRUE(RunStore::Open(db).ok());
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h,
+                         "DROP TABLE runs; CREATE TABLE runs (id INTEGER PRIMARY KEY, run_id TEXT, cache_key TEXT, "
+                         "config_json TEXT, command_rewritten TEXT, point_json TEXT, metrics_json TEXT)",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(h);
+  SessionSummary broken = Run(q, {});
+  EXPECT_EQ(broken.exit_code, 1) << err_.str();
+  EXPECT_EQ(Slurp(q).find("moelog:begin"), std::string::npos) << Slurp(q);
+
+  // The command edited into one that does not plan.
+  std::string bad = once;
+  bad.replace(bad.find("--topk 2`"), 9, "--topk 2 --topk-lst 3`");
+  Put("faults.md", bad);
+  SessionSummary s = Run(p, {});
+  EXPECT_EQ(s.exit_code, 1);
+  const std::string now = Slurp(p);
+  EXPECT_EQ(now.find("| random"), std::string::npos) << now;  // no stale table
+  EXPECT_NE(now.find("not updated (command 1)"), std::string::npos) << now;
+}
+
+TEST_F(SessionTest, CheckFailsOnStaleMissingOrEditedRegions) {
+  const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
+  const std::string p = Put("int8.md", seed);
+  SessionOptions check;
+  check.check = true;
+  EXPECT_EQ(Run(p, check).exit_code, 1);  // nothing stored, no regions
+  EXPECT_EQ(Slurp(p), seed);
+  EXPECT_FALSE(fs::exists(dir_ / "runs.db"));  // --check creates nothing
+  ASSERT_EQ(Run(p, {}).exit_code, 0);
+  const std::string good = Slurp(p);
+  EXPECT_EQ(Run(p, check).exit_code, 0);
+  // A hand edit inside a region.
+  std::string edited = good;
+  const size_t cell = edited.find("| none |");
+  ASSERT_NE(cell, std::string::npos);
+  edited.replace(cell, 8, "| NONE |");
+  Put("int8.md", edited);
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+  EXPECT_NE(out_.str().find("--- "), std::string::npos);  // a diff
+  EXPECT_EQ(Run(p, {}).exit_code, 1);                     // kept, reported
+  EXPECT_EQ(Slurp(p), edited);
+  EXPECT_NE(err_.str().find("edited by hand"), std::string::npos);
+  SessionOptions force;
+  force.force = true;
+  EXPECT_EQ(Run(p, force).exit_code, 0);
+  EXPECT_EQ(Slurp(p), good);
+  // A removed region is missing again.
+  const RegionScan scan = FindRegions(good, p);
+  std::string removed = good;
+  removed.erase(scan.regions[0].begin_offset, scan.regions[0].end_offset - scan.regions[0].begin_offset);
+  Put("int8.md", removed);
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+}
+
+TEST_F(SessionTest, LoopsExpandToOneRowPerIteration) {
+  const std::string text =
+      "# L\n## Experiment Log\n### 2026-03-01 09:00 - X-1 loop\n- Command:\n"
+      "  - `/bin/bash -lc 'for pm in none ep; do for tk in 2 4 8; do .venv/bin/python "
+      "lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 2048 --hidden 256 --mlp-dim 128 --experts 8 "
+      "--distribution random --backend gmm --impl fused_w13 --topk \"$tk\" --parallel-mode \"$pm\" --iters 1 --warmup 0; done; done'`\n- Result: pending\n";
+  const std::string p = Put("l.md", text);
+  SessionSummary s = Run(p, {});
+  ASSERT_EQ(s.exit_code, 0) << err_.str();
+  EXPECT_EQ(s.invocations, 6);
+  const RegionScan scan = FindRegions(Slurp(p), p);
+  ASSERT_EQ(scan.regions.size(), 1u);
+  const auto lines = moelog::testing::Lines(scan.regions[0].content);
+  // Header, delimiter, 6 rows, blank line, then the sweep's chart link.
+  ASSERT_GE(lines.size(), 9u) << scan.regions[0].content;
+  EXPECT_TRUE(lines[8].empty()) << scan.regions[0].content;
+  EXPECT_NE(lines[0].find("parallel_mode | topk"), std::string::npos);
+  EXPECT_NE(lines[2].find("| none | 2 |"), std::string::npos);
+  EXPECT_NE(lines[7].find("| ep | 8 |"), std::string::npos);
+}
+
+// A loop's values reach the runs only through the flags they set: a sweep
+// over a loop variable meets `sweep` and `pairs` criteria, and no loop
+// variable appears as configuration.
+TEST_F(SessionTest, LoopSweepsMeetSweepAndPairCriteria) {
+  const std::string text =
+      "# L\n## Stop Criteria\n- Swept `moelog: sweep topk in {2,8}`\n"
+      "- Paired `moelog: pairs topk=2 vs topk=8`\n\n## Experiment Log\n### 2026-03-01 09:00 - X-1 loop\n"
+      "- Command: `for tk in 2 8; do python bench_moe_hillclimb.py --tokens 2048 --hidden 256 --mlp-dim 128 "
+      "--experts 8 --distribution random --impl fused_w13 --topk \"$tk\"; done`\n- Result: pending\n";
+  const std::string p = Put("loopcrit.md", text);
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  const std::string now = Slurp(p);
+  EXPECT_NE(now.find("Stop criteria status: 2 met, 0 unmet"), std::string::npos) << now;
+  EXPECT_EQ(now.find("loop."), std::string::npos) << now;
+  EXPECT_EQ(now.find("tk"), now.find("tk in 2 8")) << now;
+}
+
+TEST_F(SessionTest, RecipeRunsAndWritesRegionsAfterSteps) {
+  const std::string seed = Slurp(SeedPath("agent_research_recipe.md"));
+  const std::string p = Put("recipe.md", seed);
+  SessionOptions o;
+  o.write = false;
+  o.print_tables = true;
+  SessionSummary s = Run(p, o, DocumentKind::kRecipe);
+  ASSERT_EQ(s.exit_code, 0) << err_.str();
+  EXPECT_EQ(Slurp(p), seed);
+  EXPECT_NE(out_.str().find("### RECIPE-STEP-4"), std::string::npos) << out_.str();
+  o.write = true;
+  s = Run(p, o, DocumentKind::kRecipe);
+  ASSERT_EQ(s.exit_code, 0);
+  const std::string written = Slurp(p);
+  const RegionScan scan = FindRegions(written, p);
+  ASSERT_EQ(static_cast<int>(scan.regions.size()), s.runnable);
+  const Recipe before = ParseRecipe(seed, p);
+  for (const auto& r : scan.regions) {
+    const int n = std::stoi(r.id.substr(r.id.rfind('-') + 1));
+    // Each region sits right after its step's fenced block (plus one blank line).
+    EXPECT_EQ(r.begin_line, before.steps[n - 1].end_line + 2 + 0) << r.id;
+    break;  // later regions shift by the earlier ones' length
+  }
+  EXPECT_EQ(ParseRecipe(written, p).steps.size(), before.steps.size());
+}
+
+TEST_F(SessionTest, NastyInputsGiveDiagnosticsAndLeaveTheFileAlone) {
+  const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
+  std::string junk;
+  for (int i = 0; i < 3000; ++i) junk += static_cast<char>((i * 7919 + 13) % 256);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"nested", "# T\n## Experiment Log\n<!-- moelog:begin id=A hash=0 -->\n<!-- moelog:begin id=B hash=0 -->\n"
+                 "<!-- moelog:end -->\n"},
+      {"unterminated_region", "# T\n<!-- moelog:begin id=A hash=0 -->\n| a |\n"},
+      {"duplicate_region", "<!-- moelog:begin id=A hash=0 -->\n<!-- moelog:end -->\n"
+                           "<!-- moelog:begin id=A hash=0 -->\n<!-- moelog:end -->\n"},
+  };
+  for (const auto& [name, text] : cases) {
+    const std::string p = Put(name + ".md", text);
+    SessionSummary s = Run(p, {});
+    EXPECT_EQ(s.exit_code, 3) << name;
+    EXPECT_EQ(Slurp(p), text) << name;
+    EXPECT_NE(err_.str().find(p + ":"), std::string::npos) << name << ": " << err_.str();
+  }
+  // Truncated, binary, unterminated fence, duplicate IDs: diagnostics, no crash.
+  const std::vector<std::pair<std::string, std::string>> soft = {
+      {"truncated", seed.substr(0, seed.size() / 3)},
+      {"junk", junk},
+      {"fence", "# T\n## Experiment Log\n### 2026-01-01 10:00 - A-1 x\n```bash\nmoelog bench --tokens 8\n"},
+      {"dup_ids", "# T\n## Experiment Log\n### 2026-01-01 10:00 - A-1 x\n- Command: N/A\n"
+                  "### 2026-01-01 10:01 - A-1 y\n- Command: N/A\n"},
+  };
+  for (const auto& [name, text] : soft) {
+    const std::string p = Put(name + ".md", text);
+    SessionOptions check;
+    check.check = true;
+    SessionSummary s = Run(p, check);
+    EXPECT_TRUE(s.exit_code == 0 || s.exit_code == 1) << name;
+    EXPECT_EQ(Slurp(p), text) << name;
+  }
+  EXPECT_NE(err_.str().find("duplicate entry ID A-1"), std::string::npos) << err_.str();
+}
+
+TEST_F(SessionTest, BadOptionsAreUsageErrors) {
+  const std::string p = Put("x.md", "# T\n");
+  SessionOptions o;
+  o.target = "tpu";
+  EXPECT_EQ(Run(p, o).exit_code, 2);
+  o = {};
+  o.entries = {"NOPE-1"};
+  EXPECT_EQ(Run(p, o).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
