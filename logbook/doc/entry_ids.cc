@@ -29,7 +29,6 @@ bool IsExplicitId(std::string_view token) {
   return false;
 }
 
-namespace {
 std::string Slug(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -39,7 +38,6 @@ std::string Slug(std::string_view s) {
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out;
 }
-}  // namespace
 
 std::string EffectiveIdPrefix(const Logbook& logbook) {
   std::string p = Slug(logbook.id_prefix);

@@ -19,6 +19,10 @@ namespace moelog::logbook {
 // first starting with a letter, the last all digits ("MOE-I8-004").
 bool IsExplicitId(std::string_view token);
 
+// Upper case, every run of non-alphanumerics as one '-', none at the ends:
+// "moe ep / v2" -> "MOE-EP-V2". Derived-ID prefixes and recipe step IDs.
+std::string Slug(std::string_view s);
+
 // The prefix used for derived IDs: the logbook's Experiment ID Prefix, else
 // its title (before any ':') upper-cased with non-alphanumerics as '-',
 // else "LOG".

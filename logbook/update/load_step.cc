@@ -1,0 +1,108 @@
+// The load step: the document read and parsed, its units and regions found.
+#include <algorithm>
+#include <filesystem>
+
+#include "logbook/doc/entry_ids.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/doc/parse_recipe.h"
+#include "logbook/update/steps.h"
+
+namespace moelog::logbook {
+namespace {
+
+// An entry's region goes after its Result field (or at the entry's end).
+std::vector<Unit> UnitsOf(const Logbook& lb) {
+  std::vector<Unit> units;
+  for (const auto& e : lb.entries) {
+    Unit u;
+    u.id = e.id;
+    u.label = e.label;
+    u.line = e.heading_line;
+    u.commands = e.commands;
+    u.recorded = e.RecordedBullets();
+    if (const Field* r = e.FindField("Result")) {
+      u.insert_after = r->bullet.end_line;
+      u.indent = std::string(static_cast<size_t>(r->bullet.content_indent), ' ');
+    } else {
+      u.insert_after = e.end_line;
+      u.blank_before = true;
+    }
+    units.push_back(std::move(u));
+  }
+  return units;
+}
+
+// A recipe step's region goes after the step.
+std::vector<Unit> UnitsOf(const Recipe& r, const std::string& path) {
+  std::vector<Unit> units;
+  for (const auto& s : r.steps) {
+    Unit u;
+    u.id = RecipeStepId(path, s.number);
+    u.label = s.title;
+    u.line = s.line;
+    u.commands = s.commands;
+    u.insert_after = s.end_line;
+    u.indent = s.blocks.empty() ? "" : std::string(static_cast<size_t>(s.blocks.back().indent), ' ');
+    u.blank_before = true;
+    units.push_back(std::move(u));
+  }
+  return units;
+}
+
+bool HasUnit(const LoadedDocument& doc, const std::string& id) {
+  return std::any_of(doc.units.begin(), doc.units.end(), [&](const Unit& u) { return u.id == id; });
+}
+
+}  // namespace
+
+std::string RecipeStepId(const std::string& path, int n) {
+  std::string s = Slug(std::filesystem::path(path).stem().string());
+  if (s.empty()) s = "RECIPE";
+  return s + "-STEP-" + std::to_string(n);
+}
+
+Stop LoadDocument(const std::string& path, DocumentKind kind, LoadedDocument* doc, std::ostream& err) {
+  auto text = ReadFile(path);
+  if (!text.ok()) {
+    err << text.status().ToString() << "\n";
+    return text.status().ExitCode();
+  }
+  // The document is read with LF line ends and written back with its own:
+  // CRLF stays CRLF, a lone-CR (old Mac) file stays lone-CR.
+  doc->path = path;
+  doc->kind = kind;
+  doc->raw = std::move(text.value());
+  doc->ending = DetectLineEnding(doc->raw);
+  doc->text = ToLf(doc->raw, doc->ending);
+  const std::vector<Diagnostic>* diags = nullptr;
+  if (kind == DocumentKind::kLogbook) {
+    doc->logbook = ParseLogbook(doc->text, path);
+    doc->units = UnitsOf(doc->logbook);
+    diags = &doc->logbook.diagnostics;
+  } else {
+    doc->recipe = ParseRecipe(doc->text, path);
+    doc->units = UnitsOf(doc->recipe, path);
+    diags = &doc->recipe.diagnostics;
+  }
+  for (const auto& d : *diags) err << d.ToString() << "\n";
+  doc->scan = FindRegions(doc->text, path);
+  if (doc->scan.ok()) return std::nullopt;
+  for (const auto& d : doc->scan.diagnostics) err << d.ToString() << "\n";
+  err << path << ": malformed moelog regions; nothing run, file unchanged\n";
+  return kExitParse;
+}
+
+Stop CheckUnitIds(const LoadedDocument& doc, const std::vector<std::string>& entries, std::ostream& err) {
+  for (const auto& r : doc.scan.regions) {
+    const bool known = HasUnit(doc, r.id) || (doc.kind == DocumentKind::kLogbook && r.id == kCriteriaRegionId);
+    if (!known) err << doc.path << ":" << r.begin_line << ": region id=" << r.id << " matches no entry; left alone\n";
+  }
+  for (const auto& id : entries) {
+    if (HasUnit(doc, id)) continue;
+    err << "moelog: error: no entry with ID " << id << " in " << doc.path << "\n";
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,159 @@
+// The plan step: the store opened, the selected units' commands planned and
+// looked up in the cache; --dry-run prints the result.
+#include <algorithm>
+#include <filesystem>
+
+#include "logbook/update/steps.h"
+
+namespace moelog::logbook {
+namespace {
+
+bool HasFailedRun(RunStore* store, const std::string& id) {
+  if (!store) return false;
+  auto rows = store->ByEntry(id);
+  return rows.ok() && std::any_of(rows->begin(), rows->end(), [](const RunRecord& r) { return r.status != "ok"; });
+}
+
+// The units --entry and --failed select, in document order.
+std::vector<const Unit*> SelectUnits(const LoadedDocument& doc, const SessionOptions& opt, RunStore* store) {
+  std::vector<const Unit*> selected;
+  for (const auto& u : doc.units) {
+    if (!opt.entries.empty() && std::find(opt.entries.begin(), opt.entries.end(), u.id) == opt.entries.end()) continue;
+    if (opt.failed && !HasFailedRun(store, u.id)) continue;
+    selected.push_back(&u);
+  }
+  return selected;
+}
+
+// Each invocation's cache key and the store's newest usable batch for it
+// (none with --force); the invocations with none are the ones to run.
+void LookUpCache(PlannedCommand* pc, RunStore* store, bool force) {
+  for (size_t i = 0; i < pc->plan.invocations.size(); ++i) {
+    pc->keys.push_back(CacheKey(pc->plan.invocations[i].config));
+    std::vector<RunRecord> hit;
+    if (store && !force)
+      if (auto c = store->CachedRuns(pc->keys.back()); c.ok()) hit = std::move(c.value());
+    if (hit.empty()) pc->missing.push_back(i);
+    pc->cached.push_back(std::move(hit));
+  }
+}
+
+PlannedCommand PlanOne(const CommandText& c, Plan plan, const SessionOptions& opt, RunStore* store) {
+  PlannedCommand pc;
+  pc.command = &c;
+  pc.plan = std::move(plan);
+  pc.runnable = (pc.plan.verdict == PlanVerdict::kRunnable ||
+                 (pc.plan.verdict == PlanVerdict::kNeedsConsent && opt.allow_shell)) &&
+                !pc.plan.invocations.empty();
+  if (pc.runnable) LookUpCache(&pc, store, opt.force);
+  return pc;
+}
+
+// --stale: a unit whose region already shows what it would show now.
+bool IsUpToDate(const LoadedDocument& doc, const UnitWork& w, std::ostream& err) {
+  if (!w.runnable) return false;
+  bool complete = true;
+  std::string content = RenderUnit(w, &complete);
+  if (!complete) return false;
+  const Region* r = doc.scan.Find(w.unit->id);
+  bool chart_stale = false;
+  if (doc.kind == DocumentKind::kLogbook) content += ChartLink(doc, w, r, false, err, nullptr, &chart_stale);
+  return r && !r->edited && !chart_stale &&
+         doc.text.substr(r->begin_offset, r->end_offset - r->begin_offset) == FormatRegion(w.unit->id, content, r->indent);
+}
+
+}  // namespace
+
+std::string StorePath(const LoadedDocument& doc, const SessionOptions& opt) {
+  return opt.db.empty() ? DefaultStorePath(doc.path) : opt.db;
+}
+
+Stop OpenStore(const LoadedDocument& doc, const SessionOptions& opt, std::unique_ptr<RunStore>* store,
+               std::ostream& err) {
+  const std::string db = StorePath(doc, opt);
+  if ((opt.check || opt.dry_run) && !std::filesystem::exists(db)) return std::nullopt;
+  auto s = RunStore::Open(db);
+  if (!s.ok()) {
+    err << db << ": " << s.status().ToString() << "\n";
+    return s.status().ExitCode() == kExitUsage ? kExitError : s.status().ExitCode();
+  }
+  *store = std::move(s.value());
+  return std::nullopt;
+}
+
+Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOptions* popt, std::ostream& err) {
+  popt->target = opt.target;
+  popt->extra_bench_args = opt.extra_bench_args;
+  if (opt.launchers.empty()) return std::nullopt;
+  auto t = LoadLauncherTable(opt.launchers);
+  if (!t.ok()) {
+    err << opt.launchers << ": " << t.status().ToString() << "\n";
+    return kExitUsage;
+  }
+  *table = std::move(t.value());
+  popt->launchers = table;
+  return std::nullopt;
+}
+
+std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
+                               RunStore* store, std::ostream& err) {
+  const std::vector<const Unit*> selected = SelectUnits(doc, opt, store);
+  std::vector<std::string_view> texts;
+  for (const Unit* u : selected)
+    for (const auto& c : u->commands) texts.push_back(c.joined);
+  std::vector<Plan> plans = PlanCommands(texts, popt);
+  size_t next_plan = 0;
+  std::vector<UnitWork> work;
+  for (const Unit* u : selected) {
+    UnitWork w;
+    w.unit = u;
+    for (const auto& c : u->commands) {
+      w.commands.push_back(PlanOne(c, std::move(plans[next_plan++]), opt, store));
+      w.runnable = w.runnable || w.commands.back().runnable;
+    }
+    if (opt.stale && IsUpToDate(doc, w, err)) continue;
+    work.push_back(std::move(w));
+  }
+  return work;
+}
+
+int ReportNeedsConsent(const LoadedDocument& doc, const std::vector<UnitWork>& work, std::ostream& err) {
+  int n = 0;
+  for (const auto& w : work)
+    for (const auto& pc : w.commands)
+      if (pc.plan.verdict == PlanVerdict::kNeedsConsent) {
+        ++n;
+        err << doc.path << ":" << pc.command->line << ": " << w.unit->id << ": " << pc.plan.Summary() << "\n";
+      }
+  return n;
+}
+
+void PrintPlan(const std::vector<UnitWork>& work, SessionSummary* sum, std::ostream& out) {
+  for (const auto& w : work) {
+    out << w.unit->id << " (line " << w.unit->line << "): " << w.unit->label << "\n";
+    if (w.commands.empty()) out << "  no commands\n";
+    for (const auto& pc : w.commands) {
+      out << "  line " << pc.command->line << ": " << pc.plan.Summary() << "\n";
+      for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
+        const bool hit = pc.runnable && !pc.cached[i].empty();
+        out << "    " << (pc.runnable ? (hit ? "[cache hit]  " : "[cache miss] ") : "[skipped]    ")
+            << pc.plan.invocations[i].command_line << "\n";
+      }
+    }
+    if (w.runnable) ++sum->runnable;
+  }
+}
+
+void CountWork(const std::vector<UnitWork>& work, SessionSummary* sum) {
+  for (const auto& w : work) {
+    if (!w.runnable) continue;
+    ++sum->runnable;
+    for (const auto& pc : w.commands) {
+      if (!pc.runnable) continue;
+      sum->invocations += static_cast<int>(pc.plan.invocations.size());
+      sum->cache_hits += static_cast<int>(pc.plan.invocations.size() - pc.missing.size());
+    }
+  }
+}
+
+}  // namespace moelog::logbook

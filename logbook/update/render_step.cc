@@ -1,0 +1,187 @@
+// The render step: each unit's region (table, notes, chart) and the Stop
+// Criteria status region.
+#include <set>
+
+#include "logbook/render/chart.h"
+#include "logbook/render/render_table.h"
+#include "logbook/store/run_adapter.h"
+#include "logbook/update/steps.h"
+#include "logbook/update/update_hooks.h"
+
+namespace moelog::logbook {
+namespace {
+
+// The runs a unit's chart shows: each invocation's successful records. A
+// cache hit stored by another entry with the same command is this entry's
+// result all the same.
+std::vector<StoredRun> ChartRuns(const UnitWork& w) {
+  std::vector<StoredRun> runs;
+  for (const auto& pc : w.commands) {
+    if (!pc.runnable) continue;
+    for (size_t i = 0; i < pc.plan.invocations.size(); ++i)
+      for (const RunRecord* r : RecordsOf(pc, i))
+        if (r->status == "ok") runs.push_back(ToStoredRun(*r));
+  }
+  for (auto& r : runs) r.entry_id = w.unit->id;
+  return runs;
+}
+
+// Commands that cannot be planned (an invalid flag, a conflict) fail the
+// update, each reported where it is written; the returned notes say why in
+// the region.
+std::string InvalidCommands(const LoadedDocument& doc, const UnitWork& w, SessionSummary* sum, std::ostream& err) {
+  std::string notes;
+  for (size_t ci = 0; ci < w.commands.size(); ++ci) {
+    const PlannedCommand& pc = w.commands[ci];
+    if (pc.plan.verdict != PlanVerdict::kInvalid) continue;
+    ++sum->invalid;
+    err << doc.path << ":" << pc.command->line << ": " << w.unit->id << ": " << pc.plan.Summary() << "\n";
+    notes += "- not updated (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()) + "\n";
+  }
+  return notes;
+}
+
+// A unit with nothing to run: reported; its old table no longer answers a
+// command that stopped planning, so its region (if any) says why instead.
+void SkipUnit(const LoadedDocument& doc, const UnitWork& w, const std::string& invalid,
+              std::vector<RegionEdit>* edits, std::ostream& out) {
+  std::string why;
+  for (const auto& pc : w.commands) why += (why.empty() ? "" : "; ") + pc.plan.Summary();
+  out << w.unit->id << ": " << (why.empty() ? "skipped (no commands)" : Shorten(why, 160)) << "\n";
+  if (!invalid.empty() && doc.scan.Find(w.unit->id) != nullptr) edits->push_back(EditOf(*w.unit, invalid));
+}
+
+// The region of a runnable unit, or nullopt when --check finds it
+// incomplete (then it is stale, and left as it is).
+std::optional<std::string> UnitRegion(const LoadedDocument& doc, const SessionOptions& opt, bool draw,
+                                      const UnitWork& w, SessionSummary* sum, std::ostream& out, std::ostream& err) {
+  const std::string& id = w.unit->id;
+  bool complete = true;
+  std::string content = RenderUnit(w, &complete);
+  bool chart_stale = false;
+  if (doc.kind == DocumentKind::kLogbook && complete)
+    content += ChartLink(doc, w, doc.scan.Find(id), draw, err, &sum->write_errors, &chart_stale);
+  if (opt.check && chart_stale) {
+    sum->stale.push_back(id);
+    out << id << ": its chart is missing, incomplete, changed or drawn from other data\n";
+  }
+  if (!complete && opt.check) {
+    sum->stale.push_back(id);
+    out << id << ": stale: runs missing from the store\n";
+    return std::nullopt;
+  }
+  if (!complete) out << id << ": incomplete: some runs failed or did not run\n";
+  return content;
+}
+
+void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
+  std::string title = u.label;
+  while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
+  out << "\n### " << u.id << ": " << title << "\n\n" << content;
+}
+
+}  // namespace
+
+std::string RenderUnit(const UnitWork& w, bool* complete) {
+  std::vector<TableRow> rows;
+  std::vector<std::string> notes;
+  *complete = true;
+  for (size_t ci = 0; ci < w.commands.size(); ++ci) {
+    const PlannedCommand& pc = w.commands[ci];
+    if (!pc.runnable) {
+      // Named by its position in the entry, not its line: the region sits
+      // above commands written after Result, and would move their lines.
+      notes.push_back("- skipped (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()));
+      continue;
+    }
+    for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
+      const auto recs = RecordsOf(pc, i);
+      if (recs.empty()) *complete = false;
+      for (const RunRecord* r : recs) rows.push_back(RowFromRecord(*r));
+    }
+  }
+  std::string content = RenderRunTable(rows, w.unit->recorded);
+  if (!notes.empty()) {
+    content += "\n";
+    for (const auto& n : notes) content += n + "\n";
+  }
+  content += "\n";  // keeps the end marker out of the table
+  return content;
+}
+
+std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region* old, bool draw, std::ostream& err,
+                      int* write_errors, bool* chart_stale) {
+  const Entry* e = doc.logbook.FindEntry(w.unit->id);
+  if (!e) return "";
+  ChartDraw how;
+  how.write = draw;
+  if (old) how.recorded = FindChartStamp(old->content);
+  auto chart = ChartForEntry(doc.path, *e, ChartRuns(w), {}, how);
+  if (!chart.ok()) {
+    const auto code = chart.status().code();
+    if (code != Status::Code::kNotFound)
+      err << doc.path << ":" << e->heading_line << ": " << e->id << ": chart: " << chart.status().ToString() << "\n";
+    if (code != Status::Code::kIOError) return "";
+    if (write_errors) ++*write_errors;
+    // The old chart no longer shows these runs: no link to it, but a reason.
+    return "Chart not drawn: " + NoteText(chart.status().message()) + ". The next `moelog update` retries.\n";
+  }
+  if (!chart->files.current && chart_stale) *chart_stale = true;
+  return chart->markdown + "\n";
+}
+
+std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOptions& opt, bool draw,
+                                    const std::vector<UnitWork>& work, SessionSummary* sum, std::ostream& out,
+                                    std::ostream& err) {
+  std::vector<RegionEdit> edits;
+  for (const auto& w : work) {
+    const std::string invalid = InvalidCommands(doc, w, sum, err);
+    if (!w.runnable) {
+      SkipUnit(doc, w, invalid, &edits, out);
+      continue;
+    }
+    auto content = UnitRegion(doc, opt, draw, w, sum, out, err);
+    if (!content) continue;
+    if (opt.print_tables) PrintTable(*w.unit, *content, out);
+    edits.push_back(EditOf(*w.unit, *content));
+  }
+  return edits;
+}
+
+void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const std::vector<UnitWork>& work,
+                       std::vector<RegionEdit>* edits, std::ostream& err) {
+  const Logbook& lb = doc.logbook;
+  const Section* s = lb.FindSection(SectionKind::kStopCriteria);
+  if (!s) return;
+  bool any = false;
+  for (const auto& b : StopCriteriaBullets(doc.text)) any = any || FindPredicateText(b.text).has_value();
+  if (!any) return;
+  std::set<std::string> ids;
+  for (const auto& e : lb.entries) ids.insert(e.id);
+  std::vector<StoredRun> runs;
+  std::set<std::string> seen;
+  if (store)
+    if (auto rows = store->Query(RunQuery{}); rows.ok())
+      for (const auto& r : *rows)
+        if (r.status == "ok" && ids.count(r.entry_id)) {
+          runs.push_back(ToStoredRun(r));
+          seen.insert(runs.back().id);
+        }
+  for (const auto& w : work)
+    for (const auto& pc : w.commands)
+      for (const auto& r : pc.fresh)
+        if (r.status == "ok" && !seen.count(ToStoredRun(r).id)) runs.push_back(ToStoredRun(r));
+  auto body = CriteriaStatusRegion(doc.text, lb, runs);
+  if (!body.ok()) {
+    err << body.status().message() << "\n";
+    return;
+  }
+  RegionEdit e;
+  e.id = kCriteriaRegionId;
+  e.content = *body;
+  e.insert_after_line = s->bullets.empty() ? s->heading_line : s->bullets.back().end_line;
+  e.blank_before = true;
+  edits->push_back(std::move(e));
+}
+
+}  // namespace moelog::logbook

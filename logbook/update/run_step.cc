@@ -1,0 +1,126 @@
+// The run step: each command's missing invocations run (several at once),
+// then their records stored, one command after another.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "logbook/update/steps.h"
+#include "logbook/work_queue.h"
+
+namespace moelog::logbook {
+namespace {
+
+// "[done/total] unit  ETA" on a terminal's stderr; nothing otherwise.
+class Progress {
+ public:
+  Progress(bool on, int total) : on_(on && isatty(2)), total_(total), start_(std::chrono::steady_clock::now()) {}
+  void Step(int done, const std::string& what) {
+    if (!on_) return;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double eta = done > 0 ? el / done * (total_ - done) : 0;
+    std::fprintf(stderr, "\r\033[K[%d/%d] %s  ETA %.0fs", done, total_, what.c_str(), eta);
+    if (done == total_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool on_;
+  int total_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// How commands run: consented scripts work in .moelog/scratch beside the
+// document, the only folder they may write when sandboxed.
+Result<RunnerOptions> MakeRunnerOptions(const LoadedDocument& doc, const SessionOptions& opt) {
+  RunnerOptions ropt;
+  ropt.allow_shell = opt.allow_shell;
+  ropt.timeout_s = opt.timeout_s;
+  ropt.moelog_binary = opt.moelog_binary;
+  ropt.working_dir = std::filesystem::path(doc.path).parent_path().string();
+  ropt.sandbox = opt.sandbox;
+  if (!opt.allow_shell) return ropt;
+  const std::string moelog_dir = (ropt.working_dir.empty() ? std::string(".") : ropt.working_dir) + "/.moelog";
+  MOELOG_RETURN_IF_ERROR(MakeRealDir(moelog_dir));
+  MOELOG_RETURN_IF_ERROR(MakeRealDir(moelog_dir + "/scratch"));
+  ropt.scratch_dir = moelog_dir + "/scratch";
+  return ropt;
+}
+
+struct Job {
+  PlannedCommand* command;
+  const std::string* unit_id;
+};
+
+std::vector<Job> JobsOf(std::vector<UnitWork>* work) {
+  std::vector<Job> jobs;
+  for (auto& w : *work)
+    for (auto& pc : w.commands)
+      if (w.runnable && pc.runnable && !pc.missing.empty()) jobs.push_back({&pc, &w.unit->id});
+  return jobs;
+}
+
+// Runs the jobs, opt.jobs at once; each job's outcome lands in its command.
+void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const SessionOptions& opt) {
+  Progress progress(opt.progress, static_cast<int>(jobs.size()));
+  std::mutex progress_mu;
+  int done = 0;
+  RunQueue(jobs.size(), static_cast<size_t>(std::max(1, opt.jobs)), [&](size_t i) {
+    PlannedCommand* pc = jobs[i].command;
+    RunnerOptions o = ropt;
+    if (!pc->plan.needs_shell) o.only = pc->missing;
+    pc->outcome = RunPlan(pc->plan, o);
+    std::lock_guard<std::mutex> lock(progress_mu);
+    progress.Step(++done, *jobs[i].unit_id);
+  });
+}
+
+// One job's records, counted and stored. A record the store refuses is not
+// rendered: the entry stays incomplete and the update fails.
+void StoreJob(const LoadedDocument& doc, const Job& job, const Provenance& prov, RunStore* store,
+              const std::string& db, SessionSummary* sum, std::ostream& err) {
+  PlannedCommand* pc = job.command;
+  const std::string& id = *job.unit_id;
+  const std::string where = doc.path + ":" + std::to_string(pc->command->line) + ": " + id + ": ";
+  if (!pc->outcome.ok()) {
+    err << where << pc->outcome.status().ToString() << "\n";
+    ++sum->failed;
+    return;
+  }
+  pc->fresh = ToRecords(pc->plan, *pc->outcome, id, std::filesystem::absolute(doc.path).string(), prov);
+  for (const auto& inv : pc->outcome->invocations) {
+    if (!inv.ran) continue;
+    ++sum->executed;
+    if (inv.status.ok()) continue;
+    ++sum->failed;
+    err << where << inv.status.ToString() << "\n";
+  }
+  if (!store || pc->fresh.empty()) return;
+  Status st = store->Insert(&pc->fresh);
+  if (st.ok()) return;
+  err << db << ": " << st.ToString() << "; " << id << "'s runs are not stored and not written\n";
+  pc->fresh.clear();
+  ++sum->write_errors;
+}
+
+}  // namespace
+
+Stop RunMissing(const LoadedDocument& doc, const SessionOptions& opt, RunStore* store, std::vector<UnitWork>* work,
+                SessionSummary* sum, std::ostream& err) {
+  const std::vector<Job> jobs = JobsOf(work);
+  if (jobs.empty()) return std::nullopt;
+  auto ropt = MakeRunnerOptions(doc, opt);
+  if (!ropt.ok()) {
+    err << doc.path << ": " << ropt.status().ToString() << "\n";
+    return kExitError;
+  }
+  const Provenance prov = CollectProvenance(doc.path);
+  RunJobs(jobs, *ropt, opt);
+  const std::string db = StorePath(doc, opt);
+  for (const Job& job : jobs) StoreJob(doc, job, prov, store, db, sum, err);
+  return std::nullopt;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,39 @@
+#include "logbook/update/work.h"
+
+#include <algorithm>
+
+namespace moelog::logbook {
+
+std::string Shorten(const std::string& s, size_t n) {
+  std::string one = s;
+  std::replace(one.begin(), one.end(), '\n', ' ');
+  return one.size() <= n ? one : one.substr(0, n - 3) + "...";
+}
+
+std::string NoteText(const std::string& s) {
+  std::string out = Shorten(s, 300);
+  for (char& c : out)
+    if (c == '<' || c == '>' || c == '`' || c == '|' || static_cast<unsigned char>(c) < 0x20) c = '?';
+  return out;
+}
+
+RegionEdit EditOf(const Unit& u, std::string content) {
+  RegionEdit e;
+  e.id = u.id;
+  e.content = std::move(content);
+  e.indent = u.indent;
+  e.insert_after_line = u.insert_after;
+  e.blank_before = u.blank_before;
+  return e;
+}
+
+std::vector<const RunRecord*> RecordsOf(const PlannedCommand& pc, size_t i) {
+  std::vector<const RunRecord*> recs;
+  for (const auto& r : pc.fresh)
+    if (static_cast<size_t>(r.invocation_index) == i) recs.push_back(&r);
+  if (recs.empty() && i < pc.cached.size())
+    for (const auto& r : pc.cached[i]) recs.push_back(&r);
+  return recs;
+}
+
+}  // namespace moelog::logbook

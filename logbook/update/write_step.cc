@@ -1,0 +1,83 @@
+// The write step: the edits spliced into the document, then either the
+// --check report or the new file, written only when it is safe.
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/doc/parse_recipe.h"
+#include "logbook/update/steps.h"
+
+namespace moelog::logbook {
+namespace {
+
+// The rewritten document keeps its entries (or steps) and valid regions,
+// and every written region is found again (not swallowed by a fence).
+bool RewriteKeepsStructure(const LoadedDocument& doc, const SpliceResult& res) {
+  const RegionScan again = FindRegions(res.text, doc.path);
+  bool safe = again.ok();
+  for (const auto& id : res.changed) safe = safe && again.Find(id) != nullptr;
+  if (doc.kind == DocumentKind::kRecipe)
+    return safe && ParseRecipe(res.text, doc.path).steps.size() == doc.recipe.steps.size();
+  const Logbook now = ParseLogbook(res.text, doc.path);
+  safe = safe && now.entries.size() == doc.logbook.entries.size();
+  for (size_t i = 0; safe && i < now.entries.size(); ++i) safe = now.entries[i].id == doc.logbook.entries[i].id;
+  return safe;
+}
+
+}  // namespace
+
+SpliceResult SpliceEdits(const LoadedDocument& doc, const std::vector<RegionEdit>& edits,
+                         const SessionOptions& opt, SessionSummary* sum, std::ostream& err) {
+  SpliceOptions sopt;
+  sopt.force = opt.force;
+  SpliceResult res = SpliceRegions(doc.text, doc.scan, edits, sopt);
+  if (opt.check && !res.kept_edited.empty()) {
+    // The diff shows what `update --force` would write over the hand edits.
+    SpliceOptions forced;
+    forced.force = true;
+    std::vector<std::string> kept = res.kept_edited;
+    res = SpliceRegions(doc.text, doc.scan, edits, forced);
+    res.kept_edited = kept;
+  }
+  sum->kept_edited = res.kept_edited;
+  for (const auto& id : res.kept_edited)
+    err << doc.path << ":" << doc.scan.Find(id)->begin_line << ": region id=" << id
+        << " was edited by hand; left alone (use --force to overwrite)\n";
+  sum->written = res.changed;
+  sum->changed = res.text != doc.text;
+  return res;
+}
+
+int ReportCheck(const LoadedDocument& doc, const SpliceResult& res, SessionSummary* sum, std::ostream& out) {
+  for (const auto& id : res.changed) sum->stale.push_back(id);
+  if (sum->changed) out << UnifiedDiff(doc.text, res.text, doc.path);
+  for (const auto& id : sum->stale) out << id << ": stale or missing region\n";
+  return sum->stale.empty() ? kExitOk : kExitError;
+}
+
+Stop WriteDocument(const LoadedDocument& doc, const SpliceResult& res, std::ostream& err) {
+  if (!RewriteKeepsStructure(doc, res)) {
+    err << doc.path << ": the rewrite would change the document's structure; file unchanged\n";
+    return kExitParse;
+  }
+  auto now = ReadFile(doc.path);
+  if (!now.ok() || *now != doc.raw) {
+    err << doc.path << ": changed on disk during the update; file unchanged (runs are stored: rerun to write)\n";
+    return kExitError;
+  }
+  Status st = AtomicWriteFile(doc.path, FromLf(res.text, doc.ending));
+  if (st.ok()) return std::nullopt;
+  err << doc.path << ": " << st.ToString() << "\n";
+  return st.ExitCode();
+}
+
+int ReportUpdate(const LoadedDocument& doc, const SpliceResult& res, bool writes, SessionSummary* sum,
+                 std::ostream& out) {
+  if (!writes) sum->changed = false;
+  if (writes)
+    for (const auto& id : res.changed) out << id << ": written\n";
+  out << doc.path << ": " << sum->runnable << " runnable of " << sum->units << ", " << sum->invocations
+      << " invocation(s): " << sum->cache_hits << " cached, " << sum->executed << " run, " << sum->failed
+      << " failed; " << (writes ? (sum->changed ? "file updated" : "file unchanged") : "file not written") << "\n";
+  if (sum->failed > 0 || !sum->kept_edited.empty() || sum->write_errors > 0 || sum->invalid > 0) return kExitError;
+  return sum->needs_consent > 0 ? kExitNeedsConsent : kExitOk;
+}
+
+}  // namespace moelog::logbook
