@@ -32,8 +32,9 @@ int CmdCheck(const Args& args) {
     PrintError("check", text.status().ToString());
     return text.status().ExitCode();
   }
+  *text = logbook::ToLf(*text, logbook::DetectLineEnding(*text));  // CRLF and lone-CR files alike
   const logbook::Logbook lb = logbook::ParseLogbook(*text, path);
-  if (logbook::StopCriteriaBullets(*text).empty()) {
+  if (logbook::StopCriteriaBullets(lb, *text).empty()) {
     std::cerr << path << ":1: no bullets under '## Stop Criteria'\n";
     return kExitParse;
   }

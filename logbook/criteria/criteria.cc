@@ -1,5 +1,8 @@
 #include "logbook/criteria/criteria.h"
 
+#include "logbook/doc/markdown.h"
+#include "logbook/doc/regions.h"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -633,33 +636,6 @@ std::string CleanSentence(const std::string& text) {
   return out;
 }
 
-bool IsFence(const std::string& line, std::string* fence) {
-  std::string t = Trim(line);
-  if (t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0) {
-    if (fence->empty()) { *fence = t.substr(0, 3); return true; }
-    if (t.rfind(*fence, 0) == 0) { fence->clear(); return true; }
-  }
-  return false;
-}
-
-std::vector<std::string> SplitLines(const std::string& s) {
-  std::vector<std::string> lines;
-  std::string cur;
-  for (char c : s) {
-    if (c == '\n') { lines.push_back(cur); cur.clear(); }
-    else if (c != '\r') cur += c;
-  }
-  if (!cur.empty()) lines.push_back(cur);
-  return lines;
-}
-
-int HeadingLevel(const std::string& line) {
-  size_t n = 0;
-  while (n < line.size() && line[n] == '#') ++n;
-  if (n == 0 || n > 6 || (n < line.size() && line[n] != ' ')) return 0;
-  return static_cast<int>(n);
-}
-
 }  // namespace
 
 Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line) {
@@ -711,43 +687,24 @@ Result<std::vector<Criterion>> ParseCriteria(const std::vector<BulletSource>& bu
   return out;
 }
 
-std::vector<BulletSource> StopCriteriaBullets(const std::string& markdown) {
+std::vector<BulletSource> StopCriteriaBullets(const Logbook& logbook, std::string_view text) {
   std::vector<BulletSource> out;
-  auto lines = SplitLines(markdown);
-  bool in_section = false, in_region = false;
-  std::string fence;
-  BulletSource* cur = nullptr;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string& l = lines[i];
-    bool was_fenced = !fence.empty();
-    if (IsFence(l, &fence) || was_fenced) {
-      if (in_section && cur) cur->text += "\n" + l;
-      continue;
-    }
-    // moelog's own regions (the status list) are not criteria.
-    const std::string t = Trim(l);
-    if (t.rfind("<!-- moelog:begin", 0) == 0) { in_region = true; cur = nullptr; continue; }
-    if (t.rfind("<!-- moelog:end", 0) == 0) { in_region = false; continue; }
-    if (in_region) continue;
-    int level = HeadingLevel(l);
-    if (level > 0) {
-      std::string title = Trim(l.substr(static_cast<size_t>(level)));
-      if (in_section && level <= 2) break;
-      if (level == 2 && title == "Stop Criteria") in_section = true;
-      cur = nullptr;
-      continue;
-    }
-    if (!in_section) continue;
-    if ((l.rfind("- ", 0) == 0 || l.rfind("* ", 0) == 0 || l.rfind("+ ", 0) == 0)) {
-      out.push_back({l.substr(2), static_cast<int>(i + 1)});
-      cur = &out.back();
-    } else if (cur && !l.empty() && std::isspace(static_cast<unsigned char>(l[0]))) {
-      cur->text += "\n" + l;
-    } else if (cur && l.empty()) {
-      // A blank line may separate items; a continuation must be indented.
-    } else {
-      cur = nullptr;
-    }
+  const Section* section = logbook.FindSection(SectionKind::kStopCriteria);
+  if (!section) return out;
+  const auto lines = SplitLines(text);
+  const RegionScan regions = FindRegions(text, logbook.file);
+  auto in_region = [&](int line) {
+    return std::any_of(regions.regions.begin(), regions.regions.end(),
+                       [&](const Region& r) { return line >= r.begin_line && line <= r.end_line; });
+  };
+  for (const Bullet& b : section->bullets) {
+    if (in_region(b.line) || b.line < 1 || static_cast<size_t>(b.line) > lines.size()) continue;
+    int last = std::min(b.end_line, static_cast<int>(lines.size()));
+    while (last > b.line && Trim(std::string(lines[static_cast<size_t>(last) - 1])).empty()) --last;
+    const std::string_view first = lines[static_cast<size_t>(b.line) - 1];
+    std::string body(first.substr(std::min(first.size(), static_cast<size_t>(b.content_indent))));
+    for (int l = b.line + 1; l <= last; ++l) body += "\n" + std::string(lines[static_cast<size_t>(l) - 1]);
+    out.push_back({std::move(body), b.line});
   }
   return out;
 }
@@ -841,55 +798,6 @@ std::string RenderCriteriaStatus(const std::vector<CriterionResult>& results) {
     s << "\n";
   }
   return s.str();
-}
-
-std::map<std::string, EntryFacts> ScanEntryFacts(const std::string& markdown, const std::string& prefix) {
-  std::map<std::string, EntryFacts> out;
-  std::string fence, current;
-  bool in_result = false;
-  auto filled = [](std::string rest) {
-    std::string lower;
-    for (char c : Trim(rest)) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    while (!lower.empty() && lower.back() == '.') lower.pop_back();
-    return !(lower.empty() || lower == "pending" || lower == "n/a" || lower == "tbd");
-  };
-  for (const auto& l : SplitLines(markdown)) {
-    bool was_fenced = !fence.empty();
-    if (IsFence(l, &fence) || was_fenced) continue;
-    if (int level = HeadingLevel(l); level > 0) {
-      current.clear();
-      in_result = false;
-      if (level < 3) continue;
-      std::istringstream words(l.substr(static_cast<size_t>(level)));
-      std::string w;
-      while (words >> w) {
-        bool has_digit = std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-        bool id_chars = std::all_of(w.begin(), w.end(), [](char c) {
-          return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-';
-        });
-        if (has_digit && id_chars && w.find('-') != std::string::npos && std::isupper(static_cast<unsigned char>(w[0])) &&
-            (prefix.empty() || w.rfind(prefix + "-", 0) == 0)) {
-          current = w;
-          out[current] = EntryFacts{};
-          break;
-        }
-      }
-      continue;
-    }
-    if (current.empty()) continue;
-    if (l.rfind("- ", 0) == 0) {  // a field of the entry
-      in_result = l.rfind("- Result", 0) == 0;
-      if (in_result) {
-        size_t colon = l.find(':');
-        if (colon != std::string::npos && filled(l.substr(colon + 1))) out[current].has_result = true;
-      }
-    } else if (in_result && !Trim(l).empty()) {  // nested lines of the Result field
-      std::string t = Trim(l);
-      if (t.rfind("- ", 0) == 0) t = t.substr(2);
-      if (filled(t)) out[current].has_result = true;
-    }
-  }
-  return out;
 }
 
 }  // namespace moelog::logbook

@@ -43,9 +43,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/status.h"
+#include "logbook/doc/document.h"
 #include "logbook/store/stored_run.h"
 
 namespace moelog::logbook {
@@ -108,10 +110,13 @@ std::optional<std::pair<std::string, int>> FindPredicateText(const std::string& 
 Result<std::vector<Criterion>> ParseCriteria(const std::vector<BulletSource>& bullets,
                                              const std::string& file);
 
-// Finds the top-level bullets of the "## Stop Criteria" section of a Markdown
-// document by lines (headings inside fenced code are ignored). Returns an
-// empty list when there is no such section.
-std::vector<BulletSource> StopCriteriaBullets(const std::string& markdown);
+// The top-level bullets of the logbook's Stop Criteria section as the parse
+// (cmark) sees them -- heading matched in any case, fences of any length --
+// each with its source lines from `text` (the text the logbook was parsed
+// from), so a predicate in a comment or on a continuation line is kept.
+// Bullets inside moelog's own regions (the status list) are not criteria.
+// Empty when there is no such section.
+std::vector<BulletSource> StopCriteriaBullets(const Logbook& logbook, std::string_view text);
 
 // What criteria evaluation knows about the logbook's entries.
 struct EntryFacts {
@@ -153,11 +158,6 @@ int CheckExitCode(const std::vector<CriterionResult>& results);
 // same inputs; ends with a newline; empty criteria give a single line saying so.
 std::string RenderCriteriaStatus(const std::vector<CriterionResult>& results);
 
-// Entry facts from a whole Markdown document scanned by lines: every
-// `### ... ID ...` heading under the Experiment Log whose ID has the
-// given prefix ("MOE-I8"; "" = any ID-looking word), with has_result from its
-// "- Result:" field.
-std::map<std::string, EntryFacts> ScanEntryFacts(const std::string& markdown, const std::string& prefix);
 
 }  // namespace moelog::logbook
 

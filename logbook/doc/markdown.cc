@@ -264,6 +264,14 @@ MdDocument ParseWhole(std::string_view text, std::span<const std::string_view> l
 
 }  // namespace
 
+std::vector<MdHeading> Headings(const MdDocument& doc) {
+  std::vector<MdHeading> out;
+  for (size_t i = 0; i < doc.nodes.size(); ++i)
+    if (doc.nodes[i].kind == MdKind::kHeading)
+      out.push_back({doc.nodes[i].start_line, doc.nodes[i].level, InlineText(doc, static_cast<int>(i))});
+  return out;
+}
+
 MdDocument ParseMarkdown(std::string_view text) { return ParseMarkdown(text, SplitLines(text)); }
 
 MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_view>& lines) {

@@ -78,6 +78,14 @@ std::string InlineText(const MdDocument& doc, int node);
 // The first paragraph child of a list item (or -1).
 int FirstParagraph(const MdDocument& doc, int item);
 
+// A heading as the parse sees it (never one inside a fence or HTML block).
+struct MdHeading {
+  int line = 0;
+  int level = 0;
+  std::string text;  // inline text
+};
+std::vector<MdHeading> Headings(const MdDocument& doc);
+
 // Splits `text` into lines without their terminators ("\n" or "\r\n"). A
 // final line without a newline is included; an empty text gives no lines.
 std::vector<std::string_view> SplitLines(std::string_view text);

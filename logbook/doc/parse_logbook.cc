@@ -93,27 +93,6 @@ TableBlock BuildTable(const MdDocument& doc, int node) {
   return t;
 }
 
-SectionKind SectionKindFromName(std::string_view name) {
-  std::string s = Lower(Trim(name.substr(0, name.find('('))));
-  static const std::pair<const char*, SectionKind> kNames[] = {
-      {"scope", SectionKind::kScope},
-      {"links", SectionKind::kLinks},
-      {"baseline", SectionKind::kBaseline},
-      {"stop criteria", SectionKind::kStopCriteria},
-      {"experiment matrix", SectionKind::kExperimentMatrix},
-      {"command templates", SectionKind::kCommandTemplates},
-      {"experiment id prefix", SectionKind::kExperimentIdPrefix},
-      {"experiment log", SectionKind::kExperimentLog},
-      {"negative results index", SectionKind::kNegativeResultsIndex},
-      {"current status", SectionKind::kCurrentStatus},
-      {"overview", SectionKind::kOverview},
-      {"prerequisites", SectionKind::kPrerequisites},
-      {"notes", SectionKind::kNotes},
-  };
-  for (const auto& [n, k] : kNames)
-    if (s == n) return k;
-  return SectionKind::kUnknown;
-}
 
 void CommonDiagnostics(std::string_view text, const MdDocument& doc,
                        const std::vector<std::string_view>& lines, const std::string& file,
@@ -150,6 +129,28 @@ void CommonDiagnostics(std::string_view text, const MdDocument& doc,
 }  // namespace parse_detail
 
 using namespace parse_detail;
+
+SectionKind SectionKindFromName(std::string_view name) {
+  std::string s = Lower(Trim(name.substr(0, name.find('('))));
+  static const std::pair<const char*, SectionKind> kNames[] = {
+      {"scope", SectionKind::kScope},
+      {"links", SectionKind::kLinks},
+      {"baseline", SectionKind::kBaseline},
+      {"stop criteria", SectionKind::kStopCriteria},
+      {"experiment matrix", SectionKind::kExperimentMatrix},
+      {"command templates", SectionKind::kCommandTemplates},
+      {"experiment id prefix", SectionKind::kExperimentIdPrefix},
+      {"experiment log", SectionKind::kExperimentLog},
+      {"negative results index", SectionKind::kNegativeResultsIndex},
+      {"current status", SectionKind::kCurrentStatus},
+      {"overview", SectionKind::kOverview},
+      {"prerequisites", SectionKind::kPrerequisites},
+      {"notes", SectionKind::kNotes},
+  };
+  for (const auto& [n, k] : kNames)
+    if (s == n) return k;
+  return SectionKind::kUnknown;
+}
 
 namespace {
 // ASCII classes (the C locale's isdigit/isalnum, without the calls).

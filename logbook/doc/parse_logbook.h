@@ -33,6 +33,10 @@ std::string JoinContinuations(std::string_view text);
 // text has no such colon. "`none, topk=2`: 192.9 TF/s" -> "`none, topk=2`".
 std::string BulletLabel(std::string_view text);
 
+// The kind of a section from its heading text, in any case, a parenthetical
+// ignored: "Stop criteria", "Experiment Matrix (Initial)".
+SectionKind SectionKindFromName(std::string_view name);
+
 // Shared by the logbook and recipe parsers.
 namespace parse_detail {
 // The bullet of list item `item` and its sub-items. Stated numbers are
@@ -42,7 +46,6 @@ Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers = true);
 void AddStatedNumbers(Bullet* b);
 FencedBlock BuildFenced(const MdDocument& doc, int node, const std::vector<std::string_view>& lines);
 TableBlock BuildTable(const MdDocument& doc, int node);
-SectionKind SectionKindFromName(std::string_view name);
 // Diagnostics every document gets: NUL bytes, unterminated fences, depth.
 void CommonDiagnostics(std::string_view text, const MdDocument& doc,
                        const std::vector<std::string_view>& lines, const std::string& file,

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <sys/stat.h>
 
+#include "logbook/doc/markdown.h"
+#include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 
 namespace moelog::logbook {
@@ -120,25 +123,6 @@ std::vector<std::string> Lines(const std::string& s) {
   return out;
 }
 
-int HeadingLevel(const std::string& line) {
-  size_t n = 0;
-  while (n < line.size() && line[n] == '#') ++n;
-  if (n == 0 || n > 6 || (n < line.size() && line[n] != ' ')) return 0;
-  return static_cast<int>(n);
-}
-
-std::string HeadingTitle(const std::string& line, int level) {
-  std::string t = line.substr(static_cast<size_t>(level));
-  size_t b = t.find_first_not_of(' ');
-  size_t e = t.find_last_not_of(" #");
-  return b == std::string::npos ? "" : t.substr(b, e - b + 1);
-}
-
-bool IsFenceLine(const std::string& line) {
-  size_t b = line.find_first_not_of(' ');
-  return b != std::string::npos && b < 4 && (line.compare(b, 3, "```") == 0 || line.compare(b, 3, "~~~") == 0);
-}
-
 }  // namespace
 
 std::vector<std::string> TemplateNames() {
@@ -202,65 +186,55 @@ Status CheckIdPrefix(const std::string& prefix) {
 }
 
 std::optional<std::string> FindIdPrefix(const std::string& markdown) {
-  bool in_section = false, fenced = false;
-  for (const auto& l : Lines(markdown)) {
-    if (IsFenceLine(l)) { fenced = !fenced; continue; }
-    if (fenced) continue;
-    if (int level = HeadingLevel(l)) {
-      if (in_section) return std::nullopt;
-      in_section = level == 2 && HeadingTitle(l, level) == "Experiment ID Prefix";
-      continue;
-    }
-    if (!in_section || l.rfind("- ", 0) != 0) continue;
-    std::string v = l.substr(2);
-    v.erase(std::remove(v.begin(), v.end(), '`'), v.end());
-    size_t b = v.find_first_not_of(' ');
-    if (b == std::string::npos) continue;
-    size_t e = v.find(' ', b);
-    return v.substr(b, e == std::string::npos ? std::string::npos : e - b);
-  }
-  return std::nullopt;
+  const Logbook lb = ParseLogbook(markdown, "");
+  if (lb.id_prefix.empty()) return std::nullopt;
+  return lb.id_prefix;
 }
+
+namespace {
+
+// The number of every "PREFIX-<digits>" word in `text` (at most 9 digits).
+void ForEachIdNumber(const std::string& text, const std::string& needle,
+                     const std::function<void(std::string_view)>& fn) {
+  size_t p = 0;
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-'; };
+  while ((p = text.find(needle, p)) != std::string::npos) {
+    const size_t q = p + needle.size();
+    size_t e = q;
+    while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
+    const bool starts_word = p == 0 || !word_char(text[p - 1]);
+    const bool ends_word = e == text.size() || !word_char(text[e]);
+    if (starts_word && ends_word && e > q && e - q <= 9) fn(std::string_view(text).substr(q, e - q));
+    p = q;
+  }
+}
+
+}  // namespace
 
 std::string NextEntryId(const std::string& markdown, const std::string& prefix) {
   long best = -1;
   size_t width = 3;
   const std::string needle = prefix + "-";
-  bool fenced = false;
-  for (const auto& l : Lines(markdown)) {
-    if (IsFenceLine(l)) { fenced = !fenced; continue; }
-    if (fenced || HeadingLevel(l) == 0) continue;
-    size_t p = 0;
-    while ((p = l.find(needle, p)) != std::string::npos) {
-      bool starts_word = p == 0 || !(std::isalnum(static_cast<unsigned char>(l[p - 1])) || l[p - 1] == '-');
-      size_t q = p + needle.size();
-      size_t e = q;
-      while (e < l.size() && std::isdigit(static_cast<unsigned char>(l[e]))) ++e;
-      bool ends_word = e == l.size() || !(std::isalnum(static_cast<unsigned char>(l[e])) || l[e] == '-');
-      if (starts_word && ends_word && e > q && e - q <= 9) {
-        best = std::max(best, std::stol(l.substr(q, e - q)));
-        width = std::max(width, e - q);
-      }
-      p = q;
-    }
-  }
+  for (const MdHeading& h : Headings(ParseMarkdown(markdown)))
+    ForEachIdNumber(h.text, needle, [&](std::string_view digits) {
+      best = std::max(best, std::stol(std::string(digits)));
+      width = std::max(width, digits.size());
+    });
   std::string n = std::to_string(best + 1);
   while (n.size() < width) n = "0" + n;
   return needle + n;
 }
 
 Result<std::string> InsertEntry(const std::string& markdown, const std::string& entry, const std::string& file) {
-  auto lines = Lines(markdown);
-  bool fenced = false;
-  int start = -1, end = static_cast<int>(lines.size());
-  for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
-    const std::string& l = lines[static_cast<size_t>(i)];
-    if (IsFenceLine(l)) { fenced = !fenced; continue; }
-    if (fenced) continue;
-    int level = HeadingLevel(l);
-    if (level == 0 || level > 2) continue;
-    if (start >= 0) { end = i; break; }
-    if (level == 2 && HeadingTitle(l, level) == "Experiment Log") start = i;
+  const auto lines = Lines(markdown);
+  int start = -1, end = static_cast<int>(lines.size());  // 0-based lines
+  for (const MdHeading& h : Headings(ParseMarkdown(markdown))) {
+    if (h.level > 2) continue;
+    if (start >= 0) {
+      end = h.line - 1;
+      break;
+    }
+    if (h.level == 2 && SectionKindFromName(h.text) == SectionKind::kExperimentLog) start = h.line - 1;
   }
   if (start < 0) return Status::ParseError(file + ":1: no '## Experiment Log' section to add the entry to");
   // Drop blank lines at the end of the section, append the entry, keep one

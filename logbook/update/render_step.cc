@@ -154,7 +154,7 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const std::ve
   const Section* s = lb.FindSection(SectionKind::kStopCriteria);
   if (!s) return;
   bool any = false;
-  for (const auto& b : StopCriteriaBullets(doc.text)) any = any || FindPredicateText(b.text).has_value();
+  for (const auto& b : StopCriteriaBullets(doc.logbook, doc.text)) any = any || FindPredicateText(b.text).has_value();
   if (!any) return;
   std::set<std::string> ids;
   for (const auto& e : lb.entries) ids.insert(e.id);

@@ -1,4 +1,5 @@
 #include "logbook/criteria/criteria.h"
+#include "logbook/doc/parse_logbook.h"
 
 #include <gtest/gtest.h>
 
@@ -86,6 +87,11 @@ TEST(CriteriaParse, ErrorsCarryFileAndLine) {
   }
 }
 
+// The Stop Criteria bullets of a Markdown text, as `check` reads them.
+std::vector<BulletSource> Bullets(const std::string& text) {
+  return StopCriteriaBullets(ParseLogbook(text, "t.md"), text);
+}
+
 TEST(CriteriaParse, BulletsFromDocumentWithLines) {
   const std::string doc =
       "# T\n\n## Stop Criteria\n"
@@ -95,7 +101,7 @@ TEST(CriteriaParse, BulletsFromDocumentWithLines) {
       "- We can state whether int8 helps.\n"
       "\n```\n## Not a heading\n```\n"
       "## Experiment Log\n- not a criterion\n";
-  auto bullets = StopCriteriaBullets(doc);
+  auto bullets = Bullets(doc);
   ASSERT_EQ(bullets.size(), 3u);
   EXPECT_EQ(bullets[0].line, 4);
   EXPECT_EQ(bullets[1].line, 6);
@@ -111,16 +117,32 @@ TEST(CriteriaParse, BulletsFromDocumentWithLines) {
   const std::string with_region =
       "## Stop Criteria\n- A <!-- moelog: metric tflops > 1 -->\n"
       "<!-- moelog:begin id=STOP-CRITERIA hash=0 -->\n- **met**: A\n<!-- moelog:end -->\n";
-  auto rb = StopCriteriaBullets(with_region);
+  auto rb = Bullets(with_region);
   ASSERT_EQ(rb.size(), 1u);
   EXPECT_EQ(rb[0].text, "A <!-- moelog: metric tflops > 1 -->");
   EXPECT_FALSE(FindPredicateText("x <!-- moelog:begin id=A hash=1 -->").has_value());
 
   // A bad predicate on the continuation line is reported at that line.
   const std::string bad = "## Stop Criteria\n- A\n- B\n  <!-- moelog: sweep topk {1} -->\n";
-  auto e = ParseCriteria(StopCriteriaBullets(bad), "b.md");
+  auto e = ParseCriteria(Bullets(bad), "b.md");
   ASSERT_FALSE(e.ok());
   EXPECT_EQ(e.status().message().rfind("b.md:4: ", 0), 0u) << e.status().message();
+}
+
+// The section is found as the parse sees it: a heading in any case, and
+// nothing inside a fence of any length is a heading or a bullet.
+TEST(CriteriaParse, HeadingInAnyCaseAndLongFences) {
+  const std::string lower = "# T\n\n## Stop criteria\n- A `moelog: sweep topk in {1,2}`\n";
+  ASSERT_EQ(Bullets(lower).size(), 1u);
+  const std::string fenced =
+      "# T\n\n## Stop Criteria\n- A `moelog: sweep topk in {1,2}`\n\n"
+      "````md\n```\n## Experiment Log\n- not a criterion\n```\n````\n- B\n";
+  auto b = Bullets(fenced);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[1].text, "B");
+  EXPECT_EQ(b[1].line, 12);
+  const std::string in_fence = "# T\n\n````\n## Stop Criteria\n```\n- fenced\n````\n";
+  EXPECT_TRUE(Bullets(in_fence).empty());
 }
 
 TEST(CriteriaEval, PairsMetAndUnmet) {
@@ -218,23 +240,12 @@ TEST(CriteriaEval, RepeatsOfOneConfig) {
   EXPECT_EQ(Eval("repeats at least 3", runs).state, CriterionState::kUnmet);
 }
 
-TEST(CriteriaEval, EntryFactsFromMarkdown) {
-  const std::string doc =
-      "## Experiment Log\n"
-      "### 2026-02-10 10:40 - MOE-I8-000 Kickoff\n- Result:\n  - Added int8 quant mode.\n"
-      "### 2026-02-10 10:55 - MOE-I8-003 Planned\n- Command: x\n- Result: pending.\n- Next action: y\n";
-  auto facts = ScanEntryFacts(doc, "MOE-I8");
-  ASSERT_EQ(facts.size(), 2u);
-  EXPECT_TRUE(facts["MOE-I8-000"].has_result);
-  EXPECT_FALSE(facts["MOE-I8-003"].has_result);
-}
-
 // The shipped example logbooks parse: every predicate in recipes/ is valid.
 TEST(CriteriaExamples, ShippedPredicatesParse) {
   for (const char* name : {"recipes/moe_ep_int8_criteria.md", "recipes/moe_ep_benchmark_criteria.md"}) {
     auto text = ReadFile(std::string(MOELOG_TEST_DATA_DIR) + "/../" + name);
     ASSERT_TRUE(text.ok()) << name;
-    auto crit = ParseCriteria(StopCriteriaBullets(*text), name);
+    auto crit = ParseCriteria(Bullets(*text), name);
     ASSERT_TRUE(crit.ok()) << crit.status().ToString();
     int with_predicate = 0;
     for (const auto& c : *crit) with_predicate += c.predicate.has_value();

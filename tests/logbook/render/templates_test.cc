@@ -1,4 +1,5 @@
 #include "logbook/render/templates.h"
+#include "logbook/doc/parse_logbook.h"
 
 #include <gtest/gtest.h>
 
@@ -76,6 +77,12 @@ TEST(Templates, InsertEntryAtEndOfExperimentLog) {
   ASSERT_FALSE(e.ok());
   EXPECT_EQ(e.status().message().rfind("d.md:1: ", 0), 0u);
   EXPECT_EQ(InlineCode("a `b` c"), "``a `b` c``");
+  // The section as the parse sees it: a heading in any case; a heading inside
+  // a four-backtick fence (holding a three-backtick one) is not a section.
+  const std::string fenced = "# T\n## Experiment log\n### a\n````\n```\n## Appendix\n```\n````\n\n## End\n";
+  auto f = InsertEntry(fenced, "### b\n", "d.md");
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ(*f, "# T\n## Experiment log\n### a\n````\n```\n## Appendix\n```\n````\n### b\n\n## End\n");
 }
 
 // Golden: `new logbook` then `new entry` twice through the real binary.
@@ -99,7 +106,7 @@ TEST(TemplatesGolden, NewLogbookThenTwoEntries) {
   ASSERT_TRUE(got.ok() && want.ok());
   EXPECT_EQ(*got, *want);
   // The new logbook's criteria parse (the example predicate is not active).
-  auto crit = ParseCriteria(StopCriteriaBullets(*got), lb);
+  auto crit = ParseCriteria(StopCriteriaBullets(ParseLogbook(*got, lb), *got), lb);
   ASSERT_TRUE(crit.ok()) << crit.status().ToString();
   EXPECT_EQ(crit->size(), 2u);
 }

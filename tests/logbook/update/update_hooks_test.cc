@@ -70,7 +70,8 @@ TEST(UpdateHooks, StatusRegionAndEntryFacts) {
   ASSERT_TRUE(region.ok()) << region.status().ToString();
   EXPECT_EQ(region->rfind("Stop criteria status: 2 met, 0 unmet, 1 manual.", 0), 0u) << *region;
   EXPECT_EQ(*CriteriaStatusRegion(text, lb, runs), *region);  // deterministic
-  auto bad = CriteriaStatusRegion("## Stop Criteria\n- x <!-- moelog: sweep -->\n", lb, runs);
+  const std::string bad_text = "## Stop Criteria\n- x <!-- moelog: sweep -->\n";
+  auto bad = CriteriaStatusRegion(bad_text, ParseLogbook(bad_text, "t.md"), runs);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message().rfind("t.md:2: ", 0), 0u) << bad.status().message();
 }
