@@ -81,9 +81,6 @@ struct SpliceResult {
 SpliceResult SpliceRegions(std::string_view text, const RegionScan& scan,
                            const std::vector<RegionEdit>& edits, const SpliceOptions& options);
 
-// A unified diff (3 lines of context) from `a` to `b`; "" when equal.
-std::string UnifiedDiff(std::string_view a, std::string_view b, const std::string& name);
-
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_REGIONS_H_

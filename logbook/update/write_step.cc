@@ -2,6 +2,7 @@
 // --check report or the new file, written only when it is safe.
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
+#include "logbook/doc/unified_diff.h"
 #include "logbook/update/steps.h"
 
 namespace moelog::logbook {

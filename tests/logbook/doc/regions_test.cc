@@ -1,4 +1,5 @@
 #include "logbook/doc/regions.h"
+#include "logbook/doc/unified_diff.h"
 
 #include <gtest/gtest.h>
 
@@ -89,6 +90,24 @@ TEST(RegionsTest, UnifiedDiff) {
   const std::string d = UnifiedDiff("1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3\n4\nX\n6\n7\n8\n", "f");
   EXPECT_NE(d.find("--- f\n+++ f (moelog)\n"), std::string::npos);
   EXPECT_NE(d.find("@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+X\n 6\n 7\n 8\n"), std::string::npos) << d;
+}
+
+// Two one-line edits far apart in a 2,500-line document: two small hunks,
+// not the file's middle deleted and inserted again.
+TEST(RegionsTest, UnifiedDiffOfFarApartEditsIsSmall) {
+  std::string a, b;
+  for (int i = 0; i < 2500; ++i) {
+    const std::string line = "line " + std::to_string(i) + "\n";
+    a += line;
+    b += i == 10 ? "changed 10\n" : i == 2400 ? "changed 2400\n" : line;
+  }
+  const std::string d = UnifiedDiff(a, b, "f");
+  int lines = 0, hunks = 0;
+  for (size_t p = 0; p < d.size(); ++p) lines += d[p] == '\n';
+  for (size_t p = d.find("@@ -"); p != std::string::npos; p = d.find("@@ -", p + 1)) ++hunks;
+  EXPECT_EQ(hunks, 2) << d;
+  EXPECT_LE(lines, 2 + 2 * (1 + 7 + 1)) << d;
+  EXPECT_NE(d.find("-line 2400\n+changed 2400\n"), std::string::npos) << d;
 }
 
 }  // namespace
