@@ -1,3 +1,4 @@
+#include "logbook/numbers.h"
 #include "logbook/run/output_parse.h"
 
 #include <cerrno>
@@ -8,16 +9,6 @@
 namespace moelog::logbook {
 namespace {
 
-// Parses a whole token as a finite double.
-bool ParseNumber(const std::string& s, double* out) {
-  if (s.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (errno != 0 || end != s.c_str() + s.size()) return false;
-  *out = v;
-  return true;
-}
 
 std::vector<std::string> SplitWords(std::string_view line) {
   std::vector<std::string> words;
@@ -64,15 +55,15 @@ const std::set<std::string>& PointKeys() {
 }
 
 void Put(ParsedRun* run, const std::string& key, const std::string& value, const std::string& metric_prefix) {
-  double v = 0;
+  const std::optional<double> v = ParseNumber(value);
   if (metric_prefix.empty() && PointKeys().count(key)) {
     run->point[key] = value;
     // null_target is also a number worth filtering on.
-    if (key == "null_target" && ParseNumber(value, &v)) run->metrics[key] = v;
+    if (key == "null_target" && v) run->metrics[key] = *v;
     return;
   }
-  if (ParseNumber(value, &v)) {
-    run->metrics[metric_prefix + key] = v;
+  if (v) {
+    run->metrics[metric_prefix + key] = *v;
   } else {
     run->point[metric_prefix + key] = value;
   }
@@ -157,8 +148,7 @@ ParsedOutput ParseHarnessOutput(std::string_view text) {
       current->oom = oom;
       for (const auto& kv : kvs) {
         if (oom && kv.key == "estimate_bytes") {
-          double v = 0;
-          if (ParseNumber(kv.value, &v)) current->metrics["oom_estimate_bytes"] = v;
+          if (auto v = ParseNumber(kv.value)) current->metrics["oom_estimate_bytes"] = *v;
           continue;
         }
         Put(current, kv.key, kv.value, "");

@@ -2,6 +2,7 @@
 // parameters; the only text spliced into SQL is this file's own constants
 // (column names from a fixed list, comparison operators from a fixed list,
 // the schema version integer).
+#include "logbook/numbers.h"
 #include "logbook/store/run_store.h"
 
 #include <sqlite3.h>
@@ -92,15 +93,6 @@ const char* kSelectColumns =
     "point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, end_time, "
     "host, cpu_model, moelog_version, git_commit, git_dirty";
 
-bool ParseNumber(const std::string& s, double* out) {
-  if (s.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (errno != 0 || end != s.c_str() + s.size()) return false;
-  *out = v;
-  return true;
-}
 
 // SQL function moelog_num(x): x as a number when it is one (integer, real, or
 // text that is entirely a number), else NULL. Lets "topk=2" match the stored
@@ -113,12 +105,10 @@ void MoelogNum(sqlite3_context* ctx, int, sqlite3_value** argv) {
       return;
     case SQLITE_TEXT: {
       const unsigned char* t = sqlite3_value_text(argv[0]);
-      double v = 0;
-      std::string s = t ? reinterpret_cast<const char*>(t) : "";
-      if (s == "true") v = 1;
-      else if (s == "false") v = 0;
-      else if (!ParseNumber(s, &v)) break;
-      sqlite3_result_double(ctx, v);
+      const std::string s = t ? reinterpret_cast<const char*>(t) : "";
+      const std::optional<double> v = s == "true" ? 1.0 : s == "false" ? 0.0 : ParseNumber(s);
+      if (!v) break;
+      sqlite3_result_double(ctx, *v);
       return;
     }
     default:
@@ -476,10 +466,10 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
   for (const auto& item : q.where) {
     auto w = ParseWhere(item);
     if (!w.ok()) return w.status();
-    double num = 0;
-    bool numeric = ParseNumber(w->value, &num) || w->value == "true" || w->value == "false";
-    if (w->value == "true") num = 1;
-    if (w->value == "false") num = 0;
+    const std::optional<double> parsed =
+        w->value == "true" ? 1.0 : w->value == "false" ? 0.0 : ParseNumber(w->value);
+    const bool numeric = parsed.has_value();
+    const double num = parsed.value_or(0);
     std::string lhs;
     auto col = std::find_if(kColumnKeys.begin(), kColumnKeys.end(), [&](const char* c) { return w->key == c; });
     if (col != kColumnKeys.end()) {

@@ -24,20 +24,6 @@ std::optional<std::string> RunValue(const StoredRun& run, const std::string& key
   return std::nullopt;
 }
 
-std::optional<double> ParseNumber(const std::string& s) {
-  std::string t;
-  for (char c : s)
-    if (c != ',') t += c;
-  if (t.empty()) return std::nullopt;
-  const char* begin = t.c_str();
-  char* end = nullptr;
-  double v = std::strtod(begin, &end);
-  if (end == begin || *end != '\0' || !std::isfinite(v)) return std::nullopt;
-  // strtod accepts "inf", "nan" and hex; config values never use those.
-  for (char c : t)
-    if (std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E') return std::nullopt;
-  return v;
-}
 
 namespace {
 
@@ -93,15 +79,5 @@ bool IsKnownRunKey(const std::string& key) {
   return kKeys.count(key) > 0;
 }
 
-std::string FormatValue(double v) {
-  if (std::fabs(v) < 1e15 && v == std::floor(v)) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
-    return buf;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
-}
 
 }  // namespace moelog::logbook

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "logbook/numbers.h"
+
 namespace moelog::logbook {
 
 struct StoredRun {
@@ -49,12 +51,7 @@ std::string NormalizeKey(const std::string& key);
 // CanonicalConfigJson for both targets, plus target, host, entry and source.
 bool IsKnownRunKey(const std::string& key);
 
-// Formats a number the way moelog prints config values: integers without a
-// decimal point, others with up to 6 significant digits ("0.5", "1e-05").
-std::string FormatValue(double v);
 
-// Parses a complete number ("2", "0.25", "1,578,564" with thousands commas).
-std::optional<double> ParseNumber(const std::string& s);
 
 }  // namespace moelog::logbook
 
