@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include <Eigen/Dense>
 #include <nlohmann/json.hpp>
 
 #include "engine/bench.h"
@@ -81,31 +83,6 @@ double LogPred(const Hardware& hw, const ModelParams& p, const Measurement& m) {
   return std::log(std::max(1e-12, Predict(hw, p, m.model_case).time_s));
 }
 
-// Solves A x = b (n x n, symmetric positive definite after damping) in place.
-bool Solve(std::vector<double> a, std::vector<double> b, int n, std::vector<double>* x) {
-  for (int col = 0; col < n; ++col) {
-    int piv = col;
-    for (int r = col + 1; r < n; ++r)
-      if (std::fabs(a[r * n + col]) > std::fabs(a[piv * n + col])) piv = r;
-    if (std::fabs(a[piv * n + col]) < 1e-300) return false;
-    if (piv != col) {
-      for (int k = 0; k < n; ++k) std::swap(a[col * n + k], a[piv * n + k]);
-      std::swap(b[col], b[piv]);
-    }
-    for (int r = col + 1; r < n; ++r) {
-      double f = a[r * n + col] / a[col * n + col];
-      for (int k = col; k < n; ++k) a[r * n + k] -= f * a[col * n + k];
-      b[r] -= f * b[col];
-    }
-  }
-  x->assign(n, 0.0);
-  for (int r = n - 1; r >= 0; --r) {
-    double s = b[r];
-    for (int k = r + 1; k < n; ++k) s -= a[r * n + k] * (*x)[k];
-    (*x)[r] = s / a[r * n + r];
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -189,90 +166,121 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
   return out;
 }
 
+namespace {
+
+using Vec = Eigen::VectorXd;
+using Mat = Eigen::MatrixXd;
+
+// The least-squares problem in log-parameter space: one residual per row
+// (log predicted time - log measured time) and one prior pull per parameter.
+class FitProblem {
+ public:
+  FitProblem(const Hardware& hw, std::vector<const Measurement*> rows, const ModelParams& start, double prior_weight)
+      : hw_(hw), rows_(std::move(rows)), start_(start), pw_(std::sqrt(prior_weight)),
+        lo_(kNumParams), hi_(kNumParams), prior_(kNumParams) {
+    for (int j = 0; j < kNumParams; ++j) {
+      lo_[j] = std::log(Info(j).min);
+      hi_[j] = std::log(Info(j).max);
+      prior_[j] = std::log(Info(j).prior);
+    }
+  }
+  int rows() const { return static_cast<int>(rows_.size()); }
+  Vec Start() const {
+    Vec th(kNumParams);
+    for (int j = 0; j < kNumParams; ++j) th[j] = std::log(start_[j]);
+    return th;
+  }
+  ModelParams ParamsOf(const Vec& th) const {
+    ModelParams p = start_;
+    for (int j = 0; j < kNumParams; ++j) p[j] = std::exp(th[j]);
+    return p;
+  }
+  Vec Residuals(const Vec& th) const {
+    const ModelParams p = ParamsOf(th);
+    const int n = rows();
+    Vec r(n + kNumParams);
+    for (int i = 0; i < n; ++i) r[i] = LogPred(hw_, p, *rows_[i]) - std::log(rows_[i]->time_s);
+    r.tail(kNumParams) = pw_ * (th - prior_);
+    return r;
+  }
+  // Forward differences, step 1e-5 in log space.
+  Mat Jacobian(const Vec& th, const Vec& r) const {
+    Mat jac(r.size(), kNumParams);
+    for (int j = 0; j < kNumParams; ++j) {
+      Vec t = th;
+      t[j] += 1e-5;
+      jac.col(j) = (Residuals(t) - r) / 1e-5;
+    }
+    return jac;
+  }
+  Vec Clamp(const Vec& th) const { return th.cwiseMax(lo_).cwiseMin(hi_); }
+
+ private:
+  const Hardware& hw_;
+  std::vector<const Measurement*> rows_;
+  ModelParams start_;
+  double pw_;
+  Vec lo_, hi_, prior_;
+};
+
+// A Levenberg-Marquardt step: (JtJ + lambda diag(JtJ)) step = -Jtr, solved
+// by LDLt (the damped normal matrix is symmetric positive definite).
+std::optional<Vec> LmStep(const Mat& jtj, const Vec& jtr, double lambda) {
+  Mat a = jtj;
+  a.diagonal() += lambda * (jtj.diagonal().array() + 1e-9).matrix();
+  Eigen::LDLT<Mat> ldlt(a);
+  if (ldlt.info() != Eigen::Success) return std::nullopt;
+  Vec step = ldlt.solve(-jtr);
+  if (!step.allFinite()) return std::nullopt;
+  return step;
+}
+
+}  // namespace
+
 FitResult Fit(const Hardware& hw, const std::vector<Measurement>& rows, const ModelParams& start,
               const FitOptions& options, const std::vector<bool>& include) {
   std::vector<const Measurement*> use;
   for (size_t i = 0; i < rows.size(); ++i)
     if (include.empty() || include[i]) use.push_back(&rows[i]);
-  const int n = static_cast<int>(use.size());
-  const int m = kNumParams;
-  std::vector<double> theta(m), lo(m), hi(m), prior(m);
-  for (int j = 0; j < m; ++j) {
-    theta[j] = std::log(start[j]);
-    lo[j] = std::log(Info(j).min);
-    hi[j] = std::log(Info(j).max);
-    prior[j] = std::log(Info(j).prior);
-  }
-  const double pw = std::sqrt(options.prior_weight);
-  auto params_of = [&](const std::vector<double>& th) {
-    ModelParams p = start;
-    for (int j = 0; j < m; ++j) p[j] = std::exp(th[j]);
-    return p;
-  };
-  auto residuals = [&](const std::vector<double>& th, std::vector<double>* r) {
-    ModelParams p = params_of(th);
-    r->resize(static_cast<size_t>(n + m));
-    for (int i = 0; i < n; ++i) (*r)[i] = LogPred(hw, p, *use[i]) - std::log(use[i]->time_s);
-    for (int j = 0; j < m; ++j) (*r)[n + j] = pw * (th[j] - prior[j]);
-  };
-  auto cost = [](const std::vector<double>& r) {
-    double s = 0;
-    for (double v : r) s += v * v;
-    return s;
-  };
-  std::vector<double> r, r_try, jac(static_cast<size_t>((n + m) * m));
-  residuals(theta, &r);
-  double c0 = cost(r);
+  const FitProblem problem(hw, std::move(use), start, options.prior_weight);
+  Vec theta = problem.Start();
+  Vec r = problem.Residuals(theta);
+  double c0 = r.squaredNorm();
   double lambda = 1e-2;
   FitResult res;
   for (int it = 0; it < options.max_iters; ++it) {
     res.iterations = it + 1;
-    // Forward-difference Jacobian in log-parameter space.
-    for (int j = 0; j < m; ++j) {
-      std::vector<double> th = theta;
-      const double h = 1e-5;
-      th[j] += h;
-      residuals(th, &r_try);
-      for (int i = 0; i < n + m; ++i) jac[static_cast<size_t>(i * m + j)] = (r_try[i] - r[i]) / h;
-    }
-    std::vector<double> jtj(static_cast<size_t>(m * m), 0.0), jtr(m, 0.0);
-    for (int i = 0; i < n + m; ++i)
-      for (int a = 0; a < m; ++a) {
-        const double ja = jac[static_cast<size_t>(i * m + a)];
-        jtr[a] += ja * r[i];
-        for (int b = 0; b < m; ++b) jtj[static_cast<size_t>(a * m + b)] += ja * jac[static_cast<size_t>(i * m + b)];
-      }
+    const Mat jac = problem.Jacobian(theta, r);
+    const Mat jtj = jac.transpose() * jac;
+    const Vec jtr = jac.transpose() * r;
     bool improved = false;
     for (int tries = 0; tries < 12 && !improved; ++tries) {
-      std::vector<double> a = jtj, minus_g(m), step;
-      for (int j = 0; j < m; ++j) {
-        a[static_cast<size_t>(j * m + j)] += lambda * (jtj[static_cast<size_t>(j * m + j)] + 1e-9);
-        minus_g[j] = -jtr[j];
+      auto step = LmStep(jtj, jtr, lambda);
+      if (!step) {
+        lambda *= 10;
+        continue;
       }
-      if (!Solve(a, minus_g, m, &step)) { lambda *= 10; continue; }
-      std::vector<double> th = theta;
-      for (int j = 0; j < m; ++j) th[j] = std::clamp(th[j] + step[j], lo[j], hi[j]);
-      residuals(th, &r_try);
-      double c1 = cost(r_try);
-      if (c1 < c0) {
-        improved = true;
-        const double gain = c0 - c1;
-        theta = th;
-        r = r_try;
-        c0 = c1;
-        lambda = std::max(1e-7, lambda / 3);
-        if (gain < 1e-10 * (1 + c0)) it = options.max_iters;
-      } else {
+      const Vec th = problem.Clamp(theta + *step);
+      const Vec r_try = problem.Residuals(th);
+      const double c1 = r_try.squaredNorm();
+      if (c1 >= c0) {
         lambda *= 4;
+        continue;
       }
+      improved = true;
+      const double gain = c0 - c1;
+      theta = th;
+      r = r_try;
+      c0 = c1;
+      lambda = std::max(1e-7, lambda / 3);
+      if (gain < 1e-10 * (1 + c0)) it = options.max_iters;
     }
     if (!improved) break;
   }
-  res.params = params_of(theta);
+  res.params = problem.ParamsOf(theta);
   res.params.source = "fit";
-  double s = 0;
-  for (int i = 0; i < n; ++i) s += r[i] * r[i];
-  res.rms_log_error = n > 0 ? std::sqrt(s / n) : 0.0;
+  const int n = problem.rows();
+  res.rms_log_error = n > 0 ? std::sqrt(r.head(n).squaredNorm() / n) : 0.0;
   res.rows = n;
   return res;
 }
