@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/bench_config.h"
 #include "engine/metrics.h"
@@ -28,7 +29,26 @@ class Backend {
                                 const Routing& routing) = 0;
 };
 
-// Factories, one per backend (cpu_backend.cc, v5p/v5p_backend.cc).
+// What a backend's results depend on besides the config: its name and
+// version, the machine facts that change its numbers, and the data files it
+// reads. A result cache keys on all of them (hashing the files' contents),
+// so a new version, another CPU or an edited parameter file never reuses a
+// result.
+struct ResultDependencies {
+  std::string version;  // "v5p:0.5.0", "cpu:0.5.0:<cpu model>:<isa, kernels>"
+  struct File {
+    std::string label;   // "params", "hw"
+    std::string path;    // "" when it cannot be found
+    std::string name;    // what the config asked for
+  };
+  std::vector<File> files;
+};
+ResultDependencies CpuResultDependencies(const BenchConfig& config);
+ResultDependencies V5pResultDependencies(const BenchConfig& config);
+// Chooses by config.target.
+ResultDependencies ResultDependenciesOf(const BenchConfig& config);
+
+// Factories, one per backend (cpu/cpu_backend.cc, v5p/v5p_backend.cc).
 Result<std::unique_ptr<Backend>> MakeCpuBackend(const BenchConfig& config);
 Result<std::unique_ptr<Backend>> MakeV5pBackend(const BenchConfig& config);
 // Chooses by config.target.

@@ -188,6 +188,10 @@ Routing RoutingForPoint(const BenchConfig& c, Routing r, const RunPoint& point) 
   return r;
 }
 
+ResultDependencies ResultDependenciesOf(const BenchConfig& c) {
+  return c.target == "v5p" ? V5pResultDependencies(c) : CpuResultDependencies(c);
+}
+
 Result<std::unique_ptr<Backend>> MakeBackend(const BenchConfig& c) {
   if (c.target == "v5p") return MakeV5pBackend(c);
   return MakeCpuBackend(c);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <memory>
 
@@ -163,6 +164,31 @@ Result<std::unique_ptr<Backend>> MakeCpuBackend(const BenchConfig& config) {
   } catch (const dnnl::error& e) {
     return Status::Internal(std::string("oneDNN: ") + e.what());
   }
+}
+
+namespace {
+
+// The CPU's model name from /proc/cpuinfo ("unknown-cpu" elsewhere).
+std::string CpuModelName() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto c = line.find(':');
+      return c == std::string::npos ? "" : line.substr(c + 2);
+    }
+  return "unknown-cpu";
+}
+
+}  // namespace
+
+ResultDependencies CpuResultDependencies(const BenchConfig& c) {
+  // The CPU and what moelog runs on it: a run on AMX is not reused for the
+  // same config capped to AVX2 (ONEDNN_MAX_CPU_ISA) or in f32-compute mode.
+  static const std::string machine = CpuModelName() + ":" + cpu::Caps().Describe();
+  ResultDependencies d;
+  d.version = c.target + ":" + MOELOG_VERSION + ":" + machine;
+  return d;
 }
 
 }  // namespace moelog::engine

@@ -166,6 +166,15 @@ class Communicator {
   // Blocks until every device arrived (no bytes counted).
   virtual Status Barrier() = 0;
 
+  // Per-process scalars combined over every process of the run, outside
+  // timed regions (the slowest rank, the largest volume). One process holds
+  // every device (SimComm): the value itself.
+  virtual bool spans_processes() const { return false; }
+  virtual int process_rank() const { return 0; }
+  virtual double MaxOverProcesses(double v) { return v; }
+  // One int64 per process, on every process, in rank order.
+  virtual std::vector<int64_t> GatherOverProcesses(int64_t v) { return {v}; }
+
   // Counters of local device i since the last reset.
   const CommCounters& counters(size_t i) const { return counters_[i]; }
   void ResetCounters();

@@ -69,6 +69,10 @@ class MpiComm final : public Communicator {
                    const std::vector<std::vector<int64_t>>& send_counts, std::span<const std::span<float>> recv,
                    const std::vector<std::vector<int64_t>>& recv_counts, Wire wire) override;
   Status Barrier() override;
+  bool spans_processes() const override { return true; }
+  int process_rank() const override { return rank(); }
+  double MaxOverProcesses(double v) override { return MaxOverWorld(v); }
+  std::vector<int64_t> GatherOverProcesses(int64_t v) override { return AllGatherInt(v); }
 
   // Reductions of per-rank scalars over the world (used outside timed regions
   // to report the slowest rank and the largest volume).

@@ -851,8 +851,7 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
 
   ParallelModel model(comm, plan, o);
   MOELOG_RETURN_IF_ERROR(model.Setup(bc, data));
-  auto* mpi = dynamic_cast<MpiComm*>(comm);
-  if (mpi != nullptr) MOELOG_RETURN_IF_ERROR(mpi->Barrier());
+  MOELOG_RETURN_IF_ERROR(comm->Barrier());  // every process set up before timing
 
   Status st;
   std::vector<StepRecord> records;
@@ -902,18 +901,18 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
   for (const Volume& v : analytic) analytic_sent_max = std::max(analytic_sent_max, v.sent);
   std::vector<int64_t> dev_sent, dev_recv;
   int64_t computed_rows = ComputedRows(model);
-  if (mpi != nullptr) {
+  if (comm->spans_processes()) {
     // The slowest rank defines each iteration's time (and each stage's).
-    for (double& s : r.time.samples_s) s = mpi->MaxOverWorld(s);
+    for (double& s : r.time.samples_s) s = comm->MaxOverProcesses(s);
     r.time = StatsFromSamples(r.time.samples_s);
-    collective_s = mpi->MaxOverWorld(collective_s);
-    for (double& v : stage_s) v = mpi->MaxOverWorld(v);
-    dev_sent = mpi->AllGatherInt(per_step[0].bytes_sent);
-    dev_recv = mpi->AllGatherInt(per_step[0].bytes_recv);
+    collective_s = comm->MaxOverProcesses(collective_s);
+    for (double& v : stage_s) v = comm->MaxOverProcesses(v);
+    dev_sent = comm->GatherOverProcesses(per_step[0].bytes_sent);
+    dev_recv = comm->GatherOverProcesses(per_step[0].bytes_recv);
     sent_max = *std::max_element(dev_sent.begin(), dev_sent.end());
     recv_max = *std::max_element(dev_recv.begin(), dev_recv.end());
     computed_rows = 0;
-    for (int64_t v : mpi->AllGatherInt(ComputedRows(model))) computed_rows += v;
+    for (int64_t v : comm->GatherOverProcesses(ComputedRows(model))) computed_rows += v;
   } else {
     for (const auto& pc : per_step) {
       dev_sent.push_back(pc.bytes_sent);
@@ -949,13 +948,13 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
   r.extra["ep_local_cap"] = static_cast<double>(plan->local_cap);
   r.extra["ep_max_local_rows"] = static_cast<double>(plan->max_count);
   r.extra["ep_computed_rows"] = static_cast<double>(computed_rows);
-  r.extra["mpi_ranks"] = mpi != nullptr ? comm->mesh().Size() : 0;
+  r.extra["mpi_ranks"] = comm->spans_processes() ? comm->mesh().Size() : 0;
   r.extra["cpu_primitives_cached"] = static_cast<double>(model.runner().cached_primitives());
 
   if (c.check_numerics) {
     Gathered g;
     MOELOG_RETURN_IF_ERROR(GatherResults(comm, *plan, o, model.devices(), &g));
-    if (mpi == nullptr || mpi->rank() == 0) {
+    if (comm->process_rank() == 0) {  // the single-device reference runs once
       auto checks = CompareWithSingleDevice(bc, data, routing, o.training, g);
       if (!checks.ok()) return checks.status();
       r.numerics = std::move(checks).value();

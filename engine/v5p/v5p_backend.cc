@@ -71,4 +71,17 @@ Result<std::unique_ptr<Backend>> MakeV5pBackend(const BenchConfig& config) {
   return std::unique_ptr<Backend>(new V5pBackend(std::move(hw).value(), std::move(params).value()));
 }
 
+ResultDependencies V5pResultDependencies(const BenchConfig& c) {
+  // The files the backend reads, resolved as it resolves them.
+  ResultDependencies d;
+  d.version = std::string("v5p:") + MOELOG_VERSION;
+  const std::string params = c.model_params.empty() ? "v5p_params" : c.model_params;
+  const std::string hw = c.hardware.empty() ? "v5p" : c.hardware;
+  auto params_path = v5p::ResolveDataFile(params, "");
+  auto hw_path = v5p::ResolveDataFile(hw, "hardware");
+  d.files.push_back({"params", params_path.ok() ? *params_path : "", c.model_params});
+  d.files.push_back({"hw", hw_path.ok() ? *hw_path : "", c.hardware});
+  return d;
+}
+
 }  // namespace moelog::engine

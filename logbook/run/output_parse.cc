@@ -1,4 +1,3 @@
-#include "logbook/numbers.h"
 #include "logbook/run/output_parse.h"
 
 #include <cerrno>
@@ -6,9 +5,10 @@
 #include <cstdlib>
 #include <set>
 
+#include "logbook/numbers.h"
+
 namespace moelog::logbook {
 namespace {
-
 
 std::vector<std::string> SplitWords(std::string_view line) {
   std::vector<std::string> words;

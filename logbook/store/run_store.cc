@@ -2,7 +2,6 @@
 // parameters; the only text spliced into SQL is this file's own constants
 // (column names from a fixed list, comparison operators from a fixed list,
 // the schema version integer).
-#include "logbook/numbers.h"
 #include "logbook/store/run_store.h"
 
 #include <sqlite3.h>
@@ -18,12 +17,13 @@
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
-#include "engine/cpu/isa.h"
-#include "engine/v5p/hardware.h"
+#include "engine/backend.h"
 #include "logbook/file_util.h"
+#include "logbook/numbers.h"
 #include "logbook/store/sha256.h"
 
 namespace moelog::logbook {
@@ -224,16 +224,6 @@ std::string ReadWhole(const std::string& path) {
   return ss.str();
 }
 
-std::string CpuModel() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) {
-      auto c = line.find(':');
-      return c == std::string::npos ? "" : line.substr(c + 2);
-    }
-  return "unknown-cpu";
-}
 
 }  // namespace
 
@@ -627,31 +617,23 @@ std::string HashFile(const std::string& path) {
 }  // namespace
 
 std::string ModelVersionTag(const engine::BenchConfig& c) {
-  if (c.target == "v5p") {
-    // Resolving and hashing the files costs stat calls per key: memoized per
-    // (params, hardware) for the life of the process (one moelog command).
-    static std::mutex mu;
-    static std::map<std::pair<std::string, std::string>, std::string> memo;
-    const auto key = std::make_pair(c.model_params, c.hardware);
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      auto it = memo.find(key);
-      if (it != memo.end()) return it->second;
-    }
-    // The same resolution the v5p backend uses, so the key hashes the files it reads.
-    auto params = engine::v5p::ResolveDataFile(c.model_params.empty() ? "v5p_params" : c.model_params, "");
-    auto hw = engine::v5p::ResolveDataFile(c.hardware.empty() ? "v5p" : c.hardware, "hardware");
-    std::string tag = std::string("v5p:") + MOELOG_VERSION + ":params=" +
-                      (params.ok() ? HashFile(*params) : "missing:" + c.model_params) +
-                      ":hw=" + (hw.ok() ? HashFile(*hw) : "missing:" + c.hardware);
+  // Resolving and hashing the backend's files costs stat calls per key:
+  // memoized per (target, params, hardware) for the life of the process.
+  static std::mutex mu;
+  static std::map<std::tuple<std::string, std::string, std::string>, std::string> memo;
+  const auto key = std::make_tuple(c.target, c.model_params, c.hardware);
+  {
     std::lock_guard<std::mutex> lock(mu);
-    memo[key] = tag;
-    return tag;
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
   }
-  // The CPU, and what moelog runs on it: a run on AMX is not reused for the
-  // same config capped to AVX2 (ONEDNN_MAX_CPU_ISA) or in f32-compute mode.
-  static const std::string cpu = CpuModel() + ":" + engine::cpu::Caps().Describe();
-  return c.target + ":" + MOELOG_VERSION + ":" + cpu;
+  const engine::ResultDependencies deps = engine::ResultDependenciesOf(c);
+  std::string tag = deps.version;
+  for (const auto& f : deps.files)
+    tag += ":" + f.label + "=" + (f.path.empty() ? "missing:" + f.name : HashFile(f.path));
+  std::lock_guard<std::mutex> lock(mu);
+  memo[key] = tag;
+  return tag;
 }
 
 std::string CacheKey(const engine::BenchConfig& c) {
