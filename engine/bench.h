@@ -22,7 +22,7 @@ Routing RoutingForPoint(const BenchConfig& config, Routing topk, const RunPoint&
 // one document at the end). Returns the results even when printing is off.
 Result<std::vector<RunResult>> RunBench(const BenchConfig& config, std::ostream& out, bool print = true);
 
-// Formatting (spec 3.3). Exposed for tests and for the logbook layer.
+// Formatting (docs/harness.md §3.3). Exposed for tests and for the logbook layer.
 std::string FormatHeader(const BenchConfig& config, const std::string& devices_line);
 std::string FormatRun(const BenchConfig& config, const RunResult& r);
 std::string FormatResultLine(const RunResult& r);

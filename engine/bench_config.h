@@ -13,7 +13,7 @@
 namespace moelog::engine {
 
 struct BenchConfig {
-  // Shape and dtype (harness spec 1.1).
+  // Shape and dtype (docs/harness.md §1.1).
   int64_t tokens = 32768;
   int64_t hidden = 2048;
   int64_t mlp_dim = 4096;

@@ -47,7 +47,7 @@ struct RunResult {
   std::string source = "measured";  // measured | modeled
   int64_t devices = 1;
   TimingStats time;
-  double flops = 0;             // harness convention (spec 3.2)
+  double flops = 0;             // harness convention (docs/harness.md §3.2)
   double tflops = 0;            // aggregate, flops / mean time
   double tflops_per_device = 0;
   double tokens_per_s = 0;

@@ -1,4 +1,4 @@
-// Dispatch planning for expert and data parallelism (harness spec 2.7), built
+// Dispatch planning for expert and data parallelism (docs/harness.md §2.7), built
 // once from the fixed routing, outside the timed region.
 //
 // Devices form a mesh data=A x expert=B (communicator.h). Data replica a
@@ -7,7 +7,7 @@
 //
 // For every device the plan lists the rows its expert MLP processes:
 //  - compact: only the replica's assignments to the device's experts, in the
-//    expert-sorted order of spec 2.3 (by expert, then flat position t*K+k).
+//    expert-sorted order of docs/harness.md §2.3 (by expert, then flat position t*K+k).
 //    All devices use local_cap rows = the largest count over the devices,
 //    rounded up to a multiple of 512; the padding rows (zero x, zero weight)
 //    are counted in the LAST local group, so every real row is multiplied by
@@ -79,7 +79,7 @@ struct DispatchPlan {
 // Builds the plan. InvalidArgument when E is not divisible by the expert axis,
 // T not by the data axis, or (ring_ag_rs, a2a) T/A not by the expert axis;
 // dense_masked has no a2a form.
-// drop_cap > 0 applies capacity policy `drop` (spec 2.6) exactly as the
+// drop_cap > 0 applies capacity policy `drop` (docs/harness.md §2.6) exactly as the
 // single-device engine does: an assignment whose rank inside its expert (in
 // the global expert-sorted order, over all replicas) is >= drop_cap keeps its
 // row in its group (the compute stays dense and unchanged) but gets zero x

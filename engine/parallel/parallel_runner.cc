@@ -482,7 +482,7 @@ Status ParallelModel::Forward() {
   const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
   const bool apply_weight = !o_.preweight;
   if (o_.training) {
-    // w13 and the shared w13 are rebuilt inside every training step (spec 2.10).
+    // w13 and the shared w13 are rebuilt inside every training step (docs/harness.md §2.10).
     StageClock c(&stage_s_, kMlp);
     for (auto& d : dev_) {
       if (o_.fused) cpu::BuildW13(&d.w);
@@ -770,7 +770,7 @@ Result<std::unique_ptr<Prepared>> PrepareRun(const Communicator& comm, const Ben
   auto bc = cpu::MakeBlockConfig(c, point.impl);
   if (!bc.ok()) return bc.status();
   // Capacity drop: the single-device engine's cap (pack.cc), applied in the
-  // dispatch plan. pad is refused by BenchConfig::Validate (spec 2.6).
+  // dispatch plan. pad is refused by BenchConfig::Validate (docs/harness.md §2.6).
   int64_t drop_cap = 0;
   if (bc->capacity == cpu::CapacityPolicy::kDrop) {
     const double cap = std::ceil(bc->capacity_factor * static_cast<double>(routing.tokens * routing.topk) /

@@ -9,7 +9,7 @@
 //   compact_psum  x replicated in the replica; gather own rows, expert MLP,
 //                 weighted scatter-add into a [T_r,H] partial, ring all-reduce
 //                 over the expert axis. The shared expert runs on the full
-//                 replicated [T_r,H] after the all-reduce (spec 2.7: outside
+//                 replicated [T_r,H] after the all-reduce (docs/harness.md §2.7: outside
 //                 the shard-map), on every device of the group. Backward:
 //                 all-reduce of the [T_r,H] dx partials.
 //   ring_ag_rs    x token-sharded [T_r/B,H]; ring all-gather of x, expert MLP,
@@ -35,7 +35,7 @@
 //                 gradients of every weight over the data axis.
 // In a mesh data=A x expert=B, replica a runs EP over its B devices on tokens
 // [a*T/A, (a+1)*T/A), and expert/shared weight gradients are also all-reduced
-// over the data axis. Combines always scatter-add (spec 2.5: forced in EP).
+// over the data axis. Combines always scatter-add (docs/harness.md §2.5: forced in EP).
 //
 // The dispatch plan is built once, outside the timed region. Communication
 // travels in the run's dtype (bf16: 2 bytes per value).

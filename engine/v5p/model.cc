@@ -205,7 +205,7 @@ Local BuildLocal(const Hardware& hw, const ModelCase& c) {
   for (int64_t d = 0; d < pe; ++d) {
     int64_t cnt = 0;
     for (int64_t g = d * lg; g < (d + 1) * lg; ++g) cnt += CeilDiv(gs[g], pd);
-    // The harness adds the padding rows to the first local group (spec 2.7).
+    // The harness adds the padding rows to the first local group (docs/harness.md §2.7).
     VisitCount v = CountVisits(gs + d * lg, lg, pd, local_cap - cnt, 0, tm);
     if (v.visits > worst.visits) worst = v;
   }

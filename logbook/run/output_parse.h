@@ -1,5 +1,5 @@
 // Parsing benchmark output: the lines `moelog bench` prints and the lines of
-// the original hillclimb harness (versions V1-V5, harness spec 3.3), so the
+// the original hillclimb harness (versions V1-V5, docs/harness.md §3.3), so the
 // same parser serves in-process runs, subprocess runs, shell scripts and runs
 // of the real harness.
 #ifndef MOELOG_LOGBOOK_OUTPUT_PARSE_H_

@@ -24,7 +24,7 @@
 //   total/none     median, communication included
 // Variants: ep:compact_psum, ep:ring_ag_rs, ep:a2a, dp (--only to select).
 // Defaults: T=8192 H=512 M=512 E=16 K=2, bf16, impl fast (EP always combines
-// by scatter-add, spec 2.5, so `none` runs the same combine), 4 devices,
+// by scatter-add, docs/harness.md §2.5, so `none` runs the same combine), 4 devices,
 // forward; --pass forward_backward for the training step.
 // Speed is never asserted: this program only measures and prints.
 #include <algorithm>

@@ -215,7 +215,7 @@ TEST(V5pBackend, NullRoutingShrinksExpertWorkNotPack) {
   EXPECT_LT(StageSeconds(r[1], "down"), 0.75 * StageSeconds(r[0], "down"));
   // Pack still gathers all T*K slots.
   EXPECT_NEAR(StageSeconds(r[1], "pack"), StageSeconds(r[0], "pack"), 1e-12);
-  // Tokens/s rises while the counted TF/s falls (spec 3.2). (In forward-only
+  // Tokens/s rises while the counted TF/s falls (docs/harness.md §3.2). (In forward-only
   // runs the forced scatter combine can outweigh the gmm savings.)
   EXPECT_GT(r[1].tokens_per_s, r[0].tokens_per_s);
   EXPECT_LT(r[1].tflops, r[0].tflops);
