@@ -1,5 +1,7 @@
 #include "logbook/criteria/compare.h"
 
+#include "logbook/criteria/pairing.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -25,13 +27,6 @@ bool MatchesAll(const StoredRun& r, const Assignments& as) {
   return true;
 }
 
-std::string Canon(const std::optional<std::string>& v) {
-  if (!v) return "-";
-  if (auto n = ParseNumber(*v)) return FormatValue(*n);
-  if (*v == "1") return "true";
-  if (*v == "0") return "false";
-  return *v;
-}
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -91,20 +86,10 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
   for (const auto* s : {&o.a, &o.b})
     for (const auto& [k, v] : *s) side_keys.insert(k);
   // Control keys: `same`, or every config key of any A/B run but the side keys.
-  std::vector<std::string> keys = o.same;
-  if (keys.empty()) {
-    std::set<std::string> ks;
-    for (const auto* list : {&as, &bs})
-      for (const auto* r : *list)
-        for (const auto& [k, v] : r->config)
-          if (!side_keys.count(k) && !IsIgnoredForPairing(k) && k != "target") ks.insert(k);
-    keys.assign(ks.begin(), ks.end());
-  }
-  auto signature = [&](const StoredRun& r) {
-    std::string s;
-    for (const auto& k : keys) s += k + "=" + Canon(RunValue(r, k)) + "\x1f";
-    return s;
-  };
+  std::vector<const StoredRun*> all = as;
+  all.insert(all.end(), bs.begin(), bs.end());
+  const std::vector<std::string> keys = ControlKeys(all, o.same, side_keys);
+  auto signature = [&](const StoredRun& r) { return ControlSignature(r, keys); };
   std::vector<std::string> order;
   std::map<std::string, std::pair<std::vector<const StoredRun*>, std::vector<const StoredRun*>>> groups;
   for (const auto* r : as) {
@@ -155,7 +140,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
       continue;
     }
     for (const auto& k : keys) {
-      row.controls[k] = Canon(RunValue(*ga.front(), k));
+      row.controls[k] = CanonicalValue(RunValue(*ga.front(), k));
       values_per_key[k].insert(row.controls[k]);
     }
     row.delta_pct = row.a.median != 0 ? DeltaPercent(row.b.median, row.a.median) : 0;

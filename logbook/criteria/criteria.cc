@@ -1,5 +1,6 @@
 #include "logbook/criteria/criteria.h"
 
+#include "logbook/criteria/pairing.h"
 #include "logbook/doc/markdown.h"
 #include "logbook/doc/regions.h"
 
@@ -291,19 +292,6 @@ bool MatchesAll(const StoredRun& run, const std::vector<Condition>& conds) {
   return std::all_of(conds.begin(), conds.end(), [&](const Condition& c) { return Matches(run, c); });
 }
 
-// The keys two runs must agree on: `same` if given, else every config key of
-// either run except the excluded (varied) ones and the ignored ones.
-std::vector<std::string> ControlKeys(const StoredRun& a, const StoredRun& b, const std::vector<std::string>& same,
-                                     const std::set<std::string>& excluded) {
-  if (!same.empty()) return same;
-  std::set<std::string> keys;
-  for (const auto* r : {&a, &b})
-    for (const auto& [k, v] : r->config)
-      if (!excluded.count(k) && !IsIgnoredForPairing(k)) keys.insert(k);
-  if (!excluded.count("target")) keys.insert("target");  // RunValue answers it from the run
-  return {keys.begin(), keys.end()};
-}
-
 std::vector<std::string> Differences(const StoredRun& a, const StoredRun& b, const std::vector<std::string>& keys) {
   std::vector<std::string> diff;
   for (const auto& k : keys) {
@@ -312,22 +300,6 @@ std::vector<std::string> Differences(const StoredRun& a, const StoredRun& b, con
     if (!va || !vb || !ValuesEqual(*va, *vb)) diff.push_back(k);
   }
   return diff;
-}
-
-// A key describing a run's control setting, for grouping (values of `keys`).
-std::string ControlSignature(const StoredRun& r, const std::vector<std::string>& keys) {
-  std::string sig;
-  for (const auto& k : keys) {
-    auto v = RunValue(r, k);
-    std::string val = v ? *v : std::string("\x01");
-    if (v) {
-      if (auto n = ParseNumber(*v)) val = FormatValue(*n);
-      else if (*v == "true") val = "1";
-      else if (*v == "false") val = "0";
-    }
-    sig += k + "=" + val + "\x02";
-  }
-  return sig;
 }
 
 std::string DescribeConds(const std::vector<Condition>& side) {
@@ -370,7 +342,7 @@ ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
   std::string best_desc;
   for (const auto* a : as) {
     for (const auto* b : bs) {
-      auto keys = ControlKeys(*a, *b, c.same, excluded);
+      auto keys = ControlKeys({a, b}, c.same, excluded);
       auto diff = Differences(*a, *b, keys);
       if (diff.empty()) {
         std::string sig = ControlSignature(*a, keys);
@@ -433,15 +405,7 @@ ClauseOutcome EvalTable(const Clause& c, const EvalContext& ctx) {
     if (!MatchesAll(r, c.where)) continue;
     auto cell = cell_of(r);
     if (!cell) continue;
-    std::vector<std::string> keys;
-    if (!c.same.empty()) {
-      keys = c.same;
-    } else {
-      for (const auto& [k, v] : r.config)
-        if (!axis_keys.count(k) && !IsIgnoredForPairing(k)) keys.push_back(k);
-      if (!axis_keys.count("target") && !r.config.count("target")) keys.push_back("target");
-      std::sort(keys.begin(), keys.end());
-    }
+    const std::vector<std::string> keys = ControlKeys({&r}, c.same, axis_keys);
     std::string sig = ControlSignature(r, keys);
     if (!groups.count(sig)) order.push_back(sig);
     groups[sig].cells.emplace(*cell, r.id);
@@ -549,11 +513,7 @@ ClauseOutcome EvalRepeats(const Clause& c, const EvalContext& ctx) {
   std::map<std::string, std::vector<std::string>> groups;
   for (const auto& r : ctx.runs) {
     if (!MatchesAll(r, c.where)) continue;
-    std::vector<std::string> keys;
-    for (const auto& [k, v] : r.config)
-      if (!IsIgnoredForPairing(k)) keys.push_back(k);
-    if (!r.config.count("target")) keys.push_back("target");
-    std::sort(keys.begin(), keys.end());
+    const std::vector<std::string> keys = ControlKeys({&r}, {}, {});
     std::string sig = ControlSignature(r, keys);
     if (!groups.count(sig)) order.push_back(sig);
     groups[sig].push_back(r.id);
