@@ -38,16 +38,9 @@ nlohmann::json RunToJson(const RunResult& r) {
   j["mesh"] = r.mesh;
   j["source"] = r.source;
   j["devices"] = r.devices;
-  j["time_s"] = r.time.mean_s;
-  j["time_median_s"] = r.time.median_s;
-  j["time_min_s"] = r.time.min_s;
-  j["time_max_s"] = r.time.max_s;
+  for (const auto& [k, v] : HeadlineFigures(r)) j[k] = v;
   j["time_samples_s"] = r.time.samples_s;
   j["flops"] = r.flops;
-  j["tflops"] = r.tflops;
-  j["tflops_per_device"] = r.tflops_per_device;
-  j["tokens_per_s"] = r.tokens_per_s;
-  if (r.mfu > 0) j["mfu"] = r.mfu;
   j["run_stats"] = {{"runs", r.run_stats.runs}, {"mean", r.run_stats.mean}, {"p95", r.run_stats.p95}, {"max", r.run_stats.max}};
   j["load_stats"] = {{"min", r.load_stats.min}, {"max", r.load_stats.max}, {"std", r.load_stats.std}, {"cv", r.load_stats.cv}};
   j["capacity"] = {{"cap", r.capacity.cap}, {"dropped", r.capacity.dropped}, {"drop_frac", r.capacity.drop_frac}};

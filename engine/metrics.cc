@@ -37,4 +37,14 @@ void FillCommonFigures(const BenchConfig& c, const Routing& routing, RunResult* 
   r->tokens_per_s = t > 0 ? static_cast<double>(c.tokens) / t : 0.0;
 }
 
+std::map<std::string, double> HeadlineFigures(const RunResult& r) {
+  std::map<std::string, double> m = {
+      {"time_s", r.time.mean_s},   {"time_median_s", r.time.median_s},
+      {"time_min_s", r.time.min_s}, {"time_max_s", r.time.max_s},
+      {"tflops", r.tflops},         {"tflops_per_device", r.tflops_per_device},
+      {"tokens_per_s", r.tokens_per_s}};
+  if (r.mfu > 0) m["mfu"] = r.mfu;
+  return m;
+}
+
 }  // namespace moelog::engine

@@ -75,6 +75,11 @@ double HarnessFlops(const BenchConfig& config, int64_t real_assignments, int64_t
 // tokens_per_s (from result->time.mean_s and result->devices).
 void FillCommonFigures(const BenchConfig& config, const Routing& routing, RunResult* result);
 
+// The headline figures of a run, by the names the JSON output and the run
+// store use: time_s (mean), time_median_s, time_min_s, time_max_s, tflops,
+// tflops_per_device, tokens_per_s, and mfu when it is known.
+std::map<std::string, double> HeadlineFigures(const RunResult& r);
+
 }  // namespace moelog::engine
 
 #endif  // MOELOG_ENGINE_METRICS_H_

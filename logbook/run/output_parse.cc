@@ -215,14 +215,7 @@ ParsedRun RunFromResult(const engine::RunResult& r) {
     m["oom_estimate_bytes"] = r.memory_bytes;
     return p;
   }
-  m["time_s"] = r.time.mean_s;
-  m["time_median_s"] = r.time.median_s;
-  m["time_min_s"] = r.time.min_s;
-  m["time_max_s"] = r.time.max_s;
-  m["tflops"] = r.tflops;
-  m["tflops_per_device"] = r.tflops_per_device;
-  m["tokens_per_s"] = r.tokens_per_s;
-  if (r.mfu > 0) m["mfu"] = r.mfu;
+  m = engine::HeadlineFigures(r);
   m["null_target"] = r.null_target;
   m["null_realized"] = r.null_realized;
   m["null_experts"] = static_cast<double>(r.null_experts);
