@@ -498,6 +498,110 @@ Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const 
   return c;
 }
 
+namespace {
+
+// EP inputs as the harness passed them: single-device arrays moved onto the
+// slice on every call. Expert weights are scattered (each chip receives its
+// shard; on the 2x2 mesh the diagonal chip's shard shares a link with a
+// neighbour's, so the busiest origin link carries ceil((n-1)/links)/n of
+// them); x and the shared weights are replicated (every link carries them),
+// except x for ring/a2a, which is token-sharded.
+void InputPlacement(const Ctx& x, Acc* placement) {
+  const ModelCase& c = x.c;
+  if (c.parallel != Parallel::kEp) return;
+  const double b = x.b(), d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp);
+  const int64_t n = c.devices();
+  const int64_t links = std::max<int64_t>(1, LinksForGroup(n, x.hw.ici_links));
+  const double shard_frac = static_cast<double>(CeilDiv(n - 1, links)) / static_cast<double>(n);
+  const double experts_w = static_cast<double>(c.experts) * 3.0 * d * f * b;
+  const double shared_w = 3.0 * d * static_cast<double>(c.shared) * b;
+  const double xb = static_cast<double>(c.tokens) * d * b;
+  const bool x_replicated = c.comm == CommPath::kCompactPsum || c.dense_masked;
+  const double busiest_link = experts_w * shard_frac + shared_w + (x_replicated ? xb : xb * shard_frac);
+  placement->Add(kIci, busiest_link / (x.hw.ici_link_bw * x.p[kEtaPlacement]));
+}
+
+// The collectives: the EP exchange of activations (forward, and again in the
+// backward) and the data-parallel all-reduce of weight gradients. Adds the
+// bytes each device sends to `bytes`.
+void Collectives(const Ctx& x, const Local& l, bool bwd, Acc* comm, double* bytes) {
+  const ModelCase& c = x.c;
+  const double b = x.b(), d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp);
+  IciLink link;
+  link.link_bw = x.hw.ici_link_bw;
+  link.hop_latency = x.hw.ici_hop_latency_s;
+  link.eta = x.p[kEtaIci];
+  if (c.parallel == Parallel::kEp) {
+    const int64_t n = c.expert_axis;
+    link.links = LinksForGroup(n, x.hw.ici_links);
+    const double v = static_cast<double>(l.tokens) * d * b;  // [T, D] activations of this data shard
+    const double passes = bwd ? 2.0 : 1.0;
+    if (c.comm == CommPath::kCompactPsum || c.dense_masked) {
+      comm->Add(kIci, passes * AllReduceTime(v, n, link));
+      *bytes += passes * 2.0 * AllGatherBytes(v, n);
+    } else if (c.comm == CommPath::kRingAgRs) {
+      comm->Add(kIci, passes * (AllGatherTime(v, n, link) + ReduceScatterTime(v, n, link)));
+      *bytes += passes * 2.0 * AllGatherBytes(v, n);
+    } else {
+      const double held = static_cast<double>(l.m_buf) * d * b;
+      comm->Add(kIci, passes * 2.0 * AllToAllTime(held, n, link));
+      *bytes += passes * 2.0 * AllGatherBytes(held, n);
+    }
+  }
+  if (bwd && c.data_axis > 1) {
+    const int64_t n = c.data_axis;
+    link.links = LinksForGroup(n, x.hw.ici_links);
+    const double grads = static_cast<double>(l.groups) * 3.0 * d * f * b + 3.0 * d * static_cast<double>(c.shared) * b;
+    comm->Add(kIci, AllReduceTime(grads, n, link));
+    *bytes += 2.0 * AllGatherBytes(grads, n);
+  }
+}
+
+// The backward pass and what remat replays for it. Returns whether the int8
+// path skipped the weight-gradient matmuls.
+bool BackwardAndRemat(const Ctx& x, const Local& l, Acc* backward, Acc* remat) {
+  const ModelCase& c = x.c;
+  const double b = x.b(), d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp);
+  Stream(x, static_cast<double>(l.tokens) * d * (b + 4.0), backward);  // loss mean(y^2) and its gradient
+  bool skipped = false;
+  CombineBackward(x, l, backward);
+  ExpertBackward(x, l, backward, &skipped);
+  PackBackward(x, l, backward);
+  if (c.fused_w13)  // w13 = concat(w1, w3) rebuilt every step, and its gradient split
+    Stream(x, static_cast<double>(l.groups) * 2.0 * d * f * b * 4.0, backward);
+  // Remat replays only what the backward needs: expert_mlp recomputes the up
+  // projection(s) and SiLU*up (the input of the down projection; the down
+  // output is dead). The combine is linear in the expert outputs (routing
+  // weights are constants), so its backward saves nothing and combine remat
+  // recomputes nothing.
+  if (c.remat == Remat::kExpertMlp) {
+    Acc unused;
+    ExpertForward(x, l, remat, &unused);
+  }
+  return skipped;
+}
+
+// HBM footprint per chip: inputs as placed, packed activations, and for
+// forward_backward the saved residuals, activation gradients and weight grads.
+double MemoryBytes(const Ctx& x, const Local& l, bool bwd) {
+  const ModelCase& c = x.c;
+  const double b = x.b(), d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp);
+  const double e = static_cast<double>(c.experts), s = static_cast<double>(c.shared);
+  const double t_glob = static_cast<double>(c.tokens), t_loc = static_cast<double>(l.tokens);
+  const double m = static_cast<double>(l.m_buf);
+  const double weights_held = (c.parallel == Parallel::kEp ? e : static_cast<double>(l.groups)) * 3.0 * d * f * b +
+                              static_cast<double>(l.groups) * 2.0 * d * f * b + 3.0 * d * s * b;
+  const double up_b = RoutedInt8(c) ? 4.0 : b;
+  const double acts = t_glob * d * b + m * d * b + m * 2.0 * f * up_b + m * f * b + m * d * b +
+                      (l.scatter ? t_loc * d * b : m * d * 4.0 + t_loc * d * 4.0) +
+                      static_cast<double>(l.shared_tokens) * (3.0 * s * 4.0 + d * 4.0);
+  double mem = weights_held + acts;
+  if (bwd) mem += acts + static_cast<double>(l.groups) * 3.0 * d * f * b + 3.0 * d * s * b;
+  return mem;
+}
+
+}  // namespace
+
 Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c) {
   Prediction out;
   out.devices = c.devices();
@@ -505,88 +609,16 @@ Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c)
   const Ctx x{hw, p, c};
   const Local l = BuildLocal(hw, c);
   const bool bwd = c.pass == Pass::kForwardBackward;
-  const double b = x.b();
-  const double d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp), e = static_cast<double>(c.experts);
-  const double s = static_cast<double>(c.shared);
-  const double t_glob = static_cast<double>(c.tokens);
-  const double t_loc = static_cast<double>(l.tokens);
-
-  IciLink link;
-  link.link_bw = hw.ici_link_bw;
-  link.hop_latency = hw.ici_hop_latency_s;
-  link.eta = p[kEtaIci];
 
   Acc placement, pack, up, down, combine, shared, comm, backward, remat, fixed;
   double comm_bytes = 0;
-
-  // EP inputs as the harness passed them: single-device arrays moved onto the
-  // slice on every call. Expert weights are scattered (each chip receives its
-  // shard; on the 2x2 mesh the diagonal chip's shard shares a link with a
-  // neighbour's, so the busiest origin link carries ceil((n-1)/links)/n of
-  // them); x and the shared weights are replicated (every link carries them),
-  // except x for ring/a2a, which is token-sharded.
-  if (c.parallel == Parallel::kEp) {
-    const int64_t n = c.devices();
-    const int64_t links = std::max<int64_t>(1, LinksForGroup(n, hw.ici_links));
-    const double shard_frac = static_cast<double>(CeilDiv(n - 1, links)) / static_cast<double>(n);
-    const double experts_w = e * 3.0 * d * f * b;
-    const double shared_w = 3.0 * d * s * b;
-    const double xb = t_glob * d * b;
-    const bool x_replicated = c.comm == CommPath::kCompactPsum || c.dense_masked;
-    const double busiest_link = experts_w * shard_frac + shared_w + (x_replicated ? xb : xb * shard_frac);
-    placement.Add(kIci, busiest_link / (hw.ici_link_bw * p[kEtaPlacement]));
-  }
-
+  InputPlacement(x, &placement);
   PackForward(x, l, &pack);
   ExpertForward(x, l, &up, &down);
   CombineForward(x, l, &combine);
   Shared(x, l.shared_tokens, bwd, &shared);
-  if (bwd) Stream(x, t_loc * d * (b + 4.0), &backward);  // loss mean(y^2) and its gradient
-
-  // Collectives.
-  if (c.parallel == Parallel::kEp) {
-    const int64_t n = c.expert_axis;
-    link.links = LinksForGroup(n, hw.ici_links);
-    const double v = t_loc * d * b;  // [T, D] activations of this data shard
-    double passes = bwd ? 2.0 : 1.0;
-    if (c.comm == CommPath::kCompactPsum || c.dense_masked) {
-      comm.Add(kIci, passes * AllReduceTime(v, n, link));
-      comm_bytes += passes * 2.0 * AllGatherBytes(v, n);
-    } else if (c.comm == CommPath::kRingAgRs) {
-      comm.Add(kIci, passes * (AllGatherTime(v, n, link) + ReduceScatterTime(v, n, link)));
-      comm_bytes += passes * 2.0 * AllGatherBytes(v, n);
-    } else {
-      const double held = static_cast<double>(l.m_buf) * d * b;
-      comm.Add(kIci, passes * 2.0 * AllToAllTime(held, n, link));
-      comm_bytes += passes * 2.0 * AllGatherBytes(held, n);
-    }
-  }
-  if (bwd && c.data_axis > 1) {
-    const int64_t n = c.data_axis;
-    link.links = LinksForGroup(n, hw.ici_links);
-    const double grads = static_cast<double>(l.groups) * 3.0 * d * f * b + 3.0 * d * s * b;
-    comm.Add(kIci, AllReduceTime(grads, n, link));
-    comm_bytes += 2.0 * AllGatherBytes(grads, n);
-  }
-
-  if (bwd) {
-    bool skipped = false;
-    CombineBackward(x, l, &backward);
-    ExpertBackward(x, l, &backward, &skipped);
-    out.int8_backward_skipped = skipped;
-    PackBackward(x, l, &backward);
-    if (c.fused_w13)  // w13 = concat(w1, w3) rebuilt every step, and its gradient split
-      Stream(x, static_cast<double>(l.groups) * 2.0 * d * f * b * 4.0, &backward);
-    // Remat replays only what the backward needs: expert_mlp recomputes the up
-    // projection(s) and SiLU*up (the input of the down projection; the down
-    // output is dead). The combine is linear in the expert outputs (routing
-    // weights are constants), so its backward saves nothing and combine remat
-    // recomputes nothing.
-    if (c.remat == Remat::kExpertMlp) {
-      Acc unused;
-      ExpertForward(x, l, &remat, &unused);
-    }
-  }
+  Collectives(x, l, bwd, &comm, &comm_bytes);
+  if (bwd) out.int8_backward_skipped = BackwardAndRemat(x, l, &backward, &remat);
   fixed.Add(kFixed, p[kFixedS]);
 
   auto add = [&](const char* name, const Acc& a) {
@@ -606,20 +638,8 @@ Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c)
   add("fixed", fixed);
   out.comm_s = comm.Sum() + placement.Sum();
   out.comm_bytes_per_device = comm_bytes;
-
-  // HBM footprint per chip: inputs as placed, packed activations, and for
-  // forward_backward the saved residuals, activation gradients and weight grads.
-  const double m = static_cast<double>(l.m_buf);
-  const double weights_held = (c.parallel == Parallel::kEp ? e : static_cast<double>(l.groups)) * 3.0 * d * f * b +
-                              static_cast<double>(l.groups) * 2.0 * d * f * b + 3.0 * d * s * b;
-  const double up_b = RoutedInt8(c) ? 4.0 : b;
-  double acts = t_glob * d * b + m * d * b + m * 2.0 * f * up_b + m * f * b + m * d * b +
-                (l.scatter ? t_loc * d * b : m * d * 4.0 + t_loc * d * 4.0) +
-                static_cast<double>(l.shared_tokens) * (3.0 * s * 4.0 + d * 4.0);
-  double mem = weights_held + acts;
-  if (bwd) mem += acts + static_cast<double>(l.groups) * 3.0 * d * f * b + 3.0 * d * s * b;
-  out.memory_bytes = mem;
-  out.oom = mem > hw.hbm_bytes;
+  out.memory_bytes = MemoryBytes(x, l, bwd);
+  out.oom = out.memory_bytes > hw.hbm_bytes;
   return out;
 }
 
