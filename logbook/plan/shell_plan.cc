@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -813,134 +814,135 @@ class Planner {
   }
 
   // Words after env prefixes. `c` is the node being rendered (for memo).
+  // Dispatches on the program: env, a shell, moelog, an interpreter running
+  // a launcher or a harness, or a shell word moelog interprets itself.
   void Classify(const Cmd& c, std::vector<std::string> words, std::map<std::string, std::string> env, Vars* vars,
                 int depth, bool alone) {
-    auto prog_e = ExpandWord(words[0], *vars);
-    std::string prog = prog_e.value;
-    std::string base = Basename(prog);
-    if (words[0].find_first_of("$`") != std::string::npos) {
-      Consent("a program named by expansion " + Short(words[0]));
-      MemoRaw(&c);
-      return;
-    }
-    if (base == "env" && words.size() > 1) {  // env K=V cmd
-      size_t i = 1;
-      for (; i < words.size(); ++i) {
-        std::string name = AssignmentName(words[i]);
-        if (name.empty()) break;
-        env[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
-      }
-      if (i == words.size()) {
-        Disallow("env");
-        MemoRaw(&c);
-        return;
-      }
-      words.erase(words.begin(), words.begin() + static_cast<long>(i));
-      Classify(c, words, env, vars, depth, alone);
-      return;
-    }
+    const std::string prog = ExpandWord(words[0], *vars).value;
+    const std::string base = Basename(prog);
+    if (words[0].find_first_of("$`") != std::string::npos)
+      return Refuse(c, true, "a program named by expansion " + Short(words[0]));
+    if (base == "env" && words.size() > 1) return PlanEnv(c, std::move(words), std::move(env), vars, depth, alone);
     if (base == "bash" || base == "sh") {
-      if (!kShells.count(prog)) {
-        Consent("a program given by path " + Short(prog));
-        MemoRaw(&c);
-        return;
-      }
-      PlanShellC(c, words, env, vars, depth, alone);
-      return;
+      if (!kShells.count(prog)) return Refuse(c, true, "a program given by path " + Short(prog));
+      return PlanShellC(c, words, env, vars, depth, alone);
     }
-    if (base == "moelog") {
-      if (words.size() < 2 || ExpandWord(words[1], *vars).value != "bench") {
-        Disallow("moelog " + (words.size() > 1 ? words[1] : std::string()));
-        MemoRaw(&c);
-        return;
-      }
-      std::vector<std::string> raw_args(words.begin() + 2, words.end());
-      AddBench(c, "moelog", JoinRaw(words), raw_args, env, *vars, RenderEnv(c));
-      return;
-    }
-    // Interpreter prefix (uv run ..., python ...).
-    size_t si = 0;
+    if (base == "moelog") return PlanMoelog(c, words, env, *vars);
+    size_t si = 0;  // the script's word
     if (const InterpreterSpec* in = table_.FindInterpreter(prog)) {
-      size_t i = 1;
-      if (!in->subcommand.empty()) {
-        if (words.size() < 2 || ExpandWord(words[1], *vars).value != in->subcommand) {
-          Disallow(base);
-          MemoRaw(&c);
-          return;
-        }
-        i = 2;
-      }
-      while (i < words.size()) {
-        std::string w = ExpandWord(words[i], *vars).value;
-        if (std::find(in->value_options.begin(), in->value_options.end(), w) != in->value_options.end()) {
-          i += 2;
-        } else if (w.rfind("--", 0) == 0 && w.find('=') != std::string::npos) {
-          ++i;
-        } else if (std::find(in->switch_options.begin(), in->switch_options.end(), w) != in->switch_options.end()) {
-          ++i;
-        } else {
-          break;
-        }
-      }
-      if (in->optional_python && i < words.size()) {
-        std::string w = Basename(ExpandWord(words[i], *vars).value);
-        if (w == "python" || w == "python3") {
-          ++i;
-          while (i < words.size() && ExpandWord(words[i], *vars).value == "-u") ++i;
-        }
-      }
-      if (i >= words.size()) {
-        Disallow(base);
-        MemoRaw(&c);
-        return;
-      }
-      si = i;
-      std::string script = ExpandWord(words[si], *vars).value;
-      if (script.rfind("-", 0) == 0) {  // python -c / -m: arbitrary code
-        Disallow(base + " " + script);
-        MemoRaw(&c);
-        return;
-      }
+      auto script_at = SkipInterpreter(c, *in, words, base, *vars);
+      if (!script_at) return;
+      si = *script_at;
     }
-    std::string script = ExpandWord(words[si], *vars).value;
-    if (const LauncherSpec* l = table_.FindLauncher(script)) {
-      PlanLauncher(c, *l, words, si + 1, vars, depth, alone);
-      return;
-    }
-    if (const HarnessSpec* h = table_.FindHarness(script)) {
-      if (h->action == "no_adapter") {
-        NoAdapter(h->reason);
-        MemoRaw(&c);
-        return;
-      }
-      for (const auto& v : h->env_vars) {
-        if (env.count(v) || vars->count(v)) {
-          NoAdapter(h->name + " is configured through the environment (" + v + ")");
-          MemoRaw(&c);
-          return;
-        }
-      }
-      std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
-      AddBench(c, h->name, JoinRaw(words), raw_args, env, *vars, RenderEnv(c));
-      return;
-    }
-    bool allowed = std::find(kDirectWords.begin(), kDirectWords.end(), base) != kDirectWords.end();
+    const std::string script = ExpandWord(words[si], *vars).value;
+    if (const LauncherSpec* l = table_.FindLauncher(script))
+      return PlanLauncher(c, *l, words, si + 1, vars, depth, alone);
+    if (const HarnessSpec* h = table_.FindHarness(script)) return PlanHarness(c, *h, words, si, env, *vars);
+    const bool allowed = std::find(kDirectWords.begin(), kDirectWords.end(), base) != kDirectWords.end();
     if (si > 0 || (!allowed && LooksLikeScript(script))) {
       NoAdapter("unknown script " + script);
       MemoRaw(&c);
       return;
     }
-    // A shell word moelog interprets, or a program it will not run.
-    if (!allowed) {
-      Disallow(base);
+    if (!allowed) return Refuse(c, false, base);  // a program moelog will not run
+    // ./bin/echo, /usr/bin/mkdir: the folder's own programs
+    if (prog != base) return Refuse(c, true, "a program given by path " + Short(prog));
+    PlanDirectWord(c, words, base, env, vars);
+  }
+
+  // Memoizes `c` as written after refusing it: with consent (`consent`, the
+  // reason) or never (`what` is not run at all).
+  void Refuse(const Cmd& c, bool consent, const std::string& what) {
+    if (consent) Consent(what);
+    else Disallow(what);
+    MemoRaw(&c);
+  }
+
+  // env K=V... cmd: the assignments join the command's environment.
+  void PlanEnv(const Cmd& c, std::vector<std::string> words, std::map<std::string, std::string> env, Vars* vars,
+               int depth, bool alone) {
+    size_t i = 1;
+    for (; i < words.size(); ++i) {
+      std::string name = AssignmentName(words[i]);
+      if (name.empty()) break;
+      env[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
+    }
+    if (i == words.size()) return Refuse(c, false, "env");
+    words.erase(words.begin(), words.begin() + static_cast<long>(i));
+    Classify(c, words, env, vars, depth, alone);
+  }
+
+  // moelog bench ...: a benchmark; any other moelog command is not run.
+  void PlanMoelog(const Cmd& c, const std::vector<std::string>& words, const std::map<std::string, std::string>& env,
+                  const Vars& vars) {
+    if (words.size() < 2 || ExpandWord(words[1], vars).value != "bench")
+      return Refuse(c, false, "moelog " + (words.size() > 1 ? words[1] : std::string()));
+    std::vector<std::string> raw_args(words.begin() + 2, words.end());
+    AddBench(c, "moelog", JoinRaw(words), raw_args, env, vars, RenderEnv(c));
+  }
+
+  // An interpreter prefix (uv run ..., python ...): its own options skipped,
+  // the index of the script it runs. nullopt (refused) when it runs none,
+  // or runs code given inline (python -c / -m).
+  std::optional<size_t> SkipInterpreter(const Cmd& c, const InterpreterSpec& in, const std::vector<std::string>& words,
+                                        const std::string& base, const Vars& vars) {
+    auto has = [](const std::vector<std::string>& list, const std::string& w) {
+      return std::find(list.begin(), list.end(), w) != list.end();
+    };
+    size_t i = 1;
+    if (!in.subcommand.empty()) {
+      if (words.size() < 2 || ExpandWord(words[1], vars).value != in.subcommand) {
+        Refuse(c, false, base);
+        return std::nullopt;
+      }
+      i = 2;
+    }
+    while (i < words.size()) {
+      const std::string w = ExpandWord(words[i], vars).value;
+      if (has(in.value_options, w)) i += 2;
+      else if ((w.rfind("--", 0) == 0 && w.find('=') != std::string::npos) || has(in.switch_options, w)) ++i;
+      else break;
+    }
+    if (in.optional_python && i < words.size()) {
+      const std::string w = Basename(ExpandWord(words[i], vars).value);
+      if (w == "python" || w == "python3") {
+        ++i;
+        while (i < words.size() && ExpandWord(words[i], vars).value == "-u") ++i;
+      }
+    }
+    if (i >= words.size()) {
+      Refuse(c, false, base);
+      return std::nullopt;
+    }
+    const std::string script = ExpandWord(words[i], vars).value;
+    if (script.rfind("-", 0) == 0) {  // python -c / -m: arbitrary code
+      Refuse(c, false, base + " " + script);
+      return std::nullopt;
+    }
+    return i;
+  }
+
+  // A known harness script: a benchmark moelog runs on its engine, unless
+  // the harness has no adapter or is configured through the environment.
+  void PlanHarness(const Cmd& c, const HarnessSpec& h, const std::vector<std::string>& words, size_t si,
+                   const std::map<std::string, std::string>& env, const Vars& vars) {
+    std::string why = h.action == "no_adapter" ? h.reason : "";
+    for (const auto& v : h.env_vars)
+      if (why.empty() && (env.count(v) || vars.count(v)))
+        why = h.name + " is configured through the environment (" + v + ")";
+    if (!why.empty()) {
+      NoAdapter(why);
       MemoRaw(&c);
       return;
     }
-    if (prog != base) {  // ./bin/echo, /usr/bin/mkdir: the folder's own programs
-      Consent("a program given by path " + Short(prog));
-      MemoRaw(&c);
-      return;
-    }
+    std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
+    AddBench(c, h.name, JoinRaw(words), raw_args, env, vars, RenderEnv(c));
+  }
+
+  // A shell word moelog interprets itself (echo, cd, mkdir, read, export,
+  // set, ...): folders outside the working folder need consent.
+  void PlanDirectWord(const Cmd& c, const std::vector<std::string>& words, const std::string& base,
+                      const std::map<std::string, std::string>& env, Vars* vars) {
     if (base == "cd" || base == "mkdir") {
       for (size_t i = 1; i < words.size(); ++i) {
         const std::string w = ExpandWord(words[i], *vars).value;
