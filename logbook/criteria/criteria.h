@@ -1,3 +1,7 @@
+// Stage criteria/: stop criteria (this file), the one pairing rule
+// (pairing.h), A/B comparison (compare.h) and the figures a logbook's Result
+// text records (recorded.h). Depends on doc/ and store/.
+//
 // Stop criteria: a small predicate language attached to the bullets of a
 // logbook's "Stop Criteria" section, and its evaluation against stored runs.
 //

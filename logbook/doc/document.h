@@ -1,3 +1,7 @@
+// Stage doc/ (the first): reads Markdown through cmark-gfm (markdown.h, the
+// only cmark user) into logbooks and recipes, entry IDs, owned regions and
+// diffs. Depends on nothing else of logbook/ but file_util and numbers.
+//
 // The document model: plain structs for logbooks and recipes, filled by
 // parse_logbook / parse_recipe. Line numbers are 1-based source lines; an
 // "end line" is the last non-blank line a thing covers.

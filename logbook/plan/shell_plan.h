@@ -1,3 +1,6 @@
+// Stage plan/: what an entry's commands would run, decided without running
+// anything (this planner, launchers.h). Depends on doc/.
+//
 // The command planner: turns an entry's command text, as researchers write it,
 // into a Plan of concrete `moelog bench` invocations, without running anything.
 //

@@ -1,3 +1,6 @@
+// Stage render/: result tables (this file), charts (chart.h) and templates
+// (templates.h). Depends on doc/, store/ and criteria/.
+//
 // Deterministic Markdown result tables for owned regions: one row per run,
 // the config columns that vary within the entry, then time (ms), TF/s
 // (aggregate and per device) and tokens/s; when the entry's Result bullets

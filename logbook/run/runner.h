@@ -1,3 +1,6 @@
+// Stage run/: runs planned commands and reads harness output
+// (output_parse.h). Depends on plan/ and store/.
+//
 // The runner: executes a Plan (see shell_plan.h) and returns every run with
 // its captured output. Paths:
 //   - in-process: each invocation calls engine::RunBench with output captured

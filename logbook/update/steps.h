@@ -1,3 +1,5 @@
+// Stage update/ (the last before cli/): `update` and `run` as named steps.
+//
 // The steps of one `update`/`run`, in the order session.cc runs them. Each
 // takes what the steps before it made (work.h) and either goes on or stops
 // the session with an exit code, having said why on `err`.
