@@ -516,7 +516,9 @@ ClauseOutcome EvalRepeats(const Clause& c, const EvalContext& ctx) {
     const std::vector<std::string> keys = ControlKeys({&r}, {}, {});
     std::string sig = ControlSignature(r, keys);
     if (!groups.count(sig)) order.push_back(sig);
-    groups[sig].push_back(r.id);
+    // One run counted by several entries (a shared command) is one repeat.
+    auto& ids = groups[sig];
+    if (std::find(ids.begin(), ids.end(), r.id) == ids.end()) ids.push_back(r.id);
   }
   const std::vector<std::string>* best = nullptr;
   for (const auto& sig : order)

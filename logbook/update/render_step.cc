@@ -148,29 +148,17 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
   return edits;
 }
 
-void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const std::vector<UnitWork>& work,
+void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store,
                        std::vector<RegionEdit>* edits, std::ostream& err) {
   const Logbook& lb = doc.logbook;
   const Section* s = lb.FindSection(SectionKind::kStopCriteria);
   if (!s) return;
   bool any = false;
-  for (const auto& b : StopCriteriaBullets(doc.logbook, doc.text)) any = any || FindPredicateText(b.text).has_value();
+  for (const auto& b : StopCriteriaBullets(lb, doc.text)) any = any || FindPredicateText(b.text).has_value();
   if (!any) return;
-  std::set<std::string> ids;
-  for (const auto& e : lb.entries) ids.insert(e.id);
-  std::vector<StoredRun> runs;
-  std::set<std::string> seen;
-  if (store)
-    if (auto rows = store->Query(RunQuery{}); rows.ok())
-      for (const auto& r : *rows)
-        if (r.status == "ok" && ids.count(r.entry_id)) {
-          runs.push_back(ToStoredRun(r));
-          seen.insert(runs.back().id);
-        }
-  for (const auto& w : work)
-    for (const auto& pc : w.commands)
-      for (const auto& r : pc.fresh)
-        if (r.status == "ok" && !seen.count(ToStoredRun(r).id)) runs.push_back(ToStoredRun(r));
+  // This session's runs are stored by now: the counted runs include them.
+  // Both targets, as `moelog check` counts them.
+  const std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"});
   auto body = CriteriaStatusRegion(doc.text, lb, runs);
   if (!body.ok()) {
     err << body.status().message() << "\n";

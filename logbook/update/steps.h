@@ -88,8 +88,8 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region
                       int* write_errors, bool* chart_stale);
 
 // The Stop Criteria status region, when some criterion carries a predicate:
-// evaluated on the logbook's stored runs and this session's fresh ones.
-void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const std::vector<UnitWork>& work,
+// evaluated on the runs that count (update_hooks.h CountedRuns), as `check` does.
+void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store,
                        std::vector<RegionEdit>* edits, std::ostream& err);
 
 // The document with the edits spliced in; hand-edited regions are kept

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "logbook/criteria/recorded.h"
+#include "logbook/plan/shell_plan.h"
 #include "logbook/store/run_adapter.h"
 
 namespace moelog::logbook {
@@ -31,23 +32,50 @@ bool AnyFilled(const Bullet& b) {
 
 }  // namespace
 
+std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, const std::vector<std::string>& targets) {
+  std::vector<StoredRun> out;
+  if (!store) return out;
+  std::vector<std::string_view> texts;
+  for (const auto& e : logbook.entries)
+    for (const auto& c : e.commands) texts.push_back(c.joined);
+  for (const auto& target : targets) {
+    PlanOptions popt;
+    popt.target = target;
+    const std::vector<Plan> plans = PlanCommands(texts, popt);
+    size_t next = 0;
+    for (const auto& e : logbook.entries) {
+      std::set<std::string> seen;  // run IDs already counted for this entry
+      for (size_t ci = 0; ci < e.commands.size(); ++ci) {
+        const Plan& plan = plans[next++];
+        if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent) continue;
+        for (const auto& inv : plan.invocations) {
+          auto batch = store->CachedRuns(CacheKey(inv.config));
+          if (!batch.ok()) continue;
+          for (const RunRecord& r : *batch) {
+            if (r.status != "ok") continue;
+            StoredRun run = ToStoredRun(r);
+            if (!seen.insert(run.id).second) continue;
+            run.entry_id = e.id;
+            out.push_back(std::move(run));
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
                                            std::string* note) {
   std::vector<StoredRun> out;
-  std::set<std::string> ids;
-  for (const auto& e : logbook.entries) {
-    ids.insert(e.id);
-    if (!e.explicit_id.empty()) ids.insert(e.explicit_id);
-  }
-  size_t stored = 0;
   struct stat st;
-  if (!db_path.empty() && ::stat(db_path.c_str(), &st) == 0) {
-    auto runs = LoadStoredRuns(db_path, RunQuery{});
-    if (!runs.ok()) return runs.status();
-    for (auto& r : *runs)
-      if (ids.count(r.entry_id)) out.push_back(std::move(r));
-    stored = out.size();
+  const bool have_store = !db_path.empty() && ::stat(db_path.c_str(), &st) == 0;
+  if (have_store) {
+    auto store = RunStore::Open(db_path);
+    if (!store.ok()) return store.status();
+    out = CountedRuns(logbook, store->get(), {"v5p", "cpu"});
   }
+  const size_t stored = out.size();
   size_t rec = 0;
   if (recorded) {
     auto r = RecordedRuns(logbook);
@@ -57,7 +85,7 @@ Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::st
   if (note)
     *note = std::to_string(stored) + " stored run" + (stored == 1 ? "" : "s") +
             (recorded ? ", " + std::to_string(rec) + " recorded" : "") +
-            (::stat(db_path.c_str(), &st) == 0 ? "" : " (no run store at " + db_path + ")");
+            (have_store ? "" : " (no run store at " + db_path + ")");
   return out;
 }
 

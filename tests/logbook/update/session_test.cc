@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "logbook/file_util.h"
@@ -15,6 +16,7 @@
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/doc/regions.h"
 #include "logbook/store/run_store.h"
+#include "logbook/update/update_hooks.h"
 #include "tests/logbook/seed_docs.h"
 
 namespace moelog::logbook {
@@ -288,6 +290,48 @@ TEST_F(SessionTest, LoopSweepsMeetSweepAndPairCriteria) {
   EXPECT_NE(now.find("Stop criteria status: 2 met, 0 unmet"), std::string::npos) << now;
   EXPECT_EQ(now.find("loop."), std::string::npos) << now;
   EXPECT_EQ(now.find("tk"), now.find("tk in 2 8")) << now;
+}
+
+// The runs that count are what each entry's commands as written resolve to:
+// an edited command's old runs stop counting, a cache hit counts for the
+// entry that shows it, another logbook's entry with the same ID does not
+// lend it runs, and a shared command is one repeat, not several.
+TEST_F(SessionTest, RunsThatCountFollowTheCommandsAsWritten) {
+  auto doc = [](const std::string& topk, const std::string& second) {
+    return "# W\n\n## Stop Criteria\n- k2 `moelog: metric any tflops > 0 where topk=2`\n"
+           "- repeated `moelog: repeats at least 2`\n\n## Experiment Log\n"
+           "### 2026-03-01 09:00 - W-1 one\n- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 256 "
+           "--mlp-dim 128 --experts 8 --distribution random --impl fused_w13 --topk " + topk + "`\n- Result: pending\n" +
+           second;
+  };
+  const std::string same_cmd =
+      "\n### 2026-03-01 10:00 - W-2 again\n- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 256 "
+      "--mlp-dim 128 --experts 8 --distribution random --impl fused_w13 --topk 2`\n- Result: pending\n";
+  const std::string p = Put("w.md", doc("2", same_cmd));
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  std::string now = Slurp(p);
+  EXPECT_NE(now.find("**met**: k2"), std::string::npos) << now;
+  // Two entries with one command share one stored run: not two repeats.
+  EXPECT_NE(now.find("**unmet**: repeated"), std::string::npos) << now;
+  // W-2's run was a cache hit; it counts for W-2 all the same.
+  auto lb = ParseLogbook(now, p);
+  std::string note;
+  auto runs = LogbookRuns(lb, (dir_ / "runs.db").string(), false, &note);
+  ASSERT_TRUE(runs.ok());
+  std::set<std::string> entries;
+  for (const auto& r : *runs) entries.insert(r.entry_id);
+  EXPECT_EQ(entries, (std::set<std::string>{"W-1", "W-2"})) << note;
+  // The command edited to topk 4 (and W-2 dropped): the topk=2 run no longer counts.
+  Put("w.md", doc("4", ""));
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  now = Slurp(p);
+  EXPECT_NE(now.find("**unmet**: k2"), std::string::npos) << now;
+  // Another logbook in the folder with the same entry ID but another command
+  // gets nothing from W-1's runs.
+  const std::string q = Put("other.md", doc("8", ""));
+  auto other = LogbookRuns(ParseLogbook(Slurp(q), q), (dir_ / "runs.db").string(), false, &note);
+  ASSERT_TRUE(other.ok());
+  EXPECT_TRUE(other->empty()) << note;
 }
 
 TEST_F(SessionTest, RecipeRunsAndWritesRegionsAfterSteps) {
