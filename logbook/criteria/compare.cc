@@ -80,6 +80,11 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
     if (MatchesAll(r, o.a)) as.push_back(&r);
     else if (MatchesAll(r, o.b)) bs.push_back(&r);
   }
+  const bool known_metric = std::any_of(runs.begin(), runs.end(), [&](const StoredRun& r) {
+    return r.metrics.count(o.metric) > 0;
+  });
+  if (!runs.empty() && !known_metric)
+    return Status::InvalidArgument("--metric " + o.metric + ": no run has this metric (tflops, tokens_per_s, time_s, ...)");
   if (as.empty()) return Status::NotFound("no stored run matches --a " + Describe(o.a));
   if (bs.empty()) return Status::NotFound("no stored run matches --b " + Describe(o.b));
   std::set<std::string> side_keys;
@@ -166,7 +171,7 @@ std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
   s << "|";
   for (const auto& k : c.row_keys) s << " " << k << " |";
   s << " A: " << Describe(o.a) << " (" << unit << ") | B: " << Describe(o.b) << " (" << unit
-    << ") | delta | n A/B | note |\n|";
+    << ") | delta (B vs A) | n A/B | note |\n|";
   for (size_t i = 0; i < c.row_keys.size() + 5; ++i) s << (i < c.row_keys.size() ? "---|" : "---:|");
   s << "\n";
   auto cell = [](const SideStats& st) {

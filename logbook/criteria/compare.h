@@ -61,7 +61,7 @@ struct Comparison {
 Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const CompareOptions& options);
 
 // The comparison as a Markdown table plus warning lines, e.g.
-//   | topk | A: quant_mode=none (TF/s) | B: quant_mode=int8 (TF/s) | delta | n A/B | note |
+//   | topk | A: quant_mode=none (TF/s) | B: quant_mode=int8 (TF/s) | delta (B vs A) | n A/B | note |
 std::string RenderComparison(const Comparison& c, const CompareOptions& options);
 
 // A number from the Baseline section with the config it was stated for.

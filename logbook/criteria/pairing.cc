@@ -15,10 +15,15 @@ std::string CanonicalValue(const std::optional<std::string>& v) {
 std::vector<std::string> ControlKeys(const std::vector<const StoredRun*>& runs, const std::vector<std::string>& same,
                                      const std::set<std::string>& varied) {
   if (!same.empty()) return same;
+  // Keys that only follow a varied key are varied with it: the devices and
+  // mesh of a run follow its parallel mode (none runs on one device).
+  auto follows_varied = [&](const std::string& k) {
+    return (k == "devices" || k == "mesh") && varied.count("parallel_mode");
+  };
   std::set<std::string> keys;
   for (const StoredRun* r : runs)
     for (const auto& [k, v] : r->config)
-      if (!varied.count(k) && !IsIgnoredForPairing(k)) keys.insert(k);
+      if (!varied.count(k) && !IsIgnoredForPairing(k) && !follows_varied(k)) keys.insert(k);
   if (!varied.count("target")) keys.insert("target");  // RunValue answers it from the run
   return {keys.begin(), keys.end()};
 }

@@ -18,7 +18,8 @@ namespace moelog::logbook {
 std::string CanonicalValue(const std::optional<std::string>& v);
 
 // The keys runs must agree on: `same` when given; otherwise every config key
-// of any of `runs` except the `varied` ones and those IsIgnoredForPairing,
+// of any of `runs` except the `varied` ones, those that only follow a varied
+// key (devices and mesh follow parallel_mode) and those IsIgnoredForPairing,
 // plus `target` (a modeled and a measured run never pair) unless varied.
 std::vector<std::string> ControlKeys(const std::vector<const StoredRun*>& runs, const std::vector<std::string>& same,
                                      const std::set<std::string>& varied);

@@ -64,6 +64,7 @@ std::string Unquote(std::string s) {
 
 TableRow RowFromRecord(const RunRecord& record) {
   TableRow row;
+  row.target = record.target;
   try {
     const auto j = nlohmann::json::parse(record.config_json);
     if (j.is_object()) {
@@ -176,6 +177,18 @@ std::optional<double> RecordedTflops(const TableRow& row, const std::vector<std:
   return match;
 }
 
+// Where the figures come from, said under every table: a modeled figure must
+// never pass for a measurement.
+std::string TableCaption(const std::vector<TableRow>& rows, bool any_recorded) {
+  bool v5p = false, cpu = false;
+  for (const auto& r : rows) (r.target == "v5p" ? v5p : cpu) = true;
+  std::string s = v5p && cpu ? "v5p rows: predicted by moelog's TPU v5p-8 model; cpu rows: measured on this machine."
+                  : v5p      ? "Predicted by moelog's TPU v5p-8 model (`--target v5p`), not measured."
+                             : "Measured by moelog on this machine's CPU (`--target cpu`).";
+  if (any_recorded) s += " Recorded: the figure this entry's Result states; delta: moelog's against it.";
+  return s;
+}
+
 std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<const Bullet*>& recorded) {
   const auto varying = VaryingColumns(rows);
   std::vector<std::optional<double>> rec(rows.size());
@@ -234,6 +247,9 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
     }
     out += "\n";
   }
+  out += '\n';
+  out += TableCaption(rows, any_rec);
+  out += '\n';
   return out;
 }
 

@@ -23,6 +23,7 @@ struct TableRow {
   std::map<std::string, std::string> config;  // flattened config overlaid with the run's point
   std::map<std::string, double> metrics;      // time_s, tflops, tflops_per_device, tokens_per_s, ...
   std::string status = "ok";                  // ok | failed | timeout | oom
+  std::string target;                         // v5p (modeled) | cpu (measured)
 };
 
 // Flattens a stored run: canonical config JSON (arrays of one value become

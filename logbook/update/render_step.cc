@@ -148,8 +148,8 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
   return edits;
 }
 
-void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store,
-                       std::vector<RegionEdit>* edits, std::ostream& err) {
+void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, std::vector<RegionEdit>* edits,
+                       SessionSummary* sum, std::ostream& err) {
   const Logbook& lb = doc.logbook;
   const Section* s = lb.FindSection(SectionKind::kStopCriteria);
   if (!s) return;
@@ -160,8 +160,9 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store,
   // Both targets, as `moelog check` counts them.
   const std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"});
   auto body = CriteriaStatusRegion(doc.text, lb, runs);
-  if (!body.ok()) {
+  if (!body.ok()) {  // a bad predicate: FILE:LINE, and the update fails
     err << body.status().message() << "\n";
+    ++sum->invalid;
     return;
   }
   RegionEdit e;

@@ -55,7 +55,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     if (Stop s = RunMissing(doc, opt, store.get(), &work, &sum, err)) return end(*s);
 
   std::vector<RegionEdit> edits = RenderEdits(doc, opt, writes, work, &sum, out, err);
-  if (kind == DocumentKind::kLogbook) AddCriteriaStatus(doc, store.get(), &edits, err);
+  if (kind == DocumentKind::kLogbook) AddCriteriaStatus(doc, store.get(), &edits, &sum, err);
   const SpliceResult res = SpliceEdits(doc, edits, opt, &sum, err);
   if (opt.check) return end(ReportCheck(doc, res, &sum, out));
   if (writes && sum.changed)

@@ -89,8 +89,9 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region
 
 // The Stop Criteria status region, when some criterion carries a predicate:
 // evaluated on the runs that count (update_hooks.h CountedRuns), as `check` does.
-void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store,
-                       std::vector<RegionEdit>* edits, std::ostream& err);
+// A predicate that does not parse is reported and counted in sum->invalid.
+void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, std::vector<RegionEdit>* edits,
+                       SessionSummary* sum, std::ostream& err);
 
 // The document with the edits spliced in; hand-edited regions are kept
 // (reported) unless --force. With --check the text is what --force would

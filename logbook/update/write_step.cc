@@ -50,7 +50,7 @@ int ReportCheck(const LoadedDocument& doc, const SpliceResult& res, SessionSumma
   for (const auto& id : res.changed) sum->stale.push_back(id);
   if (sum->changed) out << UnifiedDiff(doc.text, res.text, doc.path);
   for (const auto& id : sum->stale) out << id << ": stale or missing region\n";
-  return sum->stale.empty() ? kExitOk : kExitError;
+  return sum->stale.empty() && sum->invalid == 0 ? kExitOk : kExitError;
 }
 
 Stop WriteDocument(const LoadedDocument& doc, const SpliceResult& res, std::ostream& err) {

@@ -100,6 +100,29 @@ TEST(Compare, WarnsOnDifferentHostsAndNeverPairsAcrossTargets) {
   EXPECT_EQ(c->unpaired_b, 1);
 }
 
+// none runs on one device and ep on four: the device count follows the
+// compared parallel mode, so it is no control, and none vs ep pairs.
+TEST(Compare, DevicesFollowTheParallelMode) {
+  std::vector<StoredRun> runs = {R("a", {{"parallel_mode", "none"}, {"devices", "1"}}, 100),
+                                 R("b", {{"parallel_mode", "ep"}, {"devices", "4"}}, 124)};
+  auto c = CompareRuns(runs, Opts("parallel_mode=none", "parallel_mode=ep"));
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  ASSERT_EQ(c->rows.size(), 1u);
+  EXPECT_NEAR(c->rows[0].delta_pct, 24.0, 1e-9);
+  EXPECT_NE(RenderComparison(*c, Opts("parallel_mode=none", "parallel_mode=ep")).find("delta (B vs A)"),
+            std::string::npos);
+}
+
+// A metric no run has is an error, not an empty comparison.
+TEST(Compare, UnknownMetricIsAnError) {
+  std::vector<StoredRun> runs = {R("a", {}, 100), R("b", {{"quant_mode", "int8"}}, 110)};
+  CompareOptions o = Opts("quant_mode=none", "quant_mode=int8");
+  o.metric = "tflopz";
+  auto c = CompareRuns(runs, o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), Status::Code::kInvalidArgument);
+}
+
 TEST(Compare, BaselineNumbersOfSeedLogbooks) {
   auto ep = LoadLogbook(std::string(MOELOG_TEST_DATA_DIR) + "/../recipes/moe_ep_benchmark_logbook.md");
   ASSERT_TRUE(ep.ok());

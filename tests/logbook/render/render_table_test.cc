@@ -37,8 +37,14 @@ TEST(RenderTableTest, RecordedColumnAndDeltaFromResultBullets) {
                                 Row({{"parallel_mode", "ep"}, {"topk", "2"}}, 120)};
   const std::string t = RenderRunTable(rows, rec);
   const auto lines = SplitLines(t);
-  ASSERT_EQ(lines.size(), 4u);
+  ASSERT_EQ(lines.size(), 6u);
   EXPECT_EQ(lines[0], "| parallel_mode | time (ms) | TF/s | TF/s/device | tokens/s | recorded TF/s | delta |");
+  // Under the table, what the figures are: these rows have no target, so cpu.
+  EXPECT_TRUE(lines[4].empty());
+  EXPECT_EQ(lines[5].rfind("Measured by moelog on this machine's CPU", 0), 0u) << lines[5];
+  rows[0].target = rows[1].target = "v5p";
+  EXPECT_EQ(SplitLines(RenderRunTable(rows, rec))[5].rfind("Predicted by moelog's TPU v5p-8 model", 0), 0u);
+  rows[0].target = rows[1].target = "";
   EXPECT_EQ(lines[2], "| none | 50.000 | 110.000 | 27.500 | 655360 | 100.000 | +10.0% |");
   EXPECT_EQ(lines[3], "| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.000 | -20.0% |");
   // Deterministic: same input, same bytes.

@@ -334,6 +334,20 @@ TEST_F(SessionTest, RunsThatCountFollowTheCommandsAsWritten) {
   EXPECT_TRUE(other->empty()) << note;
 }
 
+// A criterion edited into a bad predicate is an error of the update and of
+// --check (FILE:LINE on stderr), never a silent success.
+TEST_F(SessionTest, BadPredicateFailsUpdateAndCheck) {
+  const std::string p = Put("bad.md",
+                            "# B\n\n## Stop Criteria\n- big k `moelog: sweep topk in {2,8} where topk=>8`\n\n"
+                            "## Experiment Log\n### 2026-03-01 09:00 - B-1 one\n- Command: `python bench_moe_hillclimb.py "
+                            "--tokens 1024 --hidden 256 --mlp-dim 128 --experts 8 --topk 2`\n- Result: pending\n");
+  EXPECT_EQ(Run(p, {}).exit_code, 1);
+  EXPECT_NE(err_.str().find("bad.md:4:"), std::string::npos) << err_.str();
+  SessionOptions check;
+  check.check = true;
+  EXPECT_EQ(Run(p, check).exit_code, 1);
+}
+
 TEST_F(SessionTest, RecipeRunsAndWritesRegionsAfterSteps) {
   const std::string seed = Slurp(SeedPath("agent_research_recipe.md"));
   const std::string p = Put("recipe.md", seed);
