@@ -472,7 +472,9 @@ Result<std::string> DrawAndInstall(const ChartPlan& plan, const ChartFiles& file
   std::string tmp_buf = dir + "/." + base + ".moelog-tmp-XXXXXX" + ext;
   const int tmp_fd = ::mkstemps(tmp_buf.data(), static_cast<int>(ext.size()));
   if (tmp_fd < 0) return Status::IOError(dir + ": cannot create a temporary chart file");
-  ::fchmod(tmp_fd, ReplacementMode(files.chart));  // readable like the logbook, not 0600
+  // Readable by everyone who can read the logbook (a chart drawn by an older
+  // moelog as 0600 is opened up), otherwise the old chart's mode.
+  ::fchmod(tmp_fd, ReplacementMode(files.chart) | 0644);
   ::close(tmp_fd);
   const std::string tmp_path = tmp_buf;
   auto why = RunGnuplot(dir, base, ChartScript(plan, base + ".dat", tmp_path.substr(dir.size() + 1), png));

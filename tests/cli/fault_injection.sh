@@ -27,6 +27,7 @@ mkdir -p "$W/a" && cd "$W/a"
 logbook "1 2 3 4 5 6 7" > lb.md
 "$MOELOG" update lb.md > /dev/null || fail "first update"
 big=$(size figures/FS-1.svg)
+[ "$(stat -c %a figures/FS-1.svg)" = 644 ] || fail "a new chart is not readable by all: mode $(stat -c %a figures/FS-1.svg)"
 logbook "1 2 3 4 5 6" > lb.md
 "$MOELOG" update lb.md > /dev/null || fail "second update"
 small=$(size figures/FS-1.svg)
