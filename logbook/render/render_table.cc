@@ -119,60 +119,116 @@ std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows) {
   return out;
 }
 
-std::optional<double> RecordedTflops(const TableRow& row, const std::vector<std::string>& varying,
-                                     const std::vector<const Bullet*>& recorded, size_t row_count) {
-  auto single_tflops = [](const Bullet& b) -> std::optional<double> {
-    std::optional<double> found;
-    for (const auto& n : b.numbers) {
-      if (n.unit != "TF/s") continue;
-      if (found) return std::nullopt;  // several figures: ambiguous
-      found = n.value;
+namespace {
+
+// Words of a label: split at spaces, commas, slashes and parentheses.
+std::vector<std::string> LabelTokens(const std::string& label) {
+  std::vector<std::string> tokens;
+  std::string cur;
+  for (char c : label) {
+    if (c == ',' || c == '/' || c == ' ' || c == '(' || c == ')') {
+      if (!cur.empty()) tokens.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
     }
-    return found;
-  };
-  std::vector<const Bullet*> tf;
-  for (const Bullet* b : recorded)
-    if (single_tflops(*b)) tf.push_back(b);
-  if (row_count == 1 && tf.size() == 1) return single_tflops(*tf[0]);
-  if (varying.empty()) return std::nullopt;
-  std::optional<double> match;
-  for (const Bullet* b : tf) {
-    const std::string label = Unquote(BulletLabel(b->text));
-    if (label.empty()) continue;
-    std::vector<std::string> tokens;
-    std::string cur;
-    for (char c : label) {
-      if (c == ',' || c == '/' || c == ' ' || c == '(' || c == ')') {
-        if (!cur.empty()) tokens.push_back(cur);
-        cur.clear();
-      } else {
-        cur += c;
-      }
-    }
-    if (!cur.empty()) tokens.push_back(cur);
-    bool all = !tokens.empty();
-    for (const auto& t : tokens) {
-      bool ok = false;
-      const size_t eq = t.find('=');
-      if (eq != std::string::npos) {
-        const std::string key = NormalizeKey(t.substr(0, eq));
-        auto it = row.config.find(key);
-        if (it == row.config.end() && key == "bench_pass") it = row.config.find("pass");
-        ok = it != row.config.end() && ValuesEqual(it->second, t.substr(eq + 1));
-      } else {
-        for (const auto& k : varying) {
-          auto it = row.config.find(k);
-          if (it != row.config.end() && ValuesEqual(it->second, t)) ok = true;
-        }
-      }
-      if (!ok) {
-        all = false;
+  }
+  if (!cur.empty()) tokens.push_back(cur);
+  return tokens;
+}
+
+// One TF/s figure a Result bullet states, with the words that name it.
+struct Figure {
+  std::vector<std::string> tokens;
+  double value = 0;
+};
+
+// The bullet's only TF/s figure; nullopt for none or several.
+std::optional<double> SingleTflops(const Bullet& b) {
+  std::optional<double> found;
+  for (const auto& n : b.numbers) {
+    if (n.unit != "TF/s") continue;
+    if (found) return std::nullopt;  // several figures: ambiguous
+    found = n.value;
+  }
+  return found;
+}
+
+// Figures compared in one bullet, "`2048/2048`: gmm `275.232` vs ragged_dot
+// `268.852` TF/s": each " vs " segment's first number, named by the label
+// and the words before it. Empty unless every segment has one.
+std::vector<Figure> ComparedFigures(const Bullet& b, const std::vector<std::string>& label) {
+  const bool tflops = std::any_of(b.numbers.begin(), b.numbers.end(), [](const StatedNumber& n) { return n.unit == "TF/s"; });
+  const size_t colon = BulletLabel(b.text).empty() ? std::string::npos : b.text.find(':');
+  std::string rest = Unquote(colon == std::string::npos ? b.text : b.text.substr(colon + 1));
+  if (!tflops || rest.find(" vs ") == std::string::npos) return {};
+  std::vector<Figure> out;
+  size_t pos = 0;
+  while (pos <= rest.size()) {
+    size_t end = rest.find(" vs ", pos);
+    const std::string seg = rest.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    Figure f{label, 0};
+    bool found = false;
+    for (const auto& t : LabelTokens(seg)) {
+      if (auto v = ParseNumber(t)) {
+        f.value = *v;
+        found = true;
         break;
       }
+      f.tokens.push_back(t);
     }
-    if (!all) continue;
-    if (match) return std::nullopt;  // two bullets claim this row
-    match = single_tflops(*b);
+    if (!found || f.tokens.size() == label.size()) return {};  // a segment with no figure or no name
+    out.push_back(std::move(f));
+    if (end == std::string::npos) break;
+    pos = end + 4;
+  }
+  return out.size() >= 2 ? out : std::vector<Figure>{};
+}
+
+// Whether every token names the row: key=value on its config, or a value of
+// one of the varying columns.
+bool TokensMatch(const TableRow& row, const std::vector<std::string>& varying, const std::vector<std::string>& tokens) {
+  if (tokens.empty()) return false;
+  for (const auto& t : tokens) {
+    bool ok = false;
+    const size_t eq = t.find('=');
+    if (eq != std::string::npos) {
+      const std::string key = NormalizeKey(t.substr(0, eq));
+      auto it = row.config.find(key);
+      if (it == row.config.end() && key == "bench_pass") it = row.config.find("pass");
+      ok = it != row.config.end() && ValuesEqual(it->second, t.substr(eq + 1));
+    } else {
+      for (const auto& k : varying) {
+        auto it = row.config.find(k);
+        if (it != row.config.end() && ValuesEqual(it->second, t)) ok = true;
+      }
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<double> RecordedTflops(const TableRow& row, const std::vector<std::string>& varying,
+                                     const std::vector<const Bullet*>& recorded, size_t row_count) {
+  std::vector<Figure> figures;
+  for (const Bullet* b : recorded) {
+    const std::vector<std::string> label = LabelTokens(Unquote(BulletLabel(b->text)));
+    std::vector<Figure> compared = ComparedFigures(*b, label);
+    if (!compared.empty()) {
+      figures.insert(figures.end(), compared.begin(), compared.end());
+    } else if (auto v = SingleTflops(*b)) {
+      figures.push_back({label, *v});
+    }
+  }
+  if (row_count == 1 && figures.size() == 1) return figures[0].value;
+  if (varying.empty()) return std::nullopt;
+  std::optional<double> match;
+  for (const Figure& f : figures) {
+    if (!TokensMatch(row, varying, f.tokens)) continue;
+    if (match) return std::nullopt;  // two figures claim this row
+    match = f.value;
   }
   return match;
 }

@@ -26,6 +26,25 @@ TEST(RenderTableTest, VaryingColumnsOnlyAndDedupe) {
   EXPECT_EQ(cols[1], "bench_pass");  // "pass" duplicates it
 }
 
+// "A X vs B Y" on one line states two figures, each for its own row: the gmm
+// row gets gmm's figure, not the last number of the line.
+TEST(RenderTableTest, ComparedFiguresOnOneLineGoToTheirRows) {
+  const std::string md = "- Result:\n  - `2048/2048`: gmm `275.232` vs ragged_dot `268.852` TF/s (`-2.32%`)\n"
+                         "  - `3072/3072`: gmm `290.988` vs ragged_dot `288.094` TF/s (`-0.99%`)\n";
+  const Logbook lb = ParseLogbook("# T\n## Experiment Log\n### 2026-01-01 10:00 - e\n" + md, "t");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  auto rec = lb.entries[0].RecordedBullets();
+  std::vector<TableRow> rows = {Row({{"backend", "gmm"}, {"hidden", "2048"}, {"mlp_dim", "2048"}}, 270),
+                                Row({{"backend", "ragged_dot"}, {"hidden", "2048"}, {"mlp_dim", "2048"}}, 265),
+                                Row({{"backend", "gmm"}, {"hidden", "3072"}, {"mlp_dim", "3072"}}, 280),
+                                Row({{"backend", "ragged_dot"}, {"hidden", "3072"}, {"mlp_dim", "3072"}}, 285)};
+  const auto varying = VaryingColumns(rows);
+  EXPECT_EQ(RecordedTflops(rows[0], varying, rec, rows.size()), 275.232);
+  EXPECT_EQ(RecordedTflops(rows[1], varying, rec, rows.size()), 268.852);
+  EXPECT_EQ(RecordedTflops(rows[2], varying, rec, rows.size()), 290.988);
+  EXPECT_EQ(RecordedTflops(rows[3], varying, rec, rows.size()), 288.094);
+}
+
 TEST(RenderTableTest, RecordedColumnAndDeltaFromResultBullets) {
   const std::string md = "- Result:\n  - `none, topk=2`: 100.0 TF/s\n  - `ep, topk=2`: 150.0 TF/s\n"
                          "  - `ep, topk=8`: 1.0 TF/s\n";
