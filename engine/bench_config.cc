@@ -295,6 +295,42 @@ struct BenchParser {
   BenchParser() { AddOptions(app, scratch); }
 };
 
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "unknown flag --topk-lst (did you mean --topk-list?)" for each flag of
+// `args` the parser does not know; "" when every flag is known.
+std::string UnknownFlags(const CLI::App& app, const std::vector<std::string>& args) {
+  std::vector<std::string> known;
+  for (const CLI::Option* o : app.get_options())
+    for (const auto& n : o->get_lnames()) known.push_back(n);
+  std::string out;
+  for (const auto& a : args) {
+    if (a.size() < 3 || a.compare(0, 2, "--") != 0) continue;
+    const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string best;
+    size_t best_d = 4;  // suggest only close names
+    for (const auto& k : known)
+      if (size_t d = EditDistance(name, k); d < best_d) best_d = d, best = k;
+    out += (out.empty() ? "" : "; ") + std::string("unknown flag --") + name +
+           (best.empty() ? "" : " (did you mean --" + best + "?)");
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args) {
@@ -307,7 +343,8 @@ Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args) {
   } catch (const CLI::CallForHelp&) {
     return Status::NotFound(parser.app.help());
   } catch (const CLI::ParseError& e) {
-    return Status::InvalidArgument(e.what());
+    const std::string unknown = UnknownFlags(parser.app, args);
+    return Status::InvalidArgument(unknown.empty() ? std::string(e.what()) : unknown);
   }
   BenchConfig c = parser.scratch;
   MOELOG_RETURN_IF_ERROR(c.Validate());

@@ -17,11 +17,15 @@ namespace moelog::cli {
 int CmdCheck(const Args& args) {
   CLI::App app{"Evaluate a logbook's Stop Criteria. A bullet carries a predicate in\n"
                "<!-- moelog: ... --> or `moelog: ...`; bullets without one are manual.\n"
-               "Exit codes: 0 all checkable criteria met, 4 some unmet, 3 bad predicate.",
+               "With --logbook, FILE is a criteria document (e.g. recipes/*_criteria.md)\n"
+               "checked against that logbook's runs and entries.\n"
+               "Exit codes: 0 all checkable criteria met (or nothing to check), 4 some unmet,\n"
+               "3 bad predicate.",
                "moelog check"};
-  std::string path, db;
+  std::string path, db, evidence_path;
   bool recorded = false, quiet = false;
-  app.add_option("LOGBOOK", path, "the logbook")->required();
+  app.add_option("FILE", path, "the logbook (or, with --logbook, a criteria document)")->required();
+  app.add_option("--logbook", evidence_path, "check FILE's criteria against this logbook's runs");
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
   app.add_flag("--recorded", recorded, "also count figures written in the entries' Result fields as evidence");
   app.add_flag("-q,--quiet", quiet, "print only unmet criteria");
@@ -33,19 +37,29 @@ int CmdCheck(const Args& args) {
     return text.status().ExitCode();
   }
   *text = logbook::ToLf(*text, logbook::DetectLineEnding(*text));  // CRLF and lone-CR files alike
-  const logbook::Logbook lb = logbook::ParseLogbook(*text, path);
-  if (logbook::StopCriteriaBullets(lb, *text).empty()) {
-    std::cerr << path << ":1: no bullets under '## Stop Criteria'\n";
-    return kExitParse;
+  const logbook::Logbook criteria_doc = logbook::ParseLogbook(*text, path);
+  if (logbook::StopCriteriaBullets(criteria_doc, *text).empty()) {
+    std::cout << path << ": nothing to check (no bullets under a 'Stop Criteria' heading)\n";
+    return kExitOk;
   }
-  if (db.empty()) db = logbook::DefaultStorePath(path);
+  logbook::Logbook evidence = criteria_doc;
+  if (!evidence_path.empty()) {
+    auto lb = logbook::LoadLogbook(evidence_path);
+    if (!lb.ok()) {
+      PrintError("check", lb.status().ToString());
+      return lb.status().ExitCode();
+    }
+    evidence = std::move(*lb);
+  }
+  const std::string runs_of = evidence_path.empty() ? path : evidence_path;
+  if (db.empty()) db = logbook::DefaultStorePath(runs_of);
   std::string note;
-  auto runs = logbook::LogbookRuns(lb, db, recorded, &note);
+  auto runs = logbook::LogbookRuns(evidence, db, recorded, &note);
   if (!runs.ok()) {
     PrintError("check", runs.status().ToString());
     return runs.status().ExitCode();
   }
-  auto results = logbook::CheckCriteria(*text, lb, *runs);
+  auto results = logbook::CheckCriteria(*text, criteria_doc, *runs, &evidence);
   if (!results.ok()) {
     std::cerr << results.status().message() << "\n";
     return results.status().ExitCode();
@@ -57,7 +71,8 @@ int CmdCheck(const Args& args) {
     else ++manual;
     if (!quiet || r.state == logbook::CriterionState::kUnmet) std::cout << FormatCheckLine(path, r) << "\n";
   }
-  std::cout << met << " met, " << unmet << " unmet, " << manual << " manual (" << note << ")\n";
+  std::cout << met << " met, " << unmet << " unmet, " << manual << " manual (" << note
+            << (evidence_path.empty() ? "" : " of " + evidence_path) << ")\n";
   return logbook::CheckExitCode(*results);
 }
 

@@ -17,7 +17,7 @@ int CmdUpdate(const Args& args) {
       "runnable entry into an owned region after its Result field:\n"
       "  <!-- moelog:begin id=<ID> hash=<hash> --> ... <!-- moelog:end -->\n"
       "Every byte outside regions stays identical; a second update changes nothing. A region edited by hand\n"
-      "is kept unless --force. Commands are rewritten into `moelog bench --target <t>` (remote launchers\n"
+      "is kept unless --overwrite-edits. Commands are rewritten into `moelog bench --target <t>` (remote launchers\n"
       "stripped, loops expanded) and run without any shell; commands only bash could run (substitutions,\n"
       "other programs, pipelines...) need --allow-shell and then run sandboxed (bubblewrap).\n\n"
       "exit codes: 0 ok; 1 a run failed, a chart could not be written, a hand-edited region was kept, or\n"
@@ -31,6 +31,8 @@ int CmdUpdate(const Args& args) {
   app.add_option("--entry", o.entries, "only this entry ID (repeatable)");
   app.add_flag("--failed", o.failed, "only entries whose stored runs include a failure");
   app.add_flag("--stale", o.stale, "only entries whose region is missing or out of date");
+  app.add_flag("--show-recorded", o.show_recorded,
+               "print where each figure written in an entry's Result went: its table row, or why none");
   app.add_flag("--check", o.check,
                "run nothing, write nothing; exit 1 and print a unified diff if any region is stale or missing");
   if (auto code = ParseCommandLine(app, args)) return *code;

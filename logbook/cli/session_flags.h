@@ -21,7 +21,11 @@ inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
                   "with --allow-shell: bwrap (default; read-only file system except .moelog/scratch, no network) "
                   "or none")
       ->check(CLI::IsMember({"bwrap", "none"}));
-  app->add_flag("--force", o->force, "ignore cached runs (rerun) and overwrite regions edited by hand");
+  app->add_flag("--rerun", o->rerun, "ignore cached runs: run every invocation again (a new batch)");
+  app->add_flag("--overwrite-edits", o->overwrite_edits,
+                "replace regions edited by hand (each one replaced is listed); without it they are kept, exit 1");
+  app->add_flag_callback(
+      "--force", [o] { o->rerun = o->overwrite_edits = true; }, "both --rerun and --overwrite-edits");
   app->add_option("-j,--jobs", o->jobs, "plan executions in parallel (default 1: CPU timings stay undisturbed)")
       ->check(CLI::Range(1, 64));
   app->add_flag("--dry-run", o->dry_run, "print the plan: each unit, its rewritten commands, cache hit or miss");

@@ -121,9 +121,14 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
     auto fill = [&](const std::vector<const StoredRun*>& g, SideStats* s) {
       std::vector<double> v;
       std::vector<std::string> hosts, targets, isas;
+      s->deterministic = !g.empty() && std::all_of(g.begin(), g.end(), [](const StoredRun* r) {
+        return r->source == "modeled" || r->target == "v5p";
+      });
       for (const auto* r : g) {
         auto it = r->metrics.find(o.metric);
         if (it == r->metrics.end()) continue;
+        // A model gives one value per config, however often it was stored.
+        if (s->deterministic && !v.empty()) continue;
         v.push_back(it->second);
         s->ids.push_back(r->id);
         hosts.push_back(r->host);
@@ -149,6 +154,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
       values_per_key[k].insert(row.controls[k]);
     }
     row.delta_pct = row.a.median != 0 ? DeltaPercent(row.b.median, row.a.median) : 0;
+    row.deterministic = row.a.deterministic && row.b.deterministic;
     row.has_repeats = row.a.ids.size() > 1 || row.b.ids.size() > 1;
     row.within_noise = row.has_repeats && row.a.min <= row.b.max && row.b.min <= row.a.max;
     if (row.a.targets != row.b.targets || row.a.targets.find('/') != std::string::npos)
@@ -183,7 +189,10 @@ std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
     s << "|";
     for (const auto& k : c.row_keys) s << " " << r.controls.at(k) << " |";
     std::string delta = (r.delta_pct >= 0 ? "+" : "") + Fixed(r.delta_pct, 2) + "%";
-    std::string note = r.within_noise ? "within noise" : r.has_repeats ? "outside noise" : "n=1, noise unknown";
+    std::string note = r.deterministic  ? "model: no noise"
+                       : r.within_noise ? "within noise"
+                       : r.has_repeats  ? "outside noise"
+                                        : "n=1, noise unknown";
     for (const auto& w : r.warnings) note += "; " + w;
     s << " " << cell(r.a) << " | " << cell(r.b) << " | " << delta << " | " << r.a.ids.size() << "/" << r.b.ids.size()
       << " | " << note << " |\n";

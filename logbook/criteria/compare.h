@@ -6,7 +6,8 @@
 // repetition and output settings (iters, warmup, threads, json, ...) and the
 // target. Runs of one side at one control setting are repeats: the table
 // shows their median, the spread (min..max) and marks a delta "within noise"
-// when the two sides' ranges overlap.
+// when the two sides' ranges overlap. A modeled (v5p) side is one sample
+// however often it was stored: "model: no noise".
 #ifndef MOELOG_LOGBOOK_COMPARE_H_
 #define MOELOG_LOGBOOK_COMPARE_H_
 
@@ -39,6 +40,7 @@ struct SideStats {
   double median = 0, min = 0, max = 0;
   std::string hosts, targets;  // distinct values joined by '/'
   std::string isas;            // cpu runs' ISA and bf16 path, distinct values joined by '/'
+  bool deterministic = false;  // every run modeled (v5p): one sample, whatever was stored
 };
 
 struct ComparisonRow {
@@ -47,6 +49,7 @@ struct ComparisonRow {
   double delta_pct = 0;       // (b.median - a.median) / a.median * 100
   bool has_repeats = false;   // some side has 2+ runs
   bool within_noise = false;  // repeats exist and the min..max ranges overlap
+  bool deterministic = false; // both sides modeled: "model: no noise", never "outside noise"
   std::vector<std::string> warnings;  // different hosts, targets or CPU ISAs between A and B
 };
 

@@ -671,6 +671,22 @@ std::vector<BulletSource> StopCriteriaBullets(const Logbook& logbook, std::strin
   return out;
 }
 
+namespace {
+
+// True when evidence names runs and every one of them is a model prediction.
+bool OnlyModeled(const std::vector<std::string>& evidence, const std::vector<StoredRun>& runs) {
+  const std::set<std::string> ids(evidence.begin(), evidence.end());
+  bool any = false;
+  for (const auto& run : runs) {
+    if (!ids.count(run.id)) continue;
+    if (run.source != "modeled" && run.target != "v5p") return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
 const char* StateName(CriterionState s) {
   switch (s) {
     case CriterionState::kMet: return "met";
@@ -702,6 +718,7 @@ CriterionResult Evaluate(const Criterion& criterion, const EvalContext& context)
   }
   r.state = met ? CriterionState::kMet : CriterionState::kUnmet;
   r.detail = Join(met ? met_details : unmet_details, "; ");
+  if (met && OnlyModeled(r.evidence, context.runs)) r.detail += "; met by modeled (v5p) runs only, none measured";
   return r;
 }
 

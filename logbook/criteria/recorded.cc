@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "engine/bench_config.h"
 #include "logbook/criteria/compare.h"
+#include "logbook/criteria/pairing.h"
 
 namespace moelog::logbook {
 namespace {
@@ -76,6 +80,16 @@ void ParseCommand(const std::string& cmd, std::vector<std::pair<std::string, std
   }
 }
 
+// What a "both" value of a flag runs (the engine's expansion).
+std::vector<std::string> BothValues(const std::string& key) {
+  engine::BenchConfig c;
+  c.bench_pass = "forward";  // prequeue exists for the forward pass only
+  if (key == "distribution") return c.distribution = "both", c.DistributionValues();
+  if (key == "impl") return c.impl = "both", c.ImplValues();
+  if (key == "queue_mode") return c.queue_mode = "both", c.QueueModeValues();
+  return {"both"};
+}
+
 // Fixed config and varied keys of an entry from its commands and Config
 // field. A flag is fixed when every invocation gives it the same value.
 void EntryConfig(const Entry& e, Config* fixed, Vars* vars) {
@@ -96,6 +110,14 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars) {
     if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
   }
   for (const auto& [k, vals] : values) {
+    if (vals.size() == 1 && vals.front() == "both" && !vars->count(k)) {
+      (*vars)[k] = BothValues(k);  // one invocation sweeps the key itself
+      continue;
+    }
+    if (IsBoolFlag(k) && count[k] < invocations) {
+      (*vars)[k] = {"false", "true"};  // given to some invocations only
+      continue;
+    }
     if (k == "topk_list") {
       std::vector<std::string> ks;
       std::stringstream ss(vals.front());
@@ -145,9 +167,75 @@ bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::st
   return true;
 }
 
+// "2048/2048": numbers joined by '/' name shape keys in the order a shape is
+// written (tokens, hidden, mlp_dim, experts, topk, shared), each part a value
+// the entry runs for its key, when exactly one assignment fits. Empty
+// otherwise ("3072/3072" in an entry that only runs 2048 is a case name).
+Config ShapeLabel(const std::string& w, const Vars& vars, const Config& fixed) {
+  std::vector<std::string> parts;
+  std::stringstream ss(w);
+  for (std::string p; std::getline(ss, p, '/');) {
+    if (p.empty() || !std::all_of(p.begin(), p.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return {};
+    parts.push_back(p);
+  }
+  if (parts.size() < 2) return {};
+  std::vector<std::string> keys;
+  Vars values;  // shape key -> the values the entry runs (varied or fixed)
+  for (const char* k : {"tokens", "hidden", "mlp_dim", "experts", "topk", "shared_expert_dim"}) {
+    if (vars.count(k)) values[k] = vars.at(k);
+    else if (fixed.count(k)) values[k] = {fixed.at(k)};
+    else continue;
+    keys.push_back(k);
+  }
+  // Every way to give the parts, in order, to varied keys holding them: one way only.
+  std::vector<Config> ways;
+  std::function<void(size_t, size_t, Config)> assign = [&](size_t part, size_t from, Config cfg) {
+    if (part == parts.size()) {
+      ways.push_back(cfg);
+      return;
+    }
+    for (size_t k = from; k < keys.size(); ++k) {
+      const auto& vals = values.at(keys[k]);
+      if (std::find(vals.begin(), vals.end(), parts[part]) == vals.end()) continue;
+      Config next = cfg;
+      next[keys[k]] = parts[part];
+      assign(part + 1, k + 1, next);
+    }
+  };
+  assign(0, 0, {});
+  return ways.size() == 1 ? ways[0] : Config{};
+}
+
+// "shared-fused" names the boolean flag shared_fused when the entry varies
+// it: true; "non-fused" / "no-shared-fused": false.
+bool BoolWord(const std::string& word, const Vars& vars, std::string* key, std::string* value) {
+  std::string w = NormalizeKey(word);
+  bool negated = false;
+  for (const char* p : {"non_", "no_", "without_"})
+    if (w.rfind(p, 0) == 0) {
+      w = w.substr(std::strlen(p));
+      negated = true;
+      break;
+    }
+  std::string found;
+  for (const auto& [k, vals] : vars) {
+    if (!IsBoolFlag(k)) continue;
+    const bool names = k == w || (k.size() > w.size() && k.compare(k.size() - w.size(), w.size(), w) == 0 &&
+                                  k[k.size() - w.size() - 1] == '_');
+    if (!names) continue;
+    if (!found.empty()) return false;
+    found = k;
+  }
+  if (found.empty()) return false;
+  *key = found;
+  *value = negated ? "false" : "true";
+  return true;
+}
+
 // Config from a bullet label: k=v words, bare varied values, topk8 words,
 // anything else as "case".
-Config LabelConfig(const std::string& label, const Vars& vars) {
+Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed) {
   Config cfg = ConfigWords(label);
   std::vector<std::string> rest;
   std::string t;
@@ -157,8 +245,10 @@ Config LabelConfig(const std::string& label, const Vars& vars) {
     std::string key, value;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
       cfg[k] = w;
-    } else if (KeyDigits(w, vars, &key, &value)) {
+    } else if (KeyDigits(w, vars, &key, &value) || BoolWord(w, vars, &key, &value)) {
       cfg[key] = value;
+    } else if (Config shape = ShapeLabel(w, vars, fixed); !shape.empty()) {
+      cfg.insert(shape.begin(), shape.end());
     } else if (w.find('/') != std::string::npos) {
       // "random/full": every part a varied value, else a case name.
       std::vector<std::string> parts;
@@ -246,8 +336,16 @@ std::vector<Figure> Figures(const std::string& s) {
   return out;
 }
 
+// A word that repeats a value every run of the entry has ("forward" when the
+// entry runs --bench-pass forward only) names no variant.
+bool IsFixedValue(const Config& fixed, const std::string& word) {
+  for (const auto& [k, v] : fixed)
+    if (v == word) return true;
+  return false;
+}
+
 void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars, const std::string& entry_id,
-          std::vector<StoredRun>* out) {
+          std::vector<RecordedFigure>* out) {
   size_t colon = std::string::npos;
   bool in_code = false;
   for (size_t i = 0; i < b.text.size(); ++i) {
@@ -256,7 +354,7 @@ void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars
   }
   std::string label = colon == std::string::npos ? "" : b.text.substr(0, colon);
   std::string rest = colon == std::string::npos ? b.text : b.text.substr(colon + 1);
-  Config own = LabelConfig(label, vars);
+  Config own = LabelConfig(label, vars, fixed);
   if (own.count("case") && context.count("case")) {
     // A nested case names a variant of its parent's case.
     own["variant"] = own["case"];
@@ -272,9 +370,9 @@ void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars
   std::vector<Point> points;
   for (const auto& f : Figures(rest)) {
     std::string key, value;
-    if (!f.word.empty() && KeyDigits(f.word, vars, &key, &value)) {
+    if (!f.word.empty() && (KeyDigits(f.word, vars, &key, &value) || BoolWord(f.word, vars, &key, &value))) {
       points.push_back({{{key, value}}, {}, false});
-    } else if (!f.word.empty()) {
+    } else if (!f.word.empty() && !IsFixedValue(fixed, f.word)) {
       std::string k = KeyOfValue(vars, f.word);
       points.push_back({{{k.empty() ? "variant" : k, f.word}}, {}, false});
     } else if (points.empty()) {
@@ -294,26 +392,81 @@ void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars
     r.entry_id = entry_id;
     r.source = "recorded";
     r.id = entry_id + "#" + std::to_string(out->size() + 1);
-    out->push_back(std::move(r));
+    out->push_back({std::move(r), b.line, b.text});
   }
   for (const auto& c : b.children) Walk(c, context, fixed, vars, entry_id, out);
 }
 
 }  // namespace
 
-std::vector<StoredRun> RecordedRuns(const Entry& entry) {
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry) {
   Config fixed;
   Vars vars;
   EntryConfig(entry, &fixed, &vars);
-  std::vector<StoredRun> out;
+  std::vector<RecordedFigure> out;
   for (const auto& f : entry.fields) {
     if (f.name != "Result") continue;
-    Config context = LabelConfig(f.qualifier, vars);
+    Config context = LabelConfig(f.qualifier, vars, fixed);
     context.erase("case");
     for (const auto& c : f.bullet.children) Walk(c, context, fixed, vars, entry.id, &out);
   }
   // Number runs per entry in document order.
-  for (size_t i = 0; i < out.size(); ++i) out[i].id = entry.id + "#" + std::to_string(i + 1);
+  for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
+  return out;
+}
+
+std::vector<StoredRun> RecordedRuns(const Entry& entry) {
+  std::vector<StoredRun> out;
+  for (auto& f : RecordedFigures(entry)) out.push_back(std::move(f.run));
+  return out;
+}
+
+namespace {
+
+// Keys a figure's config may hold that say nothing a row could confirm or
+// deny: derived ones (devices and mesh follow the parallel mode), repetition
+// and output settings.
+bool NeutralKey(const std::string& k) {
+  return k == "devices" || k == "mesh" || IsIgnoredForPairing(k) || k == "target" || k == "source";
+}
+
+bool Fits(const StoredRun& figure, const std::map<std::string, std::string>& row) {
+  for (const auto& [k, v] : figure.config) {
+    if (k == "case" || k == "variant") return false;
+    if (NeutralKey(k)) continue;
+    auto it = row.find(k);
+    if (it != row.end() && !ValuesEqual(it->second, v)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool FigureFits(const StoredRun& figure, const std::map<std::string, std::string>& row) { return Fits(figure, row); }
+
+std::vector<FigurePlacement> PlaceFigures(const std::vector<RecordedFigure>& figures,
+                                          const std::vector<std::map<std::string, std::string>>& rows,
+                                          const std::vector<int>& group) {
+  std::vector<FigurePlacement> out(figures.size());
+  std::map<std::pair<int, std::string>, std::vector<size_t>> claims;  // (row or group, metric) -> figures
+  for (size_t i = 0; i < figures.size(); ++i) {
+    std::set<int> fit;
+    for (size_t r = 0; r < rows.size(); ++r)
+      if (Fits(figures[i].run, rows[r])) fit.insert(group.empty() ? static_cast<int>(r) : group[r]);
+    if (fit.size() != 1) {
+      out[i].why = fit.empty() ? "matches no row" : "matches several rows";
+      continue;
+    }
+    out[i].row = *fit.begin();
+    for (const auto& [metric, v] : figures[i].run.metrics) claims[{out[i].row, metric}].push_back(i);
+  }
+  for (const auto& [key, ids] : claims) {
+    if (ids.size() < 2) continue;
+    for (size_t i : ids) {
+      out[i].row = -1;
+      out[i].why = "another figure claims its row";
+    }
+  }
   return out;
 }
 

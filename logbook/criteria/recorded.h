@@ -22,6 +22,8 @@
 #ifndef MOELOG_LOGBOOK_RECORDED_H_
 #define MOELOG_LOGBOOK_RECORDED_H_
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "logbook/doc/document.h"
@@ -33,6 +35,35 @@ namespace moelog::logbook {
 // target and host are empty (the prose does not say).
 std::vector<StoredRun> RecordedRuns(const Entry& entry);
 std::vector<StoredRun> RecordedRuns(const Logbook& logbook);
+
+// One figure set read from a Result bullet: the run it describes (config
+// and the metrics stated: tflops and/or tokens_per_s), the bullet's line and
+// its text (the label and figures as written, for listing).
+struct RecordedFigure {
+  StoredRun run;
+  int line = 0;
+  std::string text;
+};
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
+
+// Where recorded figures go in a table of runs (each row a config map as
+// the table shows it). A figure fits a row when every key it names that the
+// row also has agrees (derived keys such as devices, and repetition or output
+// settings, aside) and it names no word the row cannot confirm ("case",
+// "variant"). A figure goes on a row only when it fits that row alone and no
+// other figure claims the same row and metric; otherwise it is unplaced.
+//
+// `group` (optional, one entry per row) joins rows shown as one (identical
+// modeled rows merged): a figure that fits several rows of one group fits
+// that group, and `row` is then the group's number.
+struct FigurePlacement {
+  int row = -1;             // index of its row (or group), or -1
+  std::string why;          // unplaced: "matches no row" | "matches several rows" | "another figure claims its row"
+};
+bool FigureFits(const StoredRun& figure, const std::map<std::string, std::string>& row);
+std::vector<FigurePlacement> PlaceFigures(const std::vector<RecordedFigure>& figures,
+                                          const std::vector<std::map<std::string, std::string>>& rows,
+                                          const std::vector<int>& group = {});
 
 }  // namespace moelog::logbook
 

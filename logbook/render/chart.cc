@@ -536,6 +536,12 @@ bool ChartFileComplete(const std::string& path) {
   return text.ok() && ChartComplete(*text, path.size() > 4 && path.compare(path.size() - 4, 4, ".png") == 0);
 }
 
+std::string FigureFolder(const std::string& logbook_path) {
+  std::string name = logbook_path.substr(logbook_path.rfind('/') + 1);  // npos + 1 == 0
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0) name.resize(name.size() - 3);
+  return ChartStem(name.empty() ? "logbook" : name);
+}
+
 Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::string& entry_id,
                                   const std::vector<ChartPoint>& points, const ChartOptions& options,
                                   const std::string& suffix, const ChartDraw& how) {
@@ -549,14 +555,16 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
   if (!plan.ok()) return plan.status();
   std::string base = ChartStem(entry_id) + (suffix.empty() ? "" : "-" + ChartStem(suffix));
   EntryChart out;
-  const std::string dir = DirOf(logbook_path) + "/figures";
+  const std::string folder = FigureFolder(logbook_path);
+  const std::string dir = DirOf(logbook_path) + "/figures/" + folder;
+  if (how.write) MOELOG_RETURN_IF_ERROR(MakeRealDir(DirOf(logbook_path) + "/figures"));
   auto files = DrawChart(*plan, dir, base, opts.png, how);
   if (!files.ok()) return files.status();
   out.files = *files;
   std::string alt = plan->title;
   for (char& c : alt)
     if (c == '[' || c == ']') c = ' ';
-  out.markdown = "![" + alt + "](figures/" + base + (opts.png ? ".png" : ".svg") + ")\n" + FormatChartStamp(files->stamp);
+  out.markdown = "![" + alt + "](figures/" + folder + "/" + base + (opts.png ? ".png" : ".svg") + ")\n" + FormatChartStamp(files->stamp);
   return out;
 }
 

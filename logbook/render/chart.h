@@ -133,10 +133,16 @@ std::string GnuplotLabel(const std::string& text);
 // of the whole ID, so two IDs never share a chart file.
 std::string ChartStem(const std::string& entry_id);
 
+// The folder under figures/ that holds one logbook's charts: the file name
+// without ".md" (ChartStem of it), so two logbooks in one folder never share
+// a chart file, even where their entry IDs agree ("ep.md" -> "ep").
+std::string FigureFolder(const std::string& logbook_path);
+
 // For `moelog update` and `moelog plot`: plans and draws the chart of one
-// entry under `<dir of logbook>/figures/` as <ChartStem(entry_id)>[-suffix].svg
-// and returns the Markdown to put in the entry's owned region, e.g.
-//   "![MOE-I8-004: TF/s and tokens/s vs topk](figures/MOE-I8-004.svg)\n"
+// entry under `<dir of logbook>/figures/<FigureFolder>/` as
+// <ChartStem(entry_id)>[-suffix].svg and returns the Markdown to put in the
+// entry's owned region, e.g.
+//   "![MOE-I8-004: TF/s and tokens/s vs topk](figures/int8/MOE-I8-004.svg)\n"
 // NotFound when the entry's points do not vary along any axis (no chart).
 struct EntryChart {
   ChartFiles files;

@@ -8,7 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/v5p/coverage.h"
+#include "logbook/numbers.h"
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/store/run_adapter.h"
 #include "logbook/store/stored_run.h"
 
 namespace moelog::logbook {
@@ -55,10 +58,6 @@ std::string EscapeCell(std::string s) {
   return out;
 }
 
-std::string Unquote(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
-  return parse_detail::Trim(s);
-}
 
 }  // namespace
 
@@ -87,7 +86,7 @@ TableRow RowFromRecord(const RunRecord& record) {
   // Loop bindings ("loop.tk") belong to the entry that first ran this config;
   // a cached run can be shared by entries, so they never make columns.
   for (const auto& [k, v] : record.point)
-    if (k.rfind("loop.", 0) != 0) row.config[k] = v;
+    if (k.rfind("loop.", 0) != 0 && k != "source") row.config[ConfigKeyOfPoint(k)] = v;
   row.metrics = record.metrics;
   row.status = record.status;
   return row;
@@ -121,118 +120,6 @@ std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows) {
 
 namespace {
 
-// Words of a label: split at spaces, commas, slashes and parentheses.
-std::vector<std::string> LabelTokens(const std::string& label) {
-  std::vector<std::string> tokens;
-  std::string cur;
-  for (char c : label) {
-    if (c == ',' || c == '/' || c == ' ' || c == '(' || c == ')') {
-      if (!cur.empty()) tokens.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) tokens.push_back(cur);
-  return tokens;
-}
-
-// One TF/s figure a Result bullet states, with the words that name it.
-struct Figure {
-  std::vector<std::string> tokens;
-  double value = 0;
-};
-
-// The bullet's only TF/s figure; nullopt for none or several.
-std::optional<double> SingleTflops(const Bullet& b) {
-  std::optional<double> found;
-  for (const auto& n : b.numbers) {
-    if (n.unit != "TF/s") continue;
-    if (found) return std::nullopt;  // several figures: ambiguous
-    found = n.value;
-  }
-  return found;
-}
-
-// Figures compared in one bullet, "`2048/2048`: gmm `275.232` vs ragged_dot
-// `268.852` TF/s": each " vs " segment's first number, named by the label
-// and the words before it. Empty unless every segment has one.
-std::vector<Figure> ComparedFigures(const Bullet& b, const std::vector<std::string>& label) {
-  const bool tflops = std::any_of(b.numbers.begin(), b.numbers.end(), [](const StatedNumber& n) { return n.unit == "TF/s"; });
-  const size_t colon = BulletLabel(b.text).empty() ? std::string::npos : b.text.find(':');
-  std::string rest = Unquote(colon == std::string::npos ? b.text : b.text.substr(colon + 1));
-  if (!tflops || rest.find(" vs ") == std::string::npos) return {};
-  std::vector<Figure> out;
-  size_t pos = 0;
-  while (pos <= rest.size()) {
-    size_t end = rest.find(" vs ", pos);
-    const std::string seg = rest.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    Figure f{label, 0};
-    bool found = false;
-    for (const auto& t : LabelTokens(seg)) {
-      if (auto v = ParseNumber(t)) {
-        f.value = *v;
-        found = true;
-        break;
-      }
-      f.tokens.push_back(t);
-    }
-    if (!found || f.tokens.size() == label.size()) return {};  // a segment with no figure or no name
-    out.push_back(std::move(f));
-    if (end == std::string::npos) break;
-    pos = end + 4;
-  }
-  return out.size() >= 2 ? out : std::vector<Figure>{};
-}
-
-// Whether every token names the row: key=value on its config, or a value of
-// one of the varying columns.
-bool TokensMatch(const TableRow& row, const std::vector<std::string>& varying, const std::vector<std::string>& tokens) {
-  if (tokens.empty()) return false;
-  for (const auto& t : tokens) {
-    bool ok = false;
-    const size_t eq = t.find('=');
-    if (eq != std::string::npos) {
-      const std::string key = NormalizeKey(t.substr(0, eq));
-      auto it = row.config.find(key);
-      if (it == row.config.end() && key == "bench_pass") it = row.config.find("pass");
-      ok = it != row.config.end() && ValuesEqual(it->second, t.substr(eq + 1));
-    } else {
-      for (const auto& k : varying) {
-        auto it = row.config.find(k);
-        if (it != row.config.end() && ValuesEqual(it->second, t)) ok = true;
-      }
-    }
-    if (!ok) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-std::optional<double> RecordedTflops(const TableRow& row, const std::vector<std::string>& varying,
-                                     const std::vector<const Bullet*>& recorded, size_t row_count) {
-  std::vector<Figure> figures;
-  for (const Bullet* b : recorded) {
-    const std::vector<std::string> label = LabelTokens(Unquote(BulletLabel(b->text)));
-    std::vector<Figure> compared = ComparedFigures(*b, label);
-    if (!compared.empty()) {
-      figures.insert(figures.end(), compared.begin(), compared.end());
-    } else if (auto v = SingleTflops(*b)) {
-      figures.push_back({label, *v});
-    }
-  }
-  if (row_count == 1 && figures.size() == 1) return figures[0].value;
-  if (varying.empty()) return std::nullopt;
-  std::optional<double> match;
-  for (const Figure& f : figures) {
-    if (!TokensMatch(row, varying, f.tokens)) continue;
-    if (match) return std::nullopt;  // two figures claim this row
-    match = f.value;
-  }
-  return match;
-}
-
 // Where the figures come from, said under every table: a modeled figure must
 // never pass for a measurement.
 std::string TableCaption(const std::vector<TableRow>& rows, bool any_recorded) {
@@ -245,66 +132,244 @@ std::string TableCaption(const std::vector<TableRow>& rows, bool any_recorded) {
   return s;
 }
 
-std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<const Bullet*>& recorded) {
-  const auto varying = VaryingColumns(rows);
-  std::vector<std::optional<double>> rec(rows.size());
-  bool any_rec = false;
+// A Result bullet as a short line of the unplaced list.
+std::string FigureSource(const std::string& text) {
+  std::string s;
+  for (char c : text) s += c == '\n' || c == '|' ? ' ' : c;
+  if (s.size() > 90) s = s.substr(0, 87) + "...";
+  return s;
+}
+
+// "unvalidated (quant_mode=int8)" for a modeled row on a path no calibration
+// row measured, "" otherwise (measured rows, calibrated paths).
+std::string ModelPath(const TableRow& row) {
+  if (row.target != "v5p") return "";
+  const std::vector<std::string> paths = engine::v5p::UncalibratedPaths(row.config);
+  if (paths.empty()) return "";
+  std::string s;
+  for (const auto& p : paths) s += (s.empty() ? "" : ", ") + p;
+  return "unvalidated (" + s + ")";
+}
+
+// The metric cells of a row as the table prints them.
+std::string MetricCells(const TableRow& r) {
+  std::string out;
+  auto metric = [&](const char* k, double scale, int decimals) {
+    auto it = r.metrics.find(k);
+    Cell(&out, it == r.metrics.end() || !std::isfinite(it->second) ? "-" : Fixed(it->second * scale, decimals));
+  };
+  metric("time_s", 1000.0, 3);
+  metric("tflops", 1.0, 3);
+  metric("tflops_per_device", 1.0, 3);
+  metric("tokens_per_s", 1.0, 0);
+  return out;
+}
+
+// A table row as shown: the cells of the varying columns and the runs it
+// stands for (several when identical modeled rows are merged).
+struct ShownRow {
+  std::vector<std::string> cells;
+  std::vector<size_t> members;
+};
+
+// Modeled rows whose printed figures are identical and that differ in one
+// column only are one row ("random / runs"): the model does not tell those
+// values apart, and two identical rows would read as two agreeing
+// measurements. Rows that recorded figures tell apart (`fits`: which figures
+// fit each row) never merge. `merged` receives the columns.
+std::vector<ShownRow> MergeIdenticalRows(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
+                                         const std::vector<std::string>& model_path,
+                                         const std::vector<std::string>& fits, std::set<std::string>* merged) {
+  std::vector<ShownRow> shown;
   for (size_t i = 0; i < rows.size(); ++i) {
-    rec[i] = RecordedTflops(rows[i], varying, recorded, rows.size());
-    any_rec = any_rec || rec[i].has_value();
+    ShownRow r{{}, {i}};
+    for (const auto& k : varying) {
+      auto it = rows[i].config.find(k);
+      r.cells.push_back(it == rows[i].config.end() ? "" : it->second);
+    }
+    shown.push_back(std::move(r));
   }
+  auto mergeable = [&](const ShownRow& x, const ShownRow& y) {
+    const TableRow &a = rows[x.members[0]], &b = rows[y.members[0]];
+    return a.target == "v5p" && b.target == "v5p" && a.status == "ok" && b.status == "ok" &&
+           fits[x.members[0]] == fits[y.members[0]] && MetricCells(a) == MetricCells(b) &&
+           model_path[x.members[0]] == model_path[y.members[0]];
+  };
+  for (bool again = true; again;) {
+    again = false;
+    for (size_t i = 0; i < shown.size() && !again; ++i) {
+      for (size_t j = i + 1; j < shown.size() && !again; ++j) {
+        if (!mergeable(shown[i], shown[j])) continue;
+        size_t diff = 0, at = 0;
+        for (size_t c = 0; c < varying.size(); ++c)
+          if (shown[i].cells[c] != shown[j].cells[c]) ++diff, at = c;
+        if (diff > 1) continue;
+        if (diff == 1) {
+          shown[i].cells[at] += " / " + shown[j].cells[at];
+          merged->insert(varying[at]);
+        } else {
+          merged->insert("");  // the same config twice (a setting the harness ignores): one row
+        }
+        shown[i].members.insert(shown[i].members.end(), shown[j].members.begin(), shown[j].members.end());
+        shown.erase(shown.begin() + static_cast<long>(j));
+        again = true;
+      }
+    }
+  }
+  return shown;
+}
+
+// The recorded figures of a table: per shown row, the TF/s and tokens/s the
+// entry's Result states for it, and the list of figures placed on no row.
+struct RecordedCells {
+  std::vector<std::optional<double>> tflops, tokens;
+  bool any_tflops = false, any_tokens = false;
+  std::string unplaced;      // "\n\nRecorded figures placed on no row:\n\n- ...\n" or ""
+  std::vector<std::string> where;  // per figure: "row k=v, ..." or "no row (why)"
+
+  // The "recorded" and "delta" cells of `metric` for row `r`.
+  static void Append(const TableRow& r, const char* metric, const std::optional<double>& rec, int decimals,
+                     std::string* out) {
+    if (!rec) {
+      *out += " - | - |";
+      return;
+    }
+    Cell(out, Fixed(*rec, decimals));
+    auto m = r.metrics.find(metric);
+    if (m == r.metrics.end() || *rec == 0) {
+      *out += " - |";
+      return;
+    }
+    const double d = (m->second - *rec) / *rec * 100.0;
+    std::string delta = d >= 0 ? "+" : "";
+    delta.append(Fixed(d, 1)).append("%");
+    Cell(out, delta);
+  }
+};
+
+// "192.868 TF/s, 619304 tokens/s".
+std::string FigureValues(const RecordedFigure& f) {
+  std::string values;
+  for (const auto& [metric, v] : f.run.metrics)
+    values += (values.empty() ? "" : ", ") + FormatValue(v) + (metric == "tflops" ? " TF/s" : " tokens/s");
+  return values;
+}
+
+RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
+                            const std::vector<ShownRow>& shown, const std::vector<RecordedFigure>& figures) {
+  RecordedCells c;
+  c.tflops.resize(shown.size());
+  c.tokens.resize(shown.size());
+  std::vector<std::map<std::string, std::string>> configs;
+  for (const auto& r : rows) configs.push_back(r.config);
+  std::vector<int> group(rows.size());
+  for (size_t g = 0; g < shown.size(); ++g)
+    for (size_t m : shown[g].members) group[m] = static_cast<int>(g);
+  const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs, group);
+  for (size_t i = 0; i < figures.size(); ++i) {
+    const auto& m = figures[i].run.metrics;
+    if (placed[i].row < 0) {
+      c.unplaced += "- " + FigureValues(figures[i]) + ", from \"" + FigureSource(figures[i].text) + "\": " +
+                    placed[i].why + "\n";
+      c.where.push_back("no row (" + placed[i].why + ")");
+      continue;
+    }
+    const auto row = static_cast<size_t>(placed[i].row);
+    std::string cells;
+    for (size_t k = 0; k < varying.size(); ++k)
+      cells += (cells.empty() ? "" : ", ") + varying[k] + "=" + shown[row].cells[k];
+    c.where.push_back("row " + (cells.empty() ? std::string("(the only one)") : cells));
+    if (m.count("tflops")) c.tflops[row] = m.at("tflops"), c.any_tflops = true;
+    if (m.count("tokens_per_s")) c.tokens[row] = m.at("tokens_per_s"), c.any_tokens = true;
+  }
+  if (!c.unplaced.empty()) c.unplaced = "\n\nRecorded figures placed on no row:\n\n" + c.unplaced;
+  return c;
+}
+
+// The rows as shown: identical modeled rows are one row, unless the
+// logbook's figures tell them apart (then each keeps its row and figure).
+std::vector<ShownRow> ShownRows(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
+                                const std::vector<std::string>& model_path, const std::vector<RecordedFigure>& figures,
+                                std::set<std::string>* merged) {
+  std::vector<std::string> fits(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t f = 0; f < figures.size(); ++f)
+      if (FigureFits(figures[f].run, rows[i].config)) fits[i] += std::to_string(f) + ",";
+  return MergeIdenticalRows(rows, varying, model_path, fits, merged);
+}
+
+std::vector<std::string> ModelPaths(const std::vector<TableRow>& rows) {
+  std::vector<std::string> out;
+  for (const auto& r : rows) out.push_back(ModelPath(r));
+  return out;
+}
+
+}  // namespace
+
+std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
+  const auto varying = VaryingColumns(rows);
+  std::set<std::string> merged;
+  const auto shown = ShownRows(rows, varying, ModelPaths(rows), figures, &merged);
+  const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
+  std::string out;
+  for (size_t i = 0; i < figures.size(); ++i)
+    out += "line " + std::to_string(figures[i].line) + ": " + FigureValues(figures[i]) + " -> " + rec.where[i] + "\n";
+  return out;
+}
+
+std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
+  const auto varying = VaryingColumns(rows);
+  const std::vector<std::string> model_path = ModelPaths(rows);
+  const bool any_unvalidated =
+      std::any_of(model_path.begin(), model_path.end(), [](const std::string& p) { return !p.empty(); });
+  std::set<std::string> merged;
+  const std::vector<ShownRow> shown = ShownRows(rows, varying, model_path, figures, &merged);
+  const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
   bool any_status = false;
   for (const auto& r : rows) any_status = any_status || r.status != "ok";
   std::vector<std::string> head = varying;
   if (any_status) head.push_back("status");
   for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"}) head.push_back(h);
-  if (any_rec) {
+  if (rec.any_tflops) {
     head.push_back("recorded TF/s");
     head.push_back("delta");
   }
+  if (rec.any_tokens) {
+    head.push_back("recorded tokens/s");
+    head.push_back("tokens/s delta");
+  }
+  if (any_unvalidated) head.push_back("v5p model");
   std::string out = "|";
   for (const auto& h : head) out += " " + h + " |";
   out += "\n|";
-  for (size_t i = 0; i < head.size(); ++i) out += i < varying.size() + (any_status ? 1 : 0) ? "---|" : "---:|";
+  for (size_t i = 0; i < head.size(); ++i) {
+    const bool text = i < varying.size() + (any_status ? 1 : 0) || (any_unvalidated && i + 1 == head.size());
+    out += text ? "---|" : "---:|";
+  }
   out += "\n";
-  for (size_t i = 0; i < rows.size(); ++i) {
+  for (size_t g = 0; g < shown.size(); ++g) {
+    const size_t i = shown[g].members[0];
     const TableRow& r = rows[i];
     out += "|";
-    for (const auto& k : varying) {
-      auto it = r.config.find(k);
-      Cell(&out, EscapeCell(it == r.config.end() ? "" : it->second));
-    }
+    for (const auto& cell : shown[g].cells) Cell(&out, EscapeCell(cell));
     if (any_status) Cell(&out, r.status);
-    auto metric = [&](const char* k, double scale, int decimals) {
-      auto it = r.metrics.find(k);
-      std::string cell;
-      Cell(&cell, it == r.metrics.end() || !std::isfinite(it->second) ? "-" : Fixed(it->second * scale, decimals));
-      return cell;
-    };
-    out += metric("time_s", 1000.0, 3);
-    out += metric("tflops", 1.0, 3);
-    out += metric("tflops_per_device", 1.0, 3);
-    out += metric("tokens_per_s", 1.0, 0);
-    if (any_rec) {
-      auto tf = r.metrics.find("tflops");
-      if (rec[i]) {
-        Cell(&out, Fixed(*rec[i], 3));
-        if (tf != r.metrics.end() && *rec[i] != 0) {
-          const double d = (tf->second - *rec[i]) / *rec[i] * 100.0;
-          std::string delta = d >= 0 ? "+" : "";
-          delta.append(Fixed(d, 1)).append("%");
-          Cell(&out, delta);
-        } else {
-          out += " - |";
-        }
-      } else {
-        out += " - | - |";
-      }
-    }
+    out += MetricCells(r);
+    if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
+    if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
+    if (any_unvalidated) Cell(&out, model_path[i].empty() ? (r.target == "v5p" ? "calibrated" : "-") : model_path[i]);
     out += "\n";
   }
   out += '\n';
-  out += TableCaption(rows, any_rec);
+  out += TableCaption(rows, rec.any_tflops || rec.any_tokens);
+  if (any_unvalidated)
+    out += " Unvalidated: a path no calibration measurement covers; the model's figure there is physics, unchecked.";
+  if (merged.erase("")) out += " Invocations that ran the same configuration are shown once.";
+  if (!merged.empty()) {
+    std::string keys;
+    for (const auto& k : merged) keys += (keys.empty() ? "" : ", ") + k;
+    out += " Rows with identical modeled figures are merged (`a / b`): the model does not distinguish " + keys + ".";
+  }
+  out += rec.unplaced;
   out += '\n';
   return out;
 }

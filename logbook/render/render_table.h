@@ -4,8 +4,8 @@
 // Deterministic Markdown result tables for owned regions: one row per run,
 // the config columns that vary within the entry, then time (ms), TF/s
 // (aggregate and per device) and tokens/s; when the entry's Result bullets
-// state numbers, a "recorded TF/s" column and the delta of moelog's figure
-// to it. No timestamps, fixed number formats, stable column order.
+// state figures, "recorded" columns and the delta of moelog's figure to
+// them. No timestamps, fixed number formats, stable column order.
 #ifndef MOELOG_LOGBOOK_RENDER_TABLE_H_
 #define MOELOG_LOGBOOK_RENDER_TABLE_H_
 
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "logbook/criteria/recorded.h"
 #include "logbook/doc/document.h"
 #include "logbook/store/run_store.h"
 
@@ -34,14 +35,18 @@ TableRow RowFromRecord(const RunRecord& record);
 // values equal an earlier column's on every row are dropped (pass/bench_pass).
 std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows);
 
-// The recorded TF/s a Result bullet states for `row`: the bullet whose label
-// ("`none, topk=2`") names only values of the row's varying columns, taking
-// its single TF/s number. With one row and one TF/s bullet, that bullet.
-std::optional<double> RecordedTflops(const TableRow& row, const std::vector<std::string>& varying,
-                                     const std::vector<const Bullet*>& recorded, size_t row_count);
+// The table (ends with a newline). When `figures` (the entry's Result,
+// recorded.h) place on rows, "recorded TF/s"/"recorded tokens/s" columns and
+// moelog's delta to them are added; figures placed on no row are listed under
+// the table with the reason, never put on a guessed row. Modeled rows on a
+// path no calibration row covers say "unvalidated"; modeled rows with
+// identical figures that differ in one column are merged, with a note.
+std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
 
-// The table (ends with a newline). `recorded` may be empty.
-std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<const Bullet*>& recorded);
+// Where each recorded figure went, one line per figure in document order:
+//   "line 57: 192.868 TF/s, 619304 tokens/s -> row parallel_mode=none, topk=2"
+//   "line 160: 192.707 TF/s -> no row (matches no row)"
+std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
 
 }  // namespace moelog::logbook
 

@@ -15,6 +15,14 @@ std::string JsonScalar(const nlohmann::json& v) {
 
 }  // namespace
 
+std::string ConfigKeyOfPoint(const std::string& point_key) {
+  static const std::map<std::string, std::string> kPointNames = {
+      {"mode", "queue_mode"}, {"pass", "bench_pass"}, {"null_target", "null_route_frac"},
+      {"null_mode", "null_routing_mode"}};
+  auto it = kPointNames.find(point_key);
+  return it == kPointNames.end() ? point_key : it->second;
+}
+
 StoredRun ToStoredRun(const RunRecord& rec) {
   StoredRun r;
   r.id = !rec.run_id.empty() ? rec.run_id : std::to_string(rec.id);
@@ -37,17 +45,13 @@ StoredRun ToStoredRun(const RunRecord& rec) {
   } catch (const std::exception&) {
     // A row with unreadable config JSON keeps only its point values.
   }
-  static const std::map<std::string, std::string> kPointNames = {
-      {"mode", "queue_mode"}, {"pass", "bench_pass"}, {"null_target", "null_route_frac"},
-      {"null_mode", "null_routing_mode"}};
   for (const auto& [k, v] : rec.point) {
     if (k == "source") {
       r.source = v;
       continue;
     }
     if (k.rfind("loop.", 0) == 0) continue;  // rows stored before loop variables stopped being config
-    auto it = kPointNames.find(k);
-    r.config[it == kPointNames.end() ? k : it->second] = v;
+    r.config[ConfigKeyOfPoint(k)] = v;
   }
   if (!rec.point.count("source")) r.source = rec.target == "v5p" ? "modeled" : "measured";
   if (r.target.empty() && r.config.count("target")) r.target = r.config["target"];

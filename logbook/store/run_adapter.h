@@ -21,6 +21,10 @@ namespace moelog::logbook {
 // for cpu. id: run_id (or the row id).
 StoredRun ToStoredRun(const RunRecord& record);
 
+// The config key a run point's key stands for ("mode" -> "queue_mode",
+// "pass" -> "bench_pass", ...); the key itself for the others.
+std::string ConfigKeyOfPoint(const std::string& point_key);
+
 // Every successful (status ok) run of the store at `db_path` matching
 // `query`, oldest first.
 Result<std::vector<StoredRun>> LoadStoredRuns(const std::string& db_path, const RunQuery& query);

@@ -192,13 +192,21 @@ bool ValidKey(const std::string& k) {
   });
 }
 
-// "key<op>value" with op one of = != <= >= < >.
+std::string TrimSpaces(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// "key<op>value" with op one of = == != <= >= < > (== is =), or
+// "key in {a,b,...}" (op "in", values in `values`): the criteria's forms.
 struct WhereItem {
   std::string key, op, value;
+  std::vector<std::string> values;  // op "in"
 };
 
 Result<WhereItem> ParseWhere(const std::string& item) {
-  static const char* kOps[] = {"!=", "<=", ">=", "=", "<", ">"};
+  static const char* kOps[] = {"==", "!=", "<=", ">=", "=", "<", ">"};
   size_t best = std::string::npos;
   std::string op;
   for (const char* o : kOps) {
@@ -208,9 +216,26 @@ Result<WhereItem> ParseWhere(const std::string& item) {
       op = o;
     }
   }
-  if (best == std::string::npos)
-    return Status::InvalidArgument("--where '" + item + "': expected key=value (or key!=, <, <=, >, >= value)");
-  WhereItem w{item.substr(0, best), op, item.substr(best + op.size())};
+  WhereItem w;
+  const size_t in = item.find(" in ");
+  if (in != std::string::npos && (best == std::string::npos || in < best)) {
+    std::string list = TrimSpaces(item.substr(in + 4));
+    if (list.size() < 2 || list.front() != '{' || list.back() != '}')
+      return Status::InvalidArgument("--where '" + item + "': expected key in {a,b,...}");
+    std::stringstream ss(list.substr(1, list.size() - 2));
+    for (std::string v; std::getline(ss, v, ',');)
+      if (!TrimSpaces(v).empty()) w.values.push_back(TrimSpaces(v));
+    if (w.values.empty()) return Status::InvalidArgument("--where '" + item + "': the set {...} is empty");
+    w.key = TrimSpaces(item.substr(0, in));
+    w.op = "in";
+  } else if (best == std::string::npos) {
+    return Status::InvalidArgument("--where '" + item +
+                                   "': expected key=value (or key==, !=, <, <=, >, >= value, or key in {a,b})");
+  } else {
+    w.key = TrimSpaces(item.substr(0, best));
+    w.op = op == "==" ? "=" : op;
+    w.value = TrimSpaces(item.substr(best + op.size()));
+  }
   if (!ValidKey(w.key))
     return Status::InvalidArgument("--where '" + item + "': a key is letters, digits, '_', '.', '-'");
   return w;
@@ -456,8 +481,10 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
   for (const auto& item : q.where) {
     auto w = ParseWhere(item);
     if (!w.ok()) return w.status();
-    const std::optional<double> parsed =
-        w->value == "true" ? 1.0 : w->value == "false" ? 0.0 : ParseNumber(w->value);
+    auto number = [](const std::string& v) -> std::optional<double> {
+      return v == "true" ? 1.0 : v == "false" ? 0.0 : ParseNumber(v);
+    };
+    const std::optional<double> parsed = number(w->value);
     const bool numeric = parsed.has_value();
     const double num = parsed.value_or(0);
     std::string lhs;
@@ -471,7 +498,15 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
             "), json_extract(config_json, " + p + "))";
     }
     const std::string& op = w->op;  // one of the fixed operators
-    if (numeric) {
+    if (op == "in") {
+      std::string any;
+      for (const auto& v : w->values) {
+        const std::optional<double> n = number(v);
+        any += any.empty() ? "" : " OR ";
+        any += n ? "moelog_num(" + lhs + ") = " + bind_num(*n) : lhs + " = " + bind_text(v);
+      }
+      sql += " AND (" + any + ")";
+    } else if (numeric) {
       sql += " AND moelog_num(" + lhs + ") " + op + " " + bind_num(num);
     } else if (op == "=" || op == "!=") {
       sql += " AND " + lhs + " " + op + " " + bind_text(w->value);
@@ -532,6 +567,16 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
       if (newest[r.cache_key] == r.start_time) kept.push_back(std::move(r));
     out = std::move(kept);
   }
+  return out;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> RunStore::EntryLogbooks() {
+  Stmt s(impl_->db, "SELECT DISTINCT entry_id, logbook_path FROM runs WHERE entry_id != '' ORDER BY 1, 2");
+  MOELOG_RETURN_IF_ERROR(s.status());
+  std::vector<std::pair<std::string, std::string>> out;
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) out.emplace_back(s.Text(0), s.Text(1));
+  if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
   return out;
 }
 

@@ -53,7 +53,8 @@ struct RunRecord {
   int64_t invocation_index = 0;    // position of the invocation in its entry's plan
 };
 
-// A query. All conditions are ANDed. `where` items are "key=value": key is a
+// A query. All conditions are ANDed. `where` items are "key=value" (or
+// key==value, key!=value, key<value, ..., key in {a,b}): key is a
 // column (entry_id, logbook_path, target, status, cache_key, host, run_id,
 // exit_status, timed_out, git_commit) or a point / metric / config key
 // (looked up in that order, e.g. topk=2, impl=fused_w13, parallel_mode=ep,
@@ -97,6 +98,8 @@ class RunStore {
   // is looked up in point/metrics/config JSON).
   Result<std::vector<RunRecord>> Query(const RunQuery& query);
   Result<std::vector<RunRecord>> ByEntry(const std::string& entry_id);
+  // Every (entry ID, logbook path) pair the store holds runs of, sorted.
+  Result<std::vector<std::pair<std::string, std::string>>> EntryLogbooks();
   Result<std::vector<RunRecord>> ByCacheKey(const std::string& cache_key);
 
   // The newest successful batch of runs for `cache_key`: the rows sharing the

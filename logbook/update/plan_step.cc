@@ -26,12 +26,12 @@ std::vector<const Unit*> SelectUnits(const LoadedDocument& doc, const SessionOpt
 }
 
 // Each invocation's cache key and the store's newest usable batch for it
-// (none with --force); the invocations with none are the ones to run.
-void LookUpCache(PlannedCommand* pc, RunStore* store, bool force) {
+// (none with --rerun); the invocations with none are the ones to run.
+void LookUpCache(PlannedCommand* pc, RunStore* store, bool rerun) {
   for (size_t i = 0; i < pc->plan.invocations.size(); ++i) {
     pc->keys.push_back(CacheKey(pc->plan.invocations[i].config));
     std::vector<RunRecord> hit;
-    if (store && !force)
+    if (store && !rerun)
       if (auto c = store->CachedRuns(pc->keys.back()); c.ok()) hit = std::move(c.value());
     if (hit.empty()) pc->missing.push_back(i);
     pc->cached.push_back(std::move(hit));
@@ -45,7 +45,7 @@ PlannedCommand PlanOne(const CommandText& c, Plan plan, const SessionOptions& op
   pc.runnable = (pc.plan.verdict == PlanVerdict::kRunnable ||
                  (pc.plan.verdict == PlanVerdict::kNeedsConsent && opt.allow_shell)) &&
                 !pc.plan.invocations.empty();
-  if (pc.runnable) LookUpCache(&pc, store, opt.force);
+  if (pc.runnable) LookUpCache(&pc, store, opt.rerun);
   return pc;
 }
 

@@ -74,6 +74,17 @@ std::optional<std::string> UnitRegion(const LoadedDocument& doc, const SessionOp
   return content;
 }
 
+// --show-recorded: where each figure of the unit's Result went.
+void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, std::ostream& out) {
+  if (w.unit->recorded.empty()) return;
+  std::vector<std::string> notes;
+  bool complete = true;
+  const std::string lines = ExplainRecorded(UnitRows(w, &notes, &complete), w.unit->recorded);
+  size_t pos = 0;
+  for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1)
+    out << doc.path << ": " << w.unit->id << ": " << lines.substr(pos, nl - pos) << "\n";
+}
+
 void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
   std::string title = u.label;
   while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
@@ -83,15 +94,26 @@ void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
 }  // namespace
 
 std::string RenderUnit(const UnitWork& w, bool* complete) {
-  std::vector<TableRow> rows;
   std::vector<std::string> notes;
+  const std::vector<TableRow> rows = UnitRows(w, &notes, complete);
+  std::string content = RenderRunTable(rows, w.unit->recorded);
+  if (!notes.empty()) {
+    content += "\n";
+    for (const auto& n : notes) content += n + "\n";
+  }
+  content += "\n";  // keeps the end marker out of the table
+  return content;
+}
+
+std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete) {
+  std::vector<TableRow> rows;
   *complete = true;
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (!pc.runnable) {
       // Named by its position in the entry, not its line: the region sits
       // above commands written after Result, and would move their lines.
-      notes.push_back("- skipped (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()));
+      notes->push_back("- skipped (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()));
       continue;
     }
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
@@ -100,13 +122,7 @@ std::string RenderUnit(const UnitWork& w, bool* complete) {
       for (const RunRecord* r : recs) rows.push_back(RowFromRecord(*r));
     }
   }
-  std::string content = RenderRunTable(rows, w.unit->recorded);
-  if (!notes.empty()) {
-    content += "\n";
-    for (const auto& n : notes) content += n + "\n";
-  }
-  content += "\n";  // keeps the end marker out of the table
-  return content;
+  return rows;
 }
 
 std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region* old, bool draw, std::ostream& err,
@@ -140,6 +156,7 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
       SkipUnit(doc, w, invalid, &edits, out);
       continue;
     }
+    if (opt.show_recorded) ShowRecorded(doc, w, out);
     auto content = UnitRegion(doc, opt, draw, w, sum, out, err);
     if (!content) continue;
     if (opt.print_tables) PrintTable(*w.unit, *content, out);

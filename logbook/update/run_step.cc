@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "logbook/update/steps.h"
 #include "logbook/work_queue.h"
@@ -121,6 +122,29 @@ Stop RunMissing(const LoadedDocument& doc, const SessionOptions& opt, RunStore* 
   const std::string db = StorePath(doc, opt);
   for (const Job& job : jobs) StoreJob(doc, job, prov, store, db, sum, err);
   return std::nullopt;
+}
+
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+
+void WarnSharedIds(const LoadedDocument& doc, RunStore* store, std::ostream& err) {
+  if (!store || doc.kind != DocumentKind::kLogbook) return;
+  auto pairs = store->EntryLogbooks();
+  if (!pairs.ok()) return;
+  const std::string self = std::filesystem::absolute(doc.path).lexically_normal().string();
+  std::map<std::string, std::set<std::string>> others;  // entry ID -> other logbooks that stored it
+  for (const auto& [id, path] : *pairs)
+    if (std::filesystem::path(path).lexically_normal().string() != self) others[id].insert(path);
+  std::set<std::string> warned;
+  for (const auto& u : doc.units) {
+    auto it = others.find(u.id);
+    if (it == others.end() || !warned.insert(u.id).second) continue;
+    std::string names;
+    for (const auto& p : it->second) names += (names.empty() ? "" : ", ") + p;
+    err << doc.path << ":" << u.line << ": warning: entry ID " << u.id << " is also used by " << names
+        << " (same run store); each logbook counts only its own entries' runs\n";
+  }
 }
 
 }  // namespace moelog::logbook

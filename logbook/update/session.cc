@@ -53,6 +53,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   CountWork(work, &sum);
   if (!opt.check)
     if (Stop s = RunMissing(doc, opt, store.get(), &work, &sum, err)) return end(*s);
+  WarnSharedIds(doc, store.get(), err);
 
   std::vector<RegionEdit> edits = RenderEdits(doc, opt, writes, work, &sum, out, err);
   if (kind == DocumentKind::kLogbook) AddCriteriaStatus(doc, store.get(), &edits, &sum, err);

@@ -21,13 +21,15 @@ struct SessionOptions {
   std::vector<std::string> entries;      // --entry: only these unit IDs ("" = all)
   bool failed = false;                   // only units whose stored runs include a failure
   bool stale = false;                    // only units whose region is missing or stale
-  bool force = false;                    // ignore the cache and overwrite hand-edited regions
+  bool rerun = false;                    // --rerun: ignore the cache, run every invocation again
+  bool overwrite_edits = false;          // --overwrite-edits: replace regions edited by hand (each listed)
   bool dry_run = false;                  // print the plan (commands, cache hit/miss); run and write nothing
   bool check = false;                    // run and write nothing; stale or missing regions -> exit 1 + diff
   bool allow_shell = false;              // consent to run commands that need bash (shell_plan.h)
   std::string sandbox = "bwrap";         // consented scripts: "bwrap" sandbox, or "none"
   bool write = true;                     // rewrite the document (moelog run: only with --write)
   bool print_tables = false;             // print each unit's table to `out` (moelog run)
+  bool show_recorded = false;            // print where each figure of a Result went (row or why none)
   bool progress = false;                 // progress line on stderr
   int jobs = 1;                          // parallel plan executions
   double timeout_s = 3600;               // per child process

@@ -7,7 +7,8 @@
 //   load   LoadDocument, CheckUnitIds               (load_step.cc)
 //   plan   OpenStore, MakePlanOptions, PlanWork,
 //          ReportNeedsConsent, PrintPlan            (plan_step.cc)
-//   run    RunMissing: run, then store              (run_step.cc)
+//   run    RunMissing: run, then store;
+//          WarnSharedIds                            (run_step.cc)
 //   render RenderEdits, AddCriteriaStatus           (render_step.cc)
 //   write  SpliceEdits, ReportCheck, WriteDocument,
 //          ReportUpdate                             (write_step.cc)
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "logbook/plan/launchers.h"
+#include "logbook/render/render_table.h"
 #include "logbook/update/session.h"
 #include "logbook/update/work.h"
 
@@ -69,6 +71,10 @@ void CountWork(const std::vector<UnitWork>& work, SessionSummary* sum);
 Stop RunMissing(const LoadedDocument& doc, const SessionOptions& opt, RunStore* store, std::vector<UnitWork>* work,
                 SessionSummary* sum, std::ostream& err);
 
+// Warns (FILE:LINE) about each entry whose ID the store also holds runs of
+// another logbook for: the IDs are the same, the runs do not mix.
+void WarnSharedIds(const LoadedDocument& doc, RunStore* store, std::ostream& err);
+
 // Each unit's region: its table, notes and chart (drawn when `draw`), or
 // the reason a command does not plan. Reports incomplete and stale units.
 std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOptions& opt, bool draw,
@@ -78,6 +84,10 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
 // A runnable unit's region contents: its table and notes; `complete` is
 // false when a run is missing.
 std::string RenderUnit(const UnitWork& w, bool* complete);
+
+// The table rows of a runnable unit (each invocation's records), and a note
+// per command that does not run.
+std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete);
 
 // The unit's chart, linked with its stamp below the table: drawn when `draw`
 // unless the chart the `old` region's stamp names is still there. "" when
@@ -94,8 +104,9 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, std::vector<R
                        SessionSummary* sum, std::ostream& err);
 
 // The document with the edits spliced in; hand-edited regions are kept
-// (reported) unless --force. With --check the text is what --force would
-// write, so the diff shows it.
+// (reported) unless --overwrite-edits, which lists each one it replaces.
+// With --check the text is what --overwrite-edits would write, so the diff
+// shows it.
 SpliceResult SpliceEdits(const LoadedDocument& doc, const std::vector<RegionEdit>& edits,
                          const SessionOptions& opt, SessionSummary* sum, std::ostream& err);
 

@@ -127,12 +127,12 @@ std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook) {
 }
 
 Result<std::vector<CriterionResult>> CheckCriteria(const std::string& logbook_text, const Logbook& logbook,
-                                                   const std::vector<StoredRun>& runs) {
+                                                   const std::vector<StoredRun>& runs, const Logbook* entries) {
   auto criteria = ParseCriteria(StopCriteriaBullets(logbook, logbook_text), logbook.file);
   if (!criteria.ok()) return criteria.status();
   EvalContext ctx;
   ctx.runs = runs;
-  ctx.entries = EntryFactsOf(logbook);
+  ctx.entries = EntryFactsOf(entries ? *entries : logbook);
   return EvaluateAll(*criteria, ctx);
 }
 

@@ -25,7 +25,7 @@ namespace moelog::logbook {
 // another logbook or entry stored for the same command does count for this
 // one (as a cache hit shows it in the table), a run of another logbook's
 // entry with the same ID does not, and repeated identical commands or
-// --force reruns give one batch, not repeats. Runs carry the entry's ID.
+// --rerun runs give one batch, not repeats. Runs carry the entry's ID.
 std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, const std::vector<std::string>& targets);
 
 // The runs criteria, comparisons and charts of one logbook look at:
@@ -59,9 +59,12 @@ std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook);
 Result<std::string> CriteriaStatusRegion(const std::string& logbook_text, const Logbook& logbook,
                                          const std::vector<StoredRun>& runs);
 
-// The evaluated criteria themselves (for `moelog check`).
+// The evaluated criteria themselves (for `moelog check`). `entries`, when
+// given, is the logbook whose entries `entry ...` predicates ask about (a
+// criteria document checked against another logbook); else `logbook`.
 Result<std::vector<CriterionResult>> CheckCriteria(const std::string& logbook_text, const Logbook& logbook,
-                                                   const std::vector<StoredRun>& runs);
+                                                   const std::vector<StoredRun>& runs,
+                                                   const Logbook* entries = nullptr);
 
 }  // namespace moelog::logbook
 

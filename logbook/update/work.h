@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/status.h"
+#include "logbook/criteria/recorded.h"
 #include "logbook/doc/document.h"
 #include "logbook/doc/regions.h"
 #include "logbook/file_util.h"
@@ -28,7 +29,7 @@ struct Unit {
   int insert_after = 0;
   std::string indent;
   bool blank_before = false;
-  std::vector<const Bullet*> recorded;
+  std::vector<RecordedFigure> recorded;  // figures its Result states (logbook entries)
 };
 
 // The document as read: its bytes, the LF text the pipeline works on, the

@@ -22,15 +22,25 @@ bool RewriteKeepsStructure(const LoadedDocument& doc, const SpliceResult& res) {
   return safe;
 }
 
+// --overwrite-edits: names each region whose hand edits are replaced.
+void ListReplacedEdits(const LoadedDocument& doc, const std::vector<RegionEdit>& edits, std::ostream& err) {
+  for (const auto& e : edits) {
+    const Region* r = doc.scan.Find(e.id);
+    if (r && r->edited)
+      err << doc.path << ":" << r->begin_line << ": region id=" << e.id << " was edited by hand; replaced (--overwrite-edits)\n";
+  }
+}
+
 }  // namespace
 
 SpliceResult SpliceEdits(const LoadedDocument& doc, const std::vector<RegionEdit>& edits,
                          const SessionOptions& opt, SessionSummary* sum, std::ostream& err) {
   SpliceOptions sopt;
-  sopt.force = opt.force;
+  sopt.force = opt.overwrite_edits;
   SpliceResult res = SpliceRegions(doc.text, doc.scan, edits, sopt);
+  if (opt.overwrite_edits) ListReplacedEdits(doc, edits, err);
   if (opt.check && !res.kept_edited.empty()) {
-    // The diff shows what `update --force` would write over the hand edits.
+    // The diff shows what `update --overwrite-edits` would write over the hand edits.
     SpliceOptions forced;
     forced.force = true;
     std::vector<std::string> kept = res.kept_edited;
@@ -40,7 +50,7 @@ SpliceResult SpliceEdits(const LoadedDocument& doc, const std::vector<RegionEdit
   sum->kept_edited = res.kept_edited;
   for (const auto& id : res.kept_edited)
     err << doc.path << ":" << doc.scan.Find(id)->begin_line << ": region id=" << id
-        << " was edited by hand; left alone (use --force to overwrite)\n";
+        << " was edited by hand; left alone (use --overwrite-edits to replace it)\n";
   sum->written = res.changed;
   sum->changed = res.text != doc.text;
   return res;

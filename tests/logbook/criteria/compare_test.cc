@@ -83,6 +83,24 @@ TEST(Compare, RepeatsGiveSpreadAndNoiseMarks) {
   EXPECT_NE(RenderComparison(*c, Opts("quant_mode=none", "quant_mode=int8")).find("outside noise"), std::string::npos);
 }
 
+// The v5p model is deterministic: five stored copies of one config are one
+// sample, and a tiny model difference is never "outside noise".
+TEST(Compare, ModeledRunsAreOneSampleWithNoNoise) {
+  std::vector<StoredRun> runs;
+  for (int i = 0; i < 5; ++i) runs.push_back(R("a" + std::to_string(i), {}, 100, "h1", "v5p"));
+  runs.push_back(R("b1", {{"quant_mode", "int8"}}, 99.81, "h1", "v5p"));
+  runs.push_back(R("b2", {{"quant_mode", "int8"}}, 99.81, "h1", "v5p"));
+  auto c = CompareRuns(runs, Opts("quant_mode=none", "quant_mode=int8"));
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  ASSERT_EQ(c->rows.size(), 1u);
+  EXPECT_EQ(c->rows[0].a.ids.size(), 1u);
+  EXPECT_EQ(c->rows[0].b.ids.size(), 1u);
+  EXPECT_FALSE(c->rows[0].has_repeats);
+  const std::string table = RenderComparison(*c, Opts("quant_mode=none", "quant_mode=int8"));
+  EXPECT_NE(table.find("model: no noise"), std::string::npos) << table;
+  EXPECT_EQ(table.find("outside noise"), std::string::npos) << table;
+}
+
 TEST(Compare, WarnsOnDifferentHostsAndNeverPairsAcrossTargets) {
   std::vector<StoredRun> runs = {R("a", {}, 100, "h1"), R("b", {{"quant_mode", "int8"}}, 100, "h2")};
   auto c = CompareRuns(runs, Opts("quant_mode=none", "quant_mode=int8"));

@@ -162,11 +162,11 @@ TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
   const std::string lb = dir + "/log.md";
   auto line = DrawEntryChart(lb, "MOE-I8-004", TopkSweep(), {});
   ASSERT_TRUE(line.ok()) << line.status().ToString();
-  EXPECT_EQ(line->files.chart, dir + "/figures/MOE-I8-004.svg");
-  EXPECT_TRUE(fs::exists(dir + "/figures/MOE-I8-004.dat"));
-  EXPECT_TRUE(fs::exists(dir + "/figures/MOE-I8-004.gp"));
+  EXPECT_EQ(line->files.chart, dir + "/figures/log/MOE-I8-004.svg");
+  EXPECT_TRUE(fs::exists(dir + "/figures/log/MOE-I8-004.dat"));
+  EXPECT_TRUE(fs::exists(dir + "/figures/log/MOE-I8-004.gp"));
   EXPECT_EQ(line->markdown.rfind("![MOE-I8-004: ", 0), 0u) << line->markdown;
-  EXPECT_NE(line->markdown.find("](figures/MOE-I8-004.svg)"), std::string::npos);
+  EXPECT_NE(line->markdown.find("](figures/log/MOE-I8-004.svg)"), std::string::npos);
   ExpectGoodSvg(line->files.chart);
   auto first = ReadFile(line->files.chart);
   ASSERT_TRUE(DrawEntryChart(lb, "MOE-I8-004", TopkSweep(), {}).ok());
@@ -178,7 +178,7 @@ TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
   auto bars = DrawEntryChart(lb, "backend A/B", ab, {});
   ASSERT_TRUE(bars.ok()) << bars.status().ToString();
   // An ID the file name cannot hold as it is gets a hash of the whole ID.
-  EXPECT_EQ(bars->files.chart, dir + "/figures/backend-A-B-" + ChartStem("backend A/B").substr(12) + ".svg");
+  EXPECT_EQ(bars->files.chart, dir + "/figures/log/backend-A-B-" + ChartStem("backend A/B").substr(12) + ".svg");
   EXPECT_EQ(ChartStem("backend A/B").size(), 20u);
   ExpectGoodSvg(bars->files.chart);
 }

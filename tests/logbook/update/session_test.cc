@@ -39,6 +39,7 @@ class SessionTest : public ::testing::Test {
 
   std::string Put(const std::string& name, const std::string& text) {
     const fs::path p = dir_ / name;
+    fs::create_directories(p.parent_path());
     std::ofstream(p, std::ios::binary) << text;
     return p.string();
   }
@@ -98,11 +99,12 @@ TEST_F(SessionTest, Int8SeedUpdatesOncePerRunnableEntryAndIsIdempotent) {
 // LF update with the file's own line ends, and a second update is a no-op.
 TEST_F(SessionTest, LineEndingsAreKept) {
   const std::string seed = Slurp(SeedPath("moe_ep_int8_logbook.md"));
-  const std::string lf = Put("lf.md", seed);
+  const std::string lf = Put("lf/int8.md", seed);
   ASSERT_EQ(Run(lf, {}).exit_code, 0) << err_.str();
   const std::string want = Slurp(lf);
   for (const LineEnding e : {LineEnding::kCrLf, LineEnding::kCr}) {
-    const std::string p = Put(e == LineEnding::kCr ? "cr.md" : "crlf.md", FromLf(seed, e));
+    // Each file in a folder of its own, under one name: the same chart links.
+    const std::string p = Put(e == LineEnding::kCr ? "cr/int8.md" : "crlf/int8.md", FromLf(seed, e));
     ASSERT_EQ(DetectLineEnding(Slurp(p)), e);
     SessionSummary s = Run(p, {});
     ASSERT_EQ(s.exit_code, 0) << err_.str();
@@ -122,7 +124,7 @@ TEST_F(SessionTest, ParallelJobsGiveTheSerialResult) {
   std::string docs[2];
   int rows[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {
-    const std::string p = Put("ep" + std::to_string(k) + ".md", seed);
+    const std::string p = Put("j" + std::to_string(k) + "/ep.md", seed);
     SessionOptions o;
     o.jobs = k == 0 ? 1 : 4;
     o.db = (dir_ / ("runs" + std::to_string(k) + ".db")).string();
@@ -135,10 +137,7 @@ TEST_F(SessionTest, ParallelJobsGiveTheSerialResult) {
     rows[k] = s.executed;
   }
   EXPECT_EQ(rows[0], rows[1]);
-  // Chart links name the logbook file; compare with those names aligned.
-  std::string serial = docs[0];
-  for (size_t pos = 0; (pos = serial.find("ep0", pos)) != std::string::npos; pos += 3) serial.replace(pos, 3, "ep1");
-  EXPECT_EQ(serial, docs[1]);
+  EXPECT_EQ(docs[0], docs[1]);
 }
 
 // Two entries with the same command share its cached runs; both keep their
@@ -152,8 +151,8 @@ TEST_F(SessionTest, EntriesSharingACommandAreBothComplete) {
                                         "### 2026-04-01 11:00 - second\n" + cmd);
   ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
   const std::string once = Slurp(p);
-  EXPECT_NE(once.find("figures/TW-20260401-1000.svg"), std::string::npos) << once;
-  EXPECT_NE(once.find("figures/TW-20260401-1100.svg"), std::string::npos) << once;
+  EXPECT_NE(once.find("figures/twins/TW-20260401-1000.svg"), std::string::npos) << once;
+  EXPECT_NE(once.find("figures/twins/TW-20260401-1100.svg"), std::string::npos) << once;
   SessionSummary again = Run(p, {});
   EXPECT_EQ(again.executed, 0);
   EXPECT_FALSE(again.changed);
@@ -172,10 +171,10 @@ TEST_F(SessionTest, FaultsAreFailuresNotSilentSuccess) {
   const std::string p = Put("faults.md", doc);
   ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
   const std::string once = Slurp(p);
-  const std::string chart = (dir_ / "figures" / "F-1.svg").string();
+  const std::string chart = (dir_ / "figures" / "faults" / "F-1.svg").string();
   const std::string svg = Slurp(chart);
   ASSERT_NE(svg.find("</svg>"), std::string::npos);
-  Put("figures/F-1.svg", svg.substr(0, svg.size() / 2));  // a full disk, a kill -9
+  Put("figures/faults/F-1.svg", svg.substr(0, svg.size() / 2));  // a full disk, a kill -9
   SessionOptions check;
   check.check = true;
   EXPECT_EQ(Run(p, check).exit_code, 1);
@@ -184,7 +183,7 @@ TEST_F(SessionTest, FaultsAreFailuresNotSilentSuccess) {
   EXPECT_EQ(Slurp(p), once);
   // A whole SVG that is not the one the region's stamp names (left by a kill
   // after new inputs were written, or replaced by hand): stale, redrawn.
-  Put("figures/F-1.svg", std::string(svg).replace(svg.find("<svg"), 4, "<svg data-old='1'"));
+  Put("figures/faults/F-1.svg", std::string(svg).replace(svg.find("<svg"), 4, "<svg data-old='1'"));
   EXPECT_EQ(Run(p, check).exit_code, 1);
   EXPECT_EQ(Run(p, {}).exit_code, 0) << err_.str();
   EXPECT_EQ(Slurp(chart), svg);
@@ -205,8 +204,13 @@ TEST_F(SessionTest, FaultsAreFailuresNotSilentSuccess) {
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(h);
-  SessionSummary broken = Run(q, {});
+  SessionOptions on_broken;
+  on_broken.db = db;
+  out_.str("");
+  err_.str("");
+  SessionSummary broken = RunSession(q, DocumentKind::kLogbook, on_broken, out_, err_);
   EXPECT_EQ(broken.exit_code, 1) << err_.str();
+  EXPECT_NE(err_.str().find("runs.db"), std::string::npos) << err_.str();
   EXPECT_EQ(Slurp(q).find("moelog:begin"), std::string::npos) << Slurp(q);
 
   // The command edited into one that does not plan.
@@ -242,10 +246,11 @@ TEST_F(SessionTest, CheckFailsOnStaleMissingOrEditedRegions) {
   EXPECT_EQ(Run(p, {}).exit_code, 1);                     // kept, reported
   EXPECT_EQ(Slurp(p), edited);
   EXPECT_NE(err_.str().find("edited by hand"), std::string::npos);
-  SessionOptions force;
-  force.force = true;
-  EXPECT_EQ(Run(p, force).exit_code, 0);
+  SessionOptions overwrite;
+  overwrite.overwrite_edits = true;
+  EXPECT_EQ(Run(p, overwrite).exit_code, 0);
   EXPECT_EQ(Slurp(p), good);
+  EXPECT_NE(err_.str().find("replaced (--overwrite-edits)"), std::string::npos) << err_.str();
   // A removed region is missing again.
   const RegionScan scan = FindRegions(good, p);
   std::string removed = good;
@@ -332,6 +337,29 @@ TEST_F(SessionTest, RunsThatCountFollowTheCommandsAsWritten) {
   auto other = LogbookRuns(ParseLogbook(Slurp(q), q), (dir_ / "runs.db").string(), false, &note);
   ASSERT_TRUE(other.ok());
   EXPECT_TRUE(other->empty()) << note;
+}
+
+// Two logbooks in one folder that share an entry ID: each gets its own chart
+// file, and the second update warns, naming the first. A --rerun of a modeled
+// config stores a new batch but gives no second sample (no "repeats").
+TEST_F(SessionTest, SharedIdsKeepTheirOwnChartsAndRerunsOfTheModelAreNoRepeats) {
+  const std::string body =
+      "# S\n\n## Stop Criteria\n- reproducible `moelog: repeats at least 2`\n\n## Experiment Log\n"
+      "### 2026-03-01 09:00 - S-1 sweep\n- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 256 "
+      "--mlp-dim 128 --experts 8 --distribution random --impl fused_w13 --topk-list 1,2,4`\n- Result: pending\n";
+  const std::string a = Put("a.md", body), b = Put("b.md", body);
+  ASSERT_EQ(Run(a, {}).exit_code, 0) << err_.str();
+  ASSERT_EQ(Run(b, {}).exit_code, 0) << err_.str();
+  EXPECT_NE(err_.str().find("b.md:7: warning: entry ID S-1 is also used by"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("a.md"), std::string::npos) << err_.str();
+  EXPECT_NE(Slurp(a).find("](figures/a/S-1.svg)"), std::string::npos) << Slurp(a);
+  EXPECT_NE(Slurp(b).find("](figures/b/S-1.svg)"), std::string::npos) << Slurp(b);
+  EXPECT_TRUE(fs::exists(dir_ / "figures" / "a" / "S-1.svg"));
+  EXPECT_TRUE(fs::exists(dir_ / "figures" / "b" / "S-1.svg"));
+  SessionOptions rerun;
+  rerun.rerun = true;
+  ASSERT_EQ(Run(a, rerun).exit_code, 0) << err_.str();
+  EXPECT_NE(Slurp(a).find("**unmet**: reproducible"), std::string::npos) << Slurp(a);
 }
 
 // A criterion edited into a bad predicate is an error of the update and of

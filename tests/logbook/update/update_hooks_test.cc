@@ -30,7 +30,7 @@ TEST(UpdateHooks, SeedSweepsAndABsGetCharts) {
     auto chart = ChartForEntry(path, e, {});
     ASSERT_TRUE(chart.ok()) << e.id << ": " << chart.status().ToString();
     EXPECT_GT(fs::file_size(chart->files.chart), 1000u) << e.id;
-    EXPECT_NE(chart->markdown.find("(figures/" + e.id + ".svg)"), std::string::npos);
+    EXPECT_NE(chart->markdown.find("(figures/ep/" + e.id + ".svg)"), std::string::npos);
     auto gp = ReadFile(chart->files.script);
     ASSERT_TRUE(gp.ok());
     (gp->find("histogram") != std::string::npos ? bars : lines)++;

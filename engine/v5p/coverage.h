@@ -1,0 +1,30 @@
+// Which harness paths the v5p model's calibration data covers. The model is
+// physics with efficiencies fitted on the hillclimb rows of
+// data/seed_measurements.csv; a configuration that takes a path those rows
+// never measured (int8, null routing, the ring or all-to-all EP collectives,
+// data parallelism, capacity limits, the other expert-MLP variants, an
+// unvalidated chip file) is a prediction nobody has checked, and moelog says
+// so beside its figures. tests/engine/v5p_coverage_test.cc checks this list
+// against the CSV.
+#ifndef MOELOG_ENGINE_V5P_COVERAGE_H_
+#define MOELOG_ENGINE_V5P_COVERAGE_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace moelog::engine::v5p {
+
+// The config keys whose values decide the model's path, each with the
+// values the calibration rows hold.
+const std::map<std::string, std::vector<std::string>>& CalibratedPathValues();
+
+// The paths of a run's config (canonical config keys -> values, as stored:
+// "quant_mode" -> "int8", "null_route_frac" -> "0.25") that no calibration
+// row took, as "key=value" ("quant_mode=int8"); empty when the config is on
+// calibrated paths only. A key the config does not hold is not judged.
+std::vector<std::string> UncalibratedPaths(const std::map<std::string, std::string>& config);
+
+}  // namespace moelog::engine::v5p
+
+#endif  // MOELOG_ENGINE_V5P_COVERAGE_H_

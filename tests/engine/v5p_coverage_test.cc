@@ -1,0 +1,69 @@
+#include "engine/v5p/coverage.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/bench_config.h"
+#include "engine/v5p/fit.h"
+#include "engine/v5p/hardware.h"
+
+namespace moelog::engine::v5p {
+namespace {
+
+// A config as the store holds it: canonical JSON, one-element lists flattened.
+std::map<std::string, std::string> Flat(const BenchConfig& c) {
+  std::map<std::string, std::string> out;
+  const auto j = nlohmann::json::parse(CanonicalConfigJson(c));
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    auto v = it.value();
+    if (v.is_array() && v.size() == 1) v = v[0];
+    if (v.is_string()) out[it.key()] = v.get<std::string>();
+    else if (!v.is_array()) out[it.key()] = v.dump();
+  }
+  return out;
+}
+
+// The list of calibrated paths is the CSV's: every fitted row is on them, and
+// every value listed is used by some fitted row.
+TEST(V5pCoverage, CalibratedPathsAreTheCalibrationRows) {
+  auto hw = LoadHardwareByName("v5p");
+  ASSERT_TRUE(hw.ok());
+  auto rows = LoadMeasurements(std::string(MOELOG_SOURCE_DIR) + "/data/seed_measurements.csv", *hw);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  std::map<std::string, std::set<std::string>> used;
+  for (const auto& m : *rows) {
+    const auto flat = Flat(m.config);
+    EXPECT_TRUE(UncalibratedPaths(flat).empty()) << m.id << ": " << UncalibratedPaths(flat).front();
+    for (const auto& [key, values] : CalibratedPathValues())
+      if (flat.count(key)) used[key].insert(flat.at(key));
+  }
+  for (const auto& [key, values] : CalibratedPathValues())
+    for (const auto& v : values) {
+      const bool numeric_zero = key == "null_route_frac" && used[key].count("0.0");
+      EXPECT_TRUE(used[key].count(v) || numeric_zero) << key << "=" << v << " is listed but no calibration row has it";
+    }
+}
+
+TEST(V5pCoverage, NamesEveryUncalibratedPath) {
+  BenchConfig c;
+  c.target = "v5p";
+  c.parallel_mode = "ep";
+  c.impl = "fused_w13";
+  EXPECT_TRUE(UncalibratedPaths(Flat(c)).empty()) << UncalibratedPaths(Flat(c)).front();
+  c.quant_mode = "int8";
+  c.ep_comm_path = "ring_ag_rs";
+  const auto paths = UncalibratedPaths(Flat(c));
+  EXPECT_NE(std::find(paths.begin(), paths.end(), "quant_mode=int8"), paths.end());
+  EXPECT_NE(std::find(paths.begin(), paths.end(), "ep_comm_path=ring_ag_rs"), paths.end());
+  // The EP collective is no path of a single-device run.
+  EXPECT_TRUE(UncalibratedPaths({{"parallel_mode", "none"}, {"ep_comm_path", "a2a"}}).empty());
+  EXPECT_EQ(UncalibratedPaths({{"null_route_frac", "0,0.5"}}), std::vector<std::string>{"null_route_frac=0,0.5"});
+  EXPECT_TRUE(UncalibratedPaths({{"null_route_frac", "0.0"}}).empty());
+}
+
+}  // namespace
+}  // namespace moelog::engine::v5p
