@@ -172,6 +172,13 @@ Status BenchConfig::Validate() const {
                                  " is above moelog's limit of " + std::to_string(kMaxAssignments) +
                                  " routed assignments (routing data grows with it)");
   }
+  if (target == "v5p" && devices != 4)
+    return bad("--devices", std::to_string(devices) +
+                                ": --target v5p models the 4 chips of a v5p-8 slice; give --mesh data=A,expert=B for "
+                                "another split of them, or --target cpu for another device count");
+  if (target == "cpu" && stage_timing && bench_pass != "forward" && parallel_mode == "none")
+    return bad("--stage-timing", "on one cpu device only the forward pass is timed by stage; use --bench-pass "
+                                 "forward, or --parallel-mode ep/dp for the stages of forward_backward");
   if (shared_expert_dim < 0) return bad("--shared-expert-dim", "must be >= 0");
   if (warmup < 0) return bad("--warmup", "must be >= 0");
   if (threads < 0) return bad("--threads", "must be >= 0");

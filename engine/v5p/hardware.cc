@@ -29,14 +29,15 @@ bool IsDataFilePath(const std::string& name_or_path) {
          (name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0);
 }
 
-Result<std::string> ResolveDataFile(const std::string& name_or_path, const std::string& subdir) {
+Result<std::string> ResolveDataFile(const std::string& name_or_path, const std::string& subdir,
+                                    const std::string& extension) {
   if (name_or_path.empty()) return Status::InvalidArgument("empty data file name");
   std::error_code ec;
   if (IsDataFilePath(name_or_path)) {
     if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
     return Status::NotFound("file not found: " + name_or_path);
   }
-  const std::string rel = (subdir.empty() ? "" : subdir + "/") + name_or_path + ".json";
+  const std::string rel = (subdir.empty() ? "" : subdir + "/") + name_or_path + extension;
   std::vector<std::string> roots;
   if (const char* env = std::getenv("MOELOG_DATA_DIR"); env != nullptr && *env != '\0') roots.push_back(env);
   if (std::string exe = ExecutableDir(); !exe.empty()) roots.push_back(exe + "/../share/moelog/data");

@@ -30,10 +30,11 @@ struct Hardware {
 };
 
 // Resolves a data file. `name_or_path` containing '/' or ending in ".json" is
-// used as given; otherwise it is `<subdir>/<name>.json` (subdir may be empty)
-// searched in $MOELOG_DATA_DIR, <dir of executable>/../share/moelog/data, then
-// the compile-time source tree's data/. NotFound lists the places searched.
-Result<std::string> ResolveDataFile(const std::string& name_or_path, const std::string& subdir);
+// used as given; otherwise it is `<subdir>/<name><extension>` (subdir may be
+// empty) searched in $MOELOG_DATA_DIR, <dir of executable>/../share/moelog/data,
+// then the compile-time source tree's data/. NotFound lists the places searched.
+Result<std::string> ResolveDataFile(const std::string& name_or_path, const std::string& subdir,
+                                    const std::string& extension = ".json");
 
 // Whether ResolveDataFile takes `name_or_path` as a file path (it contains
 // '/' or ends in ".json") rather than the name of one of moelog's data files.

@@ -20,7 +20,7 @@ int CmdBench(const Args& args) {
   if (config->target == "v5p") {
     // The model predicts one deterministic figure for the v5p-8 slice: these
     // flags change nothing there, and saying so beats ignoring them silently.
-    for (const char* flag : {"--threads", "--iters", "--warmup", "--devices", "--check-numerics"})
+    for (const char* flag : {"--threads", "--iters", "--warmup", "--check-numerics"})
       for (const auto& a : args)
         if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) {
           std::cerr << "moelog bench: warning: " << flag << " has no effect on --target v5p (a model of the "

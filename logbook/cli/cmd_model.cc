@@ -22,13 +22,12 @@ int Fail(const Status& st) {
   return st.code() == Status::Code::kInternal || st.code() == Status::Code::kIOError ? kExitError : kExitUsage;
 }
 
+// The calibration CSV, found like the model's other data files (bench's
+// hardware and parameter files): $MOELOG_DATA_DIR, beside the executable,
+// then the source tree -- from any working directory.
 std::string DefaultCsv() {
-  std::error_code ec;
-  if (std::filesystem::is_regular_file("data/seed_measurements.csv", ec)) return "data/seed_measurements.csv";
-  auto p = v5p::ResolveDataFile("seed_measurements.csv", "");
-  if (p.ok()) return *p;
-  auto q = v5p::ResolveDataFile("seed_measurements", "");
-  return q.ok() ? *q : "data/seed_measurements.csv";
+  auto p = v5p::ResolveDataFile("seed_measurements", "", ".csv");
+  return p.ok() ? *p : "data/seed_measurements.csv";
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "logbook/doc/entry_ids.h"
+#include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/render/templates.h"
 
@@ -124,18 +126,22 @@ int CmdNew(const Args& args) {
   }
 
   // new entry
-  for (auto [what, v] : {std::pair{"--label", &label}, std::pair{"--command", &command},
-                         std::pair{"--hypothesis", &hypothesis}, std::pair{"--config", &config}})
+  for (auto [what, v] : {std::pair{"--label", &label}, std::pair{"--hypothesis", &hypothesis},
+                         std::pair{"--config", &config}})
     if (Status s = CheckSlotValue(what, *v); !s.ok()) return Fail(s);
+  // A benchmark command is as long as it is (one line, no control characters).
+  if (Status s = CheckSlotValue("--command", command, std::string::npos); !s.ok()) return Fail(s);
   if (label.empty()) return Fail(Status::InvalidArgument("--label must not be empty"));
   logbook::FileLock lock;
   if (Status s = lock.Acquire(logbook_path); !s.ok()) return Fail(s);
   auto doc = logbook::ReadFile(logbook_path);
   if (!doc.ok()) return Fail(doc.status());
-  auto prefix_found = logbook::FindIdPrefix(*doc);
-  if (!prefix_found || !logbook::CheckIdPrefix(*prefix_found).ok())
-    return Fail(Status::ParseError(logbook_path + ":1: no valid ID under '## Experiment ID Prefix'"));
-  const std::string id = logbook::NextEntryId(*doc, *prefix_found);
+  // The prefix `moelog ids` derives IDs from: the Experiment ID Prefix, else
+  // the title's, else LOG.
+  const std::string prefix_found = logbook::EffectiveIdPrefix(logbook::ParseLogbook(*doc, logbook_path));
+  if (!logbook::CheckIdPrefix(prefix_found).ok())
+    return Fail(Status::ParseError(logbook_path + ":1: no valid ID prefix (set one under '## Experiment ID Prefix')"));
+  const std::string id = logbook::NextEntryId(*doc, prefix_found);
   auto entry = Render("entry", templates,
                       {{"datetime", date}, {"id", id}, {"label", label}, {"hypothesis", hypothesis},
                        {"command", command.empty() ? "N/A (planned)" : logbook::InlineCode(command)},

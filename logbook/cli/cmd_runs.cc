@@ -1,5 +1,7 @@
 // moelog runs: query the run store.
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -10,7 +12,10 @@
 
 #include "engine/status.h"
 #include "logbook/cli/commands.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/store/run_adapter.h"
 #include "logbook/store/run_store.h"
+#include "logbook/update/update_hooks.h"
 
 namespace moelog::cli {
 namespace {
@@ -55,8 +60,8 @@ const std::vector<Column>& FixedColumns() {
   return c;
 }
 
-// Point keys worth a table column (the per-run identity, plus loop variables).
-std::vector<std::string> PointColumns(const std::vector<RunRecord>& rows, bool all) {
+// Point keys worth a table column (the per-run identity).
+std::vector<std::string> PointColumns(const std::vector<RunRecord>& rows) {
   static const std::vector<std::string> kOrder = {"distribution", "mode", "pass", "impl", "backend", "topk",
                                                   "null_target", "parallel_mode", "quant_mode", "remat_mode"};
   std::set<std::string> seen;
@@ -65,8 +70,6 @@ std::vector<std::string> PointColumns(const std::vector<RunRecord>& rows, bool a
   std::vector<std::string> cols;
   for (const auto& k : kOrder)
     if (seen.count(k)) cols.push_back(k);
-  for (const auto& k : seen)
-    if ((all || k.rfind("loop.", 0) == 0) && std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
   return cols;
 }
 
@@ -80,17 +83,20 @@ std::string CsvField(const std::string& s) {
   return o + "\"";
 }
 
-void PrintTable(const std::vector<RunRecord>& rows) {
+void PrintTable(const std::vector<RunRecord>& rows, const std::vector<std::string>& states) {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> cells;
-  auto pcols = PointColumns(rows, false);
+  auto pcols = PointColumns(rows);
   const auto& fixed = FixedColumns();
   for (size_t i = 0; i < 4; ++i) header.push_back(fixed[i].name);
+  if (!states.empty()) header.push_back("counted");
   for (const auto& p : pcols) header.push_back(p);
   for (size_t i = 4; i < fixed.size(); ++i) header.push_back(fixed[i].name);
-  for (const auto& r : rows) {
+  for (size_t n = 0; n < rows.size(); ++n) {
+    const RunRecord& r = rows[n];
     std::vector<std::string> row;
     for (size_t i = 0; i < 4; ++i) row.push_back(fixed[i].get(r));
+    if (!states.empty()) row.push_back(states[n]);
     for (const auto& p : pcols) row.push_back(Point(r, p));
     for (size_t i = 4; i < fixed.size(); ++i) row.push_back(fixed[i].get(r));
     cells.push_back(std::move(row));
@@ -113,8 +119,20 @@ void PrintTable(const std::vector<RunRecord>& rows) {
   for (const auto& row : cells) line(row);
 }
 
-void PrintCsv(const std::vector<RunRecord>& rows) {
-  auto pcols = PointColumns(rows, true);
+// The CSV's config columns: every config key of the runs under the names
+// check and compare use (run_adapter.h: the canonical config with the run's
+// point on top), shape keys included, shell variables never.
+std::vector<std::string> ConfigColumns(const std::vector<std::map<std::string, std::string>>& configs) {
+  std::set<std::string> keys;
+  for (const auto& c : configs)
+    for (const auto& [k, v] : c) keys.insert(k);
+  return {keys.begin(), keys.end()};
+}
+
+void PrintCsv(const std::vector<RunRecord>& rows, const std::vector<std::string>& states) {
+  std::vector<std::map<std::string, std::string>> configs;
+  for (const auto& r : rows) configs.push_back(logbook::ToStoredRun(r).config);
+  std::vector<std::string> pcols = ConfigColumns(configs);
   std::set<std::string> mset;
   for (const auto& r : rows)
     for (const auto& [k, v] : r.metrics) mset.insert(k);
@@ -126,28 +144,44 @@ void PrintCsv(const std::vector<RunRecord>& rows) {
     if (!line->empty()) *line += ',';
     *line += field;
   };
+  if (!states.empty()) header.insert(header.begin() + 6, "counted");
+  // One column per name: a config key that is also a fixed column (target),
+  // or a metric that is also a config key (null_experts), appears once.
+  std::set<std::string> taken(header.begin(), header.end());
+  std::vector<std::string> kept;
+  for (const auto& p : pcols)
+    if (taken.insert(p).second) kept.push_back(p);
+  pcols = kept;
+  for (auto it = mset.begin(); it != mset.end();) it = taken.insert(*it).second ? std::next(it) : mset.erase(it);
   std::string h;
   for (const auto& c : header) join(&h, c);
   for (const auto& p : pcols) join(&h, CsvField(p));
   for (const auto& m : mset) join(&h, CsvField(m));
   std::cout << h << "\n";
-  for (const auto& r : rows) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const RunRecord& r = rows[i];
     std::vector<std::string> f = {std::to_string(r.id), r.run_id, r.entry_id, r.logbook_path, r.target, r.status,
                                   std::to_string(r.exit_status), r.timed_out ? "1" : "0", r.cache_key,
                                   r.start_time, r.end_time, r.host, r.cpu_isa, r.runner, r.git_commit,
                                   r.git_dirty ? "1" : "0", r.command_rewritten};
+    if (!states.empty()) f.insert(f.begin() + 6, states[i]);
     std::string s;
     for (const auto& x : f) join(&s, CsvField(x));
-    for (const auto& p : pcols) join(&s, CsvField(Point(r, p)));
+    for (const auto& p : pcols) {
+      auto it = configs[i].find(p);
+      join(&s, CsvField(it == configs[i].end() ? "" : it->second));
+    }
     for (const auto& m : mset) join(&s, Metric(r, m, "%.17g"));
     std::cout << s << "\n";
   }
 }
 
-void PrintJson(const std::vector<RunRecord>& rows) {
+void PrintJson(const std::vector<RunRecord>& rows, const std::vector<std::string>& states) {
   nlohmann::json arr = nlohmann::json::array();
-  for (const auto& r : rows) {
+  for (size_t n = 0; n < rows.size(); ++n) {
+    const RunRecord& r = rows[n];
     nlohmann::json j;
+    if (!states.empty()) j["counted"] = states[n];
     j["id"] = r.id;
     j["run_id"] = r.run_id;
     j["entry_id"] = r.entry_id;
@@ -183,26 +217,93 @@ void PrintJson(const std::vector<RunRecord>& rows) {
   std::cout << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
+
+// A --where item with its key in the criteria's spelling (dashes, aliases
+// such as pass -> bench_pass); the operator and value as written.
+struct WhereKey {
+  std::string item, key;
+};
+WhereKey NormalizeWhere(const std::string& item) {
+  size_t end = 0;
+  while (end < item.size() && (std::isalnum(static_cast<unsigned char>(item[end])) || item[end] == '_' ||
+                               item[end] == '-' || item[end] == '.'))
+    ++end;
+  const std::string key = logbook::NormalizeKey(item.substr(0, end));
+  return {key + item.substr(end), key};
+}
+
+// Every key --where may name: store columns, config keys, and the point and
+// metric keys the store's runs carry.
+std::set<std::string> WhereKeys(const std::vector<RunRecord>& rows) {
+  std::set<std::string> keys = {"entry_id",  "logbook_path", "target",    "status",     "cache_key",
+                                "host",      "run_id",       "exit_status", "timed_out", "git_commit",
+                                "git_dirty", "moelog_version", "cpu_isa", "runner"};
+  for (const auto& r : rows) {
+    for (const auto& [k, v] : r.point) keys.insert(k);
+    for (const auto& [k, v] : r.metrics) keys.insert(k);
+    for (const auto& [k, v] : logbook::ToStoredRun(r).config) keys.insert(k);
+  }
+  return keys;
+}
+
+// With --logbook: which rows count for it (update_hooks.h CountedRuns) --
+// "yes", "superseded" (a command since edited or removed), or the failure
+// status -- and, without --all, only the counted and failed ones.
+std::vector<std::string> CountedStates(const std::string& logbook_path, logbook::RunStore* store, bool all,
+                                       std::vector<RunRecord>* rows, std::string* error) {
+  auto lb = logbook::LoadLogbook(logbook_path);
+  if (!lb.ok()) {
+    *error = lb.status().ToString();
+    return {};
+  }
+  std::set<std::string> counted;
+  for (const auto& r : logbook::CountedRuns(*lb, store, {"v5p", "cpu"})) counted.insert(r.id);
+  auto norm = [](const std::string& p) {  // stored paths are absolute; the argument may not be
+    std::error_code e;
+    auto a = std::filesystem::absolute(p, e);
+    return e ? p : a.lexically_normal().string();
+  };
+  const std::string self = norm(logbook_path);
+  std::vector<RunRecord> kept;
+  std::vector<std::string> states;
+  for (auto& r : *rows) {
+    const std::string id = !r.run_id.empty() ? r.run_id : std::to_string(r.id);
+    const bool mine = r.logbook_path == logbook_path || norm(r.logbook_path) == self;
+    if (!counted.count(id) && !mine) continue;  // another logbook's run
+    const std::string state = counted.count(id) ? "yes" : r.status != "ok" ? r.status : "superseded";
+    if (!all && state == "superseded") continue;
+    states.push_back(state);
+    kept.push_back(std::move(r));
+  }
+  *rows = std::move(kept);
+  return states;
+}
+
 }  // namespace
 
 int CmdRuns(const Args& args) {
   CLI::App app("Query the run store: one row per stored run (sweep point x queue mode).\n"
-               "Filters are ANDed. A --where key is a column (entry_id, target, status, cache_key, host,\n"
-               "run_id, exit_status, timed_out, git_commit, git_dirty, moelog_version) or a run point,\n"
-               "metric or config key (topk, impl, distribution, tflops, tokens_per_s, parallel_mode,\n"
-               "mlp_dim, ...). Operators: = != < <= > >=; numbers compare numerically.",
+               "Filters are ANDed. A --where item is KEY=VALUE (or ==, !=, <, <=, >, >=, or KEY in {A,B}),\n"
+               "as in stop-criteria predicates. KEY is a column (entry_id, target, status, cache_key, host,\n"
+               "run_id, exit_status, timed_out, git_commit, git_dirty, moelog_version) or a run's config,\n"
+               "point or metric key (topk, impl, distribution, tflops, tokens_per_s, parallel_mode, ...);\n"
+               "an unknown key is an error naming the valid ones. Numbers compare numerically.\n"
+               "With --logbook, only the runs that count for it (its entries' commands as written now)\n"
+               "and its failed runs; --all adds superseded ones, marked in the `counted` column.",
                "moelog runs");
   std::string db, logbook, entry, format = "table";
   std::vector<std::string> where;
   int64_t limit = 0;
-  bool latest = false;
+  bool latest = false, all = false;
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside --logbook, else in the current directory)");
-  app.add_option("--logbook", logbook, "only runs of this logbook path (and its default store)");
+  app.add_option("--logbook", logbook, "only runs of this logbook (those that count for it, and its failures)");
   app.add_option("--entry", entry, "only runs of this entry ID");
-  app.add_option("--where", where, "key=value filter (repeatable)")->allow_extra_args(false);
+  app.add_option("--where", where, "filter KEY=VALUE, KEY!=VALUE, KEY<N, KEY in {A,B} ... (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("--format", format, "output format")->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_option("--limit", limit, "at most N rows (0: all)")->check(CLI::NonNegativeNumber);
   app.add_flag("--latest", latest, "only the newest run batch of each cache key");
+  app.add_flag("--all", all, "with --logbook: also the runs superseded by edited or removed commands");
   try {
     std::vector<std::string> rev(args.rbegin(), args.rend());
     app.parse(rev);
@@ -226,29 +327,39 @@ int CmdRuns(const Args& args) {
   }
   logbook::RunQuery q;
   q.entry_id = entry;
-  q.where = where;
   q.limit = limit;
   q.latest_per_cache_key = latest;
+  if (!where.empty()) {
+    auto everything = (*store)->Query(logbook::RunQuery{});
+    const std::set<std::string> known = everything.ok() ? WhereKeys(*everything) : std::set<std::string>{};
+    for (const auto& item : where) {
+      const WhereKey w = NormalizeWhere(item);
+      if (!known.count(w.key) && !logbook::IsKnownRunKey(w.key)) {
+        std::string names;
+        for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
+        PrintError("runs", "--where '" + item + "': unknown key '" + w.key + "' (valid: " + names + ")");
+        return kExitUsage;
+      }
+      q.where.push_back(w.item);
+    }
+  }
   auto rows = (*store)->Query(q);
   if (!rows.ok()) {
     PrintError("runs", rows.status().message());
-    return rows.status().ExitCode();
+    return rows.status().code() == Status::Code::kInvalidArgument ? kExitUsage : rows.status().ExitCode();
   }
-  if (!logbook.empty()) {  // stored paths may be relative or absolute: compare both ways
-    auto norm = [](const std::string& p) {
-      std::error_code e;
-      auto a = std::filesystem::absolute(p, e);
-      return e ? p : a.lexically_normal().string();
-    };
-    const std::string want = norm(logbook);
-    std::vector<RunRecord> kept;
-    for (auto& r : *rows)
-      if (r.logbook_path == logbook || norm(r.logbook_path) == want) kept.push_back(std::move(r));
-    *rows = std::move(kept);
+  std::vector<std::string> states;
+  if (!logbook.empty()) {
+    std::string error;
+    states = CountedStates(logbook, store->get(), all, &*rows, &error);
+    if (!error.empty()) {
+      PrintError("runs", error);
+      return kExitParse;
+    }
   }
-  if (format == "json") PrintJson(*rows);
-  else if (format == "csv") PrintCsv(*rows);
-  else PrintTable(*rows);
+  if (format == "json") PrintJson(*rows, states);
+  else if (format == "csv") PrintCsv(*rows, states);
+  else PrintTable(*rows, states);
   return kExitOk;
 }
 

@@ -511,13 +511,19 @@ ClauseOutcome EvalRepeats(const Clause& c, const EvalContext& ctx) {
   ClauseOutcome out;
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> groups;
+  std::set<std::string> modeled_ids;
   for (const auto& r : ctx.runs) {
     if (!MatchesAll(r, c.where)) continue;
     const std::vector<std::string> keys = ControlKeys({&r}, {}, {});
     std::string sig = ControlSignature(r, keys);
     if (!groups.count(sig)) order.push_back(sig);
-    // One run counted by several entries (a shared command) is one repeat.
+    // One run counted by several entries (a shared command) is one repeat,
+    // and a model (v5p) predicts one value per config however often it ran.
     auto& ids = groups[sig];
+    const bool modeled = r.source == "modeled" || r.target == "v5p";
+    if (modeled && std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return modeled_ids.count(id); }))
+      continue;
+    if (modeled) modeled_ids.insert(r.id);
     if (std::find(ids.begin(), ids.end(), r.id) == ids.end()) ids.push_back(r.id);
   }
   const std::vector<std::string>* best = nullptr;

@@ -168,8 +168,9 @@ Result<std::string> FillTemplate(const std::string& text, const std::map<std::st
   return out;
 }
 
-Status CheckSlotValue(const std::string& what, const std::string& value) {
-  if (value.size() > 200) return Status::InvalidArgument(what + " is longer than 200 bytes");
+Status CheckSlotValue(const std::string& what, const std::string& value, size_t max_bytes) {
+  if (value.size() > max_bytes)
+    return Status::InvalidArgument(what + " is longer than " + std::to_string(max_bytes) + " bytes");
   for (unsigned char c : value)
     if (c < 0x20 || c == 0x7f) return Status::InvalidArgument(what + " must be one line without control characters");
   if (value.find("{{") != std::string::npos) return Status::InvalidArgument(what + " must not contain '{{'");

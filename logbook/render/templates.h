@@ -31,8 +31,8 @@ Result<std::string> FillTemplate(const std::string& text, const std::map<std::st
                                  const std::string& template_name);
 
 // InvalidArgument unless `value` is one printable line (no newlines or
-// control characters, no "{{") of at most 200 bytes; `what` names the flag.
-Status CheckSlotValue(const std::string& what, const std::string& value);
+// control characters, no "{{") of at most `max_bytes` bytes; `what` names the flag.
+Status CheckSlotValue(const std::string& what, const std::string& value, size_t max_bytes = 200);
 
 // InvalidArgument unless `prefix` is upper-case words of letters and digits
 // joined by dashes ("MOE-I8").

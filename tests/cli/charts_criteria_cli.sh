@@ -34,14 +34,48 @@ grep -q ': met: We have apples-to-apples EP vs baseline tables' <<<"$out" || fai
 # plot: a top-k sweep (lines) and a remat A/B (bars) give non-empty SVGs with .dat and .gp.
 for id in MOE-EP-BENCHMARK-20260209-1456 MOE-EP-BENCHMARK-20260209-1451 MOE-EP-BENCHMARK-20260209-1511; do
   "$moelog" plot moe_ep_benchmark_logbook.md --entry $id >/dev/null || fail "plot $id"
-  for ext in svg dat gp; do [ -s figures/$id.$ext ] || fail "figures/$id.$ext missing or empty"; done
-  grep -q '</svg>' figures/$id.svg || fail "figures/$id.svg is not a complete SVG"
+  f=figures/moe_ep_benchmark_logbook/$id
+  for ext in svg dat gp; do [ -s $f.$ext ] || fail "$f.$ext missing or empty"; done
+  grep -q '</svg>' $f.svg || fail "$f.svg is not a complete SVG"
 done
 "$moelog" plot moe_ep_benchmark_logbook.md --entry NO-SUCH-ID >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown entry should exit 2"
+
+# check: a file without Stop Criteria has nothing to check (exit 0); a
+# criteria file is checked against a logbook's runs with --logbook.
+printf '# T\n\nprose only\n' > plain.md
+out=$("$moelog" check plain.md); rc=$?
+[ $rc -eq 0 ] && grep -q 'nothing to check' <<<"$out" || fail "no criteria: rc=$rc $out"
+"$moelog" update moe_ep_benchmark_logbook.md >/dev/null 2>&1 || fail "update of the EP seed"
+out=$("$moelog" check moe_ep_benchmark_criteria.md --logbook moe_ep_benchmark_logbook.md); rc=$?
+# Reproducibility needs measured repeats: the deterministic model gives one sample.
+[ $rc -eq 4 ] && grep -q ': unmet: EP benchmark path is implemented and reproducible' <<<"$out" ||
+  fail "criteria file against the updated EP seed: rc=$rc $out"
+grep -q ': met: We have apples-to-apples EP vs baseline tables' <<<"$out" || fail "table criterion: $out"
+grep -q 'met by modeled (v5p) runs only' <<<"$out" || fail "modeled evidence not said: $out"
+
+# runs: the criteria's predicate forms, and unknown keys are usage errors naming the valid ones.
+n_eq=$("$moelog" runs --logbook moe_ep_benchmark_logbook.md --where 'topk==8' --where 'parallel_mode in {ep}' --format csv | wc -l)
+n_one=$("$moelog" runs --logbook moe_ep_benchmark_logbook.md --where topk=8 --where parallel_mode=ep --format csv | wc -l)
+[ "$n_eq" -gt 1 ] && [ "$n_eq" -eq "$n_one" ] || fail "runs --where == / in: $n_eq vs $n_one rows"
+err=$("$moelog" runs --logbook moe_ep_benchmark_logbook.md --where colour=red 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "unknown key 'colour' (valid: " <<<"$err" || fail "unknown --where key: rc=$rc $err"
+head=$("$moelog" runs --logbook moe_ep_benchmark_logbook.md --format csv | head -1)
+grep -q ',hidden,' <<<"$head" && ! grep -q 'loop\.' <<<"$head" || fail "CSV columns: $head"
+[ "$(tr ',' '\n' <<<"$head" | sort | uniq -d)" = "" ] || fail "CSV has duplicate columns: $head"
+
+# update: a misspelled harness flag fails the update with a suggestion.
+printf '# M\n\n## Experiment Log\n### 2026-03-01 09:00 - M-1 one\n- Command: `python bench_moe_hillclimb.py --tokens 1024 --topk-lst 1,2`\n- Result: pending\n' > typo.md
+err=$("$moelog" update typo.md 2>&1); rc=$?
+[ $rc -eq 1 ] && grep -q 'did you mean --topk-list' <<<"$err" || fail "misspelled flag: rc=$rc $err"
 
 # new: logbook + entry, then check it (all manual: exit 0).
 "$moelog" new logbook --topic "CLI test" --prefix CLI-T --out new.md 2>/dev/null || fail "new logbook"
 [ "$("$moelog" new entry new.md --label one)" = "CLI-T-000" ] || fail "first entry id"
 [ "$("$moelog" new entry new.md --label two --command 'moelog bench --topk 2')" = "CLI-T-001" ] || fail "second entry id"
 "$moelog" check new.md >/dev/null || fail "new logbook check"
+# new entry: a command of any length; a logbook without an ID prefix gets IDs like `ids` derives.
+long="python bench_moe_hillclimb.py --tokens 1024$(printf ' --iters 3%.0s' $(seq 100))"
+[ "$("$moelog" new entry new.md --label three --command "$long")" = "CLI-T-002" ] || fail "long --command"
+printf '# Plain notes\n\n## Experiment Log\n' > noprefix.md
+[ "$("$moelog" new entry noprefix.md --label one)" = "PLAIN-NOTES-000" ] || fail "entry without an ID prefix"
 echo "charts/criteria CLI checks passed"

@@ -72,6 +72,10 @@ INSTANTIATE_TEST_SUITE_P(
     All, BenchConfigBadInput,
     ::testing::Values(
         BadCase{{"--no-such-flag"}, "--no-such-flag"},
+        BadCase{{"--topk-lst", "2"}, "unknown flag --topk-lst (did you mean --topk-list?)"},
+        BadCase{{"--target", "v5p", "--devices", "2"}, "--devices: 2: --target v5p models the 4 chips"},
+        BadCase{{"--target", "cpu", "--stage-timing", "--bench-pass", "forward_backward"},
+                "--stage-timing: on one cpu device only the forward pass"},
         BadCase{{"--impl", "bogus"}, "--impl"},
         BadCase{{"--dtype", "float16"}, "--dtype"},
         BadCase{{"--topk", "9"}, "--topk: topk 9 must satisfy 1 <= topk <= experts (8)"},

@@ -232,12 +232,28 @@ TEST(CriteriaEval, AllClausesMustHoldAndManualDoesNotFail) {
 
 TEST(CriteriaEval, RepeatsOfOneConfig) {
   std::vector<StoredRun> runs = {MakeRun("a", {}), MakeRun("b", {{"topk", "8"}})};
+  for (auto& r : runs) r.target = "cpu";
   EXPECT_EQ(Eval("repeats", runs).state, CriterionState::kUnmet);
   runs.push_back(MakeRun("c", {{"iters", "9"}}));  // same config, other iteration count
+  runs.back().target = "cpu";
   auto r = Eval("repeats where parallel_mode=ep", runs);
   EXPECT_EQ(r.state, CriterionState::kMet) << r.detail;
   EXPECT_EQ(r.evidence, (std::vector<std::string>{"a", "c"}));
   EXPECT_EQ(Eval("repeats at least 3", runs).state, CriterionState::kUnmet);
+  // The v5p model predicts one value per config: two modeled runs of it are
+  // one sample, not a reproduction.
+  for (auto& run : runs) run.target = "v5p";
+  EXPECT_EQ(Eval("repeats where parallel_mode=ep", runs).state, CriterionState::kUnmet);
+}
+
+// A criterion met by model predictions alone says so.
+TEST(CriteriaEval, MetByModeledRunsOnlySaysSo) {
+  std::vector<StoredRun> runs = {MakeRun("a", {}, 250.0)};
+  auto r = Eval("metric tflops > 1", runs);
+  EXPECT_EQ(r.state, CriterionState::kMet);
+  EXPECT_NE(r.detail.find("met by modeled (v5p) runs only"), std::string::npos) << r.detail;
+  runs[0].target = "cpu";
+  EXPECT_EQ(Eval("metric tflops > 1", runs).detail.find("modeled"), std::string::npos);
 }
 
 // The shipped example logbooks parse: every predicate in recipes/ is valid.
