@@ -26,12 +26,12 @@ size() { stat -c %s "$1"; }
 mkdir -p "$W/a" && cd "$W/a"
 logbook "1 2 3 4 5 6 7" > lb.md
 "$MOELOG" update lb.md > /dev/null || fail "first update"
-big=$(size figures/FS-1.svg)
-[ "$(stat -c %a figures/FS-1.svg)" = 644 ] || fail "a new chart is not readable by all: mode $(stat -c %a figures/FS-1.svg)"
+big=$(size figures/lb/FS-1.svg)
+[ "$(stat -c %a figures/lb/FS-1.svg)" = 644 ] || fail "a new chart is not readable by all: mode $(stat -c %a figures/lb/FS-1.svg)"
 logbook "1 2 3 4 5 6" > lb.md
 "$MOELOG" update lb.md > /dev/null || fail "second update"
-small=$(size figures/FS-1.svg)
-cp figures/FS-1.svg "$W/old.svg"
+small=$(size figures/lb/FS-1.svg)
+cp figures/lb/FS-1.svg "$W/old.svg"
 [ "$big" -gt $((small + 1024)) ] || fail "the test needs a larger chart for 7 values ($big vs $small bytes)"
 # A file-size limit between the two: the new chart cannot be written whole.
 limit_kb=$(( (small + big) / 2 / 1024 ))
@@ -40,31 +40,31 @@ logbook "1 2 3 4 5 6 7" > lb.md
 (trap '' XFSZ; ulimit -f "$limit_kb"; "$MOELOG" update lb.md) > "$W/out" 2>&1
 rc=$?
 [ "$rc" = 1 ] || fail "full disk in the chart phase: exit $rc, expected 1: $(tail -3 "$W/out")"
-cmp -s figures/FS-1.svg "$W/old.svg" || fail "the old chart was replaced or damaged"
+cmp -s figures/lb/FS-1.svg "$W/old.svg" || fail "the old chart was replaced or damaged"
 grep -q "Chart not drawn" lb.md || fail "the region does not say the chart was not drawn"
-grep -q "](figures/FS-1.svg)" lb.md && fail "the region links a chart of other data"
-ls -a figures | grep -q moelog-tmp && fail "temporary files left: $(ls -a figures)"
+grep -q "](figures/lb/FS-1.svg)" lb.md && fail "the region links a chart of other data"
+ls -a figures/lb | grep -q moelog-tmp && fail "temporary files left: $(ls -a figures/lb)"
 "$MOELOG" update lb.md > /dev/null || fail "the update after the full disk"
-[ "$(size figures/FS-1.svg)" = "$big" ] || fail "the chart was not redrawn whole"
+[ "$(size figures/lb/FS-1.svg)" = "$big" ] || fail "the chart was not redrawn whole"
 "$MOELOG" update --check lb.md > /dev/null || fail "--check after the repair"
 
 # The old chart beside new inputs, the region from before (a kill -9 between
 # writing the inputs and installing the chart).
 cp lb.md "$W/lb7.md"
-cp figures/FS-1.svg "$W/new.svg"
+cp figures/lb/FS-1.svg "$W/new.svg"
 logbook "1 2 3 4 5 6" > lb.md
 "$MOELOG" update lb.md > /dev/null || fail "update to six values"
 cp lb.md "$W/lb6.md"
 cp "$W/lb7.md" lb.md
 "$MOELOG" update lb.md > /dev/null || fail "update to seven values"  # inputs and chart for 7
 cp "$W/lb6.md" lb.md
-cp "$W/old.svg" figures/FS-1.svg   # the chart of six values, inputs of seven
+cp "$W/old.svg" figures/lb/FS-1.svg   # the chart of six values, inputs of seven
 # The document as of six values, edited to seven: the state a kill -9 leaves.
 sed 's/for tk in 1 2 3 4 5 6;/for tk in 1 2 3 4 5 6 7;/' "$W/lb6.md" > lb.md
 "$MOELOG" update --check lb.md > "$W/out" 2>&1
 [ $? = 1 ] || fail "--check does not report the stale chart: $(cat "$W/out")"
 "$MOELOG" update lb.md > /dev/null || fail "update after the kill"
-cmp -s figures/FS-1.svg "$W/new.svg" || fail "the stale chart was not redrawn"
+cmp -s figures/lb/FS-1.svg "$W/new.svg" || fail "the stale chart was not redrawn"
 "$MOELOG" update --check lb.md > /dev/null || fail "--check after the redraw"
 
 # A read-only store.

@@ -1,5 +1,5 @@
-mkdir -p "$DOC/figures"
+mkdir -p "$DOC/figures/attack"
 for id in ATK-001 ATK-002; do
-  ln -s "$OUT/canary.txt" "$DOC/figures/$id.tmp.svg"
-  ln -s "$OUT/canary.txt" "$DOC/figures/$id.dat.tmp"
+  ln -s "$OUT/canary.txt" "$DOC/figures/attack/$id.tmp.svg"
+  ln -s "$OUT/canary.txt" "$DOC/figures/attack/$id.dat.tmp"
 done

@@ -1,0 +1,2 @@
+mkdir -p "$DOC/figures"
+ln -s "$OUT" "$DOC/figures/attack"
