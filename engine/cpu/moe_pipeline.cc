@@ -523,251 +523,376 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   return runner_->status();
 }
 
-Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, const Tensor& y,
-                          float dout_scale, Tensor* dx, float* dx_f32, ExpertGrads* grads) {
-  if (!saved_) return Status::Internal("TiledMoe::Backward without a Forward(save_for_backward)");
-  const int64_t t = x.dim(0), h = x.dim(1), m = w.mlp_dim(), l = w.experts();
-  const DType dt = x.dtype();
-  const int64_t es = DTypeSize(dt);
-  const bool fused = options_.fused_w13;
-  const bool have_ab = saved_rows_ > 0 && !saved_ab_.empty();
+namespace {
+
+// A plain [rows, cols] weight read transposed.
+MatView Transposed(const void* p, DType dt, int64_t rows, int64_t cols) {
+  return MatView::RowMajor(p, dt, rows, cols, cols).T();
+}
+
+}  // namespace
+
+// One Backward call, by stage. Per expert (RunExpert), in order:
+//   weights   the expert's W2^T and W13^T prepacked (bf16) or W13 concatenated
+//   gate|up   the forward's saved rows, or recomputed (remat expert_mlp)
+//   dy        the routed output gradient rows, and h = SwiGLU(gate, up)
+//   dW2       h^T dy
+//   dh        dy W2^T, then d(gate), d(up) in place of gate|up
+//   dW1, dW3  x^T d(gate), x^T d(up)
+//   dx        d(gate|up) W13^T, added into each token's row
+// then the saved rows' pages go back to the OS.
+struct TiledMoe::BackwardPass {
+  BackwardPass(TiledMoe* moe_in, const ExpertWeights& w_in, const Tensor& x_in, const PackPlan& plan_in,
+               const Tensor& y_in, float scale, ExpertGrads* grads_in)
+      : moe(*moe_in), w(w_in), x(x_in), plan(plan_in), y(y_in), dout_scale(scale), grads(grads_in),
+        t(x.dim(0)), h(x.dim(1)), m(w.mlp_dim()), l(w.experts()), dt(x.dtype()), es(DTypeSize(dt)),
+        fused(moe.options_.fused_w13), have_ab(moe.saved_rows_ > 0 && !moe.saved_ab_.empty()),
+        // bf16 weight gradients as "plain A x packed B" products: the token-major
+        // x and h rows transposed, d(gate|up) and dy packed with the tokens as K
+        // (oneDNN would transpose and repack them inside every call).
+        fast_dw(!moe.options_.plain_backward && BackwardPacksOperands(dt, h, m)),
+        have_ht(fast_dw && have_ab && !moe.saved_ht_.empty()),
+        wt(moe.options_.preweight ? plan.weight.data() : nullptr), apply_weight(!moe.options_.preweight),
+        // The saved gate|up rows in use: [0, valid rows x 2M) elements.
+        consumed(have_ab ? moe.saved_ab_.data() : nullptr, have_ab ? moe.saved_ab_.numel() * es : 0,
+                 moe.saved_rows_ * 2 * m * es),
+        consumed_ht(have_ht ? moe.saved_ht_.data() : nullptr, have_ht ? moe.saved_ht_.numel() * es : 0,
+                    have_ht ? moe.saved_ht_off_.back() * es : 0) {}
+
+  // One expert's rows on one thread, as the stages leave them.
+  struct Rows {
+    Rows(const Unit& unit, Thread& thread, const void* gate, const void* up, const void* down)
+        : u(unit), th(thread), w1(gate), w3(up), w2(down) {}
+    const Unit& u;
+    Thread& th;
+    const void *w1, *w3, *w2;
+    bool packed_t = false;   // th's p2t and p13t (or p1t, p3t) hold the expert's W^T
+    bool gathered = false;   // th.x holds the rows of x
+    char* ab = nullptr;      // gate|up, then d(gate)|d(up): rows of `ld`, up at `boff` elements
+    int64_t ld = 0, boff = 0;
+    int64_t pad = 0;         // tokens padded for the packed weight-gradient operands
+    PackedMatrix pk;
+  };
+
+  void ResizeWeightGradients();
+  void PrepareThreads(const std::vector<Unit>& units);
+  void PrepareDxAccumulator(Tensor* dx, float* dx_f32);
+  void ZeroGradientsOfEmptyExperts();
+
+  void RunExpert(const Unit& u);
+  void PackTransposedWeights(Rows* r);
+  void Gather(Rows* r);
+  void GateUp(Rows* r);
+  void OutputGradient(Rows* r);
+  void WeightGradientW2(Rows* r);
+  void HiddenGradient(Rows* r);
+  void WeightGradientsW13(Rows* r);
+  void InputGradient(Rows* r);
+  void ReleaseSaved(const Rows& r);
+
+  TiledMoe& moe;
+  const ExpertWeights& w;
+  const Tensor& x;
+  const PackPlan& plan;
+  const Tensor& y;
+  const float dout_scale;
+  ExpertGrads* grads;
+  const int64_t t, h, m, l;
+  const DType dt;
+  const int64_t es;
+  const bool fused, have_ab, fast_dw, have_ht;
+  const float* wt;          // preweight: the routing weights SwiGLU applies
+  const bool apply_weight;  // else dy carries them
+  Accumulator acc;
+  ConsumedPages consumed, consumed_ht;
+  MatmulRunner* runner() const { return moe.runner_; }
+};
+
+void TiledMoe::BackwardPass::ResizeWeightGradients() {
   for (Tensor* g : {&grads->dw1, &grads->dw3})
     if (g->empty() || g->dtype() != dt || g->shape() != std::vector<int64_t>{l, h, m})
       *g = Tensor::HugePages(dt, {l, h, m});
   if (grads->dw2.empty() || grads->dw2.dtype() != dt || grads->dw2.shape() != std::vector<int64_t>{l, m, h})
     grads->dw2 = Tensor::HugePages(dt, {l, m, h});
-  int64_t max_tile = 0, max_group = 0;
-  std::vector<Unit> units = MakeUnits(plan, options_.backend, true, &max_tile, &max_group);
-  // bf16 weight gradients as "plain A x packed B" products: the token-major
-  // x and h rows transposed, d(gate|up) and dy packed with the tokens as K
-  // (oneDNN would transpose and repack them inside every call).
-  const bool fast_dw = !options_.plain_backward && BackwardPacksOperands(dt, h, m);
-  const bool have_ht = fast_dw && have_ab && !saved_ht_.empty();
+}
+
+void TiledMoe::BackwardPass::PrepareThreads(const std::vector<Unit>& units) {
+  int64_t max_group = 0;
+  for (const Unit& u : units) max_group = std::max(max_group, u.n);
   const int nt = std::max(1, omp_get_max_threads());
-  while (threads_.size() < static_cast<size_t>(nt)) threads_.push_back(std::make_shared<Thread>());
-  for (auto& th : threads_) {
+  while (moe.threads_.size() < static_cast<size_t>(nt)) moe.threads_.push_back(std::make_shared<Thread>());
+  for (auto& th : moe.threads_) {
     Grow(&th->x, dt, max_group * h);
     if (!have_ab) Grow(&th->ab, dt, max_group * 2 * m);
     Grow(&th->h, dt, max_group * m);
     Grow(&th->y, dt, max_group * h);  // dy rows, then dx rows
     if (fused) Grow(&th->w13, dt, h * 2 * m);
-    if (fast_dw) {
-      Grow(&th->tr, dt, std::max(h, m) * PadTokens(max_group));
-      Grow(&th->pk, dt, std::max(h, m) * PadTokens(max_group));
-      EnsurePack(&th->p2t, h, m, dt);
-      if (fused) {
-        EnsurePack(&th->p13t, 2 * m, h, dt);
-      } else {
-        EnsurePack(&th->p1t, m, h, dt);
-        EnsurePack(&th->p3t, m, h, dt);
-      }
+    if (!fast_dw) continue;
+    Grow(&th->tr, dt, std::max(h, m) * PadTokens(max_group));
+    Grow(&th->pk, dt, std::max(h, m) * PadTokens(max_group));
+    moe.EnsurePack(&th->p2t, h, m, dt);
+    if (fused) {
+      moe.EnsurePack(&th->p13t, 2 * m, h, dt);
+    } else {
+      moe.EnsurePack(&th->p1t, m, h, dt);
+      moe.EnsurePack(&th->p3t, m, h, dt);
     }
   }
-  Accumulator acc;
+}
+
+void TiledMoe::BackwardPass::PrepareDxAccumulator(Tensor* dx, float* dx_f32) {
   acc.hidden = h;
   acc.dtype = dt;
   if (dx_f32 != nullptr) {
     acc.f32 = dx_f32;
-  } else {
-    if (dx->empty() || dx->dtype() != dt || dx->shape() != std::vector<int64_t>{t, h}) *dx = Tensor(dt, {t, h});
-    acc.y = dx->data();
-    expected_.assign(static_cast<size_t>(t), 0);
-    arrived_.assign(static_cast<size_t>(t), 0);
-    int32_t most = 0;
-    for (int64_t r = 0; r < plan.valid_rows; ++r)
-      if (plan.keep[r]) most = std::max(most, ++expected_[static_cast<size_t>(plan.token[r])]);
-    if (dt == DType::kBF16) {
-      // The row gradients are bf16 values added with scale 1: with at most
-      // two per token no low-half plane is needed.
-      acc.pair_exact = most <= 2;
-      if (!acc.pair_exact) {
-        Grow(&lo_, DType::kBF16, t * h);
-        acc.lo = lo_.as<bf16_t>();
-      }
-    }
-    acc.expected = expected_.data();
-    acc.arrived = arrived_.data();
+    return;
   }
-  const bool apply_weight = !options_.preweight;
-  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
-  // The saved gate|up rows in use: [0, valid rows x 2M) elements.
-  ConsumedPages consumed(have_ab ? saved_ab_.data() : nullptr, have_ab ? saved_ab_.numel() * es : 0,
-                         saved_rows_ * 2 * m * es);
-  ConsumedPages consumed_ht(have_ht ? saved_ht_.data() : nullptr, have_ht ? saved_ht_.numel() * es : 0,
-                            have_ht ? saved_ht_off_.back() * es : 0);
+  if (dx->empty() || dx->dtype() != dt || dx->shape() != std::vector<int64_t>{t, h}) *dx = Tensor(dt, {t, h});
+  acc.y = dx->data();
+  moe.expected_.assign(static_cast<size_t>(t), 0);
+  moe.arrived_.assign(static_cast<size_t>(t), 0);
+  int32_t most = 0;
+  for (int64_t r = 0; r < plan.valid_rows; ++r)
+    if (plan.keep[r]) most = std::max(most, ++moe.expected_[static_cast<size_t>(plan.token[r])]);
+  if (dt == DType::kBF16) {
+    // The row gradients are bf16 values added with scale 1: with at most
+    // two per token no low-half plane is needed.
+    acc.pair_exact = most <= 2;
+    if (!acc.pair_exact) {
+      Grow(&moe.lo_, DType::kBF16, t * h);
+      acc.lo = moe.lo_.as<bf16_t>();
+    }
+  }
+  acc.expected = moe.expected_.data();
+  acc.arrived = moe.arrived_.data();
+}
 
-  auto run_expert = [&](int64_t ui) {
-    const Unit& u = units[static_cast<size_t>(ui)];
-    Thread& th = *threads_[static_cast<size_t>(ThreadIndex())];
-    const int64_t g = u.g, r0 = u.r0, n = u.n;
-    const void* w1 = w.w1.at(g * h * m);
-    const void* w3 = w.w3.at(g * h * m);
-    const void* w2 = w.w2.at(g * m * h);
-    // The expert's transposed weights, prepacked for dh and dx (bf16);
-    // otherwise oneDNN repacks the plain ones inside every call.
-    auto wt_view = [&](const void* p, int64_t rows, int64_t cols) {
-      return MatView::RowMajor(p, dt, rows, cols, cols).T();
-    };
-    const bool packed_t =
-        fast_dw && runner_->RepackRows(wt_view(w2, m, h), 0, &th.p2t) &&
-        (fused ? runner_->RepackRows(wt_view(w1, h, m), 0, &th.p13t) && runner_->RepackRows(wt_view(w3, h, m), m, &th.p13t)
-               : runner_->RepackRows(wt_view(w1, h, m), 0, &th.p1t) && runner_->RepackRows(wt_view(w3, h, m), 0, &th.p3t));
-    if (fused && (!packed_t || !have_ab)) ConcatW13(w1, w3, h, m, es, th.w13.data());
-    // The expert's x rows, gathered when needed: the recompute and the
-    // oneDNN weight-gradient path read them; the bf16 one transposes them
-    // straight from x.
-    bool gathered = false;
-    auto gather = [&] {
-      if (!gathered) GatherTile(x, plan, r0, n, th.x.data());
-      gathered = true;
-    };
-    if (!have_ab || !fast_dw) gather();
-    // gate|up of the expert's rows: saved, or recomputed (remat expert_mlp).
-    char* ab;
-    int64_t ld = fused ? 2 * m : m, boff;
-    if (have_ab) {
-      ab = static_cast<char*>(fused ? saved_ab_.at(r0 * 2 * m) : saved_ab_.at(r0 * m));
-      boff = fused ? m : saved_rows_ * m;
-    } else {
-      ab = static_cast<char*>(th.ab.data());
-      boff = fused ? m : n * m;
-      for (int64_t off = 0; off < n; off += u.tile) {
-        const int64_t tn = std::min(u.tile, n - off);
-        MatView xa = MatView::RowMajor(static_cast<const char*>(th.x.data()) + off * h * es, dt, tn, h, h);
-        if (fused) {
-          runner_->RunHere(Job(xa, nullptr, MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m),
-                               OutView{ab + off * 2 * m * es, dt, tn, 2 * m, 2 * m}));
-        } else {
-          runner_->RunHere(Job(xa, nullptr, MatView::RowMajor(w1, dt, h, m, m), OutView{ab + off * m * es, dt, tn, m, m}));
-          runner_->RunHere(Job(xa, nullptr, MatView::RowMajor(w3, dt, h, m, m),
-                               OutView{ab + (boff + off * m) * es, dt, tn, m, m}));
-        }
-      }
-    }
-    DispatchFloat(dt, [&](auto tag) {
-      using T = decltype(tag);
-      // dy = w * dout[token], dout = y * scale, then h unless the forward
-      // saved h^T (recomputed from gate|up; last, so that it is still in
-      // cache for dW2).
-      const T* yp = y.as<T>();
-      T* dy = th.y.as<T>();
-      for (int64_t i = 0; i < n; ++i) {
-        const int64_t r = r0 + i;
-        const float s = plan.keep[r] ? (apply_weight ? plan.weight[r] : 1.0f) : 0.0f;
-        T* d = dy + i * h;
-        if (s == 0.0f) {
-          std::memset(d, 0, static_cast<size_t>(h * es));
-          continue;
-        }
-        const T* src = yp + int64_t{plan.token[r]} * h;
-        ScaledGradRow(src, dout_scale, s, h, d);
-      }
-      if (!have_ht)
-        SwiGluRows(reinterpret_cast<const T*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr, th.h.as<T>(), m);
-    });
-    // dW2 = h^T dy (one matmul over the expert's rows).
-    const int64_t pad = PadTokens(n);
-    PackedMatrix pk;
-    const OutView dw2{grads->dw2.at(g * m * h), dt, m, h, h};
-    const bf16_t* ht = have_ht ? saved_ht_.as<bf16_t>() + saved_ht_off_[static_cast<size_t>(g)] : nullptr;
-    if (fast_dw && !have_ht) TransposeBf16(th.h.as<bf16_t>(), n, m, m, pad, th.tr.as<bf16_t>(), pad);
-    if (fast_dw && runner_->PackInto(MatView::RowMajor(th.y.data(), dt, n, h, h), pad, th.pk.data(), &pk)) {
-      runner_->RunHere(Job(MatView::RowMajor(have_ht ? ht : th.tr.data(), dt, m, pad, pad), &pk, MatView{}, dw2));
-      if (have_ht) consumed_ht.Release(ht, m * pad * es);
-    } else {
-      if (have_ht) {
-        SwiGluRows(reinterpret_cast<const bf16_t*>(ab), ld, boff, n, m, wt != nullptr ? wt + r0 : nullptr,
-                   th.h.as<bf16_t>(), m);
-        consumed_ht.Release(ht, m * pad * es);
-      }
-      runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m).T(), nullptr,
-                           MatView::RowMajor(th.y.data(), dt, n, h, h), dw2));
-    }
-    // Per tile: dh = dy W2^T into h's buffer (h is done), then d(gate),
-    // d(up) in place of gate|up while dh is still in cache.
-    for (int64_t off = 0; off < n; off += u.tile) {
-      const int64_t tn = std::min(u.tile, n - off);
-      runner_->RunHere(Job(MatView::RowMajor(th.y.at(off * h), dt, tn, h, h), packed_t ? &th.p2t : nullptr,
-                           packed_t ? MatView{} : wt_view(w2, m, h), OutView{th.h.at(off * m), dt, tn, m, m}));
-      DispatchFloat(dt, [&](auto tag) {
-        using T = decltype(tag);
-        T* abt = reinterpret_cast<T*>(ab + off * ld * es);
-        SwiGluBackwardRows(abt, ld, boff, tn, m, wt != nullptr ? wt + r0 + off : nullptr, th.h.as<T>() + off * m, m,
-                           abt);
-      });
-    }
-    // dW1 = x^T d(gate), dW3 = x^T d(up).
-    const MatView dgate = MatView::RowMajor(ab, dt, n, m, ld), dup = MatView::RowMajor(ab + boff * es, dt, n, m, ld);
-    const OutView dw1{grads->dw1.at(g * h * m), dt, h, m, m}, dw3{grads->dw3.at(g * h * m), dt, h, m, m};
-    if (fast_dw && runner_->PackInto(dgate, pad, th.pk.data(), &pk)) {
-      if (gathered) {
-        TransposeBf16(th.x.as<bf16_t>(), n, h, h, pad, th.tr.as<bf16_t>(), pad);
-      } else {
-        const bf16_t* xs = x.as<bf16_t>();
-        TransposeRowsBf16(
-            [&](int64_t i) -> const bf16_t* {
-              return i < n && plan.keep[r0 + i] ? xs + int64_t{plan.token[r0 + i]} * h : nullptr;
-            },
-            pad, h, th.tr.as<bf16_t>(), pad);
-      }
-      const MatView xt = MatView::RowMajor(th.tr.data(), dt, h, pad, pad);
-      runner_->RunHere(Job(xt, &pk, MatView{}, dw1));
-      if (runner_->PackInto(dup, pad, th.pk.data(), &pk)) {
-        runner_->RunHere(Job(xt, &pk, MatView{}, dw3));
-      } else {
-        gather();
-        runner_->RunHere(Job(MatView::RowMajor(th.x.data(), dt, n, h, h).T(), nullptr, dup, dw3));
-      }
-    } else {
-      gather();
-      const MatView xt = MatView::RowMajor(th.x.data(), dt, n, h, h).T();
-      runner_->RunHere(Job(xt, nullptr, dgate, dw1));
-      runner_->RunHere(Job(xt, nullptr, dup, dw3));
-    }
-    // Per tile: dx rows = d(gate|up) W13^T into the dy buffer (dy is
-    // done), then added into dx while they are still in cache.
-    for (int64_t off = 0; off < n; off += u.tile) {
-      const int64_t tn = std::min(u.tile, n - off);
-      OutView dxo{th.y.at(off * h), dt, tn, h, h};
-      if (fused) {
-        runner_->RunHere(Job(MatView::RowMajor(ab + off * 2 * m * es, dt, tn, 2 * m, 2 * m),
-                             packed_t ? &th.p13t : nullptr, packed_t ? MatView{} : wt_view(th.w13.data(), h, 2 * m),
-                             dxo));
-      } else {
-        runner_->RunHere(Job(MatView::RowMajor(ab + off * m * es, dt, tn, m, m), packed_t ? &th.p1t : nullptr,
-                             packed_t ? MatView{} : wt_view(w1, h, m), dxo));
-        runner_->RunHere(Job(MatView::RowMajor(ab + (boff + off * m) * es, dt, tn, m, m), packed_t ? &th.p3t : nullptr,
-                             packed_t ? MatView{} : wt_view(w3, h, m), dxo, true));
-      }
-      DispatchFloat(dt, [&](auto tag) {
-        using T = decltype(tag);
-        const T* dr = th.y.as<T>();
-        for (int64_t i = off; i < off + tn; ++i) {
-          const int64_t r = r0 + i;
-          if (plan.keep[r]) acc.Add(plan.token[r], dr + i * h, 1.0f);
-        }
-      });
-    }
-    // The expert's saved gate|up is consumed: its pages go back while the
-    // gradients' pages fill (peak memory, see DiscardGradients).
-    if (have_ab) {
-      if (fused) {
-        consumed.Release(ab, n * 2 * m * es);
-      } else {
-        consumed.Release(ab, n * m * es);
-        consumed.Release(ab + boff * es, n * m * es);
-      }
-    }
-  };
-  // Experts with no rows get zero gradients.
+void TiledMoe::BackwardPass::ZeroGradientsOfEmptyExperts() {
   for (int64_t g = 0; g < l; ++g) {
     if (plan.group_sizes[static_cast<size_t>(g)] != 0) continue;
     std::memset(grads->dw1.at(g * h * m), 0, static_cast<size_t>(h * m * es));
     std::memset(grads->dw3.at(g * h * m), 0, static_cast<size_t>(h * m * es));
     std::memset(grads->dw2.at(g * m * h), 0, static_cast<size_t>(m * h * es));
   }
-  runner_->ParallelFor(static_cast<int64_t>(units.size()), run_expert);
+}
+
+// The expert's transposed weights, prepacked for dh and dx (bf16);
+// otherwise oneDNN repacks the plain ones inside every call.
+void TiledMoe::BackwardPass::PackTransposedWeights(Rows* r) {
+  MatmulRunner* run = runner();
+  Thread& th = r->th;
+  r->packed_t = fast_dw && run->RepackRows(Transposed(r->w2, dt, m, h), 0, &th.p2t) &&
+                (fused ? run->RepackRows(Transposed(r->w1, dt, h, m), 0, &th.p13t) &&
+                             run->RepackRows(Transposed(r->w3, dt, h, m), m, &th.p13t)
+                       : run->RepackRows(Transposed(r->w1, dt, h, m), 0, &th.p1t) &&
+                             run->RepackRows(Transposed(r->w3, dt, h, m), 0, &th.p3t));
+  if (fused && (!r->packed_t || !have_ab)) ConcatW13(r->w1, r->w3, h, m, es, th.w13.data());
+}
+
+// The expert's x rows, gathered when needed: the recompute and the oneDNN
+// weight-gradient path read them; the bf16 one transposes them straight
+// from x.
+void TiledMoe::BackwardPass::Gather(Rows* r) {
+  if (!r->gathered) GatherTile(x, plan, r->u.r0, r->u.n, r->th.x.data());
+  r->gathered = true;
+}
+
+// gate|up of the expert's rows: saved by the forward, or recomputed.
+void TiledMoe::BackwardPass::GateUp(Rows* r) {
+  const int64_t r0 = r->u.r0, n = r->u.n;
+  r->ld = fused ? 2 * m : m;
+  if (have_ab) {
+    r->ab = static_cast<char*>(fused ? moe.saved_ab_.at(r0 * 2 * m) : moe.saved_ab_.at(r0 * m));
+    r->boff = fused ? m : moe.saved_rows_ * m;
+    return;
+  }
+  Thread& th = r->th;
+  r->ab = static_cast<char*>(th.ab.data());
+  r->boff = fused ? m : n * m;
+  for (int64_t off = 0; off < n; off += r->u.tile) {
+    const int64_t tn = std::min(r->u.tile, n - off);
+    MatView xa = MatView::RowMajor(static_cast<const char*>(th.x.data()) + off * h * es, dt, tn, h, h);
+    if (fused) {
+      runner()->RunHere(Job(xa, nullptr, MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m),
+                            OutView{r->ab + off * 2 * m * es, dt, tn, 2 * m, 2 * m}));
+    } else {
+      runner()->RunHere(
+          Job(xa, nullptr, MatView::RowMajor(r->w1, dt, h, m, m), OutView{r->ab + off * m * es, dt, tn, m, m}));
+      runner()->RunHere(Job(xa, nullptr, MatView::RowMajor(r->w3, dt, h, m, m),
+                            OutView{r->ab + (r->boff + off * m) * es, dt, tn, m, m}));
+    }
+  }
+}
+
+// dy = w * dout[token] with dout = y * scale, then h unless the forward saved
+// h^T (recomputed from gate|up; last, so that it is still in cache for dW2).
+void TiledMoe::BackwardPass::OutputGradient(Rows* r) {
+  const int64_t r0 = r->u.r0, n = r->u.n;
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    const T* yp = y.as<T>();
+    T* dy = r->th.y.as<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t row = r0 + i;
+      const float s = plan.keep[row] ? (apply_weight ? plan.weight[row] : 1.0f) : 0.0f;
+      T* d = dy + i * h;
+      if (s == 0.0f) {
+        std::memset(d, 0, static_cast<size_t>(h * es));
+        continue;
+      }
+      ScaledGradRow(yp + int64_t{plan.token[row]} * h, dout_scale, s, h, d);
+    }
+    if (!have_ht)
+      SwiGluRows(reinterpret_cast<const T*>(r->ab), r->ld, r->boff, n, m, wt != nullptr ? wt + r0 : nullptr,
+                 r->th.h.as<T>(), m);
+  });
+}
+
+// dW2 = h^T dy (one matmul over the expert's rows).
+void TiledMoe::BackwardPass::WeightGradientW2(Rows* r) {
+  const int64_t g = r->u.g, r0 = r->u.r0, n = r->u.n;
+  Thread& th = r->th;
+  r->pad = PadTokens(n);
+  const int64_t pad = r->pad;
+  const OutView dw2{grads->dw2.at(g * m * h), dt, m, h, h};
+  const bf16_t* ht = have_ht ? moe.saved_ht_.as<bf16_t>() + moe.saved_ht_off_[static_cast<size_t>(g)] : nullptr;
+  if (fast_dw && !have_ht) TransposeBf16(th.h.as<bf16_t>(), n, m, m, pad, th.tr.as<bf16_t>(), pad);
+  if (fast_dw && runner()->PackInto(MatView::RowMajor(th.y.data(), dt, n, h, h), pad, th.pk.data(), &r->pk)) {
+    runner()->RunHere(Job(MatView::RowMajor(have_ht ? ht : th.tr.data(), dt, m, pad, pad), &r->pk, MatView{}, dw2));
+    if (have_ht) consumed_ht.Release(ht, m * pad * es);
+    return;
+  }
+  if (have_ht) {
+    SwiGluRows(reinterpret_cast<const bf16_t*>(r->ab), r->ld, r->boff, n, m, wt != nullptr ? wt + r0 : nullptr,
+               th.h.as<bf16_t>(), m);
+    consumed_ht.Release(ht, m * pad * es);
+  }
+  runner()->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m).T(), nullptr,
+                        MatView::RowMajor(th.y.data(), dt, n, h, h), dw2));
+}
+
+// Per tile: dh = dy W2^T into h's buffer (h is done), then d(gate), d(up)
+// in place of gate|up while dh is still in cache.
+void TiledMoe::BackwardPass::HiddenGradient(Rows* r) {
+  const int64_t r0 = r->u.r0, n = r->u.n;
+  Thread& th = r->th;
+  for (int64_t off = 0; off < n; off += r->u.tile) {
+    const int64_t tn = std::min(r->u.tile, n - off);
+    runner()->RunHere(Job(MatView::RowMajor(th.y.at(off * h), dt, tn, h, h), r->packed_t ? &th.p2t : nullptr,
+                          r->packed_t ? MatView{} : Transposed(r->w2, dt, m, h), OutView{th.h.at(off * m), dt, tn, m, m}));
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      T* abt = reinterpret_cast<T*>(r->ab + off * r->ld * es);
+      SwiGluBackwardRows(abt, r->ld, r->boff, tn, m, wt != nullptr ? wt + r0 + off : nullptr, th.h.as<T>() + off * m,
+                         m, abt);
+    });
+  }
+}
+
+// dW1 = x^T d(gate), dW3 = x^T d(up).
+void TiledMoe::BackwardPass::WeightGradientsW13(Rows* r) {
+  const int64_t g = r->u.g, r0 = r->u.r0, n = r->u.n, pad = r->pad;
+  Thread& th = r->th;
+  const MatView dgate = MatView::RowMajor(r->ab, dt, n, m, r->ld);
+  const MatView dup = MatView::RowMajor(r->ab + r->boff * es, dt, n, m, r->ld);
+  const OutView dw1{grads->dw1.at(g * h * m), dt, h, m, m}, dw3{grads->dw3.at(g * h * m), dt, h, m, m};
+  if (!fast_dw || !runner()->PackInto(dgate, pad, th.pk.data(), &r->pk)) {
+    Gather(r);
+    const MatView xt = MatView::RowMajor(th.x.data(), dt, n, h, h).T();
+    runner()->RunHere(Job(xt, nullptr, dgate, dw1));
+    runner()->RunHere(Job(xt, nullptr, dup, dw3));
+    return;
+  }
+  if (r->gathered) {
+    TransposeBf16(th.x.as<bf16_t>(), n, h, h, pad, th.tr.as<bf16_t>(), pad);
+  } else {
+    const bf16_t* xs = x.as<bf16_t>();
+    TransposeRowsBf16(
+        [&](int64_t i) -> const bf16_t* {
+          return i < n && plan.keep[r0 + i] ? xs + int64_t{plan.token[r0 + i]} * h : nullptr;
+        },
+        pad, h, th.tr.as<bf16_t>(), pad);
+  }
+  const MatView xt = MatView::RowMajor(th.tr.data(), dt, h, pad, pad);
+  runner()->RunHere(Job(xt, &r->pk, MatView{}, dw1));
+  if (runner()->PackInto(dup, pad, th.pk.data(), &r->pk)) {
+    runner()->RunHere(Job(xt, &r->pk, MatView{}, dw3));
+  } else {
+    Gather(r);
+    runner()->RunHere(Job(MatView::RowMajor(th.x.data(), dt, n, h, h).T(), nullptr, dup, dw3));
+  }
+}
+
+// Per tile: dx rows = d(gate|up) W13^T into the dy buffer (dy is done),
+// then added into dx while they are still in cache.
+void TiledMoe::BackwardPass::InputGradient(Rows* r) {
+  const int64_t r0 = r->u.r0, n = r->u.n;
+  Thread& th = r->th;
+  for (int64_t off = 0; off < n; off += r->u.tile) {
+    const int64_t tn = std::min(r->u.tile, n - off);
+    OutView dxo{th.y.at(off * h), dt, tn, h, h};
+    if (fused) {
+      runner()->RunHere(Job(MatView::RowMajor(r->ab + off * 2 * m * es, dt, tn, 2 * m, 2 * m),
+                            r->packed_t ? &th.p13t : nullptr,
+                            r->packed_t ? MatView{} : Transposed(th.w13.data(), dt, h, 2 * m), dxo));
+    } else {
+      runner()->RunHere(Job(MatView::RowMajor(r->ab + off * m * es, dt, tn, m, m), r->packed_t ? &th.p1t : nullptr,
+                            r->packed_t ? MatView{} : Transposed(r->w1, dt, h, m), dxo));
+      runner()->RunHere(Job(MatView::RowMajor(r->ab + (r->boff + off * m) * es, dt, tn, m, m),
+                            r->packed_t ? &th.p3t : nullptr, r->packed_t ? MatView{} : Transposed(r->w3, dt, h, m),
+                            dxo, true));
+    }
+    DispatchFloat(dt, [&](auto tag) {
+      using T = decltype(tag);
+      const T* dr = th.y.as<T>();
+      for (int64_t i = off; i < off + tn; ++i)
+        if (plan.keep[r0 + i]) acc.Add(plan.token[r0 + i], dr + i * h, 1.0f);
+    });
+  }
+}
+
+// The expert's saved gate|up is consumed: its pages go back while the
+// gradients' pages fill (peak memory, see DiscardGradients).
+void TiledMoe::BackwardPass::ReleaseSaved(const Rows& r) {
+  if (!have_ab) return;
+  const int64_t n = r.u.n;
+  if (fused) {
+    consumed.Release(r.ab, n * 2 * m * es);
+  } else {
+    consumed.Release(r.ab, n * m * es);
+    consumed.Release(r.ab + r.boff * es, n * m * es);
+  }
+}
+
+void TiledMoe::BackwardPass::RunExpert(const Unit& u) {
+  const int64_t g = u.g;
+  Rows r(u, *moe.threads_[static_cast<size_t>(ThreadIndex())], w.w1.at(g * h * m), w.w3.at(g * h * m),
+         w.w2.at(g * m * h));
+  PackTransposedWeights(&r);
+  if (!have_ab || !fast_dw) Gather(&r);
+  GateUp(&r);
+  OutputGradient(&r);
+  WeightGradientW2(&r);
+  HiddenGradient(&r);
+  WeightGradientsW13(&r);
+  InputGradient(&r);
+  ReleaseSaved(r);
+}
+
+Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, const Tensor& y,
+                          float dout_scale, Tensor* dx, float* dx_f32, ExpertGrads* grads) {
+  if (!saved_) return Status::Internal("TiledMoe::Backward without a Forward(save_for_backward)");
+  BackwardPass pass(this, w, x, plan, y, dout_scale, grads);
+  pass.ResizeWeightGradients();
+  int64_t max_tile = 0, max_group = 0;
+  const std::vector<Unit> units = MakeUnits(plan, options_.backend, true, &max_tile, &max_group);
+  pass.PrepareThreads(units);
+  pass.PrepareDxAccumulator(dx, dx_f32);
+  pass.ZeroGradientsOfEmptyExperts();
+  runner_->ParallelFor(static_cast<int64_t>(units.size()),
+                       [&](int64_t ui) { pass.RunExpert(units[static_cast<size_t>(ui)]); });
   if (dx_f32 == nullptr) {
+    const int64_t t = x.dim(0), h = x.dim(1), es = DTypeSize(x.dtype());
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < t; ++i)
       if (expected_[static_cast<size_t>(i)] == 0) std::memset(dx->at(i * h), 0, static_cast<size_t>(h * es));
