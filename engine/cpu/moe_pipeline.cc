@@ -334,187 +334,246 @@ int64_t PadTokens(int64_t n) {
   return p > 0 && p % 512 == 0 ? p + 32 : p;
 }
 
-Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save, Tensor* y,
-                         float* out_f32, Tensor* lo_plane) {
-  const int64_t t = x.dim(0), h = x.dim(1);
-  const int64_t m = prepacked() ? p2_[0].k() : w.mlp_dim();
-  const DType dt = x.dtype();
-  const int64_t es = DTypeSize(dt);
-  const bool packed = prepacked();
-  const bool fused = options_.fused_w13;
-  const bool training = !packed;
-  saved_ = false;
-  const bool keep_ab = save && options_.remat != RematMode::kExpertMlp;
+// One Forward call, by stage. Before the experts run: the buffers the
+// backward reads (gate|up rows, h^T), the threads' tiles, the combine target.
+// Per unit (an expert in training, a tile otherwise): the expert's packed
+// weights, then per tile gate|up and SwiGLU (or the sliced up projection),
+// h^T saved, and the down projection added into each token's row.
+struct TiledMoe::ForwardPass {
+  ForwardPass(TiledMoe* moe_in, const ExpertWeights& w_in, const Tensor& x_in, const PackPlan& plan_in, bool save)
+      : moe(*moe_in), w(w_in), x(x_in), plan(plan_in), t(x.dim(0)), h(x.dim(1)),
+        m(moe.prepacked() ? moe.p2_[0].k() : w.mlp_dim()), dt(x.dtype()), es(DTypeSize(dt)),
+        packed(moe.prepacked()), fused(moe.options_.fused_w13), training(!packed),
+        keep_ab(save && moe.options_.remat != RematMode::kExpertMlp),
+        // h^T for the backward's dW2 (see saved_ht_): written per tile while
+        // h is in cache.
+        keep_ht(keep_ab && !moe.options_.plain_backward && BackwardPacksOperands(dt, h, m)),
+        wt(moe.options_.preweight ? plan.weight.data() : nullptr), apply_weight(!moe.options_.preweight) {}
+
+  // The weights one unit multiplies by: shared prepacked ones (forward only)
+  // or this thread's, packed for the unit.
+  struct Packs {
+    const PackedMatrix *p13 = nullptr, *p1 = nullptr, *p3 = nullptr, *p2 = nullptr;
+  };
+
+  void ReserveSaved();
+  void PrepareThreads(const std::vector<Unit>& units);
+  void PrepareCombine(Tensor* y, float* out_f32, Tensor* lo_plane);
+  Packs PackWeights(int64_t g, Thread& th);
+  bool GateUpSwiGlu(Thread& th, const Packs& pk, int64_t r, int64_t n);
+  void SaveHt(Thread& th, int64_t g, int64_t r, int64_t n);
+  void DownAndCombine(Thread& th, const Packs& pk, int64_t r, int64_t n);
+  void RunUnit(const Unit& u);
+
+  TiledMoe& moe;
+  const ExpertWeights& w;
+  const Tensor& x;
+  const PackPlan& plan;
+  const int64_t t, h, m;
+  const DType dt;
+  const int64_t es;
+  const bool packed, fused, training, keep_ab, keep_ht;
+  const float* wt;          // preweight: the routing weights SwiGLU applies
+  const bool apply_weight;  // else the combine applies them
+  bool sliced_up = false;   // forward-only bf16: up projection and SwiGLU in column slices
+  std::vector<int64_t> group_start;
+  Accumulator acc;
+  std::atomic<bool> slice_failed{false};
+  MatmulRunner* runner() const { return moe.runner_; }
+};
+
+void TiledMoe::ForwardPass::ReserveSaved() {
   if (keep_ab) {
-    saved_rows_ = plan.valid_rows;
-    if (saved_ab_.empty() || saved_ab_.dtype() != dt || saved_ab_.numel() < saved_rows_ * 2 * m)
-      saved_ab_ = Tensor::HugePages(dt, {std::max<int64_t>(saved_rows_ * 2 * m, 1)});
+    moe.saved_rows_ = plan.valid_rows;
+    Tensor& ab = moe.saved_ab_;
+    if (ab.empty() || ab.dtype() != dt || ab.numel() < moe.saved_rows_ * 2 * m)
+      ab = Tensor::HugePages(dt, {std::max<int64_t>(moe.saved_rows_ * 2 * m, 1)});
   } else {
-    saved_ab_ = Tensor();
-    saved_rows_ = 0;
+    moe.saved_ab_ = Tensor();
+    moe.saved_rows_ = 0;
   }
-  // h^T for the backward's dW2 (see saved_ht_): written per tile while h is
-  // in cache.
-  const bool keep_ht = keep_ab && !options_.plain_backward && BackwardPacksOperands(dt, h, m);
-  std::vector<int64_t> group_start(plan.group_sizes.size() + 1, 0);
-  for (size_t g = 0; g < plan.group_sizes.size(); ++g) group_start[g + 1] = group_start[g] + plan.group_sizes[g];
-  saved_ht_off_.assign(plan.group_sizes.size() + 1, 0);
-  for (size_t g = 0; g < plan.group_sizes.size(); ++g)
-    saved_ht_off_[g + 1] = saved_ht_off_[g] + (keep_ht ? m * PadTokens(plan.group_sizes[g]) : 0);
-  if (keep_ht) {
-    const int64_t elems = std::max<int64_t>(saved_ht_off_.back(), 1);
-    if (saved_ht_.empty() || saved_ht_.dtype() != dt || saved_ht_.numel() < elems)
-      saved_ht_ = Tensor::HugePages(dt, {elems});
-  } else {
-    saved_ht_ = Tensor();
+  const size_t groups = plan.group_sizes.size();
+  group_start.assign(groups + 1, 0);
+  for (size_t g = 0; g < groups; ++g) group_start[g + 1] = group_start[g] + plan.group_sizes[g];
+  moe.saved_ht_off_.assign(groups + 1, 0);
+  for (size_t g = 0; g < groups; ++g)
+    moe.saved_ht_off_[g + 1] = moe.saved_ht_off_[g] + (keep_ht ? m * PadTokens(plan.group_sizes[g]) : 0);
+  if (!keep_ht) {
+    moe.saved_ht_ = Tensor();
+    return;
   }
-  int64_t max_tile = 0, max_group = 0;
-  // Training reads plain weights; an expert's w13 is concatenated once per
-  // job, so a job is a whole expert there. Forward-only jobs are tiles.
-  std::vector<Unit> units = MakeUnits(plan, options_.backend, training, &max_tile, &max_group);
+  const int64_t elems = std::max<int64_t>(moe.saved_ht_off_.back(), 1);
+  if (moe.saved_ht_.empty() || moe.saved_ht_.dtype() != dt || moe.saved_ht_.numel() < elems)
+    moe.saved_ht_ = Tensor::HugePages(dt, {elems});
+}
+
+void TiledMoe::ForwardPass::PrepareThreads(const std::vector<Unit>& units) {
+  int64_t max_tile = 0;
+  for (const Unit& u : units) max_tile = std::max(max_tile, u.tile);
   const int nt = std::max(1, omp_get_max_threads());
-  while (threads_.size() < static_cast<size_t>(nt)) threads_.push_back(std::make_shared<Thread>());
+  while (moe.threads_.size() < static_cast<size_t>(nt)) moe.threads_.push_back(std::make_shared<Thread>());
   // Forward-only bf16 on prepacked weights: the up projection and SwiGLU in
   // column slices (sliced_up.h), with th->ab as the slices' scratch.
-  const bool sliced_up = packed && !keep_ab && dt == DType::kBF16 &&
-                         (fused ? !p13_.empty() && CanSliceUp(runner_, p13_[0], 0, p13_[0], m, m)
-                                : !p1_.empty() && !p3_.empty() && CanSliceUp(runner_, p1_[0], 0, p3_[0], 0, m));
-  for (auto& th : threads_) {
+  MatmulRunner* run = runner();
+  sliced_up = packed && !keep_ab && dt == DType::kBF16 &&
+              (fused ? !moe.p13_.empty() && CanSliceUp(run, moe.p13_[0], 0, moe.p13_[0], m, m)
+                     : !moe.p1_.empty() && !moe.p3_.empty() && CanSliceUp(run, moe.p1_[0], 0, moe.p3_[0], 0, m));
+  for (auto& th : moe.threads_) {
     Grow(&th->x, dt, max_tile * h);
     if (!keep_ab) Grow(&th->ab, dt, sliced_up ? SlicedUpScratch(m) : max_tile * 2 * m);
     Grow(&th->h, dt, max_tile * m);
     Grow(&th->y, dt, max_tile * h);
     if (training && fused) Grow(&th->w13, dt, h * 2 * m);
-    if (training) PrepareThreadPacks(th.get(), h, m, dt);
+    if (training) moe.PrepareThreadPacks(th.get(), h, m, dt);
   }
-  // The combine target.
-  Accumulator acc;
+}
+
+// The combine target: an f32 buffer (+=), or y with per-token counts.
+void TiledMoe::ForwardPass::PrepareCombine(Tensor* y, float* out_f32, Tensor* lo_plane) {
   acc.hidden = h;
   acc.dtype = dt;
   if (out_f32 != nullptr) {
     acc.f32 = out_f32;
-  } else {
-    if (y->empty() || y->dtype() != dt || y->shape() != std::vector<int64_t>{t, h}) *y = Tensor(dt, {t, h});
-    acc.y = y->data();
-    expected_.assign(static_cast<size_t>(t), 0);
-    arrived_.assign(static_cast<size_t>(t), 0);
-    int32_t most = 0;
-    for (int64_t r = 0; r < plan.valid_rows; ++r)
-      if (plan.keep[r]) most = std::max(most, ++expected_[static_cast<size_t>(plan.token[r])]);
-    if (dt == DType::kBF16) {
-      first_scale_.resize(static_cast<size_t>(t));
-      acc.first_scale = first_scale_.data();
-      if (most > 2) {
-        // Tokens with three or more contributions keep split f32 sums.
-        Tensor* plane = lo_plane != nullptr ? lo_plane : &lo_;
-        if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
-          *plane = Tensor(DType::kBF16, {t, h});
-        acc.lo = plane->as<bf16_t>();
-      }
-      if (lo_plane != nullptr || most <= 2) lo_ = Tensor();
-    }
-    acc.expected = expected_.data();
-    acc.arrived = arrived_.data();
+    return;
   }
-  const bool apply_weight = !options_.preweight;
-  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  if (y->empty() || y->dtype() != dt || y->shape() != std::vector<int64_t>{t, h}) *y = Tensor(dt, {t, h});
+  acc.y = y->data();
+  moe.expected_.assign(static_cast<size_t>(t), 0);
+  moe.arrived_.assign(static_cast<size_t>(t), 0);
+  int32_t most = 0;
+  for (int64_t r = 0; r < plan.valid_rows; ++r)
+    if (plan.keep[r]) most = std::max(most, ++moe.expected_[static_cast<size_t>(plan.token[r])]);
+  if (dt == DType::kBF16) {
+    moe.first_scale_.resize(static_cast<size_t>(t));
+    acc.first_scale = moe.first_scale_.data();
+    if (most > 2) {
+      // Tokens with three or more contributions keep split f32 sums.
+      Tensor* plane = lo_plane != nullptr ? lo_plane : &moe.lo_;
+      if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
+        *plane = Tensor(DType::kBF16, {t, h});
+      acc.lo = plane->as<bf16_t>();
+    }
+    if (lo_plane != nullptr || most <= 2) moe.lo_ = Tensor();
+  }
+  acc.expected = moe.expected_.data();
+  acc.arrived = moe.arrived_.data();
+}
 
-  std::atomic<bool> slice_failed{false};
-  auto run_unit = [&](int64_t ui) {
-    const Unit& u = units[static_cast<size_t>(ui)];
-    Thread& th = *threads_[static_cast<size_t>(ThreadIndex())];
-    const int64_t g = u.g;
-    const size_t gi = static_cast<size_t>(g);
-    // The expert's prepacked weights: shared (forward-only) or this thread's.
-    const PackedMatrix *pk13 = nullptr, *pk1 = nullptr, *pk3 = nullptr, *pk2 = nullptr;
-    if (packed) {
-      if (fused) pk13 = &p13_[gi];
-      else pk1 = &p1_[gi], pk3 = &p3_[gi];
-      pk2 = &p2_[gi];
-    } else {
-      if (fused) {
-        // w1 and w3 straight into the two column halves when the layout
-        // allows it; otherwise concatenated first.
-        const void* w1 = w.w1.at(g * h * m);
-        const void* w3 = w.w3.at(g * h * m);
-        if (!runner_->RepackColumns(MatView::RowMajor(w1, dt, h, m, m), 0, &th.p13) ||
-            !runner_->RepackColumns(MatView::RowMajor(w3, dt, h, m, m), m, &th.p13)) {
-          ConcatW13(w1, w3, h, m, es, th.w13.data());
-          runner_->Repack(MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m), &th.p13);
-        }
-        pk13 = &th.p13;
-      } else {
-        runner_->Repack(MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m), &th.p1);
-        runner_->Repack(MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m), &th.p3);
-        pk1 = &th.p1;
-        pk3 = &th.p3;
-      }
-      runner_->Repack(MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h), &th.p2);
-      pk2 = &th.p2;
+TiledMoe::ForwardPass::Packs TiledMoe::ForwardPass::PackWeights(int64_t g, Thread& th) {
+  const size_t gi = static_cast<size_t>(g);
+  Packs pk;
+  if (packed) {
+    if (fused) pk.p13 = &moe.p13_[gi];
+    else pk.p1 = &moe.p1_[gi], pk.p3 = &moe.p3_[gi];
+    pk.p2 = &moe.p2_[gi];
+    return pk;
+  }
+  MatmulRunner* run = runner();
+  if (fused) {
+    // w1 and w3 straight into the two column halves when the layout allows
+    // it; otherwise concatenated first.
+    const void* w1 = w.w1.at(g * h * m);
+    const void* w3 = w.w3.at(g * h * m);
+    if (!run->RepackColumns(MatView::RowMajor(w1, dt, h, m, m), 0, &th.p13) ||
+        !run->RepackColumns(MatView::RowMajor(w3, dt, h, m, m), m, &th.p13)) {
+      ConcatW13(w1, w3, h, m, es, th.w13.data());
+      run->Repack(MatView::RowMajor(th.w13.data(), dt, h, 2 * m, 2 * m), &th.p13);
     }
-    for (int64_t off = 0; off < u.n; off += u.tile) {
-      const int64_t r = u.r0 + off, n = std::min(u.tile, u.n - off);
-      GatherTile(x, plan, r, n, th.x.data());
-      MatView xa = MatView::RowMajor(th.x.data(), dt, n, h, h);
-      // gate|up destination: the saved buffer or the thread's tile.
-      void* ab;
-      int64_t ld, boff;
-      if (keep_ab) {
-        ab = fused ? saved_ab_.at(r * 2 * m) : saved_ab_.at(r * m);
-        ld = fused ? 2 * m : m;
-        boff = fused ? m : saved_rows_ * m;
-      } else {
-        ab = th.ab.data();
-        ld = fused ? 2 * m : m;
-        boff = fused ? m : n * m;
-      }
-      char* abc = static_cast<char*>(ab);
-      const float* row_scale = wt != nullptr ? wt + r : nullptr;
-      if (sliced_up) {
-        // Forward only: gate|up exist only as L2 scratch tiles (th.ab).
-        const bool done = fused ? SlicedUpSwiGlu(runner_, xa, *pk13, 0, *pk13, m, m, row_scale, th.h.as<bf16_t>(), m,
-                                                 th.ab.as<bf16_t>())
-                                : SlicedUpSwiGlu(runner_, xa, *pk1, 0, *pk3, 0, m, row_scale, th.h.as<bf16_t>(), m,
-                                                 th.ab.as<bf16_t>());
-        if (!done) {  // CanSliceUp held for expert 0, and every expert has its layout
-          slice_failed.store(true, std::memory_order_relaxed);
-          return;
-        }
-      } else {
-        if (fused) {
-          runner_->RunHere(Job(xa, pk13, MatView{}, OutView{ab, dt, n, 2 * m, 2 * m}));
-        } else {
-          runner_->RunHere(Job(xa, pk1, MatView{}, OutView{ab, dt, n, m, m}));
-          runner_->RunHere(Job(xa, pk3, MatView{}, OutView{abc + boff * es, dt, n, m, m}));
-        }
-        DispatchFloat(dt, [&](auto tag) {
-          using T = decltype(tag);
-          SwiGluRows(static_cast<const T*>(ab), ld, boff, n, m, row_scale, th.h.as<T>(), m);
-        });
-      }
-      if (keep_ht) {
-        // Columns [o, o + n) of the expert's h^T; the last tile also writes
-        // the zero padding.
-        const int64_t gs = plan.group_sizes[gi], pad = PadTokens(gs), o = r - group_start[gi];
-        TransposeBf16(th.h.as<bf16_t>(), n, m, m, o + n == gs ? pad - o : n,
-                      saved_ht_.as<bf16_t>() + saved_ht_off_[gi] + o, pad);
-      }
-      runner_->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m), pk2, MatView{}, OutView{th.y.data(), dt, n, h, h}));
-      DispatchFloat(dt, [&](auto tag) {
-        using T = decltype(tag);
-        const T* yt = th.y.as<T>();
-        for (int64_t i = 0; i < n; ++i) {
-          const int64_t row = r + i;
-          if (!plan.keep[row]) continue;
-          acc.Add(plan.token[row], yt + i * h, apply_weight ? plan.weight[row] : 1.0f);
-        }
-      });
+    pk.p13 = &th.p13;
+  } else {
+    run->Repack(MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m), &th.p1);
+    run->Repack(MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m), &th.p3);
+    pk.p1 = &th.p1;
+    pk.p3 = &th.p3;
+  }
+  run->Repack(MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h), &th.p2);
+  pk.p2 = &th.p2;
+  return pk;
+}
+
+// h = SwiGLU(x W1, x W3) for rows [r, r + n), gathered into th.x. gate|up go
+// to the saved buffer (training) or the thread's tile; false when an
+// expert's weights cannot be sliced.
+bool TiledMoe::ForwardPass::GateUpSwiGlu(Thread& th, const Packs& pk, int64_t r, int64_t n) {
+  MatView xa = MatView::RowMajor(th.x.data(), dt, n, h, h);
+  const float* row_scale = wt != nullptr ? wt + r : nullptr;
+  if (sliced_up) {
+    // Forward only: gate|up exist only as L2 scratch tiles (th.ab).
+    return fused ? SlicedUpSwiGlu(runner(), xa, *pk.p13, 0, *pk.p13, m, m, row_scale, th.h.as<bf16_t>(), m,
+                                  th.ab.as<bf16_t>())
+                 : SlicedUpSwiGlu(runner(), xa, *pk.p1, 0, *pk.p3, 0, m, row_scale, th.h.as<bf16_t>(), m,
+                                  th.ab.as<bf16_t>());
+  }
+  void* ab = keep_ab ? (fused ? moe.saved_ab_.at(r * 2 * m) : moe.saved_ab_.at(r * m)) : th.ab.data();
+  const int64_t ld = fused ? 2 * m : m;
+  const int64_t boff = fused ? m : keep_ab ? moe.saved_rows_ * m : n * m;
+  if (fused) {
+    runner()->RunHere(Job(xa, pk.p13, MatView{}, OutView{ab, dt, n, 2 * m, 2 * m}));
+  } else {
+    runner()->RunHere(Job(xa, pk.p1, MatView{}, OutView{ab, dt, n, m, m}));
+    runner()->RunHere(Job(xa, pk.p3, MatView{}, OutView{static_cast<char*>(ab) + boff * es, dt, n, m, m}));
+  }
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    SwiGluRows(static_cast<const T*>(ab), ld, boff, n, m, row_scale, th.h.as<T>(), m);
+  });
+  return true;
+}
+
+// Columns [o, o + n) of the expert's h^T; the last tile also writes the zero
+// padding.
+void TiledMoe::ForwardPass::SaveHt(Thread& th, int64_t g, int64_t r, int64_t n) {
+  const size_t gi = static_cast<size_t>(g);
+  const int64_t gs = plan.group_sizes[gi], pad = PadTokens(gs), o = r - group_start[gi];
+  TransposeBf16(th.h.as<bf16_t>(), n, m, m, o + n == gs ? pad - o : n,
+                moe.saved_ht_.as<bf16_t>() + moe.saved_ht_off_[gi] + o, pad);
+}
+
+// y rows = h W2, each added into its token's output with the routing weight.
+void TiledMoe::ForwardPass::DownAndCombine(Thread& th, const Packs& pk, int64_t r, int64_t n) {
+  runner()->RunHere(Job(MatView::RowMajor(th.h.data(), dt, n, m, m), pk.p2, MatView{}, OutView{th.y.data(), dt, n, h, h}));
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    const T* yt = th.y.as<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t row = r + i;
+      if (plan.keep[row]) acc.Add(plan.token[row], yt + i * h, apply_weight ? plan.weight[row] : 1.0f);
     }
-  };
-  runner_->ParallelFor(static_cast<int64_t>(units.size()), run_unit);
-  if (slice_failed.load()) return Status::Internal("TiledMoe::Forward: an expert's weights could not be sliced");
+  });
+}
+
+void TiledMoe::ForwardPass::RunUnit(const Unit& u) {
+  Thread& th = *moe.threads_[static_cast<size_t>(ThreadIndex())];
+  const Packs pk = PackWeights(u.g, th);
+  for (int64_t off = 0; off < u.n; off += u.tile) {
+    const int64_t r = u.r0 + off, n = std::min(u.tile, u.n - off);
+    GatherTile(x, plan, r, n, th.x.data());
+    if (!GateUpSwiGlu(th, pk, r, n)) {  // CanSliceUp held for expert 0, and every expert has its layout
+      slice_failed.store(true, std::memory_order_relaxed);
+      return;
+    }
+    if (keep_ht) SaveHt(th, u.g, r, n);
+    DownAndCombine(th, pk, r, n);
+  }
+}
+
+Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save, Tensor* y,
+                         float* out_f32, Tensor* lo_plane) {
+  saved_ = false;
+  ForwardPass pass(this, w, x, plan, save);
+  pass.ReserveSaved();
+  // Training reads plain weights; an expert's w13 is concatenated once per
+  // job, so a job is a whole expert there. Forward-only jobs are tiles.
+  int64_t max_tile = 0, max_group = 0;
+  const std::vector<Unit> units = MakeUnits(plan, options_.backend, pass.training, &max_tile, &max_group);
+  pass.PrepareThreads(units);
+  pass.PrepareCombine(y, out_f32, lo_plane);
+  runner_->ParallelFor(static_cast<int64_t>(units.size()),
+                       [&](int64_t ui) { pass.RunUnit(units[static_cast<size_t>(ui)]); });
+  if (pass.slice_failed.load()) return Status::Internal("TiledMoe::Forward: an expert's weights could not be sliced");
   if (out_f32 == nullptr) {
     // Tokens without a contribution (all slots null, dropped or elsewhere).
+    const int64_t t = x.dim(0), h = x.dim(1), es = DTypeSize(x.dtype());
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < t; ++i)
       if (expected_[static_cast<size_t>(i)] == 0) std::memset(y->at(i * h), 0, static_cast<size_t>(h * es));

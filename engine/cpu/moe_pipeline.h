@@ -111,6 +111,7 @@ class TiledMoe {
  private:
   struct Thread;
   struct Accumulator;
+  struct ForwardPass;   // one Forward call's state and stages (moe_pipeline.cc)
   struct BackwardPass;  // one Backward call's state and stages (moe_pipeline.cc)
   // Allocates *p as a packed [k, n] weight unless it already is one.
   void EnsurePack(PackedMatrix* p, int64_t k, int64_t n, DType dt);
