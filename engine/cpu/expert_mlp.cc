@@ -553,15 +553,15 @@ Status ExpertMlp::Forward(const ExpertWeights& w, const PackedRows& rows, Tensor
   return Status::Ok();
 }
 
+// Backward, by stage: dW2, dh (float, or straight-through int8), d(gate)
+// and d(up), dW1/dW3, dx rows (float, or straight-through int8).
 Status ExpertMlp::Backward(const ExpertWeights& w, const PackedRows& rows, const Tensor& dy, Tensor* dx_rows,
                            ExpertGrads* grads) {
   Impl& s = *impl_;
   if (!s.saved) MOELOG_RETURN_IF_ERROR(Up(w, rows, true));  // rematerialize ab and h
   const PackPlan& plan = *rows.plan;
   const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows, l = w.experts();
-  const int64_t valid = plan.valid_rows;
   const DType dt = rows.x.dtype();
-  const auto& groups = plan.group_sizes;
   Resize(&grads->dw1, dt, {l, h, m});
   Resize(&grads->dw3, dt, {l, h, m});
   Resize(&grads->dw2, dt, {l, m, h});
@@ -569,171 +569,186 @@ Status ExpertMlp::Backward(const ExpertWeights& w, const PackedRows& rows, const
   Resize(&s.dh, dt, {rn, m});
   Resize(&s.dab, dt, {rn, 2 * m});
   const bool quant = QuantRouted(options_.quant);
-
-  // dW2_g = h_g^T dy_g (float, also in int8 modes: straight-through). One
-  // batch: the experts' weight gradients are independent.
-  {
-    std::vector<MatmulJob> jobs;
-    int64_t r0 = 0;
-    for (int64_t g = 0; g < l; ++g) {
-      const int64_t n = groups[g];
-      MatmulJob j;
-      j.a = MatView::RowMajor(s.h.at(r0 * m), dt, n, m, m).T();
-      j.b = MatView::RowMajor(dy.at(r0 * h), dt, n, h, h);
-      j.c = OutView{grads->dw2.at(g * m * h), dt, m, h, h};
-      jobs.push_back(std::move(j));
-      r0 += n;
-    }
-    runner_->RunBatch(jobs);
-  }
-  // dh = dy W2^T.
-  if (!quant) {
-    auto b2t = [&](int64_t g) {
-      BOperand b;
-      b.view = MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h).T();
-      return b;
-    };
-    Grouped(runner_, options_.backend, groups, MatView::RowMajor(dy.data(), dt, rn, h, h), b2t,
-            OutView{s.dh.data(), dt, rn, m, m}, false);
-  } else {
-    // Straight-through dLHS: the upstream gradient quantized per row against
-    // the transposed int8 weights with the same per-expert scale.
-    s.dq.resize(static_cast<size_t>(rn * std::max(h, 2 * m)));
-    s.ds.resize(static_cast<size_t>(rn));
-    if (s.acc.size() < static_cast<size_t>(rn * std::max(h, 2 * m))) s.acc.resize(static_cast<size_t>(rn * std::max(h, 2 * m)));
-    if (s.q2.empty()) QuantizeExperts(runner_, w.w2, &s.q2, &s.s2, &s.qp2);
-    QuantizeRows(dy.data(), dt, valid, h, h, s.dq.data(), s.ds.data());
-    auto b2t = [&](int64_t g) {
-      BOperand b;
-      b.view = MatView::RowMajor(s.q2.data() + g * m * h, DType::kS8, m, h, h).T();
-      return b;
-    };
-    Grouped(runner_, GroupedBackend::kRaggedDot, groups, MatView::RowMajor(s.dq.data(), DType::kS8, valid, h, h),
-            b2t, OutView{s.acc.data(), DType::kS32, valid, m, m}, false);
-    Dequantize(groups, s.acc.data(), m, s.ds.data(), s.s2.data(), s.dh.data(), dt, m);
-  }
+  BackwardDw2(w, plan, dy, grads);
+  if (quant) BackwardDhInt8(w, plan, dy);
+  else BackwardDh(w, plan, dy);
   // d(gate), d(up) from dh; preweight scales dh by the row weight first.
-  {
-    const float* wt = options_.preweight ? plan.weight.data() : nullptr;
-    DispatchFloat(dt, [&](auto tag) {
-      using T = decltype(tag);
-      SwiGluBackwardRows(s.ab.as<T>(), s.ld_ab, s.b_off, valid, m, wt, s.dh.as<T>(), m, s.dab.as<T>());
-    });
-  }
-  // dW1, dW3 (fused: dW13 then split, as w13 was built from w1 and w3; the
-  // split runs on the thread that computed the expert's dW13).
-  {
-    if (options_.fused_w13) Resize(&s.dw13, dt, {l, h, 2 * m});
-    std::vector<MatmulJob> jobs;
-    int64_t r0 = 0;
-    const int64_t es = DTypeSize(dt);
-    for (int64_t g = 0; g < l; ++g) {
-      const int64_t n = groups[g];
-      MatView xv = MatView::RowMajor(rows.x.at(r0 * h), dt, n, h, h).T();
-      if (options_.fused_w13) {
-        MatmulJob j;
-        j.a = xv;
-        j.b = MatView::RowMajor(s.dab.at(r0 * 2 * m), dt, n, 2 * m, 2 * m);
-        j.c = OutView{s.dw13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m};
-        const char* src = static_cast<const char*>(s.dw13.at(g * h * 2 * m));
-        char* d1 = static_cast<char*>(grads->dw1.at(g * h * m));
-        char* d3 = static_cast<char*>(grads->dw3.at(g * h * m));
-        j.epilogue = [src, d1, d3, h, m, es] {
-          for (int64_t i = 0; i < h; ++i) {
-            std::memcpy(d1 + i * m * es, src + 2 * i * m * es, static_cast<size_t>(m * es));
-            std::memcpy(d3 + i * m * es, src + (2 * i + 1) * m * es, static_cast<size_t>(m * es));
-          }
-        };
-        jobs.push_back(std::move(j));
-      } else {
-        MatmulJob j1, j3;
-        j1.a = j3.a = xv;
-        j1.b = MatView::RowMajor(s.dab.at(r0 * m), dt, n, m, m);
-        j1.c = OutView{grads->dw1.at(g * h * m), dt, h, m, m};
-        j3.b = MatView::RowMajor(s.dab.at(s.b_off + r0 * m), dt, n, m, m);
-        j3.c = OutView{grads->dw3.at(g * h * m), dt, h, m, m};
-        jobs.push_back(std::move(j1));
-        jobs.push_back(std::move(j3));
-      }
-      r0 += n;
-    }
-    runner_->RunBatch(jobs);
-  }
-  // dx_rows = d(gate) W1^T + d(up) W3^T (fused: d(ab) W13^T).
-  if (!quant) {
-    if (options_.fused_w13) {
-      auto b = [&](int64_t g) {
-        BOperand o;
-        o.view = MatView::RowMajor(w.w13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m).T();
-        return o;
-      };
-      Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.data(), dt, rn, 2 * m, 2 * m), b,
-              OutView{dx_rows->data(), dt, rn, h, h}, false);
-    } else {
-      auto b1 = [&](int64_t g) {
-        BOperand o;
-        o.view = MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m).T();
-        return o;
-      };
-      auto b3 = [&](int64_t g) {
-        BOperand o;
-        o.view = MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m).T();
-        return o;
-      };
-      Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.data(), dt, rn, m, m), b1,
-              OutView{dx_rows->data(), dt, rn, h, h}, false);
-      Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.at(s.b_off), dt, rn, m, m), b3,
-              OutView{dx_rows->data(), dt, rn, h, h}, true);
-    }
-  } else {
-    // Straight-through int8 dLHS against the transposed int8 up weights.
-    std::vector<float> tmp;
-    if (options_.fused_w13) {
-      QuantizeRows(s.dab.data(), dt, valid, 2 * m, 2 * m, s.dq.data(), s.ds.data());
-      if (s.q13.empty()) QuantizeExperts(runner_, w.w13, &s.q13, &s.s13, &s.qp13);
-      auto b = [&](int64_t g) {
-        BOperand o;
-        o.view = MatView::RowMajor(s.q13.data() + g * h * 2 * m, DType::kS8, h, 2 * m, 2 * m).T();
-        return o;
-      };
-      Grouped(runner_, GroupedBackend::kRaggedDot, groups,
-              MatView::RowMajor(s.dq.data(), DType::kS8, valid, 2 * m, 2 * m), b,
-              OutView{s.acc.data(), DType::kS32, valid, h, h}, false);
-      Dequantize(groups, s.acc.data(), h, s.ds.data(), s.s13.data(), dx_rows->data(), dt, h);
-    } else {
-      // Gate and up gradients are quantized per row separately; each half
-      // uses its own weight's per-expert scale.
-      if (s.q1.empty()) QuantizeExperts(runner_, w.w1, &s.q1, &s.s1, &s.qp1);
-      if (s.q3.empty()) QuantizeExperts(runner_, w.w3, &s.q3, &s.s3, &s.qp3);
-      tmp.resize(static_cast<size_t>(valid * h));
-      auto run_half = [&](const std::vector<int8_t>& q, int64_t off) {
-        QuantizeRows(s.dab.at(off), dt, valid, m, m, s.dq.data(), s.ds.data());
-        auto b = [&](int64_t g) {
-          BOperand o;
-          o.view = MatView::RowMajor(q.data() + g * h * m, DType::kS8, h, m, m).T();
-          return o;
-        };
-        Grouped(runner_, GroupedBackend::kRaggedDot, groups,
-                MatView::RowMajor(s.dq.data(), DType::kS8, valid, m, m), b,
-                OutView{s.acc.data(), DType::kS32, valid, h, h}, false);
-      };
-      run_half(s.q1, 0);
-      Dequantize(groups, s.acc.data(), h, s.ds.data(), s.s1.data(), tmp.data(), DType::kF32, h);
-      run_half(s.q3, s.b_off);
-      int64_t r0 = 0;
-      for (int64_t g = 0; g < l; ++g) {
-        const float sg = s.s3[g];
-        for (int64_t r = r0; r < r0 + groups[g]; ++r) {
-          const float sc = s.ds[r] * sg;
-          for (int64_t j = 0; j < h; ++j)
-            StoreF(dx_rows->data(), dt, r * h + j, tmp[r * h + j] + static_cast<float>(s.acc[r * h + j]) * sc);
-        }
-        r0 += groups[g];
-      }
-    }
-  }
-  for (int64_t r = valid; r < rn; ++r) std::memset(dx_rows->at(r * h), 0, static_cast<size_t>(h * DTypeSize(dt)));
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    SwiGluBackwardRows(s.ab.as<T>(), s.ld_ab, s.b_off, plan.valid_rows, m, wt, s.dh.as<T>(), m, s.dab.as<T>());
+  });
+  BackwardDw13(w, rows, grads);
+  if (quant) BackwardDxInt8(w, plan, dx_rows);
+  else BackwardDx(w, plan, dx_rows);
+  for (int64_t r = plan.valid_rows; r < rn; ++r)
+    std::memset(dx_rows->at(r * h), 0, static_cast<size_t>(h * DTypeSize(dt)));
   return runner_->status();
+}
+
+// dW2_g = h_g^T dy_g (float, also in int8 modes: straight-through). One
+// batch: the experts' weight gradients are independent.
+void ExpertMlp::BackwardDw2(const ExpertWeights& w, const PackPlan& plan, const Tensor& dy, ExpertGrads* grads) {
+  Impl& s = *impl_;
+  const int64_t h = w.hidden(), m = w.mlp_dim();
+  const DType dt = dy.dtype();
+  std::vector<MatmulJob> jobs;
+  int64_t r0 = 0;
+  for (int64_t g = 0; g < w.experts(); ++g) {
+    const int64_t n = plan.group_sizes[g];
+    MatmulJob j;
+    j.a = MatView::RowMajor(s.h.at(r0 * m), dt, n, m, m).T();
+    j.b = MatView::RowMajor(dy.at(r0 * h), dt, n, h, h);
+    j.c = OutView{grads->dw2.at(g * m * h), dt, m, h, h};
+    jobs.push_back(std::move(j));
+    r0 += n;
+  }
+  runner_->RunBatch(jobs);
+}
+
+// dh = dy W2^T.
+void ExpertMlp::BackwardDh(const ExpertWeights& w, const PackPlan& plan, const Tensor& dy) {
+  Impl& s = *impl_;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
+  const DType dt = dy.dtype();
+  auto b2t = [&](int64_t g) {
+    BOperand b;
+    b.view = MatView::RowMajor(w.w2.at(g * m * h), dt, m, h, h).T();
+    return b;
+  };
+  Grouped(runner_, options_.backend, plan.group_sizes, MatView::RowMajor(dy.data(), dt, rn, h, h), b2t,
+          OutView{s.dh.data(), dt, rn, m, m}, false);
+}
+
+// Straight-through dLHS: the upstream gradient quantized per row against the
+// transposed int8 weights with the same per-expert scale.
+void ExpertMlp::BackwardDhInt8(const ExpertWeights& w, const PackPlan& plan, const Tensor& dy) {
+  Impl& s = *impl_;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows, valid = plan.valid_rows;
+  const size_t scratch = static_cast<size_t>(rn * std::max(h, 2 * m));
+  s.dq.resize(scratch);
+  s.ds.resize(static_cast<size_t>(rn));
+  if (s.acc.size() < scratch) s.acc.resize(scratch);
+  if (s.q2.empty()) QuantizeExperts(runner_, w.w2, &s.q2, &s.s2, &s.qp2);
+  QuantizeRows(dy.data(), dy.dtype(), valid, h, h, s.dq.data(), s.ds.data());
+  auto b2t = [&](int64_t g) {
+    BOperand b;
+    b.view = MatView::RowMajor(s.q2.data() + g * m * h, DType::kS8, m, h, h).T();
+    return b;
+  };
+  Grouped(runner_, GroupedBackend::kRaggedDot, plan.group_sizes, MatView::RowMajor(s.dq.data(), DType::kS8, valid, h, h),
+          b2t, OutView{s.acc.data(), DType::kS32, valid, m, m}, false);
+  Dequantize(plan.group_sizes, s.acc.data(), m, s.ds.data(), s.s2.data(), s.dh.data(), dy.dtype(), m);
+}
+
+// dW1, dW3 (fused: dW13 then split, as w13 was built from w1 and w3; the
+// split runs on the thread that computed the expert's dW13).
+void ExpertMlp::BackwardDw13(const ExpertWeights& w, const PackedRows& rows, ExpertGrads* grads) {
+  Impl& s = *impl_;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), l = w.experts();
+  const DType dt = rows.x.dtype();
+  const int64_t es = DTypeSize(dt);
+  if (options_.fused_w13) Resize(&s.dw13, dt, {l, h, 2 * m});
+  std::vector<MatmulJob> jobs;
+  int64_t r0 = 0;
+  for (int64_t g = 0; g < l; ++g) {
+    const int64_t n = rows.plan->group_sizes[g];
+    MatView xv = MatView::RowMajor(rows.x.at(r0 * h), dt, n, h, h).T();
+    if (options_.fused_w13) {
+      MatmulJob j;
+      j.a = xv;
+      j.b = MatView::RowMajor(s.dab.at(r0 * 2 * m), dt, n, 2 * m, 2 * m);
+      j.c = OutView{s.dw13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m};
+      const char* src = static_cast<const char*>(s.dw13.at(g * h * 2 * m));
+      char* d1 = static_cast<char*>(grads->dw1.at(g * h * m));
+      char* d3 = static_cast<char*>(grads->dw3.at(g * h * m));
+      j.epilogue = [src, d1, d3, h, m, es] {
+        for (int64_t i = 0; i < h; ++i) {
+          std::memcpy(d1 + i * m * es, src + 2 * i * m * es, static_cast<size_t>(m * es));
+          std::memcpy(d3 + i * m * es, src + (2 * i + 1) * m * es, static_cast<size_t>(m * es));
+        }
+      };
+      jobs.push_back(std::move(j));
+    } else {
+      MatmulJob j1, j3;
+      j1.a = j3.a = xv;
+      j1.b = MatView::RowMajor(s.dab.at(r0 * m), dt, n, m, m);
+      j1.c = OutView{grads->dw1.at(g * h * m), dt, h, m, m};
+      j3.b = MatView::RowMajor(s.dab.at(s.b_off + r0 * m), dt, n, m, m);
+      j3.c = OutView{grads->dw3.at(g * h * m), dt, h, m, m};
+      jobs.push_back(std::move(j1));
+      jobs.push_back(std::move(j3));
+    }
+    r0 += n;
+  }
+  runner_->RunBatch(jobs);
+}
+
+// dx_rows = d(gate) W1^T + d(up) W3^T (fused: d(ab) W13^T).
+void ExpertMlp::BackwardDx(const ExpertWeights& w, const PackPlan& plan, Tensor* dx_rows) {
+  Impl& s = *impl_;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
+  const DType dt = dx_rows->dtype();
+  const auto& groups = plan.group_sizes;
+  auto transposed = [&](const Tensor& weights, int64_t cols) {
+    return [&weights, h, cols, dt](int64_t g) {
+      BOperand o;
+      o.view = MatView::RowMajor(weights.at(g * h * cols), dt, h, cols, cols).T();
+      return o;
+    };
+  };
+  const OutView dx{dx_rows->data(), dt, rn, h, h};
+  if (options_.fused_w13) {
+    Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.data(), dt, rn, 2 * m, 2 * m),
+            transposed(w.w13, 2 * m), dx, false);
+    return;
+  }
+  Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.data(), dt, rn, m, m), transposed(w.w1, m), dx,
+          false);
+  Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.at(s.b_off), dt, rn, m, m), transposed(w.w3, m),
+          dx, true);
+}
+
+// Straight-through int8 dLHS against the transposed int8 up weights. Split
+// gate and up gradients are quantized per row separately; each half uses its
+// own weight's per-expert scale.
+void ExpertMlp::BackwardDxInt8(const ExpertWeights& w, const PackPlan& plan, Tensor* dx_rows) {
+  Impl& s = *impl_;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), l = w.experts(), valid = plan.valid_rows;
+  const DType dt = dx_rows->dtype();
+  const auto& groups = plan.group_sizes;
+  auto run = [&](const std::vector<int8_t>& q, int64_t cols, int64_t off) {
+    QuantizeRows(s.dab.at(off), dt, valid, cols, cols, s.dq.data(), s.ds.data());
+    auto b = [&](int64_t g) {
+      BOperand o;
+      o.view = MatView::RowMajor(q.data() + g * h * cols, DType::kS8, h, cols, cols).T();
+      return o;
+    };
+    Grouped(runner_, GroupedBackend::kRaggedDot, groups, MatView::RowMajor(s.dq.data(), DType::kS8, valid, cols, cols),
+            b, OutView{s.acc.data(), DType::kS32, valid, h, h}, false);
+  };
+  if (options_.fused_w13) {
+    if (s.q13.empty()) QuantizeExperts(runner_, w.w13, &s.q13, &s.s13, &s.qp13);
+    run(s.q13, 2 * m, 0);
+    Dequantize(groups, s.acc.data(), h, s.ds.data(), s.s13.data(), dx_rows->data(), dt, h);
+    return;
+  }
+  if (s.q1.empty()) QuantizeExperts(runner_, w.w1, &s.q1, &s.s1, &s.qp1);
+  if (s.q3.empty()) QuantizeExperts(runner_, w.w3, &s.q3, &s.s3, &s.qp3);
+  std::vector<float> gate(static_cast<size_t>(valid * h));
+  run(s.q1, m, 0);
+  Dequantize(groups, s.acc.data(), h, s.ds.data(), s.s1.data(), gate.data(), DType::kF32, h);
+  run(s.q3, m, s.b_off);
+  int64_t r0 = 0;
+  for (int64_t g = 0; g < l; ++g) {
+    const float sg = s.s3[g];
+    for (int64_t r = r0; r < r0 + groups[g]; ++r) {
+      const float sc = s.ds[r] * sg;
+      for (int64_t j = 0; j < h; ++j)
+        StoreF(dx_rows->data(), dt, r * h + j, gate[r * h + j] + static_cast<float>(s.acc[r * h + j]) * sc);
+    }
+    r0 += groups[g];
+  }
 }
 
 }  // namespace moelog::engine::cpu

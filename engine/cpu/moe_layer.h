@@ -199,6 +199,13 @@ class ExpertMlp {
   Status DownImpl(const ExpertWeights& w, const PackedRows& rows, Tensor* y, FusedCombine* combine);
   // Up without keeping gate|up, bf16 on prepacked weights that CanSliceUp.
   Status SlicedUp(const ExpertWeights& w, const PackedRows& rows);
+  // Backward's stages (expert_mlp.cc).
+  void BackwardDw2(const ExpertWeights& w, const PackPlan& plan, const Tensor& dy, ExpertGrads* grads);
+  void BackwardDh(const ExpertWeights& w, const PackPlan& plan, const Tensor& dy);
+  void BackwardDhInt8(const ExpertWeights& w, const PackPlan& plan, const Tensor& dy);
+  void BackwardDw13(const ExpertWeights& w, const PackedRows& rows, ExpertGrads* grads);
+  void BackwardDx(const ExpertWeights& w, const PackPlan& plan, Tensor* dx_rows);
+  void BackwardDxInt8(const ExpertWeights& w, const PackPlan& plan, Tensor* dx_rows);
   MatmulRunner* runner_;
   ExpertMlpOptions options_;
   std::shared_ptr<Impl> impl_;
