@@ -92,7 +92,7 @@ class Parser {
     auto w = Word("a config key");
     if (!w.ok()) return w.status();
     std::string k = NormalizeKey(*w);
-    if (!IsKnownRunKey(k)) return Error("unknown config key '" + *w + "'");
+    if (!IsKnownRunKey(k)) return Error("unknown config key '" + *w + "' (valid: " + JoinKeys(KnownRunKeys()) + ")");
     return k;
   }
 
@@ -222,6 +222,8 @@ class Parser {
       auto m = Word("a metric name");
       if (!m.ok()) return m.status();
       c.metric = NormalizeKey(*m);
+      if (!KnownMetrics().count(c.metric))
+        return Error("unknown metric '" + *m + "' (valid: " + JoinKeys(KnownMetrics()) + ")");
       static const std::set<std::string> kOps = {">=", ">", "<=", "<", "==", "!=", "="};
       if (AtEnd() || !kOps.count(Peek())) return Error("expected a comparison (>= > <= < == !=) after '" + *m + "'");
       c.op = Peek() == "=" ? "==" : Peek();

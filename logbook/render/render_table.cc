@@ -128,7 +128,7 @@ std::string TableCaption(const std::vector<TableRow>& rows, bool any_recorded) {
   std::string s = v5p && cpu ? "v5p rows: predicted by moelog's TPU v5p-8 model; cpu rows: measured on this machine."
                   : v5p      ? "Predicted by moelog's TPU v5p-8 model (`--target v5p`), not measured."
                              : "Measured by moelog on this machine's CPU (`--target cpu`).";
-  if (any_recorded) s += " Recorded: the figure this entry's Result states; delta: moelog's against it.";
+  if (any_recorded) s += " Recorded: the figure this entry's Result states; vs logbook: moelog's figure against it.";
   return s;
 }
 
@@ -330,13 +330,17 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
   std::vector<std::string> head = varying;
   if (any_status) head.push_back("status");
   for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"}) head.push_back(h);
+  // The delta's direction and what moelog's side is: "model vs logbook".
+  bool v5p = false, cpu = false;
+  for (const auto& r : rows) (r.target == "v5p" ? v5p : cpu) = true;
+  const std::string versus = std::string(v5p && cpu ? "moelog" : v5p ? "model" : "measured") + " vs logbook";
   if (rec.any_tflops) {
     head.push_back("recorded TF/s");
-    head.push_back("delta");
+    head.push_back(versus);
   }
   if (rec.any_tokens) {
     head.push_back("recorded tokens/s");
-    head.push_back("tokens/s delta");
+    head.push_back("tokens/s " + versus);
   }
   if (any_unvalidated) head.push_back("v5p model");
   std::string out = "|";

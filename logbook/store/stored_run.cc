@@ -62,7 +62,7 @@ std::string NormalizeKey(const std::string& key) {
   return it == kAliases.end() ? k : it->second;
 }
 
-bool IsKnownRunKey(const std::string& key) {
+const std::set<std::string>& KnownRunKeys() {
   static const std::set<std::string> kKeys = [] {
     std::set<std::string> keys = {"target", "host", "entry", "source", "topk_list",
                                   "null_route_frac_list", "null_route_sweep", "json",
@@ -76,7 +76,22 @@ bool IsKnownRunKey(const std::string& key) {
     }
     return keys;
   }();
-  return kKeys.count(key) > 0;
+  return kKeys;
+}
+
+bool IsKnownRunKey(const std::string& key) { return KnownRunKeys().count(key) > 0; }
+
+const std::set<std::string>& KnownMetrics() {
+  static const std::set<std::string> kMetrics = {"tflops",        "tflops_per_device", "tokens_per_s", "time_s",
+                                                 "mean_s",        "time_median_s",     "time_min_s",   "time_max_s",
+                                                 "mfu"};
+  return kMetrics;
+}
+
+std::string JoinKeys(const std::set<std::string>& keys) {
+  std::string s;
+  for (const auto& k : keys) s += (s.empty() ? "" : ", ") + k;
+  return s;
 }
 
 

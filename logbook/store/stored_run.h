@@ -6,6 +6,7 @@
 #define MOELOG_LOGBOOK_STORED_RUN_H_
 
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,13 @@ std::string NormalizeKey(const std::string& key);
 // True when `key` (normalized) names a config key of a run: every key of
 // CanonicalConfigJson for both targets, plus target, host, entry and source.
 bool IsKnownRunKey(const std::string& key);
+const std::set<std::string>& KnownRunKeys();
+
+// The metrics every run reports (tflops, tokens_per_s, time_s, mfu, ...).
+const std::set<std::string>& KnownMetrics();
+
+// "a, b, c": for error messages that list the valid names.
+std::string JoinKeys(const std::set<std::string>& keys);
 
 
 

@@ -101,7 +101,7 @@ TEST(RenderTableTest, RecordedColumnAndDeltaFromResultBullets) {
   const std::string t = RenderRunTable(rows, rec);
   const auto lines = SplitLines(t);
   ASSERT_GE(lines.size(), 6u);
-  EXPECT_EQ(lines[0], "| parallel_mode | time (ms) | TF/s | TF/s/device | tokens/s | recorded TF/s | delta |");
+  EXPECT_EQ(lines[0], "| parallel_mode | time (ms) | TF/s | TF/s/device | tokens/s | recorded TF/s | measured vs logbook |");
   // Under the table, what the figures are: these rows have no target, so cpu.
   EXPECT_TRUE(lines[4].empty());
   EXPECT_EQ(lines[5].rfind("Measured by moelog on this machine's CPU", 0), 0u) << lines[5];
