@@ -306,8 +306,7 @@ Status ExpertMlp::SlicedUp(const ExpertWeights& w, const PackedRows& rows) {
 
 Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows, bool keep_activations) {
   Impl& s = *impl_;
-  const PackPlan& plan = *rows.plan;
-  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
+  const int64_t m = w.mlp_dim(), rn = rows.plan->rows;
   const DType dt = rows.x.dtype();
   // The fused int8 up projection goes straight from the s32 accumulators to
   // the quantized h: ab and h exist only when a backward pass reads them.
@@ -326,116 +325,125 @@ Status ExpertMlp::Up(const ExpertWeights& w, const PackedRows& rows, bool keep_a
   s.h_quantized = false;
   s.ld_ab = fusedl ? 2 * m : m;
   s.b_off = fusedl ? m : rn * m;
-  const auto& groups = plan.group_sizes;
-  // h = SiLU(gate) * up (times the routing weight with preweight), computed
-  // per tile as the epilogue of the last up matmul, while the tile is hot.
-  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
   if (sliced) return SlicedUp(w, rows);
-  auto swiglu = [&s, dt, m, wt](int64_t r, int64_t n) {
-    DispatchFloat(dt, [&](auto tag) {
-      using T = decltype(tag);
-      SwiGluRows(s.ab.as<T>() + r * s.ld_ab, s.ld_ab, s.b_off, n, m, wt != nullptr ? wt + r : nullptr,
-                 s.h.as<T>() + r * m, m);
-    });
+  if (QuantRouted(options_.quant)) UpInt8(w, rows, keep_activations);
+  else UpFloat(w, rows, packed);
+  return runner_->status();
+}
+
+// h = SiLU(gate) * up (times the routing weight with preweight) for rows
+// [r, r + n): the epilogue of the last up matmul, while the tile is hot.
+void ExpertMlp::SwiGluTile(const PackPlan& plan, DType dt, int64_t m, int64_t r, int64_t n) {
+  Impl& s = *impl_;
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  DispatchFloat(dt, [&](auto tag) {
+    using T = decltype(tag);
+    SwiGluRows(s.ab.as<T>() + r * s.ld_ab, s.ld_ab, s.b_off, n, m, wt != nullptr ? wt + r : nullptr,
+               s.h.as<T>() + r * m, m);
+  });
+}
+
+// gate|up = x W1, x W3 (or x W13) per group in bf16/f32, SwiGLU per tile.
+void ExpertMlp::UpFloat(const ExpertWeights& w, const PackedRows& rows, bool packed) {
+  Impl& s = *impl_;
+  const PackPlan& plan = *rows.plan;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
+  const DType dt = rows.x.dtype();
+  auto swiglu_epi = [&](int64_t, int64_t r, int64_t n) { SwiGluTile(plan, dt, m, r, n); };
+  // The expert's weight: its prepacked copy, or the plain [h, cols] one.
+  auto weight = [&](const std::vector<PackedMatrix>& pk, const Tensor& plain, int64_t cols) {
+    return [&pk, &plain, packed, h, cols, dt](int64_t g) {
+      BOperand b;
+      if (packed) b.packed = &pk[g];
+      else b.view = MatView::RowMajor(plain.at(g * h * cols), dt, h, cols, cols);
+      return b;
+    };
   };
-  auto swiglu_epi = [&swiglu](int64_t, int64_t r, int64_t n) { swiglu(r, n); };
-  if (!QuantRouted(options_.quant)) {
-    MatView x = MatView::RowMajor(rows.x.data(), dt, rn, h, h);
+  MatView x = MatView::RowMajor(rows.x.data(), dt, rn, h, h);
+  const auto& groups = plan.group_sizes;
+  if (options_.fused_w13) {
+    Grouped(runner_, options_.backend, groups, x, weight(s.p13, w.w13, 2 * m),
+            OutView{s.ab.data(), dt, rn, 2 * m, 2 * m}, false, swiglu_epi);
+    return;
+  }
+  Grouped(runner_, options_.backend, groups, x, weight(s.p1, w.w1, m), OutView{s.ab.data(), dt, rn, m, m}, false);
+  Grouped(runner_, options_.backend, groups, x, weight(s.p3, w.w3, m), OutView{s.ab.at(s.b_off), dt, rn, m, m}, false,
+          swiglu_epi);
+}
+
+// int8 routed: s8 x s8 -> s32, always exact per group (ragged_dot
+// semantics, whatever --backend says); each job's s32 tile is consumed on
+// the thread that computed it, while it is in that core's L2. The down
+// projection's int8 input (hq, hs) is quantized per row while h is hot.
+void ExpertMlp::UpInt8(const ExpertWeights& w, const PackedRows& rows, bool keep_activations) {
+  Impl& s = *impl_;
+  const PackPlan& plan = *rows.plan;
+  const int64_t h = w.hidden(), m = w.mlp_dim(), rn = plan.rows;
+  const DType dt = rows.x.dtype();
+  const float* wt = options_.preweight ? plan.weight.data() : nullptr;
+  const int8_t* xq = rows.xq.data();
+  const float* xs = rows.xq_scale.data();
+  if (rows.xq.empty()) {
+    s.xq_scratch.resize(static_cast<size_t>(rn * h));
+    s.xs_scratch.resize(static_cast<size_t>(rn));
+    QuantizeRows(rows.x.data(), dt, rn, h, h, s.xq_scratch.data(), s.xs_scratch.data());
+    xq = s.xq_scratch.data();
+    xs = s.xs_scratch.data();
+  }
+  if (!s.prequantized) {  // int8_routed / int8_all: weights quantized in every call
     if (options_.fused_w13) {
-      auto b13 = [&](int64_t g) {
-        BOperand b;
-        if (packed) b.packed = &s.p13[g];
-        else b.view = MatView::RowMajor(w.w13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m);
-        return b;
-      };
-      Grouped(runner_, options_.backend, groups, x, b13, OutView{s.ab.data(), dt, rn, 2 * m, 2 * m}, false,
-              swiglu_epi);
+      QuantizeExperts(runner_, w.w13, &s.q13, &s.s13, &s.qp13);
     } else {
-      auto b1 = [&](int64_t g) {
-        BOperand b;
-        if (packed) b.packed = &s.p1[g];
-        else b.view = MatView::RowMajor(w.w1.at(g * h * m), dt, h, m, m);
-        return b;
-      };
-      auto b3 = [&](int64_t g) {
-        BOperand b;
-        if (packed) b.packed = &s.p3[g];
-        else b.view = MatView::RowMajor(w.w3.at(g * h * m), dt, h, m, m);
-        return b;
-      };
-      Grouped(runner_, options_.backend, groups, x, b1, OutView{s.ab.data(), dt, rn, m, m}, false);
-      Grouped(runner_, options_.backend, groups, x, b3, OutView{s.ab.at(s.b_off), dt, rn, m, m}, false,
-              swiglu_epi);
+      QuantizeExperts(runner_, w.w1, &s.q1, &s.s1, &s.qp1);
+      QuantizeExperts(runner_, w.w3, &s.q3, &s.s3, &s.qp3);
     }
+  }
+  MatView xv = MatView::RowMajor(xq, DType::kS8, rn, h, h);
+  s.hq.resize(static_cast<size_t>(rn * m));
+  s.hs.resize(static_cast<size_t>(rn));
+  const auto& groups = plan.group_sizes;
+  if (options_.fused_w13) {
+    // One pass per row: dequantize gate|up, SwiGLU, quantize h (and keep ab
+    // and h for the backward pass if asked).
+    auto b = [&s](int64_t g) { return &s.qp13[g]; };
+    const bool keep = keep_activations;
+    auto consume = [&](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
+      DispatchFloat(dt, [&](auto tag) {
+        using T = decltype(tag);
+        thread_local std::vector<float> hbuf;
+        if (hbuf.size() < static_cast<size_t>(m)) hbuf.resize(static_cast<size_t>(m));
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t r = r0 + i;
+          const float sc = xs[r] * s.s13[g];
+          T* ab = keep ? s.ab.as<T>() + r * s.ld_ab : nullptr;
+          s.hs[r] = Int8SwiGluQuantRow<T>(acc + i * 2 * m, acc + i * 2 * m + m, m, sc, sc,
+                                          wt != nullptr ? wt[r] : 1.0f, hbuf.data(), s.hq.data() + r * m, ab,
+                                          keep ? ab + s.b_off : nullptr, keep ? s.h.as<T>() + r * m : nullptr);
+        }
+      });
+    };
+    GroupedInt8(runner_, groups, xv, b, 2 * m, consume);
   } else {
-    // int8 routed: s8 x s8 -> s32, always exact per group (ragged_dot
-    // semantics, whatever --backend says); each job's s32 tile is consumed
-    // on the thread that computed it, while it is in that core's L2.
-    const int8_t* xq = rows.xq.data();
-    const float* xs = rows.xq_scale.data();
-    if (rows.xq.empty()) {
-      s.xq_scratch.resize(static_cast<size_t>(rn * h));
-      s.xs_scratch.resize(static_cast<size_t>(rn));
-      QuantizeRows(rows.x.data(), dt, rn, h, h, s.xq_scratch.data(), s.xs_scratch.data());
-      xq = s.xq_scratch.data();
-      xs = s.xs_scratch.data();
-    }
-    if (!s.prequantized) {  // int8_routed / int8_all: weights quantized in every call
-      if (options_.fused_w13) {
-        QuantizeExperts(runner_, w.w13, &s.q13, &s.s13, &s.qp13);
-      } else {
-        QuantizeExperts(runner_, w.w1, &s.q1, &s.s1, &s.qp1);
-        QuantizeExperts(runner_, w.w3, &s.q3, &s.s3, &s.qp3);
-      }
-    }
-    MatView xv = MatView::RowMajor(xq, DType::kS8, rn, h, h);
-    // The down projection's int8 input, quantized per row while h is hot.
-    s.hq.resize(static_cast<size_t>(rn * m));
-    s.hs.resize(static_cast<size_t>(rn));
-    if (options_.fused_w13) {
-      // One pass per row: dequantize gate|up, SwiGLU, quantize h (and keep
-      // ab and h for the backward pass if asked).
-      auto b = [&s](int64_t g) { return &s.qp13[g]; };
-      const bool keep = keep_activations;
-      auto consume = [&](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
+    auto b1 = [&s](int64_t g) { return &s.qp1[g]; };
+    auto b3 = [&s](int64_t g) { return &s.qp3[g]; };
+    auto dequant = [&](const std::vector<float>& ws, void* out) {
+      return [&ws, out, xs, dt, m](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
         DispatchFloat(dt, [&](auto tag) {
           using T = decltype(tag);
-          thread_local std::vector<float> hbuf;
-          if (hbuf.size() < static_cast<size_t>(m)) hbuf.resize(static_cast<size_t>(m));
-          for (int64_t i = 0; i < n; ++i) {
-            const int64_t r = r0 + i;
-            const float sc = xs[r] * s.s13[g];
-            T* ab = keep ? s.ab.as<T>() + r * s.ld_ab : nullptr;
-            s.hs[r] = Int8SwiGluQuantRow<T>(acc + i * 2 * m, acc + i * 2 * m + m, m, sc, sc,
-                                            wt != nullptr ? wt[r] : 1.0f, hbuf.data(), s.hq.data() + r * m, ab,
-                                            keep ? ab + s.b_off : nullptr, keep ? s.h.as<T>() + r * m : nullptr);
-          }
+          for (int64_t i = 0; i < n; ++i)
+            DequantizeRow<T>(acc + i * m, m, xs[r0 + i] * ws[g], static_cast<T*>(out) + (r0 + i) * m);
         });
       };
-      GroupedInt8(runner_, groups, xv, b, 2 * m, consume);
-    } else {
-      auto b1 = [&s](int64_t g) { return &s.qp1[g]; };
-      auto b3 = [&s](int64_t g) { return &s.qp3[g]; };
-      auto dequant = [&](const std::vector<float>& ws, void* out) {
-        return [&ws, out, xs, dt, m](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
-          DispatchFloat(dt, [&](auto tag) {
-            using T = decltype(tag);
-            for (int64_t i = 0; i < n; ++i)
-              DequantizeRow<T>(acc + i * m, m, xs[r0 + i] * ws[g], static_cast<T*>(out) + (r0 + i) * m);
-          });
-        };
-      };
-      GroupedInt8(runner_, groups, xv, b1, m, dequant(s.s1, s.ab.data()));
-      auto up = dequant(s.s3, s.ab.at(s.b_off));
-      GroupedInt8(runner_, groups, xv, b3, m, [&](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
-        up(g, r0, n, acc);
-        swiglu(r0, n);
-        QuantizeRows(s.h.at(r0 * m), dt, n, m, m, s.hq.data() + r0 * m, s.hs.data() + r0);
-      });
-    }
-    s.h_quantized = true;
+    };
+    GroupedInt8(runner_, groups, xv, b1, m, dequant(s.s1, s.ab.data()));
+    auto up = dequant(s.s3, s.ab.at(s.b_off));
+    GroupedInt8(runner_, groups, xv, b3, m, [&](int64_t g, int64_t r0, int64_t n, const int32_t* acc) {
+      up(g, r0, n, acc);
+      SwiGluTile(plan, dt, m, r0, n);
+      QuantizeRows(s.h.at(r0 * m), dt, n, m, m, s.hq.data() + r0 * m, s.hs.data() + r0);
+    });
   }
-  return runner_->status();
+  s.h_quantized = true;
 }
 
 Status ExpertMlp::Down(const ExpertWeights& w, const PackedRows& rows, Tensor* y) {

@@ -199,6 +199,10 @@ class ExpertMlp {
   Status DownImpl(const ExpertWeights& w, const PackedRows& rows, Tensor* y, FusedCombine* combine);
   // Up without keeping gate|up, bf16 on prepacked weights that CanSliceUp.
   Status SlicedUp(const ExpertWeights& w, const PackedRows& rows);
+  // Up's paths (expert_mlp.cc): float/bf16 grouped matmuls, or int8 routed.
+  void UpFloat(const ExpertWeights& w, const PackedRows& rows, bool packed);
+  void UpInt8(const ExpertWeights& w, const PackedRows& rows, bool keep_activations);
+  void SwiGluTile(const PackPlan& plan, DType dt, int64_t m, int64_t r, int64_t n);
   // Backward's stages (expert_mlp.cc).
   void BackwardDw2(const ExpertWeights& w, const PackPlan& plan, const Tensor& dy, ExpertGrads* grads);
   void BackwardDh(const ExpertWeights& w, const PackPlan& plan, const Tensor& dy);
