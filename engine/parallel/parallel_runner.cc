@@ -841,6 +841,98 @@ int64_t ComputedRows(ParallelModel& model) {
 
 // The run on an already created communicator. Errors are returned; the MPI
 // caller turns them into an abort of the whole job.
+// What a run's steps measured: its times and stage times, its bytes per
+// device (one untimed step), and the rows computed. After
+// ReduceOverProcesses, the slowest rank's times and every rank's bytes.
+struct StepMeasurements {
+  TimingStats time;
+  double collective_s = 0;
+  StageSeconds stage_s{};
+  std::vector<int64_t> dev_sent, dev_recv;  // per device
+  int64_t computed_rows = 0;
+};
+
+// One untimed step for the byte counts, then warmup + iters timed steps;
+// the collective and stage times are means over the timed steps.
+Status TimeSteps(Communicator* comm, ParallelModel* model, const BenchConfig& c, bool training, StepMeasurements* m) {
+  Status st;
+  std::vector<StepRecord> records;
+  auto step = [&] {
+    if (!st.ok()) return;
+    StepRecord rec;
+    st = RunStep(comm, model, training, &rec);
+    records.push_back(rec);
+  };
+  comm->ResetCounters();
+  step();
+  MOELOG_RETURN_IF_ERROR(st);
+  for (size_t i = 0; i < comm->local_devices().size(); ++i) {
+    m->dev_sent.push_back(comm->counters(i).bytes_sent);
+    m->dev_recv.push_back(comm->counters(i).bytes_recv);
+  }
+  records.clear();
+  comm->ResetCounters();
+  m->time = TimeFn(step, c.warmup, c.iters);
+  MOELOG_RETURN_IF_ERROR(st);
+  const size_t timed = std::min<size_t>(records.size(), static_cast<size_t>(std::max<int64_t>(c.iters, 0)));
+  for (size_t i = records.size() - timed; i < records.size(); ++i) {
+    m->collective_s += records[i].collective_s;
+    for (int k = 0; k < kStageCount; ++k) m->stage_s[k] += records[i].stages[k];
+  }
+  if (timed > 0) {
+    m->collective_s /= static_cast<double>(timed);
+    for (double& v : m->stage_s) v /= static_cast<double>(timed);
+  }
+  m->computed_rows = ComputedRows(*model);
+  return Status::Ok();
+}
+
+// Under MPI the slowest rank defines each iteration's time (and each
+// stage's); bytes and computed rows are gathered from every rank.
+void ReduceOverProcesses(Communicator* comm, StepMeasurements* m) {
+  if (!comm->spans_processes()) return;
+  for (double& s : m->time.samples_s) s = comm->MaxOverProcesses(s);
+  m->time = StatsFromSamples(m->time.samples_s);
+  m->collective_s = comm->MaxOverProcesses(m->collective_s);
+  for (double& v : m->stage_s) v = comm->MaxOverProcesses(v);
+  m->dev_sent = comm->GatherOverProcesses(m->dev_sent[0]);
+  m->dev_recv = comm->GatherOverProcesses(m->dev_recv[0]);
+  int64_t rows = 0;
+  for (int64_t v : comm->GatherOverProcesses(m->computed_rows)) rows += v;
+  m->computed_rows = rows;
+}
+
+// Bytes per device as counted, and whether they equal the dispatch plan's
+// analytic volumes; communication = collectives plus packing into and
+// unpacking from their staging buffers, compute = the rest of the step.
+void FillCommFigures(const StepMeasurements& m, const DispatchPlan& plan, const BenchConfig& c, const Options& o,
+                     RunResult* r) {
+  r->comm.bytes_sent_per_device = *std::max_element(m.dev_sent.begin(), m.dev_sent.end());
+  r->comm.bytes_recv_per_device = *std::max_element(m.dev_recv.begin(), m.dev_recv.end());
+  const double comm_s = m.stage_s[kComm];
+  r->comm.comm_s = comm_s;
+  r->comm.compute_s = std::max(0.0, r->time.mean_s - comm_s);
+  r->extra["comm_collective_s"] = m.collective_s;
+  r->extra["comm_staging_s"] = std::max(0.0, comm_s - m.collective_s);
+  StepVolumeInputs vin;
+  vin.hidden = c.hidden;
+  vin.mlp_dim = c.mlp_dim;
+  vin.shared_dim = c.shared_expert_dim;
+  vin.backward = o.training;
+  vin.wire = o.wire;
+  const std::vector<Volume> analytic = AnalyticStepVolumes(plan, vin);
+  int64_t analytic_sent_max = 0;
+  for (const Volume& v : analytic) analytic_sent_max = std::max(analytic_sent_max, v.sent);
+  bool counted_equals_analytic = true;
+  for (size_t d = 0; d < m.dev_sent.size(); ++d) {
+    r->extra["comm_bytes_sent_dev" + std::to_string(d)] = static_cast<double>(m.dev_sent[d]);
+    r->extra["comm_bytes_recv_dev" + std::to_string(d)] = static_cast<double>(m.dev_recv[d]);
+    if (m.dev_sent[d] != analytic[d].sent || m.dev_recv[d] != analytic[d].recv) counted_equals_analytic = false;
+  }
+  r->extra["comm_bytes_analytic_sent_max"] = static_cast<double>(analytic_sent_max);
+  r->extra["comm_counted_equals_analytic"] = counted_equals_analytic ? 1.0 : 0.0;
+}
+
 Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint& point, const Routing& routing,
                         cpu::BlockData* data) {
   auto prepared = PrepareRun(*comm, c, point, routing);
@@ -852,105 +944,26 @@ Result<RunResult> RunOn(Communicator* comm, const BenchConfig& c, const RunPoint
   ParallelModel model(comm, plan, o);
   MOELOG_RETURN_IF_ERROR(model.Setup(bc, data));
   MOELOG_RETURN_IF_ERROR(comm->Barrier());  // every process set up before timing
+  StepMeasurements m;
+  MOELOG_RETURN_IF_ERROR(TimeSteps(comm, &model, c, o.training, &m));
+  ReduceOverProcesses(comm, &m);
 
-  Status st;
-  std::vector<StepRecord> records;
-  auto step = [&] {
-    if (!st.ok()) return;
-    StepRecord rec;
-    st = RunStep(comm, &model, o.training, &rec);
-    records.push_back(rec);
-  };
-  // One untimed step gives the per-step byte counts.
-  comm->ResetCounters();
-  step();
-  MOELOG_RETURN_IF_ERROR(st);
-  std::vector<CommCounters> per_step;
-  for (size_t i = 0; i < comm->local_devices().size(); ++i) per_step.push_back(comm->counters(i));
-  records.clear();
-  comm->ResetCounters();
   RunResult r;
-  r.time = TimeFn(step, c.warmup, c.iters);
-  MOELOG_RETURN_IF_ERROR(st);
-
-  // Timed figures: means over the last `iters` steps.
-  const size_t timed = std::min<size_t>(records.size(), static_cast<size_t>(std::max<int64_t>(c.iters, 0)));
-  double collective_s = 0;
-  StageSeconds stage_s{};
-  for (size_t i = records.size() - timed; i < records.size(); ++i) {
-    collective_s += records[i].collective_s;
-    for (int k = 0; k < kStageCount; ++k) stage_s[k] += records[i].stages[k];
-  }
-  if (timed > 0) {
-    collective_s /= static_cast<double>(timed);
-    for (double& v : stage_s) v /= static_cast<double>(timed);
-  }
-  int64_t sent_max = 0, recv_max = 0;
-  for (const auto& pc : per_step) {
-    sent_max = std::max(sent_max, pc.bytes_sent);
-    recv_max = std::max(recv_max, pc.bytes_recv);
-  }
-  StepVolumeInputs vin;
-  vin.hidden = c.hidden;
-  vin.mlp_dim = c.mlp_dim;
-  vin.shared_dim = c.shared_expert_dim;
-  vin.backward = o.training;
-  vin.wire = o.wire;
-  std::vector<Volume> analytic = AnalyticStepVolumes(*plan, vin);
-  int64_t analytic_sent_max = 0;
-  for (const Volume& v : analytic) analytic_sent_max = std::max(analytic_sent_max, v.sent);
-  std::vector<int64_t> dev_sent, dev_recv;
-  int64_t computed_rows = ComputedRows(model);
-  if (comm->spans_processes()) {
-    // The slowest rank defines each iteration's time (and each stage's).
-    for (double& s : r.time.samples_s) s = comm->MaxOverProcesses(s);
-    r.time = StatsFromSamples(r.time.samples_s);
-    collective_s = comm->MaxOverProcesses(collective_s);
-    for (double& v : stage_s) v = comm->MaxOverProcesses(v);
-    dev_sent = comm->GatherOverProcesses(per_step[0].bytes_sent);
-    dev_recv = comm->GatherOverProcesses(per_step[0].bytes_recv);
-    sent_max = *std::max_element(dev_sent.begin(), dev_sent.end());
-    recv_max = *std::max_element(dev_recv.begin(), dev_recv.end());
-    computed_rows = 0;
-    for (int64_t v : comm->GatherOverProcesses(ComputedRows(model))) computed_rows += v;
-  } else {
-    for (const auto& pc : per_step) {
-      dev_sent.push_back(pc.bytes_sent);
-      dev_recv.push_back(pc.bytes_recv);
-    }
-  }
-
+  r.time = m.time;
   r.point = point;
   r.source = "measured";
   r.devices = comm->mesh().Size();
-  r.comm.bytes_sent_per_device = sent_max;
-  r.comm.bytes_recv_per_device = recv_max;
-  // Communication = the communication blocks: collectives plus packing into
-  // and unpacking from their staging buffers. Compute = the rest of the step.
-  const double comm_s = stage_s[kComm];
-  r.comm.comm_s = comm_s;
-  r.comm.compute_s = std::max(0.0, r.time.mean_s - comm_s);
-  r.extra["comm_collective_s"] = collective_s;
-  r.extra["comm_staging_s"] = std::max(0.0, comm_s - collective_s);
+  FillCommFigures(m, *plan, c, o, &r);
   if (c.stage_timing) {
     // Simulated devices: summed over the devices (they run one after the
     // other in this process). MPI: the slowest rank's.
-    for (Stage k : ReportedStages(o)) r.stages.push_back({kStageNames[k], stage_s[k], ""});
+    for (Stage k : ReportedStages(o)) r.stages.push_back({kStageNames[k], m.stage_s[k], ""});
   }
-  bool counted_equals_analytic = true;
-  for (size_t d = 0; d < dev_sent.size(); ++d) {
-    r.extra["comm_bytes_sent_dev" + std::to_string(d)] = static_cast<double>(dev_sent[d]);
-    r.extra["comm_bytes_recv_dev" + std::to_string(d)] = static_cast<double>(dev_recv[d]);
-    if (dev_sent[d] != analytic[d].sent || dev_recv[d] != analytic[d].recv) counted_equals_analytic = false;
-  }
-  r.extra["comm_bytes_analytic_sent_max"] = static_cast<double>(analytic_sent_max);
-  r.extra["comm_counted_equals_analytic"] = counted_equals_analytic ? 1.0 : 0.0;
   r.extra["ep_local_cap"] = static_cast<double>(plan->local_cap);
   r.extra["ep_max_local_rows"] = static_cast<double>(plan->max_count);
-  r.extra["ep_computed_rows"] = static_cast<double>(computed_rows);
+  r.extra["ep_computed_rows"] = static_cast<double>(m.computed_rows);
   r.extra["mpi_ranks"] = comm->spans_processes() ? comm->mesh().Size() : 0;
   r.extra["cpu_primitives_cached"] = static_cast<double>(model.runner().cached_primitives());
-
   if (c.check_numerics) {
     Gathered g;
     MOELOG_RETURN_IF_ERROR(GatherResults(comm, *plan, o, model.devices(), &g));
