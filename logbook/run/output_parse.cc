@@ -78,56 +78,24 @@ bool SameRun(const ParsedRun& run, const std::vector<Kv>& kvs) {
   return true;
 }
 
-}  // namespace
-
-ParsedOutput ParseHarnessOutput(std::string_view text) {
-  ParsedOutput out;
-  int section = 0;
-  ParsedRun* current = nullptr;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    std::vector<std::string> words = SplitWords(line);
-    if (words.empty()) {
-      if (nl == text.size()) break;
-      continue;
-    }
+// Reads the harness's lines one at a time into runs: a `devices=` line opens
+// a section, the per-mode line (`[dist] mode=...`) or a RESULT line opens a
+// run, and the detail lines after it (timing, stages, comm, run/load stats,
+// capacity, null routing) fill the open run.
+class OutputParser {
+ public:
+  void Line(std::string_view line) {
+    const std::vector<std::string> words = SplitWords(line);
+    if (words.empty()) return;
     const std::string& w0 = words[0];
-    if (w0.rfind("devices=", 0) == 0) {
-      section = out.sections++;
-      out.shapes.emplace_back();
-      current = nullptr;
-      continue;
-    }
-    if (w0 == "shape") {
-      std::vector<Kv> kvs;
-      std::vector<std::string> bare;
-      SplitKv(words, 1, &kvs, &bare);
-      if (out.shapes.empty()) out.shapes.emplace_back();
-      for (const auto& kv : kvs) out.shapes.back()[kv.key] = kv.value;
-      continue;
-    }
+    if (w0.rfind("devices=", 0) == 0) return OpenSection();
+    if (w0 == "shape") return Shape(words);
     if (w0 == "Traceback" || w0.rfind("Error", 0) == 0 || line.find("error:") != std::string_view::npos ||
         line.find("Error:") != std::string_view::npos) {
-      out.errors.emplace_back(line);
-      continue;
+      out_.errors.emplace_back(line);
+      return;
     }
-    if (w0 == "RESULT") {
-      std::vector<Kv> kvs;
-      std::vector<std::string> bare;
-      SplitKv(words, 1, &kvs, &bare);
-      if (current == nullptr || current->has_result_line || !SameRun(*current, kvs)) {
-        out.runs.emplace_back();
-        current = &out.runs.back();
-        current->section = section;
-      }
-      current->has_result_line = true;
-      for (const auto& kv : kvs) Put(current, kv.key, kv.value, "");
-      continue;
-    }
+    if (w0 == "RESULT") return Result(words);
     std::string dist;
     size_t first = 0;
     if (w0.size() > 2 && w0.front() == '[' && w0.back() == ']') {
@@ -137,57 +105,117 @@ ParsedOutput ParseHarnessOutput(std::string_view text) {
     std::vector<Kv> kvs;
     std::vector<std::string> bare;
     SplitKv(words, first, &kvs, &bare);
-    if (kvs.empty()) continue;
-    if (!dist.empty() && kvs.front().key == "mode" && first == 1 && words[1].rfind("mode=", 0) == 0) {
-      // The per-mode line: starts a run.
-      out.runs.emplace_back();
-      current = &out.runs.back();
-      current->section = section;
-      current->point["distribution"] = dist;
-      bool oom = Has(bare, "OOM");
-      current->oom = oom;
-      for (const auto& kv : kvs) {
-        if (oom && kv.key == "estimate_bytes") {
-          if (auto v = ParseNumber(kv.value)) current->metrics["oom_estimate_bytes"] = *v;
-          continue;
-        }
-        Put(current, kv.key, kv.value, "");
+    if (kvs.empty()) return;
+    if (!dist.empty() && kvs.front().key == "mode" && first == 1 && words[1].rfind("mode=", 0) == 0)
+      return ModeLine(dist, kvs, bare);
+    if (current_ == nullptr) return;
+    if (!dist.empty()) DistLine(kvs, bare);
+    else StatsLine(kvs, bare);
+  }
+
+  ParsedOutput Take() { return std::move(out_); }
+
+ private:
+  void OpenSection() {
+    section_ = out_.sections++;
+    out_.shapes.emplace_back();
+    current_ = nullptr;
+  }
+
+  void Shape(const std::vector<std::string>& words) {
+    std::vector<Kv> kvs;
+    std::vector<std::string> bare;
+    SplitKv(words, 1, &kvs, &bare);
+    if (out_.shapes.empty()) out_.shapes.emplace_back();
+    for (const auto& kv : kvs) out_.shapes.back()[kv.key] = kv.value;
+  }
+
+  void NewRun() {
+    out_.runs.emplace_back();
+    current_ = &out_.runs.back();
+    current_->section = section_;
+  }
+
+  // The RESULT line ends the run it names, or is a run of its own.
+  void Result(const std::vector<std::string>& words) {
+    std::vector<Kv> kvs;
+    std::vector<std::string> bare;
+    SplitKv(words, 1, &kvs, &bare);
+    if (current_ == nullptr || current_->has_result_line || !SameRun(*current_, kvs)) NewRun();
+    current_->has_result_line = true;
+    for (const auto& kv : kvs) Put(current_, kv.key, kv.value, "");
+  }
+
+  // "[dist] mode=... time_s=... [OOM estimate_bytes=...]": starts a run.
+  void ModeLine(const std::string& dist, const std::vector<Kv>& kvs, const std::vector<std::string>& bare) {
+    NewRun();
+    current_->point["distribution"] = dist;
+    current_->oom = Has(bare, "OOM");
+    for (const auto& kv : kvs) {
+      if (current_->oom && kv.key == "estimate_bytes") {
+        if (auto v = ParseNumber(kv.value)) current_->metrics["oom_estimate_bytes"] = *v;
+        continue;
       }
-      continue;
+      Put(current_, kv.key, kv.value, "");
     }
-    if (current == nullptr) continue;
-    if (!dist.empty() && Has(bare, "timing")) {
-      for (const auto& kv : kvs) Put(current, kv.key, kv.value, "");
-    } else if (!dist.empty() && Has(bare, "stage")) {
-      for (const auto& kv : kvs) {
-        if (kv.key == "pass") continue;
-        // pack_s=0.1 -> stage_pack_s
-        Put(current, kv.key, kv.value, "stage_");
-      }
-    } else if (!dist.empty() && Has(bare, "stage_pct")) {
-      for (const auto& kv : kvs) Put(current, kv.key + "_pct", kv.value, "stage_");
-    } else if (!dist.empty() && Has(bare, "stage_bound")) {
-      for (const auto& kv : kvs) current->point["stage_bound_" + kv.key] = kv.value;
-    } else if (!dist.empty() && Has(bare, "comm")) {
-      for (const auto& kv : kvs) Put(current, kv.key, kv.value, "comm_");
-    } else if (Has(bare, "run_stats") || Has(bare, "load_stats") || Has(bare, "capacity")) {
-      std::string prefix = Has(bare, "run_stats") ? "run_stats_" : Has(bare, "load_stats") ? "load_stats_" : "capacity_";
+  }
+
+  // "[dist] ... timing|stage|stage_pct|stage_bound|comm ...".
+  void DistLine(const std::vector<Kv>& kvs, const std::vector<std::string>& bare) {
+    if (Has(bare, "timing")) {
+      for (const auto& kv : kvs) Put(current_, kv.key, kv.value, "");
+    } else if (Has(bare, "stage")) {
+      for (const auto& kv : kvs)
+        if (kv.key != "pass") Put(current_, kv.key, kv.value, "stage_");  // pack_s=0.1 -> stage_pack_s
+    } else if (Has(bare, "stage_pct")) {
+      for (const auto& kv : kvs) Put(current_, kv.key + "_pct", kv.value, "stage_");
+    } else if (Has(bare, "stage_bound")) {
+      for (const auto& kv : kvs) current_->point["stage_bound_" + kv.key] = kv.value;
+    } else if (Has(bare, "comm")) {
+      for (const auto& kv : kvs) Put(current_, kv.key, kv.value, "comm_");
+    } else {
+      StatsLine(kvs, bare);
+    }
+  }
+
+  // "... run_stats|load_stats|capacity|null_route ...".
+  void StatsLine(const std::vector<Kv>& kvs, const std::vector<std::string>& bare) {
+    if (Has(bare, "run_stats") || Has(bare, "load_stats") || Has(bare, "capacity")) {
+      const std::string prefix =
+          Has(bare, "run_stats") ? "run_stats_" : Has(bare, "load_stats") ? "load_stats_" : "capacity_";
       for (const auto& kv : kvs) {
         if (kv.key == "topk" || kv.key == "impl") continue;
-        if (prefix == "capacity_" && kv.key == "policy") { current->point["capacity_policy"] = kv.value; continue; }
-        Put(current, kv.key, kv.value, prefix);
+        if (prefix == "capacity_" && kv.key == "policy") current_->point["capacity_policy"] = kv.value;
+        else Put(current_, kv.key, kv.value, prefix);
       }
     } else if (Has(bare, "null_route")) {
       for (const auto& kv : kvs) {
         if (kv.key == "topk" || kv.key == "impl") continue;
-        if (kv.key == "mode") { current->point["null_mode"] = kv.value; continue; }
-        if (kv.key == "target") { Put(current, "null_target", kv.value, ""); continue; }
-        if (kv.key == "realized") { Put(current, "null_realized", kv.value, ""); continue; }
-        Put(current, kv.key, kv.value, "");
+        if (kv.key == "mode") current_->point["null_mode"] = kv.value;
+        else if (kv.key == "target") Put(current_, "null_target", kv.value, "");
+        else if (kv.key == "realized") Put(current_, "null_realized", kv.value, "");
+        else Put(current_, kv.key, kv.value, "");
       }
     }
   }
-  return out;
+
+  ParsedOutput out_;
+  int section_ = 0;
+  ParsedRun* current_ = nullptr;
+};
+
+}  // namespace
+
+ParsedOutput ParseHarnessOutput(std::string_view text) {
+  OutputParser parser;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    parser.Line(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return parser.Take();
 }
 
 ParsedRun RunFromResult(const engine::RunResult& r) {
