@@ -181,9 +181,10 @@ std::string ChartStem(const std::string& entry_id) {
   return (out.empty() ? std::string("chart") : out) + "-" + std::string(hex, 8);
 }
 
-Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options) {
-  if (points.empty()) return Status::NotFound("no runs to chart");
-  // Which keys vary?
+namespace {
+
+// The config keys whose values differ between the points.
+std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
   std::set<std::string> keys;
   for (const auto& p : points)
     for (const auto& [k, v] : p.config)
@@ -191,41 +192,53 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   std::vector<std::string> varied;
   for (const auto& k : keys)
     if (Distinct(points, k).size() > 1) varied.push_back(k);
+  return varied;
+}
+
+// The x axis: --x, else the numeric axis with the most values (3 or more,
+// or any when no categorical key varies), else the first categorical axis
+// that varies, else any varied key. Exactly one of *numeric, *categorical.
+Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::string>& varied,
+                  const std::string& x_option, std::string* numeric, std::string* categorical) {
   auto is_varied = [&](const std::string& k) { return std::find(varied.begin(), varied.end(), k) != varied.end(); };
-
-  ChartPlan plan;
-  const std::string x_opt = options.x_key.empty() ? "" : NormalizeKey(options.x_key);
-  if (!x_opt.empty() && !IsNumericAxis(x_opt) && !IsCategoricalAxis(x_opt))
-    return Status::InvalidArgument("--x " + options.x_key + " is not a chart axis (numeric: topk, null_route_frac, mlp_dim, "
-                                   "tokens, experts, devices; categorical: backend, impl, remat_mode, parallel_mode, "
-                                   "quant_mode, routing_pack_strategy, ...)");
-  std::string numeric, categorical;
+  const std::string x_opt = x_option.empty() ? "" : NormalizeKey(x_option);
   if (!x_opt.empty()) {
+    if (!IsNumericAxis(x_opt) && !IsCategoricalAxis(x_opt))
+      return Status::InvalidArgument("--x " + x_option + " is not a chart axis (numeric: topk, null_route_frac, "
+                                     "mlp_dim, tokens, experts, devices; categorical: backend, impl, remat_mode, "
+                                     "parallel_mode, quant_mode, routing_pack_strategy, ...)");
     if (!is_varied(x_opt)) return Status::NotFound("the runs do not vary " + x_opt);
-    (IsNumericAxis(x_opt) ? numeric : categorical) = x_opt;
-  } else {
-    size_t best = 0;
-    for (const auto& k : NumericAxes()) {
-      size_t n = Distinct(points, k).size();
-      if (n > 1 && n > best) { best = n; numeric = k; }
-    }
-    for (const auto& k : CategoricalAxes())
-      if (is_varied(k)) { categorical = k; break; }
-    if (!numeric.empty() && best < 3 && !categorical.empty()) numeric.clear();  // a categorical A/B
-    if (!numeric.empty()) categorical.clear();
-    if (numeric.empty() && categorical.empty()) {
-      if (varied.empty()) return Status::NotFound("the runs do not vary along any axis");
-      categorical = varied.front();  // some other key varies: bars by it
-    }
+    (IsNumericAxis(x_opt) ? *numeric : *categorical) = x_opt;
+    return Status::Ok();
   }
-  plan.kind = numeric.empty() ? ChartPlan::Kind::kBars : ChartPlan::Kind::kLine;
+  size_t best = 0;
+  for (const auto& k : NumericAxes()) {
+    const size_t n = Distinct(points, k).size();
+    if (n > 1 && n > best) best = n, *numeric = k;
+  }
+  for (const auto& k : CategoricalAxes())
+    if (is_varied(k)) {
+      *categorical = k;
+      break;
+    }
+  if (!numeric->empty() && best < 3 && !categorical->empty()) numeric->clear();  // a categorical A/B
+  if (!numeric->empty()) categorical->clear();
+  if (numeric->empty() && categorical->empty()) {
+    if (varied.empty()) return Status::NotFound("the runs do not vary along any axis");
+    *categorical = varied.front();  // some other key varies: bars by it
+  }
+  return Status::Ok();
+}
 
-  // Metrics.
+// The y metrics: --y, else TF/s (and tokens/s on a line chart), those the
+// points record.
+Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& points, const ChartOptions& options,
+                                               ChartPlan::Kind kind) {
   std::vector<std::string> metrics;
   for (const auto& m : options.y_metrics) metrics.push_back(NormalizeKey(m));
   if (metrics.empty()) {
     metrics = {"tflops"};
-    if (plan.kind == ChartPlan::Kind::kLine) metrics.push_back("tokens_per_s");
+    if (kind == ChartPlan::Kind::kLine) metrics.push_back("tokens_per_s");
   }
   std::vector<std::string> present;
   for (const auto& m : metrics)
@@ -234,93 +247,120 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   if (present.empty()) return Status::InvalidArgument("no run records " + metrics.front());
   if (!options.y_metrics.empty() && present.size() != metrics.size())
     return Status::InvalidArgument("no run records some of the --y metrics");
-  metrics = present;
+  return present;
+}
 
+bool MultiSource(const std::vector<ChartPoint>& points) {
   std::set<std::string> sources;
   for (const auto& p : points) sources.insert(p.source);
-  const bool multi_source = sources.size() > 1;  // recorded vs measured/modeled: separate series
+  return sources.size() > 1;  // recorded vs measured/modeled: separate series
+}
 
-  if (plan.kind == ChartPlan::Kind::kLine) {
-    plan.x_key = numeric;
-    std::vector<std::pair<double, std::string>> xs;
-    for (const auto& v : Distinct(points, numeric))
-      if (auto n = ParseNumber(v)) xs.push_back({*n, FormatValue(*n)});
-    std::sort(xs.begin(), xs.end());
-    for (const auto& [n, s] : xs) plan.x_values.push_back(s);
-    // Series: other varied keys x source x metric.
-    std::vector<std::string> others;
-    for (const auto& k : varied)
-      if (k != numeric) others.push_back(k);
-    std::vector<std::string> order;
-    std::map<std::string, ChartSeries> by_name;
-    for (size_t mi = 0; mi < metrics.size(); ++mi) {
-      for (const auto& p : points) {
-        auto mv = p.metrics.find(metrics[mi]);
-        if (mv == p.metrics.end()) continue;
-        auto xv = ParseNumber(ValueOf(p, numeric));
-        if (!xv) continue;
-        std::string name;
-        for (const auto& k : others) name += (name.empty() ? "" : ", ") + k + "=" + Canon(ValueOf(p, k));
-        if (multi_source) name += (name.empty() ? "" : " ") + std::string("[") + p.source + "]";
-        name += (name.empty() ? "" : " ") + MetricLabel(metrics[mi]);
-        // Grouped by the full name; the label may be shortened by escaping.
-        auto [it, fresh] = by_name.try_emplace(std::to_string(mi) + "|" + name);
-        if (fresh) {
-          order.push_back(it->first);
-          it->second.name = GnuplotLabel(name);
-          it->second.metric = metrics[mi];
-          it->second.axis = mi == 0 ? 1 : 2;
-          it->second.y.assign(plan.x_values.size(), std::nullopt);
-        }
-        size_t xi = std::find(plan.x_values.begin(), plan.x_values.end(), FormatValue(*xv)) - plan.x_values.begin();
-        if (xi < plan.x_values.size() && !it->second.y[xi]) it->second.y[xi] = mv->second;
-      }
-    }
-    for (const auto& k : order) plan.series.push_back(by_name[k]);
-    plan.x_label = AxisLabel(numeric);
-  } else {
-    // Grouped bars: clusters = other varied keys (and source), bars = values of the categorical key.
-    plan.bar_key = categorical;
-    plan.x_key = categorical;
-    std::vector<std::string> others;
-    for (const auto& k : varied)
-      if (k != categorical) others.push_back(k);
-    const std::string metric = metrics.front();
-    std::vector<std::string> bar_values = Distinct(points, categorical);
-    std::vector<std::string> clusters;
-    std::map<std::string, std::map<std::string, double>> cell;  // cluster -> bar value -> y
+std::vector<std::string> Others(const std::vector<std::string>& varied, const std::string& axis) {
+  std::vector<std::string> out;
+  for (const auto& k : varied)
+    if (k != axis) out.push_back(k);
+  return out;
+}
+
+// Lines over the numeric axis: one series per (other varied keys, source,
+// metric), the first metric on y1 and the second on y2.
+void PlanLines(const std::vector<ChartPoint>& points, const std::vector<std::string>& varied,
+               const std::string& numeric, const std::vector<std::string>& metrics, ChartPlan* plan) {
+  plan->x_key = numeric;
+  std::vector<std::pair<double, std::string>> xs;
+  for (const auto& v : Distinct(points, numeric))
+    if (auto n = ParseNumber(v)) xs.push_back({*n, FormatValue(*n)});
+  std::sort(xs.begin(), xs.end());
+  for (const auto& [n, s] : xs) plan->x_values.push_back(s);
+  const std::vector<std::string> others = Others(varied, numeric);
+  const bool multi_source = MultiSource(points);
+  std::vector<std::string> order;
+  std::map<std::string, ChartSeries> by_name;
+  for (size_t mi = 0; mi < metrics.size(); ++mi) {
     for (const auto& p : points) {
-      auto mv = p.metrics.find(metric);
+      auto mv = p.metrics.find(metrics[mi]);
       if (mv == p.metrics.end()) continue;
-      std::string cl;
-      for (const auto& k : others) cl += (cl.empty() ? "" : ", ") + k + "=" + Canon(ValueOf(p, k));
-      if (multi_source) cl += (cl.empty() ? "" : " ") + std::string("[") + p.source + "]";
-      if (cl.empty()) cl = "all";
-      if (std::find(clusters.begin(), clusters.end(), cl) == clusters.end()) clusters.push_back(cl);
-      std::string bv = ValueOf(p, categorical);
-      for (const auto& b : bar_values)
-        if (ValuesEqual(b, bv)) bv = b;
-      cell[cl].try_emplace(bv, mv->second);
-    }
-    for (const auto& cl : clusters) plan.x_values.push_back(GnuplotLabel(cl));
-    for (const auto& b : bar_values) {
-      ChartSeries s;
-      s.name = GnuplotLabel(categorical + "=" + b);
-      s.metric = metric;
-      for (const auto& cl : clusters) {
-        auto it = cell[cl].find(b);
-        s.y.push_back(it == cell[cl].end() ? std::nullopt : std::optional<double>(it->second));
+      auto xv = ParseNumber(ValueOf(p, numeric));
+      if (!xv) continue;
+      std::string name;
+      for (const auto& k : others) name += (name.empty() ? "" : ", ") + k + "=" + Canon(ValueOf(p, k));
+      if (multi_source) name += (name.empty() ? "" : " ") + std::string("[") + p.source + "]";
+      name += (name.empty() ? "" : " ") + MetricLabel(metrics[mi]);
+      // Grouped by the full name; the label may be shortened by escaping.
+      auto [it, fresh] = by_name.try_emplace(std::to_string(mi) + "|" + name);
+      if (fresh) {
+        order.push_back(it->first);
+        it->second.name = GnuplotLabel(name);
+        it->second.metric = metrics[mi];
+        it->second.axis = mi == 0 ? 1 : 2;
+        it->second.y.assign(plan->x_values.size(), std::nullopt);
       }
-      plan.series.push_back(s);
+      size_t xi = std::find(plan->x_values.begin(), plan->x_values.end(), FormatValue(*xv)) - plan->x_values.begin();
+      if (xi < plan->x_values.size() && !it->second.y[xi]) it->second.y[xi] = mv->second;
     }
-    plan.x_label = others.empty() ? AxisLabel(categorical) : GnuplotLabel(Join(others));
   }
-  plan.y1_label = MetricLabel(metrics.front());
-  if (plan.kind == ChartPlan::Kind::kLine && metrics.size() > 1) plan.y2_label = MetricLabel(metrics[1]);
-  std::string title = options.title.empty()
-                          ? MetricLabel(metrics.front()) + (plan.y2_label.empty() ? "" : " and " + plan.y2_label) +
-                                " vs " + plan.x_key
-                          : options.title;
+  for (const auto& k : order) plan->series.push_back(by_name[k]);
+  plan->x_label = AxisLabel(numeric);
+}
+
+// Grouped bars: clusters = the other varied keys (and source), bars = the
+// values of the categorical key.
+void PlanBars(const std::vector<ChartPoint>& points, const std::vector<std::string>& varied,
+              const std::string& categorical, const std::string& metric, ChartPlan* plan) {
+  plan->bar_key = categorical;
+  plan->x_key = categorical;
+  const std::vector<std::string> others = Others(varied, categorical);
+  const bool multi_source = MultiSource(points);
+  const std::vector<std::string> bar_values = Distinct(points, categorical);
+  std::vector<std::string> clusters;
+  std::map<std::string, std::map<std::string, double>> cell;  // cluster -> bar value -> y
+  for (const auto& p : points) {
+    auto mv = p.metrics.find(metric);
+    if (mv == p.metrics.end()) continue;
+    std::string cl;
+    for (const auto& k : others) cl += (cl.empty() ? "" : ", ") + k + "=" + Canon(ValueOf(p, k));
+    if (multi_source) cl += (cl.empty() ? "" : " ") + std::string("[") + p.source + "]";
+    if (cl.empty()) cl = "all";
+    if (std::find(clusters.begin(), clusters.end(), cl) == clusters.end()) clusters.push_back(cl);
+    std::string bv = ValueOf(p, categorical);
+    for (const auto& b : bar_values)
+      if (ValuesEqual(b, bv)) bv = b;
+    cell[cl].try_emplace(bv, mv->second);
+  }
+  for (const auto& cl : clusters) plan->x_values.push_back(GnuplotLabel(cl));
+  for (const auto& b : bar_values) {
+    ChartSeries s;
+    s.name = GnuplotLabel(categorical + "=" + b);
+    s.metric = metric;
+    for (const auto& cl : clusters) {
+      auto it = cell[cl].find(b);
+      s.y.push_back(it == cell[cl].end() ? std::nullopt : std::optional<double>(it->second));
+    }
+    plan->series.push_back(s);
+  }
+  plan->x_label = others.empty() ? AxisLabel(categorical) : GnuplotLabel(Join(others));
+}
+
+}  // namespace
+
+Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options) {
+  if (points.empty()) return Status::NotFound("no runs to chart");
+  const std::vector<std::string> varied = VariedKeys(points);
+  std::string numeric, categorical;
+  MOELOG_RETURN_IF_ERROR(ChooseAxis(points, varied, options.x_key, &numeric, &categorical));
+  ChartPlan plan;
+  plan.kind = numeric.empty() ? ChartPlan::Kind::kBars : ChartPlan::Kind::kLine;
+  auto metrics = ChooseMetrics(points, options, plan.kind);
+  if (!metrics.ok()) return metrics.status();
+  if (plan.kind == ChartPlan::Kind::kLine) PlanLines(points, varied, numeric, *metrics, &plan);
+  else PlanBars(points, varied, categorical, metrics->front(), &plan);
+  plan.y1_label = MetricLabel(metrics->front());
+  if (plan.kind == ChartPlan::Kind::kLine && metrics->size() > 1) plan.y2_label = MetricLabel((*metrics)[1]);
+  const std::string title = options.title.empty()
+                                ? MetricLabel(metrics->front()) + (plan.y2_label.empty() ? "" : " and " + plan.y2_label) +
+                                      " vs " + plan.x_key
+                                : options.title;
   plan.title = GnuplotLabel(title);
   return plan;
 }
