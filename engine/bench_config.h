@@ -108,14 +108,6 @@ const std::vector<BenchLimit>& BenchLimits();
 
 std::vector<RunPoint> ExpandRuns(const BenchConfig& config);
 
-// Parses harness-style arguments (without the program name), e.g.
-// {"--tokens", "128", "--topk-list=1,2"}. Unknown flags, bad choices and bad
-// values give InvalidArgument naming the flag. `--help` gives NotFound with the
-// help text as message (callers print it and exit 0).
-Result<BenchConfig> ParseBenchArgs(const std::vector<std::string>& args);
-
-// The help text of `moelog bench`.
-std::string BenchHelp();
 
 // Canonical JSON of the config (all flags, sorted keys), for cache keys and
 // provenance. Two command lines that mean the same run give the same string.

@@ -4,11 +4,12 @@
 
 #include "engine/bench.h"
 #include "logbook/cli/commands.h"
+#include "logbook/plan/bench_args.h"
 
 namespace moelog::cli {
 
 int CmdBench(const Args& args) {
-  auto config = engine::ParseBenchArgs(args);
+  auto config = logbook::ParseBenchArgs(args);
   if (!config.ok()) {
     if (config.status().code() == Status::Code::kNotFound) {  // --help
       std::cout << config.status().message();

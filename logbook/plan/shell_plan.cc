@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "engine/v5p/hardware.h"
+#include "logbook/plan/bench_args.h"
 #include "logbook/work_queue.h"
 
 namespace moelog::logbook {
@@ -571,7 +572,7 @@ bool LooksLikeScript(const std::string& w) {
 
 // A harness argument list, parsed, validated and canonicalized once.
 struct ParsedArgs {
-  Result<engine::BenchConfig> config;  // engine::ParseBenchArgs
+  Result<engine::BenchConfig> config;  // ParseBenchArgs
   Status valid;                        // config->Validate() when config is ok
   std::string canonical;               // engine::CanonicalConfigJson when both are ok
 };
@@ -587,7 +588,7 @@ std::shared_ptr<const ParsedArgs> CachedParseBenchArgs(const std::vector<std::st
     auto it = g_args_memo.find(args);
     if (it != g_args_memo.end()) return it->second;
   }
-  auto parsed = std::make_shared<ParsedArgs>(ParsedArgs{engine::ParseBenchArgs(args), Status::Ok(), {}});
+  auto parsed = std::make_shared<ParsedArgs>(ParsedArgs{ParseBenchArgs(args), Status::Ok(), {}});
   if (parsed->config.ok()) {
     parsed->valid = parsed->config->Validate();
     if (parsed->valid.ok()) parsed->canonical = engine::CanonicalConfigJson(*parsed->config);

@@ -46,7 +46,7 @@ struct BenchInvocation {
   std::string command_line;               // shell-quoted `moelog bench ARGS` for display and storage
   std::map<std::string, std::string> env; // env prefixes and launcher -e variables
   std::map<std::string, std::string> loop_bindings;  // loop/read variables in scope, e.g. {tk: "2"}
-  engine::BenchConfig config;             // engine::ParseBenchArgs(args)
+  engine::BenchConfig config;             // ParseBenchArgs(args)
   std::string canonical_config;           // engine::CanonicalConfigJson(config)
   bool errexit = false;                   // `set -e` is in effect: a failure ends the script here
 };

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/backend.h"
+#include "logbook/plan/bench_args.h"
 #include "engine/bench.h"
 #include "engine/cpu/moe_block.h"
 #include "engine/parallel/mpi_comm.h"
@@ -45,7 +46,7 @@ void CheckCase(const Case& k) {
   if (!k.mesh.empty()) args.insert(args.end(), {"--mesh", k.mesh});
   if (k.drop_cf > 0)
     args.insert(args.end(), {"--capacity-policy", "drop", "--capacity-factor", std::to_string(k.drop_cf)});
-  auto cfg = ParseBenchArgs(args);
+  auto cfg = logbook::ParseBenchArgs(args);
   ASSERT_TRUE(cfg.ok()) << cfg.status().ToString();
   ASSERT_TRUE(cfg->Validate().ok()) << cfg->Validate().ToString();
   auto runs = ExpandRuns(*cfg);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/backend.h"
+#include "logbook/plan/bench_args.h"
 #include "engine/bench.h"
 #include "engine/metrics.h"
 #include "engine/v5p/hardware.h"
@@ -136,7 +137,7 @@ BenchConfig Config(const std::vector<std::string>& extra) {
     args.push_back(v);
   }
   args.insert(args.end(), extra.begin(), extra.end());
-  auto c = ParseBenchArgs(args);
+  auto c = logbook::ParseBenchArgs(args);
   EXPECT_TRUE(c.ok()) << c.status().ToString();
   return c.ok() ? *c : BenchConfig{};
 }

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "engine/bench_config.h"
+#include "logbook/plan/bench_args.h"
 #include "logbook/plan/shell_plan.h"
 
 namespace {
@@ -55,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       targets += a.rfind("--target=", 0) == 0 ? 1 : 0;
     }
     Require(targets >= 1);
-    auto config = engine::ParseBenchArgs(inv.args);
+    auto config = logbook::ParseBenchArgs(inv.args);
     Require(config.ok());
     Require(config->Validate().ok());
     Require(config->target == "v5p");

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/bench_config.h"
+#include "logbook/plan/bench_args.h"
 #include "logbook/store/sha256.h"
 
 namespace moelog::logbook {
@@ -198,10 +199,10 @@ TEST(RunStore, CachedRunsIsNewestSuccessfulBatch) {
 }
 
 TEST(CacheKey, DependsOnRunNotOnSpelling) {
-  auto a = engine::ParseBenchArgs({"--target", "v5p", "--topk", "2", "--tokens", "1024"});
-  auto b = engine::ParseBenchArgs({"--tokens=1024", "--target", "v5p", "--topk=2"});
-  auto c = engine::ParseBenchArgs({"--target", "v5p", "--topk", "4", "--tokens", "1024"});
-  auto d = engine::ParseBenchArgs({"--target", "cpu", "--topk", "2", "--tokens", "1024"});
+  auto a = ParseBenchArgs({"--target", "v5p", "--topk", "2", "--tokens", "1024"});
+  auto b = ParseBenchArgs({"--tokens=1024", "--target", "v5p", "--topk=2"});
+  auto c = ParseBenchArgs({"--target", "v5p", "--topk", "4", "--tokens", "1024"});
+  auto d = ParseBenchArgs({"--target", "cpu", "--topk", "2", "--tokens", "1024"});
   ASSERT_TRUE(a.ok() && b.ok() && c.ok() && d.ok());
   EXPECT_EQ(CacheKey(*a), CacheKey(*b));
   EXPECT_NE(CacheKey(*a), CacheKey(*c));

@@ -1,8 +1,9 @@
-#include "engine/bench_config.h"
+#include "logbook/plan/bench_args.h"
 
 #include <gtest/gtest.h>
 
-namespace moelog::engine {
+namespace moelog::logbook {
+using engine::BenchConfig;
 namespace {
 
 Result<BenchConfig> Parse(std::vector<std::string> args) { return ParseBenchArgs(args); }
@@ -97,9 +98,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{{"--iters", "0"}, "--iters: must be positive"}));
 
 }  // namespace
-}  // namespace moelog::engine
+}  // namespace moelog::logbook
 
-namespace moelog::engine {
+namespace moelog::logbook {
+using engine::BenchConfig;
 namespace {
 
 TEST(BenchConfigTest, ReusedParserStartsFromDefaults) {
@@ -118,4 +120,4 @@ TEST(BenchConfigTest, ReusedParserStartsFromDefaults) {
 }
 
 }  // namespace
-}  // namespace moelog::engine
+}  // namespace moelog::logbook
