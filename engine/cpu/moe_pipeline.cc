@@ -334,6 +334,19 @@ int64_t PadTokens(int64_t n) {
   return p > 0 && p % 512 == 0 ? p + 32 : p;
 }
 
+int32_t TiledMoe::CountedTarget(const PackPlan& plan, int64_t t, int64_t h, DType dt, Tensor* out, Accumulator* acc) {
+  if (out->empty() || out->dtype() != dt || out->shape() != std::vector<int64_t>{t, h}) *out = Tensor(dt, {t, h});
+  acc->y = out->data();
+  expected_.assign(static_cast<size_t>(t), 0);
+  arrived_.assign(static_cast<size_t>(t), 0);
+  int32_t most = 0;
+  for (int64_t r = 0; r < plan.valid_rows; ++r)
+    if (plan.keep[r]) most = std::max(most, ++expected_[static_cast<size_t>(plan.token[r])]);
+  acc->expected = expected_.data();
+  acc->arrived = arrived_.data();
+  return most;
+}
+
 // One Forward call, by stage. Before the experts run: the buffers the
 // backward reads (gate|up rows, h^T), the threads' tiles, the combine target.
 // Per unit (an expert in training, a tile otherwise): the expert's packed
@@ -436,13 +449,7 @@ void TiledMoe::ForwardPass::PrepareCombine(Tensor* y, float* out_f32, Tensor* lo
     acc.f32 = out_f32;
     return;
   }
-  if (y->empty() || y->dtype() != dt || y->shape() != std::vector<int64_t>{t, h}) *y = Tensor(dt, {t, h});
-  acc.y = y->data();
-  moe.expected_.assign(static_cast<size_t>(t), 0);
-  moe.arrived_.assign(static_cast<size_t>(t), 0);
-  int32_t most = 0;
-  for (int64_t r = 0; r < plan.valid_rows; ++r)
-    if (plan.keep[r]) most = std::max(most, ++moe.expected_[static_cast<size_t>(plan.token[r])]);
+  const int32_t most = moe.CountedTarget(plan, t, h, dt, y, &acc);
   if (dt == DType::kBF16) {
     moe.first_scale_.resize(static_cast<size_t>(t));
     acc.first_scale = moe.first_scale_.data();
@@ -455,8 +462,6 @@ void TiledMoe::ForwardPass::PrepareCombine(Tensor* y, float* out_f32, Tensor* lo
     }
     if (lo_plane != nullptr || most <= 2) moe.lo_ = Tensor();
   }
-  acc.expected = moe.expected_.data();
-  acc.arrived = moe.arrived_.data();
 }
 
 TiledMoe::ForwardPass::Packs TiledMoe::ForwardPass::PackWeights(int64_t g, Thread& th) {
@@ -706,13 +711,7 @@ void TiledMoe::BackwardPass::PrepareDxAccumulator(Tensor* dx, float* dx_f32) {
     acc.f32 = dx_f32;
     return;
   }
-  if (dx->empty() || dx->dtype() != dt || dx->shape() != std::vector<int64_t>{t, h}) *dx = Tensor(dt, {t, h});
-  acc.y = dx->data();
-  moe.expected_.assign(static_cast<size_t>(t), 0);
-  moe.arrived_.assign(static_cast<size_t>(t), 0);
-  int32_t most = 0;
-  for (int64_t r = 0; r < plan.valid_rows; ++r)
-    if (plan.keep[r]) most = std::max(most, ++moe.expected_[static_cast<size_t>(plan.token[r])]);
+  const int32_t most = moe.CountedTarget(plan, t, h, dt, dx, &acc);
   if (dt == DType::kBF16) {
     // The row gradients are bf16 values added with scale 1: with at most
     // two per token no low-half plane is needed.
@@ -722,8 +721,6 @@ void TiledMoe::BackwardPass::PrepareDxAccumulator(Tensor* dx, float* dx_f32) {
       acc.lo = moe.lo_.as<bf16_t>();
     }
   }
-  acc.expected = moe.expected_.data();
-  acc.arrived = moe.arrived_.data();
 }
 
 void TiledMoe::BackwardPass::ZeroGradientsOfEmptyExperts() {
