@@ -397,6 +397,56 @@ void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars
   for (const auto& c : b.children) Walk(c, context, fixed, vars, entry_id, out);
 }
 
+// The metric a table column holds, from its header ("TF/s", "tokens/s",
+// "tok/s"); "" for other columns.
+std::string ColumnMetric(const std::string& header) {
+  if (header.find("TF/s") != std::string::npos && header.find('/', header.find("TF/s") + 4) == std::string::npos)
+    return "tflops";
+  if (header.find("tokens/s") != std::string::npos || header.find("tok/s") != std::string::npos) return "tokens_per_s";
+  return "";
+}
+
+std::string Unticked(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
+  const size_t b = s.find_first_not_of(' ');
+  return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(' ') - b + 1);
+}
+
+// A table written in a Result: each row a figure set. Columns named by a
+// config key give its value; other label columns are read like bullet labels
+// (bare varied values, `topk8`, shapes); TF/s and tokens/s columns give the
+// figures. moelog's own tables (in its regions, headed "time (ms)") are not
+// the logbook's words.
+void TableFigures(const TableBlock& t, const Config& context, const Config& fixed, const Vars& vars,
+                  const std::string& entry_id, std::vector<RecordedFigure>* out) {
+  if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end()) return;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& row = t.rows[r];
+    StoredRun run;
+    run.config = fixed;
+    for (const auto& [k, v] : context) run.config[k] = v;
+    std::string label;
+    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c) {
+      const std::string cell = Unticked(row[c]);
+      const std::string metric = ColumnMetric(t.header[c]);
+      if (!metric.empty()) {
+        if (auto v = ParseNumber(cell)) run.metrics[metric] = *v;
+        continue;
+      }
+      const std::string key = NormalizeKey(Unticked(t.header[c]));
+      if (IsKnownRunKey(key)) run.config[key] = cell;
+      else label += (label.empty() ? "" : ", ") + cell;
+    }
+    for (const auto& [k, v] : LabelConfig(label, vars, fixed)) run.config[k] = v;
+    if (run.metrics.empty()) continue;
+    run.entry_id = entry_id;
+    run.source = "recorded";
+    std::string text = "|";
+    for (const auto& cell : row) text += " " + cell + " |";
+    out->push_back({std::move(run), t.line + 2 + static_cast<int>(r), text});
+  }
+}
+
 }  // namespace
 
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry) {
@@ -409,7 +459,11 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry) {
     Config context = LabelConfig(f.qualifier, vars, fixed);
     context.erase("case");
     for (const auto& c : f.bullet.children) Walk(c, context, fixed, vars, entry.id, &out);
+    for (const auto& t : entry.tables)
+      if (t.line >= f.bullet.line && t.line <= f.bullet.end_line) TableFigures(t, context, fixed, vars, entry.id, &out);
   }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
   // Number runs per entry in document order.
   for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
   return out;

@@ -18,7 +18,9 @@
 // Numbers in parentheses, percentages and ratios are not figures. The unit
 // after a number picks the metric (TF/s -> tflops, tokens/s or tok/s ->
 // tokens_per_s); a bare number is TF/s. A bullet whose figures cannot be told
-// apart (two TF/s values and nothing naming them) is skipped.
+// apart (two TF/s values and nothing naming them) is skipped. A table in the
+// Result gives one figure set per row (config-key columns and label columns,
+// TF/s and tokens/s columns).
 #ifndef MOELOG_LOGBOOK_RECORDED_H_
 #define MOELOG_LOGBOOK_RECORDED_H_
 

@@ -76,6 +76,20 @@ TEST(RenderTableTest, EveryRecordedFormReachesItsRow) {
             std::string::npos) << t;
 }
 
+// A table written in the Result: each row's figures go to the row its
+// label columns name.
+TEST(RenderTableTest, TablesInResultReachTheirRows) {
+  const std::string md =
+      "- Command: `for pm in none ep; do python bench_moe_hillclimb.py --parallel-mode \"$pm\" --topk 2; done`\n"
+      "- Result:\n\n  | path | topk | TF/s | tokens/s |\n  |---|---|---:|---:|\n"
+      "  | `none` | 2 | 100.0 | 5,000 |\n  | `ep` | 2 | 150.0 | 6,000 |\n";
+  std::vector<TableRow> rows = {Row({{"parallel_mode", "none"}, {"topk", "2"}}, 110),
+                                Row({{"parallel_mode", "ep"}, {"topk", "2"}}, 120)};
+  const std::string t = RenderRunTable(rows, Figures(md));
+  EXPECT_NE(t.find("| none | 50.000 | 110.000 | 27.500 | 655360 | 100.000 | +10.0% | 5000 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.000 | -20.0% | 6000 |"), std::string::npos) << t;
+}
+
 // A figure that fits no row, or several, is listed under the table with the
 // reason, never put on a guessed row.
 TEST(RenderTableTest, FiguresThatFitNoRowAreListedNotGuessed) {
