@@ -105,7 +105,7 @@ struct Entry {
   std::string confidence;   // "exploratory", "replicated", ... or ""
   std::vector<Field> fields;
   std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
-  std::vector<TableBlock> tables;     // tables in the entry (including moelog's own)
+  std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)
   const Field* FindField(const std::string& name) const;
   // Result bullets that state numbers, depth-first (the recorded figures).
   std::vector<const Bullet*> RecordedBullets() const;

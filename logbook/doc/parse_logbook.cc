@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <functional>
 
 #include "logbook/doc/entry_ids.h"
+#include "logbook/doc/regions.h"
 #include "logbook/file_util.h"
 
 namespace moelog::logbook {
@@ -496,6 +498,34 @@ bool parse_detail::EntryHeadingRest(std::string_view s, size_t* rest_offset) {
   return true;
 }
 
+namespace {
+
+// moelog's own regions are its output, not the logbook's words: the bullets
+// (a list of figures placed on no row, notes) and tables inside them belong
+// to no entry field, so reading a Result never reads moelog's last output.
+void DropRegionContent(std::string_view text, const std::string& file, Logbook* lb) {
+  const RegionScan scan = FindRegions(text, file);
+  if (scan.regions.empty()) return;
+  auto inside = [&](int line) {
+    return std::any_of(scan.regions.begin(), scan.regions.end(),
+                       [line](const Region& r) { return line >= r.begin_line && line <= r.end_line; });
+  };
+  std::function<void(Bullet*)> prune = [&](Bullet* b) {
+    b->children.erase(std::remove_if(b->children.begin(), b->children.end(),
+                                     [&](const Bullet& c) { return inside(c.line); }),
+                      b->children.end());
+    for (auto& c : b->children) prune(&c);
+  };
+  for (auto& e : lb->entries) {
+    for (auto& f : e.fields) prune(&f.bullet);
+    e.tables.erase(std::remove_if(e.tables.begin(), e.tables.end(),
+                                  [&](const TableBlock& t) { return inside(t.line); }),
+                   e.tables.end());
+  }
+}
+
+}  // namespace
+
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
@@ -555,6 +585,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   for (auto& s : lb.sections) s.end_line = end_before(s.heading_line, 2);
   for (auto& e : lb.entries) e.end_line = end_before(e.heading_line, 3);
   if (const Section* p = lb.FindSection(SectionKind::kExperimentIdPrefix)) lb.id_prefix = PrefixFrom(*p);
+  DropRegionContent(text, file, &lb);
   AssignEntryIds(&lb);
   return lb;
 }
