@@ -47,7 +47,8 @@ int CmdCompare(const Args& args) {
     k = logbook::NormalizeKey(k);
     if (k.empty()) continue;
     if (!logbook::IsKnownRunKey(k)) {
-      PrintError("compare", "--same: unknown config key '" + k + "'");
+      PrintError("compare", "--same: unknown config key '" + k + "' (valid: " + logbook::JoinKeys(logbook::KnownRunKeys()) +
+                                ")");
       return kExitUsage;
     }
     o.same.push_back(k);

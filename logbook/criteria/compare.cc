@@ -67,7 +67,9 @@ Result<Assignments> ParseAssignments(const std::string& text, const std::string&
     size_t eq = item.find('=');
     if (eq == std::string::npos) return Status::InvalidArgument(flag + ": '" + item + "' is not key=value");
     std::string key = NormalizeKey(Trim(item.substr(0, eq)));
-    if (key.empty() || !IsKnownRunKey(key)) return Status::InvalidArgument(flag + ": unknown config key '" + item.substr(0, eq) + "'");
+    if (key.empty() || !IsKnownRunKey(key))
+      return Status::InvalidArgument(flag + ": unknown config key '" + item.substr(0, eq) + "' (valid: " +
+                                     JoinKeys(KnownRunKeys()) + ")");
     out.emplace_back(key, Trim(item.substr(eq + 1)));
   }
   if (out.empty()) return Status::InvalidArgument(flag + " needs at least one key=value");
@@ -84,7 +86,8 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
     return r.metrics.count(o.metric) > 0;
   });
   if (!runs.empty() && !known_metric)
-    return Status::InvalidArgument("--metric " + o.metric + ": no run has this metric (tflops, tokens_per_s, time_s, ...)");
+    return Status::InvalidArgument("--metric " + o.metric + ": no run has this metric (valid: " +
+                                   JoinKeys(KnownMetrics()) + ")");
   if (as.empty()) return Status::NotFound("no stored run matches --a " + Describe(o.a));
   if (bs.empty()) return Status::NotFound("no stored run matches --b " + Describe(o.b));
   std::set<std::string> side_keys;
