@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -85,6 +86,32 @@ std::string ValueOf(const ChartPoint& p, const std::string& key) {
 std::string Canon(const std::string& v) {
   if (auto n = ParseNumber(v)) return FormatValue(*n);
   return v;
+}
+
+// What a reader calls a config value in a legend or under a cluster: "EP",
+// "no EP", "k=8", "shared 5632", "H=2048", or the value itself for the
+// categorical keys whose values name themselves (gmm, random, fused_w13).
+std::string ValueLabel(const std::string& key, const std::string& raw) {
+  const std::string v = Canon(raw);
+  if (key == "parallel_mode") return v == "none" ? "no EP" : v == "ep" ? "EP" : v == "dp" ? "DP" : v;
+  if (key == "topk") return "k=" + v;
+  if (key == "shared_expert_dim") return v == "0" ? "no shared" : "shared " + v;
+  if (key == "shared_fused") return v == "true" || v == "1" ? "shared fused" : "shared unfused";
+  static const std::map<std::string, std::string> kPrefix = {
+      {"hidden", "H="}, {"mlp_dim", "M="}, {"tokens", "T="}, {"experts", "E="}, {"null_route_frac", "null "},
+      {"quant_mode", "quant "}, {"remat_mode", "remat "}, {"capacity_factor", "cf "}, {"ep_comm_path", ""},
+      {"ep_dispatch", ""}, {"backend", ""}, {"impl", ""}, {"distribution", ""}, {"routing_pack_strategy", ""},
+      {"queue_mode", ""}, {"bench_pass", ""}, {"target", ""}, {"dtype", ""}};
+  auto it = kPrefix.find(key);
+  return it != kPrefix.end() ? it->second + v : key + "=" + v;
+}
+
+// Where a figure comes from, as a legend says it.
+std::string SourceLabel(const std::string& source) {
+  if (source == "recorded") return "logbook";
+  if (source == "modeled") return "model (v5p)";
+  if (source == "measured") return "measured (cpu)";
+  return source;
 }
 
 bool PathIsSafe(const std::string& p) {
@@ -192,6 +219,11 @@ std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
   std::vector<std::string> varied;
   for (const auto& k : keys)
     if (Distinct(points, k).size() > 1) varied.push_back(k);
+  // The device count and mesh follow the parallel mode: one key, not two.
+  if (std::find(varied.begin(), varied.end(), "parallel_mode") != varied.end())
+    varied.erase(std::remove_if(varied.begin(), varied.end(),
+                                [](const std::string& k) { return k == "devices" || k == "mesh"; }),
+                 varied.end());
   return varied;
 }
 
@@ -284,9 +316,11 @@ void PlanLines(const std::vector<ChartPoint>& points, const std::vector<std::str
       auto xv = ParseNumber(ValueOf(p, numeric));
       if (!xv) continue;
       std::string name;
-      for (const auto& k : others) name += (name.empty() ? "" : ", ") + k + "=" + Canon(ValueOf(p, k));
-      if (multi_source) name += (name.empty() ? "" : " ") + std::string("[") + p.source + "]";
-      name += (name.empty() ? "" : " ") + MetricLabel(metrics[mi]);
+      for (const auto& k : others)
+        if (p.config.count(k)) name += (name.empty() ? "" : ", ") + ValueLabel(k, ValueOf(p, k));
+      if (multi_source) name += (name.empty() ? "" : " ") + std::string("(") + SourceLabel(p.source) + ")";
+      if (metrics.size() > 1) name += (name.empty() ? "" : " ") + MetricLabel(metrics[mi]);
+      if (name.empty()) name = SourceLabel(p.source);
       // Grouped by the full name; the label may be shortened by escaping.
       auto [it, fresh] = by_name.try_emplace(std::to_string(mi) + "|" + name);
       if (fresh) {
@@ -319,8 +353,9 @@ void PlanBars(const std::vector<ChartPoint>& points, const std::vector<std::stri
     auto mv = p.metrics.find(metric);
     if (mv == p.metrics.end()) continue;
     std::string cl;
-    for (const auto& k : others) cl += (cl.empty() ? "" : ", ") + k + "=" + Canon(ValueOf(p, k));
-    if (multi_source) cl += (cl.empty() ? "" : " ") + std::string("[") + p.source + "]";
+    for (const auto& k : others)
+      if (p.config.count(k)) cl += (cl.empty() ? "" : ", ") + ValueLabel(k, ValueOf(p, k));
+    if (multi_source) cl += (cl.empty() ? "" : " ") + std::string("(") + SourceLabel(p.source) + ")";
     if (cl.empty()) cl = "all";
     if (std::find(clusters.begin(), clusters.end(), cl) == clusters.end()) clusters.push_back(cl);
     std::string bv = ValueOf(p, categorical);
@@ -331,7 +366,7 @@ void PlanBars(const std::vector<ChartPoint>& points, const std::vector<std::stri
   for (const auto& cl : clusters) plan->x_values.push_back(GnuplotLabel(cl));
   for (const auto& b : bar_values) {
     ChartSeries s;
-    s.name = GnuplotLabel(categorical + "=" + b);
+    s.name = GnuplotLabel(ValueLabel(categorical, b));
     s.metric = metric;
     for (const auto& cl : clusters) {
       auto it = cell[cl].find(b);

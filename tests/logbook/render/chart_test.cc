@@ -133,6 +133,31 @@ TEST(ChartPlan, LineForNumericSweepWithSeriesPerOtherValueAndSource) {
   EXPECT_EQ(plan->y2_label, "tokens/s");
 }
 
+// none vs ep: the device count follows the parallel mode and is no series
+// key; legends say "EP" / "no EP", and where a figure comes from.
+TEST(ChartPlan, DerivedKeysFoldAndLabelsAreHuman) {
+  std::vector<ChartPoint> pts;
+  for (const char* pm : {"none", "ep"})
+    for (const char* k : {"2", "8"}) {
+      ChartPoint p = Point({{"parallel_mode", pm}, {"topk", k}, {"devices", pm[0] == 'e' ? "4" : "1"}}, 100);
+      p.source = "modeled";
+      pts.push_back(p);
+    }
+  ChartPoint rec = Point({{"parallel_mode", "ep"}, {"topk", "2"}}, 90);
+  rec.source = "recorded";
+  pts.push_back(rec);
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  std::string text = plan->x_label;
+  for (const auto& x : plan->x_values) text += "|" + x;
+  for (const auto& s : plan->series) text += "|" + s.name;
+  EXPECT_EQ(text.find("devices"), std::string::npos) << text;
+  EXPECT_EQ(text.find("parallel_mode="), std::string::npos) << text;
+  EXPECT_NE(text.find("EP"), std::string::npos) << text;
+  EXPECT_NE(text.find("(logbook)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(model (v5p))"), std::string::npos) << text;
+}
+
 TEST(ChartPlan, BarsForCategoricalAB) {
   std::vector<ChartPoint> pts;
   for (const char* rm : {"none", "expert_mlp", "combine"})
@@ -142,7 +167,9 @@ TEST(ChartPlan, BarsForCategoricalAB) {
   EXPECT_EQ(plan->kind, ChartPlan::Kind::kBars);
   EXPECT_EQ(plan->bar_key, "remat_mode");
   EXPECT_EQ(plan->series.size(), 3u);
-  EXPECT_EQ(plan->x_values, (std::vector<std::string>{"topk=2", "topk=8"}));
+  // Clusters and bars carry the names a reader uses, not config keys.
+  EXPECT_EQ(plan->x_values, (std::vector<std::string>{"k=2", "k=8"}));
+  EXPECT_EQ(plan->series[1].name, "remat expert_mlp");
   EXPECT_EQ(*plan->series[1].y[1], 8 * 40 + 'e');
   // Asking for topk on x gives lines instead.
   ChartOptions o;
