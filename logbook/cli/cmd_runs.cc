@@ -234,10 +234,15 @@ WhereKey NormalizeWhere(const std::string& item) {
 
 // Every key --where may name: store columns, config keys, and the point and
 // metric keys the store's runs carry.
+const std::set<std::string>& ColumnKeys() {
+  static const std::set<std::string> k = {"entry_id",  "logbook_path",   "target",  "status",    "cache_key",
+                                          "host",      "run_id",         "exit_status", "timed_out", "git_commit",
+                                          "git_dirty", "moelog_version", "cpu_isa", "runner"};
+  return k;
+}
+
 std::set<std::string> WhereKeys(const std::vector<RunRecord>& rows) {
-  std::set<std::string> keys = {"entry_id",  "logbook_path", "target",    "status",     "cache_key",
-                                "host",      "run_id",       "exit_status", "timed_out", "git_commit",
-                                "git_dirty", "moelog_version", "cpu_isa", "runner"};
+  std::set<std::string> keys = ColumnKeys();
   for (const auto& r : rows) {
     for (const auto& [k, v] : r.point) keys.insert(k);
     for (const auto& [k, v] : r.metrics) keys.insert(k);
@@ -329,19 +334,21 @@ int CmdRuns(const Args& args) {
   q.entry_id = entry;
   q.limit = limit;
   q.latest_per_cache_key = latest;
-  if (!where.empty()) {
-    auto everything = (*store)->Query(logbook::RunQuery{});
-    const std::set<std::string> known = everything.ok() ? WhereKeys(*everything) : std::set<std::string>{};
-    for (const auto& item : where) {
-      const WhereKey w = NormalizeWhere(item);
-      if (!known.count(w.key) && !logbook::IsKnownRunKey(w.key)) {
-        std::string names;
-        for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
-        PrintError("runs", "--where '" + item + "': unknown key '" + w.key + "' (valid: " + names + ")");
-        return kExitUsage;
-      }
-      q.where.push_back(w.item);
+  std::set<std::string> store_keys;  // read from the store only for a key that is not a known one
+  for (const auto& item : where) {
+    const WhereKey w = NormalizeWhere(item);
+    const bool known =
+        ColumnKeys().count(w.key) || logbook::IsKnownRunKey(w.key) || logbook::KnownMetrics().count(w.key);
+    if (!known && store_keys.empty()) {
+      auto everything = (*store)->Query(logbook::RunQuery{});
+      if (everything.ok()) store_keys = WhereKeys(*everything);
     }
+    if (!known && !store_keys.count(w.key)) {
+      PrintError("runs", "--where '" + item + "': unknown key '" + w.key + "' (valid: " + logbook::JoinKeys(store_keys) +
+                             ")");
+      return kExitUsage;
+    }
+    q.where.push_back(w.item);
   }
   auto rows = (*store)->Query(q);
   if (!rows.ok()) {

@@ -11,6 +11,7 @@
 #include "engine/bench_config.h"
 #include "logbook/criteria/compare.h"
 #include "logbook/criteria/pairing.h"
+#include "logbook/doc/parse_logbook.h"
 
 namespace moelog::logbook {
 namespace {
@@ -408,8 +409,7 @@ std::string ColumnMetric(const std::string& header) {
 
 std::string Unticked(std::string s) {
   s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
-  const size_t b = s.find_first_not_of(' ');
-  return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(' ') - b + 1);
+  return parse_detail::Trim(s);
 }
 
 // A table written in a Result: each row a figure set. Columns named by a

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "logbook/doc/markdown.h"
 #include "logbook/numbers.h"
 
 namespace moelog::logbook {
@@ -208,13 +209,7 @@ class OutputParser {
 
 ParsedOutput ParseHarnessOutput(std::string_view text) {
   OutputParser parser;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    parser.Line(text.substr(pos, nl - pos));
-    pos = nl + 1;
-  }
+  for (std::string_view line : SplitLines(text)) parser.Line(line);
   return parser.Take();
 }
 

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/backend.h"
+#include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/numbers.h"
 #include "logbook/store/sha256.h"
@@ -192,12 +193,6 @@ bool ValidKey(const std::string& k) {
   });
 }
 
-std::string TrimSpaces(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 // "key<op>value" with op one of = == != <= >= < > (== is =), or
 // "key in {a,b,...}" (op "in", values in `values`): the criteria's forms.
 struct WhereItem {
@@ -219,22 +214,22 @@ Result<WhereItem> ParseWhere(const std::string& item) {
   WhereItem w;
   const size_t in = item.find(" in ");
   if (in != std::string::npos && (best == std::string::npos || in < best)) {
-    std::string list = TrimSpaces(item.substr(in + 4));
+    std::string list = parse_detail::Trim(item.substr(in + 4));
     if (list.size() < 2 || list.front() != '{' || list.back() != '}')
       return Status::InvalidArgument("--where '" + item + "': expected key in {a,b,...}");
     std::stringstream ss(list.substr(1, list.size() - 2));
     for (std::string v; std::getline(ss, v, ',');)
-      if (!TrimSpaces(v).empty()) w.values.push_back(TrimSpaces(v));
+      if (!parse_detail::Trim(v).empty()) w.values.push_back(parse_detail::Trim(v));
     if (w.values.empty()) return Status::InvalidArgument("--where '" + item + "': the set {...} is empty");
-    w.key = TrimSpaces(item.substr(0, in));
+    w.key = parse_detail::Trim(item.substr(0, in));
     w.op = "in";
   } else if (best == std::string::npos) {
     return Status::InvalidArgument("--where '" + item +
                                    "': expected key=value (or key==, !=, <, <=, >, >= value, or key in {a,b})");
   } else {
-    w.key = TrimSpaces(item.substr(0, best));
+    w.key = parse_detail::Trim(item.substr(0, best));
     w.op = op == "==" ? "=" : op;
-    w.value = TrimSpaces(item.substr(best + op.size()));
+    w.value = parse_detail::Trim(item.substr(best + op.size()));
   }
   if (!ValidKey(w.key))
     return Status::InvalidArgument("--where '" + item + "': a key is letters, digits, '_', '.', '-'");
