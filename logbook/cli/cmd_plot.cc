@@ -1,40 +1,94 @@
 // moelog plot LOGBOOK --entry ID [--x AXIS] [--y METRIC[,METRIC]] [--png]:
 // draws one entry's chart under figures/ beside the logbook (with its .dat
 // and .gp) and prints the chart's path and Markdown link.
+// moelog plot LOGBOOK --x AXIS [--series KEYS] [--where FILTER]...: the same
+// from the logbook's stored runs across entries.
 #include <iostream>
 #include <sstream>
 
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "logbook/criteria/criteria.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_store.h"
+#include "logbook/store/sha256.h"
 #include "logbook/update/update_hooks.h"
 
 namespace moelog::cli {
+namespace {
+
+std::vector<std::string> SplitComma(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+// The chart of the logbook's stored runs that pass every --where filter,
+// across its entries; named by its axes and a hash of the filters.
+Result<logbook::EntryChart> PlotAcrossEntries(const std::string& path, const logbook::Logbook& lb,
+                                              std::vector<logbook::StoredRun> runs,
+                                              const std::vector<std::string>& where, logbook::ChartOptions o) {
+  std::vector<logbook::Condition> filters;
+  for (const auto& w : where) {
+    auto c = logbook::ParseRunFilter(w);
+    if (!c.ok()) return c.status();
+    filters.push_back(*c);
+  }
+  std::vector<logbook::StoredRun> kept;
+  for (auto& r : runs)
+    if (r.source != "recorded" && logbook::MatchesFilters(r, filters)) kept.push_back(std::move(r));
+  if (kept.empty()) return Status::NotFound("no stored run of " + path + " passes the filters (`moelog runs --logbook " + path + "`)");
+  std::string filter_text, key = o.x_key;
+  for (const auto& w : where) filter_text += (filter_text.empty() ? "" : ", ") + w;
+  for (const auto& s : o.series_keys) key += "-" + s;
+  for (const auto& y : o.y_metrics) key += "-" + y;
+  o.title = "Across entries" + (filter_text.empty() ? std::string() : ": " + filter_text);
+  o.id = o.title;  // no entry ID to add
+  o.primary_metric = logbook::PrimaryMetric(lb);
+  const std::string stem = "plot-" + logbook::ChartStem(o.x_key) + "-" +
+                           logbook::Sha256Hex(key + "|" + filter_text).substr(0, 8);
+  return logbook::DrawEntryChart(path, stem, logbook::PointsFromRuns(kept), o);
+}
+
+}  // namespace
 
 int CmdPlot(const Args& args) {
-  CLI::App app{"Draw one entry's chart: metrics against the swept axis (lines, TF/s and tokens/s\n"
-               "on two y axes) or grouped bars for a categorical A/B; recorded (logbook) and\n"
-               "stored (measured/modeled) values are separate series.",
+  CLI::App app{"Draw a chart: one entry's runs (--entry), or the logbook's stored runs across\n"
+               "entries (--x, with --series and --where). Numeric sweeps give lines, categorical\n"
+               "A/Bs grouped bars; the logbook's own figures are drawn beside moelog's (hollow\n"
+               "markers, outlined bars). Rules: docs/reference.md, Charts.",
                "moelog plot"};
-  std::string path, entry, x, y, db;
+  std::string path, entry, x, y, series, db;
+  std::vector<std::string> where;
   bool png = false, no_recorded = false;
   app.add_option("LOGBOOK", path, "the logbook")->required();
-  app.add_option("--entry", entry, "entry ID (see `moelog ids LOGBOOK`)")->required();
+  app.add_option("--entry", entry, "entry ID (see `moelog ids LOGBOOK`); without it, runs across entries");
   app.add_option("--x", x, "x axis: topk, null_route_frac, mlp_dim, tokens, experts, devices, or a categorical key");
-  app.add_option("--y", y, "metric(s), comma separated: tflops, tokens_per_s, tflops_per_device, mean_s, ...");
+  app.add_option("--y", y, "metric(s), comma separated: tflops, tokens_per_s, tflops_per_device, time_s, ...");
+  app.add_option("--series", series, "config keys naming the series, comma separated (default: every other varied key)");
+  app.add_option("--where", where, "across entries: only runs with KEY=VALUE, KEY!=VALUE or KEY in {A,B} (repeatable)");
   app.add_flag("--png", png, "write PNG instead of SVG");
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
   app.add_flag("--no-recorded", no_recorded, "leave out the figures written in the logbook");
   if (auto code = ParseCommandLine(app, args)) return *code;
+  if (entry.empty() && x.empty()) {
+    PrintError("plot", "name --entry ID, or --x AXIS to plot runs across entries");
+    return kExitUsage;
+  }
+  if (!entry.empty() && !where.empty()) {
+    PrintError("plot", "--where filters runs across entries; with --entry, the entry's runs are the chart");
+    return kExitUsage;
+  }
 
   auto lb = logbook::LoadLogbook(path);
   if (!lb.ok()) {
     PrintError("plot", lb.status().ToString());
     return lb.status().ExitCode();
   }
-  const logbook::Entry* e = lb->FindEntry(entry);
-  if (!e) {
+  const logbook::Entry* e = entry.empty() ? nullptr : lb->FindEntry(entry);
+  if (!entry.empty() && !e) {
     PrintError("plot", "no entry '" + entry + "' in " + path + " (see `moelog ids " + path + "`)");
     return kExitUsage;
   }
@@ -48,19 +102,25 @@ int CmdPlot(const Args& args) {
   logbook::ChartOptions o;
   o.x_key = x;
   o.png = png;
-  std::stringstream ys(y);
-  for (std::string m; std::getline(ys, m, ',');)
-    if (!m.empty()) o.y_metrics.push_back(m);
-  std::vector<logbook::StoredRun> use = *runs;
-  if (no_recorded) {
-    // ChartForEntry adds recorded figures only when none are given; mark
-    // the entry's set as already complete by passing a sentinel-free copy.
-    logbook::StoredRun none;
-    none.entry_id = e->id;
-    none.source = "recorded";
-    use.push_back(none);  // no config, no metrics: contributes nothing
+  o.y_metrics = SplitComma(y);
+  o.series_keys = SplitComma(series);
+  Result<logbook::EntryChart> chart = Status::NotFound("");
+  if (e) {
+    o.primary_metric = logbook::PrimaryMetric(*lb);
+    std::vector<logbook::StoredRun> use = *runs;
+    if (no_recorded) {
+      // ChartForEntry adds the entry's recorded figures only when `runs`
+      // holds none of them: an empty recorded run (no config, no metrics)
+      // stands in for them and draws nothing.
+      logbook::StoredRun none;
+      none.entry_id = e->id;
+      none.source = "recorded";
+      use.push_back(none);
+    }
+    chart = logbook::ChartForEntry(path, *e, use, o);
+  } else {
+    chart = PlotAcrossEntries(path, *lb, *runs, where, o);
   }
-  auto chart = logbook::ChartForEntry(path, *e, use, o);
   if (!chart.ok()) {
     PrintError("plot", chart.status().ToString());
     return chart.status().code() == Status::Code::kNotFound ? kExitError : chart.status().ExitCode();

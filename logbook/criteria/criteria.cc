@@ -51,6 +51,14 @@ class Parser {
  public:
   Parser(const std::string& text, std::string where) : toks_(Tokenize(text)), where_(std::move(where)) {}
 
+  // One condition and nothing after it.
+  Result<Condition> ParseFilter() {
+    auto c = ParseCondition(false);
+    if (!c.ok()) return c.status();
+    if (!AtEnd()) return Error("unexpected '" + Peek() + "' after the condition");
+    return c;
+  }
+
   Result<Predicate> Parse(const std::string& text) {
     Predicate p;
     p.text = text;
@@ -612,6 +620,12 @@ Result<Predicate> ParsePredicate(const std::string& text, const std::string& fil
   Parser p(text, file + ":" + std::to_string(line));
   return p.Parse(Trim(text));
 }
+
+Result<Condition> ParseRunFilter(const std::string& text) {
+  return Parser(text, "--where '" + text + "'").ParseFilter();
+}
+
+bool MatchesFilters(const StoredRun& run, const std::vector<Condition>& filters) { return MatchesAll(run, filters); }
 
 std::optional<std::pair<std::string, int>> FindPredicateText(const std::string& bullet_text) {
   struct Form { const char* open; const char* close; };

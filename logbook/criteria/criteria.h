@@ -91,6 +91,12 @@ struct Predicate {
 // with message "file:line: message".
 Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line);
 
+// One run filter as `moelog plot --where` takes it: "KEY=VALUE",
+// "KEY!=VALUE" or "KEY in {A,B}" (a predicate's condition). ParseError names
+// the item and, for an unknown key, the valid ones.
+Result<Condition> ParseRunFilter(const std::string& text);
+bool MatchesFilters(const StoredRun& run, const std::vector<Condition>& filters);
+
 // One Stop Criteria bullet.
 struct Criterion {
   std::string text;                  // the bullet's sentence, predicate markup removed

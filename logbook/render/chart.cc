@@ -24,96 +24,6 @@ namespace {
 // stuck (a hung terminal driver, an exhausted machine) and is stopped.
 constexpr int kGnuplotSeconds = 60;
 
-const std::vector<std::string>& NumericAxes() {
-  static const std::vector<std::string> k = {"topk", "null_route_frac", "mlp_dim", "tokens", "experts",
-                                             "devices", "hidden", "shared_expert_dim"};
-  return k;
-}
-
-const std::vector<std::string>& CategoricalAxes() {
-  static const std::vector<std::string> k = {"backend", "impl", "remat_mode", "parallel_mode", "quant_mode",
-                                             "routing_pack_strategy", "distribution", "queue_mode", "bench_pass",
-                                             "target", "ep_comm_path", "shared_fused"};
-  return k;
-}
-
-std::string MetricLabel(const std::string& m) {
-  if (m == "tflops") return "TF/s";
-  if (m == "tflops_per_device") return "TF/s per device";
-  if (m == "tokens_per_s") return "tokens/s";
-  if (m == "mean_s" || m == "time_s") return "time (s)";
-  return GnuplotLabel(m);
-}
-
-std::string AxisLabel(const std::string& k) {
-  if (k == "topk") return "top-k";
-  if (k == "null_route_frac") return "null route fraction";
-  if (k == "mlp_dim") return "MLP width (mlp_dim)";
-  return GnuplotLabel(k);
-}
-
-std::string Join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
-std::string Num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof(buf), "%.9g", v);
-  return buf;
-}
-
-// Distinct values of a key over the points, in first-seen order, numerically
-// equal strings merged.
-std::vector<std::string> Distinct(const std::vector<ChartPoint>& points, const std::string& key) {
-  std::vector<std::string> out;
-  for (const auto& p : points) {
-    auto it = p.config.find(key);
-    if (it == p.config.end()) continue;
-    if (std::none_of(out.begin(), out.end(), [&](const std::string& v) { return ValuesEqual(v, it->second); }))
-      out.push_back(it->second);
-  }
-  return out;
-}
-
-std::string ValueOf(const ChartPoint& p, const std::string& key) {
-  auto it = p.config.find(key);
-  return it == p.config.end() ? std::string("-") : it->second;
-}
-
-// Canonical text of a value for grouping ("2.0" and "2" agree).
-std::string Canon(const std::string& v) {
-  if (auto n = ParseNumber(v)) return FormatValue(*n);
-  return v;
-}
-
-// What a reader calls a config value in a legend or under a cluster: "EP",
-// "no EP", "k=8", "shared 5632", "H=2048", or the value itself for the
-// categorical keys whose values name themselves (gmm, random, fused_w13).
-std::string ValueLabel(const std::string& key, const std::string& raw) {
-  const std::string v = Canon(raw);
-  if (key == "parallel_mode") return v == "none" ? "no EP" : v == "ep" ? "EP" : v == "dp" ? "DP" : v;
-  if (key == "topk") return "k=" + v;
-  if (key == "shared_expert_dim") return v == "0" ? "no shared" : "shared " + v;
-  if (key == "shared_fused") return v == "true" || v == "1" ? "shared fused" : "shared unfused";
-  static const std::map<std::string, std::string> kPrefix = {
-      {"hidden", "H="}, {"mlp_dim", "M="}, {"tokens", "T="}, {"experts", "E="}, {"null_route_frac", "null "},
-      {"quant_mode", "quant "}, {"remat_mode", "remat "}, {"capacity_factor", "cf "}, {"ep_comm_path", ""},
-      {"ep_dispatch", ""}, {"backend", ""}, {"impl", ""}, {"distribution", ""}, {"routing_pack_strategy", ""},
-      {"queue_mode", ""}, {"bench_pass", ""}, {"target", ""}, {"dtype", ""}};
-  auto it = kPrefix.find(key);
-  return it != kPrefix.end() ? it->second + v : key + "=" + v;
-}
-
-// Where a figure comes from, as a legend says it.
-std::string SourceLabel(const std::string& source) {
-  if (source == "recorded") return "logbook";
-  if (source == "modeled") return "model (v5p)";
-  if (source == "measured") return "measured (cpu)";
-  return source;
-}
-
 bool PathIsSafe(const std::string& p) {
   if (p.empty()) return false;
   for (unsigned char c : p)
@@ -153,6 +63,7 @@ std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs) {
   for (const auto& r : runs) {
     ChartPoint p;
     p.config = r.config;
+    p.id = r.id;
     if (!r.target.empty()) p.config["target"] = r.target;
     p.metrics = r.metrics;
     p.source = r.source.empty() ? (r.target == "v5p" ? "modeled" : "measured") : r.source;
@@ -162,17 +73,7 @@ std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs) {
   return out;
 }
 
-bool IsNumericAxis(const std::string& key) {
-  const auto& k = NumericAxes();
-  return std::find(k.begin(), k.end(), key) != k.end();
-}
-
-bool IsCategoricalAxis(const std::string& key) {
-  const auto& k = CategoricalAxes();
-  return std::find(k.begin(), k.end(), key) != k.end();
-}
-
-std::string GnuplotLabel(const std::string& text) {
+std::string GnuplotLabel(const std::string& text, size_t max_bytes) {
   std::string out;
   bool space = false;
   for (unsigned char c : text) {
@@ -186,7 +87,7 @@ std::string GnuplotLabel(const std::string& text) {
     bool ok = std::isalnum(c) || std::string("_.,:;=+-/()%[]").find(static_cast<char>(c)) != std::string::npos;
     out += ok ? static_cast<char>(c) : '_';
   }
-  if (out.size() > 80) out.resize(80);
+  if (out.size() > max_bytes) out.resize(max_bytes);
   return out;
 }
 
@@ -206,273 +107,6 @@ std::string ChartStem(const std::string& entry_id) {
   if (out.size() > 51) out.resize(51);
   while (!out.empty() && out.back() == '-') out.pop_back();
   return (out.empty() ? std::string("chart") : out) + "-" + std::string(hex, 8);
-}
-
-namespace {
-
-// The config keys whose values differ between the points.
-std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
-  std::set<std::string> keys;
-  for (const auto& p : points)
-    for (const auto& [k, v] : p.config)
-      if (!IsIgnoredForPairing(k)) keys.insert(k);
-  std::vector<std::string> varied;
-  for (const auto& k : keys)
-    if (Distinct(points, k).size() > 1) varied.push_back(k);
-  // The device count and mesh follow the parallel mode: one key, not two.
-  if (std::find(varied.begin(), varied.end(), "parallel_mode") != varied.end())
-    varied.erase(std::remove_if(varied.begin(), varied.end(),
-                                [](const std::string& k) { return k == "devices" || k == "mesh"; }),
-                 varied.end());
-  return varied;
-}
-
-// The x axis: --x, else the numeric axis with the most values (3 or more,
-// or any when no categorical key varies), else the first categorical axis
-// that varies, else any varied key. Exactly one of *numeric, *categorical.
-Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::string>& varied,
-                  const std::string& x_option, std::string* numeric, std::string* categorical) {
-  auto is_varied = [&](const std::string& k) { return std::find(varied.begin(), varied.end(), k) != varied.end(); };
-  const std::string x_opt = x_option.empty() ? "" : NormalizeKey(x_option);
-  if (!x_opt.empty()) {
-    if (!IsNumericAxis(x_opt) && !IsCategoricalAxis(x_opt))
-      return Status::InvalidArgument("--x " + x_option + " is not a chart axis (numeric: topk, null_route_frac, "
-                                     "mlp_dim, tokens, experts, devices; categorical: backend, impl, remat_mode, "
-                                     "parallel_mode, quant_mode, routing_pack_strategy, ...)");
-    if (!is_varied(x_opt)) return Status::NotFound("the runs do not vary " + x_opt);
-    (IsNumericAxis(x_opt) ? *numeric : *categorical) = x_opt;
-    return Status::Ok();
-  }
-  size_t best = 0;
-  for (const auto& k : NumericAxes()) {
-    const size_t n = Distinct(points, k).size();
-    if (n > 1 && n > best) best = n, *numeric = k;
-  }
-  for (const auto& k : CategoricalAxes())
-    if (is_varied(k)) {
-      *categorical = k;
-      break;
-    }
-  if (!numeric->empty() && best < 3 && !categorical->empty()) numeric->clear();  // a categorical A/B
-  if (!numeric->empty()) categorical->clear();
-  if (numeric->empty() && categorical->empty()) {
-    if (varied.empty()) return Status::NotFound("the runs do not vary along any axis");
-    *categorical = varied.front();  // some other key varies: bars by it
-  }
-  return Status::Ok();
-}
-
-// The y metrics: --y, else TF/s (and tokens/s on a line chart), those the
-// points record.
-Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& points, const ChartOptions& options,
-                                               ChartPlan::Kind kind) {
-  std::vector<std::string> metrics;
-  for (const auto& m : options.y_metrics) metrics.push_back(NormalizeKey(m));
-  if (metrics.empty()) {
-    metrics = {"tflops"};
-    if (kind == ChartPlan::Kind::kLine) metrics.push_back("tokens_per_s");
-  }
-  std::vector<std::string> present;
-  for (const auto& m : metrics)
-    if (std::any_of(points.begin(), points.end(), [&](const ChartPoint& p) { return p.metrics.count(m) > 0; }))
-      present.push_back(m);
-  if (present.empty()) return Status::InvalidArgument("no run records " + metrics.front());
-  if (!options.y_metrics.empty() && present.size() != metrics.size())
-    return Status::InvalidArgument("no run records some of the --y metrics");
-  return present;
-}
-
-bool MultiSource(const std::vector<ChartPoint>& points) {
-  std::set<std::string> sources;
-  for (const auto& p : points) sources.insert(p.source);
-  return sources.size() > 1;  // recorded vs measured/modeled: separate series
-}
-
-std::vector<std::string> Others(const std::vector<std::string>& varied, const std::string& axis) {
-  std::vector<std::string> out;
-  for (const auto& k : varied)
-    if (k != axis) out.push_back(k);
-  return out;
-}
-
-// Lines over the numeric axis: one series per (other varied keys, source,
-// metric), the first metric on y1 and the second on y2.
-void PlanLines(const std::vector<ChartPoint>& points, const std::vector<std::string>& varied,
-               const std::string& numeric, const std::vector<std::string>& metrics, ChartPlan* plan) {
-  plan->x_key = numeric;
-  std::vector<std::pair<double, std::string>> xs;
-  for (const auto& v : Distinct(points, numeric))
-    if (auto n = ParseNumber(v)) xs.push_back({*n, FormatValue(*n)});
-  std::sort(xs.begin(), xs.end());
-  for (const auto& [n, s] : xs) plan->x_values.push_back(s);
-  const std::vector<std::string> others = Others(varied, numeric);
-  const bool multi_source = MultiSource(points);
-  std::vector<std::string> order;
-  std::map<std::string, ChartSeries> by_name;
-  for (size_t mi = 0; mi < metrics.size(); ++mi) {
-    for (const auto& p : points) {
-      auto mv = p.metrics.find(metrics[mi]);
-      if (mv == p.metrics.end()) continue;
-      auto xv = ParseNumber(ValueOf(p, numeric));
-      if (!xv) continue;
-      std::string name;
-      for (const auto& k : others)
-        if (p.config.count(k)) name += (name.empty() ? "" : ", ") + ValueLabel(k, ValueOf(p, k));
-      if (multi_source) name += (name.empty() ? "" : " ") + std::string("(") + SourceLabel(p.source) + ")";
-      if (metrics.size() > 1) name += (name.empty() ? "" : " ") + MetricLabel(metrics[mi]);
-      if (name.empty()) name = SourceLabel(p.source);
-      // Grouped by the full name; the label may be shortened by escaping.
-      auto [it, fresh] = by_name.try_emplace(std::to_string(mi) + "|" + name);
-      if (fresh) {
-        order.push_back(it->first);
-        it->second.name = GnuplotLabel(name);
-        it->second.metric = metrics[mi];
-        it->second.axis = mi == 0 ? 1 : 2;
-        it->second.y.assign(plan->x_values.size(), std::nullopt);
-      }
-      size_t xi = std::find(plan->x_values.begin(), plan->x_values.end(), FormatValue(*xv)) - plan->x_values.begin();
-      if (xi < plan->x_values.size() && !it->second.y[xi]) it->second.y[xi] = mv->second;
-    }
-  }
-  for (const auto& k : order) plan->series.push_back(by_name[k]);
-  plan->x_label = AxisLabel(numeric);
-}
-
-// Grouped bars: clusters = the other varied keys (and source), bars = the
-// values of the categorical key.
-void PlanBars(const std::vector<ChartPoint>& points, const std::vector<std::string>& varied,
-              const std::string& categorical, const std::string& metric, ChartPlan* plan) {
-  plan->bar_key = categorical;
-  plan->x_key = categorical;
-  const std::vector<std::string> others = Others(varied, categorical);
-  const bool multi_source = MultiSource(points);
-  const std::vector<std::string> bar_values = Distinct(points, categorical);
-  std::vector<std::string> clusters;
-  std::map<std::string, std::map<std::string, double>> cell;  // cluster -> bar value -> y
-  for (const auto& p : points) {
-    auto mv = p.metrics.find(metric);
-    if (mv == p.metrics.end()) continue;
-    std::string cl;
-    for (const auto& k : others)
-      if (p.config.count(k)) cl += (cl.empty() ? "" : ", ") + ValueLabel(k, ValueOf(p, k));
-    if (multi_source) cl += (cl.empty() ? "" : " ") + std::string("(") + SourceLabel(p.source) + ")";
-    if (cl.empty()) cl = "all";
-    if (std::find(clusters.begin(), clusters.end(), cl) == clusters.end()) clusters.push_back(cl);
-    std::string bv = ValueOf(p, categorical);
-    for (const auto& b : bar_values)
-      if (ValuesEqual(b, bv)) bv = b;
-    cell[cl].try_emplace(bv, mv->second);
-  }
-  for (const auto& cl : clusters) plan->x_values.push_back(GnuplotLabel(cl));
-  for (const auto& b : bar_values) {
-    ChartSeries s;
-    s.name = GnuplotLabel(ValueLabel(categorical, b));
-    s.metric = metric;
-    for (const auto& cl : clusters) {
-      auto it = cell[cl].find(b);
-      s.y.push_back(it == cell[cl].end() ? std::nullopt : std::optional<double>(it->second));
-    }
-    plan->series.push_back(s);
-  }
-  plan->x_label = others.empty() ? AxisLabel(categorical) : GnuplotLabel(Join(others));
-}
-
-}  // namespace
-
-Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options) {
-  if (points.empty()) return Status::NotFound("no runs to chart");
-  const std::vector<std::string> varied = VariedKeys(points);
-  std::string numeric, categorical;
-  MOELOG_RETURN_IF_ERROR(ChooseAxis(points, varied, options.x_key, &numeric, &categorical));
-  ChartPlan plan;
-  plan.kind = numeric.empty() ? ChartPlan::Kind::kBars : ChartPlan::Kind::kLine;
-  auto metrics = ChooseMetrics(points, options, plan.kind);
-  if (!metrics.ok()) return metrics.status();
-  if (plan.kind == ChartPlan::Kind::kLine) PlanLines(points, varied, numeric, *metrics, &plan);
-  else PlanBars(points, varied, categorical, metrics->front(), &plan);
-  plan.y1_label = MetricLabel(metrics->front());
-  if (plan.kind == ChartPlan::Kind::kLine && metrics->size() > 1) plan.y2_label = MetricLabel((*metrics)[1]);
-  const std::string title = options.title.empty()
-                                ? MetricLabel(metrics->front()) + (plan.y2_label.empty() ? "" : " and " + plan.y2_label) +
-                                      " vs " + plan.x_key
-                                : options.title;
-  plan.title = GnuplotLabel(title);
-  return plan;
-}
-
-std::string ChartData(const ChartPlan& plan) {
-  std::ostringstream s;
-  s << "# moelog chart data: " << (plan.kind == ChartPlan::Kind::kLine ? "line" : "bars") << ", x = " << plan.x_key
-    << "\n";
-  if (plan.kind == ChartPlan::Kind::kLine) {
-    // One block per series (gnuplot `index`), "x y" rows, missing points skipped.
-    for (size_t si = 0; si < plan.series.size(); ++si) {
-      const auto& se = plan.series[si];
-      s << "# series " << si << ": " << se.name << " (" << se.metric << ", y axis " << se.axis << ")\n";
-      for (size_t xi = 0; xi < plan.x_values.size(); ++xi)
-        if (se.y[xi]) s << plan.x_values[xi] << " " << Num(*se.y[xi]) << "\n";
-      s << "\n\n";
-    }
-    return s.str();
-  }
-  // Bars: one row per cluster: "label" y(bar 1) y(bar 2) ...; '?' = missing.
-  s << "# cluster";
-  for (const auto& se : plan.series) s << " | " << se.name;
-  s << "\n";
-  for (size_t xi = 0; xi < plan.x_values.size(); ++xi) {
-    s << "\"" << plan.x_values[xi] << "\"";
-    for (const auto& se : plan.series) s << " " << (se.y[xi] ? Num(*se.y[xi]) : std::string("?"));
-    s << "\n";
-  }
-  return s.str();
-}
-
-std::string ChartScript(const ChartPlan& plan, const std::string& data_file, const std::string& output_file, bool png) {
-  std::ostringstream s;
-  s << "# moelog chart script: run gnuplot on this file in its directory to redraw the chart.\n";
-  if (png) s << "set terminal pngcairo size 900,540 noenhanced font 'sans,10' background rgb 'white'\n";
-  else s << "set terminal svg size 900,540 noenhanced font 'sans,11' background rgb 'white'\n";
-  s << "set output '" << output_file << "'\n"
-    << "set title '" << plan.title << "'\n"
-    << "set xlabel '" << plan.x_label << "'\n"
-    << "set ylabel '" << plan.y1_label << "'\n"
-    << "set key outside bottom center horizontal maxcols 2\n"
-    << "set grid ytics\n"
-    << "set datafile missing '?'\n"
-    << "set yrange [0:*]\n";
-  if (plan.kind == ChartPlan::Kind::kLine) {
-    if (!plan.y2_label.empty()) {
-      s << "set y2label '" << plan.y2_label << "'\n"
-        << "set y2tics\n"
-        << "set ytics nomirror\n"
-        << "set y2range [0:*]\n";
-    }
-    s << "set xtics (";
-    for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << plan.x_values[i];
-    s << ")\n";
-    s << "plot";
-    for (size_t i = 0; i < plan.series.size(); ++i) {
-      const auto& se = plan.series[i];
-      s << (i ? ", \\\n     " : " ") << "'" << data_file << "' index " << i << " using 1:2 axes x1y" << se.axis
-        << " with linespoints lw 2 pt " << (se.axis == 1 ? 7 : 5) << " dt " << (se.axis == 1 ? 1 : 2) << " title '"
-        << se.name << "'";
-    }
-    s << "\n";
-  } else {
-    s << "set style data histogram\n"
-      << "set style histogram clustered gap 1\n"
-      << "set style fill solid 0.8 border -1\n"
-      << "set boxwidth 0.9\n"
-      << "set xtics rotate by -20\n"
-      << "plot";
-    for (size_t i = 0; i < plan.series.size(); ++i) {
-      s << (i ? ", \\\n     " : " ") << "'" << data_file << "' using " << i + 2 << (i == 0 ? ":xtic(1)" : "")
-        << " title '" << plan.series[i].name << "'";
-    }
-    s << "\n";
-  }
-  s << "unset output\n";
-  return s.str();
 }
 
 std::string FormatChartStamp(const ChartStamp& stamp) {
@@ -577,6 +211,12 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
     return Status::InvalidArgument("chart path '" + dir + "/" + base +
                                    "' has characters moelog does not pass to gnuplot (allowed: letters, digits, "
                                    "space and /._-+,@=~:)");
+  bool any = false;
+  for (const auto& p : plan.panels)
+    for (const auto& se : p.series)
+      for (const auto* v : {&se.y, &se.recorded})
+        for (const auto& y : *v) any = any || y.has_value();
+  if (!any) return Status::InvalidArgument("the chart " + dir + "/" + base + " has no figure to draw");
   ChartFiles files;
   const std::string ext = png ? ".png" : ".svg";
   files.chart = dir + "/" + base + ext;
@@ -621,11 +261,7 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
                                   const std::vector<ChartPoint>& points, const ChartOptions& options,
                                   const std::string& suffix, const ChartDraw& how) {
   ChartOptions opts = options;
-  if (opts.title.empty()) {
-    auto probe = PlanChart(points, options);
-    if (!probe.ok()) return probe.status();
-    opts.title = entry_id + ": " + probe->title;
-  }
+  if (opts.id.empty()) opts.id = entry_id;
   auto plan = PlanChart(points, opts);
   if (!plan.ok()) return plan.status();
   std::string base = ChartStem(entry_id) + (suffix.empty() ? "" : "-" + ChartStem(suffix));
@@ -636,10 +272,13 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
   auto files = DrawChart(*plan, dir, base, opts.png, how);
   if (!files.ok()) return files.status();
   out.files = *files;
-  std::string alt = plan->title;
+  std::string alt = plan->title + ": " + plan->what;
   for (char& c : alt)
     if (c == '[' || c == ']') c = ' ';
-  out.markdown = "![" + alt + "](figures/" + folder + "/" + base + (opts.png ? ".png" : ".svg") + ")\n" + FormatChartStamp(files->stamp);
+  out.markdown = "![" + alt + "](figures/" + folder + "/" + base + (opts.png ? ".png" : ".svg") + ")\n" +
+                 FormatChartStamp(files->stamp);
+  // What the chart leaves out, said where the reader looks for it.
+  for (const auto& note : plan->notes) out.markdown += "\n" + note + "\n";
   return out;
 }
 

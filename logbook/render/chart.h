@@ -17,6 +17,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,7 @@ namespace moelog::logbook {
 // from ("recorded" = numbers written in the logbook, "measured", "modeled").
 struct ChartPoint {
   std::string source = "measured";
+  std::string id;  // the run's ID ("<entry>#n" for a logbook figure)
   std::map<std::string, std::string> config;
   std::map<std::string, double> metrics;  // tflops (TF/s), tokens_per_s, ...
 };
@@ -39,28 +41,51 @@ struct ChartPoint {
 std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs);
 
 struct ChartOptions {
-  std::string x_key;                // "" = pick the swept axis
-  std::vector<std::string> y_metrics;  // "" = tflops and tokens_per_s (bars: tflops)
-  std::string title;                // from the Markdown; escaped before use
-  bool png = false;                 // PNG (pngcairo) instead of SVG
+  std::string x_key;                    // "" = the swept axis
+  std::vector<std::string> y_metrics;   // "" = primary_metric (one per panel)
+  std::vector<std::string> series_keys; // "" = every other key that varies
+  std::string primary_metric;           // the logbook Scope's primary metric ("" = tflops)
+  std::string title;                    // the entry's label (shortened to about 60 characters)
+  std::string id;                       // the entry's ID, after the title
+  std::set<std::string> listed;         // logbook figures (IDs) already listed as placed nowhere
+  bool png = false;                     // PNG (pngcairo) instead of SVG
 };
 
+// One coloured series of a panel: moelog's figures (measured or modeled) and
+// the logbook's figures for the same configs, one slot per x value.
 struct ChartSeries {
-  std::string name;                       // escaped label
+  std::string name;                             // legend label (escaped)
   std::string metric;
-  int axis = 1;                           // 1 = left y axis, 2 = right
-  std::vector<std::optional<double>> y;   // one per x value
+  int axis = 1;                                 // 1 = left y axis, 2 = right
+  int colour = 0;                               // index into the palette; the same name keeps its colour
+  std::vector<std::optional<double>> y;         // moelog's
+  std::vector<std::optional<double>> recorded;  // the logbook's, drawn hollow / outlined beside moelog's
+};
+
+// One panel (small multiple): the series of one value of the panel keys.
+struct ChartPanel {
+  std::string label;   // "" when the chart has one panel
+  std::string metric;  // left y axis
+  std::vector<ChartSeries> series;
 };
 
 struct ChartPlan {
   enum class Kind { kLine, kBars };
   Kind kind = Kind::kLine;
   std::string x_key;
-  std::vector<std::string> x_values;      // line: numeric axis values, ascending;
-                                          // bars: cluster labels
-  std::string bar_key;                    // bars: the categorical key (one bar per value)
-  std::vector<ChartSeries> series;
-  std::string title, x_label, y1_label, y2_label;  // escaped
+  std::vector<std::string> x_values;  // line: numeric axis values, ascending; bars: cluster labels
+  std::string bar_key;                // bars: the compared key (one coloured bar per value)
+  std::vector<ChartPanel> panels;
+  std::string title, x_label;            // escaped
+  std::string what;                      // "TF/s vs top-k": what is plotted, for the image's alt text
+  std::vector<std::string> subtitles;    // lines under the title (escaped)
+  std::string source;                    // moelog's side in the legend: "model (v5p)", "measured (cpu)", ...
+  bool any_recorded = false;             // some logbook figure is drawn
+  bool log_x = false;                    // a numeric axis spanning 16x or more
+  // Said under the chart in the region: logbook figures not drawn (matching
+  // no point of the chart), points hidden by explicit --series.
+  std::vector<std::string> notes;
+  size_t LegendEntries() const;
 };
 
 // The axes moelog recognizes. Numeric: topk, null_route_frac, mlp_dim,
@@ -70,10 +95,22 @@ struct ChartPlan {
 bool IsNumericAxis(const std::string& key);
 bool IsCategoricalAxis(const std::string& key);
 
-// Chooses the chart for the points. Line when a numeric axis has 3+ values
-// (or x_key names a numeric axis); grouped bars when a categorical key
-// varies otherwise. NotFound when nothing varies (no chart to draw);
-// InvalidArgument for an unknown x_key or a metric no point has.
+// Plans the chart (rules in docs/reference.md "Charts"):
+//  - x: --x, else the numeric axis with 3+ values (lines with markers), else
+//    the categorical key that varies (grouped bars: its values side by side
+//    in clusters of the other varied key);
+//  - series: the combinations of the other varied keys, named as a reader
+//    would ("EP", "k=8", "shared 5632"); keys that follow another (devices
+//    with the parallel mode) and keys the model gives identical figures for
+//    are folded; more than 6 series become panels (small multiples) by the
+//    key with the fewest values, sharing the y range;
+//  - logbook figures (source "recorded") are placed on the point of the
+//    config they fit (recorded.h PlaceFigures) and drawn there in the
+//    series' colour, hollow or outlined; those that fit no point are notes;
+//  - one metric per panel: --y, else the Scope's primary metric, else TF/s;
+//    a single series also gets tokens/s on the right axis.
+// NotFound when nothing varies (no chart to draw); InvalidArgument for an
+// unknown x_key or series key, or a metric no point has.
 Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options);
 
 // The .dat text of a plan (deterministic).
@@ -82,6 +119,11 @@ std::string ChartData(const ChartPlan& plan);
 // The .gp script: reads `data_file`, writes `output_file` (both relative
 // names, no directory), terminal svg or pngcairo.
 std::string ChartScript(const ChartPlan& plan, const std::string& data_file, const std::string& output_file, bool png);
+
+// The primary metric a logbook's Scope names ("Primary metric(s): ...
+// TF/s ..., tokens/s"): the first of TF/s, tokens/s, time it mentions, as
+// a metric key; "" when it names none.
+std::string PrimaryMetricOf(const std::string& scope_text);
 
 // What an entry's region records about the chart it links: a hash of the
 // chart's inputs (its .dat and .gp texts) and of the chart file drawn from
@@ -124,8 +166,8 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
 
 // Escapes a label for gnuplot: keeps letters, digits, space and _.,:;=+-/()%[]
 // and replaces anything else with '_' (backticks are dropped); collapses
-// whitespace; at most 80 bytes.
-std::string GnuplotLabel(const std::string& text);
+// whitespace; at most `max_bytes` bytes.
+std::string GnuplotLabel(const std::string& text, size_t max_bytes = 80);
 
 // A file-name stem from an entry ID or heading: the ID itself when it is only
 // [A-Za-z0-9_-] and at most 60 bytes; otherwise the kept characters (runs of

@@ -317,6 +317,16 @@ std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector
   return out;
 }
 
+std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
+  const auto varying = VaryingColumns(rows);
+  std::set<std::string> merged;
+  const auto shown = ShownRows(rows, varying, ModelPaths(rows), figures, &merged);
+  const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
+  std::vector<bool> out;
+  for (const auto& w : rec.where) out.push_back(w.rfind("row ", 0) == 0);
+  return out;
+}
+
 std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
   const auto varying = VaryingColumns(rows);
   const std::vector<std::string> model_path = ModelPaths(rows);

@@ -48,6 +48,10 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
 //   "line 160: 192.707 TF/s -> no row (matches no row)"
 std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
 
+// Whether each recorded figure is on a row of the table (false: it is listed
+// under the table).
+std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_RENDER_TABLE_H_

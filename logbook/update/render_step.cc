@@ -132,7 +132,15 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region
   ChartDraw how;
   how.write = draw;
   if (old) how.recorded = FindChartStamp(old->content);
-  auto chart = ChartForEntry(doc.path, *e, ChartRuns(w), {}, how);
+  ChartOptions options;
+  options.primary_metric = PrimaryMetric(doc.logbook);
+  // The figures listed under the table are not listed again under the chart.
+  std::vector<std::string> notes;
+  bool complete = true;
+  const std::vector<bool> on_table = FiguresOnTable(UnitRows(w, &notes, &complete), w.unit->recorded);
+  for (size_t i = 0; i < on_table.size(); ++i)
+    if (!on_table[i]) options.listed.insert(w.unit->recorded[i].run.id);
+  auto chart = ChartForEntry(doc.path, *e, ChartRuns(w), options, how);
   if (!chart.ok()) {
     const auto code = chart.status().code();
     if (code != Status::Code::kNotFound)

@@ -36,6 +36,10 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
                                            std::string* note);
 
+// The metric the logbook's Scope names as primary ("Primary metric(s): ...
+// TF/s ..."), the default y of its charts; "" when it names none.
+std::string PrimaryMetric(const Logbook& logbook);
+
 // (a) The chart of one entry: its stored runs (`runs` may hold runs of other
 // entries; only entry.id's are used) and its recorded figures, drawn under
 // <dir of logbook>/figures/<entry id>.svg (.png when options.png) with .dat
@@ -43,6 +47,10 @@ Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::st
 // ("![...](figures/ID.svg)\n") and the files. NotFound when the entry has
 // nothing that varies along an axis (no chart: leave the region without one).
 // `how` (chart.h): whether to write, and the stamp the entry's region holds.
+// The points of an entry's chart: its runs among `runs`, and the figures its
+// Result states unless `runs` holds them already.
+std::vector<ChartPoint> EntryChartPoints(const Entry& entry, const std::vector<StoredRun>& runs);
+
 Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& entry,
                                  const std::vector<StoredRun>& runs, const ChartOptions& options = {},
                                  const ChartDraw& how = {});

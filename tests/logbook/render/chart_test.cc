@@ -119,43 +119,129 @@ void ExpectGoodSvg(const std::string& path) {
   EXPECT_NE(svg->find("<svg"), std::string::npos);
 }
 
-TEST(ChartPlan, LineForNumericSweepWithSeriesPerOtherValueAndSource) {
+// Every series of every panel, and every text a reader sees.
+std::vector<const ChartSeries*> AllSeries(const ChartPlan& plan) {
+  std::vector<const ChartSeries*> out;
+  for (const auto& p : plan.panels)
+    for (const auto& s : p.series) out.push_back(&s);
+  return out;
+}
+
+std::string AllText(const ChartPlan& plan) {
+  std::string text = plan.title + "|" + plan.x_label;
+  for (const auto& s : plan.subtitles) text += "|" + s;
+  for (const auto& x : plan.x_values) text += "|" + x;
+  for (const auto& p : plan.panels) text += "|" + p.label;
+  for (const auto* s : AllSeries(plan)) text += "|" + s->name;
+  return text;
+}
+
+// A sweep over topk: lines, one series per shared width (in the colour it
+// keeps), the logbook's figures on the same series at the same x.
+TEST(ChartPlan, LineForNumericSweepWithLogbookFiguresOnTheirSeries) {
   auto plan = PlanChart(TopkSweep(), {});
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   EXPECT_EQ(plan->kind, ChartPlan::Kind::kLine);
   EXPECT_EQ(plan->x_key, "topk");
   EXPECT_EQ(plan->x_values, (std::vector<std::string>{"1", "2", "4", "6", "8"}));
-  // shared in {0, 5632} x {recorded, modeled} TF/s, plus modeled tokens/s for each width.
-  EXPECT_EQ(plan->series.size(), 6u);
-  int right = 0;
-  for (const auto& s : plan->series) right += s.axis == 2;
-  EXPECT_EQ(right, 2);
-  EXPECT_EQ(plan->y2_label, "tokens/s");
+  ASSERT_EQ(plan->panels.size(), 1u);
+  const auto& series = plan->panels[0].series;
+  ASSERT_EQ(series.size(), 2u);  // no shared | shared 5632; TF/s only (two series: one metric)
+  EXPECT_EQ(series[0].name, "no shared");
+  EXPECT_EQ(series[1].name, "shared 5632");
+  EXPECT_EQ(plan->panels[0].metric, "tflops");
+  for (const auto& s : series)
+    for (size_t x = 0; x < plan->x_values.size(); ++x) {
+      ASSERT_TRUE(s.y[x] && s.recorded[x]) << s.name << " x=" << plan->x_values[x];
+      EXPECT_NEAR(*s.recorded[x], *s.y[x] * 1.05, 1e-9);  // the figure of the same config
+    }
+  EXPECT_TRUE(plan->any_recorded);
+  EXPECT_EQ(plan->source, "model (v5p)");
+  EXPECT_TRUE(plan->notes.empty());
 }
 
-// none vs ep: the device count follows the parallel mode and is no series
-// key; legends say "EP" / "no EP", and where a figure comes from.
-TEST(ChartPlan, DerivedKeysFoldAndLabelsAreHuman) {
+// One series: TF/s on the left, tokens/s on the right; a Scope naming
+// tokens/s first makes it the chart's metric.
+TEST(ChartPlan, SingleSeriesGetsTwoAxesAndScopeNamesTheMetric) {
+  std::vector<ChartPoint> pts;
+  for (int m : {1408, 1536, 1792, 2048}) pts.push_back(Point({{"mlp_dim", std::to_string(m)}}, m / 5.0, 1e6 - m));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->panels[0].series.size(), 2u);
+  EXPECT_EQ(plan->panels[0].series[0].metric, "tflops");
+  EXPECT_EQ(plan->panels[0].series[1].axis, 2);
+  EXPECT_EQ(PrimaryMetricOf("- Primary metric(s): `forward_backward` TF/s and tokens/s"), "tflops");
+  EXPECT_EQ(PrimaryMetricOf("- Primary metrics: tokens/s at fixed TF/s"), "tokens_per_s");
+  EXPECT_EQ(PrimaryMetricOf("- Goal: more TF/s"), "");
+  pts.push_back(pts[0]);
+  pts.back().config["shared_expert_dim"] = "5632";  // now two series: one metric
+  ChartOptions o;
+  o.primary_metric = "tokens_per_s";
+  plan = PlanChart(TopkSweep(), o);
+  ASSERT_TRUE(plan.ok());
+  for (const auto* s : AllSeries(*plan)) EXPECT_EQ(s->metric, "tokens_per_s");
+  o.y_metrics = {"tflops_per_device"};
+  EXPECT_EQ(PlanChart(TopkSweep(), o).status().code(), Status::Code::kInvalidArgument);  // no point records it
+}
+
+// More than 6 series: one panel per value of the key with the fewest
+// values, every panel at most 6 series, the same colours in each.
+TEST(ChartPlan, ManySeriesBecomeSmallMultiples) {
   std::vector<ChartPoint> pts;
   for (const char* pm : {"none", "ep"})
-    for (const char* k : {"2", "8"}) {
-      ChartPoint p = Point({{"parallel_mode", pm}, {"topk", k}, {"devices", pm[0] == 'e' ? "4" : "1"}}, 100);
-      p.source = "modeled";
-      pts.push_back(p);
-    }
-  ChartPoint rec = Point({{"parallel_mode", "ep"}, {"topk", "2"}}, 90);
-  rec.source = "recorded";
-  pts.push_back(rec);
+    for (int e : {8, 16, 32, 60, 64, 128, 256})
+      for (int k : {1, 2, 4, 8})
+        pts.push_back(Point({{"parallel_mode", pm}, {"experts", std::to_string(e)}, {"topk", std::to_string(k)},
+                             {"devices", pm[0] == 'e' ? "4" : "1"}},
+                            e + k + (pm[0] == 'e' ? 50 : 0)));
+  ChartOptions o;
+  o.x_key = "topk";
+  auto plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  // 7 expert counts: more than 6 even in one panel after the parallel mode
+  // went to panels, so each mode's 7 series are cut into two panels.
+  ASSERT_EQ(plan->panels.size(), 4u);
+  for (const auto& p : plan->panels) EXPECT_LE(p.series.size(), 6u);
+  EXPECT_EQ(plan->panels[0].label, "no EP, E=8 to E=60");
+  EXPECT_EQ(plan->panels[3].label, "EP, E=64 to E=256");
+  EXPECT_EQ(plan->panels[0].series[3].colour, plan->panels[2].series[3].colour);
+  EXPECT_NE(AllText(*plan).find("TF/s is aggregate: no EP on 1 chip, EP on 4 chips"), std::string::npos)
+      << AllText(*plan);
+  pts.erase(std::remove_if(pts.begin(), pts.end(), [](const ChartPoint& p) { return p.config.at("experts") == "256"; }),
+            pts.end());
+  plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->panels.size(), 2u);
+  EXPECT_EQ(plan->panels[0].label, "no EP");
+  EXPECT_EQ(plan->panels[1].label, "EP");
+  for (const auto& p : plan->panels) EXPECT_LE(p.series.size(), 6u);
+  EXPECT_LE(plan->LegendEntries(), 8u);
+}
+
+// none vs ep: bars none | EP side by side in clusters k=2 | k=8; the device
+// count follows the parallel mode and is no key; the logbook's figure is an
+// outlined bar beside moelog's, in no cluster of its own.
+TEST(ChartPlan, ABBarsSideBySideWithLogbookBesideModel) {
+  std::vector<ChartPoint> pts;
+  for (const char* pm : {"none", "ep"})
+    for (const char* k : {"2", "8"})
+      pts.push_back(Point({{"parallel_mode", pm}, {"topk", k}, {"devices", pm[0] == 'e' ? "4" : "1"}},
+                          pm[0] == 'e' ? 120 : 100));
+  pts.push_back(Point({{"parallel_mode", "ep"}, {"topk", "2"}}, 90, 0, "recorded"));
+  pts.push_back(Point({{"parallel_mode", "ep"}, {"topk", "4"}}, 95, 0, "recorded"));  // no such run
   auto plan = PlanChart(pts, {});
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
-  std::string text = plan->x_label;
-  for (const auto& x : plan->x_values) text += "|" + x;
-  for (const auto& s : plan->series) text += "|" + s.name;
+  EXPECT_EQ(plan->kind, ChartPlan::Kind::kBars);
+  EXPECT_EQ(plan->x_values, (std::vector<std::string>{"k=2", "k=8"}));
+  ASSERT_EQ(plan->panels[0].series.size(), 2u);
+  EXPECT_EQ(plan->panels[0].series[0].name, "no EP");
+  EXPECT_EQ(plan->panels[0].series[1].name, "EP");
+  EXPECT_EQ(plan->panels[0].series[1].recorded[0], 90.0);
+  const std::string text = AllText(*plan);
   EXPECT_EQ(text.find("devices"), std::string::npos) << text;
-  EXPECT_EQ(text.find("parallel_mode="), std::string::npos) << text;
-  EXPECT_NE(text.find("EP"), std::string::npos) << text;
-  EXPECT_NE(text.find("(logbook)"), std::string::npos) << text;
-  EXPECT_NE(text.find("(model (v5p))"), std::string::npos) << text;
+  EXPECT_EQ(text.find("parallel_mode"), std::string::npos) << text;
+  ASSERT_EQ(plan->notes.size(), 1u);
+  EXPECT_NE(plan->notes[0].find("95 TF/s (matches no row)"), std::string::npos) << plan->notes[0];
 }
 
 TEST(ChartPlan, BarsForCategoricalAB) {
@@ -166,16 +252,63 @@ TEST(ChartPlan, BarsForCategoricalAB) {
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   EXPECT_EQ(plan->kind, ChartPlan::Kind::kBars);
   EXPECT_EQ(plan->bar_key, "remat_mode");
-  EXPECT_EQ(plan->series.size(), 3u);
+  ASSERT_EQ(plan->panels[0].series.size(), 3u);
   // Clusters and bars carry the names a reader uses, not config keys.
   EXPECT_EQ(plan->x_values, (std::vector<std::string>{"k=2", "k=8"}));
-  EXPECT_EQ(plan->series[1].name, "remat expert_mlp");
-  EXPECT_EQ(*plan->series[1].y[1], 8 * 40 + 'e');
+  EXPECT_EQ(plan->panels[0].series[1].name, "remat expert_mlp");
+  EXPECT_EQ(*plan->panels[0].series[1].y[1], 8 * 40 + 'e');
   // Asking for topk on x gives lines instead.
   ChartOptions o;
   o.x_key = "topk";
   EXPECT_EQ(PlanChart(pts, o)->kind, ChartPlan::Kind::kLine);
   o.x_key = "color";
+  EXPECT_EQ(PlanChart(pts, o).status().code(), Status::Code::kInvalidArgument);
+}
+
+// A key the model gives identical figures for is folded (the logbook's
+// figures name one value); where the logbook tells its values apart, kept.
+TEST(ChartPlan, KeysTheModelDoesNotDistinguishFoldUnlessTheLogbookDoes) {
+  std::vector<ChartPoint> pts;
+  for (const char* d : {"random", "runs"})
+    for (int k : {1, 2, 4}) pts.push_back(Point({{"distribution", d}, {"topk", std::to_string(k)}}, 10.0 * k, 5e5));
+  pts.push_back(Point({{"topk", "2"}}, 21, 0, "recorded"));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(AllText(*plan).find("random"), std::string::npos) << AllText(*plan);
+  EXPECT_EQ(plan->panels[0].series[0].recorded[1], 21.0);
+  pts.push_back(Point({{"topk", "4"}, {"distribution", "runs"}}, 39, 0, "recorded"));
+  pts.push_back(Point({{"topk", "4"}, {"distribution", "random"}}, 41, 0, "recorded"));
+  plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok());
+  EXPECT_NE(AllText(*plan).find("runs"), std::string::npos) << AllText(*plan);
+  // Measured figures are never folded: equal figures there are chance.
+  for (auto& p : pts)
+    if (p.source == "modeled") p.source = "measured";
+  plan = PlanChart(pts, {});
+  EXPECT_NE(AllText(*plan).find("random"), std::string::npos);
+}
+
+// --series across entries: the keys it leaves out are held at the
+// combination that covers the most points, said in a subtitle.
+TEST(ChartPlan, ExplicitSeriesHoldTheOtherKeysAndSayWhich) {
+  std::vector<ChartPoint> pts;
+  for (const char* pm : {"none", "ep"})
+    for (int k : {1, 2, 4, 8}) {
+      pts.push_back(Point({{"parallel_mode", pm}, {"topk", std::to_string(k)}, {"hidden", "2048"}}, k));
+      if (k < 4) pts.push_back(Point({{"parallel_mode", pm}, {"topk", std::to_string(k)}, {"hidden", "3072"}}, k + 1));
+    }
+  ChartOptions o;
+  o.x_key = "topk";
+  o.series_keys = {"parallel_mode"};
+  auto plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->panels[0].series.size(), 2u);
+  EXPECT_EQ(*plan->panels[0].series[0].y[0], 1.0);  // hidden=2048 covers 8 points, 3072 only 4
+  ASSERT_FALSE(plan->subtitles.empty());
+  EXPECT_EQ(plan->subtitles[0], "runs with H=2048");
+  ASSERT_EQ(plan->notes.size(), 1u);
+  EXPECT_NE(plan->notes[0].find("4 of 12 runs not drawn: they differ in hidden"), std::string::npos) << plan->notes[0];
+  o.series_keys = {"colour"};
   EXPECT_EQ(PlanChart(pts, o).status().code(), Status::Code::kInvalidArgument);
 }
 
@@ -192,7 +325,7 @@ TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
   EXPECT_EQ(line->files.chart, dir + "/figures/log/MOE-I8-004.svg");
   EXPECT_TRUE(fs::exists(dir + "/figures/log/MOE-I8-004.dat"));
   EXPECT_TRUE(fs::exists(dir + "/figures/log/MOE-I8-004.gp"));
-  EXPECT_EQ(line->markdown.rfind("![MOE-I8-004: ", 0), 0u) << line->markdown;
+  EXPECT_EQ(line->markdown.rfind("![TF/s vs top-k (experts per token) (MOE-I8-004): TF/s vs top-k", 0), 0u) << line->markdown;
   EXPECT_NE(line->markdown.find("](figures/log/MOE-I8-004.svg)"), std::string::npos);
   ExpectGoodSvg(line->files.chart);
   auto first = ReadFile(line->files.chart);
@@ -304,11 +437,14 @@ TEST(ChartDraw, UnsafePathsAreRefusedAndEmptyChartsAreErrors) {
   EXPECT_EQ(DrawChart(plan, dir, "a b", false).status().code(), Status::Code::kInvalidArgument);
   // A plan with no data at all: gnuplot draws nothing, which moelog reports.
   ChartPlan empty = plan;
-  for (auto& s : empty.series) std::fill(s.y.begin(), s.y.end(), std::nullopt);
+  for (auto& p : empty.panels)
+    for (auto& s : p.series) {
+      std::fill(s.y.begin(), s.y.end(), std::nullopt);
+      std::fill(s.recorded.begin(), s.recorded.end(), std::nullopt);
+    }
   auto r = DrawChart(empty, dir, "empty", false);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Status::Code::kIOError);
-  EXPECT_NE(r.status().message().find("incomplete chart"), std::string::npos) << r.status().message();
+  EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
   EXPECT_FALSE(fs::exists(dir + "/empty.svg"));
 }
 

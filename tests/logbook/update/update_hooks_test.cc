@@ -33,7 +33,7 @@ TEST(UpdateHooks, SeedSweepsAndABsGetCharts) {
     EXPECT_NE(chart->markdown.find("(figures/ep/" + e.id + ".svg)"), std::string::npos);
     auto gp = ReadFile(chart->files.script);
     ASSERT_TRUE(gp.ok());
-    (gp->find("histogram") != std::string::npos ? bars : lines)++;
+    (gp->find("with boxes") != std::string::npos ? bars : lines)++;
     // Nothing written when draw is false, same link; the chart is current
     // for the stamp it was drawn with.
     ChartDraw dry_how;

@@ -1,0 +1,301 @@
+// A chart plan as gnuplot input: the .dat file and the .gp script that draws
+// it. Every panel is placed by hand (multiplot with fixed origins), so the
+// legend has a strip of its own under the panels and never covers data.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "logbook/numbers.h"
+#include "logbook/render/chart.h"
+
+namespace moelog::logbook {
+namespace {
+
+// Distinguishable colours (the first six are what a panel uses).
+const char* Colour(int i) {
+  static const char* const k[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                  "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+  return k[static_cast<size_t>(i) % (sizeof(k) / sizeof(k[0]))];
+}
+
+std::string Num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  return buf;
+}
+
+std::string Frac(double v) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "%.4f", v);
+  return buf;
+}
+
+bool Any(const std::vector<std::optional<double>>& v) {
+  return std::any_of(v.begin(), v.end(), [](const std::optional<double>& x) { return x.has_value(); });
+}
+
+// One data block of a line chart (gnuplot `index`): a series' figures, moelog's or the logbook's.
+struct Block {
+  size_t panel, series;
+  bool recorded;
+};
+
+std::vector<Block> LineBlocks(const ChartPlan& plan) {
+  std::vector<Block> out;
+  for (size_t p = 0; p < plan.panels.size(); ++p)
+    for (size_t s = 0; s < plan.panels[p].series.size(); ++s) {
+      const auto& se = plan.panels[p].series[s];
+      if (Any(se.y)) out.push_back({p, s, false});
+      if (Any(se.recorded)) out.push_back({p, s, true});
+    }
+  return out;
+}
+
+// Bars: the data columns of each series (moelog's, then the logbook's when
+// any panel has a logbook figure for it), in the order bars stand in a cluster.
+struct BarColumn {
+  size_t series;
+  bool recorded;
+};
+
+std::vector<BarColumn> BarColumns(const ChartPlan& plan) {
+  std::vector<BarColumn> out;
+  const size_t n = plan.panels.empty() ? 0 : plan.panels.front().series.size();
+  for (size_t s = 0; s < n; ++s) {
+    out.push_back({s, false});
+    bool rec = false;
+    for (const auto& p : plan.panels) rec = rec || Any(p.series[s].recorded);
+    if (rec) out.push_back({s, true});
+  }
+  return out;
+}
+
+// Where the panels and the legend go on the canvas.
+struct Canvas {
+  int width = 900, height = 0, cols = 1, rows = 1;
+  int title_px = 0, panel_px = 0, legend_px = 0, legend_cols = 4;
+};
+
+Canvas Arrange(const ChartPlan& plan) {
+  Canvas c;
+  const int n = static_cast<int>(plan.panels.size());
+  c.cols = n <= 1 ? 1 : n <= 4 ? 2 : 3;
+  c.rows = (n + c.cols - 1) / c.cols;
+  c.width = c.cols == 3 ? 1200 : 900;
+  c.title_px = 44 + 18 * static_cast<int>(plan.subtitles.size());
+  c.panel_px = n <= 1 ? 400 : 300;
+  const int entries = static_cast<int>(plan.LegendEntries());
+  c.legend_cols = std::min(entries, c.cols == 3 ? 5 : 4);
+  c.legend_px = 24 + 20 * ((entries + c.legend_cols - 1) / std::max(1, c.legend_cols));
+  c.height = c.title_px + c.rows * c.panel_px + c.legend_px;
+  return c;
+}
+
+// The y range of each metric, shared by every panel that shows it.
+std::map<std::string, double> YMax(const ChartPlan& plan) {
+  std::map<std::string, double> out;
+  for (const auto& p : plan.panels)
+    for (const auto& s : p.series)
+      for (const auto* v : {&s.y, &s.recorded})
+        for (const auto& y : *v)
+          if (y && std::isfinite(*y)) out[s.metric] = std::max(out[s.metric], *y);
+  return out;
+}
+
+std::string YRange(const std::map<std::string, double>& ymax, const std::string& metric) {
+  auto it = ymax.find(metric);
+  return it == ymax.end() || it->second <= 0 ? "[0:*]" : "[0:" + Num(it->second * 1.12) + "]";
+}
+
+// Large figures (tokens/s) as 800k, 1.6M rather than 1.6e+06.
+std::string TickFormat(const std::map<std::string, double>& ymax, const std::string& metric) {
+  auto it = ymax.find(metric);
+  return it != ymax.end() && it->second >= 1e5 ? "'%.1s%c'" : "'%g'";
+}
+
+// A cluster label of bars fits horizontally when the clusters' labels fit
+// the panel's width at about 7 px a character.
+bool TicksFit(const ChartPlan& plan, const Canvas& c) {
+  size_t longest = 0;
+  for (const auto& x : plan.x_values) longest = std::max(longest, x.size());
+  const double per_cluster = (c.width / c.cols - 90.0) / std::max<size_t>(1, plan.x_values.size());
+  return longest * 7.0 + 8 <= per_cluster;
+}
+
+void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c, size_t i,
+                const std::map<std::string, double>& ymax, std::ostringstream& s) {
+  const int col = static_cast<int>(i) % c.cols, row = static_cast<int>(i) / c.cols;
+  const double h = static_cast<double>(c.height);
+  s << "set origin " << Frac(static_cast<double>(col) / c.cols) << ","
+    << Frac((c.legend_px + (c.rows - 1 - row) * c.panel_px) / h) << "\n"
+    << "set size " << Frac(1.0 / c.cols) << "," << Frac(c.panel_px / h) << "\n";
+  if (panel.label.empty()) s << "unset title\n";
+  else s << "set title '" << panel.label << "'\n";
+  s << "set xlabel '" << plan.x_label << "'\n"
+    << "set ylabel '" << GnuplotLabel(panel.metric == "tflops"            ? "TF/s"
+                                      : panel.metric == "tokens_per_s"    ? "tokens/s"
+                                      : panel.metric == "tflops_per_device" ? "TF/s per device"
+                                      : panel.metric == "time_s"          ? "time (s)"
+                                                                          : panel.metric)
+    << "'\n"
+    << "set yrange " << YRange(ymax, panel.metric) << "\n"
+    << "set format y " << TickFormat(ymax, panel.metric) << "\n";
+  const bool y2 = std::any_of(panel.series.begin(), panel.series.end(), [](const ChartSeries& x) { return x.axis == 2; });
+  if (y2) {
+    std::string m;
+    for (const auto& se : panel.series)
+      if (se.axis == 2) m = se.metric;
+    s << "set y2label '" << (m == "tokens_per_s" ? "tokens/s" : GnuplotLabel(m)) << "'\n"
+      << "set y2tics\nset ytics nomirror\nset y2range " << YRange(ymax, m) << "\n"
+      << "set format y2 " << TickFormat(ymax, m) << "\n";
+  } else {
+    s << "unset y2label\nunset y2tics\nset ytics mirror\n";
+  }
+}
+
+void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks, const std::string& data_file,
+               std::ostringstream& s) {
+  s << "set xtics (";
+  for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << plan.x_values[i];
+  s << ")\n" << (plan.log_x ? "set logscale x 2\n" : "unset logscale x\n");
+  s << "set offsets graph 0.04, graph 0.04, 0, 0\n";
+  std::string items;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    if (blocks[b].panel != p) continue;
+    const ChartSeries& se = plan.panels[p].series[blocks[b].series];
+    items += std::string(items.empty() ? "" : ", \\\n     ") + "'" + data_file + "' index " + std::to_string(b) +
+             " using 1:2 axes x1y" + std::to_string(se.axis) +
+             (blocks[b].recorded ? " with points pt 6 ps 1.6 lw 2" : " with linespoints lw 2 pt 7 ps 0.9 dt " +
+                                                                         std::to_string(se.axis == 2 ? 2 : 1)) +
+             " lc rgb '" + Colour(se.colour) + "' notitle";
+  }
+  s << "plot " << (items.empty() ? "NaN notitle" : items) << "\n";
+}
+
+void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::string& data_file, std::ostringstream& s) {
+  const std::vector<BarColumn> cols = BarColumns(plan);
+  const double w = 0.8 / static_cast<double>(std::max<size_t>(1, cols.size()));
+  s << "unset logscale x\nset offsets 0, 0, 0, 0\nset boxwidth " << Frac(w) << " absolute\n"
+    << "set xrange [-0.6:" << Num(static_cast<double>(plan.x_values.size()) - 0.4) << "]\n"
+    << "set xtics (";
+  for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
+  s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
+  std::string items;
+  for (size_t j = 0; j < cols.size(); ++j) {
+    const ChartSeries& se = plan.panels[p].series[cols[j].series];
+    const double off = -0.4 + w * (static_cast<double>(j) + 0.5);
+    items += std::string(items.empty() ? "" : ", \\\n     ") + "'" + data_file + "' index " + std::to_string(p) +
+             " using ($1" + (off < 0 ? "" : "+") + Frac(off) + "):" + std::to_string(j + 3) + " with boxes " +
+             (cols[j].recorded ? "fill empty border lw 2" : "fill solid 0.85 noborder") + " lc rgb '" +
+             Colour(se.colour) + "' notitle";
+  }
+  s << "plot " << (items.empty() ? "NaN notitle" : items) << "\n";
+}
+
+// The legend strip: one entry per series colour, then what a filled and a
+// hollow mark mean (moelog's figure, the logbook's).
+void Legend(const ChartPlan& plan, const Canvas& c, std::ostringstream& s) {
+  s << "set origin 0,0\nset size 1," << Frac(static_cast<double>(c.legend_px) / c.height) << "\n"
+    << "unset title\nunset xlabel\nunset ylabel\nunset y2label\nunset border\nunset xtics\nunset ytics\n"
+    << "unset y2tics\nunset grid\nunset logscale x\nset offsets 0, 0, 0, 0\n"
+    << "set xrange [0:1]\nset yrange [0:1]\n"
+    << "set key center center horizontal maxcols " << c.legend_cols << " samplen 3 spacing 1.2\n";
+  const bool bars = plan.kind == ChartPlan::Kind::kBars;
+  std::string items = "NaN notitle";
+  std::set<std::string> seen;
+  for (const auto& p : plan.panels)
+    for (const auto& se : p.series) {
+      if (!seen.insert(se.name).second) continue;
+      std::string name = se.name;
+      if (se.axis == 2) name += " (right axis)";
+      else if (std::any_of(p.series.begin(), p.series.end(), [](const ChartSeries& x) { return x.axis == 2; }))
+        name += " (left axis)";
+      items += std::string(", \\\n     keyentry with ") +
+               (bars ? "boxes fill solid 0.85 noborder" : "linespoints lw 2 pt 7 dt " + std::to_string(se.axis)) +
+               " lc rgb '" + Colour(se.colour) + "' title '" + name + "'";
+    }
+  if (!seen.count(plan.source))
+    items += std::string(", \\\n     keyentry with ") + (bars ? "boxes fill solid 0.85 noborder" : "linespoints lw 2 pt 7") +
+             " lc rgb '#555555' title '" + plan.source + "'";
+  if (plan.any_recorded)
+    items += std::string(", \\\n     keyentry with ") + (bars ? "boxes fill empty border lw 2" : "points pt 6 ps 1.6 lw 2") +
+             " lc rgb '#555555' title 'logbook'";
+  s << "plot " << items << "\n";
+}
+
+}  // namespace
+
+std::string ChartData(const ChartPlan& plan) {
+  std::ostringstream s;
+  const bool line = plan.kind == ChartPlan::Kind::kLine;
+  s << "# moelog chart data: " << (line ? "line" : "bars") << ", x = " << plan.x_key << "\n";
+  if (line) {
+    // One block per series and source (gnuplot `index`), "x y" rows.
+    const std::vector<Block> blocks = LineBlocks(plan);
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      const ChartPanel& panel = plan.panels[blocks[b].panel];
+      const ChartSeries& se = panel.series[blocks[b].series];
+      s << "# index " << b << ": " << (panel.label.empty() ? "" : panel.label + " | ") << se.name << " | "
+        << (blocks[b].recorded ? "logbook" : plan.source) << " | " << se.metric << ", y axis " << se.axis << "\n";
+      const auto& ys = blocks[b].recorded ? se.recorded : se.y;
+      for (size_t xi = 0; xi < plan.x_values.size(); ++xi)
+        if (ys[xi]) s << plan.x_values[xi] << " " << Num(*ys[xi]) << "\n";
+      s << "\n\n";
+    }
+    return s.str();
+  }
+  // Bars: one block per panel, one row per cluster: position, label, then
+  // each bar column; '?' = missing.
+  const std::vector<BarColumn> cols = BarColumns(plan);
+  for (size_t p = 0; p < plan.panels.size(); ++p) {
+    const ChartPanel& panel = plan.panels[p];
+    s << "# index " << p << ": " << (panel.label.empty() ? "all" : panel.label) << " | " << panel.metric
+      << "\n# x cluster";
+    for (const auto& c : cols) s << " | " << panel.series[c.series].name << " (" << (c.recorded ? "logbook" : plan.source) << ")";
+    s << "\n";
+    for (size_t xi = 0; xi < plan.x_values.size(); ++xi) {
+      s << xi << " \"" << plan.x_values[xi] << "\"";
+      for (const auto& c : cols) {
+        const auto& v = c.recorded ? panel.series[c.series].recorded[xi] : panel.series[c.series].y[xi];
+        s << " " << (v ? Num(*v) : std::string("?"));
+      }
+      s << "\n";
+    }
+    s << "\n\n";
+  }
+  return s.str();
+}
+
+std::string ChartScript(const ChartPlan& plan, const std::string& data_file, const std::string& output_file, bool png) {
+  const Canvas c = Arrange(plan);
+  std::ostringstream s;
+  s << "# moelog chart script: run gnuplot on this file in its directory to redraw the chart.\n";
+  s << "set terminal " << (png ? "pngcairo" : "svg") << " size " << c.width << "," << c.height
+    << " noenhanced font 'sans," << (png ? 10 : 11) << "' background rgb 'white'\n"
+    << "set output '" << output_file << "'\n"
+    << "set datafile missing '?'\n"
+    << "set grid ytics\nunset key\n"
+    << "set multiplot\n";
+  // The title and its lines, centred above the panels (labels drawn with the
+  // first panel, then removed so no other panel repeats them).
+  const double h = static_cast<double>(c.height);
+  s << "set label 1 '" << plan.title << "' at screen 0.5, screen " << Frac(1.0 - 20.0 / h) << " center font ',12'\n";
+  for (size_t i = 0; i < plan.subtitles.size(); ++i)
+    s << "set label " << i + 2 << " '" << plan.subtitles[i] << "' at screen 0.5, screen "
+      << Frac(1.0 - (40.0 + 18.0 * static_cast<double>(i)) / h) << " center\n";
+  const auto ymax = YMax(plan);
+  const std::vector<Block> blocks = LineBlocks(plan);
+  for (size_t p = 0; p < plan.panels.size(); ++p) {
+    PanelFrame(plan, plan.panels[p], c, p, ymax, s);
+    if (plan.kind == ChartPlan::Kind::kLine) LinePanel(plan, p, blocks, data_file, s);
+    else BarPanel(plan, p, c, data_file, s);
+    if (p == 0) s << "unset label\n";
+  }
+  Legend(plan, c, s);
+  s << "unset multiplot\nunset output\n";
+  return s.str();
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,54 @@
+# moelog chart script: run gnuplot on this file in its directory to redraw the chart.
+set terminal svg size 900,508 noenhanced font 'sans,11' background rgb 'white'
+set output 'MOE-EP-BENCHMARK-20260209-1451.svg'
+set datafile missing '?'
+set grid ytics
+unset key
+set multiplot
+set label 1 'Remat Leverage Sweep (Compact EP, No Shared) (MOE-EP-BENCHMARK-20260209-1451)' at screen 0.5, screen 0.9606 center font ',12'
+set origin 0.0000,0.1260
+set size 1.0000,0.7874
+unset title
+set xlabel 'top-k (experts per token)'
+set ylabel 'TF/s'
+set yrange [0:380.11792]
+set format y '%g'
+unset y2label
+unset y2tics
+set ytics mirror
+unset logscale x
+set offsets 0, 0, 0, 0
+set boxwidth 0.1333 absolute
+set xrange [-0.6:1.6]
+set xtics ('k=2' 0, 'k=8' 1)
+plot 'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1-0.3333):3 with boxes fill solid 0.85 noborder lc rgb '#1f77b4' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1-0.2000):4 with boxes fill empty border lw 2 lc rgb '#1f77b4' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1-0.0667):5 with boxes fill solid 0.85 noborder lc rgb '#d62728' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1+0.0667):6 with boxes fill empty border lw 2 lc rgb '#d62728' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1+0.2000):7 with boxes fill solid 0.85 noborder lc rgb '#2ca02c' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1+0.3333):8 with boxes fill empty border lw 2 lc rgb '#2ca02c' notitle
+unset label
+set origin 0,0
+set size 1,0.1260
+unset title
+unset xlabel
+unset ylabel
+unset y2label
+unset border
+unset xtics
+unset ytics
+unset y2tics
+unset grid
+unset logscale x
+set offsets 0, 0, 0, 0
+set xrange [0:1]
+set yrange [0:1]
+set key center center horizontal maxcols 4 samplen 3 spacing 1.2
+plot NaN notitle, \
+     keyentry with boxes fill solid 0.85 noborder lc rgb '#1f77b4' title 'remat none', \
+     keyentry with boxes fill solid 0.85 noborder lc rgb '#d62728' title 'remat expert_mlp', \
+     keyentry with boxes fill solid 0.85 noborder lc rgb '#2ca02c' title 'remat combine', \
+     keyentry with boxes fill solid 0.85 noborder lc rgb '#555555' title 'model (v5p)', \
+     keyentry with boxes fill empty border lw 2 lc rgb '#555555' title 'logbook'
+unset multiplot
+unset output

@@ -1,0 +1,49 @@
+# moelog chart script: run gnuplot on this file in its directory to redraw the chart.
+set terminal svg size 900,488 noenhanced font 'sans,11' background rgb 'white'
+set output 'MOE-EP-BENCHMARK-20260209-1456.svg'
+set datafile missing '?'
+set grid ytics
+unset key
+set multiplot
+set label 1 'Top-k Scaling Curve (Compact EP) (MOE-EP-BENCHMARK-20260209-1456)' at screen 0.5, screen 0.9590 center font ',12'
+set origin 0.0000,0.0902
+set size 1.0000,0.8197
+unset title
+set xlabel 'top-k (experts per token)'
+set ylabel 'TF/s'
+set yrange [0:379.97792]
+set format y '%g'
+unset y2label
+unset y2tics
+set ytics mirror
+set xtics (1, 2, 4, 6, 8)
+unset logscale x
+set offsets graph 0.04, graph 0.04, 0, 0
+plot 'MOE-EP-BENCHMARK-20260209-1456.dat' index 0 using 1:2 axes x1y1 with linespoints lw 2 pt 7 ps 0.9 dt 1 lc rgb '#1f77b4' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1456.dat' index 1 using 1:2 axes x1y1 with points pt 6 ps 1.6 lw 2 lc rgb '#1f77b4' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1456.dat' index 2 using 1:2 axes x1y1 with linespoints lw 2 pt 7 ps 0.9 dt 1 lc rgb '#d62728' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1456.dat' index 3 using 1:2 axes x1y1 with points pt 6 ps 1.6 lw 2 lc rgb '#d62728' notitle
+unset label
+set origin 0,0
+set size 1,0.0902
+unset title
+unset xlabel
+unset ylabel
+unset y2label
+unset border
+unset xtics
+unset ytics
+unset y2tics
+unset grid
+unset logscale x
+set offsets 0, 0, 0, 0
+set xrange [0:1]
+set yrange [0:1]
+set key center center horizontal maxcols 4 samplen 3 spacing 1.2
+plot NaN notitle, \
+     keyentry with linespoints lw 2 pt 7 dt 1 lc rgb '#1f77b4' title 'no shared', \
+     keyentry with linespoints lw 2 pt 7 dt 1 lc rgb '#d62728' title 'shared 5632', \
+     keyentry with linespoints lw 2 pt 7 lc rgb '#555555' title 'model (v5p)', \
+     keyentry with points pt 6 ps 1.6 lw 2 lc rgb '#555555' title 'logbook'
+unset multiplot
+unset output
