@@ -33,7 +33,7 @@ Result<logbook::EntryChart> PlotAcrossEntries(const std::string& path, const log
   std::vector<logbook::Condition> filters;
   for (const auto& w : where) {
     auto c = logbook::ParseRunFilter(w);
-    if (!c.ok()) return c.status();
+    if (!c.ok()) return Status::InvalidArgument(c.status().message());  // a bad flag: usage, exit 2
     filters.push_back(*c);
   }
   std::vector<logbook::StoredRun> kept;

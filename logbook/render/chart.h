@@ -1,13 +1,14 @@
 // Charts of an entry's runs, drawn with gnuplot (gnuplot-iostream).
 //
-// Line charts plot metrics against a swept numeric axis (topk, null route
-// fraction, mlp width, tokens, experts, devices) with TF/s on the left y axis
-// and tokens/s on the right, one series per value of every other varied key
-// and per source (recorded in the logbook / measured / modeled). Categorical
-// A/Bs (backend, impl, remat mode, parallel mode, quant mode, pack strategy,
-// ...) become grouped bars. Every chart is written with its data file (.dat)
-// and gnuplot script (.gp) beside it, so `cd figures && gnuplot X.gp`
-// redraws it; the same inputs give the same bytes.
+// PlanChart (chart_plan.cc) decides what a chart shows: the swept axis on x
+// (lines for a numeric sweep, grouped bars for a categorical A/B), one
+// coloured series per combination of the other varied keys, small multiples
+// past 6 series, and the logbook's own figures on the points of the configs
+// they fit. ChartData/ChartScript (chart_script.cc) write the plan as a .dat
+// and a .gp; DrawChart (chart.cc) runs gnuplot and installs the chart only
+// when it is whole. Every chart is written with its .dat and .gp beside it,
+// so `cd figures/X && gnuplot ID.gp` redraws it; the same inputs give the
+// same bytes. The rules: docs/reference.md, "Chart rules".
 //
 // Nothing from a document reaches gnuplot unescaped: titles, labels and
 // values pass a strict character allow-list and are single-quoted, and

@@ -53,6 +53,22 @@ out=$("$moelog" check moe_ep_benchmark_criteria.md --logbook moe_ep_benchmark_lo
 grep -q ': met: We have apples-to-apples EP vs baseline tables' <<<"$out" || fail "table criterion: $out"
 grep -q 'met by modeled (v5p) runs only' <<<"$out" || fail "modeled evidence not said: $out"
 
+# plot across entries: a top-k sweep by parallel mode from the store, the
+# keys --series leaves out held at one combination and said; bad input is a
+# usage error.
+out=$("$moelog" plot moe_ep_benchmark_logbook.md --x topk --series parallel_mode --where bench_pass=forward_backward) ||
+  fail "plot across entries: $out"
+svg=$(head -1 <<<"$out")
+[ -s "$svg" ] && grep -q '</svg>' "$svg" || fail "plot across entries: no chart at $svg"
+grep -q 'runs not drawn: they differ in' <<<"$out" || fail "plot across entries: held keys not said: $out"
+grep -q "runs with gmm" "${svg%.svg}.gp" || fail "plot across entries: no subtitle naming the held keys"
+err=$("$moelog" plot moe_ep_benchmark_logbook.md --x topk --where colour=red 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "unknown config key 'colour'" <<<"$err" || fail "plot --where colour=red: rc=$rc $err"
+"$moelog" plot moe_ep_benchmark_logbook.md >/dev/null 2>&1; [ $? -eq 2 ] || fail "plot without --entry or --x should exit 2"
+"$moelog" plot moe_ep_benchmark_logbook.md --entry MOE-EP-BENCHMARK-20260209-1456 --y tflops_per_device >/dev/null ||
+  fail "plot --y tflops_per_device"
+[ -s figures/moe_ep_benchmark_logbook/MOE-EP-BENCHMARK-20260209-1456-tflops_per_device.svg ] || fail "per-device chart missing"
+
 # runs: the criteria's predicate forms, and unknown keys are usage errors naming the valid ones.
 n_eq=$("$moelog" runs --logbook moe_ep_benchmark_logbook.md --where 'topk==8' --where 'parallel_mode in {ep}' --format csv | wc -l)
 n_one=$("$moelog" runs --logbook moe_ep_benchmark_logbook.md --where topk=8 --where parallel_mode=ep --format csv | wc -l)

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -446,6 +447,49 @@ TEST(ChartDraw, UnsafePathsAreRefusedAndEmptyChartsAreErrors) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
   EXPECT_FALSE(fs::exists(dir + "/empty.svg"));
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// Every kind of chart draws (gnuplot to SVG) and renders (rsvg-convert to a
+// PNG, as a reader's viewer would) to a non-empty image: lines with logbook
+// markers, two axes, bars with outlined logbook bars, small multiples, and a
+// chart with subtitle lines.
+TEST(ChartRender, EveryKindDrawsAndRenders) {
+  const std::string dir = TempDir("moelog_chart_render");
+  std::vector<ChartPoint> two_axes, bars, many;
+  for (int m : {1408, 1536, 1792, 2048}) two_axes.push_back(Point({{"mlp_dim", std::to_string(m)}}, m / 5.0, 1e6 - m));
+  for (const char* pm : {"none", "ep"})
+    for (const char* k : {"2", "8"}) {
+      bars.push_back(Point({{"parallel_mode", pm}, {"topk", k}, {"devices", pm[0] == 'e' ? "4" : "1"}},
+                           pm[0] == 'e' ? 240 : 190));
+      bars.push_back(Point({{"parallel_mode", pm}, {"topk", k}}, pm[0] == 'e' ? 140 : 195, 0, "recorded"));
+    }
+  for (int e : {8, 16, 32, 64})
+    for (int h : {1024, 2048})
+      for (int k : {1, 2, 4, 8})
+        many.push_back(Point({{"experts", std::to_string(e)}, {"hidden", std::to_string(h)}, {"topk", std::to_string(k)}},
+                             e + h / 100.0 + k));
+  const std::vector<std::pair<std::string, std::vector<ChartPoint>>> kinds = {
+      {"lines", TopkSweep()}, {"two-axes", two_axes}, {"bars", bars}, {"panels", many}};
+  const bool rsvg = fs::exists("/usr/bin/rsvg-convert");
+  for (const auto& [name, pts] : kinds) {
+    auto plan = PlanChart(pts, {});
+    ASSERT_TRUE(plan.ok()) << name << ": " << plan.status().ToString();
+    auto files = DrawChart(*plan, dir, name, false);
+    ASSERT_TRUE(files.ok()) << name << ": " << files.status().ToString();
+    ExpectGoodSvg(files->chart);
+    if (!rsvg) continue;
+    const std::string png = dir + "/" + name + ".png";
+    ASSERT_EQ(std::system(("/usr/bin/rsvg-convert '" + files->chart + "' -o '" + png + "'").c_str()), 0) << name;
+    EXPECT_TRUE(ChartFileComplete(png)) << name;
+    EXPECT_GT(fs::file_size(png), 5000u) << name;
+  }
+  if (!rsvg) GTEST_SKIP() << "rsvg-convert not installed (Debian librsvg2-bin): SVGs checked, PNG rendering not";
 }
 
 }  // namespace
