@@ -250,7 +250,22 @@ struct Layout {
   std::vector<std::string> series;    // lines: keys whose combinations are the series
   std::vector<std::string> panels;    // keys whose combinations are the panels
   std::vector<std::string> hidden;    // varied keys an explicit --series leaves out
+  std::vector<std::string> with_x;    // bars: keys that change with x, one value per x value (impl with backend)
 };
+
+// Whether `a` and `b` change together: each value of one goes with one
+// value of the other, over every point that has both.
+bool ChangeTogether(const std::vector<ChartPoint>& points, const std::string& a, const std::string& b) {
+  std::map<std::string, std::set<std::string>> ab, ba;
+  for (const auto& p : points) {
+    auto va = ValueOf(p, a), vb = ValueOf(p, b);
+    if (!va || !vb) return false;
+    ab[*va].insert(*vb);
+    ba[*vb].insert(*va);
+  }
+  auto one = [](const auto& m) { return std::all_of(m.begin(), m.end(), [](const auto& kv) { return kv.second.size() == 1; }); };
+  return one(ab) && one(ba);
+}
 
 size_t Combos(const std::vector<ChartPoint>& points, const std::vector<std::string>& keys) {
   std::set<std::string> s;
@@ -285,6 +300,14 @@ Result<Layout> ChooseLayout(const std::vector<ChartPoint>& points, const std::ve
   } else {
     for (const auto& k : varied)
       if (k != x) rest.push_back(k);
+  }
+  if (bars) {
+    // A key that changes with the compared one names its bars with it
+    // ("ragged_dot, baseline" | "gmm, fused_w13"): no cluster or panel of its own.
+    for (const auto& k : rest)
+      if (ChangeTogether(points, x, k)) l.with_x.push_back(k);
+    rest.erase(std::remove_if(rest.begin(), rest.end(), [&](const std::string& k) { return Contains(l.with_x, k); }),
+               rest.end());
   }
   if (bars && !rest.empty()) {
     // Clusters: the other key with the most values; any further key panels.
@@ -446,13 +469,16 @@ Frame MakeFrame(const std::vector<ChartPoint>& main, ChartPlan::Kind kind, Layou
   keys.insert(f.layout.panels.begin(), f.layout.panels.end());
   keys.insert(f.layout.cluster.begin(), f.layout.cluster.end());
   keys.insert(f.layout.x);
+  keys.insert(f.layout.with_x.begin(), f.layout.with_x.end());
   for (const auto& k : keys) f.order[k] = OrderedValues(main, k);
   f.panels = MakeDimension(main, f.layout.panels, f.order, 40);
   if (kind == ChartPlan::Kind::kLine) {
     f.series = MakeDimension(main, f.layout.series, f.order, 40);
     f.x_values = f.order[f.layout.x];
   } else {
-    f.series = MakeDimension(main, {f.layout.x}, f.order, 40);
+    std::vector<std::string> bar_keys = {f.layout.x};
+    bar_keys.insert(bar_keys.end(), f.layout.with_x.begin(), f.layout.with_x.end());
+    f.series = MakeDimension(main, bar_keys, f.order, 40);
     f.clusters = MakeDimension(main, f.layout.cluster, f.order, kTickChars);
     for (const auto& [r, l] : f.clusters.labels) f.x_values.push_back(l);
   }

@@ -494,3 +494,23 @@ TEST(ChartRender, EveryKindDrawsAndRenders) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// A key that changes with the compared one (impl with backend) names the
+// bars with it instead of splitting them into clusters or panels.
+TEST(ChartPlan, KeysThatChangeWithTheComparedKeyNameItsBars) {
+  std::vector<ChartPoint> pts = {Point({{"backend", "ragged_dot"}, {"impl", "baseline"}, {"dtype", "float32"}}, 1),
+                                 Point({{"backend", "gmm"}, {"impl", "fused_w13"}, {"dtype", "float32"}}, 2),
+                                 Point({{"backend", "gmm"}, {"impl", "fused_w13"}, {"dtype", "bfloat16"}}, 3)};
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->panels.size(), 1u);
+  ASSERT_EQ(plan->panels[0].series.size(), 2u);
+  EXPECT_EQ(plan->panels[0].series[0].name, "ragged_dot, baseline");
+  EXPECT_EQ(plan->x_values, (std::vector<std::string>{"float32", "bfloat16"}));
+}
+
+}  // namespace
+}  // namespace moelog::logbook
