@@ -58,7 +58,7 @@ int CmdPlot(const Args& args) {
   CLI::App app{"Draw a chart: one entry's runs (--entry), or the logbook's stored runs across\n"
                "entries (--x, with --series and --where). Numeric sweeps give lines, categorical\n"
                "A/Bs grouped bars; the logbook's own figures are drawn beside moelog's (hollow\n"
-               "markers, outlined bars). Rules: docs/reference.md, Charts.",
+               "markers, outlined bars). Rules: docs/reference.md, \"Chart rules\".",
                "moelog plot"};
   std::string path, entry, x, y, series, db;
   std::vector<std::string> where;
