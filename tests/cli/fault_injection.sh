@@ -18,7 +18,7 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 logbook() {  # logbook TOPK_VALUES
   printf '# FS: Research Logbook\n\n## Experiment Log\n### 2026-04-01 11:00 - FS-1 sweep\n'
-  printf -- '- Command: `for tk in %s; do python bench_moe_hillclimb.py --tokens 1024 --hidden 512 --mlp-dim 256 --experts 16 --topk $tk --distribution random; done`\n- Result: pending\n' "$1"
+  printf -- '- Command: `for e in 16 32 64; do for tk in %s; do python bench_moe_hillclimb.py --tokens 1024 --hidden 512 --mlp-dim 256 --experts $e --topk $tk --distribution random; done; done`\n- Result: pending\n' "$1"
 }
 size() { stat -c %s "$1"; }
 
