@@ -154,8 +154,6 @@ Status BenchConfig::Validate() const {
     return bad("--capacity-policy", "null routing requires --capacity-policy none");
   if (capacity_policy == "pad" && parallel_mode != "none")
     return bad("--capacity-policy", "pad is not allowed with --parallel-mode " + parallel_mode);
-  if (capacity_policy != "none" && capacity_factor <= 0.0)
-    return bad("--capacity-factor", "--capacity-policy " + capacity_policy + " needs a capacity factor > 0");
   // Device count: the v5p target models the v5p-8 slice (4 chips).
   int64_t d = target == "v5p" ? 4 : devices;
   if (!mesh.empty()) {

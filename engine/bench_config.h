@@ -34,6 +34,9 @@ struct BenchConfig {
   bool stage_timing = false;
   double capacity_factor = 0.0;
   std::string capacity_policy = "none";  // none | drop | pad
+  // The policy that applies: a factor of 0 disables capacity, as in the
+  // harness (docs/harness.md §2.6), whatever the policy says.
+  std::string EffectiveCapacityPolicy() const { return capacity_factor > 0.0 ? capacity_policy : "none"; }
   double run_alpha = 0.98;
   double run_noise_scale = 0.35;
   int64_t iters = 5;

@@ -40,7 +40,7 @@ Result<BlockConfig> MakeBlockConfig(const BenchConfig& cfg, const std::string& i
   auto ps = ParsePackStrategy(cfg.routing_pack_strategy);
   if (!ps.ok()) return ps.status();
   c.strategy = *ps;
-  auto cp = ParseCapacityPolicy(cfg.capacity_policy);
+  auto cp = ParseCapacityPolicy(cfg.EffectiveCapacityPolicy());
   if (!cp.ok()) return cp.status();
   c.capacity = *cp;
   c.capacity_factor = cfg.capacity_factor;

@@ -7,7 +7,7 @@ namespace moelog::engine::v5p {
 
 const std::map<std::string, std::vector<std::string>>& CalibratedPathValues() {
   static const std::map<std::string, std::vector<std::string>> kValues = {
-      {"backend", {"gmm", "ragged_dot"}},
+      {"backend", {"gmm"}},
       {"impl", {"fused_w13"}},
       {"parallel_mode", {"none", "ep"}},
       {"ep_dispatch", {"compact", "dense_masked"}},
@@ -17,6 +17,11 @@ const std::map<std::string, std::vector<std::string>>& CalibratedPathValues() {
       {"null_route_frac", {"0"}},
       {"hardware", {"v5p"}},
   };
+  return kValues;
+}
+
+const std::map<std::string, std::vector<std::string>>& ThinPathValues() {
+  static const std::map<std::string, std::vector<std::string>> kValues = {{"backend", {"ragged_dot"}}};
   return kValues;
 }
 

@@ -16,8 +16,15 @@
 namespace moelog::engine::v5p {
 
 // The config keys whose values decide the model's path, each with the
-// values the calibration rows hold.
+// values the calibration rows hold in enough rows to check the terms of that
+// path (kMinCalibrationRows).
 const std::map<std::string, std::vector<std::string>>& CalibratedPathValues();
+
+// Paths with calibration rows too few to pin their terms: ragged_dot (2 rows,
+// one entry, one local group count) -- its per-group weight fetch is physics
+// no row has checked. They are reported as unvalidated like unmeasured paths.
+constexpr int kMinCalibrationRows = 5;
+const std::map<std::string, std::vector<std::string>>& ThinPathValues();
 
 // The paths of a run's config (canonical config keys -> values, as stored:
 // "quant_mode" -> "int8", "null_route_frac" -> "0.25") that no calibration

@@ -345,12 +345,103 @@ std::string Fmt(const char* fmt, double v) {
   std::snprintf(buf, sizeof buf, fmt, v);
   return buf;
 }
+std::string PadRight(std::string s, size_t n) {
+  if (s.size() < n) s.append(n - s.size(), ' ');
+  return s;
+}
 std::string SummaryLine(const char* label, const ErrorSummary& s) {
   return std::string(label) + " n=" + std::to_string(s.n) + " mape=" + Fmt("%.2f%%", 100 * s.mape) +
          " median_abs=" + Fmt("%.2f%%", 100 * s.median_abs) + " p90_abs=" + Fmt("%.2f%%", 100 * s.p90_abs) +
          " max_abs=" + Fmt("%.2f%%", 100 * s.max_abs) + "\n";
 }
 }  // namespace
+
+std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const ValidationReport& rep) {
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> by;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const BenchConfig& c = rows[i].config;
+    const std::vector<std::pair<std::string, std::string>> path = {
+        {"backend", c.backend},
+        {"impl", rows[i].point.impl},
+        {"ep_comm_path", c.parallel_mode == "ep" ? c.ep_comm_path : "(no EP)"},
+        {"ep_dispatch", c.parallel_mode == "ep" ? c.ep_dispatch : "(no EP)"},
+        {"quant_mode", c.quant_mode},
+        {"capacity_policy", c.capacity_policy},
+        {"bench_pass", c.bench_pass},
+        {"parallel_mode", c.parallel_mode}};
+    for (const auto& kv : path) {
+      by[kv].first.push_back(rep.predicted_s[i] / rows[i].time_s - 1);
+      by[kv].second.push_back(rep.cv_entry_s[i] / rows[i].time_s - 1);
+    }
+  }
+  std::vector<PathError> out;
+  for (const auto& [kv, errs] : by)
+    out.push_back({kv.first, kv.second, static_cast<int>(errs.first.size()), Summarize(errs.first).median_abs,
+                   Summarize(errs.second).median_abs});
+  return out;
+}
+
+namespace {
+std::vector<double> MeanRanks(const std::vector<double>& v) {
+  std::vector<size_t> idx(v.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+  std::vector<double> r(v.size());
+  for (size_t i = 0; i < idx.size();) {
+    size_t j = i;
+    while (j + 1 < idx.size() && v[idx[j + 1]] == v[idx[i]]) ++j;
+    for (size_t k = i; k <= j; ++k) r[idx[k]] = (static_cast<double>(i) + static_cast<double>(j)) / 2.0;
+    i = j + 1;
+  }
+  return r;
+}
+}  // namespace
+
+double SpearmanRho(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::vector<double> ra = MeanRanks(a), rb = MeanRanks(b);
+  const double n = static_cast<double>(a.size());
+  double ma = 0, mb = 0;
+  for (size_t i = 0; i < a.size(); ++i) ma += ra[i] / n, mb += rb[i] / n;
+  double sab = 0, saa = 0, sbb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    sab += (ra[i] - ma) * (rb[i] - mb);
+    saa += (ra[i] - ma) * (ra[i] - ma);
+    sbb += (rb[i] - mb) * (rb[i] - mb);
+  }
+  if (saa == 0 || sbb == 0) return saa == sbb ? 1.0 : 0.0;
+  return sab / std::sqrt(saa * sbb);
+}
+
+std::vector<EntryRanking> RankByEntry(const std::vector<Measurement>& rows, const std::vector<double>& predicted_s) {
+  std::map<std::string, std::vector<size_t>> by_entry;
+  std::vector<std::string> order;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!by_entry.count(rows[i].entry)) order.push_back(rows[i].entry);
+    by_entry[rows[i].entry].push_back(i);
+  }
+  std::vector<EntryRanking> out;
+  for (const auto& entry : order) {
+    const auto& idx = by_entry[entry];
+    if (idx.size() < 3) continue;
+    // A throughput scales as 1/time for a fixed config: the model's figure
+    // is the measured one times measured/predicted time.
+    std::vector<double> measured, modeled;
+    for (size_t i : idx) {
+      const Measurement& m = rows[i];
+      const bool time = m.metric == "time_s";
+      measured.push_back(time ? 1.0 / m.time_s : m.value);
+      modeled.push_back(time ? 1.0 / predicted_s[i] : m.value * m.time_s / predicted_s[i]);
+    }
+    EntryRanking r;
+    r.entry = entry;
+    r.n = static_cast<int>(idx.size());
+    r.rho = SpearmanRho(measured, modeled);
+    r.best_matches = std::max_element(measured.begin(), measured.end()) - measured.begin() ==
+                     std::max_element(modeled.begin(), modeled.end()) - modeled.begin();
+    out.push_back(r);
+  }
+  return out;
+}
 
 std::string FormatValidation(const std::vector<Measurement>& rows, const ValidationReport& rep) {
   std::string s = "id        metric        measured_s  predicted_s  err     cv_entry  cv_family  config\n";
@@ -370,6 +461,26 @@ std::string FormatValidation(const std::vector<Measurement>& rows, const Validat
   s += SummaryLine("in_sample          ", rep.in_sample);
   s += SummaryLine("cv_leave_entry_out ", rep.cv_entry);
   s += SummaryLine("cv_leave_family_out", rep.cv_family);
+  s += "\nby path (median |error|)   rows  in-sample  leave-entry-out\n";
+  for (const auto& pe : ErrorsByPath(rows, rep))
+    s += PadRight(pe.key + "=" + (pe.value.empty() ? "-" : pe.value), 27) +
+         Fmt("%4.0f", pe.n) + Fmt("  %8.2f%%", 100 * pe.median_in) + Fmt("  %8.2f%%", 100 * pe.median_cv) + "\n";
+  const std::vector<EntryRanking> ranks = RankByEntry(rows, rep.cv_entry_s);
+  s += "\nby entry (3+ rows; leave-entry-out)   rows  rank_rho  best_config\n";
+  std::vector<double> rhos;
+  int best = 0;
+  for (const auto& r : ranks) {
+    s += PadRight(r.entry.substr(0, 36), 37) + Fmt("%4.0f", r.n) + Fmt("  %8.3f", r.rho) +
+         (r.best_matches ? "  same\n" : "  differs\n");
+    rhos.push_back(r.rho);
+    best += r.best_matches;
+  }
+  if (!ranks.empty()) {
+    std::sort(rhos.begin(), rhos.end());
+    const double median = rhos.size() % 2 ? rhos[rhos.size() / 2] : (rhos[rhos.size() / 2 - 1] + rhos[rhos.size() / 2]) / 2;
+    s += "entries=" + std::to_string(ranks.size()) + " rank_rho_median=" + Fmt("%.3f", median) +
+         " best_config_same=" + std::to_string(best) + "/" + std::to_string(ranks.size()) + "\n";
+  }
   return s;
 }
 

@@ -75,6 +75,33 @@ struct ValidationReport {
 ValidationReport Validate(const Hardware& hw, const std::vector<Measurement>& rows, const ModelParams& params,
                           const FitOptions& options);
 
+// Error by path: for each key researchers vary (backend, impl, EP comm
+// path, quant mode, capacity policy, pass) and each of its values in the
+// rows, the number of rows and the median |error| in-sample and under
+// leave-one-entry-out CV.
+struct PathError {
+  std::string key, value;
+  int n = 0;
+  double median_in = 0, median_cv = 0;
+};
+std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const ValidationReport& report);
+
+// How the model ranks the configurations of one logbook entry (three or more
+// rows): Spearman's rank correlation between the measured figures and the
+// model's (leave-one-entry-out: the entry's own rows are not in the fit), and
+// whether the model's best configuration is the measured best. Figures are
+// throughputs (higher is better); time rows rank by 1/time.
+struct EntryRanking {
+  std::string entry;
+  int n = 0;
+  double rho = 0;
+  bool best_matches = false;
+};
+std::vector<EntryRanking> RankByEntry(const std::vector<Measurement>& rows, const std::vector<double>& predicted_s);
+// Spearman's rank correlation of two equally long lists (ties: mean ranks);
+// 1 when either list is constant and the other too, 0 when only one is.
+double SpearmanRho(const std::vector<double>& a, const std::vector<double>& b);
+
 // Text report: one line per row (measured and predicted seconds, error
 // in-sample and under both CVs), then MAPE / median / p90 / max per mode.
 std::string FormatValidation(const std::vector<Measurement>& rows, const ValidationReport& report);

@@ -33,7 +33,7 @@ struct Acc {
 // Visits of a (possibly transformed) group list: each size divided by `div`
 // (rounded up, for a data-parallel shard of the tokens), `add_first` rows added
 // to group 0 (the harness's EP padding) and an optional trailing group.
-struct VisitCount { int64_t visits = 0, empty = 0, rows = 0; };
+struct VisitCount { int64_t visits = 0, empty = 0, rows = 0, groups = 0; };
 VisitCount CountVisits(const int64_t* sizes, int64_t groups, int64_t div, int64_t add_first, int64_t tail,
                        int64_t tm) {
   VisitCount v;
@@ -41,6 +41,7 @@ VisitCount CountVisits(const int64_t* sizes, int64_t groups, int64_t div, int64_
   auto one = [&](int64_t n) {
     if (n <= 0) { ++v.empty; return; }
     int64_t end = start + n;
+    ++v.groups;
     v.visits += CeilDiv(end, tm) - start / tm;
     start = end;
   };
@@ -58,6 +59,17 @@ struct Ctx {
   double b() const { return static_cast<double>(c.elem_bytes); }
 };
 
+// XLA's ragged_dot runs the groups one after another and starts fetching a
+// group's [K, N] weights only when the group starts: unlike megablox gmm,
+// whose pipeline prefetches the next tile across group boundaries, each
+// group's weight fetch is exposed once, at HBM bandwidth. The cost grows with
+// the number of (non-empty) groups and not with the tokens, so ragged_dot's
+// gap to gmm widens with experts and narrows with tokens.
+double RaggedGroupFetchSeconds(const Ctx& x, int64_t groups, int64_t k, int64_t n, double weight_bytes) {
+  return static_cast<double>(groups) * static_cast<double>(k) * static_cast<double>(n) * weight_bytes /
+         (x.bw() * x.p[kEtaHbm]);
+}
+
 // One grouped matmul over `visits` m-tiles: lhs [m, K] x rhs [G, K, N].
 // int8: int8 operands at the int8 rate, int32 output.
 void Gmm(const Ctx& x, const VisitCount& v, int64_t m_buf, int64_t k, int64_t n, bool ragged, bool int8,
@@ -72,7 +84,7 @@ void Gmm(const Ctx& x, const VisitCount& v, int64_t m_buf, int64_t k, int64_t n,
   // TensorCores, so an odd tile count leaves a core idle for one round.
   const int64_t cores = std::max<int64_t>(1, hw.cores_per_chip);
   const double core_frac = static_cast<double>(nt) / static_cast<double>(cores * CeilDiv(nt, cores));
-  const double eta = ragged ? x.p[kEtaMxuRagged] : x.p[kEtaMxuGmm];
+  const double eta = x.p[kEtaMxuGmm];  // the same MXU work; ragged_dot's extra is RaggedGroupFetchSeconds
   const double peak = int8 ? hw.peak_int8_ops : hw.peak_bf16_flops;
   const double b_in = int8 ? 1.0 : x.b();
   const double b_out = int8 ? 4.0 : x.b();
@@ -82,6 +94,7 @@ void Gmm(const Ctx& x, const VisitCount& v, int64_t m_buf, int64_t k, int64_t n,
   if (ragged && m_buf > v.rows) bytes += static_cast<double>(m_buf - v.rows) * n * b_out;
   acc->Roofline(flops / (peak * eta * core_frac), bytes / (x.bw() * x.p[kEtaHbm]));
   acc->Add(kFixed, steps * x.p[kGmmStepS]);
+  if (ragged) acc->Add(kHbm, RaggedGroupFetchSeconds(x, v.groups, k, n, b_in));
 }
 
 // Weight-gradient grouped matmul (tgmm): out [G, K, N] = lhs^T [K, m] x [m, N],
@@ -96,17 +109,28 @@ void Tgmm(const Ctx& x, const VisitCount& v, int64_t groups, int64_t k, int64_t 
   const double flops = 2.0 * visits * tm * (kt * tk) * (nt * tn);
   const int64_t cores = std::max<int64_t>(1, hw.cores_per_chip);
   const double core_frac = static_cast<double>(nt) / static_cast<double>(cores * CeilDiv(nt, cores));
-  const double eta = ragged ? x.p[kEtaMxuRagged] : x.p[kEtaMxuGmm];
+  const double eta = x.p[kEtaMxuGmm];  // the same MXU work; ragged_dot's extra is RaggedGroupFetchSeconds
   const double bytes = steps * static_cast<double>(tm * tk + tm * tn) * x.b() +
                        static_cast<double>(groups) * k * n * x.b();
   acc->Roofline(flops / (hw.peak_bf16_flops * eta * core_frac), bytes / (x.bw() * x.p[kEtaHbm]));
   acc->Add(kFixed, steps * x.p[kGmmStepS]);
+  // ragged_dot's transpose writes each group's [K, N] gradient when the group ends: exposed likewise.
+  if (ragged) acc->Add(kHbm, RaggedGroupFetchSeconds(x, v.groups, k, n, x.b()));
 }
 
 void Stream(const Ctx& x, double bytes, Acc* acc) { acc->Add(kHbm, bytes / (x.bw() * x.p[kEtaHbm])); }
 // Row gather: read and write each D-wide row.
 void Gather(const Ctx& x, double rows, int64_t d, Acc* acc) {
   acc->Add(kHbm, 2.0 * rows * d * x.b() / (x.bw() * x.p[kEtaGather]));
+}
+// Row scatter (no add): read the row, write it to its target row.
+void RowScatter(const Ctx& x, double rows, int64_t d, Acc* acc) {
+  acc->Add(kHbm, 2.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatter]));
+}
+// The transpose of a permutation gather: a scatter-add whose indices never
+// repeat (each target row receives one update).
+void PermutationScatterAdd(const Ctx& x, double rows, int64_t d, Acc* acc) {
+  acc->Add(kHbm, 3.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatterUnique]));
 }
 // Row scatter-add: read row, read-modify-write the target row.
 void ScatterAdd(const Ctx& x, double rows, int64_t d, Acc* acc) {
@@ -128,6 +152,7 @@ struct Local {
   int64_t groups = 0;  // local groups (weights resident)
   int64_t m_buf = 0;   // rows of the packed buffer
   int64_t tokens = 0;  // tokens the combine writes ([tokens, D])
+  int64_t out_tokens = 0;  // tokens of the layer's output on this chip (after the combine's collective)
   int64_t sort_n = 0;  // keys sorted in the timed region (0: none)
   int64_t gather_rows = 0;   // pack gather rows
   int64_t combine_rows = 0;  // rows combined back
@@ -144,6 +169,11 @@ Local BuildLocal(const Hardware& hw, const ModelCase& c) {
   const int64_t* gs = c.group_sizes.data();
   const int64_t e = c.experts;
   l.tokens = c.tokens / pd;
+  // ring_ag_rs reduce-scatters the output along tokens (and a2a returns each
+  // chip its own tokens): what follows the combine runs on T/n tokens, where
+  // compact_psum leaves the whole [T, D] on every chip.
+  const bool sharded_out = c.parallel == Parallel::kEp && !c.dense_masked && c.comm != CommPath::kCompactPsum;
+  l.out_tokens = sharded_out ? l.tokens / std::max<int64_t>(1, c.expert_axis) : l.tokens;
   const bool nulls = c.real_assignments < c.slots;
   l.scatter = c.scatter_impl || c.capacity == Capacity::kPad || c.parallel == Parallel::kEp || nulls;
   if (c.parallel != Parallel::kEp) {
@@ -154,11 +184,14 @@ Local BuildLocal(const Hardware& hw, const ModelCase& c) {
       int64_t start = 0;
       for (int64_t g = 0; g < e; ++g) {
         if (c.cap <= 0) { ++l.v.empty; continue; }
+        ++l.v.groups;
         l.v.visits += CeilDiv(start + c.cap, tm) - start / tm;
         start += c.cap;
       }
       l.v.rows = start;
-      l.gather_rows = e * c.cap;
+      // The dispatch moves every assignment (PadDispatchBytes); the combine
+      // reads the E*cap slots back.
+      l.gather_rows = a;
       l.combine_rows = e * c.cap;
     } else {
       l.v = CountVisits(gs, e, pd, 0, 0, tm);
@@ -304,6 +337,13 @@ void PackForward(const Ctx& x, const Local& l, Acc* acc) {
     Stream(x, static_cast<double>(l.tokens) * d * (2.0 * x.b() + 1.0), acc);  // per-token quantization of x
   }
   if (c.capacity == Capacity::kDrop) Stream(x, rows * d * 2.0 * x.b(), acc);  // zero dropped rows
+  if (c.capacity == Capacity::kPad) {
+    // Every assignment's row is scattered into its slot of a zeroed
+    // [E*cap, D] buffer (rows past the capacity into a discarded slot): the
+    // dispatch scales with T*K whatever the factor; the buffer with E*cap.
+    Stream(x, PadDispatchBytes(c).buffer, acc);
+    RowScatter(x, rows, d, acc);
+  }
   if (c.parallel == Parallel::kEp) Stream(x, rows * d * 2.0 * x.b(), acc);     // mask invalid rows
 }
 
@@ -318,6 +358,7 @@ void PackBackward(const Ctx& x, const Local& l, Acc* acc) {
     Stream(x, static_cast<double>(l.tokens) * d * x.b(), acc);  // zero dx
     ScatterAdd(x, rows, d, acc);                                // transpose of the gather
   }
+  if (c.capacity == Capacity::kPad) Gather(x, rows, d, acc);  // transpose of the slot scatter
 }
 
 void CombineForward(const Ctx& x, const Local& l, Acc* acc) {
@@ -349,7 +390,7 @@ void CombineBackward(const Ctx& x, const Local& l, Acc* acc) {
       Gather(x, rows, d, acc);
     } else {
       Stream(x, rows * d * x.b(), acc);
-      ScatterAdd(x, rows, d, acc);
+      PermutationScatterAdd(x, rows, d, acc);  // transpose of the unpermute gather y[inv]
     }
   }
 }
@@ -393,6 +434,17 @@ Stage MakeStage(const char* name, const Acc& a) {
 }
 
 }  // namespace
+
+int64_t OutputTokensPerChip(const Hardware& hw, const ModelCase& c) { return BuildLocal(hw, c).out_tokens; }
+
+PadDispatch PadDispatchBytes(const ModelCase& c) {
+  PadDispatch p;
+  if (c.capacity != Capacity::kPad) return p;
+  const double b = static_cast<double>(c.elem_bytes), d = static_cast<double>(c.hidden);
+  p.assignments = static_cast<double>(c.slots) * d * b * 4.0;  // gather from x, then scatter into the slots
+  p.buffer = static_cast<double>(c.experts * c.cap) * d * b;  // zero-fill of the padded buffer
+  return p;
+}
 
 int64_t GmmVisits(const int64_t* sizes, int64_t groups, int64_t tm) {
   return CountVisits(sizes, groups, 1, 0, 0, tm).visits;
@@ -448,8 +500,8 @@ Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const 
   const std::string& q = cfg.quant_mode;
   c.quant = q == "int8" ? Quant::kInt8 : q == "int8_routed" ? Quant::kInt8Routed : q == "int8_all" ? Quant::kInt8All
             : q == "int8_routed_prequant" ? Quant::kInt8RoutedPrequant : Quant::kNone;
-  c.capacity = cfg.capacity_policy == "drop" ? Capacity::kDrop : cfg.capacity_policy == "pad" ? Capacity::kPad
-                                                                                             : Capacity::kNone;
+  const std::string policy = cfg.EffectiveCapacityPolicy();  // factor 0: no limit
+  c.capacity = policy == "drop" ? Capacity::kDrop : policy == "pad" ? Capacity::kPad : Capacity::kNone;
   if (c.capacity != Capacity::kNone && cfg.capacity_factor > 0)
     c.cap = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(cfg.capacity_factor * static_cast<double>(cfg.tokens) *
                                                                 static_cast<double>(point.topk) /
@@ -513,7 +565,9 @@ void InputPlacement(const Ctx& x, Acc* placement) {
   const int64_t n = c.devices();
   const int64_t links = std::max<int64_t>(1, LinksForGroup(n, x.hw.ici_links));
   const double shard_frac = static_cast<double>(CeilDiv(n - 1, links)) / static_cast<double>(n);
-  const double experts_w = static_cast<double>(c.experts) * 3.0 * d * f * b;
+  // int8_routed_prequant passes the expert weights in already quantized: one byte each.
+  const double wb = c.quant == Quant::kInt8RoutedPrequant ? 1.0 : b;
+  const double experts_w = static_cast<double>(c.experts) * 3.0 * d * f * wb;
   const double shared_w = 3.0 * d * static_cast<double>(c.shared) * b;
   const double xb = static_cast<double>(c.tokens) * d * b;
   const bool x_replicated = c.comm == CommPath::kCompactPsum || c.dense_masked;
@@ -562,13 +616,16 @@ void Collectives(const Ctx& x, const Local& l, bool bwd, Acc* comm, double* byte
 bool BackwardAndRemat(const Ctx& x, const Local& l, Acc* backward, Acc* remat) {
   const ModelCase& c = x.c;
   const double b = x.b(), d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp);
-  Stream(x, static_cast<double>(l.tokens) * d * (b + 4.0), backward);  // loss mean(y^2) and its gradient
+  Stream(x, static_cast<double>(l.out_tokens) * d * (b + 4.0), backward);  // loss mean(y^2) and its gradient
   bool skipped = false;
   CombineBackward(x, l, backward);
   ExpertBackward(x, l, backward, &skipped);
   PackBackward(x, l, backward);
-  if (c.fused_w13)  // w13 = concat(w1, w3) rebuilt every step, and its gradient split
-    Stream(x, static_cast<double>(l.groups) * 2.0 * d * f * b * 4.0, backward);
+  // w13 = concat(w1, w3) rebuilt every step, and its gradient split; prequant
+  // passes w13 in already quantized, so only the gradient is split.
+  if (c.fused_w13)
+    Stream(x, static_cast<double>(l.groups) * 2.0 * d * f * b * (c.quant == Quant::kInt8RoutedPrequant ? 2.0 : 4.0),
+           backward);
   // Remat replays only what the backward needs: expert_mlp recomputes the up
   // projection(s) and SiLU*up (the input of the down projection; the down
   // output is dead). The combine is linear in the expert outputs (routing

@@ -82,6 +82,21 @@ struct ModelCase {
   int64_t devices() const { return data_axis * expert_axis; }
 };
 
+// Tokens of the layer's output each chip holds after the combine: T for one
+// chip and for compact_psum (the psum replicates [T, D]), T/n for ring_ag_rs
+// and a2a on n chips. The work after the combine (the loss and its gradient)
+// runs on these.
+int64_t OutputTokensPerChip(const Hardware& hw, const ModelCase& c);
+
+// What the pad capacity policy's dispatch moves per call, in bytes: every
+// assignment's row (gathered from x, scattered into its slot: T*K rows,
+// whatever the factor) and the zeroed [E*cap, D] buffer. Zero for the other
+// policies.
+struct PadDispatch {
+  double assignments = 0, buffer = 0;
+};
+PadDispatch PadDispatchBytes(const ModelCase& c);
+
 // Builds the case. REQUIRES: config.Validate().ok(). chips_per_slice sets the
 // default device count of ep/dp (the harness used every chip of the slice).
 Result<ModelCase> MakeCase(const BenchConfig& config, const RunPoint& point, const std::vector<int64_t>& group_sizes,

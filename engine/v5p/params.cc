@@ -12,9 +12,8 @@ namespace {
 
 const ParamInfo kInfo[kNumParams] = {
     {"eta_mxu_gmm", 0.85, 0.3, 1.0, "fraction of peak",
-     "MXU efficiency of megablox gmm/tgmm grid steps on the padded tile work (pipeline bubbles, mask_k_rem VPU work)"},
-    {"eta_mxu_ragged_dot", 0.83, 0.3, 1.0, "fraction of peak",
-     "MXU efficiency of XLA's native ragged_dot lowering on the same padded tile work"},
+     "MXU efficiency of grouped-matmul tile steps on the padded tile work (pipeline bubbles, mask_k_rem VPU work); "
+     "megablox gmm and XLA's ragged_dot do the same MXU work, ragged_dot adding an exposed weight fetch per group"},
     {"eta_dense", 0.85, 0.3, 1.0, "fraction of peak",
      "MXU efficiency of dense XLA matmuls (shared expert gate/up/down and their gradients)"},
     {"eta_hbm", 0.85, 0.3, 1.0, "fraction of nominal HBM bandwidth",
@@ -32,6 +31,9 @@ const ParamInfo kInfo[kNumParams] = {
      "the origin chip sends them over its usable links at this fraction of their bandwidth"},
     {"gmm_step_s", 3.5e-7, 1e-9, 5e-6, "s per grid step", "per-grid-step pipeline overhead of gmm/tgmm"},
     {"fixed_s", 2e-4, 1e-6, 5e-3, "s per call", "fixed cost of one timed call: host dispatch and kernel launches"},
+    {"eta_scatter_unique", 0.3, 0.005, 1.0, "fraction of nominal HBM bandwidth",
+     "achieved bandwidth of the scatter-add that transposes a permutation gather (the backward of the sorted "
+     "combine's unpermute): its indices never repeat, so no update waits on another's read-modify-write"},
 };
 
 }  // namespace

@@ -12,8 +12,7 @@
 namespace moelog::engine::v5p {
 
 enum ParamId : int {
-  kEtaMxuGmm = 0,   // fraction of peak MXU rate a megablox gmm grid step reaches (padded tile work)
-  kEtaMxuRagged,    // same for XLA's native ragged_dot lowering
+  kEtaMxuGmm = 0,   // fraction of peak MXU rate a grouped-matmul tile step reaches (gmm and ragged_dot alike)
   kEtaDense,        // fraction of peak for dense XLA matmuls (shared expert)
   kEtaHbm,          // fraction of nominal HBM bandwidth for streaming elementwise passes
   kEtaGather,       // fraction of HBM bandwidth a row gather (x[idx], D-wide rows) reaches
@@ -23,6 +22,7 @@ enum ParamId : int {
   kEtaPlacement,    // fraction of the origin chip's links used when EP inputs are replicated per call
   kGmmStepS,        // seconds of pipeline overhead per gmm/tgmm grid step
   kFixedS,          // seconds per timed call: host dispatch + kernel launches
+  kEtaScatterUnique,  // fraction of HBM bandwidth a scatter-add with never-repeating indices reaches
   kNumParams
 };
 

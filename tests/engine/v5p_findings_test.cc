@@ -34,12 +34,13 @@ class V5pFindings : public ::testing::Test {
   // random routing, forward_backward. `edit` changes fields.
   struct Out { double tflops, tokens_per_s; };
   template <typename Edit>
-  Out Run(Edit edit) {
+  ModelCase Case(Edit edit, BenchConfig* config = nullptr, int64_t* real = nullptr) {
     BenchConfig c;
     c.target = "v5p";
     c.tokens = 32768; c.hidden = 2048; c.mlp_dim = 1408; c.experts = 60; c.topk = 2;
     c.impl = "fused_w13"; c.distribution = "random"; c.bench_pass = "forward_backward";
     edit(c);
+    EXPECT_TRUE(c.Validate().ok()) << c.Validate().ToString();
     RunPoint p{c.distribution, c.topk, c.impl, 0.0, c.queue_mode};
     const std::string key = c.distribution + std::to_string(c.tokens) + "/" + std::to_string(c.experts);
     auto it = logits_->find(key);
@@ -48,8 +49,17 @@ class V5pFindings : public ::testing::Test {
     Routing r = RoutingForPoint(c, it->second, p);
     auto mc = MakeCase(c, p, GroupSizes(r), r.real_assignments, hw_->chips);
     EXPECT_TRUE(mc.ok());
-    double t = Predict(*hw_, *params_, *mc).time_s;
-    return {HarnessFlops(c, r.real_assignments, 0) / t / 1e12, static_cast<double>(c.tokens) / t};
+    if (config) *config = c;
+    if (real) *real = r.real_assignments;
+    return *mc;
+  }
+  template <typename Edit>
+  Out Run(Edit edit) {
+    BenchConfig c;
+    int64_t real = 0;
+    const ModelCase mc = Case(edit, &c, &real);
+    double t = Predict(*hw_, *params_, mc).time_s;
+    return {HarnessFlops(c, real, 0) / t / 1e12, static_cast<double>(c.tokens) / t};
   }
   static double Delta(double treat, double ref) { return treat / ref - 1.0; }
 
@@ -151,6 +161,71 @@ TEST_F(V5pFindings, RunsAndPrequeueAreNeutralWhereMeasured) {
   auto full = Run([](BenchConfig& c) { c.bench_pass = "forward"; c.parallel_mode = "ep"; });
   auto pq = Run([](BenchConfig& c) { c.bench_pass = "forward"; c.parallel_mode = "ep"; c.queue_mode = "prequeue"; });
   EXPECT_LT(std::abs(Delta(pq.tflops, full.tflops)), 0.005);
+}
+
+// ---- The physics of the paths researchers vary (each term's direction) ----
+
+// ragged_dot exposes each group's weight fetch: on one chip its gap to gmm
+// is larger with 256 experts than with 32 (same tokens, same per-expert work).
+TEST_F(V5pFindings, RaggedDotGapToGmmWidensWithExperts) {
+  auto gap = [&](int64_t experts) {
+    auto shape = [&](BenchConfig& c) { c.experts = experts; c.mlp_dim = 512; c.topk = 2; };
+    auto g = Run(shape);
+    auto r = Run([&](BenchConfig& c) { shape(c); c.backend = "ragged_dot"; });
+    return g.tokens_per_s / r.tokens_per_s - 1.0;
+  };
+  const double g32 = gap(32), g256 = gap(256);
+  EXPECT_GT(g32, 0.0);
+  EXPECT_GT(g256, 2.0 * g32) << "E=32: " << g32 << ", E=256: " << g256;
+}
+
+// The pad policy moves every assignment into its slot whatever the factor:
+// at factor 0.5 half the expert work goes, but the dispatch stays, so pad
+// gains little over no limit (measured: nothing; modeled: under 10%). The
+// buffer it zeroes grows with the factor, the assignments moved do not.
+TEST_F(V5pFindings, PadDispatchScalesWithAssignmentsAndGainsLittle) {
+  for (int64_t k : {2, 8}) {
+    auto none = Run([&](BenchConfig& c) { c.topk = k; });
+    auto pad = Run([&](BenchConfig& c) { c.topk = k; c.capacity_policy = "pad"; c.capacity_factor = 0.5; });
+    EXPECT_LT(pad.tokens_per_s, 1.10 * none.tokens_per_s) << "k=" << k;
+  }
+  const ModelCase one = Case([](BenchConfig& c) { c.capacity_policy = "pad"; c.capacity_factor = 0.5; });
+  const ModelCase two = Case([](BenchConfig& c) { c.capacity_policy = "pad"; c.capacity_factor = 1.0; });
+  EXPECT_NEAR(PadDispatchBytes(two).buffer / PadDispatchBytes(one).buffer, 2.0, 0.01);
+  EXPECT_EQ(PadDispatchBytes(two).assignments, PadDispatchBytes(one).assignments);
+  EXPECT_EQ(PadDispatchBytes(Case([](BenchConfig&) {})).buffer, 0.0);
+}
+
+// A capacity factor of 0 is no limit (the harness's meaning), whatever the policy.
+TEST_F(V5pFindings, CapacityFactorZeroIsNoLimit) {
+  auto none = Run([](BenchConfig&) {});
+  for (const char* policy : {"drop", "pad"}) {
+    auto zero = Run([&](BenchConfig& c) { c.capacity_policy = policy; c.capacity_factor = 0; });
+    EXPECT_DOUBLE_EQ(zero.tokens_per_s, none.tokens_per_s) << policy;
+  }
+}
+
+// int8_routed_prequant ships its weights quantized (half the bytes to place)
+// and quantizes nothing in the hot loop: its forward beats int8_routed's.
+TEST_F(V5pFindings, PrequantForwardBeatsInt8Routed) {
+  for (const char* pm : {"none", "ep"}) {
+    auto routed = Run([&](BenchConfig& c) { c.bench_pass = "forward"; c.parallel_mode = pm; c.quant_mode = "int8_routed"; });
+    auto pre = Run([&](BenchConfig& c) {
+      c.bench_pass = "forward"; c.parallel_mode = pm; c.quant_mode = "int8_routed_prequant";
+    });
+    EXPECT_GT(pre.tokens_per_s, routed.tokens_per_s) << pm;
+  }
+}
+
+// ring_ag_rs reduce-scatters the output: what follows the combine runs on a
+// quarter of the tokens on 4 chips; compact_psum replicates all of them.
+TEST_F(V5pFindings, RingKeepsAQuarterOfTheOutputPerChip) {
+  const ModelCase compact = Case([](BenchConfig& c) { c.parallel_mode = "ep"; });
+  const ModelCase ring = Case([](BenchConfig& c) { c.parallel_mode = "ep"; c.ep_comm_path = "ring_ag_rs"; });
+  const ModelCase one = Case([](BenchConfig&) {});
+  EXPECT_EQ(OutputTokensPerChip(*hw_, compact), 32768);
+  EXPECT_EQ(OutputTokensPerChip(*hw_, ring), 32768 / 4);
+  EXPECT_EQ(OutputTokensPerChip(*hw_, one), 32768);
 }
 
 }  // namespace

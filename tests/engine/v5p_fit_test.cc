@@ -66,7 +66,6 @@ TEST(V5pFit, RecoversParametersFromModelGeneratedData) {
   ASSERT_TRUE(hw.ok());
   ModelParams truth = ModelParams::Priors();
   truth[kEtaMxuGmm] = 0.72;
-  truth[kEtaMxuRagged] = 0.61;
   truth[kEtaScatter] = 0.04;
   truth[kEtaPlacement] = 0.35;
   truth[kEtaGather] = 0.5;
@@ -78,7 +77,7 @@ TEST(V5pFit, RecoversParametersFromModelGeneratedData) {
   // The synthetic data are reproduced, and the parameters that dominate some
   // rows come back (the ones moved away from their priors).
   EXPECT_LT(f.rms_log_error, 2e-3);
-  for (int id : {kEtaMxuGmm, kEtaMxuRagged, kEtaScatter, kEtaPlacement, kEtaGather})
+  for (int id : {kEtaMxuGmm, kEtaScatter, kEtaPlacement, kEtaGather})
     EXPECT_NEAR(f.params[id] / truth[id], 1.0, 0.05) << Info(id).name << " = " << f.params[id];
 }
 
