@@ -104,5 +104,47 @@ TEST(V5pFit, LoadsTheSeedCsvWithHarnessDefaults) {
   EXPECT_FALSE(LoadMeasurements("/nonexistent.csv", *hw).ok());
 }
 
+// The shipped parameters are what `moelog model fit` computes from the
+// shipped CSV: nobody tuned a number by hand.
+TEST(V5pFit, ShippedParametersAreTheFitOfTheShippedCsv) {
+  auto hw = LoadHardwareByName("v5p");
+  ASSERT_TRUE(hw.ok());
+  auto rows = LoadMeasurements(std::string(MOELOG_SOURCE_DIR) + "/data/seed_measurements.csv", *hw);
+  ASSERT_TRUE(rows.ok());
+  auto shipped = LoadParamsByName("");
+  ASSERT_TRUE(shipped.ok());
+  const FitResult f = Fit(*hw, *rows, ModelParams::Priors(), FitOptions());
+  for (int i = 0; i < kNumParams; ++i)
+    EXPECT_NEAR(f.params[i] / (*shipped)[i], 1.0, 1e-6) << Info(i).name << " (rerun `moelog model fit`)";
+}
+
+TEST(V5pFit, RankCorrelationAndBestConfigPerEntry) {
+  EXPECT_DOUBLE_EQ(SpearmanRho({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+  EXPECT_DOUBLE_EQ(SpearmanRho({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
+  EXPECT_NEAR(SpearmanRho({1, 2, 3}, {1, 3, 2}), 0.5, 1e-12);
+  EXPECT_NEAR(SpearmanRho({1, 1, 2}, {1, 1, 2}), 1.0, 1e-12);  // ties take mean ranks
+  // Three TF/s rows of one entry: the model is 10% slow on the fastest row,
+  // which flips the best configuration but keeps the other order.
+  std::vector<Measurement> rows(3);
+  const double tf[] = {100, 110, 111};
+  for (int i = 0; i < 3; ++i) {
+    rows[i].entry = "E";
+    rows[i].metric = "tflops";
+    rows[i].value = tf[i];
+    rows[i].time_s = 1.0 / tf[i];
+  }
+  std::vector<double> predicted = {rows[0].time_s, rows[1].time_s, rows[2].time_s * 1.1};
+  auto r = RankByEntry(rows, predicted);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].n, 3);
+  EXPECT_FALSE(r[0].best_matches);
+  EXPECT_NEAR(r[0].rho, 0.5, 1e-12);
+  predicted[2] = rows[2].time_s;
+  EXPECT_TRUE(RankByEntry(rows, predicted)[0].best_matches);
+  rows.pop_back();
+  predicted.pop_back();
+  EXPECT_TRUE(RankByEntry(rows, predicted).empty());  // fewer than 3 rows: no ranking
+}
+
 }  // namespace
 }  // namespace moelog::engine::v5p
