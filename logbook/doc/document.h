@@ -93,6 +93,15 @@ struct Field {
 };
 
 // One Experiment Log entry: `### YYYY-MM-DD HH:MM - [ID ]label[ (confidence: X)]`.
+// A configuration pin: a line `<!-- moelog: ep_dispatch=dense_masked -->`
+// (one or more key=value, keys in the harness flags' snake case) inside an
+// entry pins its runs; outside entries and the Stop Criteria section it pins
+// every entry's. What the pin says is checked when the entry is planned.
+struct Pin {
+  std::string key, value;
+  int line = 0;
+};
+
 struct Entry {
   int heading_line = 0;
   int end_line = 0;         // last non-blank line of the entry
@@ -106,6 +115,7 @@ struct Entry {
   std::vector<Field> fields;
   std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
   std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)
+  std::vector<Pin> pins;              // its configuration pins, in order
   const Field* FindField(const std::string& name) const;
   // Result bullets that state numbers, depth-first (the recorded figures).
   std::vector<const Bullet*> RecordedBullets() const;
@@ -120,6 +130,8 @@ struct Logbook {
   std::vector<Section> sections;
   std::vector<Entry> entries;
   std::vector<Diagnostic> diagnostics;
+  std::vector<Pin> pins;                // pins for every entry (outside entries and Stop Criteria)
+  std::vector<Diagnostic> pin_errors;   // pin comments that are not key=value lists
   int line_count = 0;
   const Section* FindSection(SectionKind kind) const;
   const Entry* FindEntry(const std::string& id) const;

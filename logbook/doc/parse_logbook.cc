@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/regions.h"
@@ -524,6 +525,74 @@ void DropRegionContent(std::string_view text, const std::string& file, Logbook* 
   }
 }
 
+// The key=value list of a pin comment line ("<!-- moelog: k=v k2=v2 -->",
+// commas or spaces between pairs); nullopt when the line is no pin comment
+// (a region marker, other text); an error text when it is one but malformed.
+std::optional<std::vector<Pin>> PinsOfLine(std::string_view line, int number, std::string* error) {
+  const std::string t = Trim(line);
+  static constexpr std::string_view kOpen = "<!-- moelog:", kClose = "-->";
+  if (t.size() < kOpen.size() + kClose.size() || t.compare(0, kOpen.size(), kOpen) != 0 ||
+      t.compare(t.size() - kClose.size(), kClose.size(), kClose) != 0)
+    return std::nullopt;
+  const std::string body = t.substr(kOpen.size(), t.size() - kOpen.size() - kClose.size());
+  if (body.empty() || (body[0] != ' ' && body[0] != '\t')) return std::nullopt;  // moelog:begin, :end, :chart
+  std::vector<Pin> pins;
+  std::string word;
+  auto flush = [&]() {
+    if (word.empty()) return true;
+    const size_t eq = word.find('=');
+    const bool key_ok = eq != std::string::npos && eq > 0 && std::all_of(word.begin(), word.begin() + eq, [](char c) {
+      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (!key_ok || eq + 1 == word.size()) {
+      *error = "expected key=value in a moelog pin (e.g. <!-- moelog: ep_dispatch=dense_masked -->), got '" + word + "'";
+      return false;
+    }
+    pins.push_back({word.substr(0, eq), word.substr(eq + 1), number});
+    word.clear();
+    return true;
+  };
+  for (char c : body) {
+    if (c == ' ' || c == '\t' || c == ',') {
+      if (!flush()) return std::vector<Pin>{};
+    } else {
+      word += c;
+    }
+  }
+  if (!flush()) return std::vector<Pin>{};
+  if (pins.empty()) *error = "an empty moelog pin";
+  return pins;
+}
+
+// Pin comments, whole lines outside code blocks, moelog's regions and the
+// Stop Criteria section (where `<!-- moelog: ... -->` holds a predicate):
+// in an entry its own, elsewhere the logbook's.
+void CollectPins(std::string_view text, const std::vector<std::string_view>& lines, const MdDocument& doc,
+                 Logbook* lb) {
+  std::vector<std::pair<int, int>> skip;
+  for (const auto& n : doc.nodes)
+    if (n.kind == MdKind::kCodeBlock) skip.push_back({n.start_line, n.end_line});
+  for (const auto& r : FindRegions(text, lb->file).regions) skip.push_back({r.begin_line, r.end_line});
+  for (const auto& s : lb->sections)
+    if (s.kind == SectionKind::kStopCriteria) skip.push_back({s.heading_line, s.end_line});
+  for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+    const int number = i + 1;
+    if (std::any_of(skip.begin(), skip.end(), [&](const auto& r) { return number >= r.first && number <= r.second; }))
+      continue;
+    std::string error;
+    auto pins = PinsOfLine(lines[static_cast<size_t>(i)], number, &error);
+    if (!pins) continue;
+    if (!error.empty()) {
+      lb->pin_errors.push_back({lb->file, number, error});
+      continue;
+    }
+    auto entry = std::find_if(lb->entries.begin(), lb->entries.end(),
+                              [&](const Entry& e) { return number > e.heading_line && number <= e.end_line; });
+    auto& into = entry == lb->entries.end() ? lb->pins : entry->pins;
+    into.insert(into.end(), pins->begin(), pins->end());
+  }
+}
+
 }  // namespace
 
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
@@ -586,6 +655,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   for (auto& e : lb.entries) e.end_line = end_before(e.heading_line, 3);
   if (const Section* p = lb.FindSection(SectionKind::kExperimentIdPrefix)) lb.id_prefix = PrefixFrom(*p);
   DropRegionContent(text, file, &lb);
+  CollectPins(text, lines, doc, &lb);
   AssignEntryIds(&lb);
   return lb;
 }

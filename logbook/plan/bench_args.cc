@@ -119,7 +119,7 @@ std::string UnknownFlags(const CLI::App& app, const std::vector<std::string>& ar
 
 }  // namespace
 
-Result<engine::BenchConfig> ParseBenchArgs(const std::vector<std::string>& args) {
+Result<engine::BenchConfig> ParseBenchFlags(const std::vector<std::string>& args) {
   thread_local BenchParser parser;
   parser.scratch = engine::BenchConfig();
   parser.app.clear();
@@ -132,8 +132,13 @@ Result<engine::BenchConfig> ParseBenchArgs(const std::vector<std::string>& args)
     const std::string unknown = UnknownFlags(parser.app, args);
     return Status::InvalidArgument(unknown.empty() ? std::string(e.what()) : unknown);
   }
-  engine::BenchConfig c = parser.scratch;
-  MOELOG_RETURN_IF_ERROR(c.Validate());
+  return parser.scratch;
+}
+
+Result<engine::BenchConfig> ParseBenchArgs(const std::vector<std::string>& args) {
+  auto c = ParseBenchFlags(args);
+  if (!c.ok()) return c.status();
+  MOELOG_RETURN_IF_ERROR(c->Validate());
   return c;
 }
 

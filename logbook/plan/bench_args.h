@@ -21,6 +21,10 @@ namespace moelog::logbook {
 // as message (callers print it and exit 0).
 Result<engine::BenchConfig> ParseBenchArgs(const std::vector<std::string>& args);
 
+// The same without the config's validation: each flag and its value alone
+// (an unknown flag, a value outside its choices), not how flags combine.
+Result<engine::BenchConfig> ParseBenchFlags(const std::vector<std::string>& args);
+
 // The help text of `moelog bench`.
 std::string BenchHelp();
 

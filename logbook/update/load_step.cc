@@ -6,6 +6,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/update/steps.h"
+#include "logbook/update/update_hooks.h"
 
 namespace moelog::logbook {
 namespace {
@@ -15,6 +16,7 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
   for (const auto& e : lb.entries) {
     Unit u;
+    u.pins = PinsNote(lb, e);
     u.id = e.id;
     u.label = e.label;
     u.line = e.heading_line;

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "logbook/update/steps.h"
+#include "logbook/update/update_hooks.h"
 
 namespace moelog::logbook {
 namespace {
@@ -98,17 +99,47 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
                                RunStore* store, std::ostream& err) {
   const std::vector<const Unit*> selected = SelectUnits(doc, opt, store);
+  // A logbook entry's pins add their flags to its invocations: pinned units
+  // are planned on their own, the others together.
+  auto entry_of = [&](const Unit* u) -> const Entry* {
+    return doc.kind == DocumentKind::kLogbook ? doc.logbook.FindEntry(u->id) : nullptr;
+  };
+  auto pinned = [&](const Unit* u) {
+    const Entry* e = entry_of(u);
+    return e && (!doc.logbook.pins.empty() || !e->pins.empty() || !doc.logbook.pin_errors.empty());
+  };
   std::vector<std::string_view> texts;
   for (const Unit* u : selected)
-    for (const auto& c : u->commands) texts.push_back(c.joined);
+    if (!pinned(u))
+      for (const auto& c : u->commands) texts.push_back(c.joined);
   std::vector<Plan> plans = PlanCommands(texts, popt);
   size_t next_plan = 0;
   std::vector<UnitWork> work;
   for (const Unit* u : selected) {
     UnitWork w;
     w.unit = u;
-    for (const auto& c : u->commands) {
-      w.commands.push_back(PlanOne(c, std::move(plans[next_plan++]), opt, store));
+    std::vector<Plan> own;
+    if (pinned(u)) {
+      std::vector<std::string_view> mine;
+      for (const auto& c : u->commands) mine.push_back(c.joined);
+      auto pin_args = PinnedBenchArgs(doc.logbook, *entry_of(u));
+      if (!pin_args.ok()) {
+        err << pin_args.status().message() << "\n";  // FILE:LINE of the pin
+        for (const auto& c : u->commands) {
+          Plan p;
+          p.original = c.joined;
+          p.reason = "its pin does not check: " + pin_args.status().message();
+          own.push_back(std::move(p));
+        }
+      } else {
+        PlanOptions o = popt;
+        o.extra_bench_args.insert(o.extra_bench_args.end(), pin_args->begin(), pin_args->end());
+        own = PlanCommands(mine, o);
+      }
+    }
+    for (size_t ci = 0; ci < u->commands.size(); ++ci) {
+      Plan p = pinned(u) ? std::move(own[ci]) : std::move(plans[next_plan++]);
+      w.commands.push_back(PlanOne(u->commands[ci], std::move(p), opt, store));
       w.runnable = w.runnable || w.commands.back().runnable;
     }
     if (opt.stale && IsUpToDate(doc, w, err)) continue;

@@ -97,6 +97,8 @@ std::string RenderUnit(const UnitWork& w, bool* complete) {
   std::vector<std::string> notes;
   const std::vector<TableRow> rows = UnitRows(w, &notes, complete);
   std::string content = RenderRunTable(rows, w.unit->recorded);
+  if (!w.unit->pins.empty())
+    content += "\nPinned by the logbook (`<!-- moelog: key=value -->`), every run above: " + w.unit->pins + ".\n";
   if (!notes.empty()) {
     content += "\n";
     for (const auto& n : notes) content += n + "\n";

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "logbook/criteria/recorded.h"
+#include "logbook/plan/bench_args.h"
 #include "logbook/plan/shell_plan.h"
 #include "logbook/store/run_adapter.h"
 
@@ -32,21 +33,102 @@ bool AnyFilled(const Bullet& b) {
 
 }  // namespace
 
+namespace {
+
+std::vector<Pin> EffectivePins(const Logbook& logbook, const Entry& entry) {
+  std::vector<Pin> pins = logbook.pins;
+  pins.insert(pins.end(), entry.pins.begin(), entry.pins.end());
+  return pins;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> PinnedBenchArgs(const Logbook& logbook, const Entry& entry) {
+  // A malformed pin line of this entry, or of the logbook (outside entries).
+  for (const auto& e : logbook.pin_errors) {
+    const bool in_entry = std::any_of(logbook.entries.begin(), logbook.entries.end(), [&](const Entry& x) {
+      return e.line > x.heading_line && e.line <= x.end_line;
+    });
+    if (!in_entry || (e.line > entry.heading_line && e.line <= entry.end_line))
+      return Status::InvalidArgument(e.ToString());
+  }
+  std::vector<std::string> args;
+  for (const Pin& p : EffectivePins(logbook, entry)) {
+    std::string flag = "--" + p.key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    const std::string where = logbook.file + ":" + std::to_string(p.line) + ": pin '" + p.key + "=" + p.value + "': ";
+    if (p.key == "target")
+      return Status::InvalidArgument(where + "the target is chosen on moelog's command line (--target)");
+    auto parsed = ParseBenchFlags({"--target", "v5p", flag, p.value});
+    if (!parsed.ok()) {
+      const std::string& why = parsed.status().message();
+      // An unknown flag is an unknown key: say it in the pin's words.
+      if (why.find("unknown flag " + flag) != std::string::npos)
+        return Status::InvalidArgument(where + "unknown key '" + p.key + "' (a harness flag in snake case: " +
+                                       "ep_dispatch, ep_comm_path, capacity_policy, quant_mode, ...)");
+      return Status::InvalidArgument(where + why);
+    }
+    args.push_back(flag);
+    args.push_back(p.value);
+  }
+  return args;
+}
+
+std::string PinsNote(const Logbook& logbook, const Entry& entry) {
+  std::string s;
+  for (const Pin& p : EffectivePins(logbook, entry))
+    s += (s.empty() ? "" : ", ") + p.key + "=" + p.value;
+  return s;
+}
+
+std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const PlanOptions& options) {
+  // Entries without pins are planned together (one planner, shared caches);
+  // a pinned entry with its pins' flags appended to each invocation.
+  std::vector<std::string_view> texts;
+  std::vector<std::vector<Plan>> out(logbook.entries.size());
+  for (const auto& e : logbook.entries)
+    if (logbook.pins.empty() && e.pins.empty() && logbook.pin_errors.empty())
+      for (const auto& c : e.commands) texts.push_back(c.joined);
+  std::vector<Plan> shared = PlanCommands(texts, options);
+  size_t next = 0;
+  for (size_t i = 0; i < logbook.entries.size(); ++i) {
+    const Entry& e = logbook.entries[i];
+    if (logbook.pins.empty() && e.pins.empty() && logbook.pin_errors.empty()) {
+      for (size_t c = 0; c < e.commands.size(); ++c) out[i].push_back(std::move(shared[next++]));
+      continue;
+    }
+    std::vector<std::string_view> mine;
+    for (const auto& c : e.commands) mine.push_back(c.joined);
+    auto pin_args = PinnedBenchArgs(logbook, e);
+    if (!pin_args.ok()) {
+      for (const auto& c : e.commands) {
+        Plan p;
+        p.original = c.joined;
+        p.verdict = PlanVerdict::kInvalid;
+        p.reason = pin_args.status().message();
+        out[i].push_back(std::move(p));
+      }
+      continue;
+    }
+    PlanOptions o = options;
+    o.extra_bench_args.insert(o.extra_bench_args.end(), pin_args->begin(), pin_args->end());
+    out[i] = PlanCommands(mine, o);
+  }
+  return out;
+}
+
 std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, const std::vector<std::string>& targets) {
   std::vector<StoredRun> out;
   if (!store) return out;
-  std::vector<std::string_view> texts;
-  for (const auto& e : logbook.entries)
-    for (const auto& c : e.commands) texts.push_back(c.joined);
   for (const auto& target : targets) {
     PlanOptions popt;
     popt.target = target;
-    const std::vector<Plan> plans = PlanCommands(texts, popt);
-    size_t next = 0;
-    for (const auto& e : logbook.entries) {
+    const std::vector<std::vector<Plan>> plans = PlanEntries(logbook, popt);
+    for (size_t ei = 0; ei < logbook.entries.size(); ++ei) {
+      const Entry& e = logbook.entries[ei];
       std::set<std::string> seen;  // run IDs already counted for this entry
       for (size_t ci = 0; ci < e.commands.size(); ++ci) {
-        const Plan& plan = plans[next++];
+        const Plan& plan = plans[ei][ci];
         if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent) continue;
         for (const auto& inv : plan.invocations) {
           auto batch = store->CachedRuns(CacheKey(inv.config));

@@ -13,6 +13,7 @@
 #include "logbook/render/chart.h"
 #include "logbook/criteria/criteria.h"
 #include "logbook/doc/document.h"
+#include "logbook/plan/shell_plan.h"
 #include "logbook/store/run_store.h"
 #include "logbook/store/stored_run.h"
 
@@ -35,6 +36,21 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
 // description of what was loaded ("12 stored runs, 40 recorded").
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
                                            std::string* note);
+
+// Every entry's commands planned (`options` as given), each pinned entry with
+// its pins' flags appended to its invocations: out[entry][command]. A pin that
+// does not check makes the entry's plans invalid with its FILE:LINE message.
+std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const PlanOptions& options);
+
+// The harness flags an entry's pins add to each of its invocations (the
+// logbook's pins, then the entry's: the last value of a flag wins, as on a
+// command line), e.g. {"--ep-dispatch", "dense_masked"}. Each pin is checked
+// as the harness flag it names; InvalidArgument "FILE:LINE: pin 'k=v': why"
+// for an unknown key or a value the flag refuses (or a malformed pin line).
+Result<std::vector<std::string>> PinnedBenchArgs(const Logbook& logbook, const Entry& entry);
+// "ep_dispatch=dense_masked" for the region's note (no line numbers: regions
+// above move them); "" without pins.
+std::string PinsNote(const Logbook& logbook, const Entry& entry);
 
 // The metric the logbook's Scope names as primary ("Primary metric(s): ...
 // TF/s ..."), the default y of its charts; "" when it names none.

@@ -30,6 +30,7 @@ struct Unit {
   std::string indent;
   bool blank_before = false;
   std::vector<RecordedFigure> recorded;  // figures its Result states (logbook entries)
+  std::string pins;                      // its configuration pins, "k=v, ..." (logbook entries)
 };
 
 // The document as read: its bytes, the LF text the pipeline works on, the
