@@ -94,6 +94,8 @@ struct ChartPlan {
 // impl, remat_mode, parallel_mode, quant_mode, routing_pack_strategy,
 // distribution, queue_mode, bench_pass, target, ep_comm_path, shared_fused.
 bool IsNumericAxis(const std::string& key);
+// A metric as an axis and legend say it: "TF/s", "tokens/s", "TF/s per device", "time (s)".
+std::string MetricLabel(const std::string& metric);
 bool IsCategoricalAxis(const std::string& key);
 
 // Plans the chart (rules in docs/reference.md "Charts"):

@@ -8,6 +8,7 @@
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
 #include "logbook/render/chart.h"
+#include "logbook/render/render_table.h"
 
 namespace moelog::logbook {
 namespace {
@@ -32,14 +33,6 @@ const std::vector<std::string>& CategoricalAxes() {
 
 bool Contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
-}
-
-std::string MetricLabel(const std::string& m) {
-  if (m == "tflops") return "TF/s";
-  if (m == "tflops_per_device") return "TF/s per device";
-  if (m == "tokens_per_s") return "tokens/s";
-  if (m == "mean_s" || m == "time_s") return "time (s)";
-  return GnuplotLabel(m);
 }
 
 std::string AxisLabel(const std::string& k) {
@@ -163,7 +156,8 @@ void FoldIndistinct(std::vector<ChartPoint>* main, std::vector<std::string>* var
         if (auto it = p.metrics.find(k); it != p.metrics.end()) m += std::string(k) + "=" + FormatValue(it->second) + ";";
       figures[sig].insert(m);
     }
-    const size_t n = OrderedValues(*main, key).size();
+    const std::vector<std::string> key_values = OrderedValues(*main, key);
+    const size_t n = key_values.size();
     const bool same = !Contains(named, key) && std::all_of(figures.begin(), figures.end(), [&](const auto& kv) {
       return kv.second.size() == 1 && values[kv.first].size() == n;
     });
@@ -175,9 +169,9 @@ void FoldIndistinct(std::vector<ChartPoint>* main, std::vector<std::string>* var
       ++i;
       continue;
     }
-    std::string keep = OrderedValues(*main, key).front();
+    std::string keep = key_values.front();
     for (const auto& r : recorded)
-      if (auto v = ValueOf(r, key); v && Contains(OrderedValues(*main, key), *v)) {
+      if (auto v = ValueOf(r, key); v && Contains(key_values, *v)) {
         keep = *v;
         break;
       }
@@ -388,14 +382,6 @@ std::string AggregateNote(const std::vector<ChartPoint>& points, const std::vect
   return "TF/s is aggregate: " + s + " (per chip: --y tflops_per_device)";
 }
 
-// What a recorded point says, for a note: "192.868 TF/s, 619304 tokens/s".
-std::string FigureText(const ChartPoint& p) {
-  std::string s;
-  for (const auto& [m, v] : p.metrics)
-    s += (s.empty() ? "" : ", ") + FormatValue(v) + " " + (m == "tflops" ? "TF/s" : m == "tokens_per_s" ? "tokens/s" : m);
-  return s;
-}
-
 // With an explicit --series, the keys it leaves out that still vary (shape,
 // pass, ...) would put several runs on one point: the runs of the one
 // combination of those keys that covers the most points are drawn, and the
@@ -450,14 +436,10 @@ struct Slot {
 Slot SlotOf(const ChartPoint& p, const Frame& f) {
   Slot s;
   s.panel = f.panels.Index(p, f.order);
-  if (f.kind == ChartPlan::Kind::kLine) {
-    s.series = f.series.Index(p, f.order);
-    if (auto v = ValueOf(p, f.layout.x))
-      s.x = static_cast<size_t>(std::find(f.x_values.begin(), f.x_values.end(), *v) - f.x_values.begin());
-  } else {
-    s.series = f.series.Index(p, f.order);
-    s.x = f.clusters.Index(p, f.order);
-  }
+  s.series = f.series.Index(p, f.order);
+  if (f.kind == ChartPlan::Kind::kBars) s.x = f.clusters.Index(p, f.order);
+  else if (auto v = ValueOf(p, f.layout.x))
+    s.x = static_cast<size_t>(std::find(f.x_values.begin(), f.x_values.end(), *v) - f.x_values.begin());
   if (s.x >= f.x_values.size()) s.x = SIZE_MAX;
   return s;
 }
@@ -596,7 +578,7 @@ void FillRecorded(const std::vector<ChartPoint>& main, const std::vector<ChartPo
         if (ChartSeries* se = SeriesAt(plan, f, s, m)) se->recorded[s.x] = v, drawn = true;
     }
     if (drawn) plan->any_recorded = true;
-    else if (recorded[i].id.empty() || !listed.count(recorded[i].id)) missing.push_back(FigureText(recorded[i]) + " (" + (placed[i].row < 0 ? placed[i].why : "not a charted metric") + ")");
+    else if (recorded[i].id.empty() || !listed.count(recorded[i].id)) missing.push_back(FigureValuesText(recorded[i].metrics) + " (" + (placed[i].row < 0 ? placed[i].why : "not a charted metric") + ")");
   }
   if (missing.empty()) return;
   std::string note = "Logbook figures not in the chart: ";
@@ -618,6 +600,14 @@ std::string Title(const ChartOptions& o, const std::string& fallback) {
 }
 
 }  // namespace
+
+std::string MetricLabel(const std::string& m) {
+  if (m == "tflops") return "TF/s";
+  if (m == "tflops_per_device") return "TF/s per device";
+  if (m == "tokens_per_s") return "tokens/s";
+  if (m == "mean_s" || m == "time_s") return "time (s)";
+  return GnuplotLabel(m);
+}
 
 bool IsNumericAxis(const std::string& key) { return Contains(NumericAxes(), key); }
 bool IsCategoricalAxis(const std::string& key) { return Contains(CategoricalAxes(), key); }

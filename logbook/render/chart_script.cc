@@ -134,12 +134,7 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
   if (panel.label.empty()) s << "unset title\n";
   else s << "set title '" << panel.label << "'\n";
   s << "set xlabel '" << plan.x_label << "'\n"
-    << "set ylabel '" << GnuplotLabel(panel.metric == "tflops"            ? "TF/s"
-                                      : panel.metric == "tokens_per_s"    ? "tokens/s"
-                                      : panel.metric == "tflops_per_device" ? "TF/s per device"
-                                      : panel.metric == "time_s"          ? "time (s)"
-                                                                          : panel.metric)
-    << "'\n"
+    << "set ylabel '" << MetricLabel(panel.metric) << "'\n"
     << "set yrange " << YRange(ymax, panel.metric) << "\n"
     << "set format y " << TickFormat(ymax, panel.metric) << "\n";
   const bool y2 = std::any_of(panel.series.begin(), panel.series.end(), [](const ChartSeries& x) { return x.axis == 2; });
@@ -147,7 +142,7 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
     std::string m;
     for (const auto& se : panel.series)
       if (se.axis == 2) m = se.metric;
-    s << "set y2label '" << (m == "tokens_per_s" ? "tokens/s" : GnuplotLabel(m)) << "'\n"
+    s << "set y2label '" << MetricLabel(m) << "'\n"
       << "set y2tics\nset ytics nomirror\nset y2range " << YRange(ymax, m) << "\n"
       << "set format y2 " << TickFormat(ymax, m) << "\n";
   } else {

@@ -247,14 +247,6 @@ struct RecordedCells {
   }
 };
 
-// "192.868 TF/s, 619304 tokens/s".
-std::string FigureValues(const RecordedFigure& f) {
-  std::string values;
-  for (const auto& [metric, v] : f.run.metrics)
-    values += (values.empty() ? "" : ", ") + FormatValue(v) + (metric == "tflops" ? " TF/s" : " tokens/s");
-  return values;
-}
-
 RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
                             const std::vector<ShownRow>& shown, const std::vector<RecordedFigure>& figures) {
   RecordedCells c;
@@ -269,7 +261,7 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
   for (size_t i = 0; i < figures.size(); ++i) {
     const auto& m = figures[i].run.metrics;
     if (placed[i].row < 0) {
-      c.unplaced += "- " + FigureValues(figures[i]) + ", from \"" + FigureSource(figures[i].text) + "\": " +
+      c.unplaced += "- " + FigureValuesText(figures[i].run.metrics) + ", from \"" + FigureSource(figures[i].text) + "\": " +
                     placed[i].why + "\n";
       c.where.push_back("no row (" + placed[i].why + ")");
       continue;
@@ -313,8 +305,16 @@ std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector
   const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
   std::string out;
   for (size_t i = 0; i < figures.size(); ++i)
-    out += "line " + std::to_string(figures[i].line) + ": " + FigureValues(figures[i]) + " -> " + rec.where[i] + "\n";
+    out += "line " + std::to_string(figures[i].line) + ": " + FigureValuesText(figures[i].run.metrics) + " -> " + rec.where[i] + "\n";
   return out;
+}
+
+std::string FigureValuesText(const std::map<std::string, double>& metrics) {
+  std::string values;
+  for (const auto& [metric, v] : metrics)
+    values += (values.empty() ? "" : ", ") + FormatValue(v) +
+              (metric == "tflops" ? " TF/s" : metric == "tokens_per_s" ? " tokens/s" : " " + metric);
+  return values;
 }
 
 std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {

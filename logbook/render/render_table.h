@@ -48,6 +48,9 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
 //   "line 160: 192.707 TF/s -> no row (matches no row)"
 std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
 
+// Figures as the logbook states them: "192.868 TF/s, 619304 tokens/s".
+std::string FigureValuesText(const std::map<std::string, double>& metrics);
+
 // Whether each recorded figure is on a row of the table (false: it is listed
 // under the table).
 std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);

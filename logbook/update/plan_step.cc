@@ -99,18 +99,16 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
                                RunStore* store, std::ostream& err) {
   const std::vector<const Unit*> selected = SelectUnits(doc, opt, store);
-  // A logbook entry's pins add their flags to its invocations: pinned units
-  // are planned on their own, the others together.
-  auto entry_of = [&](const Unit* u) -> const Entry* {
-    return doc.kind == DocumentKind::kLogbook ? doc.logbook.FindEntry(u->id) : nullptr;
-  };
-  auto pinned = [&](const Unit* u) {
-    const Entry* e = entry_of(u);
-    return e && (!doc.logbook.pins.empty() || !e->pins.empty() || !doc.logbook.pin_errors.empty());
+  // A logbook entry's pins add their flags to its invocations: a pinned
+  // entry is planned on its own (PlanPinnedEntry), the others together.
+  auto pinned_entry = [&](const Unit* u) -> const Entry* {
+    if (doc.kind != DocumentKind::kLogbook) return nullptr;
+    const Entry* e = doc.logbook.FindEntry(u->id);
+    return e && HasPins(doc.logbook, *e) ? e : nullptr;
   };
   std::vector<std::string_view> texts;
   for (const Unit* u : selected)
-    if (!pinned(u))
+    if (!pinned_entry(u))
       for (const auto& c : u->commands) texts.push_back(c.joined);
   std::vector<Plan> plans = PlanCommands(texts, popt);
   size_t next_plan = 0;
@@ -119,26 +117,14 @@ std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& 
     UnitWork w;
     w.unit = u;
     std::vector<Plan> own;
-    if (pinned(u)) {
-      std::vector<std::string_view> mine;
-      for (const auto& c : u->commands) mine.push_back(c.joined);
-      auto pin_args = PinnedBenchArgs(doc.logbook, *entry_of(u));
-      if (!pin_args.ok()) {
-        err << pin_args.status().message() << "\n";  // FILE:LINE of the pin
-        for (const auto& c : u->commands) {
-          Plan p;
-          p.original = c.joined;
-          p.reason = "its pin does not check: " + pin_args.status().message();
-          own.push_back(std::move(p));
-        }
-      } else {
-        PlanOptions o = popt;
-        o.extra_bench_args.insert(o.extra_bench_args.end(), pin_args->begin(), pin_args->end());
-        own = PlanCommands(mine, o);
-      }
+    const Entry* e = pinned_entry(u);
+    if (e) {
+      std::string pin_error;
+      own = PlanPinnedEntry(doc.logbook, *e, popt, &pin_error);
+      if (!pin_error.empty()) err << pin_error << "\n";  // FILE:LINE of the pin
     }
     for (size_t ci = 0; ci < u->commands.size(); ++ci) {
-      Plan p = pinned(u) ? std::move(own[ci]) : std::move(plans[next_plan++]);
+      Plan p = e ? std::move(own[ci]) : std::move(plans[next_plan++]);
       w.commands.push_back(PlanOne(u->commands[ci], std::move(p), opt, store));
       w.runnable = w.runnable || w.commands.back().runnable;
     }

@@ -81,38 +81,49 @@ std::string PinsNote(const Logbook& logbook, const Entry& entry) {
   return s;
 }
 
+bool HasPins(const Logbook& logbook, const Entry& entry) {
+  return !logbook.pins.empty() || !entry.pins.empty() || !logbook.pin_errors.empty();
+}
+
+std::vector<Plan> PlanPinnedEntry(const Logbook& logbook, const Entry& entry, const PlanOptions& options,
+                                  std::string* pin_error) {
+  std::vector<std::string_view> texts;
+  for (const auto& c : entry.commands) texts.push_back(c.joined);
+  auto pin_args = PinnedBenchArgs(logbook, entry);
+  if (!pin_args.ok()) {
+    if (pin_error) *pin_error = pin_args.status().message();
+    std::vector<Plan> plans;
+    for (const auto& c : entry.commands) {
+      Plan p;
+      p.original = c.joined;
+      p.verdict = PlanVerdict::kInvalid;
+      p.reason = "its pin does not check: " + pin_args.status().message();
+      plans.push_back(std::move(p));
+    }
+    return plans;
+  }
+  PlanOptions o = options;
+  o.extra_bench_args.insert(o.extra_bench_args.end(), pin_args->begin(), pin_args->end());
+  return PlanCommands(texts, o);
+}
+
 std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const PlanOptions& options) {
   // Entries without pins are planned together (one planner, shared caches);
-  // a pinned entry with its pins' flags appended to each invocation.
+  // a pinned entry on its own.
   std::vector<std::string_view> texts;
   std::vector<std::vector<Plan>> out(logbook.entries.size());
   for (const auto& e : logbook.entries)
-    if (logbook.pins.empty() && e.pins.empty() && logbook.pin_errors.empty())
+    if (!HasPins(logbook, e))
       for (const auto& c : e.commands) texts.push_back(c.joined);
   std::vector<Plan> shared = PlanCommands(texts, options);
   size_t next = 0;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
-    if (logbook.pins.empty() && e.pins.empty() && logbook.pin_errors.empty()) {
-      for (size_t c = 0; c < e.commands.size(); ++c) out[i].push_back(std::move(shared[next++]));
+    if (HasPins(logbook, e)) {
+      out[i] = PlanPinnedEntry(logbook, e, options);
       continue;
     }
-    std::vector<std::string_view> mine;
-    for (const auto& c : e.commands) mine.push_back(c.joined);
-    auto pin_args = PinnedBenchArgs(logbook, e);
-    if (!pin_args.ok()) {
-      for (const auto& c : e.commands) {
-        Plan p;
-        p.original = c.joined;
-        p.verdict = PlanVerdict::kInvalid;
-        p.reason = pin_args.status().message();
-        out[i].push_back(std::move(p));
-      }
-      continue;
-    }
-    PlanOptions o = options;
-    o.extra_bench_args.insert(o.extra_bench_args.end(), pin_args->begin(), pin_args->end());
-    out[i] = PlanCommands(mine, o);
+    for (size_t c = 0; c < e.commands.size(); ++c) out[i].push_back(std::move(shared[next++]));
   }
   return out;
 }

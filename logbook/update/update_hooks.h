@@ -37,6 +37,16 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
                                            std::string* note);
 
+// Whether the entry is planned with pins (its own or the logbook's, or a pin
+// line that is no key=value list, which then makes its plans invalid).
+bool HasPins(const Logbook& logbook, const Entry& entry);
+// The entry's commands planned with its pins' flags appended to each
+// invocation. A pin that does not check makes every plan invalid ("its pin
+// does not check: FILE:LINE: ...") and, when given, sets *pin_error to the
+// FILE:LINE message.
+std::vector<Plan> PlanPinnedEntry(const Logbook& logbook, const Entry& entry, const PlanOptions& options,
+                                  std::string* pin_error = nullptr);
+
 // Every entry's commands planned (`options` as given), each pinned entry with
 // its pins' flags appended to its invocations: out[entry][command]. A pin that
 // does not check makes the entry's plans invalid with its FILE:LINE message.
