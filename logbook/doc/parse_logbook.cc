@@ -569,19 +569,26 @@ std::optional<std::vector<Pin>> PinsOfLine(std::string_view line, int number, st
 // in an entry its own, elsewhere the logbook's.
 void CollectPins(std::string_view text, const std::vector<std::string_view>& lines, const MdDocument& doc,
                  Logbook* lb) {
+  // Candidate lines first (a prefix test, no allocation): most logbooks have none.
+  std::vector<int> candidates;
+  for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+    const std::string_view l = lines[static_cast<size_t>(i)];
+    const size_t b = l.find_first_not_of(" \t");
+    if (b != std::string_view::npos && l.compare(b, 12, "<!-- moelog:") == 0) candidates.push_back(i + 1);
+  }
+  if (candidates.empty()) return;
   std::vector<std::pair<int, int>> skip;
   for (const auto& n : doc.nodes)
     if (n.kind == MdKind::kCodeBlock) skip.push_back({n.start_line, n.end_line});
   for (const auto& r : FindRegions(text, lb->file).regions) skip.push_back({r.begin_line, r.end_line});
   for (const auto& s : lb->sections)
     if (s.kind == SectionKind::kStopCriteria) skip.push_back({s.heading_line, s.end_line});
-  for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
-    const int number = i + 1;
-    if (std::any_of(skip.begin(), skip.end(), [&](const auto& r) { return number >= r.first && number <= r.second; }))
-      continue;
+  for (const int number : candidates) {
     std::string error;
-    auto pins = PinsOfLine(lines[static_cast<size_t>(i)], number, &error);
-    if (!pins) continue;
+    auto pins = PinsOfLine(lines[static_cast<size_t>(number - 1)], number, &error);
+    if (!pins || std::any_of(skip.begin(), skip.end(),
+                             [&](const auto& r) { return number >= r.first && number <= r.second; }))
+      continue;
     if (!error.empty()) {
       lb->pin_errors.push_back({lb->file, number, error});
       continue;
