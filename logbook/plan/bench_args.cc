@@ -142,6 +142,19 @@ Result<engine::BenchConfig> ParseBenchArgs(const std::vector<std::string>& args)
   return c;
 }
 
+const std::vector<std::string>& BenchFlagNames() {
+  static const std::vector<std::string> names = [] {
+    engine::BenchConfig c;
+    CLI::App app;
+    AddOptions(app, c);
+    std::vector<std::string> v;
+    for (const CLI::Option* o : app.get_options())
+      for (const auto& n : o->get_lnames()) v.push_back("--" + n);
+    return v;
+  }();
+  return names;
+}
+
 std::string BenchHelp() {
   engine::BenchConfig c;
   CLI::App app("moelog bench: run one MoE layer benchmark (hillclimb harness flags)", "moelog bench");

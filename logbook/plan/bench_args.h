@@ -25,6 +25,9 @@ Result<engine::BenchConfig> ParseBenchArgs(const std::vector<std::string>& args)
 // (an unknown flag, a value outside its choices), not how flags combine.
 Result<engine::BenchConfig> ParseBenchFlags(const std::vector<std::string>& args);
 
+// Every flag `moelog bench` knows, "--tokens", ... (adapters are checked against it).
+const std::vector<std::string>& BenchFlagNames();
+
 // The help text of `moelog bench`.
 std::string BenchHelp();
 

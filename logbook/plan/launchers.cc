@@ -23,12 +23,6 @@ constexpr const char* kDefaultTable = R"JSON({
      "env_option": "-e", "env_option_aliases": ["--env"],
      "value_options": ["--config", "--tpu-name", "--tpu-type", "--zone", "--project", "--cluster", "--username", "--timeout"],
      "separator": "--"}
-  ],
-  "harnesses": [
-    {"name": "hillclimb", "script": "lib/levanter/scripts/bench/bench_moe_hillclimb.py", "action": "bench"},
-    {"name": "hillclimb", "script": "bench_moe_hillclimb.py", "action": "bench"},
-    {"name": "mlp_profile", "script": "bench_moe_mlp_profile.py", "action": "no_adapter",
-     "reason": "bench_moe_mlp_profile.py has its own flags, routing and paths (ref_dp, staged_dp, fused_ep); moelog bench does not model it"}
   ]
 }
 )JSON";
@@ -112,16 +106,20 @@ Result<LauncherTable> ParseJson(const nlohmann::json& j) {
       const auto& e = j["harnesses"][i];
       std::string w = "harnesses[" + std::to_string(i) + "]";
       if (!e.is_object()) return Status::InvalidArgument(w + ": expected an object");
-      HarnessSpec s;
-      MOELOG_RETURN_IF_ERROR(GetString(e, "name", w, &s.name, true));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "script", w, &s.script, true));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "action", w, &s.action, false));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "reason", w, &s.reason, false));
-      MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_vars", w, &s.env_vars));
-      if (s.action != "bench" && s.action != "no_adapter")
+      Adapter a;
+      std::string script, action = "bench", reason;
+      MOELOG_RETURN_IF_ERROR(GetString(e, "name", w, &a.name, true));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "script", w, &script, true));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "action", w, &action, false));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "reason", w, &reason, false));
+      MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_vars", w, &a.env_refused));
+      if (action != "bench" && action != "no_adapter")
         return Status::InvalidArgument(w + ".action: expected \"bench\" or \"no_adapter\"");
-      if (s.action == "no_adapter" && s.reason.empty()) s.reason = "no adapter for " + s.script;
-      t.harnesses.push_back(std::move(s));
+      a.file = "launcher table " + w;
+      a.scripts = {script};
+      a.native_flags = action == "bench";
+      if (action == "no_adapter") a.no_adapter = reason.empty() ? "no adapter for " + script : reason;
+      t.harnesses.push_back(std::move(a));
     }
   }
   return t;
@@ -135,9 +133,9 @@ const LauncherSpec* LauncherTable::FindLauncher(const std::string& script) const
   return nullptr;
 }
 
-const HarnessSpec* LauncherTable::FindHarness(const std::string& script) const {
+const Adapter* LauncherTable::FindHarness(const std::string& script) const {
   for (const auto& h : harnesses)
-    if (PathEndsWith(script, h.script)) return &h;
+    if (h.Matches(script)) return &h;
   return nullptr;
 }
 
@@ -159,7 +157,9 @@ Result<LauncherTable> ParseLauncherTable(const std::string& json_text) {
 const LauncherTable& DefaultLauncherTable() {
   static const LauncherTable table = [] {
     auto t = ParseLauncherTable(kDefaultTable);
-    return t.ok() ? *t : LauncherTable{};
+    LauncherTable table = t.ok() ? *t : LauncherTable{};
+    table.harnesses = BuiltinAdapters();
+    return table;
   }();
   return table;
 }
@@ -175,6 +175,19 @@ Result<LauncherTable> LoadLauncherTable(const std::string& path) {
   merged.launchers.insert(merged.launchers.end(), d.launchers.begin(), d.launchers.end());
   merged.harnesses.insert(merged.harnesses.end(), d.harnesses.begin(), d.harnesses.end());
   return merged;
+}
+
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+
+Status AddAdapters(const std::string& dir, LauncherTable* table) {
+  auto user = LoadAdapters(dir);
+  if (!user.ok()) return user.status();
+  // LoadAdapters ends with the built-in adapters, which the table holds already.
+  user->resize(user->size() - BuiltinAdapters().size());
+  table->harnesses.insert(table->harnesses.begin(), user->begin(), user->end());
+  return Status::Ok();
 }
 
 }  // namespace moelog::logbook

@@ -6,8 +6,11 @@
 //     `.venv/bin/python SCRIPT`, `python3 -u SCRIPT`;
 //   - launchers: remote launchers that are stripped, keeping their `-e K=V`
 //     variables, e.g. `uv run scripts/ray/dev_tpu.py --config C execute -- CMD`;
-//   - harnesses: scripts rewritten to `moelog bench --target <t>` (action
-//     "bench") or reported as having no adapter (action "no_adapter" + reason).
+//   - harnesses: the adapters (adapters.h) of the scripts moelog runs on its
+//     engine. data/adapters/ holds the built-in ones; a table's own
+//     "harnesses" entries (name, script, action "bench" = the hillclimb
+//     harness's flags, or "no_adapter" + reason, env_vars) are read as
+//     adapters too.
 #ifndef MOELOG_LOGBOOK_LAUNCHERS_H_
 #define MOELOG_LOGBOOK_LAUNCHERS_H_
 
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "engine/status.h"
+#include "logbook/plan/adapters.h"
 
 namespace moelog::logbook {
 
@@ -36,22 +40,14 @@ struct LauncherSpec {
   std::string separator = "--";          // payload follows this word
 };
 
-struct HarnessSpec {
-  std::string name;                      // "hillclimb"
-  std::string script;                    // path suffix: "bench_moe_hillclimb.py"
-  std::string action = "bench";          // "bench" | "no_adapter"
-  std::string reason;                    // for no_adapter: shown as "skipped: no adapter (<reason>)"
-  std::vector<std::string> env_vars;     // if any of these is set, the harness is env-driven: no adapter
-};
-
 struct LauncherTable {
   std::vector<InterpreterSpec> interpreters;
   std::vector<LauncherSpec> launchers;
-  std::vector<HarnessSpec> harnesses;
+  std::vector<Adapter> harnesses;       // matched in order
 
   // Entry whose script suffix matches `script` (path-component aligned), or null.
   const LauncherSpec* FindLauncher(const std::string& script) const;
-  const HarnessSpec* FindHarness(const std::string& script) const;
+  const Adapter* FindHarness(const std::string& script) const;
   const InterpreterSpec* FindInterpreter(const std::string& program) const;
 };
 
@@ -60,12 +56,15 @@ struct LauncherTable {
 Result<LauncherTable> ParseLauncherTable(const std::string& json_text);
 
 // The built-in defaults (the contents of data/launchers.json, compiled in so
-// the binary works from any directory).
+// the binary works from any directory), with the built-in adapters.
 const LauncherTable& DefaultLauncherTable();
 
 // Defaults plus the entries of `path` (user entries are matched first).
 // IOError if the file cannot be read; InvalidArgument for schema errors.
 Result<LauncherTable> LoadLauncherTable(const std::string& path);
+
+// `table` with the adapters of DIR (LoadAdapters) matched before its own.
+Status AddAdapters(const std::string& dir, LauncherTable* table);
 
 }  // namespace moelog::logbook
 

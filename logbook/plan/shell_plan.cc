@@ -686,6 +686,7 @@ class Planner {
   const std::string& no_adapter() const { return no_adapter_; }
   const std::string& not_applicable() const { return not_applicable_; }
   const std::map<std::string, std::string>& exported_env() const { return launcher_env_; }
+  const std::string& shell_unplannable() const { return shell_unplannable_; }
 
  private:
   void WalkList(const List& list, Vars* vars, int depth) {
@@ -838,7 +839,7 @@ class Planner {
     const std::string script = ExpandWord(words[si], *vars).value;
     if (const LauncherSpec* l = table_.FindLauncher(script))
       return PlanLauncher(c, *l, words, si + 1, vars, depth, alone);
-    if (const HarnessSpec* h = table_.FindHarness(script)) return PlanHarness(c, *h, words, si, env, *vars);
+    if (const Adapter* h = table_.FindHarness(script)) return PlanHarness(c, *h, words, si, env, *vars);
     const bool allowed = std::find(kDirectWords.begin(), kDirectWords.end(), base) != kDirectWords.end();
     if (si > 0 || (!allowed && LooksLikeScript(script))) {
       NoAdapter("unknown script " + script);
@@ -879,7 +880,8 @@ class Planner {
     if (words.size() < 2 || ExpandWord(words[1], vars).value != "bench")
       return Refuse(c, false, "moelog " + (words.size() > 1 ? words[1] : std::string()));
     std::vector<std::string> raw_args(words.begin() + 2, words.end());
-    AddBench(c, "moelog", JoinRaw(words), raw_args, env, vars, RenderEnv(c));
+    if (auto rewritten = AddBench(c, "moelog", JoinRaw(words), raw_args, env, vars, RenderEnv(c)))
+      Memo(&c, *rewritten + RenderRedirs(c), RenderSimpleRaw(c));
   }
 
   // An interpreter prefix (uv run ..., python ...): its own options skipped,
@@ -923,21 +925,65 @@ class Planner {
     return i;
   }
 
-  // A known harness script: a benchmark moelog runs on its engine, unless
-  // the harness has no adapter or is configured through the environment.
-  void PlanHarness(const Cmd& c, const HarnessSpec& h, const std::vector<std::string>& words, size_t si,
+  // A known harness script: its adapter turns the invocation into one or
+  // more `moelog bench` runs, or says why it has none. A harness with its own
+  // flags is translated from the expanded words, so under a shell it is
+  // planned only outside loops (a loop's first iteration would be memoized
+  // for all); one speaking moelog bench's flags keeps its words as written.
+  void PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std::string>& words, size_t si,
                    const std::map<std::string, std::string>& env, const Vars& vars) {
-    std::string why = h.action == "no_adapter" ? h.reason : "";
-    for (const auto& v : h.env_vars)
-      if (why.empty() && (env.count(v) || vars.count(v)))
-        why = h.name + " is configured through the environment (" + v + ")";
-    if (!why.empty()) {
-      NoAdapter(why);
+    std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
+    std::vector<std::string> expanded;
+    for (const auto& raw : raw_args) {
+      auto e = ExpandWord(raw, vars);
+      if (!e.unknown.empty()) {
+        Invalid(JoinRaw(words) + ": no static value for " + e.unknown.front());
+        MemoRaw(&c);
+        return;
+      }
+      expanded.push_back(e.value);
+    }
+    auto adapted = AdaptInvocation(h, expanded, HarnessEnv(env, vars), opts_.context);
+    if (!adapted.ok()) {
+      if (adapted.status().code() == Status::Code::kNotFound) NoAdapter(adapted.status().message());
+      else Invalid(Short(JoinRaw(words), 80) + ": " + adapted.status().message());
       MemoRaw(&c);
       return;
     }
-    std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
-    AddBench(c, h.name, JoinRaw(words), raw_args, env, vars, RenderEnv(c));
+    const bool as_written =
+        h.native_flags && h.flags.empty() && h.env.empty() && h.defaults.empty() && adapted->runs.size() == 1;
+    if (!as_written && !loop_vars_.empty())
+      shell_unplannable_ = "harness " + h.name + " (its own flags) inside a loop";
+    std::vector<std::string> scripts;
+    for (const AdaptedRun& run : adapted->runs) {
+      std::vector<std::string> args;
+      if (as_written) {  // the command's words, after the revision's
+        for (size_t k = 0; k + raw_args.size() < run.args.size(); ++k) args.push_back(ShellQuote(run.args[k]));
+        args.insert(args.end(), raw_args.begin(), raw_args.end());
+      } else {
+        for (const auto& a : run.args) args.push_back(ShellQuote(a));
+      }
+      auto rewritten = AddBench(c, h.name, JoinRaw(words), args, env, vars, RenderEnv(c), {run.label, adapted->revision});
+      if (!rewritten) return;
+      scripts.push_back(*rewritten);
+    }
+    std::string joined = scripts.size() == 1 ? scripts[0] : "{ ";
+    for (size_t k = 0; scripts.size() > 1 && k < scripts.size(); ++k) joined += scripts[k] + "; ";
+    if (scripts.size() > 1) joined += "}" + RenderRedirs(c);
+    else joined += RenderRedirs(c);
+    Memo(&c, joined, RenderSimpleRaw(c));
+  }
+
+  // The variables a harness process sees: the command's prefixes, the
+  // launcher's -e variables and those the script exported.
+  std::map<std::string, std::string> HarnessEnv(const std::map<std::string, std::string>& env, const Vars& vars) const {
+    std::map<std::string, std::string> out = launcher_env_;
+    for (const auto& name : exported_) {
+      auto it = vars.find(name);
+      if (it != vars.end()) out[name] = it->second;
+    }
+    for (const auto& [k, v] : env) out[k] = v;
+    return out;
   }
 
   // A shell word moelog interprets itself (echo, cd, mkdir, read, export,
@@ -960,6 +1006,7 @@ class Planner {
         std::string name = AssignmentName(words[i]);
         if (!name.empty())
           (*vars)[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
+        exported_.insert(name.empty() ? words[i] : name);
       }
     } else if (base == "set") {
       PlanSet(words, *vars);
@@ -1160,19 +1207,30 @@ class Planner {
     }
   }
 
-  void AddBench(const Cmd& c, const std::string& harness, const std::string& original,
-                const std::vector<std::string>& raw_args, const std::map<std::string, std::string>& env,
-                const Vars& vars, const std::string& env_prefix) {
+  // What the adapter said of one run: its label and the harness revision.
+  struct RunTag {
+    std::string label, revision;
+  };
+
+  // Adds one invocation; returns its rewritten command (without
+  // redirections), or nullopt when the arguments do not check (the command
+  // is then invalid and memoized as written).
+  std::optional<std::string> AddBench(const Cmd& c, const std::string& harness, const std::string& original,
+                                      const std::vector<std::string>& raw_args,
+                                      const std::map<std::string, std::string>& env, const Vars& vars,
+                                      const std::string& env_prefix, const RunTag& tag = {}) {
     BenchInvocation inv;
     inv.harness = harness;
     inv.original = original;
+    inv.label = tag.label;
+    inv.revision = tag.revision;
     std::vector<std::string> expanded;
     for (const auto& raw : raw_args) {
       auto e = ExpandWord(raw, vars);
       if (!e.unknown.empty()) {
         Invalid(original + ": no static value for " + e.unknown.front());
         MemoRaw(&c);
-        return;
+        return std::nullopt;
       }
       expanded.push_back(e.value);
     }
@@ -1189,7 +1247,7 @@ class Planner {
         Invalid(Short(original, 80) + ": the command asks for --target " + Short(t) + ", this run is --target " +
                 opts_.target + " (the target is chosen on moelog's command line)");
         MemoRaw(&c);
-        return;
+        return std::nullopt;
       }
     }
     std::string rewritten = env_prefix + ShellQuote(opts_.moelog) + " bench";
@@ -1203,7 +1261,6 @@ class Planner {
       inv.args.push_back(x);
       rewritten += " " + ShellQuote(x);
     }
-    rewritten += RenderRedirs(c);
     inv.env = pending_env_;
     inv.errexit = errexit_;
     for (const auto& [k, v] : env) inv.env[k] = v;
@@ -1223,12 +1280,12 @@ class Planner {
       Invalid(original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") +
               parsed->config.status().message());
       MemoRaw(&c);
-      return;
+      return std::nullopt;
     }
     if (!parsed->valid.ok()) {
       Invalid(parsed->valid.message());
       MemoRaw(&c);
-      return;
+      return std::nullopt;
     }
     // Model and hardware files are moelog's data, named, never a path the
     // document chooses (a path would let it forge the model's numbers).
@@ -1237,17 +1294,17 @@ class Planner {
         Invalid(Short(original, 80) + ": '" + Short(*data) +
                 "' is a file path; a command may name only moelog's data files (e.g. --hardware v5p)");
         MemoRaw(&c);
-        return;
+        return std::nullopt;
       }
     }
     inv.config = *parsed->config;
     inv.canonical_config = parsed->canonical;
     if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
       Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
-      return;
+      return std::nullopt;
     }
     plan_->invocations.push_back(std::move(inv));
-    Memo(&c, rewritten, RenderSimpleRaw(c));
+    return rewritten;
   }
 
   // Something only bash can do: the plan needs --allow-shell, and then runs
@@ -1329,6 +1386,8 @@ class Planner {
   std::map<const Cmd*, Rendered> memo_;
   std::vector<std::shared_ptr<List>> keep_;
   std::vector<std::string> loop_vars_;
+  std::set<std::string> exported_;      // names the script exported
+  std::string shell_unplannable_;       // why bash could not be given this plan's rewritten script
   bool errexit_ = false;  // `set -e` in effect
   std::map<std::string, std::string> pending_env_;   // launcher -e variables in scope
   std::map<std::string, std::string> launcher_env_;  // every launcher -e variable seen
@@ -1447,6 +1506,8 @@ Plan PlanCommand(std::string_view command_text, const PlanOptions& options) {
   } else {
     plan.verdict = PlanVerdict::kRunnable;
   }
+  if (plan.verdict == PlanVerdict::kNeedsConsent && plan.unplannable.empty() && !planner.shell_unplannable().empty())
+    plan.unplannable = planner.shell_unplannable();
   if ((plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent) ||
       !plan.unplannable.empty())
     plan.invocations.clear();

@@ -34,6 +34,7 @@
 
 #include "engine/bench_config.h"
 #include "engine/status.h"
+#include "logbook/plan/adapters.h"
 #include "logbook/plan/launchers.h"
 
 namespace moelog::logbook {
@@ -41,7 +42,9 @@ namespace moelog::logbook {
 // One concrete benchmark run the plan will make (after loop expansion).
 struct BenchInvocation {
   std::vector<std::string> args;          // arguments after `moelog bench`, fully expanded, incl. --target
-  std::string harness;                    // harness table name ("hillclimb") or "moelog" when written as moelog bench
+  std::string harness;                    // adapter name ("hillclimb") or "moelog" when written as moelog bench
+  std::string label;                      // the adapter's run label ("ref_dp"), "" for a harness with one run
+  std::string revision;                   // the harness revision the adapter applied, "" for today's
   std::string original;                   // the invocation as written (raw words, before expansion)
   std::string command_line;               // shell-quoted `moelog bench ARGS` for display and storage
   std::map<std::string, std::string> env; // env prefixes and launcher -e variables
@@ -97,6 +100,7 @@ struct PlanOptions {
   const LauncherTable* launchers = nullptr;  // null: DefaultLauncherTable()
   std::vector<std::string> extra_bench_args;  // appended to every invocation (e.g. {"--iters","1"})
   int max_invocations = 10000;         // loop expansion limit (kInvalid beyond it)
+  EntryContext context;                // the entry's date and commit: which harness revision applies
 };
 
 // Plans one command (one inline-code command or one fenced block). Never runs

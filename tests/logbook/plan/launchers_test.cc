@@ -15,12 +15,9 @@ TEST(Launchers, DefaultsMatchDataFile) {
   ASSERT_TRUE(table.ok()) << table.status().ToString();
   const LauncherTable& d = DefaultLauncherTable();
   ASSERT_EQ(d.launchers.size(), table->launchers.size());
-  ASSERT_EQ(d.harnesses.size(), table->harnesses.size());
   ASSERT_EQ(d.interpreters.size(), table->interpreters.size());
-  for (size_t i = 0; i < d.harnesses.size(); ++i) {
-    EXPECT_EQ(d.harnesses[i].script, table->harnesses[i].script);
-    EXPECT_EQ(d.harnesses[i].action, table->harnesses[i].action);
-  }
+  EXPECT_TRUE(table->harnesses.empty());  // harnesses are data/adapters/
+  EXPECT_EQ(d.harnesses.size(), BuiltinAdapters().size());
   EXPECT_FALSE(d.launchers.empty());
 }
 
@@ -34,10 +31,9 @@ TEST(Launchers, MatchingIsPathComponentAligned) {
   EXPECT_NE(d.FindInterpreter(".venv/bin/python"), nullptr);
   EXPECT_NE(d.FindInterpreter("uv"), nullptr);
   EXPECT_EQ(d.FindInterpreter("perl"), nullptr);
-  const HarnessSpec* p = d.FindHarness("lib/levanter/scripts/bench/bench_moe_mlp_profile.py");
+  const Adapter* p = d.FindHarness("lib/levanter/scripts/bench/bench_moe_mlp_profile.py");
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->action, "no_adapter");
-  EXPECT_FALSE(p->reason.empty());
+  EXPECT_FALSE(p->no_adapter.empty());
 }
 
 TEST(Launchers, SchemaErrorsNameTheKey) {
@@ -56,7 +52,8 @@ TEST(Launchers, UserTableExtendsDefaults) {
                   .ok());
   auto t = LoadLauncherTable(path);
   ASSERT_TRUE(t.ok()) << t.status().ToString();
-  EXPECT_NE(t->FindHarness("tools/my_bench.py"), nullptr);
+  ASSERT_NE(t->FindHarness("tools/my_bench.py"), nullptr);
+  EXPECT_TRUE(t->FindHarness("tools/my_bench.py")->native_flags);
   EXPECT_NE(t->FindHarness("bench_moe_hillclimb.py"), nullptr);  // defaults kept
   EXPECT_NE(t->FindLauncher("x/scripts/submit.py"), nullptr);
   EXPECT_FALSE(LoadLauncherTable("/no/such/file.json").ok());

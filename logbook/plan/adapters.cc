@@ -1,0 +1,464 @@
+#include "logbook/plan/adapters.h"
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "logbook/file_util.h"
+#include "logbook/plan/bench_args.h"
+
+namespace moelog::logbook {
+namespace {
+
+using Json = nlohmann::json;
+
+// The built-in adapter files, compiled in by CMake from data/adapters/.
+struct BuiltinFile {
+  const char* path;
+  const char* text;
+};
+const BuiltinFile kBuiltinFiles[] = {
+#include "builtin_adapters.inc"
+};
+
+// Schema errors: "FILE: KEY: why".
+class Schema {
+ public:
+  explicit Schema(std::string file) : file_(std::move(file)) {}
+  Status Error(const std::string& key, const std::string& why) const {
+    return Status::InvalidArgument(file_ + ": " + key + ": " + why);
+  }
+  Status Keys(const Json& j, const std::string& where, const std::set<std::string>& allowed) const {
+    if (!j.is_object()) return Error(where, "expected an object");
+    for (const auto& [k, v] : j.items())
+      if (!allowed.count(k)) return Error(where.empty() ? k : where + "." + k, "not a key of the adapter schema");
+    return Status::Ok();
+  }
+  Status String(const Json& j, const std::string& key, const std::string& where, std::string* out) const {
+    if (!j.contains(key)) return Status::Ok();
+    if (!j[key].is_string()) return Error(where + key, "expected a string");
+    *out = j[key].get<std::string>();
+    return Status::Ok();
+  }
+  Status Strings(const Json& j, const std::string& key, const std::string& where, std::vector<std::string>* out) const {
+    if (!j.contains(key)) return Status::Ok();
+    if (!j[key].is_array()) return Error(where + key, "expected an array of strings");
+    for (const auto& v : j[key]) {
+      if (!v.is_string()) return Error(where + key, "expected an array of strings");
+      out->push_back(v.get<std::string>());
+    }
+    return Status::Ok();
+  }
+  // A list of moelog bench arguments: every flag known, every value accepted.
+  Status BenchArgs(const std::vector<std::string>& args, const std::string& key) const {
+    auto parsed = ParseBenchFlags(args);
+    if (!parsed.ok()) return Error(key, "not moelog bench arguments: " + parsed.status().message());
+    return Status::Ok();
+  }
+
+ private:
+  std::string file_;
+};
+
+Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRule* r) {
+  if (j.is_string()) {  // "--batch": "--tokens"
+    r->kind = ArgRule::kValue;
+    r->to = j.get<std::string>();
+  } else {
+    MOELOG_RETURN_IF_ERROR(s.Keys(j, where, {"to", "values", "switch", "ignore", "error"}));
+    const int kinds = static_cast<int>(j.contains("to")) + static_cast<int>(j.contains("switch")) +
+                      static_cast<int>(j.contains("ignore")) + static_cast<int>(j.contains("error"));
+    if (kinds != 1) return s.Error(where, "expected exactly one of to, switch, ignore, error");
+    if (j.contains("to")) {
+      MOELOG_RETURN_IF_ERROR(s.String(j, "to", where + ".", &r->to));
+      if (j.contains("values")) {
+        if (!j["values"].is_object()) return s.Error(where + ".values", "expected an object of strings");
+        for (const auto& [k, v] : j["values"].items()) {
+          if (!v.is_string()) return s.Error(where + ".values." + k, "expected a string");
+          r->values[k] = v.get<std::string>();
+        }
+      }
+    } else if (j.contains("switch")) {
+      r->kind = ArgRule::kSwitch;
+      MOELOG_RETURN_IF_ERROR(s.Strings(j, "switch", where + ".", &r->args));
+      MOELOG_RETURN_IF_ERROR(s.BenchArgs(r->args, where + ".switch"));
+    } else if (j.contains("ignore")) {
+      const Json& v = j["ignore"];
+      if (!v.is_string() || (v != "value" && v != "switch"))
+        return s.Error(where + ".ignore", "expected \"value\" (the flag takes one) or \"switch\"");
+      r->kind = v == "value" ? ArgRule::kIgnoreValue : ArgRule::kIgnoreSwitch;
+    } else {
+      r->kind = ArgRule::kError;
+      MOELOG_RETURN_IF_ERROR(s.String(j, "error", where + ".", &r->message));
+    }
+  }
+  if (r->kind != ArgRule::kValue) return Status::Ok();
+  if (r->to.rfind("--", 0) != 0) return s.Error(where + ".to", "expected a moelog bench flag (--name)");
+  if (r->values.empty()) {
+    const std::vector<std::string>& known = BenchFlagNames();
+    if (std::find(known.begin(), known.end(), r->to) == known.end())
+      return s.Error(where + ".to", "'" + r->to + "' is not a moelog bench flag");
+  }
+  for (const auto& [from, to] : r->values)
+    MOELOG_RETURN_IF_ERROR(s.BenchArgs({r->to, to}, where + ".values." + from));
+  return Status::Ok();
+}
+
+Status ParseRules(const Schema& s, const Json& j, const std::string& key, std::map<std::string, ArgRule>* out) {
+  if (!j.contains(key)) return Status::Ok();
+  if (!j[key].is_object()) return s.Error(key, "expected an object");
+  for (const auto& [name, rule] : j[key].items()) {
+    if (key == "flags" && name.rfind("--", 0) != 0) return s.Error(key + "." + name, "a harness flag starts with --");
+    MOELOG_RETURN_IF_ERROR(ParseRule(s, rule, key + "." + name, &(*out)[name]));
+  }
+  return Status::Ok();
+}
+
+Status ParseRuns(const Schema& s, const Json& j, Adapter* a) {
+  if (!j.contains("runs")) return Status::Ok();
+  if (!j["runs"].is_array() || j["runs"].empty()) return s.Error("runs", "expected a non-empty array of runs");
+  std::set<std::string> labels;
+  for (size_t i = 0; i < j["runs"].size(); ++i) {
+    const std::string w = "runs[" + std::to_string(i) + "]";
+    const Json& r = j["runs"][i];
+    MOELOG_RETURN_IF_ERROR(s.Keys(r, w, {"label", "args", "about"}));
+    AdapterRun run;
+    MOELOG_RETURN_IF_ERROR(s.String(r, "label", w + ".", &run.label));
+    MOELOG_RETURN_IF_ERROR(s.Strings(r, "args", w + ".", &run.args));
+    if (run.label.empty()) return s.Error(w + ".label", "missing");
+    if (!labels.insert(run.label).second) return s.Error(w + ".label", "'" + run.label + "' appears twice");
+    MOELOG_RETURN_IF_ERROR(s.BenchArgs(run.args, w + ".args"));
+    a->runs.push_back(std::move(run));
+  }
+  if (!j.contains("select_runs")) return Status::Ok();
+  MOELOG_RETURN_IF_ERROR(s.Keys(j["select_runs"], "select_runs", {"env", "flag"}));
+  MOELOG_RETURN_IF_ERROR(s.String(j["select_runs"], "env", "select_runs.", &a->select_runs_env));
+  MOELOG_RETURN_IF_ERROR(s.String(j["select_runs"], "flag", "select_runs.", &a->select_runs_flag));
+  return Status::Ok();
+}
+
+Status ParseRevisions(const Schema& s, const Json& j, Adapter* a) {
+  if (!j.contains("revisions")) return Status::Ok();
+  if (!j["revisions"].is_array()) return s.Error("revisions", "expected an array");
+  for (size_t i = 0; i < j["revisions"].size(); ++i) {
+    const std::string w = "revisions[" + std::to_string(i) + "]";
+    const Json& r = j["revisions"][i];
+    MOELOG_RETURN_IF_ERROR(s.Keys(r, w, {"name", "about", "commits", "before", "args"}));
+    AdapterRevision rev;
+    MOELOG_RETURN_IF_ERROR(s.String(r, "name", w + ".", &rev.name));
+    MOELOG_RETURN_IF_ERROR(s.Strings(r, "commits", w + ".", &rev.commits));
+    MOELOG_RETURN_IF_ERROR(s.String(r, "before", w + ".", &rev.before));
+    MOELOG_RETURN_IF_ERROR(s.Strings(r, "args", w + ".", &rev.args));
+    if (rev.name.empty()) return s.Error(w + ".name", "missing");
+    if (rev.commits.empty() && rev.before.empty()) return s.Error(w, "expected commits or before (or both)");
+    for (const auto& c : rev.commits)
+      if (c.size() < 7 || c.find_first_not_of("0123456789abcdef") != std::string::npos)
+        return s.Error(w + ".commits", "'" + c + "' is not a commit prefix (7+ lowercase hex digits)");
+    static const std::regex kWhen(R"(\d{4}-\d{2}-\d{2}( \d{2}:\d{2})?)");
+    if (!rev.before.empty() && !std::regex_match(rev.before, kWhen))
+      return s.Error(w + ".before", "expected \"YYYY-MM-DD HH:MM\", got '" + rev.before + "'");
+    MOELOG_RETURN_IF_ERROR(s.BenchArgs(rev.args, w + ".args"));
+    a->revisions.push_back(std::move(rev));
+  }
+  return Status::Ok();
+}
+
+Status ParseOutput(const Schema& s, const Json& j, Adapter* a) {
+  if (!j.contains("output")) return Status::Ok();
+  if (!j["output"].is_array()) return s.Error("output", "expected an array");
+  for (size_t i = 0; i < j["output"].size(); ++i) {
+    const std::string w = "output[" + std::to_string(i) + "]";
+    const Json& o = j["output"][i];
+    MOELOG_RETURN_IF_ERROR(s.Keys(o, w, {"pattern", "metric", "value_group", "label_group"}));
+    OutputRule rule;
+    MOELOG_RETURN_IF_ERROR(s.String(o, "pattern", w + ".", &rule.pattern));
+    MOELOG_RETURN_IF_ERROR(s.String(o, "metric", w + ".", &rule.metric));
+    for (const char* k : {"value_group", "label_group"})
+      if (o.contains(k) && (!o[k].is_number_integer() || o[k].get<int>() < 0 || o[k].get<int>() > 9))
+        return s.Error(w + "." + k, "expected a group number 0..9");
+    rule.value_group = o.value("value_group", 1);
+    rule.label_group = o.value("label_group", 0);
+    if (rule.metric.empty()) return s.Error(w + ".metric", "missing");
+    try {
+      std::regex re(rule.pattern);
+      if (static_cast<int>(re.mark_count()) < std::max(rule.value_group, rule.label_group))
+        return s.Error(w + ".pattern", "has fewer groups than value_group/label_group name");
+    } catch (const std::regex_error& e) {
+      return s.Error(w + ".pattern", std::string("not a regular expression: ") + e.what());
+    }
+    a->output.push_back(std::move(rule));
+  }
+  return Status::Ok();
+}
+
+Result<Adapter> ParseAdapterJson(const Json& j, const std::string& file) {
+  const Schema s(file);
+  MOELOG_RETURN_IF_ERROR(s.Keys(j, "", {"moelog_adapter", "name", "about", "scripts", "no_adapter", "native_flags",
+                                        "flags", "env", "env_refused", "defaults", "runs", "select_runs", "revisions",
+                                        "output"}));
+  if (!j.contains("moelog_adapter") || j["moelog_adapter"] != 1)
+    return s.Error("moelog_adapter", "expected 1 (the schema version)");
+  Adapter a;
+  a.file = file;
+  MOELOG_RETURN_IF_ERROR(s.String(j, "name", "", &a.name));
+  MOELOG_RETURN_IF_ERROR(s.Strings(j, "scripts", "", &a.scripts));
+  MOELOG_RETURN_IF_ERROR(s.String(j, "no_adapter", "", &a.no_adapter));
+  if (a.name.empty()) return s.Error("name", "missing");
+  if (a.scripts.empty()) return s.Error("scripts", "expected at least one script path");
+  for (const auto& sc : a.scripts)
+    if (sc.empty() || sc.back() == '/') return s.Error("scripts", "'" + sc + "' is not a script path");
+  if (j.contains("native_flags")) {
+    if (!j["native_flags"].is_boolean()) return s.Error("native_flags", "expected true or false");
+    a.native_flags = j["native_flags"].get<bool>();
+  }
+  MOELOG_RETURN_IF_ERROR(ParseRules(s, j, "flags", &a.flags));
+  MOELOG_RETURN_IF_ERROR(ParseRules(s, j, "env", &a.env));
+  MOELOG_RETURN_IF_ERROR(s.Strings(j, "env_refused", "", &a.env_refused));
+  MOELOG_RETURN_IF_ERROR(s.Strings(j, "defaults", "", &a.defaults));
+  MOELOG_RETURN_IF_ERROR(s.BenchArgs(a.defaults, "defaults"));
+  MOELOG_RETURN_IF_ERROR(ParseRuns(s, j, &a));
+  if ((!a.select_runs_env.empty() || !a.select_runs_flag.empty()) && a.runs.empty())
+    return s.Error("select_runs", "needs runs");
+  MOELOG_RETURN_IF_ERROR(ParseRevisions(s, j, &a));
+  MOELOG_RETURN_IF_ERROR(ParseOutput(s, j, &a));
+  return a;
+}
+
+bool PathEndsWith(const std::string& path, const std::string& suffix) {
+  if (suffix.empty() || path.size() < suffix.size()) return false;
+  if (path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
+  return path.size() == suffix.size() || path[path.size() - suffix.size() - 1] == '/';
+}
+
+std::vector<std::string> SplitComma(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, ',');)
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+// Applies `rule` to one flag or variable with `value` (has_value: the
+// harness gave one). Appends moelog bench arguments to `out`.
+Status ApplyRule(const Adapter& a, const std::string& name, const ArgRule& rule, bool has_value,
+                 const std::string& value, std::vector<std::string>* out) {
+  const std::string who = name + " of harness " + a.name + " (" + a.file + ")";
+  switch (rule.kind) {
+    case ArgRule::kError:
+      return Status::InvalidArgument(who + ": " + rule.message);
+    case ArgRule::kIgnoreValue:
+    case ArgRule::kIgnoreSwitch:
+      return Status::Ok();
+    case ArgRule::kSwitch:
+      out->insert(out->end(), rule.args.begin(), rule.args.end());
+      return Status::Ok();
+    case ArgRule::kValue:
+      break;
+  }
+  if (!has_value) return Status::InvalidArgument(who + ": needs a value");
+  std::string v = value;
+  if (!rule.values.empty()) {
+    auto it = rule.values.find(value);
+    if (it == rule.values.end()) {
+      std::string known;
+      for (const auto& [k, x] : rule.values) known += (known.empty() ? "" : ", ") + k;
+      return Status::InvalidArgument(who + ": value '" + value + "' is not one of " + known);
+    }
+    v = it->second;
+  }
+  out->push_back(rule.to);
+  out->push_back(v);
+  return Status::Ok();
+}
+
+// A switch variable is on unless empty, "0" or "false".
+bool EnvOn(const std::string& v) { return !(v.empty() || v == "0" || v == "false" || v == "False"); }
+
+Status AdaptEnv(const Adapter& a, const std::map<std::string, std::string>& env, std::vector<std::string>* out) {
+  for (const auto& [name, rule] : a.env) {
+    auto it = env.find(name);
+    if (it == env.end()) continue;
+    if (rule.kind == ArgRule::kSwitch && !EnvOn(it->second)) continue;
+    MOELOG_RETURN_IF_ERROR(ApplyRule(a, name, rule, true, it->second, out));
+  }
+  return Status::Ok();
+}
+
+// The harness's own flags. `selected` receives the value of the run-selecting flag.
+Status AdaptFlags(const Adapter& a, const std::vector<std::string>& args, std::vector<std::string>* out,
+                  std::string* selected) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& w = args[i];
+    const size_t eq = w.find('=');
+    const bool is_flag = w.rfind("--", 0) == 0 && w.size() > 2;
+    const std::string name = is_flag ? w.substr(0, eq) : w;
+    const bool inline_value = is_flag && eq != std::string::npos;
+    const bool select = is_flag && !a.select_runs_flag.empty() && name == a.select_runs_flag;
+    auto rule = is_flag ? a.flags.find(name) : a.flags.end();
+    if (!select && rule == a.flags.end()) {
+      if (a.native_flags) {
+        out->push_back(w);
+        continue;
+      }
+      return Status::InvalidArgument((is_flag ? "unknown flag " : "unexpected argument '") + name +
+                                     (is_flag ? "" : "'") + " for harness " + a.name + " (" + a.file + ")");
+    }
+    const bool takes_value = select || rule->second.kind == ArgRule::kValue ||
+                             rule->second.kind == ArgRule::kIgnoreValue ||
+                             (rule->second.kind == ArgRule::kError && i + 1 < args.size() && args[i + 1][0] != '-');
+    std::string value;
+    bool has_value = inline_value;
+    if (inline_value) value = w.substr(eq + 1);
+    else if (takes_value && i + 1 < args.size()) value = args[++i], has_value = true;
+    if (select) {
+      if (!has_value) return Status::InvalidArgument(name + " of harness " + a.name + ": needs a value");
+      *selected = value;
+      continue;
+    }
+    if (inline_value && rule->second.kind == ArgRule::kSwitch)
+      return Status::InvalidArgument(name + " of harness " + a.name + " (" + a.file + ") takes no value");
+    MOELOG_RETURN_IF_ERROR(ApplyRule(a, name, rule->second, has_value, value, out));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool Adapter::Matches(const std::string& script) const {
+  return std::any_of(scripts.begin(), scripts.end(), [&](const std::string& s) { return PathEndsWith(script, s); });
+}
+
+bool CommitMatches(const std::string& entry_commit, const std::string& prefix) {
+  if (entry_commit.size() < 7 || prefix.size() < 7) return false;
+  const size_t n = std::min(entry_commit.size(), prefix.size());
+  return entry_commit.compare(0, n, prefix, 0, n) == 0;
+}
+
+const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context) {
+  for (const auto& r : a.revisions) {
+    if (!context.commit.empty()) {
+      for (const auto& c : r.commits)
+        if (CommitMatches(context.commit, c)) return &r;
+      continue;  // an entry naming its commit is judged by it alone
+    }
+    if (r.before.empty() || context.when.empty()) continue;
+    // A date without a time is before `before` when its day is.
+    const std::string when = context.when.size() == 10 && r.before.size() > 10 ? context.when + " 99:99" : context.when;
+    if (when < r.before) return &r;
+  }
+  return nullptr;
+}
+
+Result<Adapted> AdaptInvocation(const Adapter& a, const std::vector<std::string>& args,
+                                const std::map<std::string, std::string>& env, const EntryContext& context) {
+  for (const auto& v : a.env_refused)
+    if (env.count(v)) return Status::NotFound(a.name + " is configured through the environment (" + v + ")");
+  if (!a.no_adapter.empty()) return Status::NotFound(a.no_adapter);
+  Adapted out;
+  std::vector<std::string> common;
+  if (const AdapterRevision* r = FindRevision(a, context)) {
+    out.revision = r->name;
+    common = r->args;
+  }
+  common.insert(common.end(), a.defaults.begin(), a.defaults.end());
+  MOELOG_RETURN_IF_ERROR(AdaptEnv(a, env, &common));
+  std::string selected;
+  if (!a.select_runs_env.empty() && env.count(a.select_runs_env)) selected = env.at(a.select_runs_env);
+  MOELOG_RETURN_IF_ERROR(AdaptFlags(a, args, &common, &selected));
+  if (a.runs.empty()) {
+    out.runs.push_back({"", std::move(common)});
+    return out;
+  }
+  std::vector<std::string> labels = SplitComma(selected);
+  if (selected.empty())
+    for (const auto& r : a.runs) labels.push_back(r.label);
+  for (const auto& label : labels) {
+    auto run = std::find_if(a.runs.begin(), a.runs.end(), [&](const AdapterRun& r) { return r.label == label; });
+    if (run == a.runs.end()) {
+      std::string known;
+      for (const auto& r : a.runs) known += (known.empty() ? "" : ", ") + r.label;
+      return Status::InvalidArgument("harness " + a.name + " has no run '" + label + "' (it has " + known + ")");
+    }
+    AdaptedRun r{run->label, common};
+    r.args.insert(r.args.end(), run->args.begin(), run->args.end());
+    out.runs.push_back(std::move(r));
+  }
+  return out;
+}
+
+Result<Adapter> ParseAdapter(const std::string& json_text, const std::string& file) {
+  try {
+    return ParseAdapterJson(Json::parse(json_text), file);
+  } catch (const Json::exception& e) {
+    return Status::InvalidArgument(file + ": not JSON: " + e.what());
+  }
+}
+
+const std::vector<Adapter>& BuiltinAdapters() {
+  static const std::vector<Adapter> adapters = [] {
+    std::vector<Adapter> v;
+    for (const auto& f : kBuiltinFiles) {
+      auto a = ParseAdapter(f.text, f.path);
+      if (a.ok()) v.push_back(std::move(*a));  // a test checks every built-in file parses
+    }
+    return v;
+  }();
+  return adapters;
+}
+
+std::vector<std::pair<std::string, std::string>> BuiltinAdapterTexts() {
+  std::vector<std::pair<std::string, std::string>> v;
+  for (const auto& f : kBuiltinFiles) v.emplace_back(f.path, f.text);
+  return v;
+}
+
+Result<std::vector<Adapter>> LoadAdapters(const std::string& dir) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return Status::IOError(dir + ": cannot read the adapters folder");
+  std::vector<std::string> names;
+  while (const dirent* e = readdir(d)) {
+    const std::string n = e->d_name;
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".json") == 0) names.push_back(n);
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  std::vector<Adapter> out;
+  for (const auto& n : names) {
+    const std::string path = dir + "/" + n;
+    auto text = ReadFile(path);
+    if (!text.ok()) return text.status();
+    auto a = ParseAdapter(*text, path);
+    if (!a.ok()) return a.status();
+    out.push_back(std::move(*a));
+  }
+  const auto& builtin = BuiltinAdapters();
+  out.insert(out.end(), builtin.begin(), builtin.end());
+  return out;
+}
+
+std::map<std::string, std::map<std::string, double>> ParseAdapterOutput(const Adapter& a, const std::string& text) {
+  std::map<std::string, std::map<std::string, double>> out;
+  std::vector<std::regex> res;
+  for (const auto& r : a.output) res.emplace_back(r.pattern);
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    for (size_t i = 0; i < res.size(); ++i) {
+      std::smatch m;
+      if (!std::regex_search(line, m, res[i])) continue;
+      const OutputRule& r = a.output[i];
+      char* end = nullptr;
+      const std::string v = m[static_cast<size_t>(r.value_group)].str();
+      const double x = std::strtod(v.c_str(), &end);
+      if (end == v.c_str()) continue;
+      out[r.label_group > 0 ? m[static_cast<size_t>(r.label_group)].str() : ""][r.metric] = x;
+    }
+  }
+  return out;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,126 @@
+// Harness adapters: what moelog knows of a benchmark script, as data. One
+// JSON file per harness (data/adapters/*.json ship the built-in ones, compiled
+// in; `--adapters DIR` adds a user's own, matched first). An adapter says
+// which scripts it matches, how the script's flags and environment variables
+// become `moelog bench` flags, how one invocation expands into several runs
+// (one per implementation path, mesh or mode, each with a label), which
+// revisions of the script changed its defaults, and how the real script's
+// output lines become metrics. The schema is in docs/reference.md
+// ("Harness adapters"); every key is checked, and an error names the file and
+// the key.
+#ifndef MOELOG_LOGBOOK_PLAN_ADAPTERS_H_
+#define MOELOG_LOGBOOK_PLAN_ADAPTERS_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/status.h"
+
+namespace moelog::logbook {
+
+// What one harness flag or environment variable becomes.
+struct ArgRule {
+  enum Kind { kValue, kSwitch, kIgnoreValue, kIgnoreSwitch, kError };
+  Kind kind = kValue;
+  std::string to;                             // kValue: the moelog bench flag ("--tokens")
+  std::map<std::string, std::string> values;  // kValue: harness value -> moelog value (empty: unchanged)
+  std::vector<std::string> args;              // kSwitch: moelog bench arguments when the flag is given
+  std::string message;                        // kError: why the flag cannot be modeled
+};
+
+// One of the runs an invocation expands into.
+struct AdapterRun {
+  std::string label;              // "ref_dp", "data x expert"
+  std::vector<std::string> args;  // moelog bench arguments of this run
+};
+
+// A revision of the harness whose defaults or semantics differ from today's.
+// It applies to an entry naming one of `commits` (by prefix, either way), or,
+// when the entry names no commit, to an entry dated before `before`
+// ("YYYY-MM-DD HH:MM").
+struct AdapterRevision {
+  std::string name;               // "dense-masked EP dispatch"
+  std::vector<std::string> commits;
+  std::string before;
+  std::vector<std::string> args;  // moelog bench arguments placed before the command's own
+};
+
+// One metric of the real harness's output: a line matching `pattern`
+// (ECMAScript regex) gives `metric` = group `value`, for the run whose label
+// is group `label` (0: the invocation's only run).
+struct OutputRule {
+  std::string pattern;
+  std::string metric;             // time_s, tflops, tflops_per_device, tokens_per_s, ...
+  int value_group = 1;
+  int label_group = 0;
+};
+
+struct Adapter {
+  std::string name;                   // "hillclimb"
+  std::string file;                   // where it was read from ("data/adapters/hillclimb.json")
+  std::vector<std::string> scripts;   // path suffixes matched at a path-component boundary
+  std::string no_adapter;             // non-empty: the harness is known but not modeled (the reason)
+  bool native_flags = false;          // flags not in `flags` are moelog bench's own (the hillclimb harness)
+  std::map<std::string, ArgRule> flags;  // by harness flag, "--batch"
+  std::map<std::string, ArgRule> env;    // by environment variable, "MOE_HIDDEN"
+  std::vector<std::string> env_refused;  // variables that make an invocation unmodeled (no adapter)
+  std::vector<std::string> defaults;  // moelog bench arguments before everything the command says
+  std::vector<AdapterRun> runs;       // empty: one run without a label
+  std::string select_runs_env;        // variable holding a comma list of run labels to make
+  std::string select_runs_flag;       // harness flag holding the same
+  std::vector<AdapterRevision> revisions;
+  std::vector<OutputRule> output;
+
+  bool Matches(const std::string& script) const;
+};
+
+// What the entry that holds a command says about when and where it ran.
+struct EntryContext {
+  std::string when;    // "2026-02-09 13:40" ("" for recipes)
+  std::string commit;  // hex commit named by the entry ("" when none)
+};
+
+// An invocation translated into moelog bench arguments.
+struct AdaptedRun {
+  std::string label;              // "" when the adapter makes one run
+  std::vector<std::string> args;  // moelog bench arguments (without --target)
+};
+struct Adapted {
+  std::vector<AdaptedRun> runs;
+  std::string revision;           // the revision that applied ("" for today's harness)
+};
+
+// The revision of `a` that applies to an entry, or null.
+const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context);
+
+// Translates a harness invocation: `args` are the words after the script
+// (expanded), `env` the variables the process would see. Errors name the
+// flag or variable and the adapter's file.
+Result<Adapted> AdaptInvocation(const Adapter& a, const std::vector<std::string>& args,
+                                const std::map<std::string, std::string>& env, const EntryContext& context);
+
+// Parses one adapter file's text. Errors: InvalidArgument "FILE: KEY: why".
+Result<Adapter> ParseAdapter(const std::string& json_text, const std::string& file);
+
+// The built-in adapters (data/adapters/*.json, compiled in), in name order.
+const std::vector<Adapter>& BuiltinAdapters();
+
+// The built-in adapter files as compiled in: (path, text).
+std::vector<std::pair<std::string, std::string>> BuiltinAdapterTexts();
+
+// The adapters of DIR (*.json, in name order) followed by the built-in ones.
+// IOError when DIR cannot be read; InvalidArgument for a schema error.
+Result<std::vector<Adapter>> LoadAdapters(const std::string& dir);
+
+// Metrics of the real harness's output by run label (AdaptInvocation's
+// labels; "" for an adapter with one run). Lines no rule matches are ignored.
+std::map<std::string, std::map<std::string, double>> ParseAdapterOutput(const Adapter& a, const std::string& text);
+
+// Whether an entry's commit (as the entry writes it) names `prefix`'s commit.
+bool CommitMatches(const std::string& entry_commit, const std::string& prefix);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_PLAN_ADAPTERS_H_
