@@ -14,6 +14,7 @@
 
 #include "engine/status.h"
 #include "logbook/cli/commands.h"
+#include "logbook/plan/launchers.h"
 
 namespace moelog::cli {
 
@@ -37,6 +38,40 @@ inline std::optional<int> ParseCommandLine(CLI::App& app, const Args& args) {
   }
   return std::nullopt;
 }
+
+// `--launchers FILE` and `--adapters DIR` of the commands that plan a
+// logbook's commands to know which runs count (check, compare, plot).
+struct PlanTableFlags {
+  std::string launchers, adapters;
+  logbook::LauncherTable table;
+  void Add(CLI::App& app) {
+    app.add_option("--launchers", launchers, "extra launcher table (JSON), as given to update");
+    app.add_option("--adapters", adapters, "folder of harness adapters (*.json), as given to update");
+  }
+  // Loads them; the table (null: the built-in one), or an exit code after
+  // printing the error (the file and key of a schema error).
+  std::optional<int> Load(const std::string& command, const logbook::LauncherTable** out) {
+    *out = nullptr;
+    if (launchers.empty() && adapters.empty()) return std::nullopt;
+    table = logbook::DefaultLauncherTable();
+    if (!launchers.empty()) {
+      auto t = logbook::LoadLauncherTable(launchers);
+      if (!t.ok()) {
+        PrintError(command, t.status().message());
+        return kExitUsage;
+      }
+      table = std::move(*t);
+    }
+    if (!adapters.empty()) {
+      if (Status s = logbook::AddAdapters(adapters, &table); !s.ok()) {
+        PrintError(command, s.message());
+        return kExitUsage;
+      }
+    }
+    *out = &table;
+    return std::nullopt;
+  }
+};
 
 }  // namespace moelog::cli
 

@@ -29,6 +29,8 @@ int CmdCheck(const Args& args) {
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
   app.add_flag("--recorded", recorded, "also count figures written in the entries' Result fields as evidence");
   app.add_flag("-q,--quiet", quiet, "print only unmet criteria");
+  PlanTableFlags plan_table;
+  plan_table.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
 
   auto text = logbook::ReadFile(path);
@@ -54,7 +56,9 @@ int CmdCheck(const Args& args) {
   const std::string runs_of = evidence_path.empty() ? path : evidence_path;
   if (db.empty()) db = logbook::DefaultStorePath(runs_of);
   std::string note;
-  auto runs = logbook::LogbookRuns(evidence, db, recorded, &note);
+  const logbook::LauncherTable* table = nullptr;
+  if (auto code = plan_table.Load("check", &table)) return *code;
+  auto runs = logbook::LogbookRuns(evidence, db, recorded, &note, table);
   if (!runs.ok()) {
     PrintError("check", runs.status().ToString());
     return runs.status().ExitCode();

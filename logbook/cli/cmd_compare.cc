@@ -30,6 +30,8 @@ int CmdCompare(const Args& args) {
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside LOGBOOK, or in this directory)");
   app.add_option("--entry", entry, "only runs of this entry");
   app.add_flag("--recorded", recorded, "include figures written in the logbook (needs LOGBOOK)");
+  PlanTableFlags plan_table;
+  plan_table.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
 
   logbook::CompareOptions o;
@@ -67,7 +69,9 @@ int CmdCompare(const Args& args) {
       PrintError("compare", lb.status().ToString());
       return lb.status().ExitCode();
     }
-    auto r = logbook::LogbookRuns(*lb, db.empty() ? logbook::DefaultStorePath(path) : db, recorded, &note);
+    const logbook::LauncherTable* table = nullptr;
+    if (auto code = plan_table.Load("compare", &table)) return *code;
+    auto r = logbook::LogbookRuns(*lb, db.empty() ? logbook::DefaultStorePath(path) : db, recorded, &note, table);
     if (!r.ok()) {
       PrintError("compare", r.status().ToString());
       return r.status().ExitCode();

@@ -72,6 +72,8 @@ int CmdPlot(const Args& args) {
   app.add_flag("--png", png, "write PNG instead of SVG");
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
   app.add_flag("--no-recorded", no_recorded, "leave out the figures written in the logbook");
+  PlanTableFlags plan_table;
+  plan_table.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
   if (entry.empty() && x.empty()) {
     PrintError("plot", "name --entry ID, or --x AXIS to plot runs across entries");
@@ -94,7 +96,9 @@ int CmdPlot(const Args& args) {
   }
   if (db.empty()) db = logbook::DefaultStorePath(path);
   std::string note;
-  auto runs = logbook::LogbookRuns(*lb, db, false, &note);
+  const logbook::LauncherTable* table = nullptr;
+  if (auto code = plan_table.Load("plot", &table)) return *code;
+  auto runs = logbook::LogbookRuns(*lb, db, false, &note, table);
   if (!runs.ok()) {
     PrintError("plot", runs.status().ToString());
     return runs.status().ExitCode();

@@ -41,6 +41,9 @@ inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
           },
           "SECONDS"));
   app->add_option("--launchers", o->launchers, "extra launcher table (JSON) matched before the built-in one");
+  app->add_option("--adapters", o->adapters,
+                  "folder of harness adapters (*.json, schema in docs/reference.md) matched before the built-in "
+                  "ones (data/adapters/)");
 }
 
 }  // namespace moelog::cli

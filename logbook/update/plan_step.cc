@@ -85,13 +85,23 @@ Stop OpenStore(const LoadedDocument& doc, const SessionOptions& opt, std::unique
 Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOptions* popt, std::ostream& err) {
   popt->target = opt.target;
   popt->extra_bench_args = opt.extra_bench_args;
-  if (opt.launchers.empty()) return std::nullopt;
-  auto t = LoadLauncherTable(opt.launchers);
-  if (!t.ok()) {
-    err << opt.launchers << ": " << t.status().ToString() << "\n";
-    return kExitUsage;
+  if (opt.launchers.empty() && opt.adapters.empty()) return std::nullopt;
+  *table = DefaultLauncherTable();
+  if (!opt.launchers.empty()) {
+    auto t = LoadLauncherTable(opt.launchers);
+    if (!t.ok()) {
+      err << opt.launchers << ": " << t.status().ToString() << "\n";
+      return kExitUsage;
+    }
+    *table = std::move(t.value());
   }
-  *table = std::move(t.value());
+  if (!opt.adapters.empty()) {
+    // Errors name the adapter file and key (ParseAdapter).
+    if (Status s = AddAdapters(opt.adapters, table); !s.ok()) {
+      err << "moelog: " << s.message() << "\n";
+      return kExitUsage;
+    }
+  }
   popt->launchers = table;
   return std::nullopt;
 }
@@ -99,12 +109,12 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
                                RunStore* store, std::ostream& err) {
   const std::vector<const Unit*> selected = SelectUnits(doc, opt, store);
-  // A logbook entry's pins add their flags to its invocations: a pinned
-  // entry is planned on its own (PlanPinnedEntry), the others together.
+  // A logbook entry with pins or to which a harness revision applies is
+  // planned on its own (PlanEntryOnItsOwn), the others together.
   auto pinned_entry = [&](const Unit* u) -> const Entry* {
     if (doc.kind != DocumentKind::kLogbook) return nullptr;
     const Entry* e = doc.logbook.FindEntry(u->id);
-    return e && HasPins(doc.logbook, *e) ? e : nullptr;
+    return e && PlannedOnItsOwn(doc.logbook, *e, popt) ? e : nullptr;
   };
   std::vector<std::string_view> texts;
   for (const Unit* u : selected)
@@ -120,7 +130,7 @@ std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& 
     const Entry* e = pinned_entry(u);
     if (e) {
       std::string pin_error;
-      own = PlanPinnedEntry(doc.logbook, *e, popt, &pin_error);
+      own = PlanEntryOnItsOwn(doc.logbook, *e, popt, &pin_error);
       if (!pin_error.empty()) err << pin_error << "\n";  // FILE:LINE of the pin
     }
     for (size_t ci = 0; ci < u->commands.size(); ++ci) {

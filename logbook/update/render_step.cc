@@ -2,6 +2,8 @@
 // Criteria status region.
 #include <set>
 
+#include <algorithm>
+
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
 #include "logbook/store/run_adapter.h"
@@ -85,6 +87,22 @@ void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, std::ostream& ou
     out << doc.path << ": " << w.unit->id << ": " << lines.substr(pos, nl - pos) << "\n";
 }
 
+// Which harness revisions the entry's date or commit selected, e.g.
+// "Harness revision (entry's date or commit): hillclimb: dense-masked EP dispatch (...)."
+std::string RevisionsNote(const UnitWork& w) {
+  std::vector<std::string> seen;
+  for (const auto& pc : w.commands)
+    for (const auto& inv : pc.plan.invocations) {
+      if (inv.revision.empty()) continue;
+      const std::string r = inv.harness + ": " + inv.revision;
+      if (std::find(seen.begin(), seen.end(), r) == seen.end()) seen.push_back(r);
+    }
+  if (seen.empty()) return "";
+  std::string s = "Harness revision selected by the entry's date or commit (data/adapters/), every run above: ";
+  for (size_t i = 0; i < seen.size(); ++i) s += (i ? "; " : "") + NoteText(seen[i]);
+  return s + ".";
+}
+
 void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
   std::string title = u.label;
   while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
@@ -97,6 +115,7 @@ std::string RenderUnit(const UnitWork& w, bool* complete) {
   std::vector<std::string> notes;
   const std::vector<TableRow> rows = UnitRows(w, &notes, complete);
   std::string content = RenderRunTable(rows, w.unit->recorded);
+  if (std::string r = RevisionsNote(w); !r.empty()) content += "\n" + r + "\n";
   if (!w.unit->pins.empty())
     content += "\nPinned by the logbook (`<!-- moelog: key=value -->`), every run above: " + w.unit->pins + ".\n";
   if (!notes.empty()) {
@@ -175,7 +194,8 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
   return edits;
 }
 
-void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, std::vector<RegionEdit>* edits,
+void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const LauncherTable* table,
+                       std::vector<RegionEdit>* edits,
                        SessionSummary* sum, std::ostream& err) {
   const Logbook& lb = doc.logbook;
   const Section* s = lb.FindSection(SectionKind::kStopCriteria);
@@ -185,7 +205,7 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, std::vector<R
   if (!any) return;
   // This session's runs are stored by now: the counted runs include them.
   // Both targets, as `moelog check` counts them.
-  const std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"});
+  const std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"}, table);
   auto body = CriteriaStatusRegion(doc.text, lb, runs);
   if (!body.ok()) {  // a bad predicate: FILE:LINE, and the update fails
     err << body.status().message() << "\n";

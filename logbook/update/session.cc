@@ -56,7 +56,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   WarnSharedIds(doc, store.get(), err);
 
   std::vector<RegionEdit> edits = RenderEdits(doc, opt, writes, work, &sum, out, err);
-  if (kind == DocumentKind::kLogbook) AddCriteriaStatus(doc, store.get(), &edits, &sum, err);
+  if (kind == DocumentKind::kLogbook) AddCriteriaStatus(doc, store.get(), popt.launchers, &edits, &sum, err);
   const SpliceResult res = SpliceEdits(doc, edits, opt, &sum, err);
   if (opt.check) return end(ReportCheck(doc, res, &sum, out));
   if (writes && sum.changed)

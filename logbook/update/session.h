@@ -35,6 +35,7 @@ struct SessionOptions {
   double timeout_s = 3600;               // per child process
   std::string db;                        // "" = .moelog/runs.db beside the document
   std::string launchers;                 // extra launcher table (JSON), "" = defaults only
+  std::string adapters;                  // folder of harness adapters (*.json) matched first, "" = built-in only
   std::string moelog_binary;             // for shell/subprocess runs; "" = this executable
   std::vector<std::string> extra_bench_args;  // appended to every invocation
 };

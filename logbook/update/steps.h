@@ -100,7 +100,8 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region
 // The Stop Criteria status region, when some criterion carries a predicate:
 // evaluated on the runs that count (update_hooks.h CountedRuns), as `check` does.
 // A predicate that does not parse is reported and counted in sum->invalid.
-void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, std::vector<RegionEdit>* edits,
+void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const LauncherTable* table,
+                       std::vector<RegionEdit>* edits,
                        SessionSummary* sum, std::ostream& err);
 
 // The document with the edits spliced in; hand-edited regions are kept

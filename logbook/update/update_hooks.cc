@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 #include <set>
 
 #include "logbook/criteria/recorded.h"
@@ -81,12 +82,39 @@ std::string PinsNote(const Logbook& logbook, const Entry& entry) {
   return s;
 }
 
-bool HasPins(const Logbook& logbook, const Entry& entry) {
-  return !logbook.pins.empty() || !entry.pins.empty() || !logbook.pin_errors.empty();
+namespace {
+
+// "commit=`5b6f53c5d`", "commit 5b6f53c", "Commit: abcdef1..." in a bullet
+// or its sub-bullets: the hex that follows.
+std::string CommitIn(const Bullet& b) {
+  static const std::regex kCommit(R"([Cc]ommit[\s=:]*`?([0-9a-f]{7,40})\b)");
+  std::smatch m;
+  if (b.text.find("ommit") != std::string::npos && std::regex_search(b.text, m, kCommit)) return m[1].str();
+  for (const auto& c : b.children)
+    if (std::string x = CommitIn(c); !x.empty()) return x;
+  return "";
 }
 
-std::vector<Plan> PlanPinnedEntry(const Logbook& logbook, const Entry& entry, const PlanOptions& options,
-                                  std::string* pin_error) {
+}  // namespace
+
+EntryContext ContextOf(const Entry& entry) {
+  EntryContext c;
+  c.when = entry.date + (entry.time.empty() ? "" : " " + entry.time);
+  for (const auto& f : entry.fields)
+    if (c.commit.empty()) c.commit = CommitIn(f.bullet);
+  return c;
+}
+
+bool PlannedOnItsOwn(const Logbook& logbook, const Entry& entry, const PlanOptions& options) {
+  if (!logbook.pins.empty() || !entry.pins.empty() || !logbook.pin_errors.empty()) return true;
+  const EntryContext context = ContextOf(entry);
+  const LauncherTable& table = options.launchers ? *options.launchers : DefaultLauncherTable();
+  return std::any_of(table.harnesses.begin(), table.harnesses.end(),
+                     [&](const Adapter& a) { return FindRevision(a, context) != nullptr; });
+}
+
+std::vector<Plan> PlanEntryOnItsOwn(const Logbook& logbook, const Entry& entry, const PlanOptions& options,
+                                    std::string* pin_error) {
   std::vector<std::string_view> texts;
   for (const auto& c : entry.commands) texts.push_back(c.joined);
   auto pin_args = PinnedBenchArgs(logbook, entry);
@@ -104,6 +132,7 @@ std::vector<Plan> PlanPinnedEntry(const Logbook& logbook, const Entry& entry, co
   }
   PlanOptions o = options;
   o.extra_bench_args.insert(o.extra_bench_args.end(), pin_args->begin(), pin_args->end());
+  o.context = ContextOf(entry);
   return PlanCommands(texts, o);
 }
 
@@ -113,14 +142,14 @@ std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const PlanOpt
   std::vector<std::string_view> texts;
   std::vector<std::vector<Plan>> out(logbook.entries.size());
   for (const auto& e : logbook.entries)
-    if (!HasPins(logbook, e))
+    if (!PlannedOnItsOwn(logbook, e, options))
       for (const auto& c : e.commands) texts.push_back(c.joined);
   std::vector<Plan> shared = PlanCommands(texts, options);
   size_t next = 0;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
-    if (HasPins(logbook, e)) {
-      out[i] = PlanPinnedEntry(logbook, e, options);
+    if (PlannedOnItsOwn(logbook, e, options)) {
+      out[i] = PlanEntryOnItsOwn(logbook, e, options);
       continue;
     }
     for (size_t c = 0; c < e.commands.size(); ++c) out[i].push_back(std::move(shared[next++]));
@@ -128,12 +157,14 @@ std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const PlanOpt
   return out;
 }
 
-std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, const std::vector<std::string>& targets) {
+std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, const std::vector<std::string>& targets,
+                                   const LauncherTable* table) {
   std::vector<StoredRun> out;
   if (!store) return out;
   for (const auto& target : targets) {
     PlanOptions popt;
     popt.target = target;
+    popt.launchers = table;
     const std::vector<std::vector<Plan>> plans = PlanEntries(logbook, popt);
     for (size_t ei = 0; ei < logbook.entries.size(); ++ei) {
       const Entry& e = logbook.entries[ei];
@@ -159,14 +190,14 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
 }
 
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
-                                           std::string* note) {
+                                           std::string* note, const LauncherTable* table) {
   std::vector<StoredRun> out;
   struct stat st;
   const bool have_store = !db_path.empty() && ::stat(db_path.c_str(), &st) == 0;
   if (have_store) {
     auto store = RunStore::Open(db_path);
     if (!store.ok()) return store.status();
-    out = CountedRuns(logbook, store->get(), {"v5p", "cpu"});
+    out = CountedRuns(logbook, store->get(), {"v5p", "cpu"}, table);
   }
   const size_t stored = out.size();
   size_t rec = 0;

@@ -27,7 +27,10 @@ namespace moelog::logbook {
 // one (as a cache hit shows it in the table), a run of another logbook's
 // entry with the same ID does not, and repeated identical commands or
 // --rerun runs give one batch, not repeats. Runs carry the entry's ID.
-std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, const std::vector<std::string>& targets);
+// `table`: the launchers and harness adapters commands are planned with
+// (null: the built-in ones).
+std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, const std::vector<std::string>& targets,
+                                   const LauncherTable* table = nullptr);
 
 // The runs criteria, comparisons and charts of one logbook look at:
 // CountedRuns on both targets (from the store at `db_path`; none when the
@@ -35,20 +38,24 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
 // the entries' Result fields (recorded.h). `note` receives a one-line
 // description of what was loaded ("12 stored runs, 40 recorded").
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
-                                           std::string* note);
+                                           std::string* note, const LauncherTable* table = nullptr);
 
-// Whether the entry is planned with pins (its own or the logbook's, or a pin
-// line that is no key=value list, which then makes its plans invalid).
-bool HasPins(const Logbook& logbook, const Entry& entry);
-// The entry's commands planned with its pins' flags appended to each
-// invocation. A pin that does not check makes every plan invalid ("its pin
-// does not check: FILE:LINE: ...") and, when given, sets *pin_error to the
-// FILE:LINE message.
-std::vector<Plan> PlanPinnedEntry(const Logbook& logbook, const Entry& entry, const PlanOptions& options,
-                                  std::string* pin_error = nullptr);
+// When and where the entry says it ran: "DATE TIME" of its heading and the
+// first commit its fields name ("commit=`5b6f53c5d`"), for harness revisions.
+EntryContext ContextOf(const Entry& entry);
+// Whether the entry is planned on its own: it has pins (its own or the
+// logbook's, or a pin line that is no key=value list, which then makes its
+// plans invalid), or a harness revision of `options`' adapters applies to it.
+bool PlannedOnItsOwn(const Logbook& logbook, const Entry& entry, const PlanOptions& options);
+// The entry's commands planned with its context (ContextOf) and its pins'
+// flags appended to each invocation. A pin that does not check makes every
+// plan invalid ("its pin does not check: FILE:LINE: ...") and, when given,
+// sets *pin_error to the FILE:LINE message.
+std::vector<Plan> PlanEntryOnItsOwn(const Logbook& logbook, const Entry& entry, const PlanOptions& options,
+                                    std::string* pin_error = nullptr);
 
-// Every entry's commands planned (`options` as given), each pinned entry with
-// its pins' flags appended to its invocations: out[entry][command]. A pin that
+// Every entry's commands planned (`options` as given), each entry planned on
+// its own as PlanEntryOnItsOwn: out[entry][command]. A pin that
 // does not check makes the entry's plans invalid with its FILE:LINE message.
 std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const PlanOptions& options);
 

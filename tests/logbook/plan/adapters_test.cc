@@ -1,0 +1,198 @@
+// Harness adapters: the schema (errors name the file and the key), how an
+// invocation's flags and environment become moelog bench runs, revisions by
+// commit and date, output rules, and the built-in files.
+#include "logbook/plan/adapters.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "logbook/file_util.h"
+#include "logbook/plan/shell_plan.h"
+
+namespace moelog::logbook {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kFixtures = std::string(MOELOG_TEST_DATA_DIR) + "/golden/adapters/adapters";
+
+Adapter Load(const std::string& name) {
+  auto text = ReadFile(kFixtures + "/" + name);
+  EXPECT_TRUE(text.ok());
+  auto a = ParseAdapter(text.ok() ? *text : "", name);
+  EXPECT_TRUE(a.ok()) << a.status().ToString();
+  return a.ok() ? *a : Adapter{};
+}
+
+TEST(Adapters, BuiltinFilesAreTheDataFolder) {
+  const auto texts = BuiltinAdapterTexts();
+  ASSERT_FALSE(texts.empty());
+  size_t on_disk = 0;
+  for (const auto& e : fs::directory_iterator(std::string(MOELOG_TEST_DATA_DIR) + "/../data/adapters"))
+    on_disk += e.path().extension() == ".json";
+  EXPECT_EQ(texts.size(), on_disk);
+  for (const auto& [path, text] : texts) {
+    auto disk = ReadFile(std::string(MOELOG_TEST_DATA_DIR) + "/../" + path);
+    ASSERT_TRUE(disk.ok()) << path;
+    EXPECT_EQ(*disk, text) << path << " changed since the build";
+    EXPECT_TRUE(ParseAdapter(text, path).ok()) << ParseAdapter(text, path).status().ToString();
+  }
+  EXPECT_EQ(BuiltinAdapters().size(), texts.size());
+}
+
+TEST(Adapters, SchemaErrorsNameTheFileAndKey) {
+  struct Case {
+    const char* json;
+    const char* key;
+  };
+  const Case cases[] = {
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"colour":"red"})", "colour"},
+      {R"({"moelog_adapter":2,"name":"x","scripts":["x.py"]})", "moelog_adapter"},
+      {R"({"moelog_adapter":1,"scripts":["x.py"]})", "name"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":[]})", "scripts"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"flags":{"--b":"--batchez"}})", "flags.--b.to"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"flags":{"b":"--tokens"}})", "flags.b"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"flags":{"--m":{"to":"--bench-pass","values":{"f":"fwd"}}}})",
+       "flags.--m.values.f"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"flags":{"--m":{"to":"--tokens","ignore":"value"}}})",
+       "flags.--m"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"env":{"E":{"ignore":"maybe"}}})", "env.E.ignore"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"defaults":["--topk","many"]})", "defaults"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"runs":[{"label":"a","args":["--parallel-mode","mp"]}]})",
+       "runs[0].args"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"runs":[{"label":"a"},{"label":"a"}]})", "runs[1].label"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"revisions":[{"name":"r","before":"yesterday"}]})",
+       "revisions[0].before"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"revisions":[{"name":"r","commits":["XYZ"]}]})",
+       "revisions[0].commits"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"output":[{"pattern":"(","metric":"tflops"}]})",
+       "output[0].pattern"},
+  };
+  for (const auto& c : cases) {
+    auto a = ParseAdapter(c.json, "my/adapter.json");
+    ASSERT_FALSE(a.ok()) << c.json;
+    EXPECT_EQ(a.status().message().rfind("my/adapter.json: " + std::string(c.key) + ":", 0), 0u)
+        << a.status().message();
+  }
+  auto bad = ParseAdapter("{not json", "f.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message().rfind("f.json: ", 0), 0u);
+}
+
+TEST(Adapters, EnvironmentAndRunsMakeOneRunPerMesh) {
+  const Adapter a = Load("compare_meshes.json");
+  auto r = AdaptInvocation(a, {}, {{"MOE_TOKENS", "16384"}, {"MOE_PASS", "fwdbwd"}, {"MOE_PROFILE", "1"}}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->runs.size(), 2u);
+  EXPECT_EQ(r->runs[0].label, "data");
+  EXPECT_EQ(r->runs[1].label, "data x expert");
+  const std::vector<std::string> want = {"--impl",       "fused_w13", "--iters",         "3",
+                                         "--warmup",     "1",         "--bench-pass",    "forward_backward",
+                                         "--tokens",     "16384",     "--parallel-mode", "ep",
+                                         "--mesh",       "data=2,expert=2"};
+  EXPECT_EQ(r->runs[1].args, want);
+  auto one = AdaptInvocation(a, {}, {{"MOE_MESHES", "data x expert"}}, {});
+  ASSERT_TRUE(one.ok());
+  ASSERT_EQ(one->runs.size(), 1u);
+  EXPECT_EQ(one->runs[0].label, "data x expert");
+  auto unknown = AdaptInvocation(a, {}, {{"MOE_MESHES", "torus"}}, {});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("has no run 'torus'"), std::string::npos);
+  auto refused = AdaptInvocation(a, {}, {{"MOE_FP8", "1"}}, {});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("fp8 matmuls have no engine model"), std::string::npos);
+  EXPECT_FALSE(AdaptInvocation(a, {}, {{"MOE_PASS", "both"}}, {}).ok());  // not in its value map
+  EXPECT_FALSE(AdaptInvocation(a, {"--tokens", "3"}, {}, {}).ok());       // it takes no flags
+}
+
+TEST(Adapters, RenamedFlagsValueMapsSwitchesAndIgnoredFlags) {
+  const Adapter a = Load("renamed_flags.json");
+  auto r = AdaptInvocation(a, {"--batch", "8192", "--k=4", "--mode", "train", "--kernel", "xla", "--ep", "--profile",
+                               "--trace-dir", "/tmp/t"},
+                           {}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->runs.size(), 1u);
+  EXPECT_EQ(r->runs[0].label, "");
+  const std::vector<std::string> want = {"--impl",       "fused_w13",        "--tokens",  "8192",
+                                         "--topk",       "4",                "--bench-pass", "forward_backward",
+                                         "--backend",    "ragged_dot",       "--parallel-mode", "ep"};
+  EXPECT_EQ(r->runs[0].args, want);
+  auto unknown = AdaptInvocation(a, {"--tokens", "3"}, {}, {});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("unknown flag --tokens for harness renamed_flags"), std::string::npos);
+  EXPECT_NE(AdaptInvocation(a, {"--gpu"}, {}, {}).status().message().find("GPU path"), std::string::npos);
+  EXPECT_FALSE(AdaptInvocation(a, {"--batch"}, {}, {}).ok());         // needs a value
+  EXPECT_FALSE(AdaptInvocation(a, {"--ep=1"}, {}, {}).ok());          // a switch takes none
+  EXPECT_FALSE(AdaptInvocation(a, {"positional"}, {}, {}).ok());
+}
+
+TEST(Adapters, RevisionsByCommitThenByDate) {
+  const Adapter* h = nullptr;
+  for (const auto& a : BuiltinAdapters())
+    if (a.name == "hillclimb") h = &a;
+  ASSERT_NE(h, nullptr);
+  ASSERT_FALSE(h->revisions.empty());
+  EXPECT_NE(FindRevision(*h, {"2026-02-09 13:40", ""}), nullptr);
+  EXPECT_NE(FindRevision(*h, {"2026-02-08", ""}), nullptr);            // a day before, no time
+  EXPECT_EQ(FindRevision(*h, {"2026-02-09", ""}), nullptr);            // that day, time unknown: today's
+  EXPECT_EQ(FindRevision(*h, {"2026-02-09 14:22", ""}), nullptr);
+  EXPECT_EQ(FindRevision(*h, {"", ""}), nullptr);                      // a recipe
+  EXPECT_NE(FindRevision(*h, {"2026-03-01 10:00", "5b6f53c5d1234"}), nullptr);  // its commit, whatever the date
+  EXPECT_EQ(FindRevision(*h, {"2026-02-01 10:00", "0123abcd"}), nullptr);       // another commit, whatever the date
+  auto r = AdaptInvocation(*h, {"--parallel-mode", "ep"}, {}, {"2026-02-09 13:44", ""});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->revision, h->revisions[0].name);
+  const std::vector<std::string> want = {"--ep-dispatch", "dense_masked", "--parallel-mode", "ep"};
+  EXPECT_EQ(r->runs[0].args, want);
+  EXPECT_TRUE(CommitMatches("5b6f53c", "5b6f53c5d"));
+  EXPECT_FALSE(CommitMatches("5b6f53", "5b6f53c5d"));  // under 7 digits names nothing
+}
+
+TEST(Adapters, OutputRulesGiveMetricsPerRun) {
+  const Adapter a = Load("compare_meshes.json");
+  const auto m = ParseAdapterOutput(a, "warming up\n[data] step_time_ms=4.5\n[data x expert] step_time_ms=3.25\n"
+                                       "[data] step_time_ms=oops\n");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.at("data").at("time_ms"), 4.5);
+  EXPECT_DOUBLE_EQ(m.at("data x expert").at("time_ms"), 3.25);
+}
+
+TEST(Adapters, PlannerExpandsAnInvocationIntoLabelledRuns) {
+  auto user = LoadAdapters(kFixtures);
+  ASSERT_TRUE(user.ok()) << user.status().ToString();
+  LauncherTable table = DefaultLauncherTable();
+  ASSERT_TRUE(AddAdapters(kFixtures, &table).ok());
+  PlanOptions o;
+  o.launchers = &table;
+  Plan p = PlanCommand(
+      "uv run scripts/ray/dev_tpu.py --config c.yaml execute -e MOE_TOKENS=16384 -e MOE_TOPK=4 -- "
+      "uv run bench/compare_meshes.py > out.log",
+      o);
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  ASSERT_EQ(p.invocations.size(), 2u);
+  EXPECT_EQ(p.invocations[0].label, "data");
+  EXPECT_EQ(p.invocations[0].config.mesh, "data=4,expert=1");
+  EXPECT_EQ(p.invocations[1].config.parallel_mode, "ep");
+  EXPECT_EQ(p.invocations[1].config.tokens, 16384);
+  EXPECT_EQ(p.invocations[1].config.topk, 4);
+  EXPECT_EQ(p.invocations[0].harness, "compare_meshes");
+  // Exported variables reach the harness; plain assignments do not.
+  Plan e = PlanCommand("export MOE_TOPK=8; MOE_TOKENS=999; python bench/compare_meshes.py", o);
+  ASSERT_EQ(e.verdict, PlanVerdict::kRunnable) << e.Summary();
+  EXPECT_EQ(e.invocations[0].config.topk, 8);
+  EXPECT_NE(e.invocations[0].config.tokens, 999);
+  // A loop over a renamed flag plans one run per iteration.
+  Plan loop = PlanCommand("for k in 2 8; do python tools/moe_speed.py --batch 4096 --k $k; done", o);
+  ASSERT_EQ(loop.verdict, PlanVerdict::kRunnable) << loop.Summary();
+  ASSERT_EQ(loop.invocations.size(), 2u);
+  EXPECT_EQ(loop.invocations[1].config.topk, 8);
+  Plan bad = PlanCommand("python tools/moe_speed.py --batchsize 4096", o);
+  EXPECT_EQ(bad.verdict, PlanVerdict::kInvalid);
+  EXPECT_NE(bad.reason.find("unknown flag --batchsize"), std::string::npos);
+  Plan unknown = PlanCommand("python tools/other.py --batch 4096", o);
+  EXPECT_EQ(unknown.Summary(), "skipped: no adapter (unknown script tools/other.py)");
+}
+
+}  // namespace
+}  // namespace moelog::logbook

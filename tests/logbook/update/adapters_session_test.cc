@@ -1,0 +1,149 @@
+// Harnesses moelog learns from adapter files alone, end to end: a harness
+// configured only through the environment that compares two meshes in one
+// invocation, and one with its own flag names; schema errors stop the
+// session with exit 2 naming the file and key; harness revisions chosen by
+// an entry's date.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/store/run_store.h"
+#include "logbook/update/session.h"
+#include "logbook/update/update_hooks.h"
+#include "tests/logbook/seed_docs.h"
+
+namespace moelog::logbook {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kFixtures = fs::path(MOELOG_TEST_DATA_DIR) / "golden" / "adapters";
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class AdaptersSession : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("moelog_adapters_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(AdaptersSession, FixtureHarnessesUpdateEndToEnd) {
+  const fs::path p = dir_ / "logbook.md";
+  fs::copy_file(kFixtures / "logbook.md", p);
+  SessionOptions o;
+  o.db = (dir_ / "runs.db").string();
+  o.adapters = (kFixtures / "adapters").string();
+  std::ostringstream out, err;
+  ASSERT_EQ(RunSession(p.string(), DocumentKind::kLogbook, o, out, err).exit_code, 0) << err.str() << out.str();
+  const std::string text = Slurp(p);
+  // Entry 1: one invocation, two meshes, both in the table.
+  EXPECT_NE(text.find("data=4,expert=1"), std::string::npos) << text;
+  EXPECT_NE(text.find("data=2,expert=2"), std::string::npos) << text;
+  // Entry 2: the renamed flags' loop, one row per k.
+  LauncherTable table = DefaultLauncherTable();
+  ASSERT_TRUE(AddAdapters(o.adapters, &table).ok());
+  const auto runs = CountedRuns(*LoadLogbook(p.string()), RunStore::Open(o.db)->get(), {"v5p"}, &table);
+  std::set<std::string> meshes, ks;
+  for (const auto& r : runs) {
+    if (r.entry_id == "MESH-001") {
+      meshes.insert(r.config.at("mesh"));
+      EXPECT_EQ(r.config.at("tokens"), "16384");
+      EXPECT_EQ(r.config.at("bench_pass"), "forward_backward");
+    }
+    if (r.entry_id == "MESH-002") {
+      ks.insert(r.config.at("topk"));
+      EXPECT_EQ(r.config.at("tokens"), "8192");
+      EXPECT_EQ(r.config.at("backend"), "gmm");
+      EXPECT_EQ(r.config.at("bench_pass"), "forward");
+    }
+  }
+  EXPECT_EQ(meshes, (std::set<std::string>{"data=2,expert=2", "data=4,expert=1"}));
+  EXPECT_EQ(ks, (std::set<std::string>{"2", "8"}));
+  // Without the adapters both entries are skipped, naming the script.
+  SessionOptions bare = o;
+  bare.adapters.clear();
+  bare.check = true;
+  const fs::path q = dir_ / "bare.md";
+  fs::copy_file(kFixtures / "logbook.md", q);
+  std::ostringstream o2, e2;
+  RunSession(q.string(), DocumentKind::kLogbook, bare, o2, e2);
+  EXPECT_NE((o2.str() + e2.str()).find("unknown script bench/compare_meshes.py"), std::string::npos)
+      << o2.str() << e2.str();
+}
+
+TEST_F(AdaptersSession, SchemaErrorsExit2NamingFileAndKey) {
+  const fs::path adapters = dir_ / "adapters";
+  fs::create_directories(adapters);
+  std::ofstream(adapters / "broken.json") << R"({"moelog_adapter":1,"name":"b","scripts":["b.py"],
+    "flags":{"--batch":{"to":"--tokenz"}}})";
+  const fs::path p = dir_ / "logbook.md";
+  fs::copy_file(kFixtures / "logbook.md", p);
+  const std::string before = Slurp(p);
+  SessionOptions o;
+  o.db = (dir_ / "runs.db").string();
+  o.adapters = adapters.string();
+  std::ostringstream out, err;
+  EXPECT_EQ(RunSession(p.string(), DocumentKind::kLogbook, o, out, err).exit_code, 2);
+  EXPECT_NE(err.str().find((adapters / "broken.json").string() + ": flags.--batch.to:"), std::string::npos)
+      << err.str();
+  EXPECT_EQ(Slurp(p), before);
+  o.adapters = (dir_ / "no_such_folder").string();
+  std::ostringstream o2, e2;
+  EXPECT_EQ(RunSession(p.string(), DocumentKind::kLogbook, o, o2, e2).exit_code, 2);
+}
+
+// Without its pins, the EP seed's entries before the compact dispatch
+// (13:40, 13:44) are modeled with the hillclimb adapter's dense-masked
+// revision, chosen by their date (13:40 also names its commit), and the
+// region says so; the compact entry 14:22 is today's harness.
+TEST_F(AdaptersSession, RevisionByDateModelsTheProgramThatRan) {
+  const fs::path p = dir_ / "ep.md";
+  std::string text = Slurp(moelog::testing::SeedPath("moe_ep_benchmark_logbook.md"));
+  text = std::regex_replace(text, std::regex("<!-- moelog: ep_dispatch=dense_masked -->\n"), "");
+  std::ofstream(p, std::ios::binary) << text;
+  const Logbook lb = *LoadLogbook(p.string());
+  EXPECT_EQ(ContextOf(*lb.FindEntry("MOE-EP-BENCHMARK-20260209-1340")).commit, "5b6f53c5d");
+  EXPECT_EQ(ContextOf(*lb.FindEntry("MOE-EP-BENCHMARK-20260209-1344")).when, "2026-02-09 13:44");
+  SessionOptions o;
+  o.db = (dir_ / "runs.db").string();
+  o.entries = {"MOE-EP-BENCHMARK-20260209-1340", "MOE-EP-BENCHMARK-20260209-1344", "MOE-EP-BENCHMARK-20260209-1422"};
+  std::ostringstream out, err;
+  ASSERT_EQ(RunSession(p.string(), DocumentKind::kLogbook, o, out, err).exit_code, 0) << err.str();
+  const auto runs = CountedRuns(*LoadLogbook(p.string()), RunStore::Open(o.db)->get(), {"v5p"});
+  auto tflops = [&](const std::string& entry, const std::string& pm, const std::string& k) {
+    for (const auto& r : runs)
+      if (r.entry_id == entry && r.config.at("parallel_mode") == pm && r.config.at("topk") == k)
+        return r.metrics.at("tflops");
+    ADD_FAILURE() << entry << " " << pm << " k=" << k;
+    return 0.0;
+  };
+  for (const char* k : {"2", "8"}) {
+    EXPECT_LT(tflops("MOE-EP-BENCHMARK-20260209-1340", "ep", k), tflops("MOE-EP-BENCHMARK-20260209-1340", "none", k));
+    EXPECT_LT(tflops("MOE-EP-BENCHMARK-20260209-1344", "ep", k), tflops("MOE-EP-BENCHMARK-20260209-1344", "none", k));
+    EXPECT_GT(tflops("MOE-EP-BENCHMARK-20260209-1422", "ep", k), tflops("MOE-EP-BENCHMARK-20260209-1340", "ep", k));
+  }
+  const std::string after = Slurp(p);
+  size_t notes = 0;
+  for (size_t at = after.find("Harness revision selected"); at != std::string::npos;
+       at = after.find("Harness revision selected", at + 1))
+    ++notes;
+  EXPECT_EQ(notes, 2u);
+  EXPECT_NE(after.find("hillclimb: dense-masked EP dispatch"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
