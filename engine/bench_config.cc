@@ -152,6 +152,21 @@ Status BenchConfig::Validate() const {
   for (double f : NullFracValues()) any_null = any_null || f > 0.0;
   if (any_null && capacity_policy != "none")
     return bad("--capacity-policy", "null routing requires --capacity-policy none");
+  if (!mlp_path.empty()) {
+    const std::string want = mlp_path == "fused_ep" ? "ep" : "dp";
+    if (mlp_path != "ref_dp" && mlp_path != "staged_dp" && mlp_path != "fused_ep")
+      return bad("--mlp-path", "expected ref_dp, staged_dp or fused_ep, got '" + mlp_path + "'");
+    if (parallel_mode != want) return bad("--mlp-path", mlp_path + " needs --parallel-mode " + want);
+    if (bench_pass != "forward" && target == "v5p")
+      return bad("--mlp-path", "the v5p model has the forward pass of the mlp_profile paths only (the harness "
+                               "times no other); --target cpu computes their backward too");
+    bool nulls = false;
+    for (double f : NullFracValues()) nulls = nulls || f > 0.0;
+    if (capacity_policy != "none" || quant_mode != "none" || nulls)
+      return bad("--mlp-path", "the mlp_profile paths have no capacity limit, quantization or null routing");
+  }
+  // Like the harness, the other paths ignore it.
+  if (staged_parallel && mlp_path.empty()) return bad("--staged-parallel", "needs --mlp-path (staged_dp)");
   if (capacity_policy == "pad" && parallel_mode != "none")
     return bad("--capacity-policy", "pad is not allowed with --parallel-mode " + parallel_mode);
   // Device count: the v5p target models the v5p-8 slice (4 chips).
@@ -246,6 +261,9 @@ std::string CanonicalConfigJson(const BenchConfig& c) {
   j["null_routing_mode"] = c.null_routing_mode; j["target"] = c.target; j["check_numerics"] = c.check_numerics;
   j["threads"] = c.threads;
   if (c.target == "v5p") { j["hardware"] = c.hardware; j["model_params"] = c.model_params; }
+  // Only when set: the hillclimb layer's keys (and cache keys) are unchanged.
+  if (!c.mlp_path.empty()) j["mlp_path"] = c.mlp_path;
+  if (c.staged_parallel && c.mlp_path == "staged_dp") j["staged_parallel"] = true;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

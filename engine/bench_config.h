@@ -51,6 +51,15 @@ struct BenchConfig {
   std::string trace_dir;
   int64_t devices = 4;                   // device count for ep/dp on the cpu target
   std::string mesh;                      // "data=A,expert=B"
+  // The MoE layer as bench_moe_mlp_profile.py runs it (docs/harness.md §4):
+  // "" = the hillclimb layer; ref_dp (reference fused MoE, tokens sharded,
+  // weights replicated: --parallel-mode dp), staged_dp (the staged fused MoE,
+  // dp; --staged-parallel overlaps its stages), fused_ep (the fused
+  // routing+MoE kernel on the expert axis: --parallel-mode ep). The cpu
+  // target computes each with the engine's dp/ep layer; the v5p model has a
+  // term for each.
+  std::string mlp_path;
+  bool staged_parallel = false;
   // Quantization (1.4).
   std::string quant_mode = "none";  // none int8 int8_routed int8_all int8_routed_prequant
   // Null routing (1.5).

@@ -16,6 +16,7 @@ const std::map<std::string, std::vector<std::string>>& CalibratedPathValues() {
       {"capacity_policy", {"none"}},
       {"null_route_frac", {"0"}},
       {"hardware", {"v5p"}},
+      {"mlp_path", {"ref_dp", "staged_dp", "fused_ep"}},
   };
   return kValues;
 }
@@ -53,6 +54,14 @@ bool Covered(const std::vector<std::string>& values, const std::string& v) {
 
 std::vector<std::string> UncalibratedPaths(const std::map<std::string, std::string>& config) {
   std::vector<std::string> out;
+  // A bench_moe_mlp_profile.py path is its own program: its rows calibrate it
+  // whatever impl or parallel mode the engine computes it with on cpu.
+  const auto path = config.find("mlp_path");
+  if (path != config.end() && !path->second.empty()) {
+    std::vector<std::string> out;
+    if (!Covered(CalibratedPathValues().at("mlp_path"), path->second)) out.push_back("mlp_path=" + path->second);
+    return out;
+  }
   const auto mode = config.find("parallel_mode");
   const bool ep = mode != config.end() && mode->second == "ep";
   for (const auto& [key, values] : CalibratedPathValues()) {

@@ -86,6 +86,28 @@ double LogPred(const Hardware& hw, const ModelParams& p, const Measurement& m) {
 
 }  // namespace
 
+namespace {
+
+// A bench_moe_mlp_profile.py row (the CSV's impl column names the path) as
+// the engine configuration its adapter (data/adapters/mlp_profile.json)
+// makes: forward only, random Gaussian logits, the path's parallel mode and
+// the engine impl that computes it on cpu. False for rows that are not one
+// path (ratios such as "fused_ep/staged_dp").
+bool MlpProfilePath(const std::string& path, const std::string& notes, BenchConfig* c) {
+  if (path != "ref_dp" && path != "staged_dp" && path != "fused_ep") return false;
+  c->mlp_path = path;
+  c->parallel_mode = path == "fused_ep" ? "ep" : "dp";
+  c->impl = path == "ref_dp" ? "baseline" : path == "staged_dp" ? "fused_w13" : "fast";
+  c->staged_parallel = path == "staged_dp" && notes.find("--staged-parallel") != std::string::npos;
+  c->bench_pass = "forward";
+  c->distribution = "random";
+  c->queue_mode = "full";
+  c->shared_expert_dim = 0;
+  return true;
+}
+
+}  // namespace
+
 Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, const Hardware& hw) {
   std::ifstream in(csv_path);
   if (!in) return Status::NotFound("cannot open measurements CSV " + csv_path);
@@ -109,7 +131,8 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
       auto it = col.find(name);
       return it == col.end() || it->second >= f.size() ? std::string() : f[it->second];
     };
-    if (get("harness") != "hillclimb") continue;
+    const std::string harness = get("harness");
+    if (harness != "hillclimb" && harness != "mlp_profile") continue;
     const std::string metric = get("metric");
     if (metric != "tflops" && metric != "tokens_per_s" && metric != "time_s") continue;
     if (get("notes").find("dup_of=") != std::string::npos) continue;
@@ -143,6 +166,7 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     if (ToDouble(get("null_route_frac"), &nf)) c.null_route_frac = nf;
     if (c.bench_pass == "forward_backward") c.queue_mode = "full";  // the harness forces full
     c.topk_list.clear();
+    if (harness == "mlp_profile" && !MlpProfilePath(get("impl"), get("notes"), &c)) continue;
     Status st = c.Validate();
     if (!st.ok()) return Status::InvalidArgument(where + st.message());
     m.point = RunPoint{c.distribution, c.topk, c.impl, c.null_route_frac, c.queue_mode};
@@ -162,7 +186,8 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     m.family = "T=" + std::to_string(c.tokens) + ",D=" + std::to_string(c.hidden) + ",E=" + std::to_string(c.experts);
     out.push_back(std::move(m));
   }
-  if (out.empty()) return Status::InvalidArgument(csv_path + ": no hillclimb time/tflops/tokens_per_s rows");
+  if (out.empty())
+    return Status::InvalidArgument(csv_path + ": no hillclimb or mlp_profile time/tflops/tokens_per_s rows");
   return out;
 }
 
@@ -368,7 +393,8 @@ std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const 
         {"quant_mode", c.quant_mode},
         {"capacity_policy", c.capacity_policy},
         {"bench_pass", c.bench_pass},
-        {"parallel_mode", c.parallel_mode}};
+        {"parallel_mode", c.parallel_mode},
+        {"mlp_path", c.mlp_path.empty() ? "(hillclimb)" : c.mlp_path}};
     for (const auto& kv : path) {
       by[kv].first.push_back(rep.predicted_s[i] / rows[i].time_s - 1);
       by[kv].second.push_back(rep.cv_entry_s[i] / rows[i].time_s - 1);

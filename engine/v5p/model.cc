@@ -545,6 +545,9 @@ Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const 
   c.group_sizes = group_sizes;
   c.real_assignments = real_assignments;
   c.slots = cfg.tokens * point.topk;
+  c.mlp_path = cfg.mlp_path == "ref_dp" ? MlpPath::kRefDp : cfg.mlp_path == "staged_dp" ? MlpPath::kStagedDp
+               : cfg.mlp_path == "fused_ep" ? MlpPath::kFusedEp : MlpPath::kNone;
+  c.staged_parallel = cfg.staged_parallel;
   if (static_cast<int64_t>(group_sizes.size()) != cfg.experts)
     return Status::Internal("group sizes do not match the expert count");
   return c;
@@ -657,9 +660,79 @@ double MemoryBytes(const Ctx& x, const Local& l, bool bwd) {
   return mem;
 }
 
+// Bytes on the busiest link of the origin chip when bench_moe_mlp_profile.py's
+// single-device inputs are placed on the n chips of the slice each call: a
+// replicated array goes whole to each of the n-1 others, a sharded one a
+// 1/n shard to each, each as its own transfer from the origin, which spreads
+// them over its usable links, so its busiest link carries ceil((n-1)/links)
+// of them. (The hillclimb harness's replicated inputs cost one copy per link,
+// a broadcast: InputPlacement. Its calibration rows and this harness's agree
+// on one placement efficiency only so; docs/v5p-model.md.)
+double BusiestPlacementLink(double replicated, double sharded, int64_t n, int64_t links) {
+  if (n <= 1) return 0.0;
+  const double per_link = static_cast<double>(CeilDiv(n - 1, std::max<int64_t>(1, links)));
+  return per_link * (replicated + sharded / static_cast<double>(n));
+}
+
+// bench_moe_mlp_profile.py's paths (forward only, no shared expert), on the
+// n chips of the mesh axis:
+//  - input placement: x token-sharded; the expert weights replicated for the
+//    DP paths (each chip holds every expert), expert-sharded for fused_ep;
+//  - expert compute: the SwiGLU experts' 6*H*M flops per assignment, T*K/n
+//    assignments per chip, at the harness kernels' efficiency;
+//  - fused_ep's dispatch: the fused kernel moves each assignment's row to
+//    its expert's chip and back as its own remote copy; they issue one after
+//    another, one ICI hop latency each, while the MXU works (the longer of
+//    the two is exposed);
+//  - staged_dp with --staged-parallel: its stages overlap part of the
+//    placement with the compute.
+Prediction PredictMlpProfile(const Ctx& x) {
+  const ModelCase& c = x.c;
+  Prediction out;
+  out.devices = c.devices();
+  out.peak_flops = x.hw.peak_bf16_flops;
+  const int64_t n = std::max<int64_t>(1, c.devices());
+  const double b = x.b(), d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp);
+  const double weights = static_cast<double>(c.experts) * 3.0 * d * f * b;
+  const double xb = static_cast<double>(c.tokens) * d * b;
+  const bool ep = c.mlp_path == MlpPath::kFusedEp;
+  const double link_bytes =
+      BusiestPlacementLink(ep ? 0.0 : weights, ep ? weights + xb : xb, n, LinksForGroup(n, x.hw.ici_links));
+  double place = link_bytes / (x.hw.ici_link_bw * x.p[kEtaPlacement]);
+  const double rows = static_cast<double>(c.real_assignments) / static_cast<double>(n);
+  const double compute = 6.0 * d * f * rows / (x.hw.peak_bf16_flops * x.p[kEtaMlpProfile]);
+  double experts = compute, dispatch = 0.0;
+  if (ep) {
+    const double dma = rows * x.hw.ici_hop_latency_s;
+    dispatch = std::max(0.0, dma - compute);
+  }
+  if (c.mlp_path == MlpPath::kStagedDp && c.staged_parallel) place -= x.p[kStagedOverlap] * std::min(place, compute);
+  auto add = [&](const char* name, double s, Bound r) {
+    if (s <= 0 || out.num_stages >= Prediction::kMaxStages) return;
+    Acc a;
+    a.Add(r, s);
+    out.stages[out.num_stages++] = MakeStage(name, a);
+    out.time_s += s;
+  };
+  add("input_placement", place, kIci);
+  add("experts", experts, kMxu);
+  add("dispatch", dispatch, kIci);
+  add("fixed", x.p[kFixedS], kFixed);
+  out.comm_s = place + dispatch;
+  out.comm_bytes_per_device = link_bytes;
+  out.memory_bytes = (ep ? weights / static_cast<double>(n) : weights) + xb +
+                     rows * (2.0 * d + 3.0 * f) * b;
+  out.oom = out.memory_bytes > x.hw.hbm_bytes;
+  return out;
+}
+
 }  // namespace
 
 Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c) {
+  if (c.mlp_path != MlpPath::kNone) {
+    const Ctx x{hw, p, c};
+    return PredictMlpProfile(x);
+  }
   Prediction out;
   out.devices = c.devices();
   out.peak_flops = hw.peak_bf16_flops;

@@ -53,6 +53,8 @@ enum class CommPath { kCompactPsum, kRingAgRs, kA2a };
 enum class Quant { kNone, kInt8, kInt8Routed, kInt8All, kInt8RoutedPrequant };
 enum class Remat { kNone, kExpertMlp, kCombine };
 enum class Capacity { kNone, kDrop, kPad };
+// The layer as bench_moe_mlp_profile.py runs it (BenchConfig::mlp_path).
+enum class MlpPath { kNone, kRefDp, kStagedDp, kFusedEp };
 
 // Everything the model needs about one run, as numbers (built once per
 // config; the routing part is group_sizes and the assignment counts).
@@ -78,6 +80,8 @@ struct ModelCase {
   std::vector<int64_t> group_sizes;  // per real expert, global
   int64_t real_assignments = 0;      // sum of group sizes
   int64_t slots = 0;                 // T*K (null slots included)
+  MlpPath mlp_path = MlpPath::kNone;
+  bool staged_parallel = false;
 
   int64_t devices() const { return data_axis * expert_axis; }
 };

@@ -34,6 +34,12 @@ const ParamInfo kInfo[kNumParams] = {
     {"eta_scatter_unique", 0.3, 0.005, 1.0, "fraction of nominal HBM bandwidth",
      "achieved bandwidth of the scatter-add that transposes a permutation gather (the backward of the sorted "
      "combine's unpermute): its indices never repeat, so no update waits on another's read-modify-write"},
+    {"eta_mlp_profile", 0.3, 0.05, 1.0, "fraction of peak",
+     "MXU efficiency of the expert matmuls of bench_moe_mlp_profile.py's paths (the reference and staged fused "
+     "MoE under XLA, the fused EP Pallas kernel at its default block sizes)"},
+    {"staged_overlap", 0.5, 0.01, 1.0, "fraction",
+     "share of the shorter of input placement and expert compute that staged_dp's --staged-parallel stages "
+     "run concurrently"},
 };
 
 }  // namespace

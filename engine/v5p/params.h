@@ -23,6 +23,8 @@ enum ParamId : int {
   kGmmStepS,        // seconds of pipeline overhead per gmm/tgmm grid step
   kFixedS,          // seconds per timed call: host dispatch + kernel launches
   kEtaScatterUnique,  // fraction of HBM bandwidth a scatter-add with never-repeating indices reaches
+  kEtaMlpProfile,   // fraction of peak the mlp_profile harness's expert matmuls reach (its reference/staged/fused kernels)
+  kStagedOverlap,   // fraction of the shorter of input placement and compute the staged path's parallel stages hide
   kNumParams
 };
 

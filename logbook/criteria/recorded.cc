@@ -1,5 +1,7 @@
 #include "logbook/criteria/recorded.h"
 
+#include "logbook/plan/launchers.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -44,7 +46,7 @@ std::string StripVar(std::string v) {
 
 bool IsBoolFlag(const std::string& key) {
   static const std::set<std::string> k = {"shared_fused", "stage_timing", "use_custom_sort_vjp", "null_route_sweep",
-                                          "renormalize_real_after_null", "json", "check_numerics"};
+                                          "renormalize_real_after_null", "json", "check_numerics", "staged_parallel"};
   return k.count(key) > 0;
 }
 
@@ -91,6 +93,25 @@ std::vector<std::string> BothValues(const std::string& key) {
   return {"both"};
 }
 
+// A harness whose adapter makes several runs of one invocation (one per
+// implementation path or mesh): the keys its runs set differently are
+// varied, with the values of its runs ("ref_dp", "staged_dp", "fused_ep").
+void AdapterRunKeys(const std::string& cmd, Vars* vars) {
+  for (const auto& w : Words(cmd)) {
+    const Adapter* a = DefaultLauncherTable().FindHarness(w);
+    if (a == nullptr || a->runs.size() < 2) continue;
+    std::map<std::string, std::vector<std::string>> values;
+    for (const auto& run : a->runs)
+      for (size_t i = 0; i + 1 < run.args.size(); ++i)
+        if (run.args[i].rfind("--", 0) == 0 && run.args[i + 1].rfind("--", 0) != 0) {
+          auto& v = values[NormalizeKey(run.args[i].substr(2))];
+          if (std::find(v.begin(), v.end(), run.args[i + 1]) == v.end()) v.push_back(run.args[i + 1]);
+        }
+    for (const auto& [k, v] : values)
+      if (v.size() > 1 && !vars->count(k)) (*vars)[k] = v;
+  }
+}
+
 // Fixed config and varied keys of an entry from its commands and Config
 // field. A flag is fixed when every invocation gives it the same value.
 void EntryConfig(const Entry& e, Config* fixed, Vars* vars) {
@@ -133,6 +154,7 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars) {
       (*vars)[k] = vals;
     }
   }
+  for (const auto& c : e.commands) AdapterRunKeys(c.joined, vars);
   for (const auto& [k, v] : *vars) fixed->erase(k);
   if (const Field* f = e.FindField("Config")) {
     auto add = [&](const std::string& text) {
@@ -154,6 +176,19 @@ std::string KeyOfValue(const Vars& vars, const std::string& word) {
         found = k;
       }
   return found;
+}
+
+// The varied value `word` names for `key`: itself, or the one value whose
+// first part it is ("ref" for "ref_dp", "staged" for "staged_dp"), when
+// exactly one value of one key starts so.
+bool ShortValue(const Vars& vars, const std::string& word, std::string* key, std::string* value) {
+  if (!KeyOfValue(vars, word).empty() || word.size() < 3) return false;
+  int hits = 0;
+  for (const auto& [k, vals] : vars)
+    for (const auto& v : vals)
+      if (v.size() > word.size() + 1 && v.compare(0, word.size(), word) == 0 && v[word.size()] == '_')
+        ++hits, *key = k, *value = v;
+  return hits == 1;
 }
 
 // `topk8` -> {topk, 8}.
@@ -371,7 +406,8 @@ void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars
   std::vector<Point> points;
   for (const auto& f : Figures(rest)) {
     std::string key, value;
-    if (!f.word.empty() && (KeyDigits(f.word, vars, &key, &value) || BoolWord(f.word, vars, &key, &value))) {
+    if (!f.word.empty() && (KeyDigits(f.word, vars, &key, &value) || BoolWord(f.word, vars, &key, &value) ||
+                            ShortValue(vars, f.word, &key, &value))) {
       points.push_back({{{key, value}}, {}, false});
     } else if (!f.word.empty() && !IsFixedValue(fixed, f.word)) {
       std::string k = KeyOfValue(vars, f.word);

@@ -126,9 +126,12 @@ Status ParseRuns(const Schema& s, const Json& j, Adapter* a) {
   for (size_t i = 0; i < j["runs"].size(); ++i) {
     const std::string w = "runs[" + std::to_string(i) + "]";
     const Json& r = j["runs"][i];
-    MOELOG_RETURN_IF_ERROR(s.Keys(r, w, {"label", "args", "about"}));
+    MOELOG_RETURN_IF_ERROR(s.Keys(r, w, {"label", "args", "about", "only_with"}));
     AdapterRun run;
     MOELOG_RETURN_IF_ERROR(s.String(r, "label", w + ".", &run.label));
+    MOELOG_RETURN_IF_ERROR(s.String(r, "only_with", w + ".", &run.only_with));
+    if (!run.only_with.empty() && !a->flags.count(run.only_with))
+      return s.Error(w + ".only_with", "'" + run.only_with + "' is not one of the adapter's flags");
     MOELOG_RETURN_IF_ERROR(s.Strings(r, "args", w + ".", &run.args));
     if (run.label.empty()) return s.Error(w + ".label", "missing");
     if (!labels.insert(run.label).second) return s.Error(w + ".label", "'" + run.label + "' appears twice");
@@ -291,7 +294,7 @@ Status AdaptEnv(const Adapter& a, const std::map<std::string, std::string>& env,
 
 // The harness's own flags. `selected` receives the value of the run-selecting flag.
 Status AdaptFlags(const Adapter& a, const std::vector<std::string>& args, std::vector<std::string>* out,
-                  std::string* selected) {
+                  std::string* selected, std::set<std::string>* given) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& w = args[i];
     const size_t eq = w.find('=');
@@ -300,6 +303,7 @@ Status AdaptFlags(const Adapter& a, const std::vector<std::string>& args, std::v
     const bool inline_value = is_flag && eq != std::string::npos;
     const bool select = is_flag && !a.select_runs_flag.empty() && name == a.select_runs_flag;
     auto rule = is_flag ? a.flags.find(name) : a.flags.end();
+    if (is_flag) given->insert(name);
     if (!select && rule == a.flags.end()) {
       if (a.native_flags) {
         out->push_back(w);
@@ -369,14 +373,16 @@ Result<Adapted> AdaptInvocation(const Adapter& a, const std::vector<std::string>
   MOELOG_RETURN_IF_ERROR(AdaptEnv(a, env, &common));
   std::string selected;
   if (!a.select_runs_env.empty() && env.count(a.select_runs_env)) selected = env.at(a.select_runs_env);
-  MOELOG_RETURN_IF_ERROR(AdaptFlags(a, args, &common, &selected));
+  std::set<std::string> given;
+  MOELOG_RETURN_IF_ERROR(AdaptFlags(a, args, &common, &selected, &given));
   if (a.runs.empty()) {
     out.runs.push_back({"", std::move(common)});
     return out;
   }
   std::vector<std::string> labels = SplitComma(selected);
   if (selected.empty())
-    for (const auto& r : a.runs) labels.push_back(r.label);
+    for (const auto& r : a.runs)
+      if (r.only_with.empty() || given.count(r.only_with)) labels.push_back(r.label);
   for (const auto& label : labels) {
     auto run = std::find_if(a.runs.begin(), a.runs.end(), [&](const AdapterRun& r) { return r.label == label; });
     if (run == a.runs.end()) {

@@ -34,6 +34,7 @@ struct ArgRule {
 struct AdapterRun {
   std::string label;              // "ref_dp", "data x expert"
   std::vector<std::string> args;  // moelog bench arguments of this run
+  std::string only_with;          // a harness flag: the run is made only when the command gives it
 };
 
 // A revision of the harness whose defaults or semantics differ from today's.

@@ -55,6 +55,9 @@ void AddOptions(CLI::App& app, engine::BenchConfig& c) {
   app.add_option("--trace-dir", c.trace_dir, "accepted for compatibility; moelog writes no profiler traces");
   app.add_option("--devices", c.devices, "devices for ep/dp (cpu target)")->capture_default_str();
   app.add_option("--mesh", c.mesh, "data=A,expert=B");
+  app.add_option("--mlp-path", c.mlp_path, "the layer as bench_moe_mlp_profile.py runs it: ref_dp, staged_dp (dp), fused_ep (ep)")
+      ->check(choice({"ref_dp", "staged_dp", "fused_ep"}));
+  app.add_flag("--staged-parallel", c.staged_parallel, "staged_dp: overlap its stages");
   app.add_option("--quant-mode", c.quant_mode, "")
       ->check(choice({"none", "int8", "int8_routed", "int8_all", "int8_routed_prequant"}))->capture_default_str();
   app.add_option("--null-route-frac", c.null_route_frac, "")->capture_default_str();

@@ -959,19 +959,22 @@ class Planner {
       MemoRaw(&c);
       return;
     }
-    const bool as_written =
-        h.native_flags && h.flags.empty() && h.env.empty() && h.defaults.empty() && adapted->runs.size() == 1;
-    if (!as_written && !loop_vars_.empty())
-      shell_unplannable_ = "harness " + h.name + " (its own flags) inside a loop";
-    std::vector<std::string> scripts;
-    for (const AdaptedRun& run : adapted->runs) {
-      std::vector<std::string> args;
-      if (as_written) {  // the command's words, after the revision's
-        for (size_t k = 0; k + raw_args.size() < run.args.size(); ++k) args.push_back(ShellQuote(run.args[k]));
-        args.insert(args.end(), raw_args.begin(), raw_args.end());
-      } else {
-        for (const auto& a : run.args) args.push_back(ShellQuote(a));
+    // Each run's arguments as shell words: the command's own words as written
+    // where the adapter passes them on (so a loop's `$tk` stays a variable),
+    // the adapter's words quoted.
+    auto symbolic = SymbolicRuns(h, raw_args, expanded, *adapted, env, vars);
+    if (!symbolic) {
+      symbolic.emplace();
+      for (const AdaptedRun& run : adapted->runs) {
+        symbolic->emplace_back();
+        for (const auto& a : run.args) symbolic->back().push_back(ShellQuote(a));
       }
+      if (!loop_vars_.empty()) shell_unplannable_ = "harness " + h.name + ": a value it maps given by a loop variable";
+    }
+    std::vector<std::string> scripts;
+    for (size_t r = 0; r < adapted->runs.size(); ++r) {
+      const AdaptedRun& run = adapted->runs[r];
+      const std::vector<std::string>& args = (*symbolic)[r];
       auto rewritten = AddBench(c, h.name, JoinRaw(words), args, env, vars, RenderEnv(c), {run.label, adapted->revision});
       if (!rewritten) return;
       scripts.push_back(*rewritten);
@@ -981,6 +984,39 @@ class Planner {
     if (scripts.size() > 1) joined += "}" + RenderRedirs(c);
     else joined += RenderRedirs(c);
     Memo(&c, joined, RenderSimpleRaw(c));
+  }
+
+  // The adapter's translation of the command's words as written: each value
+  // word stands in for itself, so the translation is redone on placeholders
+  // and they are put back. Nullopt when a flag name is not literal or a value
+  // the adapter maps (a value map needs the value) is not: only the expanded
+  // translation holds then.
+  std::optional<std::vector<std::vector<std::string>>> SymbolicRuns(
+      const Adapter& h, const std::vector<std::string>& raw_args, const std::vector<std::string>& expanded,
+      const Adapted& adapted, const std::map<std::string, std::string>& env, const Vars& vars) const {
+    std::vector<std::string> tokens;
+    std::map<std::string, std::string> back;
+    for (size_t i = 0; i < raw_args.size(); ++i) {
+      if (expanded[i].rfind("--", 0) == 0) {
+        if (raw_args[i] != expanded[i]) return std::nullopt;
+        tokens.push_back(raw_args[i]);
+        continue;
+      }
+      tokens.push_back("\x01" + std::to_string(i) + "\x01");
+      back[tokens.back()] = raw_args[i];
+    }
+    auto sym = AdaptInvocation(h, tokens, HarnessEnv(env, vars), opts_.context);
+    if (!sym.ok() || sym->runs.size() != adapted.runs.size()) return std::nullopt;
+    std::vector<std::vector<std::string>> out;
+    for (size_t r = 0; r < sym->runs.size(); ++r) {
+      if (sym->runs[r].args.size() != adapted.runs[r].args.size()) return std::nullopt;
+      out.emplace_back();
+      for (const auto& w : sym->runs[r].args) {
+        auto it = back.find(w);
+        out.back().push_back(it != back.end() ? it->second : ShellQuote(w));
+      }
+    }
+    return out;
   }
 
   // The variables a harness process sees: the command's prefixes, the

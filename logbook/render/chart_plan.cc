@@ -25,7 +25,7 @@ const std::vector<std::string>& NumericAxes() {
 }
 
 const std::vector<std::string>& CategoricalAxes() {
-  static const std::vector<std::string> k = {"backend", "impl", "remat_mode", "parallel_mode", "quant_mode",
+  static const std::vector<std::string> k = {"mlp_path", "backend", "impl", "remat_mode", "parallel_mode", "quant_mode",
                                              "routing_pack_strategy", "distribution", "queue_mode", "bench_pass",
                                              "target", "ep_comm_path", "shared_fused"};
   return k;
@@ -74,7 +74,7 @@ std::string ValueLabel(const std::string& key, const std::string& raw) {
       {"hidden", "H="}, {"mlp_dim", "M="}, {"tokens", "T="}, {"experts", "E="}, {"null_route_frac", "null "},
       {"quant_mode", "quant "}, {"remat_mode", "remat "}, {"capacity_factor", "cf "}, {"ep_comm_path", ""},
       {"ep_dispatch", ""}, {"backend", ""}, {"impl", ""}, {"distribution", ""}, {"routing_pack_strategy", ""},
-      {"queue_mode", ""}, {"bench_pass", ""}, {"dtype", ""}};
+      {"queue_mode", ""}, {"bench_pass", ""}, {"dtype", ""}, {"mlp_path", ""}};
   auto it = kPrefix.find(key);
   return it != kPrefix.end() ? it->second + v : key + "=" + v;
 }
@@ -109,8 +109,21 @@ std::vector<std::string> OrderedValues(const std::vector<ChartPoint>& points, co
   return out;
 }
 
+// Whether each point's `key` value is fixed by its `by` value.
+bool FollowsFrom(const std::vector<ChartPoint>& points, const std::string& by, const std::string& key) {
+  std::map<std::string, std::string> seen;
+  for (const auto& p : points) {
+    const auto b = ValueOf(p, by), v = ValueOf(p, key);
+    const std::string bv = b ? *b : "", vv = v ? *v : "";
+    if (!seen.emplace(bv, vv).second && seen[bv] != vv) return false;
+  }
+  return true;
+}
+
 // The config keys whose values differ between the points. The device count
-// and mesh follow the parallel mode: one key, not two.
+// and mesh follow the parallel mode: one key, not two. An mlp_profile path
+// (mlp_path) names its program: the keys its adapter sets with it (parallel
+// mode, impl, staged_parallel) follow from it.
 std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
   std::set<std::string> keys;
   for (const auto& p : points)
@@ -122,6 +135,12 @@ std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
   if (Contains(varied, "parallel_mode"))
     varied.erase(std::remove_if(varied.begin(), varied.end(),
                                 [](const std::string& k) { return k == "devices" || k == "mesh"; }),
+                 varied.end());
+  if (Contains(varied, "mlp_path"))
+    varied.erase(std::remove_if(varied.begin(), varied.end(),
+                                [&](const std::string& k) {
+                                  return k != "mlp_path" && FollowsFrom(points, "mlp_path", k);
+                                }),
                  varied.end());
   return varied;
 }
@@ -193,7 +212,7 @@ Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::
       return Status::InvalidArgument("--x " + x_option + " is not a chart axis (numeric: topk, null_route_frac, "
                                      "mlp_dim, tokens, experts, devices, hidden, shared_expert_dim; categorical: "
                                      "backend, impl, remat_mode, parallel_mode, quant_mode, routing_pack_strategy, "
-                                     "distribution, queue_mode, bench_pass, target, ep_comm_path, shared_fused)");
+                                     "distribution, queue_mode, bench_pass, target, ep_comm_path, shared_fused, mlp_path)");
     if (OrderedValues(points, x_opt).size() < 2) return Status::NotFound("the runs do not vary " + x_opt);
     (IsNumericAxis(x_opt) ? *numeric : *categorical) = x_opt;
     return Status::Ok();

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -38,7 +39,7 @@ std::string Fixed(double v, int decimals) {
   return buf;
 }
 
-const char* kPriority[] = {"parallel_mode", "topk", "routing_pack_strategy", "distribution", "queue_mode", "mode",
+const char* kPriority[] = {"mlp_path", "parallel_mode", "topk", "routing_pack_strategy", "distribution", "queue_mode", "mode",
                            "remat_mode", "quant_mode", "backend", "impl", "bench_pass", "pass", "tokens", "hidden",
                            "mlp_dim", "experts", "shared_expert_dim", "shared_fused", "dtype"};
 
@@ -92,6 +93,19 @@ TableRow RowFromRecord(const RunRecord& record) {
   return row;
 }
 
+// Whether `values` (one per row) is a function of `by` (same rows): equal
+// `by` values always come with equal `values`.
+bool FollowsFrom(const std::vector<std::string>& by, const std::vector<std::string>& values) {
+  std::map<std::string, std::string> seen;
+  for (size_t i = 0; i < by.size(); ++i)
+    if (!seen.emplace(by[i], values[i]).second && seen[by[i]] != values[i]) return false;
+  return true;
+}
+
+// The varying keys, in kPriority order, without keys whose values repeat an
+// earlier column's. An mlp_profile path (mlp_path) names its program: the
+// keys its adapter sets with it (parallel mode, impl, staged_parallel) are
+// implied and left out.
 std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows) {
   std::set<std::string> keys;
   for (const auto& r : rows)
@@ -112,6 +126,7 @@ std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows) {
     std::set<std::string> distinct(values.begin(), values.end());
     if (distinct.size() < 2) continue;
     if (std::find(seen.begin(), seen.end(), values) != seen.end()) continue;
+    if (!seen.empty() && out.front() == "mlp_path" && FollowsFrom(seen.front(), values)) continue;
     seen.push_back(values);
     out.push_back(k);
   }

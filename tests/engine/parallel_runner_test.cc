@@ -19,6 +19,7 @@ struct Case {
   int64_t devices = 4, shared = 0;
   double null_frac = 0.0;
   double drop_cf = 0.0;  // > 0: --capacity-policy drop with this factor
+  std::string mlp_path = {};  // bench_moe_mlp_profile.py's path, as its adapter configures it
 };
 
 std::string Name(const Case& c) {
@@ -27,12 +28,22 @@ std::string Name(const Case& c) {
   if (!c.mesh.empty()) s += "_mesh" + c.mesh;
   if (c.null_frac > 0) s += "_null";
   if (c.drop_cf > 0) s += "_drop";
+  if (!c.mlp_path.empty()) s += "_" + c.mlp_path;
   for (char& ch : s)
     if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return s;
 }
 
 void PrintTo(const Case& c, std::ostream* os) { *os << Name(c); }
+
+// bench_moe_mlp_profile.py's three paths as data/adapters/mlp_profile.json
+// runs them on the engine: ref_dp and staged_dp data parallel, fused_ep
+// expert parallel; outputs and gradients equal the single-device layer's.
+std::vector<Case> MlpProfileCases(const std::string& pass) {
+  return {{"dp", "compact_psum", "compact", "", "baseline", "bfloat16", pass, 4, 0, 0.0, 0.0, "ref_dp"},
+          {"dp", "compact_psum", "compact", "", "fused_w13", "bfloat16", pass, 4, 0, 0.0, 0.0, "staged_dp"},
+          {"ep", "compact_psum", "compact", "", "fast", "bfloat16", pass, 4, 0, 0.0, 0.0, "fused_ep"}};
+}
 
 // Runs one case and checks it. Under MPI the numerics exist on rank 0 only.
 void CheckCase(const Case& k) {
@@ -44,6 +55,7 @@ void CheckCase(const Case& k) {
                                    std::to_string(k.shared), "--check-numerics", "--queue-mode", "full",
                                    "--null-route-frac", std::to_string(k.null_frac), "--stage-timing"};
   if (!k.mesh.empty()) args.insert(args.end(), {"--mesh", k.mesh});
+  if (!k.mlp_path.empty()) args.insert(args.end(), {"--mlp-path", k.mlp_path, "--staged-parallel"});
   if (k.drop_cf > 0)
     args.insert(args.end(), {"--capacity-policy", "drop", "--capacity-factor", std::to_string(k.drop_cf)});
   auto cfg = logbook::ParseBenchArgs(args);
@@ -141,6 +153,7 @@ TEST(ParallelMpiRunnerTest, EveryPathMatchesSingleDeviceUnderMpi) {
     CheckCase({"dp", "compact_psum", "compact", "", "fast", "bfloat16", pass, 4, 16});
     CheckCase({"ep", "a2a", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16});
     CheckCase({"ep", "a2a", "compact", "", "fast", "float32", pass, 4, 16, 0.0, 0.75});
+    for (const Case& c : MlpProfileCases(pass)) CheckCase(c);
   }
 }
 
@@ -226,6 +239,7 @@ std::vector<Case> Cases() {
     v.push_back({"ep", "compact_psum", "dense_masked", "", "baseline", "float32", pass, 4, 0, 0.0, 0.75});
     v.push_back({"dp", "compact_psum", "compact", "", "preweight", "float32", pass, 4, 0, 0.0, 0.75});
     v.push_back({"ep", "a2a", "compact", "data=2,expert=2", "fast", "float32", pass, 4, 16, 0.0, 0.75});
+    for (const Case& c : MlpProfileCases(pass)) v.push_back(c);
   }
   return v;
 }

@@ -228,5 +228,67 @@ TEST_F(V5pFindings, RingKeepsAQuarterOfTheOutputPerChip) {
   EXPECT_EQ(OutputTokensPerChip(*hw_, one), 32768);
 }
 
+// bench_moe_mlp_profile.py's paths (entries 17:25, 17:58, 18:00): fused_ep is
+// ahead of staged_dp at every topk on 3072/3072 and at topk <= 4 on 2048/2048,
+// behind it at topk >= 6 on 2048/2048; the reference DP path is the slowest
+// DP path. The shape: T=32768, E=64, H=M, forward, random logits, 4 chips.
+TEST_F(V5pFindings, MlpProfileCrossoverByShapeAndTopk) {
+  auto path = [&](const char* p, int64_t h, int64_t k) {
+    return Run([&](BenchConfig& c) {
+      c.hidden = c.mlp_dim = h; c.experts = 64; c.topk = k; c.shared_expert_dim = 0; c.bench_pass = "forward";
+      c.mlp_path = p; c.staged_parallel = true; c.parallel_mode = std::string(p) == "fused_ep" ? "ep" : "dp";
+    }).tflops;
+  };
+  for (int64_t k : {1, 2, 4, 6, 8}) {
+    EXPECT_GT(path("fused_ep", 3072, k), path("staged_dp", 3072, k)) << "3072/3072 k=" << k;
+    if (k <= 4) EXPECT_GT(path("fused_ep", 2048, k), path("staged_dp", 2048, k)) << "2048/2048 k=" << k;
+    else EXPECT_LT(path("fused_ep", 2048, k), path("staged_dp", 2048, k)) << "2048/2048 k=" << k;
+    for (int64_t h : {2048, 3072}) EXPECT_LT(path("ref_dp", h, k), path("staged_dp", h, k)) << h << " k=" << k;
+  }
+}
+
+// The physics of the mlp_profile terms: the DP paths place every expert's
+// weights on every chip (time grows with the weights, whatever topk), fused_ep
+// a quarter of them; fused_ep's row copies cost one ICI hop latency per
+// assignment per chip once they outlast the compute; --staged-parallel only
+// hides time.
+TEST_F(V5pFindings, MlpProfileTermsArePhysical) {
+  auto mc = [&](const char* p, int64_t h, int64_t k, bool staged_parallel) {
+    return Case([&](BenchConfig& c) {
+      c.hidden = c.mlp_dim = h; c.experts = 64; c.topk = k; c.shared_expert_dim = 0; c.bench_pass = "forward";
+      c.mlp_path = p; c.staged_parallel = staged_parallel;
+      c.parallel_mode = std::string(p) == "fused_ep" ? "ep" : "dp";
+    });
+  };
+  auto stage = [&](const ModelCase& c, const std::string& name) {
+    const Prediction pr = Predict(*hw_, *params_, c);
+    for (int i = 0; i < pr.num_stages; ++i)
+      if (pr.stages[i].name == name) return pr.stages[i].seconds;
+    return 0.0;
+  };
+  const double w_ratio = (3072.0 * 3072.0) / (2048.0 * 2048.0);
+  EXPECT_NEAR(stage(mc("ref_dp", 3072, 2, false), "input_placement") /
+                  stage(mc("ref_dp", 2048, 2, false), "input_placement"), w_ratio, 0.05);
+  EXPECT_DOUBLE_EQ(stage(mc("ref_dp", 2048, 1, false), "input_placement"),
+                   stage(mc("ref_dp", 2048, 8, false), "input_placement"));
+  // The origin's busiest link: the DP paths' weights replicated to 3 chips over
+  // 2 links (2 whole copies), fused_ep's in quarter shards (2 of them); x is
+  // token-sharded for both.
+  const double w = 64.0 * 3 * 2048 * 2048 * 2, x = 32768.0 * 2048 * 2;
+  EXPECT_NEAR(stage(mc("ref_dp", 2048, 2, false), "input_placement") /
+                  stage(mc("fused_ep", 2048, 2, false), "input_placement"),
+              (2 * w + 2 * x / 4) / (2 * w / 4 + 2 * x / 4), 1e-9);
+  EXPECT_NEAR(stage(mc("ref_dp", 2048, 4, false), "experts") / stage(mc("ref_dp", 2048, 2, false), "experts"), 2.0,
+              0.01);
+  const ModelCase f8 = mc("fused_ep", 2048, 8, false);
+  const double rows = static_cast<double>(f8.real_assignments) / 4.0;
+  EXPECT_NEAR(stage(f8, "experts") + stage(f8, "dispatch"), rows * hw_->ici_hop_latency_s, 1e-9);
+  const double plain = Predict(*hw_, *params_, mc("staged_dp", 2048, 4, false)).time_s;
+  const double overlapped = Predict(*hw_, *params_, mc("staged_dp", 2048, 4, true)).time_s;
+  EXPECT_LT(overlapped, plain);
+  EXPECT_GT(overlapped, plain - std::min(stage(mc("staged_dp", 2048, 4, false), "input_placement"),
+                                         stage(mc("staged_dp", 2048, 4, false), "experts")));
+}
+
 }  // namespace
 }  // namespace moelog::engine::v5p

@@ -33,7 +33,8 @@ TEST(Launchers, MatchingIsPathComponentAligned) {
   EXPECT_EQ(d.FindInterpreter("perl"), nullptr);
   const Adapter* p = d.FindHarness("lib/levanter/scripts/bench/bench_moe_mlp_profile.py");
   ASSERT_NE(p, nullptr);
-  EXPECT_FALSE(p->no_adapter.empty());
+  EXPECT_EQ(p->name, "mlp_profile");
+  EXPECT_EQ(p->runs.size(), 3u);  // ref_dp, staged_dp, fused_ep
 }
 
 TEST(Launchers, SchemaErrorsNameTheKey) {

@@ -125,7 +125,7 @@ TEST(ShellPlan, SeedLogbookEpBenchmark) {
   ASSERT_FALSE(text.empty());
   auto cmds = LogbookCommands(text);
   ASSERT_GE(cmds.size(), 20u);
-  int runnable = 0, no_adapter = 0, na = 0;
+  int runnable = 0, no_adapter = 0, na = 0, mlp_profile = 0;
   for (const auto& cmd : cmds) {
     Plan p = PlanCommand(cmd);
     SCOPED_TRACE(cmd + "\n=> " + p.Summary());
@@ -136,7 +136,10 @@ TEST(ShellPlan, SeedLogbookEpBenchmark) {
       EXPECT_FALSE(p.needs_shell) << p.rewritten_script;
       EXPECT_EQ(p.rewritten_script.find("dev_tpu"), std::string::npos);
       EXPECT_EQ(p.rewritten_script.find("bench_moe_hillclimb"), std::string::npos);
-      EXPECT_NE(p.harness_script.find("bench_moe_hillclimb.py"), std::string::npos);
+      EXPECT_EQ(p.rewritten_script.find("bench_moe_mlp_profile"), std::string::npos);
+      const bool mlp = p.harness_script.find("bench_moe_mlp_profile.py") != std::string::npos;
+      EXPECT_TRUE(mlp || p.harness_script.find("bench_moe_hillclimb.py") != std::string::npos);
+      if (mlp) ++mlp_profile;
       for (const auto& inv : p.invocations) {
         EXPECT_EQ(inv.config.target, "v5p");
         EXPECT_EQ(inv.canonical_config, engine::CanonicalConfigJson(inv.config));
@@ -150,7 +153,8 @@ TEST(ShellPlan, SeedLogbookEpBenchmark) {
     }
   }
   EXPECT_GE(runnable, 15);
-  EXPECT_EQ(no_adapter, 3);  // the three bench_moe_mlp_profile.py entries
+  EXPECT_EQ(no_adapter, 0);
+  EXPECT_EQ(mlp_profile, 3);  // the three bench_moe_mlp_profile.py entries, through their adapter
   EXPECT_GE(na, 1);
 }
 
