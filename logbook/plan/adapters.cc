@@ -449,6 +449,12 @@ Result<std::vector<Adapter>> LoadAdapters(const std::string& dir) {
 
 std::map<std::string, std::map<std::string, double>> ParseAdapterOutput(const Adapter& a, const std::string& text) {
   std::map<std::string, std::map<std::string, double>> out;
+  for (const auto& m : AdapterOutputLines(a, text)) out[m.label][m.metric] = m.value;
+  return out;
+}
+
+std::vector<AdapterMetric> AdapterOutputLines(const Adapter& a, const std::string& text) {
+  std::vector<AdapterMetric> out;
   std::vector<std::regex> res;
   for (const auto& r : a.output) res.emplace_back(r.pattern);
   std::istringstream in(text);
@@ -461,7 +467,7 @@ std::map<std::string, std::map<std::string, double>> ParseAdapterOutput(const Ad
       const std::string v = m[static_cast<size_t>(r.value_group)].str();
       const double x = std::strtod(v.c_str(), &end);
       if (end == v.c_str()) continue;
-      out[r.label_group > 0 ? m[static_cast<size_t>(r.label_group)].str() : ""][r.metric] = x;
+      out.push_back({r.label_group > 0 ? m[static_cast<size_t>(r.label_group)].str() : "", r.metric, x});
     }
   }
   return out;

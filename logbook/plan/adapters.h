@@ -115,8 +115,15 @@ std::vector<std::pair<std::string, std::string>> BuiltinAdapterTexts();
 // IOError when DIR cannot be read; InvalidArgument for a schema error.
 Result<std::vector<Adapter>> LoadAdapters(const std::string& dir);
 
-// Metrics of the real harness's output by run label (AdaptInvocation's
-// labels; "" for an adapter with one run). Lines no rule matches are ignored.
+// One metric the real harness printed: for run `label` (AdaptInvocation's
+// labels; "" for an adapter with one run).
+struct AdapterMetric {
+  std::string label, metric;
+  double value = 0;
+};
+// Every metric line of the output, in order. Lines no rule matches are ignored.
+std::vector<AdapterMetric> AdapterOutputLines(const Adapter& a, const std::string& text);
+// The same by run label (a label printed twice keeps its last values).
 std::map<std::string, std::map<std::string, double>> ParseAdapterOutput(const Adapter& a, const std::string& text);
 
 // Whether an entry's commit (as the entry writes it) names `prefix`'s commit.

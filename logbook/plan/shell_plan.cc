@@ -963,6 +963,13 @@ class Planner {
     // where the adapter passes them on (so a loop's `$tk` stays a variable),
     // the adapter's words quoted.
     auto symbolic = SymbolicRuns(h, raw_args, expanded, *adapted, env, vars);
+    // Values from the environment are written into the script as they are in
+    // this iteration; inside a loop bash would need them per iteration.
+    if (!loop_vars_.empty()) {
+      const auto seen = HarnessEnv(env, vars);
+      for (const auto& [name, rule] : h.env)
+        if (seen.count(name)) shell_unplannable_ = "harness " + h.name + " configured by " + name + " inside a loop";
+    }
     if (!symbolic) {
       symbolic.emplace();
       for (const AdaptedRun& run : adapted->runs) {

@@ -171,6 +171,48 @@ void FailFirstInvocation(const ProcessResult& r, double timeout_s, const char* w
                          : Status::Internal("script exited with status " + std::to_string(r.exit_status) + " " + when);
 }
 
+// A real-harness run of harnesses whose adapters read their output (output
+// rules): each metric line goes to the first invocation, in plan order, of
+// that adapter and run label that has no value for that metric yet. False
+// when no invocation's adapter has output rules (the hillclimb harness's
+// own lines are read as for every other run).
+bool AttributeAdapterOutput(const Plan& plan, const LauncherTable& table, const ProcessResult& r,
+                            PlanOutcome* out) {
+  std::map<std::string, const Adapter*> adapters;
+  for (const auto& inv : plan.invocations)
+    for (const auto& a : table.harnesses)
+      if (a.name == inv.harness && !a.output.empty()) adapters.emplace(a.name, &a);
+  if (adapters.empty()) return false;
+  for (const auto& [name, a] : adapters)
+    for (const AdapterMetric& m : AdapterOutputLines(*a, r.stdout_text))
+      for (size_t i = 0; i < plan.invocations.size(); ++i) {
+        const BenchInvocation& inv = plan.invocations[i];
+        InvocationOutcome& o = out->invocations[i];
+        if (inv.harness != name || inv.label != m.label) continue;
+        if (o.runs.empty()) o.runs.emplace_back();
+        if (o.runs[0].metrics.count(m.metric)) continue;
+        o.runs[0].metrics[m.metric] = m.value;
+        break;
+      }
+  bool failure_told = false;
+  for (InvocationOutcome& o : out->invocations) {
+    o.ran = !o.runs.empty();
+    if (o.ran) continue;
+    if (!failure_told && (r.timed_out || r.exit_status != 0)) {
+      failure_told = true;
+      o.ran = true;
+      o.timed_out = r.timed_out;
+      o.exit_status = r.timed_out ? -1 : r.exit_status;
+      o.stderr_text = r.stderr_text;
+      o.status = r.timed_out ? Status::Timeout("timed out") : Status::Internal("script exited with status " +
+                                                                                  std::to_string(r.exit_status));
+      continue;
+    }
+    o.status = Status::NotFound("the output has no line of this run");
+  }
+  return true;
+}
+
 // Runs a script under bash and attributes its output sections to the plan's
 // invocations in order.
 PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerOptions& opts,
@@ -185,6 +227,10 @@ PlanOutcome RunScript(const Plan& plan, const std::string& script, const RunnerO
   out.invocations.resize(plan.invocations.size());
   for (size_t i = 0; i < out.invocations.size(); ++i) out.invocations[i].index = i;
   if (!TakeScriptResult(r, &out)) return out;
+  for (auto& o : out.invocations) o.start_time = start, o.end_time = end;
+  if (mode == "real-harness" &&
+      AttributeAdapterOutput(plan, opts.launchers ? *opts.launchers : DefaultLauncherTable(), *r, &out))
+    return out;
   ParsedOutput parsed = ParseHarnessOutput(r->stdout_text);
   std::vector<std::string> sections = SplitSections(r->stdout_text);
   const size_t n = out.invocations.size();

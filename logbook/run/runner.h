@@ -27,6 +27,7 @@
 #include "engine/status.h"
 #include "logbook/run/output_parse.h"
 #include "logbook/store/run_store.h"
+#include "logbook/plan/launchers.h"
 #include "logbook/plan/shell_plan.h"
 
 namespace moelog::logbook {
@@ -60,6 +61,9 @@ struct RunnerOptions {
   // When non-empty and the plan runs without a shell, only these invocation
   // indices run (the others were cache hits). Ignored for shell runs.
   std::vector<size_t> only;
+  // Real-harness runs: the table whose adapters' output rules read the
+  // output of harnesses other than hillclimb (null: the built-in one).
+  const LauncherTable* launchers = nullptr;
 };
 
 // The outcome of one invocation.

@@ -151,11 +151,11 @@ TEST(Adapters, RevisionsByCommitThenByDate) {
 
 TEST(Adapters, OutputRulesGiveMetricsPerRun) {
   const Adapter a = Load("compare_meshes.json");
-  const auto m = ParseAdapterOutput(a, "warming up\n[data] step_time_ms=4.5\n[data x expert] step_time_ms=3.25\n"
-                                       "[data] step_time_ms=oops\n");
+  const auto m = ParseAdapterOutput(a, "warming up\n[data] step_time_s=4.5\n[data x expert] step_time_s=3.25\n"
+                                       "[data] step_time_s=oops\n");
   ASSERT_EQ(m.size(), 2u);
-  EXPECT_DOUBLE_EQ(m.at("data").at("time_ms"), 4.5);
-  EXPECT_DOUBLE_EQ(m.at("data x expert").at("time_ms"), 3.25);
+  EXPECT_DOUBLE_EQ(m.at("data").at("time_s"), 4.5);
+  EXPECT_DOUBLE_EQ(m.at("data x expert").at("time_s"), 3.25);
 }
 
 TEST(Adapters, PlannerExpandsAnInvocationIntoLabelledRuns) {

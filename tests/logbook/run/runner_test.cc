@@ -353,6 +353,38 @@ TEST(Runner, RealHarnessModeRunsTheScriptUnchanged) {
   EXPECT_DOUBLE_EQ(out->invocations[1].runs[0].metrics.at("tflops"), 5.0);
 }
 
+// A harness adapted by a file alone, run unchanged: its adapter's output
+// rules read its lines, each metric to its run (by label, in order).
+TEST(Runner, RealHarnessOutputReadByItsAdapter) {
+  std::string dir = TempDir("real_adapter");
+  std::filesystem::create_directories(dir + "/bench");
+  WriteExecutable(dir + "/bench/compare_meshes.py", "#!/bin/bash\n"
+                                                     "echo \"[data] step_time_s=0.0${MOE_TOPK}5\"\n"
+                                                     "echo \"[data x expert] step_time_s=0.0${MOE_TOPK}3\"\n");
+  LauncherTable table = DefaultLauncherTable();
+  ASSERT_TRUE(AddAdapters(std::string(MOELOG_TEST_DATA_DIR) + "/golden/adapters/adapters", &table).ok());
+  PlanOptions po;
+  po.launchers = &table;
+  Plan plan = PlanCommand("for k in 2 4; do MOE_TOPK=$k ./bench/compare_meshes.py; done", po);
+  ASSERT_EQ(plan.verdict, PlanVerdict::kRunnable) << plan.Summary();
+  ASSERT_EQ(plan.invocations.size(), 4u);
+  RunnerOptions o;
+  o.mode = RunMode::kRealHarness;
+  o.allow_shell = true;
+  o.sandbox = "none";
+  o.working_dir = dir;
+  o.launchers = &table;
+  auto out = RunPlan(plan, o);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  const double want[] = {0.025, 0.023, 0.045, 0.043};  // k=2 data, data x expert; k=4 ...
+  for (size_t i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(out->invocations[i].runs.size(), 1u);
+    EXPECT_TRUE(out->invocations[i].status.ok());
+    EXPECT_DOUBLE_EQ(out->invocations[i].runs[0].metrics.at("time_s"), want[i]);
+  }
+}
+
 // The in-process fast path and a subprocess of the real binary agree (v5p is
 // modeled and deterministic), and both agree with RunBench called directly.
 TEST(Runner, InProcessMatchesSubprocess) {
