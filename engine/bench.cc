@@ -37,6 +37,7 @@ nlohmann::json RunToJson(const RunResult& r) {
   j["ep_comm_path"] = r.ep_comm_path;
   j["mesh"] = r.mesh;
   j["source"] = r.source;
+  if (!r.unvalidated.empty()) j["unvalidated"] = r.unvalidated;
   j["devices"] = r.devices;
   for (const auto& [k, v] : HeadlineFigures(r)) j[k] = v;
   j["time_samples_s"] = r.time.samples_s;
@@ -111,6 +112,8 @@ std::string FormatRun(const BenchConfig& c, const RunResult& r) {
        " tflops_per_device=" + Fmt("%.3f", r.tflops_per_device) +
        " time_median_s=" + Fmt("%.6f", r.time.median_s) + " time_min_s=" + Fmt("%.6f", r.time.min_s) +
        " time_max_s=" + Fmt("%.6f", r.time.max_s) + (r.mfu > 0 ? " mfu=" + Fmt("%.4f", r.mfu) : "") + "\n";
+  if (!r.unvalidated.empty())
+    s += p + "model unvalidated: no calibration row covers " + r.unvalidated + " (physics, unchecked)\n";
   s += tk + "run_stats runs=" + std::to_string(r.run_stats.runs) + " mean=" + Fmt("%.2f", r.run_stats.mean) +
        " p95=" + Fmt("%.1f", r.run_stats.p95) + " max=" + std::to_string(r.run_stats.max) + "\n";
   s += tk + "load_stats min=" + std::to_string(r.load_stats.min) + " max=" + std::to_string(r.load_stats.max) +

@@ -45,6 +45,7 @@ struct RunResult {
   RunPoint point;
   std::string pass, backend, remat_mode, quant_mode, parallel_mode, ep_comm_path, mesh;
   std::string source = "measured";  // measured | modeled
+  std::string unvalidated;           // modeled on paths no calibration row covers: "parallel_mode=dp, ..."
   int64_t devices = 1;
   TimingStats time;
   double flops = 0;             // harness convention (docs/harness.md §3.2)

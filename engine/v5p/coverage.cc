@@ -58,12 +58,17 @@ std::vector<std::string> UncalibratedPaths(const std::map<std::string, std::stri
   // whatever impl or parallel mode the engine computes it with on cpu.
   const auto path = config.find("mlp_path");
   if (path != config.end() && !path->second.empty()) {
-    std::vector<std::string> out;
     if (!Covered(CalibratedPathValues().at("mlp_path"), path->second)) out.push_back("mlp_path=" + path->second);
     return out;
   }
   const auto mode = config.find("parallel_mode");
   const bool ep = mode != config.end() && mode->second == "ep";
+  // Every calibration row ran the whole slice on one axis (EP: expert=4, the
+  // hillclimb default); another mesh (data x expert, or fewer chips) is
+  // physics no row checked.
+  const auto mesh = config.find("mesh");
+  if (mesh != config.end() && !mesh->second.empty() && !(ep && mesh->second == "data=1,expert=4"))
+    out.push_back("mesh=" + mesh->second);
   for (const auto& [key, values] : CalibratedPathValues()) {
     auto it = config.find(key);
     if (it == config.end() || it->second.empty()) continue;

@@ -1,10 +1,11 @@
 // Which harness paths the v5p model's calibration data covers. The model is
-// physics with efficiencies fitted on the hillclimb rows of
+// physics with efficiencies fitted on the hillclimb and mlp_profile rows of
 // data/seed_measurements.csv; a configuration that takes a path those rows
 // never measured (int8, null routing, the ring or all-to-all EP collectives,
-// data parallelism, capacity limits, the other expert-MLP variants, an
-// unvalidated chip file) is a prediction nobody has checked, and moelog says
-// so beside its figures. tests/engine/v5p_coverage_test.cc checks this list
+// the hillclimb harness's data parallelism, a data x expert mesh, capacity
+// limits, the other expert-MLP variants, an unvalidated chip file) is a
+// prediction nobody has checked, and moelog says so beside its figures and
+// in `moelog bench`'s output ("model unvalidated: ..."). tests/engine/v5p_coverage_test.cc checks this list
 // against the CSV.
 #ifndef MOELOG_ENGINE_V5P_COVERAGE_H_
 #define MOELOG_ENGINE_V5P_COVERAGE_H_

@@ -2,14 +2,29 @@
 // prints from the analytical model (engine/v5p/model.h), the chip description
 // (--hardware) and the fitted parameters (--model-params).
 #include <cstdio>
+#include <map>
+#include <string>
 
 #include "engine/backend.h"
+#include "engine/v5p/coverage.h"
 #include "engine/v5p/hardware.h"
 #include "engine/v5p/model.h"
 #include "engine/v5p/params.h"
 
 namespace moelog::engine {
 namespace {
+
+// The keys that choose the model's path, as a stored run holds them.
+std::map<std::string, std::string> PathConfig(const BenchConfig& c, const RunPoint& p) {
+  char frac[32];
+  std::snprintf(frac, sizeof frac, "%g", p.null_frac);
+  return {{"backend", c.backend},         {"impl", p.impl},
+          {"parallel_mode", c.parallel_mode}, {"ep_dispatch", c.ep_dispatch},
+          {"ep_comm_path", c.ep_comm_path}, {"quant_mode", c.quant_mode},
+          {"capacity_policy", c.EffectiveCapacityPolicy()}, {"null_route_frac", frac},
+          {"hardware", c.hardware},       {"mlp_path", c.mlp_path},
+          {"mesh", c.mesh}};
+}
 
 class V5pBackend : public Backend {
  public:
@@ -51,6 +66,8 @@ class V5pBackend : public Backend {
         r.stages.push_back({pred.stages[i].name, pred.stages[i].seconds, pred.stages[i].bound});
     }
     r.extra["hbm_limit_bytes"] = hw_.hbm_bytes;
+    for (const auto& p : v5p::UncalibratedPaths(PathConfig(config, point)))
+      r.unvalidated += (r.unvalidated.empty() ? "" : ", ") + p;
     if (pred.int8_backward_skipped) r.extra["int8_backward_skipped"] = 1;
     return r;
   }

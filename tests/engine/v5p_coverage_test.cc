@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "engine/bench.h"
 #include "engine/bench_config.h"
 #include "engine/v5p/fit.h"
 #include "engine/v5p/hardware.h"
@@ -77,6 +79,30 @@ TEST(V5pCoverage, NamesEveryUncalibratedPath) {
   EXPECT_TRUE(UncalibratedPaths({{"parallel_mode", "none"}, {"ep_comm_path", "a2a"}}).empty());
   EXPECT_EQ(UncalibratedPaths({{"null_route_frac", "0,0.5"}}), std::vector<std::string>{"null_route_frac=0,0.5"});
   EXPECT_TRUE(UncalibratedPaths({{"null_route_frac", "0.0"}}).empty());
+}
+
+// Meshes: the calibration rows ran EP over the whole slice (expert=4); a data
+// x expert mesh, or fewer chips, is unvalidated. An mlp_profile path is
+// judged by its own rows, whatever parallel mode computes it.
+TEST(V5pCoverage, MeshesAndMlpProfilePaths) {
+  EXPECT_TRUE(UncalibratedPaths({{"parallel_mode", "ep"}, {"mesh", ""}}).empty());
+  EXPECT_TRUE(UncalibratedPaths({{"parallel_mode", "ep"}, {"mesh", "data=1,expert=4"}}).empty());
+  EXPECT_EQ(UncalibratedPaths({{"parallel_mode", "ep"}, {"mesh", "data=2,expert=2"}}),
+            std::vector<std::string>{"mesh=data=2,expert=2"});
+  const auto dp = UncalibratedPaths({{"parallel_mode", "dp"}, {"mesh", "data=2,expert=1"}});
+  EXPECT_NE(std::find(dp.begin(), dp.end(), "parallel_mode=dp"), dp.end());
+  EXPECT_NE(std::find(dp.begin(), dp.end(), "mesh=data=2,expert=1"), dp.end());
+  EXPECT_TRUE(UncalibratedPaths({{"parallel_mode", "dp"}, {"impl", "baseline"}, {"mlp_path", "ref_dp"}}).empty());
+  // The bench output says it too, once per run.
+  BenchConfig c;
+  c.target = "v5p";
+  c.tokens = 4096; c.hidden = 512; c.mlp_dim = 512; c.experts = 8; c.topk = 2;
+  c.impl = "fused_w13"; c.distribution = "random"; c.parallel_mode = "ep"; c.mesh = "data=2,expert=2";
+  ASSERT_TRUE(c.Validate().ok());
+  std::ostringstream out;
+  ASSERT_TRUE(RunBench(c, out).ok());
+  EXPECT_NE(out.str().find("model unvalidated: no calibration row covers mesh=data=2,expert=2"), std::string::npos)
+      << out.str();
 }
 
 }  // namespace
