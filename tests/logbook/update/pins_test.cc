@@ -13,6 +13,7 @@
 #include "logbook/update/session.h"
 #include "logbook/update/update_hooks.h"
 #include "tests/logbook/seed_docs.h"
+#include "tests/logbook/update/ep_seed_checks.h"
 
 namespace moelog::logbook {
 namespace {
@@ -151,17 +152,7 @@ TEST_F(PinsSession, EpSeedPinnedEntriesCompareLikeWithLike) {
   std::ostringstream out, err;
   ASSERT_EQ(RunSession(p, DocumentKind::kLogbook, o, out, err).exit_code, 0) << err.str();
   const auto runs = CountedRuns(*LoadLogbook(p), RunStore::Open(o.db)->get(), {"v5p"});
-  auto tflops = [&](const std::string& entry, const std::string& pm, const std::string& k) {
-    for (const auto& r : runs)
-      if (r.entry_id == entry && r.config.at("parallel_mode") == pm && r.config.at("topk") == k)
-        return r.metrics.at("tflops");
-    ADD_FAILURE() << entry << " " << pm << " k=" << k;
-    return 0.0;
-  };
-  for (const char* k : {"2", "8"}) {
-    EXPECT_LT(tflops("MOE-EP-BENCHMARK-20260209-1340", "ep", k), tflops("MOE-EP-BENCHMARK-20260209-1340", "none", k));
-    EXPECT_LT(tflops("MOE-EP-BENCHMARK-20260209-1344", "ep", k), tflops("MOE-EP-BENCHMARK-20260209-1344", "none", k));
-  }
+  moelog::testing::ExpectDenseMaskedEntriesSlowerThanNone(runs);
 }
 
 }  // namespace
