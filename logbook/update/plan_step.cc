@@ -163,8 +163,13 @@ void PrintPlan(const std::vector<UnitWork>& work, SessionSummary* sum, std::ostr
       out << "  line " << pc.command->line << ": " << pc.plan.Summary() << "\n";
       for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
         const bool hit = pc.runnable && !pc.cached[i].empty();
+        const BenchInvocation& inv = pc.plan.invocations[i];
         out << "    " << (pc.runnable ? (hit ? "[cache hit]  " : "[cache miss] ") : "[skipped]    ")
-            << pc.plan.invocations[i].command_line << "\n";
+            << inv.command_line;
+        // Which of the harness's runs, and which of its revisions, this is.
+        if (!inv.label.empty()) out << "   # " << inv.harness << " run " << inv.label;
+        if (!inv.revision.empty()) out << (inv.label.empty() ? "   # " : "; ") << inv.harness << " revision: " << inv.revision;
+        out << "\n";
       }
     }
     if (w.runnable) ++sum->runnable;
