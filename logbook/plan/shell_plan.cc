@@ -959,29 +959,11 @@ class Planner {
       MemoRaw(&c);
       return;
     }
-    // Each run's arguments as shell words: the command's own words as written
-    // where the adapter passes them on (so a loop's `$tk` stays a variable),
-    // the adapter's words quoted.
-    auto symbolic = SymbolicRuns(h, raw_args, expanded, *adapted, env, vars);
-    // Values from the environment are written into the script as they are in
-    // this iteration; inside a loop bash would need them per iteration.
-    if (!loop_vars_.empty()) {
-      const auto seen = HarnessEnv(env, vars);
-      for (const auto& [name, rule] : h.env)
-        if (seen.count(name)) shell_unplannable_ = "harness " + h.name + " configured by " + name + " inside a loop";
-    }
-    if (!symbolic) {
-      symbolic.emplace();
-      for (const AdaptedRun& run : adapted->runs) {
-        symbolic->emplace_back();
-        for (const auto& a : run.args) symbolic->back().push_back(ShellQuote(a));
-      }
-      if (!loop_vars_.empty()) shell_unplannable_ = "harness " + h.name + ": a value it maps given by a loop variable";
-    }
+    const auto symbolic = RunShellWords(h, raw_args, expanded, *adapted, env, vars);
     std::vector<std::string> scripts;
     for (size_t r = 0; r < adapted->runs.size(); ++r) {
       const AdaptedRun& run = adapted->runs[r];
-      const std::vector<std::string>& args = (*symbolic)[r];
+      const std::vector<std::string>& args = symbolic[r];
       auto rewritten = AddBench(c, h.name, JoinRaw(words), args, env, vars, RenderEnv(c), {run.label, adapted->revision});
       if (!rewritten) return;
       scripts.push_back(*rewritten);
@@ -991,6 +973,30 @@ class Planner {
     if (scripts.size() > 1) joined += "}" + RenderRedirs(c);
     else joined += RenderRedirs(c);
     Memo(&c, joined, RenderSimpleRaw(c));
+  }
+
+  // Each run's arguments as shell words: the command's own words as written
+  // where the adapter passes them on (so a loop's `$tk` stays a variable),
+  // the adapter's words quoted. What bash could not repeat per iteration of
+  // a loop (values from the environment, values the adapter maps) makes the
+  // plan one moelog runs only itself.
+  std::vector<std::vector<std::string>> RunShellWords(const Adapter& h, const std::vector<std::string>& raw_args,
+                                                      const std::vector<std::string>& expanded, const Adapted& adapted,
+                                                      const std::map<std::string, std::string>& env,
+                                                      const Vars& vars) {
+    if (!loop_vars_.empty()) {
+      const auto seen = HarnessEnv(env, vars);
+      for (const auto& [name, rule] : h.env)
+        if (seen.count(name)) shell_unplannable_ = "harness " + h.name + " configured by " + name + " inside a loop";
+    }
+    if (auto symbolic = SymbolicRuns(h, raw_args, expanded, adapted, env, vars)) return *symbolic;
+    if (!loop_vars_.empty()) shell_unplannable_ = "harness " + h.name + ": a value it maps given by a loop variable";
+    std::vector<std::vector<std::string>> out;
+    for (const AdaptedRun& run : adapted.runs) {
+      out.emplace_back();
+      for (const auto& a : run.args) out.back().push_back(ShellQuote(a));
+    }
+    return out;
   }
 
   // The adapter's translation of the command's words as written: each value
