@@ -342,9 +342,20 @@ void PackForward(const Ctx& x, const Local& l, Acc* acc) {
     // [E*cap, D] buffer (rows past the capacity into a discarded slot): the
     // dispatch scales with T*K whatever the factor; the buffer with E*cap.
     Stream(x, PadDispatchBytes(c).buffer, acc);
-    RowScatter(x, rows, d, acc);
+    // Rows within capacity land in distinct slots; the rows past it all go to
+    // the one discarded slot, a scatter whose index always repeats (each
+    // write waits on the previous one's, as a scatter-add's does).
+    double kept = 0;
+    for (int64_t g : c.group_sizes) kept += static_cast<double>(std::min(g, c.cap));
+    kept = std::min(kept, rows);
+    RowScatter(x, kept, d, acc);
+    ScatterAdd(x, rows - kept, d, acc);
   }
   if (c.parallel == Parallel::kEp) Stream(x, rows * d * 2.0 * x.b(), acc);     // mask invalid rows
+  // The dense masked dispatch indexes the global-length buffer a second time
+  // (the mask's nonzero take that routes other chips' rows to the dummy
+  // expert): another gather of every slot.
+  if (c.dense_masked) Gather(x, rows, d, acc);
 }
 
 void PackBackward(const Ctx& x, const Local& l, Acc* acc) {
@@ -359,6 +370,7 @@ void PackBackward(const Ctx& x, const Local& l, Acc* acc) {
     ScatterAdd(x, rows, d, acc);                                // transpose of the gather
   }
   if (c.capacity == Capacity::kPad) Gather(x, rows, d, acc);  // transpose of the slot scatter
+  if (c.dense_masked) ScatterAdd(x, rows, d, acc);            // transpose of the masked take
 }
 
 void CombineForward(const Ctx& x, const Local& l, Acc* acc) {
@@ -506,7 +518,7 @@ Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const 
     c.cap = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(cfg.capacity_factor * static_cast<double>(cfg.tokens) *
                                                                 static_cast<double>(point.topk) /
                                                                 static_cast<double>(cfg.experts))));
-  c.dense_masked = cfg.ep_dispatch == "dense_masked";
+  c.dense_masked = cfg.parallel_mode == "ep" && cfg.ep_dispatch == "dense_masked";  // ignored without EP, as by the harness
   c.comm = cfg.ep_comm_path == "ring_ag_rs" ? CommPath::kRingAgRs : cfg.ep_comm_path == "a2a" ? CommPath::kA2a
                                                                                              : CommPath::kCompactPsum;
   int64_t data = 1, expert = 1;

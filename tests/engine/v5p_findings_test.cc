@@ -205,6 +205,16 @@ TEST_F(V5pFindings, CapacityFactorZeroIsNoLimit) {
   }
 }
 
+// --ep-dispatch says how EP dispatches; without EP it changes nothing (a
+// harness revision or pin may set it on an entry's single-chip runs too).
+TEST_F(V5pFindings, EpDispatchIsIgnoredWithoutEp) {
+  for (int64_t k : {2, 8}) {
+    auto none = Run([&](BenchConfig& c) { c.topk = k; });
+    auto dm = Run([&](BenchConfig& c) { c.topk = k; c.ep_dispatch = "dense_masked"; });
+    EXPECT_DOUBLE_EQ(dm.tokens_per_s, none.tokens_per_s) << "k=" << k;
+  }
+}
+
 // int8_routed_prequant ships its weights quantized (half the bytes to place)
 // and quantizes nothing in the hot loop: its forward beats int8_routed's.
 TEST_F(V5pFindings, PrequantForwardBeatsInt8Routed) {
