@@ -53,21 +53,12 @@ struct PlanTableFlags {
   std::optional<int> Load(const std::string& command, const logbook::LauncherTable** out) {
     *out = nullptr;
     if (launchers.empty() && adapters.empty()) return std::nullopt;
-    table = logbook::DefaultLauncherTable();
-    if (!launchers.empty()) {
-      auto t = logbook::LoadLauncherTable(launchers);
-      if (!t.ok()) {
-        PrintError(command, t.status().message());
-        return kExitUsage;
-      }
-      table = std::move(*t);
+    auto t = logbook::LoadPlanTable(launchers, adapters);
+    if (!t.ok()) {
+      PrintError(command, t.status().message());
+      return kExitUsage;
     }
-    if (!adapters.empty()) {
-      if (Status s = logbook::AddAdapters(adapters, &table); !s.ok()) {
-        PrintError(command, s.message());
-        return kExitUsage;
-      }
-    }
+    table = std::move(*t);
     *out = &table;
     return std::nullopt;
   }

@@ -442,8 +442,6 @@ Result<std::vector<Adapter>> LoadAdapters(const std::string& dir) {
     if (!a.ok()) return a.status();
     out.push_back(std::move(*a));
   }
-  const auto& builtin = BuiltinAdapters();
-  out.insert(out.end(), builtin.begin(), builtin.end());
   return out;
 }
 

@@ -111,8 +111,9 @@ const std::vector<Adapter>& BuiltinAdapters();
 // The built-in adapter files as compiled in: (path, text).
 std::vector<std::pair<std::string, std::string>> BuiltinAdapterTexts();
 
-// The adapters of DIR (*.json, in name order) followed by the built-in ones.
-// IOError when DIR cannot be read; InvalidArgument for a schema error.
+// The adapters of DIR (*.json, in name order); launchers.h AddAdapters puts
+// them before a table's own. IOError when DIR cannot be read;
+// InvalidArgument for a schema error.
 Result<std::vector<Adapter>> LoadAdapters(const std::string& dir);
 
 // One metric the real harness printed: for run `label` (AdaptInvocation's

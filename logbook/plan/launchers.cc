@@ -177,15 +177,20 @@ Result<LauncherTable> LoadLauncherTable(const std::string& path) {
   return merged;
 }
 
-}  // namespace moelog::logbook
-
-namespace moelog::logbook {
+Result<LauncherTable> LoadPlanTable(const std::string& launchers_file, const std::string& adapters_dir) {
+  LauncherTable table = DefaultLauncherTable();
+  if (!launchers_file.empty()) {
+    auto t = LoadLauncherTable(launchers_file);
+    if (!t.ok()) return t.status();  // names the file
+    table = std::move(*t);
+  }
+  if (!adapters_dir.empty()) MOELOG_RETURN_IF_ERROR(AddAdapters(adapters_dir, &table));
+  return table;
+}
 
 Status AddAdapters(const std::string& dir, LauncherTable* table) {
   auto user = LoadAdapters(dir);
   if (!user.ok()) return user.status();
-  // LoadAdapters ends with the built-in adapters, which the table holds already.
-  user->resize(user->size() - BuiltinAdapters().size());
   table->harnesses.insert(table->harnesses.begin(), user->begin(), user->end());
   return Status::Ok();
 }

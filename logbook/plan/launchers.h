@@ -66,6 +66,11 @@ Result<LauncherTable> LoadLauncherTable(const std::string& path);
 // `table` with the adapters of DIR (LoadAdapters) matched before its own.
 Status AddAdapters(const std::string& dir, LauncherTable* table);
 
+// The table commands are planned with: the defaults, with the entries of
+// `launchers_file` and the adapters of `adapters_dir` matched first (either
+// may be ""). Errors name the file (and the key of a schema error).
+Result<LauncherTable> LoadPlanTable(const std::string& launchers_file, const std::string& adapters_dir);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_LAUNCHERS_H_

@@ -926,10 +926,7 @@ class Planner {
   }
 
   // A known harness script: its adapter turns the invocation into one or
-  // more `moelog bench` runs, or says why it has none. A harness with its own
-  // flags is translated from the expanded words, so under a shell it is
-  // planned only outside loops (a loop's first iteration would be memoized
-  // for all); one speaking moelog bench's flags keeps its words as written.
+  // more `moelog bench` runs, or says why it has none.
   void PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std::string>& words, size_t si,
                    const std::map<std::string, std::string>& env, const Vars& vars) {
     std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
@@ -952,61 +949,56 @@ class Planner {
       }
       expanded.push_back(e.value);
     }
-    auto adapted = AdaptInvocation(h, expanded, HarnessEnv(env, vars), opts_.context);
-    if (!adapted.ok()) {
-      if (adapted.status().code() == Status::Code::kNotFound) NoAdapter(adapted.status().message());
-      else Invalid(Short(JoinRaw(words), 80) + ": " + adapted.status().message());
-      MemoRaw(&c);
-      return;
-    }
-    const auto symbolic = RunShellWords(h, raw_args, expanded, *adapted, env, vars);
+    const std::map<std::string, std::string> harness_env = HarnessEnv(env, vars);
+    // Run arguments are shell words, expanded per invocation by AddBench: the
+    // command's words as written where the adapter passes them on (a loop's
+    // `$tk` stays a variable in the rewritten script), else the translation of
+    // the expanded words, quoted -- which bash, inside a loop, could not
+    // repeat per iteration, nor values taken from the environment.
+    std::optional<Adapted> adapted = AdaptAsWritten(h, raw_args, expanded, harness_env);
+    if (!adapted) adapted = AdaptExpanded(c, h, words, expanded, harness_env);
+    if (!adapted) return;
+    if (!loop_vars_.empty())
+      for (const auto& [name, rule] : h.env)
+        if (harness_env.count(name)) shell_unplannable_ = "harness " + h.name + " configured by " + name + " inside a loop";
     std::vector<std::string> scripts;
-    for (size_t r = 0; r < adapted->runs.size(); ++r) {
-      const AdaptedRun& run = adapted->runs[r];
-      const std::vector<std::string>& args = symbolic[r];
-      auto rewritten = AddBench(c, h.name, JoinRaw(words), args, env, vars, RenderEnv(c), {run.label, adapted->revision});
+    for (const AdaptedRun& run : adapted->runs) {
+      auto rewritten =
+          AddBench(c, h.name, JoinRaw(words), run.args, env, vars, RenderEnv(c), {run.label, adapted->revision});
       if (!rewritten) return;
       scripts.push_back(*rewritten);
     }
     std::string joined = scripts.size() == 1 ? scripts[0] : "{ ";
     for (size_t k = 0; scripts.size() > 1 && k < scripts.size(); ++k) joined += scripts[k] + "; ";
-    if (scripts.size() > 1) joined += "}" + RenderRedirs(c);
-    else joined += RenderRedirs(c);
-    Memo(&c, joined, RenderSimpleRaw(c));
+    Memo(&c, joined + (scripts.size() > 1 ? "}" : "") + RenderRedirs(c), RenderSimpleRaw(c));
   }
 
-  // Each run's arguments as shell words: the command's own words as written
-  // where the adapter passes them on (so a loop's `$tk` stays a variable),
-  // the adapter's words quoted. What bash could not repeat per iteration of
-  // a loop (values from the environment, values the adapter maps) makes the
-  // plan one moelog runs only itself.
-  std::vector<std::vector<std::string>> RunShellWords(const Adapter& h, const std::vector<std::string>& raw_args,
-                                                      const std::vector<std::string>& expanded, const Adapted& adapted,
-                                                      const std::map<std::string, std::string>& env,
-                                                      const Vars& vars) {
-    if (!loop_vars_.empty()) {
-      const auto seen = HarnessEnv(env, vars);
-      for (const auto& [name, rule] : h.env)
-        if (seen.count(name)) shell_unplannable_ = "harness " + h.name + " configured by " + name + " inside a loop";
+  // The adapter's translation of the expanded words, quoted; nullopt after
+  // saying why there is none (no adapter, or a flag or value it refuses).
+  std::optional<Adapted> AdaptExpanded(const Cmd& c, const Adapter& h, const std::vector<std::string>& words,
+                                       const std::vector<std::string>& expanded,
+                                       const std::map<std::string, std::string>& harness_env) {
+    auto literal = AdaptInvocation(h, expanded, harness_env, opts_.context);
+    if (!literal.ok()) {
+      if (literal.status().code() == Status::Code::kNotFound) NoAdapter(literal.status().message());
+      else Invalid(Short(JoinRaw(words), 80) + ": " + literal.status().message());
+      MemoRaw(&c);
+      return std::nullopt;
     }
-    if (auto symbolic = SymbolicRuns(h, raw_args, expanded, adapted, env, vars)) return *symbolic;
+    for (AdaptedRun& run : literal->runs)
+      for (std::string& a : run.args) a = ShellQuote(a);
     if (!loop_vars_.empty()) shell_unplannable_ = "harness " + h.name + ": a value it maps given by a loop variable";
-    std::vector<std::vector<std::string>> out;
-    for (const AdaptedRun& run : adapted.runs) {
-      out.emplace_back();
-      for (const auto& a : run.args) out.back().push_back(ShellQuote(a));
-    }
-    return out;
+    return std::move(*literal);
   }
 
-  // The adapter's translation of the command's words as written: each value
-  // word stands in for itself, so the translation is redone on placeholders
-  // and they are put back. Nullopt when a flag name is not literal or a value
-  // the adapter maps (a value map needs the value) is not: only the expanded
-  // translation holds then.
-  std::optional<std::vector<std::vector<std::string>>> SymbolicRuns(
-      const Adapter& h, const std::vector<std::string>& raw_args, const std::vector<std::string>& expanded,
-      const Adapted& adapted, const std::map<std::string, std::string>& env, const Vars& vars) const {
+  // The adapter's translation of the command's words as written, as shell
+  // words: each value word is given to the adapter as a placeholder and put
+  // back; the adapter's own words are quoted. Nullopt when a flag name is not
+  // literal or the adapter must read a value (a value map, a run selection),
+  // or the translation fails (the expanded words then say why).
+  std::optional<Adapted> AdaptAsWritten(const Adapter& h, const std::vector<std::string>& raw_args,
+                                        const std::vector<std::string>& expanded,
+                                        const std::map<std::string, std::string>& harness_env) const {
     std::vector<std::string> tokens;
     std::map<std::string, std::string> back;
     for (size_t i = 0; i < raw_args.size(); ++i) {
@@ -1018,18 +1010,14 @@ class Planner {
       tokens.push_back("\x01" + std::to_string(i) + "\x01");
       back[tokens.back()] = raw_args[i];
     }
-    auto sym = AdaptInvocation(h, tokens, HarnessEnv(env, vars), opts_.context);
-    if (!sym.ok() || sym->runs.size() != adapted.runs.size()) return std::nullopt;
-    std::vector<std::vector<std::string>> out;
-    for (size_t r = 0; r < sym->runs.size(); ++r) {
-      if (sym->runs[r].args.size() != adapted.runs[r].args.size()) return std::nullopt;
-      out.emplace_back();
-      for (const auto& w : sym->runs[r].args) {
+    auto sym = AdaptInvocation(h, tokens, harness_env, opts_.context);
+    if (!sym.ok()) return std::nullopt;
+    for (AdaptedRun& run : sym->runs)
+      for (std::string& w : run.args) {
         auto it = back.find(w);
-        out.back().push_back(it != back.end() ? it->second : ShellQuote(w));
+        w = it != back.end() ? it->second : ShellQuote(w);
       }
-    }
-    return out;
+    return std::move(*sym);
   }
 
   // The variables a harness process sees: the command's prefixes, the

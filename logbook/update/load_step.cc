@@ -16,6 +16,7 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
   for (const auto& e : lb.entries) {
     Unit u;
+    u.entry = static_cast<int>(units.size());
     u.pins = PinsNote(lb, e);
     u.id = e.id;
     u.label = e.label;

@@ -86,22 +86,12 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
   popt->target = opt.target;
   popt->extra_bench_args = opt.extra_bench_args;
   if (opt.launchers.empty() && opt.adapters.empty()) return std::nullopt;
-  *table = DefaultLauncherTable();
-  if (!opt.launchers.empty()) {
-    auto t = LoadLauncherTable(opt.launchers);
-    if (!t.ok()) {
-      err << opt.launchers << ": " << t.status().ToString() << "\n";
-      return kExitUsage;
-    }
-    *table = std::move(t.value());
+  auto t = LoadPlanTable(opt.launchers, opt.adapters);
+  if (!t.ok()) {  // names the file (and an adapter's key)
+    err << "moelog: " << t.status().message() << "\n";
+    return kExitUsage;
   }
-  if (!opt.adapters.empty()) {
-    // Errors name the adapter file and key (ParseAdapter).
-    if (Status s = AddAdapters(opt.adapters, table); !s.ok()) {
-      err << "moelog: " << s.message() << "\n";
-      return kExitUsage;
-    }
-  }
+  *table = std::move(*t);
   popt->launchers = table;
   return std::nullopt;
 }
@@ -109,33 +99,33 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
                                RunStore* store, std::ostream& err) {
   const std::vector<const Unit*> selected = SelectUnits(doc, opt, store);
-  // A logbook entry with pins or to which a harness revision applies is
-  // planned on its own (PlanEntryOnItsOwn), the others together.
-  auto pinned_entry = [&](const Unit* u) -> const Entry* {
-    if (doc.kind != DocumentKind::kLogbook) return nullptr;
-    const Entry* e = doc.logbook.FindEntry(u->id);
-    return e && PlannedOnItsOwn(doc.logbook, *e, popt) ? e : nullptr;
-  };
-  std::vector<std::string_view> texts;
-  for (const Unit* u : selected)
-    if (!pinned_entry(u))
+  // A logbook's entries as PlanEntries plans them (pins, revisions); a
+  // recipe's steps together.
+  std::vector<std::vector<Plan>> plans;
+  if (doc.kind == DocumentKind::kLogbook) {
+    std::vector<const Entry*> entries;
+    for (const Unit* u : selected) entries.push_back(&doc.logbook.entries[static_cast<size_t>(u->entry)]);
+    std::vector<std::string> pin_errors;
+    plans = PlanEntries(doc.logbook, entries, popt, &pin_errors);
+    for (const auto& e : pin_errors) err << e << "\n";  // FILE:LINE of the pin
+  } else {
+    std::vector<std::string_view> texts;
+    for (const Unit* u : selected)
       for (const auto& c : u->commands) texts.push_back(c.joined);
-  std::vector<Plan> plans = PlanCommands(texts, popt);
-  size_t next_plan = 0;
+    std::vector<Plan> flat = PlanCommands(texts, popt);
+    size_t next = 0;
+    for (const Unit* u : selected) {
+      plans.emplace_back();
+      for (size_t ci = 0; ci < u->commands.size(); ++ci) plans.back().push_back(std::move(flat[next++]));
+    }
+  }
   std::vector<UnitWork> work;
-  for (const Unit* u : selected) {
+  for (size_t ui = 0; ui < selected.size(); ++ui) {
+    const Unit* u = selected[ui];
     UnitWork w;
     w.unit = u;
-    std::vector<Plan> own;
-    const Entry* e = pinned_entry(u);
-    if (e) {
-      std::string pin_error;
-      own = PlanEntryOnItsOwn(doc.logbook, *e, popt, &pin_error);
-      if (!pin_error.empty()) err << pin_error << "\n";  // FILE:LINE of the pin
-    }
     for (size_t ci = 0; ci < u->commands.size(); ++ci) {
-      Plan p = e ? std::move(own[ci]) : std::move(plans[next_plan++]);
-      w.commands.push_back(PlanOne(u->commands[ci], std::move(p), opt, store));
+      w.commands.push_back(PlanOne(u->commands[ci], std::move(plans[ui][ci]), opt, store));
       w.runnable = w.runnable || w.commands.back().runnable;
     }
     if (opt.stale && IsUpToDate(doc, w, err)) continue;

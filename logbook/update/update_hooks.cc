@@ -105,21 +105,28 @@ EntryContext ContextOf(const Entry& entry) {
   return c;
 }
 
-bool PlannedOnItsOwn(const Logbook& logbook, const Entry& entry, const PlanOptions& options) {
+namespace {
+
+// Whether the entry is planned on its own: it has pins (its own or the
+// logbook's, or a pin line that is no key=value list, which then makes its
+// plans invalid), or a harness revision of the table's adapters applies to it.
+bool PlannedOnItsOwn(const Logbook& logbook, const Entry& entry, const LauncherTable& table) {
   if (!logbook.pins.empty() || !entry.pins.empty() || !logbook.pin_errors.empty()) return true;
   const EntryContext context = ContextOf(entry);
-  const LauncherTable& table = options.launchers ? *options.launchers : DefaultLauncherTable();
   return std::any_of(table.harnesses.begin(), table.harnesses.end(),
                      [&](const Adapter& a) { return FindRevision(a, context) != nullptr; });
 }
 
+// The entry's commands planned with its context and its pins' flags appended
+// to each invocation. A pin that does not check makes every plan invalid and
+// sets *pin_error to its FILE:LINE message.
 std::vector<Plan> PlanEntryOnItsOwn(const Logbook& logbook, const Entry& entry, const PlanOptions& options,
                                     std::string* pin_error) {
   std::vector<std::string_view> texts;
   for (const auto& c : entry.commands) texts.push_back(c.joined);
   auto pin_args = PinnedBenchArgs(logbook, entry);
   if (!pin_args.ok()) {
-    if (pin_error) *pin_error = pin_args.status().message();
+    *pin_error = pin_args.status().message();
     std::vector<Plan> plans;
     for (const auto& c : entry.commands) {
       Plan p;
@@ -136,23 +143,31 @@ std::vector<Plan> PlanEntryOnItsOwn(const Logbook& logbook, const Entry& entry, 
   return PlanCommands(texts, o);
 }
 
-std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const PlanOptions& options) {
-  // Entries without pins are planned together (one planner, shared caches);
-  // a pinned entry on its own.
+}  // namespace
+
+std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const std::vector<const Entry*>& entries,
+                                           const PlanOptions& options, std::vector<std::string>* pin_errors) {
+  // Entries without pins or revisions are planned together (one planner,
+  // shared caches); the others each on its own.
+  const LauncherTable& table = options.launchers ? *options.launchers : DefaultLauncherTable();
+  std::vector<bool> alone(entries.size());
   std::vector<std::string_view> texts;
-  std::vector<std::vector<Plan>> out(logbook.entries.size());
-  for (const auto& e : logbook.entries)
-    if (!PlannedOnItsOwn(logbook, e, options))
-      for (const auto& c : e.commands) texts.push_back(c.joined);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    alone[i] = PlannedOnItsOwn(logbook, *entries[i], table);
+    if (!alone[i])
+      for (const auto& c : entries[i]->commands) texts.push_back(c.joined);
+  }
   std::vector<Plan> shared = PlanCommands(texts, options);
   size_t next = 0;
-  for (size_t i = 0; i < logbook.entries.size(); ++i) {
-    const Entry& e = logbook.entries[i];
-    if (PlannedOnItsOwn(logbook, e, options)) {
-      out[i] = PlanEntryOnItsOwn(logbook, e, options);
+  std::vector<std::vector<Plan>> out(entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (alone[i]) {
+      std::string pin_error;
+      out[i] = PlanEntryOnItsOwn(logbook, *entries[i], options, &pin_error);
+      if (!pin_error.empty() && pin_errors) pin_errors->push_back(pin_error);
       continue;
     }
-    for (size_t c = 0; c < e.commands.size(); ++c) out[i].push_back(std::move(shared[next++]));
+    for (size_t c = 0; c < entries[i]->commands.size(); ++c) out[i].push_back(std::move(shared[next++]));
   }
   return out;
 }
@@ -165,7 +180,9 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
     PlanOptions popt;
     popt.target = target;
     popt.launchers = table;
-    const std::vector<std::vector<Plan>> plans = PlanEntries(logbook, popt);
+    std::vector<const Entry*> entries;
+    for (const auto& e : logbook.entries) entries.push_back(&e);
+    const std::vector<std::vector<Plan>> plans = PlanEntries(logbook, entries, popt);
     for (size_t ei = 0; ei < logbook.entries.size(); ++ei) {
       const Entry& e = logbook.entries[ei];
       std::set<std::string> seen;  // run IDs already counted for this entry

@@ -43,21 +43,15 @@ Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::st
 // When and where the entry says it ran: "DATE TIME" of its heading and the
 // first commit its fields name ("commit=`5b6f53c5d`"), for harness revisions.
 EntryContext ContextOf(const Entry& entry);
-// Whether the entry is planned on its own: it has pins (its own or the
-// logbook's, or a pin line that is no key=value list, which then makes its
-// plans invalid), or a harness revision of `options`' adapters applies to it.
-bool PlannedOnItsOwn(const Logbook& logbook, const Entry& entry, const PlanOptions& options);
-// The entry's commands planned with its context (ContextOf) and its pins'
-// flags appended to each invocation. A pin that does not check makes every
-// plan invalid ("its pin does not check: FILE:LINE: ...") and, when given,
-// sets *pin_error to the FILE:LINE message.
-std::vector<Plan> PlanEntryOnItsOwn(const Logbook& logbook, const Entry& entry, const PlanOptions& options,
-                                    std::string* pin_error = nullptr);
-
-// Every entry's commands planned (`options` as given), each entry planned on
-// its own as PlanEntryOnItsOwn: out[entry][command]. A pin that
-// does not check makes the entry's plans invalid with its FILE:LINE message.
-std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const PlanOptions& options);
+// The commands of `entries` (of `logbook`) planned: out[i][command]. An entry
+// with pins (its own or the logbook's) or to which a harness revision of the
+// options' adapters applies is planned on its own, with its context
+// (ContextOf) and its pins' flags appended to each invocation; the others
+// together. A pin that does not check makes that entry's plans invalid ("its
+// pin does not check: FILE:LINE: ...") and its FILE:LINE message goes to
+// *pin_errors when given.
+std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const std::vector<const Entry*>& entries,
+                                           const PlanOptions& options, std::vector<std::string>* pin_errors = nullptr);
 
 // The harness flags an entry's pins add to each of its invocations (the
 // logbook's pins, then the entry's: the last value of a flag wins, as on a

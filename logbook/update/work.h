@@ -31,6 +31,7 @@ struct Unit {
   bool blank_before = false;
   std::vector<RecordedFigure> recorded;  // figures its Result states (logbook entries)
   std::string pins;                      // its configuration pins, "k=v, ..." (logbook entries)
+  int entry = -1;                        // index in the logbook's entries (logbook units)
 };
 
 // The document as read: its bytes, the LF text the pipeline works on, the
