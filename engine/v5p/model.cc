@@ -189,10 +189,13 @@ Local BuildLocal(const Hardware& hw, const ModelCase& c) {
         start += c.cap;
       }
       l.v.rows = start;
-      // The dispatch moves every assignment (PadDispatchBytes); the combine
-      // reads the E*cap slots back.
+      // The dispatch moves every assignment into the slots and every
+      // assignment's output back out of them, the combine scatter-adding it
+      // from its slot (the discarded slot's zeros past capacity) into its
+      // token's row (PadDispatchBytes): both scale with T*K whatever the
+      // factor; only the expert work scales with E*cap.
       l.gather_rows = a;
-      l.combine_rows = e * c.cap;
+      l.combine_rows = a;
     } else {
       l.v = CountVisits(gs, e, pd, 0, 0, tm);
       l.m_buf = RoundUp(CeilDiv(a, pd), tm);
@@ -325,6 +328,14 @@ void ExpertBackward(const Ctx& x, const Local& l, Acc* acc, bool* int8_skipped) 
   }
 }
 
+// Of `rows` assignments under the pad policy, those within their expert's
+// capacity (each owns a slot; the rest share the discarded one).
+double PadKeptRows(const ModelCase& c, double rows) {
+  double kept = 0;
+  for (int64_t g : c.group_sizes) kept += static_cast<double>(std::min(g, c.cap));
+  return std::min(kept, rows);
+}
+
 void PackForward(const Ctx& x, const Local& l, Acc* acc) {
   const ModelCase& c = x.c;
   if (!l.pack_in_graph) return;
@@ -345,9 +356,7 @@ void PackForward(const Ctx& x, const Local& l, Acc* acc) {
     // Rows within capacity land in distinct slots; the rows past it all go to
     // the one discarded slot, a scatter whose index always repeats (each
     // write waits on the previous one's, as a scatter-add's does).
-    double kept = 0;
-    for (int64_t g : c.group_sizes) kept += static_cast<double>(std::min(g, c.cap));
-    kept = std::min(kept, rows);
+    const double kept = PadKeptRows(c, rows);
     RowScatter(x, kept, d, acc);
     ScatterAdd(x, rows - kept, d, acc);
   }
@@ -396,6 +405,14 @@ void CombineBackward(const Ctx& x, const Local& l, Acc* acc) {
   if (l.scatter) {
     Gather(x, rows, d, acc);  // transpose of scatter-add: gather dy rows
     Stream(x, rows * d * x.b() * 2.0, acc);
+    if (c.capacity == Capacity::kPad) {
+      // Transpose of the combine's read out of the slots: the kept rows'
+      // gradients go to distinct slots, the rest all to the discarded one
+      // (serialized).
+      const double kept = PadKeptRows(c, rows);
+      PermutationScatterAdd(x, kept, d, acc);
+      ScatterAdd(x, rows - kept, d, acc);
+    }
   } else {
     Stream(x, t * d * 4.0 + rows * d * x.b() * 2.0, acc);
     if (c.custom_sort_vjp) {
@@ -453,7 +470,10 @@ PadDispatch PadDispatchBytes(const ModelCase& c) {
   PadDispatch p;
   if (c.capacity != Capacity::kPad) return p;
   const double b = static_cast<double>(c.elem_bytes), d = static_cast<double>(c.hidden);
-  p.assignments = static_cast<double>(c.slots) * d * b * 4.0;  // gather from x, then scatter into the slots
+  // Into the slots: gather the row from x (read, write), scatter it into its
+  // slot (read, write). Out of them: the forced scatter-add combine reads the
+  // row from its slot and read-modify-writes its token's row.
+  p.assignments = static_cast<double>(c.slots) * d * b * 7.0;
   p.buffer = static_cast<double>(c.experts * c.cap) * d * b;  // zero-fill of the padded buffer
   return p;
 }

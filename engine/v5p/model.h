@@ -93,9 +93,10 @@ struct ModelCase {
 int64_t OutputTokensPerChip(const Hardware& hw, const ModelCase& c);
 
 // What the pad capacity policy's dispatch moves per call, in bytes: every
-// assignment's row (gathered from x, scattered into its slot: T*K rows,
-// whatever the factor) and the zeroed [E*cap, D] buffer. Zero for the other
-// policies.
+// assignment's row into the padded buffer (gathered from x, scattered into
+// its slot) and its output back out (gathered from its slot): T*K rows each
+// way, whatever the factor; and the zeroed [E*cap, D] buffer, which grows
+// with the factor. Zero for the other policies.
 struct PadDispatch {
   double assignments = 0, buffer = 0;
 };

@@ -179,15 +179,20 @@ TEST_F(V5pFindings, RaggedDotGapToGmmWidensWithExperts) {
   EXPECT_GT(g256, 2.0 * g32) << "E=32: " << g32 << ", E=256: " << g256;
 }
 
-// The pad policy moves every assignment into its slot whatever the factor:
-// at factor 0.5 half the expert work goes, but the dispatch stays, so pad
-// gains little over no limit (measured: nothing; modeled: under 10%). The
-// buffer it zeroes grows with the factor, the assignments moved do not.
-TEST_F(V5pFindings, PadDispatchScalesWithAssignmentsAndGainsLittle) {
-  for (int64_t k : {2, 8}) {
-    auto none = Run([&](BenchConfig& c) { c.topk = k; });
-    auto pad = Run([&](BenchConfig& c) { c.topk = k; c.capacity_policy = "pad"; c.capacity_factor = 0.5; });
-    EXPECT_LT(pad.tokens_per_s, 1.10 * none.tokens_per_s) << "k=" << k;
+// The pad policy moves every assignment into its slot and its output back
+// out whatever the factor: at factor 0.5 half the expert work goes, but the
+// dispatch stays, so pad is not faster than no limit (measured: no faster,
+// or slower). The buffer it zeroes grows with the factor, the assignments
+// moved do not.
+TEST_F(V5pFindings, PadDispatchScalesWithAssignmentsAndIsNotFaster) {
+  for (const char* pass : {"forward", "forward_backward"}) {
+    for (int64_t k : {2, 8}) {
+      auto none = Run([&](BenchConfig& c) { c.topk = k; c.bench_pass = pass; });
+      auto pad = Run([&](BenchConfig& c) {
+        c.topk = k; c.bench_pass = pass; c.capacity_policy = "pad"; c.capacity_factor = 0.5;
+      });
+      EXPECT_LE(pad.tokens_per_s, none.tokens_per_s) << pass << " k=" << k;
+    }
   }
   const ModelCase one = Case([](BenchConfig& c) { c.capacity_policy = "pad"; c.capacity_factor = 0.5; });
   const ModelCase two = Case([](BenchConfig& c) { c.capacity_policy = "pad"; c.capacity_factor = 1.0; });
