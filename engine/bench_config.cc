@@ -165,6 +165,8 @@ Status BenchConfig::Validate() const {
     if (capacity_policy != "none" || quant_mode != "none" || nulls)
       return bad("--mlp-path", "the mlp_profile paths have no capacity limit, quantization or null routing");
   }
+  if (xla_scoped_vmem_kib < 0 || xla_scoped_vmem_kib > (int64_t{1} << 20))
+    return bad("--xla-scoped-vmem-kib", "must be between 0 (the chip's default) and 1048576 KiB");
   // Like the harness, the other paths ignore it.
   if (staged_parallel && mlp_path.empty()) return bad("--staged-parallel", "needs --mlp-path (staged_dp)");
   if (capacity_policy == "pad" && parallel_mode != "none")
@@ -264,6 +266,7 @@ std::string CanonicalConfigJson(const BenchConfig& c) {
   // Only when set: the hillclimb layer's keys (and cache keys) are unchanged.
   if (!c.mlp_path.empty()) j["mlp_path"] = c.mlp_path;
   if (c.staged_parallel && c.mlp_path == "staged_dp") j["staged_parallel"] = true;
+  if (c.xla_scoped_vmem_kib > 0 && c.target == "v5p") j["xla_scoped_vmem_kib"] = c.xla_scoped_vmem_kib;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

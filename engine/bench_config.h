@@ -60,6 +60,11 @@ struct BenchConfig {
   // term for each.
   std::string mlp_path;
   bool staged_parallel = false;
+  // XLA's scoped VMEM limit on the chip, KiB (libtpu's
+  // --xla_tpu_scoped_vmem_limit_kib, set through LIBTPU_INIT_ARGS); 0: the
+  // chip's default. XLA sizes its kernels' VMEM tiles to it; the v5p model
+  // has a term for it (the cpu target ignores it).
+  int64_t xla_scoped_vmem_kib = 0;
   // Quantization (1.4).
   std::string quant_mode = "none";  // none int8 int8_routed int8_all int8_routed_prequant
   // Null routing (1.5).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -106,6 +107,15 @@ bool MlpProfilePath(const std::string& path, const std::string& notes, BenchConf
   return true;
 }
 
+// The scoped VMEM limit a row's notes record as its launcher's
+// LIBTPU_INIT_ARGS (--xla_tpu_scoped_vmem_limit_kib=N); 0 when they record none.
+int64_t ScopedVmemKib(const std::string& notes) {
+  const std::string flag = "xla_tpu_scoped_vmem_limit_kib=";
+  const size_t at = notes.find(flag);
+  if (at == std::string::npos) return 0;
+  return std::strtoll(notes.c_str() + at + flag.size(), nullptr, 10);
+}
+
 }  // namespace
 
 Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, const Hardware& hw) {
@@ -167,6 +177,7 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     if (c.bench_pass == "forward_backward") c.queue_mode = "full";  // the harness forces full
     c.topk_list.clear();
     if (harness == "mlp_profile" && !MlpProfilePath(get("impl"), get("notes"), &c)) continue;
+    c.xla_scoped_vmem_kib = ScopedVmemKib(get("notes"));
     Status st = c.Validate();
     if (!st.ok()) return Status::InvalidArgument(where + st.message());
     m.point = RunPoint{c.distribution, c.topk, c.impl, c.null_route_frac, c.queue_mode};

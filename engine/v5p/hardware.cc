@@ -91,6 +91,7 @@ Result<Hardware> LoadHardware(const std::string& path) {
   num("tensorcores_per_chip", &cores);
   num("mxu_dim", &mxu);
   num("vmem_bytes_per_core", &h.vmem_bytes_per_core);
+  num("xla_scoped_vmem_default", &h.xla_scoped_vmem_default);
   num("gmm_tile_m", &tm);
   num("gmm_tile_k", &tk);
   num("gmm_tile_n", &tn);

@@ -25,6 +25,7 @@ struct Hardware {
   int64_t cores_per_chip = 1;  // TensorCores per JAX device
   int64_t mxu_dim = 128;
   double vmem_bytes_per_core = 0;
+  double xla_scoped_vmem_default = 0;  // bytes: XLA's scoped VMEM limit when no flag sets it
   int64_t tile_m = 512, tile_k = 1024, tile_n = 1024;  // gmm tiling before capping
   int64_t ep_cap_multiple = 512;
 };

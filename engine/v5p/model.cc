@@ -57,6 +57,13 @@ struct Ctx {
   const ModelCase& c;
   double bw() const { return hw.hbm_bw; }
   double b() const { return static_cast<double>(c.elem_bytes); }
+  // XLA-compiled kernels stream their operands through VMEM in tiles sized
+  // to the scoped VMEM limit; each tile step pays a fixed cost, so a kernel
+  // takes (1 + overhead / limit) times its transfer time (XlaStepFactor).
+  double xla() const {
+    const double v = c.scoped_vmem_bytes > 0 ? c.scoped_vmem_bytes : hw.xla_scoped_vmem_default;
+    return 1.0 + p[kXlaStepBytes] / std::max(1.0, v);
+  }
 };
 
 // XLA's ragged_dot runs the groups one after another and starts fetching a
@@ -118,32 +125,33 @@ void Tgmm(const Ctx& x, const VisitCount& v, int64_t groups, int64_t k, int64_t 
   if (ragged) acc->Add(kHbm, RaggedGroupFetchSeconds(x, v.groups, k, n, x.b()));
 }
 
-void Stream(const Ctx& x, double bytes, Acc* acc) { acc->Add(kHbm, bytes / (x.bw() * x.p[kEtaHbm])); }
+void Stream(const Ctx& x, double bytes, Acc* acc) { acc->Add(kHbm, x.xla() * bytes / (x.bw() * x.p[kEtaHbm])); }
 // Row gather: read and write each D-wide row.
 void Gather(const Ctx& x, double rows, int64_t d, Acc* acc) {
-  acc->Add(kHbm, 2.0 * rows * d * x.b() / (x.bw() * x.p[kEtaGather]));
+  acc->Add(kHbm, x.xla() * 2.0 * rows * d * x.b() / (x.bw() * x.p[kEtaGather]));
 }
 // Row scatter (no add): read the row, write it to its target row.
 void RowScatter(const Ctx& x, double rows, int64_t d, Acc* acc) {
-  acc->Add(kHbm, 2.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatter]));
+  acc->Add(kHbm, x.xla() * 2.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatter]));
 }
 // The transpose of a permutation gather: a scatter-add whose indices never
 // repeat (each target row receives one update).
 void PermutationScatterAdd(const Ctx& x, double rows, int64_t d, Acc* acc) {
-  acc->Add(kHbm, 3.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatterUnique]));
+  acc->Add(kHbm, x.xla() * 3.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatterUnique]));
 }
 // Row scatter-add: read row, read-modify-write the target row.
 void ScatterAdd(const Ctx& x, double rows, int64_t d, Acc* acc) {
-  acc->Add(kHbm, 3.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatter]));
+  acc->Add(kHbm, x.xla() * 3.0 * rows * d * x.b() / (x.bw() * x.p[kEtaScatter]));
 }
 void Sort(const Ctx& x, double n, int64_t operands, Acc* acc) {
   if (n < 2) return;
-  acc->Add(kVpu, x.p[kSortS] * n * std::log2(n) * static_cast<double>(operands) / 2.0);
+  acc->Add(kVpu, x.xla() * x.p[kSortS] * n * std::log2(n) * static_cast<double>(operands) / 2.0);
 }
-// Dense matmul kernel: max(MXU, HBM) on its own operand traffic.
+// Dense matmul kernel: max(MXU, HBM) on its own operand traffic; XLA tiles
+// it in VMEM like any of its kernels.
 void Dense(const Ctx& x, double flops, double bytes, bool int8, Acc* acc) {
   const double peak = int8 ? x.hw.peak_int8_ops : x.hw.peak_bf16_flops;
-  acc->Roofline(flops / (peak * x.p[kEtaDense]), bytes / (x.bw() * x.p[kEtaHbm]));
+  acc->Roofline(x.xla() * flops / (peak * x.p[kEtaDense]), x.xla() * bytes / (x.bw() * x.p[kEtaHbm]));
 }
 
 // The per-chip expert problem.
@@ -580,6 +588,7 @@ Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const 
   c.mlp_path = cfg.mlp_path == "ref_dp" ? MlpPath::kRefDp : cfg.mlp_path == "staged_dp" ? MlpPath::kStagedDp
                : cfg.mlp_path == "fused_ep" ? MlpPath::kFusedEp : MlpPath::kNone;
   c.staged_parallel = cfg.staged_parallel;
+  c.scoped_vmem_bytes = 1024.0 * static_cast<double>(cfg.xla_scoped_vmem_kib);
   if (static_cast<int64_t>(group_sizes.size()) != cfg.experts)
     return Status::Internal("group sizes do not match the expert count");
   return c;

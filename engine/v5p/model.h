@@ -82,6 +82,7 @@ struct ModelCase {
   int64_t slots = 0;                 // T*K (null slots included)
   MlpPath mlp_path = MlpPath::kNone;
   bool staged_parallel = false;
+  double scoped_vmem_bytes = 0;  // XLA's scoped VMEM limit (0: the chip's default)
 
   int64_t devices() const { return data_axis * expert_axis; }
 };

@@ -40,6 +40,10 @@ const ParamInfo kInfo[kNumParams] = {
     {"staged_overlap", 0.5, 0.01, 1.0, "fraction",
      "share of the shorter of input placement and expert compute that staged_dp's --staged-parallel stages "
      "run concurrently"},
+    {"xla_step_overhead_bytes", 2.0e6, 1.0e3, 1.0e8, "bytes",
+     "fixed cost of one VMEM tile step of an XLA-compiled kernel (fusions, gathers, scatters, sorts, dense "
+     "matmuls), as HBM transfer time of this many bytes per full scoped-VMEM tile: an XLA kernel's tiles fill the "
+     "scoped VMEM limit, so its time is (1 + this / limit) times its bytes' transfer time"},
 };
 
 }  // namespace

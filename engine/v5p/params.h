@@ -25,6 +25,7 @@ enum ParamId : int {
   kEtaScatterUnique,  // fraction of HBM bandwidth a scatter-add with never-repeating indices reaches
   kEtaMlpProfile,   // fraction of peak the mlp_profile harness's expert matmuls reach (its reference/staged/fused kernels)
   kStagedOverlap,   // fraction of the shorter of input placement and compute the staged path's parallel stages hide
+  kXlaStepBytes,    // bytes of HBM transfer time one VMEM tile step of an XLA kernel costs in fixed overhead, per byte of scoped VMEM
   kNumParams
 };
 

@@ -70,12 +70,21 @@ Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRu
     r->kind = ArgRule::kValue;
     r->to = j.get<std::string>();
   } else {
-    MOELOG_RETURN_IF_ERROR(s.Keys(j, where, {"to", "values", "switch", "ignore", "error"}));
+    MOELOG_RETURN_IF_ERROR(s.Keys(j, where, {"to", "values", "pattern", "switch", "ignore", "error", "about"}));
     const int kinds = static_cast<int>(j.contains("to")) + static_cast<int>(j.contains("switch")) +
                       static_cast<int>(j.contains("ignore")) + static_cast<int>(j.contains("error"));
     if (kinds != 1) return s.Error(where, "expected exactly one of to, switch, ignore, error");
     if (j.contains("to")) {
       MOELOG_RETURN_IF_ERROR(s.String(j, "to", where + ".", &r->to));
+      if (j.contains("pattern")) {
+        MOELOG_RETURN_IF_ERROR(s.String(j, "pattern", where + ".", &r->pattern));
+        try {
+          if (std::regex(r->pattern).mark_count() < 1)
+            return s.Error(where + ".pattern", "needs one group, the value: (...)");
+        } catch (const std::regex_error& e) {
+          return s.Error(where + ".pattern", std::string("not a regular expression: ") + e.what());
+        }
+      }
       if (j.contains("values")) {
         if (!j["values"].is_object()) return s.Error(where + ".values", "expected an object of strings");
         for (const auto& [k, v] : j["values"].items()) {
@@ -265,12 +274,17 @@ Status ApplyRule(const Adapter& a, const std::string& name, const ArgRule& rule,
   }
   if (!has_value) return Status::InvalidArgument(who + ": needs a value");
   std::string v = value;
+  if (!rule.pattern.empty()) {
+    std::smatch m;
+    if (!std::regex_search(value, m, std::regex(rule.pattern))) return Status::Ok();
+    v = m[1].str();
+  }
   if (!rule.values.empty()) {
-    auto it = rule.values.find(value);
+    auto it = rule.values.find(v);
     if (it == rule.values.end()) {
       std::string known;
       for (const auto& [k, x] : rule.values) known += (known.empty() ? "" : ", ") + k;
-      return Status::InvalidArgument(who + ": value '" + value + "' is not one of " + known);
+      return Status::InvalidArgument(who + ": value '" + v + "' is not one of " + known);
     }
     v = it->second;
   }

@@ -26,6 +26,8 @@ struct ArgRule {
   Kind kind = kValue;
   std::string to;                             // kValue: the moelog bench flag ("--tokens")
   std::map<std::string, std::string> values;  // kValue: harness value -> moelog value (empty: unchanged)
+  std::string pattern;                        // kValue: ECMAScript regex; its group 1 in the value is the value
+                                              // (no match: the rule adds nothing), e.g. one flag of LIBTPU_INIT_ARGS
   std::vector<std::string> args;              // kSwitch: moelog bench arguments when the flag is given
   std::string message;                        // kError: why the flag cannot be modeled
 };

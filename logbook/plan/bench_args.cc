@@ -58,6 +58,9 @@ void AddOptions(CLI::App& app, engine::BenchConfig& c) {
   app.add_option("--mlp-path", c.mlp_path, "the layer as bench_moe_mlp_profile.py runs it: ref_dp, staged_dp (dp), fused_ep (ep)")
       ->check(choice({"ref_dp", "staged_dp", "fused_ep"}));
   app.add_flag("--staged-parallel", c.staged_parallel, "staged_dp: overlap its stages");
+  app.add_option("--xla-scoped-vmem-kib", c.xla_scoped_vmem_kib,
+                 "v5p target: XLA's scoped VMEM limit (LIBTPU_INIT_ARGS --xla_tpu_scoped_vmem_limit_kib; 0: default)")
+      ->capture_default_str();
   app.add_option("--quant-mode", c.quant_mode, "")
       ->check(choice({"none", "int8", "int8_routed", "int8_all", "int8_routed_prequant"}))->capture_default_str();
   app.add_option("--null-route-frac", c.null_route_frac, "")->capture_default_str();

@@ -932,7 +932,10 @@ class Planner {
     std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
     // The common case, the hillclimb harness as it is today: its words are
     // moelog bench's, nothing to translate.
-    const bool pass_through = h.native_flags && h.flags.empty() && h.env.empty() && h.defaults.empty() &&
+    const std::map<std::string, std::string> harness_env = HarnessEnv(env, vars);
+    const bool env_rules = std::any_of(h.env.begin(), h.env.end(),
+                                       [&](const auto& rule) { return harness_env.count(rule.first) > 0; });
+    const bool pass_through = h.native_flags && h.flags.empty() && !env_rules && h.defaults.empty() &&
                               h.runs.empty() && h.no_adapter.empty() && h.env_refused.empty();
     if (pass_through && FindRevision(h, opts_.context) == nullptr) {
       if (auto rewritten = AddBench(c, h.name, JoinRaw(words), raw_args, env, vars, RenderEnv(c)))
@@ -949,7 +952,6 @@ class Planner {
       }
       expanded.push_back(e.value);
     }
-    const std::map<std::string, std::string> harness_env = HarnessEnv(env, vars);
     // Run arguments are shell words, expanded per invocation by AddBench: the
     // command's words as written where the adapter passes them on (a loop's
     // `$tk` stays a variable in the rewritten script), else the translation of

@@ -66,7 +66,8 @@ const std::set<std::string>& KnownRunKeys() {
   static const std::set<std::string> kKeys = [] {
     std::set<std::string> keys = {"target", "host", "entry", "source", "topk_list",
                                   "null_route_frac_list", "null_route_sweep", "json",
-                                  "trace_dir", "quiet_ranks", "mlp_path", "staged_parallel"};
+                                  "trace_dir", "quiet_ranks", "mlp_path", "staged_parallel",
+                                  "xla_scoped_vmem_kib"};
     for (const char* target : {"cpu", "v5p"}) {
       engine::BenchConfig c;
       c.target = target;

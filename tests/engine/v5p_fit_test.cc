@@ -100,6 +100,11 @@ TEST(V5pFit, LoadsTheSeedCsvWithHarnessDefaults) {
     EXPECT_GT(m.time_s, 1e-3) << m.id;
     EXPECT_LT(m.time_s, 1.0) << m.id;
     EXPECT_NE(m.id, "S2-059");  // dup_of rows are skipped
+    // The launcher's LIBTPU_INIT_ARGS, as the notes record it, is part of the config.
+    const bool vmem = m.id == "S2-127" || m.id == "S2-191";
+    if (vmem || m.id == "S2-114") {
+      EXPECT_EQ(m.config.xla_scoped_vmem_kib, vmem ? 50000 : 0) << m.id;
+    }
   }
   EXPECT_FALSE(LoadMeasurements("/nonexistent.csv", *hw).ok());
 }

@@ -68,6 +68,10 @@ TEST(Adapters, SchemaErrorsNameTheFileAndKey) {
        "revisions[0].commits"},
       {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"output":[{"pattern":"(","metric":"tflops"}]})",
        "output[0].pattern"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"env":{"A":{"to":"--tokens","pattern":"T=[0-9]+"}}})",
+       "env.A.pattern"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"env":{"A":{"to":"--tokens","pattern":"(["}}})",
+       "env.A.pattern"},
   };
   for (const auto& c : cases) {
     auto a = ParseAdapter(c.json, "my/adapter.json");
@@ -104,6 +108,25 @@ TEST(Adapters, EnvironmentAndRunsMakeOneRunPerMesh) {
   EXPECT_NE(refused.status().message().find("fp8 matmuls have no engine model"), std::string::npos);
   EXPECT_FALSE(AdaptInvocation(a, {}, {{"MOE_PASS", "both"}}, {}).ok());  // not in its value map
   EXPECT_FALSE(AdaptInvocation(a, {"--tokens", "3"}, {}, {}).ok());       // it takes no flags
+}
+
+// LIBTPU_INIT_ARGS holds libtpu's own flags: the built-in adapters read the
+// scoped VMEM limit out of it (a pattern rule) and nothing else.
+TEST(Adapters, PatternRuleReadsOneFlagOutOfAVariable) {
+  const Adapter* hill = nullptr;
+  for (const Adapter& a : BuiltinAdapters())
+    if (a.name == "hillclimb") hill = &a;
+  ASSERT_NE(hill, nullptr);
+  auto r = AdaptInvocation(*hill, {"--topk", "2"},
+                           {{"LIBTPU_INIT_ARGS", "--xla_enable_async_all_gather=true --xla_tpu_scoped_vmem_limit_kib=50000"}},
+                           {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->runs.size(), 1u);
+  const std::vector<std::string> want = {"--xla-scoped-vmem-kib", "50000", "--topk", "2"};
+  EXPECT_EQ(r->runs[0].args, want);
+  auto other = AdaptInvocation(*hill, {"--topk", "2"}, {{"LIBTPU_INIT_ARGS", "--xla_enable_async_all_gather=true"}}, {});
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->runs[0].args, (std::vector<std::string>{"--topk", "2"}));
 }
 
 TEST(Adapters, RenamedFlagsValueMapsSwitchesAndIgnoredFlags) {
