@@ -377,7 +377,7 @@ ValidationReport Validate(const Hardware& hw, const std::vector<Measurement>& ro
 
 namespace {
 std::string Fmt(const char* fmt, double v) {
-  char buf[64];
+  char buf[160];
   std::snprintf(buf, sizeof buf, fmt, v);
   return buf;
 }
@@ -449,7 +449,20 @@ double SpearmanRho(const std::vector<double>& a, const std::vector<double>& b) {
   return sab / std::sqrt(saa * sbb);
 }
 
-std::vector<EntryRanking> RankByEntry(const std::vector<Measurement>& rows, const std::vector<double>& predicted_s) {
+double ReplicateSpread(const std::vector<Measurement>& rows) {
+  std::map<std::string, std::vector<double>> times;  // config -> its measured times
+  for (const Measurement& m : rows) times[CanonicalConfigJson(m.config) + "|" + m.point.queue_mode].push_back(m.time_s);
+  std::vector<double> spreads;
+  for (const auto& [key, t] : times)
+    if (t.size() > 1) spreads.push_back(*std::max_element(t.begin(), t.end()) / *std::min_element(t.begin(), t.end()) - 1.0);
+  if (spreads.empty()) return 0.0;
+  std::sort(spreads.begin(), spreads.end());
+  const size_t rank = static_cast<size_t>(std::ceil(0.9 * static_cast<double>(spreads.size())));
+  return spreads[std::max<size_t>(rank, 1) - 1];  // nearest rank
+}
+
+std::vector<EntryRanking> RankByEntry(const std::vector<Measurement>& rows, const std::vector<double>& predicted_s,
+                                      double tolerance) {
   std::map<std::string, std::vector<size_t>> by_entry;
   std::vector<std::string> order;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -473,8 +486,11 @@ std::vector<EntryRanking> RankByEntry(const std::vector<Measurement>& rows, cons
     r.entry = entry;
     r.n = static_cast<int>(idx.size());
     r.rho = SpearmanRho(measured, modeled);
-    r.best_matches = std::max_element(measured.begin(), measured.end()) - measured.begin() ==
-                     std::max_element(modeled.begin(), modeled.end()) - modeled.begin();
+    const size_t best = static_cast<size_t>(std::max_element(measured.begin(), measured.end()) - measured.begin());
+    const size_t pick = static_cast<size_t>(std::max_element(modeled.begin(), modeled.end()) - modeled.begin());
+    r.best_matches = best == pick;
+    r.best_gap = 1.0 - measured[pick] / measured[best];
+    r.best_tie = !r.best_matches && r.best_gap <= tolerance;
     out.push_back(r);
   }
   return out;
@@ -502,21 +518,27 @@ std::string FormatValidation(const std::vector<Measurement>& rows, const Validat
   for (const auto& pe : ErrorsByPath(rows, rep))
     s += PadRight(pe.key + "=" + (pe.value.empty() ? "-" : pe.value), 27) +
          Fmt("%4.0f", pe.n) + Fmt("  %8.2f%%", 100 * pe.median_in) + Fmt("  %8.2f%%", 100 * pe.median_cv) + "\n";
-  const std::vector<EntryRanking> ranks = RankByEntry(rows, rep.cv_entry_s);
+  const double spread = ReplicateSpread(rows);
+  const std::vector<EntryRanking> ranks = RankByEntry(rows, rep.cv_entry_s, spread);
   s += "\nby entry (3+ rows; leave-entry-out)   rows  rank_rho  best_config\n";
   std::vector<double> rhos;
-  int best = 0;
+  int best = 0, ties = 0;
   for (const auto& r : ranks) {
     s += PadRight(r.entry.substr(0, 36), 37) + Fmt("%4.0f", r.n) + Fmt("  %8.3f", r.rho) +
-         (r.best_matches ? "  same\n" : "  differs\n");
+         (r.best_matches ? "  same\n"
+          : r.best_tie   ? Fmt("  tie (model's pick measured %.2f%% below the best)\n", 100 * r.best_gap)
+                         : Fmt("  differs (model's pick measured %.2f%% below the best)\n", 100 * r.best_gap));
     rhos.push_back(r.rho);
     best += r.best_matches;
+    ties += r.best_tie;
   }
   if (!ranks.empty()) {
     std::sort(rhos.begin(), rhos.end());
     const double median = rhos.size() % 2 ? rhos[rhos.size() / 2] : (rhos[rhos.size() / 2 - 1] + rhos[rhos.size() / 2]) / 2;
     s += "entries=" + std::to_string(ranks.size()) + " rank_rho_median=" + Fmt("%.3f", median) +
-         " best_config_same=" + std::to_string(best) + "/" + std::to_string(ranks.size()) + "\n";
+         " best_config_same=" + std::to_string(best) + "/" + std::to_string(ranks.size()) +
+         " same_or_tie=" + std::to_string(best + ties) + "/" + std::to_string(ranks.size()) +
+         Fmt(" (tie: within the replicate spread %.2f%%)", 100 * spread) + "\n";
   }
   return s;
 }

@@ -91,13 +91,26 @@ std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const 
 // model's (leave-one-entry-out: the entry's own rows are not in the fit), and
 // whether the model's best configuration is the measured best. Figures are
 // throughputs (higher is better); time rows rank by 1/time.
+// When the model's best is another configuration, `best_gap` is how far the
+// measured figure of the model's pick falls below the measured best; within
+// `tolerance` (the measurements' own replicate spread, ReplicateSpread) the
+// two cannot be told apart by measurement, and `best_tie` is set.
 struct EntryRanking {
   std::string entry;
   int n = 0;
   double rho = 0;
   bool best_matches = false;
+  bool best_tie = false;
+  double best_gap = 0;
 };
-std::vector<EntryRanking> RankByEntry(const std::vector<Measurement>& rows, const std::vector<double>& predicted_s);
+std::vector<EntryRanking> RankByEntry(const std::vector<Measurement>& rows, const std::vector<double>& predicted_s,
+                                      double tolerance = 0.0);
+
+// The run-to-run spread of the measurements: over every configuration
+// measured more than once (the same harness config in any entry), its
+// max/min - 1; the 90th percentile of those (one noisy rerun does not set
+// it). 0 when nothing was measured twice.
+double ReplicateSpread(const std::vector<Measurement>& rows);
 // Spearman's rank correlation of two equally long lists (ties: mean ranks);
 // 1 when either list is constant and the other too, 0 when only one is.
 double SpearmanRho(const std::vector<double>& a, const std::vector<double>& b);

@@ -123,6 +123,27 @@ TEST(V5pFit, ShippedParametersAreTheFitOfTheShippedCsv) {
     EXPECT_NEAR(f.params[i] / (*shipped)[i], 1.0, 1e-6) << Info(i).name << " (rerun `moelog model fit`)";
 }
 
+// Replicates: the same configuration measured in several entries. The
+// spread is the 90th percentile over configurations of max/min - 1, so one
+// noisy rerun among many does not set it.
+TEST(V5pFit, ReplicateSpreadIsARobustRunToRunSpread) {
+  std::vector<Measurement> rows;
+  auto add = [&](int64_t tokens, double t) {
+    Measurement m;
+    m.config.tokens = tokens;
+    m.time_s = t;
+    rows.push_back(m);
+  };
+  EXPECT_EQ(ReplicateSpread(rows), 0.0);
+  add(1, 1.0);
+  EXPECT_EQ(ReplicateSpread(rows), 0.0);  // measured once: no spread
+  for (int64_t c = 2; c <= 11; ++c) {
+    add(c, 1.0);
+    add(c, c == 11 ? 1.5 : 1.0 + 0.001 * static_cast<double>(c));  // ten replicated configs, one noisy
+  }
+  EXPECT_NEAR(ReplicateSpread(rows), 0.010, 1e-12);  // 9th of 10 sorted spreads, not the 50% outlier
+}
+
 TEST(V5pFit, RankCorrelationAndBestConfigPerEntry) {
   EXPECT_DOUBLE_EQ(SpearmanRho({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
   EXPECT_DOUBLE_EQ(SpearmanRho({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
@@ -144,8 +165,15 @@ TEST(V5pFit, RankCorrelationAndBestConfigPerEntry) {
   EXPECT_EQ(r[0].n, 3);
   EXPECT_FALSE(r[0].best_matches);
   EXPECT_NEAR(r[0].rho, 0.5, 1e-12);
+  EXPECT_FALSE(r[0].best_tie);
+  EXPECT_NEAR(r[0].best_gap, 1.0 - 110.0 / 111.0, 1e-12);
+  // The model's pick measured 0.9% below the best: a tie when replicates of
+  // one configuration spread by 1%, not when they spread by 0.5%.
+  EXPECT_TRUE(RankByEntry(rows, predicted, 0.01)[0].best_tie);
+  EXPECT_FALSE(RankByEntry(rows, predicted, 0.005)[0].best_tie);
   predicted[2] = rows[2].time_s;
   EXPECT_TRUE(RankByEntry(rows, predicted)[0].best_matches);
+  EXPECT_FALSE(RankByEntry(rows, predicted, 0.01)[0].best_tie);  // same is not a tie
   rows.pop_back();
   predicted.pop_back();
   EXPECT_TRUE(RankByEntry(rows, predicted).empty());  // fewer than 3 rows: no ranking
