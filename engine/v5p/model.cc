@@ -682,6 +682,46 @@ bool BackwardAndRemat(const Ctx& x, const Local& l, Acc* backward, Acc* remat) {
   return skipped;
 }
 
+// The weight-gradient matmuls (tgmm) of the expert backward: they need
+// only the saved activations and the output gradient, not the gradient of
+// the layer's input.
+double WeightGradSeconds(const Ctx& x, const Local& l) {
+  const ModelCase& c = x.c;
+  const int64_t d = c.hidden, f = c.mlp;
+  Acc acc;
+  Tgmm(x, l.v, l.groups, f, d, c.ragged_dot, &acc);
+  if (c.fused_w13) {
+    Tgmm(x, l.v, l.groups, d, 2 * f, c.ragged_dot, &acc);
+  } else {
+    Tgmm(x, l.v, l.groups, d, f, c.ragged_dot, &acc);
+    Tgmm(x, l.v, l.groups, d, f, c.ragged_dot, &acc);
+  }
+  return acc.Sum();
+}
+
+// The EP collectives run on the ICI while the MXU computes what does not
+// depend on them (XLA's async collectives): the forward's combine reduction
+// beside the shared expert (it reads x, not the routed output), the
+// backward's input-gradient reduction beside the weight-gradient matmuls and
+// the shared expert's backward. Each hides the shorter of the two.
+void HideCollectives(const Ctx& x, const Local& l, bool bwd, bool wgrad, Acc* comm) {
+  if (x.c.parallel != Parallel::kEp) return;
+  ModelCase fwd_only = x.c;
+  fwd_only.pass = Pass::kForward;
+  const Ctx fx{x.hw, x.p, fwd_only};
+  Acc one_pass, shared_fwd, shared_all;
+  double unused = 0;
+  Collectives(fx, l, false, &one_pass, &unused);
+  Shared(x, l.shared_tokens, false, &shared_fwd);
+  double hidden = std::min(one_pass.Sum(), shared_fwd.Sum());
+  if (bwd) {
+    Shared(x, l.shared_tokens, true, &shared_all);
+    const double beside = shared_all.Sum() - shared_fwd.Sum() + (wgrad ? WeightGradSeconds(x, l) : 0.0);
+    hidden += std::min(one_pass.Sum(), beside);
+  }
+  comm->Add(kIci, -hidden);
+}
+
 // HBM footprint per chip: inputs as placed, packed activations, and for
 // forward_backward the saved residuals, activation gradients and weight grads.
 double MemoryBytes(const Ctx& x, const Local& l, bool bwd) {
@@ -790,6 +830,7 @@ Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c)
   Shared(x, l.shared_tokens, bwd, &shared);
   Collectives(x, l, bwd, &comm, &comm_bytes);
   if (bwd) out.int8_backward_skipped = BackwardAndRemat(x, l, &backward, &remat);
+  HideCollectives(x, l, bwd, !out.int8_backward_skipped, &comm);
   fixed.Add(kFixed, p[kFixedS]);
 
   auto add = [&](const char* name, const Acc& a) {

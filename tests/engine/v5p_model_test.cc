@@ -264,6 +264,29 @@ TEST(V5pBackend, ScopedVmemLimitScalesXlaKernelsOnly) {
   EXPECT_LT(StageSeconds(def[0], "up") / StageSeconds(big[0], "up"), ratio - 1e-6);
 }
 
+// The EP collectives overlap the compute that does not depend on them: the
+// forward reduction the shared expert (none to hide behind without one), the
+// backward's the weight-gradient matmuls. What they hide is at most that
+// compute, and never more than the collective itself.
+TEST(V5pBackend, EpCollectivesHideBehindIndependentCompute) {
+  auto comm = [&](const std::string& shared, const std::string& pass) {
+    auto r = RunAll(Config({"--tokens", "32768", "--hidden", "2048", "--mlp-dim", "1408", "--experts", "64",
+                            "--parallel-mode", "ep", "--shared-expert-dim", shared, "--bench-pass", pass, "--json"}));
+    EXPECT_EQ(r.size(), 1u);
+    return r.empty() ? RunResult{} : r[0];
+  };
+  const RunResult bare = comm("0", "forward"), with_shared = comm("1024", "forward");
+  const RunResult train = comm("0", "forward_backward");
+  const double one_pass = StageSeconds(bare, "comm");  // nothing to hide behind
+  ASSERT_GT(one_pass, 0.0);
+  EXPECT_LT(StageSeconds(with_shared, "comm"), one_pass);
+  EXPECT_NEAR(StageSeconds(with_shared, "comm"),
+              std::max(0.0, one_pass - StageSeconds(with_shared, "shared")), 1e-12);
+  // fwd+bwd: two passes, the backward's partly or wholly hidden.
+  EXPECT_GE(StageSeconds(train, "comm"), one_pass - 1e-12);
+  EXPECT_LT(StageSeconds(train, "comm"), 2.0 * one_pass);
+}
+
 TEST(V5pBackend, Int8RoutedUsesInt8RateAndFlagsSkippedBackward) {
   auto fwd = RunAll(Config({"--tokens", "32768", "--hidden", "2048", "--mlp-dim", "2048", "--json"}));
   auto i8 = RunAll(Config({"--tokens", "32768", "--hidden", "2048", "--mlp-dim", "2048", "--quant-mode",

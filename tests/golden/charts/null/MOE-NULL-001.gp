@@ -11,7 +11,7 @@ set size 1.0000,0.8197
 unset title
 set xlabel 'null route fraction'
 set ylabel 'tokens/s'
-set yrange [0:2007626.07]
+set yrange [0:1829996.42]
 set format y '%.1s%c'
 unset y2label
 unset y2tics
