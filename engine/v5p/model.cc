@@ -23,6 +23,9 @@ struct Acc {
     if (mxu_s >= hbm_s) t[kMxu] += mxu_s; else t[kHbm] += hbm_s;
   }
   double Sum() const { return t[0] + t[1] + t[2] + t[3] + t[4]; }
+  void Merge(const Acc& o) {
+    for (int i = 0; i < kNumBounds; ++i) t[i] += o.t[i];
+  }
   const char* BoundName() const {
     int best = 0;
     for (int i = 1; i < kNumBounds; ++i) if (t[i] > t[best]) best = i;
@@ -59,7 +62,7 @@ struct Ctx {
   double b() const { return static_cast<double>(c.elem_bytes); }
   // XLA-compiled kernels stream their operands through VMEM in tiles sized
   // to the scoped VMEM limit; each tile step pays a fixed cost, so a kernel
-  // takes (1 + overhead / limit) times its transfer time (XlaStepFactor).
+  // takes (1 + overhead / limit) times its transfer time.
   double xla() const {
     const double v = c.scoped_vmem_bytes > 0 ? c.scoped_vmem_bytes : hw.xla_scoped_vmem_default;
     return 1.0 + p[kXlaStepBytes] / std::max(1.0, v);
@@ -303,8 +306,10 @@ void ExpertForward(const Ctx& x, const Local& l, Acc* up, Acc* down) {
 }
 
 // Backward of the expert MLP: dX gmm (transposed weights) and dW tgmm per
-// projection, activation backward.
-void ExpertBackward(const Ctx& x, const Local& l, Acc* acc, bool* int8_skipped) {
+// projection, activation backward. The weight-gradient matmuls go to
+// `wgrad` (they need only saved activations and the output gradient, not
+// the gradient of the layer's input), the rest to `acc`.
+void ExpertBackward(const Ctx& x, const Local& l, Acc* acc, Acc* wgrad, bool* int8_skipped) {
   const ModelCase& c = x.c;
   const int64_t d = c.hidden, f = c.mlp;
   const double m = static_cast<double>(l.m_buf);
@@ -323,16 +328,16 @@ void ExpertBackward(const Ctx& x, const Local& l, Acc* acc, bool* int8_skipped) 
   if (prequant) Stream(x, m * (d + 2.0 * f) * (2.0 * x.b() + 1.0), acc);  // per-row grad quantization
   // down: dX [m,F] = g[m,D] W2^T, dW2 [G,F,D]
   Gmm(x, l.v, l.m_buf, d, f, ragged || prequant, prequant, acc);
-  Tgmm(x, l.v, l.groups, f, d, ragged, acc);
+  Tgmm(x, l.v, l.groups, f, d, ragged, wgrad);
   if (c.fused_w13) {
     Gmm(x, l.v, l.m_buf, 2 * f, d, ragged || prequant, prequant, acc);
-    Tgmm(x, l.v, l.groups, d, 2 * f, ragged, acc);
+    Tgmm(x, l.v, l.groups, d, 2 * f, ragged, wgrad);
   } else {
     Gmm(x, l.v, l.m_buf, f, d, ragged || prequant, prequant, acc);
     Gmm(x, l.v, l.m_buf, f, d, ragged || prequant, prequant, acc);
     Stream(x, m * d * 3.0 * x.b(), acc);  // dx = dx1 + dx3
-    Tgmm(x, l.v, l.groups, d, f, ragged, acc);
-    Tgmm(x, l.v, l.groups, d, f, ragged, acc);
+    Tgmm(x, l.v, l.groups, d, f, ragged, wgrad);
+    Tgmm(x, l.v, l.groups, d, f, ragged, wgrad);
   }
 }
 
@@ -655,15 +660,19 @@ void Collectives(const Ctx& x, const Local& l, bool bwd, Acc* comm, double* byte
   }
 }
 
-// The backward pass and what remat replays for it. Returns whether the int8
-// path skipped the weight-gradient matmuls.
-bool BackwardAndRemat(const Ctx& x, const Local& l, Acc* backward, Acc* remat) {
+// The backward pass and what remat replays for it; `wgrad_s` receives the
+// seconds of its weight-gradient matmuls (part of `backward`). Returns
+// whether the int8 path skipped them.
+bool BackwardAndRemat(const Ctx& x, const Local& l, Acc* backward, Acc* remat, double* wgrad_s) {
   const ModelCase& c = x.c;
   const double b = x.b(), d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp);
   Stream(x, static_cast<double>(l.out_tokens) * d * (b + 4.0), backward);  // loss mean(y^2) and its gradient
   bool skipped = false;
   CombineBackward(x, l, backward);
-  ExpertBackward(x, l, backward, &skipped);
+  Acc wgrad;
+  ExpertBackward(x, l, backward, &wgrad, &skipped);
+  backward->Merge(wgrad);
+  *wgrad_s = wgrad.Sum();
   PackBackward(x, l, backward);
   // w13 = concat(w1, w3) rebuilt every step, and its gradient split; prequant
   // passes w13 in already quantized, so only the gradient is split.
@@ -682,29 +691,13 @@ bool BackwardAndRemat(const Ctx& x, const Local& l, Acc* backward, Acc* remat) {
   return skipped;
 }
 
-// The weight-gradient matmuls (tgmm) of the expert backward: they need
-// only the saved activations and the output gradient, not the gradient of
-// the layer's input.
-double WeightGradSeconds(const Ctx& x, const Local& l) {
-  const ModelCase& c = x.c;
-  const int64_t d = c.hidden, f = c.mlp;
-  Acc acc;
-  Tgmm(x, l.v, l.groups, f, d, c.ragged_dot, &acc);
-  if (c.fused_w13) {
-    Tgmm(x, l.v, l.groups, d, 2 * f, c.ragged_dot, &acc);
-  } else {
-    Tgmm(x, l.v, l.groups, d, f, c.ragged_dot, &acc);
-    Tgmm(x, l.v, l.groups, d, f, c.ragged_dot, &acc);
-  }
-  return acc.Sum();
-}
-
 // The EP collectives run on the ICI while the MXU computes what does not
 // depend on them (XLA's async collectives): the forward's combine reduction
 // beside the shared expert (it reads x, not the routed output), the
 // backward's input-gradient reduction beside the weight-gradient matmuls and
 // the shared expert's backward. Each hides the shorter of the two.
-void HideCollectives(const Ctx& x, const Local& l, bool bwd, bool wgrad, Acc* comm) {
+// `wgrad_s`: the weight-gradient matmuls' seconds (0 for the forward).
+void HideCollectives(const Ctx& x, const Local& l, bool bwd, double wgrad_s, Acc* comm) {
   if (x.c.parallel != Parallel::kEp) return;
   ModelCase fwd_only = x.c;
   fwd_only.pass = Pass::kForward;
@@ -716,7 +709,7 @@ void HideCollectives(const Ctx& x, const Local& l, bool bwd, bool wgrad, Acc* co
   double hidden = std::min(one_pass.Sum(), shared_fwd.Sum());
   if (bwd) {
     Shared(x, l.shared_tokens, true, &shared_all);
-    const double beside = shared_all.Sum() - shared_fwd.Sum() + (wgrad ? WeightGradSeconds(x, l) : 0.0);
+    const double beside = shared_all.Sum() - shared_fwd.Sum() + wgrad_s;
     hidden += std::min(one_pass.Sum(), beside);
   }
   comm->Add(kIci, -hidden);
@@ -829,8 +822,9 @@ Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c)
   CombineForward(x, l, &combine);
   Shared(x, l.shared_tokens, bwd, &shared);
   Collectives(x, l, bwd, &comm, &comm_bytes);
-  if (bwd) out.int8_backward_skipped = BackwardAndRemat(x, l, &backward, &remat);
-  HideCollectives(x, l, bwd, !out.int8_backward_skipped, &comm);
+  double wgrad_s = 0;
+  if (bwd) out.int8_backward_skipped = BackwardAndRemat(x, l, &backward, &remat, &wgrad_s);
+  HideCollectives(x, l, bwd, wgrad_s, &comm);
   fixed.Add(kFixed, p[kFixedS]);
 
   auto add = [&](const char* name, const Acc& a) {
