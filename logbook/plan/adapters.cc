@@ -79,8 +79,8 @@ Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRu
       if (j.contains("pattern")) {
         MOELOG_RETURN_IF_ERROR(s.String(j, "pattern", where + ".", &r->pattern));
         try {
-          if (std::regex(r->pattern).mark_count() < 1)
-            return s.Error(where + ".pattern", "needs one group, the value: (...)");
+          r->compiled = std::make_shared<const std::regex>(r->pattern);
+          if (r->compiled->mark_count() < 1) return s.Error(where + ".pattern", "needs one group, the value: (...)");
         } catch (const std::regex_error& e) {
           return s.Error(where + ".pattern", std::string("not a regular expression: ") + e.what());
         }
@@ -274,9 +274,9 @@ Status ApplyRule(const Adapter& a, const std::string& name, const ArgRule& rule,
   }
   if (!has_value) return Status::InvalidArgument(who + ": needs a value");
   std::string v = value;
-  if (!rule.pattern.empty()) {
+  if (rule.compiled) {
     std::smatch m;
-    if (!std::regex_search(value, m, std::regex(rule.pattern))) return Status::Ok();
+    if (!std::regex_search(value, m, *rule.compiled)) return Status::Ok();
     v = m[1].str();
   }
   if (!rule.values.empty()) {

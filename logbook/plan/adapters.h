@@ -12,6 +12,8 @@
 #define MOELOG_LOGBOOK_PLAN_ADAPTERS_H_
 
 #include <map>
+#include <memory>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +30,7 @@ struct ArgRule {
   std::map<std::string, std::string> values;  // kValue: harness value -> moelog value (empty: unchanged)
   std::string pattern;                        // kValue: ECMAScript regex; its group 1 in the value is the value
                                               // (no match: the rule adds nothing), e.g. one flag of LIBTPU_INIT_ARGS
+  std::shared_ptr<const std::regex> compiled;  // `pattern`, compiled once by ParseAdapter
   std::vector<std::string> args;              // kSwitch: moelog bench arguments when the flag is given
   std::string message;                        // kError: why the flag cannot be modeled
 };
