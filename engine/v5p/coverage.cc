@@ -17,6 +17,8 @@ const std::map<std::string, std::vector<std::string>>& CalibratedPathValues() {
       {"null_route_frac", {"0"}},
       {"hardware", {"v5p"}},
       {"mlp_path", {"ref_dp", "staged_dp", "fused_ep"}},
+      // The chip's default (the key absent) and the raised limit the Qwen-like runs used.
+      {"xla_scoped_vmem_kib", {"50000"}},
   };
   return kValues;
 }

@@ -79,6 +79,10 @@ TEST(V5pCoverage, NamesEveryUncalibratedPath) {
   EXPECT_TRUE(UncalibratedPaths({{"parallel_mode", "none"}, {"ep_comm_path", "a2a"}}).empty());
   EXPECT_EQ(UncalibratedPaths({{"null_route_frac", "0,0.5"}}), std::vector<std::string>{"null_route_frac=0,0.5"});
   EXPECT_TRUE(UncalibratedPaths({{"null_route_frac", "0.0"}}).empty());
+  // The scoped VMEM limits the data has: the default and 50000 KiB.
+  EXPECT_TRUE(UncalibratedPaths({{"xla_scoped_vmem_kib", "50000"}}).empty());
+  EXPECT_EQ(UncalibratedPaths({{"xla_scoped_vmem_kib", "32768"}}),
+            std::vector<std::string>{"xla_scoped_vmem_kib=32768"});
 }
 
 // Meshes: the calibration rows ran EP over the whole slice (expert=4); a data
