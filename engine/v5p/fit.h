@@ -91,8 +91,9 @@ std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const 
 // model's (leave-one-entry-out: the entry's own rows are not in the fit), and
 // whether the model's best configuration is the measured best. Figures are
 // throughputs (higher is better); time rows rank by 1/time.
-// When the model's best is another configuration, `best_gap` is how far the
-// measured figure of the model's pick falls below the measured best; within
+// Configurations the model figures equal (to 1e-9) to its best are its pick
+// together. When the model's pick is another configuration, `best_gap` is
+// how far the pick's measured figure falls below the measured best; within
 // `tolerance` (the measurements' own replicate spread, ReplicateSpread) the
 // two cannot be told apart by measurement, and `best_tie` is set.
 struct EntryRanking {

@@ -174,6 +174,11 @@ TEST(V5pFit, RankCorrelationAndBestConfigPerEntry) {
   predicted[2] = rows[2].time_s;
   EXPECT_TRUE(RankByEntry(rows, predicted)[0].best_matches);
   EXPECT_FALSE(RankByEntry(rows, predicted, 0.01)[0].best_tie);  // same is not a tie
+  // The model figures the two best equal: it does not pick between them, so
+  // the measured best is its pick.
+  predicted[1] = 1.0 / 111.0;  // both modeled at 111 TF/s (the first index would win a plain argmax)
+  predicted[2] = 1.0 / 111.0;
+  EXPECT_TRUE(RankByEntry(rows, predicted)[0].best_matches);
   rows.pop_back();
   predicted.pop_back();
   EXPECT_TRUE(RankByEntry(rows, predicted).empty());  // fewer than 3 rows: no ranking
