@@ -405,7 +405,8 @@ std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const 
         {"capacity_policy", c.capacity_policy},
         {"bench_pass", c.bench_pass},
         {"parallel_mode", c.parallel_mode},
-        {"mlp_path", c.mlp_path.empty() ? "(hillclimb)" : c.mlp_path}};
+        {"mlp_path", c.mlp_path.empty() ? "(hillclimb)" : c.mlp_path},
+        {"xla_scoped_vmem_kib", c.xla_scoped_vmem_kib > 0 ? std::to_string(c.xla_scoped_vmem_kib) : "(default)"}};
     for (const auto& kv : path) {
       by[kv].first.push_back(rep.predicted_s[i] / rows[i].time_s - 1);
       by[kv].second.push_back(rep.cv_entry_s[i] / rows[i].time_s - 1);
@@ -521,9 +522,9 @@ std::string FormatValidation(const std::vector<Measurement>& rows, const Validat
   s += SummaryLine("in_sample          ", rep.in_sample);
   s += SummaryLine("cv_leave_entry_out ", rep.cv_entry);
   s += SummaryLine("cv_leave_family_out", rep.cv_family);
-  s += "\nby path (median |error|)   rows  in-sample  leave-entry-out\n";
+  s += "\nby path (median |error|)       rows  in-sample  leave-entry-out\n";
   for (const auto& pe : ErrorsByPath(rows, rep))
-    s += PadRight(pe.key + "=" + (pe.value.empty() ? "-" : pe.value), 27) +
+    s += PadRight(pe.key + "=" + (pe.value.empty() ? "-" : pe.value), 31) +
          Fmt("%4.0f", pe.n) + Fmt("  %8.2f%%", 100 * pe.median_in) + Fmt("  %8.2f%%", 100 * pe.median_cv) + "\n";
   const double spread = ReplicateSpread(rows);
   const std::vector<EntryRanking> ranks = RankByEntry(rows, rep.cv_entry_s, spread);
