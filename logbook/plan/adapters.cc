@@ -65,6 +65,12 @@ class Schema {
   std::string file_;
 };
 
+// The longest text an adapter's regex is applied to. std::regex matches by
+// recursion, one level per repetition: on text from a logbook or a harness's
+// output, a long enough run would exhaust the stack. Values and metric lines
+// are short; anything longer is refused (a value) or skipped (an output line).
+constexpr size_t kMaxRegexSubject = 1024;
+
 Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRule* r) {
   if (j.is_string()) {  // "--batch": "--tokens"
     r->kind = ArgRule::kValue;
@@ -275,6 +281,9 @@ Status ApplyRule(const Adapter& a, const std::string& name, const ArgRule& rule,
   if (!has_value) return Status::InvalidArgument(who + ": needs a value");
   std::string v = value;
   if (rule.compiled) {
+    if (value.size() > kMaxRegexSubject)
+      return Status::InvalidArgument(who + ": value longer than " + std::to_string(kMaxRegexSubject) +
+                                     " characters, which its pattern is not applied to");
     std::smatch m;
     if (!std::regex_search(value, m, *rule.compiled)) return Status::Ok();
     v = m[1].str();
@@ -471,6 +480,7 @@ std::vector<AdapterMetric> AdapterOutputLines(const Adapter& a, const std::strin
   for (const auto& r : a.output) res.emplace_back(r.pattern);
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
+    if (line.size() > kMaxRegexSubject) continue;  // no metric line is this long
     for (size_t i = 0; i < res.size(); ++i) {
       std::smatch m;
       if (!std::regex_search(line, m, res[i])) continue;

@@ -209,6 +209,17 @@ class Parser {
   }
 
  private:
+  // Groups and loops nest at most this deep: the parse, the tree and the walk
+  // over it recurse once per level, and a command is someone else's text.
+  static constexpr int kMaxNesting = 64;
+
+  // Enters one level of nesting; false (and `error`) past the limit.
+  bool Enter(std::string* error) {
+    if (++depth_ <= kMaxNesting) return true;
+    *error = "groups and loops nested deeper than " + std::to_string(kMaxNesting) + " levels";
+    return false;
+  }
+
   const Token& Peek() const { return t_[p_]; }
   bool IsWord(const char* w) const { return Peek().kind == Token::kWord && Peek().text == w; }
   bool IsOp(const char* o) const { return Peek().kind == Token::kOp && Peek().text == o; }
@@ -305,7 +316,9 @@ class Parser {
       c->kind = Cmd::kGroup;
       c->subshell = sub;
       c->body = std::make_shared<List>();
+      if (!Enter(error)) return false;
       if (!ParseList(c->body.get(), sub ? std::set<std::string>{} : std::set<std::string>{"}"}, error)) return false;
+      --depth_;
       if (sub ? !IsOp(")") : !IsWord("}")) {
         *error = sub ? "missing ')'" : "missing '}'";
         return false;
@@ -361,7 +374,9 @@ class Parser {
     }
     ++p_;
     c->body = std::make_shared<List>();
+    if (!Enter(error)) return false;
     if (!ParseList(c->body.get(), {"done"}, error)) return false;
+    --depth_;
     if (!IsWord("done")) {
       *error = "for " + c->var + ": missing 'done'";
       return false;
@@ -372,6 +387,7 @@ class Parser {
 
   std::vector<Token> t_;
   size_t p_ = 0;
+  int depth_ = 0;
 };
 
 bool ParseScript(std::string_view text, List* list, std::string* error) {

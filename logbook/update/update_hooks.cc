@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
 
 #include "logbook/criteria/recorded.h"
@@ -84,12 +83,31 @@ std::string PinsNote(const Logbook& logbook, const Entry& entry) {
 
 namespace {
 
+bool IsLowerHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The hex commit that follows "commit" or "Commit" in `text` (after spaces,
+// '=' or ':' and an optional backtick): 7 to 40 lowercase hex digits ending
+// at a word boundary. "" when none. A scan, linear in the text (logbook text
+// is someone else's: no backtracking matcher runs on it).
+std::string CommitAfterWord(const std::string& text) {
+  for (size_t at = text.find("ommit"); at != std::string::npos; at = text.find("ommit", at + 1)) {
+    if (at == 0 || (text[at - 1] != 'c' && text[at - 1] != 'C')) continue;
+    size_t i = at + 5;
+    while (i < text.size() && (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == '=' || text[i] == ':')) ++i;
+    if (i < text.size() && text[i] == '`') ++i;
+    size_t end = i;
+    while (end < text.size() && IsLowerHex(text[end])) ++end;
+    const size_t n = end - i;
+    if (n >= 7 && n <= 40 && (end == text.size() || !IsWordChar(text[end]))) return text.substr(i, n);
+  }
+  return "";
+}
+
 // "commit=`5b6f53c5d`", "commit 5b6f53c", "Commit: abcdef1..." in a bullet
 // or its sub-bullets: the hex that follows.
 std::string CommitIn(const Bullet& b) {
-  static const std::regex kCommit(R"([Cc]ommit[\s=:]*`?([0-9a-f]{7,40})\b)");
-  std::smatch m;
-  if (b.text.find("ommit") != std::string::npos && std::regex_search(b.text, m, kCommit)) return m[1].str();
+  if (std::string x = CommitAfterWord(b.text); !x.empty()) return x;
   for (const auto& c : b.children)
     if (std::string x = CommitIn(c); !x.empty()) return x;
   return "";

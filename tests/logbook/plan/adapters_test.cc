@@ -129,6 +129,20 @@ TEST(Adapters, PatternRuleReadsOneFlagOutOfAVariable) {
   EXPECT_EQ(other->runs[0].args, (std::vector<std::string>{"--topk", "2"}));
 }
 
+// A harness's output line longer than any metric line is skipped, not
+// matched (a regex matcher recurses per character repeated).
+TEST(Adapters, OverlongOutputLinesAreSkipped) {
+  const Adapter* mlp = nullptr;
+  for (const Adapter& a : BuiltinAdapters())
+    if (a.name == "mlp_profile") mlp = &a;
+  ASSERT_NE(mlp, nullptr);
+  const std::string text = "ref_dp.time_s = " + std::string(300000, '9') + "\nref_dp.time_s = 0.042\n";
+  const auto lines = AdapterOutputLines(*mlp, text);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].label, "ref_dp");
+  EXPECT_DOUBLE_EQ(lines[0].value, 0.042);
+}
+
 TEST(Adapters, RenamedFlagsValueMapsSwitchesAndIgnoredFlags) {
   const Adapter a = Load("renamed_flags.json");
   auto r = AdaptInvocation(a, {"--batch", "8192", "--k=4", "--mode", "train", "--kernel", "xla", "--ep", "--profile",

@@ -256,6 +256,27 @@ TEST(ShellPlan, NestedLoopsExpandInOrder) {
   ExpectBashAgrees(p);
 }
 
+// Groups and loops nest at most 64 deep: deeper, the command is not planned
+// (it said so), rather than the parser recursing once per level of a
+// logbook's text until the stack runs out.
+TEST(ShellPlan, NestingIsBounded) {
+  const std::string bench = "uv run lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 64";
+  auto nest = [&](int n, const std::string& open, const std::string& close) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += open;
+    s += bench;
+    for (int i = 0; i < n; ++i) s += close;
+    return s;
+  };
+  EXPECT_EQ(PlanCommand(nest(64, "( ", " )")).invocations.size(), 1u);
+  for (const auto& [open, close] : std::vector<std::pair<std::string, std::string>>{
+           {"( ", " )"}, {"{ ", "; }"}, {"for i in 1; do ", "; done"}}) {
+    Plan deep = PlanCommand(nest(100000, open, close));
+    EXPECT_TRUE(deep.invocations.empty()) << open;
+    EXPECT_NE(deep.Summary().find("nested deeper than 64 levels"), std::string::npos) << deep.Summary();
+  }
+}
+
 TEST(ShellPlan, LauncherEnvIsKept) {
   Plan p = PlanCommand(
       "uv run scripts/ray/dev_tpu.py --config c.yaml execute --no-sync -e LIBTPU_INIT_ARGS=\"--xla_x=1 --y\" -e A=b "

@@ -107,6 +107,32 @@ TEST_F(AdaptersSession, SchemaErrorsExit2NamingFileAndKey) {
   EXPECT_EQ(RunSession(p.string(), DocumentKind::kLogbook, o, o2, e2).exit_code, 2);
 }
 
+// An entry's commit and a launcher's LIBTPU_INIT_ARGS are someone else's
+// text: a run of 300,000 '=' after "commit" or of digits in the scoped VMEM
+// flag is read without recursion (a regex matcher overflowed its stack on
+// them), the commit as none, the flag as an invalid invocation.
+TEST_F(AdaptersSession, LongRunsInEntryTextAreReadWithoutRecursion) {
+  const fs::path p = dir_ / "long.md";
+  const std::string digits(300000, '9');
+  std::ofstream(p, std::ios::binary)
+      << "# Log\n\n## Experiment Log\n\n### 2026-02-09 15:40 - Long runs\n- Config: commit " << std::string(300000, '=')
+      << " and Commit: `abcdef1`\n- Command:\n  - `uv run scripts/ray/dev_tpu.py --config x.yaml --tpu-name t execute "
+         "-e LIBTPU_INIT_ARGS=\"--xla_tpu_scoped_vmem_limit_kib="
+      << digits
+      << "\" -- uv run lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 4096 --hidden 256 --mlp-dim 256 "
+         "--experts 8 --topk 2 --impl fused_w13 --distribution random`\n";
+  const Logbook lb = *LoadLogbook(p.string());
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(ContextOf(lb.entries[0]).commit, "abcdef1");
+  SessionOptions o;
+  o.db = (dir_ / "runs.db").string();
+  o.dry_run = true;
+  std::ostringstream out, err;
+  RunSession(p.string(), DocumentKind::kLogbook, o, out, err);
+  EXPECT_NE((out.str() + err.str()).find("value longer than 1024 characters"), std::string::npos)
+      << out.str().substr(0, 2000) << err.str().substr(0, 2000);
+}
+
 // Without its pins, the EP seed's entries before the compact dispatch
 // (13:40, 13:44) are modeled with the hillclimb adapter's dense-masked
 // revision, chosen by their date (13:40 also names its commit), and the
