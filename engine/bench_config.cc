@@ -123,6 +123,9 @@ Status BenchConfig::Validate() const {
   if (!topk_list.empty()) {
     auto parts = SplitList(topk_list);
     if (parts.empty()) return bad("--topk-list", "no values in '" + topk_list + "'");
+    if (parts.size() > kMaxListValues)
+      return bad("--topk-list", std::to_string(parts.size()) + " values: moelog's limit is " +
+                                    std::to_string(kMaxListValues) + " (each is a run)");
     for (const auto& s : parts) {
       int64_t v = 0;
       if (!ParseInt(s, &v)) return bad("--topk-list", "'" + s + "' is not an integer");
@@ -136,6 +139,9 @@ Status BenchConfig::Validate() const {
   if (!null_route_frac_list.empty()) {
     auto parts = SplitList(null_route_frac_list);
     if (parts.empty()) return bad("--null-route-frac-list", "no values in '" + null_route_frac_list + "'");
+    if (parts.size() > kMaxListValues)
+      return bad("--null-route-frac-list", std::to_string(parts.size()) + " values: moelog's limit is " +
+                                               std::to_string(kMaxListValues) + " (each is a run)");
     for (const auto& s : parts) {
       double v = 0;
       if (!ParseDouble(s, &v)) return bad("--null-route-frac-list", "'" + s + "' is not a number");

@@ -117,6 +117,8 @@ struct BenchLimit {
   const char* why;
 };
 inline constexpr int64_t kMaxDevices = 256;
+// Values of --topk-list and of --null-route-frac-list: each is a run.
+inline constexpr size_t kMaxListValues = 256;
 // The v5p model routes at most this many tokens (a sample of larger batches).
 inline constexpr int64_t kV5pSampleTokens = int64_t{1} << 18;
 inline constexpr int64_t kMaxV5pTokens = int64_t{1} << 40;

@@ -82,6 +82,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{{"--topk", "9"}, "--topk: topk 9 must satisfy 1 <= topk <= experts (8)"},
         BadCase{{"--topk-list", "2,x"}, "--topk-list: 'x' is not an integer"},
         BadCase{{"--topk-list", "2,9"}, "--topk-list: topk 9"},
+        BadCase{{"--topk-list", [] {
+                   std::string s = "2";
+                   for (int i = 0; i < 256; ++i) s += ",2";
+                   return s;
+                 }()},
+                "--topk-list: 257 values: moelog's limit is 256"},
+        BadCase{{"--null-route-frac-list", [] {
+                   std::string s = "0.1";
+                   for (int i = 0; i < 300; ++i) s += ",0.1";
+                   return s;
+                 }()},
+                "--null-route-frac-list: 301 values: moelog's limit is 256"},
         BadCase{{"--tokens", "0"}, "--tokens: must be positive, got 0"},
         BadCase{{"--hidden", "-4"}, "--hidden: must be positive"},
         BadCase{{"--null-route-frac", "1.0"}, "--null-route-frac: must lie in [0,1)"},
