@@ -491,11 +491,10 @@ std::vector<EntryRanking> RankByEntry(const std::vector<Measurement>& rows, cons
     // it (remat combine and none, argsort and tuple_sort under compact EP)
     // are its pick too, the one measured highest standing for them.
     const size_t best = static_cast<size_t>(std::max_element(measured.begin(), measured.end()) - measured.begin());
-    const double top = *std::max_element(modeled.begin(), modeled.end());
-    size_t pick = best;
+    size_t pick = static_cast<size_t>(std::max_element(modeled.begin(), modeled.end()) - modeled.begin());
+    const double top = modeled[pick];
     for (size_t i = 0; i < modeled.size(); ++i)
-      if (modeled[i] >= top * (1.0 - 1e-9) && (modeled[pick] < top * (1.0 - 1e-9) || measured[i] > measured[pick]))
-        pick = i;
+      if (modeled[i] >= top * (1.0 - 1e-9) && measured[i] > measured[pick]) pick = i;
     r.best_matches = best == pick;
     r.best_gap = 1.0 - measured[pick] / measured[best];
     r.best_tie = !r.best_matches && r.best_gap <= tolerance;

@@ -438,9 +438,12 @@ void CombineBackward(const Ctx& x, const Local& l, Acc* acc) {
 }
 
 // Shared SwiGLU expert on `tokens` tokens: f32 accumulation and outputs.
-void Shared(const Ctx& x, int64_t tokens, bool backward, Acc* acc) {
+// `fwd_s` receives the seconds of its forward part.
+void Shared(const Ctx& x, int64_t tokens, bool backward, Acc* acc, double* fwd_s) {
   const ModelCase& c = x.c;
+  *fwd_s = 0;
   if (c.shared <= 0 || tokens <= 0) return;
+  const double before = acc->Sum();
   const double t = static_cast<double>(tokens), d = static_cast<double>(c.hidden), s = static_cast<double>(c.shared);
   const bool i8 = DenseInt8(c);
   const double wb = i8 ? 1.0 : x.b();
@@ -451,6 +454,7 @@ void Shared(const Ctx& x, int64_t tokens, bool backward, Acc* acc) {
   Dense(x, 2.0 * t * d * s, t * s * 4.0 + d * s * wb + t * d * 4.0, i8, acc);
   Stream(x, t * d * (4.0 + 2.0 * x.b()), acc);  // add to the routed output, cast
   if (i8) Stream(x, t * d * (2.0 * x.b() + 1.0) + t * s * (4.0 + 1.0) + 3.0 * d * s * (2.0 * x.b() + 1.0), acc);
+  *fwd_s = acc->Sum() - before;
   if (!backward) return;
   // Backward: dX and dW of the three projections (2x the forward FLOPs);
   // int8 mode: the dLHS matmuls run in int8, the weight gradients in bf16.
@@ -626,10 +630,12 @@ void InputPlacement(const Ctx& x, Acc* placement) {
 
 // The collectives: the EP exchange of activations (forward, and again in the
 // backward) and the data-parallel all-reduce of weight gradients. Adds the
-// bytes each device sends to `bytes`.
-void Collectives(const Ctx& x, const Local& l, bool bwd, Acc* comm, double* bytes) {
+// bytes each device sends to `bytes`; `ep_pass_s` receives the seconds of
+// one EP exchange (0 without EP).
+void Collectives(const Ctx& x, const Local& l, bool bwd, Acc* comm, double* bytes, double* ep_pass_s) {
   const ModelCase& c = x.c;
   const double b = x.b(), d = static_cast<double>(c.hidden), f = static_cast<double>(c.mlp);
+  *ep_pass_s = 0;
   IciLink link;
   link.link_bw = x.hw.ici_link_bw;
   link.hop_latency = x.hw.ici_hop_latency_s;
@@ -640,16 +646,17 @@ void Collectives(const Ctx& x, const Local& l, bool bwd, Acc* comm, double* byte
     const double v = static_cast<double>(l.tokens) * d * b;  // [T, D] activations of this data shard
     const double passes = bwd ? 2.0 : 1.0;
     if (c.comm == CommPath::kCompactPsum || c.dense_masked) {
-      comm->Add(kIci, passes * AllReduceTime(v, n, link));
+      *ep_pass_s = AllReduceTime(v, n, link);
       *bytes += passes * 2.0 * AllGatherBytes(v, n);
     } else if (c.comm == CommPath::kRingAgRs) {
-      comm->Add(kIci, passes * (AllGatherTime(v, n, link) + ReduceScatterTime(v, n, link)));
+      *ep_pass_s = AllGatherTime(v, n, link) + ReduceScatterTime(v, n, link);
       *bytes += passes * 2.0 * AllGatherBytes(v, n);
     } else {
       const double held = static_cast<double>(l.m_buf) * d * b;
-      comm->Add(kIci, passes * 2.0 * AllToAllTime(held, n, link));
+      *ep_pass_s = 2.0 * AllToAllTime(held, n, link);
       *bytes += passes * 2.0 * AllGatherBytes(held, n);
     }
+    comm->Add(kIci, passes * *ep_pass_s);
   }
   if (bwd && c.data_axis > 1) {
     const int64_t n = c.data_axis;
@@ -693,25 +700,13 @@ bool BackwardAndRemat(const Ctx& x, const Local& l, Acc* backward, Acc* remat, d
 
 // The EP collectives run on the ICI while the MXU computes what does not
 // depend on them (XLA's async collectives): the forward's combine reduction
-// beside the shared expert (it reads x, not the routed output), the
+// beside the shared expert's forward (it reads x, not the routed output), the
 // backward's input-gradient reduction beside the weight-gradient matmuls and
-// the shared expert's backward. Each hides the shorter of the two.
-// `wgrad_s`: the weight-gradient matmuls' seconds (0 for the forward).
-void HideCollectives(const Ctx& x, const Local& l, bool bwd, double wgrad_s, Acc* comm) {
-  if (x.c.parallel != Parallel::kEp) return;
-  ModelCase fwd_only = x.c;
-  fwd_only.pass = Pass::kForward;
-  const Ctx fx{x.hw, x.p, fwd_only};
-  Acc one_pass, shared_fwd, shared_all;
-  double unused = 0;
-  Collectives(fx, l, false, &one_pass, &unused);
-  Shared(x, l.shared_tokens, false, &shared_fwd);
-  double hidden = std::min(one_pass.Sum(), shared_fwd.Sum());
-  if (bwd) {
-    Shared(x, l.shared_tokens, true, &shared_all);
-    const double beside = shared_all.Sum() - shared_fwd.Sum() + wgrad_s;
-    hidden += std::min(one_pass.Sum(), beside);
-  }
+// the shared expert's backward (`beside_bwd_s`). Each hides the shorter of the
+// two. `ep_pass_s`: one EP exchange (Collectives; 0 without EP).
+void HideCollectives(double ep_pass_s, double shared_fwd_s, bool bwd, double beside_bwd_s, Acc* comm) {
+  double hidden = std::min(ep_pass_s, shared_fwd_s);
+  if (bwd) hidden += std::min(ep_pass_s, beside_bwd_s);
   comm->Add(kIci, -hidden);
 }
 
@@ -820,11 +815,11 @@ Prediction Predict(const Hardware& hw, const ModelParams& p, const ModelCase& c)
   PackForward(x, l, &pack);
   ExpertForward(x, l, &up, &down);
   CombineForward(x, l, &combine);
-  Shared(x, l.shared_tokens, bwd, &shared);
-  Collectives(x, l, bwd, &comm, &comm_bytes);
-  double wgrad_s = 0;
+  double shared_fwd_s = 0, ep_pass_s = 0, wgrad_s = 0;
+  Shared(x, l.shared_tokens, bwd, &shared, &shared_fwd_s);
+  Collectives(x, l, bwd, &comm, &comm_bytes, &ep_pass_s);
   if (bwd) out.int8_backward_skipped = BackwardAndRemat(x, l, &backward, &remat, &wgrad_s);
-  HideCollectives(x, l, bwd, wgrad_s, &comm);
+  HideCollectives(ep_pass_s, shared_fwd_s, bwd, shared.Sum() - shared_fwd_s + wgrad_s, &comm);
   fixed.Add(kFixed, p[kFixedS]);
 
   auto add = [&](const char* name, const Acc& a) {
