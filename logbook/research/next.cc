@@ -537,13 +537,15 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
     return a.changes.size() < b.changes.size();
   });
   const ErrorBand band = LoadBand(options.csv_path, *hw, *params);
-  // Paths are judged for the leading configurations only (the rest cannot rank).
-  const size_t look = std::min<size_t>(cands->size(), 4000);
+  // Paths are judged in figure order until enough of each kind are found
+  // (validated ones then rank by expected improvement, whose band varies).
+  const size_t n = static_cast<size_t>(std::max(1, options.count));
+  const size_t look = cands->size();
   std::map<std::string, std::vector<std::string>> path_memo;
   std::vector<Proposal> val, unval;
   std::vector<double> seen_val;      // figures already proposed: one proposal per figure
   std::set<std::string> seen_paths;  // unvalidated path sets already proposed
-  for (size_t i = 0; i < look; ++i) {
+  for (size_t i = 0; i < look && (val.size() < 50 + n || unval.size() < n); ++i) {
     Candidate& c = (*cands)[i];
     // A figure the harness inflates (int8_routed/int8_all forward_backward
     // skip the expert backward) is no improvement.
@@ -585,7 +587,6 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
   std::stable_sort(val.begin(), val.end(), [](const Proposal& a, const Proposal& b) {
     return a.expected_improvement > b.expected_improvement;
   });
-  const size_t n = static_cast<size_t>(std::max(1, options.count));
   const bool any_gain = std::any_of(val.begin(), val.end(), [](const Proposal& p) { return p.gain_pct > 0; });
   if (!any_gain) {
     std::ostringstream why;
