@@ -246,10 +246,12 @@ class SentenceReader {
     CollectSettings();
     const Entry* entry = NamedEntry(logbook_, toks_);
     std::vector<std::string> clauses;
-    const auto cmp = Comparison();
+    const auto threshold = Threshold();
+    // "reaches the prior best non-EP throughput": the other value names the
+    // threshold's reference, not a second side.
+    const auto cmp = Comparison(/*implicit=*/!threshold);
     const auto list = ListAxis(cmp ? cmp->first.key : "");
     const auto margin = Margin();
-    const auto threshold = Threshold();
     const std::string where = Where(cmp, list);
     auto with_where = [&](std::string c, const std::string& extra = "") {
       std::string w = where;
@@ -348,7 +350,7 @@ class SentenceReader {
 
   // A vs B: around "vs"/"versus"/"against", "beats", "than"; else two
   // values of one key ("int8 mode ... non-quant baseline").
-  std::optional<std::pair<Setting, Setting>> Comparison() const {
+  std::optional<std::pair<Setting, Setting>> Comparison(bool implicit) const {
     for (size_t i = 0; i < toks_.size(); ++i) {
       const std::string& t = toks_[i];
       if (t != "vs" && t != "vs." && t != "versus" && t != "against" && t != "beats" && t != "beat" &&
@@ -360,6 +362,7 @@ class SentenceReader {
       auto pair = Resolve(*left, *right);
       if (pair) return pair;
     }
+    if (!implicit) return std::nullopt;
     for (size_t a = 0; a < settings_.size(); ++a)
       for (size_t b = a + 1; b < settings_.size(); ++b)
         if (!settings_[a].key.empty() && settings_[a].key == settings_[b].key &&
@@ -421,8 +424,9 @@ class SentenceReader {
       }
     }
     std::map<std::string, std::vector<std::string>> by_key;
+    // Several values of one numeric key ("`topk=2` and `topk=8`").
     for (const auto& s : settings_)
-      if (!s.key.empty() && s.key != not_key) {
+      if (!s.key.empty() && s.key != not_key && ParseNumber(s.value)) {
         auto& v = by_key[s.key];
         if (std::find(v.begin(), v.end(), s.value) == v.end()) v.push_back(s.value);
       }

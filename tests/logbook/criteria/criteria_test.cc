@@ -156,7 +156,7 @@ TEST(CriteriaEval, PairsMetAndUnmet) {
   EXPECT_EQ(r.state, CriterionState::kMet) << r.detail;
   EXPECT_EQ(r.evidence, (std::vector<std::string>{"r1", "r3"}));
   // Without `same`, every other config key must agree; a different target breaks the pair.
-  runs[2].target = "cpu";
+  runs[2].target = "gpu";
   EXPECT_EQ(Eval("pairs quant_mode=none vs quant_mode=int8", runs).state, CriterionState::kUnmet);
   EXPECT_EQ(Eval("pairs quant_mode=none vs quant_mode=int8 at least 2", {MakeRun("a", {}), MakeRun("b", {{"quant_mode", "int8"}})}).state,
             CriterionState::kUnmet);
