@@ -329,7 +329,10 @@ std::vector<Figure> Figures(const std::string& s) {
     bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
     if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
     // Glued to a word or '=' ("topk8", "v5p", "k=2"): not a figure.
+    // The scan always steps past the character it stands on ('+' in "1e+00"
+    // is no identifier character), so every loop here is linear.
     if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.')) {
+      ++i;
       while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
       continue;
     }
