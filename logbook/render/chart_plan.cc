@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "engine/bench_flags.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
 #include "logbook/render/chart.h"
@@ -19,15 +20,12 @@ constexpr size_t kTickChars = 20;  // cluster labels are cut to this
 constexpr size_t kTitleChars = 60;
 
 const std::vector<std::string>& NumericAxes() {
-  static const std::vector<std::string> k = {"topk", "null_route_frac", "mlp_dim", "tokens", "experts",
-                                             "devices", "hidden", "shared_expert_dim"};
+  static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kNumeric);
   return k;
 }
 
 const std::vector<std::string>& CategoricalAxes() {
-  static const std::vector<std::string> k = {"mlp_path", "backend", "impl", "remat_mode", "parallel_mode", "quant_mode",
-                                             "routing_pack_strategy", "distribution", "queue_mode", "bench_pass",
-                                             "target", "ep_comm_path", "shared_fused"};
+  static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kCategorical);
   return k;
 }
 
@@ -36,16 +34,8 @@ bool Contains(const std::vector<std::string>& v, const std::string& x) {
 }
 
 std::string AxisLabel(const std::string& k) {
-  static const std::map<std::string, std::string> kNames = {
-      {"topk", "top-k (experts per token)"}, {"null_route_frac", "null route fraction"},
-      {"mlp_dim", "expert MLP width"},       {"tokens", "tokens per step"},
-      {"experts", "experts"},                {"devices", "devices"},
-      {"hidden", "hidden size"},             {"shared_expert_dim", "shared expert width"},
-      {"parallel_mode", "parallel mode"},    {"remat_mode", "remat mode"},
-      {"quant_mode", "quantization"},        {"routing_pack_strategy", "routing pack strategy"},
-      {"ep_comm_path", "EP communication path"}};
-  auto it = kNames.find(k);
-  return it != kNames.end() ? it->second : GnuplotLabel(k);
+  const engine::FlagSpec* f = engine::FindRunKey(k);
+  return f != nullptr && *f->axis.label ? f->axis.label : GnuplotLabel(k);
 }
 
 // Canonical text of a value for grouping ("2.0" and "2" agree).
@@ -132,10 +122,10 @@ std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
   std::vector<std::string> varied;
   for (const auto& k : keys)
     if (OrderedValues(points, k).size() > 1) varied.push_back(k);
-  if (Contains(varied, "parallel_mode"))
-    varied.erase(std::remove_if(varied.begin(), varied.end(),
-                                [](const std::string& k) { return k == "devices" || k == "mesh"; }),
-                 varied.end());
+  const std::vector<std::string> all_varied = varied;
+  varied.erase(std::remove_if(varied.begin(), varied.end(),
+                              [&](const std::string& k) { return Contains(all_varied, FollowedKey(k)); }),
+               varied.end());
   if (Contains(varied, "mlp_path"))
     varied.erase(std::remove_if(varied.begin(), varied.end(),
                                 [&](const std::string& k) {

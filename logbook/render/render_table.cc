@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/bench_flags.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/numbers.h"
 #include "logbook/doc/parse_logbook.h"
@@ -43,10 +44,11 @@ const char* kPriority[] = {"mlp_path", "parallel_mode", "topk", "routing_pack_st
                            "remat_mode", "quant_mode", "backend", "impl", "bench_pass", "pass", "tokens", "hidden",
                            "mlp_dim", "experts", "shared_expert_dim", "shared_fused", "dtype"};
 
-// Keys that never make a column: bookkeeping, or already a metric column.
+// Keys that never make a column (engine/bench_flags.cc says which): keys
+// pairing ignores, bookkeeping (target, source, hardware, seeds).
 bool NeverColumn(const std::string& k) {
-  return IsIgnoredForPairing(k) || k == "target" || k == "source" || k == "hardware" || k == "model_params" ||
-         k == "seed" || k == "null_route_seed";
+  const engine::FlagSpec* f = engine::FindRunKey(k);
+  return f != nullptr && (!f->column || f->pairing == engine::Pairing::kIgnored);
 }
 
 std::string EscapeCell(std::string s) {
