@@ -241,7 +241,10 @@ Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& po
     if (!Contains(metrics, k)) metrics.push_back(k);
   }
   if (!metrics.empty()) return metrics;
-  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s")})
+  // Throughput first; a record of times, bandwidths or MFU only is charted
+  // by what it records.
+  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s"),
+                               std::string("gb_per_s"), std::string("mfu"), std::string("time_s")})
     if (!m.empty() && Records(points, m)) return std::vector<std::string>{m};
   return Status::InvalidArgument("no run records TF/s or tokens/s");
 }
@@ -615,6 +618,8 @@ std::string MetricLabel(const std::string& m) {
   if (m == "tflops_per_device") return "TF/s per device";
   if (m == "tokens_per_s") return "tokens/s";
   if (m == "mean_s" || m == "time_s") return "time (s)";
+  if (m == "gb_per_s") return "GB/s";
+  if (m == "mfu") return "MFU %";
   return GnuplotLabel(m);
 }
 

@@ -109,6 +109,24 @@ void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
   out << "\n### " << u.id << ": " << title << "\n\n" << content;
 }
 
+// The region of a unit moelog runs nothing for whose Result records
+// figures: the record as a table, and a chart when it sweeps something.
+std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork& w, SessionSummary* sum,
+                           std::ostream& out, std::ostream& err) {
+  std::string why;
+  std::set<std::string> said;
+  for (const auto& pc : w.commands)
+    if (said.insert(pc.plan.Summary()).second) why += (why.empty() ? "" : "; ") + pc.plan.Summary();
+  out << w.unit->id << ": " << w.unit->recorded.size() << " recorded figure"
+      << (w.unit->recorded.size() == 1 ? "" : "s") << " tabled; moelog ran nothing"
+      << (why.empty() ? "" : " (" + Shorten(why, 120) + ")") << "\n";
+  std::string content = RenderRecordedTable(w.unit->recorded);
+  if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
+  content += "\n";
+  content += ChartLink(doc, w, doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
+  return content;
+}
+
 }  // namespace
 
 std::string RenderUnit(const UnitWork& w, bool* complete) {
@@ -181,6 +199,11 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
   std::vector<RegionEdit> edits;
   for (const auto& w : work) {
     const std::string invalid = InvalidCommands(doc, w, sum, err);
+    if (!w.runnable && !w.unit->recorded.empty() && doc.kind == DocumentKind::kLogbook) {
+      edits.push_back(EditOf(*w.unit, RecordedRegion(doc, draw, w, sum, out, err) + invalid));
+      if (opt.print_tables) PrintTable(*w.unit, edits.back().content, out);
+      continue;
+    }
     if (!w.runnable) {
       SkipUnit(doc, w, invalid, &edits, out);
       continue;
