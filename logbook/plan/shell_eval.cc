@@ -95,10 +95,15 @@ void ExpandDollar(std::string_view s, size_t* i, const Vars& vars, Expansion* e,
 
 }  // namespace
 
-Expansion ExpandWord(std::string_view s, const Vars& vars) {
+Expansion ExpandWord(std::string_view s, const Vars& vars, size_t limit) {
   Expansion e;
   size_t i = 0;
   while (i < s.size()) {
+    if (e.value.size() > limit) {
+      e.value.resize(limit);
+      e.too_long = true;
+      break;
+    }
     char c = s[i];
     if (c == '\\') {
       if (i + 1 < s.size()) e.value.push_back(s[i + 1]);
@@ -138,6 +143,10 @@ Expansion ExpandWord(std::string_view s, const Vars& vars) {
       e.value.push_back(c);
       ++i;
     }
+  }
+  if (e.value.size() > limit) {
+    e.value.resize(limit);
+    e.too_long = true;
   }
   return e;
 }

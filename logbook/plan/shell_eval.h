@@ -27,10 +27,18 @@ struct Expansion {
   // substitution, backquotes, or a ${...} form other than ${NAME} and
   // ${NAME:-literal}. Such a word has no static meaning.
   bool substitution = false;
+  // The value would be longer than the limit ExpandWord was given; `value`
+  // holds its first `limit` characters.
+  bool too_long = false;
 };
 
-// One raw word, expanded with `vars` (no field splitting).
-Expansion ExpandWord(std::string_view s, const Vars& vars);
+// The longest value one word may expand to (a variable's value included).
+inline constexpr size_t kMaxWordChars = 64 * 1024;
+
+// One raw word, expanded with `vars` (no field splitting), at most `limit`
+// characters of it (Expansion::too_long beyond). Linear in the word and the
+// value.
+Expansion ExpandWord(std::string_view s, const Vars& vars, size_t limit = kMaxWordChars);
 
 // A shell NAME: [A-Za-z_][A-Za-z0-9_]*.
 bool IsName(std::string_view s);

@@ -99,7 +99,10 @@ Plan PlanCommand(std::string_view command_text, const PlanOptions& options) {
   shell::Rendered r = planner.PlanScript(text, shell::Vars{}, 0);
   plan.rewritten_script = r.rewritten;
   plan.harness_script = r.harness;
-  if (!planner.invalid().empty() && !plan.disallowed.empty()) {
+  if (!planner.over_budget().empty()) {
+    plan.verdict = PlanVerdict::kInvalid;  // with or without consent: nothing could carry it out
+    plan.reason = planner.over_budget();
+  } else if (!planner.invalid().empty() && !plan.disallowed.empty()) {
     // Reported as what it is first: text that needs a shell.
     plan.verdict = PlanVerdict::kNeedsConsent;
     plan.reason = "needs --allow-shell";

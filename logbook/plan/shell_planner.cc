@@ -17,8 +17,30 @@ Rendered Planner::PlanScript(std::string_view text, Vars vars, int depth) {
   return {RenderList(*list, false), RenderList(*list, true)};
 }
 
+Expansion Planner::Expand(std::string_view word, const Vars& vars) {
+  Expansion e = ExpandWord(word, vars);
+  expanded_chars_ += e.value.size();
+  if (e.too_long)
+    OverBudget(Joined({"'", Short(std::string(word)), "' expands to more than ", std::to_string(kMaxWordChars),
+                       " characters"}, ""));
+  else if (expanded_chars_ > kMaxExpandedChars)
+    OverBudget("more than " + std::to_string(kMaxExpandedChars) + " characters of expanded text");
+  return e;
+}
+
+bool Planner::Step() {
+  if (over_budget_.empty() && ++steps_ > kMaxSteps)
+    OverBudget("more than " + std::to_string(kMaxSteps) + " commands and loop iterations to walk");
+  return over_budget_.empty();
+}
+
+void Planner::OverBudget(const std::string& why) {
+  if (over_budget_.empty()) over_budget_ = why;
+  Invalid(why);
+}
+
 void Planner::WalkList(const List& list, Vars* vars, int depth) {
-  for (size_t i = 0; i < list.items.size(); ++i) {
+  for (size_t i = 0; i < list.items.size() && over_budget_.empty(); ++i) {
     if (list.seps[i] == "&") Consent("a background job (&)");
     const AndOr& ao = list.items[i];
     for (const auto& op : ao.ops)
@@ -56,6 +78,7 @@ void Planner::CheckWords(const std::vector<std::string>& words) {
 }
 
 void Planner::WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
+  if (!Step()) return;
   CheckWords(c.words);
   CheckWords(c.items);
   bool output_redir = false;
@@ -91,7 +114,7 @@ void Planner::WalkCmdBody(const Cmd& c, Vars* vars, int depth, bool alone) {
   if (c.kind == Cmd::kFor) {
     std::vector<std::string> values;
     for (const auto& item : c.items) {
-      auto e = ExpandWord(item, *vars);
+      auto e = Expand(item, *vars);
       if (!e.unknown.empty()) {
         Invalid("for " + c.var + ": no static value for " + e.unknown.front());
         return;
@@ -108,6 +131,7 @@ void Planner::WalkCmdBody(const Cmd& c, Vars* vars, int depth, bool alone) {
     }
     loop_vars_.push_back(c.var);
     for (const auto& v : values) {
+      if (!Step()) break;
       (*vars)[c.var] = v;
       WalkList(*c.body, vars, depth);
       if (!invalid_.empty()) break;
@@ -125,7 +149,7 @@ size_t Planner::SplitAssignments(const Cmd& c, const Vars& vars, std::map<std::s
   for (; i < c.words.size(); ++i) {
     std::string name = AssignmentName(c.words[i]);
     if (name.empty()) break;
-    auto e = ExpandWord(std::string_view(c.words[i]).substr(name.size() + 1), vars);
+    auto e = Expand(std::string_view(c.words[i]).substr(name.size() + 1), vars);
     (*env)[name] = e.value;
   }
   return i;
@@ -148,7 +172,7 @@ void Planner::WalkSimple(const Cmd& c, Vars* vars, int depth, bool alone) {
 // a launcher or a harness, or a shell word moelog interprets itself.
 void Planner::Classify(const Cmd& c, std::vector<std::string> words, std::map<std::string, std::string> env, Vars* vars,
                        int depth, bool alone) {
-  const std::string prog = ExpandWord(words[0], *vars).value;
+  const std::string prog = Expand(words[0], *vars).value;
   const std::string base = Basename(prog);
   if (words[0].find_first_of("$`") != std::string::npos)
     return Refuse(c, true, "a program named by expansion " + Short(words[0]));
@@ -164,7 +188,7 @@ void Planner::Classify(const Cmd& c, std::vector<std::string> words, std::map<st
     if (!script_at) return;
     si = *script_at;
   }
-  const std::string script = ExpandWord(words[si], *vars).value;
+  const std::string script = Expand(words[si], *vars).value;
   if (const LauncherSpec* l = table_.FindLauncher(script))
     return PlanLauncher(c, *l, words, si + 1, vars, depth, alone);
   if (const Adapter* h = table_.FindHarness(script)) return PlanHarness(c, *h, words, si, env, *vars);

@@ -53,8 +53,24 @@ class Planner {
   const std::string& not_applicable() const { return not_applicable_; }
   const std::map<std::string, std::string>& exported_env() const { return launcher_env_; }
   const std::string& shell_unplannable() const { return shell_unplannable_; }
+  // Why the walk stopped before the end ("" when it did not): a limit below.
+  const std::string& over_budget() const { return over_budget_; }
+
+  // A command is someone else's text: the walk counts every command it
+  // walks (each loop iteration's again) and every character it expands, and
+  // stops with "cannot plan" past these limits (a doubling `X=$X$X` or nested
+  // loops over long lists would otherwise take all memory or time).
+  static constexpr size_t kMaxSteps = 100000;
+  static constexpr size_t kMaxExpandedChars = 16 * 1024 * 1024;
 
  private:
+  // ExpandWord with the budget: each word at most kMaxWordChars, all words
+  // together at most kMaxExpandedChars.
+  Expansion Expand(std::string_view word, const Vars& vars);
+  // Counts one walked command or loop iteration; false once over budget.
+  bool Step();
+  void OverBudget(const std::string& why);
+
   void WalkList(const List& list, Vars* vars, int depth);
 
   // `tee FILE` or `tee -a FILE`, no substitution, no redirections.
@@ -189,6 +205,8 @@ class Planner {
   std::map<std::string, std::string> pending_env_;   // launcher -e variables in scope
   std::map<std::string, std::string> launcher_env_;  // every launcher -e variable seen
   bool whole_command_ = true;
+  size_t steps_ = 0, expanded_chars_ = 0;
+  std::string over_budget_;
 };
 
 }  // namespace moelog::logbook::shell

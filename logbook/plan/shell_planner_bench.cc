@@ -47,7 +47,7 @@ void ClearParsedArgsCache() {
 // moelog bench ...: a benchmark; any other moelog command is not run.
 void Planner::PlanMoelog(const Cmd& c, const std::vector<std::string>& words, const std::map<std::string, std::string>& env,
                          const Vars& vars) {
-  if (words.size() < 2 || ExpandWord(words[1], vars).value != "bench")
+  if (words.size() < 2 || Expand(words[1], vars).value != "bench")
     return Refuse(c, false, "moelog " + (words.size() > 1 ? words[1] : std::string()));
   std::vector<std::string> raw_args(words.begin() + 2, words.end());
   if (auto rewritten = AddBench(c, "moelog", JoinRaw(words), raw_args, env, vars, RenderEnv(c)))
@@ -73,7 +73,7 @@ void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std:
   }
   std::vector<std::string> expanded;
   for (const auto& raw : raw_args) {
-    auto e = ExpandWord(raw, vars);
+    auto e = Expand(raw, vars);
     if (!e.unknown.empty()) {
       Invalid(JoinRaw(words) + ": no static value for " + e.unknown.front());
       MemoRaw(&c);
@@ -177,7 +177,7 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
   inv.revision = tag.revision;
   std::vector<std::string> expanded;
   for (const auto& raw : raw_args) {
-    auto e = ExpandWord(raw, vars);
+    auto e = Expand(raw, vars);
     if (!e.unknown.empty()) {
       Invalid(original + ": no static value for " + e.unknown.front());
       MemoRaw(&c);

@@ -31,7 +31,7 @@ void Planner::PlanEnv(const Cmd& c, std::vector<std::string> words, std::map<std
   for (; i < words.size(); ++i) {
     std::string name = AssignmentName(words[i]);
     if (name.empty()) break;
-    env[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
+    env[name] = Expand(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
   }
   if (i == words.size()) return Refuse(c, false, "env");
   words.erase(words.begin(), words.begin() + static_cast<long>(i));
@@ -48,30 +48,30 @@ std::optional<size_t> Planner::SkipInterpreter(const Cmd& c, const InterpreterSp
   };
   size_t i = 1;
   if (!in.subcommand.empty()) {
-    if (words.size() < 2 || ExpandWord(words[1], vars).value != in.subcommand) {
+    if (words.size() < 2 || Expand(words[1], vars).value != in.subcommand) {
       Refuse(c, false, base);
       return std::nullopt;
     }
     i = 2;
   }
   while (i < words.size()) {
-    const std::string w = ExpandWord(words[i], vars).value;
+    const std::string w = Expand(words[i], vars).value;
     if (has(in.value_options, w)) i += 2;
     else if ((w.rfind("--", 0) == 0 && w.find('=') != std::string::npos) || has(in.switch_options, w)) ++i;
     else break;
   }
   if (in.optional_python && i < words.size()) {
-    const std::string w = Basename(ExpandWord(words[i], vars).value);
+    const std::string w = Basename(Expand(words[i], vars).value);
     if (w == "python" || w == "python3") {
       ++i;
-      while (i < words.size() && ExpandWord(words[i], vars).value == "-u") ++i;
+      while (i < words.size() && Expand(words[i], vars).value == "-u") ++i;
     }
   }
   if (i >= words.size()) {
     Refuse(c, false, base);
     return std::nullopt;
   }
-  const std::string script = ExpandWord(words[i], vars).value;
+  const std::string script = Expand(words[i], vars).value;
   if (script.rfind("-", 0) == 0) {  // python -c / -m: arbitrary code
     Refuse(c, false, base + " " + script);
     return std::nullopt;
@@ -85,7 +85,7 @@ void Planner::PlanDirectWord(const Cmd& c, const std::vector<std::string>& words
                              const std::map<std::string, std::string>& env, Vars* vars) {
   if (base == "cd" || base == "mkdir") {
     for (size_t i = 1; i < words.size(); ++i) {
-      const std::string w = ExpandWord(words[i], *vars).value;
+      const std::string w = Expand(words[i], *vars).value;
       if (w == "-p" || w == "--") continue;
       if (!InsideFolder(w)) Consent(base + " " + Short(w) + " (outside the working folder)");
     }
@@ -98,7 +98,7 @@ void Planner::PlanDirectWord(const Cmd& c, const std::vector<std::string>& words
       if (words[i].rfind("-", 0) == 0) Consent("export " + Short(words[i]));
       std::string name = AssignmentName(words[i]);
       if (!name.empty())
-        (*vars)[name] = ExpandWord(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
+        (*vars)[name] = Expand(std::string_view(words[i]).substr(name.size() + 1), *vars).value;
       exported_.insert(name.empty() ? words[i] : name);
     }
   } else if (base == "set") {
@@ -112,7 +112,7 @@ void Planner::PlanDirectWord(const Cmd& c, const std::vector<std::string>& words
 void Planner::PlanSet(const std::vector<std::string>& words, const Vars& vars) {
   if (words.size() < 2) Consent("set without arguments");
   for (size_t i = 1; i < words.size(); ++i) {
-    const std::string w = ExpandWord(words[i], vars).value;
+    const std::string w = Expand(words[i], vars).value;
     if (w.size() < 2 || (w[0] != '-' && w[0] != '+') || w == "--") {
       Consent("set " + Short(w));
       break;
@@ -121,11 +121,11 @@ void Planner::PlanSet(const std::vector<std::string>& words, const Vars& vars) {
     for (size_t k = 1; k < w.size(); ++k)
       if (!kSetFlags.count(w[k])) Consent("set " + Short(w));
     if (w.find('o', 1) != std::string::npos &&
-        (i + 1 >= words.size() || !kSetOptions.count(ExpandWord(words[i + 1], vars).value)))
+        (i + 1 >= words.size() || !kSetOptions.count(Expand(words[i + 1], vars).value)))
       Consent(Joined({"set", Short(w), i + 1 < words.size() ? Short(words[i + 1]) : ""}));
     if (w.find('e', 1) != std::string::npos) errexit_ = on;
     if (w.find('o', 1) != std::string::npos && i + 1 < words.size()) {  // -o NAME, -euo NAME
-      if (ExpandWord(words[i + 1], vars).value == "errexit") errexit_ = on;
+      if (Expand(words[i + 1], vars).value == "errexit") errexit_ = on;
       ++i;
     }
   }
@@ -138,7 +138,7 @@ void Planner::PlanRead(const Cmd& c, const std::vector<std::string>& words, cons
     if (r.op == "<<<") here = &r;
   std::vector<std::string> names;
   for (size_t i = 1; i < words.size(); ++i) {
-    std::string w = ExpandWord(words[i], *vars).value;
+    std::string w = Expand(words[i], *vars).value;
     if (w.rfind("-", 0) == 0) continue;  // -r
     names.push_back(w);
   }
@@ -147,7 +147,7 @@ void Planner::PlanRead(const Cmd& c, const std::vector<std::string>& words, cons
     for (const auto& n : names) vars->erase(n);
     return;
   }
-  auto e = ExpandWord(here->target, *vars);
+  auto e = Expand(here->target, *vars);
   if (!e.unknown.empty()) {
     for (const auto& n : names) vars->erase(n);
     return;
@@ -170,7 +170,7 @@ void Planner::PlanShellC(const Cmd& c, const std::vector<std::string>& words, co
   size_t i = 1;
   bool has_c = false;
   while (i < words.size()) {
-    std::string w = ExpandWord(words[i], *vars).value;
+    std::string w = Expand(words[i], *vars).value;
     if (w == "-o" || w == "+o") {
       i += 2;
       continue;
@@ -188,9 +188,9 @@ void Planner::PlanShellC(const Cmd& c, const std::vector<std::string>& words, co
     MemoRaw(&c);
     return;
   }
-  auto e = ExpandWord(words[i], *vars);
+  auto e = Expand(words[i], *vars);
   if (!e.unknown.empty()) {
-    Invalid(Basename(ExpandWord(words[0], *vars).value) + " -c: no static value for " + e.unknown.front());
+    Invalid(Basename(Expand(words[0], *vars).value) + " -c: no static value for " + e.unknown.front());
     MemoRaw(&c);
     return;
   }
@@ -213,7 +213,7 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
   bool found = false;
   std::string sub;
   for (; i < words.size(); ++i) {
-    std::string w = ExpandWord(words[i], *vars).value;
+    std::string w = Expand(words[i], *vars).value;
     if (std::find(l.value_options.begin(), l.value_options.end(), w) != l.value_options.end()) {
       ++i;
       continue;
@@ -236,7 +236,7 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
   }
   // Options of the run subcommand up to the separator.
   for (; i < words.size(); ++i) {
-    std::string w = ExpandWord(words[i], *vars).value;
+    std::string w = Expand(words[i], *vars).value;
     if (w == l.separator) {
       ++i;
       break;
@@ -245,7 +245,7 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
                   std::find(l.env_option_aliases.begin(), l.env_option_aliases.end(), w) != l.env_option_aliases.end();
     std::string kv;
     if (is_env && i + 1 < words.size()) {
-      kv = ExpandWord(words[++i], *vars).value;
+      kv = Expand(words[++i], *vars).value;
     } else if (w.rfind(l.env_option + "=", 0) == 0) {
       kv = w.substr(l.env_option.size() + 1);
     } else if (std::find(l.value_options.begin(), l.value_options.end(), w) != l.value_options.end()) {
@@ -269,7 +269,7 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
   }
   std::string payload;
   if (i + 1 == words.size()) {
-    auto e = ExpandWord(words[i], *vars);
+    auto e = Expand(words[i], *vars);
     payload = e.value;  // a single word is a whole shell command line
   } else {
     payload = JoinRaw(words, i);
