@@ -237,6 +237,13 @@ std::string Joined(std::initializer_list<std::string_view> parts, std::string_vi
   return s;
 }
 
+std::string FlagOf(const std::vector<std::string>& args, size_t i) {
+  const std::string& w = args[i];
+  if (w.rfind("--", 0) == 0 && w.find('=') != std::string::npos) return Short(w) + ": ";
+  if (i > 0 && args[i - 1].rfind("-", 0) == 0) return Short(args[i - 1]) + " " + Short(w) + ": ";
+  return "";
+}
+
 bool IsOutputRedir(const std::string& op) { return op.find('>') != std::string::npos; }
 
 // Whether bash would compute `word` (Expansion::substitution). Every raw word

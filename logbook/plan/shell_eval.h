@@ -75,6 +75,9 @@ std::string Short(const std::string& w, size_t n = 40);
 // place: GCC 12 warns falsely on chains of `"literal" + std::string`).
 std::string Joined(std::initializer_list<std::string_view> parts, std::string_view sep = " ");
 
+// "--flag WORD: " when args[i] is a flag's value (or "--flag=WORD"), "" otherwise.
+std::string FlagOf(const std::vector<std::string>& args, size_t i);
+
 bool IsOutputRedir(const std::string& op);
 
 // Whether bash would compute `word` (Expansion::substitution).

@@ -118,12 +118,13 @@ class Parser {
   }
 
   bool ParseCommand(Cmd* c, std::string* error) {
-    static const std::set<std::string> kUnsupported = {"while", "until", "if", "case", "function", "select"};
+    static const std::set<std::string> kUnsupported = {"while", "until", "case", "function", "select"};
     if (Peek().kind == Token::kWord && kUnsupported.count(Peek().text)) {
       *error = "cannot plan shell construct '" + Peek().text + "'";
       return false;
     }
     if (IsWord("for")) return ParseFor(c, error);
+    if (IsWord("if")) return ParseIf(c, error);
     if (IsOp("(") || IsWord("{")) {
       bool sub = IsOp("(");
       ++p_;
@@ -156,6 +157,41 @@ class Parser {
       return false;
     }
     return true;
+  }
+
+  // Parses the list up to one of `stop` into a new list; false on error.
+  bool ParseBranch(std::shared_ptr<List>* out, const std::set<std::string>& stop, std::string* error) {
+    *out = std::make_shared<List>();
+    if (!Enter(error) || !ParseList(out->get(), stop, error)) return false;
+    --depth_;
+    return true;
+  }
+
+  // if LIST; then LIST; [else LIST;] fi (no elif).
+  bool ParseIf(Cmd* c, std::string* error) {
+    ++p_;  // if
+    c->kind = Cmd::kIf;
+    if (!ParseBranch(&c->cond, {"then"}, error)) return false;
+    if (!IsWord("then")) {
+      *error = "if: missing 'then'";
+      return false;
+    }
+    ++p_;
+    if (!ParseBranch(&c->body, {"else", "elif", "fi"}, error)) return false;
+    if (IsWord("elif")) {
+      *error = "cannot plan shell construct 'elif'";
+      return false;
+    }
+    if (IsWord("else")) {
+      ++p_;
+      if (!ParseBranch(&c->orelse, {"fi"}, error)) return false;
+    }
+    if (!IsWord("fi")) {
+      *error = "if: missing 'fi'";
+      return false;
+    }
+    ++p_;
+    return ParseRedirs(c, error);
   }
 
   bool ParseFor(Cmd* c, std::string* error) {

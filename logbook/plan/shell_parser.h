@@ -19,12 +19,14 @@ struct Redir {
 struct List;
 
 struct Cmd {
-  enum Kind { kSimple, kFor, kGroup } kind = kSimple;
+  enum Kind { kSimple, kFor, kGroup, kIf } kind = kSimple;
   std::vector<std::string> words;  // kSimple: raw words (assignments included)
   std::vector<Redir> redirs;
   std::string var;                 // kFor
   std::vector<std::string> items;  // kFor: raw words
-  std::shared_ptr<List> body;      // kFor, kGroup
+  std::shared_ptr<List> body;      // kFor, kGroup; kIf: the `then` branch
+  std::shared_ptr<List> cond;      // kIf: the condition
+  std::shared_ptr<List> orelse;    // kIf: the `else` branch, or null
   bool subshell = false;           // kGroup: ( ) vs { }
 };
 
@@ -43,7 +45,7 @@ struct List {
 };
 
 // Parses a whole script into `list`. False and `error` on a syntax error or
-// a construct the planner does not understand (while, if, case, here-docs).
+// a construct the planner does not understand (while, case, elif, here-docs).
 bool ParseScript(std::string_view text, List* list, std::string* error);
 
 }  // namespace moelog::logbook::shell

@@ -46,6 +46,11 @@ void Planner::WalkList(const List& list, Vars* vars, int depth) {
     for (const auto& op : ao.ops)
       if (op == "||") Consent("'||'");
     for (const Pipeline& p : ao.pipes) {
+      if (LogLine(p)) {
+        NotRun(Joined({JoinRaw(p.cmds[0].words), "piped to", JoinRaw(p.cmds[1].words)}));
+        MemoRaw(&p.cmds[0]);
+        continue;
+      }
       const size_t before = plan_->invocations.size();
       WalkCmd(p.cmds[0], vars, depth, p.cmds.size() == 1);
       if (p.cmds.size() == 1) continue;
@@ -79,6 +84,8 @@ void Planner::CheckWords(const std::vector<std::string>& words) {
 
 void Planner::WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
   if (!Step()) return;
+  if (c.kind == Cmd::kIf) return PlanIf(c);
+  if (Bookkeeping(c, vars)) return MemoRaw(&c);
   CheckWords(c.words);
   CheckWords(c.items);
   bool output_redir = false;
@@ -116,7 +123,7 @@ void Planner::WalkCmdBody(const Cmd& c, Vars* vars, int depth, bool alone) {
     for (const auto& item : c.items) {
       auto e = Expand(item, *vars);
       if (!e.unknown.empty()) {
-        Invalid("for " + c.var + ": no static value for " + e.unknown.front());
+        Invalid("for " + c.var + ": " + NoStaticValue(e.unknown.front()));
         return;
       }
       if (e.had_unquoted_var) {
@@ -240,6 +247,11 @@ std::string Planner::RenderCmd(const Cmd& c, bool harness) {
     std::string s = "for " + c.var + " in";
     for (const auto& it : c.items) s += " " + it;
     return s + "; do " + RenderList(*c.body, harness) + "; done" + RenderRedirs(c);
+  }
+  if (c.kind == Cmd::kIf) {
+    std::string s = "if " + RenderList(*c.cond, harness) + "; then " + RenderList(*c.body, harness);
+    if (c.orelse) s += "; else " + RenderList(*c.orelse, harness);
+    return s + "; fi" + RenderRedirs(c);
   }
   if (c.kind == Cmd::kGroup) {
     return (c.subshell ? "( " : "{ ") + RenderList(*c.body, harness) + (c.subshell ? " )" : "; }") +

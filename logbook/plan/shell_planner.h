@@ -167,6 +167,22 @@ class Planner {
                                       const std::map<std::string, std::string>& env, const Vars& vars,
                                       const std::string& env_prefix, const RunTag& tag = {});
 
+  // ---- bookkeeping (shell_planner_bookkeeping.cc): lines whose effects
+  // cannot reach the benchmark, understood and not run.
+  // True (and listed as not run) when `c` is such a line.
+  bool Bookkeeping(const Cmd& c, Vars* vars);
+  // Plain assignments, one of them from a substitution (OUT=log_$(date +%s)):
+  // those variables have no static value; the others are set.
+  bool DynamicAssignments(const Cmd& c, Vars* vars);
+  // `echo ... | tee [-a] LOG`: a line written to a log.
+  static bool LogLine(const Pipeline& p);
+  // `if [ -f FILE ]; then continue; fi`: a guard moelog does not take (it
+  // makes every iteration); any other `if` cannot be planned.
+  void PlanIf(const Cmd& c);
+  void NotRun(const std::string& what);
+  // "no static value for $X", and where X was set when a line not run set it.
+  std::string NoStaticValue(const std::string& unknown) const;
+
   // Something only bash can do: the plan needs --allow-shell, and then runs
   // under bash. `why` names it for the report.
   void Consent(const std::string& why);
@@ -206,6 +222,7 @@ class Planner {
   std::map<std::string, std::string> launcher_env_;  // every launcher -e variable seen
   bool whole_command_ = true;
   size_t steps_ = 0, expanded_chars_ = 0;
+  std::map<std::string, std::string> dynamic_;  // variables set by a line not run: name -> that line
   std::string over_budget_;
 };
 

@@ -71,14 +71,13 @@ void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std:
       Memo(&c, *rewritten + RenderRedirs(c), RenderSimpleRaw(c));
     return;
   }
+  // A word without a static value may go to a flag the adapter ignores:
+  // the adapter reads the words as written first.
   std::vector<std::string> expanded;
-  for (const auto& raw : raw_args) {
-    auto e = Expand(raw, vars);
-    if (!e.unknown.empty()) {
-      Invalid(JoinRaw(words) + ": no static value for " + e.unknown.front());
-      MemoRaw(&c);
-      return;
-    }
+  std::string unknown;  // the first word without a static value, and why
+  for (size_t i = 0; i < raw_args.size(); ++i) {
+    auto e = Expand(raw_args[i], vars);
+    if (!e.unknown.empty() && unknown.empty()) unknown = FlagOf(raw_args, i) + NoStaticValue(e.unknown.front());
     expanded.push_back(e.value);
   }
   // Run arguments are shell words, expanded per invocation by AddBench: the
@@ -87,6 +86,11 @@ void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std:
   // the expanded words, quoted -- which bash, inside a loop, could not
   // repeat per iteration, nor values taken from the environment.
   std::optional<Adapted> adapted = AdaptAsWritten(h, raw_args, expanded, harness_env);
+  if (!adapted && !unknown.empty()) {
+    Invalid(Short(JoinRaw(words), 80) + ": " + unknown);
+    MemoRaw(&c);
+    return;
+  }
   if (!adapted) adapted = AdaptExpanded(c, h, words, expanded, harness_env);
   if (!adapted) return;
   if (!loop_vars_.empty())
@@ -176,10 +180,11 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
   inv.label = tag.label;
   inv.revision = tag.revision;
   std::vector<std::string> expanded;
-  for (const auto& raw : raw_args) {
+  for (size_t i = 0; i < raw_args.size(); ++i) {
+    const std::string& raw = raw_args[i];
     auto e = Expand(raw, vars);
     if (!e.unknown.empty()) {
-      Invalid(original + ": no static value for " + e.unknown.front());
+      Invalid(Short(original, 80) + ": " + FlagOf(raw_args, i) + NoStaticValue(e.unknown.front()));
       MemoRaw(&c);
       return std::nullopt;
     }

@@ -190,7 +190,7 @@ void Planner::PlanShellC(const Cmd& c, const std::vector<std::string>& words, co
   }
   auto e = Expand(words[i], *vars);
   if (!e.unknown.empty()) {
-    Invalid(Basename(Expand(words[0], *vars).value) + " -c: no static value for " + e.unknown.front());
+    Invalid(Basename(Expand(words[0], *vars).value) + " -c: " + NoStaticValue(e.unknown.front()));
     MemoRaw(&c);
     return;
   }
