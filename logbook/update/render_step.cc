@@ -103,6 +103,13 @@ std::string RevisionsNote(const UnitWork& w) {
   return s + ".";
 }
 
+// The bookkeeping lines of a runnable command, which moelog did not run.
+std::string NotRunNote(const Plan& plan, size_t ci) {
+  std::string s = "- not run (command " + std::to_string(ci + 1) + ", bookkeeping that cannot reach the benchmark): ";
+  for (size_t i = 0; i < plan.not_run.size(); ++i) s += (i ? "; " : "") + plan.not_run[i];
+  return NoteText(s);
+}
+
 void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
   std::string title = u.label;
   while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
@@ -155,6 +162,7 @@ std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* note
       notes->push_back("- skipped (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()));
       continue;
     }
+    if (!pc.plan.not_run.empty()) notes->push_back(NotRunNote(pc.plan, ci));
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
       const auto recs = RecordsOf(pc, i);
       if (recs.empty()) *complete = false;
