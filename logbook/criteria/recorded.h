@@ -47,8 +47,16 @@ struct RecordedFigure {
   std::string text;
 };
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
-// The same, each run's `file` set to `file` (the logbook's path).
-std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file);
+// Result text with figures the reader cannot tell apart ("`1.19 ms` and
+// `1.21 ms`" with nothing naming each): listed with the reason, never read.
+struct UnreadFigures {
+  int line = 0;
+  std::string text, why;
+};
+// The same, each run's `file` set to `file` (the logbook's path); what could
+// not be read goes to `unread` (optional).
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
+                                            std::vector<UnreadFigures>* unread);
 
 // Where recorded figures go in a table of runs (each row a config map as
 // the table shows it). A figure fits a row when every key it names that the

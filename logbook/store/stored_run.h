@@ -58,7 +58,11 @@ bool IsIgnoredForPairing(const std::string& key);
 std::string NormalizeKey(const std::string& key);
 
 // True when `key` (normalized) names a config key of a run: every key of
-// CanonicalConfigJson for both targets, plus target, host, entry and source.
+// CanonicalConfigJson for both targets, plus target, host, entry and source,
+// plus the keys of the recorded runs read so far (a harness moelog has no
+// adapter for names its own keys: num_devices, implementations, harness,
+// accelerator).
+void AddRecordedKeys(const std::map<std::string, std::string>& config);
 bool IsKnownRunKey(const std::string& key);
 const std::set<std::string>& KnownRunKeys();
 

@@ -22,7 +22,7 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.label = e.label;
     u.line = e.heading_line;
     u.commands = e.commands;
-    u.recorded = RecordedFigures(e);
+    u.recorded = RecordedFigures(e, lb.file, &u.unread);
     if (const Field* r = e.FindField("Result")) {
       u.insert_after = r->bullet.end_line;
       u.indent = std::string(static_cast<size_t>(r->bullet.content_indent), ' ');
