@@ -128,6 +128,14 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
       << (w.unit->recorded.size() == 1 ? "" : "s") << " tabled; moelog ran nothing"
       << (why.empty() ? "" : " (" + Shorten(why, 120) + ")") << "\n";
   std::string content = RenderRecordedTable(w.unit->recorded);
+  if (!w.unit->unread.empty()) {
+    content += "\nRecorded figures not tabled:\n\n";
+    for (const auto& u : w.unit->unread) {
+      std::string t = u.text;
+      t.erase(std::remove(t.begin(), t.end(), '`'), t.end());
+      content += "- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why + "\n";
+    }
+  }
   if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
   content += "\n";
   content += ChartLink(doc, w, doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
@@ -240,7 +248,14 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const Launche
   if (!any) return;
   // This session's runs are stored by now: the counted runs include them.
   // Both targets, as `moelog check` counts them.
-  const std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"}, table);
+  std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"}, table);
+  // An entry moelog has no run of is evidenced by what its Result records
+  // (runs "<entry>#n", source recorded).
+  std::set<std::string> ran;
+  for (const auto& r : runs) ran.insert(r.entry_id);
+  for (const auto& u : doc.units)
+    if (!ran.count(u.id))
+      for (const auto& f : u.recorded) runs.push_back(f.run);
   auto body = CriteriaStatusRegion(doc.text, lb, runs);
   if (!body.ok()) {  // a bad predicate: FILE:LINE, and the update fails
     err << body.status().message() << "\n";
