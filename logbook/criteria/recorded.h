@@ -47,6 +47,8 @@ struct RecordedFigure {
   std::string text;
 };
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
+// The same, each run's `file` set to `file` (the logbook's path).
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file);
 
 // Where recorded figures go in a table of runs (each row a config map as
 // the table shows it). A figure fits a row when every key it names that the

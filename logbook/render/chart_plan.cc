@@ -2,10 +2,13 @@
 // where each figure (moelog's and the logbook's) goes. Drawing is chart.cc.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
 #include "engine/bench_flags.h"
+#include "engine/v5p/coverage.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
 #include "logbook/render/chart.h"
@@ -241,7 +244,10 @@ Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& po
     if (!Contains(metrics, k)) metrics.push_back(k);
   }
   if (!metrics.empty()) return metrics;
-  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s")})
+  // Throughput first; a record of times, bandwidths or MFU only is charted
+  // by what it records.
+  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s"),
+                               std::string("gb_per_s"), std::string("mfu"), std::string("time_s")})
     if (!m.empty() && Records(points, m)) return std::vector<std::string>{m};
   return Status::InvalidArgument("no run records TF/s or tokens/s");
 }
@@ -510,6 +516,8 @@ void AddPanels(const Frame& f, const std::string& source, ChartPlan* plan) {
             s.colour = static_cast<int>(f.two_axes ? ai : si);
             s.y.assign(nx, std::nullopt);
             s.recorded.assign(nx, std::nullopt);
+            s.lo.assign(nx, std::nullopt);
+            s.hi.assign(nx, std::nullopt);
             panel.series.push_back(std::move(s));
           }
         }
@@ -548,8 +556,17 @@ size_t FillMain(const std::vector<ChartPoint>& main, const Frame& f, ChartPlan* 
       auto v = p.metrics.find(m);
       ChartSeries* se = SeriesAt(plan, f, s, m);
       if (v == p.metrics.end() || !se) continue;
-      if (se->y[s.x]) clash = clash || *se->y[s.x] != v->second;
-      else se->y[s.x] = v->second;
+      if (se->y[s.x]) {
+        clash = clash || *se->y[s.x] != v->second;
+        continue;
+      }
+      se->y[s.x] = v->second;
+      auto lo = p.metrics.find("band_lo"), hi = p.metrics.find("band_hi");
+      if (lo == p.metrics.end() || hi == p.metrics.end() || !(lo->second > 0 && hi->second > 0)) continue;
+      const bool time = m == "time_s" || m == "mean_s";  // a time is expected in [t/hi, t/lo]
+      se->lo[s.x] = time ? v->second / hi->second : v->second * lo->second;
+      se->hi[s.x] = time ? v->second / lo->second : v->second * hi->second;
+      plan->any_band = true;
     }
     hidden += clash;
   }
@@ -596,6 +613,45 @@ void FillRecorded(const std::vector<ChartPoint>& main, const std::vector<ChartPo
   plan->notes.push_back(note + ".");
 }
 
+// The unvalidated paths of the modeled points ("quant_mode=int8"), each once.
+std::vector<std::string> UnvalidatedPaths(const std::vector<ChartPoint>& main) {
+  std::vector<std::string> out;
+  for (const auto& p : main) {
+    if (p.source != "modeled") continue;
+    for (const auto& path : engine::v5p::UncalibratedPaths(p.config))
+      if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+  }
+  return out;
+}
+
+// Bars of one cluster whose modeled figures lie within the within-entry
+// ratio band of each other: "k=2: remat none, remat combine".
+std::vector<std::string> IndistinctBars(const ChartPlan& plan, double band) {
+  std::vector<std::string> out;
+  if (band <= 0 || plan.kind != ChartPlan::Kind::kBars) return out;
+  for (const auto& panel : plan.panels)
+    for (size_t x = 0; x < plan.x_values.size(); ++x) {
+      std::vector<size_t> done;
+      for (size_t a = 0; a < panel.series.size(); ++a) {
+        if (std::find(done.begin(), done.end(), a) != done.end() || !panel.series[a].y[x]) continue;
+        std::string names = panel.series[a].name;
+        bool any = false;
+        for (size_t b = a + 1; b < panel.series.size(); ++b) {
+          const auto& ya = panel.series[a].y[x];
+          const auto& yb = panel.series[b].y[x];
+          if (!yb || !(*ya > 0) || !(*yb > 0) || std::fabs(std::log(*ya / *yb)) > band) continue;
+          names += " = " + panel.series[b].name;
+          done.push_back(b);
+          any = true;
+        }
+        if (any)
+          out.push_back((panel.label.empty() ? "" : panel.label + ", ") +
+                        (plan.x_values.size() > 1 || !plan.x_values[x].empty() ? plan.x_values[x] + ": " : "") + names);
+      }
+    }
+  return out;
+}
+
 std::string MainSource(const std::vector<ChartPoint>& main) {
   std::set<std::string> s;
   for (const auto& p : main) s.insert(p.source);
@@ -615,6 +671,8 @@ std::string MetricLabel(const std::string& m) {
   if (m == "tflops_per_device") return "TF/s per device";
   if (m == "tokens_per_s") return "tokens/s";
   if (m == "mean_s" || m == "time_s") return "time (s)";
+  if (m == "gb_per_s") return "GB/s";
+  if (m == "mfu") return "MFU %";
   return GnuplotLabel(m);
 }
 
@@ -701,6 +759,22 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   plan.what = GnuplotLabel(what);
   if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
   if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
+  if (plan.any_band)
+    plan.subtitles.push_back("error bars: 10th to 90th percentile of the model's past errors on the path");
+  if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
+    std::string list;
+    for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
+    plan.subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
+  }
+  if (const auto same = IndistinctBars(plan, options.ratio_band); !same.empty()) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(options.ratio_band) - 1.0));
+    std::string list;
+    for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
+    plan.subtitles.push_back(GnuplotLabel(Shorten(std::string("the model cannot tell apart (within ") + pct + "): " + list, 120), 120));
+    plan.notes.push_back("Bars the model cannot tell apart (modeled within " + std::string(pct) +
+                         " of each other, the band of its past within-entry ratio errors): " + list + ".");
+  }
   return plan;
 }
 

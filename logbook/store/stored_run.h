@@ -26,6 +26,15 @@ struct StoredRun {
   std::string host;                            // machine that produced it
   std::string cpu_isa;                         // cpu runs: "isa=avx2 bf16=f32-compute kernels=avx2"
   std::string source = "measured";             // measured | modeled | recorded
+  // Recorded runs (source "recorded", read from a logbook's Result text, never
+  // a row of the run store): where the figure is written, the unit of each
+  // metric as written ("TF/s", "tokens/s", "ms", "GB/s", "%", "x"; time_s is
+  // held in seconds whatever the unit), and the metrics that are derived from
+  // other figures (speedups, deltas) rather than measured.
+  std::string file;
+  int line = 0;
+  std::map<std::string, std::string> units;
+  std::set<std::string> derived;
 };
 
 // Looks a key up in the config, also answering the run-level keys "target",

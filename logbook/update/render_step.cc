@@ -109,12 +109,30 @@ void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
   out << "\n### " << u.id << ": " << title << "\n\n" << content;
 }
 
+// The region of a unit moelog runs nothing for whose Result records
+// figures: the record as a table, and a chart when it sweeps something.
+std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork& w, SessionSummary* sum,
+                           std::ostream& out, std::ostream& err) {
+  std::string why;
+  std::set<std::string> said;
+  for (const auto& pc : w.commands)
+    if (said.insert(pc.plan.Summary()).second) why += (why.empty() ? "" : "; ") + pc.plan.Summary();
+  out << w.unit->id << ": " << w.unit->recorded.size() << " recorded figure"
+      << (w.unit->recorded.size() == 1 ? "" : "s") << " tabled; moelog ran nothing"
+      << (why.empty() ? "" : " (" + Shorten(why, 120) + ")") << "\n";
+  std::string content = RenderRecordedTable(w.unit->recorded);
+  if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
+  content += "\n";
+  content += ChartLink(doc, w, doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
+  return content;
+}
+
 }  // namespace
 
 std::string RenderUnit(const UnitWork& w, bool* complete) {
   std::vector<std::string> notes;
   const std::vector<TableRow> rows = UnitRows(w, &notes, complete);
-  std::string content = RenderRunTable(rows, w.unit->recorded);
+  std::string content = RenderRunTable(rows, w.unit->recorded, w.model, w.unit->when);
   if (std::string r = RevisionsNote(w); !r.empty()) content += "\n" + r + "\n";
   if (!w.unit->pins.empty())
     content += "\nPinned by the logbook (`<!-- moelog: key=value -->`), every run above: " + w.unit->pins + ".\n";
@@ -140,7 +158,11 @@ std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* note
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
       const auto recs = RecordsOf(pc, i);
       if (recs.empty()) *complete = false;
-      for (const RunRecord* r : recs) rows.push_back(RowFromRecord(*r));
+      const BenchInvocation& inv = pc.plan.invocations[i];
+      for (const RunRecord* r : recs) {
+        rows.push_back(RowFromRecord(*r));
+        rows.back().cal_key = CalibrationKey(inv.harness, inv.revision, w.unit->day);
+      }
     }
   }
   return rows;
@@ -181,6 +203,11 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
   std::vector<RegionEdit> edits;
   for (const auto& w : work) {
     const std::string invalid = InvalidCommands(doc, w, sum, err);
+    if (!w.runnable && !w.unit->recorded.empty() && doc.kind == DocumentKind::kLogbook) {
+      edits.push_back(EditOf(*w.unit, RecordedRegion(doc, draw, w, sum, out, err) + invalid));
+      if (opt.print_tables) PrintTable(*w.unit, edits.back().content, out);
+      continue;
+    }
     if (!w.runnable) {
       SkipUnit(doc, w, invalid, &edits, out);
       continue;
@@ -218,6 +245,15 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const Launche
   e.insert_after_line = s->bullets.empty() ? s->heading_line : s->bullets.back().end_line;
   e.blank_before = true;
   edits->push_back(std::move(e));
+}
+
+void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model) {
+  for (const auto& w : work) {
+    if (w.unit->recorded.empty() || w.unit->when.empty() || !w.runnable) continue;
+    std::vector<std::string> notes;
+    bool complete = true;
+    model->samples[w.unit->id] = TableSamples(UnitRows(w, &notes, &complete), w.unit->recorded, w.unit->id, w.unit->when);
+  }
 }
 
 }  // namespace moelog::logbook

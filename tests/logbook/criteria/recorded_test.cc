@@ -85,5 +85,34 @@ TEST(Recorded, Int8LogbookHasNoFigures) {
   EXPECT_TRUE(RecordedRuns(Seed("moe_ep_int8_logbook.md")).empty());
 }
 
+
+// A sign glued to a word ("1e+00", "EP+2", "topk+1", "k=2+8") once stopped the
+// figure scan from stepping on: update looped forever. Each form must return,
+// and none of them is a figure.
+TEST(Recorded, SignGluedToAWordEndsTheScan) {
+  for (const char* line : {"loss 1e+00 after warmup", "EP+2 chips idle", "topk+1 adds a slot", "k=2+8 mix",
+                           "a+1+2+3+4+5", "+", "x+", "1e+00: 12.5 TF/s", "e+9e+9e+9"}) {
+    const std::string doc = std::string(
+                                "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n"
+                                "- Command: `python bench_moe_hillclimb.py --topk 2`\n"
+                                "- Result:\n  - ") +
+                            line + "\n";
+    Logbook lb = ParseLogbook(doc, "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u) << line;
+    auto figures = RecordedFigures(lb.entries[0]);
+    for (const auto& f : figures)
+      for (const auto& [m, v] : f.run.metrics) EXPECT_NE(v, 0.0) << line;
+  }
+}
+
+TEST(Recorded, LongRunOfGluedSignsIsLinear) {
+  std::string line;
+  for (int i = 0; i < 200000; ++i) line += "e+1";
+  const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n- Result:\n  - " + line + "\n";
+  Logbook lb = ParseLogbook(doc, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_TRUE(RecordedFigures(lb.entries[0]).empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook
