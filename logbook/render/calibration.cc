@@ -84,6 +84,23 @@ ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, cons
   return f;
 }
 
+void ShowModeled(const ModelView& view, const std::string& key, const std::string& when, StoredRun* run) {
+  if (engine::v5p::UncalibratedPaths(run->config).empty()) {
+    const Calibration c = view.For(key, when);
+    if (c.applied()) {
+      for (const char* k : {"tflops", "tflops_per_device", "tokens_per_s"})
+        if (auto it = run->metrics.find(k); it != run->metrics.end()) it->second *= c.factor;
+      for (const char* k : {"time_s", "mean_s"})
+        if (auto it = run->metrics.find(k); it != run->metrics.end()) it->second /= c.factor;
+    }
+  }
+  if (!view.have_bands) return;
+  const engine::v5p::ErrorBand b = engine::v5p::BandFor(view.bands, run->config);
+  if (!b.validated) return;
+  run->metrics["band_lo"] = b.lo;
+  run->metrics["band_hi"] = b.hi;
+}
+
 std::string CalibrationText(const Calibration& c) {
   char factor[32];
   std::snprintf(factor, sizeof factor, "x%.3f", c.factor);

@@ -80,6 +80,11 @@ struct ModeledFigure {
 };
 ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, const engine::v5p::ErrorBand& band);
 
+// A modeled run as shown: its throughputs and time calibrated for `key` at
+// `when` (view.For), and its band as metrics "band_lo"/"band_hi" when its
+// path is validated (charts draw them as error bars).
+void ShowModeled(const ModelView& view, const std::string& key, const std::string& when, StoredRun* run);
+
 // "calibrated on 12 recorded figures of entries up to 2026-02-09 14:51: x0.930 (3 entries, hillclimb: 2026-02-09)"
 std::string CalibrationText(const Calibration& c);
 

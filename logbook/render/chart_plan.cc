@@ -765,7 +765,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
   if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
   if (plan.any_band)
-    plan.subtitles.push_back("error bars: 10th to 90th percentile of the model's past errors on the path");
+    plan.subtitles.push_back(GnuplotLabel("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", 120));
   if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
     std::string list;
     for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;

@@ -186,7 +186,7 @@ void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks
              colour;
     if (!blocks[b].recorded && Any(se.lo))
       items += ", \\\n     " + src + " using 1:" + Col(2, k) + ":" + Col(3, k) + ":" + Col(4, k) + " axes x1y" +
-               std::to_string(se.axis) + " with yerrorbars pt -1 lw 1.2" + colour;
+               std::to_string(se.axis) + " with yerrorbars pt 7 ps 0.3 lw 1.2" + colour;
   }
   s << "plot " << (items.empty() ? "NaN notitle" : items) << "\n";
 }
@@ -200,8 +200,20 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
   s << "unset logscale x\nset offsets 0, 0, 0, 0\nset boxwidth " << Frac(w) << " absolute\n"
     << "set xrange [-0.6:" << Num(static_cast<double>(plan.x_values.size()) - 0.4) << "]\n"
     << "set xtics nomirror scale 0 (";
-  for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
-  s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
+  if (plan.x_values.size() == 1 && plan.x_values[0].empty()) {
+    // One cluster, nothing else varied: each bar is labelled with its value.
+    size_t shown = 0;
+    for (size_t j = 0; j < cols.size(); ++j) {
+      if (cols[j].recorded) continue;
+      const double off = -0.4 + w * (static_cast<double>(j) + 0.5);
+      const double centre = cols.size() > j + 1 && cols[j + 1].recorded ? off + w / 2 : off;
+      s << (shown++ ? ", " : "") << "'" << plan.panels[p].series[cols[j].series].name << "' " << Frac(centre);
+    }
+    s << ")\n";
+  } else {
+    for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
+    s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
+  }
   std::string items, bars;
   size_t band_col = 3 + cols.size();
   for (size_t j = 0; j < cols.size(); ++j) {
@@ -214,7 +226,7 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
              " lc rgb '" + Colour(se.colour) + "' notitle";
     if (plan.any_band && !cols[j].recorded) {
       bars += ", \\\n     " + src + " using " + x + ":" + Col(j + 3, k) + ":" + Col(band_col, k) + ":" +
-              Col(band_col + 1, k) + " with yerrorbars pt -1 lw 1.2 lc rgb '#222222' notitle";
+              Col(band_col + 1, k) + " with yerrorbars pt 7 ps 0.3 lw 1.2 lc rgb '#222222' notitle";
       band_col += 2;
     }
   }
