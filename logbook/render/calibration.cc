@@ -54,6 +54,8 @@ Calibration CalibrateFor(const std::vector<CalibrationSample>& samples, const st
   c.factor = f.factor;
   c.n = f.n;
   c.entries = f.entries;
+  c.excluded = f.excluded;
+  c.outlier = engine::v5p::kOutlierTaus * prior.tau;
   return c;
 }
 
@@ -104,9 +106,20 @@ void ShowModeled(const ModelView& view, const std::string& key, const std::strin
 std::string CalibrationText(const Calibration& c) {
   char factor[32];
   std::snprintf(factor, sizeof factor, "x%.3f", c.factor);
-  return "calibrated on " + std::to_string(c.n) + " recorded figure" + (c.n == 1 ? "" : "s") + " of entries up to " +
-         c.up_to + ": " + factor + " (" + std::to_string(c.entries) + " entr" + (c.entries == 1 ? "y" : "ies") +
-         ", " + c.key + ")";
+  std::string s;
+  if (c.n > 0)
+    s = "calibrated on " + std::to_string(c.n) + " recorded figure" + (c.n == 1 ? "" : "s") + " of entries up to " +
+        c.up_to + ": " + factor + " (" + std::to_string(c.entries) + " entr" + (c.entries == 1 ? "y" : "ies") +
+        ", " + c.key + ")";
+  else
+    s = "not calibrated (" + c.key + ")";
+  if (c.excluded > 0) {
+    char far[32];
+    std::snprintf(far, sizeof far, "x%.2f..x%.2f", std::exp(-c.outlier), std::exp(c.outlier));
+    s += "; " + std::to_string(c.excluded) + " earlier recorded figure" + (c.excluded == 1 ? "" : "s") +
+         " outside " + far + " of the model left out (another setup, not a harness drift)";
+  }
+  return s;
 }
 
 }  // namespace moelog::logbook

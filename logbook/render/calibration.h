@@ -47,9 +47,12 @@ struct Calibration {
   double factor = 1;    // multiplies modeled throughput
   int n = 0;            // recorded figures behind it
   int entries = 0;
+  int excluded = 0;     // figures too far from the model to learn from (ShrunkFactor)
+  double outlier = 0;   // the |log ratio| past which a figure is left out
   std::string key;
   std::string up_to;    // the latest entry time among them
   bool applied() const { return n > 0; }
+  bool said() const { return n > 0 || excluded > 0; }
 };
 
 // The calibration of modeled rows with `key` in an entry at `when`: the

@@ -620,13 +620,29 @@ void FillRecorded(const std::vector<ChartPoint>& main, const std::vector<ChartPo
   plan->notes.push_back(note + ".");
 }
 
-// The unvalidated paths of the modeled points ("quant_mode=int8"), each once.
+// The unvalidated paths of the modeled points, as a reader would say them:
+// the value ("int8", "ragged_dot"), or the axis and its values
+// ("null route fraction 0.125, 0.250").
 std::vector<std::string> UnvalidatedPaths(const std::vector<ChartPoint>& main) {
-  std::vector<std::string> out;
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<std::string>> values;
   for (const auto& p : main) {
     if (p.source != "modeled") continue;
-    for (const auto& path : engine::v5p::UncalibratedPaths(p.config))
-      if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+    for (const std::string& path : engine::v5p::UncalibratedPaths(p.config)) {
+      const size_t eq = path.find('=');
+      const std::string key = eq == std::string::npos ? path : path.substr(0, eq);
+      const std::string value = eq == std::string::npos ? "" : path.substr(eq + 1);
+      if (!values.count(key)) keys.push_back(key);
+      auto& v = values[key];
+      if (std::find(v.begin(), v.end(), value) == v.end()) v.push_back(value);
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& key : keys) {
+    std::string list;
+    for (const auto& v : values[key]) list += (list.empty() ? "" : ", ") + v;
+    const bool bare = key == "backend" || key == "quant_mode" || key == "mlp_path" || key == "impl";
+    out.push_back(bare ? list : AxisLabel(key) + " " + list);
   }
   return out;
 }
@@ -646,7 +662,9 @@ std::vector<std::string> IndistinctBars(const ChartPlan& plan, double band) {
         for (size_t b = a + 1; b < panel.series.size(); ++b) {
           const auto& ya = panel.series[a].y[x];
           const auto& yb = panel.series[b].y[x];
-          if (!yb || !(*ya > 0) || !(*yb > 0) || std::fabs(std::log(*ya / *yb)) > band) continue;
+          // Only figures on validated paths (those with a band) are judged.
+          if (!yb || !panel.series[a].lo[x] || !panel.series[b].lo[x]) continue;
+          if (!(*ya > 0) || !(*yb > 0) || std::fabs(std::log(*ya / *yb)) > band) continue;
           names += " = " + panel.series[b].name;
           done.push_back(b);
           any = true;

@@ -179,14 +179,15 @@ void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks
     const double k = YScale(ymax, se.metric);
     const std::string colour = std::string(" lc rgb '") + Colour(se.colour) + "' notitle";
     const std::string src = "'" + data_file + "' index " + std::to_string(b);
+    // Error bars first, so the line's markers are drawn over them.
+    if (!blocks[b].recorded && Any(se.lo))
+      items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using 1:" + Col(2, k) + ":" + Col(3, k) +
+               ":" + Col(4, k) + " axes x1y" + std::to_string(se.axis) + " with yerrorbars pt 0 lw 1.2" + colour;
     items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using 1:" + Col(2, k) + " axes x1y" +
              std::to_string(se.axis) +
              (blocks[b].recorded ? " with points pt 6 ps 1.6 lw 2" : " with linespoints lw 2 pt 7 ps 0.9 dt " +
                                                                          std::to_string(se.axis == 2 ? 2 : 1)) +
              colour;
-    if (!blocks[b].recorded && Any(se.lo))
-      items += ", \\\n     " + src + " using 1:" + Col(2, k) + ":" + Col(3, k) + ":" + Col(4, k) + " axes x1y" +
-               std::to_string(se.axis) + " with yerrorbars pt 7 ps 0.3 lw 1.2" + colour;
   }
   s << "plot " << (items.empty() ? "NaN notitle" : items) << "\n";
 }
@@ -226,7 +227,7 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
              " lc rgb '" + Colour(se.colour) + "' notitle";
     if (plan.any_band && !cols[j].recorded) {
       bars += ", \\\n     " + src + " using " + x + ":" + Col(j + 3, k) + ":" + Col(band_col, k) + ":" +
-              Col(band_col + 1, k) + " with yerrorbars pt 7 ps 0.3 lw 1.2 lc rgb '#222222' notitle";
+              Col(band_col + 1, k) + " with yerrorbars pt 0 lw 1.2 lc rgb '#222222' notitle";
       band_col += 2;
     }
   }
