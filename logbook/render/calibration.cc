@@ -21,10 +21,26 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
   std::vector<std::map<std::string, std::string>> configs;
   configs.reserve(rows.size());
   for (const auto& r : rows) configs.push_back(r.config);
-  const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs);
+  // Modeled rows with identical figures are one row (as the table merges
+  // them): a figure that fits several of them is a figure of that row.
+  std::vector<int> group(rows.size());
+  std::vector<size_t> first_of;  // group -> its first row
+  for (size_t i = 0; i < rows.size(); ++i) {
+    group[i] = static_cast<int>(first_of.size());
+    for (size_t g = 0; g < first_of.size(); ++g) {
+      const TableRow& o = rows[first_of[g]];
+      if (o.target == rows[i].target && o.status == rows[i].status && o.metrics == rows[i].metrics &&
+          o.cal_key == rows[i].cal_key) {
+        group[i] = static_cast<int>(g);
+        break;
+      }
+    }
+    if (group[i] == static_cast<int>(first_of.size())) first_of.push_back(i);
+  }
+  const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs, group);
   for (size_t i = 0; i < figures.size(); ++i) {
     if (placed[i].row < 0) continue;
-    const TableRow& r = rows[static_cast<size_t>(placed[i].row)];
+    const TableRow& r = rows[first_of[static_cast<size_t>(placed[i].row)]];
     if (r.target != "v5p" || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
     for (const char* metric : {"tflops", "tokens_per_s"}) {
       const auto rec = figures[i].run.metrics.find(metric);
