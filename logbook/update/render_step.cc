@@ -13,16 +13,32 @@
 namespace moelog::logbook {
 namespace {
 
+// The calibration key of a row: the harness (with its mlp_profile path:
+// each is its own program) and its revision, else the entry's day.
+std::string RowCalibrationKey(const BenchInvocation& inv, const std::map<std::string, std::string>& config,
+                              const std::string& day) {
+  auto path = config.find("mlp_path");
+  const std::string harness =
+      path == config.end() || path->second.empty() ? inv.harness : inv.harness + " " + path->second;
+  return CalibrationKey(harness, inv.revision, day);
+}
+
 // The runs a unit's chart shows: each invocation's successful records. A
 // cache hit stored by another entry with the same command is this entry's
-// result all the same.
+// result all the same. Modeled runs are shown as the table shows them:
+// calibrated, with their band (metrics band_lo/band_hi).
 std::vector<StoredRun> ChartRuns(const UnitWork& w) {
   std::vector<StoredRun> runs;
   for (const auto& pc : w.commands) {
     if (!pc.runnable) continue;
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i)
-      for (const RunRecord* r : RecordsOf(pc, i))
-        if (r->status == "ok") runs.push_back(ToStoredRun(*r));
+      for (const RunRecord* r : RecordsOf(pc, i)) {
+        if (r->status != "ok") continue;
+        runs.push_back(ToStoredRun(*r));
+        if (w.model && r->target == "v5p")
+          ShowModeled(*w.model, RowCalibrationKey(pc.plan.invocations[i], runs.back().config, w.unit->day),
+                      w.unit->when, &runs.back());
+      }
   }
   for (auto& r : runs) r.entry_id = w.unit->id;
   return runs;
@@ -177,7 +193,7 @@ std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* note
       const BenchInvocation& inv = pc.plan.invocations[i];
       for (const RunRecord* r : recs) {
         rows.push_back(RowFromRecord(*r));
-        rows.back().cal_key = CalibrationKey(inv.harness, inv.revision, w.unit->day);
+        rows.back().cal_key = RowCalibrationKey(inv, rows.back().config, w.unit->day);
       }
     }
   }
@@ -193,6 +209,7 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region
   if (old) how.recorded = FindChartStamp(old->content);
   ChartOptions options;
   options.primary_metric = PrimaryMetric(doc.logbook);
+  if (w.model && w.model->have_bands) options.ratio_band = w.model->bands.within_entry;
   // The figures listed under the table are not listed again under the chart.
   std::vector<std::string> notes;
   bool complete = true;
