@@ -14,7 +14,6 @@
 #include "engine/metrics.h"
 #include "engine/routing.h"
 #include "engine/v5p/coverage.h"
-#include "engine/v5p/fit.h"
 #include "engine/v5p/model.h"
 #include "engine/v5p/uncertainty.h"
 #include "logbook/doc/entry_ids.h"
@@ -658,11 +657,6 @@ std::vector<std::string> SplitWords(const std::string& s) {
   return out;
 }
 
-std::string FlagValue(const BenchConfig& c, const std::string& key) {
-  const std::string v = GetKey(c, key);
-  return v;
-}
-
 // The harness's arguments for `c`: the original invocation's flags with
 // their values set to c's (loop variables resolved), then changed keys the
 // original did not name.
@@ -683,7 +677,7 @@ std::string ProposalArgs(const std::string& original, const BenchConfig& c,
       key = key.substr(0, eq);
     }
     std::replace(key.begin(), key.end(), '-', '_');
-    const std::string v = FlagValue(c, key);
+    const std::string v = GetKey(c, key);
     named.insert(key);
     if (v.empty()) {
       out.push_back(w);
