@@ -5,6 +5,7 @@
 #include <optional>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -495,7 +496,7 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
     rep.factor = f.factor;
     rep.factor_figures = f.n;
     rep.factor_entries = f.entries;
-    rep.bands = unc->source;
+    rep.bands = std::filesystem::path(unc->source).filename().string();
   }
   rep.best_run = best->run->id;
   rep.best_kind = EvidenceKindName(best->kind);
