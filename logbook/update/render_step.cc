@@ -52,7 +52,7 @@ std::string InvalidCommands(const LoadedDocument& doc, const UnitWork& w, Sessio
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (pc.plan.verdict != PlanVerdict::kInvalid) continue;
-    ++sum->invalid;
+    ++(pc.plan.reason.rfind(kPinErrorReason, 0) == 0 ? sum->invalid : sum->unplannable);
     err << doc.path << ":" << pc.command->line << ": " << w.unit->id << ": " << pc.plan.Summary() << "\n";
     notes += "- not updated (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()) + "\n";
   }

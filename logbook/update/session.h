@@ -51,7 +51,8 @@ struct SessionSummary {
   int failed = 0;            // invocations that failed
   int needs_consent = 0;     // commands skipped because they need --allow-shell
   int write_errors = 0;      // charts or store rows that could not be written: exit 1
-  int invalid = 0;           // commands that cannot be planned (bad flags, a --target conflict): exit 1
+  int invalid = 0;           // moelog annotations that do not check (a bad predicate or pin): exit 1
+  int unplannable = 0;       // commands that cannot be planned (bad flags, a --target conflict): reported, exit 0
   bool changed = false;      // the document was (or, with --check, would be) rewritten
   std::vector<std::string> written;      // unit IDs whose region was written
   std::vector<std::string> kept_edited;  // hand-edited regions left alone

@@ -60,6 +60,8 @@ int ReportCheck(const LoadedDocument& doc, const SpliceResult& res, SessionSumma
   for (const auto& id : res.changed) sum->stale.push_back(id);
   if (sum->changed) out << UnifiedDiff(doc.text, res.text, doc.path);
   for (const auto& id : sum->stale) out << id << ": stale or missing region\n";
+  // Entries that cannot plan were reported; they are not stale: the document
+  // shows what the store holds exactly when no region would change.
   return sum->stale.empty() && sum->invalid == 0 ? kExitOk : kExitError;
 }
 
@@ -115,6 +117,8 @@ int ReportUpdate(const LoadedDocument& doc, const SpliceResult& res, bool writes
   out << doc.path << ": " << sum->runnable << " runnable of " << sum->units << ", " << sum->invocations
       << " invocation(s): " << sum->cache_hits << " cached, " << sum->executed << " run, " << sum->failed
       << " failed; " << (writes ? (sum->changed ? "file updated" : "file unchanged") : "file not written") << "\n";
+  // Commands that cannot plan are reported (and said in their regions); they
+  // are not failures.
   if (sum->failed > 0 || !sum->kept_edited.empty() || sum->write_errors > 0 || sum->invalid > 0) return kExitError;
   return sum->needs_consent > 0 ? kExitNeedsConsent : kExitOk;
 }
