@@ -1025,7 +1025,7 @@ namespace {
 // deny: derived ones (devices and mesh follow the parallel mode), repetition
 // and output settings.
 bool NeutralKey(const std::string& k) {
-  return k == "devices" || k == "mesh" || IsIgnoredForPairing(k) || k == "target" || k == "source";
+  return !FollowedKey(k).empty() || IsIgnoredForPairing(k) || k == "target" || k == "source";
 }
 
 bool Fits(const StoredRun& figure, const std::map<std::string, std::string>& row) {

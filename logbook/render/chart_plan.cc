@@ -2,9 +2,13 @@
 // where each figure (moelog's and the logbook's) goes. Drawing is chart.cc.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
+#include "engine/bench_flags.h"
+#include "engine/v5p/coverage.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
 #include "logbook/render/chart.h"
@@ -19,15 +23,12 @@ constexpr size_t kTickChars = 20;  // cluster labels are cut to this
 constexpr size_t kTitleChars = 60;
 
 const std::vector<std::string>& NumericAxes() {
-  static const std::vector<std::string> k = {"topk", "null_route_frac", "mlp_dim", "tokens", "experts",
-                                             "devices", "hidden", "shared_expert_dim"};
+  static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kNumeric);
   return k;
 }
 
 const std::vector<std::string>& CategoricalAxes() {
-  static const std::vector<std::string> k = {"mlp_path", "backend", "impl", "remat_mode", "parallel_mode", "quant_mode",
-                                             "routing_pack_strategy", "distribution", "queue_mode", "bench_pass",
-                                             "target", "ep_comm_path", "shared_fused"};
+  static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kCategorical);
   return k;
 }
 
@@ -36,16 +37,8 @@ bool Contains(const std::vector<std::string>& v, const std::string& x) {
 }
 
 std::string AxisLabel(const std::string& k) {
-  static const std::map<std::string, std::string> kNames = {
-      {"topk", "top-k (experts per token)"}, {"null_route_frac", "null route fraction"},
-      {"mlp_dim", "expert MLP width"},       {"tokens", "tokens per step"},
-      {"experts", "experts"},                {"devices", "devices"},
-      {"hidden", "hidden size"},             {"shared_expert_dim", "shared expert width"},
-      {"parallel_mode", "parallel mode"},    {"remat_mode", "remat mode"},
-      {"quant_mode", "quantization"},        {"routing_pack_strategy", "routing pack strategy"},
-      {"ep_comm_path", "EP communication path"}};
-  auto it = kNames.find(k);
-  return it != kNames.end() ? it->second : GnuplotLabel(k);
+  const engine::FlagSpec* f = engine::FindRunKey(k);
+  return f != nullptr && *f->axis.label ? f->axis.label : GnuplotLabel(k);
 }
 
 // Canonical text of a value for grouping ("2.0" and "2" agree).
@@ -132,10 +125,10 @@ std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
   std::vector<std::string> varied;
   for (const auto& k : keys)
     if (OrderedValues(points, k).size() > 1) varied.push_back(k);
-  if (Contains(varied, "parallel_mode"))
-    varied.erase(std::remove_if(varied.begin(), varied.end(),
-                                [](const std::string& k) { return k == "devices" || k == "mesh"; }),
-                 varied.end());
+  const std::vector<std::string> all_varied = varied;
+  varied.erase(std::remove_if(varied.begin(), varied.end(),
+                              [&](const std::string& k) { return Contains(all_varied, FollowedKey(k)); }),
+               varied.end());
   if (Contains(varied, "mlp_path"))
     varied.erase(std::remove_if(varied.begin(), varied.end(),
                                 [&](const std::string& k) {
@@ -523,6 +516,8 @@ void AddPanels(const Frame& f, const std::string& source, ChartPlan* plan) {
             s.colour = static_cast<int>(f.two_axes ? ai : si);
             s.y.assign(nx, std::nullopt);
             s.recorded.assign(nx, std::nullopt);
+            s.lo.assign(nx, std::nullopt);
+            s.hi.assign(nx, std::nullopt);
             panel.series.push_back(std::move(s));
           }
         }
@@ -561,8 +556,17 @@ size_t FillMain(const std::vector<ChartPoint>& main, const Frame& f, ChartPlan* 
       auto v = p.metrics.find(m);
       ChartSeries* se = SeriesAt(plan, f, s, m);
       if (v == p.metrics.end() || !se) continue;
-      if (se->y[s.x]) clash = clash || *se->y[s.x] != v->second;
-      else se->y[s.x] = v->second;
+      if (se->y[s.x]) {
+        clash = clash || *se->y[s.x] != v->second;
+        continue;
+      }
+      se->y[s.x] = v->second;
+      auto lo = p.metrics.find("band_lo"), hi = p.metrics.find("band_hi");
+      if (lo == p.metrics.end() || hi == p.metrics.end() || !(lo->second > 0 && hi->second > 0)) continue;
+      const bool time = m == "time_s" || m == "mean_s";  // a time is expected in [t/hi, t/lo]
+      se->lo[s.x] = time ? v->second / hi->second : v->second * lo->second;
+      se->hi[s.x] = time ? v->second / lo->second : v->second * hi->second;
+      plan->any_band = true;
     }
     hidden += clash;
   }
@@ -607,6 +611,45 @@ void FillRecorded(const std::vector<ChartPoint>& main, const std::vector<ChartPo
   for (size_t i = 0; i < missing.size() && i < 6; ++i) note += (i ? "; " : "") + missing[i];
   if (missing.size() > 6) note += "; and " + std::to_string(missing.size() - 6) + " more";
   plan->notes.push_back(note + ".");
+}
+
+// The unvalidated paths of the modeled points ("quant_mode=int8"), each once.
+std::vector<std::string> UnvalidatedPaths(const std::vector<ChartPoint>& main) {
+  std::vector<std::string> out;
+  for (const auto& p : main) {
+    if (p.source != "modeled") continue;
+    for (const auto& path : engine::v5p::UncalibratedPaths(p.config))
+      if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+  }
+  return out;
+}
+
+// Bars of one cluster whose modeled figures lie within the within-entry
+// ratio band of each other: "k=2: remat none, remat combine".
+std::vector<std::string> IndistinctBars(const ChartPlan& plan, double band) {
+  std::vector<std::string> out;
+  if (band <= 0 || plan.kind != ChartPlan::Kind::kBars) return out;
+  for (const auto& panel : plan.panels)
+    for (size_t x = 0; x < plan.x_values.size(); ++x) {
+      std::vector<size_t> done;
+      for (size_t a = 0; a < panel.series.size(); ++a) {
+        if (std::find(done.begin(), done.end(), a) != done.end() || !panel.series[a].y[x]) continue;
+        std::string names = panel.series[a].name;
+        bool any = false;
+        for (size_t b = a + 1; b < panel.series.size(); ++b) {
+          const auto& ya = panel.series[a].y[x];
+          const auto& yb = panel.series[b].y[x];
+          if (!yb || !(*ya > 0) || !(*yb > 0) || std::fabs(std::log(*ya / *yb)) > band) continue;
+          names += " = " + panel.series[b].name;
+          done.push_back(b);
+          any = true;
+        }
+        if (any)
+          out.push_back((panel.label.empty() ? "" : panel.label + ", ") +
+                        (plan.x_values.size() > 1 || !plan.x_values[x].empty() ? plan.x_values[x] + ": " : "") + names);
+      }
+    }
+  return out;
 }
 
 std::string MainSource(const std::vector<ChartPoint>& main) {
@@ -716,6 +759,22 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   plan.what = GnuplotLabel(what);
   if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
   if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
+  if (plan.any_band)
+    plan.subtitles.push_back("error bars: 10th to 90th percentile of the model's past errors on the path");
+  if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
+    std::string list;
+    for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
+    plan.subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
+  }
+  if (const auto same = IndistinctBars(plan, options.ratio_band); !same.empty()) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(options.ratio_band) - 1.0));
+    std::string list;
+    for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
+    plan.subtitles.push_back(GnuplotLabel(Shorten(std::string("the model cannot tell apart (within ") + pct + "): " + list, 120), 120));
+    plan.notes.push_back("Bars the model cannot tell apart (modeled within " + std::string(pct) +
+                         " of each other, the band of its past within-entry ratio errors): " + list + ".");
+  }
   return plan;
 }
 

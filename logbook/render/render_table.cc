@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/bench_flags.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/numbers.h"
 #include "logbook/doc/parse_logbook.h"
@@ -43,10 +44,11 @@ const char* kPriority[] = {"mlp_path", "parallel_mode", "topk", "routing_pack_st
                            "remat_mode", "quant_mode", "backend", "impl", "bench_pass", "pass", "tokens", "hidden",
                            "mlp_dim", "experts", "shared_expert_dim", "shared_fused", "dtype"};
 
-// Keys that never make a column: bookkeeping, or already a metric column.
+// Keys that never make a column (engine/bench_flags.cc says which): keys
+// pairing ignores, bookkeeping (target, source, hardware, seeds).
 bool NeverColumn(const std::string& k) {
-  return IsIgnoredForPairing(k) || k == "target" || k == "source" || k == "hardware" || k == "model_params" ||
-         k == "seed" || k == "null_route_seed";
+  const engine::FlagSpec* f = engine::FindRunKey(k);
+  return f != nullptr && (!f->column || f->pairing == engine::Pairing::kIgnored);
 }
 
 std::string EscapeCell(std::string s) {
@@ -356,7 +358,61 @@ std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::v
   return out;
 }
 
-std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
+namespace {
+
+// The model's view of each row: calibration and band (modeled rows on
+// validated paths), and the rows with calibrated figures.
+struct ModelCells {
+  std::vector<TableRow> rows;               // metrics calibrated
+  std::vector<Calibration> cal;             // per row
+  std::vector<engine::v5p::ErrorBand> band; // per row
+  bool any_calibrated = false, any_band = false;
+  std::vector<Calibration> used;            // distinct applied calibrations, by key
+};
+
+ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model, const std::string& when) {
+  ModelCells m;
+  m.rows = rows;
+  m.cal.resize(rows.size());
+  m.band.resize(rows.size());
+  if (!model) return m;
+  std::map<std::string, Calibration> by_key;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    TableRow& r = m.rows[i];
+    if (r.target != "v5p" || r.status != "ok") continue;
+    if (model->have_bands) {
+      m.band[i] = engine::v5p::BandFor(model->bands, r.config);
+      m.any_band = m.any_band || m.band[i].validated;
+    }
+    if (!model->calibrate || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
+    auto it = by_key.find(r.cal_key);
+    if (it == by_key.end()) it = by_key.emplace(r.cal_key, model->For(r.cal_key, when)).first;
+    m.cal[i] = it->second;
+    if (!m.cal[i].applied()) continue;
+    m.any_calibrated = true;
+    const double f = m.cal[i].factor;
+    if (auto t = r.metrics.find("tflops"); t != r.metrics.end()) r.metrics["tflops_uncalibrated"] = t->second;
+    for (const char* k : {"tflops", "tflops_per_device", "tokens_per_s"})
+      if (auto t = r.metrics.find(k); t != r.metrics.end()) t->second *= f;
+    if (auto t = r.metrics.find("time_s"); t != r.metrics.end()) t->second /= f;
+  }
+  for (const auto& [key, c] : by_key)
+    if (c.applied()) m.used.push_back(c);
+  return m;
+}
+
+std::string BandCell(const TableRow& r, const engine::v5p::ErrorBand& b) {
+  auto t = r.metrics.find("tflops");
+  if (!b.validated || t == r.metrics.end() || !std::isfinite(t->second)) return "-";
+  return Fixed(t->second * b.lo, 1) + "–" + Fixed(t->second * b.hi, 1);
+}
+
+}  // namespace
+
+std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::vector<RecordedFigure>& figures,
+                           const ModelView* model, const std::string& when) {
+  const ModelCells mc = ApplyModel(model_rows, model, when);
+  const std::vector<TableRow>& rows = mc.rows;
   const auto varying = VaryingColumns(rows);
   const std::vector<std::string> model_path = ModelPaths(rows);
   const bool any_unvalidated =
@@ -369,6 +425,8 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
   std::vector<std::string> head = varying;
   if (any_status) head.push_back("status");
   for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"}) head.push_back(h);
+  if (mc.any_calibrated) head.push_back("TF/s uncalibrated");
+  if (mc.any_band) head.push_back("TF/s p10–p90");
   // The delta's direction and what moelog's side is: "model vs logbook".
   bool v5p = false, cpu = false;
   for (const auto& r : rows) (r.target == "v5p" ? v5p : cpu) = true;
@@ -401,6 +459,11 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
     for (const auto& cell : shown[g].cells) Cell(&out, EscapeCell(cell));
     if (any_status) Cell(&out, r.status);
     out += MetricCells(r);
+    if (mc.any_calibrated) {
+      auto u = r.metrics.find("tflops_uncalibrated");
+      Cell(&out, u == r.metrics.end() ? "-" : Fixed(u->second, 3));
+    }
+    if (mc.any_band) Cell(&out, BandCell(r, mc.band[i]));
     if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
     if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
     if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, &out, 1e3);
@@ -411,6 +474,12 @@ std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<
   out += TableCaption(rows, rec.any_tflops || rec.any_tokens || rec.any_time);
   if (any_unvalidated)
     out += " Unvalidated: a path no calibration measurement covers; the model's figure there is physics, unchecked.";
+  if (mc.any_band)
+    out += " TF/s p10–p90: where the measurement is expected, from the model's past errors on the row's path "
+           "(10th to 90th percentile, data/v5p_bands.json); unvalidated paths have none.";
+  for (const Calibration& c : mc.used)
+    out += " Modeled figures " + CalibrationText(c) +
+           " (the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone).";
   if (merged.erase("")) out += " Invocations that ran the same configuration are shown once.";
   if (!merged.empty()) {
     std::string keys;

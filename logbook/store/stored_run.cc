@@ -9,9 +9,7 @@
 #include <cstdlib>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
-#include "engine/bench_config.h"
+#include "engine/bench_flags.h"
 
 namespace moelog::logbook {
 
@@ -46,37 +44,27 @@ bool ValuesEqual(const std::string& a, const std::string& b) {
 }
 
 bool IsIgnoredForPairing(const std::string& key) {
-  static const std::set<std::string> kIgnored = {
-      "json", "threads", "trace_dir", "quiet_ranks", "check_numerics", "iters", "warmup",
-      "topk_list", "null_route_frac_list", "null_route_sweep", "host", "entry", "source"};
-  return kIgnored.count(key) > 0;
+  const engine::FlagSpec* f = engine::FindRunKey(key);
+  return f != nullptr && f->pairing == engine::Pairing::kIgnored;
+}
+
+std::string FollowedKey(const std::string& key) {
+  const engine::FlagSpec* f = engine::FindRunKey(key);
+  return f != nullptr && f->pairing == engine::Pairing::kFollows ? f->follows : "";
 }
 
 std::string NormalizeKey(const std::string& key) {
   std::string k;
   for (char c : key) k += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  static const std::map<std::string, std::string> kAliases = {
-      {"pass", "bench_pass"},          {"parallel", "parallel_mode"},
-      {"quant", "quant_mode"},         {"remat", "remat_mode"},
-      {"routing", "routing_pack_strategy"}, {"shared", "shared_expert_dim"},
-      {"null_frac", "null_route_frac"}, {"queue", "queue_mode"}};
-  auto it = kAliases.find(k);
-  return it == kAliases.end() ? k : it->second;
+  for (const auto& f : engine::BenchFlags())
+    if (*f.alias && k == f.alias) return f.key;
+  return k;
 }
 
 const std::set<std::string>& KnownRunKeys() {
   static const std::set<std::string> kKeys = [] {
-    std::set<std::string> keys = {"target", "host", "entry", "source", "topk_list",
-                                  "null_route_frac_list", "null_route_sweep", "json",
-                                  "trace_dir", "quiet_ranks", "mlp_path", "staged_parallel",
-                                  "xla_scoped_vmem_kib"};
-    for (const char* target : {"cpu", "v5p"}) {
-      engine::BenchConfig c;
-      c.target = target;
-      auto j = nlohmann::json::parse(engine::CanonicalConfigJson(c), nullptr, false);
-      if (j.is_object())
-        for (auto it = j.begin(); it != j.end(); ++it) keys.insert(it.key());
-    }
+    std::set<std::string> keys;
+    for (const auto& f : engine::BenchFlags()) keys.insert(f.key);
     return keys;
   }();
   return kKeys;

@@ -23,6 +23,8 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.line = e.heading_line;
     u.commands = e.commands;
     u.recorded = RecordedFigures(e, lb.file, &u.unread);
+    if (!e.date.empty() && !e.time.empty()) u.when = e.date + " " + e.time;
+    u.day = e.date;
     if (const Field* r = e.FindField("Result")) {
       u.insert_after = r->bullet.end_line;
       u.indent = std::string(static_cast<size_t>(r->bullet.content_indent), ' ');

@@ -96,8 +96,40 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
   return std::nullopt;
 }
 
+namespace {
+
+// The units a selection left out, planned and looked up in the store only:
+// their recorded figures calibrate the selected units' tables all the same.
+std::vector<UnitWork> ContextWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
+                                  RunStore* store, const std::vector<const Unit*>& selected) {
+  std::vector<const Unit*> rest;
+  for (const auto& u : doc.units)
+    if (!u.recorded.empty() && !u.when.empty() && std::find(selected.begin(), selected.end(), &u) == selected.end())
+      rest.push_back(&u);
+  std::vector<UnitWork> out;
+  if (rest.empty()) return out;
+  std::vector<const Entry*> entries;
+  for (const Unit* u : rest) entries.push_back(&doc.logbook.entries[static_cast<size_t>(u->entry)]);
+  std::vector<std::string> pin_errors;
+  std::vector<std::vector<Plan>> plans = PlanEntries(doc.logbook, entries, popt, &pin_errors);
+  SessionOptions cache_only = opt;
+  cache_only.rerun = false;
+  for (size_t ui = 0; ui < rest.size(); ++ui) {
+    UnitWork w;
+    w.unit = rest[ui];
+    for (size_t ci = 0; ci < rest[ui]->commands.size(); ++ci) {
+      w.commands.push_back(PlanOne(rest[ui]->commands[ci], std::move(plans[ui][ci]), cache_only, store));
+      w.runnable = w.runnable || w.commands.back().runnable;
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
-                               RunStore* store, std::ostream& err) {
+                               RunStore* store, std::ostream& err, ModelView* model) {
   const std::vector<const Unit*> selected = SelectUnits(doc, opt, store);
   // A logbook's entries as PlanEntries plans them (pins, revisions); a
   // recipe's steps together.
@@ -119,18 +151,26 @@ std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& 
       for (size_t ci = 0; ci < u->commands.size(); ++ci) plans.back().push_back(std::move(flat[next++]));
     }
   }
-  std::vector<UnitWork> work;
+  std::vector<UnitWork> all;
   for (size_t ui = 0; ui < selected.size(); ++ui) {
     const Unit* u = selected[ui];
     UnitWork w;
     w.unit = u;
+    w.model = model;
     for (size_t ci = 0; ci < u->commands.size(); ++ci) {
       w.commands.push_back(PlanOne(u->commands[ci], std::move(plans[ui][ci]), opt, store));
       w.runnable = w.runnable || w.commands.back().runnable;
     }
-    if (opt.stale && IsUpToDate(doc, w, err)) continue;
-    work.push_back(std::move(w));
+    all.push_back(std::move(w));
   }
+  if (model && model->calibrate && doc.kind == DocumentKind::kLogbook) {
+    LearnCalibration(ContextWork(doc, opt, popt, store, selected), model);
+    LearnCalibration(all, model);
+  }
+  if (!opt.stale) return all;
+  std::vector<UnitWork> work;
+  for (auto& w : all)
+    if (!IsUpToDate(doc, w, err)) work.push_back(std::move(w));
   return work;
 }
 

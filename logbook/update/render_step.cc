@@ -140,7 +140,7 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
 std::string RenderUnit(const UnitWork& w, bool* complete) {
   std::vector<std::string> notes;
   const std::vector<TableRow> rows = UnitRows(w, &notes, complete);
-  std::string content = RenderRunTable(rows, w.unit->recorded);
+  std::string content = RenderRunTable(rows, w.unit->recorded, w.model, w.unit->when);
   if (std::string r = RevisionsNote(w); !r.empty()) content += "\n" + r + "\n";
   if (!w.unit->pins.empty())
     content += "\nPinned by the logbook (`<!-- moelog: key=value -->`), every run above: " + w.unit->pins + ".\n";
@@ -166,7 +166,11 @@ std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* note
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
       const auto recs = RecordsOf(pc, i);
       if (recs.empty()) *complete = false;
-      for (const RunRecord* r : recs) rows.push_back(RowFromRecord(*r));
+      const BenchInvocation& inv = pc.plan.invocations[i];
+      for (const RunRecord* r : recs) {
+        rows.push_back(RowFromRecord(*r));
+        rows.back().cal_key = CalibrationKey(inv.harness, inv.revision, w.unit->day);
+      }
     }
   }
   return rows;
@@ -256,6 +260,15 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const Launche
   e.insert_after_line = s->bullets.empty() ? s->heading_line : s->bullets.back().end_line;
   e.blank_before = true;
   edits->push_back(std::move(e));
+}
+
+void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model) {
+  for (const auto& w : work) {
+    if (w.unit->recorded.empty() || w.unit->when.empty() || !w.runnable) continue;
+    std::vector<std::string> notes;
+    bool complete = true;
+    model->samples[w.unit->id] = TableSamples(UnitRows(w, &notes, &complete), w.unit->recorded, w.unit->id, w.unit->when);
+  }
 }
 
 }  // namespace moelog::logbook
