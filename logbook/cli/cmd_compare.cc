@@ -8,6 +8,7 @@
 #include "logbook/criteria/recorded.h"
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "engine/v5p/uncertainty.h"
 #include "logbook/criteria/compare.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_adapter.h"
@@ -61,6 +62,9 @@ int CmdCompare(const Args& args) {
     o.same.push_back(k);
   }
   o.metric = logbook::NormalizeKey(metric);
+  // Modeled A/B pairs are judged against the band of the model's past
+  // within-entry ratio errors (data/v5p_bands.json), when it ships.
+  if (auto u = engine::v5p::LoadUncertaintyByName(""); u.ok()) o.ratio_band = u->within_entry;
   if (recorded && path.empty()) {
     PrintError("compare", "--recorded needs LOGBOOK");
     return kExitUsage;

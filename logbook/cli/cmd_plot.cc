@@ -6,7 +6,9 @@
 #include <iostream>
 #include <sstream>
 
+#include "engine/v5p/uncertainty.h"
 #include "logbook/criteria/recorded.h"
+#include "logbook/render/calibration.h"
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/criteria/criteria.h"
@@ -110,6 +112,17 @@ int CmdPlot(const Args& args) {
     return runs.status().ExitCode();
   }
   logbook::ChartOptions o;
+  // Modeled runs carry the band of the model's past errors on their path
+  // (error bars); `plot` shows the model's figures uncalibrated.
+  if (auto u = engine::v5p::LoadUncertaintyByName(""); u.ok()) {
+    logbook::ModelView view;
+    view.calibrate = false;
+    view.bands = std::move(u).value();
+    view.have_bands = true;
+    o.ratio_band = view.bands.within_entry;
+    for (auto& r : *runs)
+      if (r.target == "v5p" && r.source != "recorded") logbook::ShowModeled(view, "", "", &r);
+  }
   o.x_key = x;
   o.png = png;
   o.y_metrics = SplitComma(y);

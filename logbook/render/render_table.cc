@@ -397,7 +397,7 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
     if (auto t = r.metrics.find("time_s"); t != r.metrics.end()) t->second /= f;
   }
   for (const auto& [key, c] : by_key)
-    if (c.applied()) m.used.push_back(c);
+    if (c.said()) m.used.push_back(c);
   return m;
 }
 
@@ -467,7 +467,7 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
     if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
     if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
     if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, &out, 1e3);
-    if (any_unvalidated) Cell(&out, model_path[i].empty() ? (r.target == "v5p" ? "calibrated" : "-") : model_path[i]);
+    if (any_unvalidated) Cell(&out, model_path[i].empty() ? (r.target == "v5p" ? "validated" : "-") : model_path[i]);
     out += "\n";
   }
   out += '\n';
@@ -478,8 +478,7 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
     out += " TF/s p10–p90: where the measurement is expected, from the model's past errors on the row's path "
            "(10th to 90th percentile, data/v5p_bands.json); unvalidated paths have none.";
   for (const Calibration& c : mc.used)
-    out += " Modeled figures " + CalibrationText(c) +
-           " (the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone).";
+    out += " Modeled figures " + CalibrationText(c) + (c.applied() ? ", learned from the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone." : ".");
   if (merged.erase("")) out += " Invocations that ran the same configuration are shown once.";
   if (!merged.empty()) {
     std::string keys;
