@@ -43,7 +43,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   if (!stop) stop = MakePlanOptions(opt, &launchers, &popt, err);
   if (stop) return end(*stop);
 
-  std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), err);
+  std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), &sum, err);
   sum.units = static_cast<int>(work.size());
   if (!opt.allow_shell && !opt.dry_run) sum.needs_consent = ReportNeedsConsent(doc, work, err);
   if (opt.dry_run) {

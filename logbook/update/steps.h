@@ -52,8 +52,11 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
 
 // The units the options select (--entry, --failed, --stale), every command
 // planned (all at once, on every core) and looked up in the cache.
+// Model batches the cache would serve are computed again (CheckModelRows):
+// one that differs counts in sum->tampered and runs again. Foreign rows the
+// lookup skipped count in sum->foreign_ignored.
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
-                               RunStore* store, std::ostream& err);
+                               RunStore* store, SessionSummary* sum, std::ostream& err);
 
 // Commands skipped for want of --allow-shell, each reported as FILE:LINE.
 int ReportNeedsConsent(const LoadedDocument& doc, const std::vector<UnitWork>& work, std::ostream& err);

@@ -112,7 +112,7 @@ TEST(Runner, ShellModeAttributesSectionsToInvocations) {
     EXPECT_EQ(inv.runs[0].point.at("distribution"), plan.invocations[i].config.distribution);
   }
   EXPECT_TRUE(std::filesystem::exists(dir + "/log.txt"));  // tee ran
-  auto records = ToRecords(plan, *out, "E-1", "/x/log.md", Provenance{"h", "cpu", "0.1", "abc", false});
+  auto records = ToRecords(plan, *out, "E-1", "/x/log.md", Provenance{"h", "cpu", "0.1", "abc", false, ""});
   ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[3].status, "ok");
   EXPECT_FALSE(records[3].point.count("loop.tk"));  // loop variables are never configuration
