@@ -116,6 +116,27 @@ int64_t ScopedVmemKib(const std::string& notes) {
   return std::strtoll(notes.c_str() + at + flag.size(), nullptr, 10);
 }
 
+// "2026-02-09 13:40" from a heading "2026-02-09 13:40 - ...", "" otherwise.
+std::string EntryTime(const std::string& heading) {
+  if (heading.size() < 16) return "";
+  for (size_t i = 0; i < 16; ++i) {
+    const char c = heading[i];
+    const bool digit = c >= '0' && c <= '9';
+    if ((i == 4 || i == 7) ? c != '-' : i == 10 ? c != ' ' : i == 13 ? c != ':' : !digit) return "";
+  }
+  return heading.substr(0, 16);
+}
+
+// What a logbook's calibration would group the row by: its harness and the
+// harness revision its adapter applies (the hillclimb EP path before the
+// compact dispatch), else its day.
+std::string CalibrationKey(const std::string& harness, const std::string& when, const BenchConfig& c) {
+  // Each of mlp_profile's paths is its own program.
+  const std::string h = c.mlp_path.empty() ? harness : harness + " " + c.mlp_path;
+  if (c.parallel_mode == "ep" && c.ep_dispatch == "dense_masked") return h + ": dense-masked EP dispatch";
+  return h + ": " + (when.empty() ? std::string("(undated)") : when.substr(0, 10));
+}
+
 }  // namespace
 
 Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, const Hardware& hw) {
@@ -149,6 +170,9 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     Measurement m;
     m.id = get("id");
     m.entry = get("entry_heading");
+    m.logbook = get("seed_file");
+    m.harness = harness;
+    m.when = EntryTime(m.entry);
     m.metric = metric;
     BenchConfig& c = m.config;
     const std::string where = csv_path + ":" + std::to_string(line_no) + ": ";
@@ -194,6 +218,7 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     } else {
       m.time_s = m.value;
     }
+    m.cal_key = CalibrationKey(harness, m.when, c);
     m.family = "T=" + std::to_string(c.tokens) + ",D=" + std::to_string(c.hidden) + ",E=" + std::to_string(c.experts);
     out.push_back(std::move(m));
   }
@@ -372,7 +397,169 @@ ValidationReport Validate(const Hardware& hw, const std::vector<Measurement>& ro
   rep.in_sample = Summarize(e_in);
   rep.cv_entry = Summarize(e_entry);
   rep.cv_family = Summarize(e_family);
+  rep.cv_chrono_s = ChronologicalCv(hw, rows, options);
+  rep.cv_chrono = SummarizeFinite(rows, rep.cv_chrono_s);
+  std::set<std::string> logbooks;
+  for (const auto& r : rows) logbooks.insert(r.logbook);
+  rep.logbooks = static_cast<int>(logbooks.size());
+  rep.cv_logbook_s.assign(n, std::nan(""));
+  if (rep.logbooks > 1) {
+    std::vector<double> e_logbook;
+    cv([](const Measurement& m) { return m.logbook; }, &rep.cv_logbook_s, &e_logbook);
+    rep.cv_logbook = Summarize(e_logbook);
+  }
+  const ShrinkagePrior prior = EstimatePrior(rows, rep.cv_entry_s, options.calibration_tau);
+  rep.cal_entry_s = CalibrateChronologically(rows, rep.cv_entry_s, prior);
+  rep.cal_entry = SummarizeFinite(rows, rep.cal_entry_s);
+  rep.cal_chrono_s = CalibrateChronologically(rows, rep.cv_chrono_s, prior);
+  rep.cal_chrono = SummarizeFinite(rows, rep.cal_chrono_s);
   return rep;
+}
+
+std::vector<double> ChronologicalCv(const Hardware& hw, const std::vector<Measurement>& rows,
+                                    const FitOptions& options) {
+  const size_t n = rows.size();
+  std::vector<double> pred(n, std::nan(""));
+  std::set<std::string> times;
+  for (const auto& r : rows)
+    if (!r.when.empty()) times.insert(r.when);
+  for (const std::string& t : times) {
+    std::vector<bool> include(n);
+    int train = 0;
+    for (size_t i = 0; i < n; ++i) train += include[i] = rows[i].when < t;  // undated rows come first
+    if (train < kMinChronoTrainRows) continue;
+    const FitResult f = Fit(hw, rows, ModelParams::Priors(), options, include);
+    for (size_t i = 0; i < n; ++i)
+      if (rows[i].when == t) pred[i] = Predict(hw, f.params, rows[i].model_case).time_s;
+  }
+  return pred;
+}
+
+std::vector<double> CalibrateChronologically(const std::vector<Measurement>& rows, const std::vector<double>& pred_s,
+                                             const ShrinkagePrior& prior) {
+  std::vector<double> out(rows.size(), std::nan(""));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!std::isfinite(pred_s[i])) continue;
+    std::vector<FactorSample> samples;
+    for (size_t j = 0; j < rows.size(); ++j)
+      if (rows[j].cal_key == rows[i].cal_key && rows[j].when < rows[i].when && std::isfinite(pred_s[j]))
+        samples.push_back({rows[j].entry, std::log(pred_s[j] / rows[j].time_s)});  // throughput ratio meas/model
+    out[i] = pred_s[i] / ShrunkFactor(samples, prior).factor;
+  }
+  return out;
+}
+
+std::map<std::string, std::string> ConfigMap(const BenchConfig& c) {
+  std::map<std::string, std::string> out;
+  const nlohmann::json j = nlohmann::json::parse(CanonicalConfigJson(c), nullptr, false);
+  if (!j.is_object()) return out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const auto& v = it.value();
+    if (v.is_string()) out[it.key()] = v.get<std::string>();
+    else if (v.is_boolean()) out[it.key()] = v.get<bool>() ? "true" : "false";
+    else if (v.is_number_integer()) out[it.key()] = std::to_string(v.get<int64_t>());
+    else if (v.is_number()) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", v.get<double>());
+      out[it.key()] = buf;
+    }
+  }
+  return out;
+}
+
+ErrorSummary SummarizeFinite(const std::vector<Measurement>& rows, const std::vector<double>& pred_s) {
+  std::vector<double> e;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (std::isfinite(pred_s[i])) e.push_back(pred_s[i] / rows[i].time_s - 1);
+  return Summarize(e);
+}
+
+ShrinkagePrior EstimatePrior(const std::vector<Measurement>& rows, const std::vector<double>& pred_s, double tau) {
+  std::map<std::string, std::vector<double>> by_entry;  // log(pred/meas time) = log(meas/model throughput)
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (std::isfinite(pred_s[i])) by_entry[rows[i].entry].push_back(std::log(pred_s[i] / rows[i].time_s));
+  std::vector<double> within, means;
+  for (const auto& [e, v] : by_entry) {
+    double mean = 0;
+    for (double x : v) mean += x / static_cast<double>(v.size());
+    means.push_back(mean);
+    for (double x : v) within.push_back(x - mean);
+  }
+  auto sd = [](const std::vector<double>& v) {
+    if (v.size() < 2) return 0.0;
+    double m = 0, s = 0;
+    for (double x : v) m += x / static_cast<double>(v.size());
+    for (double x : v) s += (x - m) * (x - m);
+    return std::sqrt(s / static_cast<double>(v.size() - 1));
+  };
+  ShrinkagePrior p;
+  p.tau = tau;
+  p.sigma_within = std::max(0.005, sd(within));
+  p.sigma_entry = sd(means);
+  return p;
+}
+
+namespace {
+// An A/B pair: two rows whose configurations differ in one key.
+bool ConfigsDifferInOne(const Measurement& a, const Measurement& b) {
+  std::map<std::string, std::string> ca = ConfigMap(a.config), cb = ConfigMap(b.config);
+  ca["queue_mode"] = a.point.queue_mode;
+  cb["queue_mode"] = b.point.queue_mode;
+  int diff = 0;
+  for (const auto& [k, v] : ca) {
+    auto it = cb.find(k);
+    diff += it == cb.end() || it->second != v;
+  }
+  for (const auto& [k, v] : cb) diff += !ca.count(k);
+  return diff == 1;
+}
+}  // namespace
+
+Uncertainty MakeUncertainty(const std::vector<Measurement>& rows, const ValidationReport& rep, double tau) {
+  // measured/modeled throughput = predicted/measured time.
+  std::map<std::string, std::vector<double>> chrono, entry;
+  std::vector<double> all_chrono, all_entry;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string path = BandPath(ConfigMap(rows[i].config));
+    if (std::isfinite(rep.cv_chrono_s[i])) {
+      chrono[path].push_back(rep.cv_chrono_s[i] / rows[i].time_s);
+      all_chrono.push_back(chrono[path].back());
+    }
+    entry[path].push_back(rep.cv_entry_s[i] / rows[i].time_s);
+    all_entry.push_back(entry[path].back());
+  }
+  auto band = [](const std::string& path, const std::vector<double>& v, const char* method) {
+    ErrorBand b;
+    b.validated = true;
+    b.path = path;
+    b.n = static_cast<int>(v.size());
+    b.lo = std::min(1.0, Quantile(v, 0.1));
+    b.hi = std::max(1.0, Quantile(v, 0.9));
+    b.method = method;
+    return b;
+  };
+  constexpr size_t kMinBandRows = 8;
+  Uncertainty u;
+  for (const auto& [path, v] : entry) {
+    const auto c = chrono.find(path);
+    if (c != chrono.end() && c->second.size() >= kMinBandRows) u.paths.push_back(band(path, c->second, "chronological"));
+    else if (v.size() >= kMinBandRows) u.paths.push_back(band(path, v, "leave-one-entry-out"));
+  }
+  u.all = all_chrono.size() >= kMinBandRows ? band("all", all_chrono, "chronological")
+                                            : band("all", all_entry, "leave-one-entry-out");
+  // Within-entry ratios: every A/B pair of one entry's rows.
+  std::map<std::string, std::vector<size_t>> by_entry;
+  for (size_t i = 0; i < rows.size(); ++i) by_entry[rows[i].entry].push_back(i);
+  std::vector<double> pair_err;
+  for (const auto& [e, idx] : by_entry)
+    for (size_t a : idx)
+      for (size_t b : idx)
+        if (a < b && ConfigsDifferInOne(rows[a], rows[b]))
+          pair_err.push_back(std::fabs(std::log((rep.cv_entry_s[a] / rep.cv_entry_s[b]) / (rows[a].time_s / rows[b].time_s))));
+  u.within_entry = Quantile(pair_err, 0.8);
+  u.within_entry_pairs = static_cast<int>(pair_err.size());
+  u.prior = EstimatePrior(rows, rep.cv_entry_s, tau);
+  return u;
 }
 
 namespace {
@@ -394,6 +581,7 @@ std::string SummaryLine(const char* label, const ErrorSummary& s) {
 
 std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const ValidationReport& rep) {
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> by;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> chrono, cal;
   for (size_t i = 0; i < rows.size(); ++i) {
     const BenchConfig& c = rows[i].config;
     const std::vector<std::pair<std::string, std::string>> path = {
@@ -410,12 +598,21 @@ std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const 
     for (const auto& kv : path) {
       by[kv].first.push_back(rep.predicted_s[i] / rows[i].time_s - 1);
       by[kv].second.push_back(rep.cv_entry_s[i] / rows[i].time_s - 1);
+      if (i < rep.cv_chrono_s.size() && std::isfinite(rep.cv_chrono_s[i]))
+        chrono[kv].push_back(rep.cv_chrono_s[i] / rows[i].time_s - 1);
+      if (i < rep.cal_chrono_s.size() && std::isfinite(rep.cal_chrono_s[i]))
+        cal[kv].push_back(rep.cal_chrono_s[i] / rows[i].time_s - 1);
     }
   }
   std::vector<PathError> out;
-  for (const auto& [kv, errs] : by)
-    out.push_back({kv.first, kv.second, static_cast<int>(errs.first.size()), Summarize(errs.first).median_abs,
-                   Summarize(errs.second).median_abs});
+  for (const auto& [kv, errs] : by) {
+    PathError pe{kv.first, kv.second, static_cast<int>(errs.first.size()), Summarize(errs.first).median_abs,
+                 Summarize(errs.second).median_abs};
+    pe.n_chrono = static_cast<int>(chrono[kv].size());
+    pe.median_chrono = Summarize(chrono[kv]).median_abs;
+    pe.median_cal = Summarize(cal[kv]).median_abs;
+    out.push_back(pe);
+  }
   return out;
 }
 
@@ -521,10 +718,22 @@ std::string FormatValidation(const std::vector<Measurement>& rows, const Validat
   s += SummaryLine("in_sample          ", rep.in_sample);
   s += SummaryLine("cv_leave_entry_out ", rep.cv_entry);
   s += SummaryLine("cv_leave_family_out", rep.cv_family);
-  s += "\nby path (median |error|)       rows  in-sample  leave-entry-out\n";
+  if (!rep.cv_chrono_s.empty()) {
+    s += SummaryLine("cv_chronological   ", rep.cv_chrono);
+    s += SummaryLine("cv_entry_calibrated", rep.cal_entry);
+    s += SummaryLine("cv_chrono_calibrated", rep.cal_chrono);
+    s += rep.logbooks > 1 ? SummaryLine("cv_leave_logbook_out", rep.cv_logbook)
+                          : "cv_leave_logbook_out n/a: " + std::to_string(rep.logbooks) + " logbook has data\n";
+    s += "(chronological: each entry predicted by the fit on the entries before it, from the first with " +
+         std::to_string(kMinChronoTrainRows) +
+         " rows before it; *_calibrated: each row's prediction divided by the factor the earlier entries of its harness revision or day teach, from their own predictions of the same kind)\n";
+  }
+  s += "\nby path (median |error|)       rows  in-sample  leave-entry-out  chrono_rows  chronological  chrono_calibrated\n";
   for (const auto& pe : ErrorsByPath(rows, rep))
     s += PadRight(pe.key + "=" + (pe.value.empty() ? "-" : pe.value), 31) +
-         Fmt("%4.0f", pe.n) + Fmt("  %8.2f%%", 100 * pe.median_in) + Fmt("  %8.2f%%", 100 * pe.median_cv) + "\n";
+         Fmt("%4.0f", pe.n) + Fmt("  %8.2f%%", 100 * pe.median_in) + Fmt("  %14.2f%%", 100 * pe.median_cv) +
+         Fmt("  %11.0f", pe.n_chrono) + Fmt("  %12.2f%%", 100 * pe.median_chrono) +
+         Fmt("  %16.2f%%", 100 * pe.median_cal) + "\n";
   const double spread = ReplicateSpread(rows);
   const std::vector<EntryRanking> ranks = RankByEntry(rows, rep.cv_entry_s, spread);
   s += "\nby entry (3+ rows; leave-entry-out)   rows  rank_rho  best_config\n";

@@ -6,6 +6,7 @@
 #ifndef MOELOG_ENGINE_V5P_FIT_H_
 #define MOELOG_ENGINE_V5P_FIT_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "engine/v5p/hardware.h"
 #include "engine/v5p/model.h"
 #include "engine/v5p/params.h"
+#include "engine/v5p/uncertainty.h"
 
 namespace moelog::engine::v5p {
 
@@ -22,6 +24,10 @@ struct Measurement {
   std::string id;        // CSV id, e.g. S2-057
   std::string entry;     // logbook entry heading (the CV group)
   std::string family;    // shape family "T=..,D=..,E=.."
+  std::string logbook;   // the logbook it was recorded in (CSV seed_file; "" when the CSV has none)
+  std::string when;      // the entry's "YYYY-MM-DD HH:MM" (from its heading), "" when the heading has none
+  std::string harness;   // hillclimb | mlp_profile
+  std::string cal_key;   // what calibration groups it by: harness and revision, else harness and day
   std::string metric;    // tflops | tokens_per_s | time_s
   double value = 0;      // as measured
   double time_s = 0;     // measured seconds per call
@@ -42,6 +48,7 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
 struct FitOptions {
   double prior_weight = 0.05;  // ridge weight per parameter, in log space
   int max_iters = 60;
+  double calibration_tau = 0.10;  // prior sd of the log calibration factor (uncertainty.h)
 };
 
 struct FitResult {
@@ -67,13 +74,54 @@ struct ValidationReport {
   std::vector<double> predicted_s;     // in-sample, per row
   std::vector<double> cv_entry_s;      // leave-one-entry-out, per row
   std::vector<double> cv_family_s;     // leave-one-family-out, per row
-  ErrorSummary in_sample, cv_entry, cv_family;
+  // Chronological: each entry predicted by the fit on the entries before it
+  // (NaN for rows of the first entries, with too little before them, and of
+  // entries with no time). The way the model is used: fitted on the past.
+  std::vector<double> cv_chrono_s;
+  // Leave one logbook out (NaN everywhere when one logbook has data).
+  std::vector<double> cv_logbook_s;
+  // Leave-one-entry-out, then calibrated as a logbook would be: by the
+  // factor earlier entries of the same harness revision (or day) teach
+  // (their leave-one-entry-out errors, shrunk toward 1 as ShrunkFactor).
+  std::vector<double> cal_entry_s;
+  std::vector<double> cal_chrono_s;  // the chronological predictions, calibrated the same way
+  ErrorSummary in_sample, cv_entry, cv_family, cv_chrono, cv_logbook, cal_entry, cal_chrono;
+  int logbooks = 0;
 };
 
 // Runs the in-sample prediction with `params` and both grouped CVs (refitting
 // from the priors without the held-out group each time).
 ValidationReport Validate(const Hardware& hw, const std::vector<Measurement>& rows, const ModelParams& params,
                           const FitOptions& options);
+
+// Chronological CV needs this many rows fitted before an entry is predicted.
+inline constexpr int kMinChronoTrainRows = 30;
+
+// The bands of data/v5p_bands.json from a validation (uncertainty.h): per
+// path, the 10th/90th percentiles of measured/modeled throughput under the
+// chronological CV when the path has 8 such rows, else under leave one entry
+// out; the within-entry ratio band from leave-one-entry-out predictions; the
+// calibration prior's entry and figure scatter from the leave-one-entry-out
+// errors (tau stays the physical prior given).
+Uncertainty MakeUncertainty(const std::vector<Measurement>& rows, const ValidationReport& report, double tau);
+
+// The chronological CV's predictions (ValidationReport::cv_chrono_s).
+std::vector<double> ChronologicalCv(const Hardware& hw, const std::vector<Measurement>& rows,
+                                    const FitOptions& options);
+// `pred_s` divided by the factor the rows of earlier entries with the same
+// calibration key teach (their own pred_s against their measurement; NaN
+// predictions are skipped and stay NaN).
+std::vector<double> CalibrateChronologically(const std::vector<Measurement>& rows, const std::vector<double>& pred_s,
+                                             const ShrinkagePrior& prior);
+// The calibration prior with the given tau and the scatter of the entries'
+// mean log errors (sigma_entry) and of rows around them (sigma_within)
+// under `pred_s`.
+ShrinkagePrior EstimatePrior(const std::vector<Measurement>& rows, const std::vector<double>& pred_s, double tau);
+// Summarize over the rows whose prediction is finite.
+ErrorSummary SummarizeFinite(const std::vector<Measurement>& rows, const std::vector<double>& pred_s);
+// The canonical config keys of a row as the store would hold them (the keys
+// BandPath and UncalibratedPaths read).
+std::map<std::string, std::string> ConfigMap(const BenchConfig& c);
 
 // Error by path: for each key researchers vary (backend, impl, EP comm
 // path, quant mode, capacity policy, pass) and each of its values in the
@@ -83,6 +131,8 @@ struct PathError {
   std::string key, value;
   int n = 0;
   double median_in = 0, median_cv = 0;
+  int n_chrono = 0;
+  double median_chrono = 0, median_cal = 0;  // chronological; chronological calibrated
 };
 std::vector<PathError> ErrorsByPath(const std::vector<Measurement>& rows, const ValidationReport& report);
 

@@ -53,6 +53,13 @@ int CmdModel(const Args& args) {
   fit->add_option("--out", out, "parameter file to write")->capture_default_str();
   val->add_option("--params", params_name, "parameter file (default data/v5p_params.json)");
   val->add_flag("--no-cv", no_cv, "skip the grouped cross-validation refits");
+  std::string bands_out;
+  double tau = v5p::ShrinkagePrior().tau;
+  val->add_option("--bands-out", bands_out,
+                  "write the per-path error bands and the calibration prior (data/v5p_bands.json) from this validation");
+  val->add_option("--calibration-tau", tau,
+                  "prior sd of the log calibration factor across harness revisions or days (written with --bands-out)")
+      ->capture_default_str();
   std::vector<std::string> rev(args.rbegin(), args.rend());
   try {
     app.parse(rev);
@@ -101,7 +108,24 @@ int CmdModel(const Args& args) {
     std::cout << v5p::FormatValidation(*rows, rep) << "(--no-cv: the cv columns repeat the in-sample prediction)\n";
     return kExitOk;
   }
-  std::cout << v5p::FormatValidation(*rows, v5p::Validate(*hw, *rows, *params, options));
+  options.calibration_tau = tau;
+  const v5p::ValidationReport rep = v5p::Validate(*hw, *rows, *params, options);
+  std::cout << v5p::FormatValidation(*rows, rep);
+  if (!bands_out.empty()) {
+    if (!(tau > 0 && tau < 1)) return Fail(Status::InvalidArgument("--calibration-tau must be in (0, 1)"));
+    const v5p::Uncertainty u = v5p::MakeUncertainty(*rows, rep, tau);
+    const std::string about = "Error bands of the v5p model from `moelog model validate --bands-out` on " +
+                              std::filesystem::path(csv).filename().string() + " with " +
+                              std::filesystem::path(params->source).filename().string() +
+                              ": per path, measured/modeled throughput at the 10th and 90th percentiles of its "
+                              "chronological errors (leave-one-entry-out where a path has fewer than 8); the "
+                              "within-entry ratio band; the calibration prior (tau: how far a harness revision or "
+                              "day moves every figure, a physical prior; sigma_entry, sigma_within: the scatter of "
+                              "entries and of figures, from the leave-one-entry-out errors).";
+    Status st = logbook::AtomicWriteFile(bands_out, v5p::UncertaintyToJson(u, about));
+    if (!st.ok()) return Fail(st);
+    std::cout << "wrote " << bands_out << "\n";
+  }
   return kExitOk;
 }
 

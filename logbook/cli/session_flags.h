@@ -43,6 +43,10 @@ inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
             return "";
           },
           "SECONDS"));
+  app->add_flag_callback(
+      "--no-calibrate", [o] { o->calibrate = false; },
+      "show modeled figures as the model gives them, without the factor learned from the logbook's earlier "
+      "recorded figures");
   app->add_option("--launchers", o->launchers, "extra launcher table (JSON) matched before the built-in one");
   app->add_option("--adapters", o->adapters,
                   "folder of harness adapters (*.json, schema in docs/reference.md) matched before the built-in "

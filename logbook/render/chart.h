@@ -38,7 +38,8 @@ struct ChartPoint {
 };
 
 // Points from stored runs (source measured for cpu, modeled for v5p, unless
-// the run says otherwise).
+// the run says otherwise). A modeled run's metrics "band_lo" and "band_hi"
+// (ratios measured/modeled throughput) give its error bar.
 std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs);
 
 struct ChartOptions {
@@ -50,6 +51,10 @@ struct ChartOptions {
   std::string id;                       // the entry's ID, after the title
   std::set<std::string> listed;         // logbook figures (IDs) already listed as placed nowhere
   bool png = false;                     // PNG (pngcairo) instead of SVG
+  // |log| of the modeled ratio of two bars of a cluster under which the
+  // model cannot tell them apart (engine/v5p/uncertainty.h within_entry);
+  // 0: not judged.
+  double ratio_band = 0;
 };
 
 // One coloured series of a panel: moelog's figures (measured or modeled) and
@@ -61,6 +66,10 @@ struct ChartSeries {
   int colour = 0;                               // index into the palette; the same name keeps its colour
   std::vector<std::optional<double>> y;         // moelog's
   std::vector<std::optional<double>> recorded;  // the logbook's, drawn hollow / outlined beside moelog's
+  // Where the measurement is expected (modeled figures on validated paths:
+  // the band of past errors, points' metrics "band_lo"/"band_hi"); drawn as
+  // error bars.
+  std::vector<std::optional<double>> lo, hi;
 };
 
 // One panel (small multiple): the series of one value of the panel keys.
@@ -83,6 +92,7 @@ struct ChartPlan {
   std::string source;                    // moelog's side in the legend: "model (v5p)", "measured (cpu)", ...
   bool any_recorded = false;             // some logbook figure is drawn
   bool log_x = false;                    // a numeric axis spanning 16x or more
+  bool any_band = false;                 // some figure has an error bar
   // Said under the chart in the region: logbook figures not drawn (matching
   // no point of the chart), points hidden by explicit --series.
   std::vector<std::string> notes;
@@ -167,7 +177,7 @@ struct ChartDraw {
 Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, const std::string& base, bool png,
                              const ChartDraw& how = {});
 
-// Escapes a label for gnuplot: keeps letters, digits, space and _.,:;=+-/()%[]
+// Escapes a label for gnuplot: keeps letters, digits, space and _.,:;=+-/()%[]{}*#!?@
 // and replaces anything else with '_' (backticks are dropped); collapses
 // whitespace; at most `max_bytes` bytes.
 std::string GnuplotLabel(const std::string& text, size_t max_bytes = 80);

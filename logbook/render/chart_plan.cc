@@ -2,9 +2,13 @@
 // where each figure (moelog's and the logbook's) goes. Drawing is chart.cc.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
+#include "engine/bench_flags.h"
+#include "engine/v5p/coverage.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
 #include "logbook/render/chart.h"
@@ -19,15 +23,12 @@ constexpr size_t kTickChars = 20;  // cluster labels are cut to this
 constexpr size_t kTitleChars = 60;
 
 const std::vector<std::string>& NumericAxes() {
-  static const std::vector<std::string> k = {"topk", "null_route_frac", "mlp_dim", "tokens", "experts",
-                                             "devices", "hidden", "shared_expert_dim"};
+  static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kNumeric);
   return k;
 }
 
 const std::vector<std::string>& CategoricalAxes() {
-  static const std::vector<std::string> k = {"mlp_path", "backend", "impl", "remat_mode", "parallel_mode", "quant_mode",
-                                             "routing_pack_strategy", "distribution", "queue_mode", "bench_pass",
-                                             "target", "ep_comm_path", "shared_fused"};
+  static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kCategorical);
   return k;
 }
 
@@ -36,16 +37,8 @@ bool Contains(const std::vector<std::string>& v, const std::string& x) {
 }
 
 std::string AxisLabel(const std::string& k) {
-  static const std::map<std::string, std::string> kNames = {
-      {"topk", "top-k (experts per token)"}, {"null_route_frac", "null route fraction"},
-      {"mlp_dim", "expert MLP width"},       {"tokens", "tokens per step"},
-      {"experts", "experts"},                {"devices", "devices"},
-      {"hidden", "hidden size"},             {"shared_expert_dim", "shared expert width"},
-      {"parallel_mode", "parallel mode"},    {"remat_mode", "remat mode"},
-      {"quant_mode", "quantization"},        {"routing_pack_strategy", "routing pack strategy"},
-      {"ep_comm_path", "EP communication path"}};
-  auto it = kNames.find(k);
-  return it != kNames.end() ? it->second : GnuplotLabel(k);
+  const engine::FlagSpec* f = engine::FindRunKey(k);
+  return f != nullptr && *f->axis.label ? f->axis.label : GnuplotLabel(k);
 }
 
 // Canonical text of a value for grouping ("2.0" and "2" agree).
@@ -132,10 +125,10 @@ std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
   std::vector<std::string> varied;
   for (const auto& k : keys)
     if (OrderedValues(points, k).size() > 1) varied.push_back(k);
-  if (Contains(varied, "parallel_mode"))
-    varied.erase(std::remove_if(varied.begin(), varied.end(),
-                                [](const std::string& k) { return k == "devices" || k == "mesh"; }),
-                 varied.end());
+  const std::vector<std::string> all_varied = varied;
+  varied.erase(std::remove_if(varied.begin(), varied.end(),
+                              [&](const std::string& k) { return Contains(all_varied, FollowedKey(k)); }),
+               varied.end());
   if (Contains(varied, "mlp_path"))
     varied.erase(std::remove_if(varied.begin(), varied.end(),
                                 [&](const std::string& k) {
@@ -251,7 +244,10 @@ Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& po
     if (!Contains(metrics, k)) metrics.push_back(k);
   }
   if (!metrics.empty()) return metrics;
-  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s")})
+  // Throughput first; a record of times, bandwidths or MFU only is charted
+  // by what it records.
+  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s"),
+                               std::string("gb_per_s"), std::string("mfu"), std::string("time_s")})
     if (!m.empty() && Records(points, m)) return std::vector<std::string>{m};
   return Status::InvalidArgument("no run records TF/s or tokens/s");
 }
@@ -520,6 +516,8 @@ void AddPanels(const Frame& f, const std::string& source, ChartPlan* plan) {
             s.colour = static_cast<int>(f.two_axes ? ai : si);
             s.y.assign(nx, std::nullopt);
             s.recorded.assign(nx, std::nullopt);
+            s.lo.assign(nx, std::nullopt);
+            s.hi.assign(nx, std::nullopt);
             panel.series.push_back(std::move(s));
           }
         }
@@ -558,8 +556,17 @@ size_t FillMain(const std::vector<ChartPoint>& main, const Frame& f, ChartPlan* 
       auto v = p.metrics.find(m);
       ChartSeries* se = SeriesAt(plan, f, s, m);
       if (v == p.metrics.end() || !se) continue;
-      if (se->y[s.x]) clash = clash || *se->y[s.x] != v->second;
-      else se->y[s.x] = v->second;
+      if (se->y[s.x]) {
+        clash = clash || *se->y[s.x] != v->second;
+        continue;
+      }
+      se->y[s.x] = v->second;
+      auto lo = p.metrics.find("band_lo"), hi = p.metrics.find("band_hi");
+      if (lo == p.metrics.end() || hi == p.metrics.end() || !(lo->second > 0 && hi->second > 0)) continue;
+      const bool time = m == "time_s" || m == "mean_s";  // a time is expected in [t/hi, t/lo]
+      se->lo[s.x] = time ? v->second / hi->second : v->second * lo->second;
+      se->hi[s.x] = time ? v->second / lo->second : v->second * hi->second;
+      plan->any_band = true;
     }
     hidden += clash;
   }
@@ -606,6 +613,63 @@ void FillRecorded(const std::vector<ChartPoint>& main, const std::vector<ChartPo
   plan->notes.push_back(note + ".");
 }
 
+// The unvalidated paths of the modeled points, as a reader would say them:
+// the value ("int8", "ragged_dot"), or the axis and its values
+// ("null route fraction 0.125, 0.250").
+std::vector<std::string> UnvalidatedPaths(const std::vector<ChartPoint>& main) {
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<std::string>> values;
+  for (const auto& p : main) {
+    if (p.source != "modeled") continue;
+    for (const std::string& path : engine::v5p::UncalibratedPaths(p.config)) {
+      const size_t eq = path.find('=');
+      const std::string key = eq == std::string::npos ? path : path.substr(0, eq);
+      const std::string value = eq == std::string::npos ? "" : path.substr(eq + 1);
+      if (!values.count(key)) keys.push_back(key);
+      auto& v = values[key];
+      if (std::find(v.begin(), v.end(), value) == v.end()) v.push_back(value);
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& key : keys) {
+    std::string list;
+    for (const auto& v : values[key]) list += (list.empty() ? "" : ", ") + v;
+    const bool bare = key == "backend" || key == "quant_mode" || key == "mlp_path" || key == "impl";
+    out.push_back(bare ? list : AxisLabel(key) + " " + list);
+  }
+  return out;
+}
+
+// Bars of one cluster whose modeled figures lie within the within-entry
+// ratio band of each other: "k=2: remat none, remat combine".
+std::vector<std::string> IndistinctBars(const ChartPlan& plan, double band) {
+  std::vector<std::string> out;
+  if (band <= 0 || plan.kind != ChartPlan::Kind::kBars) return out;
+  for (const auto& panel : plan.panels)
+    for (size_t x = 0; x < plan.x_values.size(); ++x) {
+      std::vector<size_t> done;
+      for (size_t a = 0; a < panel.series.size(); ++a) {
+        if (std::find(done.begin(), done.end(), a) != done.end() || !panel.series[a].y[x]) continue;
+        std::string names = panel.series[a].name;
+        bool any = false;
+        for (size_t b = a + 1; b < panel.series.size(); ++b) {
+          const auto& ya = panel.series[a].y[x];
+          const auto& yb = panel.series[b].y[x];
+          // Only figures on validated paths (those with a band) are judged.
+          if (!yb || !panel.series[a].lo[x] || !panel.series[b].lo[x]) continue;
+          if (!(*ya > 0) || !(*yb > 0) || std::fabs(std::log(*ya / *yb)) > band) continue;
+          names += " = " + panel.series[b].name;
+          done.push_back(b);
+          any = true;
+        }
+        if (any)
+          out.push_back((panel.label.empty() ? "" : panel.label + ", ") +
+                        (plan.x_values.size() > 1 || !plan.x_values[x].empty() ? plan.x_values[x] + ": " : "") + names);
+      }
+    }
+  return out;
+}
+
 std::string MainSource(const std::vector<ChartPoint>& main) {
   std::set<std::string> s;
   for (const auto& p : main) s.insert(p.source);
@@ -625,6 +689,8 @@ std::string MetricLabel(const std::string& m) {
   if (m == "tflops_per_device") return "TF/s per device";
   if (m == "tokens_per_s") return "tokens/s";
   if (m == "mean_s" || m == "time_s") return "time (s)";
+  if (m == "gb_per_s") return "GB/s";
+  if (m == "mfu") return "MFU %";
   return GnuplotLabel(m);
 }
 
@@ -711,6 +777,22 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   plan.what = GnuplotLabel(what);
   if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
   if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
+  if (plan.any_band)
+    plan.subtitles.push_back(GnuplotLabel("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", 120));
+  if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
+    std::string list;
+    for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
+    plan.subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
+  }
+  if (const auto same = IndistinctBars(plan, options.ratio_band); !same.empty()) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(options.ratio_band) - 1.0));
+    std::string list;
+    for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
+    plan.subtitles.push_back(GnuplotLabel(Shorten(std::string("the model cannot tell apart (within ") + pct + "): " + list, 120), 120));
+    plan.notes.push_back("Bars the model cannot tell apart (modeled within " + std::string(pct) +
+                         " of each other, the band of its past within-entry ratio errors): " + list + ".");
+  }
   return plan;
 }
 

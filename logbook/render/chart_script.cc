@@ -98,22 +98,38 @@ std::map<std::string, double> YMax(const ChartPlan& plan) {
   std::map<std::string, double> out;
   for (const auto& p : plan.panels)
     for (const auto& s : p.series)
-      for (const auto* v : {&s.y, &s.recorded})
+      for (const auto* v : {&s.y, &s.recorded, &s.hi})
         for (const auto& y : *v)
           if (y && std::isfinite(*y)) out[s.metric] = std::max(out[s.metric], *y);
   return out;
 }
 
-std::string YRange(const std::map<std::string, double>& ymax, const std::string& metric) {
+// Large figures (tokens/s) are plotted in thousands or millions, so every
+// tick of an axis has one format ("0.5", "1", "1.5" with "(millions)" on the
+// axis label, not "0.0", "500.0k" and "1.5M").
+double YScale(const std::map<std::string, double>& ymax, const std::string& metric) {
   auto it = ymax.find(metric);
-  return it == ymax.end() || it->second <= 0 ? "[0:*]" : "[0:" + Num(it->second * 1.12) + "]";
+  if (it == ymax.end() || it->second < 1e5) return 1;
+  return it->second >= 2e6 ? 1e6 : 1e3;
 }
 
-// Large figures (tokens/s) as 800k, 1.6M rather than 1.6e+06.
-std::string TickFormat(const std::map<std::string, double>& ymax, const std::string& metric) {
-  auto it = ymax.find(metric);
-  return it != ymax.end() && it->second >= 1e5 ? "'%.1s%c'" : "'%g'";
+std::string ScaleSuffix(double scale) {
+  return scale == 1e6 ? " (millions)" : scale == 1e3 ? " (thousands)" : "";
 }
+
+// A data column as plotted: "3" or "($3/1e6)".
+std::string Col(size_t column, double scale) {
+  if (scale == 1) return std::to_string(column);
+  return "($" + std::to_string(column) + "/" + (scale == 1e6 ? "1e6" : "1e3") + ")";
+}
+
+std::string YRange(const std::map<std::string, double>& ymax, const std::string& metric) {
+  auto it = ymax.find(metric);
+  return it == ymax.end() || it->second <= 0 ? "[0:*]"
+                                             : "[0:" + Num(it->second * 1.12 / YScale(ymax, metric)) + "]";
+}
+
+std::string TickFormat(const std::map<std::string, double>&, const std::string&) { return "'%g'"; }
 
 // A cluster label of bars fits horizontally when the clusters' labels fit
 // the panel's width at about 7 px a character.
@@ -134,7 +150,7 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
   if (panel.label.empty()) s << "unset title\n";
   else s << "set title '" << panel.label << "'\n";
   s << "set xlabel '" << plan.x_label << "'\n"
-    << "set ylabel '" << MetricLabel(panel.metric) << "'\n"
+    << "set ylabel '" << MetricLabel(panel.metric) << ScaleSuffix(YScale(ymax, panel.metric)) << "'\n"
     << "set yrange " << YRange(ymax, panel.metric) << "\n"
     << "set format y " << TickFormat(ymax, panel.metric) << "\n";
   const bool y2 = std::any_of(panel.series.begin(), panel.series.end(), [](const ChartSeries& x) { return x.axis == 2; });
@@ -142,7 +158,7 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
     std::string m;
     for (const auto& se : panel.series)
       if (se.axis == 2) m = se.metric;
-    s << "set y2label '" << MetricLabel(m) << "'\n"
+    s << "set y2label '" << MetricLabel(m) << ScaleSuffix(YScale(ymax, m)) << "'\n"
       << "set y2tics\nset ytics nomirror\nset y2range " << YRange(ymax, m) << "\n"
       << "set format y2 " << TickFormat(ymax, m) << "\n";
   } else {
@@ -151,7 +167,7 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
 }
 
 void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks, const std::string& data_file,
-               std::ostringstream& s) {
+               const std::map<std::string, double>& ymax, std::ostringstream& s) {
   s << "set xtics (";
   for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << plan.x_values[i];
   s << ")\n" << (plan.log_x ? "set logscale x 2\n" : "unset logscale x\n");
@@ -160,33 +176,62 @@ void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks
   for (size_t b = 0; b < blocks.size(); ++b) {
     if (blocks[b].panel != p) continue;
     const ChartSeries& se = plan.panels[p].series[blocks[b].series];
-    items += std::string(items.empty() ? "" : ", \\\n     ") + "'" + data_file + "' index " + std::to_string(b) +
-             " using 1:2 axes x1y" + std::to_string(se.axis) +
+    const double k = YScale(ymax, se.metric);
+    const std::string colour = std::string(" lc rgb '") + Colour(se.colour) + "' notitle";
+    const std::string src = "'" + data_file + "' index " + std::to_string(b);
+    // Error bars first, so the line's markers are drawn over them.
+    if (!blocks[b].recorded && Any(se.lo))
+      items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using 1:" + Col(2, k) + ":" + Col(3, k) +
+               ":" + Col(4, k) + " axes x1y" + std::to_string(se.axis) + " with yerrorbars pt 0 lw 1.2" + colour;
+    items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using 1:" + Col(2, k) + " axes x1y" +
+             std::to_string(se.axis) +
              (blocks[b].recorded ? " with points pt 6 ps 1.6 lw 2" : " with linespoints lw 2 pt 7 ps 0.9 dt " +
                                                                          std::to_string(se.axis == 2 ? 2 : 1)) +
-             " lc rgb '" + Colour(se.colour) + "' notitle";
+             colour;
   }
   s << "plot " << (items.empty() ? "NaN notitle" : items) << "\n";
 }
 
-void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::string& data_file, std::ostringstream& s) {
+void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::string& data_file,
+              const std::map<std::string, double>& ymax, std::ostringstream& s) {
   const std::vector<BarColumn> cols = BarColumns(plan);
   const double w = 0.8 / static_cast<double>(std::max<size_t>(1, cols.size()));
+  const double k = YScale(ymax, plan.panels[p].metric);
+  // No tick marks on the top border (the cluster ticks are labels only).
   s << "unset logscale x\nset offsets 0, 0, 0, 0\nset boxwidth " << Frac(w) << " absolute\n"
     << "set xrange [-0.6:" << Num(static_cast<double>(plan.x_values.size()) - 0.4) << "]\n"
-    << "set xtics (";
-  for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
-  s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
-  std::string items;
+    << "set xtics nomirror scale 0 (";
+  if (plan.x_values.size() == 1 && plan.x_values[0].empty()) {
+    // One cluster, nothing else varied: each bar is labelled with its value.
+    size_t shown = 0;
+    for (size_t j = 0; j < cols.size(); ++j) {
+      if (cols[j].recorded) continue;
+      const double off = -0.4 + w * (static_cast<double>(j) + 0.5);
+      const double centre = cols.size() > j + 1 && cols[j + 1].recorded ? off + w / 2 : off;
+      s << (shown++ ? ", " : "") << "'" << plan.panels[p].series[cols[j].series].name << "' " << Frac(centre);
+    }
+    s << ")\n";
+  } else {
+    for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
+    s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
+  }
+  std::string items, bars;
+  size_t band_col = 3 + cols.size();
   for (size_t j = 0; j < cols.size(); ++j) {
     const ChartSeries& se = plan.panels[p].series[cols[j].series];
     const double off = -0.4 + w * (static_cast<double>(j) + 0.5);
-    items += std::string(items.empty() ? "" : ", \\\n     ") + "'" + data_file + "' index " + std::to_string(p) +
-             " using ($1" + (off < 0 ? "" : "+") + Frac(off) + "):" + std::to_string(j + 3) + " with boxes " +
-             (cols[j].recorded ? "fill empty border lw 2" : "fill solid 0.85 noborder") + " lc rgb '" +
-             Colour(se.colour) + "' notitle";
+    const std::string x = std::string("($1") + (off < 0 ? "" : "+") + Frac(off) + ")";
+    const std::string src = "'" + data_file + "' index " + std::to_string(p);
+    items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using " + x + ":" + Col(j + 3, k) +
+             " with boxes " + (cols[j].recorded ? "fill empty border lw 2" : "fill solid 0.85 noborder") +
+             " lc rgb '" + Colour(se.colour) + "' notitle";
+    if (plan.any_band && !cols[j].recorded) {
+      bars += ", \\\n     " + src + " using " + x + ":" + Col(j + 3, k) + ":" + Col(band_col, k) + ":" +
+              Col(band_col + 1, k) + " with yerrorbars pt 0 lw 1.2 lc rgb '#222222' notitle";
+      band_col += 2;
+    }
   }
-  s << "plot " << (items.empty() ? "NaN notitle" : items) << "\n";
+  s << "plot " << (items.empty() ? "NaN notitle" : items + bars) << "\n";
 }
 
 // The legend strip: one entry per series colour, then what a filled and a
@@ -235,8 +280,13 @@ std::string ChartData(const ChartPlan& plan) {
       s << "# index " << b << ": " << (panel.label.empty() ? "" : panel.label + " | ") << se.name << " | "
         << (blocks[b].recorded ? "logbook" : plan.source) << " | " << se.metric << ", y axis " << se.axis << "\n";
       const auto& ys = blocks[b].recorded ? se.recorded : se.y;
-      for (size_t xi = 0; xi < plan.x_values.size(); ++xi)
-        if (ys[xi]) s << plan.x_values[xi] << " " << Num(*ys[xi]) << "\n";
+      const bool band = !blocks[b].recorded && Any(se.lo);
+      for (size_t xi = 0; xi < plan.x_values.size(); ++xi) {
+        if (!ys[xi]) continue;
+        s << plan.x_values[xi] << " " << Num(*ys[xi]);
+        if (band) s << " " << (se.lo[xi] ? Num(*se.lo[xi]) : "?") << " " << (se.hi[xi] ? Num(*se.hi[xi]) : "?");
+        s << "\n";
+      }
       s << "\n\n";
     }
     return s.str();
@@ -249,6 +299,9 @@ std::string ChartData(const ChartPlan& plan) {
     s << "# index " << p << ": " << (panel.label.empty() ? "all" : panel.label) << " | " << panel.metric
       << "\n# x cluster";
     for (const auto& c : cols) s << " | " << panel.series[c.series].name << " (" << (c.recorded ? "logbook" : plan.source) << ")";
+    if (plan.any_band)
+      for (const auto& c : cols)
+        if (!c.recorded) s << " | " << panel.series[c.series].name << " p10 | p90";
     s << "\n";
     for (size_t xi = 0; xi < plan.x_values.size(); ++xi) {
       s << xi << " \"" << plan.x_values[xi] << "\"";
@@ -256,6 +309,13 @@ std::string ChartData(const ChartPlan& plan) {
         const auto& v = c.recorded ? panel.series[c.series].recorded[xi] : panel.series[c.series].y[xi];
         s << " " << (v ? Num(*v) : std::string("?"));
       }
+      if (plan.any_band)
+        for (const auto& c : cols) {
+          if (c.recorded) continue;
+          const auto& lo = panel.series[c.series].lo[xi];
+          const auto& hi = panel.series[c.series].hi[xi];
+          s << " " << (lo ? Num(*lo) : std::string("?")) << " " << (hi ? Num(*hi) : std::string("?"));
+        }
       s << "\n";
     }
     s << "\n\n";
@@ -284,8 +344,8 @@ std::string ChartScript(const ChartPlan& plan, const std::string& data_file, con
   const std::vector<Block> blocks = LineBlocks(plan);
   for (size_t p = 0; p < plan.panels.size(); ++p) {
     PanelFrame(plan, plan.panels[p], c, p, ymax, s);
-    if (plan.kind == ChartPlan::Kind::kLine) LinePanel(plan, p, blocks, data_file, s);
-    else BarPanel(plan, p, c, data_file, s);
+    if (plan.kind == ChartPlan::Kind::kLine) LinePanel(plan, p, blocks, data_file, ymax, s);
+    else BarPanel(plan, p, c, data_file, ymax, s);
     if (p == 0) s << "unset label\n";
   }
   Legend(plan, c, s);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "logbook/criteria/recorded.h"
+#include "logbook/render/calibration.h"
 #include "logbook/doc/document.h"
 #include "logbook/store/run_store.h"
 
@@ -25,6 +26,7 @@ struct TableRow {
   std::map<std::string, double> metrics;      // time_s, tflops, tflops_per_device, tokens_per_s, ...
   std::string status = "ok";                  // ok | failed | timeout | oom
   std::string target;                         // v5p (modeled) | cpu (measured)
+  std::string cal_key;                        // modeled: what calibration groups it by (calibration.h)
 };
 
 // Flattens a stored run: canonical config JSON (arrays of one value become
@@ -41,7 +43,15 @@ std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows);
 // the table with the reason, never put on a guessed row. Modeled rows on a
 // path no calibration row covers say "unvalidated"; modeled rows with
 // identical figures that differ in one column are merged, with a note.
-std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
+//
+// With `model` (calibration.h): each modeled row on a validated path shows
+// its band ("TF/s p10-p90", from the model's past errors on that path) and,
+// when the logbook's earlier entries recorded figures its calibration
+// learns from, the calibrated figures with the uncalibrated TF/s beside them
+// and a note saying what the factor was learned from. `when` is the entry's
+// time: only figures of entries strictly before it count.
+std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures,
+                           const ModelView* model = nullptr, const std::string& when = "");
 
 // Where each recorded figure went, one line per figure in document order:
 //   "line 57: 192.868 TF/s, 619304 tokens/s -> row parallel_mode=none, topk=2"
@@ -54,6 +64,14 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics);
 // Whether each recorded figure is on a row of the table (false: it is listed
 // under the table).
 std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
+
+// The region of an entry moelog ran nothing for, whose Result records
+// figures: "Recorded in this logbook; moelog ran nothing.", the keys every
+// figure shares, then one row per figure (its line, the keys that differ,
+// its metrics in the units written: TF/s, tokens/s, time, GB/s, MFU, and
+// the derived speedups and deltas marked so). Figures whose configurations
+// cannot be told apart are listed under the table with their lines.
+std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures);
 
 }  // namespace moelog::logbook
 

@@ -76,7 +76,8 @@ std::string FirstDifference(const std::vector<RunRecord>& stored, const std::vec
 // A model figure costs microseconds: every v5p batch the cache would serve,
 // and the newest foreign one, is computed again. A batch that differs was
 // edited in the store: reported as tampered, never served (the invocation
-// runs again); a foreign batch is never served either way.
+// runs again); a foreign batch is never served either way. Without `sum`
+// (units only planned for context), a batch that differs is dropped silently.
 void CheckModelRows(const LoadedDocument& doc, std::vector<UnitWork>* work, SessionSummary* sum, std::ostream& err) {
   struct Item {
     const UnitWork* unit;
@@ -105,6 +106,10 @@ void CheckModelRows(const LoadedDocument& doc, std::vector<UnitWork>* work, Sess
   });
   for (Item& it : items) {
     if (!it.cached_bad && !it.foreign_bad) continue;
+    if (!sum) {  // context only (not rendered): the batch is just not used
+      if (it.cached_bad) it.pc->cached[it.i].clear();
+      continue;
+    }
     ++sum->tampered;
     const auto& rows = it.cached_bad ? it.pc->cached[it.i] : it.pc->foreign[it.i];
     err << doc.path << ":" << it.pc->command->line << ": " << it.unit->unit->id << ": stored model run "
@@ -176,8 +181,40 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
   return std::nullopt;
 }
 
+namespace {
+
+// The units a selection left out, planned and looked up in the store only:
+// their recorded figures calibrate the selected units' tables all the same.
+std::vector<UnitWork> ContextWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
+                                  RunStore* store, const std::vector<const Unit*>& selected) {
+  std::vector<const Unit*> rest;
+  for (const auto& u : doc.units)
+    if (!u.recorded.empty() && !u.when.empty() && std::find(selected.begin(), selected.end(), &u) == selected.end())
+      rest.push_back(&u);
+  std::vector<UnitWork> out;
+  if (rest.empty()) return out;
+  std::vector<const Entry*> entries;
+  for (const Unit* u : rest) entries.push_back(&doc.logbook.entries[static_cast<size_t>(u->entry)]);
+  std::vector<std::string> pin_errors;
+  std::vector<std::vector<Plan>> plans = PlanEntries(doc.logbook, entries, popt, &pin_errors);
+  SessionOptions cache_only = opt;
+  cache_only.rerun = false;
+  for (size_t ui = 0; ui < rest.size(); ++ui) {
+    UnitWork w;
+    w.unit = rest[ui];
+    for (size_t ci = 0; ci < rest[ui]->commands.size(); ++ci) {
+      w.commands.push_back(PlanOne(rest[ui]->commands[ci], std::move(plans[ui][ci]), cache_only, store));
+      w.runnable = w.runnable || w.commands.back().runnable;
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
-                               RunStore* store, SessionSummary* sum, std::ostream& err) {
+                               RunStore* store, SessionSummary* sum, std::ostream& err, ModelView* model) {
   const std::vector<const Unit*> selected = SelectUnits(doc, opt, store);
   // A logbook's entries as PlanEntries plans them (pins, revisions); a
   // recipe's steps together.
@@ -199,25 +236,30 @@ std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& 
       for (size_t ci = 0; ci < u->commands.size(); ++ci) plans.back().push_back(std::move(flat[next++]));
     }
   }
-  std::vector<UnitWork> work;
+  std::vector<UnitWork> all;
   for (size_t ui = 0; ui < selected.size(); ++ui) {
     const Unit* u = selected[ui];
     UnitWork w;
     w.unit = u;
+    w.model = model;
     for (size_t ci = 0; ci < u->commands.size(); ++ci) {
       w.commands.push_back(PlanOne(u->commands[ci], std::move(plans[ui][ci]), opt, store));
       w.runnable = w.runnable || w.commands.back().runnable;
     }
-    work.push_back(std::move(w));
+    all.push_back(std::move(w));
   }
-  CheckModelRows(doc, &work, sum, err);
+  CheckModelRows(doc, &all, sum, err);
+  if (model && model->calibrate && doc.kind == DocumentKind::kLogbook) {
+    std::vector<UnitWork> context = ContextWork(doc, opt, popt, store, selected);
+    CheckModelRows(doc, &context, nullptr, err);  // never learn from an edited model row
+    LearnCalibration(context, model);
+    LearnCalibration(all, model);
+  }
   if (store) sum->foreign_ignored = store->ForeignIgnored();
-  if (opt.stale) {
-    std::vector<UnitWork> kept;
-    for (auto& w : work)
-      if (!IsUpToDate(doc, w, err)) kept.push_back(std::move(w));
-    work = std::move(kept);
-  }
+  if (!opt.stale) return all;
+  std::vector<UnitWork> work;
+  for (auto& w : all)
+    if (!IsUpToDate(doc, w, err)) work.push_back(std::move(w));
   return work;
 }
 

@@ -43,7 +43,15 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   if (!stop) stop = MakePlanOptions(opt, &launchers, &popt, err);
   if (stop) return end(*stop);
 
-  std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), &sum, err);
+  ModelView model;
+  model.calibrate = opt.calibrate && kind == DocumentKind::kLogbook;
+  // The bands ship beside the parameters; without the file, tables show
+  // no band and calibration uses the default prior.
+  if (auto u = engine::v5p::LoadUncertaintyByName(""); u.ok()) {
+    model.bands = std::move(u).value();
+    model.have_bands = true;
+  }
+  std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), &sum, err, &model);
   sum.units = static_cast<int>(work.size());
   if (!opt.allow_shell && !opt.dry_run) sum.needs_consent = ReportNeedsConsent(doc, work, err);
   if (opt.dry_run) {
@@ -54,6 +62,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   if (!opt.check)
     if (Stop s = RunMissing(doc, opt, store.get(), &work, &sum, err)) return end(*s);
   WarnSharedIds(doc, store.get(), err);
+  if (model.calibrate) LearnCalibration(work, &model);  // this session's runs too
 
   std::vector<RegionEdit> edits = RenderEdits(doc, opt, writes, work, &sum, out, err);
   if (kind == DocumentKind::kLogbook) AddCriteriaStatus(doc, store.get(), popt.launchers, &edits, &sum, err);

@@ -29,6 +29,7 @@ struct SessionOptions {
   std::string sandbox = "bwrap";         // consented scripts: "bwrap" sandbox, or "none"
   bool write = true;                     // rewrite the document (moelog run: only with --write)
   bool print_tables = false;             // print each unit's table to `out` (moelog run)
+  bool calibrate = true;                 // --no-calibrate: modeled figures as the model gives them
   bool show_recorded = false;            // print where each figure of a Result went (row or why none)
   bool progress = false;                 // progress line on stderr
   int jobs = 1;                          // parallel plan executions

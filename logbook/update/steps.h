@@ -52,11 +52,13 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
 
 // The units the options select (--entry, --failed, --stale), every command
 // planned (all at once, on every core) and looked up in the cache.
-// Model batches the cache would serve are computed again (CheckModelRows):
-// one that differs counts in sum->tampered and runs again. Foreign rows the
-// lookup skipped count in sum->foreign_ignored.
+// With `model`, every unit's table gets it, and its calibration samples
+// come from every entry of a logbook (the units not selected planned too,
+// from the store only). Model batches the cache would serve are computed
+// again (CheckModelRows): one that differs counts in sum->tampered and runs
+// again. Foreign rows the lookup skipped count in sum->foreign_ignored.
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
-                               RunStore* store, SessionSummary* sum, std::ostream& err);
+                               RunStore* store, SessionSummary* sum, std::ostream& err, ModelView* model = nullptr);
 
 // Commands skipped for want of --allow-shell, each reported as FILE:LINE.
 int ReportNeedsConsent(const LoadedDocument& doc, const std::vector<UnitWork>& work, std::ostream& err);
@@ -91,6 +93,10 @@ std::string RenderUnit(const UnitWork& w, bool* complete);
 // The table rows of a runnable unit (each invocation's records), and a note
 // per command that does not run.
 std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete);
+
+// The calibration samples of each unit of `work` that records figures
+// (replacing what `model` held for it).
+void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model);
 
 // The unit's chart, linked with its stamp below the table: drawn when `draw`
 // unless the chart the `old` region's stamp names is still there. "" when

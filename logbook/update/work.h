@@ -14,6 +14,7 @@
 #include "logbook/doc/regions.h"
 #include "logbook/file_util.h"
 #include "logbook/plan/shell_plan.h"
+#include "logbook/render/calibration.h"
 #include "logbook/run/runner.h"
 #include "logbook/store/run_store.h"
 #include "logbook/update/session.h"
@@ -30,8 +31,11 @@ struct Unit {
   std::string indent;
   bool blank_before = false;
   std::vector<RecordedFigure> recorded;  // figures its Result states (logbook entries)
+  std::vector<UnreadFigures> unread;     // Result text whose figures could not be told apart
   std::string pins;                      // its configuration pins, "k=v, ..." (logbook entries)
   int entry = -1;                        // index in the logbook's entries (logbook units)
+  std::string when;                      // "YYYY-MM-DD HH:MM" of a dated entry, else ""
+  std::string day;                       // its date, else ""
 };
 
 // The document as read: its bytes, the LF text the pipeline works on, the
@@ -65,6 +69,7 @@ struct PlannedCommand {
 
 struct UnitWork {
   const Unit* unit = nullptr;
+  const ModelView* model = nullptr;  // bands and calibration of modeled figures (null: none)
   std::vector<PlannedCommand> commands;
   bool runnable = false;
 };

@@ -1,0 +1,141 @@
+#include "logbook/render/calibration.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "engine/v5p/coverage.h"
+#include "logbook/render/render_table.h"
+
+namespace moelog::logbook {
+
+std::string CalibrationKey(const std::string& harness, const std::string& revision, const std::string& day) {
+  const std::string h = harness.empty() ? std::string("moelog") : harness;
+  return h + ": " + (!revision.empty() ? revision : day.empty() ? std::string("(undated)") : day);
+}
+
+std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
+                                            const std::vector<RecordedFigure>& figures, const std::string& entry,
+                                            const std::string& when) {
+  std::vector<CalibrationSample> out;
+  if (when.empty() || figures.empty()) return out;
+  std::vector<std::map<std::string, std::string>> configs;
+  configs.reserve(rows.size());
+  for (const auto& r : rows) configs.push_back(r.config);
+  // Modeled rows with identical figures are one row (as the table merges
+  // them): a figure that fits several of them is a figure of that row.
+  std::vector<int> group(rows.size());
+  std::vector<size_t> first_of;  // group -> its first row
+  for (size_t i = 0; i < rows.size(); ++i) {
+    group[i] = static_cast<int>(first_of.size());
+    for (size_t g = 0; g < first_of.size(); ++g) {
+      const TableRow& o = rows[first_of[g]];
+      if (o.target == rows[i].target && o.status == rows[i].status && o.metrics == rows[i].metrics &&
+          o.cal_key == rows[i].cal_key) {
+        group[i] = static_cast<int>(g);
+        break;
+      }
+    }
+    if (group[i] == static_cast<int>(first_of.size())) first_of.push_back(i);
+  }
+  const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs, group);
+  for (size_t i = 0; i < figures.size(); ++i) {
+    if (placed[i].row < 0) continue;
+    const TableRow& r = rows[first_of[static_cast<size_t>(placed[i].row)]];
+    if (r.target != "v5p" || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
+    for (const char* metric : {"tflops", "tokens_per_s"}) {
+      const auto rec = figures[i].run.metrics.find(metric);
+      const auto mod = r.metrics.find(metric);
+      if (rec == figures[i].run.metrics.end() || mod == r.metrics.end()) continue;
+      if (!(rec->second > 0) || !(mod->second > 0) || !std::isfinite(rec->second) || !std::isfinite(mod->second))
+        continue;
+      out.push_back({entry, when, r.cal_key, std::log(rec->second / mod->second)});
+      break;  // one figure set is one run: TF/s, else tokens/s
+    }
+  }
+  return out;
+}
+
+Calibration CalibrateFor(const std::vector<CalibrationSample>& samples, const std::string& key,
+                         const std::string& when, const engine::v5p::ShrinkagePrior& prior) {
+  Calibration c;
+  c.key = key;
+  if (when.empty()) return c;
+  std::vector<engine::v5p::FactorSample> use;
+  for (const CalibrationSample& s : samples) {
+    if (s.key != key || s.when.empty() || !(s.when < when)) continue;
+    use.push_back({s.entry, s.log_ratio});
+    if (s.when > c.up_to) c.up_to = s.when;
+  }
+  const engine::v5p::Factor f = engine::v5p::ShrunkFactor(use, prior);
+  c.factor = f.factor;
+  c.n = f.n;
+  c.entries = f.entries;
+  c.excluded = f.excluded;
+  c.outlier = engine::v5p::kOutlierTaus * prior.tau;
+  return c;
+}
+
+std::vector<CalibrationSample> ModelView::AllSamples() const {
+  std::vector<CalibrationSample> all;
+  for (const auto& [id, s] : samples) all.insert(all.end(), s.begin(), s.end());
+  return all;
+}
+
+Calibration ModelView::For(const std::string& key, const std::string& when) const {
+  if (!calibrate) return Calibration{};
+  std::vector<CalibrationSample> all;
+  for (const auto& [id, s] : samples)
+    for (const auto& x : s)
+      if (x.key == key) all.push_back(x);
+  return CalibrateFor(all, key, when, bands.prior);
+}
+
+ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, const engine::v5p::ErrorBand& band) {
+  ModeledFigure f;
+  f.uncalibrated = modeled_throughput;
+  f.value = modeled_throughput * (cal.applied() ? cal.factor : 1.0);
+  f.has_band = band.validated;
+  if (f.has_band) {
+    f.lo = f.value * band.lo;
+    f.hi = f.value * band.hi;
+  }
+  return f;
+}
+
+void ShowModeled(const ModelView& view, const std::string& key, const std::string& when, StoredRun* run) {
+  if (engine::v5p::UncalibratedPaths(run->config).empty()) {
+    const Calibration c = view.For(key, when);
+    if (c.applied()) {
+      for (const char* k : {"tflops", "tflops_per_device", "tokens_per_s"})
+        if (auto it = run->metrics.find(k); it != run->metrics.end()) it->second *= c.factor;
+      for (const char* k : {"time_s", "mean_s"})
+        if (auto it = run->metrics.find(k); it != run->metrics.end()) it->second /= c.factor;
+    }
+  }
+  if (!view.have_bands) return;
+  const engine::v5p::ErrorBand b = engine::v5p::BandFor(view.bands, run->config);
+  if (!b.validated) return;
+  run->metrics["band_lo"] = b.lo;
+  run->metrics["band_hi"] = b.hi;
+}
+
+std::string CalibrationText(const Calibration& c) {
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "x%.3f", c.factor);
+  std::string s;
+  if (c.n > 0)
+    s = "calibrated on " + std::to_string(c.n) + " recorded figure" + (c.n == 1 ? "" : "s") + " of entries up to " +
+        c.up_to + ": " + factor + " (" + std::to_string(c.entries) + " entr" + (c.entries == 1 ? "y" : "ies") +
+        ", " + c.key + ")";
+  else
+    s = "not calibrated (" + c.key + ")";
+  if (c.excluded > 0) {
+    char far[32];
+    std::snprintf(far, sizeof far, "x%.2f..x%.2f", std::exp(-c.outlier), std::exp(c.outlier));
+    s += "; " + std::to_string(c.excluded) + " earlier recorded figure" + (c.excluded == 1 ? "" : "s") +
+         " outside " + far + " of the model left out (another setup, not a harness drift)";
+  }
+  return s;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,96 @@
+// Modeled figures as a logbook shows them: with the band of the model's past
+// errors on their path, and calibrated by what the logbook itself recorded.
+//
+// A logbook's entries record measured figures; moelog places them on the
+// rows of its tables (recorded.h). Each figure placed on a modeled row of a
+// validated path is a look at how far the model reads from that day's
+// harness: log(recorded/modeled). An entry's modeled rows are calibrated by
+// the figures of the entries strictly before it with the same key (the
+// harness and its revision, where the adapter knows one; else the harness
+// and the day), shrunk toward 1 (engine/v5p/uncertainty.h ShrunkFactor).
+// The entry's own figures and later entries' never inform it. The factor is
+// applied where figures are shown; the store keeps the model's figure.
+#ifndef MOELOG_LOGBOOK_RENDER_CALIBRATION_H_
+#define MOELOG_LOGBOOK_RENDER_CALIBRATION_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/v5p/uncertainty.h"
+#include "logbook/criteria/recorded.h"
+
+namespace moelog::logbook {
+
+struct TableRow;
+
+// One recorded figure on a modeled row of a validated path.
+struct CalibrationSample {
+  std::string entry;     // entry ID
+  std::string when;      // the entry's "YYYY-MM-DD HH:MM"
+  std::string key;       // the row's calibration key
+  double log_ratio = 0;  // log(recorded/modeled throughput)
+};
+
+// The calibration key of a modeled run: "hillclimb: <revision>" when the
+// adapter applied a harness revision, else "hillclimb: <day>".
+std::string CalibrationKey(const std::string& harness, const std::string& revision, const std::string& day);
+
+// The samples of one entry's table: each recorded figure placed on a single
+// modeled row (status ok, on a validated path); TF/s where stated, else
+// tokens/s. Undated entries give none.
+std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
+                                            const std::vector<RecordedFigure>& figures, const std::string& entry,
+                                            const std::string& when);
+
+struct Calibration {
+  double factor = 1;    // multiplies modeled throughput
+  int n = 0;            // recorded figures behind it
+  int entries = 0;
+  int excluded = 0;     // figures too far from the model to learn from (ShrunkFactor)
+  double outlier = 0;   // the |log ratio| past which a figure is left out
+  std::string key;
+  std::string up_to;    // the latest entry time among them
+  bool applied() const { return n > 0; }
+  bool said() const { return n > 0 || excluded > 0; }
+};
+
+// The calibration of modeled rows with `key` in an entry at `when`: the
+// samples of that key from entries strictly before `when` (never `when`'s
+// own). For a configuration not yet in the logbook (the next entry), pass
+// a `when` after every entry ("9999-12-31 23:59").
+Calibration CalibrateFor(const std::vector<CalibrationSample>& samples, const std::string& key,
+                         const std::string& when, const engine::v5p::ShrinkagePrior& prior);
+
+// What a logbook's tables know about the model: its bands, whether to
+// calibrate and the samples (per entry ID) the logbook's record gives.
+struct ModelView {
+  engine::v5p::Uncertainty bands;
+  bool have_bands = false;
+  bool calibrate = true;
+  std::map<std::string, std::vector<CalibrationSample>> samples;  // by entry ID
+
+  std::vector<CalibrationSample> AllSamples() const;
+  Calibration For(const std::string& key, const std::string& when) const;
+};
+
+// One modeled throughput as shown.
+struct ModeledFigure {
+  double uncalibrated = 0;
+  double value = 0;        // uncalibrated * factor
+  bool has_band = false;   // false on unvalidated paths
+  double lo = 0, hi = 0;   // where the measurement is expected (value * band)
+};
+ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, const engine::v5p::ErrorBand& band);
+
+// A modeled run as shown: its throughputs and time calibrated for `key` at
+// `when` (view.For), and its band as metrics "band_lo"/"band_hi" when its
+// path is validated (charts draw them as error bars).
+void ShowModeled(const ModelView& view, const std::string& key, const std::string& when, StoredRun* run);
+
+// "calibrated on 12 recorded figures of entries up to 2026-02-09 14:51: x0.930 (3 entries, hillclimb: 2026-02-09)"
+std::string CalibrationText(const Calibration& c);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_RENDER_CALIBRATION_H_
