@@ -73,10 +73,18 @@ std::string FirstDifference(const std::vector<RunRecord>& stored, const std::vec
   return "the runs' points or status differ";
 }
 
-// A model figure costs microseconds: every v5p batch the cache would serve,
-// and the newest foreign one, is computed again. A batch that differs was
-// edited in the store: reported as tampered, never served (the invocation
-// runs again); a foreign batch is never served either way. Without `sum`
+bool AnyForeign(const std::vector<RunRecord>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const RunRecord& r) { return r.foreign; });
+}
+
+// A model figure is cheap: every v5p batch not signed by this user that the
+// cache would serve (--accept-foreign-runs) or that is newer than the one it
+// serves is computed again. A batch that differs was edited: reported as
+// tampered, never served (the invocation runs again); a foreign batch is
+// never served without the flag either way. A batch this user signed is
+// served on its signature (an edit breaks it: the row becomes foreign and is
+// checked here); computing every one again cost a warm 100-entry update
+// +70% CPU. Without `sum`
 // (units only planned for context), a batch that differs is dropped silently.
 void CheckModelRows(const LoadedDocument& doc, std::vector<UnitWork>* work, SessionSummary* sum, std::ostream& err) {
   struct Item {
@@ -90,7 +98,7 @@ void CheckModelRows(const LoadedDocument& doc, std::vector<UnitWork>* work, Sess
   for (auto& w : *work)
     for (auto& pc : w.commands)
       for (size_t i = 0; i < pc.cached.size(); ++i)
-        if (pc.plan.invocations[i].config.target == "v5p" && (!pc.cached[i].empty() || !pc.foreign[i].empty()))
+        if (pc.plan.invocations[i].config.target == "v5p" && (AnyForeign(pc.cached[i]) || !pc.foreign[i].empty()))
           items.push_back({&w, &pc, i, false, false, ""});
   if (items.empty()) return;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
