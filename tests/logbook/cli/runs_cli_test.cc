@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bench_config.h"
+#include "logbook/store/row_signer.h"
 #include "logbook/store/run_store.h"
 #include "logbook/run/runner.h"
 
@@ -36,6 +37,7 @@ std::string MakeStore() {
       r.metrics = {{"time_s", 0.01 * static_cast<double>(tk)}, {"tflops", 10.0 * static_cast<double>(tk)},
                    {"tokens_per_s", 1000}};
       r.command_rewritten = "moelog bench --target v5p --topk " + std::to_string(tk) + " --impl " + impl;
+      r.host = RowSigner::Default().host();  // made here: this user's rows
       rows.push_back(r);
     }
   }
