@@ -1,6 +1,9 @@
 #include "logbook/criteria/compare.h"
 
+#include "engine/target.h"
 #include "logbook/criteria/pairing.h"
+#include "logbook/numbers.h"
+#include "logbook/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,13 +14,6 @@
 
 namespace moelog::logbook {
 namespace {
-
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
 
 bool MatchesAll(const StoredRun& r, const Assignments& as) {
   for (const auto& [k, v] : as) {
@@ -32,12 +28,6 @@ double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
-  return buf;
 }
 
 std::string JoinDistinct(const std::vector<std::string>& v) {
@@ -125,7 +115,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
       std::vector<double> v;
       std::vector<std::string> hosts, targets, isas;
       s->deterministic = !g.empty() && std::all_of(g.begin(), g.end(), [](const StoredRun* r) {
-        return r->source == "modeled" || r->target == "v5p";
+        return r->source == "modeled" || engine::IsModeledTarget(r->target);
       });
       for (const auto* r : g) {
         auto it = r->metrics.find(o.metric);
