@@ -10,7 +10,7 @@
 namespace moelog {
 
 // How a Status ends a process (Status::ExitCode). The codes particular to
-// logbook commands (4, 6, 130) are logbook/exit_codes.h's.
+// logbook commands (4, 6, 7, 130) are logbook/exit_codes.h's.
 enum ExitCode : int {
   kExitOk = 0,
   kExitError = 1,       // a run failed

@@ -9,6 +9,7 @@ namespace moelog {
 enum CommandExitCode : int {
   kExitCriteriaUnmet = 4,  // `moelog check`: some checkable criterion is unmet
   kExitNeedsConsent = 6,   // `update`/`run`: commands were skipped that need --allow-shell (the rest was done)
+  kExitCriteriaPredicted = 7,  // `moelog check`: none unmet, but some criterion is met by model predictions only
   kExitInterrupted = 130,  // a signal ended the command
 };
 

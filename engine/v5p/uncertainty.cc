@@ -48,13 +48,17 @@ double Quantile(std::vector<double> v, double q) {
 
 Factor ShrunkFactor(const std::vector<FactorSample>& samples, const ShrinkagePrior& prior) {
   std::map<std::string, std::pair<double, int>> by_entry;  // sum, count
+  Factor f;
   for (const FactorSample& s : samples) {
     if (!std::isfinite(s.log_ratio)) continue;
+    if (std::fabs(s.log_ratio) > kOutlierTaus * prior.tau) {
+      ++f.excluded;
+      continue;
+    }
     auto& e = by_entry[s.entry];
     e.first += s.log_ratio;
     ++e.second;
   }
-  Factor f;
   double precision = 1.0 / (prior.tau * prior.tau), weighted = 0;
   for (const auto& [entry, sc] : by_entry) {
     const double var = prior.sigma_entry * prior.sigma_entry + prior.sigma_within * prior.sigma_within / sc.second;

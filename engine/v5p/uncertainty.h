@@ -79,7 +79,13 @@ struct Factor {
   double factor = 1;    // multiplies modeled throughput (divides time)
   int n = 0;            // figures behind it
   int entries = 0;
+  int excluded = 0;     // figures further than kOutlierTaus * tau from the model, left out
 };
+// A figure further from the model than this many prior sds (4 x 0.10: a
+// factor outside 0.67..1.49) is not the drift of a harness revision but
+// another setup (other hardware, a CPU smoke test, a mislabelled figure):
+// it is left out, not learned from.
+inline constexpr double kOutlierTaus = 4.0;
 // The posterior mean of exp(log factor) under the prior: each entry's mean
 // log ratio m_j weighs 1/(sigma_entry^2 + sigma_within^2/n_j) against the
 // prior's 1/tau^2. No samples: factor 1.

@@ -5,8 +5,10 @@
 #include <iostream>
 #include <sstream>
 
+#include "logbook/criteria/recorded.h"
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "engine/v5p/uncertainty.h"
 #include "logbook/criteria/compare.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_adapter.h"
@@ -34,6 +36,10 @@ int CmdCompare(const Args& args) {
   plan_table.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
 
+  // The keys a logbook's recorded runs use (a harness's own flags) are
+  // valid in --a, --b and --same.
+  if (recorded && !path.empty())
+    if (auto lb = logbook::LoadLogbook(path); lb.ok()) (void)logbook::RecordedRuns(*lb);
   logbook::CompareOptions o;
   auto pa = logbook::ParseAssignments(a, "--a");
   auto pb = logbook::ParseAssignments(b, "--b");
@@ -56,6 +62,9 @@ int CmdCompare(const Args& args) {
     o.same.push_back(k);
   }
   o.metric = logbook::NormalizeKey(metric);
+  // Modeled A/B pairs are judged against the band of the model's past
+  // within-entry ratio errors (data/v5p_bands.json), when it ships.
+  if (auto u = engine::v5p::LoadUncertaintyByName(""); u.ok()) o.ratio_band = u->within_entry;
   if (recorded && path.empty()) {
     PrintError("compare", "--recorded needs LOGBOOK");
     return kExitUsage;

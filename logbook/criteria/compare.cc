@@ -1,6 +1,7 @@
 #include "logbook/criteria/compare.h"
 
 #include "engine/target.h"
+#include "engine/v5p/coverage.h"
 #include "logbook/criteria/pairing.h"
 #include "logbook/numbers.h"
 #include "logbook/text.h"
@@ -127,6 +128,10 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
         hosts.push_back(r->host);
         targets.push_back(r->target);
         if (!r->cpu_isa.empty()) isas.push_back(r->cpu_isa);
+        if (r->source == "modeled" || engine::IsModeledTarget(r->target))
+          for (const auto& p : engine::v5p::UncalibratedPaths(r->config))
+            if (std::find(s->unvalidated.begin(), s->unvalidated.end(), p) == s->unvalidated.end())
+              s->unvalidated.push_back(p);
       }
       if (v.empty()) return false;
       s->median = Median(v);
@@ -148,6 +153,9 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
     }
     row.delta_pct = row.a.median != 0 ? DeltaPercent(row.b.median, row.a.median) : 0;
     row.deterministic = row.a.deterministic && row.b.deterministic;
+    row.model_indistinct = row.deterministic && o.ratio_band >= 0 && row.a.unvalidated.empty() &&
+                           row.b.unvalidated.empty() && row.a.median > 0 && row.b.median > 0 &&
+                           std::fabs(std::log(row.b.median / row.a.median)) <= o.ratio_band;
     row.has_repeats = row.a.ids.size() > 1 || row.b.ids.size() > 1;
     row.within_noise = row.has_repeats && row.a.min <= row.b.max && row.b.min <= row.a.max;
     if (row.a.targets != row.b.targets || row.a.targets.find('/') != std::string::npos)
@@ -163,6 +171,24 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
     if (values_per_key[k].size() > 1) c.row_keys.push_back(k);
   return c;
 }
+
+namespace {
+// Whether the model can tell a modeled A/B apart: inside the band of its
+// past within-entry ratio errors it cannot; an unvalidated path has no band.
+std::string ModelBandNote(const ComparisonRow& r, double band) {
+  std::vector<std::string> paths = r.a.unvalidated;
+  for (const auto& p : r.b.unvalidated)
+    if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
+  if (!paths.empty()) {
+    std::string list;
+    for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
+    return "unvalidated (" + list + "): no band, the model is unchecked there";
+  }
+  const std::string pct = Fixed(100.0 * (std::exp(band) - 1.0), 1) + "%";
+  return r.model_indistinct ? "the model cannot tell these apart (inside its ±" + pct + " A/B band)"
+                            : "outside the model's ±" + pct + " A/B band";
+}
+}  // namespace
 
 std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
   std::ostringstream s;
@@ -186,6 +212,7 @@ std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
                        : r.within_noise ? "within noise"
                        : r.has_repeats  ? "outside noise"
                                         : "n=1, noise unknown";
+    if (r.deterministic && o.ratio_band >= 0) note += "; " + ModelBandNote(r, o.ratio_band);
     for (const auto& w : r.warnings) note += "; " + w;
     s << " " << cell(r.a) << " | " << cell(r.b) << " | " << delta << " | " << r.a.ids.size() << "/" << r.b.ids.size()
       << " | " << note << " |\n";

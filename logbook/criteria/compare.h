@@ -33,6 +33,9 @@ struct CompareOptions {
   Assignments a, b;
   std::vector<std::string> same;     // control keys; empty = every other key
   std::string metric = "tflops";
+  // |log| of a modeled A/B ratio under which the model cannot tell the two
+  // apart (engine/v5p/uncertainty.h within_entry); negative: not judged.
+  double ratio_band = -1;
 };
 
 struct SideStats {
@@ -41,6 +44,7 @@ struct SideStats {
   std::string hosts, targets;  // distinct values joined by '/'
   std::string isas;            // cpu runs' ISA and bf16 path, distinct values joined by '/'
   bool deterministic = false;  // every run modeled (v5p): one sample, whatever was stored
+  std::vector<std::string> unvalidated;  // modeled runs' paths no calibration row covers ("quant_mode=int8")
 };
 
 struct ComparisonRow {
@@ -50,6 +54,9 @@ struct ComparisonRow {
   bool has_repeats = false;   // some side has 2+ runs
   bool within_noise = false;  // repeats exist and the min..max ranges overlap
   bool deterministic = false; // both sides modeled: "model: no noise", never "outside noise"
+  // Both sides modeled on validated paths and the modeled ratio inside the
+  // A/B band: "the model cannot tell these apart".
+  bool model_indistinct = false;
   std::vector<std::string> warnings;  // different hosts, targets or CPU ISAs between A and B
 };
 

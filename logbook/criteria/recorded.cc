@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -732,8 +733,8 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
       if (has_unit) {
         if (scale != 1 && std::string(info.metric) != "tokens_per_s") continue;
         f.metric = info.metric, f.unit = unit, f.derived = info.derived;
-        f.value = value * scale * info.factor;
-        if (f.metric == "time_s") f.value = value * info.factor;
+        // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
+        f.value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
         i = k + unit.size();
       } else if (glued || scale != 1) {
         while (i < s.size() && IsIdentChar(s[i])) ++i;  // "4GiB", "128MiB"
@@ -787,7 +788,7 @@ bool HasBaseMetric(const StoredRun& r) {
 }
 
 void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<RecordedFigure>* out,
-          const std::string& text_override = "") {
+          std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
   const std::string& text = text_override.empty() ? b.text : text_override;
   size_t colon = std::string::npos;
   bool in_code = false;
@@ -833,6 +834,8 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     if (f.derived) p.run.derived.insert(f.metric);
   }
   for (auto& p : points) {
+    if (p.clash && unread)
+      unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
     if (p.clash || !HasBaseMetric(p.run)) continue;
     StoredRun r = NewRecorded(x, context, b.line);
     for (const auto& [k, v] : p.cfg) r.config[k] = v;
@@ -842,7 +845,7 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     out->push_back({std::move(r), b.line, text});
   }
   if (!text_override.empty()) return;
-  for (const auto& c : b.children) Walk(c, context, x, out);
+  for (const auto& c : b.children) Walk(c, context, x, out, unread);
 }
 
 // The metric a table column holds, from its header: "TF/s", "tokens/s",
@@ -911,7 +914,7 @@ std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
   if (size_t sp = cell.find(' '); sp != std::string::npos) cell = cell.substr(0, sp);
   auto v = ParseNumber(cell);
   if (!v) return std::nullopt;
-  return *v * col.factor;
+  return col.factor < 1 ? *v / std::round(1 / col.factor) : *v * col.factor;
 }
 
 // A table written in an entry: each row a figure set (one per "@value" of
@@ -944,7 +947,10 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
       const std::string key = NormalizeKey(Unticked(t.header[c]));
       if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) cfg[k] = cell;
-      else if (IsKnownRunKey(key) || x.vars.count(key) || x.fixed.count(key) || (x.generic && !key.empty() && key.find(' ') == std::string::npos))
+      else if (IsKnownRunKey(key) || x.vars.count(key) || x.fixed.count(key) ||
+               (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
+                  return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                })))
         cfg[key] = cell;
       else label += (label.empty() ? "" : ", ") + cell;
     }
@@ -968,7 +974,8 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
 
 }  // namespace
 
-std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file) {
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
+                                            std::vector<UnreadFigures>* unread) {
   EntryCtx x;
   EntryConfig(entry, &x.fixed, &x.vars, &x.generic);
   x.entry_id = entry.id;
@@ -985,8 +992,8 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     Config context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic);
     context.erase("case");
     // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
-    if (x.generic && !f.value.empty()) Walk(f.bullet, context, x, &out, f.value);
-    for (const auto& c : f.bullet.children) Walk(c, context, x, &out);
+    if (x.generic && !f.value.empty()) Walk(f.bullet, context, x, &out, unread, f.value);
+    for (const auto& c : f.bullet.children) Walk(c, context, x, &out, unread);
     for (const auto& t : entry.tables)
       if (t.line >= f.bullet.line && t.line <= std::max(f.bullet.end_line, until)) TableFigures(t, context, x, &out);
   }
@@ -995,12 +1002,16 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     for (const auto& t : entry.tables) TableFigures(t, {}, x, &out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
-  // Number runs per entry in document order.
-  for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
+  // Number runs per entry in document order; their keys become names that
+  // predicates, --where and plot accept.
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].run.id = entry.id + "#" + std::to_string(i + 1);
+    AddRecordedKeys(out[i].run.config);
+  }
   return out;
 }
 
-std::vector<RecordedFigure> RecordedFigures(const Entry& entry) { return RecordedFigures(entry, ""); }
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry) { return RecordedFigures(entry, "", nullptr); }
 
 std::vector<StoredRun> RecordedRuns(const Entry& entry) {
   std::vector<StoredRun> out;
@@ -1062,7 +1073,7 @@ std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
   std::vector<StoredRun> out;
   for (const auto& e : logbook.entries) {
     std::vector<StoredRun> runs;
-    for (auto& f : RecordedFigures(e, logbook.file)) runs.push_back(std::move(f.run));
+    for (auto& f : RecordedFigures(e, logbook.file, nullptr)) runs.push_back(std::move(f.run));
     out.insert(out.end(), runs.begin(), runs.end());
   }
   return out;

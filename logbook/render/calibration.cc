@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/target.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/render/render_table.h"
 
@@ -21,11 +22,27 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
   std::vector<std::map<std::string, std::string>> configs;
   configs.reserve(rows.size());
   for (const auto& r : rows) configs.push_back(r.config);
-  const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs);
+  // Modeled rows with identical figures are one row (as the table merges
+  // them): a figure that fits several of them is a figure of that row.
+  std::vector<int> group(rows.size());
+  std::vector<size_t> first_of;  // group -> its first row
+  for (size_t i = 0; i < rows.size(); ++i) {
+    group[i] = static_cast<int>(first_of.size());
+    for (size_t g = 0; g < first_of.size(); ++g) {
+      const TableRow& o = rows[first_of[g]];
+      if (o.target == rows[i].target && o.status == rows[i].status && o.metrics == rows[i].metrics &&
+          o.cal_key == rows[i].cal_key) {
+        group[i] = static_cast<int>(g);
+        break;
+      }
+    }
+    if (group[i] == static_cast<int>(first_of.size())) first_of.push_back(i);
+  }
+  const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs, group);
   for (size_t i = 0; i < figures.size(); ++i) {
     if (placed[i].row < 0) continue;
-    const TableRow& r = rows[static_cast<size_t>(placed[i].row)];
-    if (r.target != "v5p" || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
+    const TableRow& r = rows[first_of[static_cast<size_t>(placed[i].row)]];
+    if (!engine::IsModeledTarget(r.target) || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
     for (const char* metric : {"tflops", "tokens_per_s"}) {
       const auto rec = figures[i].run.metrics.find(metric);
       const auto mod = r.metrics.find(metric);
@@ -54,6 +71,8 @@ Calibration CalibrateFor(const std::vector<CalibrationSample>& samples, const st
   c.factor = f.factor;
   c.n = f.n;
   c.entries = f.entries;
+  c.excluded = f.excluded;
+  c.outlier = engine::v5p::kOutlierTaus * prior.tau;
   return c;
 }
 
@@ -84,12 +103,40 @@ ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, cons
   return f;
 }
 
+void ShowModeled(const ModelView& view, const std::string& key, const std::string& when, StoredRun* run) {
+  if (engine::v5p::UncalibratedPaths(run->config).empty()) {
+    const Calibration c = view.For(key, when);
+    if (c.applied()) {
+      for (const char* k : {"tflops", "tflops_per_device", "tokens_per_s"})
+        if (auto it = run->metrics.find(k); it != run->metrics.end()) it->second *= c.factor;
+      for (const char* k : {"time_s", "mean_s"})
+        if (auto it = run->metrics.find(k); it != run->metrics.end()) it->second /= c.factor;
+    }
+  }
+  if (!view.have_bands) return;
+  const engine::v5p::ErrorBand b = engine::v5p::BandFor(view.bands, run->config);
+  if (!b.validated) return;
+  run->metrics["band_lo"] = b.lo;
+  run->metrics["band_hi"] = b.hi;
+}
+
 std::string CalibrationText(const Calibration& c) {
   char factor[32];
   std::snprintf(factor, sizeof factor, "x%.3f", c.factor);
-  return "calibrated on " + std::to_string(c.n) + " recorded figure" + (c.n == 1 ? "" : "s") + " of entries up to " +
-         c.up_to + ": " + factor + " (" + std::to_string(c.entries) + " entr" + (c.entries == 1 ? "y" : "ies") +
-         ", " + c.key + ")";
+  std::string s;
+  if (c.n > 0)
+    s = "calibrated on " + std::to_string(c.n) + " recorded figure" + (c.n == 1 ? "" : "s") + " of entries up to " +
+        c.up_to + ": " + factor + " (" + std::to_string(c.entries) + " entr" + (c.entries == 1 ? "y" : "ies") +
+        ", " + c.key + ")";
+  else
+    s = "not calibrated (" + c.key + ")";
+  if (c.excluded > 0) {
+    char far[32];
+    std::snprintf(far, sizeof far, "x%.2f..x%.2f", std::exp(-c.outlier), std::exp(c.outlier));
+    s += "; " + std::to_string(c.excluded) + " earlier recorded figure" + (c.excluded == 1 ? "" : "s") +
+         " outside " + far + " of the model left out (another setup, not a harness drift)";
+  }
+  return s;
 }
 
 }  // namespace moelog::logbook

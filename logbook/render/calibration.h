@@ -47,9 +47,12 @@ struct Calibration {
   double factor = 1;    // multiplies modeled throughput
   int n = 0;            // recorded figures behind it
   int entries = 0;
+  int excluded = 0;     // figures too far from the model to learn from (ShrunkFactor)
+  double outlier = 0;   // the |log ratio| past which a figure is left out
   std::string key;
   std::string up_to;    // the latest entry time among them
   bool applied() const { return n > 0; }
+  bool said() const { return n > 0 || excluded > 0; }
 };
 
 // The calibration of modeled rows with `key` in an entry at `when`: the
@@ -79,6 +82,11 @@ struct ModeledFigure {
   double lo = 0, hi = 0;   // where the measurement is expected (value * band)
 };
 ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, const engine::v5p::ErrorBand& band);
+
+// A modeled run as shown: its throughputs and time calibrated for `key` at
+// `when` (view.For), and its band as metrics "band_lo"/"band_hi" when its
+// path is validated (charts draw them as error bars).
+void ShowModeled(const ModelView& view, const std::string& key, const std::string& when, StoredRun* run);
 
 // "calibrated on 12 recorded figures of entries up to 2026-02-09 14:51: x0.930 (3 entries, hillclimb: 2026-02-09)"
 std::string CalibrationText(const Calibration& c);

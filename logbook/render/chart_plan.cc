@@ -614,13 +614,29 @@ void FillRecorded(const std::vector<ChartPoint>& main, const std::vector<ChartPo
   plan->notes.push_back(note + ".");
 }
 
-// The unvalidated paths of the modeled points ("quant_mode=int8"), each once.
+// The unvalidated paths of the modeled points, as a reader would say them:
+// the value ("int8", "ragged_dot"), or the axis and its values
+// ("null route fraction 0.125, 0.250").
 std::vector<std::string> UnvalidatedPaths(const std::vector<ChartPoint>& main) {
-  std::vector<std::string> out;
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<std::string>> values;
   for (const auto& p : main) {
     if (p.source != "modeled") continue;
-    for (const auto& path : engine::v5p::UncalibratedPaths(p.config))
-      if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+    for (const std::string& path : engine::v5p::UncalibratedPaths(p.config)) {
+      const size_t eq = path.find('=');
+      const std::string key = eq == std::string::npos ? path : path.substr(0, eq);
+      const std::string value = eq == std::string::npos ? "" : path.substr(eq + 1);
+      if (!values.count(key)) keys.push_back(key);
+      auto& v = values[key];
+      if (std::find(v.begin(), v.end(), value) == v.end()) v.push_back(value);
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& key : keys) {
+    std::string list;
+    for (const auto& v : values[key]) list += (list.empty() ? "" : ", ") + v;
+    const bool bare = key == "backend" || key == "quant_mode" || key == "mlp_path" || key == "impl";
+    out.push_back(bare ? list : AxisLabel(key) + " " + list);
   }
   return out;
 }
@@ -640,7 +656,9 @@ std::vector<std::string> IndistinctBars(const ChartPlan& plan, double band) {
         for (size_t b = a + 1; b < panel.series.size(); ++b) {
           const auto& ya = panel.series[a].y[x];
           const auto& yb = panel.series[b].y[x];
-          if (!yb || !(*ya > 0) || !(*yb > 0) || std::fabs(std::log(*ya / *yb)) > band) continue;
+          // Only figures on validated paths (those with a band) are judged.
+          if (!yb || !panel.series[a].lo[x] || !panel.series[b].lo[x]) continue;
+          if (!(*ya > 0) || !(*yb > 0) || std::fabs(std::log(*ya / *yb)) > band) continue;
           names += " = " + panel.series[b].name;
           done.push_back(b);
           any = true;
@@ -761,7 +779,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
   if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
   if (plan.any_band)
-    plan.subtitles.push_back("error bars: 10th to 90th percentile of the model's past errors on the path");
+    plan.subtitles.push_back(GnuplotLabel("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", 120));
   if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
     std::string list;
     for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;

@@ -179,14 +179,15 @@ void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks
     const double k = YScale(ymax, se.metric);
     const std::string colour = std::string(" lc rgb '") + Colour(se.colour) + "' notitle";
     const std::string src = "'" + data_file + "' index " + std::to_string(b);
+    // Error bars first, so the line's markers are drawn over them.
+    if (!blocks[b].recorded && Any(se.lo))
+      items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using 1:" + Col(2, k) + ":" + Col(3, k) +
+               ":" + Col(4, k) + " axes x1y" + std::to_string(se.axis) + " with yerrorbars pt 0 lw 1.2" + colour;
     items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using 1:" + Col(2, k) + " axes x1y" +
              std::to_string(se.axis) +
              (blocks[b].recorded ? " with points pt 6 ps 1.6 lw 2" : " with linespoints lw 2 pt 7 ps 0.9 dt " +
                                                                          std::to_string(se.axis == 2 ? 2 : 1)) +
              colour;
-    if (!blocks[b].recorded && Any(se.lo))
-      items += ", \\\n     " + src + " using 1:" + Col(2, k) + ":" + Col(3, k) + ":" + Col(4, k) + " axes x1y" +
-               std::to_string(se.axis) + " with yerrorbars pt -1 lw 1.2" + colour;
   }
   s << "plot " << (items.empty() ? "NaN notitle" : items) << "\n";
 }
@@ -200,8 +201,20 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
   s << "unset logscale x\nset offsets 0, 0, 0, 0\nset boxwidth " << Frac(w) << " absolute\n"
     << "set xrange [-0.6:" << Num(static_cast<double>(plan.x_values.size()) - 0.4) << "]\n"
     << "set xtics nomirror scale 0 (";
-  for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
-  s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
+  if (plan.x_values.size() == 1 && plan.x_values[0].empty()) {
+    // One cluster, nothing else varied: each bar is labelled with its value.
+    size_t shown = 0;
+    for (size_t j = 0; j < cols.size(); ++j) {
+      if (cols[j].recorded) continue;
+      const double off = -0.4 + w * (static_cast<double>(j) + 0.5);
+      const double centre = cols.size() > j + 1 && cols[j + 1].recorded ? off + w / 2 : off;
+      s << (shown++ ? ", " : "") << "'" << plan.panels[p].series[cols[j].series].name << "' " << Frac(centre);
+    }
+    s << ")\n";
+  } else {
+    for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
+    s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
+  }
   std::string items, bars;
   size_t band_col = 3 + cols.size();
   for (size_t j = 0; j < cols.size(); ++j) {
@@ -214,7 +227,7 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
              " lc rgb '" + Colour(se.colour) + "' notitle";
     if (plan.any_band && !cols[j].recorded) {
       bars += ", \\\n     " + src + " using " + x + ":" + Col(j + 3, k) + ":" + Col(band_col, k) + ":" +
-              Col(band_col + 1, k) + " with yerrorbars pt -1 lw 1.2 lc rgb '#222222' notitle";
+              Col(band_col + 1, k) + " with yerrorbars pt 0 lw 1.2 lc rgb '#222222' notitle";
       band_col += 2;
     }
   }

@@ -374,7 +374,7 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
   std::map<std::string, Calibration> by_key;
   for (size_t i = 0; i < rows.size(); ++i) {
     TableRow& r = m.rows[i];
-    if (r.target != "v5p" || r.status != "ok") continue;
+    if (!engine::IsModeledTarget(r.target) || r.status != "ok") continue;
     if (model->have_bands) {
       m.band[i] = engine::v5p::BandFor(model->bands, r.config);
       m.any_band = m.any_band || m.band[i].validated;
@@ -392,7 +392,7 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
     if (auto t = r.metrics.find("time_s"); t != r.metrics.end()) t->second /= f;
   }
   for (const auto& [key, c] : by_key)
-    if (c.applied()) m.used.push_back(c);
+    if (c.said()) m.used.push_back(c);
   return m;
 }
 
@@ -462,7 +462,7 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
     if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
     if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
     if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, &out, 1e3);
-    if (any_unvalidated) Cell(&out, model_path[i].empty() ? (engine::IsModeledTarget(r.target) ? "calibrated" : "-") : model_path[i]);
+    if (any_unvalidated) Cell(&out, model_path[i].empty() ? (engine::IsModeledTarget(r.target) ? "validated" : "-") : model_path[i]);
     out += "\n";
   }
   out += '\n';
@@ -473,8 +473,7 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
     out += " TF/s p10–p90: where the measurement is expected, from the model's past errors on the row's path "
            "(10th to 90th percentile, data/v5p_bands.json); unvalidated paths have none.";
   for (const Calibration& c : mc.used)
-    out += " Modeled figures " + CalibrationText(c) +
-           " (the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone).";
+    out += " Modeled figures " + CalibrationText(c) + (c.applied() ? ", learned from the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone." : ".");
   if (merged.erase("")) out += " Invocations that ran the same configuration are shown once.";
   if (!merged.empty()) {
     std::string keys;

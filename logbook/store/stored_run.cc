@@ -1,5 +1,7 @@
 #include "logbook/store/stored_run.h"
 
+#include <mutex>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -73,12 +75,32 @@ const std::set<std::string>& KnownRunKeys() {
   return kKeys;
 }
 
-bool IsKnownRunKey(const std::string& key) { return KnownRunKeys().count(key) > 0; }
+namespace {
+std::mutex& RecordedKeysMutex() {
+  static std::mutex m;
+  return m;
+}
+std::set<std::string>& RecordedKeySet() {
+  static std::set<std::string> keys;
+  return keys;
+}
+}  // namespace
+
+void AddRecordedKeys(const std::map<std::string, std::string>& config) {
+  std::lock_guard<std::mutex> lock(RecordedKeysMutex());
+  for (const auto& [k, v] : config) RecordedKeySet().insert(k);
+}
+
+bool IsKnownRunKey(const std::string& key) {
+  if (KnownRunKeys().count(key) > 0) return true;
+  std::lock_guard<std::mutex> lock(RecordedKeysMutex());
+  return RecordedKeySet().count(key) > 0;
+}
 
 const std::set<std::string>& KnownMetrics() {
   static const std::set<std::string> kMetrics = {"tflops",        "tflops_per_device", "tokens_per_s", "time_s",
                                                  "mean_s",        "time_median_s",     "time_min_s",   "time_max_s",
-                                                 "mfu"};
+                                                 "mfu",           "gb_per_s",          "speedup",      "delta_pct"};
   return kMetrics;
 }
 

@@ -22,7 +22,7 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.label = e.label;
     u.line = e.heading_line;
     u.commands = e.commands;
-    u.recorded = RecordedFigures(e);
+    u.recorded = RecordedFigures(e, lb.file, &u.unread);
     if (!e.date.empty() && !e.time.empty()) u.when = e.date + " " + e.time;
     u.day = e.date;
     if (const Field* r = e.FindField("Result")) {

@@ -13,16 +13,32 @@
 namespace moelog::logbook {
 namespace {
 
+// The calibration key of a row: the harness (with its mlp_profile path:
+// each is its own program) and its revision, else the entry's day.
+std::string RowCalibrationKey(const BenchInvocation& inv, const std::map<std::string, std::string>& config,
+                              const std::string& day) {
+  auto path = config.find("mlp_path");
+  const std::string harness =
+      path == config.end() || path->second.empty() ? inv.harness : inv.harness + " " + path->second;
+  return CalibrationKey(harness, inv.revision, day);
+}
+
 // The runs a unit's chart shows: each invocation's successful records. A
 // cache hit stored by another entry with the same command is this entry's
-// result all the same.
+// result all the same. Modeled runs are shown as the table shows them:
+// calibrated, with their band (metrics band_lo/band_hi).
 std::vector<StoredRun> ChartRuns(const UnitWork& w) {
   std::vector<StoredRun> runs;
   for (const auto& pc : w.commands) {
     if (!pc.runnable) continue;
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i)
-      for (const RunRecord* r : RecordsOf(pc, i))
-        if (r->status == "ok") runs.push_back(ToStoredRun(*r));
+      for (const RunRecord* r : RecordsOf(pc, i)) {
+        if (r->status != "ok") continue;
+        runs.push_back(ToStoredRun(*r));
+        if (w.model && r->target == "v5p")
+          ShowModeled(*w.model, RowCalibrationKey(pc.plan.invocations[i], runs.back().config, w.unit->day),
+                      w.unit->when, &runs.back());
+      }
   }
   for (auto& r : runs) r.entry_id = w.unit->id;
   return runs;
@@ -103,6 +119,13 @@ std::string RevisionsNote(const UnitWork& w) {
   return s + ".";
 }
 
+// The bookkeeping lines of a runnable command, which moelog did not run.
+std::string NotRunNote(const Plan& plan, size_t ci) {
+  std::string s = "- not run (command " + std::to_string(ci + 1) + ", bookkeeping that cannot reach the benchmark): ";
+  for (size_t i = 0; i < plan.not_run.size(); ++i) s += (i ? "; " : "") + plan.not_run[i];
+  return NoteText(s);
+}
+
 void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
   std::string title = u.label;
   while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
@@ -121,6 +144,14 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
       << (w.unit->recorded.size() == 1 ? "" : "s") << " tabled; moelog ran nothing"
       << (why.empty() ? "" : " (" + Shorten(why, 120) + ")") << "\n";
   std::string content = RenderRecordedTable(w.unit->recorded);
+  if (!w.unit->unread.empty()) {
+    content += "\nRecorded figures not tabled:\n\n";
+    for (const auto& u : w.unit->unread) {
+      std::string t = u.text;
+      t.erase(std::remove(t.begin(), t.end(), '`'), t.end());
+      content += "- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why + "\n";
+    }
+  }
   if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
   content += "\n";
   content += ChartLink(doc, w, doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
@@ -155,13 +186,14 @@ std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* note
       notes->push_back("- skipped (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()));
       continue;
     }
+    if (!pc.plan.not_run.empty()) notes->push_back(NotRunNote(pc.plan, ci));
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
       const auto recs = RecordsOf(pc, i);
       if (recs.empty()) *complete = false;
       const BenchInvocation& inv = pc.plan.invocations[i];
       for (const RunRecord* r : recs) {
         rows.push_back(RowFromRecord(*r));
-        rows.back().cal_key = CalibrationKey(inv.harness, inv.revision, w.unit->day);
+        rows.back().cal_key = RowCalibrationKey(inv, rows.back().config, w.unit->day);
       }
     }
   }
@@ -177,6 +209,7 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region
   if (old) how.recorded = FindChartStamp(old->content);
   ChartOptions options;
   options.primary_metric = PrimaryMetric(doc.logbook);
+  if (w.model && w.model->have_bands) options.ratio_band = w.model->bands.within_entry;
   // The figures listed under the table are not listed again under the chart.
   std::vector<std::string> notes;
   bool complete = true;
@@ -232,7 +265,14 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const Launche
   if (!any) return;
   // This session's runs are stored by now: the counted runs include them.
   // Both targets, as `moelog check` counts them.
-  const std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"}, table);
+  std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"}, table);
+  // An entry moelog has no run of is evidenced by what its Result records
+  // (runs "<entry>#n", source recorded).
+  std::set<std::string> ran;
+  for (const auto& r : runs) ran.insert(r.entry_id);
+  for (const auto& u : doc.units)
+    if (!ran.count(u.id))
+      for (const auto& f : u.recorded) runs.push_back(f.run);
   auto body = CriteriaStatusRegion(doc.text, lb, runs);
   if (!body.ok()) {  // a bad predicate: FILE:LINE, and the update fails
     err << body.status().message() << "\n";

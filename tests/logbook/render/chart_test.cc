@@ -514,3 +514,11 @@ TEST(ChartPlan, KeysThatChangeWithTheComparedKeyNameItsBars) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+TEST(ChartTitle, BracesAreKept) { EXPECT_EQ(GnuplotLabel("topk={1,2,4,6,8}"), "topk={1,2,4,6,8}"); }
+
+}  // namespace
+}  // namespace moelog::logbook

@@ -451,3 +451,57 @@ TEST_F(SessionTest, BadOptionsAreUsageErrors) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// The EP seed: a later entry's table is calibrated by the earlier entries'
+// recorded figures, with the model's figure beside it; --no-calibrate shows
+// the model alone; the store keeps the model's figures either way; --entry
+// gives the entry the same calibration (the other entries' figures count).
+TEST_F(SessionTest, CalibrationComesFromEarlierEntriesAndLeavesTheStoreAlone) {
+  const std::string p = Put("ep.md", Slurp(SeedPath("moe_ep_benchmark_logbook.md")));
+  ASSERT_EQ(Run(p, SessionOptions{}).exit_code, 0) << err_.str();
+  const std::string calibrated = Slurp(p);
+  const size_t at = calibrated.find("id=MOE-EP-BENCHMARK-20260209-1456");
+  ASSERT_NE(at, std::string::npos);
+  const std::string region = calibrated.substr(at, calibrated.find("moelog:end", at) - at);
+  EXPECT_NE(region.find("TF/s uncalibrated"), std::string::npos) << region;
+  EXPECT_NE(region.find("calibrated on "), std::string::npos) << region;
+  // The first entry has nothing before it.
+  const size_t first = calibrated.find("id=MOE-EP-BENCHMARK-20260209-1340");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(calibrated.substr(first, calibrated.find("moelog:end", first) - first).find("uncalibrated"),
+            std::string::npos);
+  auto store = RunStore::Open((dir_ / "runs.db").string());
+  ASSERT_TRUE(store.ok());
+  auto before = (*store)->ByEntry("MOE-EP-BENCHMARK-20260209-1456");
+  ASSERT_TRUE(before.ok());
+
+  // One entry alone: the same table.
+  const std::string q = Put("ep2.md", Slurp(SeedPath("moe_ep_benchmark_logbook.md")));
+  SessionOptions one;
+  one.entries = {"MOE-EP-BENCHMARK-20260209-1456"};
+  ASSERT_EQ(Run(q, one).exit_code, 0) << err_.str();
+  const std::string alone = Slurp(q);
+  const size_t at2 = alone.find("id=MOE-EP-BENCHMARK-20260209-1456");
+  ASSERT_NE(at2, std::string::npos);
+  const std::string region2 = alone.substr(at2, alone.find("moelog:end", at2) - at2);
+  auto table = [](const std::string& r) { return r.substr(r.find('|'), r.find("![") - r.find('|')); };
+  EXPECT_EQ(table(region2), table(region));
+
+  SessionOptions off;
+  off.calibrate = false;
+  off.overwrite_edits = true;
+  ASSERT_LE(Run(p, off).exit_code, 1) << err_.str();
+  const std::string plain = Slurp(p);
+  EXPECT_EQ(plain.find("uncalibrated"), std::string::npos);
+  EXPECT_EQ(plain.find("calibrated on "), std::string::npos);
+  auto after = (*store)->ByEntry("MOE-EP-BENCHMARK-20260209-1456");
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ(before->size(), after->size());
+  for (size_t i = 0; i < before->size(); ++i) EXPECT_EQ((*before)[i].metrics, (*after)[i].metrics);
+}
+
+}  // namespace
+}  // namespace moelog::logbook

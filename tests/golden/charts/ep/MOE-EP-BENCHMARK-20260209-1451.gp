@@ -1,17 +1,19 @@
 # moelog chart script: run gnuplot on this file in its directory to redraw the chart.
-set terminal svg size 900,508 noenhanced font 'sans,11' background rgb 'white'
+set terminal svg size 900,544 noenhanced font 'sans,11' background rgb 'white'
 set output 'MOE-EP-BENCHMARK-20260209-1451.svg'
 set datafile missing '?'
 set grid ytics
 unset key
 set multiplot
-set label 1 'Remat Leverage Sweep (Compact EP, No Shared) (MOE-EP-BENCHMARK-20260209-1451)' at screen 0.5, screen 0.9606 center font ',12'
-set origin 0.0000,0.1260
-set size 1.0000,0.7874
+set label 1 'Remat Leverage Sweep (Compact EP, No Shared) (MOE-EP-BENCHMARK-20260209-1451)' at screen 0.5, screen 0.9632 center font ',12'
+set label 2 'error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)' at screen 0.5, screen 0.9265 center
+set label 3 'the model cannot tell apart (within 5.5%): k=2: remat none = remat expert_mlp = remat combine; k=8: remat none =...' at screen 0.5, screen 0.8934 center
+set origin 0.0000,0.1176
+set size 1.0000,0.7353
 unset title
 set xlabel 'top-k (experts per token)'
 set ylabel 'TF/s'
-set yrange [0:380.11792]
+set yrange [0:398.302294]
 set format y '%g'
 unset y2label
 unset y2tics
@@ -20,16 +22,19 @@ unset logscale x
 set offsets 0, 0, 0, 0
 set boxwidth 0.1333 absolute
 set xrange [-0.6:1.6]
-set xtics ('k=2' 0, 'k=8' 1)
+set xtics nomirror scale 0 ('k=2' 0, 'k=8' 1)
 plot 'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1-0.3333):3 with boxes fill solid 0.85 noborder lc rgb '#1f77b4' notitle, \
      'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1-0.2000):4 with boxes fill empty border lw 2 lc rgb '#1f77b4' notitle, \
      'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1-0.0667):5 with boxes fill solid 0.85 noborder lc rgb '#d62728' notitle, \
      'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1+0.0667):6 with boxes fill empty border lw 2 lc rgb '#d62728' notitle, \
      'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1+0.2000):7 with boxes fill solid 0.85 noborder lc rgb '#2ca02c' notitle, \
-     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1+0.3333):8 with boxes fill empty border lw 2 lc rgb '#2ca02c' notitle
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1+0.3333):8 with boxes fill empty border lw 2 lc rgb '#2ca02c' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1-0.3333):3:9:10 with yerrorbars pt 0 lw 1.2 lc rgb '#222222' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1-0.0667):5:11:12 with yerrorbars pt 0 lw 1.2 lc rgb '#222222' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1451.dat' index 0 using ($1+0.2000):7:13:14 with yerrorbars pt 0 lw 1.2 lc rgb '#222222' notitle
 unset label
 set origin 0,0
-set size 1,0.1260
+set size 1,0.1176
 unset title
 unset xlabel
 unset ylabel

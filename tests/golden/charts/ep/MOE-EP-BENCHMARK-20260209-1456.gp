@@ -1,17 +1,18 @@
 # moelog chart script: run gnuplot on this file in its directory to redraw the chart.
-set terminal svg size 900,488 noenhanced font 'sans,11' background rgb 'white'
+set terminal svg size 900,506 noenhanced font 'sans,11' background rgb 'white'
 set output 'MOE-EP-BENCHMARK-20260209-1456.svg'
 set datafile missing '?'
 set grid ytics
 unset key
 set multiplot
-set label 1 'Top-k Scaling Curve (Compact EP) (MOE-EP-BENCHMARK-20260209-1456)' at screen 0.5, screen 0.9590 center font ',12'
-set origin 0.0000,0.0902
-set size 1.0000,0.8197
+set label 1 'Top-k Scaling Curve (Compact EP) (MOE-EP-BENCHMARK-20260209-1456)' at screen 0.5, screen 0.9605 center font ',12'
+set label 2 'error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)' at screen 0.5, screen 0.9209 center
+set origin 0.0000,0.0870
+set size 1.0000,0.7905
 unset title
 set xlabel 'top-k (experts per token)'
 set ylabel 'TF/s'
-set yrange [0:379.97792]
+set yrange [0:401.773685]
 set format y '%g'
 unset y2label
 unset y2tics
@@ -19,13 +20,15 @@ set ytics mirror
 set xtics (1, 2, 4, 6, 8)
 unset logscale x
 set offsets graph 0.04, graph 0.04, 0, 0
-plot 'MOE-EP-BENCHMARK-20260209-1456.dat' index 0 using 1:2 axes x1y1 with linespoints lw 2 pt 7 ps 0.9 dt 1 lc rgb '#1f77b4' notitle, \
+plot 'MOE-EP-BENCHMARK-20260209-1456.dat' index 0 using 1:2:3:4 axes x1y1 with yerrorbars pt 0 lw 1.2 lc rgb '#1f77b4' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1456.dat' index 0 using 1:2 axes x1y1 with linespoints lw 2 pt 7 ps 0.9 dt 1 lc rgb '#1f77b4' notitle, \
      'MOE-EP-BENCHMARK-20260209-1456.dat' index 1 using 1:2 axes x1y1 with points pt 6 ps 1.6 lw 2 lc rgb '#1f77b4' notitle, \
+     'MOE-EP-BENCHMARK-20260209-1456.dat' index 2 using 1:2:3:4 axes x1y1 with yerrorbars pt 0 lw 1.2 lc rgb '#d62728' notitle, \
      'MOE-EP-BENCHMARK-20260209-1456.dat' index 2 using 1:2 axes x1y1 with linespoints lw 2 pt 7 ps 0.9 dt 1 lc rgb '#d62728' notitle, \
      'MOE-EP-BENCHMARK-20260209-1456.dat' index 3 using 1:2 axes x1y1 with points pt 6 ps 1.6 lw 2 lc rgb '#d62728' notitle
 unset label
 set origin 0,0
-set size 1,0.0902
+set size 1,0.0870
 unset title
 unset xlabel
 unset ylabel

@@ -1,0 +1,90 @@
+#include "logbook/render/calibration.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "logbook/render/render_table.h"
+
+namespace moelog::logbook {
+namespace {
+
+std::vector<CalibrationSample> Samples() {
+  // Entry A at 10:00 reads 8% below the model, entry B at 11:00 12% below,
+  // entry C at 12:00 (another revision) 20% above.
+  return {{"A", "2026-02-09 10:00", "h: d", std::log(0.92)}, {"A", "2026-02-09 10:00", "h: d", std::log(0.92)},
+          {"B", "2026-02-09 11:00", "h: d", std::log(0.88)}, {"C", "2026-02-09 12:00", "h: r", std::log(1.2)}};
+}
+
+TEST(Calibration, NeverTheEntryItselfNorLaterOnes) {
+  const engine::v5p::ShrinkagePrior prior;
+  // Entry A itself: nothing before it.
+  EXPECT_FALSE(CalibrateFor(Samples(), "h: d", "2026-02-09 10:00", prior).applied());
+  // Entry B: A's figures only.
+  const Calibration b = CalibrateFor(Samples(), "h: d", "2026-02-09 11:00", prior);
+  EXPECT_EQ(b.n, 2);
+  EXPECT_EQ(b.up_to, "2026-02-09 10:00");
+  EXPECT_LT(b.factor, 1.0);
+  EXPECT_GT(b.factor, 0.92);  // shrunk toward 1
+  // A later entry: A and B, not C (another key).
+  const Calibration later = CalibrateFor(Samples(), "h: d", "2026-02-09 13:00", prior);
+  EXPECT_EQ(later.n, 3);
+  EXPECT_EQ(later.entries, 2);
+  EXPECT_LT(later.factor, b.factor);
+  // An undated entry is not calibrated.
+  EXPECT_FALSE(CalibrateFor(Samples(), "h: d", "", prior).applied());
+}
+
+TEST(Calibration, ModeledFigureAndText) {
+  Calibration c;
+  c.factor = 0.93;
+  c.n = 12;
+  c.entries = 3;
+  c.key = "hillclimb: 2026-02-09";
+  c.up_to = "2026-02-09 14:51";
+  engine::v5p::ErrorBand band{true, 0.9, 1.1, 10, "p", "m"};
+  const ModeledFigure f = Calibrated(100.0, c, band);
+  EXPECT_DOUBLE_EQ(f.uncalibrated, 100.0);
+  EXPECT_DOUBLE_EQ(f.value, 93.0);
+  EXPECT_TRUE(f.has_band);
+  EXPECT_NEAR(f.lo, 83.7, 1e-9);
+  EXPECT_NEAR(f.hi, 102.3, 1e-9);
+  EXPECT_FALSE(Calibrated(100.0, c, engine::v5p::ErrorBand{}).has_band);
+  EXPECT_EQ(CalibrationText(c),
+            "calibrated on 12 recorded figures of entries up to 2026-02-09 14:51: x0.930 (3 entries, hillclimb: 2026-02-09)");
+}
+
+TableRow ModeledRow(const std::string& topk, double tflops) {
+  TableRow r;
+  r.target = "v5p";
+  r.config = {{"topk", topk}, {"parallel_mode", "ep"}, {"quant_mode", "none"}};
+  r.metrics = {{"time_s", 0.1}, {"tflops", tflops}, {"tflops_per_device", tflops / 4}, {"tokens_per_s", 1000}};
+  r.cal_key = "hillclimb: 2026-02-09";
+  return r;
+}
+
+TEST(Calibration, TableShowsCalibratedBesideUncalibratedAndTheStoreRowIsUntouched) {
+  ModelView view;
+  view.samples["E1"] = {{"E1", "2026-02-09 10:00", "hillclimb: 2026-02-09", std::log(0.9)}};
+  view.have_bands = true;
+  view.bands.all = {true, 0.95, 1.05, 50, "all", "chronological"};
+  const std::vector<TableRow> rows = {ModeledRow("2", 100), ModeledRow("8", 200)};
+  const std::string t = RenderRunTable(rows, {}, &view, "2026-02-09 11:00");
+  EXPECT_NE(t.find("TF/s uncalibrated"), std::string::npos) << t;
+  EXPECT_NE(t.find("| 100.000 |"), std::string::npos) << t;  // the model's figure beside
+  EXPECT_NE(t.find("TF/s p10–p90"), std::string::npos) << t;
+  EXPECT_NE(t.find("calibrated on 1 recorded figure of entries up to 2026-02-09 10:00"), std::string::npos) << t;
+  EXPECT_EQ(rows[0].metrics.at("tflops"), 100.0);
+  // --no-calibrate: the model alone, the band still shown.
+  view.calibrate = false;
+  const std::string plain = RenderRunTable(rows, {}, &view, "2026-02-09 11:00");
+  EXPECT_EQ(plain.find("uncalibrated"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("| 100.000 |"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("95.0–105.0"), std::string::npos) << plain;
+  // The entry's own figures never calibrate it.
+  view.calibrate = true;
+  EXPECT_EQ(RenderRunTable(rows, {}, &view, "2026-02-09 10:00").find("uncalibrated"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
