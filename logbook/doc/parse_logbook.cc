@@ -14,13 +14,6 @@
 namespace moelog::logbook {
 namespace parse_detail {
 
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
 namespace {
 std::string Lower(std::string_view s) {
   std::string out(s);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/target.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/render/render_table.h"
 
@@ -41,7 +42,7 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
   for (size_t i = 0; i < figures.size(); ++i) {
     if (placed[i].row < 0) continue;
     const TableRow& r = rows[first_of[static_cast<size_t>(placed[i].row)]];
-    if (r.target != "v5p" || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
+    if (!engine::IsModeledTarget(r.target) || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
     for (const char* metric : {"tflops", "tokens_per_s"}) {
       const auto rec = figures[i].run.metrics.find(metric);
       const auto mod = r.metrics.find(metric);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/bench_flags.h"
+#include "engine/target.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
@@ -62,7 +63,7 @@ std::string ValueLabel(const std::string& key, const std::string& raw) {
   if (key == "topk") return "k=" + v;
   if (key == "shared_expert_dim") return v == "0" ? "no shared" : "shared " + v;
   if (key == "shared_fused") return v == "true" || v == "1" ? "shared fused" : "shared unfused";
-  if (key == "target") return v == "v5p" ? "model (v5p)" : v == "cpu" ? "measured (cpu)" : v;
+  if (key == "target") return engine::FindTarget(v) ? engine::FindTarget(v)->figures : v;
   static const std::map<std::string, std::string> kPrefix = {
       {"hidden", "H="}, {"mlp_dim", "M="}, {"tokens", "T="}, {"experts", "E="}, {"null_route_frac", "null "},
       {"quant_mode", "quant "}, {"remat_mode", "remat "}, {"capacity_factor", "cf "}, {"ep_comm_path", ""},

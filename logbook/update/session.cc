@@ -2,13 +2,14 @@
 // order, each either going on or ending the session with an exit code.
 #include "logbook/update/session.h"
 
+#include "engine/target.h"
 #include "logbook/update/steps.h"
 
 namespace moelog::logbook {
 namespace {
 
 Stop CheckOptions(const SessionOptions& opt, std::ostream& err) {
-  if (opt.target == "v5p" || opt.target == "cpu") return std::nullopt;
+  if (engine::FindTarget(opt.target) != nullptr) return std::nullopt;
   err << "moelog: error: --target must be cpu or v5p (got '" << opt.target << "')\n";
   return kExitUsage;
 }

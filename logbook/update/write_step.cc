@@ -3,6 +3,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/doc/unified_diff.h"
+#include "logbook/exit_codes.h"
 #include "logbook/update/steps.h"
 
 namespace moelog::logbook {
