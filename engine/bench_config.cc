@@ -4,9 +4,12 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
+#include "engine/bench_flags.h"
 #include "engine/parallel/mpi_comm.h"
 
 namespace moelog::engine {
@@ -249,30 +252,42 @@ std::vector<RunPoint> ExpandRuns(const BenchConfig& c) {
   return out;
 }
 
+namespace {
+
+// A flag's value as the cache key holds it: the config's own, or for a few
+// flags one derived from the whole config (the expanded sweep lists, the
+// devices the run uses, staged_parallel where it applies).
+nlohmann::json FlagValue(const BenchConfig& c, const FlagSpec& f) {
+  const std::string key = f.key;
+  if (key == "topk") return c.TopkValues();
+  if (key == "null_route_frac") return c.NullFracValues();
+  // Devices the run uses: one for parallel_mode none, the v5p-8 slice (4 chips) on v5p.
+  if (key == "devices") return c.parallel_mode == "none" ? 1 : (c.target == "v5p" ? 4 : c.devices);
+  if (key == "staged_parallel") return c.staged_parallel && c.mlp_path == "staged_dp";
+  return std::visit([&](auto field) -> nlohmann::json {
+    if constexpr (std::is_same_v<decltype(field), std::monostate>) return nullptr;
+    else return c.*field;
+  }, f.field);
+}
+
+// Whether the cache key holds the flag: kWhenSet flags only when they differ
+// from the default (the hillclimb layer's keys, and cache keys, are unchanged
+// by flags added later).
+bool InCacheKey(const BenchConfig& c, const FlagSpec& f, const nlohmann::json& value) {
+  if (f.cache == CacheRole::kNone) return false;
+  if (*f.only_target && c.target != f.only_target) return false;
+  return f.cache == CacheRole::kValue || value != FlagValue(BenchConfig{}, f);
+}
+
+}  // namespace
+
 std::string CanonicalConfigJson(const BenchConfig& c) {
   nlohmann::json j;  // std::map-backed: keys come out sorted
-  j["tokens"] = c.tokens; j["hidden"] = c.hidden; j["mlp_dim"] = c.mlp_dim; j["experts"] = c.experts;
-  j["topk"] = c.TopkValues(); j["shared_expert_dim"] = c.shared_expert_dim; j["shared_fused"] = c.shared_fused;
-  j["dtype"] = c.dtype; j["backend"] = c.backend; j["impl"] = c.impl; j["distribution"] = c.distribution;
-  j["bench_pass"] = c.bench_pass; j["queue_mode"] = c.queue_mode;
-  j["routing_pack_strategy"] = c.routing_pack_strategy; j["remat_mode"] = c.remat_mode;
-  j["stage_timing"] = c.stage_timing; j["capacity_factor"] = c.capacity_factor;
-  j["capacity_policy"] = c.capacity_policy; j["run_alpha"] = c.run_alpha;
-  j["run_noise_scale"] = c.run_noise_scale; j["iters"] = c.iters; j["warmup"] = c.warmup; j["seed"] = c.seed;
-  j["parallel_mode"] = c.parallel_mode; j["ep_comm_path"] = c.ep_comm_path; j["ep_dispatch"] = c.ep_dispatch;
-  j["dispatch_permute_mode"] = c.dispatch_permute_mode; j["use_custom_sort_vjp"] = c.use_custom_sort_vjp;
-  // Devices the run uses: one for parallel_mode none, the v5p-8 slice (4 chips) on v5p.
-  j["devices"] = c.parallel_mode == "none" ? 1 : (c.target == "v5p" ? 4 : c.devices);
-  j["mesh"] = c.mesh; j["quant_mode"] = c.quant_mode;
-  j["null_route_frac"] = c.NullFracValues(); j["null_experts"] = c.null_experts;
-  j["null_route_seed"] = c.null_route_seed; j["renormalize_real_after_null"] = c.renormalize_real_after_null;
-  j["null_routing_mode"] = c.null_routing_mode; j["target"] = c.target; j["check_numerics"] = c.check_numerics;
-  j["threads"] = c.threads;
-  if (c.target == "v5p") { j["hardware"] = c.hardware; j["model_params"] = c.model_params; }
-  // Only when set: the hillclimb layer's keys (and cache keys) are unchanged.
-  if (!c.mlp_path.empty()) j["mlp_path"] = c.mlp_path;
-  if (c.staged_parallel && c.mlp_path == "staged_dp") j["staged_parallel"] = true;
-  if (c.xla_scoped_vmem_kib > 0 && c.target == "v5p") j["xla_scoped_vmem_kib"] = c.xla_scoped_vmem_kib;
+  for (const FlagSpec& f : BenchFlags()) {
+    if (f.cache == CacheRole::kNone) continue;
+    nlohmann::json value = FlagValue(c, f);
+    if (InCacheKey(c, f, value)) j[f.key] = std::move(value);
+  }
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

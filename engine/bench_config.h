@@ -49,6 +49,7 @@ struct BenchConfig {
   std::string dispatch_permute_mode = "direct_take";  // direct_take | repeat_sort
   bool use_custom_sort_vjp = false;
   std::string trace_dir;
+  int64_t trace_steps = 3;               // bench_moe_mlp_profile.py's profiler steps (no traces here)
   int64_t devices = 4;                   // device count for ep/dp on the cpu target
   std::string mesh;                      // "data=A,expert=B"
   // The MoE layer as bench_moe_mlp_profile.py runs it (docs/harness.md §4):

@@ -18,6 +18,7 @@ enum ExitCode : int {
   kExitCriteriaUnmet = 4,  // `moelog check`: some checkable criterion is unmet
   kExitUnsupported = 5,    // this machine cannot run the configuration (a CPU feature is missing)
   kExitNeedsConsent = 6,   // `update`/`run`: commands were skipped that need --allow-shell (the rest was done)
+  kExitCriteriaPredicted = 7,  // `moelog check`: none unmet, but some criterion is met by model predictions only
   kExitInterrupted = 130,
 };
 

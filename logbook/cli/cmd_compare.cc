@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "logbook/criteria/recorded.h"
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "engine/v5p/uncertainty.h"
@@ -35,6 +36,10 @@ int CmdCompare(const Args& args) {
   plan_table.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
 
+  // The keys a logbook's recorded runs use (a harness's own flags) are
+  // valid in --a, --b and --same.
+  if (recorded && !path.empty())
+    if (auto lb = logbook::LoadLogbook(path); lb.ok()) (void)logbook::RecordedRuns(*lb);
   logbook::CompareOptions o;
   auto pa = logbook::ParseAssignments(a, "--a");
   auto pb = logbook::ParseAssignments(b, "--b");

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/v5p/uncertainty.h"
+#include "logbook/criteria/recorded.h"
 #include "logbook/render/calibration.h"
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
@@ -32,6 +33,7 @@ std::vector<std::string> SplitComma(const std::string& s) {
 Result<logbook::EntryChart> PlotAcrossEntries(const std::string& path, const logbook::Logbook& lb,
                                               std::vector<logbook::StoredRun> runs,
                                               const std::vector<std::string>& where, logbook::ChartOptions o) {
+  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(lb);  // their keys are known from here
   std::vector<logbook::Condition> filters;
   for (const auto& w : where) {
     auto c = logbook::ParseRunFilter(w);
@@ -39,8 +41,12 @@ Result<logbook::EntryChart> PlotAcrossEntries(const std::string& path, const log
     filters.push_back(*c);
   }
   std::vector<logbook::StoredRun> kept;
-  for (auto& r : runs)
-    if (r.source != "recorded" && logbook::MatchesFilters(r, filters)) kept.push_back(std::move(r));
+  for (const auto& r : runs)
+    if (r.source != "recorded" && logbook::MatchesFilters(r, filters)) kept.push_back(r);
+  // A logbook moelog ran nothing of: the chart of what it records.
+  if (kept.empty())
+    for (const auto& r : recorded)
+      if (logbook::MatchesFilters(r, filters)) kept.push_back(r);
   if (kept.empty()) return Status::NotFound("no stored run of " + path + " passes the filters (`moelog runs --logbook " + path + "`)");
   std::string filter_text, key = o.x_key;
   for (const auto& w : where) filter_text += (filter_text.empty() ? "" : ", ") + w;

@@ -12,7 +12,10 @@
 
 #include "engine/status.h"
 #include "logbook/cli/commands.h"
+#include "logbook/criteria/criteria.h"
+#include "logbook/criteria/recorded.h"
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/numbers.h"
 #include "logbook/store/run_adapter.h"
 #include "logbook/store/run_store.h"
 #include "logbook/update/update_hooks.h"
@@ -284,6 +287,97 @@ std::vector<std::string> CountedStates(const std::string& logbook_path, logbook:
   return states;
 }
 
+// --kind recorded: the figures the logbook's Results record (recorded.h),
+// one row each, filtered by --entry and --where like stored runs.
+int PrintRecorded(const std::string& logbook_path, const std::string& entry, const std::vector<std::string>& where,
+                  const std::string& format, int64_t limit) {
+  auto lb = logbook::LoadLogbook(logbook_path);
+  if (!lb.ok()) {
+    PrintError("runs", lb.status().ToString());
+    return kExitParse;
+  }
+  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(*lb);  // their keys are known from here
+  std::vector<logbook::Condition> filters;
+  for (const auto& w : where) {
+    auto c = logbook::ParseRunFilter(w);
+    if (!c.ok()) {
+      PrintError("runs", c.status().message());
+      return kExitUsage;
+    }
+    filters.push_back(*c);
+  }
+  std::vector<logbook::StoredRun> rows;
+  for (const auto& r : recorded) {
+    if (!entry.empty() && r.entry_id != entry) continue;
+    if (!logbook::MatchesFilters(r, filters)) continue;
+    rows.push_back(r);
+    if (limit > 0 && static_cast<int64_t>(rows.size()) >= limit) break;
+  }
+  if (format == "json") {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& r : rows) {
+      nlohmann::json j;
+      j["id"] = r.id;
+      j["kind"] = r.source;
+      j["entry_id"] = r.entry_id;
+      j["file"] = r.file;
+      j["line"] = r.line;
+      j["config"] = r.config;
+      j["metrics"] = r.metrics;
+      j["units"] = r.units;
+      j["derived"] = r.derived;
+      arr.push_back(std::move(j));
+    }
+    std::cout << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return kExitOk;
+  }
+  std::set<std::string> keys, metrics;
+  for (const auto& r : rows) {
+    for (const auto& [k, v] : r.config) keys.insert(k);
+    for (const auto& [m, v] : r.metrics) metrics.insert(m);
+  }
+  std::vector<std::string> header = {"id", "kind", "where"};
+  header.insert(header.end(), keys.begin(), keys.end());
+  for (const auto& m : metrics) header.push_back(m);
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows) {
+    std::vector<std::string> row = {r.id, r.source, r.file + ":" + std::to_string(r.line)};
+    for (const auto& k : keys) {
+      auto it = r.config.find(k);
+      row.push_back(it == r.config.end() ? "" : it->second);
+    }
+    for (const auto& m : metrics) {
+      auto it = r.metrics.find(m);
+      row.push_back(it == r.metrics.end() ? "" : logbook::FormatValue(it->second) + (r.derived.count(m) ? " (derived)" : ""));
+    }
+    cells.push_back(std::move(row));
+  }
+  if (format == "csv") {
+    auto join = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + CsvField(v[i]);
+      return s;
+    };
+    std::cout << join(header) << "\n";
+    for (const auto& row : cells) std::cout << join(row) << "\n";
+    return kExitOk;
+  }
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string s;
+    for (size_t c = 0; c < row.size(); ++c) s += (c ? "  " : "") + row[c] + std::string(width[c] - row[c].size(), ' ');
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    std::cout << s << "\n";
+  };
+  line(header);
+  for (const auto& row : cells) line(row);
+  return kExitOk;
+}
+
 }  // namespace
 
 int CmdRuns(const Args& args) {
@@ -296,7 +390,7 @@ int CmdRuns(const Args& args) {
                "With --logbook, only the runs that count for it (its entries' commands as written now)\n"
                "and its failed runs; --all adds superseded ones, marked in the `counted` column.",
                "moelog runs");
-  std::string db, logbook, entry, format = "table";
+  std::string db, logbook, entry, format = "table", kind = "stored";
   std::vector<std::string> where;
   int64_t limit = 0;
   bool latest = false, all = false;
@@ -309,6 +403,10 @@ int CmdRuns(const Args& args) {
   app.add_option("--limit", limit, "at most N rows (0: all)")->check(CLI::NonNegativeNumber);
   app.add_flag("--latest", latest, "only the newest run batch of each cache key");
   app.add_flag("--all", all, "with --logbook: also the runs superseded by edited or removed commands");
+  app.add_option("--kind", kind,
+                 "stored: the run store's runs (measured and modeled); recorded: the figures the --logbook's "
+                 "Result fields record (read from the document, never stored)")
+      ->check(CLI::IsMember({"stored", "recorded"}));
   try {
     std::vector<std::string> rev(args.rbegin(), args.rend());
     app.parse(rev);
@@ -318,6 +416,13 @@ int CmdRuns(const Args& args) {
   } catch (const CLI::ParseError& e) {
     PrintError("runs", e.what());
     return kExitUsage;
+  }
+  if (kind == "recorded") {
+    if (logbook.empty()) {
+      PrintError("runs", "--kind recorded needs --logbook (recorded runs are read from the logbook)");
+      return kExitUsage;
+    }
+    return PrintRecorded(logbook, entry, where, format, limit);
   }
   if (db.empty()) db = logbook.empty() ? ".moelog/runs.db" : logbook::DefaultStorePath(logbook);
   std::error_code ec;

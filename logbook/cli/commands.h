@@ -20,6 +20,7 @@ int CmdCheck(const Args& args);    // evaluate stop criteria
 int CmdPlot(const Args& args);     // draw one chart
 int CmdCompare(const Args& args);  // A/B table from the run store
 int CmdNew(const Args& args);      // new logbook | recipe | entry
+int CmdNext(const Args& args);     // propose the next experiments
 
 // Prints "moelog <cmd>: error: <message>" to stderr.
 void PrintError(const std::string& command, const std::string& message);

@@ -29,6 +29,7 @@ const Command kCommands[] = {
     {"compare", "A/B table of stored runs with % deltas", CmdCompare},
     {"new", "create a logbook, recipe or entry from templates", CmdNew},
     {"model", "v5p model: fit parameters, validate against measurements", CmdModel},
+    {"next", "propose the next experiments of a logbook (model-ranked; --write appends one)", CmdNext},
 };
 
 void PrintUsage(FILE* f) {
@@ -50,6 +51,7 @@ void PrintUsage(FILE* f) {
                "       the message names the way out, e.g. --dtype float32), or the sandbox cannot start\n"
                "  6    `update`/`run`: commands that need --allow-shell were skipped (listed as\n"
                "       FILE:LINE); everything else was done\n"
+               "  7    `check`: none unmet, but some criterion is met only by model predictions\n"
                "  130  interrupted\n");
 }
 

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -142,10 +144,28 @@ class Parser {
   }
 
   bool AtClauseKeyword() const {
-    return AtEnd() || PeekIs(";") || PeekIs("where") || PeekIs("same") || (PeekIs("at") && PeekIs("least", 1));
+    return AtEnd() || PeekIs(";") || PeekIs("where") || PeekIs("same") || PeekIs("accept") ||
+           (PeekIs("at") && PeekIs("least", 1));
   }
 
-  // Optional trailers in any order: same K,..  where C,..  at least N.
+  // accept KIND[,KIND...]: the evidence kinds that may meet the clause.
+  Status ParseAccept(Clause* c) {
+    c->accept = 0;
+    do {
+      auto w = Word("an evidence kind (measured, recorded, modeled or any)");
+      if (!w.ok()) return w.status();
+      if (*w == "any") {
+        c->accept = kAnyEvidence;
+        continue;
+      }
+      auto k = ParseEvidenceKind(*w);
+      if (!k) return Error("unknown evidence kind '" + *w + "' (valid: measured, recorded, modeled, any)");
+      c->accept |= KindBit(*k);
+    } while (Accept(","));
+    return Status::Ok();
+  }
+
+  // Optional trailers in any order: same K,..  where C,..  at least N  accept KIND,..
   Status ParseTrailers(Clause* c, bool allow_same, bool allow_at_least) {
     std::set<std::string> seen;
     while (!AtEnd() && !PeekIs(";")) {
@@ -158,6 +178,9 @@ class Parser {
           if (!k.ok()) return k.status();
           c->same.push_back(*k);
         } while (Accept(","));
+      } else if (Accept("accept")) {
+        seen.insert("accept");
+        MOELOG_RETURN_IF_ERROR(ParseAccept(c));
       } else if (Accept("where")) {
         seen.insert("where");
         do {
@@ -181,7 +204,7 @@ class Parser {
   }
 
   Result<Clause> ParseClause() {
-    auto kw = Word("one of pairs, sweep, table, metric, repeats, entry");
+    auto kw = Word("one of pairs, beats, sweep, table, metric, repeats, entry");
     if (!kw.ok()) return kw.status();
     Clause c;
     if (*kw == "pairs") {
@@ -189,6 +212,30 @@ class Parser {
       MOELOG_RETURN_IF_ERROR(ParseSide(&c.left));
       MOELOG_RETURN_IF_ERROR(Expect("vs", "between the two sides of 'pairs'"));
       MOELOG_RETURN_IF_ERROR(ParseSide(&c.right));
+      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, true));
+      return c;
+    }
+    if (*kw == "beats") {
+      c.kind = Clause::Kind::kBeats;
+      c.metric = "tflops";
+      MOELOG_RETURN_IF_ERROR(ParseSide(&c.left));
+      MOELOG_RETURN_IF_ERROR(Expect("vs", "between the two sides of 'beats'"));
+      MOELOG_RETURN_IF_ERROR(ParseSide(&c.right));
+      MOELOG_RETURN_IF_ERROR(Expect("by", "before the margin of 'beats'"));
+      auto n = Word("a margin such as 5%");
+      if (!n.ok()) return n.status();
+      std::string num = *n;
+      if (!num.empty() && num.back() == '%') num.pop_back();
+      auto v = ParseNumber(num);
+      if (!v || *v < 0) return Error("expected a margin in percent after 'by', got '" + *n + "'");
+      c.by_pct = *v;
+      if (Accept("on")) {
+        auto m = Word("a metric name");
+        if (!m.ok()) return m.status();
+        c.metric = NormalizeKey(*m);
+        if (!KnownMetrics().count(c.metric))
+          return Error("unknown metric '" + *m + "' (valid: " + JoinKeys(KnownMetrics()) + ")");
+      }
       MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, true));
       return c;
     }
@@ -267,7 +314,7 @@ class Parser {
       }
       return Error("expected 'result' or 'runs' after 'has'");
     }
-    return Error("unknown predicate '" + *kw + "' (expected pairs, sweep, table, metric, repeats or entry)");
+    return Error("unknown predicate '" + *kw + "' (expected pairs, beats, sweep, table, metric, repeats or entry)");
   }
 
   Status ParseSide(std::vector<Condition>* side) {
@@ -330,6 +377,16 @@ struct ClauseOutcome {
   std::vector<std::string> evidence;
 };
 
+// How much a beats b on `metric`, percent (times: lower is better); NaN
+// when either lacks it.
+double GainPct(const StoredRun& a, const StoredRun& b, const std::string& metric) {
+  auto ia = a.metrics.find(metric), ib = b.metrics.find(metric);
+  if (ia == a.metrics.end() || ib == b.metrics.end() || ia->second <= 0 || ib->second <= 0)
+    return std::numeric_limits<double>::quiet_NaN();
+  const bool time = metric == "mean_s" || metric.rfind("time", 0) == 0 || metric.rfind("comm_s", 0) == 0;
+  return time ? (ib->second / ia->second - 1) * 100 : (ia->second / ib->second - 1) * 100;
+}
+
 ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
   ClauseOutcome out;
   std::vector<const StoredRun*> as, bs;
@@ -350,10 +407,22 @@ ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
   std::map<std::string, std::pair<std::string, std::string>> first_pair;
   size_t best_diff = SIZE_MAX;
   std::string best_desc;
+  const bool beats = c.kind == Clause::Kind::kBeats;
+  double best_gain = -1e300;
+  std::string best_gain_desc;
   for (const auto* a : as) {
     for (const auto* b : bs) {
       auto keys = ControlKeys({a, b}, c.same, excluded);
       auto diff = Differences(*a, *b, keys);
+      if (diff.empty() && beats) {
+        const double gain = GainPct(*a, *b, c.metric);
+        if (gain > best_gain) {
+          best_gain = gain;
+          best_gain_desc = a->id + " vs " + b->id + " " + (std::isnan(gain) ? std::string("lack ") + c.metric
+                                                                              : FormatValue(gain) + "%");
+        }
+        if (std::isnan(gain) || gain < c.by_pct) continue;
+      }
       if (diff.empty()) {
         std::string sig = ControlSignature(*a, keys);
         if (!first_pair.count(sig)) {
@@ -377,12 +446,15 @@ ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
   }
   const int n = static_cast<int>(groups.size());
   out.met = n >= c.at_least;
+  const std::string what = beats ? " beating " + right + " by >= " + FormatValue(c.by_pct) + "% " + c.metric : "";
   if (out.met) {
-    out.detail = std::to_string(n) + " " + left + " vs " + right + " pair" + (n == 1 ? "" : "s") + " at identical controls";
+    out.detail = std::to_string(n) + " " + left + " vs " + right + " pair" + (n == 1 ? "" : "s") +
+                 " at identical controls" + (beats ? ", " + left + what : "");
   } else {
     out.detail = std::to_string(n) + " of " + std::to_string(c.at_least) + " required " + left + " vs " + right +
-                 " pairs at identical controls";
-    if (!best_desc.empty()) out.detail += " (closest: " + best_desc + ")";
+                 " pairs at identical controls" + (beats ? " with " + left + what : "");
+    if (beats && !best_gain_desc.empty()) out.detail += " (best: " + best_gain_desc + ")";
+    else if (!best_desc.empty()) out.detail += " (closest: " + best_desc + ")";
   }
   return out;
 }
@@ -573,7 +645,8 @@ ClauseOutcome EvalEntry(const Clause& c, const EvalContext& ctx) {
 
 ClauseOutcome EvalClause(const Clause& c, const EvalContext& ctx) {
   switch (c.kind) {
-    case Clause::Kind::kPairs: return EvalPairs(c, ctx);
+    case Clause::Kind::kPairs:
+    case Clause::Kind::kBeats: return EvalPairs(c, ctx);
     case Clause::Kind::kSweep:
     case Clause::Kind::kTable: return EvalTable(c, ctx);
     case Clause::Kind::kMetric: return EvalMetric(c, ctx);
@@ -701,19 +774,76 @@ bool OnlyModeled(const std::vector<std::string>& evidence, const std::vector<Sto
   bool any = false;
   for (const auto& run : runs) {
     if (!ids.count(run.id)) continue;
-    if (run.source != "modeled" && run.target != "v5p") return false;
+    if (EvidenceKindOf(run) != EvidenceKind::kModeled) return false;
     any = true;
   }
   return any;
 }
 
+// The context with only the runs of the accepted kinds.
+EvalContext Accepted(const EvalContext& ctx, EvidenceKinds kinds) {
+  EvalContext out;
+  out.entries = ctx.entries;
+  for (const auto& r : ctx.runs)
+    if (kinds & KindBit(EvidenceKindOf(r))) out.runs.push_back(r);
+  return out;
+}
+
+enum class ClauseVerdict { kMet, kPredicted, kUnmet };
+
+// A clause judged on the runs it accepts; when those do not meet it but the
+// model's predictions would, it is predicted (with the predicted outcome).
+ClauseVerdict JudgeClause(const Clause& c, const EvalContext& ctx, ClauseOutcome* out) {
+  const bool uses_runs = c.kind != Clause::Kind::kEntryResult;
+  if (!uses_runs || (c.accept & kAnyEvidence) == kAnyEvidence) {
+    *out = EvalClause(c, ctx);
+    return out->met ? ClauseVerdict::kMet : ClauseVerdict::kUnmet;
+  }
+  *out = EvalClause(c, Accepted(ctx, c.accept));
+  if (out->met) return ClauseVerdict::kMet;
+  ClauseOutcome with_model = EvalClause(c, Accepted(ctx, c.accept | KindBit(EvidenceKind::kModeled)));
+  if (!with_model.met) return ClauseVerdict::kUnmet;
+  *out = std::move(with_model);
+  out->detail += " (modeled runs only; this clause accepts " + EvidenceKindsText(c.accept) + ")";
+  return ClauseVerdict::kPredicted;
+}
+
 }  // namespace
+
+const char* EvidenceKindName(EvidenceKind kind) {
+  switch (kind) {
+    case EvidenceKind::kMeasured: return "measured";
+    case EvidenceKind::kRecorded: return "recorded";
+    case EvidenceKind::kModeled: return "modeled";
+  }
+  return "measured";
+}
+
+std::optional<EvidenceKind> ParseEvidenceKind(std::string_view word) {
+  for (EvidenceKind k : {EvidenceKind::kMeasured, EvidenceKind::kRecorded, EvidenceKind::kModeled})
+    if (word == EvidenceKindName(k)) return k;
+  return std::nullopt;
+}
+
+EvidenceKind EvidenceKindOf(const StoredRun& run) {
+  if (run.source == "recorded") return EvidenceKind::kRecorded;
+  if (run.source == "modeled" || run.target == "v5p") return EvidenceKind::kModeled;
+  return EvidenceKind::kMeasured;
+}
+
+std::string EvidenceKindsText(EvidenceKinds kinds) {
+  std::vector<std::string> names;
+  for (EvidenceKind k : {EvidenceKind::kMeasured, EvidenceKind::kRecorded, EvidenceKind::kModeled})
+    if (kinds & KindBit(k)) names.push_back(EvidenceKindName(k));
+  return names.empty() ? "nothing" : Join(names, ",");
+}
 
 const char* StateName(CriterionState s) {
   switch (s) {
     case CriterionState::kMet: return "met";
     case CriterionState::kUnmet: return "unmet";
     case CriterionState::kManual: return "manual";
+    case CriterionState::kPredicted: return "predicted";
   }
   return "manual";
 }
@@ -728,19 +858,30 @@ CriterionResult Evaluate(const Criterion& criterion, const EvalContext& context)
     return r;
   }
   r.predicate = criterion.predicate->text;
-  bool met = true;
-  std::vector<std::string> met_details, unmet_details;
+  bool unmet = false, predicted = false;
+  std::vector<std::string> met_details, predicted_details, unmet_details;
   std::set<std::string> seen;
   for (const auto& clause : criterion.predicate->clauses) {
-    ClauseOutcome o = EvalClause(clause, context);
-    met = met && o.met;
-    (o.met ? met_details : unmet_details).push_back(o.detail);
+    ClauseOutcome o;
+    const ClauseVerdict v = JudgeClause(clause, context, &o);
+    unmet = unmet || v == ClauseVerdict::kUnmet;
+    predicted = predicted || v == ClauseVerdict::kPredicted;
+    (v == ClauseVerdict::kMet ? met_details : v == ClauseVerdict::kPredicted ? predicted_details : unmet_details)
+        .push_back(o.detail);
     for (const auto& id : o.evidence)
       if (seen.insert(id).second) r.evidence.push_back(id);
   }
-  r.state = met ? CriterionState::kMet : CriterionState::kUnmet;
-  r.detail = Join(met ? met_details : unmet_details, "; ");
-  if (met && OnlyModeled(r.evidence, context.runs)) r.detail += "; met by modeled (v5p) runs only, none measured";
+  if (unmet) {
+    r.state = CriterionState::kUnmet;
+    r.detail = Join(unmet_details, "; ");
+  } else if (predicted) {
+    r.state = CriterionState::kPredicted;
+    r.detail = Join(predicted_details, "; ") + "; a prediction, not a measurement";
+  } else {
+    r.state = CriterionState::kMet;
+    r.detail = Join(met_details, "; ");
+    if (OnlyModeled(r.evidence, context.runs)) r.detail += "; met by modeled (v5p) runs only, none measured";
+  }
   return r;
 }
 
@@ -772,21 +913,27 @@ std::string FormatCheckLine(const std::string& file, const CriterionResult& r) {
 }
 
 int CheckExitCode(const std::vector<CriterionResult>& results) {
-  for (const auto& r : results)
+  bool predicted = false;
+  for (const auto& r : results) {
     if (r.state == CriterionState::kUnmet) return kExitCriteriaUnmet;
-  return kExitOk;
+    predicted = predicted || r.state == CriterionState::kPredicted;
+  }
+  return predicted ? kExitCriteriaPredicted : kExitOk;
 }
 
 std::string RenderCriteriaStatus(const std::vector<CriterionResult>& results) {
   if (results.empty()) return "- No stop criteria.\n";
-  int met = 0, unmet = 0, manual = 0;
+  int met = 0, unmet = 0, manual = 0, predicted = 0;
   for (const auto& r : results) {
     if (r.state == CriterionState::kMet) ++met;
     else if (r.state == CriterionState::kUnmet) ++unmet;
+    else if (r.state == CriterionState::kPredicted) ++predicted;
     else ++manual;
   }
   std::ostringstream s;
-  s << "Stop criteria status: " << met << " met, " << unmet << " unmet, " << manual << " manual.\n\n";
+  s << "Stop criteria status: " << met << " met, " << unmet << " unmet, ";
+  if (predicted) s << predicted << " predicted (model only), ";
+  s << manual << " manual.\n\n";
   for (const auto& r : results) {
     std::string sentence = r.text;
     if (sentence.size() > 90) sentence = sentence.substr(0, 87) + "...";

@@ -22,6 +22,10 @@
 //       values and a run with the right values agree on every `same` key
 //       (without `same`: on every other config key, ignoring iters, warmup,
 //       threads and other output settings).
+//   beats KEY=VALUE[,...] vs KEY=VALUE[,...] by N% [on METRIC] [same KEY,...] [where COND,...] [at least N]
+//       As pairs, counting only the pairs where the left run's METRIC
+//       (default tflops; for mean_s and other times, lower is better) beats
+//       the right run's by at least N percent.
 //   sweep KEY in {V1,V2,...} [same KEY,...] [where COND,...]
 //       One group of runs at identical controls covers every listed value.
 //   table KEY {V,...} x KEY {V,...} [x ...] [same KEY,...] [where COND,...]
@@ -38,6 +42,13 @@
 //       empty, "pending" or "N/A").
 //   entry ID has runs [at least N]
 //       The run store holds at least N (default 1) runs of that entry.
+//
+//   Every clause but `entry ID has result` takes the trailer
+//   `accept KIND[,KIND...]`: the kinds of evidence that may meet it.
+//   KIND is measured (the CPU engine, a real harness), recorded (a figure
+//   written in an entry's Result), modeled (the v5p model's prediction) or
+//   any. Without it a clause accepts measured and recorded runs: a clause
+//   that only modeled runs would meet is `predicted`, not met.
 //
 //   COND is KEY=VALUE, KEY!=VALUE or KEY in {V,...}; conditions are
 //   separated by commas or `and`. Numbers compare numerically ("2" = "2.0").
@@ -68,18 +79,34 @@ struct Axis {
   std::vector<std::string> values;
 };
 
+// Where a run's figure comes from. A run of the modeled target (v5p) is a
+// prediction whatever else it says; a figure read from a Result is recorded.
+enum class EvidenceKind { kMeasured, kRecorded, kModeled };
+const char* EvidenceKindName(EvidenceKind kind);  // "measured" | "recorded" | "modeled"
+std::optional<EvidenceKind> ParseEvidenceKind(std::string_view word);
+EvidenceKind EvidenceKindOf(const StoredRun& run);
+// A set of kinds as bits (1 << kind).
+using EvidenceKinds = unsigned;
+constexpr EvidenceKinds KindBit(EvidenceKind k) { return 1u << static_cast<unsigned>(k); }
+constexpr EvidenceKinds kDefaultEvidence = KindBit(EvidenceKind::kMeasured) | KindBit(EvidenceKind::kRecorded);
+constexpr EvidenceKinds kAnyEvidence = kDefaultEvidence | KindBit(EvidenceKind::kModeled);
+// "measured,recorded" for messages.
+std::string EvidenceKindsText(EvidenceKinds kinds);
+
 struct Clause {
-  enum class Kind { kPairs, kSweep, kTable, kMetric, kRepeats, kEntryResult, kEntryRuns };
+  enum class Kind { kPairs, kSweep, kTable, kMetric, kRepeats, kEntryResult, kEntryRuns, kBeats };
   Kind kind = Kind::kPairs;
   std::vector<Condition> left, right;  // pairs: the two sides (kEq conditions)
   std::vector<Axis> axes;              // sweep (one axis) and table
   std::vector<std::string> same;       // pairs/sweep/table: control keys ("" = all others)
   std::vector<Condition> where;
   int at_least = 1;                    // pairs, repeats (default 2), entry runs
-  std::string metric, op;              // metric
+  std::string metric, op;              // metric (and beats: the metric compared)
+  double by_pct = 0;                   // beats: the margin, percent
   double threshold = 0;
   bool all = false;                    // metric: every matching run (else any)
   std::string entry_id;                // entry
+  EvidenceKinds accept = kDefaultEvidence;  // the kinds of run that may meet it (`accept ...`)
 };
 
 struct Predicate {
@@ -138,8 +165,11 @@ struct EvalContext {
   std::map<std::string, EntryFacts> entries;   // entry ID -> facts
 };
 
-enum class CriterionState { kMet, kUnmet, kManual };
-const char* StateName(CriterionState state);  // "met" | "unmet" | "manual"
+// kPredicted: every clause holds, but some only with modeled runs its
+// `accept` does not take (a prediction, not a measurement). Unmet wins: a
+// criterion with one unmet clause is unmet.
+enum class CriterionState { kMet, kUnmet, kManual, kPredicted };
+const char* StateName(CriterionState state);  // "met" | "unmet" | "manual" | "predicted"
 
 struct CriterionResult {
   CriterionState state = CriterionState::kManual;
@@ -159,7 +189,8 @@ std::vector<CriterionResult> EvaluateAll(const std::vector<Criterion>& criteria,
 std::string FormatCheckLine(const std::string& file, const CriterionResult& result);
 
 // kExitOk when every checkable criterion is met (manual ones do not count),
-// kExitCriteriaUnmet otherwise.
+// kExitCriteriaUnmet when some is unmet, else kExitCriteriaPredicted when
+// some is only predicted.
 int CheckExitCode(const std::vector<CriterionResult>& results);
 
 // The body of the owned status region under the Stop Criteria section:

@@ -17,9 +17,7 @@ std::vector<std::string> ControlKeys(const std::vector<const StoredRun*>& runs, 
   if (!same.empty()) return same;
   // Keys that only follow a varied key are varied with it: the devices and
   // mesh of a run follow its parallel mode (none runs on one device).
-  auto follows_varied = [&](const std::string& k) {
-    return (k == "devices" || k == "mesh") && varied.count("parallel_mode");
-  };
+  auto follows_varied = [&](const std::string& k) { return varied.count(FollowedKey(k)) > 0; };
   std::set<std::string> keys;
   for (const StoredRun* r : runs)
     for (const auto& [k, v] : r->config)

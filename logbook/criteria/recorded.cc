@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -50,12 +52,119 @@ bool IsBoolFlag(const std::string& key) {
   return k.count(key) > 0;
 }
 
-// Every flag occurrence of a command line (key, value; "$VAR" kept), and the
-// shell loops `for VAR in a b c;`.
-void ParseCommand(const std::string& cmd, std::vector<std::pair<std::string, std::string>>* flags,
-                  std::map<std::string, std::vector<std::string>>* loops) {
+// Words that end one simple command of a shell line.
+bool IsCommandBreak(const std::string& w) {
+  return w == "|" || w == "||" || w == "&&" || w == "&" || w == "do" || w == "done" || w == "then" ||
+         w == "fi" || w == "else" || w == "-c" || w == "-lc";
+}
+
+// The script a word runs, when it names one: a path ending in .py or .sh
+// (the launchers moelog knows, dev_tpu.py and the like, are not harnesses).
+std::string ScriptName(const std::string& w) {
+  const size_t slash = w.find_last_of('/');
+  const std::string base = slash == std::string::npos ? w : w.substr(slash + 1);
+  const bool script = base.size() > 3 && (base.compare(base.size() - 3, 3, ".py") == 0 ||
+                                           base.compare(base.size() - 3, 3, ".sh") == 0);
+  if (!script || base.find('=') != std::string::npos) return "";
+  if (DefaultLauncherTable().FindLauncher(w) != nullptr) return "";
+  return base;
+}
+
+// An environment assignment written before a command ("BENCH_BATCH=8"):
+// upper-case name, a static value. Bookkeeping names (log files) aside.
+bool EnvAssignment(const std::string& w, std::string* key, std::string* value) {
+  const size_t eq = w.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) return false;
+  for (size_t i = 0; i < eq; ++i)
+    if (!(std::isupper(static_cast<unsigned char>(w[i])) || std::isdigit(static_cast<unsigned char>(w[i])) ||
+          w[i] == '_'))
+      return false;
+  *key = w.substr(0, eq);
+  *value = w.substr(eq + 1);
+  static const std::set<std::string> kBookkeeping = {"OUT", "LOG", "PATH", "HOME", "PYTHONPATH", "RAY_AUTH_MODE",
+                                                     "PROC_ID", "LIBTPU_INIT_ARGS"};
+  if (kBookkeeping.count(*key) || value->find_first_of("$()/") != std::string::npos) return false;
+  *key = NormalizeKey(*key);
+  return true;
+}
+
+struct ParsedCommand {
+  std::vector<std::pair<std::string, std::string>> flags;  // key, value ("$VAR" kept)
+  std::map<std::string, std::vector<std::string>> loops;   // for VAR in a b c
+  std::vector<std::string> harnesses;                      // scripts it runs, by name
+};
+
+// Loops over quoted tuples and the `read` that splits them:
+//   for shape in "32768 2048 1408 60" "65536 3072 3072 128"; do
+//     read -r TOK H MLP E <<<"$shape"
+// give TOK the values {32768, 65536}, H {2048, 3072}, ... One pass over the
+// text; each loop's items end at "; do", "do" or a line end.
+void TupleLoops(const std::string& cmd, std::map<std::string, std::vector<std::string>>* loops) {
+  std::map<std::string, std::vector<std::string>> tuples;  // loop variable -> quoted items
+  for (size_t p = cmd.find("for "); p != std::string::npos; p = cmd.find("for ", p + 4)) {
+    size_t q = p + 4;
+    size_t name_end = q;
+    while (name_end < cmd.size() && IsIdentChar(cmd[name_end])) ++name_end;
+    if (name_end == q || cmd.compare(name_end, 4, " in ") != 0) continue;
+    const std::string name = cmd.substr(q, name_end - q);
+    std::vector<std::string> items;
+    size_t i = name_end + 4;
+    while (i < cmd.size() && cmd[i] != ';' && cmd[i] != '\n') {
+      if (cmd[i] == '"' || cmd[i] == '\'') {
+        const size_t close = cmd.find(cmd[i], i + 1);
+        if (close == std::string::npos) break;
+        items.push_back(cmd.substr(i + 1, close - i - 1));
+        i = close + 1;
+      } else if (cmd.compare(i, 3, "do ") == 0) {
+        break;
+      } else {
+        ++i;
+      }
+    }
+    if (items.size() > 0 && std::any_of(items.begin(), items.end(), [](const std::string& it) {
+          return it.find(' ') != std::string::npos;
+        }))
+      tuples[name] = items;
+  }
+  if (tuples.empty()) return;
+  for (size_t p = cmd.find("read "); p != std::string::npos; p = cmd.find("read ", p + 5)) {
+    const size_t here = cmd.find("<<<", p);
+    const size_t eol = cmd.find_first_of(";\n", p);
+    if (here == std::string::npos || (eol != std::string::npos && eol < here)) continue;
+    std::vector<std::string> names;
+    for (const auto& w : Words(cmd.substr(p + 5, here - p - 5)))
+      if (w != "-r") names.push_back(w);
+    size_t v = here + 3;
+    std::string src;
+    while (v < cmd.size() && (cmd[v] == ' ' || cmd[v] == '"')) ++v;
+    while (v < cmd.size() && (IsIdentChar(cmd[v]) || cmd[v] == '$' || cmd[v] == '{' || cmd[v] == '}')) src += cmd[v++];
+    auto it = tuples.find(StripVar(src));
+    if (it == tuples.end()) continue;
+    for (const auto& item : it->second) {
+      const auto parts = Words(item);
+      for (size_t n = 0; n < names.size() && n < parts.size(); ++n) {
+        auto& vals = (*loops)[names[n]];
+        if (std::find(vals.begin(), vals.end(), parts[n]) == vals.end()) vals.push_back(parts[n]);
+      }
+    }
+  }
+}
+
+// Every flag occurrence of a command line: the harness's own flags (those
+// after a script word, named as the script spells them, dashes as
+// underscores) and moelog's run keys wherever they appear; environment
+// assignments written before the script; the shell loops `for VAR in a b c;`.
+void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
+  TupleLoops(cmd, &pc->loops);
   auto w = Words(cmd);
+  bool after_script = false;
+  std::vector<std::pair<std::string, std::string>> env;
   for (size_t i = 0; i < w.size(); ++i) {
+    if (IsCommandBreak(w[i])) {
+      after_script = false;
+      env.clear();
+      continue;
+    }
     if (w[i] == "for" && i + 2 < w.size() && w[i + 2] == "in") {
       std::vector<std::string> values;
       for (size_t j = i + 3; j < w.size() && w[j] != "do"; ++j) {
@@ -63,7 +172,20 @@ void ParseCommand(const std::string& cmd, std::vector<std::pair<std::string, std
         if (!v.empty() && v.back() == ';') v.pop_back();
         if (!v.empty()) values.push_back(v);
       }
-      (*loops)[w[i + 1]] = values;
+      if (!pc->loops.count(w[i + 1])) pc->loops[w[i + 1]] = values;
+      continue;
+    }
+    if (std::string script = ScriptName(w[i]); !script.empty()) {
+      after_script = true;
+      if (std::find(pc->harnesses.begin(), pc->harnesses.end(), script) == pc->harnesses.end())
+        pc->harnesses.push_back(script);
+      for (auto& kv : env) pc->flags.push_back(kv);
+      env.clear();
+      continue;
+    }
+    std::string ek, ev;
+    if (!after_script && EnvAssignment(w[i], &ek, &ev)) {
+      env.emplace_back(ek, ev);
       continue;
     }
     if (w[i].rfind("--", 0) != 0 || w[i].size() < 3) continue;
@@ -75,11 +197,12 @@ void ParseCommand(const std::string& cmd, std::vector<std::pair<std::string, std
     }
     key = NormalizeKey(key);
     if (eq == std::string::npos) {
-      if (IsBoolFlag(key) || i + 1 >= w.size() || w[i + 1].rfind("--", 0) == 0) value = "true";
+      if (IsBoolFlag(key) || i + 1 >= w.size() || w[i + 1].rfind("--", 0) == 0 || IsCommandBreak(w[i + 1]))
+        value = "true";
       else value = w[++i];
     }
-    if (!IsKnownRunKey(key) && key != "topk_list") continue;
-    flags->emplace_back(key, value);
+    if (!IsKnownRunKey(key) && key != "topk_list" && !after_script) continue;
+    pc->flags.emplace_back(key, value);
   }
 }
 
@@ -112,16 +235,112 @@ void AdapterRunKeys(const std::string& cmd, Vars* vars) {
   }
 }
 
+std::vector<std::string> SplitList(const std::string& v) {
+  std::vector<std::string> out;
+  std::stringstream ss(v);
+  for (std::string t; std::getline(ss, t, ',');)
+    if (!t.empty()) out.push_back(t);
+  return out;
+}
+
+bool IsUpperOrDigit(char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)); }
+
+// The accelerator a text names, with its count: "B200x8" for "8 B200 GPUs",
+// "8x B200", "B200 x8"; "v5p-8" for "v5p-8". "" when it names none.
+std::string AcceleratorIn(const std::string& text) {
+  static const char* kGpus[] = {"GB200", "B200", "H100", "H200", "A100", "MI300X", "MI250X", "L40S"};
+  static const char* kTpus[] = {"v4-", "v5p-", "v5e-", "v5litepod-", "v6e-"};
+  auto word_start = [&](size_t p) { return p == 0 || !std::isalnum(static_cast<unsigned char>(text[p - 1])); };
+  for (const char* t : kTpus) {
+    for (size_t p = text.find(t); p != std::string::npos; p = text.find(t, p + 1)) {
+      if (!word_start(p)) continue;
+      size_t e = p + std::strlen(t);
+      size_t d = e;
+      while (d < text.size() && std::isdigit(static_cast<unsigned char>(text[d]))) ++d;
+      if (d > e) return text.substr(p, d - p);
+    }
+  }
+  for (const char* g : kGpus) {
+    const size_t n = std::strlen(g);
+    for (size_t p = text.find(g); p != std::string::npos; p = text.find(g, p + 1)) {
+      if (!word_start(p) || (p + n < text.size() && IsUpperOrDigit(text[p + n]))) continue;
+      // After: " x8", "x8", " x 8".
+      size_t q = p + n;
+      while (q < text.size() && text[q] == ' ') ++q;
+      if (q < text.size() && (text[q] == 'x' || text[q] == 'X')) {
+        size_t d = q + 1;
+        while (d < text.size() && text[d] == ' ') ++d;
+        size_t e = d;
+        while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
+        if (e > d && (e == text.size() || !std::isalnum(static_cast<unsigned char>(text[e]))))
+          return std::string(g) + "x" + text.substr(d, e - d);
+      }
+      // Before: "8 B200", "8x B200", "8xB200", "8-GPU B200" is not read.
+      size_t b = p;
+      while (b > 0 && text[b - 1] == ' ') --b;
+      if (b > 0 && (text[b - 1] == 'x' || text[b - 1] == 'X')) --b;
+      size_t e = b;
+      while (b > 0 && std::isdigit(static_cast<unsigned char>(text[b - 1]))) --b;
+      if (e > b && (b == 0 || !std::isalnum(static_cast<unsigned char>(text[b - 1]))))
+        return std::string(g) + "x" + text.substr(b, e - b);
+    }
+  }
+  return "";
+}
+
+// The one accelerator an entry names (heading, Config, commands), or "".
+std::string EntryAccelerator(const Entry& e) {
+  std::set<std::string> found;
+  auto look = [&](const std::string& t) {
+    if (std::string a = AcceleratorIn(t); !a.empty()) found.insert(a);
+  };
+  look(e.heading);
+  if (const Field* f = e.FindField("Config")) {
+    look(f->bullet.text);
+    for (const auto& c : f->bullet.children) look(c.text);
+  }
+  for (const auto& c : e.commands) look(c.joined);
+  return found.size() == 1 ? *found.begin() : "";
+}
+
+// A Config bullet "name: `a`, `b`" (a list of values) or "name: `a`": its
+// key (the name in snake case; "kernels" is the harness's "kernel" when the
+// entry's commands pass --kernel) and values. False for any other bullet.
+bool ConfigList(const Bullet& b, const std::set<std::string>& flag_keys, std::string* key,
+                std::vector<std::string>* values) {
+  size_t colon = b.text.find(':');
+  if (colon == std::string::npos || colon == 0 || b.code_spans.empty()) return false;
+  std::string name = parse_detail::Trim(b.text.substr(0, colon));
+  if (name.empty() || name.find('`') != std::string::npos || name.size() > 40) return false;
+  for (char& c : name) c = c == ' ' ? '_' : c;
+  *key = NormalizeKey(name);
+  if (!flag_keys.count(*key) && key->size() > 1 && key->back() == 's' && flag_keys.count(key->substr(0, key->size() - 1)))
+    key->pop_back();
+  values->clear();
+  for (const auto& span : b.code_spans) {
+    if (span.empty() || span.find_first_of(" =") != std::string::npos) return false;
+    values->push_back(span);
+  }
+  return true;
+}
+
 // Fixed config and varied keys of an entry from its commands and Config
 // field. A flag is fixed when every invocation gives it the same value.
-void EntryConfig(const Entry& e, Config* fixed, Vars* vars) {
-  std::vector<std::pair<std::string, std::string>> flags;
-  std::map<std::string, std::vector<std::string>> loops;
-  for (const auto& c : e.commands) ParseCommand(c.joined, &flags, &loops);
+// `generic` is set when the entry runs scripts moelog has no adapter for:
+// their flags are read as the script spells them.
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic) {
+  ParsedCommand pc;
+  for (const auto& c : e.commands) ParseCommand(c.joined, &pc);
+  const auto& flags = pc.flags;
+  const auto& loops = pc.loops;
+  bool known = false;
+  for (const auto& h : pc.harnesses) known = known || DefaultLauncherTable().FindHarness(h) != nullptr;
+  *generic = !pc.harnesses.empty() && !known;
   std::map<std::string, std::vector<std::string>> values;  // key -> distinct literal values
   std::map<std::string, size_t> count;
+  std::set<std::string> flag_keys;
   size_t invocations = 0;
-  for (const auto& [k, v] : flags) invocations = std::max(invocations, ++count[k]);
+  for (const auto& [k, v] : flags) invocations = std::max(invocations, ++count[k]), flag_keys.insert(k);
   for (const auto& [k, v] : flags) {
     if (v.find('$') != std::string::npos) {
       auto it = loops.find(StripVar(v));
@@ -140,14 +359,15 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars) {
       (*vars)[k] = {"false", "true"};  // given to some invocations only
       continue;
     }
-    if (k == "topk_list") {
-      std::vector<std::string> ks;
-      std::stringstream ss(vals.front());
-      std::string t;
-      while (std::getline(ss, t, ',')) ks.push_back(t);
-      (*vars)["topk"] = ks;
+    if (k == "topk_list" || k == "null_route_frac_list") {
+      (*vars)[k == "topk_list" ? "topk" : "null_route_frac"] = SplitList(vals.front());
+    } else if (k == "null_route_sweep") {
+      if (!vars->count("null_route_frac"))
+        (*vars)["null_route_frac"] = {"0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"};
     } else if (vars->count(k)) {
       continue;
+    } else if (*generic && vals.size() == 1 && vals.front().find(',') != std::string::npos) {
+      (*vars)[k] = SplitList(vals.front());  // "--modes bf16,fp8gemm": one run per value
     } else if (vals.size() == 1 && count[k] == invocations) {
       (*fixed)[k] = vals.front();
     } else if (vals.size() > 1) {
@@ -157,13 +377,22 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars) {
   for (const auto& c : e.commands) AdapterRunKeys(c.joined, vars);
   for (const auto& [k, v] : *vars) fixed->erase(k);
   if (const Field* f = e.FindField("Config")) {
-    auto add = [&](const std::string& text) {
-      for (const auto& [k, v] : ConfigWords(text))
+    auto add = [&](const Bullet& b) {
+      for (const auto& [k, v] : ConfigWords(b.text))
         if (!vars->count(k)) (*fixed)[k] = v;
+      std::string key;
+      std::vector<std::string> list;
+      if (!ConfigList(b, flag_keys, &key, &list)) return;
+      if (!*generic && !IsKnownRunKey(key)) return;
+      if (vars->count(key) || fixed->count(key)) return;  // the command says it
+      if (list.size() == 1) (*fixed)[key] = list.front();
+      else (*vars)[key] = list;
     };
-    add(f->bullet.text);
-    for (const auto& c : f->bullet.children) add(c.text);
+    add(f->bullet);
+    for (const auto& c : f->bullet.children) add(c);
   }
+  if (*generic && pc.harnesses.size() == 1) (*fixed)["harness"] = pc.harnesses.front();
+  if (std::string a = EntryAccelerator(e); !a.empty()) (*fixed)["accelerator"] = a;
 }
 
 // The key whose varied values include `word`, if exactly one.
@@ -209,8 +438,10 @@ bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::st
 // otherwise ("3072/3072" in an entry that only runs 2048 is a case name).
 Config ShapeLabel(const std::string& w, const Vars& vars, const Config& fixed) {
   std::vector<std::string> parts;
+  // "2048/2048" or "32768x2048x1408x60".
+  const char sep = w.find('/') != std::string::npos ? '/' : 'x';
   std::stringstream ss(w);
-  for (std::string p; std::getline(ss, p, '/');) {
+  for (std::string p; std::getline(ss, p, sep);) {
     if (p.empty() || !std::all_of(p.begin(), p.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       return {};
     parts.push_back(p);
@@ -271,14 +502,79 @@ bool BoolWord(const std::string& word, const Vars& vars, std::string* key, std::
 
 // Config from a bullet label: k=v words, bare varied values, topk8 words,
 // anything else as "case".
-Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed) {
-  Config cfg = ConfigWords(label);
-  std::vector<std::string> rest;
+// A word that repeats a value every run of the entry has ("forward" when the
+// entry runs --bench-pass forward only) names no variant.
+bool IsFixedValue(const Config& fixed, const std::string& word) {
+  for (const auto& [k, v] : fixed)
+    if (v == word) return true;
+  return false;
+}
+
+// A label's k=v words: run keys, keys the entry's commands vary or fix,
+// and any key of a harness moelog has no adapter for. The one-letter names
+// researchers write for shape keys (E=64, K=4, T=32768) stand for experts,
+// topk and tokens when the entry has that key.
+Config LabelWords(const std::string& label, const Vars& vars, const Config& fixed, bool generic) {
+  Config out;
+  std::string t;
+  for (char ch : label) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
+  static const std::map<std::string, std::string> kShort = {{"e", "experts"}, {"k", "topk"}, {"t", "tokens"}};
+  for (const auto& w : Words(t)) {
+    size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
+    std::string key = NormalizeKey(w.substr(0, eq));
+    std::string value = w.substr(eq + 1);
+    while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.pop_back();
+    if (value.empty()) continue;
+    if (auto it = kShort.find(key); it != kShort.end() && (vars.count(it->second) || fixed.count(it->second)))
+      key = it->second;
+    if (IsKnownRunKey(key) || vars.count(key) || fixed.count(key) || generic) out[key] = value;
+  }
+  return out;
+}
+
+// The varied value a word names, ignoring case ("EP" for "ep"); a "Non-"
+// word names the other value of a two-valued key whose other value is
+// "none" ("Non-EP" when parallel_mode runs none and ep).
+bool LooseValue(const Vars& vars, const std::string& word, std::string* key, std::string* value) {
+  std::string w;
+  for (char c : word) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool negated = false;
+  for (const char* p : {"non-", "non_", "no-"})
+    if (w.rfind(p, 0) == 0 && w.size() > std::strlen(p)) {
+      w = w.substr(std::strlen(p));
+      negated = true;
+      break;
+    }
+  std::string k = KeyOfValue(vars, w);
+  if (k.empty()) return false;
+  if (!negated) {
+    *key = k;
+    *value = w;
+    return true;
+  }
+  const auto& vals = vars.at(k);
+  if (vals.size() != 2 || std::find(vals.begin(), vals.end(), "none") == vals.end() || w == "none") return false;
+  *key = k;
+  *value = "none";
+  return true;
+}
+
+// Words of a label that say nothing about the configuration.
+bool FillerWord(const std::string& w) {
+  static const std::set<std::string> k = {"result", "results", "Result", "Results", "run", "measured", "numbers"};
+  return k.count(w) > 0;
+}
+
+Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic = false) {
+  Config cfg = LabelWords(label, vars, fixed, generic);
+  std::vector<std::string> rest, kept;
   std::string t;
   for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
   for (const auto& w : Words(t)) {
     if (w.find('=') != std::string::npos) continue;
     std::string key, value;
+    if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
       cfg[k] = w;
     } else if (KeyDigits(w, vars, &key, &value) || BoolWord(w, vars, &key, &value)) {
@@ -299,13 +595,18 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
       }
       if (all) cfg.insert(sub.begin(), sub.end());
       else rest.push_back(w);
+    } else if (LooseValue(vars, w, &key, &value)) {
+      cfg[key] = value;
+    } else if (IsFixedValue(fixed, w)) {
+      kept.push_back(w);  // "(ring_ag_rs)" when every run uses it: a case only beside other words
     } else {
       rest.push_back(w);
+      kept.push_back(w);
     }
   }
   if (!rest.empty()) {
     std::string c;
-    for (const auto& r : rest) c += (c.empty() ? "" : " ") + r;
+    for (const auto& r : kept) c += (c.empty() ? "" : " ") + r;
     cfg["case"] = c;
   }
   return cfg;
@@ -314,11 +615,66 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
 struct Figure {
   double value = 0;
   std::string metric;
-  std::string word;  // identifier right before the number ("" if none)
+  std::string unit;      // as written ("TF/s", "ms", "x", "%")
+  bool derived = false;  // a speedup or a delta
+  std::string word;      // identifier right before the number ("" if none)
 };
 
-// Figures in the text after a bullet's label.
-std::vector<Figure> Figures(const std::string& s) {
+// What a unit written after a number measures: the metric, the factor to
+// its stored unit (time in seconds), and whether it is derived. `scale` is a
+// multiplier glued to the number ("11.485M tok/s"). False for words that are
+// no unit of a figure (GiB, steps, dropped ...).
+struct UnitInfo {
+  const char* metric;
+  double factor;
+  bool derived;
+};
+bool UnitOf(const std::string& unit, UnitInfo* info) {
+  static const std::map<std::string, UnitInfo> k = {
+      {"TF/s", {"tflops", 1, false}},         {"TFLOP/s", {"tflops", 1, false}},
+      {"TFLOPs/s", {"tflops", 1, false}},     {"TFLOPS", {"tflops", 1, false}},
+      {"tokens/s", {"tokens_per_s", 1, false}}, {"tok/s", {"tokens_per_s", 1, false}},
+      {"tokens/sec", {"tokens_per_s", 1, false}}, {"tok/sec", {"tokens_per_s", 1, false}},
+      {"ms", {"time_s", 1e-3, false}},        {"ms/step", {"time_s", 1e-3, false}},
+      {"ms/iter", {"time_s", 1e-3, false}},   {"s", {"time_s", 1, false}},
+      {"sec", {"time_s", 1, false}},          {"s/step", {"time_s", 1, false}},
+      {"us", {"time_s", 1e-6, false}},        {"\xC2\xB5s", {"time_s", 1e-6, false}},
+      {"GB/s", {"gb_per_s", 1, false}},       {"TB/s", {"gb_per_s", 1000, false}},
+      {"x", {"speedup", 1, true}},            {"X", {"speedup", 1, true}},
+      {"\xC3\x97", {"speedup", 1, true}}};
+  auto it = k.find(unit);
+  if (it == k.end()) return false;
+  *info = it->second;
+  return true;
+}
+
+// The unit token after a number: up to a space, backtick, comma, ';' or ')'
+// (a trailing '.' or ':' is punctuation).
+std::string UnitToken(const std::string& s, size_t k) {
+  size_t e = k;
+  while (e < s.size() && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' && s[e] != ',' &&
+         s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
+    ++e;
+  std::string u = s.substr(k, e - k);
+  while (!u.empty() && (u.back() == '.' || u.back() == ':')) u.pop_back();
+  return u;
+}
+
+// True when "MFU" is written right around position p (within a few words).
+bool NearMfu(const std::string& s, size_t from, size_t to) {
+  const size_t a = from > 12 ? from - 12 : 0;
+  const size_t b = std::min(s.size(), to + 12);
+  return s.substr(a, b - a).find("MFU") != std::string::npos;
+}
+
+// Figures in the text after a bullet's label. A number followed by a unit
+// is a figure of that unit's metric; a bare number is TF/s when
+// `bare_is_tflops` (the modeled harness prints TF/s), else no figure.
+// Signed percentages are deltas and "1.8x" speedups (both derived);
+// "42% MFU" is MFU. Inside parentheses only derived figures count (they
+// qualify the figure before them). Linear: every branch steps past what it
+// reads.
+std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
   std::vector<Figure> out;
   int depth = 0;
   size_t i = 0;
@@ -328,8 +684,12 @@ std::vector<Figure> Figures(const std::string& s) {
     if (c == ')') { depth = std::max(0, depth - 1); ++i; continue; }
     bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
     if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
-    // Glued to a word or '=' ("topk8", "v5p", "k=2"): not a figure.
-    if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.')) {
+    // Glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00"): not a figure.
+    // The scan always steps past the character it stands on ('+' is no
+    // identifier character), so every loop here is linear.
+    if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' ||
+                  s[i - 1] == '@')) {
+      ++i;
       while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
       continue;
     }
@@ -341,56 +701,104 @@ std::vector<Figure> Figures(const std::string& s) {
     }
     const size_t start = i;
     i = j;
-    if (depth > 0 || sign) continue;  // deltas and asides
-    if (j < s.size() && (IsIdentChar(s[j]) || s[j] == '%')) {  // "2.3x", "4%", "128MiB"
-      while (i < s.size() && IsIdentChar(s[i])) ++i;
-      continue;
-    }
-    size_t k = j;
-    while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
-    if (k < s.size() && s[k] == '%') continue;
-    std::string metric = "tflops";
-    std::string after = s.substr(k, 8);
-    if (after.rfind("TF/s", 0) == 0) metric = "tflops";
-    else if (after.rfind("tok/s", 0) == 0 || after.rfind("tokens/s", 0) == 0) metric = "tokens_per_s";
-    else if (k < s.size() && std::isalpha(static_cast<unsigned char>(s[k])) && after.rfind("vs", 0) != 0)
-      continue;  // another unit (GB/s, s, MiB, x): not a throughput figure
     auto v = ParseNumber(num);
     if (!v) continue;
+    double value = *v;
+    // A multiplier glued to the number: "11.485M tok/s", "620k tokens/s".
+    double scale = 1;
+    size_t k = j;
+    if (k < s.size() && (s[k] == 'M' || s[k] == 'K' || s[k] == 'k' || s[k] == 'B') &&
+        (k + 1 >= s.size() || s[k + 1] == ' ' || s[k + 1] == '`')) {
+      scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
+      ++k;
+    }
+    const bool glued = k < s.size() && IsIdentChar(s[k]);
+    while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+    std::string unit = UnitToken(s, k);
     Figure f;
-    f.value = *v;
-    f.metric = metric;
+    if (!unit.empty() && unit[0] == '%') {
+      if (sign) {
+        f.metric = "delta_pct", f.unit = "%", f.derived = true;
+      } else if (NearMfu(s, start, k + unit.size())) {
+        f.metric = "mfu", f.unit = "%";
+      } else {
+        i = std::max(i, k + 1);
+        continue;
+      }
+      f.value = (c == '-' ? -1 : 1) * value;
+    } else {
+      UnitInfo info{};
+      const bool has_unit = !unit.empty() && UnitOf(unit, &info);
+      if (sign) continue;  // a signed number that is no percentage
+      if (has_unit) {
+        if (scale != 1 && std::string(info.metric) != "tokens_per_s") continue;
+        f.metric = info.metric, f.unit = unit, f.derived = info.derived;
+        // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
+        f.value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
+        i = k + unit.size();
+      } else if (glued || scale != 1) {
+        while (i < s.size() && IsIdentChar(s[i])) ++i;  // "4GiB", "128MiB"
+        continue;
+      } else if (!unit.empty() && std::isalpha(static_cast<unsigned char>(unit[0])) && unit != "vs") {
+        continue;  // another word (GiB, steps, dropped ...): no figure
+      } else if (bare_is_tflops) {
+        f.metric = "tflops", f.value = value;
+      } else {
+        continue;
+      }
+    }
+    if (depth > 0 && !f.derived) continue;  // asides
     size_t b = start;
     while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`')) --b;
     size_t e = b;
     while (b > 0 && IsIdentChar(s[b - 1])) --b;
     std::string word = s.substr(b, e - b);
     static const std::set<std::string> kStop = {"vs", "and", "or", "at", "with", "to", "of", "is", "from", "was", "by"};
-    if (!word.empty() && IsIdentStart(word[0]) && !kStop.count(word) && (b == 0 || s[b - 1] != '/')) f.word = word;
+    if (!f.derived && !word.empty() && IsIdentStart(word[0]) && !kStop.count(word) && (b == 0 || s[b - 1] != '/'))
+      f.word = word;
     out.push_back(f);
   }
   return out;
 }
 
-// A word that repeats a value every run of the entry has ("forward" when the
-// entry runs --bench-pass forward only) names no variant.
-bool IsFixedValue(const Config& fixed, const std::string& word) {
-  for (const auto& [k, v] : fixed)
-    if (v == word) return true;
+// What an entry's commands and Config say, for reading its Result.
+struct EntryCtx {
+  Config fixed;
+  Vars vars;
+  bool generic = false;  // a harness moelog has no adapter for
+  std::string entry_id, file;
+};
+
+StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line) {
+  StoredRun r;
+  r.config = x.fixed;
+  for (const auto& [k, v] : context) r.config[k] = v;
+  r.entry_id = x.entry_id;
+  r.source = "recorded";
+  r.file = x.file;
+  r.line = line;
+  return r;
+}
+
+// Whether a point has a figure of its own (not only speedups or deltas).
+bool HasBaseMetric(const StoredRun& r) {
+  for (const auto& [m, v] : r.metrics)
+    if (!r.derived.count(m)) return true;
   return false;
 }
 
-void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars, const std::string& entry_id,
-          std::vector<RecordedFigure>* out) {
+void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<RecordedFigure>* out,
+          std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
+  const std::string& text = text_override.empty() ? b.text : text_override;
   size_t colon = std::string::npos;
   bool in_code = false;
-  for (size_t i = 0; i < b.text.size(); ++i) {
-    if (b.text[i] == '`') in_code = !in_code;
-    else if (b.text[i] == ':' && !in_code) { colon = i; break; }
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '`') in_code = !in_code;
+    else if (text[i] == ':' && !in_code) { colon = i; break; }
   }
-  std::string label = colon == std::string::npos ? "" : b.text.substr(0, colon);
-  std::string rest = colon == std::string::npos ? b.text : b.text.substr(colon + 1);
-  Config own = LabelConfig(label, vars, fixed);
+  std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
+  std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
+  Config own = LabelConfig(label, x.vars, x.fixed, x.generic);
   if (own.count("case") && context.count("case")) {
     // A nested case names a variant of its parent's case.
     own["variant"] = own["case"];
@@ -400,110 +808,210 @@ void Walk(const Bullet& b, Config context, const Config& fixed, const Vars& vars
   // Group figures into points: a category word starts a new point.
   struct Point {
     Config cfg;
-    std::map<std::string, double> metrics;
+    StoredRun run;
     bool clash = false;
   };
   std::vector<Point> points;
-  for (const auto& f : Figures(rest)) {
+  for (const auto& f : Figures(rest, !x.generic)) {
     std::string key, value;
-    if (!f.word.empty() && (KeyDigits(f.word, vars, &key, &value) || BoolWord(f.word, vars, &key, &value) ||
-                            ShortValue(vars, f.word, &key, &value))) {
+    if (!f.word.empty() && (KeyDigits(f.word, x.vars, &key, &value) || BoolWord(f.word, x.vars, &key, &value) ||
+                            ShortValue(x.vars, f.word, &key, &value) || LooseValue(x.vars, f.word, &key, &value))) {
       points.push_back({{{key, value}}, {}, false});
-    } else if (!f.word.empty() && !IsFixedValue(fixed, f.word)) {
-      std::string k = KeyOfValue(vars, f.word);
+    } else if (!f.word.empty() && !IsFixedValue(x.fixed, f.word)) {
+      std::string k = KeyOfValue(x.vars, f.word);
       points.push_back({{{k.empty() ? "variant" : k, f.word}}, {}, false});
     } else if (points.empty()) {
       points.push_back({});
     }
     Point& p = points.back();
-    if (p.metrics.count(f.metric)) p.clash = true;
-    p.metrics[f.metric] = f.value;
+    if (p.run.metrics.count(f.metric)) {
+      if (f.derived) p.run.metrics.erase(f.metric);  // two deltas: neither is told apart
+      else p.clash = true;
+      continue;
+    }
+    p.run.metrics[f.metric] = f.value;
+    p.run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+    if (f.derived) p.run.derived.insert(f.metric);
   }
-  for (const auto& p : points) {
-    if (p.clash || p.metrics.empty()) continue;
-    StoredRun r;
-    r.config = fixed;
-    for (const auto& [k, v] : context) r.config[k] = v;
+  for (auto& p : points) {
+    if (p.clash && unread)
+      unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
+    if (p.clash || !HasBaseMetric(p.run)) continue;
+    StoredRun r = NewRecorded(x, context, b.line);
     for (const auto& [k, v] : p.cfg) r.config[k] = v;
-    r.metrics = p.metrics;
-    r.entry_id = entry_id;
-    r.source = "recorded";
-    r.id = entry_id + "#" + std::to_string(out->size() + 1);
-    out->push_back({std::move(r), b.line, b.text});
+    r.metrics = std::move(p.run.metrics);
+    r.units = std::move(p.run.units);
+    r.derived = std::move(p.run.derived);
+    out->push_back({std::move(r), b.line, text});
   }
-  for (const auto& c : b.children) Walk(c, context, fixed, vars, entry_id, out);
+  if (!text_override.empty()) return;
+  for (const auto& c : b.children) Walk(c, context, x, out, unread);
 }
 
-// The metric a table column holds, from its header ("TF/s", "tokens/s",
-// "tok/s"); "" for other columns.
-std::string ColumnMetric(const std::string& header) {
-  if (header.find("TF/s") != std::string::npos && header.find('/', header.find("TF/s") + 4) == std::string::npos)
-    return "tflops";
-  if (header.find("tokens/s") != std::string::npos || header.find("tok/s") != std::string::npos) return "tokens_per_s";
-  return "";
+// The metric a table column holds, from its header: "TF/s", "tokens/s",
+// "tok/s", "ms/step", "time (ms)", "s", "GB/s", "MFU", "speedup", and deltas
+// ("delta tokens/s", "gain", "Δ"). "" for other columns.
+struct ColumnInfo {
+  std::string metric, unit, at;  // at: "0.1" for "tokens/s @0.1"
+  double factor = 1;
+  bool derived = false;
+};
+bool HasWord(const std::string& h, const std::string& w) {
+  for (size_t p = h.find(w); p != std::string::npos; p = h.find(w, p + 1)) {
+    const bool left = p == 0 || !std::isalnum(static_cast<unsigned char>(h[p - 1]));
+    const size_t e = p + w.size();
+    const bool right = e >= h.size() || !std::isalnum(static_cast<unsigned char>(h[e]));
+    if (left && right) return true;
+  }
+  return false;
+}
+ColumnInfo ColumnMetric(const std::string& raw) {
+  ColumnInfo c;
+  std::string h = raw;
+  if (size_t at = h.find('@'); at != std::string::npos) {
+    size_t e = at + 1;
+    while (e < h.size() && (std::isalnum(static_cast<unsigned char>(h[e])) || h[e] == '.' || h[e] == '_')) ++e;
+    c.at = h.substr(at + 1, e - at - 1);
+    h = h.substr(0, at) + h.substr(e);
+  }
+  std::string lower;
+  for (char ch : h) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const bool delta = HasWord(lower, "delta") || HasWord(lower, "gain") || lower.find("\xCE\x94") != std::string::npos ||
+                     HasWord(lower, "change") || lower.find("vs ") != std::string::npos;
+  std::string base;
+  if (h.find("TF/s") != std::string::npos || HasWord(lower, "tflops")) base = "tflops", c.unit = "TF/s";
+  else if (lower.find("tokens/s") != std::string::npos || lower.find("tok/s") != std::string::npos) base = "tokens_per_s", c.unit = "tokens/s";
+  else if (lower.find("gb/s") != std::string::npos) base = "gb_per_s", c.unit = "GB/s";
+  else if (HasWord(lower, "mfu")) base = "mfu", c.unit = "%";
+  else if (HasWord(lower, "ms") || lower.find("(ms)") != std::string::npos || lower.rfind("ms/", 0) == 0)
+    base = "time_s", c.unit = "ms", c.factor = 1e-3;
+  else if (HasWord(lower, "us") || HasWord(lower, "\xC2\xB5s")) base = "time_s", c.unit = "us", c.factor = 1e-6;
+  else if (lower == "s" || lower == "time (s)" || lower == "time_s" || lower == "seconds" || lower == "s/step")
+    base = "time_s", c.unit = "s";
+  if (delta) {
+    c.metric = base.empty() ? "delta_pct" : base + "_delta_pct";
+    c.unit = "%";
+    c.factor = 1;
+    c.derived = true;
+  } else if (HasWord(lower, "speedup")) {
+    c.metric = "speedup", c.unit = "x", c.derived = true, c.factor = 1;
+  } else {
+    c.metric = base;
+  }
+  return c;
 }
 
 std::string Unticked(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
+  s.erase(std::remove_if(s.begin(), s.end(), [](char ch) { return ch == '`' || ch == '*'; }), s.end());
   return parse_detail::Trim(s);
 }
 
-// A table written in a Result: each row a figure set. Columns named by a
-// config key give its value; other label columns are read like bullet labels
-// (bare varied values, `topk8`, shapes); TF/s and tokens/s columns give the
-// figures. moelog's own tables (in its regions, headed "time (ms)") are not
-// the logbook's words.
-void TableFigures(const TableBlock& t, const Config& context, const Config& fixed, const Vars& vars,
-                  const std::string& entry_id, std::vector<RecordedFigure>* out) {
-  if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end()) return;
+// A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms"; nullopt
+// for "—", "n/a" and words.
+std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
+  if (!cell.empty() && cell.back() == '%') cell.pop_back();
+  if (!cell.empty() && (cell.back() == 'x' || cell.back() == 'X') && col.metric == "speedup") cell.pop_back();
+  if (size_t sp = cell.find(' '); sp != std::string::npos) cell = cell.substr(0, sp);
+  auto v = ParseNumber(cell);
+  if (!v) return std::nullopt;
+  return col.factor < 1 ? *v / std::round(1 / col.factor) : *v * col.factor;
+}
+
+// A table written in an entry: each row a figure set (one per "@value" of
+// its columns). Columns named by a config key give its value; other label
+// columns are read like bullet labels (bare varied values, `topk8`, shapes
+// such as 32768x2048x1408x60); metric columns give the figures. moelog's own
+// tables (in its regions, headed "time (ms)") are not the logbook's words.
+void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
+  std::vector<ColumnInfo> cols;
+  for (const auto& h : t.header) cols.push_back(ColumnMetric(Unticked(h)));
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
-    StoredRun run;
-    run.config = fixed;
-    for (const auto& [k, v] : context) run.config[k] = v;
+    const int line = t.line + 2 + static_cast<int>(r);
+    Config cfg = context;
     std::string label;
+    std::map<std::string, StoredRun> by_at;  // "@value" ("" for none) -> figures
     for (size_t c = 0; c < row.size() && c < t.header.size(); ++c) {
       const std::string cell = Unticked(row[c]);
-      const std::string metric = ColumnMetric(t.header[c]);
-      if (!metric.empty()) {
-        if (auto v = ParseNumber(cell)) run.metrics[metric] = *v;
+      const ColumnInfo& col = cols[c];
+      if (!col.metric.empty()) {
+        auto v = CellNumber(cell, col);
+        if (!v) continue;
+        StoredRun& run = by_at[col.at];
+        run.metrics[col.metric] = *v;
+        run.units[col.metric] = col.unit;
+        if (col.derived) run.derived.insert(col.metric);
         continue;
       }
+      if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
       const std::string key = NormalizeKey(Unticked(t.header[c]));
-      if (IsKnownRunKey(key)) run.config[key] = cell;
+      if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) cfg[k] = cell;
+      else if (IsKnownRunKey(key) || x.vars.count(key) || x.fixed.count(key) ||
+               (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
+                  return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                })))
+        cfg[key] = cell;
       else label += (label.empty() ? "" : ", ") + cell;
     }
-    for (const auto& [k, v] : LabelConfig(label, vars, fixed)) run.config[k] = v;
-    if (run.metrics.empty()) continue;
-    run.entry_id = entry_id;
-    run.source = "recorded";
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic)) cfg[k] = v;
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
-    out->push_back({std::move(run), t.line + 2 + static_cast<int>(r), text});
+    for (auto& [at, figs] : by_at) {
+      if (!HasBaseMetric(figs)) continue;
+      StoredRun run = NewRecorded(x, cfg, line);
+      if (!at.empty()) {
+        const std::string k = KeyOfValue(x.vars, at);
+        run.config[k.empty() ? "at" : k] = at;
+      }
+      run.metrics = figs.metrics;
+      run.units = figs.units;
+      run.derived = figs.derived;
+      out->push_back({std::move(run), line, text});
+    }
   }
 }
 
 }  // namespace
 
-std::vector<RecordedFigure> RecordedFigures(const Entry& entry) {
-  Config fixed;
-  Vars vars;
-  EntryConfig(entry, &fixed, &vars);
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
+                                            std::vector<UnreadFigures>* unread) {
+  EntryCtx x;
+  EntryConfig(entry, &x.fixed, &x.vars, &x.generic);
+  x.entry_id = entry.id;
+  x.file = file;
   std::vector<RecordedFigure> out;
-  for (const auto& f : entry.fields) {
+  bool any_result = false;
+  for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
+    const Field& f = entry.fields[fi];
     if (f.name != "Result") continue;
-    Config context = LabelConfig(f.qualifier, vars, fixed);
+    any_result = true;
+    // A table written right after "- Result:" (outside the list item) is the
+    // Result's, up to the next field.
+    const int until = fi + 1 < entry.fields.size() ? entry.fields[fi + 1].bullet.line - 1 : entry.end_line;
+    Config context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic);
     context.erase("case");
-    for (const auto& c : f.bullet.children) Walk(c, context, fixed, vars, entry.id, &out);
+    // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
+    if (x.generic && !f.value.empty()) Walk(f.bullet, context, x, &out, unread, f.value);
+    for (const auto& c : f.bullet.children) Walk(c, context, x, &out, unread);
     for (const auto& t : entry.tables)
-      if (t.line >= f.bullet.line && t.line <= f.bullet.end_line) TableFigures(t, context, fixed, vars, entry.id, &out);
+      if (t.line >= f.bullet.line && t.line <= std::max(f.bullet.end_line, until)) TableFigures(t, context, x, &out);
   }
+  // An entry without a Result field records its figures in tables of its own.
+  if (!any_result)
+    for (const auto& t : entry.tables) TableFigures(t, {}, x, &out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
-  // Number runs per entry in document order.
-  for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
+  // Number runs per entry in document order; their keys become names that
+  // predicates, --where and plot accept.
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].run.id = entry.id + "#" + std::to_string(i + 1);
+    AddRecordedKeys(out[i].run.config);
+  }
   return out;
 }
+
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry) { return RecordedFigures(entry, "", nullptr); }
 
 std::vector<StoredRun> RecordedRuns(const Entry& entry) {
   std::vector<StoredRun> out;
@@ -517,7 +1025,7 @@ namespace {
 // deny: derived ones (devices and mesh follow the parallel mode), repetition
 // and output settings.
 bool NeutralKey(const std::string& k) {
-  return k == "devices" || k == "mesh" || IsIgnoredForPairing(k) || k == "target" || k == "source";
+  return !FollowedKey(k).empty() || IsIgnoredForPairing(k) || k == "target" || k == "source";
 }
 
 bool Fits(const StoredRun& figure, const std::map<std::string, std::string>& row) {
@@ -548,7 +1056,8 @@ std::vector<FigurePlacement> PlaceFigures(const std::vector<RecordedFigure>& fig
       continue;
     }
     out[i].row = *fit.begin();
-    for (const auto& [metric, v] : figures[i].run.metrics) claims[{out[i].row, metric}].push_back(i);
+    for (const auto& [metric, v] : figures[i].run.metrics)
+      if (!figures[i].run.derived.count(metric)) claims[{out[i].row, metric}].push_back(i);
   }
   for (const auto& [key, ids] : claims) {
     if (ids.size() < 2) continue;
@@ -563,7 +1072,8 @@ std::vector<FigurePlacement> PlaceFigures(const std::vector<RecordedFigure>& fig
 std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
   std::vector<StoredRun> out;
   for (const auto& e : logbook.entries) {
-    auto runs = RecordedRuns(e);
+    std::vector<StoredRun> runs;
+    for (auto& f : RecordedFigures(e, logbook.file, nullptr)) runs.push_back(std::move(f.run));
     out.insert(out.end(), runs.begin(), runs.end());
   }
   return out;

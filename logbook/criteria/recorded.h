@@ -15,9 +15,17 @@
 //    category (`argsort 99.569 vs tuple_sort 98.438`); other identifiers
 //    there become key "variant" (`ref`, `staged`, `fused_ep`); a label that
 //    is none of these becomes key "case" (`2048/2048`).
-// Numbers in parentheses, percentages and ratios are not figures. The unit
-// after a number picks the metric (TF/s -> tflops, tokens/s or tok/s ->
-// tokens_per_s); a bare number is TF/s. A bullet whose figures cannot be told
+// Numbers in parentheses are not figures unless derived (a speedup "1.8x"
+// or a signed percentage "+7.2%", kept with the figure before them and
+// marked derived). The unit after a number picks the metric (TF/s ->
+// tflops, tokens/s or tok/s -> tokens_per_s, ms/s/us -> time_s in seconds,
+// GB/s -> gb_per_s, "% MFU" -> mfu); a bare number is TF/s for the harness
+// moelog models and no figure for others.
+//
+// A harness moelog has no adapter for is read generically: its own flags
+// (after the script's name, in its spelling, dashes as underscores),
+// environment assignments before it, comma lists as one run per value,
+// Config list bullets, plus the keys `harness` and `accelerator`. A bullet whose figures cannot be told
 // apart (two TF/s values and nothing naming them) is skipped. A table in the
 // Result gives one figure set per row (config-key columns and label columns,
 // TF/s and tokens/s columns).
@@ -47,6 +55,16 @@ struct RecordedFigure {
   std::string text;
 };
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
+// Result text with figures the reader cannot tell apart ("`1.19 ms` and
+// `1.21 ms`" with nothing naming each): listed with the reason, never read.
+struct UnreadFigures {
+  int line = 0;
+  std::string text, why;
+};
+// The same, each run's `file` set to `file` (the logbook's path); what could
+// not be read goes to `unread` (optional).
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
+                                            std::vector<UnreadFigures>* unread);
 
 // Where recorded figures go in a table of runs (each row a config map as
 // the table shows it). A figure fits a row when every key it names that the

@@ -4,78 +4,41 @@
 #include "logbook/plan/bench_args.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <variant>
 
 #include <CLI/CLI.hpp>
+
+#include "engine/bench_flags.h"
 
 namespace moelog::logbook {
 namespace {
 
+// One CLI11 option per flag of the run-key table (engine/bench_flags.h), in
+// its order: a flag for a bool field, else an option whose default the help
+// shows unless it is an empty string.
 void AddOptions(CLI::App& app, engine::BenchConfig& c) {
   // A flag given twice takes its last value, as the harness's argparse does.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  auto choice = [](std::initializer_list<std::string> v) { return CLI::IsMember(std::vector<std::string>(v)); };
-  // First: moelog adds it to every invocation it plans, and CLI11 looks
-  // options up in the order they were added.
-  app.add_option("--target", c.target, "engine backend: cpu (measured) or v5p (modeled)")
-      ->check(choice({"cpu", "v5p"}))->capture_default_str();
-  app.add_option("--tokens", c.tokens, "T, tokens in the whole batch")->capture_default_str();
-  app.add_option("--hidden", c.hidden, "H, model width")->capture_default_str();
-  app.add_option("--mlp-dim", c.mlp_dim, "M, routed expert intermediate width")->capture_default_str();
-  app.add_option("--experts", c.experts, "E, routed experts")->capture_default_str();
-  app.add_option("--topk", c.topk, "K, experts per token")->capture_default_str();
-  app.add_option("--topk-list", c.topk_list, "comma list of K values (replaces --topk)");
-  app.add_option("--shared-expert-dim", c.shared_expert_dim, "S, shared expert width (0: none)")->capture_default_str();
-  app.add_flag("--shared-fused", c.shared_fused, "shared gate/up as one [H,2S] matmul");
-  app.add_option("--dtype", c.dtype, "float32 | bfloat16")->check(choice({"float32", "bfloat16"}))->capture_default_str();
-  app.add_option("--backend", c.backend, "grouped matmul")->check(choice({"gmm", "ragged_dot"}))->capture_default_str();
-  app.add_option("--impl", c.impl, "expert MLP and combine variant")
-      ->check(choice({"baseline", "fused_w13", "preweight", "fused_w13_preweight", "scatter", "fast", "both"}))
-      ->capture_default_str();
-  app.add_option("--distribution", c.distribution, "router logits")->check(choice({"random", "runs", "both"}))->capture_default_str();
-  app.add_option("--bench-pass", c.bench_pass, "")->check(choice({"forward", "forward_backward"}))->capture_default_str();
-  app.add_option("--queue-mode", c.queue_mode, "packing inside (full) or outside (prequeue) the timed region")
-      ->check(choice({"full", "prequeue", "both"}))->capture_default_str();
-  app.add_option("--routing-pack-strategy", c.routing_pack_strategy, "")
-      ->check(choice({"argsort", "tuple_sort", "expert_score_sort"}))->capture_default_str();
-  app.add_option("--remat-mode", c.remat_mode, "")->check(choice({"none", "expert_mlp", "combine"}))->capture_default_str();
-  app.add_flag("--stage-timing", c.stage_timing, "also time pack/up/down/combine");
-  app.add_option("--capacity-factor", c.capacity_factor, "")->capture_default_str();
-  app.add_option("--capacity-policy", c.capacity_policy, "")->check(choice({"none", "drop", "pad"}))->capture_default_str();
-  app.add_option("--run-alpha", c.run_alpha, "stickiness of the runs distribution")->capture_default_str();
-  app.add_option("--run-noise-scale", c.run_noise_scale, "")->capture_default_str();
-  app.add_option("--iters", c.iters, "timed iterations")->capture_default_str();
-  app.add_option("--warmup", c.warmup, "untimed iterations after the first call")->capture_default_str();
-  app.add_option("--seed", c.seed, "")->capture_default_str();
-  app.add_option("--parallel-mode", c.parallel_mode, "")->check(choice({"none", "ep", "dp"}))->capture_default_str();
-  app.add_option("--ep-comm-path", c.ep_comm_path, "")->check(choice({"compact_psum", "ring_ag_rs", "a2a"}))->capture_default_str();
-  app.add_option("--ep-dispatch", c.ep_dispatch, "")->check(choice({"compact", "dense_masked"}))->capture_default_str();
-  app.add_option("--dispatch-permute-mode", c.dispatch_permute_mode, "")
-      ->check(choice({"direct_take", "repeat_sort"}))->capture_default_str();
-  app.add_flag("--use-custom-sort-vjp", c.use_custom_sort_vjp, "");
-  app.add_option("--trace-dir", c.trace_dir, "accepted for compatibility; moelog writes no profiler traces");
-  app.add_option("--devices", c.devices, "devices for ep/dp (cpu target)")->capture_default_str();
-  app.add_option("--mesh", c.mesh, "data=A,expert=B");
-  app.add_option("--mlp-path", c.mlp_path, "the layer as bench_moe_mlp_profile.py runs it: ref_dp, staged_dp (dp), fused_ep (ep)")
-      ->check(choice({"ref_dp", "staged_dp", "fused_ep"}));
-  app.add_flag("--staged-parallel", c.staged_parallel, "staged_dp: overlap its stages");
-  app.add_option("--xla-scoped-vmem-kib", c.xla_scoped_vmem_kib,
-                 "v5p target: XLA's scoped VMEM limit (LIBTPU_INIT_ARGS --xla_tpu_scoped_vmem_limit_kib; 0: default)")
-      ->capture_default_str();
-  app.add_option("--quant-mode", c.quant_mode, "")
-      ->check(choice({"none", "int8", "int8_routed", "int8_all", "int8_routed_prequant"}))->capture_default_str();
-  app.add_option("--null-route-frac", c.null_route_frac, "")->capture_default_str();
-  app.add_option("--null-route-frac-list", c.null_route_frac_list, "");
-  app.add_flag("--null-route-sweep", c.null_route_sweep, "fractions 0.1..0.9");
-  app.add_option("--null-experts", c.null_experts, "")->capture_default_str();
-  app.add_option("--null-route-seed", c.null_route_seed, "")->capture_default_str();
-  app.add_flag("--renormalize-real-after-null", c.renormalize_real_after_null, "");
-  app.add_option("--null-routing-mode", c.null_routing_mode, "")
-      ->check(choice({"independent", "take_until_null"}))->capture_default_str();
-  app.add_flag("--json", c.json, "print one JSON document with every figure");
-  app.add_flag("--check-numerics", c.check_numerics, "compare with the double-precision reference");
-  app.add_option("--threads", c.threads, "CPU threads (0: all cores)")->capture_default_str();
-  app.add_option("--hardware", c.hardware, "v5p target: hardware file (name in data/ or path)")->capture_default_str();
-  app.add_option("--model-params", c.model_params, "v5p target: fitted parameter file");
+  for (const engine::FlagSpec& f : engine::BenchFlags()) {
+    if (!*f.flag) continue;
+    std::visit([&](auto field) {
+      using Field = decltype(field);
+      if constexpr (std::is_same_v<Field, std::monostate>) {
+        return;
+      } else if constexpr (std::is_same_v<Field, bool engine::BenchConfig::*>) {
+        app.add_flag(f.flag, c.*field, f.help);
+      } else {
+        CLI::Option* o = app.add_option(f.flag, c.*field, f.help);
+        if (!f.choices.empty()) o->check(CLI::IsMember(f.choices));
+        if constexpr (std::is_same_v<Field, std::string engine::BenchConfig::*>) {
+          if (!(engine::BenchConfig{}.*field).empty()) o->capture_default_str();
+        } else {
+          o->capture_default_str();
+        }
+      }
+    }, f.field);
+  }
 }
 
 // Building the CLI11 parser costs about a millisecond; planning a large

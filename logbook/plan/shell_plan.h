@@ -87,6 +87,11 @@ struct Plan {
   // does not run even with consent.
   std::string unplannable;
   std::vector<std::string> notes;       // informational: "stripped launcher dev_tpu (-e LIBTPU_INIT_ARGS)"
+  // Bookkeeping lines moelog understood and does not run (their effects
+  // cannot reach the benchmark): log-file names from $(date ...), `: > LOG`,
+  // `echo ... | tee -a LOG`, cd, mkdir, lock-file cleanup, venv
+  // activation, file guards in loops. Listed in the region's note.
+  std::vector<std::string> not_run;
 
   // One line for `--dry-run` and reports, e.g. "runnable: 4 invocation(s)",
   // "skipped: no adapter (bench_moe_mlp_profile.py: ...)", "skipped: N/A (setup)",

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "engine/bench_flags.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
@@ -22,15 +23,12 @@ constexpr size_t kTickChars = 20;  // cluster labels are cut to this
 constexpr size_t kTitleChars = 60;
 
 const std::vector<std::string>& NumericAxes() {
-  static const std::vector<std::string> k = {"topk", "null_route_frac", "mlp_dim", "tokens", "experts",
-                                             "devices", "hidden", "shared_expert_dim"};
+  static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kNumeric);
   return k;
 }
 
 const std::vector<std::string>& CategoricalAxes() {
-  static const std::vector<std::string> k = {"mlp_path", "backend", "impl", "remat_mode", "parallel_mode", "quant_mode",
-                                             "routing_pack_strategy", "distribution", "queue_mode", "bench_pass",
-                                             "target", "ep_comm_path", "shared_fused"};
+  static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kCategorical);
   return k;
 }
 
@@ -39,16 +37,8 @@ bool Contains(const std::vector<std::string>& v, const std::string& x) {
 }
 
 std::string AxisLabel(const std::string& k) {
-  static const std::map<std::string, std::string> kNames = {
-      {"topk", "top-k (experts per token)"}, {"null_route_frac", "null route fraction"},
-      {"mlp_dim", "expert MLP width"},       {"tokens", "tokens per step"},
-      {"experts", "experts"},                {"devices", "devices"},
-      {"hidden", "hidden size"},             {"shared_expert_dim", "shared expert width"},
-      {"parallel_mode", "parallel mode"},    {"remat_mode", "remat mode"},
-      {"quant_mode", "quantization"},        {"routing_pack_strategy", "routing pack strategy"},
-      {"ep_comm_path", "EP communication path"}};
-  auto it = kNames.find(k);
-  return it != kNames.end() ? it->second : GnuplotLabel(k);
+  const engine::FlagSpec* f = engine::FindRunKey(k);
+  return f != nullptr && *f->axis.label ? f->axis.label : GnuplotLabel(k);
 }
 
 // Canonical text of a value for grouping ("2.0" and "2" agree).
@@ -135,10 +125,10 @@ std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
   std::vector<std::string> varied;
   for (const auto& k : keys)
     if (OrderedValues(points, k).size() > 1) varied.push_back(k);
-  if (Contains(varied, "parallel_mode"))
-    varied.erase(std::remove_if(varied.begin(), varied.end(),
-                                [](const std::string& k) { return k == "devices" || k == "mesh"; }),
-                 varied.end());
+  const std::vector<std::string> all_varied = varied;
+  varied.erase(std::remove_if(varied.begin(), varied.end(),
+                              [&](const std::string& k) { return Contains(all_varied, FollowedKey(k)); }),
+               varied.end());
   if (Contains(varied, "mlp_path"))
     varied.erase(std::remove_if(varied.begin(), varied.end(),
                                 [&](const std::string& k) {
@@ -254,7 +244,10 @@ Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& po
     if (!Contains(metrics, k)) metrics.push_back(k);
   }
   if (!metrics.empty()) return metrics;
-  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s")})
+  // Throughput first; a record of times, bandwidths or MFU only is charted
+  // by what it records.
+  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s"),
+                               std::string("gb_per_s"), std::string("mfu"), std::string("time_s")})
     if (!m.empty() && Records(points, m)) return std::vector<std::string>{m};
   return Status::InvalidArgument("no run records TF/s or tokens/s");
 }
@@ -696,6 +689,8 @@ std::string MetricLabel(const std::string& m) {
   if (m == "tflops_per_device") return "TF/s per device";
   if (m == "tokens_per_s") return "tokens/s";
   if (m == "mean_s" || m == "time_s") return "time (s)";
+  if (m == "gb_per_s") return "GB/s";
+  if (m == "mfu") return "MFU %";
   return GnuplotLabel(m);
 }
 

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/bench_flags.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/numbers.h"
 #include "logbook/doc/parse_logbook.h"
@@ -43,10 +44,11 @@ const char* kPriority[] = {"mlp_path", "parallel_mode", "topk", "routing_pack_st
                            "remat_mode", "quant_mode", "backend", "impl", "bench_pass", "pass", "tokens", "hidden",
                            "mlp_dim", "experts", "shared_expert_dim", "shared_fused", "dtype"};
 
-// Keys that never make a column: bookkeeping, or already a metric column.
+// Keys that never make a column (engine/bench_flags.cc says which): keys
+// pairing ignores, bookkeeping (target, source, hardware, seeds).
 bool NeverColumn(const std::string& k) {
-  return IsIgnoredForPairing(k) || k == "target" || k == "source" || k == "hardware" || k == "model_params" ||
-         k == "seed" || k == "null_route_seed";
+  const engine::FlagSpec* f = engine::FindRunKey(k);
+  return f != nullptr && (!f->column || f->pairing == engine::Pairing::kIgnored);
 }
 
 std::string EscapeCell(std::string s) {
@@ -237,19 +239,19 @@ std::vector<ShownRow> MergeIdenticalRows(const std::vector<TableRow>& rows, cons
 // The recorded figures of a table: per shown row, the TF/s and tokens/s the
 // entry's Result states for it, and the list of figures placed on no row.
 struct RecordedCells {
-  std::vector<std::optional<double>> tflops, tokens;
-  bool any_tflops = false, any_tokens = false;
+  std::vector<std::optional<double>> tflops, tokens, time;  // time in seconds
+  bool any_tflops = false, any_tokens = false, any_time = false;
   std::string unplaced;      // "\n\nRecorded figures placed on no row:\n\n- ...\n" or ""
   std::vector<std::string> where;  // per figure: "row k=v, ..." or "no row (why)"
 
   // The "recorded" and "delta" cells of `metric` for row `r`.
   static void Append(const TableRow& r, const char* metric, const std::optional<double>& rec, int decimals,
-                     std::string* out) {
+                     std::string* out, double shown_scale = 1) {
     if (!rec) {
       *out += " - | - |";
       return;
     }
-    Cell(out, Fixed(*rec, decimals));
+    Cell(out, Fixed(*rec * shown_scale, decimals));
     auto m = r.metrics.find(metric);
     if (m == r.metrics.end() || *rec == 0) {
       *out += " - |";
@@ -267,6 +269,7 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
   RecordedCells c;
   c.tflops.resize(shown.size());
   c.tokens.resize(shown.size());
+  c.time.resize(shown.size());
   std::vector<std::map<std::string, std::string>> configs;
   for (const auto& r : rows) configs.push_back(r.config);
   std::vector<int> group(rows.size());
@@ -288,6 +291,7 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
     c.where.push_back("row " + (cells.empty() ? std::string("(the only one)") : cells));
     if (m.count("tflops")) c.tflops[row] = m.at("tflops"), c.any_tflops = true;
     if (m.count("tokens_per_s")) c.tokens[row] = m.at("tokens_per_s"), c.any_tokens = true;
+    if (m.count("time_s")) c.time[row] = m.at("time_s"), c.any_time = true;
   }
   if (!c.unplaced.empty()) c.unplaced = "\n\nRecorded figures placed on no row:\n\n" + c.unplaced;
   return c;
@@ -325,10 +329,22 @@ std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector
 }
 
 std::string FigureValuesText(const std::map<std::string, double>& metrics) {
+  // Throughput first, then times and other measures; derived figures
+  // (deltas, speedups) are the author's arithmetic, not listed.
   std::string values;
-  for (const auto& [metric, v] : metrics)
-    values += (values.empty() ? "" : ", ") + FormatValue(v) +
-              (metric == "tflops" ? " TF/s" : metric == "tokens_per_s" ? " tokens/s" : " " + metric);
+  auto add = [&](const std::string& metric, double v) {
+    std::string unit = metric == "tflops" ? " TF/s" : metric == "tokens_per_s" ? " tokens/s"
+                       : metric == "time_s" ? " s" : metric == "gb_per_s" ? " GB/s" : metric == "mfu" ? "% MFU"
+                       : " " + metric;
+    values += (values.empty() ? "" : ", ") + FormatValue(v) + unit;
+  };
+  for (const char* m : {"tflops", "tokens_per_s"})
+    if (auto it = metrics.find(m); it != metrics.end()) add(it->first, it->second);
+  for (const auto& [metric, v] : metrics) {
+    if (metric == "tflops" || metric == "tokens_per_s" || metric == "speedup") continue;
+    if (metric.size() >= 9 && metric.compare(metric.size() - 9, 9, "delta_pct") == 0) continue;
+    add(metric, v);
+  }
   return values;
 }
 
@@ -423,6 +439,10 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
     head.push_back("recorded tokens/s");
     head.push_back("tokens/s " + versus);
   }
+  if (rec.any_time) {
+    head.push_back("recorded time (ms)");
+    head.push_back("time " + versus);
+  }
   if (any_unvalidated) head.push_back("v5p model");
   std::string out = "|";
   for (const auto& h : head) out += " " + h + " |";
@@ -446,11 +466,12 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
     if (mc.any_band) Cell(&out, BandCell(r, mc.band[i]));
     if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
     if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
+    if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, &out, 1e3);
     if (any_unvalidated) Cell(&out, model_path[i].empty() ? (r.target == "v5p" ? "validated" : "-") : model_path[i]);
     out += "\n";
   }
   out += '\n';
-  out += TableCaption(rows, rec.any_tflops || rec.any_tokens);
+  out += TableCaption(rows, rec.any_tflops || rec.any_tokens || rec.any_time);
   if (any_unvalidated)
     out += " Unvalidated: a path no calibration measurement covers; the model's figure there is physics, unchecked.";
   if (mc.any_band)
@@ -466,6 +487,114 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
   }
   out += rec.unplaced;
   out += '\n';
+  return out;
+}
+
+namespace {
+
+// A recorded metric's column: header and how a value prints.
+struct RecordedColumn {
+  std::string metric, header;
+  double scale = 1;  // stored value -> shown value (time_s in ms: 1e3)
+  int decimals = 3;
+};
+
+// The unit most figures of `metric` were written in.
+std::string CommonUnit(const std::vector<RecordedFigure>& figures, const std::string& metric) {
+  std::map<std::string, int> n;
+  for (const auto& f : figures)
+    if (auto it = f.run.units.find(metric); it != f.run.units.end()) ++n[it->second];
+  std::string best;
+  int most = 0;
+  for (const auto& [u, c] : n)
+    if (c > most) best = u, most = c;
+  return best;
+}
+
+std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& figures) {
+  std::set<std::string> metrics;
+  for (const auto& f : figures)
+    for (const auto& [m, v] : f.run.metrics) metrics.insert(m);
+  std::vector<RecordedColumn> cols;
+  auto add = [&](const std::string& m, const std::string& header, double scale, int decimals) {
+    if (metrics.erase(m)) cols.push_back({m, header, scale, decimals});
+  };
+  const std::string tu = CommonUnit(figures, "time_s");
+  add("time_s", tu == "ms" ? "time (ms)" : tu == "us" || tu == "\xC2\xB5s" ? "time (us)" : "time (s)",
+      tu == "ms" ? 1e3 : tu == "us" || tu == "\xC2\xB5s" ? 1e6 : 1, tu == "ms" ? 3 : tu == "s" ? 6 : 3);
+  add("tflops", "TF/s", 1, 3);
+  add("tokens_per_s", "tokens/s", 1, 0);
+  add("gb_per_s", "GB/s", 1, 1);
+  add("mfu", "MFU %", 1, 1);
+  add("speedup", "speedup (derived)", 1, 3);
+  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) {
+    if (m.size() < 9 || m.compare(m.size() - 9, 9, "delta_pct") != 0) continue;
+    std::string base = m == "delta_pct" ? "" : m.substr(0, m.size() - 10);
+    base = base == "tflops" ? "TF/s " : base == "tokens_per_s" ? "tokens/s " : base == "time_s" ? "time " : base.empty() ? "" : base + " ";
+    add(m, base + "delta % (derived)", 1, 2);
+  }
+  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) add(m, m, 1, 3);
+  return cols;
+}
+
+}  // namespace
+
+std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
+  std::string out = "Recorded in this logbook; moelog ran nothing.";
+  if (figures.empty()) return out + "\n";
+  // Keys every figure has with one value are said once; the others are columns.
+  std::map<std::string, std::set<std::string>> values;
+  std::map<std::string, size_t> present;
+  for (const auto& f : figures)
+    for (const auto& [k, v] : f.run.config) values[k].insert(v), ++present[k];
+  std::vector<std::string> keys, shared;
+  for (const char* k : kPriority)
+    if (values.count(k) && (values[k].size() > 1 || present[k] < figures.size())) keys.push_back(k);
+  for (const auto& [k, vs] : values) {
+    if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
+    if (vs.size() > 1 || present[k] < figures.size()) keys.push_back(k);
+    else if (!IsIgnoredForPairing(k)) shared.push_back(k + "=" + *vs.begin());
+  }
+  if (!shared.empty()) {
+    out += " Every figure below: ";
+    for (size_t i = 0; i < shared.size(); ++i) out += (i ? ", " : "") + shared[i];
+    out += ".";
+  }
+  out += "\n\n|";
+  const auto cols = RecordedColumns(figures);
+  Cell(&out, "#");
+  for (const auto& k : keys) Cell(&out, k);
+  for (const auto& c : cols) Cell(&out, c.header);
+  out += "\n|";
+  for (size_t i = 0; i < 1 + keys.size(); ++i) out += " --- |";
+  for (size_t i = 0; i < cols.size(); ++i) out += " ---: |";
+  out += "\n";
+  // Figures are numbered in document order (their run IDs' "#n"); lines
+  // would move as regions are written above them.
+  std::map<std::map<std::string, std::string>, std::vector<int>> same;  // config -> figure numbers
+  for (size_t n = 0; n < figures.size(); ++n) {
+    const RecordedFigure& f = figures[n];
+    out += "|";
+    Cell(&out, std::to_string(n + 1));
+    for (const auto& k : keys) {
+      auto it = f.run.config.find(k);
+      Cell(&out, it == f.run.config.end() ? "-" : it->second);
+    }
+    for (const auto& c : cols) {
+      auto it = f.run.metrics.find(c.metric);
+      Cell(&out, it == f.run.metrics.end() ? "-" : Fixed(it->second * c.scale, c.decimals));
+    }
+    out += "\n";
+    same[f.run.config].push_back(static_cast<int>(n + 1));
+  }
+  std::string dup;
+  for (const auto& [cfg, lines] : same) {
+    if (lines.size() < 2) continue;
+    dup += "- figures";
+    for (size_t i = 0; i < lines.size(); ++i) dup += (i ? ", " : " ") + std::to_string(lines[i]);
+    dup += ": the same configuration as far as the entry says (nothing tells these figures apart)\n";
+  }
+  if (!dup.empty()) out += "\nRecorded figures moelog cannot tell apart:\n\n" + dup;
   return out;
 }
 

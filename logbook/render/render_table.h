@@ -65,6 +65,14 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics);
 // under the table).
 std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
 
+// The region of an entry moelog ran nothing for, whose Result records
+// figures: "Recorded in this logbook; moelog ran nothing.", the keys every
+// figure shares, then one row per figure (its line, the keys that differ,
+// its metrics in the units written: TF/s, tokens/s, time, GB/s, MFU, and
+// the derived speedups and deltas marked so). Figures whose configurations
+// cannot be told apart are listed under the table with their lines.
+std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_RENDER_TABLE_H_

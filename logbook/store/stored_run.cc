@@ -1,5 +1,7 @@
 #include "logbook/store/stored_run.h"
 
+#include <mutex>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -7,9 +9,7 @@
 #include <cstdlib>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
-#include "engine/bench_config.h"
+#include "engine/bench_flags.h"
 
 namespace moelog::logbook {
 
@@ -44,48 +44,58 @@ bool ValuesEqual(const std::string& a, const std::string& b) {
 }
 
 bool IsIgnoredForPairing(const std::string& key) {
-  static const std::set<std::string> kIgnored = {
-      "json", "threads", "trace_dir", "quiet_ranks", "check_numerics", "iters", "warmup",
-      "topk_list", "null_route_frac_list", "null_route_sweep", "host", "entry", "source"};
-  return kIgnored.count(key) > 0;
+  const engine::FlagSpec* f = engine::FindRunKey(key);
+  return f != nullptr && f->pairing == engine::Pairing::kIgnored;
+}
+
+std::string FollowedKey(const std::string& key) {
+  const engine::FlagSpec* f = engine::FindRunKey(key);
+  return f != nullptr && f->pairing == engine::Pairing::kFollows ? f->follows : "";
 }
 
 std::string NormalizeKey(const std::string& key) {
   std::string k;
   for (char c : key) k += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  static const std::map<std::string, std::string> kAliases = {
-      {"pass", "bench_pass"},          {"parallel", "parallel_mode"},
-      {"quant", "quant_mode"},         {"remat", "remat_mode"},
-      {"routing", "routing_pack_strategy"}, {"shared", "shared_expert_dim"},
-      {"null_frac", "null_route_frac"}, {"queue", "queue_mode"}};
-  auto it = kAliases.find(k);
-  return it == kAliases.end() ? k : it->second;
+  for (const auto& f : engine::BenchFlags())
+    if (*f.alias && k == f.alias) return f.key;
+  return k;
 }
 
 const std::set<std::string>& KnownRunKeys() {
   static const std::set<std::string> kKeys = [] {
-    std::set<std::string> keys = {"target", "host", "entry", "source", "topk_list",
-                                  "null_route_frac_list", "null_route_sweep", "json",
-                                  "trace_dir", "quiet_ranks", "mlp_path", "staged_parallel",
-                                  "xla_scoped_vmem_kib"};
-    for (const char* target : {"cpu", "v5p"}) {
-      engine::BenchConfig c;
-      c.target = target;
-      auto j = nlohmann::json::parse(engine::CanonicalConfigJson(c), nullptr, false);
-      if (j.is_object())
-        for (auto it = j.begin(); it != j.end(); ++it) keys.insert(it.key());
-    }
+    std::set<std::string> keys;
+    for (const auto& f : engine::BenchFlags()) keys.insert(f.key);
     return keys;
   }();
   return kKeys;
 }
 
-bool IsKnownRunKey(const std::string& key) { return KnownRunKeys().count(key) > 0; }
+namespace {
+std::mutex& RecordedKeysMutex() {
+  static std::mutex m;
+  return m;
+}
+std::set<std::string>& RecordedKeySet() {
+  static std::set<std::string> keys;
+  return keys;
+}
+}  // namespace
+
+void AddRecordedKeys(const std::map<std::string, std::string>& config) {
+  std::lock_guard<std::mutex> lock(RecordedKeysMutex());
+  for (const auto& [k, v] : config) RecordedKeySet().insert(k);
+}
+
+bool IsKnownRunKey(const std::string& key) {
+  if (KnownRunKeys().count(key) > 0) return true;
+  std::lock_guard<std::mutex> lock(RecordedKeysMutex());
+  return RecordedKeySet().count(key) > 0;
+}
 
 const std::set<std::string>& KnownMetrics() {
   static const std::set<std::string> kMetrics = {"tflops",        "tflops_per_device", "tokens_per_s", "time_s",
                                                  "mean_s",        "time_median_s",     "time_min_s",   "time_max_s",
-                                                 "mfu"};
+                                                 "mfu",           "gb_per_s",          "speedup",      "delta_pct"};
   return kMetrics;
 }
 

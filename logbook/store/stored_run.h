@@ -26,6 +26,15 @@ struct StoredRun {
   std::string host;                            // machine that produced it
   std::string cpu_isa;                         // cpu runs: "isa=avx2 bf16=f32-compute kernels=avx2"
   std::string source = "measured";             // measured | modeled | recorded
+  // Recorded runs (source "recorded", read from a logbook's Result text, never
+  // a row of the run store): where the figure is written, the unit of each
+  // metric as written ("TF/s", "tokens/s", "ms", "GB/s", "%", "x"; time_s is
+  // held in seconds whatever the unit), and the metrics that are derived from
+  // other figures (speedups, deltas) rather than measured.
+  std::string file;
+  int line = 0;
+  std::map<std::string, std::string> units;
+  std::set<std::string> derived;
 };
 
 // Looks a key up in the config, also answering the run-level keys "target",
@@ -36,20 +45,32 @@ std::optional<std::string> RunValue(const StoredRun& run, const std::string& key
 // that compare equal ("2" == "2.0"), or "true"/"false" against "1"/"0".
 bool ValuesEqual(const std::string& a, const std::string& b);
 
+// The run keys are declared in engine/bench_flags.cc (engine::BenchFlags);
+// these answer from that table.
+
 // Keys that never distinguish two runs when pairing or grouping them: output
 // and process settings (json, threads, trace_dir, quiet_ranks, check_numerics),
 // repetition counts (iters, warmup), and sweep lists that were expanded into
 // per-run values (topk_list, null_route_frac_list, null_route_sweep).
 bool IsIgnoredForPairing(const std::string& key);
 
+// The key `key` follows ("parallel_mode" for devices and mesh: none runs on
+// one device), "" for the others. A key that follows a varied key is varied
+// with it, never on its own.
+std::string FollowedKey(const std::string& key);
+
 // Normalizes a user-written key: dashes become underscores, lower case, and
-// the aliases pass -> bench_pass, parallel -> parallel_mode, quant ->
+// the aliases (pass -> bench_pass, parallel -> parallel_mode, quant ->
 // quant_mode, remat -> remat_mode, routing -> routing_pack_strategy,
-// shared -> shared_expert_dim, null_frac -> null_route_frac.
+// shared -> shared_expert_dim, null_frac -> null_route_frac, queue -> queue_mode).
 std::string NormalizeKey(const std::string& key);
 
 // True when `key` (normalized) names a config key of a run: every key of
-// CanonicalConfigJson for both targets, plus target, host, entry and source.
+// CanonicalConfigJson for both targets, plus target, host, entry and source,
+// plus the keys of the recorded runs read so far (a harness moelog has no
+// adapter for names its own keys: num_devices, implementations, harness,
+// accelerator).
+void AddRecordedKeys(const std::map<std::string, std::string>& config);
 bool IsKnownRunKey(const std::string& key);
 const std::set<std::string>& KnownRunKeys();
 

@@ -22,12 +22,23 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.label = e.label;
     u.line = e.heading_line;
     u.commands = e.commands;
-    u.recorded = RecordedFigures(e);
+    u.recorded = RecordedFigures(e, lb.file, &u.unread);
     if (!e.date.empty() && !e.time.empty()) u.when = e.date + " " + e.time;
     u.day = e.date;
     if (const Field* r = e.FindField("Result")) {
       u.insert_after = r->bullet.end_line;
       u.indent = std::string(static_cast<size_t>(r->bullet.content_indent), ' ');
+      // A table written right after "- Result:" (outside the item) belongs
+      // to it: the region goes below the table, not between the two.
+      int next_field = e.end_line + 1;
+      for (const auto& f : e.fields)
+        if (f.bullet.line > r->bullet.line) next_field = std::min(next_field, f.bullet.line);
+      for (const auto& t : e.tables)
+        if (t.line > r->bullet.end_line && t.line < next_field && t.end_line >= u.insert_after) {
+          u.insert_after = t.end_line;
+          u.blank_before = true;
+          u.indent.clear();
+        }
     } else {
       u.insert_after = e.end_line;
       u.blank_before = true;

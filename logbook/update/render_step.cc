@@ -126,10 +126,43 @@ std::string RevisionsNote(const UnitWork& w) {
   return s + ".";
 }
 
+// The bookkeeping lines of a runnable command, which moelog did not run.
+std::string NotRunNote(const Plan& plan, size_t ci) {
+  std::string s = "- not run (command " + std::to_string(ci + 1) + ", bookkeeping that cannot reach the benchmark): ";
+  for (size_t i = 0; i < plan.not_run.size(); ++i) s += (i ? "; " : "") + plan.not_run[i];
+  return NoteText(s);
+}
+
 void PrintTable(const Unit& u, const std::string& content, std::ostream& out) {
   std::string title = u.label;
   while (!title.empty() && (title.back() == ':' || title.back() == ' ')) title.pop_back();
   out << "\n### " << u.id << ": " << title << "\n\n" << content;
+}
+
+// The region of a unit moelog runs nothing for whose Result records
+// figures: the record as a table, and a chart when it sweeps something.
+std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork& w, SessionSummary* sum,
+                           std::ostream& out, std::ostream& err) {
+  std::string why;
+  std::set<std::string> said;
+  for (const auto& pc : w.commands)
+    if (said.insert(pc.plan.Summary()).second) why += (why.empty() ? "" : "; ") + pc.plan.Summary();
+  out << w.unit->id << ": " << w.unit->recorded.size() << " recorded figure"
+      << (w.unit->recorded.size() == 1 ? "" : "s") << " tabled; moelog ran nothing"
+      << (why.empty() ? "" : " (" + Shorten(why, 120) + ")") << "\n";
+  std::string content = RenderRecordedTable(w.unit->recorded);
+  if (!w.unit->unread.empty()) {
+    content += "\nRecorded figures not tabled:\n\n";
+    for (const auto& u : w.unit->unread) {
+      std::string t = u.text;
+      t.erase(std::remove(t.begin(), t.end(), '`'), t.end());
+      content += "- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why + "\n";
+    }
+  }
+  if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
+  content += "\n";
+  content += ChartLink(doc, w, doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
+  return content;
 }
 
 }  // namespace
@@ -160,6 +193,7 @@ std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* note
       notes->push_back("- skipped (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()));
       continue;
     }
+    if (!pc.plan.not_run.empty()) notes->push_back(NotRunNote(pc.plan, ci));
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
       const auto recs = RecordsOf(pc, i);
       if (recs.empty()) *complete = false;
@@ -209,6 +243,11 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
   std::vector<RegionEdit> edits;
   for (const auto& w : work) {
     const std::string invalid = InvalidCommands(doc, w, sum, err);
+    if (!w.runnable && !w.unit->recorded.empty() && doc.kind == DocumentKind::kLogbook) {
+      edits.push_back(EditOf(*w.unit, RecordedRegion(doc, draw, w, sum, out, err) + invalid));
+      if (opt.print_tables) PrintTable(*w.unit, edits.back().content, out);
+      continue;
+    }
     if (!w.runnable) {
       SkipUnit(doc, w, invalid, &edits, out);
       continue;
@@ -233,7 +272,14 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const Launche
   if (!any) return;
   // This session's runs are stored by now: the counted runs include them.
   // Both targets, as `moelog check` counts them.
-  const std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"}, table);
+  std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"}, table);
+  // An entry moelog has no run of is evidenced by what its Result records
+  // (runs "<entry>#n", source recorded).
+  std::set<std::string> ran;
+  for (const auto& r : runs) ran.insert(r.entry_id);
+  for (const auto& u : doc.units)
+    if (!ran.count(u.id))
+      for (const auto& f : u.recorded) runs.push_back(f.run);
   auto body = CriteriaStatusRegion(doc.text, lb, runs);
   if (!body.ok()) {  // a bad predicate: FILE:LINE, and the update fails
     err << body.status().message() << "\n";

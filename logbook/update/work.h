@@ -31,6 +31,7 @@ struct Unit {
   std::string indent;
   bool blank_before = false;
   std::vector<RecordedFigure> recorded;  // figures its Result states (logbook entries)
+  std::vector<UnreadFigures> unread;     // Result text whose figures could not be told apart
   std::string pins;                      // its configuration pins, "k=v, ..." (logbook entries)
   int entry = -1;                        // index in the logbook's entries (logbook units)
   std::string when;                      // "YYYY-MM-DD HH:MM" of a dated entry, else ""

@@ -79,8 +79,36 @@ Stop WriteDocument(const LoadedDocument& doc, const SpliceResult& res, std::ostr
   return st.ExitCode();
 }
 
+namespace {
+
+// Numbers stated in a section's bullets, at any depth.
+size_t StatedNumbers(const Bullet& b) {
+  size_t n = b.numbers.size();
+  for (const auto& c : b.children) n += StatedNumbers(c);
+  return n;
+}
+
+// A document of results without dated entries (a report): what moelog needs.
+void NoEntriesHint(const LoadedDocument& doc, std::ostream& out) {
+  if (doc.kind != DocumentKind::kLogbook || !doc.logbook.entries.empty()) return;
+  size_t tables = 0, numbers = 0;
+  for (const auto& s : doc.logbook.sections) {
+    tables += s.tables.size();
+    for (const auto& b : s.bullets) numbers += StatedNumbers(b);
+  }
+  if (tables == 0 && numbers == 0) return;
+  out << doc.path << ": no dated entries, so nothing here is read as an experiment (" << tables << " table"
+      << (tables == 1 ? "" : "s") << ", " << numbers << " stated number" << (numbers == 1 ? "" : "s")
+      << " outside entries). moelog reads an entry per heading `### YYYY-MM-DD HH:MM - Title` "
+         "under `## Experiment Log`, with `- Command:` (the benchmark it ran) and `- Result:` "
+         "(the figures, as bullets or a table) fields.\n";
+}
+
+}  // namespace
+
 int ReportUpdate(const LoadedDocument& doc, const SpliceResult& res, bool writes, SessionSummary* sum,
                  std::ostream& out) {
+  NoEntriesHint(doc, out);
   if (!writes) sum->changed = false;
   if (writes)
     for (const auto& id : res.changed) out << id << ": written\n";

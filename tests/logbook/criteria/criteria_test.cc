@@ -22,7 +22,7 @@ StoredRun MakeRun(const std::string& id, std::map<std::string, std::string> cfg,
                                              {"iters", "3"}};
   for (auto& [k, v] : cfg) base[k] = v;
   r.config = base;
-  r.target = "v5p";
+  r.target = "cpu";  // measured
   r.host = "h1";
   if (tflops > 0) r.metrics["tflops"] = tflops;
   return r;
@@ -156,7 +156,7 @@ TEST(CriteriaEval, PairsMetAndUnmet) {
   EXPECT_EQ(r.state, CriterionState::kMet) << r.detail;
   EXPECT_EQ(r.evidence, (std::vector<std::string>{"r1", "r3"}));
   // Without `same`, every other config key must agree; a different target breaks the pair.
-  runs[2].target = "cpu";
+  runs[2].target = "gpu";
   EXPECT_EQ(Eval("pairs quant_mode=none vs quant_mode=int8", runs).state, CriterionState::kUnmet);
   EXPECT_EQ(Eval("pairs quant_mode=none vs quant_mode=int8 at least 2", {MakeRun("a", {}), MakeRun("b", {{"quant_mode", "int8"}})}).state,
             CriterionState::kUnmet);
@@ -246,14 +246,63 @@ TEST(CriteriaEval, RepeatsOfOneConfig) {
   EXPECT_EQ(Eval("repeats where parallel_mode=ep", runs).state, CriterionState::kUnmet);
 }
 
-// A criterion met by model predictions alone says so.
-TEST(CriteriaEval, MetByModeledRunsOnlySaysSo) {
+// A prediction is not a measurement: a criterion that modeled runs alone
+// would meet is `predicted` (exit 7) unless its predicate accepts modeled
+// evidence; unmet wins over predicted.
+TEST(CriteriaEval, ModeledEvidenceIsPredictedUnlessAccepted) {
   std::vector<StoredRun> runs = {MakeRun("a", {}, 250.0)};
+  runs[0].target = "v5p";
   auto r = Eval("metric tflops > 1", runs);
-  EXPECT_EQ(r.state, CriterionState::kMet);
-  EXPECT_NE(r.detail.find("met by modeled (v5p) runs only"), std::string::npos) << r.detail;
+  EXPECT_EQ(r.state, CriterionState::kPredicted) << r.detail;
+  EXPECT_NE(r.detail.find("modeled runs only"), std::string::npos) << r.detail;
+  EXPECT_EQ(CheckExitCode({r}), kExitCriteriaPredicted);
+  EXPECT_NE(FormatCheckLine("x.md", r).find("x.md:7: predicted: criterion ["), std::string::npos);
+  // Unmet wins: one clause predicted, one unmet.
+  EXPECT_EQ(Eval("metric tflops > 1; metric tflops > 300", runs).state, CriterionState::kUnmet);
+  EXPECT_EQ(CheckExitCode({r, Eval("metric tflops > 300", runs)}), kExitCriteriaUnmet);
+  // A predicate may accept predictions; it then says so.
+  auto a = Eval("metric tflops > 1 accept modeled", runs);
+  EXPECT_EQ(a.state, CriterionState::kMet) << a.detail;
+  EXPECT_NE(a.detail.find("met by modeled (v5p) runs only"), std::string::npos) << a.detail;
+  EXPECT_EQ(Eval("metric tflops > 1 accept any", runs).state, CriterionState::kMet);
+  EXPECT_EQ(Eval("metric tflops > 1 accept measured, modeled where topk=2", runs).state, CriterionState::kMet);
+  // A source="modeled" run is modeled on any target; recorded is its own kind.
   runs[0].target = "cpu";
-  EXPECT_EQ(Eval("metric tflops > 1", runs).detail.find("modeled"), std::string::npos);
+  runs[0].source = "modeled";
+  EXPECT_EQ(Eval("metric tflops > 1", runs).state, CriterionState::kPredicted);
+  runs[0].source = "recorded";
+  EXPECT_EQ(Eval("metric tflops > 1", runs).state, CriterionState::kMet);
+  EXPECT_EQ(Eval("metric tflops > 1 accept measured", runs).state, CriterionState::kUnmet);
+  runs[0].source = "measured";
+  auto m = Eval("metric tflops > 1", runs);
+  EXPECT_EQ(m.state, CriterionState::kMet);
+  EXPECT_EQ(m.detail.find("modeled"), std::string::npos);
+  EXPECT_EQ(CheckExitCode({m}), kExitOk);
+}
+
+// Each evidence kind from a run, and the parse of `accept`.
+TEST(CriteriaEval, EvidenceKinds) {
+  StoredRun r;
+  EXPECT_EQ(EvidenceKindOf(r), EvidenceKind::kMeasured);
+  r.target = "v5p";
+  EXPECT_EQ(EvidenceKindOf(r), EvidenceKind::kModeled);
+  r.source = "recorded";
+  EXPECT_EQ(EvidenceKindOf(r), EvidenceKind::kRecorded);
+  EXPECT_EQ(EvidenceKindsText(kDefaultEvidence), "measured,recorded");
+  auto p = ParsePredicate("pairs topk=1 vs topk=2 accept modeled at least 2", "f.md", 1);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->clauses[0].accept, KindBit(EvidenceKind::kModeled));
+  EXPECT_EQ(p->clauses[0].at_least, 2);
+  auto bad = ParsePredicate("metric tflops > 1 accept guesses", "f.md", 4);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("f.md:4: unknown evidence kind 'guesses'"), std::string::npos)
+      << bad.status().message();
+  // The same run set with a planned entry's modeled runs: `entry has runs`
+  // is predicted, never met, by predictions alone.
+  StoredRun planned = MakeRun("p1", {}, 100.0);
+  planned.target = "v5p";
+  planned.entry_id = "MOE-I8-003";
+  EXPECT_EQ(Eval("entry MOE-I8-003 has runs", {planned}).state, CriterionState::kPredicted);
 }
 
 // The shipped example logbooks parse: every predicate in recipes/ is valid.

@@ -85,5 +85,143 @@ TEST(Recorded, Int8LogbookHasNoFigures) {
   EXPECT_TRUE(RecordedRuns(Seed("moe_ep_int8_logbook.md")).empty());
 }
 
+
+// A sign glued to a word ("1e+00", "EP+2", "topk+1", "k=2+8") once stopped the
+// figure scan from stepping on: update looped forever. Each form must return,
+// and none of them is a figure.
+TEST(Recorded, SignGluedToAWordEndsTheScan) {
+  for (const char* line : {"loss 1e+00 after warmup", "EP+2 chips idle", "topk+1 adds a slot", "k=2+8 mix",
+                           "a+1+2+3+4+5", "+", "x+", "1e+00: 12.5 TF/s", "e+9e+9e+9"}) {
+    const std::string doc = std::string(
+                                "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n"
+                                "- Command: `python bench_moe_hillclimb.py --topk 2`\n"
+                                "- Result:\n  - ") +
+                            line + "\n";
+    Logbook lb = ParseLogbook(doc, "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u) << line;
+    auto figures = RecordedFigures(lb.entries[0]);
+    for (const auto& f : figures)
+      for (const auto& [m, v] : f.run.metrics) EXPECT_NE(v, 0.0) << line;
+  }
+}
+
+TEST(Recorded, LongRunOfGluedSignsIsLinear) {
+  std::string line;
+  for (int i = 0; i < 200000; ++i) line += "e+1";
+  const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n- Result:\n  - " + line + "\n";
+  Logbook lb = ParseLogbook(doc, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_TRUE(RecordedFigures(lb.entries[0]).empty());
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+Logbook Fixture(const std::string& name) {
+  auto lb = LoadLogbook(std::string(MOELOG_TEST_DATA_DIR) + "/golden/" + name + "/input.md");
+  EXPECT_TRUE(lb.ok());
+  return lb.ok() ? *lb : Logbook{};
+}
+
+// The GPU fixture: a harness moelog has no adapter for, its own flag names,
+// comma lists, loops, Config lists, the accelerator, ms and M tok/s.
+TEST(RecordedAnyHarness, GpuBenchFiguresGetTheirConfiguration) {
+  Logbook lb = Fixture("recorded_gpu");
+  ASSERT_EQ(lb.entries.size(), 6u);
+  EXPECT_TRUE(RecordedRuns(lb.entries[0]).empty());  // the smoke entry states no figure
+  auto ab = RecordedRuns(lb.entries[1]);
+  ASSERT_EQ(ab.size(), 4u);
+  EXPECT_EQ(Cfg(ab[1], "implementations"), "all_to_all");
+  EXPECT_EQ(Cfg(ab[1], "pass_mode"), "forward");
+  EXPECT_EQ(Cfg(ab[1], "accelerator"), "B200x4");
+  EXPECT_EQ(Cfg(ab[1], "harness"), "bench_ep_layer.py");
+  EXPECT_EQ(Cfg(ab[1], "num_devices"), "4");
+  EXPECT_DOUBLE_EQ(ab[1].metrics.at("time_s"), 0.0387);
+  EXPECT_DOUBLE_EQ(ab[1].metrics.at("tokens_per_s"), 850000);
+  EXPECT_EQ(ab[1].units.at("time_s"), "ms");
+  EXPECT_EQ(ab[1].source, "recorded");
+  EXPECT_GT(ab[1].line, 0);
+  auto sweep = RecordedRuns(lb.entries[2]);  // for nd in 2 4 8 ... --num-devices "$nd"
+  ASSERT_EQ(sweep.size(), 3u);
+  EXPECT_EQ(Cfg(sweep[2], "num_devices"), "8");
+  EXPECT_EQ(Cfg(sweep[2], "accelerator"), "B200x8");
+  auto deep = RecordedRuns(lb.entries[3]);  // derived figures are marked
+  ASSERT_EQ(deep.size(), 2u);
+  EXPECT_EQ(Cfg(deep[1], "implementations"), "deepep");
+  EXPECT_TRUE(deep[1].derived.count("speedup"));
+  EXPECT_TRUE(deep[1].derived.count("delta_pct"));
+  EXPECT_DOUBLE_EQ(deep[1].metrics.at("delta_pct"), 7.8);
+  EXPECT_FALSE(deep[1].derived.count("tokens_per_s"));
+  auto bw = RecordedRuns(lb.entries[4]);  // GB/s, and an env assignment as a key
+  ASSERT_EQ(bw.size(), 2u);
+  EXPECT_DOUBLE_EQ(bw[0].metrics.at("gb_per_s"), 612.4);
+  EXPECT_EQ(Cfg(bw[0], "cuda_device_max_connections"), "1");
+  auto mfu = RecordedRuns(lb.entries[5]);
+  ASSERT_EQ(mfu.size(), 2u);
+  EXPECT_DOUBLE_EQ(mfu[1].metrics.at("mfu"), 41.0);
+  EXPECT_EQ(Cfg(mfu[1], "accelerator"), "H100x16");
+}
+
+TEST(RecordedAnyHarness, TablesListsAndFiguresNothingTellsApart) {
+  Logbook lb = Fixture("recorded_fp8");
+  auto modes = RecordedRuns(lb.entries[0]);  // | mode | ms/step | speedup | relerr(dx) |
+  ASSERT_EQ(modes.size(), 3u);
+  EXPECT_EQ(Cfg(modes[1], "modes"), "fp8gemm");
+  EXPECT_DOUBLE_EQ(modes[1].metrics.at("time_s"), 0.02035);
+  EXPECT_DOUBLE_EQ(modes[1].metrics.at("speedup"), 1.184);
+  EXPECT_EQ(Cfg(modes[1], "relerr(dx)"), "<none>");  // a column of another measure is no key
+  auto lists = RecordedRuns(lb.entries[1]);  // "ring: bf16 `41.8 ms`, fp8wire `33.0 ms`"
+  ASSERT_EQ(lists.size(), 4u);
+  EXPECT_EQ(Cfg(lists[3], "impl"), "all_to_all");
+  EXPECT_EQ(Cfg(lists[3], "modes"), "fp8wire");
+  EXPECT_DOUBLE_EQ(lists[3].metrics.at("time_s"), 0.0399);
+  std::vector<UnreadFigures> unread;
+  auto twice = RecordedFigures(lb.entries[3], lb.file, &unread);
+  EXPECT_EQ(twice.size(), 2u);
+  ASSERT_EQ(unread.size(), 1u);  // "both: `1.19 ms` and `1.21 ms`"
+  EXPECT_NE(unread[0].text.find("both"), std::string::npos);
+}
+
+TEST(RecordedAnyHarness, HillclimbResultsAsWritten) {
+  Logbook lb = Fixture("recorded_hillclimb");
+  auto perkey = RecordedRuns(lb.entries[0]);  // E=32: topk2 201.7, topk4 262.3, topk8 318.9
+  ASSERT_EQ(perkey.size(), 6u);
+  EXPECT_EQ(Cfg(perkey[1], "experts"), "32");
+  EXPECT_EQ(Cfg(perkey[1], "topk"), "4");
+  EXPECT_DOUBLE_EQ(perkey[1].metrics.at("tflops"), 262.3);
+  auto shapes = RecordedRuns(lb.entries[1]);  // shape-keyed table, tokens/s @0.1 and @0.9
+  ASSERT_EQ(shapes.size(), 8u);
+  EXPECT_EQ(Cfg(shapes[2], "mlp_dim"), "1408");
+  EXPECT_EQ(Cfg(shapes[2], "topk"), "8");
+  EXPECT_EQ(Cfg(shapes[2], "null_route_frac"), "0.1");
+  EXPECT_DOUBLE_EQ(shapes[2].metrics.at("tokens_per_s"), 880410);
+  auto named = RecordedRuns(lb.entries[2]);  // Non-EP result: / EP result (fused_w13):
+  ASSERT_EQ(named.size(), 2u);
+  EXPECT_EQ(Cfg(named[0], "parallel_mode"), "none");
+  EXPECT_EQ(Cfg(named[1], "parallel_mode"), "ep");
+  EXPECT_EQ(Cfg(named[1], "case"), "<none>");
+  auto ms = RecordedRuns(lb.entries[3]);  // times in ms; the glued-sign aside gives nothing
+  ASSERT_EQ(ms.size(), 2u);
+  EXPECT_DOUBLE_EQ(ms[1].metrics.at("time_s"), 0.0389);
+}
+
+TEST(RecordedAnyHarness, AcceleratorSpellings) {
+  for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
+           {"hardware: 4 B200 GPUs", "B200x4"}, {"8x H100, one node", "H100x8"}, {"B200 x8", "B200x8"},
+           {"on a v5p-16 slice", "v5p-16"}, {"GB200 x4", "GB200x4"}, {"no accelerator here", "<none>"}}) {
+    const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n"
+                            "- Command: `python scripts/x.py --n 1`\n- Config:\n  - " + text +
+                            "\n- Result:\n  - `1.0 ms`\n";
+    Logbook lb = ParseLogbook(doc, "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u);
+    auto runs = RecordedRuns(lb.entries[0]);
+    ASSERT_EQ(runs.size(), 1u) << text;
+    EXPECT_EQ(Cfg(runs[0], "accelerator"), want) << text;
+  }
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "logbook/store/stored_run.h"
+
 namespace moelog::logbook {
 using engine::BenchConfig;
 namespace {
@@ -22,6 +24,18 @@ TEST(BenchConfigTest, DefaultsMatchHarness) {
   EXPECT_EQ(c->warmup, 2);
   EXPECT_DOUBLE_EQ(c->run_alpha, 0.98);
   EXPECT_EQ(c->target, "cpu");
+}
+
+// A flag declared once in engine/bench_flags.cc is parsed, is a key a
+// criterion may name, never separates two runs, and leaves the cache key alone.
+TEST(BenchConfigTest, TraceStepsIsAcceptedAndChangesNoRun) {
+  auto c = Parse({"--trace-steps", "5"});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->trace_steps, 5);
+  EXPECT_TRUE(IsKnownRunKey(NormalizeKey("trace-steps")));
+  EXPECT_TRUE(IsIgnoredForPairing("trace_steps"));
+  EXPECT_EQ(engine::CanonicalConfigJson(*c), engine::CanonicalConfigJson(BenchConfig{}));
+  EXPECT_NE(BenchHelp().find("--trace-steps"), std::string::npos);
 }
 
 TEST(BenchConfigTest, SweepExpansionFollowsHarnessOrder) {

@@ -273,7 +273,7 @@ TEST(Runner, SandboxKeepsWritesInTheScratchFolder) {
   std::string dir = TempDir("sandbox");
   WriteExecutable(dir + "/moelog", kFakeBench);
   std::filesystem::create_directories(dir + "/scratch");
-  Plan plan = PlanCommand("set -e; echo pwned > ../outside.txt; moelog bench --tokens 64 --topk 1");
+  Plan plan = PlanCommand("set -e; date > ../outside.txt; moelog bench --tokens 64 --topk 1");
   ASSERT_EQ(plan.verdict, PlanVerdict::kNeedsConsent) << plan.Summary();
   RunnerOptions o;
   o.allow_shell = true;
@@ -290,7 +290,7 @@ TEST(Runner, SandboxKeepsWritesInTheScratchFolder) {
   EXPECT_EQ(recs[0].runner, "shell sandbox=bwrap");
   EXPECT_EQ(recs[0].cache_key.rfind("shell:", 0), 0u);  // never served from the cache
   // Inside the scratch folder the same script runs.
-  Plan inside = PlanCommand("set -e; echo ok > inside.txt; moelog bench --tokens 64 --topk 1");
+  Plan inside = PlanCommand("set -e; date > inside.txt; moelog bench --tokens 64 --topk 1");
   out = RunPlan(inside, o);
   ASSERT_TRUE(out.ok());
   EXPECT_TRUE(std::filesystem::exists(dir + "/scratch/inside.txt"));

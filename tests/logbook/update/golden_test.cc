@@ -65,7 +65,8 @@ TEST_P(GoldenTest, InputUpdatesToExpectedAndExpectedIsAFixedPoint) {
   fs::remove_all(tmp);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest, ::testing::Values("loop_logbook", "int8_seed", "recipe_seed"));
+INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest, ::testing::Values("loop_logbook", "int8_seed", "recipe_seed", "recorded_gpu",
+                                                              "recorded_fp8", "recorded_hillclimb"));
 
 }  // namespace
 }  // namespace moelog::logbook

@@ -1,0 +1,154 @@
+#include "logbook/plan/shell_lexer.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace moelog::logbook::shell {
+namespace {
+
+bool IsOpChar(char c) { return c == ';' || c == '&' || c == '|' || c == '<' || c == '>' || c == '(' || c == ')'; }
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view s) : s_(s) {}
+
+  // Tokenizes everything; an error message on unterminated quotes etc.
+  bool Run(std::vector<Token>* out, std::string* error) {
+    while (true) {
+      SkipBlanks();
+      if (i_ >= s_.size()) break;
+      char c = s_[i_];
+      if (c == '#') {  // comment to end of line
+        while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+        continue;
+      }
+      if (c == '\n') {
+        out->push_back({Token::kOp, "\n"});
+        ++i_;
+        continue;
+      }
+      if (IsOpChar(c)) {
+        out->push_back({Token::kOp, ReadOp()});
+        continue;
+      }
+      std::string word;
+      if (!ReadWord(&word, error)) return false;
+      // "2>&1", "2>file": a digit-only word glued to a redirection.
+      if (i_ < s_.size() && (s_[i_] == '>' || s_[i_] == '<') &&
+          std::all_of(word.begin(), word.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+        std::string op = ReadOp();
+        out->push_back({Token::kOp, word + op});
+        continue;
+      }
+      out->push_back({Token::kWord, word});
+    }
+    out->push_back({Token::kEnd, ""});
+    return true;
+  }
+
+ private:
+  void SkipBlanks() {
+    while (i_ < s_.size()) {
+      if (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r') {
+        ++i_;
+      } else if (s_[i_] == '\\' && i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {
+        i_ += 2;  // line continuation
+      } else {
+        break;
+      }
+    }
+  }
+
+  std::string ReadOp() {
+    static const char* kOps[] = {"<<<", "&&", "||", ";;", ">>", "<<", ">&", "&>", ">|", ";", "&", "|", "<", ">", "(", ")"};
+    for (const char* op : kOps) {
+      std::string_view o(op);
+      if (s_.substr(i_, o.size()) == o) {
+        i_ += o.size();
+        std::string r(o);
+        // ">&1", ">&2": keep the fd with the operator.
+        if (r == ">&" && i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) r += s_[i_++];
+        return r;
+      }
+    }
+    return std::string(1, s_[i_++]);
+  }
+
+  bool ReadWord(std::string* w, std::string* error) {
+    while (i_ < s_.size()) {
+      char c = s_[i_];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || IsOpChar(c)) break;
+      if (c == '\\') {
+        if (i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {
+          i_ += 2;
+          continue;
+        }
+        w->append(s_.substr(i_, std::min<size_t>(2, s_.size() - i_)));
+        i_ += 2;
+        continue;
+      }
+      if (c == '\'') {
+        size_t e = s_.find('\'', i_ + 1);
+        if (e == std::string_view::npos) {
+          *error = "unterminated single quote";
+          return false;
+        }
+        w->append(s_.substr(i_, e - i_ + 1));
+        i_ = e + 1;
+        continue;
+      }
+      if (c == '"') {
+        size_t j = i_ + 1;
+        while (j < s_.size() && s_[j] != '"') j += (s_[j] == '\\') ? 2 : 1;
+        if (j >= s_.size()) {
+          *error = "unterminated double quote";
+          return false;
+        }
+        w->append(s_.substr(i_, j - i_ + 1));
+        i_ = j + 1;
+        continue;
+      }
+      if (c == '$' && i_ + 1 < s_.size() && s_[i_ + 1] == '(') {
+        // $( ... ): keep balanced text inside the word.
+        int depth = 0;
+        size_t j = i_ + 1;
+        for (; j < s_.size(); ++j) {
+          if (s_[j] == '(') ++depth;
+          if (s_[j] == ')' && --depth == 0) break;
+        }
+        if (j >= s_.size()) {
+          *error = "unterminated $(";
+          return false;
+        }
+        w->append(s_.substr(i_, j - i_ + 1));
+        i_ = j + 1;
+        continue;
+      }
+      if (c == '`') {
+        size_t e = s_.find('`', i_ + 1);
+        if (e == std::string_view::npos) {
+          *error = "unterminated backquote";
+          return false;
+        }
+        w->append(s_.substr(i_, e - i_ + 1));
+        i_ = e + 1;
+        continue;
+      }
+      w->push_back(c);
+      ++i_;
+    }
+    return true;
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+bool Tokenize(std::string_view text, std::vector<Token>* out, std::string* error) {
+  Lexer lx(text);
+  return lx.Run(out, error);
+}
+
+}  // namespace moelog::logbook::shell

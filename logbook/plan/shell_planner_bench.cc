@@ -1,0 +1,266 @@
+#include <algorithm>
+#include <mutex>
+
+#include "engine/v5p/hardware.h"
+#include "logbook/plan/bench_args.h"
+#include "logbook/plan/shell_planner.h"
+
+namespace moelog::logbook::shell {
+namespace {
+
+// A harness argument list, parsed, validated and canonicalized once.
+struct ParsedArgs {
+  Result<engine::BenchConfig> config;  // ParseBenchArgs
+  Status valid;                        // config->Validate() when config is ok
+  std::string canonical;               // engine::CanonicalConfigJson when both are ok
+};
+
+// Logbooks repeat the same invocations across entries (reruns, copied
+// commands), so parsed argument lists are memoized for the process.
+std::mutex g_args_mu;
+std::map<std::vector<std::string>, std::shared_ptr<const ParsedArgs>> g_args_memo;
+
+std::shared_ptr<const ParsedArgs> CachedParseBenchArgs(const std::vector<std::string>& args) {
+  {
+    std::lock_guard<std::mutex> lock(g_args_mu);
+    auto it = g_args_memo.find(args);
+    if (it != g_args_memo.end()) return it->second;
+  }
+  auto parsed = std::make_shared<ParsedArgs>(ParsedArgs{ParseBenchArgs(args), Status::Ok(), {}});
+  if (parsed->config.ok()) {
+    parsed->valid = parsed->config->Validate();
+    if (parsed->valid.ok()) parsed->canonical = engine::CanonicalConfigJson(*parsed->config);
+  }
+  std::lock_guard<std::mutex> lock(g_args_mu);
+  if (g_args_memo.size() >= 4096) g_args_memo.clear();  // bounded memory
+  g_args_memo.emplace(args, parsed);
+  return parsed;
+}
+
+}  // namespace
+
+void ClearParsedArgsCache() {
+  std::lock_guard<std::mutex> lock(g_args_mu);
+  g_args_memo.clear();
+}
+
+// moelog bench ...: a benchmark; any other moelog command is not run.
+void Planner::PlanMoelog(const Cmd& c, const std::vector<std::string>& words, const std::map<std::string, std::string>& env,
+                         const Vars& vars) {
+  if (words.size() < 2 || Expand(words[1], vars).value != "bench")
+    return Refuse(c, false, "moelog " + (words.size() > 1 ? words[1] : std::string()));
+  std::vector<std::string> raw_args(words.begin() + 2, words.end());
+  if (auto rewritten = AddBench(c, "moelog", JoinRaw(words), raw_args, env, vars, RenderEnv(c)))
+    Memo(&c, *rewritten + RenderRedirs(c), RenderSimpleRaw(c));
+}
+
+// A known harness script: its adapter turns the invocation into one or
+// more `moelog bench` runs, or says why it has none.
+void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std::string>& words, size_t si,
+                          const std::map<std::string, std::string>& env, const Vars& vars) {
+  std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
+  // The common case, the hillclimb harness as it is today: its words are
+  // moelog bench's, nothing to translate.
+  const std::map<std::string, std::string> harness_env = HarnessEnv(env, vars);
+  const bool env_rules = std::any_of(h.env.begin(), h.env.end(),
+                                     [&](const auto& rule) { return harness_env.count(rule.first) > 0; });
+  const bool pass_through = h.native_flags && h.flags.empty() && !env_rules && h.defaults.empty() &&
+                            h.runs.empty() && h.no_adapter.empty() && h.env_refused.empty();
+  if (pass_through && FindRevision(h, opts_.context) == nullptr) {
+    if (auto rewritten = AddBench(c, h.name, JoinRaw(words), raw_args, env, vars, RenderEnv(c)))
+      Memo(&c, *rewritten + RenderRedirs(c), RenderSimpleRaw(c));
+    return;
+  }
+  // A word without a static value may go to a flag the adapter ignores:
+  // the adapter reads the words as written first.
+  std::vector<std::string> expanded;
+  std::string unknown;  // the first word without a static value, and why
+  for (size_t i = 0; i < raw_args.size(); ++i) {
+    auto e = Expand(raw_args[i], vars);
+    if (!e.unknown.empty() && unknown.empty()) unknown = FlagOf(raw_args, i) + NoStaticValue(e.unknown.front());
+    expanded.push_back(e.value);
+  }
+  // Run arguments are shell words, expanded per invocation by AddBench: the
+  // command's words as written where the adapter passes them on (a loop's
+  // `$tk` stays a variable in the rewritten script), else the translation of
+  // the expanded words, quoted -- which bash, inside a loop, could not
+  // repeat per iteration, nor values taken from the environment.
+  std::optional<Adapted> adapted = AdaptAsWritten(h, raw_args, expanded, harness_env);
+  if (!adapted && !unknown.empty()) {
+    Invalid(Short(JoinRaw(words), 80) + ": " + unknown);
+    MemoRaw(&c);
+    return;
+  }
+  if (!adapted) adapted = AdaptExpanded(c, h, words, expanded, harness_env);
+  if (!adapted) return;
+  if (!loop_vars_.empty())
+    for (const auto& [name, rule] : h.env)
+      if (harness_env.count(name)) shell_unplannable_ = "harness " + h.name + " configured by " + name + " inside a loop";
+  std::vector<std::string> scripts;
+  for (const AdaptedRun& run : adapted->runs) {
+    auto rewritten =
+        AddBench(c, h.name, JoinRaw(words), run.args, env, vars, RenderEnv(c), {run.label, adapted->revision});
+    if (!rewritten) return;
+    scripts.push_back(*rewritten);
+  }
+  std::string joined = scripts.size() == 1 ? scripts[0] : "{ ";
+  for (size_t k = 0; scripts.size() > 1 && k < scripts.size(); ++k) joined += scripts[k] + "; ";
+  Memo(&c, joined + (scripts.size() > 1 ? "}" : "") + RenderRedirs(c), RenderSimpleRaw(c));
+}
+
+// The adapter's translation of the expanded words, quoted; nullopt after
+// saying why there is none (no adapter, or a flag or value it refuses).
+std::optional<Adapted> Planner::AdaptExpanded(const Cmd& c, const Adapter& h, const std::vector<std::string>& words,
+                                              const std::vector<std::string>& expanded,
+                                              const std::map<std::string, std::string>& harness_env) {
+  auto literal = AdaptInvocation(h, expanded, harness_env, opts_.context);
+  if (!literal.ok()) {
+    if (literal.status().code() == Status::Code::kNotFound) NoAdapter(literal.status().message());
+    else Invalid(Short(JoinRaw(words), 80) + ": " + literal.status().message());
+    MemoRaw(&c);
+    return std::nullopt;
+  }
+  for (AdaptedRun& run : literal->runs)
+    for (std::string& a : run.args) a = ShellQuote(a);
+  if (!loop_vars_.empty()) shell_unplannable_ = "harness " + h.name + ": a value it maps given by a loop variable";
+  return std::move(*literal);
+}
+
+// The adapter's translation of the command's words as written, as shell
+// words: each value word is given to the adapter as a placeholder and put
+// back; the adapter's own words are quoted. Nullopt when a flag name is not
+// literal or the adapter must read a value (a value map, a run selection),
+// or the translation fails (the expanded words then say why).
+std::optional<Adapted> Planner::AdaptAsWritten(const Adapter& h, const std::vector<std::string>& raw_args,
+                                               const std::vector<std::string>& expanded,
+                                               const std::map<std::string, std::string>& harness_env) const {
+  std::vector<std::string> tokens;
+  std::map<std::string, std::string> back;
+  for (size_t i = 0; i < raw_args.size(); ++i) {
+    if (expanded[i].rfind("--", 0) == 0) {
+      if (raw_args[i] != expanded[i]) return std::nullopt;
+      tokens.push_back(raw_args[i]);
+      continue;
+    }
+    tokens.push_back(Joined({"\x01", std::to_string(i), "\x01"}, ""));
+    back[tokens.back()] = raw_args[i];
+  }
+  auto sym = AdaptInvocation(h, tokens, harness_env, opts_.context);
+  if (!sym.ok()) return std::nullopt;
+  for (AdaptedRun& run : sym->runs)
+    for (std::string& w : run.args) {
+      auto it = back.find(w);
+      w = it != back.end() ? it->second : ShellQuote(w);
+    }
+  return std::move(*sym);
+}
+
+// The variables a harness process sees: the command's prefixes, the
+// launcher's -e variables and those the script exported.
+std::map<std::string, std::string> Planner::HarnessEnv(const std::map<std::string, std::string>& env, const Vars& vars) const {
+  std::map<std::string, std::string> out = launcher_env_;
+  for (const auto& name : exported_) {
+    auto it = vars.find(name);
+    if (it != vars.end()) out[name] = it->second;
+  }
+  for (const auto& [k, v] : env) out[k] = v;
+  return out;
+}
+
+// Adds one invocation; returns its rewritten command (without
+// redirections), or nullopt when the arguments do not check (the command
+// is then invalid and memoized as written).
+std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& harness, const std::string& original,
+                                             const std::vector<std::string>& raw_args,
+                                             const std::map<std::string, std::string>& env, const Vars& vars,
+                                             const std::string& env_prefix, const RunTag& tag) {
+  BenchInvocation inv;
+  inv.harness = harness;
+  inv.original = original;
+  inv.label = tag.label;
+  inv.revision = tag.revision;
+  std::vector<std::string> expanded;
+  for (size_t i = 0; i < raw_args.size(); ++i) {
+    const std::string& raw = raw_args[i];
+    auto e = Expand(raw, vars);
+    if (!e.unknown.empty()) {
+      Invalid(Short(original, 80) + ": " + FlagOf(raw_args, i) + NoStaticValue(e.unknown.front()));
+      MemoRaw(&c);
+      return std::nullopt;
+    }
+    expanded.push_back(e.value);
+  }
+  // The target is the user's choice: a command naming another one is a
+  // conflict, reported, never obeyed.
+  bool has_target = false;
+  for (size_t i = 0; i < expanded.size(); ++i) {
+    std::string t;
+    if (expanded[i] == "--target" && i + 1 < expanded.size()) t = expanded[i + 1];
+    else if (expanded[i].rfind("--target=", 0) == 0) t = expanded[i].substr(9);
+    else continue;
+    has_target = true;
+    if (t != opts_.target) {
+      Invalid(Short(original, 80) + ": the command asks for --target " + Short(t) + ", this run is --target " +
+              opts_.target + " (the target is chosen on moelog's command line)");
+      MemoRaw(&c);
+      return std::nullopt;
+    }
+  }
+  std::string rewritten = env_prefix + ShellQuote(opts_.moelog) + " bench";
+  if (!has_target) {
+    inv.args = {"--target", opts_.target};
+    rewritten += " --target " + ShellQuote(opts_.target);
+  }
+  inv.args.insert(inv.args.end(), expanded.begin(), expanded.end());
+  for (const auto& raw : raw_args) rewritten += " " + raw;
+  for (const auto& x : opts_.extra_bench_args) {
+    inv.args.push_back(x);
+    rewritten += Joined({"", ShellQuote(x)});
+  }
+  inv.env = pending_env_;
+  inv.errexit = errexit_;
+  for (const auto& [k, v] : env) inv.env[k] = v;
+  for (const auto& name : loop_vars_) {
+    auto it = vars.find(name);
+    if (it != vars.end()) inv.loop_bindings[name] = it->second;
+  }
+  // read-assigned variables used in the arguments count as bindings too.
+  for (const auto& raw : raw_args)
+    if (raw.find('$') != std::string::npos)
+      for (const auto& [k, v] : vars)
+        if (MentionsVariable(raw, k) && !launcher_env_.count(k)) inv.loop_bindings[k] = v;
+  inv.command_line = ShellQuote(opts_.moelog) + " bench";
+  for (const auto& a : inv.args) inv.command_line += Joined({"", ShellQuote(a)});
+  const std::shared_ptr<const ParsedArgs> parsed = CachedParseBenchArgs(inv.args);
+  if (!parsed->config.ok()) {
+    Invalid(original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") +
+            parsed->config.status().message());
+    MemoRaw(&c);
+    return std::nullopt;
+  }
+  if (!parsed->valid.ok()) {
+    Invalid(parsed->valid.message());
+    MemoRaw(&c);
+    return std::nullopt;
+  }
+  // Model and hardware files are moelog's data, named, never a path the
+  // document chooses (a path would let it forge the model's numbers).
+  for (const std::string* data : {&parsed->config->model_params, &parsed->config->hardware}) {
+    if (engine::v5p::IsDataFilePath(*data)) {
+      Invalid(Short(original, 80) + ": '" + Short(*data) +
+              "' is a file path; a command may name only moelog's data files (e.g. --hardware v5p)");
+      MemoRaw(&c);
+      return std::nullopt;
+    }
+  }
+  inv.config = *parsed->config;
+  inv.canonical_config = parsed->canonical;
+  if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
+    Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
+    return std::nullopt;
+  }
+  plan_->invocations.push_back(std::move(inv));
+  return rewritten;
+}
+
+}  // namespace moelog::logbook::shell

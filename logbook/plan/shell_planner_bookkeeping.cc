@@ -1,0 +1,157 @@
+// Bookkeeping: the lines researchers wrap a benchmark in that only name log
+// files or prepare the host. Their effects cannot reach the benchmark's flags
+// or environment, so moelog understands them and does not run them (no
+// consent is needed for what is not run); each is listed in the plan's
+// not_run. A value such a line sets has no static value: a flag moelog uses
+// that reads it cannot be planned, and the reason names the flag and line.
+#include <algorithm>
+#include <cctype>
+
+#include "logbook/plan/shell_planner.h"
+
+namespace moelog::logbook::shell {
+namespace {
+
+// The literal first word of a simple command without prefixes, or "".
+std::string Program(const Cmd& c, size_t at = 0) {
+  if (c.kind != Cmd::kSimple || c.words.size() <= at || !AssignmentName(c.words[0]).empty()) return "";
+  const std::string& w = c.words[at];
+  return w.find_first_of("$`'\"\\") == std::string::npos ? w : "";
+}
+
+bool HasInputRedir(const Cmd& c) {
+  return std::any_of(c.redirs.begin(), c.redirs.end(), [](const Redir& r) { return !IsOutputRedir(r.op); });
+}
+
+bool HasOutputRedir(const Cmd& c) {
+  return std::any_of(c.redirs.begin(), c.redirs.end(), [](const Redir& r) { return IsOutputRedir(r.op); });
+}
+
+// `[sudo] rm [-f|-r|-rf...] FILE...` where every file names a lock file.
+bool LockCleanup(const Cmd& c) {
+  const size_t at = Program(c) == "sudo" ? 1 : 0;
+  if (Program(c, at) != "rm" || c.words.size() < at + 2) return false;
+  for (size_t i = at + 1; i < c.words.size(); ++i) {
+    std::string w = c.words[i];
+    if (w.rfind("-", 0) == 0) {
+      if (w.find_first_not_of("-rfRv") != std::string::npos && w != "--force") return false;
+      continue;
+    }
+    for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (w.find("lock") == std::string::npos) return false;
+  }
+  return true;
+}
+
+// `source DIR/bin/activate` or `. DIR/bin/activate`.
+bool VenvActivation(const Cmd& c) {
+  const std::string p = Program(c);
+  if ((p != "source" && p != ".") || c.words.size() != 2) return false;
+  const std::string& w = c.words[1];
+  return w.size() >= 9 && w.compare(w.size() - 9, 9, "/activate") == 0;
+}
+
+// `: > LOG`, `echo ... >> LOG`: a line (or nothing) written to a file.
+bool LogWrite(const Cmd& c) {
+  static const std::vector<std::string> kWriters = {":", "true", "echo", "printf"};
+  const std::string p = Program(c);
+  return std::find(kWriters.begin(), kWriters.end(), p) != kWriters.end() && HasOutputRedir(c) && !HasInputRedir(c);
+}
+
+// One simple command alone in the list: its words, or null.
+const Cmd* OnlyCommand(const List& l) {
+  if (l.items.size() != 1 || l.items[0].pipes.size() != 1 || l.items[0].pipes[0].cmds.size() != 1) return nullptr;
+  const Cmd& c = l.items[0].pipes[0].cmds[0];
+  return c.kind == Cmd::kSimple ? &c : nullptr;
+}
+
+// `[ -f W ]`, `[[ -e W ]]`, `test -s W`: a test of one file.
+bool FileTest(const Cmd& c) {
+  static const std::vector<std::string> kOps = {"-f", "-e", "-s", "-d"};
+  const auto& w = c.words;
+  const bool op = w.size() >= 3 && std::find(kOps.begin(), kOps.end(), w[1]) != kOps.end();
+  if (!op || !c.redirs.empty()) return false;
+  if (w[0] == "test") return w.size() == 3;
+  return w.size() == 4 && ((w[0] == "[" && w[3] == "]") || (w[0] == "[[" && w[3] == "]]"));
+}
+
+// A branch that only skips the iteration (and may say so).
+bool SkipsIteration(const List& l) {
+  bool skips = false;
+  for (const AndOr& ao : l.items) {
+    if (ao.pipes.size() != 1 || ao.pipes[0].cmds.size() != 1) return false;
+    const std::string p = Program(ao.pipes[0].cmds[0]);
+    if (p == "continue") skips = true;
+    else if (p != "echo" && p != ":" && p != "true" && p != "printf") return false;
+  }
+  return skips;
+}
+
+}  // namespace
+
+bool Planner::Bookkeeping(const Cmd& c, Vars* vars) {
+  if (c.kind != Cmd::kSimple || c.words.empty()) return false;
+  if (DynamicAssignments(c, vars)) return true;
+  const std::string p = Program(c);
+  const bool folder = (p == "cd" || p == "mkdir") && !HasInputRedir(c);
+  if (!folder && !LockCleanup(c) && !VenvActivation(c) && !LogWrite(c)) return false;
+  const Redir none;
+  const Redir& r = c.redirs.empty() ? none : c.redirs.front();
+  // Notes are Markdown: the redirection is said in words.
+  const char* op = r.op.empty() ? "" : r.op.find(">>") != std::string::npos ? "appended to" : "into";
+  NotRun(Joined({JoinRaw(c.words), op, r.target}));
+  return true;
+}
+
+bool Planner::DynamicAssignments(const Cmd& c, Vars* vars) {
+  const bool all = std::all_of(c.words.begin(), c.words.end(), [](const std::string& w) {
+    return !AssignmentName(w).empty();
+  });
+  if (!all || std::none_of(c.words.begin(), c.words.end(), [](const std::string& w) { return HasSubstitution(w); }))
+    return false;
+  for (const std::string& w : c.words) {
+    const std::string name = AssignmentName(w);
+    if (HasSubstitution(w)) {
+      dynamic_[name] = w;
+      vars->erase(name);
+    } else {
+      (*vars)[name] = Expand(std::string_view(w).substr(name.size() + 1), *vars).value;
+      dynamic_.erase(name);
+    }
+  }
+  NotRun(JoinRaw(c.words));
+  return true;
+}
+
+bool Planner::LogLine(const Pipeline& p) {
+  if (p.cmds.size() != 2 || !IsTee(p.cmds[1])) return false;
+  const std::string w = Program(p.cmds[0]);
+  return (w == "echo" || w == "printf") && !HasInputRedir(p.cmds[0]);
+}
+
+void Planner::PlanIf(const Cmd& c) {
+  const Cmd* test = OnlyCommand(*c.cond);
+  if (test == nullptr || !FileTest(*test) || c.orelse != nullptr || !SkipsIteration(*c.body) || loop_vars_.empty()) {
+    Invalid(
+        "cannot plan shell construct 'if' (moelog understands only a guard that skips a loop iteration on a file, "
+        "if [ -f FILE ]; then continue; fi)");
+    return;
+  }
+  NotRun("if " + JoinRaw(test->words) + "; then continue; fi (moelog makes every iteration)");
+}
+
+void Planner::NotRun(const std::string& what) {
+  static constexpr size_t kMaxListed = 32;
+  const std::string line = Short(what, 80);
+  auto& list = plan_->not_run;
+  if (list.size() < kMaxListed && std::find(list.begin(), list.end(), line) == list.end()) list.push_back(line);
+}
+
+std::string Planner::NoStaticValue(const std::string& unknown) const {
+  std::string s = "no static value for " + unknown;
+  auto it = unknown.size() > 1 ? dynamic_.find(unknown.substr(1)) : dynamic_.end();
+  if (it != dynamic_.end()) s += " (set by '" + Short(it->second) + "', which moelog does not run)";
+  return s;
+}
+
+}  // namespace moelog::logbook::shell

@@ -1,0 +1,127 @@
+// `moelog next`: proposes a logbook's next experiments. It reads the runs
+// (measured, recorded and modeled), takes the shape of the latest entry's
+// best run, and searches the configurations of the hillclimb harness around
+// the best configuration measured or recorded at that shape: the keys
+// researchers vary (parallel mode, EP collective path, routing pack
+// strategy, queue mode, remat, backend, impl, quantization, fused shared
+// expert, dispatch permutation, custom sort VJP), the shape held. Each
+// configuration is predicted with the v5p model; the routing is computed
+// once per shape and shared by every configuration of it, so 10^5
+// configurations take well under a second (tests/bench/next_search_bench.cc).
+//
+// Each proposal carries the predicted figure and an interval (the model's
+// error band on the proposal's path: the 90th percentile of |error| of the
+// calibration rows that took that path, from data/seed_measurements.csv), its
+// gain over the best configuration measured or recorded (both figures the
+// model's own, so the model's bias cancels), the stage that dominates its
+// time, the unmet criterion it would meet, and whether its path is
+// validated. Validated proposals rank by expected improvement over the best
+// (a wide interval on a promising path counts); proposals on paths no
+// calibration row took have no interval and are listed apart, by gain.
+#ifndef MOELOG_LOGBOOK_RESEARCH_NEXT_H_
+#define MOELOG_LOGBOOK_RESEARCH_NEXT_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/bench_config.h"
+#include "engine/status.h"
+#include "engine/v5p/hardware.h"
+#include "engine/v5p/params.h"
+#include "logbook/criteria/criteria.h"
+#include "logbook/doc/document.h"
+#include "logbook/store/stored_run.h"
+
+namespace moelog::logbook {
+
+// One key the search varies and the values it tries.
+struct SearchAxis {
+  std::string key;
+  std::vector<std::string> values;
+};
+// The harness keys researchers vary (the shape is never among them).
+std::vector<SearchAxis> DefaultSearchAxes();
+
+// A configuration the model predicted.
+struct Candidate {
+  std::map<std::string, std::string> changes;  // key -> value where it differs from the anchor
+  double time_s = 0;
+  double tflops = 0, tokens_per_s = 0;
+  std::string dominant;                        // "expert_up (MXU)"
+  std::vector<std::string> unvalidated;        // paths no calibration row took ("quant_mode=int8")
+  bool oom = false;
+  bool skips_work = false;                     // the harness skips part of the pass (int8 routed fwd+bwd)
+};
+
+// Every combination of `axes` applied to `anchor` (combinations whose keys
+// cannot matter -- EP keys without EP, remat without a backward pass, a
+// fused shared expert without one -- are tried once), predicted on `hw` with
+// `params`. The routing is built once. InvalidArgument when the anchor does
+// not validate; combinations the harness refuses are skipped. `tried`
+// receives the number predicted.
+Result<std::vector<Candidate>> SearchConfigs(const engine::BenchConfig& anchor, const std::vector<SearchAxis>& axes,
+                                             const engine::v5p::Hardware& hw, const engine::v5p::ModelParams& params,
+                                             int* tried = nullptr);
+
+// The model's figure for one configuration (the same routing as SearchConfigs).
+Result<Candidate> PredictConfig(const engine::BenchConfig& config, const engine::v5p::Hardware& hw,
+                                const engine::v5p::ModelParams& params);
+
+// A run's config as the harness config it stands for (target v5p).
+Result<engine::BenchConfig> ConfigOfRun(const StoredRun& run);
+
+struct Proposal {
+  Candidate candidate;
+  engine::BenchConfig config;  // the anchor with the candidate's changes
+  double predicted = 0;      // primary metric, model
+  double lo = 0, hi = 0;     // interval (validated paths; else 0)
+  double band = 0;           // relative half-width of the interval
+  double gain_pct = 0;       // over the best configuration, both by the model
+  double expected_improvement = 0;  // in the metric's units
+  std::string serves;        // the unmet criterion it would meet ("" none)
+  int serves_line = 0;
+};
+
+struct NextOptions {
+  int count = 5;
+  std::string entry;         // the entry whose shape to search ("" = latest with runs)
+  std::string params_name;   // v5p parameter file ("" default)
+  std::string csv_path;      // calibration rows for the error band ("" default; none found: no band)
+};
+
+struct NextReport {
+  std::string metric = "tflops";  // tflops | tokens_per_s
+  std::string shape;              // "tokens=32768 hidden=2048 ..."
+  std::string anchor_entry;
+  std::string best_run;           // run ID of the best measured/recorded config at the shape
+  std::string best_kind;          // measured | recorded | modeled (nothing better known)
+  double best_figure = 0;         // its figure as stored
+  double best_modeled = 0;        // the model's figure for the best configuration at the shape
+  int compared = 0;               // measured/recorded configurations at the shape the model figured
+  engine::BenchConfig anchor;
+  int searched = 0;
+  double search_s = 0;
+  std::vector<Proposal> validated, unvalidated;
+  std::string none_why;           // no validated proposal beats the best: why
+};
+
+// The report for a logbook. `runs`: LogbookRuns (recorded included);
+// `criteria`: its evaluated Stop Criteria (for the criterion served).
+Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
+                               const std::vector<Criterion>& criteria, const NextOptions& options);
+
+std::string FormatNextReport(const NextReport& report);
+
+// `text` with a new entry appended at the end of the Experiment Log for the
+// first proposal: the logbook's next ID, a Hypothesis stating the
+// prediction, the Command in the form of the latest command that runs the
+// harness (same launcher, the proposal's flags), Config, `Result: pending`.
+// NotFound when there is no proposal or no command to take the form of.
+Result<std::string> AppendProposalEntry(const Logbook& logbook, std::string_view text, const NextReport& report,
+                                        const std::string& now, std::string* new_id);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_RESEARCH_NEXT_H_

@@ -1,0 +1,1 @@
+gcloud compute tpus tpu-vm ssh my-tpu --zone us-east5-a --worker=all --command 'cd ~/repo && WORKER=$(hostname | sed s/.*-w-//) uv run python lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 4096 --process-id "$WORKER"'

@@ -1,0 +1,100 @@
+// Bookkeeping lines around a benchmark (log-file names, truncation, tee to
+// logs, mkdir, cd, lock-file cleanup, venv activation, file guards): not run,
+// listed as not run, no consent needed. Values they set reach no flag moelog
+// uses, or the reason names the flag and the line.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "logbook/plan/shell_plan.h"
+
+namespace moelog::logbook {
+namespace {
+
+const char* kBench = "uv run --package levanter --extra tpu lib/levanter/scripts/bench/bench_moe_hillclimb.py";
+
+std::string Joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s.append(s.empty() ? "" : " | ").append(x);
+  return s;
+}
+
+TEST(Bookkeeping, EachLineIsNotRunAndNeedsNoConsent) {
+  const std::string b = kBench;
+  for (const std::string& line : {
+           std::string("OUT=.agents/logs/sweep_$(date +%Y%m%d_%H%M%S).log"), std::string(": > \"$OUT\""),
+           std::string("echo \"RUN topk=2\" | tee -a \"$OUT\""), std::string("mkdir -p /tmp/traces"),
+           std::string("cd ~/checkout"), std::string("sudo rm -f /tmp/libtpu_lockfile"),
+           std::string("source .venv/bin/activate"), std::string(". ~/venv/bin/activate"),
+           std::string("PROC_ID=$(hostname | sed 's/.*-w-//')"), std::string("echo started >> run.log")}) {
+    const std::string text = "OUT=x.log\n" + line + "\n" + b + " --tokens 64 2>&1 | tee -a \"$OUT\"";
+    const Plan p = PlanCommand(text);
+    EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << line << " => " << p.Summary();
+    EXPECT_FALSE(p.needs_shell) << line;
+    EXPECT_EQ(p.invocations.size(), 1u) << line;
+    EXPECT_FALSE(p.not_run.empty()) << line;
+  }
+}
+
+// The sweep as researchers write it, inside a remote launcher: a log named by
+// the date, truncated, a shape loop with `read <<<`, a guard that skips done
+// iterations, and every line echoed into the log.
+TEST(Bookkeeping, LauncherSweepWithLogsPlansEveryIteration) {
+  const std::string text = std::string(
+      "RAY_AUTH_MODE=token uv run scripts/ray/dev_tpu.py --config infra/c.yaml --tpu-name t execute --no-sync "
+      "-e LIBTPU_INIT_ARGS='--xla_tpu_scoped_vmem_limit_kib=50000' -- /bin/bash -lc '\n"
+      "set -euo pipefail\n"
+      "cd ~/checkout\n"
+      "OUT=.agents/logs/sweep_$(date +%Y%m%d_%H%M%S).log\n"
+      "mkdir -p .agents/logs\n"
+      ": > \"$OUT\"\n"
+      "for shape in \"4096 1024 512 8\" \"8192 2048 1024 16\"; do\n"
+      "  read -r T H M E <<<\"$shape\"\n"
+      "  for K in 1 2 4; do\n"
+      "    if [ -f \"$OUT.$T.$K.done\" ]; then echo skip; continue; fi\n"
+      "    echo \"RUN $T $K\" | tee -a \"$OUT\"\n    ") + kBench +
+      " --tokens \"$T\" --hidden \"$H\" --mlp-dim \"$M\" --experts \"$E\" --topk \"$K\" 2>&1 | tee -a \"$OUT\"\n"
+      "  done\ndone'";
+  const Plan p = PlanCommand(text);
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_EQ(p.invocations.size(), 6u);
+  EXPECT_EQ(p.invocations[5].config.topk, 4);
+  EXPECT_EQ(p.invocations[5].config.tokens, 8192);
+  const std::string notes = Joined(p.not_run);
+  for (const char* part : {"cd ~/checkout", "OUT=", "mkdir -p", ": into \"$OUT\"", "if [ -f", "echo \"RUN $T $K\" piped to tee -a"})
+    EXPECT_NE(notes.find(part), std::string::npos) << part << " in " << notes;
+}
+
+// A value set by a line not run has no static value: a flag moelog uses that
+// reads it cannot be planned, and the reason names the flag and the line.
+TEST(Bookkeeping, DynamicValueReachingAUsedFlagNamesFlagAndLine) {
+  const Plan p = PlanCommand(std::string("TOK=$(cat tokens.txt)\n") + kBench + " --tokens \"$TOK\"");
+  EXPECT_EQ(p.verdict, PlanVerdict::kInvalid) << p.Summary();
+  EXPECT_NE(p.reason.find("--tokens \"$TOK\": no static value for $TOK (set by 'TOK=$(cat tokens.txt)'"),
+            std::string::npos)
+      << p.reason;
+}
+
+// Only the file guard is understood; any other `if` cannot be planned.
+TEST(Bookkeeping, OtherIfsCannotPlan) {
+  for (const std::string& text : {
+           std::string("for k in 1 2; do if [ \"$k\" = 1 ]; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("for k in 1 2; do if [ -f x ]; then ") + kBench + " --topk $k; fi; done",
+           std::string("if [ -f x ]; then continue; fi; ") + kBench,  // not in a loop
+           std::string("for k in 1; do if [ -f x ]; then continue; else echo; fi; done")}) {
+    const Plan p = PlanCommand(text);
+    EXPECT_EQ(p.verdict, PlanVerdict::kInvalid) << text << " => " << p.Summary();
+    EXPECT_NE(p.reason.find("'if'"), std::string::npos) << p.reason;
+  }
+}
+
+// Not bookkeeping: what could change the benchmark still needs consent.
+TEST(Bookkeeping, OtherProgramsStillNeedConsent) {
+  for (const char* line : {"rm -f results.csv", "source env.sh", "export X=$(id)", "touch x", "date > f"}) {
+    const Plan p = PlanCommand(std::string(line) + "; " + kBench + " --tokens 64");
+    EXPECT_EQ(p.verdict, PlanVerdict::kNeedsConsent) << line << " => " << p.Summary();
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook

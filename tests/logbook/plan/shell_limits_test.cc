@@ -1,0 +1,86 @@
+// The planner's limits: command text is someone else's, so no text makes the
+// planner take unbounded memory or time. Each form that once did is here.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "logbook/plan/shell_plan.h"
+
+namespace moelog::logbook {
+namespace {
+
+double SecondsToPlan(const std::string& text, Plan* plan) {
+  const auto t0 = std::chrono::steady_clock::now();
+  *plan = PlanCommand(text);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// 41 doublings of one variable would need 2^41 characters (it aborted with
+// bad_alloc); the planner stops at the first word past its limit.
+TEST(ShellLimits, DoublingVariableIsCannotPlan) {
+  std::string text = "X=ab\n";
+  for (int i = 0; i < 41; ++i) text += "X=$X$X\n";
+  text += "uv run lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 64\n";
+  Plan p;
+  EXPECT_LT(SecondsToPlan(text, &p), 2.0);
+  EXPECT_EQ(p.verdict, PlanVerdict::kInvalid);
+  EXPECT_NE(p.Summary().find("cannot plan"), std::string::npos) << p.Summary();
+  EXPECT_NE(p.Summary().find("expands to more than 65536 characters"), std::string::npos) << p.Summary();
+  EXPECT_TRUE(p.invocations.empty());
+}
+
+// Many words each below the word limit: the total is capped too.
+TEST(ShellLimits, TotalExpandedTextIsCapped) {
+  std::string text = "X=";
+  text += std::string(60000, 'a') + "\nfor i in";
+  for (int i = 0; i < 400; ++i) text += " $X";
+  text += "; do :; done\n";
+  Plan p;
+  EXPECT_LT(SecondsToPlan(text, &p), 2.0);
+  EXPECT_EQ(p.verdict, PlanVerdict::kInvalid);
+  EXPECT_NE(p.reason.find("characters of expanded text"), std::string::npos) << p.Summary();
+}
+
+// Five nested loops over 100 literals are 10^10 iterations (it ran for
+// minutes); the walk stops at its step limit whatever the loops hold.
+TEST(ShellLimits, NestedLoopsStopAtTheStepLimit) {
+  std::string list;
+  for (int i = 0; i < 100; ++i) list.append(" ").append(std::to_string(i));
+  std::string text;
+  for (char v = 'a'; v < 'f'; ++v) text.append("for ").append(1, v).append(" in").append(list).append("; do\n");
+  text += "echo $a $b $c $d $e\n";
+  for (int i = 0; i < 5; ++i) text += "done\n";
+  Plan p;
+  EXPECT_LT(SecondsToPlan(text, &p), 5.0);
+  EXPECT_EQ(p.verdict, PlanVerdict::kInvalid);
+  EXPECT_NE(p.Summary().find("cannot plan (more than 100000 commands and loop iterations"), std::string::npos)
+      << p.Summary();
+}
+
+// The step limit wins over consent: a plan that cannot be walked is not
+// offered to bash either.
+TEST(ShellLimits, OverBudgetIsNotConsent) {
+  std::string list;
+  for (int i = 0; i < 400; ++i) list.append(" ").append(std::to_string(i));
+  std::string text = "for a in";
+  text.append(list).append("; do for b in").append(list).append("; do curl x; done; done");
+  const Plan p = PlanCommand(text);
+  EXPECT_EQ(p.verdict, PlanVerdict::kInvalid) << p.Summary();
+}
+
+// A real sweep stays well inside the limits.
+TEST(ShellLimits, RealSweepsPlan) {
+  const Plan p = PlanCommand(
+      "for shape in \"32768 2048 1408 60\" \"32768 2048 2048 64\"; do\n"
+      "  read -r TOK H MLP E <<<\"$shape\"\n"
+      "  for TK in 2 4 8; do\n"
+      "    uv run lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens \"$TOK\" --hidden \"$H\" "
+      "--mlp-dim \"$MLP\" --experts \"$E\" --topk \"$TK\"\n"
+      "  done\ndone\n");
+  EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_EQ(p.invocations.size(), 6u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook

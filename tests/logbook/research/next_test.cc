@@ -1,0 +1,153 @@
+#include "logbook/research/next.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/file_util.h"
+
+namespace moelog::logbook {
+namespace {
+
+const engine::v5p::Hardware& Hw() {
+  static const engine::v5p::Hardware hw = *engine::v5p::LoadHardwareByName("v5p");
+  return hw;
+}
+const engine::v5p::ModelParams& Params() {
+  static const engine::v5p::ModelParams p = *engine::v5p::LoadParamsByName("");
+  return p;
+}
+
+std::map<std::string, std::string> StartConfig() {
+  return {{"tokens", "32768"}, {"hidden", "2048"}, {"mlp_dim", "1408"}, {"experts", "60"}, {"topk", "8"},
+          {"shared_expert_dim", "5632"}, {"backend", "gmm"}, {"impl", "fused_w13"}, {"distribution", "random"},
+          {"routing_pack_strategy", "argsort"}, {"queue_mode", "full"}, {"remat_mode", "expert_mlp"},
+          {"bench_pass", "forward_backward"}, {"parallel_mode", "none"}, {"iters", "3"}, {"warmup", "1"}};
+}
+
+// Every combination that can differ is predicted once, from one routing, and
+// agrees with predicting the configuration on its own.
+TEST(NextSearch, SharedRoutingCoversTheSpaceAndAgrees) {
+  StoredRun r;
+  r.config = StartConfig();
+  auto anchor = ConfigOfRun(r);
+  ASSERT_TRUE(anchor.ok()) << anchor.status().ToString();
+  int tried = 0;
+  auto cands = SearchConfigs(*anchor, DefaultSearchAxes(), Hw(), Params(), &tried);
+  ASSERT_TRUE(cands.ok()) << cands.status().ToString();
+  EXPECT_EQ(tried, static_cast<int>(cands->size()));
+  EXPECT_GT(tried, 10000);
+  int unchanged = 0;
+  for (const auto& c : *cands) {
+    unchanged += c.changes.empty();
+    // EP keys change only with EP.
+    if (c.changes.count("ep_comm_path")) {
+      auto pm = c.changes.find("parallel_mode");
+      EXPECT_TRUE(pm != c.changes.end() && pm->second == "ep");
+    }
+  }
+  EXPECT_EQ(unchanged, 1);
+  auto self = PredictConfig(*anchor, Hw(), Params());
+  ASSERT_TRUE(self.ok());
+  for (const auto& c : *cands) {
+    if (!c.changes.empty()) continue;
+    EXPECT_DOUBLE_EQ(c.time_s, self->time_s);
+    EXPECT_GT(c.tflops, 100.0);
+    EXPECT_FALSE(c.dominant.empty());
+  }
+  engine::BenchConfig ep = *anchor;
+  ep.parallel_mode = "ep";
+  auto ep_alone = PredictConfig(ep, Hw(), Params());
+  ASSERT_TRUE(ep_alone.ok());
+  bool found = false;
+  for (const auto& c : *cands)
+    if (c.changes == std::map<std::string, std::string>{{"parallel_mode", "ep"}}) {
+      found = true;
+      EXPECT_DOUBLE_EQ(c.time_s, ep_alone->time_s);
+    }
+  EXPECT_TRUE(found);
+}
+
+std::string ClimbText() {
+  auto t = ReadFile(std::string(MOELOG_TEST_DATA_DIR) + "/cli/next/climb_logbook.md");
+  EXPECT_TRUE(t.ok());
+  return t.ok() ? *t : "";
+}
+
+// From a slow modeled start: validated proposals that beat it, ranked by
+// expected improvement, each with an interval, a dominant term and the
+// criterion it serves; unvalidated paths apart; the entry appended in the
+// logbook's style after the last entry, nothing else changed.
+TEST(NextPropose, BeatsTheStartAndAppendsAnEntry) {
+  const std::string text = ClimbText();
+  const Logbook lb = ParseLogbook(text, "climb.md");
+  StoredRun start;
+  start.id = "r1";
+  start.config = StartConfig();
+  start.entry_id = "CLIMB-001";
+  start.target = "v5p";
+  start.source = "modeled";
+  auto self = PredictConfig(*ConfigOfRun(start), Hw(), Params());
+  ASSERT_TRUE(self.ok());
+  start.metrics["tflops"] = self->tflops;
+  auto crit = ParseCriteria(StopCriteriaBullets(lb, text), "climb.md");
+  ASSERT_TRUE(crit.ok());
+  NextOptions opt;
+  opt.count = 3;
+  auto rep = ProposeNext(lb, {start}, *crit, opt);
+  ASSERT_TRUE(rep.ok()) << rep.status().ToString();
+  EXPECT_EQ(rep->best_kind, "modeled");
+  EXPECT_NEAR(rep->best_modeled, self->tflops, 1e-9 * self->tflops);
+  ASSERT_FALSE(rep->validated.empty()) << FormatNextReport(*rep);
+  EXPECT_LE(rep->validated.size(), 3u);
+  for (size_t i = 0; i < rep->validated.size(); ++i) {
+    const auto& p = rep->validated[i];
+    EXPECT_GT(p.gain_pct, 0);
+    EXPECT_TRUE(p.candidate.unvalidated.empty());
+    EXPECT_EQ(p.candidate.changes.at("parallel_mode"), "ep");
+    if (p.band > 0) {
+      EXPECT_LT(p.lo, p.predicted);
+      EXPECT_GT(p.hi, p.predicted);
+    }
+    if (i > 0) {
+      EXPECT_GE(rep->validated[i - 1].expected_improvement, p.expected_improvement);
+    }
+    EXPECT_FALSE(p.candidate.dominant.empty());
+  }
+  EXPECT_EQ(rep->validated[0].serves, "The model predicts at least 320 TF/s at this shape.");
+  for (const auto& p : rep->unvalidated) EXPECT_FALSE(p.candidate.unvalidated.empty());
+  std::string id;
+  auto out = AppendProposalEntry(lb, text, *rep, "2026-03-02 08:00", &id);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(id, "CLIMB-002");
+  EXPECT_EQ(out->rfind(text, 0), 0u) << "the existing text must stay a prefix";
+  const Logbook again = ParseLogbook(*out, "climb.md");
+  ASSERT_EQ(again.entries.size(), 2u);
+  EXPECT_EQ(again.entries[1].id, "CLIMB-002");
+  EXPECT_EQ(again.entries[1].confidence, "exploratory");
+  const std::string added = out->substr(text.size());
+  EXPECT_NE(added.find("- Result: pending\n"), std::string::npos) << added;
+  EXPECT_NE(added.find("- Hypothesis: the v5p model predicts "), std::string::npos) << added;
+  EXPECT_NE(added.find("--parallel-mode ep"), std::string::npos) << added;
+  EXPECT_EQ(added.find("for rm in"), std::string::npos) << "the loop is dropped: " << added;
+  EXPECT_EQ(added.find("\"$rm\""), std::string::npos) << "loop variables are resolved: " << added;
+}
+
+// Without a figure to start from, or a proposal, it says so.
+TEST(NextPropose, NothingToStartFrom) {
+  const std::string text = ClimbText();
+  const Logbook lb = ParseLogbook(text, "climb.md");
+  auto rep = ProposeNext(lb, {}, {}, NextOptions{});
+  ASSERT_FALSE(rep.ok());
+  EXPECT_NE(rep.status().message().find("no run of the hillclimb harness"), std::string::npos);
+  NextReport empty;
+  empty.none_why = "nothing beats it";
+  auto out = AppendProposalEntry(lb, text, empty, "2026-03-02 08:00", nullptr);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("nothing beats it"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
