@@ -253,13 +253,17 @@ Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out,
   std::vector<RunResult> results;
   std::map<std::string, std::shared_ptr<SharedRouter>> routers;
   // The v5p model needs the routing's statistics, not every token: beyond
-  // kV5pSampleTokens it routes a bounded sample of the batch (same router,
-  // same seed) and scales its counts, so memory and time do not grow with T.
+  // V5pSampleTokens(E) it routes a bounded sample of the batch (same router,
+  // same seed) and scales its counts, so memory and time grow with neither T
+  // nor E.
   BenchConfig routed = c;
   double token_scale = 1.0;
-  if (c.target == "v5p" && c.tokens > kV5pSampleTokens) {
-    routed.tokens = kV5pSampleTokens;
-    token_scale = static_cast<double>(c.tokens) / static_cast<double>(kV5pSampleTokens);
+  int64_t kmax = c.topk;
+  for (int64_t k : c.TopkValues()) kmax = std::max(kmax, k);
+  const int64_t sample = V5pSampleTokens(c.experts, kmax);
+  if (c.target == "v5p" && c.tokens > sample) {
+    routed.tokens = sample;
+    token_scale = static_cast<double>(c.tokens) / static_cast<double>(sample);
   }
   for (const RunPoint& point : ExpandRuns(c)) {
     auto it = routers.find(point.distribution);

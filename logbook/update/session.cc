@@ -51,7 +51,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     model.bands = std::move(u).value();
     model.have_bands = true;
   }
-  std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), err, &model);
+  std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), &sum, err, &model);
   sum.units = static_cast<int>(work.size());
   if (!opt.allow_shell && !opt.dry_run) sum.needs_consent = ReportNeedsConsent(doc, work, err);
   if (opt.dry_run) {

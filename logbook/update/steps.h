@@ -54,9 +54,11 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
 // planned (all at once, on every core) and looked up in the cache.
 // With `model`, every unit's table gets it, and its calibration samples
 // come from every entry of a logbook (the units not selected planned too,
-// from the store only).
+// from the store only). Model batches the cache would serve are computed
+// again (CheckModelRows): one that differs counts in sum->tampered and runs
+// again. Foreign rows the lookup skipped count in sum->foreign_ignored.
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
-                               RunStore* store, std::ostream& err, ModelView* model = nullptr);
+                               RunStore* store, SessionSummary* sum, std::ostream& err, ModelView* model = nullptr);
 
 // Commands skipped for want of --allow-shell, each reported as FILE:LINE.
 int ReportNeedsConsent(const LoadedDocument& doc, const std::vector<UnitWork>& work, std::ostream& err);

@@ -42,8 +42,11 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
 // file does not exist) and, when `recorded` is set, the figures written in
 // the entries' Result fields (recorded.h). `note` receives a one-line
 // description of what was loaded ("12 stored runs, 40 recorded").
+// Foreign rows (run_store.h) count only with `accept_foreign`; the note says
+// how many were ignored.
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
-                                           std::string* note, const LauncherTable* table = nullptr);
+                                           std::string* note, const LauncherTable* table = nullptr,
+                                           bool accept_foreign = false);
 
 // When and where the entry says it ran: "DATE TIME" of its heading and the
 // first commit its fields name ("commit=`5b6f53c5d`"), for harness revisions.

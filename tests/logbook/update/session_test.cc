@@ -291,8 +291,8 @@ TEST_F(SessionTest, LoopsExpandToOneRowPerIteration) {
 // variable appears as configuration.
 TEST_F(SessionTest, LoopSweepsMeetSweepAndPairCriteria) {
   const std::string text =
-      "# L\n## Stop Criteria\n- Swept `moelog: sweep topk in {2,8}`\n"
-      "- Paired `moelog: pairs topk=2 vs topk=8`\n\n## Experiment Log\n### 2026-03-01 09:00 - X-1 loop\n"
+      "# L\n## Stop Criteria\n- Swept `moelog: sweep topk in {2,8} accept modeled`\n"
+      "- Paired `moelog: pairs topk=2 vs topk=8 accept modeled`\n\n## Experiment Log\n### 2026-03-01 09:00 - X-1 loop\n"
       "- Command: `for tk in 2 8; do python bench_moe_hillclimb.py --tokens 2048 --hidden 256 --mlp-dim 128 "
       "--experts 8 --distribution random --impl fused_w13 --topk \"$tk\"; done`\n- Result: pending\n";
   const std::string p = Put("loopcrit.md", text);
@@ -309,8 +309,8 @@ TEST_F(SessionTest, LoopSweepsMeetSweepAndPairCriteria) {
 // lend it runs, and a shared command is one repeat, not several.
 TEST_F(SessionTest, RunsThatCountFollowTheCommandsAsWritten) {
   auto doc = [](const std::string& topk, const std::string& second) {
-    return "# W\n\n## Stop Criteria\n- k2 `moelog: metric any tflops > 0 where topk=2`\n"
-           "- repeated `moelog: repeats at least 2`\n\n## Experiment Log\n"
+    return "# W\n\n## Stop Criteria\n- k2 `moelog: metric any tflops > 0 where topk=2 accept modeled`\n"
+           "- repeated `moelog: repeats at least 2 accept modeled`\n\n## Experiment Log\n"
            "### 2026-03-01 09:00 - W-1 one\n- Command: `python bench_moe_hillclimb.py --tokens 1024 --hidden 256 "
            "--mlp-dim 128 --experts 8 --distribution random --impl fused_w13 --topk " + topk + "`\n- Result: pending\n" +
            second;
