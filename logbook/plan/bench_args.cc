@@ -70,6 +70,14 @@ size_t EditDistance(const std::string& a, const std::string& b) {
 // known one means another harness (or a later revision of this one, which
 // moelog does not model): "not this harness (or a revision moelog does not
 // know): unknown flag --kernel". "" when every flag is known.
+// Flags of a later rewrite of the hillclimb harness (kernel selection, EP
+// lists, multi-host launch): never "did you mean", always another harness.
+bool LaterRevisionFlag(const std::string& name) {
+  static const char* kLater[] = {"kernel", "ep-list", "num-processes", "process-id", "coordinator-address",
+                                 "num-slices", "kernels"};
+  return std::any_of(std::begin(kLater), std::end(kLater), [&](const char* k) { return name == k; });
+}
+
 std::string UnknownFlags(const CLI::App& app, const std::vector<std::string>& args) {
   std::vector<std::string> known;
   for (const CLI::Option* o : app.get_options())
@@ -82,7 +90,7 @@ std::string UnknownFlags(const CLI::App& app, const std::vector<std::string>& ar
     std::string best;
     size_t best_d = 4;  // suggest only close names
     for (const auto& k : known)
-      if (size_t d = EditDistance(name, k); d < best_d) best_d = d, best = k;
+      if (size_t d = EditDistance(name, k); d < best_d && !LaterRevisionFlag(name)) best_d = d, best = k;
     out += out.empty() ? "" : "; ";
     if (best.empty()) out += "not this harness (or a revision moelog does not know): ";
     out += "unknown flag --" + name;

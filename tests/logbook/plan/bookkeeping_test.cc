@@ -98,3 +98,34 @@ TEST(Bookkeeping, OtherProgramsStillNeedConsent) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// An ignored flag takes any word: a value with no static meaning that only
+// such a flag reads does not stop the plan (the adapter drops it).
+TEST(Bookkeeping, IgnoredFlagTakesADynamicWord) {
+  const Plan p = PlanCommand(
+      "TRACE=/tmp/trace_$(date +%s)\n"
+      "python lib/levanter/scripts/bench/bench_moe_mlp_profile.py --tokens 4096 --hidden 1024 --mlp-dim 1024 "
+      "--experts 16 --topk 2 --trace-dir \"$TRACE\"");
+  EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_FALSE(p.invocations.empty());
+}
+
+// A later rewrite of the harness (kernel selection, EP lists) is not this
+// harness, even where a flag is near a known one.
+TEST(Bookkeeping, LaterRevisionFlagsAreAnotherHarness) {
+  const Plan p = PlanCommand("python bench_moe_hillclimb.py --tokens 4096 --ep-list 4");
+  EXPECT_EQ(p.verdict, PlanVerdict::kInvalid);
+  EXPECT_NE(p.reason.find("not this harness (or a revision moelog does not know): unknown flag --ep-list"),
+            std::string::npos)
+      << p.reason;
+  EXPECT_EQ(p.reason.find("did you mean"), std::string::npos) << p.reason;
+  const Plan typo = PlanCommand("python bench_moe_hillclimb.py --tokens 4096 --topk-lst 2,4");
+  EXPECT_NE(typo.reason.find("unknown flag --topk-lst (did you mean --topk-list?)"), std::string::npos)
+      << typo.reason;
+}
+
+}  // namespace
+}  // namespace moelog::logbook
