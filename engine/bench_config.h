@@ -92,8 +92,15 @@ struct BenchConfig {
   std::vector<std::string> ImplValues() const;
   std::vector<std::string> QueueModeValues() const;
 
-  // Checks ranges and incompatible combinations. The message names the flag.
+  // Checks ranges (BenchLimits), what the target can do (engine/target.h) and
+  // incompatible combinations. The message names the flag. The MPI world size
+  // is the cpu backend's to check (MakeCpuBackend).
   Status Validate() const;
+
+  // Devices the run uses as its cache key records them: one for
+  // parallel_mode none, else the target's fixed count (the v5p-8 slice: 4)
+  // or --devices.
+  int64_t DeviceCount() const;
 };
 
 // One run of the sweep: the config with every swept axis fixed.
@@ -114,8 +121,10 @@ struct RunPoint {
 struct BenchLimit {
   const char* flag;
   int64_t BenchConfig::*field;
+  int64_t min;                 // 1: must be positive; 0: must be >= 0
   int64_t max;
-  const char* why;
+  const char* why;             // what grows with it
+  const char* range = nullptr; // the message for either bound, when one says it better
 };
 inline constexpr int64_t kMaxDevices = 256;
 // Values of --topk-list and of --null-route-frac-list: each is a run.

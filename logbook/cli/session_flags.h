@@ -7,13 +7,14 @@
 #include <cstdlib>
 #include <string>
 
+#include "engine/target.h"
 #include "logbook/update/session.h"
 
 namespace moelog::cli {
 
 inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
   app->add_option("--target", o->target, "benchmark target for every invocation: v5p (modeled, default) or cpu (measured)")
-      ->check(CLI::IsMember({"v5p", "cpu"}));
+      ->check(CLI::IsMember(engine::TargetNames()));
   app->add_flag("--allow-shell", o->allow_shell,
                 "consent to run commands that need bash (substitutions, other programs, pipelines...): "
                 "without it they are listed (file:line) and skipped, exit 6");

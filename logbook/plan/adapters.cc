@@ -343,7 +343,8 @@ Status AdaptFlags(const Adapter& a, const std::vector<std::string>& args, std::v
         out->push_back(w);
         continue;
       }
-      return Status::InvalidArgument((is_flag ? "unknown flag " : "unexpected argument '") + name +
+      return Status::InvalidArgument((is_flag ? "not this harness (or a revision moelog does not know): unknown flag "
+                                              : "unexpected argument '") + name +
                                      (is_flag ? "" : "'") + " for harness " + a.name + " (" + a.file + ")");
     }
     const bool takes_value = select || rule->second.kind == ArgRule::kValue ||
@@ -457,7 +458,17 @@ std::vector<std::pair<std::string, std::string>> BuiltinAdapterTexts() {
   return v;
 }
 
-Result<std::vector<Adapter>> LoadAdapters(const std::string& dir) {
+namespace {
+
+// A JSON object with a "moelog_adapter" key (parsed fully by ParseAdapter).
+bool IsAdapterText(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() && j.contains("moelog_adapter");
+}
+
+}  // namespace
+
+Result<std::vector<Adapter>> LoadAdapters(const std::string& dir, std::vector<std::string>* skipped) {
   DIR* d = opendir(dir.c_str());
   if (!d) return Status::IOError(dir + ": cannot read the adapters folder");
   std::vector<std::string> names;
@@ -470,8 +481,13 @@ Result<std::vector<Adapter>> LoadAdapters(const std::string& dir) {
   std::vector<Adapter> out;
   for (const auto& n : names) {
     const std::string path = dir + "/" + n;
+    if (n == "launchers.json") continue;  // the folder's launcher table
     auto text = ReadFile(path);
     if (!text.ok()) return text.status();
+    if (!IsAdapterText(*text)) {
+      if (skipped) skipped->push_back(n + " (not an adapter: no \"moelog_adapter\" key)");
+      continue;
+    }
     auto a = ParseAdapter(*text, path);
     if (!a.ok()) return a.status();
     out.push_back(std::move(*a));

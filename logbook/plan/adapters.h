@@ -123,7 +123,10 @@ std::vector<std::pair<std::string, std::string>> BuiltinAdapterTexts();
 // The adapters of DIR (*.json, in name order); launchers.h AddAdapters puts
 // them before a table's own. IOError when DIR cannot be read;
 // InvalidArgument for a schema error.
-Result<std::vector<Adapter>> LoadAdapters(const std::string& dir);
+// Only adapter files (a "moelog_adapter" key) are read; DIR/launchers.json
+// is the folder's launcher table (launchers.h AddAdapters); any other file is
+// skipped and named in `skipped` (when given).
+Result<std::vector<Adapter>> LoadAdapters(const std::string& dir, std::vector<std::string>* skipped = nullptr);
 
 // One metric the real harness printed: for run `label` (AdaptInvocation's
 // labels; "" for an adapter with one run).

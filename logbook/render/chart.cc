@@ -21,6 +21,7 @@
 
 #include <gnuplot-iostream.h>
 
+#include "engine/target.h"
 #include "logbook/file_util.h"
 #include "logbook/run/runner.h"
 #include "logbook/store/sha256.h"
@@ -74,8 +75,8 @@ std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs) {
     p.id = r.id;
     if (!r.target.empty()) p.config["target"] = r.target;
     p.metrics = r.metrics;
-    p.source = r.source.empty() ? (r.target == "v5p" ? "modeled" : "measured") : r.source;
-    if (p.source == "measured" && r.target == "v5p") p.source = "modeled";
+    const engine::Target& target = engine::TargetOrDefault(r.target);
+    p.source = r.source.empty() || (r.source == "measured" && target.modeled) ? target.source : r.source;
     out.push_back(std::move(p));
   }
   return out;

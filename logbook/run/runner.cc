@@ -28,6 +28,7 @@
 #include <git2.h>
 
 #include "engine/bench.h"
+#include "engine/target.h"
 #include "logbook/file_util.h"
 
 namespace moelog::logbook {
@@ -583,7 +584,7 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double ti
 // its timings do not share the caller's threads.
 RunMode DirectMode(const Plan& plan) {
   for (const auto& inv : plan.invocations)
-    if (inv.config.target != "v5p") return RunMode::kSubprocess;
+    if (!engine::TargetOrDefault(inv.config.target).in_process) return RunMode::kSubprocess;
   return RunMode::kInProcess;
 }
 

@@ -185,6 +185,7 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
     return kExitUsage;
   }
   *table = std::move(*t);
+  for (const auto& s : table->skipped) err << "moelog: " << opt.adapters << ": skipped " << s << "\n";
   popt->launchers = table;
   return std::nullopt;
 }

@@ -95,8 +95,9 @@ std::string RenderUnit(const UnitWork& w, bool* complete);
 std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete);
 
 // The calibration samples of each unit of `work` that records figures
-// (replacing what `model` held for it).
-void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model);
+// (replacing what `model` held for it); with `fresh_only`, only of the units
+// that ran in this session (the others' samples were learned from the store).
+void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model, bool fresh_only = false);
 
 // The unit's chart, linked with its stamp below the table: drawn when `draw`
 // unless the chart the `old` region's stamp names is still there. "" when

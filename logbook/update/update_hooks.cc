@@ -150,7 +150,7 @@ std::vector<Plan> PlanEntryOnItsOwn(const Logbook& logbook, const Entry& entry, 
       Plan p;
       p.original = c.joined;
       p.verdict = PlanVerdict::kInvalid;
-      p.reason = "its pin does not check: " + pin_args.status().message();
+      p.reason = kPinErrorReason + pin_args.status().message();
       plans.push_back(std::move(p));
     }
     return plans;

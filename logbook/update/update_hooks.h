@@ -19,6 +19,11 @@
 
 namespace moelog::logbook {
 
+// The reason of the plans of an entry whose pin does not check: an error of
+// the document's moelog annotations (the update fails), unlike a command
+// that cannot plan (reported; the update goes on).
+inline constexpr const char* kPinErrorReason = "its pin does not check: ";
+
 // The runs that count for a logbook: for each entry, the runs its commands
 // as written now resolve to -- each planned invocation's newest successful
 // batch in the store (by cache key, whoever stored it), for each of

@@ -3,6 +3,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/doc/unified_diff.h"
+#include "logbook/exit_codes.h"
 #include "logbook/update/steps.h"
 
 namespace moelog::logbook {
@@ -63,6 +64,8 @@ int ReportCheck(const LoadedDocument& doc, const SpliceResult& res, SessionSumma
   if (sum->foreign_ignored > 0)
     out << doc.path << ": " << sum->foreign_ignored << " foreign run(s) in the store ignored (not made by this user on "
         << "this host)\n";
+  // Entries that cannot plan were reported; they are not stale: the document
+  // shows what the store holds exactly when no region would change.
   return sum->stale.empty() && sum->invalid == 0 && sum->tampered == 0 ? kExitOk : kExitError;
 }
 
@@ -121,6 +124,8 @@ int ReportUpdate(const LoadedDocument& doc, const SpliceResult& res, bool writes
   if (sum->foreign_ignored > 0)
     out << doc.path << ": " << sum->foreign_ignored << " foreign run(s) in the store ignored (not made by this user on "
         << "this host: not served, not counted; `moelog runs --all` shows them, --accept-foreign-runs uses them)\n";
+  // Commands that cannot plan are reported (and said in their regions); they
+  // are not failures.
   if (sum->failed > 0 || !sum->kept_edited.empty() || sum->write_errors > 0 || sum->invalid > 0 || sum->tampered > 0)
     return kExitError;
   return sum->needs_consent > 0 ? kExitNeedsConsent : kExitOk;
