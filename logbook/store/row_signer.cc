@@ -115,25 +115,84 @@ const RowSigner& RowSigner::Default() {
   return *signer;
 }
 
+// HMAC-SHA256 (RFC 2104) on OpenSSL's digests: the inner and outer states
+// after the padded key are made once per key, then copied for each row (a
+// store read checks every row it serves).
+struct RowSigner::Hmac {
+  EVP_MD_CTX* inner = nullptr;
+  EVP_MD_CTX* outer = nullptr;
+  ~Hmac() {
+    EVP_MD_CTX_free(inner);
+    EVP_MD_CTX_free(outer);
+  }
+};
+
 RowSigner::RowSigner(std::string key, std::string host, std::string problem)
-    : key_(std::move(key)), host_(std::move(host)), problem_(std::move(problem)) {}
+    : key_(std::move(key)), host_(std::move(host)), problem_(std::move(problem)) {
+  if (key_.empty()) return;
+  auto h = std::make_shared<Hmac>();
+  unsigned char block[64] = {0};
+  if (key_.size() > sizeof block) {
+    unsigned int n = 0;
+    EVP_Digest(key_.data(), key_.size(), block, &n, EVP_sha256(), nullptr);
+  } else {
+    std::memcpy(block, key_.data(), key_.size());
+  }
+  unsigned char ipad[64], opad[64];
+  for (size_t i = 0; i < 64; ++i) {
+    ipad[i] = block[i] ^ 0x36;
+    opad[i] = block[i] ^ 0x5c;
+  }
+  h->inner = EVP_MD_CTX_new();
+  h->outer = EVP_MD_CTX_new();
+  const bool ok = h->inner && h->outer && EVP_DigestInit_ex(h->inner, EVP_sha256(), nullptr) == 1 &&
+                  EVP_DigestUpdate(h->inner, ipad, 64) == 1 &&
+                  EVP_DigestInit_ex(h->outer, EVP_sha256(), nullptr) == 1 && EVP_DigestUpdate(h->outer, opad, 64) == 1;
+  OPENSSL_cleanse(block, sizeof block);
+  OPENSSL_cleanse(ipad, sizeof ipad);
+  OPENSSL_cleanse(opad, sizeof opad);
+  if (ok) hmac_ = std::move(h);
+}
+
+void RowSigner::AppendField(std::string* text, std::string_view field) {
+  *text += std::to_string(field.size());
+  *text += ':';
+  text->append(field.data(), field.size());
+  *text += '\n';
+}
+
+std::string RowSigner::SignText(std::string_view text) const {
+  if (!hmac_) return "";
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  if (!ctx) return "";
+  unsigned char inner[EVP_MAX_MD_SIZE], mac[EVP_MAX_MD_SIZE];
+  unsigned int n = 0, m = 0;
+  static constexpr std::string_view kDomain = "moelog-run-v1\n";
+  const bool ok = EVP_MD_CTX_copy_ex(ctx, hmac_->inner) == 1 && EVP_DigestUpdate(ctx, kDomain.data(), kDomain.size()) == 1 &&
+                  EVP_DigestUpdate(ctx, text.data(), text.size()) == 1 && EVP_DigestFinal_ex(ctx, inner, &n) == 1 &&
+                  EVP_MD_CTX_copy_ex(ctx, hmac_->outer) == 1 && EVP_DigestUpdate(ctx, inner, n) == 1 &&
+                  EVP_DigestFinal_ex(ctx, mac, &m) == 1;
+  EVP_MD_CTX_free(ctx);
+  return ok ? Hex(mac, m) : "";
+}
+
+bool RowSigner::VerifyText(std::string_view text, const std::string& signature) const {
+  if (!hmac_ || signature.empty()) return false;
+  const std::string want = SignText(text);
+  return !want.empty() && want.size() == signature.size() &&
+         CRYPTO_memcmp(want.data(), signature.data(), want.size()) == 0;
+}
 
 std::string RowSigner::Sign(const std::vector<std::string>& fields) const {
-  if (key_.empty()) return "";
-  std::string text = "moelog-run-v1\n";
-  for (const auto& f : fields) text += std::to_string(f.size()) + ":" + f + "\n";
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (!HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()), reinterpret_cast<const unsigned char*>(text.data()),
-            text.size(), mac, &len))
-    return "";
-  return Hex(mac, len);
+  std::string text;
+  for (const auto& f : fields) AppendField(&text, f);
+  return SignText(text);
 }
 
 bool RowSigner::Verify(const std::vector<std::string>& fields, const std::string& signature) const {
-  if (key_.empty() || signature.empty()) return false;
-  const std::string want = Sign(fields);
-  return want.size() == signature.size() && CRYPTO_memcmp(want.data(), signature.data(), want.size()) == 0;
+  std::string text;
+  for (const auto& f : fields) AppendField(&text, f);
+  return VerifyText(text, signature);
 }
 
 }  // namespace moelog::logbook

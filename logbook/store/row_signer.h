@@ -8,7 +8,9 @@
 #ifndef MOELOG_LOGBOOK_ROW_SIGNER_H_
 #define MOELOG_LOGBOOK_ROW_SIGNER_H_
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/status.h"
@@ -35,10 +37,19 @@ class RowSigner {
   // Whether `signature` is this key's signature of the fields (constant time).
   bool Verify(const std::vector<std::string>& fields, const std::string& signature) const;
 
+  // The same over text already in the signed form (see SignedText).
+  std::string SignText(std::string_view text) const;
+  bool VerifyText(std::string_view text, const std::string& signature) const;
+
+  // Appends one field to a signed text ("LEN:FIELD\n"); a text starts empty.
+  static void AppendField(std::string* text, std::string_view field);
+
  private:
   std::string key_;
   std::string host_;
   std::string problem_;
+  struct Hmac;                   // the key's inner and outer digest states, made once
+  std::shared_ptr<const Hmac> hmac_;
 };
 
 // Where the user's key lives: $XDG_CONFIG_HOME/moelog/store.key when that is

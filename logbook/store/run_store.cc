@@ -243,14 +243,30 @@ Result<WhereItem> ParseWhere(const std::string& item) {
 }
 
 // The signed text of a row: every stored field but the rowid and the
-// signature itself; point and metrics as their stored JSON.
-std::vector<std::string> SignedFields(const RunRecord& r, const std::string& point_json,
-                                      const std::string& metrics_json) {
-  return {r.run_id, r.entry_id, r.logbook_path, r.command_original, r.command_rewritten,
-          r.config_json.empty() ? std::string("{}") : r.config_json, r.target, r.cache_key, point_json,
-          metrics_json, r.status, std::to_string(r.exit_status), r.timed_out ? "1" : "0", r.stdout_tail,
-          r.stderr_tail, r.start_time, r.end_time, r.host, r.cpu_model, r.moelog_version, r.git_commit,
-          r.git_dirty ? "1" : "0", std::to_string(r.invocation_index), r.cpu_isa, r.runner};
+// signature itself, each length-prefixed; point and metrics as their stored
+// JSON.
+std::string SignedText(const RunRecord& r, const std::string& point_json, const std::string& metrics_json) {
+  std::string t;
+  t.reserve(1024 + r.stdout_tail.size() + r.stderr_tail.size() + r.command_original.size() + r.config_json.size());
+  for (std::string_view f :
+       {std::string_view(r.run_id), std::string_view(r.entry_id), std::string_view(r.logbook_path),
+        std::string_view(r.command_original), std::string_view(r.command_rewritten),
+        std::string_view(r.config_json.empty() ? std::string_view("{}") : std::string_view(r.config_json)),
+        std::string_view(r.target), std::string_view(r.cache_key), std::string_view(point_json),
+        std::string_view(metrics_json), std::string_view(r.status)})
+    RowSigner::AppendField(&t, f);
+  RowSigner::AppendField(&t, std::to_string(r.exit_status));
+  RowSigner::AppendField(&t, r.timed_out ? "1" : "0");
+  for (std::string_view f : {std::string_view(r.stdout_tail), std::string_view(r.stderr_tail),
+                             std::string_view(r.start_time), std::string_view(r.end_time), std::string_view(r.host),
+                             std::string_view(r.cpu_model), std::string_view(r.moelog_version),
+                             std::string_view(r.git_commit)})
+    RowSigner::AppendField(&t, f);
+  RowSigner::AppendField(&t, r.git_dirty ? "1" : "0");
+  RowSigner::AppendField(&t, std::to_string(r.invocation_index));
+  RowSigner::AppendField(&t, r.cpu_isa);
+  RowSigner::AppendField(&t, r.runner);
+  return t;
 }
 
 std::string ReadWhole(const std::string& path) {
@@ -307,7 +323,7 @@ struct RunStore::Impl {
     if (version >= 4) r.runner = s.Text(25);
     if (version >= 5) r.signature = s.Text(26);
     const RowSigner& signer = Signer();
-    r.foreign = r.host != signer.host() || !signer.Verify(SignedFields(r, point_json, metrics_json), r.signature);
+    r.foreign = r.host != signer.host() || !signer.VerifyText(SignedText(r, point_json, metrics_json), r.signature);
     return r;
   }
   ~Impl() {
@@ -499,7 +515,7 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
       if (v3) s.Bind(27, r.cpu_isa);
       if (v4) s.Bind(28, r.runner);
       if (v5) {
-        r.signature = impl_->Signer().Sign(SignedFields(r, point_json, metrics_json));
+        r.signature = impl_->Signer().SignText(SignedText(r, point_json, metrics_json));
         s.Bind(29, r.signature);
         r.foreign = r.signature.empty() || r.host != impl_->Signer().host();
       }
@@ -635,65 +651,53 @@ Result<std::vector<RunRecord>> RunStore::CachedRuns(const std::string& cache_key
                                                     std::vector<RunRecord>* foreign_batch) {
   if (foreign_batch) foreign_batch->clear();
   if (cache_key.empty()) return std::vector<RunRecord>{};
-  // The newest usable rows' ids by the index (a key stored by thousands of
-  // entries costs one small query), then each row by its id, newest first,
-  // until one this user made: usually the first.
-  std::vector<int64_t> ids;
+  // The usable rows' batches by the index, newest first (a key stored by
+  // thousands of entries costs one small query), then each batch's rows until
+  // one holds rows this user made: usually the first.
+  struct Head {
+    std::string start, entry;
+    int64_t index;
+  };
+  std::vector<Head> heads;
   {
-    Stmt s(impl_->db, "SELECT id FROM runs WHERE cache_key = ?1 AND status IN ('ok', 'oom') ORDER BY id DESC");
+    Stmt s(impl_->db, std::string("SELECT start_time, entry_id") + (impl_->version >= 2 ? ", invocation_index" : "") +
+                          " FROM runs WHERE cache_key = ?1 AND status IN ('ok', 'oom') ORDER BY id DESC");
     MOELOG_RETURN_IF_ERROR(s.status());
     s.Bind(1, cache_key);
     int rc;
-    while ((rc = s.Step()) == SQLITE_ROW) ids.push_back(s.Int(0));
+    while ((rc = s.Step()) == SQLITE_ROW) {
+      Head h{s.Text(0), s.Text(1), impl_->version >= 2 ? s.Int(2) : -1};
+      const bool seen = std::any_of(heads.begin(), heads.end(), [&](const Head& o) {
+        return o.start == h.start && o.entry == h.entry && o.index == h.index;
+      });
+      if (!seen) heads.push_back(std::move(h));
+    }
     if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
   }
-  Stmt one(impl_->db, impl_->SelectSql() + " WHERE id = ?1");
-  MOELOG_RETURN_IF_ERROR(one.status());
-  std::optional<RunRecord> newest, newest_foreign;
+  constexpr size_t kMaxBatches = 64;  // foreign batches looked through before a miss
+  std::vector<RunRecord> out;
   std::vector<std::string> skipped;
-  for (int64_t id : ids) {
-    one.Reset();
-    one.Bind(1, id);
-    if (one.Step() != SQLITE_ROW) continue;
-    RunRecord r = impl_->ReadRow(one);
-    if (!r.foreign || impl_->accept_foreign) {
-      newest = std::move(r);
-      break;
-    }
-    skipped.push_back(r.run_id);
-    if (!newest_foreign) newest_foreign = std::move(r);
-  }
-  // The rows of a batch (same start, entry, invocation) of the wanted origin.
-  auto batch_of = [&](const RunRecord& head, bool foreign) -> Result<std::vector<RunRecord>> {
+  bool have_foreign = false;
+  for (size_t b = 0; b < heads.size() && b < kMaxBatches; ++b) {
     RunQuery q;
     q.cache_key = cache_key;
-    q.entry_id = head.entry_id;
-    q.start_time = head.start_time;
-    q.invocation_index = impl_->version >= 2 ? head.invocation_index : -1;
+    q.entry_id = heads[b].entry;
+    q.start_time = heads[b].start;
+    q.invocation_index = heads[b].index;
     auto rows = Query(q);
     if (!rows.ok()) return rows.status();
-    std::vector<RunRecord> out;
+    std::vector<RunRecord> mine, foreign;
     for (auto& r : *rows) {
-      if (r.entry_id != head.entry_id) continue;  // entry_id "" matches any in Query
-      if (r.foreign && !impl_->accept_foreign && !foreign) {
-        skipped.push_back(r.run_id);
-        continue;
-      }
-      if (foreign && !r.foreign) continue;
-      out.push_back(std::move(r));
+      if (r.entry_id != heads[b].entry) continue;  // entry_id "" matches any in Query
+      (r.foreign && !impl_->accept_foreign ? foreign : mine).push_back(std::move(r));
     }
-    return out;
-  };
-  std::vector<RunRecord> out;
-  if (newest) {
-    auto rows = batch_of(*newest, false);
-    if (!rows.ok()) return rows.status();
-    out = std::move(*rows);
-  }
-  if (newest_foreign && foreign_batch) {
-    auto rows = batch_of(*newest_foreign, true);
-    if (!rows.ok()) return rows.status();
-    *foreign_batch = std::move(*rows);
+    for (const auto& r : foreign) skipped.push_back(r.run_id);
+    if (!mine.empty()) {
+      out = std::move(mine);
+      break;
+    }
+    if (!have_foreign && foreign_batch) *foreign_batch = std::move(foreign);
+    have_foreign = true;
   }
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->ignored.insert(skipped.begin(), skipped.end());

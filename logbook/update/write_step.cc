@@ -128,7 +128,7 @@ int ReportUpdate(const LoadedDocument& doc, const SpliceResult& res, bool writes
   // are not failures.
   if (sum->failed > 0 || !sum->kept_edited.empty() || sum->write_errors > 0 || sum->invalid > 0 || sum->tampered > 0)
     return kExitError;
-  return sum->needs_consent > 0 ? kExitNeedsConsent : kExitOk;
+  return sum->needs_consent > 0 ? static_cast<int>(kExitNeedsConsent) : static_cast<int>(kExitOk);
 }
 
 }  // namespace moelog::logbook
