@@ -270,12 +270,15 @@ Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out,
   std::vector<RunResult> results;
   std::map<std::string, std::shared_ptr<SharedRouter>> routers;
   // A model needs the routing's statistics, not every token: beyond its
-  // sample_tokens (v5p: kV5pSampleTokens) it routes a bounded sample of the
-  // batch (same router, same seed) and scales its counts, so memory and time
-  // do not grow with T.
+  // sample (v5p: V5pSampleTokens(E, k), which shrinks as experts and top-k
+  // grow) it routes a bounded sample of the batch (same router, same seed)
+  // and scales its counts, so memory and time grow with neither T nor E.
   BenchConfig routed = c;
   double token_scale = 1.0;
-  const int64_t sample = TargetOrDefault(c.target).sample_tokens;
+  int64_t kmax = c.topk;
+  for (int64_t k : c.TopkValues()) kmax = std::max(kmax, k);
+  const int64_t sample =
+      TargetOrDefault(c.target).sample_tokens > 0 ? V5pSampleTokens(c.experts, kmax) : 0;
   if (sample > 0 && c.tokens > sample) {
     routed.tokens = sample;
     token_scale = static_cast<double>(c.tokens) / static_cast<double>(sample);

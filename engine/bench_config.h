@@ -130,6 +130,23 @@ struct BenchLimit {
 inline constexpr int64_t kMaxDevices = 256;
 // Values of --topk-list and of --null-route-frac-list: each is a run.
 inline constexpr size_t kMaxListValues = 256;
+// The v5p model routes at most kV5pSampleTokens tokens (engine/target.h),
+// ... and at most kV5pSampleValues logits (sampled tokens x experts) and
+// kV5pSampleSlots routed slots (sampled tokens x top-k), so that time and
+// memory grow with neither the expert count nor k: under a second and 512 MB
+// at any shape inside the limits. The seed logbooks' shapes (T <= 65536 at
+// E <= 120, k <= 8) are routed whole.
+inline constexpr int64_t kV5pSampleValues = int64_t{1} << 23;
+inline constexpr int64_t kV5pSampleSlots = int64_t{1} << 20;
+// The tokens the v5p model routes for `experts` experts and top-k `topk`
+// (the largest of a sweep): a batch with more is routed as this sample and
+// its counts scaled.
+constexpr int64_t V5pSampleTokens(int64_t experts, int64_t topk) {
+  int64_t t = kV5pSampleTokens;
+  if (experts > 0 && kV5pSampleValues / experts < t) t = kV5pSampleValues / experts;
+  if (topk > 0 && kV5pSampleSlots / topk < t) t = kV5pSampleSlots / topk;
+  return t < 256 ? 256 : t;
+}
 inline constexpr int64_t kMaxAssignments = int64_t{1} << 24;
 const std::vector<BenchLimit>& BenchLimits();
 

@@ -35,7 +35,7 @@ int CmdNext(const Args& args) {
                "Exit codes: 0 proposals (or none, with the reason), 2 usage, 3 parse, 1 nothing to\n"
                "start from or to write.",
                "moelog next"};
-  std::string path, db, entry, params, csv, date;
+  std::string path, db, entry, params, date;
   int count = 5;
   bool write = false;
   app.add_option("LOGBOOK", path, "the logbook")->required();
@@ -43,7 +43,6 @@ int CmdNext(const Args& args) {
   app.add_option("--entry", entry, "search around this entry's shape (default: the latest entry with runs)");
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
   app.add_option("--model-params", params, "v5p parameter file (default data/v5p_params.json)");
-  app.add_option("--csv", csv, "calibration rows for the interval (default data/seed_measurements.csv)");
   app.add_flag("--write", write, "append the first proposal as a new entry (atomic; nothing else changes)");
   app.add_option("--date", date, "the new entry's \"YYYY-MM-DD HH:MM\" (default: now, UTC)");
   PlanTableFlags plan_table;
@@ -84,7 +83,6 @@ int CmdNext(const Args& args) {
   opt.count = count;
   opt.entry = entry;
   opt.params_name = params;
-  opt.csv_path = csv;
   auto rep = logbook::ProposeNext(lb, *runs, *criteria, opt);
   if (!rep.ok()) {
     PrintError("next", rep.status().ToString());

@@ -356,8 +356,8 @@ class SentenceReader {
       if (t != "vs" && t != "vs." && t != "versus" && t != "against" && t != "beats" && t != "beat" &&
           t != "outperforms" && t != "than")
         continue;
-      const Setting* left = Nearest(i, -1);
-      const Setting* right = Nearest(i, +1);
+      const auto left = Nearest(i, -1);
+      const auto right = Nearest(i, +1);
       if (!left || !right) continue;
       auto pair = Resolve(*left, *right);
       if (pair) return pair;
@@ -378,7 +378,8 @@ class SentenceReader {
     return {};
   }
 
-  const Setting* Nearest(size_t at, int dir) const {
+  // The setting nearest to token `at` on one side (within four tokens).
+  std::optional<Setting> Nearest(size_t at, int dir) const {
     const Setting* best = nullptr;
     size_t best_d = 5;
     for (const auto& s : settings_) {
@@ -389,15 +390,12 @@ class SentenceReader {
         best_d = d;
       }
     }
+    if (best) return *best;
     // "EP vs baseline": "baseline" stands for the other side's "none".
-    if (!best && dir > 0)
+    if (dir > 0)
       for (size_t j = at + 1; j < std::min(toks_.size(), at + 4); ++j)
-        if (toks_[j] == "baseline" || toks_[j] == "none" || toks_[j] == "non-ep") {
-          static thread_local Setting none;
-          none = {"", "none", j, true};
-          return &none;
-        }
-    return best;
+        if (toks_[j] == "baseline" || toks_[j] == "none" || toks_[j] == "non-ep") return Setting{"", "none", j, true};
+    return std::nullopt;
   }
 
   static std::optional<std::pair<Setting, Setting>> Resolve(Setting a, Setting b) {

@@ -202,6 +202,17 @@ Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::
                   const std::string& x_option, std::string* numeric, std::string* categorical) {
   const std::string x_opt = x_option.empty() ? "" : NormalizeKey(x_option);
   if (!x_opt.empty()) {
+    // A key of a harness moelog has no adapter for (a recorded run's own
+    // flag, `num_devices`): its values, as bars.
+    const bool own_key = !IsNumericAxis(x_opt) && !IsCategoricalAxis(x_opt) && !points.empty() &&
+                         std::all_of(points.begin(), points.end(), [&](const ChartPoint& p) {
+                           return p.source == "recorded" && ValueOf(p, x_opt).has_value();
+                         });
+    if (own_key) {
+      if (OrderedValues(points, x_opt).size() < 2) return Status::NotFound("the runs do not vary " + x_opt);
+      *categorical = x_opt;
+      return Status::Ok();
+    }
     if (!IsNumericAxis(x_opt) && !IsCategoricalAxis(x_opt))
       return Status::InvalidArgument("--x " + x_option + " is not a chart axis (numeric: topk, null_route_frac, "
                                      "mlp_dim, tokens, experts, devices, hidden, shared_expert_dim; categorical: "

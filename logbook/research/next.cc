@@ -5,6 +5,7 @@
 #include <optional>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -14,8 +15,8 @@
 #include "engine/metrics.h"
 #include "engine/routing.h"
 #include "engine/v5p/coverage.h"
-#include "engine/v5p/fit.h"
 #include "engine/v5p/model.h"
+#include "engine/v5p/uncertainty.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/markdown.h"
 #include "logbook/numbers.h"
@@ -175,60 +176,6 @@ bool PredictOne(const BenchConfig& c, const ShapeRouting& s, const engine::v5p::
 
 double Figure(const Candidate& c, const std::string& metric) {
   return metric == "tokens_per_s" ? c.tokens_per_s : c.tflops;
-}
-
-// --------------------------------------------------------------- the band ---
-
-// The model's error on the calibration rows (in-sample), by path.
-struct ErrorBand {
-  std::vector<std::pair<std::map<std::string, std::string>, double>> rows;  // path keys -> |rel error|
-  bool loaded = false;
-
-  static std::map<std::string, std::string> Keys(const BenchConfig& c) {
-    return {{"parallel_mode", c.parallel_mode}, {"bench_pass", c.bench_pass}, {"backend", c.backend},
-            {"mlp_path", c.mlp_path}, {"ep_dispatch", c.parallel_mode == "ep" ? c.ep_dispatch : ""}};
-  }
-
-  // p90 of |error| over the rows agreeing on the most keys (5 rows at least).
-  double For(const BenchConfig& c) const {
-    if (!loaded || rows.empty()) return 0;
-    const auto keys = Keys(c);
-    for (size_t drop = 0; drop <= keys.size(); ++drop) {
-      std::vector<double> errs;
-      for (const auto& [k, e] : rows) {
-        size_t i = 0, agree = 0;
-        for (const auto& [name, v] : keys) {
-          if (i++ >= keys.size() - drop) break;
-          agree += k.at(name) == v;
-        }
-        if (agree == keys.size() - drop) errs.push_back(e);
-      }
-      if (errs.size() >= 5) {
-        std::sort(errs.begin(), errs.end());
-        return errs[static_cast<size_t>(std::ceil(0.9 * static_cast<double>(errs.size()))) - 1];
-      }
-    }
-    return 0;
-  }
-};
-
-ErrorBand LoadBand(const std::string& csv, const engine::v5p::Hardware& hw, const engine::v5p::ModelParams& params) {
-  ErrorBand band;
-  std::string path = csv;
-  if (path.empty()) {
-    auto p = engine::v5p::ResolveDataFile("seed_measurements", "", ".csv");
-    if (!p.ok()) return band;
-    path = *p;
-  }
-  auto rows = engine::v5p::LoadMeasurements(path, hw);
-  if (!rows.ok()) return band;
-  for (const auto& m : *rows) {
-    const auto pred = engine::v5p::Predict(hw, params, m.model_case);
-    if (m.time_s <= 0 || pred.time_s <= 0) continue;
-    band.rows.push_back({ErrorBand::Keys(m.config), std::fabs(pred.time_s / m.time_s - 1)});
-  }
-  band.loaded = true;
-  return band;
 }
 
 double NormalCdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
@@ -521,10 +468,40 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
       best_model = std::max(best_model, Figure(p, rep.metric));
     }
   }
+  // Calibration (engine/v5p/uncertainty.h): the recorded figures on
+  // validated paths of the same harness revision (EP dispatch) teach a
+  // factor, shrunk toward 1; the model's figures are compared after it.
+  auto unc = engine::v5p::LoadUncertaintyByName("");
+  std::vector<engine::v5p::FactorSample> samples;
+  std::map<std::string, ShapeRouting> routings;
+  routings.emplace(rep.shape, *shape);
+  for (const auto& k : known) {
+    if (k.kind != EvidenceKind::kRecorded || k.config.ep_dispatch != anchor->config.ep_dispatch ||
+        !engine::v5p::UncalibratedPaths(PathConfig(k.config)).empty() || !k.config.Validate().ok())
+      continue;
+    const std::string sk = ShapeText(k.config) + " seed=" + std::to_string(k.config.seed);
+    auto it = routings.find(sk == rep.shape + " seed=" + std::to_string(anchor->config.seed) ? rep.shape : sk);
+    if (it == routings.end()) {
+      if (routings.size() >= 16) continue;  // bounded: a few shapes teach the factor
+      auto r = RouteShape(k.config);
+      if (!r.ok()) continue;
+      it = routings.emplace(sk, std::move(r).value()).first;
+    }
+    Candidate p;
+    if (!PredictOne(k.config, it->second, *hw, *params, &p) || Figure(p, rep.metric) <= 0) continue;
+    samples.push_back({k.run->entry_id, std::log(RunFigure(*k.run, rep.metric) / Figure(p, rep.metric))});
+  }
+  if (unc.ok()) {
+    const auto f = engine::v5p::ShrunkFactor(samples, unc->prior);
+    rep.factor = f.factor;
+    rep.factor_figures = f.n;
+    rep.factor_entries = f.entries;
+    rep.bands = std::filesystem::path(unc->source).filename().string();
+  }
   rep.best_run = best->run->id;
   rep.best_kind = EvidenceKindName(best->kind);
   rep.best_figure = RunFigure(*best->run, rep.metric);
-  rep.best_modeled = best_model;
+  rep.best_modeled = best_model * rep.factor;
   rep.anchor = best->config;
   const auto t0 = std::chrono::steady_clock::now();
   auto cands = SearchConfigs(rep.anchor, DefaultSearchAxes(), *hw, *params, &rep.searched);
@@ -536,7 +513,6 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
     if (!SamePrediction(fa, fb)) return fa > fb;
     return a.changes.size() < b.changes.size();
   });
-  const ErrorBand band = LoadBand(options.csv_path, *hw, *params);
   // Paths are judged in figure order until enough of each kind are found
   // (validated ones then rank by expected improvement, whose band varies).
   const size_t n = static_cast<size_t>(std::max(1, options.count));
@@ -571,14 +547,20 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
     Proposal p;
     p.candidate = c;
     p.config = config;
-    p.predicted = fig;
-    p.gain_pct = best_model > 0 ? (p.predicted / best_model - 1) * 100 : 0;
+    p.uncalibrated = fig;
+    p.predicted = fig * rep.factor;
+    p.gain_pct = best_model > 0 ? (fig / best_model - 1) * 100 : 0;
     if (c.unvalidated.empty()) {
-      p.band = band.For(config);
-      p.lo = p.predicted * (1 - p.band);
-      p.hi = p.predicted * (1 + p.band);
-      // band = p90 |error|: sigma = band / 1.645 (normal errors).
-      p.expected_improvement = ExpectedImprovement(p.predicted, p.predicted * p.band / 1.645, best_model);
+      const engine::v5p::ErrorBand b = unc.ok() ? engine::v5p::BandFor(*unc, pc) : engine::v5p::ErrorBand{};
+      if (b.validated) {
+        p.band = (b.hi - b.lo) / 2;
+        p.lo = p.predicted * b.lo;
+        p.hi = p.predicted * b.hi;
+      }
+      // The band holds the 10th..90th percentiles: a normal with that spread.
+      const double mu = p.band > 0 ? (p.lo + p.hi) / 2 : p.predicted;
+      const double sigma = p.band > 0 ? (p.hi - p.lo) / 2 / 1.2816 : 0;
+      p.expected_improvement = ExpectedImprovement(mu, sigma, rep.best_modeled);
       val.push_back(std::move(p));
     } else {
       unval.push_back(std::move(p));
@@ -591,7 +573,7 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
   if (!any_gain) {
     std::ostringstream why;
     why << "no validated configuration of the " << rep.searched << " searched is predicted above the best known ("
-        << Fmt(best_model) << " " << MetricName(rep.metric) << " by the model)";
+        << Fmt(rep.best_modeled) << " " << MetricName(rep.metric) << " by the model)";
     if (!val.empty()) why << "; the nearest, " << ChangesText(val[0].candidate.changes) << ", is " << Fmt(val[0].predicted);
     why << ": the keys researchers vary are exhausted at this shape by the model's figures; a gain needs another shape "
            "(the Scope holds it) or a path the calibration has not measured (below)";
@@ -617,14 +599,22 @@ std::string FormatNextReport(const NextReport& r) {
     << "); the model's best of the " << r.compared << " known configurations at this shape: " << Fmt(r.best_modeled)
     << " " << unit << "\n";
   s << "searched " << r.searched << " configurations in " << FormatValue(std::round(r.search_s * 1e4) / 1e4)
-    << " s (v5p model, uncalibrated; interval: the path's p90 |error| on the calibration rows)\n";
+    << " s (v5p model";
+  if (r.factor_figures > 0)
+    s << ", calibrated on " << r.factor_figures << " recorded figures of " << r.factor_entries << " entries: x"
+      << [&] { char b[16]; std::snprintf(b, sizeof b, "%.3f", r.factor); return std::string(b); }();
+  else
+    s << ", uncalibrated (no recorded figure on a validated path)";
+  s << "; interval: " << (r.bands.empty() ? std::string("none (no band file)") : "the path's p10-p90 band, " + r.bands)
+    << ")\n";
   if (r.validated.empty()) s << "\nno proposal: " << r.none_why << "\n";
   int i = 0;
   for (const auto& p : r.validated) {
     s << "\n" << ++i << ". " << ChangesText(p.candidate.changes) << "\n";
     s << "   predicted " << Fmt(p.predicted) << " " << unit;
     if (p.band > 0) s << " [" << Fmt(p.lo) << ", " << Fmt(p.hi) << "]";
-    else s << " (no calibration rows on its path: no interval)";
+    else s << " (no band: no interval)";
+    if (r.factor != 1) s << " (model " << Fmt(p.uncalibrated) << ")";
     s << ", " << (p.gain_pct >= 0 ? "+" : "") << FormatValue(std::round(p.gain_pct * 100) / 100)
       << "% over the best; expected improvement " << Fmt(p.expected_improvement) << " " << unit << "\n";
     s << "   dominant term: " << p.candidate.dominant << "\n";
@@ -668,11 +658,6 @@ std::vector<std::string> SplitWords(const std::string& s) {
   return out;
 }
 
-std::string FlagValue(const BenchConfig& c, const std::string& key) {
-  const std::string v = GetKey(c, key);
-  return v;
-}
-
 // The harness's arguments for `c`: the original invocation's flags with
 // their values set to c's (loop variables resolved), then changed keys the
 // original did not name.
@@ -693,7 +678,7 @@ std::string ProposalArgs(const std::string& original, const BenchConfig& c,
       key = key.substr(0, eq);
     }
     std::replace(key.begin(), key.end(), '-', '_');
-    const std::string v = FlagValue(c, key);
+    const std::string v = GetKey(c, key);
     named.insert(key);
     if (v.empty()) {
       out.push_back(w);

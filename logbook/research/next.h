@@ -9,11 +9,13 @@
 // once per shape and shared by every configuration of it, so 10^5
 // configurations take well under a second (tests/bench/next_search_bench.cc).
 //
-// Each proposal carries the predicted figure and an interval (the model's
-// error band on the proposal's path: the 90th percentile of |error| of the
-// calibration rows that took that path, from data/seed_measurements.csv), its
-// gain over the best configuration measured or recorded (both figures the
-// model's own, so the model's bias cancels), the stage that dominates its
+// The model is calibrated on the logbook: the recorded figures on validated
+// paths of the anchor's harness revision give a factor (recorded/modeled,
+// shrunk toward 1: engine/v5p/uncertainty.h ShrunkFactor). Each proposal
+// carries the calibrated figure and its interval (the path's band of past
+// errors, p10..p90, data/v5p_bands.json), its gain over the best
+// configuration measured or recorded (both figures the model's own, so the
+// model's bias cancels), the stage that dominates its
 // time, the unmet criterion it would meet, and whether its path is
 // validated. Validated proposals rank by expected improvement over the best
 // (a wide interval on a promising path counts); proposals on paths no
@@ -75,9 +77,10 @@ Result<engine::BenchConfig> ConfigOfRun(const StoredRun& run);
 struct Proposal {
   Candidate candidate;
   engine::BenchConfig config;  // the anchor with the candidate's changes
-  double predicted = 0;      // primary metric, model
-  double lo = 0, hi = 0;     // interval (validated paths; else 0)
-  double band = 0;           // relative half-width of the interval
+  double uncalibrated = 0;   // primary metric, the model's figure
+  double predicted = 0;      // the same, calibrated (x NextReport::factor)
+  double lo = 0, hi = 0;     // where a measurement is expected (the path's p10-p90 band; validated paths)
+  double band = 0;           // relative half-width of the interval (0: none)
   double gain_pct = 0;       // over the best configuration, both by the model
   double expected_improvement = 0;  // in the metric's units
   std::string serves;        // the unmet criterion it would meet ("" none)
@@ -88,7 +91,6 @@ struct NextOptions {
   int count = 5;
   std::string entry;         // the entry whose shape to search ("" = latest with runs)
   std::string params_name;   // v5p parameter file ("" default)
-  std::string csv_path;      // calibration rows for the error band ("" default; none found: no band)
 };
 
 struct NextReport {
@@ -98,7 +100,10 @@ struct NextReport {
   std::string best_run;           // run ID of the best measured/recorded config at the shape
   std::string best_kind;          // measured | recorded | modeled (nothing better known)
   double best_figure = 0;         // its figure as stored
-  double best_modeled = 0;        // the model's figure for the best configuration at the shape
+  double best_modeled = 0;        // the model's (calibrated) figure for the best configuration at the shape
+  double factor = 1;              // calibration: recorded / modeled, shrunk toward 1
+  int factor_figures = 0, factor_entries = 0;
+  std::string bands;              // the band file read ("" none)
   int compared = 0;               // measured/recorded configurations at the shape the model figured
   engine::BenchConfig anchor;
   int searched = 0;
