@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/status.h"
+#include "engine/target.h"  // kV5pSampleTokens, kMaxV5pTokens
 
 namespace moelog::engine {
 
@@ -129,8 +130,7 @@ struct BenchLimit {
 inline constexpr int64_t kMaxDevices = 256;
 // Values of --topk-list and of --null-route-frac-list: each is a run.
 inline constexpr size_t kMaxListValues = 256;
-// The v5p model routes at most this many tokens (a sample of larger batches).
-inline constexpr int64_t kV5pSampleTokens = int64_t{1} << 18;
+// The v5p model routes at most kV5pSampleTokens tokens (engine/target.h),
 // ... and at most kV5pSampleValues logits (sampled tokens x experts) and
 // kV5pSampleSlots routed slots (sampled tokens x top-k), so that time and
 // memory grow with neither the expert count nor k: under a second and 512 MB
@@ -147,7 +147,6 @@ constexpr int64_t V5pSampleTokens(int64_t experts, int64_t topk) {
   if (topk > 0 && kV5pSampleSlots / topk < t) t = kV5pSampleSlots / topk;
   return t < 256 ? 256 : t;
 }
-inline constexpr int64_t kMaxV5pTokens = int64_t{1} << 40;
 inline constexpr int64_t kMaxAssignments = int64_t{1} << 24;
 const std::vector<BenchLimit>& BenchLimits();
 
@@ -156,6 +155,8 @@ std::vector<RunPoint> ExpandRuns(const BenchConfig& config);
 
 // Canonical JSON of the config (all flags, sorted keys), for cache keys and
 // provenance. Two command lines that mean the same run give the same string.
+// Defined with the run-key table (engine/bench_flags.cc), whose cache-key
+// roles say what it holds.
 std::string CanonicalConfigJson(const BenchConfig& config);
 
 }  // namespace moelog::engine

@@ -1,7 +1,10 @@
 #include "engine/bench_flags.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <unordered_map>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/target.h"
 
@@ -150,6 +153,45 @@ std::vector<std::string> AxisKeys(AxisKind kind) {
   std::vector<std::string> keys;
   for (const FlagSpec* f : axes) keys.push_back(f->key);
   return keys;
+}
+
+namespace {
+
+// A flag's value as the cache key holds it: the config's own, or for a few
+// flags one derived from the whole config (the expanded sweep lists, the
+// devices the run uses, staged_parallel where it applies).
+nlohmann::json FlagValue(const BenchConfig& c, const FlagSpec& f) {
+  const std::string key = f.key;
+  if (key == "topk") return c.TopkValues();
+  if (key == "null_route_frac") return c.NullFracValues();
+  if (key == "devices") return c.DeviceCount();
+  if (key == "staged_parallel") return c.staged_parallel && c.mlp_path == "staged_dp";
+  return std::visit([&](auto field) -> nlohmann::json {
+    if constexpr (std::is_same_v<decltype(field), std::monostate>) return nullptr;
+    else return c.*field;
+  }, f.field);
+}
+
+// Whether the cache key holds the flag: kWhenSet flags only when they differ
+// from the default (the hillclimb layer's keys, and cache keys, are unchanged
+// by flags added later).
+bool InCacheKey(const BenchConfig& c, const FlagSpec& f, const nlohmann::json& value) {
+  if (f.cache == CacheRole::kNone) return false;
+  const auto& foreign = TargetOrDefault(c.target).foreign_keys;
+  if (std::find(foreign.begin(), foreign.end(), f.key) != foreign.end()) return false;
+  return f.cache == CacheRole::kValue || value != FlagValue(BenchConfig{}, f);
+}
+
+}  // namespace
+
+std::string CanonicalConfigJson(const BenchConfig& c) {
+  nlohmann::json j;  // std::map-backed: keys come out sorted
+  for (const FlagSpec& f : BenchFlags()) {
+    if (f.cache == CacheRole::kNone) continue;
+    nlohmann::json value = FlagValue(c, f);
+    if (InCacheKey(c, f, value)) j[f.key] = std::move(value);
+  }
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace moelog::engine

@@ -1,7 +1,5 @@
 #include "engine/target.h"
 
-#include "engine/bench_config.h"
-
 namespace moelog::engine {
 
 const std::vector<Target>& Targets() {

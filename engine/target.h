@@ -12,6 +12,10 @@
 
 namespace moelog::engine {
 
+// The v5p model routes at most this many tokens (a sample of larger batches).
+inline constexpr int64_t kV5pSampleTokens = int64_t{1} << 18;
+inline constexpr int64_t kMaxV5pTokens = int64_t{1} << 40;
+
 struct Target {
   const char* name;                  // --target value: "cpu"
   const char* about = "";            // what it is, in a few words
