@@ -45,10 +45,11 @@ struct ResultDependencies {
 };
 ResultDependencies CpuResultDependencies(const BenchConfig& config);
 ResultDependencies V5pResultDependencies(const BenchConfig& config);
-// Chooses by config.target.
+// Chooses by config.target (bench.cc holds one factory pair per target of
+// engine/target.h).
 ResultDependencies ResultDependenciesOf(const BenchConfig& config);
 
-// Factories, one per backend (cpu/cpu_backend.cc, v5p/v5p_backend.cc).
+// Factories, one per backend (cpu_backend.cc, v5p/v5p_backend.cc).
 Result<std::unique_ptr<Backend>> MakeCpuBackend(const BenchConfig& config);
 Result<std::unique_ptr<Backend>> MakeV5pBackend(const BenchConfig& config);
 // Chooses by config.target.

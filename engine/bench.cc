@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/backend.h"
+#include "engine/target.h"
 
 namespace moelog::engine {
 namespace {
@@ -184,14 +185,30 @@ Routing RoutingForPoint(const BenchConfig& c, Routing r, const RunPoint& point) 
   return r;
 }
 
-ResultDependencies ResultDependenciesOf(const BenchConfig& c) {
-  return c.target == "v5p" ? V5pResultDependencies(c) : CpuResultDependencies(c);
+namespace {
+
+// The backend of each target of engine/target.h.
+struct BackendOfTarget {
+  const char* target;
+  Result<std::unique_ptr<Backend>> (*make)(const BenchConfig&);
+  ResultDependencies (*dependencies)(const BenchConfig&);
+};
+constexpr BackendOfTarget kBackends[] = {
+    {"cpu", MakeCpuBackend, CpuResultDependencies},
+    {"v5p", MakeV5pBackend, V5pResultDependencies},
+};
+
+const BackendOfTarget& BackendFor(const std::string& target) {
+  for (const auto& b : kBackends)
+    if (target == b.target) return b;
+  return kBackends[0];
 }
 
-Result<std::unique_ptr<Backend>> MakeBackend(const BenchConfig& c) {
-  if (c.target == "v5p") return MakeV5pBackend(c);
-  return MakeCpuBackend(c);
-}
+}  // namespace
+
+ResultDependencies ResultDependenciesOf(const BenchConfig& c) { return BackendFor(c.target).dependencies(c); }
+
+Result<std::unique_ptr<Backend>> MakeBackend(const BenchConfig& c) { return BackendFor(c.target).make(c); }
 
 namespace {
 
@@ -252,14 +269,19 @@ Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out,
   if (text) out << FormatHeader(c, devices) << std::flush;
   std::vector<RunResult> results;
   std::map<std::string, std::shared_ptr<SharedRouter>> routers;
-  // The v5p model needs the routing's statistics, not every token: beyond
-  // kV5pSampleTokens it routes a bounded sample of the batch (same router,
-  // same seed) and scales its counts, so memory and time do not grow with T.
+  // A model needs the routing's statistics, not every token: beyond its
+  // sample (v5p: V5pSampleTokens(E, k), which shrinks as experts and top-k
+  // grow) it routes a bounded sample of the batch (same router, same seed)
+  // and scales its counts, so memory and time grow with neither T nor E.
   BenchConfig routed = c;
   double token_scale = 1.0;
-  if (c.target == "v5p" && c.tokens > kV5pSampleTokens) {
-    routed.tokens = kV5pSampleTokens;
-    token_scale = static_cast<double>(c.tokens) / static_cast<double>(kV5pSampleTokens);
+  int64_t kmax = c.topk;
+  for (int64_t k : c.TopkValues()) kmax = std::max(kmax, k);
+  const int64_t sample =
+      TargetOrDefault(c.target).sample_tokens > 0 ? V5pSampleTokens(c.experts, kmax) : 0;
+  if (sample > 0 && c.tokens > sample) {
+    routed.tokens = sample;
+    token_scale = static_cast<double>(c.tokens) / static_cast<double>(sample);
   }
   for (const RunPoint& point : ExpandRuns(c)) {
     auto it = routers.find(point.distribution);

@@ -92,8 +92,15 @@ struct BenchConfig {
   std::vector<std::string> ImplValues() const;
   std::vector<std::string> QueueModeValues() const;
 
-  // Checks ranges and incompatible combinations. The message names the flag.
+  // Checks ranges (BenchLimits), what the target can do (engine/target.h) and
+  // incompatible combinations. The message names the flag. The MPI world size
+  // is the cpu backend's to check (MakeCpuBackend).
   Status Validate() const;
+
+  // Devices the run uses as its cache key records them: one for
+  // parallel_mode none, else the target's fixed count (the v5p-8 slice: 4)
+  // or --devices.
+  int64_t DeviceCount() const;
 };
 
 // One run of the sweep: the config with every swept axis fixed.
@@ -114,14 +121,32 @@ struct RunPoint {
 struct BenchLimit {
   const char* flag;
   int64_t BenchConfig::*field;
+  int64_t min;                 // 1: must be positive; 0: must be >= 0
   int64_t max;
-  const char* why;
+  const char* why;             // what grows with it
+  const char* range = nullptr; // the message for either bound, when one says it better
 };
 inline constexpr int64_t kMaxDevices = 256;
 // Values of --topk-list and of --null-route-frac-list: each is a run.
 inline constexpr size_t kMaxListValues = 256;
 // The v5p model routes at most this many tokens (a sample of larger batches).
 inline constexpr int64_t kV5pSampleTokens = int64_t{1} << 18;
+// ... and at most kV5pSampleValues logits (sampled tokens x experts) and
+// kV5pSampleSlots routed slots (sampled tokens x top-k), so that time and
+// memory grow with neither the expert count nor k: under a second and 512 MB
+// at any shape inside the limits. The seed logbooks' shapes (T <= 65536 at
+// E <= 120, k <= 8) are routed whole.
+inline constexpr int64_t kV5pSampleValues = int64_t{1} << 23;
+inline constexpr int64_t kV5pSampleSlots = int64_t{1} << 20;
+// The tokens the v5p model routes for `experts` experts and top-k `topk`
+// (the largest of a sweep): a batch with more is routed as this sample and
+// its counts scaled.
+constexpr int64_t V5pSampleTokens(int64_t experts, int64_t topk) {
+  int64_t t = kV5pSampleTokens;
+  if (experts > 0 && kV5pSampleValues / experts < t) t = kV5pSampleValues / experts;
+  if (topk > 0 && kV5pSampleSlots / topk < t) t = kV5pSampleSlots / topk;
+  return t < 256 ? 256 : t;
+}
 inline constexpr int64_t kMaxV5pTokens = int64_t{1} << 40;
 inline constexpr int64_t kMaxAssignments = int64_t{1} << 24;
 const std::vector<BenchLimit>& BenchLimits();

@@ -1,6 +1,9 @@
 #include "engine/bench_flags.h"
 
 #include <algorithm>
+#include <unordered_map>
+
+#include "engine/target.h"
 
 namespace moelog::engine {
 namespace {
@@ -17,7 +20,7 @@ FlagAxis Categorical(int rank, const char* label = "") { return {AxisKind::kCate
 // (A table, not a function: nothing reads it during static initialization.)
 const std::vector<FlagSpec> kFlags = {
     {.key = "target", .flag = "--target", .field = &BC::target,
-     .help = "engine backend: cpu (measured) or v5p (modeled)", .choices = {"cpu", "v5p"}, .column = false,
+     .help = "engine backend: cpu (measured) or v5p (modeled)", .choices = TargetNames(), .column = false,
      .axis = Categorical(11)},
     {.key = "tokens", .flag = "--tokens", .field = &BC::tokens, .help = "T, tokens in the whole batch",
      .axis = Numeric(4, "tokens per step")},
@@ -91,7 +94,7 @@ const std::vector<FlagSpec> kFlags = {
      .help = "staged_dp: overlap its stages", .cache = CacheRole::kWhenSet},
     {.key = "xla_scoped_vmem_kib", .flag = "--xla-scoped-vmem-kib", .field = &BC::xla_scoped_vmem_kib,
      .help = "v5p target: XLA's scoped VMEM limit (LIBTPU_INIT_ARGS --xla_tpu_scoped_vmem_limit_kib; 0: default)",
-     .cache = CacheRole::kWhenSet, .only_target = "v5p"},
+     .cache = CacheRole::kWhenSet},
     {.key = "quant_mode", .flag = "--quant-mode", .field = &BC::quant_mode,
      .choices = {"none", "int8", "int8_routed", "int8_all", "int8_routed_prequant"}, .alias = "quant",
      .axis = Categorical(6, "quantization")},
@@ -114,9 +117,9 @@ const std::vector<FlagSpec> kFlags = {
     {.key = "threads", .flag = "--threads", .field = &BC::threads, .help = "CPU threads (0: all cores)",
      .pairing = kIgnored},
     {.key = "hardware", .flag = "--hardware", .field = &BC::hardware,
-     .help = "v5p target: hardware file (name in data/ or path)", .column = false, .only_target = "v5p"},
+     .help = "v5p target: hardware file (name in data/ or path)", .column = false},
     {.key = "model_params", .flag = "--model-params", .field = &BC::model_params,
-     .help = "v5p target: fitted parameter file", .column = false, .only_target = "v5p"},
+     .help = "v5p target: fitted parameter file", .column = false},
     {.key = "quiet_ranks", .field = &BC::quiet_ranks, .pairing = kIgnored, .cache = kNoCache},
     // Run-level keys: what a stored run answers besides its config.
     {.key = "host", .pairing = kIgnored, .cache = kNoCache},
@@ -129,9 +132,14 @@ const std::vector<FlagSpec> kFlags = {
 const std::vector<FlagSpec>& BenchFlags() { return kFlags; }
 
 const FlagSpec* FindRunKey(const std::string& key) {
-  for (const auto& f : BenchFlags())
-    if (key == f.key) return &f;
-  return nullptr;
+  // Pairing and column choice ask this per key of every run: a hash lookup.
+  static const std::unordered_map<std::string, const FlagSpec*> kByKey = [] {
+    std::unordered_map<std::string, const FlagSpec*> m;
+    for (const auto& f : BenchFlags()) m.emplace(f.key, &f);
+    return m;
+  }();
+  auto it = kByKey.find(key);
+  return it == kByKey.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> AxisKeys(AxisKind kind) {

@@ -34,7 +34,8 @@ enum class Pairing {
 
 // What the cache key (CanonicalConfigJson) holds of the flag.
 enum class CacheRole {
-  kValue,      // its value (for topk, null_route_frac, devices: the one the run uses)
+  kValue,      // its value (for topk, null_route_frac, devices: the one the run uses),
+               // unless the target says the key is not its own (Target::foreign_keys)
   kWhenSet,    // its value when it differs from the default (older cache keys stay valid)
   kNone,       // nothing: it does not change what is measured or modeled
 };
@@ -61,7 +62,6 @@ struct FlagSpec {
   bool column = true;                      // may be a table column (never when ignored)
   FlagAxis axis = {};
   CacheRole cache = CacheRole::kValue;
-  const char* only_target = "";            // in the cache key on this target only ("v5p")
 };
 
 // Every run key, in the order `moelog bench --help` lists the flags.

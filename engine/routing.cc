@@ -103,11 +103,20 @@ Routing TopK(const Logits& logits, int64_t topk) {
   // The K best experts of a token, best first, by (logit descending, expert
   // ascending): a strict total order, so the selection is unique. Insertion
   // into a K-slot list beats a heap for the small K of MoE routers.
-  std::vector<int32_t> idx(static_cast<size_t>(K));
+  // A large K (up to E) selects by a partial sort instead, O(E log K) a
+  // token rather than O(E K): the same order, so the same selection.
+  constexpr int64_t kInsertionMaxK = 16;
+  std::vector<int32_t> idx(static_cast<size_t>(K > kInsertionMaxK ? E : K));
   for (int64_t t = 0; t < T; ++t) {
     const float* row = &logits.values[t * E];
+    if (K > kInsertionMaxK) {
+      for (int32_t e = 0; e < E; ++e) idx[static_cast<size_t>(e)] = e;
+      std::partial_sort(idx.begin(), idx.begin() + K, idx.end(), [row](int32_t a, int32_t b) {
+        return row[a] > row[b] || (!(row[b] > row[a]) && a < b);
+      });
+    }
     int64_t n = 0;  // filled slots
-    for (int32_t e = 0; e < E; ++e) {
+    for (int32_t e = 0; K <= kInsertionMaxK && e < E; ++e) {
       const float v = row[e];
       if (n == K && !(v > row[idx[K - 1]])) continue;  // ties go to the smaller index, already in
       int64_t pos = n < K ? n++ : K - 1;

@@ -9,17 +9,14 @@
 
 namespace moelog {
 
-// Process exit codes. Documented in `moelog --help`.
+// How a Status ends a process (Status::ExitCode). The codes particular to
+// logbook commands (4, 6, 7, 130) are logbook/exit_codes.h's.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitError = 1,       // a run failed, or `--check` found stale regions
+  kExitError = 1,       // a run failed
   kExitUsage = 2,       // bad flags, bad values, incompatible combinations
   kExitParse = 3,       // a document could not be understood
-  kExitCriteriaUnmet = 4,  // `moelog check`: some checkable criterion is unmet
   kExitUnsupported = 5,    // this machine cannot run the configuration (a CPU feature is missing)
-  kExitNeedsConsent = 6,   // `update`/`run`: commands were skipped that need --allow-shell (the rest was done)
-  kExitCriteriaPredicted = 7,  // `moelog check`: none unmet, but some criterion is met by model predictions only
-  kExitInterrupted = 130,
 };
 
 class [[nodiscard]] Status {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <ctime>
 #include <cstring>
 #include <fstream>
@@ -159,6 +160,70 @@ Status RefuseSymlink(const std::string& path) {
   return Status::Ok();
 }
 
+namespace {
+
+// Why a file of this mode and link count is not one moelog keeps; "" when it is.
+std::string NotOwnFile(const struct stat& st) {
+  if (S_ISLNK(st.st_mode)) return "is a symbolic link; moelog does not write through links";
+  if (S_ISFIFO(st.st_mode)) return "is a FIFO, not a regular file; moelog does not read or write it (remove it)";
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+    return "is a device, not a regular file; moelog does not read or write it (remove it)";
+  if (S_ISSOCK(st.st_mode)) return "is a socket, not a regular file; moelog does not read or write it (remove it)";
+  if (!S_ISREG(st.st_mode)) return "is not a regular file";
+  if (st.st_nlink > 1)
+    return "has " + std::to_string(st.st_nlink) +
+           " hard links: the same file is elsewhere too, and moelog would change it there (remove this link)";
+  return "";
+}
+
+}  // namespace
+
+Status CheckOwnFile(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return Status::Ok();
+    return Status::IOError(path + ": " + Errno());
+  }
+  const std::string why = NotOwnFile(st);
+  return why.empty() ? Status::Ok() : Status::IOError(path + ": " + why);
+}
+
+Result<std::string> ReadOwnFile(const std::string& path, size_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    if (errno == ENOENT) return Status::NotFound(path + ": no such file");
+    if (errno == ELOOP) return Status::IOError(path + ": is a symbolic link; moelog does not read through links");
+    return Status::IOError(path + ": cannot open: " + Errno());
+  }
+  struct stat st;
+  std::string why = ::fstat(fd, &st) != 0 ? Errno() : NotOwnFile(st);
+  if (why.empty() && static_cast<uint64_t>(st.st_size) > max_bytes)
+    why = "is " + std::to_string(st.st_size) + " bytes, over moelog's limit of " + std::to_string(max_bytes);
+  if (!why.empty()) {
+    ::close(fd);
+    return Status::IOError(path + ": " + why);
+  }
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      why = Errno();
+      break;
+    }
+    if (n == 0) break;
+    if (text.size() + static_cast<size_t>(n) > max_bytes) {
+      why = "grew over moelog's limit of " + std::to_string(max_bytes) + " bytes";
+      break;
+    }
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  if (!why.empty()) return Status::IOError(path + ": " + why);
+  return text;
+}
+
 Status MakeRealDir(const std::string& dir) {
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return Status::IOError(dir + ": cannot create: " + Errno());
   struct stat st;
@@ -181,10 +246,17 @@ FileLock::~FileLock() {
 Status FileLock::Acquire(const std::string& path, int timeout_ms) {
   const std::string lock = path + ".lock";
   for (int waited = 0;;) {
-    fd_ = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    fd_ = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (fd_ < 0)
       return Status::IOError(lock + (errno == ELOOP ? ": is a symbolic link; moelog does not write through links"
                                                      : ": cannot open lock file: " + Errno()));
+    struct stat mine;
+    const std::string why = ::fstat(fd_, &mine) != 0 ? Errno() : NotOwnFile(mine);
+    if (!why.empty()) {
+      close(fd_);
+      fd_ = -1;
+      return Status::IOError(lock + ": " + why);
+    }
     bool locked = false;
     for (;; waited += 50) {
       if (flock(fd_, LOCK_EX | LOCK_NB) == 0) {

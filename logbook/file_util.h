@@ -42,6 +42,18 @@ void RemoveStaleTemporaries(const std::string& dir);
 // lock and temporary files).
 Status RefuseSymlink(const std::string& path);
 
+// What a file moelog keeps in a document's folder must be (the store, its
+// -wal/-shm/-journal, the lock, charts and their data): absent, or a regular
+// file with one link. IOError naming the path when it is a symbolic link, a
+// FIFO, a device, a socket, a directory, or a hard link (st_nlink > 1: the
+// same file is also somewhere else, and writing it would write there).
+Status CheckOwnFile(const std::string& path);
+
+// Reads a file moelog keeps in a document's folder without ever blocking or
+// following a link: O_NOFOLLOW | O_NONBLOCK, then fstat. NotFound when
+// missing; IOError as CheckOwnFile says, or when it is over max_bytes.
+Result<std::string> ReadOwnFile(const std::string& path, size_t max_bytes = size_t{1} << 30);
+
 // Creates the directory `dir` (mode 0755) if it is missing; IOError when it
 // is a symbolic link or not a directory.
 Status MakeRealDir(const std::string& dir);

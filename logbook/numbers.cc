@@ -59,4 +59,14 @@ std::string FormatValue(double v) {
   return ec == std::errc() ? std::string(buf, end) : std::string("nan");
 }
 
+std::string Fixed(double v, int decimals) {
+  char buf[400];  // a double's fixed form: at most 309 integer digits, and the decimals asked for
+  if (!std::isfinite(v) || decimals < 0 || decimals > 60) {
+    std::snprintf(buf, sizeof buf, "%.*f", decimals < 0 ? 0 : decimals, v);
+    return buf;
+  }
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  return std::string(buf, r.ptr);
+}
+
 }  // namespace moelog::logbook

@@ -19,6 +19,10 @@ std::optional<double> ParseNumber(std::string_view s);
 // never print alike.
 std::string FormatValue(double v);
 
+// `v` with exactly `decimals` digits after the point ("%.*f"), for tables
+// and reports: Fixed(1.23456, 3) == "1.235".
+std::string Fixed(double v, int decimals);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_NUMBERS_H_

@@ -1007,6 +1007,15 @@ MeshShape MeshForConfig(const BenchConfig& c) {
 
 Status PrepareProcess(const BenchConfig& c) {
   if (!LaunchedByMpi()) return Status::Ok();
+  // Under mpirun each rank is one device: the device count must be the world size.
+  if (c.parallel_mode != "none") {
+    const MeshShape m = MeshForConfig(c);
+    const int64_t d = int64_t{m.data} * m.expert;
+    if (d != MpiWorldSizeFromEnv())
+      return Status::InvalidArgument(std::string(c.mesh.empty() ? "--devices" : "--mesh") + ": " +
+                                     std::to_string(d) + " devices do not match the MPI world size " +
+                                     std::to_string(MpiWorldSizeFromEnv()) + " (mpirun -np)");
+  }
   return EnsureMpiInitialized(c.quiet_ranks);
 }
 

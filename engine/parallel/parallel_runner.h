@@ -58,6 +58,8 @@ namespace moelog::engine::parallel {
 // Call once per process before anything is printed (the cpu backend factory
 // does): under mpirun it initializes MPI and, with --quiet-ranks (default),
 // silences stdout on ranks other than 0. Does nothing otherwise.
+// InvalidArgument naming --devices or --mesh when an ep/dp run's device
+// count is not the MPI world size (each rank is one device).
 Status PrepareProcess(const BenchConfig& config);
 
 // The device mesh of the config: --mesh, or ep -> data=1,expert=N,

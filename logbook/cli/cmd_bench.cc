@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/bench.h"
+#include "engine/target.h"
 #include "logbook/cli/commands.h"
 #include "logbook/plan/bench_args.h"
 
@@ -18,17 +19,16 @@ int CmdBench(const Args& args) {
     PrintError("bench", config.status().ToString());
     return config.status().ExitCode();
   }
-  if (config->target == "v5p") {
-    // The model predicts one deterministic figure for the v5p-8 slice: these
-    // flags change nothing there, and saying so beats ignoring them silently.
-    for (const char* flag : {"--threads", "--iters", "--warmup", "--check-numerics"})
-      for (const auto& a : args)
-        if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) {
-          std::cerr << "moelog bench: warning: " << flag << " has no effect on --target v5p (a model of the "
-                    << "v5p-8 slice: one deterministic prediction, 4 chips)\n";
-          break;
-        }
-  }
+  // A model predicts one deterministic figure: flags that change none of its
+  // figures are said to, which beats ignoring them silently.
+  const engine::Target& target = engine::TargetOrDefault(config->target);
+  for (const std::string& flag : target.inert_flags)
+    for (const auto& a : args)
+      if (a == flag || a.rfind(flag + "=", 0) == 0) {
+        std::cerr << "moelog bench: warning: " << flag << " has no effect on --target " << target.name << " ("
+                  << target.about << ")\n";
+        break;
+      }
   auto results = engine::RunBench(*config, std::cout);
   if (!results.ok()) {
     PrintError("bench", results.status().ToString());

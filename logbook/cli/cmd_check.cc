@@ -94,7 +94,7 @@ int CmdCheck(const Args& args) {
                "7 none unmet but some only predicted, 3 bad predicate.",
                "moelog check"};
   std::string path, db, evidence_path;
-  bool recorded = true, quiet = false;
+  bool recorded = true, quiet = false, accept_foreign = false;
   app.add_option("FILE", path, "the logbook (or, with --logbook, a criteria document)")->required();
   app.add_option("--logbook", evidence_path, "check FILE's criteria against this logbook's runs");
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
@@ -108,6 +108,8 @@ int CmdCheck(const Args& args) {
   app.add_flag("--write", write, "with --suggest: add the proposals as <!-- moelog: ... --> comments (atomic; "
                                  "the prose is never changed)");
   app.add_option("--only", only_text, "with --write: the criteria to write, by number (\"1,3\")");
+  app.add_flag("--accept-foreign-runs", accept_foreign,
+               "also count stored runs this user did not make on this host (a store received with the logbook)");
   PlanTableFlags plan_table;
   plan_table.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
@@ -164,7 +166,7 @@ int CmdCheck(const Args& args) {
   std::string note;
   const logbook::LauncherTable* table = nullptr;
   if (auto code = plan_table.Load("check", &table)) return *code;
-  auto runs = logbook::LogbookRuns(evidence, db, recorded, &note, table);
+  auto runs = logbook::LogbookRuns(evidence, db, recorded, &note, table, accept_foreign);
   if (!runs.ok()) {
     PrintError("check", runs.status().ToString());
     return runs.status().ExitCode();

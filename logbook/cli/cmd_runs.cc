@@ -41,6 +41,13 @@ std::string Point(const RunRecord& r, const std::string& k) {
   return it == r.point.end() ? "" : it->second;
 }
 
+// Who made a row: "here" (this user, this host), else why it is foreign.
+std::string Origin(const RunRecord& r) {
+  if (!r.foreign) return "here";
+  return std::string("foreign: ") + (r.signature.empty() ? "unsigned" : "not this user's key") + ", host " +
+         (r.host.empty() ? "?" : r.host);
+}
+
 // Columns of the table and CSV output: fixed ones, then every point key.
 struct Column {
   std::string name;
@@ -86,13 +93,14 @@ std::string CsvField(const std::string& s) {
   return o + "\"";
 }
 
-void PrintTable(const std::vector<RunRecord>& rows, const std::vector<std::string>& states) {
+void PrintTable(const std::vector<RunRecord>& rows, const std::vector<std::string>& states, bool origin) {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> cells;
   auto pcols = PointColumns(rows);
   const auto& fixed = FixedColumns();
   for (size_t i = 0; i < 4; ++i) header.push_back(fixed[i].name);
   if (!states.empty()) header.push_back("counted");
+  if (origin) header.push_back("origin");
   for (const auto& p : pcols) header.push_back(p);
   for (size_t i = 4; i < fixed.size(); ++i) header.push_back(fixed[i].name);
   for (size_t n = 0; n < rows.size(); ++n) {
@@ -100,6 +108,7 @@ void PrintTable(const std::vector<RunRecord>& rows, const std::vector<std::strin
     std::vector<std::string> row;
     for (size_t i = 0; i < 4; ++i) row.push_back(fixed[i].get(r));
     if (!states.empty()) row.push_back(states[n]);
+    if (origin) row.push_back(Origin(r));
     for (const auto& p : pcols) row.push_back(Point(r, p));
     for (size_t i = 4; i < fixed.size(); ++i) row.push_back(fixed[i].get(r));
     cells.push_back(std::move(row));
@@ -132,7 +141,7 @@ std::vector<std::string> ConfigColumns(const std::vector<std::map<std::string, s
   return {keys.begin(), keys.end()};
 }
 
-void PrintCsv(const std::vector<RunRecord>& rows, const std::vector<std::string>& states) {
+void PrintCsv(const std::vector<RunRecord>& rows, const std::vector<std::string>& states, bool origin) {
   std::vector<std::map<std::string, std::string>> configs;
   for (const auto& r : rows) configs.push_back(logbook::ToStoredRun(r).config);
   std::vector<std::string> pcols = ConfigColumns(configs);
@@ -148,6 +157,7 @@ void PrintCsv(const std::vector<RunRecord>& rows, const std::vector<std::string>
     *line += field;
   };
   if (!states.empty()) header.insert(header.begin() + 6, "counted");
+  if (origin) header.push_back("origin");
   // One column per name: a config key that is also a fixed column (target),
   // or a metric that is also a config key (null_experts), appears once.
   std::set<std::string> taken(header.begin(), header.end());
@@ -168,6 +178,7 @@ void PrintCsv(const std::vector<RunRecord>& rows, const std::vector<std::string>
                                   r.start_time, r.end_time, r.host, r.cpu_isa, r.runner, r.git_commit,
                                   r.git_dirty ? "1" : "0", r.command_rewritten};
     if (!states.empty()) f.insert(f.begin() + 6, states[i]);
+    if (origin) f.push_back(Origin(r));
     std::string s;
     for (const auto& x : f) join(&s, CsvField(x));
     for (const auto& p : pcols) {
@@ -179,7 +190,7 @@ void PrintCsv(const std::vector<RunRecord>& rows, const std::vector<std::string>
   }
 }
 
-void PrintJson(const std::vector<RunRecord>& rows, const std::vector<std::string>& states) {
+void PrintJson(const std::vector<RunRecord>& rows, const std::vector<std::string>& states, bool origin) {
   nlohmann::json arr = nlohmann::json::array();
   for (size_t n = 0; n < rows.size(); ++n) {
     const RunRecord& r = rows[n];
@@ -215,6 +226,7 @@ void PrintJson(const std::vector<RunRecord>& rows, const std::vector<std::string
     j["git_commit"] = r.git_commit;
     j["git_dirty"] = r.git_dirty;
     j["invocation_index"] = r.invocation_index;
+    if (origin) j["origin"] = Origin(r);
     arr.push_back(std::move(j));
   }
   std::cout << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -278,8 +290,9 @@ std::vector<std::string> CountedStates(const std::string& logbook_path, logbook:
     const std::string id = !r.run_id.empty() ? r.run_id : std::to_string(r.id);
     const bool mine = r.logbook_path == logbook_path || norm(r.logbook_path) == self;
     if (!counted.count(id) && !mine) continue;  // another logbook's run
-    const std::string state = counted.count(id) ? "yes" : r.status != "ok" ? r.status : "superseded";
-    if (!all && state == "superseded") continue;
+    const std::string state = counted.count(id) ? "yes" : r.foreign ? "foreign" : r.status != "ok" ? r.status
+                                                                                                  : "superseded";
+    if (!all && (state == "superseded" || state == "foreign")) continue;
     states.push_back(state);
     kept.push_back(std::move(r));
   }
@@ -388,12 +401,14 @@ int CmdRuns(const Args& args) {
                "point or metric key (topk, impl, distribution, tflops, tokens_per_s, parallel_mode, ...);\n"
                "an unknown key is an error naming the valid ones. Numbers compare numerically.\n"
                "With --logbook, only the runs that count for it (its entries' commands as written now)\n"
-               "and its failed runs; --all adds superseded ones, marked in the `counted` column.",
+               "and its failed runs; --all adds superseded ones, marked in the `counted` column.\n"
+               "Runs this user did not make on this host (a store received with a logbook, rows edited\n"
+               "by hand) are foreign: hidden, and never counted; --all shows them with their origin.",
                "moelog runs");
   std::string db, logbook, entry, format = "table", kind = "stored";
   std::vector<std::string> where;
   int64_t limit = 0;
-  bool latest = false, all = false;
+  bool latest = false, all = false, accept_foreign = false;
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside --logbook, else in the current directory)");
   app.add_option("--logbook", logbook, "only runs of this logbook (those that count for it, and its failures)");
   app.add_option("--entry", entry, "only runs of this entry ID");
@@ -402,7 +417,10 @@ int CmdRuns(const Args& args) {
   app.add_option("--format", format, "output format")->check(CLI::IsMember({"table", "csv", "json"}));
   app.add_option("--limit", limit, "at most N rows (0: all)")->check(CLI::NonNegativeNumber);
   app.add_flag("--latest", latest, "only the newest run batch of each cache key");
-  app.add_flag("--all", all, "with --logbook: also the runs superseded by edited or removed commands");
+  app.add_flag("--all", all,
+               "also foreign runs (with an origin column) and, with --logbook, the runs superseded by edited or "
+               "removed commands");
+  app.add_flag("--accept-foreign-runs", accept_foreign, "show and count foreign runs as if this user had made them");
   app.add_option("--kind", kind,
                  "stored: the run store's runs (measured and modeled); recorded: the figures the --logbook's "
                  "Result fields record (read from the document, never stored)")
@@ -460,6 +478,16 @@ int CmdRuns(const Args& args) {
     PrintError("runs", rows.status().message());
     return rows.status().code() == Status::Code::kInvalidArgument ? kExitUsage : rows.status().ExitCode();
   }
+  (*store)->AcceptForeign(accept_foreign);
+  size_t hidden = 0;
+  if (!all && !accept_foreign) {
+    std::vector<RunRecord> mine;
+    for (auto& r : *rows)
+      if (!r.foreign) mine.push_back(std::move(r));
+    hidden = rows->size() - mine.size();
+    *rows = std::move(mine);
+  }
+  const bool origin = all && std::any_of(rows->begin(), rows->end(), [](const RunRecord& r) { return r.foreign; });
   std::vector<std::string> states;
   if (!logbook.empty()) {
     std::string error;
@@ -469,9 +497,12 @@ int CmdRuns(const Args& args) {
       return kExitParse;
     }
   }
-  if (format == "json") PrintJson(*rows, states);
-  else if (format == "csv") PrintCsv(*rows, states);
-  else PrintTable(*rows, states);
+  if (format == "json") PrintJson(*rows, states, origin);
+  else if (format == "csv") PrintCsv(*rows, states, origin);
+  else PrintTable(*rows, states, origin);
+  if (hidden > 0)
+    std::cerr << "moelog runs: " << hidden << " foreign run" << (hidden == 1 ? "" : "s")
+              << " hidden (not made by this user on this host: never served or counted); --all shows them\n";
   return kExitOk;
 }
 

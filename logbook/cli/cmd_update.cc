@@ -20,8 +20,8 @@ int CmdUpdate(const Args& args) {
       "is kept unless --overwrite-edits. Commands are rewritten into `moelog bench --target <t>` (remote launchers\n"
       "stripped, loops expanded) and run without any shell; commands only bash could run (substitutions,\n"
       "other programs, pipelines...) need --allow-shell and then run sandboxed (bubblewrap).\n\n"
-      "exit codes: 0 ok; 1 a run failed, a chart could not be written, a hand-edited region was kept, or\n"
-      "--check found stale/missing regions; 2 usage error; 3 malformed regions or unsafe rewrite (file\n"
+      "exit codes: 0 ok (commands that cannot be planned are reported, not failures); 1 a run failed, a chart\n"
+      "could not be written, a hand-edited region was kept, or --check found stale/missing regions; 2 usage error; 3 malformed regions or unsafe rewrite (file\n"
       "unchanged); 5 the sandbox cannot start; 6 commands that need --allow-shell were skipped.",
       "moelog update"};
   logbook::SessionOptions o;

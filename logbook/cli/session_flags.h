@@ -7,13 +7,14 @@
 #include <cstdlib>
 #include <string>
 
+#include "engine/target.h"
 #include "logbook/update/session.h"
 
 namespace moelog::cli {
 
 inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
   app->add_option("--target", o->target, "benchmark target for every invocation: v5p (modeled, default) or cpu (measured)")
-      ->check(CLI::IsMember({"v5p", "cpu"}));
+      ->check(CLI::IsMember(engine::TargetNames()));
   app->add_flag("--allow-shell", o->allow_shell,
                 "consent to run commands that need bash (substitutions, other programs, pipelines...): "
                 "without it they are listed (file:line) and skipped, exit 6");
@@ -21,6 +22,9 @@ inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
                   "with --allow-shell: bwrap (default; read-only file system except .moelog/scratch, no network) "
                   "or none")
       ->check(CLI::IsMember({"bwrap", "none"}));
+  app->add_flag("--accept-foreign-runs", o->accept_foreign,
+                "serve and count stored runs this user did not make on this host (a store received with the "
+                "document); without it they are ignored and counted in the summary");
   app->add_flag("--rerun", o->rerun, "ignore cached runs: run every invocation again (a new batch)");
   app->add_flag("--overwrite-edits", o->overwrite_edits,
                 "replace regions edited by hand (each one replaced is listed); without it they are kept, exit 1");

@@ -1,7 +1,10 @@
 #include "logbook/criteria/compare.h"
 
+#include "engine/target.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/criteria/pairing.h"
+#include "logbook/numbers.h"
+#include "logbook/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,13 +15,6 @@
 
 namespace moelog::logbook {
 namespace {
-
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
 
 bool MatchesAll(const StoredRun& r, const Assignments& as) {
   for (const auto& [k, v] : as) {
@@ -33,12 +29,6 @@ double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
-  return buf;
 }
 
 std::string JoinDistinct(const std::vector<std::string>& v) {
@@ -126,7 +116,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
       std::vector<double> v;
       std::vector<std::string> hosts, targets, isas;
       s->deterministic = !g.empty() && std::all_of(g.begin(), g.end(), [](const StoredRun* r) {
-        return r->source == "modeled" || r->target == "v5p";
+        return r->source == "modeled" || engine::IsModeledTarget(r->target);
       });
       for (const auto* r : g) {
         auto it = r->metrics.find(o.metric);
@@ -138,7 +128,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
         hosts.push_back(r->host);
         targets.push_back(r->target);
         if (!r->cpu_isa.empty()) isas.push_back(r->cpu_isa);
-        if (r->source == "modeled" || r->target == "v5p")
+        if (r->source == "modeled" || engine::IsModeledTarget(r->target))
           for (const auto& p : engine::v5p::UncalibratedPaths(r->config))
             if (std::find(s->unvalidated.begin(), s->unvalidated.end(), p) == s->unvalidated.end())
               s->unvalidated.push_back(p);

@@ -1,8 +1,10 @@
 #include "logbook/criteria/criteria.h"
 
+#include "engine/target.h"
 #include "logbook/criteria/pairing.h"
 #include "logbook/doc/markdown.h"
 #include "logbook/doc/regions.h"
+#include "logbook/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -602,7 +604,7 @@ ClauseOutcome EvalRepeats(const Clause& c, const EvalContext& ctx) {
     // One run counted by several entries (a shared command) is one repeat,
     // and a model (v5p) predicts one value per config however often it ran.
     auto& ids = groups[sig];
-    const bool modeled = r.source == "modeled" || r.target == "v5p";
+    const bool modeled = r.source == "modeled" || engine::IsModeledTarget(r.target);
     if (modeled && std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return modeled_ids.count(id); }))
       continue;
     if (modeled) modeled_ids.insert(r.id);
@@ -655,13 +657,6 @@ ClauseOutcome EvalClause(const Clause& c, const EvalContext& ctx) {
     case Clause::Kind::kEntryRuns: return EvalEntry(c, ctx);
   }
   return {};
-}
-
-std::string Trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
 }
 
 // Removes the predicate markup from a bullet and joins its lines.
@@ -827,7 +822,7 @@ std::optional<EvidenceKind> ParseEvidenceKind(std::string_view word) {
 
 EvidenceKind EvidenceKindOf(const StoredRun& run) {
   if (run.source == "recorded") return EvidenceKind::kRecorded;
-  if (run.source == "modeled" || run.target == "v5p") return EvidenceKind::kModeled;
+  if (run.source == "modeled" || engine::IsModeledTarget(run.target)) return EvidenceKind::kModeled;
   return EvidenceKind::kMeasured;
 }
 

@@ -63,6 +63,7 @@
 
 #include "engine/status.h"
 #include "logbook/doc/document.h"
+#include "logbook/exit_codes.h"
 #include "logbook/store/stored_run.h"
 
 namespace moelog::logbook {

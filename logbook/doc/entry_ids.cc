@@ -62,7 +62,7 @@ void AssignEntryIds(Logbook* logbook) {
   for (auto& e : logbook->entries) {
     if (!e.explicit_id.empty()) continue;
     std::string base = prefix + "-" + e.date.substr(0, 4) + e.date.substr(5, 2) + e.date.substr(8, 2) + "-" +
-                       e.time.substr(0, 2) + e.time.substr(3, 2);
+                       (e.time.size() == 5 ? e.time.substr(0, 2) + e.time.substr(3, 2) : std::string("d"));
     std::string id = base;
     for (int n = 2; first_line.count(id); ++n) id = base + "-" + std::to_string(n);
     first_line.emplace(id, e.heading_line);

@@ -6,19 +6,13 @@
 #include <functional>
 #include <optional>
 
+#include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/regions.h"
 #include "logbook/file_util.h"
 
 namespace moelog::logbook {
 namespace parse_detail {
-
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 namespace {
 std::string Lower(std::string_view s) {
@@ -144,6 +138,13 @@ SectionKind SectionKindFromName(std::string_view name) {
       {"command templates", SectionKind::kCommandTemplates},
       {"experiment id prefix", SectionKind::kExperimentIdPrefix},
       {"experiment log", SectionKind::kExperimentLog},
+      {"entries", SectionKind::kExperimentLog},
+      {"entry log", SectionKind::kExperimentLog},
+      {"log", SectionKind::kExperimentLog},
+      {"research log", SectionKind::kExperimentLog},
+      {"experiments", SectionKind::kExperimentLog},
+      {"experiment entries", SectionKind::kExperimentLog},
+      {"running log", SectionKind::kExperimentLog},
       {"negative results index", SectionKind::kNegativeResultsIndex},
       {"current status", SectionKind::kCurrentStatus},
       {"overview", SectionKind::kOverview},
@@ -286,7 +287,36 @@ bool Digits(std::string_view s, size_t pos, size_t n) {
   return true;
 }
 
-// "YYYY-MM-DD HH:MM - rest" (dash may be -, – or —).
+// " HH:MM" at `p` (after the date's blanks): the time in `out`, `p` past it.
+bool ParseHeadingTime(std::string_view s, size_t* p, HeadingParts* out) {
+  size_t h = *p;
+  size_t q = h;
+  while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
+  if (q - h < 1 || q - h > 2 || q >= s.size() || s[q] != ':' || !Digits(s, q + 1, 2)) return false;
+  const int hour = std::atoi(std::string(s.substr(h, q - h)).c_str());
+  const int minute = std::atoi(std::string(s.substr(q + 1, 2)).c_str());
+  if (hour > 23 || minute > 59) return false;
+  out->time = (q - h == 1 ? "0" : "") + std::string(s.substr(h, q - h)) + ":" + std::string(s.substr(q + 1, 2));
+  *p = q + 3;
+  return true;
+}
+
+// A time zone after the time ("Z", " UTC", " PDT"): skipped (entries are
+// ordered by the time as written).
+void SkipTimeZone(std::string_view s, size_t* p) {
+  size_t q = *p;
+  if (q < s.size() && s[q] == 'Z') {
+    *p = q + 1;
+    return;
+  }
+  while (q < s.size() && s[q] == ' ') ++q;
+  size_t e = q;
+  while (e < s.size() && std::isupper(static_cast<unsigned char>(s[e]))) ++e;
+  if (e - q >= 2 && e - q <= 4 && (e == s.size() || s[e] == ' ')) *p = e;
+}
+
+// "YYYY-MM-DD[ HH:MM][ - rest]" (dash may be -, – or —; a dated heading
+// without a time is an entry too).
 bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
   if (!Digits(s, 0, 4) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
       !Digits(s, 8, 2))
@@ -295,21 +325,18 @@ bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
   const int day = std::atoi(std::string(s.substr(8, 2)).c_str());
   if (month < 1 || month > 12 || day < 1 || day > 31) return false;
   size_t p = 10;
-  if (p >= s.size() || s[p] != ' ') return false;
-  while (p < s.size() && s[p] == ' ') ++p;
-  size_t h = p;
-  while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) ++p;
-  if (p - h < 1 || p - h > 2 || p >= s.size() || s[p] != ':' || !Digits(s, p + 1, 2)) return false;
-  const int hour = std::atoi(std::string(s.substr(h, p - h)).c_str());
-  const int minute = std::atoi(std::string(s.substr(p + 1, 2)).c_str());
-  if (hour > 23 || minute > 59) return false;
+  const bool iso = p < s.size() && s[p] == 'T';  // 2026-05-05T23:36Z
+  if (p < s.size() && s[p] != ' ' && !iso) return false;
+  while (p < s.size() && (s[p] == ' ' || (iso && p == 10))) ++p;
   out->date = std::string(s.substr(0, 10));
-  out->time = (p - h == 1 ? "0" : "") + std::string(s.substr(h, p - h)) + ":" + std::string(s.substr(p + 1, 2));
-  p += 3;
+  out->time.clear();
+  if (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p])) && !ParseHeadingTime(s, &p, out)) return false;
+  if (iso && out->time.empty()) return false;
+  if (!out->time.empty()) SkipTimeZone(s, &p);
   while (p < s.size() && s[p] == ' ') ++p;
   if (s.substr(p, 1) == "-") p += 1;
   else if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;
-  else if (p < s.size()) return false;
+  else if (p < s.size() && !std::isalpha(static_cast<unsigned char>(s[p]))) return false;  // "2026-02-17 Kickoff"
   while (p < s.size() && s[p] == ' ') ++p;
   out->rest_offset = p;
   out->rest = Trim(s.substr(std::min(p, s.size())));
@@ -389,7 +416,7 @@ void CollectItemCommands(const MdDocument& doc, int item, const std::string& lab
       cmd.end_line = cmd.line;
       cmd.label = label;
       cmd.planned = planned;
-      if (!cmd.joined.empty()) out->push_back(std::move(cmd));
+      if (LooksLikeCommandLine(cmd.joined)) out->push_back(std::move(cmd));
     }
     if (!is_field && codes.empty() && !text.empty() && text.back() == ':') child_label = Trim(text.substr(0, text.size() - 1));
   }
@@ -611,18 +638,29 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   CommonDiagnostics(text, doc, lines, file, &lb.diagnostics);
   struct Head { int line, level; };
   std::vector<Head> heads;
+  std::vector<int> entry_levels;  // the heading level of each entry (2 or 3)
   int sec = -1, ent = -1;
   for (int idx : doc.root().children) {
     const MdNode& n = doc.nodes[idx];
     if (n.kind == MdKind::kHeading && n.level <= 3) {
       heads.push_back({n.start_line, n.level});
       const std::string htext = Trim(InlineText(doc, idx));
+      const int outer = ent >= 0 && entry_levels[static_cast<size_t>(ent)] == 2 ? ent : -1;
       ent = -1;
       if (n.level == 1) {
         if (lb.title.empty()) {
           lb.title = htext;
           lb.title_line = n.start_line;
         }
+        sec = -1;
+        continue;
+      }
+      Entry e;
+      if (n.level == 2 && ParseEntryHeading(htext, &e)) {  // entries written at ##
+        e.heading_line = n.start_line;
+        lb.entries.push_back(std::move(e));
+        ent = static_cast<int>(lb.entries.size()) - 1;
+        entry_levels.push_back(2);
         sec = -1;
         continue;
       }
@@ -635,14 +673,16 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
         sec = static_cast<int>(lb.sections.size()) - 1;
         continue;
       }
-      Entry e;
       if (ParseEntryHeading(htext, &e)) {
         e.heading_line = n.start_line;
         lb.entries.push_back(std::move(e));
         ent = static_cast<int>(lb.entries.size()) - 1;
+        entry_levels.push_back(3);
+      } else if (outer >= 0) {
+        ent = outer;  // a sub-heading of an entry written at ##
       } else if (sec >= 0 && lb.sections[sec].kind == SectionKind::kExperimentLog) {
         lb.diagnostics.push_back({file, n.start_line,
-                                  "heading is not an entry (`### YYYY-MM-DD HH:MM - [ID ]label`); left alone"});
+                                  "heading is not an entry (`### YYYY-MM-DD[ HH:MM] - [ID ]label`); left alone"});
       }
       continue;
     }
@@ -659,7 +699,8 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
     return LastNonBlank(lines, next - 1, line);
   };
   for (auto& s : lb.sections) s.end_line = end_before(s.heading_line, 2);
-  for (auto& e : lb.entries) e.end_line = end_before(e.heading_line, 3);
+  for (size_t i = 0; i < lb.entries.size(); ++i)
+    lb.entries[i].end_line = end_before(lb.entries[i].heading_line, entry_levels[i]);
   if (const Section* p = lb.FindSection(SectionKind::kExperimentIdPrefix)) lb.id_prefix = PrefixFrom(*p);
   DropRegionContent(text, file, &lb);
   CollectPins(text, lines, doc, &lb);

@@ -10,6 +10,7 @@
 #include "engine/status.h"
 #include "logbook/doc/document.h"
 #include "logbook/doc/markdown.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 
@@ -50,7 +51,7 @@ TableBlock BuildTable(const MdDocument& doc, int node);
 void CommonDiagnostics(std::string_view text, const MdDocument& doc,
                        const std::vector<std::string_view>& lines, const std::string& file,
                        std::vector<Diagnostic>* out);
-std::string Trim(std::string_view s);
+using logbook::Trim;  // logbook/text.h
 // For "YYYY-MM-DD HH:MM - rest": true, and the byte offset of `rest` in `s`.
 bool EntryHeadingRest(std::string_view s, size_t* rest_offset);
 bool IsShellInfo(std::string_view info);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <regex>
+
+#include <re2/re2.h>
 #include <set>
 #include <sstream>
 
@@ -65,11 +67,23 @@ class Schema {
   std::string file_;
 };
 
-// The longest text an adapter's regex is applied to. std::regex matches by
-// recursion, one level per repetition: on text from a logbook or a harness's
-// output, a long enough run would exhaust the stack. Values and metric lines
-// are short; anything longer is refused (a value) or skipped (an output line).
+// The longest text an adapter's regex is applied to. Patterns run on RE2,
+// in time linear in the text (no backtracking: `^(a|aa)+$` on a long value is
+// as fast as any other); values and metric lines are short, and anything
+// longer is refused (a value) or skipped (an output line) all the same.
 constexpr size_t kMaxRegexSubject = 1024;
+
+// An adapter's pattern on the linear-time engine; the error says what RE2
+// does not take (backreferences, lookaround: they need backtracking).
+Result<std::shared_ptr<const re2::RE2>> CompilePattern(const std::string& pattern) {
+  re2::RE2::Options o;
+  o.set_log_errors(false);
+  auto re = std::make_shared<const re2::RE2>(pattern, o);
+  if (!re->ok())
+    return Status::InvalidArgument("not a regular expression moelog runs (RE2: linear time, no backreferences "
+                                   "or lookaround): " + re->error());
+  return std::shared_ptr<const re2::RE2>(re);
+}
 
 Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRule* r) {
   if (j.is_string()) {  // "--batch": "--tokens"
@@ -84,12 +98,11 @@ Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRu
       MOELOG_RETURN_IF_ERROR(s.String(j, "to", where + ".", &r->to));
       if (j.contains("pattern")) {
         MOELOG_RETURN_IF_ERROR(s.String(j, "pattern", where + ".", &r->pattern));
-        try {
-          r->compiled = std::make_shared<const std::regex>(r->pattern);
-          if (r->compiled->mark_count() < 1) return s.Error(where + ".pattern", "needs one group, the value: (...)");
-        } catch (const std::regex_error& e) {
-          return s.Error(where + ".pattern", std::string("not a regular expression: ") + e.what());
-        }
+        auto re = CompilePattern(r->pattern);
+        if (!re.ok()) return s.Error(where + ".pattern", re.status().message());
+        r->compiled = *re;
+        if (r->compiled->NumberOfCapturingGroups() < 1)
+          return s.Error(where + ".pattern", "needs one group, the value: (...)");
       }
       if (j.contains("values")) {
         if (!j["values"].is_object()) return s.Error(where + ".values", "expected an object of strings");
@@ -202,13 +215,11 @@ Status ParseOutput(const Schema& s, const Json& j, Adapter* a) {
     rule.value_group = o.value("value_group", 1);
     rule.label_group = o.value("label_group", 0);
     if (rule.metric.empty()) return s.Error(w + ".metric", "missing");
-    try {
-      std::regex re(rule.pattern);
-      if (static_cast<int>(re.mark_count()) < std::max(rule.value_group, rule.label_group))
-        return s.Error(w + ".pattern", "has fewer groups than value_group/label_group name");
-    } catch (const std::regex_error& e) {
-      return s.Error(w + ".pattern", std::string("not a regular expression: ") + e.what());
-    }
+    auto re = CompilePattern(rule.pattern);
+    if (!re.ok()) return s.Error(w + ".pattern", re.status().message());
+    rule.compiled = *re;
+    if (rule.compiled->NumberOfCapturingGroups() < std::max(rule.value_group, rule.label_group))
+      return s.Error(w + ".pattern", "has fewer groups than value_group/label_group name");
     a->output.push_back(std::move(rule));
   }
   return Status::Ok();
@@ -284,9 +295,9 @@ Status ApplyRule(const Adapter& a, const std::string& name, const ArgRule& rule,
     if (value.size() > kMaxRegexSubject)
       return Status::InvalidArgument(who + ": value longer than " + std::to_string(kMaxRegexSubject) +
                                      " characters, which its pattern is not applied to");
-    std::smatch m;
-    if (!std::regex_search(value, m, *rule.compiled)) return Status::Ok();
-    v = m[1].str();
+    std::string group;
+    if (!re2::RE2::PartialMatch(value, *rule.compiled, &group)) return Status::Ok();
+    v = group;
   }
   if (!rule.values.empty()) {
     auto it = rule.values.find(v);
@@ -332,7 +343,8 @@ Status AdaptFlags(const Adapter& a, const std::vector<std::string>& args, std::v
         out->push_back(w);
         continue;
       }
-      return Status::InvalidArgument((is_flag ? "unknown flag " : "unexpected argument '") + name +
+      return Status::InvalidArgument((is_flag ? "not this harness (or a revision moelog does not know): unknown flag "
+                                              : "unexpected argument '") + name +
                                      (is_flag ? "" : "'") + " for harness " + a.name + " (" + a.file + ")");
     }
     const bool takes_value = select || rule->second.kind == ArgRule::kValue ||
@@ -446,7 +458,17 @@ std::vector<std::pair<std::string, std::string>> BuiltinAdapterTexts() {
   return v;
 }
 
-Result<std::vector<Adapter>> LoadAdapters(const std::string& dir) {
+namespace {
+
+// A JSON object with a "moelog_adapter" key (parsed fully by ParseAdapter).
+bool IsAdapterText(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() && j.contains("moelog_adapter");
+}
+
+}  // namespace
+
+Result<std::vector<Adapter>> LoadAdapters(const std::string& dir, std::vector<std::string>* skipped) {
   DIR* d = opendir(dir.c_str());
   if (!d) return Status::IOError(dir + ": cannot read the adapters folder");
   std::vector<std::string> names;
@@ -459,8 +481,13 @@ Result<std::vector<Adapter>> LoadAdapters(const std::string& dir) {
   std::vector<Adapter> out;
   for (const auto& n : names) {
     const std::string path = dir + "/" + n;
+    if (n == "launchers.json") continue;  // the folder's launcher table
     auto text = ReadFile(path);
     if (!text.ok()) return text.status();
+    if (!IsAdapterText(*text)) {
+      if (skipped) skipped->push_back(n + " (not an adapter: no \"moelog_adapter\" key)");
+      continue;
+    }
     auto a = ParseAdapter(*text, path);
     if (!a.ok()) return a.status();
     out.push_back(std::move(*a));
@@ -476,20 +503,30 @@ std::map<std::string, std::map<std::string, double>> ParseAdapterOutput(const Ad
 
 std::vector<AdapterMetric> AdapterOutputLines(const Adapter& a, const std::string& text) {
   std::vector<AdapterMetric> out;
-  std::vector<std::regex> res;
-  for (const auto& r : a.output) res.emplace_back(r.pattern);
+  std::vector<std::shared_ptr<const re2::RE2>> res;
+  for (const auto& r : a.output) {
+    if (r.compiled) {
+      res.push_back(r.compiled);
+    } else {  // a rule built by hand (tests): compiled here
+      auto re = CompilePattern(r.pattern);
+      res.push_back(re.ok() ? *re : nullptr);
+    }
+  }
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     if (line.size() > kMaxRegexSubject) continue;  // no metric line is this long
     for (size_t i = 0; i < res.size(); ++i) {
-      std::smatch m;
-      if (!std::regex_search(line, m, res[i])) continue;
+      if (!res[i]) continue;
       const OutputRule& r = a.output[i];
+      const int groups = std::max(r.value_group, r.label_group) + 1;
+      std::vector<re2::StringPiece> m(static_cast<size_t>(groups));
+      if (!res[i]->Match(line, 0, line.size(), re2::RE2::UNANCHORED, m.data(), groups)) continue;
       char* end = nullptr;
-      const std::string v = m[static_cast<size_t>(r.value_group)].str();
+      const std::string v(m[static_cast<size_t>(r.value_group)].data(), m[static_cast<size_t>(r.value_group)].size());
       const double x = std::strtod(v.c_str(), &end);
       if (end == v.c_str()) continue;
-      out.push_back({r.label_group > 0 ? m[static_cast<size_t>(r.label_group)].str() : "", r.metric, x});
+      const auto& label = m[static_cast<size_t>(r.label_group)];
+      out.push_back({r.label_group > 0 ? std::string(label.data(), label.size()) : "", r.metric, x});
     }
   }
   return out;

@@ -13,12 +13,15 @@
 
 #include <map>
 #include <memory>
-#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/status.h"
+
+namespace re2 {
+class RE2;
+}
 
 namespace moelog::logbook {
 
@@ -28,9 +31,9 @@ struct ArgRule {
   Kind kind = kValue;
   std::string to;                             // kValue: the moelog bench flag ("--tokens")
   std::map<std::string, std::string> values;  // kValue: harness value -> moelog value (empty: unchanged)
-  std::string pattern;                        // kValue: ECMAScript regex; its group 1 in the value is the value
+  std::string pattern;                        // kValue: RE2 regex (linear time); its group 1 in the value is the value
                                               // (no match: the rule adds nothing), e.g. one flag of LIBTPU_INIT_ARGS
-  std::shared_ptr<const std::regex> compiled;  // `pattern`, compiled once by ParseAdapter
+  std::shared_ptr<const re2::RE2> compiled;    // `pattern`, compiled once by ParseAdapter
   std::vector<std::string> args;              // kSwitch: moelog bench arguments when the flag is given
   std::string message;                        // kError: why the flag cannot be modeled
 };
@@ -54,13 +57,14 @@ struct AdapterRevision {
 };
 
 // One metric of the real harness's output: a line matching `pattern`
-// (ECMAScript regex) gives `metric` = group `value`, for the run whose label
+// (RE2 regex: matched in linear time, never backtracking) gives `metric` = group `value`, for the run whose label
 // is group `label` (0: the invocation's only run).
 struct OutputRule {
   std::string pattern;
   std::string metric;             // time_s, tflops, tflops_per_device, tokens_per_s, ...
   int value_group = 1;
   int label_group = 0;
+  std::shared_ptr<const re2::RE2> compiled;  // `pattern`, compiled once by ParseAdapter
 };
 
 struct Adapter {
@@ -119,7 +123,10 @@ std::vector<std::pair<std::string, std::string>> BuiltinAdapterTexts();
 // The adapters of DIR (*.json, in name order); launchers.h AddAdapters puts
 // them before a table's own. IOError when DIR cannot be read;
 // InvalidArgument for a schema error.
-Result<std::vector<Adapter>> LoadAdapters(const std::string& dir);
+// Only adapter files (a "moelog_adapter" key) are read; DIR/launchers.json
+// is the folder's launcher table (launchers.h AddAdapters); any other file is
+// skipped and named in `skipped` (when given).
+Result<std::vector<Adapter>> LoadAdapters(const std::string& dir, std::vector<std::string>* skipped = nullptr);
 
 // One metric the real harness printed: for run `label` (AdaptInvocation's
 // labels; "" for an adapter with one run).

@@ -66,7 +66,10 @@ size_t EditDistance(const std::string& a, const std::string& b) {
 }
 
 // "unknown flag --topk-lst (did you mean --topk-list?)" for each flag of
-// `args` the parser does not know; "" when every flag is known.
+// `args` the parser does not know, near a known one; a flag far from every
+// known one means another harness (or a later revision of this one, which
+// moelog does not model): "not this harness (or a revision moelog does not
+// know): unknown flag --kernel". "" when every flag is known.
 std::string UnknownFlags(const CLI::App& app, const std::vector<std::string>& args) {
   std::vector<std::string> known;
   for (const CLI::Option* o : app.get_options())
@@ -80,8 +83,10 @@ std::string UnknownFlags(const CLI::App& app, const std::vector<std::string>& ar
     size_t best_d = 4;  // suggest only close names
     for (const auto& k : known)
       if (size_t d = EditDistance(name, k); d < best_d) best_d = d, best = k;
-    out += (out.empty() ? "" : "; ") + std::string("unknown flag --") + name +
-           (best.empty() ? "" : " (did you mean --" + best + "?)");
+    out += out.empty() ? "" : "; ";
+    if (best.empty()) out += "not this harness (or a revision moelog does not know): ";
+    out += "unknown flag --" + name;
+    if (!best.empty()) out += " (did you mean --" + best + "?)";
   }
   return out;
 }

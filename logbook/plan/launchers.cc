@@ -1,5 +1,7 @@
 #include "logbook/plan/launchers.h"
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "logbook/file_util.h"
@@ -22,7 +24,16 @@ constexpr const char* kDefaultTable = R"JSON({
     {"name": "dev_tpu", "script": "scripts/ray/dev_tpu.py", "run_subcommand": "execute",
      "env_option": "-e", "env_option_aliases": ["--env"],
      "value_options": ["--config", "--tpu-name", "--tpu-type", "--zone", "--project", "--cluster", "--username", "--timeout"],
-     "separator": "--"}
+     "separator": "--"},
+    {"name": "gcloud_ssh", "script": "gcloud", "run_subcommand": "ssh", "env_option": "", "separator": "",
+     "command_option": "--command",
+     "value_options": ["--zone", "--project", "--worker", "--ssh-key-file", "--ssh-flag", "--internal-ip", "--container"]},
+    {"name": "ssh", "script": "ssh", "run_subcommand": "", "env_option": "", "separator": "", "host_first": true,
+     "value_options": ["-i", "-p", "-o", "-l", "-F", "-J", "-L", "-R", "-D", "-W", "-b", "-c", "-E", "-e", "-m", "-S", "-w"]},
+    {"name": "ray_job", "script": "ray", "run_subcommand": "submit", "env_option": "", "separator": "--",
+     "value_options": ["--address", "--working-dir", "--runtime-env", "--runtime-env-json", "--submission-id",
+                       "--entrypoint-num-cpus", "--entrypoint-num-gpus", "--entrypoint-memory", "--entrypoint-resources",
+                       "--metadata-json", "--headers"]}
   ]
 }
 )JSON";
@@ -98,6 +109,11 @@ Result<LauncherTable> ParseJson(const nlohmann::json& j) {
       MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_option_aliases", w, &s.env_option_aliases));
       MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
       MOELOG_RETURN_IF_ERROR(GetString(e, "separator", w, &s.separator, false));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "command_option", w, &s.command_option, false));
+      if (e.contains("host_first")) {
+        if (!e["host_first"].is_boolean()) return Status::InvalidArgument(w + ".host_first: expected true or false");
+        s.host_first = e["host_first"].get<bool>();
+      }
       t.launchers.push_back(std::move(s));
     }
   }
@@ -189,9 +205,19 @@ Result<LauncherTable> LoadPlanTable(const std::string& launchers_file, const std
 }
 
 Status AddAdapters(const std::string& dir, LauncherTable* table) {
-  auto user = LoadAdapters(dir);
+  auto user = LoadAdapters(dir, &table->skipped);
   if (!user.ok()) return user.status();
   table->harnesses.insert(table->harnesses.begin(), user->begin(), user->end());
+  // DIR/launchers.json: the user's launchers and interpreters, matched first.
+  const std::string own = dir + "/launchers.json";
+  if (access(own.c_str(), F_OK) != 0) return Status::Ok();
+  auto text = ReadFile(own);
+  if (!text.ok()) return text.status();
+  auto t = ParseLauncherTable(*text);
+  if (!t.ok()) return Status::InvalidArgument(own + ": " + t.status().message());
+  table->launchers.insert(table->launchers.begin(), t->launchers.begin(), t->launchers.end());
+  table->interpreters.insert(table->interpreters.begin(), t->interpreters.begin(), t->interpreters.end());
+  table->harnesses.insert(table->harnesses.begin(), t->harnesses.begin(), t->harnesses.end());
   return Status::Ok();
 }
 

@@ -37,13 +37,18 @@ struct LauncherSpec {
   std::string env_option = "-e";         // `-e K=V` (also `-e=K=V` and `--env K=V` if listed)
   std::vector<std::string> env_option_aliases;  // e.g. "--env"
   std::vector<std::string> value_options;   // launcher options that take a value (skipped)
-  std::string separator = "--";          // payload follows this word
+  std::string separator = "--";          // payload follows this word ("" when none)
+  std::string command_option;            // payload is this option's value: gcloud's `--command 'CMD'`
+  bool host_first = false;               // ssh: the first word not an option is the host, the payload follows
 };
 
 struct LauncherTable {
   std::vector<InterpreterSpec> interpreters;
   std::vector<LauncherSpec> launchers;
   std::vector<Adapter> harnesses;       // matched in order
+  // Files of an --adapters folder that are neither adapters nor its
+  // launchers.json, each with why ("notes.json (not an adapter: no moelog_adapter key)").
+  std::vector<std::string> skipped;
 
   // Entry whose script suffix matches `script` (path-component aligned), or null.
   const LauncherSpec* FindLauncher(const std::string& script) const;

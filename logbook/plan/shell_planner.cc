@@ -86,7 +86,10 @@ void Planner::WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
   if (!Step()) return;
   if (c.kind == Cmd::kIf) return PlanIf(c);
   if (Bookkeeping(c, vars)) return MemoRaw(&c);
-  CheckWords(c.words);
+  // A prefix NAME=$(...) is bookkeeping (SplitAssignments); the rest is checked.
+  CheckWords(c.kind == Cmd::kSimple ? std::vector<std::string>(c.words.begin() + static_cast<long>(FirstWord(c)),
+                                                               c.words.end())
+                                    : c.words);
   CheckWords(c.items);
   bool output_redir = false;
   for (const auto& r : c.redirs) {
@@ -156,6 +159,11 @@ size_t Planner::SplitAssignments(const Cmd& c, const Vars& vars, std::map<std::s
   for (; i < c.words.size(); ++i) {
     std::string name = AssignmentName(c.words[i]);
     if (name.empty()) break;
+    if (i + 1 < c.words.size() && HasSubstitution(c.words[i])) {  // no static value: not set, not run
+      dynamic_[name] = c.words[i];
+      NotRun(c.words[i]);
+      continue;
+    }
     auto e = Expand(std::string_view(c.words[i]).substr(name.size() + 1), vars);
     (*env)[name] = e.value;
   }

@@ -154,6 +154,11 @@ class Planner {
   void PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i, Vars* vars,
                     int depth, bool alone);
 
+  std::optional<std::string> LauncherPayload(const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
+                                             const Vars& vars, std::map<std::string, std::string>* env);
+  std::optional<std::string> PayloadFrom(const std::vector<std::string>& words, size_t i, const Vars& vars,
+                                         bool one_word = false);
+
   // What the adapter said of one run: its label and the harness revision.
   struct RunTag {
     std::string label, revision;

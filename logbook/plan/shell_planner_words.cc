@@ -207,12 +207,52 @@ void Planner::PlanShellC(const Cmd& c, const std::vector<std::string>& words, co
   }
 }
 
+// The command a launcher runs, after its run subcommand's options: the words
+// after the separator, the value of its command option (gcloud --command),
+// or the words after the host (ssh); its -e variables into `env`. Nullopt
+// when it runs none (or a bad -e value made the command invalid).
+std::optional<std::string> Planner::LauncherPayload(const LauncherSpec& l, const std::vector<std::string>& words,
+                                                    size_t i, const Vars& vars,
+                                                    std::map<std::string, std::string>* env) {
+  auto listed = [](const std::vector<std::string>& list, const std::string& w) {
+    return std::find(list.begin(), list.end(), w) != list.end();
+  };
+  const std::string command_eq = l.command_option + "=";
+  for (; i < words.size(); ++i) {
+    const std::string w = Expand(words[i], vars).value;
+    if (!l.separator.empty() && w == l.separator) return PayloadFrom(words, i + 1, vars);
+    if (!l.command_option.empty() && w == l.command_option) return PayloadFrom(words, i + 1, vars, true);
+    if (!l.command_option.empty() && w.rfind(command_eq, 0) == 0) return w.substr(command_eq.size());
+    if (l.host_first && w.rfind("-", 0) != 0) return PayloadFrom(words, i + 1, vars);
+    std::string kv;
+    const bool is_env = !l.env_option.empty() && (w == l.env_option || listed(l.env_option_aliases, w));
+    if (is_env && i + 1 < words.size()) kv = Expand(words[++i], vars).value;
+    else if (!l.env_option.empty() && w.rfind(l.env_option + "=", 0) == 0) kv = w.substr(l.env_option.size() + 1);
+    else if (listed(l.value_options, w)) ++i;
+    if (kv.empty()) continue;
+    const std::string name = AssignmentName(kv);
+    if (name.empty()) {
+      Invalid("launcher " + l.name + ": bad " + l.env_option + " value '" + kv + "'");
+      return std::nullopt;
+    }
+    (*env)[name] = kv.substr(name.size() + 1);
+  }
+  return std::nullopt;
+}
+
+// The payload from words[i]: a single word is a whole shell command line.
+std::optional<std::string> Planner::PayloadFrom(const std::vector<std::string>& words, size_t i, const Vars& vars,
+                                                bool one_word) {
+  if (i >= words.size()) return std::nullopt;
+  if (i + 1 == words.size() || one_word) return Expand(words[i], vars).value;
+  return JoinRaw(words, i);
+}
+
 void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i, Vars* vars,
                            int depth, bool alone) {
-  std::map<std::string, std::string> env;
-  bool found = false;
+  bool found = l.run_subcommand.empty();  // ssh: no subcommand
   std::string sub;
-  for (; i < words.size(); ++i) {
+  for (; !found && i < words.size(); ++i) {
     std::string w = Expand(words[i], *vars).value;
     if (std::find(l.value_options.begin(), l.value_options.end(), w) != l.value_options.end()) {
       ++i;
@@ -234,45 +274,13 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
     MemoRaw(&c);
     return;
   }
-  // Options of the run subcommand up to the separator.
-  for (; i < words.size(); ++i) {
-    std::string w = Expand(words[i], *vars).value;
-    if (w == l.separator) {
-      ++i;
-      break;
-    }
-    bool is_env = w == l.env_option ||
-                  std::find(l.env_option_aliases.begin(), l.env_option_aliases.end(), w) != l.env_option_aliases.end();
-    std::string kv;
-    if (is_env && i + 1 < words.size()) {
-      kv = Expand(words[++i], *vars).value;
-    } else if (w.rfind(l.env_option + "=", 0) == 0) {
-      kv = w.substr(l.env_option.size() + 1);
-    } else if (std::find(l.value_options.begin(), l.value_options.end(), w) != l.value_options.end()) {
-      ++i;
-      continue;
-    } else {
-      continue;
-    }
-    std::string name = AssignmentName(kv);
-    if (name.empty()) {
-      Invalid("launcher " + l.name + ": bad " + l.env_option + " value '" + kv + "'");
-      MemoRaw(&c);
-      return;
-    }
-    env[name] = kv.substr(name.size() + 1);
-  }
-  if (i >= words.size()) {
-    NotApplicable("remote launcher " + l.name + " " + l.run_subcommand + " without a command");
+  std::map<std::string, std::string> env;
+  std::optional<std::string> payload = LauncherPayload(l, words, i, *vars, &env);
+  if (!payload) {
+    if (invalid_.empty())
+      NotApplicable("remote launcher " + l.name + " " + l.run_subcommand + " without a command");
     MemoRaw(&c);
     return;
-  }
-  std::string payload;
-  if (i + 1 == words.size()) {
-    auto e = Expand(words[i], *vars);
-    payload = e.value;  // a single word is a whole shell command line
-  } else {
-    payload = JoinRaw(words, i);
   }
   std::string note = "stripped launcher " + l.name;
   for (const auto& [k, v] : env) {
@@ -286,7 +294,7 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
   for (const auto& [k, v] : env) pending_env_[k] = v;
   bool saved_whole = whole_command_;
   whole_command_ = whole_command_ && alone && c.redirs.empty();
-  Rendered r = PlanScript(payload, inner, depth);
+  Rendered r = PlanScript(*payload, inner, depth);
   whole_command_ = saved_whole;
   pending_env_ = saved;
   std::string exports;

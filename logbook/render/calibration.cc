@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/target.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/render/render_table.h"
 
@@ -12,6 +13,18 @@ std::string CalibrationKey(const std::string& harness, const std::string& revisi
   const std::string h = harness.empty() ? std::string("moelog") : harness;
   return h + ": " + (!revision.empty() ? revision : day.empty() ? std::string("(undated)") : day);
 }
+
+namespace {
+// The figures a table shows agree (to 1e-6): the table would merge the rows.
+bool SameFigures(const TableRow& a, const TableRow& b) {
+  for (const char* k : {"time_s", "tflops", "tokens_per_s"}) {
+    auto x = a.metrics.find(k), y = b.metrics.find(k);
+    if ((x == a.metrics.end()) != (y == b.metrics.end())) return false;
+    if (x != a.metrics.end() && !(std::fabs(x->second - y->second) <= 1e-6 * std::fabs(x->second))) return false;
+  }
+  return true;
+}
+}  // namespace
 
 std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
                                             const std::vector<RecordedFigure>& figures, const std::string& entry,
@@ -29,7 +42,7 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
     group[i] = static_cast<int>(first_of.size());
     for (size_t g = 0; g < first_of.size(); ++g) {
       const TableRow& o = rows[first_of[g]];
-      if (o.target == rows[i].target && o.status == rows[i].status && o.metrics == rows[i].metrics &&
+      if (o.target == rows[i].target && o.status == rows[i].status && SameFigures(o, rows[i]) &&
           o.cal_key == rows[i].cal_key) {
         group[i] = static_cast<int>(g);
         break;
@@ -41,7 +54,7 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
   for (size_t i = 0; i < figures.size(); ++i) {
     if (placed[i].row < 0) continue;
     const TableRow& r = rows[first_of[static_cast<size_t>(placed[i].row)]];
-    if (r.target != "v5p" || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
+    if (!engine::IsModeledTarget(r.target) || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
     for (const char* metric : {"tflops", "tokens_per_s"}) {
       const auto rec = figures[i].run.metrics.find(metric);
       const auto mod = r.metrics.find(metric);
@@ -83,11 +96,13 @@ std::vector<CalibrationSample> ModelView::AllSamples() const {
 
 Calibration ModelView::For(const std::string& key, const std::string& when) const {
   if (!calibrate) return Calibration{};
+  const auto k = std::make_pair(key, when);
+  if (auto it = cache_.find(k); it != cache_.end()) return it->second;
   std::vector<CalibrationSample> all;
   for (const auto& [id, s] : samples)
     for (const auto& x : s)
-      if (x.key == key) all.push_back(x);
-  return CalibrateFor(all, key, when, bands.prior);
+      if (x.key == key && !x.when.empty() && x.when < when) all.push_back(x);
+  return cache_[k] = CalibrateFor(all, key, when, bands.prior);
 }
 
 ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, const engine::v5p::ErrorBand& band) {

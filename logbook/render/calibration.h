@@ -71,7 +71,13 @@ struct ModelView {
   std::map<std::string, std::vector<CalibrationSample>> samples;  // by entry ID
 
   std::vector<CalibrationSample> AllSamples() const;
+  // Learned once per (key, when); Learned() drops what was learned before
+  // (call it after changing `samples`).
   Calibration For(const std::string& key, const std::string& when) const;
+  void Learned() { cache_.clear(); }
+
+ private:
+  mutable std::map<std::pair<std::string, std::string>, Calibration> cache_;
 };
 
 // One modeled throughput as shown.

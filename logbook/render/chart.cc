@@ -1,7 +1,14 @@
 #include "logbook/render/chart.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +21,9 @@
 
 #include <gnuplot-iostream.h>
 
+#include "engine/target.h"
 #include "logbook/file_util.h"
+#include "logbook/run/runner.h"
 #include "logbook/store/sha256.h"
 
 namespace moelog::logbook {
@@ -66,8 +75,8 @@ std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs) {
     p.id = r.id;
     if (!r.target.empty()) p.config["target"] = r.target;
     p.metrics = r.metrics;
-    p.source = r.source.empty() ? (r.target == "v5p" ? "modeled" : "measured") : r.source;
-    if (p.source == "measured" && r.target == "v5p") p.source = "modeled";
+    const engine::Target& target = engine::TargetOrDefault(r.target);
+    p.source = r.source.empty() || (r.source == "measured" && target.modeled) ? target.source : r.source;
     out.push_back(std::move(p));
   }
   return out;
@@ -138,7 +147,7 @@ std::string ShortHash(std::string_view bytes) { return Sha256Hex(bytes).substr(0
 
 // The hash of the chart file at `path`, "" when it is missing or not whole.
 std::string InstalledChartHash(const std::string& path, bool png) {
-  auto text = ReadFile(path);
+  auto text = ReadOwnFile(path);
   return text.ok() && ChartComplete(*text, png) ? ShortHash(*text) : std::string();
 }
 
@@ -151,17 +160,57 @@ Result<std::string> RunGnuplot(const std::string& dir, const std::string& base, 
   if (err_fd < 0) return Status::IOError("cannot create a temporary file for gnuplot's messages");
   ::close(err_fd);
   const std::string err_path = err_buf;
-  try {
-    // The command line holds only moelog's paths (the time limit, gnuplot)
-    // and a mkstemps name in the chart folder (PathIsSafe: no quote),
-    // single-quoted. `timeout` ends a gnuplot that hangs; the chart it was
-    // drawing is then incomplete and never installed.
-    Gnuplot gp(std::string(MOELOG_TIMEOUT) + " -k 5 " + std::to_string(kGnuplotSeconds) + " " +
-               MOELOG_GNUPLOT + " 2>'" + err_path + "'");
-    gp << "cd '" << dir << "'\n" << script << "exit\n";
-  } catch (const std::exception& e) {
+  // gnuplot runs under `timeout` (it ends a gnuplot that hangs; the chart it
+  // was drawing is then incomplete and never installed), started directly
+  // (no shell) with the clean environment every child of moelog gets, its
+  // script on a pipe and its messages into the file above.
+  std::vector<std::string> args = {MOELOG_TIMEOUT, "-k", "5", std::to_string(kGnuplotSeconds), MOELOG_GNUPLOT};
+  std::vector<std::string> env_text;
+  for (const auto& [k, v] : ChildEnvironment()) env_text.push_back(k + "=" + v);
+  std::vector<char*> argv, envp;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  int pipe_fd[2];
+  if (::pipe2(pipe_fd, O_CLOEXEC) != 0) {
     ::unlink(err_path.c_str());
-    return Status::IOError(std::string("cannot run gnuplot: ") + e.what());
+    return Status::IOError("cannot run gnuplot: no pipe");
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, pipe_fd[0], 0);
+  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW, 0600);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(pipe_fd[0]);
+  if (rc != 0) {
+    ::close(pipe_fd[1]);
+    ::unlink(err_path.c_str());
+    return Status::IOError(std::string("cannot run gnuplot: ") + std::strerror(rc));
+  }
+  {
+    // A gnuplot that exits early must not kill moelog with SIGPIPE.
+    struct sigaction ignore {}, old {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, &old);
+    FILE* fh = ::fdopen(pipe_fd[1], "w");
+    if (!fh) {
+      ::close(pipe_fd[1]);
+    } else {
+      try {
+        Gnuplot gp(fh);  // closes fh when done
+        gp << "cd '" << dir << "'\n" << script << "exit\n";
+      } catch (const std::exception&) {
+        // gnuplot's messages (below) say what went wrong
+      }
+    }
+    ::sigaction(SIGPIPE, &old, nullptr);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   auto messages = ReadFile(err_path);
   ::unlink(err_path.c_str());
@@ -222,12 +271,15 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
   files.chart = dir + "/" + base + ext;
   files.data = dir + "/" + base + ".dat";
   files.script = dir + "/" + base + ".gp";
+  // Each is moelog's own file or absent: a FIFO would hang the read, a hard
+  // link would carry the rewrite to wherever else the file is.
+  for (const std::string* f : {&files.chart, &files.data, &files.script}) MOELOG_RETURN_IF_ERROR(CheckOwnFile(*f));
   const std::string data = ChartData(plan);
   const std::string saved_script = ChartScript(plan, base + ".dat", base + ext, png);
   files.stamp.inputs = ShortHash(data + "\n" + saved_script);
   files.stamp.chart = InstalledChartHash(files.chart, png);
   auto same = [](const std::string& path, const std::string& text) {
-    auto old = ReadFile(path);
+    auto old = ReadOwnFile(path);
     return old.ok() && *old == text;
   };
   // The chart on disk is the one the region recorded, drawn from these very
@@ -247,7 +299,7 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
 }
 
 bool ChartFileComplete(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadOwnFile(path);
   return text.ok() && ChartComplete(*text, path.size() > 4 && path.compare(path.size() - 4, 4, ".png") == 0);
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/bench_flags.h"
+#include "engine/target.h"
 #include "engine/v5p/coverage.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
@@ -62,7 +63,7 @@ std::string ValueLabel(const std::string& key, const std::string& raw) {
   if (key == "topk") return "k=" + v;
   if (key == "shared_expert_dim") return v == "0" ? "no shared" : "shared " + v;
   if (key == "shared_fused") return v == "true" || v == "1" ? "shared fused" : "shared unfused";
-  if (key == "target") return v == "v5p" ? "model (v5p)" : v == "cpu" ? "measured (cpu)" : v;
+  if (key == "target") return engine::FindTarget(v) ? engine::FindTarget(v)->figures : v;
   static const std::map<std::string, std::string> kPrefix = {
       {"hidden", "H="}, {"mlp_dim", "M="}, {"tokens", "T="}, {"experts", "E="}, {"null_route_frac", "null "},
       {"quant_mode", "quant "}, {"remat_mode", "remat "}, {"capacity_factor", "cf "}, {"ep_comm_path", ""},
@@ -201,6 +202,17 @@ Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::
                   const std::string& x_option, std::string* numeric, std::string* categorical) {
   const std::string x_opt = x_option.empty() ? "" : NormalizeKey(x_option);
   if (!x_opt.empty()) {
+    // A key of a harness moelog has no adapter for (a recorded run's own
+    // flag, `num_devices`): its values, as bars.
+    const bool own_key = !IsNumericAxis(x_opt) && !IsCategoricalAxis(x_opt) && !points.empty() &&
+                         std::all_of(points.begin(), points.end(), [&](const ChartPoint& p) {
+                           return p.source == "recorded" && ValueOf(p, x_opt).has_value();
+                         });
+    if (own_key) {
+      if (OrderedValues(points, x_opt).size() < 2) return Status::NotFound("the runs do not vary " + x_opt);
+      *categorical = x_opt;
+      return Status::Ok();
+    }
     if (!IsNumericAxis(x_opt) && !IsCategoricalAxis(x_opt))
       return Status::InvalidArgument("--x " + x_option + " is not a chart axis (numeric: topk, null_route_frac, "
                                      "mlp_dim, tokens, experts, devices, hidden, shared_expert_dim; categorical: "

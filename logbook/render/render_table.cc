@@ -10,9 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bench_flags.h"
+#include "engine/target.h"
 #include "engine/v5p/coverage.h"
-#include "logbook/numbers.h"
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/numbers.h"
 #include "logbook/store/run_adapter.h"
 #include "logbook/store/stored_run.h"
 
@@ -32,12 +33,6 @@ std::string JsonScalar(const nlohmann::json& v) {
   if (v.is_number()) return FormatValue(v.get<double>());
   if (v.is_null()) return "";
   return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::string Fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
 }
 
 const char* kPriority[] = {"mlp_path", "parallel_mode", "topk", "routing_pack_strategy", "distribution", "queue_mode", "mode",
@@ -141,7 +136,7 @@ namespace {
 // never pass for a measurement.
 std::string TableCaption(const std::vector<TableRow>& rows, bool any_recorded) {
   bool v5p = false, cpu = false;
-  for (const auto& r : rows) (r.target == "v5p" ? v5p : cpu) = true;
+  for (const auto& r : rows) (engine::IsModeledTarget(r.target) ? v5p : cpu) = true;
   std::string s = v5p && cpu ? "v5p rows: predicted by moelog's TPU v5p-8 model; cpu rows: measured on this machine."
                   : v5p      ? "Predicted by moelog's TPU v5p-8 model (`--target v5p`), not measured."
                              : "Measured by moelog on this machine's CPU (`--target cpu`).";
@@ -160,7 +155,7 @@ std::string FigureSource(const std::string& text) {
 // "unvalidated (quant_mode=int8)" for a modeled row on a path no calibration
 // row measured, "" otherwise (measured rows, calibrated paths).
 std::string ModelPath(const TableRow& row) {
-  if (row.target != "v5p") return "";
+  if (!engine::IsModeledTarget(row.target)) return "";
   const std::vector<std::string> paths = engine::v5p::UncalibratedPaths(row.config);
   if (paths.empty()) return "";
   std::string s;
@@ -208,7 +203,7 @@ std::vector<ShownRow> MergeIdenticalRows(const std::vector<TableRow>& rows, cons
   }
   auto mergeable = [&](const ShownRow& x, const ShownRow& y) {
     const TableRow &a = rows[x.members[0]], &b = rows[y.members[0]];
-    return a.target == "v5p" && b.target == "v5p" && a.status == "ok" && b.status == "ok" &&
+    return engine::IsModeledTarget(a.target) && engine::IsModeledTarget(b.target) && a.status == "ok" && b.status == "ok" &&
            fits[x.members[0]] == fits[y.members[0]] && MetricCells(a) == MetricCells(b) &&
            model_path[x.members[0]] == model_path[y.members[0]];
   };
@@ -379,7 +374,7 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
   std::map<std::string, Calibration> by_key;
   for (size_t i = 0; i < rows.size(); ++i) {
     TableRow& r = m.rows[i];
-    if (r.target != "v5p" || r.status != "ok") continue;
+    if (!engine::IsModeledTarget(r.target) || r.status != "ok") continue;
     if (model->have_bands) {
       m.band[i] = engine::v5p::BandFor(model->bands, r.config);
       m.any_band = m.any_band || m.band[i].validated;
@@ -429,7 +424,7 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
   if (mc.any_band) head.push_back("TF/s p10–p90");
   // The delta's direction and what moelog's side is: "model vs logbook".
   bool v5p = false, cpu = false;
-  for (const auto& r : rows) (r.target == "v5p" ? v5p : cpu) = true;
+  for (const auto& r : rows) (engine::IsModeledTarget(r.target) ? v5p : cpu) = true;
   const std::string versus = std::string(v5p && cpu ? "moelog" : v5p ? "model" : "measured") + " vs logbook";
   if (rec.any_tflops) {
     head.push_back("recorded TF/s");
@@ -467,7 +462,7 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
     if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
     if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
     if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, &out, 1e3);
-    if (any_unvalidated) Cell(&out, model_path[i].empty() ? (r.target == "v5p" ? "validated" : "-") : model_path[i]);
+    if (any_unvalidated) Cell(&out, model_path[i].empty() ? (engine::IsModeledTarget(r.target) ? "validated" : "-") : model_path[i]);
     out += "\n";
   }
   out += '\n';

@@ -5,7 +5,11 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <chrono>
+#include <condition_variable>
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -24,6 +28,8 @@
 #include <git2.h>
 
 #include "engine/bench.h"
+#include "engine/target.h"
+#include "logbook/file_util.h"
 
 namespace moelog::logbook {
 namespace bp = boost::process;
@@ -95,6 +101,19 @@ InvocationOutcome RunInProcess(const BenchInvocation& inv, size_t index) {
   return o;
 }
 
+}  // namespace
+
+Result<std::vector<ParsedRun>> RecomputeInProcess(const BenchInvocation& inv) {
+  std::ostringstream none;
+  auto results = engine::RunBench(inv.config, none, false);
+  if (!results.ok()) return results.status();
+  std::vector<ParsedRun> runs;
+  for (const auto& r : *results) runs.push_back(RunFromResult(r));
+  return runs;
+}
+
+namespace {
+
 InvocationOutcome RunAsSubprocess(const BenchInvocation& inv, size_t index, const RunnerOptions& opts) {
   InvocationOutcome o;
   o.index = index;
@@ -139,6 +158,57 @@ bool TakeScriptResult(const Result<ProcessResult>& r, PlanOutcome* out) {
   return true;
 }
 
+bool IsDir(const std::string& p) {
+  struct stat st;
+  return ::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// The sandbox's file system: the system's programs and libraries read-only
+// (/usr, /bin, /sbin, /lib*), /etc read-only without its secrets (shadow
+// files, ssh and TLS private keys, sudoers), fresh /dev and /proc, empty
+// tmpfs over /tmp, /run, /var and $HOME (no host socket, no key, no
+// history), and moelog itself and its data read-only. The caller binds the
+// scratch and trace folders writable on top.
+void SandboxMounts(const std::string& moelog, std::vector<std::string>* argv) {
+  argv->insert(argv->end(), {"--ro-bind", "/usr", "/usr"});
+  for (const char* d : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
+    struct stat st;
+    if (::lstat(d, &st) != 0) continue;
+    if (S_ISLNK(st.st_mode)) {
+      char target[4096];
+      const ssize_t n = ::readlink(d, target, sizeof target - 1);
+      if (n <= 0) continue;
+      argv->insert(argv->end(), {"--symlink", std::string(target, static_cast<size_t>(n)), d});
+    } else if (S_ISDIR(st.st_mode)) {
+      argv->insert(argv->end(), {"--ro-bind", d, d});
+    }
+  }
+  argv->insert(argv->end(), {"--ro-bind", "/etc", "/etc"});
+  for (const char* f : {"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
+                        "/etc/security/opasswd"}) {
+    struct stat st;
+    if (::lstat(f, &st) == 0 && S_ISREG(st.st_mode)) argv->insert(argv->end(), {"--ro-bind", "/dev/null", f});
+  }
+  for (const char* d : {"/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d", "/etc/credstore", "/etc/NetworkManager"})
+    if (IsDir(d)) argv->insert(argv->end(), {"--tmpfs", d});
+  argv->insert(argv->end(), {"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run", "--tmpfs",
+                             "/var"});
+  const char* home = std::getenv("HOME");
+  if (home && home[0] == '/' && std::string(home) != "/") argv->insert(argv->end(), {"--tmpfs", home});
+  // moelog and the data files its model reads (hardware, parameters).
+  if (!moelog.empty() && moelog[0] == '/') argv->insert(argv->end(), {"--ro-bind", moelog, moelog});
+  std::vector<std::string> data;
+  if (const char* d = std::getenv("MOELOG_DATA_DIR"); d && d[0] == '/') data.push_back(d);
+  const std::string self = SelfExe();
+  if (!self.empty()) data.push_back(self.substr(0, self.rfind('/')) + "/../share/moelog/data");
+  data.push_back(std::string(MOELOG_SOURCE_DIR) + "/data");
+  for (const auto& d : data) {
+    std::error_code ec;
+    const std::string real = std::filesystem::canonical(d, ec).string();
+    if (!ec && IsDir(real)) argv->insert(argv->end(), {"--ro-bind", real, real});
+  }
+}
+
 // The folder a shell run works in.
 std::string ScratchOf(const RunnerOptions& o) { return o.scratch_dir.empty() ? o.working_dir : o.scratch_dir; }
 
@@ -151,11 +221,11 @@ Result<std::vector<std::string>> ShellCommand(const RunnerOptions& o, const std:
   if (o.sandbox == "none") return std::vector<std::string>{o.bash, "-c", script};
   if (o.sandbox != "bwrap") return Status::InvalidArgument("--sandbox must be bwrap or none (got '" + o.sandbox + "')");
   const std::string scratch = std::filesystem::absolute(ScratchOf(o).empty() ? "." : ScratchOf(o)).string();
-  std::vector<std::string> argv = {o.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                   "--bind", scratch, scratch};
+  std::vector<std::string> argv = {o.bwrap, "--unshare-all", "--die-with-parent", "--new-session"};
+  SandboxMounts(MoelogBinary(o), &argv);
+  argv.insert(argv.end(), {"--bind", scratch, scratch});
   if (!trace_dir.empty()) argv.insert(argv.end(), {"--bind", trace_dir, trace_dir});
-  argv.insert(argv.end(), {"--unshare-all", "--die-with-parent", "--new-session", "--chdir", scratch, "--",
-                           o.bash, "-c", script});
+  argv.insert(argv.end(), {"--chdir", scratch, "--", o.bash, "-c", script});
   return argv;
 }
 
@@ -294,12 +364,18 @@ std::string TraceFunction(const std::string& binary, const std::string& trace) {
          "}\n";
 }
 
-std::string Slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// A file the script could write (the trace folder is writable inside the
+// sandbox): read only when it is a regular file with one link, never through
+// a link, never blocking, at most `max_bytes`; "" otherwise.
+std::string Slurp(const std::filesystem::path& p, size_t max_bytes = size_t{64} << 20) {
+  auto text = ReadOwnFile(p.string(), max_bytes);
+  return text.ok() ? *text : std::string();
 }
+
+// Calls of `moelog` beyond the plan's that are still read (their runs are
+// reported as unattributed): a count the script wrote itself cannot make
+// moelog read for hours.
+constexpr size_t kMaxExtraCalls = 1024;
 
 PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
   PlanOutcome out;
@@ -328,10 +404,13 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
     return out;
   }
   size_t calls = 0;
-  std::istringstream(Slurp(trace / "count")) >> calls;
+  std::istringstream(Slurp(trace / "count", 64)) >> calls;
+  calls = std::min(calls, n + kMaxExtraCalls);
+  size_t budget = size_t{256} << 20;  // all the outputs together
   for (size_t i = 0; i < std::max(calls, n); ++i) {
     const std::string stem = std::to_string(i + 1);
-    const std::string text = Slurp(trace / (stem + ".out"));
+    const std::string text = Slurp(trace / (stem + ".out"), std::min(budget, size_t{64} << 20));
+    budget -= std::min(budget, text.size());
     std::vector<ParsedRun> runs = ParseHarnessOutput(text).runs;
     if (i >= n) {  // more calls than planned (a loop the planner could not see through)
       out.unattributed.insert(out.unattributed.end(), runs.begin(), runs.end());
@@ -348,7 +427,7 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
     o.stdout_text = text;
     o.runs = std::move(runs);
     int rc = -1;
-    const bool finished = static_cast<bool>(std::istringstream(Slurp(trace / (stem + ".rc"))) >> rc);
+    const bool finished = static_cast<bool>(std::istringstream(Slurp(trace / (stem + ".rc"), 64)) >> rc);
     if (!finished) {  // killed mid-run: the timeout
       o.timed_out = r->timed_out;
       o.exit_status = -1;
@@ -505,7 +584,7 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double ti
 // its timings do not share the caller's threads.
 RunMode DirectMode(const Plan& plan) {
   for (const auto& inv : plan.invocations)
-    if (inv.config.target != "v5p") return RunMode::kSubprocess;
+    if (!engine::TargetOrDefault(inv.config.target).in_process) return RunMode::kSubprocess;
   return RunMode::kInProcess;
 }
 
@@ -586,6 +665,87 @@ static void ReadGitState(const std::string& dir, Provenance* p) {
   git_repository_free(repo);
 }
 
+namespace {
+
+// The git folder libgit2 would open for `dir`: the nearest `.git` above it,
+// a folder or a gitfile ("gitdir: PATH"), and a linked worktree's common
+// folder. Empty when there is none.
+std::vector<std::string> GitDirsOf(std::string dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  dir = std::filesystem::absolute(dir, ec).lexically_normal().string();
+  for (int depth = 0; depth < 256 && !dir.empty(); ++depth) {
+    const std::string dot_git = (dir == "/" ? "" : dir) + "/.git";
+    struct stat st;
+    if (::lstat(dot_git.c_str(), &st) == 0) {
+      out.push_back(dot_git);
+      if (S_ISREG(st.st_mode)) {
+        auto text = ReadOwnFile(dot_git, 4096);
+        if (text.ok() && text->rfind("gitdir: ", 0) == 0) {
+          std::string target = text->substr(8);
+          while (!target.empty() && (target.back() == '\n' || target.back() == '\r')) target.pop_back();
+          if (!target.empty() && target[0] != '/') target = dir + "/" + target;
+          out.push_back(target);
+          auto common = ReadOwnFile(target + "/commondir", 4096);
+          if (common.ok()) {
+            std::string c = *common;
+            while (!c.empty() && (c.back() == '\n' || c.back() == '\r')) c.pop_back();
+            if (!c.empty()) out.push_back(c[0] == '/' ? c : target + "/" + c);
+          }
+        }
+      }
+      return out;
+    }
+    if (dir == "/") break;
+    const size_t slash = dir.rfind('/');
+    dir = slash == 0 ? "/" : dir.substr(0, slash);
+  }
+  return out;
+}
+
+// Refuses a FIFO, device or socket in a git folder before libgit2 reads it
+// (opening a FIFO blocks forever). Hard links are fine there: a local clone
+// hard-links its objects. At most kMaxEntries entries are looked at; the
+// deadline in CollectProvenance covers the rest.
+Status CheckGitDir(const std::string& git) {
+  constexpr size_t kMaxEntries = 200000;
+  std::vector<std::string> stack = {git};
+  size_t seen = 0;
+  struct stat top;
+  if (::lstat(git.c_str(), &top) != 0) return Status::Ok();
+  if (!S_ISDIR(top.st_mode) && !S_ISREG(top.st_mode) && !S_ISLNK(top.st_mode))
+    return Status::IOError(git + ": not a regular file or folder; moelog does not let git read it (remove it)");
+  if (!S_ISDIR(top.st_mode)) return Status::Ok();
+  while (!stack.empty() && seen < kMaxEntries) {
+    const std::string d = stack.back();
+    stack.pop_back();
+    DIR* dp = ::opendir(d.c_str());
+    if (!dp) continue;
+    while (struct dirent* e = ::readdir(dp)) {
+      const std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      if (++seen >= kMaxEntries) break;
+      const std::string path = d + "/" + name;
+      struct stat st;
+      if (::lstat(path.c_str(), &st) != 0) continue;
+      if (S_ISDIR(st.st_mode)) {
+        stack.push_back(path);
+      } else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)) {
+        ::closedir(dp);
+        return Status::IOError(path + ": is a " + (S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode) ? "socket" : "device") +
+                               ", not a regular file; moelog does not let git read it (remove it)");
+      }
+    }
+    ::closedir(dp);
+  }
+  return Status::Ok();
+}
+
+// libgit2 reads files of the working tree as well: a deadline bounds it.
+constexpr int kGitSeconds = 20;
+
+}  // namespace
+
 Provenance CollectProvenance(const std::string& logbook_path) {
   Provenance p;
   char host[256] = {0};
@@ -595,7 +755,36 @@ Provenance CollectProvenance(const std::string& logbook_path) {
   std::string dir = ".";
   auto slash = logbook_path.find_last_of('/');
   if (slash != std::string::npos) dir = slash == 0 ? "/" : logbook_path.substr(0, slash);
-  ReadGitState(dir, &p);
+  for (const auto& git : GitDirsOf(dir)) {
+    Status st = CheckGitDir(git);
+    if (!st.ok()) {
+      p.problem = st.message();
+      return p;
+    }
+  }
+  struct Shared {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    Provenance p;
+  };
+  auto shared = std::make_shared<Shared>();
+  std::thread([shared, dir] {
+    Provenance g;
+    ReadGitState(dir, &g);
+    std::lock_guard<std::mutex> lock(shared->mu);
+    shared->p = g;
+    shared->done = true;
+    shared->cv.notify_all();
+  }).detach();
+  std::unique_lock<std::mutex> lock(shared->mu);
+  if (!shared->cv.wait_for(lock, std::chrono::seconds(kGitSeconds), [&] { return shared->done; })) {
+    p.problem = dir + ": reading the git state took over " + std::to_string(kGitSeconds) +
+                " s (a FIFO or device in the working tree?); moelog stopped waiting";
+    return p;
+  }
+  p.git_commit = shared->p.git_commit;
+  p.git_dirty = shared->p.git_dirty;
   return p;
 }
 

@@ -100,6 +100,10 @@ struct PlanOutcome {
 // reported in the outcome.
 Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options);
 
+// One invocation's runs computed again in this process, without its text
+// output (the v5p model: how a stored model row is checked).
+Result<std::vector<ParsedRun>> RecomputeInProcess(const BenchInvocation& inv);
+
 // Whether the bubblewrap sandbox can start here (installed, user namespaces
 // allowed): probed once per process. NotSupported naming the way out
 // (install bubblewrap, or --sandbox none) otherwise.
@@ -131,6 +135,10 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double ti
 struct Provenance {
   std::string host, cpu_model, moelog_version, git_commit;
   bool git_dirty = false;
+  // Why the git state was not read: a FIFO, device or socket in the git
+  // folder (refused before libgit2 opens anything), or libgit2 past its
+  // deadline. "" when read (or when there is no repository).
+  std::string problem;
 };
 Provenance CollectProvenance(const std::string& logbook_path);
 

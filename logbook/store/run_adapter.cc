@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/target.h"
+
 namespace moelog::logbook {
 namespace {
 
@@ -53,7 +55,7 @@ StoredRun ToStoredRun(const RunRecord& rec) {
     if (k.rfind("loop.", 0) == 0) continue;  // rows stored before loop variables stopped being config
     r.config[ConfigKeyOfPoint(k)] = v;
   }
-  if (!rec.point.count("source")) r.source = rec.target == "v5p" ? "modeled" : "measured";
+  if (!rec.point.count("source")) r.source = engine::TargetOrDefault(rec.target).source;
   if (r.target.empty() && r.config.count("target")) r.target = r.config["target"];
   r.metrics = rec.metrics;
   if (rec.metrics.count("time_s") && !rec.metrics.count("mean_s")) r.metrics["mean_s"] = rec.metrics.at("time_s");

@@ -15,7 +15,9 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -25,6 +27,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/numbers.h"
+#include "logbook/store/row_signer.h"
 #include "logbook/store/sha256.h"
 
 namespace moelog::logbook {
@@ -79,6 +82,9 @@ const std::vector<std::vector<const char*>>& Migrations() {
       // 3 -> 4: how the run was made ("in-process", "subprocess",
       // "shell sandbox=bwrap", "shell sandbox=none", ...); "" for older rows.
       {"ALTER TABLE runs ADD COLUMN runner TEXT NOT NULL DEFAULT ''"},
+      // 4 -> 5: who made the row: HMAC-SHA256 by the user's key (row_signer.h);
+      // "" for older rows, which count as foreign.
+      {"ALTER TABLE runs ADD COLUMN signature TEXT NOT NULL DEFAULT ''"},
   };
   return m;
 }
@@ -236,6 +242,17 @@ Result<WhereItem> ParseWhere(const std::string& item) {
   return w;
 }
 
+// The signed text of a row: every stored field but the rowid and the
+// signature itself; point and metrics as their stored JSON.
+std::vector<std::string> SignedFields(const RunRecord& r, const std::string& point_json,
+                                      const std::string& metrics_json) {
+  return {r.run_id, r.entry_id, r.logbook_path, r.command_original, r.command_rewritten,
+          r.config_json.empty() ? std::string("{}") : r.config_json, r.target, r.cache_key, point_json,
+          metrics_json, r.status, std::to_string(r.exit_status), r.timed_out ? "1" : "0", r.stdout_tail,
+          r.stderr_tail, r.start_time, r.end_time, r.host, r.cpu_model, r.moelog_version, r.git_commit,
+          r.git_dirty ? "1" : "0", std::to_string(r.invocation_index), r.cpu_isa, r.runner};
+}
+
 std::string ReadWhole(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "";
@@ -250,6 +267,49 @@ std::string ReadWhole(const std::string& path) {
 struct RunStore::Impl {
   sqlite3* db = nullptr;
   int version = 0;
+  const RowSigner* signer = nullptr;
+  bool accept_foreign = false;
+  mutable std::mutex mu;            // guards ignored
+  std::set<std::string> ignored;    // run IDs of foreign rows CachedRuns skipped
+  const RowSigner& Signer() const { return signer ? *signer : RowSigner::Default(); }
+  std::string SelectSql() const {
+    return std::string("SELECT ") + kSelectColumns + (version >= 2 ? ", invocation_index" : "") +
+           (version >= 3 ? ", cpu_isa" : "") + (version >= 4 ? ", runner" : "") + (version >= 5 ? ", signature" : "") +
+           " FROM runs";
+  }
+  RunRecord ReadRow(const Stmt& s) const {
+    RunRecord r;
+    r.id = s.Int(0);
+    r.run_id = s.Text(1);
+    r.entry_id = s.Text(2);
+    r.logbook_path = s.Text(3);
+    r.command_original = s.Text(4);
+    r.command_rewritten = s.Text(5);
+    r.config_json = s.Text(6);
+    r.target = s.Text(7);
+    r.cache_key = s.Text(8);
+    const std::string point_json = s.Text(9), metrics_json = s.Text(10);
+    FillFromJson(point_json, metrics_json, &r);
+    r.status = s.Text(11);
+    r.exit_status = static_cast<int>(s.Int(12));
+    r.timed_out = s.Int(13) != 0;
+    r.stdout_tail = s.Text(14);
+    r.stderr_tail = s.Text(15);
+    r.start_time = s.Text(16);
+    r.end_time = s.Text(17);
+    r.host = s.Text(18);
+    r.cpu_model = s.Text(19);
+    r.moelog_version = s.Text(20);
+    r.git_commit = s.Text(21);
+    r.git_dirty = s.Int(22) != 0;
+    if (version >= 2) r.invocation_index = s.Int(23);
+    if (version >= 3) r.cpu_isa = s.Text(24);
+    if (version >= 4) r.runner = s.Text(25);
+    if (version >= 5) r.signature = s.Text(26);
+    const RowSigner& signer = Signer();
+    r.foreign = r.host != signer.host() || !signer.Verify(SignedFields(r, point_json, metrics_json), r.signature);
+    return r;
+  }
   ~Impl() {
     if (db) sqlite3_close_v2(db);
   }
@@ -309,8 +369,9 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
   } else if (!parent.empty()) {
     std::filesystem::create_directories(parent, ec);
   }
-  // SQLite writes the database and its journal files: none may be a link.
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) MOELOG_RETURN_IF_ERROR(RefuseSymlink(path + suffix));
+  // SQLite writes the database and its journal files: each is absent or a
+  // regular file with one link (never a link, FIFO, device or hard link).
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) MOELOG_RETURN_IF_ERROR(CheckOwnFile(path + suffix));
   auto impl = std::make_unique<Impl>();
   int rc = sqlite3_open_v2(path.c_str(), &impl->db,
                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW,
@@ -389,8 +450,10 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
       "end_time, host, cpu_model, moelog_version, git_commit, git_dirty";
   if (v2) sql += ", invocation_index, time_s, tflops, tokens_per_s";
   if (v3) sql += ", cpu_isa";
+  const bool v5 = impl_->version >= 5;
   if (v4) sql += ", runner";
-  const int params = v4 ? 28 : v3 ? 27 : v2 ? 26 : 22;
+  if (v5) sql += ", signature";
+  const int params = v5 ? 29 : v4 ? 28 : v3 ? 27 : v2 ? 26 : 22;
   sql += ") VALUES (";
   for (int i = 1; i <= params; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
   sql += ")";
@@ -409,8 +472,9 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
       s.Bind(6, r.config_json.empty() ? std::string("{}") : r.config_json);
       s.Bind(7, r.target);
       s.Bind(8, r.cache_key);
-      s.Bind(9, PointJson(r.point));
-      s.Bind(10, MetricsJson(r.metrics));
+      const std::string point_json = PointJson(r.point), metrics_json = MetricsJson(r.metrics);
+      s.Bind(9, point_json);
+      s.Bind(10, metrics_json);
       s.Bind(11, r.status);
       s.Bind(12, static_cast<int64_t>(r.exit_status));
       s.Bind(13, static_cast<int64_t>(r.timed_out ? 1 : 0));
@@ -434,6 +498,11 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
       }
       if (v3) s.Bind(27, r.cpu_isa);
       if (v4) s.Bind(28, r.runner);
+      if (v5) {
+        r.signature = impl_->Signer().Sign(SignedFields(r, point_json, metrics_json));
+        s.Bind(29, r.signature);
+        r.foreign = r.signature.empty() || r.host != impl_->Signer().host();
+      }
       if (s.Step() != SQLITE_DONE) {
         st = Status::IOError(std::string("sqlite: insert failed: ") + sqlite3_errmsg(impl_->db));
         break;
@@ -450,9 +519,7 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
 }
 
 Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
-  std::string sql = std::string("SELECT ") + kSelectColumns + (impl_->version >= 2 ? ", invocation_index" : "") +
-                    (impl_->version >= 3 ? ", cpu_isa" : "") + (impl_->version >= 4 ? ", runner" : "") +
-                    " FROM runs WHERE 1=1";
+  std::string sql = impl_->SelectSql() + " WHERE 1=1";
   struct Binding {
     bool is_num;
     std::string text;
@@ -525,32 +592,7 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
   std::vector<RunRecord> out;
   int rc;
   while ((rc = s.Step()) == SQLITE_ROW) {
-    RunRecord r;
-    r.id = s.Int(0);
-    r.run_id = s.Text(1);
-    r.entry_id = s.Text(2);
-    r.logbook_path = s.Text(3);
-    r.command_original = s.Text(4);
-    r.command_rewritten = s.Text(5);
-    r.config_json = s.Text(6);
-    r.target = s.Text(7);
-    r.cache_key = s.Text(8);
-    FillFromJson(s.Text(9), s.Text(10), &r);
-    r.status = s.Text(11);
-    r.exit_status = static_cast<int>(s.Int(12));
-    r.timed_out = s.Int(13) != 0;
-    r.stdout_tail = s.Text(14);
-    r.stderr_tail = s.Text(15);
-    r.start_time = s.Text(16);
-    r.end_time = s.Text(17);
-    r.host = s.Text(18);
-    r.cpu_model = s.Text(19);
-    r.moelog_version = s.Text(20);
-    r.git_commit = s.Text(21);
-    r.git_dirty = s.Int(22) != 0;
-    if (impl_->version >= 2) r.invocation_index = s.Int(23);
-    if (impl_->version >= 3) r.cpu_isa = s.Text(24);
-    if (impl_->version >= 4) r.runner = s.Text(25);
+    RunRecord r = impl_->ReadRow(s);
     out.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
@@ -589,36 +631,83 @@ Result<std::vector<RunRecord>> RunStore::ByCacheKey(const std::string& cache_key
   return Query(q);
 }
 
-Result<std::vector<RunRecord>> RunStore::CachedRuns(const std::string& cache_key) {
+Result<std::vector<RunRecord>> RunStore::CachedRuns(const std::string& cache_key,
+                                                    std::vector<RunRecord>* foreign_batch) {
+  if (foreign_batch) foreign_batch->clear();
   if (cache_key.empty()) return std::vector<RunRecord>{};
-  // The newest usable row's batch, found by the index: a key stored by
-  // thousands of entries costs two small queries, not a scan of every row.
-  std::string start, entry;
-  int64_t index = -1;
+  // The newest usable rows' ids by the index (a key stored by thousands of
+  // entries costs one small query), then each row by its id, newest first,
+  // until one this user made: usually the first.
+  std::vector<int64_t> ids;
   {
-    Stmt s(impl_->db, std::string("SELECT start_time, entry_id") + (impl_->version >= 2 ? ", invocation_index" : "") +
-                          " FROM runs WHERE cache_key = ?1 AND status IN ('ok', 'oom') ORDER BY id DESC LIMIT 1");
+    Stmt s(impl_->db, "SELECT id FROM runs WHERE cache_key = ?1 AND status IN ('ok', 'oom') ORDER BY id DESC");
     MOELOG_RETURN_IF_ERROR(s.status());
     s.Bind(1, cache_key);
-    const int rc = s.Step();
-    if (rc == SQLITE_DONE) return std::vector<RunRecord>{};
-    if (rc != SQLITE_ROW) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
-    start = s.Text(0);
-    entry = s.Text(1);
-    if (impl_->version >= 2) index = s.Int(2);
+    int rc;
+    while ((rc = s.Step()) == SQLITE_ROW) ids.push_back(s.Int(0));
+    if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
   }
-  RunQuery q;
-  q.cache_key = cache_key;
-  q.entry_id = entry;
-  q.start_time = start;
-  q.invocation_index = index;
-  auto rows = Query(q);
-  if (!rows.ok()) return rows.status();
+  Stmt one(impl_->db, impl_->SelectSql() + " WHERE id = ?1");
+  MOELOG_RETURN_IF_ERROR(one.status());
+  std::optional<RunRecord> newest, newest_foreign;
+  std::vector<std::string> skipped;
+  for (int64_t id : ids) {
+    one.Reset();
+    one.Bind(1, id);
+    if (one.Step() != SQLITE_ROW) continue;
+    RunRecord r = impl_->ReadRow(one);
+    if (!r.foreign || impl_->accept_foreign) {
+      newest = std::move(r);
+      break;
+    }
+    skipped.push_back(r.run_id);
+    if (!newest_foreign) newest_foreign = std::move(r);
+  }
+  // The rows of a batch (same start, entry, invocation) of the wanted origin.
+  auto batch_of = [&](const RunRecord& head, bool foreign) -> Result<std::vector<RunRecord>> {
+    RunQuery q;
+    q.cache_key = cache_key;
+    q.entry_id = head.entry_id;
+    q.start_time = head.start_time;
+    q.invocation_index = impl_->version >= 2 ? head.invocation_index : -1;
+    auto rows = Query(q);
+    if (!rows.ok()) return rows.status();
+    std::vector<RunRecord> out;
+    for (auto& r : *rows) {
+      if (r.entry_id != head.entry_id) continue;  // entry_id "" matches any in Query
+      if (r.foreign && !impl_->accept_foreign && !foreign) {
+        skipped.push_back(r.run_id);
+        continue;
+      }
+      if (foreign && !r.foreign) continue;
+      out.push_back(std::move(r));
+    }
+    return out;
+  };
   std::vector<RunRecord> out;
-  for (auto& r : *rows)
-    if (r.entry_id == entry) out.push_back(std::move(r));  // entry_id "" matches any in Query
+  if (newest) {
+    auto rows = batch_of(*newest, false);
+    if (!rows.ok()) return rows.status();
+    out = std::move(*rows);
+  }
+  if (newest_foreign && foreign_batch) {
+    auto rows = batch_of(*newest_foreign, true);
+    if (!rows.ok()) return rows.status();
+    *foreign_batch = std::move(*rows);
+  }
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->ignored.insert(skipped.begin(), skipped.end());
   return out;
 }
+
+void RunStore::AcceptForeign(bool accept) { impl_->accept_foreign = accept; }
+bool RunStore::accepts_foreign() const { return impl_->accept_foreign; }
+int64_t RunStore::ForeignIgnored() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return static_cast<int64_t>(impl_->ignored.size());
+}
+void RunStore::SetSigner(const RowSigner* signer) { impl_->signer = signer; }
+std::string RunStore::SigningProblem() const { return impl_->Signer().problem(); }
 
 Result<int64_t> RunStore::DeleteEntry(const std::string& entry_id) {
   Stmt s(impl_->db, "DELETE FROM runs WHERE entry_id = ?1");

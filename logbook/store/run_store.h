@@ -51,6 +51,12 @@ struct RunRecord {
   std::string git_commit;          // of the logbook's repository; "" if none
   bool git_dirty = false;
   int64_t invocation_index = 0;    // position of the invocation in its entry's plan
+  // HMAC-SHA256 of the row by this user's key (row_signer.h; "" before schema 5).
+  std::string signature;
+  // Set on read: the signature does not check with this user's key, or the row
+  // was made on another host. A foreign row is shown (`runs --all`) but never
+  // served from the cache or counted, unless the store accepts foreign rows.
+  bool foreign = false;
 };
 
 // A query. All conditions are ANDed. `where` items are "key=value" (or
@@ -71,9 +77,11 @@ struct RunQuery {
   int64_t limit = 0;               // 0 = no limit
 };
 
+class RowSigner;
+
 class RunStore {
  public:
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
 
   ~RunStore();
   RunStore(const RunStore&) = delete;
@@ -102,10 +110,24 @@ class RunStore {
   Result<std::vector<std::pair<std::string, std::string>>> EntryLogbooks();
   Result<std::vector<RunRecord>> ByCacheKey(const std::string& cache_key);
 
-  // The newest successful batch of runs for `cache_key`: the rows sharing the
-  // run batch (same start_time and invocation) of the newest "ok" row. Empty
-  // when nothing is stored (a cache miss).
-  Result<std::vector<RunRecord>> CachedRuns(const std::string& cache_key);
+  // The newest successful batch of runs for `cache_key` made by this user on
+  // this host: the rows sharing the run batch (same start_time and
+  // invocation) of the newest trusted "ok" row. Empty when nothing is stored
+  // (a cache miss). Foreign rows are skipped (counted in ForeignIgnored())
+  // unless AcceptForeign(true); `foreign_batch`, when given, receives the
+  // newest foreign batch newer than the trusted one (for checks, never served).
+  Result<std::vector<RunRecord>> CachedRuns(const std::string& cache_key,
+                                            std::vector<RunRecord>* foreign_batch = nullptr);
+
+  // Serve and count foreign rows too (the user's flag --accept-foreign-runs).
+  void AcceptForeign(bool accept);
+  bool accepts_foreign() const;
+  // Distinct foreign rows CachedRuns skipped so far.
+  int64_t ForeignIgnored() const;
+  // The signer rows are signed and checked with (default: RowSigner::Default()).
+  void SetSigner(const RowSigner* signer);
+  // Why rows cannot be signed here ("" when they can): the key's problem.
+  std::string SigningProblem() const;
 
   // Deletes every row of an entry (history is otherwise kept: reruns add
   // rows). Returns the number of rows deleted.

@@ -56,9 +56,14 @@ std::string FollowedKey(const std::string& key) {
 std::string NormalizeKey(const std::string& key) {
   std::string k;
   for (char c : key) k += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const auto& f : engine::BenchFlags())
-    if (*f.alias && k == f.alias) return f.key;
-  return k;
+  static const std::map<std::string, std::string> kAliases = [] {
+    std::map<std::string, std::string> m;
+    for (const auto& f : engine::BenchFlags())
+      if (*f.alias) m.emplace(f.alias, f.key);
+    return m;
+  }();
+  auto it = kAliases.find(k);
+  return it == kAliases.end() ? k : it->second;
 }
 
 const std::set<std::string>& KnownRunKeys() {

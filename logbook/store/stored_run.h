@@ -65,11 +65,10 @@ std::string FollowedKey(const std::string& key);
 // shared -> shared_expert_dim, null_frac -> null_route_frac, queue -> queue_mode).
 std::string NormalizeKey(const std::string& key);
 
-// True when `key` (normalized) names a config key of a run: every key of
-// CanonicalConfigJson for both targets, plus target, host, entry and source,
-// plus the keys of the recorded runs read so far (a harness moelog has no
-// adapter for names its own keys: num_devices, implementations, harness,
-// accelerator).
+// True when `key` (normalized) names a key of a run: every flag of `moelog
+// bench`, plus host, entry and source, plus the keys of the recorded runs
+// read so far (a harness moelog has no adapter for names its own keys:
+// num_devices, implementations, harness, accelerator).
 void AddRecordedKeys(const std::map<std::string, std::string>& config);
 bool IsKnownRunKey(const std::string& key);
 const std::set<std::string>& KnownRunKeys();

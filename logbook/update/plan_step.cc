@@ -1,10 +1,15 @@
 // The plan step: the store opened, the selected units' commands planned and
 // looked up in the cache; --dry-run prints the result.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <map>
+#include <thread>
 
+#include "logbook/numbers.h"
 #include "logbook/update/steps.h"
 #include "logbook/update/update_hooks.h"
+#include "logbook/work_queue.h"
 
 namespace moelog::logbook {
 namespace {
@@ -31,11 +36,98 @@ std::vector<const Unit*> SelectUnits(const LoadedDocument& doc, const SessionOpt
 void LookUpCache(PlannedCommand* pc, RunStore* store, bool rerun) {
   for (size_t i = 0; i < pc->plan.invocations.size(); ++i) {
     pc->keys.push_back(CacheKey(pc->plan.invocations[i].config));
-    std::vector<RunRecord> hit;
+    std::vector<RunRecord> hit, foreign;
     if (store && !rerun)
-      if (auto c = store->CachedRuns(pc->keys.back()); c.ok()) hit = std::move(c.value());
+      if (auto c = store->CachedRuns(pc->keys.back(), &foreign); c.ok()) hit = std::move(c.value());
     if (hit.empty()) pc->missing.push_back(i);
     pc->cached.push_back(std::move(hit));
+    pc->foreign.push_back(std::move(foreign));
+  }
+}
+
+// Whether a stored batch holds exactly the runs the model computes now:
+// the same points, the same figures (NaN and infinity are not stored).
+bool SameRuns(const std::vector<RunRecord>& stored, const std::vector<ParsedRun>& now) {
+  if (stored.size() != now.size()) return false;
+  for (size_t k = 0; k < now.size(); ++k) {
+    std::map<std::string, double> finite;
+    for (const auto& [m, v] : now[k].metrics)
+      if (std::isfinite(v)) finite[m] = v;
+    if (stored[k].point != now[k].point || stored[k].metrics != finite) return false;
+    if ((stored[k].status == "oom") != now[k].oom) return false;
+  }
+  return true;
+}
+
+// The first figure in which a stored batch differs from the model's, for the report.
+std::string FirstDifference(const std::vector<RunRecord>& stored, const std::vector<ParsedRun>& now) {
+  if (stored.size() != now.size())
+    return std::to_string(stored.size()) + " stored run(s), the model makes " + std::to_string(now.size());
+  for (size_t k = 0; k < now.size(); ++k)
+    for (const auto& [m, v] : now[k].metrics) {
+      auto it = stored[k].metrics.find(m);
+      if (std::isfinite(v) && (it == stored[k].metrics.end() || it->second != v))
+        return m + " " + (it == stored[k].metrics.end() ? std::string("missing") : FormatValue(it->second)) +
+               " stored, " + FormatValue(v) + " computed";
+    }
+  return "the runs' points or status differ";
+}
+
+bool AnyForeign(const std::vector<RunRecord>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const RunRecord& r) { return r.foreign; });
+}
+
+// A model figure is cheap: every v5p batch not signed by this user that the
+// cache would serve (--accept-foreign-runs) or that is newer than the one it
+// serves is computed again. A batch that differs was edited: reported as
+// tampered, never served (the invocation runs again); a foreign batch is
+// never served without the flag either way. A batch this user signed is
+// served on its signature (an edit breaks it: the row becomes foreign and is
+// checked here); computing every one again cost a warm 100-entry update
+// +70% CPU. Without `sum`
+// (units only planned for context), a batch that differs is dropped silently.
+void CheckModelRows(const LoadedDocument& doc, std::vector<UnitWork>* work, SessionSummary* sum, std::ostream& err) {
+  struct Item {
+    const UnitWork* unit;
+    PlannedCommand* pc;
+    size_t i;
+    bool cached_bad = false, foreign_bad = false;
+    std::string why;
+  };
+  std::vector<Item> items;
+  for (auto& w : *work)
+    for (auto& pc : w.commands)
+      for (size_t i = 0; i < pc.cached.size(); ++i)
+        if (pc.plan.invocations[i].config.target == "v5p" && (AnyForeign(pc.cached[i]) || !pc.foreign[i].empty()))
+          items.push_back({&w, &pc, i, false, false, ""});
+  if (items.empty()) return;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  RunQueue(items.size(), cores, [&](size_t n) {
+    Item& it = items[n];
+    auto now = RecomputeInProcess(it.pc->plan.invocations[it.i]);
+    if (!now.ok()) return;  // the run itself reports the error
+    const auto& cached = it.pc->cached[it.i];
+    const auto& foreign = it.pc->foreign[it.i];
+    it.cached_bad = !cached.empty() && !SameRuns(cached, *now);
+    it.foreign_bad = !foreign.empty() && !SameRuns(foreign, *now);
+    if (it.cached_bad || it.foreign_bad) it.why = FirstDifference(it.cached_bad ? cached : foreign, *now);
+  });
+  for (Item& it : items) {
+    if (!it.cached_bad && !it.foreign_bad) continue;
+    if (!sum) {  // context only (not rendered): the batch is just not used
+      if (it.cached_bad) it.pc->cached[it.i].clear();
+      continue;
+    }
+    ++sum->tampered;
+    const auto& rows = it.cached_bad ? it.pc->cached[it.i] : it.pc->foreign[it.i];
+    err << doc.path << ":" << it.pc->command->line << ": " << it.unit->unit->id << ": stored model run "
+        << rows.front().run_id << " (entry " << rows.front().entry_id << ", host " << rows.front().host
+        << ") differs from the v5p model (" << it.why << "): the store was edited; not served, computed again\n";
+    if (it.cached_bad) {
+      it.pc->cached[it.i].clear();
+      it.pc->missing.push_back(it.i);
+      std::sort(it.pc->missing.begin(), it.pc->missing.end());
+    }
   }
 }
 
@@ -79,6 +171,7 @@ Stop OpenStore(const LoadedDocument& doc, const SessionOptions& opt, std::unique
     return s.status().ExitCode() == kExitUsage ? kExitError : s.status().ExitCode();
   }
   *store = std::move(s.value());
+  (*store)->AcceptForeign(opt.accept_foreign);
   return std::nullopt;
 }
 
@@ -92,6 +185,7 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
     return kExitUsage;
   }
   *table = std::move(*t);
+  for (const auto& s : table->skipped) err << "moelog: " << opt.adapters << ": skipped " << s << "\n";
   popt->launchers = table;
   return std::nullopt;
 }
@@ -129,7 +223,7 @@ std::vector<UnitWork> ContextWork(const LoadedDocument& doc, const SessionOption
 }  // namespace
 
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
-                               RunStore* store, std::ostream& err, ModelView* model) {
+                               RunStore* store, SessionSummary* sum, std::ostream& err, ModelView* model) {
   const std::vector<const Unit*> selected = SelectUnits(doc, opt, store);
   // A logbook's entries as PlanEntries plans them (pins, revisions); a
   // recipe's steps together.
@@ -163,10 +257,14 @@ std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& 
     }
     all.push_back(std::move(w));
   }
+  CheckModelRows(doc, &all, sum, err);
   if (model && model->calibrate && doc.kind == DocumentKind::kLogbook) {
-    LearnCalibration(ContextWork(doc, opt, popt, store, selected), model);
+    std::vector<UnitWork> context = ContextWork(doc, opt, popt, store, selected);
+    CheckModelRows(doc, &context, nullptr, err);  // never learn from an edited model row
+    LearnCalibration(context, model);
     LearnCalibration(all, model);
   }
+  if (store) sum->foreign_ignored = store->ForeignIgnored();
   if (!opt.stale) return all;
   std::vector<UnitWork> work;
   for (auto& w : all)

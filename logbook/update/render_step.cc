@@ -13,6 +13,13 @@
 namespace moelog::logbook {
 namespace {
 
+// Whether some invocation of the unit ran in this session.
+bool RanNow(const UnitWork& w) {
+  for (const auto& pc : w.commands)
+    if (!pc.fresh.empty()) return true;
+  return false;
+}
+
 // The calibration key of a row: the harness (with its mlp_profile path:
 // each is its own program) and its revision, else the entry's day.
 std::string RowCalibrationKey(const BenchInvocation& inv, const std::map<std::string, std::string>& config,
@@ -52,7 +59,7 @@ std::string InvalidCommands(const LoadedDocument& doc, const UnitWork& w, Sessio
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (pc.plan.verdict != PlanVerdict::kInvalid) continue;
-    ++sum->invalid;
+    ++(pc.plan.reason.rfind(kPinErrorReason, 0) == 0 ? sum->invalid : sum->unplannable);
     err << doc.path << ":" << pc.command->line << ": " << w.unit->id << ": " << pc.plan.Summary() << "\n";
     notes += "- not updated (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()) + "\n";
   }
@@ -284,8 +291,10 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const Launche
   edits->push_back(std::move(e));
 }
 
-void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model) {
+void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model, bool fresh_only) {
+  model->Learned();
   for (const auto& w : work) {
+    if (fresh_only && !RanNow(w)) continue;
     if (w.unit->recorded.empty() || w.unit->when.empty() || !w.runnable) continue;
     std::vector<std::string> notes;
     bool complete = true;

@@ -118,6 +118,10 @@ Stop RunMissing(const LoadedDocument& doc, const SessionOptions& opt, RunStore* 
     return kExitError;
   }
   const Provenance prov = CollectProvenance(doc.path);
+  if (!prov.problem.empty()) {  // nothing has run yet: nothing is lost
+    err << prov.problem << "\n" << doc.path << ": nothing run, file unchanged\n";
+    return kExitError;
+  }
   RunJobs(jobs, *ropt, opt);
   const std::string db = StorePath(doc, opt);
   for (const Job& job : jobs) StoreJob(doc, job, prov, store, db, sum, err);

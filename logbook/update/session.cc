@@ -2,13 +2,14 @@
 // order, each either going on or ending the session with an exit code.
 #include "logbook/update/session.h"
 
+#include "engine/target.h"
 #include "logbook/update/steps.h"
 
 namespace moelog::logbook {
 namespace {
 
 Stop CheckOptions(const SessionOptions& opt, std::ostream& err) {
-  if (opt.target == "v5p" || opt.target == "cpu") return std::nullopt;
+  if (engine::FindTarget(opt.target) != nullptr) return std::nullopt;
   err << "moelog: error: --target must be cpu or v5p (got '" << opt.target << "')\n";
   return kExitUsage;
 }
@@ -51,7 +52,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     model.bands = std::move(u).value();
     model.have_bands = true;
   }
-  std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), err, &model);
+  std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), &sum, err, &model);
   sum.units = static_cast<int>(work.size());
   if (!opt.allow_shell && !opt.dry_run) sum.needs_consent = ReportNeedsConsent(doc, work, err);
   if (opt.dry_run) {
@@ -62,7 +63,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
   if (!opt.check)
     if (Stop s = RunMissing(doc, opt, store.get(), &work, &sum, err)) return end(*s);
   WarnSharedIds(doc, store.get(), err);
-  if (model.calibrate) LearnCalibration(work, &model);  // this session's runs too
+  if (model.calibrate) LearnCalibration(work, &model, /*fresh_only=*/true);  // this session's runs too
 
   std::vector<RegionEdit> edits = RenderEdits(doc, opt, writes, work, &sum, out, err);
   if (kind == DocumentKind::kLogbook) AddCriteriaStatus(doc, store.get(), popt.launchers, &edits, &sum, err);

@@ -39,6 +39,10 @@ struct SessionOptions {
   std::string adapters;                  // folder of harness adapters (*.json) matched first, "" = built-in only
   std::string moelog_binary;             // for shell/subprocess runs; "" = this executable
   std::vector<std::string> extra_bench_args;  // appended to every invocation
+  // --accept-foreign-runs: serve and count rows this user did not make on
+  // this host (a store received with the logbook); model rows are still
+  // checked against the model.
+  bool accept_foreign = false;
 };
 
 struct SessionSummary {
@@ -51,7 +55,10 @@ struct SessionSummary {
   int failed = 0;            // invocations that failed
   int needs_consent = 0;     // commands skipped because they need --allow-shell
   int write_errors = 0;      // charts or store rows that could not be written: exit 1
-  int invalid = 0;           // commands that cannot be planned (bad flags, a --target conflict): exit 1
+  int invalid = 0;           // moelog annotations that do not check (a bad predicate or pin): exit 1
+  int unplannable = 0;       // commands that cannot be planned (bad flags, a --target conflict): reported, exit 0
+  int tampered = 0;          // stored model batches that differ from the model (not served): exit 1
+  int64_t foreign_ignored = 0;  // foreign rows the cache lookup skipped
   bool changed = false;      // the document was (or, with --check, would be) rewritten
   std::vector<std::string> written;      // unit IDs whose region was written
   std::vector<std::string> kept_edited;  // hand-edited regions left alone

@@ -54,9 +54,11 @@ Stop MakePlanOptions(const SessionOptions& opt, LauncherTable* table, PlanOption
 // planned (all at once, on every core) and looked up in the cache.
 // With `model`, every unit's table gets it, and its calibration samples
 // come from every entry of a logbook (the units not selected planned too,
-// from the store only).
+// from the store only). Model batches the cache would serve are computed
+// again (CheckModelRows): one that differs counts in sum->tampered and runs
+// again. Foreign rows the lookup skipped count in sum->foreign_ignored.
 std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& opt, const PlanOptions& popt,
-                               RunStore* store, std::ostream& err, ModelView* model = nullptr);
+                               RunStore* store, SessionSummary* sum, std::ostream& err, ModelView* model = nullptr);
 
 // Commands skipped for want of --allow-shell, each reported as FILE:LINE.
 int ReportNeedsConsent(const LoadedDocument& doc, const std::vector<UnitWork>& work, std::ostream& err);
@@ -93,8 +95,9 @@ std::string RenderUnit(const UnitWork& w, bool* complete);
 std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete);
 
 // The calibration samples of each unit of `work` that records figures
-// (replacing what `model` held for it).
-void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model);
+// (replacing what `model` held for it); with `fresh_only`, only of the units
+// that ran in this session (the others' samples were learned from the store).
+void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model, bool fresh_only = false);
 
 // The unit's chart, linked with its stamp below the table: drawn when `draw`
 // unless the chart the `old` region's stamp names is still there. "" when

@@ -150,7 +150,7 @@ std::vector<Plan> PlanEntryOnItsOwn(const Logbook& logbook, const Entry& entry, 
       Plan p;
       p.original = c.joined;
       p.verdict = PlanVerdict::kInvalid;
-      p.reason = "its pin does not check: " + pin_args.status().message();
+      p.reason = kPinErrorReason + pin_args.status().message();
       plans.push_back(std::move(p));
     }
     return plans;
@@ -225,14 +225,17 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
 }
 
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
-                                           std::string* note, const LauncherTable* table) {
+                                           std::string* note, const LauncherTable* table, bool accept_foreign) {
   std::vector<StoredRun> out;
+  int64_t foreign = 0;
   struct stat st;
   const bool have_store = !db_path.empty() && ::stat(db_path.c_str(), &st) == 0;
   if (have_store) {
     auto store = RunStore::Open(db_path);
     if (!store.ok()) return store.status();
+    (*store)->AcceptForeign(accept_foreign);
     out = CountedRuns(logbook, store->get(), {"v5p", "cpu"}, table);
+    foreign = (*store)->ForeignIgnored();
   }
   const size_t stored = out.size();
   size_t rec = 0;
@@ -244,7 +247,10 @@ Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::st
   if (note)
     *note = std::to_string(stored) + " stored run" + (stored == 1 ? "" : "s") +
             (recorded ? ", " + std::to_string(rec) + " recorded" : "") +
-            (have_store ? "" : " (no run store at " + db_path + ")");
+            (have_store ? "" : " (no run store at " + db_path + ")") +
+            (foreign > 0 ? " (" + std::to_string(foreign) + " foreign run" + (foreign == 1 ? "" : "s") +
+                               " ignored: not made by this user on this host)"
+                         : "");
   return out;
 }
 

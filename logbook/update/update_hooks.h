@@ -19,6 +19,11 @@
 
 namespace moelog::logbook {
 
+// The reason of the plans of an entry whose pin does not check: an error of
+// the document's moelog annotations (the update fails), unlike a command
+// that cannot plan (reported; the update goes on).
+inline constexpr const char* kPinErrorReason = "its pin does not check: ";
+
 // The runs that count for a logbook: for each entry, the runs its commands
 // as written now resolve to -- each planned invocation's newest successful
 // batch in the store (by cache key, whoever stored it), for each of
@@ -37,8 +42,11 @@ std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, cons
 // file does not exist) and, when `recorded` is set, the figures written in
 // the entries' Result fields (recorded.h). `note` receives a one-line
 // description of what was loaded ("12 stored runs, 40 recorded").
+// Foreign rows (run_store.h) count only with `accept_foreign`; the note says
+// how many were ignored.
 Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
-                                           std::string* note, const LauncherTable* table = nullptr);
+                                           std::string* note, const LauncherTable* table = nullptr,
+                                           bool accept_foreign = false);
 
 // When and where the entry says it ran: "DATE TIME" of its heading and the
 // first commit its fields name ("commit=`5b6f53c5d`"), for harness revisions.

@@ -59,6 +59,9 @@ struct PlannedCommand {
   bool runnable = false;
   std::vector<std::string> keys;                 // per invocation
   std::vector<std::vector<RunRecord>> cached;    // per invocation (empty = miss)
+  // Per invocation: the newest foreign batch newer than the cached one (not
+  // served; a v5p model batch is checked against the model).
+  std::vector<std::vector<RunRecord>> foreign;
   std::vector<size_t> missing;                   // invocation indices to run
   Result<PlanOutcome> outcome = Status::NotFound("not run");
   std::vector<RunRecord> fresh;                  // records of this run

@@ -3,6 +3,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/doc/unified_diff.h"
+#include "logbook/exit_codes.h"
 #include "logbook/update/steps.h"
 
 namespace moelog::logbook {
@@ -60,7 +61,12 @@ int ReportCheck(const LoadedDocument& doc, const SpliceResult& res, SessionSumma
   for (const auto& id : res.changed) sum->stale.push_back(id);
   if (sum->changed) out << UnifiedDiff(doc.text, res.text, doc.path);
   for (const auto& id : sum->stale) out << id << ": stale or missing region\n";
-  return sum->stale.empty() && sum->invalid == 0 ? kExitOk : kExitError;
+  if (sum->foreign_ignored > 0)
+    out << doc.path << ": " << sum->foreign_ignored << " foreign run(s) in the store ignored (not made by this user on "
+        << "this host)\n";
+  // Entries that cannot plan were reported; they are not stale: the document
+  // shows what the store holds exactly when no region would change.
+  return sum->stale.empty() && sum->invalid == 0 && sum->tampered == 0 ? kExitOk : kExitError;
 }
 
 Stop WriteDocument(const LoadedDocument& doc, const SpliceResult& res, std::ostream& err) {
@@ -115,7 +121,13 @@ int ReportUpdate(const LoadedDocument& doc, const SpliceResult& res, bool writes
   out << doc.path << ": " << sum->runnable << " runnable of " << sum->units << ", " << sum->invocations
       << " invocation(s): " << sum->cache_hits << " cached, " << sum->executed << " run, " << sum->failed
       << " failed; " << (writes ? (sum->changed ? "file updated" : "file unchanged") : "file not written") << "\n";
-  if (sum->failed > 0 || !sum->kept_edited.empty() || sum->write_errors > 0 || sum->invalid > 0) return kExitError;
+  if (sum->foreign_ignored > 0)
+    out << doc.path << ": " << sum->foreign_ignored << " foreign run(s) in the store ignored (not made by this user on "
+        << "this host: not served, not counted; `moelog runs --all` shows them, --accept-foreign-runs uses them)\n";
+  // Commands that cannot plan are reported (and said in their regions); they
+  // are not failures.
+  if (sum->failed > 0 || !sum->kept_edited.empty() || sum->write_errors > 0 || sum->invalid > 0 || sum->tampered > 0)
+    return kExitError;
   return sum->needs_consent > 0 ? kExitNeedsConsent : kExitOk;
 }
 

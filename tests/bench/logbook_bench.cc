@@ -196,6 +196,33 @@ void BM_Update100EntriesWarm(benchmark::State& state) {
 }
 BENCHMARK(BM_Update100EntriesWarm)->Unit(benchmark::kMillisecond);
 
+// A warm update of the EP seed logbook (30 entries, 134 recorded figures
+// placed on its tables): /0 with --no-calibrate, /1 calibrated (each
+// entry's tables calibrated by the earlier entries' figures). The pair
+// times what calibration adds to a warm update.
+void BM_UpdateSeedWarm(benchmark::State& state) {
+  const fs::path dir = fs::temp_directory_path() / ("moelog_bench_seed_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "ep.md").string();
+  std::ofstream(path, std::ios::binary) << Slurp(std::string(MOELOG_SOURCE_DIR) + "/recipes/moe_ep_benchmark_logbook.md");
+  SessionOptions o;
+  o.db = (dir / "runs.db").string();
+  o.calibrate = state.range(0) != 0;
+  std::ostringstream out, err;
+  RunSession(path, DocumentKind::kLogbook, o, out, err);  // run and store everything
+  RunSession(path, DocumentKind::kLogbook, o, out, err);  // settle the document
+  for (auto _ : state) {
+    std::ostringstream o2, e2;
+    SessionSummary s = RunSession(path, DocumentKind::kLogbook, o, o2, e2);
+    if (s.executed != 0 || s.changed) {
+      state.SkipWithError("warm update ran or changed something");
+      break;
+    }
+  }
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_UpdateSeedWarm)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

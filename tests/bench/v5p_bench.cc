@@ -3,6 +3,7 @@
 // (distribution, seed, T, E, K) within the sweep, as a sweep driver would).
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <map>
 #include <string>
 #include <tuple>
@@ -11,7 +12,10 @@
 #include "engine/routing.h"
 #include "engine/v5p/hardware.h"
 #include "engine/v5p/model.h"
+#include "engine/v5p/fit.h"
 #include "engine/v5p/params.h"
+#include "engine/v5p/uncertainty.h"
+#include "logbook/render/calibration.h"
 
 namespace {
 
@@ -54,6 +58,49 @@ void BM_PredictOne(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PredictOne);
+
+// What `moelog next` asks per configuration: the prediction and its band,
+// calibrated by the logbook's factor for the configuration's key (learned
+// once per key: BM_CalibrateFor).
+std::vector<moelog::logbook::CalibrationSample> Samples() {
+  std::vector<moelog::logbook::CalibrationSample> samples;
+  for (int i = 0; i < 100; ++i) {  // 100 recorded figures of 25 entries, half of them of the key asked for
+    char when[32];
+    std::snprintf(when, sizeof when, "2026-02-09 %02d:%02d", 8 + i / 10, (i * 7) % 60);
+    samples.push_back({std::to_string(i / 4), when, i % 2 ? "hillclimb: 2026-02-09" : "hillclimb: rev",
+                       0.01 * (i % 7) - 0.03});
+  }
+  return samples;
+}
+
+void BM_PredictCalibrated(benchmark::State& state) {
+  BenchConfig c = BaseConfig();
+  RunPoint p{"random", c.topk, c.impl, 0.0, "full"};
+  Logits l = GenerateLogits("random", c.tokens, c.experts, 0, c.run_alpha, c.run_noise_scale);
+  Routing r = RoutingForPoint(c, l, p);
+  auto mc = v5p::MakeCase(c, p, GroupSizes(r), r.real_assignments, Hw().chips);
+  const v5p::Uncertainty u = *v5p::LoadUncertaintyByName("");
+  const std::map<std::string, std::string> config = v5p::ConfigMap(c);
+  const auto cal = moelog::logbook::CalibrateFor(Samples(), "hillclimb: 2026-02-09", "9999-12-31 23:59", u.prior);
+  for (auto _ : state) {
+    v5p::Prediction pred = v5p::Predict(Hw(), Params(), *mc);
+    const v5p::ErrorBand band = v5p::BandFor(u, config);
+    const auto shown = moelog::logbook::Calibrated(1.0 / pred.time_s, cal, band);
+    benchmark::DoNotOptimize(shown.hi);
+  }
+}
+BENCHMARK(BM_PredictCalibrated);
+
+// Learning one key's factor from 100 recorded figures.
+void BM_CalibrateFor(benchmark::State& state) {
+  const auto samples = Samples();
+  const v5p::ShrinkagePrior prior;
+  for (auto _ : state) {
+    const auto cal = moelog::logbook::CalibrateFor(samples, "hillclimb: 2026-02-09", "9999-12-31 23:59", prior);
+    benchmark::DoNotOptimize(cal.factor);
+  }
+}
+BENCHMARK(BM_CalibrateFor);
 
 // The routing part alone: logits for one (distribution, E) and top-k at one K.
 void BM_RoutingOne(benchmark::State& state) {

@@ -49,5 +49,32 @@ grep -q '"topk": *2' "$WORK/rep.json" || { echo "FAIL: the last --topk did not w
 # --timeout: a bounded positive number of seconds.
 printf '# t\n\n## Experiment Log\n### 2026-11-24 10:00 - T-1 x\n- Command: `moelog bench --tokens 64`\n- Result:\n' > "$WORK/t.md"
 for bad in 1e10 nan inf 0 -1 abc; do expect 2 --timeout update --timeout "$bad" "$WORK/t.md"; done
+# The v5p model at the largest shapes inside the limits: within the time
+# budget and the address-space limit above (it once took 114 s and 8.8 GB
+# here), and under 512 MB resident where GNU time can tell.
+# CPU time (user + system) is measured, not wall time: the budget is the
+# model's, whatever else the machine runs.
+CPUMS=1000
+if grep -qa __asan_init "$MOELOG"; then CPUMS=10000; fi
+expect_budget() {
+  local t
+  t=$( { TIMEFORMAT='%3U %3S'; time (ulimit -v "$LIMIT"; timeout 60 "$MOELOG" "$@" > /dev/null 2> "$WORK/err"); } 2>&1 )
+  local rc=$? ms
+  ms=$(echo "$t" | tail -1 | awk '{ printf "%d", ($1 + $2) * 1000 }')
+  if [ "$rc" != 0 ] || [ "$ms" -gt "$CPUMS" ]; then
+    echo "FAIL: moelog $* -> exit $rc, $ms ms of CPU (budget $CPUMS): $(head -c 300 "$WORK/err")"
+    failures=$((failures + 1))
+  fi
+}
+BIG=(bench --target v5p --tokens 1099511627776 --hidden 65536 --mlp-dim 65536 --experts 4096)
+expect_budget "${BIG[@]}" --topk 64 --distribution both
+expect_budget "${BIG[@]}" --topk 4096 --distribution both
+expect_budget bench --target v5p --tokens 262144 --hidden 65536 --mlp-dim 65536 --experts 64 --topk 64 --distribution both
+expect_budget bench --target v5p --tokens 4194304 --hidden 65536 --mlp-dim 65536 --experts 4096 --topk-list 1,2,4,8,16,32,64,128,256,512,1024,2048,4096 --distribution both
+if [ -x /usr/bin/time ] && [ "$LIMIT" != unlimited ]; then
+  /usr/bin/time -f '%M' -o "$WORK/rss" "$MOELOG" "${BIG[@]}" --topk 64 --distribution both > /dev/null 2>&1
+  kb=$(tail -1 "$WORK/rss")
+  [ "${kb:-0}" -lt 524288 ] || { echo "FAIL: the v5p model used $kb KB (budget 512 MB)"; failures=$((failures + 1)); }
+fi
 echo "$failures failure(s)"
 [ "$failures" = 0 ]

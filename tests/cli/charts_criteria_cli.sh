@@ -113,10 +113,12 @@ head=$("$moelog" runs --logbook moe_ep_benchmark_logbook.md --format csv | head 
 grep -q ',hidden,' <<<"$head" && ! grep -q 'loop\.' <<<"$head" || fail "CSV columns: $head"
 [ "$(tr ',' '\n' <<<"$head" | sort | uniq -d)" = "" ] || fail "CSV has duplicate columns: $head"
 
-# update: a misspelled harness flag fails the update with a suggestion.
+# update: a misspelled harness flag is reported with a suggestion (the entry
+# cannot plan; nothing failed, so the exit code is 0, and --check agrees).
 printf '# M\n\n## Experiment Log\n### 2026-03-01 09:00 - M-1 one\n- Command: `python bench_moe_hillclimb.py --tokens 1024 --topk-lst 1,2`\n- Result: pending\n' > typo.md
 err=$("$moelog" update typo.md 2>&1); rc=$?
-[ $rc -eq 1 ] && grep -q 'did you mean --topk-list' <<<"$err" || fail "misspelled flag: rc=$rc $err"
+[ $rc -eq 0 ] && grep -q 'did you mean --topk-list' <<<"$err" || fail "misspelled flag: rc=$rc $err"
+"$moelog" update --check typo.md >/dev/null 2>&1 || fail "misspelled flag: --check right after update exits $?"
 
 # new: logbook + entry, then check it (all manual: exit 0).
 "$moelog" new logbook --topic "CLI test" --prefix CLI-T --out new.md 2>/dev/null || fail "new logbook"

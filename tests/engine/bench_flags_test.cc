@@ -1,10 +1,14 @@
 #include "engine/bench_flags.h"
 
+#include <algorithm>
+
 #include <set>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "engine/target.h"
 
 namespace moelog::engine {
 namespace {
@@ -43,7 +47,8 @@ TEST(BenchFlags, CacheKeyFollowsTheRoles) {
     c.target = target;
     const auto j = nlohmann::json::parse(CanonicalConfigJson(c));
     for (const FlagSpec& f : BenchFlags()) {
-      const bool on_target = !*f.only_target || c.target == f.only_target;
+      const auto& foreign = TargetOrDefault(target).foreign_keys;
+      const bool on_target = std::find(foreign.begin(), foreign.end(), f.key) == foreign.end();
       EXPECT_EQ(j.contains(f.key), f.cache == CacheRole::kValue && on_target) << target << " " << f.key;
     }
   }

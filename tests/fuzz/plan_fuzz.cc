@@ -5,9 +5,16 @@
 //   - has only invocations whose arguments parse and validate, carry the
 //     user's target once, and name no file (model and hardware data are
 //     names; moelog bench writes nothing);
-// and a plan that is not runnable has no invocation to run. Built with clang
+// and a plan that is not runnable has no invocation to run. Budgets: every
+// input plans within kPlanSeconds and raises the process's peak memory by
+// less than kPlanBytes (a logbook's text of a few KB must not hang or exhaust
+// moelog: the planner caps variables, expanded text and walked commands).
+// Built with clang
 // when MOELOG_FUZZ=ON; plan_replay_main.cc runs the same checks over
 // tests/fuzz/plan_corpus (one attack form per file) under the normal build.
+#include <sys/resource.h>
+
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,6 +27,25 @@ namespace {
 
 void Require(bool ok) {
   if (!ok) __builtin_trap();
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kPlanSeconds = 5.0;  // instrumented builds run several times slower
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr double kPlanSeconds = 5.0;
+#else
+constexpr double kPlanSeconds = 1.0;
+#endif
+#else
+constexpr double kPlanSeconds = 1.0;
+#endif
+constexpr long kPlanBytes = 512L << 20;
+
+long PeakRssBytes() {
+  struct rusage u {};
+  ::getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss * 1024L;
 }
 
 bool IsPath(const std::string& s) {
@@ -36,7 +62,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   PlanOptions opts;
   opts.target = "v5p";
   opts.max_invocations = 64;
+  const long peak_before = PeakRssBytes();
+  const auto start = std::chrono::steady_clock::now();
   const Plan plan = PlanCommand(text, opts);
+  Require(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < kPlanSeconds);
+  Require(PeakRssBytes() - peak_before < kPlanBytes);
   if (plan.verdict != PlanVerdict::kRunnable) {
     Require(plan.verdict == PlanVerdict::kNeedsConsent || plan.invocations.empty());
     Require(plan.unplannable.empty() || plan.invocations.empty());

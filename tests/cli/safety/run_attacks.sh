@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Someone else's logbook runs nothing and writes nowhere without consent.
 # Each NAME.md here is a small logbook whose second entry attacks moelog in one
-# way (NAME.setup.sh, when present, plants links, repositories or libraries
-# first). Each is updated with `moelog update` and no consent; then:
+# way (NAME.setup.sh, when present, plants links, repositories, libraries,
+# FIFOs, hard links or a forged store first; it gets $MOELOG). Each is
+# updated with `moelog update` and no consent (a few sandbox cases give
+# --allow-shell in their args: the script runs, inside the sandbox); then:
 # - the files outside the document's folder (a canary folder the attack
 #   targets, and any file the setup lists as protected) are unchanged and
 #   nothing was created there;
@@ -13,6 +15,7 @@
 #   and an entry that needs consent is reported as FILE:LINE;
 # - no lock or temporary file is left beside the document;
 # - NAME.check.sh, when present, passes (e.g. no forged figure was stored).
+# - it ends within 120 s (no FIFO, count or pattern makes it hang);
 # Placeholders: @OUT@ (the canary folder), @DOC@ (the document's folder),
 # @LIB@ (a folder for the setup's helpers). `<!-- args: ... -->` adds flags.
 # Usage: run_attacks.sh MOELOG_BINARY ATTACK_DIR [NAME...]
@@ -50,7 +53,7 @@ for name in "${names[@]}"; do
   echo intact > "$OUT/canary.txt"
   sed -e "s|@OUT@|$OUT|g" -e "s|@DOC@|$DOC|g" -e "s|@LIB@|$LIB|g" "$SRC/$name.md" > "$DOC/attack.md"
   if [ -f "$SRC/$name.setup.sh" ]; then
-    (cd "$W" && SRC=$SRC W=$W OUT=$OUT DOC=$DOC LIB=$LIB bash -e "$SRC/$name.setup.sh") ||
+    (cd "$W" && SRC=$SRC W=$W OUT=$OUT DOC=$DOC LIB=$LIB MOELOG=$MOELOG bash -e "$SRC/$name.setup.sh") ||
       { fail "setup failed"; continue; }
   fi
   for p in bash sh dash date sleep hostname git tee cat mkdir echo printf touch env curl python python3 uv rm; do
@@ -61,15 +64,19 @@ for name in "${names[@]}"; do
   expect=$(sed -n 's/^<!-- expect-exit: \([0-9]*\) -->$/\1/p' "$DOC/attack.md")
   read -r -a args <<< "$(sed -n 's/^<!-- args: \(.*\) -->$/\1/p' "$DOC/attack.md")"
   cmd=("$MOELOG" update "${args[@]}" "$DOC/attack.md")
+  consented=0
+  [[ " ${args[*]} " == *" --allow-shell "* ]] && consented=1
   if [ $HAVE_STRACE = 1 ]; then cmd=(strace -f -qq -s 512 -e trace=execve -o "$W/trace" "${cmd[@]}"); fi
-  (cd "$DOC" && PATH="$W/spy:$PATH" OMP_NUM_THREADS=2 "${cmd[@]}") > "$W/out.txt" 2>&1
+  # A hang is a failure too (a FIFO where a file should be, a runaway loop).
+  (cd "$DOC" && PATH="$W/spy:$PATH" OMP_NUM_THREADS=2 "$TIMEOUT" -k 5 120 "${cmd[@]}") > "$W/out.txt" 2>&1
   rc=$?
+  [ "$rc" = 124 ] && fail "hung: killed after 120 s"
 
   [ "$rc" = "$expect" ] || fail "exit $rc, expected $expect: $(tail -5 "$W/out.txt")"
   after=$(snapshot)
   [ "$before" = "$after" ] || fail "files outside the document's folder changed: $(diff <(echo "$before") <(echo "$after"))"
-  [ -e "$W/spied.log" ] && fail "a program was looked up in PATH and started: $(cat "$W/spied.log")"
-  if [ $HAVE_STRACE = 1 ]; then
+  [ $consented = 0 ] && [ -e "$W/spied.log" ] && fail "a program was looked up in PATH and started: $(cat "$W/spied.log")"
+  if [ $HAVE_STRACE = 1 ] && [ $consented = 0 ]; then
     # execve("PATH", [...]) = 0: only moelog, gnuplot, timeout, and the sh
     # that popen uses to start exactly "timeout -k 5 60 gnuplot 2>'...'".
     bad=$(grep -o 'execve("[^"]*", \[[^]]*' "$W/trace" |

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bench_config.h"
+#include "logbook/store/row_signer.h"
 #include "logbook/store/run_store.h"
 #include "logbook/run/runner.h"
 
@@ -36,6 +37,7 @@ std::string MakeStore() {
       r.metrics = {{"time_s", 0.01 * static_cast<double>(tk)}, {"tflops", 10.0 * static_cast<double>(tk)},
                    {"tokens_per_s", 1000}};
       r.command_rewritten = "moelog bench --target v5p --topk " + std::to_string(tk) + " --impl " + impl;
+      r.host = RowSigner::Default().host();  // made here: this user's rows
       rows.push_back(r);
     }
   }
@@ -85,6 +87,26 @@ TEST(RunsCli, InjectionThroughWhereStaysData) {
   EXPECT_EQ(key.exit_status, 2);  // keys are names, not SQL
   auto all = Runs({"--db", db, "--format", "json"});
   EXPECT_EQ(nlohmann::json::parse(all.stdout_text).size(), 4u);  // the table survived
+}
+
+// --kind recorded: the figures a logbook records, read from it, filtered by
+// the harness's own keys; no run store needed.
+TEST(RunsCli, RecordedRunsOfAHarnessMoelogCannotRun) {
+  const std::string log = std::string(MOELOG_TEST_DATA_DIR) + "/golden/recorded_gpu/input.md";
+  auto all = Runs({"--kind", "recorded", "--logbook", log, "--format", "csv"});
+  ASSERT_EQ(all.exit_status, 0) << all.stderr_text;
+  EXPECT_EQ(std::count(all.stdout_text.begin(), all.stdout_text.end(), '\n'), 14);  // header + 13 figures
+  auto ring = Runs({"--kind", "recorded", "--logbook", log, "--where", "implementations=ring", "--where",
+                    "accelerator=B200x8", "--format", "json"});
+  ASSERT_EQ(ring.exit_status, 0) << ring.stderr_text;
+  auto j = nlohmann::json::parse(ring.stdout_text);
+  ASSERT_EQ(j.size(), 4u);  // the three-point device sweep and the top-8 A/B's ring figure
+  EXPECT_EQ(j[0]["kind"], "recorded");
+  EXPECT_EQ(j[0]["config"]["harness"], "bench_ep_layer.py");
+  EXPECT_EQ(j[0]["units"]["time_s"], "ms");
+  EXPECT_GT(j[0]["line"].get<int>(), 0);
+  EXPECT_EQ(Runs({"--kind", "recorded"}).exit_status, 2);  // needs --logbook
+  EXPECT_EQ(Runs({"--kind", "recorded", "--logbook", log, "--where", "no_such_key=1"}).exit_status, 2);
 }
 
 }  // namespace

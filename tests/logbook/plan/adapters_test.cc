@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 
 #include "logbook/file_util.h"
@@ -141,6 +142,33 @@ TEST(Adapters, OverlongOutputLinesAreSkipped) {
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].label, "ref_dp");
   EXPECT_DOUBLE_EQ(lines[0].value, 0.042);
+}
+
+// Patterns run on RE2, in linear time: a pattern that would backtrack
+// exponentially on a backtracking engine (std::regex took forever on this
+// 61-character value) answers at once, in the value and in output lines; a
+// pattern that needs backtracking (a backreference) is refused when the
+// adapter is read, naming the file and key.
+TEST(Adapters, PatternsRunInLinearTime) {
+  const std::string json = R"({"moelog_adapter": 1, "name": "evil", "scripts": ["evil.py"],
+    "flags": {"--k": {"to": "--topk", "pattern": "^(a|aa)+([0-9])$"}},
+    "output": [{"pattern": "^(a|aa)+([0-9]) tflops$", "metric": "tflops", "value_group": 2}]})";
+  auto a = ParseAdapter(json, "evil.json");
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  const std::string value = std::string(60, 'a') + "!";  // 61 characters, no match
+  const auto start = std::chrono::steady_clock::now();
+  auto r = AdaptInvocation(*a, {"--k", value}, {}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->runs[0].args.empty());  // no match: the rule adds nothing
+  const auto lines = AdapterOutputLines(*a, std::string(1000, 'a') + "! tflops\n" + std::string(40, 'a') + "7 tflops\n");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_DOUBLE_EQ(lines[0].value, 7.0);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+  auto backref = ParseAdapter(R"({"moelog_adapter": 1, "name": "b", "scripts": ["b.py"],
+    "flags": {"--k": {"to": "--topk", "pattern": "^(a+)\\1$"}}})", "b.json");
+  ASSERT_FALSE(backref.ok());
+  EXPECT_NE(backref.status().message().find("b.json"), std::string::npos) << backref.status().message();
+  EXPECT_NE(backref.status().message().find("RE2"), std::string::npos) << backref.status().message();
 }
 
 TEST(Adapters, RenamedFlagsValueMapsSwitchesAndIgnoredFlags) {

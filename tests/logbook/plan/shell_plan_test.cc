@@ -331,7 +331,7 @@ TEST(ShellPlan, EveryShellOnlyFormNeedsConsent) {
   for (const std::string& text : std::vector<std::string>{
            b + "; echo $(touch x)", b + "; echo `touch x`", b + "; echo $((1 + 2))",
            b + " --topk ${TK:-$(touch x)}", b + " --trace-dir \"$(touch x)\"", "export X=\"$(id)\"; " + b,
-           "read -r A <<< \"$(id)\"; " + b, "for v in $(id); do " + b + "; done", "X=`id` " + b,
+           "read -r A <<< \"$(id)\"; " + b, "for v in $(id); do " + b + "; done",
            "${SHELL:-echo} -c 'touch x'; " + b, "PS4='x'; set -x; " + b, "date; " + b, "sleep 1; " + b,
            "hostname x; " + b, "printf -v TK %s 8; " + b, "./bin/echo hi; " + b, "/bin/echo hi; " + b,
            "./bin/sh -c 'touch x'; " + b, "date > f; " + b, "echo hi | grep f; " + b, b + " | grep x",
@@ -349,7 +349,8 @@ TEST(ShellPlan, EveryShellOnlyFormNeedsConsent) {
            "read -r A B <<< \"2 8\"; " + b + " --topk $A", "for tk in 2 8; do " + b + " --topk $tk; done | tee x",
            "echo start; true; :; " + b,
            // bookkeeping, not run: the file is not written, the folder not entered
-           "echo hi > f; " + b, "echo hi | tee f; " + b, "cd /etc; " + b, "mkdir -p ../../x; " + b}) {
+           "echo hi > f; " + b, "echo hi | tee f; " + b, "cd /etc; " + b, "mkdir -p ../../x; " + b,
+           "X=`id` " + b}) {
     Plan p = PlanCommand(text);
     EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << text << " => " << p.Summary();
     EXPECT_FALSE(p.needs_shell) << text;

@@ -520,5 +520,21 @@ namespace {
 
 TEST(ChartTitle, BracesAreKept) { EXPECT_EQ(GnuplotLabel("topk={1,2,4,6,8}"), "topk={1,2,4,6,8}"); }
 
+// A recorded run's own key (a flag of a harness moelog has no adapter for)
+// is an x axis for the record; for moelog's own runs it stays unknown.
+TEST(ChartPlanTest, RecordedRunsOwnKeyIsAnAxis) {
+  std::vector<ChartPoint> pts;
+  double tps = 1e6;
+  for (const char* nd : {"2", "4", "8"}) pts.push_back(Point({{"num_devices", nd}}, 100, tps *= 1.5, "recorded"));
+  ChartOptions o;
+  o.x_key = "num_devices";
+  auto plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->x_key, "num_devices");
+  EXPECT_EQ(plan->bar_key, "num_devices");  // bars, one per value
+  for (auto& p : pts) p.source = "modeled";
+  EXPECT_FALSE(PlanChart(pts, o).ok());
+}
+
 }  // namespace
 }  // namespace moelog::logbook

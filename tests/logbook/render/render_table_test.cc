@@ -146,7 +146,7 @@ TEST(RenderTableTest, IdenticalModeledRowsMergeAndUnvalidatedPathsSaySo) {
   EXPECT_NE(t.find("| random / runs | none |"), std::string::npos) << t;
   EXPECT_NE(t.find("the model does not distinguish distribution"), std::string::npos) << t;
   EXPECT_NE(t.find("| unvalidated (quant_mode=int8) |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| calibrated |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| validated |"), std::string::npos) << t;
   // Measured rows never merge: two equal measurements are two measurements.
   for (auto& r : rows) r.target = "cpu";
   EXPECT_EQ(RenderRunTable(rows, {}).find(" / "), std::string::npos);

@@ -112,7 +112,7 @@ TEST(Runner, ShellModeAttributesSectionsToInvocations) {
     EXPECT_EQ(inv.runs[0].point.at("distribution"), plan.invocations[i].config.distribution);
   }
   EXPECT_TRUE(std::filesystem::exists(dir + "/log.txt"));  // tee ran
-  auto records = ToRecords(plan, *out, "E-1", "/x/log.md", Provenance{"h", "cpu", "0.1", "abc", false});
+  auto records = ToRecords(plan, *out, "E-1", "/x/log.md", Provenance{"h", "cpu", "0.1", "abc", false, ""});
   ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[3].status, "ok");
   EXPECT_FALSE(records[3].point.count("loop.tk"));  // loop variables are never configuration
@@ -273,7 +273,9 @@ TEST(Runner, SandboxKeepsWritesInTheScratchFolder) {
   std::string dir = TempDir("sandbox");
   WriteExecutable(dir + "/moelog", kFakeBench);
   std::filesystem::create_directories(dir + "/scratch");
-  Plan plan = PlanCommand("set -e; date > ../outside.txt; moelog bench --tokens 64 --topk 1");
+  // (Outside the scratch folder the sandbox's file system is read-only
+  // system folders or its own empty tmpfs: a write to /usr fails.)
+  Plan plan = PlanCommand("set -e; date > /usr/moelog-outside.txt; moelog bench --tokens 64 --topk 1");
   ASSERT_EQ(plan.verdict, PlanVerdict::kNeedsConsent) << plan.Summary();
   RunnerOptions o;
   o.allow_shell = true;
@@ -283,7 +285,7 @@ TEST(Runner, SandboxKeepsWritesInTheScratchFolder) {
   auto out = RunPlan(plan, o);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(out->mode, "shell sandbox=bwrap");
-  EXPECT_FALSE(std::filesystem::exists(dir + "/outside.txt"));
+  EXPECT_FALSE(std::filesystem::exists("/usr/moelog-outside.txt"));
   auto recs = ToRecords(plan, *out, "E", "l.md", Provenance{});
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_EQ(recs[0].status, "failed");

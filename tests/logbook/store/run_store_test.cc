@@ -2,11 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
 #include "engine/bench_config.h"
 #include "logbook/plan/bench_args.h"
+#include "logbook/store/row_signer.h"
 #include "logbook/store/sha256.h"
 
 namespace moelog::logbook {
@@ -38,7 +42,7 @@ RunRecord MakeRecord(const std::string& entry, int64_t topk, double tflops, cons
   r.metrics = {{"time_s", 0.01}, {"tflops", tflops}, {"tokens_per_s", 1e6}};
   r.start_time = "2026-02-10T10:40:00.000Z";
   r.end_time = "2026-02-10T10:40:01.000Z";
-  r.host = "h";
+  r.host = RowSigner::Default().host();  // made here, by this user
   r.git_commit = "abc";
   r.git_dirty = true;
   return r;
@@ -196,6 +200,97 @@ TEST(RunStore, CachedRunsIsNewestSuccessfulBatch) {
   auto n = (*store)->DeleteEntry("A");
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(*n, 5);
+}
+
+// Rows are signed with the user's key and checked on read: a row another
+// key signed, a row edited after signing, a row of another host and an
+// unsigned row are foreign -- never served (CachedRuns skips them, counting
+// them) unless the store accepts foreign rows.
+TEST(RunStore, ForeignRowsAreNotServed) {
+  const RowSigner mine(std::string(32, 'k'), "here"), theirs(std::string(32, 'x'), "here");
+  const std::string path = TempDb("trust.db");
+  auto store = RunStore::Open(path);
+  ASSERT_TRUE(store.ok());
+  (*store)->SetSigner(&theirs);
+  RunRecord sent = MakeRecord("A", 2, 999.999);
+  sent.host = "here";
+  sent.start_time = "2026-02-12T00:00:00.000Z";
+  ASSERT_TRUE((*store)->Insert(&sent).ok());
+  (*store)->SetSigner(&mine);
+  auto none = (*store)->CachedRuns(sent.cache_key);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  EXPECT_EQ((*store)->ForeignIgnored(), 1);
+  RunRecord made = MakeRecord("A", 2, 10);
+  made.host = "here";
+  ASSERT_TRUE((*store)->Insert(&made).ok());
+  std::vector<RunRecord> foreign;
+  auto hit = (*store)->CachedRuns(made.cache_key, &foreign);
+  ASSERT_TRUE(hit.ok());
+  ASSERT_EQ(hit->size(), 1u);
+  EXPECT_DOUBLE_EQ((*hit)[0].metrics.at("tflops"), 10);
+  EXPECT_FALSE((*hit)[0].foreign);
+  EXPECT_TRUE(foreign.empty());  // the foreign row is older than the trusted one
+  (*store)->SetSigner(&theirs);
+  RunRecord newer = MakeRecord("A", 2, 555);
+  newer.host = "here";
+  newer.start_time = "2026-02-13T00:00:00.000Z";
+  ASSERT_TRUE((*store)->Insert(&newer).ok());
+  (*store)->SetSigner(&mine);
+  hit = (*store)->CachedRuns(made.cache_key, &foreign);
+  ASSERT_TRUE(hit.ok() && hit->size() == 1u);
+  EXPECT_DOUBLE_EQ((*hit)[0].metrics.at("tflops"), 10);
+  ASSERT_EQ(foreign.size(), 1u);  // the newer foreign batch, for checks only
+  EXPECT_DOUBLE_EQ(foreign[0].metrics.at("tflops"), 555);
+  (*store)->AcceptForeign(true);
+  auto accepted = (*store)->CachedRuns(made.cache_key);
+  ASSERT_TRUE(accepted.ok() && accepted->size() == 1u);
+  EXPECT_DOUBLE_EQ((*accepted)[0].metrics.at("tflops"), 555);
+  (*store)->AcceptForeign(false);
+  // A signed row edited in place is foreign too, as is one of another host.
+  auto rows = (*store)->Query(RunQuery{});
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 3u);
+  EXPECT_TRUE((*rows)[0].foreign);
+  EXPECT_FALSE((*rows)[1].foreign);
+  EXPECT_TRUE((*rows)[2].foreign);
+  store->reset();
+  ASSERT_EQ(std::system(("sqlite3 " + path + " \"UPDATE runs SET tflops = 11, metrics_json = "
+                         "json_set(metrics_json, '$.tflops', 11) WHERE id = 2\"").c_str()),
+            0);
+  auto again = RunStore::Open(path);
+  ASSERT_TRUE(again.ok());
+  (*again)->SetSigner(&mine);
+  auto edited = (*again)->CachedRuns(made.cache_key);
+  ASSERT_TRUE(edited.ok());
+  EXPECT_TRUE(edited->empty());
+  const RowSigner elsewhere(std::string(32, 'k'), "there");
+  (*again)->SetSigner(&elsewhere);
+  RunRecord other = MakeRecord("B", 4, 5);
+  other.host = "here";  // signed with the right key, but not made on this host
+  ASSERT_TRUE((*again)->Insert(&other).ok());
+  EXPECT_TRUE((*again)->CachedRuns(other.cache_key)->empty());
+}
+
+TEST(RowSigner, KeyIsCreatedOnceForTheUserAlone) {
+  const auto dir = std::filesystem::temp_directory_path() / ("moelog_key_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "moelog" / "store.key").string();
+  auto key = LoadOrCreateKey(path);
+  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  EXPECT_EQ(key->size(), 32u);
+  struct stat st;
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  auto same = LoadOrCreateKey(path);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(*same, *key);
+  ::chmod(path.c_str(), 0644);  // readable by others: refused
+  EXPECT_FALSE(LoadOrCreateKey(path).ok());
+  std::filesystem::remove(path);
+  std::filesystem::create_symlink("/etc/passwd", path);  // a link: refused
+  EXPECT_FALSE(LoadOrCreateKey(path).ok());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CacheKey, DependsOnRunNotOnSpelling) {

@@ -1,5 +1,6 @@
-// The cpu backend: runs each sweep point on the real CPU MoE engine
-// (engine/cpu/), timed as the harness does.
+// The cpu backend: runs each sweep point on the real CPU MoE engine, one
+// device (engine/cpu/) or several (engine/parallel/), timed as the harness
+// does. It sits above both: parallel/ builds on cpu/, never the reverse.
 #include <malloc.h>
 #include <omp.h>
 

@@ -1,0 +1,2 @@
+grep -q "attack.md.lock: has 2 hard links" "$W/out.txt" || { echo "no FILE: message naming the hard link: $(cat "$W/out.txt")"; exit 1; }
+rm -f "$DOC/attack.md.lock"
