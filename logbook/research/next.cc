@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bench.h"
+#include "engine/bench_flags.h"
 #include "engine/metrics.h"
 #include "engine/routing.h"
 #include "engine/v5p/coverage.h"
@@ -322,17 +323,24 @@ std::string ChangesText(const std::map<std::string, std::string>& changes) {
 }  // namespace
 
 std::vector<SearchAxis> DefaultSearchAxes() {
-  return {{"parallel_mode", {"none", "ep", "dp"}},
-          {"ep_comm_path", {"compact_psum", "ring_ag_rs", "a2a"}},
-          {"routing_pack_strategy", {"argsort", "tuple_sort", "expert_score_sort"}},
-          {"queue_mode", {"full", "prequeue"}},
-          {"remat_mode", {"none", "expert_mlp", "combine"}},
-          {"backend", {"gmm", "ragged_dot"}},
-          {"impl", {"baseline", "fused_w13", "preweight", "fused_w13_preweight", "scatter", "fast"}},
-          {"quant_mode", {"none", "int8", "int8_routed", "int8_all", "int8_routed_prequant"}},
-          {"shared_fused", {"false", "true"}},
-          {"dispatch_permute_mode", {"direct_take", "repeat_sort"}},
-          {"use_custom_sort_vjp", {"false", "true"}}};
+  // Which keys researchers vary is moelog's reading of the logbooks; the
+  // values each takes are the flag registry's (engine/bench_flags.h): its
+  // choices without the sweep marker "both", or false/true for a switch.
+  static const char* const kKeys[] = {"parallel_mode", "ep_comm_path",          "routing_pack_strategy",
+                                      "queue_mode",    "remat_mode",            "backend",
+                                      "impl",          "quant_mode",            "shared_fused",
+                                      "dispatch_permute_mode", "use_custom_sort_vjp"};
+  std::vector<SearchAxis> out;
+  for (const char* key : kKeys) {
+    const engine::FlagSpec* f = engine::FindRunKey(key);
+    if (!f) continue;
+    SearchAxis a{key, {}};
+    if (std::holds_alternative<bool BenchConfig::*>(f->field)) a.values = {"false", "true"};
+    for (const auto& v : f->choices)
+      if (v != "both") a.values.push_back(v);
+    if (!a.values.empty()) out.push_back(std::move(a));
+  }
+  return out;
 }
 
 Result<Candidate> PredictConfig(const BenchConfig& config, const engine::v5p::Hardware& hw,

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <variant>
 #include <string>
 
+#include "engine/bench_flags.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 
@@ -133,6 +136,27 @@ TEST(NextPropose, BeatsTheStartAndAppendsAnEntry) {
   EXPECT_NE(added.find("--parallel-mode ep"), std::string::npos) << added;
   EXPECT_EQ(added.find("for rm in"), std::string::npos) << "the loop is dropped: " << added;
   EXPECT_EQ(added.find("\"$rm\""), std::string::npos) << "loop variables are resolved: " << added;
+}
+
+// The searched keys take their values from the flag registry: every choice
+// but the sweep marker "both", false/true for a switch: 11 keys, 77,760
+// combinations before those whose keys cannot matter are pruned.
+TEST(NextSearch, AxesComeFromTheFlagRegistry) {
+  const auto axes = DefaultSearchAxes();
+  ASSERT_EQ(axes.size(), 11u);
+  size_t combos = 1;
+  for (const auto& a : axes) {
+    const engine::FlagSpec* f = engine::FindRunKey(a.key);
+    ASSERT_NE(f, nullptr) << a.key;
+    std::vector<std::string> want;
+    if (std::holds_alternative<bool engine::BenchConfig::*>(f->field)) want = {"false", "true"};
+    for (const auto& v : f->choices)
+      if (v != "both") want.push_back(v);
+    EXPECT_EQ(a.values, want) << a.key;
+    EXPECT_EQ(std::find(a.values.begin(), a.values.end(), "both"), a.values.end()) << a.key;
+    combos *= a.values.size();
+  }
+  EXPECT_EQ(combos, 3u * 3 * 3 * 2 * 3 * 2 * 6 * 5 * 2 * 2 * 2);
 }
 
 // The Scope frees shape keys only when it says they may vary, with the
