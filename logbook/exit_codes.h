@@ -6,12 +6,12 @@
 
 namespace moelog {
 
-enum CommandExitCode : int {
-  kExitCriteriaUnmet = 4,  // `moelog check`: some checkable criterion is unmet
-  kExitNeedsConsent = 6,   // `update`/`run`: commands were skipped that need --allow-shell (the rest was done)
-  kExitCriteriaPredicted = 7,  // `moelog check`: none unmet, but some criterion is met by model predictions only
-  kExitInterrupted = 130,  // a signal ended the command
-};
+// Plain ints, so that a command may return one of these or one of the
+// engine's ExitCode values from the same expression.
+inline constexpr int kExitCriteriaUnmet = 4;      // `moelog check`: some checkable criterion is unmet
+inline constexpr int kExitNeedsConsent = 6;       // `update`/`run`: commands were skipped that need --allow-shell
+inline constexpr int kExitCriteriaPredicted = 7;  // `moelog check`: none unmet, but some criterion is met by model predictions only
+inline constexpr int kExitInterrupted = 130;      // a signal ended the command
 
 }  // namespace moelog
 

@@ -913,7 +913,7 @@ int CheckExitCode(const std::vector<CriterionResult>& results) {
     if (r.state == CriterionState::kUnmet) return kExitCriteriaUnmet;
     predicted = predicted || r.state == CriterionState::kPredicted;
   }
-  return predicted ? static_cast<int>(kExitCriteriaPredicted) : static_cast<int>(kExitOk);
+  return predicted ? kExitCriteriaPredicted : static_cast<int>(kExitOk);
 }
 
 std::string RenderCriteriaStatus(const std::vector<CriterionResult>& results) {
