@@ -1,5 +1,6 @@
 // moelog check LOGBOOK: evaluates the Stop Criteria predicates against the
-// run store (and, with --recorded, the figures written in the logbook).
+// run store and the figures written in the logbook's Results (recorded runs;
+// --no-recorded leaves them out).
 // One line per criterion: "file:line: met|unmet|predicted|manual: sentence [detail; runs ...]".
 // Exit 0 when every checkable criterion is met, 4 when some is unmet, 7 when
 // none is unmet but some is met by model predictions only (predicted), 3 for
@@ -85,6 +86,7 @@ int CmdCheck(const Args& args) {
                "<!-- moelog: ... --> or `moelog: ...`; bullets without one are manual.\n"
                "With --logbook, FILE is a criteria document (e.g. recipes/*_criteria.md)\n"
                "checked against that logbook's runs and entries.\n"
+               "Evidence is the store's runs and the figures the entries' Results record.\n"
                "By default only measured and recorded runs meet a criterion; one that\n"
                "modeled (v5p) runs alone would meet is 'predicted' (a predicate's\n"
                "`accept modeled` lets predictions count).\n"
@@ -92,11 +94,13 @@ int CmdCheck(const Args& args) {
                "7 none unmet but some only predicted, 3 bad predicate.",
                "moelog check"};
   std::string path, db, evidence_path;
-  bool recorded = false, quiet = false, accept_foreign = false;
+  bool recorded = true, quiet = false, accept_foreign = false;
   app.add_option("FILE", path, "the logbook (or, with --logbook, a criteria document)")->required();
   app.add_option("--logbook", evidence_path, "check FILE's criteria against this logbook's runs");
   app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
-  app.add_flag("--recorded", recorded, "also count figures written in the entries' Result fields as evidence");
+  app.add_flag("--recorded,!--no-recorded", recorded,
+               "count the figures written in the entries' Result fields as evidence (the default; "
+               "--no-recorded leaves them out)");
   app.add_flag("-q,--quiet", quiet, "print only unmet and predicted criteria");
   bool suggest = false, write = false;
   std::string only_text;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <cmath>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/bench.h"
+#include "engine/bench_flags.h"
 #include "engine/metrics.h"
 #include "engine/routing.h"
 #include "engine/v5p/coverage.h"
@@ -47,6 +49,18 @@ bool SetKey(BenchConfig* c, const std::string& key, const std::string& v) {
   else if (key == "shared_fused") c->shared_fused = v == "true";
   else if (key == "use_custom_sort_vjp") c->use_custom_sort_vjp = v == "true";
   else if (key == "xla_scoped_vmem_kib") c->xla_scoped_vmem_kib = std::atoll(v.c_str());
+  // Shape keys: searched only when the Scope frees them.
+  else if (key == "tokens") c->tokens = std::atoll(v.c_str());
+  else if (key == "hidden") c->hidden = std::atoll(v.c_str());
+  else if (key == "mlp_dim") c->mlp_dim = std::atoll(v.c_str());
+  else if (key == "experts") c->experts = std::atoll(v.c_str());
+  else if (key == "topk") {
+    c->topk = std::atoll(v.c_str());
+    c->topk_list.clear();
+  } else if (key == "shared_expert_dim") c->shared_expert_dim = std::atoll(v.c_str());
+  else if (key == "distribution") c->distribution = v;
+  else if (key == "bench_pass") c->bench_pass = v;
+  else if (key == "dtype") c->dtype = v;
   else return false;
   return true;
 }
@@ -90,6 +104,94 @@ std::string ShapeText(const BenchConfig& c) {
   std::string s;
   for (const auto& k : ShapeKeys()) s += (s.empty() ? "" : " ") + k + "=" + GetKey(c, k);
   return s;
+}
+
+// ------------------------------------------------------- the Scope's word ---
+
+// Lower case, dashes/underscores/backticks as spaces: "Top-K" -> "top k".
+std::string ScopeWords(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const unsigned char u = static_cast<unsigned char>(ch);
+    out += (ch == '-' || ch == '_' || ch == '`') ? ' ' : static_cast<char>(std::tolower(u));
+  }
+  return out;
+}
+
+bool WordAt(const std::string& s, size_t at, size_t len) {
+  const auto alnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+  return (at == 0 || !alnum(s[at - 1])) && (at + len >= s.size() || !alnum(s[at + len]));
+}
+
+// Whether the bullet says something may vary (and does not deny it).
+bool SaysMayVary(const std::string& w) {
+  for (const char* no : {"may not vary", "must not vary", "cannot vary", "can not vary", "can't vary", "never vary",
+                         "never varies", "does not vary", "do not vary", "not free"})
+    if (w.find(no) != std::string::npos) return false;
+  for (const char* yes : {"may vary", "can vary", "free to vary", "is free", "are free", "may change", "what varies",
+                          "varies:", "vary:", "free:", "varied:", "may be varied", "can be varied", "search space"})
+    if (w.find(yes) != std::string::npos) return true;
+  return false;
+}
+
+// The shape key a word names at `at` (and its length), or "".
+std::string ShapeKeyAt(const std::string& w, size_t at, size_t* len) {
+  static const std::vector<std::pair<std::string, std::string>> kWords = {
+      {"shared expert dim", "shared_expert_dim"}, {"shared expert", "shared_expert_dim"},
+      {"shared", "shared_expert_dim"},            {"top k", "topk"},
+      {"topk", "topk"},                           {"experts per token", "topk"},
+      {"number of experts", "experts"},           {"expert count", "experts"},
+      {"experts", "experts"},                     {"mlp dim", "mlp_dim"},
+      {"mlpdim", "mlp_dim"},                      {"intermediate", "mlp_dim"},
+      {"mlp", "mlp_dim"},                         {"hidden", "hidden"},
+      {"tokens", "tokens"},                       {"token count", "tokens"},
+      {"bench pass", "bench_pass"},               {"pass mode", "bench_pass"},
+      {"pass", "bench_pass"},                     {"distribution", "distribution"},
+      {"dtype", "dtype"},                         {"precision", "dtype"},
+      {"shape", "shape"}};
+  for (const auto& [word, key] : kWords) {
+    if (w.compare(at, word.size(), word) != 0 || !WordAt(w, at, word.size())) continue;
+    if (key == "tokens" && w.compare(at + word.size(), 2, "/s") == 0) return "";  // a metric
+    *len = word.size();
+    return key;
+  }
+  return "";
+}
+
+// The values listed right after a key's word ("topk in {2,4,8}", "(2, 4)",
+// "= 2048"): numbers, or the words a non-numeric key takes.
+std::vector<std::string> ValuesAfter(const std::string& w, size_t at, const std::string& key) {
+  size_t i = at;
+  const size_t stop = std::min(w.size(), at + 80);  // bounded: the values sit right after the word
+  auto skip = [&] {
+    while (i < stop && (w[i] == ' ' || w[i] == '=' || w[i] == '{' || w[i] == '(' || w[i] == ':' || w[i] == '[')) ++i;
+  };
+  skip();
+  if (w.compare(i, 3, "in ") == 0) i += 3;
+  skip();
+  std::vector<std::string> out;
+  const bool numeric = key != "distribution" && key != "bench_pass" && key != "dtype";
+  while (i < stop) {
+    size_t e = i;
+    while (e < stop && (std::isalnum(static_cast<unsigned char>(w[e])) || w[e] == '.')) ++e;
+    if (e == i) break;
+    std::string v = w.substr(i, e - i);
+    const bool number = std::all_of(v.begin(), v.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+    if (numeric ? !number : !(v == "random" || v == "runs" || v == "forward" || v == "float32" || v == "bfloat16"))
+      break;
+    // "forward backward" is one pass.
+    if (v == "forward" && w.compare(e, 9, " backward") == 0) {
+      v = "forward_backward";
+      e += 9;
+    }
+    out.push_back(v);
+    i = e;
+    while (i < stop && (w[i] == ',' || w[i] == ' ' || w[i] == '/')) ++i;
+    if (w.compare(i, 4, "and ") == 0) i += 4;
+    else if (w.compare(i, 3, "or ") == 0) i += 3;
+  }
+  return out;
 }
 
 // Whether a searched key can change anything for this combination.
@@ -221,17 +323,24 @@ std::string ChangesText(const std::map<std::string, std::string>& changes) {
 }  // namespace
 
 std::vector<SearchAxis> DefaultSearchAxes() {
-  return {{"parallel_mode", {"none", "ep", "dp"}},
-          {"ep_comm_path", {"compact_psum", "ring_ag_rs", "a2a"}},
-          {"routing_pack_strategy", {"argsort", "tuple_sort", "expert_score_sort"}},
-          {"queue_mode", {"full", "prequeue"}},
-          {"remat_mode", {"none", "expert_mlp", "combine"}},
-          {"backend", {"gmm", "ragged_dot"}},
-          {"impl", {"baseline", "fused_w13", "preweight", "fused_w13_preweight", "scatter", "fast"}},
-          {"quant_mode", {"none", "int8", "int8_routed", "int8_all", "int8_routed_prequant"}},
-          {"shared_fused", {"false", "true"}},
-          {"dispatch_permute_mode", {"direct_take", "repeat_sort"}},
-          {"use_custom_sort_vjp", {"false", "true"}}};
+  // Which keys researchers vary is moelog's reading of the logbooks; the
+  // values each takes are the flag registry's (engine/bench_flags.h): its
+  // choices without the sweep marker "both", or false/true for a switch.
+  static const char* const kKeys[] = {"parallel_mode", "ep_comm_path",          "routing_pack_strategy",
+                                      "queue_mode",    "remat_mode",            "backend",
+                                      "impl",          "quant_mode",            "shared_fused",
+                                      "dispatch_permute_mode", "use_custom_sort_vjp"};
+  std::vector<SearchAxis> out;
+  for (const char* key : kKeys) {
+    const engine::FlagSpec* f = engine::FindRunKey(key);
+    if (!f) continue;
+    SearchAxis a{key, {}};
+    if (std::holds_alternative<bool BenchConfig::*>(f->field)) a.values = {"false", "true"};
+    for (const auto& v : f->choices)
+      if (v != "both") a.values.push_back(v);
+    if (!a.values.empty()) out.push_back(std::move(a));
+  }
+  return out;
 }
 
 Result<Candidate> PredictConfig(const BenchConfig& config, const engine::v5p::Hardware& hw,
@@ -282,6 +391,47 @@ Result<std::vector<Candidate>> SearchConfigs(const BenchConfig& anchor, const st
     if (a == static_cast<size_t>(-1)) break;
   }
   if (tried) *tried = n;
+  return out;
+}
+
+std::map<std::string, std::vector<std::string>> ScopeFreedShapeKeys(const Logbook& logbook) {
+  std::map<std::string, std::vector<std::string>> out;
+  const Section* scope = logbook.FindSection(SectionKind::kScope);
+  if (!scope) return out;
+  for (const auto& b : scope->bullets) {
+    const std::string w = ScopeWords(b.text.substr(0, 2000));  // bounded
+    if (!SaysMayVary(w)) continue;
+    // What follows "except", "but" or "other than" stays held.
+    size_t held_from = w.size();
+    for (const char* cut : {" except ", " but ", " other than "})
+      held_from = std::min(held_from, w.find(cut) == std::string::npos ? w.size() : w.find(cut));
+    std::map<std::string, std::vector<std::string>> named;
+    std::set<std::string> held;
+    for (size_t i = 0; i < w.size(); ++i) {
+      size_t len = 0;
+      const std::string key = ShapeKeyAt(w, i, &len);
+      if (key.empty()) continue;
+      const std::vector<std::string> keys =
+          key == "shape" ? ShapeKeys() : std::vector<std::string>{key};
+      const auto values = key == "shape" ? std::vector<std::string>{} : ValuesAfter(w, i + len, key);
+      for (const auto& k : keys) {
+        if (i >= held_from) {
+          held.insert(k);
+        } else {
+          auto& v = named[k];
+          for (const auto& x : values)
+            if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+        }
+      }
+      i += len - 1;
+    }
+    for (auto& [k, v] : named)
+      if (!held.count(k)) {
+        auto& into = out[k];
+        for (const auto& x : v)
+          if (std::find(into.begin(), into.end(), x) == into.end()) into.push_back(x);
+      }
+  }
   return out;
 }
 
@@ -401,6 +551,75 @@ bool SamePrediction(double a, double b) { return std::fabs(a - b) <= 1e-9 * std:
 
 }  // namespace
 
+namespace {
+
+// The values searched for each freed shape key: those the Scope lists, else
+// those the logbook's runs used (the top-k sweep 1,2,4,6,8 for topk), the
+// anchor's first. A key with no other value is left out.
+std::map<std::string, std::vector<std::string>> FreedValues(const std::map<std::string, std::vector<std::string>>& freed,
+                                                            const BenchConfig& anchor,
+                                                            const std::vector<BenchConfig>& tried) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& [key, listed] : freed) {
+    std::vector<std::string> v = {GetKey(anchor, key)};
+    auto add = [&](const std::string& x) {
+      if (!x.empty() && std::find(v.begin(), v.end(), x) == v.end() && v.size() < 8) v.push_back(x);
+    };
+    for (const auto& x : listed) add(x);
+    if (listed.empty()) {
+      if (key == "topk")
+        for (const char* x : {"1", "2", "4", "6", "8"}) add(x);
+      for (const auto& c : tried) add(GetKey(c, key));
+    }
+    if (v.size() > 1) out[key] = std::move(v);
+  }
+  return out;
+}
+
+// SearchConfigs at every combination of the freed shape keys' values (at
+// most 16 shapes), each with its own routing; a shape key that differs from
+// the anchor is one of the candidate's changes.
+Result<std::vector<Candidate>> SearchShapes(const BenchConfig& anchor,
+                                            const std::map<std::string, std::vector<std::string>>& freed,
+                                            const engine::v5p::Hardware& hw, const engine::v5p::ModelParams& params,
+                                            int* searched, int* shapes) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> axes(freed.begin(), freed.end());
+  std::vector<size_t> idx(axes.size(), 0);
+  std::vector<Candidate> out;
+  *searched = 0;
+  *shapes = 0;
+  while (*shapes < 16) {
+    BenchConfig c = anchor;
+    std::map<std::string, std::string> shape_changes;
+    for (size_t a = 0; a < axes.size(); ++a) {
+      SetKey(&c, axes[a].first, axes[a].second[idx[a]]);
+      if (idx[a] != 0) shape_changes[axes[a].first] = axes[a].second[idx[a]];
+    }
+    if (shape_changes.empty() || c.Validate().ok()) {
+      int n = 0;
+      auto cands = SearchConfigs(c, DefaultSearchAxes(), hw, params, &n);
+      if (!cands.ok() && shape_changes.empty()) return cands.status();  // the anchor's own shape must search
+      if (cands.ok()) {
+        ++*shapes;
+        *searched += n;
+        for (auto& cand : *cands) {
+          cand.changes.insert(shape_changes.begin(), shape_changes.end());
+          out.push_back(std::move(cand));
+        }
+      }
+    }
+    size_t a = axes.size();
+    while (a-- > 0) {
+      if (++idx[a] < axes[a].second.size()) break;
+      idx[a] = 0;
+    }
+    if (a == static_cast<size_t>(-1)) break;
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
                                const std::vector<Criterion>& criteria, const NextOptions& options) {
   NextReport rep;
@@ -503,8 +722,14 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
   rep.best_figure = RunFigure(*best->run, rep.metric);
   rep.best_modeled = best_model * rep.factor;
   rep.anchor = best->config;
+  // The shape is held unless the Scope frees some of its keys: then each
+  // value the Scope lists (else each the logbook's runs used) is a shape of
+  // its own, searched with its own routing.
+  std::vector<BenchConfig> tried_configs;
+  for (const auto& k : pool) tried_configs.push_back(k.config);
+  rep.freed = FreedValues(ScopeFreedShapeKeys(logbook), rep.anchor, tried_configs);
   const auto t0 = std::chrono::steady_clock::now();
-  auto cands = SearchConfigs(rep.anchor, DefaultSearchAxes(), *hw, *params, &rep.searched);
+  auto cands = SearchShapes(rep.anchor, rep.freed, *hw, *params, &rep.searched, &rep.shapes);
   rep.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!cands.ok()) return cands.status();
   // Best figure first; among equal figures, the fewest changes.
@@ -594,7 +819,18 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
 std::string FormatNextReport(const NextReport& r) {
   std::ostringstream s;
   const std::string unit = MetricName(r.metric);
-  s << "shape: " << r.shape << " (entry " << r.anchor_entry << ")\n";
+  s << "shape: " << r.shape << " (entry " << r.anchor_entry << ")";
+  if (r.freed.empty()) {
+    s << "; held (the Scope frees no shape key)\n";
+  } else {
+    s << "; the Scope frees";
+    for (const auto& [k, v] : r.freed) {
+      s << " " << k << " {";
+      for (size_t i = 0; i < v.size(); ++i) s << (i ? "," : "") << v[i];
+      s << "}";
+    }
+    s << ": " << r.shapes << " shapes searched\n";
+  }
   s << "best so far: " << Fmt(r.best_figure) << " " << unit << " " << r.best_kind << " (run " << r.best_run
     << "); the model's best of the " << r.compared << " known configurations at this shape: " << Fmt(r.best_modeled)
     << " " << unit << "\n";
@@ -803,7 +1039,7 @@ Result<std::string> AppendProposalEntry(const Logbook& logbook, std::string_view
   const std::string command = CommandInFormOf(cmd->joined, p.config, p.candidate.changes);
   if (sub_bullet) e << "- Command:\n  - `" << command << "`\n";
   else e << "- Command: `" << command << "`\n";
-  e << "- Config:\n  - shape: " << report.shape << "\n  - changed from the best known configuration (run "
+  e << "- Config:\n  - shape: " << ShapeText(p.config) << "\n  - changed from the best known configuration (run "
     << report.best_run << "): " << ChangesText(p.candidate.changes) << "\n";
   if (!p.serves.empty()) e << "  - serves: " << p.serves << "\n";
   e << "- Result: pending\n";

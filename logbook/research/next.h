@@ -4,7 +4,8 @@
 // the best configuration measured or recorded at that shape: the keys
 // researchers vary (parallel mode, EP collective path, routing pack
 // strategy, queue mode, remat, backend, impl, quantization, fused shared
-// expert, dispatch permutation, custom sort VJP), the shape held. Each
+// expert, dispatch permutation, custom sort VJP), the shape held unless the
+// Scope frees some of its keys (ScopeFreedShapeKeys). Each
 // configuration is predicted with the v5p model; the routing is computed
 // once per shape and shared by every configuration of it, so 10^5
 // configurations take well under a second (tests/bench/next_search_bench.cc).
@@ -45,6 +46,16 @@ struct SearchAxis {
 };
 // The harness keys researchers vary (the shape is never among them).
 std::vector<SearchAxis> DefaultSearchAxes();
+
+// The shape keys the logbook's Scope frees ("- What may vary: top-k and
+// experts", "- Free to vary: `topk` in {2,4,8}", "The shape may vary"), each
+// with the values the bullet lists for it (empty: none listed). A bullet
+// counts when it says a thing may, can or is free to vary ("may not vary",
+// "never varies" do not); what follows "except", "but" or "other than" in it
+// stays held. Shape keys: tokens, hidden, mlp_dim, experts, topk,
+// shared_expert_dim, bench_pass, distribution, dtype ("shape" names them
+// all). One bounded pass over each Scope bullet.
+std::map<std::string, std::vector<std::string>> ScopeFreedShapeKeys(const Logbook& logbook);
 
 // A configuration the model predicted.
 struct Candidate {
@@ -110,6 +121,8 @@ struct NextReport {
   double search_s = 0;
   std::vector<Proposal> validated, unvalidated;
   std::string none_why;           // no validated proposal beats the best: why
+  std::map<std::string, std::vector<std::string>> freed;  // shape keys the Scope frees -> values searched
+  int shapes = 1;                 // shapes searched (the anchor's, plus the freed keys' values)
 };
 
 // The report for a logbook. `runs`: LogbookRuns (recorded included);

@@ -273,13 +273,10 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const Launche
   // This session's runs are stored by now: the counted runs include them.
   // Both targets, as `moelog check` counts them.
   std::vector<StoredRun> runs = CountedRuns(lb, store, {"v5p", "cpu"}, table);
-  // An entry moelog has no run of is evidenced by what its Result records
-  // (runs "<entry>#n", source recorded).
-  std::set<std::string> ran;
-  for (const auto& r : runs) ran.insert(r.entry_id);
+  // And the figures every entry's Result records (runs "<entry>#n", source
+  // recorded), as `moelog check` counts them by default.
   for (const auto& u : doc.units)
-    if (!ran.count(u.id))
-      for (const auto& f : u.recorded) runs.push_back(f.run);
+    for (const auto& f : u.recorded) runs.push_back(f.run);
   auto body = CriteriaStatusRegion(doc.text, lb, runs);
   if (!body.ok()) {  // a bad predicate: FILE:LINE, and the update fails
     err << body.status().message() << "\n";

@@ -23,13 +23,37 @@ err=$("$moelog" check bad.md 2>&1); rc=$?
 [ $rc -eq 3 ] || fail "bad predicate: rc=$rc"
 grep -q '^bad.md:5: ' <<<"$err" || fail "no file:line: $err"
 
-# check --recorded: the EP table criterion is met by the figures in the logbook.
+# check: the EP table criterion is met by the figures the logbook records
+# (counted by default; --recorded says so explicitly, --no-recorded leaves them out).
 { sed -n '/^## Stop Criteria/q;p' moe_ep_benchmark_logbook.md
   sed -n '/^## Stop Criteria/,$p' moe_ep_benchmark_criteria.md
   echo
   sed -n '/^## Experiment Matrix/,$p' moe_ep_benchmark_logbook.md; } > ep.md || fail "could not build ep.md"
-out=$("$moelog" check ep.md --recorded)
-grep -q ': met: We have apples-to-apples EP vs baseline tables' <<<"$out" || fail "table criterion not met: $out"
+for flag in "" --recorded; do
+  out=$("$moelog" check ep.md $flag)
+  grep -q ': met: We have apples-to-apples EP vs baseline tables' <<<"$out" || fail "table criterion not met ($flag): $out"
+  grep -Eq ', [1-9][0-9]* recorded' <<<"$out" || fail "summary does not count recorded figures ($flag): $out"
+done
+out=$("$moelog" check ep.md --no-recorded); rc=$?
+[ $rc -eq 4 ] && grep -q ': unmet: We have apples-to-apples EP vs baseline tables' <<<"$out" ||
+  fail "--no-recorded: rc=$rc $out"
+
+# check: a logbook whose only evidence is one recorded figure. The default
+# (measured,recorded) meets on it; a predicate that accepts modeled runs only
+# does not; --no-recorded meets nothing.
+printf '%s\n' '# Recorded only' '' '## Stop Criteria' \
+  '- Fast enough `moelog: metric any tflops >= 300 where topk=8`' \
+  '- Fast by the model `moelog: metric any tflops >= 300 where topk=8 accept modeled`' '' \
+  '## Experiment Log' '### 2026-03-01 09:00 - REC-1 one' \
+  '- Command: `python bench_moe_hillclimb.py --tokens 32768 --hidden 2048 --mlp-dim 1408 --experts 32 --topk 8`' \
+  '- Result:' '  - `topk=8`: 318.9 TF/s' > rec.md
+out=$("$moelog" check rec.md); rc=$?
+[ $rc -eq 4 ] || fail "recorded only: rc=$rc $out"
+grep -q '^rec.md:4: met: Fast enough' <<<"$out" || fail "recorded figure does not meet by default: $out"
+grep -q '^rec.md:5: unmet: Fast by the model' <<<"$out" || fail "accept modeled met by a recorded figure: $out"
+grep -q '1 met, 1 unmet, 0 predicted, 0 manual (0 stored runs, 1 recorded' <<<"$out" || fail "recorded summary: $out"
+out=$("$moelog" check rec.md --no-recorded); rc=$?
+[ $rc -eq 4 ] && grep -q '0 met, 2 unmet' <<<"$out" || fail "--no-recorded on recorded only: rc=$rc $out"
 
 # plot: a top-k sweep (lines) and a remat A/B (bars) give non-empty SVGs with .dat and .gp.
 for id in MOE-EP-BENCHMARK-20260209-1456 MOE-EP-BENCHMARK-20260209-1451 MOE-EP-BENCHMARK-20260209-1511; do
@@ -46,11 +70,19 @@ printf '# T\n\nprose only\n' > plain.md
 out=$("$moelog" check plain.md); rc=$?
 [ $rc -eq 0 ] && grep -q 'nothing to check' <<<"$out" || fail "no criteria: rc=$rc $out"
 "$moelog" update moe_ep_benchmark_logbook.md >/dev/null 2>&1 || fail "update of the EP seed"
+# The figures the seed records meet its criteria: three entries record the
+# same configuration (339.391, 339.266, 339.738 TF/s), the EP table, the
+# prior best reached.
 out=$("$moelog" check moe_ep_benchmark_criteria.md --logbook moe_ep_benchmark_logbook.md); rc=$?
-# Reproducibility needs measured repeats: the deterministic model gives one sample.
-[ $rc -eq 4 ] && grep -q ': unmet: EP benchmark path is implemented and reproducible' <<<"$out" ||
+[ $rc -eq 0 ] && grep -q ': met: EP benchmark path is implemented and reproducible' <<<"$out" &&
+  grep -q ': met: We have apples-to-apples EP vs baseline tables.*#' <<<"$out" ||
   fail "criteria file against the updated EP seed: rc=$rc $out"
-# A prediction is not a measurement: the table the model fills is predicted, not met.
+# Without them, the model's runs alone: reproducibility needs measured
+# repeats (the deterministic model gives one sample), and a prediction is not
+# a measurement: the table the model fills is predicted, not met.
+out=$("$moelog" check moe_ep_benchmark_criteria.md --logbook moe_ep_benchmark_logbook.md --no-recorded); rc=$?
+[ $rc -eq 4 ] && grep -q ': unmet: EP benchmark path is implemented and reproducible' <<<"$out" ||
+  fail "criteria file against the updated EP seed, --no-recorded: rc=$rc $out"
 grep -q ': predicted: We have apples-to-apples EP vs baseline tables' <<<"$out" || fail "table criterion: $out"
 grep -q 'modeled runs only' <<<"$out" || fail "modeled evidence not said: $out"
 grep -q ' predicted, ' <<<"$out" || fail "summary without predicted count: $out"

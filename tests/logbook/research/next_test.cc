@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <variant>
 #include <string>
 
+#include "engine/bench_flags.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 
@@ -133,6 +136,97 @@ TEST(NextPropose, BeatsTheStartAndAppendsAnEntry) {
   EXPECT_NE(added.find("--parallel-mode ep"), std::string::npos) << added;
   EXPECT_EQ(added.find("for rm in"), std::string::npos) << "the loop is dropped: " << added;
   EXPECT_EQ(added.find("\"$rm\""), std::string::npos) << "loop variables are resolved: " << added;
+}
+
+// The searched keys take their values from the flag registry: every choice
+// but the sweep marker "both", false/true for a switch: 11 keys, 77,760
+// combinations before those whose keys cannot matter are pruned.
+TEST(NextSearch, AxesComeFromTheFlagRegistry) {
+  const auto axes = DefaultSearchAxes();
+  ASSERT_EQ(axes.size(), 11u);
+  size_t combos = 1;
+  for (const auto& a : axes) {
+    const engine::FlagSpec* f = engine::FindRunKey(a.key);
+    ASSERT_NE(f, nullptr) << a.key;
+    std::vector<std::string> want;
+    if (std::holds_alternative<bool engine::BenchConfig::*>(f->field)) want = {"false", "true"};
+    for (const auto& v : f->choices)
+      if (v != "both") want.push_back(v);
+    EXPECT_EQ(a.values, want) << a.key;
+    EXPECT_EQ(std::find(a.values.begin(), a.values.end(), "both"), a.values.end()) << a.key;
+    combos *= a.values.size();
+  }
+  EXPECT_EQ(combos, 3u * 3 * 3 * 2 * 3 * 2 * 6 * 5 * 2 * 2 * 2);
+}
+
+// The Scope frees shape keys only when it says they may vary, with the
+// values it lists; what it holds ("except", "may not vary") stays held.
+TEST(NextScope, FreesWhatTheScopeSaysMayVary) {
+  auto freed = [](const std::string& bullets) {
+    return ScopeFreedShapeKeys(ParseLogbook("# L\n\n## Scope\n" + bullets + "\n## Experiment Log\n", "l.md"));
+  };
+  using Freed = std::map<std::string, std::vector<std::string>>;
+  EXPECT_EQ(freed("- What may vary: top-k (`2, 4, 8`) and the number of experts.\n"),
+            (Freed{{"topk", {"2", "4", "8"}}, {"experts", {}}}));
+  EXPECT_EQ(freed("- Free to vary: `topk` in {4,8}; `--mlp-dim` = 2048\n"),
+            (Freed{{"topk", {"4", "8"}}, {"mlp_dim", {"2048"}}}));
+  EXPECT_TRUE(freed("- Constraints: same shape, backend, impl, pass mode and device count.\n").empty());
+  EXPECT_TRUE(freed("- The shape may not vary; top-k is fixed at 8.\n").empty());
+  EXPECT_TRUE(freed("- What may vary: anything in the harness except the shape.\n").empty());
+  const Freed all_but_tokens = freed("- The shape may vary, except tokens.\n");
+  EXPECT_EQ(all_but_tokens.size(), 8u);
+  EXPECT_FALSE(all_but_tokens.count("tokens"));
+  EXPECT_TRUE(all_but_tokens.count("topk"));
+  // Tokens/s is a metric, not the token count.
+  EXPECT_TRUE(freed("- What may vary: anything that raises tokens/s.\n").empty());
+}
+
+// With the Scope holding the shape, no proposal changes a shape key; when it
+// frees top-k, every listed top-k is a shape searched (with its own routing)
+// and proposals may change it.
+TEST(NextPropose, HoldsTheShapeUnlessTheScopeFreesIt) {
+  StoredRun start;
+  start.id = "r1";
+  start.config = StartConfig();
+  start.entry_id = "CLIMB-001";
+  start.target = "v5p";
+  start.source = "modeled";
+  start.metrics["tflops"] = PredictConfig(*ConfigOfRun(start), Hw(), Params())->tflops;
+  NextOptions opt;
+  opt.count = 50;
+  const std::string held_text = ClimbText();
+  auto held = ProposeNext(ParseLogbook(held_text, "climb.md"), {start}, {}, opt);
+  ASSERT_TRUE(held.ok()) << held.status().ToString();
+  EXPECT_TRUE(held->freed.empty());
+  EXPECT_EQ(held->shapes, 1);
+  const std::set<std::string> shape_keys = {"tokens", "hidden", "mlp_dim", "experts", "topk",
+                                            "shared_expert_dim", "bench_pass", "distribution", "dtype"};
+  for (const auto* list : {&held->validated, &held->unvalidated})
+    for (const auto& p : *list)
+      for (const auto& [k, v] : p.candidate.changes) EXPECT_FALSE(shape_keys.count(k)) << k << "=" << v;
+  EXPECT_NE(FormatNextReport(*held).find("held (the Scope frees no shape key)"), std::string::npos);
+
+  std::string free_text = held_text;
+  const std::string constraints = "- Constraints: same shape, backend, pass mode and device count.\n";
+  ASSERT_NE(free_text.find(constraints), std::string::npos);
+  free_text.replace(free_text.find(constraints), constraints.size(),
+                    "- Constraints: same backend, pass mode and device count.\n- What may vary: top-k in {4, 16}.\n");
+  auto freed = ProposeNext(ParseLogbook(free_text, "climb.md"), {start}, {}, opt);
+  ASSERT_TRUE(freed.ok()) << freed.status().ToString();
+  EXPECT_EQ(freed->freed, (std::map<std::string, std::vector<std::string>>{{"topk", {"8", "4", "16"}}}));
+  EXPECT_EQ(freed->shapes, 3);
+  EXPECT_GT(freed->searched, 2 * held->searched);
+  int topk_changed = 0;
+  for (const auto* list : {&freed->validated, &freed->unvalidated})
+    for (const auto& p : *list) {
+      auto it = p.candidate.changes.find("topk");
+      if (it == p.candidate.changes.end()) continue;
+      ++topk_changed;
+      EXPECT_EQ(std::to_string(p.config.topk), it->second);
+    }
+  EXPECT_GT(topk_changed, 0) << FormatNextReport(*freed);
+  EXPECT_NE(FormatNextReport(*freed).find("the Scope frees topk {8,4,16}: 3 shapes searched"), std::string::npos)
+      << FormatNextReport(*freed);
 }
 
 // Without a figure to start from, or a proposal, it says so.

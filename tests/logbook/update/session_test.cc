@@ -345,6 +345,29 @@ TEST_F(SessionTest, RunsThatCountFollowTheCommandsAsWritten) {
   EXPECT_TRUE(other->empty()) << note;
 }
 
+// The status region counts what an entry's Result records beside the runs
+// moelog stored for it: a figure the model does not reach meets a criterion
+// that accepts recorded evidence (the default), and not one that accepts
+// modeled runs only.
+TEST_F(SessionTest, RecordedFiguresCountBesideTheEntrysRuns) {
+  const std::string text =
+      "# R\n\n## Stop Criteria\n- fast `moelog: metric any tflops >= 400 where topk=2`\n"
+      "- fast by the model `moelog: metric any tflops >= 400 where topk=2 accept modeled`\n"
+      "- fast as recorded `moelog: metric any tflops >= 400 where topk=2 accept recorded`\n\n## Experiment Log\n"
+      "### 2026-03-01 09:00 - R-1 one\n- Command: `python bench_moe_hillclimb.py --tokens 2048 --hidden 256 "
+      "--mlp-dim 128 --experts 8 --distribution random --impl fused_w13 --topk 2`\n- Result:\n"
+      "  - `topk=2`: 500.0 TF/s\n";
+  const std::string p = Put("rec.md", text);
+  ASSERT_EQ(Run(p, {}).exit_code, 0) << err_.str();
+  const std::string now = Slurp(p);
+  // The entry ran (modeled), far below 400 TF/s: only its recorded figure meets.
+  EXPECT_NE(now.find("Stop criteria status: 2 met, 1 unmet"), std::string::npos) << now;
+  EXPECT_NE(now.find("**met**: fast \u2014"), std::string::npos) << now;
+  EXPECT_NE(now.find("**unmet**: fast by the model"), std::string::npos) << now;
+  EXPECT_NE(now.find("**met**: fast as recorded"), std::string::npos) << now;
+  EXPECT_NE(now.find("R-1#1"), std::string::npos) << now;
+}
+
 // Two logbooks in one folder that share an entry ID: each gets its own chart
 // file, and the second update warns, naming the first. A --rerun of a modeled
 // config stores a new batch but gives no second sample (no "repeats").
