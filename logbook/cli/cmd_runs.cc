@@ -93,6 +93,26 @@ std::string CsvField(const std::string& s) {
   return o + "\"";
 }
 
+// Columns padded to their widest cell, two spaces apart, no trailing blanks.
+void PrintAligned(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& cells) {
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string s;
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c) s += "  ";
+      s += row[c] + std::string(width[c] - row[c].size(), ' ');
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    std::cout << s << "\n";
+  };
+  line(header);
+  for (const auto& row : cells) line(row);
+}
+
 void PrintTable(const std::vector<RunRecord>& rows, const std::vector<std::string>& states, bool origin) {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> cells;
@@ -113,22 +133,7 @@ void PrintTable(const std::vector<RunRecord>& rows, const std::vector<std::strin
     for (size_t i = 4; i < fixed.size(); ++i) row.push_back(fixed[i].get(r));
     cells.push_back(std::move(row));
   }
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& row) {
-    std::string s;
-    for (size_t c = 0; c < row.size(); ++c) {
-      if (c) s += "  ";
-      s += row[c] + std::string(width[c] - row[c].size(), ' ');
-    }
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    std::cout << s << "\n";
-  };
-  line(header);
-  for (const auto& row : cells) line(row);
+  PrintAligned(header, cells);
 }
 
 // The CSV's config columns: every config key of the runs under the names
@@ -375,19 +380,7 @@ int PrintRecorded(const std::string& logbook_path, const std::string& entry, con
     for (const auto& row : cells) std::cout << join(row) << "\n";
     return kExitOk;
   }
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& row) {
-    std::string s;
-    for (size_t c = 0; c < row.size(); ++c) s += (c ? "  " : "") + row[c] + std::string(width[c] - row[c].size(), ' ');
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    std::cout << s << "\n";
-  };
-  line(header);
-  for (const auto& row : cells) line(row);
+  PrintAligned(header, cells);
   return kExitOk;
 }
 
