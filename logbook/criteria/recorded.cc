@@ -1198,6 +1198,10 @@ void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo
   }
 }
 
+// Keys that say nothing a row could confirm: derived ones, repetition and
+// output settings.
+bool NeutralKeyName(const std::string& k) { return !FollowedKey(k).empty() || IsIgnoredForPairing(k); }
+
 // A table written in an entry: each row a figure set (one per "@value" of
 // its columns). Columns named by a config key give its value; other label
 // columns are read like bullet labels (bare varied values, `topk8`, shapes
@@ -1213,6 +1217,15 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers.back());
   }
   NameColumns(headers, &cols);
+  // The key the "@value" columns name: one the entry varies with such a
+  // value, else one it sets to one of them ("tokens/s @0.0 | tokens/s @0.1"
+  // beside --null-route-frac 0.0). Every "@" column of a table names one key.
+  std::string at_key;
+  for (const auto& c : cols)
+    if (!c.at.empty() && at_key.empty()) at_key = KeyOfValue(x.vars, c.at);
+  for (const auto& c : cols)
+    for (const auto& [k, v] : x.fixed)
+      if (!c.at.empty() && at_key.empty() && !NeutralKeyName(k) && ValuesEqual(v, c.at)) at_key = k;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
@@ -1254,16 +1267,74 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     for (auto& [at, figs] : by_at) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
-      if (!at.empty()) {
-        const std::string k = KeyOfValue(x.vars, at);
-        run.config[k.empty() ? "at" : k] = at;
-      }
+      if (!at.empty()) run.config[at_key.empty() ? "at" : at_key] = at;
       run.metrics = figs.metrics;
       run.units = figs.units;
       run.derived = figs.derived;
       out->push_back({std::move(run), line, text});
     }
   }
+}
+
+// A harness's own machine-readable line in a Result's output block:
+// "RESULT impl=fused_w13 tokens=32768 time_ms=21.90 tflops=203.6
+// tokens_per_s=1496255". Its metric keys give the figures, the others the
+// configuration. One pass per line.
+void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
+                 std::vector<RecordedFigure>* out) {
+  struct MetricKey {
+    const char* metric;
+    double factor;
+    const char* unit;
+  };
+  static const std::map<std::string, MetricKey> kMetrics = {
+      {"tflops", {"tflops", 1, "TF/s"}},          {"tflops_per_s", {"tflops", 1, "TF/s"}},
+      {"time_ms", {"time_s", 1e-3, "ms"}},         {"time_s", {"time_s", 1, "s"}},
+      {"time_us", {"time_s", 1e-6, "us"}},         {"tokens_per_s", {"tokens_per_s", 1, "tokens/s"}},
+      {"tok_per_s", {"tokens_per_s", 1, "tokens/s"}}, {"gb_per_s", {"gb_per_s", 1, "GB/s"}},
+      {"mfu", {"mfu", 1, "%"}}};
+  std::stringstream ss(text);
+  int n = 0;
+  for (std::string line; std::getline(ss, line); ++n) {
+    line = parse_detail::Trim(line);
+    if (line.rfind("RESULT ", 0) != 0) continue;
+    StoredRun figs;
+    Config cfg = context;
+    for (const auto& w : Words(line.substr(7))) {
+      const size_t eq = w.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
+      const std::string key = x.generic ? SnakeKey(w.substr(0, eq)) : NormalizeKey(w.substr(0, eq));
+      const std::string value = w.substr(eq + 1);
+      if (auto it = kMetrics.find(key); it != kMetrics.end()) {
+        auto v = ParseNumber(value);
+        if (!v) continue;
+        const MetricKey& m = it->second;
+        figs.metrics[m.metric] = m.factor < 1 ? *v / std::round(1 / m.factor) : *v * m.factor;
+        figs.units[m.metric] = m.unit;
+      } else {
+        cfg[key] = value;
+      }
+    }
+    if (!HasBaseMetric(figs)) continue;
+    const int at = first_line + 1 + n;
+    StoredRun run = NewRecorded(x, cfg, at);
+    run.metrics = figs.metrics;
+    run.units = figs.units;
+    out->push_back({std::move(run), at, line});
+  }
+}
+
+// The context of a table under a sub-heading of the entry ("#### `topk=8`,
+// `null=0.1` vs `null=0.0`"): the keys the nearest sub-heading above it
+// names (not a case: a heading's words are a title).
+Config Under(const Entry& e, int line, Config context, const EntryCtx& x) {
+  const Entry::SubHeading* near = nullptr;
+  for (const auto& h : e.subheadings)
+    if (h.line < line) near = &h;
+  if (near == nullptr) return context;
+  Config named = LabelWords(near->text, x.vars, x.fixed, x.generic);
+  for (const auto& [k, v] : named) context[k] = v;
+  return context;
 }
 
 }  // namespace
@@ -1289,11 +1360,14 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     if (!f.value.empty()) Walk(f.bullet, context, x, &out, unread, f.value);
     for (const auto& c : f.bullet.children) Walk(c, context, x, &out, unread);
     for (const auto& t : entry.tables)
-      if (t.line >= f.bullet.line && t.line <= std::max(f.bullet.end_line, until)) TableFigures(t, context, x, &out);
+      if (t.line >= f.bullet.line && t.line <= std::max(f.bullet.end_line, until))
+        TableFigures(t, Under(entry, t.line, context, x), x, &out);
+    for (const auto& b : entry.outputs)
+      if (b.line >= f.bullet.line && b.line <= std::max(f.bullet.end_line, until)) ResultLines(b.text, b.line, context, x, &out);
   }
   // An entry without a Result field records its figures in tables of its own.
   if (!any_result)
-    for (const auto& t : entry.tables) TableFigures(t, {}, x, &out);
+    for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
   // Number runs per entry in document order; their keys become names that
