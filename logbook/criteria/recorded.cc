@@ -399,7 +399,9 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
   const auto& loops = pc.loops;
   bool known = false;
   for (const auto& h : pc.harnesses) known = known || DefaultLauncherTable().FindHarness(h) != nullptr;
-  *generic = !pc.harnesses.empty() && !known;
+  // A harness moelog has no adapter for, or none named at all (`sbatch
+  // job.sbatch`, a job number): the entry's own words name its keys.
+  *generic = !known;
   *known_harness = known;
   std::map<std::string, std::vector<std::string>> values;  // key -> distinct literal values
   std::map<std::string, size_t> count;
@@ -452,7 +454,10 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
   for (const auto& [k, v] : *vars) fixed->erase(k);
   if (const Field* f = e.FindField("Config")) {
     auto add = [&](const Bullet& b) {
-      for (const auto& [k, v] : ConfigWords(b.text)) {
+      RunKeys keys;
+      keys.any = *generic;
+      keys.recorded = flag_keys;
+      for (const auto& [k, v] : ConfigWords(b.text, keys)) {
         if (vars->count(k)) continue;
         if (std::vector<std::string> both = BothValues(k); v == "both" && both.size() > 1) (*vars)[k] = both;
         else (*fixed)[k] = v;
@@ -1370,12 +1375,9 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
-  // Number runs per entry in document order; their keys become names that
-  // predicates, --where and plot accept.
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i].run.id = entry.id + "#" + std::to_string(i + 1);
-    AddRecordedKeys(out[i].run.config);
-  }
+  // Number runs per entry in document order (their keys are the names
+  // RecordedKeys gives predicates, --where and plot).
+  for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
   return out;
 }
 
@@ -1435,6 +1437,13 @@ std::vector<FigurePlacement> PlaceFigures(const std::vector<RecordedFigure>& fig
     }
   }
   return out;
+}
+
+RunKeys RecordedKeys(const Logbook& logbook) {
+  RunKeys keys;
+  for (const auto& r : RecordedRuns(logbook))
+    for (const auto& [k, v] : r.config) keys.recorded.insert(k);
+  return keys;
 }
 
 std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
