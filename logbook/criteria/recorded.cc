@@ -843,6 +843,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
   int depth = 0;
   size_t i = 0;
   int arrow_left = -1;  // index in `out` of a figure written before an arrow
+  const bool test_summary = TestSummary(s);  // once: the scan stays linear
   while (i < s.size()) {
     char c = s[i];
     if (c == '(') { ++depth; ++i; continue; }
@@ -913,7 +914,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
         // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
         f.value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
         i = k + unit_len;
-        if (f.metric == "time_s" && WordBefore(s, start) == "in" && TestSummary(s)) continue;
+        if (f.metric == "time_s" && test_summary && WordBefore(s, start) == "in") continue;
       } else if (glued || scale != 1) {
         while (i < s.size() && IsIdentChar(s[i])) ++i;  // "4GiB", "128MiB"
         continue;
