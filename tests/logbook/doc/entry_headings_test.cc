@@ -57,3 +57,50 @@ TEST(EntryHeadings, ProseSpansAreNotCommands) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// IDs as researchers write them: "DATE — ID: title", "DATE TIME - ID: title",
+// "ID — title (DATE)", "ID/ID2 ...", a variant letter, and an
+// "- Experiment ID: `X-1`" bullet.
+TEST(EntryHeadings, ExplicitIdsInTheirWrittenForms) {
+  const std::string body = "- Command: N/A\n\n";
+  const std::string text = "# T\n\n## Entries\n\n"
+                           "### 2026-07-13 \xE2\x80\x94 BMFU-001: baseline repro\n" + body +
+                           "### 2026-02-10 10:00 - HC-001: baseline\n" + body +
+                           "### F8W-001/002 \xE2\x80\x94 single node (2026-07-03)\n" + body +
+                           "### F8W-005a \xE2\x80\x94 cross node (2026-07-03 14:10)\n" + body +
+                           "### 2026-05-21 10:10 - Kickoff\n- Experiment ID: `BEP-001`\n" + body;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 5u);
+  EXPECT_EQ(lb.entries[0].id, "BMFU-001");
+  EXPECT_EQ(lb.entries[0].label, "baseline repro");
+  EXPECT_EQ(lb.entries[1].id, "HC-001");
+  EXPECT_EQ(lb.entries[1].time, "10:00");
+  EXPECT_EQ(lb.entries[2].id, "F8W-001");
+  EXPECT_EQ(lb.entries[2].date, "2026-07-03");
+  EXPECT_EQ(lb.entries[3].id, "F8W-005a");
+  EXPECT_EQ(lb.entries[3].time, "14:10");
+  EXPECT_EQ(lb.entries[3].label, "cross node");
+  EXPECT_EQ(lb.entries[4].id, "BEP-001");
+}
+
+// A date in parentheses makes an entry only after a leading ID; IDs stay
+// unique (a clash is said, with the line, and the later entry gets a suffix).
+TEST(EntryHeadings, DateAtEndNeedsAnIdAndIdsStayUnique) {
+  const Logbook prose = ParseLogbook("# T\n\n## Entries\n\n### Notes from the call (2026-07-03)\n- x\n", "t.md");
+  EXPECT_TRUE(prose.entries.empty());
+  const Logbook dup = ParseLogbook(
+      "# T\n\n## Log\n\n### 2026-01-01 - A-1: x\n- Command: N/A\n\n### 2026-01-02 - Y\n- Experiment ID: `A-1`\n",
+      "t.md");
+  ASSERT_EQ(dup.entries.size(), 2u);
+  EXPECT_EQ(dup.entries[0].id, "A-1");
+  EXPECT_EQ(dup.entries[1].id, "A-1-2");
+  bool said = false;
+  for (const auto& d : dup.diagnostics) said = said || d.ToString().find("t.md:8: duplicate entry ID A-1") == 0;
+  EXPECT_TRUE(said);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
