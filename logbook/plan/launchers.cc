@@ -203,6 +203,12 @@ const Adapter* LauncherTable::FindHarness(const std::string& script) const {
   return nullptr;
 }
 
+const Adapter* LauncherTable::FindHarness(const std::string& script, const EntryContext& context) const {
+  for (const auto& h : harnesses)
+    if (h.Matches(script) && AdapterApplies(h, context)) return &h;
+  return nullptr;
+}
+
 const InterpreterSpec* LauncherTable::FindInterpreter(const std::string& program) const {
   const std::string base = Basename(program);
   for (const auto& i : interpreters)

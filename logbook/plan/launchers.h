@@ -62,6 +62,9 @@ struct LauncherTable {
   // Entry whose script suffix matches `script` (path-component aligned), or null.
   const LauncherSpec* FindLauncher(const std::string& script) const;
   const Adapter* FindHarness(const std::string& script) const;
+  // The first adapter for `script` that applies to the entry (its "applies":
+  // a user's adapter for some dates or commits, the built-in elsewhere).
+  const Adapter* FindHarness(const std::string& script, const EntryContext& context) const;
   const InterpreterSpec* FindInterpreter(const std::string& program) const;
 };
 

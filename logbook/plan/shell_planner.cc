@@ -213,7 +213,7 @@ void Planner::Classify(const Cmd& c, std::vector<std::string> words, std::map<st
   }
   if (const LauncherSpec* l = table_.FindLauncher(script))
     return PlanLauncher(c, *l, words, si + 1, env, vars, depth, alone);
-  if (const Adapter* h = table_.FindHarness(script)) return PlanHarness(c, *h, words, si, env, *vars);
+  if (const Adapter* h = table_.FindHarness(script, opts_.context)) return PlanHarness(c, *h, words, si, env, *vars);
   const bool allowed = std::find(kDirectWords.begin(), kDirectWords.end(), base) != kDirectWords.end();
   if (si > 0 || (!allowed && LooksLikeScript(script))) {
     NoAdapter((si > 0 && Expand(words[si - 1], *vars).value == "-m" ? "unknown module " + Expand(words[si], *vars).value : "unknown script " + script));
