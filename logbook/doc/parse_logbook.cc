@@ -680,6 +680,49 @@ void TakeStatedId(Entry* e) {
   }
 }
 
+// The flags of "`--flag value`" spans: each span only flags and plain words.
+bool FlagSpans(const std::vector<std::string>& spans, std::string* flags) {
+  for (const std::string& sp : spans) {
+    const std::string t = Trim(sp);
+    if (t.rfind("--", 0) != 0 || t.size() > 200 || t.find_first_of("|;&<>`$()\\'\"\n") != std::string::npos)
+      return false;
+    *flags += " " + t;
+  }
+  return true;
+}
+
+// "- Command: same as DISP-001 with `--dispatch-permute-mode repeat_sort`":
+// the earlier entry's command (one command line, nothing piped or
+// redirected, not ending in a quoted launcher payload), with the flags given appended (the harness's argparse keeps
+// the last value of a flag given twice). The entry's own line is the
+// command's.
+void ResolveSameAs(Logbook* lb) {
+  for (size_t i = 0; i < lb->entries.size(); ++i) {
+    Entry& e = lb->entries[i];
+    const Field* f = e.FindField("Command");
+    if (!e.commands.empty() || f == nullptr) continue;
+    std::string v = Trim(f->value);
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v.rfind("same as ", 0) != 0) continue;
+    const std::string rest = Trim(std::string_view(f->value).substr(8));
+    const std::string id = IdOfWord(std::string_view(rest).substr(0, rest.find(' ')));
+    std::string flags;
+    if (id.empty() || !FlagSpans(f->bullet.code_spans, &flags)) continue;
+    const auto ref = std::find_if(lb->entries.begin(), lb->entries.begin() + static_cast<long>(i),
+                                  [&](const Entry& r) { return r.id == id; });
+    if (ref == lb->entries.begin() + static_cast<long>(i) || ref->commands.size() != 1) continue;
+    const CommandText& base = ref->commands[0];
+    // The flags go last: the base must end with the harness's own words (not
+    // a quoted launcher payload, a pipe or a redirection).
+    const std::string& j = base.joined;
+    if (j.empty() || j.find_first_of("|;&<>\n") != std::string::npos || j.back() == '\'' || j.back() == '"') continue;
+    CommandText c;
+    c.text = c.joined = base.joined + flags;
+    c.line = c.end_line = f->bullet.line;
+    e.commands.push_back(std::move(c));
+  }
+}
+
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
@@ -757,6 +800,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   CollectPins(text, lines, doc, &lb);
   for (auto& e : lb.entries) TakeStatedId(&e);
   AssignEntryIds(&lb);
+  ResolveSameAs(&lb);
   return lb;
 }
 

@@ -104,3 +104,31 @@ TEST(EntryHeadings, DateAtEndNeedsAnIdAndIdsStayUnique) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// "- Command: same as X-1 with `--flag v`": X-1's one-line command with the
+// flags appended; anything else stays no command.
+TEST(EntryHeadings, SameAsAnEarlierEntryWithFlags) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - X-1: base\n"
+      "- Command: `python bench_moe_hillclimb.py --tokens 64 --topk 2`\n\n"
+      "### 2026-01-01 11:00 - X-2: variant\n- Command: same as X-1 with `--topk 4`.\n\n"
+      "### 2026-01-01 12:00 - X-3: piped base\n- Command: `python bench_moe_hillclimb.py --tokens 64 | tee log`\n\n"
+      "### 2026-01-01 13:00 - X-4: from a piped base\n- Command: same as X-3 with `--topk 4`.\n\n"
+      "### 2026-01-01 14:00 - X-5: not flags\n- Command: same as X-1 with `rm -rf /`.\n\n"
+      "### 2026-01-01 15:00 - X-6: a later entry\n- Command: same as X-7 with `--topk 4`.\n\n"
+      "### 2026-01-01 16:00 - X-7: later\n- Command: `python bench_moe_hillclimb.py --tokens 64`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 7u);
+  ASSERT_EQ(lb.entries[1].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[1].commands[0].joined, "python bench_moe_hillclimb.py --tokens 64 --topk 2 --topk 4");
+  EXPECT_EQ(lb.entries[1].commands[0].line, 9);
+  EXPECT_TRUE(lb.entries[3].commands.empty());
+  EXPECT_TRUE(lb.entries[4].commands.empty());
+  EXPECT_TRUE(lb.entries[5].commands.empty());
+}
+
+}  // namespace
+}  // namespace moelog::logbook
