@@ -35,6 +35,8 @@ struct ArgRule {
   std::string pattern;                        // kValue: RE2 regex (linear time); its group 1 in the value is the value
                                               // (no match: the rule adds nothing), e.g. one flag of LIBTPU_INIT_ARGS
   std::shared_ptr<const re2::RE2> compiled;    // `pattern`, compiled once by ParseAdapter
+  std::string expr;                           // kValue: the value computed (int_expr.h): names are the harness's
+                                              // environment variables, `value` this flag's or variable's own
   std::vector<std::string> args;              // kSwitch: moelog bench arguments when the flag is given
   std::string message;                        // kError: why the flag cannot be modeled
 };
@@ -85,6 +87,12 @@ struct Adapter {
   std::string select_runs_flag;       // harness flag holding the same
   std::vector<AdapterRevision> revisions;
   std::vector<OutputRule> output;
+  // Which entries the adapter is for ("applies"): entries naming one of
+  // `applies_commits`, or else dated from `applies_from` (inclusive) and
+  // before `applies_before`. Empty: every entry. Where it does not apply, the
+  // next adapter for the script does (a user's adapter before a built-in).
+  std::vector<std::string> applies_commits;
+  std::string applies_from, applies_before;
 
   bool Matches(const std::string& script) const;
 };
@@ -104,6 +112,9 @@ struct Adapted {
   std::vector<AdaptedRun> runs;
   std::string revision;           // the revision that applied ("" for today's harness)
 };
+
+// Whether adapter `a` is for the entry (its "applies"); true without one.
+bool AdapterApplies(const Adapter& a, const EntryContext& context);
 
 // The revision of `a` that applies to an entry (the first listed that
 // does), or null. A revision with `only_with` applies only to a command

@@ -311,8 +311,8 @@ Result<Layout> ChooseLayout(const std::vector<ChartPoint>& points, const std::ve
   if (!options.series_keys.empty()) {
     for (const auto& s : options.series_keys) {
       const std::string k = NormalizeKey(s);
-      if (!IsKnownRunKey(k))
-        return Status::InvalidArgument("--series " + s + " is not a config key (valid: " + JoinKeys(KnownRunKeys()) +
+      if (!options.keys.Has(k))
+        return Status::InvalidArgument("--series " + s + " is not a config key (valid: " + JoinKeys(options.keys.Names()) +
                                        ")");
       if (k != x && !Contains(rest, k) && OrderedValues(points, k).size() > 1) rest.push_back(k);
     }

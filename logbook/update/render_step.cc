@@ -1,5 +1,6 @@
 // The render step: each unit's region (table, notes, chart) and the Stop
 // Criteria status region.
+#include <map>
 #include <memory>
 #include <set>
 
@@ -162,6 +163,12 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
   }
   if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
   content += "\n";
+  // A chart of some of the figures nothing tells apart would show a part as
+  // the whole: all are drawn, or none.
+  std::set<std::map<std::string, std::string>> configs;
+  bool indistinct = false;
+  for (const auto& f : w.unit->recorded) indistinct = !configs.insert(f.run.config).second || indistinct;
+  if (indistinct) return content + "No chart: some figures above cannot be told apart, and a chart of the others would mislead.\n\n";
   content += ChartLink(doc, w, doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
   return content;
 }

@@ -305,7 +305,7 @@ std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook) {
 
 Result<std::vector<CriterionResult>> CheckCriteria(const std::string& logbook_text, const Logbook& logbook,
                                                    const std::vector<StoredRun>& runs, const Logbook* entries) {
-  auto criteria = ParseCriteria(StopCriteriaBullets(logbook, logbook_text), logbook.file);
+  auto criteria = ParseCriteria(StopCriteriaBullets(logbook, logbook_text), logbook.file, RecordedKeys(logbook));
   if (!criteria.ok()) return criteria.status();
   EvalContext ctx;
   ctx.runs = runs;
