@@ -777,6 +777,13 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   }
   AddPanels(f, plan.source, &plan);
   const size_t hidden = FillMain(main, f, &plan);
+  // Figures the logbook recorded at one configuration with other values are
+  // figures whose distinguishing keys moelog did not read (the table lists
+  // them as figures it cannot tell apart): drawing one of each would show a
+  // comparison the logbook did not make, so there is no chart.
+  if (hidden > 0 && plan.source == SourceLabel("recorded"))
+    return Status::NotFound(std::to_string(hidden) + " recorded figure" + (hidden == 1 ? "" : "s") +
+                            " at the configuration of another with other values: moelog cannot tell them apart");
   if (hidden > 0)
     plan.notes.push_back(std::to_string(hidden) + " run" + (hidden == 1 ? "" : "s") +
                          " not drawn: the same configuration as a run drawn, other figures.");
@@ -787,6 +794,8 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   std::string what = MetricLabel(metrics->front()) + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
   plan.title = Title(options, what);
   plan.what = GnuplotLabel(what);
+  if (plan.source == SourceLabel("recorded"))
+    plan.subtitles.push_back("figures the logbook recorded (none run by moelog)");
   if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
   if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
   if (plan.any_band)
@@ -796,6 +805,9 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
     for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
     plan.subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
   }
+  if (!options.modeled_note.empty() &&
+      std::any_of(main.begin(), main.end(), [](const ChartPoint& p) { return p.source == "modeled"; }))
+    plan.subtitles.push_back(GnuplotLabel(Shorten(options.modeled_note, 120), 120));
   if (const auto same = IndistinctBars(plan, options.ratio_band); !same.empty()) {
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(options.ratio_band) - 1.0));

@@ -131,8 +131,10 @@ namespace {
 bool PlannedOnItsOwn(const Logbook& logbook, const Entry& entry, const LauncherTable& table) {
   if (!logbook.pins.empty() || !entry.pins.empty() || !logbook.pin_errors.empty()) return true;
   const EntryContext context = ContextOf(entry);
-  return std::any_of(table.harnesses.begin(), table.harnesses.end(),
-                     [&](const Adapter& a) { return FindRevision(a, context) != nullptr; });
+  return std::any_of(table.harnesses.begin(), table.harnesses.end(), [&](const Adapter& a) {
+    return std::any_of(entry.commands.begin(), entry.commands.end(),
+                       [&](const auto& c) { return RevisionMayApply(a, context, c.joined); });
+  });
 }
 
 // The entry's commands planned with its context and its pins' flags appended
