@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -391,27 +392,21 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
   // A Command written in a form the planner does not take for a command line
   // (`sbatch job.sbatch`, a launcher it does not know) still names the
   // harness and its flags; the reader only reads it, nothing runs it.
-  if (const Field* f = e.FindField("Command"); f != nullptr && e.commands.empty()) {
-    // "`X=1 sbatch job.sbatch` vs default": the span is one side of a
-    // comparison; its settings are not every figure's. Only the harness.
+  const Field* command = e.FindField("Command");
+  if (command != nullptr && e.commands.empty())
+    for (const auto& span : command->bullet.code_spans)
+      if (Words(span).size() >= 2 && span.rfind("--", 0) != 0) ParseCommand(span, &pc);
+  if (command != nullptr && e.commands.size() <= 1) {
+    // "`X=1 sbatch job.sbatch` vs default": the one command written is one
+    // side of a comparison; its settings are not every figure's. Only the
+    // harness is named.
     std::string prose;
     bool in_code = false;
-    for (char ch : f->bullet.text) {
+    for (char ch : command->bullet.text) {
       if (ch == '`') in_code = !in_code;
       else if (!in_code) prose += ch;
     }
-    const bool versus = prose.find(" vs ") != std::string::npos || prose.find(" vs. ") != std::string::npos;
-    for (const auto& span : f->bullet.code_spans) {
-      if (Words(span).size() < 2 || span.rfind("--", 0) == 0) continue;
-      if (!versus) {
-        ParseCommand(span, &pc);
-        continue;
-      }
-      ParsedCommand names;
-      ParseCommand(span, &names);
-      for (const auto& h : names.harnesses)
-        if (std::find(pc.harnesses.begin(), pc.harnesses.end(), h) == pc.harnesses.end()) pc.harnesses.push_back(h);
-    }
+    if (prose.find(" vs ") != std::string::npos || prose.find(" vs. ") != std::string::npos) pc.flags.clear();
   }
   const auto spans = FlagSpans(e, pc);
   const auto& flags = pc.flags;
@@ -1367,6 +1362,12 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
         continue;
       }
       if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
+      // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
+      // not a name of the run.
+      if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
+                               std::isdigit(static_cast<unsigned char>(cell[0])) &&
+                               (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
+        continue;
       const std::string key = NormalizeKey(Unticked(t.header[c]));
       if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
         cfg[k] = cell;
