@@ -11,6 +11,7 @@
 
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "logbook/criteria/recorded.h"
 #include "logbook/criteria/suggest.h"
 #include "logbook/file_util.h"
 #include "logbook/doc/parse_logbook.h"
@@ -26,6 +27,7 @@ int Suggest(const std::string& path, const std::string& text, logbook::LineEndin
             const logbook::Logbook& doc, const std::vector<logbook::StoredRun>& runs, const logbook::Logbook& evidence,
             const std::set<int>& only, bool write) {
   const auto suggestions = logbook::SuggestPredicates(doc, text);
+  const logbook::RunKeys keys = logbook::RecordedKeys(doc);
   logbook::EvalContext ctx;
   ctx.runs = runs;
   ctx.entries = logbook::EntryFactsOf(evidence);
@@ -42,7 +44,7 @@ int Suggest(const std::string& path, const std::string& text, logbook::LineEndin
     }
     ++proposed;
     std::cout << "    suggest: " << s.predicate << "\n";
-    auto p = logbook::ParsePredicate(s.predicate, path, s.line);
+    auto p = logbook::ParsePredicate(s.predicate, path, s.line, keys);
     if (p.ok()) {
       logbook::Criterion c;
       c.text = s.prose;
@@ -62,8 +64,8 @@ int Suggest(const std::string& path, const std::string& text, logbook::LineEndin
   }
   // Only comment lines were added: every bullet's prose reads the same.
   const logbook::Logbook again = logbook::ParseLogbook(out, path);
-  auto before = logbook::ParseCriteria(logbook::StopCriteriaBullets(doc, text), path);
-  auto after = logbook::ParseCriteria(logbook::StopCriteriaBullets(again, out), path);
+  auto before = logbook::ParseCriteria(logbook::StopCriteriaBullets(doc, text), path, keys);
+  auto after = logbook::ParseCriteria(logbook::StopCriteriaBullets(again, out), path, keys);
   bool same = before.ok() && after.ok() && before->size() == after->size();
   for (size_t i = 0; same && i < before->size(); ++i) same = (*before)[i].text == (*after)[i].text;
   if (!same) {

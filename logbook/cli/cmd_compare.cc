@@ -38,11 +38,12 @@ int CmdCompare(const Args& args) {
 
   // The keys a logbook's recorded runs use (a harness's own flags) are
   // valid in --a, --b and --same.
+  logbook::RunKeys keys;
   if (recorded && !path.empty())
-    if (auto lb = logbook::LoadLogbook(path); lb.ok()) (void)logbook::RecordedRuns(*lb);
+    if (auto lb = logbook::LoadLogbook(path); lb.ok()) keys = logbook::RecordedKeys(*lb);
   logbook::CompareOptions o;
-  auto pa = logbook::ParseAssignments(a, "--a");
-  auto pb = logbook::ParseAssignments(b, "--b");
+  auto pa = logbook::ParseAssignments(a, "--a", keys);
+  auto pb = logbook::ParseAssignments(b, "--b", keys);
   for (const auto* p : {&pa, &pb})
     if (!p->ok()) {
       PrintError("compare", p->status().ToString());
@@ -54,9 +55,8 @@ int CmdCompare(const Args& args) {
   for (std::string k; std::getline(ss, k, ',');) {
     k = logbook::NormalizeKey(k);
     if (k.empty()) continue;
-    if (!logbook::IsKnownRunKey(k)) {
-      PrintError("compare", "--same: unknown config key '" + k + "' (valid: " + logbook::JoinKeys(logbook::KnownRunKeys()) +
-                                ")");
+    if (!keys.Has(k)) {
+      PrintError("compare", "--same: unknown config key '" + k + "' (valid: " + logbook::JoinKeys(keys.Names()) + ")");
       return kExitUsage;
     }
     o.same.push_back(k);

@@ -6,6 +6,7 @@
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/criteria/criteria.h"
+#include "logbook/criteria/recorded.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/research/next.h"
@@ -74,7 +75,7 @@ int CmdNext(const Args& args) {
     PrintError("next", runs.status().ToString());
     return runs.status().ExitCode();
   }
-  auto criteria = logbook::ParseCriteria(logbook::StopCriteriaBullets(lb, text), path);
+  auto criteria = logbook::ParseCriteria(logbook::StopCriteriaBullets(lb, text), path, logbook::RecordedKeys(lb));
   if (!criteria.ok()) {
     std::cerr << criteria.status().message() << " (criteria not used)\n";
     criteria = std::vector<logbook::Criterion>{};

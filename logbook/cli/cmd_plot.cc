@@ -33,10 +33,11 @@ std::vector<std::string> SplitComma(const std::string& s) {
 Result<logbook::EntryChart> PlotAcrossEntries(const std::string& path, const logbook::Logbook& lb,
                                               std::vector<logbook::StoredRun> runs,
                                               const std::vector<std::string>& where, logbook::ChartOptions o) {
-  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(lb);  // their keys are known from here
+  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(lb);
+  o.keys = logbook::RecordedKeys(lb);  // --where and --series may name the recorded runs' keys
   std::vector<logbook::Condition> filters;
   for (const auto& w : where) {
-    auto c = logbook::ParseRunFilter(w);
+    auto c = logbook::ParseRunFilter(w, o.keys);
     if (!c.ok()) return Status::InvalidArgument(c.status().message());  // a bad flag: usage, exit 2
     filters.push_back(*c);
   }

@@ -314,10 +314,11 @@ int PrintRecorded(const std::string& logbook_path, const std::string& entry, con
     PrintError("runs", lb.status().ToString());
     return kExitParse;
   }
-  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(*lb);  // their keys are known from here
+  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(*lb);
+  const logbook::RunKeys recorded_keys = logbook::RecordedKeys(*lb);  // --where may name the recorded runs' keys
   std::vector<logbook::Condition> filters;
   for (const auto& w : where) {
-    auto c = logbook::ParseRunFilter(w);
+    auto c = logbook::ParseRunFilter(w, recorded_keys);
     if (!c.ok()) {
       PrintError("runs", c.status().message());
       return kExitUsage;

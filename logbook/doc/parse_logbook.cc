@@ -501,6 +501,12 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
       e->fields.push_back(std::move(f));
     }
     CollectTables(doc, idx, &e->tables);
+    for (int i = idx; i < n.subtree_end; ++i) {
+      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+      if (c.kind == MdKind::kCodeBlock && c.fenced && !IsShellInfo(c.info)) e->outputs.push_back(BuildFenced(doc, i, lines));
+    }
+  } else if (n.kind == MdKind::kCodeBlock && n.fenced && !IsShellInfo(n.info)) {
+    e->outputs.push_back(BuildFenced(doc, idx, lines));
   } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
     CommandText cmd;
     cmd.text = n.literal;
@@ -511,6 +517,8 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
     if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
   } else if (n.kind == MdKind::kTable) {
     e->tables.push_back(BuildTable(doc, idx));
+  } else if (n.kind == MdKind::kHeading) {
+    e->subheadings.push_back({n.start_line, Trim(InlineText(doc, idx))});
   }
 }
 

@@ -188,11 +188,14 @@ Status ParseRevisions(const Schema& s, const Json& j, Adapter* a) {
   for (size_t i = 0; i < j["revisions"].size(); ++i) {
     const std::string w = "revisions[" + std::to_string(i) + "]";
     const Json& r = j["revisions"][i];
-    MOELOG_RETURN_IF_ERROR(s.Keys(r, w, {"name", "about", "commits", "before", "args"}));
+    MOELOG_RETURN_IF_ERROR(s.Keys(r, w, {"name", "about", "commits", "before", "only_with", "args"}));
     AdapterRevision rev;
     MOELOG_RETURN_IF_ERROR(s.String(r, "name", w + ".", &rev.name));
     MOELOG_RETURN_IF_ERROR(s.Strings(r, "commits", w + ".", &rev.commits));
     MOELOG_RETURN_IF_ERROR(s.String(r, "before", w + ".", &rev.before));
+    MOELOG_RETURN_IF_ERROR(s.String(r, "only_with", w + ".", &rev.only_with));
+    if (!rev.only_with.empty() && rev.only_with.rfind("--", 0) != 0)
+      return s.Error(w + ".only_with", "expected a harness flag (--name), got '" + rev.only_with + "'");
     MOELOG_RETURN_IF_ERROR(s.Strings(r, "args", w + ".", &rev.args));
     if (rev.name.empty()) return s.Error(w + ".name", "missing");
     if (rev.commits.empty() && rev.before.empty()) return s.Error(w, "expected commits or before (or both)");
@@ -455,17 +458,37 @@ bool AdapterApplies(const Adapter& a, const EntryContext& context) {
   return true;
 }
 
-const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context) {
+// Whether the command's words give `flag` ("--flag" or "--flag=value").
+static bool GivesFlag(const std::vector<std::string>& args, const std::string& flag) {
+  return std::any_of(args.begin(), args.end(),
+                     [&](const std::string& w) { return w == flag || w.rfind(flag + "=", 0) == 0; });
+}
+
+// Whether the entry's commit or date selects revision `r`.
+static bool ContextSelects(const AdapterRevision& r, const EntryContext& context) {
+  if (!context.commit.empty()) {  // an entry naming its commit is judged by it alone
+    for (const auto& c : r.commits)
+      if (CommitMatches(context.commit, c)) return true;
+    return false;
+  }
+  if (r.before.empty() || context.when.empty()) return false;
+  // A date without a time is before `before` when its day is.
+  const std::string when = context.when.size() == 10 && r.before.size() > 10 ? context.when + " 99:99" : context.when;
+  return when < r.before;
+}
+
+bool RevisionMayApply(const Adapter& a, const EntryContext& context, std::string_view command_text) {
+  return std::any_of(a.revisions.begin(), a.revisions.end(), [&](const AdapterRevision& r) {
+    return (r.only_with.empty() || command_text.find(r.only_with) != std::string_view::npos) &&
+           ContextSelects(r, context);
+  });
+}
+
+const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context,
+                                    const std::vector<std::string>* args) {
   for (const auto& r : a.revisions) {
-    if (!context.commit.empty()) {
-      for (const auto& c : r.commits)
-        if (CommitMatches(context.commit, c)) return &r;
-      continue;  // an entry naming its commit is judged by it alone
-    }
-    if (r.before.empty() || context.when.empty()) continue;
-    // A date without a time is before `before` when its day is.
-    const std::string when = context.when.size() == 10 && r.before.size() > 10 ? context.when + " 99:99" : context.when;
-    if (when < r.before) return &r;
+    if (!r.only_with.empty() && (args == nullptr || !GivesFlag(*args, r.only_with))) continue;
+    if (ContextSelects(r, context)) return &r;
   }
   return nullptr;
 }
@@ -477,7 +500,7 @@ Result<Adapted> AdaptInvocation(const Adapter& a, const std::vector<std::string>
   if (!a.no_adapter.empty()) return Status::NotFound(a.no_adapter);
   Adapted out;
   std::vector<std::string> common;
-  if (const AdapterRevision* r = FindRevision(a, context)) {
+  if (const AdapterRevision* r = FindRevision(a, context, &args)) {
     out.revision = r->name;
     common = r->args;
   }

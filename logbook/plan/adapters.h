@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,11 +51,13 @@ struct AdapterRun {
 // A revision of the harness whose defaults or semantics differ from today's.
 // It applies to an entry naming one of `commits` (by prefix, either way), or,
 // when the entry names no commit, to an entry dated before `before`
-// ("YYYY-MM-DD HH:MM").
+// ("YYYY-MM-DD HH:MM"); with `only_with`, only to commands that give that
+// harness flag (a flag of one branch of the harness, e.g. --quant-mode).
 struct AdapterRevision {
   std::string name;               // "dense-masked EP dispatch"
   std::vector<std::string> commits;
   std::string before;
+  std::string only_with;          // "--quant-mode" ("" : every command)
   std::vector<std::string> args;  // moelog bench arguments placed before the command's own
 };
 
@@ -113,8 +116,14 @@ struct Adapted {
 // Whether adapter `a` is for the entry (its "applies"); true without one.
 bool AdapterApplies(const Adapter& a, const EntryContext& context);
 
-// The revision of `a` that applies to an entry, or null.
-const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context);
+// The revision of `a` that applies to an entry (the first listed that
+// does), or null. A revision with `only_with` applies only to a command
+// whose words `args` give its flag (without `args`, never).
+const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context,
+                                    const std::vector<std::string>* args = nullptr);
+// Whether a revision of `a` may apply to a command of the entry: its
+// context selects one whose `only_with` flag (if any) the text contains.
+bool RevisionMayApply(const Adapter& a, const EntryContext& context, std::string_view command_text);
 
 // Translates a harness invocation: `args` are the words after the script
 // (expanded), `env` the variables the process would see. Errors name the

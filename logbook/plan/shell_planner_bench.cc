@@ -79,7 +79,7 @@ void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std:
                                      [&](const auto& rule) { return harness_env.count(rule.first) > 0; });
   const bool pass_through = h.native_flags && h.flags.empty() && !env_rules && h.defaults.empty() &&
                             h.runs.empty() && h.no_adapter.empty() && h.env_refused.empty();
-  if (pass_through && FindRevision(h, opts_.context) == nullptr) {
+  if (pass_through && FindRevision(h, opts_.context, &raw_args) == nullptr) {
     if (auto rewritten = AddBench(c, h.name, JoinRaw(words), raw_args, env, vars, RenderEnv(c)))
       Memo(&c, *rewritten + RenderRedirs(c), RenderSimpleRaw(c));
     return;

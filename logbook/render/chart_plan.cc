@@ -311,8 +311,8 @@ Result<Layout> ChooseLayout(const std::vector<ChartPoint>& points, const std::ve
   if (!options.series_keys.empty()) {
     for (const auto& s : options.series_keys) {
       const std::string k = NormalizeKey(s);
-      if (!IsKnownRunKey(k))
-        return Status::InvalidArgument("--series " + s + " is not a config key (valid: " + JoinKeys(KnownRunKeys()) +
+      if (!options.keys.Has(k))
+        return Status::InvalidArgument("--series " + s + " is not a config key (valid: " + JoinKeys(options.keys.Names()) +
                                        ")");
       if (k != x && !Contains(rest, k) && OrderedValues(points, k).size() > 1) rest.push_back(k);
     }
@@ -777,6 +777,13 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   }
   AddPanels(f, plan.source, &plan);
   const size_t hidden = FillMain(main, f, &plan);
+  // Figures the logbook recorded at one configuration with other values are
+  // figures whose distinguishing keys moelog did not read (the table lists
+  // them as figures it cannot tell apart): drawing one of each would show a
+  // comparison the logbook did not make, so there is no chart.
+  if (hidden > 0 && plan.source == SourceLabel("recorded"))
+    return Status::NotFound(std::to_string(hidden) + " recorded figure" + (hidden == 1 ? "" : "s") +
+                            " at the configuration of another with other values: moelog cannot tell them apart");
   if (hidden > 0)
     plan.notes.push_back(std::to_string(hidden) + " run" + (hidden == 1 ? "" : "s") +
                          " not drawn: the same configuration as a run drawn, other figures.");
@@ -787,6 +794,8 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   std::string what = MetricLabel(metrics->front()) + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
   plan.title = Title(options, what);
   plan.what = GnuplotLabel(what);
+  if (plan.source == SourceLabel("recorded"))
+    plan.subtitles.push_back("figures the logbook recorded (none run by moelog)");
   if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
   if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
   if (plan.any_band)

@@ -220,11 +220,44 @@ TEST(Adapters, RevisionsByCommitThenByDate) {
   EXPECT_EQ(FindRevision(*h, {"2026-02-01 10:00", "0123abcd"}), nullptr);       // another commit, whatever the date
   auto r = AdaptInvocation(*h, {"--parallel-mode", "ep"}, {}, {"2026-02-09 13:44", ""});
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->revision, h->revisions[0].name);
+  EXPECT_EQ(r->revision, "dense-masked EP dispatch (before compact per-shard dispatch)");
   const std::vector<std::string> want = {"--ep-dispatch", "dense_masked", "--parallel-mode", "ep"};
   EXPECT_EQ(r->runs[0].args, want);
   EXPECT_TRUE(CommitMatches("5b6f53c", "5b6f53c5d"));
   EXPECT_FALSE(CommitMatches("5b6f53", "5b6f53c5d"));  // under 7 digits names nothing
+}
+
+// The int8 branch's first revision applies only to commands that give
+// --quant-mode (a flag of that branch), dated before its redefinition; the
+// first harness version to entries before the EP work (or naming its commit).
+TEST(Adapters, RevisionsOnlyWithTheirFlagAndTheFirstHarness) {
+  const Adapter* h = nullptr;
+  for (const auto& a : BuiltinAdapters())
+    if (a.name == "hillclimb") h = &a;
+  ASSERT_NE(h, nullptr);
+  const EntryContext fake_day{"2026-02-10 11:01", ""};
+  auto q = AdaptInvocation(*h, {"--quant-mode", "int8", "--parallel-mode", "ep"}, {}, fake_day);
+  ASSERT_TRUE(q.ok()) << q.status().ToString();
+  EXPECT_NE(q->revision.find("int8 fake quantization"), std::string::npos);
+  const std::vector<std::string> want = {"--int8-impl", "fake_quant", "--quant-mode", "int8", "--parallel-mode", "ep"};
+  EXPECT_EQ(q->runs[0].args, want);
+  auto plain = AdaptInvocation(*h, {"--parallel-mode", "ep"}, {}, fake_day);  // no --quant-mode: today's harness
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->revision, "");
+  auto later = AdaptInvocation(*h, {"--quant-mode", "int8"}, {}, {"2026-02-10 11:40", ""});  // redefined
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(later->revision, "");
+  EXPECT_EQ(FindRevision(*h, fake_day), nullptr);  // without the command's words it never applies
+  EXPECT_TRUE(RevisionMayApply(*h, fake_day, "python bench_moe_hillclimb.py --quant-mode int8"));
+  EXPECT_FALSE(RevisionMayApply(*h, fake_day, "python bench_moe_hillclimb.py --topk 2"));
+  auto first = AdaptInvocation(*h, {"--topk", "4"}, {}, {"2026-02-08 12:00", ""});
+  ASSERT_TRUE(first.ok());
+  EXPECT_NE(first->revision.find("first harness version"), std::string::npos);
+  auto by_commit = AdaptInvocation(*h, {"--topk", "4"}, {}, {"2026-03-01 12:00", "eada70a363e8"});
+  ASSERT_TRUE(by_commit.ok());
+  EXPECT_EQ(by_commit->revision, first->revision);
+  EXPECT_EQ(AdaptInvocation(*h, {"--topk", "4"}, {}, {"2026-02-09 00:00", ""})->revision,
+            "dense-masked EP dispatch (before compact per-shard dispatch)");  // the EP work's kickoff
 }
 
 TEST(Adapters, OutputRulesGiveMetricsPerRun) {
