@@ -114,7 +114,11 @@ int CmdPlot(const Args& args) {
   }
   logbook::ChartOptions o;
   // Modeled runs carry the band of the model's past errors on their path
-  // (error bars); `plot` shows the model's figures uncalibrated.
+  // (error bars). `plot` shows the model's figures uncalibrated, and says
+  // so: the factor is learned from the earlier entries' recorded figures
+  // placed on their tables' rows, which `update` builds (its charts are
+  // calibrated as its tables are).
+  o.modeled_note = "modeled figures uncalibrated (moelog update's charts apply the logbook's calibration)";
   if (auto u = engine::v5p::LoadUncertaintyByName(""); u.ok()) {
     logbook::ModelView view;
     view.calibrate = false;

@@ -56,6 +56,9 @@ struct ChartOptions {
   // model cannot tell them apart (engine/v5p/uncertainty.h within_entry);
   // 0: not judged.
   double ratio_band = 0;
+  // A subtitle for charts that hold modeled figures ("": none), e.g. that
+  // they are shown uncalibrated.
+  std::string modeled_note;
 };
 
 // One coloured series of a panel: moelog's figures (measured or modeled) and

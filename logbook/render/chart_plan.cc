@@ -805,6 +805,9 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
     for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
     plan.subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
   }
+  if (!options.modeled_note.empty() &&
+      std::any_of(main.begin(), main.end(), [](const ChartPoint& p) { return p.source == "modeled"; }))
+    plan.subtitles.push_back(GnuplotLabel(Shorten(options.modeled_note, 120), 120));
   if (const auto same = IndistinctBars(plan, options.ratio_band); !same.empty()) {
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(options.ratio_band) - 1.0));

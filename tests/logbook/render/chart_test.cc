@@ -340,7 +340,15 @@ TEST(ChartPlan, RecordedFiguresMoelogCannotTellApartDrawNothing) {
   EXPECT_EQ(ChartScript(*two, "c.dat", "c.svg", false).find("title 'logbook'"), std::string::npos);
   for (auto& p : pts) p.source = "modeled";  // repeats of a modeled run are one bar, and still chart
   pts.push_back(Point({{"variant", "current"}}, 13.0));
-  EXPECT_TRUE(PlanChart(pts, {}).ok());
+  ChartOptions o;
+  o.modeled_note = "modeled figures uncalibrated";
+  auto modeled = PlanChart(pts, o);
+  ASSERT_TRUE(modeled.ok()) << modeled.status().ToString();
+  EXPECT_NE(std::find(modeled->subtitles.begin(), modeled->subtitles.end(), o.modeled_note), modeled->subtitles.end());
+  auto recorded_only = PlanChart({Point({{"variant", "a"}}, 1, 0, "recorded"), Point({{"variant", "b"}}, 2, 0, "recorded")}, o);
+  ASSERT_TRUE(recorded_only.ok());
+  EXPECT_EQ(std::find(recorded_only->subtitles.begin(), recorded_only->subtitles.end(), o.modeled_note),
+            recorded_only->subtitles.end());
 }
 
 TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
