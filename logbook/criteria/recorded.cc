@@ -396,9 +396,18 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
   // (`sbatch job.sbatch`, a launcher it does not know) still names the
   // harness and its flags; the reader only reads it, nothing runs it.
   const Field* command = e.FindField("Command");
-  if (command != nullptr && e.commands.empty())
-    for (const auto& span : command->bullet.code_spans)
-      if (Words(span).size() >= 2 && span.rfind("--", 0) != 0) ParseCommand(span, &pc);
+  // Its sub-bullets ("- Command(s):" over "- Non-EP: `... --queue-mode
+  // both`") are read the same way.
+  if (command != nullptr && e.commands.empty()) {
+    std::vector<const Bullet*> todo = {&command->bullet};
+    while (!todo.empty()) {
+      const Bullet* b = todo.back();
+      todo.pop_back();
+      for (const auto& span : b->code_spans)
+        if (Words(span).size() >= 2 && span.rfind("--", 0) != 0) ParseCommand(span, &pc);
+      for (const auto& c : b->children) todo.push_back(&c);
+    }
+  }
   if (command != nullptr && e.commands.size() <= 1) {
     // "`X=1 sbatch job.sbatch` vs default": the one command written is one
     // side of a comparison; its settings are not every figure's. Only the
@@ -774,11 +783,91 @@ std::string UnitToken(const std::string& s, size_t k) {
   return u;
 }
 
-// True when "MFU" is written right around position p (within a few words).
-bool NearMfu(const std::string& s, size_t from, size_t to) {
-  const size_t a = from > 12 ? from - 12 : 0;
-  const size_t b = std::min(s.size(), to + 12);
-  return s.substr(a, b - a).find("MFU") != std::string::npos;
+// The word (letters, digits, '-', '_') starting at p after spaces, backticks
+// and '*', and where it ends. At most 24 characters are read.
+std::string WordAt(const std::string& s, size_t p, size_t* end) {
+  while (p < s.size() && (s[p] == ' ' || s[p] == '`' || s[p] == '*')) ++p;
+  size_t e = p;
+  while (e < s.size() && e - p < 24 && IsIdentChar(s[e])) ++e;
+  *end = e;
+  return s.substr(p, e - p);
+}
+
+// A word that may stand between a percentage and the "MFU" it is
+// ("21.8% median MFU", "22.3% tail-30 median MFU", "19% steady BF16 MFU").
+bool MfuQualifier(const std::string& w) {
+  static const std::set<std::string> k = {"mean", "median", "avg", "average", "p10", "p50", "p90", "p95", "p99",
+                                          "min", "max", "best", "worst", "steady", "steady-state", "full-run",
+                                          "BF16", "bf16", "FP8", "fp8", "GB200", "B200", "H100", "model", "hardware"};
+  return k.count(w) > 0 || w.rfind("tail", 0) == 0;
+}
+
+// True when "MFU" qualifies the percentage written at [from, to): right
+// after it, past at most three qualifier words ("21.8% median MFU"), or
+// right before it ("MFU 21.8%", "MFU: 21.8%", "p50 MFU was 21.05%").
+// Bounded: a few short words either side are looked at.
+bool MfuQualifies(const std::string& s, size_t from, size_t to) {
+  size_t p = to;
+  for (int n = 0; n < 4; ++n) {
+    size_t e = p;
+    const std::string w = WordAt(s, p, &e);
+    if (w == "MFU") return true;
+    if (!MfuQualifier(w)) break;
+    p = e;
+  }
+  size_t b = from;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == ':' || s[b - 1] == '=' ||
+                   s[b - 1] == '~'))
+    --b;
+  if (b >= 3 && s.compare(b - 3, 3, "MFU") == 0) return true;
+  size_t w = b;
+  while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
+  static const std::set<std::string> link = {"was", "is", "of", "at", "reached", "hit", "stays", "stayed", "remains"};
+  if (!link.count(s.substr(w, b - w))) return false;
+  while (w > 0 && (s[w - 1] == ' ' || s[w - 1] == '`' || s[w - 1] == '*')) --w;
+  return w >= 3 && s.compare(w - 3, 3, "MFU") == 0;
+}
+
+// A goal or threshold names the number after it, it records no run: "at
+// least 30%", "at or below 3%", "within 1% of control", "target 30%",
+// "goal of 30%". Looks at the two words before `at`.
+bool ThresholdBefore(const std::string& s, size_t at) {
+  static const std::set<std::string> k = {"least", "most",   "below",  "above",   "within", "under",
+                                          "target", "targets", "goal", "goals",  "threshold", "than",
+                                          "exceed", "exceeds", "reach", "Reach", "budget", "cap"};
+  size_t b = at;
+  for (int n = 0; n < 2; ++n) {
+    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == ':' || s[b - 1] == '~'))
+      --b;
+    size_t w = b;
+    while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
+    if (w == b) return false;
+    if (k.count(s.substr(w, b - w))) return true;
+    b = w;
+  }
+  return false;
+}
+
+// In a logbook that measures MFU, a bare percentage ending its clause
+// ("mean was 21.067%,") is MFU unless its sentence names another share
+// ("drop was 1.784%", "contributed 23.20%", "84% JAX memory fraction").
+bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to) {
+  size_t p = to;
+  while (p < s.size() && (s[p] == ' ' || s[p] == '`' || s[p] == '*')) ++p;
+  if (p < s.size() && std::isalpha(static_cast<unsigned char>(s[p]))) {
+    // "84% JAX memory fraction" names what it is a share of; "13.2 % at EP2"
+    // and "21.1% vs 20.9%" end the figure.
+    size_t e = p;
+    static const std::set<std::string> ends = {"at", "vs", "and", "on", "in", "with", "for", "after", "then"};
+    if (!ends.count(WordAt(s, p, &e))) return false;
+  }
+  const size_t a = from > 40 ? from - 40 : 0;
+  size_t c = from;  // back to the start of the clause, at most 40 characters
+  while (c > a && s[c - 1] != ',' && s[c - 1] != ';' && s[c - 1] != '.' && s[c - 1] != ':') --c;
+  const std::string clause = s.substr(c, from - c);
+  for (const char* w : {"drop", "fraction", "share", "contribut", "loss", "of ", "retries", "utili"})
+    if (clause.find(w) != std::string::npos) return false;
+  return true;
 }
 
 // The word right before position `at` (spaces, backticks and '*' skipped),
@@ -885,6 +974,21 @@ bool MetricWord(const std::string& w) {
   return k.count(w) > 0;
 }
 
+// Connectives, verbs and adverbs are no names ("had 21.8%", "about 64.7M
+// tok/s"): no key rather than a junk one.
+bool NoName(const std::string& w) {
+  static const std::set<std::string> kStop = {
+        "vs",     "and",     "or",      "at",      "with",     "to",        "of",       "is",     "from",
+        "was",    "by",      "least",   "most",    "below",    "above",     "within",   "about",  "around",
+        "roughly", "approximately", "nearly", "almost", "only", "just", "had", "has", "have", "were", "are",
+        "be",     "been",    "contributed", "reached", "gave", "gives", "got", "hit", "showed", "shows",
+        "measured", "The",   "the",     "a",       "an",       "A",         "An",       "independent", "totaled",
+        "still",  "now",     "then",    "also",    "over",     "under",     "than",     "remains", "remained",
+        "stays",  "stayed",  "became",  "yields",  "yielded",  "reaches",   "hits",     "in",     "on",
+        "for",    "after",   "before",  "as",      "into",     "across",    "per",      "each",   "every"};
+  return w.empty() || !IsIdentStart(w[0]) || kStop.count(w) > 0;
+}
+
 // A test runner's summary ("33 passed, 9 warnings in 10.41s", "13 tests
 // green in 18.1 s"): its duration is no benchmark figure.
 bool TestSummary(const std::string& s) {
@@ -911,6 +1015,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
   std::string arrow_unit;  // the unit the figure before the arrow was read in
   std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
+  bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
   const bool test_summary = TestSummary(s);  // once: the scan stays linear
   while (i < s.size()) {
     char c = s[i];
@@ -944,13 +1049,35 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     auto v = ParseNumber(num);
     if (!v) continue;
     double value = *v;
-    if (start != list_next) listed.clear();  // the list ended without a unit: no figures
+    if (start != list_next) listed.clear(), comma_list = false;  // the list ended without a unit: no figures
     list_next = std::string::npos;
     if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && depth == 0) {
+      if (comma_list) listed.clear(), comma_list = false;
       listed.emplace_back(value, listed.empty() ? WordBefore(s, start) : "");
       list_next = next;
       i = next;
       continue;
+    }
+    // "full `210.201`, prequeue `277.222` TF/s": a bare number, a comma and
+    // the next named number: one of a list sharing the last one's unit, each
+    // named by its own word.
+    if (!sign && depth == 0) {
+      size_t k = j;
+      while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+      if (k < s.size() && s[k] == ',') {
+        size_t e = k + 1;
+        const std::string w = WordAt(s, k + 1, &e);
+        while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;
+        if (!w.empty() && IsIdentStart(w[0]) && e < s.size() && std::isdigit(static_cast<unsigned char>(s[e])) &&
+            (listed.empty() || comma_list)) {
+          const std::string named = WordBefore(s, start);
+          listed.emplace_back(value, NoName(named) ? "" : named);
+          comma_list = true;
+          list_next = e;
+          i = e;
+          continue;
+        }
+      }
     }
     // A multiplier glued to the number: "11.485M tok/s", "620k tokens/s".
     double scale = 1;
@@ -982,7 +1109,11 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     if (!unit.empty() && unit[0] == '%') {
       if (sign) {
         f.metric = "delta_pct", f.unit = "%", f.derived = true;
-      } else if (NearMfu(s, start, k + unit.size()) || percent_is_mfu) {
+      } else if (ThresholdBefore(s, start)) {
+        i = std::max(i, k + 1);
+        continue;
+      } else if (MfuQualifies(s, start, k + unit.size()) ||
+                 (percent_is_mfu && PercentClauseIsMfu(s, start, k + unit.size()))) {
         f.metric = "mfu", f.unit = "%";
       } else {
         i = std::max(i, k + 1);
@@ -1001,6 +1132,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
         f.value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
         i = k + unit_len;
         if (f.metric == "time_s" && test_summary && WordBefore(s, start) == "in") continue;
+        if (ThresholdBefore(s, start)) continue;  // "a budget of 3 ms", "at least 500 TF/s"
       } else if (glued || scale != 1) {
         while (i < s.size() && IsIdentChar(s[i])) ++i;  // "4GiB", "128MiB"
         continue;
@@ -1015,14 +1147,13 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     if (depth > 0 && !f.derived) continue;  // asides
     size_t b = start;
     std::string word = WordBefore(s, start, &b);
-    static const std::set<std::string> kStop = {"vs", "and", "or", "at", "with", "to", "of", "is", "from", "was", "by"};
     if (MetricWord(word)) {
       // "mean MFU 20.21%": the statistic names the metric, not a run.
       const std::string stat = WordBefore(s, b);
       if (StatWord(stat) && !f.derived) f.metric += "_" + stat;
       word.clear();
     }
-    if (!f.derived && !word.empty() && IsIdentStart(word[0]) && !kStop.count(word) && (b == 0 || s[b - 1] != '/'))
+    if (!f.derived && !NoName(word) && (b == 0 || s[b - 1] != '/'))
       f.word = word;
     size_t q = word.empty() ? start : b;
     while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '`' || s[q - 1] == '*')) --q;
@@ -1047,13 +1178,14 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
       for (size_t n = 0; n < listed.size(); ++n) {
         Figure m = f;
         m.value = listed[n].first * ratio;
-        m.word = MetricWord(first) ? "" : first;
+        m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
         if (!at.empty()) m.named[at[n].first] = at[n].second;
         out.push_back(m);
       }
       if (!at.empty()) f.named[at.back().first] = at.back().second;
-      if (f.word.empty() && !MetricWord(first)) f.word = first;
+      if (f.word.empty() && !MetricWord(first) && !comma_list) f.word = first;
       listed.clear();
+      comma_list = false;
     } else if (!f.derived) {
       for (const auto& [k, v] : AtList(s, i, 1)) f.named[k] = v;  // "0.95 % at EP2"
     }
@@ -1127,7 +1259,9 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
       named[key] = value;
     } else if (!f.word.empty() && !IsFixedValue(x.fixed, f.word)) {
       std::string k = KeyOfValue(x.vars, f.word);
-      if (k.empty() && !x.generic && x.fixed.count(ChoiceKey(f.word))) k = ChoiceKey(f.word);
+      // A choice of a flag the command sets ("full" with `--queue-mode both`),
+      // also when the command is elided (`... --queue-mode both`).
+      if (k.empty() && x.fixed.count(ChoiceKey(f.word))) k = ChoiceKey(f.word);
       named[k.empty() ? "variant" : k] = f.word;
     }
     for (const auto& [k, v] : f.named) named[k] = v;  // "at EP2/4/8", an arrow's sides

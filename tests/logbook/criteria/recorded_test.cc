@@ -283,6 +283,29 @@ TEST(RecordedIdioms, ResultLinesAndSubHeadings) {
   EXPECT_EQ(Cfg(sub[1], "null_route_frac"), "0.2");
 }
 
+// A percentage is MFU only when MFU qualifies it; goals, thresholds and
+// other shares are no figures, and a verb is no key.
+TEST(RecordedIdioms, OnlyQualifiedPercentagesAreMfu) {
+  Logbook lb = Fixture("recorded_idioms");
+  auto runs = RecordedRuns(*ByLabel(lb, "RID-012"));
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_DOUBLE_EQ(runs[0].metrics.at("mfu"), 27.35);
+  EXPECT_EQ(Cfg(runs[0], "variant"), "<none>");
+}
+
+// "full `X`, prequeue `Y` TF/s": the unit is every figure's, each keyed by
+// the --queue-mode choice it names (the command sits in a sub-bullet).
+TEST(RecordedIdioms, CommaListSharesItsUnit) {
+  Logbook lb = Fixture("recorded_idioms");
+  auto runs = RecordedRuns(*ByLabel(lb, "RID-013"));
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(Cfg(runs[0], "queue_mode"), "full");
+  EXPECT_EQ(Cfg(runs[0], "case"), "random");
+  EXPECT_DOUBLE_EQ(runs[0].metrics.at("tflops"), 181.402);
+  EXPECT_EQ(Cfg(runs[3], "queue_mode"), "prequeue");
+  EXPECT_DOUBLE_EQ(runs[3].metrics.at("tflops"), 238.004);
+}
+
 // Which keys a predicate may name is the logbook's: reading another
 // logbook's figures changes nothing for it.
 TEST(RecordedIdioms, RecordedKeysArePerLogbook) {
