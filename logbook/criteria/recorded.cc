@@ -959,7 +959,7 @@ size_t ListNext(const std::string& s, size_t j) {
 // number, a count ("exit code `0`", "job `50102`", "count: `4301`").
 bool CountWord(const std::string& w) {
   static const std::set<std::string> k = {"code", "exit", "job", "Job", "count", "rank", "attempt", "id", "ID",
-                                          "pid", "seed", "issue", "PR", "commit", "worker", "workers"};
+                                          "pid", "seed", "issue", "PR", "commit", "worker", "workers", "line", "lines"};
   return k.count(w) > 0;
 }
 
@@ -973,6 +973,20 @@ bool MetricWord(const std::string& w) {
   static const std::set<std::string> k = {"MFU", "mfu", "TF", "TFLOPS", "throughput", "time", "latency", "tokens"};
   return k.count(w) > 0;
 }
+
+// Whether a bullet or its sub-bullets name TF/s.
+bool NamesTflops(const Bullet& b) {
+  if (b.text.find("TF/s") != std::string::npos || b.text.find("TFLOP") != std::string::npos ||
+      b.text.find("tflops") != std::string::npos)
+    return true;
+  for (const auto& c : b.children)
+    if (NamesTflops(c)) return true;
+  return false;
+}
+
+// The metric of a figure written without a unit whose entry has no harness
+// moelog knows ("none `252.091`"): never tabled as such.
+const char kNoUnit[] = "no_unit";
 
 // Connectives, verbs and adverbs are no names ("had 21.8%", "about 64.7M
 // tok/s"): no key rather than a junk one.
@@ -1140,6 +1154,11 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
         continue;  // another word (GiB, steps, dropped ...): no figure
       } else if (bare_is_tflops && !CountWord(WordBefore(s, start))) {
         f.metric = "tflops", f.value = value;
+      } else if (start > 0 && s[start - 1] == '`' && j < s.size() && s[j] == '`' &&
+                 !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
+        // "none `252.091`": a reported value written without a unit. The
+        // caller names its metric or lists it ("no unit").
+        f.metric = kNoUnit, f.value = value;
       } else {
         continue;
       }
@@ -1201,6 +1220,7 @@ struct EntryCtx {
   bool generic = false;  // a harness moelog has no adapter for
   bool known = false;    // a harness moelog has an adapter for (bare numbers are its TF/s)
   bool mfu = false;      // the logbook measures MFU: a percentage is MFU
+  bool tflops = false;   // the entry or logbook names TF/s: a bare figure is TF/s
   std::string entry_id, file;
 };
 
@@ -1223,7 +1243,7 @@ bool HasBaseMetric(const StoredRun& r) {
 }
 
 void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<RecordedFigure>* out,
-          std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
+          std::vector<UnreadFigures>* unread, const std::string& text_override = "", bool tflops = false) {
   const std::string& text = text_override.empty() ? b.text : text_override;
   size_t colon = std::string::npos;
   bool in_code = false;
@@ -1244,6 +1264,8 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     own.erase("case");
   }
   for (const auto& [k, v] : own) context[k] = v;
+  // "forward TF/s:" over its figures' bullets names their unit.
+  tflops = tflops || x.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   // Group figures into points: a category word starts a new point.
   struct Point {
     Config cfg;
@@ -1251,7 +1273,15 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     bool clash = false;
   };
   std::vector<Point> points;
-  for (const auto& f : Figures(rest, x.known, x.mfu)) {
+  bool no_unit = false;
+  for (Figure f : Figures(rest, x.known, x.mfu)) {
+    if (f.metric == kNoUnit) {
+      if (!tflops) {
+        no_unit = true;
+        continue;
+      }
+      f.metric = "tflops";
+    }
     std::string key, value;
     Config named;  // what the word before the figure names
     if (!f.word.empty() && (KeyDigits(f.word, x.vars, &key, &value) || BoolWord(f.word, x.vars, &key, &value) ||
@@ -1277,6 +1307,7 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     p.run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
     if (f.derived) p.run.derived.insert(f.metric);
   }
+  if (no_unit && unread) unread->push_back({b.line, text, "no unit, and nothing in the entry names its metric"});
   for (auto& p : points) {
     if (p.clash && unread)
       unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
@@ -1289,7 +1320,7 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     out->push_back({std::move(r), b.line, text});
   }
   if (!text_override.empty()) return;
-  for (const auto& c : b.children) Walk(c, context, x, out, unread);
+  for (const auto& c : b.children) Walk(c, context, x, out, unread, "", tflops);
 }
 
 // The metric a table column holds, from its header: "TF/s", "tokens/s",
@@ -1622,6 +1653,14 @@ void UnstampOthers(const EntryCtx& x, std::vector<RecordedFigure>* out) {
 
 }  // namespace
 
+bool TflopsLogbook(const Logbook& logbook) {
+  for (SectionKind k : {SectionKind::kScope, SectionKind::kBaseline})
+    if (const Section* sec = logbook.FindSection(k))
+      for (const auto& b : sec->bullets)
+        if (NamesTflops(b)) return true;
+  return false;
+}
+
 bool MfuLogbook(const Logbook& logbook) {
   auto names = [](const std::string& t) { return t.find("MFU") != std::string::npos; };
   if (names(logbook.title)) return true;
@@ -1632,10 +1671,16 @@ bool MfuLogbook(const Logbook& logbook) {
 }
 
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
-                                            std::vector<UnreadFigures>* unread, bool mfu_logbook) {
+                                            std::vector<UnreadFigures>* unread, bool mfu_logbook,
+                                            bool tflops_logbook) {
   EntryCtx x;
   x.mfu = mfu_logbook;
   EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known);
+  // The harness's headline metric, named by the logbook's Scope or Baseline
+  // or by the entry's Command or Config: a bare figure is in it.
+  x.tflops = tflops_logbook;
+  for (const char* name : {"Command", "Config"})
+    if (const Field* f = entry.FindField(name)) x.tflops = x.tflops || NamesTflops(f->bullet);
   x.entry_id = entry.id;
   x.file = file;
   std::vector<RecordedFigure> out;
@@ -1739,7 +1784,8 @@ std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
   std::vector<StoredRun> out;
   for (const auto& e : logbook.entries) {
     std::vector<StoredRun> runs;
-    for (auto& f : RecordedFigures(e, logbook.file, nullptr, MfuLogbook(logbook))) runs.push_back(std::move(f.run));
+    for (auto& f : RecordedFigures(e, logbook.file, nullptr, MfuLogbook(logbook), TflopsLogbook(logbook)))
+      runs.push_back(std::move(f.run));
     out.insert(out.end(), runs.begin(), runs.end());
   }
   return out;

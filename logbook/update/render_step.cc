@@ -102,11 +102,26 @@ std::optional<std::string> UnitRegion(const LoadedDocument& doc, const SessionOp
 }
 
 // --show-recorded: where each figure of the unit's Result went.
+// Figures it could not read are listed with the reason; an entry moelog
+// runs nothing for shows each figure's row of its recorded table.
 void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, std::ostream& out) {
-  if (w.unit->recorded.empty()) return;
-  std::vector<std::string> notes;
-  bool complete = true;
-  const std::string lines = ExplainRecorded(UnitRows(w, &notes, &complete), w.unit->recorded);
+  std::string lines;
+  if (!w.unit->recorded.empty() && w.runnable) {
+    std::vector<std::string> notes;
+    bool complete = true;
+    lines = ExplainRecorded(UnitRows(w, &notes, &complete), w.unit->recorded);
+  } else {
+    for (size_t i = 0; i < w.unit->recorded.size(); ++i) {
+      const auto& f = w.unit->recorded[i];
+      lines += "line " + std::to_string(f.line) + ": " + FigureValuesText(f.run.metrics) +
+               " -> recorded table, row " + std::to_string(i + 1) + "\n";
+    }
+  }
+  for (const auto& u : w.unit->unread) {
+    std::string t = u.text;
+    t.erase(std::remove(t.begin(), t.end(), '`'), t.end());
+    lines += "line " + std::to_string(u.line) + ": \"" + Shorten(t, 90) + "\" -> listed, not tabled: " + u.why + "\n";
+  }
   size_t pos = 0;
   for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1)
     out << doc.path << ": " << w.unit->id << ": " << lines.substr(pos, nl - pos) << "\n";
@@ -296,6 +311,7 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
   std::vector<RegionEdit> edits;
   for (const auto& w : work) {
     const std::string invalid = InvalidCommands(doc, w, sum, err);
+    if (!w.runnable && opt.show_recorded) ShowRecorded(doc, w, out);
     if (!w.runnable && !w.unit->recorded.empty() && doc.kind == DocumentKind::kLogbook) {
       edits.push_back(EditOf(*w.unit, RecordedRegion(doc, draw, w, sum, out, err) + invalid));
       if (opt.print_tables) PrintTable(*w.unit, edits.back().content, out);

@@ -306,6 +306,22 @@ TEST(RecordedIdioms, CommaListSharesItsUnit) {
   EXPECT_DOUBLE_EQ(runs[3].metrics.at("tflops"), 238.004);
 }
 
+// A value written without a unit in an entry that names no metric is
+// listed with the reason, never tabled and never dropped silently; a
+// parent bullet naming TF/s gives its children their unit.
+TEST(RecordedIdioms, UnitlessValuesAreListedOrNamedByTheirParent) {
+  Logbook lb = Fixture("recorded_idioms");
+  std::vector<UnreadFigures> unread;
+  auto runs = RecordedFigures(*ByLabel(lb, "RID-014"), "", &unread, MfuLogbook(lb), TflopsLogbook(lb));
+  EXPECT_TRUE(runs.empty());
+  ASSERT_EQ(unread.size(), 4u);
+  EXPECT_NE(unread[0].why.find("no unit"), std::string::npos);
+  auto named = RecordedRuns(*ByLabel(lb, "RID-015"));
+  ASSERT_EQ(named.size(), 2u);
+  EXPECT_EQ(Cfg(named[1], "quant_mode"), "int8");
+  EXPECT_DOUBLE_EQ(named[1].metrics.at("tflops"), 226.310);
+}
+
 // Which keys a predicate may name is the logbook's: reading another
 // logbook's figures changes nothing for it.
 TEST(RecordedIdioms, RecordedKeysArePerLogbook) {
