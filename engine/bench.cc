@@ -95,6 +95,31 @@ std::string FormatResultLine(const RunResult& r) {
   return s;
 }
 
+namespace {
+
+// --stage-timing lines: each stage's seconds, its share, and what bounds it
+// (when any stage says).
+std::string FormatStages(const std::string& p, const RunResult& r) {
+  if (r.stages.empty()) return "";
+  double sum = 0;
+  std::string s = p + "pass=" + r.pass + " stage";
+  for (const auto& st : r.stages) {
+    s += " " + st.name + "_s=" + Fmt("%.6f", st.seconds);
+    sum += st.seconds;
+  }
+  s += "\n" + p + "stage_pct";
+  for (const auto& st : r.stages) s += " " + st.name + "=" + Fmt("%.1f", sum > 0 ? 100.0 * st.seconds / sum : 0.0);
+  s += "\n";
+  bool any_bound = false;
+  for (const auto& st : r.stages) any_bound = any_bound || !st.bound.empty();
+  if (!any_bound) return s;
+  s += p + "stage_bound";
+  for (const auto& st : r.stages) s += " " + st.name + "=" + (st.bound.empty() ? "-" : st.bound);
+  return s + "\n";
+}
+
+}  // namespace
+
 std::string FormatRun(const BenchConfig& c, const RunResult& r) {
   const std::string p = "[" + r.point.distribution + "] ";
   const std::string tk = "topk=" + std::to_string(r.point.topk) + " impl=" + r.point.impl + " ";
@@ -134,26 +159,7 @@ std::string FormatRun(const BenchConfig& c, const RunResult& r) {
   for (const auto& n : r.numerics)
     s += p + "numerics tensor=" + n.tensor + " max_rel_err=" + Fmt("%.3e", n.max_rel_err) +
          " status=" + (n.ok ? "ok" : "FAIL") + "\n";
-  if (!r.stages.empty()) {
-    double sum = 0;
-    std::map<std::string, double> by;
-    std::string line = p + "pass=" + r.pass + " stage";
-    for (const auto& st : r.stages) {
-      line += " " + st.name + "_s=" + Fmt("%.6f", st.seconds);
-      sum += st.seconds;
-    }
-    s += line + "\n";
-    std::string pct = p + "stage_pct";
-    for (const auto& st : r.stages) pct += " " + st.name + "=" + Fmt("%.1f", sum > 0 ? 100.0 * st.seconds / sum : 0.0);
-    s += pct + "\n";
-    bool any_bound = false;
-    for (const auto& st : r.stages) any_bound = any_bound || !st.bound.empty();
-    if (any_bound) {
-      std::string b = p + "stage_bound";
-      for (const auto& st : r.stages) b += " " + st.name + "=" + (st.bound.empty() ? "-" : st.bound);
-      s += b + "\n";
-    }
-  }
+  s += FormatStages(p, r);
   s += FormatResultLine(r) + "\n";
   return s;
 }
