@@ -312,14 +312,17 @@ std::vector<std::string> ModelPaths(const std::vector<TableRow>& rows) {
 
 }  // namespace
 
-std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
+std::vector<std::string> RecordedPlaces(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
   const auto varying = VaryingColumns(rows);
   std::set<std::string> merged;
   const auto shown = ShownRows(rows, varying, ModelPaths(rows), figures, &merged);
-  const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
+  return PlaceRecorded(rows, varying, shown, figures).where;
+}
+
+std::string ExplainRecorded(const std::vector<std::string>& places, const std::vector<RecordedFigure>& figures) {
   std::string out;
-  for (size_t i = 0; i < figures.size(); ++i)
-    out += "line " + std::to_string(figures[i].line) + ": " + FigureValuesText(figures[i].run.metrics) + " -> " + rec.where[i] + "\n";
+  for (size_t i = 0; i < figures.size() && i < places.size(); ++i)
+    out += "line " + std::to_string(figures[i].line) + ": " + FigureValuesText(figures[i].run.metrics) + " -> " + places[i] + "\n";
   return out;
 }
 
@@ -343,13 +346,9 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics) {
   return values;
 }
 
-std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
-  const auto varying = VaryingColumns(rows);
-  std::set<std::string> merged;
-  const auto shown = ShownRows(rows, varying, ModelPaths(rows), figures, &merged);
-  const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
+std::vector<bool> FiguresOnTable(const std::vector<std::string>& places) {
   std::vector<bool> out;
-  for (const auto& w : rec.where) out.push_back(w.rfind("row ", 0) == 0);
+  for (const auto& w : places) out.push_back(w.rfind("row ", 0) == 0);
   return out;
 }
 

@@ -142,19 +142,6 @@ PlannedCommand PlanOne(const CommandText& c, Plan plan, const SessionOptions& op
   return pc;
 }
 
-// --stale: a unit whose region already shows what it would show now.
-bool IsUpToDate(const LoadedDocument& doc, const UnitWork& w, std::ostream& err) {
-  if (!w.runnable) return false;
-  bool complete = true;
-  std::string content = RenderUnit(w, &complete);
-  if (!complete) return false;
-  const Region* r = doc.scan.Find(w.unit->id);
-  bool chart_stale = false;
-  if (doc.kind == DocumentKind::kLogbook) content += ChartLink(doc, w, r, false, err, nullptr, &chart_stale);
-  return r && !r->edited && !chart_stale &&
-         doc.text.substr(r->begin_offset, r->end_offset - r->begin_offset) == FormatRegion(w.unit->id, content, r->indent);
-}
-
 }  // namespace
 
 std::string StorePath(const LoadedDocument& doc, const SessionOptions& opt) {
@@ -265,11 +252,7 @@ std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& 
     LearnCalibration(all, model);
   }
   if (store) sum->foreign_ignored = store->ForeignIgnored();
-  if (!opt.stale) return all;
-  std::vector<UnitWork> work;
-  for (auto& w : all)
-    if (!IsUpToDate(doc, w, err)) work.push_back(std::move(w));
-  return work;
+  return all;
 }
 
 int ReportNeedsConsent(const LoadedDocument& doc, const std::vector<UnitWork>& work, std::ostream& err) {
