@@ -151,6 +151,26 @@ std::string InstalledChartHash(const std::string& path, bool png) {
   return text.ok() && ChartComplete(*text, png) ? ShortHash(*text) : std::string();
 }
 
+// Writes the script to gnuplot's pipe (`fd`, closed after), in `dir`. A
+// gnuplot that exits early must not kill moelog with SIGPIPE.
+void WriteScript(int fd, const std::string& dir, const std::string& script) {
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &old);
+  FILE* fh = ::fdopen(fd, "w");
+  if (!fh) {
+    ::close(fd);
+  } else {
+    try {
+      Gnuplot gp(fh);  // closes fh when done
+      gp << "cd '" << dir << "'\n" << script << "exit\n";
+    } catch (const std::exception&) {
+      // gnuplot's messages (below) say what went wrong
+    }
+  }
+  ::sigaction(SIGPIPE, &old, nullptr);
+}
+
 // Runs gnuplot on `script` in `dir`, its messages into a mkstemps file beside
 // the chart (a killed moelog leaves nothing in /tmp: RemoveStaleTemporaries
 // clears it later), under a time limit. Returns gnuplot's messages.
@@ -191,24 +211,7 @@ Result<std::string> RunGnuplot(const std::string& dir, const std::string& base, 
     ::unlink(err_path.c_str());
     return Status::IOError(std::string("cannot run gnuplot: ") + std::strerror(rc));
   }
-  {
-    // A gnuplot that exits early must not kill moelog with SIGPIPE.
-    struct sigaction ignore {}, old {};
-    ignore.sa_handler = SIG_IGN;
-    ::sigaction(SIGPIPE, &ignore, &old);
-    FILE* fh = ::fdopen(pipe_fd[1], "w");
-    if (!fh) {
-      ::close(pipe_fd[1]);
-    } else {
-      try {
-        Gnuplot gp(fh);  // closes fh when done
-        gp << "cd '" << dir << "'\n" << script << "exit\n";
-      } catch (const std::exception&) {
-        // gnuplot's messages (below) say what went wrong
-      }
-    }
-    ::sigaction(SIGPIPE, &old, nullptr);
-  }
+  WriteScript(pipe_fd[1], dir, script);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

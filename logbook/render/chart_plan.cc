@@ -734,6 +734,35 @@ std::string PrimaryMetricOf(const std::string& scope_text) {
   return metric;
 }
 
+namespace {
+
+// The lines under the title: the runs' fixed keys, how figures were
+// aggregated, what the error bars are, the unvalidated paths and the bars
+// the model cannot tell apart (also a note).
+void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::string>& metrics,
+                  const std::string& fixed, double ratio_band, ChartPlan* plan) {
+  if (!fixed.empty()) plan->subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
+  if (auto note = AggregateNote(main, metrics); !note.empty()) plan->subtitles.push_back(GnuplotLabel(note, 120));
+  if (plan->any_band)
+    plan->subtitles.push_back(GnuplotLabel("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", 120));
+  if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
+    std::string list;
+    for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
+    plan->subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
+  }
+  if (const auto same = IndistinctBars(*plan, ratio_band); !same.empty()) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(ratio_band) - 1.0));
+    std::string list;
+    for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
+    plan->subtitles.push_back(GnuplotLabel(Shorten(std::string("the model cannot tell apart (within ") + pct + "): " + list, 120), 120));
+    plan->notes.push_back("Bars the model cannot tell apart (modeled within " + std::string(pct) +
+                          " of each other, the band of its past within-entry ratio errors): " + list + ".");
+  }
+}
+
+}  // namespace
+
 Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options) {
   std::vector<ChartPoint> main, recorded;
   for (const auto& p : points) (p.source == "recorded" ? recorded : main).push_back(p);
@@ -787,24 +816,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   std::string what = MetricLabel(metrics->front()) + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
   plan.title = Title(options, what);
   plan.what = GnuplotLabel(what);
-  if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
-  if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
-  if (plan.any_band)
-    plan.subtitles.push_back(GnuplotLabel("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", 120));
-  if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
-    std::string list;
-    for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
-    plan.subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
-  }
-  if (const auto same = IndistinctBars(plan, options.ratio_band); !same.empty()) {
-    char pct[32];
-    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(options.ratio_band) - 1.0));
-    std::string list;
-    for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
-    plan.subtitles.push_back(GnuplotLabel(Shorten(std::string("the model cannot tell apart (within ") + pct + "): " + list, 120), 120));
-    plan.notes.push_back("Bars the model cannot tell apart (modeled within " + std::string(pct) +
-                         " of each other, the band of its past within-entry ratio errors): " + list + ".");
-  }
+  AddSubtitles(main, *metrics, fixed, options.ratio_band, &plan);
   return plan;
 }
 
