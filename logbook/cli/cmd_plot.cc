@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/v5p/uncertainty.h"
+#include "engine/target.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/render/calibration.h"
 #include "logbook/cli/cli_parse.h"
@@ -72,7 +73,7 @@ void ShowModeledBands(std::vector<logbook::StoredRun>* runs, logbook::ChartOptio
   view.have_bands = true;
   o->ratio_band = view.bands.within_entry;
   for (auto& r : *runs)
-    if (r.target == "v5p" && r.source != "recorded") logbook::ShowModeled(view, "", "", &r);
+    if (engine::IsModeledTarget(r.target) && r.source != "recorded") logbook::ShowModeled(view, "", "", &r);
 }
 
 // One entry's chart; with --no-recorded, without the figures it records.

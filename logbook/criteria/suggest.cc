@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/target.h"
 #include "logbook/criteria/criteria.h"
 #include "logbook/doc/markdown.h"
 #include "logbook/numbers.h"
@@ -352,7 +353,7 @@ class SentenceReader {
         else if (rest == "remat") settings_.push_back({"remat_mode", "none", i, false});
         continue;
       }
-      if (t == "v5p" || t == "tpu") {
+      if (const engine::Target* target = engine::TargetNamedBy(t); target != nullptr && target->modeled) {
         on_tpu_ = true;
         continue;
       }

@@ -6,6 +6,7 @@
 #include <map>
 #include <thread>
 
+#include "engine/target.h"
 #include "logbook/numbers.h"
 #include "logbook/update/steps.h"
 #include "logbook/update/update_hooks.h"
@@ -98,7 +99,7 @@ void CheckModelRows(const LoadedDocument& doc, std::vector<UnitWork>* work, Sess
   for (auto& w : *work)
     for (auto& pc : w.commands)
       for (size_t i = 0; i < pc.cached.size(); ++i)
-        if (pc.plan.invocations[i].config.target == "v5p" && (AnyForeign(pc.cached[i]) || !pc.foreign[i].empty()))
+        if (engine::TargetOrDefault(pc.plan.invocations[i].config.target).in_process && (AnyForeign(pc.cached[i]) || !pc.foreign[i].empty()))
           items.push_back({&w, &pc, i, false, false, ""});
   if (items.empty()) return;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/target.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
 #include "logbook/store/run_adapter.h"
@@ -42,7 +43,7 @@ std::vector<StoredRun> ChartRuns(const UnitWork& w) {
       for (const RunRecord* r : RecordsOf(pc, i)) {
         if (r->status != "ok") continue;
         runs.push_back(ToStoredRun(*r));
-        if (w.model && r->target == "v5p")
+        if (w.model && engine::IsModeledTarget(r->target))
           ShowModeled(*w.model, RowCalibrationKey(pc.plan.invocations[i], runs.back().config, w.unit->day),
                       w.unit->when, &runs.back());
       }
