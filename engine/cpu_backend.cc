@@ -13,6 +13,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "engine/backend.h"
+#include "engine/format.h"
 #include "engine/cpu/isa.h"
 #include "engine/cpu/moe_block.h"
 #include "engine/parallel/mpi_comm.h"
@@ -98,16 +99,13 @@ Status CheckParallelFits(const BenchConfig& config, const RunPoint& point) {
 Result<double> CheckFits(const BenchConfig& config, const RunPoint& point, const cpu::BlockConfig& bc, bool training) {
   const double need = cpu::EstimateBytes(bc, point.topk, training, config.check_numerics);
   const double avail = cpu::AvailableBytes();
-  if (avail > 0 && need > avail) {
-    char buf[256];
-    std::snprintf(buf, sizeof(buf),
-                  "--tokens %lld --hidden %lld --mlp-dim %lld --experts %lld --topk %lld: the cpu engine needs an "
-                  "estimated %.0f bytes (%.2f GiB) but only %.0f bytes (%.2f GiB) are available (MemAvailable)",
-                  static_cast<long long>(config.tokens), static_cast<long long>(config.hidden),
-                  static_cast<long long>(config.mlp_dim), static_cast<long long>(config.experts),
-                  static_cast<long long>(point.topk), need, need / (1 << 30), avail, avail / (1 << 30));
-    return Status::OutOfMemory(buf);
-  }
+  if (avail > 0 && need > avail)
+    return Status::OutOfMemory("--tokens " + std::to_string(config.tokens) + " --hidden " +
+                               std::to_string(config.hidden) + " --mlp-dim " + std::to_string(config.mlp_dim) +
+                               " --experts " + std::to_string(config.experts) + " --topk " +
+                               std::to_string(point.topk) + ": the cpu engine needs an estimated " + Fixed(need, 0) +
+                               " bytes (" + Fixed(need / (1 << 30), 2) + " GiB) but only " + Fixed(avail, 0) +
+                               " bytes (" + Fixed(avail / (1 << 30), 2) + " GiB) are available (MemAvailable)");
   return need;
 }
 

@@ -26,15 +26,11 @@ namespace {
 
 using logbook::RunRecord;
 
-std::string Num(double v, const char* fmt) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), fmt, v);
-  return buf;
-}
-
-std::string Metric(const RunRecord& r, const std::string& k, const char* fmt) {
+// A metric's value with `digits` (negative: -digits significant digits,
+// "%.*g"; else that many decimals, "%.*f"); "" when the run lacks it.
+std::string Metric(const RunRecord& r, const std::string& k, int digits) {
   auto it = r.metrics.find(k);
-  return it == r.metrics.end() ? "" : Num(it->second, fmt);
+  return it == r.metrics.end() ? "" : digits < 0 ? engine::General(it->second, -digits) : logbook::Fixed(it->second, digits);
 }
 
 std::string Point(const RunRecord& r, const std::string& k) {
@@ -61,10 +57,10 @@ const std::vector<Column>& FixedColumns() {
       {"entry", [](const RunRecord& r) { return r.entry_id; }},
       {"target", [](const RunRecord& r) { return r.target; }},
       {"status", [](const RunRecord& r) { return r.status; }},
-      {"time_s", [](const RunRecord& r) { return Metric(r, "time_s", "%.6f"); }},
-      {"tflops", [](const RunRecord& r) { return Metric(r, "tflops", "%.3f"); }},
-      {"tflops_per_device", [](const RunRecord& r) { return Metric(r, "tflops_per_device", "%.3f"); }},
-      {"tokens_per_s", [](const RunRecord& r) { return Metric(r, "tokens_per_s", "%.2f"); }},
+      {"time_s", [](const RunRecord& r) { return Metric(r, "time_s", 6); }},
+      {"tflops", [](const RunRecord& r) { return Metric(r, "tflops", 3); }},
+      {"tflops_per_device", [](const RunRecord& r) { return Metric(r, "tflops_per_device", 3); }},
+      {"tokens_per_s", [](const RunRecord& r) { return Metric(r, "tokens_per_s", 2); }},
       {"cpu_isa", [](const RunRecord& r) { return r.cpu_isa; }},
       {"start_time", [](const RunRecord& r) { return r.start_time; }},
   };
@@ -191,7 +187,7 @@ void PrintCsv(const std::vector<RunRecord>& rows, const std::vector<std::string>
       auto it = configs[i].find(p);
       join(&s, CsvField(it == configs[i].end() ? "" : it->second));
     }
-    for (const auto& m : mset) join(&s, Metric(r, m, "%.17g"));
+    for (const auto& m : mset) join(&s, Metric(r, m, -17));
     std::cout << s << "\n";
   }
 }

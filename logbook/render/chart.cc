@@ -21,6 +21,7 @@
 
 #include <gnuplot-iostream.h>
 
+#include "engine/format.h"
 #include "engine/target.h"
 #include "logbook/file_util.h"
 #include "logbook/run/runner.h"
@@ -111,11 +112,10 @@ std::string ChartStem(const std::string& entry_id) {
   // Changed or cut: a hash of the whole ID keeps two entries' files apart.
   uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (unsigned char c : entry_id) h = (h ^ c) * 1099511628211ull;
-  char hex[17];
-  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  const std::string hex = engine::Hex16(h);
   if (out.size() > 51) out.resize(51);
   while (!out.empty() && out.back() == '-') out.pop_back();
-  return (out.empty() ? std::string("chart") : out) + "-" + std::string(hex, 8);
+  return (out.empty() ? std::string("chart") : out) + "-" + hex.substr(0, 8);
 }
 
 std::string FormatChartStamp(const ChartStamp& stamp) {

@@ -751,12 +751,11 @@ void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::st
     plan->subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
   }
   if (const auto same = IndistinctBars(*plan, ratio_band); !same.empty()) {
-    char pct[32];
-    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(ratio_band) - 1.0));
+    const std::string pct = Fixed(100.0 * (std::exp(ratio_band) - 1.0), 1) + "%";
     std::string list;
     for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
-    plan->subtitles.push_back(GnuplotLabel(Shorten(std::string("the model cannot tell apart (within ") + pct + "): " + list, 120), 120));
-    plan->notes.push_back("Bars the model cannot tell apart (modeled within " + std::string(pct) +
+    plan->subtitles.push_back(GnuplotLabel(Shorten("the model cannot tell apart (within " + pct + "): " + list, 120), 120));
+    plan->notes.push_back("Bars the model cannot tell apart (modeled within " + pct +
                           " of each other, the band of its past within-entry ratio errors): " + list + ".");
   }
 }

@@ -308,11 +308,7 @@ std::map<std::string, std::string> FlatConfig(const BenchConfig& c) {
 
 std::string MetricName(const std::string& metric) { return metric == "tokens_per_s" ? "tokens/s" : "TF/s"; }
 
-std::string Fmt(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, v >= 1e4 ? "%.0f" : "%.1f", v);
-  return b;
-}
+std::string Fmt(double v) { return Fixed(v, v >= 1e4 ? 0 : 1); }
 
 std::string ChangesText(const std::map<std::string, std::string>& changes) {
   std::string s;
@@ -900,7 +896,7 @@ std::string FormatNextReport(const NextReport& r) {
     << " s (v5p model";
   if (r.factor_figures > 0)
     s << ", calibrated on " << r.factor_figures << " recorded figures of " << r.factor_entries << " entries: x"
-      << [&] { char b[16]; std::snprintf(b, sizeof b, "%.3f", r.factor); return std::string(b); }();
+      << Fixed(r.factor, 3);
   else
     s << ", uncalibrated (no recorded figure on a validated path)";
   s << "; interval: " << (r.bands.empty() ? std::string("none (no band file)") : "the path's p10-p90 band, " + r.bands)

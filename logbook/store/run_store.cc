@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/backend.h"
+#include "engine/format.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/numbers.h"
@@ -159,10 +160,8 @@ class Stmt {
 
 std::string NewRunId() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
-  char buf[40];
-  std::snprintf(buf, sizeof(buf), "%016llx%016llx", static_cast<unsigned long long>(rng()),
-                static_cast<unsigned long long>(rng()));
-  return buf;
+  const uint64_t hi = rng(), lo = rng();
+  return engine::Hex16(hi) + engine::Hex16(lo);
 }
 
 std::string PointJson(const std::map<std::string, std::string>& point) {
