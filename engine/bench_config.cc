@@ -200,6 +200,8 @@ Status CheckPaths(const BenchConfig& c) {
     if (c.capacity_policy != "none" || c.quant_mode != "none" || AnyNullRouting(c))
       return Bad("--mlp-path", "the mlp_profile paths have no capacity limit, quantization or null routing");
   }
+  if (c.int8_impl == "fake_quant" && c.quant_mode != "none" && c.quant_mode != "int8")
+    return Bad("--int8-impl", "fake_quant is the first int8 revision, which had --quant-mode none or int8 only");
   // Like the harness, the other paths ignore it.
   if (c.staged_parallel && c.mlp_path.empty()) return Bad("--staged-parallel", "needs --mlp-path (staged_dp)");
   if (c.capacity_policy == "pad" && c.parallel_mode != "none")

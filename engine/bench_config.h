@@ -69,6 +69,11 @@ struct BenchConfig {
   int64_t xla_scoped_vmem_kib = 0;
   // Quantization (1.4).
   std::string quant_mode = "none";  // none int8 int8_routed int8_all int8_routed_prequant
+  // How the harness revision implements --quant-mode int8: native (the
+  // int8 dot of today's harness) or fake_quant (the int8 branch's first
+  // revision: quantize-dequantize around the bf16 matmuls, no int8 rate).
+  // The v5p model has a term for it (the cpu target ignores it).
+  std::string int8_impl = "native";
   // Null routing (1.5).
   double null_route_frac = 0.0;
   std::string null_route_frac_list;

@@ -101,6 +101,10 @@ const std::vector<FlagSpec> kFlags = {
     {.key = "quant_mode", .flag = "--quant-mode", .field = &BC::quant_mode,
      .choices = {"none", "int8", "int8_routed", "int8_all", "int8_routed_prequant"}, .alias = "quant",
      .axis = Categorical(6, "quantization")},
+    {.key = "int8_impl", .flag = "--int8-impl", .field = &BC::int8_impl,
+     .help = "v5p target: --quant-mode int8 as native int8 dots or as fake_quant (quantize-dequantize around bf16 "
+             "matmuls, the harness's first int8 revision)",
+     .choices = {"native", "fake_quant"}, .cache = CacheRole::kWhenSet},
     {.key = "null_route_frac", .flag = "--null-route-frac", .field = &BC::null_route_frac, .alias = "null_frac",
      .axis = Numeric(2, "null route fraction")},
     {.key = "null_route_frac_list", .flag = "--null-route-frac-list", .field = &BC::null_route_frac_list,

@@ -10,7 +10,7 @@ const std::vector<Target>& Targets() {
        .about = "the CPU engine of this machine, measured",
        .figures = "measured (cpu)",
        .stage_timing_forward_only_on_one_device = true,
-       .foreign_keys = {"hardware", "model_params", "xla_scoped_vmem_kib"}},
+       .foreign_keys = {"hardware", "model_params", "xla_scoped_vmem_kib", "int8_impl"}},
       {.name = "v5p",
        .about = "a model of the v5p-8 slice: one deterministic prediction, 4 chips",
        .modeled = true,

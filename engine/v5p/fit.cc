@@ -134,6 +134,7 @@ std::string CalibrationKey(const std::string& harness, const std::string& when, 
   // Each of mlp_profile's paths is its own program.
   const std::string h = c.mlp_path.empty() ? harness : harness + " " + c.mlp_path;
   if (c.parallel_mode == "ep" && c.ep_dispatch == "dense_masked") return h + ": dense-masked EP dispatch";
+  if (c.quant_mode == "int8" && c.int8_impl == "fake_quant") return h + ": int8 fake quantization";
   return h + ": " + (when.empty() ? std::string("(undated)") : when.substr(0, 10));
 }
 
@@ -193,6 +194,7 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     c.queue_mode = get("queue_mode").empty() ? "full" : get("queue_mode");
     c.bench_pass = get("bench_pass").empty() ? "forward" : get("bench_pass");
     c.quant_mode = get("quant_mode").empty() ? "none" : get("quant_mode");
+    if (get("int8_impl") == "fake_quant") c.int8_impl = "fake_quant";  // an optional column
     c.remat_mode = get("remat_mode").empty() ? "none" : get("remat_mode");
     std::string dist = get("distribution");
     c.distribution = dist == "runs" ? "runs" : "random";

@@ -275,7 +275,17 @@ Local BuildLocal(const Hardware& hw, const ModelCase& c) {
 bool RoutedInt8(const ModelCase& c) {
   return c.quant == Quant::kInt8Routed || c.quant == Quant::kInt8All || c.quant == Quant::kInt8RoutedPrequant;
 }
-bool DenseInt8(const ModelCase& c) { return c.quant == Quant::kInt8 || c.quant == Quant::kInt8All; }
+bool DenseInt8(const ModelCase& c) {
+  return (c.quant == Quant::kInt8 && !c.fake_quant) || c.quant == Quant::kInt8All;
+}
+
+// Fake quantization of a matmul operand of `elems` elements of `bytes` each,
+// as the XLA program around a bf16 matmul runs it: one read for the absmax,
+// then one read and one write of the quantized-dequantized copy the matmul
+// reads (a Pallas gmm or a dot takes its operands materialized). The matmul
+// itself keeps the bf16 rate. No parameter. Its backward is taken as the
+// straight-through identity (no pass; the revision's gradient is not known).
+void FakeQuant(const Ctx& x, double elems, double bytes, Acc* acc) { Stream(x, 3.0 * elems * bytes, acc); }
 
 // Forward expert MLP: up projection(s), SiLU*up, optional preweight, down.
 void ExpertForward(const Ctx& x, const Local& l, Acc* up, Acc* down) {
@@ -293,6 +303,14 @@ void ExpertForward(const Ctx& x, const Local& l, Acc* up, Acc* down) {
     Stream(x, m * d * (4.0 + x.b()), down);
     if (c.quant != Quant::kInt8RoutedPrequant)
       Stream(x, static_cast<double>(l.groups) * 3.0 * d * f * (2.0 * x.b() + 1.0), up);
+  }
+  if (c.fake_quant) {
+    // Each expert matmul's activations and weights, quantized and
+    // dequantized in every call: x and w13 (or w1, w3) for the up
+    // projection, h and w2 for the down.
+    const double g = static_cast<double>(l.groups);
+    FakeQuant(x, m * d + g * 2.0 * d * f, x.b(), up);
+    FakeQuant(x, m * f + g * f * d, x.b(), down);
   }
   if (c.fused_w13) {
     Gmm(x, l.v, l.m_buf, d, 2 * f, ragged, i8, up);
@@ -454,6 +472,12 @@ void Shared(const Ctx& x, int64_t tokens, bool backward, Acc* acc, double* fwd_s
   Dense(x, 2.0 * t * d * s, t * s * 4.0 + d * s * wb + t * d * 4.0, i8, acc);
   Stream(x, t * d * (4.0 + 2.0 * x.b()), acc);  // add to the routed output, cast
   if (i8) Stream(x, t * d * (2.0 * x.b() + 1.0) + t * s * (4.0 + 1.0) + 3.0 * d * s * (2.0 * x.b() + 1.0), acc);
+  // Fake quantization: x and the three weights in bf16, h (the down
+  // projection's input) in f32.
+  if (c.fake_quant) {
+    FakeQuant(x, t * d + 3.0 * d * s, x.b(), acc);
+    FakeQuant(x, t * s, 4.0, acc);
+  }
   *fwd_s = acc->Sum() - before;
   if (!backward) return;
   // Backward: dX and dW of the three projections (2x the forward FLOPs);
@@ -549,6 +573,7 @@ Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const 
   const std::string& q = cfg.quant_mode;
   c.quant = q == "int8" ? Quant::kInt8 : q == "int8_routed" ? Quant::kInt8Routed : q == "int8_all" ? Quant::kInt8All
             : q == "int8_routed_prequant" ? Quant::kInt8RoutedPrequant : Quant::kNone;
+  c.fake_quant = c.quant == Quant::kInt8 && cfg.int8_impl == "fake_quant";
   const std::string policy = cfg.EffectiveCapacityPolicy();  // factor 0: no limit
   c.capacity = policy == "drop" ? Capacity::kDrop : policy == "pad" ? Capacity::kPad : Capacity::kNone;
   if (c.capacity != Capacity::kNone && cfg.capacity_factor > 0)

@@ -74,6 +74,10 @@ struct ModelCase {
   bool repeat_sort = false, custom_sort_vjp = false;
   Remat remat = Remat::kNone;
   Quant quant = Quant::kNone;
+  // The int8 branch's first revision (BenchConfig::int8_impl fake_quant):
+  // --quant-mode int8 quantized and dequantized the operands of the bf16
+  // expert and shared matmuls, which ran at the bf16 rate.
+  bool fake_quant = false;
   Capacity capacity = Capacity::kNone;
   int64_t cap = 0;  // capacity per expert (pad/drop)
   // Routing.

@@ -12,6 +12,7 @@
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/cli/store_flags.h"
+#include "logbook/criteria/recorded.h"
 #include "logbook/criteria/suggest.h"
 #include "logbook/file_util.h"
 #include "logbook/doc/parse_logbook.h"
@@ -28,6 +29,7 @@ int Suggest(const LogbookFile& file, const logbook::Logbook& doc, const std::vec
   const std::string& path = file.path;
   const std::string& text = file.text;
   const auto suggestions = logbook::SuggestPredicates(doc, text);
+  const logbook::RunKeys keys = logbook::RecordedKeys(doc);
   logbook::EvalContext ctx;
   ctx.runs = runs;
   ctx.entries = logbook::EntryFactsOf(evidence);
@@ -44,7 +46,7 @@ int Suggest(const LogbookFile& file, const logbook::Logbook& doc, const std::vec
     }
     ++proposed;
     std::cout << "    suggest: " << s.predicate << "\n";
-    auto p = logbook::ParsePredicate(s.predicate, path, s.line);
+    auto p = logbook::ParsePredicate(s.predicate, path, s.line, keys);
     if (p.ok()) {
       logbook::Criterion c;
       c.text = s.prose;
@@ -64,8 +66,8 @@ int Suggest(const LogbookFile& file, const logbook::Logbook& doc, const std::vec
   }
   // Only comment lines were added: every bullet's prose reads the same.
   const logbook::Logbook again = logbook::ParseLogbook(out, path);
-  auto before = logbook::ParseCriteria(logbook::StopCriteriaBullets(doc, text), path);
-  auto after = logbook::ParseCriteria(logbook::StopCriteriaBullets(again, out), path);
+  auto before = logbook::ParseCriteria(logbook::StopCriteriaBullets(doc, text), path, keys);
+  auto after = logbook::ParseCriteria(logbook::StopCriteriaBullets(again, out), path, keys);
   bool same = before.ok() && after.ok() && before->size() == after->size();
   for (size_t i = 0; same && i < before->size(); ++i) same = (*before)[i].text == (*after)[i].text;
   if (!same) {

@@ -40,10 +40,10 @@ struct CompareFlags {
 
 // The sides, the control keys and the metric of the flags; nullopt after
 // printing a usage error.
-std::optional<logbook::CompareOptions> OptionsOf(const CompareFlags& f) {
+std::optional<logbook::CompareOptions> OptionsOf(const CompareFlags& f, const logbook::RunKeys& keys) {
   logbook::CompareOptions o;
-  auto pa = logbook::ParseAssignments(f.a, "--a");
-  auto pb = logbook::ParseAssignments(f.b, "--b");
+  auto pa = logbook::ParseAssignments(f.a, "--a", keys);
+  auto pb = logbook::ParseAssignments(f.b, "--b", keys);
   for (const auto* p : {&pa, &pb})
     if (!p->ok()) {
       PrintError("compare", p->status().ToString());
@@ -55,9 +55,8 @@ std::optional<logbook::CompareOptions> OptionsOf(const CompareFlags& f) {
   for (std::string k; std::getline(ss, k, ',');) {
     k = logbook::NormalizeKey(k);
     if (k.empty()) continue;
-    if (!logbook::IsKnownRunKey(k)) {
-      PrintError("compare", "--same: unknown config key '" + k + "' (valid: " + logbook::JoinKeys(logbook::KnownRunKeys()) +
-                                ")");
+    if (!keys.Has(k)) {
+      PrintError("compare", "--same: unknown config key '" + k + "' (valid: " + logbook::JoinKeys(keys.Names()) + ")");
       return std::nullopt;
     }
     o.same.push_back(k);
@@ -105,9 +104,10 @@ int CmdCompare(const Args& args) {
 
   // The keys a logbook's recorded runs use (a harness's own flags) are
   // valid in --a, --b and --same.
+  logbook::RunKeys keys;
   if (f.recorded && !f.path.empty())
-    if (auto lb = logbook::LoadLogbook(f.path); lb.ok()) (void)logbook::RecordedRuns(*lb);
-  const auto o = OptionsOf(f);
+    if (auto lb = logbook::LoadLogbook(f.path); lb.ok()) keys = logbook::RecordedKeys(*lb);
+  const auto o = OptionsOf(f, keys);
   if (!o) return kExitUsage;
   if (f.recorded && f.path.empty()) {
     PrintError("compare", "--recorded needs LOGBOOK");

@@ -7,6 +7,7 @@
 #include "logbook/cli/commands.h"
 #include "logbook/cli/store_flags.h"
 #include "logbook/criteria/criteria.h"
+#include "logbook/criteria/recorded.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/research/next.h"
@@ -86,7 +87,8 @@ int CmdNext(const Args& args) {
   std::string note;
   std::vector<logbook::StoredRun> runs;
   if (auto code = f.store.LogbookRuns("next", lb, f.path, true, &runs, &note)) return *code;
-  auto criteria = logbook::ParseCriteria(logbook::StopCriteriaBullets(lb, file.text), f.path);
+  auto criteria =
+      logbook::ParseCriteria(logbook::StopCriteriaBullets(lb, file.text), f.path, logbook::RecordedKeys(lb));
   if (!criteria.ok()) {
     std::cerr << criteria.status().message() << " (criteria not used)\n";
     criteria = std::vector<logbook::Criterion>{};

@@ -35,10 +35,11 @@ std::vector<std::string> SplitComma(const std::string& s) {
 Result<logbook::EntryChart> PlotAcrossEntries(const std::string& path, const logbook::Logbook& lb,
                                               std::vector<logbook::StoredRun> runs,
                                               const std::vector<std::string>& where, logbook::ChartOptions o) {
-  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(lb);  // their keys are known from here
+  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(lb);
+  o.keys = logbook::RecordedKeys(lb);  // --where and --series may name the recorded runs' keys
   std::vector<logbook::Condition> filters;
   for (const auto& w : where) {
-    auto c = logbook::ParseRunFilter(w);
+    auto c = logbook::ParseRunFilter(w, o.keys);
     if (!c.ok()) return Status::InvalidArgument(c.status().message());  // a bad flag: usage, exit 2
     filters.push_back(*c);
   }
@@ -63,7 +64,7 @@ Result<logbook::EntryChart> PlotAcrossEntries(const std::string& path, const log
 }
 
 // Modeled runs carry the band of the model's past errors on their path
-// (error bars); `plot` shows the model's figures uncalibrated.
+// (error bars), uncalibrated.
 void ShowModeledBands(std::vector<logbook::StoredRun>* runs, logbook::ChartOptions* o) {
   auto u = engine::v5p::LoadUncertaintyByName("");
   if (!u.ok()) return;
@@ -145,6 +146,11 @@ int CmdPlot(const Args& args) {
   std::vector<logbook::StoredRun> runs;
   if (auto code = f.store.LogbookRuns("plot", *lb, f.path, false, &runs, &note)) return *code;
   logbook::ChartOptions o;
+  // `plot` shows the model's figures uncalibrated, and says so: the factor
+  // is learned from the earlier entries' recorded figures placed on their
+  // tables' rows, which `update` builds (its charts are calibrated as its
+  // tables are).
+  o.modeled_note = "modeled figures uncalibrated (moelog update's charts apply the logbook's calibration)";
   ShowModeledBands(&runs, &o);
   o.x_key = f.x;
   o.png = f.png;

@@ -306,10 +306,11 @@ std::vector<std::string> CountedStates(const std::string& logbook_path, logbook:
 // most `limit` (0: all); an error for a filter that does not parse.
 Result<std::vector<logbook::StoredRun>> RecordedRows(const logbook::Logbook& lb, const std::string& entry,
                                                      const std::vector<std::string>& where, int64_t limit) {
-  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(lb);  // their keys are known from here
+  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(lb);
+  const logbook::RunKeys recorded_keys = logbook::RecordedKeys(lb);  // --where may name the recorded runs' keys
   std::vector<logbook::Condition> filters;
   for (const auto& w : where) {
-    auto c = logbook::ParseRunFilter(w);
+    auto c = logbook::ParseRunFilter(w, recorded_keys);
     if (!c.ok()) return c.status();
     filters.push_back(*c);
   }

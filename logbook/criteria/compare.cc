@@ -48,7 +48,7 @@ std::string Describe(const Assignments& as) {
 
 }  // namespace
 
-Result<Assignments> ParseAssignments(const std::string& text, const std::string& flag) {
+Result<Assignments> ParseAssignments(const std::string& text, const std::string& flag, const RunKeys& keys) {
   Assignments out;
   std::stringstream ss(text);
   std::string item;
@@ -58,9 +58,9 @@ Result<Assignments> ParseAssignments(const std::string& text, const std::string&
     size_t eq = item.find('=');
     if (eq == std::string::npos) return Status::InvalidArgument(flag + ": '" + item + "' is not key=value");
     std::string key = NormalizeKey(Trim(item.substr(0, eq)));
-    if (key.empty() || !IsKnownRunKey(key))
+    if (key.empty() || !keys.Has(key))
       return Status::InvalidArgument(flag + ": unknown config key '" + item.substr(0, eq) + "' (valid: " +
-                                     JoinKeys(KnownRunKeys()) + ")");
+                                     JoinKeys(keys.Names()) + ")");
     out.emplace_back(key, Trim(item.substr(eq + 1)));
   }
   if (out.empty()) return Status::InvalidArgument(flag + " needs at least one key=value");
@@ -237,7 +237,7 @@ std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
 
 double DeltaPercent(double value, double base) { return (value - base) / base * 100.0; }
 
-std::map<std::string, std::string> ConfigWords(const std::string& text) {
+std::map<std::string, std::string> ConfigWords(const std::string& text, const RunKeys& keys) {
   std::map<std::string, std::string> out;
   std::string t;
   for (char ch : text) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
@@ -249,7 +249,7 @@ std::map<std::string, std::string> ConfigWords(const std::string& text) {
     std::string key = NormalizeKey(w.substr(0, eq));
     std::string value = w.substr(eq + 1);
     while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.pop_back();
-    if (IsKnownRunKey(key) && !value.empty()) out[key] = value;
+    if (keys.Has(key) && !value.empty()) out[key] = value;
   }
   return out;
 }

@@ -27,7 +27,7 @@ using Assignments = std::vector<std::pair<std::string, std::string>>;
 
 // Parses "key=value[,key=value...]" (keys normalized with NormalizeKey).
 // InvalidArgument naming `flag` for a missing '=', an empty or unknown key.
-Result<Assignments> ParseAssignments(const std::string& text, const std::string& flag);
+Result<Assignments> ParseAssignments(const std::string& text, const std::string& flag, const RunKeys& keys = {});
 
 struct CompareOptions {
   Assignments a, b;
@@ -99,9 +99,9 @@ std::optional<BaselineNumber> MatchBaseline(const std::vector<BaselineNumber>& b
 double DeltaPercent(double value, double base);
 
 // "key=value" pairs written in text: words like `topk=2`, `parallel=ep`,
-// with keys normalized and restricted to known run keys; values trimmed of
-// trailing punctuation.
-std::map<std::string, std::string> ConfigWords(const std::string& text);
+// with keys normalized and restricted to `keys`; values trimmed of trailing
+// punctuation.
+std::map<std::string, std::string> ConfigWords(const std::string& text, const RunKeys& keys = {});
 
 }  // namespace moelog::logbook
 

@@ -53,7 +53,8 @@ std::vector<Token> Tokenize(const std::string& s) {
 
 class Parser {
  public:
-  Parser(const std::string& text, std::string where) : toks_(Tokenize(text)), where_(std::move(where)) {}
+  Parser(const std::string& text, std::string where, const RunKeys& keys)
+      : toks_(Tokenize(text)), where_(std::move(where)), keys_(keys) {}
 
   // One condition and nothing after it.
   Result<Condition> ParseFilter() {
@@ -104,7 +105,7 @@ class Parser {
     auto w = Word("a config key");
     if (!w.ok()) return w.status();
     std::string k = NormalizeKey(*w);
-    if (!IsKnownRunKey(k)) return Error("unknown config key '" + *w + "' (valid: " + JoinKeys(KnownRunKeys()) + ")");
+    if (!keys_.Has(k)) return Error("unknown config key '" + *w + "' (valid: " + JoinKeys(keys_.Names()) + ")");
     return k;
   }
 
@@ -358,6 +359,7 @@ class Parser {
   std::vector<Token> toks_;
   size_t pos_ = 0;
   std::string where_;
+  const RunKeys& keys_;  // outlives the parser: the caller's argument
 };
 
 // ------------------------------------------------------------ evaluation ---
@@ -739,13 +741,13 @@ std::string CleanSentence(const std::string& text) {
 
 }  // namespace
 
-Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line) {
-  Parser p(text, file + ":" + std::to_string(line));
+Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line, const RunKeys& keys) {
+  Parser p(text, file + ":" + std::to_string(line), keys);
   return p.Parse(Trim(text));
 }
 
-Result<Condition> ParseRunFilter(const std::string& text) {
-  return Parser(text, "--where '" + text + "'").ParseFilter();
+Result<Condition> ParseRunFilter(const std::string& text, const RunKeys& keys) {
+  return Parser(text, "--where '" + text + "'", keys).ParseFilter();
 }
 
 bool MatchesFilters(const StoredRun& run, const std::vector<Condition>& filters) { return MatchesAll(run, filters); }
@@ -778,14 +780,15 @@ std::optional<std::pair<std::string, int>> FindPredicateText(const std::string& 
   return std::make_pair(inner, offset);
 }
 
-Result<std::vector<Criterion>> ParseCriteria(const std::vector<BulletSource>& bullets, const std::string& file) {
+Result<std::vector<Criterion>> ParseCriteria(const std::vector<BulletSource>& bullets, const std::string& file,
+                                             const RunKeys& keys) {
   std::vector<Criterion> out;
   for (const auto& b : bullets) {
     Criterion c;
     c.line = b.line;
     c.text = CleanSentence(b.text);
     if (auto found = FindPredicateText(b.text)) {
-      auto p = ParsePredicate(found->first, file, b.line + found->second);
+      auto p = ParsePredicate(found->first, file, b.line + found->second, keys);
       if (!p.ok()) return p.status();
       c.predicate = std::move(p.value());
     }

@@ -117,12 +117,14 @@ struct Predicate {
 
 // Parses predicate text (without the `moelog:` marker). Errors are ParseError
 // with message "file:line: message".
-Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line);
+// `keys`: the config keys it may name (the logbook's; see RecordedKeys).
+Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line,
+                                 const RunKeys& keys = {});
 
 // One run filter as `moelog plot --where` takes it: "KEY=VALUE",
 // "KEY!=VALUE" or "KEY in {A,B}" (a predicate's condition). ParseError names
 // the item and, for an unknown key, the valid ones.
-Result<Condition> ParseRunFilter(const std::string& text);
+Result<Condition> ParseRunFilter(const std::string& text, const RunKeys& keys = {});
 bool MatchesFilters(const StoredRun& run, const std::vector<Condition>& filters);
 
 // One Stop Criteria bullet.
@@ -146,7 +148,7 @@ std::optional<std::pair<std::string, int>> FindPredicateText(const std::string& 
 
 // Parses every bullet's predicate. The first parse error is returned.
 Result<std::vector<Criterion>> ParseCriteria(const std::vector<BulletSource>& bullets,
-                                             const std::string& file);
+                                             const std::string& file, const RunKeys& keys = {});
 
 // The top-level bullets of the logbook's Stop Criteria section as the parse
 // (cmark) sees them -- heading matched in any case, fences of any length --

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "engine/bench_config.h"
+#include "engine/bench_flags.h"
 #include "logbook/criteria/compare.h"
 #include "logbook/criteria/pairing.h"
 #include "logbook/doc/parse_logbook.h"
@@ -22,6 +23,18 @@ namespace {
 
 using Config = std::map<std::string, std::string>;
 using Vars = std::map<std::string, std::vector<std::string>>;  // varied key -> values
+
+// A key of moelog's own runs (the engine's flags). The reader never asks
+// which keys other logbooks recorded: what it reads depends on this entry only.
+bool IsRunKey(const std::string& key) { return KnownRunKeys().count(key) > 0; }
+
+// A flag of a harness moelog has no adapter for, as the script spells it
+// (dashes as underscores, lower case): never mapped to a run key's alias.
+std::string SnakeKey(const std::string& key) {
+  std::string k;
+  for (char c : key) k += c == '-' || c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return k;
+}
 
 bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)); }
 bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
@@ -63,8 +76,11 @@ bool IsCommandBreak(const std::string& w) {
 std::string ScriptName(const std::string& w) {
   const size_t slash = w.find_last_of('/');
   const std::string base = slash == std::string::npos ? w : w.substr(slash + 1);
-  const bool script = base.size() > 3 && (base.compare(base.size() - 3, 3, ".py") == 0 ||
-                                           base.compare(base.size() - 3, 3, ".sh") == 0);
+  auto ends = [&](const char* ext) {
+    const size_t n = std::strlen(ext);
+    return base.size() > n && base.compare(base.size() - n, n, ext) == 0;
+  };
+  const bool script = ends(".py") || ends(".sh") || ends(".sbatch") || ends(".slurm");
   if (!script || base.find('=') != std::string::npos) return "";
   if (DefaultLauncherTable().FindLauncher(w) != nullptr) return "";
   return base;
@@ -157,7 +173,7 @@ void TupleLoops(const std::string& cmd, std::map<std::string, std::vector<std::s
 void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
   TupleLoops(cmd, &pc->loops);
   auto w = Words(cmd);
-  bool after_script = false;
+  bool after_script = false, known_script = false;
   std::vector<std::pair<std::string, std::string>> env;
   for (size_t i = 0; i < w.size(); ++i) {
     if (IsCommandBreak(w[i])) {
@@ -175,8 +191,13 @@ void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
       if (!pc->loops.count(w[i + 1])) pc->loops[w[i + 1]] = values;
       continue;
     }
-    if (std::string script = ScriptName(w[i]); !script.empty()) {
+    std::string script = ScriptName(w[i]);
+    if (script.empty() && w[i] == "-m" && i > 0 && w[i - 1].find("python") != std::string::npos && i + 1 < w.size() &&
+        w[i + 1].rfind("-", 0) != 0)
+      script = w[++i];  // "python -m experiments.bench": the module is the harness
+    if (!script.empty()) {
       after_script = true;
+      known_script = DefaultLauncherTable().FindHarness(script) != nullptr;
       if (std::find(pc->harnesses.begin(), pc->harnesses.end(), script) == pc->harnesses.end())
         pc->harnesses.push_back(script);
       for (auto& kv : env) pc->flags.push_back(kv);
@@ -195,13 +216,13 @@ void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
       value = key.substr(eq + 1);
       key = key.substr(0, eq);
     }
-    key = NormalizeKey(key);
+    key = after_script && !known_script ? SnakeKey(key) : NormalizeKey(key);
     if (eq == std::string::npos) {
       if (IsBoolFlag(key) || i + 1 >= w.size() || w[i + 1].rfind("--", 0) == 0 || IsCommandBreak(w[i + 1]))
         value = "true";
       else value = w[++i];
     }
-    if (!IsKnownRunKey(key) && key != "topk_list" && !after_script) continue;
+    if (!IsRunKey(key) && key != "topk_list" && !after_script) continue;
     pc->flags.emplace_back(key, value);
   }
 }
@@ -295,12 +316,26 @@ std::string EntryAccelerator(const Entry& e) {
     if (std::string a = AcceleratorIn(t); !a.empty()) found.insert(a);
   };
   look(e.heading);
+  if (const Field* f = e.FindField("Command")) look(f->bullet.text);
   if (const Field* f = e.FindField("Config")) {
     look(f->bullet.text);
     for (const auto& c : f->bullet.children) look(c.text);
   }
   for (const auto& c : e.commands) look(c.joined);
   return found.size() == 1 ? *found.begin() : "";
+}
+
+// The run key of the modeled harness one of whose documented choices is
+// `word` ("random" -> distribution, "compact_psum" -> ep_comm_path), when
+// exactly one key has it. "" otherwise.
+std::string ChoiceKey(const std::string& word) {
+  std::string found;
+  for (const auto& f : engine::BenchFlags())
+    if (std::find(f.choices.begin(), f.choices.end(), word) != f.choices.end()) {
+      if (!found.empty() && found != f.key) return "";
+      found = f.key;
+    }
+  return found;
 }
 
 // A Config bullet "name: `a`, `b`" (a list of values) or "name: `a`": its
@@ -324,18 +359,50 @@ bool ConfigList(const Bullet& b, const std::set<std::string>& flag_keys, std::st
   return true;
 }
 
+// Flags written alone in the Command field's prose, "the same with
+// `--fp8-wire off`", "same as DISP-001 with `--dispatch-permute-mode
+// repeat_sort`": each span one more invocation's flag (so a key the command
+// sets and a span sets again is varied).
+std::vector<std::pair<std::string, std::string>> FlagSpans(const Entry& e, const ParsedCommand& parsed) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const ParsedCommand* pc = &parsed;
+  const Field* f = e.FindField("Command");
+  if (f == nullptr) return out;
+  for (const auto& span : f->bullet.code_spans) {
+    const auto w = Words(span);
+    if (w.size() < 1 || w.size() > 2 || w[0].rfind("--", 0) != 0 || w[0].size() < 3) continue;
+    std::string key = w[0].substr(2), value = w.size() == 2 ? w[1] : "true";
+    if (size_t eq = key.find('='); eq != std::string::npos) value = key.substr(eq + 1), key = key.substr(0, eq);
+    const bool known = std::any_of(pc->harnesses.begin(), pc->harnesses.end(), [](const std::string& h) {
+      return DefaultLauncherTable().FindHarness(h) != nullptr;
+    });
+    out.emplace_back(pc->harnesses.empty() || known ? NormalizeKey(key) : SnakeKey(key), value);
+  }
+  return out;
+}
+
 // Fixed config and varied keys of an entry from its commands and Config
 // field. A flag is fixed when every invocation gives it the same value.
 // `generic` is set when the entry runs scripts moelog has no adapter for:
 // their flags are read as the script spells them.
-void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic) {
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness) {
   ParsedCommand pc;
   for (const auto& c : e.commands) ParseCommand(c.joined, &pc);
+  // A Command written in a form the planner does not take for a command line
+  // (`sbatch job.sbatch`, a launcher it does not know) still names the
+  // harness and its flags; the reader only reads it, nothing runs it.
+  if (const Field* f = e.FindField("Command"); f != nullptr && e.commands.empty())
+    for (const auto& span : f->bullet.code_spans)
+      if (Words(span).size() >= 2 && span.rfind("--", 0) != 0) ParseCommand(span, &pc);
+  const auto spans = FlagSpans(e, pc);
   const auto& flags = pc.flags;
   const auto& loops = pc.loops;
   bool known = false;
   for (const auto& h : pc.harnesses) known = known || DefaultLauncherTable().FindHarness(h) != nullptr;
-  *generic = !pc.harnesses.empty() && !known;
+  // A harness moelog has no adapter for, or none named at all (`sbatch
+  // job.sbatch`, a job number): the entry's own words name its keys.
+  *generic = !known;
+  *known_harness = known;
   std::map<std::string, std::vector<std::string>> values;  // key -> distinct literal values
   std::map<std::string, size_t> count;
   std::set<std::string> flag_keys;
@@ -350,6 +417,13 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic) {
     auto& vals = values[k];
     if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
   }
+  for (const auto& [k, v] : spans) {
+    auto it = values.find(k);
+    if (it != values.end() && std::find(it->second.begin(), it->second.end(), v) == it->second.end())
+      it->second.push_back(v);  // the command's value and the span's: one run each
+    else if (flags.empty() && !values.count(k))
+      values[k] = {v}, count[k] = invocations = 1;  // no command: the span is the run's flag
+  }
   for (const auto& [k, vals] : values) {
     if (vals.size() == 1 && vals.front() == "both" && !vars->count(k)) {
       (*vars)[k] = BothValues(k);  // one invocation sweeps the key itself
@@ -359,8 +433,10 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic) {
       (*vars)[k] = {"false", "true"};  // given to some invocations only
       continue;
     }
-    if (k == "topk_list" || k == "null_route_frac_list") {
-      (*vars)[k == "topk_list" ? "topk" : "null_route_frac"] = SplitList(vals.front());
+    if (k.size() > 5 && k.compare(k.size() - 5, 5, "_list") == 0 && vals.size() == 1) {
+      // --topk-list 1,2,4, --ep-list 1,2,4: one run per value of the key.
+      const std::string base = k.substr(0, k.size() - 5);
+      if (!vars->count(base)) (*vars)[base] = SplitList(vals.front());
     } else if (k == "null_route_sweep") {
       if (!vars->count("null_route_frac"))
         (*vars)["null_route_frac"] = {"0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"};
@@ -378,12 +454,26 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic) {
   for (const auto& [k, v] : *vars) fixed->erase(k);
   if (const Field* f = e.FindField("Config")) {
     auto add = [&](const Bullet& b) {
-      for (const auto& [k, v] : ConfigWords(b.text))
-        if (!vars->count(k)) (*fixed)[k] = v;
+      RunKeys keys;
+      keys.any = *generic;
+      keys.recorded = flag_keys;
+      for (const auto& [k, v] : ConfigWords(b.text, keys)) {
+        if (vars->count(k)) continue;
+        if (std::vector<std::string> both = BothValues(k); v == "both" && both.size() > 1) (*vars)[k] = both;
+        else (*fixed)[k] = v;
+      }
       std::string key;
       std::vector<std::string> list;
       if (!ConfigList(b, flag_keys, &key, &list)) return;
-      if (!*generic && !IsKnownRunKey(key)) return;
+      if (!*generic && !IsRunKey(key)) {
+        // "routing distributions tested: `random`, `runs`": the run key whose
+        // documented choices they are.
+        std::string ck = list.empty() ? "" : ChoiceKey(list.front());
+        for (const auto& v : list)
+          if (ChoiceKey(v) != ck) ck.clear();
+        if (ck.empty()) return;
+        key = ck;
+      }
       if (vars->count(key) || fixed->count(key)) return;  // the command says it
       if (list.size() == 1) (*fixed)[key] = list.front();
       else (*vars)[key] = list;
@@ -421,12 +511,15 @@ bool ShortValue(const Vars& vars, const std::string& word, std::string* key, std
 }
 
 // `topk8` -> {topk, 8}.
-bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::string* value) {
+bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::string* value,
+               const Config* fixed = nullptr) {
   size_t d = w.size();
   while (d > 0 && std::isdigit(static_cast<unsigned char>(w[d - 1]))) --d;
   if (d == 0 || d == w.size()) return false;
   std::string k = NormalizeKey(w.substr(0, d));
-  if (!vars.count(k) && k != "topk") return false;
+  // "EP8" names ep=8 when the entry varies ep, or sets it (a row of a table
+  // may name another value than the command: "EP8 2 nodes" beside --ep 4).
+  if (!vars.count(k) && k != "topk" && !(fixed && fixed->count(k))) return false;
   *key = k;
   *value = w.substr(d);
   return true;
@@ -528,7 +621,7 @@ Config LabelWords(const std::string& label, const Vars& vars, const Config& fixe
     if (value.empty()) continue;
     if (auto it = kShort.find(key); it != kShort.end() && (vars.count(it->second) || fixed.count(it->second)))
       key = it->second;
-    if (IsKnownRunKey(key) || vars.count(key) || fixed.count(key) || generic) out[key] = value;
+    if (IsRunKey(key) || vars.count(key) || fixed.count(key) || generic) out[key] = value;
   }
   return out;
 }
@@ -562,7 +655,8 @@ bool LooseValue(const Vars& vars, const std::string& word, std::string* key, std
 
 // Words of a label that say nothing about the configuration.
 bool FillerWord(const std::string& w) {
-  static const std::set<std::string> k = {"result", "results", "Result", "Results", "run", "measured", "numbers"};
+  static const std::set<std::string> k = {"result", "results", "Result", "Results", "run",
+                                          "measured", "numbers", "total", "Total", "overall"};
   return k.count(w) > 0;
 }
 
@@ -577,8 +671,10 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
       cfg[k] = w;
-    } else if (KeyDigits(w, vars, &key, &value) || BoolWord(w, vars, &key, &value)) {
+    } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value)) {
       cfg[key] = value;
+    } else if (std::string ck = generic ? "" : ChoiceKey(w); !ck.empty() && fixed.count(ck) && !IsFixedValue(fixed, w)) {
+      cfg[ck] = w;
     } else if (Config shape = ShapeLabel(w, vars, fixed); !shape.empty()) {
       cfg.insert(shape.begin(), shape.end());
     } else if (w.find('/') != std::string::npos) {
@@ -667,17 +763,87 @@ bool NearMfu(const std::string& s, size_t from, size_t to) {
   return s.substr(a, b - a).find("MFU") != std::string::npos;
 }
 
+// The word right before position `at` (spaces, backticks and '*' skipped),
+// and where it starts.
+std::string WordBefore(const std::string& s, size_t at, size_t* begin = nullptr) {
+  size_t b = at;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*')) --b;
+  const size_t e = b;
+  while (b > 0 && IsIdentChar(s[b - 1])) --b;
+  if (begin) *begin = b;
+  return s.substr(b, e - b);
+}
+
+// "->" or "→" at p: its length, else 0.
+size_t ArrowAt(const std::string& s, size_t p) {
+  if (s.compare(p, 2, "->") == 0) return 2;
+  if (s.compare(p, 3, "\xE2\x86\x92") == 0) return 3;
+  return 0;
+}
+
+// The unit of the number after an arrow ("96.1 -> fp8wire 56.5 ms"): what a
+// bare number before the arrow is measured in. "" when none. Bounded: one
+// word and one number are looked at.
+std::string ArrowUnit(const std::string& s, size_t p) {
+  const size_t a = ArrowAt(s, p);
+  if (a == 0) return "";
+  size_t q = p + a;
+  auto skip = [&] { while (q < s.size() && (s[q] == ' ' || s[q] == '`' || s[q] == '*')) ++q; };
+  skip();
+  if (q < s.size() && IsIdentStart(s[q])) {
+    while (q < s.size() && IsIdentChar(s[q])) ++q;
+    skip();
+  }
+  const size_t d = q;
+  while (q < s.size() && (std::isdigit(static_cast<unsigned char>(s[q])) || s[q] == '.' || s[q] == ',')) ++q;
+  if (q == d) return "";
+  skip();
+  return UnitToken(s, q);
+}
+
+// Words before a bare number that make it no figure: an exit code, a job
+// number, a count ("exit code `0`", "job `50102`", "count: `4301`").
+bool CountWord(const std::string& w) {
+  static const std::set<std::string> k = {"code", "exit", "job", "Job", "count", "rank", "attempt", "id", "ID",
+                                          "pid", "seed", "issue", "PR", "commit", "worker", "workers"};
+  return k.count(w) > 0;
+}
+
+// A statistic named before a metric word ("mean MFU 20.21%", "p50 MFU").
+bool StatWord(const std::string& w) {
+  static const std::set<std::string> k = {"mean", "median", "avg", "average", "p10", "p50", "p90", "p95", "p99",
+                                          "min", "max", "best", "worst", "steady"};
+  return k.count(w) > 0;
+}
+bool MetricWord(const std::string& w) {
+  static const std::set<std::string> k = {"MFU", "mfu", "TF", "TFLOPS", "throughput", "time", "latency", "tokens"};
+  return k.count(w) > 0;
+}
+
+// A test runner's summary ("33 passed, 9 warnings in 10.41s", "13 tests
+// green in 18.1 s"): its duration is no benchmark figure.
+bool TestSummary(const std::string& s) {
+  for (const char* w : {" passed", " failed", " tests", " warnings", " errors"})
+    if (s.find(w) != std::string::npos) return true;
+  return false;
+}
+
 // Figures in the text after a bullet's label. A number followed by a unit
 // is a figure of that unit's metric; a bare number is TF/s when
 // `bare_is_tflops` (the modeled harness prints TF/s), else no figure.
 // Signed percentages are deltas and "1.8x" speedups (both derived);
 // "42% MFU" is MFU. Inside parentheses only derived figures count (they
-// qualify the figure before them). Linear: every branch steps past what it
-// reads.
+// qualify the figure before them). Not figures: fractions ("33/64"),
+// numbers named as counts or codes ("exit code `0`"), a test run's time.
+// "a -> b unit": both in the unit, named by their words, else "before" and
+// "after". A statistic word names the metric ("mean MFU" -> mfu_mean).
+// Linear: every branch steps past what it reads.
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
   std::vector<Figure> out;
   int depth = 0;
   size_t i = 0;
+  int arrow_left = -1;  // index in `out` of a figure written before an arrow
+  const bool test_summary = TestSummary(s);  // once: the scan stays linear
   while (i < s.size()) {
     char c = s[i];
     if (c == '(') { ++depth; ++i; continue; }
@@ -701,6 +867,12 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
     }
     const size_t start = i;
     i = j;
+    // "33/64", "455/455": a fraction, no figure.
+    if (j + 1 < s.size() && s[j] == '/' && std::isdigit(static_cast<unsigned char>(s[j + 1]))) {
+      i = j + 1;
+      while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+      continue;
+    }
     auto v = ParseNumber(num);
     if (!v) continue;
     double value = *v;
@@ -715,6 +887,12 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
     const bool glued = k < s.size() && IsIdentChar(s[k]);
     while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
     std::string unit = UnitToken(s, k);
+    const bool before_arrow = ArrowAt(s, k) > 0;
+    size_t unit_len = unit.size();
+    if (UnitInfo probe{}; before_arrow && !(unit.size() && unit[0] == '%') && !UnitOf(unit, &probe)) {
+      unit = ArrowUnit(s, k);  // "96.1 -> fp8wire 56.5 ms": ms
+      unit_len = 0;
+    }
     Figure f;
     if (!unit.empty() && unit[0] == '%') {
       if (sign) {
@@ -735,13 +913,14 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
         f.metric = info.metric, f.unit = unit, f.derived = info.derived;
         // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
         f.value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
-        i = k + unit.size();
+        i = k + unit_len;
+        if (f.metric == "time_s" && test_summary && WordBefore(s, start) == "in") continue;
       } else if (glued || scale != 1) {
         while (i < s.size() && IsIdentChar(s[i])) ++i;  // "4GiB", "128MiB"
         continue;
       } else if (!unit.empty() && std::isalpha(static_cast<unsigned char>(unit[0])) && unit != "vs") {
         continue;  // another word (GiB, steps, dropped ...): no figure
-      } else if (bare_is_tflops) {
+      } else if (bare_is_tflops && !CountWord(WordBefore(s, start))) {
         f.metric = "tflops", f.value = value;
       } else {
         continue;
@@ -749,13 +928,24 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
     }
     if (depth > 0 && !f.derived) continue;  // asides
     size_t b = start;
-    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`')) --b;
-    size_t e = b;
-    while (b > 0 && IsIdentChar(s[b - 1])) --b;
-    std::string word = s.substr(b, e - b);
+    std::string word = WordBefore(s, start, &b);
     static const std::set<std::string> kStop = {"vs", "and", "or", "at", "with", "to", "of", "is", "from", "was", "by"};
+    if (MetricWord(word)) {
+      // "mean MFU 20.21%": the statistic names the metric, not a run.
+      const std::string stat = WordBefore(s, b);
+      if (StatWord(stat) && !f.derived) f.metric += "_" + stat;
+      word.clear();
+    }
     if (!f.derived && !word.empty() && IsIdentStart(word[0]) && !kStop.count(word) && (b == 0 || s[b - 1] != '/'))
       f.word = word;
+    size_t q = word.empty() ? start : b;
+    while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '`' || s[q - 1] == '*')) --q;
+    const bool after_arrow = (q >= 2 && ArrowAt(s, q - 2) == 2) || (q >= 3 && ArrowAt(s, q - 3) == 3);
+    if (after_arrow && arrow_left >= 0 && !f.derived) {
+      Figure& left = out[static_cast<size_t>(arrow_left)];
+      if (f.word.empty() || left.word.empty()) left.word = "before", f.word = "after";
+    }
+    arrow_left = before_arrow && !f.derived ? static_cast<int>(out.size()) : -1;
     out.push_back(f);
   }
   return out;
@@ -766,6 +956,7 @@ struct EntryCtx {
   Config fixed;
   Vars vars;
   bool generic = false;  // a harness moelog has no adapter for
+  bool known = false;    // a harness moelog has an adapter for (bare numbers are its TF/s)
   std::string entry_id, file;
 };
 
@@ -798,6 +989,10 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
   }
   std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
   std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
+  if (colon == std::string::npos && !b.children.empty() && Figures(text, x.known).empty()) {
+    label = text;  // "- `random`" over its figures' bullets names them all
+    rest.clear();
+  }
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic);
   if (own.count("case") && context.count("case")) {
     // A nested case names a variant of its parent's case.
@@ -812,13 +1007,14 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     bool clash = false;
   };
   std::vector<Point> points;
-  for (const auto& f : Figures(rest, !x.generic)) {
+  for (const auto& f : Figures(rest, x.known)) {
     std::string key, value;
     if (!f.word.empty() && (KeyDigits(f.word, x.vars, &key, &value) || BoolWord(f.word, x.vars, &key, &value) ||
                             ShortValue(x.vars, f.word, &key, &value) || LooseValue(x.vars, f.word, &key, &value))) {
       points.push_back({{{key, value}}, {}, false});
     } else if (!f.word.empty() && !IsFixedValue(x.fixed, f.word)) {
       std::string k = KeyOfValue(x.vars, f.word);
+      if (k.empty() && !x.generic && x.fixed.count(ChoiceKey(f.word))) k = ChoiceKey(f.word);
       points.push_back({{{k.empty() ? "variant" : k, f.word}}, {}, false});
     } else if (points.empty()) {
       points.push_back({});
@@ -879,7 +1075,8 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   const bool delta = HasWord(lower, "delta") || HasWord(lower, "gain") || lower.find("\xCE\x94") != std::string::npos ||
                      HasWord(lower, "change") || lower.find("vs ") != std::string::npos;
   std::string base;
-  if (h.find("TF/s") != std::string::npos || HasWord(lower, "tflops")) base = "tflops", c.unit = "TF/s";
+  if (h.find("TF/s") != std::string::npos || HasWord(lower, "tflops") || lower.find("tflop/s") != std::string::npos)
+    base = "tflops", c.unit = "TF/s";
   else if (lower.find("tokens/s") != std::string::npos || lower.find("tok/s") != std::string::npos) base = "tokens_per_s", c.unit = "tokens/s";
   else if (lower.find("gb/s") != std::string::npos) base = "gb_per_s", c.unit = "GB/s";
   else if (HasWord(lower, "mfu")) base = "mfu", c.unit = "%";
@@ -906,16 +1103,110 @@ std::string Unticked(std::string s) {
   return parse_detail::Trim(s);
 }
 
-// A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms"; nullopt
-// for "—", "n/a" and words.
+// A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms",
+// "0.069120s", "1.21M"; nullopt for "—", "n/a" and words. A unit written in
+// the cell (a known one) converts the number to the column's metric.
 std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
   if (!cell.empty() && cell.back() == '%') cell.pop_back();
   if (!cell.empty() && (cell.back() == 'x' || cell.back() == 'X') && col.metric == "speedup") cell.pop_back();
-  if (size_t sp = cell.find(' '); sp != std::string::npos) cell = cell.substr(0, sp);
-  auto v = ParseNumber(cell);
+  size_t n = 0;
+  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
+                             (n == 0 && (cell[n] == '+' || cell[n] == '-'))))
+    ++n;
+  auto v = ParseNumber(cell.substr(0, n));
   if (!v) return std::nullopt;
-  return col.factor < 1 ? *v / std::round(1 / col.factor) : *v * col.factor;
+  std::string unit = parse_detail::Trim(cell.substr(n));
+  double scale = 1;
+  if (!unit.empty() && (unit[0] == 'M' || unit[0] == 'k' || unit[0] == 'K' || unit[0] == 'B') &&
+      (unit.size() == 1 || unit[1] == ' ')) {
+    scale = unit[0] == 'M' ? 1e6 : unit[0] == 'B' ? 1e9 : 1e3;
+    unit = parse_detail::Trim(unit.substr(1));
+  }
+  UnitInfo info{};
+  if (!unit.empty() && UnitOf(unit, &info)) {
+    const std::string m = info.metric;
+    if (col.metric.size() < m.size() || col.metric.compare(col.metric.size() - m.size(), m.size(), m) != 0)
+      return std::nullopt;  // a unit the column's metric is not measured in
+    return info.factor < 1 ? *v * scale / std::round(1 / info.factor) : *v * scale * info.factor;
+  }
+  if (!unit.empty() && scale == 1) return std::nullopt;  // "3 steps", "n/a"
+  return col.factor < 1 ? *v * scale / std::round(1 / col.factor) : *v * scale * col.factor;
 }
+
+// The metric a column without one in its header holds, from the units its
+// cells are written in ("4.21 ms", "0.069120s"; "14.2%" beside a header
+// "roofline": metric roofline in %). Empty when the cells say none.
+ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& header) {
+  ColumnInfo out;
+  std::string unit;
+  for (const auto& row : t.rows) {
+    if (c >= row.size()) continue;
+    std::string cell = Unticked(row[c]);
+    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
+    size_t n = 0;
+    while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
+      ++n;
+    if (n == 0) return {};
+    const std::string u = parse_detail::Trim(cell.substr(n));
+    if (u.empty() || (!unit.empty() && u != unit)) return {};
+    unit = u;
+  }
+  UnitInfo info{};
+  if (unit == "%") {
+    std::string lower = SnakeKey(header);
+    if (lower.empty() || !std::all_of(lower.begin(), lower.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+        }))
+      return {};
+    out.metric = lower.find("mfu") != std::string::npos ? "mfu" : lower, out.unit = "%";
+  } else if (!unit.empty() && UnitOf(unit, &info) && !info.derived) {
+    out.metric = info.metric, out.unit = unit, out.factor = info.factor;
+  }
+  return out;
+}
+
+// Header words beside a metric's unit ("exposed collective ms/step" ->
+// "exposed_collective"), for naming one of two columns of one metric.
+std::string Qualifier(const std::string& header) {
+  std::string q;
+  for (const auto& w : Words(header)) {
+    std::string lw = SnakeKey(w);
+    UnitInfo info{};
+    if (UnitOf(w, &info) || lw == "time" || lw == "(ms)" || lw == "(s)" || lw == "(us)" || lw == "tokens/s" ||
+        lw == "tf/s" || lw == "mfu" || lw == "step" || lw == "per")
+      continue;
+    std::string clean;
+    for (char ch : lw) clean += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    while (!clean.empty() && clean.back() == '_') clean.pop_back();
+    while (!clean.empty() && clean.front() == '_') clean.erase(clean.begin());
+    if (!clean.empty()) q += (q.empty() ? "" : "_") + clean;
+  }
+  return q;
+}
+
+// Every column its own metric: when two columns hold one metric at one
+// "@value", each but the plainest is named by its header's other words
+// ("exposed_collective_time_s" beside "ms/step").
+void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> same;
+  for (size_t c = 0; c < cols->size(); ++c)
+    if (!(*cols)[c].metric.empty()) same[{(*cols)[c].metric, (*cols)[c].at}].push_back(c);
+  for (const auto& [key, idx] : same) {
+    if (idx.size() < 2) continue;
+    size_t plain = idx.size();
+    for (size_t i = 0; i < idx.size(); ++i)
+      if (Qualifier(headers[idx[i]]).empty()) plain = i;
+    for (size_t i = 0; i < idx.size(); ++i) {
+      if (i == plain) continue;
+      const std::string q = Qualifier(headers[idx[i]]);
+      (*cols)[idx[i]].metric = (q.empty() ? "column" + std::to_string(idx[i] + 1) : q) + "_" + key.first;
+    }
+  }
+}
+
+// Keys that say nothing a row could confirm: derived ones, repetition and
+// output settings.
+bool NeutralKeyName(const std::string& k) { return !FollowedKey(k).empty() || IsIgnoredForPairing(k); }
 
 // A table written in an entry: each row a figure set (one per "@value" of
 // its columns). Columns named by a config key give its value; other label
@@ -925,7 +1216,22 @@ std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
 void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out) {
   if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
   std::vector<ColumnInfo> cols;
-  for (const auto& h : t.header) cols.push_back(ColumnMetric(Unticked(h)));
+  std::vector<std::string> headers;
+  for (size_t c = 0; c < t.header.size(); ++c) {
+    headers.push_back(Unticked(t.header[c]));
+    cols.push_back(ColumnMetric(headers.back()));
+    if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers.back());
+  }
+  NameColumns(headers, &cols);
+  // The key the "@value" columns name: one the entry varies with such a
+  // value, else one it sets to one of them ("tokens/s @0.0 | tokens/s @0.1"
+  // beside --null-route-frac 0.0). Every "@" column of a table names one key.
+  std::string at_key;
+  for (const auto& c : cols)
+    if (!c.at.empty() && at_key.empty()) at_key = KeyOfValue(x.vars, c.at);
+  for (const auto& c : cols)
+    for (const auto& [k, v] : x.fixed)
+      if (!c.at.empty() && at_key.empty() && !NeutralKeyName(k) && ValuesEqual(v, c.at)) at_key = k;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
@@ -946,13 +1252,20 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       }
       if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
       const std::string key = NormalizeKey(Unticked(t.header[c]));
-      if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) cfg[k] = cell;
-      else if (IsKnownRunKey(key) || x.vars.count(key) || x.fixed.count(key) ||
-               (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
-                  return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-                })))
+      if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
+        cfg[k] = cell;
+      } else if (IsRunKey(key) || x.vars.count(key) || x.fixed.count(key)) {
         cfg[key] = cell;
-      else label += (label.empty() ? "" : ", ") + cell;
+      } else if (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
+                   return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                 })) {
+        cfg[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
+        Config named = LabelConfig(cell, x.vars, x.fixed, x.generic);
+        named.erase("case");
+        for (const auto& [k, v] : named) cfg[k] = v;
+      } else {
+        label += (label.empty() ? "" : ", ") + cell;
+      }
     }
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic)) cfg[k] = v;
     std::string text = "|";
@@ -960,10 +1273,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     for (auto& [at, figs] : by_at) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
-      if (!at.empty()) {
-        const std::string k = KeyOfValue(x.vars, at);
-        run.config[k.empty() ? "at" : k] = at;
-      }
+      if (!at.empty()) run.config[at_key.empty() ? "at" : at_key] = at;
       run.metrics = figs.metrics;
       run.units = figs.units;
       run.derived = figs.derived;
@@ -972,12 +1282,73 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
   }
 }
 
+// A harness's own machine-readable line in a Result's output block:
+// "RESULT impl=fused_w13 tokens=32768 time_ms=21.90 tflops=203.6
+// tokens_per_s=1496255". Its metric keys give the figures, the others the
+// configuration. One pass per line.
+void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
+                 std::vector<RecordedFigure>* out) {
+  struct MetricKey {
+    const char* metric;
+    double factor;
+    const char* unit;
+  };
+  static const std::map<std::string, MetricKey> kMetrics = {
+      {"tflops", {"tflops", 1, "TF/s"}},          {"tflops_per_s", {"tflops", 1, "TF/s"}},
+      {"time_ms", {"time_s", 1e-3, "ms"}},         {"time_s", {"time_s", 1, "s"}},
+      {"time_us", {"time_s", 1e-6, "us"}},         {"tokens_per_s", {"tokens_per_s", 1, "tokens/s"}},
+      {"tok_per_s", {"tokens_per_s", 1, "tokens/s"}}, {"gb_per_s", {"gb_per_s", 1, "GB/s"}},
+      {"mfu", {"mfu", 1, "%"}}};
+  std::stringstream ss(text);
+  int n = 0;
+  for (std::string line; std::getline(ss, line); ++n) {
+    line = parse_detail::Trim(line);
+    if (line.rfind("RESULT ", 0) != 0) continue;
+    StoredRun figs;
+    Config cfg = context;
+    for (const auto& w : Words(line.substr(7))) {
+      const size_t eq = w.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
+      const std::string key = x.generic ? SnakeKey(w.substr(0, eq)) : NormalizeKey(w.substr(0, eq));
+      const std::string value = w.substr(eq + 1);
+      if (auto it = kMetrics.find(key); it != kMetrics.end()) {
+        auto v = ParseNumber(value);
+        if (!v) continue;
+        const MetricKey& m = it->second;
+        figs.metrics[m.metric] = m.factor < 1 ? *v / std::round(1 / m.factor) : *v * m.factor;
+        figs.units[m.metric] = m.unit;
+      } else {
+        cfg[key] = value;
+      }
+    }
+    if (!HasBaseMetric(figs)) continue;
+    const int at = first_line + 1 + n;
+    StoredRun run = NewRecorded(x, cfg, at);
+    run.metrics = figs.metrics;
+    run.units = figs.units;
+    out->push_back({std::move(run), at, line});
+  }
+}
+
+// The context of a table under a sub-heading of the entry ("#### `topk=8`,
+// `null=0.1` vs `null=0.0`"): the keys the nearest sub-heading above it
+// names (not a case: a heading's words are a title).
+Config Under(const Entry& e, int line, Config context, const EntryCtx& x) {
+  const Entry::SubHeading* near = nullptr;
+  for (const auto& h : e.subheadings)
+    if (h.line < line) near = &h;
+  if (near == nullptr) return context;
+  Config named = LabelWords(near->text, x.vars, x.fixed, x.generic);
+  for (const auto& [k, v] : named) context[k] = v;
+  return context;
+}
+
 }  // namespace
 
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
                                             std::vector<UnreadFigures>* unread) {
   EntryCtx x;
-  EntryConfig(entry, &x.fixed, &x.vars, &x.generic);
+  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known);
   x.entry_id = entry.id;
   x.file = file;
   std::vector<RecordedFigure> out;
@@ -992,22 +1363,22 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     Config context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic);
     context.erase("case");
     // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
-    if (x.generic && !f.value.empty()) Walk(f.bullet, context, x, &out, unread, f.value);
+    if (!f.value.empty()) Walk(f.bullet, context, x, &out, unread, f.value);
     for (const auto& c : f.bullet.children) Walk(c, context, x, &out, unread);
     for (const auto& t : entry.tables)
-      if (t.line >= f.bullet.line && t.line <= std::max(f.bullet.end_line, until)) TableFigures(t, context, x, &out);
+      if (t.line >= f.bullet.line && t.line <= std::max(f.bullet.end_line, until))
+        TableFigures(t, Under(entry, t.line, context, x), x, &out);
+    for (const auto& b : entry.outputs)
+      if (b.line >= f.bullet.line && b.line <= std::max(f.bullet.end_line, until)) ResultLines(b.text, b.line, context, x, &out);
   }
   // An entry without a Result field records its figures in tables of its own.
   if (!any_result)
-    for (const auto& t : entry.tables) TableFigures(t, {}, x, &out);
+    for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
-  // Number runs per entry in document order; their keys become names that
-  // predicates, --where and plot accept.
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i].run.id = entry.id + "#" + std::to_string(i + 1);
-    AddRecordedKeys(out[i].run.config);
-  }
+  // Number runs per entry in document order (their keys are the names
+  // RecordedKeys gives predicates, --where and plot).
+  for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
   return out;
 }
 
@@ -1067,6 +1438,13 @@ std::vector<FigurePlacement> PlaceFigures(const std::vector<RecordedFigure>& fig
     }
   }
   return out;
+}
+
+RunKeys RecordedKeys(const Logbook& logbook) {
+  RunKeys keys;
+  for (const auto& r : RecordedRuns(logbook))
+    for (const auto& [k, v] : r.config) keys.recorded.insert(k);
+  return keys;
 }
 
 std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {

@@ -46,6 +46,10 @@ namespace moelog::logbook {
 std::vector<StoredRun> RecordedRuns(const Entry& entry);
 std::vector<StoredRun> RecordedRuns(const Logbook& logbook);
 
+// The config keys a predicate, --where, --series or --same may name for this
+// logbook: moelog's run keys and every key its recorded figures use.
+RunKeys RecordedKeys(const Logbook& logbook);
+
 // One figure set read from a Result bullet: the run it describes (config
 // and the metrics stated: tflops and/or tokens_per_s), the bullet's line and
 // its text (the label and figures as written, for listing).

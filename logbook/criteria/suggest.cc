@@ -7,6 +7,7 @@
 
 #include "engine/target.h"
 #include "logbook/criteria/criteria.h"
+#include "logbook/criteria/recorded.h"
 #include "logbook/doc/markdown.h"
 #include "logbook/numbers.h"
 #include "logbook/store/stored_run.h"
@@ -235,8 +236,8 @@ struct Reading {
 
 class SentenceReader {
  public:
-  SentenceReader(const Logbook& logbook, const std::string& prose)
-      : logbook_(logbook), toks_(Tokens(prose)) {}
+  SentenceReader(const Logbook& logbook, const std::string& prose, const RunKeys& keys)
+      : logbook_(logbook), toks_(Tokens(prose)), keys_(keys) {}
 
   // A clause with the sentence's where-filter (and `extra` before it).
   struct Clauses {
@@ -317,7 +318,7 @@ class SentenceReader {
     }
     r.predicate = JoinStr(clauses, "; ");
     // The proposal must be valid in the grammar `check` reads.
-    auto parsed = ParsePredicate(r.predicate, "suggestion", 1);
+    auto parsed = ParsePredicate(r.predicate, "suggestion", 1, keys_);
     if (!parsed.ok()) {
       r.reason = "read as '" + r.predicate + "', which does not parse: " + parsed.status().message();
       r.predicate.clear();
@@ -343,7 +344,7 @@ class SentenceReader {
       const std::string& t = toks_[i];
       if (size_t eq = t.find('='); eq != std::string::npos && eq > 0 && eq + 1 < t.size() && t.find('>') == std::string::npos) {
         const std::string key = NormalizeKey(t.substr(0, eq));
-        if (IsKnownRunKey(key)) settings_.push_back({key, t.substr(eq + 1), i, false});
+        if (keys_.Has(key)) settings_.push_back({key, t.substr(eq + 1), i, false});
         continue;
       }
       if ((t.rfind("non-", 0) == 0 || t.rfind("no-", 0) == 0 || t.rfind("non_", 0) == 0)) {
@@ -542,6 +543,7 @@ class SentenceReader {
 
   const Logbook& logbook_;
   std::vector<std::string> toks_;
+  const RunKeys& keys_;  // the logbook's (outlives the reader)
   std::vector<Setting> settings_;
   bool on_tpu_ = false;
   std::string list_key_;
@@ -553,6 +555,7 @@ std::vector<Suggestion> SuggestPredicates(const Logbook& logbook, std::string_vi
   std::vector<Suggestion> out;
   const auto bullets = StopCriteriaBullets(logbook, text);
   const auto lines = SplitLines(text);
+  const RunKeys keys = RecordedKeys(logbook);
   int index = 0;
   for (const auto& b : bullets) {
     Suggestion s;
@@ -569,12 +572,12 @@ std::vector<Suggestion> SuggestPredicates(const Logbook& logbook, std::string_vi
       while (col < first.size() && first[col] == ' ') ++col;
       s.indent = static_cast<int>(col);
     }
-    auto crit = ParseCriteria({b}, logbook.file);
+    auto crit = ParseCriteria({b}, logbook.file, keys);
     s.prose = crit.ok() && !crit->empty() ? (*crit)[0].text : b.text;
     if (auto found = FindPredicateText(b.text)) {
       s.existing = found->first;
     } else {
-      Reading r = SentenceReader(logbook, s.prose).Read();
+      Reading r = SentenceReader(logbook, s.prose, keys).Read();
       s.predicate = r.predicate;
       s.reason = r.reason;
     }

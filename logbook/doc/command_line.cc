@@ -11,10 +11,11 @@ namespace {
 
 // Programs and shell words a command line starts with (launchers,
 // interpreters, shells, the shell words moelog interprets).
-constexpr std::array<std::string_view, 30> kPrograms = {
+constexpr std::array<std::string_view, 34> kPrograms = {
     "python", "python3", "uv",     "bash",   "sh",     "ssh",    "gcloud", "ray",   "moelog", "env",
     "sudo",   "timeout", "torchrun", "srun", "mpirun", "docker", "kubectl", "nohup", "cd",    "mkdir",
-    "export", "source",  "set",    "for",    "read",   "time",   "pytest", "accelerate", "deepspeed", "xargs"};
+    "export", "source",  "set",    "for",    "read",   "time",   "pytest", "accelerate", "deepspeed", "xargs",
+    "iris",   "sbatch",  "nice",   "stdbuf"};
 
 std::vector<std::string_view> Words(std::string_view s) {
   std::vector<std::string_view> out;

@@ -115,6 +115,12 @@ struct Entry {
   std::vector<Field> fields;
   std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
   std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)
+  std::vector<FencedBlock> outputs;   // fenced blocks that are no shell (a harness's printed lines)
+  struct SubHeading {
+    int line = 0;
+    std::string text;  // inline text, code spans with their backticks
+  };
+  std::vector<SubHeading> subheadings;  // headings below the entry's own (####), in order
   std::vector<Pin> pins;              // its configuration pins, in order
   const Field* FindField(const std::string& name) const;
   // Result bullets that state numbers, depth-first (the recorded figures).

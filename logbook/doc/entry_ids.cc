@@ -9,17 +9,24 @@
 namespace moelog::logbook {
 
 bool IsExplicitId(std::string_view token) {
-  if (token.empty() || !std::isupper(static_cast<unsigned char>(token[0]))) return false;
+  if (token.empty() || token.size() > 64 || !std::isupper(static_cast<unsigned char>(token[0]))) return false;
   int groups = 0;
   size_t start = 0;
   while (start <= token.size()) {
     size_t dash = token.find('-', start);
     std::string_view g = token.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
     if (g.empty()) return false;
-    for (char c : g)
-      if (!std::isupper(static_cast<unsigned char>(c)) && !std::isdigit(static_cast<unsigned char>(c))) return false;
+    const bool last = dash == std::string_view::npos;
+    for (size_t k = 0; k < g.size(); ++k) {
+      const unsigned char c = static_cast<unsigned char>(g[k]);
+      const bool variant = last && k + 1 == g.size() && k > 0 && std::islower(c);
+      if (!std::isupper(c) && !std::isdigit(c) && !variant) return false;
+    }
     ++groups;
     if (dash == std::string_view::npos) {
+      // The last group is a number, perhaps with one letter of a variant
+      // ("F8W-005a", "BMFU-004B").
+      if (g.size() > 1 && std::isalpha(static_cast<unsigned char>(g.back()))) g.remove_suffix(1);
       for (char c : g)
         if (!std::isdigit(static_cast<unsigned char>(c))) return false;
       return groups >= 2;
@@ -54,10 +61,15 @@ void AssignEntryIds(Logbook* logbook) {
     if (e.explicit_id.empty()) continue;
     e.id = e.explicit_id;
     auto [it, inserted] = first_line.emplace(e.id, e.heading_line);
-    if (!inserted)
-      logbook->diagnostics.push_back({logbook->file, e.heading_line,
-                                      "duplicate entry ID " + e.id + " (first at line " +
-                                          std::to_string(it->second) + ")"});
+    if (inserted) continue;
+    // IDs stay unique: the later entry gets a suffix, and the clash is said.
+    std::string id = e.explicit_id;
+    for (int n = 2; first_line.count(id); ++n) id = e.explicit_id + "-" + std::to_string(n);
+    logbook->diagnostics.push_back({logbook->file, e.heading_line,
+                                    "duplicate entry ID " + e.id + " (first at line " + std::to_string(it->second) +
+                                        "); this entry is " + id + " until one of them is renamed"});
+    e.id = id;
+    first_line.emplace(id, e.heading_line);
   }
   for (auto& e : logbook->entries) {
     if (!e.explicit_id.empty()) continue;

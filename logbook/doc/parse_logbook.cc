@@ -343,9 +343,39 @@ bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
   return true;
 }
 
+// The explicit ID a heading's first word gives, as researchers write it:
+// "BMFU-001", "BMFU-001:" (ID: title), "F8W-001/002" (two entries in one:
+// the first), "**HC-001**"; "" when the word is no ID.
+std::string IdOfWord(std::string_view w) {
+  while (!w.empty() && (w.back() == ':' || w.back() == ',' || w.back() == '*' || w.back() == '`')) w.remove_suffix(1);
+  while (!w.empty() && (w.front() == '*' || w.front() == '`')) w.remove_prefix(1);
+  if (const size_t slash = w.find('/'); slash != std::string_view::npos) w = w.substr(0, slash);
+  return IsExplicitId(w) ? std::string(w) : "";
+}
+
+// "ID — title (YYYY-MM-DD[ HH:MM])": an entry whose heading starts with its
+// ID and ends with its date. The parts as ParseHeadingParts gives them, the
+// rest being the heading without the date.
+bool ParseIdFirstHeading(std::string_view s, HeadingParts* out) {
+  const size_t sp = s.find(' ');
+  if (sp == std::string_view::npos || IdOfWord(s.substr(0, sp)).empty()) return false;
+  std::string_view t = s;
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  if (t.empty() || t.back() != ')') return false;
+  const size_t open = t.rfind('(');
+  if (open == std::string_view::npos || open < sp) return false;
+  HeadingParts date;
+  if (!ParseHeadingParts(t.substr(open + 1, t.size() - open - 2), &date) || !date.rest.empty()) return false;
+  out->date = date.date;
+  out->time = date.time;
+  out->rest_offset = 0;
+  out->rest = Trim(t.substr(0, open));
+  return true;
+}
+
 bool ParseEntryHeading(const std::string& text, Entry* e) {
   HeadingParts parts;
-  if (!ParseHeadingParts(text, &parts)) return false;
+  if (!ParseHeadingParts(text, &parts) && !ParseIdFirstHeading(text, &parts)) return false;
   e->heading = text;
   e->date = parts.date;
   e->time = parts.time;
@@ -361,10 +391,15 @@ bool ParseEntryHeading(const std::string& text, Entry* e) {
     rest = Trim(std::string_view(rest).substr(0, conf));
   }
   const size_t sp = rest.find(' ');
-  const std::string first = rest.substr(0, sp);
-  if (IsExplicitId(first)) {
-    e->explicit_id = first;
-    rest = sp == std::string::npos ? "" : Trim(std::string_view(rest).substr(sp));
+  if (std::string id = IdOfWord(std::string_view(rest).substr(0, sp)); !id.empty()) {
+    e->explicit_id = id;
+    // "F8W-001/002 title": the label keeps the word, which names both.
+    if (rest.substr(0, sp).find('/') == std::string::npos)
+      rest = sp == std::string::npos ? "" : Trim(std::string_view(rest).substr(sp));
+    // "ID — title": the dash between them is not part of the label.
+    if (rest.rfind("- ", 0) == 0 || rest == "-") rest = Trim(std::string_view(rest).substr(1));
+    else if (rest.rfind("\xE2\x80\x93", 0) == 0 || rest.rfind("\xE2\x80\x94", 0) == 0)
+      rest = Trim(std::string_view(rest).substr(3));
   }
   e->label = rest;
   return true;
@@ -466,6 +501,12 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
       e->fields.push_back(std::move(f));
     }
     CollectTables(doc, idx, &e->tables);
+    for (int i = idx; i < n.subtree_end; ++i) {
+      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+      if (c.kind == MdKind::kCodeBlock && c.fenced && !IsShellInfo(c.info)) e->outputs.push_back(BuildFenced(doc, i, lines));
+    }
+  } else if (n.kind == MdKind::kCodeBlock && n.fenced && !IsShellInfo(n.info)) {
+    e->outputs.push_back(BuildFenced(doc, idx, lines));
   } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
     CommandText cmd;
     cmd.text = n.literal;
@@ -476,6 +517,8 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
     if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
   } else if (n.kind == MdKind::kTable) {
     e->tables.push_back(BuildTable(doc, idx));
+  } else if (n.kind == MdKind::kHeading) {
+    e->subheadings.push_back({n.start_line, Trim(InlineText(doc, idx))});
   }
 }
 
@@ -629,6 +672,65 @@ void CollectPins(std::string_view text, const std::vector<std::string_view>& lin
 
 }  // namespace
 
+// "- Experiment ID: `BEP-001`" (or "- ID: ...") in an entry whose heading
+// names none: the entry's ID.
+void TakeStatedId(Entry* e) {
+  if (!e->explicit_id.empty()) return;
+  for (const Field& f : e->fields) {
+    std::string n = f.name;
+    for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (n != "experiment id" && n != "id" && n != "entry id") continue;
+    const std::string v = Trim(f.value);
+    if (std::string id = IdOfWord(std::string_view(v).substr(0, v.find(' '))); !id.empty()) {
+      e->explicit_id = id;
+      return;
+    }
+  }
+}
+
+// The flags of "`--flag value`" spans: each span only flags and plain words.
+bool FlagSpans(const std::vector<std::string>& spans, std::string* flags) {
+  for (const std::string& sp : spans) {
+    const std::string t = Trim(sp);
+    if (t.rfind("--", 0) != 0 || t.size() > 200 || t.find_first_of("|;&<>`$()\\'\"\n") != std::string::npos)
+      return false;
+    *flags += " " + t;
+  }
+  return true;
+}
+
+// "- Command: same as DISP-001 with `--dispatch-permute-mode repeat_sort`":
+// the earlier entry's command (one command line, nothing piped or
+// redirected, not ending in a quoted launcher payload), with the flags given appended (the harness's argparse keeps
+// the last value of a flag given twice). The entry's own line is the
+// command's.
+void ResolveSameAs(Logbook* lb) {
+  for (size_t i = 0; i < lb->entries.size(); ++i) {
+    Entry& e = lb->entries[i];
+    const Field* f = e.FindField("Command");
+    if (!e.commands.empty() || f == nullptr) continue;
+    std::string v = Trim(f->value);
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v.rfind("same as ", 0) != 0) continue;
+    const std::string rest = Trim(std::string_view(f->value).substr(8));
+    const std::string id = IdOfWord(std::string_view(rest).substr(0, rest.find(' ')));
+    std::string flags;
+    if (id.empty() || !FlagSpans(f->bullet.code_spans, &flags)) continue;
+    const auto ref = std::find_if(lb->entries.begin(), lb->entries.begin() + static_cast<long>(i),
+                                  [&](const Entry& r) { return r.id == id; });
+    if (ref == lb->entries.begin() + static_cast<long>(i) || ref->commands.size() != 1) continue;
+    const CommandText& base = ref->commands[0];
+    // The flags go last: the base must end with the harness's own words (not
+    // a quoted launcher payload, a pipe or a redirection).
+    const std::string& j = base.joined;
+    if (j.empty() || j.find_first_of("|;&<>\n") != std::string::npos || j.back() == '\'' || j.back() == '"') continue;
+    CommandText c;
+    c.text = c.joined = base.joined + flags;
+    c.line = c.end_line = f->bullet.line;
+    e.commands.push_back(std::move(c));
+  }
+}
+
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
@@ -682,7 +784,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
         ent = outer;  // a sub-heading of an entry written at ##
       } else if (sec >= 0 && lb.sections[sec].kind == SectionKind::kExperimentLog) {
         lb.diagnostics.push_back({file, n.start_line,
-                                  "heading is not an entry (`### YYYY-MM-DD[ HH:MM] - [ID ]label`); left alone"});
+                                  "heading is not an entry (`### YYYY-MM-DD[ HH:MM] - [ID ]label` or `### ID - label (YYYY-MM-DD)`); left alone"});
       }
       continue;
     }
@@ -704,7 +806,9 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   if (const Section* p = lb.FindSection(SectionKind::kExperimentIdPrefix)) lb.id_prefix = PrefixFrom(*p);
   DropRegionContent(text, file, &lb);
   CollectPins(text, lines, doc, &lb);
+  for (auto& e : lb.entries) TakeStatedId(&e);
   AssignEntryIds(&lb);
+  ResolveSameAs(&lb);
   return lb;
 }
 

@@ -3,6 +3,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 
 #include <re2/re2.h>
@@ -13,6 +14,7 @@
 
 #include "logbook/file_util.h"
 #include "logbook/plan/bench_args.h"
+#include "logbook/plan/int_expr.h"
 
 namespace moelog::logbook {
 namespace {
@@ -90,7 +92,7 @@ Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRu
     r->kind = ArgRule::kValue;
     r->to = j.get<std::string>();
   } else {
-    MOELOG_RETURN_IF_ERROR(s.Keys(j, where, {"to", "values", "pattern", "switch", "ignore", "error", "about"}));
+    MOELOG_RETURN_IF_ERROR(s.Keys(j, where, {"to", "values", "pattern", "expr", "switch", "ignore", "error", "about"}));
     const int kinds = static_cast<int>(j.contains("to")) + static_cast<int>(j.contains("switch")) +
                       static_cast<int>(j.contains("ignore")) + static_cast<int>(j.contains("error"));
     if (kinds != 1) return s.Error(where, "expected exactly one of to, switch, ignore, error");
@@ -103,6 +105,13 @@ Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRu
         r->compiled = *re;
         if (r->compiled->NumberOfCapturingGroups() < 1)
           return s.Error(where + ".pattern", "needs one group, the value: (...)");
+      }
+      if (j.contains("expr")) {
+        if (j.contains("values") || j.contains("pattern"))
+          return s.Error(where + ".expr", "computes the value: no values or pattern beside it");
+        MOELOG_RETURN_IF_ERROR(s.String(j, "expr", where + ".", &r->expr));
+        auto names = IntExprNames(r->expr);
+        if (!names.ok()) return s.Error(where + ".expr", names.status().message());
       }
       if (j.contains("values")) {
         if (!j["values"].is_object()) return s.Error(where + ".values", "expected an object of strings");
@@ -150,7 +159,6 @@ Status ParseRules(const Schema& s, const Json& j, const std::string& key, std::m
 Status ParseRuns(const Schema& s, const Json& j, Adapter* a) {
   if (!j.contains("runs")) return Status::Ok();
   if (!j["runs"].is_array() || j["runs"].empty()) return s.Error("runs", "expected a non-empty array of runs");
-  std::set<std::string> labels;
   for (size_t i = 0; i < j["runs"].size(); ++i) {
     const std::string w = "runs[" + std::to_string(i) + "]";
     const Json& r = j["runs"][i];
@@ -162,7 +170,8 @@ Status ParseRuns(const Schema& s, const Json& j, Adapter* a) {
       return s.Error(w + ".only_with", "'" + run.only_with + "' is not one of the adapter's flags");
     MOELOG_RETURN_IF_ERROR(s.Strings(r, "args", w + ".", &run.args));
     if (run.label.empty()) return s.Error(w + ".label", "missing");
-    if (!labels.insert(run.label).second) return s.Error(w + ".label", "'" + run.label + "' appears twice");
+    // A label may repeat (an impl x top-k matrix labelled by impl): its runs
+    // differ by their args, and selecting the label makes all of them.
     MOELOG_RETURN_IF_ERROR(s.BenchArgs(run.args, w + ".args"));
     a->runs.push_back(std::move(run));
   }
@@ -179,11 +188,14 @@ Status ParseRevisions(const Schema& s, const Json& j, Adapter* a) {
   for (size_t i = 0; i < j["revisions"].size(); ++i) {
     const std::string w = "revisions[" + std::to_string(i) + "]";
     const Json& r = j["revisions"][i];
-    MOELOG_RETURN_IF_ERROR(s.Keys(r, w, {"name", "about", "commits", "before", "args"}));
+    MOELOG_RETURN_IF_ERROR(s.Keys(r, w, {"name", "about", "commits", "before", "only_with", "args"}));
     AdapterRevision rev;
     MOELOG_RETURN_IF_ERROR(s.String(r, "name", w + ".", &rev.name));
     MOELOG_RETURN_IF_ERROR(s.Strings(r, "commits", w + ".", &rev.commits));
     MOELOG_RETURN_IF_ERROR(s.String(r, "before", w + ".", &rev.before));
+    MOELOG_RETURN_IF_ERROR(s.String(r, "only_with", w + ".", &rev.only_with));
+    if (!rev.only_with.empty() && rev.only_with.rfind("--", 0) != 0)
+      return s.Error(w + ".only_with", "expected a harness flag (--name), got '" + rev.only_with + "'");
     MOELOG_RETURN_IF_ERROR(s.Strings(r, "args", w + ".", &rev.args));
     if (rev.name.empty()) return s.Error(w + ".name", "missing");
     if (rev.commits.empty() && rev.before.empty()) return s.Error(w, "expected commits or before (or both)");
@@ -225,11 +237,35 @@ Status ParseOutput(const Schema& s, const Json& j, Adapter* a) {
   return Status::Ok();
 }
 
+bool ValidWhen(const std::string& w) {
+  static const std::regex kWhen(R"(\d{4}-\d{2}-\d{2}( \d{2}:\d{2})?)");
+  return w.size() <= 16 && std::regex_match(w, kWhen);
+}
+
+Status ParseApplies(const Schema& s, const Json& j, Adapter* a) {
+  if (!j.contains("applies")) return Status::Ok();
+  const Json& ap = j["applies"];
+  MOELOG_RETURN_IF_ERROR(s.Keys(ap, "applies", {"commits", "from", "before", "about"}));
+  MOELOG_RETURN_IF_ERROR(s.Strings(ap, "commits", "applies.", &a->applies_commits));
+  MOELOG_RETURN_IF_ERROR(s.String(ap, "from", "applies.", &a->applies_from));
+  MOELOG_RETURN_IF_ERROR(s.String(ap, "before", "applies.", &a->applies_before));
+  for (const auto& c : a->applies_commits)
+    if (c.size() < 7 || c.find_first_not_of("0123456789abcdef") != std::string::npos)
+      return s.Error("applies.commits", "'" + c + "' is not a commit prefix (7+ lowercase hex digits)");
+  for (const auto* w : {&a->applies_from, &a->applies_before})
+    if (!w->empty() && !ValidWhen(*w))
+      return s.Error(w == &a->applies_from ? "applies.from" : "applies.before",
+                     "expected \"YYYY-MM-DD\" or \"YYYY-MM-DD HH:MM\", got '" + *w + "'");
+  if (a->applies_commits.empty() && a->applies_from.empty() && a->applies_before.empty())
+    return s.Error("applies", "expected commits, from or before");
+  return Status::Ok();
+}
+
 Result<Adapter> ParseAdapterJson(const Json& j, const std::string& file) {
   const Schema s(file);
   MOELOG_RETURN_IF_ERROR(s.Keys(j, "", {"moelog_adapter", "name", "about", "scripts", "no_adapter", "native_flags",
                                         "flags", "env", "env_refused", "defaults", "runs", "select_runs", "revisions",
-                                        "output"}));
+                                        "output", "applies"}));
   if (!j.contains("moelog_adapter") || j["moelog_adapter"] != 1)
     return s.Error("moelog_adapter", "expected 1 (the schema version)");
   Adapter a;
@@ -255,6 +291,7 @@ Result<Adapter> ParseAdapterJson(const Json& j, const std::string& file) {
     return s.Error("select_runs", "needs runs");
   MOELOG_RETURN_IF_ERROR(ParseRevisions(s, j, &a));
   MOELOG_RETURN_IF_ERROR(ParseOutput(s, j, &a));
+  MOELOG_RETURN_IF_ERROR(ParseApplies(s, j, &a));
   return a;
 }
 
@@ -274,8 +311,30 @@ std::vector<std::string> SplitComma(const std::string& s) {
 
 // Applies `rule` to one flag or variable with `value` (has_value: the
 // harness gave one). Appends moelog bench arguments to `out`.
+// A whole number written as one ("-12", "4096"), or nullopt.
+std::optional<int64_t> WholeNumber(const std::string& s) {
+  if (s.empty() || s.size() > 19) return std::nullopt;
+  const size_t b = s[0] == '-' ? 1 : 0;
+  if (b == s.size() || s.find_first_not_of("0123456789", b) != std::string::npos) return std::nullopt;
+  return std::stoll(s);
+}
+
+// A rule's computed value: its expression over the environment the harness
+// sees and `value` (the flag's or variable's own).
+Result<std::string> Computed(const ArgRule& rule, const std::string& value,
+                             const std::map<std::string, std::string>& env) {
+  auto r = EvalIntExpr(rule.expr, [&](const std::string& n) -> std::optional<int64_t> {
+    if (n == "value") return WholeNumber(value);
+    auto it = env.find(n);
+    return it == env.end() ? std::nullopt : WholeNumber(it->second);
+  });
+  if (!r.ok()) return Status::InvalidArgument("'" + rule.expr + "': " + r.status().message());
+  return std::to_string(*r);
+}
+
 Status ApplyRule(const Adapter& a, const std::string& name, const ArgRule& rule, bool has_value,
-                 const std::string& value, std::vector<std::string>* out) {
+                 const std::string& value, const std::map<std::string, std::string>& env,
+                 std::vector<std::string>* out) {
   const std::string who = name + " of harness " + a.name + " (" + a.file + ")";
   switch (rule.kind) {
     case ArgRule::kError:
@@ -291,6 +350,11 @@ Status ApplyRule(const Adapter& a, const std::string& name, const ArgRule& rule,
   }
   if (!has_value) return Status::InvalidArgument(who + ": needs a value");
   std::string v = value;
+  if (!rule.expr.empty()) {
+    auto computed = Computed(rule, value, env);
+    if (!computed.ok()) return Status::InvalidArgument(who + ": " + computed.status().message());
+    v = *computed;
+  }
   if (rule.compiled) {
     if (value.size() > kMaxRegexSubject)
       return Status::InvalidArgument(who + ": value longer than " + std::to_string(kMaxRegexSubject) +
@@ -321,14 +385,14 @@ Status AdaptEnv(const Adapter& a, const std::map<std::string, std::string>& env,
     auto it = env.find(name);
     if (it == env.end()) continue;
     if (rule.kind == ArgRule::kSwitch && !EnvOn(it->second)) continue;
-    MOELOG_RETURN_IF_ERROR(ApplyRule(a, name, rule, true, it->second, out));
+    MOELOG_RETURN_IF_ERROR(ApplyRule(a, name, rule, true, it->second, env, out));
   }
   return Status::Ok();
 }
 
 // The harness's own flags. `selected` receives the value of the run-selecting flag.
-Status AdaptFlags(const Adapter& a, const std::vector<std::string>& args, std::vector<std::string>* out,
-                  std::string* selected, std::set<std::string>* given) {
+Status AdaptFlags(const Adapter& a, const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
+                  std::vector<std::string>* out, std::string* selected, std::set<std::string>* given) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& w = args[i];
     const size_t eq = w.find('=');
@@ -361,7 +425,7 @@ Status AdaptFlags(const Adapter& a, const std::vector<std::string>& args, std::v
     }
     if (inline_value && rule->second.kind == ArgRule::kSwitch)
       return Status::InvalidArgument(name + " of harness " + a.name + " (" + a.file + ") takes no value");
-    MOELOG_RETURN_IF_ERROR(ApplyRule(a, name, rule->second, has_value, value, out));
+    MOELOG_RETURN_IF_ERROR(ApplyRule(a, name, rule->second, has_value, value, env, out));
   }
   return Status::Ok();
 }
@@ -378,17 +442,53 @@ bool CommitMatches(const std::string& entry_commit, const std::string& prefix) {
   return entry_commit.compare(0, n, prefix, 0, n) == 0;
 }
 
-const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context) {
+bool AdapterApplies(const Adapter& a, const EntryContext& context) {
+  if (a.applies_commits.empty() && a.applies_from.empty() && a.applies_before.empty()) return true;
+  if (!context.commit.empty() && !a.applies_commits.empty())  // an entry naming its commit is judged by it
+    return std::any_of(a.applies_commits.begin(), a.applies_commits.end(),
+                       [&](const std::string& c) { return CommitMatches(context.commit, c); });
+  if (a.applies_from.empty() && a.applies_before.empty()) return false;  // commits only, none named
+  if (context.when.empty()) return a.applies_before.empty();            // a recipe: today
+  // A date without a time is the whole day: from its start, before its end.
+  const std::string start = context.when.size() == 10 ? context.when + " 00:00" : context.when;
+  const std::string end = context.when.size() == 10 ? context.when + " 99:99" : context.when;
+  const std::string from = a.applies_from.size() == 10 ? a.applies_from + " 00:00" : a.applies_from;
+  if (!from.empty() && end < from) return false;
+  if (!a.applies_before.empty() && !(start < a.applies_before)) return false;
+  return true;
+}
+
+// Whether the command's words give `flag` ("--flag" or "--flag=value").
+static bool GivesFlag(const std::vector<std::string>& args, const std::string& flag) {
+  return std::any_of(args.begin(), args.end(),
+                     [&](const std::string& w) { return w == flag || w.rfind(flag + "=", 0) == 0; });
+}
+
+// Whether the entry's commit or date selects revision `r`.
+static bool ContextSelects(const AdapterRevision& r, const EntryContext& context) {
+  if (!context.commit.empty()) {  // an entry naming its commit is judged by it alone
+    for (const auto& c : r.commits)
+      if (CommitMatches(context.commit, c)) return true;
+    return false;
+  }
+  if (r.before.empty() || context.when.empty()) return false;
+  // A date without a time is before `before` when its day is.
+  const std::string when = context.when.size() == 10 && r.before.size() > 10 ? context.when + " 99:99" : context.when;
+  return when < r.before;
+}
+
+bool RevisionMayApply(const Adapter& a, const EntryContext& context, std::string_view command_text) {
+  return std::any_of(a.revisions.begin(), a.revisions.end(), [&](const AdapterRevision& r) {
+    return (r.only_with.empty() || command_text.find(r.only_with) != std::string_view::npos) &&
+           ContextSelects(r, context);
+  });
+}
+
+const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context,
+                                    const std::vector<std::string>* args) {
   for (const auto& r : a.revisions) {
-    if (!context.commit.empty()) {
-      for (const auto& c : r.commits)
-        if (CommitMatches(context.commit, c)) return &r;
-      continue;  // an entry naming its commit is judged by it alone
-    }
-    if (r.before.empty() || context.when.empty()) continue;
-    // A date without a time is before `before` when its day is.
-    const std::string when = context.when.size() == 10 && r.before.size() > 10 ? context.when + " 99:99" : context.when;
-    if (when < r.before) return &r;
+    if (!r.only_with.empty() && (args == nullptr || !GivesFlag(*args, r.only_with))) continue;
+    if (ContextSelects(r, context)) return &r;
   }
   return nullptr;
 }
@@ -400,7 +500,7 @@ Result<Adapted> AdaptInvocation(const Adapter& a, const std::vector<std::string>
   if (!a.no_adapter.empty()) return Status::NotFound(a.no_adapter);
   Adapted out;
   std::vector<std::string> common;
-  if (const AdapterRevision* r = FindRevision(a, context)) {
+  if (const AdapterRevision* r = FindRevision(a, context, &args)) {
     out.revision = r->name;
     common = r->args;
   }
@@ -409,25 +509,33 @@ Result<Adapted> AdaptInvocation(const Adapter& a, const std::vector<std::string>
   std::string selected;
   if (!a.select_runs_env.empty() && env.count(a.select_runs_env)) selected = env.at(a.select_runs_env);
   std::set<std::string> given;
-  MOELOG_RETURN_IF_ERROR(AdaptFlags(a, args, &common, &selected, &given));
+  MOELOG_RETURN_IF_ERROR(AdaptFlags(a, args, env, &common, &selected, &given));
   if (a.runs.empty()) {
     out.runs.push_back({"", std::move(common)});
     return out;
   }
-  std::vector<std::string> labels = SplitComma(selected);
-  if (selected.empty())
+  auto add = [&](const AdapterRun& run) {
+    AdaptedRun r{run.label, common};
+    r.args.insert(r.args.end(), run.args.begin(), run.args.end());
+    out.runs.push_back(std::move(r));
+  };
+  if (selected.empty()) {
     for (const auto& r : a.runs)
-      if (r.only_with.empty() || given.count(r.only_with)) labels.push_back(r.label);
-  for (const auto& label : labels) {
-    auto run = std::find_if(a.runs.begin(), a.runs.end(), [&](const AdapterRun& r) { return r.label == label; });
-    if (run == a.runs.end()) {
+      if (r.only_with.empty() || given.count(r.only_with)) add(r);
+    return out;
+  }
+  // Selected labels, in the selection's order; a repeated label makes each
+  // of its runs.
+  for (const auto& label : SplitComma(selected)) {
+    bool found = false;
+    for (const auto& r : a.runs)
+      if (r.label == label) add(r), found = true;
+    if (!found) {
       std::string known;
-      for (const auto& r : a.runs) known += (known.empty() ? "" : ", ") + r.label;
+      for (const auto& r : a.runs)
+        if (known.find(r.label) == std::string::npos) known += (known.empty() ? "" : ", ") + r.label;
       return Status::InvalidArgument("harness " + a.name + " has no run '" + label + "' (it has " + known + ")");
     }
-    AdaptedRun r{run->label, common};
-    r.args.insert(r.args.end(), run->args.begin(), run->args.end());
-    out.runs.push_back(std::move(r));
   }
   return out;
 }

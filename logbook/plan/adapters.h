@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct ArgRule {
   std::string pattern;                        // kValue: RE2 regex (linear time); its group 1 in the value is the value
                                               // (no match: the rule adds nothing), e.g. one flag of LIBTPU_INIT_ARGS
   std::shared_ptr<const re2::RE2> compiled;    // `pattern`, compiled once by ParseAdapter
+  std::string expr;                           // kValue: the value computed (int_expr.h): names are the harness's
+                                              // environment variables, `value` this flag's or variable's own
   std::vector<std::string> args;              // kSwitch: moelog bench arguments when the flag is given
   std::string message;                        // kError: why the flag cannot be modeled
 };
@@ -48,11 +51,13 @@ struct AdapterRun {
 // A revision of the harness whose defaults or semantics differ from today's.
 // It applies to an entry naming one of `commits` (by prefix, either way), or,
 // when the entry names no commit, to an entry dated before `before`
-// ("YYYY-MM-DD HH:MM").
+// ("YYYY-MM-DD HH:MM"); with `only_with`, only to commands that give that
+// harness flag (a flag of one branch of the harness, e.g. --quant-mode).
 struct AdapterRevision {
   std::string name;               // "dense-masked EP dispatch"
   std::vector<std::string> commits;
   std::string before;
+  std::string only_with;          // "--quant-mode" ("" : every command)
   std::vector<std::string> args;  // moelog bench arguments placed before the command's own
 };
 
@@ -82,6 +87,12 @@ struct Adapter {
   std::string select_runs_flag;       // harness flag holding the same
   std::vector<AdapterRevision> revisions;
   std::vector<OutputRule> output;
+  // Which entries the adapter is for ("applies"): entries naming one of
+  // `applies_commits`, or else dated from `applies_from` (inclusive) and
+  // before `applies_before`. Empty: every entry. Where it does not apply, the
+  // next adapter for the script does (a user's adapter before a built-in).
+  std::vector<std::string> applies_commits;
+  std::string applies_from, applies_before;
 
   bool Matches(const std::string& script) const;
 };
@@ -102,8 +113,17 @@ struct Adapted {
   std::string revision;           // the revision that applied ("" for today's harness)
 };
 
-// The revision of `a` that applies to an entry, or null.
-const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context);
+// Whether adapter `a` is for the entry (its "applies"); true without one.
+bool AdapterApplies(const Adapter& a, const EntryContext& context);
+
+// The revision of `a` that applies to an entry (the first listed that
+// does), or null. A revision with `only_with` applies only to a command
+// whose words `args` give its flag (without `args`, never).
+const AdapterRevision* FindRevision(const Adapter& a, const EntryContext& context,
+                                    const std::vector<std::string>* args = nullptr);
+// Whether a revision of `a` may apply to a command of the entry: its
+// context selects one whose `only_with` flag (if any) the text contains.
+bool RevisionMayApply(const Adapter& a, const EntryContext& context, std::string_view command_text);
 
 // Translates a harness invocation: `args` are the words after the script
 // (expanded), `env` the variables the process would see. Errors name the

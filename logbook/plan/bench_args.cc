@@ -78,24 +78,45 @@ bool LaterRevisionFlag(const std::string& name) {
   return std::any_of(std::begin(kLater), std::end(kLater), [&](const char* k) { return name == k; });
 }
 
+// A flag name near `name` to suggest, or "" when none is near: at most two
+// edits, and at most a third of the name (`--ep-list` is no misspelling of
+// `--topk-list`).
+std::string NearFlag(const std::string& name, const std::vector<std::string>& known) {
+  if (LaterRevisionFlag(name)) return "";
+  std::string best;
+  size_t best_d = std::min<size_t>(2, name.size() / 3) + 1;
+  for (const auto& k : known)
+    if (size_t d = EditDistance(name, k); d < best_d) best_d = d, best = k;
+  return best;
+}
+
 std::string UnknownFlags(const CLI::App& app, const std::vector<std::string>& args) {
   std::vector<std::string> known;
   for (const CLI::Option* o : app.get_options())
     for (const auto& n : o->get_lnames()) known.push_back(n);
-  std::string out;
+  std::vector<std::string> near, unknown;  // "--x (did you mean --y?)"; every unknown flag
+  bool far = false;
   for (const auto& a : args) {
     if (a.size() < 3 || a.compare(0, 2, "--") != 0) continue;
     const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
-    std::string best;
-    size_t best_d = 4;  // suggest only close names
-    for (const auto& k : known)
-      if (size_t d = EditDistance(name, k); d < best_d && !LaterRevisionFlag(name)) best_d = d, best = k;
-    out += out.empty() ? "" : "; ";
-    if (best.empty()) out += "not this harness (or a revision moelog does not know): ";
-    out += "unknown flag --" + name;
-    if (!best.empty()) out += " (did you mean --" + best + "?)";
+    if (std::find(unknown.begin(), unknown.end(), "--" + name) != unknown.end()) continue;
+    unknown.push_back("--" + name);
+    const std::string best = NearFlag(name, known);
+    if (best.empty()) far = true;
+    else near.push_back("unknown flag --" + name + " (did you mean --" + best + "?)");
   }
+  if (unknown.empty()) return "";
+  // One flag far from every known one: another harness, whose other flags
+  // are no misspellings of this one's either.
+  if (far) {
+    std::string out = "not this harness (or a revision moelog does not know): unknown flag";
+    out += unknown.size() > 1 ? "s " : " ";
+    for (size_t i = 0; i < unknown.size(); ++i) out += (i ? ", " : "") + unknown[i];
+    return out;
+  }
+  std::string out;
+  for (const auto& n : near) out += (out.empty() ? "" : "; ") + n;
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "logbook/file_util.h"
@@ -17,8 +19,8 @@ constexpr const char* kDefaultTable = R"JSON({
      "value_options": ["--package", "--extra", "--with", "--python", "--group", "--project", "--directory", "--env-file", "--index-url", "-p"],
      "switch_options": ["--no-sync", "--frozen", "--locked", "--isolated", "--all-extras", "--no-project", "--quiet", "-q", "--offline"],
      "optional_python": true},
-    {"program": "python", "switch_options": ["-u", "-O", "-B"]},
-    {"program": "python3", "switch_options": ["-u", "-O", "-B"]}
+    {"program": "python", "switch_options": ["-u", "-O", "-B"], "module_option": "-m"},
+    {"program": "python3", "switch_options": ["-u", "-O", "-B"], "module_option": "-m"}
   ],
   "launchers": [
     {"name": "dev_tpu", "script": "scripts/ray/dev_tpu.py", "run_subcommand": "execute",
@@ -33,7 +35,35 @@ constexpr const char* kDefaultTable = R"JSON({
     {"name": "ray_job", "script": "ray", "run_subcommand": "submit", "env_option": "", "separator": "--",
      "value_options": ["--address", "--working-dir", "--runtime-env", "--runtime-env-json", "--submission-id",
                        "--entrypoint-num-cpus", "--entrypoint-num-gpus", "--entrypoint-memory", "--entrypoint-resources",
-                       "--metadata-json", "--headers"]}
+                       "--metadata-json", "--headers"]},
+    {"name": "iris_job", "script": "iris", "run_subcommand": "run", "env_option": "-e", "env_option_aliases": ["--env"],
+     "env_value_separate": true, "separator": "--",
+     "value_options": ["--cluster", "--config", "--controller-url", "--job-name", "--user", "--cpu", "--memory", "--disk",
+                       "--gpu", "--tpu", "--reserve", "--extra", "--region", "--zone", "--target-cluster", "--priority",
+                       "--replicas", "--max-retries", "--timeout"]},
+    {"name": "sbatch", "script": "sbatch", "run_subcommand": "", "env_option": "", "separator": "",
+     "command_option": "--wrap", "rest_is_payload": true, "passes_env": true,
+     "value_options": ["-N", "-n", "-c", "-p", "-t", "-J", "-o", "-e", "-A", "-q", "-w", "-G", "-C", "-D", "-a", "-d",
+                       "--nodes", "--ntasks", "--ntasks-per-node", "--cpus-per-task", "--partition", "--time", "--job-name",
+                       "--output", "--error", "--account", "--qos", "--nodelist", "--gpus", "--gpus-per-node", "--gres",
+                       "--mem", "--constraint", "--chdir", "--array", "--dependency", "--export"]},
+    {"name": "srun", "script": "srun", "run_subcommand": "", "env_option": "", "separator": "",
+     "rest_is_payload": true, "passes_env": true,
+     "value_options": ["-N", "-n", "-c", "-p", "-t", "-J", "-o", "-e", "-A", "-q", "-w", "-G", "-C", "-D",
+                       "--nodes", "--ntasks", "--ntasks-per-node", "--cpus-per-task", "--partition", "--time", "--job-name",
+                       "--output", "--error", "--account", "--qos", "--nodelist", "--gpus", "--gpus-per-node", "--gres",
+                       "--mem", "--constraint", "--chdir", "--export", "--mpi", "--container-image", "--container-mounts"]},
+    {"name": "timeout", "script": "timeout", "run_subcommand": "", "env_option": "", "separator": "",
+     "rest_is_payload": true, "leading_words": 1, "passes_env": true,
+     "value_options": ["-s", "-k", "--signal", "--kill-after"]},
+    {"name": "nohup", "script": "nohup", "run_subcommand": "", "env_option": "", "separator": "",
+     "rest_is_payload": true, "passes_env": true},
+    {"name": "time", "script": "time", "run_subcommand": "", "env_option": "", "separator": "",
+     "rest_is_payload": true, "passes_env": true, "value_options": ["-o", "-f", "--output", "--format"]},
+    {"name": "nice", "script": "nice", "run_subcommand": "", "env_option": "", "separator": "",
+     "rest_is_payload": true, "passes_env": true, "value_options": ["-n", "--adjustment"]},
+    {"name": "stdbuf", "script": "stdbuf", "run_subcommand": "", "env_option": "", "separator": "",
+     "rest_is_payload": true, "passes_env": true, "value_options": ["-i", "-o", "-e"]}
   ]
 }
 )JSON";
@@ -74,6 +104,13 @@ Status GetStrings(const nlohmann::json& j, const char* key, const std::string& w
   return Status::Ok();
 }
 
+Status GetBool(const nlohmann::json& j, const char* key, const std::string& where, bool* out) {
+  if (!j.contains(key)) return Status::Ok();
+  if (!j[key].is_boolean()) return Status::InvalidArgument(where + "." + key + ": expected true or false");
+  *out = j[key].get<bool>();
+  return Status::Ok();
+}
+
 Result<LauncherTable> ParseJson(const nlohmann::json& j) {
   LauncherTable t;
   if (!j.is_object()) return Status::InvalidArgument("launcher table: expected a JSON object");
@@ -89,6 +126,7 @@ Result<LauncherTable> ParseJson(const nlohmann::json& j) {
       MOELOG_RETURN_IF_ERROR(GetString(e, "subcommand", w, &s.subcommand, false));
       MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
       MOELOG_RETURN_IF_ERROR(GetStrings(e, "switch_options", w, &s.switch_options));
+      MOELOG_RETURN_IF_ERROR(GetString(e, "module_option", w, &s.module_option, false));
       if (e.contains("optional_python")) {
         if (!e["optional_python"].is_boolean()) return Status::InvalidArgument(w + ".optional_python: expected a boolean");
         s.optional_python = e["optional_python"].get<bool>();
@@ -110,9 +148,19 @@ Result<LauncherTable> ParseJson(const nlohmann::json& j) {
       MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
       MOELOG_RETURN_IF_ERROR(GetString(e, "separator", w, &s.separator, false));
       MOELOG_RETURN_IF_ERROR(GetString(e, "command_option", w, &s.command_option, false));
-      if (e.contains("host_first")) {
-        if (!e["host_first"].is_boolean()) return Status::InvalidArgument(w + ".host_first: expected true or false");
-        s.host_first = e["host_first"].get<bool>();
+      MOELOG_RETURN_IF_ERROR(GetBool(e, "env_value_separate", w, &s.env_value_separate));
+      MOELOG_RETURN_IF_ERROR(GetBool(e, "host_first", w, &s.host_first));
+      MOELOG_RETURN_IF_ERROR(GetBool(e, "rest_is_payload", w, &s.rest_is_payload));
+      MOELOG_RETURN_IF_ERROR(GetBool(e, "passes_env", w, &s.passes_env));
+      if (e.contains("leading_words")) {
+        const auto& n = e["leading_words"];
+        if (!n.is_number_integer() || n.get<int>() < 0 || n.get<int>() > 8)
+          return Status::InvalidArgument(w + ".leading_words: expected a whole number 0..8");
+        s.leading_words = n.get<int>();
+      }
+      if (s.host_first) {  // ssh HOST CMD: one leading word, then the payload
+        s.rest_is_payload = true;
+        s.leading_words = std::max(s.leading_words, 1);
       }
       t.launchers.push_back(std::move(s));
     }
@@ -155,11 +203,26 @@ const Adapter* LauncherTable::FindHarness(const std::string& script) const {
   return nullptr;
 }
 
+const Adapter* LauncherTable::FindHarness(const std::string& script, const EntryContext& context) const {
+  for (const auto& h : harnesses)
+    if (h.Matches(script) && AdapterApplies(h, context)) return &h;
+  return nullptr;
+}
+
 const InterpreterSpec* LauncherTable::FindInterpreter(const std::string& program) const {
   const std::string base = Basename(program);
   for (const auto& i : interpreters)
     if (i.program == base || i.program == program) return &i;
+  // python3.11: as python3 is
+  if (IsPythonProgram(base))
+    for (const auto& i : interpreters)
+      if (i.program == "python3") return &i;
   return nullptr;
+}
+
+bool IsPythonProgram(const std::string& base) {
+  if (base.rfind("python", 0) != 0) return false;
+  return base.find_first_not_of("0123456789.", 6) == std::string::npos;
 }
 
 Result<LauncherTable> ParseLauncherTable(const std::string& json_text) {

@@ -28,6 +28,7 @@ struct InterpreterSpec {
   std::vector<std::string> value_options;   // options that take a value: "--package"
   std::vector<std::string> switch_options;  // options without value: "--no-sync", "-u"
   bool optional_python = false;          // a "python"/"python3" word may follow (uv run python X)
+  std::string module_option;             // "-m": `python -m pkg.mod` runs pkg/mod.py
 };
 
 struct LauncherSpec {
@@ -36,10 +37,18 @@ struct LauncherSpec {
   std::string run_subcommand = "execute";  // the subcommand whose payload is run
   std::string env_option = "-e";         // `-e K=V` (also `-e=K=V` and `--env K=V` if listed)
   std::vector<std::string> env_option_aliases;  // e.g. "--env"
+  bool env_value_separate = false;       // `-e NAME VALUE` (two words) instead of `-e NAME=VALUE`
   std::vector<std::string> value_options;   // launcher options that take a value (skipped)
   std::string separator = "--";          // payload follows this word ("" when none)
   std::string command_option;            // payload is this option's value: gcloud's `--command 'CMD'`
   bool host_first = false;               // ssh: the first word not an option is the host, the payload follows
+  // The payload is the command's first word that is not an option, after
+  // `leading_words` such words (`timeout 600 CMD`: 1; `nohup CMD`: 0).
+  bool rest_is_payload = false;
+  int leading_words = 0;
+  // The command's own `K=V` prefixes reach the payload (a local wrapper:
+  // `K=V timeout 600 CMD`); a remote launcher's do not.
+  bool passes_env = false;
 };
 
 struct LauncherTable {
@@ -53,8 +62,14 @@ struct LauncherTable {
   // Entry whose script suffix matches `script` (path-component aligned), or null.
   const LauncherSpec* FindLauncher(const std::string& script) const;
   const Adapter* FindHarness(const std::string& script) const;
+  // The first adapter for `script` that applies to the entry (its "applies":
+  // a user's adapter for some dates or commits, the built-in elsewhere).
+  const Adapter* FindHarness(const std::string& script, const EntryContext& context) const;
   const InterpreterSpec* FindInterpreter(const std::string& program) const;
 };
+
+// "python", "python3", "python3.11": a Python interpreter's program name.
+bool IsPythonProgram(const std::string& basename);
 
 // Parses a table from JSON text. Schema errors give InvalidArgument naming the
 // offending key ("launchers[0].script: expected a string").

@@ -185,7 +185,7 @@ bool LooksLikeScript(const std::string& w) {
     std::string_view sv(suf);
     return w.size() >= sv.size() && w.compare(w.size() - sv.size(), sv.size(), sv) == 0;
   };
-  if (ends(".py") || ends(".sh") || ends(".ipynb")) return true;
+  if (ends(".py") || ends(".sh") || ends(".ipynb") || ends(".sbatch") || ends(".slurm")) return true;
   // Relative paths name project scripts; absolute ones (/usr/bin/x) are programs.
   return w.find('/') != std::string::npos && w[0] != '/';
 }
@@ -221,7 +221,7 @@ bool InsideFolder(const std::string& p) {
 std::string Short(const std::string& w, size_t n) {
   std::string s = w.size() <= n ? w : w.substr(0, n) + "...";
   for (char& c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || std::string_view("`<>|\\\x7f").find(c) != std::string_view::npos) c = '?';
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') c = ' ';
   return s;
 }
 

@@ -57,7 +57,7 @@ std::string Basename(const std::string& p);
 // The raw words from `from` on, joined by single spaces.
 std::string JoinRaw(const std::vector<std::string>& words, size_t from = 0);
 
-// A project script: *.py, *.sh, *.ipynb, or a relative path.
+// A project script: *.py, *.sh, *.ipynb, a batch script (*.sbatch, *.slurm), or a relative path.
 bool LooksLikeScript(const std::string& w);
 
 // True when `word` contains "$name" or "${name}" (without building either).
@@ -66,9 +66,9 @@ bool MentionsVariable(std::string_view word, std::string_view name);
 // A path that stays inside the working folder: relative, no "..".
 bool InsideFolder(const std::string& p);
 
-// A document's word quoted in a report (and in the region notes written into
-// the document): at most n characters, nothing that Markdown or an HTML
-// comment would read as structure.
+// A document's word quoted in a report: at most n characters, on one line
+// (control characters as blanks). Region notes escape it for Markdown
+// (update/work.h NoteText).
 std::string Short(const std::string& w, size_t n = 40);
 
 // The parts joined by `sep`, empty parts after the first skipped (built in

@@ -2,9 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace moelog::logbook::shell {
 namespace {
+
+Token Tok(Token::Kind kind, std::string text) {
+  Token t;
+  t.kind = kind;
+  t.text = std::move(text);
+  return t;
+}
 
 bool IsOpChar(char c) { return c == ';' || c == '&' || c == '|' || c == '<' || c == '>' || c == '(' || c == ')'; }
 
@@ -23,12 +31,16 @@ class Lexer {
         continue;
       }
       if (c == '\n') {
-        out->push_back({Token::kOp, "\n"});
+        out->push_back(Tok(Token::kOp, "\n"));
         ++i_;
+        ReadHereBodies(out);
         continue;
       }
       if (IsOpChar(c)) {
-        out->push_back({Token::kOp, ReadOp()});
+        out->push_back(Tok(Token::kOp, ReadOp()));
+        if (out->back().text == "<<" || out->back().text == "<<-") {
+          if (!ReadDelimiter(out, error)) return false;
+        }
         continue;
       }
       std::string word;
@@ -37,16 +49,68 @@ class Lexer {
       if (i_ < s_.size() && (s_[i_] == '>' || s_[i_] == '<') &&
           std::all_of(word.begin(), word.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
         std::string op = ReadOp();
-        out->push_back({Token::kOp, word + op});
+        out->push_back(Tok(Token::kOp, word + op));
         continue;
       }
-      out->push_back({Token::kWord, word});
+      out->push_back(Tok(Token::kWord, word));
     }
-    out->push_back({Token::kEnd, ""});
+    ReadHereBodies(out);
+    out->push_back(Tok(Token::kEnd, ""));
     return true;
   }
 
  private:
+  struct PendingHere {
+    size_t token;            // index of the operator token
+    std::string delimiter;   // unquoted
+    bool strip_tabs;         // <<-
+  };
+
+  // The delimiter word after `<<`: pushed as a word; its body is read at
+  // the end of the line.
+  bool ReadDelimiter(std::vector<Token>* out, std::string* error) {
+    SkipBlanks();
+    std::string word;
+    if (i_ >= s_.size() || s_[i_] == '\n' || IsOpChar(s_[i_]) || !ReadWord(&word, error) || word.empty()) {
+      if (error->empty()) *error = "here-document without a delimiter word";
+      return false;
+    }
+    std::string delim;
+    bool quoted = false;
+    for (char ch : word) {
+      if (ch == '\'' || ch == '"' || ch == '\\') quoted = true;
+      else delim.push_back(ch);
+    }
+    Token& op = out->back();
+    op.quoted = quoted;
+    pending_.push_back({out->size() - 1, delim, op.text == "<<-"});
+    out->push_back(Tok(Token::kWord, word));
+    return true;
+  }
+
+  // The bodies of the here-documents opened on the line just ended, in
+  // order: the lines up to each delimiter line. One pass over the text.
+  void ReadHereBodies(std::vector<Token>* out) {
+    for (const PendingHere& h : pending_) {
+      std::string body;
+      while (i_ < s_.size()) {
+        size_t nl = s_.find('\n', i_);
+        size_t end = nl == std::string_view::npos ? s_.size() : nl;
+        std::string_view line = s_.substr(i_, end - i_);
+        i_ = nl == std::string_view::npos ? s_.size() : nl + 1;
+        std::string_view bare = line;
+        if (h.strip_tabs)
+          while (!bare.empty() && bare.front() == '\t') bare.remove_prefix(1);
+        if (!bare.empty() && bare.back() == '\r') bare.remove_suffix(1);
+        if (bare == h.delimiter) break;
+        body.append(bare);
+        body.push_back('\n');
+      }
+      (*out)[h.token].body = std::move(body);
+    }
+    pending_.clear();
+  }
+
   void SkipBlanks() {
     while (i_ < s_.size()) {
       if (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r') {
@@ -60,7 +124,7 @@ class Lexer {
   }
 
   std::string ReadOp() {
-    static const char* kOps[] = {"<<<", "&&", "||", ";;", ">>", "<<", ">&", "&>", ">|", ";", "&", "|", "<", ">", "(", ")"};
+    static const char* kOps[] = {"<<<", "<<-", "&&", "||", ";;", ">>", "<<", ">&", "&>", ">|", ";", "&", "|", "<", ">", "(", ")"};
     for (const char* op : kOps) {
       std::string_view o(op);
       if (s_.substr(i_, o.size()) == o) {
@@ -142,6 +206,7 @@ class Lexer {
 
   std::string_view s_;
   size_t i_ = 0;
+  std::vector<PendingHere> pending_;
 };
 
 }  // namespace

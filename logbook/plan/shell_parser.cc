@@ -90,19 +90,14 @@ class Parser {
   }
 
   static bool IsRedirOp(const std::string& op) {
-    if (op == "<<") return false;
-    return op.find('>') != std::string::npos || op == "<" || op == "<<<";
+    return op.find('>') != std::string::npos || op == "<" || op == "<<<" || op == "<<" || op == "<<-";
   }
 
   bool ParseRedirs(Cmd* c, std::string* error) {
-    while (Peek().kind == Token::kOp && (IsRedirOp(Peek().text) || Peek().text == "<<")) {
+    while (Peek().kind == Token::kOp && IsRedirOp(Peek().text)) {
       std::string op = Peek().text;
-      if (op == "<<") {
-        *error = "here-documents (<<) are not supported";
-        return false;
-      }
+      Redir r{op, "", Peek().body, Peek().quoted};
       ++p_;
-      Redir r{op, ""};
       bool fd_dup = op.size() >= 3 && op[op.size() - 2] == '&' && std::isdigit(static_cast<unsigned char>(op.back()));
       if (!fd_dup) {
         if (Peek().kind != Token::kWord) {
@@ -146,7 +141,7 @@ class Parser {
       if (Peek().kind == Token::kWord) {
         c->words.push_back(Peek().text);
         ++p_;
-      } else if (Peek().kind == Token::kOp && (IsRedirOp(Peek().text) || Peek().text == "<<")) {
+      } else if (Peek().kind == Token::kOp && IsRedirOp(Peek().text)) {
         if (!ParseRedirs(c, error)) return false;
       } else {
         break;

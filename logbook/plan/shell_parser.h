@@ -13,7 +13,10 @@
 namespace moelog::logbook::shell {
 
 struct Redir {
-  std::string op, target;  // target raw ("" for 2>&1)
+  std::string op, target;  // target raw ("" for 2>&1); a here-document's delimiter word
+  std::string body;        // `<<` / `<<-`: the here-document's text
+  bool quoted = false;     // `<<` / `<<-`: the delimiter was quoted (the body is literal)
+  bool HereDoc() const { return op == "<<" || op == "<<-"; }
 };
 
 struct List;
@@ -45,7 +48,7 @@ struct List {
 };
 
 // Parses a whole script into `list`. False and `error` on a syntax error or
-// a construct the planner does not understand (while, case, elif, here-docs).
+// a construct the planner does not understand (while, case, elif).
 bool ParseScript(std::string_view text, List* list, std::string* error);
 
 }  // namespace moelog::logbook::shell

@@ -101,7 +101,14 @@ void Planner::WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
     // `read ... <<< WORD` is expanded statically; input redirections need bash.
     const bool static_read = r.op == "<<<" && c.kind == Cmd::kSimple && !c.words.empty() &&
                              c.words[FirstWord(c)] == "read";
-    if (!static_read) Consent("input redirection " + r.op + " " + Short(r.target));
+    if (r.HereDoc()) {
+      Consent("a here-document into " + Short(c.words.empty() ? "(...)" : c.words[FirstWord(c)]));
+      // Given to bash as a here-string (RenderRedirs): exact for a literal body.
+      if (!r.quoted && r.body.find_first_of("$`\\") != std::string::npos)
+        shell_unplannable_ = "a here-document whose text bash would expand";
+    } else if (!static_read) {
+      Consent("input redirection " + r.op + " " + Short(r.target));
+    }
   }
   const size_t before = plan_->invocations.size();
   WalkCmdBody(c, vars, depth, alone);
@@ -198,18 +205,18 @@ void Planner::Classify(const Cmd& c, std::vector<std::string> words, std::map<st
   }
   if (base == "moelog") return PlanMoelog(c, words, env, *vars);
   size_t si = 0;  // the script's word
+  std::string script = prog;
   if (const InterpreterSpec* in = table_.FindInterpreter(prog)) {
-    auto script_at = SkipInterpreter(c, *in, words, base, *vars);
+    auto script_at = SkipInterpreter(c, *in, words, base, *vars, &script);
     if (!script_at) return;
     si = *script_at;
   }
-  const std::string script = Expand(words[si], *vars).value;
   if (const LauncherSpec* l = table_.FindLauncher(script))
-    return PlanLauncher(c, *l, words, si + 1, vars, depth, alone);
-  if (const Adapter* h = table_.FindHarness(script)) return PlanHarness(c, *h, words, si, env, *vars);
+    return PlanLauncher(c, *l, words, si + 1, env, vars, depth, alone);
+  if (const Adapter* h = table_.FindHarness(script, opts_.context)) return PlanHarness(c, *h, words, si, env, *vars);
   const bool allowed = std::find(kDirectWords.begin(), kDirectWords.end(), base) != kDirectWords.end();
   if (si > 0 || (!allowed && LooksLikeScript(script))) {
-    NoAdapter("unknown script " + script);
+    NoAdapter((si > 0 && Expand(words[si - 1], *vars).value == "-m" ? "unknown module " + Expand(words[si], *vars).value : "unknown script " + script));
     MemoRaw(&c);
     return;
   }
@@ -237,7 +244,19 @@ void Planner::Consent(const std::string& why) {
 
 std::string Planner::RenderRedirs(const Cmd& c) {
   std::string s;
-  for (const auto& r : c.redirs) s += " " + r.op + (r.target.empty() ? "" : " " + r.target);
+  for (const auto& r : c.redirs) {
+    if (!r.HereDoc()) {
+      s += " " + r.op + (r.target.empty() ? "" : " " + r.target);
+      continue;
+    }
+    // A here-document as a here-string, which fits on the command's line:
+    // bash adds the one newline the body's last line ends with.
+    if (r.body.empty()) {
+      s += " < /dev/null";
+      continue;
+    }
+    s += " <<< " + ShellQuote(std::string_view(r.body).substr(0, r.body.size() - 1));
+  }
   return s;
 }
 

@@ -107,10 +107,10 @@ class Planner {
                   const Vars& vars);
 
   // An interpreter prefix (uv run ..., python ...): its own options skipped,
-  // the index of the script it runs. nullopt (refused) when it runs none,
-  // or runs code given inline (python -c / -m).
+  // the index of the script it runs and the script (`-m pkg.mod`: pkg/mod.py).
+  // nullopt (refused) when it runs none, or runs code given inline (python -c).
   std::optional<size_t> SkipInterpreter(const Cmd& c, const InterpreterSpec& in, const std::vector<std::string>& words,
-                                        const std::string& base, const Vars& vars);
+                                        const std::string& base, const Vars& vars, std::string* script);
 
   // A known harness script: its adapter turns the invocation into one or
   // more `moelog bench` runs, or says why it has none.
@@ -151,13 +151,19 @@ class Planner {
   void PlanShellC(const Cmd& c, const std::vector<std::string>& words, const std::map<std::string, std::string>& env,
                   Vars* vars, int depth, bool alone);
 
-  void PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i, Vars* vars,
-                    int depth, bool alone);
+  // A launcher or wrapper: its payload planned like the text itself, with
+  // its -e variables (and, for a local wrapper, the command's prefixes).
+  void PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
+                    const std::map<std::string, std::string>& prefix_env, Vars* vars, int depth, bool alone);
 
   std::optional<std::string> LauncherPayload(const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
                                              const Vars& vars, std::map<std::string, std::string>* env);
   std::optional<std::string> PayloadFrom(const std::vector<std::string>& words, size_t i, const Vars& vars,
                                          bool one_word = false);
+
+  // How many words at args[i] name an output folder without a static value
+  // (`--trace-dir "$OUT"`: 2), which moelog leaves out; 0 otherwise.
+  static size_t OutputFolderWords(const std::vector<std::string>& args, size_t i, const Vars& vars);
 
   // What the adapter said of one run: its label and the harness revision.
   struct RunTag {

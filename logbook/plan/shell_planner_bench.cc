@@ -37,7 +37,20 @@ std::shared_ptr<const ParsedArgs> CachedParseBenchArgs(const std::vector<std::st
   return parsed;
 }
 
+// moelog bench flags that only name where the harness writes (profiler
+// traces): a value without a static value changes nothing moelog runs.
+const char* const kOutputFolderFlags[] = {"--trace-dir"};
+
 }  // namespace
+
+size_t Planner::OutputFolderWords(const std::vector<std::string>& args, size_t i, const Vars& vars) {
+  for (const char* flag : kOutputFolderFlags) {
+    const std::string f = flag;
+    if (args[i] == f && i + 1 < args.size() && !ExpandWord(args[i + 1], vars).unknown.empty()) return 2;
+    if (args[i].rfind(f + "=", 0) == 0 && !ExpandWord(args[i], vars).unknown.empty()) return 1;
+  }
+  return 0;
+}
 
 void ClearParsedArgsCache() {
   std::lock_guard<std::mutex> lock(g_args_mu);
@@ -66,7 +79,7 @@ void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std:
                                      [&](const auto& rule) { return harness_env.count(rule.first) > 0; });
   const bool pass_through = h.native_flags && h.flags.empty() && !env_rules && h.defaults.empty() &&
                             h.runs.empty() && h.no_adapter.empty() && h.env_refused.empty();
-  if (pass_through && FindRevision(h, opts_.context) == nullptr) {
+  if (pass_through && FindRevision(h, opts_.context, &raw_args) == nullptr) {
     if (auto rewritten = AddBench(c, h.name, JoinRaw(words), raw_args, env, vars, RenderEnv(c)))
       Memo(&c, *rewritten + RenderRedirs(c), RenderSimpleRaw(c));
     return;
@@ -180,15 +193,32 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
   inv.label = tag.label;
   inv.revision = tag.revision;
   std::vector<std::string> expanded;
+  std::string unknown;  // the first word without a static value, and why
+  std::vector<std::string> args;  // raw_args, less output folders without a static value
   for (size_t i = 0; i < raw_args.size(); ++i) {
-    const std::string& raw = raw_args[i];
-    auto e = Expand(raw, vars);
-    if (!e.unknown.empty()) {
-      Invalid(Short(original, 80) + ": " + FlagOf(raw_args, i) + NoStaticValue(e.unknown.front()));
-      MemoRaw(&c);
-      return std::nullopt;
+    const size_t n = OutputFolderWords(raw_args, i, vars);
+    if (n == 0) {
+      args.push_back(raw_args[i]);
+      continue;
     }
+    plan_->notes.push_back("ignored " + Short(JoinRaw({raw_args.begin() + static_cast<long>(i),
+                                                       raw_args.begin() + static_cast<long>(i + n)})) +
+                           " (an output folder without a static value; moelog writes no traces)");
+    i += n - 1;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& raw = args[i];
+    auto e = Expand(raw, vars);
+    if (!e.unknown.empty() && unknown.empty()) unknown = FlagOf(args, i) + NoStaticValue(e.unknown.front());
     expanded.push_back(e.value);
+  }
+  if (!unknown.empty()) {
+    // Another harness's flags say more than a value moelog cannot know.
+    auto flags = ParseBenchFlags(expanded);
+    const bool other = !flags.ok() && flags.status().message().rfind("not this harness", 0) == 0;
+    Invalid(Short(original, 80) + ": " + (other ? flags.status().message() : unknown));
+    MemoRaw(&c);
+    return std::nullopt;
   }
   // The target is the user's choice: a command naming another one is a
   // conflict, reported, never obeyed.
@@ -212,7 +242,7 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
     rewritten += " --target " + ShellQuote(opts_.target);
   }
   inv.args.insert(inv.args.end(), expanded.begin(), expanded.end());
-  for (const auto& raw : raw_args) rewritten += " " + raw;
+  for (const auto& raw : args) rewritten += " " + raw;
   for (const auto& x : opts_.extra_bench_args) {
     inv.args.push_back(x);
     rewritten += Joined({"", ShellQuote(x)});
@@ -225,7 +255,7 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
     if (it != vars.end()) inv.loop_bindings[name] = it->second;
   }
   // read-assigned variables used in the arguments count as bindings too.
-  for (const auto& raw : raw_args)
+  for (const auto& raw : args)
     if (raw.find('$') != std::string::npos)
       for (const auto& [k, v] : vars)
         if (MentionsVariable(raw, k) && !launcher_env_.count(k)) inv.loop_bindings[k] = v;

@@ -43,12 +43,20 @@ bool LockCleanup(const Cmd& c) {
   return true;
 }
 
-// `source DIR/bin/activate` or `. DIR/bin/activate`.
+// `source DIR/bin/activate` or `. DIR/bin/activate`, and the environment
+// files installers and shells keep (`source "$HOME/.local/bin/env"` puts
+// uv on PATH): they set up the host's tools, never a benchmark's flags.
 bool VenvActivation(const Cmd& c) {
+  static const std::vector<std::string> kSuffixes = {"/activate", "/.local/bin/env", "/.cargo/env", "/.bashrc",
+                                                     "/.profile", "/.bash_profile"};
   const std::string p = Program(c);
-  if ((p != "source" && p != ".") || c.words.size() != 2) return false;
-  const std::string& w = c.words[1];
-  return w.size() >= 9 && w.compare(w.size() - 9, 9, "/activate") == 0;
+  if ((p != "source" && p != ".") || c.words.size() != 2 || HasSubstitution(c.words[1])) return false;
+  std::string w;
+  for (char ch : c.words[1])
+    if (ch != '"' && ch != '\'') w.push_back(ch);
+  return std::any_of(kSuffixes.begin(), kSuffixes.end(), [&](const std::string& s) {
+    return w.size() >= s.size() && w.compare(w.size() - s.size(), s.size(), s) == 0;
+  });
 }
 
 // `: > LOG`, `echo ... >> LOG`: a line (or nothing) written to a file.
@@ -56,6 +64,27 @@ bool LogWrite(const Cmd& c) {
   static const std::vector<std::string> kWriters = {":", "true", "echo", "printf"};
   const std::string p = Program(c);
   return std::find(kWriters.begin(), kWriters.end(), p) != kWriters.end() && HasOutputRedir(c) && !HasInputRedir(c);
+}
+
+// `cat > FILE <<EOF`, `cat <<EOF >> FILE`, `tee [-a] FILE... <<EOF`: a
+// here-document written to files (no other input, no substitution in the
+// words).
+bool HereDocToFile(const Cmd& c) {
+  const std::string p = Program(c);
+  size_t here = 0, out = 0;
+  for (const Redir& r : c.redirs) {
+    if (r.HereDoc()) ++here;
+    else if (IsOutputRedir(r.op) && !r.target.empty() && !HasSubstitution(r.target)) ++out;
+    else return false;
+  }
+  if (here != 1) return false;
+  if (p == "cat") return c.words.size() == 1 && out == 1;
+  if (p != "tee" || c.words.size() < 2) return false;
+  for (size_t i = 1; i < c.words.size(); ++i) {
+    const std::string& w = c.words[i];
+    if (HasSubstitution(w) || (w.rfind("-", 0) == 0 && w != "-a" && w != "--append")) return false;
+  }
+  return true;
 }
 
 // One simple command alone in the list: its words, or null.
@@ -94,12 +123,14 @@ bool Planner::Bookkeeping(const Cmd& c, Vars* vars) {
   if (DynamicAssignments(c, vars)) return true;
   const std::string p = Program(c);
   const bool folder = (p == "cd" || p == "mkdir") && !HasInputRedir(c);
-  if (!folder && !LockCleanup(c) && !VenvActivation(c) && !LogWrite(c)) return false;
+  const bool here = HereDocToFile(c);
+  if (!folder && !here && !LockCleanup(c) && !VenvActivation(c) && !LogWrite(c)) return false;
   const Redir none;
-  const Redir& r = c.redirs.empty() ? none : c.redirs.front();
+  const auto out = std::find_if(c.redirs.begin(), c.redirs.end(), [](const Redir& r) { return IsOutputRedir(r.op); });
+  const Redir& r = out == c.redirs.end() ? none : *out;
   // Notes are Markdown: the redirection is said in words.
   const char* op = r.op.empty() ? "" : r.op.find(">>") != std::string::npos ? "appended to" : "into";
-  NotRun(Joined({JoinRaw(c.words), op, r.target}));
+  NotRun(Joined({JoinRaw(c.words), op, r.target, here ? "(a here-document)" : ""}));
   return true;
 }
 
@@ -125,8 +156,11 @@ bool Planner::DynamicAssignments(const Cmd& c, Vars* vars) {
 
 bool Planner::LogLine(const Pipeline& p) {
   if (p.cmds.size() != 2 || !IsTee(p.cmds[1])) return false;
-  const std::string w = Program(p.cmds[0]);
-  return (w == "echo" || w == "printf") && !HasInputRedir(p.cmds[0]);
+  const Cmd& first = p.cmds[0];
+  const std::string w = Program(first);
+  if (w == "cat")  // cat <<EOF | tee -a LOG
+    return first.words.size() == 1 && first.redirs.size() == 1 && first.redirs[0].HereDoc();
+  return (w == "echo" || w == "printf") && !HasInputRedir(first);
 }
 
 void Planner::PlanIf(const Cmd& c) {

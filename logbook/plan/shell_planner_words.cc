@@ -39,10 +39,11 @@ void Planner::PlanEnv(const Cmd& c, std::vector<std::string> words, std::map<std
 }
 
 // An interpreter prefix (uv run ..., python ...): its own options skipped,
-// the index of the script it runs. nullopt (refused) when it runs none,
-// or runs code given inline (python -c / -m).
+// the index of the script it runs, and the script (`python -m pkg.mod`:
+// pkg/mod.py). nullopt (refused) when it runs none, or runs code given
+// inline (python -c, python - <<EOF).
 std::optional<size_t> Planner::SkipInterpreter(const Cmd& c, const InterpreterSpec& in, const std::vector<std::string>& words,
-                                               const std::string& base, const Vars& vars) {
+                                               const std::string& base, const Vars& vars, std::string* script) {
   auto has = [](const std::vector<std::string>& list, const std::string& w) {
     return std::find(list.begin(), list.end(), w) != list.end();
   };
@@ -54,6 +55,7 @@ std::optional<size_t> Planner::SkipInterpreter(const Cmd& c, const InterpreterSp
     }
     i = 2;
   }
+  std::string module_option = in.module_option;
   while (i < words.size()) {
     const std::string w = Expand(words[i], vars).value;
     if (has(in.value_options, w)) i += 2;
@@ -62,18 +64,28 @@ std::optional<size_t> Planner::SkipInterpreter(const Cmd& c, const InterpreterSp
   }
   if (in.optional_python && i < words.size()) {
     const std::string w = Basename(Expand(words[i], vars).value);
-    if (w == "python" || w == "python3") {
+    if (IsPythonProgram(w)) {
       ++i;
+      module_option = "-m";
       while (i < words.size() && Expand(words[i], vars).value == "-u") ++i;
     }
   }
+  const bool module = !module_option.empty() && i + 1 < words.size() && Expand(words[i], vars).value == module_option;
+  if (module) ++i;
   if (i >= words.size()) {
     Refuse(c, false, base);
     return std::nullopt;
   }
-  const std::string script = Expand(words[i], vars).value;
-  if (script.rfind("-", 0) == 0) {  // python -c / -m: arbitrary code
-    Refuse(c, false, base + " " + script);
+  *script = Expand(words[i], vars).value;
+  if (module) {  // pkg.mod -> pkg/mod.py, matched like a script
+    std::string path = *script;
+    std::replace(path.begin(), path.end(), '.', '/');
+    *script = path + ".py";
+  } else if (*script == "-") {
+    Refuse(c, false, base + " - (code from standard input)");
+    return std::nullopt;
+  } else if (script->rfind("-", 0) == 0) {  // python -c: arbitrary code
+    Refuse(c, false, base + " " + Short(*script));
     return std::nullopt;
   }
   return i;
@@ -218,21 +230,32 @@ std::optional<std::string> Planner::LauncherPayload(const LauncherSpec& l, const
     return std::find(list.begin(), list.end(), w) != list.end();
   };
   const std::string command_eq = l.command_option + "=";
+  int leading = 0;  // words that are not options seen (ssh's host, timeout's duration)
   for (; i < words.size(); ++i) {
     const std::string w = Expand(words[i], vars).value;
     if (!l.separator.empty() && w == l.separator) return PayloadFrom(words, i + 1, vars);
     if (!l.command_option.empty() && w == l.command_option) return PayloadFrom(words, i + 1, vars, true);
     if (!l.command_option.empty() && w.rfind(command_eq, 0) == 0) return w.substr(command_eq.size());
-    if (l.host_first && w.rfind("-", 0) != 0) return PayloadFrom(words, i + 1, vars);
+    if (l.rest_is_payload && w.rfind("-", 0) != 0) {
+      if (leading++ < l.leading_words) continue;
+      return PayloadFrom(words, i, vars);
+    }
     std::string kv;
     const bool is_env = !l.env_option.empty() && (w == l.env_option || listed(l.env_option_aliases, w));
-    if (is_env && i + 1 < words.size()) kv = Expand(words[++i], vars).value;
-    else if (!l.env_option.empty() && w.rfind(l.env_option + "=", 0) == 0) kv = w.substr(l.env_option.size() + 1);
-    else if (listed(l.value_options, w)) ++i;
+    if (is_env && l.env_value_separate && i + 2 < words.size()) {
+      kv = Expand(words[i + 1], vars).value + "=" + Expand(words[i + 2], vars).value;
+      i += 2;
+    } else if (is_env && i + 1 < words.size()) {
+      kv = Expand(words[++i], vars).value;
+    } else if (!l.env_option.empty() && w.rfind(l.env_option + "=", 0) == 0) {
+      kv = w.substr(l.env_option.size() + 1);
+    } else if (listed(l.value_options, w)) {
+      ++i;
+    }
     if (kv.empty()) continue;
     const std::string name = AssignmentName(kv);
     if (name.empty()) {
-      Invalid("launcher " + l.name + ": bad " + l.env_option + " value '" + kv + "'");
+      Invalid("launcher " + l.name + ": bad " + l.env_option + " value '" + Short(kv) + "'");
       return std::nullopt;
     }
     (*env)[name] = kv.substr(name.size() + 1);
@@ -248,8 +271,8 @@ std::optional<std::string> Planner::PayloadFrom(const std::vector<std::string>& 
   return JoinRaw(words, i);
 }
 
-void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i, Vars* vars,
-                           int depth, bool alone) {
+void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
+                           const std::map<std::string, std::string>& prefix_env, Vars* vars, int depth, bool alone) {
   bool found = l.run_subcommand.empty();  // ssh: no subcommand
   std::string sub;
   for (; !found && i < words.size(); ++i) {
@@ -270,7 +293,7 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
     if (sub.empty()) sub = w;
   }
   if (!found) {
-    NotApplicable("remote launcher " + l.name + (sub.empty() ? "" : " " + sub) + " (no benchmark)");
+    NotApplicable("launcher " + l.name + (sub.empty() ? "" : " " + Short(sub)) + " (no benchmark)");
     MemoRaw(&c);
     return;
   }
@@ -278,10 +301,12 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
   std::optional<std::string> payload = LauncherPayload(l, words, i, *vars, &env);
   if (!payload) {
     if (invalid_.empty())
-      NotApplicable("remote launcher " + l.name + " " + l.run_subcommand + " without a command");
+      NotApplicable(Joined({"launcher", l.name, l.run_subcommand, "without a command"}));
     MemoRaw(&c);
     return;
   }
+  if (l.passes_env)
+    for (const auto& [k, v] : prefix_env) env.emplace(k, v);
   std::string note = "stripped launcher " + l.name;
   for (const auto& [k, v] : env) {
     launcher_env_[k] = v;

@@ -46,6 +46,7 @@ struct ChartOptions {
   std::string x_key;                    // "" = the swept axis
   std::vector<std::string> y_metrics;   // "" = primary_metric (one per panel)
   std::vector<std::string> series_keys; // "" = every other key that varies
+  RunKeys keys;                          // the keys --series may name (the logbook's)
   std::string primary_metric;           // the logbook Scope's primary metric ("" = tflops)
   std::string title;                    // the entry's label (shortened to about 60 characters)
   std::string id;                       // the entry's ID, after the title
@@ -55,6 +56,9 @@ struct ChartOptions {
   // model cannot tell them apart (engine/v5p/uncertainty.h within_entry);
   // 0: not judged.
   double ratio_band = 0;
+  // A subtitle for charts that hold modeled figures ("": none), e.g. that
+  // they are shown uncalibrated.
+  std::string modeled_note;
 };
 
 // One coloured series of a panel: moelog's figures (measured or modeled) and

@@ -311,8 +311,8 @@ Result<Layout> ChooseLayout(const std::vector<ChartPoint>& points, const std::ve
   if (!options.series_keys.empty()) {
     for (const auto& s : options.series_keys) {
       const std::string k = NormalizeKey(s);
-      if (!IsKnownRunKey(k))
-        return Status::InvalidArgument("--series " + s + " is not a config key (valid: " + JoinKeys(KnownRunKeys()) +
+      if (!options.keys.Has(k))
+        return Status::InvalidArgument("--series " + s + " is not a config key (valid: " + JoinKeys(options.keys.Names()) +
                                        ")");
       if (k != x && !Contains(rest, k) && OrderedValues(points, k).size() > 1) rest.push_back(k);
     }
@@ -736,11 +736,15 @@ std::string PrimaryMetricOf(const std::string& scope_text) {
 
 namespace {
 
-// The lines under the title: the runs' fixed keys, how figures were
-// aggregated, what the error bars are, the unvalidated paths and the bars
-// the model cannot tell apart (also a note).
+// The lines under the title: whose figures a recorded-only chart shows, the
+// runs' fixed keys, how figures were aggregated, what the error bars are,
+// the unvalidated paths, the note on modeled figures and the bars the model
+// cannot tell apart (also a note).
 void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::string>& metrics,
-                  const std::string& fixed, double ratio_band, ChartPlan* plan) {
+                  const std::string& fixed, const ChartOptions& options, ChartPlan* plan) {
+  const double ratio_band = options.ratio_band;
+  if (plan->source == SourceLabel("recorded"))
+    plan->subtitles.push_back("figures the logbook recorded (none run by moelog)");
   if (!fixed.empty()) plan->subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
   if (auto note = AggregateNote(main, metrics); !note.empty()) plan->subtitles.push_back(GnuplotLabel(note, 120));
   if (plan->any_band)
@@ -750,6 +754,9 @@ void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::st
     for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
     plan->subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
   }
+  if (!options.modeled_note.empty() &&
+      std::any_of(main.begin(), main.end(), [](const ChartPoint& p) { return p.source == "modeled"; }))
+    plan->subtitles.push_back(GnuplotLabel(Shorten(options.modeled_note, 120), 120));
   if (const auto same = IndistinctBars(*plan, ratio_band); !same.empty()) {
     const std::string pct = Fixed(100.0 * (std::exp(ratio_band) - 1.0), 1) + "%";
     std::string list;
@@ -805,6 +812,13 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   }
   AddPanels(f, plan.source, &plan);
   const size_t hidden = FillMain(main, f, &plan);
+  // Figures the logbook recorded at one configuration with other values are
+  // figures whose distinguishing keys moelog did not read (the table lists
+  // them as figures it cannot tell apart): drawing one of each would show a
+  // comparison the logbook did not make, so there is no chart.
+  if (hidden > 0 && plan.source == SourceLabel("recorded"))
+    return Status::NotFound(std::to_string(hidden) + " recorded figure" + (hidden == 1 ? "" : "s") +
+                            " at the configuration of another with other values: moelog cannot tell them apart");
   if (hidden > 0)
     plan.notes.push_back(std::to_string(hidden) + " run" + (hidden == 1 ? "" : "s") +
                          " not drawn: the same configuration as a run drawn, other figures.");
@@ -815,7 +829,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   std::string what = MetricLabel(metrics->front()) + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
   plan.title = Title(options, what);
   plan.what = GnuplotLabel(what);
-  AddSubtitles(main, *metrics, fixed, options.ratio_band, &plan);
+  AddSubtitles(main, *metrics, fixed, options, &plan);
   return plan;
 }
 

@@ -248,7 +248,11 @@ void Legend(const ChartPlan& plan, const Canvas& c, std::ostringstream& s) {
                (bars ? "boxes fill solid 0.85 noborder" : "linespoints lw 2 pt 7 dt " + std::to_string(se.axis)) +
                " lc rgb '" + Colour(se.colour) + "' title '" + name + "'";
     }
-  if (!seen.count(plan.source))
+  // The source's style: solid marks are moelog's figures of that source,
+  // hollow ones the logbook's. A chart of the logbook's figures alone has
+  // one style, which its subtitle names: no swatch.
+  const bool recorded_only = plan.source == "logbook" && !plan.any_recorded;
+  if (!seen.count(plan.source) && !recorded_only)
     items += std::string(", \\\n     keyentry with ") + (bars ? "boxes fill solid 0.85 noborder" : "linespoints lw 2 pt 7") +
              " lc rgb '#555555' title '" + plan.source + "'";
   if (plan.any_recorded)

@@ -558,6 +558,33 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
     base = base == "tflops" ? "TF/s " : base == "tokens_per_s" ? "tokens/s " : base == "time_s" ? "time " : base.empty() ? "" : base + " ";
     add(m, base + "delta % (derived)", 1, 2);
   }
+  // A metric named beside a base one ("exposed_collective_time_s",
+  // "mfu_p50", "fwd_bwd_time_s"): the base's header and scale, with the name.
+  struct Base {
+    const char* metric;
+    const char* header;
+    double scale;
+    int decimals;
+  };
+  const Base kBases[] = {{"time_s", "time (ms)", 1e3, 3},  {"tflops", "TF/s", 1, 3}, {"tokens_per_s", "tokens/s", 1, 0},
+                         {"gb_per_s", "GB/s", 1, 1},       {"mfu", "MFU %", 1, 2}};
+  auto words = [](std::string q) {
+    std::replace(q.begin(), q.end(), '_', ' ');
+    return q;
+  };
+  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) {
+    for (const Base& b : kBases) {
+      const std::string base = b.metric;
+      if (m.size() > base.size() + 1 && m.compare(m.size() - base.size() - 1, base.size() + 1, "_" + base) == 0) {
+        add(m, words(m.substr(0, m.size() - base.size() - 1)) + " " + b.header, b.scale, b.decimals);
+        break;
+      }
+      if (m.size() > base.size() + 1 && m.compare(0, base.size() + 1, base + "_") == 0) {
+        add(m, std::string(b.header) + " (" + words(m.substr(base.size() + 1)) + ")", b.scale, b.decimals);
+        break;
+      }
+    }
+  }
   for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) add(m, m, 1, 3);
   return cols;
 }

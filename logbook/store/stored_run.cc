@@ -1,6 +1,5 @@
 #include "logbook/store/stored_run.h"
 
-#include <mutex>
 
 #include <algorithm>
 #include <cctype>
@@ -75,26 +74,12 @@ const std::set<std::string>& KnownRunKeys() {
   return kKeys;
 }
 
-namespace {
-std::mutex& RecordedKeysMutex() {
-  static std::mutex m;
-  return m;
-}
-std::set<std::string>& RecordedKeySet() {
-  static std::set<std::string> keys;
-  return keys;
-}
-}  // namespace
+bool IsKnownRunKey(const std::string& key) { return KnownRunKeys().count(key) > 0; }
 
-void AddRecordedKeys(const std::map<std::string, std::string>& config) {
-  std::lock_guard<std::mutex> lock(RecordedKeysMutex());
-  for (const auto& [k, v] : config) RecordedKeySet().insert(k);
-}
-
-bool IsKnownRunKey(const std::string& key) {
-  if (KnownRunKeys().count(key) > 0) return true;
-  std::lock_guard<std::mutex> lock(RecordedKeysMutex());
-  return RecordedKeySet().count(key) > 0;
+std::set<std::string> RunKeys::Names() const {
+  std::set<std::string> all = KnownRunKeys();
+  all.insert(recorded.begin(), recorded.end());
+  return all;
 }
 
 const std::set<std::string>& KnownMetrics() {

@@ -65,13 +65,23 @@ std::string FollowedKey(const std::string& key);
 // shared -> shared_expert_dim, null_frac -> null_route_frac, queue -> queue_mode).
 std::string NormalizeKey(const std::string& key);
 
-// True when `key` (normalized) names a key of a run: every flag of `moelog
-// bench`, plus host, entry and source, plus the keys of the recorded runs
-// read so far (a harness moelog has no adapter for names its own keys:
-// num_devices, implementations, harness, accelerator).
-void AddRecordedKeys(const std::map<std::string, std::string>& config);
+// True when `key` (normalized) names a key of moelog's runs: every flag of
+// `moelog bench`.
 bool IsKnownRunKey(const std::string& key);
 const std::set<std::string>& KnownRunKeys();
+
+// The keys a predicate, --where, --series or --same may name for one
+// logbook: moelog's run keys plus the keys its recorded figures use (a
+// harness moelog has no adapter for names its own: num_devices,
+// implementations, harness, accelerator). A value, made per logbook by
+// RecordedKeys (logbook/criteria/recorded.h); the default holds moelog's keys
+// only. `any`: every key (a generic harness's Config words).
+struct RunKeys {
+  std::set<std::string> recorded;
+  bool any = false;
+  bool Has(const std::string& key) const { return any || IsKnownRunKey(key) || recorded.count(key) > 0; }
+  std::set<std::string> Names() const;  // for "valid: ..." lists
+};
 
 // The metrics every run reports (tflops, tokens_per_s, time_s, mfu, ...).
 const std::set<std::string>& KnownMetrics();

@@ -33,12 +33,16 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
       int next_field = e.end_line + 1;
       for (const auto& f : e.fields)
         if (f.bullet.line > r->bullet.line) next_field = std::min(next_field, f.bullet.line);
-      for (const auto& t : e.tables)
-        if (t.line > r->bullet.end_line && t.line < next_field && t.end_line >= u.insert_after) {
-          u.insert_after = t.end_line;
+      // So does a harness's output block written there ("```text RESULT ...").
+      auto below = [&](int line, int end_line) {
+        if (line > r->bullet.end_line && line < next_field && end_line >= u.insert_after) {
+          u.insert_after = end_line;
           u.blank_before = true;
           u.indent.clear();
         }
+      };
+      for (const auto& t : e.tables) below(t.line, t.end_line);
+      for (const auto& b : e.outputs) below(b.line, b.end_line);
     } else {
       u.insert_after = e.end_line;
       u.blank_before = true;

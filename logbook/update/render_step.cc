@@ -1,5 +1,7 @@
 // The render step: each unit's region (table, notes, chart) and the Stop
 // Criteria status region.
+#include <map>
+#include <memory>
 #include <set>
 
 #include <algorithm>
@@ -162,6 +164,12 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
   }
   if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
   content += "\n";
+  // A chart of some of the figures nothing tells apart would show a part as
+  // the whole: all are drawn, or none.
+  std::set<std::map<std::string, std::string>> configs;
+  bool indistinct = false;
+  for (const auto& f : w.unit->recorded) indistinct = !configs.insert(f.run.config).second || indistinct;
+  if (indistinct) return content + "No chart: some figures above cannot be told apart, and a chart of the others would mislead.\n\n";
   content += ChartLink(doc, w, TableOf(w), doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
   return content;
 }
@@ -182,11 +190,50 @@ std::string RenderUnit(const UnitWork& w, const UnitTable& table) {
   return content;
 }
 
+struct UnitRowsMemo {
+  size_t records = 0;  // RecordsSignature when built
+  std::vector<TableRow> rows;
+  std::vector<std::string> notes;
+  bool complete = true;
+};
+
 namespace {
 
-// The rows of a unit (each invocation's records) and a note per command
-// that does not run; `complete` is false when a run is missing.
-std::vector<TableRow> UnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete) {
+// Which records the unit's rows come from: changes when a run adds records.
+size_t RecordsSignature(const UnitWork& w) {
+  size_t h = w.commands.size();
+  auto mix = [&](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  for (const auto& pc : w.commands) {
+    mix(pc.fresh.size());
+    mix(reinterpret_cast<size_t>(pc.fresh.data()));
+    for (const auto& c : pc.cached) {
+      mix(c.size());
+      mix(reinterpret_cast<size_t>(c.data()));
+    }
+  }
+  return h;
+}
+
+std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete);
+
+}  // namespace
+
+const std::vector<TableRow>& UnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete) {
+  const size_t sig = RecordsSignature(w);
+  if (!w.rows_memo || w.rows_memo->records != sig) {
+    auto m = std::make_shared<UnitRowsMemo>();
+    m->records = sig;
+    m->rows = BuildUnitRows(w, &m->notes, &m->complete);
+    w.rows_memo = std::move(m);
+  }
+  notes->insert(notes->end(), w.rows_memo->notes.begin(), w.rows_memo->notes.end());
+  *complete = w.rows_memo->complete;
+  return w.rows_memo->rows;
+}
+
+namespace {
+
+std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete) {
   std::vector<TableRow> rows;
   *complete = true;
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {

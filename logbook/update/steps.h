@@ -104,6 +104,10 @@ UnitTable TableOf(const UnitWork& w);
 
 // A runnable unit's region contents: its table and notes.
 std::string RenderUnit(const UnitWork& w, const UnitTable& table);
+// The table rows of a runnable unit (each invocation's records), and a note
+// per command that does not run. Built once while the unit's records stay
+// the same (UnitWork::rows_memo); the reference lives until they change.
+const std::vector<TableRow>& UnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete);
 
 // The calibration samples of each unit of `work` that records figures
 // (replacing what `model` held for it); with `fresh_only`, only of the units

@@ -131,8 +131,10 @@ namespace {
 bool PlannedOnItsOwn(const Logbook& logbook, const Entry& entry, const LauncherTable& table) {
   if (!logbook.pins.empty() || !entry.pins.empty() || !logbook.pin_errors.empty()) return true;
   const EntryContext context = ContextOf(entry);
-  return std::any_of(table.harnesses.begin(), table.harnesses.end(),
-                     [&](const Adapter& a) { return FindRevision(a, context) != nullptr; });
+  return std::any_of(table.harnesses.begin(), table.harnesses.end(), [&](const Adapter& a) {
+    return std::any_of(entry.commands.begin(), entry.commands.end(),
+                       [&](const auto& c) { return RevisionMayApply(a, context, c.joined); });
+  });
 }
 
 // The entry's commands planned with its context and its pins' flags appended
@@ -303,7 +305,7 @@ std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook) {
 
 Result<std::vector<CriterionResult>> CheckCriteria(const std::string& logbook_text, const Logbook& logbook,
                                                    const std::vector<StoredRun>& runs, const Logbook* entries) {
-  auto criteria = ParseCriteria(StopCriteriaBullets(logbook, logbook_text), logbook.file);
+  auto criteria = ParseCriteria(StopCriteriaBullets(logbook, logbook_text), logbook.file, RecordedKeys(logbook));
   if (!criteria.ok()) return criteria.status();
   EvalContext ctx;
   ctx.runs = runs;

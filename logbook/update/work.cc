@@ -11,9 +11,13 @@ std::string Shorten(const std::string& s, size_t n) {
 }
 
 std::string NoteText(const std::string& s) {
-  std::string out = Shorten(s, 300);
-  for (char& c : out)
-    if (c == '<' || c == '>' || c == '`' || c == '|' || static_cast<unsigned char>(c) < 0x20) c = '?';
+  // Markdown reads these as structure (an HTML comment's end, a table, code):
+  // escaped, they show as written; control characters are blanks.
+  std::string out;
+  for (char c : Shorten(s, 300)) {
+    if (c == '<' || c == '>' || c == '`' || c == '|' || c == '\\') out += '\\';
+    out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+  }
   return out;
 }
 

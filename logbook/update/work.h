@@ -5,6 +5,7 @@
 #ifndef MOELOG_LOGBOOK_UPDATE_WORK_H_
 #define MOELOG_LOGBOOK_UPDATE_WORK_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,11 +68,16 @@ struct PlannedCommand {
   std::vector<RunRecord> fresh;                  // records of this run
 };
 
+struct UnitRowsMemo;  // steps.h UnitRows' answer (render_step.cc)
+
 struct UnitWork {
   const Unit* unit = nullptr;
   const ModelView* model = nullptr;  // bands and calibration of modeled figures (null: none)
   std::vector<PlannedCommand> commands;
   bool runnable = false;
+  // The unit's table rows, built once while its records stay the same (its
+  // table, its chart and calibration each read them).
+  mutable std::shared_ptr<const UnitRowsMemo> rows_memo;
 };
 
 // The ID of the owned status region under "## Stop Criteria".

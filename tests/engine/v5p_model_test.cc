@@ -296,6 +296,36 @@ TEST(V5pBackend, Int8RoutedUsesInt8RateAndFlagsSkippedBackward) {
   EXPECT_EQ(fb[0].extra.count("int8_backward_skipped"), 1u);
 }
 
+// The int8 branch's first revision (--int8-impl fake_quant): quantize-
+// dequantize passes around the bf16 expert and shared matmuls, no int8 rate.
+// So int8 is slower than none there, where today's dense int8 is faster;
+// the extra time sits in up/down (and the shared expert), pack and combine
+// are unchanged; and without --quant-mode int8 the flag changes nothing.
+TEST(V5pBackend, FakeQuantInt8PaysPassesAndNoInt8Rate) {
+  auto run = [&](const std::string& quant, const std::string& impl, const std::string& pass) {
+    auto r = RunAll(Config({"--tokens", "32768", "--hidden", "2048", "--mlp-dim", "2048", "--experts", "64",
+                            "--topk", "8", "--shared-expert-dim", "5632", "--parallel-mode", "ep", "--quant-mode",
+                            quant, "--int8-impl", impl, "--bench-pass", pass, "--json"}));
+    EXPECT_EQ(r.size(), 1u);
+    return r.empty() ? RunResult{} : r[0];
+  };
+  for (const std::string pass : {"forward", "forward_backward"}) {
+    const RunResult none = run("none", "native", pass), native = run("int8", "native", pass);
+    const RunResult fake = run("int8", "fake_quant", pass), none_fake = run("none", "fake_quant", pass);
+    EXPECT_LT(native.time.mean_s, none.time.mean_s) << pass;
+    EXPECT_GT(fake.time.mean_s, none.time.mean_s) << pass;
+    EXPECT_DOUBLE_EQ(none_fake.time.mean_s, none.time.mean_s) << pass;
+    EXPECT_GT(StageSeconds(fake, "up"), StageSeconds(none, "up")) << pass;
+    EXPECT_GT(StageSeconds(fake, "down"), StageSeconds(none, "down")) << pass;
+    EXPECT_GT(StageSeconds(fake, "shared"), StageSeconds(none, "shared")) << pass;
+    EXPECT_DOUBLE_EQ(StageSeconds(fake, "pack"), StageSeconds(none, "pack")) << pass;
+    EXPECT_DOUBLE_EQ(StageSeconds(fake, "combine"), StageSeconds(none, "combine")) << pass;
+  }
+  std::vector<std::string> args = {"--target", "v5p", "--quant-mode", "int8_routed", "--int8-impl", "fake_quant"};
+  auto bad = logbook::ParseBenchArgs(args);
+  EXPECT_TRUE(!bad.ok() || !bad->Validate().ok());
+}
+
 TEST(V5pBackend, TilePaddingCostsWhenMlpCrossesATile) {
   // F=1024 fits one k-tile of the down projection; F=1040 needs two (padded
   // to 2048), so the down stage nearly doubles for a 1.6% wider expert.

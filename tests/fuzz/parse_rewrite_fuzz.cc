@@ -1,6 +1,7 @@
 // libFuzzer target over parse + rewrite: any bytes parse as a logbook and a
-// recipe without crashing, and splicing regions for every entry keeps every
-// byte outside regions and is a fixed point. Built with clang when
+// recipe without crashing, every entry's recorded figures are read, and
+// splicing regions for every entry keeps every byte outside regions and is a
+// fixed point. Built with clang when
 // MOELOG_FUZZ=ON; the replay driver (replay_main.cc) runs the same checks
 // over tests/fuzz/corpus under the normal build.
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "logbook/criteria/recorded.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/doc/regions.h"
@@ -32,6 +34,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& e : lb.entries) {
     Require(!e.id.empty(), "entry id");
     Require(e.heading_line >= 1 && e.end_line >= e.heading_line, "entry lines");
+    // The recorded-figure reader: bounded and linear on any text (a hang
+    // shows as a libFuzzer -timeout).
+    std::vector<UnreadFigures> unread;
+    for (const auto& f : RecordedFigures(e, "fuzz.md", &unread)) Require(f.line >= 1, "figure line");
   }
   (void)rc;
   const RegionScan scan = FindRegions(text, "fuzz.md");

@@ -223,5 +223,76 @@ TEST(RecordedAnyHarness, AcceleratorSpellings) {
   }
 }
 
+// The idioms fixture (tests/golden/recorded_idioms): one entry per form.
+TEST(RecordedIdioms, JunkIsNeverAFigure) {
+  Logbook lb = Fixture("recorded_idioms");
+  const Entry* e = ByLabel(lb, "RID-002");
+  ASSERT_NE(e, nullptr);
+  EXPECT_TRUE(RecordedRuns(*e).empty());  // test summary, exit code, fraction, count
+}
+
+TEST(RecordedIdioms, ColumnsArmsAndUnitsInCells) {
+  Logbook lb = Fixture("recorded_idioms");
+  auto arms = RecordedRuns(*ByLabel(lb, "RID-003"));
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_EQ(Cfg(arms[0], "wire_format"), "bf16");  // the row's arm, not the command's first value
+  EXPECT_EQ(Cfg(arms[1], "wire_format"), "fp8");
+  EXPECT_DOUBLE_EQ(arms[0].metrics.at("time_s"), 1.49);
+  EXPECT_DOUBLE_EQ(arms[0].metrics.at("hidden_comm_time_s"), 0.288);
+  auto cells = RecordedRuns(*ByLabel(lb, "RID-004"));
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(Cfg(cells[1], "ep"), "4");  // "EP4 two hosts" beside --ep 2
+  EXPECT_DOUBLE_EQ(cells[1].metrics.at("fwd_time_s"), 0.00488);
+  EXPECT_DOUBLE_EQ(cells[1].metrics.at("fwd_bwd_time_s"), 0.01091);
+  auto scaled = RecordedRuns(*ByLabel(lb, "RID-005"));
+  ASSERT_EQ(scaled.size(), 2u);
+  EXPECT_EQ(Cfg(scaled[1], "ep"), "4");
+  EXPECT_EQ(Cfg(scaled[1], "harness"), "probe.layer_step");
+  EXPECT_DOUBLE_EQ(scaled[1].metrics.at("tokens_per_s"), 930000);
+}
+
+TEST(RecordedIdioms, StatisticsArrowsAndFlagsAsWritten) {
+  Logbook lb = Fixture("recorded_idioms");
+  auto stats = RecordedRuns(*ByLabel(lb, "RID-006"));
+  ASSERT_EQ(stats.size(), 3u);
+  EXPECT_DOUBLE_EQ(stats[0].metrics.at("mfu_mean"), 18.42);
+  EXPECT_DOUBLE_EQ(stats[0].metrics.at("mfu_p50"), 18.40);
+  EXPECT_EQ(Cfg(stats[0], "routing"), "balanced");
+  EXPECT_EQ(Cfg(stats[0], "routing_pack_strategy"), "<none>");
+  EXPECT_EQ(Cfg(stats[1], "variant"), "baseline");
+  EXPECT_DOUBLE_EQ(stats[1].metrics.at("time_s"), 0.0615);  // the unit after the arrow
+  auto nested = RecordedRuns(*ByLabel(lb, "RID-007"));
+  ASSERT_EQ(nested.size(), 8u);
+  EXPECT_EQ(Cfg(nested[7], "distribution"), "runs");
+  EXPECT_EQ(Cfg(nested[7], "ep"), "2");
+  EXPECT_EQ(Cfg(nested[7], "variant"), "new");
+  EXPECT_EQ(Cfg(nested[7], "ep_list"), "<none>");
+}
+
+TEST(RecordedIdioms, ResultLinesAndSubHeadings) {
+  Logbook lb = Fixture("recorded_idioms");
+  auto line = RecordedRuns(*ByLabel(lb, "RID-008"));
+  ASSERT_EQ(line.size(), 1u);
+  EXPECT_DOUBLE_EQ(line[0].metrics.at("tflops"), 61.3);
+  EXPECT_DOUBLE_EQ(line[0].metrics.at("time_s"), 0.00984);
+  EXPECT_EQ(Cfg(line[0], "impl"), "fused_w13");
+  auto sub = RecordedRuns(*ByLabel(lb, "RID-009"));
+  ASSERT_EQ(sub.size(), 2u);
+  EXPECT_EQ(Cfg(sub[0], "topk"), "4");
+  EXPECT_EQ(Cfg(sub[0], "null_route_frac"), "0.0");
+  EXPECT_EQ(Cfg(sub[1], "null_route_frac"), "0.2");
+}
+
+// Which keys a predicate may name is the logbook's: reading another
+// logbook's figures changes nothing for it.
+TEST(RecordedIdioms, RecordedKeysArePerLogbook) {
+  Logbook gpu = Fixture("recorded_gpu");
+  (void)RecordedRuns(gpu);
+  EXPECT_FALSE(RunKeys().Has("num_devices"));
+  EXPECT_TRUE(RecordedKeys(gpu).Has("num_devices"));
+  EXPECT_FALSE(RecordedKeys(Fixture("recorded_idioms")).Has("num_devices"));
+  EXPECT_TRUE(RecordedKeys(Fixture("recorded_idioms")).Has("wire_format"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook

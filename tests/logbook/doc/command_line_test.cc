@@ -14,7 +14,8 @@ TEST(CommandLine, CommandLinesAre) {
                         "gcloud compute tpus tpu-vm ssh t --command 'python b.py'", "ssh host 'cd r && x'",
                         "python -m levanter.main --x", "bench_moe_hillclimb.py --topk 4", "./run.sh fast",
                         "N/A (setup)", "n/a", "moelog bench --tokens 64", "python3.11 b.py --x",
-                        "for k in 2 4; do python b.py --topk $k; done", "ray job submit -- python b.py"})
+                        "for k in 2 4; do python b.py --topk $k; done", "ray job submit -- python b.py",
+                        "iris job run --cluster=c -- python b.py", "sbatch repro.sbatch", "nice -n 5 python b.py"})
     EXPECT_TRUE(LooksLikeCommandLine(s)) << s;
 }
 

@@ -57,3 +57,78 @@ TEST(EntryHeadings, ProseSpansAreNotCommands) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// IDs as researchers write them: "DATE — ID: title", "DATE TIME - ID: title",
+// "ID — title (DATE)", "ID/ID2 ...", a variant letter, and an
+// "- Experiment ID: `X-1`" bullet.
+TEST(EntryHeadings, ExplicitIdsInTheirWrittenForms) {
+  const std::string body = "- Command: N/A\n\n";
+  const std::string text = "# T\n\n## Entries\n\n"
+                           "### 2026-07-13 \xE2\x80\x94 BMFU-001: baseline repro\n" + body +
+                           "### 2026-02-10 10:00 - HC-001: baseline\n" + body +
+                           "### F8W-001/002 \xE2\x80\x94 single node (2026-07-03)\n" + body +
+                           "### F8W-005a \xE2\x80\x94 cross node (2026-07-03 14:10)\n" + body +
+                           "### 2026-05-21 10:10 - Kickoff\n- Experiment ID: `BEP-001`\n" + body;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 5u);
+  EXPECT_EQ(lb.entries[0].id, "BMFU-001");
+  EXPECT_EQ(lb.entries[0].label, "baseline repro");
+  EXPECT_EQ(lb.entries[1].id, "HC-001");
+  EXPECT_EQ(lb.entries[1].time, "10:00");
+  EXPECT_EQ(lb.entries[2].id, "F8W-001");
+  EXPECT_EQ(lb.entries[2].date, "2026-07-03");
+  EXPECT_EQ(lb.entries[3].id, "F8W-005a");
+  EXPECT_EQ(lb.entries[3].time, "14:10");
+  EXPECT_EQ(lb.entries[3].label, "cross node");
+  EXPECT_EQ(lb.entries[4].id, "BEP-001");
+}
+
+// A date in parentheses makes an entry only after a leading ID; IDs stay
+// unique (a clash is said, with the line, and the later entry gets a suffix).
+TEST(EntryHeadings, DateAtEndNeedsAnIdAndIdsStayUnique) {
+  const Logbook prose = ParseLogbook("# T\n\n## Entries\n\n### Notes from the call (2026-07-03)\n- x\n", "t.md");
+  EXPECT_TRUE(prose.entries.empty());
+  const Logbook dup = ParseLogbook(
+      "# T\n\n## Log\n\n### 2026-01-01 - A-1: x\n- Command: N/A\n\n### 2026-01-02 - Y\n- Experiment ID: `A-1`\n",
+      "t.md");
+  ASSERT_EQ(dup.entries.size(), 2u);
+  EXPECT_EQ(dup.entries[0].id, "A-1");
+  EXPECT_EQ(dup.entries[1].id, "A-1-2");
+  bool said = false;
+  for (const auto& d : dup.diagnostics) said = said || d.ToString().find("t.md:8: duplicate entry ID A-1") == 0;
+  EXPECT_TRUE(said);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// "- Command: same as X-1 with `--flag v`": X-1's one-line command with the
+// flags appended; anything else stays no command.
+TEST(EntryHeadings, SameAsAnEarlierEntryWithFlags) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - X-1: base\n"
+      "- Command: `python bench_moe_hillclimb.py --tokens 64 --topk 2`\n\n"
+      "### 2026-01-01 11:00 - X-2: variant\n- Command: same as X-1 with `--topk 4`.\n\n"
+      "### 2026-01-01 12:00 - X-3: piped base\n- Command: `python bench_moe_hillclimb.py --tokens 64 | tee log`\n\n"
+      "### 2026-01-01 13:00 - X-4: from a piped base\n- Command: same as X-3 with `--topk 4`.\n\n"
+      "### 2026-01-01 14:00 - X-5: not flags\n- Command: same as X-1 with `rm -rf /`.\n\n"
+      "### 2026-01-01 15:00 - X-6: a later entry\n- Command: same as X-7 with `--topk 4`.\n\n"
+      "### 2026-01-01 16:00 - X-7: later\n- Command: `python bench_moe_hillclimb.py --tokens 64`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 7u);
+  ASSERT_EQ(lb.entries[1].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[1].commands[0].joined, "python bench_moe_hillclimb.py --tokens 64 --topk 2 --topk 4");
+  EXPECT_EQ(lb.entries[1].commands[0].line, 9);
+  EXPECT_TRUE(lb.entries[3].commands.empty());
+  EXPECT_TRUE(lb.entries[4].commands.empty());
+  EXPECT_TRUE(lb.entries[5].commands.empty());
+}
+
+}  // namespace
+}  // namespace moelog::logbook

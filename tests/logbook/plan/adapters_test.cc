@@ -7,8 +7,13 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include <unistd.h>
 
 #include "logbook/file_util.h"
+#include "logbook/plan/int_expr.h"
 #include "logbook/plan/shell_plan.h"
 
 namespace moelog::logbook {
@@ -62,7 +67,15 @@ TEST(Adapters, SchemaErrorsNameTheFileAndKey) {
       {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"defaults":["--topk","many"]})", "defaults"},
       {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"runs":[{"label":"a","args":["--parallel-mode","mp"]}]})",
        "runs[0].args"},
-      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"runs":[{"label":"a"},{"label":"a"}]})", "runs[1].label"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"runs":[{"label":"a"},{"label":""}]})", "runs[1].label"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"env":{"A":{"to":"--tokens","expr":"A * (128"}}})",
+       "env.A.expr"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"env":{"A":{"to":"--tokens","expr":"A ** 2"}}})",
+       "env.A.expr"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"env":{"A":{"to":"--tokens","expr":"A","values":{}}}})",
+       "env.A.expr"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"applies":{"from":"soon"}})", "applies.from"},
+      {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"applies":{}})", "applies"},
       {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"revisions":[{"name":"r","before":"yesterday"}]})",
        "revisions[0].before"},
       {R"({"moelog_adapter":1,"name":"x","scripts":["x.py"],"revisions":[{"name":"r","commits":["XYZ"]}]})",
@@ -207,11 +220,44 @@ TEST(Adapters, RevisionsByCommitThenByDate) {
   EXPECT_EQ(FindRevision(*h, {"2026-02-01 10:00", "0123abcd"}), nullptr);       // another commit, whatever the date
   auto r = AdaptInvocation(*h, {"--parallel-mode", "ep"}, {}, {"2026-02-09 13:44", ""});
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->revision, h->revisions[0].name);
+  EXPECT_EQ(r->revision, "dense-masked EP dispatch (before compact per-shard dispatch)");
   const std::vector<std::string> want = {"--ep-dispatch", "dense_masked", "--parallel-mode", "ep"};
   EXPECT_EQ(r->runs[0].args, want);
   EXPECT_TRUE(CommitMatches("5b6f53c", "5b6f53c5d"));
   EXPECT_FALSE(CommitMatches("5b6f53", "5b6f53c5d"));  // under 7 digits names nothing
+}
+
+// The int8 branch's first revision applies only to commands that give
+// --quant-mode (a flag of that branch), dated before its redefinition; the
+// first harness version to entries before the EP work (or naming its commit).
+TEST(Adapters, RevisionsOnlyWithTheirFlagAndTheFirstHarness) {
+  const Adapter* h = nullptr;
+  for (const auto& a : BuiltinAdapters())
+    if (a.name == "hillclimb") h = &a;
+  ASSERT_NE(h, nullptr);
+  const EntryContext fake_day{"2026-02-10 11:01", ""};
+  auto q = AdaptInvocation(*h, {"--quant-mode", "int8", "--parallel-mode", "ep"}, {}, fake_day);
+  ASSERT_TRUE(q.ok()) << q.status().ToString();
+  EXPECT_NE(q->revision.find("int8 fake quantization"), std::string::npos);
+  const std::vector<std::string> want = {"--int8-impl", "fake_quant", "--quant-mode", "int8", "--parallel-mode", "ep"};
+  EXPECT_EQ(q->runs[0].args, want);
+  auto plain = AdaptInvocation(*h, {"--parallel-mode", "ep"}, {}, fake_day);  // no --quant-mode: today's harness
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->revision, "");
+  auto later = AdaptInvocation(*h, {"--quant-mode", "int8"}, {}, {"2026-02-10 11:40", ""});  // redefined
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(later->revision, "");
+  EXPECT_EQ(FindRevision(*h, fake_day), nullptr);  // without the command's words it never applies
+  EXPECT_TRUE(RevisionMayApply(*h, fake_day, "python bench_moe_hillclimb.py --quant-mode int8"));
+  EXPECT_FALSE(RevisionMayApply(*h, fake_day, "python bench_moe_hillclimb.py --topk 2"));
+  auto first = AdaptInvocation(*h, {"--topk", "4"}, {}, {"2026-02-08 12:00", ""});
+  ASSERT_TRUE(first.ok());
+  EXPECT_NE(first->revision.find("first harness version"), std::string::npos);
+  auto by_commit = AdaptInvocation(*h, {"--topk", "4"}, {}, {"2026-03-01 12:00", "eada70a363e8"});
+  ASSERT_TRUE(by_commit.ok());
+  EXPECT_EQ(by_commit->revision, first->revision);
+  EXPECT_EQ(AdaptInvocation(*h, {"--topk", "4"}, {}, {"2026-02-09 00:00", ""})->revision,
+            "dense-masked EP dispatch (before compact per-shard dispatch)");  // the EP work's kickoff
 }
 
 TEST(Adapters, OutputRulesGiveMetricsPerRun) {
@@ -257,6 +303,76 @@ TEST(Adapters, PlannerExpandsAnInvocationIntoLabelledRuns) {
   EXPECT_NE(bad.reason.find("unknown flag --batchsize"), std::string::npos);
   Plan unknown = PlanCommand("python tools/other.py --batch 4096", o);
   EXPECT_EQ(unknown.Summary(), "skipped: no adapter (unknown script tools/other.py)");
+}
+
+// Run labels may repeat: an impl x top-k matrix labelled by impl makes
+// every run, and selecting a label makes each of its runs. Env rules compute
+// (tokens = BENCH_BATCH * 128).
+TEST(Adapters, RepeatedLabelsAndComputedValues) {
+  const Adapter a = Load("impl_topk_matrix.json");
+  auto all = AdaptInvocation(a, {}, {{"BENCH_BATCH", "64"}, {"BENCH_HIDDEN", "1024"}}, {});
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  ASSERT_EQ(all->runs.size(), 4u);
+  EXPECT_EQ(all->runs[0].label, "baseline");
+  EXPECT_EQ(all->runs[1].label, "baseline");
+  const std::vector<std::string> want = {"--bench-pass", "forward_backward", "--tokens", "8192", "--hidden", "1024",
+                                         "--impl",       "baseline",         "--topk",   "8"};
+  EXPECT_EQ(all->runs[1].args, want);
+  auto one = AdaptInvocation(a, {}, {{"BENCH_BATCH", "64"}, {"BENCH_IMPLS", "fused_w13"}}, {});
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  ASSERT_EQ(one->runs.size(), 2u);
+  EXPECT_EQ(one->runs[0].label, "fused_w13");
+  // A value the expression cannot read is named.
+  auto bad = AdaptInvocation(a, {}, {{"BENCH_BATCH", "lots"}}, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("no whole-number value for BENCH_BATCH"), std::string::npos)
+      << bad.status().message();
+}
+
+// The evaluator: integers, + - * / and parentheses; overflow, division by
+// zero, unknown names and long or deep input are errors, never undefined.
+TEST(Adapters, IntExprIsSmallAndBounded) {
+  const NameValue names = [](const std::string& n) -> std::optional<int64_t> {
+    if (n == "B") return 64;
+    if (n == "Z") return 0;
+    return std::nullopt;
+  };
+  EXPECT_EQ(*EvalIntExpr("B * 128", names), 8192);
+  EXPECT_EQ(*EvalIntExpr("(B + 64) / 2 - -3", names), 67);
+  EXPECT_FALSE(EvalIntExpr("B / Z", names).ok());
+  EXPECT_FALSE(EvalIntExpr("9223372036854775807 + 1", names).ok());
+  EXPECT_FALSE(EvalIntExpr("C * 2", names).ok());
+  EXPECT_FALSE(EvalIntExpr("B; rm", names).ok());
+  EXPECT_FALSE(EvalIntExpr(std::string(300, '1'), names).ok());
+  EXPECT_FALSE(EvalIntExpr(std::string(40, '(') + "1" + std::string(40, ')'), names).ok());
+  EXPECT_FALSE(EvalIntExpr(std::string(100, '-') + "1", names).ok());
+}
+
+// A user adapter that applies from a date (a later revision of a built-in
+// harness) is used from then on; before it, the built-in applies.
+TEST(Adapters, UserAdapterAppliesByDateAndTheBuiltinElsewhere) {
+  const std::string dir = ::testing::TempDir() + "/moelog_applies_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/hillclimb_rewrite.json") << R"({"moelog_adapter": 1, "name": "hillclimb_rewrite",
+    "scripts": ["bench_moe_hillclimb.py"], "native_flags": true, "applies": {"from": "2026-03-05"},
+    "flags": {"--kernel": {"error": "the rewrite's kernels are not modeled"}}})";
+  LauncherTable table = DefaultLauncherTable();
+  ASSERT_TRUE(AddAdapters(dir, &table).ok());
+  const std::string cmd = "python bench_moe_hillclimb.py --tokens 4096 --kernel ring";
+  PlanOptions before;
+  before.launchers = &table;
+  before.context = {"2026-03-01 10:00", ""};
+  const Plan old = PlanCommand(cmd, before);
+  EXPECT_NE(old.reason.find("not this harness"), std::string::npos) << old.reason;  // the built-in
+  PlanOptions after = before;
+  after.context = {"2026-03-06", ""};
+  const Plan later = PlanCommand(cmd, after);
+  EXPECT_NE(later.reason.find("the rewrite's kernels are not modeled"), std::string::npos) << later.reason;
+  EXPECT_NE(table.FindHarness("bench_moe_hillclimb.py", {"2026-03-06", ""}), nullptr);
+  EXPECT_EQ(table.FindHarness("bench_moe_hillclimb.py", {"2026-03-06", ""})->name, "hillclimb_rewrite");
+  EXPECT_EQ(table.FindHarness("bench_moe_hillclimb.py", {"2026-03-04 23:59", ""})->name, "hillclimb");
+  EXPECT_EQ(table.FindHarness("bench_moe_hillclimb.py", {"", ""})->name, "hillclimb_rewrite");  // a recipe: today
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -129,3 +129,85 @@ TEST(Bookkeeping, LaterRevisionFlagsAreAnotherHarness) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+const std::string kHillclimb = "python lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 4096 --topk 2";
+
+// A here-document written to a file (`cat > F <<EOF`, `tee F <<EOF`,
+// `cat <<EOF | tee -a LOG`) is bookkeeping; the benchmark after it runs.
+TEST(Bookkeeping, HereDocumentIntoAFileIsNotRun) {
+  for (const std::string& lines : {
+           std::string("cat > cfg.yaml <<'EOF'\nexperts: 16\ntopk: 2\nEOF\n"),
+           std::string("cat <<EOF >> notes.txt\nrun $RUN\nEOF\n"),
+           std::string("tee -a run.log <<-END\n\tstarted\n\tEND\n"),
+           std::string("cat <<EOF | tee -a run.log\nsweep\nEOF\n")}) {
+    const Plan p = PlanCommand(lines + kHillclimb);
+    EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << lines << " => " << p.Summary();
+    EXPECT_EQ(p.invocations.size(), 1u) << lines;
+    EXPECT_FALSE(p.not_run.empty()) << lines;
+  }
+}
+
+// A here-document into anything else is a program moelog does not run: code
+// piped into python is not the benchmark.
+TEST(Bookkeeping, HereDocumentIntoPythonIsNotTheBenchmark) {
+  const Plan p = PlanCommand("uv run python - <<'PY'\nimport numpy as np\nprint(np.ones(3) << 2)\nPY\n");
+  EXPECT_EQ(p.verdict, PlanVerdict::kNotApplicable) << p.Summary();
+  EXPECT_NE(p.reason.find("code from standard input"), std::string::npos) << p.reason;
+  // The body is not read as commands: its lines are never planned.
+  const Plan q = PlanCommand("python - <<EOF\nrm -rf /\nEOF\n" + kHillclimb);
+  EXPECT_EQ(q.verdict, PlanVerdict::kNeedsConsent) << q.Summary();
+  EXPECT_EQ(q.invocations.size(), 1u);
+  EXPECT_EQ(q.rewritten_script.find("<<"), q.rewritten_script.find("<<<")) << q.rewritten_script;
+}
+
+// An unterminated here-document runs to the end of the text, as in bash; a
+// missing delimiter word is a syntax error, never a hang.
+TEST(Bookkeeping, HereDocumentEdges) {
+  EXPECT_EQ(PlanCommand("cat > f <<EOF\nno end").verdict, PlanVerdict::kNotApplicable);
+  const Plan bad = PlanCommand("cat <<");
+  EXPECT_EQ(bad.verdict, PlanVerdict::kInvalid);
+  EXPECT_NE(bad.reason.find("delimiter"), std::string::npos) << bad.reason;
+  std::string many;
+  for (int i = 0; i < 2000; ++i) many += "cat > f" + std::to_string(i) + " <<E\nx\nE\n";
+  EXPECT_EQ(PlanCommand(many + kHillclimb).verdict, PlanVerdict::kRunnable);
+}
+
+// Environment files a host's shell setup sources (uv's installer, cargo,
+// .bashrc) are bookkeeping like venv activation.
+TEST(Bookkeeping, ShellEnvironmentFilesAreNotRun) {
+  for (const char* line : {"source \"$HOME/.local/bin/env\"", ". ~/.cargo/env", "source ~/.bashrc"}) {
+    const Plan p = PlanCommand(std::string(line) + "\n" + kHillclimb);
+    EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << line << " => " << p.Summary();
+  }
+  EXPECT_EQ(PlanCommand("source ./setup_flags.sh\n" + kHillclimb).verdict, PlanVerdict::kNeedsConsent);
+}
+
+// An output folder without a static value is left out of the run
+// (`--trace-dir "$HOME/..."`): moelog writes no traces.
+TEST(Bookkeeping, OutputFolderWithoutStaticValueIsLeftOut) {
+  const Plan p = PlanCommand(kHillclimb + " --trace-dir \"$HOME/traces/x\"");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_TRUE(p.invocations[0].config.trace_dir.empty());
+  // A value moelog uses still must be static.
+  EXPECT_EQ(PlanCommand(kHillclimb + " --experts \"$E\"").verdict, PlanVerdict::kInvalid);
+  // A later revision's flags are named before a missing value.
+  const Plan other = PlanCommand(kHillclimb + " --kernel current --profile-root \"$HOME/p\"");
+  EXPECT_NE(other.reason.find("not this harness"), std::string::npos) << other.reason;
+  EXPECT_NE(other.reason.find("--kernel, --profile-root"), std::string::npos) << other.reason;
+}
+
+// One far flag makes the whole invocation another harness: no "did you
+// mean" for any of its flags.
+TEST(Bookkeeping, FarFlagSuppressesHints) {
+  const Plan p = PlanCommand(kHillclimb + " --ep-list 1,2,4 --topk-lst 2");
+  EXPECT_EQ(p.reason.find("did you mean"), std::string::npos) << p.reason;
+  EXPECT_NE(p.reason.find("unknown flags --ep-list, --topk-lst"), std::string::npos) << p.reason;
+  const Plan far = PlanCommand(kHillclimb + " --zzz 1");
+  EXPECT_NE(far.reason.find("not this harness"), std::string::npos) << far.reason;
+}
+
+}  // namespace
+}  // namespace moelog::logbook

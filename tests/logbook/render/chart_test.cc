@@ -318,6 +318,39 @@ TEST(ChartPlan, NothingVariesIsNotFound) {
   EXPECT_EQ(PlanChart({}, {}).status().code(), Status::Code::kNotFound);
 }
 
+// Figures the logbook recorded at one configuration with other values
+// (their distinguishing keys not read): no chart, rather than one of each
+// drawn as if the logbook compared them. Distinct ones chart, with no
+// "moelog" style swatch and a subtitle saying whose figures they are.
+TEST(ChartPlan, RecordedFiguresMoelogCannotTellApartDrawNothing) {
+  std::vector<ChartPoint> pts;
+  for (const char* variant : {"legacy", "current"})
+    for (double v : {24.4, 12.9, 7.1}) pts.push_back(Point({{"variant", variant}}, v, 0, "recorded"));
+  auto plan = PlanChart(pts, {});
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().code(), Status::Code::kNotFound);
+  EXPECT_NE(plan.status().message().find("cannot tell them apart"), std::string::npos) << plan.status().message();
+  pts.resize(1);
+  pts.push_back(Point({{"variant", "current"}}, 12.9, 0, "recorded"));
+  auto two = PlanChart(pts, {});
+  ASSERT_TRUE(two.ok()) << two.status().ToString();
+  EXPECT_FALSE(two->any_recorded);
+  EXPECT_NE(std::find(two->subtitles.begin(), two->subtitles.end(), "figures the logbook recorded (none run by moelog)"),
+            two->subtitles.end());
+  EXPECT_EQ(ChartScript(*two, "c.dat", "c.svg", false).find("title 'logbook'"), std::string::npos);
+  for (auto& p : pts) p.source = "modeled";  // repeats of a modeled run are one bar, and still chart
+  pts.push_back(Point({{"variant", "current"}}, 13.0));
+  ChartOptions o;
+  o.modeled_note = "modeled figures uncalibrated";
+  auto modeled = PlanChart(pts, o);
+  ASSERT_TRUE(modeled.ok()) << modeled.status().ToString();
+  EXPECT_NE(std::find(modeled->subtitles.begin(), modeled->subtitles.end(), o.modeled_note), modeled->subtitles.end());
+  auto recorded_only = PlanChart({Point({{"variant", "a"}}, 1, 0, "recorded"), Point({{"variant", "b"}}, 2, 0, "recorded")}, o);
+  ASSERT_TRUE(recorded_only.ok());
+  EXPECT_EQ(std::find(recorded_only->subtitles.begin(), recorded_only->subtitles.end(), o.modeled_note),
+            recorded_only->subtitles.end());
+}
+
 TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
   const std::string dir = TempDir("moelog_chart");
   const std::string lb = dir + "/log.md";

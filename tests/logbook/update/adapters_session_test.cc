@@ -73,6 +73,14 @@ TEST_F(AdaptersSession, FixtureHarnessesUpdateEndToEnd) {
     }
   }
   EXPECT_EQ(meshes, (std::set<std::string>{"data=2,expert=2", "data=4,expert=1"}));
+  // Entry 3: repeated labels (impl x top-k) and a computed token count.
+  std::set<std::string> cells;
+  for (const auto& r : runs)
+    if (r.entry_id == "MESH-003") {
+      cells.insert(r.config.at("impl") + "/" + r.config.at("topk"));
+      EXPECT_EQ(r.config.at("tokens"), "8192");
+    }
+  EXPECT_EQ(cells, (std::set<std::string>{"baseline/2", "baseline/8", "fused_w13/2", "fused_w13/8"}));
   EXPECT_EQ(ks, (std::set<std::string>{"2", "8"}));
   // Without the adapters both entries are skipped, naming the script.
   SessionOptions bare = o;
