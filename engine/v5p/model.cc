@@ -558,6 +558,51 @@ double AllToAllTime(double b, int64_t n, const IciLink& l) {
   return byte_hops / (static_cast<double>(l.links) * l.link_bw * l.eta) + 2.0 * l.hop_latency;
 }
 
+namespace {
+
+// The data and expert axes of the slice the case runs on: --mesh's, else
+// the parallel mode's (ep: every chip an expert shard; dp: every chip a data
+// replica; none: one chip).
+Status SetAxes(const BenchConfig& cfg, int64_t chips_per_slice, ModelCase* out) {
+  ModelCase& c = *out;
+  int64_t data = 1, expert = 1;
+  if (!cfg.mesh.empty()) {
+    for (size_t pos = 0; pos < cfg.mesh.size();) {
+      size_t comma = cfg.mesh.find(',', pos);
+      std::string part = cfg.mesh.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      size_t eq = part.find('=');
+      if (eq != std::string::npos) {
+        int64_t v = std::atoll(part.c_str() + eq + 1);
+        if (part.substr(0, eq) == "data") data = v;
+        if (part.substr(0, eq) == "expert") expert = v;
+      }
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+  }
+  if (cfg.parallel_mode == "ep") {
+    c.parallel = Parallel::kEp;
+    if (cfg.mesh.empty()) { data = 1; expert = chips_per_slice; }
+  } else if (cfg.parallel_mode == "dp") {
+    c.parallel = Parallel::kDp;
+    if (cfg.mesh.empty()) { data = chips_per_slice; expert = 1; }
+    else { data *= expert; expert = 1; }  // dp replicates every expert on each chip
+  } else {
+    c.parallel = Parallel::kNone;
+    data = expert = 1;
+  }
+  if (data * expert > chips_per_slice)
+    return Status::InvalidArgument("--mesh " + cfg.mesh + ": " + std::to_string(data * expert) +
+                                   " devices exceed the slice's " + std::to_string(chips_per_slice) + " chips");
+  if (c.parallel == Parallel::kEp && cfg.experts % expert != 0)
+    return Status::InvalidArgument("--experts not divisible by the expert axis");
+  c.data_axis = data;
+  c.expert_axis = expert;
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const std::vector<int64_t>& group_sizes,
                            int64_t real_assignments, int64_t chips_per_slice) {
   ModelCase c;
@@ -594,39 +639,7 @@ Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const 
   c.dense_masked = cfg.parallel_mode == "ep" && cfg.ep_dispatch == "dense_masked";  // ignored without EP, as by the harness
   c.comm = cfg.ep_comm_path == "ring_ag_rs" ? CommPath::kRingAgRs : cfg.ep_comm_path == "a2a" ? CommPath::kA2a
                                                                                              : CommPath::kCompactPsum;
-  int64_t data = 1, expert = 1;
-  if (!cfg.mesh.empty()) {
-    for (size_t pos = 0; pos < cfg.mesh.size();) {
-      size_t comma = cfg.mesh.find(',', pos);
-      std::string part = cfg.mesh.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      size_t eq = part.find('=');
-      if (eq != std::string::npos) {
-        int64_t v = std::atoll(part.c_str() + eq + 1);
-        if (part.substr(0, eq) == "data") data = v;
-        if (part.substr(0, eq) == "expert") expert = v;
-      }
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-  }
-  if (cfg.parallel_mode == "ep") {
-    c.parallel = Parallel::kEp;
-    if (cfg.mesh.empty()) { data = 1; expert = chips_per_slice; }
-  } else if (cfg.parallel_mode == "dp") {
-    c.parallel = Parallel::kDp;
-    if (cfg.mesh.empty()) { data = chips_per_slice; expert = 1; }
-    else { data *= expert; expert = 1; }  // dp replicates every expert on each chip
-  } else {
-    c.parallel = Parallel::kNone;
-    data = expert = 1;
-  }
-  if (data * expert > chips_per_slice)
-    return Status::InvalidArgument("--mesh " + cfg.mesh + ": " + std::to_string(data * expert) +
-                                   " devices exceed the slice's " + std::to_string(chips_per_slice) + " chips");
-  if (c.parallel == Parallel::kEp && cfg.experts % expert != 0)
-    return Status::InvalidArgument("--experts not divisible by the expert axis");
-  c.data_axis = data;
-  c.expert_axis = expert;
+  MOELOG_RETURN_IF_ERROR(SetAxes(cfg, chips_per_slice, &c));
   c.group_sizes = group_sizes;
   c.real_assignments = real_assignments;
   c.slots = cfg.tokens * point.topk;
