@@ -767,6 +767,22 @@ void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::st
   }
 }
 
+// The runs FillMain left out (`hidden`: the same configuration as a run
+// drawn, other figures), noted. Figures the logbook recorded at one
+// configuration with other values are figures whose distinguishing keys
+// moelog did not read (the table lists them as figures it cannot tell
+// apart): drawing one of each would show a comparison the logbook did not
+// make, so there is no chart (NotFound).
+Status NoteHidden(size_t hidden, ChartPlan* plan) {
+  if (hidden == 0) return Status::Ok();
+  if (plan->source == SourceLabel("recorded"))
+    return Status::NotFound(std::to_string(hidden) + " recorded figure" + (hidden == 1 ? "" : "s") +
+                            " at the configuration of another with other values: moelog cannot tell them apart");
+  plan->notes.push_back(std::to_string(hidden) + " run" + (hidden == 1 ? "" : "s") +
+                        " not drawn: the same configuration as a run drawn, other figures.");
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options) {
@@ -811,17 +827,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
     plan.log_x = lo > 0 && hi / lo >= 16;
   }
   AddPanels(f, plan.source, &plan);
-  const size_t hidden = FillMain(main, f, &plan);
-  // Figures the logbook recorded at one configuration with other values are
-  // figures whose distinguishing keys moelog did not read (the table lists
-  // them as figures it cannot tell apart): drawing one of each would show a
-  // comparison the logbook did not make, so there is no chart.
-  if (hidden > 0 && plan.source == SourceLabel("recorded"))
-    return Status::NotFound(std::to_string(hidden) + " recorded figure" + (hidden == 1 ? "" : "s") +
-                            " at the configuration of another with other values: moelog cannot tell them apart");
-  if (hidden > 0)
-    plan.notes.push_back(std::to_string(hidden) + " run" + (hidden == 1 ? "" : "s") +
-                         " not drawn: the same configuration as a run drawn, other figures.");
+  MOELOG_RETURN_IF_ERROR(NoteHidden(FillMain(main, f, &plan), &plan));
   FillRecorded(main, recorded, f, options.listed, &plan);
   plan.x_label = GnuplotLabel(kind == ChartPlan::Kind::kBars && !layout->cluster.empty()
                                   ? AxisLabel(layout->cluster.front())
