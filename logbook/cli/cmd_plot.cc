@@ -150,7 +150,7 @@ int CmdPlot(const Args& args) {
   // is learned from the earlier entries' recorded figures placed on their
   // tables' rows, which `update` builds (its charts are calibrated as its
   // tables are).
-  o.modeled_note = "modeled figures uncalibrated (moelog update's charts apply the logbook's calibration)";
+  o.modeled_note = "modeled figures uncalibrated (the charts of moelog update apply the calibration of the logbook)";
   ShowModeledBands(&runs, &o);
   o.x_key = f.x;
   o.png = f.png;

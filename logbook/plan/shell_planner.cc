@@ -47,7 +47,9 @@ void Planner::WalkList(const List& list, Vars* vars, int depth) {
       if (op == "||") Consent("'||'");
     for (const Pipeline& p : ao.pipes) {
       if (LogLine(p)) {
-        NotRun(Joined({JoinRaw(p.cmds[0].words), "piped to", JoinRaw(p.cmds[1].words)}));
+        std::string first = JoinRaw(p.cmds[0].words);
+        for (const Redir& r : p.cmds[0].redirs) first += r.HereDoc() ? " " + r.op + r.target : "";
+        NotRun(Joined({first, "|", JoinRaw(p.cmds[1].words)}));
         MemoRaw(&p.cmds[0]);
         continue;
       }

@@ -125,12 +125,12 @@ bool Planner::Bookkeeping(const Cmd& c, Vars* vars) {
   const bool folder = (p == "cd" || p == "mkdir") && !HasInputRedir(c);
   const bool here = HereDocToFile(c);
   if (!folder && !here && !LockCleanup(c) && !VenvActivation(c) && !LogWrite(c)) return false;
-  const Redir none;
-  const auto out = std::find_if(c.redirs.begin(), c.redirs.end(), [](const Redir& r) { return IsOutputRedir(r.op); });
-  const Redir& r = out == c.redirs.end() ? none : *out;
-  // Notes are Markdown: the redirection is said in words.
-  const char* op = r.op.empty() ? "" : r.op.find(">>") != std::string::npos ? "appended to" : "into";
-  NotRun(Joined({JoinRaw(c.words), op, r.target, here ? "(a here-document)" : ""}));
+  // As written (region notes escape it for Markdown); a here-document by
+  // its delimiter.
+  std::string line = JoinRaw(c.words);
+  for (const Redir& r : c.redirs)
+    line += r.HereDoc() ? " " + r.op + r.target : Joined({"", r.op, r.target});
+  NotRun(line);
   return true;
 }
 

@@ -61,7 +61,7 @@ TEST(Bookkeeping, LauncherSweepWithLogsPlansEveryIteration) {
   EXPECT_EQ(p.invocations[5].config.topk, 4);
   EXPECT_EQ(p.invocations[5].config.tokens, 8192);
   const std::string notes = Joined(p.not_run);
-  for (const char* part : {"cd ~/checkout", "OUT=", "mkdir -p", ": into \"$OUT\"", "if [ -f", "echo \"RUN $T $K\" piped to tee -a"})
+  for (const char* part : {"cd ~/checkout", "OUT=", "mkdir -p", ": > \"$OUT\"", "if [ -f", "echo \"RUN $T $K\" | tee -a"})
     EXPECT_NE(notes.find(part), std::string::npos) << part << " in " << notes;
 }
 
