@@ -230,13 +230,9 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     auto mc = MakeCase(c, m.point, g.first, g.second, hw.chips);
     if (!mc.ok()) return Status::InvalidArgument(where + mc.status().message());
     m.model_case = std::move(mc).value();
-    if (metric == "tflops") {
-      m.time_s = HarnessFlops(c, g.second, 0) / (m.value * 1e12);
-    } else if (metric == "tokens_per_s") {
-      m.time_s = static_cast<double>(c.tokens) / m.value;
-    } else {
-      m.time_s = m.value;
-    }
+    m.time_s = metric == "tflops"         ? HarnessFlops(c, g.second, 0) / (m.value * 1e12)
+               : metric == "tokens_per_s" ? static_cast<double>(c.tokens) / m.value
+                                          : m.value;  // time_s
     m.cal_key = CalibrationKey(harness, m.when, c);
     m.family = "T=" + std::to_string(c.tokens) + ",D=" + std::to_string(c.hidden) + ",E=" + std::to_string(c.experts);
     out.push_back(std::move(m));
