@@ -285,7 +285,10 @@ std::string AcceleratorIn(const std::string& text) {
   for (const char* g : kGpus) {
     const size_t n = std::strlen(g);
     for (size_t p = text.find(g); p != std::string::npos; p = text.find(g, p + 1)) {
-      if (!word_start(p) || (p + n < text.size() && IsUpperOrDigit(text[p + n]))) continue;
+      // "8xB200": a count glued by 'x' is read below, as "8x B200" is.
+      const bool counted = p >= 2 && (text[p - 1] == 'x' || text[p - 1] == 'X') &&
+                           std::isdigit(static_cast<unsigned char>(text[p - 2]));
+      if ((!word_start(p) && !counted) || (p + n < text.size() && IsUpperOrDigit(text[p + n]))) continue;
       // After: " x8", "x8", " x 8".
       size_t q = p + n;
       while (q < text.size() && text[q] == ' ') ++q;

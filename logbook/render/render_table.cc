@@ -334,7 +334,12 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics) {
     std::string unit = metric == "tflops" ? " TF/s" : metric == "tokens_per_s" ? " tokens/s"
                        : metric == "time_s" ? " s" : metric == "gb_per_s" ? " GB/s" : metric == "mfu" ? "% MFU"
                        : " " + metric;
-    values += (values.empty() ? "" : ", ") + FormatValue(v) + unit;
+    // Times are stored in seconds from what was written in ms or us: nine
+    // significant digits drop the division's float noise (4.10 ms is
+    // "0.0041 s", not "0.0040999999999999995 s").
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    values += (values.empty() ? "" : ", ") + (metric.find("time_s") != std::string::npos ? std::string(buf) : FormatValue(v)) + unit;
   };
   for (const char* m : {"tflops", "tokens_per_s"})
     if (auto it = metrics.find(m); it != metrics.end()) add(it->first, it->second);
