@@ -440,6 +440,15 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
       if (it != loops.end()) (*vars)[k] = it->second;
       continue;
     }
+    if (v.size() > 2 && v.front() == '{' && v.back() == '}' && v.find(',') != std::string::npos) {
+      // "--quant-mode {none,int8}": a shell brace list, one run per value.
+      std::vector<std::string> list;
+      size_t p = 1;
+      for (size_t c; (c = v.find(',', p)) != std::string::npos && c < v.size() - 1; p = c + 1) list.push_back(v.substr(p, c - p));
+      list.push_back(v.substr(p, v.size() - 1 - p));
+      (*vars)[k] = list;
+      continue;
+    }
     auto& vals = values[k];
     if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
   }
@@ -984,6 +993,14 @@ bool NamesTflops(const Bullet& b) {
   return false;
 }
 
+// Whether a bullet or its sub-bullets contain `word`.
+bool BulletHas(const Bullet& b, const char* word) {
+  if (b.text.find(word) != std::string::npos) return true;
+  for (const auto& c : b.children)
+    if (BulletHas(c, word)) return true;
+  return false;
+}
+
 // The metric of a figure written without a unit whose entry has no harness
 // moelog knows ("none `252.091`"): never tabled as such.
 const char kNoUnit[] = "no_unit";
@@ -1221,6 +1238,7 @@ struct EntryCtx {
   bool known = false;    // a harness moelog has an adapter for (bare numbers are its TF/s)
   bool mfu = false;      // the logbook measures MFU: a percentage is MFU
   bool tflops = false;   // the entry or logbook names TF/s: a bare figure is TF/s
+  bool time_based = false;  // the entry says it measured time ("time-based"): a bare figure is no TF/s
   std::string entry_id, file;
 };
 
@@ -1253,7 +1271,7 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
   }
   std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
   std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
-  if (colon == std::string::npos && !b.children.empty() && Figures(text, x.known).empty()) {
+  if (colon == std::string::npos && !b.children.empty() && Figures(text, x.known && !x.time_based).empty()) {
     label = text;  // "- `random`" over its figures' bullets names them all
     rest.clear();
   }
@@ -1265,7 +1283,8 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
   }
   for (const auto& [k, v] : own) context[k] = v;
   // "forward TF/s:" over its figures' bullets names their unit.
-  tflops = tflops || x.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
+  const bool label_tflops = label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
+  tflops = tflops || x.tflops || label_tflops;
   // Group figures into points: a category word starts a new point.
   struct Point {
     Config cfg;
@@ -1274,9 +1293,9 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
   };
   std::vector<Point> points;
   bool no_unit = false;
-  for (Figure f : Figures(rest, x.known, x.mfu)) {
+  for (Figure f : Figures(rest, x.known && !x.time_based, x.mfu)) {
     if (f.metric == kNoUnit) {
-      if (!tflops) {
+      if (!tflops || (x.time_based && !label_tflops)) {
         no_unit = true;
         continue;
       }
@@ -1681,6 +1700,14 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   x.tflops = tflops_logbook;
   for (const char* name : {"Command", "Config"})
     if (const Field* f = entry.FindField(name)) x.tflops = x.tflops || NamesTflops(f->bullet);
+  // "(time-based)", "runtime": an entry that says it timed its runs and
+  // writes no TF/s records seconds, whatever the harness prints.
+  bool says_time = false, writes_tflops = false;
+  for (const auto& f : entry.fields) {
+    says_time = says_time || BulletHas(f.bullet, "time-based") || BulletHas(f.bullet, "runtime");
+    writes_tflops = writes_tflops || NamesTflops(f.bullet);
+  }
+  x.time_based = says_time && !writes_tflops;
   x.entry_id = entry.id;
   x.file = file;
   std::vector<RecordedFigure> out;

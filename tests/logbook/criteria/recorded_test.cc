@@ -322,6 +322,29 @@ TEST(RecordedIdioms, UnitlessValuesAreListedOrNamedByTheirParent) {
   EXPECT_DOUBLE_EQ(named[1].metrics.at("tflops"), 226.310);
 }
 
+// A brace list of flag values keys each figure; an entry that says it
+// timed its runs and writes no TF/s records no TF/s with bare numbers, even
+// for the modeled harness: they are listed.
+TEST(RecordedAnyHarness, BraceListsAndTimeBasedEntries) {
+  const std::string head = "# L\n\n## Scope\n- Primary metric: TF/s.\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n"
+                           "- Command:\n  - `... bench_moe_hillclimb.py --tokens 4096 --quant-mode {none,int8} --topk 2`\n";
+  const std::string result = "- Result:\n  - none `0.0212`, int8 `0.0190`\n";
+  for (const bool timed : {false, true}) {
+    Logbook lb = ParseLogbook(head + (timed ? "- Note: runtime comparison (time-based).\n" : "") + result, "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u);
+    std::vector<UnreadFigures> unread;
+    auto runs = RecordedFigures(lb.entries[0], "", &unread, false, TflopsLogbook(lb));
+    if (timed) {
+      EXPECT_TRUE(runs.empty());
+      ASSERT_EQ(unread.size(), 1u);
+      continue;
+    }
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(Cfg(runs[0].run, "quant_mode"), "none");
+    EXPECT_EQ(Cfg(runs[1].run, "quant_mode"), "int8");
+  }
+}
+
 // Which keys a predicate may name is the logbook's: reading another
 // logbook's figures changes nothing for it.
 TEST(RecordedIdioms, RecordedKeysArePerLogbook) {
