@@ -30,6 +30,66 @@ double Rng::Normal() {
   return r * std::cos(2.0 * M_PI * u2);
 }
 
+namespace {
+
+// The ziggurat's layers (Marsaglia and Tsang, "The Ziggurat Method for
+// Generating Random Variables", 2000, 128 layers): layer i accepts a signed
+// 32-bit draw h outright when |h| < k[i], giving h * w[i]; f[i] is the
+// density at the layer's edge.
+struct Ziggurat {
+  static constexpr double kR = 3.442619855899;  // start of the tail
+  uint32_t k[128];
+  double w[128];
+  double f[128];
+  Ziggurat() {
+    const double m = 2147483648.0;  // 2^31
+    const double v = 9.91256303526217e-3;  // area of each layer
+    double d = kR, t = kR;
+    const double q = v / std::exp(-0.5 * d * d);
+    k[0] = static_cast<uint32_t>((d / q) * m);
+    k[1] = 0;
+    w[0] = q / m;
+    w[127] = d / m;
+    f[0] = 1.0;
+    f[127] = std::exp(-0.5 * d * d);
+    for (int i = 126; i >= 1; --i) {
+      d = std::sqrt(-2.0 * std::log(v / d + std::exp(-0.5 * d * d)));
+      k[i + 1] = static_cast<uint32_t>((d / t) * m);
+      t = d;
+      f[i] = std::exp(-0.5 * d * d);
+      w[i] = d / m;
+    }
+  }
+};
+
+const Ziggurat& ZigguratLayers() {
+  static const Ziggurat z;
+  return z;
+}
+
+}  // namespace
+
+double Rng::ZigguratNormal() {
+  const Ziggurat& z = ZigguratLayers();
+  for (;;) {
+    const uint64_t u = NextU64();
+    const int i = static_cast<int>(u & 127);
+    const int64_t h = static_cast<int32_t>(static_cast<uint32_t>(u >> 32));
+    const double x = static_cast<double>(h) * z.w[i];
+    if (static_cast<uint64_t>(h < 0 ? -h : h) < z.k[i]) return x;  // inside the layer's rectangle
+    if (i == 0) {  // the tail beyond kR (Marsaglia's method)
+      double tx = 0, ty = 0;
+      do {
+        tx = -std::log(1.0 - Uniform()) / Ziggurat::kR;
+        ty = -std::log(1.0 - Uniform());
+      } while (ty + ty < tx * tx);
+      return h > 0 ? Ziggurat::kR + tx : -Ziggurat::kR - tx;
+    }
+    // The wedge between the rectangle and the density.
+    if (z.f[i] + Uniform() * (z.f[i - 1] - z.f[i]) < std::exp(-0.5 * x * x)) return x;
+  }
+}
+
 int64_t Rng::Geometric(double p) {
   if (p >= 1.0) return 1;
   double u = 0;
@@ -107,6 +167,8 @@ Routing TopK(const Logits& logits, int64_t topk) {
   // token rather than O(E K): the same order, so the same selection.
   constexpr int64_t kInsertionMaxK = 16;
   std::vector<int32_t> idx(static_cast<size_t>(K > kInsertionMaxK ? E : K));
+  std::vector<float> val(static_cast<size_t>(K));   // row[idx[k]] for the insertion lists
+  std::vector<double> ex(static_cast<size_t>(K));   // exp(logit - best) of the selected
   for (int64_t t = 0; t < T; ++t) {
     const float* row = &logits.values[t * E];
     if (K > kInsertionMaxK) {
@@ -114,24 +176,42 @@ Routing TopK(const Logits& logits, int64_t topk) {
       std::partial_sort(idx.begin(), idx.begin() + K, idx.end(), [row](int32_t a, int32_t b) {
         return row[a] > row[b] || (!(row[b] > row[a]) && a < b);
       });
-    }
-    int64_t n = 0;  // filled slots
-    for (int32_t e = 0; K <= kInsertionMaxK && e < E; ++e) {
-      const float v = row[e];
-      if (n == K && !(v > row[idx[K - 1]])) continue;  // ties go to the smaller index, already in
-      int64_t pos = n < K ? n++ : K - 1;
-      while (pos > 0 && v > row[idx[pos - 1]]) {
-        idx[pos] = idx[pos - 1];
-        --pos;
+      for (int64_t k = 0; k < K; ++k) val[k] = row[idx[k]];
+    } else {
+      // The first K experts fill the list; after that an expert enters only
+      // above the K-th best so far (ties go to the smaller index, already in).
+      for (int32_t e = 0; e < std::min<int64_t>(K, E); ++e) {
+        const float v = row[e];
+        int64_t pos = e;
+        while (pos > 0 && v > val[pos - 1]) {
+          idx[pos] = idx[pos - 1];
+          val[pos] = val[pos - 1];
+          --pos;
+        }
+        idx[pos] = e;
+        val[pos] = v;
       }
-      idx[pos] = e;
+      float kth = val[K - 1];
+      for (int32_t e = static_cast<int32_t>(K); e < E; ++e) {
+        const float v = row[e];
+        if (!(v > kth)) continue;
+        int64_t pos = K - 1;
+        while (pos > 0 && v > val[pos - 1]) {
+          idx[pos] = idx[pos - 1];
+          val[pos] = val[pos - 1];
+          --pos;
+        }
+        idx[pos] = e;
+        val[pos] = v;
+        kth = val[K - 1];
+      }
     }
-    float mx = row[idx[0]];
+    const float mx = val[0];
     double sum = 0;
-    for (int64_t k = 0; k < K; ++k) sum += std::exp(static_cast<double>(row[idx[k]] - mx));
+    for (int64_t k = 0; k < K; ++k) sum += (ex[k] = std::exp(static_cast<double>(val[k] - mx)));
     for (int64_t k = 0; k < K; ++k) {
       r.ids[t * K + k] = idx[k];
-      r.weights[t * K + k] = static_cast<float>(std::exp(static_cast<double>(row[idx[k]] - mx)) / sum);
+      r.weights[t * K + k] = static_cast<float>(ex[k] / sum);
     }
   }
   r.real_assignments = T * K;
@@ -146,16 +226,17 @@ Routing TopKPrefix(const Logits& logits, const Routing& wide, int64_t k) {
   r.experts = E;
   r.ids.resize(T * k);
   r.weights.resize(T * k);
+  std::vector<double> ex(static_cast<size_t>(k));
   for (int64_t t = 0; t < T; ++t) {
     const float* row = &logits.values[t * E];
     const int32_t* idx = &wide.ids[t * W];
     // As TopK computes them: the best logit, then a double sum of exps.
     float mx = row[idx[0]];
     double sum = 0;
-    for (int64_t j = 0; j < k; ++j) sum += std::exp(static_cast<double>(row[idx[j]] - mx));
+    for (int64_t j = 0; j < k; ++j) sum += (ex[j] = std::exp(static_cast<double>(row[idx[j]] - mx)));
     for (int64_t j = 0; j < k; ++j) {
       r.ids[t * k + j] = idx[j];
-      r.weights[t * k + j] = static_cast<float>(std::exp(static_cast<double>(row[idx[j]] - mx)) / sum);
+      r.weights[t * k + j] = static_cast<float>(ex[j] / sum);
     }
   }
   r.real_assignments = T * k;
