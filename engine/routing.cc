@@ -1,6 +1,7 @@
 #include "engine/routing.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -28,66 +29,6 @@ double Rng::Normal() {
   spare_ = r * std::sin(2.0 * M_PI * u2);
   has_spare_ = true;
   return r * std::cos(2.0 * M_PI * u2);
-}
-
-namespace {
-
-// The ziggurat's layers (Marsaglia and Tsang, "The Ziggurat Method for
-// Generating Random Variables", 2000, 128 layers): layer i accepts a signed
-// 32-bit draw h outright when |h| < k[i], giving h * w[i]; f[i] is the
-// density at the layer's edge.
-struct Ziggurat {
-  static constexpr double kR = 3.442619855899;  // start of the tail
-  uint32_t k[128];
-  double w[128];
-  double f[128];
-  Ziggurat() {
-    const double m = 2147483648.0;  // 2^31
-    const double v = 9.91256303526217e-3;  // area of each layer
-    double d = kR, t = kR;
-    const double q = v / std::exp(-0.5 * d * d);
-    k[0] = static_cast<uint32_t>((d / q) * m);
-    k[1] = 0;
-    w[0] = q / m;
-    w[127] = d / m;
-    f[0] = 1.0;
-    f[127] = std::exp(-0.5 * d * d);
-    for (int i = 126; i >= 1; --i) {
-      d = std::sqrt(-2.0 * std::log(v / d + std::exp(-0.5 * d * d)));
-      k[i + 1] = static_cast<uint32_t>((d / t) * m);
-      t = d;
-      f[i] = std::exp(-0.5 * d * d);
-      w[i] = d / m;
-    }
-  }
-};
-
-const Ziggurat& ZigguratLayers() {
-  static const Ziggurat z;
-  return z;
-}
-
-}  // namespace
-
-double Rng::ZigguratNormal() {
-  const Ziggurat& z = ZigguratLayers();
-  for (;;) {
-    const uint64_t u = NextU64();
-    const int i = static_cast<int>(u & 127);
-    const int64_t h = static_cast<int32_t>(static_cast<uint32_t>(u >> 32));
-    const double x = static_cast<double>(h) * z.w[i];
-    if (static_cast<uint64_t>(h < 0 ? -h : h) < z.k[i]) return x;  // inside the layer's rectangle
-    if (i == 0) {  // the tail beyond kR (Marsaglia's method)
-      double tx = 0, ty = 0;
-      do {
-        tx = -std::log(1.0 - Uniform()) / Ziggurat::kR;
-        ty = -std::log(1.0 - Uniform());
-      } while (ty + ty < tx * tx);
-      return h > 0 ? Ziggurat::kR + tx : -Ziggurat::kR - tx;
-    }
-    // The wedge between the rectangle and the density.
-    if (z.f[i] + Uniform() * (z.f[i - 1] - z.f[i]) < std::exp(-0.5 * x * x)) return x;
-  }
 }
 
 int64_t Rng::Geometric(double p) {
@@ -191,19 +132,29 @@ Routing TopK(const Logits& logits, int64_t topk) {
         idx[pos] = e;
         val[pos] = v;
       }
+      // Blocks of 16: a branch-free mask of the experts above the K-th best
+      // at the block's start, then only those, in order, rechecked against
+      // the K-th best as it rises (a branch per expert mispredicted often).
       float kth = val[K - 1];
-      for (int32_t e = static_cast<int32_t>(K); e < E; ++e) {
-        const float v = row[e];
-        if (!(v > kth)) continue;
-        int64_t pos = K - 1;
-        while (pos > 0 && v > val[pos - 1]) {
-          idx[pos] = idx[pos - 1];
-          val[pos] = val[pos - 1];
-          --pos;
+      for (int64_t b = K; b < E; b += 16) {
+        const int64_t n = std::min<int64_t>(16, E - b);
+        uint32_t mask = 0;
+        for (int64_t j = 0; j < n; ++j) mask |= static_cast<uint32_t>(row[b + j] > kth) << j;
+        while (mask != 0) {
+          const int64_t e = b + std::countr_zero(mask);
+          mask &= mask - 1;
+          const float v = row[e];
+          if (!(v > kth)) continue;
+          int64_t pos = K - 1;
+          while (pos > 0 && v > val[pos - 1]) {
+            idx[pos] = idx[pos - 1];
+            val[pos] = val[pos - 1];
+            --pos;
+          }
+          idx[pos] = static_cast<int32_t>(e);
+          val[pos] = v;
+          kth = val[K - 1];
         }
-        idx[pos] = e;
-        val[pos] = v;
-        kth = val[K - 1];
       }
     }
     const float mx = val[0];

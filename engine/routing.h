@@ -26,11 +26,6 @@ class Rng {
   uint64_t NextU64();
   double Uniform();       // [0,1)
   double Normal();        // N(0,1), Box-Muller
-  // N(0,1) by the ziggurat method (Marsaglia and Tsang, 128 layers; the
-  // layer and the value from separate bits of one draw): one draw, a compare
-  // and a multiply 99% of the time, no sin/cos. A different stream from
-  // Normal(), the same distribution. Router logits use it.
-  double ZigguratNormal();
   int64_t Geometric(double p);  // trials until first success, >= 1
  private:
   uint64_t state_;
@@ -42,7 +37,7 @@ class Rng {
 uint64_t FoldIn(uint64_t key, uint64_t data);
 uint64_t KeyForLabel(uint64_t seed, const std::string& label);
 
-// `random`: iid N(0,1) (Rng::ZigguratNormal). `runs`: geometric runs (mean max(2, 1/(1-alpha))) on
+// `random`: iid N(0,1). `runs`: geometric runs (mean max(2, 1/(1-alpha))) on
 // the least-loaded expert (previous run's expert excluded when there is a
 // choice), N(0, noise_scale) noise plus 6.0 at the run's expert.
 // The logits depend only on (seed, distribution), so they are identical
