@@ -5,11 +5,17 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <system_error>
+#include <thread>
 
 namespace moelog::engine {
 
+namespace {
+constexpr uint64_t kRngStep = 0x9E3779B97F4A7C15ULL;  // splitmix64's counter step
+}  // namespace
+
 uint64_t Rng::NextU64() {
-  uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+  uint64_t z = (state_ += kRngStep);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
@@ -29,6 +35,66 @@ double Rng::Normal() {
   spare_ = r * std::sin(2.0 * M_PI * u2);
   has_spare_ = true;
   return r * std::cos(2.0 * M_PI * u2);
+}
+
+namespace {
+
+// One Box-Muller pair from a generator at `state`, as Normal() draws it;
+// false (nothing written) when its first uniform is 0, which Normal() redraws.
+inline bool NormalPairAt(uint64_t* state, double* c, double* s) {
+  Rng g(*state);
+  const double u1 = g.Uniform();
+  if (u1 <= 0.0) return false;
+  const double u2 = g.Uniform();
+  const double r = std::sqrt(-2.0 * std::log(u1));
+  *s = r * std::sin(2.0 * M_PI * u2);
+  *c = r * std::cos(2.0 * M_PI * u2);
+  *state += 2 * kRngStep;
+  return true;
+}
+
+// Pairs [begin, end) of a fill whose first pair starts at `state`; false at
+// a zero first uniform.
+bool FillPairs(uint64_t state, float* out, size_t begin, size_t end, double scale) {
+  state += 2 * kRngStep * begin;
+  for (size_t p = begin; p < end; ++p) {
+    double c = 0, s = 0;
+    if (!NormalPairAt(&state, &c, &s)) return false;
+    out[2 * p] = static_cast<float>(scale * c);
+    out[2 * p + 1] = static_cast<float>(scale * s);
+  }
+  return true;
+}
+
+}  // namespace
+
+void Rng::FillNormal(float* out, size_t n, double scale) {
+  size_t i = 0;
+  if (has_spare_ && n > 0) out[i++] = static_cast<float>(scale * Normal());
+  const size_t pairs = (n - i) / 2;
+  constexpr size_t kPairsPerThread = size_t{1} << 18;
+  const size_t threads = std::min<size_t>({4, std::max(1u, std::thread::hardware_concurrency()),
+                                           std::max<size_t>(1, pairs / kPairsPerThread)});
+  bool exact = false;
+  if (threads > 1) {
+    std::vector<char> ok(threads, 0);
+    std::vector<std::thread> pool;
+    auto chunk = [&](size_t c) {
+      ok[c] = FillPairs(state_, out + i, pairs * c / threads, pairs * (c + 1) / threads, scale) ? 1 : 0;
+    };
+    try {
+      for (size_t c = 1; c < threads; ++c) pool.emplace_back(chunk, c);
+    } catch (const std::system_error&) {
+    }
+    chunk(0);
+    for (auto& t : pool) t.join();
+    exact = pool.size() + 1 == threads && std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; });
+    if (exact) state_ += 2 * kRngStep * pairs;
+  }
+  if (!exact)
+    for (size_t p = 0; p < 2 * pairs; ++p) out[i + p] = static_cast<float>(scale * Normal());
+  i += 2 * pairs;
+  if (i < n) out[i] = static_cast<float>(scale * Normal());
 }
 
 int64_t Rng::Geometric(double p) {
@@ -54,7 +120,7 @@ namespace {
 
 void FillRuns(int64_t T, int64_t E, uint64_t seed, double alpha, double noise, std::vector<float>* v) {
   Rng rng(FoldIn(seed, 1));
-  for (auto& x : *v) x = static_cast<float>(noise * rng.Normal());
+  rng.FillNormal(v->data(), v->size(), noise);
   double mean_run = std::max(2.0, 1.0 / std::max(1e-6, 1.0 - alpha));
   double p = std::clamp(1.0 / mean_run, 0.01, 0.9);
   std::vector<int64_t> load(E, 0);
@@ -88,7 +154,7 @@ Logits GenerateLogits(const std::string& distribution, int64_t tokens, int64_t e
     FillRuns(tokens, experts, key, run_alpha, run_noise_scale, &l.values);
   } else {
     Rng rng(key);
-    for (auto& x : l.values) x = static_cast<float>(rng.Normal());
+    rng.FillNormal(l.values.data(), l.values.size(), 1.0);
   }
   return l;
 }
