@@ -40,12 +40,13 @@ void Planner::OverBudget(const std::string& why) {
 }
 
 void Planner::WalkList(const List& list, Vars* vars, int depth) {
-  for (size_t i = 0; i < list.items.size() && over_budget_.empty(); ++i) {
+  for (size_t i = 0; i < list.items.size() && over_budget_.empty() && !skip_iteration_; ++i) {
     if (list.seps[i] == "&") Consent("a background job (&)");
     const AndOr& ao = list.items[i];
     for (const auto& op : ao.ops)
       if (op == "||") Consent("'||'");
     for (const Pipeline& p : ao.pipes) {
+      if (skip_iteration_) break;
       if (LogLine(p)) {
         std::string first = JoinRaw(p.cmds[0].words);
         for (const Redir& r : p.cmds[0].redirs) first += r.HereDoc() ? " " + r.op + r.target : "";
@@ -86,7 +87,7 @@ void Planner::CheckWords(const std::vector<std::string>& words) {
 
 void Planner::WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
   if (!Step()) return;
-  if (c.kind == Cmd::kIf) return PlanIf(c);
+  if (c.kind == Cmd::kIf) return PlanIf(c, vars, depth);
   if (Bookkeeping(c, vars)) return MemoRaw(&c);
   // A prefix NAME=$(...) is bookkeeping (SplitAssignments); the rest is checked.
   CheckWords(c.kind == Cmd::kSimple ? std::vector<std::string>(c.words.begin() + static_cast<long>(FirstWord(c)),
@@ -153,6 +154,7 @@ void Planner::WalkCmdBody(const Cmd& c, Vars* vars, int depth, bool alone) {
       if (!Step()) break;
       (*vars)[c.var] = v;
       WalkList(*c.body, vars, depth);
+      skip_iteration_ = false;
       if (!invalid_.empty()) break;
     }
     loop_vars_.pop_back();

@@ -6,6 +6,7 @@
 // that reads it cannot be planned, and the reason names the flag and line.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "logbook/plan/shell_planner.h"
 
@@ -163,15 +164,74 @@ bool Planner::LogLine(const Pipeline& p) {
   return (w == "echo" || w == "printf") && !HasInputRedir(first);
 }
 
-void Planner::PlanIf(const Cmd& c) {
+void Planner::PlanIf(const Cmd& c, Vars* vars, int depth) {
   const Cmd* test = OnlyCommand(*c.cond);
-  if (test == nullptr || !FileTest(*test) || c.orelse != nullptr || !SkipsIteration(*c.body) || loop_vars_.empty()) {
-    Invalid(
-        "cannot plan shell construct 'if' (moelog understands only a guard that skips a loop iteration on a file, "
-        "if [ -f FILE ]; then continue; fi)");
+  if (test != nullptr && FileTest(*test) && c.orelse == nullptr && SkipsIteration(*c.body) && !loop_vars_.empty()) {
+    NotRun("if " + JoinRaw(test->words) + "; then continue; fi (moelog makes every iteration)");
     return;
   }
-  NotRun("if " + JoinRaw(test->words) + "; then continue; fi (moelog makes every iteration)");
+  const std::optional<bool> taken = StaticCondition(*c.cond, *vars);
+  if (!taken) {
+    Invalid(
+        "cannot plan shell construct 'if' (moelog understands a guard that skips a loop iteration on a file, "
+        "if [ -f FILE ]; then continue; fi, and [ ] / test string comparisons of static words joined by && and ||)");
+    return;
+  }
+  const List* branch = *taken ? c.body.get() : c.orelse.get();
+  if (branch == nullptr) return;
+  if (SkipsIteration(*branch)) {
+    if (loop_vars_.empty()) return Invalid("cannot plan shell construct 'if': 'continue' outside a loop");
+    skip_iteration_ = true;  // the rest of this iteration is not walked (WalkList)
+    return;
+  }
+  WalkList(*branch, vars, depth);
+}
+
+// `[ A = B ]`, `[ A != B ]` (also ==), `[ -z A ]`, `[ -n A ]`, `[ A ]`, the
+// same with `test` or `[[ ]]` (no pattern in B), joined by && and ||: true or
+// false when every word has a static value, nullopt otherwise.
+std::optional<bool> Planner::StaticCondition(const List& cond, const Vars& vars) {
+  if (cond.items.size() != 1) return std::nullopt;
+  const AndOr& ao = cond.items[0];
+  std::optional<bool> result;
+  for (size_t i = 0; i < ao.pipes.size(); ++i) {
+    if (ao.pipes[i].cmds.size() != 1) return std::nullopt;
+    const std::optional<bool> one = StaticTest(ao.pipes[i].cmds[0], vars);
+    if (!one) return std::nullopt;
+    // Left to right, as the shell does for tests without side effects.
+    result = i == 0 ? *one : ao.ops[i - 1] == "&&" ? (*result && *one) : (*result || *one);
+  }
+  return result;
+}
+
+std::optional<bool> Planner::StaticTest(const Cmd& c, const Vars& vars) {
+  if (c.kind != Cmd::kSimple || !c.redirs.empty() || c.words.empty() || !AssignmentName(c.words[0]).empty())
+    return std::nullopt;
+  const std::string& w0 = c.words[0];
+  size_t end = c.words.size();
+  if (w0 == "[" || w0 == "[[") {
+    if (end < 2 || c.words[end - 1] != (w0 == "[" ? "]" : "]]")) return std::nullopt;
+    --end;
+  } else if (w0 != "test") {
+    return std::nullopt;
+  }
+  std::vector<std::string> w;
+  for (size_t i = 1; i < end; ++i) {
+    const std::string& raw = c.words[i];
+    Expansion e = Expand(raw, vars);
+    if (!e.unknown.empty() || e.substitution) return std::nullopt;
+    // An unquoted expansion that bash would split or drop: not evaluated.
+    if (e.had_unquoted_var && (e.value.empty() || e.value.find_first_of(" \t\n") != std::string::npos))
+      return std::nullopt;
+    w.push_back(std::move(e.value));
+  }
+  if (w.size() == 1) return !w[0].empty();
+  if (w.size() == 2 && (w[0] == "-z" || w[0] == "-n")) return (w[0] == "-z") == w[1].empty();
+  if (w.size() != 3) return std::nullopt;
+  const std::string& op = w[1];
+  if (op != "=" && op != "==" && op != "!=") return std::nullopt;
+  if (w0 == "[[" && c.words[3].find_first_of("*?[") != std::string::npos) return std::nullopt;  // a pattern
+  return (w[0] == w[2]) == (op != "!=");
 }
 
 void Planner::NotRun(const std::string& what) {

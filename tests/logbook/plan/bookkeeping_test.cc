@@ -75,17 +75,57 @@ TEST(Bookkeeping, DynamicValueReachingAUsedFlagNamesFlagAndLine) {
       << p.reason;
 }
 
-// Only the file guard is understood; any other `if` cannot be planned.
+// A file guard and comparisons of static words are understood; any other
+// `if` cannot be planned.
 TEST(Bookkeeping, OtherIfsCannotPlan) {
   for (const std::string& text : {
-           std::string("for k in 1 2; do if [ \"$k\" = 1 ]; then continue; fi; ") + kBench + " --topk $k; done",
            std::string("for k in 1 2; do if [ -f x ]; then ") + kBench + " --topk $k; fi; done",
            std::string("if [ -f x ]; then continue; fi; ") + kBench,  // not in a loop
-           std::string("for k in 1; do if [ -f x ]; then continue; else echo; fi; done")}) {
+           std::string("for k in 1; do if [ -f x ]; then continue; else echo; fi; done"),
+           std::string("for k in 1 2; do if [ \"$k\" -lt 2 ]; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("for k in 1 2; do if [ \"$HOST\" = a ]; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("for k in 1 2; do if [[ $k == 1* ]]; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("for k in 1 2; do if grep -q x f; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("if [ a = a ]; then continue; fi; ") + kBench}) {
     const Plan p = PlanCommand(text);
     EXPECT_EQ(p.verdict, PlanVerdict::kInvalid) << text << " => " << p.Summary();
     EXPECT_NE(p.reason.find("'if'"), std::string::npos) << p.reason;
   }
+}
+
+std::vector<std::string> ArgsOf(const Plan& p, const std::string& flag) {
+  std::vector<std::string> out;
+  for (const auto& inv : p.invocations) {
+    std::string v = "-";
+    for (size_t i = 0; i + 1 < inv.args.size(); ++i)
+      if (inv.args[i] == flag) v = inv.args[i + 1];
+    out.push_back(v);
+  }
+  return out;
+}
+
+// `[ ]` / `test` string comparisons of static words, joined by && and ||:
+// a taken `continue` skips the iteration, a taken branch sets variables.
+TEST(Bookkeeping, StaticIfSkipsIterationsAndSetsFlags) {
+  const Plan guard = PlanCommand(std::string("set -euo pipefail; for k in 2 4 8; do for s in argsort tuple_sort; do ") +
+                                 "if [ \"$k\" = \"2\" ] && [ \"$s\" != argsort ]; then continue; fi; " + kBench +
+                                 " --topk \"$k\" --routing-pack-strategy \"$s\"; done; done");
+  ASSERT_EQ(guard.verdict, PlanVerdict::kRunnable) << guard.Summary();
+  EXPECT_EQ(ArgsOf(guard, "--topk"), (std::vector<std::string>{"2", "4", "4", "8", "8"}));
+  EXPECT_FALSE(guard.needs_shell) << guard.Summary();
+
+  const Plan extra = PlanCommand(std::string("for pm in none ep; do extra=\"\"; if [ \"$pm\" = ep ]; then ") +
+                                 "extra=\"--ep-comm-path ring_ag_rs\"; fi; " + kBench +
+                                 " --parallel-mode \"$pm\" $extra --topk 8; done");
+  ASSERT_EQ(extra.verdict, PlanVerdict::kRunnable) << extra.Summary();
+  EXPECT_EQ(ArgsOf(extra, "--ep-comm-path"), (std::vector<std::string>{"-", "ring_ag_rs"}));
+  EXPECT_EQ(ArgsOf(extra, "--topk"), (std::vector<std::string>{"8", "8"}));
+
+  const Plan forms = PlanCommand(std::string("for k in 1 2 4; do if test -z \"$k\" || [ $k == 1 ]; then continue; ") +
+                                 "else echo run; fi; if [ -n \"$k\" ] && [[ $k != 4 ]]; then :; else continue; fi; " +
+                                 kBench + " --topk $k; done");
+  ASSERT_EQ(forms.verdict, PlanVerdict::kRunnable) << forms.Summary();
+  EXPECT_EQ(ArgsOf(forms, "--topk"), (std::vector<std::string>{"2"}));
 }
 
 // Not bookkeeping: what could change the benchmark still needs consent.
