@@ -245,6 +245,8 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
       continue;
     }
     if (!pc.plan.not_run.empty()) notes->push_back(NotRunNote(pc.plan, ci));
+    for (const std::string& r : pc.plan.rejected)
+      notes->push_back(NoteText("- not modeled (command " + std::to_string(ci + 1) + "): " + r));
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
       const auto recs = RecordsOf(pc, i);
       if (recs.empty()) *complete = false;

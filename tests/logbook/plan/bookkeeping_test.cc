@@ -128,6 +128,24 @@ TEST(Bookkeeping, StaticIfSkipsIterationsAndSetsFlags) {
   EXPECT_EQ(ArgsOf(forms, "--topk"), (std::vector<std::string>{"2"}));
 }
 
+// A sweep iteration whose flags parse but whose combination does not check
+// is listed, not modeled; the others are. All of them rejected: invalid.
+TEST(Bookkeeping, RejectedIterationsAreListedNotModeled) {
+  const Plan p = PlanCommand(std::string("for policy in none pad; do ") + kBench +
+                             " --parallel-mode ep --capacity-policy \"$policy\"; done");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_EQ(ArgsOf(p, "--capacity-policy"), (std::vector<std::string>{"none"}));
+  ASSERT_EQ(p.rejected.size(), 1u);
+  EXPECT_NE(p.rejected[0].find("policy=pad: --capacity-policy"), std::string::npos) << p.rejected[0];
+  const Plan all = PlanCommand(std::string("for policy in pad; do ") + kBench +
+                               " --parallel-mode ep --capacity-policy \"$policy\"; done");
+  EXPECT_EQ(all.verdict, PlanVerdict::kInvalid) << all.Summary();
+  const Plan one = PlanCommand(std::string(kBench) + " --parallel-mode ep --capacity-policy pad");
+  EXPECT_EQ(one.verdict, PlanVerdict::kInvalid) << one.Summary();
+  const Plan typo = PlanCommand(std::string("for t in 1 x; do ") + kBench + " --topk \"$t\"; done");
+  EXPECT_EQ(typo.verdict, PlanVerdict::kInvalid) << typo.Summary();
+}
+
 // Not bookkeeping: what could change the benchmark still needs consent.
 TEST(Bookkeeping, OtherProgramsStillNeedConsent) {
   for (const char* line : {"rm -f results.csv", "source env.sh", "export X=$(id)", "touch x", "date > f"}) {
