@@ -97,6 +97,11 @@ struct Plan {
   // too): not modeled, each with its loop values and the reason. Listed in
   // the region's note.
   std::vector<std::string> rejected;
+  // Runs that repeat one already planned (same arguments, environment and
+  // label: `for rep in 1 2; do CMD; done`): modeled once. How many, and the
+  // loop variables that reached no argument.
+  size_t repeats = 0;
+  std::vector<std::string> repeat_vars;
 
   // One line for `--dry-run` and reports, e.g. "runnable: 4 invocation(s)",
   // "skipped: no adapter (bench_moe_mlp_profile.py: ...)", "skipped: N/A (setup)",

@@ -316,6 +316,18 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
   }
   inv.config = *parsed->config;
   inv.canonical_config = parsed->canonical;
+  // The same run again (`for rep in 1 2; do CMD; done`: a loop variable
+  // that reaches no flag): a repetition, modeled once, counted.
+  std::string key = inv.harness + '\n' + inv.command_line + '\n' + inv.label;
+  for (const auto& [k, v] : inv.env) key += Joined({"\n", k, "=", v}, "");
+  if (!seen_runs_.insert(std::move(key)).second) {
+    ++plan_->repeats;
+    for (const auto& name : loop_vars_)
+      if (std::none_of(args.begin(), args.end(), [&](const std::string& a) { return MentionsVariable(a, name); }) &&
+          std::find(plan_->repeat_vars.begin(), plan_->repeat_vars.end(), name) == plan_->repeat_vars.end())
+        plan_->repeat_vars.push_back(name);
+    return rewritten;
+  }
   if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
     Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
     return std::nullopt;

@@ -247,6 +247,14 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
     if (!pc.plan.not_run.empty()) notes->push_back(NotRunNote(pc.plan, ci));
     for (const std::string& r : pc.plan.rejected)
       notes->push_back(NoteText("- not modeled (command " + std::to_string(ci + 1) + "): " + r));
+    if (pc.plan.repeats > 0) {
+      std::string vars;
+      for (const auto& v : pc.plan.repeat_vars) vars += (vars.empty() ? "" : ", ") + v;
+      notes->push_back(NoteText("- repeated (command " + std::to_string(ci + 1) + "): " +
+                                std::to_string(pc.plan.repeats) + " run(s) repeat a configuration above" +
+                                (vars.empty() ? "" : " (loop variable " + vars + " reaches no flag)") +
+                                "; each configuration is modeled once"));
+    }
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
       const auto recs = RecordsOf(pc, i);
       if (recs.empty()) *complete = false;

@@ -146,6 +146,20 @@ TEST(Bookkeeping, RejectedIterationsAreListedNotModeled) {
   EXPECT_EQ(typo.verdict, PlanVerdict::kInvalid) << typo.Summary();
 }
 
+// `for rep in 1 2` whose variable reaches no flag: repetitions, one run per
+// configuration, counted.
+TEST(Bookkeeping, RepetitionLoopPlansEachConfigurationOnce) {
+  const Plan p = PlanCommand(std::string("for rep in 1 2; do ") + kBench + " --topk 8; " + kBench +
+                             " --topk 8 --use-custom-sort-vjp; done");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_EQ(p.invocations.size(), 2u);
+  EXPECT_EQ(p.repeats, 2u);
+  EXPECT_EQ(p.repeat_vars, (std::vector<std::string>{"rep"}));
+  const Plan sweep = PlanCommand(std::string("for k in 2 4; do ") + kBench + " --topk $k; done");
+  EXPECT_EQ(sweep.invocations.size(), 2u);
+  EXPECT_EQ(sweep.repeats, 0u);
+}
+
 // Not bookkeeping: what could change the benchmark still needs consent.
 TEST(Bookkeeping, OtherProgramsStillNeedConsent) {
   for (const char* line : {"rm -f results.csv", "source env.sh", "export X=$(id)", "touch x", "date > f"}) {
