@@ -60,6 +60,22 @@ bool VenvActivation(const Cmd& c) {
   });
 }
 
+// `uv pip install ...`, `pip install ...`, `python -m pip install ...`,
+// `uv sync`: the host's packages, prepared for the real harness; no word of
+// it reaches the benchmark's flags.
+bool PackageInstall(const Cmd& c) {
+  if (HasInputRedir(c) || c.words.size() < 2) return false;
+  for (const std::string& w : c.words)
+    if (HasSubstitution(w)) return false;
+  const std::string p = Program(c);
+  size_t at = 1;
+  if (p == "uv" && c.words[1] == "sync") return true;
+  if (p == "uv" && c.words[1] == "pip") at = 2;
+  else if ((p == "python" || p == "python3") && c.words.size() > 3 && c.words[1] == "-m" && c.words[2] == "pip") at = 3;
+  else if (p != "pip" && p != "pip3") return false;
+  return at < c.words.size() && (c.words[at] == "install" || c.words[at] == "uninstall" || c.words[at] == "sync");
+}
+
 // `: > LOG`, `echo ... >> LOG`: a line (or nothing) written to a file.
 bool LogWrite(const Cmd& c) {
   static const std::vector<std::string> kWriters = {":", "true", "echo", "printf"};
@@ -125,7 +141,7 @@ bool Planner::Bookkeeping(const Cmd& c, Vars* vars) {
   const std::string p = Program(c);
   const bool folder = (p == "cd" || p == "mkdir") && !HasInputRedir(c);
   const bool here = HereDocToFile(c);
-  if (!folder && !here && !LockCleanup(c) && !VenvActivation(c) && !LogWrite(c)) return false;
+  if (!folder && !here && !LockCleanup(c) && !VenvActivation(c) && !LogWrite(c) && !PackageInstall(c)) return false;
   // As written (region notes escape it for Markdown); a here-document by
   // its delimiter.
   std::string line = JoinRaw(c.words);

@@ -26,7 +26,9 @@ TEST(Bookkeeping, EachLineIsNotRunAndNeedsNoConsent) {
            std::string("echo \"RUN topk=2\" | tee -a \"$OUT\""), std::string("mkdir -p /tmp/traces"),
            std::string("cd ~/checkout"), std::string("sudo rm -f /tmp/libtpu_lockfile"),
            std::string("source .venv/bin/activate"), std::string(". ~/venv/bin/activate"),
-           std::string("PROC_ID=$(hostname | sed 's/.*-w-//')"), std::string("echo started >> run.log")}) {
+           std::string("PROC_ID=$(hostname | sed 's/.*-w-//')"), std::string("echo started >> run.log"),
+           std::string("uv pip install --reinstall pkg-cu13==9.1.0"), std::string("pip install -e ."),
+           std::string("python -m pip install pkg"), std::string("uv sync --extra tpu")}) {
     const std::string text = "OUT=x.log\n" + line + "\n" + b + " --tokens 64 2>&1 | tee -a \"$OUT\"";
     const Plan p = PlanCommand(text);
     EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << line << " => " << p.Summary();
@@ -144,6 +146,18 @@ TEST(Bookkeeping, RejectedIterationsAreListedNotModeled) {
   EXPECT_EQ(one.verdict, PlanVerdict::kInvalid) << one.Summary();
   const Plan typo = PlanCommand(std::string("for t in 1 x; do ") + kBench + " --topk \"$t\"; done");
   EXPECT_EQ(typo.verdict, PlanVerdict::kInvalid) << typo.Summary();
+}
+
+// `exec CMD` is a wrapper: the harness inside is planned; a package install
+// under a time limit is bookkeeping.
+TEST(Bookkeeping, ExecAndInstallInsideABashPayload) {
+  const Plan p = PlanCommand(std::string("timeout 3600s bash -lc 'set -euo pipefail; uv pip install --reinstall ") +
+                             "pkg==1.0; exec " + kBench + " --topk 4'");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_EQ(ArgsOf(p, "--topk"), (std::vector<std::string>{"4"}));
+  EXPECT_FALSE(p.needs_shell);
+  const Plan other = PlanCommand("pip download pkg; " + std::string(kBench));
+  EXPECT_TRUE(other.needs_shell) << other.Summary();
 }
 
 // `for rep in 1 2` whose variable reaches no flag: repetitions, one run per
