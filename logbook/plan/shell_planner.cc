@@ -198,6 +198,18 @@ void Planner::WalkSimple(const Cmd& c, Vars* vars, int depth, bool alone) {
 // a launcher or a harness, or a shell word moelog interprets itself.
 void Planner::Classify(const Cmd& c, std::vector<std::string> words, std::map<std::string, std::string> env, Vars* vars,
                        int depth, bool alone) {
+  // An author's elision before a command (`cd ~/x && ... python bench.py`):
+  // setup left out of the text, not run; the command after it is planned.
+  if (words[0] == "..." && (words.size() == 1 || words[1].rfind("-", 0) == 0)) {
+    // `... --flags ...`: the program itself elided.
+    NotApplicable("command elided with '...' (not runnable as written)");
+    MemoRaw(&c);
+    return;
+  }
+  if (words[0] == "..." && words.size() > 1) {
+    NotRun("... (setup elided by the author)");
+    words.erase(words.begin());
+  }
   const std::string prog = Expand(words[0], *vars).value;
   const std::string base = Basename(prog);
   if (words[0].find_first_of("$`") != std::string::npos)

@@ -55,6 +55,26 @@ TEST(EntryHeadings, ProseSpansAreNotCommands) {
   EXPECT_TRUE(lb.entries[0].commands.empty());
 }
 
+// "`q in {none,int8}`, `tk in {2,8}`" beside a command reading $q and $tk:
+// the command is planned inside those loops; a variable the command does not
+// read, or loops it sets itself, are left alone.
+TEST(EntryHeadings, LoopSpansBesideTheCommand) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - L-1: loops\n- Command:\n"
+      "  - `ssh h 'cd ~/x && ... .venv/bin/python bench_moe_hillclimb.py --quant-mode \"$q\" --topk \"$tk\"'`\n"
+      "  - `q in {none,int8}`, `tk in {2,8}`, `unused in {a,b}`, `bad in {a;b}`\n\n"
+      "### 2026-01-01 11:00 - L-2: own loop\n- Command: `for tk in 2 4; do python bench_moe_hillclimb.py --topk $tk; "
+      "done`, `tk in {2,8}`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  ASSERT_EQ(lb.entries[0].commands.size(), 1u);
+  const std::string& j = lb.entries[0].commands[0].joined;
+  EXPECT_EQ(j.rfind("for q in none int8; do\nfor tk in 2 8; do\nssh h ", 0), 0u) << j;
+  EXPECT_EQ(j.substr(j.size() - 10), "\ndone\ndone") << j;
+  ASSERT_EQ(lb.entries[1].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[1].commands[0].joined.rfind("for tk in 2 4;", 0), 0u) << lb.entries[1].commands[0].joined;
+}
+
 }  // namespace
 }  // namespace moelog::logbook
 

@@ -160,6 +160,18 @@ TEST(Bookkeeping, ExecAndInstallInsideABashPayload) {
   EXPECT_TRUE(other.needs_shell) << other.Summary();
 }
 
+// An author's elision: `... CMD` is setup left out (not run), `... --flags`
+// is no command at all.
+TEST(Bookkeeping, ElisionBeforeTheCommand) {
+  const Plan p = PlanCommand("ssh host 'cd ~/x && ... .venv/bin/python lib/levanter/scripts/bench/"
+                             "bench_moe_hillclimb.py --topk 2'");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_NE(Joined(p.not_run).find("..."), std::string::npos) << Joined(p.not_run);
+  const Plan flags = PlanCommand("ssh host '... --quant-mode none ...'");
+  EXPECT_EQ(flags.verdict, PlanVerdict::kNotApplicable) << flags.Summary();
+  EXPECT_NE(flags.reason.find("elided with '...'"), std::string::npos) << flags.reason;
+}
+
 // `for rep in 1 2` whose variable reaches no flag: repetitions, one run per
 // configuration, counted.
 TEST(Bookkeeping, RepetitionLoopPlansEachConfigurationOnce) {
