@@ -1,10 +1,9 @@
 // The render step: each unit's region (table, notes, chart) and the Stop
 // Criteria status region.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
-
-#include <algorithm>
 
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
@@ -236,6 +235,10 @@ namespace {
 std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete) {
   std::vector<TableRow> rows;
   *complete = true;
+  // "- Command (planned):" only: what the author meant to run, not a run.
+  const auto& cmds = w.unit->commands;
+  if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }))
+    notes->push_back("- Planned, not run: moelog's model of the commands as written (Command (planned)); not evidence");
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (!pc.runnable) {
