@@ -226,7 +226,12 @@ struct SharedRouter {
 std::shared_ptr<SharedRouter> RouterFor(const std::string& distribution, const BenchConfig& c) {
   static std::mutex mu;
   static std::list<std::pair<std::string, std::shared_ptr<SharedRouter>>> recent;  // most recent first
-  constexpr size_t kKeep = 4;
+  static int64_t kept_values = 0;  // logits held by `recent`
+  // A logbook's sweeps come back to a dozen shapes and distributions: 16 are
+  // kept (4 thrashed: a fresh update of a 512-line logbook regenerated its
+  // logits, 26% more CPU), at most 32M logits (128 MiB) in all.
+  constexpr size_t kKeep = 16;
+  constexpr int64_t kKeepValues = int64_t{32} << 20;
   constexpr int64_t kMaxValues = int64_t{16} << 20;  // larger ones (64 MiB+) are not kept
   std::ostringstream key;
   key.precision(17);
@@ -246,16 +251,26 @@ std::shared_ptr<SharedRouter> RouterFor(const std::string& distribution, const B
   if (c.tokens * c.experts <= kMaxValues) {
     std::lock_guard<std::mutex> lock(mu);
     recent.emplace_front(key.str(), r);
-    if (recent.size() > kKeep) recent.pop_back();
+    kept_values += c.tokens * c.experts;
+    while (recent.size() > kKeep || (recent.size() > 1 && kept_values > kKeepValues)) {
+      kept_values -= static_cast<int64_t>(recent.back().second->logits.values.size());
+      recent.pop_back();
+    }
   }
   return r;
 }
 
-Routing TopKOf(SharedRouter& r, int64_t k) {
+// The top-k selection for k; a sweep's widest K (kmax) is selected once and
+// every smaller k is its prefix (TopKPrefix: the same routing, without
+// another pass over every logit).
+Routing TopKOf(SharedRouter& r, int64_t k, int64_t kmax) {
   std::lock_guard<std::mutex> lock(r.mu);
   auto it = r.topk.find(k);
-  if (it == r.topk.end()) it = r.topk.emplace(k, TopK(r.logits, k)).first;
-  return it->second;
+  if (it != r.topk.end()) return it->second;
+  auto wide = r.topk.lower_bound(k);  // the narrowest cached K > k
+  if (wide == r.topk.end() && kmax > k) wide = r.topk.emplace(kmax, TopK(r.logits, kmax)).first;
+  Routing sel = wide == r.topk.end() ? TopK(r.logits, k) : TopKPrefix(r.logits, wide->second, k);
+  return r.topk.emplace(k, std::move(sel)).first->second;
 }
 
 }  // namespace
@@ -283,10 +298,12 @@ Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out,
     routed.tokens = sample;
     token_scale = static_cast<double>(c.tokens) / static_cast<double>(sample);
   }
+  int64_t kwide = 0;  // the sweep's widest top-k
+  for (int64_t k : c.TopkValues()) kwide = std::max(kwide, k);
   for (const RunPoint& point : ExpandRuns(c)) {
     auto it = routers.find(point.distribution);
     if (it == routers.end()) it = routers.emplace(point.distribution, RouterFor(point.distribution, routed)).first;
-    Routing routing = RoutingForPoint(routed, TopKOf(*it->second, point.topk), point);
+    Routing routing = RoutingForPoint(routed, TopKOf(*it->second, point.topk, kwide), point);
     if (token_scale != 1.0) {
       routing.token_scale = token_scale;
       routing.real_assignments = std::llround(static_cast<double>(routing.real_assignments) * token_scale);

@@ -138,6 +138,30 @@ Routing TopK(const Logits& logits, int64_t topk) {
   return r;
 }
 
+Routing TopKPrefix(const Logits& logits, const Routing& wide, int64_t k) {
+  const int64_t T = wide.tokens, E = wide.experts, W = wide.topk;
+  Routing r;
+  r.tokens = T;
+  r.topk = k;
+  r.experts = E;
+  r.ids.resize(T * k);
+  r.weights.resize(T * k);
+  for (int64_t t = 0; t < T; ++t) {
+    const float* row = &logits.values[t * E];
+    const int32_t* idx = &wide.ids[t * W];
+    // As TopK computes them: the best logit, then a double sum of exps.
+    float mx = row[idx[0]];
+    double sum = 0;
+    for (int64_t j = 0; j < k; ++j) sum += std::exp(static_cast<double>(row[idx[j]] - mx));
+    for (int64_t j = 0; j < k; ++j) {
+      r.ids[t * k + j] = idx[j];
+      r.weights[t * k + j] = static_cast<float>(std::exp(static_cast<double>(row[idx[j]] - mx)) / sum);
+    }
+  }
+  r.real_assignments = T * k;
+  return r;
+}
+
 namespace {
 
 int64_t RoundHalfEven(double x) {

@@ -68,6 +68,11 @@ struct Routing {
 // Top-k per token (descending logit, ties by lower expert id), weights are a
 // softmax over the k selected logits.
 Routing TopK(const Logits& logits, int64_t topk);
+// TopK(logits, k) from a wider selection `wide` = TopK(logits, K), K >= k:
+// each token's first k, the weights a softmax over them. The same routing,
+// bit for bit, at O(T k) instead of a pass over every logit.
+// REQUIRES: wide.topk >= k >= 1, wide from these logits.
+Routing TopKPrefix(const Logits& logits, const Routing& wide, int64_t k);
 
 struct NullOptions {
   double frac = 0.0;

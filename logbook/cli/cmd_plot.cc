@@ -118,7 +118,7 @@ int CmdPlot(const Args& args) {
   // so: the factor is learned from the earlier entries' recorded figures
   // placed on their tables' rows, which `update` builds (its charts are
   // calibrated as its tables are).
-  o.modeled_note = "modeled figures uncalibrated (moelog update's charts apply the logbook's calibration)";
+  o.modeled_note = "modeled figures uncalibrated (the charts of moelog update apply the calibration of the logbook)";
   if (auto u = engine::v5p::LoadUncertaintyByName(""); u.ok()) {
     logbook::ModelView view;
     view.calibrate = false;

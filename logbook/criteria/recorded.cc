@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -284,7 +285,10 @@ std::string AcceleratorIn(const std::string& text) {
   for (const char* g : kGpus) {
     const size_t n = std::strlen(g);
     for (size_t p = text.find(g); p != std::string::npos; p = text.find(g, p + 1)) {
-      if (!word_start(p) || (p + n < text.size() && IsUpperOrDigit(text[p + n]))) continue;
+      // "8xB200": a count glued by 'x' is read below, as "8x B200" is.
+      const bool counted = p >= 2 && (text[p - 1] == 'x' || text[p - 1] == 'X') &&
+                           std::isdigit(static_cast<unsigned char>(text[p - 2]));
+      if ((!word_start(p) && !counted) || (p + n < text.size() && IsUpperOrDigit(text[p + n]))) continue;
       // After: " x8", "x8", " x 8".
       size_t q = p + n;
       while (q < text.size() && text[q] == ' ') ++q;
@@ -391,9 +395,22 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
   // A Command written in a form the planner does not take for a command line
   // (`sbatch job.sbatch`, a launcher it does not know) still names the
   // harness and its flags; the reader only reads it, nothing runs it.
-  if (const Field* f = e.FindField("Command"); f != nullptr && e.commands.empty())
-    for (const auto& span : f->bullet.code_spans)
+  const Field* command = e.FindField("Command");
+  if (command != nullptr && e.commands.empty())
+    for (const auto& span : command->bullet.code_spans)
       if (Words(span).size() >= 2 && span.rfind("--", 0) != 0) ParseCommand(span, &pc);
+  if (command != nullptr && e.commands.size() <= 1) {
+    // "`X=1 sbatch job.sbatch` vs default": the one command written is one
+    // side of a comparison; its settings are not every figure's. Only the
+    // harness is named.
+    std::string prose;
+    bool in_code = false;
+    for (char ch : command->bullet.text) {
+      if (ch == '`') in_code = !in_code;
+      else if (!in_code) prose += ch;
+    }
+    if (prose.find(" vs ") != std::string::npos || prose.find(" vs. ") != std::string::npos) pc.flags.clear();
+  }
   const auto spans = FlagSpans(e, pc);
   const auto& flags = pc.flags;
   const auto& loops = pc.loops;
@@ -714,6 +731,7 @@ struct Figure {
   std::string unit;      // as written ("TF/s", "ms", "x", "%")
   bool derived = false;  // a speedup or a delta
   std::string word;      // identifier right before the number ("" if none)
+  std::map<std::string, std::string> named;  // keys the text pairs with it ("at EP2/4/8", "a -> b")
 };
 
 // What a unit written after a number measures: the metric, the factor to
@@ -798,7 +816,54 @@ std::string ArrowUnit(const std::string& s, size_t p) {
   while (q < s.size() && (std::isdigit(static_cast<unsigned char>(s[q])) || s[q] == '.' || s[q] == ',')) ++q;
   if (q == d) return "";
   skip();
-  return UnitToken(s, q);
+  std::string unit = UnitToken(s, q);
+  // "14.71→14.82 (+0.11 pp)": percentage points say both are percentages.
+  if (unit.empty() && q < s.size() && s[q] == '(') {
+    size_t r = q + 1;
+    if (r < s.size() && (s[r] == '+' || s[r] == '-')) ++r;
+    while (r < s.size() && (std::isdigit(static_cast<unsigned char>(s[r])) || s[r] == '.')) ++r;
+    while (r < s.size() && s[r] == ' ') ++r;
+    if (s.compare(r, 2, "pp") == 0) return "%";
+  }
+  return unit;
+}
+
+// Right after a list of figures' unit: "at EP2/4/8" pairs each with a value
+// of one key (ep=2, ep=4, ep=8). Empty unless there are exactly `n` values.
+std::vector<std::pair<std::string, std::string>> AtList(const std::string& s, size_t p, size_t n) {
+  while (p < s.size() && (s[p] == ' ' || s[p] == '`')) ++p;
+  if (s.compare(p, 3, "at ") != 0) return {};
+  p += 3;
+  while (p < s.size() && (s[p] == ' ' || s[p] == '`')) ++p;
+  size_t k = p;
+  while (k < s.size() && std::isalpha(static_cast<unsigned char>(s[k]))) ++k;
+  const std::string key = s.substr(p, k - p);
+  if (key.empty() || key.size() > 16) return {};
+  std::vector<std::pair<std::string, std::string>> out;
+  while (k < s.size() && out.size() <= n) {
+    const size_t d = k;
+    while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) ++k;
+    if (k == d) return {};
+    out.emplace_back(NormalizeKey(key), s.substr(d, k - d));
+    if (k >= s.size() || s[k] != '/') break;
+    ++k;
+  }
+  if (out.size() != n) return {};
+  return out;
+}
+
+// A number ending at `j` is followed by " / " and another number: one of
+// a list of figures sharing the last one's unit ("13.2 / 13.1 / 12.8 %").
+// Where the next number starts, or npos. "33/64" (no space) is a fraction.
+size_t ListNext(const std::string& s, size_t j) {
+  size_t k = j;
+  while (k < s.size() && s[k] == ' ') ++k;
+  if (k >= s.size() || s[k] != '/') return std::string::npos;
+  size_t r = k + 1;
+  const bool spaced = k > j || (r < s.size() && s[r] == ' ');
+  while (r < s.size() && s[r] == ' ') ++r;
+  if (!spaced || r >= s.size() || !std::isdigit(static_cast<unsigned char>(s[r]))) return std::string::npos;
+  return r;
 }
 
 // Words before a bare number that make it no figure: an exit code, a job
@@ -838,11 +903,14 @@ bool TestSummary(const std::string& s) {
 // "a -> b unit": both in the unit, named by their words, else "before" and
 // "after". A statistic word names the metric ("mean MFU" -> mfu_mean).
 // Linear: every branch steps past what it reads.
-std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
+std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
   std::vector<Figure> out;
   int depth = 0;
   size_t i = 0;
   int arrow_left = -1;  // index in `out` of a figure written before an arrow
+  std::string arrow_unit;  // the unit the figure before the arrow was read in
+  std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
+  size_t list_next = std::string::npos;                // where the list's next number starts
   const bool test_summary = TestSummary(s);  // once: the scan stays linear
   while (i < s.size()) {
     char c = s[i];
@@ -876,6 +944,14 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
     auto v = ParseNumber(num);
     if (!v) continue;
     double value = *v;
+    if (start != list_next) listed.clear();  // the list ended without a unit: no figures
+    list_next = std::string::npos;
+    if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && depth == 0) {
+      listed.emplace_back(value, listed.empty() ? WordBefore(s, start) : "");
+      list_next = next;
+      i = next;
+      continue;
+    }
     // A multiplier glued to the number: "11.485M tok/s", "620k tokens/s".
     double scale = 1;
     size_t k = j;
@@ -889,21 +965,31 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
     std::string unit = UnitToken(s, k);
     const bool before_arrow = ArrowAt(s, k) > 0;
     size_t unit_len = unit.size();
-    if (UnitInfo probe{}; before_arrow && !(unit.size() && unit[0] == '%') && !UnitOf(unit, &probe)) {
+    UnitInfo probe{};
+    const bool own_unit = (unit.size() && unit[0] == '%') || UnitOf(unit, &probe);
+    if (before_arrow && !own_unit) {
       unit = ArrowUnit(s, k);  // "96.1 -> fp8wire 56.5 ms": ms
+      unit_len = 0;
+    } else if (size_t a = start; !own_unit && arrow_left >= 0 && !sign && !arrow_unit.empty() &&
+               [&] {
+                 while (a > 0 && s[a - 1] == ' ') --a;
+                 return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
+               }()) {
+      unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
       unit_len = 0;
     }
     Figure f;
     if (!unit.empty() && unit[0] == '%') {
       if (sign) {
         f.metric = "delta_pct", f.unit = "%", f.derived = true;
-      } else if (NearMfu(s, start, k + unit.size())) {
+      } else if (NearMfu(s, start, k + unit.size()) || percent_is_mfu) {
         f.metric = "mfu", f.unit = "%";
       } else {
         i = std::max(i, k + 1);
         continue;
       }
       f.value = (c == '-' ? -1 : 1) * value;
+      i = std::max(i, k + 1);
     } else {
       UnitInfo info{};
       const bool has_unit = !unit.empty() && UnitOf(unit, &info);
@@ -942,10 +1028,35 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true) {
     while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '`' || s[q - 1] == '*')) --q;
     const bool after_arrow = (q >= 2 && ArrowAt(s, q - 2) == 2) || (q >= 3 && ArrowAt(s, q - 3) == 3);
     if (after_arrow && arrow_left >= 0 && !f.derived) {
+      // "bf16 96.1 -> fp8wire 56.5": their words; "d2560 14.71→14.82": the
+      // word names both, the arrow's sides tell them apart.
       Figure& left = out[static_cast<size_t>(arrow_left)];
-      if (f.word.empty() || left.word.empty()) left.word = "before", f.word = "after";
+      if (f.word.empty() || left.word.empty()) {
+        if (f.word.empty()) f.word = left.word;
+        left.named["arrow"] = "before", f.named["arrow"] = "after";
+      }
     }
     arrow_left = before_arrow && !f.derived ? static_cast<int>(out.size()) : -1;
+    arrow_unit = before_arrow && !f.derived ? unit : "";
+    if (!listed.empty() && !f.derived && value != 0) {
+      // "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the list in this unit, each
+      // paired with its value of the key after "at" (if as many).
+      const auto at = AtList(s, i, listed.size() + 1);
+      const double ratio = f.value / value;
+      const std::string first = listed.front().second;
+      for (size_t n = 0; n < listed.size(); ++n) {
+        Figure m = f;
+        m.value = listed[n].first * ratio;
+        m.word = MetricWord(first) ? "" : first;
+        if (!at.empty()) m.named[at[n].first] = at[n].second;
+        out.push_back(m);
+      }
+      if (!at.empty()) f.named[at.back().first] = at.back().second;
+      if (f.word.empty() && !MetricWord(first)) f.word = first;
+      listed.clear();
+    } else if (!f.derived) {
+      for (const auto& [k, v] : AtList(s, i, 1)) f.named[k] = v;  // "0.95 % at EP2"
+    }
     out.push_back(f);
   }
   return out;
@@ -957,6 +1068,7 @@ struct EntryCtx {
   Vars vars;
   bool generic = false;  // a harness moelog has no adapter for
   bool known = false;    // a harness moelog has an adapter for (bare numbers are its TF/s)
+  bool mfu = false;      // the logbook measures MFU: a percentage is MFU
   std::string entry_id, file;
 };
 
@@ -1007,18 +1119,20 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     bool clash = false;
   };
   std::vector<Point> points;
-  for (const auto& f : Figures(rest, x.known)) {
+  for (const auto& f : Figures(rest, x.known, x.mfu)) {
     std::string key, value;
+    Config named;  // what the word before the figure names
     if (!f.word.empty() && (KeyDigits(f.word, x.vars, &key, &value) || BoolWord(f.word, x.vars, &key, &value) ||
                             ShortValue(x.vars, f.word, &key, &value) || LooseValue(x.vars, f.word, &key, &value))) {
-      points.push_back({{{key, value}}, {}, false});
+      named[key] = value;
     } else if (!f.word.empty() && !IsFixedValue(x.fixed, f.word)) {
       std::string k = KeyOfValue(x.vars, f.word);
       if (k.empty() && !x.generic && x.fixed.count(ChoiceKey(f.word))) k = ChoiceKey(f.word);
-      points.push_back({{{k.empty() ? "variant" : k, f.word}}, {}, false});
-    } else if (points.empty()) {
-      points.push_back({});
+      named[k.empty() ? "variant" : k] = f.word;
     }
+    for (const auto& [k, v] : f.named) named[k] = v;  // "at EP2/4/8", an arrow's sides
+    if (!named.empty()) points.push_back({named, {}, false});
+    else if (points.empty()) points.push_back({});
     Point& p = points.back();
     if (p.run.metrics.count(f.metric)) {
       if (f.derived) p.run.metrics.erase(f.metric);  // two deltas: neither is told apart
@@ -1251,6 +1365,12 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
         continue;
       }
       if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
+      // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
+      // not a name of the run.
+      if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
+                               std::isdigit(static_cast<unsigned char>(cell[0])) &&
+                               (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
+        continue;
       const std::string key = NormalizeKey(Unticked(t.header[c]));
       if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
         cfg[k] = cell;
@@ -1343,11 +1463,44 @@ Config Under(const Entry& e, int line, Config context, const EntryCtx& x) {
   return context;
 }
 
+// A value the command fixes that some figures' labels name ("ring layer:"
+// beside --layer-impl ring) is not the value of figures whose labels name
+// something else ("baseline layer:"): the key is dropped from those (never
+// guessed). Words only; numbers are no such names.
+void UnstampOthers(const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  auto names = [](const std::string& text, const std::string& v) {
+    for (const auto& w : Words(text)) {
+      std::string t = w;
+      while (!t.empty() && (t.back() == ':' || t.back() == ',')) t.pop_back();
+      if (t == v) return true;
+    }
+    return false;
+  };
+  for (const auto& [k, v] : x.fixed) {
+    if (v.empty() || !IsIdentStart(v[0]) || k == "harness" || k == "accelerator") continue;
+    bool some = false;
+    for (const auto& f : *out) some = some || names(f.text, v);
+    if (!some) continue;
+    for (auto& f : *out)
+      if (!names(f.text, v) && (f.run.config.count("case") || f.run.config.count("variant"))) f.run.config.erase(k);
+  }
+}
+
 }  // namespace
 
+bool MfuLogbook(const Logbook& logbook) {
+  auto names = [](const std::string& t) { return t.find("MFU") != std::string::npos; };
+  if (names(logbook.title)) return true;
+  if (const Section* scope = logbook.FindSection(SectionKind::kScope))
+    for (const auto& b : scope->bullets)
+      if (b.text.find("metric") != std::string::npos && names(b.text)) return true;
+  return false;
+}
+
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
-                                            std::vector<UnreadFigures>* unread) {
+                                            std::vector<UnreadFigures>* unread, bool mfu_logbook) {
   EntryCtx x;
+  x.mfu = mfu_logbook;
   EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known);
   x.entry_id = entry.id;
   x.file = file;
@@ -1376,6 +1529,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
+  UnstampOthers(x, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).
   for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
@@ -1451,7 +1605,7 @@ std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
   std::vector<StoredRun> out;
   for (const auto& e : logbook.entries) {
     std::vector<StoredRun> runs;
-    for (auto& f : RecordedFigures(e, logbook.file, nullptr)) runs.push_back(std::move(f.run));
+    for (auto& f : RecordedFigures(e, logbook.file, nullptr, MfuLogbook(logbook))) runs.push_back(std::move(f.run));
     out.insert(out.end(), runs.begin(), runs.end());
   }
   return out;

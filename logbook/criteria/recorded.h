@@ -67,8 +67,12 @@ struct UnreadFigures {
 };
 // The same, each run's `file` set to `file` (the logbook's path); what could
 // not be read goes to `unread` (optional).
+// `mfu_logbook`: the logbook measures MFU (MfuLogbook), so a percentage
+// nothing else names is MFU ("ring 13.2 / 13.1 / 12.8 % at EP2/4/8").
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
-                                            std::vector<UnreadFigures>* unread);
+                                            std::vector<UnreadFigures>* unread, bool mfu_logbook = false);
+// Whether the logbook's title or a Scope metric bullet names MFU.
+bool MfuLogbook(const Logbook& logbook);
 
 // Where recorded figures go in a table of runs (each row a config map as
 // the table shows it). A figure fits a row when every key it names that the

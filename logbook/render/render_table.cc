@@ -331,7 +331,12 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics) {
     std::string unit = metric == "tflops" ? " TF/s" : metric == "tokens_per_s" ? " tokens/s"
                        : metric == "time_s" ? " s" : metric == "gb_per_s" ? " GB/s" : metric == "mfu" ? "% MFU"
                        : " " + metric;
-    values += (values.empty() ? "" : ", ") + FormatValue(v) + unit;
+    // Times are stored in seconds from what was written in ms or us: nine
+    // significant digits drop the division's float noise (4.10 ms is
+    // "0.0041 s", not "0.0040999999999999995 s").
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    values += (values.empty() ? "" : ", ") + (metric.find("time_s") != std::string::npos ? std::string(buf) : FormatValue(v)) + unit;
   };
   for (const char* m : {"tflops", "tokens_per_s"})
     if (auto it = metrics.find(m); it != metrics.end()) add(it->first, it->second);
@@ -520,7 +525,7 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
   add("tflops", "TF/s", 1, 3);
   add("tokens_per_s", "tokens/s", 1, 0);
   add("gb_per_s", "GB/s", 1, 1);
-  add("mfu", "MFU %", 1, 1);
+  add("mfu", "MFU %", 1, 2);  // as written: 12.61 %
   add("speedup", "speedup (derived)", 1, 3);
   for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) {
     if (m.size() < 9 || m.compare(m.size() - 9, 9, "delta_pct") != 0) continue;

@@ -14,6 +14,7 @@ namespace {
 // An entry's region goes after its Result field (or at the entry's end).
 std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
+  const bool mfu = MfuLogbook(lb);
   for (const auto& e : lb.entries) {
     Unit u;
     u.entry = static_cast<int>(units.size());
@@ -22,7 +23,7 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.label = e.label;
     u.line = e.heading_line;
     u.commands = e.commands;
-    u.recorded = RecordedFigures(e, lb.file, &u.unread);
+    u.recorded = RecordedFigures(e, lb.file, &u.unread, mfu);
     if (!e.date.empty() && !e.time.empty()) u.when = e.date + " " + e.time;
     u.day = e.date;
     if (const Field* r = e.FindField("Result")) {

@@ -118,5 +118,24 @@ TEST(RoutingTest, CapacityDropsMatchBruteForce) {
   EXPECT_EQ(s.dropped, dropped);
 }
 
+// A narrower selection taken from a wider one is TopK's own, bit for bit:
+// ids and weights, for the insertion path (K <= 16) and the partial sort
+// (K > 16), on both distributions (runs has ties of equal logits).
+TEST(Routing, TopKPrefixIsTopK) {
+  for (const char* dist : {"random", "runs"}) {
+    const Logits l = GenerateLogits(dist, 2048, 40, 3, 0.98, 0.35);
+    for (int64_t wide_k : {8, 24}) {
+      const Routing wide = TopK(l, wide_k);
+      for (int64_t k = 1; k <= wide_k; k += 3) {
+        const Routing want = TopK(l, k), got = TopKPrefix(l, wide, k);
+        EXPECT_EQ(got.ids, want.ids) << dist << " K=" << wide_k << " k=" << k;
+        EXPECT_EQ(got.weights, want.weights) << dist << " K=" << wide_k << " k=" << k;
+        EXPECT_EQ(got.real_assignments, want.real_assignments);
+        EXPECT_EQ(got.topk, k);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace moelog::engine
