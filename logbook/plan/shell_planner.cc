@@ -54,12 +54,12 @@ void Planner::WalkList(const List& list, Vars* vars, int depth) {
         MemoRaw(&p.cmds[0]);
         continue;
       }
-      const size_t before = plan_->invocations.size();
+      const size_t before = benches_;
       WalkCmd(p.cmds[0], vars, depth, p.cmds.size() == 1);
       if (p.cmds.size() == 1) continue;
       // `BENCH | tee [-a] FILE`: the benchmark's output, which moelog
       // captures itself. The file is not written.
-      const bool tee = p.cmds.size() == 2 && IsTee(p.cmds[1]) && plan_->invocations.size() > before;
+      const bool tee = p.cmds.size() == 2 && IsTee(p.cmds[1]) && benches_ > before;
       if (!tee) Consent("a pipeline into " + Short(p.cmds[1].words.empty() ? "(...)" : p.cmds[1].words[0]));
     }
   }
@@ -113,11 +113,11 @@ void Planner::WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
       Consent("input redirection " + r.op + " " + Short(r.target));
     }
   }
-  const size_t before = plan_->invocations.size();
+  const size_t before = benches_;
   WalkCmdBody(c, vars, depth, alone);
   // Output redirections are accepted on benchmarks only: moelog captures
   // their output itself, and the named file is not written.
-  if (output_redir && plan_->invocations.size() == before)
+  if (output_redir && benches_ == before)
     Consent("output redirection of '" + Short(c.words.empty() ? "(...)" : JoinRaw(c.words)) + "'");
 }
 

@@ -237,6 +237,7 @@ class Planner {
   std::map<std::string, std::string> pending_env_;   // launcher -e variables in scope
   std::map<std::string, std::string> launcher_env_;  // every launcher -e variable seen
   bool whole_command_ = true;
+  size_t benches_ = 0;  // benchmark runs walked (AddBench): added, repeated or rejected
   std::set<std::string> seen_runs_;  // every invocation added (AddBench): its run, env and label
   bool skip_iteration_ = false;  // a taken `continue`: the loop body's rest is not walked
   size_t steps_ = 0, expanded_chars_ = 0;

@@ -291,6 +291,7 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
     for (const auto& [k, v] : inv.loop_bindings) at += Joined({at.empty() ? "" : ", ", k, "=", v}, "");
     if (plan_->rejected.size() < 32)
       plan_->rejected.push_back(Joined({Short(at, 80), ": ", parsed->config.status().message()}, ""));
+    ++benches_;
     return rewritten;
   }
   if (!parsed->config.ok()) {
@@ -326,12 +327,14 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
       if (std::none_of(args.begin(), args.end(), [&](const std::string& a) { return MentionsVariable(a, name); }) &&
           std::find(plan_->repeat_vars.begin(), plan_->repeat_vars.end(), name) == plan_->repeat_vars.end())
         plan_->repeat_vars.push_back(name);
+    ++benches_;
     return rewritten;
   }
   if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
     Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
     return std::nullopt;
   }
+  ++benches_;
   plan_->invocations.push_back(std::move(inv));
   return rewritten;
 }

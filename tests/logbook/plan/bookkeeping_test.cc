@@ -184,6 +184,11 @@ TEST(Bookkeeping, RepetitionLoopPlansEachConfigurationOnce) {
   const Plan sweep = PlanCommand(std::string("for k in 2 4; do ") + kBench + " --topk $k; done");
   EXPECT_EQ(sweep.invocations.size(), 2u);
   EXPECT_EQ(sweep.repeats, 0u);
+  // A repeat is still the benchmark: its output to a log needs no consent.
+  const Plan logged = PlanCommand(std::string(kBench) + " --topk 8 > a.log\n" + kBench + " --topk 8 2>&1 | tee b.log");
+  EXPECT_EQ(logged.verdict, PlanVerdict::kRunnable) << logged.Summary();
+  EXPECT_FALSE(logged.needs_shell);
+  EXPECT_EQ(logged.repeats, 1u);
 }
 
 // Not bookkeeping: what could change the benchmark still needs consent.
