@@ -350,6 +350,8 @@ std::string IdOfWord(std::string_view w) {
   while (!w.empty() && (w.back() == ':' || w.back() == ',' || w.back() == '*' || w.back() == '`')) w.remove_suffix(1);
   while (!w.empty() && (w.front() == '*' || w.front() == '`')) w.remove_prefix(1);
   if (const size_t slash = w.find('/'); slash != std::string_view::npos) w = w.substr(0, slash);
+  // A range of IDs ("CW-PERF-004..012"): its first.
+  if (const size_t dots = w.find(".."); dots != std::string_view::npos) w = w.substr(0, dots);
   return IsExplicitId(w) ? std::string(w) : "";
 }
 

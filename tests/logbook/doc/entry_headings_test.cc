@@ -75,6 +75,17 @@ TEST(EntryHeadings, LoopSpansBesideTheCommand) {
   EXPECT_EQ(lb.entries[1].commands[0].joined.rfind("for tk in 2 4;", 0), 0u) << lb.entries[1].commands[0].joined;
 }
 
+// IDs written as a range or a list in the heading: the first one.
+TEST(EntryHeadings, RangeAndListOfIdsTakeTheFirst) {
+  const Logbook lb = ParseLogbook(
+      "# T\n\n## 2026-05-05T23:36Z - RX-PERF-004..012 Knee sweep\n- Result: x\n\n"
+      "## 2026-05-05T22:05Z - RX-004/005/006 Smokes\n- Result: x\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  EXPECT_EQ(lb.entries[0].id, "RX-PERF-004");
+  EXPECT_EQ(lb.entries[1].id, "RX-004");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
 
