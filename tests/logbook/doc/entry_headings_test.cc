@@ -86,6 +86,21 @@ TEST(EntryHeadings, RangeAndListOfIdsTakeTheFirst) {
   EXPECT_EQ(lb.entries[1].id, "RX-004");
 }
 
+// Date-only headings: the day's entries numbered 1, 2, ...; a title that
+// starts with an issue number gives the words after it as the prefix.
+TEST(EntryHeadings, DateOnlyEntriesAreNumberedPerDay) {
+  const Logbook lb = ParseLogbook(
+      "# #8108 Kitten merge notes\n\n### 2026-08-10 - Started\n- Result: x\n\n"
+      "### 2026-08-10 - Moved on\n- Result: x\n\n### 2026-08-11 - Next day\n- Result: x\n\n"
+      "### 2026-08-10 14:00 - Timed\n- Result: x\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 4u);
+  EXPECT_EQ(lb.entries[0].id, "KITTEN-MERGE-NOTES-20260810-1");
+  EXPECT_EQ(lb.entries[1].id, "KITTEN-MERGE-NOTES-20260810-2");
+  EXPECT_EQ(lb.entries[2].id, "KITTEN-MERGE-NOTES-20260811-1");
+  EXPECT_EQ(lb.entries[3].id, "KITTEN-MERGE-NOTES-20260810-1400");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
 
