@@ -13,16 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/backend.h"
+#include "engine/format.h"
 #include "engine/target.h"
 
 namespace moelog::engine {
 namespace {
-
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), fmt, v);
-  return buf;
-}
 
 nlohmann::json RunToJson(const RunResult& r) {
   nlohmann::json j;
@@ -87,13 +82,38 @@ std::string FormatHeader(const BenchConfig& c, const std::string& devices_line) 
 std::string FormatResultLine(const RunResult& r) {
   std::string s = "RESULT distribution=" + r.point.distribution + " mode=" + r.point.queue_mode +
                   " pass=" + r.pass + " impl=" + r.point.impl + " backend=" + r.backend +
-                  " topk=" + std::to_string(r.point.topk) + " null_target=" + Fmt("%.3f", r.null_target) +
-                  " null_realized=" + Fmt("%.3f", r.null_realized) + " null_mode=" + r.null_mode +
+                  " topk=" + std::to_string(r.point.topk) + " null_target=" + Fixed(r.null_target, 3) +
+                  " null_realized=" + Fixed(r.null_realized, 3) + " null_mode=" + r.null_mode +
                   " null_assignments=" + std::to_string(r.null_assignments) +
                   " real_assignments=" + std::to_string(r.real_assignments) +
-                  " tflops=" + Fmt("%.6f", r.tflops) + " tokens_per_s=" + Fmt("%.6f", r.tokens_per_s);
+                  " tflops=" + Fixed(r.tflops, 6) + " tokens_per_s=" + Fixed(r.tokens_per_s, 6);
   return s;
 }
+
+namespace {
+
+// --stage-timing lines: each stage's seconds, its share, and what bounds it
+// (when any stage says).
+std::string FormatStages(const std::string& p, const RunResult& r) {
+  if (r.stages.empty()) return "";
+  double sum = 0;
+  std::string s = p + "pass=" + r.pass + " stage";
+  for (const auto& st : r.stages) {
+    s += " " + st.name + "_s=" + Fixed(st.seconds, 6);
+    sum += st.seconds;
+  }
+  s += "\n" + p + "stage_pct";
+  for (const auto& st : r.stages) s += " " + st.name + "=" + Fixed(sum > 0 ? 100.0 * st.seconds / sum : 0.0, 1);
+  s += "\n";
+  bool any_bound = false;
+  for (const auto& st : r.stages) any_bound = any_bound || !st.bound.empty();
+  if (!any_bound) return s;
+  s += p + "stage_bound";
+  for (const auto& st : r.stages) s += " " + st.name + "=" + (st.bound.empty() ? "-" : st.bound);
+  return s + "\n";
+}
+
+}  // namespace
 
 std::string FormatRun(const BenchConfig& c, const RunResult& r) {
   const std::string p = "[" + r.point.distribution + "] ";
@@ -101,59 +121,40 @@ std::string FormatRun(const BenchConfig& c, const RunResult& r) {
   std::string s;
   if (r.oom) {
     s += p + "mode=" + r.point.queue_mode + " pass=" + r.pass + " " + tk + "backend=" + r.backend +
-         " OOM estimate_bytes=" + Fmt("%.0f", r.memory_bytes) + "\n";
+         " OOM estimate_bytes=" + Fixed(r.memory_bytes, 0) + "\n";
     return s;
   }
   s += p + "mode=" + r.point.queue_mode + " pass=" + r.pass + " topk=" + std::to_string(r.point.topk) +
        " impl=" + r.point.impl + " backend=" + r.backend + " remat_mode=" + r.remat_mode +
        " quant_mode=" + r.quant_mode + " parallel_mode=" + r.parallel_mode +
-       " ep_comm_path=" + r.ep_comm_path + " time_s=" + Fmt("%.6f", r.time.mean_s) +
-       " tflops=" + Fmt("%.3f", r.tflops) + " tokens_per_s=" + Fmt("%.2f", r.tokens_per_s) + "\n";
+       " ep_comm_path=" + r.ep_comm_path + " time_s=" + Fixed(r.time.mean_s, 6) +
+       " tflops=" + Fixed(r.tflops, 3) + " tokens_per_s=" + Fixed(r.tokens_per_s, 2) + "\n";
   s += p + "timing source=" + r.source + " devices=" + std::to_string(r.devices) +
-       " tflops_per_device=" + Fmt("%.3f", r.tflops_per_device) +
-       " time_median_s=" + Fmt("%.6f", r.time.median_s) + " time_min_s=" + Fmt("%.6f", r.time.min_s) +
-       " time_max_s=" + Fmt("%.6f", r.time.max_s) + (r.mfu > 0 ? " mfu=" + Fmt("%.4f", r.mfu) : "") + "\n";
+       " tflops_per_device=" + Fixed(r.tflops_per_device, 3) +
+       " time_median_s=" + Fixed(r.time.median_s, 6) + " time_min_s=" + Fixed(r.time.min_s, 6) +
+       " time_max_s=" + Fixed(r.time.max_s, 6) + (r.mfu > 0 ? " mfu=" + Fixed(r.mfu, 4) : "") + "\n";
   if (!r.unvalidated.empty())
     s += p + "model unvalidated: no calibration row covers " + r.unvalidated + " (physics, unchecked)\n";
-  s += tk + "run_stats runs=" + std::to_string(r.run_stats.runs) + " mean=" + Fmt("%.2f", r.run_stats.mean) +
-       " p95=" + Fmt("%.1f", r.run_stats.p95) + " max=" + std::to_string(r.run_stats.max) + "\n";
+  s += tk + "run_stats runs=" + std::to_string(r.run_stats.runs) + " mean=" + Fixed(r.run_stats.mean, 2) +
+       " p95=" + Fixed(r.run_stats.p95, 1) + " max=" + std::to_string(r.run_stats.max) + "\n";
   s += tk + "load_stats min=" + std::to_string(r.load_stats.min) + " max=" + std::to_string(r.load_stats.max) +
-       " std=" + Fmt("%.2f", r.load_stats.std) + " cv=" + Fmt("%.4f", r.load_stats.cv) + "\n";
+       " std=" + Fixed(r.load_stats.std, 2) + " cv=" + Fixed(r.load_stats.cv, 4) + "\n";
   if (c.capacity_policy != "none" && r.capacity.cap > 0)
-    s += tk + "capacity policy=" + c.capacity_policy + " factor=" + Fmt("%.3f", c.capacity_factor) +
+    s += tk + "capacity policy=" + c.capacity_policy + " factor=" + Fixed(c.capacity_factor, 3) +
          " cap=" + std::to_string(r.capacity.cap) + " dropped=" + std::to_string(r.capacity.dropped) +
-         " drop_frac=" + Fmt("%.4f", r.capacity.drop_frac) + "\n";
-  s += tk + "null_route mode=" + r.null_mode + " target=" + Fmt("%.3f", r.null_target) +
-       " realized=" + Fmt("%.3f", r.null_realized) + " null_experts=" + std::to_string(r.null_experts) +
+         " drop_frac=" + Fixed(r.capacity.drop_frac, 4) + "\n";
+  s += tk + "null_route mode=" + r.null_mode + " target=" + Fixed(r.null_target, 3) +
+       " realized=" + Fixed(r.null_realized, 3) + " null_experts=" + std::to_string(r.null_experts) +
        " null_assignments=" + std::to_string(r.null_assignments) +
        " real_assignments=" + std::to_string(r.real_assignments) + "\n";
   if (r.comm.bytes_sent_per_device > 0 || r.comm.bytes_recv_per_device > 0)
     s += p + "comm path=" + r.ep_comm_path + " bytes_sent_per_device=" + std::to_string(r.comm.bytes_sent_per_device) +
          " bytes_recv_per_device=" + std::to_string(r.comm.bytes_recv_per_device) +
-         " comm_s=" + Fmt("%.6f", r.comm.comm_s) + " compute_s=" + Fmt("%.6f", r.comm.compute_s) + "\n";
+         " comm_s=" + Fixed(r.comm.comm_s, 6) + " compute_s=" + Fixed(r.comm.compute_s, 6) + "\n";
   for (const auto& n : r.numerics)
-    s += p + "numerics tensor=" + n.tensor + " max_rel_err=" + Fmt("%.3e", n.max_rel_err) +
+    s += p + "numerics tensor=" + n.tensor + " max_rel_err=" + Scientific(n.max_rel_err, 3) +
          " status=" + (n.ok ? "ok" : "FAIL") + "\n";
-  if (!r.stages.empty()) {
-    double sum = 0;
-    std::map<std::string, double> by;
-    std::string line = p + "pass=" + r.pass + " stage";
-    for (const auto& st : r.stages) {
-      line += " " + st.name + "_s=" + Fmt("%.6f", st.seconds);
-      sum += st.seconds;
-    }
-    s += line + "\n";
-    std::string pct = p + "stage_pct";
-    for (const auto& st : r.stages) pct += " " + st.name + "=" + Fmt("%.1f", sum > 0 ? 100.0 * st.seconds / sum : 0.0);
-    s += pct + "\n";
-    bool any_bound = false;
-    for (const auto& st : r.stages) any_bound = any_bound || !st.bound.empty();
-    if (any_bound) {
-      std::string b = p + "stage_bound";
-      for (const auto& st : r.stages) b += " " + st.name + "=" + (st.bound.empty() ? "-" : st.bound);
-      s += b + "\n";
-    }
-  }
+  s += FormatStages(p, r);
   s += FormatResultLine(r) + "\n";
   return s;
 }

@@ -13,6 +13,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "engine/backend.h"
+#include "engine/format.h"
 #include "engine/cpu/isa.h"
 #include "engine/cpu/moe_block.h"
 #include "engine/parallel/mpi_comm.h"
@@ -73,42 +74,78 @@ Status CpuBackend::EnsureData(const BenchConfig& c, bool deferred_ok) {
   return Status::Ok();
 }
 
+// The simulated devices hold the whole layer between them, plus their
+// exchange buffers: refused before allocation when that cannot fit.
+Status CheckParallelFits(const BenchConfig& config, const RunPoint& point) {
+  BenchConfig whole = config;
+  whole.parallel_mode = "none";
+  whole.mesh.clear();
+  auto wb = cpu::MakeBlockConfig(whole, point.impl);
+  if (!wb.ok()) return Status::Ok();
+  const double need =
+      1.5 * cpu::EstimateBytes(*wb, point.topk, config.bench_pass == "forward_backward", config.check_numerics);
+  const double avail = cpu::AvailableBytes();
+  if (avail > 0 && need > avail)
+    return Status::OutOfMemory("--parallel-mode " + config.parallel_mode + " --tokens " +
+                               std::to_string(config.tokens) + " --hidden " + std::to_string(config.hidden) +
+                               ": the simulated devices need an estimated " +
+                               std::to_string(static_cast<int64_t>(need / (1 << 20))) + " MiB but only " +
+                               std::to_string(static_cast<int64_t>(avail / (1 << 20))) + " MiB are available");
+  return Status::Ok();
+}
+
+// The engine's estimate of one device's bytes, refused when MemAvailable
+// cannot hold it; the estimate otherwise.
+Result<double> CheckFits(const BenchConfig& config, const RunPoint& point, const cpu::BlockConfig& bc, bool training) {
+  const double need = cpu::EstimateBytes(bc, point.topk, training, config.check_numerics);
+  const double avail = cpu::AvailableBytes();
+  if (avail > 0 && need > avail)
+    return Status::OutOfMemory("--tokens " + std::to_string(config.tokens) + " --hidden " +
+                               std::to_string(config.hidden) + " --mlp-dim " + std::to_string(config.mlp_dim) +
+                               " --experts " + std::to_string(config.experts) + " --topk " +
+                               std::to_string(point.topk) + ": the cpu engine needs an estimated " + Fixed(need, 0) +
+                               " bytes (" + Fixed(need / (1 << 30), 2) + " GiB) but only " + Fixed(avail, 0) +
+                               " bytes (" + Fixed(avail / (1 << 30), 2) + " GiB) are available (MemAvailable)");
+  return need;
+}
+
+// The first failure among the timed calls (they cannot return one).
+struct FirstError {
+  Status st;
+  void operator()(Status s) {
+    if (st.ok() && !s.ok()) st = std::move(s);
+  }
+};
+
+// --stage-timing: each stage timed on its own. Each stage's input comes from
+// one untimed run of the previous stage; the tiled pipeline fuses the
+// stages, so they run unfused here.
+Status TimeStages(const BenchConfig& config, cpu::MoeBlock& block, RunResult* r) {
+  MOELOG_RETURN_IF_ERROR(block.BeginStageTiming());
+  FirstError guard;
+  guard(block.Pack());
+  auto time = [&](auto fn) { return TimeFn([&] { guard(fn()); }, config.warmup, config.iters).mean_s; };
+  const double pack = time([&] { return block.Pack(); });
+  const double up = time([&] { return block.Up(); });
+  const double down = time([&] { return block.Down(); });
+  // The shared expert is not part of the stage timing (harness 3.4).
+  const double combine = time([&] { return block.Combine(false); });
+  MOELOG_RETURN_IF_ERROR(guard.st);
+  r->stages = {{"pack", pack, ""}, {"up", up, ""}, {"down", down, ""}, {"combine", combine, ""}};
+  return Status::Ok();
+}
+
 Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) {
   if (config.parallel_mode != "none") {
-    // The simulated devices hold the whole layer between them, plus their
-    // exchange buffers: refused before allocation when that cannot fit.
-    BenchConfig whole = config;
-    whole.parallel_mode = "none";
-    whole.mesh.clear();
-    if (auto wb = cpu::MakeBlockConfig(whole, point.impl); wb.ok()) {
-      const double need =
-          1.5 * cpu::EstimateBytes(*wb, point.topk, config.bench_pass == "forward_backward", config.check_numerics);
-      const double avail = cpu::AvailableBytes();
-      if (avail > 0 && need > avail)
-        return Status::OutOfMemory("--parallel-mode " + config.parallel_mode + " --tokens " +
-                                   std::to_string(config.tokens) + " --hidden " + std::to_string(config.hidden) +
-                                   ": the simulated devices need an estimated " +
-                                   std::to_string(static_cast<int64_t>(need / (1 << 20))) + " MiB but only " +
-                                   std::to_string(static_cast<int64_t>(avail / (1 << 20))) + " MiB are available");
-    }
+    MOELOG_RETURN_IF_ERROR(CheckParallelFits(config, point));
     MOELOG_RETURN_IF_ERROR(EnsureData(config));
     return parallel::RunParallel(config, point, routing, data_.get());
   }
   auto bc = cpu::MakeBlockConfig(config, point.impl);
   if (!bc.ok()) return bc.status();
   const bool training = config.bench_pass == "forward_backward";
-  const double need = cpu::EstimateBytes(*bc, point.topk, training, config.check_numerics);
-  const double avail = cpu::AvailableBytes();
-  if (avail > 0 && need > avail) {
-    char buf[256];
-    std::snprintf(buf, sizeof(buf),
-                  "--tokens %lld --hidden %lld --mlp-dim %lld --experts %lld --topk %lld: the cpu engine needs an "
-                  "estimated %.0f bytes (%.2f GiB) but only %.0f bytes (%.2f GiB) are available (MemAvailable)",
-                  static_cast<long long>(config.tokens), static_cast<long long>(config.hidden),
-                  static_cast<long long>(config.mlp_dim), static_cast<long long>(config.experts),
-                  static_cast<long long>(point.topk), need, need / (1 << 30), avail, avail / (1 << 30));
-    return Status::OutOfMemory(buf);
-  }
+  auto need = CheckFits(config, point, *bc, training);
+  if (!need.ok()) return need.status();
   // Peak memory: a forward-only run keeps only the prepacked weights, unless
   // the reference or the unfused stage path needs the plain ones later.
   const bool packed_only = !training && !config.check_numerics && !config.stage_timing;
@@ -120,11 +157,8 @@ Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& poi
   r.point = point;
   r.source = "measured";
   r.devices = 1;
-  r.memory_bytes = need;
-  Status st;
-  auto guard = [&st](Status s) {
-    if (st.ok() && !s.ok()) st = std::move(s);
-  };
+  r.memory_bytes = *need;
+  FirstError guard;
   if (training) {
     r.time = TimeFn([&] { guard(block.TrainStep()); }, config.warmup, config.iters);
   } else if (point.queue_mode == "prequeue") {
@@ -133,21 +167,9 @@ Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& poi
   } else {
     r.time = TimeFn([&] { guard(block.Forward(true)); }, config.warmup, config.iters);
   }
-  MOELOG_RETURN_IF_ERROR(st);
+  MOELOG_RETURN_IF_ERROR(guard.st);
   if (config.check_numerics) r.numerics = block.CheckNumerics(training);
-  if (config.stage_timing && !training) {
-    // Each stage's input comes from one untimed run of the previous stage.
-    // The tiled pipeline fuses the stages, so they run unfused here.
-    MOELOG_RETURN_IF_ERROR(block.BeginStageTiming());
-    guard(block.Pack());
-    double pack = TimeFn([&] { guard(block.Pack()); }, config.warmup, config.iters).mean_s;
-    double up = TimeFn([&] { guard(block.Up()); }, config.warmup, config.iters).mean_s;
-    double down = TimeFn([&] { guard(block.Down()); }, config.warmup, config.iters).mean_s;
-    // The shared expert is not part of the stage timing (harness 3.4).
-    double combine = TimeFn([&] { guard(block.Combine(false)); }, config.warmup, config.iters).mean_s;
-    MOELOG_RETURN_IF_ERROR(st);
-    r.stages = {{"pack", pack, ""}, {"up", up, ""}, {"down", down, ""}, {"combine", combine, ""}};
-  }
+  if (config.stage_timing && !training) MOELOG_RETURN_IF_ERROR(TimeStages(config, block, &r));
   r.extra["cpu_threads"] = omp_get_max_threads();
   r.extra["cpu_primitives_cached"] = static_cast<double>(block.runner().cached_primitives());
   r.extra["cpu_combine_scatter"] = block.uses_scatter() ? 1.0 : 0.0;

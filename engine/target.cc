@@ -1,5 +1,7 @@
 #include "engine/target.h"
 
+#include <algorithm>
+
 namespace moelog::engine {
 
 const std::vector<Target>& Targets() {
@@ -19,7 +21,8 @@ const std::vector<Target>& Targets() {
        .sample_tokens = kV5pSampleTokens,
        .max_tokens = kMaxV5pTokens,
        .mlp_path_forward_only = true,
-       .inert_flags = {"--threads", "--iters", "--warmup", "--check-numerics"}},
+       .inert_flags = {"--threads", "--iters", "--warmup", "--check-numerics"},
+       .prose_names = {"tpu"}},
   };
   return kTargets;
 }
@@ -33,6 +36,13 @@ const Target* FindTarget(const std::string& name) {
 const Target& TargetOrDefault(const std::string& name) {
   const Target* t = FindTarget(name);
   return t != nullptr ? *t : Targets().front();
+}
+
+const Target* TargetNamedBy(const std::string& word) {
+  for (const Target& t : Targets())
+    if (word == t.name || std::find(t.prose_names.begin(), t.prose_names.end(), word) != t.prose_names.end())
+      return &t;
+  return nullptr;
 }
 
 bool IsModeledTarget(const std::string& name) {

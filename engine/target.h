@@ -30,6 +30,7 @@ struct Target {
   bool stage_timing_forward_only_on_one_device = false;  // --stage-timing of forward_backward needs ep/dp
   std::vector<std::string> foreign_keys = {};    // flags of other targets: not part of its runs (cache key)
   std::vector<std::string> inert_flags = {};     // flags it accepts that change none of its figures
+  std::vector<std::string> prose_names = {};     // other words prose names it by ("tpu")
 };
 
 // Every target, the default (cpu) first.
@@ -40,6 +41,10 @@ const Target* FindTarget(const std::string& name);
 
 // The target named `name`, or the default one (cpu) for an unknown name.
 const Target& TargetOrDefault(const std::string& name);
+
+// The target a word of prose names: its name or one of its prose_names;
+// nullptr when the word names none.
+const Target* TargetNamedBy(const std::string& word);
 
 // True when runs of target `name` are predictions (false for unknown names).
 bool IsModeledTarget(const std::string& name);

@@ -50,23 +50,11 @@ std::optional<double> ParseNumber(std::string_view s) {
 
 std::string FormatValue(double v) {
   if (std::fabs(v) < 1e15 && v == std::floor(v)) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
-    return buf;
+    return std::to_string(static_cast<long long>(v));
   }
   char buf[64];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
   return ec == std::errc() ? std::string(buf, end) : std::string("nan");
-}
-
-std::string Fixed(double v, int decimals) {
-  char buf[400];  // a double's fixed form: at most 309 integer digits, and the decimals asked for
-  if (!std::isfinite(v) || decimals < 0 || decimals > 60) {
-    std::snprintf(buf, sizeof buf, "%.*f", decimals < 0 ? 0 : decimals, v);
-    return buf;
-  }
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
-  return std::string(buf, r.ptr);
 }
 
 }  // namespace moelog::logbook

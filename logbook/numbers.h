@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/format.h"
+
 namespace moelog::logbook {
 
 // A whole token as a finite decimal number: "2", "-0.25", "1e-05", "+3",
@@ -20,8 +22,8 @@ std::optional<double> ParseNumber(std::string_view s);
 std::string FormatValue(double v);
 
 // `v` with exactly `decimals` digits after the point ("%.*f"), for tables
-// and reports: Fixed(1.23456, 3) == "1.235".
-std::string Fixed(double v, int decimals);
+// and reports: Fixed(1.23456, 3) == "1.235" (engine/format.h).
+using engine::Fixed;
 
 }  // namespace moelog::logbook
 

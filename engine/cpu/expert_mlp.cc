@@ -375,6 +375,8 @@ void ExpertMlp::UpFloat(const ExpertWeights& w, const PackedRows& rows, bool pac
 // semantics, whatever --backend says); each job's s32 tile is consumed on
 // the thread that computed it, while it is in that core's L2. The down
 // projection's int8 input (hq, hs) is quantized per row while h is hot.
+// Long on purpose: the tile consumers are lambdas over this call's buffers,
+// written beside the GroupedInt8 call that runs them.
 void ExpertMlp::UpInt8(const ExpertWeights& w, const PackedRows& rows, bool keep_activations) {
   Impl& s = *impl_;
   const PackPlan& plan = *rows.plan;
@@ -482,6 +484,9 @@ Status ExpertMlp::ForwardCombine(const ExpertWeights& w, const PackedRows& rows,
   return DownImpl(w, rows, y_rows, &fc);
 }
 
+// The down projection; with `fc`, each token's rows are combined on the
+// thread that finished its last one. Long on purpose, as UpInt8: the tile
+// consumer is a lambda over this call's buffers beside the call running it.
 Status ExpertMlp::DownImpl(const ExpertWeights& w, const PackedRows& rows, Tensor* y, FusedCombine* fc) {
   Impl& s = *impl_;
   const PackPlan& plan = *rows.plan;

@@ -157,7 +157,9 @@ struct TiledMoe::Accumulator {
 
   // token t += scale * src[0, hidden). Products are rounded before they are
   // added (no FMA contraction), so that two contributions sum to the same
-  // value in either arrival order.
+  // value in either arrival order. Long on purpose: the per-dtype vector
+  // loops run under the token's stripe lock, one body the compiler keeps
+  // whole (fp-contract=off applies to this function alone).
   template <typename T>
   __attribute__((optimize("fp-contract=off"))) void Add(int64_t t, const T* src, float scale) {
     const int64_t h = hidden;

@@ -107,6 +107,59 @@ std::vector<int64_t> SortAssignments(const std::vector<int32_t>& ids, int64_t to
   return SortArgsort(ids);
 }
 
+namespace {
+
+// Appends flat position p (-1: a padding row) with its weight to the plan.
+inline void AddPackRow(const Routing& routing, int64_t p, bool keep, float w, PackPlan* plan) {
+  plan->flat.push_back(p);
+  plan->token.push_back(p < 0 ? 0 : static_cast<int32_t>(p / routing.topk));
+  plan->weight.push_back(w);
+  plan->keep.push_back(keep ? 1 : 0);
+}
+
+// --capacity-policy pad: exactly cap slots per local expert, its first cap
+// assignments then zeros.
+void PackPadded(const Routing& routing, const std::vector<int64_t>& order, int64_t e_begin, int64_t e_count,
+                PackPlan* plan) {
+  size_t i = 0;
+  while (i < order.size() && routing.ids[order[i]] < e_begin) ++i;
+  for (int64_t g = 0; g < e_count; ++g) {
+    int64_t taken = 0;
+    while (i < order.size() && routing.ids[order[i]] == e_begin + g) {
+      int64_t p = order[i++];
+      if (taken < plan->cap) {
+        AddPackRow(routing, p, true, routing.weights[p], plan);
+        ++taken;
+      }
+    }
+    for (; taken < plan->cap; ++taken) AddPackRow(routing, -1, false, 0.0f, plan);
+    plan->group_sizes[static_cast<size_t>(g)] = plan->cap;
+  }
+}
+
+// Every local assignment in expert order (under drop, those past the cap
+// kept as zero-weight rows); other experts' rows after them when asked.
+void PackLocal(const Routing& routing, const std::vector<int64_t>& order, int64_t e_begin, int64_t e_count,
+               const PackOptions& o, PackPlan* plan) {
+  auto local = [&](int32_t id) { return id >= e_begin && id < e_begin + e_count; };
+  int64_t rank = 0;
+  int32_t prev = -1;
+  for (int64_t p : order) {
+    int32_t id = routing.ids[p];
+    if (!local(id)) continue;
+    rank = id == prev ? rank + 1 : 0;
+    prev = id;
+    ++plan->group_sizes[static_cast<size_t>(id - e_begin)];
+    bool dropped = o.capacity == CapacityPolicy::kDrop && rank >= plan->cap;
+    AddPackRow(routing, p, !dropped, dropped ? 0.0f : routing.weights[p], plan);
+  }
+  if (o.keep_other_rows)
+    for (int64_t p : order)
+      if (!local(routing.ids[p])) AddPackRow(routing, p, true, 0.0f, plan);
+}
+
+}  // namespace
+
 Result<PackPlan> PlanPack(const Routing& routing, const PackOptions& o) {
   const int64_t a_total = routing.tokens * routing.topk;
   if (static_cast<int64_t>(routing.ids.size()) != a_total || static_cast<int64_t>(routing.weights.size()) != a_total)
@@ -124,56 +177,19 @@ Result<PackPlan> PlanPack(const Routing& routing, const PackOptions& o) {
     plan.cap = std::max<int64_t>(1, static_cast<int64_t>(c));
   }
   std::vector<int64_t> order = SortAssignments(routing.ids, routing.topk, o.strategy, routing.weights);
-  auto add = [&](int64_t p, bool keep, float w) {
-    plan.flat.push_back(p);
-    plan.token.push_back(p < 0 ? 0 : static_cast<int32_t>(p / routing.topk));
-    plan.weight.push_back(w);
-    plan.keep.push_back(keep ? 1 : 0);
-  };
-  auto local = [&](int32_t id) { return id >= e_begin && id < e_begin + e_count; };
   // Per-expert counts over all real experts, for the drop statistics.
   std::vector<int64_t> counts(static_cast<size_t>(routing.experts), 0);
   for (int32_t id : routing.ids)
     if (id >= 0 && id < routing.experts) ++counts[static_cast<size_t>(id)];
   for (int64_t e = 0; e < routing.experts; ++e)
     if (plan.cap > 0) plan.dropped += std::max<int64_t>(0, counts[static_cast<size_t>(e)] - plan.cap);
-  if (o.capacity == CapacityPolicy::kPad) {
-    // Exactly cap slots per expert: its first cap assignments, then zeros.
-    size_t i = 0;
-    while (i < order.size() && routing.ids[order[i]] < e_begin) ++i;
-    for (int64_t g = 0; g < e_count; ++g) {
-      int64_t taken = 0;
-      while (i < order.size() && routing.ids[order[i]] == e_begin + g) {
-        int64_t p = order[i++];
-        if (taken < plan.cap) {
-          add(p, true, routing.weights[p]);
-          ++taken;
-        }
-      }
-      for (; taken < plan.cap; ++taken) add(-1, false, 0.0f);
-      plan.group_sizes[static_cast<size_t>(g)] = plan.cap;
-    }
-  } else {
-    int64_t rank = 0;
-    int32_t prev = -1;
-    for (int64_t p : order) {
-      int32_t id = routing.ids[p];
-      if (!local(id)) continue;
-      rank = id == prev ? rank + 1 : 0;
-      prev = id;
-      ++plan.group_sizes[static_cast<size_t>(id - e_begin)];
-      bool dropped = o.capacity == CapacityPolicy::kDrop && rank >= plan.cap;
-      add(p, !dropped, dropped ? 0.0f : routing.weights[p]);
-    }
-    if (o.keep_other_rows)
-      for (int64_t p : order)
-        if (!local(routing.ids[p])) add(p, true, 0.0f);
-  }
+  if (o.capacity == CapacityPolicy::kPad) PackPadded(routing, order, e_begin, e_count, &plan);
+  else PackLocal(routing, order, e_begin, e_count, o, &plan);
   for (int64_t g : plan.group_sizes) plan.valid_rows += g;
   if (o.pad_rows_to_tile) {
     int64_t n = static_cast<int64_t>(plan.flat.size());
     int64_t padded = (n + kGmmTileRows - 1) / kGmmTileRows * kGmmTileRows;
-    for (int64_t r = n; r < padded; ++r) add(-1, false, 0.0f);
+    for (int64_t r = n; r < padded; ++r) AddPackRow(routing, -1, false, 0.0f, &plan);
   }
   plan.rows = static_cast<int64_t>(plan.flat.size());
   return plan;

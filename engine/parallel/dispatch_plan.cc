@@ -69,10 +69,9 @@ void PlanA2a(const DispatchPlan& plan, int replica, std::vector<DeviceDispatch>*
   }
 }
 
-}  // namespace
-
-Result<DispatchPlan> BuildDispatchPlan(const Routing& routing, const DeviceMesh& mesh, CommPath path,
-                                       DispatchKind kind, int64_t drop_cap) {
+// The routing and mesh a plan can take: axes that divide the experts and the
+// tokens, and a dispatch kind with the communication path.
+Status CheckDispatchShape(const Routing& routing, const DeviceMesh& mesh, CommPath path, DispatchKind kind) {
   const int64_t t = routing.tokens, k = routing.topk, e = routing.experts;
   const int a = mesh.data, b = mesh.expert;
   if (a < 1 || b < 1) return Status::InvalidArgument("--mesh: axes must be positive");
@@ -89,81 +88,99 @@ Result<DispatchPlan> BuildDispatchPlan(const Routing& routing, const DeviceMesh&
   if (kind == DispatchKind::kDenseMasked && path == CommPath::kA2a)
     return Status::InvalidArgument("--ep-dispatch: dense_masked has no a2a path");
   if (static_cast<int64_t>(routing.ids.size()) != t * k) return Status::Internal("routing ids do not have T*K entries");
+  return Status::Ok();
+}
 
+// Appends flat position p to a device's rows (a padding or masked row when
+// not `real`: weight 0, never gathered).
+void AddRow(const Routing& routing, int64_t t0, int64_t p, bool real, DeviceDispatch* d) {
+  d->flat.push_back(p);
+  d->token.push_back(static_cast<int32_t>(p / routing.topk - t0));
+  d->weight.push_back(real ? routing.weights[static_cast<size_t>(p)] : 0.0f);
+  d->keep.push_back(real ? 1 : 0);
+}
+
+// The devices of data replica `ai`: each takes its local experts' rows in
+// expert-sorted order (dropped past drop_cap, counting the earlier replicas'
+// rows in `seen`); dense_masked adds every other row, masked.
+void PlanReplica(const Routing& routing, int ai, int64_t drop_cap, std::vector<int64_t>* seen, DispatchPlan* plan) {
+  const int64_t k = routing.topk, e = routing.experts;
+  const int a = plan->mesh.data, b = plan->mesh.expert;
+  const int64_t tr = routing.tokens / a, l = e / b, t0 = ai * tr;
+  // Expert-sorted order inside the replica (stable: by flat position).
+  std::vector<std::vector<int64_t>> bucket(static_cast<size_t>(e));
+  std::vector<int64_t> null_rows;
+  for (int64_t p = t0 * k; p < (t0 + tr) * k; ++p) {
+    int32_t id = routing.ids[static_cast<size_t>(p)];
+    if (id >= 0 && id < e) bucket[static_cast<size_t>(id)].push_back(p);
+    else null_rows.push_back(p);
+  }
+  for (int j = 0; j < b; ++j) {
+    DeviceDispatch& d = plan->devices[static_cast<size_t>(ai * b + j)];
+    d.device = ai * b + j;
+    d.token_begin = t0;
+    d.token_count = tr;
+    d.expert_begin = j * l;
+    d.expert_count = l;
+    for (int64_t g = 0; g < l; ++g) {
+      const auto& rows = bucket[static_cast<size_t>(j * l + g)];
+      const int64_t rank0 = (*seen)[static_cast<size_t>(j * l + g)];
+      for (size_t i = 0; i < rows.size(); ++i)
+        AddRow(routing, t0, rows[i], drop_cap <= 0 || rank0 + static_cast<int64_t>(i) < drop_cap, &d);
+      d.group_sizes.push_back(static_cast<int64_t>(rows.size()));
+    }
+    d.count = d.rows();
+    plan->max_count = std::max(plan->max_count, d.count);
+    if (plan->kind == DispatchKind::kDenseMasked) {
+      // Every other row of the replica, masked, through the dummy expert.
+      for (int64_t ex = 0; ex < e; ++ex) {
+        if (ex >= j * l && ex < (j + 1) * l) continue;
+        for (int64_t p : bucket[static_cast<size_t>(ex)]) AddRow(routing, t0, p, false, &d);
+      }
+      for (int64_t p : null_rows) AddRow(routing, t0, p, false, &d);
+      d.group_sizes.push_back(d.rows() - d.count);
+    }
+  }
+  for (int64_t ex = 0; ex < e; ++ex)
+    (*seen)[static_cast<size_t>(ex)] += static_cast<int64_t>(bucket[static_cast<size_t>(ex)].size());
+}
+
+// Compact dispatch: every device padded to one local capacity.
+void PadCompact(DispatchPlan* plan) {
+  plan->local_cap = RoundUp(plan->max_count, kLocalCapMultiple);
+  for (auto& d : plan->devices) {
+    const int64_t pad = plan->local_cap - d.count;
+    for (int64_t i = 0; i < pad; ++i) {
+      d.flat.push_back(-1);
+      d.token.push_back(0);
+      d.weight.push_back(0.0f);
+      d.keep.push_back(0);
+    }
+    d.group_sizes.back() += pad;  // the LAST local group: real rows keep their expert
+  }
+}
+
+}  // namespace
+
+Result<DispatchPlan> BuildDispatchPlan(const Routing& routing, const DeviceMesh& mesh, CommPath path,
+                                       DispatchKind kind, int64_t drop_cap) {
+  MOELOG_RETURN_IF_ERROR(CheckDispatchShape(routing, mesh, path, kind));
   DispatchPlan plan;
   plan.mesh = mesh;
   plan.path = path;
   plan.kind = kind;
-  plan.tokens = t;
-  plan.topk = k;
-  plan.experts = e;
+  plan.tokens = routing.tokens;
+  plan.topk = routing.topk;
+  plan.experts = routing.experts;
   plan.devices.resize(static_cast<size_t>(mesh.Size()));
-  const int64_t tr = t / a, l = e / b;
   // Assignments of each expert in earlier replicas: the global rank of a row
   // inside its expert is this plus its index in the replica's bucket.
-  std::vector<int64_t> seen(static_cast<size_t>(e), 0);
-
-  for (int ai = 0; ai < a; ++ai) {
-    const int64_t t0 = ai * tr;
-    // Expert-sorted order inside the replica (stable: by flat position).
-    std::vector<std::vector<int64_t>> bucket(static_cast<size_t>(e));
-    std::vector<int64_t> null_rows;
-    for (int64_t p = t0 * k; p < (t0 + tr) * k; ++p) {
-      int32_t id = routing.ids[static_cast<size_t>(p)];
-      if (id >= 0 && id < e) bucket[static_cast<size_t>(id)].push_back(p);
-      else null_rows.push_back(p);
-    }
-    for (int j = 0; j < b; ++j) {
-      DeviceDispatch& d = plan.devices[static_cast<size_t>(ai * b + j)];
-      d.device = ai * b + j;
-      d.token_begin = t0;
-      d.token_count = tr;
-      d.expert_begin = j * l;
-      d.expert_count = l;
-      auto add = [&](int64_t p, bool real) {
-        d.flat.push_back(p);
-        d.token.push_back(static_cast<int32_t>(p / k - t0));
-        d.weight.push_back(real ? routing.weights[static_cast<size_t>(p)] : 0.0f);
-        d.keep.push_back(real ? 1 : 0);
-      };
-      for (int64_t g = 0; g < l; ++g) {
-        const auto& rows = bucket[static_cast<size_t>(j * l + g)];
-        const int64_t rank0 = seen[static_cast<size_t>(j * l + g)];
-        for (size_t i = 0; i < rows.size(); ++i)
-          add(rows[i], drop_cap <= 0 || rank0 + static_cast<int64_t>(i) < drop_cap);
-        d.group_sizes.push_back(static_cast<int64_t>(rows.size()));
-      }
-      d.count = d.rows();
-      plan.max_count = std::max(plan.max_count, d.count);
-      if (kind == DispatchKind::kDenseMasked) {
-        // Every other row of the replica, masked, through the dummy expert.
-        for (int64_t ex = 0; ex < e; ++ex) {
-          if (ex >= j * l && ex < (j + 1) * l) continue;
-          for (int64_t p : bucket[static_cast<size_t>(ex)]) add(p, false);
-        }
-        for (int64_t p : null_rows) add(p, false);
-        d.group_sizes.push_back(d.rows() - d.count);
-      }
-    }
-    for (int64_t ex = 0; ex < e; ++ex) seen[static_cast<size_t>(ex)] += static_cast<int64_t>(bucket[static_cast<size_t>(ex)].size());
-  }
-  if (kind == DispatchKind::kCompact) {
-    plan.local_cap = RoundUp(plan.max_count, kLocalCapMultiple);
-    for (auto& d : plan.devices) {
-      const int64_t pad = plan.local_cap - d.count;
-      for (int64_t i = 0; i < pad; ++i) {
-        d.flat.push_back(-1);
-        d.token.push_back(0);
-        d.weight.push_back(0.0f);
-        d.keep.push_back(0);
-      }
-      d.group_sizes.back() += pad;  // the LAST local group: real rows keep their expert
-    }
-  } else {
-    plan.local_cap = tr * k;
-  }
+  std::vector<int64_t> seen(static_cast<size_t>(routing.experts), 0);
+  for (int ai = 0; ai < mesh.data; ++ai) PlanReplica(routing, ai, drop_cap, &seen, &plan);
+  if (kind == DispatchKind::kCompact) PadCompact(&plan);
+  else plan.local_cap = routing.tokens / mesh.data * routing.topk;
   if (path == CommPath::kA2a)
-    for (int ai = 0; ai < a; ++ai) PlanA2a(plan, ai, &plan.devices);
+    for (int ai = 0; ai < mesh.data; ++ai) PlanA2a(plan, ai, &plan.devices);
   return plan;
 }
 

@@ -291,6 +291,22 @@ class ParallelModel {
   }
   Status ExchangeToOwners(const Tensor Device::*src);
   Status ExchangeBack();
+  // The token rows each device's experts read: its shard tensor `shard`
+  // all-gathered (ring_ag_rs) or sent to the owners (a2a) into `dst`;
+  // nothing for compact_psum (every device holds the replica's tokens).
+  Status ExchangeIn(const Tensor Device::*shard, Tensor Device::*dst);
+  // Setup of one device: the engine's row plan from the dispatch plan, and
+  // its experts' weights.
+  void PlanRows(Device* d) const;
+  Status PrepareWeights(const cpu::BlockConfig& bc, const cpu::BlockData& data, Device* d);
+  // Forward, per device: gather, expert MLP, weighted scatter-add into the
+  // partial (acc); then the shared expert and the cast after the reduction.
+  Status LocalExpertsForward();
+  Status SharedForwardAndCast();
+  // Backward: dL/dy of loss = mean(y^2) into dout (unless the combine forms
+  // it from y), and the shared expert's backward with dx's cast.
+  void OutputGradient(float inv_n);
+  Status SharedBackwardAndCast();
   // Each device's partial [rows,H] sums in `acc` become its output `out`
   // along the comm path: all-reduce (compact_psum), reduce-scatter to the
   // token shard of `ts` rows (ring_ag_rs) or returned rows (a2a). With
@@ -317,8 +333,46 @@ class ParallelModel {
   StageSeconds stage_s_{};
 };
 
-Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
-  const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
+void ParallelModel::PlanRows(Device* d) const {
+  const DeviceDispatch& dd = *d->dd;
+  const bool dummy = o_.kind == DispatchKind::kDenseMasked;
+  d->plan.tokens = o_.path == CommPath::kA2a
+                       ? [&] { int64_t s = 0; for (int64_t c : dd.recv_counts) s += c; return s; }()
+                       : ReplicaTokens();
+  d->plan.topk = o_.topk;
+  d->plan.experts = dd.expert_count + (dummy ? 1 : 0);
+  d->plan.rows = dd.rows();
+  d->plan.flat = dd.flat;
+  d->plan.token = dd.token;
+  d->plan.weight = dd.weight;
+  d->plan.keep = dd.keep;
+  d->plan.group_sizes = dd.group_sizes;
+  d->plan.valid_rows = dd.rows();
+  if (!dummy) {
+    // The buffer keeps the plan's local_cap rows, but the padding rows the
+    // plan counts in the last group are never computed, gathered or
+    // combined: the engine's groups hold the real rows only, so the expert
+    // MLP (which skips rows past the group-size sum) does no dummy work.
+    d->plan.group_sizes.back() -= dd.rows() - dd.count;
+    d->plan.valid_rows = dd.count;
+  }
+}
+
+Status ParallelModel::PrepareWeights(const cpu::BlockConfig& bc, const cpu::BlockData& data, Device* d) {
+  const DeviceDispatch& dd = *d->dd;
+  // Weights: the owned experts (and a zero dummy expert for dense_masked).
+  const int64_t extra = o_.kind == DispatchKind::kDenseMasked ? 1 : 0;
+  d->w.w1 = SliceExperts(data.experts.w1, dd.expert_begin, dd.expert_count, extra);
+  d->w.w3 = SliceExperts(data.experts.w3, dd.expert_begin, dd.expert_count, extra);
+  d->w.w2 = SliceExperts(data.experts.w2, dd.expert_begin, dd.expert_count, extra);
+  if (o_.fused) cpu::BuildW13(&d->w);
+  if (o_.shared_dim > 0) {
+    d->sw.w1 = Copy(data.shared.w1);
+    d->sw.w3 = Copy(data.shared.w3);
+    d->sw.w2 = Copy(data.shared.w2);
+    if (o_.shared_fused) cpu::BuildSharedW13(&d->sw);
+    d->shared = std::make_unique<cpu::SharedExpert>(&runner_, o_.shared_fused, bc.quant);
+  }
   cpu::ExpertMlpOptions mo;
   mo.backend = bc.backend;
   mo.fused_w13 = bc.fused_w13;
@@ -326,7 +380,12 @@ Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
   mo.quant = bc.quant;
   mo.remat = bc.remat;
   mo.prepacked = !o_.training;
-  const bool dummy = o_.kind == DispatchKind::kDenseMasked;
+  d->mlp = std::make_unique<cpu::ExpertMlp>(&runner_, mo);
+  return d->mlp->Prepare(d->w);
+}
+
+Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
+  const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
   for (int device : comm_->local_devices()) {
     Device d;
     d.dd = &plan_->devices[static_cast<size_t>(device)];
@@ -334,42 +393,8 @@ Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
     d.expert_rank = plan_->mesh.ExpertIndex(device);
     d.data_index = plan_->mesh.DataIndex(device);
     const DeviceDispatch& dd = *d.dd;
-    // The engine's row plan from the dispatch plan.
-    d.plan.tokens = o_.path == CommPath::kA2a
-                        ? [&] { int64_t s = 0; for (int64_t c : dd.recv_counts) s += c; return s; }()
-                        : tr;
-    d.plan.topk = o_.topk;
-    d.plan.experts = dd.expert_count + (dummy ? 1 : 0);
-    d.plan.rows = dd.rows();
-    d.plan.flat = dd.flat;
-    d.plan.token = dd.token;
-    d.plan.weight = dd.weight;
-    d.plan.keep = dd.keep;
-    d.plan.group_sizes = dd.group_sizes;
-    d.plan.valid_rows = dd.rows();
-    if (!dummy) {
-      // The buffer keeps the plan's local_cap rows, but the padding rows the
-      // plan counts in the last group are never computed, gathered or
-      // combined: the engine's groups hold the real rows only, so the expert
-      // MLP (which skips rows past the group-size sum) does no dummy work.
-      d.plan.group_sizes.back() -= dd.rows() - dd.count;
-      d.plan.valid_rows = dd.count;
-    }
-    // Weights: the owned experts (and a zero dummy expert for dense_masked).
-    const int64_t extra = dummy ? 1 : 0;
-    d.w.w1 = SliceExperts(data->experts.w1, dd.expert_begin, dd.expert_count, extra);
-    d.w.w3 = SliceExperts(data->experts.w3, dd.expert_begin, dd.expert_count, extra);
-    d.w.w2 = SliceExperts(data->experts.w2, dd.expert_begin, dd.expert_count, extra);
-    if (o_.fused) cpu::BuildW13(&d.w);
-    if (o_.shared_dim > 0) {
-      d.sw.w1 = Copy(data->shared.w1);
-      d.sw.w3 = Copy(data->shared.w3);
-      d.sw.w2 = Copy(data->shared.w2);
-      if (o_.shared_fused) cpu::BuildSharedW13(&d.sw);
-      d.shared = std::make_unique<cpu::SharedExpert>(&runner_, o_.shared_fused, bc.quant);
-    }
-    d.mlp = std::make_unique<cpu::ExpertMlp>(&runner_, mo);
-    MOELOG_RETURN_IF_ERROR(d.mlp->Prepare(d.w));
+    PlanRows(&d);
+    MOELOG_RETURN_IF_ERROR(PrepareWeights(bc, *data, &d));
     // Tokens: replicated for compact_psum, sharded otherwise.
     if (o_.path == CommPath::kCompactPsum) {
       d.x_src = SliceRows(data->x, dd.token_begin, tr, h);
@@ -478,32 +503,27 @@ Status ParallelModel::ReducePartials(int64_t ts, Tensor Device::*result, const T
   return Status::Ok();
 }
 
-Status ParallelModel::Forward() {
-  const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
-  const bool apply_weight = !o_.preweight;
-  if (o_.training) {
-    // w13 and the shared w13 are rebuilt inside every training step (docs/harness.md §2.10).
-    StageClock c(&stage_s_, kMlp);
-    for (auto& d : dev_) {
-      if (o_.fused) cpu::BuildW13(&d.w);
-      if (o_.shared_fused && o_.shared_dim > 0) cpu::BuildSharedW13(&d.sw);
-    }
+Status ParallelModel::ExchangeIn(const Tensor Device::*shard, Tensor Device::*dst) {
+  const int64_t h = o_.hidden, tr = ReplicaTokens();
+  if (o_.path == CommPath::kRingAgRs) {
+    for (auto& d : dev_) ToF32(d.*shard, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
+    MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
+                                            CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
+                                            Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
+  } else if (o_.path == CommPath::kA2a) {
+    MOELOG_RETURN_IF_ERROR(ExchangeToOwners(shard));
+  } else {
+    return Status::Ok();
   }
-  // Token exchange in.
-  {
-    StageClock c(&stage_s_, kComm);
-    if (o_.path == CommPath::kRingAgRs) {
-      for (auto& d : dev_) ToF32(d.x_shard, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
-      MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
-                                              CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
-                                              Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
-      for (auto& d : dev_) FromF32(d.f_recv.data(), &d.x_src);
-    } else if (o_.path == CommPath::kA2a) {
-      MOELOG_RETURN_IF_ERROR(ExchangeToOwners(&Device::x_shard));
-      for (auto& d : dev_) FromF32(d.f_recv.data(), &d.x_src);
-    }
+  for (auto& d : dev_) {
+    Resize(&(d.*dst), o_.dtype, {o_.path == CommPath::kA2a ? d.plan.tokens : tr, h});
+    FromF32(d.f_recv.data(), &(d.*dst));
   }
-  // Local experts: gather, expert MLP, weighted scatter-add into the partial.
+  return Status::Ok();
+}
+
+Status ParallelModel::LocalExpertsForward() {
+  const int64_t h = o_.hidden;
   for (auto& d : dev_) {
     {
       StageClock c(&stage_s_, kPack);
@@ -523,14 +543,12 @@ Status ParallelModel::Forward() {
     }
     StageClock c(&stage_s_, kCombine);
     d.acc.resize(static_cast<size_t>(d.x_src.dim(0) * h));
-    GatherSumRows(d.y_rows, d.combine_rows, d.plan, apply_weight, d.acc.data(), h, SparsePartials());
+    GatherSumRows(d.y_rows, d.combine_rows, d.plan, !o_.preweight, d.acc.data(), h, SparsePartials());
   }
-  // Partial sums out, shared expert, cast.
-  {
-    StageClock c(&stage_s_, kComm);
-    MOELOG_RETURN_IF_ERROR(ReducePartials(ts, &Device::y, &Device::combine_rows));
-  }
-  if (LandsInResult()) return runner_.status();
+  return Status::Ok();
+}
+
+Status ParallelModel::SharedForwardAndCast() {
   for (auto& d : dev_) {
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
     if (o_.shared_dim > 0) {
@@ -538,9 +556,33 @@ Status ParallelModel::Forward() {
       MOELOG_RETURN_IF_ERROR(d.shared->Forward(d.sw, xs, d.out.data(), o_.training));
     }
     StageClock c(&stage_s_, kCombine);
-    Resize(&d.y, o_.dtype, {xs.dim(0), h});
+    Resize(&d.y, o_.dtype, {xs.dim(0), o_.hidden});
     FromF32(d.out.data(), &d.y);
   }
+  return Status::Ok();
+}
+
+Status ParallelModel::Forward() {
+  if (o_.training) {
+    // w13 and the shared w13 are rebuilt inside every training step (docs/harness.md §2.10).
+    StageClock c(&stage_s_, kMlp);
+    for (auto& d : dev_) {
+      if (o_.fused) cpu::BuildW13(&d.w);
+      if (o_.shared_fused && o_.shared_dim > 0) cpu::BuildSharedW13(&d.sw);
+    }
+  }
+  {
+    StageClock c(&stage_s_, kComm);
+    MOELOG_RETURN_IF_ERROR(ExchangeIn(&Device::x_shard, &Device::x_src));
+  }
+  MOELOG_RETURN_IF_ERROR(LocalExpertsForward());
+  // Partial sums out, shared expert, cast.
+  {
+    StageClock c(&stage_s_, kComm);
+    MOELOG_RETURN_IF_ERROR(ReducePartials(ShardTokens(), &Device::y, &Device::combine_rows));
+  }
+  if (LandsInResult()) return runner_.status();
+  MOELOG_RETURN_IF_ERROR(SharedForwardAndCast());
   return runner_.status();
 }
 
@@ -580,8 +622,30 @@ Status ParallelModel::AllReduceGrads() {
   return Status::Ok();
 }
 
+void ParallelModel::OutputGradient(float inv_n) {
+  StageClock c(&stage_s_, kBackward);
+  for (auto& d : dev_) {
+    Resize(&d.dout, o_.dtype, d.y.shape());
+    cpu::DispatchFloat(o_.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      cpu::CastScale(d.y.as<T>(), d.dout.as<T>(), d.y.numel(), inv_n);
+    });
+  }
+}
+
+Status ParallelModel::SharedBackwardAndCast() {
+  StageClock c(&stage_s_, kBackward);
+  for (auto& d : dev_) {
+    const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
+    if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, d.out.data(), &d.sgrads));
+    Resize(&d.dx, o_.dtype, {xs.dim(0), o_.hidden});
+    FromF32(d.out.data(), &d.dx);
+  }
+  return Status::Ok();
+}
+
 Status ParallelModel::Backward() {
-  const int64_t h = o_.hidden, tr = ReplicaTokens(), ts = ShardTokens();
+  const int64_t h = o_.hidden;
   const bool apply_weight = !o_.preweight;
   // loss = mean(y^2) over the global [T,H] in f32: dL/dy = 2y / (T H).
   const float inv_n = 2.0f / static_cast<float>(o_.tokens * h);
@@ -589,38 +653,12 @@ Status ParallelModel::Backward() {
   // only at the rows it reads (CombineBackwardFromOutput), not for every
   // replicated token.
   const bool dout_from_y = LandsInResult() && o_.path == CommPath::kCompactPsum;
-  if (!dout_from_y) {
-    StageClock c(&stage_s_, kBackward);
-    for (auto& d : dev_) {
-      Resize(&d.dout, o_.dtype, d.y.shape());
-      cpu::DispatchFloat(o_.dtype, [&](auto tag) {
-        using T = decltype(tag);
-        cpu::CastScale(d.y.as<T>(), d.dout.as<T>(), d.y.numel(), inv_n);
-      });
-    }
-  }
+  if (!dout_from_y) OutputGradient(inv_n);
   // The gradient of the output, where the device's rows read it.
-  const Tensor Device::*dsrc = &Device::dout;
+  const Tensor Device::*dsrc = o_.path == CommPath::kCompactPsum ? &Device::dout : &Device::dout_src;
   {
     StageClock c(&stage_s_, kComm);
-    if (o_.path == CommPath::kRingAgRs) {
-      for (auto& d : dev_) ToF32(d.dout, &d.f_send), d.f_recv.resize(static_cast<size_t>(tr * h));
-      MOELOG_RETURN_IF_ERROR(comm_->AllGather(Axis::kExpert,
-                                              CSpans([](Device& d) { return std::span<const float>(d.f_send); }),
-                                              Spans([](Device& d) { return std::span<float>(d.f_recv); }), o_.wire));
-      for (auto& d : dev_) {
-        Resize(&d.dout_src, o_.dtype, {tr, h});
-        FromF32(d.f_recv.data(), &d.dout_src);
-      }
-      dsrc = &Device::dout_src;
-    } else if (o_.path == CommPath::kA2a) {
-      MOELOG_RETURN_IF_ERROR(ExchangeToOwners(&Device::dout));
-      for (auto& d : dev_) {
-        Resize(&d.dout_src, o_.dtype, {d.plan.tokens, h});
-        FromF32(d.f_recv.data(), &d.dout_src);
-      }
-      dsrc = &Device::dout_src;
-    }
+    MOELOG_RETURN_IF_ERROR(ExchangeIn(&Device::dout, &Device::dout_src));
   }
   {
     StageClock c(&stage_s_, kBackward);
@@ -634,17 +672,9 @@ Status ParallelModel::Backward() {
   }
   {
     StageClock c(&stage_s_, kComm);
-    MOELOG_RETURN_IF_ERROR(ReducePartials(ts, &Device::dx, &Device::dx_rows_of));
+    MOELOG_RETURN_IF_ERROR(ReducePartials(ShardTokens(), &Device::dx, &Device::dx_rows_of));
   }
-  if (!LandsInResult()) {
-    StageClock c(&stage_s_, kBackward);
-    for (auto& d : dev_) {
-      const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
-      if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, d.out.data(), &d.sgrads));
-      Resize(&d.dx, o_.dtype, {xs.dim(0), h});
-      FromF32(d.out.data(), &d.dx);
-    }
-  }
+  if (!LandsInResult()) MOELOG_RETURN_IF_ERROR(SharedBackwardAndCast());
   StageClock c(&stage_s_, kComm);
   MOELOG_RETURN_IF_ERROR(AllReduceGrads());
   return runner_.status();

@@ -175,6 +175,9 @@ Status CheckRowArgs(const char* what, size_t devices, std::span<const std::span<
 
 }  // namespace
 
+// Long on purpose: one ring schedule per group (reduce-scatter of the live
+// rows, the owner's rounding, all-gather), its messages and chunk
+// arithmetic shared by the three phases in one body.
 Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                  std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                  std::span<const ReduceLanding> out, Wire wire) {

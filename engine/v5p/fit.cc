@@ -138,6 +138,48 @@ std::string CalibrationKey(const std::string& harness, const std::string& when, 
   return h + ": " + (when.empty() ? std::string("(undated)") : when.substr(0, 10));
 }
 
+// One row of the measurements CSV, its fields by column name ("" when the
+// row lacks one).
+struct CsvRow {
+  const std::map<std::string, size_t>& col;
+  std::vector<std::string> f;
+  std::string Get(const char* name) const {
+    auto it = col.find(name);
+    return it == col.end() || it->second >= f.size() ? std::string() : f[it->second];
+  }
+};
+
+// The harness flags a row records (the harness's defaults for empty fields),
+// as a v5p config; `where` prefixes an error.
+Status ReadConfig(const CsvRow& row, const std::string& where, BenchConfig* out) {
+  BenchConfig& c = *out;
+  auto get = [&](const char* name) { return row.Get(name); };
+  if (!ToInt(get("tokens"), &c.tokens) || !ToInt(get("hidden"), &c.hidden) || !ToInt(get("mlp_dim"), &c.mlp_dim) ||
+      !ToInt(get("experts"), &c.experts) || !ToInt(get("topk"), &c.topk))
+    return Status::InvalidArgument(where + "shape fields must be integers");
+  if (!ToInt(get("shared_expert_dim"), &c.shared_expert_dim)) c.shared_expert_dim = 0;
+  c.target = "v5p";
+  c.shared_fused = get("shared_fused") == "true";
+  c.backend = get("backend").empty() ? "gmm" : get("backend");
+  c.impl = get("impl").empty() ? "fused_w13" : get("impl");
+  c.parallel_mode = get("parallel_mode").empty() ? "none" : get("parallel_mode");
+  const std::string variant = get("ep_variant");
+  c.ep_dispatch = variant == "dense_masked" ? "dense_masked" : "compact";
+  if (variant == "ring_ag_rs" || variant == "ring") c.ep_comm_path = "ring_ag_rs";
+  c.routing_pack_strategy = get("routing_pack").empty() ? "argsort" : get("routing_pack");
+  c.queue_mode = get("queue_mode").empty() ? "full" : get("queue_mode");
+  c.bench_pass = get("bench_pass").empty() ? "forward" : get("bench_pass");
+  c.quant_mode = get("quant_mode").empty() ? "none" : get("quant_mode");
+  if (get("int8_impl") == "fake_quant") c.int8_impl = "fake_quant";  // an optional column
+  c.remat_mode = get("remat_mode").empty() ? "none" : get("remat_mode");
+  std::string dist = get("distribution");
+  c.distribution = dist == "runs" ? "runs" : "random";
+  double nf = 0;
+  if (ToDouble(get("null_route_frac"), &nf)) c.null_route_frac = nf;
+  if (c.bench_pass == "forward_backward") c.queue_mode = "full";  // the harness forces full
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, const Hardware& hw) {
@@ -158,11 +200,8 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    std::vector<std::string> f = SplitCsv(line);
-    auto get = [&](const char* name) -> std::string {
-      auto it = col.find(name);
-      return it == col.end() || it->second >= f.size() ? std::string() : f[it->second];
-    };
+    const CsvRow row{col, SplitCsv(line)};
+    auto get = [&](const char* name) { return row.Get(name); };
     const std::string harness = get("harness");
     if (harness != "hillclimb" && harness != "mlp_profile") continue;
     const std::string metric = get("metric");
@@ -177,30 +216,8 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     m.metric = metric;
     BenchConfig& c = m.config;
     const std::string where = csv_path + ":" + std::to_string(line_no) + ": ";
-    if (!ToInt(get("tokens"), &c.tokens) || !ToInt(get("hidden"), &c.hidden) || !ToInt(get("mlp_dim"), &c.mlp_dim) ||
-        !ToInt(get("experts"), &c.experts) || !ToInt(get("topk"), &c.topk))
-      return Status::InvalidArgument(where + "shape fields must be integers");
-    if (!ToInt(get("shared_expert_dim"), &c.shared_expert_dim)) c.shared_expert_dim = 0;
+    MOELOG_RETURN_IF_ERROR(ReadConfig(row, where, &c));
     if (!ToDouble(get("value"), &m.value) || m.value <= 0) return Status::InvalidArgument(where + "bad value");
-    c.target = "v5p";
-    c.shared_fused = get("shared_fused") == "true";
-    c.backend = get("backend").empty() ? "gmm" : get("backend");
-    c.impl = get("impl").empty() ? "fused_w13" : get("impl");
-    c.parallel_mode = get("parallel_mode").empty() ? "none" : get("parallel_mode");
-    const std::string variant = get("ep_variant");
-    c.ep_dispatch = variant == "dense_masked" ? "dense_masked" : "compact";
-    if (variant == "ring_ag_rs" || variant == "ring") c.ep_comm_path = "ring_ag_rs";
-    c.routing_pack_strategy = get("routing_pack").empty() ? "argsort" : get("routing_pack");
-    c.queue_mode = get("queue_mode").empty() ? "full" : get("queue_mode");
-    c.bench_pass = get("bench_pass").empty() ? "forward" : get("bench_pass");
-    c.quant_mode = get("quant_mode").empty() ? "none" : get("quant_mode");
-    if (get("int8_impl") == "fake_quant") c.int8_impl = "fake_quant";  // an optional column
-    c.remat_mode = get("remat_mode").empty() ? "none" : get("remat_mode");
-    std::string dist = get("distribution");
-    c.distribution = dist == "runs" ? "runs" : "random";
-    double nf = 0;
-    if (ToDouble(get("null_route_frac"), &nf)) c.null_route_frac = nf;
-    if (c.bench_pass == "forward_backward") c.queue_mode = "full";  // the harness forces full
     c.topk_list.clear();
     if (harness == "mlp_profile" && !MlpProfilePath(get("impl"), get("notes"), &c)) continue;
     c.xla_scoped_vmem_kib = ScopedVmemKib(get("notes"));
@@ -213,13 +230,9 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
     auto mc = MakeCase(c, m.point, g.first, g.second, hw.chips);
     if (!mc.ok()) return Status::InvalidArgument(where + mc.status().message());
     m.model_case = std::move(mc).value();
-    if (metric == "tflops") {
-      m.time_s = HarnessFlops(c, g.second, 0) / (m.value * 1e12);
-    } else if (metric == "tokens_per_s") {
-      m.time_s = static_cast<double>(c.tokens) / m.value;
-    } else {
-      m.time_s = m.value;
-    }
+    m.time_s = metric == "tflops"         ? HarnessFlops(c, g.second, 0) / (m.value * 1e12)
+               : metric == "tokens_per_s" ? static_cast<double>(c.tokens) / m.value
+                                          : m.value;  // time_s
     m.cal_key = CalibrationKey(harness, m.when, c);
     m.family = "T=" + std::to_string(c.tokens) + ",D=" + std::to_string(c.hidden) + ",E=" + std::to_string(c.experts);
     out.push_back(std::move(m));

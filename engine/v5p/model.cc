@@ -172,14 +172,104 @@ struct Local {
   bool pack_in_graph = true; // pack (sort+gather) is timed
 };
 
+// The rows chip d of pe receives per data shard: its lg experts' share of
+// each group, ceil(group size / pd).
+int64_t ChipRows(const int64_t* gs, int64_t d, int64_t lg, int64_t pd) {
+  int64_t cnt = 0;
+  for (int64_t g = d * lg; g < (d + 1) * lg; ++g) cnt += CeilDiv(gs[g], pd);
+  return cnt;
+}
+
+// The chip with the most tile visits when chip d's groups get `first_pad`
+// padding rows in the first group and `dummy(d)` rows in a dummy expert.
+template <typename Dummy, typename FirstPad>
+VisitCount WorstChip(const Hardware& hw, const ModelCase& c, int64_t lg, FirstPad first_pad, Dummy dummy) {
+  VisitCount worst;
+  for (int64_t d = 0; d < c.expert_axis; ++d) {
+    VisitCount v = CountVisits(c.group_sizes.data() + d * lg, lg, c.data_axis, first_pad(d), dummy(d), hw.tile_m);
+    if (v.visits > worst.visits) worst = v;
+  }
+  return worst;
+}
+
+// One chip (none) or one data shard (dp) with every expert.
+void LocalAllExperts(const Hardware& hw, const ModelCase& c, Local* l) {
+  const int64_t tm = hw.tile_m, pd = c.data_axis, a = c.slots, e = c.experts;
+  l->groups = e;
+  if (c.capacity == Capacity::kPad) {
+    l->m_buf = RoundUp(e * c.cap, tm);
+    int64_t start = 0;
+    for (int64_t g = 0; g < e; ++g) {
+      if (c.cap <= 0) { ++l->v.empty; continue; }
+      ++l->v.groups;
+      l->v.visits += CeilDiv(start + c.cap, tm) - start / tm;
+      start += c.cap;
+    }
+    l->v.rows = start;
+    // The dispatch moves every assignment into the slots and every
+    // assignment's output back out of them, the combine scatter-adding it
+    // from its slot (the discarded slot's zeros past capacity) into its
+    // token's row (PadDispatchBytes): both scale with T*K whatever the
+    // factor; only the expert work scales with E*cap.
+    l->gather_rows = a;
+    l->combine_rows = a;
+  } else {
+    l->v = CountVisits(c.group_sizes.data(), e, pd, 0, 0, tm);
+    l->m_buf = RoundUp(CeilDiv(a, pd), tm);
+    l->gather_rows = CeilDiv(a, pd);
+    l->combine_rows = CeilDiv(a, pd);
+  }
+  l->sort_n = CeilDiv(a, pd);
+  l->shared_tokens = l->tokens;
+  l->pack_in_graph = !(c.prequeue && c.pass == Pass::kForward);
+}
+
+// EP, dense_masked: global-length masked dispatch. Every chip runs all
+// slots; rows of other chips' experts (and null slots) go to a dummy expert
+// that is computed.
+void LocalDenseMasked(const Hardware& hw, const ModelCase& c, Local* l) {
+  const int64_t pd = c.data_axis, lg = c.experts / c.expert_axis;
+  const int64_t a_shard = CeilDiv(c.slots, pd);
+  const int64_t* gs = c.group_sizes.data();
+  l->m_buf = RoundUp(a_shard, hw.tile_m);
+  l->v = WorstChip(hw, c, lg, [](int64_t) { return int64_t{0}; },
+                   [&](int64_t d) { return a_shard - ChipRows(gs, d, lg, pd); });
+  l->groups = lg + 1;
+  l->sort_n = a_shard;
+  l->gather_rows = a_shard;
+  l->combine_rows = a_shard;
+  l->shared_tokens = l->tokens;
+}
+
+// EP, compact dispatch: every chip's buffer holds the largest chip's rows
+// rounded to the capacity multiple.
+void LocalCompact(const Hardware& hw, const ModelCase& c, Local* l) {
+  const int64_t pd = c.data_axis, pe = c.expert_axis, lg = c.experts / pe;
+  const int64_t* gs = c.group_sizes.data();
+  int64_t max_count = 0;
+  for (int64_t d = 0; d < pe; ++d) max_count = std::max(max_count, ChipRows(gs, d, lg, pd));
+  const int64_t local_cap = std::max<int64_t>(hw.ep_cap_multiple, RoundUp(max_count, hw.ep_cap_multiple));
+  // The harness adds the padding rows to the first local group (docs/harness.md §2.7).
+  l->v = WorstChip(hw, c, lg, [&](int64_t d) { return local_cap - ChipRows(gs, d, lg, pd); },
+                   [](int64_t) { return int64_t{0}; });
+  l->groups = lg;
+  l->m_buf = local_cap;
+  l->gather_rows = local_cap;
+  l->combine_rows = local_cap;
+  if (c.comm == CommPath::kA2a) {
+    // Local routing of this chip's token shard, then dispatch.
+    l->sort_n = CeilDiv(CeilDiv(c.slots, pd), pe);
+    l->shared_tokens = l->tokens / pe;
+  } else {
+    l->sort_n = 0;  // compact dispatch is built on the host, outside the timed call
+    l->shared_tokens = c.comm == CommPath::kRingAgRs ? l->tokens / pe : l->tokens;
+  }
+  l->pack_in_graph = true;
+}
+
 Local BuildLocal(const Hardware& hw, const ModelCase& c) {
   Local l;
-  const int64_t tm = hw.tile_m;
-  const int64_t pd = c.data_axis, pe = c.expert_axis;
-  const int64_t a = c.slots;
-  const int64_t* gs = c.group_sizes.data();
-  const int64_t e = c.experts;
-  l.tokens = c.tokens / pd;
+  l.tokens = c.tokens / c.data_axis;
   // ring_ag_rs reduce-scatters the output along tokens (and a2a returns each
   // chip its own tokens): what follows the combine runs on T/n tokens, where
   // compact_psum leaves the whole [T, D] on every chip.
@@ -187,88 +277,9 @@ Local BuildLocal(const Hardware& hw, const ModelCase& c) {
   l.out_tokens = sharded_out ? l.tokens / std::max<int64_t>(1, c.expert_axis) : l.tokens;
   const bool nulls = c.real_assignments < c.slots;
   l.scatter = c.scatter_impl || c.capacity == Capacity::kPad || c.parallel == Parallel::kEp || nulls;
-  if (c.parallel != Parallel::kEp) {
-    // One chip (none) or one data shard (dp) with every expert.
-    l.groups = e;
-    if (c.capacity == Capacity::kPad) {
-      l.m_buf = RoundUp(e * c.cap, tm);
-      int64_t start = 0;
-      for (int64_t g = 0; g < e; ++g) {
-        if (c.cap <= 0) { ++l.v.empty; continue; }
-        ++l.v.groups;
-        l.v.visits += CeilDiv(start + c.cap, tm) - start / tm;
-        start += c.cap;
-      }
-      l.v.rows = start;
-      // The dispatch moves every assignment into the slots and every
-      // assignment's output back out of them, the combine scatter-adding it
-      // from its slot (the discarded slot's zeros past capacity) into its
-      // token's row (PadDispatchBytes): both scale with T*K whatever the
-      // factor; only the expert work scales with E*cap.
-      l.gather_rows = a;
-      l.combine_rows = a;
-    } else {
-      l.v = CountVisits(gs, e, pd, 0, 0, tm);
-      l.m_buf = RoundUp(CeilDiv(a, pd), tm);
-      l.gather_rows = CeilDiv(a, pd);
-      l.combine_rows = CeilDiv(a, pd);
-    }
-    l.sort_n = CeilDiv(a, pd);
-    l.shared_tokens = l.tokens;
-    l.pack_in_graph = !(c.prequeue && c.pass == Pass::kForward);
-    return l;
-  }
-  // Expert parallel over pe chips (each data shard does the same).
-  const int64_t lg = e / pe;
-  l.groups = lg;
-  int64_t max_count = 0;
-  for (int64_t d = 0; d < pe; ++d) {
-    int64_t cnt = 0;
-    for (int64_t g = d * lg; g < (d + 1) * lg; ++g) cnt += CeilDiv(gs[g], pd);
-    max_count = std::max(max_count, cnt);
-  }
-  const int64_t a_shard = CeilDiv(a, pd);
-  if (c.dense_masked) {
-    // Global-length masked dispatch: every chip runs all slots; rows of other
-    // chips' experts (and null slots) go to a dummy expert that is computed.
-    l.m_buf = RoundUp(a_shard, tm);
-    VisitCount worst;
-    for (int64_t d = 0; d < pe; ++d) {
-      int64_t cnt = 0;
-      for (int64_t g = d * lg; g < (d + 1) * lg; ++g) cnt += CeilDiv(gs[g], pd);
-      VisitCount v = CountVisits(gs + d * lg, lg, pd, 0, a_shard - cnt, tm);
-      if (v.visits > worst.visits) worst = v;
-    }
-    l.v = worst;
-    l.groups = lg + 1;
-    l.sort_n = a_shard;
-    l.gather_rows = a_shard;
-    l.combine_rows = a_shard;
-    l.shared_tokens = l.tokens;
-    return l;
-  }
-  const int64_t local_cap = std::max<int64_t>(hw.ep_cap_multiple, RoundUp(max_count, hw.ep_cap_multiple));
-  VisitCount worst;
-  for (int64_t d = 0; d < pe; ++d) {
-    int64_t cnt = 0;
-    for (int64_t g = d * lg; g < (d + 1) * lg; ++g) cnt += CeilDiv(gs[g], pd);
-    // The harness adds the padding rows to the first local group (docs/harness.md §2.7).
-    VisitCount v = CountVisits(gs + d * lg, lg, pd, local_cap - cnt, 0, tm);
-    if (v.visits > worst.visits) worst = v;
-  }
-  l.v = worst;
-  l.m_buf = local_cap;
-  l.gather_rows = local_cap;
-  l.combine_rows = local_cap;
-  if (c.comm == CommPath::kA2a) {
-    // Local routing of this chip's token shard, then dispatch.
-    l.sort_n = CeilDiv(a_shard, pe);
-    l.shared_tokens = l.tokens / pe;
-  } else {
-    l.sort_n = 0;  // compact dispatch is built on the host, outside the timed call
-    l.shared_tokens = c.comm == CommPath::kRingAgRs ? l.tokens / pe : l.tokens;
-  }
-  l.pack_in_graph = true;
+  if (c.parallel != Parallel::kEp) LocalAllExperts(hw, c, &l);
+  else if (c.dense_masked) LocalDenseMasked(hw, c, &l);
+  else LocalCompact(hw, c, &l);
   return l;
 }
 
@@ -547,6 +558,51 @@ double AllToAllTime(double b, int64_t n, const IciLink& l) {
   return byte_hops / (static_cast<double>(l.links) * l.link_bw * l.eta) + 2.0 * l.hop_latency;
 }
 
+namespace {
+
+// The data and expert axes of the slice the case runs on: --mesh's, else
+// the parallel mode's (ep: every chip an expert shard; dp: every chip a data
+// replica; none: one chip).
+Status SetAxes(const BenchConfig& cfg, int64_t chips_per_slice, ModelCase* out) {
+  ModelCase& c = *out;
+  int64_t data = 1, expert = 1;
+  if (!cfg.mesh.empty()) {
+    for (size_t pos = 0; pos < cfg.mesh.size();) {
+      size_t comma = cfg.mesh.find(',', pos);
+      std::string part = cfg.mesh.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      size_t eq = part.find('=');
+      if (eq != std::string::npos) {
+        int64_t v = std::atoll(part.c_str() + eq + 1);
+        if (part.substr(0, eq) == "data") data = v;
+        if (part.substr(0, eq) == "expert") expert = v;
+      }
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+  }
+  if (cfg.parallel_mode == "ep") {
+    c.parallel = Parallel::kEp;
+    if (cfg.mesh.empty()) { data = 1; expert = chips_per_slice; }
+  } else if (cfg.parallel_mode == "dp") {
+    c.parallel = Parallel::kDp;
+    if (cfg.mesh.empty()) { data = chips_per_slice; expert = 1; }
+    else { data *= expert; expert = 1; }  // dp replicates every expert on each chip
+  } else {
+    c.parallel = Parallel::kNone;
+    data = expert = 1;
+  }
+  if (data * expert > chips_per_slice)
+    return Status::InvalidArgument("--mesh " + cfg.mesh + ": " + std::to_string(data * expert) +
+                                   " devices exceed the slice's " + std::to_string(chips_per_slice) + " chips");
+  if (c.parallel == Parallel::kEp && cfg.experts % expert != 0)
+    return Status::InvalidArgument("--experts not divisible by the expert axis");
+  c.data_axis = data;
+  c.expert_axis = expert;
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const std::vector<int64_t>& group_sizes,
                            int64_t real_assignments, int64_t chips_per_slice) {
   ModelCase c;
@@ -583,39 +639,7 @@ Result<ModelCase> MakeCase(const BenchConfig& cfg, const RunPoint& point, const 
   c.dense_masked = cfg.parallel_mode == "ep" && cfg.ep_dispatch == "dense_masked";  // ignored without EP, as by the harness
   c.comm = cfg.ep_comm_path == "ring_ag_rs" ? CommPath::kRingAgRs : cfg.ep_comm_path == "a2a" ? CommPath::kA2a
                                                                                              : CommPath::kCompactPsum;
-  int64_t data = 1, expert = 1;
-  if (!cfg.mesh.empty()) {
-    for (size_t pos = 0; pos < cfg.mesh.size();) {
-      size_t comma = cfg.mesh.find(',', pos);
-      std::string part = cfg.mesh.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      size_t eq = part.find('=');
-      if (eq != std::string::npos) {
-        int64_t v = std::atoll(part.c_str() + eq + 1);
-        if (part.substr(0, eq) == "data") data = v;
-        if (part.substr(0, eq) == "expert") expert = v;
-      }
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-  }
-  if (cfg.parallel_mode == "ep") {
-    c.parallel = Parallel::kEp;
-    if (cfg.mesh.empty()) { data = 1; expert = chips_per_slice; }
-  } else if (cfg.parallel_mode == "dp") {
-    c.parallel = Parallel::kDp;
-    if (cfg.mesh.empty()) { data = chips_per_slice; expert = 1; }
-    else { data *= expert; expert = 1; }  // dp replicates every expert on each chip
-  } else {
-    c.parallel = Parallel::kNone;
-    data = expert = 1;
-  }
-  if (data * expert > chips_per_slice)
-    return Status::InvalidArgument("--mesh " + cfg.mesh + ": " + std::to_string(data * expert) +
-                                   " devices exceed the slice's " + std::to_string(chips_per_slice) + " chips");
-  if (c.parallel == Parallel::kEp && cfg.experts % expert != 0)
-    return Status::InvalidArgument("--experts not divisible by the expert axis");
-  c.data_axis = data;
-  c.expert_axis = expert;
+  MOELOG_RETURN_IF_ERROR(SetAxes(cfg, chips_per_slice, &c));
   c.group_sizes = group_sizes;
   c.real_assignments = real_assignments;
   c.slots = cfg.tokens * point.topk;

@@ -11,6 +11,7 @@
 
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "logbook/cli/store_flags.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/criteria/suggest.h"
 #include "logbook/file_util.h"
@@ -23,9 +24,10 @@ namespace {
 
 // check --suggest: each criterion with its proposal (and what check would
 // say of it now), or why it stays manual; --write adds the proposals.
-int Suggest(const std::string& path, const std::string& text, logbook::LineEnding ending,
-            const logbook::Logbook& doc, const std::vector<logbook::StoredRun>& runs, const logbook::Logbook& evidence,
-            const std::set<int>& only, bool write) {
+int Suggest(const LogbookFile& file, const logbook::Logbook& doc, const std::vector<logbook::StoredRun>& runs,
+            const logbook::Logbook& evidence, const std::set<int>& only, bool write) {
+  const std::string& path = file.path;
+  const std::string& text = file.text;
   const auto suggestions = logbook::SuggestPredicates(doc, text);
   const logbook::RunKeys keys = logbook::RecordedKeys(doc);
   logbook::EvalContext ctx;
@@ -72,14 +74,70 @@ int Suggest(const std::string& path, const std::string& text, logbook::LineEndin
     PrintError("check", path + ": adding the predicates would change the criteria's prose; file unchanged");
     return kExitParse;
   }
-  Status st = logbook::AtomicWriteFile(path, logbook::FromLf(out, ending));
-  if (!st.ok()) {
-    PrintError("check", st.ToString());
-    return st.ExitCode();
-  }
+  if (auto code = file.Write("check", out)) return *code;
   std::cerr << path << ": added " << written << " predicate" << (written == 1 ? "" : "s") << " as comments\n";
   return kExitOk;
 }
+
+// --only "1,3": the criterion numbers to write; nullopt after printing the
+// error for an item that is not one.
+std::optional<std::set<int>> ParseOnly(const std::string& only_text) {
+  std::set<int> only;
+  for (size_t b = 0; b < only_text.size();) {
+    size_t e = only_text.find(',', b);
+    if (e == std::string::npos) e = only_text.size();
+    const std::string item = only_text.substr(b, e - b);
+    char* end = nullptr;
+    const long n = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || n < 1 || n > 100000) {
+      PrintError("check", "--only: '" + item + "' is not a criterion number");
+      return std::nullopt;
+    }
+    only.insert(static_cast<int>(n));
+    b = e + 1;
+  }
+  return only;
+}
+
+// One line per criterion (only the open ones when quiet), then the counts.
+int PrintCheck(const std::string& path, const std::vector<logbook::CriterionResult>& results, bool quiet,
+               const std::string& note, const std::string& evidence_path) {
+  int met = 0, unmet = 0, manual = 0, predicted = 0;
+  for (const auto& r : results) {
+    if (r.state == logbook::CriterionState::kMet) ++met;
+    else if (r.state == logbook::CriterionState::kUnmet) ++unmet;
+    else if (r.state == logbook::CriterionState::kPredicted) ++predicted;
+    else ++manual;
+    const bool open = r.state == logbook::CriterionState::kUnmet || r.state == logbook::CriterionState::kPredicted;
+    if (!quiet || open) std::cout << FormatCheckLine(path, r) << "\n";
+  }
+  std::cout << met << " met, " << unmet << " unmet, " << predicted << " predicted, " << manual << " manual (" << note
+            << (evidence_path.empty() ? "" : " of " + evidence_path) << ")\n";
+  return logbook::CheckExitCode(results);
+}
+
+struct CheckFlags {
+  std::string path, evidence_path, only_text;
+  bool recorded = true, quiet = false, accept_foreign = false, suggest = false, write = false;
+  StoreFlags store;
+
+  void Add(CLI::App& app) {
+    app.add_option("FILE", path, "the logbook (or, with --logbook, a criteria document)")->required();
+    app.add_option("--logbook", evidence_path, "check FILE's criteria against this logbook's runs");
+    store.Add(app, "run store (default: .moelog/runs.db beside the logbook)");
+    app.add_flag("--recorded,!--no-recorded", recorded,
+                 "count the figures written in the entries' Result fields as evidence (the default; "
+                 "--no-recorded leaves them out)");
+    app.add_flag("-q,--quiet", quiet, "print only unmet and predicted criteria");
+    app.add_flag("--suggest", suggest, "propose a predicate for each prose criterion it can read, beside its prose");
+    app.add_flag("--write", write, "with --suggest: add the proposals as <!-- moelog: ... --> comments (atomic; "
+                                   "the prose is never changed)");
+    app.add_option("--only", only_text, "with --write: the criteria to write, by number (\"1,3\")");
+    app.add_flag("--accept-foreign-runs", accept_foreign,
+                 "also count stored runs this user did not make on this host (a store received with the logbook)");
+    store.AddPlanTable(app);
+  }
+};
 
 }  // namespace
 
@@ -95,102 +153,41 @@ int CmdCheck(const Args& args) {
                "Exit codes: 0 all checkable criteria met (or nothing to check), 4 some unmet,\n"
                "7 none unmet but some only predicted, 3 bad predicate.",
                "moelog check"};
-  std::string path, db, evidence_path;
-  bool recorded = true, quiet = false, accept_foreign = false;
-  app.add_option("FILE", path, "the logbook (or, with --logbook, a criteria document)")->required();
-  app.add_option("--logbook", evidence_path, "check FILE's criteria against this logbook's runs");
-  app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
-  app.add_flag("--recorded,!--no-recorded", recorded,
-               "count the figures written in the entries' Result fields as evidence (the default; "
-               "--no-recorded leaves them out)");
-  app.add_flag("-q,--quiet", quiet, "print only unmet and predicted criteria");
-  bool suggest = false, write = false;
-  std::string only_text;
-  app.add_flag("--suggest", suggest, "propose a predicate for each prose criterion it can read, beside its prose");
-  app.add_flag("--write", write, "with --suggest: add the proposals as <!-- moelog: ... --> comments (atomic; "
-                                 "the prose is never changed)");
-  app.add_option("--only", only_text, "with --write: the criteria to write, by number (\"1,3\")");
-  app.add_flag("--accept-foreign-runs", accept_foreign,
-               "also count stored runs this user did not make on this host (a store received with the logbook)");
-  PlanTableFlags plan_table;
-  plan_table.Add(app);
+  CheckFlags f;
+  f.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
 
-  if ((write || !only_text.empty()) && !suggest) {
+  if ((f.write || !f.only_text.empty()) && !f.suggest) {
     PrintError("check", "--write and --only go with --suggest");
     return kExitUsage;
   }
-  std::set<int> only;
-  for (size_t b = 0; b < only_text.size();) {
-    size_t e = only_text.find(',', b);
-    if (e == std::string::npos) e = only_text.size();
-    const std::string item = only_text.substr(b, e - b);
-    char* end = nullptr;
-    const long n = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || n < 1 || n > 100000) {
-      PrintError("check", "--only: '" + item + "' is not a criterion number");
-      return kExitUsage;
-    }
-    only.insert(static_cast<int>(n));
-    b = e + 1;
-  }
-  logbook::FileLock lock;
-  if (write) {
-    Status st = lock.Acquire(path);
-    if (!st.ok()) {
-      PrintError("check", st.ToString());
-      return st.ExitCode();
-    }
-  }
-  auto text = logbook::ReadFile(path);
-  if (!text.ok()) {
-    PrintError("check", text.status().ToString());
-    return text.status().ExitCode();
-  }
-  const logbook::LineEnding ending = logbook::DetectLineEnding(*text);
-  *text = logbook::ToLf(*text, ending);  // CRLF and lone-CR files alike
-  const logbook::Logbook criteria_doc = logbook::ParseLogbook(*text, path);
-  if (logbook::StopCriteriaBullets(criteria_doc, *text).empty()) {
-    std::cout << path << ": nothing to check (no bullets under a 'Stop Criteria' heading)\n";
+  const auto only = ParseOnly(f.only_text);
+  if (!only) return kExitUsage;
+  LogbookFile file;
+  if (auto code = file.Open("check", f.path, f.write)) return *code;
+  const logbook::Logbook criteria_doc = logbook::ParseLogbook(file.text, f.path);
+  if (logbook::StopCriteriaBullets(criteria_doc, file.text).empty()) {
+    std::cout << f.path << ": nothing to check (no bullets under a 'Stop Criteria' heading)\n";
     return kExitOk;
   }
   logbook::Logbook evidence = criteria_doc;
-  if (!evidence_path.empty()) {
-    auto lb = logbook::LoadLogbook(evidence_path);
-    if (!lb.ok()) {
-      PrintError("check", lb.status().ToString());
-      return lb.status().ExitCode();
-    }
+  if (!f.evidence_path.empty()) {
+    auto lb = logbook::LoadLogbook(f.evidence_path);
+    if (auto code = Failed("check", lb.status())) return *code;
     evidence = std::move(*lb);
   }
-  const std::string runs_of = evidence_path.empty() ? path : evidence_path;
-  if (db.empty()) db = logbook::DefaultStorePath(runs_of);
   std::string note;
-  const logbook::LauncherTable* table = nullptr;
-  if (auto code = plan_table.Load("check", &table)) return *code;
-  auto runs = logbook::LogbookRuns(evidence, db, recorded, &note, table, accept_foreign);
-  if (!runs.ok()) {
-    PrintError("check", runs.status().ToString());
-    return runs.status().ExitCode();
-  }
-  if (suggest) return Suggest(path, *text, ending, criteria_doc, *runs, evidence, only, write);
-  auto results = logbook::CheckCriteria(*text, criteria_doc, *runs, &evidence);
+  std::vector<logbook::StoredRun> runs;
+  if (auto code = f.store.LogbookRuns("check", evidence, f.evidence_path.empty() ? f.path : f.evidence_path,
+                                      f.recorded, &runs, &note, f.accept_foreign))
+    return *code;
+  if (f.suggest) return Suggest(file, criteria_doc, runs, evidence, *only, f.write);
+  auto results = logbook::CheckCriteria(file.text, criteria_doc, runs, &evidence);
   if (!results.ok()) {
     std::cerr << results.status().message() << "\n";
     return results.status().ExitCode();
   }
-  int met = 0, unmet = 0, manual = 0, predicted = 0;
-  for (const auto& r : *results) {
-    if (r.state == logbook::CriterionState::kMet) ++met;
-    else if (r.state == logbook::CriterionState::kUnmet) ++unmet;
-    else if (r.state == logbook::CriterionState::kPredicted) ++predicted;
-    else ++manual;
-    const bool open = r.state == logbook::CriterionState::kUnmet || r.state == logbook::CriterionState::kPredicted;
-    if (!quiet || open) std::cout << FormatCheckLine(path, r) << "\n";
-  }
-  std::cout << met << " met, " << unmet << " unmet, " << predicted << " predicted, " << manual << " manual (" << note
-            << (evidence_path.empty() ? "" : " of " + evidence_path) << ")\n";
-  return logbook::CheckExitCode(*results);
+  return PrintCheck(f.path, *results, f.quiet, note, f.evidence_path);
 }
 
 }  // namespace moelog::cli

@@ -8,6 +8,7 @@
 #include "logbook/criteria/recorded.h"
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "logbook/cli/store_flags.h"
 #include "engine/v5p/uncertainty.h"
 #include "logbook/criteria/compare.h"
 #include "logbook/doc/parse_logbook.h"
@@ -17,97 +18,110 @@
 
 namespace moelog::cli {
 
-int CmdCompare(const Args& args) {
-  CLI::App app{"A/B table of runs with % delta. A run is on side A when it matches every --a\n"
-               "key=value, on side B likewise; A and B runs pair when they agree on every other\n"
-               "config key (iters, warmup, threads and output settings aside) or on --same keys.",
-               "moelog compare"};
-  std::string a, b, same, metric = "tflops", db, path, entry;
-  bool recorded = false;
-  app.add_option("--a", a, "side A, e.g. quant_mode=none")->required();
-  app.add_option("--b", b, "side B, e.g. quant_mode=int8")->required();
-  app.add_option("--same", same, "control keys that must agree, comma separated (default: all others)");
-  app.add_option("--metric", metric, "metric to compare (tflops, tokens_per_s, mean_s, ...)");
-  app.add_option("LOGBOOK", path, "logbook whose runs to compare (its store and, with --recorded, its figures)");
-  app.add_option("--db", db, "run store (default: .moelog/runs.db beside LOGBOOK, or in this directory)");
-  app.add_option("--entry", entry, "only runs of this entry");
-  app.add_flag("--recorded", recorded, "include figures written in the logbook (needs LOGBOOK)");
-  PlanTableFlags plan_table;
-  plan_table.Add(app);
-  if (auto code = ParseCommandLine(app, args)) return *code;
+namespace {
 
-  // The keys a logbook's recorded runs use (a harness's own flags) are
-  // valid in --a, --b and --same.
-  logbook::RunKeys keys;
-  if (recorded && !path.empty())
-    if (auto lb = logbook::LoadLogbook(path); lb.ok()) keys = logbook::RecordedKeys(*lb);
+struct CompareFlags {
+  std::string a, b, same, metric = "tflops", path, entry;
+  bool recorded = false;
+  StoreFlags store;
+
+  void Add(CLI::App& app) {
+    app.add_option("--a", a, "side A, e.g. quant_mode=none")->required();
+    app.add_option("--b", b, "side B, e.g. quant_mode=int8")->required();
+    app.add_option("--same", same, "control keys that must agree, comma separated (default: all others)");
+    app.add_option("--metric", metric, "metric to compare (tflops, tokens_per_s, mean_s, ...)");
+    app.add_option("LOGBOOK", path, "logbook whose runs to compare (its store and, with --recorded, its figures)");
+    store.Add(app, "run store (default: .moelog/runs.db beside LOGBOOK, or in this directory)");
+    app.add_option("--entry", entry, "only runs of this entry");
+    app.add_flag("--recorded", recorded, "include figures written in the logbook (needs LOGBOOK)");
+    store.AddPlanTable(app);
+  }
+};
+
+// The sides, the control keys and the metric of the flags; nullopt after
+// printing a usage error.
+std::optional<logbook::CompareOptions> OptionsOf(const CompareFlags& f, const logbook::RunKeys& keys) {
   logbook::CompareOptions o;
-  auto pa = logbook::ParseAssignments(a, "--a", keys);
-  auto pb = logbook::ParseAssignments(b, "--b", keys);
+  auto pa = logbook::ParseAssignments(f.a, "--a", keys);
+  auto pb = logbook::ParseAssignments(f.b, "--b", keys);
   for (const auto* p : {&pa, &pb})
     if (!p->ok()) {
       PrintError("compare", p->status().ToString());
-      return kExitUsage;
+      return std::nullopt;
     }
   o.a = *pa;
   o.b = *pb;
-  std::stringstream ss(same);
+  std::stringstream ss(f.same);
   for (std::string k; std::getline(ss, k, ',');) {
     k = logbook::NormalizeKey(k);
     if (k.empty()) continue;
     if (!keys.Has(k)) {
       PrintError("compare", "--same: unknown config key '" + k + "' (valid: " + logbook::JoinKeys(keys.Names()) + ")");
-      return kExitUsage;
+      return std::nullopt;
     }
     o.same.push_back(k);
   }
-  o.metric = logbook::NormalizeKey(metric);
+  o.metric = logbook::NormalizeKey(f.metric);
   // Modeled A/B pairs are judged against the band of the model's past
   // within-entry ratio errors (data/v5p_bands.json), when it ships.
   if (auto u = engine::v5p::LoadUncertaintyByName(""); u.ok()) o.ratio_band = u->within_entry;
-  if (recorded && path.empty()) {
+  return o;
+}
+
+// The runs to pair: the logbook's (its store, and its figures with
+// --recorded), else every run of the store; only --entry's when given.
+std::optional<int> LoadRuns(CompareFlags& f, std::vector<logbook::StoredRun>* runs, std::string* note) {
+  if (!f.path.empty()) {
+    auto lb = logbook::LoadLogbook(f.path);
+    if (auto code = Failed("compare", lb.status())) return code;
+    if (auto code = f.store.LogbookRuns("compare", *lb, f.path, f.recorded, runs, note)) return code;
+  } else {
+    if (f.store.db.empty()) f.store.db = logbook::DefaultStorePath("./compare");
+    auto r = logbook::LoadStoredRuns(f.store.db, logbook::RunQuery{});
+    if (auto code = Failed("compare", r.status())) return code;
+    *runs = std::move(*r);
+    *note = std::to_string(runs->size()) + " stored runs in " + f.store.db;
+  }
+  if (!f.entry.empty()) {
+    std::vector<logbook::StoredRun> keep;
+    for (auto& r : *runs)
+      if (r.entry_id == f.entry) keep.push_back(std::move(r));
+    *runs = std::move(keep);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int CmdCompare(const Args& args) {
+  CLI::App app{"A/B table of runs with % delta. A run is on side A when it matches every --a\n"
+               "key=value, on side B likewise; A and B runs pair when they agree on every other\n"
+               "config key (iters, warmup, threads and output settings aside) or on --same keys.",
+               "moelog compare"};
+  CompareFlags f;
+  f.Add(app);
+  if (auto code = ParseCommandLine(app, args)) return *code;
+
+  // The keys a logbook's recorded runs use (a harness's own flags) are
+  // valid in --a, --b and --same.
+  logbook::RunKeys keys;
+  if (f.recorded && !f.path.empty())
+    if (auto lb = logbook::LoadLogbook(f.path); lb.ok()) keys = logbook::RecordedKeys(*lb);
+  const auto o = OptionsOf(f, keys);
+  if (!o) return kExitUsage;
+  if (f.recorded && f.path.empty()) {
     PrintError("compare", "--recorded needs LOGBOOK");
     return kExitUsage;
   }
-
   std::vector<logbook::StoredRun> runs;
   std::string note;
-  if (!path.empty()) {
-    auto lb = logbook::LoadLogbook(path);
-    if (!lb.ok()) {
-      PrintError("compare", lb.status().ToString());
-      return lb.status().ExitCode();
-    }
-    const logbook::LauncherTable* table = nullptr;
-    if (auto code = plan_table.Load("compare", &table)) return *code;
-    auto r = logbook::LogbookRuns(*lb, db.empty() ? logbook::DefaultStorePath(path) : db, recorded, &note, table);
-    if (!r.ok()) {
-      PrintError("compare", r.status().ToString());
-      return r.status().ExitCode();
-    }
-    runs = std::move(*r);
-  } else {
-    if (db.empty()) db = logbook::DefaultStorePath("./compare");
-    auto r = logbook::LoadStoredRuns(db, logbook::RunQuery{});
-    if (!r.ok()) {
-      PrintError("compare", r.status().ToString());
-      return r.status().ExitCode();
-    }
-    runs = std::move(*r);
-    note = std::to_string(runs.size()) + " stored runs in " + db;
-  }
-  if (!entry.empty()) {
-    std::vector<logbook::StoredRun> keep;
-    for (auto& r : runs)
-      if (r.entry_id == entry) keep.push_back(std::move(r));
-    runs = std::move(keep);
-  }
-  auto c = logbook::CompareRuns(runs, o);
+  if (auto code = LoadRuns(f, &runs, &note)) return *code;
+  auto c = logbook::CompareRuns(runs, *o);
   if (!c.ok()) {
     PrintError("compare", c.status().ToString() + " (" + note + ")");
     return kExitError;
   }
-  std::cout << logbook::RenderComparison(*c, o);
+  std::cout << logbook::RenderComparison(*c, *o);
   for (const auto& row : c->rows)
     for (const auto& w : row.warnings) std::cerr << "moelog compare: warning: " << w << "\n";
   return kExitOk;

@@ -7,6 +7,7 @@
 
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "logbook/cli/store_flags.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/file_util.h"
 #include "logbook/doc/parse_logbook.h"
@@ -23,19 +24,9 @@ int CmdIds(const Args& args) {
   app.add_option("logbook", path, "logbook Markdown file")->required();
   app.add_flag("--write", write, "insert the derived ID into headings that have none (atomic; nothing else changes)");
   if (auto code = ParseCommandLine(app, args)) return *code;
-  logbook::FileLock lock;
-  if (write) {
-    Status st = lock.Acquire(path);
-    if (!st.ok()) {
-      PrintError("ids", st.ToString());
-      return st.ExitCode();
-    }
-  }
-  auto text = logbook::ReadFile(path);
-  if (!text.ok()) {
-    PrintError("ids", text.status().ToString());
-    return text.status().ExitCode();
-  }
+  LogbookFile file;  // IDs are written into the text as it is, line ends and all
+  if (auto code = file.Open("ids", path, write, /*to_lf=*/false)) return *code;
+  const std::string* text = &file.text;
   const logbook::Logbook lb = logbook::ParseLogbook(*text, path);
   for (const auto& d : lb.diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
   for (const auto& e : lb.entries)
@@ -57,11 +48,7 @@ int CmdIds(const Args& args) {
     PrintError("ids", path + ": adding IDs would change an entry's ID; file left unchanged");
     return kExitParse;
   }
-  Status st = logbook::AtomicWriteFile(path, out);
-  if (!st.ok()) {
-    PrintError("ids", st.ToString());
-    return st.ExitCode();
-  }
+  if (auto code = file.Write("ids", out)) return *code;
   std::fprintf(stderr, "%s: added %d explicit ID%s\n", path.c_str(), added, added == 1 ? "" : "s");
   return kExitOk;
 }

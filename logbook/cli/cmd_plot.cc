@@ -7,10 +7,12 @@
 #include <sstream>
 
 #include "engine/v5p/uncertainty.h"
+#include "engine/target.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/render/calibration.h"
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "logbook/cli/store_flags.h"
 #include "logbook/criteria/criteria.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_store.h"
@@ -61,6 +63,63 @@ Result<logbook::EntryChart> PlotAcrossEntries(const std::string& path, const log
   return logbook::DrawEntryChart(path, stem, logbook::PointsFromRuns(kept), o);
 }
 
+// Modeled runs carry the band of the model's past errors on their path
+// (error bars), uncalibrated.
+void ShowModeledBands(std::vector<logbook::StoredRun>* runs, logbook::ChartOptions* o) {
+  auto u = engine::v5p::LoadUncertaintyByName("");
+  if (!u.ok()) return;
+  logbook::ModelView view;
+  view.calibrate = false;
+  view.bands = std::move(u).value();
+  view.have_bands = true;
+  o->ratio_band = view.bands.within_entry;
+  for (auto& r : *runs)
+    if (engine::IsModeledTarget(r.target) && r.source != "recorded") logbook::ShowModeled(view, "", "", &r);
+}
+
+// One entry's chart; with --no-recorded, without the figures it records.
+Result<logbook::EntryChart> PlotEntry(const std::string& path, const logbook::Logbook& lb, const logbook::Entry& e,
+                                      std::vector<logbook::StoredRun> runs, bool no_recorded, logbook::ChartOptions o) {
+  o.primary_metric = logbook::PrimaryMetric(lb);
+  if (no_recorded) {
+    // ChartForEntry adds the entry's recorded figures only when `runs`
+    // holds none of them: an empty recorded run (no config, no metrics)
+    // stands in for them and draws nothing.
+    logbook::StoredRun none;
+    none.entry_id = e.id;
+    none.source = "recorded";
+    runs.push_back(none);
+  }
+  return logbook::ChartForEntry(path, e, runs, o);
+}
+
+struct PlotFlags {
+  std::string path, entry, x, y, series;
+  std::vector<std::string> where;
+  bool png = false, no_recorded = false;
+  StoreFlags store;
+
+  void Add(CLI::App& app) {
+    app.add_option("LOGBOOK", path, "the logbook")->required();
+    app.add_option("--entry", entry, "entry ID (see `moelog ids LOGBOOK`); without it, runs across entries");
+    app.add_option("--x", x, "x axis: topk, null_route_frac, mlp_dim, tokens, experts, devices, or a categorical key");
+    app.add_option("--y", y, "metric(s), comma separated: tflops, tokens_per_s, tflops_per_device, time_s, ...");
+    app.add_option("--series", series, "config keys naming the series, comma separated (default: every other varied key)");
+    app.add_option("--where", where, "across entries: only runs with KEY=VALUE, KEY!=VALUE or KEY in {A,B} (repeatable)");
+    app.add_flag("--png", png, "write PNG instead of SVG");
+    store.Add(app, "run store (default: .moelog/runs.db beside the logbook)");
+    app.add_flag("--no-recorded", no_recorded, "leave out the figures written in the logbook");
+    store.AddPlanTable(app);
+  }
+  // A usage error in the combination of flags ("" when none).
+  std::string UsageError() const {
+    if (entry.empty() && x.empty()) return "name --entry ID, or --x AXIS to plot runs across entries";
+    if (!entry.empty() && !where.empty())
+      return "--where filters runs across entries; with --entry, the entry's runs are the chart";
+    return "";
+  }
+};
+
 }  // namespace
 
 int CmdPlot(const Args& args) {
@@ -69,86 +128,35 @@ int CmdPlot(const Args& args) {
                "A/Bs grouped bars; the logbook's own figures are drawn beside moelog's (hollow\n"
                "markers, outlined bars). Rules: docs/reference.md, \"Chart rules\".",
                "moelog plot"};
-  std::string path, entry, x, y, series, db;
-  std::vector<std::string> where;
-  bool png = false, no_recorded = false;
-  app.add_option("LOGBOOK", path, "the logbook")->required();
-  app.add_option("--entry", entry, "entry ID (see `moelog ids LOGBOOK`); without it, runs across entries");
-  app.add_option("--x", x, "x axis: topk, null_route_frac, mlp_dim, tokens, experts, devices, or a categorical key");
-  app.add_option("--y", y, "metric(s), comma separated: tflops, tokens_per_s, tflops_per_device, time_s, ...");
-  app.add_option("--series", series, "config keys naming the series, comma separated (default: every other varied key)");
-  app.add_option("--where", where, "across entries: only runs with KEY=VALUE, KEY!=VALUE or KEY in {A,B} (repeatable)");
-  app.add_flag("--png", png, "write PNG instead of SVG");
-  app.add_option("--db", db, "run store (default: .moelog/runs.db beside the logbook)");
-  app.add_flag("--no-recorded", no_recorded, "leave out the figures written in the logbook");
-  PlanTableFlags plan_table;
-  plan_table.Add(app);
+  PlotFlags f;
+  f.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
-  if (entry.empty() && x.empty()) {
-    PrintError("plot", "name --entry ID, or --x AXIS to plot runs across entries");
+  if (const std::string usage = f.UsageError(); !usage.empty()) {
+    PrintError("plot", usage);
     return kExitUsage;
   }
-  if (!entry.empty() && !where.empty()) {
-    PrintError("plot", "--where filters runs across entries; with --entry, the entry's runs are the chart");
+  auto lb = logbook::LoadLogbook(f.path);
+  if (auto code = Failed("plot", lb.status())) return *code;
+  const logbook::Entry* e = f.entry.empty() ? nullptr : lb->FindEntry(f.entry);
+  if (!f.entry.empty() && !e) {
+    PrintError("plot", "no entry '" + f.entry + "' in " + f.path + " (see `moelog ids " + f.path + "`)");
     return kExitUsage;
   }
-
-  auto lb = logbook::LoadLogbook(path);
-  if (!lb.ok()) {
-    PrintError("plot", lb.status().ToString());
-    return lb.status().ExitCode();
-  }
-  const logbook::Entry* e = entry.empty() ? nullptr : lb->FindEntry(entry);
-  if (!entry.empty() && !e) {
-    PrintError("plot", "no entry '" + entry + "' in " + path + " (see `moelog ids " + path + "`)");
-    return kExitUsage;
-  }
-  if (db.empty()) db = logbook::DefaultStorePath(path);
   std::string note;
-  const logbook::LauncherTable* table = nullptr;
-  if (auto code = plan_table.Load("plot", &table)) return *code;
-  auto runs = logbook::LogbookRuns(*lb, db, false, &note, table);
-  if (!runs.ok()) {
-    PrintError("plot", runs.status().ToString());
-    return runs.status().ExitCode();
-  }
+  std::vector<logbook::StoredRun> runs;
+  if (auto code = f.store.LogbookRuns("plot", *lb, f.path, false, &runs, &note)) return *code;
   logbook::ChartOptions o;
-  // Modeled runs carry the band of the model's past errors on their path
-  // (error bars). `plot` shows the model's figures uncalibrated, and says
-  // so: the factor is learned from the earlier entries' recorded figures
-  // placed on their tables' rows, which `update` builds (its charts are
-  // calibrated as its tables are).
+  // `plot` shows the model's figures uncalibrated, and says so: the factor
+  // is learned from the earlier entries' recorded figures placed on their
+  // tables' rows, which `update` builds (its charts are calibrated as its
+  // tables are).
   o.modeled_note = "modeled figures uncalibrated (the charts of moelog update apply the calibration of the logbook)";
-  if (auto u = engine::v5p::LoadUncertaintyByName(""); u.ok()) {
-    logbook::ModelView view;
-    view.calibrate = false;
-    view.bands = std::move(u).value();
-    view.have_bands = true;
-    o.ratio_band = view.bands.within_entry;
-    for (auto& r : *runs)
-      if (r.target == "v5p" && r.source != "recorded") logbook::ShowModeled(view, "", "", &r);
-  }
-  o.x_key = x;
-  o.png = png;
-  o.y_metrics = SplitComma(y);
-  o.series_keys = SplitComma(series);
-  Result<logbook::EntryChart> chart = Status::NotFound("");
-  if (e) {
-    o.primary_metric = logbook::PrimaryMetric(*lb);
-    std::vector<logbook::StoredRun> use = *runs;
-    if (no_recorded) {
-      // ChartForEntry adds the entry's recorded figures only when `runs`
-      // holds none of them: an empty recorded run (no config, no metrics)
-      // stands in for them and draws nothing.
-      logbook::StoredRun none;
-      none.entry_id = e->id;
-      none.source = "recorded";
-      use.push_back(none);
-    }
-    chart = logbook::ChartForEntry(path, *e, use, o);
-  } else {
-    chart = PlotAcrossEntries(path, *lb, *runs, where, o);
-  }
+  ShowModeledBands(&runs, &o);
+  o.x_key = f.x;
+  o.png = f.png;
+  o.y_metrics = SplitComma(f.y);
+  o.series_keys = SplitComma(f.series);
+  auto chart = e ? PlotEntry(f.path, *lb, *e, runs, f.no_recorded, o) : PlotAcrossEntries(f.path, *lb, runs, f.where, o);
   if (!chart.ok()) {
     PrintError("plot", chart.status().ToString());
     return chart.status().code() == Status::Code::kNotFound ? kExitError : chart.status().ExitCode();

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/status.h"
+#include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/criteria/criteria.h"
 #include "logbook/criteria/recorded.h"
@@ -25,15 +26,11 @@ namespace {
 
 using logbook::RunRecord;
 
-std::string Num(double v, const char* fmt) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), fmt, v);
-  return buf;
-}
-
-std::string Metric(const RunRecord& r, const std::string& k, const char* fmt) {
+// A metric's value with `digits` (negative: -digits significant digits,
+// "%.*g"; else that many decimals, "%.*f"); "" when the run lacks it.
+std::string Metric(const RunRecord& r, const std::string& k, int digits) {
   auto it = r.metrics.find(k);
-  return it == r.metrics.end() ? "" : Num(it->second, fmt);
+  return it == r.metrics.end() ? "" : digits < 0 ? engine::General(it->second, -digits) : logbook::Fixed(it->second, digits);
 }
 
 std::string Point(const RunRecord& r, const std::string& k) {
@@ -60,10 +57,10 @@ const std::vector<Column>& FixedColumns() {
       {"entry", [](const RunRecord& r) { return r.entry_id; }},
       {"target", [](const RunRecord& r) { return r.target; }},
       {"status", [](const RunRecord& r) { return r.status; }},
-      {"time_s", [](const RunRecord& r) { return Metric(r, "time_s", "%.6f"); }},
-      {"tflops", [](const RunRecord& r) { return Metric(r, "tflops", "%.3f"); }},
-      {"tflops_per_device", [](const RunRecord& r) { return Metric(r, "tflops_per_device", "%.3f"); }},
-      {"tokens_per_s", [](const RunRecord& r) { return Metric(r, "tokens_per_s", "%.2f"); }},
+      {"time_s", [](const RunRecord& r) { return Metric(r, "time_s", 6); }},
+      {"tflops", [](const RunRecord& r) { return Metric(r, "tflops", 3); }},
+      {"tflops_per_device", [](const RunRecord& r) { return Metric(r, "tflops_per_device", 3); }},
+      {"tokens_per_s", [](const RunRecord& r) { return Metric(r, "tokens_per_s", 2); }},
       {"cpu_isa", [](const RunRecord& r) { return r.cpu_isa; }},
       {"start_time", [](const RunRecord& r) { return r.start_time; }},
   };
@@ -190,7 +187,7 @@ void PrintCsv(const std::vector<RunRecord>& rows, const std::vector<std::string>
       auto it = configs[i].find(p);
       join(&s, CsvField(it == configs[i].end() ? "" : it->second));
     }
-    for (const auto& m : mset) join(&s, Metric(r, m, "%.17g"));
+    for (const auto& m : mset) join(&s, Metric(r, m, -17));
     std::cout << s << "\n";
   }
 }
@@ -305,24 +302,16 @@ std::vector<std::string> CountedStates(const std::string& logbook_path, logbook:
   return states;
 }
 
-// --kind recorded: the figures the logbook's Results record (recorded.h),
-// one row each, filtered by --entry and --where like stored runs.
-int PrintRecorded(const std::string& logbook_path, const std::string& entry, const std::vector<std::string>& where,
-                  const std::string& format, int64_t limit) {
-  auto lb = logbook::LoadLogbook(logbook_path);
-  if (!lb.ok()) {
-    PrintError("runs", lb.status().ToString());
-    return kExitParse;
-  }
-  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(*lb);
-  const logbook::RunKeys recorded_keys = logbook::RecordedKeys(*lb);  // --where may name the recorded runs' keys
+// The recorded runs of `lb` of --entry that pass every --where filter, at
+// most `limit` (0: all); an error for a filter that does not parse.
+Result<std::vector<logbook::StoredRun>> RecordedRows(const logbook::Logbook& lb, const std::string& entry,
+                                                     const std::vector<std::string>& where, int64_t limit) {
+  const std::vector<logbook::StoredRun> recorded = logbook::RecordedRuns(lb);
+  const logbook::RunKeys recorded_keys = logbook::RecordedKeys(lb);  // --where may name the recorded runs' keys
   std::vector<logbook::Condition> filters;
   for (const auto& w : where) {
     auto c = logbook::ParseRunFilter(w, recorded_keys);
-    if (!c.ok()) {
-      PrintError("runs", c.status().message());
-      return kExitUsage;
-    }
+    if (!c.ok()) return c.status();
     filters.push_back(*c);
   }
   std::vector<logbook::StoredRun> rows;
@@ -332,24 +321,30 @@ int PrintRecorded(const std::string& logbook_path, const std::string& entry, con
     rows.push_back(r);
     if (limit > 0 && static_cast<int64_t>(rows.size()) >= limit) break;
   }
-  if (format == "json") {
-    nlohmann::json arr = nlohmann::json::array();
-    for (const auto& r : rows) {
-      nlohmann::json j;
-      j["id"] = r.id;
-      j["kind"] = r.source;
-      j["entry_id"] = r.entry_id;
-      j["file"] = r.file;
-      j["line"] = r.line;
-      j["config"] = r.config;
-      j["metrics"] = r.metrics;
-      j["units"] = r.units;
-      j["derived"] = r.derived;
-      arr.push_back(std::move(j));
-    }
-    std::cout << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    return kExitOk;
+  return rows;
+}
+
+void PrintRecordedJson(const std::vector<logbook::StoredRun>& rows) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const auto& r : rows) {
+    nlohmann::json j;
+    j["id"] = r.id;
+    j["kind"] = r.source;
+    j["entry_id"] = r.entry_id;
+    j["file"] = r.file;
+    j["line"] = r.line;
+    j["config"] = r.config;
+    j["metrics"] = r.metrics;
+    j["units"] = r.units;
+    j["derived"] = r.derived;
+    arr.push_back(std::move(j));
   }
+  std::cout << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+// The recorded rows as a table: id, kind, where, then every config key and
+// every metric any row has.
+void PrintRecordedCells(const std::vector<logbook::StoredRun>& rows, const std::string& format) {
   std::set<std::string> keys, metrics;
   for (const auto& r : rows) {
     for (const auto& [k, v] : r.config) keys.insert(k);
@@ -371,18 +366,99 @@ int PrintRecorded(const std::string& logbook_path, const std::string& entry, con
     }
     cells.push_back(std::move(row));
   }
-  if (format == "csv") {
-    auto join = [](const std::vector<std::string>& v) {
-      std::string s;
-      for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + CsvField(v[i]);
-      return s;
-    };
-    std::cout << join(header) << "\n";
-    for (const auto& row : cells) std::cout << join(row) << "\n";
-    return kExitOk;
+  if (format != "csv") {
+    PrintAligned(header, cells);
+    return;
   }
-  PrintAligned(header, cells);
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + CsvField(v[i]);
+    return s;
+  };
+  std::cout << join(header) << "\n";
+  for (const auto& row : cells) std::cout << join(row) << "\n";
+}
+
+// --kind recorded: the figures the logbook's Results record (recorded.h),
+// one row each, filtered by --entry and --where like stored runs.
+int PrintRecorded(const std::string& logbook_path, const std::string& entry, const std::vector<std::string>& where,
+                  const std::string& format, int64_t limit) {
+  auto lb = logbook::LoadLogbook(logbook_path);
+  if (!lb.ok()) {
+    PrintError("runs", lb.status().ToString());
+    return kExitParse;
+  }
+  auto rows = RecordedRows(*lb, entry, where, limit);
+  if (!rows.ok()) {
+    PrintError("runs", rows.status().message());
+    return kExitUsage;
+  }
+  if (format == "json") PrintRecordedJson(*rows);
+  else PrintRecordedCells(*rows, format);
   return kExitOk;
+}
+
+struct RunsFlags {
+  std::string db, logbook, entry, format = "table", kind = "stored";
+  std::vector<std::string> where;
+  int64_t limit = 0;
+  bool latest = false, all = false, accept_foreign = false;
+
+  void Add(CLI::App& app) {
+    app.add_option("--db", db, "run store (default: .moelog/runs.db beside --logbook, else in the current directory)");
+    app.add_option("--logbook", logbook, "only runs of this logbook (those that count for it, and its failures)");
+    app.add_option("--entry", entry, "only runs of this entry ID");
+    app.add_option("--where", where, "filter KEY=VALUE, KEY!=VALUE, KEY<N, KEY in {A,B} ... (repeatable)")
+        ->allow_extra_args(false);
+    app.add_option("--format", format, "output format")->check(CLI::IsMember({"table", "csv", "json"}));
+    app.add_option("--limit", limit, "at most N rows (0: all)")->check(CLI::NonNegativeNumber);
+    app.add_flag("--latest", latest, "only the newest run batch of each cache key");
+    app.add_flag("--all", all,
+                 "also foreign runs (with an origin column) and, with --logbook, the runs superseded by edited or "
+                 "removed commands");
+    app.add_flag("--accept-foreign-runs", accept_foreign, "show and count foreign runs as if this user had made them");
+    app.add_option("--kind", kind,
+                   "stored: the run store's runs (measured and modeled); recorded: the figures the --logbook's "
+                   "Result fields record (read from the document, never stored)")
+        ->check(CLI::IsMember({"stored", "recorded"}));
+  }
+};
+
+// The store query of the flags: --entry, --limit, --latest and the --where
+// items, each of a known key (a column, a run key, a metric, or a key some
+// stored run has); nullopt after printing the error for an unknown key.
+std::optional<logbook::RunQuery> QueryOf(const RunsFlags& f, logbook::RunStore& store) {
+  logbook::RunQuery q;
+  q.entry_id = f.entry;
+  q.limit = f.limit;
+  q.latest_per_cache_key = f.latest;
+  std::set<std::string> store_keys;  // read from the store only for a key that is not a known one
+  for (const auto& item : f.where) {
+    const WhereKey w = NormalizeWhere(item);
+    const bool known =
+        ColumnKeys().count(w.key) || logbook::IsKnownRunKey(w.key) || logbook::KnownMetrics().count(w.key);
+    if (!known && store_keys.empty()) {
+      auto everything = store.Query(logbook::RunQuery{});
+      if (everything.ok()) store_keys = WhereKeys(*everything);
+    }
+    if (!known && !store_keys.count(w.key)) {
+      PrintError("runs", "--where '" + item + "': unknown key '" + w.key + "' (valid: " + logbook::JoinKeys(store_keys) +
+                             ")");
+      return std::nullopt;
+    }
+    q.where.push_back(w.item);
+  }
+  return q;
+}
+
+// Leaves out the foreign rows; how many it left out.
+size_t HideForeign(std::vector<RunRecord>* rows) {
+  std::vector<RunRecord> mine;
+  for (auto& r : *rows)
+    if (!r.foreign) mine.push_back(std::move(r));
+  const size_t hidden = rows->size() - mine.size();
+  *rows = std::move(mine);
+  return hidden;
 }
 
 }  // namespace
@@ -399,44 +475,17 @@ int CmdRuns(const Args& args) {
                "Runs this user did not make on this host (a store received with a logbook, rows edited\n"
                "by hand) are foreign: hidden, and never counted; --all shows them with their origin.",
                "moelog runs");
-  std::string db, logbook, entry, format = "table", kind = "stored";
-  std::vector<std::string> where;
-  int64_t limit = 0;
-  bool latest = false, all = false, accept_foreign = false;
-  app.add_option("--db", db, "run store (default: .moelog/runs.db beside --logbook, else in the current directory)");
-  app.add_option("--logbook", logbook, "only runs of this logbook (those that count for it, and its failures)");
-  app.add_option("--entry", entry, "only runs of this entry ID");
-  app.add_option("--where", where, "filter KEY=VALUE, KEY!=VALUE, KEY<N, KEY in {A,B} ... (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("--format", format, "output format")->check(CLI::IsMember({"table", "csv", "json"}));
-  app.add_option("--limit", limit, "at most N rows (0: all)")->check(CLI::NonNegativeNumber);
-  app.add_flag("--latest", latest, "only the newest run batch of each cache key");
-  app.add_flag("--all", all,
-               "also foreign runs (with an origin column) and, with --logbook, the runs superseded by edited or "
-               "removed commands");
-  app.add_flag("--accept-foreign-runs", accept_foreign, "show and count foreign runs as if this user had made them");
-  app.add_option("--kind", kind,
-                 "stored: the run store's runs (measured and modeled); recorded: the figures the --logbook's "
-                 "Result fields record (read from the document, never stored)")
-      ->check(CLI::IsMember({"stored", "recorded"}));
-  try {
-    std::vector<std::string> rev(args.rbegin(), args.rend());
-    app.parse(rev);
-  } catch (const CLI::CallForHelp& e) {
-    std::cout << app.help();
-    return kExitOk;
-  } catch (const CLI::ParseError& e) {
-    PrintError("runs", e.what());
-    return kExitUsage;
-  }
-  if (kind == "recorded") {
-    if (logbook.empty()) {
+  RunsFlags f;
+  f.Add(app);
+  if (auto code = ParseCommandLine(app, args)) return *code;
+  if (f.kind == "recorded") {
+    if (f.logbook.empty()) {
       PrintError("runs", "--kind recorded needs --logbook (recorded runs are read from the logbook)");
       return kExitUsage;
     }
-    return PrintRecorded(logbook, entry, where, format, limit);
+    return PrintRecorded(f.logbook, f.entry, f.where, f.format, f.limit);
   }
-  if (db.empty()) db = logbook.empty() ? ".moelog/runs.db" : logbook::DefaultStorePath(logbook);
+  const std::string db = !f.db.empty() ? f.db : f.logbook.empty() ? ".moelog/runs.db" : logbook::DefaultStorePath(f.logbook);
   std::error_code ec;
   if (!std::filesystem::exists(db, ec)) {
     PrintError("runs", "no run store at " + db + " (run `moelog update` first, or pass --db)");
@@ -447,52 +496,27 @@ int CmdRuns(const Args& args) {
     PrintError("runs", store.status().message());
     return store.status().ExitCode();
   }
-  logbook::RunQuery q;
-  q.entry_id = entry;
-  q.limit = limit;
-  q.latest_per_cache_key = latest;
-  std::set<std::string> store_keys;  // read from the store only for a key that is not a known one
-  for (const auto& item : where) {
-    const WhereKey w = NormalizeWhere(item);
-    const bool known =
-        ColumnKeys().count(w.key) || logbook::IsKnownRunKey(w.key) || logbook::KnownMetrics().count(w.key);
-    if (!known && store_keys.empty()) {
-      auto everything = (*store)->Query(logbook::RunQuery{});
-      if (everything.ok()) store_keys = WhereKeys(*everything);
-    }
-    if (!known && !store_keys.count(w.key)) {
-      PrintError("runs", "--where '" + item + "': unknown key '" + w.key + "' (valid: " + logbook::JoinKeys(store_keys) +
-                             ")");
-      return kExitUsage;
-    }
-    q.where.push_back(w.item);
-  }
-  auto rows = (*store)->Query(q);
+  const auto q = QueryOf(f, **store);
+  if (!q) return kExitUsage;
+  auto rows = (*store)->Query(*q);
   if (!rows.ok()) {
     PrintError("runs", rows.status().message());
     return rows.status().code() == Status::Code::kInvalidArgument ? kExitUsage : rows.status().ExitCode();
   }
-  (*store)->AcceptForeign(accept_foreign);
-  size_t hidden = 0;
-  if (!all && !accept_foreign) {
-    std::vector<RunRecord> mine;
-    for (auto& r : *rows)
-      if (!r.foreign) mine.push_back(std::move(r));
-    hidden = rows->size() - mine.size();
-    *rows = std::move(mine);
-  }
-  const bool origin = all && std::any_of(rows->begin(), rows->end(), [](const RunRecord& r) { return r.foreign; });
+  (*store)->AcceptForeign(f.accept_foreign);
+  const size_t hidden = !f.all && !f.accept_foreign ? HideForeign(&*rows) : 0;
+  const bool origin = f.all && std::any_of(rows->begin(), rows->end(), [](const RunRecord& r) { return r.foreign; });
   std::vector<std::string> states;
-  if (!logbook.empty()) {
+  if (!f.logbook.empty()) {
     std::string error;
-    states = CountedStates(logbook, store->get(), all, &*rows, &error);
+    states = CountedStates(f.logbook, store->get(), f.all, &*rows, &error);
     if (!error.empty()) {
       PrintError("runs", error);
       return kExitParse;
     }
   }
-  if (format == "json") PrintJson(*rows, states, origin);
-  else if (format == "csv") PrintCsv(*rows, states, origin);
+  if (f.format == "json") PrintJson(*rows, states, origin);
+  else if (f.format == "csv") PrintCsv(*rows, states, origin);
   else PrintTable(*rows, states, origin);
   if (hidden > 0)
     std::cerr << "moelog runs: " << hidden << " foreign run" << (hidden == 1 ? "" : "s")

@@ -67,8 +67,78 @@ Result<Assignments> ParseAssignments(const std::string& text, const std::string&
   return out;
 }
 
+namespace {
+
+using Group = std::vector<const StoredRun*>;
+
+// One side of a row: the median, spread, ids, hosts, targets and ISAs of the
+// group's figures of `metric` (a model's figure counts once); false when no
+// run of the group has it.
+bool FillSide(const Group& g, const std::string& metric, SideStats* s) {
+  std::vector<double> v;
+  std::vector<std::string> hosts, targets, isas;
+  auto modeled = [](const StoredRun* r) { return r->source == "modeled" || engine::IsModeledTarget(r->target); };
+  s->deterministic = !g.empty() && std::all_of(g.begin(), g.end(), modeled);
+  for (const auto* r : g) {
+    auto it = r->metrics.find(metric);
+    if (it == r->metrics.end()) continue;
+    // A model gives one value per config, however often it was stored.
+    if (s->deterministic && !v.empty()) continue;
+    v.push_back(it->second);
+    s->ids.push_back(r->id);
+    hosts.push_back(r->host);
+    targets.push_back(r->target);
+    if (!r->cpu_isa.empty()) isas.push_back(r->cpu_isa);
+    if (modeled(r))
+      for (const auto& p : engine::v5p::UncalibratedPaths(r->config))
+        if (std::find(s->unvalidated.begin(), s->unvalidated.end(), p) == s->unvalidated.end())
+          s->unvalidated.push_back(p);
+  }
+  if (v.empty()) return false;
+  s->median = Median(v);
+  s->min = *std::min_element(v.begin(), v.end());
+  s->max = *std::max_element(v.begin(), v.end());
+  s->hosts = JoinDistinct(hosts);
+  s->targets = JoinDistinct(targets);
+  s->isas = JoinDistinct(isas);
+  return true;
+}
+
+// The delta, the noise and model marks and the warnings of a filled row.
+void JudgeRow(const CompareOptions& o, ComparisonRow* row) {
+  row->delta_pct = row->a.median != 0 ? DeltaPercent(row->b.median, row->a.median) : 0;
+  row->deterministic = row->a.deterministic && row->b.deterministic;
+  row->model_indistinct = row->deterministic && o.ratio_band >= 0 && row->a.unvalidated.empty() &&
+                          row->b.unvalidated.empty() && row->a.median > 0 && row->b.median > 0 &&
+                          std::fabs(std::log(row->b.median / row->a.median)) <= o.ratio_band;
+  row->has_repeats = row->a.ids.size() > 1 || row->b.ids.size() > 1;
+  row->within_noise = row->has_repeats && row->a.min <= row->b.max && row->b.min <= row->a.max;
+  auto differ = [](const std::string& a, const std::string& b) { return a != b || a.find('/') != std::string::npos; };
+  if (differ(row->a.targets, row->b.targets))
+    row->warnings.push_back("targets differ (" + row->a.targets + " vs " + row->b.targets + ")");
+  if (differ(row->a.hosts, row->b.hosts))
+    row->warnings.push_back("hosts differ (" + row->a.hosts + " vs " + row->b.hosts + ")");
+  if ((!row->a.isas.empty() || !row->b.isas.empty()) && differ(row->a.isas, row->b.isas))
+    row->warnings.push_back("cpu ISAs differ (" + row->a.isas + " vs " + row->b.isas + ")");
+}
+
+// The A and B runs grouped by their control signature, in discovery order.
+struct Groups {
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<Group, Group>> by_sig;
+  void Add(const Group& runs, const std::vector<std::string>& keys, bool b_side) {
+    for (const auto* r : runs) {
+      auto sig = ControlSignature(*r, keys);
+      if (!by_sig.count(sig)) order.push_back(sig);
+      (b_side ? by_sig[sig].second : by_sig[sig].first).push_back(r);
+    }
+  }
+};
+
+}  // namespace
+
 Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const CompareOptions& o) {
-  std::vector<const StoredRun*> as, bs;
+  Group as, bs;
   for (const auto& r : runs) {
     if (MatchesAll(r, o.a)) as.push_back(&r);
     else if (MatchesAll(r, o.b)) bs.push_back(&r);
@@ -85,64 +155,19 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
   for (const auto* s : {&o.a, &o.b})
     for (const auto& [k, v] : *s) side_keys.insert(k);
   // Control keys: `same`, or every config key of any A/B run but the side keys.
-  std::vector<const StoredRun*> all = as;
+  Group all = as;
   all.insert(all.end(), bs.begin(), bs.end());
   const std::vector<std::string> keys = ControlKeys(all, o.same, side_keys);
-  auto signature = [&](const StoredRun& r) { return ControlSignature(r, keys); };
-  std::vector<std::string> order;
-  std::map<std::string, std::pair<std::vector<const StoredRun*>, std::vector<const StoredRun*>>> groups;
-  for (const auto* r : as) {
-    auto sig = signature(*r);
-    if (!groups.count(sig)) order.push_back(sig);
-    groups[sig].first.push_back(r);
-  }
-  for (const auto* r : bs) {
-    auto sig = signature(*r);
-    if (!groups.count(sig)) order.push_back(sig);
-    groups[sig].second.push_back(r);
-  }
+  Groups groups;
+  groups.Add(as, keys, false);
+  groups.Add(bs, keys, true);
   Comparison c;
   c.metric = o.metric;
   std::map<std::string, std::set<std::string>> values_per_key;
-  for (const auto& sig : order) {
-    auto& [ga, gb] = groups[sig];
-    if (ga.empty() || gb.empty()) {
-      c.unpaired_a += static_cast<int>(ga.size());
-      c.unpaired_b += static_cast<int>(gb.size());
-      continue;
-    }
+  for (const auto& sig : groups.order) {
+    auto& [ga, gb] = groups.by_sig[sig];
     ComparisonRow row;
-    auto fill = [&](const std::vector<const StoredRun*>& g, SideStats* s) {
-      std::vector<double> v;
-      std::vector<std::string> hosts, targets, isas;
-      s->deterministic = !g.empty() && std::all_of(g.begin(), g.end(), [](const StoredRun* r) {
-        return r->source == "modeled" || engine::IsModeledTarget(r->target);
-      });
-      for (const auto* r : g) {
-        auto it = r->metrics.find(o.metric);
-        if (it == r->metrics.end()) continue;
-        // A model gives one value per config, however often it was stored.
-        if (s->deterministic && !v.empty()) continue;
-        v.push_back(it->second);
-        s->ids.push_back(r->id);
-        hosts.push_back(r->host);
-        targets.push_back(r->target);
-        if (!r->cpu_isa.empty()) isas.push_back(r->cpu_isa);
-        if (r->source == "modeled" || engine::IsModeledTarget(r->target))
-          for (const auto& p : engine::v5p::UncalibratedPaths(r->config))
-            if (std::find(s->unvalidated.begin(), s->unvalidated.end(), p) == s->unvalidated.end())
-              s->unvalidated.push_back(p);
-      }
-      if (v.empty()) return false;
-      s->median = Median(v);
-      s->min = *std::min_element(v.begin(), v.end());
-      s->max = *std::max_element(v.begin(), v.end());
-      s->hosts = JoinDistinct(hosts);
-      s->targets = JoinDistinct(targets);
-      s->isas = JoinDistinct(isas);
-      return true;
-    };
-    if (!fill(ga, &row.a) || !fill(gb, &row.b)) {
+    if (ga.empty() || gb.empty() || !FillSide(ga, o.metric, &row.a) || !FillSide(gb, o.metric, &row.b)) {
       c.unpaired_a += static_cast<int>(ga.size());
       c.unpaired_b += static_cast<int>(gb.size());
       continue;
@@ -151,20 +176,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
       row.controls[k] = CanonicalValue(RunValue(*ga.front(), k));
       values_per_key[k].insert(row.controls[k]);
     }
-    row.delta_pct = row.a.median != 0 ? DeltaPercent(row.b.median, row.a.median) : 0;
-    row.deterministic = row.a.deterministic && row.b.deterministic;
-    row.model_indistinct = row.deterministic && o.ratio_band >= 0 && row.a.unvalidated.empty() &&
-                           row.b.unvalidated.empty() && row.a.median > 0 && row.b.median > 0 &&
-                           std::fabs(std::log(row.b.median / row.a.median)) <= o.ratio_band;
-    row.has_repeats = row.a.ids.size() > 1 || row.b.ids.size() > 1;
-    row.within_noise = row.has_repeats && row.a.min <= row.b.max && row.b.min <= row.a.max;
-    if (row.a.targets != row.b.targets || row.a.targets.find('/') != std::string::npos)
-      row.warnings.push_back("targets differ (" + row.a.targets + " vs " + row.b.targets + ")");
-    if (row.a.hosts != row.b.hosts || row.a.hosts.find('/') != std::string::npos)
-      row.warnings.push_back("hosts differ (" + row.a.hosts + " vs " + row.b.hosts + ")");
-    if ((!row.a.isas.empty() || !row.b.isas.empty()) &&
-        (row.a.isas != row.b.isas || row.a.isas.find('/') != std::string::npos))
-      row.warnings.push_back("cpu ISAs differ (" + row.a.isas + " vs " + row.b.isas + ")");
+    JudgeRow(o, &row);
     c.rows.push_back(std::move(row));
   }
   for (const auto& k : keys)

@@ -206,118 +206,145 @@ class Parser {
     return Status::Ok();
   }
 
+  // A clause: its predicate word, then the predicate's own grammar.
   Result<Clause> ParseClause() {
+    using Parse = Status (Parser::*)(Clause*);
+    static const std::pair<const char*, Parse> kPredicates[] = {
+        {"pairs", &Parser::ParsePairs},   {"beats", &Parser::ParseBeats},     {"sweep", &Parser::ParseSweep},
+        {"table", &Parser::ParseTable},   {"metric", &Parser::ParseMetric}, {"repeats", &Parser::ParseRepeats},
+        {"entry", &Parser::ParseEntry}};
     auto kw = Word("one of pairs, beats, sweep, table, metric, repeats, entry");
     if (!kw.ok()) return kw.status();
-    Clause c;
-    if (*kw == "pairs") {
-      c.kind = Clause::Kind::kPairs;
-      MOELOG_RETURN_IF_ERROR(ParseSide(&c.left));
-      MOELOG_RETURN_IF_ERROR(Expect("vs", "between the two sides of 'pairs'"));
-      MOELOG_RETURN_IF_ERROR(ParseSide(&c.right));
-      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, true));
+    for (const auto& [word, parse] : kPredicates) {
+      if (*kw != word) continue;
+      Clause c;
+      MOELOG_RETURN_IF_ERROR((this->*parse)(&c));
       return c;
-    }
-    if (*kw == "beats") {
-      c.kind = Clause::Kind::kBeats;
-      c.metric = "tflops";
-      MOELOG_RETURN_IF_ERROR(ParseSide(&c.left));
-      MOELOG_RETURN_IF_ERROR(Expect("vs", "between the two sides of 'beats'"));
-      MOELOG_RETURN_IF_ERROR(ParseSide(&c.right));
-      MOELOG_RETURN_IF_ERROR(Expect("by", "before the margin of 'beats'"));
-      auto n = Word("a margin such as 5%");
-      if (!n.ok()) return n.status();
-      std::string num = *n;
-      if (!num.empty() && num.back() == '%') num.pop_back();
-      auto v = ParseNumber(num);
-      if (!v || *v < 0) return Error("expected a margin in percent after 'by', got '" + *n + "'");
-      c.by_pct = *v;
-      if (Accept("on")) {
-        auto m = Word("a metric name");
-        if (!m.ok()) return m.status();
-        c.metric = NormalizeKey(*m);
-        if (!KnownMetrics().count(c.metric))
-          return Error("unknown metric '" + *m + "' (valid: " + JoinKeys(KnownMetrics()) + ")");
-      }
-      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, true));
-      return c;
-    }
-    if (*kw == "sweep") {
-      c.kind = Clause::Kind::kSweep;
-      Axis a;
-      auto k = Key();
-      if (!k.ok()) return k.status();
-      a.key = *k;
-      MOELOG_RETURN_IF_ERROR(Expect("in", "after the swept key"));
-      auto vs = ValueSet();
-      if (!vs.ok()) return vs.status();
-      a.values = *vs;
-      c.axes.push_back(a);
-      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, false));
-      return c;
-    }
-    if (*kw == "table") {
-      c.kind = Clause::Kind::kTable;
-      do {
-        Axis a;
-        auto k = Key();
-        if (!k.ok()) return k.status();
-        a.key = *k;
-        auto vs = ValueSet();
-        if (!vs.ok()) return vs.status();
-        a.values = *vs;
-        for (const auto& prev : c.axes)
-          if (prev.key == a.key) return Error("table axis '" + a.key + "' given twice");
-        c.axes.push_back(a);
-      } while (Accept("x"));
-      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, true, false));
-      return c;
-    }
-    if (*kw == "metric") {
-      c.kind = Clause::Kind::kMetric;
-      if (Accept("all")) c.all = true;
-      else Accept("any");
-      auto m = Word("a metric name");
-      if (!m.ok()) return m.status();
-      c.metric = NormalizeKey(*m);
-      if (!KnownMetrics().count(c.metric))
-        return Error("unknown metric '" + *m + "' (valid: " + JoinKeys(KnownMetrics()) + ")");
-      static const std::set<std::string> kOps = {">=", ">", "<=", "<", "==", "!=", "="};
-      if (AtEnd() || !kOps.count(Peek())) return Error("expected a comparison (>= > <= < == !=) after '" + *m + "'");
-      c.op = Peek() == "=" ? "==" : Peek();
-      ++pos_;
-      auto n = Word("a number");
-      if (!n.ok()) return n.status();
-      auto v = ParseNumber(*n);
-      if (!v) return Error("expected a number after '" + c.op + "', got '" + *n + "'");
-      c.threshold = *v;
-      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, false, false));
-      return c;
-    }
-    if (*kw == "repeats") {
-      c.kind = Clause::Kind::kRepeats;
-      c.at_least = 2;
-      MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, false, true));
-      return c;
-    }
-    if (*kw == "entry") {
-      auto id = Word("an entry ID");
-      if (!id.ok()) return id.status();
-      c.entry_id = *id;
-      MOELOG_RETURN_IF_ERROR(Expect("has", "after the entry ID"));
-      if (Accept("result")) {
-        c.kind = Clause::Kind::kEntryResult;
-        if (!AtEnd() && !PeekIs(";")) return Error("unexpected '" + Peek() + "' after 'has result'");
-        return c;
-      }
-      if (Accept("runs")) {
-        c.kind = Clause::Kind::kEntryRuns;
-        MOELOG_RETURN_IF_ERROR(ParseTrailers(&c, false, true));
-        return c;
-      }
-      return Error("expected 'result' or 'runs' after 'has'");
     }
     return Error("unknown predicate '" + *kw + "' (expected pairs, beats, sweep, table, metric, repeats or entry)");
+  }
+
+  // "pairs SIDE vs SIDE ..."
+  Status ParsePairs(Clause* c) {
+    c->kind = Clause::Kind::kPairs;
+    MOELOG_RETURN_IF_ERROR(ParseSide(&c->left));
+    MOELOG_RETURN_IF_ERROR(Expect("vs", "between the two sides of 'pairs'"));
+    MOELOG_RETURN_IF_ERROR(ParseSide(&c->right));
+    return ParseTrailers(c, true, true);
+  }
+
+  // A metric name the store knows, normalized.
+  Result<std::string> MetricName() {
+    auto m = Word("a metric name");
+    if (!m.ok()) return m.status();
+    std::string metric = NormalizeKey(*m);
+    if (!KnownMetrics().count(metric))
+      return Error("unknown metric '" + *m + "' (valid: " + JoinKeys(KnownMetrics()) + ")");
+    return metric;
+  }
+
+  // "beats SIDE vs SIDE by N% [on METRIC] ..."
+  Status ParseBeats(Clause* c) {
+    c->kind = Clause::Kind::kBeats;
+    c->metric = "tflops";
+    MOELOG_RETURN_IF_ERROR(ParseSide(&c->left));
+    MOELOG_RETURN_IF_ERROR(Expect("vs", "between the two sides of 'beats'"));
+    MOELOG_RETURN_IF_ERROR(ParseSide(&c->right));
+    MOELOG_RETURN_IF_ERROR(Expect("by", "before the margin of 'beats'"));
+    auto n = Word("a margin such as 5%");
+    if (!n.ok()) return n.status();
+    std::string num = *n;
+    if (!num.empty() && num.back() == '%') num.pop_back();
+    auto v = ParseNumber(num);
+    if (!v || *v < 0) return Error("expected a margin in percent after 'by', got '" + *n + "'");
+    c->by_pct = *v;
+    if (Accept("on")) {
+      auto m = MetricName();
+      if (!m.ok()) return m.status();
+      c->metric = *m;
+    }
+    return ParseTrailers(c, true, true);
+  }
+
+  // One axis: a key and its set of values.
+  Result<Axis> ParseAxis(const char* before_values) {
+    Axis a;
+    auto k = Key();
+    if (!k.ok()) return k.status();
+    a.key = *k;
+    if (before_values) MOELOG_RETURN_IF_ERROR(Expect(before_values, "after the swept key"));
+    auto vs = ValueSet();
+    if (!vs.ok()) return vs.status();
+    a.values = *vs;
+    return a;
+  }
+
+  // "sweep KEY in {VALUES} ..."
+  Status ParseSweep(Clause* c) {
+    c->kind = Clause::Kind::kSweep;
+    auto a = ParseAxis("in");
+    if (!a.ok()) return a.status();
+    c->axes.push_back(*a);
+    return ParseTrailers(c, true, false);
+  }
+
+  // "table KEY {VALUES} [x KEY {VALUES}]... ..."
+  Status ParseTable(Clause* c) {
+    c->kind = Clause::Kind::kTable;
+    do {
+      auto a = ParseAxis(nullptr);
+      if (!a.ok()) return a.status();
+      for (const auto& prev : c->axes)
+        if (prev.key == a->key) return Error("table axis '" + a->key + "' given twice");
+      c->axes.push_back(*a);
+    } while (Accept("x"));
+    return ParseTrailers(c, true, false);
+  }
+
+  // "metric [all|any] METRIC OP NUMBER ..."
+  Status ParseMetric(Clause* c) {
+    c->kind = Clause::Kind::kMetric;
+    if (Accept("all")) c->all = true;
+    else Accept("any");
+    const std::string name = AtEnd() ? "" : Peek();
+    auto m = MetricName();
+    if (!m.ok()) return m.status();
+    c->metric = *m;
+    static const std::set<std::string> kOps = {">=", ">", "<=", "<", "==", "!=", "="};
+    if (AtEnd() || !kOps.count(Peek())) return Error("expected a comparison (>= > <= < == !=) after '" + name + "'");
+    c->op = Peek() == "=" ? "==" : Peek();
+    ++pos_;
+    auto n = Word("a number");
+    if (!n.ok()) return n.status();
+    auto v = ParseNumber(*n);
+    if (!v) return Error("expected a number after '" + c->op + "', got '" + *n + "'");
+    c->threshold = *v;
+    return ParseTrailers(c, false, false);
+  }
+
+  // "repeats ..."
+  Status ParseRepeats(Clause* c) {
+    c->kind = Clause::Kind::kRepeats;
+    c->at_least = 2;
+    return ParseTrailers(c, false, true);
+  }
+
+  // "entry ID has result" or "entry ID has runs ..."
+  Status ParseEntry(Clause* c) {
+    auto id = Word("an entry ID");
+    if (!id.ok()) return id.status();
+    c->entry_id = *id;
+    MOELOG_RETURN_IF_ERROR(Expect("has", "after the entry ID"));
+    if (Accept("result")) {
+      c->kind = Clause::Kind::kEntryResult;
+      if (!AtEnd() && !PeekIs(";")) return Error("unexpected '" + Peek() + "' after 'has result'");
+      return Status::Ok();
+    }
+    if (Accept("runs")) {
+      c->kind = Clause::Kind::kEntryRuns;
+      return ParseTrailers(c, false, true);
+    }
+    return Error("expected 'result' or 'runs' after 'has'");
   }
 
   Status ParseSide(std::vector<Condition>* side) {
@@ -391,6 +418,68 @@ double GainPct(const StoredRun& a, const StoredRun& b, const std::string& metric
   return time ? (ib->second / ia->second - 1) * 100 : (ia->second / ib->second - 1) * 100;
 }
 
+// What the search over pairs found: one pair per control signature at
+// identical controls (in discovery order), and the nearest misses.
+struct PairSearch {
+  std::vector<std::string> groups;
+  std::map<std::string, std::pair<std::string, std::string>> first_pair;
+  size_t best_diff = SIZE_MAX;
+  std::string best_desc;  // the closest pair whose controls differ
+  double best_gain = -1e300;
+  std::string best_gain_desc;  // beats: the pair with the best gain
+
+  void Consider(const StoredRun& a, const StoredRun& b, const Clause& c, const std::set<std::string>& excluded) {
+    auto keys = ControlKeys({&a, &b}, c.same, excluded);
+    auto diff = Differences(a, b, keys);
+    if (!diff.empty()) {
+      if (diff.size() < best_diff) NoteMiss(a, b, diff);
+      return;
+    }
+    if (c.kind == Clause::Kind::kBeats) {
+      const double gain = GainPct(a, b, c.metric);
+      if (gain > best_gain) {
+        best_gain = gain;
+        best_gain_desc = a.id + " vs " + b.id + " " +
+                         (std::isnan(gain) ? std::string("lack ") + c.metric : FormatValue(gain) + "%");
+      }
+      if (std::isnan(gain) || gain < c.by_pct) return;
+    }
+    std::string sig = ControlSignature(a, keys);
+    if (!first_pair.count(sig)) {
+      groups.push_back(sig);
+      first_pair[sig] = {a.id, b.id};
+    }
+  }
+
+  void NoteMiss(const StoredRun& a, const StoredRun& b, const std::vector<std::string>& diff) {
+    best_diff = diff.size();
+    std::vector<std::string> parts;
+    for (const auto& k : diff) {
+      auto va = RunValue(a, k), vb = RunValue(b, k);
+      parts.push_back(k + " " + (va ? *va : "-") + " vs " + (vb ? *vb : "-"));
+    }
+    best_desc = a.id + "/" + b.id + " differ in " + Join(parts, ", ");
+  }
+};
+
+// The detail line of a pairs or beats clause.
+std::string PairsDetail(const Clause& c, const PairSearch& s, bool met) {
+  const std::string left = DescribeConds(c.left), right = DescribeConds(c.right);
+  const bool beats = c.kind == Clause::Kind::kBeats;
+  const int n = static_cast<int>(s.groups.size());
+  const std::string what = beats ? " beating " + right + " by >= " + FormatValue(c.by_pct) + "% " + c.metric : "";
+  if (met)
+    return std::to_string(n) + " " + left + " vs " + right + " pair" + (n == 1 ? "" : "s") +
+           " at identical controls" + (beats ? ", " + left + what : "");
+  std::string detail = std::to_string(n) + " of " + std::to_string(c.at_least) + " required " + left + " vs " +
+                       right + " pairs at identical controls" + (beats ? " with " + left + what : "");
+  if (beats && !s.best_gain_desc.empty()) detail += " (best: " + s.best_gain_desc + ")";
+  else if (!s.best_desc.empty()) detail += " (closest: " + s.best_desc + ")";
+  return detail;
+}
+
+// Pairs and beats: enough pairs of a left and a right run at identical
+// controls (beats: the left ahead by the margin).
 ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
   ClauseOutcome out;
   std::vector<const StoredRun*> as, bs;
@@ -399,68 +488,63 @@ ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
     if (MatchesAll(r, c.left)) as.push_back(&r);
     else if (MatchesAll(r, c.right)) bs.push_back(&r);
   }
-  const std::string left = DescribeConds(c.left), right = DescribeConds(c.right);
   if (as.empty() || bs.empty()) {
-    out.detail = "no runs with " + (as.empty() ? left : right) + (c.where.empty() ? "" : " matching the where clause");
+    out.detail = "no runs with " + DescribeConds(as.empty() ? c.left : c.right) +
+                 (c.where.empty() ? "" : " matching the where clause");
     return out;
   }
   std::set<std::string> excluded;
   for (const auto* side : {&c.left, &c.right})
     for (const auto& cond : *side) excluded.insert(cond.key);
-  std::vector<std::string> groups;  // control signatures with a pair, in discovery order
-  std::map<std::string, std::pair<std::string, std::string>> first_pair;
-  size_t best_diff = SIZE_MAX;
-  std::string best_desc;
-  const bool beats = c.kind == Clause::Kind::kBeats;
-  double best_gain = -1e300;
-  std::string best_gain_desc;
-  for (const auto* a : as) {
-    for (const auto* b : bs) {
-      auto keys = ControlKeys({a, b}, c.same, excluded);
-      auto diff = Differences(*a, *b, keys);
-      if (diff.empty() && beats) {
-        const double gain = GainPct(*a, *b, c.metric);
-        if (gain > best_gain) {
-          best_gain = gain;
-          best_gain_desc = a->id + " vs " + b->id + " " + (std::isnan(gain) ? std::string("lack ") + c.metric
-                                                                              : FormatValue(gain) + "%");
-        }
-        if (std::isnan(gain) || gain < c.by_pct) continue;
-      }
-      if (diff.empty()) {
-        std::string sig = ControlSignature(*a, keys);
-        if (!first_pair.count(sig)) {
-          groups.push_back(sig);
-          first_pair[sig] = {a->id, b->id};
-        }
-      } else if (diff.size() < best_diff) {
-        best_diff = diff.size();
-        std::vector<std::string> parts;
-        for (const auto& k : diff) {
-          auto va = RunValue(*a, k), vb = RunValue(*b, k);
-          parts.push_back(k + " " + (va ? *va : "-") + " vs " + (vb ? *vb : "-"));
-        }
-        best_desc = a->id + "/" + b->id + " differ in " + Join(parts, ", ");
-      }
+  PairSearch s;
+  for (const auto* a : as)
+    for (const auto* b : bs) s.Consider(*a, *b, c, excluded);
+  for (const auto& g : s.groups) {
+    out.evidence.push_back(s.first_pair[g].first);
+    out.evidence.push_back(s.first_pair[g].second);
+  }
+  out.met = static_cast<int>(s.groups.size()) >= c.at_least;
+  out.detail = PairsDetail(c, s, out.met);
+  return out;
+}
+
+// The cell of a run in the cross product of the axes (the position of each
+// axis value), if its values lie in one.
+std::optional<std::vector<size_t>> CellOf(const StoredRun& r, const std::vector<Axis>& axes) {
+  std::vector<size_t> idx;
+  for (const auto& a : axes) {
+    auto v = RunValue(r, a.key);
+    if (!v) return std::nullopt;
+    size_t i = 0;
+    while (i < a.values.size() && !ValuesEqual(*v, a.values[i])) ++i;
+    if (i == a.values.size()) return std::nullopt;
+    idx.push_back(i);
+  }
+  return idx;
+}
+
+// Walks the cells in axis order: the first run of each covered cell goes to
+// *evidence; the missing cells are named ("key=value,...").
+std::vector<std::string> MissingCells(const std::vector<Axis>& axes,
+                                      const std::map<std::vector<size_t>, std::string>& cells, size_t total,
+                                      std::vector<std::string>* evidence) {
+  std::vector<std::string> missing;
+  std::vector<size_t> idx(axes.size(), 0);
+  for (size_t n = 0; n < total; ++n) {
+    auto it = cells.find(idx);
+    if (it != cells.end()) {
+      evidence->push_back(it->second);
+    } else {
+      std::vector<std::string> parts;
+      for (size_t a = 0; a < axes.size(); ++a) parts.push_back(axes[a].key + "=" + axes[a].values[idx[a]]);
+      missing.push_back(Join(parts, ","));
+    }
+    for (size_t a = axes.size(); a-- > 0;) {
+      if (++idx[a] < axes[a].values.size()) break;
+      idx[a] = 0;
     }
   }
-  for (const auto& g : groups) {
-    out.evidence.push_back(first_pair[g].first);
-    out.evidence.push_back(first_pair[g].second);
-  }
-  const int n = static_cast<int>(groups.size());
-  out.met = n >= c.at_least;
-  const std::string what = beats ? " beating " + right + " by >= " + FormatValue(c.by_pct) + "% " + c.metric : "";
-  if (out.met) {
-    out.detail = std::to_string(n) + " " + left + " vs " + right + " pair" + (n == 1 ? "" : "s") +
-                 " at identical controls" + (beats ? ", " + left + what : "");
-  } else {
-    out.detail = std::to_string(n) + " of " + std::to_string(c.at_least) + " required " + left + " vs " + right +
-                 " pairs at identical controls" + (beats ? " with " + left + what : "");
-    if (beats && !best_gain_desc.empty()) out.detail += " (best: " + best_gain_desc + ")";
-    else if (!best_desc.empty()) out.detail += " (closest: " + best_desc + ")";
-  }
-  return out;
+  return missing;
 }
 
 // Sweep and table: some group of runs at identical controls covers the whole
@@ -469,19 +553,6 @@ ClauseOutcome EvalTable(const Clause& c, const EvalContext& ctx) {
   ClauseOutcome out;
   std::set<std::string> axis_keys;
   for (const auto& a : c.axes) axis_keys.insert(a.key);
-  // Cells are indexed by the position of each axis value.
-  auto cell_of = [&](const StoredRun& r) -> std::optional<std::vector<size_t>> {
-    std::vector<size_t> idx;
-    for (const auto& a : c.axes) {
-      auto v = RunValue(r, a.key);
-      if (!v) return std::nullopt;
-      size_t i = 0;
-      while (i < a.values.size() && !ValuesEqual(*v, a.values[i])) ++i;
-      if (i == a.values.size()) return std::nullopt;
-      idx.push_back(i);
-    }
-    return idx;
-  };
   struct Group {
     std::map<std::vector<size_t>, std::string> cells;  // cell -> first run id
   };
@@ -489,7 +560,7 @@ ClauseOutcome EvalTable(const Clause& c, const EvalContext& ctx) {
   std::map<std::string, Group> groups;
   for (const auto& r : ctx.runs) {
     if (!MatchesAll(r, c.where)) continue;
-    auto cell = cell_of(r);
+    auto cell = CellOf(r, c.axes);
     if (!cell) continue;
     const std::vector<std::string> keys = ControlKeys({&r}, c.same, axis_keys);
     std::string sig = ControlSignature(r, keys);
@@ -505,23 +576,7 @@ ClauseOutcome EvalTable(const Clause& c, const EvalContext& ctx) {
   const Group* best = nullptr;
   for (const auto& sig : order)
     if (!best || groups[sig].cells.size() > best->cells.size()) best = &groups[sig];
-  // Enumerate cells in axis order to name the covered and the missing ones.
-  std::vector<std::string> missing;
-  std::vector<size_t> idx(c.axes.size(), 0);
-  for (size_t n = 0; n < total; ++n) {
-    auto it = best->cells.find(idx);
-    if (it != best->cells.end()) {
-      out.evidence.push_back(it->second);
-    } else {
-      std::vector<std::string> parts;
-      for (size_t a = 0; a < c.axes.size(); ++a) parts.push_back(c.axes[a].key + "=" + c.axes[a].values[idx[a]]);
-      missing.push_back(Join(parts, ","));
-    }
-    for (size_t a = c.axes.size(); a-- > 0;) {
-      if (++idx[a] < c.axes[a].values.size()) break;
-      idx[a] = 0;
-    }
-  }
+  const std::vector<std::string> missing = MissingCells(c.axes, best->cells, total, &out.evidence);
   out.met = missing.empty();
   const std::string what = c.kind == Clause::Kind::kSweep ? "sweep" : "table";
   if (out.met) {

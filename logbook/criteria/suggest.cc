@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/target.h"
 #include "logbook/criteria/criteria.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/doc/markdown.h"
@@ -238,6 +239,53 @@ class SentenceReader {
   SentenceReader(const Logbook& logbook, const std::string& prose, const RunKeys& keys)
       : logbook_(logbook), toks_(Tokens(prose)), keys_(keys) {}
 
+  // A clause with the sentence's where-filter (and `extra` before it).
+  struct Clauses {
+    std::string where;
+    std::string operator()(const std::string& c, const std::string& extra = "") const {
+      std::string w = where;
+      if (!extra.empty()) w = extra + (w.empty() ? "" : ", " + w);
+      return w.empty() ? c : c + " where " + w;
+    }
+  };
+
+  // The clauses of a sentence that compares two settings: beats (with a
+  // margin), a sweep with the baseline at each point, a table over a listed
+  // axis, or pairs.
+  void ComparisonClauses(const std::pair<Setting, Setting>& cmp,
+                         const std::optional<std::pair<std::string, std::vector<std::string>>>& list,
+                         const std::optional<double>& margin, const Clauses& with_where,
+                         std::vector<std::string>* clauses) {
+    if (margin) {
+      clauses->push_back(with_where("beats " + Side(cmp.first) + " vs " + Side(cmp.second) + " by " +
+                                    FormatValue(*margin) + "%" + MetricOn()));
+    } else if (list && Has(toks_, {"sweep", "sweeps"})) {
+      // A sweep in one mode with the other mode's baseline at each point.
+      const Setting& mode = cmp.first.value == "none" ? cmp.second : cmp.first;
+      const Setting& base = cmp.first.value == "none" ? cmp.first : cmp.second;
+      clauses->push_back(with_where("sweep " + list->first + " in {" + JoinStr(list->second, ",") + "}",
+                                    mode.key + "=" + mode.value));
+      clauses->push_back(with_where("pairs " + Side(base) + " vs " + Side(mode),
+                                    list->first + " in {" + JoinStr(list->second, ",") + "}") +
+                         " at least " + std::to_string(list->second.size()));
+    } else if (list) {
+      std::vector<std::string> ab = {cmp.first.value, cmp.second.value};
+      if (ab[1] == "none") std::swap(ab[0], ab[1]);
+      clauses->push_back(with_where("table " + cmp.first.key + " {" + JoinStr(ab, ",") + "} x " + list->first + " {" +
+                                    JoinStr(list->second, ",") + "}"));
+    } else {
+      std::string c = "pairs " + Side(cmp.first) + " vs " + Side(cmp.second);
+      const auto same = ScopeSameKeys(logbook_);
+      if (!same.empty() && Has(toks_, {"identical", "apples-to-apples", "fixed", "same", "direct", "controlled"})) {
+        std::vector<std::string> keys;
+        for (const auto& k : same)
+          if (k != cmp.first.key) keys.push_back(k);
+        c += " same " + JoinStr(keys, ",");
+      }
+      clauses->push_back(with_where(c) + " at least " + std::to_string(AtLeast().value_or(1)));
+    }
+  }
+
   Reading Read() {
     Reading r;
     if (Judgement()) {
@@ -254,41 +302,10 @@ class SentenceReader {
     const auto list = ListAxis(cmp ? cmp->first.key : "");
     const auto margin = Margin();
     const std::string where = Where(cmp, list);
-    auto with_where = [&](std::string c, const std::string& extra = "") {
-      std::string w = where;
-      if (!extra.empty()) w = extra + (w.empty() ? "" : ", " + w);
-      return w.empty() ? c : c + " where " + w;
-    };
-    if (cmp && margin) {
-      clauses.push_back(with_where("beats " + Side(cmp->first) + " vs " + Side(cmp->second) + " by " +
-                                   FormatValue(*margin) + "%" + MetricOn()));
-    } else if (cmp && list && Has(toks_, {"sweep", "sweeps"})) {
-      // A sweep in one mode with the other mode's baseline at each point.
-      const Setting& mode = cmp->first.value == "none" ? cmp->second : cmp->first;
-      const Setting& base = cmp->first.value == "none" ? cmp->first : cmp->second;
-      clauses.push_back(with_where("sweep " + list->first + " in {" + JoinStr(list->second, ",") + "}",
-                                   mode.key + "=" + mode.value));
-      clauses.push_back(with_where("pairs " + Side(base) + " vs " + Side(mode),
-                                   list->first + " in {" + JoinStr(list->second, ",") + "}") +
-                        " at least " + std::to_string(list->second.size()));
-    } else if (cmp && list) {
-      std::vector<std::string> ab = {cmp->first.value, cmp->second.value};
-      if (ab[1] == "none") std::swap(ab[0], ab[1]);
-      clauses.push_back(with_where("table " + cmp->first.key + " {" + JoinStr(ab, ",") + "} x " + list->first + " {" +
-                                   JoinStr(list->second, ",") + "}"));
-    } else if (cmp) {
-      std::string c = "pairs " + Side(cmp->first) + " vs " + Side(cmp->second);
-      const auto same = ScopeSameKeys(logbook_);
-      if (!same.empty() && Has(toks_, {"identical", "apples-to-apples", "fixed", "same", "direct", "controlled"})) {
-        std::vector<std::string> keys;
-        for (const auto& k : same)
-          if (k != cmp->first.key) keys.push_back(k);
-        c += " same " + JoinStr(keys, ",");
-      }
-      clauses.push_back(with_where(c) + " at least " + std::to_string(AtLeast().value_or(1)));
-    } else if (list && Has(toks_, {"sweep", "sweeps", "scan"})) {
+    const Clauses with_where{where};
+    if (cmp) ComparisonClauses(*cmp, list, margin, with_where, &clauses);
+    else if (list && Has(toks_, {"sweep", "sweeps", "scan"}))
       clauses.push_back(with_where("sweep " + list->first + " in {" + JoinStr(list->second, ",") + "}"));
-    }
     if (threshold && !margin) clauses.push_back(with_where("metric " + threshold->first + " >= " + FormatValue(threshold->second)));
     if (Has(toks_, {"reproducible", "reproduced", "replicated", "repeatable", "repeats", "repeated", "reproduce"}))
       clauses.push_back(with_where("repeats at least " + std::to_string(std::max(2, Times().value_or(2)))));
@@ -337,7 +354,7 @@ class SentenceReader {
         else if (rest == "remat") settings_.push_back({"remat_mode", "none", i, false});
         continue;
       }
-      if (t == "v5p" || t == "tpu") {
+      if (const engine::Target* target = engine::TargetNamedBy(t); target != nullptr && target->modeled) {
         on_tpu_ = true;
         continue;
       }

@@ -1,9 +1,10 @@
 #include "logbook/doc/regions.h"
 
 #include <algorithm>
-#include <cinttypes>
 #include <cstdio>
 #include <map>
+
+#include "engine/format.h"
 
 namespace moelog::logbook {
 namespace {
@@ -102,9 +103,7 @@ std::string RegionHash(std::string_view content) {
     h ^= c;
     h *= 1099511628211ull;
   }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
-  return buf;
+  return engine::Hex16(h);
 }
 
 RegionScan FindRegions(std::string_view text, const std::string& file) {

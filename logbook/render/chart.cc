@@ -21,6 +21,7 @@
 
 #include <gnuplot-iostream.h>
 
+#include "engine/format.h"
 #include "engine/target.h"
 #include "logbook/file_util.h"
 #include "logbook/run/runner.h"
@@ -111,11 +112,10 @@ std::string ChartStem(const std::string& entry_id) {
   // Changed or cut: a hash of the whole ID keeps two entries' files apart.
   uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (unsigned char c : entry_id) h = (h ^ c) * 1099511628211ull;
-  char hex[17];
-  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  const std::string hex = engine::Hex16(h);
   if (out.size() > 51) out.resize(51);
   while (!out.empty() && out.back() == '-') out.pop_back();
-  return (out.empty() ? std::string("chart") : out) + "-" + std::string(hex, 8);
+  return (out.empty() ? std::string("chart") : out) + "-" + hex.substr(0, 8);
 }
 
 std::string FormatChartStamp(const ChartStamp& stamp) {
@@ -149,6 +149,26 @@ std::string ShortHash(std::string_view bytes) { return Sha256Hex(bytes).substr(0
 std::string InstalledChartHash(const std::string& path, bool png) {
   auto text = ReadOwnFile(path);
   return text.ok() && ChartComplete(*text, png) ? ShortHash(*text) : std::string();
+}
+
+// Writes the script to gnuplot's pipe (`fd`, closed after), in `dir`. A
+// gnuplot that exits early must not kill moelog with SIGPIPE.
+void WriteScript(int fd, const std::string& dir, const std::string& script) {
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &old);
+  FILE* fh = ::fdopen(fd, "w");
+  if (!fh) {
+    ::close(fd);
+  } else {
+    try {
+      Gnuplot gp(fh);  // closes fh when done
+      gp << "cd '" << dir << "'\n" << script << "exit\n";
+    } catch (const std::exception&) {
+      // gnuplot's messages (below) say what went wrong
+    }
+  }
+  ::sigaction(SIGPIPE, &old, nullptr);
 }
 
 // Runs gnuplot on `script` in `dir`, its messages into a mkstemps file beside
@@ -191,24 +211,7 @@ Result<std::string> RunGnuplot(const std::string& dir, const std::string& base, 
     ::unlink(err_path.c_str());
     return Status::IOError(std::string("cannot run gnuplot: ") + std::strerror(rc));
   }
-  {
-    // A gnuplot that exits early must not kill moelog with SIGPIPE.
-    struct sigaction ignore {}, old {};
-    ignore.sa_handler = SIG_IGN;
-    ::sigaction(SIGPIPE, &ignore, &old);
-    FILE* fh = ::fdopen(pipe_fd[1], "w");
-    if (!fh) {
-      ::close(pipe_fd[1]);
-    } else {
-      try {
-        Gnuplot gp(fh);  // closes fh when done
-        gp << "cd '" << dir << "'\n" << script << "exit\n";
-      } catch (const std::exception&) {
-        // gnuplot's messages (below) say what went wrong
-      }
-    }
-    ::sigaction(SIGPIPE, &old, nullptr);
-  }
+  WriteScript(pipe_fd[1], dir, script);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

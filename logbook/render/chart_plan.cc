@@ -734,6 +734,57 @@ std::string PrimaryMetricOf(const std::string& scope_text) {
   return metric;
 }
 
+namespace {
+
+// The lines under the title: whose figures a recorded-only chart shows, the
+// runs' fixed keys, how figures were aggregated, what the error bars are,
+// the unvalidated paths, the note on modeled figures and the bars the model
+// cannot tell apart (also a note).
+void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::string>& metrics,
+                  const std::string& fixed, const ChartOptions& options, ChartPlan* plan) {
+  const double ratio_band = options.ratio_band;
+  if (plan->source == SourceLabel("recorded"))
+    plan->subtitles.push_back("figures the logbook recorded (none run by moelog)");
+  if (!fixed.empty()) plan->subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
+  if (auto note = AggregateNote(main, metrics); !note.empty()) plan->subtitles.push_back(GnuplotLabel(note, 120));
+  if (plan->any_band)
+    plan->subtitles.push_back(GnuplotLabel("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", 120));
+  if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
+    std::string list;
+    for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
+    plan->subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
+  }
+  if (!options.modeled_note.empty() &&
+      std::any_of(main.begin(), main.end(), [](const ChartPoint& p) { return p.source == "modeled"; }))
+    plan->subtitles.push_back(GnuplotLabel(Shorten(options.modeled_note, 120), 120));
+  if (const auto same = IndistinctBars(*plan, ratio_band); !same.empty()) {
+    const std::string pct = Fixed(100.0 * (std::exp(ratio_band) - 1.0), 1) + "%";
+    std::string list;
+    for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
+    plan->subtitles.push_back(GnuplotLabel(Shorten("the model cannot tell apart (within " + pct + "): " + list, 120), 120));
+    plan->notes.push_back("Bars the model cannot tell apart (modeled within " + pct +
+                          " of each other, the band of its past within-entry ratio errors): " + list + ".");
+  }
+}
+
+// The runs FillMain left out (`hidden`: the same configuration as a run
+// drawn, other figures), noted. Figures the logbook recorded at one
+// configuration with other values are figures whose distinguishing keys
+// moelog did not read (the table lists them as figures it cannot tell
+// apart): drawing one of each would show a comparison the logbook did not
+// make, so there is no chart (NotFound).
+Status NoteHidden(size_t hidden, ChartPlan* plan) {
+  if (hidden == 0) return Status::Ok();
+  if (plan->source == SourceLabel("recorded"))
+    return Status::NotFound(std::to_string(hidden) + " recorded figure" + (hidden == 1 ? "" : "s") +
+                            " at the configuration of another with other values: moelog cannot tell them apart");
+  plan->notes.push_back(std::to_string(hidden) + " run" + (hidden == 1 ? "" : "s") +
+                        " not drawn: the same configuration as a run drawn, other figures.");
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options) {
   std::vector<ChartPoint> main, recorded;
   for (const auto& p : points) (p.source == "recorded" ? recorded : main).push_back(p);
@@ -776,17 +827,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
     plan.log_x = lo > 0 && hi / lo >= 16;
   }
   AddPanels(f, plan.source, &plan);
-  const size_t hidden = FillMain(main, f, &plan);
-  // Figures the logbook recorded at one configuration with other values are
-  // figures whose distinguishing keys moelog did not read (the table lists
-  // them as figures it cannot tell apart): drawing one of each would show a
-  // comparison the logbook did not make, so there is no chart.
-  if (hidden > 0 && plan.source == SourceLabel("recorded"))
-    return Status::NotFound(std::to_string(hidden) + " recorded figure" + (hidden == 1 ? "" : "s") +
-                            " at the configuration of another with other values: moelog cannot tell them apart");
-  if (hidden > 0)
-    plan.notes.push_back(std::to_string(hidden) + " run" + (hidden == 1 ? "" : "s") +
-                         " not drawn: the same configuration as a run drawn, other figures.");
+  MOELOG_RETURN_IF_ERROR(NoteHidden(FillMain(main, f, &plan), &plan));
   FillRecorded(main, recorded, f, options.listed, &plan);
   plan.x_label = GnuplotLabel(kind == ChartPlan::Kind::kBars && !layout->cluster.empty()
                                   ? AxisLabel(layout->cluster.front())
@@ -794,29 +835,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   std::string what = MetricLabel(metrics->front()) + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
   plan.title = Title(options, what);
   plan.what = GnuplotLabel(what);
-  if (plan.source == SourceLabel("recorded"))
-    plan.subtitles.push_back("figures the logbook recorded (none run by moelog)");
-  if (!fixed.empty()) plan.subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
-  if (auto note = AggregateNote(main, *metrics); !note.empty()) plan.subtitles.push_back(GnuplotLabel(note, 120));
-  if (plan.any_band)
-    plan.subtitles.push_back(GnuplotLabel("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", 120));
-  if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
-    std::string list;
-    for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
-    plan.subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
-  }
-  if (!options.modeled_note.empty() &&
-      std::any_of(main.begin(), main.end(), [](const ChartPoint& p) { return p.source == "modeled"; }))
-    plan.subtitles.push_back(GnuplotLabel(Shorten(options.modeled_note, 120), 120));
-  if (const auto same = IndistinctBars(plan, options.ratio_band); !same.empty()) {
-    char pct[32];
-    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * (std::exp(options.ratio_band) - 1.0));
-    std::string list;
-    for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
-    plan.subtitles.push_back(GnuplotLabel(Shorten(std::string("the model cannot tell apart (within ") + pct + "): " + list, 120), 120));
-    plan.notes.push_back("Bars the model cannot tell apart (modeled within " + std::string(pct) +
-                         " of each other, the band of its past within-entry ratio errors): " + list + ".");
-  }
+  AddSubtitles(main, *metrics, fixed, options, &plan);
   return plan;
 }
 

@@ -20,17 +20,9 @@ const char* Colour(int i) {
   return k[static_cast<size_t>(i) % (sizeof(k) / sizeof(k[0]))];
 }
 
-std::string Num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof(buf), "%.9g", v);
-  return buf;
-}
+std::string Num(double v) { return engine::General(v, 9); }
 
-std::string Frac(double v) {
-  char buf[24];
-  std::snprintf(buf, sizeof(buf), "%.4f", v);
-  return buf;
-}
+std::string Frac(double v) { return Fixed(v, 4); }
 
 bool Any(const std::vector<std::optional<double>>& v) {
   return std::any_of(v.begin(), v.end(), [](const std::optional<double>& x) { return x.has_value(); });

@@ -312,14 +312,17 @@ std::vector<std::string> ModelPaths(const std::vector<TableRow>& rows) {
 
 }  // namespace
 
-std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
+std::vector<std::string> RecordedPlaces(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
   const auto varying = VaryingColumns(rows);
   std::set<std::string> merged;
   const auto shown = ShownRows(rows, varying, ModelPaths(rows), figures, &merged);
-  const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
+  return PlaceRecorded(rows, varying, shown, figures).where;
+}
+
+std::string ExplainRecorded(const std::vector<std::string>& places, const std::vector<RecordedFigure>& figures) {
   std::string out;
-  for (size_t i = 0; i < figures.size(); ++i)
-    out += "line " + std::to_string(figures[i].line) + ": " + FigureValuesText(figures[i].run.metrics) + " -> " + rec.where[i] + "\n";
+  for (size_t i = 0; i < figures.size() && i < places.size(); ++i)
+    out += "line " + std::to_string(figures[i].line) + ": " + FigureValuesText(figures[i].run.metrics) + " -> " + places[i] + "\n";
   return out;
 }
 
@@ -348,13 +351,9 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics) {
   return values;
 }
 
-std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
-  const auto varying = VaryingColumns(rows);
-  std::set<std::string> merged;
-  const auto shown = ShownRows(rows, varying, ModelPaths(rows), figures, &merged);
-  const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
+std::vector<bool> FiguresOnTable(const std::vector<std::string>& places) {
   std::vector<bool> out;
-  for (const auto& w : rec.where) out.push_back(w.rfind("row ", 0) == 0);
+  for (const auto& w : places) out.push_back(w.rfind("row ", 0) == 0);
   return out;
 }
 
@@ -407,55 +406,49 @@ std::string BandCell(const TableRow& r, const engine::v5p::ErrorBand& b) {
   return Fixed(t->second * b.lo, 1) + "–" + Fixed(t->second * b.hi, 1);
 }
 
-}  // namespace
-
-std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::vector<RecordedFigure>& figures,
-                           const ModelView* model, const std::string& when) {
-  const ModelCells mc = ApplyModel(model_rows, model, when);
-  const std::vector<TableRow>& rows = mc.rows;
-  const auto varying = VaryingColumns(rows);
-  const std::vector<std::string> model_path = ModelPaths(rows);
-  const bool any_unvalidated =
-      std::any_of(model_path.begin(), model_path.end(), [](const std::string& p) { return !p.empty(); });
+// A run table laid out once: the model's cells, the varying columns, the
+// rows shown (merged where the model does not distinguish them) and where
+// the recorded figures go.
+struct RunTableLayout {
+  ModelCells mc;
+  std::vector<std::string> varying, model_path;
+  bool any_unvalidated = false, any_status = false;
   std::set<std::string> merged;
-  const std::vector<ShownRow> shown = ShownRows(rows, varying, model_path, figures, &merged);
-  const RecordedCells rec = PlaceRecorded(rows, varying, shown, figures);
-  bool any_status = false;
-  for (const auto& r : rows) any_status = any_status || r.status != "ok";
-  std::vector<std::string> head = varying;
-  if (any_status) head.push_back("status");
-  for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"}) head.push_back(h);
-  if (mc.any_calibrated) head.push_back("TF/s uncalibrated");
-  if (mc.any_band) head.push_back("TF/s p10–p90");
-  // The delta's direction and what moelog's side is: "model vs logbook".
-  bool v5p = false, cpu = false;
-  for (const auto& r : rows) (engine::IsModeledTarget(r.target) ? v5p : cpu) = true;
-  const std::string versus = std::string(v5p && cpu ? "moelog" : v5p ? "model" : "measured") + " vs logbook";
-  if (rec.any_tflops) {
-    head.push_back("recorded TF/s");
-    head.push_back(versus);
+  std::vector<ShownRow> shown;
+  RecordedCells rec;
+
+  const std::vector<TableRow>& rows() const { return mc.rows; }
+  // The header cells, in column order.
+  std::vector<std::string> Head() const {
+    std::vector<std::string> head = varying;
+    if (any_status) head.push_back("status");
+    for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"}) head.push_back(h);
+    if (mc.any_calibrated) head.push_back("TF/s uncalibrated");
+    if (mc.any_band) head.push_back("TF/s p10–p90");
+    // The delta's direction and what moelog's side is: "model vs logbook".
+    bool v5p = false, cpu = false;
+    for (const auto& r : rows()) (engine::IsModeledTarget(r.target) ? v5p : cpu) = true;
+    const std::string versus = std::string(v5p && cpu ? "moelog" : v5p ? "model" : "measured") + " vs logbook";
+    if (rec.any_tflops) {
+      head.push_back("recorded TF/s");
+      head.push_back(versus);
+    }
+    if (rec.any_tokens) {
+      head.push_back("recorded tokens/s");
+      head.push_back("tokens/s " + versus);
+    }
+    if (rec.any_time) {
+      head.push_back("recorded time (ms)");
+      head.push_back("time " + versus);
+    }
+    if (any_unvalidated) head.push_back("v5p model");
+    return head;
   }
-  if (rec.any_tokens) {
-    head.push_back("recorded tokens/s");
-    head.push_back("tokens/s " + versus);
-  }
-  if (rec.any_time) {
-    head.push_back("recorded time (ms)");
-    head.push_back("time " + versus);
-  }
-  if (any_unvalidated) head.push_back("v5p model");
-  std::string out = "|";
-  for (const auto& h : head) out += " " + h + " |";
-  out += "\n|";
-  for (size_t i = 0; i < head.size(); ++i) {
-    const bool text = i < varying.size() + (any_status ? 1 : 0) || (any_unvalidated && i + 1 == head.size());
-    out += text ? "---|" : "---:|";
-  }
-  out += "\n";
-  for (size_t g = 0; g < shown.size(); ++g) {
+  // The line of shown row g.
+  std::string Row(size_t g) const {
     const size_t i = shown[g].members[0];
-    const TableRow& r = rows[i];
-    out += "|";
+    const TableRow& r = rows()[i];
+    std::string out = "|";
     for (const auto& cell : shown[g].cells) Cell(&out, EscapeCell(cell));
     if (any_status) Cell(&out, r.status);
     out += MetricCells(r);
@@ -467,27 +460,64 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
     if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
     if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
     if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, &out, 1e3);
-    if (any_unvalidated) Cell(&out, model_path[i].empty() ? (engine::IsModeledTarget(r.target) ? "validated" : "-") : model_path[i]);
-    out += "\n";
+    if (any_unvalidated)
+      Cell(&out, model_path[i].empty() ? (engine::IsModeledTarget(r.target) ? "validated" : "-") : model_path[i]);
+    return out + "\n";
   }
-  out += '\n';
-  out += TableCaption(rows, rec.any_tflops || rec.any_tokens || rec.any_time);
-  if (any_unvalidated)
-    out += " Unvalidated: a path no calibration measurement covers; the model's figure there is physics, unchecked.";
-  if (mc.any_band)
-    out += " TF/s p10–p90: where the measurement is expected, from the model's past errors on the row's path "
-           "(10th to 90th percentile, data/v5p_bands.json); unvalidated paths have none.";
-  for (const Calibration& c : mc.used)
-    out += " Modeled figures " + CalibrationText(c) + (c.applied() ? ", learned from the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone." : ".");
-  if (merged.erase("")) out += " Invocations that ran the same configuration are shown once.";
-  if (!merged.empty()) {
-    std::string keys;
-    for (const auto& k : merged) keys += (keys.empty() ? "" : ", ") + k;
-    out += " Rows with identical modeled figures are merged (`a / b`): the model does not distinguish " + keys + ".";
+  // The caption under the table: its own, then what the model's columns,
+  // the calibrations and the merged rows mean, then the unplaced figures.
+  std::string Caption() const {
+    std::string out = TableCaption(rows(), rec.any_tflops || rec.any_tokens || rec.any_time);
+    if (any_unvalidated)
+      out += " Unvalidated: a path no calibration measurement covers; the model's figure there is physics, unchecked.";
+    if (mc.any_band)
+      out += " TF/s p10–p90: where the measurement is expected, from the model's past errors on the row's path "
+             "(10th to 90th percentile, data/v5p_bands.json); unvalidated paths have none.";
+    for (const Calibration& c : mc.used)
+      out += " Modeled figures " + CalibrationText(c) + (c.applied() ? ", learned from the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone." : ".");
+    std::set<std::string> keys_merged = merged;
+    if (keys_merged.erase("")) out += " Invocations that ran the same configuration are shown once.";
+    if (!keys_merged.empty()) {
+      std::string keys;
+      for (const auto& k : keys_merged) keys += (keys.empty() ? "" : ", ") + k;
+      out += " Rows with identical modeled figures are merged (`a / b`): the model does not distinguish " + keys + ".";
+    }
+    return out + rec.unplaced;
   }
-  out += rec.unplaced;
-  out += '\n';
-  return out;
+};
+
+RunTableLayout LayOut(const std::vector<TableRow>& model_rows, const std::vector<RecordedFigure>& figures,
+                      const ModelView* model, const std::string& when) {
+  RunTableLayout t;
+  t.mc = ApplyModel(model_rows, model, when);
+  const std::vector<TableRow>& rows = t.mc.rows;
+  t.varying = VaryingColumns(rows);
+  t.model_path = ModelPaths(rows);
+  t.any_unvalidated =
+      std::any_of(t.model_path.begin(), t.model_path.end(), [](const std::string& p) { return !p.empty(); });
+  t.shown = ShownRows(rows, t.varying, t.model_path, figures, &t.merged);
+  t.rec = PlaceRecorded(rows, t.varying, t.shown, figures);
+  for (const auto& r : rows) t.any_status = t.any_status || r.status != "ok";
+  return t;
+}
+
+}  // namespace
+
+std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::vector<RecordedFigure>& figures,
+                           const ModelView* model, const std::string& when) {
+  const RunTableLayout t = LayOut(model_rows, figures, model, when);
+  const std::vector<std::string> head = t.Head();
+  std::string out = "|";
+  for (const auto& h : head) out += " " + h + " |";
+  out += "\n|";
+  const size_t text_columns = t.varying.size() + (t.any_status ? 1 : 0);
+  for (size_t i = 0; i < head.size(); ++i) {
+    const bool text = i < text_columns || (t.any_unvalidated && i + 1 == head.size());
+    out += text ? "---|" : "---:|";
+  }
+  out += "\n";
+  for (size_t g = 0; g < t.shown.size(); ++g) out += t.Row(g);
+  return out + "\n" + t.Caption() + "\n";
 }
 
 namespace {

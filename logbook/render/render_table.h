@@ -53,17 +53,22 @@ std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows);
 std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures,
                            const ModelView* model = nullptr, const std::string& when = "");
 
+// Where each recorded figure goes on the table of `rows` (laid out once for
+// both readers below), in document order: "row parallel_mode=none, topk=2",
+// or "no row (matches no row)" for a figure listed under the table.
+std::vector<std::string> RecordedPlaces(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
+
 // Where each recorded figure went, one line per figure in document order:
 //   "line 57: 192.868 TF/s, 619304 tokens/s -> row parallel_mode=none, topk=2"
 //   "line 160: 192.707 TF/s -> no row (matches no row)"
-std::string ExplainRecorded(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
+std::string ExplainRecorded(const std::vector<std::string>& places, const std::vector<RecordedFigure>& figures);
 
 // Figures as the logbook states them: "192.868 TF/s, 619304 tokens/s".
 std::string FigureValuesText(const std::map<std::string, double>& metrics);
 
 // Whether each recorded figure is on a row of the table (false: it is listed
 // under the table).
-std::vector<bool> FiguresOnTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures);
+std::vector<bool> FiguresOnTable(const std::vector<std::string>& places);
 
 // The region of an entry moelog ran nothing for, whose Result records
 // figures: "Recorded in this logbook; moelog ran nothing.", the keys every

@@ -111,18 +111,6 @@ bool FileExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < s.size()) {
-    size_t nl = s.find('\n', start);
-    if (nl == std::string::npos) nl = s.size();
-    out.push_back(s.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string> TemplateNames() {
@@ -226,8 +214,11 @@ std::string NextEntryId(const std::string& markdown, const std::string& prefix) 
   return needle + n;
 }
 
-Result<std::string> InsertEntry(const std::string& markdown, const std::string& entry, const std::string& file) {
-  const auto lines = Lines(markdown);
+Result<std::string> InsertEntry(const std::string& text, const std::string& entry, const std::string& file) {
+  // The document's own line ends are kept, the new entry's included.
+  const LineEnding ending = DetectLineEnding(text);
+  const std::string markdown = ToLf(text, ending);
+  const std::vector<std::string_view> lines = SplitLines(markdown);
   int start = -1, end = static_cast<int>(lines.size());  // 0-based lines
   for (const MdHeading& h : Headings(ParseMarkdown(markdown))) {
     if (h.level > 2) continue;
@@ -243,15 +234,15 @@ Result<std::string> InsertEntry(const std::string& markdown, const std::string& 
   int last = end;
   while (last > start + 1 && lines[static_cast<size_t>(last - 1)].find_first_not_of(" \t") == std::string::npos) --last;
   std::string out;
-  for (int i = 0; i < last; ++i) out += lines[static_cast<size_t>(i)] + "\n";
+  for (int i = 0; i < last; ++i) out.append(lines[static_cast<size_t>(i)]).append("\n");
   out += entry;
   if (!entry.empty() && entry.back() != '\n') out += "\n";
   if (end < static_cast<int>(lines.size())) {
     out += "\n";
-    for (size_t i = static_cast<size_t>(end); i < lines.size(); ++i) out += lines[i] + "\n";
+    for (size_t i = static_cast<size_t>(end); i < lines.size(); ++i) out.append(lines[i]).append("\n");
     if (!markdown.empty() && markdown.back() != '\n') out.pop_back();
   }
-  return out;
+  return FromLf(out, ending);
 }
 
 std::string InlineCode(const std::string& text) {

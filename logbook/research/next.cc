@@ -308,11 +308,7 @@ std::map<std::string, std::string> FlatConfig(const BenchConfig& c) {
 
 std::string MetricName(const std::string& metric) { return metric == "tokens_per_s" ? "tokens/s" : "TF/s"; }
 
-std::string Fmt(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, v >= 1e4 ? "%.0f" : "%.1f", v);
-  return b;
-}
+std::string Fmt(double v) { return Fixed(v, v >= 1e4 ? 0 : 1); }
 
 std::string ChangesText(const std::map<std::string, std::string>& changes) {
   std::string s;
@@ -618,23 +614,25 @@ Result<std::vector<Candidate>> SearchShapes(const BenchConfig& anchor,
   return out;
 }
 
-}  // namespace
+// A hillclimb figure whose full config is known (stored runs carry it; a
+// recorded figure takes it from its entry's planned commands).
+struct Known {
+  const StoredRun* run;
+  BenchConfig config;
+  EvidenceKind kind;
+};
 
-Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
-                               const std::vector<Criterion>& criteria, const NextOptions& options) {
-  NextReport rep;
-  if (PrimaryMetric(logbook) == "tokens_per_s") rep.metric = "tokens_per_s";
-  // Known figures: hillclimb runs whose full config is known (stored runs
-  // carry it; a recorded figure takes it from its entry's planned commands).
-  struct Known {
-    const StoredRun* run;
-    BenchConfig config;
-    EvidenceKind kind;
-  };
+struct KnownFigures {
   std::vector<Known> known, modeled;
+  // The measured and recorded figures when there are any, else the modeled.
+  std::vector<Known>& Pool() { return known.empty() ? modeled : known; }
+};
+
+KnownFigures CollectKnown(const Logbook& logbook, const std::vector<StoredRun>& runs, const std::string& metric) {
+  KnownFigures out;
   std::map<std::string, std::vector<BenchConfig>> planned;  // entry ID -> its configs
   for (const auto& r : runs) {
-    if (!IsHillclimb(r) || RunFigure(r, rep.metric) <= 0) continue;
+    if (!IsHillclimb(r) || RunFigure(r, metric) <= 0) continue;
     const EvidenceKind k = EvidenceKindOf(r);
     std::optional<BenchConfig> cfg;
     if (k == EvidenceKind::kRecorded) {
@@ -650,56 +648,75 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
       cfg = std::move(c).value();
     }
     if (!cfg) continue;
-    (k == EvidenceKind::kModeled ? modeled : known).push_back({&r, std::move(*cfg), k});
+    (k == EvidenceKind::kModeled ? out.modeled : out.known).push_back({&r, std::move(*cfg), k});
   }
-  std::vector<Known>& pool = known.empty() ? modeled : known;
-  if (pool.empty())
-    return Status::NotFound(logbook.file + ": no run of the hillclimb harness with a " + MetricName(rep.metric) +
-                            " figure and a known config to start from (run `moelog update` first, or record a Result)");
-  // The anchor entry: as asked, else the latest entry with such a run.
+  return out;
+}
+
+// The anchor: the best figure of the entry asked for, else of the latest
+// entry with such a figure.
+const Known* FindAnchor(const Logbook& logbook, const std::vector<Known>& pool, const std::string& entry,
+                        const std::string& metric) {
   const Known* anchor = nullptr;
   for (auto e = logbook.entries.rbegin(); e != logbook.entries.rend() && !anchor; ++e) {
-    if (!options.entry.empty() && e->id != options.entry && e->explicit_id != options.entry) continue;
+    if (!entry.empty() && e->id != entry && e->explicit_id != entry) continue;
     for (const auto& k : pool)
       if ((k.run->entry_id == e->id || k.run->entry_id == e->explicit_id) &&
-          (!anchor || RunFigure(*k.run, rep.metric) > RunFigure(*anchor->run, rep.metric)))
+          (!anchor || RunFigure(*k.run, metric) > RunFigure(*anchor->run, metric)))
         anchor = &k;
   }
-  if (!anchor)
-    return Status::NotFound(logbook.file + ": entry " + options.entry + " has no hillclimb run with a figure");
-  rep.anchor_entry = anchor->run->entry_id;
-  rep.shape = ShapeText(anchor->config);
+  return anchor;
+}
+
+// What the search needs of the model: the v5p hardware, the parameters and
+// the anchor's routing.
+struct ModelInputs {
+  engine::v5p::Hardware hw;
+  engine::v5p::ModelParams params;
+  ShapeRouting shape;
+};
+
+Result<ModelInputs> LoadModelInputs(const std::string& params_name, const BenchConfig& anchor) {
   auto hw = engine::v5p::LoadHardwareByName("v5p");
   if (!hw.ok()) return hw.status();
-  auto params = engine::v5p::LoadParamsByName(options.params_name);
+  auto params = engine::v5p::LoadParamsByName(params_name);
   if (!params.ok()) return params.status();
-  auto shape = RouteShape(anchor->config);
+  auto shape = RouteShape(anchor);
   if (!shape.ok()) return shape.status();
-  // The best known at the shape, by its figure and by the model's.
+  return ModelInputs{std::move(hw).value(), std::move(params).value(), std::move(shape).value()};
+}
+
+// The best known at the shape, by its figure; *best_model is the model's
+// best figure over the same configs.
+const Known* BestAtShape(const std::vector<Known>& pool, const ModelInputs& m, NextReport* rep, double* best_model) {
   const Known* best = nullptr;
-  double best_model = 0;
+  *best_model = 0;
   for (const auto& k : pool) {
-    if (ShapeText(k.config) != rep.shape) continue;
-    if (!best || RunFigure(*k.run, rep.metric) > RunFigure(*best->run, rep.metric)) best = &k;
+    if (ShapeText(k.config) != rep->shape) continue;
+    if (!best || RunFigure(*k.run, rep->metric) > RunFigure(*best->run, rep->metric)) best = &k;
     Candidate p;
-    if (k.config.Validate().ok() && PredictOne(k.config, *shape, *hw, *params, &p)) {
-      ++rep.compared;
-      best_model = std::max(best_model, Figure(p, rep.metric));
+    if (k.config.Validate().ok() && PredictOne(k.config, m.shape, m.hw, m.params, &p)) {
+      ++rep->compared;
+      *best_model = std::max(*best_model, Figure(p, rep->metric));
     }
   }
-  // Calibration (engine/v5p/uncertainty.h): the recorded figures on
-  // validated paths of the same harness revision (EP dispatch) teach a
-  // factor, shrunk toward 1; the model's figures are compared after it.
-  auto unc = engine::v5p::LoadUncertaintyByName("");
+  return best;
+}
+
+// Calibration (engine/v5p/uncertainty.h): the recorded figures on validated
+// paths of the same harness revision (EP dispatch) teach a factor, shrunk
+// toward 1; the model's figures are compared after it.
+void Calibrate(const std::vector<Known>& known, const BenchConfig& anchor, const ModelInputs& m,
+               const Result<engine::v5p::Uncertainty>& unc, NextReport* rep) {
   std::vector<engine::v5p::FactorSample> samples;
   std::map<std::string, ShapeRouting> routings;
-  routings.emplace(rep.shape, *shape);
+  routings.emplace(rep->shape, m.shape);
   for (const auto& k : known) {
-    if (k.kind != EvidenceKind::kRecorded || k.config.ep_dispatch != anchor->config.ep_dispatch ||
+    if (k.kind != EvidenceKind::kRecorded || k.config.ep_dispatch != anchor.ep_dispatch ||
         !engine::v5p::UncalibratedPaths(PathConfig(k.config)).empty() || !k.config.Validate().ok())
       continue;
     const std::string sk = ShapeText(k.config) + " seed=" + std::to_string(k.config.seed);
-    auto it = routings.find(sk == rep.shape + " seed=" + std::to_string(anchor->config.seed) ? rep.shape : sk);
+    auto it = routings.find(sk == rep->shape + " seed=" + std::to_string(anchor.seed) ? rep->shape : sk);
     if (it == routings.end()) {
       if (routings.size() >= 16) continue;  // bounded: a few shapes teach the factor
       auto r = RouteShape(k.config);
@@ -707,46 +724,51 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
       it = routings.emplace(sk, std::move(r).value()).first;
     }
     Candidate p;
-    if (!PredictOne(k.config, it->second, *hw, *params, &p) || Figure(p, rep.metric) <= 0) continue;
-    samples.push_back({k.run->entry_id, std::log(RunFigure(*k.run, rep.metric) / Figure(p, rep.metric))});
+    if (!PredictOne(k.config, it->second, m.hw, m.params, &p) || Figure(p, rep->metric) <= 0) continue;
+    samples.push_back({k.run->entry_id, std::log(RunFigure(*k.run, rep->metric) / Figure(p, rep->metric))});
   }
-  if (unc.ok()) {
-    const auto f = engine::v5p::ShrunkFactor(samples, unc->prior);
-    rep.factor = f.factor;
-    rep.factor_figures = f.n;
-    rep.factor_entries = f.entries;
-    rep.bands = std::filesystem::path(unc->source).filename().string();
+  if (!unc.ok()) return;
+  const auto f = engine::v5p::ShrunkFactor(samples, unc->prior);
+  rep->factor = f.factor;
+  rep->factor_figures = f.n;
+  rep->factor_entries = f.entries;
+  rep->bands = std::filesystem::path(unc->source).filename().string();
+}
+
+// A proposal of a judged candidate; a validated one gets its band and its
+// expected improvement over the best known.
+Proposal MakeProposal(const Candidate& c, const BenchConfig& config, const NextReport& rep, double best_model,
+                      const Result<engine::v5p::Uncertainty>& unc, const std::map<std::string, std::string>& pc) {
+  const double fig = Figure(c, rep.metric);
+  Proposal p;
+  p.candidate = c;
+  p.config = config;
+  p.uncalibrated = fig;
+  p.predicted = fig * rep.factor;
+  p.gain_pct = best_model > 0 ? (fig / best_model - 1) * 100 : 0;
+  if (!c.unvalidated.empty()) return p;
+  const engine::v5p::ErrorBand b = unc.ok() ? engine::v5p::BandFor(*unc, pc) : engine::v5p::ErrorBand{};
+  if (b.validated) {
+    p.band = (b.hi - b.lo) / 2;
+    p.lo = p.predicted * b.lo;
+    p.hi = p.predicted * b.hi;
   }
-  rep.best_run = best->run->id;
-  rep.best_kind = EvidenceKindName(best->kind);
-  rep.best_figure = RunFigure(*best->run, rep.metric);
-  rep.best_modeled = best_model * rep.factor;
-  rep.anchor = best->config;
-  // The shape is held unless the Scope frees some of its keys: then each
-  // value the Scope lists (else each the logbook's runs used) is a shape of
-  // its own, searched with its own routing.
-  std::vector<BenchConfig> tried_configs;
-  for (const auto& k : pool) tried_configs.push_back(k.config);
-  rep.freed = FreedValues(ScopeFreedShapeKeys(logbook), rep.anchor, tried_configs);
-  const auto t0 = std::chrono::steady_clock::now();
-  auto cands = SearchShapes(rep.anchor, rep.freed, *hw, *params, &rep.searched, &rep.shapes);
-  rep.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!cands.ok()) return cands.status();
-  // Best figure first; among equal figures, the fewest changes.
-  std::sort(cands->begin(), cands->end(), [&](const Candidate& a, const Candidate& b) {
-    const double fa = Figure(a, rep.metric), fb = Figure(b, rep.metric);
-    if (!SamePrediction(fa, fb)) return fa > fb;
-    return a.changes.size() < b.changes.size();
-  });
-  // Paths are judged in figure order until enough of each kind are found
-  // (validated ones then rank by expected improvement, whose band varies).
-  const size_t n = static_cast<size_t>(std::max(1, options.count));
-  const size_t look = cands->size();
+  // The band holds the 10th..90th percentiles: a normal with that spread.
+  const double mu = p.band > 0 ? (p.lo + p.hi) / 2 : p.predicted;
+  const double sigma = p.band > 0 ? (p.hi - p.lo) / 2 / 1.2816 : 0;
+  p.expected_improvement = ExpectedImprovement(mu, sigma, rep.best_modeled);
+  return p;
+}
+
+// Paths are judged in figure order until enough of each kind are found
+// (validated ones then rank by expected improvement, whose band varies).
+void JudgePaths(std::vector<Candidate>* cands, const NextReport& rep, double best_model,
+                const Result<engine::v5p::Uncertainty>& unc, size_t n, std::vector<Proposal>* val,
+                std::vector<Proposal>* unval) {
   std::map<std::string, std::vector<std::string>> path_memo;
-  std::vector<Proposal> val, unval;
   std::vector<double> seen_val;      // figures already proposed: one proposal per figure
   std::set<std::string> seen_paths;  // unvalidated path sets already proposed
-  for (size_t i = 0; i < look && (val.size() < 50 + n || unval.size() < n); ++i) {
+  for (size_t i = 0; i < cands->size() && (val->size() < 50 + n || unval->size() < n); ++i) {
     Candidate& c = (*cands)[i];
     // A figure the harness inflates (int8_routed/int8_all forward_backward
     // skip the expert backward) is no improvement.
@@ -769,44 +791,80 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
       for (const auto& u : c.unvalidated) sig += u + ";";
       if (!seen_paths.insert(sig).second) continue;
     }
-    Proposal p;
-    p.candidate = c;
-    p.config = config;
-    p.uncalibrated = fig;
-    p.predicted = fig * rep.factor;
-    p.gain_pct = best_model > 0 ? (fig / best_model - 1) * 100 : 0;
-    if (c.unvalidated.empty()) {
-      const engine::v5p::ErrorBand b = unc.ok() ? engine::v5p::BandFor(*unc, pc) : engine::v5p::ErrorBand{};
-      if (b.validated) {
-        p.band = (b.hi - b.lo) / 2;
-        p.lo = p.predicted * b.lo;
-        p.hi = p.predicted * b.hi;
-      }
-      // The band holds the 10th..90th percentiles: a normal with that spread.
-      const double mu = p.band > 0 ? (p.lo + p.hi) / 2 : p.predicted;
-      const double sigma = p.band > 0 ? (p.hi - p.lo) / 2 / 1.2816 : 0;
-      p.expected_improvement = ExpectedImprovement(mu, sigma, rep.best_modeled);
-      val.push_back(std::move(p));
-    } else {
-      unval.push_back(std::move(p));
-    }
+    (c.unvalidated.empty() ? val : unval)->push_back(MakeProposal(c, config, rep, best_model, unc, pc));
   }
-  std::stable_sort(val.begin(), val.end(), [](const Proposal& a, const Proposal& b) {
+}
+
+// Keeps the validated proposals predicted above the best known, best
+// expected improvement first; when none is, says why in rep->none_why.
+void KeepGains(std::vector<Proposal>* val, NextReport* rep) {
+  std::stable_sort(val->begin(), val->end(), [](const Proposal& a, const Proposal& b) {
     return a.expected_improvement > b.expected_improvement;
   });
-  const bool any_gain = std::any_of(val.begin(), val.end(), [](const Proposal& p) { return p.gain_pct > 0; });
-  if (!any_gain) {
-    std::ostringstream why;
-    why << "no validated configuration of the " << rep.searched << " searched is predicted above the best known ("
-        << Fmt(rep.best_modeled) << " " << MetricName(rep.metric) << " by the model)";
-    if (!val.empty()) why << "; the nearest, " << ChangesText(val[0].candidate.changes) << ", is " << Fmt(val[0].predicted);
-    why << ": the keys researchers vary are exhausted at this shape by the model's figures; a gain needs another shape "
-           "(the Scope holds it) or a path the calibration has not measured (below)";
-    rep.none_why = why.str();
-    val.clear();
-  } else {
-    val.erase(std::remove_if(val.begin(), val.end(), [](const Proposal& p) { return p.gain_pct <= 0; }), val.end());
+  const bool any_gain = std::any_of(val->begin(), val->end(), [](const Proposal& p) { return p.gain_pct > 0; });
+  if (any_gain) {
+    val->erase(std::remove_if(val->begin(), val->end(), [](const Proposal& p) { return p.gain_pct <= 0; }),
+               val->end());
+    return;
   }
+  std::ostringstream why;
+  why << "no validated configuration of the " << rep->searched << " searched is predicted above the best known ("
+      << Fmt(rep->best_modeled) << " " << MetricName(rep->metric) << " by the model)";
+  if (!val->empty())
+    why << "; the nearest, " << ChangesText((*val)[0].candidate.changes) << ", is " << Fmt((*val)[0].predicted);
+  why << ": the keys researchers vary are exhausted at this shape by the model's figures; a gain needs another shape "
+         "(the Scope holds it) or a path the calibration has not measured (below)";
+  rep->none_why = why.str();
+  val->clear();
+}
+
+}  // namespace
+
+Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
+                               const std::vector<Criterion>& criteria, const NextOptions& options) {
+  NextReport rep;
+  if (PrimaryMetric(logbook) == "tokens_per_s") rep.metric = "tokens_per_s";
+  KnownFigures figures = CollectKnown(logbook, runs, rep.metric);
+  const std::vector<Known>& pool = figures.Pool();
+  if (pool.empty())
+    return Status::NotFound(logbook.file + ": no run of the hillclimb harness with a " + MetricName(rep.metric) +
+                            " figure and a known config to start from (run `moelog update` first, or record a Result)");
+  const Known* anchor = FindAnchor(logbook, pool, options.entry, rep.metric);
+  if (!anchor)
+    return Status::NotFound(logbook.file + ": entry " + options.entry + " has no hillclimb run with a figure");
+  rep.anchor_entry = anchor->run->entry_id;
+  rep.shape = ShapeText(anchor->config);
+  auto model = LoadModelInputs(options.params_name, anchor->config);
+  if (!model.ok()) return model.status();
+  double best_model = 0;
+  const Known* best = BestAtShape(pool, *model, &rep, &best_model);
+  auto unc = engine::v5p::LoadUncertaintyByName("");
+  Calibrate(figures.known, anchor->config, *model, unc, &rep);
+  rep.best_run = best->run->id;
+  rep.best_kind = EvidenceKindName(best->kind);
+  rep.best_figure = RunFigure(*best->run, rep.metric);
+  rep.best_modeled = best_model * rep.factor;
+  rep.anchor = best->config;
+  // The shape is held unless the Scope frees some of its keys: then each
+  // value the Scope lists (else each the logbook's runs used) is a shape of
+  // its own, searched with its own routing.
+  std::vector<BenchConfig> tried_configs;
+  for (const auto& k : pool) tried_configs.push_back(k.config);
+  rep.freed = FreedValues(ScopeFreedShapeKeys(logbook), rep.anchor, tried_configs);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto cands = SearchShapes(rep.anchor, rep.freed, model->hw, model->params, &rep.searched, &rep.shapes);
+  rep.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!cands.ok()) return cands.status();
+  // Best figure first; among equal figures, the fewest changes.
+  std::sort(cands->begin(), cands->end(), [&](const Candidate& a, const Candidate& b) {
+    const double fa = Figure(a, rep.metric), fb = Figure(b, rep.metric);
+    if (!SamePrediction(fa, fb)) return fa > fb;
+    return a.changes.size() < b.changes.size();
+  });
+  const size_t n = static_cast<size_t>(std::max(1, options.count));
+  std::vector<Proposal> val, unval;
+  JudgePaths(&*cands, rep, best_model, unc, n, &val, &unval);
+  KeepGains(&val, &rep);
   if (val.size() > n) val.resize(n);
   if (unval.size() > n) unval.resize(n);
   for (auto* list : {&val, &unval})
@@ -838,7 +896,7 @@ std::string FormatNextReport(const NextReport& r) {
     << " s (v5p model";
   if (r.factor_figures > 0)
     s << ", calibrated on " << r.factor_figures << " recorded figures of " << r.factor_entries << " entries: x"
-      << [&] { char b[16]; std::snprintf(b, sizeof b, "%.3f", r.factor); return std::string(b); }();
+      << Fixed(r.factor, 3);
   else
     s << ", uncalibrated (no recorded figure on a validated path)";
   s << "; interval: " << (r.bands.empty() ? std::string("none (no band file)") : "the path's p10-p90 band, " + r.bands)

@@ -228,9 +228,7 @@ ParsedRun RunFromResult(const engine::RunResult& r) {
   p.point["null_mode"] = r.null_mode;
   p.point["source"] = r.source;
   p.point["devices"] = std::to_string(r.devices);
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.3f", r.null_target);
-  p.point["null_target"] = buf;
+  p.point["null_target"] = Fixed(r.null_target, 3);
   p.oom = r.oom;
   p.has_result_line = !r.oom;
   auto& m = p.metrics;

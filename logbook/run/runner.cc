@@ -377,6 +377,37 @@ std::string Slurp(const std::filesystem::path& p, size_t max_bytes = size_t{64} 
 // moelog read for hours.
 constexpr size_t kMaxExtraCalls = 1024;
 
+// A fresh trace folder (mkdtemp: unique even for parallel runs, -j) with
+// its call count at 0.
+Result<std::filesystem::path> MakeTraceDir() {
+  std::error_code ec;
+  std::string templ = (std::filesystem::temp_directory_path(ec) / "moelog-trace-XXXXXX").string();
+  const bool made = ::mkdtemp(templ.data()) != nullptr;
+  const std::filesystem::path trace = templ;
+  if (made && (std::ofstream(trace / "count") << "0\n")) return trace;
+  if (made) std::filesystem::remove_all(trace, ec);
+  return Status::IOError("cannot create a trace directory " + templ);
+}
+
+// The status of a traced call that ran, from its exit status file (`rc`):
+// none (killed mid-run: the timeout, or the script ended) or non-zero.
+void SetCallStatus(const std::filesystem::path& rc_file, const ProcessResult& r, double timeout_s,
+                   InvocationOutcome* o) {
+  int rc = -1;
+  const bool finished = static_cast<bool>(std::istringstream(Slurp(rc_file, 64)) >> rc);
+  if (!finished) {  // killed mid-run: the timeout
+    o->timed_out = r.timed_out;
+    o->exit_status = -1;
+    o->stderr_text = r.stderr_text;
+    o->status = r.timed_out ? Status::Timeout("timed out after " + std::to_string(timeout_s) + " s")
+                            : Status::Internal("the script ended during this invocation");
+  } else if (rc != 0) {
+    o->exit_status = rc;
+    o->stderr_text = r.stderr_text;
+    o->status = Status::Internal("moelog bench exited with status " + std::to_string(rc));
+  }
+}
+
 PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
   PlanOutcome out;
   out.mode = "shell sandbox=" + opts.sandbox;
@@ -384,15 +415,13 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
   out.invocations.resize(n);
   for (size_t i = 0; i < n; ++i) out.invocations[i].index = i;
   std::error_code ec;
-  std::string templ = (std::filesystem::temp_directory_path(ec) / "moelog-trace-XXXXXX").string();
-  const bool made = ::mkdtemp(templ.data()) != nullptr;  // unique even for parallel runs (-j)
-  const std::filesystem::path trace = templ;
-  if (!made || !(std::ofstream(trace / "count") << "0\n")) {
-    for (auto& inv : out.invocations) inv.status = Status::IOError("cannot create a trace directory " + templ);
+  auto made = MakeTraceDir();
+  if (!made.ok()) {
+    for (auto& inv : out.invocations) inv.status = made.status();
     out.exit_status = -1;
-    if (made) std::filesystem::remove_all(trace, ec);
     return out;
   }
+  const std::filesystem::path trace = *made;
   const std::string script = TraceFunction(MoelogBinary(opts), trace.string()) + plan.rewritten_script + "\n";
   const std::string start = NowIso8601();
   auto argv = ShellCommand(opts, script, trace.string());
@@ -426,19 +455,7 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
     o.ran = true;
     o.stdout_text = text;
     o.runs = std::move(runs);
-    int rc = -1;
-    const bool finished = static_cast<bool>(std::istringstream(Slurp(trace / (stem + ".rc"), 64)) >> rc);
-    if (!finished) {  // killed mid-run: the timeout
-      o.timed_out = r->timed_out;
-      o.exit_status = -1;
-      o.stderr_text = r->stderr_text;
-      o.status = r->timed_out ? Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s")
-                              : Status::Internal("the script ended during this invocation");
-    } else if (rc != 0) {
-      o.exit_status = rc;
-      o.stderr_text = r->stderr_text;
-      o.status = Status::Internal("moelog bench exited with status " + std::to_string(rc));
-    }
+    SetCallStatus(trace / (stem + ".rc"), *r, opts.timeout_s, &o);
   }
   // A script that failed before its first moelog call: the first invocation
   // carries the failure, so it is recorded.

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/backend.h"
+#include "engine/format.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/numbers.h"
@@ -159,10 +160,8 @@ class Stmt {
 
 std::string NewRunId() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
-  char buf[40];
-  std::snprintf(buf, sizeof(buf), "%016llx%016llx", static_cast<unsigned long long>(rng()),
-                static_cast<unsigned long long>(rng()));
-  return buf;
+  const uint64_t hi = rng(), lo = rng();
+  return engine::Hex16(hi) + engine::Hex16(lo);
 }
 
 std::string PointJson(const std::map<std::string, std::string>& point) {
@@ -278,6 +277,20 @@ std::string ReadWhole(const std::string& path) {
 }
 
 
+// The store's folder: moelog's own .moelog beside a document is a real
+// directory (never a link to elsewhere); any other is created as needed.
+Status PrepareFolder(const std::string& path) {
+  std::error_code ec;
+  auto parent = std::filesystem::path(path).parent_path();
+  if (parent.filename() == ".moelog") {
+    if (!parent.parent_path().empty()) std::filesystem::create_directories(parent.parent_path(), ec);
+    MOELOG_RETURN_IF_ERROR(MakeRealDir(parent.string()));
+  } else if (!parent.empty()) {
+    std::filesystem::create_directories(parent, ec);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 struct RunStore::Impl {
@@ -362,6 +375,49 @@ struct RunStore::Impl {
                              " schema objects); moelog writes only its own store: pass another --db");
     return *app;
   }
+  // Sets the journal and cache, stamps moelog's application_id (`app`:
+  // the one the file carries) and migrates to `schema_version`, in one
+  // transaction.
+  Status Configure(const std::string& path, int app, int schema_version) {
+    MOELOG_RETURN_IF_ERROR(Exec("PRAGMA journal_mode=WAL"));
+    MOELOG_RETURN_IF_ERROR(Exec("PRAGMA synchronous=NORMAL"));
+    // A page cache large enough for a whole logbook's lookups (64 MiB at most).
+    MOELOG_RETURN_IF_ERROR(Exec("PRAGMA cache_size=-65536"));
+    MOELOG_RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+    auto v = UserVersion();
+    if (!v.ok()) {
+      (void)Exec("ROLLBACK");
+      return v.status();
+    }
+    // The id is this file's own constant; PRAGMA values cannot be bound.
+    if (app != kApplicationId)
+      MOELOG_RETURN_IF_ERROR(Exec("PRAGMA application_id = " + std::to_string(kApplicationId)));
+    if (*v > kSchemaVersion) {
+      (void)Exec("ROLLBACK");
+      return Status::InvalidArgument(path + ": run store schema version " + std::to_string(*v) +
+                                     " is newer than this moelog supports (" + std::to_string(kSchemaVersion) + ")");
+    }
+    int at = *v;
+    for (; at < schema_version; ++at) {
+      for (const char* sql : Migrations()[static_cast<size_t>(at)]) {
+        Status st = Exec(sql);
+        if (!st.ok()) {
+          (void)Exec("ROLLBACK");
+          return Status::IOError(path + ": migration to schema " + std::to_string(at + 1) + " failed: " +
+                                 st.message());
+        }
+      }
+      // The version is this file's own integer; PRAGMA values cannot be bound.
+      MOELOG_RETURN_IF_ERROR(Exec("PRAGMA user_version = " + std::to_string(at + 1)));
+    }
+    // CachedRuns finds a key's newest batch by (cache_key, start_time): an
+    // index, not part of the schema version (created where missing).
+    if (at >= 1)
+      MOELOG_RETURN_IF_ERROR(Exec("CREATE INDEX IF NOT EXISTS runs_cache_key_start ON runs(cache_key, start_time)"));
+    MOELOG_RETURN_IF_ERROR(Exec("COMMIT"));
+    version = std::max(at, *v);
+    return Status::Ok();
+  }
   Result<int> UserVersion() {
     Stmt s(db, "PRAGMA user_version");
     MOELOG_RETURN_IF_ERROR(s.status());
@@ -376,15 +432,7 @@ RunStore::~RunStore() = default;
 Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int schema_version) {
   if (schema_version < 1 || schema_version > kSchemaVersion)
     return Status::InvalidArgument("run store: schema version " + std::to_string(schema_version) + " does not exist");
-  std::error_code ec;
-  auto parent = std::filesystem::path(path).parent_path();
-  if (parent.filename() == ".moelog") {
-    // moelog's own folder beside a document: never a link to elsewhere.
-    if (!parent.parent_path().empty()) std::filesystem::create_directories(parent.parent_path(), ec);
-    MOELOG_RETURN_IF_ERROR(MakeRealDir(parent.string()));
-  } else if (!parent.empty()) {
-    std::filesystem::create_directories(parent, ec);
-  }
+  MOELOG_RETURN_IF_ERROR(PrepareFolder(path));
   // SQLite writes the database and its journal files: each is absent or a
   // regular file with one link (never a link, FIFO, device or hard link).
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) MOELOG_RETURN_IF_ERROR(CheckOwnFile(path + suffix));
@@ -409,43 +457,7 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
   // table). Checked before anything is changed.
   auto app = impl->CheckOwnership(path, *probe);
   if (!app.ok()) return app.status();
-  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA journal_mode=WAL"));
-  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA synchronous=NORMAL"));
-  // A page cache large enough for a whole logbook's lookups (64 MiB at most).
-  MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA cache_size=-65536"));
-  MOELOG_RETURN_IF_ERROR(impl->Exec("BEGIN IMMEDIATE"));
-  auto v = impl->UserVersion();
-  if (!v.ok()) {
-    (void)impl->Exec("ROLLBACK");
-    return v.status();
-  }
-  // The id is this file's own constant; PRAGMA values cannot be bound.
-  if (*app != kApplicationId)
-    MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA application_id = " + std::to_string(kApplicationId)));
-  if (*v > kSchemaVersion) {
-    (void)impl->Exec("ROLLBACK");
-    return Status::InvalidArgument(path + ": run store schema version " + std::to_string(*v) +
-                                   " is newer than this moelog supports (" + std::to_string(kSchemaVersion) + ")");
-  }
-  int version = *v;
-  for (; version < schema_version; ++version) {
-    for (const char* sql : Migrations()[static_cast<size_t>(version)]) {
-      Status st = impl->Exec(sql);
-      if (!st.ok()) {
-        (void)impl->Exec("ROLLBACK");
-        return Status::IOError(path + ": migration to schema " + std::to_string(version + 1) + " failed: " +
-                               st.message());
-      }
-    }
-    // The version is this file's own integer; PRAGMA values cannot be bound.
-    MOELOG_RETURN_IF_ERROR(impl->Exec("PRAGMA user_version = " + std::to_string(version + 1)));
-  }
-  // CachedRuns finds a key's newest batch by (cache_key, start_time): an
-  // index, not part of the schema version (created where missing).
-  if (version >= 1)
-    MOELOG_RETURN_IF_ERROR(impl->Exec("CREATE INDEX IF NOT EXISTS runs_cache_key_start ON runs(cache_key, start_time)"));
-  MOELOG_RETURN_IF_ERROR(impl->Exec("COMMIT"));
-  impl->version = std::max(version, *v);
+  MOELOG_RETURN_IF_ERROR(impl->Configure(path, *app, schema_version));
   return std::unique_ptr<RunStore>(new RunStore(std::move(impl)));
 }
 
@@ -458,63 +470,77 @@ Status RunStore::Insert(RunRecord* record) {
   return Status::Ok();
 }
 
-Status RunStore::Insert(std::vector<RunRecord>* records) {
-  const bool v2 = impl_->version >= 2, v3 = impl_->version >= 3, v4 = impl_->version >= 4;
+namespace {
+
+// The INSERT of a run row in the columns schema `version` has.
+std::string InsertSql(int version) {
   std::string sql =
       "INSERT INTO runs (run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, "
       "cache_key, point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, "
       "end_time, host, cpu_model, moelog_version, git_commit, git_dirty";
-  if (v2) sql += ", invocation_index, time_s, tflops, tokens_per_s";
-  if (v3) sql += ", cpu_isa";
-  const bool v5 = impl_->version >= 5;
-  if (v4) sql += ", runner";
-  if (v5) sql += ", signature";
-  const int params = v5 ? 29 : v4 ? 28 : v3 ? 27 : v2 ? 26 : 22;
+  if (version >= 2) sql += ", invocation_index, time_s, tflops, tokens_per_s";
+  if (version >= 3) sql += ", cpu_isa";
+  if (version >= 4) sql += ", runner";
+  if (version >= 5) sql += ", signature";
+  const int params = version >= 5 ? 29 : version >= 4 ? 28 : version >= 3 ? 27 : version >= 2 ? 26 : 22;
   sql += ") VALUES (";
   for (int i = 1; i <= params; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
-  sql += ")";
+  return sql + ")";
+}
+
+// Binds a run's columns ?1..?28 as schema `version` has them (the
+// signature, ?29, is the caller's).
+void BindRun(Stmt& s, const RunRecord& r, int version, const std::string& point_json,
+             const std::string& metrics_json) {
+  s.Bind(1, r.run_id);
+  s.Bind(2, r.entry_id);
+  s.Bind(3, r.logbook_path);
+  s.Bind(4, r.command_original);
+  s.Bind(5, r.command_rewritten);
+  s.Bind(6, r.config_json.empty() ? std::string("{}") : r.config_json);
+  s.Bind(7, r.target);
+  s.Bind(8, r.cache_key);
+  s.Bind(9, point_json);
+  s.Bind(10, metrics_json);
+  s.Bind(11, r.status);
+  s.Bind(12, static_cast<int64_t>(r.exit_status));
+  s.Bind(13, static_cast<int64_t>(r.timed_out ? 1 : 0));
+  s.Bind(14, r.stdout_tail);
+  s.Bind(15, r.stderr_tail);
+  s.Bind(16, r.start_time);
+  s.Bind(17, r.end_time);
+  s.Bind(18, r.host);
+  s.Bind(19, r.cpu_model);
+  s.Bind(20, r.moelog_version);
+  s.Bind(21, r.git_commit);
+  s.Bind(22, static_cast<int64_t>(r.git_dirty ? 1 : 0));
+  if (version >= 2) {
+    s.Bind(23, r.invocation_index);
+    int col = 24;
+    for (const char* k : {"time_s", "tflops", "tokens_per_s"}) {
+      auto it = r.metrics.find(k);
+      if (it == r.metrics.end()) s.BindNull(col); else s.BindDouble(col, it->second);
+      ++col;
+    }
+  }
+  if (version >= 3) s.Bind(27, r.cpu_isa);
+  if (version >= 4) s.Bind(28, r.runner);
+}
+
+}  // namespace
+
+Status RunStore::Insert(std::vector<RunRecord>* records) {
+  const int version = impl_->version;
   MOELOG_RETURN_IF_ERROR(impl_->Exec("BEGIN IMMEDIATE"));
   {
-    Stmt s(impl_->db, sql);
+    Stmt s(impl_->db, InsertSql(version));
     Status st = s.status();
     for (size_t i = 0; st.ok() && i < records->size(); ++i) {
       RunRecord& r = (*records)[i];
       if (r.run_id.empty()) r.run_id = NewRunId();
-      s.Bind(1, r.run_id);
-      s.Bind(2, r.entry_id);
-      s.Bind(3, r.logbook_path);
-      s.Bind(4, r.command_original);
-      s.Bind(5, r.command_rewritten);
-      s.Bind(6, r.config_json.empty() ? std::string("{}") : r.config_json);
-      s.Bind(7, r.target);
-      s.Bind(8, r.cache_key);
       const std::string point_json = PointJson(r.point), metrics_json = MetricsJson(r.metrics);
-      s.Bind(9, point_json);
-      s.Bind(10, metrics_json);
-      s.Bind(11, r.status);
-      s.Bind(12, static_cast<int64_t>(r.exit_status));
-      s.Bind(13, static_cast<int64_t>(r.timed_out ? 1 : 0));
-      s.Bind(14, r.stdout_tail);
-      s.Bind(15, r.stderr_tail);
-      s.Bind(16, r.start_time);
-      s.Bind(17, r.end_time);
-      s.Bind(18, r.host);
-      s.Bind(19, r.cpu_model);
-      s.Bind(20, r.moelog_version);
-      s.Bind(21, r.git_commit);
-      s.Bind(22, static_cast<int64_t>(r.git_dirty ? 1 : 0));
-      if (v2) {
-        s.Bind(23, r.invocation_index);
-        int col = 24;
-        for (const char* k : {"time_s", "tflops", "tokens_per_s"}) {
-          auto it = r.metrics.find(k);
-          if (it == r.metrics.end()) s.BindNull(col); else s.BindDouble(col, it->second);
-          ++col;
-        }
-      }
-      if (v3) s.Bind(27, r.cpu_isa);
-      if (v4) s.Bind(28, r.runner);
-      if (v5) {
+      BindRun(s, r, version, point_json, metrics_json);
+      if (version >= 5) {
         r.signature = impl_->Signer().SignText(SignedText(r, point_json, metrics_json));
         s.Bind(29, r.signature);
         r.foreign = r.signature.empty() || r.host != impl_->Signer().host();
@@ -534,92 +560,106 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
   return impl_->Exec("COMMIT");
 }
 
-Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
-  std::string sql = impl_->SelectSql() + " WHERE 1=1";
+namespace {
+
+// A query's SQL with its bound values (?1, ?2, ...): text or number.
+struct QuerySql {
   struct Binding {
     bool is_num;
     std::string text;
     double num;
   };
+  std::string sql;
   std::vector<Binding> binds;
-  auto bind_text = [&](const std::string& v) {
+
+  std::string Text(const std::string& v) {
     binds.push_back({false, v, 0});
     return "?" + std::to_string(binds.size());
-  };
-  auto bind_num = [&](double v) {
+  }
+  std::string Num(double v) {
     binds.push_back({true, "", v});
     return "?" + std::to_string(binds.size());
-  };
-  if (!q.entry_id.empty()) sql += " AND entry_id = " + bind_text(q.entry_id);
-  if (!q.logbook_path.empty()) sql += " AND logbook_path = " + bind_text(q.logbook_path);
-  if (!q.cache_key.empty()) sql += " AND cache_key = " + bind_text(q.cache_key);
-  if (!q.start_time.empty()) sql += " AND start_time = " + bind_text(q.start_time);
-  if (q.invocation_index >= 0 && impl_->version >= 2)
-    sql += " AND invocation_index = " + bind_num(static_cast<double>(q.invocation_index));
-  for (const auto& item : q.where) {
+  }
+  // A --where value as a number: true and false are 1 and 0.
+  static std::optional<double> Number(const std::string& v) {
+    return v == "true" ? 1.0 : v == "false" ? 0.0 : ParseNumber(v);
+  }
+  // The SQL of a --where key: a column, else the run's point, metric or
+  // config value of that name.
+  std::string KeyExpr(const std::string& key) {
+    auto col = std::find_if(kColumnKeys.begin(), kColumnKeys.end(), [&](const char* c) { return key == c; });
+    if (col != kColumnKeys.end()) return *col;  // a name from the fixed list above
+    std::string p = Text("$.\"" + key + "\"");
+    return "COALESCE(json_extract(point_json, " + p + "), json_extract(metrics_json, " + p +
+           "), json_extract(config_json, " + p + "))";
+  }
+  // One --where item ANDed to the query: numbers compare numerically.
+  Status AddWhere(const std::string& item) {
     auto w = ParseWhere(item);
     if (!w.ok()) return w.status();
-    auto number = [](const std::string& v) -> std::optional<double> {
-      return v == "true" ? 1.0 : v == "false" ? 0.0 : ParseNumber(v);
-    };
-    const std::optional<double> parsed = number(w->value);
-    const bool numeric = parsed.has_value();
-    const double num = parsed.value_or(0);
-    std::string lhs;
-    auto col = std::find_if(kColumnKeys.begin(), kColumnKeys.end(), [&](const char* c) { return w->key == c; });
-    if (col != kColumnKeys.end()) {
-      lhs = *col;  // a name from the fixed list above
-    } else {
-      std::string path = "$.\"" + w->key + "\"";
-      std::string p = bind_text(path);
-      lhs = "COALESCE(json_extract(point_json, " + p + "), json_extract(metrics_json, " + p +
-            "), json_extract(config_json, " + p + "))";
-    }
+    const std::optional<double> num = Number(w->value);
+    const std::string lhs = KeyExpr(w->key);
     const std::string& op = w->op;  // one of the fixed operators
     if (op == "in") {
       std::string any;
       for (const auto& v : w->values) {
-        const std::optional<double> n = number(v);
+        const std::optional<double> n = Number(v);
         any += any.empty() ? "" : " OR ";
-        any += n ? "moelog_num(" + lhs + ") = " + bind_num(*n) : lhs + " = " + bind_text(v);
+        any += n ? "moelog_num(" + lhs + ") = " + Num(*n) : lhs + " = " + Text(v);
       }
       sql += " AND (" + any + ")";
-    } else if (numeric) {
-      sql += " AND moelog_num(" + lhs + ") " + op + " " + bind_num(num);
+    } else if (num) {
+      sql += " AND moelog_num(" + lhs + ") " + op + " " + Num(*num);
     } else if (op == "=" || op == "!=") {
-      sql += " AND " + lhs + " " + op + " " + bind_text(w->value);
+      sql += " AND " + lhs + " " + op + " " + Text(w->value);
     } else {
       return Status::InvalidArgument("--where '" + item + "': " + op + " needs a number");
     }
+    return Status::Ok();
   }
-  sql += " ORDER BY id";
-  if (q.limit > 0) sql += " LIMIT " + bind_num(static_cast<double>(q.limit));
-  Stmt s(impl_->db, sql);
-  MOELOG_RETURN_IF_ERROR(s.status());
-  for (size_t i = 0; i < binds.size(); ++i) {
-    int idx = static_cast<int>(i + 1);
-    if (binds[i].is_num) {
-      if (q.limit > 0 && i + 1 == binds.size()) s.Bind(idx, static_cast<int64_t>(binds[i].num));
+  // Binds the values; the last is the LIMIT (an integer) when `limited`.
+  void BindAll(Stmt& s, bool limited) const {
+    for (size_t i = 0; i < binds.size(); ++i) {
+      int idx = static_cast<int>(i + 1);
+      if (!binds[i].is_num) s.Bind(idx, binds[i].text);
+      else if (limited && i + 1 == binds.size()) s.Bind(idx, static_cast<int64_t>(binds[i].num));
       else s.BindDouble(idx, binds[i].num);
-    } else {
-      s.Bind(idx, binds[i].text);
     }
   }
+};
+
+// Keeps each cache key's newest batch (rows in id order).
+void KeepLatestPerCacheKey(std::vector<RunRecord>* rows) {
+  std::map<std::string, std::string> newest;  // cache key -> start time of its newest row
+  for (const auto& r : *rows) newest[r.cache_key] = r.start_time;
+  std::vector<RunRecord> kept;
+  for (auto& r : *rows)
+    if (newest[r.cache_key] == r.start_time) kept.push_back(std::move(r));
+  *rows = std::move(kept);
+}
+
+}  // namespace
+
+Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
+  QuerySql b;
+  b.sql = impl_->SelectSql() + " WHERE 1=1";
+  if (!q.entry_id.empty()) b.sql += " AND entry_id = " + b.Text(q.entry_id);
+  if (!q.logbook_path.empty()) b.sql += " AND logbook_path = " + b.Text(q.logbook_path);
+  if (!q.cache_key.empty()) b.sql += " AND cache_key = " + b.Text(q.cache_key);
+  if (!q.start_time.empty()) b.sql += " AND start_time = " + b.Text(q.start_time);
+  if (q.invocation_index >= 0 && impl_->version >= 2)
+    b.sql += " AND invocation_index = " + b.Num(static_cast<double>(q.invocation_index));
+  for (const auto& item : q.where) MOELOG_RETURN_IF_ERROR(b.AddWhere(item));
+  b.sql += " ORDER BY id";
+  if (q.limit > 0) b.sql += " LIMIT " + b.Num(static_cast<double>(q.limit));
+  Stmt s(impl_->db, b.sql);
+  MOELOG_RETURN_IF_ERROR(s.status());
+  b.BindAll(s, q.limit > 0);
   std::vector<RunRecord> out;
   int rc;
-  while ((rc = s.Step()) == SQLITE_ROW) {
-    RunRecord r = impl_->ReadRow(s);
-    out.push_back(std::move(r));
-  }
+  while ((rc = s.Step()) == SQLITE_ROW) out.push_back(impl_->ReadRow(s));
   if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
-  if (q.latest_per_cache_key) {
-    std::map<std::string, std::string> newest;  // cache key -> start time of its newest row
-    for (const auto& r : out) newest[r.cache_key] = r.start_time;  // rows are in id order
-    std::vector<RunRecord> kept;
-    for (auto& r : out)
-      if (newest[r.cache_key] == r.start_time) kept.push_back(std::move(r));
-    out = std::move(kept);
-  }
+  if (q.latest_per_cache_key) KeepLatestPerCacheKey(&out);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <thread>
 
+#include "engine/target.h"
 #include "logbook/numbers.h"
 #include "logbook/update/steps.h"
 #include "logbook/update/update_hooks.h"
@@ -98,7 +99,7 @@ void CheckModelRows(const LoadedDocument& doc, std::vector<UnitWork>* work, Sess
   for (auto& w : *work)
     for (auto& pc : w.commands)
       for (size_t i = 0; i < pc.cached.size(); ++i)
-        if (pc.plan.invocations[i].config.target == "v5p" && (AnyForeign(pc.cached[i]) || !pc.foreign[i].empty()))
+        if (engine::TargetOrDefault(pc.plan.invocations[i].config.target).in_process && (AnyForeign(pc.cached[i]) || !pc.foreign[i].empty()))
           items.push_back({&w, &pc, i, false, false, ""});
   if (items.empty()) return;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -140,19 +141,6 @@ PlannedCommand PlanOne(const CommandText& c, Plan plan, const SessionOptions& op
                 !pc.plan.invocations.empty();
   if (pc.runnable) LookUpCache(&pc, store, opt.rerun);
   return pc;
-}
-
-// --stale: a unit whose region already shows what it would show now.
-bool IsUpToDate(const LoadedDocument& doc, const UnitWork& w, std::ostream& err) {
-  if (!w.runnable) return false;
-  bool complete = true;
-  std::string content = RenderUnit(w, &complete);
-  if (!complete) return false;
-  const Region* r = doc.scan.Find(w.unit->id);
-  bool chart_stale = false;
-  if (doc.kind == DocumentKind::kLogbook) content += ChartLink(doc, w, r, false, err, nullptr, &chart_stale);
-  return r && !r->edited && !chart_stale &&
-         doc.text.substr(r->begin_offset, r->end_offset - r->begin_offset) == FormatRegion(w.unit->id, content, r->indent);
 }
 
 }  // namespace
@@ -265,11 +253,7 @@ std::vector<UnitWork> PlanWork(const LoadedDocument& doc, const SessionOptions& 
     LearnCalibration(all, model);
   }
   if (store) sum->foreign_ignored = store->ForeignIgnored();
-  if (!opt.stale) return all;
-  std::vector<UnitWork> work;
-  for (auto& w : all)
-    if (!IsUpToDate(doc, w, err)) work.push_back(std::move(w));
-  return work;
+  return all;
 }
 
 int ReportNeedsConsent(const LoadedDocument& doc, const std::vector<UnitWork>& work, std::ostream& err) {

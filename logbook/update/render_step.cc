@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 
+#include "engine/target.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
 #include "logbook/store/run_adapter.h"
@@ -43,7 +44,7 @@ std::vector<StoredRun> ChartRuns(const UnitWork& w) {
       for (const RunRecord* r : RecordsOf(pc, i)) {
         if (r->status != "ok") continue;
         runs.push_back(ToStoredRun(*r));
-        if (w.model && r->target == "v5p")
+        if (w.model && engine::IsModeledTarget(r->target))
           ShowModeled(*w.model, RowCalibrationKey(pc.plan.invocations[i], runs.back().config, w.unit->day),
                       w.unit->when, &runs.back());
       }
@@ -77,16 +78,27 @@ void SkipUnit(const LoadedDocument& doc, const UnitWork& w, const std::string& i
   if (!invalid.empty() && doc.scan.Find(w.unit->id) != nullptr) edits->push_back(EditOf(*w.unit, invalid));
 }
 
+// --show-recorded: where each figure of the unit's Result went.
+void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, const UnitTable& table, std::ostream& out) {
+  if (w.unit->recorded.empty()) return;
+  const std::string lines = ExplainRecorded(table.places, w.unit->recorded);
+  size_t pos = 0;
+  for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1)
+    out << doc.path << ": " << w.unit->id << ": " << lines.substr(pos, nl - pos) << "\n";
+}
+
 // The region of a runnable unit, or nullopt when --check finds it
 // incomplete (then it is stale, and left as it is).
 std::optional<std::string> UnitRegion(const LoadedDocument& doc, const SessionOptions& opt, bool draw,
                                       const UnitWork& w, SessionSummary* sum, std::ostream& out, std::ostream& err) {
   const std::string& id = w.unit->id;
-  bool complete = true;
-  std::string content = RenderUnit(w, &complete);
+  const UnitTable table = TableOf(w);
+  const bool complete = table.complete;
+  if (opt.show_recorded) ShowRecorded(doc, w, table, out);
+  std::string content = RenderUnit(w, table);
   bool chart_stale = false;
   if (doc.kind == DocumentKind::kLogbook && complete)
-    content += ChartLink(doc, w, doc.scan.Find(id), draw, err, &sum->write_errors, &chart_stale);
+    content += ChartLink(doc, w, table, doc.scan.Find(id), draw, err, &sum->write_errors, &chart_stale);
   if (opt.check && chart_stale) {
     sum->stale.push_back(id);
     out << id << ": its chart is missing, incomplete, changed or drawn from other data\n";
@@ -98,17 +110,6 @@ std::optional<std::string> UnitRegion(const LoadedDocument& doc, const SessionOp
   }
   if (!complete) out << id << ": incomplete: some runs failed or did not run\n";
   return content;
-}
-
-// --show-recorded: where each figure of the unit's Result went.
-void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, std::ostream& out) {
-  if (w.unit->recorded.empty()) return;
-  std::vector<std::string> notes;
-  bool complete = true;
-  const std::string lines = ExplainRecorded(UnitRows(w, &notes, &complete), w.unit->recorded);
-  size_t pos = 0;
-  for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1)
-    out << doc.path << ": " << w.unit->id << ": " << lines.substr(pos, nl - pos) << "\n";
 }
 
 // Which harness revisions the entry's date or commit selected, e.g.
@@ -168,16 +169,15 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
   bool indistinct = false;
   for (const auto& f : w.unit->recorded) indistinct = !configs.insert(f.run.config).second || indistinct;
   if (indistinct) return content + "No chart: some figures above cannot be told apart, and a chart of the others would mislead.\n\n";
-  content += ChartLink(doc, w, doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
+  content += ChartLink(doc, w, TableOf(w), doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
   return content;
 }
 
 }  // namespace
 
-std::string RenderUnit(const UnitWork& w, bool* complete) {
-  std::vector<std::string> notes;
-  const std::vector<TableRow>& rows = UnitRows(w, &notes, complete);
-  std::string content = RenderRunTable(rows, w.unit->recorded, w.model, w.unit->when);
+std::string RenderUnit(const UnitWork& w, const UnitTable& table) {
+  const std::vector<std::string>& notes = table.notes;
+  std::string content = RenderRunTable(table.rows, w.unit->recorded, w.model, w.unit->when);
   if (std::string r = RevisionsNote(w); !r.empty()) content += "\n" + r + "\n";
   if (!w.unit->pins.empty())
     content += "\nPinned by the logbook (`<!-- moelog: key=value -->`), every run above: " + w.unit->pins + ".\n";
@@ -273,8 +273,15 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
 
 }  // namespace
 
-std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region* old, bool draw, std::ostream& err,
-                      int* write_errors, bool* chart_stale) {
+UnitTable TableOf(const UnitWork& w) {
+  UnitTable t;
+  t.rows = UnitRows(w, &t.notes, &t.complete);
+  if (!w.unit->recorded.empty()) t.places = RecordedPlaces(t.rows, w.unit->recorded);
+  return t;
+}
+
+std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const UnitTable& table, const Region* old, bool draw,
+                      std::ostream& err, int* write_errors, bool* chart_stale) {
   const Entry* e = doc.logbook.FindEntry(w.unit->id);
   if (!e) return "";
   ChartDraw how;
@@ -284,9 +291,7 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region
   options.primary_metric = PrimaryMetric(doc.logbook);
   if (w.model && w.model->have_bands) options.ratio_band = w.model->bands.within_entry;
   // The figures listed under the table are not listed again under the chart.
-  std::vector<std::string> notes;
-  bool complete = true;
-  const std::vector<bool> on_table = FiguresOnTable(UnitRows(w, &notes, &complete), w.unit->recorded);
+  const std::vector<bool> on_table = FiguresOnTable(table.places);
   for (size_t i = 0; i < on_table.size(); ++i)
     if (!on_table[i]) options.listed.insert(w.unit->recorded[i].run.id);
   auto chart = ChartForEntry(doc.path, *e, ChartRuns(w), options, how);
@@ -318,7 +323,6 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
       SkipUnit(doc, w, invalid, &edits, out);
       continue;
     }
-    if (opt.show_recorded) ShowRecorded(doc, w, out);
     auto content = UnitRegion(doc, opt, draw, w, sum, out, err);
     if (!content) continue;
     if (opt.print_tables) PrintTable(*w.unit, *content, out);
@@ -355,6 +359,22 @@ void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const Launche
   e.insert_after_line = s->bullets.empty() ? s->heading_line : s->bullets.back().end_line;
   e.blank_before = true;
   edits->push_back(std::move(e));
+}
+
+void DropUpToDate(const LoadedDocument& doc, std::vector<UnitWork>* work, std::ostream& err) {
+  auto up_to_date = [&](const UnitWork& w) {
+    if (!w.runnable) return false;
+    const UnitTable table = TableOf(w);
+    if (!table.complete) return false;
+    std::string content = RenderUnit(w, table);
+    const Region* r = doc.scan.Find(w.unit->id);
+    bool chart_stale = false;
+    if (doc.kind == DocumentKind::kLogbook) content += ChartLink(doc, w, table, r, false, err, nullptr, &chart_stale);
+    return r && !r->edited && !chart_stale &&
+           doc.text.substr(r->begin_offset, r->end_offset - r->begin_offset) ==
+               FormatRegion(w.unit->id, content, r->indent);
+  };
+  work->erase(std::remove_if(work->begin(), work->end(), up_to_date), work->end());
 }
 
 void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model, bool fresh_only) {

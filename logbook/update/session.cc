@@ -53,6 +53,7 @@ SessionSummary RunSession(const std::string& path, DocumentKind kind, const Sess
     model.have_bands = true;
   }
   std::vector<UnitWork> work = PlanWork(doc, opt, popt, store.get(), &sum, err, &model);
+  if (opt.stale) DropUpToDate(doc, &work, err);
   sum.units = static_cast<int>(work.size());
   if (!opt.allow_shell && !opt.dry_run) sum.needs_consent = ReportNeedsConsent(doc, work, err);
   if (opt.dry_run) {

@@ -86,10 +86,24 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
                                     const std::vector<UnitWork>& work, SessionSummary* sum, std::ostream& out,
                                     std::ostream& err);
 
-// A runnable unit's region contents: its table and notes; `complete` is
-// false when a run is missing.
-std::string RenderUnit(const UnitWork& w, bool* complete);
+// --stale: leaves out the units whose region already shows what it would
+// show now (rendered as the render step renders them).
+void DropUpToDate(const LoadedDocument& doc, std::vector<UnitWork>* work, std::ostream& err);
 
+// A runnable unit's table, built once for its region, its chart and
+// --show-recorded: the rows (each invocation's records), a note per command
+// that does not run, whether every invocation has records, and where each
+// figure its Result records goes on the table.
+struct UnitTable {
+  std::vector<TableRow> rows;
+  std::vector<std::string> notes;
+  bool complete = true;
+  std::vector<std::string> places;  // RecordedPlaces of the unit's figures
+};
+UnitTable TableOf(const UnitWork& w);
+
+// A runnable unit's region contents: its table and notes.
+std::string RenderUnit(const UnitWork& w, const UnitTable& table);
 // The table rows of a runnable unit (each invocation's records), and a note
 // per command that does not run. Built once while the unit's records stay
 // the same (UnitWork::rows_memo); the reference lives until they change.
@@ -105,8 +119,8 @@ void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model, bool 
 // the runs vary along no axis; a note when the chart could not be drawn
 // (counted in write_errors). `chart_stale`: not drawn now, and the chart on
 // disk is missing, incomplete, changed or drawn from other data.
-std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const Region* old, bool draw, std::ostream& err,
-                      int* write_errors, bool* chart_stale);
+std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const UnitTable& table, const Region* old, bool draw,
+                      std::ostream& err, int* write_errors, bool* chart_stale);
 
 // The Stop Criteria status region, when some criterion carries a predicate:
 // evaluated on the runs that count (update_hooks.h CountedRuns), as `check` does.

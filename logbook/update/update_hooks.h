@@ -1,7 +1,9 @@
-// What `moelog update` (and check/plot) calls to fill the regions moelog owns
-// in a logbook: an entry's chart link, and the Stop Criteria status. Both
-// are plain functions of the parsed logbook and the runs; they return the
-// Markdown to place in the owned region (and, for charts, the files written).
+// A logbook as the commands that read it see it, beyond its parse: the runs
+// that count for it (CountedRuns, LogbookRuns), its entries' commands
+// planned with their pins and harness revisions (PlanEntries, PinnedBenchArgs),
+// an entry's chart (ChartForEntry), and its Stop Criteria evaluated
+// (CheckCriteria, CriteriaStatusRegion). `update`, `check`, `compare`,
+// `plot`, `next` and `runs` share these, so each answers alike.
 #ifndef MOELOG_LOGBOOK_UPDATE_HOOKS_H_
 #define MOELOG_LOGBOOK_UPDATE_HOOKS_H_
 
@@ -75,7 +77,7 @@ std::string PinsNote(const Logbook& logbook, const Entry& entry);
 // TF/s ..."), the default y of its charts; "" when it names none.
 std::string PrimaryMetric(const Logbook& logbook);
 
-// (a) The chart of one entry: its stored runs (`runs` may hold runs of other
+// The chart of one entry: its stored runs (`runs` may hold runs of other
 // entries; only entry.id's are used) and its recorded figures, drawn under
 // <dir of logbook>/figures/<entry id>.svg (.png when options.png) with .dat
 // and .gp beside it. Returns the image link for the entry's owned region
@@ -94,7 +96,7 @@ Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& e
 // (a Result field whose text or sub-bullets are not empty, "pending", "N/A").
 std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook);
 
-// (b) The body of the owned status region under "## Stop Criteria" for
+// The body of the owned status region under "## Stop Criteria" for
 // `logbook_text` (the file's bytes; predicates are read from the bullets'
 // HTML comments / inline code) evaluated against `runs`. ParseError
 // "file:line: message" for a bad predicate. Deterministic text ending in a

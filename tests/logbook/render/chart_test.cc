@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -105,7 +106,8 @@ std::vector<ChartPoint> TopkSweep() {
 }
 
 std::string TempDir(const std::string& name) {
-  fs::path d = fs::path(testing::TempDir()) / name;
+  // One folder per test process: builds and checkouts test at the same time.
+  fs::path d = fs::path(testing::TempDir()) / (name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d.string();

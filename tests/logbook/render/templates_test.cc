@@ -83,6 +83,11 @@ TEST(Templates, InsertEntryAtEndOfExperimentLog) {
   auto f = InsertEntry(fenced, "### b\n", "d.md");
   ASSERT_TRUE(f.ok()) << f.status().ToString();
   EXPECT_EQ(*f, "# T\n## Experiment log\n### a\n````\n```\n## Appendix\n```\n````\n### b\n\n## End\n");
+  // A CRLF document stays CRLF, the new entry's lines included; its blank
+  // lines ("\r\n") are blank.
+  auto c = InsertEntry("# T\r\n## Experiment Log\r\n### a\r\n\r\n## End\r\n", "### b\n- y\n", "d.md");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(*c, "# T\r\n## Experiment Log\r\n### a\r\n### b\r\n- y\r\n\r\n## End\r\n");
 }
 
 // Golden: `new logbook` then `new entry` twice through the real binary.
