@@ -1,14 +1,21 @@
 #include "engine/routing.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <system_error>
+#include <thread>
 
 namespace moelog::engine {
 
+namespace {
+constexpr uint64_t kRngStep = 0x9E3779B97F4A7C15ULL;  // splitmix64's counter step
+}  // namespace
+
 uint64_t Rng::NextU64() {
-  uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+  uint64_t z = (state_ += kRngStep);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
@@ -28,6 +35,66 @@ double Rng::Normal() {
   spare_ = r * std::sin(2.0 * M_PI * u2);
   has_spare_ = true;
   return r * std::cos(2.0 * M_PI * u2);
+}
+
+namespace {
+
+// One Box-Muller pair from a generator at `state`, as Normal() draws it;
+// false (nothing written) when its first uniform is 0, which Normal() redraws.
+inline bool NormalPairAt(uint64_t* state, double* c, double* s) {
+  Rng g(*state);
+  const double u1 = g.Uniform();
+  if (u1 <= 0.0) return false;
+  const double u2 = g.Uniform();
+  const double r = std::sqrt(-2.0 * std::log(u1));
+  *s = r * std::sin(2.0 * M_PI * u2);
+  *c = r * std::cos(2.0 * M_PI * u2);
+  *state += 2 * kRngStep;
+  return true;
+}
+
+// Pairs [begin, end) of a fill whose first pair starts at `state`; false at
+// a zero first uniform.
+bool FillPairs(uint64_t state, float* out, size_t begin, size_t end, double scale) {
+  state += 2 * kRngStep * begin;
+  for (size_t p = begin; p < end; ++p) {
+    double c = 0, s = 0;
+    if (!NormalPairAt(&state, &c, &s)) return false;
+    out[2 * p] = static_cast<float>(scale * c);
+    out[2 * p + 1] = static_cast<float>(scale * s);
+  }
+  return true;
+}
+
+}  // namespace
+
+void Rng::FillNormal(float* out, size_t n, double scale) {
+  size_t i = 0;
+  if (has_spare_ && n > 0) out[i++] = static_cast<float>(scale * Normal());
+  const size_t pairs = (n - i) / 2;
+  constexpr size_t kPairsPerThread = size_t{1} << 18;
+  const size_t threads = std::min<size_t>({4, std::max(1u, std::thread::hardware_concurrency()),
+                                           std::max<size_t>(1, pairs / kPairsPerThread)});
+  bool exact = false;
+  if (threads > 1) {
+    std::vector<char> ok(threads, 0);
+    std::vector<std::thread> pool;
+    auto chunk = [&](size_t c) {
+      ok[c] = FillPairs(state_, out + i, pairs * c / threads, pairs * (c + 1) / threads, scale) ? 1 : 0;
+    };
+    try {
+      for (size_t c = 1; c < threads; ++c) pool.emplace_back(chunk, c);
+    } catch (const std::system_error&) {
+    }
+    chunk(0);
+    for (auto& t : pool) t.join();
+    exact = pool.size() + 1 == threads && std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; });
+    if (exact) state_ += 2 * kRngStep * pairs;
+  }
+  if (!exact)
+    for (size_t p = 0; p < 2 * pairs; ++p) out[i + p] = static_cast<float>(scale * Normal());
+  i += 2 * pairs;
+  if (i < n) out[i] = static_cast<float>(scale * Normal());
 }
 
 int64_t Rng::Geometric(double p) {
@@ -53,7 +120,7 @@ namespace {
 
 void FillRuns(int64_t T, int64_t E, uint64_t seed, double alpha, double noise, std::vector<float>* v) {
   Rng rng(FoldIn(seed, 1));
-  for (auto& x : *v) x = static_cast<float>(noise * rng.Normal());
+  rng.FillNormal(v->data(), v->size(), noise);
   double mean_run = std::max(2.0, 1.0 / std::max(1e-6, 1.0 - alpha));
   double p = std::clamp(1.0 / mean_run, 0.01, 0.9);
   std::vector<int64_t> load(E, 0);
@@ -87,7 +154,7 @@ Logits GenerateLogits(const std::string& distribution, int64_t tokens, int64_t e
     FillRuns(tokens, experts, key, run_alpha, run_noise_scale, &l.values);
   } else {
     Rng rng(key);
-    for (auto& x : l.values) x = static_cast<float>(rng.Normal());
+    rng.FillNormal(l.values.data(), l.values.size(), 1.0);
   }
   return l;
 }
@@ -107,6 +174,8 @@ Routing TopK(const Logits& logits, int64_t topk) {
   // token rather than O(E K): the same order, so the same selection.
   constexpr int64_t kInsertionMaxK = 16;
   std::vector<int32_t> idx(static_cast<size_t>(K > kInsertionMaxK ? E : K));
+  std::vector<float> val(static_cast<size_t>(K));   // row[idx[k]] for the insertion lists
+  std::vector<double> ex(static_cast<size_t>(K));   // exp(logit - best) of the selected
   for (int64_t t = 0; t < T; ++t) {
     const float* row = &logits.values[t * E];
     if (K > kInsertionMaxK) {
@@ -114,24 +183,52 @@ Routing TopK(const Logits& logits, int64_t topk) {
       std::partial_sort(idx.begin(), idx.begin() + K, idx.end(), [row](int32_t a, int32_t b) {
         return row[a] > row[b] || (!(row[b] > row[a]) && a < b);
       });
-    }
-    int64_t n = 0;  // filled slots
-    for (int32_t e = 0; K <= kInsertionMaxK && e < E; ++e) {
-      const float v = row[e];
-      if (n == K && !(v > row[idx[K - 1]])) continue;  // ties go to the smaller index, already in
-      int64_t pos = n < K ? n++ : K - 1;
-      while (pos > 0 && v > row[idx[pos - 1]]) {
-        idx[pos] = idx[pos - 1];
-        --pos;
+      for (int64_t k = 0; k < K; ++k) val[k] = row[idx[k]];
+    } else {
+      // The first K experts fill the list; after that an expert enters only
+      // above the K-th best so far (ties go to the smaller index, already in).
+      for (int32_t e = 0; e < std::min<int64_t>(K, E); ++e) {
+        const float v = row[e];
+        int64_t pos = e;
+        while (pos > 0 && v > val[pos - 1]) {
+          idx[pos] = idx[pos - 1];
+          val[pos] = val[pos - 1];
+          --pos;
+        }
+        idx[pos] = e;
+        val[pos] = v;
       }
-      idx[pos] = e;
+      // Blocks of 16: a branch-free mask of the experts above the K-th best
+      // at the block's start, then only those, in order, rechecked against
+      // the K-th best as it rises (a branch per expert mispredicted often).
+      float kth = val[K - 1];
+      for (int64_t b = K; b < E; b += 16) {
+        const int64_t n = std::min<int64_t>(16, E - b);
+        uint32_t mask = 0;
+        for (int64_t j = 0; j < n; ++j) mask |= static_cast<uint32_t>(row[b + j] > kth) << j;
+        while (mask != 0) {
+          const int64_t e = b + std::countr_zero(mask);
+          mask &= mask - 1;
+          const float v = row[e];
+          if (!(v > kth)) continue;
+          int64_t pos = K - 1;
+          while (pos > 0 && v > val[pos - 1]) {
+            idx[pos] = idx[pos - 1];
+            val[pos] = val[pos - 1];
+            --pos;
+          }
+          idx[pos] = static_cast<int32_t>(e);
+          val[pos] = v;
+          kth = val[K - 1];
+        }
+      }
     }
-    float mx = row[idx[0]];
+    const float mx = val[0];
     double sum = 0;
-    for (int64_t k = 0; k < K; ++k) sum += std::exp(static_cast<double>(row[idx[k]] - mx));
+    for (int64_t k = 0; k < K; ++k) sum += (ex[k] = std::exp(static_cast<double>(val[k] - mx)));
     for (int64_t k = 0; k < K; ++k) {
       r.ids[t * K + k] = idx[k];
-      r.weights[t * K + k] = static_cast<float>(std::exp(static_cast<double>(row[idx[k]] - mx)) / sum);
+      r.weights[t * K + k] = static_cast<float>(ex[k] / sum);
     }
   }
   r.real_assignments = T * K;
@@ -146,16 +243,17 @@ Routing TopKPrefix(const Logits& logits, const Routing& wide, int64_t k) {
   r.experts = E;
   r.ids.resize(T * k);
   r.weights.resize(T * k);
+  std::vector<double> ex(static_cast<size_t>(k));
   for (int64_t t = 0; t < T; ++t) {
     const float* row = &logits.values[t * E];
     const int32_t* idx = &wide.ids[t * W];
     // As TopK computes them: the best logit, then a double sum of exps.
     float mx = row[idx[0]];
     double sum = 0;
-    for (int64_t j = 0; j < k; ++j) sum += std::exp(static_cast<double>(row[idx[j]] - mx));
+    for (int64_t j = 0; j < k; ++j) sum += (ex[j] = std::exp(static_cast<double>(row[idx[j]] - mx)));
     for (int64_t j = 0; j < k; ++j) {
       r.ids[t * k + j] = idx[j];
-      r.weights[t * k + j] = static_cast<float>(std::exp(static_cast<double>(row[idx[j]] - mx)) / sum);
+      r.weights[t * k + j] = static_cast<float>(ex[j] / sum);
     }
   }
   r.real_assignments = T * k;

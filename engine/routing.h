@@ -5,6 +5,7 @@
 #ifndef MOELOG_ENGINE_ROUTING_H_
 #define MOELOG_ENGINE_ROUTING_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ class Rng {
   uint64_t NextU64();
   double Uniform();       // [0,1)
   double Normal();        // N(0,1), Box-Muller
+  // out[i] = float(scale * Normal()) for i in [0, n): the same values, and
+  // the generator left in the same state, as n calls in turn. Large fills
+  // are split over a few threads (each Box-Muller pair takes two draws, so
+  // a chunk's start is known; the 2^-53-likely redraw of a zero falls back
+  // to the sequential fill).
+  void FillNormal(float* out, size_t n, double scale);
   int64_t Geometric(double p);  // trials until first success, >= 1
  private:
   uint64_t state_;

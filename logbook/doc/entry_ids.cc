@@ -50,6 +50,11 @@ std::string EffectiveIdPrefix(const Logbook& logbook) {
   std::string p = Slug(logbook.id_prefix);
   if (!p.empty() && std::isalpha(static_cast<unsigned char>(p[0]))) return p;
   p = Slug(std::string_view(logbook.title).substr(0, logbook.title.find(':')));
+  // "#8108 Mixture-of-Kittens ...": an issue number first; the words after it.
+  while (!p.empty() && std::isdigit(static_cast<unsigned char>(p[0]))) {
+    const size_t dash = p.find('-');
+    p = dash == std::string::npos ? "" : p.substr(dash + 1);
+  }
   if (!p.empty() && std::isalpha(static_cast<unsigned char>(p[0]))) return p;
   return "LOG";
 }
@@ -71,12 +76,21 @@ void AssignEntryIds(Logbook* logbook) {
     e.id = id;
     first_line.emplace(id, e.heading_line);
   }
+  std::map<std::string, int> day_count;  // date-only entries numbered so far, per day
   for (auto& e : logbook->entries) {
     if (!e.explicit_id.empty()) continue;
-    std::string base = prefix + "-" + e.date.substr(0, 4) + e.date.substr(5, 2) + e.date.substr(8, 2) + "-" +
-                       (e.time.size() == 5 ? e.time.substr(0, 2) + e.time.substr(3, 2) : std::string("d"));
-    std::string id = base;
-    for (int n = 2; first_line.count(id); ++n) id = base + "-" + std::to_string(n);
+    const std::string day = prefix + "-" + e.date.substr(0, 4) + e.date.substr(5, 2) + e.date.substr(8, 2);
+    std::string id;
+    if (e.time.size() == 5) {
+      const std::string base = day + "-" + e.time.substr(0, 2) + e.time.substr(3, 2);
+      id = base;
+      for (int n = 2; first_line.count(id); ++n) id = base + "-" + std::to_string(n);
+    } else {
+      // A heading with a date only: the day's entries numbered 1, 2, ...
+      int& n = day_count[day];  // linear: each day's numbering resumes where it stopped
+      do id = day + "-" + std::to_string(++n);
+      while (first_line.count(id));
+    }
     first_line.emplace(id, e.heading_line);
     e.id = id;
   }

@@ -350,6 +350,8 @@ std::string IdOfWord(std::string_view w) {
   while (!w.empty() && (w.back() == ':' || w.back() == ',' || w.back() == '*' || w.back() == '`')) w.remove_suffix(1);
   while (!w.empty() && (w.front() == '*' || w.front() == '`')) w.remove_prefix(1);
   if (const size_t slash = w.find('/'); slash != std::string_view::npos) w = w.substr(0, slash);
+  // A range of IDs ("CW-PERF-004..012"): its first.
+  if (const size_t dots = w.find(".."); dots != std::string_view::npos) w = w.substr(0, dots);
   return IsExplicitId(w) ? std::string(w) : "";
 }
 
@@ -731,6 +733,79 @@ void ResolveSameAs(Logbook* lb) {
   }
 }
 
+namespace {
+
+// "`q in {none,int8}`": a loop the author wrote beside the command; its name
+// and values (plain words, at most 32), or false.
+bool LoopSpan(const std::string& span, std::string* name, std::vector<std::string>* values) {
+  const std::string t = Trim(span);
+  const size_t in = t.find(" in {");
+  if (in == std::string::npos || in == 0 || t.size() > 400 || t.back() != '}') return false;
+  *name = t.substr(0, in);
+  if (!std::all_of(name->begin(), name->end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) ||
+      std::isdigit(static_cast<unsigned char>((*name)[0])))
+    return false;
+  values->clear();
+  std::string v;
+  for (size_t i = in + 5; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == ',' || c == '}') {
+      if (v.empty() || values->size() >= 32) return false;
+      values->push_back(std::move(v));
+      v.clear();
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_.-:+").find(c) != std::string_view::npos) {
+      v.push_back(c);
+    } else if (c != ' ') {
+      return false;
+    }
+  }
+  return !values->empty();
+}
+
+// True when `text` reads $name or ${name}.
+bool ReadsVariable(const std::string& text, const std::string& name) {
+  for (size_t at = text.find('$'); at != std::string::npos; at = text.find('$', at + 1)) {
+    size_t b = at + 1 + (at + 1 < text.size() && text[at + 1] == '{' ? 1 : 0);
+    if (text.compare(b, name.size(), name) != 0) continue;
+    const size_t e = b + name.size();
+    if (e == text.size() || !(std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// "- Command: `ssh h '... --quant-mode "$q" --topk "$tk"'`" with a sub-bullet
+// "`q in {none,int8}`, `tk in {2,8}`": the author's loops, written beside
+// the command. A command that reads such a variable and sets no loop of
+// that name is planned inside `for q in none int8; do ... done`.
+void ResolveLoopSpans(Logbook* lb) {
+  for (Entry& e : lb->entries) {
+    const Field* f = e.FindField("Command");
+    if (f == nullptr || e.commands.empty()) continue;
+    std::vector<std::pair<std::string, std::vector<std::string>>> loops;
+    std::vector<const Bullet*> bullets = {&f->bullet};
+    for (const Bullet& b : f->bullet.children) bullets.push_back(&b);
+    for (const Bullet* b : bullets)
+      for (const std::string& sp : b->code_spans) {
+        std::pair<std::string, std::vector<std::string>> l;
+        if (loops.size() < 8 && LoopSpan(sp, &l.first, &l.second)) loops.push_back(std::move(l));
+      }
+    if (loops.empty()) continue;
+    for (CommandText& c : e.commands) {
+      std::string head, tail;
+      for (const auto& [name, values] : loops) {
+        if (!ReadsVariable(c.joined, name) || c.joined.find("for " + name + " in") != std::string::npos) continue;
+        head += "for " + name + " in";
+        for (const auto& v : values) head += " " + v;
+        head += "; do\n";
+        tail += "\ndone";
+      }
+      if (!head.empty()) c.joined = head + c.joined + tail;
+    }
+  }
+}
+
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
@@ -809,6 +884,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   for (auto& e : lb.entries) TakeStatedId(&e);
   AssignEntryIds(&lb);
   ResolveSameAs(&lb);
+  ResolveLoopSpans(&lb);
   return lb;
 }
 

@@ -63,7 +63,9 @@ constexpr const char* kDefaultTable = R"JSON({
     {"name": "nice", "script": "nice", "run_subcommand": "", "env_option": "", "separator": "",
      "rest_is_payload": true, "passes_env": true, "value_options": ["-n", "--adjustment"]},
     {"name": "stdbuf", "script": "stdbuf", "run_subcommand": "", "env_option": "", "separator": "",
-     "rest_is_payload": true, "passes_env": true, "value_options": ["-i", "-o", "-e"]}
+     "rest_is_payload": true, "passes_env": true, "value_options": ["-i", "-o", "-e"]},
+    {"name": "exec", "script": "exec", "run_subcommand": "", "env_option": "", "separator": "",
+     "rest_is_payload": true, "passes_env": true, "value_options": ["-a"]}
   ]
 }
 )JSON";

@@ -110,6 +110,9 @@ Plan PlanCommand(std::string_view command_text, const PlanOptions& options) {
   } else if (!planner.invalid().empty()) {
     plan.verdict = PlanVerdict::kInvalid;
     plan.reason = planner.invalid();
+  } else if (plan.invocations.empty() && !plan.rejected.empty()) {
+    plan.verdict = PlanVerdict::kInvalid;  // every iteration rejected: as one command would be
+    plan.reason = plan.rejected.front();
   } else if (!planner.no_adapter().empty()) {
     plan.verdict = PlanVerdict::kNoAdapter;
     plan.reason = planner.no_adapter();

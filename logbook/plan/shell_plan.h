@@ -92,6 +92,16 @@ struct Plan {
   // `echo ... | tee -a LOG`, cd, mkdir, lock-file cleanup, venv
   // activation, file guards in loops. Listed in the region's note.
   std::vector<std::string> not_run;
+  // Loop iterations whose flags parse but whose combination does not check
+  // (--capacity-policy pad with --parallel-mode ep, which the harness refuses
+  // too): not modeled, each with its loop values and the reason. Listed in
+  // the region's note.
+  std::vector<std::string> rejected;
+  // Runs that repeat one already planned (same arguments, environment and
+  // label: `for rep in 1 2; do CMD; done`): modeled once. How many, and the
+  // loop variables that reached no argument.
+  size_t repeats = 0;
+  std::vector<std::string> repeat_vars;
 
   // One line for `--dry-run` and reports, e.g. "runnable: 4 invocation(s)",
   // "skipped: no adapter (bench_moe_mlp_profile.py: ...)", "skipped: N/A (setup)",

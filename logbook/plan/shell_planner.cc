@@ -40,12 +40,13 @@ void Planner::OverBudget(const std::string& why) {
 }
 
 void Planner::WalkList(const List& list, Vars* vars, int depth) {
-  for (size_t i = 0; i < list.items.size() && over_budget_.empty(); ++i) {
+  for (size_t i = 0; i < list.items.size() && over_budget_.empty() && !skip_iteration_; ++i) {
     if (list.seps[i] == "&") Consent("a background job (&)");
     const AndOr& ao = list.items[i];
     for (const auto& op : ao.ops)
       if (op == "||") Consent("'||'");
     for (const Pipeline& p : ao.pipes) {
+      if (skip_iteration_) break;
       if (LogLine(p)) {
         std::string first = JoinRaw(p.cmds[0].words);
         for (const Redir& r : p.cmds[0].redirs) first += r.HereDoc() ? " " + r.op + r.target : "";
@@ -53,12 +54,12 @@ void Planner::WalkList(const List& list, Vars* vars, int depth) {
         MemoRaw(&p.cmds[0]);
         continue;
       }
-      const size_t before = plan_->invocations.size();
+      const size_t before = benches_;
       WalkCmd(p.cmds[0], vars, depth, p.cmds.size() == 1);
       if (p.cmds.size() == 1) continue;
       // `BENCH | tee [-a] FILE`: the benchmark's output, which moelog
       // captures itself. The file is not written.
-      const bool tee = p.cmds.size() == 2 && IsTee(p.cmds[1]) && plan_->invocations.size() > before;
+      const bool tee = p.cmds.size() == 2 && IsTee(p.cmds[1]) && benches_ > before;
       if (!tee) Consent("a pipeline into " + Short(p.cmds[1].words.empty() ? "(...)" : p.cmds[1].words[0]));
     }
   }
@@ -86,7 +87,7 @@ void Planner::CheckWords(const std::vector<std::string>& words) {
 
 void Planner::WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
   if (!Step()) return;
-  if (c.kind == Cmd::kIf) return PlanIf(c);
+  if (c.kind == Cmd::kIf) return PlanIf(c, vars, depth);
   if (Bookkeeping(c, vars)) return MemoRaw(&c);
   // A prefix NAME=$(...) is bookkeeping (SplitAssignments); the rest is checked.
   CheckWords(c.kind == Cmd::kSimple ? std::vector<std::string>(c.words.begin() + static_cast<long>(FirstWord(c)),
@@ -112,11 +113,11 @@ void Planner::WalkCmd(const Cmd& c, Vars* vars, int depth, bool alone) {
       Consent("input redirection " + r.op + " " + Short(r.target));
     }
   }
-  const size_t before = plan_->invocations.size();
+  const size_t before = benches_;
   WalkCmdBody(c, vars, depth, alone);
   // Output redirections are accepted on benchmarks only: moelog captures
   // their output itself, and the named file is not written.
-  if (output_redir && plan_->invocations.size() == before)
+  if (output_redir && benches_ == before)
     Consent("output redirection of '" + Short(c.words.empty() ? "(...)" : JoinRaw(c.words)) + "'");
 }
 
@@ -153,6 +154,7 @@ void Planner::WalkCmdBody(const Cmd& c, Vars* vars, int depth, bool alone) {
       if (!Step()) break;
       (*vars)[c.var] = v;
       WalkList(*c.body, vars, depth);
+      skip_iteration_ = false;
       if (!invalid_.empty()) break;
     }
     loop_vars_.pop_back();
@@ -196,6 +198,18 @@ void Planner::WalkSimple(const Cmd& c, Vars* vars, int depth, bool alone) {
 // a launcher or a harness, or a shell word moelog interprets itself.
 void Planner::Classify(const Cmd& c, std::vector<std::string> words, std::map<std::string, std::string> env, Vars* vars,
                        int depth, bool alone) {
+  // An author's elision before a command (`cd ~/x && ... python bench.py`):
+  // setup left out of the text, not run; the command after it is planned.
+  if (words[0] == "..." && (words.size() == 1 || words[1].rfind("-", 0) == 0)) {
+    // `... --flags ...`: the program itself elided.
+    NotApplicable("command elided with '...' (not runnable as written)");
+    MemoRaw(&c);
+    return;
+  }
+  if (words[0] == "..." && words.size() > 1) {
+    NotRun("... (setup elided by the author)");
+    words.erase(words.begin());
+  }
   const std::string prog = Expand(words[0], *vars).value;
   const std::string base = Basename(prog);
   if (words[0].find_first_of("$`") != std::string::npos)

@@ -188,8 +188,13 @@ class Planner {
   // `echo ... | tee [-a] LOG`: a line written to a log.
   static bool LogLine(const Pipeline& p);
   // `if [ -f FILE ]; then continue; fi`: a guard moelog does not take (it
-  // makes every iteration); any other `if` cannot be planned.
-  void PlanIf(const Cmd& c);
+  // makes every iteration). An `if` whose condition compares static words
+  // (StaticCondition) walks the branch it takes: `continue` skips the rest
+  // of the iteration, assignments set variables. Any other `if` cannot be
+  // planned.
+  void PlanIf(const Cmd& c, Vars* vars, int depth);
+  std::optional<bool> StaticCondition(const List& cond, const Vars& vars);
+  std::optional<bool> StaticTest(const Cmd& c, const Vars& vars);
   void NotRun(const std::string& what);
   // "no static value for $X", and where X was set when a line not run set it.
   std::string NoStaticValue(const std::string& unknown) const;
@@ -232,6 +237,9 @@ class Planner {
   std::map<std::string, std::string> pending_env_;   // launcher -e variables in scope
   std::map<std::string, std::string> launcher_env_;  // every launcher -e variable seen
   bool whole_command_ = true;
+  size_t benches_ = 0;  // benchmark runs walked (AddBench): added, repeated or rejected
+  std::set<std::string> seen_runs_;  // every invocation added (AddBench): its run, env and label
+  bool skip_iteration_ = false;  // a taken `continue`: the loop body's rest is not walked
   size_t steps_ = 0, expanded_chars_ = 0;
   std::map<std::string, std::string> dynamic_;  // variables set by a line not run: name -> that line
   std::string over_budget_;

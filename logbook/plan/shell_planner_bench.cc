@@ -69,6 +69,13 @@ void Planner::PlanMoelog(const Cmd& c, const std::vector<std::string>& words, co
 
 // A known harness script: its adapter turns the invocation into one or
 // more `moelog bench` runs, or says why it has none.
+// An unquoted word with an expansion (`$extra`): bash splits its value into
+// fields and drops it when empty. Words with quotes or escapes are taken
+// whole.
+static bool SplitsIntoFields(const std::string& raw, const Expansion& e) {
+  return e.had_unquoted_var && raw.find_first_of("\"'\\") == std::string::npos;
+}
+
 void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std::string>& words, size_t si,
                           const std::map<std::string, std::string>& env, const Vars& vars) {
   std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
@@ -88,9 +95,16 @@ void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std:
   // the adapter reads the words as written first.
   std::vector<std::string> expanded;
   std::string unknown;  // the first word without a static value, and why
+  bool split = false;  // an unquoted word (`$extra`) gave other than one field
   for (size_t i = 0; i < raw_args.size(); ++i) {
     auto e = Expand(raw_args[i], vars);
     if (!e.unknown.empty() && unknown.empty()) unknown = FlagOf(raw_args, i) + NoStaticValue(e.unknown.front());
+    if (SplitsIntoFields(raw_args[i], e)) {
+      auto fields = SplitFields(e.value, " \t\n");
+      split = split || fields.size() != 1;
+      for (auto& f : fields) expanded.push_back(std::move(f));
+      continue;
+    }
     expanded.push_back(e.value);
   }
   // Run arguments are shell words, expanded per invocation by AddBench: the
@@ -98,7 +112,8 @@ void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std:
   // `$tk` stays a variable in the rewritten script), else the translation of
   // the expanded words, quoted -- which bash, inside a loop, could not
   // repeat per iteration, nor values taken from the environment.
-  std::optional<Adapted> adapted = AdaptAsWritten(h, raw_args, expanded, harness_env);
+  std::optional<Adapted> adapted;
+  if (!split) adapted = AdaptAsWritten(h, raw_args, expanded, harness_env);
   if (!adapted && !unknown.empty()) {
     Invalid(Short(JoinRaw(words), 80) + ": " + unknown);
     MemoRaw(&c);
@@ -210,6 +225,12 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
     const std::string& raw = args[i];
     auto e = Expand(raw, vars);
     if (!e.unknown.empty() && unknown.empty()) unknown = FlagOf(args, i) + NoStaticValue(e.unknown.front());
+    // An unquoted word (`$extra`) is split into fields, and dropped when
+    // empty, as bash does.
+    if (SplitsIntoFields(raw, e)) {
+      for (auto& f : SplitFields(e.value, " \t\n")) expanded.push_back(std::move(f));
+      continue;
+    }
     expanded.push_back(e.value);
   }
   if (!unknown.empty()) {
@@ -262,6 +283,17 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
   inv.command_line = ShellQuote(opts_.moelog) + " bench";
   for (const auto& a : inv.args) inv.command_line += Joined({"", ShellQuote(a)});
   const std::shared_ptr<const ParsedArgs> parsed = CachedParseBenchArgs(inv.args);
+  if (!parsed->config.ok() && !loop_vars_.empty() && ParseBenchFlags(inv.args).ok()) {
+    // One iteration of a sweep whose flags parse but whose combination does
+    // not check (--capacity-policy pad with --parallel-mode ep): not
+    // modeled, listed with its loop values; the other iterations are.
+    std::string at;
+    for (const auto& [k, v] : inv.loop_bindings) at += Joined({at.empty() ? "" : ", ", k, "=", v}, "");
+    if (plan_->rejected.size() < 32)
+      plan_->rejected.push_back(Joined({Short(at, 80), ": ", parsed->config.status().message()}, ""));
+    ++benches_;
+    return rewritten;
+  }
   if (!parsed->config.ok()) {
     Invalid(original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") +
             parsed->config.status().message());
@@ -285,10 +317,24 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
   }
   inv.config = *parsed->config;
   inv.canonical_config = parsed->canonical;
+  // The same run again (`for rep in 1 2; do CMD; done`: a loop variable
+  // that reaches no flag): a repetition, modeled once, counted.
+  std::string key = inv.harness + '\n' + inv.command_line + '\n' + inv.label;
+  for (const auto& [k, v] : inv.env) key += Joined({"\n", k, "=", v}, "");
+  if (!seen_runs_.insert(std::move(key)).second) {
+    ++plan_->repeats;
+    for (const auto& name : loop_vars_)
+      if (std::none_of(args.begin(), args.end(), [&](const std::string& a) { return MentionsVariable(a, name); }) &&
+          std::find(plan_->repeat_vars.begin(), plan_->repeat_vars.end(), name) == plan_->repeat_vars.end())
+        plan_->repeat_vars.push_back(name);
+    ++benches_;
+    return rewritten;
+  }
   if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
     Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
     return std::nullopt;
   }
+  ++benches_;
   plan_->invocations.push_back(std::move(inv));
   return rewritten;
 }

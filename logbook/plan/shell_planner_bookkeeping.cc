@@ -6,6 +6,7 @@
 // that reads it cannot be planned, and the reason names the flag and line.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "logbook/plan/shell_planner.h"
 
@@ -57,6 +58,22 @@ bool VenvActivation(const Cmd& c) {
   return std::any_of(kSuffixes.begin(), kSuffixes.end(), [&](const std::string& s) {
     return w.size() >= s.size() && w.compare(w.size() - s.size(), s.size(), s) == 0;
   });
+}
+
+// `uv pip install ...`, `pip install ...`, `python -m pip install ...`,
+// `uv sync`: the host's packages, prepared for the real harness; no word of
+// it reaches the benchmark's flags.
+bool PackageInstall(const Cmd& c) {
+  if (HasInputRedir(c) || c.words.size() < 2) return false;
+  for (const std::string& w : c.words)
+    if (HasSubstitution(w)) return false;
+  const std::string p = Program(c);
+  size_t at = 1;
+  if (p == "uv" && c.words[1] == "sync") return true;
+  if (p == "uv" && c.words[1] == "pip") at = 2;
+  else if ((p == "python" || p == "python3") && c.words.size() > 3 && c.words[1] == "-m" && c.words[2] == "pip") at = 3;
+  else if (p != "pip" && p != "pip3") return false;
+  return at < c.words.size() && (c.words[at] == "install" || c.words[at] == "uninstall" || c.words[at] == "sync");
 }
 
 // `: > LOG`, `echo ... >> LOG`: a line (or nothing) written to a file.
@@ -124,7 +141,7 @@ bool Planner::Bookkeeping(const Cmd& c, Vars* vars) {
   const std::string p = Program(c);
   const bool folder = (p == "cd" || p == "mkdir") && !HasInputRedir(c);
   const bool here = HereDocToFile(c);
-  if (!folder && !here && !LockCleanup(c) && !VenvActivation(c) && !LogWrite(c)) return false;
+  if (!folder && !here && !LockCleanup(c) && !VenvActivation(c) && !LogWrite(c) && !PackageInstall(c)) return false;
   // As written (region notes escape it for Markdown); a here-document by
   // its delimiter.
   std::string line = JoinRaw(c.words);
@@ -163,15 +180,74 @@ bool Planner::LogLine(const Pipeline& p) {
   return (w == "echo" || w == "printf") && !HasInputRedir(first);
 }
 
-void Planner::PlanIf(const Cmd& c) {
+void Planner::PlanIf(const Cmd& c, Vars* vars, int depth) {
   const Cmd* test = OnlyCommand(*c.cond);
-  if (test == nullptr || !FileTest(*test) || c.orelse != nullptr || !SkipsIteration(*c.body) || loop_vars_.empty()) {
-    Invalid(
-        "cannot plan shell construct 'if' (moelog understands only a guard that skips a loop iteration on a file, "
-        "if [ -f FILE ]; then continue; fi)");
+  if (test != nullptr && FileTest(*test) && c.orelse == nullptr && SkipsIteration(*c.body) && !loop_vars_.empty()) {
+    NotRun("if " + JoinRaw(test->words) + "; then continue; fi (moelog makes every iteration)");
     return;
   }
-  NotRun("if " + JoinRaw(test->words) + "; then continue; fi (moelog makes every iteration)");
+  const std::optional<bool> taken = StaticCondition(*c.cond, *vars);
+  if (!taken) {
+    Invalid(
+        "cannot plan shell construct 'if' (moelog understands a guard that skips a loop iteration on a file, "
+        "if [ -f FILE ]; then continue; fi, and [ ] / test string comparisons of static words joined by && and ||)");
+    return;
+  }
+  const List* branch = *taken ? c.body.get() : c.orelse.get();
+  if (branch == nullptr) return;
+  if (SkipsIteration(*branch)) {
+    if (loop_vars_.empty()) return Invalid("cannot plan shell construct 'if': 'continue' outside a loop");
+    skip_iteration_ = true;  // the rest of this iteration is not walked (WalkList)
+    return;
+  }
+  WalkList(*branch, vars, depth);
+}
+
+// `[ A = B ]`, `[ A != B ]` (also ==), `[ -z A ]`, `[ -n A ]`, `[ A ]`, the
+// same with `test` or `[[ ]]` (no pattern in B), joined by && and ||: true or
+// false when every word has a static value, nullopt otherwise.
+std::optional<bool> Planner::StaticCondition(const List& cond, const Vars& vars) {
+  if (cond.items.size() != 1) return std::nullopt;
+  const AndOr& ao = cond.items[0];
+  std::optional<bool> result;
+  for (size_t i = 0; i < ao.pipes.size(); ++i) {
+    if (ao.pipes[i].cmds.size() != 1) return std::nullopt;
+    const std::optional<bool> one = StaticTest(ao.pipes[i].cmds[0], vars);
+    if (!one) return std::nullopt;
+    // Left to right, as the shell does for tests without side effects.
+    result = i == 0 ? *one : ao.ops[i - 1] == "&&" ? (*result && *one) : (*result || *one);
+  }
+  return result;
+}
+
+std::optional<bool> Planner::StaticTest(const Cmd& c, const Vars& vars) {
+  if (c.kind != Cmd::kSimple || !c.redirs.empty() || c.words.empty() || !AssignmentName(c.words[0]).empty())
+    return std::nullopt;
+  const std::string& w0 = c.words[0];
+  size_t end = c.words.size();
+  if (w0 == "[" || w0 == "[[") {
+    if (end < 2 || c.words[end - 1] != (w0 == "[" ? "]" : "]]")) return std::nullopt;
+    --end;
+  } else if (w0 != "test") {
+    return std::nullopt;
+  }
+  std::vector<std::string> w;
+  for (size_t i = 1; i < end; ++i) {
+    const std::string& raw = c.words[i];
+    Expansion e = Expand(raw, vars);
+    if (!e.unknown.empty() || e.substitution) return std::nullopt;
+    // An unquoted expansion that bash would split or drop: not evaluated.
+    if (e.had_unquoted_var && (e.value.empty() || e.value.find_first_of(" \t\n") != std::string::npos))
+      return std::nullopt;
+    w.push_back(std::move(e.value));
+  }
+  if (w.size() == 1) return !w[0].empty();
+  if (w.size() == 2 && (w[0] == "-z" || w[0] == "-n")) return (w[0] == "-z") == w[1].empty();
+  if (w.size() != 3) return std::nullopt;
+  const std::string& op = w[1];
+  if (op != "=" && op != "==" && op != "!=") return std::nullopt;
+  if (w0 == "[[" && c.words[3].find_first_of("*?[") != std::string::npos) return std::nullopt;  // a pattern
+  return (w[0] == w[2]) == (op != "!=");
 }
 
 void Planner::NotRun(const std::string& what) {

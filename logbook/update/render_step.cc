@@ -1,10 +1,9 @@
 // The render step: each unit's region (table, notes, chart) and the Stop
 // Criteria status region.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
-
-#include <algorithm>
 
 #include "engine/target.h"
 #include "logbook/render/chart.h"
@@ -252,6 +251,10 @@ namespace {
 std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete) {
   std::vector<TableRow> rows;
   *complete = true;
+  // "- Command (planned):" only: what the author meant to run, not a run.
+  const auto& cmds = w.unit->commands;
+  if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }))
+    notes->push_back("- Planned, not run: moelog's model of the commands as written (Command (planned)); not evidence");
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (!pc.runnable) {
@@ -261,6 +264,16 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
       continue;
     }
     if (!pc.plan.not_run.empty()) notes->push_back(NotRunNote(pc.plan, ci));
+    for (const std::string& r : pc.plan.rejected)
+      notes->push_back(NoteText("- not modeled (command " + std::to_string(ci + 1) + "): " + r));
+    if (pc.plan.repeats > 0) {
+      std::string vars;
+      for (const auto& v : pc.plan.repeat_vars) vars += (vars.empty() ? "" : ", ") + v;
+      notes->push_back(NoteText("- repeated (command " + std::to_string(ci + 1) + "): " +
+                                std::to_string(pc.plan.repeats) + " run(s) repeat a configuration above" +
+                                (vars.empty() ? "" : " (loop variable " + vars + " reaches no flag)") +
+                                "; each configuration is modeled once"));
+    }
     for (size_t i = 0; i < pc.plan.invocations.size(); ++i) {
       const auto recs = RecordsOf(pc, i);
       if (recs.empty()) *complete = false;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 namespace moelog::engine {
 namespace {
@@ -37,6 +38,24 @@ TEST(RoutingTest, TopKMatchesAFullSortIncludingTies) {
         std::stable_sort(order.begin(), order.end(), [row](int32_t a, int32_t b) { return row[a] > row[b]; });
         for (int64_t k = 0; k < K; ++k) ASSERT_EQ(r.ids[t * K + k], order[k]) << "E=" << E << " K=" << K << " t=" << t;
       }
+    }
+  }
+}
+
+// FillNormal (split over threads when large) gives the values of Normal()
+// called in turn and leaves the generator where they would: with a spare
+// pending, odd and even counts, and a fill large enough to be split.
+TEST(RoutingTest, FillNormalIsNormalCalledInTurn) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{1} << 21, (size_t{1} << 21) + 3}) {
+    for (bool spare : {false, true}) {
+      Rng a(42 + n), b(42 + n);
+      if (spare) a.Normal(), b.Normal();
+      std::vector<float> fill(n), turn(n);
+      a.FillNormal(fill.data(), n, 0.5);
+      for (auto& x : turn) x = static_cast<float>(0.5 * b.Normal());
+      EXPECT_TRUE(std::equal(fill.begin(), fill.end(), turn.begin())) << n << " " << spare;
+      EXPECT_EQ(a.Normal(), b.Normal()) << n << " " << spare;
+      EXPECT_EQ(a.NextU64(), b.NextU64()) << n << " " << spare;
     }
   }
 }

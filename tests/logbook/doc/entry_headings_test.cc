@@ -55,6 +55,52 @@ TEST(EntryHeadings, ProseSpansAreNotCommands) {
   EXPECT_TRUE(lb.entries[0].commands.empty());
 }
 
+// "`q in {none,int8}`, `tk in {2,8}`" beside a command reading $q and $tk:
+// the command is planned inside those loops; a variable the command does not
+// read, or loops it sets itself, are left alone.
+TEST(EntryHeadings, LoopSpansBesideTheCommand) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - L-1: loops\n- Command:\n"
+      "  - `ssh h 'cd ~/x && ... .venv/bin/python bench_moe_hillclimb.py --quant-mode \"$q\" --topk \"$tk\"'`\n"
+      "  - `q in {none,int8}`, `tk in {2,8}`, `unused in {a,b}`, `bad in {a;b}`\n\n"
+      "### 2026-01-01 11:00 - L-2: own loop\n- Command: `for tk in 2 4; do python bench_moe_hillclimb.py --topk $tk; "
+      "done`, `tk in {2,8}`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  ASSERT_EQ(lb.entries[0].commands.size(), 1u);
+  const std::string& j = lb.entries[0].commands[0].joined;
+  EXPECT_EQ(j.rfind("for q in none int8; do\nfor tk in 2 8; do\nssh h ", 0), 0u) << j;
+  EXPECT_EQ(j.substr(j.size() - 10), "\ndone\ndone") << j;
+  ASSERT_EQ(lb.entries[1].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[1].commands[0].joined.rfind("for tk in 2 4;", 0), 0u) << lb.entries[1].commands[0].joined;
+}
+
+// IDs written as a range or a list in the heading: the first one.
+TEST(EntryHeadings, RangeAndListOfIdsTakeTheFirst) {
+  const Logbook lb = ParseLogbook(
+      "# T\n\n## 2026-05-05T23:36Z - RX-PERF-004..012 Knee sweep\n- Result: x\n\n"
+      "## 2026-05-05T22:05Z - RX-004/005/006 Smokes\n- Result: x\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  EXPECT_EQ(lb.entries[0].id, "RX-PERF-004");
+  EXPECT_EQ(lb.entries[1].id, "RX-004");
+}
+
+// Date-only headings: the day's entries numbered 1, 2, ...; a title that
+// starts with an issue number gives the words after it as the prefix.
+TEST(EntryHeadings, DateOnlyEntriesAreNumberedPerDay) {
+  const Logbook lb = ParseLogbook(
+      "# #8108 Kitten merge notes\n\n### 2026-08-10 - Started\n- Result: x\n\n"
+      "### 2026-08-10 - Moved on\n- Result: x\n\n### 2026-08-11 - Next day\n- Result: x\n\n"
+      "### 2026-08-10 14:00 - Timed\n- Result: x\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 4u);
+  EXPECT_EQ(lb.entries[0].id, "KITTEN-MERGE-NOTES-20260810-1");
+  EXPECT_EQ(lb.entries[1].id, "KITTEN-MERGE-NOTES-20260810-2");
+  EXPECT_EQ(lb.entries[2].id, "KITTEN-MERGE-NOTES-20260811-1");
+  EXPECT_EQ(lb.entries[3].id, "KITTEN-MERGE-NOTES-20260810-1400");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
 

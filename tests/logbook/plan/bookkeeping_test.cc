@@ -26,7 +26,9 @@ TEST(Bookkeeping, EachLineIsNotRunAndNeedsNoConsent) {
            std::string("echo \"RUN topk=2\" | tee -a \"$OUT\""), std::string("mkdir -p /tmp/traces"),
            std::string("cd ~/checkout"), std::string("sudo rm -f /tmp/libtpu_lockfile"),
            std::string("source .venv/bin/activate"), std::string(". ~/venv/bin/activate"),
-           std::string("PROC_ID=$(hostname | sed 's/.*-w-//')"), std::string("echo started >> run.log")}) {
+           std::string("PROC_ID=$(hostname | sed 's/.*-w-//')"), std::string("echo started >> run.log"),
+           std::string("uv pip install --reinstall pkg-cu13==9.1.0"), std::string("pip install -e ."),
+           std::string("python -m pip install pkg"), std::string("uv sync --extra tpu")}) {
     const std::string text = "OUT=x.log\n" + line + "\n" + b + " --tokens 64 2>&1 | tee -a \"$OUT\"";
     const Plan p = PlanCommand(text);
     EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << line << " => " << p.Summary();
@@ -75,17 +77,118 @@ TEST(Bookkeeping, DynamicValueReachingAUsedFlagNamesFlagAndLine) {
       << p.reason;
 }
 
-// Only the file guard is understood; any other `if` cannot be planned.
+// A file guard and comparisons of static words are understood; any other
+// `if` cannot be planned.
 TEST(Bookkeeping, OtherIfsCannotPlan) {
   for (const std::string& text : {
-           std::string("for k in 1 2; do if [ \"$k\" = 1 ]; then continue; fi; ") + kBench + " --topk $k; done",
            std::string("for k in 1 2; do if [ -f x ]; then ") + kBench + " --topk $k; fi; done",
            std::string("if [ -f x ]; then continue; fi; ") + kBench,  // not in a loop
-           std::string("for k in 1; do if [ -f x ]; then continue; else echo; fi; done")}) {
+           std::string("for k in 1; do if [ -f x ]; then continue; else echo; fi; done"),
+           std::string("for k in 1 2; do if [ \"$k\" -lt 2 ]; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("for k in 1 2; do if [ \"$HOST\" = a ]; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("for k in 1 2; do if [[ $k == 1* ]]; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("for k in 1 2; do if grep -q x f; then continue; fi; ") + kBench + " --topk $k; done",
+           std::string("if [ a = a ]; then continue; fi; ") + kBench}) {
     const Plan p = PlanCommand(text);
     EXPECT_EQ(p.verdict, PlanVerdict::kInvalid) << text << " => " << p.Summary();
     EXPECT_NE(p.reason.find("'if'"), std::string::npos) << p.reason;
   }
+}
+
+std::vector<std::string> ArgsOf(const Plan& p, const std::string& flag) {
+  std::vector<std::string> out;
+  for (const auto& inv : p.invocations) {
+    std::string v = "-";
+    for (size_t i = 0; i + 1 < inv.args.size(); ++i)
+      if (inv.args[i] == flag) v = inv.args[i + 1];
+    out.push_back(v);
+  }
+  return out;
+}
+
+// `[ ]` / `test` string comparisons of static words, joined by && and ||:
+// a taken `continue` skips the iteration, a taken branch sets variables.
+TEST(Bookkeeping, StaticIfSkipsIterationsAndSetsFlags) {
+  const Plan guard = PlanCommand(std::string("set -euo pipefail; for k in 2 4 8; do for s in argsort tuple_sort; do ") +
+                                 "if [ \"$k\" = \"2\" ] && [ \"$s\" != argsort ]; then continue; fi; " + kBench +
+                                 " --topk \"$k\" --routing-pack-strategy \"$s\"; done; done");
+  ASSERT_EQ(guard.verdict, PlanVerdict::kRunnable) << guard.Summary();
+  EXPECT_EQ(ArgsOf(guard, "--topk"), (std::vector<std::string>{"2", "4", "4", "8", "8"}));
+  EXPECT_FALSE(guard.needs_shell) << guard.Summary();
+
+  const Plan extra = PlanCommand(std::string("for pm in none ep; do extra=\"\"; if [ \"$pm\" = ep ]; then ") +
+                                 "extra=\"--ep-comm-path ring_ag_rs\"; fi; " + kBench +
+                                 " --parallel-mode \"$pm\" $extra --topk 8; done");
+  ASSERT_EQ(extra.verdict, PlanVerdict::kRunnable) << extra.Summary();
+  EXPECT_EQ(ArgsOf(extra, "--ep-comm-path"), (std::vector<std::string>{"-", "ring_ag_rs"}));
+  EXPECT_EQ(ArgsOf(extra, "--topk"), (std::vector<std::string>{"8", "8"}));
+
+  const Plan forms = PlanCommand(std::string("for k in 1 2 4; do if test -z \"$k\" || [ $k == 1 ]; then continue; ") +
+                                 "else echo run; fi; if [ -n \"$k\" ] && [[ $k != 4 ]]; then :; else continue; fi; " +
+                                 kBench + " --topk $k; done");
+  ASSERT_EQ(forms.verdict, PlanVerdict::kRunnable) << forms.Summary();
+  EXPECT_EQ(ArgsOf(forms, "--topk"), (std::vector<std::string>{"2"}));
+}
+
+// A sweep iteration whose flags parse but whose combination does not check
+// is listed, not modeled; the others are. All of them rejected: invalid.
+TEST(Bookkeeping, RejectedIterationsAreListedNotModeled) {
+  const Plan p = PlanCommand(std::string("for policy in none pad; do ") + kBench +
+                             " --parallel-mode ep --capacity-policy \"$policy\"; done");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_EQ(ArgsOf(p, "--capacity-policy"), (std::vector<std::string>{"none"}));
+  ASSERT_EQ(p.rejected.size(), 1u);
+  EXPECT_NE(p.rejected[0].find("policy=pad: --capacity-policy"), std::string::npos) << p.rejected[0];
+  const Plan all = PlanCommand(std::string("for policy in pad; do ") + kBench +
+                               " --parallel-mode ep --capacity-policy \"$policy\"; done");
+  EXPECT_EQ(all.verdict, PlanVerdict::kInvalid) << all.Summary();
+  const Plan one = PlanCommand(std::string(kBench) + " --parallel-mode ep --capacity-policy pad");
+  EXPECT_EQ(one.verdict, PlanVerdict::kInvalid) << one.Summary();
+  const Plan typo = PlanCommand(std::string("for t in 1 x; do ") + kBench + " --topk \"$t\"; done");
+  EXPECT_EQ(typo.verdict, PlanVerdict::kInvalid) << typo.Summary();
+}
+
+// `exec CMD` is a wrapper: the harness inside is planned; a package install
+// under a time limit is bookkeeping.
+TEST(Bookkeeping, ExecAndInstallInsideABashPayload) {
+  const Plan p = PlanCommand(std::string("timeout 3600s bash -lc 'set -euo pipefail; uv pip install --reinstall ") +
+                             "pkg==1.0; exec " + kBench + " --topk 4'");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_EQ(ArgsOf(p, "--topk"), (std::vector<std::string>{"4"}));
+  EXPECT_FALSE(p.needs_shell);
+  const Plan other = PlanCommand("pip download pkg; " + std::string(kBench));
+  EXPECT_TRUE(other.needs_shell) << other.Summary();
+}
+
+// An author's elision: `... CMD` is setup left out (not run), `... --flags`
+// is no command at all.
+TEST(Bookkeeping, ElisionBeforeTheCommand) {
+  const Plan p = PlanCommand("ssh host 'cd ~/x && ... .venv/bin/python lib/levanter/scripts/bench/"
+                             "bench_moe_hillclimb.py --topk 2'");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_NE(Joined(p.not_run).find("..."), std::string::npos) << Joined(p.not_run);
+  const Plan flags = PlanCommand("ssh host '... --quant-mode none ...'");
+  EXPECT_EQ(flags.verdict, PlanVerdict::kNotApplicable) << flags.Summary();
+  EXPECT_NE(flags.reason.find("elided with '...'"), std::string::npos) << flags.reason;
+}
+
+// `for rep in 1 2` whose variable reaches no flag: repetitions, one run per
+// configuration, counted.
+TEST(Bookkeeping, RepetitionLoopPlansEachConfigurationOnce) {
+  const Plan p = PlanCommand(std::string("for rep in 1 2; do ") + kBench + " --topk 8; " + kBench +
+                             " --topk 8 --use-custom-sort-vjp; done");
+  ASSERT_EQ(p.verdict, PlanVerdict::kRunnable) << p.Summary();
+  EXPECT_EQ(p.invocations.size(), 2u);
+  EXPECT_EQ(p.repeats, 2u);
+  EXPECT_EQ(p.repeat_vars, (std::vector<std::string>{"rep"}));
+  const Plan sweep = PlanCommand(std::string("for k in 2 4; do ") + kBench + " --topk $k; done");
+  EXPECT_EQ(sweep.invocations.size(), 2u);
+  EXPECT_EQ(sweep.repeats, 0u);
+  // A repeat is still the benchmark: its output to a log needs no consent.
+  const Plan logged = PlanCommand(std::string(kBench) + " --topk 8 > a.log\n" + kBench + " --topk 8 2>&1 | tee b.log");
+  EXPECT_EQ(logged.verdict, PlanVerdict::kRunnable) << logged.Summary();
+  EXPECT_FALSE(logged.needs_shell);
+  EXPECT_EQ(logged.repeats, 1u);
 }
 
 // Not bookkeeping: what could change the benchmark still needs consent.
