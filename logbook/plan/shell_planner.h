@@ -155,6 +155,8 @@ class Planner {
   // its -e variables (and, for a local wrapper, the command's prefixes).
   void PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
                     const std::map<std::string, std::string>& prefix_env, Vars* vars, int depth, bool alone);
+  std::optional<size_t> AfterRunSubcommand(const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
+                                           const Vars& vars, std::string* other);
 
   std::optional<std::string> LauncherPayload(const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
                                              const Vars& vars, std::map<std::string, std::string>* env);
@@ -177,6 +179,17 @@ class Planner {
                                       const std::vector<std::string>& raw_args,
                                       const std::map<std::string, std::string>& env, const Vars& vars,
                                       const std::string& env_prefix, const RunTag& tag = {});
+  // AddBench's steps (shell_planner_bench.cc).
+  std::vector<std::string> DropOutputFolders(const std::vector<std::string>& raw_args, const Vars& vars);
+  std::string ExpandBenchArgs(const std::vector<std::string>& args, const Vars& vars,
+                              std::vector<std::string>* expanded);
+  std::string TargetConflict(const std::vector<std::string>& expanded, bool* has_target) const;
+  std::string ComposeBench(BenchInvocation* inv, const std::vector<std::string>& expanded,
+                           const std::vector<std::string>& args, bool has_target, const std::string& env_prefix) const;
+  void BindInvocation(BenchInvocation* inv, const std::vector<std::string>& args,
+                      const std::map<std::string, std::string>& env, const Vars& vars) const;
+  void RejectIteration(const BenchInvocation& inv, const Status& why);
+  bool CountRepeat(const BenchInvocation& inv, const std::vector<std::string>& args);
 
   // ---- bookkeeping (shell_planner_bookkeeping.cc): lines whose effects
   // cannot reach the benchmark, understood and not run.

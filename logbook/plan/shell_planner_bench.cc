@@ -195,21 +195,10 @@ std::map<std::string, std::string> Planner::HarnessEnv(const std::map<std::strin
   return out;
 }
 
-// Adds one invocation; returns its rewritten command (without
-// redirections), or nullopt when the arguments do not check (the command
-// is then invalid and memoized as written).
-std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& harness, const std::string& original,
-                                             const std::vector<std::string>& raw_args,
-                                             const std::map<std::string, std::string>& env, const Vars& vars,
-                                             const std::string& env_prefix, const RunTag& tag) {
-  BenchInvocation inv;
-  inv.harness = harness;
-  inv.original = original;
-  inv.label = tag.label;
-  inv.revision = tag.revision;
-  std::vector<std::string> expanded;
-  std::string unknown;  // the first word without a static value, and why
-  std::vector<std::string> args;  // raw_args, less output folders without a static value
+// The arguments less output folders without a static value, each left out
+// with a note.
+std::vector<std::string> Planner::DropOutputFolders(const std::vector<std::string>& raw_args, const Vars& vars) {
+  std::vector<std::string> args;
   for (size_t i = 0; i < raw_args.size(); ++i) {
     const size_t n = OutputFolderWords(raw_args, i, vars);
     if (n == 0) {
@@ -221,6 +210,14 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
                            " (an output folder without a static value; moelog writes no traces)");
     i += n - 1;
   }
+  return args;
+}
+
+// The arguments' values, appended to *expanded; returns the first word
+// without a static value, and why ("" when every word has one).
+std::string Planner::ExpandBenchArgs(const std::vector<std::string>& args, const Vars& vars,
+                                     std::vector<std::string>* expanded) {
+  std::string unknown;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& raw = args[i];
     auto e = Expand(raw, vars);
@@ -228,105 +225,153 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
     // An unquoted word (`$extra`) is split into fields, and dropped when
     // empty, as bash does.
     if (SplitsIntoFields(raw, e)) {
-      for (auto& f : SplitFields(e.value, " \t\n")) expanded.push_back(std::move(f));
+      for (auto& f : SplitFields(e.value, " \t\n")) expanded->push_back(std::move(f));
       continue;
     }
-    expanded.push_back(e.value);
+    expanded->push_back(e.value);
   }
-  if (!unknown.empty()) {
-    // Another harness's flags say more than a value moelog cannot know.
-    auto flags = ParseBenchFlags(expanded);
-    const bool other = !flags.ok() && flags.status().message().rfind("not this harness", 0) == 0;
-    Invalid(Short(original, 80) + ": " + (other ? flags.status().message() : unknown));
-    MemoRaw(&c);
-    return std::nullopt;
-  }
-  // The target is the user's choice: a command naming another one is a
-  // conflict, reported, never obeyed.
-  bool has_target = false;
+  return unknown;
+}
+
+// The target is the user's choice: a command naming another one is a
+// conflict, reported, never obeyed. Sets *has_target when the words name
+// one; returns the conflict ("" when none).
+std::string Planner::TargetConflict(const std::vector<std::string>& expanded, bool* has_target) const {
   for (size_t i = 0; i < expanded.size(); ++i) {
     std::string t;
     if (expanded[i] == "--target" && i + 1 < expanded.size()) t = expanded[i + 1];
     else if (expanded[i].rfind("--target=", 0) == 0) t = expanded[i].substr(9);
     else continue;
-    has_target = true;
-    if (t != opts_.target) {
-      Invalid(Short(original, 80) + ": the command asks for --target " + Short(t) + ", this run is --target " +
-              opts_.target + " (the target is chosen on moelog's command line)");
-      MemoRaw(&c);
-      return std::nullopt;
-    }
+    *has_target = true;
+    if (t != opts_.target)
+      return "the command asks for --target " + Short(t) + ", this run is --target " + opts_.target +
+             " (the target is chosen on moelog's command line)";
   }
+  return {};
+}
+
+// Fills inv->args (the target when the words name none, the words, the
+// extra bench arguments) and returns the rewritten command.
+std::string Planner::ComposeBench(BenchInvocation* inv, const std::vector<std::string>& expanded,
+                                  const std::vector<std::string>& args, bool has_target,
+                                  const std::string& env_prefix) const {
   std::string rewritten = env_prefix + ShellQuote(opts_.moelog) + " bench";
   if (!has_target) {
-    inv.args = {"--target", opts_.target};
+    inv->args = {"--target", opts_.target};
     rewritten += " --target " + ShellQuote(opts_.target);
   }
-  inv.args.insert(inv.args.end(), expanded.begin(), expanded.end());
+  inv->args.insert(inv->args.end(), expanded.begin(), expanded.end());
   for (const auto& raw : args) rewritten += " " + raw;
   for (const auto& x : opts_.extra_bench_args) {
-    inv.args.push_back(x);
+    inv->args.push_back(x);
     rewritten += Joined({"", ShellQuote(x)});
   }
-  inv.env = pending_env_;
-  inv.errexit = errexit_;
-  for (const auto& [k, v] : env) inv.env[k] = v;
+  return rewritten;
+}
+
+// The invocation's environment, loop bindings and command line.
+void Planner::BindInvocation(BenchInvocation* inv, const std::vector<std::string>& args,
+                             const std::map<std::string, std::string>& env, const Vars& vars) const {
+  inv->env = pending_env_;
+  inv->errexit = errexit_;
+  for (const auto& [k, v] : env) inv->env[k] = v;
   for (const auto& name : loop_vars_) {
     auto it = vars.find(name);
-    if (it != vars.end()) inv.loop_bindings[name] = it->second;
+    if (it != vars.end()) inv->loop_bindings[name] = it->second;
   }
   // read-assigned variables used in the arguments count as bindings too.
   for (const auto& raw : args)
     if (raw.find('$') != std::string::npos)
       for (const auto& [k, v] : vars)
-        if (MentionsVariable(raw, k) && !launcher_env_.count(k)) inv.loop_bindings[k] = v;
-  inv.command_line = ShellQuote(opts_.moelog) + " bench";
-  for (const auto& a : inv.args) inv.command_line += Joined({"", ShellQuote(a)});
+        if (MentionsVariable(raw, k) && !launcher_env_.count(k)) inv->loop_bindings[k] = v;
+  inv->command_line = ShellQuote(opts_.moelog) + " bench";
+  for (const auto& a : inv->args) inv->command_line += Joined({"", ShellQuote(a)});
+}
+
+namespace {
+
+// Why a parsed argument list cannot run ("" when it can): it does not parse
+// or check, or names a data file by path. Model and hardware files are
+// moelog's data, named, never a path the document chooses (a path would let
+// it forge the model's numbers).
+std::string ConfigFault(const ParsedArgs& parsed, const std::string& original) {
+  if (!parsed.config.ok())
+    return original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") + parsed.config.status().message();
+  if (!parsed.valid.ok()) return parsed.valid.message();
+  for (const std::string* data : {&parsed.config->model_params, &parsed.config->hardware})
+    if (engine::v5p::IsDataFilePath(*data))
+      return Short(original, 80) + ": '" + Short(*data) +
+             "' is a file path; a command may name only moelog's data files (e.g. --hardware v5p)";
+  return {};
+}
+
+}  // namespace
+
+// One iteration of a sweep whose flags parse but whose combination does not
+// check (--capacity-policy pad with --parallel-mode ep): not modeled, listed
+// with its loop values; the other iterations are.
+void Planner::RejectIteration(const BenchInvocation& inv, const Status& why) {
+  std::string at;
+  for (const auto& [k, v] : inv.loop_bindings) at += Joined({at.empty() ? "" : ", ", k, "=", v}, "");
+  if (plan_->rejected.size() < 32) plan_->rejected.push_back(Joined({Short(at, 80), ": ", why.message()}, ""));
+}
+
+// The same run again (`for rep in 1 2; do CMD; done`: a loop variable that
+// reaches no flag): a repetition, modeled once, counted. True when `inv`
+// repeats a run already added.
+bool Planner::CountRepeat(const BenchInvocation& inv, const std::vector<std::string>& args) {
+  std::string key = inv.harness + '\n' + inv.command_line + '\n' + inv.label;
+  for (const auto& [k, v] : inv.env) key += Joined({"\n", k, "=", v}, "");
+  if (seen_runs_.insert(std::move(key)).second) return false;
+  ++plan_->repeats;
+  for (const auto& name : loop_vars_)
+    if (std::none_of(args.begin(), args.end(), [&](const std::string& a) { return MentionsVariable(a, name); }) &&
+        std::find(plan_->repeat_vars.begin(), plan_->repeat_vars.end(), name) == plan_->repeat_vars.end())
+      plan_->repeat_vars.push_back(name);
+  return true;
+}
+
+// Adds one invocation; returns its rewritten command (without
+// redirections), or nullopt when the arguments do not check (the command
+// is then invalid and memoized as written).
+std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& harness, const std::string& original,
+                                             const std::vector<std::string>& raw_args,
+                                             const std::map<std::string, std::string>& env, const Vars& vars,
+                                             const std::string& env_prefix, const RunTag& tag) {
+  auto refuse = [&](const std::string& why) -> std::optional<std::string> {
+    Invalid(why);
+    MemoRaw(&c);
+    return std::nullopt;
+  };
+  BenchInvocation inv;
+  inv.harness = harness;
+  inv.original = original;
+  inv.label = tag.label;
+  inv.revision = tag.revision;
+  const std::vector<std::string> args = DropOutputFolders(raw_args, vars);
+  std::vector<std::string> expanded;
+  const std::string unknown = ExpandBenchArgs(args, vars, &expanded);
+  if (!unknown.empty()) {
+    // Another harness's flags say more than a value moelog cannot know.
+    auto flags = ParseBenchFlags(expanded);
+    const bool other = !flags.ok() && flags.status().message().rfind("not this harness", 0) == 0;
+    return refuse(Short(original, 80) + ": " + (other ? flags.status().message() : unknown));
+  }
+  bool has_target = false;
+  const std::string conflict = TargetConflict(expanded, &has_target);
+  if (!conflict.empty()) return refuse(Short(original, 80) + ": " + conflict);
+  std::string rewritten = ComposeBench(&inv, expanded, args, has_target, env_prefix);
+  BindInvocation(&inv, args, env, vars);
   const std::shared_ptr<const ParsedArgs> parsed = CachedParseBenchArgs(inv.args);
   if (!parsed->config.ok() && !loop_vars_.empty() && ParseBenchFlags(inv.args).ok()) {
-    // One iteration of a sweep whose flags parse but whose combination does
-    // not check (--capacity-policy pad with --parallel-mode ep): not
-    // modeled, listed with its loop values; the other iterations are.
-    std::string at;
-    for (const auto& [k, v] : inv.loop_bindings) at += Joined({at.empty() ? "" : ", ", k, "=", v}, "");
-    if (plan_->rejected.size() < 32)
-      plan_->rejected.push_back(Joined({Short(at, 80), ": ", parsed->config.status().message()}, ""));
+    RejectIteration(inv, parsed->config.status());
     ++benches_;
     return rewritten;
   }
-  if (!parsed->config.ok()) {
-    Invalid(original.substr(0, 80) + (original.size() > 80 ? "...: " : ": ") +
-            parsed->config.status().message());
-    MemoRaw(&c);
-    return std::nullopt;
-  }
-  if (!parsed->valid.ok()) {
-    Invalid(parsed->valid.message());
-    MemoRaw(&c);
-    return std::nullopt;
-  }
-  // Model and hardware files are moelog's data, named, never a path the
-  // document chooses (a path would let it forge the model's numbers).
-  for (const std::string* data : {&parsed->config->model_params, &parsed->config->hardware}) {
-    if (engine::v5p::IsDataFilePath(*data)) {
-      Invalid(Short(original, 80) + ": '" + Short(*data) +
-              "' is a file path; a command may name only moelog's data files (e.g. --hardware v5p)");
-      MemoRaw(&c);
-      return std::nullopt;
-    }
-  }
+  if (const std::string fault = ConfigFault(*parsed, original); !fault.empty()) return refuse(fault);
   inv.config = *parsed->config;
   inv.canonical_config = parsed->canonical;
-  // The same run again (`for rep in 1 2; do CMD; done`: a loop variable
-  // that reaches no flag): a repetition, modeled once, counted.
-  std::string key = inv.harness + '\n' + inv.command_line + '\n' + inv.label;
-  for (const auto& [k, v] : inv.env) key += Joined({"\n", k, "=", v}, "");
-  if (!seen_runs_.insert(std::move(key)).second) {
-    ++plan_->repeats;
-    for (const auto& name : loop_vars_)
-      if (std::none_of(args.begin(), args.end(), [&](const std::string& a) { return MentionsVariable(a, name); }) &&
-          std::find(plan_->repeat_vars.begin(), plan_->repeat_vars.end(), name) == plan_->repeat_vars.end())
-        plan_->repeat_vars.push_back(name);
+  if (CountRepeat(inv, args)) {
     ++benches_;
     return rewritten;
   }

@@ -271,32 +271,38 @@ std::optional<std::string> Planner::PayloadFrom(const std::vector<std::string>& 
   return JoinRaw(words, i);
 }
 
-void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
-                           const std::map<std::string, std::string>& prefix_env, Vars* vars, int depth, bool alone) {
-  bool found = l.run_subcommand.empty();  // ssh: no subcommand
-  std::string sub;
-  for (; !found && i < words.size(); ++i) {
-    std::string w = Expand(words[i], *vars).value;
+// Where a launcher's payload starts: after its run subcommand, options and
+// their values skipped (ssh has none: at once); nullopt when the words name
+// no run subcommand, *other then holding the subcommand or help flag given.
+std::optional<size_t> Planner::AfterRunSubcommand(const LauncherSpec& l, const std::vector<std::string>& words,
+                                                  size_t i, const Vars& vars, std::string* other) {
+  if (l.run_subcommand.empty()) return i;
+  for (; i < words.size(); ++i) {
+    std::string w = Expand(words[i], vars).value;
     if (std::find(l.value_options.begin(), l.value_options.end(), w) != l.value_options.end()) {
       ++i;
       continue;
     }
     if (w.rfind("-", 0) == 0) {
-      if (w == "--help" || w == "-h") sub = w;
+      if (w == "--help" || w == "-h") *other = w;
       continue;
     }
-    if (w == l.run_subcommand) {
-      found = true;
-      ++i;
-      break;
-    }
-    if (sub.empty()) sub = w;
+    if (w == l.run_subcommand) return i + 1;
+    if (other->empty()) *other = w;
   }
-  if (!found) {
+  return std::nullopt;
+}
+
+void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
+                           const std::map<std::string, std::string>& prefix_env, Vars* vars, int depth, bool alone) {
+  std::string sub;
+  const std::optional<size_t> from = AfterRunSubcommand(l, words, i, *vars, &sub);
+  if (!from) {
     NotApplicable("launcher " + l.name + (sub.empty() ? "" : " " + Short(sub)) + " (no benchmark)");
     MemoRaw(&c);
     return;
   }
+  i = *from;
   std::map<std::string, std::string> env;
   std::optional<std::string> payload = LauncherPayload(l, words, i, *vars, &env);
   if (!payload) {
