@@ -164,70 +164,99 @@ inline bool IsWordChar(char c) {
 }
 }  // namespace
 
-std::vector<StatedNumber> ExtractNumbers(std::string_view t) {
-  std::vector<StatedNumber> out;
+namespace {
+
+// True when the digits at `start` continue a word, a version or a value
+// ("v5p", "x=8", "1.2.3", "4-8", "10:30", "3/4", "1,2"): no number.
+bool GluedBefore(std::string_view t, size_t start) {
+  const char prev = start > 0 ? t[start - 1] : ' ';
+  return IsWordChar(prev) || prev == '=' || prev == '.' ||
+         ((prev == '-' || prev == ':' || prev == '/' || prev == ',') && start > 1 && IsDigitChar(t[start - 2]));
+}
+
+// The end of the number whose digits start at i: digits, thousands groups
+// and a fraction.
+size_t NumberEnd(std::string_view t, size_t i) {
+  const size_t n = t.size();
+  size_t j = i;
+  while (j < n) {
+    if (IsDigitChar(t[j])) { ++j; continue; }
+    // A thousands group: ",ddd" not followed by a fourth digit.
+    if (t[j] == ',' && j + 3 < n && IsDigitChar(t[j + 1]) && IsDigitChar(t[j + 2]) && IsDigitChar(t[j + 3]) &&
+        (j + 4 >= n || !IsDigitChar(t[j + 4]))) {
+      j += 4;
+      continue;
+    }
+    break;
+  }
+  if (j + 1 < n && t[j] == '.' && IsDigitChar(t[j + 1])) {
+    ++j;
+    while (j < n && IsDigitChar(t[j])) ++j;
+  }
+  return j;
+}
+
+// The unit after a number ending at j: directly attached or after up to two
+// spaces / closing backticks. *k is where the unit ends (j without one).
+std::string_view UnitAt(std::string_view t, size_t j, size_t* k) {
   static constexpr std::string_view kUnits[] = {"TF/s", "tokens/s", "tok/s", "GB/s", "MiB", "GiB",
                                                 "ms",   "s",        "%",     "x"};
+  const size_t n = t.size();
+  size_t max_skip = 0;
+  if (j < n && (t[j] == ' ' || t[j] == '`')) max_skip = (j + 1 < n && (t[j + 1] == ' ' || t[j + 1] == '`')) ? 2 : 1;
+  *k = j;
+  for (std::string_view u : kUnits) {
+    for (size_t skip = 0; skip <= max_skip; ++skip) {
+      const size_t p = j + skip;
+      if (p + u.size() > n || t[p] != u[0] || t.compare(p, u.size(), u) != 0) continue;
+      if (p + u.size() < n && IsWordChar(t[p + u.size()])) continue;
+      *k = p + u.size();
+      return u;
+    }
+  }
+  return {};
+}
+
+// The value of the digits t[i, j), without thousands separators.
+double DigitsValue(std::string_view t, size_t i, size_t j) {
+  // NUL-terminated for strtod.
+  char small[64];
+  std::string large;
+  char* digits = small;
+  if (j - i >= sizeof small) {
+    large.resize(j - i + 1);
+    digits = large.data();
+  }
+  size_t m = 0;
+  for (size_t q = i; q < j; ++q)
+    if (t[q] != ',') digits[m++] = t[q];
+  digits[m] = '\0';
+  return std::strtod(digits, nullptr);
+}
+
+}  // namespace
+
+std::vector<StatedNumber> ExtractNumbers(std::string_view t) {
+  std::vector<StatedNumber> out;
   const size_t n = t.size();
   size_t i = 0;
   while (i < n) {
     if (!IsDigitChar(t[i])) { ++i; continue; }
     size_t start = i;
     const char prev = start > 0 ? t[start - 1] : ' ';
-    const bool glued = IsWordChar(prev) || prev == '=' || prev == '.' ||
-                       ((prev == '-' || prev == ':' || prev == '/' || prev == ',') && start > 1 &&
-                        IsDigitChar(t[start - 2]));
+    const bool glued = GluedBefore(t, start);
     bool neg = false;
     if (!glued && (prev == '-' || prev == '+')) {
       neg = prev == '-';
       --start;
     }
-    size_t j = i;
-    while (j < n) {
-      if (IsDigitChar(t[j])) { ++j; continue; }
-      // A thousands group: ",ddd" not followed by a fourth digit.
-      if (t[j] == ',' && j + 3 < n && IsDigitChar(t[j + 1]) && IsDigitChar(t[j + 2]) && IsDigitChar(t[j + 3]) &&
-          (j + 4 >= n || !IsDigitChar(t[j + 4]))) {
-        j += 4;
-        continue;
-      }
-      break;
-    }
-    if (j + 1 < n && t[j] == '.' && IsDigitChar(t[j + 1])) {
-      ++j;
-      while (j < n && IsDigitChar(t[j])) ++j;
-    }
-    // Unit: directly attached or after up to two spaces / closing backticks.
-    size_t max_skip = 0;
-    if (j < n && (t[j] == ' ' || t[j] == '`')) max_skip = (j + 1 < n && (t[j + 1] == ' ' || t[j + 1] == '`')) ? 2 : 1;
-    std::string_view unit;
+    const size_t j = NumberEnd(t, i);
     size_t k = j;
-    for (std::string_view u : kUnits) {
-      for (size_t skip = 0; skip <= max_skip && unit.empty(); ++skip) {
-        const size_t p = j + skip;
-        if (p + u.size() > n || t[p] != u[0] || t.compare(p, u.size(), u) != 0) continue;
-        if (p + u.size() < n && IsWordChar(t[p + u.size()])) continue;
-        unit = u;
-        k = p + u.size();
-      }
-      if (!unit.empty()) break;
-    }
+    const std::string_view unit = UnitAt(t, j, &k);
     const bool attached_word = unit.empty() && j < n && IsWordChar(t[j]);
     if (!glued && !attached_word) {
-      // The digits without thousands separators, NUL-terminated for strtod.
-      char small[64];
-      std::string large;
-      char* digits = small;
-      if (j - i >= sizeof small) {
-        large.resize(j - i + 1);
-        digits = large.data();
-      }
-      size_t m = 0;
-      for (size_t q = i; q < j; ++q)
-        if (t[q] != ',') digits[m++] = t[q];
-      digits[m] = '\0';
       StatedNumber num;
-      num.value = std::strtod(digits, nullptr) * (neg ? -1 : 1);
+      num.value = DigitsValue(t, i, j) * (neg ? -1 : 1);
       num.unit = std::string(unit);
       num.text = std::string(t.substr(start, j - start));
       out.push_back(std::move(num));
@@ -806,6 +835,86 @@ void ResolveLoopSpans(Logbook* lb) {
   }
 }
 
+namespace {
+
+// Where the walk over the document's top-level blocks stands: the headings
+// seen, each entry's heading level (2 or 3), and the section and entry that
+// take the next blocks (-1: none).
+struct Outline {
+  struct Head { int line, level; };
+  std::vector<Head> heads;
+  std::vector<int> entry_levels;
+  int sec = -1, ent = -1;
+};
+
+// Starts an entry at a heading of `level`.
+void OpenEntry(Entry e, int line, int level, Logbook* lb, Outline* o) {
+  e.heading_line = line;
+  lb->entries.push_back(std::move(e));
+  o->ent = static_cast<int>(lb->entries.size()) - 1;
+  o->entry_levels.push_back(level);
+}
+
+// A heading of level 1 to 3: the title, an entry, a section, or a
+// sub-heading of the current entry.
+void TakeHeading(const MdDocument& doc, int idx, const std::string& file, Logbook* lb, Outline* o) {
+  const MdNode& n = doc.nodes[idx];
+  o->heads.push_back({n.start_line, n.level});
+  const std::string htext = Trim(InlineText(doc, idx));
+  const int outer = o->ent >= 0 && o->entry_levels[static_cast<size_t>(o->ent)] == 2 ? o->ent : -1;
+  o->ent = -1;
+  if (n.level == 1) {
+    if (lb->title.empty()) {
+      lb->title = htext;
+      lb->title_line = n.start_line;
+    }
+    o->sec = -1;
+    return;
+  }
+  Entry e;
+  if (n.level == 2 && ParseEntryHeading(htext, &e)) {  // entries written at ##
+    OpenEntry(std::move(e), n.start_line, 2, lb, o);
+    o->sec = -1;
+    return;
+  }
+  if (n.level == 2) {
+    Section s;
+    s.kind = SectionKindFromName(htext);
+    s.name = htext;
+    s.heading_line = n.start_line;
+    lb->sections.push_back(std::move(s));
+    o->sec = static_cast<int>(lb->sections.size()) - 1;
+    return;
+  }
+  if (ParseEntryHeading(htext, &e)) {
+    OpenEntry(std::move(e), n.start_line, 3, lb, o);
+  } else if (outer >= 0) {
+    o->ent = outer;  // a sub-heading of an entry written at ##
+  } else if (o->sec >= 0 && lb->sections[o->sec].kind == SectionKind::kExperimentLog) {
+    lb->diagnostics.push_back({file, n.start_line,
+                               "heading is not an entry (`### YYYY-MM-DD[ HH:MM] - [ID ]label` or `### ID - label (YYYY-MM-DD)`); left alone"});
+  }
+}
+
+// Each section ends before the next heading of level 2 or less, each entry
+// before the next of its own level or less (trailing blank lines excluded).
+void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, Logbook* lb) {
+  auto end_before = [&](int line, int max_level) {
+    int next = lb->line_count + 1;
+    for (const auto& h : o.heads)
+      if (h.line > line && h.level <= max_level) {
+        next = h.line;
+        break;
+      }
+    return LastNonBlank(lines, next - 1, line);
+  };
+  for (auto& s : lb->sections) s.end_line = end_before(s.heading_line, 2);
+  for (size_t i = 0; i < lb->entries.size(); ++i)
+    lb->entries[i].end_line = end_before(lb->entries[i].heading_line, o.entry_levels[i]);
+}
+
+}  // namespace
+
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
@@ -813,71 +922,14 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   lb.line_count = static_cast<int>(lines.size());
   const MdDocument doc = ParseMarkdown(text, lines);
   CommonDiagnostics(text, doc, lines, file, &lb.diagnostics);
-  struct Head { int line, level; };
-  std::vector<Head> heads;
-  std::vector<int> entry_levels;  // the heading level of each entry (2 or 3)
-  int sec = -1, ent = -1;
+  Outline o;
   for (int idx : doc.root().children) {
     const MdNode& n = doc.nodes[idx];
-    if (n.kind == MdKind::kHeading && n.level <= 3) {
-      heads.push_back({n.start_line, n.level});
-      const std::string htext = Trim(InlineText(doc, idx));
-      const int outer = ent >= 0 && entry_levels[static_cast<size_t>(ent)] == 2 ? ent : -1;
-      ent = -1;
-      if (n.level == 1) {
-        if (lb.title.empty()) {
-          lb.title = htext;
-          lb.title_line = n.start_line;
-        }
-        sec = -1;
-        continue;
-      }
-      Entry e;
-      if (n.level == 2 && ParseEntryHeading(htext, &e)) {  // entries written at ##
-        e.heading_line = n.start_line;
-        lb.entries.push_back(std::move(e));
-        ent = static_cast<int>(lb.entries.size()) - 1;
-        entry_levels.push_back(2);
-        sec = -1;
-        continue;
-      }
-      if (n.level == 2) {
-        Section s;
-        s.kind = SectionKindFromName(htext);
-        s.name = htext;
-        s.heading_line = n.start_line;
-        lb.sections.push_back(std::move(s));
-        sec = static_cast<int>(lb.sections.size()) - 1;
-        continue;
-      }
-      if (ParseEntryHeading(htext, &e)) {
-        e.heading_line = n.start_line;
-        lb.entries.push_back(std::move(e));
-        ent = static_cast<int>(lb.entries.size()) - 1;
-        entry_levels.push_back(3);
-      } else if (outer >= 0) {
-        ent = outer;  // a sub-heading of an entry written at ##
-      } else if (sec >= 0 && lb.sections[sec].kind == SectionKind::kExperimentLog) {
-        lb.diagnostics.push_back({file, n.start_line,
-                                  "heading is not an entry (`### YYYY-MM-DD[ HH:MM] - [ID ]label` or `### ID - label (YYYY-MM-DD)`); left alone"});
-      }
-      continue;
-    }
-    if (ent >= 0) AddEntryBlock(doc, idx, lines, &lb.entries[ent]);
-    else if (sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[sec]);
+    if (n.kind == MdKind::kHeading && n.level <= 3) TakeHeading(doc, idx, file, &lb, &o);
+    else if (o.ent >= 0) AddEntryBlock(doc, idx, lines, &lb.entries[o.ent]);
+    else if (o.sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[o.sec]);
   }
-  auto end_before = [&](int line, int max_level) {
-    int next = lb.line_count + 1;
-    for (const auto& h : heads)
-      if (h.line > line && h.level <= max_level) {
-        next = h.line;
-        break;
-      }
-    return LastNonBlank(lines, next - 1, line);
-  };
-  for (auto& s : lb.sections) s.end_line = end_before(s.heading_line, 2);
-  for (size_t i = 0; i < lb.entries.size(); ++i)
-    lb.entries[i].end_line = end_before(lb.entries[i].heading_line, entry_levels[i]);
+  SetEndLines(lines, o, &lb);
   if (const Section* p = lb.FindSection(SectionKind::kExperimentIdPrefix)) lb.id_prefix = PrefixFrom(*p);
   DropRegionContent(text, file, &lb);
   CollectPins(text, lines, doc, &lb);
