@@ -113,81 +113,88 @@ Status GetBool(const nlohmann::json& j, const char* key, const std::string& wher
   return Status::Ok();
 }
 
+Result<InterpreterSpec> ParseInterpreter(const nlohmann::json& e, const std::string& w) {
+  InterpreterSpec s;
+  MOELOG_RETURN_IF_ERROR(GetString(e, "program", w, &s.program, true));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "subcommand", w, &s.subcommand, false));
+  MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
+  MOELOG_RETURN_IF_ERROR(GetStrings(e, "switch_options", w, &s.switch_options));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "module_option", w, &s.module_option, false));
+  if (e.contains("optional_python")) {
+    if (!e["optional_python"].is_boolean()) return Status::InvalidArgument(w + ".optional_python: expected a boolean");
+    s.optional_python = e["optional_python"].get<bool>();
+  }
+  return s;
+}
+
+Result<LauncherSpec> ParseLauncher(const nlohmann::json& e, const std::string& w) {
+  LauncherSpec s;
+  MOELOG_RETURN_IF_ERROR(GetString(e, "name", w, &s.name, true));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "script", w, &s.script, true));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "run_subcommand", w, &s.run_subcommand, false));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "env_option", w, &s.env_option, false));
+  MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_option_aliases", w, &s.env_option_aliases));
+  MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "separator", w, &s.separator, false));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "command_option", w, &s.command_option, false));
+  MOELOG_RETURN_IF_ERROR(GetBool(e, "env_value_separate", w, &s.env_value_separate));
+  MOELOG_RETURN_IF_ERROR(GetBool(e, "host_first", w, &s.host_first));
+  MOELOG_RETURN_IF_ERROR(GetBool(e, "rest_is_payload", w, &s.rest_is_payload));
+  MOELOG_RETURN_IF_ERROR(GetBool(e, "passes_env", w, &s.passes_env));
+  if (e.contains("leading_words")) {
+    const auto& n = e["leading_words"];
+    if (!n.is_number_integer() || n.get<int>() < 0 || n.get<int>() > 8)
+      return Status::InvalidArgument(w + ".leading_words: expected a whole number 0..8");
+    s.leading_words = n.get<int>();
+  }
+  if (s.host_first) {  // ssh HOST CMD: one leading word, then the payload
+    s.rest_is_payload = true;
+    s.leading_words = std::max(s.leading_words, 1);
+  }
+  return s;
+}
+
+Result<Adapter> ParseHarness(const nlohmann::json& e, const std::string& w) {
+  Adapter a;
+  std::string script, action = "bench", reason;
+  MOELOG_RETURN_IF_ERROR(GetString(e, "name", w, &a.name, true));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "script", w, &script, true));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "action", w, &action, false));
+  MOELOG_RETURN_IF_ERROR(GetString(e, "reason", w, &reason, false));
+  MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_vars", w, &a.env_refused));
+  if (action != "bench" && action != "no_adapter")
+    return Status::InvalidArgument(w + ".action: expected \"bench\" or \"no_adapter\"");
+  a.file = "launcher table " + w;
+  a.scripts = {script};
+  a.native_flags = action == "bench";
+  if (action == "no_adapter") a.no_adapter = reason.empty() ? "no adapter for " + script : reason;
+  return a;
+}
+
+// Appends to *out each object of the array j[key] (absent: none), read by
+// `parse` with its place ("key[i]") for messages.
+template <typename T, typename Parse>
+Status ParseObjects(const nlohmann::json& j, const char* key, Parse parse, std::vector<T>* out) {
+  if (!j.contains(key)) return Status::Ok();
+  for (size_t i = 0; i < j[key].size(); ++i) {
+    const auto& e = j[key][i];
+    std::string w = std::string(key) + "[" + std::to_string(i) + "]";
+    if (!e.is_object()) return Status::InvalidArgument(w + ": expected an object");
+    auto item = parse(e, w);
+    if (!item.ok()) return item.status();
+    out->push_back(std::move(*item));
+  }
+  return Status::Ok();
+}
+
 Result<LauncherTable> ParseJson(const nlohmann::json& j) {
   LauncherTable t;
   if (!j.is_object()) return Status::InvalidArgument("launcher table: expected a JSON object");
   for (const char* k : {"interpreters", "launchers", "harnesses"})
     if (j.contains(k) && !j[k].is_array()) return Status::InvalidArgument(std::string(k) + ": expected an array");
-  if (j.contains("interpreters")) {
-    for (size_t i = 0; i < j["interpreters"].size(); ++i) {
-      const auto& e = j["interpreters"][i];
-      std::string w = "interpreters[" + std::to_string(i) + "]";
-      if (!e.is_object()) return Status::InvalidArgument(w + ": expected an object");
-      InterpreterSpec s;
-      MOELOG_RETURN_IF_ERROR(GetString(e, "program", w, &s.program, true));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "subcommand", w, &s.subcommand, false));
-      MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
-      MOELOG_RETURN_IF_ERROR(GetStrings(e, "switch_options", w, &s.switch_options));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "module_option", w, &s.module_option, false));
-      if (e.contains("optional_python")) {
-        if (!e["optional_python"].is_boolean()) return Status::InvalidArgument(w + ".optional_python: expected a boolean");
-        s.optional_python = e["optional_python"].get<bool>();
-      }
-      t.interpreters.push_back(std::move(s));
-    }
-  }
-  if (j.contains("launchers")) {
-    for (size_t i = 0; i < j["launchers"].size(); ++i) {
-      const auto& e = j["launchers"][i];
-      std::string w = "launchers[" + std::to_string(i) + "]";
-      if (!e.is_object()) return Status::InvalidArgument(w + ": expected an object");
-      LauncherSpec s;
-      MOELOG_RETURN_IF_ERROR(GetString(e, "name", w, &s.name, true));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "script", w, &s.script, true));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "run_subcommand", w, &s.run_subcommand, false));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "env_option", w, &s.env_option, false));
-      MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_option_aliases", w, &s.env_option_aliases));
-      MOELOG_RETURN_IF_ERROR(GetStrings(e, "value_options", w, &s.value_options));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "separator", w, &s.separator, false));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "command_option", w, &s.command_option, false));
-      MOELOG_RETURN_IF_ERROR(GetBool(e, "env_value_separate", w, &s.env_value_separate));
-      MOELOG_RETURN_IF_ERROR(GetBool(e, "host_first", w, &s.host_first));
-      MOELOG_RETURN_IF_ERROR(GetBool(e, "rest_is_payload", w, &s.rest_is_payload));
-      MOELOG_RETURN_IF_ERROR(GetBool(e, "passes_env", w, &s.passes_env));
-      if (e.contains("leading_words")) {
-        const auto& n = e["leading_words"];
-        if (!n.is_number_integer() || n.get<int>() < 0 || n.get<int>() > 8)
-          return Status::InvalidArgument(w + ".leading_words: expected a whole number 0..8");
-        s.leading_words = n.get<int>();
-      }
-      if (s.host_first) {  // ssh HOST CMD: one leading word, then the payload
-        s.rest_is_payload = true;
-        s.leading_words = std::max(s.leading_words, 1);
-      }
-      t.launchers.push_back(std::move(s));
-    }
-  }
-  if (j.contains("harnesses")) {
-    for (size_t i = 0; i < j["harnesses"].size(); ++i) {
-      const auto& e = j["harnesses"][i];
-      std::string w = "harnesses[" + std::to_string(i) + "]";
-      if (!e.is_object()) return Status::InvalidArgument(w + ": expected an object");
-      Adapter a;
-      std::string script, action = "bench", reason;
-      MOELOG_RETURN_IF_ERROR(GetString(e, "name", w, &a.name, true));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "script", w, &script, true));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "action", w, &action, false));
-      MOELOG_RETURN_IF_ERROR(GetString(e, "reason", w, &reason, false));
-      MOELOG_RETURN_IF_ERROR(GetStrings(e, "env_vars", w, &a.env_refused));
-      if (action != "bench" && action != "no_adapter")
-        return Status::InvalidArgument(w + ".action: expected \"bench\" or \"no_adapter\"");
-      a.file = "launcher table " + w;
-      a.scripts = {script};
-      a.native_flags = action == "bench";
-      if (action == "no_adapter") a.no_adapter = reason.empty() ? "no adapter for " + script : reason;
-      t.harnesses.push_back(std::move(a));
-    }
-  }
+  MOELOG_RETURN_IF_ERROR(ParseObjects(j, "interpreters", ParseInterpreter, &t.interpreters));
+  MOELOG_RETURN_IF_ERROR(ParseObjects(j, "launchers", ParseLauncher, &t.launchers));
+  MOELOG_RETURN_IF_ERROR(ParseObjects(j, "harnesses", ParseHarness, &t.harnesses));
   return t;
 }
 
