@@ -159,14 +159,48 @@ Logits GenerateLogits(const std::string& distribution, int64_t tokens, int64_t e
   return l;
 }
 
-Routing TopK(const Logits& logits, int64_t topk) {
-  const int64_t T = logits.tokens, E = logits.experts, K = topk;
+namespace {
+
+// A routing of T tokens to K of E experts, its ids and weights to fill.
+Routing SizedRouting(int64_t T, int64_t K, int64_t E) {
   Routing r;
   r.tokens = T;
   r.topk = K;
   r.experts = E;
   r.ids.resize(T * K);
   r.weights.resize(T * K);
+  return r;
+}
+
+// The K best of a row's E logits by a partial sort of the expert indices
+// (idx holds E slots), their logits into val.
+inline void PartialSortTopK(const float* row, int64_t E, int64_t K, std::vector<int32_t>* idx,
+                            std::vector<float>* val) {
+  for (int32_t e = 0; e < E; ++e) (*idx)[static_cast<size_t>(e)] = e;
+  std::partial_sort(idx->begin(), idx->begin() + K, idx->end(), [row](int32_t a, int32_t b) {
+    return row[a] > row[b] || (!(row[b] > row[a]) && a < b);
+  });
+  for (int64_t k = 0; k < K; ++k) (*val)[k] = row[(*idx)[k]];
+}
+
+// Token t's selection into r: the ids, and the softmax of the selected
+// logits (best first) as weights; ex is scratch of K slots.
+inline void WriteSelection(int64_t t, int64_t K, const std::vector<int32_t>& idx, const std::vector<float>& val,
+                           std::vector<double>* ex, Routing* r) {
+  const float mx = val[0];
+  double sum = 0;
+  for (int64_t k = 0; k < K; ++k) sum += ((*ex)[k] = std::exp(static_cast<double>(val[k] - mx)));
+  for (int64_t k = 0; k < K; ++k) {
+    r->ids[t * K + k] = idx[k];
+    r->weights[t * K + k] = static_cast<float>((*ex)[k] / sum);
+  }
+}
+
+}  // namespace
+
+Routing TopK(const Logits& logits, int64_t topk) {
+  const int64_t T = logits.tokens, E = logits.experts, K = topk;
+  Routing r = SizedRouting(T, K, E);
   // The K best experts of a token, best first, by (logit descending, expert
   // ascending): a strict total order, so the selection is unique. Insertion
   // into a K-slot list beats a heap for the small K of MoE routers.
@@ -179,11 +213,7 @@ Routing TopK(const Logits& logits, int64_t topk) {
   for (int64_t t = 0; t < T; ++t) {
     const float* row = &logits.values[t * E];
     if (K > kInsertionMaxK) {
-      for (int32_t e = 0; e < E; ++e) idx[static_cast<size_t>(e)] = e;
-      std::partial_sort(idx.begin(), idx.begin() + K, idx.end(), [row](int32_t a, int32_t b) {
-        return row[a] > row[b] || (!(row[b] > row[a]) && a < b);
-      });
-      for (int64_t k = 0; k < K; ++k) val[k] = row[idx[k]];
+      PartialSortTopK(row, E, K, &idx, &val);
     } else {
       // The first K experts fill the list; after that an expert enters only
       // above the K-th best so far (ties go to the smaller index, already in).
@@ -223,13 +253,7 @@ Routing TopK(const Logits& logits, int64_t topk) {
         }
       }
     }
-    const float mx = val[0];
-    double sum = 0;
-    for (int64_t k = 0; k < K; ++k) sum += (ex[k] = std::exp(static_cast<double>(val[k] - mx)));
-    for (int64_t k = 0; k < K; ++k) {
-      r.ids[t * K + k] = idx[k];
-      r.weights[t * K + k] = static_cast<float>(ex[k] / sum);
-    }
+    WriteSelection(t, K, idx, val, &ex, &r);
   }
   r.real_assignments = T * K;
   return r;
