@@ -27,6 +27,54 @@ size_t FirstWord(const Cmd& c) {
 
 namespace {
 
+// A parameter a `$` names: its name, and the literal default of
+// ${NAME:-literal}.
+struct ParamRef {
+  std::string name, deflt;
+  bool has_default = false;
+};
+
+// Command substitution at s[j] ('(' or '`'): no static value. Returns where
+// it ends.
+size_t SkipSubstitution(std::string_view s, size_t j, Expansion* e) {
+  int depth = 0;
+  size_t k = j;
+  for (; k < s.size(); ++k) {
+    if (s[k] == '(') ++depth;
+    if (s[k] == ')' && --depth == 0) break;
+  }
+  e->unknown.push_back("$(...)");
+  e->substitution = true;
+  return std::min(k + 1, s.size());
+}
+
+// ${...} with s[j] == '{': the parameter it names; returns where it ends.
+size_t ReadBraced(std::string_view s, size_t j, ParamRef* p, Expansion* e) {
+  size_t close = s.find('}', j);
+  if (close == std::string_view::npos) close = s.size();
+  std::string inner(s.substr(j + 1, close - j - 1));
+  auto d = inner.find(":-");
+  if (d != std::string::npos) {
+    p->name = inner.substr(0, d);
+    p->deflt = inner.substr(d + 2);
+    p->has_default = true;
+  } else {
+    p->name = inner;
+  }
+  // Only ${NAME} and ${NAME:-literal} have a static meaning; any other form
+  // (${#X}, ${X/a/b}, ${!X}, ${X:=..}, a default that expands) computes.
+  if (close == s.size() || !IsName(p->name) ||
+      (p->has_default && p->deflt.find_first_of("$`\\'\"{}") != std::string::npos))
+    e->substitution = true;
+  return std::min(close + 1, s.size());
+}
+
+// The special parameters: positional ($1), $@, $*, $#, $?, $$, $!.
+bool IsSpecialParam(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) || c == '@' || c == '*' || c == '#' || c == '?' || c == '$' ||
+         c == '!';
+}
+
 void ExpandDollar(std::string_view s, size_t* i, const Vars& vars, Expansion* e, bool quoted) {
   // s[*i] == '$'
   size_t j = *i + 1;
@@ -36,46 +84,19 @@ void ExpandDollar(std::string_view s, size_t* i, const Vars& vars, Expansion* e,
     return;
   }
   if (s[j] == '(' || s[j] == '`') {
-    // Command substitution: no static value.
-    int depth = 0;
-    size_t k = j;
-    for (; k < s.size(); ++k) {
-      if (s[k] == '(') ++depth;
-      if (s[k] == ')' && --depth == 0) break;
-    }
-    e->unknown.push_back("$(...)");
-    e->substitution = true;
-    *i = std::min(k + 1, s.size());
+    *i = SkipSubstitution(s, j, e);
     return;
   }
-  std::string name, deflt;
-  bool has_default = false;
+  ParamRef p;
   if (s[j] == '{') {
-    size_t close = s.find('}', j);
-    if (close == std::string_view::npos) close = s.size();
-    std::string inner(s.substr(j + 1, close - j - 1));
-    auto d = inner.find(":-");
-    if (d != std::string::npos) {
-      name = inner.substr(0, d);
-      deflt = inner.substr(d + 2);
-      has_default = true;
-    } else {
-      name = inner;
-    }
-    // Only ${NAME} and ${NAME:-literal} have a static meaning; any other form
-    // (${#X}, ${X/a/b}, ${!X}, ${X:=..}, a default that expands) computes.
-    if (close == s.size() || !IsName(name) ||
-        (has_default && deflt.find_first_of("$`\\'\"{}") != std::string::npos))
-      e->substitution = true;
-    *i = std::min(close + 1, s.size());
+    *i = ReadBraced(s, j, &p, e);
   } else if (std::isalpha(static_cast<unsigned char>(s[j])) || s[j] == '_') {
     size_t k = j;
     while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_')) ++k;
-    name = std::string(s.substr(j, k - j));
+    p.name = std::string(s.substr(j, k - j));
     *i = k;
-  } else if (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '@' || s[j] == '*' || s[j] == '#' ||
-             s[j] == '?' || s[j] == '$' || s[j] == '!') {
-    name = std::string(1, s[j]);
+  } else if (IsSpecialParam(s[j])) {
+    p.name = std::string(1, s[j]);
     *i = j + 1;
   } else {
     e->value.push_back('$');
@@ -83,13 +104,13 @@ void ExpandDollar(std::string_view s, size_t* i, const Vars& vars, Expansion* e,
     return;
   }
   if (!quoted) e->had_unquoted_var = true;
-  auto it = vars.find(name);
+  auto it = vars.find(p.name);
   if (it != vars.end()) {
     e->value += it->second;
-  } else if (has_default) {
-    e->value += deflt;
+  } else if (p.has_default) {
+    e->value += p.deflt;
   } else {
-    e->unknown.push_back("$" + name);
+    e->unknown.push_back("$" + p.name);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <utility>
 
 namespace moelog::logbook::shell {
@@ -138,6 +139,37 @@ class Lexer {
     return std::string(1, s_[i_++]);
   }
 
+  // The index of the character closing the quoted piece at i_ ('...',
+  // "...", $(...), `...`), kept whole inside the word; npos when it is
+  // unterminated (*what then says which); nullopt when none starts there.
+  std::optional<size_t> QuotedEnd(const char** what) const {
+    const char c = s_[i_];
+    if (c == '\'') {
+      *what = "unterminated single quote";
+      return s_.find('\'', i_ + 1);
+    }
+    if (c == '`') {
+      *what = "unterminated backquote";
+      return s_.find('`', i_ + 1);
+    }
+    size_t j = i_ + 1;
+    if (c == '"') {
+      *what = "unterminated double quote";
+      while (j < s_.size() && s_[j] != '"') j += (s_[j] == '\\') ? 2 : 1;
+    } else if (c == '$' && i_ + 1 < s_.size() && s_[i_ + 1] == '(') {
+      // $( ... ): keep balanced text inside the word.
+      *what = "unterminated $(";
+      int depth = 0;
+      for (; j < s_.size(); ++j) {
+        if (s_[j] == '(') ++depth;
+        if (s_[j] == ')' && --depth == 0) break;
+      }
+    } else {
+      return std::nullopt;
+    }
+    return j >= s_.size() ? std::string_view::npos : j;
+  }
+
   bool ReadWord(std::string* w, std::string* error) {
     while (i_ < s_.size()) {
       char c = s_[i_];
@@ -151,51 +183,14 @@ class Lexer {
         i_ += 2;
         continue;
       }
-      if (c == '\'') {
-        size_t e = s_.find('\'', i_ + 1);
-        if (e == std::string_view::npos) {
-          *error = "unterminated single quote";
+      const char* what = "";
+      if (const std::optional<size_t> e = QuotedEnd(&what)) {
+        if (*e == std::string_view::npos) {
+          *error = what;
           return false;
         }
-        w->append(s_.substr(i_, e - i_ + 1));
-        i_ = e + 1;
-        continue;
-      }
-      if (c == '"') {
-        size_t j = i_ + 1;
-        while (j < s_.size() && s_[j] != '"') j += (s_[j] == '\\') ? 2 : 1;
-        if (j >= s_.size()) {
-          *error = "unterminated double quote";
-          return false;
-        }
-        w->append(s_.substr(i_, j - i_ + 1));
-        i_ = j + 1;
-        continue;
-      }
-      if (c == '$' && i_ + 1 < s_.size() && s_[i_ + 1] == '(') {
-        // $( ... ): keep balanced text inside the word.
-        int depth = 0;
-        size_t j = i_ + 1;
-        for (; j < s_.size(); ++j) {
-          if (s_[j] == '(') ++depth;
-          if (s_[j] == ')' && --depth == 0) break;
-        }
-        if (j >= s_.size()) {
-          *error = "unterminated $(";
-          return false;
-        }
-        w->append(s_.substr(i_, j - i_ + 1));
-        i_ = j + 1;
-        continue;
-      }
-      if (c == '`') {
-        size_t e = s_.find('`', i_ + 1);
-        if (e == std::string_view::npos) {
-          *error = "unterminated backquote";
-          return false;
-        }
-        w->append(s_.substr(i_, e - i_ + 1));
-        i_ = e + 1;
+        w->append(s_.substr(i_, *e - i_ + 1));
+        i_ = *e + 1;
         continue;
       }
       w->push_back(c);
