@@ -12,8 +12,8 @@
 #include "engine/v5p/uncertainty.h"
 #include "logbook/criteria/compare.h"
 #include "logbook/doc/parse_logbook.h"
-#include "logbook/store/run_adapter.h"
 #include "logbook/store/run_store.h"
+#include "logbook/store/stored_run_reader.h"
 #include "logbook/update/update_hooks.h"
 
 namespace moelog::cli {

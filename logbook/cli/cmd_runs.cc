@@ -17,8 +17,8 @@
 #include "logbook/criteria/recorded.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/numbers.h"
-#include "logbook/store/run_adapter.h"
 #include "logbook/store/run_store.h"
+#include "logbook/store/stored_run_reader.h"
 #include "logbook/update/update_hooks.h"
 
 namespace moelog::cli {
@@ -134,7 +134,7 @@ void PrintTable(const std::vector<RunRecord>& rows, const std::vector<std::strin
 }
 
 // The CSV's config columns: every config key of the runs under the names
-// check and compare use (run_adapter.h: the canonical config with the run's
+// check and compare use (stored_run_reader.h: the canonical config with the run's
 // point on top), shape keys included, shell variables never.
 std::vector<std::string> ConfigColumns(const std::vector<std::map<std::string, std::string>>& configs) {
   std::set<std::string> keys;

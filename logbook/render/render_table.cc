@@ -14,8 +14,8 @@
 #include "engine/v5p/coverage.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/numbers.h"
-#include "logbook/store/run_adapter.h"
 #include "logbook/store/stored_run.h"
+#include "logbook/store/stored_run_reader.h"
 
 namespace moelog::logbook {
 namespace {

@@ -1,5 +1,5 @@
 // Stage store/: the run store (this file, the only SQLite user), stored-run
-// views (stored_run.h, run_adapter.h) and content hashes (sha256.h).
+// views (stored_run.h, stored_run_reader.h) and content hashes (sha256.h).
 //
 // RunStore: the SQLite database of benchmark runs (default
 // `.moelog/runs.db` beside the logbook). One row per run (one sweep point x

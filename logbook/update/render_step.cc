@@ -8,7 +8,7 @@
 #include "engine/target.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
-#include "logbook/store/run_adapter.h"
+#include "logbook/store/stored_run_reader.h"
 #include "logbook/update/steps.h"
 #include "logbook/update/update_hooks.h"
 

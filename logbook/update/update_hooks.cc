@@ -9,7 +9,7 @@
 #include "logbook/criteria/recorded.h"
 #include "logbook/plan/bench_args.h"
 #include "logbook/plan/shell_plan.h"
-#include "logbook/store/run_adapter.h"
+#include "logbook/store/stored_run_reader.h"
 
 namespace moelog::logbook {
 namespace {

@@ -1,7 +1,7 @@
 // Reading StoredRun views out of the run store: RunRecord (run_store.h) ->
 // StoredRun (stored_run.h), for criteria, comparisons and charts.
-#ifndef MOELOG_LOGBOOK_RUN_ADAPTER_H_
-#define MOELOG_LOGBOOK_RUN_ADAPTER_H_
+#ifndef MOELOG_LOGBOOK_STORED_RUN_READER_H_
+#define MOELOG_LOGBOOK_STORED_RUN_READER_H_
 
 #include <string>
 #include <vector>
@@ -31,4 +31,4 @@ Result<std::vector<StoredRun>> LoadStoredRuns(const std::string& db_path, const 
 
 }  // namespace moelog::logbook
 
-#endif  // MOELOG_LOGBOOK_RUN_ADAPTER_H_
+#endif  // MOELOG_LOGBOOK_STORED_RUN_READER_H_

@@ -1,4 +1,4 @@
-#include "logbook/store/run_adapter.h"
+#include "logbook/store/stored_run_reader.h"
 
 #include <nlohmann/json.hpp>
 
