@@ -50,10 +50,20 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
     }
     if (group[i] == static_cast<int>(first_of.size())) first_of.push_back(i);
   }
-  const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs, group);
+  // A figure that names its row is a figure of that row, even when other
+  // rows of its group hold figures too; only a figure that fits several rows
+  // falls back to their group.
+  const std::vector<FigurePlacement> by_row = PlaceFigures(figures, configs);
+  const std::vector<FigurePlacement> by_group = PlaceFigures(figures, configs, group);
   for (size_t i = 0; i < figures.size(); ++i) {
-    if (placed[i].row < 0) continue;
-    const TableRow& r = rows[first_of[static_cast<size_t>(placed[i].row)]];
+    size_t at = 0;
+    if (by_row[i].row >= 0)
+      at = static_cast<size_t>(by_row[i].row);
+    else if (by_group[i].row >= 0)
+      at = first_of[static_cast<size_t>(by_group[i].row)];
+    else
+      continue;
+    const TableRow& r = rows[at];
     if (!engine::IsModeledTarget(r.target) || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
     for (const char* metric : {"tflops", "tokens_per_s"}) {
       const auto rec = figures[i].run.metrics.find(metric);

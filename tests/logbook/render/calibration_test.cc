@@ -86,5 +86,32 @@ TEST(Calibration, TableShowsCalibratedBesideUncalibratedAndTheStoreRowIsUntouche
   EXPECT_EQ(RenderRunTable(rows, {}, &view, "2026-02-09 10:00").find("uncalibrated"), std::string::npos);
 }
 
+RecordedFigure Figure(const std::map<std::string, std::string>& config, double tflops) {
+  RecordedFigure f;
+  f.run.config = config;
+  f.run.metrics = {{"tflops", tflops}};
+  f.run.source = "recorded";
+  return f;
+}
+
+TEST(Calibration, FiguresNamingRowsOfIdenticalModeledFiguresAreEachASample) {
+  // Two rows the model does not tell apart (identical figures), one figure
+  // naming each: two samples, each against that row.
+  std::vector<TableRow> rows = {ModeledRow("2", 100), ModeledRow("2", 100)};
+  rows[0].config["distribution"] = "random";
+  rows[1].config["distribution"] = "runs";
+  const std::vector<RecordedFigure> named = {Figure({{"topk", "2"}, {"distribution", "random"}}, 90),
+                                             Figure({{"topk", "2"}, {"distribution", "runs"}}, 95)};
+  const std::vector<CalibrationSample> s = TableSamples(rows, named, "E", "2026-02-09 10:00");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_NEAR(s[0].log_ratio, std::log(0.9), 1e-12);
+  EXPECT_NEAR(s[1].log_ratio, std::log(0.95), 1e-12);
+  // A figure that fits both rows is a figure of their group.
+  EXPECT_EQ(TableSamples(rows, {Figure({{"topk", "2"}}, 90)}, "E", "2026-02-09 10:00").size(), 1u);
+  // Two figures both fitting the group: neither is told apart, no sample.
+  EXPECT_TRUE(
+      TableSamples(rows, {Figure({{"topk", "2"}}, 90), Figure({{"topk", "2"}}, 95)}, "E", "2026-02-09 10:00").empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook
