@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "engine/target.h"
 #include "engine/v5p/coverage.h"
@@ -25,6 +26,12 @@ bool SameFigures(const TableRow& a, const TableRow& b) {
   return true;
 }
 }  // namespace
+
+std::string UnvalidatedPathKey(const std::map<std::string, std::string>& config) {
+  std::string out;
+  for (const std::string& p : engine::v5p::UncalibratedPaths(config)) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
 
 std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
                                             const std::vector<RecordedFigure>& figures, const std::string& entry,
@@ -50,32 +57,86 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
     }
     if (group[i] == static_cast<int>(first_of.size())) first_of.push_back(i);
   }
-  const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs, group);
+  // A figure that names its row is a figure of that row, even when other
+  // rows of its group hold figures too; only a figure that fits several rows
+  // falls back to their group.
+  const std::vector<FigurePlacement> by_row = PlaceFigures(figures, configs);
+  const std::vector<FigurePlacement> by_group = PlaceFigures(figures, configs, group);
   for (size_t i = 0; i < figures.size(); ++i) {
-    if (placed[i].row < 0) continue;
-    const TableRow& r = rows[first_of[static_cast<size_t>(placed[i].row)]];
-    if (!engine::IsModeledTarget(r.target) || r.status != "ok" || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
+    size_t at = 0;
+    if (by_row[i].row >= 0)
+      at = static_cast<size_t>(by_row[i].row);
+    else if (by_group[i].row >= 0)
+      at = first_of[static_cast<size_t>(by_group[i].row)];
+    else
+      continue;
+    const TableRow& r = rows[at];
+    if (!engine::IsModeledTarget(r.target) || r.status != "ok") continue;
     for (const char* metric : {"tflops", "tokens_per_s"}) {
       const auto rec = figures[i].run.metrics.find(metric);
       const auto mod = r.metrics.find(metric);
       if (rec == figures[i].run.metrics.end() || mod == r.metrics.end()) continue;
       if (!(rec->second > 0) || !(mod->second > 0) || !std::isfinite(rec->second) || !std::isfinite(mod->second))
         continue;
-      out.push_back({entry, when, r.cal_key, std::log(rec->second / mod->second)});
+      out.push_back({entry, when, r.cal_key, std::log(rec->second / mod->second), UnvalidatedPathKey(r.config)});
       break;  // one figure set is one run: TF/s, else tokens/s
     }
   }
   return out;
 }
 
+namespace {
+// The factor of an unvalidated path: its figures' log ratios over the key's
+// factor `base`, each entry's mean weighed as ShrunkFactor does, against a
+// prior N(0, kPathTau^2) on the path's residual. Figures further than the
+// key's outlier bound from the model are left out.
+Calibration PathFactor(const std::vector<CalibrationSample>& samples, const Calibration& base,
+                       const std::string& path, const engine::v5p::ShrinkagePrior& prior) {
+  Calibration c;
+  c.key = base.key;
+  c.path = path;
+  c.outlier = engine::v5p::kOutlierTaus * prior.tau;
+  const double lb = std::log(base.factor);
+  std::map<std::string, std::pair<double, int>> by_entry;  // sum, count
+  for (const CalibrationSample& s : samples) {
+    if (!std::isfinite(s.log_ratio)) continue;
+    if (std::fabs(s.log_ratio) > c.outlier) {
+      ++c.excluded;
+      continue;
+    }
+    auto& e = by_entry[s.entry];
+    e.first += s.log_ratio - lb;
+    ++e.second;
+    if (s.when > c.up_to) c.up_to = s.when;
+  }
+  double precision = 1.0 / (kPathTau * kPathTau), weighted = 0;
+  for (const auto& [entry, sc] : by_entry) {
+    const double var = prior.sigma_entry * prior.sigma_entry + prior.sigma_within * prior.sigma_within / sc.second;
+    precision += 1.0 / var;
+    weighted += (sc.first / sc.second) / var;
+    c.n += sc.second;
+    ++c.entries;
+  }
+  c.factor = c.n > 0 ? std::exp(lb + weighted / precision) : 1.0;
+  return c;
+}
+}  // namespace
+
 Calibration CalibrateFor(const std::vector<CalibrationSample>& samples, const std::string& key,
-                         const std::string& when, const engine::v5p::ShrinkagePrior& prior) {
+                         const std::string& when, const engine::v5p::ShrinkagePrior& prior,
+                         const std::string& path) {
   Calibration c;
   c.key = key;
   if (when.empty()) return c;
+  if (!path.empty()) {
+    std::vector<CalibrationSample> own;
+    for (const CalibrationSample& s : samples)
+      if (s.key == key && s.path == path && !s.when.empty() && s.when < when) own.push_back(s);
+    return PathFactor(own, CalibrateFor(samples, key, when, prior), path, prior);
+  }
   std::vector<engine::v5p::FactorSample> use;
   for (const CalibrationSample& s : samples) {
-    if (s.key != key || s.when.empty() || !(s.when < when)) continue;
+    if (s.key != key || !s.path.empty() || s.when.empty() || !(s.when < when)) continue;
     use.push_back({s.entry, s.log_ratio});
     if (s.when > c.up_to) c.up_to = s.when;
   }
@@ -94,15 +155,15 @@ std::vector<CalibrationSample> ModelView::AllSamples() const {
   return all;
 }
 
-Calibration ModelView::For(const std::string& key, const std::string& when) const {
+Calibration ModelView::For(const std::string& key, const std::string& when, const std::string& path) const {
   if (!calibrate) return Calibration{};
-  const auto k = std::make_pair(key, when);
+  const auto k = std::make_tuple(key, when, path);
   if (auto it = cache_.find(k); it != cache_.end()) return it->second;
   std::vector<CalibrationSample> all;
   for (const auto& [id, s] : samples)
     for (const auto& x : s)
       if (x.key == key && !x.when.empty() && x.when < when) all.push_back(x);
-  return cache_[k] = CalibrateFor(all, key, when, bands.prior);
+  return cache_[k] = CalibrateFor(all, key, when, bands.prior, path);
 }
 
 ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, const engine::v5p::ErrorBand& band) {
@@ -118,8 +179,8 @@ ModeledFigure Calibrated(double modeled_throughput, const Calibration& cal, cons
 }
 
 void ShowModeled(const ModelView& view, const std::string& key, const std::string& when, StoredRun* run) {
-  if (engine::v5p::UncalibratedPaths(run->config).empty()) {
-    const Calibration c = view.For(key, when);
+  {
+    const Calibration c = view.For(key, when, UnvalidatedPathKey(run->config));
     if (c.applied()) {
       for (const char* k : {"tflops", "tflops_per_device", "tokens_per_s"})
         if (auto it = run->metrics.find(k); it != run->metrics.end()) it->second *= c.factor;
@@ -139,9 +200,12 @@ std::string CalibrationText(const Calibration& c) {
   std::snprintf(factor, sizeof factor, "x%.3f", c.factor);
   std::string s;
   if (c.n > 0)
-    s = "calibrated on " + std::to_string(c.n) + " recorded figure" + (c.n == 1 ? "" : "s") + " of entries up to " +
-        c.up_to + ": " + factor + " (" + std::to_string(c.entries) + " entr" + (c.entries == 1 ? "y" : "ies") +
-        ", " + c.key + ")";
+    s = "calibrated on " + std::to_string(c.n) + " recorded figure" + (c.n == 1 ? "" : "s") +
+        (c.path.empty() ? " of entries up to " : " of this path (" + c.path + ") in entries up to ") + c.up_to +
+        ": " + factor + " (" + std::to_string(c.entries) + " entr" + (c.entries == 1 ? "y" : "ies") + ", " + c.key +
+        ")";
+  else if (!c.path.empty())
+    s = "not calibrated on " + c.path + ": no earlier recorded figure of this path (" + c.key + ")";
   else
     s = "not calibrated (" + c.key + ")";
   if (c.excluded > 0) {

@@ -383,9 +383,11 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
       m.band[i] = engine::v5p::BandFor(model->bands, r.config);
       m.any_band = m.any_band || m.band[i].validated;
     }
-    if (!model->calibrate || !engine::v5p::UncalibratedPaths(r.config).empty()) continue;
-    auto it = by_key.find(r.cal_key);
-    if (it == by_key.end()) it = by_key.emplace(r.cal_key, model->For(r.cal_key, when)).first;
+    if (!model->calibrate) continue;
+    const std::string path = UnvalidatedPathKey(r.config);
+    const std::string k = r.cal_key + (path.empty() ? "" : "\n" + path);
+    auto it = by_key.find(k);
+    if (it == by_key.end()) it = by_key.emplace(k, model->For(r.cal_key, when, path)).first;
     m.cal[i] = it->second;
     if (!m.cal[i].applied()) continue;
     m.any_calibrated = true;

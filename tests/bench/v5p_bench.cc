@@ -68,7 +68,7 @@ std::vector<moelog::logbook::CalibrationSample> Samples() {
     char when[32];
     std::snprintf(when, sizeof when, "2026-02-09 %02d:%02d", 8 + i / 10, (i * 7) % 60);
     samples.push_back({std::to_string(i / 4), when, i % 2 ? "hillclimb: 2026-02-09" : "hillclimb: rev",
-                       0.01 * (i % 7) - 0.03});
+                       0.01 * (i % 7) - 0.03, ""});
   }
   return samples;
 }

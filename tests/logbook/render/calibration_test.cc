@@ -12,8 +12,8 @@ namespace {
 std::vector<CalibrationSample> Samples() {
   // Entry A at 10:00 reads 8% below the model, entry B at 11:00 12% below,
   // entry C at 12:00 (another revision) 20% above.
-  return {{"A", "2026-02-09 10:00", "h: d", std::log(0.92)}, {"A", "2026-02-09 10:00", "h: d", std::log(0.92)},
-          {"B", "2026-02-09 11:00", "h: d", std::log(0.88)}, {"C", "2026-02-09 12:00", "h: r", std::log(1.2)}};
+  return {{"A", "2026-02-09 10:00", "h: d", std::log(0.92), ""}, {"A", "2026-02-09 10:00", "h: d", std::log(0.92), ""},
+          {"B", "2026-02-09 11:00", "h: d", std::log(0.88), ""}, {"C", "2026-02-09 12:00", "h: r", std::log(1.2), ""}};
 }
 
 TEST(Calibration, NeverTheEntryItselfNorLaterOnes) {
@@ -65,7 +65,7 @@ TableRow ModeledRow(const std::string& topk, double tflops) {
 
 TEST(Calibration, TableShowsCalibratedBesideUncalibratedAndTheStoreRowIsUntouched) {
   ModelView view;
-  view.samples["E1"] = {{"E1", "2026-02-09 10:00", "hillclimb: 2026-02-09", std::log(0.9)}};
+  view.samples["E1"] = {{"E1", "2026-02-09 10:00", "hillclimb: 2026-02-09", std::log(0.9), ""}};
   view.have_bands = true;
   view.bands.all = {true, 0.95, 1.05, 50, "all", "chronological"};
   const std::vector<TableRow> rows = {ModeledRow("2", 100), ModeledRow("8", 200)};
@@ -84,6 +84,75 @@ TEST(Calibration, TableShowsCalibratedBesideUncalibratedAndTheStoreRowIsUntouche
   // The entry's own figures never calibrate it.
   view.calibrate = true;
   EXPECT_EQ(RenderRunTable(rows, {}, &view, "2026-02-09 10:00").find("uncalibrated"), std::string::npos);
+}
+
+RecordedFigure Figure(const std::map<std::string, std::string>& config, double tflops) {
+  RecordedFigure f;
+  f.run.config = config;
+  f.run.metrics = {{"tflops", tflops}};
+  f.run.source = "recorded";
+  return f;
+}
+
+TEST(Calibration, FiguresNamingRowsOfIdenticalModeledFiguresAreEachASample) {
+  // Two rows the model does not tell apart (identical figures), one figure
+  // naming each: two samples, each against that row.
+  std::vector<TableRow> rows = {ModeledRow("2", 100), ModeledRow("2", 100)};
+  rows[0].config["distribution"] = "random";
+  rows[1].config["distribution"] = "runs";
+  const std::vector<RecordedFigure> named = {Figure({{"topk", "2"}, {"distribution", "random"}}, 90),
+                                             Figure({{"topk", "2"}, {"distribution", "runs"}}, 95)};
+  const std::vector<CalibrationSample> s = TableSamples(rows, named, "E", "2026-02-09 10:00");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_NEAR(s[0].log_ratio, std::log(0.9), 1e-12);
+  EXPECT_NEAR(s[1].log_ratio, std::log(0.95), 1e-12);
+  // A figure that fits both rows is a figure of their group.
+  EXPECT_EQ(TableSamples(rows, {Figure({{"topk", "2"}}, 90)}, "E", "2026-02-09 10:00").size(), 1u);
+  // Two figures both fitting the group: neither is told apart, no sample.
+  EXPECT_TRUE(
+      TableSamples(rows, {Figure({{"topk", "2"}}, 90), Figure({{"topk", "2"}}, 95)}, "E", "2026-02-09 10:00").empty());
+}
+
+TEST(Calibration, UnvalidatedPathsAreCalibratedOnlyByTheirOwnPathsFigures) {
+  // A row on an unchecked path (impl=fused_w13_preweight): its recorded
+  // figure is a sample of its path, not of the key.
+  TableRow pre = ModeledRow("2", 100);
+  pre.config["impl"] = "fused_w13_preweight";
+  const std::string path = UnvalidatedPathKey(pre.config);
+  ASSERT_FALSE(path.empty());
+  const std::vector<CalibrationSample> s = TableSamples({pre}, {Figure({{"topk", "2"}}, 93)}, "P", "2026-02-09 10:00");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].path, path);
+  const engine::v5p::ShrinkagePrior prior;
+  const std::string key = "hillclimb: 2026-02-09";
+  // The key's factor alone (validated figures, x0.9 recorded) never moves it.
+  std::vector<CalibrationSample> all = {{"V", "2026-02-09 09:00", key, std::log(0.9), ""}};
+  const Calibration day = CalibrateFor(all, key, "2026-02-09 11:00", prior);
+  EXPECT_TRUE(day.applied());
+  EXPECT_FALSE(CalibrateFor(all, key, "2026-02-09 11:00", prior, path).applied());
+  // Its own path's figures do, and never the key's factor.
+  all.insert(all.end(), s.begin(), s.end());
+  const Calibration own = CalibrateFor(all, key, "2026-02-09 11:00", prior, path);
+  ASSERT_TRUE(own.applied());
+  EXPECT_EQ(own.n, 1);
+  EXPECT_EQ(own.path, path);
+  EXPECT_LT(own.factor, 1.0);
+  EXPECT_NEAR(CalibrateFor(all, key, "2026-02-09 11:00", prior).factor, day.factor, 1e-12);
+  // Not the entry itself: at 10:00 the path has no earlier figure.
+  EXPECT_FALSE(CalibrateFor(all, key, "2026-02-09 10:00", prior, path).applied());
+  EXPECT_NE(CalibrationText(own).find("of this path (" + path + ") in entries up to 2026-02-09 10:00"),
+            std::string::npos)
+      << CalibrationText(own);
+  // The table calibrates the unchecked row, keeping the model's figure beside.
+  ModelView view;
+  view.samples["P"] = s;
+  const std::string table = RenderRunTable({pre}, {}, &view, "2026-02-09 11:00");
+  EXPECT_NE(table.find("TF/s uncalibrated"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 100.000 |"), std::string::npos) << table;
+  EXPECT_NE(table.find("of this path"), std::string::npos) << table;
+  // A validated row beside it at the same time is not moved by the path's figures.
+  EXPECT_EQ(RenderRunTable({ModeledRow("8", 200)}, {}, &view, "2026-02-09 11:00").find("uncalibrated"),
+            std::string::npos);
 }
 
 }  // namespace
