@@ -109,6 +109,8 @@ struct ParsedCommand {
   std::vector<std::pair<std::string, std::string>> flags;  // key, value ("$VAR" kept)
   std::map<std::string, std::vector<std::string>> loops;   // for VAR in a b c
   std::vector<std::string> harnesses;                      // scripts it runs, by name
+  std::map<std::string, std::string> feeds;                // loop variable -> the flag it feeds ("" if several)
+  std::set<std::string> conditional;                       // flags written inside `if ... fi` only
 };
 
 // Loops over quoted tuples and the `read` that splits them:
@@ -175,8 +177,11 @@ void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
   TupleLoops(cmd, &pc->loops);
   auto w = Words(cmd);
   bool after_script = false, known_script = false;
+  int if_depth = 0;  // inside `if ...; then ...; fi`: what it sets holds for some runs only
   std::vector<std::pair<std::string, std::string>> env;
   for (size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == "if") ++if_depth;
+    else if (w[i] == "fi" && if_depth > 0) --if_depth;
     if (IsCommandBreak(w[i])) {
       after_script = false;
       env.clear();
@@ -224,6 +229,12 @@ void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
       else value = w[++i];
     }
     if (!IsRunKey(key) && key != "topk_list" && !after_script) continue;
+    if (if_depth > 0) pc->conditional.insert(key);
+    if (value.find('$') != std::string::npos) {
+      // `--capacity-factor "$factor"`: a label's "factor=1.0" names capacity_factor.
+      auto [it, added] = pc->feeds.emplace(NormalizeKey(StripVar(value)), key);
+      if (!added && it->second != key) it->second.clear();
+    }
     pc->flags.emplace_back(key, value);
   }
 }
@@ -389,7 +400,9 @@ std::vector<std::pair<std::string, std::string>> FlagSpans(const Entry& e, const
 // field. A flag is fixed when every invocation gives it the same value.
 // `generic` is set when the entry runs scripts moelog has no adapter for:
 // their flags are read as the script spells them.
-void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness) {
+// `feeds`: the loop variables that feed one flag each (`for factor in ...;
+// --capacity-factor "$factor"` gives factor -> capacity_factor).
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds) {
   ParsedCommand pc;
   for (const auto& c : e.commands) ParseCommand(c.joined, &pc);
   // A Command written in a form the planner does not take for a command line
@@ -421,6 +434,8 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     if (prose.find(" vs ") != std::string::npos || prose.find(" vs. ") != std::string::npos) pc.flags.clear();
   }
   const auto spans = FlagSpans(e, pc);
+  for (const auto& [var, key] : pc.feeds)
+    if (!key.empty()) (*feeds)[var] = key;
   const auto& flags = pc.flags;
   const auto& loops = pc.loops;
   bool known = false;
@@ -477,6 +492,10 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
         (*vars)["null_route_frac"] = {"0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"};
     } else if (vars->count(k)) {
       continue;
+    } else if (pc.conditional.count(k)) {
+      // `if [ "$pm" = ep ]; then extra="--ep-comm-path ring_ag_rs"; fi`: the
+      // runs of one branch only; a figure names it ("EP ring") or leaves it open.
+      (*vars)[k] = vals;
     } else if (*generic && vals.size() == 1 && vals.front().find(',') != std::string::npos) {
       (*vars)[k] = SplitList(vals.front());  // "--modes bf16,fp8gemm": one run per value
     } else if (vals.size() == 1 && count[k] == invocations) {
@@ -642,7 +661,8 @@ bool IsFixedValue(const Config& fixed, const std::string& word) {
 // and any key of a harness moelog has no adapter for. The one-letter names
 // researchers write for shape keys (E=64, K=4, T=32768) stand for experts,
 // topk and tokens when the entry has that key.
-Config LabelWords(const std::string& label, const Vars& vars, const Config& fixed, bool generic) {
+Config LabelWords(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
+                  const Config* feeds = nullptr) {
   Config out;
   std::string t;
   for (char ch : label) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
@@ -656,6 +676,8 @@ Config LabelWords(const std::string& label, const Vars& vars, const Config& fixe
     if (value.empty()) continue;
     if (auto it = kShort.find(key); it != kShort.end() && (vars.count(it->second) || fixed.count(it->second)))
       key = it->second;
+    if (feeds != nullptr && !IsRunKey(key) && !vars.count(key) && !fixed.count(key))
+      if (auto it = feeds->find(key); it != feeds->end()) key = it->second;  // "factor=1.0": the loop variable's flag
     if (IsRunKey(key) || vars.count(key) || fixed.count(key) || generic) out[key] = value;
   }
   return out;
@@ -695,8 +717,9 @@ bool FillerWord(const std::string& w) {
   return k.count(w) > 0;
 }
 
-Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic = false) {
-  Config cfg = LabelWords(label, vars, fixed, generic);
+Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic = false,
+                   const Config* feeds = nullptr) {
+  Config cfg = LabelWords(label, vars, fixed, generic, feeds);
   std::vector<std::string> rest, kept;
   std::string t;
   for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
@@ -706,7 +729,8 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
       cfg[k] = w;
-    } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value)) {
+    } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value) ||
+               ShortValue(vars, w, &key, &value)) {
       cfg[key] = value;
     } else if (std::string ck = generic ? "" : ChoiceKey(w); !ck.empty() && fixed.count(ck) && !IsFixedValue(fixed, w)) {
       cfg[ck] = w;
@@ -1234,6 +1258,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
 struct EntryCtx {
   Config fixed;
   Vars vars;
+  Config feeds;          // loop variable -> the flag it feeds
   bool generic = false;  // a harness moelog has no adapter for
   bool known = false;    // a harness moelog has an adapter for (bare numbers are its TF/s)
   bool mfu = false;      // the logbook measures MFU: a percentage is MFU
@@ -1275,7 +1300,7 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     label = text;  // "- `random`" over its figures' bullets names them all
     rest.clear();
   }
-  Config own = LabelConfig(label, x.vars, x.fixed, x.generic);
+  Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
   if (own.count("case") && context.count("case")) {
     // A nested case names a variant of its parent's case.
     own["variant"] = own["case"];
@@ -1564,14 +1589,14 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
                  })) {
         cfg[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
-        Config named = LabelConfig(cell, x.vars, x.fixed, x.generic);
+        Config named = LabelConfig(cell, x.vars, x.fixed, x.generic, &x.feeds);
         named.erase("case");
         for (const auto& [k, v] : named) cfg[k] = v;
       } else {
         label += (label.empty() ? "" : ", ") + cell;
       }
     }
-    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic)) cfg[k] = v;
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
     for (auto& [at, figs] : by_at) {
@@ -1642,7 +1667,7 @@ Config Under(const Entry& e, int line, Config context, const EntryCtx& x) {
   for (const auto& h : e.subheadings)
     if (h.line < line) near = &h;
   if (near == nullptr) return context;
-  Config named = LabelWords(near->text, x.vars, x.fixed, x.generic);
+  Config named = LabelWords(near->text, x.vars, x.fixed, x.generic, &x.feeds);
   for (const auto& [k, v] : named) context[k] = v;
   return context;
 }
@@ -1694,7 +1719,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
                                             bool tflops_logbook) {
   EntryCtx x;
   x.mfu = mfu_logbook;
-  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known);
+  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds);
   // The harness's headline metric, named by the logbook's Scope or Baseline
   // or by the entry's Command or Config: a bare figure is in it.
   x.tflops = tflops_logbook;
@@ -1719,7 +1744,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     // A table written right after "- Result:" (outside the list item) is the
     // Result's, up to the next field.
     const int until = fi + 1 < entry.fields.size() ? entry.fields[fi + 1].bullet.line - 1 : entry.end_line;
-    Config context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic);
+    Config context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
     context.erase("case");
     // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
     if (!f.value.empty()) Walk(f.bullet, context, x, &out, unread, f.value);
