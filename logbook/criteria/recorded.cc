@@ -44,7 +44,9 @@ std::vector<std::string> Words(const std::string& s) {
   std::vector<std::string> out;
   std::string cur;
   for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '`' || c == '"' || c == '\'' || c == ';') {
+    // A backslash escapes a quote (`--quant-mode \"$q\"` inside bash -lc "...") or
+    // continues a line: never part of a word.
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '`' || c == '"' || c == '\'' || c == ';' || c == '\\') {
       if (!cur.empty()) out.push_back(cur);
       cur.clear();
     } else {
@@ -1062,6 +1064,38 @@ bool TestSummary(const std::string& s) {
 // "a -> b unit": both in the unit, named by their words, else "before" and
 // "after". A statistic word names the metric ("mean MFU" -> mfu_mean).
 // Linear: every branch steps past what it reads.
+// The unit a `key=value` figure's key names ("time_s=0.0179", "tokens_per_s=1,832,938",
+// "tflops=238.6"); empty for other keys ("pack=0.0042", "k=2": no figure).
+std::string KeyUnit(const std::string& key) {
+  static const std::map<std::string, std::string> k = {
+      {"time_s", "s"},          {"time_ms", "ms"},      {"time_us", "us"},       {"step_time_s", "s"},
+      {"tokens_per_s", "tokens/s"}, {"tok_per_s", "tokens/s"}, {"tokens_s", "tokens/s"}, {"tok_s", "tokens/s"},
+      {"tokens_per_sec", "tokens/s"}, {"tflops", "TF/s"}, {"tf_s", "TF/s"}};
+  auto it = k.find(NormalizeKey(key));
+  return it == k.end() ? "" : it->second;
+}
+
+// "`time_s=0.017877`": the figure a key=value word states in the unit its key
+// names (thousands separators read), or false. `eq` is the '=' before the number.
+bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
+  size_t b = eq;
+  while (b > 0 && IsIdentChar(s[b - 1])) --b;
+  const std::string unit = KeyUnit(s.substr(b, eq - b));
+  size_t j = eq + 1;
+  std::string num;
+  while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == ',' || s[j] == '.')) {
+    if ((s[j] == ',' || s[j] == '.') && !(j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[j + 1])))) break;
+    num += s[j++];
+  }
+  *end = j;
+  UnitInfo info{};
+  const auto v = ParseNumber(num);
+  if (unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
+  f->metric = info.metric, f->unit = unit, f->derived = false;
+  f->value = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;
+  return true;
+}
+
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
   std::vector<Figure> out;
   int depth = 0;
@@ -1081,6 +1115,16 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     // Glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00"): not a figure.
     // The scan always steps past the character it stands on ('+' is no
     // identifier character), so every loop here is linear.
+    if (Figure kv; !sign && i > 0 && s[i - 1] == '=' && depth == 0) {
+      size_t end = i + 1;
+      if (KeyValueFigure(s, i - 1, &end, &kv)) {
+        listed.clear(), comma_list = false, list_next = std::string::npos, arrow_left = -1;
+        out.push_back(kv);  // named by its key, not by the word before it
+      }
+      i = std::max(i + 1, end);
+      while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+      continue;
+    }
     if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' ||
                   s[i - 1] == '@')) {
       ++i;
