@@ -398,13 +398,9 @@ std::vector<std::pair<std::string, std::string>> FlagSpans(const Entry& e, const
   return out;
 }
 
-// Fixed config and varied keys of an entry from its commands and Config
-// field. A flag is fixed when every invocation gives it the same value.
-// `generic` is set when the entry runs scripts moelog has no adapter for:
-// their flags are read as the script spells them.
-// `feeds`: the loop variables that feed one flag each (`for factor in ...;
-// --capacity-factor "$factor"` gives factor -> capacity_factor).
-void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds) {
+// The entry's commands, read for flags: its command lines, and a Command
+// written in a form the planner does not take for one.
+ParsedCommand EntryCommands(const Entry& e) {
   ParsedCommand pc;
   for (const auto& c : e.commands) ParseCommand(c.joined, &pc);
   // A Command written in a form the planner does not take for a command line
@@ -435,22 +431,26 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     }
     if (prose.find(" vs ") != std::string::npos || prose.find(" vs. ") != std::string::npos) pc.flags.clear();
   }
-  const auto spans = FlagSpans(e, pc);
-  for (const auto& [var, key] : pc.feeds)
-    if (!key.empty()) (*feeds)[var] = key;
-  const auto& flags = pc.flags;
-  const auto& loops = pc.loops;
-  bool known = false;
-  for (const auto& h : pc.harnesses) known = known || DefaultLauncherTable().FindHarness(h) != nullptr;
-  // A harness moelog has no adapter for, or none named at all (`sbatch
-  // job.sbatch`, a job number): the entry's own words name its keys.
-  *generic = !known;
-  *known_harness = known;
+  return pc;
+}
+
+// Each flag's literal values across the entry's commands and spans (with how
+// many invocations give it); loop variables, brace lists go to `vars`.
+struct FlagValues {
   std::map<std::string, std::vector<std::string>> values;  // key -> distinct literal values
   std::map<std::string, size_t> count;
   std::set<std::string> flag_keys;
   size_t invocations = 0;
-  for (const auto& [k, v] : flags) invocations = std::max(invocations, ++count[k]), flag_keys.insert(k);
+};
+FlagValues CollectFlagValues(const ParsedCommand& pc, const std::vector<std::pair<std::string, std::string>>& spans,
+                             Vars* vars) {
+  FlagValues fv;
+  auto& values = fv.values;
+  auto& count = fv.count;
+  auto& invocations = fv.invocations;
+  const auto& flags = pc.flags;
+  const auto& loops = pc.loops;
+  for (const auto& [k, v] : flags) invocations = std::max(invocations, ++count[k]), fv.flag_keys.insert(k);
   for (const auto& [k, v] : flags) {
     if (v.find('$') != std::string::npos) {
       auto it = loops.find(StripVar(v));
@@ -476,7 +476,14 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     else if (flags.empty() && !values.count(k))
       values[k] = {v}, count[k] = invocations = 1;  // no command: the span is the run's flag
   }
-  for (const auto& [k, vals] : values) {
+  return fv;
+}
+
+// Which flags are fixed (one value, every invocation) and which vary.
+void SortFlagValues(const ParsedCommand& pc, bool generic, FlagValues* fv, Config* fixed, Vars* vars) {
+  auto& count = fv->count;
+  const size_t invocations = fv->invocations;
+  for (const auto& [k, vals] : fv->values) {
     if (vals.size() == 1 && vals.front() == "both" && !vars->count(k)) {
       (*vars)[k] = BothValues(k);  // one invocation sweeps the key itself
       continue;
@@ -498,7 +505,7 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
       // `if [ "$pm" = ep ]; then extra="--ep-comm-path ring_ag_rs"; fi`: the
       // runs of one branch only; a figure names it ("EP ring") or leaves it open.
       (*vars)[k] = vals;
-    } else if (*generic && vals.size() == 1 && vals.front().find(',') != std::string::npos) {
+    } else if (generic && vals.size() == 1 && vals.front().find(',') != std::string::npos) {
       (*vars)[k] = SplitList(vals.front());  // "--modes bf16,fp8gemm": one run per value
     } else if (vals.size() == 1 && count[k] == invocations) {
       (*fixed)[k] = vals.front();
@@ -506,36 +513,60 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
       (*vars)[k] = vals;
     }
   }
+}
+
+// A Config bullet's keys ("tokens=32768", "routing distributions tested:
+// `random`, `runs`") that the commands do not vary.
+void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& flag_keys, Config* fixed, Vars* vars) {
+  RunKeys keys;
+  keys.any = generic;
+  keys.recorded = flag_keys;
+  for (const auto& [k, v] : ConfigWords(b.text, keys)) {
+    if (vars->count(k)) continue;
+    if (std::vector<std::string> both = BothValues(k); v == "both" && both.size() > 1) (*vars)[k] = both;
+    else (*fixed)[k] = v;
+  }
+  std::string key;
+  std::vector<std::string> list;
+  if (!ConfigList(b, flag_keys, &key, &list)) return;
+  if (!generic && !IsRunKey(key)) {
+    // "routing distributions tested: `random`, `runs`": the run key whose
+    // documented choices they are.
+    std::string ck = list.empty() ? "" : ChoiceKey(list.front());
+    for (const auto& v : list)
+      if (ChoiceKey(v) != ck) ck.clear();
+    if (ck.empty()) return;
+    key = ck;
+  }
+  if (vars->count(key) || fixed->count(key)) return;  // the command says it
+  if (list.size() == 1) (*fixed)[key] = list.front();
+  else (*vars)[key] = list;
+}
+
+// Fixed config and varied keys of an entry from its commands and Config
+// field. A flag is fixed when every invocation gives it the same value.
+// `generic` is set when the entry runs scripts moelog has no adapter for:
+// their flags are read as the script spells them.
+// `feeds`: the loop variables that feed one flag each (`for factor in ...;
+// --capacity-factor "$factor"` gives factor -> capacity_factor).
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds) {
+  ParsedCommand pc = EntryCommands(e);
+  const auto spans = FlagSpans(e, pc);
+  for (const auto& [var, key] : pc.feeds)
+    if (!key.empty()) (*feeds)[var] = key;
+  bool known = false;
+  for (const auto& h : pc.harnesses) known = known || DefaultLauncherTable().FindHarness(h) != nullptr;
+  // A harness moelog has no adapter for, or none named at all (`sbatch
+  // job.sbatch`, a job number): the entry's own words name its keys.
+  *generic = !known;
+  *known_harness = known;
+  FlagValues fv = CollectFlagValues(pc, spans, vars);
+  SortFlagValues(pc, *generic, &fv, fixed, vars);
   for (const auto& c : e.commands) AdapterRunKeys(c.joined, vars);
   for (const auto& [k, v] : *vars) fixed->erase(k);
   if (const Field* f = e.FindField("Config")) {
-    auto add = [&](const Bullet& b) {
-      RunKeys keys;
-      keys.any = *generic;
-      keys.recorded = flag_keys;
-      for (const auto& [k, v] : ConfigWords(b.text, keys)) {
-        if (vars->count(k)) continue;
-        if (std::vector<std::string> both = BothValues(k); v == "both" && both.size() > 1) (*vars)[k] = both;
-        else (*fixed)[k] = v;
-      }
-      std::string key;
-      std::vector<std::string> list;
-      if (!ConfigList(b, flag_keys, &key, &list)) return;
-      if (!*generic && !IsRunKey(key)) {
-        // "routing distributions tested: `random`, `runs`": the run key whose
-        // documented choices they are.
-        std::string ck = list.empty() ? "" : ChoiceKey(list.front());
-        for (const auto& v : list)
-          if (ChoiceKey(v) != ck) ck.clear();
-        if (ck.empty()) return;
-        key = ck;
-      }
-      if (vars->count(key) || fixed->count(key)) return;  // the command says it
-      if (list.size() == 1) (*fixed)[key] = list.front();
-      else (*vars)[key] = list;
-    };
-    add(f->bullet);
-    for (const auto& c : f->bullet.children) add(c);
+    ConfigBullet(f->bullet, *generic, fv.flag_keys, fixed, vars);
+    for (const auto& c : f->bullet.children) ConfigBullet(c, *generic, fv.flag_keys, fixed, vars);
   }
   if (*generic && pc.harnesses.size() == 1) (*fixed)["harness"] = pc.harnesses.front();
   if (std::string a = EntryAccelerator(e); !a.empty()) (*fixed)["accelerator"] = a;
@@ -1096,6 +1127,118 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   return true;
 }
 
+// What a number read at [start, j) is: its metric, unit and value from the
+// unit after it (or the arrow's, or none), into `f`; false when it is no
+// figure. `i` moves past what was read; `unit_out` and `before_arrow` tell
+// the caller whether an arrow follows.
+struct ScanMode {
+  bool bare_is_tflops = true, percent_is_mfu = false, test_summary = false;
+};
+bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool sign, bool negative,
+                const ScanMode& mode, int arrow_left, const std::string& arrow_unit, size_t* i, Figure* f,
+                std::string* unit_out, bool* before_arrow) {
+  const bool bare_is_tflops = mode.bare_is_tflops, percent_is_mfu = mode.percent_is_mfu;
+  const bool test_summary = mode.test_summary;
+  // A multiplier glued to the number: "11.485M tok/s", "620k tokens/s".
+  double scale = 1;
+  size_t k = j;
+  if (k < s.size() && (s[k] == 'M' || s[k] == 'K' || s[k] == 'k' || s[k] == 'B') &&
+      (k + 1 >= s.size() || s[k + 1] == ' ' || s[k + 1] == '`')) {
+    scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
+    ++k;
+  }
+  const bool glued = k < s.size() && IsIdentChar(s[k]);
+  while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+  std::string& unit = *unit_out;
+  unit = UnitToken(s, k);
+  *before_arrow = ArrowAt(s, k) > 0;
+  size_t unit_len = unit.size();
+  UnitInfo probe{};
+  const bool own_unit = (unit.size() && unit[0] == '%') || UnitOf(unit, &probe);
+  if (*before_arrow && !own_unit) {
+    unit = ArrowUnit(s, k);  // "96.1 -> fp8wire 56.5 ms": ms
+    unit_len = 0;
+  } else if (size_t a = start; !own_unit && arrow_left >= 0 && !sign && !arrow_unit.empty() &&
+             [&] {
+               while (a > 0 && s[a - 1] == ' ') --a;
+               return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
+             }()) {
+    unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
+    unit_len = 0;
+  }
+  if (!unit.empty() && unit[0] == '%') {
+    if (sign) {
+      f->metric = "delta_pct", f->unit = "%", f->derived = true;
+    } else if (ThresholdBefore(s, start)) {
+      *i = std::max(*i, k + 1);
+      return false;
+    } else if (MfuQualifies(s, start, k + unit.size()) ||
+               (percent_is_mfu && PercentClauseIsMfu(s, start, k + unit.size()))) {
+      f->metric = "mfu", f->unit = "%";
+    } else {
+      *i = std::max(*i, k + 1);
+      return false;
+    }
+    f->value = (negative ? -1 : 1) * value;
+    *i = std::max(*i, k + 1);
+  } else {
+    UnitInfo info{};
+    const bool has_unit = !unit.empty() && UnitOf(unit, &info);
+    if (sign) return false;  // a signed number that is no percentage
+    if (has_unit) {
+      if (scale != 1 && std::string(info.metric) != "tokens_per_s") return false;
+      f->metric = info.metric, f->unit = unit, f->derived = info.derived;
+      // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
+      f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
+      *i = k + unit_len;
+      if (f->metric == "time_s" && test_summary && WordBefore(s, start) == "in") return false;
+      if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
+    } else if (glued || scale != 1) {
+      while (*i < s.size() && IsIdentChar(s[*i])) ++*i;  // "4GiB", "128MiB"
+      return false;
+    } else if (!unit.empty() && std::isalpha(static_cast<unsigned char>(unit[0])) && unit != "vs") {
+      return false;  // another word (GiB, steps, dropped ...): no figure
+    } else if (bare_is_tflops && !CountWord(WordBefore(s, start))) {
+      f->metric = "tflops", f->value = value;
+    } else if (start > 0 && s[start - 1] == '`' && j < s.size() && s[j] == '`' &&
+               !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
+      // "none `252.091`": a reported value written without a unit. The
+      // caller names its metric or lists it ("no unit").
+      f->metric = kNoUnit, f->value = value;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The word that names a figure (the identifier before it, unless it names a
+// metric or nothing), and its side of an arrow ("bf16 96.1 -> fp8wire 56.5").
+void NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f) {
+  size_t b = start;
+  std::string word = WordBefore(s, start, &b);
+  if (MetricWord(word)) {
+    // "mean MFU 20.21%": the statistic names the metric, not a run.
+    const std::string stat = WordBefore(s, b);
+    if (StatWord(stat) && !f->derived) f->metric += "_" + stat;
+    word.clear();
+  }
+  if (!f->derived && !NoName(word) && (b == 0 || s[b - 1] != '/'))
+    f->word = word;
+  size_t q = word.empty() ? start : b;
+  while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '`' || s[q - 1] == '*')) --q;
+  const bool after_arrow = (q >= 2 && ArrowAt(s, q - 2) == 2) || (q >= 3 && ArrowAt(s, q - 3) == 3);
+  if (after_arrow && arrow_left >= 0 && !f->derived) {
+    // "bf16 96.1 -> fp8wire 56.5": their words; "d2560 14.71→14.82": the
+    // word names both, the arrow's sides tell them apart.
+    Figure& left = (*out)[static_cast<size_t>(arrow_left)];
+    if (f->word.empty() || left.word.empty()) {
+      if (f->word.empty()) f->word = left.word;
+      left.named["arrow"] = "before", f->named["arrow"] = "after";
+    }
+  }
+}
+
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
   std::vector<Figure> out;
   int depth = 0;
@@ -1105,7 +1248,9 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
   std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
-  const bool test_summary = TestSummary(s);  // once: the scan stays linear
+  ScanMode mode;
+  mode.bare_is_tflops = bare_is_tflops, mode.percent_is_mfu = percent_is_mfu;
+  mode.test_summary = TestSummary(s);  // once: the scan stays linear
   while (i < s.size()) {
     char c = s[i];
     if (c == '(') { ++depth; ++i; continue; }
@@ -1178,99 +1323,13 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
         }
       }
     }
-    // A multiplier glued to the number: "11.485M tok/s", "620k tokens/s".
-    double scale = 1;
-    size_t k = j;
-    if (k < s.size() && (s[k] == 'M' || s[k] == 'K' || s[k] == 'k' || s[k] == 'B') &&
-        (k + 1 >= s.size() || s[k + 1] == ' ' || s[k + 1] == '`')) {
-      scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
-      ++k;
-    }
-    const bool glued = k < s.size() && IsIdentChar(s[k]);
-    while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
-    std::string unit = UnitToken(s, k);
-    const bool before_arrow = ArrowAt(s, k) > 0;
-    size_t unit_len = unit.size();
-    UnitInfo probe{};
-    const bool own_unit = (unit.size() && unit[0] == '%') || UnitOf(unit, &probe);
-    if (before_arrow && !own_unit) {
-      unit = ArrowUnit(s, k);  // "96.1 -> fp8wire 56.5 ms": ms
-      unit_len = 0;
-    } else if (size_t a = start; !own_unit && arrow_left >= 0 && !sign && !arrow_unit.empty() &&
-               [&] {
-                 while (a > 0 && s[a - 1] == ' ') --a;
-                 return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
-               }()) {
-      unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
-      unit_len = 0;
-    }
     Figure f;
-    if (!unit.empty() && unit[0] == '%') {
-      if (sign) {
-        f.metric = "delta_pct", f.unit = "%", f.derived = true;
-      } else if (ThresholdBefore(s, start)) {
-        i = std::max(i, k + 1);
-        continue;
-      } else if (MfuQualifies(s, start, k + unit.size()) ||
-                 (percent_is_mfu && PercentClauseIsMfu(s, start, k + unit.size()))) {
-        f.metric = "mfu", f.unit = "%";
-      } else {
-        i = std::max(i, k + 1);
-        continue;
-      }
-      f.value = (c == '-' ? -1 : 1) * value;
-      i = std::max(i, k + 1);
-    } else {
-      UnitInfo info{};
-      const bool has_unit = !unit.empty() && UnitOf(unit, &info);
-      if (sign) continue;  // a signed number that is no percentage
-      if (has_unit) {
-        if (scale != 1 && std::string(info.metric) != "tokens_per_s") continue;
-        f.metric = info.metric, f.unit = unit, f.derived = info.derived;
-        // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
-        f.value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
-        i = k + unit_len;
-        if (f.metric == "time_s" && test_summary && WordBefore(s, start) == "in") continue;
-        if (ThresholdBefore(s, start)) continue;  // "a budget of 3 ms", "at least 500 TF/s"
-      } else if (glued || scale != 1) {
-        while (i < s.size() && IsIdentChar(s[i])) ++i;  // "4GiB", "128MiB"
-        continue;
-      } else if (!unit.empty() && std::isalpha(static_cast<unsigned char>(unit[0])) && unit != "vs") {
-        continue;  // another word (GiB, steps, dropped ...): no figure
-      } else if (bare_is_tflops && !CountWord(WordBefore(s, start))) {
-        f.metric = "tflops", f.value = value;
-      } else if (start > 0 && s[start - 1] == '`' && j < s.size() && s[j] == '`' &&
-                 !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
-        // "none `252.091`": a reported value written without a unit. The
-        // caller names its metric or lists it ("no unit").
-        f.metric = kNoUnit, f.value = value;
-      } else {
-        continue;
-      }
-    }
+    std::string unit;
+    bool before_arrow = false;
+    if (!FigureUnit(s, start, j, value, sign, c == '-', mode, arrow_left, arrow_unit, &i, &f, &unit, &before_arrow))
+      continue;
     if (depth > 0 && !f.derived) continue;  // asides
-    size_t b = start;
-    std::string word = WordBefore(s, start, &b);
-    if (MetricWord(word)) {
-      // "mean MFU 20.21%": the statistic names the metric, not a run.
-      const std::string stat = WordBefore(s, b);
-      if (StatWord(stat) && !f.derived) f.metric += "_" + stat;
-      word.clear();
-    }
-    if (!f.derived && !NoName(word) && (b == 0 || s[b - 1] != '/'))
-      f.word = word;
-    size_t q = word.empty() ? start : b;
-    while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '`' || s[q - 1] == '*')) --q;
-    const bool after_arrow = (q >= 2 && ArrowAt(s, q - 2) == 2) || (q >= 3 && ArrowAt(s, q - 3) == 3);
-    if (after_arrow && arrow_left >= 0 && !f.derived) {
-      // "bf16 96.1 -> fp8wire 56.5": their words; "d2560 14.71→14.82": the
-      // word names both, the arrow's sides tell them apart.
-      Figure& left = out[static_cast<size_t>(arrow_left)];
-      if (f.word.empty() || left.word.empty()) {
-        if (f.word.empty()) f.word = left.word;
-        left.named["arrow"] = "before", f.named["arrow"] = "after";
-      }
-    }
+    NameFigure(s, start, arrow_left, &out, &f);
     arrow_left = before_arrow && !f.derived ? static_cast<int>(out.size()) : -1;
     arrow_unit = before_arrow && !f.derived ? unit : "";
     if (!listed.empty() && !f.derived && value != 0) {
