@@ -1106,6 +1106,51 @@ std::string KeyUnit(const std::string& key) {
   return it == k.end() ? "" : it->second;
 }
 
+// The digits of a number from `*j` on, with its thousands separators and
+// decimal point ("1,832,938", "0.0179"); `*j` moves past them.
+std::string DigitsAt(const std::string& s, size_t* j) {
+  std::string num;
+  while (*j < s.size() && (std::isdigit(static_cast<unsigned char>(s[*j])) || s[*j] == ',' || s[*j] == '.')) {
+    if ((s[*j] == ',' || s[*j] == '.') && !(*j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[*j + 1]))))
+      break;
+    num += s[(*j)++];
+  }
+  return num;
+}
+
+// "full `210.201`, prequeue `277.222` TF/s": after a number ending at `j`, a
+// comma and a word and the next number: where that number starts, else npos.
+size_t CommaListNext(const std::string& s, size_t j) {
+  size_t k = j;
+  while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+  if (k >= s.size() || s[k] != ',') return std::string::npos;
+  size_t e = k + 1;
+  const std::string w = WordAt(s, k + 1, &e);
+  while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;
+  if (w.empty() || !IsIdentStart(w[0]) || e >= s.size() || !std::isdigit(static_cast<unsigned char>(s[e])))
+    return std::string::npos;
+  return e;
+}
+
+// "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the numbers `listed` before the
+// figure `f` (read as `value`) take its unit, each paired with its value of
+// the key after "at" (if as many); a comma list's numbers keep their words.
+void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
+                   const std::vector<std::pair<double, std::string>>& listed, Figure* f, std::vector<Figure>* out) {
+  const auto at = AtList(s, i, listed.size() + 1);
+  const double ratio = f->value / value;
+  const std::string first = listed.front().second;
+  for (size_t n = 0; n < listed.size(); ++n) {
+    Figure m = *f;
+    m.value = listed[n].first * ratio;
+    m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
+    if (!at.empty()) m.named[at[n].first] = at[n].second;
+    out->push_back(m);
+  }
+  if (!at.empty()) f->named[at.back().first] = at.back().second;
+  if (f->word.empty() && !MetricWord(first) && !comma_list) f->word = first;
+}
+
 // "`time_s=0.017877`": the figure a key=value word states in the unit its key
 // names (thousands separators read), or false. `eq` is the '=' before the number.
 bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
@@ -1113,11 +1158,7 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   while (b > 0 && IsIdentChar(s[b - 1])) --b;
   const std::string unit = KeyUnit(s.substr(b, eq - b));
   size_t j = eq + 1;
-  std::string num;
-  while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == ',' || s[j] == '.')) {
-    if ((s[j] == ',' || s[j] == '.') && !(j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[j + 1])))) break;
-    num += s[j++];
-  }
+  const std::string num = DigitsAt(s, &j);
   *end = j;
   UnitInfo info{};
   const auto v = ParseNumber(num);
@@ -1277,11 +1318,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
       continue;
     }
     size_t j = i + (sign ? 1 : 0);
-    std::string num;
-    while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == ',' || s[j] == '.')) {
-      if ((s[j] == ',' || s[j] == '.') && !(j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[j + 1])))) break;
-      num += s[j++];
-    }
+    const std::string num = DigitsAt(s, &j);
     const size_t start = i;
     i = j;
     // "33/64", "455/455": a fraction, no figure.
@@ -1305,23 +1342,14 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     // "full `210.201`, prequeue `277.222` TF/s": a bare number, a comma and
     // the next named number: one of a list sharing the last one's unit, each
     // named by its own word.
-    if (!sign && depth == 0) {
-      size_t k = j;
-      while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
-      if (k < s.size() && s[k] == ',') {
-        size_t e = k + 1;
-        const std::string w = WordAt(s, k + 1, &e);
-        while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;
-        if (!w.empty() && IsIdentStart(w[0]) && e < s.size() && std::isdigit(static_cast<unsigned char>(s[e])) &&
-            (listed.empty() || comma_list)) {
-          const std::string named = WordBefore(s, start);
-          listed.emplace_back(value, NoName(named) ? "" : named);
-          comma_list = true;
-          list_next = e;
-          i = e;
-          continue;
-        }
-      }
+    if (const size_t e = !sign && depth == 0 ? CommaListNext(s, j) : std::string::npos;
+        e != std::string::npos && (listed.empty() || comma_list)) {
+      const std::string named = WordBefore(s, start);
+      listed.emplace_back(value, NoName(named) ? "" : named);
+      comma_list = true;
+      list_next = e;
+      i = e;
+      continue;
     }
     Figure f;
     std::string unit;
@@ -1333,20 +1361,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     arrow_left = before_arrow && !f.derived ? static_cast<int>(out.size()) : -1;
     arrow_unit = before_arrow && !f.derived ? unit : "";
     if (!listed.empty() && !f.derived && value != 0) {
-      // "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the list in this unit, each
-      // paired with its value of the key after "at" (if as many).
-      const auto at = AtList(s, i, listed.size() + 1);
-      const double ratio = f.value / value;
-      const std::string first = listed.front().second;
-      for (size_t n = 0; n < listed.size(); ++n) {
-        Figure m = f;
-        m.value = listed[n].first * ratio;
-        m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
-        if (!at.empty()) m.named[at[n].first] = at[n].second;
-        out.push_back(m);
-      }
-      if (!at.empty()) f.named[at.back().first] = at.back().second;
-      if (f.word.empty() && !MetricWord(first) && !comma_list) f.word = first;
+      ShareListUnit(s, i, value, comma_list, listed, &f, &out);
       listed.clear();
       comma_list = false;
     } else if (!f.derived) {
