@@ -44,7 +44,9 @@ std::vector<std::string> Words(const std::string& s) {
   std::vector<std::string> out;
   std::string cur;
   for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '`' || c == '"' || c == '\'' || c == ';') {
+    // A backslash escapes a quote (`--quant-mode \"$q\"` inside bash -lc "...") or
+    // continues a line: never part of a word.
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '`' || c == '"' || c == '\'' || c == ';' || c == '\\') {
       if (!cur.empty()) out.push_back(cur);
       cur.clear();
     } else {
@@ -109,6 +111,8 @@ struct ParsedCommand {
   std::vector<std::pair<std::string, std::string>> flags;  // key, value ("$VAR" kept)
   std::map<std::string, std::vector<std::string>> loops;   // for VAR in a b c
   std::vector<std::string> harnesses;                      // scripts it runs, by name
+  std::map<std::string, std::string> feeds;                // loop variable -> the flag it feeds ("" if several)
+  std::set<std::string> conditional;                       // flags written inside `if ... fi` only
 };
 
 // Loops over quoted tuples and the `read` that splits them:
@@ -175,8 +179,11 @@ void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
   TupleLoops(cmd, &pc->loops);
   auto w = Words(cmd);
   bool after_script = false, known_script = false;
+  int if_depth = 0;  // inside `if ...; then ...; fi`: what it sets holds for some runs only
   std::vector<std::pair<std::string, std::string>> env;
   for (size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == "if") ++if_depth;
+    else if (w[i] == "fi" && if_depth > 0) --if_depth;
     if (IsCommandBreak(w[i])) {
       after_script = false;
       env.clear();
@@ -224,6 +231,12 @@ void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
       else value = w[++i];
     }
     if (!IsRunKey(key) && key != "topk_list" && !after_script) continue;
+    if (if_depth > 0) pc->conditional.insert(key);
+    if (value.find('$') != std::string::npos) {
+      // `--capacity-factor "$factor"`: a label's "factor=1.0" names capacity_factor.
+      auto [it, added] = pc->feeds.emplace(NormalizeKey(StripVar(value)), key);
+      if (!added && it->second != key) it->second.clear();
+    }
     pc->flags.emplace_back(key, value);
   }
 }
@@ -385,11 +398,9 @@ std::vector<std::pair<std::string, std::string>> FlagSpans(const Entry& e, const
   return out;
 }
 
-// Fixed config and varied keys of an entry from its commands and Config
-// field. A flag is fixed when every invocation gives it the same value.
-// `generic` is set when the entry runs scripts moelog has no adapter for:
-// their flags are read as the script spells them.
-void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness) {
+// The entry's commands, read for flags: its command lines, and a Command
+// written in a form the planner does not take for one.
+ParsedCommand EntryCommands(const Entry& e) {
   ParsedCommand pc;
   for (const auto& c : e.commands) ParseCommand(c.joined, &pc);
   // A Command written in a form the planner does not take for a command line
@@ -420,20 +431,26 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     }
     if (prose.find(" vs ") != std::string::npos || prose.find(" vs. ") != std::string::npos) pc.flags.clear();
   }
-  const auto spans = FlagSpans(e, pc);
-  const auto& flags = pc.flags;
-  const auto& loops = pc.loops;
-  bool known = false;
-  for (const auto& h : pc.harnesses) known = known || DefaultLauncherTable().FindHarness(h) != nullptr;
-  // A harness moelog has no adapter for, or none named at all (`sbatch
-  // job.sbatch`, a job number): the entry's own words name its keys.
-  *generic = !known;
-  *known_harness = known;
+  return pc;
+}
+
+// Each flag's literal values across the entry's commands and spans (with how
+// many invocations give it); loop variables, brace lists go to `vars`.
+struct FlagValues {
   std::map<std::string, std::vector<std::string>> values;  // key -> distinct literal values
   std::map<std::string, size_t> count;
   std::set<std::string> flag_keys;
   size_t invocations = 0;
-  for (const auto& [k, v] : flags) invocations = std::max(invocations, ++count[k]), flag_keys.insert(k);
+};
+FlagValues CollectFlagValues(const ParsedCommand& pc, const std::vector<std::pair<std::string, std::string>>& spans,
+                             Vars* vars) {
+  FlagValues fv;
+  auto& values = fv.values;
+  auto& count = fv.count;
+  auto& invocations = fv.invocations;
+  const auto& flags = pc.flags;
+  const auto& loops = pc.loops;
+  for (const auto& [k, v] : flags) invocations = std::max(invocations, ++count[k]), fv.flag_keys.insert(k);
   for (const auto& [k, v] : flags) {
     if (v.find('$') != std::string::npos) {
       auto it = loops.find(StripVar(v));
@@ -459,7 +476,14 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     else if (flags.empty() && !values.count(k))
       values[k] = {v}, count[k] = invocations = 1;  // no command: the span is the run's flag
   }
-  for (const auto& [k, vals] : values) {
+  return fv;
+}
+
+// Which flags are fixed (one value, every invocation) and which vary.
+void SortFlagValues(const ParsedCommand& pc, bool generic, FlagValues* fv, Config* fixed, Vars* vars) {
+  auto& count = fv->count;
+  const size_t invocations = fv->invocations;
+  for (const auto& [k, vals] : fv->values) {
     if (vals.size() == 1 && vals.front() == "both" && !vars->count(k)) {
       (*vars)[k] = BothValues(k);  // one invocation sweeps the key itself
       continue;
@@ -477,7 +501,11 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
         (*vars)["null_route_frac"] = {"0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"};
     } else if (vars->count(k)) {
       continue;
-    } else if (*generic && vals.size() == 1 && vals.front().find(',') != std::string::npos) {
+    } else if (pc.conditional.count(k)) {
+      // `if [ "$pm" = ep ]; then extra="--ep-comm-path ring_ag_rs"; fi`: the
+      // runs of one branch only; a figure names it ("EP ring") or leaves it open.
+      (*vars)[k] = vals;
+    } else if (generic && vals.size() == 1 && vals.front().find(',') != std::string::npos) {
       (*vars)[k] = SplitList(vals.front());  // "--modes bf16,fp8gemm": one run per value
     } else if (vals.size() == 1 && count[k] == invocations) {
       (*fixed)[k] = vals.front();
@@ -485,36 +513,60 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
       (*vars)[k] = vals;
     }
   }
+}
+
+// A Config bullet's keys ("tokens=32768", "routing distributions tested:
+// `random`, `runs`") that the commands do not vary.
+void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& flag_keys, Config* fixed, Vars* vars) {
+  RunKeys keys;
+  keys.any = generic;
+  keys.recorded = flag_keys;
+  for (const auto& [k, v] : ConfigWords(b.text, keys)) {
+    if (vars->count(k)) continue;
+    if (std::vector<std::string> both = BothValues(k); v == "both" && both.size() > 1) (*vars)[k] = both;
+    else (*fixed)[k] = v;
+  }
+  std::string key;
+  std::vector<std::string> list;
+  if (!ConfigList(b, flag_keys, &key, &list)) return;
+  if (!generic && !IsRunKey(key)) {
+    // "routing distributions tested: `random`, `runs`": the run key whose
+    // documented choices they are.
+    std::string ck = list.empty() ? "" : ChoiceKey(list.front());
+    for (const auto& v : list)
+      if (ChoiceKey(v) != ck) ck.clear();
+    if (ck.empty()) return;
+    key = ck;
+  }
+  if (vars->count(key) || fixed->count(key)) return;  // the command says it
+  if (list.size() == 1) (*fixed)[key] = list.front();
+  else (*vars)[key] = list;
+}
+
+// Fixed config and varied keys of an entry from its commands and Config
+// field. A flag is fixed when every invocation gives it the same value.
+// `generic` is set when the entry runs scripts moelog has no adapter for:
+// their flags are read as the script spells them.
+// `feeds`: the loop variables that feed one flag each (`for factor in ...;
+// --capacity-factor "$factor"` gives factor -> capacity_factor).
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds) {
+  ParsedCommand pc = EntryCommands(e);
+  const auto spans = FlagSpans(e, pc);
+  for (const auto& [var, key] : pc.feeds)
+    if (!key.empty()) (*feeds)[var] = key;
+  bool known = false;
+  for (const auto& h : pc.harnesses) known = known || DefaultLauncherTable().FindHarness(h) != nullptr;
+  // A harness moelog has no adapter for, or none named at all (`sbatch
+  // job.sbatch`, a job number): the entry's own words name its keys.
+  *generic = !known;
+  *known_harness = known;
+  FlagValues fv = CollectFlagValues(pc, spans, vars);
+  SortFlagValues(pc, *generic, &fv, fixed, vars);
   for (const auto& c : e.commands) AdapterRunKeys(c.joined, vars);
   for (const auto& [k, v] : *vars) fixed->erase(k);
   if (const Field* f = e.FindField("Config")) {
-    auto add = [&](const Bullet& b) {
-      RunKeys keys;
-      keys.any = *generic;
-      keys.recorded = flag_keys;
-      for (const auto& [k, v] : ConfigWords(b.text, keys)) {
-        if (vars->count(k)) continue;
-        if (std::vector<std::string> both = BothValues(k); v == "both" && both.size() > 1) (*vars)[k] = both;
-        else (*fixed)[k] = v;
-      }
-      std::string key;
-      std::vector<std::string> list;
-      if (!ConfigList(b, flag_keys, &key, &list)) return;
-      if (!*generic && !IsRunKey(key)) {
-        // "routing distributions tested: `random`, `runs`": the run key whose
-        // documented choices they are.
-        std::string ck = list.empty() ? "" : ChoiceKey(list.front());
-        for (const auto& v : list)
-          if (ChoiceKey(v) != ck) ck.clear();
-        if (ck.empty()) return;
-        key = ck;
-      }
-      if (vars->count(key) || fixed->count(key)) return;  // the command says it
-      if (list.size() == 1) (*fixed)[key] = list.front();
-      else (*vars)[key] = list;
-    };
-    add(f->bullet);
-    for (const auto& c : f->bullet.children) add(c);
+    ConfigBullet(f->bullet, *generic, fv.flag_keys, fixed, vars);
+    for (const auto& c : f->bullet.children) ConfigBullet(c, *generic, fv.flag_keys, fixed, vars);
   }
   if (*generic && pc.harnesses.size() == 1) (*fixed)["harness"] = pc.harnesses.front();
   if (std::string a = EntryAccelerator(e); !a.empty()) (*fixed)["accelerator"] = a;
@@ -642,7 +694,8 @@ bool IsFixedValue(const Config& fixed, const std::string& word) {
 // and any key of a harness moelog has no adapter for. The one-letter names
 // researchers write for shape keys (E=64, K=4, T=32768) stand for experts,
 // topk and tokens when the entry has that key.
-Config LabelWords(const std::string& label, const Vars& vars, const Config& fixed, bool generic) {
+Config LabelWords(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
+                  const Config* feeds = nullptr) {
   Config out;
   std::string t;
   for (char ch : label) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
@@ -656,6 +709,8 @@ Config LabelWords(const std::string& label, const Vars& vars, const Config& fixe
     if (value.empty()) continue;
     if (auto it = kShort.find(key); it != kShort.end() && (vars.count(it->second) || fixed.count(it->second)))
       key = it->second;
+    if (feeds != nullptr && !IsRunKey(key) && !vars.count(key) && !fixed.count(key))
+      if (auto it = feeds->find(key); it != feeds->end()) key = it->second;  // "factor=1.0": the loop variable's flag
     if (IsRunKey(key) || vars.count(key) || fixed.count(key) || generic) out[key] = value;
   }
   return out;
@@ -695,8 +750,9 @@ bool FillerWord(const std::string& w) {
   return k.count(w) > 0;
 }
 
-Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic = false) {
-  Config cfg = LabelWords(label, vars, fixed, generic);
+Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic = false,
+                   const Config* feeds = nullptr) {
+  Config cfg = LabelWords(label, vars, fixed, generic, feeds);
   std::vector<std::string> rest, kept;
   std::string t;
   for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
@@ -706,7 +762,8 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
       cfg[k] = w;
-    } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value)) {
+    } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value) ||
+               ShortValue(vars, w, &key, &value)) {
       cfg[key] = value;
     } else if (std::string ck = generic ? "" : ChoiceKey(w); !ck.empty() && fixed.count(ck) && !IsFixedValue(fixed, w)) {
       cfg[ck] = w;
@@ -1038,6 +1095,191 @@ bool TestSummary(const std::string& s) {
 // "a -> b unit": both in the unit, named by their words, else "before" and
 // "after". A statistic word names the metric ("mean MFU" -> mfu_mean).
 // Linear: every branch steps past what it reads.
+// The unit a `key=value` figure's key names ("time_s=0.0179", "tokens_per_s=1,832,938",
+// "tflops=238.6"); empty for other keys ("pack=0.0042", "k=2": no figure).
+std::string KeyUnit(const std::string& key) {
+  static const std::map<std::string, std::string> k = {
+      {"time_s", "s"},          {"time_ms", "ms"},      {"time_us", "us"},       {"step_time_s", "s"},
+      {"tokens_per_s", "tokens/s"}, {"tok_per_s", "tokens/s"}, {"tokens_s", "tokens/s"}, {"tok_s", "tokens/s"},
+      {"tokens_per_sec", "tokens/s"}, {"tflops", "TF/s"}, {"tf_s", "TF/s"}};
+  auto it = k.find(NormalizeKey(key));
+  return it == k.end() ? "" : it->second;
+}
+
+// The digits of a number from `*j` on, with its thousands separators and
+// decimal point ("1,832,938", "0.0179"); `*j` moves past them.
+std::string DigitsAt(const std::string& s, size_t* j) {
+  std::string num;
+  while (*j < s.size() && (std::isdigit(static_cast<unsigned char>(s[*j])) || s[*j] == ',' || s[*j] == '.')) {
+    if ((s[*j] == ',' || s[*j] == '.') && !(*j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[*j + 1]))))
+      break;
+    num += s[(*j)++];
+  }
+  return num;
+}
+
+// "full `210.201`, prequeue `277.222` TF/s": after a number ending at `j`, a
+// comma and a word and the next number: where that number starts, else npos.
+size_t CommaListNext(const std::string& s, size_t j) {
+  size_t k = j;
+  while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+  if (k >= s.size() || s[k] != ',') return std::string::npos;
+  size_t e = k + 1;
+  const std::string w = WordAt(s, k + 1, &e);
+  while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;
+  if (w.empty() || !IsIdentStart(w[0]) || e >= s.size() || !std::isdigit(static_cast<unsigned char>(s[e])))
+    return std::string::npos;
+  return e;
+}
+
+// "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the numbers `listed` before the
+// figure `f` (read as `value`) take its unit, each paired with its value of
+// the key after "at" (if as many); a comma list's numbers keep their words.
+void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
+                   const std::vector<std::pair<double, std::string>>& listed, Figure* f, std::vector<Figure>* out) {
+  const auto at = AtList(s, i, listed.size() + 1);
+  const double ratio = f->value / value;
+  const std::string first = listed.front().second;
+  for (size_t n = 0; n < listed.size(); ++n) {
+    Figure m = *f;
+    m.value = listed[n].first * ratio;
+    m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
+    if (!at.empty()) m.named[at[n].first] = at[n].second;
+    out->push_back(m);
+  }
+  if (!at.empty()) f->named[at.back().first] = at.back().second;
+  if (f->word.empty() && !MetricWord(first) && !comma_list) f->word = first;
+}
+
+// "`time_s=0.017877`": the figure a key=value word states in the unit its key
+// names (thousands separators read), or false. `eq` is the '=' before the number.
+bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
+  size_t b = eq;
+  while (b > 0 && IsIdentChar(s[b - 1])) --b;
+  const std::string unit = KeyUnit(s.substr(b, eq - b));
+  size_t j = eq + 1;
+  const std::string num = DigitsAt(s, &j);
+  *end = j;
+  UnitInfo info{};
+  const auto v = ParseNumber(num);
+  if (unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
+  f->metric = info.metric, f->unit = unit, f->derived = false;
+  f->value = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;
+  return true;
+}
+
+// What a number read at [start, j) is: its metric, unit and value from the
+// unit after it (or the arrow's, or none), into `f`; false when it is no
+// figure. `i` moves past what was read; `unit_out` and `before_arrow` tell
+// the caller whether an arrow follows.
+struct ScanMode {
+  bool bare_is_tflops = true, percent_is_mfu = false, test_summary = false;
+};
+bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool sign, bool negative,
+                const ScanMode& mode, int arrow_left, const std::string& arrow_unit, size_t* i, Figure* f,
+                std::string* unit_out, bool* before_arrow) {
+  const bool bare_is_tflops = mode.bare_is_tflops, percent_is_mfu = mode.percent_is_mfu;
+  const bool test_summary = mode.test_summary;
+  // A multiplier glued to the number: "11.485M tok/s", "620k tokens/s".
+  double scale = 1;
+  size_t k = j;
+  if (k < s.size() && (s[k] == 'M' || s[k] == 'K' || s[k] == 'k' || s[k] == 'B') &&
+      (k + 1 >= s.size() || s[k + 1] == ' ' || s[k + 1] == '`')) {
+    scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
+    ++k;
+  }
+  const bool glued = k < s.size() && IsIdentChar(s[k]);
+  while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+  std::string& unit = *unit_out;
+  unit = UnitToken(s, k);
+  *before_arrow = ArrowAt(s, k) > 0;
+  size_t unit_len = unit.size();
+  UnitInfo probe{};
+  const bool own_unit = (unit.size() && unit[0] == '%') || UnitOf(unit, &probe);
+  if (*before_arrow && !own_unit) {
+    unit = ArrowUnit(s, k);  // "96.1 -> fp8wire 56.5 ms": ms
+    unit_len = 0;
+  } else if (size_t a = start; !own_unit && arrow_left >= 0 && !sign && !arrow_unit.empty() &&
+             [&] {
+               while (a > 0 && s[a - 1] == ' ') --a;
+               return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
+             }()) {
+    unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
+    unit_len = 0;
+  }
+  if (!unit.empty() && unit[0] == '%') {
+    if (sign) {
+      f->metric = "delta_pct", f->unit = "%", f->derived = true;
+    } else if (ThresholdBefore(s, start)) {
+      *i = std::max(*i, k + 1);
+      return false;
+    } else if (MfuQualifies(s, start, k + unit.size()) ||
+               (percent_is_mfu && PercentClauseIsMfu(s, start, k + unit.size()))) {
+      f->metric = "mfu", f->unit = "%";
+    } else {
+      *i = std::max(*i, k + 1);
+      return false;
+    }
+    f->value = (negative ? -1 : 1) * value;
+    *i = std::max(*i, k + 1);
+  } else {
+    UnitInfo info{};
+    const bool has_unit = !unit.empty() && UnitOf(unit, &info);
+    if (sign) return false;  // a signed number that is no percentage
+    if (has_unit) {
+      if (scale != 1 && std::string(info.metric) != "tokens_per_s") return false;
+      f->metric = info.metric, f->unit = unit, f->derived = info.derived;
+      // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
+      f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
+      *i = k + unit_len;
+      if (f->metric == "time_s" && test_summary && WordBefore(s, start) == "in") return false;
+      if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
+    } else if (glued || scale != 1) {
+      while (*i < s.size() && IsIdentChar(s[*i])) ++*i;  // "4GiB", "128MiB"
+      return false;
+    } else if (!unit.empty() && std::isalpha(static_cast<unsigned char>(unit[0])) && unit != "vs") {
+      return false;  // another word (GiB, steps, dropped ...): no figure
+    } else if (bare_is_tflops && !CountWord(WordBefore(s, start))) {
+      f->metric = "tflops", f->value = value;
+    } else if (start > 0 && s[start - 1] == '`' && j < s.size() && s[j] == '`' &&
+               !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
+      // "none `252.091`": a reported value written without a unit. The
+      // caller names its metric or lists it ("no unit").
+      f->metric = kNoUnit, f->value = value;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The word that names a figure (the identifier before it, unless it names a
+// metric or nothing), and its side of an arrow ("bf16 96.1 -> fp8wire 56.5").
+void NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f) {
+  size_t b = start;
+  std::string word = WordBefore(s, start, &b);
+  if (MetricWord(word)) {
+    // "mean MFU 20.21%": the statistic names the metric, not a run.
+    const std::string stat = WordBefore(s, b);
+    if (StatWord(stat) && !f->derived) f->metric += "_" + stat;
+    word.clear();
+  }
+  if (!f->derived && !NoName(word) && (b == 0 || s[b - 1] != '/'))
+    f->word = word;
+  size_t q = word.empty() ? start : b;
+  while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '`' || s[q - 1] == '*')) --q;
+  const bool after_arrow = (q >= 2 && ArrowAt(s, q - 2) == 2) || (q >= 3 && ArrowAt(s, q - 3) == 3);
+  if (after_arrow && arrow_left >= 0 && !f->derived) {
+    // "bf16 96.1 -> fp8wire 56.5": their words; "d2560 14.71→14.82": the
+    // word names both, the arrow's sides tell them apart.
+    Figure& left = (*out)[static_cast<size_t>(arrow_left)];
+    if (f->word.empty() || left.word.empty()) {
+      if (f->word.empty()) f->word = left.word;
+      left.named["arrow"] = "before", f->named["arrow"] = "after";
+    }
+  }
+}
+
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
   std::vector<Figure> out;
   int depth = 0;
@@ -1047,7 +1289,9 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
   std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
-  const bool test_summary = TestSummary(s);  // once: the scan stays linear
+  ScanMode mode;
+  mode.bare_is_tflops = bare_is_tflops, mode.percent_is_mfu = percent_is_mfu;
+  mode.test_summary = TestSummary(s);  // once: the scan stays linear
   while (i < s.size()) {
     char c = s[i];
     if (c == '(') { ++depth; ++i; continue; }
@@ -1057,6 +1301,16 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     // Glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00"): not a figure.
     // The scan always steps past the character it stands on ('+' is no
     // identifier character), so every loop here is linear.
+    if (Figure kv; !sign && i > 0 && s[i - 1] == '=' && depth == 0) {
+      size_t end = i + 1;
+      if (KeyValueFigure(s, i - 1, &end, &kv)) {
+        listed.clear(), comma_list = false, list_next = std::string::npos, arrow_left = -1;
+        out.push_back(kv);  // named by its key, not by the word before it
+      }
+      i = std::max(i + 1, end);
+      while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+      continue;
+    }
     if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' ||
                   s[i - 1] == '@')) {
       ++i;
@@ -1064,11 +1318,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
       continue;
     }
     size_t j = i + (sign ? 1 : 0);
-    std::string num;
-    while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == ',' || s[j] == '.')) {
-      if ((s[j] == ',' || s[j] == '.') && !(j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[j + 1])))) break;
-      num += s[j++];
-    }
+    const std::string num = DigitsAt(s, &j);
     const size_t start = i;
     i = j;
     // "33/64", "455/455": a fraction, no figure.
@@ -1092,134 +1342,26 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     // "full `210.201`, prequeue `277.222` TF/s": a bare number, a comma and
     // the next named number: one of a list sharing the last one's unit, each
     // named by its own word.
-    if (!sign && depth == 0) {
-      size_t k = j;
-      while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
-      if (k < s.size() && s[k] == ',') {
-        size_t e = k + 1;
-        const std::string w = WordAt(s, k + 1, &e);
-        while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;
-        if (!w.empty() && IsIdentStart(w[0]) && e < s.size() && std::isdigit(static_cast<unsigned char>(s[e])) &&
-            (listed.empty() || comma_list)) {
-          const std::string named = WordBefore(s, start);
-          listed.emplace_back(value, NoName(named) ? "" : named);
-          comma_list = true;
-          list_next = e;
-          i = e;
-          continue;
-        }
-      }
-    }
-    // A multiplier glued to the number: "11.485M tok/s", "620k tokens/s".
-    double scale = 1;
-    size_t k = j;
-    if (k < s.size() && (s[k] == 'M' || s[k] == 'K' || s[k] == 'k' || s[k] == 'B') &&
-        (k + 1 >= s.size() || s[k + 1] == ' ' || s[k + 1] == '`')) {
-      scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
-      ++k;
-    }
-    const bool glued = k < s.size() && IsIdentChar(s[k]);
-    while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
-    std::string unit = UnitToken(s, k);
-    const bool before_arrow = ArrowAt(s, k) > 0;
-    size_t unit_len = unit.size();
-    UnitInfo probe{};
-    const bool own_unit = (unit.size() && unit[0] == '%') || UnitOf(unit, &probe);
-    if (before_arrow && !own_unit) {
-      unit = ArrowUnit(s, k);  // "96.1 -> fp8wire 56.5 ms": ms
-      unit_len = 0;
-    } else if (size_t a = start; !own_unit && arrow_left >= 0 && !sign && !arrow_unit.empty() &&
-               [&] {
-                 while (a > 0 && s[a - 1] == ' ') --a;
-                 return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
-               }()) {
-      unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
-      unit_len = 0;
+    if (const size_t e = !sign && depth == 0 ? CommaListNext(s, j) : std::string::npos;
+        e != std::string::npos && (listed.empty() || comma_list)) {
+      const std::string named = WordBefore(s, start);
+      listed.emplace_back(value, NoName(named) ? "" : named);
+      comma_list = true;
+      list_next = e;
+      i = e;
+      continue;
     }
     Figure f;
-    if (!unit.empty() && unit[0] == '%') {
-      if (sign) {
-        f.metric = "delta_pct", f.unit = "%", f.derived = true;
-      } else if (ThresholdBefore(s, start)) {
-        i = std::max(i, k + 1);
-        continue;
-      } else if (MfuQualifies(s, start, k + unit.size()) ||
-                 (percent_is_mfu && PercentClauseIsMfu(s, start, k + unit.size()))) {
-        f.metric = "mfu", f.unit = "%";
-      } else {
-        i = std::max(i, k + 1);
-        continue;
-      }
-      f.value = (c == '-' ? -1 : 1) * value;
-      i = std::max(i, k + 1);
-    } else {
-      UnitInfo info{};
-      const bool has_unit = !unit.empty() && UnitOf(unit, &info);
-      if (sign) continue;  // a signed number that is no percentage
-      if (has_unit) {
-        if (scale != 1 && std::string(info.metric) != "tokens_per_s") continue;
-        f.metric = info.metric, f.unit = unit, f.derived = info.derived;
-        // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
-        f.value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
-        i = k + unit_len;
-        if (f.metric == "time_s" && test_summary && WordBefore(s, start) == "in") continue;
-        if (ThresholdBefore(s, start)) continue;  // "a budget of 3 ms", "at least 500 TF/s"
-      } else if (glued || scale != 1) {
-        while (i < s.size() && IsIdentChar(s[i])) ++i;  // "4GiB", "128MiB"
-        continue;
-      } else if (!unit.empty() && std::isalpha(static_cast<unsigned char>(unit[0])) && unit != "vs") {
-        continue;  // another word (GiB, steps, dropped ...): no figure
-      } else if (bare_is_tflops && !CountWord(WordBefore(s, start))) {
-        f.metric = "tflops", f.value = value;
-      } else if (start > 0 && s[start - 1] == '`' && j < s.size() && s[j] == '`' &&
-                 !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
-        // "none `252.091`": a reported value written without a unit. The
-        // caller names its metric or lists it ("no unit").
-        f.metric = kNoUnit, f.value = value;
-      } else {
-        continue;
-      }
-    }
+    std::string unit;
+    bool before_arrow = false;
+    if (!FigureUnit(s, start, j, value, sign, c == '-', mode, arrow_left, arrow_unit, &i, &f, &unit, &before_arrow))
+      continue;
     if (depth > 0 && !f.derived) continue;  // asides
-    size_t b = start;
-    std::string word = WordBefore(s, start, &b);
-    if (MetricWord(word)) {
-      // "mean MFU 20.21%": the statistic names the metric, not a run.
-      const std::string stat = WordBefore(s, b);
-      if (StatWord(stat) && !f.derived) f.metric += "_" + stat;
-      word.clear();
-    }
-    if (!f.derived && !NoName(word) && (b == 0 || s[b - 1] != '/'))
-      f.word = word;
-    size_t q = word.empty() ? start : b;
-    while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '`' || s[q - 1] == '*')) --q;
-    const bool after_arrow = (q >= 2 && ArrowAt(s, q - 2) == 2) || (q >= 3 && ArrowAt(s, q - 3) == 3);
-    if (after_arrow && arrow_left >= 0 && !f.derived) {
-      // "bf16 96.1 -> fp8wire 56.5": their words; "d2560 14.71→14.82": the
-      // word names both, the arrow's sides tell them apart.
-      Figure& left = out[static_cast<size_t>(arrow_left)];
-      if (f.word.empty() || left.word.empty()) {
-        if (f.word.empty()) f.word = left.word;
-        left.named["arrow"] = "before", f.named["arrow"] = "after";
-      }
-    }
+    NameFigure(s, start, arrow_left, &out, &f);
     arrow_left = before_arrow && !f.derived ? static_cast<int>(out.size()) : -1;
     arrow_unit = before_arrow && !f.derived ? unit : "";
     if (!listed.empty() && !f.derived && value != 0) {
-      // "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the list in this unit, each
-      // paired with its value of the key after "at" (if as many).
-      const auto at = AtList(s, i, listed.size() + 1);
-      const double ratio = f.value / value;
-      const std::string first = listed.front().second;
-      for (size_t n = 0; n < listed.size(); ++n) {
-        Figure m = f;
-        m.value = listed[n].first * ratio;
-        m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
-        if (!at.empty()) m.named[at[n].first] = at[n].second;
-        out.push_back(m);
-      }
-      if (!at.empty()) f.named[at.back().first] = at.back().second;
-      if (f.word.empty() && !MetricWord(first) && !comma_list) f.word = first;
+      ShareListUnit(s, i, value, comma_list, listed, &f, &out);
       listed.clear();
       comma_list = false;
     } else if (!f.derived) {
@@ -1234,6 +1376,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
 struct EntryCtx {
   Config fixed;
   Vars vars;
+  Config feeds;          // loop variable -> the flag it feeds
   bool generic = false;  // a harness moelog has no adapter for
   bool known = false;    // a harness moelog has an adapter for (bare numbers are its TF/s)
   bool mfu = false;      // the logbook measures MFU: a percentage is MFU
@@ -1275,7 +1418,7 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     label = text;  // "- `random`" over its figures' bullets names them all
     rest.clear();
   }
-  Config own = LabelConfig(label, x.vars, x.fixed, x.generic);
+  Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
   if (own.count("case") && context.count("case")) {
     // A nested case names a variant of its parent's case.
     own["variant"] = own["case"];
@@ -1564,14 +1707,14 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
                  })) {
         cfg[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
-        Config named = LabelConfig(cell, x.vars, x.fixed, x.generic);
+        Config named = LabelConfig(cell, x.vars, x.fixed, x.generic, &x.feeds);
         named.erase("case");
         for (const auto& [k, v] : named) cfg[k] = v;
       } else {
         label += (label.empty() ? "" : ", ") + cell;
       }
     }
-    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic)) cfg[k] = v;
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
     for (auto& [at, figs] : by_at) {
@@ -1642,7 +1785,7 @@ Config Under(const Entry& e, int line, Config context, const EntryCtx& x) {
   for (const auto& h : e.subheadings)
     if (h.line < line) near = &h;
   if (near == nullptr) return context;
-  Config named = LabelWords(near->text, x.vars, x.fixed, x.generic);
+  Config named = LabelWords(near->text, x.vars, x.fixed, x.generic, &x.feeds);
   for (const auto& [k, v] : named) context[k] = v;
   return context;
 }
@@ -1694,7 +1837,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
                                             bool tflops_logbook) {
   EntryCtx x;
   x.mfu = mfu_logbook;
-  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known);
+  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds);
   // The harness's headline metric, named by the logbook's Scope or Baseline
   // or by the entry's Command or Config: a bare figure is in it.
   x.tflops = tflops_logbook;
@@ -1719,7 +1862,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     // A table written right after "- Result:" (outside the list item) is the
     // Result's, up to the next field.
     const int until = fi + 1 < entry.fields.size() ? entry.fields[fi + 1].bullet.line - 1 : entry.end_line;
-    Config context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic);
+    Config context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
     context.erase("case");
     // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
     if (!f.value.empty()) Walk(f.bullet, context, x, &out, unread, f.value);
