@@ -1280,6 +1280,11 @@ void NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<
   }
 }
 
+// At most this many figures are read from one entry (one text likewise):
+// past it, what reads them (naming, placing, telling apart) would grow with
+// the square of their number.
+constexpr size_t kMaxFiguresPerEntry = 512;
+
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
   std::vector<Figure> out;
   int depth = 0;
@@ -1292,7 +1297,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
   ScanMode mode;
   mode.bare_is_tflops = bare_is_tflops, mode.percent_is_mfu = percent_is_mfu;
   mode.test_summary = TestSummary(s);  // once: the scan stays linear
-  while (i < s.size()) {
+  while (i < s.size() && out.size() < kMaxFiguresPerEntry) {
     char c = s[i];
     if (c == '(') { ++depth; ++i; continue; }
     if (c == ')') { depth = std::max(0, depth - 1); ++i; continue; }
@@ -1878,6 +1883,12 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
+  if (out.size() > kMaxFiguresPerEntry) {  // placing figures compares them in pairs: bounded
+    if (unread)
+      unread->push_back({out[kMaxFiguresPerEntry].line, "",
+                         "more than " + std::to_string(kMaxFiguresPerEntry) + " figures in one entry: the rest are not read"});
+    out.resize(kMaxFiguresPerEntry);
+  }
   UnstampOthers(x, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).
