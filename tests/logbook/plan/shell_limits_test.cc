@@ -10,6 +10,11 @@
 namespace moelog::logbook {
 namespace {
 
+// Unbounded planning of these texts takes hours (exponential words, loops);
+// bounded it takes milliseconds. The bound only tells the two apart, with room
+// for sanitizers and a loaded machine; speed itself is benchmarked, not tested.
+constexpr double kHangSeconds = 30.0;
+
 double SecondsToPlan(const std::string& text, Plan* plan) {
   const auto t0 = std::chrono::steady_clock::now();
   *plan = PlanCommand(text);
@@ -23,7 +28,7 @@ TEST(ShellLimits, DoublingVariableIsCannotPlan) {
   for (int i = 0; i < 41; ++i) text += "X=$X$X\n";
   text += "uv run lib/levanter/scripts/bench/bench_moe_hillclimb.py --tokens 64\n";
   Plan p;
-  EXPECT_LT(SecondsToPlan(text, &p), 2.0);
+  EXPECT_LT(SecondsToPlan(text, &p), kHangSeconds);
   EXPECT_EQ(p.verdict, PlanVerdict::kInvalid);
   EXPECT_NE(p.Summary().find("cannot plan"), std::string::npos) << p.Summary();
   EXPECT_NE(p.Summary().find("expands to more than 65536 characters"), std::string::npos) << p.Summary();
@@ -37,7 +42,7 @@ TEST(ShellLimits, TotalExpandedTextIsCapped) {
   for (int i = 0; i < 400; ++i) text += " $X";
   text += "; do :; done\n";
   Plan p;
-  EXPECT_LT(SecondsToPlan(text, &p), 2.0);
+  EXPECT_LT(SecondsToPlan(text, &p), kHangSeconds);
   EXPECT_EQ(p.verdict, PlanVerdict::kInvalid);
   EXPECT_NE(p.reason.find("characters of expanded text"), std::string::npos) << p.Summary();
 }
@@ -52,7 +57,7 @@ TEST(ShellLimits, NestedLoopsStopAtTheStepLimit) {
   text += "echo $a $b $c $d $e\n";
   for (int i = 0; i < 5; ++i) text += "done\n";
   Plan p;
-  EXPECT_LT(SecondsToPlan(text, &p), 5.0);
+  EXPECT_LT(SecondsToPlan(text, &p), kHangSeconds);
   EXPECT_EQ(p.verdict, PlanVerdict::kInvalid);
   EXPECT_NE(p.Summary().find("cannot plan (more than 100000 commands and loop iterations"), std::string::npos)
       << p.Summary();
