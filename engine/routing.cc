@@ -261,12 +261,7 @@ Routing TopK(const Logits& logits, int64_t topk) {
 
 Routing TopKPrefix(const Logits& logits, const Routing& wide, int64_t k) {
   const int64_t T = wide.tokens, E = wide.experts, W = wide.topk;
-  Routing r;
-  r.tokens = T;
-  r.topk = k;
-  r.experts = E;
-  r.ids.resize(T * k);
-  r.weights.resize(T * k);
+  Routing r = SizedRouting(T, k, E);
   std::vector<double> ex(static_cast<size_t>(k));
   for (int64_t t = 0; t < T; ++t) {
     const float* row = &logits.values[t * E];
