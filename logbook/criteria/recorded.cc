@@ -2196,12 +2196,18 @@ std::set<std::string> OwnWords(const Entry& entry) {
   return out;
 }
 
-// Fields that hold an entry's measured figures: its Result, and fields
-// named for a measurement ("- Throughput:", "- Performance:").
+// Fields that hold an entry's measured figures: its Result, named results
+// ("- Non-EP result:", "- Measured run result:"), and fields named for a
+// measurement ("- Throughput:", "- Performance:").
 bool FigureField(const Field& f) {
   static const std::set<std::string> k = {"Result", "Results", "Throughput", "Performance", "Perf", "Timing",
                                           "Timings", "Metrics", "Measurements", "Measured"};
-  return k.count(f.name) > 0;
+  const std::string name = Lower(f.name);
+  auto ends = [&](const std::string& e) {
+    return name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0 &&
+           name[name.size() - e.size() - 1] == ' ';
+  };
+  return k.count(f.name) > 0 || ends("result") || ends("results");
 }
 
 // One figure field's figures: its own line, its sub-bullets, and the tables
