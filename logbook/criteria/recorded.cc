@@ -1470,42 +1470,102 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
 // the square of their number.
 constexpr size_t kMaxFiguresPerEntry = 512;
 
-std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
+// The state of one scan of a text for figures (Figures).
+struct FigureScan {
+  explicit FigureScan(const std::string& text) : s(text) {}
+  const std::string& s;
+  ScanMode mode;
   std::vector<Figure> out;
   int depth = 0;
   size_t i = 0;
-  int arrow_left = -1;  // index in `out` of a figure written before an arrow
+  int arrow_left = -1;     // index in `out` of a figure written before an arrow
   std::string arrow_unit;  // the unit the figure before the arrow was read in
   std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
-  ScanMode mode;
-  mode.bare_is_tflops = bare_is_tflops, mode.percent_is_mfu = percent_is_mfu;
-  while (i < s.size() && out.size() < kMaxFiguresPerEntry) {
-    char c = s[i];
-    if (c == '(') { ++depth; ++i; continue; }
-    if (c == ')') { depth = std::max(0, depth - 1); ++i; continue; }
-    bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
-    if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
-    // Glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00"): not a figure.
-    // The scan always steps past the character it stands on ('+' is no
-    // identifier character), so every loop here is linear.
-    if (Figure kv; !sign && i > 0 && s[i - 1] == '=' && depth == 0) {
-      size_t end = i + 1;
-      if (KeyValueFigure(s, i - 1, &end, &kv)) {
-        listed.clear(), comma_list = false, list_next = std::string::npos, arrow_left = -1;
-        out.push_back(kv);  // named by its key, not by the word before it
-      }
-      i = std::max(i + 1, end);
-      while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
-      continue;
+};
+
+// A number glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00") is no
+// figure, unless a key names its unit ("time_s=0.0179"). True when the
+// number at `st.i` was such and the scan stepped past it. The scan always
+// steps past the character it stands on ('+' is no identifier character),
+// so every loop here is linear.
+bool GluedNumber(FigureScan& st, bool sign) {
+  const std::string& s = st.s;
+  size_t& i = st.i;
+  if (Figure kv; !sign && i > 0 && s[i - 1] == '=' && st.depth == 0) {
+    size_t end = i + 1;
+    if (KeyValueFigure(s, i - 1, &end, &kv)) {
+      st.listed.clear(), st.comma_list = false, st.list_next = std::string::npos, st.arrow_left = -1;
+      st.out.push_back(kv);  // named by its key, not by the word before it
     }
-    if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' ||
-                  s[i - 1] == '@')) {
+    i = std::max(i + 1, end);
+    while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+    return true;
+  }
+  if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' || s[i - 1] == '@')) {
+    ++i;
+    while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+    return true;
+  }
+  return false;
+}
+
+// A number that waits for a unit written after a later one: "13.2 / 13.1 /
+// 12.8 %", "full `210.201`, prequeue `277.222` TF/s" (each named by its own
+// word). True when it was listed and the scan moved to the next number.
+bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sign) {
+  const std::string& s = st.s;
+  if (start != st.list_next) st.listed.clear(), st.comma_list = false;  // the list ended without a unit: no figures
+  st.list_next = std::string::npos;
+  if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && st.depth == 0) {
+    if (st.comma_list) st.listed.clear(), st.comma_list = false;
+    st.listed.emplace_back(value, st.listed.empty() ? WordBefore(s, start) : "");
+    st.list_next = st.i = next;
+    return true;
+  }
+  if (const size_t e = !sign && st.depth == 0 ? CommaListNext(s, j) : std::string::npos;
+      e != std::string::npos && (st.listed.empty() || st.comma_list)) {
+    const std::string named = WordBefore(s, start);
+    st.listed.emplace_back(value, NoName(named) ? "" : named);
+    st.comma_list = true;
+    st.list_next = st.i = e;
+    return true;
+  }
+  return false;
+}
+
+// A figure read: named by its words, paired with the list waiting for its
+// unit or with the key values after it ("0.95 % at EP2"), and kept.
+void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow) {
+  const std::string& s = st.s;
+  ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f);
+  st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
+  st.arrow_unit = before_arrow && !f.derived ? unit : "";
+  if (!st.listed.empty() && !f.derived && value != 0) {
+    ShareListUnit(s, st.i, value, st.comma_list, st.listed, &f, &st.out);
+    st.listed.clear();
+    st.comma_list = false;
+  } else if (!f.derived) {
+    for (const auto& [k, v] : AtList(s, st.i, 1)) f.named[k] = v;
+  }
+  st.out.push_back(f);
+}
+
+std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
+  FigureScan st(s);
+  st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu;
+  size_t& i = st.i;
+  while (i < s.size() && st.out.size() < kMaxFiguresPerEntry) {
+    const char c = s[i];
+    if (c == '(' || c == ')') {
+      st.depth = c == '(' ? st.depth + 1 : std::max(0, st.depth - 1);
       ++i;
-      while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
       continue;
     }
+    const bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
+    if (GluedNumber(st, sign)) continue;
     size_t j = i + (sign ? 1 : 0);
     const std::string num = DigitsAt(s, &j);
     const size_t start = i;
@@ -1516,49 +1576,18 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
       while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
       continue;
     }
-    auto v = ParseNumber(num);
-    if (!v) continue;
-    double value = *v;
-    if (start != list_next) listed.clear(), comma_list = false;  // the list ended without a unit: no figures
-    list_next = std::string::npos;
-    if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && depth == 0) {
-      if (comma_list) listed.clear(), comma_list = false;
-      listed.emplace_back(value, listed.empty() ? WordBefore(s, start) : "");
-      list_next = next;
-      i = next;
-      continue;
-    }
-    // "full `210.201`, prequeue `277.222` TF/s": a bare number, a comma and
-    // the next named number: one of a list sharing the last one's unit, each
-    // named by its own word.
-    if (const size_t e = !sign && depth == 0 ? CommaListNext(s, j) : std::string::npos;
-        e != std::string::npos && (listed.empty() || comma_list)) {
-      const std::string named = WordBefore(s, start);
-      listed.emplace_back(value, NoName(named) ? "" : named);
-      comma_list = true;
-      list_next = e;
-      i = e;
-      continue;
-    }
+    const auto v = ParseNumber(num);
+    if (!v || ListedNumber(st, start, j, *v, sign)) continue;
     Figure f;
     std::string unit;
     bool before_arrow = false;
-    if (!FigureUnit(s, start, j, value, sign, c == '-', mode, arrow_left, arrow_unit, &i, &f, &unit, &before_arrow))
+    if (!FigureUnit(s, start, j, *v, sign, c == '-', st.mode, st.arrow_left, st.arrow_unit, &i, &f, &unit,
+                    &before_arrow))
       continue;
-    if (depth > 0 && !f.derived) continue;  // asides
-    ClauseNames(s, start, i, NameFigure(s, start, arrow_left, &out, &f), &f);
-    arrow_left = before_arrow && !f.derived ? static_cast<int>(out.size()) : -1;
-    arrow_unit = before_arrow && !f.derived ? unit : "";
-    if (!listed.empty() && !f.derived && value != 0) {
-      ShareListUnit(s, i, value, comma_list, listed, &f, &out);
-      listed.clear();
-      comma_list = false;
-    } else if (!f.derived) {
-      for (const auto& [k, v] : AtList(s, i, 1)) f.named[k] = v;  // "0.95 % at EP2"
-    }
-    out.push_back(f);
+    if (st.depth > 0 && !f.derived) continue;  // asides
+    KeepFigure(st, f, start, *v, unit, before_arrow);
   }
-  return out;
+  return std::move(st.out);
 }
 
 // What an entry's commands and Config say, for reading its Result.
