@@ -520,12 +520,14 @@ std::string Lower(std::string w) {
   return w;
 }
 
-// Words that tell a sentence restates a figure of earlier work rather than
-// recording this entry's run: "v143 remains the stable reference at 22.3%",
-// "sealed baseline", "comparison point", "from the previous section".
+// Words that tell a sentence restates a figure of earlier work, or derives
+// one, rather than recording this entry's run: "v143 remains the stable
+// reference at 22.3%", "sealed baseline", "comparison point", "from the
+// previous section", "baseline for context", "implied bandwidth".
 bool RestatingWord(const std::string& w) {
   static const std::set<std::string> k = {"remains", "remained", "stays", "stayed", "sealed", "comparison",
-                                          "reference", "earlier", "previous", "prior", "restated", "historical"};
+                                          "reference", "earlier", "previous", "prior", "restated", "historical",
+                                          "context", "implied", "projected", "projection", "estimated"};
   return k.count(Lower(w)) > 0;
 }
 
@@ -1271,10 +1273,16 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
 }
 
 // A duration a job or test run took ("succeeded in 40.12 seconds", "33
-// passed in 10.41s", "after 3 s") is no benchmark figure.
+// passed in 10.41s", "after 3 s", "parent duration `195006ms`") or a limit
+// ("times out at 60 seconds") is no benchmark figure.
 bool JobDuration(const std::string& s, size_t start) {
-  const std::string w = WordBefore(s, start);
-  return w == "after" || w == "in";
+  size_t b = start;
+  const std::string w = WordBefore(s, start, &b);
+  if (w == "after" || w == "in") return true;
+  if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
+  // "parent duration `195006ms`", "job duration 3 s", "wall time 41 s".
+  static const std::set<std::string> whole = {"parent", "job", "wall", "total", "elapsed", "wall-clock"};
+  return (w == "duration" || w == "time") && whole.count(Lower(WordBefore(s, b))) > 0;
 }
 
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
@@ -2239,6 +2247,20 @@ bool FigureField(const Field& f) {
   return k.count(f.name) > 0 || ends("result") || ends("results");
 }
 
+// Fields that say what an entry means to do or how it ran, never what it
+// measured: its goal, hypothesis, command, configuration, reading of the
+// results and what comes next.
+bool PlanField(const Field& f) {
+  static const std::set<std::string> k = {"goal", "goals", "hypothesis", "command", "config", "configuration",
+                                          "interpretation", "next action", "next", "next step", "next steps",
+                                          "decision", "scope", "confidence", "commit hash", "commit",
+                                          "stop criteria", "caveat", "action", "status", "notes", "note",
+                                          "code change", "harness update", "plan", "expected", "why", "risk",
+                                          "verification", "validation", "tests", "test", "correctness", "lint",
+                                          "inputs", "input", "model", "method", "spec", "setup"};
+  return k.count(Lower(f.name)) > 0;
+}
+
 // One figure field's figures: its own line, its sub-bullets, and the tables
 // and output blocks written below it up to the next field.
 void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<RecordedFigure>* out,
@@ -2278,12 +2300,25 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   bool any_result = false;
   for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
     if (!FigureField(entry.fields[fi])) continue;
-    any_result = any_result || entry.fields[fi].name == "Result";
+    any_result = true;
     FieldFigures(entry, fi, x, &out, unread);
   }
-  // An entry without a Result field records its figures in tables of its own.
-  if (!any_result)
+  // An entry without a Result field records its figures in tables of its
+  // own, or under bullets that name a sweep ("- Token scaling (EP ring):"
+  // over "`32768`: `859.0 TF/s`").
+  if (!any_result) {
     for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out);
+    for (const auto& b : entry.notes) Walk(b, WalkScope{}, x, &out, unread);
+    for (size_t fi = 0; fi < entry.fields.size(); ++fi)
+      if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {
+        WalkScope scope;
+        scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+        for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
+          scope.restated = scope.restated || RestatingWord(w);
+        if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, &out, unread, entry.fields[fi].value);
+        for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, &out, unread);
+      }
+  }
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
   if (out.size() > kMaxFiguresPerEntry) {  // placing figures compares them in pairs: bounded
