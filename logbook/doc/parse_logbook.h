@@ -47,6 +47,16 @@ Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers = true);
 void AddStatedNumbers(Bullet* b);
 FencedBlock BuildFenced(const MdDocument& doc, int node, const std::vector<std::string_view>& lines);
 TableBlock BuildTable(const MdDocument& doc, int node);
+// A fenced shell block as a command: its text, continuations joined.
+CommandText FencedCommand(const MdDocument& doc, int node);
+// What parsing any document starts with: its lines (count in *line_count),
+// its Markdown tree, and the diagnostics every document gets.
+struct DocumentText {
+  std::vector<std::string_view> lines;
+  MdDocument doc;
+};
+DocumentText ReadDocument(std::string_view text, const std::string& file, int* line_count,
+                          std::vector<Diagnostic>* diagnostics);
 // Diagnostics every document gets: NUL bytes, unterminated fences, depth.
 void CommonDiagnostics(std::string_view text, const MdDocument& doc,
                        const std::vector<std::string_view>& lines, const std::string& file,
