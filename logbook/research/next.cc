@@ -25,7 +25,9 @@
 #include "logbook/criteria/recorded.h"
 #include "logbook/plan/bench_args.h"
 #include "logbook/plan/shell_plan.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/criteria_status.h"
+#include "logbook/update/entry_chart.h"
+#include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
 namespace {

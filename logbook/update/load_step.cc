@@ -6,7 +6,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/update/steps.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
 namespace {

@@ -10,7 +10,10 @@
 #include "logbook/render/render_table.h"
 #include "logbook/store/stored_run_reader.h"
 #include "logbook/update/steps.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
+#include "logbook/update/criteria_status.h"
+#include "logbook/update/entry_chart.h"
+#include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
 namespace {
