@@ -171,30 +171,10 @@ Status SimComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, 
   });
 }
 
-namespace {
-
-// The argument checks the row-sparse reductions share.
-Status CheckRowArgs(const char* what, size_t devices, std::span<const std::span<float>> bufs,
-                    std::span<const std::span<const uint8_t>> live, int64_t row_len,
-                    std::span<const ReduceLanding> out) {
-  if (bufs.size() != devices || live.size() != devices || out.size() != devices)
-    return Status::Internal(std::string(what) + ": wrong buffer count");
-  if (row_len <= 0) return Status::Internal(std::string(what) + ": row_len must be positive");
-  for (size_t i = 0; i < bufs.size(); ++i) {
-    if (static_cast<int64_t>(bufs[i].size()) != static_cast<int64_t>(live[i].size()) * row_len)
-      return Status::Internal(std::string(what) + ": buffer and row mask disagree");
-    if ((out[i].f32 == nullptr) == (out[i].bf16 == nullptr))
-      return Status::Internal(std::string(what) + ": a landing needs exactly one destination");
-  }
-  return Status::Ok();
-}
-
-}  // namespace
-
 Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                  std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                  std::span<const ReduceLanding> out, Wire wire) {
-  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::AllReduceSumRows", local_.size(), bufs, live, row_len, out));
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::AllReduceSumRows", bufs, live, row_len, out));
   return ForGroups(axis, [&](const std::vector<int>& g) {
     const int p = static_cast<int>(g.size());
     const int64_t n = GroupLength(g, bufs);
@@ -298,7 +278,7 @@ Status SimComm::ReduceScatterSum(Axis axis, std::span<const std::span<const floa
 Status SimComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                      std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                      std::span<const ReduceLanding> out, Wire wire) {
-  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::ReduceScatterSumRows", local_.size(), bufs, live, row_len, out));
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::ReduceScatterSumRows", bufs, live, row_len, out));
   return ForGroups(axis, [&](const std::vector<int>& g) {
     const int p = static_cast<int>(g.size());
     const int64_t total = GroupLength(g, bufs);
