@@ -564,6 +564,19 @@ void TiledMoe::ForwardPass::RunUnit(const Unit& u) {
   }
 }
 
+namespace {
+
+// Zeroes the rows of `out` (shaped and typed as x) of the tokens that receive
+// no contribution (expected[t] == 0: all slots null, dropped or elsewhere).
+void ZeroRowsWithoutContribution(const std::vector<int32_t>& expected, const Tensor& x, Tensor* out) {
+  const int64_t t = x.dim(0), h = x.dim(1), es = DTypeSize(x.dtype());
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < t; ++i)
+    if (expected[static_cast<size_t>(i)] == 0) std::memset(out->at(i * h), 0, static_cast<size_t>(h * es));
+}
+
+}  // namespace
+
 Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save, Tensor* y,
                          float* out_f32, Tensor* lo_plane) {
   saved_ = false;
@@ -578,13 +591,7 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   runner_->ParallelFor(static_cast<int64_t>(units.size()),
                        [&](int64_t ui) { pass.RunUnit(units[static_cast<size_t>(ui)]); });
   if (pass.slice_failed.load()) return Status::Internal("TiledMoe::Forward: an expert's weights could not be sliced");
-  if (out_f32 == nullptr) {
-    // Tokens without a contribution (all slots null, dropped or elsewhere).
-    const int64_t t = x.dim(0), h = x.dim(1), es = DTypeSize(x.dtype());
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < t; ++i)
-      if (expected_[static_cast<size_t>(i)] == 0) std::memset(y->at(i * h), 0, static_cast<size_t>(h * es));
-  }
+  if (out_f32 == nullptr) ZeroRowsWithoutContribution(expected_, x, y);
   saved_ = save;
   return runner_->status();
 }
@@ -949,12 +956,7 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
   pass.ZeroGradientsOfEmptyExperts();
   runner_->ParallelFor(static_cast<int64_t>(units.size()),
                        [&](int64_t ui) { pass.RunExpert(units[static_cast<size_t>(ui)]); });
-  if (dx_f32 == nullptr) {
-    const int64_t t = x.dim(0), h = x.dim(1), es = DTypeSize(x.dtype());
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < t; ++i)
-      if (expected_[static_cast<size_t>(i)] == 0) std::memset(dx->at(i * h), 0, static_cast<size_t>(h * es));
-  }
+  if (dx_f32 == nullptr) ZeroRowsWithoutContribution(expected_, x, dx);
   // The saved activations were consumed (SwiGLU backward ran in place); the
   // buffer is kept for the next step.
   saved_ = false;
