@@ -336,7 +336,14 @@ int64_t PadTokens(int64_t n) {
   return p > 0 && p % 512 == 0 ? p + 32 : p;
 }
 
-int32_t TiledMoe::CountedTarget(const PackPlan& plan, int64_t t, int64_t h, DType dt, Tensor* out, Accumulator* acc) {
+int32_t TiledMoe::AccumulatorTarget(const PackPlan& plan, int64_t t, int64_t h, DType dt, Tensor* out, float* out_f32,
+                                    Accumulator* acc) {
+  acc->hidden = h;
+  acc->dtype = dt;
+  if (out_f32 != nullptr) {
+    acc->f32 = out_f32;
+    return 0;
+  }
   if (out->empty() || out->dtype() != dt || out->shape() != std::vector<int64_t>{t, h}) *out = Tensor(dt, {t, h});
   acc->y = out->data();
   expected_.assign(static_cast<size_t>(t), 0);
@@ -445,25 +452,18 @@ void TiledMoe::ForwardPass::PrepareThreads(const std::vector<Unit>& units) {
 
 // The combine target: an f32 buffer (+=), or y with per-token counts.
 void TiledMoe::ForwardPass::PrepareCombine(Tensor* y, float* out_f32, Tensor* lo_plane) {
-  acc.hidden = h;
-  acc.dtype = dt;
-  if (out_f32 != nullptr) {
-    acc.f32 = out_f32;
-    return;
+  const int32_t most = moe.AccumulatorTarget(plan, t, h, dt, y, out_f32, &acc);
+  if (out_f32 != nullptr || dt != DType::kBF16) return;
+  moe.first_scale_.resize(static_cast<size_t>(t));
+  acc.first_scale = moe.first_scale_.data();
+  if (most > 2) {
+    // Tokens with three or more contributions keep split f32 sums.
+    Tensor* plane = lo_plane != nullptr ? lo_plane : &moe.lo_;
+    if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
+      *plane = Tensor(DType::kBF16, {t, h});
+    acc.lo = plane->as<bf16_t>();
   }
-  const int32_t most = moe.CountedTarget(plan, t, h, dt, y, &acc);
-  if (dt == DType::kBF16) {
-    moe.first_scale_.resize(static_cast<size_t>(t));
-    acc.first_scale = moe.first_scale_.data();
-    if (most > 2) {
-      // Tokens with three or more contributions keep split f32 sums.
-      Tensor* plane = lo_plane != nullptr ? lo_plane : &moe.lo_;
-      if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
-        *plane = Tensor(DType::kBF16, {t, h});
-      acc.lo = plane->as<bf16_t>();
-    }
-    if (lo_plane != nullptr || most <= 2) moe.lo_ = Tensor();
-  }
+  if (lo_plane != nullptr || most <= 2) moe.lo_ = Tensor();
 }
 
 TiledMoe::ForwardPass::Packs TiledMoe::ForwardPass::PackWeights(int64_t g, Thread& th) {
@@ -714,21 +714,14 @@ void TiledMoe::BackwardPass::PrepareThreads(const std::vector<Unit>& units) {
 }
 
 void TiledMoe::BackwardPass::PrepareDxAccumulator(Tensor* dx, float* dx_f32) {
-  acc.hidden = h;
-  acc.dtype = dt;
-  if (dx_f32 != nullptr) {
-    acc.f32 = dx_f32;
-    return;
-  }
-  const int32_t most = moe.CountedTarget(plan, t, h, dt, dx, &acc);
-  if (dt == DType::kBF16) {
-    // The row gradients are bf16 values added with scale 1: with at most
-    // two per token no low-half plane is needed.
-    acc.pair_exact = most <= 2;
-    if (!acc.pair_exact) {
-      Grow(&moe.lo_, DType::kBF16, t * h);
-      acc.lo = moe.lo_.as<bf16_t>();
-    }
+  const int32_t most = moe.AccumulatorTarget(plan, t, h, dt, dx, dx_f32, &acc);
+  if (dx_f32 != nullptr || dt != DType::kBF16) return;
+  // The row gradients are bf16 values added with scale 1: with at most two
+  // per token no low-half plane is needed.
+  acc.pair_exact = most <= 2;
+  if (!acc.pair_exact) {
+    Grow(&moe.lo_, DType::kBF16, t * h);
+    acc.lo = moe.lo_.as<bf16_t>();
   }
 }
 
