@@ -947,10 +947,6 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   return lb;
 }
 
-Result<Logbook> LoadLogbook(const std::string& path) {
-  auto text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  return ParseLogbook(*text, path);
-}
+Result<Logbook> LoadLogbook(const std::string& path) { return ParseFile(path, ParseLogbook); }
 
 }  // namespace moelog::logbook

@@ -10,6 +10,7 @@
 #include "engine/status.h"
 #include "logbook/doc/document.h"
 #include "logbook/doc/markdown.h"
+#include "logbook/file_util.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -65,6 +66,14 @@ using logbook::Trim;  // logbook/text.h
 // For "YYYY-MM-DD HH:MM - rest": true, and the byte offset of `rest` in `s`.
 bool EntryHeadingRest(std::string_view s, size_t* rest_offset);
 bool IsShellInfo(std::string_view info);
+// Reads the file at `path` and parses its text with `parse` (which names the
+// file in its diagnostics); the read's error when it cannot be read.
+template <typename Doc>
+Result<Doc> ParseFile(const std::string& path, Doc (*parse)(std::string_view, const std::string&)) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return parse(*text, path);
+}
 }  // namespace parse_detail
 
 }  // namespace moelog::logbook

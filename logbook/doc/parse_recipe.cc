@@ -138,10 +138,6 @@ Recipe ParseRecipe(std::string_view text, const std::string& file) {
   return r;
 }
 
-Result<Recipe> LoadRecipe(const std::string& path) {
-  auto text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  return ParseRecipe(*text, path);
-}
+Result<Recipe> LoadRecipe(const std::string& path) { return ParseFile(path, ParseRecipe); }
 
 }  // namespace moelog::logbook
