@@ -1,5 +1,6 @@
 // The load step: the document read and parsed, its units and regions found.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -12,6 +13,51 @@
 
 namespace moelog::logbook {
 namespace {
+
+// Words of `text` (letters, digits, '_' and '-'), each tested by `hit`.
+template <typename F>
+bool AnyWord(const std::string& text, F hit) {
+  std::string w;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    const char c = i < text.size() ? text[i] : ' ';
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') {
+      w += c;
+      continue;
+    }
+    if (!w.empty() && hit(w)) return true;
+    w.clear();
+  }
+  return false;
+}
+
+// "- Result: pending", "- Result: TBD (TPU blocked)": the entry records
+// nothing yet. The field's value as written, else "".
+std::string PendingResult(const Entry& e) {
+  const Field* r = e.FindField("Result");
+  if (r == nullptr || !r->bullet.children.empty()) return "";
+  std::string v = Trim(r->value);
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* p : {"pending", "tbd", "todo", "queued", "not run", "not yet run", "to be run", "awaiting"})
+    if (v.rfind(p, 0) == 0) return Trim(r->value);
+  return "";
+}
+
+// "- Config: CPU smoke only, tiny shape.": the entry ran its commands on a
+// CPU, not on the hardware the model describes. The field's text (cut), or "".
+std::string CpuConfig(const Entry& e) {
+  const Field* c = e.FindField("Config");
+  if (c == nullptr) return "";
+  const std::string& t = c->bullet.text;
+  const bool cpu = AnyWord(t, [](const std::string& w) { return w == "CPU" || w == "CPUs"; });
+  const bool accel = AnyWord(t, [](const std::string& w) {
+    std::string l;
+    for (char ch : w) l += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return l == "tpu" || l == "v5p" || l == "v5p-8" || l == "gpu" || l == "tpus" || l == "gpus";
+  });
+  if (!cpu || accel) return "";
+  std::string v = Trim(c->value);
+  return v.size() > 80 ? v.substr(0, 77) + "..." : v;
+}
 
 // An entry's region goes after its Result field (or at the entry's end).
 std::vector<Unit> UnitsOf(const Logbook& lb) {
@@ -28,6 +74,8 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.recorded = RecordedFigures(e, lb.file, &u.unread, mfu, tflops);
     if (!e.date.empty() && !e.time.empty()) u.when = e.date + " " + e.time;
     u.day = e.date;
+    if (u.recorded.empty()) u.pending = PendingResult(e);
+    u.ran_on_cpu = CpuConfig(e);
     if (const Field* r = e.FindField("Result")) {
       u.insert_after = r->bullet.end_line;
       u.indent = std::string(static_cast<size_t>(r->bullet.content_indent), ' ');
