@@ -777,12 +777,18 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
   std::vector<std::string> rest, kept;
   std::string t;
   for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
-  for (const auto& w : Words(t)) {
+  const std::vector<std::string> words = Words(t);
+  for (size_t wi = 0; wi < words.size(); ++wi) {
+    const std::string& w = words[wi];
     if (w.find('=') != std::string::npos) continue;
     std::string key, value;
     if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
       cfg[k] = w;
+    } else if (std::string ck = generic ? "" : ChoiceKey(w);
+               !ck.empty() && wi + 1 < words.size() && NormalizeKey(words[wi + 1]) == ck) {
+      cfg[ck] = w;  // "random distribution": a choice of the flag its next word names
+      ++wi;
     } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value) ||
                ShortValue(vars, w, &key, &value)) {
       cfg[key] = value;
