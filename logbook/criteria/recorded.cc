@@ -838,7 +838,14 @@ struct Figure {
   std::string run_tag;    // the run its sentence starts with ("v156 measures 9.5 s"), if a tag
   size_t sentence = 0;    // where its sentence starts in the text
   bool subject = false;   // `word` is its clause's subject ("treatment was 22.9%")
+  int decimals = -1;      // decimals as written in its unit (-1: not as written, "3.5M")
 };
+
+// The decimals a number is written with ("0.027212" -> 6, "1,832,938" -> 0).
+int WrittenDecimals(const std::string& num) {
+  const size_t dot = num.find('.');
+  return dot == std::string::npos ? 0 : static_cast<int>(num.size() - dot - 1);
+}
 
 // What a unit written after a number measures: the metric, the factor to
 // its stored unit (time in seconds), and whether it is derived. `scale` is a
@@ -1182,6 +1189,7 @@ void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list
   for (size_t n = 0; n < listed.size(); ++n) {
     Figure m = *f;
     m.value = listed[n].first * ratio;
+    m.decimals = -1;
     m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
     if (!at.empty()) m.named[at[n].first] = at[n].second;
     out->push_back(m);
@@ -1204,6 +1212,7 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   if (unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
   f->metric = info.metric, f->unit = unit, f->derived = false;
   f->value = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;
+  f->decimals = WrittenDecimals(num);
   return true;
 }
 
@@ -1296,6 +1305,7 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
                 size_t* i, Figure* f) {
   if (u.scale != 1 && std::string(info.metric) != "tokens_per_s") return false;
   f->metric = info.metric, f->unit = u.unit, f->derived = info.derived;
+  if (u.scale != 1) f->decimals = -2;  // "3.5M tok/s": not the value as written
   // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
   f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * u.scale * info.factor;
   *i = u.at + u.len;
@@ -1551,8 +1561,10 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
 
 // A figure read: named by its words, paired with the list waiting for its
 // unit or with the key values after it ("0.95 % at EP2"), and kept.
-void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow) {
+void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
+                const std::string& num) {
   const std::string& s = st.s;
+  f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
   ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f);
   st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
   st.arrow_unit = before_arrow && !f.derived ? unit : "";
@@ -1599,7 +1611,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
                     &before_arrow))
       continue;
     if (st.depth > 0 && !f.derived) continue;  // asides
-    KeepFigure(st, f, start, *v, unit, before_arrow);
+    KeepFigure(st, f, start, *v, unit, before_arrow, num);
   }
   return std::move(st.out);
 }
@@ -1744,6 +1756,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     }
     p.run.metrics[f.metric] = f.value;
     p.run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+    if (f.decimals >= 0) p.run.decimals[f.metric] = f.decimals;
     if (f.derived) p.run.derived.insert(f.metric);
   }
   if (!unread) return points;
@@ -1782,6 +1795,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     r.metrics = std::move(p.run.metrics);
     r.units = std::move(p.run.units);
     r.derived = std::move(p.run.derived);
+    r.decimals = std::move(p.run.decimals);
     out->push_back({std::move(r), b.line, text});
   }
   if (!text_override.empty()) return;
@@ -1859,6 +1873,15 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   }
   std::string lower;
   for (char ch : h) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  // "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU": a figure per device.
+  std::string per;
+  for (const char* d : {"gpu", "rank", "device", "chip"})
+    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d})
+      if (size_t at = lower.find(form); at != std::string::npos && per.empty()) {
+        per = d;
+        lower.erase(at, form.size());
+        h.erase(at, form.size());
+      }
   const bool delta = HasWord(lower, "delta") || HasWord(lower, "gain") || lower.find("\xCE\x94") != std::string::npos ||
                      HasWord(lower, "change") || lower.find("vs ") != std::string::npos;
   std::string base;
@@ -1872,6 +1895,8 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   else if (HasWord(lower, "us") || HasWord(lower, "\xC2\xB5s")) base = "time_s", c.unit = "us", c.factor = 1e-6;
   else if (lower == "s" || lower == "time (s)" || lower == "time_s" || lower == "seconds" || lower == "s/step")
     base = "time_s", c.unit = "s";
+  else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds"))
+    base = "time_s", c.unit = "s";  // "P50 step s"
   if (delta) {
     c.metric = base.empty() ? "delta_pct" : base + "_delta_pct";
     c.unit = "%";
@@ -1881,6 +1906,10 @@ ColumnInfo ColumnMetric(const std::string& raw) {
     c.metric = "speedup", c.unit = "x", c.derived = true, c.factor = 1;
   } else {
     c.metric = base;
+  }
+  if (!per.empty() && !c.metric.empty() && !c.derived) {
+    c.metric += "_per_" + per;
+    c.unit += "/" + std::string(per == "gpu" ? "GPU" : per);
   }
   return c;
 }
@@ -1918,6 +1947,19 @@ std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
   }
   if (!unit.empty() && scale == 1) return std::nullopt;  // "3 steps", "n/a"
   return col.factor < 1 ? *v * scale / std::round(1 / col.factor) : *v * scale * col.factor;
+}
+
+// The decimals a cell's number is written with, when the cell holds the
+// number alone (with '%' or 'x'): "1,572,435" -> 0, "23.510" -> 3; -1 for
+// "1.21M", "23.5 ms" (a unit or multiplier of its own).
+int CellDecimals(const std::string& cell) {
+  size_t n = 0;
+  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
+                             (n == 0 && (cell[n] == '+' || cell[n] == '-'))))
+    ++n;
+  const std::string rest = cell.substr(n);
+  if (n == 0 || !(rest.empty() || rest == "%" || rest == "x" || rest == "X")) return -1;
+  return WrittenDecimals(cell.substr(0, n));
 }
 
 // The metric a column without one in its header holds, from the units its
@@ -2034,6 +2076,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
         StoredRun& run = by_at[col.at];
         run.metrics[col.metric] = *v;
         run.units[col.metric] = col.unit;
+        if (int d = CellDecimals(cell); d >= 0) run.decimals[col.metric] = d;
         if (col.derived) run.derived.insert(col.metric);
         continue;
       }
@@ -2070,6 +2113,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       run.metrics = figs.metrics;
       run.units = figs.units;
       run.derived = figs.derived;
+      run.decimals = figs.decimals;
       out->push_back({std::move(run), line, text});
     }
   }
@@ -2110,6 +2154,7 @@ void ResultLines(const std::string& text, int first_line, const Config& context,
         const MetricKey& m = it->second;
         figs.metrics[m.metric] = m.factor < 1 ? *v / std::round(1 / m.factor) : *v * m.factor;
         figs.units[m.metric] = m.unit;
+        figs.decimals[m.metric] = WrittenDecimals(value);
       } else {
         cfg[key] = value;
       }
@@ -2119,6 +2164,7 @@ void ResultLines(const std::string& text, int first_line, const Config& context,
     StoredRun run = NewRecorded(x, cfg, at);
     run.metrics = figs.metrics;
     run.units = figs.units;
+    run.decimals = figs.decimals;
     out->push_back({std::move(run), at, line});
   }
 }
