@@ -2002,8 +2002,8 @@ std::string Qualifier(const std::string& header) {
     std::string lw = SnakeKey(w);
     UnitInfo info{};
     if (UnitOf(w, &info) || lw == "time" || lw == "(ms)" || lw == "(s)" || lw == "(us)" || lw == "tokens/s" ||
-        lw == "tf/s" || lw == "mfu" || lw == "step" || lw == "per")
-      continue;
+        lw == "tf/s" || lw == "mfu" || lw == "step" || lw == "per" || lw.find('/') != std::string::npos)
+      continue;  // units ("TFLOP/s/rank", "ms/step") are the metric's, not its name
     std::string clean;
     for (char ch : lw) clean += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
     while (!clean.empty() && clean.back() == '_') clean.pop_back();
@@ -2037,30 +2037,116 @@ void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo
 // output settings.
 bool NeutralKeyName(const std::string& k) { return !FollowedKey(k).empty() || IsIgnoredForPairing(k); }
 
-// A table written in an entry: each row a figure set (one per "@value" of
-// its columns). Columns named by a config key give its value; other label
-// columns are read like bullet labels (bare varied values, `topk8`, shapes
-// such as 32768x2048x1408x60); metric columns give the figures. moelog's own
-// tables (in its regions, headed "time (ms)") are not the logbook's words.
-void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out) {
-  if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
-  std::vector<ColumnInfo> cols;
-  std::vector<std::string> headers;
-  for (size_t c = 0; c < t.header.size(); ++c) {
-    headers.push_back(Unticked(t.header[c]));
-    cols.push_back(ColumnMetric(headers.back()));
-    if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers.back());
+// A column that checks a run rather than naming or measuring it
+// ("Checksum", "Max abs diff", "Mismatches"): neither key nor figure.
+bool CheckColumn(const std::string& header) {
+  const std::string h = Lower(header);
+  for (const char* w : {"checksum", "hash", "digest", "abs diff", "max diff", "mismatch", "error"})
+    if (h.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// A table whose every metric column is a statistic over repeats ("Median
+// (ms)", "Min-max (ms)", "Median useful TFLOP/s") summarizes figures written
+// elsewhere: derived, not tabled.
+bool SummaryTable(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols) {
+  int metrics = 0;
+  for (size_t c = 0; c < cols.size(); ++c) {
+    if (cols[c].metric.empty()) continue;
+    ++metrics;
+    const auto w = Words(Lower(headers[c]));
+    if (w.empty() || !(StatisticWord(w[0]) || w[0].rfind("min-max", 0) == 0 || w[0] == "range")) return false;
   }
-  NameColumns(headers, &cols);
-  // The key the "@value" columns name: one the entry varies with such a
-  // value, else one it sets to one of them ("tokens/s @0.0 | tokens/s @0.1"
-  // beside --null-route-frac 0.0). Every "@" column of a table names one key.
+  return metrics > 0;
+}
+
+// The metric each column of a table holds (from its header, else from the
+// units its cells are written in), every column its own metric.
+std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
+  std::vector<ColumnInfo> cols;
+  for (size_t c = 0; c < t.header.size(); ++c) {
+    headers->push_back(Unticked(t.header[c]));
+    cols.push_back(ColumnMetric(headers->back()));
+    if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers->back());
+  }
+  NameColumns(*headers, &cols);
+  return cols;
+}
+
+// The key the "@value" columns name: one the entry varies with such a
+// value, else one it sets to one of them ("tokens/s @0.0 | tokens/s @0.1"
+// beside --null-route-frac 0.0). Every "@" column of a table names one key.
+std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x) {
   std::string at_key;
   for (const auto& c : cols)
     if (!c.at.empty() && at_key.empty()) at_key = KeyOfValue(x.vars, c.at);
   for (const auto& c : cols)
     for (const auto& [k, v] : x.fixed)
       if (!c.at.empty() && at_key.empty() && !NeutralKeyName(k) && ValuesEqual(v, c.at)) at_key = k;
+  return at_key;
+}
+
+// A label cell of a row: a varied value, a key's column, a generic
+// harness's column word (and the keys it names), else part of the label.
+void LabelCell(const std::string& header, const std::string& cell, const EntryCtx& x, Config* cfg,
+               std::string* label) {
+  if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header)) return;
+  // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
+  // not a name of the run.
+  if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
+                           std::isdigit(static_cast<unsigned char>(cell[0])) &&
+                           (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
+    return;
+  const std::string key = NormalizeKey(Unticked(header));
+  if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
+    (*cfg)[k] = cell;
+  } else if (IsRunKey(key) || x.vars.count(key) || x.fixed.count(key)) {
+    (*cfg)[key] = cell;
+  } else if (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
+               return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+             })) {
+    (*cfg)[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
+    Config named = LabelConfig(cell, x.vars, x.fixed, x.generic, &x.feeds);
+    named.erase("case");
+    for (const auto& [k, v] : named) (*cfg)[k] = v;
+  } else {
+    *label += (label->empty() ? "" : ", ") + cell;
+  }
+}
+
+// A metric cell of a row, into the figure set of its "@value".
+void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  auto v = CellNumber(cell, col);
+  if (!v) return;
+  StoredRun& run = (*by_at)[col.at];
+  run.metrics[col.metric] = *v;
+  run.units[col.metric] = col.unit;
+  if (int d = CellDecimals(cell); d >= 0) run.decimals[col.metric] = d;
+  if (col.derived) run.derived.insert(col.metric);
+}
+
+// A table written in an entry: each row a figure set (one per "@value" of
+// its columns). Columns named by a config key give its value; other label
+// columns are read like bullet labels (bare varied values, `topk8`, shapes
+// such as 32768x2048x1408x60); metric columns give the figures. moelog's own
+// tables (in its regions, headed "time (ms)") are not the logbook's words.
+void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread) {
+  if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
+  std::vector<std::string> headers;
+  const std::vector<ColumnInfo> cols = TableColumns(t, &headers);
+  if (SummaryTable(headers, cols)) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of statistics over repeats: derived, not tabled"});
+    return;
+  }
+  // Columns of differences or error counts ("max / mean abs diff", "Valid
+  // errors"): the table times a correctness check, not a benchmark.
+  for (const auto& h : headers)
+    if (CheckColumn(h) && Lower(h).find("checksum") == std::string::npos) {
+      if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
+      return;
+    }
+  const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
@@ -2068,40 +2154,8 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     std::string label;
     std::map<std::string, StoredRun> by_at;  // "@value" ("" for none) -> figures
     for (size_t c = 0; c < row.size() && c < t.header.size(); ++c) {
-      const std::string cell = Unticked(row[c]);
-      const ColumnInfo& col = cols[c];
-      if (!col.metric.empty()) {
-        auto v = CellNumber(cell, col);
-        if (!v) continue;
-        StoredRun& run = by_at[col.at];
-        run.metrics[col.metric] = *v;
-        run.units[col.metric] = col.unit;
-        if (int d = CellDecimals(cell); d >= 0) run.decimals[col.metric] = d;
-        if (col.derived) run.derived.insert(col.metric);
-        continue;
-      }
-      if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
-      // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
-      // not a name of the run.
-      if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
-                               std::isdigit(static_cast<unsigned char>(cell[0])) &&
-                               (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
-        continue;
-      const std::string key = NormalizeKey(Unticked(t.header[c]));
-      if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
-        cfg[k] = cell;
-      } else if (IsRunKey(key) || x.vars.count(key) || x.fixed.count(key)) {
-        cfg[key] = cell;
-      } else if (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
-                   return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-                 })) {
-        cfg[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
-        Config named = LabelConfig(cell, x.vars, x.fixed, x.generic, &x.feeds);
-        named.erase("case");
-        for (const auto& [k, v] : named) cfg[k] = v;
-      } else {
-        label += (label.empty() ? "" : ", ") + cell;
-      }
+      if (!cols[c].metric.empty()) MetricCell(Unticked(row[c]), cols[c], &by_at);
+      else LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
     }
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     std::string text = "|";
@@ -2328,7 +2382,7 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
   for (const auto& t : entry.tables)
-    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out);
+    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out, unread);
   for (const auto& b : entry.outputs) {
     if (b.line < f.bullet.line || b.line > last) continue;
     ResultLines(b.text, b.line, scope.context, x, out);
@@ -2359,7 +2413,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   // own, or under bullets that name a sweep ("- Token scaling (EP ring):"
   // over "`32768`: `859.0 TF/s`").
   if (!any_result) {
-    for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out);
+    for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out, unread);
     for (const auto& b : entry.notes) Walk(b, WalkScope{}, x, &out, unread);
     for (size_t fi = 0; fi < entry.fields.size(); ++fi)
       if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {

@@ -652,7 +652,20 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
       }
     }
   }
-  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) add(m, m, 1, 3);
+  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) {
+    // "useful_tflops_per_rank": a per-device figure, headed by its base's words.
+    const size_t per = m.rfind("_per_");
+    bool named = false;
+    for (const Base& b : kBases) {
+      const std::string base = b.metric;
+      if (per == std::string::npos || per < base.size() || m.compare(per - base.size(), base.size(), base) != 0) continue;
+      const std::string q = per == base.size() ? "" : words(m.substr(0, per - base.size() - 1)) + " ";
+      add(m, q + b.header + " per " + m.substr(per + 5), b.scale, b.decimals);
+      named = true;
+      break;
+    }
+    if (!named) add(m, m, 1, 3);
+  }
   return cols;
 }
 
