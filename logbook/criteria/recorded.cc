@@ -171,73 +171,93 @@ void TupleLoops(const std::string& cmd, std::map<std::string, std::vector<std::s
   }
 }
 
+// Where a scan of one command line stands: after a script word (its flags
+// are the harness's), inside an `if` (what it sets holds for some runs
+// only), and the environment assignments written before the script.
+struct CommandScan {
+  bool after_script = false, known_script = false;
+  int if_depth = 0;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+// `for VAR in a b c; do`: the loop's values (a loop over quoted tuples was
+// read by TupleLoops).
+void ShellLoop(const std::vector<std::string>& w, size_t i, ParsedCommand* pc) {
+  std::vector<std::string> values;
+  for (size_t j = i + 3; j < w.size() && w[j] != "do"; ++j) {
+    std::string v = w[j];
+    if (!v.empty() && v.back() == ';') v.pop_back();
+    if (!v.empty()) values.push_back(v);
+  }
+  if (!pc->loops.count(w[i + 1])) pc->loops[w[i + 1]] = values;
+}
+
+// The script word at `*i` ("bench.py", "python -m experiments.bench"), or "".
+std::string ScriptAt(const std::vector<std::string>& w, size_t* i) {
+  std::string script = ScriptName(w[*i]);
+  if (script.empty() && w[*i] == "-m" && *i > 0 && w[*i - 1].find("python") != std::string::npos &&
+      *i + 1 < w.size() && w[*i + 1].rfind("-", 0) != 0)
+    script = w[++*i];  // "python -m experiments.bench": the module is the harness
+  return script;
+}
+
+// The flag at `*i` ("--key value", "--key=value", a switch): kept when it is
+// the harness's or one of moelog's run keys.
+void FlagAt(const std::vector<std::string>& w, size_t* i, const CommandScan& st, ParsedCommand* pc) {
+  std::string key = w[*i].substr(2), value;
+  const size_t eq = key.find('=');
+  if (eq != std::string::npos) {
+    value = key.substr(eq + 1);
+    key = key.substr(0, eq);
+  }
+  key = st.after_script && !st.known_script ? SnakeKey(key) : NormalizeKey(key);
+  if (eq == std::string::npos) {
+    if (IsBoolFlag(key) || *i + 1 >= w.size() || w[*i + 1].rfind("--", 0) == 0 || IsCommandBreak(w[*i + 1]))
+      value = "true";
+    else value = w[++*i];
+  }
+  if (!IsRunKey(key) && key != "topk_list" && !st.after_script) return;
+  if (st.if_depth > 0) pc->conditional.insert(key);
+  if (value.find('$') != std::string::npos) {
+    // `--capacity-factor "$factor"`: a label's "factor=1.0" names capacity_factor.
+    auto [it, added] = pc->feeds.emplace(NormalizeKey(StripVar(value)), key);
+    if (!added && it->second != key) it->second.clear();
+  }
+  pc->flags.emplace_back(key, value);
+}
+
 // Every flag occurrence of a command line: the harness's own flags (those
 // after a script word, named as the script spells them, dashes as
 // underscores) and moelog's run keys wherever they appear; environment
 // assignments written before the script; the shell loops `for VAR in a b c;`.
 void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
   TupleLoops(cmd, &pc->loops);
-  auto w = Words(cmd);
-  bool after_script = false, known_script = false;
-  int if_depth = 0;  // inside `if ...; then ...; fi`: what it sets holds for some runs only
-  std::vector<std::pair<std::string, std::string>> env;
+  const auto w = Words(cmd);
+  CommandScan st;
   for (size_t i = 0; i < w.size(); ++i) {
-    if (w[i] == "if") ++if_depth;
-    else if (w[i] == "fi" && if_depth > 0) --if_depth;
+    if (w[i] == "if") ++st.if_depth;
+    else if (w[i] == "fi" && st.if_depth > 0) --st.if_depth;
     if (IsCommandBreak(w[i])) {
-      after_script = false;
-      env.clear();
+      st.after_script = false;
+      st.env.clear();
       continue;
     }
     if (w[i] == "for" && i + 2 < w.size() && w[i + 2] == "in") {
-      std::vector<std::string> values;
-      for (size_t j = i + 3; j < w.size() && w[j] != "do"; ++j) {
-        std::string v = w[j];
-        if (!v.empty() && v.back() == ';') v.pop_back();
-        if (!v.empty()) values.push_back(v);
-      }
-      if (!pc->loops.count(w[i + 1])) pc->loops[w[i + 1]] = values;
+      ShellLoop(w, i, pc);
       continue;
     }
-    std::string script = ScriptName(w[i]);
-    if (script.empty() && w[i] == "-m" && i > 0 && w[i - 1].find("python") != std::string::npos && i + 1 < w.size() &&
-        w[i + 1].rfind("-", 0) != 0)
-      script = w[++i];  // "python -m experiments.bench": the module is the harness
-    if (!script.empty()) {
-      after_script = true;
-      known_script = DefaultLauncherTable().FindHarness(script) != nullptr;
+    if (const std::string script = ScriptAt(w, &i); !script.empty()) {
+      st.after_script = true;
+      st.known_script = DefaultLauncherTable().FindHarness(script) != nullptr;
       if (std::find(pc->harnesses.begin(), pc->harnesses.end(), script) == pc->harnesses.end())
         pc->harnesses.push_back(script);
-      for (auto& kv : env) pc->flags.push_back(kv);
-      env.clear();
+      for (auto& kv : st.env) pc->flags.push_back(kv);
+      st.env.clear();
       continue;
     }
     std::string ek, ev;
-    if (!after_script && EnvAssignment(w[i], &ek, &ev)) {
-      env.emplace_back(ek, ev);
-      continue;
-    }
-    if (w[i].rfind("--", 0) != 0 || w[i].size() < 3) continue;
-    std::string key = w[i].substr(2), value;
-    size_t eq = key.find('=');
-    if (eq != std::string::npos) {
-      value = key.substr(eq + 1);
-      key = key.substr(0, eq);
-    }
-    key = after_script && !known_script ? SnakeKey(key) : NormalizeKey(key);
-    if (eq == std::string::npos) {
-      if (IsBoolFlag(key) || i + 1 >= w.size() || w[i + 1].rfind("--", 0) == 0 || IsCommandBreak(w[i + 1]))
-        value = "true";
-      else value = w[++i];
-    }
-    if (!IsRunKey(key) && key != "topk_list" && !after_script) continue;
-    if (if_depth > 0) pc->conditional.insert(key);
-    if (value.find('$') != std::string::npos) {
-      // `--capacity-factor "$factor"`: a label's "factor=1.0" names capacity_factor.
-      auto [it, added] = pc->feeds.emplace(NormalizeKey(StripVar(value)), key);
-      if (!added && it->second != key) it->second.clear();
-    }
-    pc->flags.emplace_back(key, value);
+    if (!st.after_script && EnvAssignment(w[i], &ek, &ev)) st.env.emplace_back(ek, ev);
+    else if (w[i].rfind("--", 0) == 0 && w[i].size() >= 3) FlagAt(w, &i, st, pc);
   }
 }
 
