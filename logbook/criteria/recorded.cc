@@ -872,7 +872,7 @@ int WrittenDecimals(const std::string& num) {
 // multiplier glued to the number ("11.485M tok/s"). False for words that are
 // no unit of a figure (GiB, steps, dropped ...).
 struct UnitInfo {
-  const char* metric;
+  std::string metric;
   double factor;
   bool derived;
 };
@@ -893,9 +893,21 @@ bool UnitOf(const std::string& unit, UnitInfo* info) {
       {"x", {"speedup", 1, true}},            {"X", {"speedup", 1, true}},
       {"\xC3\x97", {"speedup", 1, true}}};
   auto it = k.find(unit);
-  if (it == k.end()) return false;
-  *info = it->second;
-  return true;
+  if (it != k.end()) {
+    *info = it->second;
+    return true;
+  }
+  // "TFLOP/s/rank", "GB/s/GPU": a figure per device.
+  for (const char* d : {"rank", "gpu", "GPU", "device", "chip"}) {
+    const std::string suffix = std::string("/") + d;
+    if (unit.size() <= suffix.size() || unit.compare(unit.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    auto base = k.find(unit.substr(0, unit.size() - suffix.size()));
+    if (base == k.end() || base->second.derived) return false;
+    *info = base->second;
+    info->metric += std::string("_per_") + (d[0] == 'G' ? "gpu" : d);
+    return true;
+  }
+  return false;
 }
 
 // The unit token after a number: up to a space, backtick, comma, ';' or ')'
@@ -1323,7 +1335,7 @@ bool JobDuration(const std::string& s, size_t start) {
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f) {
-  if (u.scale != 1 && std::string(info.metric) != "tokens_per_s") return false;
+  if (u.scale != 1 && info.metric != "tokens_per_s") return false;
   f->metric = info.metric, f->unit = u.unit, f->derived = info.derived;
   if (u.scale != 1) f->decimals = -2;  // "3.5M tok/s": not the value as written
   // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
@@ -1670,6 +1682,15 @@ bool HasBaseMetric(const StoredRun& r) {
   return false;
 }
 
+// A column that checks a run rather than naming or measuring it
+// ("Checksum", "Max abs diff", "Mismatches"): neither key nor figure.
+bool CheckColumn(const std::string& header) {
+  const std::string h = Lower(header);
+  for (const char* w : {"checksum", "hash", "digest", "abs diff", "max diff", "mismatch", "error"})
+    if (h.find(w) != std::string::npos) return true;
+  return false;
+}
+
 // Where a bullet's label ends: the first colon outside code that is
 // followed by a space (or ends the text) after a short name ("`topk=2`:",
 // "Non-EP result:"). A colon in a URL or a time ("03:06"), or after a
@@ -1694,6 +1715,7 @@ size_t LabelEnd(const std::string& text) {
 struct WalkScope {
   Config context;
   bool tflops = false, restated = false;
+  bool check = false;  // a label names a correctness check ("Max abs diff:", "Correctness:")
 };
 
 // The metric a figure written without a unit is in: TF/s where a label
@@ -1751,6 +1773,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       continue;
     }
     if (f.metric == kNoUnit) {
+      if (f.value == 0) continue;  // "mismatches: `0`": a count, no run measures 0
       if (!BareIsTflops(f, x, w)) {
         no_unit = true;
         continue;
@@ -1806,7 +1829,8 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   // "forward TF/s:" over its figures' bullets names their unit.
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
-  for (auto& p : BulletPoints(rest, x, scope, b.line, text, unread)) {
+  scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
+  for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, text, unread)) {
     if (p.clash && unread)
       unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
     if (p.clash || !HasBaseMetric(p.run)) continue;
@@ -2056,15 +2080,6 @@ void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo
 // Keys that say nothing a row could confirm: derived ones, repetition and
 // output settings.
 bool NeutralKeyName(const std::string& k) { return !FollowedKey(k).empty() || IsIgnoredForPairing(k); }
-
-// A column that checks a run rather than naming or measuring it
-// ("Checksum", "Max abs diff", "Mismatches"): neither key nor figure.
-bool CheckColumn(const std::string& header) {
-  const std::string h = Lower(header);
-  for (const char* w : {"checksum", "hash", "digest", "abs diff", "max diff", "mismatch", "error"})
-    if (h.find(w) != std::string::npos) return true;
-  return false;
-}
 
 // A table whose every metric column is a statistic over repeats ("Median
 // (ms)", "Min-max (ms)", "Median useful TFLOP/s") summarizes figures written
