@@ -1660,6 +1660,7 @@ struct EntryCtx {
   bool tflops_logbook = false;  // the logbook's Scope or Baseline names TF/s
   double tflops_example = 0;    // a TF/s figure the logbook writes there (0: none)
   std::set<std::string> own_text;  // words of the entry's heading and run fields (Command, Run, Runs, Run ID)
+  std::map<std::string, Config> command_labels;  // "shared off" -> what its command sets apart from the others
   bool names_time = false;  // the entry names a time measure and no TF/s ("time-based"): a bare figure is no TF/s
   std::string entry_id, file;
 };
@@ -1689,6 +1690,21 @@ bool CheckColumn(const std::string& header) {
   for (const char* w : {"checksum", "hash", "digest", "abs diff", "max diff", "mismatch", "error"})
     if (h.find(w) != std::string::npos) return true;
   return false;
+}
+
+// A label's plain words, lower case, without code spans or parentheses
+// ("shared off (`topk=8`, forward)" -> "shared off").
+std::string PlainLabel(const std::string& label) {
+  std::string out;
+  int depth = 0;
+  bool code = false;
+  for (char c : label) {
+    if (c == '`') code = !code;
+    else if (c == '(') ++depth;
+    else if (c == ')') depth = std::max(0, depth - 1);
+    else if (!code && depth == 0) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return parse_detail::Trim(out);
 }
 
 // Where a bullet's label ends: the first colon outside code that is
@@ -1820,6 +1836,10 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest.clear();
   }
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  if (auto it = x.command_labels.find(PlainLabel(label)); it != x.command_labels.end() && own.count("case")) {
+    own.erase("case");  // "shared off (`topk=8`):" names the command labelled "shared off"
+    for (const auto& [k, v] : it->second) own[k] = v;
+  }
   if (own.count("case") && scope.context.count("case")) {
     // A nested case names a variant of its parent's case.
     own["variant"] = own["case"];
@@ -2354,6 +2374,41 @@ void EntryUnits(const Entry& entry, bool tflops_logbook, double tflops_example, 
   x->names_time = says_time && !writes_tflops;
 }
 
+// Command sub-bullets with labels ("- shared off:" over its command, "-
+// shared on:" over another): what each label's command sets apart from the
+// others' (flags with other values, or set by one only: a switch absent is
+// false). A Result label with the same words names those settings.
+std::map<std::string, Config> CommandLabels(const Entry& entry) {
+  std::map<std::string, Config> flags;  // label -> its command's flags
+  const Field* f = entry.FindField("Command");
+  if (f == nullptr) return {};
+  for (const auto& c : f->bullet.children) {
+    const size_t colon = LabelEnd(c.text);
+    const std::string label = colon == std::string::npos ? "" : PlainLabel(c.text.substr(0, colon));
+    if (label.empty() || label.size() > 40) continue;
+    ParsedCommand pc;
+    for (const auto& span : c.code_spans) ParseCommand(span, &pc);
+    for (const auto& g : c.children)
+      for (const auto& span : g.code_spans) ParseCommand(span, &pc);
+    for (const auto& [k, v] : pc.flags)
+      if (v.find('$') == std::string::npos) flags[label][k] = v;
+  }
+  if (flags.size() < 2) return {};
+  std::set<std::string> keys;
+  for (const auto& [label, cfg] : flags)
+    for (const auto& [k, v] : cfg) keys.insert(k);
+  std::map<std::string, Config> out;
+  for (const auto& k : keys) {
+    bool is_switch = IsBoolFlag(k);  // a switch (`--prefetch`) given to some commands only
+    for (const auto& [label, cfg] : flags) is_switch = is_switch || (cfg.count(k) && cfg.at(k) == "true");
+    std::set<std::string> values;
+    for (const auto& [label, cfg] : flags) values.insert(cfg.count(k) ? cfg.at(k) : is_switch ? "false" : "");
+    if (values.size() < 2 || values.count("")) continue;  // the same everywhere, or unknown somewhere
+    for (const auto& [label, cfg] : flags) out[label][k] = cfg.count(k) ? cfg.at(k) : "false";
+  }
+  return out;
+}
+
 // The words an entry names its own runs with: its heading, commands and
 // run fields ("- Run: `v165`"). A sentence of its Result that starts with
 // another run's tag ("v156 measures ...") restates that run.
@@ -2435,6 +2490,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds);
   EntryUnits(entry, tflops_logbook, tflops_example, &x);
   x.own_text = OwnWords(entry);
+  x.command_labels = CommandLabels(entry);
   x.entry_id = entry.id;
   x.file = file;
   std::vector<RecordedFigure> out;
