@@ -2101,18 +2101,20 @@ void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo
 // output settings.
 bool NeutralKeyName(const std::string& k) { return !FollowedKey(k).empty() || IsIgnoredForPairing(k); }
 
-// A table whose every metric column is a statistic over repeats ("Median
-// (ms)", "Min-max (ms)", "Median useful TFLOP/s") summarizes figures written
-// elsewhere: derived, not tabled.
+// A table whose every metric column is a statistic over repeats, with
+// their range ("Median (ms)", "Min-max (ms)", "Median useful TFLOP/s")
+// summarizes figures written elsewhere: derived, not tabled. (Per-run
+// statistics over steps, "Mean tok/s | P50 step s", give no range.)
 bool SummaryTable(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols) {
-  int metrics = 0;
+  bool range = false;
   for (size_t c = 0; c < cols.size(); ++c) {
     if (cols[c].metric.empty()) continue;
-    ++metrics;
     const auto w = Words(Lower(headers[c]));
-    if (w.empty() || !(StatisticWord(w[0]) || w[0].rfind("min-max", 0) == 0 || w[0] == "range")) return false;
+    const bool is_range = !w.empty() && (w[0].rfind("min-max", 0) == 0 || w[0] == "range");
+    if (w.empty() || !(StatisticWord(w[0]) || is_range)) return false;
+    range = range || is_range;
   }
-  return metrics > 0;
+  return range;
 }
 
 // The metric each column of a table holds (from its header, else from the
