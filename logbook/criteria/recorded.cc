@@ -461,6 +461,7 @@ struct FlagValues {
   std::map<std::string, size_t> count;
   std::set<std::string> flag_keys;
   size_t invocations = 0;
+  std::set<std::string> commands_vary;  // keys the entry's commands set to different literal values
 };
 FlagValues CollectFlagValues(const ParsedCommand& pc, const std::vector<std::pair<std::string, std::string>>& spans,
                              Vars* vars) {
@@ -530,7 +531,8 @@ void SortFlagValues(const ParsedCommand& pc, bool generic, FlagValues* fv, Confi
     } else if (vals.size() == 1 && count[k] == invocations) {
       (*fixed)[k] = vals.front();
     } else if (vals.size() > 1) {
-      (*vars)[k] = vals;
+      (*vars)[k] = vals;  // in the order the commands give them: the first command's first
+      fv->commands_vary.insert(k);
     }
   }
 }
@@ -590,7 +592,8 @@ void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& fl
 // their flags are read as the script spells them.
 // `feeds`: the loop variables that feed one flag each (`for factor in ...;
 // --capacity-factor "$factor"` gives factor -> capacity_factor).
-void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds) {
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds,
+                 std::set<std::string>* commands_vary) {
   ParsedCommand pc = EntryCommands(e);
   const auto spans = FlagSpans(e, pc);
   for (const auto& [var, key] : pc.feeds)
@@ -603,6 +606,7 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
   *known_harness = known;
   FlagValues fv = CollectFlagValues(pc, spans, vars);
   SortFlagValues(pc, *generic, &fv, fixed, vars);
+  *commands_vary = fv.commands_vary;
   for (const auto& c : e.commands) AdapterRunKeys(c.joined, vars);
   for (const auto& [k, v] : *vars) fixed->erase(k);
   if (const Field* f = e.FindField("Config")) {
@@ -812,8 +816,9 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value) ||
                ShortValue(vars, w, &key, &value)) {
       cfg[key] = value;
-    } else if (std::string ck = generic ? "" : ChoiceKey(w); !ck.empty() && fixed.count(ck) && !IsFixedValue(fixed, w)) {
-      cfg[ck] = w;
+    } else if (std::string ck = generic || words.size() > 2 ? "" : ChoiceKey(w);
+               !ck.empty() && fixed.count(ck) && !IsFixedValue(fixed, w)) {
+      cfg[ck] = w;  // "prequeue:"; in a longer phrase ("same traced runs") the word is prose
     } else if (Config shape = ShapeLabel(w, vars, fixed); !shape.empty()) {
       cfg.insert(shape.begin(), shape.end());
     } else if (w.find('/') != std::string::npos) {
@@ -1661,6 +1666,7 @@ struct EntryCtx {
   double tflops_example = 0;    // a TF/s figure the logbook writes there (0: none)
   std::set<std::string> own_text;  // words of the entry's heading and run fields (Command, Run, Runs, Run ID)
   std::map<std::string, Config> command_labels;  // "shared off" -> what its command sets apart from the others
+  std::set<std::string> commands_vary;  // keys the commands set to different literal values (--hidden 2048 / 3072)
   bool names_time = false;  // the entry names a time measure and no TF/s ("time-based"): a bare figure is no TF/s
   std::string entry_id, file;
 };
@@ -2316,6 +2322,23 @@ void UnstampOthers(const EntryCtx& x, std::vector<RecordedFigure>* out) {
   }
 }
 
+// A key the entry's commands set to different values ("--hidden 2048" in
+// the first, "--hidden 3072" in a "larger-shape check"), named by some
+// figures' labels but never with the first command's value: the figures
+// that name none take the first command's ("`shared=0, topk=8`" beside
+// "`hidden=3072, ..., topk=8`" is the 2048 run).
+void FirstCommandDefaults(const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  for (const auto& k : x.commands_vary) {
+    auto vals = x.vars.find(k);
+    if (vals == x.vars.end() || vals->second.empty()) continue;
+    std::set<std::string> named;
+    for (const auto& f : *out)
+      if (auto it = f.run.config.find(k); it != f.run.config.end()) named.insert(it->second);
+    if (named.empty() || named.count(vals->second.front())) continue;
+    for (auto& f : *out) f.run.config.emplace(k, vals->second.front());
+  }
+}
+
 }  // namespace
 
 bool TflopsLogbook(const Logbook& logbook) {
@@ -2489,7 +2512,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
                                             bool tflops_logbook, double tflops_example) {
   EntryCtx x;
   x.mfu = mfu_logbook;
-  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds);
+  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds, &x.commands_vary);
   EntryUnits(entry, tflops_logbook, tflops_example, &x);
   x.own_text = OwnWords(entry);
   x.command_labels = CommandLabels(entry);
@@ -2527,6 +2550,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     out.resize(kMaxFiguresPerEntry);
   }
   UnstampOthers(x, &out);
+  FirstCommandDefaults(x, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).
   for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
