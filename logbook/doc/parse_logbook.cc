@@ -10,6 +10,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/regions.h"
+#include "logbook/doc/stated_command.h"
 #include "logbook/file_util.h"
 
 namespace moelog::logbook {
@@ -1056,6 +1057,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   ResolveLoopSpans(&lb);
   ResolveSameAs(&lb);     // copies the referenced entry's commands, its loops resolved
   ResolveLoopSpans(&lb);  // the entry's own loops around "same as X with `--flag`"
+  ResolveStatedCommands(&lb);
   ResolveBraceFlags(&lb);
   return lb;
 }
