@@ -459,6 +459,13 @@ bool ParseFieldHead(const std::string& text, std::string* name, std::string* qua
   if (ln == "commands") n = "Command";
   else if (ln == "command") n = "Command";
   else if (ln == "result" || ln == "results") n = "Result";
+  else if (const size_t sp = ln.rfind(' '); sp != std::string::npos && sp > 0 && sp < 32 &&
+                                            (ln.substr(sp + 1) == "result" || ln.substr(sp + 1) == "results")) {
+    // "Non-EP result:", "EP result (`ring_ag_rs`):": a Result named by its
+    // first words, which qualify it as "Result (Non-EP):" would.
+    q = Trim(std::string_view(n).substr(0, sp)) + (q.empty() ? "" : " " + q);
+    n = "Result";
+  }
   *name = n;
   *qual = q;
   size_t colon = text.find(':', 0);
