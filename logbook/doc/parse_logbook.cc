@@ -77,6 +77,17 @@ FencedBlock BuildFenced(const MdDocument& doc, int node, const std::vector<std::
   return f;
 }
 
+CommandText FencedCommand(const MdDocument& doc, int node) {
+  const MdNode& n = doc.nodes[node];
+  CommandText cmd;
+  cmd.text = n.literal;
+  cmd.joined = JoinContinuations(n.literal);
+  cmd.line = n.start_line;
+  cmd.end_line = n.end_line;
+  cmd.fenced = true;
+  return cmd;
+}
+
 TableBlock BuildTable(const MdDocument& doc, int node) {
   TableBlock t;
   const MdNode& n = doc.nodes[node];
@@ -91,7 +102,6 @@ TableBlock BuildTable(const MdDocument& doc, int node) {
   }
   return t;
 }
-
 
 void CommonDiagnostics(std::string_view text, const MdDocument& doc,
                        const std::vector<std::string_view>& lines, const std::string& file,
@@ -123,6 +133,16 @@ void CommonDiagnostics(std::string_view text, const MdDocument& doc,
     if (!closed)
       out->push_back({file, n.start_line, "code fence is never closed (it runs to the end of its block)"});
   }
+}
+
+DocumentText ReadDocument(std::string_view text, const std::string& file, int* line_count,
+                          std::vector<Diagnostic>* diagnostics) {
+  DocumentText d;
+  d.lines = SplitLines(text);
+  *line_count = static_cast<int>(d.lines.size());
+  d.doc = ParseMarkdown(text, d.lines);
+  CommonDiagnostics(text, d.doc, d.lines, file, diagnostics);
+  return d;
 }
 
 }  // namespace parse_detail
@@ -501,12 +521,7 @@ void CollectItemCommands(const MdDocument& doc, int item, const std::string& lab
       for (int sub : n.children)
         if (doc.nodes[sub].kind == MdKind::kItem) CollectItemCommands(doc, sub, child_label, planned, false, lines, out);
     } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
-      CommandText cmd;
-      cmd.text = n.literal;
-      cmd.joined = JoinContinuations(n.literal);
-      cmd.line = n.start_line;
-      cmd.end_line = n.end_line;
-      cmd.fenced = true;
+      CommandText cmd = FencedCommand(doc, c);
       cmd.label = child_label;
       cmd.planned = planned;
       if (!cmd.joined.empty()) out->push_back(std::move(cmd));
@@ -548,12 +563,7 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
   } else if (n.kind == MdKind::kCodeBlock && n.fenced && !IsShellInfo(n.info)) {
     e->outputs.push_back(BuildFenced(doc, idx, lines));
   } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
-    CommandText cmd;
-    cmd.text = n.literal;
-    cmd.joined = JoinContinuations(n.literal);
-    cmd.line = n.start_line;
-    cmd.end_line = n.end_line;
-    cmd.fenced = true;
+    CommandText cmd = FencedCommand(doc, idx);
     if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
   } else if (n.kind == MdKind::kTable) {
     e->tables.push_back(BuildTable(doc, idx));
@@ -1044,10 +1054,7 @@ void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, L
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
-  const auto lines = SplitLines(text);
-  lb.line_count = static_cast<int>(lines.size());
-  const MdDocument doc = ParseMarkdown(text, lines);
-  CommonDiagnostics(text, doc, lines, file, &lb.diagnostics);
+  const auto [lines, doc] = ReadDocument(text, file, &lb.line_count, &lb.diagnostics);
   Outline o;
   for (int idx : doc.root().children) {
     const MdNode& n = doc.nodes[idx];
@@ -1069,10 +1076,6 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   return lb;
 }
 
-Result<Logbook> LoadLogbook(const std::string& path) {
-  auto text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  return ParseLogbook(*text, path);
-}
+Result<Logbook> LoadLogbook(const std::string& path) { return ParseFile(path, ParseLogbook); }
 
 }  // namespace moelog::logbook

@@ -9,7 +9,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/update/steps.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
 namespace {
@@ -63,6 +63,7 @@ std::string CpuConfig(const Entry& e) {
 std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
   const bool mfu = MfuLogbook(lb), tflops = TflopsLogbook(lb);
+  const double tflops_example = TflopsExample(lb);
   for (const auto& e : lb.entries) {
     Unit u;
     u.entry = static_cast<int>(units.size());
@@ -71,7 +72,7 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.label = e.label;
     u.line = e.heading_line;
     u.commands = e.commands;
-    u.recorded = RecordedFigures(e, lb.file, &u.unread, mfu, tflops);
+    u.recorded = RecordedFigures(e, lb.file, &u.unread, mfu, tflops, tflops_example);
     if (!e.date.empty() && !e.time.empty()) u.when = e.date + " " + e.time;
     u.day = e.date;
     if (u.recorded.empty()) u.pending = PendingResult(e);

@@ -7,10 +7,14 @@
 
 #include "engine/target.h"
 #include "logbook/render/chart.h"
+#include "logbook/render/chart_gnuplot.h"
 #include "logbook/render/render_table.h"
 #include "logbook/store/stored_run_reader.h"
 #include "logbook/update/steps.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
+#include "logbook/update/criteria_status.h"
+#include "logbook/update/entry_chart.h"
+#include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
 namespace {
@@ -338,6 +342,7 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
                                     const std::vector<UnitWork>& work, SessionSummary* sum, std::ostream& out,
                                     std::ostream& err) {
   std::vector<RegionEdit> edits;
+  SharedGnuplot charts;  // one gnuplot process draws every chart of the update
   for (const auto& w : work) {
     const std::string invalid = InvalidCommands(doc, w, sum, err);
     if (!w.runnable && opt.show_recorded) ShowRecorded(doc, w, nullptr, out);
