@@ -59,7 +59,7 @@ std::string CpuConfig(const Entry& e) {
   return v.size() > 80 ? v.substr(0, 77) + "..." : v;
 }
 
-// An entry's region goes after its Result field (or at the entry's end).
+// An entry's region goes after its (last) Result field, or at the entry's end.
 std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
   const bool mfu = MfuLogbook(lb), tflops = TflopsLogbook(lb);
@@ -77,7 +77,11 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.day = e.date;
     if (u.recorded.empty()) u.pending = PendingResult(e);
     u.ran_on_cpu = CpuConfig(e);
-    if (const Field* r = e.FindField("Result")) {
+    // After the last Result field ("- Non-EP result:" then "- EP result:").
+    const Field* r = nullptr;
+    for (const Field& f : e.fields)
+      if (f.name == "Result") r = &f;
+    if (r != nullptr) {
       u.insert_after = r->bullet.end_line;
       u.indent = std::string(static_cast<size_t>(r->bullet.content_indent), ' ');
       // A table written right after "- Result:" (outside the item) belongs
