@@ -789,11 +789,16 @@ void ResolveSameAs(Logbook* lb) {
       id = SameAsId(said->text);
     }
     if (id.empty()) continue;
+    // Flag spans; other spans may only be single words (a host: `codex-b`).
     std::vector<std::string> flag_spans;
-    for (const std::string& sp : said->code_spans)
-      if (Trim(sp).rfind("--", 0) == 0) flag_spans.push_back(sp);
+    bool other = false;
+    for (const std::string& sp : said->code_spans) {
+      const std::string t = Trim(sp);
+      if (t.rfind("--", 0) == 0) flag_spans.push_back(sp);
+      else other = other || t.empty() || t.find_first_of(" \t") != std::string::npos;
+    }
     std::string flags;
-    if (!FlagSpans(flag_spans, &flags)) continue;
+    if (other || !FlagSpans(flag_spans, &flags)) continue;
     const auto ref = std::find_if(lb->entries.begin(), lb->entries.begin() + static_cast<long>(i),
                                   [&](const Entry& r) { return r.id == id; });
     if (ref == lb->entries.begin() + static_cast<long>(i) || ref->commands.empty()) continue;

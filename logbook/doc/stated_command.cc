@@ -9,7 +9,6 @@
 
 #include "engine/bench_flags.h"
 #include "logbook/doc/command_line.h"
-#include "logbook/store/stored_run.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -45,9 +44,15 @@ bool PlainValue(const std::string& v) {
   });
 }
 
-// The harness flag of a run key ("parallel_mode" -> its spec), or nullptr.
+// The harness flag of a run key ("parallel_mode", "mlp-dim", an alias such
+// as "pass") -> its spec, or nullptr.
 const engine::FlagSpec* FlagOfKey(const std::string& key) {
-  const engine::FlagSpec* f = engine::FindRunKey(NormalizeKey(key));
+  std::string k;
+  for (char c : key) k += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const engine::FlagSpec* f = engine::FindRunKey(k);
+  if (f == nullptr)
+    for (const auto& spec : engine::BenchFlags())
+      if (*spec.alias && k == spec.alias) f = &spec;
   return f != nullptr && *f->flag ? f : nullptr;
 }
 

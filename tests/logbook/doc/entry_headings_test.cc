@@ -176,5 +176,24 @@ TEST(EntryHeadings, SameAsAnEarlierEntryWithFlags) {
   EXPECT_TRUE(lb.entries[5].commands.empty());
 }
 
+// "same v5p matrix as X-1 on a fresh host (`codex-b`)" (no flags): every
+// command of X-1; a multi-word span or a later entry's ID is no reference.
+TEST(EntryHeadings, SameSweepAsAnEarlierEntry) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - X-1: base\n"
+      "- Command:\n  - `python bench_moe_hillclimb.py --tokens 64 --topk {2,8}`\n  - `python bench_moe_hillclimb.py --tokens 128`\n\n"
+      "### 2026-01-01 11:00 - X-2: again\n- Command:\n  - same v5p matrix as X-1 on a fresh host (`codex-b`).\n\n"
+      "### 2026-01-01 12:00 - X-3: not a reference\n- Command: same as X-1 but `rm -rf /` first.\n\n"
+      "### 2026-01-01 13:00 - X-4: too many words\n- Command: same one two three four five six seven as X-1.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 4u);
+  ASSERT_EQ(lb.entries[1].commands.size(), 2u);
+  EXPECT_EQ(lb.entries[1].commands[0].joined, lb.entries[0].commands[0].joined);
+  EXPECT_NE(lb.entries[1].commands[0].joined.find("for topk in 2 8; do"), std::string::npos);
+  EXPECT_EQ(lb.entries[1].commands[1].line, 12);  // the sub-bullet that refers
+  EXPECT_TRUE(lb.entries[2].commands.empty());
+  EXPECT_TRUE(lb.entries[3].commands.empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook
