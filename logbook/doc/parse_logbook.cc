@@ -476,22 +476,25 @@ bool ParseFieldHead(const std::string& text, std::string* name, std::string* qua
     for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return l;
   }();
+  size_t colon = text.find(':', 0);
+  // The colon that ends the head (BulletLabel skipped code spans; the head has none).
+  colon = head.size() <= text.size() ? text.find(':', head.size()) : std::string::npos;
+  *value = colon == std::string::npos ? "" : Trim(std::string_view(text).substr(colon + 1));
   if (ln == "commands") n = "Command";
   else if (ln == "command") n = "Command";
   else if (ln == "result" || ln == "results") n = "Result";
   else if (const size_t sp = ln.rfind(' '); sp != std::string::npos && sp > 0 && sp < 32 &&
-                                            (ln.substr(sp + 1) == "result" || ln.substr(sp + 1) == "results")) {
-    // "Non-EP result:", "EP result (`ring_ag_rs`):": a Result named by its
-    // first words, which qualify it as "Result (Non-EP):" would.
+                                            (ln.substr(sp + 1) == "result" || ln.substr(sp + 1) == "results") &&
+                                            (value->empty() || (*value)[0] == '`' ||
+                                             std::isdigit(static_cast<unsigned char>((*value)[0])))) {
+    // "Non-EP result:", "EP result (`ring_ag_rs`):" over figures: a Result
+    // named by its first words, which qualify it as "Result (Non-EP):" would.
+    // A finding in prose ("Negative result (...): decomposing ...") is not.
     q = Trim(std::string_view(n).substr(0, sp)) + (q.empty() ? "" : " " + q);
     n = "Result";
   }
   *name = n;
   *qual = q;
-  size_t colon = text.find(':', 0);
-  // The colon that ends the head (BulletLabel skipped code spans; the head has none).
-  colon = head.size() <= text.size() ? text.find(':', head.size()) : std::string::npos;
-  *value = colon == std::string::npos ? "" : Trim(std::string_view(text).substr(colon + 1));
   return true;
 }
 
