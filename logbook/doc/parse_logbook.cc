@@ -955,8 +955,11 @@ void ResolveBraceFlags(Logbook* lb) {
           ++i;
         }
         const std::string w = t.substr(a, i - a);
+        // "--topk {2,8}'" ends a single-quoted payload: the list, then the quote.
+        const bool closes = s0 && !single && w.size() > 1 && w.back() == '\'';
+        const std::string core = closes ? w.substr(0, w.size() - 1) : w;
         std::vector<std::string> values;
-        if (!d0 && single == s0 && prev.size() > 2 && prev.rfind("--", 0) == 0 && BraceList(w, &values)) {
+        if (!d0 && (single == s0 || closes) && prev.size() > 2 && prev.rfind("--", 0) == 0 && BraceList(core, &values)) {
           std::string name;
           for (char x : prev.substr(2)) name += x == '-' ? '_' : x;
           if (!std::all_of(name.begin(), name.end(), [](char x) { return std::isalnum(static_cast<unsigned char>(x)) || x == '_'; }) ||
@@ -964,7 +967,7 @@ void ResolveBraceFlags(Logbook* lb) {
             ok = false;
             break;
           }
-          out += s0 ? "'\"$" + name + "\"'" : "\"$" + name + "\"";
+          out += s0 ? "'\"$" + name + "\"'" + (closes ? "'" : "") : "\"$" + name + "\"";
           head += "for " + name + " in";
           for (const auto& v : values) head += " " + v;
           head += "; do\n";

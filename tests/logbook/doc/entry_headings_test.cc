@@ -195,5 +195,26 @@ TEST(EntryHeadings, SameSweepAsAnEarlierEntry) {
   EXPECT_TRUE(lb.entries[3].commands.empty());
 }
 
+// "--topk {2,8}" after a flag: the author's sweep, planned in a loop over
+// the flag's key (inside a single-quoted payload too); a quoted "{2,8}" and a
+// list not after a flag stay as written.
+TEST(EntryHeadings, BraceListsAfterAFlagAreSweeps) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - B-1: plain\n"
+      "- Command: `python b.py --quant-mode {none,int8} --topk {2,8}`\n\n"
+      "### 2026-01-01 11:00 - B-2: payload\n- Command: `ssh h 'cd r && python b.py --topk {2,8}'`\n\n"
+      "### 2026-01-01 12:00 - B-3: quoted\n- Command: `python b.py --topk \"{2,8}\" x{1,2}`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  ASSERT_EQ(lb.entries[0].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[0].commands[0].joined,
+            "for quant_mode in none int8; do\nfor topk in 2 8; do\npython b.py --quant-mode \"$quant_mode\" --topk "
+            "\"$topk\"\ndone\ndone");
+  ASSERT_EQ(lb.entries[1].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[1].commands[0].joined, "for topk in 2 8; do\nssh h 'cd r && python b.py --topk '\"$topk\"''\ndone");
+  ASSERT_EQ(lb.entries[2].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[2].commands[0].joined, "python b.py --topk \"{2,8}\" x{1,2}");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
