@@ -197,23 +197,27 @@ float MeanOfSquares(const Tensor& y, int64_t n) {
   return static_cast<float>(sum / static_cast<double>(n));
 }
 
-PipelineOptions TiledOptions(const BlockConfig& c) {
-  PipelineOptions o;
+// The expert path both the tiled pipeline and the expert MLP take: grouped
+// matmul backend, fused gate|up, pre-weighting, rematerialization.
+template <typename Options>
+Options ExpertPathOptions(const BlockConfig& c) {
+  Options o;
   o.backend = c.backend;
   o.fused_w13 = c.fused_w13;
   o.preweight = c.preweight;
   o.remat = c.remat;
+  return o;
+}
+
+PipelineOptions TiledOptions(const BlockConfig& c) {
+  auto o = ExpertPathOptions<PipelineOptions>(c);
   o.plain_backward = c.plain_backward;
   return o;
 }
 
 ExpertMlpOptions MlpOptions(const BlockConfig& c) {
-  ExpertMlpOptions o;
-  o.backend = c.backend;
-  o.fused_w13 = c.fused_w13;
-  o.preweight = c.preweight;
+  auto o = ExpertPathOptions<ExpertMlpOptions>(c);
   o.quant = c.quant;
-  o.remat = c.remat;
   return o;
 }
 
