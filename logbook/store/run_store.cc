@@ -32,6 +32,7 @@
 #include "logbook/numbers.h"
 #include "logbook/store/row_signer.h"
 #include "logbook/store/sha256.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -290,9 +291,8 @@ Result<WhereItem> ParseWhere(const std::string& item) {
     std::string list = parse_detail::Trim(item.substr(in + 4));
     if (list.size() < 2 || list.front() != '{' || list.back() != '}')
       return Status::InvalidArgument("--where '" + item + "': expected key in {a,b,...}");
-    std::stringstream ss(list.substr(1, list.size() - 2));
-    for (std::string v; std::getline(ss, v, ',');)
-      if (!parse_detail::Trim(v).empty()) w.values.push_back(parse_detail::Trim(v));
+    for (const std::string& v : SplitList(std::string_view(list).substr(1, list.size() - 2)))
+      if (!Trim(v).empty()) w.values.push_back(Trim(v));
     if (w.values.empty()) return Status::InvalidArgument("--where '" + item + "': the set {...} is empty");
     w.key = parse_detail::Trim(item.substr(0, in));
     w.op = "in";
