@@ -1,10 +1,6 @@
 #include "logbook/render/chart.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,20 +15,14 @@
 #include <set>
 #include <sstream>
 
-#include <gnuplot-iostream.h>
-
 #include "engine/format.h"
 #include "engine/target.h"
 #include "logbook/file_util.h"
-#include "logbook/run/runner.h"
+#include "logbook/render/chart_gnuplot.h"
 #include "logbook/store/sha256.h"
 
 namespace moelog::logbook {
 namespace {
-
-// gnuplot draws one chart in well under a second; one that runs this long is
-// stuck (a hung terminal driver, an exhausted machine) and is stopped.
-constexpr int kGnuplotSeconds = 60;
 
 bool PathIsSafe(const std::string& p) {
   if (p.empty()) return false;
@@ -151,75 +141,13 @@ std::string InstalledChartHash(const std::string& path, bool png) {
   return text.ok() && ChartComplete(*text, png) ? ShortHash(*text) : std::string();
 }
 
-// Writes the script to gnuplot's pipe (`fd`, closed after), in `dir`. A
-// gnuplot that exits early must not kill moelog with SIGPIPE.
-void WriteScript(int fd, const std::string& dir, const std::string& script) {
-  struct sigaction ignore {}, old {};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGPIPE, &ignore, &old);
-  FILE* fh = ::fdopen(fd, "w");
-  if (!fh) {
-    ::close(fd);
-  } else {
-    try {
-      Gnuplot gp(fh);  // closes fh when done
-      gp << "cd '" << dir << "'\n" << script << "exit\n";
-    } catch (const std::exception&) {
-      // gnuplot's messages (below) say what went wrong
-    }
-  }
-  ::sigaction(SIGPIPE, &old, nullptr);
-}
-
-// Runs gnuplot on `script` in `dir`, its messages into a mkstemps file beside
-// the chart (a killed moelog leaves nothing in /tmp: RemoveStaleTemporaries
-// clears it later), under a time limit. Returns gnuplot's messages.
-Result<std::string> RunGnuplot(const std::string& dir, const std::string& base, const std::string& script) {
-  std::string err_buf = dir + "/." + base + ".moelog-tmp-XXXXXX.err";
-  const int err_fd = ::mkstemps(err_buf.data(), 4);
-  if (err_fd < 0) return Status::IOError("cannot create a temporary file for gnuplot's messages");
-  ::close(err_fd);
-  const std::string err_path = err_buf;
-  // gnuplot runs under `timeout` (it ends a gnuplot that hangs; the chart it
-  // was drawing is then incomplete and never installed), started directly
-  // (no shell) with the clean environment every child of moelog gets, its
-  // script on a pipe and its messages into the file above.
-  std::vector<std::string> args = {MOELOG_TIMEOUT, "-k", "5", std::to_string(kGnuplotSeconds), MOELOG_GNUPLOT};
-  std::vector<std::string> env_text;
-  for (const auto& [k, v] : ChildEnvironment()) env_text.push_back(k + "=" + v);
-  std::vector<char*> argv, envp;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& e : env_text) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  int pipe_fd[2];
-  if (::pipe2(pipe_fd, O_CLOEXEC) != 0) {
-    ::unlink(err_path.c_str());
-    return Status::IOError("cannot run gnuplot: no pipe");
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, pipe_fd[0], 0);
-  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW, 0600);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  ::close(pipe_fd[0]);
-  if (rc != 0) {
-    ::close(pipe_fd[1]);
-    ::unlink(err_path.c_str());
-    return Status::IOError(std::string("cannot run gnuplot: ") + std::strerror(rc));
-  }
-  WriteScript(pipe_fd[1], dir, script);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  auto messages = ReadFile(err_path);
-  ::unlink(err_path.c_str());
-  std::string why = messages.ok() ? *messages : std::string();
-  while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
-  return why;
+// Runs gnuplot on `script` in `dir`: with the update's shared process when a
+// SharedGnuplot scope lives (chart_gnuplot.h), else with one of its own.
+// Returns gnuplot's messages.
+Result<std::string> RunGnuplot(const std::string& dir, const std::string& script) {
+  if (GnuplotSession* shared = SharedGnuplot::Current()) return shared->Run(dir, script);
+  GnuplotSession own;
+  return own.Run(dir, script);
 }
 
 // Draws the chart into a fresh file of moelog's (mkstemps: created here,
@@ -238,10 +166,12 @@ Result<std::string> DrawAndInstall(const ChartPlan& plan, const ChartFiles& file
   ::fchmod(tmp_fd, ReplacementMode(files.chart) | 0644);
   ::close(tmp_fd);
   const std::string tmp_path = tmp_buf;
-  auto why = RunGnuplot(dir, base, ChartScript(plan, base + ".dat", tmp_path.substr(dir.size() + 1), png));
+  auto why = RunGnuplot(dir, ChartScript(plan, base + ".dat", tmp_path.substr(dir.size() + 1), png));
   auto drawn = ReadFile(tmp_path);
   if (!why.ok() || !drawn.ok() || !ChartComplete(*drawn, png)) {
     ::unlink(tmp_path.c_str());
+    // Whatever state the script left gnuplot in, the next chart gets a new one.
+    if (GnuplotSession* shared = SharedGnuplot::Current()) shared->Retire();
     if (!why.ok()) return why.status();
     return Status::IOError("gnuplot produced an incomplete chart " + files.chart + (why->empty() ? "" : ": " + *why));
   }
@@ -319,7 +249,8 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
   if (opts.id.empty()) opts.id = entry_id;
   auto plan = PlanChart(points, opts);
   if (!plan.ok()) return plan.status();
-  std::string base = ChartStem(entry_id) + (suffix.empty() ? "" : "-" + ChartStem(suffix));
+  std::string base = ChartStem(entry_id);
+  if (!suffix.empty()) base.append("-").append(ChartStem(suffix));
   EntryChart out;
   const std::string folder = FigureFolder(logbook_path);
   const std::string dir = DirOf(logbook_path) + "/figures/" + folder;

@@ -1,4 +1,4 @@
-// Charts of an entry's runs, drawn with gnuplot (gnuplot-iostream).
+// Charts of an entry's runs, drawn with gnuplot (chart_gnuplot.h).
 //
 // PlanChart (chart_plan.cc) decides what a chart shows: the swept axis on x
 // (lines for a numeric sweep, grouped bars for a categorical A/B), one

@@ -7,6 +7,7 @@
 
 #include "engine/target.h"
 #include "logbook/render/chart.h"
+#include "logbook/render/chart_gnuplot.h"
 #include "logbook/render/render_table.h"
 #include "logbook/store/stored_run_reader.h"
 #include "logbook/update/steps.h"
@@ -258,6 +259,9 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
   const auto& cmds = w.unit->commands;
   if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }))
     notes->push_back("- Planned, not run: moelog's model of the commands as written (Command (planned)); not evidence");
+  else if (!cmds.empty() && !w.unit->pending.empty())
+    notes->push_back(NoteText("- Planned, not run: moelog's model of the commands as written (Result: " +
+                              w.unit->pending + ")") + "; not evidence");
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (!pc.runnable) {
@@ -287,6 +291,11 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
       }
     }
   }
+  if (!w.unit->ran_on_cpu.empty() &&
+      std::any_of(rows.begin(), rows.end(), [](const TableRow& r) { return engine::IsModeledTarget(r.target); }))
+    notes->push_back(NoteText("- Ran on a CPU (Config: " + w.unit->ran_on_cpu + ")") +
+                     ": the modeled figures are moelog's v5p model of its commands, not what the entry ran; not "
+                     "evidence (`--target cpu` measures this machine's CPU)");
   return rows;
 }
 
@@ -331,6 +340,7 @@ std::vector<RegionEdit> RenderEdits(const LoadedDocument& doc, const SessionOpti
                                     const std::vector<UnitWork>& work, SessionSummary* sum, std::ostream& out,
                                     std::ostream& err) {
   std::vector<RegionEdit> edits;
+  SharedGnuplot charts;  // one gnuplot process draws every chart of the update
   for (const auto& w : work) {
     const std::string invalid = InvalidCommands(doc, w, sum, err);
     if (!w.runnable && opt.show_recorded) ShowRecorded(doc, w, nullptr, out);
