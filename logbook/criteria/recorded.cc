@@ -171,73 +171,93 @@ void TupleLoops(const std::string& cmd, std::map<std::string, std::vector<std::s
   }
 }
 
+// Where a scan of one command line stands: after a script word (its flags
+// are the harness's), inside an `if` (what it sets holds for some runs
+// only), and the environment assignments written before the script.
+struct CommandScan {
+  bool after_script = false, known_script = false;
+  int if_depth = 0;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+// `for VAR in a b c; do`: the loop's values (a loop over quoted tuples was
+// read by TupleLoops).
+void ShellLoop(const std::vector<std::string>& w, size_t i, ParsedCommand* pc) {
+  std::vector<std::string> values;
+  for (size_t j = i + 3; j < w.size() && w[j] != "do"; ++j) {
+    std::string v = w[j];
+    if (!v.empty() && v.back() == ';') v.pop_back();
+    if (!v.empty()) values.push_back(v);
+  }
+  if (!pc->loops.count(w[i + 1])) pc->loops[w[i + 1]] = values;
+}
+
+// The script word at `*i` ("bench.py", "python -m experiments.bench"), or "".
+std::string ScriptAt(const std::vector<std::string>& w, size_t* i) {
+  std::string script = ScriptName(w[*i]);
+  if (script.empty() && w[*i] == "-m" && *i > 0 && w[*i - 1].find("python") != std::string::npos &&
+      *i + 1 < w.size() && w[*i + 1].rfind("-", 0) != 0)
+    script = w[++*i];  // "python -m experiments.bench": the module is the harness
+  return script;
+}
+
+// The flag at `*i` ("--key value", "--key=value", a switch): kept when it is
+// the harness's or one of moelog's run keys.
+void FlagAt(const std::vector<std::string>& w, size_t* i, const CommandScan& st, ParsedCommand* pc) {
+  std::string key = w[*i].substr(2), value;
+  const size_t eq = key.find('=');
+  if (eq != std::string::npos) {
+    value = key.substr(eq + 1);
+    key = key.substr(0, eq);
+  }
+  key = st.after_script && !st.known_script ? SnakeKey(key) : NormalizeKey(key);
+  if (eq == std::string::npos) {
+    if (IsBoolFlag(key) || *i + 1 >= w.size() || w[*i + 1].rfind("--", 0) == 0 || IsCommandBreak(w[*i + 1]))
+      value = "true";
+    else value = w[++*i];
+  }
+  if (!IsRunKey(key) && key != "topk_list" && !st.after_script) return;
+  if (st.if_depth > 0) pc->conditional.insert(key);
+  if (value.find('$') != std::string::npos) {
+    // `--capacity-factor "$factor"`: a label's "factor=1.0" names capacity_factor.
+    auto [it, added] = pc->feeds.emplace(NormalizeKey(StripVar(value)), key);
+    if (!added && it->second != key) it->second.clear();
+  }
+  pc->flags.emplace_back(key, value);
+}
+
 // Every flag occurrence of a command line: the harness's own flags (those
 // after a script word, named as the script spells them, dashes as
 // underscores) and moelog's run keys wherever they appear; environment
 // assignments written before the script; the shell loops `for VAR in a b c;`.
 void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
   TupleLoops(cmd, &pc->loops);
-  auto w = Words(cmd);
-  bool after_script = false, known_script = false;
-  int if_depth = 0;  // inside `if ...; then ...; fi`: what it sets holds for some runs only
-  std::vector<std::pair<std::string, std::string>> env;
+  const auto w = Words(cmd);
+  CommandScan st;
   for (size_t i = 0; i < w.size(); ++i) {
-    if (w[i] == "if") ++if_depth;
-    else if (w[i] == "fi" && if_depth > 0) --if_depth;
+    if (w[i] == "if") ++st.if_depth;
+    else if (w[i] == "fi" && st.if_depth > 0) --st.if_depth;
     if (IsCommandBreak(w[i])) {
-      after_script = false;
-      env.clear();
+      st.after_script = false;
+      st.env.clear();
       continue;
     }
     if (w[i] == "for" && i + 2 < w.size() && w[i + 2] == "in") {
-      std::vector<std::string> values;
-      for (size_t j = i + 3; j < w.size() && w[j] != "do"; ++j) {
-        std::string v = w[j];
-        if (!v.empty() && v.back() == ';') v.pop_back();
-        if (!v.empty()) values.push_back(v);
-      }
-      if (!pc->loops.count(w[i + 1])) pc->loops[w[i + 1]] = values;
+      ShellLoop(w, i, pc);
       continue;
     }
-    std::string script = ScriptName(w[i]);
-    if (script.empty() && w[i] == "-m" && i > 0 && w[i - 1].find("python") != std::string::npos && i + 1 < w.size() &&
-        w[i + 1].rfind("-", 0) != 0)
-      script = w[++i];  // "python -m experiments.bench": the module is the harness
-    if (!script.empty()) {
-      after_script = true;
-      known_script = DefaultLauncherTable().FindHarness(script) != nullptr;
+    if (const std::string script = ScriptAt(w, &i); !script.empty()) {
+      st.after_script = true;
+      st.known_script = DefaultLauncherTable().FindHarness(script) != nullptr;
       if (std::find(pc->harnesses.begin(), pc->harnesses.end(), script) == pc->harnesses.end())
         pc->harnesses.push_back(script);
-      for (auto& kv : env) pc->flags.push_back(kv);
-      env.clear();
+      for (auto& kv : st.env) pc->flags.push_back(kv);
+      st.env.clear();
       continue;
     }
     std::string ek, ev;
-    if (!after_script && EnvAssignment(w[i], &ek, &ev)) {
-      env.emplace_back(ek, ev);
-      continue;
-    }
-    if (w[i].rfind("--", 0) != 0 || w[i].size() < 3) continue;
-    std::string key = w[i].substr(2), value;
-    size_t eq = key.find('=');
-    if (eq != std::string::npos) {
-      value = key.substr(eq + 1);
-      key = key.substr(0, eq);
-    }
-    key = after_script && !known_script ? SnakeKey(key) : NormalizeKey(key);
-    if (eq == std::string::npos) {
-      if (IsBoolFlag(key) || i + 1 >= w.size() || w[i + 1].rfind("--", 0) == 0 || IsCommandBreak(w[i + 1]))
-        value = "true";
-      else value = w[++i];
-    }
-    if (!IsRunKey(key) && key != "topk_list" && !after_script) continue;
-    if (if_depth > 0) pc->conditional.insert(key);
-    if (value.find('$') != std::string::npos) {
-      // `--capacity-factor "$factor"`: a label's "factor=1.0" names capacity_factor.
-      auto [it, added] = pc->feeds.emplace(NormalizeKey(StripVar(value)), key);
-      if (!added && it->second != key) it->second.clear();
-    }
-    pc->flags.emplace_back(key, value);
+    if (!st.after_script && EnvAssignment(w[i], &ek, &ev)) st.env.emplace_back(ek, ev);
+    else if (w[i].rfind("--", 0) == 0 && w[i].size() >= 3) FlagAt(w, &i, st, pc);
   }
 }
 
@@ -441,6 +461,7 @@ struct FlagValues {
   std::map<std::string, size_t> count;
   std::set<std::string> flag_keys;
   size_t invocations = 0;
+  std::set<std::string> commands_vary;  // keys the entry's commands set to different literal values
 };
 FlagValues CollectFlagValues(const ParsedCommand& pc, const std::vector<std::pair<std::string, std::string>>& spans,
                              Vars* vars) {
@@ -510,7 +531,8 @@ void SortFlagValues(const ParsedCommand& pc, bool generic, FlagValues* fv, Confi
     } else if (vals.size() == 1 && count[k] == invocations) {
       (*fixed)[k] = vals.front();
     } else if (vals.size() > 1) {
-      (*vars)[k] = vals;
+      (*vars)[k] = vals;  // in the order the commands give them: the first command's first
+      fv->commands_vary.insert(k);
     }
   }
 }
@@ -520,12 +542,14 @@ std::string Lower(std::string w) {
   return w;
 }
 
-// Words that tell a sentence restates a figure of earlier work rather than
-// recording this entry's run: "v143 remains the stable reference at 22.3%",
-// "sealed baseline", "comparison point", "from the previous section".
+// Words that tell a sentence restates a figure of earlier work, or derives
+// one, rather than recording this entry's run: "v143 remains the stable
+// reference at 22.3%", "sealed baseline", "comparison point", "from the
+// previous section", "baseline for context", "implied bandwidth".
 bool RestatingWord(const std::string& w) {
   static const std::set<std::string> k = {"remains", "remained", "stays", "stayed", "sealed", "comparison",
-                                          "reference", "earlier", "previous", "prior", "restated", "historical"};
+                                          "reference", "earlier", "previous", "prior", "restated", "historical",
+                                          "context", "implied", "projected", "projection", "estimated"};
   return k.count(Lower(w)) > 0;
 }
 
@@ -568,7 +592,8 @@ void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& fl
 // their flags are read as the script spells them.
 // `feeds`: the loop variables that feed one flag each (`for factor in ...;
 // --capacity-factor "$factor"` gives factor -> capacity_factor).
-void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds) {
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds,
+                 std::set<std::string>* commands_vary) {
   ParsedCommand pc = EntryCommands(e);
   const auto spans = FlagSpans(e, pc);
   for (const auto& [var, key] : pc.feeds)
@@ -581,6 +606,7 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
   *known_harness = known;
   FlagValues fv = CollectFlagValues(pc, spans, vars);
   SortFlagValues(pc, *generic, &fv, fixed, vars);
+  *commands_vary = fv.commands_vary;
   for (const auto& c : e.commands) AdapterRunKeys(c.joined, vars);
   for (const auto& [k, v] : *vars) fixed->erase(k);
   if (const Field* f = e.FindField("Config")) {
@@ -810,8 +836,9 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value) ||
                ShortValue(vars, w, &key, &value)) {
       cfg[key] = value;
-    } else if (std::string ck = generic ? "" : ChoiceKey(w); !ck.empty() && fixed.count(ck) && !IsFixedValue(fixed, w)) {
-      cfg[ck] = w;
+    } else if (std::string ck = generic || words.size() > 2 ? "" : ChoiceKey(w);
+               !ck.empty() && fixed.count(ck) && !IsFixedValue(fixed, w)) {
+      cfg[ck] = w;  // "prequeue:"; in a longer phrase ("same traced runs") the word is prose
     } else if (Config shape = ShapeLabel(w, vars, fixed); !shape.empty()) {
       cfg.insert(shape.begin(), shape.end());
     } else if (w.find('/') != std::string::npos) {
@@ -856,14 +883,21 @@ struct Figure {
   std::string run_tag;    // the run its sentence starts with ("v156 measures 9.5 s"), if a tag
   size_t sentence = 0;    // where its sentence starts in the text
   bool subject = false;   // `word` is its clause's subject ("treatment was 22.9%")
+  int decimals = -1;      // decimals as written in its unit (-1: not as written, "3.5M")
 };
+
+// The decimals a number is written with ("0.027212" -> 6, "1,832,938" -> 0).
+int WrittenDecimals(const std::string& num) {
+  const size_t dot = num.find('.');
+  return dot == std::string::npos ? 0 : static_cast<int>(num.size() - dot - 1);
+}
 
 // What a unit written after a number measures: the metric, the factor to
 // its stored unit (time in seconds), and whether it is derived. `scale` is a
 // multiplier glued to the number ("11.485M tok/s"). False for words that are
 // no unit of a figure (GiB, steps, dropped ...).
 struct UnitInfo {
-  const char* metric;
+  std::string metric;
   double factor;
   bool derived;
 };
@@ -884,9 +918,21 @@ bool UnitOf(const std::string& unit, UnitInfo* info) {
       {"x", {"speedup", 1, true}},            {"X", {"speedup", 1, true}},
       {"\xC3\x97", {"speedup", 1, true}}};
   auto it = k.find(unit);
-  if (it == k.end()) return false;
-  *info = it->second;
-  return true;
+  if (it != k.end()) {
+    *info = it->second;
+    return true;
+  }
+  // "TFLOP/s/rank", "GB/s/GPU": a figure per device.
+  for (const char* d : {"rank", "gpu", "GPU", "device", "chip"}) {
+    const std::string suffix = std::string("/") + d;
+    if (unit.size() <= suffix.size() || unit.compare(unit.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    auto base = k.find(unit.substr(0, unit.size() - suffix.size()));
+    if (base == k.end() || base->second.derived) return false;
+    *info = base->second;
+    info->metric += std::string("_per_") + (d[0] == 'G' ? "gpu" : d);
+    return true;
+  }
+  return false;
 }
 
 // The unit token after a number: up to a space, backtick, comma, ';' or ')'
@@ -1200,6 +1246,7 @@ void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list
   for (size_t n = 0; n < listed.size(); ++n) {
     Figure m = *f;
     m.value = listed[n].first * ratio;
+    m.decimals = -1;
     m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
     if (!at.empty()) m.named[at[n].first] = at[n].second;
     out->push_back(m);
@@ -1222,6 +1269,7 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   if (unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
   f->metric = info.metric, f->unit = unit, f->derived = false;
   f->value = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;
+  f->decimals = WrittenDecimals(num);
   return true;
 }
 
@@ -1297,17 +1345,24 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
 }
 
 // A duration a job or test run took ("succeeded in 40.12 seconds", "33
-// passed in 10.41s", "after 3 s") is no benchmark figure.
+// passed in 10.41s", "after 3 s", "parent duration `195006ms`") or a limit
+// ("times out at 60 seconds") is no benchmark figure.
 bool JobDuration(const std::string& s, size_t start) {
-  const std::string w = WordBefore(s, start);
-  return w == "after" || w == "in";
+  size_t b = start;
+  const std::string w = WordBefore(s, start, &b);
+  if (w == "after" || w == "in") return true;
+  if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
+  // "parent duration `195006ms`", "job duration 3 s", "wall time 41 s".
+  static const std::set<std::string> whole = {"parent", "job", "wall", "total", "elapsed", "wall-clock"};
+  return (w == "duration" || w == "time") && whole.count(Lower(WordBefore(s, b))) > 0;
 }
 
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f) {
-  if (u.scale != 1 && std::string(info.metric) != "tokens_per_s") return false;
+  if (u.scale != 1 && info.metric != "tokens_per_s") return false;
   f->metric = info.metric, f->unit = u.unit, f->derived = info.derived;
+  if (u.scale != 1) f->decimals = -2;  // "3.5M tok/s": not the value as written
   // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
   f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * u.scale * info.factor;
   *i = u.at + u.len;
@@ -1496,42 +1551,104 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
 // the square of their number.
 constexpr size_t kMaxFiguresPerEntry = 512;
 
-std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
+// The state of one scan of a text for figures (Figures).
+struct FigureScan {
+  explicit FigureScan(const std::string& text) : s(text) {}
+  const std::string& s;
+  ScanMode mode;
   std::vector<Figure> out;
   int depth = 0;
   size_t i = 0;
-  int arrow_left = -1;  // index in `out` of a figure written before an arrow
+  int arrow_left = -1;     // index in `out` of a figure written before an arrow
   std::string arrow_unit;  // the unit the figure before the arrow was read in
   std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
-  ScanMode mode;
-  mode.bare_is_tflops = bare_is_tflops, mode.percent_is_mfu = percent_is_mfu;
-  while (i < s.size() && out.size() < kMaxFiguresPerEntry) {
-    char c = s[i];
-    if (c == '(') { ++depth; ++i; continue; }
-    if (c == ')') { depth = std::max(0, depth - 1); ++i; continue; }
-    bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
-    if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
-    // Glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00"): not a figure.
-    // The scan always steps past the character it stands on ('+' is no
-    // identifier character), so every loop here is linear.
-    if (Figure kv; !sign && i > 0 && s[i - 1] == '=' && depth == 0) {
-      size_t end = i + 1;
-      if (KeyValueFigure(s, i - 1, &end, &kv)) {
-        listed.clear(), comma_list = false, list_next = std::string::npos, arrow_left = -1;
-        out.push_back(kv);  // named by its key, not by the word before it
-      }
-      i = std::max(i + 1, end);
-      while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
-      continue;
+};
+
+// A number glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00") is no
+// figure, unless a key names its unit ("time_s=0.0179"). True when the
+// number at `st.i` was such and the scan stepped past it. The scan always
+// steps past the character it stands on ('+' is no identifier character),
+// so every loop here is linear.
+bool GluedNumber(FigureScan& st, bool sign) {
+  const std::string& s = st.s;
+  size_t& i = st.i;
+  if (Figure kv; !sign && i > 0 && s[i - 1] == '=' && st.depth == 0) {
+    size_t end = i + 1;
+    if (KeyValueFigure(s, i - 1, &end, &kv)) {
+      st.listed.clear(), st.comma_list = false, st.list_next = std::string::npos, st.arrow_left = -1;
+      st.out.push_back(kv);  // named by its key, not by the word before it
     }
-    if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' ||
-                  s[i - 1] == '@')) {
+    i = std::max(i + 1, end);
+    while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+    return true;
+  }
+  if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' || s[i - 1] == '@')) {
+    ++i;
+    while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+    return true;
+  }
+  return false;
+}
+
+// A number that waits for a unit written after a later one: "13.2 / 13.1 /
+// 12.8 %", "full `210.201`, prequeue `277.222` TF/s" (each named by its own
+// word). True when it was listed and the scan moved to the next number.
+bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sign) {
+  const std::string& s = st.s;
+  if (start != st.list_next) st.listed.clear(), st.comma_list = false;  // the list ended without a unit: no figures
+  st.list_next = std::string::npos;
+  if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && st.depth == 0) {
+    if (st.comma_list) st.listed.clear(), st.comma_list = false;
+    st.listed.emplace_back(value, st.listed.empty() ? WordBefore(s, start) : "");
+    st.list_next = st.i = next;
+    return true;
+  }
+  if (const size_t e = !sign && st.depth == 0 ? CommaListNext(s, j) : std::string::npos;
+      e != std::string::npos && (st.listed.empty() || st.comma_list)) {
+    const std::string named = WordBefore(s, start);
+    st.listed.emplace_back(value, NoName(named) ? "" : named);
+    st.comma_list = true;
+    st.list_next = st.i = e;
+    return true;
+  }
+  return false;
+}
+
+// A figure read: named by its words, paired with the list waiting for its
+// unit or with the key values after it ("0.95 % at EP2"), and kept.
+void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
+                const std::string& num) {
+  const std::string& s = st.s;
+  f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
+  ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f);
+  st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
+  st.arrow_unit = before_arrow && !f.derived ? unit : "";
+  if (!st.listed.empty() && !f.derived && value != 0) {
+    ShareListUnit(s, st.i, value, st.comma_list, st.listed, &f, &st.out);
+    st.listed.clear();
+    st.comma_list = false;
+  } else if (!f.derived) {
+    for (const auto& [k, v] : AtList(s, st.i, 1)) f.named[k] = v;
+  }
+  st.out.push_back(f);
+}
+
+std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
+  FigureScan st(s);
+  st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu;
+  size_t& i = st.i;
+  while (i < s.size() && st.out.size() < kMaxFiguresPerEntry) {
+    const char c = s[i];
+    if (c == '(' || c == ')') {
+      st.depth = c == '(' ? st.depth + 1 : std::max(0, st.depth - 1);
       ++i;
-      while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
       continue;
     }
+    const bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
+    if (GluedNumber(st, sign)) continue;
     size_t j = i + (sign ? 1 : 0);
     const std::string num = DigitsAt(s, &j);
     const size_t start = i;
@@ -1542,49 +1659,18 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
       while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
       continue;
     }
-    auto v = ParseNumber(num);
-    if (!v) continue;
-    double value = *v;
-    if (start != list_next) listed.clear(), comma_list = false;  // the list ended without a unit: no figures
-    list_next = std::string::npos;
-    if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && depth == 0) {
-      if (comma_list) listed.clear(), comma_list = false;
-      listed.emplace_back(value, listed.empty() ? WordBefore(s, start) : "");
-      list_next = next;
-      i = next;
-      continue;
-    }
-    // "full `210.201`, prequeue `277.222` TF/s": a bare number, a comma and
-    // the next named number: one of a list sharing the last one's unit, each
-    // named by its own word.
-    if (const size_t e = !sign && depth == 0 ? CommaListNext(s, j) : std::string::npos;
-        e != std::string::npos && (listed.empty() || comma_list)) {
-      const std::string named = WordBefore(s, start);
-      listed.emplace_back(value, NoName(named) ? "" : named);
-      comma_list = true;
-      list_next = e;
-      i = e;
-      continue;
-    }
+    const auto v = ParseNumber(num);
+    if (!v || ListedNumber(st, start, j, *v, sign)) continue;
     Figure f;
     std::string unit;
     bool before_arrow = false;
-    if (!FigureUnit(s, start, j, value, sign, c == '-', mode, arrow_left, arrow_unit, &i, &f, &unit, &before_arrow))
+    if (!FigureUnit(s, start, j, *v, sign, c == '-', st.mode, st.arrow_left, st.arrow_unit, &i, &f, &unit,
+                    &before_arrow))
       continue;
-    if (depth > 0 && !f.derived) continue;  // asides
-    ClauseNames(s, start, i, NameFigure(s, start, arrow_left, &out, &f), &f);
-    arrow_left = before_arrow && !f.derived ? static_cast<int>(out.size()) : -1;
-    arrow_unit = before_arrow && !f.derived ? unit : "";
-    if (!listed.empty() && !f.derived && value != 0) {
-      ShareListUnit(s, i, value, comma_list, listed, &f, &out);
-      listed.clear();
-      comma_list = false;
-    } else if (!f.derived) {
-      for (const auto& [k, v] : AtList(s, i, 1)) f.named[k] = v;  // "0.95 % at EP2"
-    }
-    out.push_back(f);
+    if (st.depth > 0 && !f.derived) continue;  // asides
+    KeepFigure(st, f, start, *v, unit, before_arrow, num);
   }
-  return out;
+  return std::move(st.out);
 }
 
 // What an entry's commands and Config say, for reading its Result.
@@ -1599,6 +1685,8 @@ struct EntryCtx {
   bool tflops_logbook = false;  // the logbook's Scope or Baseline names TF/s
   double tflops_example = 0;    // a TF/s figure the logbook writes there (0: none)
   std::set<std::string> own_text;  // words of the entry's heading and run fields (Command, Run, Runs, Run ID)
+  std::map<std::string, Config> command_labels;  // "shared off" -> what its command sets apart from the others
+  std::set<std::string> commands_vary;  // keys the commands set to different literal values (--hidden 2048 / 3072)
   bool names_time = false;  // the entry names a time measure and no TF/s ("time-based"): a bare figure is no TF/s
   std::string entry_id, file;
 };
@@ -1619,6 +1707,30 @@ bool HasBaseMetric(const StoredRun& r) {
   for (const auto& [m, v] : r.metrics)
     if (!r.derived.count(m)) return true;
   return false;
+}
+
+// A column that checks a run rather than naming or measuring it
+// ("Checksum", "Max abs diff", "Mismatches"): neither key nor figure.
+bool CheckColumn(const std::string& header) {
+  const std::string h = Lower(header);
+  for (const char* w : {"checksum", "hash", "digest", "abs diff", "max diff", "mismatch", "error"})
+    if (h.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// A label's plain words, lower case, without code spans or parentheses
+// ("shared off (`topk=8`, forward)" -> "shared off").
+std::string PlainLabel(const std::string& label) {
+  std::string out;
+  int depth = 0;
+  bool code = false;
+  for (char c : label) {
+    if (c == '`') code = !code;
+    else if (c == '(') ++depth;
+    else if (c == ')') depth = std::max(0, depth - 1);
+    else if (!code && depth == 0) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return parse_detail::Trim(out);
 }
 
 // Where a bullet's label ends: the first colon outside code that is
@@ -1645,6 +1757,7 @@ size_t LabelEnd(const std::string& text) {
 struct WalkScope {
   Config context;
   bool tflops = false, restated = false;
+  bool check = false;  // a label names a correctness check ("Max abs diff:", "Correctness:")
 };
 
 // The metric a figure written without a unit is in: TF/s where a label
@@ -1702,6 +1815,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       continue;
     }
     if (f.metric == kNoUnit) {
+      if (f.value == 0) continue;  // "mismatches: `0`": a count, no run measures 0
       if (!BareIsTflops(f, x, w)) {
         no_unit = true;
         continue;
@@ -1727,6 +1841,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     }
     p.run.metrics[f.metric] = f.value;
     p.run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+    if (f.decimals >= 0) p.run.decimals[f.metric] = f.decimals;
     if (f.derived) p.run.derived.insert(f.metric);
   }
   if (!unread) return points;
@@ -1747,6 +1862,10 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest.clear();
   }
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  if (auto it = x.command_labels.find(PlainLabel(label)); it != x.command_labels.end() && own.count("case")) {
+    own.erase("case");  // "shared off (`topk=8`):" names the command labelled "shared off"
+    for (const auto& [k, v] : it->second) own[k] = v;
+  }
   if (own.count("case") && scope.context.count("case")) {
     // A nested case names a variant of its parent's case.
     own["variant"] = own["case"];
@@ -1756,7 +1875,8 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   // "forward TF/s:" over its figures' bullets names their unit.
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
-  for (auto& p : BulletPoints(rest, x, scope, b.line, text, unread)) {
+  scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
+  for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, text, unread)) {
     if (p.clash && unread)
       unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
     if (p.clash || !HasBaseMetric(p.run)) continue;
@@ -1765,6 +1885,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     r.metrics = std::move(p.run.metrics);
     r.units = std::move(p.run.units);
     r.derived = std::move(p.run.derived);
+    r.decimals = std::move(p.run.decimals);
     out->push_back({std::move(r), b.line, text});
   }
   if (!text_override.empty()) return;
@@ -1842,6 +1963,15 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   }
   std::string lower;
   for (char ch : h) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  // "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU": a figure per device.
+  std::string per;
+  for (const char* d : {"gpu", "rank", "device", "chip"})
+    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d})
+      if (size_t at = lower.find(form); at != std::string::npos && per.empty()) {
+        per = d;
+        lower.erase(at, form.size());
+        h.erase(at, form.size());
+      }
   const bool delta = HasWord(lower, "delta") || HasWord(lower, "gain") || lower.find("\xCE\x94") != std::string::npos ||
                      HasWord(lower, "change") || lower.find("vs ") != std::string::npos;
   std::string base;
@@ -1855,6 +1985,8 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   else if (HasWord(lower, "us") || HasWord(lower, "\xC2\xB5s")) base = "time_s", c.unit = "us", c.factor = 1e-6;
   else if (lower == "s" || lower == "time (s)" || lower == "time_s" || lower == "seconds" || lower == "s/step")
     base = "time_s", c.unit = "s";
+  else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds"))
+    base = "time_s", c.unit = "s";  // "P50 step s"
   if (delta) {
     c.metric = base.empty() ? "delta_pct" : base + "_delta_pct";
     c.unit = "%";
@@ -1864,6 +1996,10 @@ ColumnInfo ColumnMetric(const std::string& raw) {
     c.metric = "speedup", c.unit = "x", c.derived = true, c.factor = 1;
   } else {
     c.metric = base;
+  }
+  if (!per.empty() && !c.metric.empty() && !c.derived) {
+    c.metric += "_per_" + per;
+    c.unit += "/" + std::string(per == "gpu" ? "GPU" : per);
   }
   return c;
 }
@@ -1901,6 +2037,19 @@ std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
   }
   if (!unit.empty() && scale == 1) return std::nullopt;  // "3 steps", "n/a"
   return col.factor < 1 ? *v * scale / std::round(1 / col.factor) : *v * scale * col.factor;
+}
+
+// The decimals a cell's number is written with, when the cell holds the
+// number alone (with '%' or 'x'): "1,572,435" -> 0, "23.510" -> 3; -1 for
+// "1.21M", "23.5 ms" (a unit or multiplier of its own).
+int CellDecimals(const std::string& cell) {
+  size_t n = 0;
+  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
+                             (n == 0 && (cell[n] == '+' || cell[n] == '-'))))
+    ++n;
+  const std::string rest = cell.substr(n);
+  if (n == 0 || !(rest.empty() || rest == "%" || rest == "x" || rest == "X")) return -1;
+  return WrittenDecimals(cell.substr(0, n));
 }
 
 // The metric a column without one in its header holds, from the units its
@@ -1943,8 +2092,8 @@ std::string Qualifier(const std::string& header) {
     std::string lw = SnakeKey(w);
     UnitInfo info{};
     if (UnitOf(w, &info) || lw == "time" || lw == "(ms)" || lw == "(s)" || lw == "(us)" || lw == "tokens/s" ||
-        lw == "tf/s" || lw == "mfu" || lw == "step" || lw == "per")
-      continue;
+        lw == "tf/s" || lw == "mfu" || lw == "step" || lw == "per" || lw.find('/') != std::string::npos)
+      continue;  // units ("TFLOP/s/rank", "ms/step") are the metric's, not its name
     std::string clean;
     for (char ch : lw) clean += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
     while (!clean.empty() && clean.back() == '_') clean.pop_back();
@@ -1978,30 +2127,109 @@ void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo
 // output settings.
 bool NeutralKeyName(const std::string& k) { return !FollowedKey(k).empty() || IsIgnoredForPairing(k); }
 
-// A table written in an entry: each row a figure set (one per "@value" of
-// its columns). Columns named by a config key give its value; other label
-// columns are read like bullet labels (bare varied values, `topk8`, shapes
-// such as 32768x2048x1408x60); metric columns give the figures. moelog's own
-// tables (in its regions, headed "time (ms)") are not the logbook's words.
-void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out) {
-  if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
-  std::vector<ColumnInfo> cols;
-  std::vector<std::string> headers;
-  for (size_t c = 0; c < t.header.size(); ++c) {
-    headers.push_back(Unticked(t.header[c]));
-    cols.push_back(ColumnMetric(headers.back()));
-    if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers.back());
+// A table whose every metric column is a statistic over repeats, with
+// their range ("Median (ms)", "Min-max (ms)", "Median useful TFLOP/s")
+// summarizes figures written elsewhere: derived, not tabled. (Per-run
+// statistics over steps, "Mean tok/s | P50 step s", give no range.)
+bool SummaryTable(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols) {
+  bool range = false;
+  for (size_t c = 0; c < cols.size(); ++c) {
+    if (cols[c].metric.empty()) continue;
+    const auto w = Words(Lower(headers[c]));
+    const bool is_range = !w.empty() && (w[0].rfind("min-max", 0) == 0 || w[0] == "range");
+    if (w.empty() || !(StatisticWord(w[0]) || is_range)) return false;
+    range = range || is_range;
   }
-  NameColumns(headers, &cols);
-  // The key the "@value" columns name: one the entry varies with such a
-  // value, else one it sets to one of them ("tokens/s @0.0 | tokens/s @0.1"
-  // beside --null-route-frac 0.0). Every "@" column of a table names one key.
+  return range;
+}
+
+// The metric each column of a table holds (from its header, else from the
+// units its cells are written in), every column its own metric.
+std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
+  std::vector<ColumnInfo> cols;
+  for (size_t c = 0; c < t.header.size(); ++c) {
+    headers->push_back(Unticked(t.header[c]));
+    cols.push_back(ColumnMetric(headers->back()));
+    if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers->back());
+  }
+  NameColumns(*headers, &cols);
+  return cols;
+}
+
+// The key the "@value" columns name: one the entry varies with such a
+// value, else one it sets to one of them ("tokens/s @0.0 | tokens/s @0.1"
+// beside --null-route-frac 0.0). Every "@" column of a table names one key.
+std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x) {
   std::string at_key;
   for (const auto& c : cols)
     if (!c.at.empty() && at_key.empty()) at_key = KeyOfValue(x.vars, c.at);
   for (const auto& c : cols)
     for (const auto& [k, v] : x.fixed)
       if (!c.at.empty() && at_key.empty() && !NeutralKeyName(k) && ValuesEqual(v, c.at)) at_key = k;
+  return at_key;
+}
+
+// A label cell of a row: a varied value, a key's column, a generic
+// harness's column word (and the keys it names), else part of the label.
+void LabelCell(const std::string& header, const std::string& cell, const EntryCtx& x, Config* cfg,
+               std::string* label) {
+  if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header)) return;
+  // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
+  // not a name of the run.
+  if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
+                           std::isdigit(static_cast<unsigned char>(cell[0])) &&
+                           (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
+    return;
+  const std::string key = NormalizeKey(Unticked(header));
+  if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
+    (*cfg)[k] = cell;
+  } else if (IsRunKey(key) || x.vars.count(key) || x.fixed.count(key)) {
+    (*cfg)[key] = cell;
+  } else if (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
+               return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+             })) {
+    (*cfg)[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
+    Config named = LabelConfig(cell, x.vars, x.fixed, x.generic, &x.feeds);
+    named.erase("case");
+    for (const auto& [k, v] : named) (*cfg)[k] = v;
+  } else {
+    *label += (label->empty() ? "" : ", ") + cell;
+  }
+}
+
+// A metric cell of a row, into the figure set of its "@value".
+void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  auto v = CellNumber(cell, col);
+  if (!v) return;
+  StoredRun& run = (*by_at)[col.at];
+  run.metrics[col.metric] = *v;
+  run.units[col.metric] = col.unit;
+  if (int d = CellDecimals(cell); d >= 0) run.decimals[col.metric] = d;
+  if (col.derived) run.derived.insert(col.metric);
+}
+
+// A table written in an entry: each row a figure set (one per "@value" of
+// its columns). Columns named by a config key give its value; other label
+// columns are read like bullet labels (bare varied values, `topk8`, shapes
+// such as 32768x2048x1408x60); metric columns give the figures. moelog's own
+// tables (in its regions, headed "time (ms)") are not the logbook's words.
+void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread) {
+  if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
+  std::vector<std::string> headers;
+  const std::vector<ColumnInfo> cols = TableColumns(t, &headers);
+  if (SummaryTable(headers, cols)) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of statistics over repeats: derived, not tabled"});
+    return;
+  }
+  // Columns of differences or error counts ("max / mean abs diff", "Valid
+  // errors"): the table times a correctness check, not a benchmark.
+  for (const auto& h : headers)
+    if (CheckColumn(h) && Lower(h).find("checksum") == std::string::npos) {
+      if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
+      return;
+    }
+  const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
@@ -2009,39 +2237,8 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     std::string label;
     std::map<std::string, StoredRun> by_at;  // "@value" ("" for none) -> figures
     for (size_t c = 0; c < row.size() && c < t.header.size(); ++c) {
-      const std::string cell = Unticked(row[c]);
-      const ColumnInfo& col = cols[c];
-      if (!col.metric.empty()) {
-        auto v = CellNumber(cell, col);
-        if (!v) continue;
-        StoredRun& run = by_at[col.at];
-        run.metrics[col.metric] = *v;
-        run.units[col.metric] = col.unit;
-        if (col.derived) run.derived.insert(col.metric);
-        continue;
-      }
-      if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
-      // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
-      // not a name of the run.
-      if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
-                               std::isdigit(static_cast<unsigned char>(cell[0])) &&
-                               (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
-        continue;
-      const std::string key = NormalizeKey(Unticked(t.header[c]));
-      if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
-        cfg[k] = cell;
-      } else if (IsRunKey(key) || x.vars.count(key) || x.fixed.count(key)) {
-        cfg[key] = cell;
-      } else if (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
-                   return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-                 })) {
-        cfg[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
-        Config named = LabelConfig(cell, x.vars, x.fixed, x.generic, &x.feeds);
-        named.erase("case");
-        for (const auto& [k, v] : named) cfg[k] = v;
-      } else {
-        label += (label.empty() ? "" : ", ") + cell;
-      }
+      if (!cols[c].metric.empty()) MetricCell(Unticked(row[c]), cols[c], &by_at);
+      else LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
     }
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     std::string text = "|";
@@ -2053,6 +2250,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       run.metrics = figs.metrics;
       run.units = figs.units;
       run.derived = figs.derived;
+      run.decimals = figs.decimals;
       out->push_back({std::move(run), line, text});
     }
   }
@@ -2093,6 +2291,7 @@ void ResultLines(const std::string& text, int first_line, const Config& context,
         const MetricKey& m = it->second;
         figs.metrics[m.metric] = m.factor < 1 ? *v / std::round(1 / m.factor) : *v * m.factor;
         figs.units[m.metric] = m.unit;
+        figs.decimals[m.metric] = WrittenDecimals(value);
       } else {
         cfg[key] = value;
       }
@@ -2102,6 +2301,7 @@ void ResultLines(const std::string& text, int first_line, const Config& context,
     StoredRun run = NewRecorded(x, cfg, at);
     run.metrics = figs.metrics;
     run.units = figs.units;
+    run.decimals = figs.decimals;
     out->push_back({std::move(run), at, line});
   }
 }
@@ -2139,6 +2339,23 @@ void UnstampOthers(const EntryCtx& x, std::vector<RecordedFigure>* out) {
     if (!some) continue;
     for (auto& f : *out)
       if (!names(f.text, v) && (f.run.config.count("case") || f.run.config.count("variant"))) f.run.config.erase(k);
+  }
+}
+
+// A key the entry's commands set to different values ("--hidden 2048" in
+// the first, "--hidden 3072" in a "larger-shape check"), named by some
+// figures' labels but never with the first command's value: the figures
+// that name none take the first command's ("`shared=0, topk=8`" beside
+// "`hidden=3072, ..., topk=8`" is the 2048 run).
+void FirstCommandDefaults(const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  for (const auto& k : x.commands_vary) {
+    auto vals = x.vars.find(k);
+    if (vals == x.vars.end() || vals->second.empty()) continue;
+    std::set<std::string> named;
+    for (const auto& f : *out)
+      if (auto it = f.run.config.find(k); it != f.run.config.end()) named.insert(it->second);
+    if (named.empty() || named.count(vals->second.front())) continue;
+    for (auto& f : *out) f.run.config.emplace(k, vals->second.front());
   }
 }
 
@@ -2202,6 +2419,41 @@ void EntryUnits(const Entry& entry, bool tflops_logbook, double tflops_example, 
   x->names_time = says_time && !writes_tflops;
 }
 
+// Command sub-bullets with labels ("- shared off:" over its command, "-
+// shared on:" over another): what each label's command sets apart from the
+// others' (flags with other values, or set by one only: a switch absent is
+// false). A Result label with the same words names those settings.
+std::map<std::string, Config> CommandLabels(const Entry& entry) {
+  std::map<std::string, Config> flags;  // label -> its command's flags
+  const Field* f = entry.FindField("Command");
+  if (f == nullptr) return {};
+  for (const auto& c : f->bullet.children) {
+    const size_t colon = LabelEnd(c.text);
+    const std::string label = colon == std::string::npos ? "" : PlainLabel(c.text.substr(0, colon));
+    if (label.empty() || label.size() > 40) continue;
+    ParsedCommand pc;
+    for (const auto& span : c.code_spans) ParseCommand(span, &pc);
+    for (const auto& g : c.children)
+      for (const auto& span : g.code_spans) ParseCommand(span, &pc);
+    for (const auto& [k, v] : pc.flags)
+      if (v.find('$') == std::string::npos) flags[label][k] = v;
+  }
+  if (flags.size() < 2) return {};
+  std::set<std::string> keys;
+  for (const auto& [label, cfg] : flags)
+    for (const auto& [k, v] : cfg) keys.insert(k);
+  std::map<std::string, Config> out;
+  for (const auto& k : keys) {
+    bool is_switch = IsBoolFlag(k);  // a switch (`--prefetch`) given to some commands only
+    for (const auto& [label, cfg] : flags) is_switch = is_switch || (cfg.count(k) && cfg.at(k) == "true");
+    std::set<std::string> values;
+    for (const auto& [label, cfg] : flags) values.insert(cfg.count(k) ? cfg.at(k) : is_switch ? "false" : "");
+    if (values.size() < 2 || values.count("")) continue;  // the same everywhere, or unknown somewhere
+    for (const auto& [label, cfg] : flags) out[label][k] = cfg.count(k) ? cfg.at(k) : "false";
+  }
+  return out;
+}
+
 // The words an entry names its own runs with: its heading, commands and
 // run fields ("- Run: `v165`"). A sentence of its Result that starts with
 // another run's tag ("v156 measures ...") restates that run.
@@ -2236,6 +2488,20 @@ bool FigureField(const Field& f) {
   return k.count(f.name) > 0 || ends("result") || ends("results");
 }
 
+// Fields that say what an entry means to do or how it ran, never what it
+// measured: its goal, hypothesis, command, configuration, reading of the
+// results and what comes next.
+bool PlanField(const Field& f) {
+  static const std::set<std::string> k = {"goal", "goals", "hypothesis", "command", "config", "configuration",
+                                          "interpretation", "next action", "next", "next step", "next steps",
+                                          "decision", "scope", "confidence", "commit hash", "commit",
+                                          "stop criteria", "caveat", "action", "status", "notes", "note",
+                                          "code change", "harness update", "plan", "expected", "why", "risk",
+                                          "verification", "validation", "tests", "test", "correctness", "lint",
+                                          "inputs", "input", "model", "method", "spec", "setup"};
+  return k.count(Lower(f.name)) > 0;
+}
+
 // One figure field's figures: its own line, its sub-bullets, and the tables
 // and output blocks written below it up to the next field.
 void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<RecordedFigure>* out,
@@ -2251,7 +2517,7 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
   for (const auto& t : entry.tables)
-    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out);
+    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out, unread);
   for (const auto& b : entry.outputs) {
     if (b.line < f.bullet.line || b.line > last) continue;
     ResultLines(b.text, b.line, scope.context, x, out);
@@ -2266,21 +2532,35 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
                                             bool tflops_logbook, double tflops_example) {
   EntryCtx x;
   x.mfu = mfu_logbook;
-  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds);
+  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds, &x.commands_vary);
   EntryUnits(entry, tflops_logbook, tflops_example, &x);
   x.own_text = OwnWords(entry);
+  x.command_labels = CommandLabels(entry);
   x.entry_id = entry.id;
   x.file = file;
   std::vector<RecordedFigure> out;
   bool any_result = false;
   for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
     if (!FigureField(entry.fields[fi])) continue;
-    any_result = any_result || entry.fields[fi].name == "Result";
+    any_result = true;
     FieldFigures(entry, fi, x, &out, unread);
   }
-  // An entry without a Result field records its figures in tables of its own.
-  if (!any_result)
-    for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out);
+  // An entry without a Result field records its figures in tables of its
+  // own, or under bullets that name a sweep ("- Token scaling (EP ring):"
+  // over "`32768`: `859.0 TF/s`").
+  if (!any_result) {
+    for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out, unread);
+    for (const auto& b : entry.notes) Walk(b, WalkScope{}, x, &out, unread);
+    for (size_t fi = 0; fi < entry.fields.size(); ++fi)
+      if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {
+        WalkScope scope;
+        scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+        for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
+          scope.restated = scope.restated || RestatingWord(w);
+        if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, &out, unread, entry.fields[fi].value);
+        for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, &out, unread);
+      }
+  }
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
   if (out.size() > kMaxFiguresPerEntry) {  // placing figures compares them in pairs: bounded
@@ -2290,6 +2570,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     out.resize(kMaxFiguresPerEntry);
   }
   UnstampOthers(x, &out);
+  FirstCommandDefaults(x, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).
   for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);

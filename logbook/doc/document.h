@@ -117,6 +117,7 @@ struct Entry {
   std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
   std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)
   std::vector<FencedBlock> outputs;   // fenced blocks that are no shell (a harness's printed lines)
+  std::vector<Bullet> notes;          // top-level bullets that are no field ("- Token scaling (EP ring, `impl=x`):")
   struct SubHeading {
     int line = 0;
     std::string text;  // inline text, code spans with their backticks

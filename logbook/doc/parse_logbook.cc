@@ -549,7 +549,10 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
       if (doc.nodes[item].kind != MdKind::kItem) continue;
       Field f;
       f.bullet = BuildBullet(doc, item, /*with_numbers=*/false);
-      if (!ParseFieldHead(f.bullet.text, &f.name, &f.qualifier, &f.value)) continue;
+      if (!ParseFieldHead(f.bullet.text, &f.name, &f.qualifier, &f.value)) {
+        e->notes.push_back(std::move(f.bullet));
+        continue;
+      }
       if (f.name != "Command") AddStatedNumbers(&f.bullet);
       if (f.name == "Command") {
         std::string q = f.qualifier;

@@ -572,7 +572,25 @@ struct RecordedColumn {
   std::string metric, header;
   double scale = 1;  // stored value -> shown value (time_s in ms: 1e3)
   int decimals = 3;
+  std::string unit;  // the unit shown, when it is the unit figures were written in ("ms")
 };
+
+// A recorded figure as its author wrote it ("0.027212", "21.050"), when it
+// was written in the unit its column shows; else at the column's decimals.
+std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
+  auto it = f.run.metrics.find(c.metric);
+  if (it == f.run.metrics.end()) return "-";
+  auto d = f.run.decimals.find(c.metric);
+  auto u = f.run.units.find(c.metric);
+  auto canon = [](const std::string& w) -> std::string {
+    if (w == "seconds" || w == "second" || w == "sec" || w == "secs" || w == "s/step") return "s";
+    if (w == "ms/step" || w == "ms/iter") return "ms";
+    return w == "\xC2\xB5s" ? "us" : w;
+  };
+  const bool as_written = d != f.run.decimals.end() &&
+                          (c.unit.empty() ? c.scale == 1 : u != f.run.units.end() && canon(u->second) == canon(c.unit));
+  return Fixed(it->second * c.scale, as_written ? std::min(d->second, 9) : c.decimals);
+}
 
 // The unit most figures of `metric` were written in.
 std::string CommonUnit(const std::vector<RecordedFigure>& figures, const std::string& metric) {
@@ -592,11 +610,12 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
     for (const auto& [m, v] : f.run.metrics) metrics.insert(m);
   std::vector<RecordedColumn> cols;
   auto add = [&](const std::string& m, const std::string& header, double scale, int decimals) {
-    if (metrics.erase(m)) cols.push_back({m, header, scale, decimals});
+    if (metrics.erase(m)) cols.push_back({m, header, scale, decimals, ""});
   };
   const std::string tu = CommonUnit(figures, "time_s");
   add("time_s", tu == "ms" ? "time (ms)" : tu == "us" || tu == "\xC2\xB5s" ? "time (us)" : "time (s)",
       tu == "ms" ? 1e3 : tu == "us" || tu == "\xC2\xB5s" ? 1e6 : 1, tu == "ms" ? 3 : tu == "s" ? 6 : 3);
+  if (!cols.empty() && cols.back().metric == "time_s") cols.back().unit = tu.empty() ? "s" : tu;
   add("tflops", "TF/s", 1, 3);
   add("tokens_per_s", "tokens/s", 1, 0);
   add("gb_per_s", "GB/s", 1, 1);
@@ -635,7 +654,20 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
       }
     }
   }
-  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) add(m, m, 1, 3);
+  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) {
+    // "useful_tflops_per_rank": a per-device figure, headed by its base's words.
+    const size_t per = m.rfind("_per_");
+    bool named = false;
+    for (const Base& b : kBases) {
+      const std::string base = b.metric;
+      if (per == std::string::npos || per < base.size() || m.compare(per - base.size(), base.size(), base) != 0) continue;
+      const std::string q = per == base.size() ? "" : words(m.substr(0, per - base.size() - 1)) + " ";
+      add(m, q + b.header + " per " + m.substr(per + 5), b.scale, b.decimals);
+      named = true;
+      break;
+    }
+    if (!named) add(m, m, 1, 3);
+  }
   return cols;
 }
 
@@ -682,10 +714,7 @@ std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
       auto it = f.run.config.find(k);
       Cell(&out, it == f.run.config.end() ? "-" : it->second);
     }
-    for (const auto& c : cols) {
-      auto it = f.run.metrics.find(c.metric);
-      Cell(&out, it == f.run.metrics.end() ? "-" : Fixed(it->second * c.scale, c.decimals));
-    }
+    for (const auto& c : cols) Cell(&out, RecordedCell(f, c));
     out += "\n";
     same[f.run.config].push_back(static_cast<int>(n + 1));
   }

@@ -35,6 +35,10 @@ struct StoredRun {
   int line = 0;
   std::map<std::string, std::string> units;
   std::set<std::string> derived;
+  // Recorded runs: the decimals each figure was written with in its unit
+  // ("0.027212" -> 6, "21.050%" -> 3), so tables show the author's digits.
+  // Absent when the written number is not the value in its unit ("3.5M").
+  std::map<std::string, int> decimals;
 };
 
 // Looks a key up in the config, also answering the run-level keys "target",
