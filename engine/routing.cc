@@ -68,29 +68,42 @@ bool FillPairs(uint64_t state, float* out, size_t begin, size_t end, double scal
 
 }  // namespace
 
+namespace {
+
+// Pairs [begin, end) of a fill whose first pair starts at `state`, split over
+// a few threads when there are many; false when a pair's first uniform is 0
+// (Normal() redraws it, so the counters no longer say where pairs start) or
+// not every thread could start.
+bool FillPairsOnCores(uint64_t state, float* out, size_t begin, size_t end, double scale) {
+  const size_t pairs = end - begin;
+  constexpr size_t kPairsPerThread = size_t{1} << 18;
+  const size_t threads = std::min<size_t>({4, std::max(1u, std::thread::hardware_concurrency()),
+                                           std::max<size_t>(1, pairs / kPairsPerThread)});
+  if (threads <= 1) return FillPairs(state, out, begin, end, scale);
+  std::vector<char> ok(threads, 0);
+  std::vector<std::thread> pool;
+  auto chunk = [&](size_t c) {
+    ok[c] = FillPairs(state, out, begin + pairs * c / threads, begin + pairs * (c + 1) / threads, scale) ? 1 : 0;
+  };
+  try {
+    for (size_t c = 1; c < threads; ++c) pool.emplace_back(chunk, c);
+  } catch (const std::system_error&) {
+  }
+  chunk(0);
+  for (auto& t : pool) t.join();
+  return pool.size() + 1 == threads && std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; });
+}
+
+}  // namespace
+
 void Rng::FillNormal(float* out, size_t n, double scale) {
   size_t i = 0;
   if (has_spare_ && n > 0) out[i++] = static_cast<float>(scale * Normal());
   const size_t pairs = (n - i) / 2;
   constexpr size_t kPairsPerThread = size_t{1} << 18;
-  const size_t threads = std::min<size_t>({4, std::max(1u, std::thread::hardware_concurrency()),
-                                           std::max<size_t>(1, pairs / kPairsPerThread)});
-  bool exact = false;
-  if (threads > 1) {
-    std::vector<char> ok(threads, 0);
-    std::vector<std::thread> pool;
-    auto chunk = [&](size_t c) {
-      ok[c] = FillPairs(state_, out + i, pairs * c / threads, pairs * (c + 1) / threads, scale) ? 1 : 0;
-    };
-    try {
-      for (size_t c = 1; c < threads; ++c) pool.emplace_back(chunk, c);
-    } catch (const std::system_error&) {
-    }
-    chunk(0);
-    for (auto& t : pool) t.join();
-    exact = pool.size() + 1 == threads && std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; });
-    if (exact) state_ += 2 * kRngStep * pairs;
-  }
+  const bool exact = pairs >= 2 * kPairsPerThread && std::thread::hardware_concurrency() > 1 &&
+                     FillPairsOnCores(state_, out + i, 0, pairs, scale);
+  if (exact) state_ += 2 * kRngStep * pairs;
   if (!exact)
     for (size_t p = 0; p < 2 * pairs; ++p) out[i + p] = static_cast<float>(scale * Normal());
   i += 2 * pairs;
@@ -159,6 +172,41 @@ Logits GenerateLogits(const std::string& distribution, int64_t tokens, int64_t e
   return l;
 }
 
+void GrowRandomLogits(Logits* logits, int64_t tokens, uint64_t seed) {
+  if (tokens <= logits->tokens) return;
+  const uint64_t key = KeyForLabel(seed, "route/random");
+  const size_t n1 = logits->values.size(), n2 = static_cast<size_t>(tokens * logits->experts);
+  // Value i of the fill is the cosine (even i) or sine (odd i) of Box-Muller
+  // pair i/2, which starts 2 (i/2) counter steps after the key: unless a
+  // pair's first uniform was 0 (2^-53-likely), which Normal() redraws, moving
+  // every later pair. Then the whole fill is made again.
+  bool exact = true;
+  for (size_t p = 0; p < (n1 + 1) / 2 && exact; ++p) {
+    Rng g(key + 2 * kRngStep * p);
+    exact = g.Uniform() > 0.0;
+  }
+  std::vector<float>& v = logits->values;
+  v.resize(n2);
+  size_t i = n1;
+  double c = 0, sn = 0;
+  if (exact && i % 2 == 1) {  // the sine of the pair whose cosine ends the old rows
+    uint64_t st = key + 2 * kRngStep * (i / 2);
+    exact = NormalPairAt(&st, &c, &sn);
+    if (exact) v[i++] = static_cast<float>(sn);
+  }
+  exact = exact && FillPairsOnCores(key, v.data(), i / 2, n2 / 2, 1.0);
+  if (exact && n2 % 2 == 1) {
+    uint64_t st = key + 2 * kRngStep * (n2 / 2);
+    exact = NormalPairAt(&st, &c, &sn);
+    if (exact) v[n2 - 1] = static_cast<float>(c);
+  }
+  if (!exact) {
+    *logits = GenerateLogits("random", tokens, logits->experts, seed, 0, 0);
+    return;
+  }
+  logits->tokens = tokens;
+}
+
 namespace {
 
 // A routing of T tokens to K of E experts, its ids and weights to fill.
@@ -198,9 +246,12 @@ inline void WriteSelection(int64_t t, int64_t K, const std::vector<int32_t>& idx
 
 }  // namespace
 
-Routing TopK(const Logits& logits, int64_t topk) {
-  const int64_t T = logits.tokens, E = logits.experts, K = topk;
-  Routing r = SizedRouting(T, K, E);
+namespace {
+
+// Tokens [t0, t1) of TopK(logits, r->topk) into r (sized for them).
+void TopKRows(const Logits& logits, int64_t t0, int64_t t1, Routing* out) {
+  const int64_t E = logits.experts, K = out->topk;
+  Routing& r = *out;
   // The K best experts of a token, best first, by (logit descending, expert
   // ascending): a strict total order, so the selection is unique. Insertion
   // into a K-slot list beats a heap for the small K of MoE routers.
@@ -210,7 +261,7 @@ Routing TopK(const Logits& logits, int64_t topk) {
   std::vector<int32_t> idx(static_cast<size_t>(K > kInsertionMaxK ? E : K));
   std::vector<float> val(static_cast<size_t>(K));   // row[idx[k]] for the insertion lists
   std::vector<double> ex(static_cast<size_t>(K));   // exp(logit - best) of the selected
-  for (int64_t t = 0; t < T; ++t) {
+  for (int64_t t = t0; t < t1; ++t) {
     const float* row = &logits.values[t * E];
     if (K > kInsertionMaxK) {
       PartialSortTopK(row, E, K, &idx, &val);
@@ -255,8 +306,37 @@ Routing TopK(const Logits& logits, int64_t topk) {
     }
     WriteSelection(t, K, idx, val, &ex, &r);
   }
-  r.real_assignments = T * K;
+}
+
+}  // namespace
+
+Routing TopK(const Logits& logits, int64_t topk) {
+  Routing r = SizedRouting(logits.tokens, topk, logits.experts);
+  TopKRows(logits, 0, logits.tokens, &r);
+  r.real_assignments = logits.tokens * topk;
   return r;
+}
+
+void GrowTopK(const Logits& logits, Routing* r) {
+  const int64_t t0 = r->tokens, T = logits.tokens, K = r->topk;
+  if (T <= t0) return;
+  r->ids.resize(static_cast<size_t>(T * K));
+  r->weights.resize(static_cast<size_t>(T * K));
+  r->tokens = T;
+  TopKRows(logits, t0, T, r);
+  r->real_assignments = T * K;
+}
+
+Routing FirstTokens(const Routing& r, int64_t tokens) {
+  if (tokens >= r.tokens) return r;
+  Routing out;
+  out.tokens = tokens;
+  out.topk = r.topk;
+  out.experts = r.experts;
+  out.ids.assign(r.ids.begin(), r.ids.begin() + tokens * r.topk);
+  out.weights.assign(r.weights.begin(), r.weights.begin() + tokens * r.topk);
+  out.real_assignments = tokens * r.topk;
+  return out;
 }
 
 Routing TopKPrefix(const Logits& logits, const Routing& wide, int64_t k) {

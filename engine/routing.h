@@ -52,6 +52,12 @@ uint64_t KeyForLabel(uint64_t seed, const std::string& label);
 Logits GenerateLogits(const std::string& distribution, int64_t tokens, int64_t experts,
                       uint64_t seed, double run_alpha, double run_noise_scale);
 
+// GenerateLogits("random", tokens, ...) from the logits of fewer tokens of
+// the same experts and seed (`logits`, grown in place): those are its first
+// rows (one stream, row-major), so only the new rows are drawn.
+// REQUIRES: *logits == GenerateLogits("random", logits->tokens, logits->experts, seed, ...).
+void GrowRandomLogits(Logits* logits, int64_t tokens, uint64_t seed);
+
 // Fixed routing at one topk and null fraction.
 struct Routing {
   int64_t tokens = 0;
@@ -80,6 +86,13 @@ Routing TopK(const Logits& logits, int64_t topk);
 // bit for bit, at O(T k) instead of a pass over every logit.
 // REQUIRES: wide.topk >= k >= 1, wide from these logits.
 Routing TopKPrefix(const Logits& logits, const Routing& wide, int64_t k);
+
+// `r` = TopK(the first r->tokens rows of logits, K) grown to every row:
+// each token's selection is its own, so the first rows keep theirs.
+void GrowTopK(const Logits& logits, Routing* r);
+// The routing of the first `tokens` tokens of `r` (r before null routing):
+// what TopK gives on the first `tokens` rows of its logits.
+Routing FirstTokens(const Routing& r, int64_t tokens);
 
 struct NullOptions {
   double frac = 0.0;

@@ -156,5 +156,51 @@ TEST(Routing, TopKPrefixIsTopK) {
   }
 }
 
+
+// `random` logits of T tokens are the first rows of those of more tokens, so
+// growing them draws what a fresh generation would: odd and even value
+// counts, growth by one token, and a growth large enough to be split over
+// threads.
+TEST(Routing, GrownRandomLogitsAreGeneratedLogits) {
+  for (int64_t E : {1, 7, 60}) {
+    for (auto [t1, t2] : {std::pair<int64_t, int64_t>{1, 2}, {3, 5}, {100, 101}, {333, 1000}, {16, 40000}}) {
+      Logits grown = GenerateLogits("random", t1, E, 5, 0.98, 0.35);
+      GrowRandomLogits(&grown, t2, 5);
+      const Logits want = GenerateLogits("random", t2, E, 5, 0.98, 0.35);
+      EXPECT_EQ(grown.tokens, t2);
+      EXPECT_EQ(grown.experts, E);
+      ASSERT_EQ(grown.values.size(), want.values.size());
+      EXPECT_TRUE(grown.values == want.values) << "E=" << E << " " << t1 << " -> " << t2;
+      GrowRandomLogits(&grown, t1, 5);  // fewer tokens: unchanged
+      EXPECT_EQ(grown.tokens, t2);
+    }
+  }
+}
+
+// A selection grown with its logits, or cut to its first tokens, is the
+// selection of those tokens.
+TEST(Routing, GrownAndCutSelectionsAreTopK) {
+  for (int64_t K : {1, 2, 8, 20}) {
+    Logits l = GenerateLogits("random", 300, 24, 9, 0.98, 0.35);
+    Routing r = TopK(l, K);
+    GrowRandomLogits(&l, 1100, 9);
+    GrowTopK(l, &r);
+    const Routing want = TopK(l, K);
+    EXPECT_EQ(r.tokens, want.tokens);
+    EXPECT_EQ(r.ids, want.ids) << K;
+    EXPECT_EQ(r.weights, want.weights) << K;
+    EXPECT_EQ(r.real_assignments, want.real_assignments);
+    for (int64_t t : {1, 299, 300, 777, 1100}) {
+      const Logits first = GenerateLogits("random", t, 24, 9, 0.98, 0.35);
+      const Routing cut = FirstTokens(want, t), direct = TopK(first, K);
+      EXPECT_EQ(cut.tokens, t);
+      EXPECT_EQ(cut.ids, direct.ids) << K << " " << t;
+      EXPECT_EQ(cut.weights, direct.weights) << K << " " << t;
+      EXPECT_EQ(cut.real_assignments, direct.real_assignments);
+      EXPECT_EQ(GroupSizes(cut), GroupSizes(direct));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace moelog::engine
