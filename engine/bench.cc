@@ -228,6 +228,9 @@ struct SharedRouter {
   std::mutex mu;                   // guards what follows
   Logits logits;                   // tokens == 0: not generated yet
   std::map<int64_t, Routing> topk;  // K -> TopK(logits, K), every row
+  // (K, tokens) -> StatsOf(TopK of the first tokens): what every run of that
+  // selection without null routing reads (a sweep's other keys share it).
+  std::map<std::pair<int64_t, int64_t>, std::shared_ptr<const RoutingStats>> stats;
 };
 
 // A logbook's sweeps come back to a dozen shapes and distributions: 16 are
@@ -305,7 +308,11 @@ Routing TopKOf(SharedRouter& r, const std::string& distribution, const BenchConf
     Routing sel = wide == r.topk.end() ? TopK(r.logits, k) : TopKPrefix(r.logits, wide->second, k);
     it = r.topk.emplace(k, std::move(sel)).first;
   }
-  return FirstTokens(it->second, c.tokens);
+  Routing sel = FirstTokens(it->second, c.tokens);
+  auto& stats = r.stats[{k, c.tokens}];
+  if (!stats) stats = std::make_shared<const RoutingStats>(StatsOf(sel));
+  sel.stats = stats;
+  return sel;
 }
 
 }  // namespace

@@ -37,6 +37,39 @@ double Rng::Normal() {
   return r * std::cos(2.0 * M_PI * u2);
 }
 
+void SinCosNear(double x, double* s, double* c) {
+  // x less the nearest multiple q of pi/2, pi/2 in three parts (fdlibm's
+  // pio2_1, pio2_2, pio2_2t: q times the first two is exact, and so is x
+  // less it where the remainder is small), so a remainder near a zero of sin
+  // or cos keeps its relative accuracy (pi/2 to 1e-37).
+  constexpr double kTwoOverPi = 0.63661977236758134308;
+  const double p1 = std::bit_cast<double>(uint64_t{0x3FF921FB54400000});
+  const double p2 = std::bit_cast<double>(uint64_t{0x3DD0B4611A600000});
+  const double p2t = std::bit_cast<double>(uint64_t{0x3BA3198A2E037073});
+  const int q = static_cast<int>(x * kTwoOverPi + 0.5);
+  const double qd = q;
+  const double y = ((x - qd * p1) - qd * p2) - qd * p2t;
+  // fdlibm's kernels on |y| <= pi/4 (errors under 1 ulp).
+  const double z = y * y;
+  const double sr = 8.33333333332248946124e-03 +
+                    z * (-1.98412698298579493134e-04 +
+                         z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)));
+  const double sy = y + z * y * (-1.66666666666666324348e-01 + z * sr);
+  const double cr = z * (4.16666666666666019037e-02 +
+                         z * (-1.38888888888741095749e-03 +
+                              z * (2.48015872894767294178e-05 +
+                                   z * (-2.75573143513906633035e-07 +
+                                        z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+  const double hz = 0.5 * z, w = 1.0 - hz;
+  const double cy = w + (((1.0 - w) - hz) + z * cr);
+  switch (q & 3) {
+    case 0: *s = sy; *c = cy; break;
+    case 1: *s = cy; *c = -sy; break;
+    case 2: *s = -sy; *c = -cy; break;
+    default: *s = -cy; *c = sy; break;
+  }
+}
+
 namespace {
 
 // One Box-Muller pair from a generator at `state`, as Normal() draws it;
@@ -53,15 +86,48 @@ inline bool NormalPairAt(uint64_t* state, double* c, double* s) {
   return true;
 }
 
+// A float that every double within a relative 2^-40 of d rounds to, or
+// nothing: glibc's sin and cos and SinCosNear differ by a few ulps (about
+// 2^-50), so when d's float is this far from a rounding boundary, the
+// Box-Muller value made with either is the same float.
+inline bool FloatIsSure(double d, float* f) {
+  constexpr double kTol = 0x1.0p-40;
+  *f = static_cast<float>(d);
+  return static_cast<float>(d * (1.0 + kTol)) == *f && static_cast<float>(d * (1.0 - kTol)) == *f;
+}
+
 // Pairs [begin, end) of a fill whose first pair starts at `state`; false at
-// a zero first uniform.
+// a zero first uniform. The same floats as NormalPairAt: each pair's sine and
+// cosine come from SinCosNear, and only a value whose float glibc's could
+// round otherwise (about 1 in 2^15) is made again with std::sin/std::cos,
+// as NormalPairAt makes it.
 bool FillPairs(uint64_t state, float* out, size_t begin, size_t end, double scale) {
+  constexpr size_t kBlock = 64;
+  double r[kBlock], x[kBlock];
   state += 2 * kRngStep * begin;
-  for (size_t p = begin; p < end; ++p) {
-    double c = 0, s = 0;
-    if (!NormalPairAt(&state, &c, &s)) return false;
-    out[2 * p] = static_cast<float>(scale * c);
-    out[2 * p + 1] = static_cast<float>(scale * s);
+  for (size_t p0 = begin; p0 < end; p0 += kBlock) {
+    const size_t n = std::min(kBlock, end - p0);
+    for (size_t j = 0; j < n; ++j) {  // as NormalPairAt draws them
+      Rng g(state + 2 * kRngStep * j);
+      const double u1 = g.Uniform();
+      if (u1 <= 0.0) return false;
+      const double u2 = g.Uniform();
+      r[j] = std::sqrt(-2.0 * std::log(u1));
+      x[j] = 2.0 * M_PI * u2;
+    }
+    for (size_t j = 0; j < n; ++j) {
+      double sn = 0, cs = 0;
+      SinCosNear(x[j], &sn, &cs);
+      float fc = 0, fs = 0;
+      if (FloatIsSure(scale * (r[j] * cs), &fc) && FloatIsSure(scale * (r[j] * sn), &fs)) {
+        out[2 * (p0 + j)] = fc;
+        out[2 * (p0 + j) + 1] = fs;
+      } else {
+        out[2 * (p0 + j)] = static_cast<float>(scale * (r[j] * std::cos(x[j])));
+        out[2 * (p0 + j) + 1] = static_cast<float>(scale * (r[j] * std::sin(x[j])));
+      }
+    }
+    state += 2 * kRngStep * n;
   }
   return true;
 }
@@ -384,6 +450,7 @@ void ApplyNullRouting(const NullOptions& o, Routing* r) {
   const int64_t M = o.null_experts > 0 ? o.null_experts
                                        : std::max<int64_t>(1, RoundHalfEven(E * o.frac / (1.0 - o.frac)));
   r->null_experts = M;
+  r->stats.reset();  // ids change below
   std::vector<uint8_t> mask(A, 0);
   Rng rng(o.key);
   if (o.mode == "take_until_null") {
@@ -416,16 +483,18 @@ void ApplyNullRouting(const NullOptions& o, Routing* r) {
   r->null_realized = static_cast<double>(nulls) / static_cast<double>(A);
 }
 
-std::vector<int64_t> GroupSizes(const Routing& r) {
+namespace {
+
+std::vector<int64_t> CountGroups(const Routing& r) {
   std::vector<int64_t> g(r.experts, 0);
   for (int32_t id : r.ids)
     if (id >= 0 && id < r.experts) ++g[id];
-  if (r.token_scale != 1.0)
-    for (auto& v : g) v = std::llround(static_cast<double>(v) * r.token_scale);
   return g;
 }
 
-RunStats ComputeRunStats(const Routing& r) {
+// Run lengths of column 0 of the ids (after nulling), numpy-style p95: the
+// order statistics by selection (O(n)), as a full sort would give them.
+RunStats CountRuns(const Routing& r) {
   RunStats s;
   if (r.tokens == 0) return s;
   std::vector<int64_t> lens;
@@ -441,14 +510,30 @@ RunStats ComputeRunStats(const Routing& r) {
   lens.push_back(cur);
   s.runs = static_cast<int64_t>(lens.size());
   s.mean = static_cast<double>(r.tokens) / static_cast<double>(lens.size());
-  std::sort(lens.begin(), lens.end());
-  s.max = lens.back();
+  s.max = *std::max_element(lens.begin(), lens.end());
   double pos = 0.95 * static_cast<double>(lens.size() - 1);
   size_t lo = static_cast<size_t>(std::floor(pos));
   size_t hi = std::min(lo + 1, lens.size() - 1);
-  s.p95 = lens[lo] + (pos - lo) * (lens[hi] - lens[lo]);
+  std::nth_element(lens.begin(), lens.begin() + static_cast<std::ptrdiff_t>(lo), lens.end());
+  const int64_t at_lo = lens[lo];
+  const int64_t at_hi =
+      hi == lo ? at_lo : *std::min_element(lens.begin() + static_cast<std::ptrdiff_t>(lo) + 1, lens.end());
+  s.p95 = at_lo + (pos - lo) * (at_hi - at_lo);
   return s;
 }
+
+}  // namespace
+
+RoutingStats StatsOf(const Routing& r) { return {CountGroups(r), CountRuns(r)}; }
+
+std::vector<int64_t> GroupSizes(const Routing& r) {
+  std::vector<int64_t> g = r.stats ? r.stats->groups : CountGroups(r);
+  if (r.token_scale != 1.0)
+    for (auto& v : g) v = std::llround(static_cast<double>(v) * r.token_scale);
+  return g;
+}
+
+RunStats ComputeRunStats(const Routing& r) { return r.stats ? r.stats->runs : CountRuns(r); }
 
 LoadStats ComputeLoadStats(const std::vector<int64_t>& g) {
   LoadStats s;
