@@ -148,15 +148,24 @@ MatmulRunner::Entry* MatmulRunner::Get(const MatView& a, const memory::desc& b_m
   }
 }
 
-char* MatmulRunner::Scratch(int tid, size_t bytes) {
-  if (threads_.size() <= static_cast<size_t>(tid)) threads_.resize(static_cast<size_t>(tid) + 1);
-  ThreadCtx& t = threads_[static_cast<size_t>(tid)];
-  if (bytes > t.scratch_bytes) {
+namespace {
+
+// A thread's buffer of at least `bytes`: grown (page-aligned, whole pages)
+// when it holds fewer, its old contents dropped. nullptr when allocation fails.
+char* AtLeast(std::unique_ptr<char, void (*)(void*)>* buf, size_t* held, size_t bytes) {
+  if (bytes > *held) {
     const size_t size = (bytes + 4095) / 4096 * 4096;
-    t.scratch.reset(static_cast<char*>(std::aligned_alloc(4096, size)));
-    t.scratch_bytes = t.scratch ? size : 0;
+    buf->reset(static_cast<char*>(std::aligned_alloc(4096, size)));
+    *held = *buf ? size : 0;
   }
-  return t.scratch.get();
+  return buf->get();
+}
+
+}  // namespace
+
+char* MatmulRunner::Scratch(int tid, size_t bytes) {
+  ThreadCtx& t = Thread(tid);
+  return AtLeast(&t.scratch, &t.scratch_bytes, bytes);
 }
 
 MatmulRunner::ThreadCtx& MatmulRunner::Thread(int tid) {
@@ -346,14 +355,8 @@ void MatmulRunner::ExecuteJob(Entry* e, const MatmulJob& j, int tid, const OutVi
 }
 
 char* MatmulRunner::OutBuffer(int tid, size_t bytes) {
-  if (threads_.size() <= static_cast<size_t>(tid)) threads_.resize(static_cast<size_t>(tid) + 1);
-  ThreadCtx& t = threads_[static_cast<size_t>(tid)];
-  if (bytes > t.out_bytes) {
-    const size_t size = (bytes + 4095) / 4096 * 4096;
-    t.out.reset(static_cast<char*>(std::aligned_alloc(4096, size)));
-    t.out_bytes = t.out ? size : 0;
-  }
-  return t.out.get();
+  ThreadCtx& t = Thread(tid);
+  return AtLeast(&t.out, &t.out_bytes, bytes);
 }
 
 void MatmulRunner::RunJob(Entry* e, const MatmulJob& j, int tid) {

@@ -336,7 +336,14 @@ int64_t PadTokens(int64_t n) {
   return p > 0 && p % 512 == 0 ? p + 32 : p;
 }
 
-int32_t TiledMoe::CountedTarget(const PackPlan& plan, int64_t t, int64_t h, DType dt, Tensor* out, Accumulator* acc) {
+int32_t TiledMoe::AccumulatorTarget(const PackPlan& plan, int64_t t, int64_t h, DType dt, Tensor* out, float* out_f32,
+                                    Accumulator* acc) {
+  acc->hidden = h;
+  acc->dtype = dt;
+  if (out_f32 != nullptr) {
+    acc->f32 = out_f32;
+    return 0;
+  }
   if (out->empty() || out->dtype() != dt || out->shape() != std::vector<int64_t>{t, h}) *out = Tensor(dt, {t, h});
   acc->y = out->data();
   expected_.assign(static_cast<size_t>(t), 0);
@@ -445,25 +452,18 @@ void TiledMoe::ForwardPass::PrepareThreads(const std::vector<Unit>& units) {
 
 // The combine target: an f32 buffer (+=), or y with per-token counts.
 void TiledMoe::ForwardPass::PrepareCombine(Tensor* y, float* out_f32, Tensor* lo_plane) {
-  acc.hidden = h;
-  acc.dtype = dt;
-  if (out_f32 != nullptr) {
-    acc.f32 = out_f32;
-    return;
+  const int32_t most = moe.AccumulatorTarget(plan, t, h, dt, y, out_f32, &acc);
+  if (out_f32 != nullptr || dt != DType::kBF16) return;
+  moe.first_scale_.resize(static_cast<size_t>(t));
+  acc.first_scale = moe.first_scale_.data();
+  if (most > 2) {
+    // Tokens with three or more contributions keep split f32 sums.
+    Tensor* plane = lo_plane != nullptr ? lo_plane : &moe.lo_;
+    if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
+      *plane = Tensor(DType::kBF16, {t, h});
+    acc.lo = plane->as<bf16_t>();
   }
-  const int32_t most = moe.CountedTarget(plan, t, h, dt, y, &acc);
-  if (dt == DType::kBF16) {
-    moe.first_scale_.resize(static_cast<size_t>(t));
-    acc.first_scale = moe.first_scale_.data();
-    if (most > 2) {
-      // Tokens with three or more contributions keep split f32 sums.
-      Tensor* plane = lo_plane != nullptr ? lo_plane : &moe.lo_;
-      if (plane->empty() || plane->dtype() != DType::kBF16 || plane->numel() < t * h)
-        *plane = Tensor(DType::kBF16, {t, h});
-      acc.lo = plane->as<bf16_t>();
-    }
-    if (lo_plane != nullptr || most <= 2) moe.lo_ = Tensor();
-  }
+  if (lo_plane != nullptr || most <= 2) moe.lo_ = Tensor();
 }
 
 TiledMoe::ForwardPass::Packs TiledMoe::ForwardPass::PackWeights(int64_t g, Thread& th) {
@@ -564,6 +564,19 @@ void TiledMoe::ForwardPass::RunUnit(const Unit& u) {
   }
 }
 
+namespace {
+
+// Zeroes the rows of `out` (shaped and typed as x) of the tokens that receive
+// no contribution (expected[t] == 0: all slots null, dropped or elsewhere).
+void ZeroRowsWithoutContribution(const std::vector<int32_t>& expected, const Tensor& x, Tensor* out) {
+  const int64_t t = x.dim(0), h = x.dim(1), es = DTypeSize(x.dtype());
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < t; ++i)
+    if (expected[static_cast<size_t>(i)] == 0) std::memset(out->at(i * h), 0, static_cast<size_t>(h * es));
+}
+
+}  // namespace
+
 Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan& plan, bool save, Tensor* y,
                          float* out_f32, Tensor* lo_plane) {
   saved_ = false;
@@ -578,13 +591,7 @@ Status TiledMoe::Forward(const ExpertWeights& w, const Tensor& x, const PackPlan
   runner_->ParallelFor(static_cast<int64_t>(units.size()),
                        [&](int64_t ui) { pass.RunUnit(units[static_cast<size_t>(ui)]); });
   if (pass.slice_failed.load()) return Status::Internal("TiledMoe::Forward: an expert's weights could not be sliced");
-  if (out_f32 == nullptr) {
-    // Tokens without a contribution (all slots null, dropped or elsewhere).
-    const int64_t t = x.dim(0), h = x.dim(1), es = DTypeSize(x.dtype());
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < t; ++i)
-      if (expected_[static_cast<size_t>(i)] == 0) std::memset(y->at(i * h), 0, static_cast<size_t>(h * es));
-  }
+  if (out_f32 == nullptr) ZeroRowsWithoutContribution(expected_, x, y);
   saved_ = save;
   return runner_->status();
 }
@@ -707,21 +714,14 @@ void TiledMoe::BackwardPass::PrepareThreads(const std::vector<Unit>& units) {
 }
 
 void TiledMoe::BackwardPass::PrepareDxAccumulator(Tensor* dx, float* dx_f32) {
-  acc.hidden = h;
-  acc.dtype = dt;
-  if (dx_f32 != nullptr) {
-    acc.f32 = dx_f32;
-    return;
-  }
-  const int32_t most = moe.CountedTarget(plan, t, h, dt, dx, &acc);
-  if (dt == DType::kBF16) {
-    // The row gradients are bf16 values added with scale 1: with at most
-    // two per token no low-half plane is needed.
-    acc.pair_exact = most <= 2;
-    if (!acc.pair_exact) {
-      Grow(&moe.lo_, DType::kBF16, t * h);
-      acc.lo = moe.lo_.as<bf16_t>();
-    }
+  const int32_t most = moe.AccumulatorTarget(plan, t, h, dt, dx, dx_f32, &acc);
+  if (dx_f32 != nullptr || dt != DType::kBF16) return;
+  // The row gradients are bf16 values added with scale 1: with at most two
+  // per token no low-half plane is needed.
+  acc.pair_exact = most <= 2;
+  if (!acc.pair_exact) {
+    Grow(&moe.lo_, DType::kBF16, t * h);
+    acc.lo = moe.lo_.as<bf16_t>();
   }
 }
 
@@ -949,12 +949,7 @@ Status TiledMoe::Backward(const ExpertWeights& w, const Tensor& x, const PackPla
   pass.ZeroGradientsOfEmptyExperts();
   runner_->ParallelFor(static_cast<int64_t>(units.size()),
                        [&](int64_t ui) { pass.RunExpert(units[static_cast<size_t>(ui)]); });
-  if (dx_f32 == nullptr) {
-    const int64_t t = x.dim(0), h = x.dim(1), es = DTypeSize(x.dtype());
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < t; ++i)
-      if (expected_[static_cast<size_t>(i)] == 0) std::memset(dx->at(i * h), 0, static_cast<size_t>(h * es));
-  }
+  if (dx_f32 == nullptr) ZeroRowsWithoutContribution(expected_, x, dx);
   // The saved activations were consumed (SwiGLU backward ran in place); the
   // buffer is kept for the next step.
   saved_ = false;

@@ -112,9 +112,11 @@ class TiledMoe {
   struct Thread;
   struct Accumulator;
   struct ForwardPass;   // one Forward call's state and stages (moe_pipeline.cc)
-  // Sizes `out` to [t, h] as the accumulator's target and counts each
-  // token's contributions (expected_, arrived_); returns the most any token has.
-  int32_t CountedTarget(const PackPlan& plan, int64_t t, int64_t h, DType dt, Tensor* out, Accumulator* acc);
+  // The accumulator's target: out_f32 to add into when given (returns 0),
+  // else `out` sized to [t, h] with each token's contributions counted
+  // (expected_, arrived_); returns the most any token has.
+  int32_t AccumulatorTarget(const PackPlan& plan, int64_t t, int64_t h, DType dt, Tensor* out, float* out_f32,
+                            Accumulator* acc);
   struct BackwardPass;  // one Backward call's state and stages (moe_pipeline.cc)
   // Allocates *p as a packed [k, n] weight unless it already is one.
   void EnsurePack(PackedMatrix* p, int64_t k, int64_t n, DType dt);

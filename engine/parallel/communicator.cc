@@ -105,6 +105,22 @@ Volume RingReduceScatterVolume(int64_t n, int p, Wire wire) { return RingAllGath
 Communicator::Communicator(DeviceMesh mesh, std::vector<int> local)
     : mesh_(mesh), local_(std::move(local)), counters_(local_.size()) {}
 
+Status Communicator::CheckRowArgs(const char* what, std::span<const std::span<float>> bufs,
+                                  std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                                  std::span<const ReduceLanding> out) const {
+  const size_t devices = local_.size();
+  if (bufs.size() != devices || live.size() != devices || out.size() != devices)
+    return Status::Internal(std::string(what) + ": one buffer, row mask and landing per local device");
+  if (row_len <= 0) return Status::Internal(std::string(what) + ": row_len must be positive");
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    if (static_cast<int64_t>(bufs[i].size()) != static_cast<int64_t>(live[i].size()) * row_len)
+      return Status::Internal(std::string(what) + ": buffer and row mask disagree");
+    if ((out[i].f32 == nullptr) == (out[i].bf16 == nullptr))
+      return Status::Internal(std::string(what) + ": a landing needs exactly one destination");
+  }
+  return Status::Ok();
+}
+
 void Communicator::ResetCounters() {
   for (auto& c : counters_) c = CommCounters{};
 }

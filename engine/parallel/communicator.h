@@ -181,6 +181,11 @@ class Communicator {
 
  protected:
   Communicator(DeviceMesh mesh, std::vector<int> local);
+  // The argument checks of the row-sparse reductions (their REQUIRES but the
+  // equal lengths over a group): Internal "<what>: ..." when one fails.
+  Status CheckRowArgs(const char* what, std::span<const std::span<float>> bufs,
+                      std::span<const std::span<const uint8_t>> live, int64_t row_len,
+                      std::span<const ReduceLanding> out) const;
   DeviceMesh mesh_;
   std::vector<int> local_;
   std::vector<CommCounters> counters_;

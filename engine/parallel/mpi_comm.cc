@@ -297,14 +297,9 @@ Status MpiComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, 
 Status MpiComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                  std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                  std::span<const ReduceLanding> out, Wire wire) {
-  if (bufs.size() != 1 || live.size() != 1 || out.size() != 1)
-    return Status::Internal("MpiComm::AllReduceSumRows: one buffer per rank");
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("MpiComm::AllReduceSumRows", bufs, live, row_len, out));
   auto buf = bufs[0];
   const ReduceLanding& land = out[0];
-  if (row_len <= 0 || static_cast<int64_t>(buf.size()) != static_cast<int64_t>(live[0].size()) * row_len)
-    return Status::Internal("MpiComm::AllReduceSumRows: buffer and row mask disagree");
-  if ((land.f32 == nullptr) == (land.bf16 == nullptr))
-    return Status::Internal("MpiComm::AllReduceSumRows: a landing needs exactly one destination");
   MOELOG_RETURN_IF_ERROR(CheckCount(static_cast<int64_t>(buf.size()), "MPI_Allreduce"));
   const int n = static_cast<int>(buf.size());
   auto t0 = Clock::now();
@@ -401,16 +396,12 @@ Status MpiComm::ReduceScatterSum(Axis axis, std::span<const std::span<const floa
 Status MpiComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                      std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                      std::span<const ReduceLanding> out, Wire wire) {
-  if (bufs.size() != 1 || live.size() != 1 || out.size() != 1)
-    return Status::Internal("MpiComm::ReduceScatterSumRows: one buffer per rank");
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("MpiComm::ReduceScatterSumRows", bufs, live, row_len, out));
   auto buf = bufs[0];
   const ReduceLanding& land = out[0];
   const int p = AxisSize(mesh_, axis);
   const int64_t total = static_cast<int64_t>(buf.size());
-  if (row_len <= 0 || total != static_cast<int64_t>(live[0].size()) * row_len || total % p != 0)
-    return Status::Internal("MpiComm::ReduceScatterSumRows: buffer, row mask and group size disagree");
-  if ((land.f32 == nullptr) == (land.bf16 == nullptr))
-    return Status::Internal("MpiComm::ReduceScatterSumRows: a landing needs exactly one destination");
+  if (total % p != 0) return Status::Internal("MpiComm::ReduceScatterSumRows: the buffer does not split over the group");
   MOELOG_RETURN_IF_ERROR(CheckCount(total, "MPI_Reduce_scatter_block"));
   const int64_t n64 = total / p;
   const int n = static_cast<int>(n64);

@@ -109,112 +109,99 @@ void SimComm::AddTime(double seconds) {
   }
 }
 
-Status SimComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, Wire wire) {
-  if (bufs.size() != local_.size()) return Status::Internal("SimComm::AllReduceSum: wrong buffer count");
+template <typename F>
+Status SimComm::ForGroups(Axis axis, F each) {
   auto t0 = Clock::now();
-  for (const auto& g : Groups(axis)) {
-    const int p = static_cast<int>(g.size());
-    const int64_t n = static_cast<int64_t>(bufs[static_cast<size_t>(g[0])].size());
-    for (int d : g)
-      if (static_cast<int64_t>(bufs[static_cast<size_t>(d)].size()) != n)
-        return Status::Internal("SimComm::AllReduceSum: buffer lengths differ");
-    if (p == 1) continue;
-    auto buf = [&](int r) { return bufs[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
-    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
-    // Reduce-scatter: at step s rank r sends its partial of chunk r-1-s to
-    // r+1, which adds it; after p-1 steps rank r holds the sum of chunk r.
-    for (int s = 0; s < p - 1; ++s) {
-      for (int r = 0; r < p; ++r) {
-        int c = Mod(r - 1 - s, p);
-        Pack(buf(r) + ChunkOffset(n, p, c), ChunkSize(n, p, c), wire, &msg[static_cast<size_t>(r)]);
-        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], ChunkSize(n, p, c), wire);
-      }
-      for (int r = 0; r < p; ++r) {
-        int dst = Mod(r + 1, p), c = Mod(r - 1 - s, p);
-        AddInto(buf(dst) + ChunkOffset(n, p, c), msg[static_cast<size_t>(r)]);
-      }
-    }
-    // The owner rounds its finished chunk so every device ends identical.
-    for (int r = 0; r < p; ++r)
-      RoundToWire(wire, std::span<float>(buf(r) + ChunkOffset(n, p, r), static_cast<size_t>(ChunkSize(n, p, r))));
-    // All-gather: at step s rank r forwards chunk r-s to r+1.
-    for (int s = 0; s < p - 1; ++s) {
-      for (int r = 0; r < p; ++r) {
-        int c = Mod(r - s, p);
-        Pack(buf(r) + ChunkOffset(n, p, c), ChunkSize(n, p, c), wire, &msg[static_cast<size_t>(r)]);
-        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], ChunkSize(n, p, c), wire);
-      }
-      for (int r = 0; r < p; ++r) {
-        int dst = Mod(r + 1, p), c = Mod(r - s, p);
-        std::copy(msg[static_cast<size_t>(r)].begin(), msg[static_cast<size_t>(r)].end(),
-                  buf(dst) + ChunkOffset(n, p, c));
-      }
-    }
-  }
+  for (const auto& g : Groups(axis)) MOELOG_RETURN_IF_ERROR(each(g));
   AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
   return Status::Ok();
 }
 
+template <typename Send, typename Take>
+void SimComm::RingPass(const std::vector<int>& g, int lag, Wire wire, Send send, Take take) {
+  const int p = static_cast<int>(g.size());
+  std::vector<std::vector<float>> msg(static_cast<size_t>(p));
+  for (int s = 0; s < p - 1; ++s) {
+    for (int r = 0; r < p; ++r) {
+      auto& m = msg[static_cast<size_t>(r)];
+      send(r, Mod(r - lag - s, p), s, &m);
+      Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], static_cast<int64_t>(m.size()), wire);
+    }
+    for (int r = 0; r < p; ++r) take(Mod(r + 1, p), Mod(r - lag - s, p), msg[static_cast<size_t>(r)]);
+  }
+}
+
 namespace {
 
-// The argument checks the row-sparse reductions share.
-Status CheckRowArgs(const char* what, size_t devices, std::span<const std::span<float>> bufs,
-                    std::span<const std::span<const uint8_t>> live, int64_t row_len,
-                    std::span<const ReduceLanding> out) {
-  if (bufs.size() != devices || live.size() != devices || out.size() != devices)
-    return Status::Internal(std::string(what) + ": wrong buffer count");
-  if (row_len <= 0) return Status::Internal(std::string(what) + ": row_len must be positive");
-  for (size_t i = 0; i < bufs.size(); ++i) {
-    if (static_cast<int64_t>(bufs[i].size()) != static_cast<int64_t>(live[i].size()) * row_len)
-      return Status::Internal(std::string(what) + ": buffer and row mask disagree");
-    if ((out[i].f32 == nullptr) == (out[i].bf16 == nullptr))
-      return Status::Internal(std::string(what) + ": a landing needs exactly one destination");
-  }
-  return Status::Ok();
+// The length every device of group `g` holds in `bufs` (its first's), or -1
+// when they differ.
+template <typename T>
+int64_t GroupLength(const std::vector<int>& g, std::span<const std::span<T>> bufs) {
+  const int64_t n = static_cast<int64_t>(bufs[static_cast<size_t>(g[0])].size());
+  for (int d : g)
+    if (static_cast<int64_t>(bufs[static_cast<size_t>(d)].size()) != n) return -1;
+  return n;
 }
 
 }  // namespace
 
-// Long on purpose: one ring schedule per group (reduce-scatter of the live
-// rows, the owner's rounding, all-gather), its messages and chunk
-// arithmetic shared by the three phases in one body.
+Status SimComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, Wire wire) {
+  if (bufs.size() != local_.size()) return Status::Internal("SimComm::AllReduceSum: wrong buffer count");
+  return ForGroups(axis, [&](const std::vector<int>& g) {
+    const int p = static_cast<int>(g.size());
+    const int64_t n = GroupLength(g, bufs);
+    if (n < 0) return Status::Internal("SimComm::AllReduceSum: buffer lengths differ");
+    if (p == 1) return Status::Ok();
+    auto buf = [&](int r) { return bufs[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
+    auto send = [&](int r, int c, int, std::vector<float>* m) {
+      Pack(buf(r) + ChunkOffset(n, p, c), ChunkSize(n, p, c), wire, m);
+    };
+    // Reduce-scatter: at step s rank r sends its partial of chunk r-1-s to
+    // r+1, which adds it; after p-1 steps rank r holds the sum of chunk r.
+    RingPass(g, 1, wire, send,
+             [&](int dst, int c, const std::vector<float>& m) { AddInto(buf(dst) + ChunkOffset(n, p, c), m); });
+    // The owner rounds its finished chunk so every device ends identical.
+    for (int r = 0; r < p; ++r)
+      RoundToWire(wire, std::span<float>(buf(r) + ChunkOffset(n, p, r), static_cast<size_t>(ChunkSize(n, p, r))));
+    // All-gather: at step s rank r forwards chunk r-s to r+1.
+    RingPass(g, 0, wire, send, [&](int dst, int c, const std::vector<float>& m) {
+      std::copy(m.begin(), m.end(), buf(dst) + ChunkOffset(n, p, c));
+    });
+    return Status::Ok();
+  });
+}
+
 Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                  std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                  std::span<const ReduceLanding> out, Wire wire) {
-  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::AllReduceSumRows", local_.size(), bufs, live, row_len, out));
-  auto t0 = Clock::now();
-  for (const auto& g : Groups(axis)) {
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::AllReduceSumRows", bufs, live, row_len, out));
+  return ForGroups(axis, [&](const std::vector<int>& g) {
     const int p = static_cast<int>(g.size());
-    const int64_t n = static_cast<int64_t>(bufs[static_cast<size_t>(g[0])].size());
-    for (int d : g)
-      if (static_cast<int64_t>(bufs[static_cast<size_t>(d)].size()) != n)
-        return Status::Internal("SimComm::AllReduceSumRows: buffer lengths differ");
+    const int64_t n = GroupLength(g, bufs);
+    if (n < 0) return Status::Internal("SimComm::AllReduceSumRows: buffer lengths differ");
     auto buf = [&](int r) { return bufs[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
     auto mask = [&](int r) { return live[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
     auto landing = [&](int r) -> const ReduceLanding& { return out[static_cast<size_t>(g[static_cast<size_t>(r)])]; };
-    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
     if (p == 1) {
       // Nothing travels (nor is rounded): the partial is the sum, zeros
       // where no row is live.
-      PackLive(buf(0), 0, n, row_len, mask(0), Wire::kF32, &msg[0]);
-      Land(landing(0), 0, msg[0].data(), n);
-      continue;
+      std::vector<float> sum;
+      PackLive(buf(0), 0, n, row_len, mask(0), Wire::kF32, &sum);
+      Land(landing(0), 0, sum.data(), n);
+      return Status::Ok();
     }
     // Reduce-scatter as in AllReduceSum. At step 0 every rank sends its raw
     // partial; each chunk a rank receives lands on its raw partial once.
-    for (int s = 0; s < p - 1; ++s) {
-      for (int r = 0; r < p; ++r) {
-        const int c = Mod(r - 1 - s, p);
-        const int64_t off = ChunkOffset(n, p, c), len = ChunkSize(n, p, c);
-        if (s == 0) PackLive(buf(r), off, len, row_len, mask(r), wire, &msg[static_cast<size_t>(r)]);
-        else Pack(buf(r) + off, len, wire, &msg[static_cast<size_t>(r)]);
-        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], len, wire);
-      }
-      for (int r = 0; r < p; ++r) {
-        const int dst = Mod(r + 1, p), c = Mod(r - 1 - s, p);
-        AddIntoLive(buf(dst), ChunkOffset(n, p, c), row_len, mask(dst), msg[static_cast<size_t>(r)]);
-      }
-    }
+    RingPass(
+        g, 1, wire,
+        [&](int r, int c, int s, std::vector<float>* m) {
+          const int64_t off = ChunkOffset(n, p, c), len = ChunkSize(n, p, c);
+          if (s == 0) PackLive(buf(r), off, len, row_len, mask(r), wire, m);
+          else Pack(buf(r) + off, len, wire, m);
+        },
+        [&](int dst, int c, const std::vector<float>& m) {
+          AddIntoLive(buf(dst), ChunkOffset(n, p, c), row_len, mask(dst), m);
+        });
     // The owner rounds its finished chunk to the wire as it lands it.
     for (int r = 0; r < p; ++r) {
       const int64_t off = ChunkOffset(n, p, r);
@@ -223,146 +210,106 @@ Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bu
     }
     // All-gather: at step s rank r forwards chunk r-s to r+1, which lands it.
     // After step 0 what a rank forwards is the message it just received.
+    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
+    for (int r = 0; r < p; ++r)
+      msg[static_cast<size_t>(r)].assign(buf(r) + ChunkOffset(n, p, r), buf(r) + ChunkOffset(n, p, r) + ChunkSize(n, p, r));
     for (int s = 0; s < p - 1; ++s) {
-      if (s == 0) {
-        for (int r = 0; r < p; ++r)
-          msg[static_cast<size_t>(r)].assign(buf(r) + ChunkOffset(n, p, r), buf(r) + ChunkOffset(n, p, r) + ChunkSize(n, p, r));
-      } else {
-        std::rotate(msg.begin(), msg.end() - 1, msg.end());
-      }
+      if (s > 0) std::rotate(msg.begin(), msg.end() - 1, msg.end());
       for (int r = 0; r < p; ++r) {
         const int dst = Mod(r + 1, p), c = Mod(r - s, p);
         Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(dst)], ChunkSize(n, p, c), wire);
         Land(landing(dst), ChunkOffset(n, p, c), msg[static_cast<size_t>(r)].data(), ChunkSize(n, p, c));
       }
     }
-  }
-  AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 Status SimComm::AllGather(Axis axis, std::span<const std::span<const float>> in,
                           std::span<const std::span<float>> out, Wire wire) {
   if (in.size() != local_.size() || out.size() != local_.size())
     return Status::Internal("SimComm::AllGather: wrong buffer count");
-  auto t0 = Clock::now();
-  for (const auto& g : Groups(axis)) {
+  return ForGroups(axis, [&](const std::vector<int>& g) {
     const int p = static_cast<int>(g.size());
-    const int64_t n = static_cast<int64_t>(in[static_cast<size_t>(g[0])].size());
-    for (int d : g) {
-      if (static_cast<int64_t>(in[static_cast<size_t>(d)].size()) != n ||
-          static_cast<int64_t>(out[static_cast<size_t>(d)].size()) != n * p)
-        return Status::Internal("SimComm::AllGather: buffer lengths differ");
-    }
+    const int64_t n = GroupLength(g, in);
+    if (n < 0 || GroupLength(g, out) != n * p) return Status::Internal("SimComm::AllGather: buffer lengths differ");
     auto obuf = [&](int r) { return out[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
     for (int r = 0; r < p; ++r) {
       const float* src = in[static_cast<size_t>(g[static_cast<size_t>(r)])].data();
       std::copy(src, src + n, obuf(r) + r * n);
       RoundToWire(wire, std::span<float>(obuf(r) + r * n, static_cast<size_t>(n)));
     }
-    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
-    for (int s = 0; s < p - 1; ++s) {
-      for (int r = 0; r < p; ++r) {
-        int b = Mod(r - s, p);
-        Pack(obuf(r) + b * n, n, wire, &msg[static_cast<size_t>(r)]);
-        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], n, wire);
-      }
-      for (int r = 0; r < p; ++r) {
-        int dst = Mod(r + 1, p), b = Mod(r - s, p);
-        std::copy(msg[static_cast<size_t>(r)].begin(), msg[static_cast<size_t>(r)].end(), obuf(dst) + b * n);
-      }
-    }
-  }
-  AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
-  return Status::Ok();
+    RingPass(
+        g, 0, wire, [&](int r, int b, int, std::vector<float>* m) { Pack(obuf(r) + b * n, n, wire, m); },
+        [&](int dst, int b, const std::vector<float>& m) { std::copy(m.begin(), m.end(), obuf(dst) + b * n); });
+    return Status::Ok();
+  });
 }
 
 Status SimComm::ReduceScatterSum(Axis axis, std::span<const std::span<const float>> in,
                                  std::span<const std::span<float>> out, Wire wire) {
   if (in.size() != local_.size() || out.size() != local_.size())
     return Status::Internal("SimComm::ReduceScatterSum: wrong buffer count");
-  auto t0 = Clock::now();
-  for (const auto& g : Groups(axis)) {
+  return ForGroups(axis, [&](const std::vector<int>& g) {
     const int p = static_cast<int>(g.size());
-    const int64_t n = static_cast<int64_t>(out[static_cast<size_t>(g[0])].size());
-    for (int d : g) {
-      if (static_cast<int64_t>(in[static_cast<size_t>(d)].size()) != n * p ||
-          static_cast<int64_t>(out[static_cast<size_t>(d)].size()) != n)
-        return Status::Internal("SimComm::ReduceScatterSum: buffer lengths differ");
-    }
+    const int64_t n = GroupLength(g, out);
+    if (n < 0 || GroupLength(g, in) != n * p) return Status::Internal("SimComm::ReduceScatterSum: buffer lengths differ");
     // Each device accumulates in its own working copy of its input.
     std::vector<std::vector<float>> acc(static_cast<size_t>(p));
     for (int r = 0; r < p; ++r) {
       auto src = in[static_cast<size_t>(g[static_cast<size_t>(r)])];
       acc[static_cast<size_t>(r)].assign(src.begin(), src.end());
     }
-    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
     // Block b starts at rank b+1 and travels b+1 -> b+2 -> ... -> b.
-    for (int s = 0; s < p - 1; ++s) {
-      for (int r = 0; r < p; ++r) {
-        int b = Mod(r - s - 1, p);
-        Pack(acc[static_cast<size_t>(r)].data() + b * n, n, wire, &msg[static_cast<size_t>(r)]);
-        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], n, wire);
-      }
-      for (int r = 0; r < p; ++r) {
-        int dst = Mod(r + 1, p), b = Mod(r - s - 1, p);
-        AddInto(acc[static_cast<size_t>(dst)].data() + b * n, msg[static_cast<size_t>(r)]);
-      }
-    }
+    RingPass(
+        g, 1, wire,
+        [&](int r, int b, int, std::vector<float>* m) { Pack(acc[static_cast<size_t>(r)].data() + b * n, n, wire, m); },
+        [&](int dst, int b, const std::vector<float>& m) { AddInto(acc[static_cast<size_t>(dst)].data() + b * n, m); });
     for (int r = 0; r < p; ++r) {
       const float* src = acc[static_cast<size_t>(r)].data() + r * n;
       auto o = out[static_cast<size_t>(g[static_cast<size_t>(r)])];
       std::copy(src, src + n, o.begin());
       RoundToWire(wire, o);
     }
-  }
-  AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 Status SimComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                      std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                      std::span<const ReduceLanding> out, Wire wire) {
-  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::ReduceScatterSumRows", local_.size(), bufs, live, row_len, out));
-  auto t0 = Clock::now();
-  for (const auto& g : Groups(axis)) {
+  MOELOG_RETURN_IF_ERROR(CheckRowArgs("SimComm::ReduceScatterSumRows", bufs, live, row_len, out));
+  return ForGroups(axis, [&](const std::vector<int>& g) {
     const int p = static_cast<int>(g.size());
-    const int64_t total = static_cast<int64_t>(bufs[static_cast<size_t>(g[0])].size());
-    for (int d : g)
-      if (static_cast<int64_t>(bufs[static_cast<size_t>(d)].size()) != total || total % p != 0)
-        return Status::Internal("SimComm::ReduceScatterSumRows: buffer lengths differ or do not split");
+    const int64_t total = GroupLength(g, bufs);
+    if (total < 0 || total % p != 0)
+      return Status::Internal("SimComm::ReduceScatterSumRows: buffer lengths differ or do not split");
     const int64_t n = total / p;
     auto buf = [&](int r) { return bufs[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
     auto mask = [&](int r) { return live[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
-    std::vector<std::vector<float>> msg(static_cast<size_t>(p));
     // Block b starts at rank b+1 (its raw partial) and travels b+1 -> b+2 ->
     // ... -> b; each block a rank receives lands on its raw partial once.
-    for (int s = 0; s < p - 1; ++s) {
-      for (int r = 0; r < p; ++r) {
-        const int b = Mod(r - s - 1, p);
-        if (s == 0) PackLive(buf(r), b * n, n, row_len, mask(r), wire, &msg[static_cast<size_t>(r)]);
-        else Pack(buf(r) + b * n, n, wire, &msg[static_cast<size_t>(r)]);
-        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], n, wire);
-      }
-      for (int r = 0; r < p; ++r) {
-        const int dst = Mod(r + 1, p), b = Mod(r - s - 1, p);
-        AddIntoLive(buf(dst), b * n, row_len, mask(dst), msg[static_cast<size_t>(r)]);
-      }
-    }
+    RingPass(
+        g, 1, wire,
+        [&](int r, int b, int s, std::vector<float>* m) {
+          if (s == 0) PackLive(buf(r), b * n, n, row_len, mask(r), wire, m);
+          else Pack(buf(r) + b * n, n, wire, m);
+        },
+        [&](int dst, int b, const std::vector<float>& m) { AddIntoLive(buf(dst), b * n, row_len, mask(dst), m); });
+    std::vector<float> sum;
     for (int r = 0; r < p; ++r) {
       const ReduceLanding& l = out[static_cast<size_t>(g[static_cast<size_t>(r)])];
       float* own = buf(r) + r * n;
       if (p == 1) {
         // Nothing arrived: the raw partial is the sum, zeros in its dead rows.
-        PackLive(buf(r), 0, n, row_len, mask(r), Wire::kF32, &msg[0]);
-        own = msg[0].data();
+        PackLive(buf(r), 0, n, row_len, mask(r), Wire::kF32, &sum);
+        own = sum.data();
       }
       RoundToWire(wire, std::span<float>(own, static_cast<size_t>(n)));
       Land(l, 0, own, n);
     }
-  }
-  AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 Status SimComm::AllToAllV(Axis axis, std::span<const std::span<const float>> send,
@@ -372,8 +319,7 @@ Status SimComm::AllToAllV(Axis axis, std::span<const std::span<const float>> sen
   if (send.size() != local_.size() || recv.size() != local_.size() || send_counts.size() != local_.size() ||
       recv_counts.size() != local_.size())
     return Status::Internal("SimComm::AllToAllV: wrong buffer count");
-  auto t0 = Clock::now();
-  for (const auto& g : Groups(axis)) {
+  return ForGroups(axis, [&](const std::vector<int>& g) {
     const size_t p = g.size();
     for (size_t s = 0; s < p; ++s) {
       const size_t src = static_cast<size_t>(g[s]);
@@ -399,9 +345,8 @@ Status SimComm::AllToAllV(Axis axis, std::span<const std::span<const float>> sen
         soff += n;
       }
     }
-  }
-  AddTime(std::chrono::duration<double>(Clock::now() - t0).count());
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 }  // namespace moelog::engine::parallel

@@ -36,6 +36,16 @@ class SimComm final : public Communicator {
   // Counts one message of n values from device `from` to device `to`.
   void Count(int from, int to, int64_t n, Wire wire);
   void AddTime(double seconds);
+  // Runs each(group) for the groups of `axis` in turn, stopping at the first
+  // error; the time of the whole call is counted once.
+  template <typename F>
+  Status ForGroups(Axis axis, F each);
+  // One pass around the ring of group `g`: at each of its p - 1 steps every
+  // rank r packs block (r - lag - step) mod p into its message,
+  // send(r, block, step, &message), which rank r + 1 then takes,
+  // take(r + 1, block, message). The messages are counted as sent.
+  template <typename Send, typename Take>
+  void RingPass(const std::vector<int>& g, int lag, Wire wire, Send send, Take take);
 };
 
 }  // namespace moelog::engine::parallel

@@ -17,7 +17,8 @@
 #include "logbook/file_util.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_store.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
+#include "logbook/update/criteria_status.h"
 
 namespace moelog::cli {
 namespace {

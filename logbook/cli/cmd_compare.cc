@@ -14,7 +14,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_store.h"
 #include "logbook/store/stored_run_reader.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
 
 namespace moelog::cli {
 

@@ -12,7 +12,7 @@
 #include "logbook/file_util.h"
 #include "logbook/research/next.h"
 #include "logbook/store/run_store.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
 
 namespace moelog::cli {
 namespace {

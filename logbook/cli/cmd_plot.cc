@@ -17,7 +17,8 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_store.h"
 #include "logbook/store/sha256.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
+#include "logbook/update/entry_chart.h"
 
 namespace moelog::cli {
 namespace {

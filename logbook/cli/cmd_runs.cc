@@ -19,7 +19,7 @@
 #include "logbook/numbers.h"
 #include "logbook/store/run_store.h"
 #include "logbook/store/stored_run_reader.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
 
 namespace moelog::cli {
 namespace {
@@ -268,7 +268,7 @@ std::set<std::string> WhereKeys(const std::vector<RunRecord>& rows) {
   return keys;
 }
 
-// With --logbook: which rows count for it (update_hooks.h CountedRuns) --
+// With --logbook: which rows count for it (counted_runs.h) --
 // "yes", "superseded" (a command since edited or removed), or the failure
 // status -- and, without --all, only the counted and failed ones.
 std::vector<std::string> CountedStates(const std::string& logbook_path, logbook::RunStore* store, bool all,

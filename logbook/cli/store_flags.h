@@ -16,7 +16,7 @@
 #include "logbook/cli/commands.h"
 #include "logbook/file_util.h"
 #include "logbook/store/run_store.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
 
 namespace moelog::cli {
 

@@ -515,13 +515,32 @@ void SortFlagValues(const ParsedCommand& pc, bool generic, FlagValues* fv, Confi
   }
 }
 
+std::string Lower(std::string w) {
+  for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return w;
+}
+
+// Words that tell a sentence restates a figure of earlier work rather than
+// recording this entry's run: "v143 remains the stable reference at 22.3%",
+// "sealed baseline", "comparison point", "from the previous section".
+bool RestatingWord(const std::string& w) {
+  static const std::set<std::string> k = {"remains", "remained", "stays", "stayed", "sealed", "comparison",
+                                          "reference", "earlier", "previous", "prior", "restated", "historical"};
+  return k.count(Lower(w)) > 0;
+}
+
 // A Config bullet's keys ("tokens=32768", "routing distributions tested:
 // `random`, `runs`") that the commands do not vary.
 void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& flag_keys, Config* fixed, Vars* vars) {
+  for (const auto& w : Words(b.text))
+    if (RestatingWord(w)) return;  // "comparison against the sealed baseline with `shared=2048`"
   RunKeys keys;
   keys.any = generic;
   keys.recorded = flag_keys;
-  for (const auto& [k, v] : ConfigWords(b.text, keys)) {
+  for (auto [key, v] : ConfigWords(b.text, keys)) {
+    std::string k = key;
+    k.erase(0, k.find_first_not_of('_'));  // "--xla_flag=false" written as a Config word
+    if (k.empty()) continue;
     if (vars->count(k)) continue;
     if (std::vector<std::string> both = BothValues(k); v == "both" && both.size() > 1) (*vars)[k] = both;
     else (*fixed)[k] = v;
@@ -756,12 +775,18 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
   std::vector<std::string> rest, kept;
   std::string t;
   for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
-  for (const auto& w : Words(t)) {
+  const std::vector<std::string> words = Words(t);
+  for (size_t wi = 0; wi < words.size(); ++wi) {
+    const std::string& w = words[wi];
     if (w.find('=') != std::string::npos) continue;
     std::string key, value;
     if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
       cfg[k] = w;
+    } else if (std::string ck = generic ? "" : ChoiceKey(w);
+               !ck.empty() && wi + 1 < words.size() && NormalizeKey(words[wi + 1]) == ck) {
+      cfg[ck] = w;  // "random distribution": a choice of the flag its next word names
+      ++wi;
     } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value) ||
                ShortValue(vars, w, &key, &value)) {
       cfg[key] = value;
@@ -807,6 +832,10 @@ struct Figure {
   bool derived = false;  // a speedup or a delta
   std::string word;      // identifier right before the number ("" if none)
   std::map<std::string, std::string> named;  // keys the text pairs with it ("at EP2/4/8", "a -> b")
+  bool restated = false;  // its sentence restates earlier work ("v143 remains ... at 22.3%")
+  std::string run_tag;    // the run its sentence starts with ("v156 measures 9.5 s"), if a tag
+  size_t sentence = 0;    // where its sentence starts in the text
+  bool subject = false;   // `word` is its clause's subject ("treatment was 22.9%")
 };
 
 // What a unit written after a number measures: the metric, the factor to
@@ -827,6 +856,9 @@ bool UnitOf(const std::string& unit, UnitInfo* info) {
       {"ms", {"time_s", 1e-3, false}},        {"ms/step", {"time_s", 1e-3, false}},
       {"ms/iter", {"time_s", 1e-3, false}},   {"s", {"time_s", 1, false}},
       {"sec", {"time_s", 1, false}},          {"s/step", {"time_s", 1, false}},
+      {"second", {"time_s", 1, false}},       {"seconds", {"time_s", 1, false}},
+      {"secs", {"time_s", 1, false}},         {"tokens/second", {"tokens_per_s", 1, false}},
+      {"tok/second", {"tokens_per_s", 1, false}},
       {"us", {"time_s", 1e-6, false}},        {"\xC2\xB5s", {"time_s", 1e-6, false}},
       {"GB/s", {"gb_per_s", 1, false}},       {"TB/s", {"gb_per_s", 1000, false}},
       {"x", {"speedup", 1, true}},            {"X", {"speedup", 1, true}},
@@ -889,9 +921,21 @@ bool MfuQualifies(const std::string& s, size_t from, size_t to) {
   size_t w = b;
   while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
   static const std::set<std::string> link = {"was", "is", "of", "at", "reached", "hit", "stays", "stayed", "remains"};
-  if (!link.count(s.substr(w, b - w))) return false;
-  while (w > 0 && (s[w - 1] == ' ' || s[w - 1] == '`' || s[w - 1] == '*')) --w;
-  return w >= 3 && s.compare(w - 3, 3, "MFU") == 0;
+  if (link.count(s.substr(w, b - w))) {
+    size_t m = w;
+    while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '`' || s[m - 1] == '*')) --m;
+    if (m >= 3 && s.compare(m - 3, 3, "MFU") == 0) return true;
+  }
+  // "Two MFU samples had a 6.70% median": MFU is the subject of the clause
+  // the percentage ends, and no other number stands between them.
+  for (size_t c = from, lim = from > 60 ? from - 60 : 0; c > lim; --c) {
+    const char ch = s[c - 1];
+    if (ch == ',' || ch == ';' || ch == ':' || std::isdigit(static_cast<unsigned char>(ch)) ||
+        (ch == '.' && c < s.size() && s[c] == ' '))
+      return false;
+    if (c >= 3 && s.compare(c - 3, 3, "MFU") == 0 && (c - 3 == 0 || !IsIdentChar(s[c - 4]))) return true;
+  }
+  return false;
 }
 
 // A goal or threshold names the number after it, it records no run: "at
@@ -1073,16 +1117,9 @@ bool NoName(const std::string& w) {
         "measured", "The",   "the",     "a",       "an",       "A",         "An",       "independent", "totaled",
         "still",  "now",     "then",    "also",    "over",     "under",     "than",     "remains", "remained",
         "stays",  "stayed",  "became",  "yields",  "yielded",  "reaches",   "hits",     "in",     "on",
-        "for",    "after",   "before",  "as",      "into",     "across",    "per",      "each",   "every"};
+        "for",    "after",   "before",  "as",      "into",     "across",    "per",      "each",   "every",
+        "averaged", "reported", "recorded", "logged", "measures", "took", "takes", "ran", "runs"};
   return w.empty() || !IsIdentStart(w[0]) || kStop.count(w) > 0;
-}
-
-// A test runner's summary ("33 passed, 9 warnings in 10.41s", "13 tests
-// green in 18.1 s"): its duration is no benchmark figure.
-bool TestSummary(const std::string& s) {
-  for (const char* w : {" passed", " failed", " tests", " warnings", " errors"})
-    if (s.find(w) != std::string::npos) return true;
-  return false;
 }
 
 // Figures in the text after a bullet's label. A number followed by a unit
@@ -1173,95 +1210,147 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
 // figure. `i` moves past what was read; `unit_out` and `before_arrow` tell
 // the caller whether an arrow follows.
 struct ScanMode {
-  bool bare_is_tflops = true, percent_is_mfu = false, test_summary = false;
+  bool bare_is_tflops = true, percent_is_mfu = false;
 };
-bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool sign, bool negative,
-                const ScanMode& mode, int arrow_left, const std::string& arrow_unit, size_t* i, Figure* f,
-                std::string* unit_out, bool* before_arrow) {
-  const bool bare_is_tflops = mode.bare_is_tflops, percent_is_mfu = mode.percent_is_mfu;
-  const bool test_summary = mode.test_summary;
-  // A multiplier glued to the number: "11.485M tok/s", "620k tokens/s".
+
+// The unit written after a number ending at `j`, as the reader sees it: a
+// multiplier glued to the number ("11.485M tok/s"), a unit joined by a hyphen
+// ("10.046-second"), a statistic between number and unit ("417,517 median
+// tokens/s": the statistic names the figure), or the unit of the number after
+// an arrow ("96.1 -> fp8wire 56.5 ms").
+struct UnitRead {
   double scale = 1;
+  bool glued = false, before_arrow = false, own = false;
+  size_t at = 0, len = 0;  // where the unit token starts, how much of it is consumed
+  std::string unit, statistic;
+};
+UnitRead ReadUnit(const std::string& s, size_t j) {
+  UnitRead u;
   size_t k = j;
   if (k < s.size() && (s[k] == 'M' || s[k] == 'K' || s[k] == 'k' || s[k] == 'B') &&
       (k + 1 >= s.size() || s[k + 1] == ' ' || s[k + 1] == '`')) {
-    scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
+    u.scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
     ++k;
   }
-  const bool glued = k < s.size() && IsIdentChar(s[k]);
-  while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
-  std::string& unit = *unit_out;
-  unit = UnitToken(s, k);
-  *before_arrow = ArrowAt(s, k) > 0;
-  size_t unit_len = unit.size();
   UnitInfo probe{};
-  const bool own_unit = (unit.size() && unit[0] == '%') || UnitOf(unit, &probe);
-  if (*before_arrow && !own_unit) {
-    unit = ArrowUnit(s, k);  // "96.1 -> fp8wire 56.5 ms": ms
-    unit_len = 0;
-  } else if (size_t a = start; !own_unit && arrow_left >= 0 && !sign && !arrow_unit.empty() &&
-             [&] {
-               while (a > 0 && s[a - 1] == ' ') --a;
-               return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
-             }()) {
-    unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
-    unit_len = 0;
+  if (k + 1 < s.size() && s[k] == '-' && IsIdentStart(s[k + 1]) && UnitOf(UnitToken(s, k + 1), &probe)) ++k;
+  u.glued = k < s.size() && IsIdentChar(s[k]);
+  while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+  u.unit = UnitToken(s, k);
+  if (StatWord(u.unit)) {
+    size_t n = k + u.unit.size();
+    while (n < s.size() && (s[n] == ' ' || s[n] == '`')) ++n;
+    if (UnitOf(UnitToken(s, n), &probe)) u.statistic = u.unit, k = n, u.unit = UnitToken(s, n);
   }
-  if (!unit.empty() && unit[0] == '%') {
-    if (sign) {
-      f->metric = "delta_pct", f->unit = "%", f->derived = true;
-    } else if (ThresholdBefore(s, start)) {
-      *i = std::max(*i, k + 1);
-      return false;
-    } else if (MfuQualifies(s, start, k + unit.size()) ||
-               (percent_is_mfu && PercentClauseIsMfu(s, start, k + unit.size()))) {
-      f->metric = "mfu", f->unit = "%";
-    } else {
-      *i = std::max(*i, k + 1);
-      return false;
-    }
-    f->value = (negative ? -1 : 1) * value;
-    *i = std::max(*i, k + 1);
+  u.at = k;
+  u.len = u.unit.size();
+  u.before_arrow = ArrowAt(s, k) > 0;
+  u.own = (!u.unit.empty() && u.unit[0] == '%') || UnitOf(u.unit, &probe);
+  return u;
+}
+
+// A number right after an arrow ("14.71→14.82") takes the unit of the
+// figure before the arrow.
+bool AfterArrow(const std::string& s, size_t start) {
+  size_t a = start;
+  while (a > 0 && s[a - 1] == ' ') --a;
+  return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
+}
+
+// A percentage: a delta when signed, MFU when MFU qualifies it (or the
+// logbook measures MFU and its clause names no other share), else no figure.
+bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
+                   const ScanMode& mode, size_t* i, Figure* f) {
+  *i = std::max(*i, u.at + 1);
+  if (sign) {
+    f->metric = "delta_pct", f->unit = "%", f->derived = true;
+  } else if (ThresholdBefore(s, start)) {
+    return false;
+  } else if (MfuQualifies(s, start, u.at + u.unit.size()) ||
+             (mode.percent_is_mfu && PercentClauseIsMfu(s, start, u.at + u.unit.size()))) {
+    f->metric = "mfu", f->unit = "%";
   } else {
-    UnitInfo info{};
-    const bool has_unit = !unit.empty() && UnitOf(unit, &info);
-    if (sign) return false;  // a signed number that is no percentage
-    if (has_unit) {
-      if (scale != 1 && std::string(info.metric) != "tokens_per_s") return false;
-      f->metric = info.metric, f->unit = unit, f->derived = info.derived;
-      // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
-      f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * scale * info.factor;
-      *i = k + unit_len;
-      if (f->metric == "time_s" && test_summary && WordBefore(s, start) == "in") return false;
-      if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
-    } else if (glued || scale != 1) {
-      while (*i < s.size() && IsIdentChar(s[*i])) ++*i;  // "4GiB", "128MiB"
-      return false;
-    } else if (!unit.empty() && std::isalpha(static_cast<unsigned char>(unit[0])) && unit != "vs") {
-      return false;  // another word (GiB, steps, dropped ...): no figure
-    } else if (bare_is_tflops && !CountWord(WordBefore(s, start))) {
-      f->metric = "tflops", f->value = value;
-    } else if (start > 0 && s[start - 1] == '`' && j < s.size() && s[j] == '`' &&
-               !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
-      // "none `252.091`": a reported value written without a unit. The
-      // caller names its metric or lists it ("no unit").
-      f->metric = kNoUnit, f->value = value;
-    } else {
-      return false;
-    }
+    return false;
   }
+  f->value = (negative ? -1 : 1) * value;
   return true;
+}
+
+// A duration a job or test run took ("succeeded in 40.12 seconds", "33
+// passed in 10.41s", "after 3 s") is no benchmark figure.
+bool JobDuration(const std::string& s, size_t start) {
+  const std::string w = WordBefore(s, start);
+  return w == "after" || w == "in";
+}
+
+// A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
+bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
+                size_t* i, Figure* f) {
+  if (u.scale != 1 && std::string(info.metric) != "tokens_per_s") return false;
+  f->metric = info.metric, f->unit = u.unit, f->derived = info.derived;
+  // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
+  f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * u.scale * info.factor;
+  *i = u.at + u.len;
+  if (f->metric == "time_s" && JobDuration(s, start)) return false;
+  if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
+  if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
+  return true;
+}
+
+// A number with no unit after it: TF/s where the harness prints TF/s, a
+// reported value whose unit the caller decides ("none `252.091`"), or none.
+bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u, double value, const ScanMode& mode,
+                size_t* i, Figure* f) {
+  if (u.glued || u.scale != 1) {
+    while (*i < s.size() && IsIdentChar(s[*i])) ++*i;  // "4GiB", "128MiB"
+    return false;
+  }
+  if (!u.unit.empty() && std::isalpha(static_cast<unsigned char>(u.unit[0])) && u.unit != "vs")
+    return false;  // another word (GiB, steps, dropped ...): no figure
+  if (mode.bare_is_tflops && !CountWord(WordBefore(s, start))) {
+    f->metric = "tflops", f->value = value;
+    return true;
+  }
+  if (start > 0 && s[start - 1] == '`' && j < s.size() && s[j] == '`' && !CountWord(WordBefore(s, start)) &&
+      !ThresholdBefore(s, start)) {
+    // "none `252.091`": a reported value written without a unit. The
+    // caller names its metric or lists it ("no unit").
+    f->metric = kNoUnit, f->value = value;
+    return true;
+  }
+  return false;
+}
+
+bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool sign, bool negative,
+                const ScanMode& mode, int arrow_left, const std::string& arrow_unit, size_t* i, Figure* f,
+                std::string* unit_out, bool* before_arrow) {
+  UnitRead u = ReadUnit(s, j);
+  *before_arrow = u.before_arrow;
+  if (u.before_arrow && !u.own) {
+    u.unit = ArrowUnit(s, u.at);  // "96.1 -> fp8wire 56.5 ms": ms
+    u.len = 0;
+  } else if (!u.own && arrow_left >= 0 && !sign && !arrow_unit.empty() && AfterArrow(s, start)) {
+    u.unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
+    u.len = 0;
+  }
+  *unit_out = u.unit;
+  if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);
+  if (sign) return false;  // a signed number that is no percentage
+  UnitInfo info{};
+  if (!u.unit.empty() && UnitOf(u.unit, &info)) return UnitFigure(s, start, u, info, value, i, f);
+  return BareFigure(s, start, j, u, value, mode, i, f);
 }
 
 // The word that names a figure (the identifier before it, unless it names a
 // metric or nothing), and its side of an arrow ("bf16 96.1 -> fp8wire 56.5").
-void NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f) {
+bool NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f) {
   size_t b = start;
   std::string word = WordBefore(s, start, &b);
+  bool stat_named = false;
   if (MetricWord(word)) {
     // "mean MFU 20.21%": the statistic names the metric, not a run.
     const std::string stat = WordBefore(s, b);
-    if (StatWord(stat) && !f->derived) f->metric += "_" + stat;
+    if (StatWord(stat) && !f->derived) f->metric += "_" + stat, stat_named = true;
     word.clear();
   }
   if (!f->derived && !NoName(word) && (b == 0 || s[b - 1] != '/'))
@@ -1278,6 +1367,108 @@ void NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<
       left.named["arrow"] = "before", f->named["arrow"] = "after";
     }
   }
+  return stat_named;
+}
+
+// Where the clause (`sentence`: the sentence) holding position `at` starts:
+// after the previous ", ", ';', ':' (a sentence: ". " or ';'), at most
+// 200 characters back. Bounded, so the scan stays linear.
+size_t ClauseStart(const std::string& s, size_t at, bool sentence) {
+  const size_t lim = at > 200 ? at - 200 : 0;
+  size_t c = at;
+  for (; c > lim; --c) {
+    const char ch = s[c - 1];
+    const bool spaced = c < s.size() && s[c] == ' ';
+    if ((ch == '.' && spaced) || ch == ';') break;
+    if (!sentence && ((ch == ',' && spaced) || ch == ':')) break;
+  }
+  return c;
+}
+
+// A statistic's word: "mean", "median", "p50", "tail-100".
+bool StatisticWord(const std::string& w) {
+  const std::string l = Lower(w);
+  return StatWord(l) || (l.rfind("tail-", 0) == 0 && l.size() > 5 && std::isdigit(static_cast<unsigned char>(l[5])));
+}
+
+// A run's version tag as researchers name runs in prose ("v156"): 'v'
+// and at least two digits ("h1024" is a shape, "v5" a harness version).
+bool RunTag(const std::string& w) {
+  return w.size() >= 4 && w[0] == 'v' &&
+         std::all_of(w.begin() + 1, w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// A clause's word that names no run: verbs, statistics, metric and window
+// words ("control median MFU over steps 5-19 was" leaves "control").
+bool SubjectFiller(const std::string& w) {
+  static const std::set<std::string> k = {"steps", "step", "window", "averaged", "over", "final", "runs", "takes",
+                                          "ran", "median", "full-run", "samples", "sample", "two", "both"};
+  UnitInfo unit{};
+  return NoName(w) || StatisticWord(w) || MetricWord(w) || MfuQualifier(Lower(w)) || k.count(Lower(w)) > 0 ||
+         !IsIdentStart(w[0]) || UnitOf(w, &unit) || !std::all_of(w.begin(), w.end(), IsIdentChar);
+}
+
+// What the words around a figure name beyond the word before it: the
+// statistic of its clause ("mean was 21.067%", "25.5% tail-100 median MFU"),
+// the step window of its sentence ("Steps 60-79 averaged ..."), the run its
+// clause is about ("treatment was 22.865%", "`dw13` at 7.23 ms"), and
+// whether its sentence restates earlier work. `end`: past the figure's unit.
+void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named, Figure* f) {
+  const size_t cb = ClauseStart(s, start, false);
+  std::vector<std::string> clause = Words(s.substr(cb, start - cb));
+  // "19.1% tail-40 median MFU and 19.0% ...": the words after the last figure.
+  for (size_t n = clause.size(); n > 0; --n)
+    if (std::isdigit(static_cast<unsigned char>(clause[n - 1][0])) &&
+        (clause[n - 1].find('.') != std::string::npos || clause[n - 1].back() == '%')) {
+      clause.erase(clause.begin(), clause.begin() + static_cast<std::ptrdiff_t>(n));
+      UnitInfo unit{};  // and the words that qualify that figure ("tail-40 median MFU")
+      while (!clause.empty() && (StatisticWord(clause[0]) || MfuQualifier(clause[0]) || MetricWord(clause[0]) ||
+                                 UnitOf(clause[0], &unit)))
+        clause.erase(clause.begin());
+      break;
+    }
+  std::string stat;
+  for (const auto& w : clause)
+    if (StatisticWord(w)) stat += (stat.empty() ? "" : " ") + Lower(w);
+  const bool clause_stat = !stat.empty();
+  for (size_t p = end, n = 0; !clause_stat && n < 3; ++n) {  // "25.5% tail-100 median MFU"
+    size_t e = p;
+    const std::string w = WordAt(s, p, &e);
+    if (w.empty() || !(StatisticWord(w) || MfuQualifier(w))) break;
+    if (StatisticWord(w)) stat += (stat.empty() ? "" : " ") + Lower(w);
+    p = e;
+  }
+  if (!stat.empty() && !stat_named && !f->derived && !f->named.count("statistic")) f->named["statistic"] = stat;
+  const size_t sb = ClauseStart(s, start, true);
+  f->sentence = sb;
+  const std::vector<std::string> sentence = Words(s.substr(sb, start - sb));
+  if (!sentence.empty() && RunTag(sentence[0])) f->run_tag = sentence[0];
+  for (size_t n = 0; n < sentence.size(); ++n) {
+    if (RestatingWord(sentence[n])) f->restated = true;
+    std::string w = sentence[n];
+    if (Lower(w) == "steps" && n + 1 < sentence.size()) {
+      std::string r = sentence[n + 1];
+      while (!r.empty() && (r.back() == ',' || r.back() == ':')) r.pop_back();
+      const size_t dash = r.find('-');
+      if (dash != std::string::npos && dash > 0 && dash + 1 < r.size() &&
+          std::all_of(r.begin(), r.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; }))
+        f->named["steps"] = r;
+    }
+  }
+  if (!f->word.empty() || f->derived) return;
+  static const std::set<std::string> link = {"at", "was", "is", "were", "had", "took"};
+  if (clause.size() >= 2 && link.count(clause.back()) && !SubjectFiller(clause[clause.size() - 2])) {
+    f->word = clause[clause.size() - 2];  // "`dw13` at 7.23 ms"
+    f->subject = true;
+    return;
+  }
+  std::vector<std::string> names;
+  for (const auto& w : clause) {
+    std::string c = w;
+    while (!c.empty() && (c.back() == ',' || c.back() == ':' || c.back() == '.')) c.pop_back();
+    if (!c.empty() && !SubjectFiller(c)) names.push_back(c);
+  }
+  if (names.size() == 1 && names[0].size() <= 24) f->word = names[0], f->subject = true;
 }
 
 // At most this many figures are read from one entry (one text likewise):
@@ -1296,7 +1487,6 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
   ScanMode mode;
   mode.bare_is_tflops = bare_is_tflops, mode.percent_is_mfu = percent_is_mfu;
-  mode.test_summary = TestSummary(s);  // once: the scan stays linear
   while (i < s.size() && out.size() < kMaxFiguresPerEntry) {
     char c = s[i];
     if (c == '(') { ++depth; ++i; continue; }
@@ -1362,7 +1552,7 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     if (!FigureUnit(s, start, j, value, sign, c == '-', mode, arrow_left, arrow_unit, &i, &f, &unit, &before_arrow))
       continue;
     if (depth > 0 && !f.derived) continue;  // asides
-    NameFigure(s, start, arrow_left, &out, &f);
+    ClauseNames(s, start, i, NameFigure(s, start, arrow_left, &out, &f), &f);
     arrow_left = before_arrow && !f.derived ? static_cast<int>(out.size()) : -1;
     arrow_unit = before_arrow && !f.derived ? unit : "";
     if (!listed.empty() && !f.derived && value != 0) {
@@ -1385,8 +1575,11 @@ struct EntryCtx {
   bool generic = false;  // a harness moelog has no adapter for
   bool known = false;    // a harness moelog has an adapter for (bare numbers are its TF/s)
   bool mfu = false;      // the logbook measures MFU: a percentage is MFU
-  bool tflops = false;   // the entry or logbook names TF/s: a bare figure is TF/s
-  bool time_based = false;  // the entry says it measured time ("time-based"): a bare figure is no TF/s
+  bool tflops = false;   // the entry's Command or Config names TF/s: a bare figure is TF/s
+  bool tflops_logbook = false;  // the logbook's Scope or Baseline names TF/s
+  double tflops_example = 0;    // a TF/s figure the logbook writes there (0: none)
+  std::set<std::string> own_text;  // words of the entry's heading and run fields (Command, Run, Runs, Run ID)
+  bool names_time = false;  // the entry names a time measure and no TF/s ("time-based"): a bare figure is no TF/s
   std::string entry_id, file;
 };
 
@@ -1408,61 +1601,103 @@ bool HasBaseMetric(const StoredRun& r) {
   return false;
 }
 
-void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<RecordedFigure>* out,
-          std::vector<UnreadFigures>* unread, const std::string& text_override = "", bool tflops = false) {
-  const std::string& text = text_override.empty() ? b.text : text_override;
-  size_t colon = std::string::npos;
+// Where a bullet's label ends: the first colon outside code that is
+// followed by a space (or ends the text) after a short name ("`topk=2`:",
+// "Non-EP result:"). A colon in a URL or a time ("03:06"), or after a
+// sentence ("... succeeded. Steps 60-79: ..."), ends no label. npos if none.
+size_t LabelEnd(const std::string& text) {
   bool in_code = false;
+  int words = 0;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '`') in_code = !in_code;
-    else if (text[i] == ':' && !in_code) { colon = i; break; }
+    const char c = text[i];
+    if (c == '`') in_code = !in_code;
+    if (in_code) continue;
+    if (c == ' ' && i > 0 && text[i - 1] != ' ' && ++words > 8) return std::string::npos;
+    if (c == '.' && i + 1 < text.size() && text[i + 1] == ' ') return std::string::npos;
+    if (c == ':') return i + 1 >= text.size() || text[i + 1] == ' ' ? i : std::string::npos;
   }
-  std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
-  std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
-  if (colon == std::string::npos && !b.children.empty() && Figures(text, x.known && !x.time_based).empty()) {
-    label = text;  // "- `random`" over its figures' bullets names them all
-    rest.clear();
+  return std::string::npos;
+}
+
+// What a walk down a Result's bullets carries: the config its labels name,
+// whether a label names TF/s ("forward TF/s:") and whether one says its
+// figures restate earlier work ("Reference at ...:", "(from previous section)").
+struct WalkScope {
+  Config context;
+  bool tflops = false, restated = false;
+};
+
+// The metric a figure written without a unit is in: TF/s where a label
+// above it, the entry or (at the scale of its own TF/s figures) the logbook
+// names TF/s and nothing nearer names time; "" when nothing names it.
+bool BareIsTflops(const Figure& f, const EntryCtx& x, const WalkScope& w) {
+  if (w.tflops) return true;
+  if (x.names_time) return false;
+  if (x.tflops) return true;
+  if (!x.tflops_logbook) return false;
+  return x.tflops_example <= 0 || (f.value >= x.tflops_example / 100 && f.value <= x.tflops_example * 100);
+}
+
+// The config the word before a figure names: a varied value, `topk8`, a
+// boolean word, a short value; a choice of a flag the command sets;
+// otherwise a variant of its own.
+Config WordConfig(const Figure& f, const EntryCtx& x) {
+  Config named;
+  std::string key, value;
+  if (!f.word.empty() && (KeyDigits(f.word, x.vars, &key, &value) || BoolWord(f.word, x.vars, &key, &value) ||
+                          ShortValue(x.vars, f.word, &key, &value) || LooseValue(x.vars, f.word, &key, &value))) {
+    named[key] = value;
+  } else if (!f.word.empty() && !IsFixedValue(x.fixed, f.word)) {
+    std::string k = KeyOfValue(x.vars, f.word);
+    // A choice of a flag the command sets ("full" with `--queue-mode both`),
+    // also when the command is elided (`... --queue-mode both`).
+    if (k.empty() && x.fixed.count(ChoiceKey(f.word))) k = ChoiceKey(f.word);
+    named[k.empty() ? "variant" : k] = f.word;
   }
-  Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
-  if (own.count("case") && context.count("case")) {
-    // A nested case names a variant of its parent's case.
-    own["variant"] = own["case"];
-    own.erase("case");
-  }
-  for (const auto& [k, v] : own) context[k] = v;
-  // "forward TF/s:" over its figures' bullets names their unit.
-  const bool label_tflops = label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
-  tflops = tflops || x.tflops || label_tflops;
-  // Group figures into points: a category word starts a new point.
-  struct Point {
-    Config cfg;
-    StoredRun run;
-    bool clash = false;
-  };
+  for (const auto& [k, v] : f.named) named[k] = v;  // "at EP2/4/8", an arrow's sides
+  return named;
+}
+
+// A bullet's figures grouped into points: a figure that names something
+// starts a new point; two figures of one metric in one point clash.
+struct Point {
+  Config cfg;
+  StoredRun run;
+  bool clash = false;
+};
+std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
+                                const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
-  bool no_unit = false;
-  for (Figure f : Figures(rest, x.known && !x.time_based, x.mfu)) {
+  bool no_unit = false, restated = false, unnamed = false;
+  size_t sentence = 0;
+  std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu);
+  std::map<std::string, int> per_metric;
+  for (const auto& f : figures) ++per_metric[f.metric];
+  for (Figure f : figures) {
+    // A clause's subject names a figure only where it tells figures of one
+    // metric apart ("control ... was 23.0%; treatment was 22.9%").
+    if (f.subject && per_metric[f.metric] < 2) f.word.clear();
+    if (f.restated || w.restated || (!f.run_tag.empty() && !x.own_text.count(f.run_tag))) {
+      restated = restated || !f.derived;
+      continue;
+    }
     if (f.metric == kNoUnit) {
-      if (!tflops || (x.time_based && !label_tflops)) {
+      if (!BareIsTflops(f, x, w)) {
         no_unit = true;
         continue;
       }
       f.metric = "tflops";
     }
-    std::string key, value;
-    Config named;  // what the word before the figure names
-    if (!f.word.empty() && (KeyDigits(f.word, x.vars, &key, &value) || BoolWord(f.word, x.vars, &key, &value) ||
-                            ShortValue(x.vars, f.word, &key, &value) || LooseValue(x.vars, f.word, &key, &value))) {
-      named[key] = value;
-    } else if (!f.word.empty() && !IsFixedValue(x.fixed, f.word)) {
-      std::string k = KeyOfValue(x.vars, f.word);
-      // A choice of a flag the command sets ("full" with `--queue-mode both`),
-      // also when the command is elided (`... --queue-mode both`).
-      if (k.empty() && x.fixed.count(ChoiceKey(f.word))) k = ChoiceKey(f.word);
-      named[k.empty() ? "variant" : k] = f.word;
+    Config named = WordConfig(f, x);
+    if (named.empty() && !points.empty() && f.sentence != sentence && !f.derived) {
+      unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it
+      continue;
     }
-    for (const auto& [k, v] : f.named) named[k] = v;  // "at EP2/4/8", an arrow's sides
-    if (!named.empty()) points.push_back({named, {}, false});
+    sentence = f.sentence;
+    // "Steps 5-19 had 21.8% median MFU, 10.0-second median duration": the
+    // same names over another metric add to the point.
+    const bool joins = !points.empty() && points.back().cfg == named && !points.back().run.metrics.count(f.metric);
+    if (!named.empty() && !joins) points.push_back({named, {}, false});
     else if (points.empty()) points.push_back({});
     Point& p = points.back();
     if (p.run.metrics.count(f.metric)) {
@@ -1474,12 +1709,38 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     p.run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
     if (f.derived) p.run.derived.insert(f.metric);
   }
-  if (no_unit && unread) unread->push_back({b.line, text, "no unit, and nothing in the entry names its metric"});
-  for (auto& p : points) {
+  if (!unread) return points;
+  if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
+  if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
+  if (unnamed) unread->push_back({line, text, "a figure of a later sentence that nothing names"});
+  return points;
+}
+
+void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
+          std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
+  const std::string& text = text_override.empty() ? b.text : text_override;
+  const size_t colon = LabelEnd(text);
+  std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
+  std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
+  if (colon == std::string::npos && !b.children.empty() && Figures(text, x.known && !x.names_time).empty()) {
+    label = text;  // "- `random`" over its figures' bullets names them all
+    rest.clear();
+  }
+  Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  if (own.count("case") && scope.context.count("case")) {
+    // A nested case names a variant of its parent's case.
+    own["variant"] = own["case"];
+    own.erase("case");
+  }
+  for (const auto& [k, v] : own) scope.context[k] = v;
+  // "forward TF/s:" over its figures' bullets names their unit.
+  scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
+  for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
+  for (auto& p : BulletPoints(rest, x, scope, b.line, text, unread)) {
     if (p.clash && unread)
       unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
     if (p.clash || !HasBaseMetric(p.run)) continue;
-    StoredRun r = NewRecorded(x, context, b.line);
+    StoredRun r = NewRecorded(x, scope.context, b.line);
     for (const auto& [k, v] : p.cfg) r.config[k] = v;
     r.metrics = std::move(p.run.metrics);
     r.units = std::move(p.run.units);
@@ -1487,7 +1748,50 @@ void Walk(const Bullet& b, Config context, const EntryCtx& x, std::vector<Record
     out->push_back({std::move(r), b.line, text});
   }
   if (!text_override.empty()) return;
-  for (const auto& c : b.children) Walk(c, context, x, out, unread, "", tflops);
+  for (const auto& c : b.children) Walk(c, scope, x, out, unread);
+}
+
+// A Result's printed output block ("```text" with "current: 0.0374 s,
+// 3,502,411 tok/s" lines under "shared_expert_dim=0:"), read as bullets:
+// a line's deeper-indented lines below it are its children. RESULT lines
+// are read by ResultLines. Linear: each line is visited once.
+std::vector<Bullet> OutputBullets(const std::vector<std::pair<int, std::string>>& lines, size_t* i, int indent,
+                                  int first_line) {
+  std::vector<Bullet> out;
+  while (*i < lines.size() && lines[*i].first >= indent) {
+    Bullet b;
+    b.text = lines[*i].second;
+    b.line = first_line + static_cast<int>(*i);
+    const int own = lines[*i].first;
+    ++*i;
+    if (*i < lines.size() && lines[*i].first > own) b.children = OutputBullets(lines, i, lines[*i].first, first_line);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+std::vector<Bullet> OutputBullets(const FencedBlock& block) {
+  std::vector<std::pair<int, std::string>> lines;  // indent, text
+  std::vector<int> at;                              // each kept line's number in the block
+  std::stringstream ss(block.text);
+  int n = 0;
+  for (std::string line; std::getline(ss, line); ++n) {
+    const size_t ind = line.find_first_not_of(' ');
+    if (ind == std::string::npos || line.compare(ind, 7, "RESULT ") == 0) continue;
+    lines.emplace_back(static_cast<int>(ind), line.substr(ind));
+    at.push_back(n);
+  }
+  size_t i = 0;
+  std::vector<Bullet> out;
+  while (i < lines.size()) {
+    auto top = OutputBullets(lines, &i, lines[i].first, 0);
+    out.insert(out.end(), top.begin(), top.end());
+  }
+  std::function<void(Bullet&)> renumber = [&](Bullet& b) {
+    b.line = block.line + 1 + at[static_cast<size_t>(b.line)];
+    for (auto& c : b.children) renumber(c);
+  };
+  for (auto& b : out) renumber(b);
+  return out;
 }
 
 // The metric a table column holds, from its header: "TF/s", "tokens/s",
@@ -1828,6 +2132,22 @@ bool TflopsLogbook(const Logbook& logbook) {
   return false;
 }
 
+double TflopsExample(const Logbook& logbook) {
+  std::function<double(const Bullet&)> first = [&](const Bullet& b) -> double {
+    if (NamesTflops(b))
+      for (const auto& f : Figures(b.text, true))
+        if (f.metric == "tflops" && f.value > 0) return f.value;
+    for (const auto& c : b.children)
+      if (double v = first(c); v > 0) return v;
+    return 0;
+  };
+  for (SectionKind k : {SectionKind::kScope, SectionKind::kBaseline})
+    if (const Section* sec = logbook.FindSection(k))
+      for (const auto& b : sec->bullets)
+        if (double v = first(b); v > 0) return v;
+  return 0;
+}
+
 bool MfuLogbook(const Logbook& logbook) {
   auto names = [](const std::string& t) { return t.find("MFU") != std::string::npos; };
   if (names(logbook.title)) return true;
@@ -1837,46 +2157,106 @@ bool MfuLogbook(const Logbook& logbook) {
   return false;
 }
 
+namespace {
+
+// Words that name a time measure: an entry that writes them and no TF/s
+// records times, whatever the harness prints.
+bool NamesTime(const Bullet& b) {
+  for (const char* w : {"time-based", "runtime", "latency", "wall time", "step time"})
+    if (BulletHas(b, w)) return true;
+  return false;
+}
+
+// What names the unit of a figure written without one, nearest first: a
+// label above it (WalkScope), the entry's fields, the logbook.
+void EntryUnits(const Entry& entry, bool tflops_logbook, double tflops_example, EntryCtx* x) {
+  x->tflops_logbook = tflops_logbook;
+  x->tflops_example = tflops_example;
+  for (const char* name : {"Command", "Config"})
+    if (const Field* f = entry.FindField(name)) x->tflops = x->tflops || NamesTflops(f->bullet);
+  bool says_time = false, writes_tflops = false;
+  for (const auto& f : entry.fields) {
+    says_time = says_time || NamesTime(f.bullet);
+    writes_tflops = writes_tflops || NamesTflops(f.bullet);
+  }
+  x->names_time = says_time && !writes_tflops;
+}
+
+// The words an entry names its own runs with: its heading, commands and
+// run fields ("- Run: `v165`"). A sentence of its Result that starts with
+// another run's tag ("v156 measures ...") restates that run.
+std::set<std::string> OwnWords(const Entry& entry) {
+  std::set<std::string> out;
+  auto add = [&](const std::string& t) {
+    std::string clean;
+    for (char c : t) clean += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
+    for (const auto& w : Words(clean)) out.insert(w);
+  };
+  add(entry.heading);
+  for (const auto& c : entry.commands) add(c.joined);
+  for (const auto& f : entry.fields)
+    if (f.name == "Command" || f.name == "Run" || f.name == "Runs" || f.name == "Run ID" || f.name == "Profile") {
+      add(f.bullet.text);
+      for (const auto& c : f.bullet.children) add(c.text);
+    }
+  return out;
+}
+
+// Fields that hold an entry's measured figures: its Result, named results
+// ("- Non-EP result:", "- Measured run result:"), and fields named for a
+// measurement ("- Throughput:", "- Performance:").
+bool FigureField(const Field& f) {
+  static const std::set<std::string> k = {"Result", "Results", "Throughput", "Performance", "Perf", "Timing",
+                                          "Timings", "Metrics", "Measurements", "Measured"};
+  const std::string name = Lower(f.name);
+  auto ends = [&](const std::string& e) {
+    return name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0 &&
+           name[name.size() - e.size() - 1] == ' ';
+  };
+  return k.count(f.name) > 0 || ends("result") || ends("results");
+}
+
+// One figure field's figures: its own line, its sub-bullets, and the tables
+// and output blocks written below it up to the next field.
+void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread) {
+  const Field& f = entry.fields[fi];
+  const int until = fi + 1 < entry.fields.size() ? entry.fields[fi + 1].bullet.line - 1 : entry.end_line;
+  const int last = std::max(f.bullet.end_line, until);
+  WalkScope scope;
+  scope.context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+  scope.context.erase("case");
+  for (const auto& w : Words(f.qualifier)) scope.restated = scope.restated || RestatingWord(w);
+  // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
+  if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
+  for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  for (const auto& t : entry.tables)
+    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out);
+  for (const auto& b : entry.outputs) {
+    if (b.line < f.bullet.line || b.line > last) continue;
+    ResultLines(b.text, b.line, scope.context, x, out);
+    for (const auto& ob : OutputBullets(b)) Walk(ob, scope, x, out, unread);
+  }
+}
+
+}  // namespace
+
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
                                             std::vector<UnreadFigures>* unread, bool mfu_logbook,
-                                            bool tflops_logbook) {
+                                            bool tflops_logbook, double tflops_example) {
   EntryCtx x;
   x.mfu = mfu_logbook;
   EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds);
-  // The harness's headline metric, named by the logbook's Scope or Baseline
-  // or by the entry's Command or Config: a bare figure is in it.
-  x.tflops = tflops_logbook;
-  for (const char* name : {"Command", "Config"})
-    if (const Field* f = entry.FindField(name)) x.tflops = x.tflops || NamesTflops(f->bullet);
-  // "(time-based)", "runtime": an entry that says it timed its runs and
-  // writes no TF/s records seconds, whatever the harness prints.
-  bool says_time = false, writes_tflops = false;
-  for (const auto& f : entry.fields) {
-    says_time = says_time || BulletHas(f.bullet, "time-based") || BulletHas(f.bullet, "runtime");
-    writes_tflops = writes_tflops || NamesTflops(f.bullet);
-  }
-  x.time_based = says_time && !writes_tflops;
+  EntryUnits(entry, tflops_logbook, tflops_example, &x);
+  x.own_text = OwnWords(entry);
   x.entry_id = entry.id;
   x.file = file;
   std::vector<RecordedFigure> out;
   bool any_result = false;
   for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
-    const Field& f = entry.fields[fi];
-    if (f.name != "Result") continue;
-    any_result = true;
-    // A table written right after "- Result:" (outside the list item) is the
-    // Result's, up to the next field.
-    const int until = fi + 1 < entry.fields.size() ? entry.fields[fi + 1].bullet.line - 1 : entry.end_line;
-    Config context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
-    context.erase("case");
-    // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
-    if (!f.value.empty()) Walk(f.bullet, context, x, &out, unread, f.value);
-    for (const auto& c : f.bullet.children) Walk(c, context, x, &out, unread);
-    for (const auto& t : entry.tables)
-      if (t.line >= f.bullet.line && t.line <= std::max(f.bullet.end_line, until))
-        TableFigures(t, Under(entry, t.line, context, x), x, &out);
-    for (const auto& b : entry.outputs)
-      if (b.line >= f.bullet.line && b.line <= std::max(f.bullet.end_line, until)) ResultLines(b.text, b.line, context, x, &out);
+    if (!FigureField(entry.fields[fi])) continue;
+    any_result = any_result || entry.fields[fi].name == "Result";
+    FieldFigures(entry, fi, x, &out, unread);
   }
   // An entry without a Result field records its figures in tables of its own.
   if (!any_result)
@@ -1965,7 +2345,8 @@ std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
   std::vector<StoredRun> out;
   for (const auto& e : logbook.entries) {
     std::vector<StoredRun> runs;
-    for (auto& f : RecordedFigures(e, logbook.file, nullptr, MfuLogbook(logbook), TflopsLogbook(logbook)))
+    for (auto& f : RecordedFigures(e, logbook.file, nullptr, MfuLogbook(logbook), TflopsLogbook(logbook),
+                                   TflopsExample(logbook)))
       runs.push_back(std::move(f.run));
     out.insert(out.end(), runs.begin(), runs.end());
   }

@@ -69,14 +69,19 @@ struct UnreadFigures {
 // not be read goes to `unread` (optional).
 // `mfu_logbook`: the logbook measures MFU (MfuLogbook), so a percentage
 // nothing else names is MFU ("ring 13.2 / 13.1 / 12.8 % at EP2/4/8").
+// `tflops_example`: a TF/s figure the logbook's Scope or Baseline writes
+// (TflopsExample; 0: none): a figure without a unit that only the logbook
+// names is TF/s only within a factor 100 of it ("`0.018678`" beside a
+// baseline of 239.150 TF/s is listed, "no unit").
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
                                             std::vector<UnreadFigures>* unread, bool mfu_logbook = false,
-                                            bool tflops_logbook = false);
+                                            bool tflops_logbook = false, double tflops_example = 0);
 // Whether the logbook's title or a Scope metric bullet names MFU.
 bool MfuLogbook(const Logbook& logbook);
 // Whether a Scope or Baseline bullet names TF/s (`tflops_logbook`: a figure
 // written without a unit is TF/s; otherwise it is listed, "no unit").
 bool TflopsLogbook(const Logbook& logbook);
+double TflopsExample(const Logbook& logbook);
 
 // Where recorded figures go in a table of runs (each row a config map as
 // the table shows it). A figure fits a row when every key it names that the

@@ -58,6 +58,8 @@ bool LooksLikeCommandLine(std::string_view span) {
   for (char& c : head) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (head == "N/A") return true;
   size_t i = 0;
+  // "... bench.py --flags": the author elided the setup before the program.
+  while (i < words.size() && (words[i] == "..." || words[i] == "\xE2\x80\xA6")) ++i;
   while (i < words.size() && IsAssignment(words[i])) ++i;
   return i + 1 < words.size() && IsProgram(words[i]);
 }

@@ -2,7 +2,8 @@
 // A fenced shell block is always a command; an inline span is one only when
 // it starts like a command line -- optional NAME=value prefixes, then a known
 // launcher, interpreter or shell word, or a path or script (`x/y`, `*.py`,
-// `*.sh`) -- and has at least one argument after that program. Prose and
+// `*.sh`) -- and has at least one argument after that program. A leading
+// `...` (setup the author elided) is skipped. Prose and
 // single words (`q`, `runs tk`, `bench_moe_hillclimb.py`) are not commands:
 // they are neither planned nor reported. `N/A ...` stays a command (it says
 // the entry ran nothing on purpose).

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
@@ -75,6 +76,17 @@ FencedBlock BuildFenced(const MdDocument& doc, int node, const std::vector<std::
   return f;
 }
 
+CommandText FencedCommand(const MdDocument& doc, int node) {
+  const MdNode& n = doc.nodes[node];
+  CommandText cmd;
+  cmd.text = n.literal;
+  cmd.joined = JoinContinuations(n.literal);
+  cmd.line = n.start_line;
+  cmd.end_line = n.end_line;
+  cmd.fenced = true;
+  return cmd;
+}
+
 TableBlock BuildTable(const MdDocument& doc, int node) {
   TableBlock t;
   const MdNode& n = doc.nodes[node];
@@ -89,7 +101,6 @@ TableBlock BuildTable(const MdDocument& doc, int node) {
   }
   return t;
 }
-
 
 void CommonDiagnostics(std::string_view text, const MdDocument& doc,
                        const std::vector<std::string_view>& lines, const std::string& file,
@@ -121,6 +132,16 @@ void CommonDiagnostics(std::string_view text, const MdDocument& doc,
     if (!closed)
       out->push_back({file, n.start_line, "code fence is never closed (it runs to the end of its block)"});
   }
+}
+
+DocumentText ReadDocument(std::string_view text, const std::string& file, int* line_count,
+                          std::vector<Diagnostic>* diagnostics) {
+  DocumentText d;
+  d.lines = SplitLines(text);
+  *line_count = static_cast<int>(d.lines.size());
+  d.doc = ParseMarkdown(text, d.lines);
+  CommonDiagnostics(text, d.doc, d.lines, file, diagnostics);
+  return d;
 }
 
 }  // namespace parse_detail
@@ -492,12 +513,7 @@ void CollectItemCommands(const MdDocument& doc, int item, const std::string& lab
       for (int sub : n.children)
         if (doc.nodes[sub].kind == MdKind::kItem) CollectItemCommands(doc, sub, child_label, planned, false, lines, out);
     } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
-      CommandText cmd;
-      cmd.text = n.literal;
-      cmd.joined = JoinContinuations(n.literal);
-      cmd.line = n.start_line;
-      cmd.end_line = n.end_line;
-      cmd.fenced = true;
+      CommandText cmd = FencedCommand(doc, c);
       cmd.label = child_label;
       cmd.planned = planned;
       if (!cmd.joined.empty()) out->push_back(std::move(cmd));
@@ -539,12 +555,7 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
   } else if (n.kind == MdKind::kCodeBlock && n.fenced && !IsShellInfo(n.info)) {
     e->outputs.push_back(BuildFenced(doc, idx, lines));
   } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
-    CommandText cmd;
-    cmd.text = n.literal;
-    cmd.joined = JoinContinuations(n.literal);
-    cmd.line = n.start_line;
-    cmd.end_line = n.end_line;
-    cmd.fenced = true;
+    CommandText cmd = FencedCommand(doc, idx);
     if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
   } else if (n.kind == MdKind::kTable) {
     e->tables.push_back(BuildTable(doc, idx));
@@ -730,26 +741,63 @@ bool FlagSpans(const std::vector<std::string>& spans, std::string* flags) {
   return true;
 }
 
+// "same as DISP-001", "same v5p no-shared matrix as DISP-001 on a fresh
+// host": the ID an entry's Command text refers to ("same", at most six words,
+// "as", the ID), or "".
+std::string SameAsId(const std::string& text) {
+  std::string v = Trim(text);
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v.rfind("same ", 0) != 0) return "";
+  std::vector<std::string> words;
+  for (size_t i = 0, n = 0; i < text.size() && n < 10; ++n) {
+    while (i < text.size() && text[i] == ' ') ++i;
+    const size_t a = i;
+    while (i < text.size() && text[i] != ' ') ++i;
+    if (i > a) words.push_back(text.substr(a, i - a));
+  }
+  for (size_t k = 1; k + 1 < words.size() && k <= 7; ++k) {
+    std::string w = words[k];
+    for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (w == "as") return IdOfWord(words[k + 1]);
+  }
+  return "";
+}
+
 // "- Command: same as DISP-001 with `--dispatch-permute-mode repeat_sort`":
 // the earlier entry's command (one command line, nothing piped or
 // redirected, not ending in a quoted launcher payload), with the flags given appended (the harness's argparse keeps
-// the last value of a flag given twice). The entry's own line is the
-// command's.
+// the last value of a flag given twice). "same sweep as DISP-001" (in the
+// field or its first sub-bullet, no flags): every command of that entry, as
+// written there. The entry's own line is the commands'.
 void ResolveSameAs(Logbook* lb) {
   for (size_t i = 0; i < lb->entries.size(); ++i) {
     Entry& e = lb->entries[i];
     const Field* f = e.FindField("Command");
     if (!e.commands.empty() || f == nullptr) continue;
-    std::string v = Trim(f->value);
-    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (v.rfind("same as ", 0) != 0) continue;
-    const std::string rest = Trim(std::string_view(f->value).substr(8));
-    const std::string id = IdOfWord(std::string_view(rest).substr(0, rest.find(' ')));
+    const Bullet* said = &f->bullet;
+    std::string id = SameAsId(f->value);
+    if (id.empty() && Trim(f->value).empty() && !f->bullet.children.empty()) {
+      said = &f->bullet.children[0];
+      id = SameAsId(said->text);
+    }
+    if (id.empty()) continue;
+    std::vector<std::string> flag_spans;
+    for (const std::string& sp : said->code_spans)
+      if (Trim(sp).rfind("--", 0) == 0) flag_spans.push_back(sp);
     std::string flags;
-    if (id.empty() || !FlagSpans(f->bullet.code_spans, &flags)) continue;
+    if (!FlagSpans(flag_spans, &flags)) continue;
     const auto ref = std::find_if(lb->entries.begin(), lb->entries.begin() + static_cast<long>(i),
                                   [&](const Entry& r) { return r.id == id; });
-    if (ref == lb->entries.begin() + static_cast<long>(i) || ref->commands.size() != 1) continue;
+    if (ref == lb->entries.begin() + static_cast<long>(i) || ref->commands.empty()) continue;
+    if (flags.empty()) {
+      for (CommandText c : ref->commands) {
+        c.line = c.end_line = said->line;
+        c.label.clear();
+        e.commands.push_back(std::move(c));
+      }
+      continue;
+    }
+    if (ref->commands.size() != 1) continue;
     const CommandText& base = ref->commands[0];
     // The flags go last: the base must end with the harness's own words (not
     // a quoted launcher payload, a pipe or a redirection).
@@ -757,7 +805,7 @@ void ResolveSameAs(Logbook* lb) {
     if (j.empty() || j.find_first_of("|;&<>\n") != std::string::npos || j.back() == '\'' || j.back() == '"') continue;
     CommandText c;
     c.text = c.joined = base.joined + flags;
-    c.line = c.end_line = f->bullet.line;
+    c.line = c.end_line = said->line;
     e.commands.push_back(std::move(c));
   }
 }
@@ -833,6 +881,86 @@ void ResolveLoopSpans(Logbook* lb) {
       if (!head.empty()) c.joined = head + c.joined + tail;
     }
   }
+}
+
+namespace {
+
+// "{none,int8}" as a whole word: its plain values (2 to 32), or false.
+bool BraceList(std::string_view w, std::vector<std::string>* values) {
+  if (w.size() < 5 || w.size() > 400 || w.front() != '{' || w.back() != '}') return false;
+  values->clear();
+  std::string v;
+  for (size_t i = 1; i < w.size(); ++i) {
+    const char c = w[i];
+    if (c == ',' || c == '}') {
+      if (v.empty() || values->size() >= 32) return false;
+      values->push_back(std::move(v));
+      v.clear();
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_.-:+").find(c) != std::string_view::npos) {
+      v.push_back(c);
+    } else {
+      return false;
+    }
+  }
+  return values->size() >= 2;
+}
+
+}  // namespace
+
+// "--quant-mode {none,int8} --topk {2,8}": a sweep the author wrote as a
+// brace list after a flag (the harness takes one value; the shell would pass
+// two words). The command is planned inside `for quant_mode in none int8; do
+// ... --quant-mode "$quant_mode" ...; done`, one loop per list (at most 8),
+// inside single quotes too ('...'"$topk"'...'). One pass over the text.
+void ResolveBraceFlags(Logbook* lb) {
+  for (Entry& e : lb->entries)
+    for (CommandText& c : e.commands) {
+      const std::string& t = c.joined;
+      if (t.find('{') == std::string::npos || t.find("for ") != std::string::npos) continue;
+      std::string out, head, tail, prev;
+      std::set<std::string> names;
+      bool single = false, dbl = false, ok = true;
+      size_t i = 0;
+      while (i < t.size() && ok) {
+        const char ch = t[i];
+        if (std::isspace(static_cast<unsigned char>(ch))) {
+          out += ch;
+          ++i;
+          continue;
+        }
+        // One word (split at blanks, quoted or not), quotes tracked: a brace
+        // list is taken unquoted or as a whole word of a single-quoted payload.
+        const size_t a = i;
+        const bool s0 = single, d0 = dbl;
+        while (i < t.size() && !std::isspace(static_cast<unsigned char>(t[i]))) {
+          if (t[i] == '\'' && !dbl) single = !single;
+          else if (t[i] == '"' && !single) dbl = !dbl;
+          else if (t[i] == '\\' && !single && i + 1 < t.size()) ++i;
+          ++i;
+        }
+        const std::string w = t.substr(a, i - a);
+        std::vector<std::string> values;
+        if (!d0 && single == s0 && prev.size() > 2 && prev.rfind("--", 0) == 0 && BraceList(w, &values)) {
+          std::string name;
+          for (char x : prev.substr(2)) name += x == '-' ? '_' : x;
+          if (!std::all_of(name.begin(), name.end(), [](char x) { return std::isalnum(static_cast<unsigned char>(x)) || x == '_'; }) ||
+              !names.insert(name).second || names.size() > 8) {
+            ok = false;
+            break;
+          }
+          out += s0 ? "'\"$" + name + "\"'" : "\"$" + name + "\"";
+          head += "for " + name + " in";
+          for (const auto& v : values) head += " " + v;
+          head += "; do\n";
+          tail += "\ndone";
+        } else {
+          out += w;
+        }
+        prev = w;
+        if (prev.rfind("'", 0) == 0) prev = prev.substr(1);
+      }
+      if (ok && !head.empty()) c.joined = head + out + tail;
+    }
 }
 
 namespace {
@@ -918,10 +1046,7 @@ void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, L
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
-  const auto lines = SplitLines(text);
-  lb.line_count = static_cast<int>(lines.size());
-  const MdDocument doc = ParseMarkdown(text, lines);
-  CommonDiagnostics(text, doc, lines, file, &lb.diagnostics);
+  const auto [lines, doc] = ReadDocument(text, file, &lb.line_count, &lb.diagnostics);
   Outline o;
   for (int idx : doc.root().children) {
     const MdNode& n = doc.nodes[idx];
@@ -935,15 +1060,13 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   CollectPins(text, lines, doc, &lb);
   for (auto& e : lb.entries) TakeStatedId(&e);
   AssignEntryIds(&lb);
-  ResolveSameAs(&lb);
   ResolveLoopSpans(&lb);
+  ResolveSameAs(&lb);     // copies the referenced entry's commands, its loops resolved
+  ResolveLoopSpans(&lb);  // the entry's own loops around "same as X with `--flag`"
+  ResolveBraceFlags(&lb);
   return lb;
 }
 
-Result<Logbook> LoadLogbook(const std::string& path) {
-  auto text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  return ParseLogbook(*text, path);
-}
+Result<Logbook> LoadLogbook(const std::string& path) { return ParseFile(path, ParseLogbook); }
 
 }  // namespace moelog::logbook

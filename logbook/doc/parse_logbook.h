@@ -10,6 +10,7 @@
 #include "engine/status.h"
 #include "logbook/doc/document.h"
 #include "logbook/doc/markdown.h"
+#include "logbook/file_util.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -47,6 +48,16 @@ Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers = true);
 void AddStatedNumbers(Bullet* b);
 FencedBlock BuildFenced(const MdDocument& doc, int node, const std::vector<std::string_view>& lines);
 TableBlock BuildTable(const MdDocument& doc, int node);
+// A fenced shell block as a command: its text, continuations joined.
+CommandText FencedCommand(const MdDocument& doc, int node);
+// What parsing any document starts with: its lines (count in *line_count),
+// its Markdown tree, and the diagnostics every document gets.
+struct DocumentText {
+  std::vector<std::string_view> lines;
+  MdDocument doc;
+};
+DocumentText ReadDocument(std::string_view text, const std::string& file, int* line_count,
+                          std::vector<Diagnostic>* diagnostics);
 // Diagnostics every document gets: NUL bytes, unterminated fences, depth.
 void CommonDiagnostics(std::string_view text, const MdDocument& doc,
                        const std::vector<std::string_view>& lines, const std::string& file,
@@ -55,6 +66,14 @@ using logbook::Trim;  // logbook/text.h
 // For "YYYY-MM-DD HH:MM - rest": true, and the byte offset of `rest` in `s`.
 bool EntryHeadingRest(std::string_view s, size_t* rest_offset);
 bool IsShellInfo(std::string_view info);
+// Reads the file at `path` and parses its text with `parse` (which names the
+// file in its diagnostics); the read's error when it cannot be read.
+template <typename Doc>
+Result<Doc> ParseFile(const std::string& path, Doc (*parse)(std::string_view, const std::string&)) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return parse(*text, path);
+}
 }  // namespace parse_detail
 
 }  // namespace moelog::logbook

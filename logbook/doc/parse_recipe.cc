@@ -13,12 +13,7 @@ void AddBlock(const MdDocument& doc, int idx, RecipeStep* step) {
   const MdNode& n = doc.nodes[idx];
   if (n.kind != MdKind::kCodeBlock || !n.fenced || !IsShellInfo(n.info)) return;
   FencedBlock f = BuildFenced(doc, idx, {});
-  CommandText cmd;
-  cmd.text = f.text;
-  cmd.joined = JoinContinuations(f.text);
-  cmd.line = f.line;
-  cmd.end_line = f.end_line;
-  cmd.fenced = true;
+  CommandText cmd = FencedCommand(doc, idx);
   step->blocks.push_back(f);
   step->end_line = std::max(step->end_line, f.end_line);
   if (!cmd.joined.empty()) step->commands.push_back(std::move(cmd));
@@ -128,10 +123,7 @@ struct RecipeWalk {
 Recipe ParseRecipe(std::string_view text, const std::string& file) {
   Recipe r;
   r.file = file;
-  const auto lines = SplitLines(text);
-  r.line_count = static_cast<int>(lines.size());
-  const MdDocument doc = ParseMarkdown(text, lines);
-  CommonDiagnostics(text, doc, lines, file, &r.diagnostics);
+  const auto [lines, doc] = ReadDocument(text, file, &r.line_count, &r.diagnostics);
   RecipeWalk walk(doc, lines, &r);
   for (int idx : doc.root().children)
     if (doc.nodes[idx].kind == MdKind::kList && doc.nodes[idx].ordered) walk.has_numbered = true;
@@ -146,10 +138,6 @@ Recipe ParseRecipe(std::string_view text, const std::string& file) {
   return r;
 }
 
-Result<Recipe> LoadRecipe(const std::string& path) {
-  auto text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  return ParseRecipe(*text, path);
-}
+Result<Recipe> LoadRecipe(const std::string& path) { return ParseFile(path, ParseRecipe); }
 
 }  // namespace moelog::logbook

@@ -16,7 +16,7 @@ std::string CalibrationKey(const std::string& harness, const std::string& revisi
 }
 
 namespace {
-// The figures a table shows agree (to 1e-6): the table would merge the rows.
+// The figures a table shows agree (to 1e-6).
 bool SameFigures(const TableRow& a, const TableRow& b) {
   for (const char* k : {"time_s", "tflops", "tokens_per_s"}) {
     auto x = a.metrics.find(k), y = b.metrics.find(k);
@@ -41,8 +41,10 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
   std::vector<std::map<std::string, std::string>> configs;
   configs.reserve(rows.size());
   for (const auto& r : rows) configs.push_back(r.config);
-  // Modeled rows with identical figures are one row (as the table merges
-  // them): a figure that fits several of them is a figure of that row.
+  // Modeled rows with identical figures: a figure that fits several of them
+  // (names no distribution where the model gives random and runs the same
+  // figure) is compared with that one figure. The table keeps the rows apart
+  // and lists such a figure with the model's figure beside it.
   std::vector<int> group(rows.size());
   std::vector<size_t> first_of;  // group -> its first row
   for (size_t i = 0; i < rows.size(); ++i) {

@@ -178,20 +178,20 @@ std::string MetricCells(const TableRow& r) {
 }
 
 // A table row as shown: the cells of the varying columns and the runs it
-// stands for (several when identical modeled rows are merged).
+// stands for (several when invocations ran the same configuration).
 struct ShownRow {
   std::vector<std::string> cells;
   std::vector<size_t> members;
 };
 
-// Modeled rows whose printed figures are identical and that differ in one
-// column only are one row ("random / runs"): the model does not tell those
-// values apart, and two identical rows would read as two agreeing
-// measurements. Rows that recorded figures tell apart (`fits`: which figures
-// fit each row) never merge. `merged` receives the columns.
-std::vector<ShownRow> MergeIdenticalRows(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
-                                         const std::vector<std::string>& model_path,
-                                         const std::vector<std::string>& fits, std::set<std::string>* merged) {
+// One row per configuration. Invocations of the same configuration (a
+// setting the harness ignores, a repeated run) are one row; rows of
+// different configurations never merge, even when the model gives them
+// identical figures: equal figures are a finding, said in the caption
+// (`equal` receives the one column two such modeled rows differ in; "" marks
+// a configuration shown once for several invocations).
+std::vector<ShownRow> ShowRows(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
+                               const std::vector<std::string>& model_path, std::set<std::string>* equal) {
   std::vector<ShownRow> shown;
   for (size_t i = 0; i < rows.size(); ++i) {
     ShownRow r{{}, {i}};
@@ -201,34 +201,39 @@ std::vector<ShownRow> MergeIdenticalRows(const std::vector<TableRow>& rows, cons
     }
     shown.push_back(std::move(r));
   }
-  auto mergeable = [&](const ShownRow& x, const ShownRow& y) {
-    const TableRow &a = rows[x.members[0]], &b = rows[y.members[0]];
-    return engine::IsModeledTarget(a.target) && engine::IsModeledTarget(b.target) && a.status == "ok" && b.status == "ok" &&
-           fits[x.members[0]] == fits[y.members[0]] && MetricCells(a) == MetricCells(b) &&
-           model_path[x.members[0]] == model_path[y.members[0]];
+  auto same_model = [&](size_t a, size_t b) {
+    return engine::IsModeledTarget(rows[a].target) && engine::IsModeledTarget(rows[b].target) &&
+           rows[a].status == "ok" && rows[b].status == "ok" && MetricCells(rows[a]) == MetricCells(rows[b]) &&
+           model_path[a] == model_path[b];
   };
-  for (bool again = true; again;) {
-    again = false;
-    for (size_t i = 0; i < shown.size() && !again; ++i) {
-      for (size_t j = i + 1; j < shown.size() && !again; ++j) {
-        if (!mergeable(shown[i], shown[j])) continue;
-        size_t diff = 0, at = 0;
-        for (size_t c = 0; c < varying.size(); ++c)
-          if (shown[i].cells[c] != shown[j].cells[c]) ++diff, at = c;
-        if (diff > 1) continue;
-        if (diff == 1) {
-          shown[i].cells[at] += " / " + shown[j].cells[at];
-          merged->insert(varying[at]);
-        } else {
-          merged->insert("");  // the same config twice (a setting the harness ignores): one row
-        }
-        shown[i].members.insert(shown[i].members.end(), shown[j].members.begin(), shown[j].members.end());
-        shown.erase(shown.begin() + static_cast<long>(j));
-        again = true;
-      }
+  std::vector<ShownRow> out;
+  std::map<std::vector<std::string>, size_t> by_cells;  // cells -> index in out
+  for (auto& r : shown) {
+    auto it = by_cells.find(r.cells);
+    if (it != by_cells.end() && same_model(out[it->second].members[0], r.members[0])) {
+      out[it->second].members.push_back(r.members[0]);
+      equal->insert("");
+      continue;
+    }
+    by_cells.emplace(r.cells, out.size());
+    out.push_back(std::move(r));
+  }
+  // Modeled rows that differ in one column only and get identical figures:
+  // the caption names the column (linear: one key per row and column).
+  std::vector<std::string> figures(rows.size());
+  for (const auto& r : out) figures[r.members[0]] = MetricCells(rows[r.members[0]]) + "\n" + model_path[r.members[0]];
+  for (size_t c = 0; c < varying.size(); ++c) {
+    std::map<std::vector<std::string>, std::string> seen;  // other cells + figures -> this column's value
+    for (const auto& r : out) {
+      const TableRow& row = rows[r.members[0]];
+      if (!engine::IsModeledTarget(row.target) || row.status != "ok") continue;
+      std::vector<std::string> key = r.cells;
+      key[c] = figures[r.members[0]];
+      auto [it, fresh] = seen.emplace(std::move(key), r.cells[c]);
+      if (!fresh && it->second != r.cells[c]) equal->insert(varying[c]);
     }
   }
-  return shown;
+  return out;
 }
 
 // The recorded figures of a table: per shown row, the TF/s and tokens/s the
@@ -259,6 +264,52 @@ struct RecordedCells {
   }
 };
 
+// For a figure that fits several rows: what it leaves unnamed, " (names no
+// distribution: random, runs)", from the columns whose values differ among
+// the rows it fits ("" when it fits fewer than two). When the model gives
+// all those rows the same figure, the figure is compared with it all the
+// same: the comparison needs no row.
+std::string SeveralRowsDiffer(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
+                              const RecordedFigure& figure) {
+  std::vector<std::set<std::string>> values(varying.size());
+  std::vector<std::vector<std::string>> order(varying.size());
+  std::vector<size_t> fit;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const TableRow& r = rows[i];
+    if (!FigureFits(figure.run, r.config)) continue;
+    fit.push_back(i);
+    for (size_t k = 0; k < varying.size(); ++k) {
+      auto it = r.config.find(varying[k]);
+      const std::string v = it == r.config.end() ? "" : it->second;
+      if (values[k].insert(v).second) order[k].push_back(v);
+    }
+  }
+  if (fit.size() < 2) return "";
+  std::string out;
+  for (size_t k = 0; k < varying.size(); ++k) {
+    if (order[k].size() < 2) continue;
+    std::string vs;
+    for (size_t j = 0; j < order[k].size() && j < 4; ++j) vs += (j ? ", " : "") + (order[k][j].empty() ? "-" : order[k][j]);
+    if (order[k].size() > 4) vs += ", ...";
+    out += (out.empty() ? "" : "; ") + varying[k] + ": " + vs;
+  }
+  if (out.empty()) return "";
+  const TableRow& first = rows[fit[0]];
+  bool equal = engine::IsModeledTarget(first.target) && first.status == "ok";
+  for (size_t i : fit)
+    equal = equal && engine::IsModeledTarget(rows[i].target) && rows[i].status == "ok" &&
+            MetricCells(rows[i]) == MetricCells(first);
+  const auto rec = figure.run.metrics.find("tflops");
+  const auto mod = first.metrics.find("tflops");
+  if (equal && rec != figure.run.metrics.end() && mod != first.metrics.end() && rec->second > 0 &&
+      std::isfinite(mod->second)) {
+    const double d = (mod->second - rec->second) / rec->second * 100.0;
+    out += "; the model gives each " + Fixed(mod->second, 3) + " TF/s, " + (d >= 0 ? "+" : "") + Fixed(d, 1) +
+           "% vs this figure";
+  }
+  return " (names no " + out + ")";
+}
+
 RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
                             const std::vector<ShownRow>& shown, const std::vector<RecordedFigure>& figures) {
   RecordedCells c;
@@ -274,9 +325,10 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
   for (size_t i = 0; i < figures.size(); ++i) {
     const auto& m = figures[i].run.metrics;
     if (placed[i].row < 0) {
+      const std::string why = placed[i].why + SeveralRowsDiffer(rows, varying, figures[i]);
       c.unplaced += "- " + FigureValuesText(figures[i].run.metrics) + ", from \"" + FigureSource(figures[i].text) + "\": " +
-                    placed[i].why + "\n";
-      c.where.push_back("no row (" + placed[i].why + ")");
+                    why + "\n";
+      c.where.push_back("no row (" + why + ")");
       continue;
     }
     const auto row = static_cast<size_t>(placed[i].row);
@@ -292,18 +344,6 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
   return c;
 }
 
-// The rows as shown: identical modeled rows are one row, unless the
-// logbook's figures tell them apart (then each keeps its row and figure).
-std::vector<ShownRow> ShownRows(const std::vector<TableRow>& rows, const std::vector<std::string>& varying,
-                                const std::vector<std::string>& model_path, const std::vector<RecordedFigure>& figures,
-                                std::set<std::string>* merged) {
-  std::vector<std::string> fits(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i)
-    for (size_t f = 0; f < figures.size(); ++f)
-      if (FigureFits(figures[f].run, rows[i].config)) fits[i] += std::to_string(f) + ",";
-  return MergeIdenticalRows(rows, varying, model_path, fits, merged);
-}
-
 std::vector<std::string> ModelPaths(const std::vector<TableRow>& rows) {
   std::vector<std::string> out;
   for (const auto& r : rows) out.push_back(ModelPath(r));
@@ -314,8 +354,8 @@ std::vector<std::string> ModelPaths(const std::vector<TableRow>& rows) {
 
 std::vector<std::string> RecordedPlaces(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures) {
   const auto varying = VaryingColumns(rows);
-  std::set<std::string> merged;
-  const auto shown = ShownRows(rows, varying, ModelPaths(rows), figures, &merged);
+  std::set<std::string> equal;
+  const auto shown = ShowRows(rows, varying, ModelPaths(rows), &equal);
   return PlaceRecorded(rows, varying, shown, figures).where;
 }
 
@@ -409,13 +449,13 @@ std::string BandCell(const TableRow& r, const engine::v5p::ErrorBand& b) {
 }
 
 // A run table laid out once: the model's cells, the varying columns, the
-// rows shown (merged where the model does not distinguish them) and where
+// rows shown (one per configuration) and where
 // the recorded figures go.
 struct RunTableLayout {
   ModelCells mc;
   std::vector<std::string> varying, model_path;
   bool any_unvalidated = false, any_status = false;
-  std::set<std::string> merged;
+  std::set<std::string> equal;  // columns the model gives equal figures for ("" : a config shown once)
   std::vector<ShownRow> shown;
   RecordedCells rec;
 
@@ -467,7 +507,7 @@ struct RunTableLayout {
     return out + "\n";
   }
   // The caption under the table: its own, then what the model's columns,
-  // the calibrations and the merged rows mean, then the unplaced figures.
+  // the calibrations and equal modeled figures mean, then the unplaced figures.
   std::string Caption() const {
     std::string out = TableCaption(rows(), rec.any_tflops || rec.any_tokens || rec.any_time);
     if (any_unvalidated)
@@ -477,12 +517,13 @@ struct RunTableLayout {
              "(10th to 90th percentile, data/v5p_bands.json); unvalidated paths have none.";
     for (const Calibration& c : mc.used)
       out += " Modeled figures " + CalibrationText(c) + (c.applied() ? ", learned from the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone." : ".");
-    std::set<std::string> keys_merged = merged;
-    if (keys_merged.erase("")) out += " Invocations that ran the same configuration are shown once.";
-    if (!keys_merged.empty()) {
+    std::set<std::string> keys_equal = equal;
+    if (keys_equal.erase("")) out += " Invocations that ran the same configuration are shown once.";
+    if (!keys_equal.empty()) {
       std::string keys;
-      for (const auto& k : keys_merged) keys += (keys.empty() ? "" : ", ") + k;
-      out += " Rows with identical modeled figures are merged (`a / b`): the model does not distinguish " + keys + ".";
+      for (const auto& k : keys_equal) keys += (keys.empty() ? "" : ", ") + k;
+      out += " Rows that differ only in " + keys + " have identical modeled figures: the model does not distinguish " +
+             (keys_equal.size() > 1 ? "these settings" : "its values") + " (a measurement may).";
     }
     return out + rec.unplaced;
   }
@@ -497,7 +538,7 @@ RunTableLayout LayOut(const std::vector<TableRow>& model_rows, const std::vector
   t.model_path = ModelPaths(rows);
   t.any_unvalidated =
       std::any_of(t.model_path.begin(), t.model_path.end(), [](const std::string& p) { return !p.empty(); });
-  t.shown = ShownRows(rows, t.varying, t.model_path, figures, &t.merged);
+  t.shown = ShowRows(rows, t.varying, t.model_path, &t.equal);
   t.rec = PlaceRecorded(rows, t.varying, t.shown, figures);
   for (const auto& r : rows) t.any_status = t.any_status || r.status != "ok";
   return t;

@@ -12,98 +12,14 @@
 namespace moelog::logbook {
 namespace {
 
-// The shipped templates; the same text as templates/*.md in the source tree
-// (a unit test keeps them equal).
+// The shipped templates: templates/*.md of the source tree, compiled in
+// (logbook/CMakeLists.txt), in name order.
 struct Builtin {
   const char* name;
   const char* text;
 };
 const Builtin kBuiltins[] = {
-    {"entry", R"MOELOG(### {{datetime}} - {{id}} {{label}} (confidence: exploratory)
-- Hypothesis: {{hypothesis}}
-- Command: {{command}}
-- Config: {{config}}
-- Result: pending.
-- Interpretation: pending.
-- Next action: pending.
-)MOELOG"},
-    {"logbook", R"MOELOG(# {{topic}}: Research Logbook
-
-## Scope
-- Goal: {{goal}}
-- Primary metric(s): `forward_backward` TF/s and tokens/s, with delta vs the Baseline.
-- Constraints: keep comparisons apples-to-apples (same shape, backend, impl, pass mode, routing pack strategy, and device count).
-
-## Links
-- Experiment issue: none yet
-- Research recipe: none yet
-
-## Baseline
-- Date: {{date}}
-- Code refs: none yet
-- Baseline numbers: pending
-
-## Stop Criteria
-- We have a direct A/B of the change at identical controls for at least one fixed baseline case.
-  <!-- example predicate (rename "example" to "moelog" to check it): pairs quant_mode=none vs quant_mode=int8 at least 1 -->
-- We can state whether the change is beneficial, neutral or regressive in this regime.
-
-## Experiment Matrix
-- Axis A: top-k
-  - 2, 8
-
-## Experiment ID Prefix
-- `{{prefix}}`
-
-## Experiment Log
-)MOELOG"},
-    {"recipe", R"MOELOG(# Recipe: {{topic}}
-
-## Overview
-
-This recipe is a repeatable workflow for benchmark-oriented MoE research with moelog.
-Each step is a `moelog bench` command; `moelog run` executes the steps in order and prints
-a table per step.
-
-## Prerequisites
-
-- moelog built (`cmake -S . -B build && cmake --build build --target moelog`).
-- A logbook for the results (`moelog new logbook --topic T --prefix P --out FILE`).
-
-## Standard Workflow
-
-1. Run the baseline:
-
-```bash
-moelog bench --target v5p --distribution random \
-  --tokens 32768 --hidden 2048 --mlp-dim 2048 --experts 64 --topk 2 \
-  --backend gmm --impl fused_w13 --parallel-mode ep \
-  --bench-pass forward_backward --quant-mode none --iters 3 --warmup 1
-```
-
-2. Run the variant at the same shape (direct A/B):
-
-```bash
-moelog bench --target v5p --distribution random \
-  --tokens 32768 --hidden 2048 --mlp-dim 2048 --experts 64 --topk 2 \
-  --backend gmm --impl fused_w13 --parallel-mode ep \
-  --bench-pass forward_backward --quant-mode int8 --iters 3 --warmup 1
-```
-
-3. Sweep top-k with the variant:
-
-```bash
-moelog bench --target v5p --distribution random \
-  --tokens 32768 --hidden 2048 --mlp-dim 2048 --experts 64 --topk-list 1,2,4,6,8 \
-  --backend gmm --impl fused_w13 --parallel-mode ep \
-  --bench-pass forward_backward --quant-mode int8 --iters 3 --warmup 1
-```
-
-## Notes
-
-- Compare at identical shapes before broader sweeps (`moelog compare --a quant_mode=none --b quant_mode=int8`).
-- Record each step as an entry (`moelog new entry LOGBOOK --label L --command CMD`).
-)MOELOG"},
+#include "builtin_templates.inc"
 };
 
 bool FileExists(const std::string& path) {

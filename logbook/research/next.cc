@@ -25,7 +25,9 @@
 #include "logbook/criteria/recorded.h"
 #include "logbook/plan/bench_args.h"
 #include "logbook/plan/shell_plan.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/criteria_status.h"
+#include "logbook/update/entry_chart.h"
+#include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
 namespace {
@@ -349,6 +351,22 @@ Result<Candidate> PredictConfig(const BenchConfig& config, const engine::v5p::Ha
   return c;
 }
 
+namespace {
+
+// Steps the mixed-radix counter `idx` (digit a runs over 0 .. size(a) - 1,
+// the last digit fastest) to its next value; false when it wraps to all
+// zeros, after the last combination.
+template <typename Size>
+bool NextCombination(std::vector<size_t>& idx, Size size) {
+  for (size_t a = idx.size(); a-- > 0;) {
+    if (++idx[a] < size(a)) return true;
+    idx[a] = 0;
+  }
+  return false;
+}
+
+}  // namespace
+
 Result<std::vector<Candidate>> SearchConfigs(const BenchConfig& anchor, const std::vector<SearchAxis>& axes_in,
                                              const engine::v5p::Hardware& hw,
                                              const engine::v5p::ModelParams& params, int* tried) {
@@ -379,12 +397,7 @@ Result<std::vector<Candidate>> SearchConfigs(const BenchConfig& anchor, const st
         out.push_back(std::move(cand));
       }
     }
-    size_t a = axes.size();
-    while (a-- > 0) {
-      if (++idx[a] < axes[a].values.size()) break;
-      idx[a] = 0;
-    }
-    if (a == static_cast<size_t>(-1)) break;
+    if (!NextCombination(idx, [&](size_t a) { return axes[a].values.size(); })) break;
   }
   if (tried) *tried = n;
   return out;
@@ -604,12 +617,7 @@ Result<std::vector<Candidate>> SearchShapes(const BenchConfig& anchor,
         }
       }
     }
-    size_t a = axes.size();
-    while (a-- > 0) {
-      if (++idx[a] < axes[a].second.size()) break;
-      idx[a] = 0;
-    }
-    if (a == static_cast<size_t>(-1)) break;
+    if (!NextCombination(idx, [&](size_t a) { return axes[a].second.size(); })) break;
   }
   return out;
 }

@@ -19,7 +19,9 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <tuple>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -96,10 +98,87 @@ const std::array<const char*, 14> kColumnKeys = {"entry_id", "logbook_path", "ta
                                                  "timed_out", "git_commit",  "git_dirty",   "moelog_version",
                                                  "cpu_isa",   "runner"};
 
-const char* kSelectColumns =
-    "id, run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, cache_key, "
-    "point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, end_time, "
-    "host, cpu_model, moelog_version, git_commit, git_dirty";
+// The columns of a run row after its rowid `id`, in the schema's order, each
+// with what it holds of a RunRecord and the schema version that added it:
+// one table for the SELECT, the INSERT, reading a row, binding one and the
+// text its signature covers. point_json and metrics_json hold the record's
+// point and metrics maps as JSON.
+enum class RowJson { kPoint, kMetrics };
+using RowField = std::variant<RowJson, std::string RunRecord::*, int RunRecord::*, bool RunRecord::*,
+                              int64_t RunRecord::*>;
+struct RowColumn {
+  const char* name;
+  RowField field;
+  int since = 1;
+  const char* if_empty = "";  // what is stored for an empty text field
+};
+const RowColumn kRowColumns[] = {
+    {"run_id", &RunRecord::run_id},
+    {"entry_id", &RunRecord::entry_id},
+    {"logbook_path", &RunRecord::logbook_path},
+    {"command_original", &RunRecord::command_original},
+    {"command_rewritten", &RunRecord::command_rewritten},
+    {"config_json", &RunRecord::config_json, 1, "{}"},
+    {"target", &RunRecord::target},
+    {"cache_key", &RunRecord::cache_key},
+    {"point_json", RowJson::kPoint},
+    {"metrics_json", RowJson::kMetrics},
+    {"status", &RunRecord::status},
+    {"exit_status", &RunRecord::exit_status},
+    {"timed_out", &RunRecord::timed_out},
+    {"stdout_tail", &RunRecord::stdout_tail},
+    {"stderr_tail", &RunRecord::stderr_tail},
+    {"start_time", &RunRecord::start_time},
+    {"end_time", &RunRecord::end_time},
+    {"host", &RunRecord::host},
+    {"cpu_model", &RunRecord::cpu_model},
+    {"moelog_version", &RunRecord::moelog_version},
+    {"git_commit", &RunRecord::git_commit},
+    {"git_dirty", &RunRecord::git_dirty},
+    {"invocation_index", &RunRecord::invocation_index, 2},
+    {"cpu_isa", &RunRecord::cpu_isa, 3},
+    {"runner", &RunRecord::runner, 4},
+    {"signature", &RunRecord::signature, 5},
+};
+// Copies of three metrics as real columns for sorting (version 2), written
+// on insert, never read back.
+const char* const kFigureColumns[] = {"time_s", "tflops", "tokens_per_s"};
+
+// The names of the columns schema `version` has, ", "-separated.
+std::string RowColumnNames(int version) {
+  std::string names;
+  for (const RowColumn& c : kRowColumns)
+    if (c.since <= version) names += std::string(names.empty() ? "" : ", ") + c.name;
+  return names;
+}
+
+template <typename... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+// What a column stores for a record: an integer or text.
+using RowValue = std::variant<int64_t, std::string_view>;
+
+// Calls f(value) for each column schema `version` has, in order.
+template <typename F>
+void ForRowValues(const RunRecord& r, int version, const std::string& point_json, const std::string& metrics_json,
+                  F f) {
+  for (const RowColumn& c : kRowColumns) {
+    if (c.since > version) continue;
+    f(std::visit(Overloaded{[&](RowJson j) -> RowValue {
+                              return std::string_view(j == RowJson::kPoint ? point_json : metrics_json);
+                            },
+                            [&](std::string RunRecord::*m) -> RowValue {
+                              const std::string& v = r.*m;
+                              return v.empty() ? std::string_view(c.if_empty) : std::string_view(v);
+                            },
+                            [&](int RunRecord::*m) -> RowValue { return static_cast<int64_t>(r.*m); },
+                            [&](bool RunRecord::*m) -> RowValue { return int64_t{r.*m ? 1 : 0}; },
+                            [&](int64_t RunRecord::*m) -> RowValue { return r.*m; }},
+                 c.field));
+  }
+}
 
 
 // SQL function moelog_num(x): x as a number when it is one (integer, real, or
@@ -137,7 +216,7 @@ class Stmt {
   Status status() const {
     return rc_ == SQLITE_OK ? Status::Ok() : Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db_));
   }
-  void Bind(int i, const std::string& v) { sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void Bind(int i, std::string_view v) { sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
   void Bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
   void BindDouble(int i, double v) { sqlite3_bind_double(s_, i, v); }
   void BindNull(int i) { sqlite3_bind_null(s_, i); }
@@ -244,27 +323,15 @@ Result<WhereItem> ParseWhere(const std::string& item) {
 // The signed text of a row: every stored field but the rowid and the
 // signature itself, each length-prefixed; point and metrics as their stored
 // JSON.
+// The text a row's signature covers: its columns of schema 4 (all but the
+// signature itself), each as it is stored.
 std::string SignedText(const RunRecord& r, const std::string& point_json, const std::string& metrics_json) {
   std::string t;
   t.reserve(1024 + r.stdout_tail.size() + r.stderr_tail.size() + r.command_original.size() + r.config_json.size());
-  for (std::string_view f :
-       {std::string_view(r.run_id), std::string_view(r.entry_id), std::string_view(r.logbook_path),
-        std::string_view(r.command_original), std::string_view(r.command_rewritten),
-        std::string_view(r.config_json.empty() ? std::string_view("{}") : std::string_view(r.config_json)),
-        std::string_view(r.target), std::string_view(r.cache_key), std::string_view(point_json),
-        std::string_view(metrics_json), std::string_view(r.status)})
-    RowSigner::AppendField(&t, f);
-  RowSigner::AppendField(&t, std::to_string(r.exit_status));
-  RowSigner::AppendField(&t, r.timed_out ? "1" : "0");
-  for (std::string_view f : {std::string_view(r.stdout_tail), std::string_view(r.stderr_tail),
-                             std::string_view(r.start_time), std::string_view(r.end_time), std::string_view(r.host),
-                             std::string_view(r.cpu_model), std::string_view(r.moelog_version),
-                             std::string_view(r.git_commit)})
-    RowSigner::AppendField(&t, f);
-  RowSigner::AppendField(&t, r.git_dirty ? "1" : "0");
-  RowSigner::AppendField(&t, std::to_string(r.invocation_index));
-  RowSigner::AppendField(&t, r.cpu_isa);
-  RowSigner::AppendField(&t, r.runner);
+  ForRowValues(r, 4, point_json, metrics_json, [&](const RowValue& v) {
+    if (const auto* n = std::get_if<int64_t>(&v)) RowSigner::AppendField(&t, std::to_string(*n));
+    else RowSigner::AppendField(&t, std::get<std::string_view>(v));
+  });
   return t;
 }
 
@@ -301,40 +368,23 @@ struct RunStore::Impl {
   mutable std::mutex mu;            // guards ignored
   std::set<std::string> ignored;    // run IDs of foreign rows CachedRuns skipped
   const RowSigner& Signer() const { return signer ? *signer : RowSigner::Default(); }
-  std::string SelectSql() const {
-    return std::string("SELECT ") + kSelectColumns + (version >= 2 ? ", invocation_index" : "") +
-           (version >= 3 ? ", cpu_isa" : "") + (version >= 4 ? ", runner" : "") + (version >= 5 ? ", signature" : "") +
-           " FROM runs";
-  }
+  std::string SelectSql() const { return "SELECT id, " + RowColumnNames(version) + " FROM runs"; }
   RunRecord ReadRow(const Stmt& s) const {
     RunRecord r;
     r.id = s.Int(0);
-    r.run_id = s.Text(1);
-    r.entry_id = s.Text(2);
-    r.logbook_path = s.Text(3);
-    r.command_original = s.Text(4);
-    r.command_rewritten = s.Text(5);
-    r.config_json = s.Text(6);
-    r.target = s.Text(7);
-    r.cache_key = s.Text(8);
-    const std::string point_json = s.Text(9), metrics_json = s.Text(10);
+    std::string point_json, metrics_json;
+    int i = 0;
+    for (const RowColumn& c : kRowColumns) {
+      if (c.since > version) continue;
+      ++i;
+      std::visit(Overloaded{[&](RowJson j) { (j == RowJson::kPoint ? point_json : metrics_json) = s.Text(i); },
+                            [&](std::string RunRecord::*m) { r.*m = s.Text(i); },
+                            [&](int RunRecord::*m) { r.*m = static_cast<int>(s.Int(i)); },
+                            [&](bool RunRecord::*m) { r.*m = s.Int(i) != 0; },
+                            [&](int64_t RunRecord::*m) { r.*m = s.Int(i); }},
+                 c.field);
+    }
     FillFromJson(point_json, metrics_json, &r);
-    r.status = s.Text(11);
-    r.exit_status = static_cast<int>(s.Int(12));
-    r.timed_out = s.Int(13) != 0;
-    r.stdout_tail = s.Text(14);
-    r.stderr_tail = s.Text(15);
-    r.start_time = s.Text(16);
-    r.end_time = s.Text(17);
-    r.host = s.Text(18);
-    r.cpu_model = s.Text(19);
-    r.moelog_version = s.Text(20);
-    r.git_commit = s.Text(21);
-    r.git_dirty = s.Int(22) != 0;
-    if (version >= 2) r.invocation_index = s.Int(23);
-    if (version >= 3) r.cpu_isa = s.Text(24);
-    if (version >= 4) r.runner = s.Text(25);
-    if (version >= 5) r.signature = s.Text(26);
     const RowSigner& signer = Signer();
     r.foreign = r.host != signer.host() || !signer.VerifyText(SignedText(r, point_json, metrics_json), r.signature);
     return r;
@@ -474,57 +524,32 @@ namespace {
 
 // The INSERT of a run row in the columns schema `version` has.
 std::string InsertSql(int version) {
-  std::string sql =
-      "INSERT INTO runs (run_id, entry_id, logbook_path, command_original, command_rewritten, config_json, target, "
-      "cache_key, point_json, metrics_json, status, exit_status, timed_out, stdout_tail, stderr_tail, start_time, "
-      "end_time, host, cpu_model, moelog_version, git_commit, git_dirty";
-  if (version >= 2) sql += ", invocation_index, time_s, tflops, tokens_per_s";
-  if (version >= 3) sql += ", cpu_isa";
-  if (version >= 4) sql += ", runner";
-  if (version >= 5) sql += ", signature";
-  const int params = version >= 5 ? 29 : version >= 4 ? 28 : version >= 3 ? 27 : version >= 2 ? 26 : 22;
+  std::string sql = "INSERT INTO runs (" + RowColumnNames(version);
+  int params = 0;
+  for (const RowColumn& c : kRowColumns) params += c.since <= version ? 1 : 0;
+  if (version >= 2)
+    for (const char* k : kFigureColumns) {
+      sql += std::string(", ") + k;
+      ++params;
+    }
   sql += ") VALUES (";
   for (int i = 1; i <= params; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
   return sql + ")";
 }
 
-// Binds a run's columns ?1..?28 as schema `version` has them (the
-// signature, ?29, is the caller's).
+// Binds a run's columns as schema `version` has them, in InsertSql's order.
 void BindRun(Stmt& s, const RunRecord& r, int version, const std::string& point_json,
              const std::string& metrics_json) {
-  s.Bind(1, r.run_id);
-  s.Bind(2, r.entry_id);
-  s.Bind(3, r.logbook_path);
-  s.Bind(4, r.command_original);
-  s.Bind(5, r.command_rewritten);
-  s.Bind(6, r.config_json.empty() ? std::string("{}") : r.config_json);
-  s.Bind(7, r.target);
-  s.Bind(8, r.cache_key);
-  s.Bind(9, point_json);
-  s.Bind(10, metrics_json);
-  s.Bind(11, r.status);
-  s.Bind(12, static_cast<int64_t>(r.exit_status));
-  s.Bind(13, static_cast<int64_t>(r.timed_out ? 1 : 0));
-  s.Bind(14, r.stdout_tail);
-  s.Bind(15, r.stderr_tail);
-  s.Bind(16, r.start_time);
-  s.Bind(17, r.end_time);
-  s.Bind(18, r.host);
-  s.Bind(19, r.cpu_model);
-  s.Bind(20, r.moelog_version);
-  s.Bind(21, r.git_commit);
-  s.Bind(22, static_cast<int64_t>(r.git_dirty ? 1 : 0));
-  if (version >= 2) {
-    s.Bind(23, r.invocation_index);
-    int col = 24;
-    for (const char* k : {"time_s", "tflops", "tokens_per_s"}) {
-      auto it = r.metrics.find(k);
-      if (it == r.metrics.end()) s.BindNull(col); else s.BindDouble(col, it->second);
-      ++col;
-    }
+  int i = 0;
+  ForRowValues(r, version, point_json, metrics_json, [&](const RowValue& v) {
+    if (const auto* n = std::get_if<int64_t>(&v)) s.Bind(++i, *n);
+    else s.Bind(++i, std::get<std::string_view>(v));
+  });
+  if (version < 2) return;
+  for (const char* k : kFigureColumns) {
+    auto it = r.metrics.find(k);
+    if (it == r.metrics.end()) s.BindNull(++i); else s.BindDouble(++i, it->second);
   }
-  if (version >= 3) s.Bind(27, r.cpu_isa);
-  if (version >= 4) s.Bind(28, r.runner);
 }
 
 }  // namespace
@@ -539,12 +564,11 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
       RunRecord& r = (*records)[i];
       if (r.run_id.empty()) r.run_id = NewRunId();
       const std::string point_json = PointJson(r.point), metrics_json = MetricsJson(r.metrics);
-      BindRun(s, r, version, point_json, metrics_json);
       if (version >= 5) {
         r.signature = impl_->Signer().SignText(SignedText(r, point_json, metrics_json));
-        s.Bind(29, r.signature);
         r.foreign = r.signature.empty() || r.host != impl_->Signer().host();
       }
+      BindRun(s, r, version, point_json, metrics_json);
       if (s.Step() != SQLITE_DONE) {
         st = Status::IOError(std::string("sqlite: insert failed: ") + sqlite3_errmsg(impl_->db));
         break;

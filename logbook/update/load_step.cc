@@ -1,20 +1,69 @@
 // The load step: the document read and parsed, its units and regions found.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/update/steps.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
 namespace {
+
+// Words of `text` (letters, digits, '_' and '-'), each tested by `hit`.
+template <typename F>
+bool AnyWord(const std::string& text, F hit) {
+  std::string w;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    const char c = i < text.size() ? text[i] : ' ';
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') {
+      w += c;
+      continue;
+    }
+    if (!w.empty() && hit(w)) return true;
+    w.clear();
+  }
+  return false;
+}
+
+// "- Result: pending", "- Result: TBD (TPU blocked)": the entry records
+// nothing yet. The field's value as written, else "".
+std::string PendingResult(const Entry& e) {
+  const Field* r = e.FindField("Result");
+  if (r == nullptr || !r->bullet.children.empty()) return "";
+  std::string v = Trim(r->value);
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* p : {"pending", "tbd", "todo", "queued", "not run", "not yet run", "to be run", "awaiting"})
+    if (v.rfind(p, 0) == 0) return Trim(r->value);
+  return "";
+}
+
+// "- Config: CPU smoke only, tiny shape.": the entry ran its commands on a
+// CPU, not on the hardware the model describes. The field's text (cut), or "".
+std::string CpuConfig(const Entry& e) {
+  const Field* c = e.FindField("Config");
+  if (c == nullptr) return "";
+  const std::string& t = c->bullet.text;
+  const bool cpu = AnyWord(t, [](const std::string& w) { return w == "CPU" || w == "CPUs"; });
+  const bool accel = AnyWord(t, [](const std::string& w) {
+    std::string l;
+    for (char ch : w) l += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return l == "tpu" || l == "v5p" || l == "v5p-8" || l == "gpu" || l == "tpus" || l == "gpus";
+  });
+  if (!cpu || accel) return "";
+  std::string v = Trim(c->value);
+  return v.size() > 80 ? v.substr(0, 77) + "..." : v;
+}
 
 // An entry's region goes after its Result field (or at the entry's end).
 std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
   const bool mfu = MfuLogbook(lb), tflops = TflopsLogbook(lb);
+  const double tflops_example = TflopsExample(lb);
   for (const auto& e : lb.entries) {
     Unit u;
     u.entry = static_cast<int>(units.size());
@@ -23,9 +72,11 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.label = e.label;
     u.line = e.heading_line;
     u.commands = e.commands;
-    u.recorded = RecordedFigures(e, lb.file, &u.unread, mfu, tflops);
+    u.recorded = RecordedFigures(e, lb.file, &u.unread, mfu, tflops, tflops_example);
     if (!e.date.empty() && !e.time.empty()) u.when = e.date + " " + e.time;
     u.day = e.date;
+    if (u.recorded.empty()) u.pending = PendingResult(e);
+    u.ran_on_cpu = CpuConfig(e);
     if (const Field* r = e.FindField("Result")) {
       u.insert_after = r->bullet.end_line;
       u.indent = std::string(static_cast<size_t>(r->bullet.content_indent), ' ');
@@ -74,6 +125,41 @@ bool HasUnit(const LoadedDocument& doc, const std::string& id) {
   return std::any_of(doc.units.begin(), doc.units.end(), [&](const Unit& u) { return u.id == id; });
 }
 
+// A region inside an entry whose ID matches no entry (the entry's derived
+// ID changed between moelog versions: date-only headings were numbered
+// PREFIX-YYYYMMDD-d, now -1) is that entry's region when the entry has none
+// of its own and no other such region: its ID is taken over, so the update
+// rewrites it in place instead of adding a second region. Any other such
+// region is reported and left alone.
+// The unit of the entry whose lines hold `line` (entries in document
+// order), or nullptr. Logarithmic in the entries.
+const Unit* UnitHolding(const LoadedDocument& doc, int line) {
+  const auto& es = doc.logbook.entries;
+  auto it = std::upper_bound(es.begin(), es.end(), line, [](int l, const Entry& e) { return l <= e.heading_line; });
+  if (it == es.begin()) return nullptr;
+  const Entry& e = *(it - 1);
+  const size_t k = static_cast<size_t>(it - 1 - es.begin());
+  return line <= e.end_line && k < doc.units.size() ? &doc.units[k] : nullptr;
+}
+
+void AdoptOrphanRegions(LoadedDocument* doc, std::ostream& err) {
+  std::set<std::string> ids;
+  for (const Unit& u : doc->units) ids.insert(u.id);
+  std::map<const Unit*, std::vector<size_t>> orphans;
+  for (size_t i = 0; i < doc->scan.regions.size(); ++i) {
+    const Region& r = doc->scan.regions[i];
+    if (ids.count(r.id) || r.id == kCriteriaRegionId) continue;
+    if (const Unit* u = UnitHolding(*doc, r.begin_line)) orphans[u].push_back(i);
+  }
+  for (const auto& [u, in] : orphans) {
+    if (doc->scan.Find(u->id) != nullptr || in.size() != 1) continue;  // CheckUnitIds reports them
+    Region& r = doc->scan.regions[in[0]];
+    err << doc->path << ":" << r.begin_line << ": region id=" << r.id << " sits in entry " << u->id
+        << " (the entry's ID changed): taken over as " << u->id << "\n";
+    r.id = u->id;
+  }
+}
+
 }  // namespace
 
 std::string RecipeStepId(const std::string& path, int n) {
@@ -107,7 +193,10 @@ Stop LoadDocument(const std::string& path, DocumentKind kind, LoadedDocument* do
   }
   for (const auto& d : *diags) err << d.ToString() << "\n";
   doc->scan = FindRegions(doc->text, path);
-  if (doc->scan.ok()) return std::nullopt;
+  if (doc->scan.ok()) {
+    if (kind == DocumentKind::kLogbook) AdoptOrphanRegions(doc, err);
+    return std::nullopt;
+  }
   for (const auto& d : doc->scan.diagnostics) err << d.ToString() << "\n";
   err << path << ": malformed moelog regions; nothing run, file unchanged\n";
   return kExitParse;
@@ -116,7 +205,14 @@ Stop LoadDocument(const std::string& path, DocumentKind kind, LoadedDocument* do
 Stop CheckUnitIds(const LoadedDocument& doc, const std::vector<std::string>& entries, std::ostream& err) {
   for (const auto& r : doc.scan.regions) {
     const bool known = HasUnit(doc, r.id) || (doc.kind == DocumentKind::kLogbook && r.id == kCriteriaRegionId);
-    if (!known) err << doc.path << ":" << r.begin_line << ": region id=" << r.id << " matches no entry; left alone\n";
+    if (known) continue;
+    err << doc.path << ":" << r.begin_line << ": region id=" << r.id;
+    const Unit* in = doc.kind == DocumentKind::kLogbook ? UnitHolding(doc, r.begin_line) : nullptr;
+    if (in != nullptr)
+      err << " sits in entry " << in->id << ", which has a region of its own or another such region; left alone "
+          << "(delete it by hand)\n";
+    else
+      err << " matches no entry; left alone\n";
   }
   for (const auto& id : entries) {
     if (HasUnit(doc, id)) continue;

@@ -9,7 +9,7 @@
 #include "engine/target.h"
 #include "logbook/numbers.h"
 #include "logbook/update/steps.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/entry_plans.h"
 #include "logbook/work_queue.h"
 
 namespace moelog::logbook {

@@ -11,7 +11,10 @@
 #include "logbook/render/render_table.h"
 #include "logbook/store/stored_run_reader.h"
 #include "logbook/update/steps.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
+#include "logbook/update/criteria_status.h"
+#include "logbook/update/entry_chart.h"
+#include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
 namespace {
@@ -256,6 +259,9 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
   const auto& cmds = w.unit->commands;
   if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }))
     notes->push_back("- Planned, not run: moelog's model of the commands as written (Command (planned)); not evidence");
+  else if (!cmds.empty() && !w.unit->pending.empty())
+    notes->push_back(NoteText("- Planned, not run: moelog's model of the commands as written (Result: " +
+                              w.unit->pending + ")") + "; not evidence");
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (!pc.runnable) {
@@ -285,6 +291,11 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
       }
     }
   }
+  if (!w.unit->ran_on_cpu.empty() &&
+      std::any_of(rows.begin(), rows.end(), [](const TableRow& r) { return engine::IsModeledTarget(r.target); }))
+    notes->push_back(NoteText("- Ran on a CPU (Config: " + w.unit->ran_on_cpu + ")") +
+                     ": the modeled figures are moelog's v5p model of its commands, not what the entry ran; not "
+                     "evidence (`--target cpu` measures this machine's CPU)");
   return rows;
 }
 

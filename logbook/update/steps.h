@@ -123,7 +123,7 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const UnitTa
                       std::ostream& err, int* write_errors, bool* chart_stale);
 
 // The Stop Criteria status region, when some criterion carries a predicate:
-// evaluated on the runs that count (update_hooks.h CountedRuns), as `check` does.
+// evaluated on the runs that count (counted_runs.h), as `check` does.
 // A predicate that does not parse is reported and counted in sum->invalid.
 void AddCriteriaStatus(const LoadedDocument& doc, RunStore* store, const LauncherTable* table,
                        std::vector<RegionEdit>* edits,

@@ -37,6 +37,10 @@ struct Unit {
   int entry = -1;                        // index in the logbook's entries (logbook units)
   std::string when;                      // "YYYY-MM-DD HH:MM" of a dated entry, else ""
   std::string day;                       // its date, else ""
+  // What the entry says of its runs beyond the commands: "" or the field
+  // text that says it (Result "pending", a Config naming CPU).
+  std::string pending;                   // "Result: pending": nothing recorded yet
+  std::string ran_on_cpu;                // "Config: CPU smoke only, tiny shape."
 };
 
 // The document as read: its bytes, the LF text the pipeline works on, the

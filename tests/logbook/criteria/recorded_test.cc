@@ -357,4 +357,30 @@ TEST(RecordedIdioms, RecordedKeysArePerLogbook) {
 }
 
 }  // namespace
+
+// Restated figures of earlier runs are listed, never tabled; a value without
+// a unit far from the logbook's own TF/s is listed "no unit"; statistics and
+// clause subjects name figures of one metric.
+TEST(RecordedProse, RestatedUnitlessAndNamedStatistics) {
+  Logbook lb = Fixture("recorded_prose");
+  std::vector<UnreadFigures> unread;
+  EXPECT_TRUE(RecordedFigures(*ByLabel(lb, "RPR-005"), "", &unread, MfuLogbook(lb), TflopsLogbook(lb),
+                              TflopsExample(lb)).empty());
+  ASSERT_FALSE(unread.empty());
+  EXPECT_NE(unread[0].why.find("restates"), std::string::npos);
+  unread.clear();
+  EXPECT_DOUBLE_EQ(TflopsExample(lb), 212.4);
+  EXPECT_TRUE(RecordedFigures(*ByLabel(lb, "RPR-008"), "", &unread, MfuLogbook(lb), TflopsLogbook(lb),
+                              TflopsExample(lb)).empty());
+  ASSERT_EQ(unread.size(), 2u);
+  EXPECT_NE(unread[0].why.find("no unit"), std::string::npos);
+  auto stats = RecordedFigures(*ByLabel(lb, "RPR-001"), "", nullptr, MfuLogbook(lb));
+  ASSERT_EQ(stats.size(), 4u);
+  EXPECT_EQ(Cfg(stats[2].run, "statistic"), "tail-40 median");
+  auto ab = RecordedFigures(*ByLabel(lb, "RPR-004"), "", nullptr, MfuLogbook(lb));
+  ASSERT_EQ(ab.size(), 2u);
+  EXPECT_EQ(Cfg(ab[0].run, "variant"), "control");
+  EXPECT_EQ(Cfg(ab[1].run, "variant"), "treatment");
+}
+
 }  // namespace moelog::logbook

@@ -15,14 +15,16 @@ TEST(CommandLine, CommandLinesAre) {
                         "python -m levanter.main --x", "bench_moe_hillclimb.py --topk 4", "./run.sh fast",
                         "N/A (setup)", "n/a", "moelog bench --tokens 64", "python3.11 b.py --x",
                         "for k in 2 4; do python b.py --topk $k; done", "ray job submit -- python b.py",
-                        "iris job run --cluster=c -- python b.py", "sbatch repro.sbatch", "nice -n 5 python b.py"})
+                        "iris job run --cluster=c -- python b.py", "sbatch repro.sbatch", "nice -n 5 python b.py",
+                        "... bench_moe_hillclimb.py --topk {2,8}", "... python b.py --x 1"})
     EXPECT_TRUE(LooksLikeCommandLine(s)) << s;
 }
 
 TEST(CommandLine, ProseAndSingleWordsAreNot) {
   for (const char* s : {"q", "tk", "current", "runs q", "bench_moe_hillclimb.py", "--topk 4", "topk=2",
                         "tokens=32768 hidden=2048", "null_route_frac=0.0", "fused_w13", "E=64: topk2 275.6",
-                        "see the table above", "", "   ", "python", "RESULT tflops=1.0"})
+                        "see the table above", "", "   ", "python", "RESULT tflops=1.0", "... --quant-mode none ...",
+                        "...", "... bench_moe_hillclimb.py"})
     EXPECT_FALSE(LooksLikeCommandLine(s)) << s;
 }
 

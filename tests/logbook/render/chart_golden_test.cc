@@ -18,7 +18,8 @@
 #include "logbook/render/chart.h"
 #include "logbook/store/stored_run.h"
 #include "logbook/update/session.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
+#include "logbook/update/entry_chart.h"
 #include "tests/logbook/seed_docs.h"
 
 namespace moelog::logbook {

@@ -66,8 +66,8 @@ TEST_P(GoldenTest, InputUpdatesToExpectedAndExpectedIsAFixedPoint) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest, ::testing::Values("loop_logbook", "int8_seed", "recipe_seed", "recorded_gpu",
-                                                              "recorded_fp8", "recorded_hillclimb", "recorded_idioms", "idioms_tpu", "idioms_wrappers",
-                                                              "idioms_entry_log"));
+                                                              "recorded_fp8", "recorded_hillclimb", "recorded_idioms", "recorded_prose", "idioms_tpu", "idioms_wrappers",
+                                                              "idioms_entry_log", "idioms_stated"));
 
 }  // namespace
 }  // namespace moelog::logbook

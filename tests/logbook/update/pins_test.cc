@@ -11,7 +11,8 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_store.h"
 #include "logbook/update/session.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
+#include "logbook/update/entry_plans.h"
 #include "tests/logbook/seed_docs.h"
 #include "tests/logbook/update/ep_seed_checks.h"
 

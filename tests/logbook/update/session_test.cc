@@ -16,7 +16,7 @@
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/doc/regions.h"
 #include "logbook/store/run_store.h"
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/counted_runs.h"
 #include "tests/logbook/seed_docs.h"
 
 namespace moelog::logbook {

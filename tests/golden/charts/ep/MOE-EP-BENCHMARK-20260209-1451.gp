@@ -13,7 +13,7 @@ set size 1.0000,0.7353
 unset title
 set xlabel 'top-k (experts per token)'
 set ylabel 'TF/s'
-set yrange [0:387.577344]
+set yrange [0:391.706313]
 set format y '%g'
 unset y2label
 unset y2tics

@@ -12,12 +12,12 @@ set size 1.0000,0.7905
 unset title
 set xlabel 'expert MLP width'
 set ylabel 'TF/s'
-set yrange [0:513.251765]
+set yrange [0:516.336219]
 set format y '%g'
 set y2label 'tokens/s (thousands)'
 set y2tics
 set ytics nomirror
-set y2range [0:944.024942]
+set y2range [0:949.698184]
 set format y2 '%g'
 set xtics (1408, 1536, 1792, 2048)
 unset logscale x

@@ -12,7 +12,7 @@ set size 1.0000,0.7905
 unset title
 set xlabel 'top-k (experts per token)'
 set ylabel 'TF/s'
-set yrange [0:549.360697]
+set yrange [0:550.766959]
 set format y '%g'
 unset y2label
 unset y2tics

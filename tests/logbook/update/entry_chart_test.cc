@@ -1,4 +1,4 @@
-#include "logbook/update/update_hooks.h"
+#include "logbook/update/entry_chart.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(UpdateHooks, SeedSweepsAndABsGetCharts) {
+TEST(EntryChart, SeedSweepsAndABsGetCharts) {
   fs::path dir = fs::path(testing::TempDir()) / "moelog_hooks";
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -49,31 +49,6 @@ TEST(UpdateHooks, SeedSweepsAndABsGetCharts) {
   EXPECT_GE(bars, 2);   // remat and backend A/Bs
   // An entry without figures has no chart.
   EXPECT_EQ(ChartForEntry(path, lb->entries.front(), {}).status().code(), Status::Code::kNotFound);
-}
-
-TEST(UpdateHooks, StatusRegionAndEntryFacts) {
-  const std::string text =
-      "# T\n\n## Stop Criteria\n- Sweep done <!-- moelog: sweep topk in {2,8} -->\n"
-      "- First entry has a result <!-- moelog: entry T-000 has result -->\n- Manual one.\n\n"
-      "## Experiment ID Prefix\n- `T`\n\n## Experiment Log\n"
-      "### 2026-03-01 10:00 - T-000 first\n- Command: N/A\n- Result:\n  - done it.\n";
-  Logbook lb = ParseLogbook(text, "t.md");
-  auto facts = EntryFactsOf(lb);
-  ASSERT_TRUE(facts.count("T-000"));
-  EXPECT_TRUE(facts["T-000"].has_result);
-  std::vector<StoredRun> runs(2);
-  runs[0].id = "a";
-  runs[0].config = {{"topk", "2"}};
-  runs[1].id = "b";
-  runs[1].config = {{"topk", "8"}};
-  auto region = CriteriaStatusRegion(text, lb, runs);
-  ASSERT_TRUE(region.ok()) << region.status().ToString();
-  EXPECT_EQ(region->rfind("Stop criteria status: 2 met, 0 unmet, 1 manual.", 0), 0u) << *region;
-  EXPECT_EQ(*CriteriaStatusRegion(text, lb, runs), *region);  // deterministic
-  const std::string bad_text = "## Stop Criteria\n- x <!-- moelog: sweep -->\n";
-  auto bad = CriteriaStatusRegion(bad_text, ParseLogbook(bad_text, "t.md"), runs);
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message().rfind("t.md:2: ", 0), 0u) << bad.status().message();
 }
 
 }  // namespace

@@ -1,38 +1,11 @@
-#include "logbook/update/update_hooks.h"
-
-#include <sys/stat.h>
+#include "logbook/update/entry_plans.h"
 
 #include <algorithm>
 #include <cctype>
-#include <set>
 
-#include "logbook/criteria/recorded.h"
 #include "logbook/plan/bench_args.h"
-#include "logbook/plan/shell_plan.h"
-#include "logbook/store/stored_run_reader.h"
 
 namespace moelog::logbook {
-namespace {
-
-bool Filled(std::string t) {
-  t.erase(std::remove(t.begin(), t.end(), '`'), t.end());
-  size_t b = t.find_first_not_of(" \t-");
-  if (b == std::string::npos) return false;
-  t = t.substr(b);
-  while (!t.empty() && (t.back() == '.' || t.back() == ' ')) t.pop_back();
-  std::string lower;
-  for (char c : t) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return !(lower.empty() || lower == "pending" || lower == "n/a" || lower == "tbd");
-}
-
-bool AnyFilled(const Bullet& b) {
-  for (const auto& c : b.children)
-    if (Filled(c.text) || AnyFilled(c)) return true;
-  return false;
-}
-
-}  // namespace
-
 namespace {
 
 std::vector<Pin> EffectivePins(const Logbook& logbook, const Entry& entry) {
@@ -190,134 +163,6 @@ std::vector<std::vector<Plan>> PlanEntries(const Logbook& logbook, const std::ve
     for (size_t c = 0; c < entries[i]->commands.size(); ++c) out[i].push_back(std::move(shared[next++]));
   }
   return out;
-}
-
-std::vector<StoredRun> CountedRuns(const Logbook& logbook, RunStore* store, const std::vector<std::string>& targets,
-                                   const LauncherTable* table) {
-  std::vector<StoredRun> out;
-  if (!store) return out;
-  for (const auto& target : targets) {
-    PlanOptions popt;
-    popt.target = target;
-    popt.launchers = table;
-    std::vector<const Entry*> entries;
-    for (const auto& e : logbook.entries) entries.push_back(&e);
-    const std::vector<std::vector<Plan>> plans = PlanEntries(logbook, entries, popt);
-    for (size_t ei = 0; ei < logbook.entries.size(); ++ei) {
-      const Entry& e = logbook.entries[ei];
-      std::set<std::string> seen;  // run IDs already counted for this entry
-      for (size_t ci = 0; ci < e.commands.size(); ++ci) {
-        const Plan& plan = plans[ei][ci];
-        if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent) continue;
-        for (const auto& inv : plan.invocations) {
-          auto batch = store->CachedRuns(CacheKey(inv.config));
-          if (!batch.ok()) continue;
-          for (const RunRecord& r : *batch) {
-            if (r.status != "ok") continue;
-            StoredRun run = ToStoredRun(r);
-            if (!seen.insert(run.id).second) continue;
-            run.entry_id = e.id;
-            out.push_back(std::move(run));
-          }
-        }
-      }
-    }
-  }
-  return out;
-}
-
-Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::string& db_path, bool recorded,
-                                           std::string* note, const LauncherTable* table, bool accept_foreign) {
-  std::vector<StoredRun> out;
-  int64_t foreign = 0;
-  struct stat st;
-  const bool have_store = !db_path.empty() && ::stat(db_path.c_str(), &st) == 0;
-  if (have_store) {
-    auto store = RunStore::Open(db_path);
-    if (!store.ok()) return store.status();
-    (*store)->AcceptForeign(accept_foreign);
-    out = CountedRuns(logbook, store->get(), {"v5p", "cpu"}, table);
-    foreign = (*store)->ForeignIgnored();
-  }
-  const size_t stored = out.size();
-  size_t rec = 0;
-  if (recorded) {
-    auto r = RecordedRuns(logbook);
-    rec = r.size();
-    out.insert(out.end(), r.begin(), r.end());
-  }
-  if (note)
-    *note = std::to_string(stored) + " stored run" + (stored == 1 ? "" : "s") +
-            (recorded ? ", " + std::to_string(rec) + " recorded" : "") +
-            (have_store ? "" : " (no run store at " + db_path + ")") +
-            (foreign > 0 ? " (" + std::to_string(foreign) + " foreign run" + (foreign == 1 ? "" : "s") +
-                               " ignored: not made by this user on this host)"
-                         : "");
-  return out;
-}
-
-std::vector<ChartPoint> EntryChartPoints(const Entry& entry, const std::vector<StoredRun>& runs) {
-  std::vector<StoredRun> mine;
-  for (const auto& r : runs)
-    if (r.entry_id == entry.id || (!entry.explicit_id.empty() && r.entry_id == entry.explicit_id)) mine.push_back(r);
-  bool has_recorded = std::any_of(mine.begin(), mine.end(), [](const StoredRun& r) { return r.source == "recorded"; });
-  if (!has_recorded) {
-    auto rec = RecordedRuns(entry);
-    mine.insert(mine.end(), rec.begin(), rec.end());
-  }
-  return PointsFromRuns(mine);
-}
-
-Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& entry,
-                                 const std::vector<StoredRun>& runs, const ChartOptions& options, const ChartDraw& how) {
-  ChartOptions o = options;
-  if (o.title.empty()) o.title = entry.label;
-  if (o.id.empty()) o.id = entry.id;
-  std::string suffix;
-  if (!options.x_key.empty()) suffix += NormalizeKey(options.x_key);
-  for (const auto& y : options.y_metrics) {
-    if (!suffix.empty()) suffix += '-';
-    suffix += NormalizeKey(y);
-  }
-  for (const auto& k : options.series_keys) suffix += (suffix.empty() ? "by-" : "-by-") + NormalizeKey(k);
-  return DrawEntryChart(logbook_path, entry.id, EntryChartPoints(entry, runs), o, suffix, how);
-}
-
-std::string PrimaryMetric(const Logbook& logbook) {
-  const Section* scope = logbook.FindSection(SectionKind::kScope);
-  if (!scope) return "";
-  for (const auto& b : scope->bullets)
-    if (auto m = PrimaryMetricOf(b.text); !m.empty()) return m;
-  return "";
-}
-
-std::map<std::string, EntryFacts> EntryFactsOf(const Logbook& logbook) {
-  std::map<std::string, EntryFacts> out;
-  for (const auto& e : logbook.entries) {
-    EntryFacts f;
-    for (const auto& field : e.fields)
-      if (field.name == "Result" && (Filled(field.value) || AnyFilled(field.bullet))) f.has_result = true;
-    out[e.id] = f;
-    if (!e.explicit_id.empty()) out[e.explicit_id] = f;
-  }
-  return out;
-}
-
-Result<std::vector<CriterionResult>> CheckCriteria(const std::string& logbook_text, const Logbook& logbook,
-                                                   const std::vector<StoredRun>& runs, const Logbook* entries) {
-  auto criteria = ParseCriteria(StopCriteriaBullets(logbook, logbook_text), logbook.file, RecordedKeys(logbook));
-  if (!criteria.ok()) return criteria.status();
-  EvalContext ctx;
-  ctx.runs = runs;
-  ctx.entries = EntryFactsOf(entries ? *entries : logbook);
-  return EvaluateAll(*criteria, ctx);
-}
-
-Result<std::string> CriteriaStatusRegion(const std::string& logbook_text, const Logbook& logbook,
-                                         const std::vector<StoredRun>& runs) {
-  auto results = CheckCriteria(logbook_text, logbook, runs);
-  if (!results.ok()) return results.status();
-  return RenderCriteriaStatus(*results);
 }
 
 }  // namespace moelog::logbook
