@@ -675,6 +675,25 @@ Config ShapeLabel(const std::string& w, const Vars& vars, const Config& fixed) {
 
 // "shared-fused" names the boolean flag shared_fused when the entry varies
 // it: true; "non-fused" / "no-shared-fused": false.
+// "custom_vjp" names use_custom_sort_vjp: the word's '_' parts (two or
+// more) appear in the key's parts in order, the last parts equal.
+bool PartsName(const std::string& w, const std::string& k) {
+  auto parts = [](const std::string& s) {
+    std::vector<std::string> out(1);
+    for (char c : s) {
+      if (c == '_') out.emplace_back();
+      else out.back().push_back(c);
+    }
+    return out;
+  };
+  const std::vector<std::string> a = parts(w), b = parts(k);
+  if (a.size() < 2 || a.size() > b.size() || a.back() != b.back() || a.back().empty()) return false;
+  size_t j = 0;
+  for (const std::string& p : b)
+    if (j < a.size() && !a[j].empty() && p == a[j]) ++j;
+  return j == a.size();
+}
+
 bool BoolWord(const std::string& word, const Vars& vars, std::string* key, std::string* value) {
   std::string w = NormalizeKey(word);
   bool negated = false;
@@ -688,7 +707,8 @@ bool BoolWord(const std::string& word, const Vars& vars, std::string* key, std::
   for (const auto& [k, vals] : vars) {
     if (!IsBoolFlag(k)) continue;
     const bool names = k == w || (k.size() > w.size() && k.compare(k.size() - w.size(), w.size(), w) == 0 &&
-                                  k[k.size() - w.size() - 1] == '_');
+                                  k[k.size() - w.size() - 1] == '_') ||
+                       PartsName(w, k);
     if (!names) continue;
     if (!found.empty()) return false;
     found = k;

@@ -38,6 +38,7 @@ struct CommandText {
   bool fenced = false;
   std::string label;   // the bullet label it sits under ("Baseline", "Negative control"), or ""
   bool planned = false;  // listed under "Command (planned)"
+  std::string composed;  // composed from the entry's stated flags (stated_command.h): why; "" as written
 };
 
 // A list item: its first paragraph's text and nested items.

@@ -10,6 +10,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/regions.h"
+#include "logbook/doc/stated_command.h"
 #include "logbook/file_util.h"
 
 namespace moelog::logbook {
@@ -475,15 +476,25 @@ bool ParseFieldHead(const std::string& text, std::string* name, std::string* qua
     for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return l;
   }();
-  if (ln == "commands") n = "Command";
-  else if (ln == "command") n = "Command";
-  else if (ln == "result" || ln == "results") n = "Result";
-  *name = n;
-  *qual = q;
   size_t colon = text.find(':', 0);
   // The colon that ends the head (BulletLabel skipped code spans; the head has none).
   colon = head.size() <= text.size() ? text.find(':', head.size()) : std::string::npos;
   *value = colon == std::string::npos ? "" : Trim(std::string_view(text).substr(colon + 1));
+  if (ln == "commands") n = "Command";
+  else if (ln == "command") n = "Command";
+  else if (ln == "result" || ln == "results") n = "Result";
+  else if (const size_t sp = ln.rfind(' '); sp != std::string::npos && sp > 0 && sp < 32 &&
+                                            (ln.substr(sp + 1) == "result" || ln.substr(sp + 1) == "results") &&
+                                            (value->empty() || (*value)[0] == '`' ||
+                                             std::isdigit(static_cast<unsigned char>((*value)[0])))) {
+    // "Non-EP result:", "EP result (`ring_ag_rs`):" over figures: a Result
+    // named by its first words, which qualify it as "Result (Non-EP):" would.
+    // A finding in prose ("Negative result (...): decomposing ...") is not.
+    q = Trim(std::string_view(n).substr(0, sp)) + (q.empty() ? "" : " " + q);
+    n = "Result";
+  }
+  *name = n;
+  *qual = q;
   return true;
 }
 
@@ -781,11 +792,16 @@ void ResolveSameAs(Logbook* lb) {
       id = SameAsId(said->text);
     }
     if (id.empty()) continue;
+    // Flag spans; other spans may only be single words (a host: `codex-b`).
     std::vector<std::string> flag_spans;
-    for (const std::string& sp : said->code_spans)
-      if (Trim(sp).rfind("--", 0) == 0) flag_spans.push_back(sp);
+    bool other = false;
+    for (const std::string& sp : said->code_spans) {
+      const std::string t = Trim(sp);
+      if (t.rfind("--", 0) == 0) flag_spans.push_back(sp);
+      else other = other || t.empty() || t.find_first_of(" \t") != std::string::npos;
+    }
     std::string flags;
-    if (!FlagSpans(flag_spans, &flags)) continue;
+    if (other || !FlagSpans(flag_spans, &flags)) continue;
     const auto ref = std::find_if(lb->entries.begin(), lb->entries.begin() + static_cast<long>(i),
                                   [&](const Entry& r) { return r.id == id; });
     if (ref == lb->entries.begin() + static_cast<long>(i) || ref->commands.empty()) continue;
@@ -939,8 +955,11 @@ void ResolveBraceFlags(Logbook* lb) {
           ++i;
         }
         const std::string w = t.substr(a, i - a);
+        // "--topk {2,8}'" ends a single-quoted payload: the list, then the quote.
+        const bool closes = s0 && !single && w.size() > 1 && w.back() == '\'';
+        const std::string core = closes ? w.substr(0, w.size() - 1) : w;
         std::vector<std::string> values;
-        if (!d0 && single == s0 && prev.size() > 2 && prev.rfind("--", 0) == 0 && BraceList(w, &values)) {
+        if (!d0 && (single == s0 || closes) && prev.size() > 2 && prev.rfind("--", 0) == 0 && BraceList(core, &values)) {
           std::string name;
           for (char x : prev.substr(2)) name += x == '-' ? '_' : x;
           if (!std::all_of(name.begin(), name.end(), [](char x) { return std::isalnum(static_cast<unsigned char>(x)) || x == '_'; }) ||
@@ -948,7 +967,7 @@ void ResolveBraceFlags(Logbook* lb) {
             ok = false;
             break;
           }
-          out += s0 ? "'\"$" + name + "\"'" : "\"$" + name + "\"";
+          out += s0 ? "'\"$" + name + "\"'" + (closes ? "'" : "") : "\"$" + name + "\"";
           head += "for " + name + " in";
           for (const auto& v : values) head += " " + v;
           head += "; do\n";
@@ -1063,6 +1082,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   ResolveLoopSpans(&lb);
   ResolveSameAs(&lb);     // copies the referenced entry's commands, its loops resolved
   ResolveLoopSpans(&lb);  // the entry's own loops around "same as X with `--flag`"
+  ResolveStatedCommands(&lb);
   ResolveBraceFlags(&lb);
   return lb;
 }

@@ -42,6 +42,8 @@ const char* kPriority[] = {"mlp_path", "parallel_mode", "topk", "routing_pack_st
 // Keys that never make a column (engine/bench_flags.cc says which): keys
 // pairing ignores, bookkeeping (target, source, hardware, seeds).
 bool NeverColumn(const std::string& k) {
+  // "stage_bound_shared=MXU": what bounds a stage in the model's output, not a setting.
+  if (k.rfind("stage_bound_", 0) == 0) return true;
   const engine::FlagSpec* f = engine::FindRunKey(k);
   return f != nullptr && (!f->column || f->pairing == engine::Pairing::kIgnored);
 }

@@ -43,7 +43,8 @@ std::string PendingResult(const Entry& e) {
 }
 
 // "- Config: CPU smoke only, tiny shape.": the entry ran its commands on a
-// CPU, not on the hardware the model describes. The field's text (cut), or "".
+// CPU, not on the hardware the model describes (no accelerator named beside
+// it: TPU, GPU, v5p, H100x8, ...). The field's text (cut), or "".
 std::string CpuConfig(const Entry& e) {
   const Field* c = e.FindField("Config");
   if (c == nullptr) return "";
@@ -52,14 +53,20 @@ std::string CpuConfig(const Entry& e) {
   const bool accel = AnyWord(t, [](const std::string& w) {
     std::string l;
     for (char ch : w) l += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return l == "tpu" || l == "v5p" || l == "v5p-8" || l == "gpu" || l == "tpus" || l == "gpus";
+    static const std::set<std::string> kAccel = {"tpu", "tpus", "gpu", "gpus", "v4", "v5e", "v5p", "v5p-8", "v6e",
+                                                 "a100", "h100", "h200", "b200", "gb200", "mi300", "mi300x", "cuda"};
+    if (kAccel.count(l)) return true;
+    // "H100x8", "v5p-16": an accelerator with a count.
+    for (const char* a : {"h100x", "b200x", "gb200x", "a100x", "h200x", "v5p-", "v4-", "v5e-", "v6e-"})
+      if (l.rfind(a, 0) == 0) return true;
+    return false;
   });
   if (!cpu || accel) return "";
   std::string v = Trim(c->value);
   return v.size() > 80 ? v.substr(0, 77) + "..." : v;
 }
 
-// An entry's region goes after its Result field (or at the entry's end).
+// An entry's region goes after its (last) Result field, or at the entry's end.
 std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
   const bool mfu = MfuLogbook(lb), tflops = TflopsLogbook(lb);
@@ -77,7 +84,11 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.day = e.date;
     if (u.recorded.empty()) u.pending = PendingResult(e);
     u.ran_on_cpu = CpuConfig(e);
-    if (const Field* r = e.FindField("Result")) {
+    // After the last Result field ("- Non-EP result:" then "- EP result:").
+    const Field* r = nullptr;
+    for (const Field& f : e.fields)
+      if (f.name == "Result") r = &f;
+    if (r != nullptr) {
       u.insert_after = r->bullet.end_line;
       u.indent = std::string(static_cast<size_t>(r->bullet.content_indent), ' ');
       // A table written right after "- Result:" (outside the item) belongs

@@ -270,6 +270,8 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
       notes->push_back("- skipped (command " + std::to_string(ci + 1) + "): " + NoteText(pc.plan.Summary()));
       continue;
     }
+    if (!pc.command->composed.empty() && (ci == 0 || w.commands[ci - 1].command->composed != pc.command->composed))
+      notes->push_back(NoteText("- composed from the entry's stated flags (" + pc.command->composed + ")"));
     if (!pc.plan.not_run.empty()) notes->push_back(NotRunNote(pc.plan, ci));
     for (const std::string& r : pc.plan.rejected)
       notes->push_back(NoteText("- not modeled (command " + std::to_string(ci + 1) + "): " + r));

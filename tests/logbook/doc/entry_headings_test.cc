@@ -176,5 +176,45 @@ TEST(EntryHeadings, SameAsAnEarlierEntryWithFlags) {
   EXPECT_TRUE(lb.entries[5].commands.empty());
 }
 
+// "same v5p matrix as X-1 on a fresh host (`codex-b`)" (no flags): every
+// command of X-1; a multi-word span or a later entry's ID is no reference.
+TEST(EntryHeadings, SameSweepAsAnEarlierEntry) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - X-1: base\n"
+      "- Command:\n  - `python bench_moe_hillclimb.py --tokens 64 --topk {2,8}`\n  - `python bench_moe_hillclimb.py --tokens 128`\n\n"
+      "### 2026-01-01 11:00 - X-2: again\n- Command:\n  - same v5p matrix as X-1 on a fresh host (`codex-b`).\n\n"
+      "### 2026-01-01 12:00 - X-3: not a reference\n- Command: same as X-1 but `rm -rf /` first.\n\n"
+      "### 2026-01-01 13:00 - X-4: too many words\n- Command: same one two three four five six seven as X-1.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 4u);
+  ASSERT_EQ(lb.entries[1].commands.size(), 2u);
+  EXPECT_EQ(lb.entries[1].commands[0].joined, lb.entries[0].commands[0].joined);
+  EXPECT_NE(lb.entries[1].commands[0].joined.find("for topk in 2 8; do"), std::string::npos);
+  EXPECT_EQ(lb.entries[1].commands[1].line, 12);  // the sub-bullet that refers
+  EXPECT_TRUE(lb.entries[2].commands.empty());
+  EXPECT_TRUE(lb.entries[3].commands.empty());
+}
+
+// "--topk {2,8}" after a flag: the author's sweep, planned in a loop over
+// the flag's key (inside a single-quoted payload too); a quoted "{2,8}" and a
+// list not after a flag stay as written.
+TEST(EntryHeadings, BraceListsAfterAFlagAreSweeps) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - B-1: plain\n"
+      "- Command: `python b.py --quant-mode {none,int8} --topk {2,8}`\n\n"
+      "### 2026-01-01 11:00 - B-2: payload\n- Command: `ssh h 'cd r && python b.py --topk {2,8}'`\n\n"
+      "### 2026-01-01 12:00 - B-3: quoted\n- Command: `python b.py --topk \"{2,8}\" x{1,2}`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  ASSERT_EQ(lb.entries[0].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[0].commands[0].joined,
+            "for quant_mode in none int8; do\nfor topk in 2 8; do\npython b.py --quant-mode \"$quant_mode\" --topk "
+            "\"$topk\"\ndone\ndone");
+  ASSERT_EQ(lb.entries[1].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[1].commands[0].joined, "for topk in 2 8; do\nssh h 'cd r && python b.py --topk '\"$topk\"''\ndone");
+  ASSERT_EQ(lb.entries[2].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[2].commands[0].joined, "python b.py --topk \"{2,8}\" x{1,2}");
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -168,6 +168,16 @@ TEST(RenderTableTest, EqualModeledFiguresKeepTheirRowsAndUnvalidatedPathsSaySo) 
   EXPECT_NE(cpu.find("| random | none |", cpu.find("| random | none |") + 1), std::string::npos) << cpu;
 }
 
+// What bounds a stage in the model's output (--stage-timing) is no setting:
+// never a column, even when it differs between rows.
+TEST(RenderTableTest, StageBoundIsNoColumn) {
+  std::vector<TableRow> rows = {Row({{"shared_expert_dim", "0"}}, 100), Row({{"shared_expert_dim", "5632"}}, 120)};
+  rows[1].config["stage_bound_shared"] = "MXU";
+  const std::string t = RenderRunTable(rows, {});
+  EXPECT_EQ(t.find("stage_bound"), std::string::npos) << t;
+  EXPECT_NE(t.find("| shared_expert_dim |"), std::string::npos) << t;
+}
+
 TEST(RenderTableTest, StatusColumnOnlyWhenSomethingFailed) {
   std::vector<TableRow> rows = {Row({{"topk", "2"}}, 1), Row({{"topk", "8"}}, 2)};
   EXPECT_EQ(RenderRunTable(rows, {}).find("status"), std::string::npos);
