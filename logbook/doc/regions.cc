@@ -209,7 +209,11 @@ SpliceResult SpliceRegions(std::string_view text, const RegionScan& scan, const 
       ops.push_back({at, at, std::move(ins), e.id});
     }
   }
-  std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.from < b.from; });
+  // An insertion at the first byte of a replaced region goes before it (it
+  // overlaps nothing); otherwise it would be dropped as an overlap below.
+  std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+    return a.from != b.from ? a.from < b.from : (a.from == a.to && b.from != b.to);
+  });
   size_t pos = 0;
   for (const auto& op : ops) {
     if (op.from < pos) continue;  // overlapping edits: the first wins

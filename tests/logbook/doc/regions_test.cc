@@ -37,6 +37,29 @@ TEST(RegionsTest, InsertThenReplaceKeepsOutsideBytes) {
   EXPECT_EQ(next.text.find("| 1 |"), std::string::npos);
 }
 
+// A region of one entry written by hand right where another entry's new
+// region goes (after its Result): the insertion and the replacement start at
+// the same byte. Both are made (was: the insertion dropped as overlapping, so
+// `update --check` found a missing region right after `update`).
+TEST(RegionsTest, InsertAtTheStartOfAReplacedRegionIsKept) {
+  const std::string text = "- Result: b\n<!-- moelog:begin id=A-1 hash=0 -->\nx\n<!-- moelog:end -->\n";
+  RegionScan scan = FindRegions(text, "t.md");
+  ASSERT_TRUE(scan.ok());
+  for (const bool replace_first : {true, false}) {
+    const RegionEdit replace{"A-1", "new\n", "", 0, false};
+    const RegionEdit insert{"B-1", "b\n", "", 1, false};
+    const auto edits = replace_first ? std::vector<RegionEdit>{replace, insert} : std::vector<RegionEdit>{insert, replace};
+    SpliceResult r = SpliceRegions(text, scan, edits, {.force = true});
+    EXPECT_EQ(r.changed.size(), 2u);
+    RegionScan s2 = FindRegions(r.text, "t.md");
+    ASSERT_TRUE(s2.ok());
+    ASSERT_EQ(s2.regions.size(), 2u);
+    EXPECT_EQ(s2.regions[0].id, "B-1");
+    EXPECT_EQ(s2.regions[1].id, "A-1");
+    EXPECT_EQ(r.text.substr(0, 12), "- Result: b\n");
+  }
+}
+
 TEST(RegionsTest, HandEditIsDetectedAndKept) {
   const std::string region = FormatRegion("X-1", "| a |\n|---|\n| 1 |\n\n", "");
   std::string text = "before\n" + region + "after\n";
