@@ -631,10 +631,7 @@ namespace {
 void DropRegionContent(std::string_view text, const std::string& file, Logbook* lb) {
   const RegionScan scan = FindRegions(text, file);
   if (scan.regions.empty()) return;
-  auto inside = [&](int line) {
-    return std::any_of(scan.regions.begin(), scan.regions.end(),
-                       [line](const Region& r) { return line >= r.begin_line && line <= r.end_line; });
-  };
+  auto inside = [&](int line) { return scan.Holds(line); };
   std::function<void(Bullet*)> prune = [&](Bullet* b) {
     b->children.erase(std::remove_if(b->children.begin(), b->children.end(),
                                      [&](const Bullet& c) { return inside(c.line); }),
