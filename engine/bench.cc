@@ -6,6 +6,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <atomic>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -216,68 +217,102 @@ namespace {
 // Router logits depend only on (distribution, T, E, seed, alpha, noise), and
 // a logbook's invocations share them across whole sweeps, so the last few are
 // kept for the process with their top-k selections (generating and selecting
-// is most of a modeled run's time). Thread-safe: in-process runs may be
-// concurrent.
+// is most of a modeled run's time). `random` logits of T tokens are the first
+// T rows of those of more tokens (one stream, row-major) and each token's
+// selection is its own, so one router serves every token count of a shape:
+// grown when more tokens are asked for, its first rows taken for fewer.
+// Thread-safe: in-process runs may be concurrent (those that need the same
+// router wait for one generation).
 struct SharedRouter {
-  Logits logits;
-  std::mutex mu;
-  std::map<int64_t, Routing> topk;  // K -> TopK(logits, K)
+  std::atomic<int64_t> values{0};  // logits held (for the cache's bound)
+  std::mutex mu;                   // guards what follows
+  Logits logits;                   // tokens == 0: not generated yet
+  std::map<int64_t, Routing> topk;  // K -> TopK(logits, K), every row
+  // (K, tokens) -> StatsOf(TopK of the first tokens): what every run of that
+  // selection without null routing reads (a sweep's other keys share it).
+  std::map<std::pair<int64_t, int64_t>, std::shared_ptr<const RoutingStats>> stats;
 };
+
+// A logbook's sweeps come back to a dozen shapes and distributions: 16 are
+// kept (4 thrashed: a fresh update of a 512-line logbook regenerated its
+// logits, 26% more CPU), at most 32M logits (128 MiB) in all.
+constexpr size_t kKeepRouters = 16;
+constexpr int64_t kKeepValues = int64_t{32} << 20;
+constexpr int64_t kMaxRouterValues = int64_t{16} << 20;  // larger ones (64 MiB+) are not kept
 
 std::shared_ptr<SharedRouter> RouterFor(const std::string& distribution, const BenchConfig& c) {
   static std::mutex mu;
   static std::list<std::pair<std::string, std::shared_ptr<SharedRouter>>> recent;  // most recent first
-  static int64_t kept_values = 0;  // logits held by `recent`
-  // A logbook's sweeps come back to a dozen shapes and distributions: 16 are
-  // kept (4 thrashed: a fresh update of a 512-line logbook regenerated its
-  // logits, 26% more CPU), at most 32M logits (128 MiB) in all.
-  constexpr size_t kKeep = 16;
-  constexpr int64_t kKeepValues = int64_t{32} << 20;
-  constexpr int64_t kMaxValues = int64_t{16} << 20;  // larger ones (64 MiB+) are not kept
+  const bool grows = distribution == "random";  // alpha and noise shape `runs` only
   std::ostringstream key;
   key.precision(17);
-  key << distribution << '/' << c.tokens << '/' << c.experts << '/' << c.seed << '/' << c.run_alpha << '/'
-      << c.run_noise_scale;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    for (auto it = recent.begin(); it != recent.end(); ++it)
-      if (it->first == key.str()) {
-        recent.splice(recent.begin(), recent, it);
-        return it->second;
-      }
-  }
-  auto r = std::make_shared<SharedRouter>();
-  r->logits = GenerateLogits(distribution, c.tokens, c.experts, static_cast<uint64_t>(c.seed), c.run_alpha,
-                             c.run_noise_scale);
-  if (c.tokens * c.experts <= kMaxValues) {
-    std::lock_guard<std::mutex> lock(mu);
-    recent.emplace_front(key.str(), r);
-    kept_values += c.tokens * c.experts;
-    while (recent.size() > kKeep || (recent.size() > 1 && kept_values > kKeepValues)) {
-      kept_values -= static_cast<int64_t>(recent.back().second->logits.values.size());
-      recent.pop_back();
+  key << distribution << '/' << c.experts << '/' << c.seed;
+  if (!grows) key << '/' << c.tokens << '/' << c.run_alpha << '/' << c.run_noise_scale;
+  if (c.tokens * c.experts > kMaxRouterValues) return std::make_shared<SharedRouter>();  // its own, not kept
+  std::lock_guard<std::mutex> lock(mu);
+  for (auto it = recent.begin(); it != recent.end(); ++it)
+    if (it->first == key.str()) {
+      recent.splice(recent.begin(), recent, it);
+      return it->second;
     }
-  }
+  auto r = std::make_shared<SharedRouter>();
+  r->values = c.tokens * c.experts;  // about to be generated
+  recent.emplace_front(key.str(), r);
+  auto held = [&] {
+    int64_t n = 0;
+    for (const auto& e : recent) n += e.second->values;
+    return n;
+  };
+  while (recent.size() > kKeepRouters || (recent.size() > 1 && held() > kKeepValues)) recent.pop_back();
   return r;
 }
 
-// The top-k selection for k; a sweep's widest K (kmax), and at least
-// kSelectAtLeast, is selected once and every smaller k is its prefix
-// (TopKPrefix: the same routing, without another pass over every logit).
-// Logbooks compare k = 2, 4, 8 in separate commands on the same logits:
-// selecting 8 at the first of them costs little more than selecting 2, and
-// the others then skip their pass (a fresh update of a 512-line hillclimb
-// logbook selected 16 times over 6 logits, now 6).
-Routing TopKOf(SharedRouter& r, int64_t k, int64_t kmax) {
+// The logits of `c` (grown or generated as needed); r.mu held.
+void EnsureLogits(SharedRouter& r, const std::string& distribution, const BenchConfig& c) {
+  if (r.logits.tokens >= c.tokens) return;
+  if (r.logits.tokens > 0 && distribution == "random") {
+    GrowRandomLogits(&r.logits, c.tokens, static_cast<uint64_t>(c.seed));
+    // The widest selection grows with its logits; the narrower ones are its
+    // prefixes (TopKPrefix) and are derived again when asked for.
+    if (!r.topk.empty()) {
+      auto widest = std::prev(r.topk.end());
+      Routing wide = std::move(widest->second);
+      r.topk.clear();
+      GrowTopK(r.logits, &wide);
+      r.topk.emplace(wide.topk, std::move(wide));
+    }
+  } else {
+    r.logits = GenerateLogits(distribution, c.tokens, c.experts, static_cast<uint64_t>(c.seed), c.run_alpha,
+                              c.run_noise_scale);
+    r.topk.clear();
+  }
+  r.values = static_cast<int64_t>(r.logits.values.size());
+}
+
+// The top-k selection for k of the first c.tokens tokens; a sweep's widest K
+// (kmax), and at least kSelectAtLeast, is selected once and every smaller k
+// is its prefix (TopKPrefix: the same routing, without another pass over
+// every logit). Logbooks compare k = 2, 4, 8 in separate commands on the same
+// logits: selecting 8 at the first of them costs little more than selecting
+// 2, and the others then skip their pass (a fresh update of a 512-line
+// hillclimb logbook selected 16 times over 6 logits, now 6).
+Routing TopKOf(SharedRouter& r, const std::string& distribution, const BenchConfig& c, int64_t k, int64_t kmax) {
   constexpr int64_t kSelectAtLeast = 8;
   std::lock_guard<std::mutex> lock(r.mu);
+  EnsureLogits(r, distribution, c);
   auto it = r.topk.find(k);
-  if (it != r.topk.end()) return it->second;
-  auto wide = r.topk.lower_bound(k);  // the narrowest cached K > k
-  kmax = std::max(kmax, std::min(kSelectAtLeast, r.logits.experts));
-  if (wide == r.topk.end() && kmax > k) wide = r.topk.emplace(kmax, TopK(r.logits, kmax)).first;
-  Routing sel = wide == r.topk.end() ? TopK(r.logits, k) : TopKPrefix(r.logits, wide->second, k);
-  return r.topk.emplace(k, std::move(sel)).first->second;
+  if (it == r.topk.end()) {
+    auto wide = r.topk.lower_bound(k);  // the narrowest cached K > k
+    kmax = std::max(kmax, std::min(kSelectAtLeast, r.logits.experts));
+    if (wide == r.topk.end() && kmax > k) wide = r.topk.emplace(kmax, TopK(r.logits, kmax)).first;
+    Routing sel = wide == r.topk.end() ? TopK(r.logits, k) : TopKPrefix(r.logits, wide->second, k);
+    it = r.topk.emplace(k, std::move(sel)).first;
+  }
+  Routing sel = FirstTokens(it->second, c.tokens);
+  auto& stats = r.stats[{k, c.tokens}];
+  if (!stats) stats = std::make_shared<const RoutingStats>(StatsOf(sel));
+  sel.stats = stats;
+  return sel;
 }
 
 }  // namespace
@@ -310,7 +345,7 @@ Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out,
   for (const RunPoint& point : ExpandRuns(c)) {
     auto it = routers.find(point.distribution);
     if (it == routers.end()) it = routers.emplace(point.distribution, RouterFor(point.distribution, routed)).first;
-    Routing routing = RoutingForPoint(routed, TopKOf(*it->second, point.topk, kwide), point);
+    Routing routing = RoutingForPoint(routed, TopKOf(*it->second, point.distribution, routed, point.topk, kwide), point);
     if (token_scale != 1.0) {
       routing.token_scale = token_scale;
       routing.real_assignments = std::llround(static_cast<double>(routing.real_assignments) * token_scale);

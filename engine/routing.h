@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,11 @@ class Rng {
   double spare_ = 0;
 };
 
+// sin(x) and cos(x) for x in [0, 2 pi], within a few ulps of glibc's (not
+// its bits): Rng::FillNormal's fast path, which keeps glibc's floats (see
+// routing.cc FloatIsSure). Exposed for its accuracy test.
+void SinCosNear(double x, double* s, double* c);
+
 // Mixes a parent key with a label, like JAX's fold_in.
 uint64_t FoldIn(uint64_t key, uint64_t data);
 uint64_t KeyForLabel(uint64_t seed, const std::string& label);
@@ -51,6 +57,21 @@ uint64_t KeyForLabel(uint64_t seed, const std::string& label);
 // across a top-k or null sweep.
 Logits GenerateLogits(const std::string& distribution, int64_t tokens, int64_t experts,
                       uint64_t seed, double run_alpha, double run_noise_scale);
+
+// GenerateLogits("random", tokens, ...) from the logits of fewer tokens of
+// the same experts and seed (`logits`, grown in place): those are its first
+// rows (one stream, row-major), so only the new rows are drawn.
+// REQUIRES: *logits == GenerateLogits("random", logits->tokens, logits->experts, seed, ...).
+void GrowRandomLogits(Logits* logits, int64_t tokens, uint64_t seed);
+
+struct RunStats { int64_t runs = 0; double mean = 0, p95 = 0; int64_t max = 0; };
+
+// What GroupSizes (before token_scale) and ComputeRunStats find in a
+// routing's ids, computed once for the runs that share a selection.
+struct RoutingStats {
+  std::vector<int64_t> groups;
+  RunStats runs;
+};
 
 // Fixed routing at one topk and null fraction.
 struct Routing {
@@ -70,7 +91,15 @@ struct Routing {
   // routing is a bounded sample of a larger batch (the v5p model of very large
   // T). GroupSizes and the assignment counts are scaled by it.
   double token_scale = 1.0;
+  // StatsOf(ids as they are), when the maker knows them (RunBench: one
+  // selection serves many runs); GroupSizes and ComputeRunStats then read
+  // them. ApplyNullRouting drops them when it changes ids; whoever else
+  // changes ids must too.
+  std::shared_ptr<const RoutingStats> stats;
 };
+
+// GroupSizes (before token_scale) and ComputeRunStats of r's ids, computed.
+RoutingStats StatsOf(const Routing& r);
 
 // Top-k per token (descending logit, ties by lower expert id), weights are a
 // softmax over the k selected logits.
@@ -80,6 +109,13 @@ Routing TopK(const Logits& logits, int64_t topk);
 // bit for bit, at O(T k) instead of a pass over every logit.
 // REQUIRES: wide.topk >= k >= 1, wide from these logits.
 Routing TopKPrefix(const Logits& logits, const Routing& wide, int64_t k);
+
+// `r` = TopK(the first r->tokens rows of logits, K) grown to every row:
+// each token's selection is its own, so the first rows keep theirs.
+void GrowTopK(const Logits& logits, Routing* r);
+// The routing of the first `tokens` tokens of `r` (r before null routing):
+// what TopK gives on the first `tokens` rows of its logits.
+Routing FirstTokens(const Routing& r, int64_t tokens);
 
 struct NullOptions {
   double frac = 0.0;
@@ -96,7 +132,6 @@ void ApplyNullRouting(const NullOptions& options, Routing* routing);
 // Per-expert assignment counts over real experts 0..E-1.
 std::vector<int64_t> GroupSizes(const Routing& routing);
 
-struct RunStats { int64_t runs = 0; double mean = 0, p95 = 0; int64_t max = 0; };
 struct LoadStats { int64_t min = 0, max = 0; double std = 0, cv = 0; };
 struct CapacityStats { int64_t cap = 0, dropped = 0; double drop_frac = 0; };
 

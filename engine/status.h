@@ -86,6 +86,15 @@ class [[nodiscard]] Result {
     if (!_st.ok()) return _st;            \
   } while (0)
 
+// lhs = the value of `expr` (a Result) when it is ok; else returns its status.
+#define MOELOG_ASSIGN_OR_RETURN(lhs, expr) MOELOG_ASSIGN_OR_RETURN_(MOELOG_CONCAT_(moelog_result_, __LINE__), lhs, expr)
+#define MOELOG_ASSIGN_OR_RETURN_(tmp, lhs, expr) \
+  auto tmp = (expr);                              \
+  if (!tmp.ok()) return tmp.status();             \
+  lhs = std::move(*tmp)
+#define MOELOG_CONCAT_(a, b) MOELOG_CONCAT_INNER_(a, b)
+#define MOELOG_CONCAT_INNER_(a, b) a##b
+
 }  // namespace moelog
 
 #endif  // MOELOG_ENGINE_STATUS_H_

@@ -114,7 +114,7 @@ mode_t ReplacementMode(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? (st.st_mode & 07777) : 0644;
 }
 
-Status AtomicWriteFile(const std::string& path, const std::string& contents) {
+Status AtomicWriteFile(const std::string& path, const std::string& contents, bool sync) {
   RemoveStaleTemporaries(DirName(path));
   std::string tmpl = path + ".moelog-tmp-XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
@@ -135,7 +135,7 @@ Status AtomicWriteFile(const std::string& path, const std::string& contents) {
     }
     off += static_cast<size_t>(n);
   }
-  if (fsync(fd) != 0 || close(fd) != 0) {
+  if ((sync && fsync(fd) != 0) || close(fd) != 0) {
     std::string err = Errno();
     unlink(tmp.c_str());
     return Status::IOError(path + ": fsync failed: " + err);
@@ -145,7 +145,7 @@ Status AtomicWriteFile(const std::string& path, const std::string& contents) {
     unlink(tmp.c_str());
     return Status::IOError(path + ": rename failed: " + err);
   }
-  int dfd = open(DirName(path).c_str(), O_RDONLY | O_DIRECTORY);
+  int dfd = sync ? open(DirName(path).c_str(), O_RDONLY | O_DIRECTORY) : -1;
   if (dfd >= 0) {
     fsync(dfd);
     close(dfd);

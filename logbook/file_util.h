@@ -25,7 +25,12 @@ std::string FromLf(const std::string& text, LineEnding ending);
 
 // Atomically replaces `path` with `contents` (temp file, fsync, rename,
 // fsync of the directory). Keeps the target's permission bits if it exists.
-Status AtomicWriteFile(const std::string& path, const std::string& contents);
+// sync == false skips both fsyncs (a reader still sees the old file or the
+// new one, but a crash may lose the new one): only for files moelog checks
+// before it trusts them, e.g. a chart's .dat and .gp, whose hashes the
+// region's stamp records (two fsyncs each were most of an update's wall time
+// on a busy disk).
+Status AtomicWriteFile(const std::string& path, const std::string& contents, bool sync = true);
 
 // The permission bits of a file that replaces `path`: path's own when it is a
 // regular file, 0644 otherwise (a temporary from mkstemp starts at 0600).

@@ -34,22 +34,12 @@ Result<BlockConfig> MakeBlockConfig(const BenchConfig& cfg, const std::string& i
     return Status::InvalidArgument("--impl: unknown impl '" + impl + "'");
   }
   c.shared_fused = cfg.shared_fused;
-  auto be = ParseGroupedBackend(cfg.backend);
-  if (!be.ok()) return be.status();
-  c.backend = *be;
-  auto ps = ParsePackStrategy(cfg.routing_pack_strategy);
-  if (!ps.ok()) return ps.status();
-  c.strategy = *ps;
-  auto cp = ParseCapacityPolicy(cfg.EffectiveCapacityPolicy());
-  if (!cp.ok()) return cp.status();
-  c.capacity = *cp;
+  MOELOG_ASSIGN_OR_RETURN(c.backend, ParseGroupedBackend(cfg.backend));
+  MOELOG_ASSIGN_OR_RETURN(c.strategy, ParsePackStrategy(cfg.routing_pack_strategy));
+  MOELOG_ASSIGN_OR_RETURN(c.capacity, ParseCapacityPolicy(cfg.EffectiveCapacityPolicy()));
   c.capacity_factor = cfg.capacity_factor;
-  auto q = ParseQuantMode(cfg.quant_mode);
-  if (!q.ok()) return q.status();
-  c.quant = *q;
-  auto r = ParseRematMode(cfg.remat_mode);
-  if (!r.ok()) return r.status();
-  c.remat = *r;
+  MOELOG_ASSIGN_OR_RETURN(c.quant, ParseQuantMode(cfg.quant_mode));
+  MOELOG_ASSIGN_OR_RETURN(c.remat, ParseRematMode(cfg.remat_mode));
   c.repeat_sort = cfg.dispatch_permute_mode == "repeat_sort";
   return c;
 }
@@ -197,23 +187,27 @@ float MeanOfSquares(const Tensor& y, int64_t n) {
   return static_cast<float>(sum / static_cast<double>(n));
 }
 
-PipelineOptions TiledOptions(const BlockConfig& c) {
-  PipelineOptions o;
+// The expert path both the tiled pipeline and the expert MLP take: grouped
+// matmul backend, fused gate|up, pre-weighting, rematerialization.
+template <typename Options>
+Options ExpertPathOptions(const BlockConfig& c) {
+  Options o;
   o.backend = c.backend;
   o.fused_w13 = c.fused_w13;
   o.preweight = c.preweight;
   o.remat = c.remat;
+  return o;
+}
+
+PipelineOptions TiledOptions(const BlockConfig& c) {
+  auto o = ExpertPathOptions<PipelineOptions>(c);
   o.plain_backward = c.plain_backward;
   return o;
 }
 
 ExpertMlpOptions MlpOptions(const BlockConfig& c) {
-  ExpertMlpOptions o;
-  o.backend = c.backend;
-  o.fused_w13 = c.fused_w13;
-  o.preweight = c.preweight;
+  auto o = ExpertPathOptions<ExpertMlpOptions>(c);
   o.quant = c.quant;
-  o.remat = c.remat;
   return o;
 }
 

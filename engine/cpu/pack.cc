@@ -9,40 +9,39 @@
 
 #include "engine/cpu/kernels.h"
 #include "engine/cpu/moe_layer.h"
+#include "engine/enum_names.h"
 
 namespace moelog::engine::cpu {
 
+namespace {
+
+const Named<GroupedBackend> kBackends[] = {{"gmm", GroupedBackend::kGmm}, {"ragged_dot", GroupedBackend::kRaggedDot}};
+const Named<PackStrategy> kStrategies[] = {{"argsort", PackStrategy::kArgsort},
+                                           {"tuple_sort", PackStrategy::kTupleSort},
+                                           {"expert_score_sort", PackStrategy::kExpertScoreSort}};
+const Named<CapacityPolicy> kPolicies[] = {
+    {"none", CapacityPolicy::kNone}, {"drop", CapacityPolicy::kDrop}, {"pad", CapacityPolicy::kPad}};
+const Named<QuantMode> kQuantModes[] = {{"none", QuantMode::kNone},
+                                        {"int8", QuantMode::kInt8},
+                                        {"int8_routed", QuantMode::kInt8Routed},
+                                        {"int8_all", QuantMode::kInt8All},
+                                        {"int8_routed_prequant", QuantMode::kInt8RoutedPrequant}};
+const Named<RematMode> kRematModes[] = {
+    {"none", RematMode::kNone}, {"expert_mlp", RematMode::kExpertMlp}, {"combine", RematMode::kCombine}};
+
+}  // namespace
+
 Result<GroupedBackend> ParseGroupedBackend(const std::string& n) {
-  if (n == "gmm") return GroupedBackend::kGmm;
-  if (n == "ragged_dot") return GroupedBackend::kRaggedDot;
-  return Status::InvalidArgument("--backend: unknown grouped matmul '" + n + "'");
+  return ValueNamed(kBackends, n, "--backend", "grouped matmul");
 }
 Result<PackStrategy> ParsePackStrategy(const std::string& n) {
-  if (n == "argsort") return PackStrategy::kArgsort;
-  if (n == "tuple_sort") return PackStrategy::kTupleSort;
-  if (n == "expert_score_sort") return PackStrategy::kExpertScoreSort;
-  return Status::InvalidArgument("--routing-pack-strategy: unknown strategy '" + n + "'");
+  return ValueNamed(kStrategies, n, "--routing-pack-strategy", "strategy");
 }
 Result<CapacityPolicy> ParseCapacityPolicy(const std::string& n) {
-  if (n == "none") return CapacityPolicy::kNone;
-  if (n == "drop") return CapacityPolicy::kDrop;
-  if (n == "pad") return CapacityPolicy::kPad;
-  return Status::InvalidArgument("--capacity-policy: unknown policy '" + n + "'");
+  return ValueNamed(kPolicies, n, "--capacity-policy", "policy");
 }
-Result<QuantMode> ParseQuantMode(const std::string& n) {
-  if (n == "none") return QuantMode::kNone;
-  if (n == "int8") return QuantMode::kInt8;
-  if (n == "int8_routed") return QuantMode::kInt8Routed;
-  if (n == "int8_all") return QuantMode::kInt8All;
-  if (n == "int8_routed_prequant") return QuantMode::kInt8RoutedPrequant;
-  return Status::InvalidArgument("--quant-mode: unknown mode '" + n + "'");
-}
-Result<RematMode> ParseRematMode(const std::string& n) {
-  if (n == "none") return RematMode::kNone;
-  if (n == "expert_mlp") return RematMode::kExpertMlp;
-  if (n == "combine") return RematMode::kCombine;
-  return Status::InvalidArgument("--remat-mode: unknown mode '" + n + "'");
-}
+Result<QuantMode> ParseQuantMode(const std::string& n) { return ValueNamed(kQuantModes, n, "--quant-mode", "mode"); }
+Result<RematMode> ParseRematMode(const std::string& n) { return ValueNamed(kRematModes, n, "--remat-mode", "mode"); }
 
 bool QuantRouted(QuantMode q) {
   return q == QuantMode::kInt8Routed || q == QuantMode::kInt8All || q == QuantMode::kInt8RoutedPrequant;

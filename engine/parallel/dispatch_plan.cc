@@ -2,29 +2,26 @@
 
 #include <algorithm>
 
+#include "engine/enum_names.h"
+
 namespace moelog::engine::parallel {
 
+namespace {
+
+const Named<CommPath> kCommPaths[] = {
+    {"compact_psum", CommPath::kCompactPsum}, {"ring_ag_rs", CommPath::kRingAgRs}, {"a2a", CommPath::kA2a}};
+const Named<DispatchKind> kDispatchKinds[] = {{"compact", DispatchKind::kCompact},
+                                              {"dense_masked", DispatchKind::kDenseMasked}};
+
+}  // namespace
+
 Result<CommPath> ParseCommPath(const std::string& name) {
-  if (name == "compact_psum") return CommPath::kCompactPsum;
-  if (name == "ring_ag_rs") return CommPath::kRingAgRs;
-  if (name == "a2a") return CommPath::kA2a;
-  return Status::InvalidArgument("--ep-comm-path: unknown path '" + name + "'");
+  return ValueNamed(kCommPaths, name, "--ep-comm-path", "path");
 }
-
 Result<DispatchKind> ParseDispatchKind(const std::string& name) {
-  if (name == "compact") return DispatchKind::kCompact;
-  if (name == "dense_masked") return DispatchKind::kDenseMasked;
-  return Status::InvalidArgument("--ep-dispatch: unknown dispatch '" + name + "'");
+  return ValueNamed(kDispatchKinds, name, "--ep-dispatch", "dispatch");
 }
-
-const char* CommPathName(CommPath p) {
-  switch (p) {
-    case CommPath::kCompactPsum: return "compact_psum";
-    case CommPath::kRingAgRs: return "ring_ag_rs";
-    case CommPath::kA2a: return "a2a";
-  }
-  return "?";
-}
+const char* CommPathName(CommPath p) { return NameOf(kCommPaths, p); }
 
 namespace {
 

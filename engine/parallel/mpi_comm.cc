@@ -401,7 +401,8 @@ Status MpiComm::ReduceScatterSumRows(Axis axis, std::span<const std::span<float>
   const ReduceLanding& land = out[0];
   const int p = AxisSize(mesh_, axis);
   const int64_t total = static_cast<int64_t>(buf.size());
-  if (total % p != 0) return Status::Internal("MpiComm::ReduceScatterSumRows: the buffer does not split over the group");
+  if (total % p != 0)
+    return Status::Internal("MpiComm::ReduceScatterSumRows: the buffer does not split over the group");
   MOELOG_RETURN_IF_ERROR(CheckCount(total, "MPI_Reduce_scatter_block"));
   const int64_t n64 = total / p;
   const int n = static_cast<int>(n64);

@@ -145,6 +145,21 @@ int64_t GroupLength(const std::vector<int>& g, std::span<const std::span<T>> buf
 
 }  // namespace
 
+template <typename F>
+Status SimComm::ForBlockGroups(const char* what, Axis axis, std::span<const std::span<const float>> in,
+                               std::span<const std::span<float>> out, bool gather, F each) {
+  if (in.size() != local_.size() || out.size() != local_.size())
+    return Status::Internal(std::string(what) + ": wrong buffer count");
+  return ForGroups(axis, [&](const std::vector<int>& g) {
+    const int64_t block = gather ? GroupLength(g, in) : GroupLength(g, out);
+    const int64_t blocks = gather ? GroupLength(g, out) : GroupLength(g, in);
+    if (block < 0 || blocks != block * static_cast<int64_t>(g.size()))
+      return Status::Internal(std::string(what) + ": buffer lengths differ");
+    each(g, block);
+    return Status::Ok();
+  });
+}
+
 Status SimComm::AllReduceSum(Axis axis, std::span<const std::span<float>> bufs, Wire wire) {
   if (bufs.size() != local_.size()) return Status::Internal("SimComm::AllReduceSum: wrong buffer count");
   return ForGroups(axis, [&](const std::vector<int>& g) {
@@ -211,8 +226,10 @@ Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bu
     // All-gather: at step s rank r forwards chunk r-s to r+1, which lands it.
     // After step 0 what a rank forwards is the message it just received.
     std::vector<std::vector<float>> msg(static_cast<size_t>(p));
-    for (int r = 0; r < p; ++r)
-      msg[static_cast<size_t>(r)].assign(buf(r) + ChunkOffset(n, p, r), buf(r) + ChunkOffset(n, p, r) + ChunkSize(n, p, r));
+    for (int r = 0; r < p; ++r) {
+      const float* own = buf(r) + ChunkOffset(n, p, r);
+      msg[static_cast<size_t>(r)].assign(own, own + ChunkSize(n, p, r));
+    }
     for (int s = 0; s < p - 1; ++s) {
       if (s > 0) std::rotate(msg.begin(), msg.end() - 1, msg.end());
       for (int r = 0; r < p; ++r) {
@@ -227,12 +244,9 @@ Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bu
 
 Status SimComm::AllGather(Axis axis, std::span<const std::span<const float>> in,
                           std::span<const std::span<float>> out, Wire wire) {
-  if (in.size() != local_.size() || out.size() != local_.size())
-    return Status::Internal("SimComm::AllGather: wrong buffer count");
-  return ForGroups(axis, [&](const std::vector<int>& g) {
+  return ForBlockGroups("SimComm::AllGather", axis, in, out, /*gather=*/true,
+                        [&](const std::vector<int>& g, int64_t n) {
     const int p = static_cast<int>(g.size());
-    const int64_t n = GroupLength(g, in);
-    if (n < 0 || GroupLength(g, out) != n * p) return Status::Internal("SimComm::AllGather: buffer lengths differ");
     auto obuf = [&](int r) { return out[static_cast<size_t>(g[static_cast<size_t>(r)])].data(); };
     for (int r = 0; r < p; ++r) {
       const float* src = in[static_cast<size_t>(g[static_cast<size_t>(r)])].data();
@@ -242,18 +256,14 @@ Status SimComm::AllGather(Axis axis, std::span<const std::span<const float>> in,
     RingPass(
         g, 0, wire, [&](int r, int b, int, std::vector<float>* m) { Pack(obuf(r) + b * n, n, wire, m); },
         [&](int dst, int b, const std::vector<float>& m) { std::copy(m.begin(), m.end(), obuf(dst) + b * n); });
-    return Status::Ok();
   });
 }
 
 Status SimComm::ReduceScatterSum(Axis axis, std::span<const std::span<const float>> in,
                                  std::span<const std::span<float>> out, Wire wire) {
-  if (in.size() != local_.size() || out.size() != local_.size())
-    return Status::Internal("SimComm::ReduceScatterSum: wrong buffer count");
-  return ForGroups(axis, [&](const std::vector<int>& g) {
+  return ForBlockGroups("SimComm::ReduceScatterSum", axis, in, out, /*gather=*/false,
+                        [&](const std::vector<int>& g, int64_t n) {
     const int p = static_cast<int>(g.size());
-    const int64_t n = GroupLength(g, out);
-    if (n < 0 || GroupLength(g, in) != n * p) return Status::Internal("SimComm::ReduceScatterSum: buffer lengths differ");
     // Each device accumulates in its own working copy of its input.
     std::vector<std::vector<float>> acc(static_cast<size_t>(p));
     for (int r = 0; r < p; ++r) {
@@ -271,7 +281,6 @@ Status SimComm::ReduceScatterSum(Axis axis, std::span<const std::span<const floa
       std::copy(src, src + n, o.begin());
       RoundToWire(wire, o);
     }
-    return Status::Ok();
   });
 }
 

@@ -44,6 +44,12 @@ class SimComm final : public Communicator {
   // rank r packs block (r - lag - step) mod p into its message,
   // send(r, block, step, &message), which rank r + 1 then takes,
   // take(r + 1, block, message). The messages are counted as sent.
+  // ForGroups for a collective of blocks: each device holds one block of n
+  // values and the group's p blocks, `in` one and `out` all (gather) or the
+  // other way round; each(group, n) once the lengths check.
+  template <typename F>
+  Status ForBlockGroups(const char* what, Axis axis, std::span<const std::span<const float>> in,
+                        std::span<const std::span<float>> out, bool gather, F each);
   template <typename Send, typename Take>
   void RingPass(const std::vector<int>& g, int lag, Wire wire, Send send, Take take);
 };

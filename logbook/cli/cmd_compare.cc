@@ -3,7 +3,6 @@
 // prints an A/B table with % delta; repeats give the spread and a
 // "within noise" mark; different hosts or targets are warned about.
 #include <iostream>
-#include <sstream>
 
 #include "logbook/criteria/recorded.h"
 #include "logbook/cli/cli_parse.h"
@@ -14,6 +13,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_store.h"
 #include "logbook/store/stored_run_reader.h"
+#include "logbook/text.h"
 #include "logbook/update/counted_runs.h"
 
 namespace moelog::cli {
@@ -51,8 +51,7 @@ std::optional<logbook::CompareOptions> OptionsOf(const CompareFlags& f, const lo
     }
   o.a = *pa;
   o.b = *pb;
-  std::stringstream ss(f.same);
-  for (std::string k; std::getline(ss, k, ',');) {
+  for (std::string k : logbook::SplitList(f.same)) {
     k = logbook::NormalizeKey(k);
     if (k.empty()) continue;
     if (!keys.Has(k)) {

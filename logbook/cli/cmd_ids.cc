@@ -28,10 +28,11 @@ int CmdIds(const Args& args) {
   if (auto code = file.Open("ids", path, write, /*to_lf=*/false)) return *code;
   const std::string* text = &file.text;
   const logbook::Logbook lb = logbook::ParseLogbook(*text, path);
-  for (const auto& d : lb.diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
+  // Through the streams: main shows a terminal's control bytes in the text as '?'.
+  for (const auto& d : lb.diagnostics) std::cerr << d.ToString() << "\n";
   for (const auto& e : lb.entries)
-    std::printf("%s\t%d\t%s\t%s %s\t%s\n", e.id.c_str(), e.heading_line, e.explicit_id.empty() ? "derived" : "explicit",
-                e.date.c_str(), e.time.c_str(), e.label.c_str());
+    std::cout << e.id << "\t" << e.heading_line << "\t" << (e.explicit_id.empty() ? "derived" : "explicit") << "\t"
+              << e.date << " " << e.time << "\t" << e.label << "\n";
   if (!write) return kExitOk;
   int added = 0;
   const std::string out = logbook::AddMissingIds(lb, *text, &added);

@@ -4,7 +4,6 @@
 // moelog plot LOGBOOK --x AXIS [--series KEYS] [--where FILTER]...: the same
 // from the logbook's stored runs across entries.
 #include <iostream>
-#include <sstream>
 
 #include "engine/v5p/uncertainty.h"
 #include "engine/target.h"
@@ -17,19 +16,12 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/store/run_store.h"
 #include "logbook/store/sha256.h"
+#include "logbook/text.h"
 #include "logbook/update/counted_runs.h"
 #include "logbook/update/entry_chart.h"
 
 namespace moelog::cli {
 namespace {
-
-std::vector<std::string> SplitComma(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 // The chart of the logbook's stored runs that pass every --where filter,
 // across its entries; named by its axes and a hash of the filters.
@@ -155,8 +147,8 @@ int CmdPlot(const Args& args) {
   ShowModeledBands(&runs, &o);
   o.x_key = f.x;
   o.png = f.png;
-  o.y_metrics = SplitComma(f.y);
-  o.series_keys = SplitComma(f.series);
+  o.y_metrics = logbook::SplitList(f.y);
+  o.series_keys = logbook::SplitList(f.series);
   auto chart = e ? PlotEntry(f.path, *lb, *e, runs, f.no_recorded, o) : PlotAcrossEntries(f.path, *lb, runs, f.where, o);
   if (!chart.ok()) {
     PrintError("plot", chart.status().ToString());

@@ -4,6 +4,7 @@
 #include <vector>
 #include <cstring>
 #include <iostream>
+#include <streambuf>
 #include <string>
 
 #include "engine/status.h"
@@ -67,10 +68,39 @@ int EditDistance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
+// Bytes a terminal acts on (escape sequences, carriage return, backspace,
+// bell; every C0 control but tab and newline, and DEL) are shown as '?': a
+// logbook's text that moelog prints (titles, IDs, commands, diffs, runs)
+// cannot retitle the window, move the cursor or overwrite a line of the
+// consent listing.
+class PrintableBuf : public std::streambuf {
+ public:
+  explicit PrintableBuf(std::streambuf* to) : to_(to) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return to_->pubsync() == 0 ? traits_type::not_eof(c) : c;
+    return to_->sputc(Shown(traits_type::to_char_type(c)));
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    std::string t(s, static_cast<size_t>(n));
+    for (char& c : t) c = Shown(c);
+    return to_->sputn(t.data(), n);
+  }
+  int sync() override { return to_->pubsync(); }
+
+ private:
+  static char Shown(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\n' && c != '\t') || u == 0x7f ? '?' : c;
+  }
+  std::streambuf* to_;
+};
+
 }  // namespace
 
 void PrintError(const std::string& command, const std::string& message) {
-  std::fprintf(stderr, "moelog %s: error: %s\n", command.c_str(), message.c_str());
+  std::cerr << "moelog " << command << ": error: " << message << "\n";
 }
 
 }  // namespace moelog::cli
@@ -85,6 +115,9 @@ int main(int argc, char** argv) {
     std::printf("moelog %s\n", MOELOG_VERSION);
     return 0;
   }
+  // Never freed: std::cout and std::cerr are flushed after main returns.
+  std::cout.rdbuf(new PrintableBuf(std::cout.rdbuf()));
+  std::cerr.rdbuf(new PrintableBuf(std::cerr.rdbuf()));
   const std::string name = argv[1];
   Args args(argv + 2, argv + argc);
   for (const auto& c : kCommands)
@@ -92,6 +125,6 @@ int main(int argc, char** argv) {
   std::string hint;
   for (const auto& c : kCommands)
     if (EditDistance(name, c.name) <= 2) hint = std::string(" (did you mean '") + c.name + "'?)";
-  std::fprintf(stderr, "moelog: error: unknown command '%s'%s; see `moelog --help`\n", name.c_str(), hint.c_str());
+  std::cerr << "moelog: error: unknown command '" << name << "'" << hint << "; see `moelog --help`\n";
   return moelog::kExitUsage;
 }

@@ -50,9 +50,7 @@ std::string Describe(const Assignments& as) {
 
 Result<Assignments> ParseAssignments(const std::string& text, const std::string& flag, const RunKeys& keys) {
   Assignments out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  for (std::string item : SplitList(text)) {
     item = Trim(item);
     if (item.empty()) continue;
     size_t eq = item.find('=');

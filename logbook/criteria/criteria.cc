@@ -803,10 +803,7 @@ std::vector<BulletSource> StopCriteriaBullets(const Logbook& logbook, std::strin
   if (!section) return out;
   const auto lines = SplitLines(text);
   const RegionScan regions = FindRegions(text, logbook.file);
-  auto in_region = [&](int line) {
-    return std::any_of(regions.regions.begin(), regions.regions.end(),
-                       [&](const Region& r) { return line >= r.begin_line && line <= r.end_line; });
-  };
+  auto in_region = [&](int line) { return regions.Holds(line); };
   for (const Bullet& b : section->bullets) {
     if (in_region(b.line) || b.line < 1 || static_cast<size_t>(b.line) > lines.size()) continue;
     int last = std::min(b.end_line, static_cast<int>(lines.size()));

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
@@ -633,10 +634,7 @@ namespace {
 void DropRegionContent(std::string_view text, const std::string& file, Logbook* lb) {
   const RegionScan scan = FindRegions(text, file);
   if (scan.regions.empty()) return;
-  auto inside = [&](int line) {
-    return std::any_of(scan.regions.begin(), scan.regions.end(),
-                       [line](const Region& r) { return line >= r.begin_line && line <= r.end_line; });
-  };
+  auto inside = [&](int line) { return scan.Holds(line); };
   std::function<void(Bullet*)> prune = [&](Bullet* b) {
     b->children.erase(std::remove_if(b->children.begin(), b->children.end(),
                                      [&](const Bullet& c) { return inside(c.line); }),
@@ -784,7 +782,11 @@ std::string SameAsId(const std::string& text) {
 // field or its first sub-bullet, no flags): every command of that entry, as
 // written there. The entry's own line is the commands'.
 void ResolveSameAs(Logbook* lb) {
+  // The first entry of each ID among those before entry i (a lookup per
+  // reference: linear in the entries, not quadratic).
+  std::unordered_map<std::string, size_t> first;
   for (size_t i = 0; i < lb->entries.size(); ++i) {
+    if (i > 0) first.emplace(lb->entries[i - 1].id, i - 1);
     Entry& e = lb->entries[i];
     const Field* f = e.FindField("Command");
     if (!e.commands.empty() || f == nullptr) continue;
@@ -805,9 +807,9 @@ void ResolveSameAs(Logbook* lb) {
     }
     std::string flags;
     if (other || !FlagSpans(flag_spans, &flags)) continue;
-    const auto ref = std::find_if(lb->entries.begin(), lb->entries.begin() + static_cast<long>(i),
-                                  [&](const Entry& r) { return r.id == id; });
-    if (ref == lb->entries.begin() + static_cast<long>(i) || ref->commands.empty()) continue;
+    const auto at = first.find(id);
+    if (at == first.end() || lb->entries[at->second].commands.empty()) continue;
+    const Entry* ref = &lb->entries[at->second];
     if (flags.empty()) {
       for (CommandText c : ref->commands) {
         c.line = c.end_line = said->line;

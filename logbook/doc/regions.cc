@@ -91,9 +91,24 @@ class FenceTracker {
 }  // namespace
 
 const Region* RegionScan::Find(const std::string& id) const {
-  for (const auto& r : regions)
-    if (r.id == id) return &r;
-  return nullptr;
+  if (indexed_ != regions.size()) {
+    by_id_.clear();
+    for (size_t i = 0; i < regions.size(); ++i) by_id_.emplace(regions[i].id, i);
+    indexed_ = regions.size();
+  }
+  const auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : &regions[it->second];
+}
+
+void RegionScan::Rename(size_t i, const std::string& id) {
+  regions[i].id = id;
+  indexed_ = static_cast<size_t>(-1);
+}
+
+bool RegionScan::Holds(int line) const {
+  const auto it = std::upper_bound(regions.begin(), regions.end(), line,
+                                   [](int l, const Region& r) { return l < r.begin_line; });
+  return it != regions.begin() && line <= (it - 1)->end_line;
 }
 
 std::string RegionHash(std::string_view content) {
@@ -209,7 +224,11 @@ SpliceResult SpliceRegions(std::string_view text, const RegionScan& scan, const 
       ops.push_back({at, at, std::move(ins), e.id});
     }
   }
-  std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.from < b.from; });
+  // An insertion at the first byte of a replaced region goes before it (it
+  // overlaps nothing); otherwise it would be dropped as an overlap below.
+  std::stable_sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+    return a.from != b.from ? a.from < b.from : (a.from == a.to && b.from != b.to);
+  });
   size_t pos = 0;
   for (const auto& op : ops) {
     if (op.from < pos) continue;  // overlapping edits: the first wins

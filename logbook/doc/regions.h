@@ -14,6 +14,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/status.h"
@@ -36,12 +37,21 @@ struct Region {
 };
 
 struct RegionScan {
-  std::vector<Region> regions;
+  std::vector<Region> regions;  // in document order, never nested
   // Nested, unterminated, stray end, missing id, duplicate id. When any is
   // present the document must not be rewritten.
   std::vector<Diagnostic> diagnostics;
   bool ok() const { return diagnostics.empty(); }
+  // The first region of `id`, or nullptr: one hash lookup (an index built on
+  // first use; change an ID only through Rename).
   const Region* Find(const std::string& id) const;
+  void Rename(size_t i, const std::string& id);
+  // Whether `line` lies in a region (markers included): a binary search.
+  bool Holds(int line) const;
+
+ private:
+  mutable std::unordered_map<std::string, size_t> by_id_;
+  mutable size_t indexed_ = static_cast<size_t>(-1);  // regions.size() when by_id_ was built
 };
 
 RegionScan FindRegions(std::string_view text, const std::string& file);

@@ -257,16 +257,16 @@ Stated StatedOf(const Entry& e, const std::vector<Flags>& elided, bool unknown) 
     if (!f.empty()) sets.push_back(std::move(f));
   }
   // Keys stated with different values by different sets make those sets
-  // alternatives; the other sets are fixed.
-  std::map<std::string, std::vector<std::string>> values;
+  // alternatives; the other sets are fixed. One pass: per key its first
+  // words and whether other words were stated (linear in the sets).
+  std::map<std::string, std::pair<std::string, bool>> values;
   for (const Flags& s : sets)
-    for (const auto& [k, w] : s) values[k].push_back(w);
+    for (const auto& [k, w] : s)
+      if (auto [it, fresh] = values.emplace(k, std::make_pair(w, false)); !fresh && it->second.first != w)
+        it->second.second = true;
   for (const Flags& s : sets) {
     bool alt = false;
-    for (const auto& [k, w] : s) {
-      const auto& vs = values[k];
-      alt = alt || std::any_of(vs.begin(), vs.end(), [&](const std::string& x) { return x != w; });
-    }
+    for (const auto& [k, w] : s) alt = alt || values[k].second;
     st.flag_count += s.size();
     if (alt) {
       st.alternatives.push_back(s);

@@ -222,8 +222,10 @@ Result<ChartFiles> DrawChart(const ChartPlan& plan, const std::string& dir, cons
                   same(files.script, saved_script);
   if (files.current || !how.write) return files;
   MOELOG_RETURN_IF_ERROR(MakeRealDir(dir));
-  MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.data, data));
-  MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.script, saved_script));
+  // Not synced: the stamp records their hashes and an update compares them
+  // before it trusts the chart (as the chart itself, installed by rename).
+  MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.data, data, /*sync=*/false));
+  MOELOG_RETURN_IF_ERROR(AtomicWriteFile(files.script, saved_script, /*sync=*/false));
   auto hash = DrawAndInstall(plan, files, dir, base, png);
   if (!hash.ok()) return hash.status();
   files.stamp.chart = *hash;

@@ -605,6 +605,11 @@ RunMode DirectMode(const Plan& plan) {
   return RunMode::kInProcess;
 }
 
+bool RunsInProcess(const Plan& plan, const RunnerOptions& options) {
+  if (plan.verdict != PlanVerdict::kRunnable || plan.needs_shell || !plan.unplannable.empty()) return false;
+  return options.mode == RunMode::kInProcess || (options.mode == RunMode::kAuto && DirectMode(plan) == RunMode::kInProcess);
+}
+
 Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
   if (plan.verdict != PlanVerdict::kRunnable && plan.verdict != PlanVerdict::kNeedsConsent)
     return Status::NotSupported(plan.Summary());

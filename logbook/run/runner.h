@@ -100,6 +100,11 @@ struct PlanOutcome {
 // reported in the outcome.
 Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options);
 
+// Whether RunPlan runs `plan` in this process (every invocation on the
+// modeled target, no shell): deterministic and timing nothing, so such plans
+// may run side by side on every core.
+bool RunsInProcess(const Plan& plan, const RunnerOptions& options);
+
 // One invocation's runs computed again in this process, without its text
 // output (the v5p model: how a stored model row is checked).
 Result<std::vector<ParsedRun>> RecomputeInProcess(const BenchInvocation& inv);

@@ -32,6 +32,7 @@
 #include "logbook/numbers.h"
 #include "logbook/store/row_signer.h"
 #include "logbook/store/sha256.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -113,32 +114,21 @@ struct RowColumn {
   const char* if_empty = "";  // what is stored for an empty text field
 };
 const RowColumn kRowColumns[] = {
-    {"run_id", &RunRecord::run_id},
-    {"entry_id", &RunRecord::entry_id},
-    {"logbook_path", &RunRecord::logbook_path},
-    {"command_original", &RunRecord::command_original},
-    {"command_rewritten", &RunRecord::command_rewritten},
-    {"config_json", &RunRecord::config_json, 1, "{}"},
-    {"target", &RunRecord::target},
-    {"cache_key", &RunRecord::cache_key},
-    {"point_json", RowJson::kPoint},
-    {"metrics_json", RowJson::kMetrics},
-    {"status", &RunRecord::status},
-    {"exit_status", &RunRecord::exit_status},
-    {"timed_out", &RunRecord::timed_out},
-    {"stdout_tail", &RunRecord::stdout_tail},
-    {"stderr_tail", &RunRecord::stderr_tail},
-    {"start_time", &RunRecord::start_time},
-    {"end_time", &RunRecord::end_time},
-    {"host", &RunRecord::host},
-    {"cpu_model", &RunRecord::cpu_model},
-    {"moelog_version", &RunRecord::moelog_version},
-    {"git_commit", &RunRecord::git_commit},
-    {"git_dirty", &RunRecord::git_dirty},
-    {"invocation_index", &RunRecord::invocation_index, 2},
-    {"cpu_isa", &RunRecord::cpu_isa, 3},
-    {"runner", &RunRecord::runner, 4},
-    {"signature", &RunRecord::signature, 5},
+    // what ran, and for which entry
+    {"run_id", &RunRecord::run_id}, {"entry_id", &RunRecord::entry_id}, {"logbook_path", &RunRecord::logbook_path},
+    {"command_original", &RunRecord::command_original}, {"command_rewritten", &RunRecord::command_rewritten},
+    {"config_json", &RunRecord::config_json, 1, "{}"}, {"target", &RunRecord::target},
+    {"cache_key", &RunRecord::cache_key}, {"point_json", RowJson::kPoint}, {"metrics_json", RowJson::kMetrics},
+    // how it ended
+    {"status", &RunRecord::status}, {"exit_status", &RunRecord::exit_status}, {"timed_out", &RunRecord::timed_out},
+    {"stdout_tail", &RunRecord::stdout_tail}, {"stderr_tail", &RunRecord::stderr_tail},
+    // when, where and by which moelog and logbook revision
+    {"start_time", &RunRecord::start_time}, {"end_time", &RunRecord::end_time}, {"host", &RunRecord::host},
+    {"cpu_model", &RunRecord::cpu_model}, {"moelog_version", &RunRecord::moelog_version},
+    {"git_commit", &RunRecord::git_commit}, {"git_dirty", &RunRecord::git_dirty},
+    // added by later schema versions
+    {"invocation_index", &RunRecord::invocation_index, 2}, {"cpu_isa", &RunRecord::cpu_isa, 3},
+    {"runner", &RunRecord::runner, 4}, {"signature", &RunRecord::signature, 5},
 };
 // Copies of three metrics as real columns for sorting (version 2), written
 // on insert, never read back.
@@ -301,9 +291,8 @@ Result<WhereItem> ParseWhere(const std::string& item) {
     std::string list = parse_detail::Trim(item.substr(in + 4));
     if (list.size() < 2 || list.front() != '{' || list.back() != '}')
       return Status::InvalidArgument("--where '" + item + "': expected key in {a,b,...}");
-    std::stringstream ss(list.substr(1, list.size() - 2));
-    for (std::string v; std::getline(ss, v, ',');)
-      if (!parse_detail::Trim(v).empty()) w.values.push_back(parse_detail::Trim(v));
+    for (const std::string& v : SplitList(std::string_view(list).substr(1, list.size() - 2)))
+      if (!Trim(v).empty()) w.values.push_back(Trim(v));
     if (w.values.empty()) return Status::InvalidArgument("--where '" + item + "': the set {...} is empty");
     w.key = parse_detail::Trim(item.substr(0, in));
     w.op = "in";

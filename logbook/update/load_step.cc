@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/parse_logbook.h"
@@ -164,10 +165,10 @@ void AdoptOrphanRegions(LoadedDocument* doc, std::ostream& err) {
   }
   for (const auto& [u, in] : orphans) {
     if (doc->scan.Find(u->id) != nullptr || in.size() != 1) continue;  // CheckUnitIds reports them
-    Region& r = doc->scan.regions[in[0]];
+    const Region& r = doc->scan.regions[in[0]];
     err << doc->path << ":" << r.begin_line << ": region id=" << r.id << " sits in entry " << u->id
         << " (the entry's ID changed): taken over as " << u->id << "\n";
-    r.id = u->id;
+    doc->scan.Rename(in[0], u->id);
   }
 }
 
@@ -214,8 +215,10 @@ Stop LoadDocument(const std::string& path, DocumentKind kind, LoadedDocument* do
 }
 
 Stop CheckUnitIds(const LoadedDocument& doc, const std::vector<std::string>& entries, std::ostream& err) {
+  std::unordered_set<std::string> units;  // one lookup per region
+  for (const Unit& u : doc.units) units.insert(u.id);
   for (const auto& r : doc.scan.regions) {
-    const bool known = HasUnit(doc, r.id) || (doc.kind == DocumentKind::kLogbook && r.id == kCriteriaRegionId);
+    const bool known = units.count(r.id) > 0 || (doc.kind == DocumentKind::kLogbook && r.id == kCriteriaRegionId);
     if (known) continue;
     err << doc.path << ":" << r.begin_line << ": region id=" << r.id;
     const Unit* in = doc.kind == DocumentKind::kLogbook ? UnitHolding(doc, r.begin_line) : nullptr;

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "logbook/update/steps.h"
 #include "logbook/work_queue.h"
@@ -23,7 +24,10 @@ class Progress {
     if (!on_) return;
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double eta = done > 0 ? el / done * (total_ - done) : 0;
-    std::fprintf(stderr, "\r\033[K[%d/%d] %s  ETA %.0fs", done, total_, what.c_str(), eta);
+    std::string shown = what;  // the logbook's text: no control byte of its own reaches the terminal
+    for (char& c : shown)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    std::fprintf(stderr, "\r\033[K[%d/%d] %s  ETA %.0fs", done, total_, shown.c_str(), eta);
     if (done == total_) std::fprintf(stderr, "\n");
   }
 
@@ -64,18 +68,28 @@ std::vector<Job> JobsOf(std::vector<UnitWork>* work) {
 }
 
 // Runs the jobs, opt.jobs at once; each job's outcome lands in its command.
+// Jobs that run in this process (the modeled target) run first, on every
+// core whatever opt.jobs says: their results do not depend on it, and no
+// timing can be disturbed.
 void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const SessionOptions& opt) {
   Progress progress(opt.progress, static_cast<int>(jobs.size()));
   std::mutex progress_mu;
   int done = 0;
-  RunQueue(jobs.size(), static_cast<size_t>(std::max(1, opt.jobs)), [&](size_t i) {
+  std::vector<size_t> modeled, other;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    (RunsInProcess(jobs[i].command->plan, ropt) ? modeled : other).push_back(i);
+  auto run = [&](size_t i) {
     PlannedCommand* pc = jobs[i].command;
     RunnerOptions o = ropt;
     if (!pc->plan.needs_shell) o.only = pc->missing;
     pc->outcome = RunPlan(pc->plan, o);
     std::lock_guard<std::mutex> lock(progress_mu);
     progress.Step(++done, *jobs[i].unit_id);
-  });
+  };
+  const size_t jobs_at_once = static_cast<size_t>(std::max(1, opt.jobs));
+  const size_t cores = std::max<size_t>(jobs_at_once, std::thread::hardware_concurrency());
+  RunQueue(modeled.size(), cores, [&](size_t k) { run(modeled[k]); });
+  RunQueue(other.size(), jobs_at_once, [&](size_t k) { run(other[k]); });
 }
 
 // One job's records, counted and stored. A record the store refuses is not

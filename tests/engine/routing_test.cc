@@ -156,5 +156,137 @@ TEST(Routing, TopKPrefixIsTopK) {
   }
 }
 
+
+// `random` logits of T tokens are the first rows of those of more tokens, so
+// growing them draws what a fresh generation would: odd and even value
+// counts, growth by one token, and a growth large enough to be split over
+// threads.
+TEST(Routing, GrownRandomLogitsAreGeneratedLogits) {
+  for (int64_t E : {1, 7, 60}) {
+    for (auto [t1, t2] : {std::pair<int64_t, int64_t>{1, 2}, {3, 5}, {100, 101}, {333, 1000}, {16, 40000}}) {
+      Logits grown = GenerateLogits("random", t1, E, 5, 0.98, 0.35);
+      GrowRandomLogits(&grown, t2, 5);
+      const Logits want = GenerateLogits("random", t2, E, 5, 0.98, 0.35);
+      EXPECT_EQ(grown.tokens, t2);
+      EXPECT_EQ(grown.experts, E);
+      ASSERT_EQ(grown.values.size(), want.values.size());
+      EXPECT_TRUE(grown.values == want.values) << "E=" << E << " " << t1 << " -> " << t2;
+      GrowRandomLogits(&grown, t1, 5);  // fewer tokens: unchanged
+      EXPECT_EQ(grown.tokens, t2);
+    }
+  }
+}
+
+// A selection grown with its logits, or cut to its first tokens, is the
+// selection of those tokens.
+TEST(Routing, GrownAndCutSelectionsAreTopK) {
+  for (int64_t K : {1, 2, 8, 20}) {
+    Logits l = GenerateLogits("random", 300, 24, 9, 0.98, 0.35);
+    Routing r = TopK(l, K);
+    GrowRandomLogits(&l, 1100, 9);
+    GrowTopK(l, &r);
+    const Routing want = TopK(l, K);
+    EXPECT_EQ(r.tokens, want.tokens);
+    EXPECT_EQ(r.ids, want.ids) << K;
+    EXPECT_EQ(r.weights, want.weights) << K;
+    EXPECT_EQ(r.real_assignments, want.real_assignments);
+    for (int64_t t : {1, 299, 300, 777, 1100}) {
+      const Logits first = GenerateLogits("random", t, 24, 9, 0.98, 0.35);
+      const Routing cut = FirstTokens(want, t), direct = TopK(first, K);
+      EXPECT_EQ(cut.tokens, t);
+      EXPECT_EQ(cut.ids, direct.ids) << K << " " << t;
+      EXPECT_EQ(cut.weights, direct.weights) << K << " " << t;
+      EXPECT_EQ(cut.real_assignments, direct.real_assignments);
+      EXPECT_EQ(GroupSizes(cut), GroupSizes(direct));
+    }
+  }
+}
+
+
+// FillNormal's fast sine and cosine are within a relative 2^-46 of glibc's
+// (its floats are glibc's as long as they are within 2^-40), uniformly over
+// [0, 2 pi) and at the doubles nearest the zeros of sin and cos, where only
+// a careful reduction keeps the relative error small.
+TEST(Routing, SinCosNearIsWithinAFewUlpsOfGlibc) {
+  std::vector<double> xs = {0.0, 1e-300, 1e-20, 1e-8};
+  Rng g(123);
+  for (int i = 0; i < 2000000; ++i) xs.push_back(2.0 * M_PI * g.Uniform());
+  for (int q = 1; q <= 4; ++q) {
+    double x = 2.0 * M_PI * (q / 4.0);  // as the fill computes them
+    for (int i = 0; i < 64; ++i) x = std::nextafter(x, 0.0);
+    for (int i = 0; i < 128; ++i, x = std::nextafter(x, 10.0))
+      if (x < 2.0 * M_PI) xs.push_back(x);
+  }
+  double worst = 0;
+  for (double x : xs) {
+    double s = 0, c = 0;
+    SinCosNear(x, &s, &c);
+    const double gs = std::sin(x), gc = std::cos(x);
+    const double es = gs == 0 ? std::abs(s) : std::abs(s - gs) / std::abs(gs);
+    const double ec = gc == 0 ? std::abs(c) : std::abs(c - gc) / std::abs(gc);
+    worst = std::max({worst, es, ec});
+    ASSERT_LE(es, 0x1.0p-46) << "sin " << x;
+    ASSERT_LE(ec, 0x1.0p-46) << "cos " << x;
+  }
+  EXPECT_LT(worst, 0x1.0p-48);
+}
+
+// A large fill (the router logits of 32768 tokens x 128 experts) is Normal()
+// called in turn, value for value, at the scales the routers use.
+TEST(Routing, LargeFillIsNormalInTurn) {
+  for (double scale : {1.0, 0.35}) {
+    const size_t n = size_t{1} << 22;
+    Rng a(7), b(7);
+    std::vector<float> fill(n);
+    a.FillNormal(fill.data(), n, scale);
+    size_t differ = 0;
+    for (size_t i = 0; i < n; ++i) differ += fill[i] != static_cast<float>(scale * b.Normal());
+    EXPECT_EQ(differ, 0u) << scale;
+  }
+}
+
+
+// Run statistics by selection equal those of a full sort (runs of every
+// length: `runs` routing, random, and null slots); a routing that carries its
+// stats reads the same figures; null routing that changes ids drops them.
+TEST(Routing, RunStatsAndSharedStatsMatchTheirDefinition) {
+  auto by_sort = [](const Routing& r) {
+    std::vector<int64_t> lens;
+    int64_t cur = 1;
+    for (int64_t t = 1; t < r.tokens; ++t) {
+      if (r.ids[t * r.topk] == r.ids[(t - 1) * r.topk]) ++cur;
+      else lens.push_back(cur), cur = 1;
+    }
+    lens.push_back(cur);
+    std::sort(lens.begin(), lens.end());
+    const double pos = 0.95 * static_cast<double>(lens.size() - 1);
+    const size_t lo = static_cast<size_t>(std::floor(pos)), hi = std::min(lo + 1, lens.size() - 1);
+    return std::make_pair(lens.back(), lens[lo] + (pos - lo) * (lens[hi] - lens[lo]));
+  };
+  for (const char* dist : {"random", "runs"})
+    for (int64_t T : {1, 2, 19, 1000, 4099}) {
+      Routing r = TopK(GenerateLogits(dist, T, 16, 4, 0.98, 0.35), 2);
+      for (double frac : {0.0, 0.3}) {
+        Routing x = r;
+        NullOptions o;
+        o.frac = frac;
+        o.key = 99;
+        x.stats = std::make_shared<const RoutingStats>(StatsOf(x));
+        ApplyNullRouting(o, &x);
+        EXPECT_EQ(x.stats == nullptr, frac > 0) << "stats kept only while ids are unchanged";
+        const RunStats s = ComputeRunStats(x);
+        const auto [max, p95] = by_sort(x);
+        EXPECT_EQ(s.max, max) << dist << " " << T << " " << frac;
+        EXPECT_EQ(s.p95, p95) << dist << " " << T << " " << frac;
+        Routing shared = x;
+        shared.stats = std::make_shared<const RoutingStats>(StatsOf(x));
+        shared.token_scale = x.token_scale = 2.5;
+        EXPECT_EQ(GroupSizes(shared), GroupSizes(x));
+        EXPECT_EQ(ComputeRunStats(shared).p95, s.p95);
+        EXPECT_EQ(ComputeRunStats(shared).runs, s.runs);
+      }
+    }
+}
+
 }  // namespace
 }  // namespace moelog::engine

@@ -3,6 +3,7 @@
 // Inline code spans that are not command lines are not commands.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
 #include "logbook/doc/parse_logbook.h"
@@ -193,6 +194,31 @@ TEST(EntryHeadings, SameSweepAsAnEarlierEntry) {
   EXPECT_EQ(lb.entries[1].commands[1].line, 12);  // the sub-bullet that refers
   EXPECT_TRUE(lb.entries[2].commands.empty());
   EXPECT_TRUE(lb.entries[3].commands.empty());
+}
+
+// Many "same as ID" references: each is one lookup, so the logbook parses
+// in time linear in its entries (each reference scanned every earlier entry:
+// 120,000 entries naming a missing ID took 34 s, 6 s now, on a loaded machine). A reference names
+// the first earlier entry of its ID, never itself or a later one.
+TEST(EntryHeadings, SameAsReferencesAreLinear) {
+  std::string text =
+      "# T\n\n## Log\n\n### 2026-01-01 10:00 - X-1: base\n"
+      "- Command: `python bench_moe_hillclimb.py --tokens 64 --topk 2`\n\n"
+      "### 2026-01-01 10:01 - X-1: again\n- Command: `python bench_moe_hillclimb.py --tokens 128`\n\n"
+      "### 2026-01-01 10:02 - X-2: first\n- Command: same as X-1\n\n"
+      "### 2026-01-01 10:03 - X-3: itself\n- Command: same as X-3\n\n";
+  constexpr int kEntries = 120000;
+  for (int i = 0; i < kEntries; ++i)
+    text += "### 2026-01-02 10:00 - SA-" + std::to_string(100000 + i) + " x\n- Command: same as ZZ-999999\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 20.0);  // tells linear (a few seconds) from quadratic (over 30); speed is benchmarked, not tested
+  ASSERT_EQ(lb.entries.size(), 4u + kEntries);
+  ASSERT_EQ(lb.entries[2].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[2].commands[0].joined, lb.entries[0].commands[0].joined);
+  EXPECT_TRUE(lb.entries[3].commands.empty());
+  EXPECT_TRUE(lb.entries[4].commands.empty());
 }
 
 // "--topk {2,8}" after a flag: the author's sweep, planned in a loop over

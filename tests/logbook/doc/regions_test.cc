@@ -37,6 +37,50 @@ TEST(RegionsTest, InsertThenReplaceKeepsOutsideBytes) {
   EXPECT_EQ(next.text.find("| 1 |"), std::string::npos);
 }
 
+// A region of one entry written by hand right where another entry's new
+// region goes (after its Result): the insertion and the replacement start at
+// the same byte. Both are made (was: the insertion dropped as overlapping, so
+// `update --check` found a missing region right after `update`).
+TEST(RegionsTest, InsertAtTheStartOfAReplacedRegionIsKept) {
+  const std::string text = "- Result: b\n<!-- moelog:begin id=A-1 hash=0 -->\nx\n<!-- moelog:end -->\n";
+  RegionScan scan = FindRegions(text, "t.md");
+  ASSERT_TRUE(scan.ok());
+  for (const bool replace_first : {true, false}) {
+    const RegionEdit replace{"A-1", "new\n", "", 0, false};
+    const RegionEdit insert{"B-1", "b\n", "", 1, false};
+    const auto edits = replace_first ? std::vector<RegionEdit>{replace, insert} : std::vector<RegionEdit>{insert, replace};
+    SpliceResult r = SpliceRegions(text, scan, edits, {.force = true});
+    EXPECT_EQ(r.changed.size(), 2u);
+    RegionScan s2 = FindRegions(r.text, "t.md");
+    ASSERT_TRUE(s2.ok());
+    ASSERT_EQ(s2.regions.size(), 2u);
+    EXPECT_EQ(s2.regions[0].id, "B-1");
+    EXPECT_EQ(s2.regions[1].id, "A-1");
+    EXPECT_EQ(r.text.substr(0, 12), "- Result: b\n");
+  }
+}
+
+// Find is a hash lookup (first region of an ID), Rename keeps it right, and
+// Holds tells the lines of regions (markers included) by binary search: an
+// update of a logbook with one region per entry did a scan of every region
+// per entry (20,000 entries 1.78 s -> 0.91 s, 80,000 about 7.6 s).
+TEST(RegionsTest, FindRenameAndHolds) {
+  std::string text = "a\n";
+  for (int i = 0; i < 3; ++i) text += "<!-- moelog:begin id=R-" + std::to_string(i) + " hash=0 -->\nx\n<!-- moelog:end -->\nb\n";
+  RegionScan scan = FindRegions(text, "t.md");
+  ASSERT_TRUE(scan.ok());
+  ASSERT_EQ(scan.regions.size(), 3u);
+  ASSERT_NE(scan.Find("R-1"), nullptr);
+  EXPECT_EQ(scan.Find("R-1")->begin_line, 6);
+  EXPECT_EQ(scan.Find("R-9"), nullptr);
+  scan.Rename(1, "R-9");
+  EXPECT_EQ(scan.Find("R-1"), nullptr);
+  ASSERT_NE(scan.Find("R-9"), nullptr);
+  EXPECT_EQ(scan.Find("R-9")->begin_line, 6);
+  const std::vector<bool> held = {false, true, true, true, false, true, true, true, false, true, true, true, false, false};
+  for (size_t line = 1; line <= held.size(); ++line) EXPECT_EQ(scan.Holds(static_cast<int>(line)), held[line - 1]) << line;
+}
+
 TEST(RegionsTest, HandEditIsDetectedAndKept) {
   const std::string region = FormatRegion("X-1", "| a |\n|---|\n| 1 |\n\n", "");
   std::string text = "before\n" + region + "after\n";

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+
 #include "logbook/doc/parse_logbook.h"
 
 namespace moelog::logbook {
@@ -65,6 +68,27 @@ TEST(StatedCommand, ElidedCallsOverAFixedConfig) {
   EXPECT_NE(c[0].joined.find("--quant-mode none"), std::string::npos) << c[0].joined;
   EXPECT_NE(c[1].joined.find("--quant-mode int8"), std::string::npos) << c[1].joined;
   EXPECT_EQ(c[0].joined.find("ssh"), std::string::npos);
+}
+
+// An elided call of many parts that state one key alike: one pass tells
+// fixed flags from alternatives (each part's flags were compared with every
+// other part's: 150,000 parts took about 45 s); they compose one command.
+TEST(StatedCommand, ManyElidedPartsAreLinear) {
+  std::string call = "ssh h '...";
+  constexpr int kParts = 150000;
+  for (int i = 0; i < kParts; ++i) call += " --quant-mode none &&";
+  call += " ...'";
+  const std::string entry = "### 2026-01-01 11:00 - S-2: elided\n- Command:\n  - `" + call +
+                            "`\n  - fixed config: `tokens=64 hidden=64 mlp_dim=64 experts=4`, `distribution=random`, "
+                            "`impl=fused_w13`\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const Logbook lb = Parse(entry);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 20.0);  // tells linear (well under a second) from quadratic; speed is benchmarked, not tested
+  ASSERT_EQ(lb.entries.size(), 2u);
+  ASSERT_EQ(lb.entries[1].commands.size(), 1u);
+  EXPECT_FALSE(lb.entries[1].commands[0].composed.empty());
+  EXPECT_NE(lb.entries[1].commands[0].joined.find("--quant-mode none"), std::string::npos);
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ std::string SvgScript(const std::string& out) {
   return "set terminal svg size 300,200\nset output '" + out + "'\nplot x\nunset output\n";
 }
 
-// A chart that hangs, kills gnuplot or has errors fails alone: it is
+// A chart that hangs, ends gnuplot or has errors fails alone: it is
 // reported with gnuplot's own messages, and the charts after it are drawn
 // (by a new process when the old one is gone).
 TEST(GnuplotSession, AFailingChartFailsAlone) {
@@ -112,7 +112,7 @@ TEST(GnuplotSession, AFailingChartFailsAlone) {
   EXPECT_EQ(hung.status().code(), Status::Code::kIOError);
   EXPECT_NE(hung.status().message().find("longer than 2 s"), std::string::npos) << hung.status().ToString();
   ASSERT_TRUE(gp.Run(dir, SvgScript("b.svg")).ok());
-  auto gone = gp.Run(dir, "print 'leaving'\nexit\n");
+  auto gone = gp.Run(dir, "print 'leaving'\nexit gnuplot\n");
   ASSERT_FALSE(gone.ok());
   EXPECT_NE(gone.status().message().find("exited"), std::string::npos) << gone.status().ToString();
   EXPECT_NE(gone.status().message().find("leaving"), std::string::npos) << gone.status().ToString();
