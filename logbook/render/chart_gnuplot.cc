@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,9 @@
 #include <cstring>
 #include <vector>
 
+#include <gnuplot-iostream.h>
+
+#include "engine/format.h"
 #include "logbook/run/runner.h"
 
 namespace moelog::logbook {
@@ -100,10 +104,21 @@ Status GnuplotSession::Start() {
     ::close(err[0]);
     return Status::IOError(std::string("cannot run gnuplot: ") + std::strerror(rc));
   }
-  ::fcntl(in[1], F_SETFL, ::fcntl(in[1], F_GETFL) | O_NONBLOCK);
   ::fcntl(err[0], F_SETFL, ::fcntl(err[0], F_GETFL) | O_NONBLOCK);
   pid_ = pid;
-  in_fd_ = in[1];
+  FILE* in_fh = ::fdopen(in[1], "w");
+  if (!in_fh) {
+    ::close(in[1]);
+    ::close(err[0]);
+    ::kill(-pid, SIGKILL);
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+    return Status::IOError("cannot run gnuplot: no stream to its input");
+  }
+  in_ = std::make_unique<gnuplotio::Gnuplot>(in_fh);  // closes in_fh when reset
+  if (::getrandom(&nonce_, sizeof nonce_, 0) != static_cast<ssize_t>(sizeof nonce_))
+    nonce_ = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^ (uint64_t{0x9e3779b97f4a7c15} * static_cast<uint64_t>(pid));
   err_fd_ = err[0];
   charts_ = 0;
   ++started_;
@@ -113,10 +128,10 @@ Status GnuplotSession::Start() {
 
 void GnuplotSession::Retire() {
   if (pid_ < 0) return;
+  NoSigpipe no_sigpipe;  // closing the input flushes it
   // End of input: gnuplot exits (every chart's output is closed by now).
   // One that does not within a few seconds is killed with its `timeout`.
-  ::close(in_fd_);
-  in_fd_ = -1;
+  in_.reset();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
   char buf[4096];
   for (;;) {
@@ -147,8 +162,14 @@ bool GnuplotSession::Exchange(const std::string& text, const std::string& marker
                               std::string* why) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(chart_seconds_);
   const std::string line = marker + "\n";
-  std::string got;  // stderr since the script was sent
-  size_t sent = 0;
+  // A few short commands (the chart's script is a file gnuplot loads): they
+  // fit the pipe while gnuplot works, so writing them never waits on it. A
+  // gnuplot that is gone shows as the end of its messages below.
+  try {
+    *in_ << text << std::flush;
+  } catch (const std::exception&) {
+  }
+  std::string got;  // stderr since the commands were sent
   char buf[8192];
   for (;;) {
     const size_t at = got.find(line);
@@ -162,33 +183,23 @@ bool GnuplotSession::Exchange(const std::string& text, const std::string& marker
       *why = "gnuplot took longer than " + std::to_string(chart_seconds_) + " s and was stopped";
       return false;
     }
-    pollfd p[2];
-    nfds_t n = 0;
-    p[n++] = {err_fd_, POLLIN, 0};
-    if (sent < text.size()) p[n++] = {in_fd_, POLLOUT, 0};
-    const int rc = ::poll(p, n, static_cast<int>(left.count()));
+    pollfd p{err_fd_, POLLIN, 0};
+    const int rc = ::poll(&p, 1, static_cast<int>(left.count()));
     if (rc < 0 && errno != EINTR) {
       *why = std::string("cannot wait for gnuplot: ") + std::strerror(errno);
       return false;
     }
     if (rc <= 0) continue;
-    if (n > 1 && (p[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      const ssize_t w = ::write(in_fd_, text.data() + sent, text.size() - sent);
-      if (w > 0) sent += static_cast<size_t>(w);
-      else if (w < 0 && errno != EAGAIN && errno != EINTR) sent = text.size();  // gnuplot is gone: read what it said
-    }
-    if (p[0].revents & (POLLIN | POLLERR | POLLHUP)) {
-      const ssize_t r = ::read(err_fd_, buf, sizeof buf);
-      if (r > 0) {
-        got.append(buf, static_cast<size_t>(r));
-        // Keep the head (gnuplot's first complaint is the telling one) and
-        // enough of the tail to see the marker.
-        if (got.size() > 4 * kMaxMessages) got.erase(kMaxMessages, got.size() - 2 * kMaxMessages);
-      } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-        *messages = got.substr(0, kMaxMessages);
-        *why = "gnuplot exited before the chart was finished";
-        return false;
-      }
+    const ssize_t r = ::read(err_fd_, buf, sizeof buf);
+    if (r > 0) {
+      got.append(buf, static_cast<size_t>(r));
+      // Keep the head (gnuplot's first complaint is the telling one) and
+      // enough of the tail to see the marker.
+      if (got.size() > 4 * kMaxMessages) got.erase(kMaxMessages, got.size() - 2 * kMaxMessages);
+    } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+      *messages = got.substr(0, kMaxMessages);
+      *why = "gnuplot exited before the chart was finished";
+      return false;
     }
   }
 }
@@ -214,7 +225,7 @@ Result<std::string> GnuplotSession::Run(const std::string& dir, const std::strin
     ::unlink(path.c_str());
     return Status::IOError(path + ": cannot write gnuplot's script");
   }
-  const std::string marker = "moelog-chart-done " + std::to_string(::getpid()) + " " + std::to_string(++serial_);
+  const std::string marker = "moelog-chart-done " + engine::Hex16(nonce_) + " " + std::to_string(++serial_);
   std::string text = charts_ > 0 ? kAfterChart : "";
   text += "cd '" + dir + "'\nload '" + path.substr(dir.size() + 1) + "'\nprint '" + marker + "'\n";
   std::string messages, why;

@@ -16,9 +16,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "engine/status.h"
+
+namespace gnuplotio {
+class Gnuplot;  // gnuplot-iostream.h
+}
 
 namespace moelog::logbook {
 
@@ -50,7 +55,9 @@ class GnuplotSession {
 
   int chart_seconds_;
   pid_t pid_ = -1;  // `timeout` (its own process group, gnuplot inside), -1: none
-  int in_fd_ = -1, err_fd_ = -1;
+  std::unique_ptr<gnuplotio::Gnuplot> in_;  // gnuplot's stdin (gnuplot-iostream)
+  int err_fd_ = -1;
+  uint64_t nonce_ = 0;  // random per session: no text of a chart can end it early
   int charts_ = 0;  // charts this process has drawn
   int started_ = 0;
   uint64_t serial_ = 0;

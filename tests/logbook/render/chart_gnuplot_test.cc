@@ -140,5 +140,23 @@ TEST(GnuplotSession, EndlessMessagesAreCut) {
   EXPECT_TRUE(ChartFileComplete(dir + "/after.svg"));
 }
 
+// A chart's own text that prints what looks like moelog's end marker (the
+// process id and the chart's number are guessable) does not end the chart:
+// the marker carries a random number of the session's.
+TEST(GnuplotSession, APrintedMarkerDoesNotEndTheChart) {
+  const std::string dir = Dir("moelog_gp_marker");
+  GnuplotSession gp(30);
+  std::string forged;
+  for (int serial = 1; serial <= 2; ++serial)
+    forged += "print 'moelog-chart-done " + std::to_string(::getpid()) + " " + std::to_string(serial) + "'\n";
+  auto first = gp.Run(dir, forged + SvgScript("m1.svg"));
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_NE(first->find("moelog-chart-done"), std::string::npos) << *first;  // its messages, whole
+  auto second = gp.Run(dir, SvgScript("m2.svg"));
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ(second->find("moelog-chart-done"), std::string::npos) << *second;
+  for (const char* f : {"m1.svg", "m2.svg"}) EXPECT_TRUE(ChartFileComplete(dir + "/" + f)) << f;
+}
+
 }  // namespace
 }  // namespace moelog::logbook
