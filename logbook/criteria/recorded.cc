@@ -2525,6 +2525,32 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   }
 }
 
+// Prose after an entry's own table that repeats one of the table's figures
+// ("fp8wire = 8.35 ms, 1.48x the baseline" under a table holding 8.35 ms)
+// restates it: the run is the table's, and the prose's figures (the speedup
+// derived from it too) are listed, not tabled a second time. `out[0,
+// from_tables)` are the table's figures.
+void DropRestatedTableFigures(size_t from_tables, std::vector<RecordedFigure>* out,
+                              std::vector<UnreadFigures>* unread) {
+  std::set<std::pair<std::string, double>> in_tables;
+  for (size_t i = 0; i < from_tables; ++i)
+    for (const auto& [metric, value] : (*out)[i].run.metrics) in_tables.insert({metric, value});
+  if (in_tables.empty()) return;
+  std::vector<RecordedFigure> kept(out->begin(), out->begin() + static_cast<std::ptrdiff_t>(from_tables));
+  for (size_t i = from_tables; i < out->size(); ++i) {
+    RecordedFigure& f = (*out)[i];
+    bool repeats = false;
+    for (const auto& [metric, value] : f.run.metrics)
+      repeats = repeats || (!f.run.derived.count(metric) && in_tables.count({metric, value}));
+    if (!repeats) {
+      kept.push_back(std::move(f));
+    } else if (unread) {
+      unread->push_back({f.line, f.text, "restates a figure of this entry's table, not another run"});
+    }
+  }
+  *out = std::move(kept);
+}
+
 }  // namespace
 
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
@@ -2550,6 +2576,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   // over "`32768`: `859.0 TF/s`").
   if (!any_result) {
     for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out, unread);
+    const size_t from_tables = out.size();
     for (const auto& b : entry.notes) Walk(b, WalkScope{}, x, &out, unread);
     for (size_t fi = 0; fi < entry.fields.size(); ++fi)
       if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {
@@ -2560,6 +2587,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
         if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, &out, unread, entry.fields[fi].value);
         for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, &out, unread);
       }
+    DropRestatedTableFigures(from_tables, &out, unread);
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });

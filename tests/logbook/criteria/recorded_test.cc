@@ -384,3 +384,27 @@ TEST(RecordedProse, RestatedUnitlessAndNamedStatistics) {
 }
 
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+
+// An entry with no Result field: its table holds the runs; a prose bullet
+// after it that repeats one of the table's figures (with a speedup derived
+// from it) restates that run and adds no row.
+TEST(RecordedProse, ProseRepeatingTheEntrysTableIsNoNewRun) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-05-01 10:00 - TAB-001: kernels\n"
+      "- Command: `python tools/probe_bench.py --tokens 4096`\n\n"
+      "| kernel | time (ms) |\n|---|---:|\n| plain | 12.40 |\n| pooled | 8.35 |\n\n"
+      "- Best: kernel pooled = `8.35 ms`, 1.48x faster than plain.\n"
+      "- Also measured: kernel fused = `9.10 ms`.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  std::vector<UnreadFigures> unread;
+  auto figs = RecordedFigures(lb.entries[0], "t.md", &unread);
+  ASSERT_EQ(figs.size(), 3u);  // plain, pooled (table) and fused (new prose)
+  bool listed = false;
+  for (const auto& u : unread) listed = listed || u.why.find("restates a figure of this entry's table") != std::string::npos;
+  EXPECT_TRUE(listed);
+}
+
+}  // namespace moelog::logbook
