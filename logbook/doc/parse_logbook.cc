@@ -833,6 +833,26 @@ void ResolveSameAs(Logbook* lb) {
 
 namespace {
 
+// The values of a brace list, `body` being what follows its "{" up to and
+// including the closing "}": plain words (letters, digits, `_.-:+`; blanks
+// between them where `spaces`), at most 32, none empty; false otherwise.
+bool BraceValues(std::string_view body, bool spaces, std::vector<std::string>* values) {
+  values->clear();
+  std::string v;
+  for (const char c : body) {
+    if (c == ',' || c == '}') {
+      if (v.empty() || values->size() >= 32) return false;
+      values->push_back(std::move(v));
+      v.clear();
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_.-:+").find(c) != std::string_view::npos) {
+      v.push_back(c);
+    } else if (!spaces || c != ' ') {
+      return false;
+    }
+  }
+  return !values->empty();
+}
+
 // "`q in {none,int8}`": a loop the author wrote beside the command; its name
 // and values (plain words, at most 32), or false.
 bool LoopSpan(const std::string& span, std::string* name, std::vector<std::string>* values) {
@@ -843,21 +863,7 @@ bool LoopSpan(const std::string& span, std::string* name, std::vector<std::strin
   if (!std::all_of(name->begin(), name->end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) ||
       std::isdigit(static_cast<unsigned char>((*name)[0])))
     return false;
-  values->clear();
-  std::string v;
-  for (size_t i = in + 5; i < t.size(); ++i) {
-    const char c = t[i];
-    if (c == ',' || c == '}') {
-      if (v.empty() || values->size() >= 32) return false;
-      values->push_back(std::move(v));
-      v.clear();
-    } else if (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_.-:+").find(c) != std::string_view::npos) {
-      v.push_back(c);
-    } else if (c != ' ') {
-      return false;
-    }
-  }
-  return !values->empty();
+  return BraceValues(std::string_view(t).substr(in + 5), /*spaces=*/true, values);
 }
 
 // True when `text` reads $name or ${name}.
@@ -909,21 +915,7 @@ namespace {
 // "{none,int8}" as a whole word: its plain values (2 to 32), or false.
 bool BraceList(std::string_view w, std::vector<std::string>* values) {
   if (w.size() < 5 || w.size() > 400 || w.front() != '{' || w.back() != '}') return false;
-  values->clear();
-  std::string v;
-  for (size_t i = 1; i < w.size(); ++i) {
-    const char c = w[i];
-    if (c == ',' || c == '}') {
-      if (v.empty() || values->size() >= 32) return false;
-      values->push_back(std::move(v));
-      v.clear();
-    } else if (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_.-:+").find(c) != std::string_view::npos) {
-      v.push_back(c);
-    } else {
-      return false;
-    }
-  }
-  return values->size() >= 2;
+  return BraceValues(w.substr(1), /*spaces=*/false, values) && values->size() >= 2;
 }
 
 }  // namespace
