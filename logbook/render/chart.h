@@ -88,6 +88,7 @@ struct ChartPlan {
   Kind kind = Kind::kLine;
   std::string x_key;
   std::vector<std::string> x_values;  // line: numeric axis values, ascending; bars: cluster labels
+  std::vector<std::string> x_names;   // bars: the clusters named in full (key=value), for notes
   std::string bar_key;                // bars: the compared key (one coloured bar per value)
   std::vector<ChartPanel> panels;
   std::string title, x_label;            // escaped

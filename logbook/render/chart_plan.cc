@@ -383,12 +383,20 @@ struct Dimension {
   }
 };
 
+// `bare`: the axis title names the dimension's one key, so a label is its
+// value alone ("direct_take", not "dispatch_permute_mode=direct_take").
 Dimension MakeDimension(const std::vector<ChartPoint>& points, const std::vector<std::string>& keys,
-                        const std::map<std::string, std::vector<std::string>>& order, size_t max_label) {
+                        const std::map<std::string, std::vector<std::string>>& order, size_t max_label,
+                        bool bare = false) {
   Dimension d;
   d.keys = keys;
   std::map<std::vector<size_t>, std::string> seen;
-  for (const auto& p : points) seen.emplace(Rank(p, keys, order), GnuplotLabel(Shorten(ComboLabel(p, keys), max_label)));
+  for (const auto& p : points) {
+    std::string label = ComboLabel(p, keys);
+    if (const std::string prefix = keys.size() == 1 ? keys[0] + "=" : ""; bare && !prefix.empty() && label.rfind(prefix, 0) == 0)
+      label.erase(0, prefix.size());
+    seen.emplace(Rank(p, keys, order), GnuplotLabel(Shorten(label, max_label)));
+  }
   for (const auto& [r, l] : seen) d.labels.push_back({r, l});
   return d;
 }
@@ -451,6 +459,7 @@ struct Frame {
   std::map<std::string, std::vector<std::string>> order;
   Dimension panels, series, clusters;
   std::vector<std::string> x_values;  // lines: canonical numbers; bars: cluster labels
+  std::vector<std::string> x_names;   // bars: the cluster labels in full (notes)
 };
 
 // The slot of a point: panel, series and x index (SIZE_MAX when it has none).
@@ -473,7 +482,7 @@ Slot SlotOf(const ChartPoint& p, const Frame& f) {
 
 Frame MakeFrame(const std::vector<ChartPoint>& main, ChartPlan::Kind kind, Layout layout,
                 std::vector<std::string> metrics, bool two_axes) {
-  Frame f{kind, std::move(layout), std::move(metrics), two_axes, {}, {}, {}, {}, {}};
+  Frame f{kind, std::move(layout), std::move(metrics), two_axes, {}, {}, {}, {}, {}, {}};
   std::set<std::string> keys(f.layout.series.begin(), f.layout.series.end());
   keys.insert(f.layout.panels.begin(), f.layout.panels.end());
   keys.insert(f.layout.cluster.begin(), f.layout.cluster.end());
@@ -488,8 +497,9 @@ Frame MakeFrame(const std::vector<ChartPoint>& main, ChartPlan::Kind kind, Layou
     std::vector<std::string> bar_keys = {f.layout.x};
     bar_keys.insert(bar_keys.end(), f.layout.with_x.begin(), f.layout.with_x.end());
     f.series = MakeDimension(main, bar_keys, f.order, 40);
-    f.clusters = MakeDimension(main, f.layout.cluster, f.order, kTickChars);
+    f.clusters = MakeDimension(main, f.layout.cluster, f.order, kTickChars, /*bare=*/true);  // the x label names it
     for (const auto& [r, l] : f.clusters.labels) f.x_values.push_back(l);
+    for (const auto& [r, l] : MakeDimension(main, f.layout.cluster, f.order, 40).labels) f.x_names.push_back(l);
   }
   return f;
 }
@@ -676,7 +686,10 @@ std::vector<std::string> IndistinctBars(const ChartPlan& plan, double band) {
         }
         if (any)
           out.push_back((panel.label.empty() ? "" : panel.label + ", ") +
-                        (plan.x_values.size() > 1 || !plan.x_values[x].empty() ? plan.x_values[x] + ": " : "") + names);
+                        (plan.x_values.size() > 1 || !plan.x_values[x].empty()
+                             ? (x < plan.x_names.size() ? plan.x_names[x] : plan.x_values[x]) + ": "
+                             : "") +
+                        names);
       }
     }
   return out;
@@ -821,6 +834,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   plan.x_key = x;
   plan.bar_key = kind == ChartPlan::Kind::kBars ? x : "";
   plan.x_values = f.x_values;
+  plan.x_names = f.x_names;
   plan.source = MainSource(main);
   if (kind == ChartPlan::Kind::kLine) {
     const double lo = *ParseNumber(f.x_values.front()), hi = *ParseNumber(f.x_values.back());
