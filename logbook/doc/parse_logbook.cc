@@ -642,7 +642,15 @@ void DropRegionContent(std::string_view text, const std::string& file, Logbook* 
     for (auto& c : b->children) prune(&c);
   };
   for (auto& e : lb->entries) {
+    // A region written at the entry's level (the entry has no Result field
+    // to hold it): its bullets are neither fields nor notes of the entry.
+    e.fields.erase(std::remove_if(e.fields.begin(), e.fields.end(),
+                                  [&](const Field& f) { return inside(f.bullet.line); }),
+                   e.fields.end());
+    e.notes.erase(std::remove_if(e.notes.begin(), e.notes.end(), [&](const Bullet& b) { return inside(b.line); }),
+                  e.notes.end());
     for (auto& f : e.fields) prune(&f.bullet);
+    for (auto& b : e.notes) prune(&b);
     e.tables.erase(std::remove_if(e.tables.begin(), e.tables.end(),
                                   [&](const TableBlock& t) { return inside(t.line); }),
                    e.tables.end());
