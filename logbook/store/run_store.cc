@@ -146,6 +146,8 @@ template <typename... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+template <typename... F>
+Overloaded(F...) -> Overloaded<F...>;  // clang 14 deduces no aggregate's arguments without it
 
 // What a column stores for a record: an integer or text.
 using RowValue = std::variant<int64_t, std::string_view>;
