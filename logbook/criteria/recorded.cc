@@ -18,6 +18,7 @@
 #include "logbook/criteria/compare.h"
 #include "logbook/criteria/pairing.h"
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -288,14 +289,6 @@ void AdapterRunKeys(const std::string& cmd, Vars* vars) {
     for (const auto& [k, v] : values)
       if (v.size() > 1 && !vars->count(k)) (*vars)[k] = v;
   }
-}
-
-std::vector<std::string> SplitList(const std::string& v) {
-  std::vector<std::string> out;
-  std::stringstream ss(v);
-  for (std::string t; std::getline(ss, t, ',');)
-    if (!t.empty()) out.push_back(t);
-  return out;
 }
 
 bool IsUpperOrDigit(char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)); }

@@ -15,6 +15,7 @@
 #include "logbook/file_util.h"
 #include "logbook/plan/bench_args.h"
 #include "logbook/plan/int_expr.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -301,14 +302,6 @@ bool PathEndsWith(const std::string& path, const std::string& suffix) {
   return path.size() == suffix.size() || path[path.size() - suffix.size() - 1] == '/';
 }
 
-std::vector<std::string> SplitComma(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) out.push_back(part);
-  return out;
-}
-
 // Applies `rule` to one flag or variable with `value` (has_value: the
 // harness gave one). Appends moelog bench arguments to `out`.
 // A whole number written as one ("-12", "4096"), or nullopt.
@@ -526,7 +519,7 @@ Result<Adapted> AdaptInvocation(const Adapter& a, const std::vector<std::string>
   }
   // Selected labels, in the selection's order; a repeated label makes each
   // of its runs.
-  for (const auto& label : SplitComma(selected)) {
+  for (const auto& label : SplitList(selected)) {
     bool found = false;
     for (const auto& r : a.runs)
       if (r.label == label) add(r), found = true;
