@@ -2002,10 +2002,38 @@ std::string Unticked(std::string s) {
   return parse_detail::Trim(s);
 }
 
-// A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms",
-// "0.069120s", "1.21M"; nullopt for "—", "n/a" and words. A unit written in
-// the cell (a known one) converts the number to the column's metric.
-std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
+// A cell's number as written: its value in the column's metric, the
+// decimals it is written with when its unit is the column's (-1: "1.21M",
+// "1.2 s" under ms), and whether the author wrote it as approximate.
+struct CellValue {
+  double value = 0;
+  int decimals = -1;
+  bool approximate = false;
+};
+
+// A cell's words around its number: an approximation mark before it ("~",
+// "≈", "about", "approx.") and a parenthesis after it ("20.33 (1.153x)":
+// the figure's derived speedup beside it) are the author's, not the number's.
+std::string CellCore(std::string cell, bool* approximate) {
+  *approximate = false;
+  for (const char* mark : {"~", "\xE2\x89\x88", "about ", "approx. ", "approx ", "ca. "})
+    if (cell.rfind(mark, 0) == 0) {
+      cell = parse_detail::Trim(cell.substr(std::string(mark).size()));
+      *approximate = true;
+      break;
+    }
+  if (const size_t open = cell.find(" ("); open != std::string::npos && open > 0 && cell.back() == ')')
+    cell = parse_detail::Trim(cell.substr(0, open));
+  return cell;
+}
+
+// A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms", "~17.5",
+// "0.069120s", "1.21M", "20.33 (1.153x)"; nullopt for "—", "n/a" and
+// words. A unit written in the cell (a known one) converts the number to the
+// column's metric.
+std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
+  CellValue out;
+  cell = CellCore(std::move(cell), &out.approximate);
   if (!cell.empty() && cell.back() == '%') cell.pop_back();
   if (!cell.empty() && (cell.back() == 'x' || cell.back() == 'X') && col.metric == "speedup") cell.pop_back();
   size_t n = 0;
@@ -2021,28 +2049,20 @@ std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
     scale = unit[0] == 'M' ? 1e6 : unit[0] == 'B' ? 1e9 : 1e3;
     unit = parse_detail::Trim(unit.substr(1));
   }
+  double factor = col.factor;
   UnitInfo info{};
   if (!unit.empty() && UnitOf(unit, &info)) {
     const std::string m = info.metric;
     if (col.metric.size() < m.size() || col.metric.compare(col.metric.size() - m.size(), m.size(), m) != 0)
       return std::nullopt;  // a unit the column's metric is not measured in
-    return info.factor < 1 ? *v * scale / std::round(1 / info.factor) : *v * scale * info.factor;
+    factor = info.factor;
+  } else if (!unit.empty() && scale == 1) {
+    return std::nullopt;  // "3 steps", "n/a"
   }
-  if (!unit.empty() && scale == 1) return std::nullopt;  // "3 steps", "n/a"
-  return col.factor < 1 ? *v * scale / std::round(1 / col.factor) : *v * scale * col.factor;
-}
-
-// The decimals a cell's number is written with, when the cell holds the
-// number alone (with '%' or 'x'): "1,572,435" -> 0, "23.510" -> 3; -1 for
-// "1.21M", "23.5 ms" (a unit or multiplier of its own).
-int CellDecimals(const std::string& cell) {
-  size_t n = 0;
-  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
-                             (n == 0 && (cell[n] == '+' || cell[n] == '-'))))
-    ++n;
-  const std::string rest = cell.substr(n);
-  if (n == 0 || !(rest.empty() || rest == "%" || rest == "x" || rest == "X")) return -1;
-  return WrittenDecimals(cell.substr(0, n));
+  out.value = factor < 1 ? *v * scale / std::round(1 / factor) : *v * scale * factor;
+  // As written when no multiplier is glued to it and its unit is the column's.
+  if (scale == 1 && (unit.empty() || factor == col.factor)) out.decimals = WrittenDecimals(cell.substr(0, n));
+  return out;
 }
 
 // The metric a column without one in its header holds, from the units its
@@ -2053,7 +2073,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
   std::string unit;
   for (const auto& row : t.rows) {
     if (c >= row.size()) continue;
-    std::string cell = Unticked(row[c]);
+    bool approximate = false;
+    std::string cell = CellCore(Unticked(row[c]), &approximate);
     if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
     size_t n = 0;
     while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
@@ -2136,6 +2157,41 @@ bool SummaryTable(const std::vector<std::string>& headers, const std::vector<Col
   return range;
 }
 
+// A statistic of a metric's spread or tail ("p90", "p99", "max", "std"):
+// beside the central figure (median, mean), never the figure itself.
+bool SpreadStatistic(const std::string& w) {
+  static const std::set<std::string> k = {"p1",  "p5",  "p10", "p25", "p75", "p90",    "p95",    "p99", "p999",
+                                          "min", "max", "std", "stdev", "stddev", "sd", "iqr", "worst"};
+  return k.count(Lower(w)) > 0;
+}
+
+// Statistic columns ("median ms | p90", "mean tok/s | max"): a header that
+// is a statistic alone holds the metric (and unit) of the nearest metric
+// column before it, else after it; a spread statistic names its column's
+// metric ("p90_time_s"), so the tail is never read as the central figure
+// nor as a configuration key.
+void StatisticColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  auto base = [&](size_t c) -> const ColumnInfo* {
+    for (size_t d = c; d-- > 0;)
+      if (!(*cols)[d].metric.empty() && !(*cols)[d].derived) return &(*cols)[d];
+    for (size_t d = c + 1; d < cols->size(); ++d)
+      if (!(*cols)[d].metric.empty() && !(*cols)[d].derived) return &(*cols)[d];
+    return nullptr;
+  };
+  std::vector<ColumnInfo> out = *cols;
+  for (size_t c = 0; c < cols->size(); ++c) {
+    const auto w = Words(Lower(headers[c]));
+    if (w.empty() || !(StatisticWord(w[0]) || SpreadStatistic(w[0]))) continue;
+    if (out[c].metric.empty() && w.size() == 1) {
+      const ColumnInfo* b = base(c);
+      if (b == nullptr) continue;
+      out[c] = *b;
+    }
+    if (!out[c].metric.empty() && !out[c].derived && SpreadStatistic(w[0])) out[c].metric = w[0] + "_" + out[c].metric;
+  }
+  *cols = std::move(out);
+}
+
 // The metric each column of a table holds (from its header, else from the
 // units its cells are written in), every column its own metric.
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
@@ -2145,6 +2201,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     cols.push_back(ColumnMetric(headers->back()));
     if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers->back());
   }
+  StatisticColumns(*headers, &cols);
   NameColumns(*headers, &cols);
   return cols;
 }
@@ -2162,11 +2219,32 @@ std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x) {
   return at_key;
 }
 
+// A column counting what a run dropped or overflowed ("dropped", "drops",
+// "overflows"): an outcome of the run, neither its configuration nor a
+// performance figure.
+bool OutcomeCount(const std::string& header) {
+  const auto w = Words(Lower(header));
+  if (w.empty()) return false;
+  static const std::set<std::string> k = {"dropped", "drops", "drop", "overflow", "overflows", "overflowed", "skipped"};
+  return k.count(w[0]) > 0 || k.count(w.back()) > 0;
+}
+
+// A column of remarks ("Notes", "Comment"): the author's prose about the
+// row, not its configuration.
+bool RemarkColumn(const std::string& header) {
+  static const std::set<std::string> k = {"notes", "note", "comment", "comments", "remarks", "remark", "observations"};
+  return k.count(Lower(parse_detail::Trim(header))) > 0;
+}
+
 // A label cell of a row: a varied value, a key's column, a generic
 // harness's column word (and the keys it names), else part of the label.
-void LabelCell(const std::string& header, const std::string& cell, const EntryCtx& x, Config* cfg,
-               std::string* label) {
-  if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header)) return;
+void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
+  if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header) || OutcomeCount(header) ||
+      RemarkColumn(header))
+    return;
+  // "— send/recv metadata": a part of the row above, named by its words.
+  for (const char* dash : {"\xE2\x80\x94 ", "\xE2\x80\x93 ", "- "})
+    if (cell.rfind(dash, 0) == 0) cell = parse_detail::Trim(cell.substr(std::string(dash).size()));
   // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
   // not a name of the run.
   if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
@@ -2195,9 +2273,10 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   auto v = CellNumber(cell, col);
   if (!v) return;
   StoredRun& run = (*by_at)[col.at];
-  run.metrics[col.metric] = *v;
+  run.metrics[col.metric] = v->value;
   run.units[col.metric] = col.unit;
-  if (int d = CellDecimals(cell); d >= 0) run.decimals[col.metric] = d;
+  if (v->decimals >= 0) run.decimals[col.metric] = v->decimals;
+  if (v->approximate) run.approximate.insert(col.metric);
   if (col.derived) run.derived.insert(col.metric);
 }
 
@@ -2244,6 +2323,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       run.units = figs.units;
       run.derived = figs.derived;
       run.decimals = figs.decimals;
+      run.approximate = figs.approximate;
       out->push_back({std::move(run), line, text});
     }
   }

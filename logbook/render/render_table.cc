@@ -242,18 +242,19 @@ std::vector<ShownRow> ShowRows(const std::vector<TableRow>& rows, const std::vec
 // entry's Result states for it, and the list of figures placed on no row.
 struct RecordedCells {
   std::vector<std::optional<double>> tflops, tokens, time;  // time in seconds
+  std::vector<int> tflops_dec, tokens_dec, time_dec;         // decimals as written (-1: the column's)
   bool any_tflops = false, any_tokens = false, any_time = false;
   std::string unplaced;      // "\n\nRecorded figures placed on no row:\n\n- ...\n" or ""
   std::vector<std::string> where;  // per figure: "row k=v, ..." or "no row (why)"
 
   // The "recorded" and "delta" cells of `metric` for row `r`.
   static void Append(const TableRow& r, const char* metric, const std::optional<double>& rec, int decimals,
-                     std::string* out, double shown_scale = 1) {
+                     int written, std::string* out, double shown_scale = 1) {
     if (!rec) {
       *out += " - | - |";
       return;
     }
-    Cell(out, Fixed(*rec * shown_scale, decimals));
+    Cell(out, Fixed(*rec * shown_scale, written >= 0 ? std::min(written, 9) : decimals));
     auto m = r.metrics.find(metric);
     if (m == r.metrics.end() || *rec == 0) {
       *out += " - |";
@@ -318,6 +319,9 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
   c.tflops.resize(shown.size());
   c.tokens.resize(shown.size());
   c.time.resize(shown.size());
+  c.tflops_dec.assign(shown.size(), -1);
+  c.tokens_dec.assign(shown.size(), -1);
+  c.time_dec.assign(shown.size(), -1);
   std::vector<std::map<std::string, std::string>> configs;
   for (const auto& r : rows) configs.push_back(r.config);
   std::vector<int> group(rows.size());
@@ -338,9 +342,18 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
     for (size_t k = 0; k < varying.size(); ++k)
       cells += (cells.empty() ? "" : ", ") + varying[k] + "=" + shown[row].cells[k];
     c.where.push_back("row " + (cells.empty() ? std::string("(the only one)") : cells));
-    if (m.count("tflops")) c.tflops[row] = m.at("tflops"), c.any_tflops = true;
-    if (m.count("tokens_per_s")) c.tokens[row] = m.at("tokens_per_s"), c.any_tokens = true;
-    if (m.count("time_s")) c.time[row] = m.at("time_s"), c.any_time = true;
+    // The author's digits, when written in the unit the column shows.
+    auto written = [&](const char* metric, std::initializer_list<const char*> units) {
+      auto d = figures[i].run.decimals.find(metric);
+      auto u = figures[i].run.units.find(metric);
+      if (d == figures[i].run.decimals.end() || u == figures[i].run.units.end()) return -1;
+      for (const char* w : units)
+        if (u->second == w) return d->second;
+      return -1;
+    };
+    if (m.count("tflops")) c.tflops[row] = m.at("tflops"), c.any_tflops = true, c.tflops_dec[row] = written("tflops", {"TF/s", "TFLOP/s", "TFLOPs/s", "TFLOPS"});
+    if (m.count("tokens_per_s")) c.tokens[row] = m.at("tokens_per_s"), c.any_tokens = true, c.tokens_dec[row] = written("tokens_per_s", {"tokens/s", "tok/s", "tokens/sec", "tok/sec"});
+    if (m.count("time_s")) c.time[row] = m.at("time_s"), c.any_time = true, c.time_dec[row] = written("time_s", {"ms", "ms/step", "ms/iter"});
   }
   if (!c.unplaced.empty()) c.unplaced = "\n\nRecorded figures placed on no row:\n\n" + c.unplaced;
   return c;
@@ -501,9 +514,9 @@ struct RunTableLayout {
       Cell(&out, u == r.metrics.end() ? "-" : Fixed(u->second, 3));
     }
     if (mc.any_band) Cell(&out, BandCell(r, mc.band[i]));
-    if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
-    if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
-    if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, &out, 1e3);
+    if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, rec.tflops_dec[g], &out);
+    if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, rec.tokens_dec[g], &out);
+    if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, rec.time_dec[g], &out, 1e3);
     if (any_unvalidated)
       Cell(&out, model_path[i].empty() ? (engine::IsModeledTarget(r.target) ? "validated" : "-") : model_path[i]);
     return out + "\n";
@@ -575,6 +588,18 @@ struct RecordedColumn {
   std::string unit;  // the unit shown, when it is the unit figures were written in ("ms")
 };
 
+// The unit most figures of `metric` were written in.
+std::string CommonUnit(const std::vector<RecordedFigure>& figures, const std::string& metric) {
+  std::map<std::string, int> n;
+  for (const auto& f : figures)
+    if (auto it = f.run.units.find(metric); it != f.run.units.end()) ++n[it->second];
+  std::string best;
+  int most = 0;
+  for (const auto& [u, c] : n)
+    if (c > most) best = u, most = c;
+  return best;
+}
+
 // A recorded figure as its author wrote it ("0.027212", "21.050"), when it
 // was written in the unit its column shows; else at the column's decimals.
 std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
@@ -589,19 +614,20 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   };
   const bool as_written = d != f.run.decimals.end() &&
                           (c.unit.empty() ? c.scale == 1 : u != f.run.units.end() && canon(u->second) == canon(c.unit));
-  return Fixed(it->second * c.scale, as_written ? std::min(d->second, 9) : c.decimals);
+  // "~17.5": the author's approximation stays one.
+  std::string out = Fixed(it->second * c.scale, as_written ? std::min(d->second, 9) : c.decimals);
+  if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
+  return out;
 }
 
-// The unit most figures of `metric` were written in.
-std::string CommonUnit(const std::vector<RecordedFigure>& figures, const std::string& metric) {
-  std::map<std::string, int> n;
-  for (const auto& f : figures)
-    if (auto it = f.run.units.find(metric); it != f.run.units.end()) ++n[it->second];
-  std::string best;
-  int most = 0;
-  for (const auto& [u, c] : n)
-    if (c > most) best = u, most = c;
-  return best;
+// How a time metric shows in the unit most of its figures were written in:
+// "time (ms)" at 1e3, "time (us)" at 1e6, else "time (s)".
+RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std::string& metric) {
+  const std::string tu = CommonUnit(figures, metric);
+  RecordedColumn c{metric, "time (s)", 1, 6, tu.empty() ? "s" : tu};
+  if (tu == "ms" || tu == "ms/step" || tu == "ms/iter") c.header = "time (ms)", c.scale = 1e3, c.decimals = 3;
+  if (tu == "us" || tu == "\xC2\xB5s") c.header = "time (us)", c.scale = 1e6, c.decimals = 3;
+  return c;
 }
 
 std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& figures) {
@@ -612,10 +638,7 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
   auto add = [&](const std::string& m, const std::string& header, double scale, int decimals) {
     if (metrics.erase(m)) cols.push_back({m, header, scale, decimals, ""});
   };
-  const std::string tu = CommonUnit(figures, "time_s");
-  add("time_s", tu == "ms" ? "time (ms)" : tu == "us" || tu == "\xC2\xB5s" ? "time (us)" : "time (s)",
-      tu == "ms" ? 1e3 : tu == "us" || tu == "\xC2\xB5s" ? 1e6 : 1, tu == "ms" ? 3 : tu == "s" ? 6 : 3);
-  if (!cols.empty() && cols.back().metric == "time_s") cols.back().unit = tu.empty() ? "s" : tu;
+  if (metrics.erase("time_s")) cols.push_back(TimeColumn(figures, "time_s"));
   add("tflops", "TF/s", 1, 3);
   add("tokens_per_s", "tokens/s", 1, 0);
   add("gb_per_s", "GB/s", 1, 1);
@@ -645,7 +668,13 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
     for (const Base& b : kBases) {
       const std::string base = b.metric;
       if (m.size() > base.size() + 1 && m.compare(m.size() - base.size() - 1, base.size() + 1, "_" + base) == 0) {
-        add(m, words(m.substr(0, m.size() - base.size() - 1)) + " " + b.header, b.scale, b.decimals);
+        const std::string q = words(m.substr(0, m.size() - base.size() - 1));
+        if (base == "time_s" && metrics.erase(m)) {  // "p90 time (ms)": in the unit its figures were written in
+          RecordedColumn t = TimeColumn(figures, m);
+          t.header.insert(0, q + " ");
+          cols.push_back(std::move(t));
+        }
+        add(m, q + " " + b.header, b.scale, b.decimals);
         break;
       }
       if (m.size() > base.size() + 1 && m.compare(0, base.size() + 1, base + "_") == 0) {
