@@ -1682,6 +1682,14 @@ struct EntryCtx {
   std::set<std::string> commands_vary;  // keys the commands set to different literal values (--hidden 2048 / 3072)
   bool names_time = false;  // the entry names a time measure and no TF/s ("time-based"): a bare figure is no TF/s
   std::string entry_id, file;
+  // The entry's prose (paragraphs, then bullets), by line: what names the
+  // unit of a table whose columns are values ("(ms/step)" in its caption,
+  // "37.28 ms" in a sentence beside a cell 37.28).
+  struct Text {
+    int line = 0, end_line = 0;
+    std::string text;
+  };
+  std::vector<Text> prose;
 };
 
 StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line) {
@@ -2076,6 +2084,12 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     bool approximate = false;
     std::string cell = CellCore(Unticked(row[c]), &approximate);
     if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
+    // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
+    for (size_t p = 0; p < cell.size(); ++p)
+      if (size_t a = ArrowAt(cell, p); a > 0) {
+        cell = CellCore(parse_detail::Trim(cell.substr(p + a)), &approximate);
+        break;
+      }
     size_t n = 0;
     while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
       ++n;
@@ -2268,8 +2282,56 @@ void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, C
   }
 }
 
-// A metric cell of a row, into the figure set of its "@value".
+// A cell holding one number: with an approximation mark, a unit or a
+// parenthesis of its own ("23.44", "20.33 (1.153x)", "~37 ms"); the unit it
+// is written with goes to `unit` ("" for none).
+bool NumberCell(const std::string& raw, std::string* unit) {
+  bool approximate = false;
+  const std::string cell = CellCore(Unticked(raw), &approximate);
+  size_t n = 0;
+  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
+    ++n;
+  if (n == 0 || !ParseNumber(cell.substr(0, n))) return false;
+  *unit = parse_detail::Trim(cell.substr(n));
+  UnitInfo info{};
+  return unit->empty() || (UnitOf(*unit, &info) && !info.derived);
+}
+
+bool EmptyCell(const std::string& raw) {
+  const std::string c = Unticked(raw);
+  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" || Lower(c) == "n/a" || c == "OOM";
+}
+
+// The two sides of a cell "62.933 -> 63.249" ("A \u2192 B ms"): a control
+// and its treatment, two figures. False for a cell without an arrow.
+bool ArrowCell(const std::string& cell, std::string* before, std::string* after) {
+  for (size_t p = 0; p < cell.size(); ++p)
+    if (size_t a = ArrowAt(cell, p); a > 0) {
+      *before = parse_detail::Trim(cell.substr(0, p));
+      *after = parse_detail::Trim(cell.substr(p + a));
+      return !before->empty() && !after->empty();
+    }
+  return false;
+}
+
+// The side of an arrow a figure set holds, in its "@value" key.
+constexpr char kSide = '\x1f';
+
+// A metric cell of a row, into the figure set of its "@value" (and side of
+// an arrow: "A -> B" gives a "before" and an "after" figure).
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  std::string before, after;
+  if (ArrowCell(cell, &before, &after)) {
+    // "62.9 -> 63.2 ms": the unit written after the second names the first too.
+    std::string unit, u0;
+    if (NumberCell(after, &unit) && !unit.empty() && NumberCell(before, &u0) && u0.empty()) before += " " + unit;
+    ColumnInfo side = col;
+    side.at = col.at + kSide + "1before";  // the digit keeps the sides in order
+    MetricCell(before, side, by_at);
+    side.at = col.at + kSide + "2after";
+    MetricCell(after, side, by_at);
+    return;
+  }
   auto v = CellNumber(cell, col);
   if (!v) return;
   StoredRun& run = (*by_at)[col.at];
@@ -2278,6 +2340,149 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   if (v->decimals >= 0) run.decimals[col.metric] = v->decimals;
   if (v->approximate) run.approximate.insert(col.metric);
   if (col.derived) run.derived.insert(col.metric);
+}
+
+// A header that is one value word ("bf16", "fp8wire", "ring_x"): a letter
+// first, no space; not a key's name, a statistic, a check or a remark.
+bool ValueHeader(const std::string& h, const EntryCtx& x) {
+  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0])) return false;
+  for (char c : h)
+    if (!IsIdentChar(c) && c != '.' && c != '+') return false;
+  const std::string key = NormalizeKey(h);
+  return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
+         !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
+}
+
+// A results table whose columns are values of one key ("| scale | layout |
+// bf16 | fp8gemm | fp8wire |", a time in each cell): the columns whose
+// header is a value word and whose cells are numbers, when two or more are
+// and no column's header names a figure of its own (a speedup aside).
+std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
+  std::vector<size_t> out;
+  std::set<std::string> units;
+  for (size_t c = 0; c < headers.size(); ++c) {
+    if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
+    if (!ValueHeader(headers[c], x)) continue;
+    bool numbers = true, any = false;
+    for (const auto& row : t.rows) {
+      if (c >= row.size() || EmptyCell(row[c])) continue;
+      std::string unit;
+      numbers = numbers && NumberCell(row[c], &unit);
+      any = true;
+    }
+    if (!numbers || !any) continue;
+    out.push_back(c);
+    const ColumnInfo cells = CellUnitMetric(t, c, headers[c]);  // before NameColumns named it by its header
+    units.insert(cells.metric + "|" + cells.unit);
+  }
+  if (out.size() < 2 || units.size() != 1) return {};
+  return out;
+}
+
+// The unit a caption names ("Final table (ms/step):", "times in ms"): one
+// unit word not right after a number (that is a figure), one metric only.
+ColumnInfo CaptionUnit(const std::string& text) {
+  ColumnInfo out;
+  std::string prev;
+  for (std::string w : Words(text)) {
+    while (!w.empty() && std::strchr("(),:;*.`", w.back())) w.pop_back();
+    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    UnitInfo info{};
+    const bool after_number = !prev.empty() && std::isdigit(static_cast<unsigned char>(prev.back()));
+    prev = w;
+    if (w.empty() || w == "x" || w == "X" || w == "s" || after_number || !UnitOf(w, &info) || info.derived) continue;
+    if (!out.metric.empty() && out.metric != info.metric) return {};
+    out.metric = info.metric, out.unit = w, out.factor = info.factor;
+  }
+  return out;
+}
+
+// Whether the entry's prose writes one of the table's numbers with a unit
+// ("EP16: 37.28 ms" beside a cell 37.28): that unit, when one metric only.
+ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, const EntryCtx& x) {
+  std::set<std::string> cells;
+  for (const auto& row : t.rows)
+    for (size_t c : vcols)
+      if (c < row.size() && !EmptyCell(row[c])) {
+        bool approximate = false;
+        const std::string core = CellCore(Unticked(row[c]), &approximate);
+        cells.insert(core.substr(0, core.find_first_not_of("0123456789.,")));
+      }
+  ColumnInfo out;
+  for (const auto& p : x.prose)
+    for (const auto& f : Figures(p.text, false, false)) {
+      UnitInfo info{};
+      if (f.derived || f.unit.empty() || !UnitOf(f.unit, &info) || f.decimals < 0) continue;
+      const double written = info.factor < 1 ? f.value * std::round(1 / info.factor) : f.value / info.factor;
+      const std::string num = Fixed(written, f.decimals);
+      if (!cells.count(num)) continue;
+      if (!out.metric.empty() && out.metric != info.metric) return {};
+      out.metric = info.metric, out.unit = f.unit, out.factor = info.factor;
+    }
+  return out;
+}
+
+// The metric of a value-columns table's cells: the unit they are written
+// in, else the one its caption (the text right above it) names, else the
+// one the entry's prose writes one of its numbers with.
+ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
+                       const EntryCtx& x) {
+  if (!cols[vcols[0]].metric.empty()) return CellUnitMetric(t, vcols[0], "");
+  for (const auto& p : x.prose)
+    if (p.end_line < t.line && p.end_line >= t.line - 2)
+      if (ColumnInfo c = CaptionUnit(p.text); !c.metric.empty()) return c;
+  return ProseUnit(t, vcols, x);
+}
+
+// The key a table's value columns name: one the entry varies with all of
+// them as values, else one it sets to one of them, else "variant".
+std::string ValueKey(const std::vector<std::string>& headers, const std::vector<size_t>& vcols, const EntryCtx& x) {
+  std::string key = KeyOfValue(x.vars, headers[vcols[0]]);
+  for (size_t c : vcols)
+    if (key.empty() || KeyOfValue(x.vars, headers[c]) != key) key.clear();
+  if (!key.empty()) return key;
+  for (size_t c : vcols)
+    for (const auto& [k, v] : x.fixed)
+      if (v == headers[c] && k != "harness" && k != "accelerator" && !NeutralKeyName(k)) return k;
+  return "variant";
+}
+
+// A table of values by column: each number one run, keyed by its row's
+// labels and its column's value. A derived column ("best speedup") is the
+// row's, no run. False when the table is no such table.
+bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
+                       const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
+                       std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  const std::vector<size_t> vcols = ValueColumns(t, headers, x);
+  if (vcols.empty()) return false;
+  ColumnInfo metric = ValueMetric(t, vcols, cols, x);
+  if (metric.metric.empty()) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of values by column (" + headers[vcols[0]] + ", " + headers[vcols[1]] + ", ...) that names no unit"});
+    return true;
+  }
+  const std::string key = ValueKey(headers, vcols, x);
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& row = t.rows[r];
+    const int line = t.line + 2 + static_cast<int>(r);
+    Config cfg = context;
+    std::string label, text = "|";
+    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c)
+      if (cols[c].metric.empty() && std::find(vcols.begin(), vcols.end(), c) == vcols.end())
+        LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
+    for (const auto& cell : row) text += " " + cell + " |";
+    for (size_t c : vcols) {
+      std::map<std::string, StoredRun> figs;
+      if (c < row.size()) MetricCell(Unticked(row[c]), metric, &figs);
+      if (figs.empty() || !HasBaseMetric(figs[""])) continue;
+      StoredRun run = NewRecorded(x, cfg, line);
+      run.config[key] = headers[c];
+      run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
+      run.approximate = figs[""].approximate;
+      out->push_back({std::move(run), line, text});
+    }
+  }
+  return true;
 }
 
 // A table written in an entry: each row a figure set (one per "@value" of
@@ -2301,6 +2506,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
       return;
     }
+  if (ValueTableFigures(t, headers, cols, context, x, out, unread)) return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
@@ -2315,10 +2521,13 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
-    for (auto& [at, figs] : by_at) {
+    for (auto& [at_side, figs] : by_at) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
+      const size_t side = at_side.find(kSide);
+      const std::string at = at_side.substr(0, side);
       if (!at.empty()) run.config[at_key.empty() ? "at" : at_key] = at;
+      if (side != std::string::npos) run.config["arrow"] = at_side.substr(side + 2);
       run.metrics = figs.metrics;
       run.units = figs.units;
       run.derived = figs.derived;
@@ -2547,6 +2756,20 @@ std::set<std::string> OwnWords(const Entry& entry) {
   return out;
 }
 
+// The entry's prose, for what names a table's unit: its field and note
+// bullets (each line of text once).
+std::vector<EntryCtx::Text> EntryProse(const Entry& entry) {
+  std::vector<EntryCtx::Text> out;
+  std::function<void(const Bullet&)> add = [&](const Bullet& b) {
+    out.push_back({b.line, b.line, b.text});
+    for (const auto& c : b.children) add(c);
+  };
+  for (const auto& f : entry.fields)
+    if (f.name != "Command") add(f.bullet);
+  for (const auto& b : entry.notes) add(b);
+  return out;
+}
+
 // Fields that hold an entry's measured figures: its Result, named results
 // ("- Non-EP result:", "- Measured run result:"), and fields named for a
 // measurement ("- Throughput:", "- Performance:").
@@ -2637,6 +2860,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   x.command_labels = CommandLabels(entry);
   x.entry_id = entry.id;
   x.file = file;
+  x.prose = EntryProse(entry);
   std::vector<RecordedFigure> out;
   bool any_result = false;
   for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
