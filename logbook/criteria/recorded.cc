@@ -908,6 +908,9 @@ bool UnitOf(const std::string& unit, UnitInfo* info) {
       {"tok/second", {"tokens_per_s", 1, false}},
       {"us", {"time_s", 1e-6, false}},        {"\xC2\xB5s", {"time_s", 1e-6, false}},
       {"GB/s", {"gb_per_s", 1, false}},       {"TB/s", {"gb_per_s", 1000, false}},
+      // Time summed over devices ("7.4 device-seconds"): its own metric.
+      {"device-seconds", {"device_time_s", 1, false}}, {"device-s", {"device_time_s", 1, false}},
+      {"device-second", {"device_time_s", 1, false}},
       {"x", {"speedup", 1, true}},            {"X", {"speedup", 1, true}},
       {"\xC3\x97", {"speedup", 1, true}}};
   auto it = k.find(unit);
@@ -2233,13 +2236,17 @@ std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x) {
   return at_key;
 }
 
-// A column counting what a run dropped or overflowed ("dropped", "drops",
-// "overflows"): an outcome of the run, neither its configuration nor a
+// A column of what a run came out with other than its speed: what it
+// dropped or overflowed ("dropped", "overflows") or the model's quality
+// ("final loss", "accuracy", "grad norm"). Neither its configuration nor a
 // performance figure.
 bool OutcomeCount(const std::string& header) {
   const auto w = Words(Lower(header));
   if (w.empty()) return false;
   static const std::set<std::string> k = {"dropped", "drops", "drop", "overflow", "overflows", "overflowed", "skipped"};
+  static const std::set<std::string> quality = {"loss", "accuracy", "acc", "perplexity", "ppl", "norm", "eval"};
+  for (const auto& word : w)
+    if (quality.count(word)) return true;
   return k.count(w[0]) > 0 || k.count(w.back()) > 0;
 }
 

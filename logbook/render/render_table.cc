@@ -254,7 +254,7 @@ struct RecordedCells {
       *out += " - | - |";
       return;
     }
-    Cell(out, Fixed(*rec * shown_scale, written >= 0 ? std::min(written, 9) : decimals));
+    Cell(out, Fixed(*rec * shown_scale, written >= 0 ? std::min(written, 16) : decimals));
     auto m = r.metrics.find(metric);
     if (m == r.metrics.end() || *rec == 0) {
       *out += " - |";
@@ -615,7 +615,7 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   const bool as_written = d != f.run.decimals.end() &&
                           (c.unit.empty() ? c.scale == 1 : u != f.run.units.end() && canon(u->second) == canon(c.unit));
   // "~17.5": the author's approximation stays one.
-  std::string out = Fixed(it->second * c.scale, as_written ? std::min(d->second, 9) : c.decimals);
+  std::string out = Fixed(it->second * c.scale, as_written ? std::min(d->second, 16) : c.decimals);
   if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
   return out;
 }

@@ -40,12 +40,13 @@ TEST(RecordedTable, ALoneP90HoldsItsNeighboursMetricAndATildeIsApproximate) {
 TEST(RecordedTable, CellUnitsKeepTheAuthorsDigitsAndOutcomeColumnsAreNoKeys) {
   auto figs = Read(
       "- Command: `python tools/bench_push.py --impls ring_x,a2a_x`\n- Result:\n\n"
-      "| implementation | median fwd | dropped | Notes |\n|---|---|---|---|\n"
-      "| ring_x | 27.85 ms | 512 | the reference |\n| a2a_x | 35.10 ms | 512 | slower |\n");
+      "| implementation | median fwd | dropped | final loss | Notes |\n|---|---|---|---|---|\n"
+      "| ring_x | 27.85 ms | 512 | 6.12 | the reference |\n| a2a_x | 35.10 ms | 512 | 6.13 | slower |\n");
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_EQ(figs[1].run.decimals.at("time_s"), 2);
   EXPECT_EQ(Cfg(figs[0].run, "dropped"), "<none>");
   EXPECT_EQ(Cfg(figs[0].run, "notes"), "<none>");
+  EXPECT_EQ(Cfg(figs[0].run, "final_loss"), "<none>");
   EXPECT_EQ(Cfg(figs[0].run, "case"), "<none>");
 }
 
@@ -85,6 +86,13 @@ TEST(RecordedTable, AnArrowCellIsAControlAndATreatment) {
   EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("time_s"), 0.004812);
   EXPECT_DOUBLE_EQ(figs[3].run.metrics.at("time_s"), 0.003118);
   EXPECT_EQ(figs[0].run.units.at("time_s"), "ms");
+}
+
+TEST(RecordedTable, DeviceSecondsAreTheirOwnMetric) {
+  auto figs = Read("- Command: `python tools/profile_step.py`\n- Result: the step totaled `7.407 device-seconds`.\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("device_time_s"), 7.407);
+  EXPECT_FALSE(figs[0].run.metrics.count("time_s"));
 }
 
 }  // namespace
