@@ -1224,6 +1224,10 @@ size_t CommaListNext(const std::string& s, size_t j) {
   while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
   if (k >= s.size() || s[k] != ',') return std::string::npos;
   size_t e = k + 1;
+  // "`88.412`, `88.440`, `88.397` ms": numbers alone, the unit after the last.
+  for (size_t d = e; k + 1 < s.size() && s[k + 1] == ' ' && d < s.size() && d < k + 8; ++d)
+    if (std::isdigit(static_cast<unsigned char>(s[d]))) return d;
+    else if (s[d] != ' ' && s[d] != '`' && s[d] != '*') break;
   const std::string w = WordAt(s, k + 1, &e);
   while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;
   if (w.empty() || !IsIdentStart(w[0]) || e >= s.size() || !std::isdigit(static_cast<unsigned char>(s[e])))
@@ -1693,6 +1697,7 @@ struct EntryCtx {
     std::string text;
   };
   std::vector<Text> prose;
+  bool repeats = false;  // the entry's commands repeat runs ("for rep in 1 2", "--repeats 3")
 };
 
 StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line) {
@@ -1762,6 +1767,7 @@ struct WalkScope {
   Config context;
   bool tflops = false, restated = false;
   bool check = false;  // a label names a correctness check ("Max abs diff:", "Correctness:")
+  bool repeats = false;  // a bullet above says its runs repeat ("paired repeats ... were stable:")
 };
 
 // The metric a figure written without a unit is in: TF/s where a label
@@ -1802,6 +1808,36 @@ struct Point {
   StoredRun run;
   bool clash = false;
 };
+
+// Words that say figures repeat one configuration ("paired repeats",
+// "`for rep in 1 2`", "--repeats 3", "3 trials").
+bool SaysRepeats(const std::string& text) {
+  const std::string l = Lower(text);
+  for (const char* w : {"repeat", "for rep ", "for r in", "trials", "for trial", "reruns", "seeds"})
+    if (l.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// Two or more unnamed figures of one metric in one point ("no_vjp: 191.837,
+// 191.861, 191.897 TF/s"), where the text says runs repeat and the values lie
+// within 5% of their median: repeats of the point's configuration. Its
+// figure becomes their median, the repeats kept beside it; otherwise the
+// point clashes (nothing tells its figures apart).
+void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p) {
+  StoredRun* run = &p->run;
+  std::vector<double> values = std::move(later);
+  values.insert(values.begin(), run->metrics[metric]);
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  if (median <= 0 || (sorted.back() - sorted.front()) > 0.05 * median) {
+    p->clash = true;
+    return;
+  }
+  run->metrics[metric] = median;
+  run->repeats[metric] = std::move(values);
+}
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -1810,6 +1846,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
+  std::map<size_t, std::map<std::string, std::vector<double>>> repeats;  // point -> metric -> later values
   for (Figure f : figures) {
     // A clause's subject names a figure only where it tells figures of one
     // metric apart ("control ... was 23.0%; treatment was 22.9%").
@@ -1840,7 +1877,12 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     Point& p = points.back();
     if (p.run.metrics.count(f.metric)) {
       if (f.derived) p.run.metrics.erase(f.metric);  // two deltas: neither is told apart
-      else p.clash = true;
+      else if (named.empty() && (w.repeats || x.repeats)) {
+        repeats[points.size() - 1][f.metric].push_back(f.value);
+        if (f.decimals >= 0) p.run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
+      } else {
+        p.clash = true;
+      }
       continue;
     }
     p.run.metrics[f.metric] = f.value;
@@ -1848,6 +1890,8 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     if (f.decimals >= 0) p.run.decimals[f.metric] = f.decimals;
     if (f.derived) p.run.derived.insert(f.metric);
   }
+  for (auto& [i, by_metric] : repeats)
+    for (auto& [metric, later] : by_metric) KeepRepeats(metric, std::move(later), &points[i]);
   if (!unread) return points;
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
@@ -1866,6 +1910,9 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest.clear();
   }
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  // A parent written as sentences ("Initial matrix was noisy. Paired repeats
+  // (`iters=5`) were stable:") names the keys in it, not a case.
+  if (colon == std::string::npos && Words(label).size() > 8) own.erase("case");
   if (auto it = x.command_labels.find(PlainLabel(label)); it != x.command_labels.end() && own.count("case")) {
     own.erase("case");  // "shared off (`topk=8`):" names the command labelled "shared off"
     for (const auto& [k, v] : it->second) own[k] = v;
@@ -1880,6 +1927,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
+  scope.repeats = scope.repeats || SaysRepeats(text);
   for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, text, unread)) {
     if (p.clash && unread)
       unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
@@ -1890,6 +1938,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     r.units = std::move(p.run.units);
     r.derived = std::move(p.run.derived);
     r.decimals = std::move(p.run.decimals);
+    r.repeats = std::move(p.run.repeats);
     out->push_back({std::move(r), b.line, text});
   }
   if (!text_override.empty()) return;
@@ -2868,6 +2917,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   x.entry_id = entry.id;
   x.file = file;
   x.prose = EntryProse(entry);
+  for (const auto& c : entry.commands) x.repeats = x.repeats || SaysRepeats(c.joined);
   std::vector<RecordedFigure> out;
   bool any_result = false;
   for (size_t fi = 0; fi < entry.fields.size(); ++fi) {

@@ -95,5 +95,20 @@ TEST(RecordedTable, DeviceSecondsAreTheirOwnMetric) {
   EXPECT_FALSE(figs[0].run.metrics.count("time_s"));
 }
 
+TEST(RecordedTable, ARepeatListIsOneRunAtItsMedian) {
+  std::vector<UnreadFigures> unread;
+  auto figs = Read(
+      "- Command: `for rep in 1 2 3; do python tools/bench_sort.py --vjp plain; done`\n- Result:\n"
+      "  - plain: `88.412`, `88.440`, `88.397` ms\n  - fused: `71.2 ms` and `64.9 ms`\n",
+      &unread);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("time_s"), 0.088412);
+  ASSERT_EQ(figs[0].run.repeats.at("time_s").size(), 3u);
+  EXPECT_EQ(Cfg(figs[0].run, "vjp"), "plain");
+  ASSERT_EQ(unread.size(), 1u);  // 71.2 and 64.9 ms are too far apart to be repeats
+  // Without a word of repetition, two unnamed figures stay apart.
+  EXPECT_TRUE(Read("- Command: `python tools/bench_sort.py`\n- Result:\n  - plain: `88.412`, `88.440` ms\n").empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook
