@@ -2095,6 +2095,8 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   CellValue out;
   cell = CellCore(std::move(cell), &out.approximate);
   if (!cell.empty() && cell.back() == '%') cell.pop_back();
+  // "17.29% after growth": words after a percentage qualify it.
+  if (const size_t pct = cell.find("% "); col.unit == "%" && pct != std::string::npos) cell.erase(pct);
   if (!cell.empty() && (cell.back() == 'x' || cell.back() == 'X') && col.metric == "speedup") cell.pop_back();
   size_t n = 0;
   while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
@@ -2111,6 +2113,9 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   }
   double factor = col.factor;
   UnitInfo info{};
+  // "191.0k tok/s after growth": words after the unit qualify the figure.
+  if (const size_t sp = unit.find(' '); sp != std::string::npos && UnitOf(unit.substr(0, sp), &info))
+    unit = unit.substr(0, sp);
   if (!unit.empty() && UnitOf(unit, &info)) {
     const std::string m = info.metric;
     if (col.metric.size() < m.size() || col.metric.compare(col.metric.size() - m.size(), m.size(), m) != 0)
@@ -2146,7 +2151,14 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
       ++n;
     if (n == 0) return {};
-    const std::string u = parse_detail::Trim(cell.substr(n));
+    std::string u = parse_detail::Trim(cell.substr(n));
+    // "189.6k tok/s", "191.0k tok/s after growth": a multiplier glued to the
+    // number, words after the unit.
+    if (u.size() > 2 && std::strchr("kKMB", u[0]) && u[1] == ' ') u = parse_detail::Trim(u.substr(1));
+    if (const size_t sp = u.find(' '); sp != std::string::npos && u != "%") {
+      UnitInfo probe{};
+      if (UnitOf(u.substr(0, sp), &probe)) u = u.substr(0, sp);
+    }
     if (u.empty() || (!unit.empty() && u != unit)) return {};
     unit = u;
   }
@@ -2296,6 +2308,8 @@ bool OutcomeCount(const std::string& header) {
   static const std::set<std::string> quality = {"loss", "accuracy", "acc", "perplexity", "ppl", "norm", "eval"};
   for (const auto& word : w)
     if (quality.count(word)) return true;
+  // "Boundary step", "common step": where in a training run, not what ran.
+  if (w.size() >= 2 && (w.back() == "step" || w.back() == "update" || w.back() == "epoch")) return true;
   return k.count(w[0]) > 0 || k.count(w.back()) > 0;
 }
 
@@ -2401,6 +2415,11 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
 // A header that is one value word ("bf16", "fp8wire", "ring_x"): a letter
 // first, no space; not a key's name, a statistic, a check or a remark.
 bool ValueHeader(const std::string& h, const EntryCtx& x) {
+  // "(128,64)", "4096", "128x64": a tuple or number names a value too.
+  if (!h.empty() && h.size() <= 24 && (h[0] == '(' || std::isdigit(static_cast<unsigned char>(h[0]))))
+    return std::all_of(h.begin(), h.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == ',' || c == 'x' || c == '.';
+    });
   if (h.empty() || h.size() > 32 || !IsIdentStart(h[0])) return false;
   for (char c : h)
     if (!IsIdentChar(c) && c != '.' && c != '+') return false;
