@@ -224,11 +224,8 @@ Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::
   }
   size_t best = 0;
   for (const auto& k : NumericAxes()) {
-    const auto values = Contains(varied, k) ? OrderedValues(points, k) : std::vector<std::string>{};
-    // A recorded value written with a multiplier ("2.595B" tokens) is no number to plot.
-    const bool numbers =
-        std::all_of(values.begin(), values.end(), [](const std::string& v) { return ParseNumber(v).has_value(); });
-    if (numbers && values.size() > 1 && values.size() > best) best = values.size(), *numeric = k;
+    const size_t n = Contains(varied, k) ? OrderedValues(points, k).size() : 0;
+    if (n > 1 && n > best) best = n, *numeric = k;
   }
   for (const auto& k : CategoricalAxes())
     if (Contains(varied, k)) {
