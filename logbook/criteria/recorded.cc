@@ -1235,19 +1235,27 @@ size_t CommaListNext(const std::string& s, size_t j) {
   return e;
 }
 
+// A number of a list waiting for its unit: its value, the word naming it,
+// the decimals it is written with.
+struct Listed {
+  double value = 0;
+  std::string word;
+  int decimals = -1;
+};
+
 // "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the numbers `listed` before the
 // figure `f` (read as `value`) take its unit, each paired with its value of
 // the key after "at" (if as many); a comma list's numbers keep their words.
 void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
-                   const std::vector<std::pair<double, std::string>>& listed, Figure* f, std::vector<Figure>* out) {
+                   const std::vector<Listed>& listed, Figure* f, std::vector<Figure>* out) {
   const auto at = AtList(s, i, listed.size() + 1);
   const double ratio = f->value / value;
-  const std::string first = listed.front().second;
+  const std::string first = listed.front().word;
   for (size_t n = 0; n < listed.size(); ++n) {
     Figure m = *f;
-    m.value = listed[n].first * ratio;
-    m.decimals = -1;
-    m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
+    m.value = listed[n].value * ratio;
+    m.decimals = f->decimals < 0 ? -1 : listed[n].decimals;  // "13.2 / 13.1 %": as written
+    m.word = comma_list ? listed[n].word : MetricWord(first) ? "" : first;
     if (!at.empty()) m.named[at[n].first] = at[n].second;
     out->push_back(m);
   }
@@ -1561,7 +1569,7 @@ struct FigureScan {
   size_t i = 0;
   int arrow_left = -1;     // index in `out` of a figure written before an arrow
   std::string arrow_unit;  // the unit the figure before the arrow was read in
-  std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
+  std::vector<Listed> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
 };
@@ -1601,14 +1609,14 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
   st.list_next = std::string::npos;
   if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && st.depth == 0) {
     if (st.comma_list) st.listed.clear(), st.comma_list = false;
-    st.listed.emplace_back(value, st.listed.empty() ? WordBefore(s, start) : "");
+    st.listed.push_back({value, st.listed.empty() ? WordBefore(s, start) : "", WrittenDecimals(s.substr(start, j - start))});
     st.list_next = st.i = next;
     return true;
   }
   if (const size_t e = !sign && st.depth == 0 ? CommaListNext(s, j) : std::string::npos;
       e != std::string::npos && (st.listed.empty() || st.comma_list)) {
     const std::string named = WordBefore(s, start);
-    st.listed.emplace_back(value, NoName(named) ? "" : named);
+    st.listed.push_back({value, NoName(named) ? "" : named, WrittenDecimals(s.substr(start, j - start))});
     st.comma_list = true;
     st.list_next = st.i = e;
     return true;
