@@ -353,13 +353,33 @@ bool ParseHeadingTime(std::string_view s, size_t* p, HeadingParts* out) {
   return true;
 }
 
-// A time zone after the time ("Z", " UTC", " PDT"): skipped (entries are
-// ordered by the time as written).
+// ISO seconds and their fraction after HH:MM (":00", ":07.125"): skipped.
+void SkipSeconds(std::string_view s, size_t* p) {
+  size_t q = *p;
+  if (q >= s.size() || s[q] != ':' || !Digits(s, q + 1, 2)) return;
+  q += 3;
+  if (q + 1 < s.size() && s[q] == '.' && std::isdigit(static_cast<unsigned char>(s[q + 1]))) {
+    ++q;
+    while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
+  }
+  *p = q;
+}
+
+// A time zone after the time ("Z", "+02:00", " UTC", " PDT"): skipped
+// (entries are ordered by the time as written).
 void SkipTimeZone(std::string_view s, size_t* p) {
   size_t q = *p;
   if (q < s.size() && s[q] == 'Z') {
     *p = q + 1;
     return;
+  }
+  if (q < s.size() && (s[q] == '+' || s[q] == '-') && Digits(s, q + 1, 2)) {
+    size_t e = q + 3;
+    if (e < s.size() && s[e] == ':') ++e;
+    if (Digits(s, e, 2)) {
+      *p = e + 2;
+      return;
+    }
   }
   while (q < s.size() && s[q] == ' ') ++q;
   size_t e = q;
@@ -384,7 +404,10 @@ bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
   out->time.clear();
   if (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p])) && !ParseHeadingTime(s, &p, out)) return false;
   if (iso && out->time.empty()) return false;
-  if (!out->time.empty()) SkipTimeZone(s, &p);
+  if (!out->time.empty()) {
+    SkipSeconds(s, &p);
+    SkipTimeZone(s, &p);
+  }
   while (p < s.size() && s[p] == ' ') ++p;
   if (s.substr(p, 1) == "-") p += 1;
   else if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;

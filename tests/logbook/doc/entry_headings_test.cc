@@ -20,6 +20,8 @@ TEST(EntryHeadings, LogHeadingsLevelsAndTimes) {
            "# T\n\n## Entry Log\n\n### 2026-07-17 10:05 UTC - X-001 a\n" + std::string(kBody),
            "# T\n\n## 2026-07-20 15:15 PDT - a\n\n" + std::string(kBody),
            "# T\n\n## 2026-05-05T23:36Z - a\n\n" + std::string(kBody),
+           "# T\n\n## Entry log\n\n### 2026-05-05T23:36:00Z \xE2\x80\x94 a\n\n" + std::string(kBody),
+           "# T\n\n## Entry log\n\n### 2026-05-05T23:36:41.250+02:00 - a\n\n" + std::string(kBody),
            "# T\n\n## Experiment Log\n\n### 2026-07-17 \xE2\x80\x94 a\n" + std::string(kBody)}) {
     const Logbook lb = ParseLogbook(text, "t.md");
     ASSERT_EQ(lb.entries.size(), 1u) << text;
@@ -34,6 +36,13 @@ TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {
   ASSERT_EQ(lb.entries.size(), 1u);
   EXPECT_EQ(lb.entries[0].time, "10:05");
   EXPECT_EQ(lb.entries[0].label, "a");
+  // ISO 8601 with seconds: the minute is the entry's time, the seconds and zone are skipped.
+  const Logbook iso = ParseLogbook("# T\n\n## Entry log\n\n### 2026-07-17T10:05:59Z \xE2\x80\x94 a b\n" + std::string(kBody), "t.md");
+  ASSERT_EQ(iso.entries.size(), 1u);
+  EXPECT_EQ(iso.entries[0].time, "10:05");
+  EXPECT_EQ(iso.entries[0].label, "a b");
+  // "23:36:7" is no time of day: not an entry.
+  EXPECT_TRUE(ParseLogbook("# T\n\n## Entry log\n\n### 2026-07-17T10:05:7Z x\n" + std::string(kBody), "t.md").entries.empty());
 }
 
 // An entry written at ## keeps its ### sub-headings' blocks.
