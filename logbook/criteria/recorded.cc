@@ -86,6 +86,8 @@ std::string ScriptName(const std::string& w) {
   };
   const bool script = ends(".py") || ends(".sh") || ends(".sbatch") || ends(".slurm");
   if (!script || base.find('=') != std::string::npos) return "";
+  // A test file (`pytest tests/test_dispatch.py`) checks code; it is no harness.
+  if (base.rfind("test_", 0) == 0 || ends("_test.py") || base == "conftest.py") return "";
   if (DefaultLauncherTable().FindLauncher(w) != nullptr) return "";
   return base;
 }
@@ -2024,8 +2026,14 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   else if (HasWord(lower, "us") || HasWord(lower, "\xC2\xB5s")) base = "time_s", c.unit = "us", c.factor = 1e-6;
   else if (lower == "s" || lower == "time (s)" || lower == "time_s" || lower == "seconds" || lower == "s/step")
     base = "time_s", c.unit = "s";
-  else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds"))
-    base = "time_s", c.unit = "s";  // "P50 step s"
+  else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds" ||
+                                                         w.back() == "s/step" || w.back() == "s/iter"))
+    base = "time_s", c.unit = "s";  // "P50 step s", "median s/step"
+  if (lower.rfind('%', 0) == 0) {
+    // "% of 2587 ms step": a share of what the header names, not that unit.
+    c.metric = "share_pct", c.unit = "%", c.factor = 1, c.derived = true;
+    return c;
+  }
   if (delta) {
     c.metric = base.empty() ? "delta_pct" : base + "_delta_pct";
     c.unit = "%";
