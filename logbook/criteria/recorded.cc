@@ -88,6 +88,9 @@ std::string ScriptName(const std::string& w) {
   if (!script || base.find('=') != std::string::npos) return "";
   // A test file (`pytest tests/test_dispatch.py`) checks code; it is no harness.
   if (base.rfind("test_", 0) == 0 || ends("_test.py") || base == "conftest.py") return "";
+  // Nor a lint or format hook (`./infra/pre-commit.py --files a.py --fix`).
+  if (base.rfind("pre-commit", 0) == 0 || base.rfind("precommit", 0) == 0 || base.find("lint") != std::string::npos)
+    return "";
   if (DefaultLauncherTable().FindLauncher(w) != nullptr) return "";
   return base;
 }
@@ -809,7 +812,8 @@ bool LooseValue(const Vars& vars, const std::string& word, std::string* key, std
 bool FillerWord(const std::string& w) {
   static const std::set<std::string> k = {"result", "results", "Result", "Results", "run",
                                           "measured", "numbers", "total", "Total", "overall"};
-  return k.count(w) > 0;
+  // "+", "->", "—": joiners, no name.
+  return k.count(w) > 0 || std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
 }
 
 Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic = false,
