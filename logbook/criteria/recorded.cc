@@ -812,8 +812,7 @@ bool LooseValue(const Vars& vars, const std::string& word, std::string* key, std
 bool FillerWord(const std::string& w) {
   static const std::set<std::string> k = {"result", "results", "Result", "Results", "run",
                                           "measured", "numbers", "total", "Total", "overall"};
-  // "+", "->", "—": joiners, no name.
-  return k.count(w) > 0 || std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+  return k.count(w) > 0;
 }
 
 Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic = false,
@@ -858,8 +857,8 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
       else rest.push_back(w);
     } else if (LooseValue(vars, w, &key, &value)) {
       cfg[key] = value;
-    } else if (IsFixedValue(fixed, w)) {
-      kept.push_back(w);  // "(ring_ag_rs)" when every run uses it: a case only beside other words
+    } else if (IsFixedValue(fixed, w) || std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
+      kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
     } else {
       rest.push_back(w);
       kept.push_back(w);
