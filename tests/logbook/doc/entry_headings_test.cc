@@ -31,6 +31,33 @@ TEST(EntryHeadings, LogHeadingsLevelsAndTimes) {
   }
 }
 
+// Dates as researchers also write them: after a colon, in brackets, with
+// slashes, with the month's name; each read as YYYY-MM-DD.
+TEST(EntryHeadings, DateFormsBesideIso) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"### 2026-04-01: colon after the date", "2026-04-01"},
+      {"### 2026-04-01 10:05: colon after the time", "2026-04-01"},
+      {"### [2026-04-02] bracketed date", "2026-04-02"},
+      {"### [2026-04-02 09:30 UTC] bracketed date and time", "2026-04-02"},
+      {"### 2026/04/03 slash date", "2026-04-03"},
+      {"### Apr 4, 2026 - month name first", "2026-04-04"},
+      {"### 4 September 2026 \xE2\x80\x94 day first", "2026-09-04"},
+      {"### Sept. 14 2026 14:05 - abbreviated with a time", "2026-09-14"}};
+  for (const auto& [heading, date] : cases) {
+    const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n") + heading + "\n" + kBody, "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u) << heading;
+    EXPECT_EQ(lb.entries[0].date, date) << heading;
+    EXPECT_EQ(lb.entries[0].commands.size(), 1u) << heading;
+  }
+  EXPECT_EQ(ParseLogbook("# T\n\n## Entry Log\n\n### Sept. 14 2026 14:05 - abbreviated\n" + std::string(kBody), "t.md")
+                .entries[0].time, "14:05");
+  // Not dates: a month word in prose, a bracketed non-date, a 31st of nothing.
+  for (const char* heading : {"### May the kernel be fast", "### [draft] notes", "### Apr 40, 2026 - x", "### 2026/4/3 x"}) {
+    const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n") + heading + "\n" + kBody, "t.md");
+    EXPECT_TRUE(lb.entries.empty()) << heading;
+  }
+}
+
 TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {
   const Logbook lb = ParseLogbook("# T\n\n## Entry Log\n\n### 2026-07-17 10:05 UTC - a\n" + std::string(kBody), "t.md");
   ASSERT_EQ(lb.entries.size(), 1u);
