@@ -17,6 +17,7 @@
 #include "engine/bench_flags.h"
 #include "logbook/criteria/compare.h"
 #include "logbook/criteria/pairing.h"
+#include "logbook/criteria/recorded_prose.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/text.h"
 
@@ -884,6 +885,7 @@ struct Figure {
   size_t sentence = 0;    // where its sentence starts in the text
   bool subject = false;   // `word` is its clause's subject ("treatment was 22.9%")
   int decimals = -1;      // decimals as written in its unit (-1: not as written, "3.5M")
+  const char* not_run = nullptr;  // why it is no run's figure though it has a unit (a range, an estimate ...)
 };
 
 // The decimals a number is written with ("0.027212" -> 6, "1,832,938" -> 0).
@@ -1012,13 +1014,15 @@ bool ThresholdBefore(const std::string& s, size_t at) {
                                           "target", "targets", "goal", "goals",  "threshold", "than",
                                           "exceed", "exceeds", "reach", "Reach", "budget", "cap"};
   size_t b = at;
+  bool colon = false;  // "slower than EP16: 37.28 ms": past a colon only the word before it ("target: 20 ms") counts
   for (int n = 0; n < 2; ++n) {
     while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == ':' || s[b - 1] == '~'))
-      --b;
+      colon = colon || s[--b] == ':';
     size_t w = b;
     while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
     if (w == b) return false;
     if (k.count(s.substr(w, b - w))) return true;
+    if (colon) return false;
     b = w;
   }
   return false;
@@ -1184,8 +1188,10 @@ bool NoName(const std::string& w) {
         "still",  "now",     "then",    "also",    "over",     "under",     "than",     "remains", "remained",
         "stays",  "stayed",  "became",  "yields",  "yielded",  "reaches",   "hits",     "in",     "on",
         "for",    "after",   "before",  "as",      "into",     "across",    "per",      "each",   "every",
-        "averaged", "reported", "recorded", "logged", "measures", "took", "takes", "ran", "runs"};
-  return w.empty() || !IsIdentStart(w[0]) || kStop.count(w) > 0;
+        "averaged", "reported", "recorded", "logged", "measures", "took", "takes", "ran", "runs",
+        "versus", "against", "it", "this", "these", "we", "they", "which", "its", "their", "our"};
+  return w.empty() || !IsIdentStart(w[0]) || kStop.count(w) > 0 ||
+         (std::isupper(static_cast<unsigned char>(w[0])) && kStop.count(Lower(w)) > 0);
 }
 
 // Figures in the text after a bullet's label. A number followed by a unit
@@ -1296,6 +1302,7 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
 // the caller whether an arrow follows.
 struct ScanMode {
   bool bare_is_tflops = true, percent_is_mfu = false;
+  bool prose = false;  // a paragraph's sentence: "~36 ms" is an estimate
 };
 
 // The unit written after a number ending at `j`, as the reader sees it: a
@@ -1466,6 +1473,12 @@ bool NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<
   size_t b = start;
   std::string word = WordBefore(s, start, &b);
   bool stat_named = false;
+  if (StatWord(Lower(word)) && !f->derived && !f->named.count("statistic")) {
+    // "`xla_sum` median 0.48 ms": the statistic names the figure's metric
+    // statistic, the word before it the run.
+    f->named["statistic"] = Lower(word);
+    word = WordBefore(s, b, &b);
+  }
   if (MetricWord(word)) {
     // "mean MFU 20.21%": the statistic names the metric, not a run.
     const std::string stat = WordBefore(s, b);
@@ -1519,9 +1532,14 @@ bool RunTag(const std::string& w) {
 
 // A clause's word that names no run: verbs, statistics, metric and window
 // words ("control median MFU over steps 5-19 was" leaves "control").
-bool SubjectFiller(const std::string& w) {
+bool SubjectFiller(const std::string& w, bool prose = false) {
+  // In prose a number format names a run ("With fp8 the step takes 27.7 ms").
+  static const std::set<std::string> dtype = {"bf16", "fp8", "fp16", "fp32", "int8", "int4"};
+  if (prose && dtype.count(Lower(w))) return false;
   static const std::set<std::string> k = {"steps", "step", "window", "averaged", "over", "final", "runs", "takes",
-                                          "ran", "median", "full-run", "samples", "sample", "two", "both"};
+                                          "ran", "median", "full-run", "samples", "sample", "two", "both", "run",
+                                          "went", "dropped", "fell", "rose", "improved", "moved", "changed", "grew",
+                                          "increased", "decreased", "goes", "time"};
   UnitInfo unit{};
   return NoName(w) || StatisticWord(w) || MetricWord(w) || MfuQualifier(Lower(w)) || k.count(Lower(w)) > 0 ||
          !IsIdentStart(w[0]) || UnitOf(w, &unit) || !std::all_of(w.begin(), w.end(), IsIdentChar);
@@ -1532,7 +1550,7 @@ bool SubjectFiller(const std::string& w) {
 // the step window of its sentence ("Steps 60-79 averaged ..."), the run its
 // clause is about ("treatment was 22.865%", "`dw13` at 7.23 ms"), and
 // whether its sentence restates earlier work. `end`: past the figure's unit.
-void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named, Figure* f) {
+void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named, Figure* f, bool prose = false) {
   const size_t cb = ClauseStart(s, start, false);
   std::vector<std::string> clause = Words(s.substr(cb, start - cb));
   // "19.1% tail-40 median MFU and 19.0% ...": the words after the last figure.
@@ -1544,6 +1562,7 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
       while (!clause.empty() && (StatisticWord(clause[0]) || MfuQualifier(clause[0]) || MetricWord(clause[0]) ||
                                  UnitOf(clause[0], &unit)))
         clause.erase(clause.begin());
+      if (clause.size() >= 2 && clause[0] == "at") clause.erase(clause.begin(), clause.begin() + 2);  // "... at EP8 and"
       break;
     }
   std::string stat;
@@ -1564,6 +1583,7 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
   if (!sentence.empty() && RunTag(sentence[0])) f->run_tag = sentence[0];
   for (size_t n = 0; n < sentence.size(); ++n) {
     if (RestatingWord(sentence[n])) f->restated = true;
+    if (prose && prose::HypotheticalWord(sentence[n])) f->not_run = "hypothetical (would, if, ideal ...), not a run";
     std::string w = sentence[n];
     if (Lower(w) == "steps" && n + 1 < sentence.size()) {
       std::string r = sentence[n + 1];
@@ -1576,7 +1596,7 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
   }
   if (!f->word.empty() || f->derived) return;
   static const std::set<std::string> link = {"at", "was", "is", "were", "had", "took"};
-  if (clause.size() >= 2 && link.count(clause.back()) && !SubjectFiller(clause[clause.size() - 2])) {
+  if (clause.size() >= 2 && link.count(clause.back()) && !SubjectFiller(clause[clause.size() - 2], prose)) {
     f->word = clause[clause.size() - 2];  // "`dw13` at 7.23 ms"
     f->subject = true;
     return;
@@ -1585,7 +1605,7 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
   for (const auto& w : clause) {
     std::string c = w;
     while (!c.empty() && (c.back() == ',' || c.back() == ':' || c.back() == '.')) c.pop_back();
-    if (!c.empty() && !SubjectFiller(c)) names.push_back(c);
+    if (!c.empty() && !SubjectFiller(c, prose)) names.push_back(c);
   }
   if (names.size() == 1 && names[0].size() <= 24) f->word = names[0], f->subject = true;
 }
@@ -1608,6 +1628,8 @@ struct FigureScan {
   std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
+  size_t last_end = std::string::npos;  // past the unit of the last figure kept
+  int from_figure = -1;  // index in `out` of a figure written after "from" (prose: "from 31.2 ms to 27.9 ms")
 };
 
 // A number glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00") is no
@@ -1660,13 +1682,47 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
   return false;
 }
 
+// What prose says of a figure beyond the words before it: a name after its
+// unit ("13.6 s eager", "27.6 ms (fp8)", "31.3 ms in bf16") where none before
+// it names it, an estimate ("~36 ms"), what a clause says it is a value of
+// ("ragged backend = 96.2 ms"), and "from 31.2 ms to 27.9 ms" as before/after.
+void ProseNames(FigureScan& st, size_t start, Figure* f) {
+  const std::string& s = st.s;
+  UnitInfo probe{};
+  if (!f->word.empty() && SubjectFiller(f->word, true)) f->word.clear();  // "Throughput step 12.3 ms"
+  if (f->word.empty() || f->subject)
+    if (std::string post = prose::PostfixName(s, st.i);
+        !post.empty() && !NoName(post) && !MetricWord(post) && !StatisticWord(post) && !UnitOf(post, &probe))
+      f->word = post, f->subject = false;
+  if (prose::Estimate(s, start)) f->not_run = "an estimate (\"~\"), not a measurement";
+  if (prose::PartOf(s, st.i) || prose::WholeOf(s, start))
+    f->not_run = "a part of a whole (\"13.3 ms of a 2587 ms step\"), not a run";
+  const size_t cb = ClauseStart(s, start, false);
+  for (const auto& [k, v] : prose::NounPairs(s.substr(cb, start - cb))) f->named.emplace(k, v);
+  const std::string before = Lower(WordBefore(s, start));
+  if (before == "from") st.from_figure = static_cast<int>(st.out.size());
+  if (before != "to" || st.from_figure < 0 || static_cast<size_t>(st.from_figure) >= st.out.size()) return;
+  Figure& from = st.out[static_cast<size_t>(st.from_figure)];
+  st.from_figure = -1;
+  if (from.metric != f->metric || from.sentence != f->sentence) return;
+  if (f->word.empty() || f->word == from.word) f->word = from.word, f->subject = from.subject;
+  from.named["arrow"] = "before", f->named["arrow"] = "after";
+}
+
 // A figure read: named by its words, paired with the list waiting for its
 // unit or with the key values after it ("0.95 % at EP2"), and kept.
 void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
                 const std::string& num) {
   const std::string& s = st.s;
   f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
-  ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f);
+  ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f, st.mode.prose);
+  if (!f.derived) f.restated = f.restated || prose::RestatingAround(s, start, st.i);  // "the 13.9 ms forward"
+  if (st.mode.prose && !f.derived) ProseNames(st, start, &f);
+  // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
+  size_t a = st.i;
+  while (a < s.size() && (s[a] == ' ' || s[a] == '`' || s[a] == '*')) ++a;
+  before_arrow = before_arrow || (a < s.size() && ArrowAt(s, a) > 0);
+  st.last_end = st.i;
   st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
   st.arrow_unit = before_arrow && !f.derived ? unit : "";
   if (!st.listed.empty() && !f.derived && value != 0) {
@@ -1679,9 +1735,37 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
   st.out.push_back(f);
 }
 
-std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false) {
+// "4.1x slower than ring", "2.7x off the floor": a factor that is no
+// speedup of the run it follows.
+bool SpeedupOfNoRun(const std::string& s, size_t at) {
+  size_t e = 0;
+  const std::string w = Lower(WordAt(s, at, &e));
+  return w == "slower" || w == "off" || w == "short" || w == "away" || w == "behind";
+}
+
+// "0.5852 ms (1433 GB/s)": a figure of another metric opening the
+// parentheses right after a figure is the same run's, named as it is.
+bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& num) {
+  if (st.out.empty() || st.last_end == std::string::npos || st.last_end > start || st.depth != 1) return false;
+  const Figure& prev = st.out.back();
+  if (prev.derived || prev.metric == f.metric || f.metric == kNoUnit || prev.metric == kNoUnit) return false;
+  int parens = 0;
+  for (size_t k = st.last_end; k < start; ++k) {
+    if (st.s[k] == '(') ++parens;
+    else if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*') return false;
+  }
+  if (parens != 1) return false;
+  f.word = prev.word, f.named = prev.named, f.subject = prev.subject, f.sentence = prev.sentence;
+  f.restated = prev.restated, f.run_tag = prev.run_tag, f.not_run = prev.not_run;
+  f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
+  st.out.push_back(f);
+  return true;
+}
+
+std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
+                            bool prose = false) {
   FigureScan st(s);
-  st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu;
+  st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
   size_t& i = st.i;
   while (i < s.size() && st.out.size() < kMaxFiguresPerEntry) {
     const char c = s[i];
@@ -1711,7 +1795,15 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     if (!FigureUnit(s, start, j, *v, sign, c == '-', st.mode, st.arrow_left, st.arrow_unit, &i, &f, &unit,
                     &before_arrow))
       continue;
-    if (st.depth > 0 && !f.derived) continue;  // asides
+    if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) continue;
+    if (!f.derived && prose::RangeEnd(s, start)) {  // "119 to 123 seconds", "60–81 ms": neither end is a run's
+      f.not_run = "a range, not one run's figure";
+      if (!st.out.empty() && st.last_end != std::string::npos && st.last_end + 16 >= start) st.out.back().not_run = f.not_run;
+    }
+    if (st.depth > 0 && !f.derived) {  // asides, but for another metric of the figure before them
+      if (ParenCompanion(st, start, f, num)) st.last_end = i;
+      continue;
+    }
     KeepFigure(st, f, start, *v, unit, before_arrow, num);
   }
   return std::move(st.out);
@@ -1802,6 +1894,9 @@ struct WalkScope {
   Config context;
   bool tflops = false, restated = false;
   bool check = false;  // a label names a correctness check ("Max abs diff:", "Correctness:")
+  bool prose = false;  // a sentence of a paragraph, not a bullet
+  bool loose = false;  // a paragraph's sentence or a bullet that is no field
+  bool share = false;  // a label names shares ("Share of GPU kernel time:"): a percentage is no MFU
 };
 
 // The metric a figure written without a unit is in: TF/s where a label
@@ -1846,8 +1941,9 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
   bool no_unit = false, restated = false, unnamed = false;
+  std::set<std::string> not_run;
   size_t sentence = 0;
-  std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu);
+  std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
   for (Figure f : figures) {
@@ -1856,6 +1952,10 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     if (f.subject && per_metric[f.metric] < 2) f.word.clear();
     if (f.restated || w.restated || (!f.run_tag.empty() && !x.own_text.count(f.run_tag))) {
       restated = restated || !f.derived;
+      continue;
+    }
+    if (f.not_run) {
+      not_run.insert(f.not_run);
       continue;
     }
     if (f.metric == kNoUnit) {
@@ -1892,6 +1992,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
   if (unnamed) unread->push_back({line, text, "a figure of a later sentence that nothing names"});
+  for (const auto& why : not_run) unread->push_back({line, text, why});
   return points;
 }
 
@@ -1906,6 +2007,11 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest.clear();
   }
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  if (scope.prose) {  // a sentence's lead ("Job `...`:", "Target `k`:") is no run's name, "a2a impl:" is
+    // "bf16: 31.4 ms; fp8: 27.8 ms": a short plain label names its figures.
+    if (label.find('`') != std::string::npos || Words(label).size() > 2) own.erase("case");
+    for (const auto& [k, v] : prose::NounPairs(label)) own.emplace(k, v);
+  }
   if (auto it = x.command_labels.find(PlainLabel(label)); it != x.command_labels.end() && own.count("case")) {
     own.erase("case");  // "shared off (`topk=8`):" names the command labelled "shared off"
     for (const auto& [k, v] : it->second) own[k] = v;
@@ -1920,6 +2026,8 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
+  for (const char* w : {"share", "fraction", "breakdown", "profile", "% of"})
+    scope.share = scope.share || Lower(label).find(w) != std::string::npos;
   for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, text, unread)) {
     if (p.clash && unread)
       unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
@@ -1930,7 +2038,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     r.units = std::move(p.run.units);
     r.derived = std::move(p.run.derived);
     r.decimals = std::move(p.run.decimals);
-    out->push_back({std::move(r), b.line, text});
+    out->push_back({std::move(r), b.line, text, scope.loose});
   }
   if (!text_override.empty()) return;
   for (const auto& c : b.children) Walk(c, scope, x, out, unread);
@@ -2575,30 +2683,145 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   }
 }
 
-// Prose after an entry's own table that repeats one of the table's figures
-// ("fp8wire = 8.35 ms, 1.48x the baseline" under a table holding 8.35 ms)
-// restates it: the run is the table's, and the prose's figures (the speedup
-// derived from it too) are listed, not tabled a second time. `out[0,
-// from_tables)` are the table's figures.
-void DropRestatedTableFigures(size_t from_tables, std::vector<RecordedFigure>* out,
-                              std::vector<UnreadFigures>* unread) {
-  std::set<std::pair<std::string, double>> in_tables;
-  for (size_t i = 0; i < from_tables; ++i)
-    for (const auto& [metric, value] : (*out)[i].run.metrics) in_tables.insert({metric, value});
-  if (in_tables.empty()) return;
-  std::vector<RecordedFigure> kept(out->begin(), out->begin() + static_cast<std::ptrdiff_t>(from_tables));
-  for (size_t i = from_tables; i < out->size(); ++i) {
-    RecordedFigure& f = (*out)[i];
-    bool repeats = false;
-    for (const auto& [metric, value] : f.run.metrics)
-      repeats = repeats || (!f.run.derived.count(metric) && in_tables.count({metric, value}));
-    if (!repeats) {
-      kept.push_back(std::move(f));
-    } else if (unread) {
-      unread->push_back({f.line, f.text, "restates a figure of this entry's table, not another run"});
+// The sentence text of a paragraph from `b` to `e`, without the marks that
+// ended the lead before it ("**Arm A.** Job ...", "Backend surprise: ...").
+std::string SentenceText(const std::string& s, size_t b, size_t e) {
+  while (b < e && (s[b] == ' ' || s[b] == ':' || s[b] == '.' || s[b] == '*')) ++b;
+  return s.substr(b, e - b);
+}
+
+// An entry's paragraphs, read when no Result field holds its figures: each
+// sentence like a bullet, under the paragraph's lead ("**Arm A (tip).**",
+// "Backend surprise:") as their label. A lead that reads, plans or explains
+// ("Interpretation:", "**Profile (xplane):**", "Setup:", "Infra.") records no
+// run, nor does a sentence led so ("Note: the premise was stale ...").
+void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                      std::vector<UnreadFigures>* unread) {
+  for (const auto& p : entry.paragraphs) {
+    const std::string lead = !p.lead.empty() ? p.lead : prose::PlainLead(p.text);
+    if (prose::NoRunLead(lead)) continue;
+    WalkScope scope;
+    scope.prose = scope.loose = true;
+    std::string name = lead.substr(0, lead.find(" ("));  // "Arm A (tip `26711f8`, no code change)."
+    while (!name.empty() && (name.back() == ':' || name.back() == '.' || name.back() == ' ')) name.pop_back();
+    for (const auto& w : Words(name)) scope.restated = scope.restated || RestatingWord(w);
+    // A bold lead names its paragraph's runs ("**Arm A (tip).**"); a plain
+    // one is its first sentence's label ("bf16: 31.4 ms; fp8: 27.8 ms").
+    if (!p.lead.empty()) scope.context = LabelConfig(name, x.vars, x.fixed, x.generic, &x.feeds);
+    if (const auto pairs = prose::NounPairs(name); !pairs.empty()) {  // "Ragged impl, same point:"
+      scope.context.erase("case");
+      for (const auto& [k, v] : pairs) scope.context.emplace(k, v);
+    }
+    const size_t body = p.lead.empty() ? 0 : std::min(p.text.size(), p.text.find(p.lead) + p.lead.size());
+    const std::string rest = p.text.substr(body);
+    for (const auto& [b, e] : prose::Sentences(rest)) {
+      Bullet sb;
+      sb.text = SentenceText(rest, b, e);
+      if (sb.text.empty() || prose::NoRunLead(prose::PlainLead(sb.text))) continue;
+      sb.line = p.LineAt(body + b);
+      Walk(sb, scope, x, out, unread);
     }
   }
+}
+
+// Whether `later`'s `metric` is `earlier` (a value in stored units) as
+// `later` writes it: at its written decimals in its written unit ("96 ms"
+// restates 96.2 ms, "27 ms" 26.96 ms), exactly when its decimals are unknown.
+bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier) {
+  const double value = later.metrics.at(metric);
+  auto d = later.decimals.find(metric);
+  if (d == later.decimals.end() || d->second < 0) return value == earlier;
+  UnitInfo info{};
+  const auto u = later.units.find(metric);
+  const double factor = u != later.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+  // Two significant digits at least: "8 ms" restates nothing.
+  const double written = value / factor;
+  if (d->second == 0 && std::fabs(written) < 10) return false;
+  return prose::SameAsWritten(earlier / factor, written, d->second);
+}
+
+// Whether every figure of `later` of its own (not derived) restates one of
+// `earlier`'s figures.
+bool RestatesRun(const StoredRun& later, const std::vector<const StoredRun*>& earlier) {
+  bool any = false;
+  for (const auto& [metric, value] : later.metrics) {
+    if (later.derived.count(metric)) continue;
+    bool found = false;
+    for (const StoredRun* e : earlier)
+      if (auto it = e->metrics.find(metric); it != e->metrics.end() && !e->derived.count(metric))
+        found = found || RestatesValue(later, metric, it->second);
+    if (!found) return false;
+    any = true;
+  }
+  return any;
+}
+
+// Prose that repeats a figure of the entry's own tables ("fp8wire = 8.35
+// ms, 1.48x the baseline" under a table holding 8.35 ms), or a figure the
+// entry's prose wrote before it ("measures 7.077 ms at head", then "7.077
+// -> 6.803 ms"), restates it: the run is the first one, and the repeat (with
+// the speedup derived from it) is listed, not tabled a second time.
+// `out[0, from_tables)` are the tables' figures. Bounded by the entry's
+// figure cap (kMaxFiguresPerEntry).
+void DropRestatedTableFigures(size_t from_tables, std::vector<RecordedFigure>* out,
+                              std::vector<UnreadFigures>* unread) {
+  std::stable_sort(out->begin() + static_cast<std::ptrdiff_t>(from_tables), out->end(),
+                   [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
+  std::vector<RecordedFigure> kept(out->begin(), out->begin() + static_cast<std::ptrdiff_t>(from_tables));
+  const size_t n = std::min(out->size(), kMaxFiguresPerEntry);
+  for (size_t i = from_tables; i < n; ++i) {
+    RecordedFigure& f = (*out)[i];
+    std::vector<const StoredRun*> before;
+    for (const auto& k : kept)
+      if (&k - kept.data() < static_cast<std::ptrdiff_t>(from_tables) || k.line < f.line) before.push_back(&k.run);
+    const bool table = RestatesRun(f.run, std::vector<const StoredRun*>(before.begin(), before.begin() +
+        static_cast<std::ptrdiff_t>(std::min(before.size(), from_tables))));
+    if (!RestatesRun(f.run, before)) {
+      kept.push_back(std::move(f));
+    } else if (unread) {
+      unread->push_back({f.line, f.text, table ? "restates a figure of this entry's table, not another run"
+                                               : "restates a figure written earlier in this entry, not another run"});
+    }
+  }
+  for (size_t i = n; i < out->size(); ++i) kept.push_back(std::move((*out)[i]));
   *out = std::move(kept);
+}
+
+// The entry's own tables name values of their key columns ("mode": bf16,
+// fp8gemm): a word of its prose that is one of them names that key ("96.2
+// ms/step bf16" is mode=bf16), as the values its commands vary do.
+EntryCtx WithTableValues(const EntryCtx& x, const std::vector<RecordedFigure>& out, size_t from_tables) {
+  EntryCtx px = x;
+  std::map<std::string, std::set<std::string>> values;
+  for (size_t i = 0; i < from_tables && i < out.size(); ++i)
+    for (const auto& [k, v] : out[i].run.config)
+      if (!x.fixed.count(k) && !x.vars.count(k) && k != "case" && k != "variant" && !v.empty()) values[k].insert(v);
+  for (const auto& [k, vs] : values)
+    if (vs.size() >= 2) px.vars[k].assign(vs.begin(), vs.end());
+  return px;
+}
+
+// An entry without a Result field records its figures in tables of its
+// own, under bullets that name a sweep ("- Token scaling (EP ring):" over
+// "`32768`: `859.0 TF/s`"), in fields named for them, or in paragraphs.
+void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread) {
+  for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, out, unread);
+  const size_t from_tables = out->size();
+  WalkScope notes;
+  notes.loose = true;
+  for (const auto& b : entry.notes) Walk(b, notes, x, out, unread);
+  ParagraphFigures(entry, WithTableValues(x, *out, from_tables), out, unread);
+  for (size_t fi = 0; fi < entry.fields.size(); ++fi)
+    if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {
+      WalkScope scope;
+      scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+      for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
+        scope.restated = scope.restated || RestatingWord(w);
+      if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
+      for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);
+    }
+  DropRestatedTableFigures(from_tables, out, unread);
 }
 
 }  // namespace
@@ -2621,24 +2844,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
     any_result = any_result || entry.fields[fi].name == "Result";  // a named finding ("Negative result:") is not the Result
     FieldFigures(entry, fi, x, &out, unread);
   }
-  // An entry without a Result field records its figures in tables of its
-  // own, or under bullets that name a sweep ("- Token scaling (EP ring):"
-  // over "`32768`: `859.0 TF/s`").
-  if (!any_result) {
-    for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, &out, unread);
-    const size_t from_tables = out.size();
-    for (const auto& b : entry.notes) Walk(b, WalkScope{}, x, &out, unread);
-    for (size_t fi = 0; fi < entry.fields.size(); ++fi)
-      if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {
-        WalkScope scope;
-        scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
-        for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
-          scope.restated = scope.restated || RestatingWord(w);
-        if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, &out, unread, entry.fields[fi].value);
-        for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, &out, unread);
-      }
-    DropRestatedTableFigures(from_tables, &out, unread);
-  }
+  if (!any_result) LooseFigures(entry, x, &out, unread);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
   if (out.size() > kMaxFiguresPerEntry) {  // placing figures compares them in pairs: bounded
@@ -2713,6 +2919,28 @@ std::vector<FigurePlacement> PlaceFigures(const std::vector<RecordedFigure>& fig
   return out;
 }
 
+namespace {
+
+// The earlier entry whose figures `run` restates, every figure of its own
+// (its metric's earlier figures, compared at `run`'s written digits), or "".
+std::string EarlierEntryOf(const StoredRun& run,
+                           const std::map<std::string, std::vector<std::pair<const StoredRun*, std::string>>>& earlier) {
+  std::string from;
+  for (const auto& [metric, value] : run.metrics) {
+    if (run.derived.count(metric)) continue;
+    auto it = earlier.find(metric);
+    if (it == earlier.end()) return "";
+    std::string here;
+    for (const auto& [r, id] : it->second)
+      if (RestatesValue(run, metric, r->metrics.at(metric))) here = id;
+    if (here.empty()) return "";
+    from = here;
+  }
+  return from;
+}
+
+}  // namespace
+
 RunKeys RecordedKeys(const Logbook& logbook) {
   RunKeys keys;
   for (const auto& r : RecordedRuns(logbook))
@@ -2720,15 +2948,43 @@ RunKeys RecordedKeys(const Logbook& logbook) {
   return keys;
 }
 
+std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
+                                                        std::vector<std::vector<UnreadFigures>>* unread) {
+  const bool mfu = MfuLogbook(logbook), tflops = TflopsLogbook(logbook);
+  const double example = TflopsExample(logbook);
+  std::vector<std::vector<RecordedFigure>> out;
+  if (unread) unread->assign(logbook.entries.size(), {});
+  // Earlier entries' figures, by metric: a later figure is compared with
+  // those of its metric only, at most kMaxEarlier of them (bounded).
+  constexpr size_t kMaxEarlier = 4096;
+  std::map<std::string, std::vector<std::pair<const StoredRun*, std::string>>> earlier;
+  for (size_t i = 0; i < logbook.entries.size(); ++i) {
+    const Entry& e = logbook.entries[i];
+    std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
+    std::vector<RecordedFigure> figs = RecordedFigures(e, logbook.file, un, mfu, tflops, example);
+    std::vector<RecordedFigure> kept;
+    for (auto& f : figs) {
+      std::string from = f.prose ? EarlierEntryOf(f.run, earlier) : "";
+      if (from.empty()) {
+        kept.push_back(std::move(f));
+      } else if (un) {
+        un->push_back({f.line, f.text, "restates a figure of " + from + ", not another run"});
+      }
+    }
+    for (size_t k = 0; k < kept.size(); ++k) kept[k].run.id = e.id + "#" + std::to_string(k + 1);
+    out.push_back(std::move(kept));
+    for (const auto& f : out.back())
+      for (const auto& [metric, value] : f.run.metrics)
+        if (!f.run.derived.count(metric) && earlier[metric].size() < kMaxEarlier)
+          earlier[metric].emplace_back(&f.run, e.id);
+  }
+  return out;
+}
+
 std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
   std::vector<StoredRun> out;
-  for (const auto& e : logbook.entries) {
-    std::vector<StoredRun> runs;
-    for (auto& f : RecordedFigures(e, logbook.file, nullptr, MfuLogbook(logbook), TflopsLogbook(logbook),
-                                   TflopsExample(logbook)))
-      runs.push_back(std::move(f.run));
-    out.insert(out.end(), runs.begin(), runs.end());
-  }
+  for (auto& figs : LogbookFigures(logbook, nullptr))
+    for (auto& f : figs) out.push_back(std::move(f.run));
   return out;
 }
 

@@ -57,6 +57,7 @@ struct RecordedFigure {
   StoredRun run;
   int line = 0;
   std::string text;
+  bool prose = false;  // read from a paragraph or a bullet that is no field (not a Result, not a table)
 };
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
 // Result text with figures the reader cannot tell apart ("`1.19 ms` and
@@ -76,6 +77,14 @@ struct UnreadFigures {
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
                                             std::vector<UnreadFigures>* unread, bool mfu_logbook = false,
                                             bool tflops_logbook = false, double tflops_example = 0);
+// Every entry's RecordedFigures, in the logbook's order (the logbook's
+// MFU/TF/s settings applied). A figure of prose (RecordedFigure::prose) that
+// restates, at its written digits, a figure an earlier entry recorded ("its single-node 96 ms" after an entry
+// recorded 96.2 ms) is listed in that
+// entry's `unread` ("restates a figure of <ID>"), not recorded again.
+// `unread` (optional) gets one list per entry.
+std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
+                                                        std::vector<std::vector<UnreadFigures>>* unread);
 // Whether the logbook's title or a Scope metric bullet names MFU.
 bool MfuLogbook(const Logbook& logbook);
 // Whether a Scope or Baseline bullet names TF/s (`tflops_logbook`: a figure

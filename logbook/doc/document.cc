@@ -12,6 +12,13 @@ const Field* Entry::FindField(const std::string& name) const {
   return nullptr;
 }
 
+int Paragraph::LineAt(size_t offset) const {
+  int l = line;
+  for (size_t b : line_starts)
+    if (b <= offset) ++l;
+  return l;
+}
+
 namespace {
 void CollectNumbered(const Bullet& b, std::vector<const Bullet*>* out) {
   if (!b.numbers.empty()) out->push_back(&b);

@@ -93,6 +93,18 @@ struct Field {
   Bullet bullet;          // the whole item (line range, sub-bullets)
 };
 
+// A paragraph of an entry's body (outside lists): its inline text on one
+// line (soft breaks as spaces, code spans with their backticks), its lines,
+// the text of a bold or emphasized lead ("**Arm A (tip).** ..." -> "Arm A
+// (tip)."), and where each source line after the first starts in `text`.
+struct Paragraph {
+  std::string text;
+  std::string lead;
+  int line = 0, end_line = 0;
+  std::vector<size_t> line_starts;
+  int LineAt(size_t offset) const;  // the source line holding text[offset]
+};
+
 // One Experiment Log entry: `### YYYY-MM-DD HH:MM - [ID ]label[ (confidence: X)]`.
 // A configuration pin: a line `<!-- moelog: ep_dispatch=dense_masked -->`
 // (one or more key=value, keys in the harness flags' snake case) inside an
@@ -118,6 +130,7 @@ struct Entry {
   std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)
   std::vector<FencedBlock> outputs;   // fenced blocks that are no shell (a harness's printed lines)
   std::vector<Bullet> notes;          // top-level bullets that are no field ("- Token scaling (EP ring, `impl=x`):")
+  std::vector<Paragraph> paragraphs;  // top-level paragraphs of the entry, in order
   struct SubHeading {
     int line = 0;
     std::string text;  // inline text, code spans with their backticks

@@ -716,6 +716,33 @@ void CollectTables(const MdDocument& doc, int node, std::vector<TableBlock>* out
   }
 }
 
+// A paragraph's text with where its source lines start, and the text of a
+// bold or emphasized node that opens it (its lead). One pass over its nodes.
+Paragraph BuildParagraph(const MdDocument& doc, int idx) {
+  Paragraph p;
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  p.line = n.start_line;
+  p.end_line = n.end_line;
+  for (int i = idx + 1; i < n.subtree_end; ++i) {
+    const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+    if (c.kind == MdKind::kSoftBreak || c.kind == MdKind::kLineBreak) {
+      p.text.push_back(' ');
+      p.line_starts.push_back(p.text.size());
+    } else if ((c.kind == MdKind::kStrong || c.kind == MdKind::kEmph) && i == idx + 1) {
+      p.lead = Trim(InlineText(doc, i));
+      AppendInlineText(doc, i, &p.text);
+      i = c.subtree_end - 1;
+    } else if (c.kind == MdKind::kText || c.kind == MdKind::kHtmlInline || c.kind == MdKind::kCode) {
+      AppendInlineText(doc, i, &p.text);
+    }
+  }
+  const size_t lead = p.text.find_first_not_of(' ');
+  if (lead == std::string::npos) return Paragraph{};
+  p.text.erase(0, lead);
+  for (auto& b : p.line_starts) b = b > lead ? b - lead : 0;
+  return p;
+}
+
 void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string_view>& lines, Entry* e) {
   const MdNode& n = doc.nodes[idx];
   if (n.kind == MdKind::kList) {
@@ -750,6 +777,8 @@ void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string
     e->tables.push_back(BuildTable(doc, idx));
   } else if (n.kind == MdKind::kHeading) {
     e->subheadings.push_back({n.start_line, Trim(InlineText(doc, idx))});
+  } else if (n.kind == MdKind::kParagraph) {
+    if (Paragraph p = BuildParagraph(doc, idx); !p.text.empty()) e->paragraphs.push_back(std::move(p));
   }
 }
 
@@ -823,6 +852,9 @@ void DropRegionContent(std::string_view text, const std::string& file, Logbook* 
                    e.fields.end());
     e.notes.erase(std::remove_if(e.notes.begin(), e.notes.end(), [&](const Bullet& b) { return inside(b.line); }),
                   e.notes.end());
+    e.paragraphs.erase(std::remove_if(e.paragraphs.begin(), e.paragraphs.end(),
+                                      [&](const Paragraph& p) { return inside(p.line); }),
+                       e.paragraphs.end());
     for (auto& f : e.fields) prune(&f.bullet);
     for (auto& b : e.notes) prune(&b);
     e.tables.erase(std::remove_if(e.tables.begin(), e.tables.end(),

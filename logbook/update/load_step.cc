@@ -70,8 +70,8 @@ std::string CpuConfig(const Entry& e) {
 // An entry's region goes after its (last) Result field, or at the entry's end.
 std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
-  const bool mfu = MfuLogbook(lb), tflops = TflopsLogbook(lb);
-  const double tflops_example = TflopsExample(lb);
+  std::vector<std::vector<UnreadFigures>> unread;
+  std::vector<std::vector<RecordedFigure>> recorded = LogbookFigures(lb, &unread);
   for (const auto& e : lb.entries) {
     Unit u;
     u.entry = static_cast<int>(units.size());
@@ -80,7 +80,8 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.label = e.label;
     u.line = e.heading_line;
     u.commands = e.commands;
-    u.recorded = RecordedFigures(e, lb.file, &u.unread, mfu, tflops, tflops_example);
+    u.recorded = std::move(recorded[units.size()]);
+    u.unread = std::move(unread[units.size()]);
     if (!e.date.empty() && !e.time.empty()) u.when = e.date + " " + e.time;
     u.day = e.date;
     if (u.recorded.empty()) u.pending = PendingResult(e);

@@ -38,6 +38,27 @@ TEST(Recorded, DumpForDebugging) {
   }
 }
 
+// MOELOG_DUMP_FILE=logbook.md: every entry's recorded figures and what is listed.
+TEST(Recorded, DumpFileForDebugging) {
+  const char* path = std::getenv("MOELOG_DUMP_FILE");
+  if (!path) GTEST_SKIP();
+  auto lb = LoadLogbook(path);
+  ASSERT_TRUE(lb.ok());
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(*lb, &unread);
+  for (size_t i = 0; i < figs.size(); ++i) {
+    std::printf("== %s (%zu paragraphs, %zu notes, %zu tables)\n", lb->entries[i].id.c_str(),
+                lb->entries[i].paragraphs.size(), lb->entries[i].notes.size(), lb->entries[i].tables.size());
+    for (const auto& f : figs[i]) {
+      std::string s = "  " + std::to_string(f.line) + ":";
+      for (const auto& [k, v] : f.run.config) s += " " + k + "=" + v;
+      for (const auto& [k, v] : f.run.metrics) s += " | " + k + "=" + std::to_string(v);
+      std::printf("%s\n", s.c_str());
+    }
+    for (const auto& u : unread[i]) std::printf("  - %d: %s: %s\n", u.line, u.text.substr(0, 60).c_str(), u.why.c_str());
+  }
+}
+
 TEST(Recorded, EpVsNonEpTableFromLoopVariables) {
   auto lb = Seed("moe_ep_benchmark_logbook.md");
   const Entry* e = ByLabel(lb, "EP vs Non-EP");
@@ -407,4 +428,86 @@ TEST(RecordedProse, ProseRepeatingTheEntrysTableIsNoNewRun) {
   EXPECT_TRUE(listed);
 }
 
+}  // namespace moelog::logbook
+
+#include "logbook/criteria/recorded_prose.h"
+
+namespace moelog::logbook {
+namespace {
+
+TEST(RecordedProseText, SentencesLeadsAndNames) {
+  const std::string s = "Job `a`: x 1.5 ms vs. y 2.0 ms. The 23.5 ms step; e.g. 3 ms here.";
+  const auto sent = prose::Sentences(s);
+  ASSERT_EQ(sent.size(), 3u);  // "vs." and "e.g." end none; "23.5" is a decimal
+  EXPECT_EQ(s.substr(sent[1].first, sent[1].second - sent[1].first), "The 23.5 ms step;");
+  EXPECT_TRUE(prose::NoRunLead("Interpretation:"));
+  EXPECT_TRUE(prose::NoRunLead("Profile (xplane, bf16 ring):"));
+  EXPECT_TRUE(prose::NoRunLead("Compare summary"));
+  EXPECT_FALSE(prose::NoRunLead("Arm A (tip, no code change)."));
+  EXPECT_FALSE(prose::NoRunLead("Backend check:"));
+  EXPECT_EQ(prose::PlainLead("Interpretation: the GEMMs save 4 ms."), "Interpretation");
+  EXPECT_EQ(prose::PlainLead("The GEMMs save 4 ms: a lot."), "");
+  const std::string eager = "13.6 s eager vs 27 ms jitted (~500x)";
+  EXPECT_EQ(prose::PostfixName(eager, 6), "eager");
+  EXPECT_EQ(prose::PostfixName(eager, eager.find("ms") + 2), "jitted");
+  EXPECT_EQ(prose::PostfixName("7.1 ms at head", 6), "");         // a preposition
+  EXPECT_EQ(prose::PostfixName("7.1 ms also beats it", 6), "");   // a verb follows
+  const auto pairs = prose::NounPairs("ragged backend = ");
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0], std::make_pair(std::string("impl"), std::string("ragged")));
+  EXPECT_TRUE(prose::NounPairs("the backend = ").empty());
+}
+
+TEST(RecordedProseText, RestatementsAndEstimates) {
+  const std::string a = "plan build is 21x the 13.9 ms device forward";
+  EXPECT_TRUE(prose::RestatingAround(a, a.find("13.9"), a.find("ms") + 2));
+  const std::string b = "fix 61.8 ms vs baseline 22.3 ms";
+  EXPECT_TRUE(prose::RestatingAround(b, b.find("22.3"), b.size()));
+  EXPECT_FALSE(prose::RestatingAround(b, b.find("61.8"), b.find(" vs")));
+  const std::string c = "and 61.2 ms selected baseline";
+  EXPECT_TRUE(prose::RestatingAround(c, c.find("61.2"), c.find(" selected")));
+  const std::string d = "baseline `sum` median 0.61 ms";  // a baseline this entry measures
+  EXPECT_FALSE(prose::RestatingAround(d, d.find("0.61"), d.size()));
+  EXPECT_TRUE(prose::Estimate("so ~35 ms came", 4));
+  EXPECT_FALSE(prose::Estimate("so 35 ms came", 3));
+  EXPECT_TRUE(prose::SameAsWritten(96.2, 96, 0));
+  EXPECT_TRUE(prose::SameAsWritten(26.96, 27, 0));
+  EXPECT_FALSE(prose::SameAsWritten(96.2, 96.25, 2));
+  EXPECT_FALSE(prose::SameAsWritten(96.2, 96, -1));
+}
+
+// Paragraphs of entries without a Result field: a figure beside the
+// entry's table named by a value of its columns and a "X backend" noun; a
+// plan's targets and expectations are no runs; an earlier entry's figure
+// restated ("its 88 ms pathology") is listed, not recorded again.
+TEST(RecordedProse, ParagraphsOfEntriesWithoutAResult) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-05-01 09:00 - PAR-000: kickoff\n\n"
+      "Plan: target < 20 ms per step; we expect ~2x and the fused path should reach 15 ms.\n\n"
+      "### 2026-05-01 10:00 - PAR-001: modes\n\n"
+      "| mode | ms/step |\n|---|---|\n| bf16 | 31.42 |\n| fp8wire | 26.88 |\n\n"
+      "**Interpretation:** the GEMMs save 4.4 ms of the 31.4 ms step.\n\n"
+      "**Backend check:** ragged backend = **88.4 ms/step bf16** (2.8x slower than\nring).\n\n"
+      "### 2026-05-01 11:00 - PAR-002: wire\n\n"
+      "Same point: bf16 87.9 -> fp8wire 52.3 ms. Its single-node 88 ms pathology\nis the transpose.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(lb, &unread);
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_TRUE(figs[0].empty());
+  ASSERT_EQ(figs[1].size(), 3u);
+  EXPECT_EQ(Cfg(figs[1][2].run, "mode"), "bf16");
+  EXPECT_EQ(Cfg(figs[1][2].run, "impl"), "ragged");
+  EXPECT_EQ(figs[1][2].line, 18);
+  EXPECT_FALSE(figs[1][2].run.metrics.count("speedup"));  // "2.8x slower" is no speedup
+  ASSERT_EQ(figs[2].size(), 2u);
+  EXPECT_EQ(Cfg(figs[2][0].run, "variant"), "bf16");  // "bf16 87.9 -> fp8wire 52.3 ms": each named by its word
+  EXPECT_EQ(Cfg(figs[2][1].run, "variant"), "fp8wire");
+  bool restated = false;
+  for (const auto& u : unread[2]) restated = restated || u.why.find("restates a figure of PAR-001") != std::string::npos;
+  EXPECT_TRUE(restated);
+}
+
+}  // namespace
 }  // namespace moelog::logbook
