@@ -76,6 +76,25 @@ TEST(EntryHeadings, DateFormsBesideIso) {
   }
 }
 
+// A progress log repeats one experiment's ID in every entry: each later one
+// is numbered on, and the repeat is said once, not once per entry.
+TEST(EntryHeadings, RepeatedIdIsSaidOnce) {
+  std::string text = "# T\n\n## Entry Log\n\n";
+  for (int h = 10; h < 14; ++h) text += "### 2026-04-01 " + std::to_string(h) + ":00 - A-1 status\n" + kBody;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 4u);
+  EXPECT_EQ(lb.entries[0].id, "A-1");
+  EXPECT_EQ(lb.entries[3].id, "A-1-4");
+  int said = 0;
+  for (const auto& d : lb.diagnostics)
+    if (d.message.find("duplicate entry ID A-1") != std::string::npos) {
+      ++said;
+      EXPECT_NE(d.message.find("this entry is A-1-2"), std::string::npos) << d.message;
+      EXPECT_NE(d.message.find("2 later entries with this ID are numbered on, to A-1-4"), std::string::npos) << d.message;
+    }
+  EXPECT_EQ(said, 1);
+}
+
 TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {
   const Logbook lb = ParseLogbook("# T\n\n## Entry Log\n\n### 2026-07-17 10:05 UTC - a\n" + std::string(kBody), "t.md");
   ASSERT_EQ(lb.entries.size(), 1u);
