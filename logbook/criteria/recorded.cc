@@ -2104,6 +2104,27 @@ void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p)
   run->metrics[metric] = median;
   run->repeats[metric] = std::move(values);
 }
+// A figure into its point: a metric of its own, or a second figure of one:
+// two deltas tell nothing apart, a repeat (`may_repeat`) waits in `repeats`
+// for KeepRepeats, anything else clashes.
+void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats) {
+  if (p->run.metrics.count(f.metric)) {
+    if (f.derived) {
+      p->run.metrics.erase(f.metric);
+    } else if (may_repeat) {
+      repeats->push_back(f.value);
+      if (f.decimals >= 0) p->run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
+    } else {
+      p->clash = true;
+    }
+    return;
+  }
+  p->run.metrics[f.metric] = f.value;
+  p->run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+  if (f.decimals >= 0) p->run.decimals[f.metric] = f.decimals;
+  if (f.derived) p->run.derived.insert(f.metric);
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -2145,24 +2166,11 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     const bool joins = !points.empty() && points.back().cfg == named && !points.back().run.metrics.count(f.metric);
     if (!named.empty() && !joins) points.push_back({named, {}, false});
     else if (points.empty()) points.push_back({});
-    Point& p = points.back();
-    if (p.run.metrics.count(f.metric)) {
-      if (f.derived) p.run.metrics.erase(f.metric);  // two deltas: neither is told apart
-      else if (named.empty() && (w.repeats || x.repeats)) {
-        repeats[points.size() - 1][f.metric].push_back(f.value);
-        if (f.decimals >= 0) p.run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
-      } else {
-        p.clash = true;
-      }
-      continue;
-    }
-    p.run.metrics[f.metric] = f.value;
-    p.run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
-    if (f.decimals >= 0) p.run.decimals[f.metric] = f.decimals;
-    if (f.derived) p.run.derived.insert(f.metric);
+    AddToPoint(f, named.empty() && (w.repeats || x.repeats), &points.back(), &repeats[points.size() - 1][f.metric]);
   }
   for (auto& [i, by_metric] : repeats)
-    for (auto& [metric, later] : by_metric) KeepRepeats(metric, std::move(later), &points[i]);
+    for (auto& [metric, later] : by_metric)
+      if (!later.empty()) KeepRepeats(metric, std::move(later), &points[i]);
   if (!unread) return points;
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
