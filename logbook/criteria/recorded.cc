@@ -3276,25 +3276,38 @@ struct Vocabulary {
           !NeutralKeyName(k))
         keys_of[v].insert(k);
   }
-  // "variant=bf16" -> "modes=bf16" in every figure of an entry, when each of
-  // its variant values is a value of one key only, the same key, which no
-  // such figure sets otherwise.
+  // "variant=bf16" -> "modes=bf16" in the figures of one sweep (those of an
+  // entry under one "case": "Token scaling:" over "`32768`: ..."), when the
+  // sweep's variant values that the logbook knows (at least half of them)
+  // are each a value of one key only, the same key, none a value of several,
+  // and the others are numbers where the known ones are (tokens 49152 beside
+  // 32768 and 65536). No figure of the sweep may set that key otherwise.
   void Name(std::vector<RecordedFigure>* figs) const {
-    std::string key;
-    for (const auto& f : *figs) {
-      auto v = f.run.config.find("variant");
-      if (v == f.run.config.end()) continue;
-      auto it = keys_of.find(v->second);
-      if (it == keys_of.end() || it->second.size() != 1 || f.run.config.count(*it->second.begin()) ||
-          (!key.empty() && key != *it->second.begin()))
-        return;
-      key = *it->second.begin();
-    }
+    std::map<std::string, std::vector<RecordedFigure*>> sweeps;  // case -> figures with a variant
     for (auto& f : *figs)
-      if (auto v = f.run.config.find("variant"); !key.empty() && v != f.run.config.end()) {
-        f.run.config[key] = v->second;
-        f.run.config.erase(v);
-      }
+      if (f.run.config.count("variant")) sweeps[f.run.config.count("case") ? f.run.config.at("case") : ""].push_back(&f);
+    for (auto& [c, members] : sweeps) NameSweep(members);
+  }
+  void NameSweep(const std::vector<RecordedFigure*>& members) const {
+    std::set<std::string> keys, known, unknown;
+    for (const RecordedFigure* f : members) {
+      const std::string& v = f->run.config.at("variant");
+      auto it = keys_of.find(v);
+      if (it == keys_of.end()) unknown.insert(v);
+      else if (it->second.size() == 1) keys.insert(*it->second.begin()), known.insert(v);
+      else return;  // a value of several keys: nothing says which
+    }
+    auto number = [](const std::string& v) { return ParseNumber(v).has_value(); };
+    if (keys.size() != 1 || known.size() * 2 < known.size() + unknown.size()) return;
+    const bool numeric = std::all_of(known.begin(), known.end(), number);
+    if (!unknown.empty() && !(numeric && std::all_of(unknown.begin(), unknown.end(), number))) return;
+    const std::string key = *keys.begin();
+    for (const RecordedFigure* f : members)
+      if (f->run.config.count(key)) return;
+    for (RecordedFigure* f : members) {
+      f->run.config[key] = f->run.config.at("variant");
+      f->run.config.erase("variant");
+    }
   }
 };
 
