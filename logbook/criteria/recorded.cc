@@ -1234,19 +1234,26 @@ size_t CommaListNext(const std::string& s, size_t j) {
   return e;
 }
 
+// A number of a list waiting for the unit written after its last one.
+struct ListedNum {
+  double value = 0;
+  std::string word;  // the word naming it (comma lists), or the list's first word
+  int decimals = -1;
+};
+
 // "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the numbers `listed` before the
 // figure `f` (read as `value`) take its unit, each paired with its value of
 // the key after "at" (if as many); a comma list's numbers keep their words.
 void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
-                   const std::vector<std::pair<double, std::string>>& listed, Figure* f, std::vector<Figure>* out) {
+                   const std::vector<ListedNum>& listed, Figure* f, std::vector<Figure>* out) {
   const auto at = AtList(s, i, listed.size() + 1);
   const double ratio = f->value / value;
-  const std::string first = listed.front().second;
+  const std::string first = listed.front().word;
   for (size_t n = 0; n < listed.size(); ++n) {
     Figure m = *f;
-    m.value = listed[n].first * ratio;
-    m.decimals = -1;
-    m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
+    m.value = listed[n].value * ratio;
+    m.decimals = listed[n].decimals;  // as written, in the unit they share
+    m.word = comma_list ? listed[n].word : MetricWord(first) ? "" : first;
     if (!at.empty()) m.named[at[n].first] = at[n].second;
     out->push_back(m);
   }
@@ -1574,7 +1581,7 @@ struct FigureScan {
   size_t i = 0;
   int arrow_left = -1;     // index in `out` of a figure written before an arrow
   std::string arrow_unit;  // the unit the figure before the arrow was read in
-  std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
+  std::vector<ListedNum> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
   size_t last_end = std::string::npos;  // past the unit of the last figure kept
@@ -1616,14 +1623,14 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
   st.list_next = std::string::npos;
   if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && st.depth == 0) {
     if (st.comma_list) st.listed.clear(), st.comma_list = false;
-    st.listed.emplace_back(value, st.listed.empty() ? WordBefore(s, start) : "");
+    st.listed.push_back({value, st.listed.empty() ? WordBefore(s, start) : "", WrittenDecimals(s.substr(start, j - start))});
     st.list_next = st.i = next;
     return true;
   }
   if (const size_t e = !sign && st.depth == 0 ? CommaListNext(s, j) : std::string::npos;
       e != std::string::npos && (st.listed.empty() || st.comma_list)) {
     const std::string named = WordBefore(s, start);
-    st.listed.emplace_back(value, NoName(named) ? "" : named);
+    st.listed.push_back({value, NoName(named) ? "" : named, WrittenDecimals(s.substr(start, j - start))});
     st.comma_list = true;
     st.list_next = st.i = e;
     return true;
@@ -1747,7 +1754,9 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) continue;
     if (!f.derived && prose::RangeEnd(s, start)) {  // "119 to 123 seconds", "60–81 ms": neither end is a run's
       f.not_run = "a range, not one run's figure";
-      if (!st.out.empty() && st.last_end != std::string::npos && st.last_end + 16 >= start) st.out.back().not_run = f.not_run;
+      if (!st.out.empty() && st.last_end != std::string::npos && st.last_end <= start &&
+          prose::RangeGap(s.substr(st.last_end, start - st.last_end)))
+        st.out.back().not_run = f.not_run;  // its lower end: "17.22% to 17.29%"
     }
     if (st.depth > 0 && !f.derived) {  // asides, but for another metric of the figure before them
       if (ParenCompanion(st, start, f, num)) st.last_end = i;
@@ -1879,6 +1888,29 @@ Config WordConfig(const Figure& f, const EntryCtx& x) {
   return named;
 }
 
+// "rows=2048/4096/8192: 210.5 / 305.1 / 388.7 TF/s": a label's value list
+// with as many values as the bullet has unnamed figures of one metric (and no
+// others of it) names each in order.
+void SlashLabelList(const Config& context, std::vector<Figure>* figures) {
+  std::map<std::string, std::vector<size_t>> unnamed;
+  std::map<std::string, size_t> all;
+  for (size_t i = 0; i < figures->size(); ++i) {
+    const Figure& f = (*figures)[i];
+    if (f.derived || f.not_run || f.restated) continue;
+    ++all[f.metric];
+    if (f.word.empty() && f.named.empty()) unnamed[f.metric].push_back(i);
+  }
+  for (const auto& [k, v] : context) {
+    const std::vector<std::string> parts = SplitList(v, '/');
+    if (parts.size() < 2 || parts.size() > 64 || v.find("//") != std::string::npos) continue;
+    for (const auto& [metric, idx] : unnamed) {
+      if (idx.size() != parts.size() || all[metric] != idx.size()) continue;
+      for (size_t n = 0; n < idx.size(); ++n) (*figures)[idx[n]].named[k] = parts[n];
+      return;
+    }
+  }
+}
+
 // A bullet's figures grouped into points: a figure that names something
 // starts a new point; two figures of one metric in one point clash.
 struct Point {
@@ -1893,6 +1925,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   std::set<std::string> not_run;
   size_t sentence = 0;
   std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose);
+  SlashLabelList(w.context, &figures);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
   for (Figure f : figures) {
@@ -1948,6 +1981,14 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
   const std::string& text = text_override.empty() ? b.text : text_override;
+  if (const auto arms = prose::DotArms(text); !arms.empty()) {  // "ring EP4 21.3% / 12.1 s · a2a EP4 ..."
+    Bullet one = b;
+    one.children.clear();
+    for (const auto& arm : arms) Walk(one, scope, x, out, unread, arm);
+    if (text_override.empty())
+      for (const auto& c : b.children) Walk(c, scope, x, out, unread);
+    return;
+  }
   const size_t colon = LabelEnd(text);
   std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
   std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);

@@ -458,6 +458,25 @@ TEST(RecordedProseText, SentencesLeadsAndNames) {
   EXPECT_TRUE(prose::NounPairs("the backend = ").empty());
 }
 
+TEST(RecordedProseText, ArmsAndRanges) {
+  const auto arms = prose::DotArms("ring EP4 **21.3% / 12.1 s** \xC2\xB7 a2a EP4 **20.9% / 12.4 s**");
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_EQ(arms[0], "ring EP4: 21.3% / 12.1 s** ");
+  EXPECT_EQ(arms[1], "a2a EP4: 20.9% / 12.4 s**");
+  EXPECT_TRUE(prose::DotArms("no arms here: 12.1 s").empty());
+  const std::string r = "took 119 to 123 seconds";
+  EXPECT_TRUE(prose::RangeEnd(r, r.find("123")));
+  const std::string c = "fell from 4.73 to 2.14 seconds";  // a change, not a range
+  EXPECT_FALSE(prose::RangeEnd(c, c.find("2.14")));
+  const std::string d = "at 60\xE2\x80\x93" "81 ms";
+  EXPECT_TRUE(prose::RangeEnd(d, d.find("81")));
+  EXPECT_TRUE(prose::RangeGap(" to "));  // past the first unit: "17.22% to 17.29%"
+  EXPECT_FALSE(prose::RangeGap(" and "));
+  const std::string part = "this is 13.3 ms of a 2587 ms step";
+  EXPECT_TRUE(prose::PartOf(part, part.find(" of")));
+  EXPECT_TRUE(prose::WholeOf(part, part.find("2587")));
+}
+
 TEST(RecordedProseText, RestatementsAndEstimates) {
   const std::string a = "plan build is 21x the 13.9 ms device forward";
   EXPECT_TRUE(prose::RestatingAround(a, a.find("13.9"), a.find("ms") + 2));
