@@ -1168,6 +1168,8 @@ bool BulletHas(const Bullet& b, const char* word) {
 // The metric of a figure written without a unit whose entry has no harness
 // moelog knows ("none `252.091`"): never tabled as such.
 const char kNoUnit[] = "no_unit";
+// A prose number without a unit after a figure with one (ScanMode::carry).
+const char kCarried[] = "carried";
 
 // Connectives, verbs and adverbs are no names ("had 21.8%", "about 64.7M
 // tok/s"): no key rather than a junk one.
@@ -1286,6 +1288,7 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
 struct ScanMode {
   bool bare_is_tflops = true, percent_is_mfu = false;
   bool prose = false;  // a paragraph's sentence: "~36 ms" is an estimate
+  std::string carry;   // prose: the unit of the paragraph's last figure ("... 96.2 ms/step bf16; fp8gemm 92.2")
 };
 
 // The unit written after a number ending at `j`, as the reader sees it: a
@@ -1400,6 +1403,12 @@ bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u,
     f->metric = kNoUnit, f->value = value;
     return true;
   }
+  if (mode.prose && !mode.carry.empty() && !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
+    // "fp8gemm 92.2": perhaps in the unit of the figure before it; the
+    // caller keeps it only when a value of the entry's keys names it.
+    f->metric = kCarried, f->unit = mode.carry, f->value = value;
+    return true;
+  }
   return false;
 }
 
@@ -1415,7 +1424,7 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
     u.unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
     u.len = 0;
   }
-  *unit_out = u.unit;
+  *unit_out = u.unit.empty() && mode.prose ? mode.carry : u.unit;
   if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);
   if (sign) return false;  // a signed number that is no percentage
   UnitInfo info{};
@@ -1652,7 +1661,7 @@ void ProseNames(FigureScan& st, size_t start, Figure* f) {
       f->word = post, f->subject = false;
   if (prose::Estimate(s, start)) f->not_run = "an estimate (\"~\"), not a measurement";
   if (prose::PartOf(s, st.i) || prose::WholeOf(s, start))
-    f->not_run = "a part of a whole (\"13.3 ms of a 2587 ms step\"), not a run";
+    f->not_run = "a part of a whole (\"X ms of a Y ms step\"), not a run";
   const size_t cb = ClauseStart(s, start, false);
   for (const auto& [k, v] : prose::NounPairs(s.substr(cb, start - cb))) f->named.emplace(k, v);
   const std::string before = Lower(WordBefore(s, start));
@@ -1674,6 +1683,7 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
   ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f, st.mode.prose);
   if (!f.derived) f.restated = f.restated || prose::RestatingAround(s, start, st.i);  // "the 13.9 ms forward"
   if (st.mode.prose && !f.derived) ProseNames(st, start, &f);
+  if (UnitInfo u{}; st.mode.prose && !f.derived && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
   // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
   size_t a = st.i;
   while (a < s.size() && (s[a] == ' ' || s[a] == '`' || s[a] == '*')) ++a;
@@ -1719,9 +1729,10 @@ bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& n
 }
 
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
-                            bool prose = false) {
+                            bool prose = false, const std::string& carry = "") {
   FigureScan st(s);
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
+  st.mode.carry = prose ? carry : "";
   size_t& i = st.i;
   while (i < s.size() && st.out.size() < kMaxFiguresPerEntry) {
     const char c = s[i];
@@ -1855,6 +1866,7 @@ struct WalkScope {
   bool prose = false;  // a sentence of a paragraph, not a bullet
   bool loose = false;  // a paragraph's sentence or a bullet that is no field
   bool share = false;  // a label names shares ("Share of GPU kernel time:"): a percentage is no MFU
+  std::string* carry = nullptr;  // a paragraph's last figure's unit, across its sentences (ScanMode::carry)
 };
 
 // The metric a figure written without a unit is in: TF/s where a label
@@ -1911,6 +1923,21 @@ void SlashLabelList(const Config& context, std::vector<Figure>* figures) {
   }
 }
 
+// A prose number in the unit of the figure before it ("ragged backend =
+// 96.2 ms/step bf16; fp8gemm 92.2"): kept when a value of the entry's keys
+// names it (its commands', its tables' columns), in that unit.
+bool CarriedFigure(const EntryCtx& x, Figure* f) {
+  std::string key, value;
+  if (f->word.empty() || (KeyOfValue(x.vars, f->word).empty() && !ShortValue(x.vars, f->word, &key, &value) &&
+                          !LooseValue(x.vars, f->word, &key, &value)))
+    return false;
+  UnitInfo info{};
+  if (!UnitOf(f->unit, &info) || info.derived) return false;
+  f->metric = info.metric;
+  f->value = info.factor < 1 ? f->value / std::round(1 / info.factor) : f->value * info.factor;
+  return true;
+}
+
 // A bullet's figures grouped into points: a figure that names something
 // starts a new point; two figures of one metric in one point clash.
 struct Point {
@@ -1924,11 +1951,16 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   bool no_unit = false, restated = false, unnamed = false;
   std::set<std::string> not_run;
   size_t sentence = 0;
-  std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose);
+  std::vector<Figure> figures =
+      Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string());
+  UnitInfo carried{};
+  for (const auto& f : figures)
+    if (w.carry && !f.derived && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
   SlashLabelList(w.context, &figures);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
   for (Figure f : figures) {
+    if (f.metric == kCarried && !CarriedFigure(x, &f)) continue;  // prose numbers nothing names: no figures
     // A clause's subject names a figure only where it tells figures of one
     // metric apart ("control ... was 23.0%; treatment was 22.9%").
     if (f.subject && per_metric[f.metric] < 2) f.word.clear();
@@ -2686,6 +2718,8 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     if (prose::NoRunLead(lead)) continue;
     WalkScope scope;
     scope.prose = scope.loose = true;
+    std::string carry;
+    scope.carry = &carry;
     std::string name = lead.substr(0, lead.find(" ("));  // "Arm A (tip `26711f8`, no code change)."
     while (!name.empty() && (name.back() == ':' || name.back() == '.' || name.back() == ' ')) name.pop_back();
     for (const auto& w : Words(name)) scope.restated = scope.restated || RestatingWord(w);
