@@ -1856,6 +1856,15 @@ size_t LabelEnd(const std::string& text) {
   return std::string::npos;
 }
 
+// A label that says its percentages are shares of something ("Top kernels
+// by share of GPU kernel time:", "Profile breakdown:"), not MFU.
+bool NamesShares(const std::string& label) {
+  const std::string l = Lower(label);
+  for (const char* w : {"share", "fraction", "breakdown", "profile", "% of", "of gpu", "kernel time", "device time"})
+    if (l.find(w) != std::string::npos) return true;
+  return false;
+}
+
 // What a walk down a Result's bullets carries: the config its labels name,
 // whether a label names TF/s ("forward TF/s:") and whether one says its
 // figures restate earlier work ("Reference at ...:", "(from previous section)").
@@ -2048,8 +2057,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
-  for (const char* w : {"share", "fraction", "breakdown", "profile", "% of"})
-    scope.share = scope.share || Lower(label).find(w) != std::string::npos;
+  scope.share = scope.share || NamesShares(label);
   for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, text, unread)) {
     if (p.clash && unread)
       unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
@@ -2687,6 +2695,7 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   scope.context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
   scope.context.erase("case");
   for (const auto& w : Words(f.qualifier)) scope.restated = scope.restated || RestatingWord(w);
+  scope.share = NamesShares(f.qualifier);
   // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
@@ -2836,6 +2845,7 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
       scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
       for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
         scope.restated = scope.restated || RestatingWord(w);
+      scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);
       if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
       for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);
     }

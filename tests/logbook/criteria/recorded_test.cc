@@ -530,3 +530,25 @@ TEST(RecordedProse, ParagraphsOfEntriesWithoutAResult) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// In a logbook that measures MFU, percentages under a label that names
+// shares ("by share of GPU kernel time") are no MFU; a plain percentage is.
+TEST(RecordedProse, SharesOfAProfileAreNoMfu) {
+  const std::string text =
+      "# MFU probes\n\n## Scope\n- Primary metric: MFU.\n\n## Log\n\n"
+      "### 2026-05-01 10:00 - SHR-001: profile\n"
+      "- Command: `python bench/train_probe.py --steps 20`\n"
+      "- Top kernels by share of GPU kernel time:\n  - `all-gather`: 23.4%\n  - `fusion.12`: 12.1%\n"
+      "- Steady state: the run reached 21.3%.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", nullptr, MfuLogbook(lb));
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("mfu"), 21.3);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
