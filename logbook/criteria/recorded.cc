@@ -879,6 +879,7 @@ struct Figure {
   bool subject = false;   // `word` is its clause's subject ("treatment was 22.9%")
   int decimals = -1;      // decimals as written in its unit (-1: not as written, "3.5M")
   const char* not_run = nullptr;  // why it is no run's figure though it has a unit (a range, an estimate ...)
+  int list = -1;                   // the " / " list it was written in ("13.2 / 13.1 / 12.8 %"), numbered per text
 };
 
 // The decimals a number is written with ("0.027212" -> 6, "1,832,938" -> 0).
@@ -1255,12 +1256,13 @@ void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list
     Figure m = *f;
     m.value = listed[n].value * ratio;
     m.decimals = listed[n].decimals;  // as written, in the unit they share
-    m.word = comma_list ? listed[n].word : MetricWord(first) ? "" : first;
+    m.list = f->list;
+    m.word = comma_list ? listed[n].word : MetricWord(first) || NoName(first) ? "" : first;
     if (!at.empty()) m.named[at[n].first] = at[n].second;
     out->push_back(m);
   }
   if (!at.empty()) f->named[at.back().first] = at.back().second;
-  if (f->word.empty() && !MetricWord(first) && !comma_list) f->word = first;
+  if (f->word.empty() && !MetricWord(first) && !NoName(first) && !comma_list) f->word = first;
 }
 
 // "`time_s=0.017877`": the figure a key=value word states in the unit its key
@@ -1573,6 +1575,17 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
     if (!c.empty() && !SubjectFiller(c, prose)) names.push_back(c);
   }
   if (names.size() == 1 && names[0].size() <= 24) f->word = names[0], f->subject = true;
+  // "P1 finished at loss 5.14, gradient norm 0.49, and 192,583 tok/s": the
+  // sentence's subject, the word before its first verb of a run's outcome.
+  static const std::set<std::string> outcome = {"finished", "ran", "reached", "completed", "ended", "achieved"};
+  for (size_t n = 1; f->word.empty() && n < sentence.size() && n < 12; ++n)
+    if (outcome.count(Lower(sentence[n]))) {
+      std::string w = sentence[n - 1];
+      while (!w.empty() && (w.back() == ',' || w.back() == ':')) w.pop_back();
+      if (!w.empty() && w.size() <= 24 && !SubjectFiller(w, prose) && std::all_of(w.begin(), w.end(), IsIdentChar))
+        f->word = w, f->subject = true;
+      break;
+    }
 }
 
 // At most this many figures are read from one entry (one text likewise):
@@ -1595,6 +1608,7 @@ struct FigureScan {
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
   size_t last_end = std::string::npos;  // past the unit of the last figure kept
   int from_figure = -1;  // index in `out` of a figure written after "from" (prose: "from 31.2 ms to 27.9 ms")
+  int lists = 0;         // " / " lists read so far (Figure::list)
 };
 
 // A number glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00") is no
@@ -1681,6 +1695,8 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
   const std::string& s = st.s;
   f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
   ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f, st.mode.prose);
+  // The last number of a " / " list: its clause's subject names no one number of it.
+  if (f.subject && !st.listed.empty() && !f.derived) f.word.clear(), f.subject = false;
   if (!f.derived) f.restated = f.restated || prose::RestatingAround(s, start, st.i);  // "the 13.9 ms forward"
   if (st.mode.prose && !f.derived) ProseNames(st, start, &f);
   if (UnitInfo u{}; st.mode.prose && !f.derived && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
@@ -1692,6 +1708,7 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
   st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
   st.arrow_unit = before_arrow && !f.derived ? unit : "";
   if (!st.listed.empty() && !f.derived && value != 0) {
+    f.list = st.lists++;
     ShareListUnit(s, st.i, value, st.comma_list, st.listed, &f, &st.out);
     st.listed.clear();
     st.comma_list = false;
@@ -1912,16 +1929,30 @@ Config WordConfig(const Figure& f, const EntryCtx& x) {
 // "rows=2048/4096/8192: 210.5 / 305.1 / 388.7 TF/s": a label's value list
 // with as many values as the bullet has unnamed figures of one metric (and no
 // others of it) names each in order.
-void SlashLabelList(const Config& context, std::vector<Figure>* figures) {
+void SlashLabelList(const Config& context, const std::string& text, std::vector<Figure>* figures) {
+  // Unnamed figures by metric (all of them), and each " / " list's when all of its are unnamed.
   std::map<std::string, std::vector<size_t>> unnamed;
   std::map<std::string, size_t> all;
+  std::map<int, std::vector<size_t>> list;
+  std::set<int> named_list;
   for (size_t i = 0; i < figures->size(); ++i) {
     const Figure& f = (*figures)[i];
     if (f.derived || f.not_run || f.restated) continue;
     ++all[f.metric];
-    if (f.word.empty() && f.named.empty()) unnamed[f.metric].push_back(i);
+    const bool free = f.word.empty() && f.named.empty();
+    if (free) unnamed[f.metric].push_back(i);
+    if (f.list >= 0) (free ? list[f.list].push_back(i) : (void)named_list.insert(f.list));
   }
-  for (const auto& [k, v] : context) {
+  for (const auto& [id, idx] : list)
+    if (!named_list.count(id)) unnamed["list " + std::to_string(id)] = idx, all["list " + std::to_string(id)] = idx.size();
+  Config lists = context;
+  // "... for low / center / high": the bullet's word list names a list of as many figures.
+  if (const auto words = prose::ForWordList(text); !words.empty()) {
+    std::string joined;
+    for (const auto& w : words) joined += (joined.empty() ? "" : "/") + w;
+    lists["variant"] = joined;
+  }
+  for (const auto& [k, v] : lists) {
     const std::vector<std::string> parts = SplitList(v, '/');
     if (parts.size() < 2 || parts.size() > 64 || v.find("//") != std::string::npos) continue;
     for (const auto& [metric, idx] : unnamed) {
@@ -1965,7 +1996,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   UnitInfo carried{};
   for (const auto& f : figures)
     if (w.carry && !f.derived && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
-  SlashLabelList(w.context, &figures);
+  SlashLabelList(w.context, rest, &figures);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
   for (Figure f : figures) {

@@ -106,6 +106,25 @@ std::vector<std::string> DotArms(const std::string& s) {
   return out;
 }
 
+std::vector<std::string> ForWordList(const std::string& s) {
+  for (size_t p = s.find(" for "); p != std::string::npos; p = s.find(" for ", p + 1)) {
+    std::vector<std::string> words;
+    size_t q = p + 5;
+    while (words.size() < 64) {
+      size_t e = 0;
+      const std::string w = WordStartingAt(s, q, &e);
+      if (w.empty()) break;
+      words.push_back(w);
+      size_t n = e;
+      while (n < s.size() && s[n] == ' ') ++n;
+      if (n >= s.size() || s[n] != '/') break;
+      q = n + 1;
+    }
+    if (words.size() >= 2) return words;
+  }
+  return {};
+}
+
 bool NoRunLead(const std::string& lead) {
   static const std::set<std::string> k = {
       "interpretation", "hypothesis", "hypotheses", "next", "plan", "plans", "goal", "goals", "decision",

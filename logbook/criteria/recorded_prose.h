@@ -23,6 +23,10 @@ std::vector<std::pair<size_t, size_t>> Sentences(const std::string& s);
 // number are its name). Empty when `s` has fewer than two such arms.
 std::vector<std::string> DotArms(const std::string& s);
 
+// "loss 5.27 / 5.13 / 4.99 for low / center / high": the names of a list,
+// written after "for" and joined by slashes (at least two). Empty if none.
+std::vector<std::string> ForWordList(const std::string& s);
+
 // A paragraph lead ("**Interpretation:**", "Profile (xplane):", "Infra
 // notes.") that says the paragraph reads, plans or explains rather than
 // records a run: its figures are not runs of the entry.
