@@ -94,11 +94,11 @@ std::vector<std::string> DotArms(const std::string& s) {
                                 (d == 0 || part[d - 1] == ' ' || part[d - 1] == '*' || part[d - 1] == '`')))
       ++d;
     size_t ne = d;
-    while (ne > 0 && (part[ne - 1] == ' ' || part[ne - 1] == '*' || part[ne - 1] == ':')) --ne;
+    while (ne > 0 && !std::isalnum(static_cast<unsigned char>(part[ne - 1]))) --ne;  // "Result / **10 %": "Result"
     size_t nb = 0;
     while (nb < ne && (part[nb] == ' ' || part[nb] == '*')) ++nb;
-    if (d >= part.size() || ne <= nb) return {};  // an arm without a name or a figure: no arms
-    out.push_back(part.substr(nb, ne - nb) + ": " + part.substr(d));
+    if (d >= part.size()) return {};  // an arm without a figure: no arms
+    out.push_back(ne > nb ? part.substr(nb, ne - nb) + ": " + part.substr(d) : part.substr(d));
     if (e >= s.size()) break;
     b = e + kDot.size();
   }

@@ -66,7 +66,7 @@ TEST_P(GoldenTest, InputUpdatesToExpectedAndExpectedIsAFixedPoint) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest, ::testing::Values("loop_logbook", "int8_seed", "recipe_seed", "recorded_gpu",
-                                                              "recorded_fp8", "recorded_hillclimb", "recorded_idioms", "recorded_prose", "recorded_paragraphs", "idioms_tpu", "idioms_wrappers",
+                                                              "recorded_fp8", "recorded_hillclimb", "recorded_idioms", "recorded_prose", "recorded_paragraphs", "recorded_tables", "idioms_tpu", "idioms_wrappers",
                                                               "idioms_entry_log", "idioms_stated"));
 
 }  // namespace
