@@ -1669,6 +1669,12 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
   return false;
 }
 
+// An arrow right after a figure's unit ("12.3 ms -> 10.1 ms"); `at` is past the unit.
+bool ArrowAfterUnit(const std::string& s, size_t at) {
+  while (at < s.size() && (s[at] == ' ' || s[at] == '`' || s[at] == '*')) ++at;
+  return at < s.size() && ArrowAt(s, at) > 0;
+}
+
 // What prose says of a figure beyond the words before it: a name after its
 // unit ("13.6 s eager", "27.6 ms (fp8)", "31.3 ms in bf16") where none before
 // it names it, an estimate ("~36 ms"), what a clause says it is a value of
@@ -1709,9 +1715,7 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
   if (st.mode.prose && !f.derived) ProseNames(st, start, &f);
   if (UnitInfo u{}; st.mode.prose && !f.derived && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
   // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
-  size_t a = st.i;
-  while (a < s.size() && (s[a] == ' ' || s[a] == '`' || s[a] == '*')) ++a;
-  before_arrow = before_arrow || (a < s.size() && ArrowAt(s, a) > 0);
+  before_arrow = before_arrow || ArrowAfterUnit(s, st.i);
   st.last_end = st.i;
   st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
   st.arrow_unit = before_arrow && !f.derived ? unit : "";
@@ -1794,7 +1798,11 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
           prose::RangeGap(s.substr(st.last_end, start - st.last_end)))
         st.out.back().not_run = f.not_run;  // its lower end: "17.22% to 17.29%"
     }
-    if (st.depth > 0 && !f.derived) {  // asides, but for another metric of the figure before them
+    // Asides, but for another metric of the figure before them, and for a
+    // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
+    const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||
+                                               (st.arrow_left >= 0 && AfterArrow(s, start)));
+    if (st.depth > 0 && !f.derived && !paren_change) {
       if (ParenCompanion(st, start, f, num)) st.last_end = i;
       continue;
     }
