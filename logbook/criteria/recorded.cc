@@ -3423,16 +3423,30 @@ namespace {
 
 // The earlier entry whose figures `run` restates, every figure of its own
 // (its metric's earlier figures, compared at `run`'s written digits), or "".
-std::string EarlierEntryOf(const StoredRun& run,
-                           const std::map<std::string, std::vector<std::pair<const StoredRun*, std::string>>>& earlier) {
+// Earlier entries' figures by metric, sorted by value (stored units): a
+// later figure looks up only the values that round to it.
+using EarlierFigures = std::map<std::string, std::multimap<double, std::string>>;
+
+std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier) {
   std::string from;
   for (const auto& [metric, value] : run.metrics) {
     if (run.derived.count(metric)) continue;
     auto it = earlier.find(metric);
     if (it == earlier.end()) return "";
+    // The values that round to this one as written: within half a unit of
+    // its last written decimal (in its written unit), a little wider.
+    auto d = run.decimals.find(metric);
+    UnitInfo info{};
+    const auto u = run.units.find(metric);
+    const double factor = u != run.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+    const double half = d == run.decimals.end() || d->second < 0 || d->second > 9
+                            ? 0 : 0.5 * std::pow(10.0, -d->second) * factor;
+    const double slack = 1e-9 * std::max(1.0, std::fabs(value));
     std::string here;
-    for (const auto& [r, id] : it->second)
-      if (RestatesValue(run, metric, r->metrics.at(metric))) here = id;
+    int looked = 0;  // bounded: a value repeated in many entries is looked at 64 times at most
+    for (auto e = it->second.lower_bound(value - half - slack);
+         e != it->second.end() && e->first <= value + half + slack && looked < 64; ++e, ++looked)
+      if (RestatesValue(run, metric, e->first)) here = e->second;
     if (here.empty()) return "";
     from = here;
   }
@@ -3457,7 +3471,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   // Earlier entries' figures, by metric: a later figure is compared with
   // those of its metric only, at most kMaxEarlier of them (bounded).
   constexpr size_t kMaxEarlier = 4096;
-  std::map<std::string, std::vector<std::pair<const StoredRun*, std::string>>> earlier;
+  EarlierFigures earlier;
   Vocabulary vocabulary;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
@@ -3480,7 +3494,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     for (const auto& f : out.back())
       for (const auto& [metric, value] : f.run.metrics)
         if (!f.run.derived.count(metric) && earlier[metric].size() < kMaxEarlier)
-          earlier[metric].emplace_back(&f.run, e.id);
+          earlier[metric].emplace(value, e.id);
   }
   return out;
 }
