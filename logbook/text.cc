@@ -22,4 +22,20 @@ std::vector<std::string> SplitList(std::string_view s, char sep) {
   return out;
 }
 
+std::string SplitJoinedPairs(std::string_view s) {
+  std::string out(s);
+  auto key_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; };
+  bool pair_before = false;  // an '=' earlier in the current word
+  for (size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i];
+    if (std::isspace(static_cast<unsigned char>(c))) pair_before = false;
+    if (c == '=') pair_before = true;
+    if (c != '/' || !pair_before) continue;
+    size_t k = i + 1;  // each slash looks at the key after it only: linear
+    while (k < out.size() && key_char(out[k])) ++k;
+    if (k > i + 1 && k < out.size() && out[k] == '=') out[i] = ' ';
+  }
+  return out;
+}
+
 }  // namespace moelog::logbook

@@ -1,4 +1,5 @@
-// Small text helpers every stage uses: one Trim, one list splitter.
+// Small text helpers every stage uses: one Trim, one list splitter, one
+// splitter of slash-joined key=value pairs.
 #ifndef MOELOG_LOGBOOK_TEXT_H_
 #define MOELOG_LOGBOOK_TEXT_H_
 
@@ -14,6 +15,11 @@ std::string Trim(std::string_view s);
 // The pieces of `s` between `sep`s, empty ones left out (not trimmed):
 // "a,,b," -> {"a", "b"}.
 std::vector<std::string> SplitList(std::string_view s, char sep = ',');
+
+// `s` with the slashes that join key=value pairs into one word made blanks:
+// "EP=2/T=128/D=128" -> "EP=2 T=128 D=128". A slash inside a value
+// ("ep=8/16", "path=a/b") stays: only one followed by a key and '=' splits.
+std::string SplitJoinedPairs(std::string_view s);
 
 }  // namespace moelog::logbook
 

@@ -238,7 +238,7 @@ double DeltaPercent(double value, double base) { return (value - base) / base * 
 std::map<std::string, std::string> ConfigWords(const std::string& text, const RunKeys& keys) {
   std::map<std::string, std::string> out;
   std::string t;
-  for (char ch : text) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
+  for (char ch : SplitJoinedPairs(text)) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
   std::istringstream words(t);
   std::string w;
   while (words >> w) {

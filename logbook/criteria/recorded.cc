@@ -87,6 +87,11 @@ std::string ScriptName(const std::string& w) {
   };
   const bool script = ends(".py") || ends(".sh") || ends(".sbatch") || ends(".slurm");
   if (!script || base.find('=') != std::string::npos) return "";
+  // A test file (`pytest tests/test_dispatch.py`) checks code; it is no harness.
+  if (base.rfind("test_", 0) == 0 || ends("_test.py") || base == "conftest.py") return "";
+  // Nor a lint or format hook (`./infra/pre-commit.py --files a.py --fix`).
+  if (base.rfind("pre-commit", 0) == 0 || base.rfind("precommit", 0) == 0 || base.find("lint") != std::string::npos)
+    return "";
   if (DefaultLauncherTable().FindLauncher(w) != nullptr) return "";
   return base;
 }
@@ -327,13 +332,15 @@ std::string AcceleratorIn(const std::string& text) {
         if (e > d && (e == text.size() || !std::isalnum(static_cast<unsigned char>(text[e]))))
           return std::string(g) + "x" + text.substr(d, e - d);
       }
-      // Before: "8 B200", "8x B200", "8xB200", "8-GPU B200" is not read.
+      // Before: "8 B200", "8x B200", "8xB200", "8-GPU B200" is not read, nor
+      // the digits ending an ID ("CC-002 B200 canary") or a version ("v1.8 B200").
       size_t b = p;
       while (b > 0 && text[b - 1] == ' ') --b;
       if (b > 0 && (text[b - 1] == 'x' || text[b - 1] == 'X')) --b;
       size_t e = b;
       while (b > 0 && std::isdigit(static_cast<unsigned char>(text[b - 1]))) --b;
-      if (e > b && (b == 0 || !std::isalnum(static_cast<unsigned char>(text[b - 1]))))
+      const bool id_digits = b > 0 && (text[b - 1] == '-' || text[b - 1] == '_' || text[b - 1] == '.' || text[b - 1] == '/');
+      if (e > b && !id_digits && (b == 0 || !std::isalnum(static_cast<unsigned char>(text[b - 1]))))
         return std::string(g) + "x" + text.substr(b, e - b);
     }
   }
@@ -757,7 +764,7 @@ Config LabelWords(const std::string& label, const Vars& vars, const Config& fixe
                   const Config* feeds = nullptr) {
   Config out;
   std::string t;
-  for (char ch : label) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
+  for (char ch : SplitJoinedPairs(label)) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
   static const std::map<std::string, std::string> kShort = {{"e", "experts"}, {"k", "topk"}, {"t", "tokens"}};
   for (const auto& w : Words(t)) {
     size_t eq = w.find('=');
@@ -851,8 +858,8 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
       else rest.push_back(w);
     } else if (LooseValue(vars, w, &key, &value)) {
       cfg[key] = value;
-    } else if (IsFixedValue(fixed, w)) {
-      kept.push_back(w);  // "(ring_ag_rs)" when every run uses it: a case only beside other words
+    } else if (IsFixedValue(fixed, w) || std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
+      kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
     } else {
       rest.push_back(w);
       kept.push_back(w);
@@ -1205,6 +1212,15 @@ bool NoName(const std::string& w) {
 // Linear: every branch steps past what it reads.
 // The unit a `key=value` figure's key names ("time_s=0.0179", "tokens_per_s=1,832,938",
 // "tflops=238.6"); empty for other keys ("pack=0.0042", "k=2": no figure).
+// A key that sets a bound or a schedule ("timeout", "max_wait_s",
+// "warmup"): its value is no measurement.
+bool SettingKey(const std::string& key) {
+  const std::string k = Lower(key);
+  for (const char* w : {"timeout", "limit", "budget", "interval", "warmup", "sleep", "deadline", "wait", "max", "min"})
+    if (k.find(w) != std::string::npos) return true;
+  return false;
+}
+
 std::string KeyUnit(const std::string& key) {
   static const std::map<std::string, std::string> k = {
       {"time_s", "s"},          {"time_ms", "ms"},      {"time_us", "us"},       {"step_time_s", "s"},
@@ -1278,9 +1294,17 @@ void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list
 bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   size_t b = eq;
   while (b > 0 && IsIdentChar(s[b - 1])) --b;
-  const std::string unit = KeyUnit(s.substr(b, eq - b));
+  const std::string key = s.substr(b, eq - b);
+  std::string unit = KeyUnit(key);
   size_t j = eq + 1;
   const std::string num = DigitsAt(s, &j);
+  // "`steady_state_time=0.0341s`", "`latency=3.2ms`": the unit glued to the
+  // value names it, unless the key is a setting ("timeout=60s").
+  if (UnitInfo glued{}; unit.empty() && j < s.size() && IsIdentStart(s[j]) && !SettingKey(key) &&
+                        UnitOf(UnitToken(s, j), &glued) && !glued.derived) {
+    unit = UnitToken(s, j);
+    j += unit.size();
+  }
   *end = j;
   UnitInfo info{};
   const auto v = ParseNumber(num);
@@ -1345,12 +1369,22 @@ bool AfterArrow(const std::string& s, size_t start) {
   return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
 }
 
+// A percentage written as a change ("improves by 21.3%", "28.8% relative",
+// "12.7% faster"): a delta, never the metric itself.
+bool ChangeOf(const std::string& s, size_t start, size_t end) {
+  if (Lower(WordBefore(s, start)) == "by") return true;
+  static const std::set<std::string> after = {"relative", "faster", "slower", "higher", "lower", "better",
+                                              "worse",    "more",   "less",   "gain",   "improvement", "regression"};
+  size_t e = end;
+  return after.count(Lower(WordAt(s, end, &e))) > 0;
+}
+
 // A percentage: a delta when signed, MFU when MFU qualifies it (or the
 // logbook measures MFU and its clause names no other share), else no figure.
 bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
                    const ScanMode& mode, size_t* i, Figure* f) {
   *i = std::max(*i, u.at + 1);
-  if (sign) {
+  if (sign || ChangeOf(s, start, u.at + u.unit.size())) {
     f->metric = "delta_pct", f->unit = "%", f->derived = true;
   } else if (ThresholdBefore(s, start)) {
     return false;
@@ -1369,12 +1403,29 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
 // ("times out at 60 seconds") is no benchmark figure.
 bool JobDuration(const std::string& s, size_t start) {
   size_t b = start;
-  const std::string w = WordBefore(s, start, &b);
+  const std::string w = Lower(WordBefore(s, start, &b));
   if (w == "after" || w == "in") return true;
   if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
-  // "parent duration `195006ms`", "job duration 3 s", "wall time 41 s".
-  static const std::set<std::string> whole = {"parent", "job", "wall", "total", "elapsed", "wall-clock"};
+  // "compile `148.4s`", "compilation took 85 s": the compiler's time, not the benchmark's.
+  if (w == "compile" || w == "compilation" || (w == "took" && Lower(WordBefore(s, b)).rfind("compil", 0) == 0))
+    return true;
+  // "parent duration `195006ms`", "job duration 3 s", "wall time 41 s", "task duration 107946 ms", "compile time 85 s".
+  static const std::set<std::string> whole = {"parent", "job", "wall", "total", "elapsed", "wall-clock", "task", "test", "compile"};
   return (w == "duration" || w == "time") && whole.count(Lower(WordBefore(s, b))) > 0;
+}
+
+// A time written as an adjective before what it bounds or measures of a job
+// ("a 5,400-second execution window", "the 60-second test limit", "an
+// 8-minute 16-second task duration"): a setting or a job's duration, no figure.
+bool DurationAdjective(const std::string& s, const UnitRead& u) {
+  if (u.at == 0 || s[u.at - 1] != '-') return false;
+  // What a setting bounds, or whose duration it is (a job's, not a step's:
+  // "an 8.4-second median duration" is a figure).
+  static const std::set<std::string> nouns = {"window", "limit",   "timeout", "budget", "interval",  "cadence", "wait",
+                                              "delay",  "deadline", "cap",    "task",   "job",       "test",    "execution",
+                                              "queue",  "coordinator"};
+  size_t e = u.at + u.len;
+  return nouns.count(Lower(WordAt(s, u.at + u.len, &e))) > 0;
 }
 
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
@@ -1386,7 +1437,7 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
   // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
   f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * u.scale * info.factor;
   *i = u.at + u.len;
-  if (f->metric == "time_s" && JobDuration(s, start)) return false;
+  if (f->metric == "time_s" && (JobDuration(s, start) || DurationAdjective(s, u))) return false;
   if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
   return true;
@@ -2267,8 +2318,14 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   else if (HasWord(lower, "us") || HasWord(lower, "\xC2\xB5s")) base = "time_s", c.unit = "us", c.factor = 1e-6;
   else if (lower == "s" || lower == "time (s)" || lower == "time_s" || lower == "seconds" || lower == "s/step")
     base = "time_s", c.unit = "s";
-  else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds"))
-    base = "time_s", c.unit = "s";  // "P50 step s"
+  else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds" ||
+                                                         w.back() == "s/step" || w.back() == "s/iter"))
+    base = "time_s", c.unit = "s";  // "P50 step s", "median s/step"
+  if (lower.rfind('%', 0) == 0) {
+    // "% of 2587 ms step": a share of what the header names, not that unit.
+    c.metric = "share_pct", c.unit = "%", c.factor = 1, c.derived = true;
+    return c;
+  }
   if (delta) {
     c.metric = base.empty() ? "delta_pct" : base + "_delta_pct";
     c.unit = "%";

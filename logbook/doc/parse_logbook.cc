@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <optional>
@@ -353,13 +354,33 @@ bool ParseHeadingTime(std::string_view s, size_t* p, HeadingParts* out) {
   return true;
 }
 
-// A time zone after the time ("Z", " UTC", " PDT"): skipped (entries are
-// ordered by the time as written).
+// ISO seconds and their fraction after HH:MM (":00", ":07.125"): skipped.
+void SkipSeconds(std::string_view s, size_t* p) {
+  size_t q = *p;
+  if (q >= s.size() || s[q] != ':' || !Digits(s, q + 1, 2)) return;
+  q += 3;
+  if (q + 1 < s.size() && s[q] == '.' && std::isdigit(static_cast<unsigned char>(s[q + 1]))) {
+    ++q;
+    while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
+  }
+  *p = q;
+}
+
+// A time zone after the time ("Z", "+02:00", " UTC", " PDT"): skipped
+// (entries are ordered by the time as written).
 void SkipTimeZone(std::string_view s, size_t* p) {
   size_t q = *p;
   if (q < s.size() && s[q] == 'Z') {
     *p = q + 1;
     return;
+  }
+  if (q < s.size() && (s[q] == '+' || s[q] == '-') && Digits(s, q + 1, 2)) {
+    size_t e = q + 3;
+    if (e < s.size() && s[e] == ':') ++e;
+    if (Digits(s, e, 2)) {
+      *p = e + 2;
+      return;
+    }
   }
   while (q < s.size() && s[q] == ' ') ++q;
   size_t e = q;
@@ -367,9 +388,93 @@ void SkipTimeZone(std::string_view s, size_t* p) {
   if (e - q >= 2 && e - q <= 4 && (e == s.size() || s[e] == ' ')) *p = e;
 }
 
-// "YYYY-MM-DD[ HH:MM][ - rest]" (dash may be -, – or —; a dated heading
-// without a time is an entry too).
+// The month a word names ("Apr", "april", "Sept"), 1..12, or 0.
+int MonthOf(std::string_view w) {
+  static const char* kNames[] = {"january", "february", "march",     "april",   "may",      "june",
+                                 "july",    "august",   "september", "october", "november", "december"};
+  if (w.size() < 3 || w.size() > 9) return 0;
+  std::string l;
+  for (char c : w) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (l.back() == '.') l.pop_back();
+  for (int m = 0; m < 12; ++m) {
+    const std::string_view name = kNames[m];
+    if (l == name || l == name.substr(0, 3) || (m == 8 && l == "sept")) return m + 1;
+  }
+  return 0;
+}
+
+// "Apr 4, 2026", "April 04 2026", "4 Apr 2026": the date as YYYY-MM-DD in
+// *iso and the characters it took, or false.
+bool MonthNameDate(std::string_view s, std::string* iso, size_t* used) {
+  auto word = [&](size_t p, size_t* e, bool digits) {
+    *e = p;
+    while (*e < s.size() && *e - p < 10 &&
+           (digits ? std::isdigit(static_cast<unsigned char>(s[*e])) != 0
+                   : std::isalpha(static_cast<unsigned char>(s[*e])) != 0 || s[*e] == '.'))
+      ++*e;
+    return s.substr(p, *e - p);
+  };
+  auto blanks = [&](size_t p) {
+    while (p < s.size() && (s[p] == ' ' || s[p] == ',')) ++p;
+    return p;
+  };
+  size_t e = 0, e2 = 0, e3 = 0;
+  const bool day_first = !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
+  const std::string_view a = word(0, &e, day_first), b = word(blanks(e), &e2, !day_first);
+  const std::string_view year = word(blanks(e2), &e3, true);
+  const int month = MonthOf(day_first ? b : a);
+  const std::string_view day = day_first ? a : b;
+  if (month == 0 || day.empty() || day.size() > 2 || year.size() != 4) return false;
+  const int d = std::atoi(std::string(day).c_str());
+  if (d < 1 || d > 31) return false;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.4s-%02d-%02d", std::string(year).c_str(), month, d);
+  *iso = buf;
+  *used = e3;
+  return true;
+}
+
+// A heading's date written another way than YYYY-MM-DD at its start
+// ("[2026-04-02 10:00] title", "2026/04/03 title", "Apr 4, 2026 - title"):
+// the heading rewritten with the date as YYYY-MM-DD, and how much longer the
+// original's start was (for rest_offset); false when none.
+bool OtherDateForm(std::string_view s, std::string* canon, size_t* extra) {
+  std::string iso;
+  size_t used = 0;
+  if (!s.empty() && s[0] == '[') {
+    const size_t close = s.find(']');
+    if (close == std::string_view::npos || close > 40 || close < 2) return false;
+    *canon = std::string(s.substr(1, close - 1)) + std::string(s.substr(close + 1));
+    *extra = 2;
+    return true;
+  }
+  if (Digits(s, 0, 4) && s.size() >= 10 && s[4] == '/' && Digits(s, 5, 2) && s[7] == '/' && Digits(s, 8, 2)) {
+    *canon = std::string(s.substr(0, 4)) + "-" + std::string(s.substr(5, 2)) + "-" + std::string(s.substr(8));
+    *extra = 0;
+    return true;
+  }
+  if (!MonthNameDate(s, &iso, &used) || used < iso.size()) return false;  // "4 May 2026": 10 characters at least
+  *canon = iso + std::string(s.substr(used));
+  *extra = used - iso.size();
+  return true;
+}
+
+bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out);
+
+// "YYYY-MM-DD[ HH:MM][ - rest]" (dash may be -, – or —, or a colon; a dated
+// heading without a time is an entry too), or the date written another way
+// (OtherDateForm).
 bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
+  if (ParseIsoHeadingParts(s, out)) return true;
+  std::string canon;
+  size_t extra = 0;
+  if (s.size() > 400 || !OtherDateForm(s, &canon, &extra) || !ParseIsoHeadingParts(canon, out))
+    return false;
+  out->rest_offset += extra;
+  return true;
+}
+
+bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out) {
   if (!Digits(s, 0, 4) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
       !Digits(s, 8, 2))
     return false;
@@ -378,15 +483,18 @@ bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
   if (month < 1 || month > 12 || day < 1 || day > 31) return false;
   size_t p = 10;
   const bool iso = p < s.size() && s[p] == 'T';  // 2026-05-05T23:36Z
-  if (p < s.size() && s[p] != ' ' && !iso) return false;
+  if (p < s.size() && s[p] != ' ' && s[p] != ':' && !iso) return false;
   while (p < s.size() && (s[p] == ' ' || (iso && p == 10))) ++p;
   out->date = std::string(s.substr(0, 10));
   out->time.clear();
   if (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p])) && !ParseHeadingTime(s, &p, out)) return false;
   if (iso && out->time.empty()) return false;
-  if (!out->time.empty()) SkipTimeZone(s, &p);
+  if (!out->time.empty()) {
+    SkipSeconds(s, &p);
+    SkipTimeZone(s, &p);
+  }
   while (p < s.size() && s[p] == ' ') ++p;
-  if (s.substr(p, 1) == "-") p += 1;
+  if (s.substr(p, 1) == "-" || s.substr(p, 2) == ": ") p += 1;
   else if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;
   else if (p < s.size() && !std::isalpha(static_cast<unsigned char>(s[p]))) return false;  // "2026-02-17 Kickoff"
   while (p < s.size() && s[p] == ' ') ++p;

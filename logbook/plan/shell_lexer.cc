@@ -37,7 +37,7 @@ class Lexer {
         ReadHereBodies(out);
         continue;
       }
-      if (IsOpChar(c)) {
+      if (IsOpChar(c) && PlaceholderLen() == 0) {
         out->push_back(Tok(Token::kOp, ReadOp()));
         if (out->back().text == "<<" || out->back().text == "<<-") {
           if (!ReadDelimiter(out, error)) return false;
@@ -170,9 +170,27 @@ class Lexer {
     return j >= s_.size() ? std::string_view::npos : j;
   }
 
+  // "<job-name>" glued (a name between '<' and '>', nothing blank inside):
+  // the author's placeholder for a value, not two redirections. Its length,
+  // or 0. At most 64 characters are looked at.
+  size_t PlaceholderLen() const {
+    if (i_ >= s_.size() || s_[i_] != '<' || i_ + 1 >= s_.size() || !std::isalpha(static_cast<unsigned char>(s_[i_ + 1])))
+      return 0;
+    size_t j = i_ + 1;
+    while (j < s_.size() && j - i_ < 64 &&
+           (std::isalnum(static_cast<unsigned char>(s_[j])) || s_[j] == '_' || s_[j] == '-' || s_[j] == '.'))
+      ++j;
+    return j < s_.size() && s_[j] == '>' ? j + 1 - i_ : 0;
+  }
+
   bool ReadWord(std::string* w, std::string* error) {
     while (i_ < s_.size()) {
       char c = s_[i_];
+      if (const size_t n = PlaceholderLen(); n > 0) {
+        w->append(s_.substr(i_, n));
+        i_ += n;
+        continue;
+      }
       if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || IsOpChar(c)) break;
       if (c == '\\') {
         if (i_ + 1 < s_.size() && s_[i_ + 1] == '\n') {

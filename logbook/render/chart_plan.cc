@@ -218,14 +218,19 @@ Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::
                                      "mlp_dim, tokens, experts, devices, hidden, shared_expert_dim; categorical: "
                                      "backend, impl, remat_mode, parallel_mode, quant_mode, routing_pack_strategy, "
                                      "distribution, queue_mode, bench_pass, target, ep_comm_path, shared_fused, mlp_path)");
-    if (OrderedValues(points, x_opt).size() < 2) return Status::NotFound("the runs do not vary " + x_opt);
-    (IsNumericAxis(x_opt) ? *numeric : *categorical) = x_opt;
+    const std::vector<std::string> values = OrderedValues(points, x_opt);
+    if (values.size() < 2) return Status::NotFound("the runs do not vary " + x_opt);
+    const bool numbers = std::all_of(values.begin(), values.end(), [](const std::string& v) { return ParseNumber(v).has_value(); });
+    (IsNumericAxis(x_opt) && numbers ? *numeric : *categorical) = x_opt;
     return Status::Ok();
   }
   size_t best = 0;
   for (const auto& k : NumericAxes()) {
-    const size_t n = Contains(varied, k) ? OrderedValues(points, k).size() : 0;
-    if (n > 1 && n > best) best = n, *numeric = k;
+    // A numeric axis plots numbers: a value written otherwise ("2.595B"
+    // tokens in a recorded table) makes the key no x axis of a line.
+    const std::vector<std::string> values = Contains(varied, k) ? OrderedValues(points, k) : std::vector<std::string>{};
+    const bool numbers = std::all_of(values.begin(), values.end(), [](const std::string& v) { return ParseNumber(v).has_value(); });
+    if (numbers && values.size() > 1 && values.size() > best) best = values.size(), *numeric = k;
   }
   for (const auto& k : CategoricalAxes())
     if (Contains(varied, k)) {

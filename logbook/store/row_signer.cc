@@ -64,6 +64,27 @@ Result<std::string> ReadKey(int fd, const std::string& path) {
   return key;
 }
 
+// Writes 32 random bytes to a new file beside `path` and links it to `path`.
+// False when `path` appeared meanwhile (its maker's key is kept).
+Result<bool> WriteNewKey(const std::string& path) {
+  unsigned char bytes[kKeyBytes];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) return Status::IOError("no random bytes for the run-store key");
+  std::string tmp = path + ".XXXXXX";
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) return Status::IOError(path + ": cannot create: " + Errno());
+  const bool ok = ::fchmod(fd, 0600) == 0 &&
+                  ::write(fd, bytes, sizeof bytes) == static_cast<ssize_t>(sizeof bytes) && ::fsync(fd) == 0;
+  ::close(fd);
+  OPENSSL_cleanse(bytes, sizeof bytes);
+  const bool linked = ok && ::link(tmp.c_str(), path.c_str()) == 0;
+  const int link_errno = errno;
+  ::unlink(tmp.c_str());
+  if (!ok) return Status::IOError(path + ": cannot write the key: " + Errno());
+  if (linked) return true;
+  if (link_errno == EEXIST) return false;
+  return Status::IOError(path + ": cannot create: " + std::strerror(link_errno));
+}
+
 }  // namespace
 
 std::string UserKeyPath() {
@@ -86,20 +107,11 @@ Result<std::string> LoadOrCreateKey(const std::string& path) {
     if (errno == ELOOP) return Status::IOError(path + ": is a symbolic link; moelog's key is a regular file");
     if (errno != ENOENT) return Status::IOError(path + ": " + Errno());
     MOELOG_RETURN_IF_ERROR(MakeConfigDirs(path.substr(0, path.rfind('/'))));
-    unsigned char bytes[kKeyBytes];
-    if (RAND_bytes(bytes, sizeof bytes) != 1) return Status::IOError("no random bytes for the run-store key");
-    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-      if (errno == EEXIST) continue;  // another moelog made it first: read theirs
-      return Status::IOError(path + ": cannot create: " + Errno());
-    }
-    const bool ok = ::write(fd, bytes, sizeof bytes) == static_cast<ssize_t>(sizeof bytes) && ::fsync(fd) == 0;
-    ::close(fd);
-    OPENSSL_cleanse(bytes, sizeof bytes);
-    if (!ok) {
-      ::unlink(path.c_str());
-      return Status::IOError(path + ": cannot write the key: " + Errno());
-    }
+    // The key is written whole into a file of its own and then linked into
+    // place, so a moelog starting beside this one reads either no key or the
+    // whole key, never a half-written one.
+    MOELOG_ASSIGN_OR_RETURN(const bool made, WriteNewKey(path));
+    if (!made) continue;  // another moelog made it first: read theirs
   }
   return Status::IOError(path + ": cannot read or create the key");
 }

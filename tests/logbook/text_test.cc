@@ -21,5 +21,16 @@ TEST(Text, SplitListLeavesOutEmptyPieces) {
   EXPECT_TRUE(SplitList(",,,").empty());
 }
 
+// Shapes written as one slash-joined word: each key=value its own word.
+TEST(Text, SlashJoinedPairsSplit) {
+  EXPECT_EQ(SplitJoinedPairs("EP=2/T=128/E_local=2/K=2, bf16"), "EP=2 T=128 E_local=2 K=2, bf16");
+  EXPECT_EQ(SplitJoinedPairs("ep=8/16 path=a/b x/y=3"), "ep=8/16 path=a/b x/y=3");  // slashes inside values stay
+  EXPECT_EQ(SplitJoinedPairs("/a=1 a=/b=2"), "/a=1 a= b=2");
+  // Linear: a long slash-joined word is read once.
+  std::string w = "k=1";
+  for (int n = 0; n < 200000; ++n) w += "/k=1";
+  EXPECT_EQ(SplitJoinedPairs(w).find('/'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -20,6 +20,8 @@ TEST(EntryHeadings, LogHeadingsLevelsAndTimes) {
            "# T\n\n## Entry Log\n\n### 2026-07-17 10:05 UTC - X-001 a\n" + std::string(kBody),
            "# T\n\n## 2026-07-20 15:15 PDT - a\n\n" + std::string(kBody),
            "# T\n\n## 2026-05-05T23:36Z - a\n\n" + std::string(kBody),
+           "# T\n\n## Entry log\n\n### 2026-05-05T23:36:00Z \xE2\x80\x94 a\n\n" + std::string(kBody),
+           "# T\n\n## Entry log\n\n### 2026-05-05T23:36:41.250+02:00 - a\n\n" + std::string(kBody),
            "# T\n\n## Experiment Log\n\n### 2026-07-17 \xE2\x80\x94 a\n" + std::string(kBody)}) {
     const Logbook lb = ParseLogbook(text, "t.md");
     ASSERT_EQ(lb.entries.size(), 1u) << text;
@@ -29,11 +31,45 @@ TEST(EntryHeadings, LogHeadingsLevelsAndTimes) {
   }
 }
 
+// Dates as researchers also write them: after a colon, in brackets, with
+// slashes, with the month's name; each read as YYYY-MM-DD.
+TEST(EntryHeadings, DateFormsBesideIso) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"### 2026-04-01: colon after the date", "2026-04-01"},
+      {"### 2026-04-01 10:05: colon after the time", "2026-04-01"},
+      {"### [2026-04-02] bracketed date", "2026-04-02"},
+      {"### [2026-04-02 09:30 UTC] bracketed date and time", "2026-04-02"},
+      {"### 2026/04/03 slash date", "2026-04-03"},
+      {"### Apr 4, 2026 - month name first", "2026-04-04"},
+      {"### 4 September 2026 \xE2\x80\x94 day first", "2026-09-04"},
+      {"### Sept. 14 2026 14:05 - abbreviated with a time", "2026-09-14"}};
+  for (const auto& [heading, date] : cases) {
+    const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n") + heading + "\n" + kBody, "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u) << heading;
+    EXPECT_EQ(lb.entries[0].date, date) << heading;
+    EXPECT_EQ(lb.entries[0].commands.size(), 1u) << heading;
+  }
+  EXPECT_EQ(ParseLogbook("# T\n\n## Entry Log\n\n### Sept. 14 2026 14:05 - abbreviated\n" + std::string(kBody), "t.md")
+                .entries[0].time, "14:05");
+  // Not dates: a month word in prose, a bracketed non-date, a 31st of nothing.
+  for (const char* heading : {"### May the kernel be fast", "### [draft] notes", "### Apr 40, 2026 - x", "### 2026/4/3 x"}) {
+    const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n") + heading + "\n" + kBody, "t.md");
+    EXPECT_TRUE(lb.entries.empty()) << heading;
+  }
+}
+
 TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {
   const Logbook lb = ParseLogbook("# T\n\n## Entry Log\n\n### 2026-07-17 10:05 UTC - a\n" + std::string(kBody), "t.md");
   ASSERT_EQ(lb.entries.size(), 1u);
   EXPECT_EQ(lb.entries[0].time, "10:05");
   EXPECT_EQ(lb.entries[0].label, "a");
+  // ISO 8601 with seconds: the minute is the entry's time, the seconds and zone are skipped.
+  const Logbook iso = ParseLogbook("# T\n\n## Entry log\n\n### 2026-07-17T10:05:59Z \xE2\x80\x94 a b\n" + std::string(kBody), "t.md");
+  ASSERT_EQ(iso.entries.size(), 1u);
+  EXPECT_EQ(iso.entries[0].time, "10:05");
+  EXPECT_EQ(iso.entries[0].label, "a b");
+  // "23:36:7" is no time of day: not an entry.
+  EXPECT_TRUE(ParseLogbook("# T\n\n## Entry log\n\n### 2026-07-17T10:05:7Z x\n" + std::string(kBody), "t.md").entries.empty());
 }
 
 // An entry written at ## keeps its ### sub-headings' blocks.

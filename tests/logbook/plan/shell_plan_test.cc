@@ -373,6 +373,20 @@ TEST(ShellPlan, NoAdapterReasons) {
   EXPECT_NE(e.reason.find("MOE_TOKENS"), std::string::npos);
 }
 
+// "<your-job>" glued is the author's placeholder for a value, not input and
+// output redirections: the launcher's command is still found.
+TEST(ShellPlan, AngleBracketPlaceholdersAreWords) {
+  for (const char* cmd : {"uv run iris --cluster=east job run --job-name <your-job> -- python lib/foo/other_bench.py --tokens 3",
+                          "uv run iris job run --job-name=<job_name.v2> -- python lib/foo/other_bench.py --tokens 3"}) {
+    Plan p = PlanCommand(cmd);
+    EXPECT_EQ(p.verdict, PlanVerdict::kNoAdapter) << cmd << " => " << p.Summary();
+    EXPECT_EQ(p.Summary().find("redirection"), std::string::npos) << p.Summary();
+  }
+  // With blanks (or nothing between them) they stay redirections.
+  EXPECT_NE(PlanCommand("python lib/foo/other_bench.py < in.txt > out.txt").Summary(), "");
+  EXPECT_NE(PlanCommand("python lib/foo/other_bench.py <> x").verdict, PlanVerdict::kRunnable);
+}
+
 TEST(ShellPlan, BadInputIsInvalidNotACrash) {
   for (const char* bad : {"for x in a b; do echo", "echo 'unterminated", "python bench_moe_hillclimb.py --no-such-flag",
                           "while true; do :; done", "cat <<EOF\nx\nEOF", "python bench_moe_hillclimb.py --topk \"$nope\"",

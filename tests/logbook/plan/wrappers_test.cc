@@ -1,6 +1,7 @@
 // Local wrappers and batch launchers from the default table
 // (data/launchers.json): timeout, nohup, time, nice, stdbuf, srun,
-// sbatch --wrap, iris job run -- CMD, and `python -m pkg.mod`. The harness
+// sbatch --wrap, iris job run -- CMD, torchrun, mpirun/mpiexec, deepspeed,
+// accelerate launch, docker run IMAGE CMD, and `python -m pkg.mod`. The harness
 // call they run is found; the wrapper itself is never run.
 #include <gtest/gtest.h>
 
@@ -27,7 +28,14 @@ TEST(Wrappers, HarnessInsideAWrapperIsFound) {
            "--gpu H100x8 -e WANDB_MODE offline -- uv run --package marin-levanter python " + kBench,
            std::string("python -m lib.levanter.scripts.bench.bench_moe_hillclimb --tokens 4096 --topk 2"),
            std::string("uv run python -m lib.levanter.scripts.bench.bench_moe_hillclimb --tokens 4096 --topk 2"),
-           "/opt/py/bin/python3.11 " + kBench}) {
+           "/opt/py/bin/python3.11 " + kBench,
+           "torchrun --standalone --nproc_per_node 8 " + kBench,
+           "torchrun --nnodes=2 --nproc-per-node=8 --rdzv-endpoint host:29500 " + kBench,
+           "mpirun -np 8 -x NCCL_DEBUG=INFO --bind-to none python " + kBench,
+           "mpiexec -n 4 python3 " + kBench,
+           "deepspeed --num_gpus 8 " + kBench,
+           "accelerate launch --num_processes 8 --mixed_precision bf16 " + kBench,
+           "docker run --rm --gpus all -v /data:/data -e NCCL_DEBUG=INFO ghcr.io/me/img:latest python " + kBench}) {
     const Plan p = PlanCommand(text);
     EXPECT_EQ(p.verdict, PlanVerdict::kRunnable) << text << " => " << p.Summary();
     ASSERT_EQ(p.invocations.size(), 1u) << text;

@@ -571,5 +571,25 @@ TEST(ChartPlanTest, RecordedRunsOwnKeyIsAnAxis) {
   EXPECT_FALSE(PlanChart(pts, o).ok());
 }
 
+// A numeric axis whose values are not all numbers ("2.595B" tokens copied
+// from a recorded table) is no line's x axis: gnuplot would read "2.595B" as
+// an expression. The values become bars, by their labels.
+TEST(ChartPlanTest, NumericAxisWrittenWithSuffixesIsBars) {
+  std::vector<ChartPoint> pts;
+  double mfu = 17;
+  for (const char* t : {"2.482B", "2.494B", "2.595B"}) pts.push_back(Point({{"tokens", t}}, mfu += 0.1, 0, "recorded"));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->kind, ChartPlan::Kind::kBars);
+  ChartOptions o;
+  o.x_key = "tokens";
+  plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->kind, ChartPlan::Kind::kBars);
+  std::vector<ChartPoint> numbers;
+  for (const char* t : {"2482000000", "2494000000", "2595000000"}) numbers.push_back(Point({{"tokens", t}}, mfu += 0.1, 0, "recorded"));
+  EXPECT_EQ(PlanChart(numbers, {})->kind, ChartPlan::Kind::kLine);  // numbers: a line
+}
+
 }  // namespace
 }  // namespace moelog::logbook

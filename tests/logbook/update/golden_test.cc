@@ -65,9 +65,24 @@ TEST_P(GoldenTest, InputUpdatesToExpectedAndExpectedIsAFixedPoint) {
   fs::remove_all(tmp);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest, ::testing::Values("loop_logbook", "int8_seed", "recipe_seed", "recorded_gpu",
-                                                              "recorded_fp8", "recorded_hillclimb", "recorded_idioms", "recorded_prose", "recorded_paragraphs", "recorded_tables", "idioms_tpu", "idioms_wrappers",
-                                                              "idioms_entry_log", "idioms_stated"));
+// One golden case per line, sorted: cases added side by side merge cleanly.
+INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest,
+                         ::testing::Values(
+                             "idioms_entry_log",
+                             "idioms_gpu_jobs",
+                             "idioms_stated",
+                             "idioms_tpu",
+                             "idioms_wrappers",
+                             "int8_seed",
+                             "loop_logbook",
+                             "recipe_seed",
+                             "recorded_fp8",
+                             "recorded_gpu",
+                             "recorded_hillclimb",
+                             "recorded_idioms",
+                             "recorded_paragraphs",
+                             "recorded_prose",
+                             "recorded_tables"));
 
 }  // namespace
 }  // namespace moelog::logbook
