@@ -2045,8 +2045,14 @@ void SlashLabelList(const Config& context, const std::string& text, std::vector<
 // names it (its commands', its tables' columns), in that unit.
 bool CarriedFigure(const EntryCtx& x, Figure* f) {
   std::string key, value;
-  if (f->word.empty() || (KeyOfValue(x.vars, f->word).empty() && !ShortValue(x.vars, f->word, &key, &value) &&
-                          !LooseValue(x.vars, f->word, &key, &value)))
+  // "causal 2.880 -> 2.464": a change written in the paragraph's unit is one too.
+  static const std::set<std::string> outcome = {"loss", "norm", "grad", "accuracy", "acc", "perplexity", "ppl",
+                                                "drops", "dropped", "errors", "error", "count", "overflow", "step",
+                                                "steps", "epoch", "lr", "rows", "tokens", "batch"};
+  if (outcome.count(Lower(f->word))) return false;  // "loss 5.31 -> 5.02": no time, whatever came before
+  const bool change = f->named.count("arrow") > 0 && !f->word.empty();
+  if (!change && (f->word.empty() || (KeyOfValue(x.vars, f->word).empty() && !ShortValue(x.vars, f->word, &key, &value) &&
+                                      !LooseValue(x.vars, f->word, &key, &value))))
     return false;
   UnitInfo info{};
   if (!UnitOf(f->unit, &info) || info.derived) return false;
