@@ -1381,9 +1381,21 @@ bool ChangeOf(const std::string& s, size_t start, size_t end) {
 
 // A percentage: a delta when signed, MFU when MFU qualifies it (or the
 // logbook measures MFU and its clause names no other share), else no figure.
+// "21.4→22.9 % peak", "48% of peak": a share of a peak, no MFU. Looks at
+// the first '%' within 40 characters after `start` and the words after it.
+bool PercentOfPeak(const std::string& s, size_t start) {
+  const size_t pct = s.find('%', start);
+  if (pct == std::string::npos || pct > start + 40) return false;
+  size_t e = 0;
+  std::string w = Lower(WordAt(s, pct + 1, &e));
+  if (w == "of") w = Lower(WordAt(s, e, &e));
+  return w == "peak";
+}
+
 bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
                    const ScanMode& mode, size_t* i, Figure* f) {
   *i = std::max(*i, u.at + 1);
+  if (!sign && PercentOfPeak(s, start)) return false;
   if (sign || ChangeOf(s, start, u.at + u.unit.size())) {
     f->metric = "delta_pct", f->unit = "%", f->derived = true;
   } else if (ThresholdBefore(s, start)) {
@@ -1937,11 +1949,14 @@ std::string PlainLabel(const std::string& label) {
 // sentence ("... succeeded. Steps 60-79: ..."), ends no label. npos if none.
 size_t LabelEnd(const std::string& text) {
   bool in_code = false;
-  int words = 0;
+  int words = 0, depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '`') in_code = !in_code;
     if (in_code) continue;
+    // "fused 12.3 ms = 412 TF/s (comparison: 380 TF/s)": a colon in parentheses ends no label.
+    if (c == '(' || c == ')') depth = c == '(' ? depth + 1 : std::max(0, depth - 1);
+    if (depth > 0) continue;
     if (c == ' ' && i > 0 && text[i - 1] != ' ' && ++words > 8) return std::string::npos;
     if (c == '.' && i + 1 < text.size() && text[i + 1] == ' ') return std::string::npos;
     if (c == ':') return i + 1 >= text.size() || text[i + 1] == ' ' ? i : std::string::npos;
@@ -3488,9 +3503,22 @@ namespace {
 // (its metric's earlier figures, compared at `run`'s written digits), or "".
 // Earlier entries' figures by metric, sorted by value (stored units): a
 // later figure looks up only the values that round to it.
-using EarlierFigures = std::map<std::string, std::multimap<double, std::string>>;
+using EarlierFigures = std::map<std::string, std::multimap<double, std::pair<std::string, const StoredRun*>>>;
 
-std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier) {
+// Whether two runs name different configurations: a key both set to other
+// values ("case=EP8" against "case=EP4"), where/how a figure was written aside.
+bool OtherConfig(const StoredRun& a, const StoredRun& b) {
+  for (const auto& [k, v] : a.config) {
+    if (k == "arrow" || k == "statistic" || k == "harness" || k == "accelerator") continue;
+    if (auto it = b.config.find(k); it != b.config.end() && Lower(it->second) != Lower(v)) return true;
+  }
+  return false;
+}
+
+// `named`: the figure is prose whose words name its configuration; an
+// earlier figure of another configuration (other arm names) is no source of it.
+// A table's row restating an earlier row keeps its own column names: no check.
+std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, bool named) {
   std::string from;
   for (const auto& [metric, value] : run.metrics) {
     if (run.derived.count(metric)) continue;
@@ -3509,7 +3537,8 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier) 
     int looked = 0;  // bounded: a value repeated in many entries is looked at 64 times at most
     for (auto e = it->second.lower_bound(value - half - slack);
          e != it->second.end() && e->first <= value + half + slack && looked < 64; ++e, ++looked)
-      if (RestatesValue(run, metric, e->first)) here = e->second;
+      if (RestatesValue(run, metric, e->first) && !(named && OtherConfig(run, *e->second.second)))
+        here = e->second.first;
     if (here.empty()) return "";
     from = here;
   }
@@ -3543,7 +3572,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
       const bool table = f.table && ThreeDigits(f.run);
-      std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier) : "";
+      std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
       if (from.empty()) {
         kept.push_back(std::move(f));
       } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {
@@ -3557,7 +3586,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     for (const auto& f : out.back())
       for (const auto& [metric, value] : f.run.metrics)
         if (!f.run.derived.count(metric) && earlier[metric].size() < kMaxEarlier)
-          earlier[metric].emplace(value, e.id);
+          earlier[metric].emplace(value, std::make_pair(e.id, &f.run));
   }
   return out;
 }

@@ -553,3 +553,24 @@ TEST(RecordedProse, SharesOfAProfileAreNoMfu) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// "≈ 21.4→22.9 % peak" is a share of a peak, never MFU (it was put on the
+// after row as MFU in an MFU logbook).
+TEST(RecordedProse, PercentOfPeakIsNoMfu) {
+  const std::string text =
+      "# MFU gates\n\n## Scope\n- Primary metric: MFU.\n\n## Log\n\n"
+      "### 2026-05-01 10:00 - PK-001: peak\n"
+      "- Command: `python bench/train_probe.py --steps 20`\n"
+      "- Gated: gated fwd d2048 201.3→214.8 TF/s ≈ 21.4→22.9 % peak.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", nullptr, MfuLogbook(lb));
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) EXPECT_FALSE(f.run.metrics.count("mfu"));
+}
+
+}  // namespace
+}  // namespace moelog::logbook
