@@ -110,5 +110,25 @@ TEST(RecordedTable, ARepeatListIsOneRunAtItsMedian) {
   EXPECT_TRUE(Read("- Command: `python tools/bench_sort.py`\n- Result:\n  - plain: `88.412`, `88.440` ms\n").empty());
 }
 
+TEST(RecordedTable, AFinalTableRestatingEarlierEntriesKeepsOnlyItsNewCells) {
+  const std::string text =
+      "# T\n\n## Log\n\n### 2026-05-01 10:00 - TAB-001: modes\n"
+      "- Command: `python tools/bench_wire.py --modes bf16,fp8`\n- Result:\n\n"
+      "| mode | ms/step |\n|---|---|\n| bf16 | 58.31 |\n| fp8 | 41.64 |\n\n"
+      "### 2026-05-02 10:00 - TAB-002: final table\n\n"
+      "Final table (ms/step):\n\n"
+      "| scale | bf16 | fp8 |\n|---|---|---|\n| 2 nodes | 58.31 | 41.64 |\n| 4 nodes | 77.45 | 50.81 |\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  std::vector<std::vector<UnreadFigures>> unread;
+  auto figs = LogbookFigures(lb, &unread);
+  ASSERT_EQ(figs[1].size(), 2u);  // the 4-node cells; the 2-node row restates TAB-001
+  EXPECT_EQ(Cfg(figs[1][0].run, "scale"), "4 nodes");
+  EXPECT_EQ(Cfg(figs[1][0].run, "modes"), "bf16");  // the earlier entry's key for these words
+  EXPECT_EQ(Cfg(figs[1][1].run, "modes"), "fp8");
+  ASSERT_EQ(unread[1].size(), 1u);  // the row, listed once
+  EXPECT_NE(unread[1][0].why.find("restates a figure of TAB-001"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
