@@ -9,7 +9,7 @@ namespace moelog::logbook {
 std::string Shorten(const std::string& s, size_t n) {
   std::string one = s;
   std::replace(one.begin(), one.end(), '\n', ' ');
-  return one.size() <= n ? one : Utf8Prefix(one, n - 3) + "...";
+  return one.size() <= n ? one : Utf8Prefix(one, n > 3 ? n - 3 : 0) + "...";  // never half a UTF-8 character
 }
 
 std::string NoteText(const std::string& s) {
