@@ -99,23 +99,46 @@ std::map<std::string, double> YMax(const ChartPlan& plan) {
   return out;
 }
 
-// Large figures (tokens/s) are plotted in thousands or millions, so every
-// tick of an axis has one format ("0.5", "1", "1.5" with "(millions)" on the
-// axis label, not "0.0", "500.0k" and "1.5M").
+bool IsTimeMetric(const std::string& m) {
+  const std::string tail = "_time_s";
+  return m == "time_s" || m == "mean_s" ||
+         (m.size() > tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0);
+}
+
+// The factor a metric's values are divided by on the axis. Large figures
+// (tokens/s) are plotted in thousands or millions, so every tick of an axis
+// has one format ("0.5", "1", "1.5" with "(millions)" on the axis label, not
+// "0.0", "500.0k" and "1.5M"); times under a second in ms or us, as the
+// logbook's tables show them ("time (ms)", not "0.0235").
 double YScale(const std::map<std::string, double>& ymax, const std::string& metric) {
   auto it = ymax.find(metric);
-  if (it == ymax.end() || it->second < 1e5) return 1;
+  if (it == ymax.end() || it->second <= 0) return 1;
+  if (IsTimeMetric(metric) && it->second < 1) return it->second < 1e-3 ? 1e-6 : 1e-3;
+  if (it->second < 1e5) return 1;
   return it->second >= 2e6 ? 1e6 : 1e3;
 }
 
-std::string ScaleSuffix(double scale) {
-  return scale == 1e6 ? " (millions)" : scale == 1e3 ? " (thousands)" : "";
+// The axis label of a metric shown at `scale`.
+std::string YAxisLabel(const std::string& metric, double scale) {
+  std::string label = MetricLabel(metric);
+  if (scale == 1e6) return label + " (millions)";
+  if (scale == 1e3) return label + " (thousands)";
+  if (scale < 1) {
+    const std::string unit = scale == 1e-3 ? "ms" : "us";
+    if (label.size() > 4 && label.compare(label.size() - 4, 4, " (s)") == 0) return label.substr(0, label.size() - 3) + unit + ")";
+    return label + " (" + unit + ")";
+  }
+  return label;
+}
+
+std::string ScaleText(double scale) {
+  return scale == 1e6 ? "1e6" : scale == 1e3 ? "1e3" : scale == 1e-3 ? "1e-3" : "1e-6";
 }
 
 // A data column as plotted: "3" or "($3/1e6)".
 std::string Col(size_t column, double scale) {
   if (scale == 1) return std::to_string(column);
-  return "($" + std::to_string(column) + "/" + (scale == 1e6 ? "1e6" : "1e3") + ")";
+  return "($" + std::to_string(column) + "/" + ScaleText(scale) + ")";
 }
 
 std::string YRange(const std::map<std::string, double>& ymax, const std::string& metric) {
@@ -145,7 +168,7 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
   if (panel.label.empty()) s << "unset title\n";
   else s << "set title '" << panel.label << "'\n";
   s << "set xlabel '" << plan.x_label << "'\n"
-    << "set ylabel '" << MetricLabel(panel.metric) << ScaleSuffix(YScale(ymax, panel.metric)) << "'\n"
+    << "set ylabel '" << YAxisLabel(panel.metric, YScale(ymax, panel.metric)) << "'\n"
     << "set yrange " << YRange(ymax, panel.metric) << "\n"
     << "set format y " << TickFormat(ymax, panel.metric) << "\n";
   const bool y2 = std::any_of(panel.series.begin(), panel.series.end(), [](const ChartSeries& x) { return x.axis == 2; });
@@ -153,7 +176,7 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
     std::string m;
     for (const auto& se : panel.series)
       if (se.axis == 2) m = se.metric;
-    s << "set y2label '" << MetricLabel(m) << ScaleSuffix(YScale(ymax, m)) << "'\n"
+    s << "set y2label '" << YAxisLabel(m, YScale(ymax, m)) << "'\n"
       << "set y2tics\nset ytics nomirror\nset y2range " << YRange(ymax, m) << "\n"
       << "set format y2 " << TickFormat(ymax, m) << "\n";
   } else {
