@@ -699,6 +699,44 @@ void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& fl
   else (*vars)[key] = list;
 }
 
+// Keys a Command bullet gives to some arms of an arrow chain and not to
+// others ("control → `fused=true` → `fused=true` + `NCCL_ALGO=ring`"): they
+// tell the arms apart, so no figure of the entry has them all along. Short
+// spans and words are read; a whole command line in a span is not an arm.
+std::set<std::string> ArmChainKeys(const Entry& e) {
+  std::set<std::string> varied;
+  const Field* f = e.FindField("Command");
+  if (f == nullptr) return varied;
+  std::string t = f->bullet.text;
+  for (const char* arrow : {"\xE2\x86\x92", "->"})
+    for (size_t p = t.find(arrow); p != std::string::npos; p = t.find(arrow, p + 1)) t.replace(p, std::strlen(arrow), "\x01");
+  std::vector<std::set<std::string>> arms;
+  for (const std::string& seg : SplitList(t, '\x01')) {
+    std::set<std::string> keys;
+    bool in_code = false;
+    std::string span;
+    for (char c : seg + "`") {
+      if (c != '`') { span += c; continue; }
+      const auto w = Words(span);
+      if (!in_code || w.size() <= 2)
+        for (const auto& word : w) {
+          std::string key = word.substr(0, std::min(word.find('='), word.size()));
+          key.erase(0, key.find_first_not_of('-'));  // "--fused=true", "fused=true", "--fused"
+          if (!key.empty() && (word.find('=') != std::string::npos || word.rfind("--", 0) == 0)) keys.insert(NormalizeKey(key));
+        }
+      span.clear();
+      in_code = !in_code;
+    }
+    arms.push_back(keys);
+  }
+  if (arms.size() < 2) return varied;
+  for (const auto& a : arms)
+    for (const auto& k : a)
+      if (std::any_of(arms.begin(), arms.end(), [&](const std::set<std::string>& o) { return !o.count(k); }))
+        varied.insert(k);
+  return varied;
+}
+
 // Fixed config and varied keys of an entry from its commands and Config
 // field. A flag is fixed when every invocation gives it the same value.
 // `generic` is set when the entry runs scripts moelog has no adapter for:
@@ -726,6 +764,8 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     ConfigBullet(f->bullet, *generic, fv.flag_keys, fixed, vars);
     for (const auto& c : f->bullet.children) ConfigBullet(c, *generic, fv.flag_keys, fixed, vars);
   }
+  for (const std::string& k : ArmChainKeys(e))
+    for (auto it = fixed->begin(); it != fixed->end();) it = NormalizeKey(it->first) == k ? fixed->erase(it) : std::next(it);
   if (*generic && pc.harnesses.size() == 1) (*fixed)["harness"] = pc.harnesses.front();
   if (std::string a = EntryAccelerator(e); !a.empty()) (*fixed)["accelerator"] = a;
 }
