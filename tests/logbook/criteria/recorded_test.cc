@@ -502,8 +502,9 @@ TEST(RecordedProse, ParagraphsOfEntriesWithoutAResult) {
   EXPECT_EQ(figs[1][2].line, 18);
   EXPECT_FALSE(figs[1][2].run.metrics.count("speedup"));  // "2.8x slower" is no speedup
   ASSERT_EQ(figs[2].size(), 2u);
-  EXPECT_EQ(Cfg(figs[2][0].run, "variant"), "bf16");  // "bf16 87.9 -> fp8wire 52.3 ms": each named by its word
-  EXPECT_EQ(Cfg(figs[2][1].run, "variant"), "fp8wire");
+  // "bf16 87.9 -> fp8wire 52.3 ms": each named by its word, a value of PAR-001's "mode".
+  EXPECT_EQ(Cfg(figs[2][0].run, "mode"), "bf16");
+  EXPECT_EQ(Cfg(figs[2][1].run, "mode"), "fp8wire");
   bool restated = false;
   for (const auto& u : unread[2]) restated = restated || u.why.find("restates a figure of PAR-001") != std::string::npos;
   EXPECT_TRUE(restated);
