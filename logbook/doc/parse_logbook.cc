@@ -655,8 +655,11 @@ bool ParseFieldHead(const std::string& text, std::string* name, std::string* qua
   // The colon that ends the head (BulletLabel skipped code spans; the head has none).
   colon = head.size() <= text.size() ? text.find(':', head.size()) : std::string::npos;
   *value = colon == std::string::npos ? "" : Trim(std::string_view(text).substr(colon + 1));
-  if (ln == "commands") n = "Command";
-  else if (ln == "command") n = "Command";
+  // The Command field under the other names researchers give it.
+  static const std::set<std::string> kCommandNames = {"command", "commands", "cmd", "cmds", "launch", "launched",
+                                                      "launch command", "invocation", "command line", "commands run",
+                                                      "repro", "reproduce", "reproduction"};
+  if (kCommandNames.count(ln)) n = "Command";
   else if (ln == "result" || ln == "results") n = "Result";
   else if (const size_t sp = ln.rfind(' '); sp != std::string::npos && sp > 0 && sp < 32 &&
                                             (ln.substr(sp + 1) == "result" || ln.substr(sp + 1) == "results") &&

@@ -95,6 +95,21 @@ TEST(EntryHeadings, RepeatedIdIsSaidOnce) {
   EXPECT_EQ(said, 1);
 }
 
+// The Command field under other names: its code spans are the entry's commands.
+TEST(EntryHeadings, CommandFieldSynonyms) {
+  for (const char* name : {"Cmd", "Launch", "Invocation", "Command line", "Repro"}) {
+    const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n### 2026-04-01 10:00 - a\n- ") + name +
+                                        ": `torchrun --nproc_per_node 8 bench_gemm.py --m 16`\n- Result: 0.05 ms\n",
+                                    "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u) << name;
+    EXPECT_EQ(lb.entries[0].commands.size(), 1u) << name;
+    EXPECT_NE(lb.entries[0].FindField("Command"), nullptr) << name;
+  }
+  // "Run:" names a run (an ID), not a command.
+  const Logbook run = ParseLogbook("# T\n\n## Entry Log\n\n### 2026-04-01 10:00 - a\n- Run: `ep64-ctl-0412`\n- Result: 0.05 ms\n", "t.md");
+  EXPECT_TRUE(run.entries[0].commands.empty());
+}
+
 TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {
   const Logbook lb = ParseLogbook("# T\n\n## Entry Log\n\n### 2026-07-17 10:05 UTC - a\n" + std::string(kBody), "t.md");
   ASSERT_EQ(lb.entries.size(), 1u);
