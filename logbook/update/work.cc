@@ -7,7 +7,10 @@ namespace moelog::logbook {
 std::string Shorten(const std::string& s, size_t n) {
   std::string one = s;
   std::replace(one.begin(), one.end(), '\n', ' ');
-  return one.size() <= n ? one : one.substr(0, n - 3) + "...";
+  if (one.size() <= n) return one;
+  size_t cut = n > 3 ? n - 3 : 0;  // at a character's start, never inside a UTF-8 sequence
+  while (cut > 0 && (static_cast<unsigned char>(one[cut]) & 0xC0) == 0x80) --cut;
+  return one.substr(0, cut) + "...";
 }
 
 std::string NoteText(const std::string& s) {
