@@ -1615,6 +1615,18 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
 // the square of their number.
 constexpr size_t kMaxFiguresPerEntry = 512;
 
+// The text a figure keeps of where it was read (to name it, list it, tell
+// its labels): at most this much, so a long text of many figures is not
+// copied whole into each of them (memory and time would grow with the text's
+// length times its figures). Cut at a character's start.
+constexpr size_t kMaxFigureText = 4096;
+std::string FigureText(const std::string& text) {
+  if (text.size() <= kMaxFigureText) return text;
+  size_t n = kMaxFigureText;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n);
+}
+
 // The state of one scan of a text for figures (Figures).
 struct FigureScan {
   explicit FigureScan(const std::string& text) : s(text) {}
@@ -2028,9 +2040,10 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
   for (const char* w : {"share", "fraction", "breakdown", "profile", "% of"})
     scope.share = scope.share || Lower(label).find(w) != std::string::npos;
-  for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, text, unread)) {
+  const std::string kept = FigureText(text);
+  for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, kept, unread)) {
     if (p.clash && unread)
-      unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
+      unread->push_back({b.line, kept, "two figures of one metric and nothing naming each"});
     if (p.clash || !HasBaseMetric(p.run)) continue;
     StoredRun r = NewRecorded(x, scope.context, b.line);
     for (const auto& [k, v] : p.cfg) r.config[k] = v;
@@ -2038,7 +2051,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     r.units = std::move(p.run.units);
     r.derived = std::move(p.run.derived);
     r.decimals = std::move(p.run.decimals);
-    out->push_back({std::move(r), b.line, text, scope.loose});
+    out->push_back({std::move(r), b.line, kept, scope.loose});
   }
   if (!text_override.empty()) return;
   for (const auto& c : b.children) Walk(c, scope, x, out, unread);
@@ -2401,6 +2414,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
     for (auto& [at, figs] : by_at) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
