@@ -2738,20 +2738,38 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
   }
 }
 
-// Whether `later`'s `metric` is `earlier` (a value in stored units) as
-// `later` writes it: at its written decimals in its written unit ("96 ms"
-// restates 96.2 ms, "27 ms" 26.96 ms), exactly when its decimals are unknown.
-bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier) {
-  const double value = later.metrics.at(metric);
+// A figure as its author wrote it (its value, unit factor and decimals), to
+// compare earlier values with: worked out once per figure, not per value.
+struct WrittenValue {
+  double value = 0, factor = 1;
+  int decimals = -1;  // unknown: compared exactly
+};
+WrittenValue WrittenOf(const StoredRun& later, const std::string& metric) {
+  WrittenValue w;
+  w.value = later.metrics.at(metric);
   auto d = later.decimals.find(metric);
-  if (d == later.decimals.end() || d->second < 0) return value == earlier;
+  if (d == later.decimals.end() || d->second < 0) return w;
+  w.decimals = d->second;
   UnitInfo info{};
   const auto u = later.units.find(metric);
-  const double factor = u != later.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+  w.factor = u != later.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+  return w;
+}
+
+// Whether the written figure `w` is `earlier` (a value in stored units): at
+// its written decimals in its written unit ("96 ms" restates 96.2 ms, "27 ms"
+// 26.96 ms), exactly when its decimals are unknown.
+bool Restates(const WrittenValue& w, double earlier) {
+  if (w.decimals < 0) return w.value == earlier;
   // Two significant digits at least: "8 ms" restates nothing.
-  const double written = value / factor;
-  if (d->second == 0 && std::fabs(written) < 10) return false;
-  return prose::SameAsWritten(earlier / factor, written, d->second);
+  const double written = w.value / w.factor;
+  if (w.decimals == 0 && std::fabs(written) < 10) return false;
+  return prose::SameAsWritten(earlier / w.factor, written, w.decimals);
+}
+
+// Whether `later`'s `metric` is `earlier` as `later` writes it (Restates).
+bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier) {
+  return Restates(WrittenOf(later, metric), earlier);
 }
 
 // Whether every figure of `later` of its own (not derived) restates one of
@@ -2944,11 +2962,12 @@ std::string EarlierEntryOf(const StoredRun& run,
     if (run.derived.count(metric)) continue;
     auto it = earlier.find(metric);
     if (it == earlier.end()) return "";
-    std::string here;
-    for (const auto& [r, id] : it->second)
-      if (RestatesValue(run, metric, r->metrics.at(metric))) here = id;
-    if (here.empty()) return "";
-    from = here;
+    // The latest earlier entry that recorded it: searched from the latest.
+    const WrittenValue w = WrittenOf(run, metric);
+    auto r = std::find_if(it->second.rbegin(), it->second.rend(),
+                          [&](const auto& e) { return Restates(w, e.first->metrics.at(metric)); });
+    if (r == it->second.rend()) return "";
+    from = r->second;
   }
   return from;
 }
