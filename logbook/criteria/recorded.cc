@@ -299,8 +299,134 @@ void AdapterRunKeys(const std::string& cmd, Vars* vars) {
 
 bool IsUpperOrDigit(char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)); }
 
+// Word helpers defined with the figure reader below.
+std::string Lower(std::string w);
+std::string WordAt(const std::string& s, size_t p, size_t* end);
+std::string WordBefore(const std::string& s, size_t at, size_t* begin);
+
+// A count written as digits or a small number word ("8", "eight") ending
+// at `e` (exclusive), or 0; *b is where it starts.
+int CountBefore(const std::string& text, size_t e, size_t* b) {
+  size_t d = e;
+  while (d > 0 && std::isdigit(static_cast<unsigned char>(text[d - 1]))) --d;
+  if (d < e && e - d <= 5) {
+    *b = d;
+    return std::atoi(text.substr(d, e - d).c_str());
+  }
+  static const std::map<std::string, int> kWords = {{"one", 1}, {"two", 2},   {"four", 4},     {"eight", 8},
+                                                    {"sixteen", 16}, {"thirty-two", 32}, {"sixty-four", 64}};
+  d = e;
+  while (d > 0 && e - d < 12 && (std::isalpha(static_cast<unsigned char>(text[d - 1])) || text[d - 1] == '-')) --d;
+  auto it = kWords.find(Lower(text.substr(d, e - d)));
+  if (it == kWords.end()) return 0;
+  *b = d;
+  return it->second;
+}
+
+// The GPUs per node a text states ("4 GPUs per node", "eight H100s each",
+// "16 GPUs total": *total set), or 0.
+int PerNodeGpus(const std::string& text, bool* total) {
+  for (size_t p = text.find("GPU"); p != std::string::npos; p = text.find("GPU", p + 1)) {
+    size_t e = p, b = 0;
+    while (e > 0 && text[e - 1] == ' ') --e;
+    if (e > 0 && text[e - 1] == '-') --e;  // "4-GPU nodes"
+    const int n = CountBefore(text, e, &b);
+    if (n <= 0) continue;
+    size_t q = p + 3;
+    if (q < text.size() && text[q] == 's') ++q;
+    size_t w = q;
+    const std::string next = Lower(WordAt(text, q, &w));
+    *total = next == "total" || next == "in";
+    if (*total || next == "per" || next == "each" || next == "nodes" || next == "node") return n;
+  }
+  return 0;
+}
+
+// "B200 x8", "B200 80GB x 8", "B200 (8 GPUs)": the count written after the
+// name ending at `q`, or 0.
+int CountAfter(const std::string& text, size_t q) {
+  while (q < text.size() && text[q] == ' ') ++q;
+  // A memory or form factor between name and count: "80GB", "-80GB", "SXM5", "PCIe".
+  size_t m = q + (q < text.size() && text[q] == '-' ? 1 : 0), e = m;
+  while (e < text.size() && std::isalnum(static_cast<unsigned char>(text[e]))) ++e;
+  const std::string tok = Lower(text.substr(m, e - m));
+  if (e > m && (tok.rfind("sxm", 0) == 0 || tok == "pcie" || (tok.size() > 2 && tok.compare(tok.size() - 2, 2, "gb") == 0)))
+    for (q = e; q < text.size() && text[q] == ' ';) ++q;
+  if (q < text.size() && text[q] == '(') ++q;
+  if (text.compare(q, 2, "\xC3\x97") == 0) q += 1;  // "×" (two bytes)
+  const bool x = q < text.size() && (text[q] == 'x' || text[q] == 'X' || text[q] == '\x97');
+  size_t d = q + (x ? 1 : 0);
+  while (d < text.size() && text[d] == ' ') ++d;
+  size_t e2 = d;
+  while (e2 < text.size() && std::isdigit(static_cast<unsigned char>(text[e2]))) ++e2;
+  if (e2 == d || e2 - d > 5 || (e2 < text.size() && std::isalnum(static_cast<unsigned char>(text[e2])))) return 0;
+  // "x8" or "(8 GPUs)".
+  size_t w = e2;
+  if (!x && Lower(WordAt(text, e2, &w)).rfind("gpu", 0) != 0) return 0;
+  return std::atoi(text.substr(d, e2 - d).c_str());
+}
+
+// The nodes a text counts ("16 workers", "2 nodes", "four hosts"), or 0.
+int NodeCount(const std::string& text) {
+  for (const char* unit : {"nodes", "workers", "hosts", "machines"})
+    for (size_t p = text.find(unit); p != std::string::npos; p = text.find(unit, p + 1)) {
+      size_t e = p, b = 0;
+      while (e > 0 && text[e - 1] == ' ') --e;
+      if (const int n = e < p ? CountBefore(text, e, &b) : 0; n > 0) return n;
+    }
+  return 0;
+}
+
+// The count written before the GPU name at `p`: "8 B200", "8x B200",
+// "8×B200", "eight H100s"; nodes ("2 nodes of 8xH100", "4 GB200 nodes, 4
+// GPUs per node") multiply. 0 when none; -1 when the name counts nodes
+// whose GPUs the text does not say.
+int CountBeforeName(const std::string& text, size_t p, size_t n) {
+  size_t b = p;
+  while (b > 0 && text[b - 1] == ' ') --b;
+  if (b >= 2 && text.compare(b - 2, 2, "\xC3\x97") == 0) b -= 2;
+  else if (b > 0 && (text[b - 1] == 'x' || text[b - 1] == 'X')) --b;
+  while (b > 0 && text[b - 1] == ' ') --b;  // "8 x A100"
+  const size_t e = b;
+  int count = CountBefore(text, e, &b);
+  // The digits ending an ID ("CC-002 B200 canary") or a version ("v1.8 B200") count nothing.
+  if (count > 0 && b > 0 && (text[b - 1] == '-' || text[b - 1] == '_' || text[b - 1] == '.' || text[b - 1] == '/' ||
+                             std::isalnum(static_cast<unsigned char>(text[b - 1]))))
+    count = 0;
+  size_t w = p + n;
+  if (w < text.size() && text[w] == 's') ++w;  // "H100s"
+  std::string after = Lower(WordAt(text, w, &w));
+  if (after == "gpus" || after == "gpu") after = Lower(WordAt(text, w, &w));
+  if (count > 0 && (after == "each" || after == "per")) {
+    // "16 workers with four GB200 GPUs each": per node, times the nodes.
+    const int nodes = NodeCount(text);
+    return nodes > 0 ? count * nodes : -1;
+  }
+  if (count > 0 && (after == "node" || after == "nodes" || after == "hosts" || after == "workers" || after == "machines")) {
+    bool total = false;
+    const int per = PerNodeGpus(text, &total);
+    return per == 0 ? -1 : total ? per : count * per;
+  }
+  // "2 nodes of 8xH100": the nodes before the count.
+  size_t of = b;
+  if (count > 0 && Lower(WordBefore(text, b, &of)) == "of") {
+    size_t nb = of;
+    const std::string nodes = Lower(WordBefore(text, of, &nb));
+    size_t cb = 0;
+    const int k = (nodes == "nodes" || nodes == "hosts" || nodes == "workers") ? CountBefore(text, [&] {
+      size_t t = nb;
+      while (t > 0 && text[t - 1] == ' ') --t;
+      return t;
+    }(), &cb) : 0;
+    if (k > 0) count *= k;
+  }
+  return count;
+}
+
 // The accelerator a text names, with its count: "B200x8" for "8 B200 GPUs",
-// "8x B200", "B200 x8"; "v5p-8" for "v5p-8". "" when it names none.
+// "8x B200", "B200 x8", "B200 (8 GPUs)", "eight B200s", "2 nodes of 8xH100"
+// (x16); "v5p-8" for "v5p-8"; the name alone ("H100") when no count is
+// written. "" when it names none.
 std::string AcceleratorIn(const std::string& text) {
   static const char* kGpus[] = {"GB200", "B200", "H100", "H200", "A100", "MI300X", "MI250X", "L40S"};
   static const char* kTpus[] = {"v4-", "v5p-", "v5e-", "v5litepod-", "v6e-"};
@@ -314,37 +440,21 @@ std::string AcceleratorIn(const std::string& text) {
       if (d > e) return text.substr(p, d - p);
     }
   }
+  std::string bare;
   for (const char* g : kGpus) {
     const size_t n = std::strlen(g);
     for (size_t p = text.find(g); p != std::string::npos; p = text.find(g, p + 1)) {
-      // "8xB200": a count glued by 'x' is read below, as "8x B200" is.
-      const bool counted = p >= 2 && (text[p - 1] == 'x' || text[p - 1] == 'X') &&
-                           std::isdigit(static_cast<unsigned char>(text[p - 2]));
+      // "8xB200": a count glued by 'x' is read as "8x B200" is.
+      const bool counted = p >= 2 && (text[p - 1] == 'x' || text[p - 1] == 'X' || text[p - 1] == '\x97') &&
+                           (std::isdigit(static_cast<unsigned char>(text[p - 2])) || text[p - 2] == '\xC3');
       if ((!word_start(p) && !counted) || (p + n < text.size() && IsUpperOrDigit(text[p + n]))) continue;
-      // After: " x8", "x8", " x 8".
-      size_t q = p + n;
-      while (q < text.size() && text[q] == ' ') ++q;
-      if (q < text.size() && (text[q] == 'x' || text[q] == 'X')) {
-        size_t d = q + 1;
-        while (d < text.size() && text[d] == ' ') ++d;
-        size_t e = d;
-        while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
-        if (e > d && (e == text.size() || !std::isalnum(static_cast<unsigned char>(text[e]))))
-          return std::string(g) + "x" + text.substr(d, e - d);
-      }
-      // Before: "8 B200", "8x B200", "8xB200", "8-GPU B200" is not read, nor
-      // the digits ending an ID ("CC-002 B200 canary") or a version ("v1.8 B200").
-      size_t b = p;
-      while (b > 0 && text[b - 1] == ' ') --b;
-      if (b > 0 && (text[b - 1] == 'x' || text[b - 1] == 'X')) --b;
-      size_t e = b;
-      while (b > 0 && std::isdigit(static_cast<unsigned char>(text[b - 1]))) --b;
-      const bool id_digits = b > 0 && (text[b - 1] == '-' || text[b - 1] == '_' || text[b - 1] == '.' || text[b - 1] == '/');
-      if (e > b && !id_digits && (b == 0 || !std::isalnum(static_cast<unsigned char>(text[b - 1]))))
-        return std::string(g) + "x" + text.substr(b, e - b);
+      int count = CountAfter(text, p + n);
+      if (count == 0) count = CountBeforeName(text, p, n);
+      if (count > 0) return std::string(g) + "x" + std::to_string(count);
+      if (bare.empty()) bare = g;
     }
   }
-  return "";
+  return bare;
 }
 
 // The one accelerator an entry names (heading, Config, commands), or "".
@@ -355,10 +465,12 @@ std::string EntryAccelerator(const Entry& e) {
   };
   look(e.heading);
   if (const Field* f = e.FindField("Command")) look(f->bullet.text);
-  if (const Field* f = e.FindField("Config")) {
-    look(f->bullet.text);
-    for (const auto& c : f->bullet.children) look(c.text);
-  }
+  // Fields that say what it ran on: "Config", "Hardware", "Hardware and topology", "Resources".
+  for (const char* name : {"Config", "Hardware", "Hardware and topology", "Resources", "Cluster", "Setup"})
+    if (const Field* f = e.FindField(name)) {
+      look(f->bullet.text);
+      for (const auto& c : f->bullet.children) look(c.text);
+    }
   for (const auto& c : e.commands) look(c.joined);
   return found.size() == 1 ? *found.begin() : "";
 }
@@ -917,6 +1029,9 @@ bool UnitOf(const std::string& unit, UnitInfo* info) {
       {"tok/second", {"tokens_per_s", 1, false}},
       {"us", {"time_s", 1e-6, false}},        {"\xC2\xB5s", {"time_s", 1e-6, false}},
       {"GB/s", {"gb_per_s", 1, false}},       {"TB/s", {"gb_per_s", 1000, false}},
+      // Time summed over devices ("7.4 device-seconds"): its own metric.
+      {"device-seconds", {"device_time_s", 1, false}}, {"device-s", {"device_time_s", 1, false}},
+      {"device-second", {"device_time_s", 1, false}},
       {"x", {"speedup", 1, true}},            {"X", {"speedup", 1, true}},
       {"\xC3\x97", {"speedup", 1, true}}};
   auto it = k.find(unit);
@@ -1243,6 +1358,10 @@ size_t CommaListNext(const std::string& s, size_t j) {
   while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
   if (k >= s.size() || s[k] != ',') return std::string::npos;
   size_t e = k + 1;
+  // "`88.412`, `88.440`, `88.397` ms": numbers alone, the unit after the last.
+  for (size_t d = e; k + 1 < s.size() && s[k + 1] == ' ' && d < s.size() && d < k + 8; ++d)
+    if (std::isdigit(static_cast<unsigned char>(s[d]))) return d;
+    else if (s[d] != ' ' && s[d] != '`' && s[d] != '*') break;
   const std::string w = WordAt(s, k + 1, &e);
   while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;
   if (w.empty() || !IsIdentStart(w[0]) || e >= s.size() || !std::isdigit(static_cast<unsigned char>(s[e])))
@@ -1250,19 +1369,27 @@ size_t CommaListNext(const std::string& s, size_t j) {
   return e;
 }
 
+// A number of a list waiting for its unit: its value, the word naming it,
+// the decimals it is written with.
+struct Listed {
+  double value = 0;
+  std::string word;
+  int decimals = -1;
+};
+
 // "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the numbers `listed` before the
 // figure `f` (read as `value`) take its unit, each paired with its value of
 // the key after "at" (if as many); a comma list's numbers keep their words.
 void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
-                   const std::vector<std::pair<double, std::string>>& listed, Figure* f, std::vector<Figure>* out) {
+                   const std::vector<Listed>& listed, Figure* f, std::vector<Figure>* out) {
   const auto at = AtList(s, i, listed.size() + 1);
   const double ratio = f->value / value;
-  const std::string first = listed.front().second;
+  const std::string first = listed.front().word;
   for (size_t n = 0; n < listed.size(); ++n) {
     Figure m = *f;
-    m.value = listed[n].first * ratio;
-    m.decimals = -1;
-    m.word = comma_list ? listed[n].second : MetricWord(first) ? "" : first;
+    m.value = listed[n].value * ratio;
+    m.decimals = f->decimals < 0 ? -1 : listed[n].decimals;  // "13.2 / 13.1 %": as written
+    m.word = comma_list ? listed[n].word : MetricWord(first) ? "" : first;
     if (!at.empty()) m.named[at[n].first] = at[n].second;
     out->push_back(m);
   }
@@ -1637,7 +1764,7 @@ struct FigureScan {
   size_t i = 0;
   int arrow_left = -1;     // index in `out` of a figure written before an arrow
   std::string arrow_unit;  // the unit the figure before the arrow was read in
-  std::vector<std::pair<double, std::string>> listed;  // numbers of a " / " list waiting for its unit, their words
+  std::vector<Listed> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
   size_t last_end = std::string::npos;  // past the unit of the last figure kept
@@ -1679,14 +1806,14 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
   st.list_next = std::string::npos;
   if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && st.depth == 0) {
     if (st.comma_list) st.listed.clear(), st.comma_list = false;
-    st.listed.emplace_back(value, st.listed.empty() ? WordBefore(s, start) : "");
+    st.listed.push_back({value, st.listed.empty() ? WordBefore(s, start) : "", WrittenDecimals(s.substr(start, j - start))});
     st.list_next = st.i = next;
     return true;
   }
   if (const size_t e = !sign && st.depth == 0 ? CommaListNext(s, j) : std::string::npos;
       e != std::string::npos && (st.listed.empty() || st.comma_list)) {
     const std::string named = WordBefore(s, start);
-    st.listed.emplace_back(value, NoName(named) ? "" : named);
+    st.listed.push_back({value, NoName(named) ? "" : named, WrittenDecimals(s.substr(start, j - start))});
     st.comma_list = true;
     st.list_next = st.i = e;
     return true;
@@ -1837,6 +1964,15 @@ struct EntryCtx {
   std::set<std::string> commands_vary;  // keys the commands set to different literal values (--hidden 2048 / 3072)
   bool names_time = false;  // the entry names a time measure and no TF/s ("time-based"): a bare figure is no TF/s
   std::string entry_id, file;
+  // The entry's prose (paragraphs, then bullets), by line: what names the
+  // unit of a table whose columns are values ("(ms/step)" in its caption,
+  // "37.28 ms" in a sentence beside a cell 37.28).
+  struct Text {
+    int line = 0, end_line = 0;
+    std::string text;
+  };
+  std::vector<Text> prose;
+  bool repeats = false;  // the entry's commands repeat runs ("for rep in 1 2", "--repeats 3")
 };
 
 StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line) {
@@ -1906,6 +2042,7 @@ struct WalkScope {
   Config context;
   bool tflops = false, restated = false;
   bool check = false;  // a label names a correctness check ("Max abs diff:", "Correctness:")
+  bool repeats = false;  // a bullet above says its runs repeat ("paired repeats ... were stable:")
   bool prose = false;  // a sentence of a paragraph, not a bullet
   bool loose = false;  // a paragraph's sentence or a bullet that is no field
   bool share = false;  // a label names shares ("Share of GPU kernel time:"): a percentage is no MFU
@@ -1949,6 +2086,36 @@ struct Point {
   StoredRun run;
   bool clash = false;
 };
+
+// Words that say figures repeat one configuration ("paired repeats",
+// "`for rep in 1 2`", "--repeats 3", "3 trials").
+bool SaysRepeats(const std::string& text) {
+  const std::string l = Lower(text);
+  for (const char* w : {"repeat", "for rep ", "for r in", "trials", "for trial", "reruns", "seeds"})
+    if (l.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// Two or more unnamed figures of one metric in one point ("no_vjp: 191.837,
+// 191.861, 191.897 TF/s"), where the text says runs repeat and the values lie
+// within 5% of their median: repeats of the point's configuration. Its
+// figure becomes their median, the repeats kept beside it; otherwise the
+// point clashes (nothing tells its figures apart).
+void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p) {
+  StoredRun* run = &p->run;
+  std::vector<double> values = std::move(later);
+  values.insert(values.begin(), run->metrics[metric]);
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  if (median <= 0 || (sorted.back() - sorted.front()) > 0.05 * median) {
+    p->clash = true;
+    return;
+  }
+  run->metrics[metric] = median;
+  run->repeats[metric] = std::move(values);
+}
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -1958,6 +2125,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
+  std::map<size_t, std::map<std::string, std::vector<double>>> repeats;  // point -> metric -> later values
   for (Figure f : figures) {
     // A clause's subject names a figure only where it tells figures of one
     // metric apart ("control ... was 23.0%; treatment was 22.9%").
@@ -1992,7 +2160,12 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     Point& p = points.back();
     if (p.run.metrics.count(f.metric)) {
       if (f.derived) p.run.metrics.erase(f.metric);  // two deltas: neither is told apart
-      else p.clash = true;
+      else if (named.empty() && (w.repeats || x.repeats)) {
+        repeats[points.size() - 1][f.metric].push_back(f.value);
+        if (f.decimals >= 0) p.run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
+      } else {
+        p.clash = true;
+      }
       continue;
     }
     p.run.metrics[f.metric] = f.value;
@@ -2000,6 +2173,8 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     if (f.decimals >= 0) p.run.decimals[f.metric] = f.decimals;
     if (f.derived) p.run.derived.insert(f.metric);
   }
+  for (auto& [i, by_metric] : repeats)
+    for (auto& [metric, later] : by_metric) KeepRepeats(metric, std::move(later), &points[i]);
   if (!unread) return points;
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
@@ -2010,6 +2185,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
 
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
+  if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
   const std::string& text = text_override.empty() ? b.text : text_override;
   const size_t colon = LabelEnd(text);
   std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
@@ -2019,6 +2195,9 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest.clear();
   }
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  // A parent written as sentences ("Initial matrix was noisy. Paired repeats
+  // (`iters=5`) were stable:") names the keys in it, not a case.
+  if (colon == std::string::npos && Words(label).size() > 8) own.erase("case");
   if (scope.prose) {  // a sentence's lead ("Job `...`:", "Target `k`:") is no run's name, "a2a impl:" is
     // "bf16: 31.4 ms; fp8: 27.8 ms": a short plain label names its figures.
     if (label.find('`') != std::string::npos || Words(label).size() > 2) own.erase("case");
@@ -2038,6 +2217,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
+  scope.repeats = scope.repeats || SaysRepeats(text);
   for (const char* w : {"share", "fraction", "breakdown", "profile", "% of"})
     scope.share = scope.share || Lower(label).find(w) != std::string::npos;
   const std::string kept = FigureText(text);
@@ -2051,6 +2231,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     r.units = std::move(p.run.units);
     r.derived = std::move(p.run.derived);
     r.decimals = std::move(p.run.decimals);
+    r.repeats = std::move(p.run.repeats);
     out->push_back({std::move(r), b.line, kept, scope.loose});
   }
   if (!text_override.empty()) return;
@@ -2180,11 +2361,41 @@ std::string Unticked(std::string s) {
   return parse_detail::Trim(s);
 }
 
-// A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms",
-// "0.069120s", "1.21M"; nullopt for "—", "n/a" and words. A unit written in
-// the cell (a known one) converts the number to the column's metric.
-std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
+// A cell's number as written: its value in the column's metric, the
+// decimals it is written with when its unit is the column's (-1: "1.21M",
+// "1.2 s" under ms), and whether the author wrote it as approximate.
+struct CellValue {
+  double value = 0;
+  int decimals = -1;
+  bool approximate = false;
+};
+
+// A cell's words around its number: an approximation mark before it ("~",
+// "≈", "about", "approx.") and a parenthesis after it ("20.33 (1.153x)":
+// the figure's derived speedup beside it) are the author's, not the number's.
+std::string CellCore(std::string cell, bool* approximate) {
+  *approximate = false;
+  for (const char* mark : {"~", "\xE2\x89\x88", "about ", "approx. ", "approx ", "ca. "})
+    if (cell.rfind(mark, 0) == 0) {
+      cell = parse_detail::Trim(cell.substr(std::string(mark).size()));
+      *approximate = true;
+      break;
+    }
+  if (const size_t open = cell.find(" ("); open != std::string::npos && open > 0 && cell.back() == ')')
+    cell = parse_detail::Trim(cell.substr(0, open));
+  return cell;
+}
+
+// A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms", "~17.5",
+// "0.069120s", "1.21M", "20.33 (1.153x)"; nullopt for "—", "n/a" and
+// words. A unit written in the cell (a known one) converts the number to the
+// column's metric.
+std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
+  CellValue out;
+  cell = CellCore(std::move(cell), &out.approximate);
   if (!cell.empty() && cell.back() == '%') cell.pop_back();
+  // "17.29% after growth": words after a percentage qualify it.
+  if (const size_t pct = cell.find("% "); col.unit == "%" && pct != std::string::npos) cell.erase(pct);
   if (!cell.empty() && (cell.back() == 'x' || cell.back() == 'X') && col.metric == "speedup") cell.pop_back();
   size_t n = 0;
   while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
@@ -2199,28 +2410,23 @@ std::optional<double> CellNumber(std::string cell, const ColumnInfo& col) {
     scale = unit[0] == 'M' ? 1e6 : unit[0] == 'B' ? 1e9 : 1e3;
     unit = parse_detail::Trim(unit.substr(1));
   }
+  double factor = col.factor;
   UnitInfo info{};
+  // "191.0k tok/s after growth": words after the unit qualify the figure.
+  if (const size_t sp = unit.find(' '); sp != std::string::npos && UnitOf(unit.substr(0, sp), &info))
+    unit = unit.substr(0, sp);
   if (!unit.empty() && UnitOf(unit, &info)) {
     const std::string m = info.metric;
     if (col.metric.size() < m.size() || col.metric.compare(col.metric.size() - m.size(), m.size(), m) != 0)
       return std::nullopt;  // a unit the column's metric is not measured in
-    return info.factor < 1 ? *v * scale / std::round(1 / info.factor) : *v * scale * info.factor;
+    factor = info.factor;
+  } else if (!unit.empty() && scale == 1) {
+    return std::nullopt;  // "3 steps", "n/a"
   }
-  if (!unit.empty() && scale == 1) return std::nullopt;  // "3 steps", "n/a"
-  return col.factor < 1 ? *v * scale / std::round(1 / col.factor) : *v * scale * col.factor;
-}
-
-// The decimals a cell's number is written with, when the cell holds the
-// number alone (with '%' or 'x'): "1,572,435" -> 0, "23.510" -> 3; -1 for
-// "1.21M", "23.5 ms" (a unit or multiplier of its own).
-int CellDecimals(const std::string& cell) {
-  size_t n = 0;
-  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
-                             (n == 0 && (cell[n] == '+' || cell[n] == '-'))))
-    ++n;
-  const std::string rest = cell.substr(n);
-  if (n == 0 || !(rest.empty() || rest == "%" || rest == "x" || rest == "X")) return -1;
-  return WrittenDecimals(cell.substr(0, n));
+  out.value = factor < 1 ? *v * scale / std::round(1 / factor) : *v * scale * factor;
+  // As written when no multiplier is glued to it and its unit is the column's.
+  if (scale == 1 && (unit.empty() || factor == col.factor)) out.decimals = WrittenDecimals(cell.substr(0, n));
+  return out;
 }
 
 // The metric a column without one in its header holds, from the units its
@@ -2231,13 +2437,27 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
   std::string unit;
   for (const auto& row : t.rows) {
     if (c >= row.size()) continue;
-    std::string cell = Unticked(row[c]);
+    bool approximate = false;
+    std::string cell = CellCore(Unticked(row[c]), &approximate);
     if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
+    // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
+    for (size_t p = 0; p < cell.size(); ++p)
+      if (size_t a = ArrowAt(cell, p); a > 0) {
+        cell = CellCore(parse_detail::Trim(cell.substr(p + a)), &approximate);
+        break;
+      }
     size_t n = 0;
     while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
       ++n;
     if (n == 0) return {};
-    const std::string u = parse_detail::Trim(cell.substr(n));
+    std::string u = parse_detail::Trim(cell.substr(n));
+    // "189.6k tok/s", "191.0k tok/s after growth": a multiplier glued to the
+    // number, words after the unit.
+    if (u.size() > 2 && std::strchr("kKMB", u[0]) && u[1] == ' ') u = parse_detail::Trim(u.substr(1));
+    if (const size_t sp = u.find(' '); sp != std::string::npos && u != "%") {
+      UnitInfo probe{};
+      if (UnitOf(u.substr(0, sp), &probe)) u = u.substr(0, sp);
+    }
     if (u.empty() || (!unit.empty() && u != unit)) return {};
     unit = u;
   }
@@ -2314,6 +2534,41 @@ bool SummaryTable(const std::vector<std::string>& headers, const std::vector<Col
   return range;
 }
 
+// A statistic of a metric's spread or tail ("p90", "p99", "max", "std"):
+// beside the central figure (median, mean), never the figure itself.
+bool SpreadStatistic(const std::string& w) {
+  static const std::set<std::string> k = {"p1",  "p5",  "p10", "p25", "p75", "p90",    "p95",    "p99", "p999",
+                                          "min", "max", "std", "stdev", "stddev", "sd", "iqr", "worst"};
+  return k.count(Lower(w)) > 0;
+}
+
+// Statistic columns ("median ms | p90", "mean tok/s | max"): a header that
+// is a statistic alone holds the metric (and unit) of the nearest metric
+// column before it, else after it; a spread statistic names its column's
+// metric ("p90_time_s"), so the tail is never read as the central figure
+// nor as a configuration key.
+void StatisticColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  auto base = [&](size_t c) -> const ColumnInfo* {
+    for (size_t d = c; d-- > 0;)
+      if (!(*cols)[d].metric.empty() && !(*cols)[d].derived) return &(*cols)[d];
+    for (size_t d = c + 1; d < cols->size(); ++d)
+      if (!(*cols)[d].metric.empty() && !(*cols)[d].derived) return &(*cols)[d];
+    return nullptr;
+  };
+  std::vector<ColumnInfo> out = *cols;
+  for (size_t c = 0; c < cols->size(); ++c) {
+    const auto w = Words(Lower(headers[c]));
+    if (w.empty() || !(StatisticWord(w[0]) || SpreadStatistic(w[0]))) continue;
+    if (out[c].metric.empty() && w.size() == 1) {
+      const ColumnInfo* b = base(c);
+      if (b == nullptr) continue;
+      out[c] = *b;
+    }
+    if (!out[c].metric.empty() && !out[c].derived && SpreadStatistic(w[0])) out[c].metric = w[0] + "_" + out[c].metric;
+  }
+  *cols = std::move(out);
+}
+
 // The metric each column of a table holds (from its header, else from the
 // units its cells are written in), every column its own metric.
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
@@ -2323,6 +2578,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     cols.push_back(ColumnMetric(headers->back()));
     if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers->back());
   }
+  StatisticColumns(*headers, &cols);
   NameColumns(*headers, &cols);
   return cols;
 }
@@ -2340,11 +2596,38 @@ std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x) {
   return at_key;
 }
 
+// A column of what a run came out with other than its speed: what it
+// dropped or overflowed ("dropped", "overflows") or the model's quality
+// ("final loss", "accuracy", "grad norm"). Neither its configuration nor a
+// performance figure.
+bool OutcomeCount(const std::string& header) {
+  const auto w = Words(Lower(header));
+  if (w.empty()) return false;
+  static const std::set<std::string> k = {"dropped", "drops", "drop", "overflow", "overflows", "overflowed", "skipped"};
+  static const std::set<std::string> quality = {"loss", "accuracy", "acc", "perplexity", "ppl", "norm", "eval"};
+  for (const auto& word : w)
+    if (quality.count(word)) return true;
+  // "Boundary step", "common step": where in a training run, not what ran.
+  if (w.size() >= 2 && (w.back() == "step" || w.back() == "update" || w.back() == "epoch")) return true;
+  return k.count(w[0]) > 0 || k.count(w.back()) > 0;
+}
+
+// A column of remarks ("Notes", "Comment"): the author's prose about the
+// row, not its configuration.
+bool RemarkColumn(const std::string& header) {
+  static const std::set<std::string> k = {"notes", "note", "comment", "comments", "remarks", "remark", "observations"};
+  return k.count(Lower(parse_detail::Trim(header))) > 0;
+}
+
 // A label cell of a row: a varied value, a key's column, a generic
 // harness's column word (and the keys it names), else part of the label.
-void LabelCell(const std::string& header, const std::string& cell, const EntryCtx& x, Config* cfg,
-               std::string* label) {
-  if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header)) return;
+void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
+  if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header) || OutcomeCount(header) ||
+      RemarkColumn(header))
+    return;
+  // "— send/recv metadata": a part of the row above, named by its words.
+  for (const char* dash : {"\xE2\x80\x94 ", "\xE2\x80\x93 ", "- "})
+    if (cell.rfind(dash, 0) == 0) cell = parse_detail::Trim(cell.substr(std::string(dash).size()));
   // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
   // not a name of the run.
   if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
@@ -2368,15 +2651,213 @@ void LabelCell(const std::string& header, const std::string& cell, const EntryCt
   }
 }
 
-// A metric cell of a row, into the figure set of its "@value".
+// A cell holding one number: with an approximation mark, a unit or a
+// parenthesis of its own ("23.44", "20.33 (1.153x)", "~37 ms"); the unit it
+// is written with goes to `unit` ("" for none).
+bool NumberCell(const std::string& raw, std::string* unit) {
+  bool approximate = false;
+  const std::string cell = CellCore(Unticked(raw), &approximate);
+  size_t n = 0;
+  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
+    ++n;
+  if (n == 0 || !ParseNumber(cell.substr(0, n))) return false;
+  *unit = parse_detail::Trim(cell.substr(n));
+  UnitInfo info{};
+  return unit->empty() || (UnitOf(*unit, &info) && !info.derived);
+}
+
+bool EmptyCell(const std::string& raw) {
+  const std::string c = Unticked(raw);
+  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" || Lower(c) == "n/a" || c == "OOM";
+}
+
+// The two sides of a cell "62.933 -> 63.249" ("A \u2192 B ms"): a control
+// and its treatment, two figures. False for a cell without an arrow.
+bool ArrowCell(const std::string& cell, std::string* before, std::string* after) {
+  for (size_t p = 0; p < cell.size(); ++p)
+    if (size_t a = ArrowAt(cell, p); a > 0) {
+      *before = parse_detail::Trim(cell.substr(0, p));
+      *after = parse_detail::Trim(cell.substr(p + a));
+      return !before->empty() && !after->empty();
+    }
+  return false;
+}
+
+// The side of an arrow a figure set holds, in its "@value" key.
+constexpr char kSide = '\x1f';
+
+// A metric cell of a row, into the figure set of its "@value" (and side of
+// an arrow: "A -> B" gives a "before" and an "after" figure).
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  std::string before, after;
+  if (ArrowCell(cell, &before, &after)) {
+    // "62.9 -> 63.2 ms": the unit written after the second names the first too.
+    std::string unit, u0;
+    if (NumberCell(after, &unit) && !unit.empty() && NumberCell(before, &u0) && u0.empty()) before += " " + unit;
+    ColumnInfo side = col;
+    side.at = col.at + kSide + "1before";  // the digit keeps the sides in order
+    MetricCell(before, side, by_at);
+    side.at = col.at + kSide + "2after";
+    MetricCell(after, side, by_at);
+    return;
+  }
   auto v = CellNumber(cell, col);
   if (!v) return;
   StoredRun& run = (*by_at)[col.at];
-  run.metrics[col.metric] = *v;
+  run.metrics[col.metric] = v->value;
   run.units[col.metric] = col.unit;
-  if (int d = CellDecimals(cell); d >= 0) run.decimals[col.metric] = d;
+  if (v->decimals >= 0) run.decimals[col.metric] = v->decimals;
+  if (v->approximate) run.approximate.insert(col.metric);
   if (col.derived) run.derived.insert(col.metric);
+}
+
+// A header that is one value word ("bf16", "fp8wire", "ring_x"): a letter
+// first, no space; not a key's name, a statistic, a check or a remark.
+bool ValueHeader(const std::string& h, const EntryCtx& x) {
+  // "(128,64)", "4096", "128x64": a tuple or number names a value too.
+  if (!h.empty() && h.size() <= 24 && (h[0] == '(' || std::isdigit(static_cast<unsigned char>(h[0]))))
+    return std::all_of(h.begin(), h.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == ',' || c == 'x' || c == '.';
+    });
+  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0])) return false;
+  for (char c : h)
+    if (!IsIdentChar(c) && c != '.' && c != '+') return false;
+  const std::string key = NormalizeKey(h);
+  return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
+         !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
+}
+
+// A results table whose columns are values of one key ("| scale | layout |
+// bf16 | fp8gemm | fp8wire |", a time in each cell): the columns whose
+// header is a value word and whose cells are numbers, when two or more are
+// and no column's header names a figure of its own (a speedup aside).
+std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
+  std::vector<size_t> out;
+  std::set<std::string> units;
+  for (size_t c = 0; c < headers.size(); ++c) {
+    if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
+    if (!ValueHeader(headers[c], x)) continue;
+    bool numbers = true, any = false;
+    for (const auto& row : t.rows) {
+      if (c >= row.size() || EmptyCell(row[c])) continue;
+      std::string unit;
+      numbers = numbers && NumberCell(row[c], &unit);
+      any = true;
+    }
+    if (!numbers || !any) continue;
+    out.push_back(c);
+    const ColumnInfo cells = CellUnitMetric(t, c, headers[c]);  // before NameColumns named it by its header
+    units.insert(cells.metric + "|" + cells.unit);
+  }
+  if (out.size() < 2 || units.size() != 1) return {};
+  return out;
+}
+
+// The unit a caption names ("Final table (ms/step):", "times in ms"): one
+// unit word not right after a number (that is a figure), one metric only.
+ColumnInfo CaptionUnit(const std::string& text) {
+  ColumnInfo out;
+  std::string prev;
+  for (std::string w : Words(text)) {
+    while (!w.empty() && std::strchr("(),:;*.`", w.back())) w.pop_back();
+    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    UnitInfo info{};
+    const bool after_number = !prev.empty() && std::isdigit(static_cast<unsigned char>(prev.back()));
+    prev = w;
+    if (w.empty() || w == "x" || w == "X" || w == "s" || after_number || !UnitOf(w, &info) || info.derived) continue;
+    if (!out.metric.empty() && out.metric != info.metric) return {};
+    out.metric = info.metric, out.unit = w, out.factor = info.factor;
+  }
+  return out;
+}
+
+// Whether the entry's prose writes one of the table's numbers with a unit
+// ("EP16: 37.28 ms" beside a cell 37.28): that unit, when one metric only.
+ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, const EntryCtx& x) {
+  std::set<std::string> cells;
+  for (const auto& row : t.rows)
+    for (size_t c : vcols)
+      if (c < row.size() && !EmptyCell(row[c])) {
+        bool approximate = false;
+        const std::string core = CellCore(Unticked(row[c]), &approximate);
+        cells.insert(core.substr(0, core.find_first_not_of("0123456789.,")));
+      }
+  ColumnInfo out;
+  for (const auto& p : x.prose)
+    for (const auto& f : Figures(p.text, false, false)) {
+      UnitInfo info{};
+      if (f.derived || f.unit.empty() || !UnitOf(f.unit, &info) || f.decimals < 0) continue;
+      const double written = info.factor < 1 ? f.value * std::round(1 / info.factor) : f.value / info.factor;
+      const std::string num = Fixed(written, f.decimals);
+      if (!cells.count(num)) continue;
+      if (!out.metric.empty() && out.metric != info.metric) return {};
+      out.metric = info.metric, out.unit = f.unit, out.factor = info.factor;
+    }
+  return out;
+}
+
+// The metric of a value-columns table's cells: the unit they are written
+// in, else the one its caption (the text right above it) names, else the
+// one the entry's prose writes one of its numbers with.
+ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
+                       const EntryCtx& x) {
+  if (!cols[vcols[0]].metric.empty()) return CellUnitMetric(t, vcols[0], "");
+  for (const auto& p : x.prose)
+    if (p.end_line < t.line && p.end_line >= t.line - 2)
+      if (ColumnInfo c = CaptionUnit(p.text); !c.metric.empty()) return c;
+  return ProseUnit(t, vcols, x);
+}
+
+// The key a table's value columns name: one the entry varies with all of
+// them as values, else one it sets to one of them, else "variant".
+std::string ValueKey(const std::vector<std::string>& headers, const std::vector<size_t>& vcols, const EntryCtx& x) {
+  std::string key = KeyOfValue(x.vars, headers[vcols[0]]);
+  for (size_t c : vcols)
+    if (key.empty() || KeyOfValue(x.vars, headers[c]) != key) key.clear();
+  if (!key.empty()) return key;
+  for (size_t c : vcols)
+    for (const auto& [k, v] : x.fixed)
+      if (v == headers[c] && k != "harness" && k != "accelerator" && !NeutralKeyName(k)) return k;
+  return "variant";
+}
+
+// A table of values by column: each number one run, keyed by its row's
+// labels and its column's value. A derived column ("best speedup") is the
+// row's, no run. False when the table is no such table.
+bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
+                       const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
+                       std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  const std::vector<size_t> vcols = ValueColumns(t, headers, x);
+  if (vcols.empty()) return false;
+  ColumnInfo metric = ValueMetric(t, vcols, cols, x);
+  if (metric.metric.empty()) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of values by column (" + headers[vcols[0]] + ", " + headers[vcols[1]] + ", ...) that names no unit"});
+    return true;
+  }
+  const std::string key = ValueKey(headers, vcols, x);
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
+    const auto& row = t.rows[r];
+    const int line = t.line + 2 + static_cast<int>(r);
+    Config cfg = context;
+    std::string label, text = "|";
+    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c)
+      if (cols[c].metric.empty() && std::find(vcols.begin(), vcols.end(), c) == vcols.end())
+        LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
+    for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
+    for (size_t c : vcols) {
+      std::map<std::string, StoredRun> figs;
+      if (c < row.size()) MetricCell(Unticked(row[c]), metric, &figs);
+      if (figs.empty() || !HasBaseMetric(figs[""])) continue;
+      StoredRun run = NewRecorded(x, cfg, line);
+      run.config[key] = headers[c];
+      run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
+      run.approximate = figs[""].approximate;
+      out->push_back({std::move(run), line, text, false, true});
+    }
+  }
+  return true;
 }
 
 // A table written in an entry: each row a figure set (one per "@value" of
@@ -2400,8 +2881,9 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
       return;
     }
+  if (ValueTableFigures(t, headers, cols, context, x, out, unread)) return;
   const std::string at_key = AtKey(cols, x);
-  for (size_t r = 0; r < t.rows.size(); ++r) {
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
     Config cfg = context;
@@ -2415,15 +2897,19 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
     text = FigureText(text);
-    for (auto& [at, figs] : by_at) {
+    for (auto& [at_side, figs] : by_at) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
+      const size_t side = at_side.find(kSide);
+      const std::string at = at_side.substr(0, side);
       if (!at.empty()) run.config[at_key.empty() ? "at" : at_key] = at;
+      if (side != std::string::npos) run.config["arrow"] = at_side.substr(side + 2);
       run.metrics = figs.metrics;
       run.units = figs.units;
       run.derived = figs.derived;
       run.decimals = figs.decimals;
-      out->push_back({std::move(run), line, text});
+      run.approximate = figs.approximate;
+      out->push_back({std::move(run), line, text, false, true});
     }
   }
 }
@@ -2646,6 +3132,21 @@ std::set<std::string> OwnWords(const Entry& entry) {
   return out;
 }
 
+// The entry's prose, for what names a table's unit: its paragraphs, field
+// and note bullets.
+std::vector<EntryCtx::Text> EntryProse(const Entry& entry) {
+  std::vector<EntryCtx::Text> out;
+  for (const auto& p : entry.paragraphs) out.push_back({p.line, p.end_line, p.text});
+  std::function<void(const Bullet&)> add = [&](const Bullet& b) {
+    out.push_back({b.line, b.line, b.text});
+    for (const auto& c : b.children) add(c);
+  };
+  for (const auto& f : entry.fields)
+    if (f.name != "Command") add(f.bullet);
+  for (const auto& b : entry.notes) add(b);
+  return out;
+}
+
 // Fields that hold an entry's measured figures: its Result, named results
 // ("- Non-EP result:", "- Measured run result:"), and fields named for a
 // measurement ("- Throughput:", "- Performance:").
@@ -2772,6 +3273,57 @@ bool RestatesValue(const StoredRun& later, const std::string& metric, double ear
   return Restates(WrittenOf(later, metric), earlier);
 }
 
+// Whether a table's figure is written with three significant digits at
+// least ("33.80", "412"): fewer could match an earlier figure by chance.
+bool ThreeDigits(const StoredRun& run) {
+  for (const auto& [metric, value] : run.metrics) {
+    if (run.derived.count(metric)) continue;
+    auto d = run.decimals.find(metric);
+    if (d == run.decimals.end() || d->second < 0) return false;
+    UnitInfo info{};
+    const auto u = run.units.find(metric);
+    const double factor = u != run.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+    const double written = std::fabs(value / factor);
+    int digits = d->second;
+    for (double v = written; v >= 1; v /= 10) ++digits;
+    if (written < 1) digits = d->second + static_cast<int>(std::floor(std::log10(std::max(written, 1e-12))) + 1);
+    if (digits < 3) return false;
+  }
+  return true;
+}
+
+// Keys each value of the logbook's figures has been seen under (bounded):
+// what a "variant" value may be of.
+struct Vocabulary {
+  std::map<std::string, std::set<std::string>> keys_of;  // value -> keys
+  void Add(const StoredRun& run) {
+    for (const auto& [k, v] : run.config)
+      if (k != "variant" && k != "case" && k != "harness" && k != "accelerator" && keys_of.size() < 4096 &&
+          !NeutralKeyName(k))
+        keys_of[v].insert(k);
+  }
+  // "variant=bf16" -> "modes=bf16" in every figure of an entry, when each of
+  // its variant values is a value of one key only, the same key, which no
+  // such figure sets otherwise.
+  void Name(std::vector<RecordedFigure>* figs) const {
+    std::string key;
+    for (const auto& f : *figs) {
+      auto v = f.run.config.find("variant");
+      if (v == f.run.config.end()) continue;
+      auto it = keys_of.find(v->second);
+      if (it == keys_of.end() || it->second.size() != 1 || f.run.config.count(*it->second.begin()) ||
+          (!key.empty() && key != *it->second.begin()))
+        return;
+      key = *it->second.begin();
+    }
+    for (auto& f : *figs)
+      if (auto v = f.run.config.find("variant"); !key.empty() && v != f.run.config.end()) {
+        f.run.config[key] = v->second;
+        f.run.config.erase(v);
+      }
+  }
+};
+
 // Whether every figure of `later` of its own (not derived) restates one of
 // `earlier`'s figures.
 bool RestatesRun(const StoredRun& later, const std::vector<const StoredRun*>& earlier) {
@@ -2869,6 +3421,8 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   x.command_labels = CommandLabels(entry);
   x.entry_id = entry.id;
   x.file = file;
+  x.prose = EntryProse(entry);
+  for (const auto& c : entry.commands) x.repeats = x.repeats || SaysRepeats(c.joined);
   std::vector<RecordedFigure> out;
   bool any_result = false;
   for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
@@ -2991,19 +3545,23 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   // those of its metric only, at most kMaxEarlier of them (bounded).
   constexpr size_t kMaxEarlier = 4096;
   std::map<std::string, std::vector<std::pair<const StoredRun*, std::string>>> earlier;
+  Vocabulary vocabulary;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
     std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
     std::vector<RecordedFigure> figs = RecordedFigures(e, logbook.file, un, mfu, tflops, example);
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
-      std::string from = f.prose ? EarlierEntryOf(f.run, earlier) : "";
+      const bool table = f.table && ThreeDigits(f.run);
+      std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier) : "";
       if (from.empty()) {
         kept.push_back(std::move(f));
-      } else if (un) {
-        un->push_back({f.line, f.text, "restates a figure of " + from + ", not another run"});
+      } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {
+        un->push_back({f.line, f.text, "restates a figure of " + from + ", not another run"});  // a row once
       }
     }
+    for (const auto& f : kept) vocabulary.Add(f.run);
+    vocabulary.Name(&kept);
     for (size_t k = 0; k < kept.size(); ++k) kept[k].run.id = e.id + "#" + std::to_string(k + 1);
     out.push_back(std::move(kept));
     for (const auto& f : out.back())

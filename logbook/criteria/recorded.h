@@ -58,6 +58,7 @@ struct RecordedFigure {
   int line = 0;
   std::string text;
   bool prose = false;  // read from a paragraph or a bullet that is no field (not a Result, not a table)
+  bool table = false;  // a row (or cell) of a table the logbook writes
 };
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
 // Result text with figures the reader cannot tell apart ("`1.19 ms` and
@@ -81,7 +82,12 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
 // MFU/TF/s settings applied). A figure of prose (RecordedFigure::prose) that
 // restates, at its written digits, a figure an earlier entry recorded ("its single-node 96 ms" after an entry
 // recorded 96.2 ms) is listed in that
-// entry's `unread` ("restates a figure of <ID>"), not recorded again.
+// entry's `unread` ("restates a figure of <ID>"), not recorded again; so is
+// a table's row or cell whose every figure (three significant digits at
+// least) an earlier entry recorded (a summary table over earlier entries).
+// A figure keyed "variant" whose value an earlier figure (or another of the
+// entry's own) holds under exactly one key takes that key ("bf16" under a
+// column of a value-columns table, after entries that ran --modes bf16,...).
 // `unread` (optional) gets one list per entry.
 std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
                                                         std::vector<std::vector<UnreadFigures>>* unread);

@@ -59,23 +59,52 @@ std::string EffectiveIdPrefix(const Logbook& logbook) {
   return "LOG";
 }
 
-void AssignEntryIds(Logbook* logbook) {
-  const std::string prefix = EffectiveIdPrefix(*logbook);
+// Explicit IDs as written; a repeated one gets a suffix (-2, -3, ...) and
+// is said once. Returns every ID taken, with its heading line.
+std::map<std::string, int> SuffixRepeatedIds(Logbook* logbook) {
   std::map<std::string, int> first_line;
+  // Per repeated ID: the next suffix to try, the diagnostic said for its
+  // first repeat, and how many repeats followed (said once, at the end: a
+  // progress log of one experiment repeats its ID in every entry).
+  struct Repeat {
+    int next = 2;
+    size_t diagnostic = 0;
+    int more = 0;
+    std::string last;
+  };
+  std::map<std::string, Repeat> repeats;
   for (auto& e : logbook->entries) {
     if (e.explicit_id.empty()) continue;
     e.id = e.explicit_id;
     auto [it, inserted] = first_line.emplace(e.id, e.heading_line);
     if (inserted) continue;
     // IDs stay unique: the later entry gets a suffix, and the clash is said.
-    std::string id = e.explicit_id;
-    for (int n = 2; first_line.count(id); ++n) id = e.explicit_id + "-" + std::to_string(n);
-    logbook->diagnostics.push_back({logbook->file, e.heading_line,
-                                    "duplicate entry ID " + e.id + " (first at line " + std::to_string(it->second) +
-                                        "); this entry is " + id + " until one of them is renamed"});
+    auto [rep, first_repeat] = repeats.try_emplace(e.explicit_id);
+    std::string id;
+    do id = e.explicit_id + "-" + std::to_string(rep->second.next++);
+    while (first_line.count(id));
+    if (first_repeat) {
+      rep->second.diagnostic = logbook->diagnostics.size();
+      logbook->diagnostics.push_back({logbook->file, e.heading_line,
+                                      "duplicate entry ID " + e.id + " (first at line " + std::to_string(it->second) +
+                                          "); this entry is " + id + " until one of them is renamed"});
+    } else {
+      ++rep->second.more;
+      rep->second.last = id;
+    }
     e.id = id;
     first_line.emplace(id, e.heading_line);
   }
+  for (const auto& [id, rep] : repeats)
+    if (rep.more > 0)
+      logbook->diagnostics[rep.diagnostic].message +=
+          "; " + std::to_string(rep.more) + " later entries with this ID are numbered on, to " + rep.last;
+  return first_line;
+}
+
+void AssignEntryIds(Logbook* logbook) {
+  const std::string prefix = EffectiveIdPrefix(*logbook);
+  std::map<std::string, int> first_line = SuffixRepeatedIds(logbook);
   std::map<std::string, int> day_count;  // date-only entries numbered so far, per day
   for (auto& e : logbook->entries) {
     if (!e.explicit_id.empty()) continue;

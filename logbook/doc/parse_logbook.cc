@@ -461,6 +461,25 @@ bool OtherDateForm(std::string_view s, std::string* canon, size_t* extra) {
 
 bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out);
 
+// After a heading's date: a weekday ("(Tue)", "Tuesday,"), a comma or an
+// '@' before the time ("2026-04-01, 14:05", "2026-04-01 @ 14:05"): skipped.
+void SkipWeekdayAndAt(std::string_view s, size_t* p) {
+  static const std::set<std::string> kDays = {"mon",    "tue",     "tues",      "wed",      "thu",    "thur",
+                                               "thurs",  "fri",     "sat",       "sun",      "monday", "tuesday",
+                                               "wednesday", "thursday", "friday", "saturday", "sunday"};
+  size_t q = *p;
+  const bool paren = q < s.size() && s[q] == '(';
+  size_t w = q + (paren ? 1 : 0), e = w;
+  while (e < s.size() && e - w < 10 && std::isalpha(static_cast<unsigned char>(s[e]))) ++e;
+  std::string day;
+  for (size_t i = w; i < e; ++i) day += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
+  const bool weekday = kDays.count(day) > 0 && (e >= s.size() || !std::isalpha(static_cast<unsigned char>(s[e])));
+  if (weekday && (!paren || (e < s.size() && s[e] == ')'))) q = e + (paren ? 1 : 0);
+  while (q < s.size() && (s[q] == ' ' || s[q] == ',' || s[q] == '@')) ++q;
+  // Only when a time follows, or the weekday was there: "2026-04-01, note" stays as it was.
+  if (weekday || (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])))) *p = q;
+}
+
 // "YYYY-MM-DD[ HH:MM][ - rest]" (dash may be -, – or —, or a colon; a dated
 // heading without a time is an entry too), or the date written another way
 // (OtherDateForm).
@@ -483,10 +502,11 @@ bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out) {
   if (month < 1 || month > 12 || day < 1 || day > 31) return false;
   size_t p = 10;
   const bool iso = p < s.size() && s[p] == 'T';  // 2026-05-05T23:36Z
-  if (p < s.size() && s[p] != ' ' && s[p] != ':' && !iso) return false;
+  if (p < s.size() && s[p] != ' ' && s[p] != ':' && s[p] != ',' && !iso) return false;
   while (p < s.size() && (s[p] == ' ' || (iso && p == 10))) ++p;
   out->date = std::string(s.substr(0, 10));
   out->time.clear();
+  if (!iso) SkipWeekdayAndAt(s, &p);
   if (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p])) && !ParseHeadingTime(s, &p, out)) return false;
   if (iso && out->time.empty()) return false;
   if (!out->time.empty()) {
@@ -535,9 +555,55 @@ bool ParseIdFirstHeading(std::string_view s, HeadingParts* out) {
   return true;
 }
 
+// "ID — DATE — title", "ID (DATE): title", "Run 12 — DATE — title", "Day 3
+// (DATE): title": an ID (or a word and a number) first, then the date, then
+// the title. The parts as ParseHeadingParts gives them, the rest being the
+// first words and the title ("ID title").
+bool ParseIdThenDateHeading(std::string_view s, HeadingParts* out) {
+  auto word_end = [&](size_t p) {
+    while (p < s.size() && s[p] != ' ' && p < 48) ++p;
+    return p;
+  };
+  auto trimmed = [](std::string_view w) {
+    while (!w.empty() && (w.back() == ':' || w.back() == ',')) w.remove_suffix(1);
+    return w;
+  };
+  size_t p = word_end(0);
+  std::string head(trimmed(s.substr(0, p)));
+  if (IdOfWord(head).empty()) {
+    // "Run 12", "Day 3", "Entry 4": a word and a number.
+    const size_t q = word_end(std::min(p + 1, s.size()));
+    const std::string_view num = trimmed(s.substr(std::min(p + 1, s.size()), q - std::min(p + 1, s.size())));
+    if (head.empty() || !std::all_of(head.begin(), head.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }) ||
+        num.empty() || !std::all_of(num.begin(), num.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return false;
+    head += " " + std::string(num);
+    p = q;
+  }
+  while (p < s.size() && (s[p] == ' ' || s[p] == ':' || s[p] == '-')) ++p;
+  if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;
+  while (p < s.size() && s[p] == ' ') ++p;
+  std::string rest_text(s.substr(p));
+  if (p < s.size() && s[p] == '(') {  // "(DATE[ TIME])": the title after it
+    const size_t close = s.find(')', p);
+    if (close == std::string_view::npos || close - p > 40) return false;
+    rest_text = std::string(s.substr(p + 1, close - p - 1)) + " -" + std::string(s.substr(close + 1));
+  }
+  HeadingParts date;
+  if (!ParseHeadingParts(rest_text, &date)) return false;
+  std::string_view title = date.rest;
+  while (!title.empty() && (title.front() == ':' || title.front() == ' ' || title.front() == '-')) title.remove_prefix(1);
+  out->date = date.date;
+  out->time = date.time;
+  out->rest_offset = 0;
+  out->rest = Trim(head + " " + std::string(title));
+  return true;
+}
+
 bool ParseEntryHeading(const std::string& text, Entry* e) {
   HeadingParts parts;
-  if (!ParseHeadingParts(text, &parts) && !ParseIdFirstHeading(text, &parts)) return false;
+  if (!ParseHeadingParts(text, &parts) && !ParseIdFirstHeading(text, &parts) && !ParseIdThenDateHeading(text, &parts))
+    return false;
   e->heading = text;
   e->date = parts.date;
   e->time = parts.time;

@@ -52,13 +52,16 @@ struct BarColumn {
   bool recorded;
 };
 
-std::vector<BarColumn> BarColumns(const ChartPlan& plan) {
+// The bar columns of panel `p` (a panel cut from a long series list may
+// hold fewer series than the first); a recorded column beside a series
+// when any panel records that series.
+std::vector<BarColumn> BarColumns(const ChartPlan& plan, size_t p) {
   std::vector<BarColumn> out;
-  const size_t n = plan.panels.empty() ? 0 : plan.panels.front().series.size();
+  const size_t n = p < plan.panels.size() ? plan.panels[p].series.size() : 0;
   for (size_t s = 0; s < n; ++s) {
     out.push_back({s, false});
     bool rec = false;
-    for (const auto& p : plan.panels) rec = rec || Any(p.series[s].recorded);
+    for (const auto& q : plan.panels) rec = rec || (s < q.series.size() && Any(q.series[s].recorded));
     if (rec) out.push_back({s, true});
   }
   return out;
@@ -186,7 +189,7 @@ void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks
 
 void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::string& data_file,
               const std::map<std::string, double>& ymax, std::ostringstream& s) {
-  const std::vector<BarColumn> cols = BarColumns(plan);
+  const std::vector<BarColumn> cols = BarColumns(plan, p);
   const double w = 0.8 / static_cast<double>(std::max<size_t>(1, cols.size()));
   const double k = YScale(ymax, plan.panels[p].metric);
   // No tick marks on the top border (the cluster ticks are labels only).
@@ -289,8 +292,8 @@ std::string ChartData(const ChartPlan& plan) {
   }
   // Bars: one block per panel, one row per cluster: position, label, then
   // each bar column; '?' = missing.
-  const std::vector<BarColumn> cols = BarColumns(plan);
   for (size_t p = 0; p < plan.panels.size(); ++p) {
+    const std::vector<BarColumn> cols = BarColumns(plan, p);
     const ChartPanel& panel = plan.panels[p];
     s << "# index " << p << ": " << (panel.label.empty() ? "all" : panel.label) << " | " << panel.metric
       << "\n# x cluster";

@@ -238,22 +238,44 @@ std::vector<ShownRow> ShowRows(const std::vector<TableRow>& rows, const std::vec
   return out;
 }
 
+// The repeats a recorded figure is the median of: " (median of 3,
+// 191.837-191.897)"; "" for a single figure.
+std::string RepeatsText(const StoredRun& run, const std::string& metric, double scale, int decimals) {
+  auto r = run.repeats.find(metric);
+  if (r == run.repeats.end() || r->second.size() < 2) return "";
+  const auto [lo, hi] = std::minmax_element(r->second.begin(), r->second.end());
+  std::string out = " (median of ";
+  out += std::to_string(r->second.size()) + ", " + Fixed(*lo * scale, decimals) + "\xE2\x80\x93" +
+         Fixed(*hi * scale, decimals) + ")";
+  return out;
+}
+
+// A recorded figure's value at `decimals` (its written ones); the median of
+// an even count of repeats (a mean of two) gets one more digit when needed.
+std::string MedianText(const StoredRun& run, const std::string& metric, double value, int decimals) {
+  auto r = run.repeats.find(metric);
+  if (r != run.repeats.end() && r->second.size() % 2 == 0 && Fixed(value, decimals + 1).back() != '0')
+    return Fixed(value, decimals + 1);
+  return Fixed(value, decimals);
+}
+
 // The recorded figures of a table: per shown row, the TF/s and tokens/s the
 // entry's Result states for it, and the list of figures placed on no row.
 struct RecordedCells {
   std::vector<std::optional<double>> tflops, tokens, time;  // time in seconds
+  std::vector<std::string> tflops_text, tokens_text, time_text;  // the cells as shown (author's digits, repeats)
   bool any_tflops = false, any_tokens = false, any_time = false;
   std::string unplaced;      // "\n\nRecorded figures placed on no row:\n\n- ...\n" or ""
   std::vector<std::string> where;  // per figure: "row k=v, ..." or "no row (why)"
 
   // The "recorded" and "delta" cells of `metric` for row `r`.
-  static void Append(const TableRow& r, const char* metric, const std::optional<double>& rec, int decimals,
-                     std::string* out, double shown_scale = 1) {
+  static void Append(const TableRow& r, const char* metric, const std::optional<double>& rec, const std::string& shown,
+                     std::string* out) {
     if (!rec) {
       *out += " - | - |";
       return;
     }
-    Cell(out, Fixed(*rec * shown_scale, decimals));
+    Cell(out, shown);
     auto m = r.metrics.find(metric);
     if (m == r.metrics.end() || *rec == 0) {
       *out += " - |";
@@ -318,6 +340,9 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
   c.tflops.resize(shown.size());
   c.tokens.resize(shown.size());
   c.time.resize(shown.size());
+  c.tflops_text.assign(shown.size(), "");
+  c.tokens_text.assign(shown.size(), "");
+  c.time_text.assign(shown.size(), "");
   std::vector<std::map<std::string, std::string>> configs;
   for (const auto& r : rows) configs.push_back(r.config);
   std::vector<int> group(rows.size());
@@ -338,9 +363,26 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
     for (size_t k = 0; k < varying.size(); ++k)
       cells += (cells.empty() ? "" : ", ") + varying[k] + "=" + shown[row].cells[k];
     c.where.push_back("row " + (cells.empty() ? std::string("(the only one)") : cells));
-    if (m.count("tflops")) c.tflops[row] = m.at("tflops"), c.any_tflops = true;
-    if (m.count("tokens_per_s")) c.tokens[row] = m.at("tokens_per_s"), c.any_tokens = true;
-    if (m.count("time_s")) c.time[row] = m.at("time_s"), c.any_time = true;
+    // The author's digits when written in the unit the column shows, the
+    // repeats a median summarizes beside it.
+    const StoredRun& run = figures[i].run;
+    auto text = [&](const char* metric, std::initializer_list<const char*> units, double scale, int fallback) {
+      int d = fallback;
+      auto dec = run.decimals.find(metric);
+      auto u = run.units.find(metric);
+      if (dec != run.decimals.end() && u != run.units.end())
+        for (const char* w : units)
+          if (u->second == w) d = std::min(dec->second, 16);
+      return MedianText(run, metric, m.at(metric) * scale, d) + RepeatsText(run, metric, scale, d);
+    };
+    if (m.count("tflops"))
+      c.tflops[row] = m.at("tflops"), c.any_tflops = true,
+      c.tflops_text[row] = text("tflops", {"TF/s", "TFLOP/s", "TFLOPs/s", "TFLOPS"}, 1, 3);
+    if (m.count("tokens_per_s"))
+      c.tokens[row] = m.at("tokens_per_s"), c.any_tokens = true,
+      c.tokens_text[row] = text("tokens_per_s", {"tokens/s", "tok/s", "tokens/sec", "tok/sec"}, 1, 0);
+    if (m.count("time_s"))
+      c.time[row] = m.at("time_s"), c.any_time = true, c.time_text[row] = text("time_s", {"ms", "ms/step", "ms/iter"}, 1e3, 3);
   }
   if (!c.unplaced.empty()) c.unplaced = "\n\nRecorded figures placed on no row:\n\n" + c.unplaced;
   return c;
@@ -501,9 +543,9 @@ struct RunTableLayout {
       Cell(&out, u == r.metrics.end() ? "-" : Fixed(u->second, 3));
     }
     if (mc.any_band) Cell(&out, BandCell(r, mc.band[i]));
-    if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], 3, &out);
-    if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], 0, &out);
-    if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], 3, &out, 1e3);
+    if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], rec.tflops_text[g], &out);
+    if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], rec.tokens_text[g], &out);
+    if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], rec.time_text[g], &out);
     if (any_unvalidated)
       Cell(&out, model_path[i].empty() ? (engine::IsModeledTarget(r.target) ? "validated" : "-") : model_path[i]);
     return out + "\n";
@@ -575,6 +617,18 @@ struct RecordedColumn {
   std::string unit;  // the unit shown, when it is the unit figures were written in ("ms")
 };
 
+// The unit most figures of `metric` were written in.
+std::string CommonUnit(const std::vector<RecordedFigure>& figures, const std::string& metric) {
+  std::map<std::string, int> n;
+  for (const auto& f : figures)
+    if (auto it = f.run.units.find(metric); it != f.run.units.end()) ++n[it->second];
+  std::string best;
+  int most = 0;
+  for (const auto& [u, c] : n)
+    if (c > most) best = u, most = c;
+  return best;
+}
+
 // A recorded figure as its author wrote it ("0.027212", "21.050"), when it
 // was written in the unit its column shows; else at the column's decimals.
 std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
@@ -589,46 +643,32 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   };
   const bool as_written = d != f.run.decimals.end() &&
                           (c.unit.empty() ? c.scale == 1 : u != f.run.units.end() && canon(u->second) == canon(c.unit));
-  return Fixed(it->second * c.scale, as_written ? std::min(d->second, 9) : c.decimals);
+  // "~17.5": the author's approximation stays one.
+  const int decimals = as_written ? std::min(d->second, 16) : c.decimals;
+  std::string out = MedianText(f.run, c.metric, it->second * c.scale, decimals);
+  if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
+  return out + RepeatsText(f.run, c.metric, c.scale, decimals);
 }
 
-// The unit most figures of `metric` were written in.
-std::string CommonUnit(const std::vector<RecordedFigure>& figures, const std::string& metric) {
-  std::map<std::string, int> n;
-  for (const auto& f : figures)
-    if (auto it = f.run.units.find(metric); it != f.run.units.end()) ++n[it->second];
-  std::string best;
-  int most = 0;
-  for (const auto& [u, c] : n)
-    if (c > most) best = u, most = c;
-  return best;
+// How a time metric shows in the unit most of its figures were written in:
+// "time (ms)" at 1e3, "time (us)" at 1e6, else "time (s)".
+RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std::string& metric) {
+  const std::string tu = CommonUnit(figures, metric);
+  RecordedColumn c{metric, "time (s)", 1, 6, tu.empty() ? "s" : tu};
+  if (tu == "ms" || tu == "ms/step" || tu == "ms/iter") c.header = "time (ms)", c.scale = 1e3, c.decimals = 3;
+  if (tu == "us" || tu == "\xC2\xB5s") c.header = "time (us)", c.scale = 1e6, c.decimals = 3;
+  return c;
 }
 
-std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& figures) {
-  std::set<std::string> metrics;
-  for (const auto& f : figures)
-    for (const auto& [m, v] : f.run.metrics) metrics.insert(m);
-  std::vector<RecordedColumn> cols;
+// Columns of metrics named beside a base one ("exposed_collective_time_s",
+// "mfu_p50", "p90_time_s", "useful_tflops_per_rank"): the base's header and
+// scale with the name; what is left, under its own name.
+void NamedColumns(const std::vector<RecordedFigure>& figures, std::set<std::string>* left,
+                  std::vector<RecordedColumn>* cols) {
+  std::set<std::string>& metrics = *left;
   auto add = [&](const std::string& m, const std::string& header, double scale, int decimals) {
-    if (metrics.erase(m)) cols.push_back({m, header, scale, decimals, ""});
+    if (metrics.erase(m)) cols->push_back({m, header, scale, decimals, ""});
   };
-  const std::string tu = CommonUnit(figures, "time_s");
-  add("time_s", tu == "ms" ? "time (ms)" : tu == "us" || tu == "\xC2\xB5s" ? "time (us)" : "time (s)",
-      tu == "ms" ? 1e3 : tu == "us" || tu == "\xC2\xB5s" ? 1e6 : 1, tu == "ms" ? 3 : tu == "s" ? 6 : 3);
-  if (!cols.empty() && cols.back().metric == "time_s") cols.back().unit = tu.empty() ? "s" : tu;
-  add("tflops", "TF/s", 1, 3);
-  add("tokens_per_s", "tokens/s", 1, 0);
-  add("gb_per_s", "GB/s", 1, 1);
-  add("mfu", "MFU %", 1, 2);  // as written: 12.61 %
-  add("speedup", "speedup (derived)", 1, 3);
-  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) {
-    if (m.size() < 9 || m.compare(m.size() - 9, 9, "delta_pct") != 0) continue;
-    std::string base = m == "delta_pct" ? "" : m.substr(0, m.size() - 10);
-    base = base == "tflops" ? "TF/s " : base == "tokens_per_s" ? "tokens/s " : base == "time_s" ? "time " : base.empty() ? "" : base + " ";
-    add(m, base + "delta % (derived)", 1, 2);
-  }
-  // A metric named beside a base one ("exposed_collective_time_s",
-  // "mfu_p50", "fwd_bwd_time_s"): the base's header and scale, with the name.
   struct Base {
     const char* metric;
     const char* header;
@@ -645,7 +685,13 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
     for (const Base& b : kBases) {
       const std::string base = b.metric;
       if (m.size() > base.size() + 1 && m.compare(m.size() - base.size() - 1, base.size() + 1, "_" + base) == 0) {
-        add(m, words(m.substr(0, m.size() - base.size() - 1)) + " " + b.header, b.scale, b.decimals);
+        const std::string q = words(m.substr(0, m.size() - base.size() - 1));
+        if (base == "time_s" && metrics.erase(m)) {  // "p90 time (ms)": in the unit its figures were written in
+          RecordedColumn t = TimeColumn(figures, m);
+          t.header.insert(0, q + " ");
+          cols->push_back(std::move(t));
+        }
+        add(m, q + " " + b.header, b.scale, b.decimals);
         break;
       }
       if (m.size() > base.size() + 1 && m.compare(0, base.size() + 1, base + "_") == 0) {
@@ -668,6 +714,29 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
     }
     if (!named) add(m, m, 1, 3);
   }
+}
+
+std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& figures) {
+  std::set<std::string> metrics;
+  for (const auto& f : figures)
+    for (const auto& [m, v] : f.run.metrics) metrics.insert(m);
+  std::vector<RecordedColumn> cols;
+  auto add = [&](const std::string& m, const std::string& header, double scale, int decimals) {
+    if (metrics.erase(m)) cols.push_back({m, header, scale, decimals, ""});
+  };
+  if (metrics.erase("time_s")) cols.push_back(TimeColumn(figures, "time_s"));
+  add("tflops", "TF/s", 1, 3);
+  add("tokens_per_s", "tokens/s", 1, 0);
+  add("gb_per_s", "GB/s", 1, 1);
+  add("mfu", "MFU %", 1, 2);  // as written: 12.61 %
+  add("speedup", "speedup (derived)", 1, 3);
+  for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) {
+    if (m.size() < 9 || m.compare(m.size() - 9, 9, "delta_pct") != 0) continue;
+    std::string base = m == "delta_pct" ? "" : m.substr(0, m.size() - 10);
+    base = base == "tflops" ? "TF/s " : base == "tokens_per_s" ? "tokens/s " : base == "time_s" ? "time " : base.empty() ? "" : base + " ";
+    add(m, base + "delta % (derived)", 1, 2);
+  }
+  NamedColumns(figures, &metrics, &cols);
   return cols;
 }
 

@@ -39,6 +39,12 @@ struct StoredRun {
   // ("0.027212" -> 6, "21.050%" -> 3), so tables show the author's digits.
   // Absent when the written number is not the value in its unit ("3.5M").
   std::map<std::string, int> decimals;
+  // Recorded runs: the metrics the author wrote as approximate ("~17.5",
+  // "about 64.7M tok/s"): kept as recorded, shown with "~".
+  std::set<std::string> approximate;
+  // Recorded runs: the repeats a figure summarizes, as written ("no_vjp:
+  // 191.837, 191.861, 191.897 TF/s"): the metric holds their median.
+  std::map<std::string, std::vector<double>> repeats;
 };
 
 // Looks a key up in the config, also answering the run-level keys "target",

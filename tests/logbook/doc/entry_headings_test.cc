@@ -42,7 +42,14 @@ TEST(EntryHeadings, DateFormsBesideIso) {
       {"### 2026/04/03 slash date", "2026-04-03"},
       {"### Apr 4, 2026 - month name first", "2026-04-04"},
       {"### 4 September 2026 \xE2\x80\x94 day first", "2026-09-04"},
-      {"### Sept. 14 2026 14:05 - abbreviated with a time", "2026-09-14"}};
+      {"### Sept. 14 2026 14:05 - abbreviated with a time", "2026-09-14"},
+      {"### 2026-04-01 (Tue) \xE2\x80\x94 weekday", "2026-04-01"},
+      {"### 2026-04-01, 14:05 \xE2\x80\x94 comma before the time", "2026-04-01"},
+      {"### 2026-04-01 @ 14:05 - at before the time", "2026-04-01"},
+      {"### Run 12 \xE2\x80\x94 2026-04-01 \xE2\x80\x94 a run number first", "2026-04-01"},
+      {"### Day 3 (2026-04-01): a day number first", "2026-04-01"},
+      {"### ZZ-031 \xE2\x80\x94 2026-04-01 \xE2\x80\x94 an ID first", "2026-04-01"},
+      {"### ZZ-030 (2026-04-01 14:05): an ID and a dated parenthesis", "2026-04-01"}};
   for (const auto& [heading, date] : cases) {
     const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n") + heading + "\n" + kBody, "t.md");
     ASSERT_EQ(lb.entries.size(), 1u) << heading;
@@ -51,11 +58,41 @@ TEST(EntryHeadings, DateFormsBesideIso) {
   }
   EXPECT_EQ(ParseLogbook("# T\n\n## Entry Log\n\n### Sept. 14 2026 14:05 - abbreviated\n" + std::string(kBody), "t.md")
                 .entries[0].time, "14:05");
-  // Not dates: a month word in prose, a bracketed non-date, a 31st of nothing.
-  for (const char* heading : {"### May the kernel be fast", "### [draft] notes", "### Apr 40, 2026 - x", "### 2026/4/3 x"}) {
+  const Logbook ids = ParseLogbook(
+      "# T\n\n## Entry Log\n\n### ZZ-031 \xE2\x80\x94 2026-04-01 \xE2\x80\x94 fused\n" + std::string(kBody) +
+          "\n### Run 12 (2026-04-02 09:00): tiles\n" + std::string(kBody),
+      "t.md");
+  ASSERT_EQ(ids.entries.size(), 2u);
+  EXPECT_EQ(ids.entries[0].explicit_id, "ZZ-031");
+  EXPECT_EQ(ids.entries[0].label, "fused");
+  EXPECT_EQ(ids.entries[1].label, "Run 12 tiles");
+  EXPECT_EQ(ids.entries[1].time, "09:00");
+  // Not dates: a month word in prose, a bracketed non-date, a 31st of nothing;
+  // a word with no number before a dated parenthesis; a step with no date.
+  for (const char* heading : {"### May the kernel be fast", "### [draft] notes", "### Apr 40, 2026 - x", "### 2026/4/3 x",
+                              "### Results (2026-04-01)", "### Step 2 - run it"}) {
     const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n") + heading + "\n" + kBody, "t.md");
     EXPECT_TRUE(lb.entries.empty()) << heading;
   }
+}
+
+// A progress log repeats one experiment's ID in every entry: each later one
+// is numbered on, and the repeat is said once, not once per entry.
+TEST(EntryHeadings, RepeatedIdIsSaidOnce) {
+  std::string text = "# T\n\n## Entry Log\n\n";
+  for (int h = 10; h < 14; ++h) text += "### 2026-04-01 " + std::to_string(h) + ":00 - A-1 status\n" + kBody;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 4u);
+  EXPECT_EQ(lb.entries[0].id, "A-1");
+  EXPECT_EQ(lb.entries[3].id, "A-1-4");
+  int said = 0;
+  for (const auto& d : lb.diagnostics)
+    if (d.message.find("duplicate entry ID A-1") != std::string::npos) {
+      ++said;
+      EXPECT_NE(d.message.find("this entry is A-1-2"), std::string::npos) << d.message;
+      EXPECT_NE(d.message.find("2 later entries with this ID are numbered on, to A-1-4"), std::string::npos) << d.message;
+    }
+  EXPECT_EQ(said, 1);
 }
 
 TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {

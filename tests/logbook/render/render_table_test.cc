@@ -70,9 +70,9 @@ TEST(RenderTableTest, EveryRecordedFormReachesItsRow) {
   const std::string t = RenderRunTable(rows, Figures(md));
   EXPECT_NE(t.find("| 2 | full | 50.000 | 160.000 | 40.000 | 655360 | 166.367 |"), std::string::npos) << t;
   EXPECT_NE(t.find("| 2 | prequeue | 50.000 | 161.000 | 40.250 | 655360 | 165.986 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| 8 | full | 50.000 | 140.000 | 35.000 | 655360 | 150.500 | -7.0% | 500000 | +31.1% |"),
+  EXPECT_NE(t.find("| 8 | full | 50.000 | 140.000 | 35.000 | 655360 | 150.5 | -7.0% | 500000 | +31.1% |"),
             std::string::npos) << t;
-  EXPECT_NE(t.find("| 8 | prequeue | 50.000 | 141.000 | 35.250 | 655360 | 151.500 | -6.9% | - | - |"),
+  EXPECT_NE(t.find("| 8 | prequeue | 50.000 | 141.000 | 35.250 | 655360 | 151.5 | -6.9% | - | - |"),
             std::string::npos) << t;
 }
 
@@ -86,8 +86,8 @@ TEST(RenderTableTest, TablesInResultReachTheirRows) {
   std::vector<TableRow> rows = {Row({{"parallel_mode", "none"}, {"topk", "2"}}, 110),
                                 Row({{"parallel_mode", "ep"}, {"topk", "2"}}, 120)};
   const std::string t = RenderRunTable(rows, Figures(md));
-  EXPECT_NE(t.find("| none | 50.000 | 110.000 | 27.500 | 655360 | 100.000 | +10.0% | 5000 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.000 | -20.0% | 6000 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| none | 50.000 | 110.000 | 27.500 | 655360 | 100.0 | +10.0% | 5000 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.0 | -20.0% | 6000 |"), std::string::npos) << t;
 }
 
 // A figure that fits no row, or several, is listed under the table with the
@@ -98,7 +98,7 @@ TEST(RenderTableTest, FiguresThatFitNoRowAreListedNotGuessed) {
       "- Result:\n  - `topk=4`: 99.0 TF/s\n  - 98.0 TF/s at both\n  - `topk=2`: 100.0 TF/s\n";
   std::vector<TableRow> rows = {Row({{"topk", "2"}}, 110), Row({{"topk", "8"}}, 120)};
   const std::string t = RenderRunTable(rows, Figures(md));
-  EXPECT_NE(t.find("| 2 | 50.000 | 110.000 | 27.500 | 655360 | 100.000 | +10.0% |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| 2 | 50.000 | 110.000 | 27.500 | 655360 | 100.0 | +10.0% |"), std::string::npos) << t;
   EXPECT_NE(t.find("| 8 | 50.000 | 120.000 | 30.000 | 655360 | - | - |"), std::string::npos) << t;
   EXPECT_NE(t.find("- 99 TF/s, from \"`topk=4`: 99.0 TF/s\": matches no row"), std::string::npos) << t;
   EXPECT_NE(t.find("matches several rows"), std::string::npos) << t;
@@ -122,8 +122,8 @@ TEST(RenderTableTest, RecordedColumnAndDeltaFromResultBullets) {
   rows[0].target = rows[1].target = "v5p";
   EXPECT_EQ(SplitLines(RenderRunTable(rows, rec))[5].rfind("Predicted by moelog's TPU v5p-8 model", 0), 0u);
   rows[0].target = rows[1].target = "";
-  EXPECT_EQ(lines[2], "| none | 50.000 | 110.000 | 27.500 | 655360 | 100.000 | +10.0% |");
-  EXPECT_EQ(lines[3], "| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.000 | -20.0% |");
+  EXPECT_EQ(lines[2], "| none | 50.000 | 110.000 | 27.500 | 655360 | 100.0 | +10.0% |");
+  EXPECT_EQ(lines[3], "| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.0 | -20.0% |");
   // The topk=8 figure has no row: listed, not placed.
   EXPECT_NE(t.find("- 1 TF/s, from \"`ep, topk=8`: 1.0 TF/s\": matches no row"), std::string::npos) << t;
   // Deterministic: same input, same bytes.

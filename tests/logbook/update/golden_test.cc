@@ -81,7 +81,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest,
                              "recorded_hillclimb",
                              "recorded_idioms",
                              "recorded_paragraphs",
-                             "recorded_prose"));
+                             "recorded_prose",
+                             "recorded_tables"));
 
 }  // namespace
 }  // namespace moelog::logbook
