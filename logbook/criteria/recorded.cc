@@ -998,6 +998,7 @@ struct Figure {
   bool subject = false;   // `word` is its clause's subject ("treatment was 22.9%")
   int decimals = -1;      // decimals as written in its unit (-1: not as written, "3.5M")
   const char* not_run = nullptr;  // why it is no run's figure though it has a unit (a range, an estimate ...)
+  int list = -1;                   // the " / " list it was written in ("13.2 / 13.1 / 12.8 %"), numbered per text
 };
 
 // The decimals a number is written with ("0.027212" -> 6, "1,832,938" -> 0).
@@ -1290,6 +1291,8 @@ bool BulletHas(const Bullet& b, const char* word) {
 // The metric of a figure written without a unit whose entry has no harness
 // moelog knows ("none `252.091`"): never tabled as such.
 const char kNoUnit[] = "no_unit";
+// A prose number without a unit after a figure with one (ScanMode::carry).
+const char kCarried[] = "carried";
 
 // Connectives, verbs and adverbs are no names ("had 21.8%", "about 64.7M
 // tok/s"): no key rather than a junk one.
@@ -1389,12 +1392,13 @@ void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list
     Figure m = *f;
     m.value = listed[n].value * ratio;
     m.decimals = f->decimals < 0 ? -1 : listed[n].decimals;  // "13.2 / 13.1 %": as written
-    m.word = comma_list ? listed[n].word : MetricWord(first) ? "" : first;
+    m.list = f->list;
+    m.word = comma_list ? listed[n].word : MetricWord(first) || NoName(first) ? "" : first;
     if (!at.empty()) m.named[at[n].first] = at[n].second;
     out->push_back(m);
   }
   if (!at.empty()) f->named[at.back().first] = at.back().second;
-  if (f->word.empty() && !MetricWord(first) && !comma_list) f->word = first;
+  if (f->word.empty() && !MetricWord(first) && !NoName(first) && !comma_list) f->word = first;
 }
 
 // "`time_s=0.017877`": the figure a key=value word states in the unit its key
@@ -1430,6 +1434,7 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
 struct ScanMode {
   bool bare_is_tflops = true, percent_is_mfu = false;
   bool prose = false;  // a paragraph's sentence: "~36 ms" is an estimate
+  std::string carry;   // prose: the unit of the paragraph's last figure ("... 96.2 ms/step bf16; fp8gemm 92.2")
 };
 
 // The unit written after a number ending at `j`, as the reader sees it: a
@@ -1488,9 +1493,21 @@ bool ChangeOf(const std::string& s, size_t start, size_t end) {
 
 // A percentage: a delta when signed, MFU when MFU qualifies it (or the
 // logbook measures MFU and its clause names no other share), else no figure.
+// "21.4→22.9 % peak", "48% of peak": a share of a peak, no MFU. Looks at
+// the first '%' within 40 characters after `start` and the words after it.
+bool PercentOfPeak(const std::string& s, size_t start) {
+  const size_t pct = s.find('%', start);
+  if (pct == std::string::npos || pct > start + 40) return false;
+  size_t e = 0;
+  std::string w = Lower(WordAt(s, pct + 1, &e));
+  if (w == "of") w = Lower(WordAt(s, e, &e));
+  return w == "peak";
+}
+
 bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
                    const ScanMode& mode, size_t* i, Figure* f) {
   *i = std::max(*i, u.at + 1);
+  if (!sign && PercentOfPeak(s, start)) return false;
   if (sign || ChangeOf(s, start, u.at + u.unit.size())) {
     f->metric = "delta_pct", f->unit = "%", f->derived = true;
   } else if (ThresholdBefore(s, start)) {
@@ -1571,6 +1588,12 @@ bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u,
     f->metric = kNoUnit, f->value = value;
     return true;
   }
+  if (mode.prose && !mode.carry.empty() && !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
+    // "fp8gemm 92.2": perhaps in the unit of the figure before it; the
+    // caller keeps it only when a value of the entry's keys names it.
+    f->metric = kCarried, f->unit = mode.carry, f->value = value;
+    return true;
+  }
   return false;
 }
 
@@ -1586,7 +1609,7 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
     u.unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
     u.len = 0;
   }
-  *unit_out = u.unit;
+  *unit_out = u.unit.empty() && mode.prose ? mode.carry : u.unit;
   if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);
   if (sign) return false;  // a signed number that is no percentage
   UnitInfo info{};
@@ -1735,6 +1758,17 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
     if (!c.empty() && !SubjectFiller(c, prose)) names.push_back(c);
   }
   if (names.size() == 1 && names[0].size() <= 24) f->word = names[0], f->subject = true;
+  // "P1 finished at loss 5.14, gradient norm 0.49, and 192,583 tok/s": the
+  // sentence's subject, the word before its first verb of a run's outcome.
+  static const std::set<std::string> outcome = {"finished", "ran", "reached", "completed", "ended", "achieved"};
+  for (size_t n = 1; f->word.empty() && n < sentence.size() && n < 12; ++n)
+    if (outcome.count(Lower(sentence[n]))) {
+      std::string w = sentence[n - 1];
+      while (!w.empty() && (w.back() == ',' || w.back() == ':')) w.pop_back();
+      if (!w.empty() && w.size() <= 24 && !SubjectFiller(w, prose) && std::all_of(w.begin(), w.end(), IsIdentChar))
+        f->word = w, f->subject = true;
+      break;
+    }
 }
 
 // At most this many figures are read from one entry (one text likewise):
@@ -1769,6 +1803,7 @@ struct FigureScan {
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
   size_t last_end = std::string::npos;  // past the unit of the last figure kept
   int from_figure = -1;  // index in `out` of a figure written after "from" (prose: "from 31.2 ms to 27.9 ms")
+  int lists = 0;         // " / " lists read so far (Figure::list)
 };
 
 // A number glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00") is no
@@ -1821,6 +1856,12 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
   return false;
 }
 
+// An arrow right after a figure's unit ("12.3 ms -> 10.1 ms"); `at` is past the unit.
+bool ArrowAfterUnit(const std::string& s, size_t at) {
+  while (at < s.size() && (s[at] == ' ' || s[at] == '`' || s[at] == '*')) ++at;
+  return at < s.size() && ArrowAt(s, at) > 0;
+}
+
 // What prose says of a figure beyond the words before it: a name after its
 // unit ("13.6 s eager", "27.6 ms (fp8)", "31.3 ms in bf16") where none before
 // it names it, an estimate ("~36 ms"), what a clause says it is a value of
@@ -1835,7 +1876,7 @@ void ProseNames(FigureScan& st, size_t start, Figure* f) {
       f->word = post, f->subject = false;
   if (prose::Estimate(s, start)) f->not_run = "an estimate (\"~\"), not a measurement";
   if (prose::PartOf(s, st.i) || prose::WholeOf(s, start))
-    f->not_run = "a part of a whole (\"13.3 ms of a 2587 ms step\"), not a run";
+    f->not_run = "a part of a whole (\"X ms of a Y ms step\"), not a run";
   const size_t cb = ClauseStart(s, start, false);
   for (const auto& [k, v] : prose::NounPairs(s.substr(cb, start - cb))) f->named.emplace(k, v);
   const std::string before = Lower(WordBefore(s, start));
@@ -1855,16 +1896,18 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
   const std::string& s = st.s;
   f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
   ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f, st.mode.prose);
+  // The last number of a " / " list: its clause's subject names no one number of it.
+  if (f.subject && !st.listed.empty() && !f.derived) f.word.clear(), f.subject = false;
   if (!f.derived) f.restated = f.restated || prose::RestatingAround(s, start, st.i);  // "the 13.9 ms forward"
   if (st.mode.prose && !f.derived) ProseNames(st, start, &f);
+  if (UnitInfo u{}; st.mode.prose && !f.derived && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
   // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
-  size_t a = st.i;
-  while (a < s.size() && (s[a] == ' ' || s[a] == '`' || s[a] == '*')) ++a;
-  before_arrow = before_arrow || (a < s.size() && ArrowAt(s, a) > 0);
+  before_arrow = before_arrow || ArrowAfterUnit(s, st.i);
   st.last_end = st.i;
   st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
   st.arrow_unit = before_arrow && !f.derived ? unit : "";
   if (!st.listed.empty() && !f.derived && value != 0) {
+    f.list = st.lists++;
     ShareListUnit(s, st.i, value, st.comma_list, st.listed, &f, &st.out);
     st.listed.clear();
     st.comma_list = false;
@@ -1902,9 +1945,10 @@ bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& n
 }
 
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
-                            bool prose = false) {
+                            bool prose = false, const std::string& carry = "") {
   FigureScan st(s);
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
+  st.mode.carry = prose ? carry : "";
   size_t& i = st.i;
   while (i < s.size() && st.out.size() < kMaxFiguresPerEntry) {
     const char c = s[i];
@@ -1937,9 +1981,15 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bo
     if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) continue;
     if (!f.derived && prose::RangeEnd(s, start)) {  // "119 to 123 seconds", "60–81 ms": neither end is a run's
       f.not_run = "a range, not one run's figure";
-      if (!st.out.empty() && st.last_end != std::string::npos && st.last_end + 16 >= start) st.out.back().not_run = f.not_run;
+      if (!st.out.empty() && st.last_end != std::string::npos && st.last_end <= start &&
+          prose::RangeGap(s.substr(st.last_end, start - st.last_end)))
+        st.out.back().not_run = f.not_run;  // its lower end: "17.22% to 17.29%"
     }
-    if (st.depth > 0 && !f.derived) {  // asides, but for another metric of the figure before them
+    // Asides, but for another metric of the figure before them, and for a
+    // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
+    const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||
+                                               (st.arrow_left >= 0 && AfterArrow(s, start)));
+    if (st.depth > 0 && !f.derived && !paren_change) {
       if (ParenCompanion(st, start, f, num)) st.last_end = i;
       continue;
     }
@@ -2023,16 +2073,28 @@ std::string PlainLabel(const std::string& label) {
 // sentence ("... succeeded. Steps 60-79: ..."), ends no label. npos if none.
 size_t LabelEnd(const std::string& text) {
   bool in_code = false;
-  int words = 0;
+  int words = 0, depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '`') in_code = !in_code;
     if (in_code) continue;
+    // "fused 12.3 ms = 412 TF/s (comparison: 380 TF/s)": a colon in parentheses ends no label.
+    if (c == '(' || c == ')') depth = c == '(' ? depth + 1 : std::max(0, depth - 1);
+    if (depth > 0) continue;
     if (c == ' ' && i > 0 && text[i - 1] != ' ' && ++words > 8) return std::string::npos;
     if (c == '.' && i + 1 < text.size() && text[i + 1] == ' ') return std::string::npos;
     if (c == ':') return i + 1 >= text.size() || text[i + 1] == ' ' ? i : std::string::npos;
   }
   return std::string::npos;
+}
+
+// A label that says its percentages are shares of something ("Top kernels
+// by share of GPU kernel time:", "Profile breakdown:"), not MFU.
+bool NamesShares(const std::string& label) {
+  const std::string l = Lower(label);
+  for (const char* w : {"share", "fraction", "breakdown", "profile", "% of", "of gpu", "kernel time", "device time"})
+    if (l.find(w) != std::string::npos) return true;
+  return false;
 }
 
 // What a walk down a Result's bullets carries: the config its labels name,
@@ -2046,6 +2108,7 @@ struct WalkScope {
   bool prose = false;  // a sentence of a paragraph, not a bullet
   bool loose = false;  // a paragraph's sentence or a bullet that is no field
   bool share = false;  // a label names shares ("Share of GPU kernel time:"): a percentage is no MFU
+  std::string* carry = nullptr;  // a paragraph's last figure's unit, across its sentences (ScanMode::carry)
 };
 
 // The metric a figure written without a unit is in: TF/s where a label
@@ -2077,6 +2140,64 @@ Config WordConfig(const Figure& f, const EntryCtx& x) {
   }
   for (const auto& [k, v] : f.named) named[k] = v;  // "at EP2/4/8", an arrow's sides
   return named;
+}
+
+// "rows=2048/4096/8192: 210.5 / 305.1 / 388.7 TF/s": a label's value list
+// with as many values as the bullet has unnamed figures of one metric (and no
+// others of it) names each in order.
+void SlashLabelList(const Config& context, const std::string& text, std::vector<Figure>* figures) {
+  // Unnamed figures by metric (all of them), and each " / " list's when all of its are unnamed.
+  std::map<std::string, std::vector<size_t>> unnamed;
+  std::map<std::string, size_t> all;
+  std::map<int, std::vector<size_t>> list;
+  std::set<int> named_list;
+  for (size_t i = 0; i < figures->size(); ++i) {
+    const Figure& f = (*figures)[i];
+    if (f.derived || f.not_run || f.restated) continue;
+    ++all[f.metric];
+    const bool free = f.word.empty() && f.named.empty();
+    if (free) unnamed[f.metric].push_back(i);
+    if (f.list >= 0) (free ? list[f.list].push_back(i) : (void)named_list.insert(f.list));
+  }
+  for (const auto& [id, idx] : list)
+    if (!named_list.count(id)) unnamed["list " + std::to_string(id)] = idx, all["list " + std::to_string(id)] = idx.size();
+  Config lists = context;
+  // "... for low / center / high": the bullet's word list names a list of as many figures.
+  if (const auto words = prose::ForWordList(text); !words.empty()) {
+    std::string joined;
+    for (const auto& w : words) joined += (joined.empty() ? "" : "/") + w;
+    lists["variant"] = joined;
+  }
+  for (const auto& [k, v] : lists) {
+    const std::vector<std::string> parts = SplitList(v, '/');
+    if (parts.size() < 2 || parts.size() > 64 || v.find("//") != std::string::npos) continue;
+    for (const auto& [metric, idx] : unnamed) {
+      if (idx.size() != parts.size() || all[metric] != idx.size()) continue;
+      for (size_t n = 0; n < idx.size(); ++n) (*figures)[idx[n]].named[k] = parts[n];
+      return;
+    }
+  }
+}
+
+// A prose number in the unit of the figure before it ("ragged backend =
+// 96.2 ms/step bf16; fp8gemm 92.2"): kept when a value of the entry's keys
+// names it (its commands', its tables' columns), in that unit.
+bool CarriedFigure(const EntryCtx& x, Figure* f) {
+  std::string key, value;
+  // "causal 2.880 -> 2.464": a change written in the paragraph's unit is one too.
+  static const std::set<std::string> outcome = {"loss", "norm", "grad", "accuracy", "acc", "perplexity", "ppl",
+                                                "drops", "dropped", "errors", "error", "count", "overflow", "step",
+                                                "steps", "epoch", "lr", "rows", "tokens", "batch"};
+  if (outcome.count(Lower(f->word))) return false;  // "loss 5.31 -> 5.02": no time, whatever came before
+  const bool change = f->named.count("arrow") > 0 && !f->word.empty();
+  if (!change && (f->word.empty() || (KeyOfValue(x.vars, f->word).empty() && !ShortValue(x.vars, f->word, &key, &value) &&
+                                      !LooseValue(x.vars, f->word, &key, &value))))
+    return false;
+  UnitInfo info{};
+  if (!UnitOf(f->unit, &info) || info.derived) return false;
+  f->metric = info.metric;
+  f->value = info.factor < 1 ? f->value / std::round(1 / info.factor) : f->value * info.factor;
+  return true;
 }
 
 // A bullet's figures grouped into points: a figure that names something
@@ -2116,17 +2237,44 @@ void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p)
   run->metrics[metric] = median;
   run->repeats[metric] = std::move(values);
 }
+// A figure into its point: a metric of its own, or a second figure of one:
+// two deltas tell nothing apart, a repeat (`may_repeat`) waits in `repeats`
+// for KeepRepeats, anything else clashes.
+void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats) {
+  if (p->run.metrics.count(f.metric)) {
+    if (f.derived) {
+      p->run.metrics.erase(f.metric);
+    } else if (may_repeat) {
+      repeats->push_back(f.value);
+      if (f.decimals >= 0) p->run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
+    } else {
+      p->clash = true;
+    }
+    return;
+  }
+  p->run.metrics[f.metric] = f.value;
+  p->run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+  if (f.decimals >= 0) p->run.decimals[f.metric] = f.decimals;
+  if (f.derived) p->run.derived.insert(f.metric);
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
   bool no_unit = false, restated = false, unnamed = false;
   std::set<std::string> not_run;
   size_t sentence = 0;
-  std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose);
+  std::vector<Figure> figures =
+      Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string());
+  UnitInfo carried{};
+  for (const auto& f : figures)
+    if (w.carry && !f.derived && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
+  SlashLabelList(w.context, rest, &figures);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
   std::map<size_t, std::map<std::string, std::vector<double>>> repeats;  // point -> metric -> later values
   for (Figure f : figures) {
+    if (f.metric == kCarried && !CarriedFigure(x, &f)) continue;  // prose numbers nothing names: no figures
     // A clause's subject names a figure only where it tells figures of one
     // metric apart ("control ... was 23.0%; treatment was 22.9%").
     if (f.subject && per_metric[f.metric] < 2) f.word.clear();
@@ -2157,24 +2305,11 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     const bool joins = !points.empty() && points.back().cfg == named && !points.back().run.metrics.count(f.metric);
     if (!named.empty() && !joins) points.push_back({named, {}, false});
     else if (points.empty()) points.push_back({});
-    Point& p = points.back();
-    if (p.run.metrics.count(f.metric)) {
-      if (f.derived) p.run.metrics.erase(f.metric);  // two deltas: neither is told apart
-      else if (named.empty() && (w.repeats || x.repeats)) {
-        repeats[points.size() - 1][f.metric].push_back(f.value);
-        if (f.decimals >= 0) p.run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
-      } else {
-        p.clash = true;
-      }
-      continue;
-    }
-    p.run.metrics[f.metric] = f.value;
-    p.run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
-    if (f.decimals >= 0) p.run.decimals[f.metric] = f.decimals;
-    if (f.derived) p.run.derived.insert(f.metric);
+    AddToPoint(f, named.empty() && (w.repeats || x.repeats), &points.back(), &repeats[points.size() - 1][f.metric]);
   }
   for (auto& [i, by_metric] : repeats)
-    for (auto& [metric, later] : by_metric) KeepRepeats(metric, std::move(later), &points[i]);
+    for (auto& [metric, later] : by_metric)
+      if (!later.empty()) KeepRepeats(metric, std::move(later), &points[i]);
   if (!unread) return points;
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
@@ -2187,6 +2322,14 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
           std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
   if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
   const std::string& text = text_override.empty() ? b.text : text_override;
+  if (const auto arms = prose::DotArms(text); !arms.empty()) {  // "ring EP4 21.3% / 12.1 s · a2a EP4 ..."
+    Bullet one = b;
+    one.children.clear();
+    for (const auto& arm : arms) Walk(one, scope, x, out, unread, arm);
+    if (text_override.empty())
+      for (const auto& c : b.children) Walk(c, scope, x, out, unread);
+    return;
+  }
   const size_t colon = LabelEnd(text);
   std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
   std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
@@ -2218,8 +2361,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
   scope.repeats = scope.repeats || SaysRepeats(text);
-  for (const char* w : {"share", "fraction", "breakdown", "profile", "% of"})
-    scope.share = scope.share || Lower(label).find(w) != std::string::npos;
+  scope.share = scope.share || NamesShares(label);
   const std::string kept = FigureText(text);
   for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, kept, unread)) {
     if (p.clash && unread)
@@ -3186,6 +3328,7 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   scope.context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
   scope.context.erase("case");
   for (const auto& w : Words(f.qualifier)) scope.restated = scope.restated || RestatingWord(w);
+  scope.share = NamesShares(f.qualifier);
   // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
@@ -3217,6 +3360,8 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     if (prose::NoRunLead(lead)) continue;
     WalkScope scope;
     scope.prose = scope.loose = true;
+    std::string carry;
+    scope.carry = &carry;
     std::string name = lead.substr(0, lead.find(" ("));  // "Arm A (tip `26711f8`, no code change)."
     while (!name.empty() && (name.back() == ':' || name.back() == '.' || name.back() == ' ')) name.pop_back();
     for (const auto& w : Words(name)) scope.restated = scope.restated || RestatingWord(w);
@@ -3302,25 +3447,38 @@ struct Vocabulary {
           !NeutralKeyName(k))
         keys_of[v].insert(k);
   }
-  // "variant=bf16" -> "modes=bf16" in every figure of an entry, when each of
-  // its variant values is a value of one key only, the same key, which no
-  // such figure sets otherwise.
+  // "variant=bf16" -> "modes=bf16" in the figures of one sweep (those of an
+  // entry under one "case": "Token scaling:" over "`32768`: ..."), when the
+  // sweep's variant values that the logbook knows (at least half of them)
+  // are each a value of one key only, the same key, none a value of several,
+  // and the others are numbers where the known ones are (tokens 49152 beside
+  // 32768 and 65536). No figure of the sweep may set that key otherwise.
   void Name(std::vector<RecordedFigure>* figs) const {
-    std::string key;
-    for (const auto& f : *figs) {
-      auto v = f.run.config.find("variant");
-      if (v == f.run.config.end()) continue;
-      auto it = keys_of.find(v->second);
-      if (it == keys_of.end() || it->second.size() != 1 || f.run.config.count(*it->second.begin()) ||
-          (!key.empty() && key != *it->second.begin()))
-        return;
-      key = *it->second.begin();
-    }
+    std::map<std::string, std::vector<RecordedFigure*>> sweeps;  // case -> figures with a variant
     for (auto& f : *figs)
-      if (auto v = f.run.config.find("variant"); !key.empty() && v != f.run.config.end()) {
-        f.run.config[key] = v->second;
-        f.run.config.erase(v);
-      }
+      if (f.run.config.count("variant")) sweeps[f.run.config.count("case") ? f.run.config.at("case") : ""].push_back(&f);
+    for (auto& [c, members] : sweeps) NameSweep(members);
+  }
+  void NameSweep(const std::vector<RecordedFigure*>& members) const {
+    std::set<std::string> keys, known, unknown;
+    for (const RecordedFigure* f : members) {
+      const std::string& v = f->run.config.at("variant");
+      auto it = keys_of.find(v);
+      if (it == keys_of.end()) unknown.insert(v);
+      else if (it->second.size() == 1) keys.insert(*it->second.begin()), known.insert(v);
+      else return;  // a value of several keys: nothing says which
+    }
+    auto number = [](const std::string& v) { return ParseNumber(v).has_value(); };
+    if (keys.size() != 1 || known.size() * 2 < known.size() + unknown.size()) return;
+    const bool numeric = std::all_of(known.begin(), known.end(), number);
+    if (!unknown.empty() && !(numeric && std::all_of(unknown.begin(), unknown.end(), number))) return;
+    const std::string key = *keys.begin();
+    for (const RecordedFigure* f : members)
+      if (f->run.config.count(key)) return;
+    for (RecordedFigure* f : members) {
+      f->run.config[key] = f->run.config.at("variant");
+      f->run.config.erase("variant");
+    }
   }
 };
 
@@ -3402,6 +3560,7 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
       scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
       for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
         scope.restated = scope.restated || RestatingWord(w);
+      scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);
       if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
       for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);
     }
@@ -3509,19 +3668,46 @@ namespace {
 
 // The earlier entry whose figures `run` restates, every figure of its own
 // (its metric's earlier figures, compared at `run`'s written digits), or "".
-std::string EarlierEntryOf(const StoredRun& run,
-                           const std::map<std::string, std::vector<std::pair<const StoredRun*, std::string>>>& earlier) {
+// Earlier entries' figures by metric, sorted by value (stored units): a
+// later figure looks up only the values that round to it.
+using EarlierFigures = std::map<std::string, std::multimap<double, std::pair<std::string, const StoredRun*>>>;
+
+// Whether two runs name different configurations: a key both set to other
+// values ("case=EP8" against "case=EP4"), where/how a figure was written aside.
+bool OtherConfig(const StoredRun& a, const StoredRun& b) {
+  for (const auto& [k, v] : a.config) {
+    if (k == "arrow" || k == "statistic" || k == "harness" || k == "accelerator") continue;
+    if (auto it = b.config.find(k); it != b.config.end() && Lower(it->second) != Lower(v)) return true;
+  }
+  return false;
+}
+
+// `named`: the figure is prose whose words name its configuration; an
+// earlier figure of another configuration (other arm names) is no source of it.
+// A table's row restating an earlier row keeps its own column names: no check.
+std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, bool named) {
   std::string from;
   for (const auto& [metric, value] : run.metrics) {
     if (run.derived.count(metric)) continue;
     auto it = earlier.find(metric);
     if (it == earlier.end()) return "";
-    // The latest earlier entry that recorded it: searched from the latest.
-    const WrittenValue w = WrittenOf(run, metric);
-    auto r = std::find_if(it->second.rbegin(), it->second.rend(),
-                          [&](const auto& e) { return Restates(w, e.first->metrics.at(metric)); });
-    if (r == it->second.rend()) return "";
-    from = r->second;
+    // The values that round to this one as written: within half a unit of
+    // its last written decimal (in its written unit), a little wider.
+    auto d = run.decimals.find(metric);
+    UnitInfo info{};
+    const auto u = run.units.find(metric);
+    const double factor = u != run.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+    const double half = d == run.decimals.end() || d->second < 0 || d->second > 9
+                            ? 0 : 0.5 * std::pow(10.0, -d->second) * factor;
+    const double slack = 1e-9 * std::max(1.0, std::fabs(value));
+    std::string here;
+    int looked = 0;  // bounded: a value repeated in many entries is looked at 64 times at most
+    for (auto e = it->second.lower_bound(value - half - slack);
+         e != it->second.end() && e->first <= value + half + slack && looked < 64; ++e, ++looked)
+      if (RestatesValue(run, metric, e->first) && !(named && OtherConfig(run, *e->second.second)))
+        here = e->second.first;
+    if (here.empty()) return "";
+    from = here;
   }
   return from;
 }
@@ -3544,7 +3730,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   // Earlier entries' figures, by metric: a later figure is compared with
   // those of its metric only, at most kMaxEarlier of them (bounded).
   constexpr size_t kMaxEarlier = 4096;
-  std::map<std::string, std::vector<std::pair<const StoredRun*, std::string>>> earlier;
+  EarlierFigures earlier;
   Vocabulary vocabulary;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
@@ -3553,7 +3739,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
       const bool table = f.table && ThreeDigits(f.run);
-      std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier) : "";
+      std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
       if (from.empty()) {
         kept.push_back(std::move(f));
       } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {
@@ -3567,7 +3753,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     for (const auto& f : out.back())
       for (const auto& [metric, value] : f.run.metrics)
         if (!f.run.derived.count(metric) && earlier[metric].size() < kMaxEarlier)
-          earlier[metric].emplace_back(&f.run, e.id);
+          earlier[metric].emplace(value, std::make_pair(e.id, &f.run));
   }
   return out;
 }

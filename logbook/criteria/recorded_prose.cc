@@ -80,6 +80,51 @@ std::vector<std::pair<size_t, size_t>> Sentences(const std::string& s) {
   return out;
 }
 
+std::vector<std::string> DotArms(const std::string& s) {
+  static const std::string kDot = "\xC2\xB7";
+  std::vector<std::string> out;
+  size_t b = 0;
+  while (b <= s.size()) {
+    size_t e = s.find(kDot, b);
+    if (e == std::string::npos) e = s.size();
+    std::string part = s.substr(b, e - b);
+    // Its name: the words before the first number that starts a word.
+    size_t d = 0;
+    while (d < part.size() && !(std::isdigit(static_cast<unsigned char>(part[d])) &&
+                                (d == 0 || part[d - 1] == ' ' || part[d - 1] == '*' || part[d - 1] == '`')))
+      ++d;
+    size_t ne = d;
+    while (ne > 0 && !std::isalnum(static_cast<unsigned char>(part[ne - 1]))) --ne;  // "Result / **10 %": "Result"
+    size_t nb = 0;
+    while (nb < ne && (part[nb] == ' ' || part[nb] == '*')) ++nb;
+    if (d >= part.size()) return {};  // an arm without a figure: no arms
+    out.push_back(ne > nb ? part.substr(nb, ne - nb) + ": " + part.substr(d) : part.substr(d));
+    if (e >= s.size()) break;
+    b = e + kDot.size();
+  }
+  if (out.size() < 2) return {};
+  return out;
+}
+
+std::vector<std::string> ForWordList(const std::string& s) {
+  for (size_t p = s.find(" for "); p != std::string::npos; p = s.find(" for ", p + 1)) {
+    std::vector<std::string> words;
+    size_t q = p + 5;
+    while (words.size() < 64) {
+      size_t e = 0;
+      const std::string w = WordStartingAt(s, q, &e);
+      if (w.empty()) break;
+      words.push_back(w);
+      size_t n = e;
+      while (n < s.size() && s[n] == ' ') ++n;
+      if (n >= s.size() || s[n] != '/') break;
+      q = n + 1;
+    }
+    if (words.size() >= 2) return words;
+  }
+  return {};
+}
+
 bool NoRunLead(const std::string& lead) {
   static const std::set<std::string> k = {
       "interpretation", "hypothesis", "hypotheses", "next", "plan", "plans", "goal", "goals", "decision",
@@ -200,6 +245,13 @@ bool RangeEnd(const std::string& s, size_t start) {
   while (n > 0 && (std::isdigit(static_cast<unsigned char>(s[n - 1])) || s[n - 1] == '.' || s[n - 1] == ',')) --n;
   size_t fb = 0;
   return Lower(WordEndingAt(s, n, &fb)) != "from";
+}
+
+bool RangeGap(const std::string& gap) {
+  std::string t;
+  for (char c : gap)
+    if (!Skippable(c)) t += c;
+  return Lower(t) == "to" || t == "\xE2\x80\x93";
 }
 
 bool PartOf(const std::string& s, size_t at) {

@@ -18,6 +18,15 @@ namespace moelog::logbook::prose {
 // text; "e.g." and "vs." end none; decimals ("23.5") never do.
 std::vector<std::pair<size_t, size_t>> Sentences(const std::string& s);
 
+// "ring EP4 **21.3% / 12.1 s** · a2a EP4 **20.9% / 12.4 s**": arms joined by a
+// middle dot, each written as "name: figures" (its words before its first
+// number are its name). Empty when `s` has fewer than two such arms.
+std::vector<std::string> DotArms(const std::string& s);
+
+// "loss 5.27 / 5.13 / 4.99 for low / center / high": the names of a list,
+// written after "for" and joined by slashes (at least two). Empty if none.
+std::vector<std::string> ForWordList(const std::string& s);
+
 // A paragraph lead ("**Interpretation:**", "Profile (xplane):", "Infra
 // notes.") that says the paragraph reads, plans or explains rather than
 // records a run: its figures are not runs of the entry.
@@ -53,6 +62,8 @@ std::vector<std::pair<std::string, std::string>> NounPairs(const std::string& s)
 // "60–81 ms" with an en dash), or "" when it is none. "from A to B" is a
 // change, not a range.
 bool RangeEnd(const std::string& s, size_t start);
+// Whether `gap`, the text between two figures, joins them as a range (" to ", "–").
+bool RangeGap(const std::string& gap);
 
 // "13.3 ms of a 2587 ms step", "1.27 s of 18.02 s": a part of a whole. True
 // for the part (`at` past its unit) ...

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "logbook/text.h"
+
 namespace moelog::logbook {
 
 std::string Shorten(const std::string& s, size_t n) {
   std::string one = s;
   std::replace(one.begin(), one.end(), '\n', ' ');
-  return one.size() <= n ? one : one.substr(0, n - 3) + "...";
+  return one.size() <= n ? one : Utf8Prefix(one, n > 3 ? n - 3 : 0) + "...";  // never half a UTF-8 character
 }
 
 std::string NoteText(const std::string& s) {

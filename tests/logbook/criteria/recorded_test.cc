@@ -484,6 +484,25 @@ TEST(RecordedProseText, SentencesLeadsAndNames) {
   EXPECT_TRUE(prose::NounPairs("the backend = ").empty());
 }
 
+TEST(RecordedProseText, ArmsAndRanges) {
+  const auto arms = prose::DotArms("ring EP4 **21.3% / 12.1 s** \xC2\xB7 a2a EP4 **20.9% / 12.4 s**");
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_EQ(arms[0], "ring EP4: 21.3% / 12.1 s** ");
+  EXPECT_EQ(arms[1], "a2a EP4: 20.9% / 12.4 s**");
+  EXPECT_TRUE(prose::DotArms("no arms here: 12.1 s").empty());
+  const std::string r = "took 119 to 123 seconds";
+  EXPECT_TRUE(prose::RangeEnd(r, r.find("123")));
+  const std::string c = "fell from 4.73 to 2.14 seconds";  // a change, not a range
+  EXPECT_FALSE(prose::RangeEnd(c, c.find("2.14")));
+  const std::string d = "at 60\xE2\x80\x93" "81 ms";
+  EXPECT_TRUE(prose::RangeEnd(d, d.find("81")));
+  EXPECT_TRUE(prose::RangeGap(" to "));  // past the first unit: "17.22% to 17.29%"
+  EXPECT_FALSE(prose::RangeGap(" and "));
+  const std::string part = "this is 13.3 ms of a 2587 ms step";
+  EXPECT_TRUE(prose::PartOf(part, part.find(" of")));
+  EXPECT_TRUE(prose::WholeOf(part, part.find("2587")));
+}
+
 TEST(RecordedProseText, RestatementsAndEstimates) {
   const std::string a = "plan build is 21x the 13.9 ms device forward";
   EXPECT_TRUE(prose::RestatingAround(a, a.find("13.9"), a.find("ms") + 2));
@@ -586,6 +605,49 @@ TEST(RecordedProse, ParagraphsOfEntriesWithoutAResult) {
   bool restated = false;
   for (const auto& u : unread[2]) restated = restated || u.why.find("restates a figure of PAR-001") != std::string::npos;
   EXPECT_TRUE(restated);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// In a logbook that measures MFU, percentages under a label that names
+// shares ("by share of GPU kernel time") are no MFU; a plain percentage is.
+TEST(RecordedProse, SharesOfAProfileAreNoMfu) {
+  const std::string text =
+      "# MFU probes\n\n## Scope\n- Primary metric: MFU.\n\n## Log\n\n"
+      "### 2026-05-01 10:00 - SHR-001: profile\n"
+      "- Command: `python bench/train_probe.py --steps 20`\n"
+      "- Top kernels by share of GPU kernel time:\n  - `all-gather`: 23.4%\n  - `fusion.12`: 12.1%\n"
+      "- Steady state: the run reached 21.3%.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", nullptr, MfuLogbook(lb));
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("mfu"), 21.3);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// "≈ 21.4→22.9 % peak" is a share of a peak, never MFU (it was put on the
+// after row as MFU in an MFU logbook).
+TEST(RecordedProse, PercentOfPeakIsNoMfu) {
+  const std::string text =
+      "# MFU gates\n\n## Scope\n- Primary metric: MFU.\n\n## Log\n\n"
+      "### 2026-05-01 10:00 - PK-001: peak\n"
+      "- Command: `python bench/train_probe.py --steps 20`\n"
+      "- Gated: gated fwd d2048 201.3→214.8 TF/s ≈ 21.4→22.9 % peak.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", nullptr, MfuLogbook(lb));
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) EXPECT_FALSE(f.run.metrics.count("mfu"));
 }
 
 }  // namespace
