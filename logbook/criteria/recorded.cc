@@ -1056,9 +1056,12 @@ bool UnitOf(const std::string& unit, UnitInfo* info) {
 // The unit token after a number: up to a space, backtick, comma, ';' or ')'
 // (a trailing '.' or ':' is punctuation).
 std::string UnitToken(const std::string& s, size_t k) {
+  // No unit is longer than this: a longer word is cut (and names no unit), so
+  // a word of thousands of dash-joined numbers is not read again after each.
+  constexpr size_t kMaxUnitChars = 64;
   size_t e = k;
-  while (e < s.size() && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' && s[e] != ',' &&
-         s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
+  while (e < s.size() && e - k < kMaxUnitChars && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' &&
+         s[e] != ',' && s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
     ++e;
   std::string u = s.substr(k, e - k);
   while (!u.empty() && (u.back() == '.' || u.back() == ':')) u.pop_back();
