@@ -1097,9 +1097,12 @@ bool UnitOf(const std::string& unit, UnitInfo* info) {
 // The unit token after a number: up to a space, backtick, comma, ';' or ')'
 // (a trailing '.' or ':' is punctuation).
 std::string UnitToken(const std::string& s, size_t k) {
+  // No unit is longer than this: a longer word is cut (and names no unit), so
+  // a word of thousands of dash-joined numbers is not read again after each.
+  constexpr size_t kMaxUnitChars = 64;
   size_t e = k;
-  while (e < s.size() && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' && s[e] != ',' &&
-         s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
+  while (e < s.size() && e - k < kMaxUnitChars && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' &&
+         s[e] != ',' && s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
     ++e;
   std::string u = s.substr(k, e - k);
   while (!u.empty() && (u.back() == '.' || u.back() == ':')) u.pop_back();
@@ -1817,6 +1820,18 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
 // the square of their number.
 constexpr size_t kMaxFiguresPerEntry = 512;
 
+// The text a figure keeps of where it was read (to name it, list it, tell
+// its labels): at most this much, so a long text of many figures is not
+// copied whole into each of them (memory and time would grow with the text's
+// length times its figures). Cut at a character's start.
+constexpr size_t kMaxFigureText = 4096;
+std::string FigureText(const std::string& text) {
+  if (text.size() <= kMaxFigureText) return text;
+  size_t n = kMaxFigureText;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n);
+}
+
 // The state of one scan of a text for figures (Figures).
 struct FigureScan {
   explicit FigureScan(const std::string& text) : s(text) {}
@@ -2349,6 +2364,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
 
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
+  if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
   const std::string& text = text_override.empty() ? b.text : text_override;
   if (const auto arms = prose::DotArms(text); !arms.empty()) {  // "ring EP4 21.3% / 12.1 s · a2a EP4 ..."
     Bullet one = b;
@@ -2390,9 +2406,10 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
   scope.repeats = scope.repeats || SaysRepeats(text);
   scope.share = scope.share || NamesShares(label);
-  for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, text, unread)) {
+  const std::string kept = FigureText(text);
+  for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, kept, unread)) {
     if (p.clash && unread)
-      unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
+      unread->push_back({b.line, kept, "two figures of one metric and nothing naming each"});
     if (p.clash || !HasBaseMetric(p.run)) continue;
     StoredRun r = NewRecorded(x, scope.context, b.line);
     for (const auto& [k, v] : p.cfg) r.config[k] = v;
@@ -2401,7 +2418,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     r.derived = std::move(p.run.derived);
     r.decimals = std::move(p.run.decimals);
     r.repeats = std::move(p.run.repeats);
-    out->push_back({std::move(r), b.line, text, scope.loose});
+    out->push_back({std::move(r), b.line, kept, scope.loose});
   }
   if (!text_override.empty()) return;
   for (const auto& c : b.children) Walk(c, scope, x, out, unread);
@@ -3004,7 +3021,7 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
     return true;
   }
   const std::string key = ValueKey(headers, vcols, x);
-  for (size_t r = 0; r < t.rows.size(); ++r) {
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
     Config cfg = context;
@@ -3014,6 +3031,7 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
         LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
     for (size_t c : vcols) {
       std::map<std::string, StoredRun> figs;
       if (c < row.size()) MetricCell(Unticked(row[c]), metric, &figs);
@@ -3051,7 +3069,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     }
   if (ValueTableFigures(t, headers, cols, context, x, out, unread)) return;
   const std::string at_key = AtKey(cols, x);
-  for (size_t r = 0; r < t.rows.size(); ++r) {
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
     Config cfg = context;
@@ -3064,6 +3082,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
     for (auto& [at_side, figs] : by_at) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
@@ -3409,20 +3428,38 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
   }
 }
 
-// Whether `later`'s `metric` is `earlier` (a value in stored units) as
-// `later` writes it: at its written decimals in its written unit ("96 ms"
-// restates 96.2 ms, "27 ms" 26.96 ms), exactly when its decimals are unknown.
-bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier) {
-  const double value = later.metrics.at(metric);
+// A figure as its author wrote it (its value, unit factor and decimals), to
+// compare earlier values with: worked out once per figure, not per value.
+struct WrittenValue {
+  double value = 0, factor = 1;
+  int decimals = -1;  // unknown: compared exactly
+};
+WrittenValue WrittenOf(const StoredRun& later, const std::string& metric) {
+  WrittenValue w;
+  w.value = later.metrics.at(metric);
   auto d = later.decimals.find(metric);
-  if (d == later.decimals.end() || d->second < 0) return value == earlier;
+  if (d == later.decimals.end() || d->second < 0) return w;
+  w.decimals = d->second;
   UnitInfo info{};
   const auto u = later.units.find(metric);
-  const double factor = u != later.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+  w.factor = u != later.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+  return w;
+}
+
+// Whether the written figure `w` is `earlier` (a value in stored units): at
+// its written decimals in its written unit ("96 ms" restates 96.2 ms, "27 ms"
+// 26.96 ms), exactly when its decimals are unknown.
+bool Restates(const WrittenValue& w, double earlier) {
+  if (w.decimals < 0) return w.value == earlier;
   // Two significant digits at least: "8 ms" restates nothing.
-  const double written = value / factor;
-  if (d->second == 0 && std::fabs(written) < 10) return false;
-  return prose::SameAsWritten(earlier / factor, written, d->second);
+  const double written = w.value / w.factor;
+  if (w.decimals == 0 && std::fabs(written) < 10) return false;
+  return prose::SameAsWritten(earlier / w.factor, written, w.decimals);
+}
+
+// Whether `later`'s `metric` is `earlier` as `later` writes it (Restates).
+bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier) {
+  return Restates(WrittenOf(later, metric), earlier);
 }
 
 // Whether a table's figure is written with three significant digits at
