@@ -38,4 +38,11 @@ std::string SplitJoinedPairs(std::string_view s) {
   return out;
 }
 
+std::string Utf8Prefix(const std::string& s, size_t n) {
+  if (n >= s.size()) return s;
+  // Back to the start of the character holding byte n (continuation bytes are 10xxxxxx).
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
+}
+
 }  // namespace moelog::logbook

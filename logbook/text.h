@@ -21,6 +21,10 @@ std::vector<std::string> SplitList(std::string_view s, char sep = ',');
 // ("ep=8/16", "path=a/b") stays: only one followed by a key and '=' splits.
 std::string SplitJoinedPairs(std::string_view s);
 
+// The first `n` bytes of `s` or fewer: never half of a UTF-8 character
+// ("spread —" cut inside the dash would write invalid text).
+std::string Utf8Prefix(const std::string& s, size_t n);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_TEXT_H_

@@ -2231,6 +2231,27 @@ void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p)
   run->metrics[metric] = median;
   run->repeats[metric] = std::move(values);
 }
+// A figure into its point: a metric of its own, or a second figure of one:
+// two deltas tell nothing apart, a repeat (`may_repeat`) waits in `repeats`
+// for KeepRepeats, anything else clashes.
+void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats) {
+  if (p->run.metrics.count(f.metric)) {
+    if (f.derived) {
+      p->run.metrics.erase(f.metric);
+    } else if (may_repeat) {
+      repeats->push_back(f.value);
+      if (f.decimals >= 0) p->run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
+    } else {
+      p->clash = true;
+    }
+    return;
+  }
+  p->run.metrics[f.metric] = f.value;
+  p->run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+  if (f.decimals >= 0) p->run.decimals[f.metric] = f.decimals;
+  if (f.derived) p->run.derived.insert(f.metric);
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -2278,24 +2299,11 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     const bool joins = !points.empty() && points.back().cfg == named && !points.back().run.metrics.count(f.metric);
     if (!named.empty() && !joins) points.push_back({named, {}, false});
     else if (points.empty()) points.push_back({});
-    Point& p = points.back();
-    if (p.run.metrics.count(f.metric)) {
-      if (f.derived) p.run.metrics.erase(f.metric);  // two deltas: neither is told apart
-      else if (named.empty() && (w.repeats || x.repeats)) {
-        repeats[points.size() - 1][f.metric].push_back(f.value);
-        if (f.decimals >= 0) p.run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
-      } else {
-        p.clash = true;
-      }
-      continue;
-    }
-    p.run.metrics[f.metric] = f.value;
-    p.run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
-    if (f.decimals >= 0) p.run.decimals[f.metric] = f.decimals;
-    if (f.derived) p.run.derived.insert(f.metric);
+    AddToPoint(f, named.empty() && (w.repeats || x.repeats), &points.back(), &repeats[points.size() - 1][f.metric]);
   }
   for (auto& [i, by_metric] : repeats)
-    for (auto& [metric, later] : by_metric) KeepRepeats(metric, std::move(later), &points[i]);
+    for (auto& [metric, later] : by_metric)
+      if (!later.empty()) KeepRepeats(metric, std::move(later), &points[i]);
   if (!unread) return points;
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
@@ -3411,25 +3419,38 @@ struct Vocabulary {
           !NeutralKeyName(k))
         keys_of[v].insert(k);
   }
-  // "variant=bf16" -> "modes=bf16" in every figure of an entry, when each of
-  // its variant values is a value of one key only, the same key, which no
-  // such figure sets otherwise.
+  // "variant=bf16" -> "modes=bf16" in the figures of one sweep (those of an
+  // entry under one "case": "Token scaling:" over "`32768`: ..."), when the
+  // sweep's variant values that the logbook knows (at least half of them)
+  // are each a value of one key only, the same key, none a value of several,
+  // and the others are numbers where the known ones are (tokens 49152 beside
+  // 32768 and 65536). No figure of the sweep may set that key otherwise.
   void Name(std::vector<RecordedFigure>* figs) const {
-    std::string key;
-    for (const auto& f : *figs) {
-      auto v = f.run.config.find("variant");
-      if (v == f.run.config.end()) continue;
-      auto it = keys_of.find(v->second);
-      if (it == keys_of.end() || it->second.size() != 1 || f.run.config.count(*it->second.begin()) ||
-          (!key.empty() && key != *it->second.begin()))
-        return;
-      key = *it->second.begin();
-    }
+    std::map<std::string, std::vector<RecordedFigure*>> sweeps;  // case -> figures with a variant
     for (auto& f : *figs)
-      if (auto v = f.run.config.find("variant"); !key.empty() && v != f.run.config.end()) {
-        f.run.config[key] = v->second;
-        f.run.config.erase(v);
-      }
+      if (f.run.config.count("variant")) sweeps[f.run.config.count("case") ? f.run.config.at("case") : ""].push_back(&f);
+    for (auto& [c, members] : sweeps) NameSweep(members);
+  }
+  void NameSweep(const std::vector<RecordedFigure*>& members) const {
+    std::set<std::string> keys, known, unknown;
+    for (const RecordedFigure* f : members) {
+      const std::string& v = f->run.config.at("variant");
+      auto it = keys_of.find(v);
+      if (it == keys_of.end()) unknown.insert(v);
+      else if (it->second.size() == 1) keys.insert(*it->second.begin()), known.insert(v);
+      else return;  // a value of several keys: nothing says which
+    }
+    auto number = [](const std::string& v) { return ParseNumber(v).has_value(); };
+    if (keys.size() != 1 || known.size() * 2 < known.size() + unknown.size()) return;
+    const bool numeric = std::all_of(known.begin(), known.end(), number);
+    if (!unknown.empty() && !(numeric && std::all_of(unknown.begin(), unknown.end(), number))) return;
+    const std::string key = *keys.begin();
+    for (const RecordedFigure* f : members)
+      if (f->run.config.count(key)) return;
+    for (RecordedFigure* f : members) {
+      f->run.config[key] = f->run.config.at("variant");
+      f->run.config.erase("variant");
+    }
   }
 };
 

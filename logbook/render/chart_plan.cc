@@ -14,6 +14,7 @@
 #include "logbook/numbers.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -86,7 +87,7 @@ std::string Shorten(const std::string& text, size_t max) {
   if (text.size() <= max) return text;
   size_t cut = text.rfind(' ', max - 3);
   if (cut == std::string::npos || cut < max / 2) cut = max - 3;
-  std::string out = text.substr(0, cut);
+  std::string out = Utf8Prefix(text, cut);
   while (!out.empty() && (out.back() == ' ' || out.back() == ',' || out.back() == '(')) out.pop_back();
   return out + "...";
 }

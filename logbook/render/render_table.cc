@@ -16,6 +16,7 @@
 #include "logbook/numbers.h"
 #include "logbook/store/stored_run.h"
 #include "logbook/store/stored_run_reader.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -150,11 +151,7 @@ std::string TableCaption(const std::vector<TableRow>& rows, bool any_recorded) {
 std::string FigureSource(const std::string& text) {
   std::string s;
   for (char c : text) s += c == '\n' || c == '|' ? ' ' : c;
-  if (s.size() > 90) {  // cut at a character's start, never inside a UTF-8 sequence ("—")
-    size_t cut = 87;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    s = s.substr(0, cut) + "...";
-  }
+  if (s.size() > 90) s = Utf8Prefix(s, 87) + "...";  // never half a UTF-8 character ("—")
   return s;
 }
 

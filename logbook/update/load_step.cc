@@ -11,6 +11,7 @@
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/update/steps.h"
 #include "logbook/update/entry_plans.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -64,7 +65,7 @@ std::string CpuConfig(const Entry& e) {
   });
   if (!cpu || accel) return "";
   std::string v = Trim(c->value);
-  return v.size() > 80 ? v.substr(0, 77) + "..." : v;
+  return v.size() > 80 ? Utf8Prefix(v, 77) + "..." : v;
 }
 
 // An entry's region goes after its (last) Result field, or at the entry's end.

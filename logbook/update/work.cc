@@ -2,15 +2,14 @@
 
 #include <algorithm>
 
+#include "logbook/text.h"
+
 namespace moelog::logbook {
 
 std::string Shorten(const std::string& s, size_t n) {
   std::string one = s;
   std::replace(one.begin(), one.end(), '\n', ' ');
-  if (one.size() <= n) return one;
-  size_t cut = n > 3 ? n - 3 : 0;  // at a character's start, never inside a UTF-8 sequence
-  while (cut > 0 && (static_cast<unsigned char>(one[cut]) & 0xC0) == 0x80) --cut;
-  return one.substr(0, cut) + "...";
+  return one.size() <= n ? one : Utf8Prefix(one, n > 3 ? n - 3 : 0) + "...";  // never half a UTF-8 character
 }
 
 std::string NoteText(const std::string& s) {

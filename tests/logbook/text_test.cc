@@ -32,5 +32,13 @@ TEST(Text, SlashJoinedPairsSplit) {
   EXPECT_EQ(SplitJoinedPairs(w).find('/'), std::string::npos);
 }
 
+TEST(Text, Utf8PrefixNeverCutsACharacter) {
+  const std::string s = "spread \xE2\x80\x94 more";  // an em dash: bytes 7-9
+  EXPECT_EQ(Utf8Prefix(s, 8), "spread ");
+  EXPECT_EQ(Utf8Prefix(s, 9), "spread ");
+  EXPECT_EQ(Utf8Prefix(s, 10), "spread \xE2\x80\x94");
+  EXPECT_EQ(Utf8Prefix(s, 100), s);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
