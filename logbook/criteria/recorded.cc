@@ -1632,6 +1632,12 @@ bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u,
     f->metric = kNoUnit, f->value = value;
     return true;
   }
+  if ((u.before_arrow || AfterArrow(s, start)) && !CountWord(WordBefore(s, start)) &&
+      (!mode.prose || mode.carry.empty())) {
+    // "d2048 14.71→14.82" with no unit anywhere: a change of something, listed "no unit".
+    f->metric = kNoUnit, f->value = value;
+    return true;
+  }
   if (mode.prose && !mode.carry.empty() && !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
     // "fp8gemm 92.2": perhaps in the unit of the figure before it; the
     // caller keeps it only when a value of the entry's keys names it.
