@@ -548,7 +548,8 @@ ParsedCommand EntryCommands(const Entry& e) {
       const Bullet* b = todo.back();
       todo.pop_back();
       for (const auto& span : b->code_spans)
-        if (Words(span).size() >= 2 && span.rfind("--", 0) != 0) ParseCommand(span, &pc);
+        if ((Words(span).size() >= 2 || !ScriptName(span).empty()) && span.rfind("--", 0) != 0)
+          ParseCommand(span, &pc);  // "ran `bench_fp8.py` through the wrapper": the script names the harness
       for (const auto& c : b->children) todo.push_back(&c);
     }
   }
@@ -699,6 +700,44 @@ void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& fl
   else (*vars)[key] = list;
 }
 
+// Keys a Command bullet gives to some arms of an arrow chain and not to
+// others ("control → `fused=true` → `fused=true` + `NCCL_ALGO=ring`"): they
+// tell the arms apart, so no figure of the entry has them all along. Short
+// spans and words are read; a whole command line in a span is not an arm.
+std::set<std::string> ArmChainKeys(const Entry& e) {
+  std::set<std::string> varied;
+  const Field* f = e.FindField("Command");
+  if (f == nullptr) return varied;
+  std::string t = f->bullet.text;
+  for (const char* arrow : {"\xE2\x86\x92", "->"})
+    for (size_t p = t.find(arrow); p != std::string::npos; p = t.find(arrow, p + 1)) t.replace(p, std::strlen(arrow), "\x01");
+  std::vector<std::set<std::string>> arms;
+  for (const std::string& seg : SplitList(t, '\x01')) {
+    std::set<std::string> keys;
+    bool in_code = false;
+    std::string span;
+    for (char c : seg + "`") {
+      if (c != '`') { span += c; continue; }
+      const auto w = Words(span);
+      if (!in_code || w.size() <= 2)
+        for (const auto& word : w) {
+          std::string key = word.substr(0, std::min(word.find('='), word.size()));
+          key.erase(0, key.find_first_not_of('-'));  // "--fused=true", "fused=true", "--fused"
+          if (!key.empty() && (word.find('=') != std::string::npos || word.rfind("--", 0) == 0)) keys.insert(NormalizeKey(key));
+        }
+      span.clear();
+      in_code = !in_code;
+    }
+    arms.push_back(keys);
+  }
+  if (arms.size() < 2) return varied;
+  for (const auto& a : arms)
+    for (const auto& k : a)
+      if (std::any_of(arms.begin(), arms.end(), [&](const std::set<std::string>& o) { return !o.count(k); }))
+        varied.insert(k);
+  return varied;
+}
+
 // Fixed config and varied keys of an entry from its commands and Config
 // field. A flag is fixed when every invocation gives it the same value.
 // `generic` is set when the entry runs scripts moelog has no adapter for:
@@ -726,6 +765,8 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     ConfigBullet(f->bullet, *generic, fv.flag_keys, fixed, vars);
     for (const auto& c : f->bullet.children) ConfigBullet(c, *generic, fv.flag_keys, fixed, vars);
   }
+  for (const std::string& k : ArmChainKeys(e))
+    for (auto it = fixed->begin(); it != fixed->end();) it = NormalizeKey(it->first) == k ? fixed->erase(it) : std::next(it);
   if (*generic && pc.harnesses.size() == 1) (*fixed)["harness"] = pc.harnesses.front();
   if (std::string a = EntryAccelerator(e); !a.empty()) (*fixed)["accelerator"] = a;
 }
@@ -1056,9 +1097,12 @@ bool UnitOf(const std::string& unit, UnitInfo* info) {
 // The unit token after a number: up to a space, backtick, comma, ';' or ')'
 // (a trailing '.' or ':' is punctuation).
 std::string UnitToken(const std::string& s, size_t k) {
+  // No unit is longer than this: a longer word is cut (and names no unit), so
+  // a word of thousands of dash-joined numbers is not read again after each.
+  constexpr size_t kMaxUnitChars = 64;
   size_t e = k;
-  while (e < s.size() && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' && s[e] != ',' &&
-         s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
+  while (e < s.size() && e - k < kMaxUnitChars && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' &&
+         s[e] != ',' && s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
     ++e;
   std::string u = s.substr(k, e - k);
   while (!u.empty() && (u.back() == '.' || u.back() == ':')) u.pop_back();
@@ -1588,6 +1632,12 @@ bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u,
     f->metric = kNoUnit, f->value = value;
     return true;
   }
+  if ((u.before_arrow || AfterArrow(s, start)) && !CountWord(WordBefore(s, start)) &&
+      (!mode.prose || mode.carry.empty())) {
+    // "d2048 14.71→14.82" with no unit anywhere: a change of something, listed "no unit".
+    f->metric = kNoUnit, f->value = value;
+    return true;
+  }
   if (mode.prose && !mode.carry.empty() && !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
     // "fp8gemm 92.2": perhaps in the unit of the figure before it; the
     // caller keeps it only when a value of the entry's keys names it.
@@ -1775,6 +1825,18 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
 // past it, what reads them (naming, placing, telling apart) would grow with
 // the square of their number.
 constexpr size_t kMaxFiguresPerEntry = 512;
+
+// The text a figure keeps of where it was read (to name it, list it, tell
+// its labels): at most this much, so a long text of many figures is not
+// copied whole into each of them (memory and time would grow with the text's
+// length times its figures). Cut at a character's start.
+constexpr size_t kMaxFigureText = 4096;
+std::string FigureText(const std::string& text) {
+  if (text.size() <= kMaxFigureText) return text;
+  size_t n = kMaxFigureText;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n);
+}
 
 // The state of one scan of a text for figures (Figures).
 struct FigureScan {
@@ -2308,6 +2370,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
 
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override = "") {
+  if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
   const std::string& text = text_override.empty() ? b.text : text_override;
   if (const auto arms = prose::DotArms(text); !arms.empty()) {  // "ring EP4 21.3% / 12.1 s · a2a EP4 ..."
     Bullet one = b;
@@ -2349,9 +2412,10 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
   scope.repeats = scope.repeats || SaysRepeats(text);
   scope.share = scope.share || NamesShares(label);
-  for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, text, unread)) {
+  const std::string kept = FigureText(text);
+  for (auto& p : scope.check ? std::vector<Point>{} : BulletPoints(rest, x, scope, b.line, kept, unread)) {
     if (p.clash && unread)
-      unread->push_back({b.line, text, "two figures of one metric and nothing naming each"});
+      unread->push_back({b.line, kept, "two figures of one metric and nothing naming each"});
     if (p.clash || !HasBaseMetric(p.run)) continue;
     StoredRun r = NewRecorded(x, scope.context, b.line);
     for (const auto& [k, v] : p.cfg) r.config[k] = v;
@@ -2360,7 +2424,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     r.derived = std::move(p.run.derived);
     r.decimals = std::move(p.run.decimals);
     r.repeats = std::move(p.run.repeats);
-    out->push_back({std::move(r), b.line, text, scope.loose});
+    out->push_back({std::move(r), b.line, kept, scope.loose});
   }
   if (!text_override.empty()) return;
   for (const auto& c : b.children) Walk(c, scope, x, out, unread);
@@ -2963,7 +3027,7 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
     return true;
   }
   const std::string key = ValueKey(headers, vcols, x);
-  for (size_t r = 0; r < t.rows.size(); ++r) {
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
     Config cfg = context;
@@ -2973,6 +3037,7 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
         LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
     for (size_t c : vcols) {
       std::map<std::string, StoredRun> figs;
       if (c < row.size()) MetricCell(Unticked(row[c]), metric, &figs);
@@ -3010,7 +3075,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     }
   if (ValueTableFigures(t, headers, cols, context, x, out, unread)) return;
   const std::string at_key = AtKey(cols, x);
-  for (size_t r = 0; r < t.rows.size(); ++r) {
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
     const int line = t.line + 2 + static_cast<int>(r);
     Config cfg = context;
@@ -3023,6 +3088,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
     for (auto& [at_side, figs] : by_at) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
@@ -3368,20 +3434,38 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
   }
 }
 
-// Whether `later`'s `metric` is `earlier` (a value in stored units) as
-// `later` writes it: at its written decimals in its written unit ("96 ms"
-// restates 96.2 ms, "27 ms" 26.96 ms), exactly when its decimals are unknown.
-bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier) {
-  const double value = later.metrics.at(metric);
+// A figure as its author wrote it (its value, unit factor and decimals), to
+// compare earlier values with: worked out once per figure, not per value.
+struct WrittenValue {
+  double value = 0, factor = 1;
+  int decimals = -1;  // unknown: compared exactly
+};
+WrittenValue WrittenOf(const StoredRun& later, const std::string& metric) {
+  WrittenValue w;
+  w.value = later.metrics.at(metric);
   auto d = later.decimals.find(metric);
-  if (d == later.decimals.end() || d->second < 0) return value == earlier;
+  if (d == later.decimals.end() || d->second < 0) return w;
+  w.decimals = d->second;
   UnitInfo info{};
   const auto u = later.units.find(metric);
-  const double factor = u != later.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+  w.factor = u != later.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+  return w;
+}
+
+// Whether the written figure `w` is `earlier` (a value in stored units): at
+// its written decimals in its written unit ("96 ms" restates 96.2 ms, "27 ms"
+// 26.96 ms), exactly when its decimals are unknown.
+bool Restates(const WrittenValue& w, double earlier) {
+  if (w.decimals < 0) return w.value == earlier;
   // Two significant digits at least: "8 ms" restates nothing.
-  const double written = value / factor;
-  if (d->second == 0 && std::fabs(written) < 10) return false;
-  return prose::SameAsWritten(earlier / factor, written, d->second);
+  const double written = w.value / w.factor;
+  if (w.decimals == 0 && std::fabs(written) < 10) return false;
+  return prose::SameAsWritten(earlier / w.factor, written, w.decimals);
+}
+
+// Whether `later`'s `metric` is `earlier` as `later` writes it (Restates).
+bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier) {
+  return Restates(WrittenOf(later, metric), earlier);
 }
 
 // Whether a table's figure is written with three significant digits at

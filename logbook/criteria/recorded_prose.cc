@@ -289,7 +289,8 @@ bool Estimate(const std::string& s, size_t start) {
 
 bool SameAsWritten(double earlier, double later, int decimals) {
   if (decimals < 0 || decimals > 9 || later == 0) return false;
-  const double scale = std::pow(10.0, decimals);
+  static constexpr double kScale[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};  // pow(10, d), exact
+  const double scale = kScale[decimals];
   const double rounded = std::round(earlier * scale) / scale;
   return std::fabs(rounded - later) <= 1e-9 * std::max(1.0, std::fabs(later));
 }

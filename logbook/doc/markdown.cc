@@ -11,6 +11,8 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 
 namespace moelog::logbook {
 namespace {
@@ -202,6 +204,28 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 
 namespace {
 
+// cmark-gfm's table extension appends each cell of a row to a list it walks
+// to the end: a row of n cells costs n^2 steps. A line with more '|' than
+// this is no table row moelog reads (no logbook writes such a table): its
+// '|' reach cmark as spaces, so the parse stays linear (offsets unchanged).
+constexpr size_t kMaxTableCells = 128;
+
+// `text` with the '|' of each line holding more than kMaxTableCells of them
+// blanked; nullopt when no line does. One pass.
+std::optional<std::string> WithoutHugeRows(std::string_view text) {
+  std::optional<std::string> out;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t nl = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = text.substr(pos, nl - pos);
+    if (static_cast<size_t>(std::count(line.begin(), line.end(), '|')) > kMaxTableCells) {
+      if (!out) out.emplace(text);
+      std::replace(out->begin() + static_cast<long>(pos), out->begin() + static_cast<long>(nl), '|', ' ');
+    }
+    pos = nl + 1;
+  }
+  return out;
+}
+
 bool HasLoneCarriageReturn(std::string_view text) {
   for (size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1))
     if (i + 1 == text.size() || text[i + 1] != '\n') return true;
@@ -284,6 +308,8 @@ MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_vi
       if (cr_free[i] == '\r' && (i + 1 == cr_free.size() || cr_free[i + 1] != '\n')) cr_free[i] = ' ';
     text = cr_free;
   }
+  const std::optional<std::string> narrow = WithoutHugeRows(text);
+  if (narrow) text = *narrow;
   MdDocument doc = ParseWhole(text, lines);
   LinkChildren(&doc);
   return doc;

@@ -493,6 +493,22 @@ bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
   return true;
 }
 
+// "2:05 PM", "11:30am": the time on a 24-hour clock; `p` past the AM/PM.
+void TwelveHourClock(std::string_view s, size_t* p, HeadingParts* out) {
+  size_t q = *p;
+  while (q < s.size() && s[q] == ' ') ++q;
+  if (q + 2 > s.size()) return;
+  const char a = static_cast<char>(std::tolower(static_cast<unsigned char>(s[q])));
+  const char m = static_cast<char>(std::tolower(static_cast<unsigned char>(s[q + 1])));
+  if ((a != 'a' && a != 'p') || m != 'm' || (q + 2 < s.size() && std::isalpha(static_cast<unsigned char>(s[q + 2]))))
+    return;
+  int hour = std::atoi(out->time.substr(0, 2).c_str());
+  if (hour < 1 || hour > 12) return;
+  hour = (hour % 12) + (a == 'p' ? 12 : 0);
+  out->time = (hour < 10 ? "0" : "") + std::to_string(hour) + out->time.substr(2);
+  *p = q + 2;
+}
+
 bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out) {
   if (!Digits(s, 0, 4) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
       !Digits(s, 8, 2))
@@ -511,6 +527,7 @@ bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out) {
   if (iso && out->time.empty()) return false;
   if (!out->time.empty()) {
     SkipSeconds(s, &p);
+    TwelveHourClock(s, &p, out);
     SkipTimeZone(s, &p);
   }
   while (p < s.size() && s[p] == ' ') ++p;
@@ -655,8 +672,11 @@ bool ParseFieldHead(const std::string& text, std::string* name, std::string* qua
   // The colon that ends the head (BulletLabel skipped code spans; the head has none).
   colon = head.size() <= text.size() ? text.find(':', head.size()) : std::string::npos;
   *value = colon == std::string::npos ? "" : Trim(std::string_view(text).substr(colon + 1));
-  if (ln == "commands") n = "Command";
-  else if (ln == "command") n = "Command";
+  // The Command field under the other names researchers give it.
+  static const std::set<std::string> kCommandNames = {"command", "commands", "cmd", "cmds", "launch", "launched",
+                                                      "launch command", "invocation", "command line", "commands run",
+                                                      "repro", "reproduce", "reproduction"};
+  if (kCommandNames.count(ln)) n = "Command";
   else if (ln == "result" || ln == "results") n = "Result";
   else if (const size_t sp = ln.rfind(' '); sp != std::string::npos && sp > 0 && sp < 32 &&
                                             (ln.substr(sp + 1) == "result" || ln.substr(sp + 1) == "results") &&

@@ -250,6 +250,10 @@ class Planner {
   std::map<std::string, std::string> pending_env_;   // launcher -e variables in scope
   std::map<std::string, std::string> launcher_env_;  // every launcher -e variable seen
   bool whole_command_ = true;
+  // Launchers around the one being planned ("timeout 600 nice srun ..."):
+  // each payload is planned again as a script, so the nesting is bounded.
+  static constexpr int kMaxLaunchers = 32;
+  int launchers_ = 0;
   size_t benches_ = 0;  // benchmark runs walked (AddBench): added, repeated or rejected
   std::set<std::string> seen_runs_;  // every invocation added (AddBench): its run, env and label
   bool skip_iteration_ = false;  // a taken `continue`: the loop body's rest is not walked

@@ -295,6 +295,11 @@ std::optional<size_t> Planner::AfterRunSubcommand(const LauncherSpec& l, const s
 
 void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vector<std::string>& words, size_t i,
                            const std::map<std::string, std::string>& prefix_env, Vars* vars, int depth, bool alone) {
+  if (launchers_ >= kMaxLaunchers) {
+    OverBudget("launchers nested more than " + std::to_string(kMaxLaunchers) + " deep");
+    MemoRaw(&c);
+    return;
+  }
   std::string sub;
   const std::optional<size_t> from = AfterRunSubcommand(l, words, i, *vars, &sub);
   if (!from) {
@@ -325,7 +330,9 @@ void Planner::PlanLauncher(const Cmd& c, const LauncherSpec& l, const std::vecto
   for (const auto& [k, v] : env) pending_env_[k] = v;
   bool saved_whole = whole_command_;
   whole_command_ = whole_command_ && alone && c.redirs.empty();
+  ++launchers_;
   Rendered r = PlanScript(*payload, inner, depth);
+  --launchers_;
   whole_command_ = saved_whole;
   pending_env_ = saved;
   std::string exports;

@@ -95,6 +95,21 @@ TEST(EntryHeadings, RepeatedIdIsSaidOnce) {
   EXPECT_EQ(said, 1);
 }
 
+// The Command field under other names: its code spans are the entry's commands.
+TEST(EntryHeadings, CommandFieldSynonyms) {
+  for (const char* name : {"Cmd", "Launch", "Invocation", "Command line", "Repro"}) {
+    const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n### 2026-04-01 10:00 - a\n- ") + name +
+                                        ": `torchrun --nproc_per_node 8 bench_gemm.py --m 16`\n- Result: 0.05 ms\n",
+                                    "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u) << name;
+    EXPECT_EQ(lb.entries[0].commands.size(), 1u) << name;
+    EXPECT_NE(lb.entries[0].FindField("Command"), nullptr) << name;
+  }
+  // "Run:" names a run (an ID), not a command.
+  const Logbook run = ParseLogbook("# T\n\n## Entry Log\n\n### 2026-04-01 10:00 - a\n- Run: `ep64-ctl-0412`\n- Result: 0.05 ms\n", "t.md");
+  EXPECT_TRUE(run.entries[0].commands.empty());
+}
+
 TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {
   const Logbook lb = ParseLogbook("# T\n\n## Entry Log\n\n### 2026-07-17 10:05 UTC - a\n" + std::string(kBody), "t.md");
   ASSERT_EQ(lb.entries.size(), 1u);
@@ -105,6 +120,14 @@ TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {
   ASSERT_EQ(iso.entries.size(), 1u);
   EXPECT_EQ(iso.entries[0].time, "10:05");
   EXPECT_EQ(iso.entries[0].label, "a b");
+  // A 12-hour clock: the time on 24 hours.
+  for (const auto& [h, t] : {std::pair<const char*, const char*>{"2:05 PM", "14:05"}, {"11:30am", "11:30"},
+                             {"12:10 AM", "00:10"}, {"12:10 pm", "12:10"}}) {
+    const Logbook pm = ParseLogbook(std::string("# T\n\n## Entry log\n\n### 2026-07-17 ") + h + " - a\n" + kBody, "t.md");
+    ASSERT_EQ(pm.entries.size(), 1u) << h;
+    EXPECT_EQ(pm.entries[0].time, t) << h;
+    EXPECT_EQ(pm.entries[0].label, "a") << h;
+  }
   // "23:36:7" is no time of day: not an entry.
   EXPECT_TRUE(ParseLogbook("# T\n\n## Entry log\n\n### 2026-07-17T10:05:7Z x\n" + std::string(kBody), "t.md").entries.empty());
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
 namespace moelog::logbook {
@@ -73,6 +74,27 @@ TEST(MarkdownTest, PathologicalInputDoesNotCrash) {
   for (int i = 0; i < 200; ++i) lists += std::string(static_cast<size_t>(i) * 2, ' ') + "- x\n";
   MdDocument l = ParseMarkdown(lists);
   EXPECT_TRUE(l.depth_limited);
+}
+
+// cmark-gfm's table extension appends each cell to a list by walking it: a
+// row of n cells costs n^2 (a 30,000-column table took 37 s). Wider rows than
+// any logbook writes are no table; narrower ones are parsed as before.
+TEST(MarkdownTest, TablesOfThousandsOfColumnsAreNoTableAndFast) {
+  const int n = 40000;
+  std::string head = "|", rule = "|", row = "|";
+  for (int i = 0; i < n; ++i) head += " c |", rule += "---|", row += " 1.5 |";
+  const std::string text = "intro\n\n" + head + "\n" + rule + "\n" + row + "\n" + row + "\n\nafter\n";
+  const auto start = std::chrono::steady_clock::now();
+  MdDocument d = ParseMarkdown(text);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(FindKind(d, MdKind::kTable), -1);
+  EXPECT_LT(s, 5.0);
+  std::string wide_head = "|", wide_rule = "|", wide_row = "|";
+  for (int i = 0; i < 100; ++i) wide_head += " c |", wide_rule += "---|", wide_row += " 1.5 |";
+  MdDocument w = ParseMarkdown(wide_head + "\n" + wide_rule + "\n" + wide_row + "\n");
+  const int t = FindKind(w, MdKind::kTable);
+  ASSERT_GE(t, 0);
+  EXPECT_EQ(w.nodes[t].children.size(), 2u);
 }
 
 TEST(MarkdownTest, SplitLinesHandlesCrlfAndMissingNewline) {

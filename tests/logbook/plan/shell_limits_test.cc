@@ -63,6 +63,24 @@ TEST(ShellLimits, NestedLoopsStopAtTheStepLimit) {
       << p.Summary();
 }
 
+// Each launcher's payload is planned again as a script of its own: 2,000
+// nested wrappers ("timeout 10 nice -n 1 " x 2,000, 44 KB) took 5 s and 2.3 GB
+// (5,000: 42 s, 9 GB). Launchers nest a few deep; past 32 the plan stops.
+TEST(ShellLimits, NestedLaunchersStopAtTheDepthLimit) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "timeout 10 nice -n 1 docker run img ";
+  text += "python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2";
+  Plan p;
+  EXPECT_LT(SecondsToPlan(text, &p), 1.0);
+  EXPECT_EQ(p.verdict, PlanVerdict::kInvalid) << p.Summary();
+  EXPECT_NE(p.Summary().find("launchers nested more than 32 deep"), std::string::npos) << p.Summary();
+  std::string few;
+  for (int i = 0; i < 10; ++i) few += "timeout 10 nice -n 1 ";
+  EXPECT_EQ(PlanCommand(few + "python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2")
+                .verdict,
+            PlanVerdict::kRunnable);
+}
+
 // The step limit wins over consent: a plan that cannot be walked is not
 // offered to bash either.
 TEST(ShellLimits, OverBudgetIsNotConsent) {

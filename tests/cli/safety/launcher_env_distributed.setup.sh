@@ -1,0 +1,1 @@
+. "$SRC/evil_lib.setup.inc"
