@@ -852,7 +852,9 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   plan.x_label = GnuplotLabel(kind == ChartPlan::Kind::kBars && !layout->cluster.empty()
                                   ? AxisLabel(layout->cluster.front())
                                   : AxisLabel(x));
-  std::string what = MetricLabel(metrics->front()) + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
+  // The title names a time metric without its unit: the axis says ms or s.
+  const std::string shown = MetricLabel(metrics->front()) == "time (s)" ? "time" : MetricLabel(metrics->front());
+  std::string what = shown + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
   plan.title = Title(options, what);
   plan.what = GnuplotLabel(what);
   AddSubtitles(main, *metrics, fixed, options, &plan);

@@ -125,7 +125,7 @@ std::string YAxisLabel(const std::string& metric, double scale) {
   if (scale == 1e3) return label + " (thousands)";
   if (scale < 1) {
     const std::string unit = scale == 1e-3 ? "ms" : "us";
-    if (label.size() > 4 && label.compare(label.size() - 4, 4, " (s)") == 0) return label.substr(0, label.size() - 3) + unit + ")";
+    if (label.size() > 4 && label.compare(label.size() - 4, 4, " (s)") == 0) return label.substr(0, label.size() - 2) + unit + ")";
     return label + " (" + unit + ")";
   }
   return label;

@@ -591,5 +591,31 @@ TEST(ChartPlanTest, NumericAxisWrittenWithSuffixesIsBars) {
   EXPECT_EQ(PlanChart(numbers, {})->kind, ChartPlan::Kind::kLine);  // numbers: a line
 }
 
+// Times under a second are plotted in ms (the unit the tables show), a
+// second or more in s: the axis label says which, the data stays in s.
+TEST(ChartScript, TimesUnderASecondAreDrawnInMilliseconds) {
+  auto script_for = [](double scale) {
+    std::vector<ChartPoint> pts;
+    for (const char* mode : {"bf16", "fp8"}) {
+      ChartPoint p;
+      p.source = "recorded";
+      p.config = {{"mode", mode}};
+      p.metrics["time_s"] = (mode[0] == 'b' ? 0.0241 : 0.0203) * scale;
+      pts.push_back(p);
+    }
+    ChartOptions o;
+    o.y_metrics = {"time_s"};
+    auto plan = PlanChart(pts, o);
+    EXPECT_TRUE(plan.ok()) << plan.status().ToString();
+    return plan.ok() ? ChartScript(*plan, "c.dat", "c.svg", false) : std::string();
+  };
+  const std::string ms = script_for(1);
+  EXPECT_NE(ms.find("set ylabel 'time (ms)'"), std::string::npos) << ms;
+  EXPECT_NE(ms.find("/1e-3)"), std::string::npos) << ms;
+  const std::string s = script_for(100);
+  EXPECT_NE(s.find("set ylabel 'time (s)'"), std::string::npos) << s;
+  EXPECT_EQ(s.find("/1e-3)"), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace moelog::logbook
