@@ -87,8 +87,7 @@ std::string ScriptName(const std::string& w) {
   };
   const bool script = ends(".py") || ends(".sh") || ends(".sbatch") || ends(".slurm");
   if (!script || base.find('=') != std::string::npos) return "";
-  // A test file (`pytest tests/test_dispatch.py`) checks code; it is no harness.
-  if (base.rfind("test_", 0) == 0 || ends("_test.py") || base == "conftest.py") return "";
+  if (base == "conftest.py") return "";
   // Nor a lint or format hook (`./infra/pre-commit.py --files a.py --fix`).
   if (base.rfind("pre-commit", 0) == 0 || base.rfind("precommit", 0) == 0 || base.find("lint") != std::string::npos)
     return "";
@@ -199,12 +198,28 @@ void ShellLoop(const std::vector<std::string>& w, size_t i, ParsedCommand* pc) {
   if (!pc->loops.count(w[i + 1])) pc->loops[w[i + 1]] = values;
 }
 
+// A test file run by a test runner (`pytest tests/test_dispatch.py`,
+// `python -m pytest ...`) or kept in a tests folder checks code; it is no
+// harness. A script named test_* run with its own flags is one.
+bool TestRun(const std::vector<std::string>& w, size_t i) {
+  const std::string& word = w[i];
+  const size_t slash = word.find_last_of('/');
+  const std::string base = slash == std::string::npos ? word : word.substr(slash + 1);
+  const bool test_name = base.rfind("test_", 0) == 0 || (base.size() > 8 && base.compare(base.size() - 8, 8, "_test.py") == 0);
+  if (!test_name) return false;
+  if (word.rfind("tests/", 0) == 0 || word.find("/tests/") != std::string::npos) return true;
+  for (size_t k = 0; k < i; ++k)
+    if (w[k] == "pytest" || w[k] == "py.test" || (w[k].size() > 7 && w[k].compare(w[k].size() - 7, 7, "/pytest") == 0))
+      return true;
+  return false;
+}
+
 // The script word at `*i` ("bench.py", "python -m experiments.bench"), or "".
 std::string ScriptAt(const std::vector<std::string>& w, size_t* i) {
-  std::string script = ScriptName(w[*i]);
+  std::string script = TestRun(w, *i) ? "" : ScriptName(w[*i]);
   if (script.empty() && w[*i] == "-m" && *i > 0 && w[*i - 1].find("python") != std::string::npos &&
       *i + 1 < w.size() && w[*i + 1].rfind("-", 0) != 0)
-    script = w[++*i];  // "python -m experiments.bench": the module is the harness
+    script = w[*i + 1] == "pytest" ? "" : w[++*i];  // "python -m experiments.bench": the module is the harness
   return script;
 }
 
@@ -472,6 +487,16 @@ std::string EntryAccelerator(const Entry& e) {
       for (const auto& c : f->bullet.children) look(c.text);
     }
   for (const auto& c : e.commands) look(c.joined);
+  // "on B200" in the heading and "4 B200 GPUs" in the Config name one
+  // machine: the name alone gives way to a count of it.
+  for (auto it = found.begin(); it != found.end();) {
+    const std::string counted = *it + "x";
+    const bool has_count = std::any_of(found.begin(), found.end(), [&](const std::string& o) {
+      return o.size() > counted.size() && o.compare(0, counted.size(), counted) == 0 &&
+             std::all_of(o.begin() + static_cast<long>(counted.size()), o.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    });
+    it = has_count ? found.erase(it) : std::next(it);
+  }
   return found.size() == 1 ? *found.begin() : "";
 }
 

@@ -270,6 +270,40 @@ TEST(RecordedAnyHarness, AcceleratorSpellings) {
   }
 }
 
+// A heading that names the accelerator and a Config that counts it name one
+// machine: the count is kept.
+TEST(RecordedAnyHarness, AHeadingsAcceleratorGivesWayToTheConfigsCount) {
+  const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - Kernel A/B on B200\n"
+                          "- Command: `python scripts/x.py --n 1`\n- Config:\n  - hardware: 4 B200 GPUs on one node\n"
+                          "- Result:\n  - `1.0 ms`\n";
+  Logbook lb = ParseLogbook(doc, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  auto runs = RecordedRuns(lb.entries[0]);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(Cfg(runs[0], "accelerator"), "B200x4");
+}
+
+// A script named test_* run with its own flags is the harness; one a test
+// runner runs, or one in a tests folder, checks code and is none.
+TEST(RecordedAnyHarness, TestScriptsAreHarnessesUnlessATestRunnerRunsThem) {
+  for (const auto& [cmd, want] : std::vector<std::pair<std::string, std::string>>{
+           {"python experiments/test_layer.py --tokens 4096 --intermediate 512", "test_layer.py"},
+           {"pytest tests/test_layer.py --tokens 4096", "<none>"},
+           {"uv run python -m pytest experiments/test_layer.py --tokens 4096", "<none>"},
+           {"python tests/test_layer.py --tokens 4096", "<none>"}}) {
+    const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n- Command: `" + cmd +
+                            "`\n- Result:\n  - `1.0 ms`\n";
+    Logbook lb = ParseLogbook(doc, "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u);
+    auto runs = RecordedRuns(lb.entries[0]);
+    ASSERT_EQ(runs.size(), 1u) << cmd;
+    EXPECT_EQ(Cfg(runs[0], "harness"), want) << cmd;
+    if (want != "<none>") {
+      EXPECT_EQ(Cfg(runs[0], "intermediate"), "512") << cmd;
+    }
+  }
+}
+
 // The idioms fixture (tests/golden/recorded_idioms): one entry per form.
 TEST(RecordedIdioms, JunkIsNeverAFigure) {
   Logbook lb = Fixture("recorded_idioms");
