@@ -422,13 +422,15 @@ int CountBeforeName(const std::string& text, size_t p, size_t n) {
     const int per = PerNodeGpus(text, &total);
     return per == 0 ? -1 : total ? per : count * per;
   }
-  // "2 nodes of 8xH100": the nodes before the count.
+  // "2 nodes of 8xH100", "four replicas of four GB200 GPUs": the groups
+  // before the count.
   size_t of = b;
   if (count > 0 && Lower(WordBefore(text, b, &of)) == "of") {
     size_t nb = of;
     const std::string nodes = Lower(WordBefore(text, of, &nb));
     size_t cb = 0;
-    const int k = (nodes == "nodes" || nodes == "hosts" || nodes == "workers") ? CountBefore(text, [&] {
+    const int k = (nodes == "nodes" || nodes == "hosts" || nodes == "workers" || nodes == "machines" ||
+                   nodes == "replicas") ? CountBefore(text, [&] {
       size_t t = nb;
       while (t > 0 && text[t - 1] == ' ') --t;
       return t;

@@ -258,7 +258,7 @@ TEST(RecordedAnyHarness, HillclimbResultsAsWritten) {
 TEST(RecordedAnyHarness, AcceleratorSpellings) {
   for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
            {"hardware: 4 B200 GPUs", "B200x4"}, {"8x H100, one node", "H100x8"}, {"B200 x8", "B200x8"}, {"(8xB200, 1 node)", "B200x8"},
-           {"on a v5p-16 slice", "v5p-16"}, {"GB200 x4", "GB200x4"}, {"no accelerator here", "<none>"}}) {
+           {"on a v5p-16 slice", "v5p-16"}, {"four replicas of four GB200 GPUs", "GB200x16"}, {"GB200 x4", "GB200x4"}, {"no accelerator here", "<none>"}}) {
     const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n"
                             "- Command: `python scripts/x.py --n 1`\n- Config:\n  - " + text +
                             "\n- Result:\n  - `1.0 ms`\n";
