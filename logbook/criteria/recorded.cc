@@ -3079,6 +3079,15 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
   return true;
 }
 
+// A label column that names goals, targets, expectations or budgets.
+bool PlanHeader(const std::string& header) {
+  std::string h = Lower(header);
+  for (const char* w : {"goal", "goals", "target", "targets", "expected", "expectation", "expectations", "projected",
+                        "projection", "estimate", "estimated", "budget", "threshold", "plan", "planned"})
+    if (h == w) return true;
+  return false;
+}
+
 // A table written in an entry: each row a figure set (one per "@value" of
 // its columns). Columns named by a config key give its value; other label
 // columns are read like bullet labels (bare varied values, `topk8`, shapes
@@ -3091,6 +3100,12 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
   const std::vector<ColumnInfo> cols = TableColumns(t, &headers);
   if (SummaryTable(headers, cols)) {
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of statistics over repeats: derived, not tabled"});
+    return;
+  }
+  // A first column of goals or expectations ("| goal | ms/step |", "| target
+  // |", "| expected |"): the table plans, it records no run.
+  if (PlanHeader(headers.front())) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of goals or expectations: no run"});
     return;
   }
   // Columns of differences or error counts ("max / mean abs diff", "Valid

@@ -273,7 +273,7 @@ bool WholeOf(const std::string& s, size_t start) {
 
 bool HypotheticalWord(const std::string& w) {
   static const std::set<std::string> k = {"would", "could", "might", "infinitely", "hypothetical", "hypothetically",
-                                          "if", "ideal", "ideally", "theoretical", "theoretically", "ceiling"};
+                                          "if", "otherwise", "unless", "ideal", "ideally", "theoretical", "theoretically", "ceiling"};
   return k.count(Lower(w)) > 0;
 }
 

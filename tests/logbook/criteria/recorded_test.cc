@@ -304,6 +304,22 @@ TEST(RecordedAnyHarness, TestScriptsAreHarnessesUnlessATestRunnerRunsThem) {
   }
 }
 
+// Goals and expectations are no runs: a table whose label column is "goal"
+// or "expected", and the other arm of a conditional ("otherwise 30.1 ms").
+TEST(RecordedAnyHarness, GoalTablesAndConditionalsAreNoRuns) {
+  const std::string doc =
+      "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n\n- Command: `python bench/w.py --mode fp8`\n\n"
+      "If the change works we should see 18.8 ms; otherwise 30.1 ms.\n\n"
+      "| goal | ms/step |\n|---|---|\n| fp8 target | 19.5 |\n| stretch | 16.5 |\n\n"
+      "| expected | ms/step |\n|---|---|\n| fp8 | 17.5 |\n\n"
+      "Measured: fp8 took 24.12 ms.\n";
+  Logbook lb = ParseLogbook(doc, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  auto runs = RecordedRuns(lb);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_DOUBLE_EQ(runs[0].metrics.at("time_s"), 0.02412);
+}
+
 // The idioms fixture (tests/golden/recorded_idioms): one entry per form.
 TEST(RecordedIdioms, JunkIsNeverAFigure) {
   Logbook lb = Fixture("recorded_idioms");
