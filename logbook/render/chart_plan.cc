@@ -241,8 +241,14 @@ Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::
   if (!numeric->empty() && best < 3 && !categorical->empty()) numeric->clear();  // a categorical A/B
   if (!numeric->empty()) categorical->clear();
   if (numeric->empty() && categorical->empty()) {
-    if (varied.empty()) return Status::NotFound("the runs do not vary along any axis");
-    *categorical = varied.front();  // some other key varies: bars by it
+    // Some other key varies: bars by it. Statistics of one run (p50, mean,
+    // tail median) are no sweep.
+    for (const auto& k : varied)
+      if (k != "statistic") {
+        *categorical = k;
+        break;
+      }
+    if (categorical->empty()) return Status::NotFound("the runs do not vary along any axis");
   }
   return Status::Ok();
 }

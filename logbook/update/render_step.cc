@@ -53,6 +53,9 @@ std::vector<StoredRun> ChartRuns(const UnitWork& w) {
                       w.unit->when, &runs.back());
       }
   }
+  // The figures the entry's table shows as recorded (restated ones left
+  // out, keys named as in the table), so chart and table agree.
+  for (const auto& f : w.unit->recorded) runs.push_back(f.run);
   for (auto& r : runs) r.entry_id = w.unit->id;
   return runs;
 }

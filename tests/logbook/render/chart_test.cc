@@ -617,5 +617,18 @@ TEST(ChartScript, TimesUnderASecondAreDrawnInMilliseconds) {
   EXPECT_EQ(s.find("/1e-3)"), std::string::npos) << s;
 }
 
+// Statistics of one run (p50, mean, tail median) are no sweep: no chart.
+TEST(ChartPlan, StatisticsOfOneRunAreNoSweep) {
+  std::vector<ChartPoint> pts;
+  for (const char* stat : {"p50", "mean", "tail-10 median"}) {
+    ChartPoint p;
+    p.source = "recorded";
+    p.config = {{"statistic", stat}, {"harness", "probe.sh"}};
+    p.metrics["mfu"] = 18.3;
+    pts.push_back(p);
+  }
+  EXPECT_EQ(PlanChart(pts, {}).status().code(), Status::Code::kNotFound);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
