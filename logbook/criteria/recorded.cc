@@ -3804,6 +3804,16 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, 
   return from;
 }
 
+// Whether `text` names the entry `id` as a word ("as in PLN-001;").
+bool NamesEntry(const std::string& text, const std::string& id) {
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+  for (size_t p = text.find(id); p != std::string::npos; p = text.find(id, p + 1)) {
+    const size_t end = p + id.size();
+    if ((p == 0 || !word_char(text[p - 1])) && (end == text.size() || !word_char(text[end]))) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 RunKeys RecordedKeys(const Logbook& logbook) {
@@ -3832,6 +3842,10 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     for (auto& f : figs) {
       const bool table = f.table && ThreeDigits(f.run);
       std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
+      // A Result's figure equal to an earlier entry's that names that entry
+      // ("bf16 31.42 ms (as in PLN-001)") restates it.
+      if (from.empty() && !f.prose && !f.table)
+        if (std::string id = EarlierEntryOf(f.run, earlier, true); !id.empty() && NamesEntry(f.text, id)) from = id;
       if (from.empty()) {
         kept.push_back(std::move(f));
       } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {

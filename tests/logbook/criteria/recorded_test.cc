@@ -320,6 +320,23 @@ TEST(RecordedAnyHarness, GoalTablesAndConditionalsAreNoRuns) {
   EXPECT_DOUBLE_EQ(runs[0].metrics.at("time_s"), 0.02412);
 }
 
+// A Result's figure that equals an earlier entry's and names that entry
+// restates it; the same value without the name stays a run of its own.
+TEST(RecordedAnyHarness, AFigureNamingTheEarlierEntryItEqualsRestatesIt) {
+  auto runs_of_second = [](const std::string& result) {
+    const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - PLN-001: base\n"
+                            "- Command: `python bench/w.py --impl ring`\n- Result: bf16 31.42 ms\n\n"
+                            "### 2025-01-01 11:00 - PLN-002: again\n- Command: `python bench/w.py --impl ring`\n"
+                            "- Result: " + result + "\n";
+    Logbook lb = ParseLogbook(doc, "t.md");
+    EXPECT_EQ(lb.entries.size(), 2u);
+    return LogbookFigures(lb, nullptr).back().size();
+  };
+  EXPECT_EQ(runs_of_second("bf16 31.42 ms (as in PLN-001); fp8 23.5 ms"), 1u);
+  EXPECT_EQ(runs_of_second("bf16 31.42 ms; fp8 23.5 ms"), 2u);
+  EXPECT_EQ(runs_of_second("bf16 31.42 ms (PLN-0011 rerun); fp8 23.5 ms"), 2u);
+}
+
 // The idioms fixture (tests/golden/recorded_idioms): one entry per form.
 TEST(RecordedIdioms, JunkIsNeverAFigure) {
   Logbook lb = Fixture("recorded_idioms");
