@@ -1203,8 +1203,10 @@ bool ThresholdBefore(const std::string& s, size_t at) {
   size_t b = at;
   bool colon = false;  // "slower than EP16: 37.28 ms": past a colon only the word before it ("target: 20 ms") counts
   for (int n = 0; n < 2; ++n) {
-    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == ':' || s[b - 1] == '~'))
-      colon = colon || s[--b] == ':';
+    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == ':' || s[b - 1] == '~')) {
+      --b;
+      if (s[b] == ':') colon = true;
+    }
     size_t w = b;
     while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
     if (w == b) return false;

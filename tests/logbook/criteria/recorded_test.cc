@@ -339,6 +339,18 @@ TEST(RecordedAnyHarness, AFigureNamingTheEarlierEntryItEqualsRestatesIt) {
   EXPECT_EQ(runs_of_second("bf16 31.42 ms (PLN-0011 rerun); fp8 23.5 ms"), 2u);
 }
 
+// A colon with blanks on both sides before a figure ("ring : 37.28 ms")
+// ended the scan for a threshold word in an endless loop.
+TEST(RecordedAnyHarness, ASpacedColonBeforeAFigureEnds) {
+  const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n"
+                          "- Command: `python bench/w.py --impl ring`\n- Result: ring : 37.28 ms; slower than EP16 :  41.5 ms\n";
+  Logbook lb = ParseLogbook(doc, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto start = std::chrono::steady_clock::now();
+  RecordedFigures(lb.entries[0], "t.md", nullptr);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), test::TimeBound(1.0));
+}
+
 // The idioms fixture (tests/golden/recorded_idioms): one entry per form.
 TEST(RecordedIdioms, JunkIsNeverAFigure) {
   Logbook lb = Fixture("recorded_idioms");
