@@ -1,5 +1,7 @@
 #include "logbook/file_util.h"
 
+#include "logbook/budgets.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -9,6 +11,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <ctime>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -30,15 +33,49 @@ std::string DirName(const std::string& path) {
   return path.substr(0, slash);
 }
 
+// Why a file of this mode is not one moelog reads ("" when it is regular:
+// a symbolic link to a regular file reaches here as that file).
+std::string NotRegularFile(const struct stat& st) {
+  if (S_ISFIFO(st.st_mode)) return "is a FIFO, not a regular file; moelog reads only regular files";
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "is a device, not a regular file; moelog reads only regular files";
+  if (S_ISSOCK(st.st_mode)) return "is a socket, not a regular file; moelog reads only regular files";
+  if (S_ISDIR(st.st_mode)) return "is a directory, not a file";
+  if (!S_ISREG(st.st_mode)) return "is not a regular file";
+  return "";
+}
+
+// Reads `fd` to its end into `text`, at most `max_bytes`; why it failed, or "".
+std::string ReadAll(int fd, size_t max_bytes, std::string* text) {
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Errno();
+    if (n == 0) return "";
+    if (text->size() + static_cast<size_t>(n) > max_bytes)
+      return "grew over moelog's limit of " + std::to_string(max_bytes) + " bytes";
+    text->append(buf, static_cast<size_t>(n));
+  }
+}
+
 }  // namespace
 
-Result<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError(path + ": cannot open: " + Errno());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Status::IOError(path + ": read failed");
-  return ss.str();
+Result<std::string> ReadFile(const std::string& path, size_t max_bytes) {
+  if (max_bytes == 0) max_bytes = static_cast<size_t>(BudgetLimit(BudgetId::kInputFileBytes));
+  // Non-blocking, so a FIFO or a device at the path is refused at fstat, not
+  // waited on or read forever.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return Status::IOError(path + ": cannot open: " + Errno());
+  struct stat st;
+  std::string why = ::fstat(fd, &st) != 0 ? Errno() : NotRegularFile(st);
+  if (why.empty() && static_cast<uint64_t>(st.st_size) > max_bytes)
+    why = "is " + std::to_string(st.st_size) + " bytes, more than " + std::to_string(max_bytes) + " (budget " +
+          BudgetOf(BudgetId::kInputFileBytes).name + ")";
+  std::string text;
+  if (why.empty()) why = ReadAll(fd, max_bytes, &text);
+  ::close(fd);
+  if (!why.empty()) return Status::IOError(path + ": " + why);
+  return text;
 }
 
 LineEnding DetectLineEnding(const std::string& text) {
@@ -153,6 +190,16 @@ Status AtomicWriteFile(const std::string& path, const std::string& contents, boo
   return Status::Ok();
 }
 
+std::string WrittenPath(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) return path;  // a dangling link: reading it fails first
+  std::string target = real;
+  std::free(real);
+  return target;
+}
+
 Status RefuseSymlink(const std::string& path) {
   struct stat st;
   if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
@@ -204,21 +251,7 @@ Result<std::string> ReadOwnFile(const std::string& path, size_t max_bytes) {
     return Status::IOError(path + ": " + why);
   }
   std::string text;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      why = Errno();
-      break;
-    }
-    if (n == 0) break;
-    if (text.size() + static_cast<size_t>(n) > max_bytes) {
-      why = "grew over moelog's limit of " + std::to_string(max_bytes) + " bytes";
-      break;
-    }
-    text.append(buf, static_cast<size_t>(n));
-  }
+  why = ReadAll(fd, max_bytes, &text);
   ::close(fd);
   if (!why.empty()) return Status::IOError(path + ": " + why);
   return text;

@@ -12,7 +12,18 @@
 
 namespace moelog::logbook {
 
-Result<std::string> ReadFile(const std::string& path);
+// Every file moelog reads that it does not keep itself (a logbook, criteria
+// file, adapter, launcher table, template) is read so: opened non-blocking,
+// checked to be a regular file (a symbolic link to one is fine) and at most
+// `max_bytes` (0: the input-file-bytes budget, budgets.h). IOError naming the
+// path otherwise: a FIFO, a device (/dev/zero), a socket, a directory, a file
+// over the budget. Never blocks, never reads without end.
+Result<std::string> ReadFile(const std::string& path, size_t max_bytes = 0);
+
+// The file a logbook path is written at: the path itself, or, when it is a
+// symbolic link, the file it leads to (resolved whole), so a logbook kept
+// elsewhere and linked into place stays a link and its target is updated.
+std::string WrittenPath(const std::string& path);
 
 // A text file's line ends: LF; CRLF (every LF preceded by CR); CR alone
 // (no LF at all, classic Mac). Mixed files count as LF and are kept as they are.

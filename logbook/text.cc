@@ -45,4 +45,78 @@ std::string Utf8Prefix(const std::string& s, size_t n) {
   return s.substr(0, n);
 }
 
+namespace {
+
+// The continuation bytes a UTF-8 lead byte needs, and the range its first
+// continuation must fall in (no overlong forms, surrogates or code points
+// past U+10FFFF); need 0 for a byte that cannot lead.
+struct Lead {
+  size_t need;
+  unsigned char lo, hi;
+};
+Lead LeadOf(unsigned char b) {
+  if (b >= 0xC2 && b <= 0xDF) return {1, 0x80, 0xBF};
+  if (b == 0xE0) return {2, 0xA0, 0xBF};
+  if (b == 0xED) return {2, 0x80, 0x9F};
+  if (b >= 0xE1 && b <= 0xEF) return {2, 0x80, 0xBF};
+  if (b == 0xF0) return {3, 0x90, 0xBF};
+  if (b >= 0xF1 && b <= 0xF3) return {3, 0x80, 0xBF};
+  if (b == 0xF4) return {3, 0x80, 0x8F};
+  return {0, 0, 0};
+}
+
+// A byte outside any valid character: 0x80-0x9F are C1 controls on an 8-bit terminal.
+char ShownAlone(unsigned char b) {
+  if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7F || (b >= 0x80 && b <= 0x9F)) return '?';
+  return static_cast<char>(b);
+}
+
+}  // namespace
+
+void TerminalFilter::Invalid(std::string* out) {
+  for (char c : held_) *out += ShownAlone(static_cast<unsigned char>(c));
+  held_.clear();
+  need_ = 0;
+}
+
+void TerminalFilter::Feed(std::string_view bytes, std::string* out) {
+  for (char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    if (need_ > 0) {
+      const Lead lead = LeadOf(static_cast<unsigned char>(held_[0]));
+      const bool first = held_.size() == 1;
+      const bool ok = first ? (b >= lead.lo && b <= lead.hi) : (b >= 0x80 && b <= 0xBF);
+      if (ok) {
+        held_ += c;
+        if (--need_ > 0) continue;
+        // U+0080-U+009F are the C1 controls.
+        const bool c1 = held_.size() == 2 && static_cast<unsigned char>(held_[0]) == 0xC2 &&
+                        static_cast<unsigned char>(held_[1]) <= 0x9F;
+        *out += c1 ? std::string("?") : held_;
+        held_.clear();
+        continue;
+      }
+      Invalid(out);  // then `c` starts afresh
+    }
+    const Lead lead = LeadOf(b);
+    if (lead.need > 0) {
+      held_.assign(1, c);
+      need_ = lead.need;
+    } else {
+      *out += ShownAlone(b);
+    }
+  }
+}
+
+void TerminalFilter::Finish(std::string* out) { Invalid(out); }
+
+std::string TerminalSafe(std::string_view text) {
+  TerminalFilter f;
+  std::string out;
+  out.reserve(text.size());
+  f.Feed(text, &out);
+  f.Finish(&out);
+  return out;
+}
+
 }  // namespace moelog::logbook

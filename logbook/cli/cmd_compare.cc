@@ -76,10 +76,11 @@ std::optional<int> LoadRuns(CompareFlags& f, std::vector<logbook::StoredRun>* ru
     if (auto code = f.store.LogbookRuns("compare", *lb, f.path, f.recorded, runs, note)) return code;
   } else {
     if (f.store.db.empty()) f.store.db = logbook::DefaultStorePath("./compare");
-    auto r = logbook::LoadStoredRuns(f.store.db, logbook::RunQuery{});
+    int64_t foreign = 0;
+    auto r = logbook::LoadStoredRuns(f.store.db, logbook::RunQuery{}, false, &foreign);
     if (auto code = Failed("compare", r.status())) return code;
     *runs = std::move(*r);
-    *note = std::to_string(runs->size()) + " stored runs in " + f.store.db;
+    *note = std::to_string(runs->size()) + " stored runs in " + f.store.db + logbook::ForeignNote(foreign);
   }
   if (!f.entry.empty()) {
     std::vector<logbook::StoredRun> keep;
@@ -121,6 +122,7 @@ int CmdCompare(const Args& args) {
     return kExitError;
   }
   std::cout << logbook::RenderComparison(*c, *o);
+  if (note.find(" foreign run") != std::string::npos) std::cerr << "moelog compare: " << note << "\n";
   for (const auto& row : c->rows)
     for (const auto& w : row.warnings) std::cerr << "moelog compare: warning: " << w << "\n";
   return kExitOk;

@@ -147,7 +147,7 @@ int NewEntry(const NewFlags& f) {
   if (!entry.ok()) return Fail(entry.status());
   auto updated = logbook::InsertEntry(*doc, *entry, f.logbook_path);
   if (!updated.ok()) return Fail(updated.status());
-  if (Status s = logbook::AtomicWriteFile(f.logbook_path, *updated); !s.ok()) return Fail(s);
+  if (Status s = logbook::AtomicWriteFile(logbook::WrittenPath(f.logbook_path), *updated); !s.ok()) return Fail(s);
   std::cout << id << "\n";
   return kExitOk;
 }

@@ -452,14 +452,6 @@ std::optional<logbook::RunQuery> QueryOf(const RunsFlags& f, logbook::RunStore& 
 }
 
 // Leaves out the foreign rows; how many it left out.
-size_t HideForeign(std::vector<RunRecord>* rows) {
-  std::vector<RunRecord> mine;
-  for (auto& r : *rows)
-    if (!r.foreign) mine.push_back(std::move(r));
-  const size_t hidden = rows->size() - mine.size();
-  *rows = std::move(mine);
-  return hidden;
-}
 
 }  // namespace
 
@@ -504,7 +496,7 @@ int CmdRuns(const Args& args) {
     return rows.status().code() == Status::Code::kInvalidArgument ? kExitUsage : rows.status().ExitCode();
   }
   (*store)->AcceptForeign(f.accept_foreign);
-  const size_t hidden = !f.all && !f.accept_foreign ? HideForeign(&*rows) : 0;
+  const size_t hidden = !f.all && !f.accept_foreign ? logbook::DropForeign(&*rows) : 0;
   const bool origin = f.all && std::any_of(rows->begin(), rows->end(), [](const RunRecord& r) { return r.foreign; });
   std::vector<std::string> states;
   if (!f.logbook.empty()) {

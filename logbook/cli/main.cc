@@ -9,6 +9,7 @@
 
 #include "engine/status.h"
 #include "logbook/cli/commands.h"
+#include "logbook/text.h"
 
 namespace moelog::cli {
 namespace {
@@ -69,7 +70,7 @@ int EditDistance(const std::string& a, const std::string& b) {
 }
 
 // Bytes a terminal acts on (escape sequences, carriage return, backspace,
-// bell; every C0 control but tab and newline, and DEL) are shown as '?': a
+// bell, C1 controls: logbook/text.h's TerminalFilter) are shown as '?': a
 // logbook's text that moelog prints (titles, IDs, commands, diffs, runs)
 // cannot retitle the window, move the cursor or overwrite a line of the
 // consent listing.
@@ -79,22 +80,31 @@ class PrintableBuf : public std::streambuf {
 
  protected:
   int_type overflow(int_type c) override {
-    if (traits_type::eq_int_type(c, traits_type::eof())) return to_->pubsync() == 0 ? traits_type::not_eof(c) : c;
-    return to_->sputc(Shown(traits_type::to_char_type(c)));
+    if (traits_type::eq_int_type(c, traits_type::eof())) return sync() == 0 ? traits_type::not_eof(c) : c;
+    const char ch = traits_type::to_char_type(c);
+    return Put(std::string_view(&ch, 1)) ? c : traits_type::eof();
   }
   std::streamsize xsputn(const char* s, std::streamsize n) override {
-    std::string t(s, static_cast<size_t>(n));
-    for (char& c : t) c = Shown(c);
-    return to_->sputn(t.data(), n);
+    return Put(std::string_view(s, static_cast<size_t>(n))) ? n : 0;
   }
-  int sync() override { return to_->pubsync(); }
+  // A flush shows a character still held too (as the bytes it has).
+  int sync() override {
+    shown_.clear();
+    filter_.Finish(&shown_);
+    if (!shown_.empty() && to_->sputn(shown_.data(), static_cast<std::streamsize>(shown_.size())) < 0) return -1;
+    return to_->pubsync();
+  }
 
  private:
-  static char Shown(char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return (u < 0x20 && c != '\n' && c != '\t') || u == 0x7f ? '?' : c;
+  bool Put(std::string_view bytes) {
+    shown_.clear();
+    filter_.Feed(bytes, &shown_);
+    const auto n = static_cast<std::streamsize>(shown_.size());
+    return to_->sputn(shown_.data(), n) == n;
   }
   std::streambuf* to_;
+  logbook::TerminalFilter filter_;
+  std::string shown_;
 };
 
 }  // namespace

@@ -51,7 +51,7 @@ struct LogbookFile {
   }
   // Atomically replaces the file with `lf_text` in its own line ending.
   std::optional<int> Write(const std::string& command, const std::string& lf_text) const {
-    return Failed(command, logbook::AtomicWriteFile(path, logbook::FromLf(lf_text, ending)));
+    return Failed(command, logbook::AtomicWriteFile(logbook::WrittenPath(path), logbook::FromLf(lf_text, ending)));
   }
 };
 

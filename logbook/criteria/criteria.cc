@@ -1,6 +1,7 @@
 #include "logbook/criteria/criteria.h"
 
 #include "engine/target.h"
+#include "logbook/budgets.h"
 #include "logbook/criteria/pairing.h"
 #include "logbook/doc/markdown.h"
 #include "logbook/doc/regions.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -297,6 +299,11 @@ class Parser {
       for (const auto& prev : c->axes)
         if (prev.key == a->key) return Error("table axis '" + a->key + "' given twice");
       c->axes.push_back(*a);
+      // The grid is walked cell by cell: its size is bounded before anything runs.
+      size_t cells = 1;
+      for (const auto& axis : c->axes) cells = cells > SIZE_MAX / axis.values.size() ? SIZE_MAX : cells * axis.values.size();
+      if (cells > static_cast<size_t>(BudgetLimit(BudgetId::kPredicateCells)))
+        return Error("cannot check this table: " + OverBudget(BudgetId::kPredicateCells));
     } while (Accept("x"));
     return ParseTrailers(c, true, false);
   }
@@ -496,6 +503,11 @@ ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
   std::set<std::string> excluded;
   for (const auto* side : {&c.left, &c.right})
     for (const auto& cond : *side) excluded.insert(cond.key);
+  if (as.size() > static_cast<size_t>(BudgetLimit(BudgetId::kCriterionPairs)) / bs.size()) {
+    out.detail = "cannot judge: " + std::to_string(as.size()) + " x " + std::to_string(bs.size()) + " is " +
+                 OverBudget(BudgetId::kCriterionPairs) + "; narrow it with a where clause";
+    return out;
+  }
   PairSearch s;
   for (const auto* a : as)
     for (const auto* b : bs) s.Consider(*a, *b, c, excluded);
@@ -582,8 +594,12 @@ ClauseOutcome EvalTable(const Clause& c, const EvalContext& ctx) {
   if (out.met) {
     out.detail = what + " complete (" + std::to_string(total) + " cells at identical controls)";
   } else {
+    // The first missing cells are named; a wide grid's others are counted.
+    constexpr size_t kNamed = 32;
+    const std::vector<std::string> named(missing.begin(), missing.begin() + static_cast<std::ptrdiff_t>(std::min(missing.size(), kNamed)));
     out.detail = what + " has " + std::to_string(best->cells.size()) + " of " + std::to_string(total) +
-                 " cells at identical controls; missing " + Join(missing, "; ");
+                 " cells at identical controls; missing " + Join(named, "; ") +
+                 (missing.size() > kNamed ? "; and " + std::to_string(missing.size() - kNamed) + " more" : "");
   }
   return out;
 }

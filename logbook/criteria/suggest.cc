@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <cstdint>
 #include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
 
 #include "engine/target.h"
 #include "logbook/criteria/criteria.h"
@@ -201,33 +205,64 @@ std::optional<double> BaselineFigure(const Logbook& logbook, const std::string& 
   return found;
 }
 
-// The entry a sentence names: by ID, or by most of its label's words.
-const Entry* NamedEntry(const Logbook& logbook, const std::vector<std::string>& toks) {
-  for (const auto& e : logbook.entries) {
-    std::string id = e.explicit_id;
-    for (auto& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!id.empty() && std::find(toks.begin(), toks.end(), id) != toks.end()) return &e;
-  }
-  const std::set<std::string> said(toks.begin(), toks.end());
-  const Entry* best = nullptr;
-  double best_score = 0;
-  for (const auto& e : logbook.entries) {
-    auto words = Tokens(e.label);
-    int content = 0, hit = 0;
-    for (const auto& w : words) {
-      if (w.size() < 3 || w == "the" || w == "and" || w == "for" || w == "with") continue;
-      ++content;
-      hit += said.count(w) > 0;
-    }
-    if (content == 0 || hit < 3) continue;
-    const double score = static_cast<double>(hit) / content;
-    if (score >= 0.6 && score > best_score) {
-      best = &e;
-      best_score = score;
+// The entries as sentences name them, indexed once per logbook: by ID, and
+// by the content words of their labels (word -> the entries whose label has
+// it, once per occurrence). A sentence then costs the entries its own words
+// reach, not a pass over every entry's label.
+class EntryNames {
+ public:
+  explicit EntryNames(const Logbook& logbook) : logbook_(logbook), hits_(logbook.entries.size(), 0) {
+    for (size_t i = 0; i < logbook.entries.size(); ++i) {
+      const Entry& e = logbook.entries[i];
+      std::string id = e.explicit_id;
+      for (auto& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (!id.empty()) by_id_.emplace(id, i);  // the first entry of an ID
+      int content = 0;
+      for (const auto& w : Tokens(e.label)) {
+        if (w.size() < 3 || w == "the" || w == "and" || w == "for" || w == "with") continue;
+        ++content;
+        by_word_[w].push_back(i);
+      }
+      content_.push_back(content);
     }
   }
-  return best;
-}
+
+  // The entry a sentence names: by ID, or by most of its label's words.
+  const Entry* Named(const std::vector<std::string>& toks) {
+    size_t first = SIZE_MAX;
+    for (const auto& t : toks)
+      if (auto it = by_id_.find(t); it != by_id_.end()) first = std::min(first, it->second);
+    if (first != SIZE_MAX) return &logbook_.entries[first];
+    std::vector<size_t> touched;
+    for (const auto& w : std::set<std::string>(toks.begin(), toks.end())) {
+      auto it = by_word_.find(w);
+      if (it == by_word_.end()) continue;
+      for (size_t i : it->second)
+        if (hits_[i]++ == 0) touched.push_back(i);
+    }
+    std::sort(touched.begin(), touched.end());
+    const Entry* best = nullptr;
+    double best_score = 0;
+    for (size_t i : touched) {
+      const int hit = hits_[i];
+      hits_[i] = 0;
+      if (content_[i] == 0 || hit < 3) continue;
+      const double score = static_cast<double>(hit) / content_[i];
+      if (score >= 0.6 && score > best_score) {
+        best = &logbook_.entries[i];
+        best_score = score;
+      }
+    }
+    return best;
+  }
+
+ private:
+  const Logbook& logbook_;
+  std::unordered_map<std::string, size_t> by_id_;
+  std::unordered_map<std::string, std::vector<size_t>> by_word_;
+  std::vector<int> content_;
+  std::vector<int> hits_;  // per entry, zero between sentences
+};
 
 struct Reading {
   std::string predicate;
@@ -236,8 +271,8 @@ struct Reading {
 
 class SentenceReader {
  public:
-  SentenceReader(const Logbook& logbook, const std::string& prose, const RunKeys& keys)
-      : logbook_(logbook), toks_(Tokens(prose)), keys_(keys) {}
+  SentenceReader(const Logbook& logbook, EntryNames& names, const std::string& prose, const RunKeys& keys)
+      : logbook_(logbook), names_(names), toks_(Tokens(prose)), keys_(keys) {}
 
   // A clause with the sentence's where-filter (and `extra` before it).
   struct Clauses {
@@ -293,7 +328,7 @@ class SentenceReader {
       return r;
     }
     CollectSettings();
-    const Entry* entry = NamedEntry(logbook_, toks_);
+    const Entry* entry = names_.Named(toks_);
     std::vector<std::string> clauses;
     const auto threshold = Threshold();
     // "reaches the prior best non-EP throughput": the other value names the
@@ -542,6 +577,7 @@ class SentenceReader {
   }
 
   const Logbook& logbook_;
+  EntryNames& names_;
   std::vector<std::string> toks_;
   const RunKeys& keys_;  // the logbook's (outlives the reader)
   std::vector<Setting> settings_;
@@ -556,6 +592,7 @@ std::vector<Suggestion> SuggestPredicates(const Logbook& logbook, std::string_vi
   const auto bullets = StopCriteriaBullets(logbook, text);
   const auto lines = SplitLines(text);
   const RunKeys keys = RecordedKeys(logbook);
+  EntryNames names(logbook);
   int index = 0;
   for (const auto& b : bullets) {
     Suggestion s;
@@ -577,7 +614,7 @@ std::vector<Suggestion> SuggestPredicates(const Logbook& logbook, std::string_vi
     if (auto found = FindPredicateText(b.text)) {
       s.existing = found->first;
     } else {
-      Reading r = SentenceReader(logbook, s.prose, keys).Read();
+      Reading r = SentenceReader(logbook, names, s.prose, keys).Read();
       s.predicate = r.predicate;
       s.reason = r.reason;
     }

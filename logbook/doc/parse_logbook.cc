@@ -1,6 +1,7 @@
 #include "logbook/doc/parse_logbook.h"
 
 #include <algorithm>
+#include <climits>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "logbook/budgets.h"
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/regions.h"
@@ -941,18 +943,31 @@ void CollectPins(std::string_view text, const std::vector<std::string_view>& lin
   for (const auto& r : FindRegions(text, lb->file).regions) skip.push_back({r.begin_line, r.end_line});
   for (const auto& s : lb->sections)
     if (s.kind == SectionKind::kStopCriteria) skip.push_back({s.heading_line, s.end_line});
+  // The skipped spans merged in line order, so each candidate is one binary
+  // search (a logbook of many fenced blocks and many pins costs no product).
+  std::sort(skip.begin(), skip.end());
+  std::vector<std::pair<int, int>> merged;
+  for (const auto& r : skip) {
+    if (!merged.empty() && r.first <= merged.back().second + 1) merged.back().second = std::max(merged.back().second, r.second);
+    else merged.push_back(r);
+  }
+  auto skipped = [&](int number) {
+    auto it = std::upper_bound(merged.begin(), merged.end(), std::make_pair(number, INT_MAX));
+    return it != merged.begin() && number <= std::prev(it)->second;
+  };
   for (const int number : candidates) {
     std::string error;
     auto pins = PinsOfLine(lines[static_cast<size_t>(number - 1)], number, &error);
-    if (!pins || std::any_of(skip.begin(), skip.end(),
-                             [&](const auto& r) { return number >= r.first && number <= r.second; }))
-      continue;
+    if (!pins || skipped(number)) continue;
     if (!error.empty()) {
       lb->pin_errors.push_back({lb->file, number, error});
       continue;
     }
-    auto entry = std::find_if(lb->entries.begin(), lb->entries.end(),
-                              [&](const Entry& e) { return number > e.heading_line && number <= e.end_line; });
+    // Entries are in line order: the last one headed before the line holds it when it ends after it.
+    auto after = std::upper_bound(lb->entries.begin(), lb->entries.end(), number,
+                                  [](int n, const Entry& e) { return n <= e.heading_line; });
+    auto entry = after == lb->entries.begin() || number > std::prev(after)->end_line ? lb->entries.end()
+                                                                                     : std::prev(after);
     auto& into = entry == lb->entries.end() ? lb->pins : entry->pins;
     into.insert(into.end(), pins->begin(), pins->end());
   }
@@ -1058,6 +1073,14 @@ void ResolveSameAs(Logbook* lb) {
     // a quoted launcher payload, a pipe or a redirection).
     const std::string& j = base.joined;
     if (j.empty() || j.find_first_of("|;&<>\n") != std::string::npos || j.back() == '\'' || j.back() == '"') continue;
+    // A chain of entries each "same as" the one before grows its command by
+    // the flags each adds: bounded, so a long chain costs no quadratic copy.
+    if (j.size() + flags.size() > static_cast<size_t>(BudgetLimit(BudgetId::kSameAsCommandChars))) {
+      lb->diagnostics.push_back({lb->file, said->line,
+                                 e.id + ": cannot plan `same as " + id + "`: the command would hold " +
+                                     OverBudget(BudgetId::kSameAsCommandChars)});
+      continue;
+    }
     CommandText c;
     c.text = c.joined = base.joined + flags;
     c.line = c.end_line = said->line;

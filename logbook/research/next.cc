@@ -19,6 +19,7 @@
 #include "engine/v5p/coverage.h"
 #include "engine/v5p/model.h"
 #include "engine/v5p/uncertainty.h"
+#include "logbook/budgets.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/markdown.h"
 #include "logbook/numbers.h"
@@ -232,9 +233,12 @@ Result<ShapeRouting> RouteShape(const BenchConfig& anchor) {
   s.point = points[0];
   BenchConfig routed = anchor;
   double scale = 1.0;
-  if (anchor.tokens > engine::kV5pSampleTokens) {
-    routed.tokens = engine::kV5pSampleTokens;
-    scale = static_cast<double>(anchor.tokens) / static_cast<double>(engine::kV5pSampleTokens);
+  // The sample `bench` routes (engine/bench_config.h): bounded in tokens,
+  // logits and routed slots, so a wide shape costs what `bench` costs.
+  const int64_t sample = engine::V5pSampleTokens(anchor.experts, s.point.topk);
+  if (anchor.tokens > sample) {
+    routed.tokens = sample;
+    scale = static_cast<double>(anchor.tokens) / static_cast<double>(sample);
   }
   engine::Logits logits = engine::GenerateLogits(s.point.distribution, routed.tokens, routed.experts,
                                                  static_cast<uint64_t>(routed.seed), routed.run_alpha,
@@ -380,6 +384,12 @@ Result<std::vector<Candidate>> SearchConfigs(const BenchConfig& anchor, const st
     if (it != a.values.end()) std::rotate(a.values.begin(), it, it + 1);
     else if (!cur.empty()) a.values.insert(a.values.begin(), cur);
   }
+  size_t combinations = 1;
+  for (const auto& a : axes)
+    combinations = a.values.empty() || combinations > SIZE_MAX / a.values.size() ? SIZE_MAX : combinations * a.values.size();
+  if (combinations > static_cast<size_t>(BudgetLimit(BudgetId::kModelCallsPerCommand)))
+    return Status::InvalidArgument("cannot plan: the search would make " + OverBudget(BudgetId::kModelCallsPerCommand) +
+                                   "; free fewer keys or values in the Scope");
   std::vector<Candidate> out;
   std::vector<size_t> idx(axes.size(), 0);
   int n = 0;

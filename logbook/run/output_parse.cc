@@ -85,7 +85,9 @@ bool SameRun(const ParsedRun& run, const std::vector<Kv>& kvs) {
 // capacity, null routing) fill the open run.
 class OutputParser {
  public:
+  explicit OutputParser(size_t max_runs) : max_runs_(max_runs) {}
   void Line(std::string_view line) {
+    if (out_.over_budget) return;
     const std::vector<std::string> words = SplitWords(line);
     if (words.empty()) return;
     const std::string& w0 = words[0];
@@ -131,10 +133,17 @@ class OutputParser {
     for (const auto& kv : kvs) out_.shapes.back()[kv.key] = kv.value;
   }
 
-  void NewRun() {
+  // Opens a run; false (and the output is over budget) past max_runs_.
+  bool NewRun() {
+    if (out_.runs.size() >= max_runs_) {
+      out_.over_budget = true;
+      current_ = nullptr;
+      return false;
+    }
     out_.runs.emplace_back();
     current_ = &out_.runs.back();
     current_->section = section_;
+    return true;
   }
 
   // The RESULT line ends the run it names, or is a run of its own.
@@ -142,14 +151,14 @@ class OutputParser {
     std::vector<Kv> kvs;
     std::vector<std::string> bare;
     SplitKv(words, 1, &kvs, &bare);
-    if (current_ == nullptr || current_->has_result_line || !SameRun(*current_, kvs)) NewRun();
+    if ((current_ == nullptr || current_->has_result_line || !SameRun(*current_, kvs)) && !NewRun()) return;
     current_->has_result_line = true;
     for (const auto& kv : kvs) Put(current_, kv.key, kv.value, "");
   }
 
   // "[dist] mode=... time_s=... [OOM estimate_bytes=...]": starts a run.
   void ModeLine(const std::string& dist, const std::vector<Kv>& kvs, const std::vector<std::string>& bare) {
-    NewRun();
+    if (!NewRun()) return;
     current_->point["distribution"] = dist;
     current_->oom = Has(bare, "OOM");
     for (const auto& kv : kvs) {
@@ -200,6 +209,7 @@ class OutputParser {
     }
   }
 
+  size_t max_runs_;
   ParsedOutput out_;
   int section_ = 0;
   ParsedRun* current_ = nullptr;
@@ -207,8 +217,8 @@ class OutputParser {
 
 }  // namespace
 
-ParsedOutput ParseHarnessOutput(std::string_view text) {
-  OutputParser parser;
+ParsedOutput ParseHarnessOutput(std::string_view text, size_t max_runs) {
+  OutputParser parser(max_runs);
   for (std::string_view line : SplitLines(text)) parser.Line(line);
   return parser.Take();
 }

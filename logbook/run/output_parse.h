@@ -5,6 +5,7 @@
 #ifndef MOELOG_LOGBOOK_OUTPUT_PARSE_H_
 #define MOELOG_LOGBOOK_OUTPUT_PARSE_H_
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -45,6 +46,7 @@ struct ParsedOutput {
   int sections = 0;                                   // number of `devices=` headers seen
   std::vector<std::map<std::string, std::string>> shapes;  // the `shape` line of each section
   std::vector<std::string> errors;   // lines that look like failures (Traceback, "error:")
+  bool over_budget = false;          // more runs than the reader's max_runs: the rest was not read
 };
 
 // Parses harness output. Never fails: unknown lines are ignored. Grouping:
@@ -54,7 +56,9 @@ struct ParsedOutput {
 // lines attach to it; a RESULT line attaches to the current run when it names
 // the same distribution/mode/impl/topk, otherwise it starts a new run (output
 // that has only RESULT lines still gives one run per line).
-ParsedOutput ParseHarnessOutput(std::string_view text);
+// At most `max_runs` runs are read; past them the output is over budget
+// (ParsedOutput::over_budget) and the rest is not read.
+ParsedOutput ParseHarnessOutput(std::string_view text, size_t max_runs = SIZE_MAX);
 
 // What a cpu run ran on, from its first `devices=` line: "isa=avx2
 // bf16=f32-compute kernels=avx2" ("" when the line does not say).

@@ -28,6 +28,7 @@
 #include <git2.h>
 
 #include "engine/bench.h"
+#include "logbook/budgets.h"
 #include "engine/target.h"
 #include "logbook/file_util.h"
 
@@ -440,9 +441,14 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
     const std::string stem = std::to_string(i + 1);
     const std::string text = Slurp(trace / (stem + ".out"), std::min(budget, size_t{64} << 20));
     budget -= std::min(budget, text.size());
-    std::vector<ParsedRun> runs = ParseHarnessOutput(text).runs;
+    // One call of `moelog bench` prints one run per sweep point; a trace that
+    // holds more RESULT lines than the budget was written by the script.
+    ParsedOutput parsed = ParseHarnessOutput(text, static_cast<size_t>(BudgetLimit(BudgetId::kResultRowsPerCall)));
+    std::vector<ParsedRun> runs = std::move(parsed.runs);
     if (i >= n) {  // more calls than planned (a loop the planner could not see through)
-      out.unattributed.insert(out.unattributed.end(), runs.begin(), runs.end());
+      const size_t room = static_cast<size_t>(BudgetLimit(BudgetId::kResultRowsPerCall)) -
+                          std::min(out.unattributed.size(), static_cast<size_t>(BudgetLimit(BudgetId::kResultRowsPerCall)));
+      out.unattributed.insert(out.unattributed.end(), runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(std::min(room, runs.size())));
       continue;
     }
     InvocationOutcome& o = out.invocations[i];
@@ -456,6 +462,12 @@ PlanOutcome RunTracedScript(const Plan& plan, const RunnerOptions& opts) {
     o.stdout_text = text;
     o.runs = std::move(runs);
     SetCallStatus(trace / (stem + ".rc"), *r, opts.timeout_s, &o);
+    if (parsed.over_budget) {  // none of its runs is stored: the call failed
+      o.runs.clear();
+      o.status = Status::Internal("cannot store this call's runs: its trace holds " +
+                                  OverBudget(BudgetId::kResultRowsPerCall));
+      if (o.exit_status == 0) o.exit_status = -1;
+    }
   }
   // A script that failed before its first moelog call: the first invocation
   // carries the failure, so it is recorded.

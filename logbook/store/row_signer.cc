@@ -10,6 +10,7 @@
 #include <openssl/rand.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -46,12 +47,19 @@ Status MakeConfigDirs(const std::string& dir) {
   return Status::Ok();
 }
 
-Result<std::string> ReadKey(int fd, const std::string& path) {
+// `path`'s key from the open `fd`; `file` is the file it is (the link's
+// target when `path` is a symbolic link), named in the fix.
+Result<std::string> ReadKey(int fd, const std::string& path, const std::string& file) {
   struct stat st;
   if (::fstat(fd, &st) != 0) return Status::IOError(path + ": " + Errno());
-  if (!S_ISREG(st.st_mode)) return Status::IOError(path + ": not a regular file");
-  if (st.st_uid != ::geteuid()) return Status::IOError(path + ": not owned by this user");
-  if ((st.st_mode & 077) != 0) return Status::IOError(path + ": readable by others (chmod 600 it, or remove it)");
+  if (!S_ISREG(st.st_mode)) return Status::IOError(path + ": not a regular file (remove it: a new key is made)");
+  if (st.st_uid != ::geteuid())
+    return Status::IOError(path + ": not owned by this user (remove it: a new key is made)");
+  if ((st.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    return Status::IOError(path + ": mode " + mode + ", readable by others: `chmod 600 " + file + "`");
+  }
   if (st.st_size != static_cast<off_t>(kKeyBytes))
     return Status::IOError(path + ": not a moelog key (" + std::to_string(st.st_size) + " bytes, expected 32)");
   std::string key(kKeyBytes, '\0');
@@ -96,16 +104,30 @@ std::string UserKeyPath() {
 }
 
 Result<std::string> LoadOrCreateKey(const std::string& path) {
-  if (path.empty()) return Status::IOError("no HOME: the run-store key has no place");
+  if (path.empty()) return Status::IOError("has no place: neither XDG_CONFIG_HOME nor HOME is an absolute path (set HOME)");
   for (int attempt = 0; attempt < 2; ++attempt) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    // A key kept in a dotfiles folder and linked into place (stow, chezmoi)
+    // is used: the link is the user's and leads to a regular file of the
+    // user's that no one else can read (ReadKey checks the file itself).
+    struct stat link;
+    const bool is_link = ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+    if (is_link && link.st_uid != ::geteuid())
+      return Status::IOError(path + ": a symbolic link not owned by this user (remove it: a new key is made)");
+    std::string file = path;
+    if (is_link) {
+      char* real = ::realpath(path.c_str(), nullptr);
+      if (!real) return Status::IOError(path + ": a symbolic link to nothing usable: " + Errno());
+      file = real;
+      std::free(real);
+    }
+    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (is_link ? 0 : O_NOFOLLOW));
     if (fd >= 0) {
-      auto key = ReadKey(fd, path);
+      auto key = ReadKey(fd, path, file);
       ::close(fd);
       return key;
     }
-    if (errno == ELOOP) return Status::IOError(path + ": is a symbolic link; moelog's key is a regular file");
-    if (errno != ENOENT) return Status::IOError(path + ": " + Errno());
+    if (errno == ELOOP) return Status::IOError(path + ": a symbolic link appeared while it was read; try again");
+    if (errno != ENOENT || is_link) return Status::IOError(path + ": " + Errno());
     MOELOG_RETURN_IF_ERROR(MakeConfigDirs(path.substr(0, path.rfind('/'))));
     // The key is written whole into a file of its own and then linked into
     // place, so a moelog starting beside this one reads either no key or the
@@ -121,8 +143,9 @@ const RowSigner& RowSigner::Default() {
     const std::string path = UserKeyPath();
     auto key = LoadOrCreateKey(path);
     return key.ok() ? new RowSigner(*key, ThisHost())
-                    : new RowSigner("", ThisHost(), key.status().message() +
-                                                        "; runs are stored unsigned and count as foreign");
+                    : new RowSigner("", ThisHost(), "the run-store key " + key.status().message() +
+                                                        " (moelog signs each run it stores with it, and uses no "
+                                                        "run it cannot check)");
   }();
   return *signer;
 }

@@ -27,6 +27,7 @@
 
 #include "engine/backend.h"
 #include "engine/format.h"
+#include "logbook/budgets.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/numbers.h"
@@ -196,6 +197,23 @@ void MoelogNum(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_null(ctx);
 }
 
+// Every statement on a store is bounded: SQLite calls the progress handler
+// every kProgressEvery virtual-machine steps of the statement running on
+// this thread; past the budget the statement stops (SQLITE_INTERRUPT). The
+// count restarts at each step and each Exec.
+constexpr int kProgressEvery = 1000;
+thread_local int64_t t_progress_left = 0;
+int ProgressHandler(void*) { return --t_progress_left < 0 ? 1 : 0; }
+void StartStatementBudget() { t_progress_left = BudgetLimit(BudgetId::kStoreStatementSteps) / kProgressEvery; }
+
+// A statement's failure: what SQLite says, or the budget it ran over.
+std::string SqliteError(sqlite3* db) {
+  if (sqlite3_errcode(db) == SQLITE_INTERRUPT)
+    return "a statement ran " + OverBudget(BudgetId::kStoreStatementSteps) +
+           "; the store makes SQLite work without end: pass another --db";
+  return sqlite3_errmsg(db);
+}
+
 // A prepared statement that finalizes itself.
 class Stmt {
  public:
@@ -212,7 +230,10 @@ class Stmt {
   void Bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
   void BindDouble(int i, double v) { sqlite3_bind_double(s_, i, v); }
   void BindNull(int i) { sqlite3_bind_null(s_, i); }
-  int Step() { return sqlite3_step(s_); }
+  int Step() {
+    StartStatementBudget();
+    return sqlite3_step(s_);
+  }
   void Reset() {
     sqlite3_reset(s_);
     sqlite3_clear_bindings(s_);
@@ -349,6 +370,92 @@ Status PrepareFolder(const std::string& path) {
   return Status::Ok();
 }
 
+// The index CachedRuns looks batches up by: not part of the schema version
+// (created where missing).
+constexpr const char* kCacheKeyStartIndex =
+    "CREATE INDEX IF NOT EXISTS runs_cache_key_start ON runs(cache_key, start_time)";
+
+// One schema object of a store: type, name, table and SQL with its blanks
+// collapsed ("" for SQLite's automatic indexes).
+using SchemaObject = std::tuple<std::string, std::string, std::string, std::string>;
+
+std::string CollapseBlanks(const std::string& sql) {
+  std::string out;
+  for (char c : sql) {
+    const bool blank = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (blank && (out.empty() || out.back() == ' ')) continue;
+    out += blank ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::vector<SchemaObject> SchemaObjects(sqlite3* db) {
+  std::vector<SchemaObject> out;
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master", -1, &s,
+                         nullptr) != SQLITE_OK)
+    return out;
+  StartStatementBudget();
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    auto text = [&](int c) {
+      const unsigned char* t = sqlite3_column_text(s, c);
+      return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s, c)))
+               : std::string();
+    };
+    out.emplace_back(text(0), text(1), text(2), CollapseBlanks(text(3)));
+  }
+  sqlite3_finalize(s);
+  return out;
+}
+
+// The objects moelog's store of schema `version` holds, made by the
+// migrations in a database in memory (so they are exactly what SQLite stores
+// for them), with the cache index and SQLite's statistics table, which may
+// be present or not.
+const std::set<SchemaObject>& OwnSchema(int version) {
+  static std::mutex mu;
+  static std::map<int, std::set<SchemaObject>> memo;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = memo.find(version);
+  if (it != memo.end()) return it->second;
+  std::set<SchemaObject>& own = memo[version];
+  sqlite3* db = nullptr;
+  if (sqlite3_open(":memory:", &db) == SQLITE_OK) {
+    for (int at = 0; at < version; ++at)
+      for (const char* sql : Migrations()[static_cast<size_t>(at)]) sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+    if (version >= 1) sqlite3_exec(db, kCacheKeyStartIndex, nullptr, nullptr, nullptr);
+    sqlite3_exec(db, "ANALYZE", nullptr, nullptr, nullptr);  // makes sqlite_stat1
+    for (auto& o : SchemaObjects(db)) own.insert(std::move(o));
+  }
+  sqlite3_close(db);
+  return own;
+}
+
+// Why the store's schema is not moelog's for `version` ("" when it is): a
+// trigger, a view, another table or index, or a table or index of moelog's
+// name that differs from moelog's. A store is data; one that carries code
+// (a trigger runs on moelog's writes) is refused before anything is used.
+std::string ForeignSchema(sqlite3* db, int version) {
+  const std::set<SchemaObject>& own = OwnSchema(version);
+  bool has_runs = false;
+  for (const SchemaObject& o : SchemaObjects(db)) {
+    const auto& [type, name, table, sql] = o;
+    if (own.count(o)) {
+      has_runs = has_runs || (type == "table" && name == "runs");
+      continue;
+    }
+    const bool ours = std::any_of(own.begin(), own.end(), [&](const SchemaObject& m) {
+      return std::get<0>(m) == type && std::get<1>(m) == name;
+    });
+    return type + " '" + name + "'" + (table.empty() || table == name ? "" : " on '" + table + "'") +
+           (ours ? " differs from moelog's schema " + std::to_string(version) + " definition"
+                 : " is not one of moelog's (its store holds one table, its indexes and no triggers or views)");
+  }
+  if (version >= 1 && !has_runs) return "schema " + std::to_string(version) + " has no runs table";
+  return "";
+}
+
 }  // namespace
 
 struct RunStore::Impl {
@@ -385,9 +492,10 @@ struct RunStore::Impl {
   }
   Status Exec(const std::string& sql) {
     char* err = nullptr;
+    StartStatementBudget();
     int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
     if (rc != SQLITE_OK) {
-      std::string msg = err ? err : sqlite3_errstr(rc);
+      std::string msg = rc == SQLITE_INTERRUPT ? SqliteError(db) : err ? err : sqlite3_errstr(rc);
       sqlite3_free(err);
       return Status::IOError("sqlite: " + msg);
     }
@@ -396,7 +504,7 @@ struct RunStore::Impl {
   Result<int64_t> Scalar(const std::string& sql) {
     Stmt s(db, sql);
     MOELOG_RETURN_IF_ERROR(s.status());
-    if (s.Step() != SQLITE_ROW) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db));
+    if (s.Step() != SQLITE_ROW) return Status::IOError(std::string("sqlite: ") + SqliteError(db));
     return s.Int(0);
   }
   // The store's application_id when the file is moelog's (or new); an error
@@ -453,16 +561,32 @@ struct RunStore::Impl {
     }
     // CachedRuns finds a key's newest batch by (cache_key, start_time): an
     // index, not part of the schema version (created where missing).
-    if (at >= 1)
-      MOELOG_RETURN_IF_ERROR(Exec("CREATE INDEX IF NOT EXISTS runs_cache_key_start ON runs(cache_key, start_time)"));
+    if (at >= 1) MOELOG_RETURN_IF_ERROR(Exec(kCacheKeyStartIndex));
     MOELOG_RETURN_IF_ERROR(Exec("COMMIT"));
     version = std::max(at, *v);
     return Status::Ok();
   }
+  // Each row just written is read back by its rowid with its run ID and
+  // signature, before anyone is told it is stored.
+  Status ReadBack(const std::vector<RunRecord>& records) {
+    Stmt s(db, "SELECT run_id, " + std::string(version >= 5 ? "signature" : "''") + " FROM runs WHERE id = ?1");
+    MOELOG_RETURN_IF_ERROR(s.status());
+    size_t lost = 0;
+    for (const RunRecord& r : records) {
+      s.Bind(1, r.id);
+      const int rc = s.Step();
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE) return Status::IOError("sqlite: read-back failed: " + SqliteError(db));
+      if (rc != SQLITE_ROW || s.Text(0) != r.run_id || (version >= 5 && s.Text(1) != r.signature)) ++lost;
+      s.Reset();
+    }
+    if (lost == 0) return Status::Ok();
+    return Status::IOError("the run store did not keep " + std::to_string(lost) + " of the " +
+                           std::to_string(records.size()) + " rows just written (read back by rowid)");
+  }
   Result<int> UserVersion() {
     Stmt s(db, "PRAGMA user_version");
     MOELOG_RETURN_IF_ERROR(s.status());
-    if (s.Step() != SQLITE_ROW) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(db));
+    if (s.Step() != SQLITE_ROW) return Status::IOError(std::string("sqlite: ") + SqliteError(db));
     return static_cast<int>(s.Int(0));
   }
 };
@@ -473,6 +597,9 @@ RunStore::~RunStore() = default;
 Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int schema_version) {
   if (schema_version < 1 || schema_version > kSchemaVersion)
     return Status::InvalidArgument("run store: schema version " + std::to_string(schema_version) + " does not exist");
+  // A key that cannot be used is said before anything is opened or run:
+  // rows stored without it would read as foreign ever after.
+  if (const std::string& key = RowSigner::Default().problem(); !key.empty()) return Status::IOError(key);
   MOELOG_RETURN_IF_ERROR(PrepareFolder(path));
   // SQLite writes the database and its journal files: each is absent or a
   // regular file with one link (never a link, FIFO, device or hard link).
@@ -485,6 +612,13 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
     return Status::IOError(path + ": cannot open run store: " +
                            (impl->db ? sqlite3_errmsg(impl->db) : sqlite3_errstr(rc)));
   sqlite3_busy_timeout(impl->db, 10000);
+  // The store is data: no trigger or view runs, no function the schema names
+  // runs unless it is innocuous, the schema cannot be written as a table,
+  // and every statement is bounded.
+  for (int op : {SQLITE_DBCONFIG_ENABLE_TRIGGER, SQLITE_DBCONFIG_ENABLE_VIEW, SQLITE_DBCONFIG_TRUSTED_SCHEMA})
+    sqlite3_db_config(impl->db, op, 0, nullptr);
+  sqlite3_db_config(impl->db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_progress_handler(impl->db, kProgressEvery, ProgressHandler, nullptr);
   sqlite3_create_function(impl->db, "moelog_num", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, MoelogNum,
                           nullptr, nullptr);
   // Probe that this is a database at all before changing anything.
@@ -498,6 +632,10 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& path, int sc
   // table). Checked before anything is changed.
   auto app = impl->CheckOwnership(path, *probe);
   if (!app.ok()) return app.status();
+  if (*probe <= kSchemaVersion)
+    if (const std::string why = ForeignSchema(impl->db, *probe); !why.empty())
+      return Status::IOError(path + ": not a moelog run store as moelog makes it: " + why +
+                             "; moelog uses no store that carries code or objects of its own: pass another --db");
   MOELOG_RETURN_IF_ERROR(impl->Configure(path, *app, schema_version));
   return std::unique_ptr<RunStore>(new RunStore(std::move(impl)));
 }
@@ -561,7 +699,7 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
       }
       BindRun(s, r, version, point_json, metrics_json);
       if (s.Step() != SQLITE_DONE) {
-        st = Status::IOError(std::string("sqlite: insert failed: ") + sqlite3_errmsg(impl_->db));
+        st = Status::IOError(std::string("sqlite: insert failed: ") + SqliteError(impl_->db));
         break;
       }
       r.id = sqlite3_last_insert_rowid(impl_->db);
@@ -572,7 +710,8 @@ Status RunStore::Insert(std::vector<RunRecord>* records) {
       return st;
     }
   }
-  return impl_->Exec("COMMIT");
+  MOELOG_RETURN_IF_ERROR(impl_->Exec("COMMIT"));
+  return impl_->ReadBack(*records);
 }
 
 namespace {
@@ -673,7 +812,7 @@ Result<std::vector<RunRecord>> RunStore::Query(const RunQuery& q) {
   std::vector<RunRecord> out;
   int rc;
   while ((rc = s.Step()) == SQLITE_ROW) out.push_back(impl_->ReadRow(s));
-  if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
+  if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + SqliteError(impl_->db));
   if (q.latest_per_cache_key) KeepLatestPerCacheKey(&out);
   return out;
 }
@@ -684,7 +823,7 @@ Result<std::vector<std::pair<std::string, std::string>>> RunStore::EntryLogbooks
   std::vector<std::pair<std::string, std::string>> out;
   int rc;
   while ((rc = s.Step()) == SQLITE_ROW) out.emplace_back(s.Text(0), s.Text(1));
-  if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
+  if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + SqliteError(impl_->db));
   return out;
 }
 
@@ -727,7 +866,7 @@ Result<std::vector<RunRecord>> RunStore::CachedRuns(const std::string& cache_key
       });
       if (!seen) heads.push_back(std::move(h));
     }
-    if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + sqlite3_errmsg(impl_->db));
+    if (rc != SQLITE_DONE) return Status::IOError(std::string("sqlite: query failed: ") + SqliteError(impl_->db));
   }
   constexpr size_t kMaxBatches = 64;  // foreign batches looked through before a miss
   std::vector<RunRecord> out;
@@ -772,8 +911,21 @@ Result<int64_t> RunStore::DeleteEntry(const std::string& entry_id) {
   Stmt s(impl_->db, "DELETE FROM runs WHERE entry_id = ?1");
   MOELOG_RETURN_IF_ERROR(s.status());
   s.Bind(1, entry_id);
-  if (s.Step() != SQLITE_DONE) return Status::IOError(std::string("sqlite: ") + sqlite3_errmsg(impl_->db));
+  if (s.Step() != SQLITE_DONE) return Status::IOError(std::string("sqlite: ") + SqliteError(impl_->db));
   return static_cast<int64_t>(sqlite3_changes(impl_->db));
+}
+
+size_t DropForeign(std::vector<RunRecord>* rows) {
+  const auto kept = std::remove_if(rows->begin(), rows->end(), [](const RunRecord& r) { return r.foreign; });
+  const size_t dropped = static_cast<size_t>(rows->end() - kept);
+  rows->erase(kept, rows->end());
+  return dropped;
+}
+
+std::string ForeignNote(int64_t ignored) {
+  if (ignored <= 0) return "";
+  return " (" + std::to_string(ignored) + " foreign run" + (ignored == 1 ? "" : "s") +
+         " ignored: not made by this user on this host)";
 }
 
 std::string DefaultStorePath(const std::string& logbook_path) {

@@ -139,6 +139,14 @@ class RunStore {
   std::unique_ptr<Impl> impl_;
 };
 
+// The foreign filter every reader of stored runs applies (CachedRuns, the
+// loaders of stored_run_reader.h and counted_runs.h, `runs`): removes the
+// foreign rows (RunRecord::foreign) from `rows` and gives how many it removed.
+size_t DropForeign(std::vector<RunRecord>* rows);
+// " (N foreign runs ignored: not made by this user on this host)", or "" for
+// none: the one wording of the count.
+std::string ForeignNote(int64_t ignored);
+
 // The default store path for a logbook: <dir of logbook>/.moelog/runs.db.
 std::string DefaultStorePath(const std::string& logbook_path);
 

@@ -62,11 +62,14 @@ StoredRun ToStoredRun(const RunRecord& rec) {
   return r;
 }
 
-Result<std::vector<StoredRun>> LoadStoredRuns(const std::string& db_path, const RunQuery& query) {
+Result<std::vector<StoredRun>> LoadStoredRuns(const std::string& db_path, const RunQuery& query,
+                                              bool accept_foreign, int64_t* foreign_ignored) {
   auto store = RunStore::Open(db_path);
   if (!store.ok()) return store.status();
   auto rows = (*store)->Query(query);
   if (!rows.ok()) return rows.status();
+  const size_t dropped = accept_foreign ? 0 : DropForeign(&*rows);
+  if (foreign_ignored) *foreign_ignored = static_cast<int64_t>(dropped);
   std::vector<StoredRun> out;
   for (const auto& rec : *rows)
     if (rec.status == "ok") out.push_back(ToStoredRun(rec));

@@ -26,8 +26,10 @@ StoredRun ToStoredRun(const RunRecord& record);
 std::string ConfigKeyOfPoint(const std::string& point_key);
 
 // Every successful (status ok) run of the store at `db_path` matching
-// `query`, oldest first.
-Result<std::vector<StoredRun>> LoadStoredRuns(const std::string& db_path, const RunQuery& query);
+// `query`, oldest first. Foreign rows (run_store.h) are dropped unless
+// `accept_foreign`; `foreign_ignored`, when given, receives how many.
+Result<std::vector<StoredRun>> LoadStoredRuns(const std::string& db_path, const RunQuery& query,
+                                              bool accept_foreign = false, int64_t* foreign_ignored = nullptr);
 
 }  // namespace moelog::logbook
 

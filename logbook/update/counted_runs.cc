@@ -67,10 +67,7 @@ Result<std::vector<StoredRun>> LogbookRuns(const Logbook& logbook, const std::st
   if (note)
     *note = std::to_string(stored) + " stored run" + (stored == 1 ? "" : "s") +
             (recorded ? ", " + std::to_string(rec) + " recorded" : "") +
-            (have_store ? "" : " (no run store at " + db_path + ")") +
-            (foreign > 0 ? " (" + std::to_string(foreign) + " foreign run" + (foreign == 1 ? "" : "s") +
-                               " ignored: not made by this user on this host)"
-                         : "");
+            (have_store ? "" : " (no run store at " + db_path + ")") + ForeignNote(foreign);
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "logbook/text.h"
 #include "logbook/update/steps.h"
 #include "logbook/work_queue.h"
 
@@ -24,9 +25,7 @@ class Progress {
     if (!on_) return;
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double eta = done > 0 ? el / done * (total_ - done) : 0;
-    std::string shown = what;  // the logbook's text: no control byte of its own reaches the terminal
-    for (char& c : shown)
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    const std::string shown = TerminalSafe(what);  // the logbook's text: no control byte reaches the terminal
     std::fprintf(stderr, "\r\033[K[%d/%d] %s  ETA %.0fs", done, total_, shown.c_str(), eta);
     if (done == total_) std::fprintf(stderr, "\n");
   }

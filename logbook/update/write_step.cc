@@ -79,7 +79,7 @@ Stop WriteDocument(const LoadedDocument& doc, const SpliceResult& res, std::ostr
     err << doc.path << ": changed on disk during the update; file unchanged (runs are stored: rerun to write)\n";
     return kExitError;
   }
-  Status st = AtomicWriteFile(doc.path, FromLf(res.text, doc.ending));
+  Status st = AtomicWriteFile(WrittenPath(doc.path), FromLf(res.text, doc.ending));
   if (st.ok()) return std::nullopt;
   err << doc.path << ": " << st.ToString() << "\n";
   return st.ExitCode();

@@ -41,4 +41,28 @@ TEST(Text, Utf8PrefixNeverCutsACharacter) {
 }
 
 }  // namespace
+TEST(Text, TerminalSafeBlanksC0AndC1Controls) {
+  // C0 (ESC, CR, BEL), DEL, C1 as characters (U+009B CSI, U+009D OSC) and as
+  // bare bytes 0x80-0x9F: shown as '?'. Tab, newline and valid UTF-8 text
+  // (U+00A0 and up: "µs", "—", emoji) pass unchanged.
+  EXPECT_EQ(TerminalSafe("a\x1b[2Jb\r\x07\x7f"), "a?[2Jb???");
+  EXPECT_EQ(TerminalSafe("id\xc2\x9b" "2J \xc2\x9d" "0;t\xc2\x9c"), "id?2J ?0;t?");
+  EXPECT_EQ(TerminalSafe("raw\x9b" "2J\x9d\x80"), "raw?2J??");
+  EXPECT_EQ(TerminalSafe("\t1.5 \xc2\xb5s \xe2\x80\x94 \xc2\xa0\xf0\x9f\x9a\x80\n"),
+            "\t1.5 \xc2\xb5s \xe2\x80\x94 \xc2\xa0\xf0\x9f\x9a\x80\n");
+  // Cut or malformed sequences: their 0x80-0x9F bytes are blanked, the rest kept.
+  EXPECT_EQ(TerminalSafe("\xe2\x80"), "\xe2?");
+  EXPECT_EQ(TerminalSafe("\xe2\x9b" "x"), "\xe2?x");           // E2 then 9B: a valid pair, cut by 'x'
+  EXPECT_EQ(TerminalSafe("\xe0\x9b\x80"), "\xe0??");           // overlong: never valid
+  EXPECT_EQ(TerminalSafe("\xc2\xc2\x9b"), "\xc2?");            // a lead, then a C1 character
+  // A character split across writes is held until it is whole.
+  TerminalFilter f;
+  std::string out;
+  f.Feed("a\xc2", &out);
+  f.Feed("\x9b" "b\xe2\x80", &out);
+  f.Feed("\x94", &out);
+  f.Finish(&out);
+  EXPECT_EQ(out, "a?b\xe2\x80\x94");
+}
+
 }  // namespace moelog::logbook

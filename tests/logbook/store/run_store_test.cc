@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -178,6 +179,76 @@ TEST(RunStore, RefusesGarbageFile) {
   EXPECT_FALSE(s.ok());
 }
 
+// Runs SQL on a store file as another program would (no moelog checks).
+void RawSql(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(db);
+}
+
+std::string FileBytes(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::string out;
+  if (!f) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  std::fclose(f);
+  return out;
+}
+
+// A genuine store plus one object of someone else's: refused on open,
+// naming the object, and the file is not changed.
+void ExpectRefused(const std::string& name, const std::string& sql, const std::string& named) {
+  const std::string path = TempDb(name);
+  {
+    auto store = RunStore::Open(path);
+    ASSERT_TRUE(store.ok());
+    RunRecord r = MakeRecord("E-1", 2, 100);
+    ASSERT_TRUE((*store)->Insert(&r).ok());
+  }
+  RawSql(path, "PRAGMA journal_mode=DELETE; " + sql);
+  const std::string before = FileBytes(path);
+  auto s = RunStore::Open(path);
+  ASSERT_FALSE(s.ok()) << name;
+  EXPECT_NE(s.status().message().find(named), std::string::npos) << s.status().message();
+  EXPECT_NE(s.status().message().find("pass another --db"), std::string::npos) << s.status().message();
+  EXPECT_EQ(FileBytes(path), before) << name << ": the refused store was changed";
+}
+
+TEST(RunStore, AStoreIsDataNotCode) {
+  // A trigger that eats every row moelog inserts, one that makes an insert
+  // work forever, a view, another table, and moelog's own index redefined.
+  ExpectRefused("trigger.db", "CREATE TRIGGER eat AFTER INSERT ON runs BEGIN DELETE FROM runs; END;",
+                "trigger 'eat' on 'runs'");
+  ExpectRefused("hang.db",
+                "CREATE TRIGGER hang AFTER INSERT ON runs BEGIN SELECT count(*) FROM runs a, runs b, runs c, runs d, "
+                "runs e, runs f, runs g; END;",
+                "trigger 'hang'");
+  ExpectRefused("view.db", "CREATE VIEW v AS SELECT * FROM runs;", "view 'v'");
+  ExpectRefused("table.db", "CREATE TABLE notes(x);", "table 'notes'");
+  ExpectRefused("index.db", "DROP INDEX runs_entry; CREATE INDEX runs_entry ON runs(length(stdout_tail));",
+                "index 'runs_entry' on 'runs' differs");
+  // SQLite's own statistics and moelog's cache index missing are fine.
+  const std::string path = TempDb("analyzed.db");
+  ASSERT_TRUE(RunStore::Open(path).ok());
+  RawSql(path, "ANALYZE; DROP INDEX runs_cache_key_start;");
+  auto ok = RunStore::Open(path);
+  EXPECT_TRUE(ok.ok()) << ok.status().ToString();
+}
+
+TEST(RunStore, OlderSchemasAreStillMigrated) {
+  for (int v = 1; v < RunStore::kSchemaVersion; ++v) {
+    const std::string path = TempDb("old" + std::to_string(v) + ".db");
+    ASSERT_TRUE(RunStore::Open(path, v).ok());
+    auto now = RunStore::Open(path);
+    EXPECT_TRUE(now.ok()) << v << ": " << now.status().ToString();
+  }
+}
+
 TEST(RunStore, CachedRunsIsNewestSuccessfulBatch) {
   auto store = RunStore::Open(TempDb("cache.db"));
   ASSERT_TRUE(store.ok());
@@ -285,8 +356,23 @@ TEST(RowSigner, KeyIsCreatedOnceForTheUserAlone) {
   auto same = LoadOrCreateKey(path);
   ASSERT_TRUE(same.ok());
   EXPECT_EQ(*same, *key);
-  ::chmod(path.c_str(), 0644);  // readable by others: refused
-  EXPECT_FALSE(LoadOrCreateKey(path).ok());
+  ::chmod(path.c_str(), 0644);  // readable by others: refused, with the fix
+  auto open = LoadOrCreateKey(path);
+  ASSERT_FALSE(open.ok());
+  EXPECT_NE(open.status().message().find("mode 0644"), std::string::npos) << open.status().message();
+  EXPECT_NE(open.status().message().find("chmod 600 " + path), std::string::npos) << open.status().message();
+  // Kept elsewhere and linked into place (stow, chezmoi): used when the file
+  // is the user's alone; the fix names the file, not the link.
+  const std::string kept = (dir / "dotfiles.key").string();
+  std::filesystem::rename(path, kept);
+  std::filesystem::create_symlink(kept, path);
+  auto linked = LoadOrCreateKey(path);
+  ASSERT_FALSE(linked.ok());
+  EXPECT_NE(linked.status().message().find("chmod 600 " + kept), std::string::npos) << linked.status().message();
+  ::chmod(kept.c_str(), 0600);
+  linked = LoadOrCreateKey(path);
+  ASSERT_TRUE(linked.ok()) << linked.status().ToString();
+  EXPECT_EQ(*linked, *key);
   std::filesystem::remove(path);
   std::filesystem::create_symlink("/etc/passwd", path);  // a link: refused
   EXPECT_FALSE(LoadOrCreateKey(path).ok());
