@@ -1,5 +1,7 @@
 // libFuzzer target over parse + rewrite: any bytes parse as a logbook and a
-// recipe without crashing, every entry's recorded figures are read, and
+// recipe without crashing, every entry's recorded figures are read, `check
+// --suggest` reads its criteria and `compare` pairs its recorded runs within
+// libFuzzer's time and memory limits (-timeout, -rss_limit_mb), and
 // splicing regions for every entry keeps every byte outside regions and is a
 // fixed point. Built with clang when
 // MOELOG_FUZZ=ON; the replay driver (replay_main.cc) runs the same checks
@@ -9,7 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "logbook/criteria/compare.h"
 #include "logbook/criteria/recorded.h"
+#include "logbook/criteria/suggest.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/doc/regions.h"
@@ -40,6 +44,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& f : RecordedFigures(e, "fuzz.md", &unread)) Require(f.line >= 1, "figure line");
   }
   (void)rc;
+  // check --suggest and compare over the document: bounded on any text (a
+  // hang or a blow-up shows as a libFuzzer -timeout or -rss_limit_mb).
+  const std::vector<Suggestion> suggestions = SuggestPredicates(lb, text);
+  int written = 0;
+  const std::string suggested = InsertSuggestions(text, suggestions, {}, &written);
+  Require(suggested.size() >= text.size(), "suggestions only add lines");
+  CompareOptions compare;
+  compare.a = {{"impl", "fused_w13"}};
+  compare.b = {{"impl", "baseline"}};
+  (void)CompareRuns(RecordedRuns(lb), compare);
   const RegionScan scan = FindRegions(text, "fuzz.md");
   if (!scan.ok()) return 0;  // malformed regions: moelog refuses to rewrite
   std::vector<RegionEdit> edits;
