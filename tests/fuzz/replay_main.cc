@@ -30,9 +30,9 @@ int main(int argc, char** argv) {
       for (size_t cut = 1; cut < s.size(); cut += 1 + s.size() / 16)
         LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(s.data()), cut);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (seconds > moelog::test::TimeBound(10.0)) {
+      if (seconds > moelog::test::TimeBound(30.0)) {
         std::printf("%s: %.1f s, over the replay's bound of %.0f s\n", entry.path().c_str(), seconds,
-                    moelog::test::TimeBound(10.0));
+                    moelog::test::TimeBound(30.0));
         return 1;
       }
       ++count;
