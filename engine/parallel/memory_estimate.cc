@@ -86,6 +86,9 @@ double ReductionBytes(const Dims& x) {
   double bytes = x.d * (partial_rows * x.h * 4 + landing);
   // ring_ag_rs gathers the tokens (f32 staging and the gathered copy) first.
   if (x.ring) bytes = std::max(bytes, x.d * (x.tr * x.h * (4 + x.es) + x.ts * x.h * 4));
+  // Over a data axis the weight gradients are all-reduced through f32
+  // staging, one tensor (L x H x M) a device at a time.
+  if (x.a > 1 && x.training) bytes = std::max(bytes, x.d * x.l * x.h * x.m * 4);
   return bytes;
 }
 
