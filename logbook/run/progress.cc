@@ -105,6 +105,13 @@ void RunProgress::Finish(const BenchWork& w, bool erase) {
   drawn_ = false;
 }
 
+void RunProgress::Skip(const BenchWork& w) {
+  std::lock_guard<std::mutex> lock(mu_);
+  s_.runs_done += w.runs;
+  s_.flops_total -= w.flops;
+  Draw();
+}
+
 void RunProgress::Draw() {
   if (!on_) return;
   const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();

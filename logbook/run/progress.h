@@ -58,6 +58,9 @@ class RunProgress {
   // Work finished (whether it succeeded or not); with erase the line is
   // cleared instead of redrawn (output follows on the same terminal).
   void Finish(const BenchWork& w, bool erase = false);
+  // Work that ended without running through (refused, failed): its runs are
+  // done, its FLOPs leave the estimate.
+  void Skip(const BenchWork& w);
 
  private:
   void Draw();  // mu_ held

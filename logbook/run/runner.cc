@@ -661,10 +661,10 @@ Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
       out.invocations.push_back(std::move(skip));
       continue;
     }
-    if (options.on_invocation) options.on_invocation(i, false);
+    if (options.on_invocation) options.on_invocation(i, nullptr);
     InvocationOutcome o = mode == RunMode::kInProcess ? RunInProcess(plan.invocations[i], i)
                                                       : RunAsSubprocess(plan.invocations[i], i, options);
-    if (options.on_invocation) options.on_invocation(i, true);
+    if (options.on_invocation) options.on_invocation(i, &o);
     if (o.exit_status != 0 && out.exit_status == 0) out.exit_status = o.exit_status;
     out.timed_out = out.timed_out || o.timed_out;
     const bool stop = !o.status.ok() && plan.invocations[i].errexit;

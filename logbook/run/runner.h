@@ -42,6 +42,8 @@ enum class RunMode {
   kRealHarness,  // always needs allow_shell
 };
 
+struct InvocationOutcome;
+
 struct RunnerOptions {
   RunMode mode = RunMode::kAuto;
   bool allow_shell = false;        // consent to run kNeedsConsent plans and real harnesses
@@ -69,8 +71,8 @@ struct RunnerOptions {
   // not set it themselves (0: the engine's default, the memory available).
   double max_memory_gb = 0;
   // Direct (in-process and subprocess) runs: called as each selected
-  // invocation starts (finished false) and ends (true), for progress.
-  std::function<void(size_t index, bool finished)> on_invocation;
+  // invocation starts (outcome null) and ends (its outcome), for progress.
+  std::function<void(size_t index, const InvocationOutcome* outcome)> on_invocation;
 };
 
 // The outcome of one invocation.

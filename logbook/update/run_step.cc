@@ -100,10 +100,11 @@ void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const Sess
     RunnerOptions o = ropt;
     if (!pc->plan.needs_shell) o.only = pc->missing;
     if (is_measured && measured.on())
-      o.on_invocation = [&, pc, i](size_t k, bool finished) {
+      o.on_invocation = [&, pc, i](size_t k, const InvocationOutcome* done) {
         const BenchInvocation& inv = pc->plan.invocations[k];
-        if (finished) measured.Finish(WorkOf(inv.config));
-        else measured.Start(*jobs[i].unit_id + " " + JoinArgs(inv.args));
+        if (done == nullptr) measured.Start(*jobs[i].unit_id + " " + JoinArgs(inv.args));
+        else if (done->status.ok()) measured.Finish(WorkOf(inv.config));
+        else measured.Skip(WorkOf(inv.config));  // a refused or failed run says nothing of the rate
       };
     pc->outcome = RunPlan(pc->plan, o);
     if (is_measured) return;
