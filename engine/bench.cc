@@ -318,6 +318,10 @@ Routing TopKOf(SharedRouter& r, const std::string& distribution, const BenchConf
 }  // namespace
 
 Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out, bool print) {
+  return RunBench(c, out, print, PointHook());
+}
+
+Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out, bool print, const PointHook& hook) {
   MOELOG_RETURN_IF_ERROR(c.Validate());
   auto backend = MakeBackend(c);
   if (!backend.ok()) return backend.status();
@@ -351,7 +355,9 @@ Result<std::vector<RunResult>> RunBench(const BenchConfig& c, std::ostream& out,
       routing.real_assignments = std::llround(static_cast<double>(routing.real_assignments) * token_scale);
       routing.null_assignments = std::llround(static_cast<double>(routing.null_assignments) * token_scale);
     }
+    if (hook) hook(point, false);
     auto r = (*backend)->Run(c, point, routing);
+    if (hook) hook(point, true);
     if (!r.ok()) return r.status();
     if (text) out << FormatRun(c, *r) << std::flush;
     results.push_back(std::move(r).value());

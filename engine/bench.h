@@ -3,6 +3,7 @@
 #ifndef MOELOG_ENGINE_BENCH_H_
 #define MOELOG_ENGINE_BENCH_H_
 
+#include <functional>
 #include <ostream>
 #include <vector>
 
@@ -21,6 +22,10 @@ Routing RoutingForPoint(const BenchConfig& config, Routing topk, const RunPoint&
 // Runs every point of the sweep. Text lines go to `out` as runs finish (JSON:
 // one document at the end). Returns the results even when printing is off.
 Result<std::vector<RunResult>> RunBench(const BenchConfig& config, std::ostream& out, bool print = true);
+// The same, calling `hook` as each point starts (finished false) and ends.
+using PointHook = std::function<void(const RunPoint& point, bool finished)>;
+Result<std::vector<RunResult>> RunBench(const BenchConfig& config, std::ostream& out, bool print,
+                                        const PointHook& hook);
 
 // Formatting (docs/harness.md §3.3). Exposed for tests and for the logbook layer.
 std::string FormatHeader(const BenchConfig& config, const std::string& devices_line);

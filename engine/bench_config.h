@@ -90,6 +90,10 @@ struct BenchConfig {
   std::string hardware = "v5p";     // v5p target: hardware file name or path
   std::string model_params;         // v5p target: fitted parameter file ("" = default)
   bool quiet_ranks = true;          // MPI: ranks other than 0 print nothing
+  // cpu target: refuse a run whose estimated peak memory exceeds this many
+  // GB (10^9 bytes); 0: the memory available when the run starts.
+  double max_memory_gb = 0;
+  bool quiet = false;               // no progress line on a terminal
 
   // Expanded sweep axes (filled by Validate()).
   std::vector<int64_t> TopkValues() const;

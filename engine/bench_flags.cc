@@ -128,6 +128,12 @@ const std::vector<FlagSpec> kFlags = {
     {.key = "model_params", .flag = "--model-params", .field = &BC::model_params,
      .help = "v5p target: fitted parameter file", .column = false},
     {.key = "quiet_ranks", .field = &BC::quiet_ranks, .pairing = kIgnored, .cache = kNoCache},
+    {.key = "max_memory", .flag = "--max-memory", .field = &BC::max_memory_gb,
+     .help = "cpu target: refuse a run whose estimated peak memory exceeds this many GB (0: the memory available)",
+     .pairing = kIgnored, .cache = kNoCache},
+    {.key = "quiet", .flag = "--quiet", .field = &BC::quiet,
+     .help = "cpu target: no progress line on the terminal (runs done, the current one, time left)",
+     .pairing = kIgnored, .cache = kNoCache},
     // Run-level keys: what a stored run answers besides its config.
     {.key = "host", .pairing = kIgnored, .cache = kNoCache},
     {.key = "entry", .pairing = kIgnored, .cache = kNoCache},

@@ -16,6 +16,7 @@
 #include "engine/format.h"
 #include "engine/cpu/isa.h"
 #include "engine/cpu/moe_block.h"
+#include "engine/parallel/memory_estimate.h"
 #include "engine/parallel/mpi_comm.h"
 #include "engine/parallel/parallel_runner.h"
 #include "engine/timing.h"
@@ -57,6 +58,7 @@ class CpuBackend : public Backend {
   Result<RunResult> Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) override;
 
  private:
+  Result<RunResult> RunGuarded(const BenchConfig& config, const RunPoint& point, const Routing& routing);
   // deferred_ok: the run packs the expert weights itself (forward-only tiled
   // pipeline), so they need not exist in plain form.
   Status EnsureData(const BenchConfig& c, bool deferred_ok = false);
@@ -74,39 +76,28 @@ Status CpuBackend::EnsureData(const BenchConfig& c, bool deferred_ok) {
   return Status::Ok();
 }
 
-// The simulated devices hold the whole layer between them, plus their
-// exchange buffers: refused before allocation when that cannot fit.
-Status CheckParallelFits(const BenchConfig& config, const RunPoint& point) {
-  BenchConfig whole = config;
-  whole.parallel_mode = "none";
-  whole.mesh.clear();
-  auto wb = cpu::MakeBlockConfig(whole, point.impl);
-  if (!wb.ok()) return Status::Ok();
-  const double need =
-      1.5 * cpu::EstimateBytes(*wb, point.topk, config.bench_pass == "forward_backward", config.check_numerics);
+// The estimate of the run's peak memory (one device, or every simulated
+// device of an ep/dp run), refused before anything is allocated when it
+// exceeds --max-memory or, without it, the memory available now.
+Result<double> CheckFits(const BenchConfig& config, const RunPoint& point, const cpu::BlockConfig& bc) {
+  const bool training = config.bench_pass == "forward_backward";
+  const bool parallel = config.parallel_mode != "none";
+  const double need = parallel ? parallel::EstimateParallelBytes(config, bc, point.topk)
+                               : cpu::EstimateBytes(bc, point.topk, training, config.check_numerics);
   const double avail = cpu::AvailableBytes();
-  if (avail > 0 && need > avail)
-    return Status::OutOfMemory("--parallel-mode " + config.parallel_mode + " --tokens " +
-                               std::to_string(config.tokens) + " --hidden " + std::to_string(config.hidden) +
-                               ": the simulated devices need an estimated " +
-                               std::to_string(static_cast<int64_t>(need / (1 << 20))) + " MiB but only " +
-                               std::to_string(static_cast<int64_t>(avail / (1 << 20))) + " MiB are available");
-  return Status::Ok();
-}
-
-// The engine's estimate of one device's bytes, refused when MemAvailable
-// cannot hold it; the estimate otherwise.
-Result<double> CheckFits(const BenchConfig& config, const RunPoint& point, const cpu::BlockConfig& bc, bool training) {
-  const double need = cpu::EstimateBytes(bc, point.topk, training, config.check_numerics);
-  const double avail = cpu::AvailableBytes();
-  if (avail > 0 && need > avail)
-    return Status::OutOfMemory("--tokens " + std::to_string(config.tokens) + " --hidden " +
-                               std::to_string(config.hidden) + " --mlp-dim " + std::to_string(config.mlp_dim) +
-                               " --experts " + std::to_string(config.experts) + " --topk " +
-                               std::to_string(point.topk) + ": the cpu engine needs an estimated " + Fixed(need, 0) +
-                               " bytes (" + Fixed(need / (1 << 30), 2) + " GiB) but only " + Fixed(avail, 0) +
-                               " bytes (" + Fixed(avail / (1 << 30), 2) + " GiB) are available (MemAvailable)");
-  return need;
+  const double limit = config.max_memory_gb > 0 ? config.max_memory_gb * 1e9 : avail;
+  if (limit <= 0 || need <= limit) return need;
+  std::string shape = "--tokens " + std::to_string(config.tokens) + " --hidden " + std::to_string(config.hidden) +
+                      " --mlp-dim " + std::to_string(config.mlp_dim) + " --experts " +
+                      std::to_string(config.experts) + " --topk " + std::to_string(point.topk);
+  if (config.shared_expert_dim > 0) shape += " --shared-expert-dim " + std::to_string(config.shared_expert_dim);
+  if (parallel) shape += " --parallel-mode " + config.parallel_mode;
+  std::string msg = shape + " --bench-pass " + config.bench_pass + ": the cpu engine needs an estimated " +
+                    Fixed(need / 1e9, 1) + " GB at its peak";
+  if (config.max_memory_gb > 0) msg += ", over --max-memory " + Fixed(config.max_memory_gb, 1) + " GB";
+  msg += " (" + Fixed(avail / 1e9, 1) + " GB available now); a smaller shape";
+  if (parallel) msg += ", fewer --devices";
+  return Status::OutOfMemory(msg + " or a larger --max-memory lets it run");
 }
 
 // The first failure among the timed calls (they cannot return one).
@@ -135,17 +126,36 @@ Status TimeStages(const BenchConfig& config, cpu::MoeBlock& block, RunResult* r)
   return Status::Ok();
 }
 
+// An allocation that fails is an error naming its size, not a crash.
 Result<RunResult> CpuBackend::Run(const BenchConfig& config, const RunPoint& point, const Routing& routing) {
-  if (config.parallel_mode != "none") {
-    MOELOG_RETURN_IF_ERROR(CheckParallelFits(config, point));
-    MOELOG_RETURN_IF_ERROR(EnsureData(config));
-    return parallel::RunParallel(config, point, routing, data_.get());
+  auto failed = [&](const std::string& what) -> Status {
+    return Status::OutOfMemory(what + " (" + Fixed(cpu::AvailableBytes() / 1e9, 1) +
+                               " GB available now); a smaller shape or fewer --devices needs less");
+  };
+  try {
+    return RunGuarded(config, point, routing);
+  } catch (const cpu::AllocationFailure& e) {
+    data_.reset();  // what was made of it may be partial
+    return failed("could not allocate a buffer of " + std::to_string(e.bytes()) + " bytes (" +
+                  Fixed(static_cast<double>(e.bytes()) / 1e9, 2) + " GB)");
+  } catch (const std::bad_alloc&) {
+    data_.reset();
+    return failed("an allocation failed");
   }
+}
+
+Result<RunResult> CpuBackend::RunGuarded(const BenchConfig& config, const RunPoint& point, const Routing& routing) {
   auto bc = cpu::MakeBlockConfig(config, point.impl);
   if (!bc.ok()) return bc.status();
-  const bool training = config.bench_pass == "forward_backward";
-  auto need = CheckFits(config, point, *bc, training);
+  auto need = CheckFits(config, point, *bc);
   if (!need.ok()) return need.status();
+  if (config.parallel_mode != "none") {
+    MOELOG_RETURN_IF_ERROR(EnsureData(config));
+    auto r = parallel::RunParallel(config, point, routing, data_.get());
+    if (r.ok()) r->memory_bytes = *need;
+    return r;
+  }
+  const bool training = config.bench_pass == "forward_backward";
   // Peak memory: a forward-only run keeps only the prepacked weights, unless
   // the reference or the unfused stage path needs the plain ones later.
   const bool packed_only = !training && !config.check_numerics && !config.stage_timing;

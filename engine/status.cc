@@ -13,6 +13,7 @@ std::string Status::ToString() const {
     case Code::kIOError: prefix = "I/O error: "; break;
     case Code::kOutOfMemory: prefix = "out of memory: "; break;
     case Code::kTimeout: prefix = "timeout: "; break;
+    case Code::kKilled: prefix = "killed: "; break;
     case Code::kInternal: prefix = "internal error: "; break;
   }
   return prefix + message_;

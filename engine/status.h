@@ -30,6 +30,7 @@ class [[nodiscard]] Status {
     kIOError,
     kOutOfMemory,      // the shape does not fit: refused before allocation
     kTimeout,
+    kKilled,           // a signal from outside ended it (not moelog's bug)
     kInternal,
   };
 
@@ -42,6 +43,7 @@ class [[nodiscard]] Status {
   static Status IOError(std::string m) { return Status(Code::kIOError, std::move(m)); }
   static Status OutOfMemory(std::string m) { return Status(Code::kOutOfMemory, std::move(m)); }
   static Status Timeout(std::string m) { return Status(Code::kTimeout, std::move(m)); }
+  static Status Killed(std::string m) { return Status(Code::kKilled, std::move(m)); }
   static Status Internal(std::string m) { return Status(Code::kInternal, std::move(m)); }
 
   bool ok() const { return code_ == Code::kOk; }

@@ -566,6 +566,22 @@ Status ExpertMlp::Forward(const ExpertWeights& w, const PackedRows& rows, Tensor
   return Status::Ok();
 }
 
+void ExpertMlp::ReleaseActivations() {
+  Impl& s = *impl_;
+  s.ab = Tensor();
+  s.h = Tensor();
+  s.dh = Tensor();
+  s.dab = Tensor();
+  s.dw13 = Tensor();
+  std::vector<int32_t>().swap(s.acc);
+  std::vector<int8_t>().swap(s.hq);
+  std::vector<int8_t>().swap(s.dq);
+  std::vector<float>().swap(s.hs);
+  std::vector<float>().swap(s.ds);
+  s.h_quantized = false;
+  s.saved = false;
+}
+
 // Backward, by stage: dW2, dh (float, or straight-through int8), d(gate)
 // and d(up), dW1/dW3, dx rows (float, or straight-through int8).
 Status ExpertMlp::Backward(const ExpertWeights& w, const PackedRows& rows, const Tensor& dy, Tensor* dx_rows,

@@ -193,6 +193,12 @@ class ExpertMlp {
   Status Backward(const ExpertWeights& w, const PackedRows& rows, const Tensor& dy, Tensor* dx_rows,
                   ExpertGrads* grads);
 
+  // Frees the saved activations and the backward's scratch (kept otherwise
+  // for the next call): for callers that hold several instances and run
+  // them one after the other, so that only one holds its scratch at a time.
+  // The next Forward allocates them again.
+  void ReleaseActivations();
+
  private:
   struct Impl;
   struct FusedCombine;

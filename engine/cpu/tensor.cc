@@ -9,7 +9,9 @@ namespace moelog::engine::cpu {
 
 DType DTypeFromName(const std::string& name) { return name == "bfloat16" ? DType::kBF16 : DType::kF32; }
 
-void Tensor::Free::operator()(void* p) const { std::free(p); }
+void Tensor::Free::operator()(void* p) const {
+  if (owned) std::free(p);
+}
 
 Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
   numel_ = 1;
@@ -18,6 +20,7 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(
   bytes = (bytes + 63) / 64 * 64;
   if (bytes == 0) bytes = 64;
   data_.reset(std::aligned_alloc(64, bytes));
+  if (!data_) throw AllocationFailure(static_cast<int64_t>(bytes));
 }
 
 Tensor Tensor::HugePages(DType dtype, std::vector<int64_t> shape) {
@@ -30,8 +33,19 @@ Tensor Tensor::HugePages(DType dtype, std::vector<int64_t> shape) {
   size_t bytes = static_cast<size_t>(t.numel_ * DTypeSize(dtype));
   bytes = std::max<size_t>(page, (bytes + page - 1) / page * page);
   t.data_.reset(std::aligned_alloc(page, bytes));
+  if (!t.data_) throw AllocationFailure(static_cast<int64_t>(bytes));
   // Advice only: without transparent huge pages the buffer works the same.
   if (t.data_) madvise(t.data_.get(), bytes, MADV_HUGEPAGE);
+  return t;
+}
+
+Tensor Tensor::View(Tensor& src, int64_t offset, std::vector<int64_t> shape) {
+  Tensor t;
+  t.dtype_ = src.dtype_;
+  t.shape_ = std::move(shape);
+  t.numel_ = 1;
+  for (int64_t d : t.shape_) t.numel_ *= d;
+  t.data_ = std::unique_ptr<void, Free>(src.at(offset), Free{false});
   return t;
 }
 

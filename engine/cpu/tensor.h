@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -56,10 +57,24 @@ inline void StoreF(void* p, DType t, int64_t i, float v) {
   else static_cast<bf16_t*>(p)[i] = F32ToBf16(v);
 }
 
+// What a Tensor throws when its buffer cannot be allocated. The cpu
+// backend catches it at its boundary and returns Status::OutOfMemory naming
+// the size (engine code otherwise does not throw).
+class AllocationFailure : public std::bad_alloc {
+ public:
+  explicit AllocationFailure(int64_t bytes) : bytes_(bytes) {}
+  int64_t bytes() const { return bytes_; }
+  const char* what() const noexcept override { return "tensor allocation failed"; }
+
+ private:
+  int64_t bytes_;
+};
+
 class Tensor {
  public:
   Tensor() = default;
-  // Allocates shape (row-major) without initializing the values.
+  // Allocates shape (row-major) without initializing the values; throws
+  // AllocationFailure when the memory cannot be had.
   Tensor(DType dtype, std::vector<int64_t> shape);
   // The same, aligned to kHugePage bytes with the size rounded up to a
   // multiple of it, and advised for transparent huge pages (MADV_HUGEPAGE).
@@ -67,6 +82,14 @@ class Tensor {
   // step: a refill then costs one fault per 2 MiB instead of one per 4 KiB.
   static Tensor HugePages(DType dtype, std::vector<int64_t> shape);
   static constexpr int64_t kHugePage = int64_t{2} << 20;
+  // A tensor of `shape` over `numel` elements of src starting at element
+  // `offset`, sharing src's memory (nothing is copied or freed): for
+  // simulated devices that would hold the same values (replicated inputs,
+  // weights a device reads in place). REQUIRES: src outlives the view and
+  // offset + numel(shape) <= src.numel().
+  static Tensor View(Tensor& src, int64_t offset, std::vector<int64_t> shape);
+  // True when this tensor shares another's memory (View).
+  bool is_view() const { return !data_.get_deleter().owned; }
   Tensor(Tensor&&) noexcept = default;
   Tensor& operator=(Tensor&&) noexcept = default;
   Tensor(const Tensor&) = delete;
@@ -95,7 +118,12 @@ class Tensor {
   std::vector<double> ToDouble() const;
 
  private:
-  struct Free { void operator()(void* p) const; };
+  struct Free {
+    constexpr Free() noexcept : owned(true) {}
+    constexpr explicit Free(bool own) noexcept : owned(own) {}
+    bool owned;
+    void operator()(void* p) const;
+  };
   DType dtype_ = DType::kF32;
   std::vector<int64_t> shape_;
   int64_t numel_ = 0;

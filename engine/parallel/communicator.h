@@ -127,7 +127,9 @@ class Communicator {
   // as zeros), so a device writes only the rows its own work produced. Every
   // device of the group ends with the group's sum in out[i], cast to the
   // landing's type as it arrives (bf16: rounded to nearest even), so no
-  // separate pass over the output follows. bufs[i] is scratch afterwards.
+  // separate pass over the output follows. bufs[i] is scratch afterwards;
+  // an f32 landing may be bufs[i] itself (the result then replaces the
+  // partial, and no second buffer is held).
   // Values and counted bytes are those of AllReduceSum over the dense
   // buffers followed by the cast: the wire carries every row.
   // REQUIRES: bufs.size() == live.size() == out.size() ==

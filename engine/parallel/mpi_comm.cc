@@ -308,8 +308,9 @@ Status MpiComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bu
     if (wire == Wire::kF32) {
       ZeroDeadRows(buf.data(), live[0], row_len);
       if (land.f32 != nullptr) {
+        const void* send = land.f32 == buf.data() ? MPI_IN_PLACE : buf.data();  // landing in the partial itself
         MOELOG_RETURN_IF_ERROR(
-            CheckRc(MPI_Allreduce(buf.data(), land.f32, n, MPI_FLOAT, MPI_SUM, impl_->Of(axis)), "MPI_Allreduce"));
+            CheckRc(MPI_Allreduce(send, land.f32, n, MPI_FLOAT, MPI_SUM, impl_->Of(axis)), "MPI_Allreduce"));
       } else {
         MOELOG_RETURN_IF_ERROR(CheckRc(
             MPI_Allreduce(MPI_IN_PLACE, buf.data(), n, MPI_FLOAT, MPI_SUM, impl_->Of(axis)), "MPI_Allreduce"));

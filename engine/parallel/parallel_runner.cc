@@ -42,13 +42,6 @@ void FromF32(const float* in, Tensor* t) {
   cpu::DispatchFloat(t->dtype(), [&](auto tag) { cpu::CastScale(in, t->as<decltype(tag)>(), n); });
 }
 
-// A new tensor holding rows [r0, r0 + n) of a row-major [*, cols] tensor.
-Tensor SliceRows(const Tensor& src, int64_t r0, int64_t n, int64_t cols) {
-  Tensor t(src.dtype(), {n, cols});
-  if (n > 0) std::memcpy(t.data(), src.at(r0 * cols), static_cast<size_t>(n * cols * cpu::DTypeSize(src.dtype())));
-  return t;
-}
-
 // Experts [e0, e0 + l) of an [E, a, b] tensor, plus `zero_extra` zero experts.
 Tensor SliceExperts(const Tensor& src, int64_t e0, int64_t l, int64_t zero_extra) {
   const int64_t per = src.dim(1) * src.dim(2);
@@ -59,11 +52,15 @@ Tensor SliceExperts(const Tensor& src, int64_t e0, int64_t l, int64_t zero_extra
   return t;
 }
 
-Tensor Copy(const Tensor& src) {
-  if (src.empty()) return Tensor();
-  Tensor t(src.dtype(), src.shape());
-  std::memcpy(t.data(), src.data(), static_cast<size_t>(src.bytes()));
-  return t;
+// Frees a buffer whose contents were consumed (an exchange buffer after its
+// collective, a step's scratch): the simulated devices run one after the
+// other, so only what a device still needs stays resident.
+template <typename V>
+void Release(V* v) {
+  V().swap(*v);
+}
+void Release(Tensor* t) {
+  if (!t->is_view()) *t = Tensor();
 }
 
 // Gathers rows of a [*, h] tensor into a float32 buffer, block after block.
@@ -298,7 +295,17 @@ class ParallelModel {
   // Setup of one device: the engine's row plan from the dispatch plan, and
   // its experts' weights.
   void PlanRows(Device* d) const;
-  Status PrepareWeights(const cpu::BlockConfig& bc, const cpu::BlockData& data, Device* d);
+  // compact_psum: the device's y, dout and dx are views of its replica's.
+  void ShareReplicaOutputs(Device* d);
+  Status PrepareWeights(const cpu::BlockConfig& bc, cpu::BlockData& data, Device* d);
+  // The shared expert's weights (views of the run's) and, for compact_psum,
+  // one SharedExpert per replica: every device of a replica computes it on
+  // the same tokens, so its saved activations are the same values.
+  void PrepareShared(const cpu::BlockConfig& bc, cpu::BlockData& data, Device* d);
+  // Rows of the device's [rows, H] partial sums (acc).
+  int64_t PartialRows(const Device& d) const {
+    return o_.path == CommPath::kA2a ? d.plan.tokens : ReplicaTokens();
+  }
   // Forward, per device: gather, expert MLP, weighted scatter-add into the
   // partial (acc); then the shared expert and the cast after the reduction.
   Status LocalExpertsForward();
@@ -330,6 +337,10 @@ class ParallelModel {
   Options o_;
   cpu::MatmulRunner runner_;
   std::vector<Device> dev_;
+  Tensor shared_w13_;  // the fused shared weight every device reads
+  // compact_psum: per replica, the output, its gradient and dx, which every
+  // device of the replica holds alike after the all-reduces.
+  std::vector<Tensor> replica_y_, replica_dout_, replica_dx_;
   StageSeconds stage_s_{};
 };
 
@@ -358,21 +369,42 @@ void ParallelModel::PlanRows(Device* d) const {
   }
 }
 
-Status ParallelModel::PrepareWeights(const cpu::BlockConfig& bc, const cpu::BlockData& data, Device* d) {
-  const DeviceDispatch& dd = *d->dd;
-  // Weights: the owned experts (and a zero dummy expert for dense_masked).
-  const int64_t extra = o_.kind == DispatchKind::kDenseMasked ? 1 : 0;
-  d->w.w1 = SliceExperts(data.experts.w1, dd.expert_begin, dd.expert_count, extra);
-  d->w.w3 = SliceExperts(data.experts.w3, dd.expert_begin, dd.expert_count, extra);
-  d->w.w2 = SliceExperts(data.experts.w2, dd.expert_begin, dd.expert_count, extra);
-  if (o_.fused) cpu::BuildW13(&d->w);
-  if (o_.shared_dim > 0) {
-    d->sw.w1 = Copy(data.shared.w1);
-    d->sw.w3 = Copy(data.shared.w3);
-    d->sw.w2 = Copy(data.shared.w2);
-    if (o_.shared_fused) cpu::BuildSharedW13(&d->sw);
-    d->shared = std::make_unique<cpu::SharedExpert>(&runner_, o_.shared_fused, bc.quant);
+void ParallelModel::PrepareShared(const cpu::BlockConfig& bc, cpu::BlockData& data, Device* d) {
+  const int64_t h = o_.hidden, s = o_.shared_dim;
+  d->sw.w1 = Tensor::View(data.shared.w1, 0, {h, s});
+  d->sw.w3 = Tensor::View(data.shared.w3, 0, {h, s});
+  d->sw.w2 = Tensor::View(data.shared.w2, 0, {s, h});
+  if (o_.shared_fused) {
+    if (shared_w13_.empty()) shared_w13_ = Tensor(o_.dtype, {h, 2 * s});
+    d->sw.w13 = Tensor::View(shared_w13_, 0, {h, 2 * s});
+    cpu::BuildSharedW13(&d->sw);
   }
+  if (o_.path == CommPath::kCompactPsum) {
+    for (const Device& other : dev_)
+      if (other.data_index == d->data_index && other.shared) {
+        d->shared = std::make_unique<cpu::SharedExpert>(*other.shared);  // shares its activations
+        return;
+      }
+  }
+  d->shared = std::make_unique<cpu::SharedExpert>(&runner_, o_.shared_fused, bc.quant);
+}
+
+Status ParallelModel::PrepareWeights(const cpu::BlockConfig& bc, cpu::BlockData& data, Device* d) {
+  const DeviceDispatch& dd = *d->dd;
+  // Weights: the owned experts, read in place (a copy, with a zero dummy
+  // expert, for dense_masked).
+  if (o_.kind == DispatchKind::kDenseMasked) {
+    d->w.w1 = SliceExperts(data.experts.w1, dd.expert_begin, dd.expert_count, 1);
+    d->w.w3 = SliceExperts(data.experts.w3, dd.expert_begin, dd.expert_count, 1);
+    d->w.w2 = SliceExperts(data.experts.w2, dd.expert_begin, dd.expert_count, 1);
+  } else {
+    const int64_t hm = o_.hidden * o_.mlp_dim, l = dd.expert_count;
+    d->w.w1 = Tensor::View(data.experts.w1, dd.expert_begin * hm, {l, o_.hidden, o_.mlp_dim});
+    d->w.w3 = Tensor::View(data.experts.w3, dd.expert_begin * hm, {l, o_.hidden, o_.mlp_dim});
+    d->w.w2 = Tensor::View(data.experts.w2, dd.expert_begin * hm, {l, o_.mlp_dim, o_.hidden});
+  }
+  if (o_.fused) cpu::BuildW13(&d->w);
+  if (o_.shared_dim > 0) PrepareShared(bc, data, d);
   cpu::ExpertMlpOptions mo;
   mo.backend = bc.backend;
   mo.fused_w13 = bc.fused_w13;
@@ -382,6 +414,23 @@ Status ParallelModel::PrepareWeights(const cpu::BlockConfig& bc, const cpu::Bloc
   mo.prepacked = !o_.training;
   d->mlp = std::make_unique<cpu::ExpertMlp>(&runner_, mo);
   return d->mlp->Prepare(d->w);
+}
+
+void ParallelModel::ShareReplicaOutputs(Device* d) {
+  const size_t a = static_cast<size_t>(d->data_index);
+  const int64_t tr = ReplicaTokens(), h = o_.hidden;
+  if (replica_y_.size() <= a) {
+    replica_y_.resize(a + 1);
+    replica_dout_.resize(a + 1);
+    replica_dx_.resize(a + 1);
+  }
+  for (auto* t : {&replica_y_[a], &replica_dout_[a], &replica_dx_[a]})
+    if (t->empty()) *t = Tensor(o_.dtype, {tr, h});
+  d->y = Tensor::View(replica_y_[a], 0, {tr, h});
+  if (o_.training) {
+    d->dout = Tensor::View(replica_dout_[a], 0, {tr, h});
+    d->dx = Tensor::View(replica_dx_[a], 0, {tr, h});
+  }
 }
 
 Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
@@ -396,14 +445,16 @@ Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
     PlanRows(&d);
     MOELOG_RETURN_IF_ERROR(PrepareWeights(bc, *data, &d));
     // Tokens: replicated for compact_psum, sharded otherwise.
+    // Tokens: the replica's rows of x for compact_psum, the device's shard
+    // otherwise; read in place (one copy in this process).
     if (o_.path == CommPath::kCompactPsum) {
-      d.x_src = SliceRows(data->x, dd.token_begin, tr, h);
+      d.x_src = Tensor::View(data->x, dd.token_begin * h, {tr, h});
+      ShareReplicaOutputs(&d);
     } else {
-      d.x_shard = SliceRows(data->x, dd.token_begin + d.expert_rank * ts, ts, h);
-      Resize(&d.x_src, o_.dtype, {o_.path == CommPath::kA2a ? d.plan.tokens : tr, h});
+      d.x_shard = Tensor::View(data->x, (dd.token_begin + d.expert_rank * ts) * h, {ts, h});
     }
-    d.combine_rows = BuildTokenRows(d.plan, d.x_src.dim(0), !o_.preweight);
-    d.dx_rows_of = BuildTokenRows(d.plan, d.x_src.dim(0), false);
+    d.combine_rows = BuildTokenRows(d.plan, PartialRows(d), !o_.preweight);
+    d.dx_rows_of = BuildTokenRows(d.plan, PartialRows(d), false);
     dev_.push_back(std::move(d));
   }
   return runner_.status();
@@ -436,7 +487,9 @@ Status ParallelModel::ExchangeBack() {
   for (auto& d : dev_) {
     sc.push_back(d.recv_counts);
     rc.push_back(d.send_counts);
-    d.f_ret.resize(d.f_send.size());
+    int64_t n = 0;
+    for (int64_t c : d.send_counts) n += c;
+    d.f_ret.resize(static_cast<size_t>(n));
   }
   return comm_->AllToAllV(Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }), sc,
                           Spans([](Device& d) { return std::span<float>(d.f_ret); }), rc, o_.wire);
@@ -448,6 +501,8 @@ ReduceLanding ParallelModel::Landing(Device& d, Tensor* result, int64_t rows) {
     Resize(result, o_.dtype, {rows, o_.hidden});
     if (o_.dtype == DType::kBF16) l.bf16 = result->as<uint16_t>();
     else l.f32 = result->as<float>();
+  } else if (o_.path == CommPath::kCompactPsum) {
+    l.f32 = d.acc.data();  // in place: the reduction consumes the partials (ReducePartials swaps them to out)
   } else {
     d.out.resize(static_cast<size_t>(rows * o_.hidden));
     l.f32 = d.out.data();
@@ -473,6 +528,8 @@ Status ParallelModel::ReducePartials(int64_t ts, Tensor Device::*result, const T
       }
       MOELOG_RETURN_IF_ERROR(comm_->AllReduceSumRows(
           Axis::kExpert, Spans([](Device& d) { return std::span<float>(d.acc); }), live, h, land, o_.wire));
+      if (!LandsInResult())
+        for (auto& d : dev_) d.out.swap(d.acc);
       break;
     }
     case CommPath::kRingAgRs:
@@ -497,9 +554,11 @@ Status ParallelModel::ReducePartials(int64_t ts, Tensor Device::*result, const T
       for (auto& d : dev_) {
         d.out.assign(static_cast<size_t>(ts * h), 0.0f);
         ScatterReturnedRows(d.f_ret, d.dd->send_tokens, h, d.out.data());
+        Release(&d.f_ret);
       }
       break;
   }
+  for (auto& d : dev_) Release(&d.acc);  // the partials are consumed
   return Status::Ok();
 }
 
@@ -518,6 +577,8 @@ Status ParallelModel::ExchangeIn(const Tensor Device::*shard, Tensor Device::*ds
   for (auto& d : dev_) {
     Resize(&(d.*dst), o_.dtype, {o_.path == CommPath::kA2a ? d.plan.tokens : tr, h});
     FromF32(d.f_recv.data(), &(d.*dst));
+    Release(&d.f_send);
+    Release(&d.f_recv);
   }
   return Status::Ok();
 }
@@ -542,8 +603,10 @@ Status ParallelModel::LocalExpertsForward() {
       MOELOG_RETURN_IF_ERROR(d.mlp->Down(d.w, d.rows, &d.y_rows));
     }
     StageClock c(&stage_s_, kCombine);
-    d.acc.resize(static_cast<size_t>(d.x_src.dim(0) * h));
+    d.acc.resize(static_cast<size_t>(PartialRows(d) * h));
     GatherSumRows(d.y_rows, d.combine_rows, d.plan, !o_.preweight, d.acc.data(), h, SparsePartials());
+    Release(&d.y_rows);
+    if (o_.path != CommPath::kCompactPsum) Release(&d.x_src);  // the exchanged tokens are consumed
   }
   return Status::Ok();
 }
@@ -558,6 +621,7 @@ Status ParallelModel::SharedForwardAndCast() {
     StageClock c(&stage_s_, kCombine);
     Resize(&d.y, o_.dtype, {xs.dim(0), o_.hidden});
     FromF32(d.out.data(), &d.y);
+    Release(&d.out);
   }
   return Status::Ok();
 }
@@ -640,6 +704,7 @@ Status ParallelModel::SharedBackwardAndCast() {
     if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, d.out.data(), &d.sgrads));
     Resize(&d.dx, o_.dtype, {xs.dim(0), o_.hidden});
     FromF32(d.out.data(), &d.dx);
+    Release(&d.out);
   }
   return Status::Ok();
 }
@@ -665,9 +730,17 @@ Status ParallelModel::Backward() {
     for (auto& d : dev_) {
       if (dout_from_y) CombineBackwardFromOutput(d.y, d.plan, apply_weight, inv_n, &d.dy_rows);
       else cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
+      if (o_.path != CommPath::kCompactPsum) Release(&d.dout_src);
       MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
-      d.acc.resize(static_cast<size_t>(d.x_src.dim(0) * h));
+      // The device's activations, dispatched rows and scratch are consumed.
+      d.mlp->ReleaseActivations();
+      Release(&d.dy_rows);
+      Release(&d.rows.x);
+      Release(&d.rows.xq);
+      Release(&d.rows.xq_scale);
+      d.acc.resize(static_cast<size_t>(PartialRows(d) * h));
       GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h, SparsePartials());
+      Release(&d.dx_rows);
     }
   }
   {

@@ -78,7 +78,7 @@ void AddIntoLive(float* buf, int64_t off, int64_t row_len, const uint8_t* live, 
 // landing, cast to the landing's type.
 void Land(const ReduceLanding& out, int64_t off, const float* src, int64_t n) {
   if (out.bf16 != nullptr) StoreBf16(src, out.bf16 + off, n);
-  else std::copy(src, src + n, out.f32 + off);
+  else if (out.f32 + off != src) std::copy(src, src + n, out.f32 + off);  // in place: already there
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
 // moelog bench: the hillclimb harness's command line on the embedded engine.
+#include <unistd.h>
+
 #include <iostream>
 #include <string>
 
@@ -6,6 +8,7 @@
 #include "engine/target.h"
 #include "logbook/cli/commands.h"
 #include "logbook/plan/bench_args.h"
+#include "logbook/run/progress.h"
 
 namespace moelog::cli {
 
@@ -29,7 +32,19 @@ int CmdBench(const Args& args) {
                   << target.about << ")\n";
         break;
       }
-  auto results = engine::RunBench(*config, std::cout);
+  // A progress line on a terminal for measured (cpu) sweeps, cleared before
+  // each result is printed (logbook/run/progress.h).
+  const bool show = config->target == "cpu" && !config->quiet && isatty(2);
+  logbook::RunProgress progress(show);
+  engine::PointHook hook;
+  if (show) {
+    progress.Plan(logbook::WorkOf(*config));
+    hook = [&](const engine::RunPoint& p, bool finished) {
+      if (finished) return progress.Finish(logbook::WorkOfPoint(*config, p), /*erase=*/true);
+      progress.Start(p.distribution + " topk=" + std::to_string(p.topk) + " impl=" + p.impl + " " + p.queue_mode);
+    };
+  }
+  auto results = engine::RunBench(*config, std::cout, true, hook);
   if (!results.ok()) {
     PrintError("bench", results.status().ToString());
     return results.status().ExitCode();

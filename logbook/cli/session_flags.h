@@ -48,6 +48,11 @@ inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
       "--no-calibrate", [o] { o->calibrate = false; },
       "show modeled figures as the model gives them, without the factor learned from the logbook's earlier "
       "recorded figures");
+  app->add_flag("--quiet", o->quiet, "no progress line on the terminal (runs done, the current one, time left)");
+  app->add_option("--max-memory", o->max_memory_gb,
+                  "cpu target: refuse a run whose estimated peak memory exceeds this many GB (default: the memory "
+                  "available when it starts); refused runs are stored as failed with the estimate")
+      ->check(CLI::PositiveNumber);
   app->add_option("--launchers", o->launchers, "extra launcher table (JSON) matched before the built-in one");
   app->add_option("--adapters", o->adapters,
                   "folder of harness adapters (*.json, schema in docs/reference.md) matched before the built-in "

@@ -1,6 +1,7 @@
 #include "logbook/run/runner.h"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -31,6 +33,7 @@
 #include "logbook/budgets.h"
 #include "engine/target.h"
 #include "logbook/file_util.h"
+#include "logbook/run/child_failure.h"
 
 namespace moelog::logbook {
 namespace bp = boost::process;
@@ -122,6 +125,11 @@ InvocationOutcome RunAsSubprocess(const BenchInvocation& inv, size_t index, cons
   o.start_time = NowIso8601();
   std::vector<std::string> argv = {MoelogBinary(opts), "bench"};
   argv.insert(argv.end(), inv.args.begin(), inv.args.end());
+  if (opts.max_memory_gb > 0 && inv.config.max_memory_gb <= 0 && inv.config.target == "cpu") {
+    char gb[32];
+    std::snprintf(gb, sizeof gb, "%.3f", opts.max_memory_gb);
+    argv.insert(argv.end(), {"--max-memory", gb});
+  }
   // The document's environment values are the adapter's configuration, never
   // the child's environment (RunProcess gives it a clean one).
   auto r = RunProcess(argv, opts.timeout_s, {}, opts.working_dir);
@@ -136,10 +144,16 @@ InvocationOutcome RunAsSubprocess(const BenchInvocation& inv, size_t index, cons
   o.stdout_text = r->stdout_text;
   o.stderr_text = r->stderr_text;
   o.runs = ParseHarnessOutput(r->stdout_text).runs;
-  if (r->timed_out) {
-    o.status = Status::Timeout("timed out after " + std::to_string(opts.timeout_s) + " s");
-  } else if (r->exit_status != 0) {
-    o.status = Status::Internal("moelog bench exited with status " + std::to_string(r->exit_status));
+  if (r->timed_out || r->exit_status != 0 || r->term_signal != 0) {
+    ChildEnd end;
+    end.exit_status = r->exit_status;
+    end.term_signal = r->term_signal;
+    end.timed_out = r->timed_out;
+    end.timeout_s = opts.timeout_s;
+    end.peak_rss_bytes = r->peak_rss_bytes;
+    end.mem_total_bytes = MemTotalBytes();
+    end.stderr_text = r->stderr_text;
+    o.status = ChildFailure("moelog bench", end);
   }
   return o;
 }
@@ -576,8 +590,11 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double ti
     }
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::microseconds(static_cast<int64_t>(timeout_s * 1e6));
+    auto watch = std::make_unique<PeakRssWatch>(child->id());
     ios.run_until(deadline);  // returns early once both pipes are closed
     ProcessResult res;
+    res.peak_rss_bytes = watch->peak_bytes();
+    watch.reset();  // before the child is reaped (its pid could be reused)
     bool expired = !ios.stopped();
     // Pipes closed but the child may still be exiting: wait for it up to the deadline.
     while (!expired && child->running()) {
@@ -598,7 +615,10 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double ti
     } else {
       child->wait();
       res.exit_status = child->exit_code();
+      const int raw = child->native_exit_code();
+      if (WIFSIGNALED(raw)) res.term_signal = WTERMSIG(raw);
     }
+
     if (out.valid() && out.wait_for(std::chrono::seconds(0)) == std::future_status::ready) res.stdout_text = out.get();
     if (err.valid() && err.wait_for(std::chrono::seconds(0)) == std::future_status::ready) res.stderr_text = err.get();
     return res;
@@ -653,8 +673,10 @@ Result<PlanOutcome> RunPlan(const Plan& plan, const RunnerOptions& options) {
       out.invocations.push_back(std::move(skip));
       continue;
     }
+    if (options.on_invocation) options.on_invocation(i, nullptr);
     InvocationOutcome o = mode == RunMode::kInProcess ? RunInProcess(plan.invocations[i], i)
                                                       : RunAsSubprocess(plan.invocations[i], i, options);
+    if (options.on_invocation) options.on_invocation(i, &o);
     if (o.exit_status != 0 && out.exit_status == 0) out.exit_status = o.exit_status;
     out.timed_out = out.timed_out || o.timed_out;
     const bool stop = !o.status.ok() && plan.invocations[i].errexit;

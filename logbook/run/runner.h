@@ -20,6 +20,7 @@
 #define MOELOG_LOGBOOK_RUNNER_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,6 +41,8 @@ enum class RunMode {
   kShell,
   kRealHarness,  // always needs allow_shell
 };
+
+struct InvocationOutcome;
 
 struct RunnerOptions {
   RunMode mode = RunMode::kAuto;
@@ -64,6 +67,12 @@ struct RunnerOptions {
   // Real-harness runs: the table whose adapters' output rules read the
   // output of harnesses other than hillclimb (null: the built-in one).
   const LauncherTable* launchers = nullptr;
+  // Subprocess runs of the cpu target: --max-memory GB for those that do
+  // not set it themselves (0: the engine's default, the memory available).
+  double max_memory_gb = 0;
+  // Direct (in-process and subprocess) runs: called as each selected
+  // invocation starts (outcome null) and ends (its outcome), for progress.
+  std::function<void(size_t index, const InvocationOutcome* outcome)> on_invocation;
 };
 
 // The outcome of one invocation.
@@ -117,6 +126,8 @@ Status SandboxAvailable(const std::string& bwrap = "bwrap");
 // A child process result.
 struct ProcessResult {
   int exit_status = -1;            // -1 when killed
+  int term_signal = 0;             // the signal that ended it (0: it exited)
+  double peak_rss_bytes = 0;       // its largest resident size seen (VmHWM samples)
   bool timed_out = false;
   std::string stdout_text, stderr_text;
 };

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "logbook/run/progress.h"
 #include "logbook/text.h"
 #include "logbook/update/steps.h"
 #include "logbook/work_queue.h"
@@ -36,6 +37,13 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
+// An invocation's arguments as one line (the progress line's configuration).
+std::string JoinArgs(const std::vector<std::string>& args) {
+  std::string s;
+  for (const auto& a : args) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
 // How commands run: consented scripts work in .moelog/scratch beside the
 // document, the only folder they may write when sandboxed.
 Result<RunnerOptions> MakeRunnerOptions(const LoadedDocument& doc, const SessionOptions& opt) {
@@ -45,6 +53,7 @@ Result<RunnerOptions> MakeRunnerOptions(const LoadedDocument& doc, const Session
   ropt.moelog_binary = opt.moelog_binary;
   ropt.working_dir = std::filesystem::path(doc.path).parent_path().string();
   ropt.sandbox = opt.sandbox;
+  ropt.max_memory_gb = opt.max_memory_gb;
   if (!opt.allow_shell) return ropt;
   const std::string moelog_dir = (ropt.working_dir.empty() ? std::string(".") : ropt.working_dir) + "/.moelog";
   MOELOG_RETURN_IF_ERROR(MakeRealDir(moelog_dir));
@@ -71,24 +80,40 @@ std::vector<Job> JobsOf(std::vector<UnitWork>* work) {
 // core whatever opt.jobs says: their results do not depend on it, and no
 // timing can be disturbed.
 void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const SessionOptions& opt) {
-  Progress progress(opt.progress, static_cast<int>(jobs.size()));
-  std::mutex progress_mu;
-  int done = 0;
   std::vector<size_t> modeled, other;
   for (size_t i = 0; i < jobs.size(); ++i)
     (RunsInProcess(jobs[i].command->plan, ropt) ? modeled : other).push_back(i);
-  auto run = [&](size_t i) {
+  const bool show = opt.progress && !opt.quiet;
+  Progress progress(show && !modeled.empty(), static_cast<int>(modeled.size()));
+  std::mutex progress_mu;
+  int done = 0;
+  // Measured runs: runs done of all, the current one, and the time left
+  // from the FLOPs still to run (run/progress.h).
+  RunProgress measured(show && !other.empty() && isatty(2));
+  // (Scripts run by a shell report no invocation as it goes: not counted.)
+  for (size_t i : other)
+    if (!jobs[i].command->plan.needs_shell)
+      for (size_t k : jobs[i].command->missing) measured.Plan(WorkOf(jobs[i].command->plan.invocations[k].config));
+  auto run = [&](size_t i, bool is_measured) {
     PlannedCommand* pc = jobs[i].command;
     RunnerOptions o = ropt;
     if (!pc->plan.needs_shell) o.only = pc->missing;
+    if (is_measured && measured.on())
+      o.on_invocation = [&, pc, i](size_t k, const InvocationOutcome* done) {
+        const BenchInvocation& inv = pc->plan.invocations[k];
+        if (done == nullptr) measured.Start(*jobs[i].unit_id + " " + JoinArgs(inv.args));
+        else if (done->status.ok()) measured.Finish(WorkOf(inv.config));
+        else measured.Skip(WorkOf(inv.config));  // a refused or failed run says nothing of the rate
+      };
     pc->outcome = RunPlan(pc->plan, o);
+    if (is_measured) return;
     std::lock_guard<std::mutex> lock(progress_mu);
     progress.Step(++done, *jobs[i].unit_id);
   };
   const size_t jobs_at_once = static_cast<size_t>(std::max(1, opt.jobs));
   const size_t cores = std::max<size_t>(jobs_at_once, std::thread::hardware_concurrency());
-  RunQueue(modeled.size(), cores, [&](size_t k) { run(modeled[k]); });
-  RunQueue(other.size(), jobs_at_once, [&](size_t k) { run(other[k]); });
+  RunQueue(modeled.size(), cores, [&](size_t k) { run(modeled[k], false); });
+  RunQueue(other.size(), jobs_at_once, [&](size_t k) { run(other[k], true); });
 }
 
 // One job's records, counted and stored. A record the store refuses is not

@@ -32,6 +32,8 @@ struct SessionOptions {
   bool calibrate = true;                 // --no-calibrate: modeled figures as the model gives them
   bool show_recorded = false;            // print where each figure of a Result went (row or why none)
   bool progress = false;                 // progress line on stderr
+  bool quiet = false;                    // --quiet: no progress line even on a terminal
+  double max_memory_gb = 0;              // cpu runs: --max-memory for the bench (0: memory available)
   int jobs = 1;                          // parallel plan executions
   double timeout_s = 3600;               // per child process
   std::string db;                        // "" = .moelog/runs.db beside the document

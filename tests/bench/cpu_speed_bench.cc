@@ -72,7 +72,8 @@ using ::moelog::bench::Median;
 using ::moelog::bench::Min;
 
 struct Options {
-  int64_t tokens = 8192, hidden = 1024, mlp_dim = 512, experts = 16, topk = 2;
+  int64_t tokens = 8192, hidden = 1024, mlp_dim = 512, experts = 16, topk = 2, shared_dim = 0;
+  bool shared_fused = false;
   int64_t rounds = 20, warmup = 2, seed = 0;
   std::string impl = "fused_w13", backend = "gmm", distribution = "random";
   std::set<std::string> only;
@@ -84,7 +85,7 @@ bool Want(const Options& o, const std::string& v) { return o.only.empty() || o.o
 int Usage(const char* msg) {
   std::fprintf(stderr,
                "cpu_speed_bench: %s\nusage: cpu_speed_bench [--tokens N] [--hidden N] [--mlp-dim N] "
-               "[--experts N] [--topk N] [--rounds N] [--warmup N] [--seed N] [--impl NAME] [--backend gmm|ragged_dot] "
+               "[--experts N] [--topk N] [--shared-expert-dim N] [--shared-fused] [--rounds N] [--warmup N] [--seed N] [--impl NAME] [--backend gmm|ragged_dot] "
                "[--distribution random|runs] [--only v1,v2,...] [--json]\n",
                msg);
   return 2;
@@ -94,9 +95,9 @@ bool ParseArgs(int argc, char** argv, Options* o, std::string* err) {
   moelog::bench::FlagTable t;
   t.ints = {{"--tokens", {&o->tokens, 1}}, {"--hidden", {&o->hidden, 1}}, {"--mlp-dim", {&o->mlp_dim, 1}},
             {"--experts", {&o->experts, 1}}, {"--topk", {&o->topk, 1}},  {"--rounds", {&o->rounds, 1}},
-            {"--warmup", {&o->warmup, 0}},   {"--seed", {&o->seed, 0}}};
+            {"--warmup", {&o->warmup, 0}},   {"--seed", {&o->seed, 0}}, {"--shared-expert-dim", {&o->shared_dim, 0}}};
   t.strings = {{"--impl", &o->impl}, {"--backend", &o->backend}, {"--distribution", &o->distribution}};
-  t.switches = {{"--json", &o->json}};
+  t.switches = {{"--json", &o->json}, {"--shared-fused", &o->shared_fused}};
   t.only = &o->only;
   if (!moelog::bench::ParseFlags(argc, argv, t, err)) return false;
   if (o->topk > o->experts) {
@@ -130,15 +131,24 @@ class Dense {
   void Run() {
     mm_.Run(MatView::RowMajor(a_.data(), DType::kBF16, a_.dim(0), a_.dim(1), a_.dim(1)), packed_,
             OutView{c_.data(), DType::kBF16, c_.dim(0), c_.dim(1), c_.dim(1)});
+    if (shared_) shared_->Run();
   }
-  double flops() const { return 2.0 * static_cast<double>(a_.dim(0)) * a_.dim(1) * b_.dim(1); }
-  const Status& status() const { return mm_.status(); }
+  // With a shared expert of width s over `tokens` rows, the reference also
+  // runs the dense [tokens, k] x [k, 3s] matmul of its FLOPs.
+  void AddShared(int64_t tokens, int64_t s) {
+    if (s > 0) shared_ = std::make_unique<Dense>(tokens, a_.dim(1), 3 * s);
+  }
+  double flops() const {
+    return 2.0 * static_cast<double>(a_.dim(0)) * a_.dim(1) * b_.dim(1) + (shared_ ? shared_->flops() : 0.0);
+  }
+  const Status& status() const { return shared_ && !shared_->status().ok() ? shared_->status() : mm_.status(); }
   const std::string& impl() const { return mm_.last_impl(); }
 
  private:
   MatmulRunner mm_;
   Tensor a_, b_, c_;
   PackedMatrix packed_;
+  std::unique_ptr<Dense> shared_;
 };
 
 int ThreadSlot() { return omp_in_parallel() ? omp_get_thread_num() : 0; }
@@ -320,6 +330,8 @@ Result<std::unique_ptr<Block>> MakeBlock(const Options& o, const Routing& routin
   cfg.mlp_dim = o.mlp_dim;
   cfg.experts = o.experts;
   cfg.topk = o.topk;
+  cfg.shared_expert_dim = o.shared_dim;
+  cfg.shared_fused = o.shared_fused;
   cfg.dtype = "bfloat16";
   cfg.backend = o.backend;
   cfg.quant_mode = quant;
@@ -328,7 +340,7 @@ Result<std::unique_ptr<Block>> MakeBlock(const Options& o, const Routing& routin
   if (!bc.ok()) return bc.status();
   bc->plain_backward = plain_backward;
   auto b = std::make_unique<Block>();
-  b->data = GenerateBlockData(o.tokens, o.hidden, o.mlp_dim, o.experts, 0, DType::kBF16,
+  b->data = GenerateBlockData(o.tokens, o.hidden, o.mlp_dim, o.experts, o.shared_dim, DType::kBF16,
                               static_cast<uint64_t>(o.seed));
   b->block = std::make_unique<MoeBlock>(*bc, &b->data, &routing);
   MOELOG_RETURN_IF_ERROR(b->block->Prepare(training));
@@ -354,9 +366,14 @@ int Main(int argc, char** argv) {
   Routing routing = TopK(logits, o.topk);
   const double assignments =
       static_cast<double>(routing.real_assignments > 0 ? routing.real_assignments : o.tokens * o.topk);
-  const double fwd_flops = 6.0 * static_cast<double>(o.hidden) * static_cast<double>(o.mlp_dim) * assignments;
+  // The shared expert (when any) adds 6 T H S to the forward (harness 3.3).
+  // stages, up, down and the bare_* bounds run the routed experts only.
+  const double routed_flops = 6.0 * static_cast<double>(o.hidden) * static_cast<double>(o.mlp_dim) * assignments;
+  const double fwd_flops =
+      routed_flops + 6.0 * static_cast<double>(o.tokens) * static_cast<double>(o.hidden) * static_cast<double>(o.shared_dim);
 
   Dense dense(o.tokens * o.topk, o.hidden, 3 * o.mlp_dim);
+  dense.AddShared(o.tokens, o.shared_dim);
   std::vector<Variant> vars;
   std::vector<std::unique_ptr<Block>> blocks;
   MoeBlock* fwd_block = nullptr;
@@ -370,7 +387,7 @@ int Main(int argc, char** argv) {
   }
   MoeBlock* fb = fwd_block;
   if (Want(o, "stages"))
-    vars.push_back({"stages", fwd_flops, true, [fb] {
+    vars.push_back({"stages", routed_flops, true, [fb] {
                       MOELOG_RETURN_IF_ERROR(fb->Up());
                       return fb->Down();
                     }, {}, {}});
@@ -402,8 +419,8 @@ int Main(int argc, char** argv) {
   if (Want(o, "pack")) vars.push_back({"pack", 0, false, [fb] { return fb->Pack(); }, {}, {}});
   // up and down carry their share of the forward's FLOPs (2/3 and 1/3) and
   // are paired with the dense call like the other variants.
-  if (Want(o, "up")) vars.push_back({"up", fwd_flops * 2 / 3, true, [fb] { return fb->Up(); }, {}, {}});
-  if (Want(o, "down")) vars.push_back({"down", fwd_flops / 3, true, [fb] { return fb->Down(); }, {}, {}});
+  if (Want(o, "up")) vars.push_back({"up", routed_flops * 2 / 3, true, [fb] { return fb->Up(); }, {}, {}});
+  if (Want(o, "down")) vars.push_back({"down", routed_flops / 3, true, [fb] { return fb->Down(); }, {}, {}});
   if (Want(o, "combine")) vars.push_back({"combine", 0, false, [fb] { return fb->Combine(false); }, {}, {}});
   // The same stages of the int8_routed_prequant forward.
   const bool int8_stages = Want(o, "int8_pack") || Want(o, "int8_up") || Want(o, "int8_down") ||
@@ -424,15 +441,15 @@ int Main(int argc, char** argv) {
   std::unique_ptr<BareTrainMatmuls> bare_train;
   if (Want(o, "bare_matmuls")) {
     bare = std::make_unique<BareMatmuls>(routing, o.hidden, o.mlp_dim, DType::kBF16);
-    vars.push_back({"bare_matmuls", fwd_flops, true, [bm = bare.get()] { return bm->Run(); }, {}, {}});
+    vars.push_back({"bare_matmuls", routed_flops, true, [bm = bare.get()] { return bm->Run(); }, {}, {}});
   }
   if (Want(o, "bare_int8_matmuls")) {
     bare_int8 = std::make_unique<BareMatmuls>(routing, o.hidden, o.mlp_dim, DType::kS8);
-    vars.push_back({"bare_int8_matmuls", fwd_flops, true, [bm = bare_int8.get()] { return bm->Run(); }, {}, {}});
+    vars.push_back({"bare_int8_matmuls", routed_flops, true, [bm = bare_int8.get()] { return bm->Run(); }, {}, {}});
   }
   if (Want(o, "bare_train_matmuls")) {
     bare_train = std::make_unique<BareTrainMatmuls>(routing, o.hidden, o.mlp_dim);
-    vars.push_back({"bare_train_matmuls", 3 * fwd_flops, true, [bm = bare_train.get()] { return bm->Run(); }, {}, {}});
+    vars.push_back({"bare_train_matmuls", 3 * routed_flops, true, [bm = bare_train.get()] { return bm->Run(); }, {}, {}});
   }
   if (vars.empty()) return Usage("--only selects no known variant");
 

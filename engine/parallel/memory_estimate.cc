@@ -1,0 +1,115 @@
+#include "engine/parallel/memory_estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/cpu/moe_layer.h"
+#include "engine/parallel/mpi_comm.h"
+#include "engine/parallel/parallel_runner.h"
+
+namespace moelog::engine::parallel {
+namespace {
+
+// The shape of the run as the estimate reads it (all in doubles).
+struct Dims {
+  double es = 2, t = 0, h = 0, m = 0, e = 0, s = 0, k = 0;
+  double a = 1, b = 1, d = 1;  // data replicas, expert devices per replica, devices
+  double tr = 0, ts = 0, l = 0;  // replica tokens, shard tokens, experts per device
+  double rows = 0;               // rows a device's buffers hold
+  bool training = false, fused = false, shared_fused = false, quant_rows = false, masked = false;
+  bool compact = true, ring = false, a2a = false;
+};
+
+Dims DimsOf(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
+  Dims x;
+  x.es = static_cast<double>(cpu::DTypeSize(bc.dtype));
+  x.t = static_cast<double>(c.tokens);
+  x.h = static_cast<double>(c.hidden);
+  x.m = static_cast<double>(c.mlp_dim);
+  x.e = static_cast<double>(c.experts);
+  x.s = static_cast<double>(c.shared_expert_dim);
+  x.k = static_cast<double>(topk);
+  const MeshShape mesh = MeshForConfig(c);
+  x.a = std::max(1, mesh.data);
+  x.b = std::max(1, mesh.expert);
+  x.d = x.a * x.b;
+  x.tr = std::floor(x.t / x.a);
+  x.ts = std::floor(x.tr / x.b);
+  x.l = std::ceil(x.e / x.b);
+  x.training = c.bench_pass == "forward_backward";
+  x.fused = bc.fused_w13;
+  x.shared_fused = bc.shared_fused;
+  x.quant_rows = cpu::QuantRouted(bc.quant);
+  x.masked = c.ep_dispatch == "dense_masked";
+  x.ring = c.ep_comm_path == "ring_ag_rs";
+  x.a2a = c.ep_comm_path == "a2a";
+  x.compact = !x.ring && !x.a2a;
+  // Routed rows of one device: its share of the replica's assignments (the
+  // whole replica's with dense_masked), up to the buffer's tile multiple.
+  const double share = x.masked ? x.tr * x.k : x.tr * x.k / x.b;
+  x.rows = std::ceil(share / cpu::kGmmTileRows) * cpu::kGmmTileRows;
+  return x;
+}
+
+// What one device keeps between its steps and across forward and backward.
+double DeviceBytes(const Dims& x) {
+  const double w = x.h * x.m * x.es;  // one expert matrix
+  double bytes = 0;
+  if (x.masked) bytes += 3 * (x.l + 1) * w;  // its own copy, with a zero expert
+  if (x.fused) bytes += x.l * 2 * w;         // w13
+  bytes += 3 * x.l * w;                      // gradients (training) or prepacked weights (forward)
+  bytes += x.rows * 3 * x.m * x.es;          // gate|up and h (saved, or the forward's scratch)
+  bytes += x.rows * x.h * x.es;              // dispatched rows
+  if (x.quant_rows) bytes += x.rows * (x.h + 4);
+  bytes += x.rows * 24;                      // its row plan
+  if (!x.compact) bytes += x.ts * x.h * x.es * (x.training ? 3 : 1);  // y, dout, dx of its shard
+  if (x.training && x.s > 0) bytes += 3 * x.h * x.s * x.es;           // shared gradients
+  return bytes;
+}
+
+// One shared expert instance over n tokens: activations, and the backward's
+// scratch (kept between steps).
+double SharedBytes(const Dims& x, double n) {
+  if (x.s <= 0) return 0;
+  double bytes = n * 2 * x.s * 4 + n * x.s * x.es;  // gate|up f32, h
+  if (x.training) bytes += n * x.s * 4 + n * 2 * x.s * x.es + (x.shared_fused ? x.h * 2 * x.s * x.es : 0);
+  return bytes;
+}
+
+// Every device's exchange buffers at a reduction: the f32 partial sums and
+// the f32 landing buffer (none when the reduction lands in the output).
+double ReductionBytes(const Dims& x) {
+  const double partial_rows = x.compact || x.ring ? x.tr : std::min(x.tr, x.rows);
+  double landing = 0;
+  const bool sparse = !x.a2a && x.b > 1;
+  if (!(sparse && x.s <= 0)) landing = (x.compact ? x.tr : x.ts) * x.h * 4;
+  double bytes = x.d * (partial_rows * x.h * 4 + landing);
+  // ring_ag_rs gathers the tokens (f32 staging and the gathered copy) first.
+  if (x.ring) bytes = std::max(bytes, x.d * (x.tr * x.h * (4 + x.es) + x.ts * x.h * 4));
+  // Over a data axis the weight gradients are all-reduced through f32
+  // staging, one tensor (L x H x M) a device at a time.
+  if (x.a > 1 && x.training) bytes = std::max(bytes, x.d * x.l * x.h * x.m * 4);
+  return bytes;
+}
+
+}  // namespace
+
+double EstimateParallelBytes(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
+  const Dims x = DimsOf(c, bc, topk);
+  const double data = x.t * x.h * x.es + 3 * x.e * x.h * x.m * x.es + 3 * x.h * x.s * x.es;
+  const double outputs = x.tr * x.h * x.es * (x.training ? 3 : 1);  // y, dout, dx of a replica
+  const double shared_w13 = x.shared_fused && x.s > 0 ? x.h * 2 * x.s * x.es : 0;
+  if (LaunchedByMpi()) {
+    // Every rank is a process of its own: its own data, outputs and shared
+    // expert; the machine holds them all.
+    const double rank = data + DeviceBytes(x) + (x.compact ? outputs : 0) + shared_w13 +
+                        SharedBytes(x, x.compact ? x.tr : x.ts);
+    return x.d * rank + ReductionBytes(x);
+  }
+  double held = x.d * DeviceBytes(x) + shared_w13;
+  if (x.compact) held += x.a * outputs;
+  held += x.compact ? x.a * SharedBytes(x, x.tr) : x.d * SharedBytes(x, x.ts);
+  return data + held + ReductionBytes(x);
+}
+
+}  // namespace moelog::engine::parallel

@@ -1,0 +1,31 @@
+// The peak memory of an ep/dp run on simulated devices, estimated before
+// anything is allocated, by the same accounting the parallel runner
+// allocates by (parallel_runner.cc):
+//   one copy of the run's data (x, every expert's weights, the shared
+//   weights), which the devices read in place;
+//   per device: its fused w13, its weight gradients, its prepacked weights
+//   (forward only), its dispatched rows and the expert MLP's saved
+//   activations, and the output, its gradient and dx of its token shard;
+//   per replica (compact_psum) or per device (ring_ag_rs, a2a): the shared
+//   expert's activations and scratch;
+//   at the reductions: every device's f32 partial sums and landing buffer at
+//   once (exchange buffers are freed once consumed, so they do not add up
+//   across the steps).
+// Under MPI each rank holds one device plus its own copy of the data.
+#ifndef MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_
+#define MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_
+
+#include <cstdint>
+
+#include "engine/bench_config.h"
+#include "engine/cpu/moe_block.h"
+
+namespace moelog::engine::parallel {
+
+// Bytes the whole process holds at its peak (all simulated devices).
+// REQUIRES: config.parallel_mode != "none"; bc = MakeBlockConfig(config, impl).
+double EstimateParallelBytes(const BenchConfig& config, const cpu::BlockConfig& bc, int64_t topk);
+
+}  // namespace moelog::engine::parallel
+
+#endif  // MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_

@@ -1,0 +1,140 @@
+// Peak memory of cpu runs, measured in this process (the kernel's high-water
+// mark, reset before each run): simulated devices hold about what real ones
+// would, and the estimate the cpu backend refuses by follows the measured
+// peak. Small shapes with the seeds' proportions (H = M, S ~ 2.75 H, E/k
+// large), so the tests stay fast.
+#include <gtest/gtest.h>
+#include <malloc.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "engine/bench.h"
+#include "engine/bench_config.h"
+
+namespace moelog::engine {
+namespace {
+
+// A field of /proc/self/status ("VmHWM:", "VmRSS:") in bytes.
+double ProcStatus(const std::string& key) {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind(key, 0) == 0) return std::atof(line.c_str() + key.size()) * 1024.0;
+  return 0;
+}
+
+// Resets VmHWM to the current resident size; false where it cannot be.
+bool ResetPeak() {
+  std::ofstream f("/proc/self/clear_refs");
+  f << "5" << std::flush;
+  return f.good();
+}
+
+BenchConfig Shape(const std::string& mode, const std::string& pass) {
+  BenchConfig c;
+  c.target = "cpu";
+  c.tokens = 2048;
+  c.hidden = 256;
+  c.mlp_dim = 256;
+  c.experts = 16;
+  c.topk = 2;
+  c.shared_expert_dim = 704;
+  c.impl = "fused_w13";
+  c.distribution = "random";
+  c.queue_mode = "full";
+  c.bench_pass = pass;
+  c.parallel_mode = mode;
+  c.iters = 1;
+  c.warmup = 0;
+  c.dtype = "bfloat16";
+  return c;
+}
+
+struct Peak {
+  double measured = 0;  // bytes above the resident size before the run
+  double estimate = 0;  // the run's memory_bytes
+};
+
+// Runs c once; nullopt-like (measured < 0) when the peak cannot be reset.
+Peak MeasurePeak(const BenchConfig& c) {
+  Peak p;
+  malloc_trim(0);
+  if (!ResetPeak()) {
+    p.measured = -1;
+    return p;
+  }
+  const double before = ProcStatus("VmRSS:");
+  std::ostringstream out;
+  auto r = RunBench(c, out, false);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  p.measured = ProcStatus("VmHWM:") - before;
+  if (r.ok() && !r->empty()) p.estimate = r->front().memory_bytes;
+  return p;
+}
+
+// Four simulated devices of EP hold their shards, one copy of what they
+// share and their exchange buffers: at most 1.3x the run without EP.
+TEST(ParallelMemory, ExpertParallelPeaksNearTheSingleDevice) {
+  const Peak none = MeasurePeak(Shape("none", "forward_backward"));
+  if (none.measured < 0) GTEST_SKIP() << "/proc/self/clear_refs cannot be written here";
+  const Peak ep = MeasurePeak(Shape("ep", "forward_backward"));
+  EXPECT_LE(ep.measured, 1.3 * none.measured) << "ep " << ep.measured / 1e6 << " MB, none " << none.measured / 1e6
+                                              << " MB";
+}
+
+// The estimate of an ep/dp run follows its measured peak within 20%,
+// forward and forward_backward, on each comm path. (The single-device
+// estimate, EstimateBytes, is not held to it: it stays above the peak.)
+TEST(ParallelMemory, EstimatesFollowTheMeasuredPeak) {
+  struct Case {
+    std::string mode, pass, path;
+  };
+  const Case cases[] = {{"ep", "forward_backward", "compact_psum"}, {"ep", "forward", "a2a"},
+                        {"dp", "forward_backward", "compact_psum"}};
+  for (const Case& k : cases) {
+    BenchConfig c = Shape(k.mode, k.pass);
+    if (!k.path.empty()) c.ep_comm_path = k.path;
+    const Peak p = MeasurePeak(c);
+    if (p.measured < 0) GTEST_SKIP() << "/proc/self/clear_refs cannot be written here";
+    EXPECT_NEAR(p.estimate / p.measured, 1.0, 0.2)
+        << k.mode << " " << k.pass << " " << k.path << ": estimate " << p.estimate / 1e6 << " MB, measured "
+        << p.measured / 1e6 << " MB";
+  }
+}
+
+// The single-device estimate does not fall below the measured peak (a run
+// it lets through fits).
+TEST(ParallelMemory, SingleDeviceEstimateCoversThePeak) {
+  const Peak p = MeasurePeak(Shape("none", "forward_backward"));
+  if (p.measured < 0) GTEST_SKIP() << "/proc/self/clear_refs cannot be written here";
+  EXPECT_GE(p.estimate, p.measured) << p.estimate / 1e6 << " MB vs " << p.measured / 1e6 << " MB";
+}
+
+// A run over --max-memory is refused before anything is allocated, at
+// once, with the estimate and the limit.
+TEST(ParallelMemory, RunOverTheLimitIsRefusedUpFront) {
+  for (const char* mode : {"none", "ep"}) {
+    BenchConfig c = Shape(mode, "forward_backward");
+    c.tokens = 32768;
+    c.hidden = c.mlp_dim = 2048;
+    c.experts = 64;
+    c.shared_expert_dim = 5632;
+    c.max_memory_gb = 1;
+    std::ostringstream out;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = RunBench(c, out, false);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_FALSE(r.ok()) << mode;
+    EXPECT_EQ(r.status().code(), Status::Code::kOutOfMemory) << mode;
+    EXPECT_NE(r.status().message().find("needs an estimated"), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find("--max-memory 1.0 GB"), std::string::npos) << r.status().message();
+    EXPECT_LT(s, 5.0) << mode << ": refused after " << s << " s";  // bounded, not timed (tests/time_bound.h)
+  }
+}
+
+}  // namespace
+}  // namespace moelog::engine
