@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <set>
 
 #include "engine/target.h"
 #include "engine/v5p/coverage.h"
@@ -111,6 +112,17 @@ std::vector<std::string> FoldIndistinctRows(std::vector<TableRow>* rows, const s
   for (size_t i = 0; i < r.size(); ++i)
     if (!fits[i].dead) kept.push_back(std::move(r[i]));
   r = std::move(kept);
+  // A folded value every row shares leaves no column to name it: a note does.
+  std::set<std::string> folded;
+  for (const TableRow& row : r)
+    for (const auto& [k, v] : row.config)
+      if (v.find(", ") != std::string::npos) folded.insert(k);
+  for (const std::string& k : folded) {
+    const std::string& v = r.front().config[k];
+    if (std::all_of(r.begin(), r.end(), [&](const TableRow& x) { return x.config.count(k) && x.config.at(k) == v; }))
+      notes.push_back("- each row stands for " + k + " " + v +
+                      ": the model gives them the same figures, and the Result does not tell them apart");
+  }
   // One note per value left out, however many rows it left out.
   std::vector<std::string> unique;
   for (auto& n : notes)
