@@ -68,6 +68,7 @@ Factor ShrunkFactor(const std::vector<FactorSample>& samples, const ShrinkagePri
     ++f.entries;
   }
   f.factor = std::exp(weighted / precision);
+  f.log_sd = 1.0 / std::sqrt(precision);
   return f;
 }
 

@@ -80,6 +80,7 @@ struct Factor {
   int n = 0;            // figures behind it
   int entries = 0;
   int excluded = 0;     // figures further than kOutlierTaus * tau from the model, left out
+  double log_sd = 0;    // posterior sd of log(factor): the factor's own uncertainty
 };
 // A figure further from the model than this many prior sds (4 x 0.10: a
 // factor outside 0.67..1.49) is not the drift of a harness revision but

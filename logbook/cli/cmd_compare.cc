@@ -22,7 +22,7 @@ namespace {
 
 struct CompareFlags {
   std::string a, b, same, metric = "tflops", path, entry;
-  bool recorded = false;
+  bool recorded = true;
   StoreFlags store;
 
   void Add(CLI::App& app) {
@@ -30,10 +30,12 @@ struct CompareFlags {
     app.add_option("--b", b, "side B, e.g. quant_mode=int8")->required();
     app.add_option("--same", same, "control keys that must agree, comma separated (default: all others)");
     app.add_option("--metric", metric, "metric to compare (tflops, tokens_per_s, mean_s, ...)");
-    app.add_option("LOGBOOK", path, "logbook whose runs to compare (its store and, with --recorded, its figures)");
+    app.add_option("LOGBOOK", path, "logbook whose runs to compare (its store and its Results' figures)");
     store.Add(app, "run store (default: .moelog/runs.db beside LOGBOOK, or in this directory)");
     app.add_option("--entry", entry, "only runs of this entry");
-    app.add_flag("--recorded", recorded, "include figures written in the logbook (needs LOGBOOK)");
+    app.add_flag("--recorded,!--no-recorded", recorded,
+                 "count the figures written in the entries' Result fields as runs (the default with LOGBOOK, as in "
+                 "`check`; --no-recorded leaves them out)");
     store.AddPlanTable(app);
   }
 };
@@ -67,8 +69,8 @@ std::optional<logbook::CompareOptions> OptionsOf(const CompareFlags& f, const lo
   return o;
 }
 
-// The runs to pair: the logbook's (its store, and its figures with
-// --recorded), else every run of the store; only --entry's when given.
+// The runs to pair: the logbook's (its store, and its figures unless
+// --no-recorded), else every run of the store; only --entry's when given.
 std::optional<int> LoadRuns(CompareFlags& f, std::vector<logbook::StoredRun>* runs, std::string* note) {
   if (!f.path.empty()) {
     auto lb = logbook::LoadLogbook(f.path);
@@ -110,8 +112,11 @@ int CmdCompare(const Args& args) {
   const auto o = OptionsOf(f, keys);
   if (!o) return kExitUsage;
   if (f.recorded && f.path.empty()) {
-    PrintError("compare", "--recorded needs LOGBOOK");
-    return kExitUsage;
+    if (app.count("--recorded") > 0) {
+      PrintError("compare", "--recorded needs LOGBOOK");
+      return kExitUsage;
+    }
+    f.recorded = false;  // no logbook: the store's runs alone
   }
   std::vector<logbook::StoredRun> runs;
   std::string note;

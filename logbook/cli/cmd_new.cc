@@ -85,6 +85,7 @@ struct NewFlags {
     lb->add_option("--topic", topic, "the logbook's topic (its title)")->required();
     lb->add_option("--prefix", prefix, "entry ID prefix, e.g. MOE-I8")->required();
     lb->add_option("--goal", goal, "the Scope's goal line");
+    lb->add_option("LOGBOOK", out, "file to write (the same as --out; default: standard output)");
     lb->add_option("--out", out, "file to write (default: standard output)");
     lb->add_option("--date", date, "baseline date YYYY-MM-DD (default: today)");
     lb->add_flag("--force", force, "replace an existing --out file");
@@ -92,6 +93,7 @@ struct NewFlags {
 
     rc = app.add_subcommand("recipe", "write a new recipe (workflow of moelog bench steps)");
     rc->add_option("--topic", topic, "the recipe's title")->default_val("MoE benchmark research loop");
+    rc->add_option("RECIPE", out, "file to write (the same as --out; default: standard output)");
     rc->add_option("--out", out, "file to write (default: standard output)");
     rc->add_option("--date", date, "date YYYY-MM-DD (default: today)");
     rc->add_flag("--force", force, "replace an existing --out file");

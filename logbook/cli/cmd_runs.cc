@@ -399,14 +399,15 @@ int PrintRecorded(const std::string& logbook_path, const std::string& entry, con
 }
 
 struct RunsFlags {
-  std::string db, logbook, entry, format = "table", kind = "stored";
+  std::string db, logbook, logbook_flag, entry, format = "table", kind = "stored";
   std::vector<std::string> where;
   int64_t limit = 0;
   bool latest = false, all = false, accept_foreign = false;
 
   void Add(CLI::App& app) {
-    app.add_option("--db", db, "run store (default: .moelog/runs.db beside --logbook, else in the current directory)");
-    app.add_option("--logbook", logbook, "only runs of this logbook (those that count for it, and its failures)");
+    app.add_option("--db", db, "run store (default: .moelog/runs.db beside LOGBOOK, else in the current directory)");
+    app.add_option("LOGBOOK", logbook, "only runs of this logbook (those that count for it, and its failures)");
+    app.add_option("--logbook", logbook_flag, "the same as LOGBOOK (the older spelling)");
     app.add_option("--entry", entry, "only runs of this entry ID");
     app.add_option("--where", where, "filter KEY=VALUE, KEY!=VALUE, KEY<N, KEY in {A,B} ... (repeatable)")
         ->allow_extra_args(false);
@@ -414,11 +415,11 @@ struct RunsFlags {
     app.add_option("--limit", limit, "at most N rows (0: all)")->check(CLI::NonNegativeNumber);
     app.add_flag("--latest", latest, "only the newest run batch of each cache key");
     app.add_flag("--all", all,
-                 "also foreign runs (with an origin column) and, with --logbook, the runs superseded by edited or "
+                 "also foreign runs (with an origin column) and, with LOGBOOK, the runs superseded by edited or "
                  "removed commands");
     app.add_flag("--accept-foreign-runs", accept_foreign, "show and count foreign runs as if this user had made them");
     app.add_option("--kind", kind,
-                   "stored: the run store's runs (measured and modeled); recorded: the figures the --logbook's "
+                   "stored: the run store's runs (measured and modeled); recorded: the figures LOGBOOK's "
                    "Result fields record (read from the document, never stored)")
         ->check(CLI::IsMember({"stored", "recorded"}));
   }
@@ -462,7 +463,7 @@ int CmdRuns(const Args& args) {
                "run_id, exit_status, timed_out, git_commit, git_dirty, moelog_version) or a run's config,\n"
                "point or metric key (topk, impl, distribution, tflops, tokens_per_s, parallel_mode, ...);\n"
                "an unknown key is an error naming the valid ones. Numbers compare numerically.\n"
-               "With --logbook, only the runs that count for it (its entries' commands as written now)\n"
+               "With LOGBOOK (or --logbook LOGBOOK), only the runs that count for it (its entries' commands as written now)\n"
                "and its failed runs; --all adds superseded ones, marked in the `counted` column.\n"
                "Runs this user did not make on this host (a store received with a logbook, rows edited\n"
                "by hand) are foreign: hidden, and never counted; --all shows them with their origin.",
@@ -470,9 +471,16 @@ int CmdRuns(const Args& args) {
   RunsFlags f;
   f.Add(app);
   if (auto code = ParseCommandLine(app, args)) return *code;
+  if (!f.logbook_flag.empty()) {
+    if (!f.logbook.empty() && f.logbook != f.logbook_flag) {
+      PrintError("runs", "two logbooks given (" + f.logbook + " and --logbook " + f.logbook_flag + "): give one");
+      return kExitUsage;
+    }
+    f.logbook = f.logbook_flag;
+  }
   if (f.kind == "recorded") {
     if (f.logbook.empty()) {
-      PrintError("runs", "--kind recorded needs --logbook (recorded runs are read from the logbook)");
+      PrintError("runs", "--kind recorded needs LOGBOOK (recorded runs are read from the logbook)");
       return kExitUsage;
     }
     return PrintRecorded(f.logbook, f.entry, f.where, f.format, f.limit);

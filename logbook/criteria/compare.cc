@@ -109,7 +109,12 @@ void JudgeRow(const CompareOptions& o, ComparisonRow* row) {
   row->model_indistinct = row->deterministic && o.ratio_band >= 0 && row->a.unvalidated.empty() &&
                           row->b.unvalidated.empty() && row->a.median > 0 && row->b.median > 0 &&
                           std::fabs(std::log(row->b.median / row->a.median)) <= o.ratio_band;
-  row->has_repeats = row->a.ids.size() > 1 || row->b.ids.size() > 1;
+  // Repeats are runs of one configuration on one machine: figures pooled
+  // from several hosts or CPU paths give a spread, never a noise verdict.
+  auto one_machine = [](const SideStats& s) {
+    return s.hosts.find('/') == std::string::npos && s.isas.find('/') == std::string::npos;
+  };
+  row->has_repeats = (row->a.ids.size() > 1 && one_machine(row->a)) || (row->b.ids.size() > 1 && one_machine(row->b));
   row->within_noise = row->has_repeats && row->a.min <= row->b.max && row->b.min <= row->a.max;
   auto differ = [](const std::string& a, const std::string& b) { return a != b || a.find('/') != std::string::npos; };
   if (differ(row->a.targets, row->b.targets))
@@ -118,6 +123,14 @@ void JudgeRow(const CompareOptions& o, ComparisonRow* row) {
     row->warnings.push_back("hosts differ (" + row->a.hosts + " vs " + row->b.hosts + ")");
   if ((!row->a.isas.empty() || !row->b.isas.empty()) && differ(row->a.isas, row->b.isas))
     row->warnings.push_back("cpu ISAs differ (" + row->a.isas + " vs " + row->b.isas + ")");
+}
+
+// Keys that give a run's shape and scale: a row of a comparison states
+// them, so that figures of different scales are never read as one.
+bool IsShapeKey(const std::string& k) {
+  static const std::set<std::string> kShape = {"accelerator", "nodes", "devices", "tokens", "hidden",
+                                               "mlp_dim",     "experts", "topk"};
+  return kShape.count(k) > 0;
 }
 
 // The A and B runs grouped by their control signature, in discovery order.
@@ -179,6 +192,7 @@ Result<Comparison> CompareRuns(const std::vector<StoredRun>& runs, const Compare
   }
   for (const auto& k : keys)
     if (values_per_key[k].size() > 1) c.row_keys.push_back(k);
+    else if (IsShapeKey(k) && !values_per_key[k].empty() && *values_per_key[k].begin() != "-") c.shape_keys.push_back(k);
   return c;
 }
 
@@ -205,9 +219,11 @@ std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
   const std::string unit = c.metric == "tflops" ? "TF/s" : c.metric == "tokens_per_s" ? "tokens/s" : c.metric;
   s << "|";
   for (const auto& k : c.row_keys) s << " " << k << " |";
+  if (!c.shape_keys.empty()) s << " shape |";
   s << " A: " << Describe(o.a) << " (" << unit << ") | B: " << Describe(o.b) << " (" << unit
     << ") | delta (B vs A) | n A/B | note |\n|";
-  for (size_t i = 0; i < c.row_keys.size() + 5; ++i) s << (i < c.row_keys.size() ? "---|" : "---:|");
+  const size_t text_cols = c.row_keys.size() + (c.shape_keys.empty() ? 0 : 1);
+  for (size_t i = 0; i < text_cols + 5; ++i) s << (i < text_cols ? "---|" : "---:|");
   s << "\n";
   auto cell = [](const SideStats& st) {
     std::string t = Fixed(st.median, 3);
@@ -217,11 +233,17 @@ std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
   for (const auto& r : c.rows) {
     s << "|";
     for (const auto& k : c.row_keys) s << " " << r.controls.at(k) << " |";
+    if (!c.shape_keys.empty()) {
+      std::string shape;
+      for (const auto& k : c.shape_keys) shape += (shape.empty() ? "" : " ") + k + "=" + r.controls.at(k);
+      s << " " << shape << " |";
+    }
     std::string delta = (r.delta_pct >= 0 ? "+" : "") + Fixed(r.delta_pct, 2) + "%";
     std::string note = r.deterministic  ? "model: no noise"
                        : r.within_noise ? "within noise"
                        : r.has_repeats  ? "outside noise"
-                                        : "n=1, noise unknown";
+                       : r.a.ids.size() > 1 || r.b.ids.size() > 1 ? "runs of several machines, noise unknown"
+                                                                   : "n=1, noise unknown";
     if (r.deterministic && o.ratio_band >= 0) note += "; " + ModelBandNote(r, o.ratio_band);
     for (const auto& w : r.warnings) note += "; " + w;
     s << " " << cell(r.a) << " | " << cell(r.b) << " | " << delta << " | " << r.a.ids.size() << "/" << r.b.ids.size()

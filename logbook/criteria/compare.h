@@ -51,7 +51,7 @@ struct ComparisonRow {
   std::map<std::string, std::string> controls;  // the control setting (keys that vary across rows)
   SideStats a, b;
   double delta_pct = 0;       // (b.median - a.median) / a.median * 100
-  bool has_repeats = false;   // some side has 2+ runs
+  bool has_repeats = false;   // some side has 2+ runs on one host and CPU path (real repeats)
   bool within_noise = false;  // repeats exist and the min..max ranges overlap
   bool deterministic = false; // both sides modeled: "model: no noise", never "outside noise"
   // Both sides modeled on validated paths and the modeled ratio inside the
@@ -63,6 +63,9 @@ struct ComparisonRow {
 struct Comparison {
   std::string metric;
   std::vector<std::string> row_keys;  // control keys that differ between rows (table columns)
+  // The shape and scale keys (accelerator, devices, tokens, hidden, ...)
+  // that are the same on every row: each row states them in its "shape" cell.
+  std::vector<std::string> shape_keys;
   std::vector<ComparisonRow> rows;
   int unpaired_a = 0, unpaired_b = 0;  // runs of a side with no partner
 };

@@ -392,6 +392,25 @@ int NodeCount(const std::string& text) {
   return 0;
 }
 
+// The digits of "2x" (or "2 x", "2×") ending at *b, the count of groups
+// the count that starts at *b is one of; *b moves to their start. 0 (and
+// *b unchanged) when none is written.
+int GroupsBefore(const std::string& text, size_t* b) {
+  size_t q = *b;
+  while (q > 0 && text[q - 1] == ' ') --q;
+  if (q >= 2 && text.compare(q - 2, 2, "\xC3\x97") == 0) q -= 2;
+  else if (q > 0 && (text[q - 1] == 'x' || text[q - 1] == 'X')) --q;
+  else return 0;
+  while (q > 0 && text[q - 1] == ' ') --q;
+  size_t d = q;
+  while (d > 0 && q - d < 4 && std::isdigit(static_cast<unsigned char>(text[d - 1]))) --d;
+  if (d == q || (d > 0 && (std::isalnum(static_cast<unsigned char>(text[d - 1])) || text[d - 1] == '.'))) return 0;
+  const int groups = std::atoi(text.substr(d, q - d).c_str());
+  if (groups <= 0) return 0;
+  *b = d;
+  return groups;
+}
+
 // The count written before the GPU name at `p`: "8 B200", "8x B200",
 // "8×B200", "eight H100s"; nodes ("2 nodes of 8xH100", "4 GB200 nodes, 4
 // GPUs per node") multiply. 0 when none; -1 when the name counts nodes
@@ -404,6 +423,8 @@ int CountBeforeName(const std::string& text, size_t p, size_t n) {
   while (b > 0 && text[b - 1] == ' ') --b;  // "8 x A100"
   const size_t e = b;
   int count = CountBefore(text, e, &b);
+  // "2x 8xH100", "2x8xB200", "4× 4×GB200": a count of groups before the count multiplies it.
+  if (const int groups = count > 0 ? GroupsBefore(text, &b) : 0; groups > 0) count *= groups;
   // The digits ending an ID ("CC-002 B200 canary") or a version ("v1.8 B200") count nothing.
   if (count > 0 && b > 0 && (text[b - 1] == '-' || text[b - 1] == '_' || text[b - 1] == '.' || text[b - 1] == '/' ||
                              std::isalnum(static_cast<unsigned char>(text[b - 1]))))

@@ -35,7 +35,7 @@ std::string UnvalidatedPathKey(const std::map<std::string, std::string>& config)
 
 std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
                                             const std::vector<RecordedFigure>& figures, const std::string& entry,
-                                            const std::string& when) {
+                                            const std::string& when, const engine::v5p::Uncertainty* bands) {
   std::vector<CalibrationSample> out;
   if (when.empty() || figures.empty()) return out;
   std::vector<std::map<std::string, std::string>> configs;
@@ -81,13 +81,40 @@ std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
       if (!(rec->second > 0) || !(mod->second > 0) || !std::isfinite(rec->second) || !std::isfinite(mod->second))
         continue;
       out.push_back({entry, when, r.cal_key, std::log(rec->second / mod->second), UnvalidatedPathKey(r.config)});
+      if (bands != nullptr)
+        if (const engine::v5p::ErrorBand b = engine::v5p::BandFor(*bands, r.config); b.validated) {
+          out.back().band_lo = std::log(b.lo);
+          out.back().band_hi = std::log(b.hi);
+        }
       break;  // one figure set is one run: TF/s, else tokens/s
     }
   }
   return out;
 }
 
+bool CalibrationSample::Far() const {
+  const double width = band_hi - band_lo;
+  return width > 0 && (log_ratio > band_hi + width || log_ratio < band_lo - width);
+}
+
 namespace {
+// The samples a factor learns from: a figure far outside its band (Far)
+// only when another far figure on the same side agrees with it (within
+// its band's width); the rest are held, counted in *held.
+std::vector<CalibrationSample> Agreed(const std::vector<CalibrationSample>& samples, int* held) {
+  std::vector<CalibrationSample> out;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const CalibrationSample& s = samples[i];
+    bool keep = !s.Far();
+    for (size_t j = 0; j < samples.size() && !keep; ++j)
+      keep = j != i && samples[j].Far() && (samples[j].log_ratio > 0) == (s.log_ratio > 0) &&
+             std::fabs(samples[j].log_ratio - s.log_ratio) <= s.band_hi - s.band_lo;
+    if (keep) out.push_back(s);
+    else ++*held;
+  }
+  return out;
+}
+
 // The factor of an unvalidated path: its figures' log ratios over the key's
 // factor `base`, each entry's mean weighed as ShrunkFactor does, against a
 // prior N(0, kPathTau^2) on the path's residual. Figures further than the
@@ -120,6 +147,7 @@ Calibration PathFactor(const std::vector<CalibrationSample>& samples, const Cali
     ++c.entries;
   }
   c.factor = c.n > 0 ? std::exp(lb + weighted / precision) : 1.0;
+  c.log_sd = std::sqrt(1.0 / precision + base.log_sd * base.log_sd);
   return c;
 }
 }  // namespace
@@ -134,15 +162,21 @@ Calibration CalibrateFor(const std::vector<CalibrationSample>& samples, const st
     std::vector<CalibrationSample> own;
     for (const CalibrationSample& s : samples)
       if (s.key == key && s.path == path && !s.when.empty() && s.when < when) own.push_back(s);
-    return PathFactor(own, CalibrateFor(samples, key, when, prior), path, prior);
+    int held = 0;
+    Calibration p = PathFactor(Agreed(own, &held), CalibrateFor(samples, key, when, prior), path, prior);
+    p.held = held;
+    return p;
   }
+  std::vector<CalibrationSample> earlier;
+  for (const CalibrationSample& s : samples)
+    if (s.key == key && s.path.empty() && !s.when.empty() && s.when < when) earlier.push_back(s);
   std::vector<engine::v5p::FactorSample> use;
-  for (const CalibrationSample& s : samples) {
-    if (s.key != key || !s.path.empty() || s.when.empty() || !(s.when < when)) continue;
+  for (const CalibrationSample& s : Agreed(earlier, &c.held)) {
     use.push_back({s.entry, s.log_ratio});
     if (s.when > c.up_to) c.up_to = s.when;
   }
   const engine::v5p::Factor f = engine::v5p::ShrunkFactor(use, prior);
+  c.log_sd = f.log_sd;
   c.factor = f.factor;
   c.n = f.n;
   c.entries = f.entries;
@@ -198,8 +232,9 @@ void ShowModeled(const ModelView& view, const std::string& key, const std::strin
 }
 
 std::string CalibrationText(const Calibration& c) {
-  char factor[32];
-  std::snprintf(factor, sizeof factor, "x%.3f", c.factor);
+  // The factor with its uncertainty: "x0.984 ± 0.029" (one posterior sd).
+  char factor[64];
+  std::snprintf(factor, sizeof factor, "x%.3f \xC2\xB1 %.3f", c.factor, c.factor * c.log_sd);
   std::string s;
   if (c.n > 0)
     s = "calibrated on " + std::to_string(c.n) + " recorded figure" + (c.n == 1 ? "" : "s") +
@@ -216,6 +251,9 @@ std::string CalibrationText(const Calibration& c) {
     s += "; " + std::to_string(c.excluded) + " earlier recorded figure" + (c.excluded == 1 ? "" : "s") +
          " outside " + far + " of the model left out (another setup, not a harness drift)";
   }
+  if (c.held > 0)
+    s += "; " + std::to_string(c.held) + " earlier recorded figure" + (c.held == 1 ? "" : "s") +
+         " further outside the model's p10–p90 band than the band is wide held out until a second figure agrees";
   return s;
 }
 

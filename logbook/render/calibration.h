@@ -39,6 +39,12 @@ struct CalibrationSample {
   std::string key;       // the row's calibration key
   double log_ratio = 0;  // log(recorded/modeled throughput)
   std::string path;      // the row's unvalidated paths (UnvalidatedPathKey); "" on a validated path
+  // The row's band as log ratios (log p10, log p90 of recorded/modeled);
+  // both 0 when its path has none.
+  double band_lo = 0, band_hi = 0;
+  // Further outside the band than the band is wide: the figure is held out
+  // of calibration until a second such figure agrees with it.
+  bool Far() const;
 };
 
 // The sd of an unvalidated path's log factor around its key's factor (the
@@ -59,21 +65,25 @@ std::string CalibrationKey(const std::string& harness, const std::string& revisi
 // The samples of one entry's table: each recorded figure placed on a single
 // modeled row (status ok); TF/s where stated, else tokens/s. Undated
 // entries give none.
+// With `bands`, each sample carries its row's band.
 std::vector<CalibrationSample> TableSamples(const std::vector<TableRow>& rows,
                                             const std::vector<RecordedFigure>& figures, const std::string& entry,
-                                            const std::string& when);
+                                            const std::string& when,
+                                            const engine::v5p::Uncertainty* bands = nullptr);
 
 struct Calibration {
   double factor = 1;    // multiplies modeled throughput
   int n = 0;            // recorded figures behind it
   int entries = 0;
   int excluded = 0;     // figures too far from the model to learn from (ShrunkFactor)
+  int held = 0;         // figures far outside their band that no second figure agrees with yet
+  double log_sd = 0;    // the factor's uncertainty: posterior sd of its log
   double outlier = 0;   // the |log ratio| past which a figure is left out
   std::string key;
   std::string path;     // an unvalidated path calibrated on its own figures; "" for the key's factor
   std::string up_to;    // the latest entry time among them
   bool applied() const { return n > 0; }
-  bool said() const { return n > 0 || excluded > 0; }
+  bool said() const { return n > 0 || excluded > 0 || held > 0; }
 };
 
 // The calibration of modeled rows with `key` in an entry at `when`: the

@@ -271,7 +271,7 @@ struct RecordedCells {
 
   // The "recorded" and "delta" cells of `metric` for row `r`.
   static void Append(const TableRow& r, const char* metric, const std::optional<double>& rec, const std::string& shown,
-                     std::string* out) {
+                     std::string* out, const std::string& mark = "") {
     if (!rec) {
       *out += " - | - |";
       return;
@@ -285,7 +285,7 @@ struct RecordedCells {
     const double d = (m->second - *rec) / *rec * 100.0;
     std::string delta = d >= 0 ? "+" : "";
     delta.append(Fixed(d, 1)).append("%");
-    Cell(out, delta);
+    Cell(out, delta + mark);
   }
 };
 
@@ -493,6 +493,15 @@ std::string BandCell(const TableRow& r, const engine::v5p::ErrorBand& b) {
   return Fixed(t->second * b.lo, 1) + "–" + Fixed(t->second * b.hi, 1);
 }
 
+// " outside (p10–p90 134.2–153.1)" when a recorded TF/s lies outside the
+// band of its modeled row; "" inside it, or with no band.
+std::string OutsideBand(const TableRow& r, const engine::v5p::ErrorBand& b, const std::optional<double>& recorded) {
+  auto t = r.metrics.find("tflops");
+  if (!recorded || !b.validated || t == r.metrics.end() || !std::isfinite(t->second)) return "";
+  if (*recorded >= t->second * b.lo && *recorded <= t->second * b.hi) return "";
+  return " outside (p10–p90 " + BandCell(r, b) + ")";
+}
+
 // A run table laid out once: the model's cells, the varying columns, the
 // rows shown (one per configuration) and where
 // the recorded figures go.
@@ -544,7 +553,8 @@ struct RunTableLayout {
       Cell(&out, u == r.metrics.end() ? "-" : Fixed(u->second, 3));
     }
     if (mc.any_band) Cell(&out, BandCell(r, mc.band[i]));
-    if (rec.any_tflops) RecordedCells::Append(r, "tflops", rec.tflops[g], rec.tflops_text[g], &out);
+    if (rec.any_tflops)
+      RecordedCells::Append(r, "tflops", rec.tflops[g], rec.tflops_text[g], &out, OutsideBand(r, mc.band[i], rec.tflops[g]));
     if (rec.any_tokens) RecordedCells::Append(r, "tokens_per_s", rec.tokens[g], rec.tokens_text[g], &out);
     if (rec.any_time) RecordedCells::Append(r, "time_s", rec.time[g], rec.time_text[g], &out);
     if (any_unvalidated)

@@ -87,6 +87,7 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     u.day = e.date;
     if (u.recorded.empty()) u.pending = PendingResult(e);
     u.ran_on_cpu = CpuConfig(e);
+    u.failures = RecordedFailures(e);
     // After the last Result field ("- Non-EP result:" then "- EP result:").
     const Field* r = nullptr;
     for (const Field& f : e.fields)

@@ -6,10 +6,13 @@
 #include <set>
 
 #include "engine/target.h"
+#include "logbook/numbers.h"
+#include "logbook/render/calibration.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/chart_gnuplot.h"
 #include "logbook/render/render_table.h"
 #include "logbook/store/stored_run_reader.h"
+#include "logbook/update/fold_rows.h"
 #include "logbook/update/steps.h"
 #include "logbook/update/counted_runs.h"
 #include "logbook/update/criteria_status.h"
@@ -48,6 +51,13 @@ std::vector<StoredRun> ChartRuns(const UnitWork& w) {
       for (const RunRecord* r : RecordsOf(pc, i)) {
         if (r->status != "ok") continue;
         runs.push_back(ToStoredRun(*r));
+        // A run the Result says failed is no point of the chart.
+        if (engine::IsModeledTarget(r->target) &&
+            std::any_of(w.unit->failures.begin(), w.unit->failures.end(),
+                        [&](const RecordedFailure& f) { return FailureNames(f, runs.back().config); })) {
+          runs.pop_back();
+          continue;
+        }
         if (w.model && engine::IsModeledTarget(r->target))
           ShowModeled(*w.model, RowCalibrationKey(pc.plan.invocations[i], runs.back().config, w.unit->day),
                       w.unit->when, &runs.back());
@@ -85,6 +95,34 @@ void SkipUnit(const LoadedDocument& doc, const UnitWork& w, const std::string& i
   if (!invalid.empty() && doc.scan.Find(w.unit->id) != nullptr) edits->push_back(EditOf(*w.unit, invalid));
 }
 
+// The explanation lines of a table's figures (one per figure, in order),
+// each placed on a modeled row whose band (calibrated as the table shows it)
+// leaves the figure out marked "; outside (p10–p90 134.2–153.1)".
+std::string MarkOutsideBand(const UnitWork& w, const UnitTable& table, const std::string& lines) {
+  if (w.model == nullptr || !w.model->have_bands) return lines;
+  std::string out;
+  size_t pos = 0, i = 0;
+  for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1, ++i) {
+    out += lines.substr(pos, nl - pos);
+    const auto& figures = w.unit->recorded;
+    const bool placed = i < figures.size() && i < table.places.size() && table.places[i].rfind("row ", 0) == 0;
+    const auto rec = placed ? figures[i].run.metrics.find("tflops") : std::map<std::string, double>::const_iterator();
+    for (const TableRow& r : table.rows) {
+      if (!placed || rec == figures[i].run.metrics.end()) break;
+      if (!engine::IsModeledTarget(r.target) || r.status != "ok" || !FigureFits(figures[i].run, r.config) ||
+          !r.metrics.count("tflops"))
+        continue;
+      const Calibration c = w.model->For(r.cal_key, w.unit->when, UnvalidatedPathKey(r.config));
+      const ModeledFigure m = Calibrated(r.metrics.at("tflops"), c, engine::v5p::BandFor(w.model->bands, r.config));
+      if (m.has_band && (rec->second < m.lo || rec->second > m.hi))
+        out += "; outside (p10–p90 " + Fixed(m.lo, 1) + "–" + Fixed(m.hi, 1) + ")";
+      break;
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 // --show-recorded: where each figure of the unit's Result went (`table`:
 // the runnable unit's table; none for an entry moelog runs nothing for,
 // whose figures each get a row of its recorded table). Figures it could
@@ -92,7 +130,7 @@ void SkipUnit(const LoadedDocument& doc, const UnitWork& w, const std::string& i
 void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, const UnitTable* table, std::ostream& out) {
   std::string lines;
   if (table != nullptr) {
-    if (!w.unit->recorded.empty()) lines = ExplainRecorded(table->places, w.unit->recorded);
+    if (!w.unit->recorded.empty()) lines = MarkOutsideBand(w, *table, ExplainRecorded(table->places, w.unit->recorded));
   } else {
     for (size_t i = 0; i < w.unit->recorded.size(); ++i) {
       const auto& f = w.unit->recorded[i];
@@ -199,8 +237,16 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
 }  // namespace
 
 std::string RenderUnit(const UnitWork& w, const UnitTable& table) {
-  const std::vector<std::string>& notes = table.notes;
-  std::string content = RenderRunTable(table.rows, w.unit->recorded, w.model, w.unit->when);
+  std::vector<std::string> notes = table.notes;
+  // A planned entry's region opens by saying its figures are a prediction.
+  std::string first;
+  const auto planned = std::find_if(notes.begin(), notes.end(),
+                                    [](const std::string& n) { return n.rfind("- Planned, not run", 0) == 0; });
+  if (planned != notes.end()) {
+    first = planned->substr(2) + ".\n\n";
+    notes.erase(planned);
+  }
+  std::string content = first + RenderRunTable(table.rows, w.unit->recorded, w.model, w.unit->when);
   if (std::string r = RevisionsNote(w); !r.empty()) content += "\n" + r + "\n";
   if (!w.unit->pins.empty())
     content += "\nPinned by the logbook (`<!-- moelog: key=value -->`), every run above: " + w.unit->pins + ".\n";
@@ -255,6 +301,25 @@ const std::vector<TableRow>& UnitRows(const UnitWork& w, std::vector<std::string
 
 namespace {
 
+// A modeled row the Result says failed (timed out, was killed) is shown so,
+// with the author's reason, never as the model's success.
+void MarkRecordedFailures(const UnitWork& w, std::vector<TableRow>* rows, std::vector<std::string>* notes) {
+  for (const RecordedFailure& f : w.unit->failures) {
+    bool named = false;
+    for (TableRow& r : *rows) {
+      if (!engine::IsModeledTarget(r.target) || !FailureNames(f, r.config)) continue;
+      r.status = f.outcome == "timed out" ? "timeout" : f.outcome;
+      r.metrics.clear();
+      named = true;
+    }
+    if (!named) continue;
+    std::string label;
+    for (const auto& v : f.label) label += (label.empty() ? "" : "/") + v;
+    notes->push_back(NoteText("- " + label + ": " + f.outcome + ", as the Result records" +
+                              (f.reason.empty() ? "" : " (" + f.reason + ")") + "; not modeled as a run"));
+  }
+}
+
 std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>* notes, bool* complete) {
   std::vector<TableRow> rows;
   *complete = true;
@@ -301,6 +366,8 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
     notes->push_back(NoteText("- Ran on a CPU (Config: " + w.unit->ran_on_cpu + ")") +
                      ": the modeled figures are moelog's v5p model of its commands, not what the entry ran; not "
                      "evidence (`--target cpu` measures this machine's CPU)");
+  MarkRecordedFailures(w, &rows, notes);
+  for (auto& n : FoldIndistinctRows(&rows, w.unit->recorded)) notes->push_back(NoteText(n));
   return rows;
 }
 
@@ -317,6 +384,11 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const UnitTa
                       std::ostream& err, int* write_errors, bool* chart_stale) {
   const Entry* e = doc.logbook.FindEntry(w.unit->id);
   if (!e) return "";
+  // An entry that ran on a CPU gets no chart of the model's figures: they
+  // are not what it ran (its table says so).
+  if (!w.unit->ran_on_cpu.empty() &&
+      std::all_of(table.rows.begin(), table.rows.end(), [](const TableRow& r) { return engine::IsModeledTarget(r.target); }))
+    return "";
   ChartDraw how;
   how.write = draw;
   if (old) how.recorded = FindChartStamp(old->content);
@@ -419,7 +491,8 @@ void LearnCalibration(const std::vector<UnitWork>& work, ModelView* model, bool 
     if (w.unit->recorded.empty() || w.unit->when.empty() || !w.runnable) continue;
     std::vector<std::string> notes;
     bool complete = true;
-    model->samples[w.unit->id] = TableSamples(UnitRows(w, &notes, &complete), w.unit->recorded, w.unit->id, w.unit->when);
+    model->samples[w.unit->id] = TableSamples(UnitRows(w, &notes, &complete), w.unit->recorded, w.unit->id, w.unit->when,
+                                              model->have_bands ? &model->bands : nullptr);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "engine/status.h"
 #include "logbook/criteria/recorded.h"
+#include "logbook/update/recorded_failures.h"
 #include "logbook/doc/document.h"
 #include "logbook/doc/regions.h"
 #include "logbook/file_util.h"
@@ -41,6 +42,7 @@ struct Unit {
   // text that says it (Result "pending", a Config naming CPU).
   std::string pending;                   // "Result: pending": nothing recorded yet
   std::string ran_on_cpu;                // "Config: CPU smoke only, tiny shape."
+  std::vector<RecordedFailure> failures; // runs its Result says failed, timed out or were killed
 };
 
 // The document as read: its bytes, the LF text the pipeline works on, the

@@ -55,7 +55,9 @@ TEST(Compare, PairsAtIdenticalControlsWithDelta) {
   EXPECT_DOUBLE_EQ(c->rows[1].delta_pct, (150.0 - 200.0) / 200.0 * 100.0);
   EXPECT_EQ(c->unpaired_b, 1);
   std::string table = RenderComparison(*c, Opts("quant_mode=none", "quant_mode=int8"));
-  EXPECT_NE(table.find("| topk | A: quant_mode=none (TF/s) | B: quant_mode=int8 (TF/s) |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| topk | shape | A: quant_mode=none (TF/s) | B: quant_mode=int8 (TF/s) |"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("| 2 | hidden=256 tokens=1024 | 100.000 |"), std::string::npos) << table;
   EXPECT_NE(table.find("+10.00%"), std::string::npos) << table;
   EXPECT_NE(table.find("-25.00%"), std::string::npos) << table;
   // With --same topk only, a different hidden size still pairs.
@@ -81,6 +83,37 @@ TEST(Compare, RepeatsGiveSpreadAndNoiseMarks) {
   c = CompareRuns(runs, Opts("quant_mode=none", "quant_mode=int8"));
   EXPECT_FALSE(c->rows[0].within_noise);
   EXPECT_NE(RenderComparison(*c, Opts("quant_mode=none", "quant_mode=int8")).find("outside noise"), std::string::npos);
+}
+
+// Figures of one configuration at two scales (one node of eight GPUs, two
+// nodes of eight) are two rows, never three repeats; each row says its scale.
+TEST(Compare, ScalesAreRowsNeverRepeats) {
+  std::vector<StoredRun> runs = {R("a1", {{"accelerator", "H100x8"}}, 0.033, "", "recorded"),
+                                 R("a2", {{"accelerator", "H100x16"}}, 0.024, "", "recorded"),
+                                 R("a3", {{"accelerator", "H100x16"}}, 0.034, "", "recorded"),
+                                 R("b1", {{"accelerator", "H100x8"}, {"quant_mode", "fp8"}}, 0.031, "", "recorded"),
+                                 R("b2", {{"accelerator", "H100x16"}, {"quant_mode", "fp8"}}, 0.023, "", "recorded")};
+  auto c = CompareRuns(runs, Opts("quant_mode=none", "quant_mode=fp8"));
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  ASSERT_EQ(c->rows.size(), 2u);
+  EXPECT_EQ(c->rows[0].a.ids.size(), 1u);
+  EXPECT_EQ(c->rows[1].a.ids.size(), 2u);
+  const std::string table = RenderComparison(*c, Opts("quant_mode=none", "quant_mode=fp8"));
+  EXPECT_NE(table.find("| H100x16 | hidden=256 tokens=1024 topk=2 | 0.029 (0.024..0.034) |"), std::string::npos) << table;
+}
+
+// Measured figures of several hosts are pooled with their spread shown but
+// are no repeats: no "within noise" from them.
+TEST(Compare, RunsOfSeveralHostsAreNoRepeats) {
+  std::vector<StoredRun> runs = {R("a1", {}, 100, "h1"), R("a2", {}, 104, "h2"),
+                                 R("b1", {{"quant_mode", "int8"}}, 103, "h1"), R("b2", {{"quant_mode", "int8"}}, 105, "h2")};
+  auto c = CompareRuns(runs, Opts("quant_mode=none", "quant_mode=int8"));
+  ASSERT_TRUE(c.ok());
+  ASSERT_EQ(c->rows.size(), 1u);
+  EXPECT_FALSE(c->rows[0].within_noise);
+  const std::string table = RenderComparison(*c, Opts("quant_mode=none", "quant_mode=int8"));
+  EXPECT_EQ(table.find("within noise"), std::string::npos) << table;
+  EXPECT_NE(table.find("102.000 (100.000..104.000)"), std::string::npos) << table;
 }
 
 // The v5p model is deterministic: five stored copies of one config are one

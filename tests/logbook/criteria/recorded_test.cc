@@ -260,7 +260,10 @@ TEST(RecordedAnyHarness, HillclimbResultsAsWritten) {
 TEST(RecordedAnyHarness, AcceleratorSpellings) {
   for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
            {"hardware: 4 B200 GPUs", "B200x4"}, {"8x H100, one node", "H100x8"}, {"B200 x8", "B200x8"}, {"(8xB200, 1 node)", "B200x8"},
-           {"on a v5p-16 slice", "v5p-16"}, {"four replicas of four GB200 GPUs", "GB200x16"}, {"GB200 x4", "GB200x4"}, {"no accelerator here", "<none>"}}) {
+           {"on a v5p-16 slice", "v5p-16"}, {"four replicas of four GB200 GPUs", "GB200x16"}, {"GB200 x4", "GB200x4"}, {"no accelerator here", "<none>"},
+           // Counts written one before the other multiply: two nodes of eight.
+           {"cross-node EP16 (2x 8xH100 over IB)", "H100x16"}, {"2 x 8x H100", "H100x16"}, {"4\xC3\x97 4\xC3\x97GB200", "GB200x16"},
+           {"2x8xB200", "B200x16"}}) {
     const std::string doc = "# L\n\n## Experiment Log\n\n### 2025-01-01 10:00 - A\n"
                             "- Command: `python scripts/x.py --n 1`\n- Config:\n  - " + text +
                             "\n- Result:\n  - `1.0 ms`\n";

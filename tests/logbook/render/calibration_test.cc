@@ -42,6 +42,7 @@ TEST(Calibration, ModeledFigureAndText) {
   c.entries = 3;
   c.key = "hillclimb: 2026-02-09";
   c.up_to = "2026-02-09 14:51";
+  c.log_sd = 0.02;
   engine::v5p::ErrorBand band{true, 0.9, 1.1, 10, "p", "m"};
   const ModeledFigure f = Calibrated(100.0, c, band);
   EXPECT_DOUBLE_EQ(f.uncalibrated, 100.0);
@@ -51,7 +52,38 @@ TEST(Calibration, ModeledFigureAndText) {
   EXPECT_NEAR(f.hi, 102.3, 1e-9);
   EXPECT_FALSE(Calibrated(100.0, c, engine::v5p::ErrorBand{}).has_band);
   EXPECT_EQ(CalibrationText(c),
-            "calibrated on 12 recorded figures of entries up to 2026-02-09 14:51: x0.930 (3 entries, hillclimb: 2026-02-09)");
+            "calibrated on 12 recorded figures of entries up to 2026-02-09 14:51: x0.930 \xC2\xB1 0.019 (3 entries, "
+            "hillclimb: 2026-02-09)");
+}
+
+// A recorded 183.9 TF/s where the model reads 145.5 in a band of 134-153
+// (further out than the band is wide) moves no calibration alone; a second
+// figure that agrees with it does. Figures inside or near the band count.
+TEST(Calibration, AFigureFarOutsideItsBandWaitsForASecond) {
+  const engine::v5p::ShrinkagePrior prior;
+  auto sample = [](const std::string& entry, const std::string& when, double ratio) {
+    CalibrationSample s{entry, when, "h: d", std::log(ratio), ""};
+    s.band_lo = std::log(134.0 / 145.5);
+    s.band_hi = std::log(153.0 / 145.5);
+    return s;
+  };
+  std::vector<CalibrationSample> far = {sample("A", "2026-02-09 10:00", 183.9 / 145.5)};
+  const Calibration alone = CalibrateFor(far, "h: d", "2026-02-09 11:00", prior);
+  EXPECT_FALSE(alone.applied());
+  EXPECT_EQ(alone.held, 1);
+  EXPECT_DOUBLE_EQ(alone.factor, 1.0);
+  EXPECT_NE(CalibrationText(alone).find("1 earlier recorded figure further outside"), std::string::npos)
+      << CalibrationText(alone);
+  far.push_back(sample("B", "2026-02-09 10:30", 180.2 / 145.5));
+  const Calibration agreed = CalibrateFor(far, "h: d", "2026-02-09 11:00", prior);
+  EXPECT_EQ(agreed.n, 2);
+  EXPECT_EQ(agreed.held, 0);
+  EXPECT_GT(agreed.factor, 1.1);
+  // Just outside the band (150 -> 160): counted at once, and moved little.
+  const Calibration near = CalibrateFor({sample("A", "2026-02-09 10:00", 160.0 / 145.5)}, "h: d", "2026-02-09 11:00", prior);
+  EXPECT_EQ(near.n, 1);
+  EXPECT_GT(near.log_sd, 0.0);
+  EXPECT_LT(near.log_sd, 0.1);
 }
 
 TableRow ModeledRow(const std::string& topk, double tflops) {
