@@ -1,4 +1,6 @@
 #include "logbook/research/next.h"
+#include "logbook/research/next_internal.h"
+#include "logbook/research/next_steps.h"
 
 #include <algorithm>
 #include <chrono>
@@ -30,7 +32,7 @@
 #include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
-namespace {
+namespace next_internal {
 
 using engine::BenchConfig;
 
@@ -107,6 +109,13 @@ std::string ShapeText(const BenchConfig& c) {
   for (const auto& k : ShapeKeys()) s += (s.empty() ? "" : " ") + k + "=" + GetKey(c, k);
   return s;
 }
+
+}  // namespace next_internal
+
+namespace {
+
+using engine::BenchConfig;
+using namespace next_internal;
 
 // ------------------------------------------------------- the Scope's word ---
 
@@ -308,15 +317,14 @@ std::map<std::string, std::string> FlatConfig(const BenchConfig& c) {
   return out;
 }
 
+}  // namespace
+
+namespace next_internal {
 std::string MetricName(const std::string& metric) { return metric == "tokens_per_s" ? "tokens/s" : "TF/s"; }
-
 std::string Fmt(double v) { return Fixed(v, v >= 1e4 ? 0 : 1); }
+}  // namespace next_internal
 
-std::string ChangesText(const std::map<std::string, std::string>& changes) {
-  std::string s;
-  for (const auto& [k, v] : changes) s += (s.empty() ? "" : ", ") + k + "=" + v;
-  return s.empty() ? "no change" : s;
-}
+namespace {
 
 }  // namespace
 
@@ -743,8 +751,22 @@ void Calibrate(const std::vector<Known>& known, const BenchConfig& anchor, const
   rep->bands = std::filesystem::path(unc->source).filename().string();
 }
 
+// An exploration's interval: the wide prior of the model's error on a path
+// it was not fitted on (engine/v5p/uncertainty.h UnvalidatedPrior).
+void WidePrior(const Result<engine::v5p::Uncertainty>& unc, Proposal* p) {
+  engine::v5p::Uncertainty fallback;  // no band file: the built-in spread, widened
+  fallback.all.lo = 0.9;
+  fallback.all.hi = 1.1;
+  const engine::v5p::ErrorBand b = engine::v5p::UnvalidatedPrior(unc.ok() ? *unc : fallback);
+  p->exploration = true;
+  p->lo = p->predicted * b.lo;
+  p->hi = p->predicted * b.hi;
+  p->band = (b.hi - b.lo) / 2;
+}
+
 // A proposal of a judged candidate; a validated one gets its band and its
-// expected improvement over the best known.
+// expected improvement over the best known; an unvalidated one, the wide
+// prior as its interval (exploration).
 Proposal MakeProposal(const Candidate& c, const BenchConfig& config, const NextReport& rep, double best_model,
                       const Result<engine::v5p::Uncertainty>& unc, const std::map<std::string, std::string>& pc) {
   const double fig = Figure(c, rep.metric);
@@ -754,7 +776,12 @@ Proposal MakeProposal(const Candidate& c, const BenchConfig& config, const NextR
   p.uncalibrated = fig;
   p.predicted = fig * rep.factor;
   p.gain_pct = best_model > 0 ? (fig / best_model - 1) * 100 : 0;
-  if (!c.unvalidated.empty()) return p;
+  if (!c.unvalidated.empty()) {
+    WidePrior(unc, &p);
+    const double mu = (p.lo + p.hi) / 2, sigma = (p.hi - p.lo) / 2 / 1.2816;
+    p.expected_improvement = ExpectedImprovement(mu, sigma, rep.best_modeled);
+    return p;
+  }
   const engine::v5p::ErrorBand b = unc.ok() ? engine::v5p::BandFor(*unc, pc) : engine::v5p::ErrorBand{};
   if (b.validated) {
     p.band = (b.hi - b.lo) / 2;
@@ -774,7 +801,7 @@ void JudgePaths(std::vector<Candidate>* cands, const NextReport& rep, double bes
                 const Result<engine::v5p::Uncertainty>& unc, size_t n, std::vector<Proposal>* val,
                 std::vector<Proposal>* unval) {
   std::map<std::string, std::vector<std::string>> path_memo;
-  std::vector<double> seen_val;      // figures already proposed: one proposal per figure
+  std::vector<double> seen_val, seen_unval;  // figures already proposed: one proposal per figure
   std::set<std::string> seen_paths;  // unvalidated path sets already proposed
   for (size_t i = 0; i < cands->size() && (val->size() < 50 + n || unval->size() < n); ++i) {
     Candidate& c = (*cands)[i];
@@ -794,10 +821,14 @@ void JudgePaths(std::vector<Candidate>* cands, const NextReport& rep, double bes
       if (std::any_of(seen_val.begin(), seen_val.end(), [&](double f) { return SamePrediction(f, fig); })) continue;
       seen_val.push_back(fig);
     } else {
-      // One proposal per set of unmeasured paths: the best of each.
+      // One proposal per set of unmeasured paths (the best of each), and one
+      // per figure: equal figures differ only in keys the model cannot tell apart.
       std::string sig;
       for (const auto& u : c.unvalidated) sig += u + ";";
+      if (std::any_of(seen_unval.begin(), seen_unval.end(), [&](double f) { return SamePrediction(f, fig); }))
+        continue;
       if (!seen_paths.insert(sig).second) continue;
+      seen_unval.push_back(fig);
     }
     (c.unvalidated.empty() ? val : unval)->push_back(MakeProposal(c, config, rep, best_model, unc, pc));
   }
@@ -828,15 +859,23 @@ void KeepGains(std::vector<Proposal>* val, NextReport* rep) {
 
 }  // namespace
 
-Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
-                               const std::vector<Criterion>& criteria, const NextOptions& options) {
-  NextReport rep;
-  if (PrimaryMetric(logbook) == "tokens_per_s") rep.metric = "tokens_per_s";
-  KnownFigures figures = CollectKnown(logbook, runs, rep.metric);
+namespace {
+
+// The search around the best known configuration at the anchor's shape
+// (fills the model's part of the report). OK with rep->searched_model false
+// when no run of the harness gives the model a start.
+Status SearchAroundBest(const Logbook& logbook, const std::vector<StoredRun>& runs,
+                        const std::vector<Criterion>& criteria, const NextOptions& options, KnownFigures& figures,
+                        const Result<engine::v5p::Uncertainty>& unc, NextReport* out) {
+  NextReport& rep = *out;
   const std::vector<Known>& pool = figures.Pool();
-  if (pool.empty())
-    return Status::NotFound(logbook.file + ": no run of the hillclimb harness with a " + MetricName(rep.metric) +
-                            " figure and a known config to start from (run `moelog update` first, or record a Result)");
+  if (pool.empty()) {
+    if (!options.entry.empty())
+      return Status::NotFound(logbook.file + ": entry " + options.entry + " has no hillclimb run with a figure");
+    rep.none_why = "no run of the hillclimb harness with a " + MetricName(rep.metric) +
+                   " figure and a known config for the model to start from";
+    return Status::Ok();
+  }
   const Known* anchor = FindAnchor(logbook, pool, options.entry, rep.metric);
   if (!anchor)
     return Status::NotFound(logbook.file + ": entry " + options.entry + " has no hillclimb run with a figure");
@@ -846,8 +885,8 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
   if (!model.ok()) return model.status();
   double best_model = 0;
   const Known* best = BestAtShape(pool, *model, &rep, &best_model);
-  auto unc = engine::v5p::LoadUncertaintyByName("");
   Calibrate(figures.known, anchor->config, *model, unc, &rep);
+  rep.searched_model = true;
   rep.best_run = best->run->id;
   rep.best_kind = EvidenceKindName(best->kind);
   rep.best_figure = RunFigure(*best->run, rep.metric);
@@ -873,268 +912,129 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
   std::vector<Proposal> val, unval;
   JudgePaths(&*cands, rep, best_model, unc, n, &val, &unval);
   KeepGains(&val, &rep);
+  std::stable_sort(unval.begin(), unval.end(), [](const Proposal& a, const Proposal& b) {
+    return a.expected_improvement > b.expected_improvement;
+  });
   if (val.size() > n) val.resize(n);
   if (unval.size() > n) unval.resize(n);
   for (auto* list : {&val, &unval})
     for (auto& p : *list) std::tie(p.serves, p.serves_line) = Serves(p.candidate, p.config, runs, criteria, logbook);
   rep.validated = std::move(val);
   rep.unvalidated = std::move(unval);
-  return rep;
+  return Status::Ok();
 }
 
-std::string FormatNextReport(const NextReport& r) {
-  std::ostringstream s;
-  const std::string unit = MetricName(r.metric);
-  s << "shape: " << r.shape << " (entry " << r.anchor_entry << ")";
-  if (r.freed.empty()) {
-    s << "; held (the Scope frees no shape key)\n";
-  } else {
-    s << "; the Scope frees";
-    for (const auto& [k, v] : r.freed) {
-      s << " " << k << " {";
-      for (size_t i = 0; i < v.size(); ++i) s << (i ? "," : "") << v[i];
-      s << "}";
+// The harness config a step's run stands for (its base run's known config
+// with the step's changes), when the base is a run of the harness.
+std::optional<BenchConfig> StepConfig(const Step& s, const KnownFigures& figures) {
+  for (const auto* list : {&figures.known, &figures.modeled})
+    for (const auto& k : *list) {
+      if (k.run->id != s.base_run) continue;
+      BenchConfig c = k.config;
+      for (const auto& [key, v] : s.changes)
+        if (!SetKey(&c, key, v)) return std::nullopt;
+      if (!c.Validate().ok()) return std::nullopt;
+      return c;
     }
-    s << ": " << r.shapes << " shapes searched\n";
-  }
-  s << "best so far: " << Fmt(r.best_figure) << " " << unit << " " << r.best_kind << " (run " << r.best_run
-    << "); the model's best of the " << r.compared << " known configurations at this shape: " << Fmt(r.best_modeled)
-    << " " << unit << "\n";
-  s << "searched " << r.searched << " configurations in " << FormatValue(std::round(r.search_s * 1e4) / 1e4)
-    << " s (v5p model";
-  if (r.factor_figures > 0)
-    s << ", calibrated on " << r.factor_figures << " recorded figures of " << r.factor_entries << " entries: x"
-      << Fixed(r.factor, 3);
-  else
-    s << ", uncalibrated (no recorded figure on a validated path)";
-  s << "; interval: " << (r.bands.empty() ? std::string("none (no band file)") : "the path's p10-p90 band, " + r.bands)
-    << ")\n";
-  if (r.validated.empty()) s << "\nno proposal: " << r.none_why << "\n";
-  int i = 0;
-  for (const auto& p : r.validated) {
-    s << "\n" << ++i << ". " << ChangesText(p.candidate.changes) << "\n";
-    s << "   predicted " << Fmt(p.predicted) << " " << unit;
-    if (p.band > 0) s << " [" << Fmt(p.lo) << ", " << Fmt(p.hi) << "]";
-    else s << " (no band: no interval)";
-    if (r.factor != 1) s << " (model " << Fmt(p.uncalibrated) << ")";
-    s << ", " << (p.gain_pct >= 0 ? "+" : "") << FormatValue(std::round(p.gain_pct * 100) / 100)
-      << "% over the best; expected improvement " << Fmt(p.expected_improvement) << " " << unit << "\n";
-    s << "   dominant term: " << p.candidate.dominant << "\n";
-    s << "   serves: " << (p.serves.empty() ? "no unmet criterion" : p.serves) << "\n";
-    s << "   path: validated\n";
-  }
-  if (!r.unvalidated.empty()) {
-    s << "\nunvalidated paths (no calibration row took them: no interval), by predicted gain:\n";
-    for (const auto& p : r.unvalidated) {
-      s << "  - " << ChangesText(p.candidate.changes) << ": " << Fmt(p.predicted) << " " << unit << " ("
-        << (p.gain_pct >= 0 ? "+" : "") << FormatValue(std::round(p.gain_pct * 100) / 100) << "%), dominant "
-        << p.candidate.dominant << "; unvalidated: ";
-      for (size_t k = 0; k < p.candidate.unvalidated.size(); ++k) s << (k ? ", " : "") << p.candidate.unvalidated[k];
-      if (!p.serves.empty()) s << "; serves: " << p.serves;
-      s << "\n";
-    }
-  }
-  return s.str();
+  return std::nullopt;
 }
 
-// ------------------------------------------------------------ the entry ---
-
-namespace {
-
-// The latest command of the logbook that runs the harness, and its entry.
-const CommandText* LatestHarnessCommand(const Logbook& logbook, const Entry** entry) {
-  for (auto e = logbook.entries.rbegin(); e != logbook.entries.rend(); ++e)
-    for (auto c = e->commands.rbegin(); c != e->commands.rend(); ++c)
-      if (c->joined.find("bench_moe_hillclimb.py") != std::string::npos) {
-        *entry = &*e;
-        return &*c;
+// The criteria's steps as proposals, with the model's figure (and the
+// path's band) where the step's config is the harness's.
+std::vector<Proposal> CriteriaProposals(const std::vector<Step>& steps, const KnownFigures& figures,
+                                        const NextOptions& options, const Result<engine::v5p::Uncertainty>& unc,
+                                        const NextReport& rep) {
+  std::vector<Proposal> out;
+  std::optional<std::pair<engine::v5p::Hardware, engine::v5p::ModelParams>> model;
+  for (const auto& s : steps) {
+    Proposal p;
+    p.step = s;
+    p.candidate.changes = s.changes;
+    p.serves = s.criterion;
+    p.serves_line = s.line;
+    p.figured = false;
+    p.harness = false;
+    if (auto c = StepConfig(s, figures)) {
+      p.config = *c;
+      p.harness = true;
+      if (!model) {
+        auto hw = engine::v5p::LoadHardwareByName("v5p");
+        auto params = engine::v5p::LoadParamsByName(options.params_name);
+        if (hw.ok() && params.ok()) model.emplace(std::move(hw).value(), std::move(params).value());
       }
-  return nullptr;
-}
-
-std::vector<std::string> SplitWords(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string w;
-  while (in >> w) out.push_back(w);
+      auto cand = model ? PredictConfig(*c, model->first, model->second) : Result<Candidate>(Status::NotFound(""));
+      if (cand.ok() && !cand->oom && Figure(*cand, rep.metric) > 0) {
+        cand->changes = s.changes;
+        p = MakeProposal(*cand, *c, rep, rep.best_modeled / std::max(rep.factor, 1e-9), unc, PathConfig(*c));
+        p.step = s;
+        p.serves = s.criterion;
+        p.serves_line = s.line;
+        p.exploration = !cand->unvalidated.empty();
+        if (p.exploration) WidePrior(unc, &p);
+      }
+    }
+    out.push_back(std::move(p));
+  }
   return out;
 }
 
-// The harness's arguments for `c`: the original invocation's flags with
-// their values set to c's (loop variables resolved), then changed keys the
-// original did not name.
-std::string ProposalArgs(const std::string& original, const BenchConfig& c,
-                         const std::map<std::string, std::string>& changes) {
-  std::vector<std::string> words = SplitWords(original), out;
-  std::set<std::string> named;
-  for (size_t i = 0; i < words.size(); ++i) {
-    const std::string& w = words[i];
-    if (w.rfind("--", 0) != 0) {
-      out.push_back(w);
-      continue;
-    }
-    std::string key = w.substr(2);
-    std::string inline_value;
-    if (size_t eq = key.find('='); eq != std::string::npos) {
-      inline_value = key.substr(eq + 1);
-      key = key.substr(0, eq);
-    }
-    std::replace(key.begin(), key.end(), '-', '_');
-    const std::string v = GetKey(c, key);
-    named.insert(key);
-    if (v.empty()) {
-      out.push_back(w);
-      continue;
-    }
-    if (v == "true" || v == "false") {  // a switch
-      if (v == "true") out.push_back(w);
-      continue;
-    }
-    out.push_back("--" + w.substr(2, w.find('=') == std::string::npos ? std::string::npos : w.find('=') - 2));
-    out.push_back(v);
-    if (inline_value.empty() && i + 1 < words.size() && words[i + 1].rfind("--", 0) != 0) ++i;
-  }
-  for (const auto& [k, v] : changes) {
-    if (named.count(k)) continue;
-    std::string flag = "--" + k;
-    std::replace(flag.begin(), flag.end(), '_', '-');
-    if (v == "true") out.push_back(flag);
-    else if (v != "false") {
-      out.push_back(flag);
-      out.push_back(v);
-    }
-  }
-  std::string s;
-  for (const auto& w : out) s += (s.empty() ? "" : " ") + w;
-  return s;
+// A model proposal the criteria already propose (the same config) is left out.
+void DropDuplicates(NextReport* rep) {
+  auto same = [](const BenchConfig& a, const BenchConfig& b) {
+    if (ShapeText(a) != ShapeText(b)) return false;
+    for (const auto& ax : DefaultSearchAxes())
+      if (GetKey(a, ax.key) != GetKey(b, ax.key)) return false;
+    return true;
+  };
+  for (auto* list : {&rep->validated, &rep->unvalidated})
+    list->erase(std::remove_if(list->begin(), list->end(),
+                               [&](const Proposal& p) {
+                                 return std::any_of(rep->criteria.begin(), rep->criteria.end(), [&](const Proposal& c) {
+                                   return c.figured && same(c.config, p.config);
+                                 });
+                               }),
+                list->end());
 }
 
-// The command in the form of `cmd`: the same launcher and harness program,
-// the proposal's flags, and no loop around it.
-std::string CommandInFormOf(const std::string& cmd, const BenchConfig& c,
-                            const std::map<std::string, std::string>& changes) {
-  const std::string script = "bench_moe_hillclimb.py";
-  const size_t p = cmd.find(script);
-  const size_t args_begin = p + script.size();
-  size_t e = cmd.find_first_of(";'\"&|", args_begin);
-  // A quoted loop variable ("$tk") is part of the arguments.
-  while (e != std::string::npos && cmd[e] == '"' && e + 1 < cmd.size() && cmd[e + 1] == '$') {
-    const size_t close = cmd.find('"', e + 1);
-    if (close == std::string::npos) break;
-    e = cmd.find_first_of(";'\"&|", close + 1);
+std::vector<Proposal> RecordProposals(const std::vector<StoredRun>& runs, size_t n, std::string* metric) {
+  std::vector<Proposal> out;
+  bool lower = false;
+  *metric = RecordMetric(runs, &lower);
+  for (auto& s : RecordSteps(runs, n)) {
+    Proposal p;
+    p.candidate.changes = s.changes;
+    p.harness = false;
+    p.figured = s.pairs > 0;
+    p.predicted = s.estimate;
+    p.lo = s.lo;
+    p.hi = s.hi;
+    p.exploration = true;
+    p.step = std::move(s);
+    out.push_back(std::move(p));
   }
-  if (e == std::string::npos) e = cmd.size();
-  // The harness's simple command starts after the last separator before it.
-  size_t s = 0;
-  for (size_t i = p; i-- > 0;) {
-    const char ch = cmd[i];
-    if (ch == ';' || ch == '\'' || ch == '&' || ch == '|') { s = i + 1; break; }
-    const bool word_start = i == 0 || cmd[i - 1] == ' ';
-    if (word_start && cmd.compare(i, 3, "do ") == 0) { s = i + 3; break; }
-    if (word_start && cmd.compare(i, 3, "-- ") == 0) { s = i + 3; break; }
-  }
-  while (s < p && cmd[s] == ' ') ++s;
-  std::string head = cmd.substr(0, s), tail = cmd.substr(e);
-  const std::string prog = cmd.substr(s, args_begin - s);
-  const std::string args = ProposalArgs(cmd.substr(args_begin, e - args_begin), c, changes);
-  // A loop in a quoted shell script: keep the script's quotes, drop the loop.
-  const size_t q = head.find('\'');
-  if (q != std::string::npos && head.find("for ", q) != std::string::npos) {
-    const bool strict = head.find("set -euo pipefail", q) != std::string::npos;
-    head = head.substr(0, q + 1) + (strict ? "set -euo pipefail; " : "");
-    const size_t close = tail.find('\'');
-    tail = close == std::string::npos ? "" : tail.substr(close);
-  }
-  return head + prog + " " + args + tail;
-}
-
-// The next explicit ID in the logbook's series ("MOE-I8-004"), or "" when its
-// entries carry none (moelog derives one from the date).
-std::string NextExplicitId(const Logbook& logbook) {
-  std::string best_prefix;
-  long best = -1;
-  size_t width = 0;
-  for (const auto& e : logbook.entries) {
-    const std::string& id = e.explicit_id;
-    if (id.empty()) continue;
-    size_t d = id.size();
-    while (d > 0 && std::isdigit(static_cast<unsigned char>(id[d - 1]))) --d;
-    if (d == id.size()) continue;
-    const std::string prefix = id.substr(0, d);
-    if (!logbook.id_prefix.empty() && prefix != logbook.id_prefix + "-") continue;
-    const long n = std::atol(id.c_str() + d);
-    if (n > best) {
-      best = n;
-      best_prefix = prefix;
-      width = id.size() - d;
-    }
-  }
-  if (best < 0) return "";
-  std::string num = std::to_string(best + 1);
-  while (num.size() < width) num = "0" + num;
-  return best_prefix + num;
+  return out;
 }
 
 }  // namespace
 
-Result<std::string> AppendProposalEntry(const Logbook& logbook, std::string_view text, const NextReport& report,
-                                        const std::string& now, std::string* new_id) {
-  if (report.validated.empty())
-    return Status::NotFound(logbook.file + ": nothing to append: " +
-                            (report.none_why.empty() ? std::string("no proposal") : report.none_why));
-  const Entry* latest = nullptr;
-  const CommandText* cmd = LatestHarnessCommand(logbook, &latest);
-  if (!cmd)
-    return Status::NotFound(logbook.file + ": no command runs bench_moe_hillclimb.py: no form to write the proposal in");
-  const Proposal& p = report.validated[0];
-  const std::string unit = MetricName(report.metric);
-  const std::string id = NextExplicitId(logbook);
-  if (new_id) *new_id = id;
-  const auto lines = SplitLines(text);
-  const bool sub_bullet = cmd->line >= 1 && static_cast<size_t>(cmd->line) <= lines.size() &&
-                          lines[static_cast<size_t>(cmd->line) - 1].find("- Command") == std::string_view::npos;
-  std::ostringstream e;
-  e << "### " << now << " - " << (id.empty() ? "" : id + " ") << "Next: " << ChangesText(p.candidate.changes)
-    << (latest->confidence.empty() ? "" : " (confidence: exploratory)") << "\n";
-  e << "- Hypothesis: the v5p model predicts " << Fmt(p.predicted) << " " << unit;
-  if (p.band > 0) e << " [" << Fmt(p.lo) << ", " << Fmt(p.hi) << "]";
-  e << " with " << ChangesText(p.candidate.changes) << ", " << (p.gain_pct >= 0 ? "+" : "")
-    << FormatValue(std::round(p.gain_pct * 100) / 100) << "% over the best known configuration at this shape ("
-    << Fmt(report.best_figure) << " " << unit << " " << report.best_kind << ", " << Fmt(report.best_modeled)
-    << " by the model); dominant term: " << p.candidate.dominant << ".\n";
-  const std::string command = CommandInFormOf(cmd->joined, p.config, p.candidate.changes);
-  if (sub_bullet) e << "- Command:\n  - `" << command << "`\n";
-  else e << "- Command: `" << command << "`\n";
-  e << "- Config:\n  - shape: " << ShapeText(p.config) << "\n  - changed from the best known configuration (run "
-    << report.best_run << "): " << ChangesText(p.candidate.changes) << "\n";
-  if (!p.serves.empty()) e << "  - serves: " << p.serves << "\n";
-  e << "- Result: pending\n";
-  e << "- Next action: run it (`moelog update`) and compare with the prediction.\n";
-  // After the last entry (or at the end), with one blank line before.
-  int after = logbook.entries.empty() ? static_cast<int>(lines.size()) : logbook.entries.back().end_line;
-  std::string out;
-  int line = 1;
-  size_t pos = 0;
-  bool placed = false;
-  while (pos < text.size()) {
-    const size_t nl = text.find('\n', pos);
-    const size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
-    out.append(text.substr(pos, end - pos));
-    if (line == after) {
-      if (nl == std::string_view::npos) out += '\n';
-      out += "\n" + e.str();
-      const bool next_blank = end < text.size() && text[end] == '\n';
-      if (end < text.size() && !next_blank) out += "\n";
-      placed = true;
-    }
-    pos = end;
-    ++line;
-  }
-  if (!placed) {
-    if (!out.empty() && out.back() != '\n') out += '\n';
-    out += "\n" + e.str();
-  }
-  return out;
+Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
+                               const std::vector<Criterion>& criteria, const NextOptions& options) {
+  NextReport rep;
+  if (PrimaryMetric(logbook) == "tokens_per_s") rep.metric = "tokens_per_s";
+  KnownFigures figures = CollectKnown(logbook, runs, rep.metric);
+  const auto unc = engine::v5p::LoadUncertaintyByName("");
+  MOELOG_RETURN_IF_ERROR(SearchAroundBest(logbook, runs, criteria, options, figures, unc, &rep));
+  const size_t n = static_cast<size_t>(std::max(1, options.count));
+  rep.criteria = CriteriaProposals(CriteriaSteps(logbook, options.text, runs, criteria, n), figures, options, unc, rep);
+  DropDuplicates(&rep);
+  if (!rep.searched_model) rep.record = RecordProposals(runs, n, &rep.record_metric);
+  return rep;
+}
+
+const Proposal* FirstProposal(const NextReport& r) {
+  for (const auto* list : {&r.criteria, &r.validated, &r.unvalidated, &r.record})
+    if (!list->empty()) return &list->front();
+  return nullptr;
 }
 
 }  // namespace moelog::logbook

@@ -229,18 +229,52 @@ TEST(NextPropose, HoldsTheShapeUnlessTheScopeFreesIt) {
       << FormatNextReport(*freed);
 }
 
-// Without a figure to start from, or a proposal, it says so.
+// Without a figure to start from it is no error: a report with no
+// candidate and the reason (exit 0), and nothing to append.
 TEST(NextPropose, NothingToStartFrom) {
   const std::string text = ClimbText();
   const Logbook lb = ParseLogbook(text, "climb.md");
   auto rep = ProposeNext(lb, {}, {}, NextOptions{});
-  ASSERT_FALSE(rep.ok());
-  EXPECT_NE(rep.status().message().find("no run of the hillclimb harness"), std::string::npos);
+  ASSERT_TRUE(rep.ok()) << rep.status().ToString();
+  EXPECT_EQ(FirstProposal(*rep), nullptr);
+  EXPECT_NE(FormatNextReport(*rep).find("no candidate: no run of the hillclimb harness"), std::string::npos)
+      << FormatNextReport(*rep);
   NextReport empty;
   empty.none_why = "nothing beats it";
   auto out = AppendProposalEntry(lb, text, empty, "2026-03-02 08:00", nullptr);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("nothing beats it"), std::string::npos);
+}
+
+// An unvalidated path is exploration with an interval (the wide prior),
+// never a point; no two proposals share a figure.
+TEST(NextPropose, ExplorationHasAnIntervalAndNoFigureRepeats) {
+  const std::string text = ClimbText();
+  const Logbook lb = ParseLogbook(text, "climb.md");
+  StoredRun start;
+  start.id = "r1";
+  start.config = StartConfig();
+  start.entry_id = "CLIMB-001";
+  start.target = "v5p";
+  start.source = "modeled";
+  start.metrics["tflops"] = PredictConfig(*ConfigOfRun(start), Hw(), Params())->tflops;
+  NextOptions opt;
+  opt.count = 10;
+  auto rep = ProposeNext(lb, {start}, {}, opt);
+  ASSERT_TRUE(rep.ok()) << rep.status().ToString();
+  ASSERT_FALSE(rep->unvalidated.empty()) << FormatNextReport(*rep);
+  for (const auto& p : rep->unvalidated) {
+    EXPECT_TRUE(p.exploration);
+    EXPECT_LT(p.lo, p.predicted * 0.96) << "a wide interval, not a point";
+    EXPECT_GT(p.hi, p.predicted * 1.04);
+  }
+  for (const auto* list : {&rep->validated, &rep->unvalidated})
+    for (size_t i = 0; i < list->size(); ++i)
+      for (size_t j = i + 1; j < list->size(); ++j)
+        EXPECT_NE((*list)[i].uncalibrated, (*list)[j].uncalibrated)
+            << ChangesText((*list)[i].candidate.changes) << " vs " << ChangesText((*list)[j].candidate.changes);
+  const std::string report = FormatNextReport(*rep);
+  EXPECT_NE(report.find("exploration: unvalidated paths"), std::string::npos) << report;
 }
 
 }  // namespace
