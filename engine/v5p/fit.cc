@@ -564,12 +564,25 @@ Uncertainty MakeUncertainty(const std::vector<Measurement>& rows, const Validati
   }
   u.all = all_chrono.size() >= kMinBandRows ? band("all", all_chrono, "chronological")
                                             : band("all", all_entry, "leave-one-entry-out");
-  // A path no row took: the error on each path when the fit leaves it out.
+  // A path no row took: the error on each path when the fit leaves that
+  // path's rows out; the prior spans the widest of them (the lowest p10 and
+  // the highest p90 over the paths), since which path a new one resembles
+  // is unknown.
   if (rep.cv_path_s.size() == rows.size()) {
-    std::vector<double> off_path;
+    std::map<std::string, std::vector<double>> off_path;
     for (size_t i = 0; i < rows.size(); ++i)
-      if (std::isfinite(rep.cv_path_s[i]) && rep.cv_path_s[i] > 0) off_path.push_back(rep.cv_path_s[i] / rows[i].time_s);
-    if (off_path.size() >= kMinBandRows) u.unvalidated = band("unvalidated", off_path, "leave-one-path-out");
+      if (std::isfinite(rep.cv_path_s[i]) && rep.cv_path_s[i] > 0)
+        off_path[BandPath(ConfigMap(rows[i].config))].push_back(rep.cv_path_s[i] / rows[i].time_s);
+    ErrorBand wide = band("unvalidated", {1.0}, "leave-one-path-out");
+    wide.n = 0;
+    for (const auto& [path, v] : off_path) {
+      if (v.size() < kMinBandRows) continue;
+      const ErrorBand b = band("unvalidated", v, "leave-one-path-out");
+      wide.lo = std::min(wide.lo, b.lo);
+      wide.hi = std::max(wide.hi, b.hi);
+      wide.n += b.n;
+    }
+    if (wide.n > 0) u.unvalidated = wide;
   }
   // Within-entry ratios: every A/B pair of one entry's rows.
   std::map<std::string, std::vector<size_t>> by_entry;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -795,6 +796,34 @@ Proposal MakeProposal(const Candidate& c, const BenchConfig& config, const NextR
   return p;
 }
 
+// Changes the model barely tells apart (a figure within this fraction) fold
+// into the candidate without them.
+constexpr double kFoldFraction = 0.005;
+
+// The candidate with the fewest changes that keeps candidate i's figure
+// (within kFoldFraction): each change whose removal the model does not
+// distinguish is dropped, one at a time.
+size_t Simplest(const std::vector<Candidate>& cands, const std::unordered_map<std::string, size_t>& index, size_t i,
+                const std::string& metric) {
+  const double floor = Figure(cands[i], metric) * (1 - kFoldFraction);
+  size_t cur = i;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& kv : cands[cur].changes) {
+      auto fewer = cands[cur].changes;
+      fewer.erase(kv.first);
+      auto it = index.find(ChangesText(fewer));
+      if (it == index.end()) continue;
+      const Candidate& sub = cands[it->second];
+      if (sub.oom || sub.skips_work || Figure(sub, metric) < floor) continue;
+      cur = it->second;
+      changed = true;
+      break;
+    }
+  }
+  return cur;
+}
+
 // Paths are judged in figure order until enough of each kind are found
 // (validated ones then rank by expected improvement, whose band varies).
 void JudgePaths(std::vector<Candidate>* cands, const NextReport& rep, double best_model,
@@ -803,11 +832,17 @@ void JudgePaths(std::vector<Candidate>* cands, const NextReport& rep, double bes
   std::map<std::string, std::vector<std::string>> path_memo;
   std::vector<double> seen_val, seen_unval;  // figures already proposed: one proposal per figure
   std::set<std::string> seen_paths;  // unvalidated path sets already proposed
+  std::unordered_map<std::string, size_t> index;  // changes -> candidate
+  for (size_t i = 0; i < cands->size(); ++i) index.emplace(ChangesText((*cands)[i].changes), i);
+  std::set<size_t> done;
   for (size_t i = 0; i < cands->size() && (val->size() < 50 + n || unval->size() < n); ++i) {
-    Candidate& c = (*cands)[i];
     // A figure the harness inflates (int8_routed/int8_all forward_backward
     // skip the expert backward) is no improvement.
-    if (c.oom || c.skips_work || c.changes.empty()) continue;
+    if ((*cands)[i].oom || (*cands)[i].skips_work || (*cands)[i].changes.empty()) continue;
+    const size_t simplest = Simplest(*cands, index, i, rep.metric);
+    if (!done.insert(simplest).second) continue;
+    Candidate& c = (*cands)[simplest];
+    if (c.changes.empty()) continue;
     BenchConfig config = rep.anchor;
     for (const auto& [k, v] : c.changes) SetKey(&config, k, v);
     const auto pc = PathConfig(config);

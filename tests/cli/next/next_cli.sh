@@ -48,12 +48,16 @@ grep -q 'suggest: repeats at least 2 where parallel_mode=ep' <<<"$out" || fail "
 grep -q 'suggest: table parallel_mode {none,ep} x topk {2,8}' <<<"$out" || fail "table not read: $out"
 out=$("$moelog" next moe_ep_benchmark_logbook.md) || fail "next on the EP seed: $out"
 grep -q '^best so far: ' <<<"$out" || fail "no best: $out"
-if grep -q '^no proposal: ' <<<"$out"; then
+if grep -q '^no proposal on a validated path: ' <<<"$out"; then
   grep -q 'exhausted at this shape' <<<"$out" || fail "no reason: $out"
 else
   grep -q '% over the best' <<<"$out" || fail "no gain: $out"
 fi
-grep -q '^unvalidated paths' <<<"$out" || fail "unvalidated paths not listed apart: $out"
+grep -q '^exploration: unvalidated paths' <<<"$out" || fail "unvalidated paths not listed apart: $out"
+# Exploration is an interval, never a point; no figure listed twice.
+! grep -E '^  - [^[]*: [0-9.]+ TF/s' <<<"$out" || fail "an exploration without an interval: $out"
+[ "$(grep -o '^  - .*: \[[0-9.]*, [0-9.]*\]' <<<"$out" | sed 's/.*: //' | sort | uniq -d | wc -l)" -eq 0 ] ||
+  fail "a figure listed twice: $out"
 cp moe_ep_benchmark_logbook.md ep_before.md
 n_before=$(grep -c '^### ' moe_ep_benchmark_logbook.md)
 out=$("$moelog" next moe_ep_benchmark_logbook.md --write --date "2026-02-10 09:00" 2>&1) || fail "--write on the EP seed: $out"
