@@ -279,14 +279,17 @@ std::vector<Step> RecordSteps(const std::vector<StoredRun>& runs, size_t limit) 
     for (const auto& v : vs) {
       if (v == CanonicalValue(own)) continue;
       bool tried = false;
-      std::vector<double> ratios;  // figure at v / figure at the best's value, at identical other controls
+      // Figure at v / figure at the best's value, at identical other controls
+      // within one entry (an entry's own A/B: a shape its Result leaves
+      // unsaid is still shared).
+      std::vector<double> ratios;
       for (const auto* a : with) {
         const auto av = RunValue(*a, k);
         if (!av || CanonicalValue(av) != v) continue;
         const auto actrl = ControlKeys({a}, {}, {k});
         if (ControlSignature(*a, ctrl) == best_sig) tried = true;
         for (const auto* b : with)
-          if (RunValue(*b, k) && CanonicalValue(RunValue(*b, k)) == CanonicalValue(own) &&
+          if (b->entry_id == a->entry_id && RunValue(*b, k) && CanonicalValue(RunValue(*b, k)) == CanonicalValue(own) &&
               ControlSignature(*b, actrl) == ControlSignature(*a, actrl) && ratios.size() < 64)
             ratios.push_back(MetricOf(*a, m) / MetricOf(*b, m));
       }
@@ -303,7 +306,6 @@ std::vector<Step> RecordSteps(const std::vector<StoredRun>& runs, size_t limit) 
         s.lo = bf * ratios.front();
         s.hi = bf * ratios.back();
         s.estimate = bf * ratios[ratios.size() / 2];
-        if (lower) std::swap(s.lo, s.hi);
       }
       s.what = k + "=" + v + " at the controls of the best recorded run " + best->id;
       out.push_back(std::move(s));

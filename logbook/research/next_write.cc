@@ -1,6 +1,7 @@
 // `moelog next`'s report and the entry --write appends (next.h).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -195,9 +196,17 @@ std::string Pct(double v) {
   return s.str();
 }
 
+// A figure with four significant digits when it is small (seconds).
+std::string Sig(double v) {
+  if (std::fabs(v) >= 100 || v == 0) return Fmt(v);
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
+}
+
 std::string Interval(double lo, double hi, const std::string& unit) {
   std::ostringstream s;
-  s << "[" << Fmt(lo) << ", " << Fmt(hi) << "]";
+  s << "[" << Sig(lo) << ", " << Sig(hi) << "]";
   if (!unit.empty()) s << " " << unit;
   return s.str();
 }
