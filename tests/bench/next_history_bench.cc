@@ -35,6 +35,7 @@ using namespace moelog::logbook;  // NOLINT
 // A proposal's start (its base run's config, or the search's anchor) and changes.
 struct Pick {
   std::map<std::string, std::string> start, changes;
+  const char* kind = "";
 };
 
 std::map<std::string, std::string> AnchorConfig(const NextReport& rep) {
@@ -46,9 +47,13 @@ std::map<std::string, std::string> AnchorConfig(const NextReport& rep) {
 
 std::vector<Pick> Picks(const NextReport& rep) {
   std::vector<Pick> out;
-  for (const auto* list : {&rep.criteria, &rep.validated, &rep.unvalidated, &rep.record})
+  const char* kinds[] = {"criteria", "validated", "exploration", "record"};
+  int k = 0;
+  for (const auto* list : {&rep.criteria, &rep.validated, &rep.unvalidated, &rep.record}) {
     for (const auto& p : *list)
-      out.push_back({p.step.base_run.empty() ? AnchorConfig(rep) : p.step.base, p.candidate.changes});
+      out.push_back({p.step.base_run.empty() ? AnchorConfig(rep) : p.step.base, p.candidate.changes, kinds[k]});
+    ++k;
+  }
   return out;
 }
 
@@ -126,7 +131,11 @@ void Judge(const std::string& path, Tally* total) {
     for (size_t k = 0; k < picks.size() && k < 10; ++k)
       for (const auto& r : future)
         if (Hit(picks[k], r)) {
-          if (first_hit < 0) first_hit = static_cast<int>(k);
+          if (first_hit < 0) {
+            first_hit = static_cast<int>(k);
+            std::fprintf(stderr, "%s: after %s: hit #%zu (%s) %s by run %s\n", path.c_str(), full.entries[i].id.c_str(),
+                         k + 1, picks[k].kind, ChangesText(picks[k].changes).c_str(), r.id.c_str());
+          }
           auto it = r.metrics.find(m);
           if (it != r.metrics.end() && !std::isnan(best) && (lower ? it->second < best : it->second > best))
             improved = true;
