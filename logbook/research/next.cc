@@ -623,17 +623,52 @@ void Calibrate(const std::vector<Known>& known, const BenchConfig& anchor, const
   rep->bands = std::filesystem::path(unc->source).filename().string();
 }
 
-// An exploration's interval: the wide prior of the model's error on a path
-// it was not fitted on (engine/v5p/uncertainty.h UnvalidatedPrior).
-void WidePrior(const Result<engine::v5p::Uncertainty>& unc, Proposal* p) {
+// The logbook's own history of the model off its fit: for each path config
+// (PathConfig) the logbook measured or recorded, measured/modeled on its
+// first figure (in the record's order), the model uncalibrated. A few
+// shapes are routed (bounded like Calibrate).
+std::vector<double> HistoryRatios(const std::vector<Known>& known, const ModelInputs& m, const NextReport& rep) {
+  std::vector<double> out;
+  std::set<std::string> seen;
+  std::map<std::string, ShapeRouting> routings;
+  routings.emplace(rep.shape + " seed=" + std::to_string(rep.anchor.seed), m.shape);
+  for (const auto& k : known) {
+    std::string label;
+    for (const auto& [key, v] : PathConfig(k.config)) label += key + "=" + v + ";";
+    if (!seen.insert(label).second || !k.config.Validate().ok()) continue;
+    const std::string sk = ShapeText(k.config) + " seed=" + std::to_string(k.config.seed);
+    auto it = routings.find(sk);
+    if (it == routings.end()) {
+      if (routings.size() >= 16) continue;
+      auto r = RouteShape(k.config);
+      if (!r.ok()) continue;
+      it = routings.emplace(sk, std::move(r).value()).first;
+    }
+    Candidate p;
+    if (!PredictOne(k.config, it->second, m.hw, m.params, &p) || Figure(p, rep.metric) <= 0) continue;
+    out.push_back(RunFigure(*k.run, rep.metric) / Figure(p, rep.metric));
+  }
+  return out;
+}
+
+// An exploration's interval: the prior of the model's error on a path it
+// was not fitted on (rep.prior), compounded per unvalidated key.
+void WidePrior(const NextReport& rep, size_t keys, Proposal* p) {
+  const auto [lo, hi] = CompoundPrior(rep.prior, keys);
+  p->exploration = true;
+  p->lo = p->predicted * lo;
+  p->hi = p->predicted * hi;
+  p->band = (hi - lo) / 2;
+}
+
+// The leave-one-path-out prior of the band file (else the validated rows'
+// band, widened), before the logbook's history widens it.
+PriorBand FilePrior(const Result<engine::v5p::Uncertainty>& unc) {
   engine::v5p::Uncertainty fallback;  // no band file: the built-in spread, widened
   fallback.all.lo = 0.9;
   fallback.all.hi = 1.1;
   const engine::v5p::ErrorBand b = engine::v5p::UnvalidatedPrior(unc.ok() ? *unc : fallback);
-  p->exploration = true;
-  p->lo = p->predicted * b.lo;
-  p->hi = p->predicted * b.hi;
-  p->band = (b.hi - b.lo) / 2;
+  return ExplorationPrior(b.lo, b.hi, {});
 }
 
 // A proposal of a judged candidate; a validated one gets its band and its
@@ -649,7 +684,7 @@ Proposal MakeProposal(const Candidate& c, const BenchConfig& config, const NextR
   p.predicted = fig * rep.factor;
   p.gain_pct = best_model > 0 ? (fig / best_model - 1) * 100 : 0;
   if (!c.unvalidated.empty()) {
-    WidePrior(unc, &p);
+    WidePrior(rep, c.unvalidated.size(), &p);
     const double mu = (p.lo + p.hi) / 2, sigma = (p.hi - p.lo) / 2 / 1.2816;
     p.expected_improvement = ExpectedImprovement(mu, sigma, rep.best_modeled);
     return p;
@@ -695,49 +730,58 @@ size_t Simplest(const std::vector<Candidate>& cands, const std::unordered_map<st
   return cur;
 }
 
-// Paths are judged in figure order until enough of each kind are found
-// (validated ones then rank by expected improvement, whose band varies).
+// What judging the search's candidates shares: candidates by their changes,
+// the unvalidated paths of each path config seen, those already judged.
+struct Judge {
+  std::unordered_map<std::string, size_t> index;  // changes -> candidate
+  std::map<std::string, std::vector<std::string>> path_memo;
+  std::set<size_t> done;
+};
+
+// Candidate i folded into its simplest equal (nullptr: nothing to judge,
+// or judged already), with its config and its unvalidated paths set.
+Candidate* JudgeOne(std::vector<Candidate>& cands, size_t i, const NextReport& rep, Judge& j, BenchConfig* config) {
+  // A figure the harness inflates (int8_routed/int8_all forward_backward
+  // skip the expert backward) is no improvement.
+  if (cands[i].oom || cands[i].skips_work || cands[i].changes.empty()) return nullptr;
+  const size_t simplest = Simplest(cands, j.index, i, rep.metric);
+  if (!j.done.insert(simplest).second) return nullptr;
+  Candidate& c = cands[simplest];
+  if (c.changes.empty()) return nullptr;
+  *config = rep.anchor;
+  for (const auto& [k, v] : c.changes) SetKey(config, k, v);
+  const auto pc = PathConfig(*config);
+  std::string memo_key;
+  for (const auto& [k, v] : pc) memo_key += k + "=" + v + ";";
+  auto it = j.path_memo.find(memo_key);
+  if (it == j.path_memo.end()) it = j.path_memo.emplace(memo_key, engine::v5p::UncalibratedPaths(pc)).first;
+  c.unvalidated = it->second;
+  return &c;
+}
+
+// Candidates are judged in figure order: the validated ones until enough
+// are found (they then rank by expected improvement, whose band varies),
+// one per figure; every unvalidated one is exploration (RankExploration
+// orders and folds them).
 void JudgePaths(std::vector<Candidate>* cands, const NextReport& rep, double best_model,
                 const Result<engine::v5p::Uncertainty>& unc, size_t n, std::vector<Proposal>* val,
                 std::vector<Proposal>* unval) {
-  std::map<std::string, std::vector<std::string>> path_memo;
-  std::vector<double> seen_val, seen_unval;  // figures already proposed: one proposal per figure
-  std::set<std::string> seen_paths;  // unvalidated path sets already proposed
-  std::unordered_map<std::string, size_t> index;  // changes -> candidate
-  for (size_t i = 0; i < cands->size(); ++i) index.emplace(ChangesText((*cands)[i].changes), i);
-  std::set<size_t> done;
-  for (size_t i = 0; i < cands->size() && (val->size() < 50 + n || unval->size() < n); ++i) {
-    // A figure the harness inflates (int8_routed/int8_all forward_backward
-    // skip the expert backward) is no improvement.
-    if ((*cands)[i].oom || (*cands)[i].skips_work || (*cands)[i].changes.empty()) continue;
-    const size_t simplest = Simplest(*cands, index, i, rep.metric);
-    if (!done.insert(simplest).second) continue;
-    Candidate& c = (*cands)[simplest];
-    if (c.changes.empty()) continue;
-    BenchConfig config = rep.anchor;
-    for (const auto& [k, v] : c.changes) SetKey(&config, k, v);
-    const auto pc = PathConfig(config);
-    std::string memo_key;
-    for (const auto& [k, v] : pc) memo_key += k + "=" + v + ";";
-    auto it = path_memo.find(memo_key);
-    if (it == path_memo.end()) it = path_memo.emplace(memo_key, engine::v5p::UncalibratedPaths(pc)).first;
-    c.unvalidated = it->second;
-    const double fig = Figure(c, rep.metric);
-    if (c.unvalidated.empty()) {
+  Judge j;
+  for (size_t i = 0; i < cands->size(); ++i) j.index.emplace(ChangesText((*cands)[i].changes), i);
+  std::vector<double> seen_val;  // figures already proposed: one proposal per figure
+  for (size_t i = 0; i < cands->size(); ++i) {
+    BenchConfig config;
+    Candidate* c = JudgeOne(*cands, i, rep, j, &config);
+    if (!c) continue;
+    const double fig = Figure(*c, rep.metric);
+    if (c->unvalidated.empty()) {
+      if (val->size() >= 50 + n) continue;
       if (std::any_of(seen_val.begin(), seen_val.end(), [&](double f) { return SamePrediction(f, fig); })) continue;
       seen_val.push_back(fig);
-    } else {
-      // One proposal per set of unmeasured paths (the best of each), and one
-      // per figure: equal figures differ only in keys the model cannot tell apart.
-      std::string sig;
-      for (const auto& u : c.unvalidated) sig += u + ";";
-      if (std::any_of(seen_unval.begin(), seen_unval.end(), [&](double f) { return SamePrediction(f, fig); }))
-        continue;
-      if (!seen_paths.insert(sig).second) continue;
-      seen_unval.push_back(fig);
     }
-    (c.unvalidated.empty() ? val : unval)->push_back(MakeProposal(c, config, rep, best_model, unc, pc));
+    (c->unvalidated.empty() ? val : unval)->push_back(MakeProposal(*c, config, rep, best_model, unc, PathConfig(config)));
   }
+  *unval = RankExploration(std::move(*unval), rep.best_modeled, n);
 }
 
 // Keeps the validated proposals predicted above the best known, best
@@ -798,6 +842,7 @@ Status SearchAroundBest(const Logbook& logbook, const std::vector<StoredRun>& ru
   rep.best_figure = RunFigure(*best->run, rep.metric);
   rep.best_modeled = best_model * rep.factor;
   rep.anchor = best->config;
+  rep.prior = ExplorationPrior(rep.prior.lo, rep.prior.hi, HistoryRatios(figures.known, *model, rep));
   // The shape is held unless the Scope frees some of its keys: then each
   // value the Scope lists (else each the logbook's runs used) is a shape of
   // its own, searched with its own routing.
@@ -818,9 +863,6 @@ Status SearchAroundBest(const Logbook& logbook, const std::vector<StoredRun>& ru
   std::vector<Proposal> val, unval;
   JudgePaths(&*cands, rep, best_model, unc, n, &val, &unval);
   KeepGains(&val, &rep);
-  std::stable_sort(unval.begin(), unval.end(), [](const Proposal& a, const Proposal& b) {
-    return a.expected_improvement > b.expected_improvement;
-  });
   if (val.size() > n) val.resize(n);
   if (unval.size() > n) unval.resize(n);
   for (auto* list : {&val, &unval})
@@ -876,7 +918,7 @@ std::vector<Proposal> CriteriaProposals(const std::vector<Step>& steps, const Kn
         p.serves = s.criterion;
         p.serves_line = s.line;
         p.exploration = !cand->unvalidated.empty();
-        if (p.exploration) WidePrior(unc, &p);
+        if (p.exploration) WidePrior(rep, cand->unvalidated.size(), &p);
       }
     }
     out.push_back(std::move(p));
@@ -929,6 +971,7 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
   if (PrimaryMetric(logbook) == "tokens_per_s") rep.metric = "tokens_per_s";
   KnownFigures figures = CollectKnown(logbook, runs, rep.metric);
   const auto unc = engine::v5p::LoadUncertaintyByName("");
+  rep.prior = FilePrior(unc);
   MOELOG_RETURN_IF_ERROR(SearchAroundBest(logbook, runs, criteria, options, figures, unc, &rep));
   const size_t n = static_cast<size_t>(std::max(1, options.count));
   rep.criteria = CriteriaProposals(CriteriaSteps(logbook, options.text, runs, criteria, n), figures, options, unc, rep);

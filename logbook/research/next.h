@@ -105,6 +105,14 @@ struct Proposal {
   Step step;                 // criteria and record steps: where it starts and what it completes
 };
 
+// The prior of the model's error (measured/modeled) on a path it was not
+// fitted on, per unvalidated key.
+struct PriorBand {
+  double lo = 1, hi = 1;
+  double history_lo = 1, history_hi = 1;  // the logbook's first measurements of a path
+  int history = 0;                        // how many
+};
+
 struct NextOptions {
   int count = 5;
   std::string entry;         // the entry whose shape to search ("" = latest with runs)
@@ -135,6 +143,7 @@ struct NextReport {
   std::string none_why;           // no validated proposal beats the best: why
   std::map<std::string, std::vector<std::string>> freed;  // shape keys the Scope frees -> values searched
   int shapes = 1;                 // shapes searched (the anchor's, plus the freed keys' values)
+  PriorBand prior;                // exploration's prior per unvalidated key
 };
 
 // The report for a logbook. `runs`: LogbookRuns (recorded included);

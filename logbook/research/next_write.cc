@@ -280,8 +280,12 @@ void FormatValidated(const NextReport& r, std::ostringstream& s) {
 void FormatExploration(const NextReport& r, std::ostringstream& s) {
   if (r.unvalidated.empty()) return;
   const std::string unit = MetricName(r.metric);
-  s << "\nexploration: unvalidated paths (no calibration row took them); each interval is the model's error on a "
-       "path it was not fitted on (p10-p90), by expected improvement:\n";
+  const PriorBand& b = r.prior;
+  s << "\nexploration: unvalidated paths (no calibration row took them), fewest changed keys first, then by the "
+       "interval's lower end; each interval is the model's figure times its error off its fit, per unvalidated key x["
+    << Fixed(b.lo, 3) << ", " << Fixed(b.hi, 3) << "] (the wider of the leave-one-path-out p10-p90 and the "
+    << b.history << " first measurement" << (b.history == 1 ? "" : "s") << " of a path in this logbook, x["
+    << Fixed(b.history_lo, 3) << ", " << Fixed(b.history_hi, 3) << "]), compounded per key:\n";
   for (const auto& p : r.unvalidated) {
     const double base = p.predicted > 0 && p.gain_pct > -100 ? p.predicted / (1 + p.gain_pct / 100) : 0;
     s << "  - " << ChangesText(p.candidate.changes) << ": " << Interval(p.lo, p.hi, unit);
