@@ -58,6 +58,14 @@ grep -q '^exploration: unvalidated paths' <<<"$out" || fail "unvalidated paths n
 ! grep -E '^  - [^[]*: [0-9.]+ TF/s' <<<"$out" || fail "an exploration without an interval: $out"
 [ "$(grep -o '^  - .*: \[[0-9.]*, [0-9.]*\]' <<<"$out" | sed 's/.*: //' | sort | uniq -d | wc -l)" -eq 0 ] ||
   fail "a figure listed twice: $out"
+# Exploration changes as few keys as it can: the key counts never decrease
+# down the list (a combination after its parts), and at the end of the EP
+# seed the top five hold the single-key change its authors ran next
+# (quant_mode=int8 on the EP path, the int8 logbook's first entry).
+keys=$(sed -n '/^exploration: /,/^$/p' <<<"$out" | grep '^  - ' | sed 's/: \[.*//' | awk -F', ' '{print NF}')
+[ -n "$keys" ] && [ "$keys" = "$(sort -n <<<"$keys")" ] || fail "exploration not fewest keys first: $out"
+sed -n '/^exploration: /,/^$/p' <<<"$out" | grep '^  - ' | head -5 | grep -q '^  - quant_mode=int8: \[' ||
+  fail "the top five miss quant_mode=int8: $out"
 cp moe_ep_benchmark_logbook.md ep_before.md
 n_before=$(grep -c '^### ' moe_ep_benchmark_logbook.md)
 out=$("$moelog" next moe_ep_benchmark_logbook.md --write --date "2026-02-10 09:00" 2>&1) || fail "--write on the EP seed: $out"
