@@ -20,7 +20,9 @@
 // time, the unmet criterion it would meet, and whether its path is
 // validated. Validated proposals rank by expected improvement over the best
 // (a wide interval on a promising path counts); proposals on paths no
-// calibration row took have no interval and are listed apart, by gain.
+// calibration row took are exploration, listed apart with the prior's
+// interval (PriorBand, compounded per unvalidated key), fewest changed keys
+// first, then by the interval's lower end (next_internal.h RankExploration).
 #ifndef MOELOG_LOGBOOK_RESEARCH_NEXT_H_
 #define MOELOG_LOGBOOK_RESEARCH_NEXT_H_
 
