@@ -390,7 +390,8 @@ ValidationReport Validate(const Hardware& hw, const std::vector<Measurement>& ro
   rep.predicted_s.resize(n);
   rep.cv_entry_s.resize(n);
   rep.cv_family_s.resize(n);
-  std::vector<double> e_in, e_entry, e_family;
+  rep.cv_path_s.resize(n);
+  std::vector<double> e_in, e_entry, e_family, e_path;
   for (size_t i = 0; i < n; ++i) {
     rep.predicted_s[i] = Predict(hw, params, rows[i].model_case).time_s;
     e_in.push_back(rep.predicted_s[i] / rows[i].time_s - 1);
@@ -409,6 +410,7 @@ ValidationReport Validate(const Hardware& hw, const std::vector<Measurement>& ro
   };
   cv([](const Measurement& m) { return m.entry; }, &rep.cv_entry_s, &e_entry);
   cv([](const Measurement& m) { return m.family; }, &rep.cv_family_s, &e_family);
+  cv([](const Measurement& m) { return BandPath(ConfigMap(m.config)); }, &rep.cv_path_s, &e_path);
   rep.in_sample = Summarize(e_in);
   rep.cv_entry = Summarize(e_entry);
   rep.cv_family = Summarize(e_family);
@@ -562,6 +564,26 @@ Uncertainty MakeUncertainty(const std::vector<Measurement>& rows, const Validati
   }
   u.all = all_chrono.size() >= kMinBandRows ? band("all", all_chrono, "chronological")
                                             : band("all", all_entry, "leave-one-entry-out");
+  // A path no row took: the error on each path when the fit leaves that
+  // path's rows out; the prior spans the widest of them (the lowest p10 and
+  // the highest p90 over the paths), since which path a new one resembles
+  // is unknown.
+  if (rep.cv_path_s.size() == rows.size()) {
+    std::map<std::string, std::vector<double>> off_path;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (std::isfinite(rep.cv_path_s[i]) && rep.cv_path_s[i] > 0)
+        off_path[BandPath(ConfigMap(rows[i].config))].push_back(rep.cv_path_s[i] / rows[i].time_s);
+    ErrorBand wide = band("unvalidated", {1.0}, "leave-one-path-out");
+    wide.n = 0;
+    for (const auto& [path, v] : off_path) {
+      if (v.size() < kMinBandRows) continue;
+      const ErrorBand b = band("unvalidated", v, "leave-one-path-out");
+      wide.lo = std::min(wide.lo, b.lo);
+      wide.hi = std::max(wide.hi, b.hi);
+      wide.n += b.n;
+    }
+    if (wide.n > 0) u.unvalidated = wide;
+  }
   // Within-entry ratios: every A/B pair of one entry's rows.
   std::map<std::string, std::vector<size_t>> by_entry;
   for (size_t i = 0; i < rows.size(); ++i) by_entry[rows[i].entry].push_back(i);

@@ -74,6 +74,7 @@ struct ValidationReport {
   std::vector<double> predicted_s;     // in-sample, per row
   std::vector<double> cv_entry_s;      // leave-one-entry-out, per row
   std::vector<double> cv_family_s;     // leave-one-family-out, per row
+  std::vector<double> cv_path_s;       // leave-one-path-out (BandPath), per row: the error on an unfitted path
   // Chronological: each entry predicted by the fit on the entries before it
   // (NaN for rows of the first entries, with too little before them, and of
   // entries with no time). The way the model is used: fitted on the past.

@@ -107,6 +107,7 @@ std::string UncertaintyToJson(const Uncertainty& u, const std::string& about) {
   for (const ErrorBand& b : u.paths) paths.push_back(BandJson(b));
   j["paths"] = paths;
   j["all"] = BandJson(u.all);
+  if (u.unvalidated.validated) j["unvalidated"] = BandJson(u.unvalidated);
   j["within_entry_ratio"] = {{"abs_log_p80", u.within_entry}, {"pairs", u.within_entry_pairs}};
   j["calibration_prior"] = {{"tau", u.prior.tau},
                             {"sigma_entry", u.prior.sigma_entry},
@@ -131,6 +132,8 @@ Result<Uncertainty> LoadUncertainty(const std::string& path) {
     u.paths.push_back(b);
   }
   if (!j.contains("all") || !ReadBand(j["all"], &u.all)) return bad("\"all\" needs lo in (0, 1] and hi in [1, 10)");
+  if (j.contains("unvalidated") && !ReadBand(j["unvalidated"], &u.unvalidated))
+    return bad("\"unvalidated\" needs lo in (0, 1] and hi in [1, 10)");
   const auto w = j.value("within_entry_ratio", nlohmann::json::object());
   u.within_entry = w.value("abs_log_p80", 0.0);
   u.within_entry_pairs = w.value("pairs", 0);
@@ -142,6 +145,21 @@ Result<Uncertainty> LoadUncertainty(const std::string& path) {
       !(u.prior.sigma_entry >= 0 && u.prior.sigma_entry < 1) || !(u.prior.sigma_within > 0 && u.prior.sigma_within < 1))
     return bad("within_entry_ratio and calibration_prior must be in [0, 1) (tau, sigma_within > 0)");
   return u;
+}
+
+ErrorBand UnvalidatedPrior(const Uncertainty& u) {
+  ErrorBand b = u.unvalidated;
+  if (!b.validated) {
+    b = u.all;
+    b.lo = std::max(0.05, 1 - 3 * (1 - u.all.lo));
+    b.hi = 1 + 3 * (u.all.hi - 1);
+    b.path = "all, widened";
+  }
+  // Never a point: at least +-5%.
+  b.lo = std::min(b.lo, 0.95);
+  b.hi = std::max(b.hi, 1.05);
+  b.validated = false;
+  return b;
 }
 
 Result<Uncertainty> LoadUncertaintyByName(const std::string& name_or_path) {

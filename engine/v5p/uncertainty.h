@@ -46,6 +46,11 @@ struct ShrinkagePrior {
 struct Uncertainty {
   std::vector<ErrorBand> paths;  // per validated path
   ErrorBand all;                 // every validated row, for a validated path with too few rows of its own
+  // The wide prior of a path no calibration row took: the 10th and 90th
+  // percentiles of the model's error on each path when the fit leaves that
+  // path's rows out (leave-one-path-out). validated=false when the file
+  // has none (then UnvalidatedPrior widens `all`).
+  ErrorBand unvalidated;
   double within_entry = 0;       // |log error| of a within-entry ratio, 80th percentile
   int within_entry_pairs = 0;
   ShrinkagePrior prior;
@@ -59,6 +64,11 @@ std::string BandPath(const std::map<std::string, std::string>& config);
 // The band of a modeled configuration: validated=false (and no interval)
 // when it takes a path no calibration row covers (UncalibratedPaths).
 ErrorBand BandFor(const Uncertainty& u, const std::map<std::string, std::string>& config);
+
+// The interval of a configuration on a path no calibration row took: the
+// file's leave-one-path-out band, else `all` widened threefold around 1.
+// Never a point: lo < 1 < hi.
+ErrorBand UnvalidatedPrior(const Uncertainty& u);
 
 // Whether a modeled ratio a/b (two configurations of one entry) is inside
 // the within-entry band: the model cannot tell the two apart.

@@ -49,6 +49,10 @@ struct NextFlags {
 int AppendFirst(const LogbookFile& file, const logbook::Logbook& lb, const logbook::NextReport& rep,
                 const std::string& date) {
   std::string id;
+  if (!logbook::FirstProposal(rep)) {  // nothing to write is no failure: the report said why
+    std::cerr << file.path << ": nothing written: no candidate\n";
+    return kExitOk;
+  }
   auto out = logbook::AppendProposalEntry(lb, file.text, rep, date.empty() ? UtcNow() : date, &id);
   if (!out.ok()) {
     PrintError("next", out.status().ToString());
@@ -69,13 +73,17 @@ int AppendFirst(const LogbookFile& file, const logbook::Logbook& lb, const logbo
 }  // namespace
 
 int CmdNext(const Args& args) {
-  CLI::App app{"Propose the next experiments of a logbook: configurations of the hillclimb harness\n"
-               "around the best one measured or recorded at the latest entry's shape, ranked by the\n"
-               "v5p model's expected improvement (predicted figure, interval, gain, dominant term,\n"
-               "the unmet criterion served; unvalidated paths apart). --write appends the first as\n"
-               "a new entry (Result: pending) that `moelog update` then runs or models.\n"
-               "Exit codes: 0 proposals (or none, with the reason), 2 usage, 3 parse, 1 nothing to\n"
-               "start from or to write.",
+  CLI::App app{"Propose the next experiments of a logbook. First the runs that complete its unmet stop\n"
+               "criteria (missing table cells, sweep points, A/B arms, repeats; predicates read from\n"
+               "prose marked suggested), on any harness; then configurations of the hillclimb harness\n"
+               "around the best one measured or recorded, ranked by the v5p model's expected\n"
+               "improvement (validated paths with their band; unvalidated ones as exploration with a\n"
+               "wide interval, fewest changed keys first, then by the interval's lower end); for\n"
+               "another harness, untried neighbours of the best recorded figure.\n"
+               "--write appends the first as a new entry (Result: pending) in the logbook's style,\n"
+               "checked to parse back as meant, that `moelog update` then plans.\n"
+               "Exit codes: 0 proposals (or no candidate, with the reason), 2 usage, 3 parse, 1 an\n"
+               "entry that would not parse back as written (nothing written) or an --entry without runs.",
                "moelog next"};
   NextFlags f;
   f.Add(app);
@@ -97,6 +105,7 @@ int CmdNext(const Args& args) {
   opt.count = f.count;
   opt.entry = f.entry;
   opt.params_name = f.params;
+  opt.text = file.text;
   auto rep = logbook::ProposeNext(lb, runs, *criteria, opt);
   if (auto code = Failed("next", rep.status())) return *code;
   std::cout << f.path << ": " << note << "\n" << logbook::FormatNextReport(*rep);

@@ -1,4 +1,6 @@
 #include "logbook/research/next.h"
+#include "logbook/research/next_internal.h"
+#include "logbook/research/next_steps.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +34,7 @@
 #include "logbook/update/entry_plans.h"
 
 namespace moelog::logbook {
-namespace {
+namespace next_internal {
 
 using engine::BenchConfig;
 
@@ -109,93 +112,12 @@ std::string ShapeText(const BenchConfig& c) {
   return s;
 }
 
-// ------------------------------------------------------- the Scope's word ---
+}  // namespace next_internal
 
-// Lower case, dashes/underscores/backticks as spaces: "Top-K" -> "top k".
-std::string ScopeWords(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    const unsigned char u = static_cast<unsigned char>(ch);
-    out += (ch == '-' || ch == '_' || ch == '`') ? ' ' : static_cast<char>(std::tolower(u));
-  }
-  return out;
-}
+namespace {
 
-bool WordAt(const std::string& s, size_t at, size_t len) {
-  const auto alnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
-  return (at == 0 || !alnum(s[at - 1])) && (at + len >= s.size() || !alnum(s[at + len]));
-}
-
-// Whether the bullet says something may vary (and does not deny it).
-bool SaysMayVary(const std::string& w) {
-  for (const char* no : {"may not vary", "must not vary", "cannot vary", "can not vary", "can't vary", "never vary",
-                         "never varies", "does not vary", "do not vary", "not free"})
-    if (w.find(no) != std::string::npos) return false;
-  for (const char* yes : {"may vary", "can vary", "free to vary", "is free", "are free", "may change", "what varies",
-                          "varies:", "vary:", "free:", "varied:", "may be varied", "can be varied", "search space"})
-    if (w.find(yes) != std::string::npos) return true;
-  return false;
-}
-
-// The shape key a word names at `at` (and its length), or "".
-std::string ShapeKeyAt(const std::string& w, size_t at, size_t* len) {
-  static const std::vector<std::pair<std::string, std::string>> kWords = {
-      {"shared expert dim", "shared_expert_dim"}, {"shared expert", "shared_expert_dim"},
-      {"shared", "shared_expert_dim"},            {"top k", "topk"},
-      {"topk", "topk"},                           {"experts per token", "topk"},
-      {"number of experts", "experts"},           {"expert count", "experts"},
-      {"experts", "experts"},                     {"mlp dim", "mlp_dim"},
-      {"mlpdim", "mlp_dim"},                      {"intermediate", "mlp_dim"},
-      {"mlp", "mlp_dim"},                         {"hidden", "hidden"},
-      {"tokens", "tokens"},                       {"token count", "tokens"},
-      {"bench pass", "bench_pass"},               {"pass mode", "bench_pass"},
-      {"pass", "bench_pass"},                     {"distribution", "distribution"},
-      {"dtype", "dtype"},                         {"precision", "dtype"},
-      {"shape", "shape"}};
-  for (const auto& [word, key] : kWords) {
-    if (w.compare(at, word.size(), word) != 0 || !WordAt(w, at, word.size())) continue;
-    if (key == "tokens" && w.compare(at + word.size(), 2, "/s") == 0) return "";  // a metric
-    *len = word.size();
-    return key;
-  }
-  return "";
-}
-
-// The values listed right after a key's word ("topk in {2,4,8}", "(2, 4)",
-// "= 2048"): numbers, or the words a non-numeric key takes.
-std::vector<std::string> ValuesAfter(const std::string& w, size_t at, const std::string& key) {
-  size_t i = at;
-  const size_t stop = std::min(w.size(), at + 80);  // bounded: the values sit right after the word
-  auto skip = [&] {
-    while (i < stop && (w[i] == ' ' || w[i] == '=' || w[i] == '{' || w[i] == '(' || w[i] == ':' || w[i] == '[')) ++i;
-  };
-  skip();
-  if (w.compare(i, 3, "in ") == 0) i += 3;
-  skip();
-  std::vector<std::string> out;
-  const bool numeric = key != "distribution" && key != "bench_pass" && key != "dtype";
-  while (i < stop) {
-    size_t e = i;
-    while (e < stop && (std::isalnum(static_cast<unsigned char>(w[e])) || w[e] == '.')) ++e;
-    if (e == i) break;
-    std::string v = w.substr(i, e - i);
-    const bool number = std::all_of(v.begin(), v.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
-    if (numeric ? !number : !(v == "random" || v == "runs" || v == "forward" || v == "float32" || v == "bfloat16"))
-      break;
-    // "forward backward" is one pass.
-    if (v == "forward" && w.compare(e, 9, " backward") == 0) {
-      v = "forward_backward";
-      e += 9;
-    }
-    out.push_back(v);
-    i = e;
-    while (i < stop && (w[i] == ',' || w[i] == ' ' || w[i] == '/')) ++i;
-    if (w.compare(i, 4, "and ") == 0) i += 4;
-    else if (w.compare(i, 3, "or ") == 0) i += 3;
-  }
-  return out;
-}
+using engine::BenchConfig;
+using namespace next_internal;
 
 // Whether a searched key can change anything for this combination.
 bool Matters(const BenchConfig& c, const std::string& key) {
@@ -312,15 +234,14 @@ std::map<std::string, std::string> FlatConfig(const BenchConfig& c) {
   return out;
 }
 
+}  // namespace
+
+namespace next_internal {
 std::string MetricName(const std::string& metric) { return metric == "tokens_per_s" ? "tokens/s" : "TF/s"; }
-
 std::string Fmt(double v) { return Fixed(v, v >= 1e4 ? 0 : 1); }
+}  // namespace next_internal
 
-std::string ChangesText(const std::map<std::string, std::string>& changes) {
-  std::string s;
-  for (const auto& [k, v] : changes) s += (s.empty() ? "" : ", ") + k + "=" + v;
-  return s.empty() ? "no change" : s;
-}
+namespace {
 
 }  // namespace
 
@@ -410,47 +331,6 @@ Result<std::vector<Candidate>> SearchConfigs(const BenchConfig& anchor, const st
     if (!NextCombination(idx, [&](size_t a) { return axes[a].values.size(); })) break;
   }
   if (tried) *tried = n;
-  return out;
-}
-
-std::map<std::string, std::vector<std::string>> ScopeFreedShapeKeys(const Logbook& logbook) {
-  std::map<std::string, std::vector<std::string>> out;
-  const Section* scope = logbook.FindSection(SectionKind::kScope);
-  if (!scope) return out;
-  for (const auto& b : scope->bullets) {
-    const std::string w = ScopeWords(b.text.substr(0, 2000));  // bounded
-    if (!SaysMayVary(w)) continue;
-    // What follows "except", "but" or "other than" stays held.
-    size_t held_from = w.size();
-    for (const char* cut : {" except ", " but ", " other than "})
-      held_from = std::min(held_from, w.find(cut) == std::string::npos ? w.size() : w.find(cut));
-    std::map<std::string, std::vector<std::string>> named;
-    std::set<std::string> held;
-    for (size_t i = 0; i < w.size(); ++i) {
-      size_t len = 0;
-      const std::string key = ShapeKeyAt(w, i, &len);
-      if (key.empty()) continue;
-      const std::vector<std::string> keys =
-          key == "shape" ? ShapeKeys() : std::vector<std::string>{key};
-      const auto values = key == "shape" ? std::vector<std::string>{} : ValuesAfter(w, i + len, key);
-      for (const auto& k : keys) {
-        if (i >= held_from) {
-          held.insert(k);
-        } else {
-          auto& v = named[k];
-          for (const auto& x : values)
-            if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
-        }
-      }
-      i += len - 1;
-    }
-    for (auto& [k, v] : named)
-      if (!held.count(k)) {
-        auto& into = out[k];
-        for (const auto& x : v)
-          if (std::find(into.begin(), into.end(), x) == into.end()) into.push_back(x);
-      }
-  }
   return out;
 }
 
@@ -753,8 +633,57 @@ void Calibrate(const std::vector<Known>& known, const BenchConfig& anchor, const
   rep->bands = std::filesystem::path(unc->source).filename().string();
 }
 
+// The logbook's own history of the model off its fit: for each path config
+// (PathConfig) the logbook measured or recorded, measured/modeled on its
+// first figure (in the record's order), the model uncalibrated. A few
+// shapes are routed (bounded like Calibrate).
+std::vector<double> HistoryRatios(const std::vector<Known>& known, const ModelInputs& m, const NextReport& rep) {
+  std::vector<double> out;
+  std::set<std::string> seen;
+  std::map<std::string, ShapeRouting> routings;
+  routings.emplace(rep.shape + " seed=" + std::to_string(rep.anchor.seed), m.shape);
+  for (const auto& k : known) {
+    std::string label;
+    for (const auto& [key, v] : PathConfig(k.config)) label += key + "=" + v + ";";
+    if (!seen.insert(label).second || !k.config.Validate().ok()) continue;
+    const std::string sk = ShapeText(k.config) + " seed=" + std::to_string(k.config.seed);
+    auto it = routings.find(sk);
+    if (it == routings.end()) {
+      if (routings.size() >= 16) continue;
+      auto r = RouteShape(k.config);
+      if (!r.ok()) continue;
+      it = routings.emplace(sk, std::move(r).value()).first;
+    }
+    Candidate p;
+    if (!PredictOne(k.config, it->second, m.hw, m.params, &p) || Figure(p, rep.metric) <= 0) continue;
+    out.push_back(RunFigure(*k.run, rep.metric) / Figure(p, rep.metric));
+  }
+  return out;
+}
+
+// An exploration's interval: the prior of the model's error on a path it
+// was not fitted on (rep.prior), compounded per unvalidated key.
+void WidePrior(const NextReport& rep, size_t keys, Proposal* p) {
+  const auto [lo, hi] = CompoundPrior(rep.prior, keys);
+  p->exploration = true;
+  p->lo = p->predicted * lo;
+  p->hi = p->predicted * hi;
+  p->band = (hi - lo) / 2;
+}
+
+// The leave-one-path-out prior of the band file (else the validated rows'
+// band, widened), before the logbook's history widens it.
+PriorBand FilePrior(const Result<engine::v5p::Uncertainty>& unc) {
+  engine::v5p::Uncertainty fallback;  // no band file: the built-in spread, widened
+  fallback.all.lo = 0.9;
+  fallback.all.hi = 1.1;
+  const engine::v5p::ErrorBand b = engine::v5p::UnvalidatedPrior(unc.ok() ? *unc : fallback);
+  return ExplorationPrior(b.lo, b.hi, {});
+}
+
 // A proposal of a judged candidate; a validated one gets its band and its
-// expected improvement over the best known.
+// expected improvement over the best known; an unvalidated one, the wide
+// prior as its interval (exploration).
 Proposal MakeProposal(const Candidate& c, const BenchConfig& config, const NextReport& rep, double best_model,
                       const Result<engine::v5p::Uncertainty>& unc, const std::map<std::string, std::string>& pc) {
   const double fig = Figure(c, rep.metric);
@@ -764,7 +693,12 @@ Proposal MakeProposal(const Candidate& c, const BenchConfig& config, const NextR
   p.uncalibrated = fig;
   p.predicted = fig * rep.factor;
   p.gain_pct = best_model > 0 ? (fig / best_model - 1) * 100 : 0;
-  if (!c.unvalidated.empty()) return p;
+  if (!c.unvalidated.empty()) {
+    WidePrior(rep, c.unvalidated.size(), &p);
+    const double mu = (p.lo + p.hi) / 2, sigma = (p.hi - p.lo) / 2 / 1.2816;
+    p.expected_improvement = ExpectedImprovement(mu, sigma, rep.best_modeled);
+    return p;
+  }
   const engine::v5p::ErrorBand b = unc.ok() ? engine::v5p::BandFor(*unc, pc) : engine::v5p::ErrorBand{};
   if (b.validated) {
     p.band = (b.hi - b.lo) / 2;
@@ -778,39 +712,86 @@ Proposal MakeProposal(const Candidate& c, const BenchConfig& config, const NextR
   return p;
 }
 
-// Paths are judged in figure order until enough of each kind are found
-// (validated ones then rank by expected improvement, whose band varies).
+// Changes the model barely tells apart (a figure within this fraction) fold
+// into the candidate without them.
+constexpr double kFoldFraction = 0.005;
+
+// The candidate with the fewest changes that keeps candidate i's figure
+// (within kFoldFraction): each change whose removal the model does not
+// distinguish is dropped, one at a time.
+size_t Simplest(const std::vector<Candidate>& cands, const std::unordered_map<std::string, size_t>& index, size_t i,
+                const std::string& metric) {
+  const double floor = Figure(cands[i], metric) * (1 - kFoldFraction);
+  size_t cur = i;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& kv : cands[cur].changes) {
+      auto fewer = cands[cur].changes;
+      fewer.erase(kv.first);
+      auto it = index.find(ChangesText(fewer));
+      if (it == index.end()) continue;
+      const Candidate& sub = cands[it->second];
+      if (sub.oom || sub.skips_work || Figure(sub, metric) < floor) continue;
+      cur = it->second;
+      changed = true;
+      break;
+    }
+  }
+  return cur;
+}
+
+// What judging the search's candidates shares: candidates by their changes,
+// the unvalidated paths of each path config seen, those already judged.
+struct Judge {
+  std::unordered_map<std::string, size_t> index;  // changes -> candidate
+  std::map<std::string, std::vector<std::string>> path_memo;
+  std::set<size_t> done;
+};
+
+// Candidate i folded into its simplest equal (nullptr: nothing to judge,
+// or judged already), with its config and its unvalidated paths set.
+Candidate* JudgeOne(std::vector<Candidate>& cands, size_t i, const NextReport& rep, Judge& j, BenchConfig* config) {
+  // A figure the harness inflates (int8_routed/int8_all forward_backward
+  // skip the expert backward) is no improvement.
+  if (cands[i].oom || cands[i].skips_work || cands[i].changes.empty()) return nullptr;
+  const size_t simplest = Simplest(cands, j.index, i, rep.metric);
+  if (!j.done.insert(simplest).second) return nullptr;
+  Candidate& c = cands[simplest];
+  if (c.changes.empty()) return nullptr;
+  *config = rep.anchor;
+  for (const auto& [k, v] : c.changes) SetKey(config, k, v);
+  const auto pc = PathConfig(*config);
+  std::string memo_key;
+  for (const auto& [k, v] : pc) memo_key += k + "=" + v + ";";
+  auto it = j.path_memo.find(memo_key);
+  if (it == j.path_memo.end()) it = j.path_memo.emplace(memo_key, engine::v5p::UncalibratedPaths(pc)).first;
+  c.unvalidated = it->second;
+  return &c;
+}
+
+// Candidates are judged in figure order: the validated ones until enough
+// are found (they then rank by expected improvement, whose band varies),
+// one per figure; every unvalidated one is exploration (RankExploration
+// orders and folds them).
 void JudgePaths(std::vector<Candidate>* cands, const NextReport& rep, double best_model,
                 const Result<engine::v5p::Uncertainty>& unc, size_t n, std::vector<Proposal>* val,
                 std::vector<Proposal>* unval) {
-  std::map<std::string, std::vector<std::string>> path_memo;
-  std::vector<double> seen_val;      // figures already proposed: one proposal per figure
-  std::set<std::string> seen_paths;  // unvalidated path sets already proposed
-  for (size_t i = 0; i < cands->size() && (val->size() < 50 + n || unval->size() < n); ++i) {
-    Candidate& c = (*cands)[i];
-    // A figure the harness inflates (int8_routed/int8_all forward_backward
-    // skip the expert backward) is no improvement.
-    if (c.oom || c.skips_work || c.changes.empty()) continue;
-    BenchConfig config = rep.anchor;
-    for (const auto& [k, v] : c.changes) SetKey(&config, k, v);
-    const auto pc = PathConfig(config);
-    std::string memo_key;
-    for (const auto& [k, v] : pc) memo_key += k + "=" + v + ";";
-    auto it = path_memo.find(memo_key);
-    if (it == path_memo.end()) it = path_memo.emplace(memo_key, engine::v5p::UncalibratedPaths(pc)).first;
-    c.unvalidated = it->second;
-    const double fig = Figure(c, rep.metric);
-    if (c.unvalidated.empty()) {
+  Judge j;
+  for (size_t i = 0; i < cands->size(); ++i) j.index.emplace(ChangesText((*cands)[i].changes), i);
+  std::vector<double> seen_val;  // figures already proposed: one proposal per figure
+  for (size_t i = 0; i < cands->size(); ++i) {
+    BenchConfig config;
+    Candidate* c = JudgeOne(*cands, i, rep, j, &config);
+    if (!c) continue;
+    const double fig = Figure(*c, rep.metric);
+    if (c->unvalidated.empty()) {
+      if (val->size() >= 50 + n) continue;
       if (std::any_of(seen_val.begin(), seen_val.end(), [&](double f) { return SamePrediction(f, fig); })) continue;
       seen_val.push_back(fig);
-    } else {
-      // One proposal per set of unmeasured paths: the best of each.
-      std::string sig;
-      for (const auto& u : c.unvalidated) sig += u + ";";
-      if (!seen_paths.insert(sig).second) continue;
     }
-    (c.unvalidated.empty() ? val : unval)->push_back(MakeProposal(c, config, rep, best_model, unc, pc));
+    (c->unvalidated.empty() ? val : unval)->push_back(MakeProposal(*c, config, rep, best_model, unc, PathConfig(config)));
   }
+  *unval = RankExploration(std::move(*unval), rep.best_modeled, n);
 }
 
 // Keeps the validated proposals predicted above the best known, best
@@ -838,15 +819,23 @@ void KeepGains(std::vector<Proposal>* val, NextReport* rep) {
 
 }  // namespace
 
-Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
-                               const std::vector<Criterion>& criteria, const NextOptions& options) {
-  NextReport rep;
-  if (PrimaryMetric(logbook) == "tokens_per_s") rep.metric = "tokens_per_s";
-  KnownFigures figures = CollectKnown(logbook, runs, rep.metric);
+namespace {
+
+// The search around the best known configuration at the anchor's shape
+// (fills the model's part of the report). OK with rep->searched_model false
+// when no run of the harness gives the model a start.
+Status SearchAroundBest(const Logbook& logbook, const std::vector<StoredRun>& runs,
+                        const std::vector<Criterion>& criteria, const NextOptions& options, KnownFigures& figures,
+                        const Result<engine::v5p::Uncertainty>& unc, NextReport* out) {
+  NextReport& rep = *out;
   const std::vector<Known>& pool = figures.Pool();
-  if (pool.empty())
-    return Status::NotFound(logbook.file + ": no run of the hillclimb harness with a " + MetricName(rep.metric) +
-                            " figure and a known config to start from (run `moelog update` first, or record a Result)");
+  if (pool.empty()) {
+    if (!options.entry.empty())
+      return Status::NotFound(logbook.file + ": entry " + options.entry + " has no hillclimb run with a figure");
+    rep.none_why = "no run of the hillclimb harness with a " + MetricName(rep.metric) +
+                   " figure and a known config for the model to start from";
+    return Status::Ok();
+  }
   const Known* anchor = FindAnchor(logbook, pool, options.entry, rep.metric);
   if (!anchor)
     return Status::NotFound(logbook.file + ": entry " + options.entry + " has no hillclimb run with a figure");
@@ -856,13 +845,14 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
   if (!model.ok()) return model.status();
   double best_model = 0;
   const Known* best = BestAtShape(pool, *model, &rep, &best_model);
-  auto unc = engine::v5p::LoadUncertaintyByName("");
   Calibrate(figures.known, anchor->config, *model, unc, &rep);
+  rep.searched_model = true;
   rep.best_run = best->run->id;
   rep.best_kind = EvidenceKindName(best->kind);
   rep.best_figure = RunFigure(*best->run, rep.metric);
   rep.best_modeled = best_model * rep.factor;
   rep.anchor = best->config;
+  rep.prior = ExplorationPrior(rep.prior.lo, rep.prior.hi, HistoryRatios(figures.known, *model, rep));
   // The shape is held unless the Scope frees some of its keys: then each
   // value the Scope lists (else each the logbook's runs used) is a shape of
   // its own, searched with its own routing.
@@ -889,262 +879,121 @@ Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredR
     for (auto& p : *list) std::tie(p.serves, p.serves_line) = Serves(p.candidate, p.config, runs, criteria, logbook);
   rep.validated = std::move(val);
   rep.unvalidated = std::move(unval);
-  return rep;
+  return Status::Ok();
 }
 
-std::string FormatNextReport(const NextReport& r) {
-  std::ostringstream s;
-  const std::string unit = MetricName(r.metric);
-  s << "shape: " << r.shape << " (entry " << r.anchor_entry << ")";
-  if (r.freed.empty()) {
-    s << "; held (the Scope frees no shape key)\n";
-  } else {
-    s << "; the Scope frees";
-    for (const auto& [k, v] : r.freed) {
-      s << " " << k << " {";
-      for (size_t i = 0; i < v.size(); ++i) s << (i ? "," : "") << v[i];
-      s << "}";
+// The harness config a step's run stands for (its base run's known config
+// with the step's changes), when the base is a run of the harness.
+std::optional<BenchConfig> StepConfig(const Step& s, const KnownFigures& figures) {
+  for (const auto* list : {&figures.known, &figures.modeled})
+    for (const auto& k : *list) {
+      if (k.run->id != s.base_run) continue;
+      BenchConfig c = k.config;
+      for (const auto& [key, v] : s.changes)
+        if (!SetKey(&c, key, v)) return std::nullopt;
+      if (!c.Validate().ok()) return std::nullopt;
+      return c;
     }
-    s << ": " << r.shapes << " shapes searched\n";
-  }
-  s << "best so far: " << Fmt(r.best_figure) << " " << unit << " " << r.best_kind << " (run " << r.best_run
-    << "); the model's best of the " << r.compared << " known configurations at this shape: " << Fmt(r.best_modeled)
-    << " " << unit << "\n";
-  s << "searched " << r.searched << " configurations in " << FormatValue(std::round(r.search_s * 1e4) / 1e4)
-    << " s (v5p model";
-  if (r.factor_figures > 0)
-    s << ", calibrated on " << r.factor_figures << " recorded figures of " << r.factor_entries << " entries: x"
-      << Fixed(r.factor, 3);
-  else
-    s << ", uncalibrated (no recorded figure on a validated path)";
-  s << "; interval: " << (r.bands.empty() ? std::string("none (no band file)") : "the path's p10-p90 band, " + r.bands)
-    << ")\n";
-  if (r.validated.empty()) s << "\nno proposal: " << r.none_why << "\n";
-  int i = 0;
-  for (const auto& p : r.validated) {
-    s << "\n" << ++i << ". " << ChangesText(p.candidate.changes) << "\n";
-    s << "   predicted " << Fmt(p.predicted) << " " << unit;
-    if (p.band > 0) s << " [" << Fmt(p.lo) << ", " << Fmt(p.hi) << "]";
-    else s << " (no band: no interval)";
-    if (r.factor != 1) s << " (model " << Fmt(p.uncalibrated) << ")";
-    s << ", " << (p.gain_pct >= 0 ? "+" : "") << FormatValue(std::round(p.gain_pct * 100) / 100)
-      << "% over the best; expected improvement " << Fmt(p.expected_improvement) << " " << unit << "\n";
-    s << "   dominant term: " << p.candidate.dominant << "\n";
-    s << "   serves: " << (p.serves.empty() ? "no unmet criterion" : p.serves) << "\n";
-    s << "   path: validated\n";
-  }
-  if (!r.unvalidated.empty()) {
-    s << "\nunvalidated paths (no calibration row took them: no interval), by predicted gain:\n";
-    for (const auto& p : r.unvalidated) {
-      s << "  - " << ChangesText(p.candidate.changes) << ": " << Fmt(p.predicted) << " " << unit << " ("
-        << (p.gain_pct >= 0 ? "+" : "") << FormatValue(std::round(p.gain_pct * 100) / 100) << "%), dominant "
-        << p.candidate.dominant << "; unvalidated: ";
-      for (size_t k = 0; k < p.candidate.unvalidated.size(); ++k) s << (k ? ", " : "") << p.candidate.unvalidated[k];
-      if (!p.serves.empty()) s << "; serves: " << p.serves;
-      s << "\n";
-    }
-  }
-  return s.str();
+  return std::nullopt;
 }
 
-// ------------------------------------------------------------ the entry ---
-
-namespace {
-
-// The latest command of the logbook that runs the harness, and its entry.
-const CommandText* LatestHarnessCommand(const Logbook& logbook, const Entry** entry) {
-  for (auto e = logbook.entries.rbegin(); e != logbook.entries.rend(); ++e)
-    for (auto c = e->commands.rbegin(); c != e->commands.rend(); ++c)
-      if (c->joined.find("bench_moe_hillclimb.py") != std::string::npos) {
-        *entry = &*e;
-        return &*c;
+// The criteria's steps as proposals, with the model's figure (and the
+// path's band) where the step's config is the harness's.
+std::vector<Proposal> CriteriaProposals(const std::vector<Step>& steps, const KnownFigures& figures,
+                                        const NextOptions& options, const Result<engine::v5p::Uncertainty>& unc,
+                                        const NextReport& rep) {
+  std::vector<Proposal> out;
+  std::optional<std::pair<engine::v5p::Hardware, engine::v5p::ModelParams>> model;
+  for (const auto& s : steps) {
+    Proposal p;
+    p.step = s;
+    p.candidate.changes = s.changes;
+    p.serves = s.criterion;
+    p.serves_line = s.line;
+    p.figured = false;
+    p.harness = false;
+    if (auto c = StepConfig(s, figures)) {
+      p.config = *c;
+      p.harness = true;
+      if (!model) {
+        auto hw = engine::v5p::LoadHardwareByName("v5p");
+        auto params = engine::v5p::LoadParamsByName(options.params_name);
+        if (hw.ok() && params.ok()) model.emplace(std::move(hw).value(), std::move(params).value());
       }
-  return nullptr;
-}
-
-std::vector<std::string> SplitWords(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string w;
-  while (in >> w) out.push_back(w);
+      auto cand = model ? PredictConfig(*c, model->first, model->second) : Result<Candidate>(Status::NotFound(""));
+      if (cand.ok() && !cand->oom && Figure(*cand, rep.metric) > 0) {
+        cand->changes = s.changes;
+        p = MakeProposal(*cand, *c, rep, rep.best_modeled / std::max(rep.factor, 1e-9), unc, PathConfig(*c));
+        p.step = s;
+        p.serves = s.criterion;
+        p.serves_line = s.line;
+        p.exploration = !cand->unvalidated.empty();
+        if (p.exploration) WidePrior(rep, cand->unvalidated.size(), &p);
+      }
+    }
+    out.push_back(std::move(p));
+  }
   return out;
 }
 
-// The harness's arguments for `c`: the original invocation's flags with
-// their values set to c's (loop variables resolved), then changed keys the
-// original did not name.
-std::string ProposalArgs(const std::string& original, const BenchConfig& c,
-                         const std::map<std::string, std::string>& changes) {
-  std::vector<std::string> words = SplitWords(original), out;
-  std::set<std::string> named;
-  for (size_t i = 0; i < words.size(); ++i) {
-    const std::string& w = words[i];
-    if (w.rfind("--", 0) != 0) {
-      out.push_back(w);
-      continue;
-    }
-    std::string key = w.substr(2);
-    std::string inline_value;
-    if (size_t eq = key.find('='); eq != std::string::npos) {
-      inline_value = key.substr(eq + 1);
-      key = key.substr(0, eq);
-    }
-    std::replace(key.begin(), key.end(), '-', '_');
-    const std::string v = GetKey(c, key);
-    named.insert(key);
-    if (v.empty()) {
-      out.push_back(w);
-      continue;
-    }
-    if (v == "true" || v == "false") {  // a switch
-      if (v == "true") out.push_back(w);
-      continue;
-    }
-    out.push_back("--" + w.substr(2, w.find('=') == std::string::npos ? std::string::npos : w.find('=') - 2));
-    out.push_back(v);
-    if (inline_value.empty() && i + 1 < words.size() && words[i + 1].rfind("--", 0) != 0) ++i;
-  }
-  for (const auto& [k, v] : changes) {
-    if (named.count(k)) continue;
-    std::string flag = "--" + k;
-    std::replace(flag.begin(), flag.end(), '_', '-');
-    if (v == "true") out.push_back(flag);
-    else if (v != "false") {
-      out.push_back(flag);
-      out.push_back(v);
-    }
-  }
-  std::string s;
-  for (const auto& w : out) s += (s.empty() ? "" : " ") + w;
-  return s;
+// A model proposal the criteria already propose (the same config) is left out.
+void DropDuplicates(NextReport* rep) {
+  auto same = [](const BenchConfig& a, const BenchConfig& b) {
+    if (ShapeText(a) != ShapeText(b)) return false;
+    for (const auto& ax : DefaultSearchAxes())
+      if (GetKey(a, ax.key) != GetKey(b, ax.key)) return false;
+    return true;
+  };
+  for (auto* list : {&rep->validated, &rep->unvalidated})
+    list->erase(std::remove_if(list->begin(), list->end(),
+                               [&](const Proposal& p) {
+                                 return std::any_of(rep->criteria.begin(), rep->criteria.end(), [&](const Proposal& c) {
+                                   return c.figured && same(c.config, p.config);
+                                 });
+                               }),
+                list->end());
 }
 
-// The command in the form of `cmd`: the same launcher and harness program,
-// the proposal's flags, and no loop around it.
-std::string CommandInFormOf(const std::string& cmd, const BenchConfig& c,
-                            const std::map<std::string, std::string>& changes) {
-  const std::string script = "bench_moe_hillclimb.py";
-  const size_t p = cmd.find(script);
-  const size_t args_begin = p + script.size();
-  size_t e = cmd.find_first_of(";'\"&|", args_begin);
-  // A quoted loop variable ("$tk") is part of the arguments.
-  while (e != std::string::npos && cmd[e] == '"' && e + 1 < cmd.size() && cmd[e + 1] == '$') {
-    const size_t close = cmd.find('"', e + 1);
-    if (close == std::string::npos) break;
-    e = cmd.find_first_of(";'\"&|", close + 1);
+std::vector<Proposal> RecordProposals(const std::vector<StoredRun>& runs, size_t n, std::string* metric) {
+  std::vector<Proposal> out;
+  bool lower = false;
+  *metric = RecordMetric(runs, &lower);
+  for (auto& s : RecordSteps(runs, n)) {
+    Proposal p;
+    p.candidate.changes = s.changes;
+    p.harness = false;
+    p.figured = s.pairs > 0;
+    p.predicted = s.estimate;
+    p.lo = s.lo;
+    p.hi = s.hi;
+    p.exploration = true;
+    p.step = std::move(s);
+    out.push_back(std::move(p));
   }
-  if (e == std::string::npos) e = cmd.size();
-  // The harness's simple command starts after the last separator before it.
-  size_t s = 0;
-  for (size_t i = p; i-- > 0;) {
-    const char ch = cmd[i];
-    if (ch == ';' || ch == '\'' || ch == '&' || ch == '|') { s = i + 1; break; }
-    const bool word_start = i == 0 || cmd[i - 1] == ' ';
-    if (word_start && cmd.compare(i, 3, "do ") == 0) { s = i + 3; break; }
-    if (word_start && cmd.compare(i, 3, "-- ") == 0) { s = i + 3; break; }
-  }
-  while (s < p && cmd[s] == ' ') ++s;
-  std::string head = cmd.substr(0, s), tail = cmd.substr(e);
-  const std::string prog = cmd.substr(s, args_begin - s);
-  const std::string args = ProposalArgs(cmd.substr(args_begin, e - args_begin), c, changes);
-  // A loop in a quoted shell script: keep the script's quotes, drop the loop.
-  const size_t q = head.find('\'');
-  if (q != std::string::npos && head.find("for ", q) != std::string::npos) {
-    const bool strict = head.find("set -euo pipefail", q) != std::string::npos;
-    head = head.substr(0, q + 1) + (strict ? "set -euo pipefail; " : "");
-    const size_t close = tail.find('\'');
-    tail = close == std::string::npos ? "" : tail.substr(close);
-  }
-  return head + prog + " " + args + tail;
-}
-
-// The next explicit ID in the logbook's series ("MOE-I8-004"), or "" when its
-// entries carry none (moelog derives one from the date).
-std::string NextExplicitId(const Logbook& logbook) {
-  std::string best_prefix;
-  long best = -1;
-  size_t width = 0;
-  for (const auto& e : logbook.entries) {
-    const std::string& id = e.explicit_id;
-    if (id.empty()) continue;
-    size_t d = id.size();
-    while (d > 0 && std::isdigit(static_cast<unsigned char>(id[d - 1]))) --d;
-    if (d == id.size()) continue;
-    const std::string prefix = id.substr(0, d);
-    if (!logbook.id_prefix.empty() && prefix != logbook.id_prefix + "-") continue;
-    const long n = std::atol(id.c_str() + d);
-    if (n > best) {
-      best = n;
-      best_prefix = prefix;
-      width = id.size() - d;
-    }
-  }
-  if (best < 0) return "";
-  std::string num = std::to_string(best + 1);
-  while (num.size() < width) num = "0" + num;
-  return best_prefix + num;
+  return out;
 }
 
 }  // namespace
 
-Result<std::string> AppendProposalEntry(const Logbook& logbook, std::string_view text, const NextReport& report,
-                                        const std::string& now, std::string* new_id) {
-  if (report.validated.empty())
-    return Status::NotFound(logbook.file + ": nothing to append: " +
-                            (report.none_why.empty() ? std::string("no proposal") : report.none_why));
-  const Entry* latest = nullptr;
-  const CommandText* cmd = LatestHarnessCommand(logbook, &latest);
-  if (!cmd)
-    return Status::NotFound(logbook.file + ": no command runs bench_moe_hillclimb.py: no form to write the proposal in");
-  const Proposal& p = report.validated[0];
-  const std::string unit = MetricName(report.metric);
-  const std::string id = NextExplicitId(logbook);
-  if (new_id) *new_id = id;
-  const auto lines = SplitLines(text);
-  const bool sub_bullet = cmd->line >= 1 && static_cast<size_t>(cmd->line) <= lines.size() &&
-                          lines[static_cast<size_t>(cmd->line) - 1].find("- Command") == std::string_view::npos;
-  std::ostringstream e;
-  e << "### " << now << " - " << (id.empty() ? "" : id + " ") << "Next: " << ChangesText(p.candidate.changes)
-    << (latest->confidence.empty() ? "" : " (confidence: exploratory)") << "\n";
-  e << "- Hypothesis: the v5p model predicts " << Fmt(p.predicted) << " " << unit;
-  if (p.band > 0) e << " [" << Fmt(p.lo) << ", " << Fmt(p.hi) << "]";
-  e << " with " << ChangesText(p.candidate.changes) << ", " << (p.gain_pct >= 0 ? "+" : "")
-    << FormatValue(std::round(p.gain_pct * 100) / 100) << "% over the best known configuration at this shape ("
-    << Fmt(report.best_figure) << " " << unit << " " << report.best_kind << ", " << Fmt(report.best_modeled)
-    << " by the model); dominant term: " << p.candidate.dominant << ".\n";
-  const std::string command = CommandInFormOf(cmd->joined, p.config, p.candidate.changes);
-  if (sub_bullet) e << "- Command:\n  - `" << command << "`\n";
-  else e << "- Command: `" << command << "`\n";
-  e << "- Config:\n  - shape: " << ShapeText(p.config) << "\n  - changed from the best known configuration (run "
-    << report.best_run << "): " << ChangesText(p.candidate.changes) << "\n";
-  if (!p.serves.empty()) e << "  - serves: " << p.serves << "\n";
-  e << "- Result: pending\n";
-  e << "- Next action: run it (`moelog update`) and compare with the prediction.\n";
-  // After the last entry (or at the end), with one blank line before.
-  int after = logbook.entries.empty() ? static_cast<int>(lines.size()) : logbook.entries.back().end_line;
-  std::string out;
-  int line = 1;
-  size_t pos = 0;
-  bool placed = false;
-  while (pos < text.size()) {
-    const size_t nl = text.find('\n', pos);
-    const size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
-    out.append(text.substr(pos, end - pos));
-    if (line == after) {
-      if (nl == std::string_view::npos) out += '\n';
-      out += "\n" + e.str();
-      const bool next_blank = end < text.size() && text[end] == '\n';
-      if (end < text.size() && !next_blank) out += "\n";
-      placed = true;
-    }
-    pos = end;
-    ++line;
-  }
-  if (!placed) {
-    if (!out.empty() && out.back() != '\n') out += '\n';
-    out += "\n" + e.str();
-  }
-  return out;
+Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
+                               const std::vector<Criterion>& criteria, const NextOptions& options) {
+  NextReport rep;
+  if (PrimaryMetric(logbook) == "tokens_per_s") rep.metric = "tokens_per_s";
+  KnownFigures figures = CollectKnown(logbook, runs, rep.metric);
+  const auto unc = engine::v5p::LoadUncertaintyByName("");
+  rep.prior = FilePrior(unc);
+  MOELOG_RETURN_IF_ERROR(SearchAroundBest(logbook, runs, criteria, options, figures, unc, &rep));
+  const size_t n = static_cast<size_t>(std::max(1, options.count));
+  rep.criteria = CriteriaProposals(CriteriaSteps(logbook, options.text, runs, criteria, n), figures, options, unc, rep);
+  DropDuplicates(&rep);
+  if (!rep.searched_model) rep.record = RecordProposals(runs, n, &rep.record_metric);
+  return rep;
+}
+
+const Proposal* FirstProposal(const NextReport& r) {
+  for (const auto* list : {&r.criteria, &r.validated, &r.unvalidated, &r.record})
+    if (!list->empty()) return &list->front();
+  return nullptr;
 }
 
 }  // namespace moelog::logbook

@@ -20,7 +20,9 @@
 // time, the unmet criterion it would meet, and whether its path is
 // validated. Validated proposals rank by expected improvement over the best
 // (a wide interval on a promising path counts); proposals on paths no
-// calibration row took have no interval and are listed apart, by gain.
+// calibration row took are exploration, listed apart with the prior's
+// interval (PriorBand, compounded per unvalidated key), fewest changed keys
+// first, then by the interval's lower end (next_internal.h RankExploration).
 #ifndef MOELOG_LOGBOOK_RESEARCH_NEXT_H_
 #define MOELOG_LOGBOOK_RESEARCH_NEXT_H_
 
@@ -35,6 +37,7 @@
 #include "engine/v5p/params.h"
 #include "logbook/criteria/criteria.h"
 #include "logbook/doc/document.h"
+#include "logbook/research/next_steps.h"
 #include "logbook/store/stored_run.h"
 
 namespace moelog::logbook {
@@ -96,12 +99,27 @@ struct Proposal {
   double expected_improvement = 0;  // in the metric's units
   std::string serves;        // the unmet criterion it would meet ("" none)
   int serves_line = 0;
+  // Exploration (a path no calibration row took): the interval is the wide
+  // prior of the model's error on a path it was not fitted on, never a point.
+  bool exploration = false;
+  bool figured = true;       // the model gave a figure (criteria and record steps may have none)
+  bool harness = true;       // `config` is the hillclimb harness's (the command is written from it)
+  Step step;                 // criteria and record steps: where it starts and what it completes
+};
+
+// The prior of the model's error (measured/modeled) on a path it was not
+// fitted on, per unvalidated key.
+struct PriorBand {
+  double lo = 1, hi = 1;
+  double history_lo = 1, history_hi = 1;  // the logbook's first measurements of a path
+  int history = 0;                        // how many
 };
 
 struct NextOptions {
   int count = 5;
   std::string entry;         // the entry whose shape to search ("" = latest with runs)
   std::string params_name;   // v5p parameter file ("" default)
+  std::string_view text;     // the logbook's text (for the predicates read from prose; may be empty)
 };
 
 struct NextReport {
@@ -119,24 +137,40 @@ struct NextReport {
   engine::BenchConfig anchor;
   int searched = 0;
   double search_s = 0;
+  std::vector<Proposal> criteria;  // runs that complete unmet criteria: proposed first
   std::vector<Proposal> validated, unvalidated;
+  std::vector<Proposal> record;    // without the model: untried neighbours of the best recorded figure
+  std::string record_metric;
+  bool searched_model = false;     // the harness's runs gave the model a start
   std::string none_why;           // no validated proposal beats the best: why
   std::map<std::string, std::vector<std::string>> freed;  // shape keys the Scope frees -> values searched
   int shapes = 1;                 // shapes searched (the anchor's, plus the freed keys' values)
+  PriorBand prior;                // exploration's prior per unvalidated key
 };
 
 // The report for a logbook. `runs`: LogbookRuns (recorded included);
-// `criteria`: its evaluated Stop Criteria (for the criterion served).
+// `criteria`: its Stop Criteria (the unmet ones give the first proposals).
+// A logbook with no run the model can start from (another harness, a GPU
+// logbook) still gets the criteria's steps and the record's; only an
+// --entry that has no such run is NotFound.
 Result<NextReport> ProposeNext(const Logbook& logbook, const std::vector<StoredRun>& runs,
                                const std::vector<Criterion>& criteria, const NextOptions& options);
 
 std::string FormatNextReport(const NextReport& report);
 
-// `text` with a new entry appended at the end of the Experiment Log for the
-// first proposal: the logbook's next ID, a Hypothesis stating the
-// prediction, the Command in the form of the latest command that runs the
-// harness (same launcher, the proposal's flags), Config, `Result: pending`.
-// NotFound when there is no proposal or no command to take the form of.
+// The proposal --write writes: the first criteria step, else the first
+// validated proposal, else the first exploration, else the first record
+// step; nullptr when there is none.
+const Proposal* FirstProposal(const NextReport& report);
+
+// `text` with a new entry appended after the last entry for the first
+// proposal: the logbook's next ID, a Hypothesis stating the prediction or
+// the criterion it completes, the Command in the form of the command that
+// ran its base run (same launcher, the proposal's flags; the hillclimb
+// harness's loops resolved), Config, `Result: pending`. The text is parsed
+// back and compared with the entry meant (entry_writer.h): InvalidArgument
+// naming the difference when it would not read back so. NotFound only when
+// there is no proposal.
 Result<std::string> AppendProposalEntry(const Logbook& logbook, std::string_view text, const NextReport& report,
                                         const std::string& now, std::string* new_id);
 

@@ -6,7 +6,8 @@
 # usage: next_cli.sh MOELOG SOURCE_DIR WORK_DIR
 set -u
 moelog=$1 src=$2 work=$3
-rm -rf "$work" && mkdir -p "$work" && cp "$src"/recipes/*.md "$src"/tests/cli/next/climb_logbook.md "$work"/ || exit 1
+rm -rf "$work" && mkdir -p "$work" && cp "$src"/recipes/*.md "$src"/tests/cli/next/climb_logbook.md "$src"/tests/cli/next/cell_logbook.md "$work"/ || exit 1
+cp "$src"/tests/golden/idioms_gpu_jobs/input.md "$work"/gpu_logbook.md || exit 1
 cd "$work" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -47,17 +48,48 @@ grep -q 'suggest: repeats at least 2 where parallel_mode=ep' <<<"$out" || fail "
 grep -q 'suggest: table parallel_mode {none,ep} x topk {2,8}' <<<"$out" || fail "table not read: $out"
 out=$("$moelog" next moe_ep_benchmark_logbook.md) || fail "next on the EP seed: $out"
 grep -q '^best so far: ' <<<"$out" || fail "no best: $out"
-if grep -q '^no proposal: ' <<<"$out"; then
+if grep -q '^no proposal on a validated path: ' <<<"$out"; then
   grep -q 'exhausted at this shape' <<<"$out" || fail "no reason: $out"
 else
   grep -q '% over the best' <<<"$out" || fail "no gain: $out"
 fi
-grep -q '^unvalidated paths' <<<"$out" || fail "unvalidated paths not listed apart: $out"
+grep -q '^exploration: unvalidated paths' <<<"$out" || fail "unvalidated paths not listed apart: $out"
+# Exploration is an interval, never a point; no figure listed twice.
+! grep -E '^  - [^[]*: [0-9.]+ TF/s' <<<"$out" || fail "an exploration without an interval: $out"
+[ "$(grep -o '^  - .*: \[[0-9.]*, [0-9.]*\]' <<<"$out" | sed 's/.*: //' | sort | uniq -d | wc -l)" -eq 0 ] ||
+  fail "a figure listed twice: $out"
+# Exploration changes as few keys as it can: the key counts never decrease
+# down the list (a combination after its parts), and at the end of the EP
+# seed the top five hold the single-key change its authors ran next
+# (quant_mode=int8 on the EP path, the int8 logbook's first entry).
+keys=$(sed -n '/^exploration: /,/^$/p' <<<"$out" | grep '^  - ' | sed 's/: \[.*//' | awk -F', ' '{print NF}')
+[ -n "$keys" ] && [ "$keys" = "$(sort -n <<<"$keys")" ] || fail "exploration not fewest keys first: $out"
+sed -n '/^exploration: /,/^$/p' <<<"$out" | grep '^  - ' | head -5 | grep -q '^  - quant_mode=int8: \[' ||
+  fail "the top five miss quant_mode=int8: $out"
 cp moe_ep_benchmark_logbook.md ep_before.md
-if grep -q '^no proposal: ' <<<"$out"; then
-  "$moelog" next moe_ep_benchmark_logbook.md --write >/dev/null 2>&1; [ $? -eq 1 ] || fail "--write with nothing to write"
-  cmp -s ep_before.md moe_ep_benchmark_logbook.md || fail "a refused --write changed the file"
-fi
+n_before=$(grep -c '^### ' moe_ep_benchmark_logbook.md)
+out=$("$moelog" next moe_ep_benchmark_logbook.md --write --date "2026-02-10 09:00" 2>&1) || fail "--write on the EP seed: $out"
+[ "$(grep -c '^### ' moe_ep_benchmark_logbook.md)" -eq $((n_before + 1)) ] || fail "one entry appended: $out"
+head -c "$(wc -c <ep_before.md)" moe_ep_benchmark_logbook.md | cmp -s - ep_before.md || fail "the seed's text changed"
+"$moelog" update moe_ep_benchmark_logbook.md --dry-run >/dev/null 2>&1 || fail "update plans the new entry"
+
+# --- a GPU logbook of another harness: criteria and record, exit 0 ---------
+out=$("$moelog" next gpu_logbook.md 2>&1) || fail "next on a GPU logbook: $out"
+! grep -q 'not found' <<<"$out" || fail "GPU logbook: $out"
+
+# --- one missing cell: the first proposal, and --write + update meet it ---
+"$moelog" update cell_logbook.md >/dev/null 2>&1 || fail "update cells"
+out=$("$moelog" check cell_logbook.md); [ $? -eq 4 ] || fail "the table should be unmet: $out"
+grep -q 'missing parallel_mode=none,topk=8' <<<"$out" || fail "the missing cell: $out"
+out=$("$moelog" next cell_logbook.md) || fail "next cells: $out"
+grep -q '^C1\. the missing cell parallel_mode=none, topk=8 (topk=8 from run ' <<<"$out" || fail "first proposal: $out"
+grep -q 'completes: The model gives an EP vs non-EP table' <<<"$out" || fail "criterion named: $out"
+cp cell_logbook.md cells_before.md
+out=$("$moelog" next cell_logbook.md --write --date "2026-03-02 09:00" 2>&1) || fail "next --write cells: $out"
+grep -q '^### 2026-03-02 09:00 - CELL-003 Next: topk=8' cell_logbook.md || fail "entry: $(tail -12 cell_logbook.md)"
+"$moelog" update cell_logbook.md >/dev/null 2>&1 || fail "update after --write"
+out=$("$moelog" check cell_logbook.md)
+grep -q ': met: The model gives an EP vs non-EP table' <<<"$out" || fail "the table is not met after --write + update: $out"
 
 # --- a hill-climb on the model target, no hand edits ---------------------
 "$moelog" update climb_logbook.md >/dev/null 2>&1 || fail "update climb"

@@ -10,6 +10,7 @@
 #include "engine/bench_flags.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
+#include "logbook/research/next_internal.h"
 
 namespace moelog::logbook {
 namespace {
@@ -229,18 +230,128 @@ TEST(NextPropose, HoldsTheShapeUnlessTheScopeFreesIt) {
       << FormatNextReport(*freed);
 }
 
-// Without a figure to start from, or a proposal, it says so.
+// Without a figure to start from it is no error: a report with no
+// candidate and the reason (exit 0), and nothing to append.
 TEST(NextPropose, NothingToStartFrom) {
   const std::string text = ClimbText();
   const Logbook lb = ParseLogbook(text, "climb.md");
   auto rep = ProposeNext(lb, {}, {}, NextOptions{});
-  ASSERT_FALSE(rep.ok());
-  EXPECT_NE(rep.status().message().find("no run of the hillclimb harness"), std::string::npos);
+  ASSERT_TRUE(rep.ok()) << rep.status().ToString();
+  EXPECT_EQ(FirstProposal(*rep), nullptr);
+  EXPECT_NE(FormatNextReport(*rep).find("no candidate: no run of the hillclimb harness"), std::string::npos)
+      << FormatNextReport(*rep);
   NextReport empty;
   empty.none_why = "nothing beats it";
   auto out = AppendProposalEntry(lb, text, empty, "2026-03-02 08:00", nullptr);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("nothing beats it"), std::string::npos);
+}
+
+// An unvalidated path is exploration with an interval (the wide prior),
+// never a point; no two proposals share a figure.
+TEST(NextPropose, ExplorationHasAnIntervalAndNoFigureRepeats) {
+  const std::string text = ClimbText();
+  const Logbook lb = ParseLogbook(text, "climb.md");
+  StoredRun start;
+  start.id = "r1";
+  start.config = StartConfig();
+  start.entry_id = "CLIMB-001";
+  start.target = "v5p";
+  start.source = "modeled";
+  start.metrics["tflops"] = PredictConfig(*ConfigOfRun(start), Hw(), Params())->tflops;
+  NextOptions opt;
+  opt.count = 10;
+  auto rep = ProposeNext(lb, {start}, {}, opt);
+  ASSERT_TRUE(rep.ok()) << rep.status().ToString();
+  ASSERT_FALSE(rep->unvalidated.empty()) << FormatNextReport(*rep);
+  for (const auto& p : rep->unvalidated) {
+    EXPECT_TRUE(p.exploration);
+    EXPECT_LT(p.lo, p.predicted * 0.96) << "a wide interval, not a point";
+    EXPECT_GT(p.hi, p.predicted * 1.04);
+  }
+  for (const auto* list : {&rep->validated, &rep->unvalidated})
+    for (size_t i = 0; i < list->size(); ++i)
+      for (size_t j = i + 1; j < list->size(); ++j)
+        EXPECT_NE((*list)[i].uncalibrated, (*list)[j].uncalibrated)
+            << ChangesText((*list)[i].candidate.changes) << " vs " << ChangesText((*list)[j].candidate.changes);
+  const std::string report = FormatNextReport(*rep);
+  EXPECT_NE(report.find("exploration: unvalidated paths"), std::string::npos) << report;
+}
+
+Proposal Explored(std::map<std::string, std::string> changes, double lo, double hi, double fig) {
+  Proposal p;
+  p.candidate.changes = std::move(changes);
+  p.lo = lo;
+  p.hi = hi;
+  p.uncalibrated = p.predicted = fig;
+  p.exploration = true;
+  return p;
+}
+
+// A combination is proposed after its single-key parts however high its
+// interval; an interval wholly below the best is left out; equal figures fold.
+TEST(NextExplore, CombinationsNeverRankAboveTheirParts) {
+  std::vector<Proposal> in;
+  in.push_back(Explored({{"a", "1"}, {"b", "1"}, {"c", "1"}, {"d", "1"}}, 500, 900, 700));
+  in.push_back(Explored({{"a", "1"}}, 250, 350, 300));
+  in.push_back(Explored({{"b", "1"}}, 260, 340, 310));
+  in.push_back(Explored({{"c", "1"}}, 100, 200, 150));  // cannot beat 290
+  in.push_back(Explored({{"d", "1"}, {"e", "1"}}, 400, 600, 500));
+  in.push_back(Explored({{"e", "1"}, {"f", "1"}}, 390, 610, 500));  // same figure as d+e
+  const auto out = next_internal::RankExploration(in, 290, 10);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(ChangesText(out[0].candidate.changes), "b=1");  // the higher lower end first
+  EXPECT_EQ(ChangesText(out[1].candidate.changes), "a=1");
+  EXPECT_EQ(out[2].candidate.changes.size(), 2u);
+  EXPECT_EQ(out[3].candidate.changes.size(), 4u);
+}
+
+// The prior is the wider of the leave-one-path-out band and the logbook's
+// first measurements of a path, and widens per unvalidated key.
+TEST(NextExplore, PriorIsTheWidestLearnedErrorCompoundedPerKey) {
+  const auto lopo = next_internal::ExplorationPrior(0.85, 1.2, {});
+  EXPECT_DOUBLE_EQ(lopo.lo, 0.85);
+  EXPECT_DOUBLE_EQ(lopo.hi, 1.2);
+  const auto hist = next_internal::ExplorationPrior(0.85, 1.2, {0.7, 1.1, 1.05});
+  EXPECT_DOUBLE_EQ(hist.lo, 0.7);  // the logbook's history was further off
+  EXPECT_DOUBLE_EQ(hist.hi, 1.2);
+  EXPECT_EQ(hist.history, 3);
+  const auto point = next_internal::ExplorationPrior(1.0, 1.0, {});
+  EXPECT_LE(point.lo, 0.95);  // never a point
+  EXPECT_GE(point.hi, 1.05);
+  const auto one = next_internal::CompoundPrior(hist, 1), two = next_internal::CompoundPrior(hist, 2);
+  EXPECT_DOUBLE_EQ(one.first, hist.lo);
+  EXPECT_LT(two.first, one.first);
+  EXPECT_GT(two.second, one.second);
+}
+
+// On a logbook: every exploration interval is at least as wide as the prior
+// learned, and the key counts never decrease down the list.
+TEST(NextPropose, ExplorationIsAtLeastThePriorAndFewestKeysFirst) {
+  const std::string text = ClimbText();
+  const Logbook lb = ParseLogbook(text, "climb.md");
+  StoredRun start;
+  start.id = "r1";
+  start.config = StartConfig();
+  start.entry_id = "CLIMB-001";
+  start.target = "v5p";
+  start.source = "modeled";
+  start.metrics["tflops"] = PredictConfig(*ConfigOfRun(start), Hw(), Params())->tflops;
+  NextOptions opt;
+  opt.count = 10;
+  auto rep = ProposeNext(lb, {start}, {}, opt);
+  ASSERT_TRUE(rep.ok()) << rep.status().ToString();
+  ASSERT_FALSE(rep->unvalidated.empty()) << FormatNextReport(*rep);
+  EXPECT_LE(rep->prior.lo, 0.95);
+  EXPECT_GE(rep->prior.hi, 1.05);
+  for (size_t i = 0; i < rep->unvalidated.size(); ++i) {
+    const Proposal& p = rep->unvalidated[i];
+    EXPECT_LE(p.lo, p.predicted * rep->prior.lo * (1 + 1e-12)) << ChangesText(p.candidate.changes);
+    EXPECT_GE(p.hi, p.predicted * rep->prior.hi * (1 - 1e-12)) << ChangesText(p.candidate.changes);
+    if (i > 0) {
+      EXPECT_GE(p.candidate.changes.size(), rep->unvalidated[i - 1].candidate.changes.size());
+    }
+  }
 }
 
 }  // namespace
