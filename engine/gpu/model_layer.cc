@@ -19,14 +19,14 @@ double MatmulEta(const Hardware& hw, const Params& p, const std::string& dtype) 
   return dtype == "bf16" || dtype == "fp32" ? p[kEtaMmBf16] : p[kEtaMmFp8];
 }
 
-// Tile width n of a GEMM: the one that finishes soonest (fewest waves times
-// width: wave quantization over `sms`), the wider on ties.
-int64_t TileN(const std::vector<double>& rows, int64_t bm, int64_t n, int64_t sms, double* waves_out) {
+// Tile width n of a GEMM whose groups take `row_tiles` tiles of block M in
+// all: the one that finishes soonest (fewest waves times width: wave
+// quantization over `sms`), the wider on ties.
+int64_t TileN(double row_tiles, int64_t n, int64_t sms, double* waves_out) {
   double best = -1, best_waves = 0;
   int64_t best_bn = 16;
   for (int64_t bn = 16; bn <= 256; bn += 16) {
-    double tiles = 0;
-    for (double m : rows) tiles += std::ceil(m / static_cast<double>(bm)) * std::ceil(static_cast<double>(n) / bn);
+    const double tiles = row_tiles * std::ceil(static_cast<double>(n) / static_cast<double>(bn));
     const double waves = std::ceil(tiles / static_cast<double>(sms));
     const double cost = waves * static_cast<double>(bn);
     if (best < 0 || cost <= best) best = cost, best_bn = bn, best_waves = waves;
@@ -51,12 +51,13 @@ Stage GemmStage(const Hardware& hw, const Params& p, const std::vector<double>& 
   if (m <= 0) return s;
   sms = std::max<int64_t>(1, sms);
   const int64_t bm = max_rows <= 64 ? 64 : 128;
+  double row_tiles = 0;
+  for (double r : rows) row_tiles += std::ceil(r / static_cast<double>(bm));
   double waves = 0;
-  const int64_t bn = TileN(rows, bm, n, sms, &waves);
+  const int64_t bn = TileN(row_tiles, n, sms, &waves);
   const double per_sm = hw.PeakFor(dtype) * MatmulEta(hw, p, dtype) / static_cast<double>(hw.sms);
   const double compute = waves * 2.0 * static_cast<double>(bm * bn) * (K + p[kKEpilogue]) / per_sm;
-  double tiles = 0;
-  for (double r : rows) tiles += std::ceil(r / static_cast<double>(bm)) * std::ceil(N / static_cast<double>(bn));
+  const double tiles = row_tiles * std::ceil(N / static_cast<double>(bn));
   const double active = std::min<double>(tiles, static_cast<double>(sms));
   const double mem_frac = std::min(1.0, active / (static_cast<double>(hw.sms) * p[kSmMemFrac]));
   const double memory = s.bytes / (hw.hbm_bw * p[kEtaHbm] * mem_frac);
