@@ -28,13 +28,17 @@ int Fail(const Status& st) {
   return st.code() == Status::Code::kIOError ? kExitError : kExitUsage;
 }
 
-std::string CanonicalDtype(const std::string& d) {
+}  // namespace
+
+std::string CanonicalGpuDtype(const std::string& d) {
   if (d == "fp8" || d == "float8" || d == "e4m3" || d == "float8_e4m3fn" || d == "fp8_e4m3") return "fp8";
   if (d == "bf16" || d == "bfloat16") return "bf16";
   if (d == "fp32" || d == "float32" || d == "float") return "fp32";
   if (d == "fp4" || d == "nvfp4" || d == "float4" || d == "mxfp4") return "fp4";
   return d;
 }
+
+namespace {
 
 struct PredictFlags {
   gpu::Case c;
@@ -78,8 +82,8 @@ struct PredictFlags {
 
 Status Normalize(const gpu::Hardware& hw, PredictFlags* f) {
   gpu::Case& c = f->c;
-  c.dtype = CanonicalDtype(c.dtype);
-  c.combine_dtype = CanonicalDtype(c.combine_dtype);
+  c.dtype = CanonicalGpuDtype(c.dtype);
+  c.combine_dtype = CanonicalGpuDtype(c.combine_dtype);
   if (f->pass != "forward" && f->pass != "forward_backward")
     return Status::InvalidArgument("--pass must be forward or forward_backward");
   c.backward = f->pass == "forward_backward";
