@@ -59,7 +59,7 @@ Stage NormalComm(const Hardware& hw, const Params& p, const Case& c, const Route
     s.bytes = r.distinct_ranks * msg;
     const double nvl = (r.distinct_ranks - r.self_hits) * msg;
     s.time_s += hw.scaleup_latency_s;
-    Bind(&s, {{"nvlink", nvl / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaNvl])}, {"sm", nvl / sm_bw}});
+    Bind(&s, {{hw.scaleup_kind.c_str(), nvl / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaNvl])}, {"sm", nvl / sm_bw}});
     return s;
   }
   s.bytes = r.distinct_nodes * msg;
@@ -68,7 +68,7 @@ Stage NormalComm(const Hardware& hw, const Params& p, const Case& c, const Route
   const double eta_rdma = c.library == "deepep_2025_02" ? p[kEtaRdmaV1] : p[kEtaRdma];
   s.time_s += hw.scaleout_latency_s + hw.scaleup_latency_s;
   Bind(&s, {{"rdma", rdma / (NicRate(hw, p, c) * eta_rdma)},
-            {"nvlink", fwd / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaFwd])},
+            {hw.scaleup_kind.c_str(), fwd / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaFwd])},
             {"sm", (rdma + fwd) / sm_bw}});
   return s;
 }
@@ -77,13 +77,15 @@ Stage LowLatency(const Hardware& hw, const Params& p, const Case& c, const Route
   Stage s{dispatch ? "dispatch_ll" : "combine_ll"};
   const double msg = LowLatencyTokenBytes(dispatch ? c.dtype : c.combine_dtype, c.hidden, dispatch);
   s.bytes = r.selections * msg;
-  // The first release sent every selection through the NIC, its own node's too.
-  const double nvl_sel = c.library == "deepep_2025_02" ? 0 : r.same_node_selections;
+  // DeepEP's first release sent every selection through the NIC, the own
+  // node's too; UCCL-EP's low-latency kernels do across nodes ("pure RDMA").
+  const bool pure_rdma = c.library == "deepep_2025_02" || (c.library == "uccl_ep" && c.nodes > 1);
+  const double nvl_sel = pure_rdma ? 0 : r.same_node_selections;
   const double rdma = (r.selections - nvl_sel) * msg, nvl = nvl_sel * msg;
   s.time_s = hw.launch_latency_s + p[kLlFixedS] + p[kLlLogS] * std::log2(static_cast<double>(c.ep));
   s.time_s += rdma > 0 ? hw.scaleout_latency_s : hw.scaleup_latency_s;
   Bind(&s, {{"rdma", rdma / (NicRate(hw, p, c) * p[kEtaLlRdma])},
-            {"nvlink", nvl / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaLlNvl])}});
+            {hw.scaleup_kind.c_str(), nvl / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaLlNvl])}});
   return s;
 }
 
@@ -94,7 +96,7 @@ Stage AllToAll(const Hardware& hw, const Params& p, const Case& c, double send, 
   s.bytes = send * (R - 1) / R;
   const double intra = send * (G - 1) / R, inter = send * (R - G) / R;
   s.time_s = hw.launch_latency_s + (inter > 0 ? hw.scaleout_latency_s : hw.scaleup_latency_s);
-  Bind(&s, {{"nvlink", intra / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaNvl] * hw.scaleup_msg.At(send))},
+  Bind(&s, {{hw.scaleup_kind.c_str(), intra / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaNvl] * hw.scaleup_msg.At(send))},
             {"rdma", inter / (NicRate(hw, p, c) * p[kEtaRdma] * hw.scaleout_msg.At(send))}});
   return s;
 }
@@ -107,7 +109,7 @@ Stage AllGather(const Hardware& hw, const Params& p, const Case& c, double per_r
   const double su = ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaNvl] * hw.scaleup_msg.At(per_rank * R);
   const double so = G * NicRate(hw, p, c) * p[kEtaRdma] * hw.scaleout_msg.At(per_rank * R);
   s.time_s = hw.launch_latency_s + (R - 1) * (c.nodes > 1 ? hw.scaleout_latency_s : hw.scaleup_latency_s);
-  Bind(&s, {{"nvlink", s.bytes / su}, {"rdma", c.nodes > 1 ? s.bytes / so : 0.0}});
+  Bind(&s, {{hw.scaleup_kind.c_str(), s.bytes / su}, {"rdma", c.nodes > 1 ? s.bytes / so : 0.0}});
   return s;
 }
 
@@ -119,7 +121,7 @@ Stage AllReduce(const Hardware& hw, const Params& p, const Case& c, double size)
   const double su = ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaNvl] * hw.scaleup_msg.At(size);
   const double so = G * NicRate(hw, p, c) * p[kEtaRdma] * hw.scaleout_msg.At(size);
   s.time_s = hw.launch_latency_s + 2 * (R - 1) * (c.nodes > 1 ? hw.scaleout_latency_s : hw.scaleup_latency_s);
-  Bind(&s, {{"nvlink", s.bytes / su}, {"rdma", c.nodes > 1 ? s.bytes / so : 0.0}});
+  Bind(&s, {{hw.scaleup_kind.c_str(), s.bytes / su}, {"rdma", c.nodes > 1 ? s.bytes / so : 0.0}});
   return s;
 }
 
