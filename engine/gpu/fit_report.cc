@@ -76,54 +76,47 @@ std::map<std::string, Summary> FamilySummaries(const std::map<std::string, Hardw
   return out;
 }
 
-std::string ValidationReport(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows,
-                             const Params& p, bool loso) {
-  std::string out = "row  line  hardware kernel          source@version                         measured   error  naive  bound\n";
+namespace {
+
+// Errors of the rows, grouped by what the report summarizes them by.
+struct Tally {
   std::map<std::string, std::vector<double>> by_src, by_fam, by_hw, naive_fam;
   std::map<std::string, int> unsup_src, unsup_fam, unsup_hw;
   std::vector<double> all, naive_all;
   int unsupported = 0;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const FitRow& r = rows[i];
-    const Hardware& hw = hws.at(r.hardware);
-    auto e = RowError(hw, p, r);
-    char buf[320];
-    if (!e.ok()) {
-      ++unsupported, ++unsup_src[SourceVersion(r)], ++unsup_fam[Family(r.c.kernel)], ++unsup_hw[r.hardware];
-      std::snprintf(buf, sizeof buf, "%-4zu %-5d %-8s %-15s %-38s unsupported: %s\n", i + 1, r.line, r.hardware.c_str(),
-                    r.c.kernel.c_str(), SourceVersion(r).substr(0, 38).c_str(), e.status().message().c_str());
-      out += buf;
-      continue;
-    }
-    const double naive = NaiveRowError(hw, r);
-    auto pr = Predict(hw, p, r.c, r.counts);
-    std::snprintf(buf, sizeof buf, "%-4zu %-5d %-8s %-15s %-38s %8.1f %-6s %+6.1f%% %+6.1f%% %s\n", i + 1, r.line,
-                  r.hardware.c_str(), r.c.kernel.c_str(), SourceVersion(r).substr(0, 38).c_str(), r.value,
-                  r.metric == "time_us" ? "us" : r.metric == "tflops" ? "TF/s" : "GB/s", 100 * *e, 100 * naive,
-                  pr.ok() && !pr->stages.empty() ? pr->stages[0].bound.c_str() : "");
-    out += buf;
-    all.push_back(*e);
-    naive_all.push_back(naive);
-    by_src[SourceVersion(r)].push_back(*e);
-    by_fam[Family(r.c.kernel)].push_back(*e);
-    naive_fam[Family(r.c.kernel)].push_back(naive);
-    by_hw[r.hardware].push_back(*e);
+};
+
+// One row's line of the report, its errors added to `t`.
+std::string RowLine(const std::map<std::string, Hardware>& hws, const FitRow& r, size_t i, const Params& p,
+                    Tally* t) {
+  const Hardware& hw = hws.at(r.hardware);
+  auto e = RowError(hw, p, r);
+  char buf[320];
+  if (!e.ok()) {
+    ++t->unsupported, ++t->unsup_src[SourceVersion(r)], ++t->unsup_fam[Family(r.c.kernel)], ++t->unsup_hw[r.hardware];
+    std::snprintf(buf, sizeof buf, "%-4zu %-5d %-8s %-15s %-38s unsupported: %s\n", i + 1, r.line, r.hardware.c_str(),
+                  r.c.kernel.c_str(), SourceVersion(r).substr(0, 38).c_str(), e.status().message().c_str());
+    return buf;
   }
-  const double coverage = rows.empty() ? 0 : 1.0 - static_cast<double>(unsupported) / static_cast<double>(rows.size());
-  out += Fmt("coverage: %.0f%% of %.0f rows\n", 100 * coverage, static_cast<double>(rows.size()));
-  out += "in-sample (the parameters given)\n" + SummaryLine("all", Summarize(all, unsupported));
-  out += SummaryLine("naive peak-spec roofline, all", Summarize(naive_all, unsupported));
-  out += "by source version\n";
-  for (auto& [k, v] : by_src) out += SummaryLine(k, Summarize(v, unsup_src[k]));
-  out += "by kernel family (model | naive roofline)\n";
-  for (auto& [k, v] : by_fam) {
-    out += SummaryLine(k, Summarize(v, unsup_fam[k]));
-    out += SummaryLine(k + " (naive)", Summarize(naive_fam[k], 0));
-  }
-  out += "by hardware\n";
-  for (auto& [k, v] : by_hw) out += SummaryLine(k, Summarize(v, unsup_hw[k]));
-  if (!loso) return out;
-  out += "leave-one-source-version-out (refit without the version, predict its rows)\n";
+  const double naive = NaiveRowError(hw, r);
+  auto pr = Predict(hw, p, r.c, r.counts);
+  std::snprintf(buf, sizeof buf, "%-4zu %-5d %-8s %-15s %-38s %8.1f %-6s %+6.1f%% %+6.1f%% %s\n", i + 1, r.line,
+                r.hardware.c_str(), r.c.kernel.c_str(), SourceVersion(r).substr(0, 38).c_str(), r.value,
+                r.metric == "time_us" ? "us" : r.metric == "tflops" ? "TF/s" : "GB/s", 100 * *e, 100 * naive,
+                pr.ok() && !pr->stages.empty() ? pr->stages[0].bound.c_str() : "");
+  t->all.push_back(*e);
+  t->naive_all.push_back(naive);
+  t->by_src[SourceVersion(r)].push_back(*e);
+  t->by_fam[Family(r.c.kernel)].push_back(*e);
+  t->naive_fam[Family(r.c.kernel)].push_back(naive);
+  t->by_hw[r.hardware].push_back(*e);
+  return buf;
+}
+
+// Refits without each source version and predicts its rows.
+std::string LeaveOneVersionOut(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows,
+                               const Params& p) {
+  std::string out = "leave-one-source-version-out (refit without the version, predict its rows)\n";
   std::set<std::string> versions;
   for (const FitRow& r : rows) versions.insert(SourceVersion(r));
   std::vector<double> cv_all;
@@ -136,8 +129,30 @@ std::string ValidationReport(const std::map<std::string, Hardware>& hws, const s
       if (auto e = RowError(hws.at(r.hardware), q, r); e.ok()) errs.push_back(*e), cv_all.push_back(*e);
     out += SummaryLine(v, Summarize(errs, 0));
   }
-  out += SummaryLine("all (held out by version)", Summarize(cv_all, 0));
-  return out;
+  return out + SummaryLine("all (held out by version)", Summarize(cv_all, 0));
+}
+
+}  // namespace
+
+std::string ValidationReport(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows,
+                             const Params& p, bool loso) {
+  std::string out = "row  line  hardware kernel          source@version                         measured   error  naive  bound\n";
+  Tally t;
+  for (size_t i = 0; i < rows.size(); ++i) out += RowLine(hws, rows[i], i, p, &t);
+  const double coverage = rows.empty() ? 0 : 1.0 - static_cast<double>(t.unsupported) / static_cast<double>(rows.size());
+  out += Fmt("coverage: %.0f%% of %.0f rows\n", 100 * coverage, static_cast<double>(rows.size()));
+  out += "in-sample (the parameters given)\n" + SummaryLine("all", Summarize(t.all, t.unsupported));
+  out += SummaryLine("naive peak-spec roofline, all", Summarize(t.naive_all, t.unsupported));
+  out += "by source version\n";
+  for (auto& [k, v] : t.by_src) out += SummaryLine(k, Summarize(v, t.unsup_src[k]));
+  out += "by kernel family (model | naive roofline)\n";
+  for (auto& [k, v] : t.by_fam) {
+    out += SummaryLine(k, Summarize(v, t.unsup_fam[k]));
+    out += SummaryLine(k + " (naive)", Summarize(t.naive_fam[k], 0));
+  }
+  out += "by hardware\n";
+  for (auto& [k, v] : t.by_hw) out += SummaryLine(k, Summarize(v, t.unsup_hw[k]));
+  return loso ? out + LeaveOneVersionOut(hws, rows, p) : out;
 }
 
 }  // namespace moelog::engine::gpu

@@ -160,6 +160,10 @@ Stage DispatchStage(const Hardware& hw, const Params& p, const Case& c, const Ro
 }
 
 Status CheckCase(const Hardware& hw, const Case& c) {
+  if (c.experts > kMaxExperts || c.topk > 4096 || c.ep > (int64_t{1} << 20) || c.hidden > (int64_t{1} << 24) ||
+      c.mlp_dim > (int64_t{1} << 24) || c.groups > (int64_t{1} << 20) || c.sms < 0)
+    return Status::InvalidArgument("--experts (at most 65536), --topk (4096), --ep, --hidden, --mlp-dim or --groups "
+                                   "out of range, or --sms negative");
   for (const std::string& d : {c.dtype, c.combine_dtype})
     if (d != "fp8" && d != "bf16" && d != "fp32" && d != "fp4")
       return Status::InvalidArgument("dtype must be fp8, bf16, fp32 or fp4 (got '" + d + "')");

@@ -39,6 +39,9 @@ struct Case {
   uint64_t seed = 0;
 };
 
+// The widest router the model routes (experts per layer).
+inline constexpr int64_t kMaxExperts = int64_t{1} << 16;
+
 // What the routing of one rank's tokens gives the communication and GEMM
 // stages (counts over that rank's tokens; rows per rank over the batch).
 struct RouteCounts {

@@ -12,6 +12,7 @@ namespace moelog::engine::gpu {
 namespace {
 
 constexpr int64_t kSampleTokens = int64_t{1} << 14;  // a bounded sample of larger batches
+constexpr int64_t kMaxLogits = int64_t{1} << 24;     // and of wide routers: 64 MB of logits at most
 
 // Keeps only the experts of each token's `groups` best nodes (a node's score
 // is its best expert's logit), as DeepEP's internode tests route.
@@ -69,10 +70,13 @@ RouteCounts CountRoutes(const Case& c) {
   RouteCounts out;
   const bool routed = c.kernel == "moe_layer" || c.kernel.rfind("ep_", 0) == 0;
   if (!routed) return out;
-  if (c.tokens <= 0 || c.experts <= 0 || c.topk <= 0 || c.ep <= 0 || c.experts % c.ep != 0) return out;
-  const int64_t comm_tokens = std::min(c.tokens, kSampleTokens);
+  if (c.tokens <= 0 || c.experts <= 0 || c.experts > kMaxExperts || c.topk <= 0 || c.ep <= 0 || c.nodes <= 0 ||
+      c.gpus_per_node <= 0 || c.experts % c.ep != 0)
+    return out;
+  const int64_t cap = std::max<int64_t>(1, std::min(kSampleTokens, kMaxLogits / c.experts));
+  const int64_t comm_tokens = std::min(c.tokens, cap);
   const double batch = static_cast<double>(c.tokens) * static_cast<double>(c.ep);
-  const int64_t batch_tokens = std::max(comm_tokens, static_cast<int64_t>(std::min<double>(batch, kSampleTokens)));
+  const int64_t batch_tokens = std::max(comm_tokens, static_cast<int64_t>(std::min<double>(batch, static_cast<double>(cap))));
   Logits logits = GenerateLogits("random", batch_tokens, c.experts, c.seed, 0.0, 1.0);
   LimitGroups(&logits, c.nodes, TopkGroups(c));
   const Routing r = TopK(logits, std::min(c.topk, c.experts));

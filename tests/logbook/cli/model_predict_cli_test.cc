@@ -61,6 +61,9 @@ TEST(ModelPredictCli, BadInputIsAUsageError) {
   EXPECT_EQ(Predict({"--target", "h100", "--kernel", "ep_dispatch", "--dtype", "int3"}).exit_status, 2);
   EXPECT_EQ(Predict({"--target", "no_such_gpu", "--kernel", "ep_dispatch"}).exit_status, 2);
   EXPECT_EQ(Predict({"--target", "h100", "--kernel", "ep_dispatch", "--ep", "16", "--nodes", "3"}).exit_status, 2);
+  // Absurd sizes are refused before anything is routed, whatever else is unsupported.
+  EXPECT_EQ(Predict({"--target", "h100", "--kernel", "moe_layer", "--dtype", "fp4", "--experts", "1000000000"}).exit_status,
+            2);
   EXPECT_EQ(Predict({"--help"}).exit_status, 0);
 }
 
