@@ -87,6 +87,8 @@ Status Normalize(const gpu::Hardware& hw, PredictFlags* f) {
   if (f->pass != "forward" && f->pass != "forward_backward")
     return Status::InvalidArgument("--pass must be forward or forward_backward");
   c.backward = f->pass == "forward_backward";
+  const bool collective = c.kernel == "alltoall" || c.kernel == "allreduce";
+  if (collective && c.library == "deepep") c.library = "nccl";  // the default library of a collective
   int64_t ep = f->ep, nodes = f->nodes, gpn = f->gpn;
   if (ep <= 0 && nodes > 0 && gpn > 0) ep = nodes * gpn;
   if (ep <= 0) ep = 8;
