@@ -82,14 +82,16 @@ void PrintPoint(const gpu::Case& c, const gpu::Hardware& hw, const gpu::Predicti
 }  // namespace
 
 bool IsGpuBenchTarget(const Args& args) {
-  for (size_t i = 0; i + 1 < args.size(); ++i) {
-    if (args[i] != "--target") continue;
-    auto path = engine::v5p::ResolveDataFile(args[i + 1], "hardware");
-    if (!path.ok()) return false;
-    auto cls = gpu::HardwareClass(*path);
-    return cls.ok() && *cls == "gpu";
+  std::string target;
+  for (size_t i = 0; i < args.size(); ++i) {  // the last --target wins, as in the harness's argparse
+    if (args[i] == "--target" && i + 1 < args.size()) target = args[i + 1];
+    if (args[i].rfind("--target=", 0) == 0) target = args[i].substr(9);
   }
-  return false;
+  if (target.empty()) return false;
+  auto path = engine::v5p::ResolveDataFile(target, "hardware");
+  if (!path.ok()) return false;
+  auto cls = gpu::HardwareClass(*path);
+  return cls.ok() && *cls == "gpu";
 }
 
 int CmdBenchGpu(const Args& args) {
