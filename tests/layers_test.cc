@@ -20,11 +20,12 @@ namespace fs = std::filesystem;
 int Layer(std::string_view path) {
   // engine/: the shared core (configuration, routing, formats, the backend
   // interface), then the cpu engine and the v5p model side by side, then
-  // expert and data parallelism over the cpu engine, then the cpu backend
-  // that puts both behind backend.h.
+  // expert and data parallelism over the cpu engine and the GPU model (which
+  // finds its data files as the v5p model does), then the cpu backend that
+  // puts both behind backend.h.
   if (path == "engine/cpu_backend.cc") return 3;
   const std::pair<std::string_view, int> kEngine[] = {
-      {"engine/cpu/", 1}, {"engine/v5p/", 1}, {"engine/parallel/", 2}, {"engine/", 0}};
+      {"engine/cpu/", 1}, {"engine/v5p/", 1}, {"engine/parallel/", 2}, {"engine/gpu/", 2}, {"engine/", 0}};
   // logbook/: its shared files, then one folder a stage; above all of the
   // engine.
   const std::pair<std::string_view, int> kLogbook[] = {

@@ -7,12 +7,14 @@
 #include "engine/bench.h"
 #include "engine/target.h"
 #include "logbook/cli/commands.h"
+#include "logbook/cli/model_gpu.h"
 #include "logbook/plan/bench_args.h"
 #include "logbook/run/progress.h"
 
 namespace moelog::cli {
 
 int CmdBench(const Args& args) {
+  if (IsGpuBenchTarget(args)) return CmdBenchGpu(args);  // --target names a GPU hardware file
   auto config = logbook::ParseBenchArgs(args);
   if (!config.ok()) {
     if (config.status().code() == Status::Code::kNotFound) {  // --help

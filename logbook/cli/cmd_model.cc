@@ -11,6 +11,7 @@
 #include "engine/v5p/params.h"
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
+#include "logbook/cli/model_gpu.h"
 #include "logbook/file_util.h"
 
 namespace moelog::cli {
@@ -117,9 +118,15 @@ int WriteBands(const ModelFlags& f, const Rows& rows, const v5p::ModelParams& pa
 }  // namespace
 
 int CmdModel(const Args& args) {
-  CLI::App app{"moelog model: fit the v5p model's efficiencies to measurements, or validate them.\n"
+  if (!args.empty() && args[0] == "predict") return CmdModelPredict(Args(args.begin() + 1, args.end()));
+  if (!args.empty() && (args[0] == "fit" || args[0] == "validate") && NamesGpuTarget(args))
+    return CmdModelGpu(args[0], Args(args.begin() + 1, args.end()));
+  CLI::App app{"moelog model: fit the v5p model's efficiencies to measurements, or validate them; the GPU model's\n"
+               "predictions, fit and validation.\n"
                "  moelog model fit [--csv data/seed_measurements.csv] [--out data/v5p_params.json]\n"
-               "  moelog model validate [--csv ...] [--params data/v5p_params.json] [--no-cv]",
+               "  moelog model validate [--csv ...] [--params data/v5p_params.json] [--no-cv]\n"
+               "  moelog model predict --target h100 --json --kernel ep_dispatch ... (moelog model predict --help)\n"
+               "  moelog model fit|validate --target gpu [--csv data/gpu_fit_measurements.csv]",
                "moelog model"};
   ModelFlags f;
   f.Add(app);

@@ -1,0 +1,13 @@
+# End-to-end checks of the modeled GPU targets (`moelog bench --target h100`,
+# `moelog model validate --target gpu`).
+add_test(NAME gpu_bench_runs COMMAND moelog bench --target h100 --tokens 65536 --hidden 7168 --mlp-dim 2048
+         --experts 256 --topk-list 6,8 --ep 16 --nodes 2 --dtype fp8 --bench-pass forward_backward)
+set_tests_properties(gpu_bench_runs PROPERTIES PASS_REGULAR_EXPRESSION
+                     "stage name=dispatch_bwd.*RESULT .*topk=8 hardware=h100")
+add_test(NAME gpu_bench_bad_flag_exit2 COMMAND sh -c
+         "$<TARGET_FILE:moelog> bench --target h100 --topk-list 6,x; test $? -eq 2")
+add_test(NAME gpu_model_validate COMMAND moelog model validate --target gpu --no-cv)
+set_tests_properties(gpu_model_validate PROPERTIES PASS_REGULAR_EXPRESSION "coverage: 100% of [0-9]+ rows")
+add_test(NAME gpu_bench_target_equals COMMAND moelog bench --target=b200 --kernel ep_dispatch --tokens 32768 --ep 8
+         --dtype fp8 --json)
+set_tests_properties(gpu_bench_target_equals PROPERTIES PASS_REGULAR_EXPRESSION "\"target\":\"b200\".*\"bound\":\"nvlink\"")
