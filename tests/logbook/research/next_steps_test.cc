@@ -85,10 +85,11 @@ TEST(NextSteps, TheMissingArmAndARepeat) {
 TEST(NextSteps, AHugeTableIsBounded) {
   std::ostringstream axes;
   bool first_axis = true;
-  for (const char* k : {"topk", "experts", "tokens", "hidden", "mlp_dim"}) {
+  // 16^4 = 65,536 cells: the largest grid the predicate-cells budget admits.
+  for (const char* k : {"topk", "experts", "tokens", "hidden"}) {
     axes << (first_axis ? "" : " x ") << k << " {";
     first_axis = false;
-    for (int v = 1; v <= 30; ++v) axes << (v > 1 ? "," : "") << v;
+    for (int v = 1; v <= 16; ++v) axes << (v > 1 ? "," : "") << v;
     axes << "}";
   }
   const std::string text = Book("- Big. <!-- moelog: table " + axes.str() + " -->\n");
