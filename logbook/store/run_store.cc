@@ -445,8 +445,8 @@ std::string ForeignSchema(sqlite3* db, int version) {
       has_runs = has_runs || (type == "table" && name == "runs");
       continue;
     }
-    const bool ours = std::any_of(own.begin(), own.end(), [&](const SchemaObject& m) {
-      return std::get<0>(m) == type && std::get<1>(m) == name;
+    const bool ours = std::any_of(own.begin(), own.end(), [&o](const SchemaObject& m) {
+      return std::get<0>(m) == std::get<0>(o) && std::get<1>(m) == std::get<1>(o);
     });
     return type + " '" + name + "'" + (table.empty() || table == name ? "" : " on '" + table + "'") +
            (ours ? " differs from moelog's schema " + std::to_string(version) + " definition"
