@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/time_bound.h"
 #include "engine/bench.h"
 #include "engine/bench_config.h"
 
@@ -79,6 +80,7 @@ Peak MeasurePeak(const BenchConfig& c) {
 // Four simulated devices of EP hold their shards, one copy of what they
 // share and their exchange buffers: at most 1.3x the run without EP.
 TEST(ParallelMemory, ExpertParallelPeaksNearTheSingleDevice) {
+  if (test::kTimeSlack > 1.0) GTEST_SKIP() << "under a sanitizer, redzones and quarantine change the resident size";
   const Peak none = MeasurePeak(Shape("none", "forward_backward"));
   if (none.measured < 0) GTEST_SKIP() << "/proc/self/clear_refs cannot be written here";
   const Peak ep = MeasurePeak(Shape("ep", "forward_backward"));
@@ -93,6 +95,7 @@ TEST(ParallelMemory, EstimatesFollowTheMeasuredPeak) {
   struct Case {
     std::string mode, pass, path;
   };
+  if (test::kTimeSlack > 1.0) GTEST_SKIP() << "under a sanitizer, redzones and quarantine change the resident size";
   const Case cases[] = {{"ep", "forward_backward", "compact_psum"}, {"ep", "forward", "a2a"},
                         {"dp", "forward_backward", "compact_psum"}};
   for (const Case& k : cases) {
@@ -109,6 +112,7 @@ TEST(ParallelMemory, EstimatesFollowTheMeasuredPeak) {
 // The single-device estimate does not fall below the measured peak (a run
 // it lets through fits).
 TEST(ParallelMemory, SingleDeviceEstimateCoversThePeak) {
+  if (test::kTimeSlack > 1.0) GTEST_SKIP() << "under a sanitizer, redzones and quarantine change the resident size";
   const Peak p = MeasurePeak(Shape("none", "forward_backward"));
   if (p.measured < 0) GTEST_SKIP() << "/proc/self/clear_refs cannot be written here";
   EXPECT_GE(p.estimate, p.measured) << p.estimate / 1e6 << " MB vs " << p.measured / 1e6 << " MB";
