@@ -520,21 +520,6 @@ ClauseOutcome EvalPairs(const Clause& c, const EvalContext& ctx) {
   return out;
 }
 
-// The cell of a run in the cross product of the axes (the position of each
-// axis value), if its values lie in one.
-std::optional<std::vector<size_t>> CellOf(const StoredRun& r, const std::vector<Axis>& axes) {
-  std::vector<size_t> idx;
-  for (const auto& a : axes) {
-    auto v = RunValue(r, a.key);
-    if (!v) return std::nullopt;
-    size_t i = 0;
-    while (i < a.values.size() && !ValuesEqual(*v, a.values[i])) ++i;
-    if (i == a.values.size()) return std::nullopt;
-    idx.push_back(i);
-  }
-  return idx;
-}
-
 // Walks the cells in axis order: the first run of each covered cell goes to
 // *evidence; the missing cells are named ("key=value,...").
 std::vector<std::string> MissingCells(const std::vector<Axis>& axes,
@@ -756,6 +741,21 @@ std::string CleanSentence(const std::string& text) {
 }
 
 }  // namespace
+
+// The cell of a run in the cross product of the axes (the position of each
+// axis value), if its values lie in one.
+std::optional<std::vector<size_t>> CellOf(const StoredRun& r, const std::vector<Axis>& axes) {
+  std::vector<size_t> idx;
+  for (const auto& a : axes) {
+    auto v = RunValue(r, a.key);
+    if (!v) return std::nullopt;
+    size_t i = 0;
+    while (i < a.values.size() && !ValuesEqual(*v, a.values[i])) ++i;
+    if (i == a.values.size()) return std::nullopt;
+    idx.push_back(i);
+  }
+  return idx;
+}
 
 Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line, const RunKeys& keys) {
   Parser p(text, file + ":" + std::to_string(line), keys);

@@ -121,6 +121,10 @@ struct Predicate {
 Result<Predicate> ParsePredicate(const std::string& text, const std::string& file, int line,
                                  const RunKeys& keys = {});
 
+// The cell of a run in the cross product of the axes (each axis's value
+// index), if its values lie in one.
+std::optional<std::vector<size_t>> CellOf(const StoredRun& r, const std::vector<Axis>& axes);
+
 // One run filter as `moelog plot --where` takes it: "KEY=VALUE",
 // "KEY!=VALUE" or "KEY in {A,B}" (a predicate's condition). ParseError names
 // the item and, for an unknown key, the valid ones.

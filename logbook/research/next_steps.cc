@@ -54,20 +54,6 @@ void AddCondChanges(const std::vector<Condition>& conds, const StoredRun* base, 
   }
 }
 
-// A cell: each axis's value index.
-std::optional<std::vector<size_t>> CellOfRun(const StoredRun& r, const std::vector<Axis>& axes) {
-  std::vector<size_t> idx;
-  for (const auto& a : axes) {
-    auto v = RunValue(r, a.key);
-    if (!v) return std::nullopt;
-    size_t i = 0;
-    while (i < a.values.size() && !ValuesEqual(*v, a.values[i])) ++i;
-    if (i == a.values.size()) return std::nullopt;
-    idx.push_back(i);
-  }
-  return idx;
-}
-
 std::string CellText(const std::vector<Axis>& axes, const std::vector<size_t>& cell) {
   std::string s;
   for (size_t a = 0; a < axes.size(); ++a) s += (a ? ", " : "") + axes[a].key + "=" + axes[a].values[cell[a]];
@@ -86,7 +72,7 @@ void TableSteps(const Clause& c, const Criterion& cr, const std::string& pred, b
   std::map<std::string, Group> groups;
   const auto clause_runs = ClauseRuns(c, runs);
   for (const StoredRun* r : clause_runs) {
-    auto cell = CellOfRun(*r, c.axes);
+    auto cell = CellOf(*r, c.axes);
     if (!cell) continue;
     const std::string sig = ControlSignature(*r, ControlKeys({r}, c.same, axis_keys));
     if (!groups.count(sig)) order.push_back(sig);

@@ -17,6 +17,7 @@
 #include "engine/v5p/hardware.h"
 #include "engine/v5p/model.h"
 #include "engine/v5p/params.h"
+#include "tests/time_bound.h"
 
 namespace moelog::engine::v5p {
 namespace {
@@ -396,7 +397,7 @@ TEST(V5pLargeBatches, RoutedAsABoundedSampleWhoseLoadsMatchTheBatch) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 1u);
   EXPECT_EQ((*r)[0].real_assignments, c.tokens * c.topk);
-  EXPECT_LT(s, 5.0);  // generous: sanitizer builds; about 0.2 s in Release
+  EXPECT_LT(s, test::TimeBound(5.0));  // bounded, not linear in 1e8 tokens: about 0.2 s in Release
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ TEST(RunProcess, FastChildDoesNotWaitForTimeout) {
   auto r = RunProcess({"/bin/true"}, 30);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_status, 0);
-  EXPECT_LT(Since(t0), 1.5);
+  EXPECT_LT(Since(t0), 10.0);  // far under the 30 s timeout
 }
 
 TEST(RunProcess, TimeoutKillsTheWholeProcessGroup) {
