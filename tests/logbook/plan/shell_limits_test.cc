@@ -15,7 +15,7 @@ namespace {
 // Unbounded planning of these texts takes hours (exponential words, loops);
 // bounded it takes milliseconds. The bound only tells the two apart, with room
 // for sanitizers and a loaded machine; speed itself is benchmarked, not tested.
-constexpr double kHangSeconds = 30.0;
+constexpr double kHangSeconds = test::TimeBound(30.0);
 
 double SecondsToPlan(const std::string& text, Plan* plan) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -73,7 +73,7 @@ TEST(ShellLimits, NestedLaunchersStopAtTheDepthLimit) {
   for (int i = 0; i < 2000; ++i) text += "timeout 10 nice -n 1 docker run img ";
   text += "python bench_moe_hillclimb.py --tokens 64 --hidden 64 --mlp-dim 64 --experts 4 --topk 2";
   Plan p;
-  EXPECT_LT(SecondsToPlan(text, &p), test::TimeBound(1.0));
+  EXPECT_LT(SecondsToPlan(text, &p), test::TimeBound(5.0));
   EXPECT_EQ(p.verdict, PlanVerdict::kInvalid) << p.Summary();
   EXPECT_NE(p.Summary().find("launchers nested more than 32 deep"), std::string::npos) << p.Summary();
   std::string few;
