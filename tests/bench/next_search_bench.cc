@@ -1,6 +1,6 @@
 // Speed of `moelog next`'s search: every configuration of the keys
-// researchers vary (77,760 combinations, within the model-calls budget; the
-// ones that can differ are predicted) at one shape, the routing
+// researchers vary (within the model-calls budget; the ones that can differ,
+// 43,200, are predicted) at one shape, the routing
 // built once and shared. Paired with the same configurations each routed on
 // its own (as separate `moelog bench --target v5p` runs would be), on a
 // 200-configuration subset.
