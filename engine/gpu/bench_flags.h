@@ -1,8 +1,7 @@
 // The flags `moelog bench --target <GPU hardware file>` takes, as a list: a
 // GPU harness adapter (logbook/plan/adapters.h, "class": "gpu") is checked
 // against it when it is read, so an adapter can only produce arguments the GPU
-// bench accepts. logbook/cli/cmd_bench_gpu.cc declares the same flags (a test
-// runs every one of them through it).
+// bench accepts. logbook/cli/cmd_bench_gpu.cc declares the same flags.
 #ifndef MOELOG_ENGINE_GPU_BENCH_FLAGS_H_
 #define MOELOG_ENGINE_GPU_BENCH_FLAGS_H_
 

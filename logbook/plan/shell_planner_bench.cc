@@ -141,6 +141,12 @@ void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std:
 std::optional<Adapted> Planner::AdaptExpanded(const Cmd& c, const Adapter& h, const std::vector<std::string>& words,
                                               const std::vector<std::string>& expanded,
                                               const std::map<std::string, std::string>& harness_env) {
+  if (h.target_class == "gpu") {  // its runs are the GPU bench's, which this planner's targets do not take
+    NoAdapter("harness " + h.name + " is a GPU harness: `moelog bench --target <GPU hardware file>` takes its "
+              "runs; update plans cpu and v5p targets");
+    MemoRaw(&c);
+    return std::nullopt;
+  }
   auto literal = AdaptInvocation(h, expanded, harness_env, opts_.context);
   if (!literal.ok()) {
     if (literal.status().code() == Status::Code::kNotFound) NoAdapter(literal.status().message());
