@@ -126,8 +126,9 @@ int CmdBenchGpu(const Args& args) {
   c.nodes = f.nodes > 0 ? f.nodes : c.ep / std::max<int64_t>(1, c.gpus_per_node);
   c.tokens = f.tokens_per_rank > 0 ? f.tokens_per_rank : f.tokens / std::max<int64_t>(1, c.ep);
   if (!f.json)
-    std::printf("devices=[ModeledGpu(kind=%s) x %lld] modeled: hardware=%s params=%s model=moelog-gpu-1\n",
-                hw->name.c_str(), static_cast<long long>(c.ep), hw->path.c_str(), params->source.c_str());
+    std::printf("devices=[ModeledGpu(kind=%s) x %lld] modeled: hardware=%s params=%s model=%s\n",
+                hw->name.c_str(), static_cast<long long>(c.ep), hw->path.c_str(), params->source.c_str(),
+                gpu::kModelVersion);
   for (int64_t k : TopkValues(f)) {
     c.topk = k;
     if (Status st = gpu::CheckCase(*hw, c); !st.ok() && st.code() == Status::Code::kInvalidArgument) {
