@@ -106,7 +106,7 @@ std::string RenderEntry(const Entry& e, const std::vector<Plan>& plans, const Gp
     }
     for (const BenchInvocation& inv : p.invocations) rows += Row(inv, m, e, table);
   }
-  if (rows.empty() && notes.empty()) return "";
+  if (rows.empty()) return "";  // nothing modeled: the region (another target's, or none) stays as it is
   std::string out = "Modeled on `" + m.hw.name + "` (hardware file " + NoteText(BaseName(m.hw.path)) +
                     ", parameters " + NoteText(BaseName(m.params.source)) + ", model " + gpu::kModelVersion +
                     "); not calibrated to this logbook's record: the % is the recorded figure over the model's "
@@ -182,7 +182,12 @@ SessionSummary RunGpuSession(const std::string& path, const SessionOptions& opt,
       continue;
     }
     std::string content = RenderEntry(e, plans, model, t);
-    if (content.empty()) continue;  // nothing to model (N/A, no command)
+    if (content.empty()) {  // nothing to model (N/A, a CPU harness): its region is left alone
+      for (const Plan& p : plans)
+        if (p.verdict != PlanVerdict::kNotApplicable)
+          out << u.id << ": not modeled on " << opt.target << ": " << p.Summary() << "\n";
+      continue;
+    }
     if (std::any_of(plans.begin(), plans.end(), [](const Plan& p) { return !p.invocations.empty(); })) ++sum.runnable;
     edits.push_back(EditOf(u, std::move(content)));
   }
