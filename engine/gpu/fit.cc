@@ -149,6 +149,7 @@ double NaiveRowError(const Hardware& hw, const FitRow& row) {
     q[kKEpilogue] = q[kNotifyS] = q[kLlFixedS] = q[kLlLogS] = 0;
     q[kSmMemFrac] = Info(kSmMemFrac).min;
     q[kSmCopyBw] = 1e15;
+    q[kSmTokenS] = 0;
     return q;
   }();
   auto pr = Predict(hw, ideal, row.c, row.counts);

@@ -41,6 +41,23 @@ int64_t CommSms(const Hardware& hw, const Case& c) {
   return c.library == "deepep_v2" ? hw.sms : std::min<int64_t>(24, hw.sms);
 }
 
+// Whether the library's normal kernels pair a sending and a receiving SM per
+// channel (DeepEP V1's layout: num_channels = num_sms / 2, and the ports of it:
+// UCCL-EP, MORI), so only half the SMs push tokens onto the links; Hybrid-EP
+// and DeepEP V2 move data on every SM they take.
+bool PairedChannels(const Case& c) {
+  return c.library != "hybrid_ep" && c.library != "deepep_v2";
+}
+
+// Seconds the communication kernel's data-moving SMs need for `tokens` token
+// copies of `msg` bytes each: per SM, a per-token cost and the bytes at one
+// SM's copy rate.
+double SmTime(const Hardware& hw, const Params& p, const Case& c, double tokens, double msg) {
+  const double sms = static_cast<double>(CommSms(hw, c));
+  const double movers = PairedChannels(c) ? std::max(1.0, std::floor(sms / 2)) : sms;
+  return tokens * (p[kSmTokenS] + msg / p[kSmCopyBw]) / movers;
+}
+
 // The slowest of named times: the binding one names the stage's bound.
 void Bind(Stage* s, std::initializer_list<std::pair<const char*, double>> terms) {
   double best = -1;
@@ -53,13 +70,12 @@ Stage NormalComm(const Hardware& hw, const Params& p, const Case& c, const Route
   Stage s{dispatch ? "dispatch" : "combine"};
   const double msg = NormalTokenBytes(dispatch ? c.dtype : c.combine_dtype, c.hidden);
   const double g = static_cast<double>(c.gpus_per_node);
-  const double sm_bw = static_cast<double>(CommSms(hw, c)) * p[kSmCopyBw];
   s.time_s = hw.launch_latency_s + p[kNotifyS];
   if (c.nodes == 1) {
     s.bytes = r.distinct_ranks * msg;
     const double nvl = (r.distinct_ranks - r.self_hits) * msg;
     s.time_s += hw.scaleup_latency_s;
-    Bind(&s, {{hw.scaleup_kind.c_str(), nvl / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaNvl])}, {"sm", nvl / sm_bw}});
+    Bind(&s, {{hw.scaleup_kind.c_str(), nvl / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaNvl])}, {"sm", SmTime(hw, p, c, r.distinct_ranks, msg)}});
     return s;
   }
   s.bytes = r.distinct_nodes * msg;
@@ -69,7 +85,7 @@ Stage NormalComm(const Hardware& hw, const Params& p, const Case& c, const Route
   s.time_s += hw.scaleout_latency_s + hw.scaleup_latency_s;
   Bind(&s, {{"rdma", rdma / (NicRate(hw, p, c) * eta_rdma)},
             {hw.scaleup_kind.c_str(), fwd / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaFwd])},
-            {"sm", (rdma + fwd) / sm_bw}});
+            {"sm", SmTime(hw, p, c, (rdma + fwd) / msg, msg)}});
   return s;
 }
 
@@ -78,8 +94,10 @@ Stage LowLatency(const Hardware& hw, const Params& p, const Case& c, const Route
   const double msg = LowLatencyTokenBytes(dispatch ? c.dtype : c.combine_dtype, c.hidden, dispatch);
   s.bytes = r.selections * msg;
   // DeepEP's first release sent every selection through the NIC, the own
-  // node's too; UCCL-EP's low-latency kernels do across nodes ("pure RDMA").
-  const bool pure_rdma = c.library == "deepep_2025_02" || (c.library == "uccl_ep" && c.nodes > 1);
+  // node's too. (UCCL-EP calls its low-latency kernels "pure RDMA", but its
+  // 2-node figures move more than one NIC's line rate: the own node's
+  // selections take the scale-up link.)
+  const bool pure_rdma = c.library == "deepep_2025_02";
   const double nvl_sel = pure_rdma ? 0 : r.same_node_selections;
   const double rdma = (r.selections - nvl_sel) * msg, nvl = nvl_sel * msg;
   s.time_s = hw.launch_latency_s + p[kLlFixedS] + p[kLlLogS] * std::log2(static_cast<double>(c.ep));

@@ -39,6 +39,10 @@ struct Case {
   uint64_t seed = 0;
 };
 
+// The model's version, named beside every figure it makes (bump when its
+// physics change).
+inline constexpr char kModelVersion[] = "moelog-gpu-2";
+
 // The widest router the model routes (experts per layer).
 inline constexpr int64_t kMaxExperts = int64_t{1} << 16;
 

@@ -178,7 +178,7 @@ std::string PredictionJson(const Case& c, const Hardware& hw, const Prediction& 
   j["target"] = hw.name;
   j["kernel"] = c.kernel;
   j["library"] = c.library;
-  j["model"] = "moelog-gpu-1";
+  j["model"] = kModelVersion;
   j["time_s"] = pr.time_s;
   j["bytes"] = pr.bytes;
   j["flops"] = pr.flops;

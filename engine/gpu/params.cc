@@ -26,7 +26,11 @@ const ParamInfo kInfo[kNumParams] = {
     {"eta_ll_nvl", 0.6, 0.1, 1.0, true, "fraction", "scale-up bandwidth reached by low-latency EP kernels"},
     {"ll_fixed_s", 1e-5, 0, 1e-4, true, "s", "fixed cost per low-latency kernel"},
     {"ll_log_s", 3e-6, 0, 3e-5, true, "s", "cost per doubling of the EP degree in a low-latency kernel"},
-    {"sm_copy_bw", 3.0e10, 1e9, 2e11, false, "bytes/s per SM", "bytes one SM moves per second in a communication kernel"},
+    {"sm_copy_bw", 6.0e10, 1e9, 2e11, false, "bytes/s per SM",
+     "bytes one data-moving SM copies per second in a communication kernel (Little's law: ~40 KB of loads in flight "
+     "per SM over ~0.7 us)"},
+    {"sm_token_s", 1.0e-7, 0, 1e-6, false, "s per token per SM",
+     "per-token work of a data-moving SM beyond the bytes (routing index, metadata, queue slot: ~200 cycles)"},
     {"fabric_roce", 0.8, 0.1, 1.0, false, "fraction of IB", "scale-out rate on RoCE relative to InfiniBand"},
     {"fabric_efa", 0.7, 0.1, 1.0, false, "fraction of IB", "scale-out rate on EFA relative to InfiniBand"},
     {"fabric_pcie_rdma", 0.5, 0.1, 1.0, false, "fraction of IB", "RDMA through a PCIe switch two GPUs share"},

@@ -28,7 +28,8 @@ enum ParamId : int {
   kEtaLlNvl,       // fraction of scale-up bandwidth the low-latency kernels reach over NVLink
   kLlFixedS,       // seconds of fixed cost per low-latency kernel
   kLlLogS,         // seconds per doubling of the EP degree in a low-latency kernel (signalling)
-  kSmCopyBw,       // bytes/s one SM moves in a communication kernel (prior; bounds kernels given few SMs)
+  kSmCopyBw,       // bytes/s one data-moving SM copies in a communication kernel (prior; bounds kernels given few SMs)
+  kSmTokenS,       // seconds one data-moving SM spends per token beyond its bytes (index, metadata, queue slots; prior)
   kFabricRoce,     // scale-out rate on RoCE relative to InfiniBand (prior)
   kFabricEfa,      // the same on EFA (prior)
   kFabricPcie,     // the same for RDMA through a PCIe switch shared by two GPUs (prior)

@@ -23,7 +23,7 @@ namespace gpu = engine::gpu;
 struct BenchGpuFlags {
   gpu::Case c;
   std::string target, hardware, params, pass = "forward", topk_list, dtype = "bfloat16", distribution = "random";
-  int64_t tokens = 32768, ep = 0, nodes = 0, gpn = 0;
+  int64_t tokens = 32768, tokens_per_rank = 0, ep = 0, nodes = 0, gpn = 0;
   bool json = false;
 };
 
@@ -37,11 +37,15 @@ std::vector<int64_t> TopkValues(const BenchGpuFlags& f) {
 
 void AddFlags(CLI::App& app, BenchGpuFlags& f) {
   app.allow_extras();
+  // An adapter's defaults come before the command's own flags: the last one wins, as in argparse.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--target", f.target, "a GPU hardware file's name (h100, ...)")->required();
   app.add_option("--hardware", f.hardware, "a GPU hardware file (.json) instead of the target's");
   app.add_option("--model-params", f.params, "parameter file (default data/gpu_params.json)");
   app.add_option("--kernel", f.c.kernel, "moe_layer (default) or one kernel of `moelog model predict`");
   app.add_option("--tokens", f.tokens, "T, tokens in the whole batch (split over --ep ranks)")->capture_default_str();
+  app.add_option("--tokens-per-rank", f.tokens_per_rank,
+                 "tokens on each rank, as DeepEP's test scripts count them (instead of --tokens)");
   app.add_option("--hidden", f.c.hidden, "H")->capture_default_str();
   app.add_option("--mlp-dim", f.c.mlp_dim, "M, expert width")->capture_default_str();
   app.add_option("--experts", f.c.experts, "E")->capture_default_str();
@@ -120,10 +124,11 @@ int CmdBenchGpu(const Args& args) {
   c.ep = f.ep > 0 ? f.ep : (f.nodes > 0 && f.gpn > 0 ? f.nodes * f.gpn : 8);
   c.gpus_per_node = f.gpn > 0 ? f.gpn : (f.nodes > 0 ? c.ep / f.nodes : std::min<int64_t>(c.ep, hw->scaleup_domain));
   c.nodes = f.nodes > 0 ? f.nodes : c.ep / std::max<int64_t>(1, c.gpus_per_node);
-  c.tokens = f.tokens / std::max<int64_t>(1, c.ep);
+  c.tokens = f.tokens_per_rank > 0 ? f.tokens_per_rank : f.tokens / std::max<int64_t>(1, c.ep);
   if (!f.json)
-    std::printf("devices=[ModeledGpu(kind=%s) x %lld] modeled: hardware=%s params=%s model=moelog-gpu-1\n",
-                hw->name.c_str(), static_cast<long long>(c.ep), hw->path.c_str(), params->source.c_str());
+    std::printf("devices=[ModeledGpu(kind=%s) x %lld] modeled: hardware=%s params=%s model=%s\n",
+                hw->name.c_str(), static_cast<long long>(c.ep), hw->path.c_str(), params->source.c_str(),
+                gpu::kModelVersion);
   for (int64_t k : TopkValues(f)) {
     c.topk = k;
     if (Status st = gpu::CheckCase(*hw, c); !st.ok() && st.code() == Status::Code::kInvalidArgument) {
@@ -137,7 +142,7 @@ int CmdBenchGpu(const Args& args) {
       continue;
     }
     if (f.json) std::cout << gpu::PredictionJson(c, *hw, *pr);
-    else PrintPoint(c, *hw, *pr, f.tokens, f.pass);
+    else PrintPoint(c, *hw, *pr, f.tokens_per_rank > 0 ? c.tokens * c.ep : f.tokens, f.pass);
   }
   return kExitOk;
 }

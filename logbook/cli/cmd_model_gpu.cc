@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "engine/gpu/bench_flags.h"
 #include "engine/gpu/fit.h"
 #include "engine/gpu/hardware.h"
 #include "engine/gpu/model.h"
@@ -30,13 +31,7 @@ int Fail(const Status& st) {
 
 }  // namespace
 
-std::string CanonicalGpuDtype(const std::string& d) {
-  if (d == "fp8" || d == "float8" || d == "e4m3" || d == "float8_e4m3fn" || d == "fp8_e4m3") return "fp8";
-  if (d == "bf16" || d == "bfloat16") return "bf16";
-  if (d == "fp32" || d == "float32" || d == "float") return "fp32";
-  if (d == "fp4" || d == "nvfp4" || d == "float4" || d == "mxfp4") return "fp4";
-  return d;
-}
+std::string CanonicalGpuDtype(const std::string& d) { return engine::gpu::CanonicalDtype(d); }
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/cli/session_flags.h"
+#include "logbook/update/gpu_session.h"
 #include "logbook/update/session.h"
 
 namespace moelog::cli {
@@ -22,7 +23,9 @@ int CmdUpdate(const Args& args) {
       "other programs, pipelines...) need --allow-shell and then run sandboxed (bubblewrap).\n\n"
       "exit codes: 0 ok (commands that cannot be planned are reported, not failures); 1 a run failed, a chart\n"
       "could not be written, a hand-edited region was kept, or --check found stale/missing regions; 2 usage error; 3 malformed regions or unsafe rewrite (file\n"
-      "unchanged); 5 the sandbox cannot start; 6 commands that need --allow-shell were skipped.",
+      "unchanged); 5 the sandbox cannot start; 6 commands that need --allow-shell were skipped.\n\n"
+      "--target <GPU hardware file> (h100, b200, ...): GPU harness commands (DeepEP's test scripts) are modeled\n"
+      "on the GPU model, each entry's table beside the figures its recorded output states.",
       "moelog update"};
   logbook::SessionOptions o;
   std::string path;
@@ -41,6 +44,8 @@ int CmdUpdate(const Args& args) {
     return kExitUsage;
   }
   o.progress = isatty(2);
+  if (logbook::IsGpuTarget(o.target))  // a GPU hardware file: its harnesses' commands on the GPU model
+    return logbook::RunGpuSession(path, o, std::cout, std::cerr).exit_code;
   return logbook::RunSession(path, logbook::DocumentKind::kLogbook, o, std::cout, std::cerr).exit_code;
 }
 

@@ -8,13 +8,23 @@
 #include <string>
 
 #include "engine/target.h"
+#include "logbook/update/gpu_session.h"
 #include "logbook/update/session.h"
 
 namespace moelog::cli {
 
 inline void AddSessionFlags(CLI::App* app, logbook::SessionOptions* o) {
-  app->add_option("--target", o->target, "benchmark target for every invocation: v5p (modeled, default) or cpu (measured)")
-      ->check(CLI::IsMember(engine::TargetNames()));
+  app->add_option("--target", o->target,
+                  "benchmark target for every invocation: v5p (modeled, default), cpu (measured), or a GPU hardware "
+                  "file (h100, b200, ...: `update` models GPU harness commands)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            for (const std::string& t : engine::TargetNames())
+              if (v == t) return "";
+            if (logbook::IsGpuTarget(v)) return "";
+            return "--target must be cpu, v5p or a GPU hardware file's name (got '" + v + "')";
+          },
+          "TARGET"));
   app->add_flag("--allow-shell", o->allow_shell,
                 "consent to run commands that need bash (substitutions, other programs, pipelines...): "
                 "without it they are listed (file:line) and skipped, exit 6");

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/gpu/bench_flags.h"
 #include "logbook/file_util.h"
 #include "logbook/plan/bench_args.h"
 #include "logbook/plan/int_expr.h"
@@ -34,7 +35,8 @@ const BuiltinFile kBuiltinFiles[] = {
 // Schema errors: "FILE: KEY: why".
 class Schema {
  public:
-  explicit Schema(std::string file) : file_(std::move(file)) {}
+  explicit Schema(std::string file, bool gpu = false) : file_(std::move(file)), gpu_(gpu) {}
+  bool gpu() const { return gpu_; }
   Status Error(const std::string& key, const std::string& why) const {
     return Status::InvalidArgument(file_ + ": " + key + ": " + why);
   }
@@ -61,6 +63,10 @@ class Schema {
   }
   // A list of moelog bench arguments: every flag known, every value accepted.
   Status BenchArgs(const std::vector<std::string>& args, const std::string& key) const {
+    if (gpu_) {  // a GPU harness: the GPU bench's flags (engine/gpu/bench_flags.h)
+      Status st = engine::gpu::CheckGpuBenchArgs(args);
+      return st.ok() ? st : Error(key, "not moelog bench --target <gpu> arguments: " + st.message());
+    }
     auto parsed = ParseBenchFlags(args);
     if (!parsed.ok()) return Error(key, "not moelog bench arguments: " + parsed.status().message());
     return Status::Ok();
@@ -68,6 +74,7 @@ class Schema {
 
  private:
   std::string file_;
+  bool gpu_ = false;
 };
 
 // The longest text an adapter's regex is applied to. Patterns run on RE2,
@@ -137,7 +144,9 @@ Status ParseRule(const Schema& s, const Json& j, const std::string& where, ArgRu
   }
   if (r->kind != ArgRule::kValue) return Status::Ok();
   if (r->to.rfind("--", 0) != 0) return s.Error(where + ".to", "expected a moelog bench flag (--name)");
-  if (r->values.empty()) {
+  if (r->values.empty() && s.gpu()) {
+    MOELOG_RETURN_IF_ERROR(s.BenchArgs({r->to, "1"}, where + ".to"));
+  } else if (r->values.empty()) {
     const std::vector<std::string>& known = BenchFlagNames();
     if (std::find(known.begin(), known.end(), r->to) == known.end())
       return s.Error(where + ".to", "'" + r->to + "' is not a moelog bench flag");
@@ -263,14 +272,19 @@ Status ParseApplies(const Schema& s, const Json& j, Adapter* a) {
 }
 
 Result<Adapter> ParseAdapterJson(const Json& j, const std::string& file) {
-  const Schema s(file);
-  MOELOG_RETURN_IF_ERROR(s.Keys(j, "", {"moelog_adapter", "name", "about", "scripts", "no_adapter", "native_flags",
-                                        "flags", "env", "env_refused", "defaults", "runs", "select_runs", "revisions",
-                                        "output", "applies"}));
+  MOELOG_RETURN_IF_ERROR(Schema(file).Keys(j, "", {"moelog_adapter", "name", "about", "class", "scripts", "no_adapter",
+                                                   "native_flags", "flags", "env", "env_refused", "defaults", "runs",
+                                                   "select_runs", "revisions", "output", "applies"}));
+  std::string target_class;
+  MOELOG_RETURN_IF_ERROR(Schema(file).String(j, "class", "", &target_class));
+  if (!target_class.empty() && target_class != "gpu")
+    return Schema(file).Error("class", "expected \"gpu\" (a GPU harness) or no class (moelog bench's own flags)");
+  const Schema s(file, target_class == "gpu");
   if (!j.contains("moelog_adapter") || j["moelog_adapter"] != 1)
     return s.Error("moelog_adapter", "expected 1 (the schema version)");
   Adapter a;
   a.file = file;
+  a.target_class = target_class;
   MOELOG_RETURN_IF_ERROR(s.String(j, "name", "", &a.name));
   MOELOG_RETURN_IF_ERROR(s.Strings(j, "scripts", "", &a.scripts));
   MOELOG_RETURN_IF_ERROR(s.String(j, "no_adapter", "", &a.no_adapter));

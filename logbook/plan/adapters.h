@@ -75,6 +75,8 @@ struct OutputRule {
 struct Adapter {
   std::string name;                   // "hillclimb"
   std::string file;                   // where it was read from ("data/adapters/hillclimb.json")
+  std::string target_class;           // "gpu": its runs are `moelog bench --target <GPU hardware file>` arguments
+                                      // (engine/gpu/bench_flags.h); "": moelog bench's own (cpu, v5p)
   std::vector<std::string> scripts;   // path suffixes matched at a path-component boundary
   std::string no_adapter;             // non-empty: the harness is known but not modeled (the reason)
   bool native_flags = false;          // flags not in `flags` are moelog bench's own (the hillclimb harness)

@@ -116,6 +116,11 @@ struct PlanOptions {
   std::vector<std::string> extra_bench_args;  // appended to every invocation (e.g. {"--iters","1"})
   int max_invocations = 10000;         // loop expansion limit (kInvalid beyond it)
   EntryContext context;                // the entry's date and commit: which harness revision applies
+  // The target names a GPU hardware file: GPU harnesses (adapters of
+  // "class": "gpu") plan, each run's arguments checked against the GPU
+  // bench's flags (engine/gpu/bench_flags.h); other harnesses and moelog
+  // bench commands of cpu/v5p flags do not.
+  bool gpu = false;
 };
 
 // Plans one command (one inline-code command or one fenced block). Never runs

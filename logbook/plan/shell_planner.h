@@ -128,6 +128,8 @@ class Planner {
   // back; the adapter's own words are quoted. Nullopt when a flag name is not
   // literal or the adapter must read a value (a value map, a run selection),
   // or the translation fails (the expanded words then say why).
+  std::optional<std::string> AddGpuBench(const Cmd& c, BenchInvocation inv, const std::string& original,
+                                         const std::string& rewritten);
   std::optional<Adapted> AdaptAsWritten(const Adapter& h, const std::vector<std::string>& raw_args,
                                         const std::vector<std::string>& expanded,
                                         const std::map<std::string, std::string>& harness_env) const;

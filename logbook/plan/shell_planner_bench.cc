@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "engine/gpu/bench_flags.h"
 #include "engine/v5p/hardware.h"
 #include "logbook/plan/bench_args.h"
 #include "logbook/plan/shell_planner.h"
@@ -79,6 +80,13 @@ static bool SplitsIntoFields(const std::string& raw, const Expansion& e) {
 void Planner::PlanHarness(const Cmd& c, const Adapter& h, const std::vector<std::string>& words, size_t si,
                           const std::map<std::string, std::string>& env, const Vars& vars) {
   std::vector<std::string> raw_args(words.begin() + static_cast<long>(si) + 1, words.end());
+  if ((h.target_class == "gpu") != opts_.gpu) {  // a GPU harness's runs are the GPU bench's, and only they
+    NoAdapter(opts_.gpu ? "harness " + h.name + " is no GPU harness (--target " + opts_.target + " is a GPU model)"
+                        : "harness " + h.name + " is a GPU harness: its runs are modeled with --target <GPU "
+                          "hardware file> (h100, b200, ...)");
+    MemoRaw(&c);
+    return;
+  }
   // The common case, the hillclimb harness as it is today: its words are
   // moelog bench's, nothing to translate.
   const std::map<std::string, std::string> harness_env = HarnessEnv(env, vars);
@@ -362,6 +370,7 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
   if (!conflict.empty()) return refuse(Short(original, 80) + ": " + conflict);
   std::string rewritten = ComposeBench(&inv, expanded, args, has_target, env_prefix);
   BindInvocation(&inv, args, env, vars);
+  if (opts_.gpu) return AddGpuBench(c, std::move(inv), original, rewritten);
   const std::shared_ptr<const ParsedArgs> parsed = CachedParseBenchArgs(inv.args);
   if (!parsed->config.ok() && !loop_vars_.empty() && ParseBenchFlags(inv.args).ok()) {
     RejectIteration(inv, parsed->config.status());
@@ -375,6 +384,26 @@ std::optional<std::string> Planner::AddBench(const Cmd& c, const std::string& ha
     ++benches_;
     return rewritten;
   }
+  if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
+    Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
+    return std::nullopt;
+  }
+  ++benches_;
+  plan_->invocations.push_back(std::move(inv));
+  return rewritten;
+}
+
+// A GPU bench invocation: its arguments checked against the GPU bench's
+// flags (the cpu/v5p configuration stays the default; the arguments are the
+// cache key).
+std::optional<std::string> Planner::AddGpuBench(const Cmd& c, BenchInvocation inv, const std::string& original,
+                                                const std::string& rewritten) {
+  if (Status st = engine::gpu::CheckGpuBenchArgs(inv.args); !st.ok()) {
+    Invalid(Short(original, 80) + ": " + st.message());
+    MemoRaw(&c);
+    return std::nullopt;
+  }
+  for (const std::string& a : inv.args) inv.canonical_config += (inv.canonical_config.empty() ? "" : " ") + a;
   if (static_cast<int>(plan_->invocations.size()) >= opts_.max_invocations) {
     Invalid("more than " + std::to_string(opts_.max_invocations) + " invocations after loop expansion");
     return std::nullopt;

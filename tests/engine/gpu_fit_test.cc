@@ -30,6 +30,30 @@ TEST(GpuFit, FitSetMedianErrorPerFamilyWithinEightPercent) {
   EXPECT_LT(fit_sum, prior_sum);
 }
 
+TEST(GpuFit, HeldOutPublishedMeasurementsWithinTheTargets) {
+  // Other GPUs, libraries and versions, never fitted on: coverage >= 80%
+  // and median |error| <= 15% (the targets) with the shipped parameters. The
+  // p90 target is 35%; the model is at 36.4% (BENCHMARKS.md section 8), so
+  // 37% bounds a regression without claiming the target.
+  auto rows = LoadRows(kData + "gpu_heldout_measurements.csv");
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  auto hws = PrepareRows(&*rows);
+  ASSERT_TRUE(hws.ok()) << hws.status().message();
+  auto p = LoadParams(kData + "gpu_params.json");
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  std::vector<double> errs;
+  int unsupported = 0;
+  for (const FitRow& r : *rows) {
+    auto e = RowError(hws->at(r.hardware), *p, r);
+    if (e.ok()) errs.push_back(*e);
+    else ++unsupported;
+  }
+  const Summary s = Summarize(errs, unsupported);
+  EXPECT_GE(static_cast<double>(s.n), 0.8 * static_cast<double>(rows->size()));
+  EXPECT_LE(s.median_abs, 0.15);
+  EXPECT_LE(s.p90_abs, 0.37);
+}
+
 TEST(GpuFit, RowsWithBadCellsNameTheirLine) {
   auto rows = LoadRows(kData + "gpu_params.json");  // not a CSV of the right shape
   ASSERT_FALSE(rows.ok());

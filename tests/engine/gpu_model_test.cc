@@ -162,5 +162,44 @@ TEST(GpuModel, WhatIsNotModeledIsUnsupported) {
   EXPECT_EQ(Predict(Hw("h100"), P(), bad, CountRoutes(bad)).status().code(), Status::Code::kInvalidArgument);
 }
 
+TEST(GpuModel, DeepEpPairsItsSmsAndHybridEpMovesDataOnEvery) {
+  // DeepEP's normal kernels pair a sending and a receiving SM per channel;
+  // Hybrid-EP moves tokens on every SM it takes: at the same SM count (few
+  // enough to bind), DeepEP's kernel takes about twice as long.
+  const Hardware hw = Hw("b200");
+  Case deepep = Ep("ep_dispatch", 8, 4096), hybrid = deepep;
+  deepep.sms = hybrid.sms = 16;
+  hybrid.library = "hybrid_ep";
+  const Prediction d = Model(hw, deepep), h = Model(hw, hybrid);
+  EXPECT_EQ(d.stages[0].bound, "sm");
+  EXPECT_NEAR(d.time_s / h.time_s, 2.0, 0.2);
+}
+
+TEST(GpuModel, SmBoundKernelsPayPerTokenSoFp8MovesFewerBytesPerSecond) {
+  // An SM-bound kernel spends a per-token cost beside the bytes: FP8 tokens
+  // (half the bytes) take more than half the time, so their counted
+  // bandwidth is lower than BF16's.
+  const Hardware hw = Hw("b200");
+  Case fp8 = Ep("ep_dispatch", 8, 4096), bf16 = fp8;
+  fp8.sms = bf16.sms = 16;
+  fp8.dtype = "fp8";
+  bf16.dtype = "bf16";
+  const Prediction a = Model(hw, fp8), b = Model(hw, bf16);
+  ASSERT_EQ(a.stages[0].bound, "sm");
+  EXPECT_LT(a.bytes / a.time_s, 0.9 * b.bytes / b.time_s);
+}
+
+TEST(GpuModel, UcclLowLatencyKeepsTheOwnNodesSelectionsOnTheScaleUpLink) {
+  // Two nodes' low-latency dispatch cannot move more than one NIC's line
+  // rate if every selection crossed the NIC; the own node's go over NVLink
+  // (xGMI), unlike DeepEP's first release which sent everything by RDMA.
+  const Hardware hw = Hw("mi300x");
+  Case uccl = Ep("ep_dispatch_ll", 16, 128), v1 = uccl;
+  uccl.library = "uccl_ep";
+  v1.library = "deepep_2025_02";
+  const Prediction u = Model(hw, uccl), all_rdma = Model(hw, v1);
+  EXPECT_LT(u.time_s, 0.8 * all_rdma.time_s);
+}
+
 }  // namespace
 }  // namespace moelog::engine::gpu

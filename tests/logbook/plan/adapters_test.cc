@@ -378,3 +378,49 @@ TEST(Adapters, UserAdapterAppliesByDateAndTheBuiltinElsewhere) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// DeepEP's test scripts: GPU harnesses, whose runs are the GPU bench's
+// arguments (tokens per rank, nodes from WORLD_SIZE), one per kernel.
+TEST(Adapters, DeepEpInternodeBecomesGpuBenchRuns) {
+  const Adapter* a = nullptr;
+  for (const Adapter& x : BuiltinAdapters())
+    if (x.name == "deepep_internode") a = &x;
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->target_class, "gpu");
+  auto r = AdaptInvocation(*a, {"--num-tokens", "2048", "--num-topk-groups", "2"}, {{"WORLD_SIZE", "4"}}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->runs.size(), 3u);
+  EXPECT_EQ(r->runs[2].label, "combine");
+  const auto& args = r->runs[0].args;
+  auto has = [&](const std::string& f, const std::string& v) {
+    for (size_t i = 0; i + 1 < args.size(); ++i)
+      if (args[i] == f && args[i + 1] == v) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("--tokens-per-rank", "2048"));
+  EXPECT_TRUE(has("--nodes", "4"));
+  EXPECT_TRUE(has("--kernel", "ep_dispatch"));
+  EXPECT_FALSE(AdaptInvocation(*a, {"--use-zero-copy"}, {}, {}).ok());
+  const auto out = ParseAdapterOutput(
+      *a, "[tuning] Best combine: SMs 24, NVL chunk 4, RDMA chunk 8: 41.50 GB/s (RDMA), 135.20 GB/s (NVL)\n");
+  EXPECT_DOUBLE_EQ(out.at("combine").at("rdma_bandwidth_gbs"), 41.5);
+  EXPECT_DOUBLE_EQ(out.at("combine").at("nvl_bandwidth_gbs"), 135.2);
+}
+
+// A GPU adapter is checked against the GPU bench's flags, a CPU one against
+// moelog bench's own.
+TEST(Adapters, GpuClassChecksTheGpuBenchFlags) {
+  auto ok = ParseAdapter(R"({"moelog_adapter":1,"name":"g","class":"gpu","scripts":["g.py"],"flags":{"--n":"--tokens-per-rank"}})", "g.json");
+  EXPECT_TRUE(ok.ok()) << ok.status().ToString();
+  auto cpu_flag = ParseAdapter(R"({"moelog_adapter":1,"name":"g","class":"gpu","scripts":["g.py"],"defaults":["--parallel-mode","ep"]})", "g.json");
+  ASSERT_FALSE(cpu_flag.ok());
+  EXPECT_EQ(cpu_flag.status().message().rfind("g.json: defaults:", 0), 0u) << cpu_flag.status().message();
+  EXPECT_FALSE(ParseAdapter(R"({"moelog_adapter":1,"name":"g","scripts":["g.py"],"flags":{"--n":"--tokens-per-rank"}})", "g.json").ok());
+  EXPECT_FALSE(ParseAdapter(R"({"moelog_adapter":1,"name":"g","class":"tpu","scripts":["g.py"]})", "g.json").ok());
+}
+
+}  // namespace
+}  // namespace moelog::logbook

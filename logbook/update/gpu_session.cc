@@ -1,0 +1,202 @@
+#include "logbook/update/gpu_session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/gpu/bench_flags.h"
+#include "engine/gpu/hardware.h"
+#include "engine/gpu/model.h"
+#include "engine/gpu/params.h"
+#include "engine/target.h"
+#include "engine/v5p/hardware.h"
+#include "logbook/exit_codes.h"
+#include "logbook/update/entry_plans.h"
+#include "logbook/update/steps.h"
+
+namespace moelog::logbook {
+namespace {
+
+namespace gpu = engine::gpu;
+
+struct GpuModel {
+  gpu::Hardware hw;
+  gpu::Params params;
+};
+
+// A file's name without its folder: regions name the files, not where this
+// machine keeps them.
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string Num(double v, const char* fmt) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// The recorded figure of run `label`: the bandwidth the library reports for
+// the case's path (RDMA across nodes, NVLink within one), else its time.
+// Returns the metric's name ("" when the output states none).
+std::string RecordedFigure(const std::map<std::string, std::map<std::string, double>>& recorded,
+                           const std::string& label, const gpu::Case& c, double* value) {
+  auto it = recorded.find(label);
+  if (it == recorded.end()) return "";
+  const char* order[] = {"bandwidth_gbs", c.nodes > 1 ? "rdma_bandwidth_gbs" : "nvl_bandwidth_gbs", "time_us"};
+  for (const char* m : order)
+    if (auto v = it->second.find(m); v != it->second.end()) {
+      *value = v->second;
+      return m;
+    }
+  return "";
+}
+
+// The harness output the entry records (its fenced blocks that are no
+// shell), read by the adapter's output rules, by run label.
+std::map<std::string, std::map<std::string, double>> RecordedOutput(const Entry& e, const Adapter* a) {
+  if (a == nullptr) return {};
+  std::string text;
+  for (const FencedBlock& b : e.outputs) text += b.text + "\n";
+  return ParseAdapterOutput(*a, text);
+}
+
+const Adapter* HarnessNamed(const LauncherTable& table, const std::string& name) {
+  for (const Adapter& a : table.harnesses)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+// One table row of a modeled invocation.
+std::string Row(const BenchInvocation& inv, const GpuModel& m, const Entry& e, const LauncherTable& table) {
+  auto b = gpu::ParseGpuBenchArgs(inv.args, m.hw.scaleup_domain);
+  if (!b.ok()) return "| " + NoteText(inv.label) + " | " + NoteText(b.status().message()) + " |||||||\n";
+  const gpu::Case& c = b->c;
+  auto pr = gpu::Predict(m.hw, m.params, c, gpu::CountRoutes(c));
+  std::string row = "| " + NoteText(inv.label.empty() ? c.kernel : inv.label) + " | " + c.kernel + " | " +
+                    std::to_string(c.ep) + " (" + std::to_string(c.nodes) + "x" + std::to_string(c.gpus_per_node) +
+                    ") | " + std::to_string(c.tokens) + " | ";
+  if (!pr.ok()) return row + "unsupported: " + NoteText(pr.status().message()) + " |||||\n";
+  std::string dominant, bound;
+  double longest = -1;
+  for (const gpu::Stage& s : pr->stages)
+    if (s.time_s > longest) longest = s.time_s, dominant = s.name, bound = s.bound;
+  const double bw = pr->time_s > 0 ? pr->bytes / pr->time_s / 1e9 : 0;
+  row += Num(pr->time_s * 1e6, "%.1f") + " | " + (pr->bytes > 0 ? Num(bw, "%.1f") : "-") + " | " + dominant +
+         " (" + bound + ") | ";
+  double rec = 0;
+  const std::string metric = RecordedFigure(RecordedOutput(e, HarnessNamed(table, inv.harness)),
+                                            inv.label, c, &rec);
+  if (metric.empty() || !(rec > 0)) return row + "- | - |\n";
+  const bool time = metric == "time_us";
+  const double pct = time ? 100 * pr->time_s * 1e6 / rec : 100 * rec / bw;
+  return row + Num(rec, "%.1f") + (time ? " us" : " GB/s") + " | " + Num(pct, "%.0f") + "% |\n";
+}
+
+// The region of one entry: the model's provenance, a table of its
+// invocations, and a note per command that does not plan.
+std::string RenderEntry(const Entry& e, const std::vector<Plan>& plans, const GpuModel& m,
+                        const LauncherTable& table) {
+  std::string rows, notes;
+  for (const Plan& p : plans) {
+    if (p.verdict != PlanVerdict::kRunnable && p.verdict != PlanVerdict::kNeedsConsent) {
+      if (p.verdict != PlanVerdict::kNotApplicable) notes += "- not modeled: " + NoteText(p.Summary()) + "\n";
+      continue;
+    }
+    for (const BenchInvocation& inv : p.invocations) rows += Row(inv, m, e, table);
+  }
+  if (rows.empty()) return "";  // nothing modeled: the region (another target's, or none) stays as it is
+  std::string out = "Modeled on `" + m.hw.name + "` (hardware file " + NoteText(BaseName(m.hw.path)) +
+                    ", parameters " + NoteText(BaseName(m.params.source)) + ", model " + gpu::kModelVersion +
+                    "); not calibrated to this logbook's record: the % is the recorded figure over the model's "
+                    "(bandwidth), or the model's time over the recorded time.\n\n";
+  if (!rows.empty())
+    out += "| run | kernel | EP (nodes x GPUs) | tokens/rank | modeled us | modeled GB/s | dominant stage (bound) | "
+           "recorded | % of model |\n|---|---|---|---:|---:|---:|---|---:|---:|\n" + rows;
+  if (!notes.empty()) out += (rows.empty() ? "" : "\n") + notes;
+  return out;
+}
+
+Stop LoadModel(const SessionOptions& opt, GpuModel* m, std::ostream& err) {
+  auto hw = gpu::LoadHardwareByName(opt.target);
+  auto params = gpu::LoadParamsByName("");
+  if (!hw.ok() || !params.ok()) {
+    err << "moelog: error: " << (!hw.ok() ? hw.status().message() : params.status().message()) << "\n";
+    return kExitUsage;
+  }
+  m->hw = std::move(*hw);
+  m->params = std::move(*params);
+  return std::nullopt;
+}
+
+bool Selected(const Unit& u, const SessionOptions& opt) {
+  return opt.entries.empty() || std::find(opt.entries.begin(), opt.entries.end(), u.id) != opt.entries.end();
+}
+
+}  // namespace
+
+bool IsGpuTarget(const std::string& target) {
+  if (target.empty() || engine::FindTarget(target) != nullptr) return false;
+  auto path = engine::v5p::ResolveDataFile(target, "hardware");
+  if (!path.ok()) return false;
+  auto cls = gpu::HardwareClass(*path);
+  return cls.ok() && *cls == "gpu";
+}
+
+SessionSummary RunGpuSession(const std::string& path, const SessionOptions& opt, std::ostream& out,
+                             std::ostream& err) {
+  SessionSummary sum;
+  auto end = [&sum](int code) {
+    sum.exit_code = code;
+    return sum;
+  };
+  const bool writes = opt.write && !opt.check && !opt.dry_run;
+  FileLock lock;
+  LoadedDocument doc;
+  LauncherTable table;
+  PlanOptions popt;
+  GpuModel model;
+  Stop stop = LoadModel(opt, &model, err);
+  if (!stop && writes)
+    if (Status st = lock.Acquire(path); !st.ok()) err << path << ": " << st.ToString() << "\n", stop = st.ExitCode();
+  if (!stop) stop = LoadDocument(path, DocumentKind::kLogbook, &doc, err);
+  if (!stop) stop = CheckUnitIds(doc, opt.entries, err);
+  if (!stop) stop = MakePlanOptions(opt, &table, &popt, err);
+  if (stop) return end(*stop);
+  popt.gpu = true;
+  const LauncherTable& t = popt.launchers ? *popt.launchers : DefaultLauncherTable();
+  std::vector<RegionEdit> edits;
+  for (const Unit& u : doc.units) {
+    if (!Selected(u, opt) || u.entry < 0 || u.commands.empty()) continue;
+    const Entry& e = doc.logbook.entries[static_cast<size_t>(u.entry)];
+    PlanOptions o = popt;
+    o.context = ContextOf(e);
+    std::vector<Plan> plans;
+    for (const CommandText& c : u.commands) plans.push_back(PlanCommand(c.joined, o));
+    ++sum.units;
+    for (const Plan& p : plans) sum.invocations += static_cast<int>(p.invocations.size());
+    if (opt.dry_run) {
+      out << u.id << ":\n";
+      for (const Plan& p : plans) out << "  " << p.Summary() << "\n";
+      continue;
+    }
+    std::string content = RenderEntry(e, plans, model, t);
+    if (content.empty()) {  // nothing to model (N/A, a CPU harness): its region is left alone
+      for (const Plan& p : plans)
+        if (p.verdict != PlanVerdict::kNotApplicable)
+          out << u.id << ": not modeled on " << opt.target << ": " << p.Summary() << "\n";
+      continue;
+    }
+    if (std::any_of(plans.begin(), plans.end(), [](const Plan& p) { return !p.invocations.empty(); })) ++sum.runnable;
+    edits.push_back(EditOf(u, std::move(content)));
+  }
+  if (opt.dry_run) return end(kExitOk);
+  const SpliceResult res = SpliceEdits(doc, edits, opt, &sum, err);
+  if (opt.check) return end(ReportCheck(doc, res, &sum, out));
+  if (writes && sum.changed)
+    if (Stop s = WriteDocument(doc, res, err)) return end(*s);
+  return end(ReportUpdate(doc, res, writes, &sum, out));
+}
+
+}  // namespace moelog::logbook
