@@ -857,12 +857,23 @@ void TakeHeading(size_t k, const std::string& file, Logbook* lb, Outline* o) {
   }
 }
 
-// The headings among the root's children and the role of each.
-void SegmentDocument(const MdDocument& doc, Outline* o) {
+// The last line of YAML front matter ("---" on the first line up to the
+// next "---" or "..."), or 0: its "key: value" lines are no heading.
+int FrontMatterEnd(const std::vector<std::string_view>& lines) {
+  if (lines.empty() || Trim(lines[0]) != "---") return 0;
+  for (size_t i = 1; i < lines.size() && i < 200; ++i)
+    if (const std::string t = Trim(lines[i]); t == "---" || t == "...") return static_cast<int>(i) + 1;
+  return 0;
+}
+
+// The headings among the root's children (none in front matter) and the
+// role of each.
+void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>& lines, Outline* o) {
   const auto& kids = doc.root().children;
+  const int front = FrontMatterEnd(lines);
   for (size_t k = 0; k < kids.size(); ++k) {
     const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
-    if (n.kind != MdKind::kHeading) continue;
+    if (n.kind != MdKind::kHeading || n.start_line <= front) continue;
     o->heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
     o->head_pos.push_back(k);
   }
@@ -893,11 +904,11 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   lb.file = file;
   const auto [lines, doc] = ReadDocument(text, file, &lb.line_count, &lb.diagnostics);
   Outline o;
-  SegmentDocument(doc, &o);
-  size_t k = 0;
-  for (int idx : doc.root().children) {
-    const MdNode& n = doc.nodes[idx];
-    if (n.kind == MdKind::kHeading) TakeHeading(k++, file, &lb, &o);
+  SegmentDocument(doc, lines, &o);
+  const auto& kids = doc.root().children;
+  for (size_t pos = 0, k = 0; pos < kids.size(); ++pos) {
+    const int idx = kids[pos];
+    if (k < o.head_pos.size() && o.head_pos[k] == pos) TakeHeading(k++, file, &lb, &o);
     else if (o.ent >= 0) AddEntryBlock(doc, idx, &o.walk, &lb.entries[static_cast<size_t>(o.ent)]);
     else if (o.sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[static_cast<size_t>(o.sec)]);
   }
