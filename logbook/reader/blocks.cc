@@ -84,12 +84,14 @@ size_t PromptEnd(std::string_view line) {
     if (p == std::string_view::npos) return p;
   }
   if (line.compare(p, 2, "$ ") == 0) return p + 2;
-  // "user@host:~/dir$ cmd": one word ending in '$'.
+  // "user@host:~/dir$ cmd", "root@box:~/bench# cmd": one word naming a
+  // host or a folder, ending in '$' (or '#' after a user@host).
   const size_t sp = line.find(' ', p);
-  if (sp == std::string_view::npos || sp - p > 80 || sp == p || line[sp - 1] != '$') return std::string_view::npos;
+  if (sp == std::string_view::npos || sp - p > 80 || sp == p) return std::string_view::npos;
   const std::string_view word = line.substr(p, sp - p);
-  if (word.find('@') == std::string_view::npos && word.find(':') == std::string_view::npos) return std::string_view::npos;
-  return sp + 1;
+  const bool at = word.find('@') != std::string_view::npos;
+  if (word.back() == '$' && (at || word.find(':') != std::string_view::npos)) return sp + 1;
+  return word.back() == '#' && at && word.find(':') != std::string_view::npos ? sp + 1 : std::string_view::npos;
 }
 
 bool IsNumberToken(std::string_view t) {
@@ -142,8 +144,10 @@ bool OutputLine(std::string_view l) {
     while (!first.empty() && (first.back() == ':' || first.back() == ',')) first.pop_back();
     if (numbers >= 1 && Words().result_words.count(first)) return true;
   }
-  const size_t commas = static_cast<size_t>(std::count(t.begin(), t.end(), ','));
-  if (commas >= 2 && numbers + static_cast<int>(commas) >= 3 && t.find(' ') == std::string::npos) return true;
+  // A CSV row (a header too): two fields or more, none empty, no blanks.
+  if (t.find(',') != std::string::npos && t.find(' ') == std::string::npos && t.find(",,") == std::string::npos &&
+      t.front() != ',' && t.back() != ',')
+    return true;
   return StatesFigure(t);
 }
 

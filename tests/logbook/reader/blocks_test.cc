@@ -7,6 +7,7 @@
 #include <string>
 
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/blocks.h"
 
 namespace moelog::logbook {
 namespace {
@@ -57,6 +58,18 @@ TEST(BlocksParse, APromptedBlockSplitsIntoCommandsAndOutput) {
   EXPECT_EQ(e.outputs[1].end_line, 13);  // the closing fence: nothing is written inside the block
 }
 
+TEST(BlocksParse, PromptsOfAServerAndOfAnEnvironment) {
+  const std::string text = std::string(kHead) +
+                           "```\nroot@node3:~/bench# ./spmv_timing 4096 8\nTotal: 812 us\n"
+                           "(venv) $ python bench.py --m 64\ngemm_64  0.001 ms\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].commands.size(), 2u);
+  EXPECT_EQ(lb.entries[0].commands[0].joined, "./spmv_timing 4096 8");
+  EXPECT_EQ(lb.entries[0].commands[1].joined, "python bench.py --m 64");
+  EXPECT_EQ(lb.entries[0].outputs.size(), 2u);
+}
+
 TEST(BlocksParse, InlinePromptInAParagraph) {
   const std::string text = std::string(kHead) + "Ran `$ python bench.py --m 512 --n 512` on the node.\n";
   const Logbook lb = ParseLogbook(text, "t.md");
@@ -93,6 +106,45 @@ TEST(BlocksParse, TwoCommandFencesStayCommands) {
   ASSERT_EQ(lb.entries.size(), 1u);
   EXPECT_EQ(lb.entries[0].commands.size(), 2u);
   EXPECT_TRUE(lb.entries[0].outputs.empty());
+}
+
+// The stage itself.
+TEST(Blocks, ClassifyFence) {
+  std::string cue;
+  EXPECT_EQ(ClassifyFence({"python", "import x\n", false, false, false, false}, &cue), FenceRole::kOutput);
+  EXPECT_EQ(cue, "info");
+  EXPECT_EQ(ClassifyFence({"bash", "make all\n", true, true, false, false}, &cue), FenceRole::kCommand);
+  EXPECT_EQ(ClassifyFence({"", "all done\n", false, true, false, false}, &cue), FenceRole::kOutput);
+  EXPECT_EQ(cue, "label");
+  EXPECT_EQ(ClassifyFence({"", "python b.py --x 1\n", true, true, false, true}, &cue), FenceRole::kCommand);
+  EXPECT_EQ(ClassifyFence({"", "done in 4 steps\n", true, false, false, false}, &cue), FenceRole::kOutput);
+  EXPECT_EQ(cue, "after command");
+  EXPECT_EQ(ClassifyFence({"", "a=1.5 b=2\n", false, false, false, false}, &cue), FenceRole::kOutput);
+  EXPECT_EQ(cue, "looks like output");
+  EXPECT_EQ(ClassifyFence({"console", "$ ls -l\nx\n", false, false, false, false}, &cue), FenceRole::kPrompted);
+}
+
+TEST(Blocks, OutputShapesAndLabels) {
+  EXPECT_TRUE(LooksLikeOutput("n   ms\n1   0.5\n2   0.9\n"));
+  EXPECT_TRUE(LooksLikeOutput("{\"ms\": 0.5}\n"));
+  EXPECT_TRUE(LooksLikeOutput("a,b,c\n1,2,3\n"));
+  EXPECT_TRUE(LooksLikeOutput("RESULT 3.2\n"));
+  EXPECT_FALSE(LooksLikeOutput("cd build\nmake -j8\n"));
+  EXPECT_TRUE(IsOutputLabel("**Output:**"));
+  EXPECT_TRUE(IsOutputLabel("Raw log (8xH100):"));
+  EXPECT_FALSE(IsOutputLabel("The output was surprising."));
+  EXPECT_TRUE(IsOutputHeading("Raw output"));
+  EXPECT_TRUE(StatesFigure("took 0.31 ms per call"));
+  EXPECT_TRUE(StatesFigure("2.7x faster"));
+  EXPECT_FALSE(StatesFigure("topk=8 on v5p"));
+  EXPECT_EQ(AfterPrompt("$ python b.py"), "python b.py");
+  EXPECT_EQ(AfterPrompt("python b.py"), "");
+  const auto parts = SplitPrompted("$ a \\\n  --x 1\nout 1\n\n$ b\nout 2\n");
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_TRUE(parts[0].command);
+  EXPECT_EQ(parts[0].last_line, 1);
+  EXPECT_EQ(parts[1].text, "out 1\n");
+  EXPECT_EQ(parts[2].first_line, 4);
 }
 
 }  // namespace

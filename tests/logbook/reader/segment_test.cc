@@ -4,10 +4,12 @@
 // the document has no log structure), and the IDs of undated entries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/segment.h"
 
 namespace moelog::logbook {
 namespace {
@@ -106,6 +108,52 @@ TEST(SegmentParse, ResearchGroupFormsReadAsBefore) {
   ASSERT_EQ(lb.entries.size(), 1u);
   EXPECT_EQ(lb.entries[0].id, "MOE-I8-001");
   EXPECT_EQ(lb.entries[0].subheadings.size(), 2u);
+}
+
+// The stage itself: a heading's words, and roles over an outline.
+TEST(Segment, ReadHeading) {
+  HeadingRead r = ReadHeading("2026-06-24 \xC2\xB7 Router rewrite");
+  EXPECT_TRUE(r.dated && r.date_first && !r.strict);
+  EXPECT_EQ(r.label, "Router rewrite");
+  r = ReadHeading("Standard Benchmarks \xE2\x80\x94 2026-06-24 (1 GPU)");
+  EXPECT_EQ(r.date, "2026-06-24");
+  EXPECT_FALSE(r.date_first);
+  r = ReadHeading("2026-02-10 10:43 - MOE-I8-001 smoke");
+  EXPECT_TRUE(r.strict);
+  EXPECT_EQ(r.explicit_id, "MOE-I8-001");
+  EXPECT_EQ(r.time, "10:43");
+  EXPECT_EQ(ReadHeading("2.1 Muon").number, "2.1");
+  EXPECT_EQ(ReadHeading("1. Initial setup").number, "1");
+  EXPECT_EQ(ReadHeading("Attempt 3b: fused").number, "3b");
+  EXPECT_EQ(ReadHeading("Attempt 3b: fused").ordinal_word, "attempt");
+  for (const char* plain : {"8 GPUs", "Top results", "Run12x", "2026 roadmap", "H100 notes"})
+    EXPECT_TRUE(ReadHeading(plain).number.empty() && !ReadHeading(plain).dated) << plain;
+  EXPECT_EQ(UndatedIdWords("2.1 Muon (lr 0.02)"), "2-1-MUON-LR-0-02");
+  EXPECT_TRUE(IsLogSectionName("Work log"));
+  EXPECT_TRUE(IsLogSectionName("3. Experiment Log (cont.)"));
+  EXPECT_TRUE(IsReservedSectionName("Stop Criteria"));
+}
+
+TEST(Segment, OutlineRoles) {
+  const std::vector<OutlineHeading> outline = {{1, 1, "Notes"},       {3, 2, "Setup"},   {5, 2, "Runs"},
+                                               {7, 3, "Fused"},       {9, 4, "Output"},  {11, 3, "Idle thoughts"},
+                                               {13, 2, "Appendix"}};
+  // Only "Fused" (7) holds a command; "Idle thoughts" holds none.
+  const auto roles = SegmentOutline(outline, [](size_t i) { return i == 3; });
+  ASSERT_EQ(roles.size(), outline.size());
+  EXPECT_EQ(roles[0].role, HeadingRole::kTitle);
+  EXPECT_EQ(roles[1].role, HeadingRole::kSection);
+  EXPECT_EQ(roles[2].role, HeadingRole::kSection);
+  EXPECT_EQ(roles[3].role, HeadingRole::kEntry);
+  EXPECT_EQ(roles[3].rule, "log section");
+  EXPECT_EQ(roles[4].role, HeadingRole::kSubheading);
+  EXPECT_NE(roles[5].role, HeadingRole::kEntry);
+  EXPECT_EQ(roles[6].role, HeadingRole::kSection);
+  // No structure: the sections that hold something.
+  const auto plain = SegmentOutline({{1, 1, "Doc"}, {2, 2, "Why"}, {4, 2, "How"}}, [](size_t i) { return i == 2; });
+  EXPECT_EQ(plain[1].role, HeadingRole::kSection);
+  EXPECT_EQ(plain[2].role, HeadingRole::kEntry);
+  EXPECT_EQ(plain[2].rule, "content");
 }
 
 }  // namespace
