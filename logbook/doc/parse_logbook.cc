@@ -883,14 +883,19 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
 // Each section ends before the next heading of level 2 or less, each entry
 // before the next of its own level or less (trailing blank lines excluded).
 void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, Logbook* lb) {
+  // next[L][k]: the line of the first heading after heading k of level L or
+  // less (one backward sweep: linear in the headings, however many).
+  const size_t n = o.heads.size();
+  std::vector<std::vector<int>> next(7, std::vector<int>(n, lb->line_count + 1));
+  for (size_t k = n; k-- > 1;)
+    for (int level = 1; level <= 6; ++level)
+      next[static_cast<size_t>(level)][k - 1] = o.heads[k].level <= level ? o.heads[k].line : next[static_cast<size_t>(level)][k];
   auto end_before = [&](int line, int max_level) {
-    int next = lb->line_count + 1;
-    for (const auto& h : o.heads)
-      if (h.line > line && h.level <= max_level) {
-        next = h.line;
-        break;
-      }
-    return LastNonBlank(lines, next - 1, line);
+    const auto at = std::lower_bound(o.heads.begin(), o.heads.end(), line,
+                                     [](const OutlineHeading& h, int l) { return h.line < l; });
+    const size_t k = static_cast<size_t>(at - o.heads.begin());
+    const int stop = k < n ? next[static_cast<size_t>(std::clamp(max_level, 1, 6))][k] : lb->line_count + 1;
+    return LastNonBlank(lines, stop - 1, line);
   };
   for (auto& s : lb->sections) s.end_line = end_before(s.heading_line, 2);
   for (size_t i = 0; i < lb->entries.size(); ++i)
