@@ -28,10 +28,14 @@ int Layer(std::string_view path) {
       {"engine/cpu/", 1}, {"engine/v5p/", 1}, {"engine/parallel/", 2}, {"engine/gpu/", 2}, {"engine/", 0}};
   // logbook/: its shared files, then one folder a stage; above all of the
   // engine.
+  // The reader's first stages (segment, blocks) read texts the document
+  // parser hands them: below doc/; its later stages read the parsed entries.
   const std::pair<std::string_view, int> kLogbook[] = {
-      {"logbook/doc/", 11},      {"logbook/plan/", 12},   {"logbook/store/", 13},  {"logbook/run/", 14},
-      {"logbook/criteria/", 15}, {"logbook/render/", 16}, {"logbook/update/", 17}, {"logbook/research/", 18},
-      {"logbook/cli/", 19},      {"logbook/", 10}};
+      {"logbook/reader/segment", 11}, {"logbook/reader/blocks", 11}, {"logbook/doc/", 12},
+      {"logbook/plan/", 13},          {"logbook/store/", 14},        {"logbook/run/", 15},
+      {"logbook/reader/", 16},        {"logbook/criteria/", 17},     {"logbook/render/", 18},
+      {"logbook/update/", 19},        {"logbook/research/", 20},     {"logbook/cli/", 21},
+      {"logbook/", 10}};
   for (const auto& [prefix, layer] : kEngine)
     if (path.starts_with(prefix)) return layer;
   for (const auto& [prefix, layer] : kLogbook)

@@ -39,6 +39,7 @@ struct CommandText {
   std::string label;   // the bullet label it sits under ("Baseline", "Negative control"), or ""
   bool planned = false;  // listed under "Command (planned)"
   std::string composed;  // composed from the entry's stated flags (stated_command.h): why; "" as written
+  bool prompted = false;  // read after a `$ ` prompt (a shell session's block or an inline span)
 };
 
 // A list item: its first paragraph's text and nested items.
@@ -55,6 +56,7 @@ struct Bullet {
 // A GFM table already present in the document.
 struct TableBlock {
   int line = 0, end_line = 0;
+  std::string subheading;  // in an entry: the sub-heading (###, ####, ...) it sits under, or "" (reader/blocks.h)
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
 };
@@ -65,6 +67,14 @@ struct FencedBlock {
   std::string text;
   int line = 0, end_line = 0;
   int indent = 0;    // column of the opening fence
+  // In an entry's outputs (reader/blocks.h): the sub-heading it sits under
+  // (or ""), and why it is output: "info" (a language that is no shell),
+  // "label" (after an `Output:` label or under an Output sub-heading),
+  // "after command", "looks like output", "prompt" (the printed lines of a
+  // `$ ` session: `text` holds those lines only, `line` the first of them,
+  // `end_line` the session's closing fence).
+  std::string subheading;
+  std::string output_cue;
 };
 
 enum class SectionKind {
@@ -102,6 +112,8 @@ struct Paragraph {
   std::string lead;
   int line = 0, end_line = 0;
   std::vector<size_t> line_starts;
+  bool states_figure = false;  // result prose: it states a number with a unit (reader/blocks.h)
+  bool output_label = false;   // "Output:", "Log:": it labels the block after it
   int LineAt(size_t offset) const;  // the source line holding text[offset]
 };
 
@@ -125,6 +137,10 @@ struct Entry {
   std::string id;           // explicit_id, or the derived stable ID (see entry_ids.h)
   std::string label;
   std::string confidence;   // "exploratory", "replicated", ... or ""
+  // Why the reader took the heading for an entry (reader/segment.h): "dated",
+  // "numbered", "log section", "journal" or "content". Undated entries
+  // (date "") take their ID from their heading's words (entry_ids.h).
+  std::string segment_rule;
   std::vector<Field> fields;
   std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
   std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)

@@ -5,36 +5,9 @@
 
 #include "logbook/doc/markdown.h"
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/segment.h"
 
 namespace moelog::logbook {
-
-bool IsExplicitId(std::string_view token) {
-  if (token.empty() || token.size() > 64 || !std::isupper(static_cast<unsigned char>(token[0]))) return false;
-  int groups = 0;
-  size_t start = 0;
-  while (start <= token.size()) {
-    size_t dash = token.find('-', start);
-    std::string_view g = token.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
-    if (g.empty()) return false;
-    const bool last = dash == std::string_view::npos;
-    for (size_t k = 0; k < g.size(); ++k) {
-      const unsigned char c = static_cast<unsigned char>(g[k]);
-      const bool variant = last && k + 1 == g.size() && k > 0 && std::islower(c);
-      if (!std::isupper(c) && !std::isdigit(c) && !variant) return false;
-    }
-    ++groups;
-    if (dash == std::string_view::npos) {
-      // The last group is a number, perhaps with one letter of a variant
-      // ("F8W-005a", "BMFU-004B").
-      if (g.size() > 1 && std::isalpha(static_cast<unsigned char>(g.back()))) g.remove_suffix(1);
-      for (char c : g)
-        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-      return groups >= 2;
-    }
-    start = dash + 1;
-  }
-  return false;
-}
 
 std::string Slug(std::string_view s) {
   std::string out;
@@ -108,9 +81,17 @@ void AssignEntryIds(Logbook* logbook) {
   std::map<std::string, int> day_count;  // date-only entries numbered so far, per day
   for (auto& e : logbook->entries) {
     if (!e.explicit_id.empty()) continue;
-    const std::string day = prefix + "-" + e.date.substr(0, 4) + e.date.substr(5, 2) + e.date.substr(8, 2);
+    const std::string day =
+        e.date.size() < 10 ? prefix : prefix + "-" + e.date.substr(0, 4) + e.date.substr(5, 2) + e.date.substr(8, 2);
     std::string id;
-    if (e.time.size() == 5) {
+    if (e.date.empty()) {
+      // An undated entry: its heading's words, never its position.
+      std::string words = UndatedIdWords(e.label.empty() ? e.heading : e.label);
+      // A document that is one record, headed by its title: the prefix.
+      const std::string base = words == prefix ? prefix : prefix + "-" + (words.empty() ? std::string("ENTRY") : words);
+      id = base;
+      for (int n = 2; first_line.count(id); ++n) id = base + "-" + std::to_string(n);
+    } else if (e.time.size() == 5) {
       const std::string base = day + "-" + e.time.substr(0, 2) + e.time.substr(3, 2);
       id = base;
       for (int n = 2; first_line.count(id); ++n) id = base + "-" + std::to_string(n);

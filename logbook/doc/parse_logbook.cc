@@ -14,7 +14,10 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/regions.h"
+#include "logbook/doc/resolve_commands.h"
 #include "logbook/doc/stated_command.h"
+#include "logbook/reader/blocks.h"
+#include "logbook/reader/segment.h"
 #include "logbook/file_util.h"
 
 namespace moelog::logbook {
@@ -34,11 +37,7 @@ void CollectCode(const MdDocument& doc, int node, std::vector<int>* out) {
 }
 }  // namespace
 
-bool IsShellInfo(std::string_view info) {
-  const std::string lang = Lower(Trim(info.substr(0, info.find(' '))));
-  return lang.empty() || lang == "bash" || lang == "sh" || lang == "shell" || lang == "console" ||
-         lang == "zsh" || lang == "shell-session";
-}
+bool IsShellInfo(std::string_view info) { return IsShellFence(info); }
 
 Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers) {
   Bullet b;
@@ -330,328 +329,6 @@ std::string BulletLabel(std::string_view text) {
 
 namespace {
 
-struct HeadingParts {
-  std::string date, time, rest;
-  size_t rest_offset = 0;  // offset of `rest` in the parsed string
-};
-
-bool Digits(std::string_view s, size_t pos, size_t n) {
-  if (pos + n > s.size()) return false;
-  for (size_t i = pos; i < pos + n; ++i)
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-  return true;
-}
-
-// " HH:MM" at `p` (after the date's blanks): the time in `out`, `p` past it.
-bool ParseHeadingTime(std::string_view s, size_t* p, HeadingParts* out) {
-  size_t h = *p;
-  size_t q = h;
-  while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
-  if (q - h < 1 || q - h > 2 || q >= s.size() || s[q] != ':' || !Digits(s, q + 1, 2)) return false;
-  const int hour = std::atoi(std::string(s.substr(h, q - h)).c_str());
-  const int minute = std::atoi(std::string(s.substr(q + 1, 2)).c_str());
-  if (hour > 23 || minute > 59) return false;
-  out->time = (q - h == 1 ? "0" : "") + std::string(s.substr(h, q - h)) + ":" + std::string(s.substr(q + 1, 2));
-  *p = q + 3;
-  return true;
-}
-
-// ISO seconds and their fraction after HH:MM (":00", ":07.125"): skipped.
-void SkipSeconds(std::string_view s, size_t* p) {
-  size_t q = *p;
-  if (q >= s.size() || s[q] != ':' || !Digits(s, q + 1, 2)) return;
-  q += 3;
-  if (q + 1 < s.size() && s[q] == '.' && std::isdigit(static_cast<unsigned char>(s[q + 1]))) {
-    ++q;
-    while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
-  }
-  *p = q;
-}
-
-// A time zone after the time ("Z", "+02:00", " UTC", " PDT"): skipped
-// (entries are ordered by the time as written).
-void SkipTimeZone(std::string_view s, size_t* p) {
-  size_t q = *p;
-  if (q < s.size() && s[q] == 'Z') {
-    *p = q + 1;
-    return;
-  }
-  if (q < s.size() && (s[q] == '+' || s[q] == '-') && Digits(s, q + 1, 2)) {
-    size_t e = q + 3;
-    if (e < s.size() && s[e] == ':') ++e;
-    if (Digits(s, e, 2)) {
-      *p = e + 2;
-      return;
-    }
-  }
-  while (q < s.size() && s[q] == ' ') ++q;
-  size_t e = q;
-  while (e < s.size() && std::isupper(static_cast<unsigned char>(s[e]))) ++e;
-  if (e - q >= 2 && e - q <= 4 && (e == s.size() || s[e] == ' ')) *p = e;
-}
-
-// The month a word names ("Apr", "april", "Sept"), 1..12, or 0.
-int MonthOf(std::string_view w) {
-  static const char* kNames[] = {"january", "february", "march",     "april",   "may",      "june",
-                                 "july",    "august",   "september", "october", "november", "december"};
-  if (w.size() < 3 || w.size() > 9) return 0;
-  std::string l;
-  for (char c : w) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (l.back() == '.') l.pop_back();
-  for (int m = 0; m < 12; ++m) {
-    const std::string_view name = kNames[m];
-    if (l == name || l == name.substr(0, 3) || (m == 8 && l == "sept")) return m + 1;
-  }
-  return 0;
-}
-
-// "Apr 4, 2026", "April 04 2026", "4 Apr 2026": the date as YYYY-MM-DD in
-// *iso and the characters it took, or false.
-bool MonthNameDate(std::string_view s, std::string* iso, size_t* used) {
-  auto word = [&](size_t p, size_t* e, bool digits) {
-    *e = p;
-    while (*e < s.size() && *e - p < 10 &&
-           (digits ? std::isdigit(static_cast<unsigned char>(s[*e])) != 0
-                   : std::isalpha(static_cast<unsigned char>(s[*e])) != 0 || s[*e] == '.'))
-      ++*e;
-    return s.substr(p, *e - p);
-  };
-  auto blanks = [&](size_t p) {
-    while (p < s.size() && (s[p] == ' ' || s[p] == ',')) ++p;
-    return p;
-  };
-  size_t e = 0, e2 = 0, e3 = 0;
-  const bool day_first = !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
-  const std::string_view a = word(0, &e, day_first), b = word(blanks(e), &e2, !day_first);
-  const std::string_view year = word(blanks(e2), &e3, true);
-  const int month = MonthOf(day_first ? b : a);
-  const std::string_view day = day_first ? a : b;
-  if (month == 0 || day.empty() || day.size() > 2 || year.size() != 4) return false;
-  const int d = std::atoi(std::string(day).c_str());
-  if (d < 1 || d > 31) return false;
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.4s-%02d-%02d", std::string(year).c_str(), month, d);
-  *iso = buf;
-  *used = e3;
-  return true;
-}
-
-// A heading's date written another way than YYYY-MM-DD at its start
-// ("[2026-04-02 10:00] title", "2026/04/03 title", "Apr 4, 2026 - title"):
-// the heading rewritten with the date as YYYY-MM-DD, and how much longer the
-// original's start was (for rest_offset); false when none.
-bool OtherDateForm(std::string_view s, std::string* canon, size_t* extra) {
-  std::string iso;
-  size_t used = 0;
-  if (!s.empty() && s[0] == '[') {
-    const size_t close = s.find(']');
-    if (close == std::string_view::npos || close > 40 || close < 2) return false;
-    *canon = std::string(s.substr(1, close - 1)) + std::string(s.substr(close + 1));
-    *extra = 2;
-    return true;
-  }
-  if (Digits(s, 0, 4) && s.size() >= 10 && s[4] == '/' && Digits(s, 5, 2) && s[7] == '/' && Digits(s, 8, 2)) {
-    *canon = std::string(s.substr(0, 4)) + "-" + std::string(s.substr(5, 2)) + "-" + std::string(s.substr(8));
-    *extra = 0;
-    return true;
-  }
-  if (!MonthNameDate(s, &iso, &used) || used < iso.size()) return false;  // "4 May 2026": 10 characters at least
-  *canon = iso + std::string(s.substr(used));
-  *extra = used - iso.size();
-  return true;
-}
-
-bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out);
-
-// After a heading's date: a weekday ("(Tue)", "Tuesday,"), a comma or an
-// '@' before the time ("2026-04-01, 14:05", "2026-04-01 @ 14:05"): skipped.
-void SkipWeekdayAndAt(std::string_view s, size_t* p) {
-  static const std::set<std::string> kDays = {"mon",    "tue",     "tues",      "wed",      "thu",    "thur",
-                                               "thurs",  "fri",     "sat",       "sun",      "monday", "tuesday",
-                                               "wednesday", "thursday", "friday", "saturday", "sunday"};
-  size_t q = *p;
-  const bool paren = q < s.size() && s[q] == '(';
-  size_t w = q + (paren ? 1 : 0), e = w;
-  while (e < s.size() && e - w < 10 && std::isalpha(static_cast<unsigned char>(s[e]))) ++e;
-  std::string day;
-  for (size_t i = w; i < e; ++i) day += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
-  const bool weekday = kDays.count(day) > 0 && (e >= s.size() || !std::isalpha(static_cast<unsigned char>(s[e])));
-  if (weekday && (!paren || (e < s.size() && s[e] == ')'))) q = e + (paren ? 1 : 0);
-  while (q < s.size() && (s[q] == ' ' || s[q] == ',' || s[q] == '@')) ++q;
-  // Only when a time follows, or the weekday was there: "2026-04-01, note" stays as it was.
-  if (weekday || (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])))) *p = q;
-}
-
-// "YYYY-MM-DD[ HH:MM][ - rest]" (dash may be -, – or —, or a colon; a dated
-// heading without a time is an entry too), or the date written another way
-// (OtherDateForm).
-bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
-  if (ParseIsoHeadingParts(s, out)) return true;
-  std::string canon;
-  size_t extra = 0;
-  if (s.size() > 400 || !OtherDateForm(s, &canon, &extra) || !ParseIsoHeadingParts(canon, out))
-    return false;
-  out->rest_offset += extra;
-  return true;
-}
-
-// "2:05 PM", "11:30am": the time on a 24-hour clock; `p` past the AM/PM.
-void TwelveHourClock(std::string_view s, size_t* p, HeadingParts* out) {
-  size_t q = *p;
-  while (q < s.size() && s[q] == ' ') ++q;
-  if (q + 2 > s.size()) return;
-  const char a = static_cast<char>(std::tolower(static_cast<unsigned char>(s[q])));
-  const char m = static_cast<char>(std::tolower(static_cast<unsigned char>(s[q + 1])));
-  if ((a != 'a' && a != 'p') || m != 'm' || (q + 2 < s.size() && std::isalpha(static_cast<unsigned char>(s[q + 2]))))
-    return;
-  int hour = std::atoi(out->time.substr(0, 2).c_str());
-  if (hour < 1 || hour > 12) return;
-  hour = (hour % 12) + (a == 'p' ? 12 : 0);
-  out->time = (hour < 10 ? "0" : "") + std::to_string(hour) + out->time.substr(2);
-  *p = q + 2;
-}
-
-bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out) {
-  if (!Digits(s, 0, 4) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
-      !Digits(s, 8, 2))
-    return false;
-  const int month = std::atoi(std::string(s.substr(5, 2)).c_str());
-  const int day = std::atoi(std::string(s.substr(8, 2)).c_str());
-  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
-  size_t p = 10;
-  const bool iso = p < s.size() && s[p] == 'T';  // 2026-05-05T23:36Z
-  if (p < s.size() && s[p] != ' ' && s[p] != ':' && s[p] != ',' && !iso) return false;
-  while (p < s.size() && (s[p] == ' ' || (iso && p == 10))) ++p;
-  out->date = std::string(s.substr(0, 10));
-  out->time.clear();
-  if (!iso) SkipWeekdayAndAt(s, &p);
-  if (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p])) && !ParseHeadingTime(s, &p, out)) return false;
-  if (iso && out->time.empty()) return false;
-  if (!out->time.empty()) {
-    SkipSeconds(s, &p);
-    TwelveHourClock(s, &p, out);
-    SkipTimeZone(s, &p);
-  }
-  while (p < s.size() && s[p] == ' ') ++p;
-  if (s.substr(p, 1) == "-" || s.substr(p, 2) == ": ") p += 1;
-  else if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;
-  else if (p < s.size() && !std::isalpha(static_cast<unsigned char>(s[p]))) return false;  // "2026-02-17 Kickoff"
-  while (p < s.size() && s[p] == ' ') ++p;
-  out->rest_offset = p;
-  out->rest = Trim(s.substr(std::min(p, s.size())));
-  return true;
-}
-
-// The explicit ID a heading's first word gives, as researchers write it:
-// "BMFU-001", "BMFU-001:" (ID: title), "F8W-001/002" (two entries in one:
-// the first), "**HC-001**"; "" when the word is no ID.
-std::string IdOfWord(std::string_view w) {
-  while (!w.empty() && (w.back() == ':' || w.back() == ',' || w.back() == '*' || w.back() == '`')) w.remove_suffix(1);
-  while (!w.empty() && (w.front() == '*' || w.front() == '`')) w.remove_prefix(1);
-  if (const size_t slash = w.find('/'); slash != std::string_view::npos) w = w.substr(0, slash);
-  // A range of IDs ("CW-PERF-004..012"): its first.
-  if (const size_t dots = w.find(".."); dots != std::string_view::npos) w = w.substr(0, dots);
-  return IsExplicitId(w) ? std::string(w) : "";
-}
-
-// "ID — title (YYYY-MM-DD[ HH:MM])": an entry whose heading starts with its
-// ID and ends with its date. The parts as ParseHeadingParts gives them, the
-// rest being the heading without the date.
-bool ParseIdFirstHeading(std::string_view s, HeadingParts* out) {
-  const size_t sp = s.find(' ');
-  if (sp == std::string_view::npos || IdOfWord(s.substr(0, sp)).empty()) return false;
-  std::string_view t = s;
-  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-  if (t.empty() || t.back() != ')') return false;
-  const size_t open = t.rfind('(');
-  if (open == std::string_view::npos || open < sp) return false;
-  HeadingParts date;
-  if (!ParseHeadingParts(t.substr(open + 1, t.size() - open - 2), &date) || !date.rest.empty()) return false;
-  out->date = date.date;
-  out->time = date.time;
-  out->rest_offset = 0;
-  out->rest = Trim(t.substr(0, open));
-  return true;
-}
-
-// "ID — DATE — title", "ID (DATE): title", "Run 12 — DATE — title", "Day 3
-// (DATE): title": an ID (or a word and a number) first, then the date, then
-// the title. The parts as ParseHeadingParts gives them, the rest being the
-// first words and the title ("ID title").
-bool ParseIdThenDateHeading(std::string_view s, HeadingParts* out) {
-  auto word_end = [&](size_t p) {
-    while (p < s.size() && s[p] != ' ' && p < 48) ++p;
-    return p;
-  };
-  auto trimmed = [](std::string_view w) {
-    while (!w.empty() && (w.back() == ':' || w.back() == ',')) w.remove_suffix(1);
-    return w;
-  };
-  size_t p = word_end(0);
-  std::string head(trimmed(s.substr(0, p)));
-  if (IdOfWord(head).empty()) {
-    // "Run 12", "Day 3", "Entry 4": a word and a number.
-    const size_t q = word_end(std::min(p + 1, s.size()));
-    const std::string_view num = trimmed(s.substr(std::min(p + 1, s.size()), q - std::min(p + 1, s.size())));
-    if (head.empty() || !std::all_of(head.begin(), head.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }) ||
-        num.empty() || !std::all_of(num.begin(), num.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      return false;
-    head += " " + std::string(num);
-    p = q;
-  }
-  while (p < s.size() && (s[p] == ' ' || s[p] == ':' || s[p] == '-')) ++p;
-  if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;
-  while (p < s.size() && s[p] == ' ') ++p;
-  std::string rest_text(s.substr(p));
-  if (p < s.size() && s[p] == '(') {  // "(DATE[ TIME])": the title after it
-    const size_t close = s.find(')', p);
-    if (close == std::string_view::npos || close - p > 40) return false;
-    rest_text = std::string(s.substr(p + 1, close - p - 1)) + " -" + std::string(s.substr(close + 1));
-  }
-  HeadingParts date;
-  if (!ParseHeadingParts(rest_text, &date)) return false;
-  std::string_view title = date.rest;
-  while (!title.empty() && (title.front() == ':' || title.front() == ' ' || title.front() == '-')) title.remove_prefix(1);
-  out->date = date.date;
-  out->time = date.time;
-  out->rest_offset = 0;
-  out->rest = Trim(head + " " + std::string(title));
-  return true;
-}
-
-bool ParseEntryHeading(const std::string& text, Entry* e) {
-  HeadingParts parts;
-  if (!ParseHeadingParts(text, &parts) && !ParseIdFirstHeading(text, &parts) && !ParseIdThenDateHeading(text, &parts))
-    return false;
-  e->heading = text;
-  e->date = parts.date;
-  e->time = parts.time;
-  std::string rest = parts.rest;
-  const std::string lower = [&] {
-    std::string l = rest;
-    for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return l;
-  }();
-  const size_t conf = lower.rfind("(confidence:");
-  if (conf != std::string::npos && !rest.empty() && rest.back() == ')') {
-    e->confidence = Trim(std::string_view(rest).substr(conf + 12, rest.size() - 1 - (conf + 12)));
-    rest = Trim(std::string_view(rest).substr(0, conf));
-  }
-  const size_t sp = rest.find(' ');
-  if (std::string id = IdOfWord(std::string_view(rest).substr(0, sp)); !id.empty()) {
-    e->explicit_id = id;
-    // "F8W-001/002 title": the label keeps the word, which names both.
-    if (rest.substr(0, sp).find('/') == std::string::npos)
-      rest = sp == std::string::npos ? "" : Trim(std::string_view(rest).substr(sp));
-    // "ID — title": the dash between them is not part of the label.
-    if (rest.rfind("- ", 0) == 0 || rest == "-") rest = Trim(std::string_view(rest).substr(1));
-    else if (rest.rfind("\xE2\x80\x93", 0) == 0 || rest.rfind("\xE2\x80\x94", 0) == 0)
-      rest = Trim(std::string_view(rest).substr(3));
-  }
-  e->label = rest;
-  return true;
-}
-
 // "Name (qualifier): value" -> true and the parts.
 bool ParseFieldHead(const std::string& text, std::string* name, std::string* qual, std::string* value) {
   const std::string head = BulletLabel(text);
@@ -765,42 +442,140 @@ Paragraph BuildParagraph(const MdDocument& doc, int idx) {
   return p;
 }
 
-void AddEntryBlock(const MdDocument& doc, int idx, const std::vector<std::string_view>& lines, Entry* e) {
+// Where the walk over an entry's blocks stands (reader/blocks.h decides
+// what each block is from this).
+struct EntryWalk {
+  bool after_command = false;   // the previous block was a command
+  bool label = false;           // the previous block labels the next as output
+  std::string sub;              // the sub-heading the blocks sit under
+  bool output_heading = false;  // ... which names output
+};
+
+bool FirstLineIsCommand(std::string_view text) {
+  const size_t b = text.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return false;
+  const size_t nl = text.find('\n', b);
+  return LooksLikeCommandLine(Trim(text.substr(b, nl == std::string_view::npos ? std::string_view::npos : nl - b)));
+}
+
+// A `$ ` session: its prompt lines as commands, the rest as output (an
+// output's end line is the closing fence: nothing is ever written inside).
+void AddPromptedFence(const MdDocument& doc, int idx, const EntryWalk& w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
-  if (n.kind == MdKind::kList) {
-    e->fields.reserve(e->fields.size() + n.children.size());
-    for (int item : n.children) {
-      if (doc.nodes[item].kind != MdKind::kItem) continue;
-      Field f;
-      f.bullet = BuildBullet(doc, item, /*with_numbers=*/false);
-      if (!ParseFieldHead(f.bullet.text, &f.name, &f.qualifier, &f.value)) {
-        e->notes.push_back(std::move(f.bullet));
-        continue;
-      }
-      if (f.name != "Command") AddStatedNumbers(&f.bullet);
-      if (f.name == "Command") {
-        std::string q = f.qualifier;
-        for (char& c : q) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        CollectItemCommands(doc, item, "", q.find("planned") != std::string::npos, true, lines, &e->commands);
-      }
-      e->fields.push_back(std::move(f));
+  for (PromptPart& part : SplitPrompted(n.literal)) {
+    const int first = n.start_line + 1 + part.first_line, last = n.start_line + 1 + part.last_line;
+    if (part.command) {
+      CommandText cmd;
+      cmd.joined = JoinContinuations(part.text);
+      cmd.text = std::move(part.text);
+      cmd.line = first;
+      cmd.end_line = last;
+      cmd.fenced = cmd.prompted = true;
+      if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
+      continue;
     }
-    CollectTables(doc, idx, &e->tables);
-    for (int i = idx; i < n.subtree_end; ++i) {
-      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
-      if (c.kind == MdKind::kCodeBlock && c.fenced && !IsShellInfo(c.info)) e->outputs.push_back(BuildFenced(doc, i, lines));
-    }
-  } else if (n.kind == MdKind::kCodeBlock && n.fenced && !IsShellInfo(n.info)) {
-    e->outputs.push_back(BuildFenced(doc, idx, lines));
-  } else if (n.kind == MdKind::kCodeBlock && n.fenced && IsShellInfo(n.info)) {
+    FencedBlock b = BuildFenced(doc, idx, {});
+    b.text = std::move(part.text);
+    b.line = first;
+    b.subheading = w.sub;
+    b.output_cue = "prompt";
+    e->outputs.push_back(std::move(b));
+  }
+}
+
+void AddEntryFence(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
+  const MdNode& n = doc.nodes[idx];
+  const FenceFacts facts{n.info, n.literal, w->after_command, w->label, w->output_heading, FirstLineIsCommand(n.literal)};
+  std::string cue;
+  const FenceRole role = ClassifyFence(facts, &cue);
+  w->label = false;
+  w->after_command = role != FenceRole::kOutput;
+  if (role == FenceRole::kPrompted) return AddPromptedFence(doc, idx, *w, e);
+  if (role == FenceRole::kCommand) {
     CommandText cmd = FencedCommand(doc, idx);
     if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
+    return;
+  }
+  FencedBlock b = BuildFenced(doc, idx, {});
+  b.subheading = w->sub;
+  b.output_cue = std::move(cue);
+  e->outputs.push_back(std::move(b));
+}
+
+// A paragraph: result prose, an output label, or explanation; a code span
+// "$ cmd ..." in it is a command.
+void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
+  Paragraph p = BuildParagraph(doc, idx);
+  if (p.text.empty()) return;
+  p.output_label = IsOutputLabel(p.text);
+  p.states_figure = !p.output_label && StatesFigure(p.text);
+  w->label = p.output_label;
+  w->after_command = w->after_command && p.output_label;
+  const MdNode& n = doc.nodes[idx];
+  for (int i = idx + 1; i < n.subtree_end; ++i) {
+    const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+    if (c.kind != MdKind::kCode || c.literal.empty() || c.literal[0] == '-') continue;
+    const std::string_view after = AfterPrompt(c.literal);
+    if (after.empty() || !LooksLikeCommandLine(Trim(after))) continue;
+    CommandText cmd;
+    cmd.text = std::string(after);
+    cmd.joined = JoinContinuations(after);
+    cmd.line = cmd.end_line = c.start_line > 0 ? c.start_line : n.start_line;
+    cmd.prompted = true;
+    e->commands.push_back(std::move(cmd));
+  }
+  e->paragraphs.push_back(std::move(p));
+}
+
+void AddEntryList(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
+  const MdNode& n = doc.nodes[idx];
+  e->fields.reserve(e->fields.size() + n.children.size());
+  bool label = false;
+  for (int item : n.children) {
+    if (doc.nodes[item].kind != MdKind::kItem) continue;
+    Field f;
+    f.bullet = BuildBullet(doc, item, /*with_numbers=*/false);
+    label = IsOutputLabel(f.bullet.text) && doc.nodes[item].children.size() <= 1;
+    if (!ParseFieldHead(f.bullet.text, &f.name, &f.qualifier, &f.value)) {
+      e->notes.push_back(std::move(f.bullet));
+      continue;
+    }
+    if (f.name != "Command") AddStatedNumbers(&f.bullet);
+    if (f.name == "Command") {
+      std::string q = f.qualifier;
+      for (char& c : q) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      CollectItemCommands(doc, item, "", q.find("planned") != std::string::npos, true, {}, &e->commands);
+    }
+    e->fields.push_back(std::move(f));
+  }
+  const size_t first_table = e->tables.size();
+  CollectTables(doc, idx, &e->tables);
+  for (size_t t = first_table; t < e->tables.size(); ++t) e->tables[t].subheading = w->sub;
+  for (int i = idx; i < n.subtree_end; ++i) {
+    const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+    if (c.kind == MdKind::kCodeBlock && c.fenced && !IsShellInfo(c.info)) {
+      FencedBlock b = BuildFenced(doc, i, {});
+      b.subheading = w->sub;
+      b.output_cue = "info";
+      e->outputs.push_back(std::move(b));
+    }
+  }
+  w->label = label;
+  w->after_command = false;
+}
+
+void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
+  const MdNode& n = doc.nodes[idx];
+  if (n.kind == MdKind::kList) {
+    AddEntryList(doc, idx, w, e);
+  } else if (n.kind == MdKind::kCodeBlock && n.fenced) {
+    AddEntryFence(doc, idx, w, e);
   } else if (n.kind == MdKind::kTable) {
     e->tables.push_back(BuildTable(doc, idx));
-  } else if (n.kind == MdKind::kHeading) {
-    e->subheadings.push_back({n.start_line, Trim(InlineText(doc, idx))});
+    e->tables.back().subheading = w->sub;
+    w->label = w->after_command = false;
   } else if (n.kind == MdKind::kParagraph) {
-    if (Paragraph p = BuildParagraph(doc, idx); !p.text.empty()) e->paragraphs.push_back(std::move(p));
+    AddEntryParagraph(doc, idx, w, e);
   }
 }
 
@@ -845,10 +620,7 @@ std::string PrefixFrom(const Section& s) {
 }  // namespace
 
 bool parse_detail::EntryHeadingRest(std::string_view s, size_t* rest_offset) {
-  HeadingParts parts;
-  if (!ParseHeadingParts(s, &parts)) return false;
-  *rest_offset = std::min(parts.rest_offset, s.size());
-  return true;
+  return StrictHeadingRest(s, rest_offset);
 }
 
 namespace {
@@ -991,323 +763,139 @@ void TakeStatedId(Entry* e) {
   }
 }
 
-// The flags of "`--flag value`" spans: each span only flags and plain words.
-bool FlagSpans(const std::vector<std::string>& spans, std::string* flags) {
-  for (const std::string& sp : spans) {
-    const std::string t = Trim(sp);
-    if (t.rfind("--", 0) != 0 || t.size() > 200 || t.find_first_of("|;&<>`$()\\'\"\n") != std::string::npos)
-      return false;
-    *flags += " " + t;
-  }
-  return true;
-}
-
-// "same as DISP-001", "same v5p no-shared matrix as DISP-001 on a fresh
-// host": the ID an entry's Command text refers to ("same", at most six words,
-// "as", the ID), or "".
-std::string SameAsId(const std::string& text) {
-  std::string v = Trim(text);
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (v.rfind("same ", 0) != 0) return "";
-  std::vector<std::string> words;
-  for (size_t i = 0, n = 0; i < text.size() && n < 10; ++n) {
-    while (i < text.size() && text[i] == ' ') ++i;
-    const size_t a = i;
-    while (i < text.size() && text[i] != ' ') ++i;
-    if (i > a) words.push_back(text.substr(a, i - a));
-  }
-  for (size_t k = 1; k + 1 < words.size() && k <= 7; ++k) {
-    std::string w = words[k];
-    for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (w == "as") return IdOfWord(words[k + 1]);
-  }
-  return "";
-}
-
-// "- Command: same as DISP-001 with `--dispatch-permute-mode repeat_sort`":
-// the earlier entry's command (one command line, nothing piped or
-// redirected, not ending in a quoted launcher payload), with the flags given appended (the harness's argparse keeps
-// the last value of a flag given twice). "same sweep as DISP-001" (in the
-// field or its first sub-bullet, no flags): every command of that entry, as
-// written there. The entry's own line is the commands'.
-void ResolveSameAs(Logbook* lb) {
-  // The first entry of each ID among those before entry i (a lookup per
-  // reference: linear in the entries, not quadratic).
-  std::unordered_map<std::string, size_t> first;
-  for (size_t i = 0; i < lb->entries.size(); ++i) {
-    if (i > 0) first.emplace(lb->entries[i - 1].id, i - 1);
-    Entry& e = lb->entries[i];
-    const Field* f = e.FindField("Command");
-    if (!e.commands.empty() || f == nullptr) continue;
-    const Bullet* said = &f->bullet;
-    std::string id = SameAsId(f->value);
-    if (id.empty() && Trim(f->value).empty() && !f->bullet.children.empty()) {
-      said = &f->bullet.children[0];
-      id = SameAsId(said->text);
-    }
-    if (id.empty()) continue;
-    // Flag spans; other spans may only be single words (a host: `codex-b`).
-    std::vector<std::string> flag_spans;
-    bool other = false;
-    for (const std::string& sp : said->code_spans) {
-      const std::string t = Trim(sp);
-      if (t.rfind("--", 0) == 0) flag_spans.push_back(sp);
-      else other = other || t.empty() || t.find_first_of(" \t") != std::string::npos;
-    }
-    std::string flags;
-    if (other || !FlagSpans(flag_spans, &flags)) continue;
-    const auto at = first.find(id);
-    if (at == first.end() || lb->entries[at->second].commands.empty()) continue;
-    const Entry* ref = &lb->entries[at->second];
-    if (flags.empty()) {
-      for (CommandText c : ref->commands) {
-        c.line = c.end_line = said->line;
-        c.label.clear();
-        e.commands.push_back(std::move(c));
-      }
-      continue;
-    }
-    if (ref->commands.size() != 1) continue;
-    const CommandText& base = ref->commands[0];
-    // The flags go last: the base must end with the harness's own words (not
-    // a quoted launcher payload, a pipe or a redirection).
-    const std::string& j = base.joined;
-    if (j.empty() || j.find_first_of("|;&<>\n") != std::string::npos || j.back() == '\'' || j.back() == '"') continue;
-    // A chain of entries each "same as" the one before grows its command by
-    // the flags each adds: bounded, so a long chain costs no quadratic copy.
-    if (j.size() + flags.size() > static_cast<size_t>(BudgetLimit(BudgetId::kSameAsCommandChars))) {
-      lb->diagnostics.push_back({lb->file, said->line,
-                                 e.id + ": cannot plan `same as " + id + "`: the command would hold " +
-                                     OverBudget(BudgetId::kSameAsCommandChars)});
-      continue;
-    }
-    CommandText c;
-    c.text = c.joined = base.joined + flags;
-    c.line = c.end_line = said->line;
-    e.commands.push_back(std::move(c));
-  }
-}
-
 namespace {
 
-// The values of a brace list, `body` being what follows its "{" up to and
-// including the closing "}": plain words (letters, digits, `_.-:+`; blanks
-// between them where `spaces`), at most 32, none empty; false otherwise.
-bool BraceValues(std::string_view body, bool spaces, std::vector<std::string>* values) {
-  values->clear();
-  std::string v;
-  for (const char c : body) {
-    if (c == ',' || c == '}') {
-      if (v.empty() || values->size() >= 32) return false;
-      values->push_back(std::move(v));
-      v.clear();
-    } else if (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_.-:+").find(c) != std::string_view::npos) {
-      v.push_back(c);
-    } else if (!spaces || c != ' ') {
-      return false;
+// Where the walk over the document's top-level blocks stands: its headings
+// (root level) and the role the reader's segment stage gave each, each
+// entry's heading level, and the section and entry that take the next
+// blocks (-1: none).
+struct Outline {
+  std::vector<OutlineHeading> heads;
+  std::vector<size_t> head_pos;  // each heading's position among the root's children
+  std::vector<SegmentedHeading> roles;
+  std::vector<int> entry_levels;
+  int sec = -1, ent = -1;
+  EntryWalk walk;
+};
+
+bool FenceHoldsRecord(std::string_view info, std::string_view text) {
+  if (IsShellInfo(info) && (HasPrompt(text) || FirstLineIsCommand(text))) return true;
+  return LooksLikeOutput(text);
+}
+
+// Whether the blocks after heading `pos` (up to the next heading) hold a
+// command or figures: what makes a heading an entry where no structure says.
+bool HoldsRecord(const MdDocument& doc, size_t pos) {
+  const auto& kids = doc.root().children;
+  for (size_t k = pos + 1; k < kids.size(); ++k) {
+    const int idx = kids[k];
+    const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+    if (n.kind == MdKind::kHeading) break;
+    if (n.kind == MdKind::kTable) return true;
+    for (int i = idx; i < n.subtree_end; ++i) {
+      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+      if (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)) return true;
+      if (c.kind == MdKind::kTable) return true;
+      if (c.kind == MdKind::kCode && (LooksLikeCommandLine(c.literal) || !AfterPrompt(c.literal).empty())) return true;
+      if ((c.kind == MdKind::kParagraph || c.kind == MdKind::kTableCell) && StatesFigure(InlineText(doc, i))) return true;
     }
-  }
-  return !values->empty();
-}
-
-// "`q in {none,int8}`": a loop the author wrote beside the command; its name
-// and values (plain words, at most 32), or false.
-bool LoopSpan(const std::string& span, std::string* name, std::vector<std::string>* values) {
-  const std::string t = Trim(span);
-  const size_t in = t.find(" in {");
-  if (in == std::string::npos || in == 0 || t.size() > 400 || t.back() != '}') return false;
-  *name = t.substr(0, in);
-  if (!std::all_of(name->begin(), name->end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) ||
-      std::isdigit(static_cast<unsigned char>((*name)[0])))
-    return false;
-  return BraceValues(std::string_view(t).substr(in + 5), /*spaces=*/true, values);
-}
-
-// True when `text` reads $name or ${name}.
-bool ReadsVariable(const std::string& text, const std::string& name) {
-  for (size_t at = text.find('$'); at != std::string::npos; at = text.find('$', at + 1)) {
-    size_t b = at + 1 + (at + 1 < text.size() && text[at + 1] == '{' ? 1 : 0);
-    if (text.compare(b, name.size(), name) != 0) continue;
-    const size_t e = b + name.size();
-    if (e == text.size() || !(std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) return true;
   }
   return false;
 }
 
-}  // namespace
-
-// "- Command: `ssh h '... --quant-mode "$q" --topk "$tk"'`" with a sub-bullet
-// "`q in {none,int8}`, `tk in {2,8}`": the author's loops, written beside
-// the command. A command that reads such a variable and sets no loop of
-// that name is planned inside `for q in none int8; do ... done`.
-void ResolveLoopSpans(Logbook* lb) {
-  for (Entry& e : lb->entries) {
-    const Field* f = e.FindField("Command");
-    if (f == nullptr || e.commands.empty()) continue;
-    std::vector<std::pair<std::string, std::vector<std::string>>> loops;
-    std::vector<const Bullet*> bullets = {&f->bullet};
-    for (const Bullet& b : f->bullet.children) bullets.push_back(&b);
-    for (const Bullet* b : bullets)
-      for (const std::string& sp : b->code_spans) {
-        std::pair<std::string, std::vector<std::string>> l;
-        if (loops.size() < 8 && LoopSpan(sp, &l.first, &l.second)) loops.push_back(std::move(l));
-      }
-    if (loops.empty()) continue;
-    for (CommandText& c : e.commands) {
-      std::string head, tail;
-      for (const auto& [name, values] : loops) {
-        if (!ReadsVariable(c.joined, name) || c.joined.find("for " + name + " in") != std::string::npos) continue;
-        head += "for " + name + " in";
-        for (const auto& v : values) head += " " + v;
-        head += "; do\n";
-        tail += "\ndone";
-      }
-      if (!head.empty()) c.joined = head + c.joined + tail;
-    }
-  }
-}
-
-namespace {
-
-// "{none,int8}" as a whole word: its plain values (2 to 32), or false.
-bool BraceList(std::string_view w, std::vector<std::string>* values) {
-  if (w.size() < 5 || w.size() > 400 || w.front() != '{' || w.back() != '}') return false;
-  return BraceValues(w.substr(1), /*spaces=*/false, values) && values->size() >= 2;
-}
-
-}  // namespace
-
-// "--quant-mode {none,int8} --topk {2,8}": a sweep the author wrote as a
-// brace list after a flag (the harness takes one value; the shell would pass
-// two words). The command is planned inside `for quant_mode in none int8; do
-// ... --quant-mode "$quant_mode" ...; done`, one loop per list (at most 8),
-// inside single quotes too ('...'"$topk"'...'). One pass over the text.
-void ResolveBraceFlags(Logbook* lb) {
-  for (Entry& e : lb->entries)
-    for (CommandText& c : e.commands) {
-      const std::string& t = c.joined;
-      if (t.find('{') == std::string::npos || t.find("for ") != std::string::npos) continue;
-      std::string out, head, tail, prev;
-      std::set<std::string> names;
-      bool single = false, dbl = false, ok = true;
-      size_t i = 0;
-      while (i < t.size() && ok) {
-        const char ch = t[i];
-        if (std::isspace(static_cast<unsigned char>(ch))) {
-          out += ch;
-          ++i;
-          continue;
-        }
-        // One word (split at blanks, quoted or not), quotes tracked: a brace
-        // list is taken unquoted or as a whole word of a single-quoted payload.
-        const size_t a = i;
-        const bool s0 = single, d0 = dbl;
-        while (i < t.size() && !std::isspace(static_cast<unsigned char>(t[i]))) {
-          if (t[i] == '\'' && !dbl) single = !single;
-          else if (t[i] == '"' && !single) dbl = !dbl;
-          else if (t[i] == '\\' && !single && i + 1 < t.size()) ++i;
-          ++i;
-        }
-        const std::string w = t.substr(a, i - a);
-        // "--topk {2,8}'" ends a single-quoted payload: the list, then the quote.
-        const bool closes = s0 && !single && w.size() > 1 && w.back() == '\'';
-        const std::string core = closes ? w.substr(0, w.size() - 1) : w;
-        std::vector<std::string> values;
-        if (!d0 && (single == s0 || closes) && prev.size() > 2 && prev.rfind("--", 0) == 0 && BraceList(core, &values)) {
-          std::string name;
-          for (char x : prev.substr(2)) name += x == '-' ? '_' : x;
-          if (!std::all_of(name.begin(), name.end(), [](char x) { return std::isalnum(static_cast<unsigned char>(x)) || x == '_'; }) ||
-              !names.insert(name).second || names.size() > 8) {
-            ok = false;
-            break;
-          }
-          out += s0 ? "'\"$" + name + "\"'" + (closes ? "'" : "") : "\"$" + name + "\"";
-          head += "for " + name + " in";
-          for (const auto& v : values) head += " " + v;
-          head += "; do\n";
-          tail += "\ndone";
-        } else {
-          out += w;
-        }
-        prev = w;
-        if (prev.rfind("'", 0) == 0) prev = prev.substr(1);
-      }
-      if (ok && !head.empty()) c.joined = head + out + tail;
-    }
-}
-
-namespace {
-
-// Where the walk over the document's top-level blocks stands: the headings
-// seen, each entry's heading level (2 or 3), and the section and entry that
-// take the next blocks (-1: none).
-struct Outline {
-  struct Head { int line, level; };
-  std::vector<Head> heads;
-  std::vector<int> entry_levels;
-  int sec = -1, ent = -1;
-};
-
-// Starts an entry at a heading of `level`.
-void OpenEntry(Entry e, int line, int level, Logbook* lb, Outline* o) {
-  e.heading_line = line;
+// Starts entry `e` at heading `k` of the outline.
+void OpenEntry(Entry e, size_t k, Logbook* lb, Outline* o) {
+  const SegmentedHeading& s = o->roles[k];
+  e.heading_line = o->heads[k].line;
+  e.heading = o->heads[k].text;
+  e.date = s.read.date;
+  e.time = s.read.time;
+  e.label = s.read.label;
+  e.explicit_id = s.read.explicit_id;
+  e.confidence = s.read.confidence;
+  e.segment_rule = s.rule;
   lb->entries.push_back(std::move(e));
   o->ent = static_cast<int>(lb->entries.size()) - 1;
-  o->entry_levels.push_back(level);
+  o->entry_levels.push_back(o->heads[k].level);
+  o->walk = EntryWalk{};
 }
 
-// A heading of level 1 to 3: the title, an entry, a section, or a
-// sub-heading of the current entry.
-void TakeHeading(const MdDocument& doc, int idx, const std::string& file, Logbook* lb, Outline* o) {
-  const MdNode& n = doc.nodes[idx];
-  o->heads.push_back({n.start_line, n.level});
-  const std::string htext = Trim(InlineText(doc, idx));
-  const int outer = o->ent >= 0 && o->entry_levels[static_cast<size_t>(o->ent)] == 2 ? o->ent : -1;
+// Heading `k` of the outline: the title, an entry, a section, a sub-heading
+// of the current entry, or none of these.
+void TakeHeading(size_t k, const std::string& file, Logbook* lb, Outline* o) {
+  const OutlineHeading& h = o->heads[k];
+  const HeadingRole role = o->roles[k].role;
+  if (role == HeadingRole::kSubheading && o->ent >= 0) {
+    lb->entries[static_cast<size_t>(o->ent)].subheadings.push_back({h.line, h.text});
+    o->walk.sub = h.text;
+    o->walk.output_heading = IsOutputHeading(h.text);
+    o->walk.label = false;
+    return;
+  }
   o->ent = -1;
-  if (n.level == 1) {
+  if (h.level == 1) {
     if (lb->title.empty()) {
-      lb->title = htext;
-      lb->title_line = n.start_line;
+      lb->title = h.text;
+      lb->title_line = h.line;
     }
     o->sec = -1;
-    return;
-  }
-  Entry e;
-  if (n.level == 2 && ParseEntryHeading(htext, &e)) {  // entries written at ##
-    OpenEntry(std::move(e), n.start_line, 2, lb, o);
-    o->sec = -1;
-    return;
-  }
-  if (n.level == 2) {
+    if (role == HeadingRole::kEntry) OpenEntry(Entry{}, k, lb, o);  // a document that is one record
+  } else if (role == HeadingRole::kEntry) {
+    if (h.level == 2) o->sec = -1;  // entries written at ##
+    OpenEntry(Entry{}, k, lb, o);
+  } else if (h.level == 2) {
     Section s;
-    s.kind = SectionKindFromName(htext);
-    s.name = htext;
-    s.heading_line = n.start_line;
+    s.kind = SectionKindFromName(h.text);
+    s.name = h.text;
+    s.heading_line = h.line;
     lb->sections.push_back(std::move(s));
     o->sec = static_cast<int>(lb->sections.size()) - 1;
-    return;
+  } else if (h.level == 3 && o->sec >= 0 && lb->sections[static_cast<size_t>(o->sec)].kind == SectionKind::kExperimentLog) {
+    lb->diagnostics.push_back({file, h.line,
+                               "heading is not an entry (no date, no number, and neither a command nor figures "
+                               "below it); left alone"});
   }
-  if (ParseEntryHeading(htext, &e)) {
-    OpenEntry(std::move(e), n.start_line, 3, lb, o);
-  } else if (outer >= 0) {
-    o->ent = outer;  // a sub-heading of an entry written at ##
-  } else if (o->sec >= 0 && lb->sections[o->sec].kind == SectionKind::kExperimentLog) {
-    lb->diagnostics.push_back({file, n.start_line,
-                               "heading is not an entry (`### YYYY-MM-DD[ HH:MM] - [ID ]label` or `### ID - label (YYYY-MM-DD)`); left alone"});
+}
+
+// The last line of YAML front matter ("---" on the first line up to the
+// next "---" or "..."), or 0: its "key: value" lines are no heading.
+int FrontMatterEnd(const std::vector<std::string_view>& lines) {
+  if (lines.empty() || Trim(lines[0]) != "---") return 0;
+  for (size_t i = 1; i < lines.size() && i < 200; ++i)
+    if (const std::string t = Trim(lines[i]); t == "---" || t == "...") return static_cast<int>(i) + 1;
+  return 0;
+}
+
+// The headings among the root's children (none in front matter) and the
+// role of each.
+void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>& lines, Outline* o) {
+  const auto& kids = doc.root().children;
+  const int front = FrontMatterEnd(lines);
+  for (size_t k = 0; k < kids.size(); ++k) {
+    const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
+    if (n.kind != MdKind::kHeading || n.start_line <= front) continue;
+    o->heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
+    o->head_pos.push_back(k);
   }
+  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, o->head_pos[i]); });
 }
 
 // Each section ends before the next heading of level 2 or less, each entry
 // before the next of its own level or less (trailing blank lines excluded).
 void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, Logbook* lb) {
+  // next[L][k]: the line of the first heading after heading k of level L or
+  // less (one backward sweep: linear in the headings, however many).
+  const size_t n = o.heads.size();
+  std::vector<std::vector<int>> next(7, std::vector<int>(n, lb->line_count + 1));
+  for (size_t k = n; k-- > 1;)
+    for (int level = 1; level <= 6; ++level)
+      next[static_cast<size_t>(level)][k - 1] = o.heads[k].level <= level ? o.heads[k].line : next[static_cast<size_t>(level)][k];
   auto end_before = [&](int line, int max_level) {
-    int next = lb->line_count + 1;
-    for (const auto& h : o.heads)
-      if (h.line > line && h.level <= max_level) {
-        next = h.line;
-        break;
-      }
-    return LastNonBlank(lines, next - 1, line);
+    const auto at = std::lower_bound(o.heads.begin(), o.heads.end(), line,
+                                     [](const OutlineHeading& h, int l) { return h.line < l; });
+    const size_t k = static_cast<size_t>(at - o.heads.begin());
+    const int stop = k < n ? next[static_cast<size_t>(std::clamp(max_level, 1, 6))][k] : lb->line_count + 1;
+    return LastNonBlank(lines, stop - 1, line);
   };
   for (auto& s : lb->sections) s.end_line = end_before(s.heading_line, 2);
   for (size_t i = 0; i < lb->entries.size(); ++i)
@@ -1321,11 +909,13 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   lb.file = file;
   const auto [lines, doc] = ReadDocument(text, file, &lb.line_count, &lb.diagnostics);
   Outline o;
-  for (int idx : doc.root().children) {
-    const MdNode& n = doc.nodes[idx];
-    if (n.kind == MdKind::kHeading && n.level <= 3) TakeHeading(doc, idx, file, &lb, &o);
-    else if (o.ent >= 0) AddEntryBlock(doc, idx, lines, &lb.entries[o.ent]);
-    else if (o.sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[o.sec]);
+  SegmentDocument(doc, lines, &o);
+  const auto& kids = doc.root().children;
+  for (size_t pos = 0, k = 0; pos < kids.size(); ++pos) {
+    const int idx = kids[pos];
+    if (k < o.head_pos.size() && o.head_pos[k] == pos) TakeHeading(k++, file, &lb, &o);
+    else if (o.ent >= 0) AddEntryBlock(doc, idx, &o.walk, &lb.entries[static_cast<size_t>(o.ent)]);
+    else if (o.sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[static_cast<size_t>(o.sec)]);
   }
   SetEndLines(lines, o, &lb);
   if (const Section* p = lb.FindSection(SectionKind::kExperimentIdPrefix)) lb.id_prefix = PrefixFrom(*p);

@@ -68,13 +68,19 @@ TEST(EntryHeadings, DateFormsBesideIso) {
   EXPECT_EQ(ids.entries[0].label, "fused");
   EXPECT_EQ(ids.entries[1].label, "Run 12 tiles");
   EXPECT_EQ(ids.entries[1].time, "09:00");
-  // Not dates: a month word in prose, a bracketed non-date, a 31st of nothing;
-  // a word with no number before a dated parenthesis; a step with no date.
+  // Not dates: a month word in prose, a bracketed non-date, a 31st of nothing,
+  // a step with no date. Under a log, with a command, each is an entry
+  // (reader/segment.h), undated.
   for (const char* heading : {"### May the kernel be fast", "### [draft] notes", "### Apr 40, 2026 - x", "### 2026/4/3 x",
-                              "### Results (2026-04-01)", "### Step 2 - run it"}) {
+                              "### Step 2 - run it"}) {
     const Logbook lb = ParseLogbook(std::string("# T\n\n## Entry Log\n\n") + heading + "\n" + kBody, "t.md");
-    EXPECT_TRUE(lb.entries.empty()) << heading;
+    ASSERT_EQ(lb.entries.size(), 1u) << heading;
+    EXPECT_TRUE(lb.entries[0].date.empty()) << heading;
   }
+  // A date anywhere dates the heading, in parentheses too.
+  const Logbook results = ParseLogbook("# T\n\n## Entry Log\n\n### Results (2026-04-01)\n" + std::string(kBody), "t.md");
+  ASSERT_EQ(results.entries.size(), 1u);
+  EXPECT_EQ(results.entries[0].date, "2026-04-01");
 }
 
 // A progress log repeats one experiment's ID in every entry: each later one
@@ -129,8 +135,11 @@ TEST(EntryHeadings, TimeIsKeptAndZoneSkipped) {
     EXPECT_EQ(pm.entries[0].time, t) << h;
     EXPECT_EQ(pm.entries[0].label, "a") << h;
   }
-  // "23:36:7" is no time of day: not an entry.
-  EXPECT_TRUE(ParseLogbook("# T\n\n## Entry log\n\n### 2026-07-17T10:05:7Z x\n" + std::string(kBody), "t.md").entries.empty());
+  // "23:36:7" is no time of day: no date and time are read (under a log,
+  // with a command, the heading is an undated entry).
+  const Logbook bad = ParseLogbook("# T\n\n## Entry log\n\n### 2026-07-17T10:05:7Z x\n" + std::string(kBody), "t.md");
+  ASSERT_EQ(bad.entries.size(), 1u);
+  EXPECT_TRUE(bad.entries[0].time.empty());
 }
 
 // An entry written at ## keeps its ### sub-headings' blocks.
@@ -230,11 +239,14 @@ TEST(EntryHeadings, ExplicitIdsInTheirWrittenForms) {
   EXPECT_EQ(lb.entries[4].id, "BEP-001");
 }
 
-// A date in parentheses makes an entry only after a leading ID; IDs stay
-// unique (a clash is said, with the line, and the later entry gets a suffix).
+// A date in parentheses dates the heading (reader/segment.h: a date
+// anywhere); IDs stay unique (a clash is said, with the line, and the later
+// entry gets a suffix).
 TEST(EntryHeadings, DateAtEndNeedsAnIdAndIdsStayUnique) {
   const Logbook prose = ParseLogbook("# T\n\n## Entries\n\n### Notes from the call (2026-07-03)\n- x\n", "t.md");
-  EXPECT_TRUE(prose.entries.empty());
+  ASSERT_EQ(prose.entries.size(), 1u);
+  EXPECT_EQ(prose.entries[0].date, "2026-07-03");
+  EXPECT_EQ(prose.entries[0].label, "Notes from the call");
   const Logbook dup = ParseLogbook(
       "# T\n\n## Log\n\n### 2026-01-01 - A-1: x\n- Command: N/A\n\n### 2026-01-02 - Y\n- Experiment ID: `A-1`\n",
       "t.md");

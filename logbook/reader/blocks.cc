@@ -1,0 +1,279 @@
+#include "logbook/reader/blocks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "logbook/text.h"
+
+namespace moelog::logbook {
+
+namespace {
+
+struct BuiltinFile {
+  const char* name;
+  const char* text;
+};
+const BuiltinFile kReaderFiles[] = {
+#include "builtin_reader.inc"
+};
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+struct BlockWords {
+  std::set<std::string> labels, headings, sessions, result_words, units;
+};
+
+const BlockWords& Words() {
+  static const BlockWords words = [] {
+    BlockWords w;
+    for (const BuiltinFile& f : kReaderFiles) {
+      if (std::string_view(f.name) != "data/reader/blocks.json") continue;
+      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+      if (!j.is_object()) break;
+      auto take = [&](const char* key, std::set<std::string>* into) {
+        if (!j.contains(key) || !j[key].is_array()) return;
+        for (const auto& v : j[key])
+          if (v.is_string()) into->insert(Lower(v.get<std::string>()));
+      };
+      take("output_labels", &w.labels);
+      take("output_headings", &w.headings);
+      take("shell_session_infos", &w.sessions);
+      take("result_words", &w.result_words);
+      take("units", &w.units);
+    }
+    return w;
+  }();
+  return words;
+}
+
+std::string_view InfoLang(std::string_view info) {
+  info = info.substr(0, info.find(' '));
+  while (!info.empty() && (info.back() == ' ' || info.back() == '\t')) info.remove_suffix(1);
+  return info;
+}
+
+// The first non-blank line of a text.
+std::string_view FirstLine(std::string_view text) {
+  size_t p = 0;
+  while (p < text.size()) {
+    const size_t nl = text.find('\n', p);
+    const std::string_view l = text.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p);
+    if (l.find_first_not_of(" \t\r") != std::string_view::npos) return l;
+    if (nl == std::string_view::npos) break;
+    p = nl + 1;
+  }
+  return {};
+}
+
+// Where the command after a prompt starts in `line`, or npos.
+size_t PromptEnd(std::string_view line) {
+  size_t p = line.find_first_not_of(" \t");
+  if (p == std::string_view::npos) return p;
+  if (line[p] == '(') {  // "(venv) $ cmd"
+    const size_t close = line.find(')', p);
+    if (close == std::string_view::npos || close - p > 40) return std::string_view::npos;
+    p = line.find_first_not_of(' ', close + 1);
+    if (p == std::string_view::npos) return p;
+  }
+  if (line.compare(p, 2, "$ ") == 0) return p + 2;
+  // "user@host:~/dir$ cmd", "root@box:~/bench# cmd": one word naming a
+  // host or a folder, ending in '$' (or '#' after a user@host).
+  const size_t sp = line.find(' ', p);
+  if (sp == std::string_view::npos || sp - p > 80 || sp == p) return std::string_view::npos;
+  const std::string_view word = line.substr(p, sp - p);
+  const bool at = word.find('@') != std::string_view::npos;
+  if (word.back() == '$' && (at || word.find(':') != std::string_view::npos)) return sp + 1;
+  return word.back() == '#' && at && word.find(':') != std::string_view::npos ? sp + 1 : std::string_view::npos;
+}
+
+bool IsNumberToken(std::string_view t) {
+  while (!t.empty() && (t.back() == ',' || t.back() == '%' || t.back() == 'x')) t.remove_suffix(1);
+  if (t.empty()) return false;
+  size_t p = (t[0] == '-' || t[0] == '+') ? 1 : 0;
+  bool digit = false;
+  for (; p < t.size(); ++p) {
+    if (std::isdigit(static_cast<unsigned char>(t[p]))) digit = true;
+    else if (t[p] != '.' && t[p] != 'e' && t[p] != 'E' && t[p] != '-') return false;
+  }
+  return digit;
+}
+
+std::vector<std::string_view> Tokens(std::string_view l) {
+  std::vector<std::string_view> out;
+  size_t p = 0;
+  while (p < l.size()) {
+    while (p < l.size() && (l[p] == ' ' || l[p] == '\t' || l[p] == '|')) ++p;
+    const size_t a = p;
+    while (p < l.size() && l[p] != ' ' && l[p] != '\t' && l[p] != '|') ++p;
+    if (p > a) out.push_back(l.substr(a, p - a));
+  }
+  return out;
+}
+
+// key=value pairs with a value that starts with a digit ("loss=3.28").
+int KeyValues(std::string_view l) {
+  int n = 0;
+  for (size_t eq = l.find('='); eq != std::string_view::npos; eq = l.find('=', eq + 1))
+    if (eq > 0 && eq + 1 < l.size() && std::isalnum(static_cast<unsigned char>(l[eq - 1])) &&
+        (std::isdigit(static_cast<unsigned char>(l[eq + 1])) || l[eq + 1] == '-' || l[eq + 1] == '.'))
+      ++n;
+  return n;
+}
+
+// One line of printed output: JSON, CSV, key=value, a result word, two
+// numbers or more, or a figure with its unit.
+bool OutputLine(std::string_view l) {
+  const std::string t = Trim(l);
+  if (t.empty()) return false;
+  if ((t.front() == '{' && t.back() == '}') || (t.front() == '[' && t.back() == ']')) return true;
+  if (KeyValues(t) >= 1) return true;
+  const auto tokens = Tokens(t);
+  int numbers = 0;
+  for (std::string_view tok : tokens) numbers += IsNumberToken(tok) ? 1 : 0;
+  if (numbers >= 2) return true;
+  if (!tokens.empty()) {
+    std::string first = Lower(tokens[0]);
+    while (!first.empty() && (first.back() == ':' || first.back() == ',')) first.pop_back();
+    if (numbers >= 1 && Words().result_words.count(first)) return true;
+  }
+  // A CSV row (a header too): two fields or more, none empty, no blanks.
+  if (t.find(',') != std::string::npos && t.find(' ') == std::string::npos && t.find(",,") == std::string::npos &&
+      t.front() != ',' && t.back() != ',')
+    return true;
+  return StatesFigure(t);
+}
+
+}  // namespace
+
+bool IsShellFence(std::string_view info) {
+  const std::string lang = Lower(InfoLang(info));
+  return lang.empty() || lang == "bash" || lang == "sh" || lang == "shell" || lang == "console" || lang == "zsh" ||
+         lang == "shell-session";
+}
+
+bool HasPrompt(std::string_view text) {
+  const std::string_view first = FirstLine(text);
+  return !first.empty() && PromptEnd(first) != std::string_view::npos;
+}
+
+std::string_view AfterPrompt(std::string_view span) {
+  const size_t p = PromptEnd(span);
+  if (p == std::string_view::npos || span.find('\n') != std::string_view::npos) return {};
+  return span.substr(p);
+}
+
+std::vector<PromptPart> SplitPrompted(std::string_view text) {
+  std::vector<PromptPart> parts;
+  bool continuing = false;
+  int line = 0;
+  for (size_t p = 0; p <= text.size(); ++line) {
+    const size_t nl = text.find('\n', p);
+    if (nl == std::string_view::npos && p == text.size()) break;
+    std::string_view l = text.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p);
+    p = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    const size_t prompt = continuing ? std::string_view::npos : PromptEnd(l);
+    const bool command = continuing || prompt != std::string_view::npos;
+    if (!command && Trim(l).empty() && (parts.empty() || !parts.back().command)) {
+      if (!parts.empty()) parts.back().text += "\n";
+      continue;
+    }
+    if (parts.empty() || parts.back().command != command || (prompt != std::string_view::npos)) {
+      parts.push_back({command, "", line, line});
+    }
+    PromptPart& part = parts.back();
+    part.text.append(prompt == std::string_view::npos ? l : l.substr(prompt));
+    part.text += "\n";
+    part.last_line = line;
+    const std::string_view t = Trim(l).empty() ? std::string_view{} : l;
+    continuing = command && !t.empty() && t.back() == '\\';
+  }
+  for (PromptPart& part : parts)  // an output's trailing blank lines
+    while (!part.command && part.text.size() > 1 && part.text[part.text.size() - 2] == '\n') part.text.pop_back();
+  return parts;
+}
+
+bool IsOutputLabel(std::string_view text) {
+  std::string t;
+  for (char c : text)
+    if (c != '*' && c != '_') t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  t = Trim(t);
+  if (t.size() < 3 || t.size() > 60 || t.back() != ':') return false;
+  t.pop_back();
+  t = Trim(t.substr(0, t.find('(')));
+  const size_t sp = t.rfind(' ');
+  const std::string last = sp == std::string::npos ? t : t.substr(sp + 1);
+  return Words().labels.count(last) > 0 && std::count(t.begin(), t.end(), ' ') <= 4;
+}
+
+bool IsOutputHeading(std::string_view text) {
+  std::string t = Lower(text);
+  t = Trim(t.substr(0, t.find('(')));
+  while (!t.empty() && t.back() == ':') t.pop_back();
+  return Words().headings.count(t) > 0;
+}
+
+bool StatesFigure(std::string_view text) {
+  const auto& units = Words().units;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) continue;
+    if (i > 0 && (std::isalpha(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_')) {
+      while (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.' || text[j] == ',')) ++j;
+    size_t u = j < text.size() && text[j] == ' ' ? j + 1 : j;
+    size_t e = u;
+    while (e < text.size() && e - u < 12 && !std::isspace(static_cast<unsigned char>(text[e])) && text[e] != ',' &&
+           text[e] != ';' && text[e] != ')' && text[e] != '`')
+      ++e;
+    std::string unit = Lower(text.substr(u, e - u));
+    while (!unit.empty() && (unit.back() == '.' || unit.back() == ':')) unit.pop_back();
+    if (!unit.empty() && units.count(unit)) return true;
+    i = j;
+  }
+  return false;
+}
+
+bool LooksLikeOutput(std::string_view text) {
+  int lines = 0, output = 0;
+  size_t p = 0;
+  while (p < text.size() && lines < 200) {
+    const size_t nl = text.find('\n', p);
+    const std::string_view l = text.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p);
+    p = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (Trim(l).empty()) continue;
+    ++lines;
+    output += OutputLine(l) ? 1 : 0;
+  }
+  return lines > 0 && 2 * output >= lines;
+}
+
+FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
+  cue->clear();
+  const std::string lang = Lower(InfoLang(f.info));
+  if (!IsShellFence(f.info)) {
+    *cue = "info";
+    return FenceRole::kOutput;
+  }
+  if (HasPrompt(f.text)) return FenceRole::kPrompted;
+  // A block the author named a shell is a command, as always; a bare block
+  // (or a session) is one unless where it sits or what it holds says output.
+  if (!lang.empty() && !Words().sessions.count(lang)) return FenceRole::kCommand;
+  const bool command_first = f.first_line_is_command;
+  if ((f.output_label || f.output_heading) && !command_first) *cue = "label";
+  else if (f.after_command && !command_first) *cue = "after command";
+  else if (!command_first && LooksLikeOutput(f.text)) *cue = "looks like output";
+  return cue->empty() ? FenceRole::kCommand : FenceRole::kOutput;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,72 @@
+// Reader stage blocks: what each part of an entry is. A fenced block is a
+// command, an output (a program's printed lines), or both (a `$ `-prompted
+// session: its prompt lines are commands, the rest their output); a
+// paragraph is an output label ("Output:"), result prose (it states
+// figures) or explanation. The words (labels, units, result-line words) are
+// data: data/reader/blocks.json.
+//
+// Pure functions over texts: the document parser (doc/) walks the blocks
+// and files each where these say.
+#ifndef MOELOG_LOGBOOK_READER_BLOCKS_H_
+#define MOELOG_LOGBOOK_READER_BLOCKS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace moelog::logbook {
+
+// What the parser knows of a fenced block and where it sits.
+struct FenceFacts {
+  std::string_view info;  // the fence's info string ("bash", "", "text")
+  std::string_view text;  // its contents
+  bool after_command = false;   // the entry's previous block was a command
+  bool output_label = false;    // right after an "Output:" label
+  bool output_heading = false;  // under an "Output"/"Logs" sub-heading
+  bool first_line_is_command = false;  // its first line reads as a command line (doc/command_line.h)
+};
+
+enum class FenceRole { kCommand, kOutput, kPrompted };
+
+// The role of a fenced block, and why it is an output (`cue`: "info",
+// "label", "after command", "looks like output"), or "" for a command.
+FenceRole ClassifyFence(const FenceFacts& f, std::string* cue);
+
+// True when the fence's info names a shell (or is empty): its text was
+// always read as a command.
+bool IsShellFence(std::string_view info);
+
+// One part of a `$ `-prompted block: a command (its text without the
+// prompt, continuation lines included) or the output lines after it.
+// Lines are 0-based offsets into the block's text.
+struct PromptPart {
+  bool command = false;
+  std::string text;
+  int first_line = 0, last_line = 0;
+};
+
+// True when the block's first non-blank line starts with a prompt
+// ("$ cmd", "(venv) $ cmd", "user@host:~/dir$ cmd").
+bool HasPrompt(std::string_view text);
+std::vector<PromptPart> SplitPrompted(std::string_view text);
+
+// An inline span "$ cmd ...": the command after the prompt, or "".
+std::string_view AfterPrompt(std::string_view span);
+
+// A paragraph (or a list item) that labels the block after it as output:
+// "Output:", "**Log:**", "stdout:", "Results (8xH100):".
+bool IsOutputLabel(std::string_view text);
+// A sub-heading under which blocks are output: "Output", "Raw logs".
+bool IsOutputHeading(std::string_view text);
+
+// Lines that read as a program's printed output: aligned numeric columns,
+// key=value lines, RESULT lines, JSON lines, CSV, figures with units.
+bool LooksLikeOutput(std::string_view text);
+
+// Prose that states a figure: a number with a unit ("0.31 ms", "28.5x",
+// "412k tok/s").
+bool StatesFigure(std::string_view text);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_READER_BLOCKS_H_

@@ -1,0 +1,92 @@
+// Reader stage segment: which headings of a document are entries, by
+// structure rather than by one group's idioms. A heading is an entry when
+// its own words date it (a date anywhere, any separator), number it (`1.`,
+// `2.1`, `Experiment 3`, `Run 12`), or when it sits under a log-like section
+// (data/reader/sections.json) and holds a command or figures; a heading of
+// an entry's level after the entries that holds a command or figures is one
+// too (an undated entry of a dated journal); and a document with no such
+// structure still yields its sections that hold a command or figures.
+//
+// Pure functions over heading texts: the document parser (doc/) hands the
+// outline in and fills the document model from the roles it gets back.
+#ifndef MOELOG_LOGBOOK_READER_SEGMENT_H_
+#define MOELOG_LOGBOOK_READER_SEGMENT_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace moelog::logbook {
+
+// What a heading's own words say about it.
+struct HeadingRead {
+  // The logbook form moelog always read: `YYYY-MM-DD[ HH:MM] - [ID ]label`
+  // (dates written other ways too), `ID - label (DATE)`, `ID - DATE - label`.
+  bool strict = false;
+  bool dated = false;       // a date anywhere in the heading
+  bool date_first = false;  // ... at its start
+  std::string number;       // "1", "2.1", "3" of `Experiment 3`, "2b" of `Attempt 2b`, or ""
+  std::string ordinal_word; // "attempt" of `Attempt 2b`, or "" 
+  std::string date, time;   // "2026-06-24", "13:40" or ""
+  std::string label;        // the heading's words without its date, ID and confidence
+  std::string explicit_id;  // "MOE-I8-004" or ""
+  std::string confidence;   // "(confidence: X)" at the end, or ""
+  size_t rest_offset = 0;   // strict date-first headings: where the words after the date start
+};
+
+// Reads one heading's text (inline text, code spans with backticks).
+HeadingRead ReadHeading(std::string_view text);
+
+// True for an explicit-ID token: uppercase/digit groups joined by '-', the
+// first starting with a letter, the last all digits ("MOE-I8-004").
+bool IsExplicitId(std::string_view token);
+
+// The explicit ID a heading's first word gives, as researchers write it:
+// "BMFU-001", "BMFU-001:", "F8W-001/002" (the first), "**HC-001**"; "" when
+// the word is no ID.
+std::string IdOfWord(std::string_view w);
+
+// For "YYYY-MM-DD HH:MM - rest" (a strict date-first heading): true, and the
+// byte offset of `rest` in `s`.
+bool StrictHeadingRest(std::string_view s, size_t* rest_offset);
+
+// Section names (any case, a parenthetical and a leading number ignored):
+// a log whose headings are entries ("Worklog", "Experiment Log"), or one of
+// the logbook's own sections that is never an entry ("Scope", "Baseline").
+bool IsLogSectionName(std::string_view name);
+bool IsReservedSectionName(std::string_view name);
+
+// The words an undated entry's ID is made of: its label's words (at most
+// eight), upper case, joined by '-' ("2.1 Muon" -> "2-1-MUON"); "" for none.
+std::string UndatedIdWords(std::string_view label);
+
+// One heading of the document's outline, in document order.
+struct OutlineHeading {
+  int line = 0;
+  int level = 0;  // 1..6
+  std::string text;
+};
+
+enum class HeadingRole { kTitle, kSection, kEntry, kSubheading, kOther };
+
+// The role of one heading and, for entries, why (`rule`: "dated",
+// "numbered", "log section", "journal", "record" (a document that is one
+// run record: its title, with `## Command` and `## Results` parts),
+// "content").
+struct SegmentedHeading {
+  HeadingRole role = HeadingRole::kOther;
+  HeadingRead read;
+  std::string rule;
+  bool under_log = false;  // below a log-like section's heading
+};
+
+// The roles of `outline`'s headings. `holds_record(i)` tells whether the
+// text between heading i and the next heading holds a command or figures;
+// it is asked only for headings no structural rule made an entry.
+std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
+                                             const std::function<bool(size_t)>& holds_record);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_READER_SEGMENT_H_

@@ -1,0 +1,151 @@
+// The reader's blocks stage: what each part of an entry is -- a command
+// (fenced, `$ `-prompted, a Command field), an output (after a command,
+// under an Output/Log label or sub-heading, or one that reads as a program's
+// printed lines), a table with the sub-heading it sits under.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/blocks.h"
+
+namespace moelog::logbook {
+namespace {
+
+const char* kHead = "# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - fused\n\n";
+
+TEST(BlocksParse, OutputLabelAfterACommand) {
+  const std::string text = std::string(kHead) +
+                           "```\npython bench.py --m 512 --n 512\n```\n\nOutput:\n\n```\n"
+                           "gemm_512  0.003 ms  0.02 TFLOP/s  0.0% of 191 TFLOP/s\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const Entry& e = lb.entries[0];
+  ASSERT_EQ(e.commands.size(), 1u);
+  EXPECT_EQ(e.commands[0].joined, "python bench.py --m 512 --n 512");
+  ASSERT_EQ(e.outputs.size(), 1u);
+  EXPECT_EQ(e.outputs[0].line, 13);
+}
+
+TEST(BlocksParse, AnUnlabelledFenceAfterACommandThatReadsAsOutput) {
+  for (const char* out : {"size   time_ms  tflops\n1024   0.311    6.9\n2048   2.410    7.1\n",
+                          "step=100 loss=3.281 tok_per_s=412000\nstep=200 loss=3.102 tok_per_s=415500\n",
+                          "{\"name\": \"gemm\", \"ms\": 0.31}\n{\"name\": \"gemm2\", \"ms\": 0.62}\n",
+                          "RESULT gemm_1024 0.311 ms\n", "m,n,k,ms\n512,512,512,0.02\n1024,1024,1024,0.31\n"}) {
+    const std::string text = std::string(kHead) + "```\npython bench.py --m 512\n```\n\n```\n" + out + "```\n";
+    const Logbook lb = ParseLogbook(text, "t.md");
+    ASSERT_EQ(lb.entries.size(), 1u);
+    EXPECT_EQ(lb.entries[0].commands.size(), 1u) << out;
+    EXPECT_EQ(lb.entries[0].outputs.size(), 1u) << out;
+  }
+}
+
+TEST(BlocksParse, APromptedBlockSplitsIntoCommandsAndOutput) {
+  const std::string text = std::string(kHead) +
+                           "```console\n$ python bench.py --m 512 \\\n    --n 512\ngemm_512  0.003 ms\n"
+                           "$ python bench.py --m 1024\ngemm_1024  0.021 ms\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const Entry& e = lb.entries[0];
+  ASSERT_EQ(e.commands.size(), 2u);
+  EXPECT_EQ(e.commands[0].joined, "python bench.py --m 512 --n 512");
+  EXPECT_EQ(e.commands[1].joined, "python bench.py --m 1024");
+  EXPECT_EQ(e.commands[1].line, 11);
+  ASSERT_EQ(e.outputs.size(), 2u);
+  EXPECT_EQ(e.outputs[0].text, "gemm_512  0.003 ms\n");
+  EXPECT_EQ(e.outputs[0].line, 10);
+  EXPECT_EQ(e.outputs[1].line, 12);
+  EXPECT_EQ(e.outputs[1].end_line, 13);  // the closing fence: nothing is written inside the block
+}
+
+TEST(BlocksParse, PromptsOfAServerAndOfAnEnvironment) {
+  const std::string text = std::string(kHead) +
+                           "```\nroot@node3:~/bench# ./spmv_timing 4096 8\nTotal: 812 us\n"
+                           "(venv) $ python bench.py --m 64\ngemm_64  0.001 ms\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].commands.size(), 2u);
+  EXPECT_EQ(lb.entries[0].commands[0].joined, "./spmv_timing 4096 8");
+  EXPECT_EQ(lb.entries[0].commands[1].joined, "python bench.py --m 64");
+  EXPECT_EQ(lb.entries[0].outputs.size(), 2u);
+}
+
+TEST(BlocksParse, InlinePromptInAParagraph) {
+  const std::string text = std::string(kHead) + "Ran `$ python bench.py --m 512 --n 512` on the node.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[0].commands[0].joined, "python bench.py --m 512 --n 512");
+}
+
+TEST(BlocksParse, TablesKnowTheirSubHeading) {
+  const std::string text =
+      "# T\n\n## 2026-06-24 - sweep\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n### Muon\n\n| size | ms |\n|---|---|\n"
+      "| 1 | 2.5 |\n\n#### Larger batch\n\n| size | ms |\n|---|---|\n| 2 | 4.5 |\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const Entry& e = lb.entries[0];
+  ASSERT_EQ(e.tables.size(), 3u);
+  EXPECT_EQ(e.tables[0].subheading, "");
+  EXPECT_EQ(e.tables[1].subheading, "Muon");
+  EXPECT_EQ(e.tables[2].subheading, "Larger batch");
+}
+
+TEST(BlocksParse, OutputUnderAnOutputSubHeading) {
+  const std::string text = std::string(kHead) + "```bash\npython bench.py --m 512 --n 512\n```\n\n#### Output\n\n```\n" +
+                           "all done\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[0].outputs.size(), 1u);
+}
+
+TEST(BlocksParse, TwoCommandFencesStayCommands) {
+  const std::string text = std::string(kHead) + "```\npython bench.py --m 512\n```\n\n```\npython bench.py --m 1024\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].commands.size(), 2u);
+  EXPECT_TRUE(lb.entries[0].outputs.empty());
+}
+
+// The stage itself.
+TEST(Blocks, ClassifyFence) {
+  std::string cue;
+  EXPECT_EQ(ClassifyFence({"python", "import x\n", false, false, false, false}, &cue), FenceRole::kOutput);
+  EXPECT_EQ(cue, "info");
+  EXPECT_EQ(ClassifyFence({"bash", "make all\n", true, true, false, false}, &cue), FenceRole::kCommand);
+  EXPECT_EQ(ClassifyFence({"", "all done\n", false, true, false, false}, &cue), FenceRole::kOutput);
+  EXPECT_EQ(cue, "label");
+  EXPECT_EQ(ClassifyFence({"", "python b.py --x 1\n", true, true, false, true}, &cue), FenceRole::kCommand);
+  EXPECT_EQ(ClassifyFence({"", "done in 4 steps\n", true, false, false, false}, &cue), FenceRole::kOutput);
+  EXPECT_EQ(cue, "after command");
+  EXPECT_EQ(ClassifyFence({"", "a=1.5 b=2\n", false, false, false, false}, &cue), FenceRole::kOutput);
+  EXPECT_EQ(cue, "looks like output");
+  EXPECT_EQ(ClassifyFence({"console", "$ ls -l\nx\n", false, false, false, false}, &cue), FenceRole::kPrompted);
+}
+
+TEST(Blocks, OutputShapesAndLabels) {
+  EXPECT_TRUE(LooksLikeOutput("n   ms\n1   0.5\n2   0.9\n"));
+  EXPECT_TRUE(LooksLikeOutput("{\"ms\": 0.5}\n"));
+  EXPECT_TRUE(LooksLikeOutput("a,b,c\n1,2,3\n"));
+  EXPECT_TRUE(LooksLikeOutput("RESULT 3.2\n"));
+  EXPECT_FALSE(LooksLikeOutput("cd build\nmake -j8\n"));
+  EXPECT_TRUE(IsOutputLabel("**Output:**"));
+  EXPECT_TRUE(IsOutputLabel("Raw log (8xH100):"));
+  EXPECT_FALSE(IsOutputLabel("The output was surprising."));
+  EXPECT_TRUE(IsOutputHeading("Raw output"));
+  EXPECT_TRUE(StatesFigure("took 0.31 ms per call"));
+  EXPECT_TRUE(StatesFigure("2.7x faster"));
+  EXPECT_FALSE(StatesFigure("topk=8 on v5p"));
+  EXPECT_EQ(AfterPrompt("$ python b.py"), "python b.py");
+  EXPECT_EQ(AfterPrompt("python b.py"), "");
+  const auto parts = SplitPrompted("$ a \\\n  --x 1\nout 1\n\n$ b\nout 2\n");
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_TRUE(parts[0].command);
+  EXPECT_EQ(parts[0].last_line, 1);
+  EXPECT_EQ(parts[1].text, "out 1\n");
+  EXPECT_EQ(parts[2].first_line, 4);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
