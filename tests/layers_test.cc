@@ -30,8 +30,8 @@ int Layer(std::string_view path) {
   // engine.
   const std::pair<std::string_view, int> kLogbook[] = {
       {"logbook/doc/", 11},      {"logbook/plan/", 12},   {"logbook/store/", 13},  {"logbook/run/", 14},
-      {"logbook/criteria/", 15}, {"logbook/render/", 16}, {"logbook/update/", 17}, {"logbook/research/", 18},
-      {"logbook/cli/", 19},      {"logbook/", 10}};
+      {"logbook/reader/", 15},   {"logbook/criteria/", 16}, {"logbook/render/", 17}, {"logbook/update/", 18},
+      {"logbook/research/", 19}, {"logbook/cli/", 20},      {"logbook/", 10}};
   for (const auto& [prefix, layer] : kEngine)
     if (path.starts_with(prefix)) return layer;
   for (const auto& [prefix, layer] : kLogbook)
