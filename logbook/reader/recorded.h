@@ -98,6 +98,13 @@ bool MfuLogbook(const Logbook& logbook);
 bool TflopsLogbook(const Logbook& logbook);
 double TflopsExample(const Logbook& logbook);
 
+// The reader's stage that decided a figure's fate, given the fate as
+// --show-recorded prints it ("row ...", "listed, not tabled: <why>"):
+// "figures" (no number and unit read), "classify" (derived, estimate, range,
+// restated ...), "key" (nothing names which run it is), "table" (its row, or
+// why no row of the table of runs takes it).
+std::string FateStage(const std::string& fate);
+
 // Where recorded figures go in a table of runs (each row a config map as
 // the table shows it). A figure fits a row when every key it names that the
 // row also has agrees (derived keys such as devices, and repetition or output
