@@ -19,6 +19,7 @@
 
 #include "engine/status.h"
 #include "logbook/doc/document.h"
+#include "logbook/reader/config_words.h"
 #include "logbook/store/stored_run.h"
 
 namespace moelog::logbook {
@@ -100,11 +101,6 @@ std::optional<BaselineNumber> MatchBaseline(const std::vector<BaselineNumber>& b
 // Percent change of `value` against `base` ("+2.30%", "-24.2%" style
 // rounding is the caller's); REQUIRES: base != 0.
 double DeltaPercent(double value, double base);
-
-// "key=value" pairs written in text: words like `topk=2`, `parallel=ep`,
-// with keys normalized and restricted to `keys`; values trimmed of trailing
-// punctuation.
-std::map<std::string, std::string> ConfigWords(const std::string& text, const RunKeys& keys = {});
 
 }  // namespace moelog::logbook
 

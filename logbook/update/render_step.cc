@@ -144,8 +144,10 @@ void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, const UnitTable*
     lines += "line " + std::to_string(u.line) + ": \"" + Shorten(t, 90) + "\" -> listed, not tabled: " + u.why + "\n";
   }
   size_t pos = 0;
-  for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1)
-    out << doc.path << ": " << w.unit->id << ": " << lines.substr(pos, nl - pos) << "\n";
+  for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1) {
+    const std::string line = lines.substr(pos, nl - pos);
+    out << doc.path << ": " << w.unit->id << ": " << line << " (stage: " << FateStage(line) << ")\n";
+  }
 }
 
 // The region of a runnable unit, or nullopt when --check finds it

@@ -540,7 +540,7 @@ TEST(RecordedProse, ProseRepeatingTheEntrysTableIsNoNewRun) {
 
 }  // namespace moelog::logbook
 
-#include "logbook/criteria/recorded_prose.h"
+#include "logbook/reader/prose.h"
 
 namespace moelog::logbook {
 namespace {

@@ -72,7 +72,8 @@ std::vector<Placed> PlacedTflops(const std::string& report) {
     Placed p;
     p.value = line.substr(v, tf - v);
     std::string where = line.substr(arrow + 8);
-    where = where.substr(0, where.find("; outside"));  // the band mark is no key of the row
+    where = where.substr(0, where.find(" (stage: "));  // the reader's stage is no key of the row
+    where = where.substr(0, where.find("; outside"));  // nor is the band mark
     for (const auto& kv : Split(where, ',')) {
       const size_t eq = kv.find('=');
       if (eq == std::string::npos) continue;

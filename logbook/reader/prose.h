@@ -1,11 +1,11 @@
-// Reading recorded figures out of prose paragraphs (recorded.cc reads them
+// Reading recorded figures out of prose paragraphs (the figures stage reads them
 // with the same figure scanner as Result bullets): how a paragraph splits into
 // sentences, which paragraph leads say it records no run of its own, and the
 // words around a figure that name it or say it restates a figure stated
 // elsewhere. Plain text functions; each looks at a bounded window, so a scan
 // that calls them once per figure stays linear.
-#ifndef MOELOG_LOGBOOK_RECORDED_PROSE_H_
-#define MOELOG_LOGBOOK_RECORDED_PROSE_H_
+#ifndef MOELOG_LOGBOOK_READER_PROSE_H_
+#define MOELOG_LOGBOOK_READER_PROSE_H_
 
 #include <string>
 #include <utility>
@@ -59,10 +59,11 @@ std::vector<std::pair<std::string, std::string>> NounPairs(const std::string& s)
 
 // Where the number starting at `start` is the upper end of a range ("6.76-6.85
 // ms" is read whole elsewhere; "119 to 123 seconds", "17.22% to 17.29%",
-// "60–81 ms" with an en dash), or "" when it is none. "from A to B" is a
+// "60–81 ms" with an en dash, "between 60 and 81 ms"), or "" when it is none. "from A to B" is a
 // change, not a range.
 bool RangeEnd(const std::string& s, size_t start);
-// Whether `gap`, the text between two figures, joins them as a range (" to ", "–").
+// Whether `gap`, the text between two figures, joins them as a range (" to ", "–"; " and"
+// only after "between", which RangeEnd tells).
 bool RangeGap(const std::string& gap);
 
 // "13.3 ms of a 2587 ms step", "1.27 s of 18.02 s": a part of a whole. True
@@ -84,4 +85,4 @@ bool SameAsWritten(double earlier, double later, int decimals);
 
 }  // namespace moelog::logbook::prose
 
-#endif  // MOELOG_LOGBOOK_RECORDED_PROSE_H_
+#endif  // MOELOG_LOGBOOK_READER_PROSE_H_

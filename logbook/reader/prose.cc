@@ -1,4 +1,4 @@
-#include "logbook/criteria/recorded_prose.h"
+#include "logbook/reader/prose.h"
 
 #include <algorithm>
 #include <cctype>
@@ -233,7 +233,8 @@ bool RangeEnd(const std::string& s, size_t start) {
     return p > 3 && std::isdigit(static_cast<unsigned char>(s[p - 4]));
   }
   size_t b = 0;
-  if (Lower(WordEndingAt(s, p, &b)) != "to") return false;
+  const std::string link = Lower(WordEndingAt(s, p, &b));  // "from 119 to 123", "between 60 and 81"
+  if (link != "to" && link != "and") return false;
   // the word before "to" ends with a number (or a number and its unit: "17.22% to", "119 seconds to")
   size_t q = b;
   while (q > 0 && Skippable(s[q - 1])) --q;
@@ -244,7 +245,8 @@ bool RangeEnd(const std::string& s, size_t start) {
   size_t n = u;
   while (n > 0 && (std::isdigit(static_cast<unsigned char>(s[n - 1])) || s[n - 1] == '.' || s[n - 1] == ',')) --n;
   size_t fb = 0;
-  return Lower(WordEndingAt(s, n, &fb)) != "from";
+  const std::string before = Lower(WordEndingAt(s, n, &fb));
+  return link == "to" ? before != "from" : before == "between";
 }
 
 bool RangeGap(const std::string& gap) {

@@ -1,0 +1,231 @@
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook {
+using namespace reader;
+
+namespace reader {
+
+// Whether the word after a figure's unit (at `at`) makes the figure a
+// difference of two runs ("9 us smaller", "0.3 ms faster"): a delta word of
+// the vocabulary.
+bool DifferenceAfter(const std::string& s, size_t at) {
+  size_t e = at;
+  return ReaderLexicon().delta_words.count(Lower(WordAt(s, at, &e))) > 0;
+}
+
+WrittenValue WrittenOf(const StoredRun& later, const std::string& metric) {
+  WrittenValue w;
+  w.value = later.metrics.at(metric);
+  auto d = later.decimals.find(metric);
+  if (d == later.decimals.end() || d->second < 0) return w;
+  w.decimals = d->second;
+  UnitInfo info{};
+  const auto u = later.units.find(metric);
+  w.factor = u != later.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+  return w;
+}
+
+// Whether the written figure `w` is `earlier` (a value in stored units): at
+// its written decimals in its written unit ("96 ms" restates 96.2 ms, "27 ms"
+// 26.96 ms), exactly when its decimals are unknown.
+bool Restates(const WrittenValue& w, double earlier) {
+  if (w.decimals < 0) return w.value == earlier;
+  // Two significant digits at least: "8 ms" restates nothing.
+  const double written = w.value / w.factor;
+  if (w.decimals == 0 && std::fabs(written) < 10) return false;
+  return prose::SameAsWritten(earlier / w.factor, written, w.decimals);
+}
+
+// Whether `later`'s `metric` is `earlier` as `later` writes it (Restates).
+bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier) {
+  return Restates(WrittenOf(later, metric), earlier);
+}
+
+// Whether a table's figure is written with three significant digits at
+// least ("33.80", "412"): fewer could match an earlier figure by chance.
+bool ThreeDigits(const StoredRun& run) {
+  for (const auto& [metric, value] : run.metrics) {
+    if (run.derived.count(metric)) continue;
+    auto d = run.decimals.find(metric);
+    if (d == run.decimals.end() || d->second < 0) return false;
+    UnitInfo info{};
+    const auto u = run.units.find(metric);
+    const double factor = u != run.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+    const double written = std::fabs(value / factor);
+    int digits = d->second;
+    for (double v = written; v >= 1; v /= 10) ++digits;
+    if (written < 1) digits = d->second + static_cast<int>(std::floor(std::log10(std::max(written, 1e-12))) + 1);
+    if (digits < 3) return false;
+  }
+  return true;
+}
+
+// Whether every figure of `later` of its own (not derived) restates one of
+// `earlier`'s figures.
+bool RestatesRun(const StoredRun& later, const std::vector<const StoredRun*>& earlier) {
+  bool any = false;
+  for (const auto& [metric, value] : later.metrics) {
+    if (later.derived.count(metric)) continue;
+    bool found = false;
+    for (const StoredRun* e : earlier)
+      if (auto it = e->metrics.find(metric); it != e->metrics.end() && !e->derived.count(metric))
+        found = found || RestatesValue(later, metric, it->second);
+    if (!found) return false;
+    any = true;
+  }
+  return any;
+}
+
+// Prose that repeats a figure of the entry's own tables ("fp8wire = 8.35
+// ms, 1.48x the baseline" under a table holding 8.35 ms), or a figure the
+// entry's prose wrote before it ("measures 7.077 ms at head", then "7.077
+// -> 6.803 ms"), restates it: the run is the first one, and the repeat (with
+// the speedup derived from it) is listed, not tabled a second time.
+// `out[0, from_tables)` are the tables' figures. Bounded by the entry's
+// figure cap (kMaxFiguresPerEntry).
+void DropRestatedTableFigures(size_t from_tables, std::vector<RecordedFigure>* out,
+                              std::vector<UnreadFigures>* unread) {
+  std::stable_sort(out->begin() + static_cast<std::ptrdiff_t>(from_tables), out->end(),
+                   [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
+  std::vector<RecordedFigure> kept(out->begin(), out->begin() + static_cast<std::ptrdiff_t>(from_tables));
+  const size_t n = std::min(out->size(), kMaxFiguresPerEntry);
+  for (size_t i = from_tables; i < n; ++i) {
+    RecordedFigure& f = (*out)[i];
+    std::vector<const StoredRun*> before;
+    for (const auto& k : kept)
+      if (&k - kept.data() < static_cast<std::ptrdiff_t>(from_tables) || k.line < f.line) before.push_back(&k.run);
+    const bool table = RestatesRun(f.run, std::vector<const StoredRun*>(before.begin(), before.begin() +
+        static_cast<std::ptrdiff_t>(std::min(before.size(), from_tables))));
+    if (!RestatesRun(f.run, before)) {
+      kept.push_back(std::move(f));
+    } else if (unread) {
+      unread->push_back({f.line, f.text, table ? "restates a figure of this entry's table, not another run"
+                                               : "restates a figure written earlier in this entry, not another run"});
+    }
+  }
+  for (size_t i = n; i < out->size(); ++i) kept.push_back(std::move((*out)[i]));
+  *out = std::move(kept);
+}
+
+// The entry's own tables name values of their key columns ("mode": bf16,
+// fp8gemm): a word of its prose that is one of them names that key ("96.2
+// ms/step bf16" is mode=bf16), as the values its commands vary do.
+EntryCtx WithTableValues(const EntryCtx& x, const std::vector<RecordedFigure>& out, size_t from_tables) {
+  EntryCtx px = x;
+  std::map<std::string, std::set<std::string>> values;
+  for (size_t i = 0; i < from_tables && i < out.size(); ++i)
+    for (const auto& [k, v] : out[i].run.config)
+      if (!x.fixed.count(k) && !x.vars.count(k) && k != "case" && k != "variant" && !v.empty()) values[k].insert(v);
+  for (const auto& [k, vs] : values)
+    if (vs.size() >= 2) px.vars[k].assign(vs.begin(), vs.end());
+  return px;
+}
+
+// Whether two runs name different configurations: a key both set to other
+// values ("case=EP8" against "case=EP4"), where/how a figure was written aside.
+bool OtherConfig(const StoredRun& a, const StoredRun& b) {
+  for (const auto& [k, v] : a.config) {
+    if (k == "arrow" || k == "statistic" || k == "harness" || k == "accelerator") continue;
+    if (auto it = b.config.find(k); it != b.config.end() && Lower(it->second) != Lower(v)) return true;
+  }
+  return false;
+}
+
+// `named`: the figure is prose whose words name its configuration; an
+// earlier figure of another configuration (other arm names) is no source of it.
+// A table's row restating an earlier row keeps its own column names: no check.
+std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, bool named) {
+  std::string from;
+  for (const auto& [metric, value] : run.metrics) {
+    if (run.derived.count(metric)) continue;
+    auto it = earlier.find(metric);
+    if (it == earlier.end()) return "";
+    // The values that round to this one as written: within half a unit of
+    // its last written decimal (in its written unit), a little wider.
+    auto d = run.decimals.find(metric);
+    UnitInfo info{};
+    const auto u = run.units.find(metric);
+    const double factor = u != run.units.end() && UnitOf(u->second, &info) && info.metric == metric ? info.factor : 1;
+    const double half = d == run.decimals.end() || d->second < 0 || d->second > 9
+                            ? 0 : 0.5 * std::pow(10.0, -d->second) * factor;
+    const double slack = 1e-9 * std::max(1.0, std::fabs(value));
+    std::string here;
+    int looked = 0;  // bounded: a value repeated in many entries is looked at 64 times at most
+    for (auto e = it->second.lower_bound(value - half - slack);
+         e != it->second.end() && e->first <= value + half + slack && looked < 64; ++e, ++looked)
+      if (RestatesValue(run, metric, e->first) && !(named && OtherConfig(run, *e->second.second)))
+        here = e->second.first;
+    if (here.empty()) return "";
+    from = here;
+  }
+  return from;
+}
+
+// Whether `text` names the entry `id` as a word ("as in PLN-001;").
+bool NamesEntry(const std::string& text, const std::string& id) {
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+  for (size_t p = text.find(id); p != std::string::npos; p = text.find(id, p + 1)) {
+    const size_t end = p + id.size();
+    if ((p == 0 || !word_char(text[p - 1])) && (end == text.size() || !word_char(text[end]))) return true;
+  }
+  return false;
+}
+
+}  // namespace reader
+
+RunKeys RecordedKeys(const Logbook& logbook) {
+  RunKeys keys;
+  for (const auto& r : RecordedRuns(logbook))
+    for (const auto& [k, v] : r.config) keys.recorded.insert(k);
+  return keys;
+}
+
+std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
+                                                        std::vector<std::vector<UnreadFigures>>* unread) {
+  const bool mfu = MfuLogbook(logbook), tflops = TflopsLogbook(logbook);
+  const double example = TflopsExample(logbook);
+  std::vector<std::vector<RecordedFigure>> out;
+  if (unread) unread->assign(logbook.entries.size(), {});
+  // Earlier entries' figures, by metric: a later figure is compared with
+  // those of its metric only, at most kMaxEarlier of them (bounded).
+  constexpr size_t kMaxEarlier = 4096;
+  EarlierFigures earlier;
+  Vocabulary vocabulary;
+  for (size_t i = 0; i < logbook.entries.size(); ++i) {
+    const Entry& e = logbook.entries[i];
+    std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
+    std::vector<RecordedFigure> figs = RecordedFigures(e, logbook.file, un, mfu, tflops, example);
+    std::vector<RecordedFigure> kept;
+    for (auto& f : figs) {
+      const bool table = f.table && ThreeDigits(f.run);
+      std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
+      // A Result's figure equal to an earlier entry's that names that entry
+      // ("bf16 31.42 ms (as in PLN-001)") restates it.
+      if (from.empty() && !f.prose && !f.table)
+        if (std::string id = EarlierEntryOf(f.run, earlier, true); !id.empty() && NamesEntry(f.text, id)) from = id;
+      if (from.empty()) {
+        kept.push_back(std::move(f));
+      } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {
+        un->push_back({f.line, f.text, "restates a figure of " + from + ", not another run"});  // a row once
+      }
+    }
+    for (const auto& f : kept) vocabulary.Add(f.run);
+    vocabulary.Name(&kept);
+    for (size_t k = 0; k < kept.size(); ++k) kept[k].run.id = e.id + "#" + std::to_string(k + 1);
+    out.push_back(std::move(kept));
+    for (const auto& f : out.back())
+      for (const auto& [metric, value] : f.run.metrics)
+        if (!f.run.derived.count(metric) && earlier[metric].size() < kMaxEarlier)
+          earlier[metric].emplace(value, std::make_pair(e.id, &f.run));
+  }
+  return out;
+}
+
+std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
+  std::vector<StoredRun> out;
+  for (auto& figs : LogbookFigures(logbook, nullptr))
+    for (auto& f : figs) out.push_back(std::move(f.run));
+  return out;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,407 @@
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook {
+using namespace reader;
+
+namespace reader {
+
+// A harness's own machine-readable line in a Result's output block:
+// "RESULT impl=fused_w13 tokens=32768 time_ms=21.90 tflops=203.6
+// tokens_per_s=1496255". Its metric keys give the figures, the others the
+// configuration. One pass per line.
+void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
+                 std::vector<RecordedFigure>* out) {
+  struct MetricKey {
+    const char* metric;
+    double factor;
+    const char* unit;
+  };
+  static const std::map<std::string, MetricKey> kMetrics = {
+      {"tflops", {"tflops", 1, "TF/s"}},          {"tflops_per_s", {"tflops", 1, "TF/s"}},
+      {"time_ms", {"time_s", 1e-3, "ms"}},         {"time_s", {"time_s", 1, "s"}},
+      {"time_us", {"time_s", 1e-6, "us"}},         {"tokens_per_s", {"tokens_per_s", 1, "tokens/s"}},
+      {"tok_per_s", {"tokens_per_s", 1, "tokens/s"}}, {"gb_per_s", {"gb_per_s", 1, "GB/s"}},
+      {"mfu", {"mfu", 1, "%"}}};
+  std::stringstream ss(text);
+  int n = 0;
+  for (std::string line; std::getline(ss, line); ++n) {
+    line = parse_detail::Trim(line);
+    if (line.rfind("RESULT ", 0) != 0) continue;
+    StoredRun figs;
+    Config cfg = context;
+    for (const auto& w : Words(line.substr(7))) {
+      const size_t eq = w.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
+      const std::string key = x.generic ? SnakeKey(w.substr(0, eq)) : NormalizeKey(w.substr(0, eq));
+      const std::string value = w.substr(eq + 1);
+      if (auto it = kMetrics.find(key); it != kMetrics.end()) {
+        auto v = ParseNumber(value);
+        if (!v) continue;
+        const MetricKey& m = it->second;
+        figs.metrics[m.metric] = m.factor < 1 ? *v / std::round(1 / m.factor) : *v * m.factor;
+        figs.units[m.metric] = m.unit;
+        figs.decimals[m.metric] = WrittenDecimals(value);
+      } else {
+        cfg[key] = value;
+      }
+    }
+    if (!HasBaseMetric(figs)) continue;
+    const int at = first_line + 1 + n;
+    StoredRun run = NewRecorded(x, cfg, at);
+    run.metrics = figs.metrics;
+    run.units = figs.units;
+    run.decimals = figs.decimals;
+    out->push_back({std::move(run), at, line});
+  }
+}
+
+// The context of a table under a sub-heading of the entry ("#### `topk=8`,
+// `null=0.1` vs `null=0.0`"): the keys the nearest sub-heading above it
+// names (not a case: a heading's words are a title).
+Config Under(const Entry& e, int line, Config context, const EntryCtx& x) {
+  const Entry::SubHeading* near = nullptr;
+  for (const auto& h : e.subheadings)
+    if (h.line < line) near = &h;
+  if (near == nullptr) return context;
+  Config named = LabelWords(near->text, x.vars, x.fixed, x.generic, &x.feeds);
+  for (const auto& [k, v] : named) context[k] = v;
+  return context;
+}
+
+// A value the command fixes that some figures' labels name ("ring layer:"
+// beside --layer-impl ring) is not the value of figures whose labels name
+// something else ("baseline layer:"): the key is dropped from those (never
+// guessed). Words only; numbers are no such names.
+void UnstampOthers(const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  auto names = [](const std::string& text, const std::string& v) {
+    for (const auto& w : Words(text)) {
+      std::string t = w;
+      while (!t.empty() && (t.back() == ':' || t.back() == ',')) t.pop_back();
+      if (t == v) return true;
+    }
+    return false;
+  };
+  for (const auto& [k, v] : x.fixed) {
+    if (v.empty() || !IsIdentStart(v[0]) || k == "harness" || k == "accelerator") continue;
+    bool some = false;
+    for (const auto& f : *out) some = some || names(f.text, v);
+    if (!some) continue;
+    for (auto& f : *out)
+      if (!names(f.text, v) && (f.run.config.count("case") || f.run.config.count("variant"))) f.run.config.erase(k);
+  }
+}
+
+// A key the entry's commands set to different values ("--hidden 2048" in
+// the first, "--hidden 3072" in a "larger-shape check"), named by some
+// figures' labels but never with the first command's value: the figures
+// that name none take the first command's ("`shared=0, topk=8`" beside
+// "`hidden=3072, ..., topk=8`" is the 2048 run).
+void FirstCommandDefaults(const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  for (const auto& k : x.commands_vary) {
+    auto vals = x.vars.find(k);
+    if (vals == x.vars.end() || vals->second.empty()) continue;
+    std::set<std::string> named;
+    for (const auto& f : *out)
+      if (auto it = f.run.config.find(k); it != f.run.config.end()) named.insert(it->second);
+    if (named.empty() || named.count(vals->second.front())) continue;
+    for (auto& f : *out) f.run.config.emplace(k, vals->second.front());
+  }
+}
+
+}  // namespace reader
+
+bool TflopsLogbook(const Logbook& logbook) {
+  for (SectionKind k : {SectionKind::kScope, SectionKind::kBaseline})
+    if (const Section* sec = logbook.FindSection(k))
+      for (const auto& b : sec->bullets)
+        if (NamesTflops(b)) return true;
+  return false;
+}
+
+double TflopsExample(const Logbook& logbook) {
+  std::function<double(const Bullet&)> first = [&](const Bullet& b) -> double {
+    if (NamesTflops(b))
+      for (const auto& f : Figures(b.text, true))
+        if (f.metric == "tflops" && f.value > 0) return f.value;
+    for (const auto& c : b.children)
+      if (double v = first(c); v > 0) return v;
+    return 0;
+  };
+  for (SectionKind k : {SectionKind::kScope, SectionKind::kBaseline})
+    if (const Section* sec = logbook.FindSection(k))
+      for (const auto& b : sec->bullets)
+        if (double v = first(b); v > 0) return v;
+  return 0;
+}
+
+bool MfuLogbook(const Logbook& logbook) {
+  auto names = [](const std::string& t) { return t.find("MFU") != std::string::npos; };
+  if (names(logbook.title)) return true;
+  if (const Section* scope = logbook.FindSection(SectionKind::kScope))
+    for (const auto& b : scope->bullets)
+      if (b.text.find("metric") != std::string::npos && names(b.text)) return true;
+  return false;
+}
+
+namespace reader {
+
+// Words that name a time measure: an entry that writes them and no TF/s
+// records times, whatever the harness prints.
+bool NamesTime(const Bullet& b) {
+  for (const char* w : {"time-based", "runtime", "latency", "wall time", "step time"})
+    if (BulletHas(b, w)) return true;
+  return false;
+}
+
+// What names the unit of a figure written without one, nearest first: a
+// label above it (WalkScope), the entry's fields, the logbook.
+void EntryUnits(const Entry& entry, bool tflops_logbook, double tflops_example, EntryCtx* x) {
+  x->tflops_logbook = tflops_logbook;
+  x->tflops_example = tflops_example;
+  for (const char* name : {"Command", "Config"})
+    if (const Field* f = entry.FindField(name)) x->tflops = x->tflops || NamesTflops(f->bullet);
+  bool says_time = false, writes_tflops = false;
+  for (const auto& f : entry.fields) {
+    says_time = says_time || NamesTime(f.bullet);
+    writes_tflops = writes_tflops || NamesTflops(f.bullet);
+  }
+  x->names_time = says_time && !writes_tflops;
+}
+
+// Command sub-bullets with labels ("- shared off:" over its command, "-
+// shared on:" over another): what each label's command sets apart from the
+// others' (flags with other values, or set by one only: a switch absent is
+// false). A Result label with the same words names those settings.
+std::map<std::string, Config> CommandLabels(const Entry& entry) {
+  std::map<std::string, Config> flags;  // label -> its command's flags
+  const Field* f = entry.FindField("Command");
+  if (f == nullptr) return {};
+  for (const auto& c : f->bullet.children) {
+    const size_t colon = LabelEnd(c.text);
+    const std::string label = colon == std::string::npos ? "" : PlainLabel(c.text.substr(0, colon));
+    if (label.empty() || label.size() > 40) continue;
+    ParsedCommand pc;
+    for (const auto& span : c.code_spans) ParseCommand(span, &pc);
+    for (const auto& g : c.children)
+      for (const auto& span : g.code_spans) ParseCommand(span, &pc);
+    for (const auto& [k, v] : pc.flags)
+      if (v.find('$') == std::string::npos) flags[label][k] = v;
+  }
+  if (flags.size() < 2) return {};
+  std::set<std::string> keys;
+  for (const auto& [label, cfg] : flags)
+    for (const auto& [k, v] : cfg) keys.insert(k);
+  std::map<std::string, Config> out;
+  for (const auto& k : keys) {
+    bool is_switch = IsBoolFlag(k);  // a switch (`--prefetch`) given to some commands only
+    for (const auto& [label, cfg] : flags) is_switch = is_switch || (cfg.count(k) && cfg.at(k) == "true");
+    std::set<std::string> values;
+    for (const auto& [label, cfg] : flags) values.insert(cfg.count(k) ? cfg.at(k) : is_switch ? "false" : "");
+    if (values.size() < 2 || values.count("")) continue;  // the same everywhere, or unknown somewhere
+    for (const auto& [label, cfg] : flags) out[label][k] = cfg.count(k) ? cfg.at(k) : "false";
+  }
+  return out;
+}
+
+// The words an entry names its own runs with: its heading, commands and
+// run fields ("- Run: `v165`"). A sentence of its Result that starts with
+// another run's tag ("v156 measures ...") restates that run.
+std::set<std::string> OwnWords(const Entry& entry) {
+  std::set<std::string> out;
+  auto add = [&](const std::string& t) {
+    std::string clean;
+    for (char c : t) clean += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
+    for (const auto& w : Words(clean)) out.insert(w);
+  };
+  add(entry.heading);
+  for (const auto& c : entry.commands) add(c.joined);
+  for (const auto& f : entry.fields)
+    if (f.name == "Command" || f.name == "Run" || f.name == "Runs" || f.name == "Run ID" || f.name == "Profile") {
+      add(f.bullet.text);
+      for (const auto& c : f.bullet.children) add(c.text);
+    }
+  return out;
+}
+
+// The entry's prose, for what names a table's unit: its paragraphs, field
+// and note bullets.
+std::vector<EntryCtx::Text> EntryProse(const Entry& entry) {
+  std::vector<EntryCtx::Text> out;
+  for (const auto& p : entry.paragraphs) out.push_back({p.line, p.end_line, p.text});
+  std::function<void(const Bullet&)> add = [&](const Bullet& b) {
+    out.push_back({b.line, b.line, b.text});
+    for (const auto& c : b.children) add(c);
+  };
+  for (const auto& f : entry.fields)
+    if (f.name != "Command") add(f.bullet);
+  for (const auto& b : entry.notes) add(b);
+  return out;
+}
+
+// Fields that hold an entry's measured figures: its Result, named results
+// ("- Non-EP result:", "- Measured run result:"), and fields named for a
+// measurement ("- Throughput:", "- Performance:").
+bool FigureField(const Field& f) {
+  static const std::set<std::string> k = {"Result", "Results", "Throughput", "Performance", "Perf", "Timing",
+                                          "Timings", "Metrics", "Measurements", "Measured"};
+  const std::string name = Lower(f.name);
+  auto ends = [&](const std::string& e) {
+    return name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0 &&
+           name[name.size() - e.size() - 1] == ' ';
+  };
+  return k.count(f.name) > 0 || ends("result") || ends("results");
+}
+
+// Fields that say what an entry means to do or how it ran, never what it
+// measured: its goal, hypothesis, command, configuration, reading of the
+// results and what comes next.
+bool PlanField(const Field& f) {
+  static const std::set<std::string> k = {"goal", "goals", "hypothesis", "command", "config", "configuration",
+                                          "interpretation", "next action", "next", "next step", "next steps",
+                                          "decision", "scope", "confidence", "commit hash", "commit",
+                                          "stop criteria", "caveat", "action", "status", "notes", "note",
+                                          "code change", "harness update", "plan", "expected", "why", "risk",
+                                          "verification", "validation", "tests", "test", "correctness", "lint",
+                                          "inputs", "input", "model", "method", "spec", "setup"};
+  return k.count(Lower(f.name)) > 0;
+}
+
+// One figure field's figures: its own line, its sub-bullets, and the tables
+// and output blocks written below it up to the next field.
+void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread) {
+  const Field& f = entry.fields[fi];
+  const int until = fi + 1 < entry.fields.size() ? entry.fields[fi + 1].bullet.line - 1 : entry.end_line;
+  const int last = std::max(f.bullet.end_line, until);
+  WalkScope scope;
+  scope.context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+  scope.context.erase("case");
+  for (const auto& w : Words(f.qualifier)) scope.restated = scope.restated || RestatingWord(w);
+  scope.share = NamesShares(f.qualifier);
+  // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
+  if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
+  for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  for (const auto& t : entry.tables)
+    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out, unread);
+  for (const auto& b : entry.outputs) {
+    if (b.line < f.bullet.line || b.line > last) continue;
+    ResultLines(b.text, b.line, scope.context, x, out);
+    for (const auto& ob : OutputBullets(b)) Walk(ob, scope, x, out, unread);
+  }
+}
+
+// The sentence text of a paragraph from `b` to `e`, without the marks that
+// ended the lead before it ("**Arm A.** Job ...", "Backend surprise: ...").
+std::string SentenceText(const std::string& s, size_t b, size_t e) {
+  while (b < e && (s[b] == ' ' || s[b] == ':' || s[b] == '.' || s[b] == '*')) ++b;
+  return s.substr(b, e - b);
+}
+
+// An entry's paragraphs, read when no Result field holds its figures: each
+// sentence like a bullet, under the paragraph's lead ("**Arm A (tip).**",
+// "Backend surprise:") as their label. A lead that reads, plans or explains
+// ("Interpretation:", "**Profile (xplane):**", "Setup:", "Infra.") records no
+// run, nor does a sentence led so ("Note: the premise was stale ...").
+void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                      std::vector<UnreadFigures>* unread) {
+  for (const auto& p : entry.paragraphs) {
+    const std::string lead = !p.lead.empty() ? p.lead : prose::PlainLead(p.text);
+    if (prose::NoRunLead(lead)) continue;
+    WalkScope scope;
+    scope.prose = scope.loose = true;
+    std::string carry;
+    scope.carry = &carry;
+    std::string name = lead.substr(0, lead.find(" ("));  // "Arm A (tip `26711f8`, no code change)."
+    while (!name.empty() && (name.back() == ':' || name.back() == '.' || name.back() == ' ')) name.pop_back();
+    for (const auto& w : Words(name)) scope.restated = scope.restated || RestatingWord(w);
+    // A bold lead names its paragraph's runs ("**Arm A (tip).**"); a plain
+    // one is its first sentence's label ("bf16: 31.4 ms; fp8: 27.8 ms").
+    if (!p.lead.empty()) scope.context = LabelConfig(name, x.vars, x.fixed, x.generic, &x.feeds);
+    if (const auto pairs = prose::NounPairs(name); !pairs.empty()) {  // "Ragged impl, same point:"
+      scope.context.erase("case");
+      for (const auto& [k, v] : pairs) scope.context.emplace(k, v);
+    }
+    const size_t body = p.lead.empty() ? 0 : std::min(p.text.size(), p.text.find(p.lead) + p.lead.size());
+    const std::string rest = p.text.substr(body);
+    for (const auto& [b, e] : prose::Sentences(rest)) {
+      Bullet sb;
+      sb.text = SentenceText(rest, b, e);
+      if (sb.text.empty() || prose::NoRunLead(prose::PlainLead(sb.text))) continue;
+      sb.line = p.LineAt(body + b);
+      Walk(sb, scope, x, out, unread);
+    }
+  }
+}
+
+// An entry without a Result field records its figures in tables of its
+// own, under bullets that name a sweep ("- Token scaling (EP ring):" over
+// "`32768`: `859.0 TF/s`"), in fields named for them, or in paragraphs.
+void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread) {
+  for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, out, unread);
+  const size_t from_tables = out->size();
+  WalkScope notes;
+  notes.loose = true;
+  for (const auto& b : entry.notes) Walk(b, notes, x, out, unread);
+  ParagraphFigures(entry, WithTableValues(x, *out, from_tables), out, unread);
+  for (size_t fi = 0; fi < entry.fields.size(); ++fi)
+    if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {
+      WalkScope scope;
+      scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+      for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
+        scope.restated = scope.restated || RestatingWord(w);
+      scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);
+      if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
+      for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);
+    }
+  DropRestatedTableFigures(from_tables, out, unread);
+}
+
+}  // namespace reader
+
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
+                                            std::vector<UnreadFigures>* unread, bool mfu_logbook,
+                                            bool tflops_logbook, double tflops_example) {
+  EntryCtx x;
+  x.mfu = mfu_logbook;
+  EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds, &x.commands_vary);
+  EntryUnits(entry, tflops_logbook, tflops_example, &x);
+  x.own_text = OwnWords(entry);
+  x.command_labels = CommandLabels(entry);
+  x.entry_id = entry.id;
+  x.file = file;
+  x.prose = EntryProse(entry);
+  for (const auto& c : entry.commands) x.repeats = x.repeats || SaysRepeats(c.joined);
+  std::vector<RecordedFigure> out;
+  bool any_result = false;
+  for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
+    if (!FigureField(entry.fields[fi])) continue;
+    any_result = any_result || entry.fields[fi].name == "Result";  // a named finding ("Negative result:") is not the Result
+    FieldFigures(entry, fi, x, &out, unread);
+  }
+  if (!any_result) LooseFigures(entry, x, &out, unread);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
+  if (out.size() > kMaxFiguresPerEntry) {  // placing figures compares them in pairs: bounded
+    if (unread)
+      unread->push_back({out[kMaxFiguresPerEntry].line, "",
+                         "more than " + std::to_string(kMaxFiguresPerEntry) + " figures in one entry: the rest are not read"});
+    out.resize(kMaxFiguresPerEntry);
+  }
+  UnstampOthers(x, &out);
+  FirstCommandDefaults(x, &out);
+  // Number runs per entry in document order (their keys are the names
+  // RecordedKeys gives predicates, --where and plot).
+  for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);
+  return out;
+}
+
+std::vector<RecordedFigure> RecordedFigures(const Entry& entry) { return RecordedFigures(entry, "", nullptr); }
+
+std::vector<StoredRun> RecordedRuns(const Entry& entry) {
+  std::vector<StoredRun> out;
+  for (auto& f : RecordedFigures(entry)) out.push_back(std::move(f.run));
+  return out;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,392 @@
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook {
+
+namespace reader {
+
+StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line) {
+  StoredRun r;
+  r.config = x.fixed;
+  for (const auto& [k, v] : context) r.config[k] = v;
+  r.entry_id = x.entry_id;
+  r.source = "recorded";
+  r.file = x.file;
+  r.line = line;
+  return r;
+}
+
+// Whether a point has a figure of its own (not only speedups or deltas).
+bool HasBaseMetric(const StoredRun& r) {
+  for (const auto& [m, v] : r.metrics)
+    if (!r.derived.count(m)) return true;
+  return false;
+}
+
+// A column that checks a run rather than naming or measuring it
+// ("Checksum", "Max abs diff", "Mismatches"): neither key nor figure.
+bool CheckColumn(const std::string& header) {
+  const std::string h = Lower(header);
+  for (const char* w : {"checksum", "hash", "digest", "abs diff", "max diff", "mismatch", "error"})
+    if (h.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// A label's plain words, lower case, without code spans or parentheses
+// ("shared off (`topk=8`, forward)" -> "shared off").
+std::string PlainLabel(const std::string& label) {
+  std::string out;
+  int depth = 0;
+  bool code = false;
+  for (char c : label) {
+    if (c == '`') code = !code;
+    else if (c == '(') ++depth;
+    else if (c == ')') depth = std::max(0, depth - 1);
+    else if (!code && depth == 0) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return parse_detail::Trim(out);
+}
+
+// Where a bullet's label ends: the first colon outside code that is
+// followed by a space (or ends the text) after a short name ("`topk=2`:",
+// "Non-EP result:"). A colon in a URL or a time ("03:06"), or after a
+// sentence ("... succeeded. Steps 60-79: ..."), ends no label. npos if none.
+size_t LabelEnd(const std::string& text) {
+  bool in_code = false;
+  int words = 0, depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '`') in_code = !in_code;
+    if (in_code) continue;
+    // "fused 12.3 ms = 412 TF/s (comparison: 380 TF/s)": a colon in parentheses ends no label.
+    if (c == '(' || c == ')') depth = c == '(' ? depth + 1 : std::max(0, depth - 1);
+    if (depth > 0) continue;
+    if (c == ' ' && i > 0 && text[i - 1] != ' ' && ++words > 8) return std::string::npos;
+    if (c == '.' && i + 1 < text.size() && text[i + 1] == ' ') return std::string::npos;
+    if (c == ':') return i + 1 >= text.size() || text[i + 1] == ' ' ? i : std::string::npos;
+  }
+  return std::string::npos;
+}
+
+// A label that says its percentages are shares of something ("Top kernels
+// by share of GPU kernel time:", "Profile breakdown:"), not MFU.
+bool NamesShares(const std::string& label) {
+  const std::string l = Lower(label);
+  for (const char* w : {"share", "fraction", "breakdown", "profile", "% of", "of gpu", "kernel time", "device time"})
+    if (l.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// The metric a figure written without a unit is in: TF/s where a label
+// above it, the entry or (at the scale of its own TF/s figures) the logbook
+// names TF/s and nothing nearer names time; "" when nothing names it.
+bool BareIsTflops(const Figure& f, const EntryCtx& x, const WalkScope& w) {
+  if (w.tflops) return true;
+  if (x.names_time) return false;
+  if (x.tflops) return true;
+  if (!x.tflops_logbook) return false;
+  return x.tflops_example <= 0 || (f.value >= x.tflops_example / 100 && f.value <= x.tflops_example * 100);
+}
+
+// The config the word before a figure names: a varied value, `topk8`, a
+// boolean word, a short value; a choice of a flag the command sets;
+// otherwise a variant of its own.
+Config WordConfig(const Figure& f, const EntryCtx& x) {
+  Config named;
+  std::string key, value;
+  if (!f.word.empty() && (KeyDigits(f.word, x.vars, &key, &value) || BoolWord(f.word, x.vars, &key, &value) ||
+                          ShortValue(x.vars, f.word, &key, &value) || LooseValue(x.vars, f.word, &key, &value))) {
+    named[key] = value;
+  } else if (!f.word.empty() && !IsFixedValue(x.fixed, f.word)) {
+    std::string k = KeyOfValue(x.vars, f.word);
+    // A choice of a flag the command sets ("full" with `--queue-mode both`),
+    // also when the command is elided (`... --queue-mode both`).
+    if (k.empty() && x.fixed.count(ChoiceKey(f.word))) k = ChoiceKey(f.word);
+    named[k.empty() ? "variant" : k] = f.word;
+  }
+  for (const auto& [k, v] : f.named) named[k] = v;  // "at EP2/4/8", an arrow's sides
+  return named;
+}
+
+// "rows=2048/4096/8192: 210.5 / 305.1 / 388.7 TF/s": a label's value list
+// with as many values as the bullet has unnamed figures of one metric (and no
+// others of it) names each in order.
+void SlashLabelList(const Config& context, const std::string& text, std::vector<Figure>* figures) {
+  // Unnamed figures by metric (all of them), and each " / " list's when all of its are unnamed.
+  std::map<std::string, std::vector<size_t>> unnamed;
+  std::map<std::string, size_t> all;
+  std::map<int, std::vector<size_t>> list;
+  std::set<int> named_list;
+  for (size_t i = 0; i < figures->size(); ++i) {
+    const Figure& f = (*figures)[i];
+    if (f.derived || f.not_run || f.restated) continue;
+    ++all[f.metric];
+    const bool free = f.word.empty() && f.named.empty();
+    if (free) unnamed[f.metric].push_back(i);
+    if (f.list >= 0) (free ? list[f.list].push_back(i) : (void)named_list.insert(f.list));
+  }
+  for (const auto& [id, idx] : list)
+    if (!named_list.count(id)) unnamed["list " + std::to_string(id)] = idx, all["list " + std::to_string(id)] = idx.size();
+  Config lists = context;
+  // "... for low / center / high": the bullet's word list names a list of as many figures.
+  if (const auto words = prose::ForWordList(text); !words.empty()) {
+    std::string joined;
+    for (const auto& w : words) joined += (joined.empty() ? "" : "/") + w;
+    lists["variant"] = joined;
+  }
+  for (const auto& [k, v] : lists) {
+    const std::vector<std::string> parts = SplitList(v, '/');
+    if (parts.size() < 2 || parts.size() > 64 || v.find("//") != std::string::npos) continue;
+    for (const auto& [metric, idx] : unnamed) {
+      if (idx.size() != parts.size() || all[metric] != idx.size()) continue;
+      for (size_t n = 0; n < idx.size(); ++n) (*figures)[idx[n]].named[k] = parts[n];
+      return;
+    }
+  }
+}
+
+// A prose number in the unit of the figure before it ("ragged backend =
+// 96.2 ms/step bf16; fp8gemm 92.2"): kept when a value of the entry's keys
+// names it (its commands', its tables' columns), in that unit.
+bool CarriedFigure(const EntryCtx& x, Figure* f) {
+  std::string key, value;
+  // "causal 2.880 -> 2.464": a change written in the paragraph's unit is one too.
+  static const std::set<std::string> outcome = {"loss", "norm", "grad", "accuracy", "acc", "perplexity", "ppl",
+                                                "drops", "dropped", "errors", "error", "count", "overflow", "step",
+                                                "steps", "epoch", "lr", "rows", "tokens", "batch"};
+  if (outcome.count(Lower(f->word))) return false;  // "loss 5.31 -> 5.02": no time, whatever came before
+  const bool change = f->named.count("arrow") > 0 && !f->word.empty();
+  if (!change && (f->word.empty() || (KeyOfValue(x.vars, f->word).empty() && !ShortValue(x.vars, f->word, &key, &value) &&
+                                      !LooseValue(x.vars, f->word, &key, &value))))
+    return false;
+  UnitInfo info{};
+  if (!UnitOf(f->unit, &info) || info.derived) return false;
+  f->metric = info.metric;
+  f->value = info.factor < 1 ? f->value / std::round(1 / info.factor) : f->value * info.factor;
+  return true;
+}
+
+// Words that say figures repeat one configuration ("paired repeats",
+// "`for rep in 1 2`", "--repeats 3", "3 trials").
+bool SaysRepeats(const std::string& text) {
+  const std::string l = Lower(text);
+  for (const char* w : {"repeat", "for rep ", "for r in", "trials", "for trial", "reruns", "seeds"})
+    if (l.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// Two or more unnamed figures of one metric in one point ("no_vjp: 191.837,
+// 191.861, 191.897 TF/s"), where the text says runs repeat and the values lie
+// within 5% of their median: repeats of the point's configuration. Its
+// figure becomes their median, the repeats kept beside it; otherwise the
+// point clashes (nothing tells its figures apart).
+void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p) {
+  StoredRun* run = &p->run;
+  std::vector<double> values = std::move(later);
+  values.insert(values.begin(), run->metrics[metric]);
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  if (median <= 0 || (sorted.back() - sorted.front()) > 0.05 * median) {
+    p->clash = true;
+    return;
+  }
+  run->metrics[metric] = median;
+  run->repeats[metric] = std::move(values);
+}
+
+// A figure into its point: a metric of its own, or a second figure of one:
+// two deltas tell nothing apart, a repeat (`may_repeat`) waits in `repeats`
+// for KeepRepeats, anything else clashes.
+void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats) {
+  if (p->run.metrics.count(f.metric)) {
+    if (f.derived) {
+      p->run.metrics.erase(f.metric);
+    } else if (may_repeat) {
+      repeats->push_back(f.value);
+      if (f.decimals >= 0) p->run.decimals.emplace(f.metric, f.decimals);  // a list's unit is written last
+    } else {
+      p->clash = true;
+    }
+    return;
+  }
+  p->run.metrics[f.metric] = f.value;
+  p->run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+  if (f.decimals >= 0) p->run.decimals[f.metric] = f.decimals;
+  if (f.derived) p->run.derived.insert(f.metric);
+}
+
+std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
+                                const std::string& text, std::vector<UnreadFigures>* unread) {
+  std::vector<Point> points;
+  bool no_unit = false, restated = false, unnamed = false;
+  std::set<std::string> not_run;
+  size_t sentence = 0;
+  std::vector<Figure> figures =
+      Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string());
+  UnitInfo carried{};
+  for (const auto& f : figures)
+    if (w.carry && !f.derived && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
+  SlashLabelList(w.context, rest, &figures);
+  std::map<std::string, int> per_metric;
+  for (const auto& f : figures) ++per_metric[f.metric];
+  std::map<size_t, std::map<std::string, std::vector<double>>> repeats;  // point -> metric -> later values
+  for (Figure f : figures) {
+    if (f.metric == kCarried && !CarriedFigure(x, &f)) continue;  // prose numbers nothing names: no figures
+    // A clause's subject names a figure only where it tells figures of one
+    // metric apart ("control ... was 23.0%; treatment was 22.9%").
+    if (f.subject && per_metric[f.metric] < 2) f.word.clear();
+    if (f.restated || w.restated || (!f.run_tag.empty() && !x.own_text.count(f.run_tag))) {
+      restated = restated || !f.derived;
+      continue;
+    }
+    if (f.not_run) {
+      not_run.insert(f.not_run);
+      continue;
+    }
+    if (f.metric == kNoUnit) {
+      if (f.value == 0) continue;  // "mismatches: `0`": a count, no run measures 0
+      if (!BareIsTflops(f, x, w)) {
+        no_unit = true;
+        continue;
+      }
+      f.metric = "tflops";
+    }
+    Config named = WordConfig(f, x);
+    if (named.empty() && !points.empty() && f.sentence != sentence && !f.derived) {
+      unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it
+      continue;
+    }
+    sentence = f.sentence;
+    // "Steps 5-19 had 21.8% median MFU, 10.0-second median duration": the
+    // same names over another metric add to the point.
+    const bool joins = !points.empty() && points.back().cfg == named && !points.back().run.metrics.count(f.metric);
+    if (!named.empty() && !joins) points.push_back({named, {}, false});
+    else if (points.empty()) points.push_back({});
+    AddToPoint(f, named.empty() && (w.repeats || x.repeats), &points.back(), &repeats[points.size() - 1][f.metric]);
+  }
+  for (auto& [i, by_metric] : repeats)
+    for (auto& [metric, later] : by_metric)
+      if (!later.empty()) KeepRepeats(metric, std::move(later), &points[i]);
+  if (!unread) return points;
+  if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
+  if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
+  if (unnamed) unread->push_back({line, text, "a figure of a later sentence that nothing names"});
+  for (const auto& why : not_run) unread->push_back({line, text, why});
+  return points;
+}
+
+// The figure sets of a bullet's text after its label (`rest`), each a
+// recorded run under the scope's configuration; `kept`: the text as listed.
+void KeepPoints(const std::string& rest, const std::string& kept, int line, const EntryCtx& x, const WalkScope& scope,
+                std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  for (auto& p : BulletPoints(rest, x, scope, line, kept, unread)) {
+    if (p.clash && unread) unread->push_back({line, kept, "two figures of one metric and nothing naming each"});
+    if (p.clash || !HasBaseMetric(p.run)) continue;
+    StoredRun r = NewRecorded(x, scope.context, line);
+    for (const auto& [k, v] : p.cfg) r.config[k] = v;
+    r.metrics = std::move(p.run.metrics);
+    r.units = std::move(p.run.units);
+    r.derived = std::move(p.run.derived);
+    r.decimals = std::move(p.run.decimals);
+    r.repeats = std::move(p.run.repeats);
+    out->push_back({std::move(r), line, kept, scope.loose});
+  }
+}
+
+void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
+          std::vector<UnreadFigures>* unread, const std::string& text_override) {
+  if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
+  const std::string& text = text_override.empty() ? b.text : text_override;
+  if (const auto arms = prose::DotArms(text); !arms.empty()) {  // "ring EP4 21.3% / 12.1 s · a2a EP4 ..."
+    Bullet one = b;
+    one.children.clear();
+    for (const auto& arm : arms) Walk(one, scope, x, out, unread, arm);
+    if (text_override.empty())
+      for (const auto& c : b.children) Walk(c, scope, x, out, unread);
+    return;
+  }
+  const size_t colon = LabelEnd(text);
+  std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
+  std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
+  if (colon == std::string::npos && !b.children.empty() && Figures(text, x.known && !x.names_time).empty()) {
+    label = text;  // "- `random`" over its figures' bullets names them all
+    rest.clear();
+  }
+  Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  // A parent written as sentences ("Initial matrix was noisy. Paired repeats
+  // (`iters=5`) were stable:") names the keys in it, not a case.
+  if (colon == std::string::npos && Words(label).size() > 8) own.erase("case");
+  if (scope.prose) {  // a sentence's lead ("Job `...`:", "Target `k`:") is no run's name, "a2a impl:" is
+    // "bf16: 31.4 ms; fp8: 27.8 ms": a short plain label names its figures.
+    if (label.find('`') != std::string::npos || Words(label).size() > 2) own.erase("case");
+    for (const auto& [k, v] : prose::NounPairs(label)) own.emplace(k, v);
+  }
+  if (auto it = x.command_labels.find(PlainLabel(label)); it != x.command_labels.end() && own.count("case")) {
+    own.erase("case");  // "shared off (`topk=8`):" names the command labelled "shared off"
+    for (const auto& [k, v] : it->second) own[k] = v;
+  }
+  if (own.count("case") && scope.context.count("case")) {
+    // A nested case names a variant of its parent's case.
+    own["variant"] = own["case"];
+    own.erase("case");
+  }
+  for (const auto& [k, v] : own) scope.context[k] = v;
+  // "forward TF/s:" over its figures' bullets names their unit.
+  scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
+  for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
+  scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
+  scope.repeats = scope.repeats || SaysRepeats(text);
+  scope.share = scope.share || NamesShares(label);
+  if (!scope.check) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
+  if (!text_override.empty()) return;
+  for (const auto& c : b.children) Walk(c, scope, x, out, unread);
+}
+
+// A Result's printed output block ("```text" with "current: 0.0374 s,
+// 3,502,411 tok/s" lines under "shared_expert_dim=0:"), read as bullets:
+// a line's deeper-indented lines below it are its children. RESULT lines
+// are read by ResultLines. Linear: each line is visited once.
+std::vector<Bullet> OutputBullets(const std::vector<std::pair<int, std::string>>& lines, size_t* i, int indent,
+                                  int first_line) {
+  std::vector<Bullet> out;
+  while (*i < lines.size() && lines[*i].first >= indent) {
+    Bullet b;
+    b.text = lines[*i].second;
+    b.line = first_line + static_cast<int>(*i);
+    const int own = lines[*i].first;
+    ++*i;
+    if (*i < lines.size() && lines[*i].first > own) b.children = OutputBullets(lines, i, lines[*i].first, first_line);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::vector<Bullet> OutputBullets(const FencedBlock& block) {
+  std::vector<std::pair<int, std::string>> lines;  // indent, text
+  std::vector<int> at;                              // each kept line's number in the block
+  std::stringstream ss(block.text);
+  int n = 0;
+  for (std::string line; std::getline(ss, line); ++n) {
+    const size_t ind = line.find_first_not_of(' ');
+    if (ind == std::string::npos || line.compare(ind, 7, "RESULT ") == 0) continue;
+    lines.emplace_back(static_cast<int>(ind), line.substr(ind));
+    at.push_back(n);
+  }
+  size_t i = 0;
+  std::vector<Bullet> out;
+  while (i < lines.size()) {
+    auto top = OutputBullets(lines, &i, lines[i].first, 0);
+    out.insert(out.end(), top.begin(), top.end());
+  }
+  std::function<void(Bullet&)> renumber = [&](Bullet& b) {
+    b.line = block.line + 1 + at[static_cast<size_t>(b.line)];
+    for (auto& c : b.children) renumber(c);
+  };
+  for (auto& b : out) renumber(b);
+  return out;
+}
+
+}  // namespace reader
+
+}  // namespace moelog::logbook

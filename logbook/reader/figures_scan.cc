@@ -1,0 +1,628 @@
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook {
+
+namespace reader {
+
+// "ring 13.2 / 13.1 / 12.8 % at EP2/4/8": the numbers `listed` before the
+// figure `f` (read as `value`) take its unit, each paired with its value of
+// the key after "at" (if as many); a comma list's numbers keep their words.
+void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
+                   const std::vector<Listed>& listed, Figure* f, std::vector<Figure>* out) {
+  const auto at = AtList(s, i, listed.size() + 1);
+  const double ratio = f->value / value;
+  const std::string first = listed.front().word;
+  for (size_t n = 0; n < listed.size(); ++n) {
+    Figure m = *f;
+    m.value = listed[n].value * ratio;
+    m.decimals = f->decimals < 0 ? -1 : listed[n].decimals;  // "13.2 / 13.1 %": as written
+    m.list = f->list;
+    m.word = comma_list ? listed[n].word : MetricWord(first) || NoName(first) ? "" : first;
+    if (!at.empty()) m.named[at[n].first] = at[n].second;
+    out->push_back(m);
+  }
+  if (!at.empty()) f->named[at.back().first] = at.back().second;
+  if (f->word.empty() && !MetricWord(first) && !NoName(first) && !comma_list) f->word = first;
+}
+
+// "`time_s=0.017877`": the figure a key=value word states in the unit its key
+// names (thousands separators read), or false. `eq` is the '=' before the number.
+bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
+  size_t b = eq;
+  while (b > 0 && IsIdentChar(s[b - 1])) --b;
+  const std::string key = s.substr(b, eq - b);
+  std::string unit = KeyUnit(key);
+  size_t j = eq + 1;
+  const std::string num = DigitsAt(s, &j);
+  // "`steady_state_time=0.0341s`", "`latency=3.2ms`": the unit glued to the
+  // value names it, unless the key is a setting ("timeout=60s").
+  if (UnitInfo glued{}; unit.empty() && j < s.size() && IsIdentStart(s[j]) && !SettingKey(key) &&
+                        UnitOf(UnitToken(s, j), &glued) && !glued.derived) {
+    unit = UnitToken(s, j);
+    j += unit.size();
+  }
+  *end = j;
+  UnitInfo info{};
+  const auto v = ParseNumber(num);
+  if (unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
+  f->metric = info.metric, f->unit = unit, f->derived = false;
+  f->value = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;
+  f->decimals = WrittenDecimals(num);
+  return true;
+}
+
+UnitRead ReadUnit(const std::string& s, size_t j) {
+  UnitRead u;
+  size_t k = j;
+  if (k < s.size() && (s[k] == 'M' || s[k] == 'K' || s[k] == 'k' || s[k] == 'B') &&
+      (k + 1 >= s.size() || s[k + 1] == ' ' || s[k + 1] == '`')) {
+    u.scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
+    ++k;
+  }
+  UnitInfo probe{};
+  if (k + 1 < s.size() && s[k] == '-' && IsIdentStart(s[k + 1]) && UnitOf(UnitToken(s, k + 1), &probe)) ++k;
+  u.glued = k < s.size() && IsIdentChar(s[k]);
+  while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+  u.unit = UnitToken(s, k);
+  if (StatWord(u.unit)) {
+    size_t n = k + u.unit.size();
+    while (n < s.size() && (s[n] == ' ' || s[n] == '`')) ++n;
+    if (UnitOf(UnitToken(s, n), &probe)) u.statistic = u.unit, k = n, u.unit = UnitToken(s, n);
+  }
+  u.at = k;
+  u.len = u.unit.size();
+  u.before_arrow = ArrowAt(s, k) > 0;
+  u.own = (!u.unit.empty() && u.unit[0] == '%') || UnitOf(u.unit, &probe);
+  return u;
+}
+
+// A number right after an arrow ("14.71→14.82") takes the unit of the
+// figure before the arrow.
+bool AfterArrow(const std::string& s, size_t start) {
+  size_t a = start;
+  while (a > 0 && s[a - 1] == ' ') --a;
+  return (a >= 2 && ArrowAt(s, a - 2) == 2) || (a >= 3 && ArrowAt(s, a - 3) == 3);
+}
+
+// A percentage written as a change ("improves by 21.3%", "28.8% relative",
+// "12.7% faster"): a delta, never the metric itself.
+bool ChangeOf(const std::string& s, size_t start, size_t end) {
+  if (Lower(WordBefore(s, start)) == "by") return true;
+  static const std::set<std::string> after = {"relative", "faster", "slower", "higher", "lower", "better",
+                                              "worse",    "more",   "less",   "gain",   "improvement", "regression"};
+  size_t e = end;
+  return after.count(Lower(WordAt(s, end, &e))) > 0;
+}
+
+// A percentage: a delta when signed, MFU when MFU qualifies it (or the
+// logbook measures MFU and its clause names no other share), else no figure.
+// "21.4→22.9 % peak", "48% of peak": a share of a peak, no MFU. Looks at
+// the first '%' within 40 characters after `start` and the words after it.
+bool PercentOfPeak(const std::string& s, size_t start) {
+  const size_t pct = s.find('%', start);
+  if (pct == std::string::npos || pct > start + 40) return false;
+  size_t e = 0;
+  std::string w = Lower(WordAt(s, pct + 1, &e));
+  if (w == "of") w = Lower(WordAt(s, e, &e));
+  return w == "peak";
+}
+
+bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
+                   const ScanMode& mode, size_t* i, Figure* f) {
+  *i = std::max(*i, u.at + 1);
+  if (!sign && PercentOfPeak(s, start)) return false;
+  if (sign || ChangeOf(s, start, u.at + u.unit.size())) {
+    f->metric = "delta_pct", f->unit = std::string(1, '%'), f->derived = true;  // (a literal trips GCC 12's -Wrestrict here)
+  } else if (ThresholdBefore(s, start)) {
+    return false;
+  } else if (MfuQualifies(s, start, u.at + u.unit.size()) ||
+             (mode.percent_is_mfu && PercentClauseIsMfu(s, start, u.at + u.unit.size()))) {
+    f->metric = "mfu", f->unit = std::string(1, '%');
+  } else {
+    return false;
+  }
+  f->value = (negative ? -1 : 1) * value;
+  return true;
+}
+
+// A duration a job or test run took ("succeeded in 40.12 seconds", "33
+// passed in 10.41s", "after 3 s", "parent duration `195006ms`") or a limit
+// ("times out at 60 seconds") is no benchmark figure.
+bool JobDuration(const std::string& s, size_t start) {
+  size_t b = start;
+  const std::string w = Lower(WordBefore(s, start, &b));
+  if (w == "after" || w == "in") return true;
+  if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
+  // "compile `148.4s`", "compilation took 85 s": the compiler's time, not the benchmark's.
+  if (w == "compile" || w == "compilation" || (w == "took" && Lower(WordBefore(s, b)).rfind("compil", 0) == 0))
+    return true;
+  // "parent duration `195006ms`", "job duration 3 s", "wall time 41 s", "task duration 107946 ms", "compile time 85 s".
+  static const std::set<std::string> whole = {"parent", "job", "wall", "total", "elapsed", "wall-clock", "task", "test", "compile"};
+  return (w == "duration" || w == "time") && whole.count(Lower(WordBefore(s, b))) > 0;
+}
+
+// A time written as an adjective before what it bounds or measures of a job
+// ("a 5,400-second execution window", "the 60-second test limit", "an
+// 8-minute 16-second task duration"): a setting or a job's duration, no figure.
+bool DurationAdjective(const std::string& s, const UnitRead& u) {
+  if (u.at == 0 || s[u.at - 1] != '-') return false;
+  // What a setting bounds, or whose duration it is (a job's, not a step's:
+  // "an 8.4-second median duration" is a figure).
+  static const std::set<std::string> nouns = {"window", "limit",   "timeout", "budget", "interval",  "cadence", "wait",
+                                              "delay",  "deadline", "cap",    "task",   "job",       "test",    "execution",
+                                              "queue",  "coordinator"};
+  size_t e = u.at + u.len;
+  return nouns.count(Lower(WordAt(s, u.at + u.len, &e))) > 0;
+}
+
+// A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
+bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
+                size_t* i, Figure* f) {
+  if (u.scale != 1 && info.metric != "tokens_per_s") return false;
+  f->metric = info.metric, f->unit = u.unit, f->derived = info.derived;
+  if (u.scale != 1) f->decimals = -2;  // "3.5M tok/s": not the value as written
+  // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
+  f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * u.scale * info.factor;
+  *i = u.at + u.len;
+  if (f->metric == "time_s" && (JobDuration(s, start) || DurationAdjective(s, u))) return false;
+  if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
+  if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
+  return true;
+}
+
+// A number with no unit after it: TF/s where the harness prints TF/s, a
+// reported value whose unit the caller decides ("none `252.091`"), or none.
+bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u, double value, const ScanMode& mode,
+                size_t* i, Figure* f) {
+  if (u.glued || u.scale != 1) {
+    while (*i < s.size() && IsIdentChar(s[*i])) ++*i;  // "4GiB", "128MiB"
+    return false;
+  }
+  if (!u.unit.empty() && std::isalpha(static_cast<unsigned char>(u.unit[0])) && u.unit != "vs")
+    return false;  // another word (GiB, steps, dropped ...): no figure
+  if (mode.bare_is_tflops && !CountWord(WordBefore(s, start))) {
+    f->metric = "tflops", f->value = value;
+    return true;
+  }
+  if (start > 0 && s[start - 1] == '`' && j < s.size() && s[j] == '`' && !CountWord(WordBefore(s, start)) &&
+      !ThresholdBefore(s, start)) {
+    // "none `252.091`": a reported value written without a unit. The
+    // caller names its metric or lists it ("no unit").
+    f->metric = kNoUnit, f->value = value;
+    return true;
+  }
+  if ((u.before_arrow || AfterArrow(s, start)) && !CountWord(WordBefore(s, start)) &&
+      (!mode.prose || mode.carry.empty())) {
+    // "d2048 14.71→14.82" with no unit anywhere: a change of something, listed "no unit".
+    f->metric = kNoUnit, f->value = value;
+    return true;
+  }
+  if (mode.prose && !mode.carry.empty() && !CountWord(WordBefore(s, start)) && !ThresholdBefore(s, start)) {
+    // "fp8gemm 92.2": perhaps in the unit of the figure before it; the
+    // caller keeps it only when a value of the entry's keys names it.
+    f->metric = kCarried, f->unit = mode.carry, f->value = value;
+    return true;
+  }
+  return false;
+}
+
+bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool sign, bool negative,
+                const ScanMode& mode, int arrow_left, const std::string& arrow_unit, size_t* i, Figure* f,
+                std::string* unit_out, bool* before_arrow) {
+  UnitRead u = ReadUnit(s, j);
+  *before_arrow = u.before_arrow;
+  if (u.before_arrow && !u.own) {
+    u.unit = ArrowUnit(s, u.at);  // "96.1 -> fp8wire 56.5 ms": ms
+    u.len = 0;
+  } else if (!u.own && arrow_left >= 0 && !sign && !arrow_unit.empty() && AfterArrow(s, start)) {
+    u.unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
+    u.len = 0;
+  }
+  *unit_out = u.unit.empty() && mode.prose ? mode.carry : u.unit;
+  if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);
+  if (sign) return false;  // a signed number that is no percentage
+  UnitInfo info{};
+  if (!u.unit.empty() && UnitOf(u.unit, &info)) return UnitFigure(s, start, u, info, value, i, f);
+  return BareFigure(s, start, j, u, value, mode, i, f);
+}
+
+// The word that names a figure (the identifier before it, unless it names a
+// metric or nothing), and its side of an arrow ("bf16 96.1 -> fp8wire 56.5").
+bool NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f) {
+  size_t b = start;
+  std::string word = WordBefore(s, start, &b);
+  bool stat_named = false;
+  if (StatWord(Lower(word)) && !f->derived && !f->named.count("statistic")) {
+    // "`xla_sum` median 0.48 ms": the statistic names the figure's metric
+    // statistic, the word before it the run.
+    f->named["statistic"] = Lower(word);
+    word = WordBefore(s, b, &b);
+  }
+  if (MetricWord(word)) {
+    // "mean MFU 20.21%": the statistic names the metric, not a run.
+    const std::string stat = WordBefore(s, b);
+    if (StatWord(stat) && !f->derived) f->metric += "_" + stat, stat_named = true;
+    word.clear();
+  }
+  if (!f->derived && !NoName(word) && (b == 0 || s[b - 1] != '/'))
+    f->word = word;
+  size_t q = word.empty() ? start : b;
+  while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '`' || s[q - 1] == '*')) --q;
+  const bool after_arrow = (q >= 2 && ArrowAt(s, q - 2) == 2) || (q >= 3 && ArrowAt(s, q - 3) == 3);
+  if (after_arrow && arrow_left >= 0 && !f->derived) {
+    // "bf16 96.1 -> fp8wire 56.5": their words; "d2560 14.71→14.82": the
+    // word names both, the arrow's sides tell them apart.
+    Figure& left = (*out)[static_cast<size_t>(arrow_left)];
+    if (f->word.empty() || left.word.empty()) {
+      if (f->word.empty()) f->word = left.word;
+      left.named["arrow"] = "before", f->named["arrow"] = "after";
+    }
+  }
+  return stat_named;
+}
+
+// Where the clause (`sentence`: the sentence) holding position `at` starts:
+// after the previous ", ", ';', ':' (a sentence: ". " or ';'), at most
+// 200 characters back. Bounded, so the scan stays linear.
+size_t ClauseStart(const std::string& s, size_t at, bool sentence) {
+  const size_t lim = at > 200 ? at - 200 : 0;
+  size_t c = at;
+  for (; c > lim; --c) {
+    const char ch = s[c - 1];
+    const bool spaced = c < s.size() && s[c] == ' ';
+    if ((ch == '.' && spaced) || ch == ';') break;
+    if (!sentence && ((ch == ',' && spaced) || ch == ':')) break;
+  }
+  return c;
+}
+
+// A statistic's word: "mean", "median", "p50", "tail-100".
+bool StatisticWord(const std::string& w) {
+  const std::string l = Lower(w);
+  return StatWord(l) || (l.rfind("tail-", 0) == 0 && l.size() > 5 && std::isdigit(static_cast<unsigned char>(l[5])));
+}
+
+// A run's version tag as researchers name runs in prose ("v156"): 'v'
+// and at least two digits ("h1024" is a shape, "v5" a harness version).
+bool RunTag(const std::string& w) {
+  return w.size() >= 4 && w[0] == 'v' &&
+         std::all_of(w.begin() + 1, w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// A clause's word that names no run: verbs, statistics, metric and window
+// words ("control median MFU over steps 5-19 was" leaves "control").
+bool SubjectFiller(const std::string& w, bool prose) {
+  // In prose a number format names a run ("With fp8 the step takes 27.7 ms").
+  static const std::set<std::string> dtype = {"bf16", "fp8", "fp16", "fp32", "int8", "int4"};
+  if (prose && dtype.count(Lower(w))) return false;
+  static const std::set<std::string> k = {"steps", "step", "window", "averaged", "over", "final", "runs", "takes",
+                                          "ran", "median", "full-run", "samples", "sample", "two", "both", "run",
+                                          "went", "dropped", "fell", "rose", "improved", "moved", "changed", "grew",
+                                          "increased", "decreased", "goes", "time"};
+  UnitInfo unit{};
+  return NoName(w) || StatisticWord(w) || MetricWord(w) || MfuQualifier(Lower(w)) || k.count(Lower(w)) > 0 ||
+         !IsIdentStart(w[0]) || UnitOf(w, &unit) || !std::all_of(w.begin(), w.end(), IsIdentChar);
+}
+
+// What the words around a figure name beyond the word before it: the
+// statistic of its clause ("mean was 21.067%", "25.5% tail-100 median MFU"),
+// the step window of its sentence ("Steps 60-79 averaged ..."), the run its
+// clause is about ("treatment was 22.865%", "`dw13` at 7.23 ms"), and
+// whether its sentence restates earlier work. `end`: past the figure's unit.
+// The words of the clause before a figure at `start` that come after the
+// clause's last figure and the words qualifying it ("19.1% tail-40 median MFU
+// and 19.0% ..." leaves "and").
+std::vector<std::string> ClauseWords(const std::string& s, size_t start) {
+  const size_t cb = ClauseStart(s, start, false);
+  std::vector<std::string> clause = Words(s.substr(cb, start - cb));
+  for (size_t n = clause.size(); n > 0; --n)
+    if (std::isdigit(static_cast<unsigned char>(clause[n - 1][0])) &&
+        (clause[n - 1].find('.') != std::string::npos || clause[n - 1].back() == '%')) {
+      clause.erase(clause.begin(), clause.begin() + static_cast<std::ptrdiff_t>(n));
+      UnitInfo unit{};  // and the words that qualify that figure ("tail-40 median MFU")
+      while (!clause.empty() && (StatisticWord(clause[0]) || MfuQualifier(clause[0]) || MetricWord(clause[0]) ||
+                                 UnitOf(clause[0], &unit)))
+        clause.erase(clause.begin());
+      if (clause.size() >= 2 && clause[0] == "at") clause.erase(clause.begin(), clause.begin() + 2);  // "... at EP8 and"
+      break;
+    }
+  return clause;
+}
+
+// The statistic words of a figure's clause, or those right after its unit
+// ("25.5% tail-100 median MFU"); `end`: past the figure's unit.
+std::string ClauseStatistic(const std::string& s, const std::vector<std::string>& clause, size_t end) {
+  std::string stat;
+  auto add = [&stat](const std::string& w) {
+    if (!stat.empty()) stat += ' ';
+    stat += Lower(w);
+  };
+  for (const auto& w : clause)
+    if (StatisticWord(w)) add(w);
+  const bool clause_stat = !stat.empty();
+  for (size_t p = end, n = 0; !clause_stat && n < 3; ++n) {
+    size_t e = p;
+    const std::string w = WordAt(s, p, &e);
+    if (w.empty() || !(StatisticWord(w) || MfuQualifier(w))) break;
+    if (StatisticWord(w)) add(w);
+    p = e;
+  }
+  return stat;
+}
+
+// What the sentence before a figure at `start` says of it: where it starts,
+// the run tag it opens with, whether it restates earlier work or is
+// hypothetical (prose), its step window ("Steps 60-79 averaged ..."). The
+// sentence's words.
+std::vector<std::string> SentenceMarks(const std::string& s, size_t start, bool prose, Figure* f) {
+  const size_t sb = ClauseStart(s, start, true);
+  f->sentence = sb;
+  const std::vector<std::string> sentence = Words(s.substr(sb, start - sb));
+  if (!sentence.empty() && RunTag(sentence[0])) f->run_tag = sentence[0];
+  for (size_t n = 0; n < sentence.size(); ++n) {
+    if (RestatingWord(sentence[n])) f->restated = true;
+    if (prose && prose::HypotheticalWord(sentence[n])) f->not_run = "hypothetical (would, if, ideal ...), not a run";
+    if (Lower(sentence[n]) != "steps" || n + 1 >= sentence.size()) continue;
+    std::string r = sentence[n + 1];
+    while (!r.empty() && (r.back() == ',' || r.back() == ':')) r.pop_back();
+    const size_t dash = r.find('-');
+    if (dash != std::string::npos && dash > 0 && dash + 1 < r.size() &&
+        std::all_of(r.begin(), r.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; }))
+      f->named["steps"] = r;
+  }
+  return sentence;
+}
+
+// The run a figure's clause is about, as its word: "treatment was 22.865%",
+// "`dw13` at 7.23 ms", the one naming word of the clause, or the sentence's
+// subject before a verb of a run's outcome ("P1 finished at loss 5.14, ...,
+// and 192,583 tok/s").
+void ClauseSubject(const std::vector<std::string>& clause, const std::vector<std::string>& sentence, bool prose,
+                   Figure* f) {
+  static const std::set<std::string> link = {"at", "was", "is", "were", "had", "took"};
+  if (clause.size() >= 2 && link.count(clause.back()) && !SubjectFiller(clause[clause.size() - 2], prose)) {
+    f->word = clause[clause.size() - 2];
+    f->subject = true;
+    return;
+  }
+  std::vector<std::string> names;
+  for (const auto& w : clause) {
+    std::string c = w;
+    while (!c.empty() && (c.back() == ',' || c.back() == ':' || c.back() == '.')) c.pop_back();
+    if (!c.empty() && !SubjectFiller(c, prose)) names.push_back(c);
+  }
+  if (names.size() == 1 && names[0].size() <= 24) f->word = names[0], f->subject = true;
+  static const std::set<std::string> outcome = {"finished", "ran", "reached", "completed", "ended", "achieved"};
+  for (size_t n = 1; f->word.empty() && n < sentence.size() && n < 12; ++n)
+    if (outcome.count(Lower(sentence[n]))) {
+      std::string w = sentence[n - 1];
+      while (!w.empty() && (w.back() == ',' || w.back() == ':')) w.pop_back();
+      if (!w.empty() && w.size() <= 24 && !SubjectFiller(w, prose) && std::all_of(w.begin(), w.end(), IsIdentChar))
+        f->word = w, f->subject = true;
+      break;
+    }
+}
+
+void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named, Figure* f, bool prose) {
+  const std::vector<std::string> clause = ClauseWords(s, start);
+  const std::string stat = ClauseStatistic(s, clause, end);
+  if (!stat.empty() && !stat_named && !f->derived && !f->named.count("statistic")) f->named["statistic"] = stat;
+  const std::vector<std::string> sentence = SentenceMarks(s, start, prose, f);
+  if (!f->word.empty() || f->derived) return;
+  ClauseSubject(clause, sentence, prose, f);
+}
+
+std::string FigureText(const std::string& text) {
+  if (text.size() <= kMaxFigureText) return text;
+  size_t n = kMaxFigureText;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n);
+}
+
+// A number glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00") is no
+// figure, unless a key names its unit ("time_s=0.0179"). True when the
+// number at `st.i` was such and the scan stepped past it. The scan always
+// steps past the character it stands on ('+' is no identifier character),
+// so every loop here is linear.
+bool GluedNumber(FigureScan& st, bool sign) {
+  const std::string& s = st.s;
+  size_t& i = st.i;
+  if (Figure kv; !sign && i > 0 && s[i - 1] == '=' && st.depth == 0) {
+    size_t end = i + 1;
+    if (KeyValueFigure(s, i - 1, &end, &kv)) {
+      st.listed.clear(), st.comma_list = false, st.list_next = std::string::npos, st.arrow_left = -1;
+      st.out.push_back(kv);  // named by its key, not by the word before it
+    }
+    i = std::max(i + 1, end);
+    while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+    return true;
+  }
+  if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' || s[i - 1] == '@')) {
+    ++i;
+    while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
+    return true;
+  }
+  return false;
+}
+
+// A number that waits for a unit written after a later one: "13.2 / 13.1 /
+// 12.8 %", "full `210.201`, prequeue `277.222` TF/s" (each named by its own
+// word). True when it was listed and the scan moved to the next number.
+bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sign) {
+  const std::string& s = st.s;
+  if (start != st.list_next) st.listed.clear(), st.comma_list = false;  // the list ended without a unit: no figures
+  st.list_next = std::string::npos;
+  if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && st.depth == 0) {
+    if (st.comma_list) st.listed.clear(), st.comma_list = false;
+    st.listed.push_back({value, st.listed.empty() ? WordBefore(s, start) : "", WrittenDecimals(s.substr(start, j - start))});
+    st.list_next = st.i = next;
+    return true;
+  }
+  if (const size_t e = !sign && st.depth == 0 ? CommaListNext(s, j) : std::string::npos;
+      e != std::string::npos && (st.listed.empty() || st.comma_list)) {
+    const std::string named = WordBefore(s, start);
+    st.listed.push_back({value, NoName(named) ? "" : named, WrittenDecimals(s.substr(start, j - start))});
+    st.comma_list = true;
+    st.list_next = st.i = e;
+    return true;
+  }
+  return false;
+}
+
+// An arrow right after a figure's unit ("12.3 ms -> 10.1 ms"); `at` is past the unit.
+bool ArrowAfterUnit(const std::string& s, size_t at) {
+  while (at < s.size() && (s[at] == ' ' || s[at] == '`' || s[at] == '*')) ++at;
+  return at < s.size() && ArrowAt(s, at) > 0;
+}
+
+// What prose says of a figure beyond the words before it: a name after its
+// unit ("13.6 s eager", "27.6 ms (fp8)", "31.3 ms in bf16") where none before
+// it names it, an estimate ("~36 ms"), what a clause says it is a value of
+// ("ragged backend = 96.2 ms"), and "from 31.2 ms to 27.9 ms" as before/after.
+void ProseNames(FigureScan& st, size_t start, Figure* f) {
+  const std::string& s = st.s;
+  UnitInfo probe{};
+  if (!f->word.empty() && SubjectFiller(f->word, true)) f->word.clear();  // "Throughput step 12.3 ms"
+  if (f->word.empty() || f->subject)
+    if (std::string post = prose::PostfixName(s, st.i);
+        !post.empty() && !NoName(post) && !MetricWord(post) && !StatisticWord(post) && !UnitOf(post, &probe))
+      f->word = post, f->subject = false;
+  if (prose::Estimate(s, start)) f->not_run = "an estimate (\"~\"), not a measurement";
+  if (prose::PartOf(s, st.i) || prose::WholeOf(s, start))
+    f->not_run = "a part of a whole (\"X ms of a Y ms step\"), not a run";
+  const size_t cb = ClauseStart(s, start, false);
+  for (const auto& [k, v] : prose::NounPairs(s.substr(cb, start - cb))) f->named.emplace(k, v);
+  const std::string before = Lower(WordBefore(s, start));
+  if (before == "from") st.from_figure = static_cast<int>(st.out.size());
+  if (before != "to" || st.from_figure < 0 || static_cast<size_t>(st.from_figure) >= st.out.size()) return;
+  Figure& from = st.out[static_cast<size_t>(st.from_figure)];
+  st.from_figure = -1;
+  if (from.metric != f->metric || from.sentence != f->sentence) return;
+  if (f->word.empty() || f->word == from.word) f->word = from.word, f->subject = from.subject;
+  from.named["arrow"] = "before", f->named["arrow"] = "after";
+}
+
+// A figure read: named by its words, paired with the list waiting for its
+// unit or with the key values after it ("0.95 % at EP2"), and kept.
+void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
+                const std::string& num) {
+  const std::string& s = st.s;
+  f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
+  ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f, st.mode.prose);
+  // The last number of a " / " list: its clause's subject names no one number of it.
+  if (f.subject && !st.listed.empty() && !f.derived) f.word.clear(), f.subject = false;
+  if (!f.derived) f.restated = f.restated || prose::RestatingAround(s, start, st.i);  // "the 13.9 ms forward"
+  if (st.mode.prose && !f.derived) ProseNames(st, start, &f);
+  if (UnitInfo u{}; st.mode.prose && !f.derived && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
+  // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
+  before_arrow = before_arrow || ArrowAfterUnit(s, st.i);
+  st.last_end = st.i;
+  st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
+  st.arrow_unit = before_arrow && !f.derived ? unit : "";
+  if (!st.listed.empty() && !f.derived && value != 0) {
+    f.list = st.lists++;
+    ShareListUnit(s, st.i, value, st.comma_list, st.listed, &f, &st.out);
+    st.listed.clear();
+    st.comma_list = false;
+  } else if (!f.derived) {
+    for (const auto& [k, v] : AtList(s, st.i, 1)) f.named[k] = v;
+  }
+  st.out.push_back(f);
+}
+
+// "4.1x slower than ring", "2.7x off the floor": a factor that is no
+// speedup of the run it follows.
+bool SpeedupOfNoRun(const std::string& s, size_t at) {
+  size_t e = 0;
+  const std::string w = Lower(WordAt(s, at, &e));
+  return w == "slower" || w == "off" || w == "short" || w == "away" || w == "behind";
+}
+
+// "0.5852 ms (1433 GB/s)": a figure of another metric opening the
+// parentheses right after a figure is the same run's, named as it is.
+bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& num) {
+  if (st.out.empty() || st.last_end == std::string::npos || st.last_end > start || st.depth != 1) return false;
+  const Figure& prev = st.out.back();
+  if (prev.derived || prev.metric == f.metric || f.metric == kNoUnit || prev.metric == kNoUnit) return false;
+  int parens = 0;
+  for (size_t k = st.last_end; k < start; ++k) {
+    if (st.s[k] == '(') ++parens;
+    else if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*') return false;
+  }
+  if (parens != 1) return false;
+  f.word = prev.word, f.named = prev.named, f.subject = prev.subject, f.sentence = prev.sentence;
+  f.restated = prev.restated, f.run_tag = prev.run_tag, f.not_run = prev.not_run;
+  f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
+  st.out.push_back(f);
+  return true;
+}
+
+// The number at st.i (`sign`: written with one): a fraction ("33/64") or a
+// listed value waits or is skipped; a figure with its unit is kept, an aside
+// in parentheses joins the figure before it. st.i moves past what was read.
+void ScanNumber(FigureScan& st, bool sign) {
+  const std::string& s = st.s;
+  size_t& i = st.i;
+  const char c = s[i];
+  size_t j = i + (sign ? 1 : 0);
+  const std::string num = DigitsAt(s, &j);
+  const size_t start = i;
+  i = j;
+  // "33/64", "455/455": a fraction, no figure.
+  if (j + 1 < s.size() && s[j] == '/' && std::isdigit(static_cast<unsigned char>(s[j + 1]))) {
+    i = j + 1;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+    return;
+  }
+  const auto v = ParseNumber(num);
+  if (!v || ListedNumber(st, start, j, *v, sign)) return;
+  Figure f;
+  std::string unit;
+  bool before_arrow = false;
+  if (!FigureUnit(s, start, j, *v, sign, c == '-', st.mode, st.arrow_left, st.arrow_unit, &i, &f, &unit,
+                  &before_arrow))
+    return;
+  if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
+  if (!f.derived && DifferenceAfter(s, i)) f.not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
+  if (!f.derived && prose::RangeEnd(s, start)) {  // "119 to 123 seconds", "60–81 ms": neither end is a run's
+    f.not_run = "a range, not one run's figure";
+    if (!st.out.empty() && st.last_end != std::string::npos && st.last_end <= start &&
+        (prose::RangeGap(s.substr(st.last_end, start - st.last_end)) ||
+         Lower(Trim(s.substr(st.last_end, start - st.last_end))) == "and"))  // "between 60 and 81 ms"
+      st.out.back().not_run = f.not_run;  // its lower end: "17.22% to 17.29%"
+  }
+  // Asides, but for another metric of the figure before them, and for a
+  // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
+  const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||
+                                             (st.arrow_left >= 0 && AfterArrow(s, start)));
+  if (st.depth > 0 && !f.derived && !paren_change) {
+    if (ParenCompanion(st, start, f, num)) st.last_end = i;
+    return;
+  }
+  KeepFigure(st, f, start, *v, unit, before_arrow, num);
+}
+
+std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops, bool percent_is_mfu,
+                            bool prose, const std::string& carry) {
+  FigureScan st(s);
+  st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
+  st.mode.carry = prose ? carry : "";
+  size_t& i = st.i;
+  while (i < s.size() && st.out.size() < kMaxFiguresPerEntry) {
+    const char c = s[i];
+    if (c == '(' || c == ')') {
+      st.depth = c == '(' ? st.depth + 1 : std::max(0, st.depth - 1);
+      ++i;
+      continue;
+    }
+    const bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
+    if (GluedNumber(st, sign)) continue;
+    ScanNumber(st, sign);
+  }
+  return std::move(st.out);
+}
+
+}  // namespace reader
+
+}  // namespace moelog::logbook

@@ -1,0 +1,638 @@
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook {
+
+namespace reader {
+
+bool HasWord(const std::string& h, const std::string& w) {
+  for (size_t p = h.find(w); p != std::string::npos; p = h.find(w, p + 1)) {
+    const bool left = p == 0 || !std::isalnum(static_cast<unsigned char>(h[p - 1]));
+    const size_t e = p + w.size();
+    const bool right = e >= h.size() || !std::isalnum(static_cast<unsigned char>(h[e]));
+    if (left && right) return true;
+  }
+  return false;
+}
+
+ColumnInfo ColumnMetric(const std::string& raw) {
+  ColumnInfo c;
+  std::string h = raw;
+  if (size_t at = h.find('@'); at != std::string::npos) {
+    size_t e = at + 1;
+    while (e < h.size() && (std::isalnum(static_cast<unsigned char>(h[e])) || h[e] == '.' || h[e] == '_')) ++e;
+    c.at = h.substr(at + 1, e - at - 1);
+    h = h.substr(0, at) + h.substr(e);
+  }
+  std::string lower;
+  for (char ch : h) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  // "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU": a figure per device.
+  std::string per;
+  for (const char* d : {"gpu", "rank", "device", "chip"})
+    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d})
+      if (size_t at = lower.find(form); at != std::string::npos && per.empty()) {
+        per = d;
+        lower.erase(at, form.size());
+        h.erase(at, form.size());
+      }
+  const bool delta = HasWord(lower, "delta") || HasWord(lower, "gain") || lower.find("\xCE\x94") != std::string::npos ||
+                     HasWord(lower, "change") || lower.find("vs ") != std::string::npos;
+  std::string base;
+  if (h.find("TF/s") != std::string::npos || HasWord(lower, "tflops") || lower.find("tflop/s") != std::string::npos)
+    base = "tflops", c.unit = "TF/s";
+  else if (lower.find("tokens/s") != std::string::npos || lower.find("tok/s") != std::string::npos) base = "tokens_per_s", c.unit = "tokens/s";
+  else if (lower.find("gb/s") != std::string::npos) base = "gb_per_s", c.unit = "GB/s";
+  else if (HasWord(lower, "mfu")) base = "mfu", c.unit = "%";
+  else if (HasWord(lower, "ms") || lower.find("(ms)") != std::string::npos || lower.rfind("ms/", 0) == 0)
+    base = "time_s", c.unit = "ms", c.factor = 1e-3;
+  else if (HasWord(lower, "us") || HasWord(lower, "\xC2\xB5s")) base = "time_s", c.unit = "us", c.factor = 1e-6;
+  else if (lower == "s" || lower == "time (s)" || lower == "time_s" || lower == "seconds" || lower == "s/step")
+    base = "time_s", c.unit = "s";
+  else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds" ||
+                                                         w.back() == "s/step" || w.back() == "s/iter"))
+    base = "time_s", c.unit = "s";  // "P50 step s", "median s/step"
+  if (lower.rfind('%', 0) == 0) {
+    // "% of 2587 ms step": a share of what the header names, not that unit.
+    c.metric = "share_pct", c.unit = "%", c.factor = 1, c.derived = true;
+    return c;
+  }
+  if (delta) {
+    c.metric = base.empty() ? "delta_pct" : base + "_delta_pct";
+    c.unit = "%";
+    c.factor = 1;
+    c.derived = true;
+  } else if (HasWord(lower, "speedup")) {
+    c.metric = "speedup", c.unit = "x", c.derived = true, c.factor = 1;
+  } else {
+    c.metric = base;
+  }
+  if (!per.empty() && !c.metric.empty() && !c.derived) {
+    c.metric += "_per_" + per;
+    c.unit += "/" + std::string(per == "gpu" ? "GPU" : per);
+  }
+  return c;
+}
+
+std::string Unticked(std::string s) {
+  s.erase(std::remove_if(s.begin(), s.end(), [](char ch) { return ch == '`' || ch == '*'; }), s.end());
+  return parse_detail::Trim(s);
+}
+
+// A cell's words around its number: an approximation mark before it ("~",
+// "≈", "about", "approx.") and a parenthesis after it ("20.33 (1.153x)":
+// the figure's derived speedup beside it) are the author's, not the number's.
+std::string CellCore(std::string cell, bool* approximate) {
+  *approximate = false;
+  for (const char* mark : {"~", "\xE2\x89\x88", "about ", "approx. ", "approx ", "ca. "})
+    if (cell.rfind(mark, 0) == 0) {
+      cell = parse_detail::Trim(cell.substr(std::string(mark).size()));
+      *approximate = true;
+      break;
+    }
+  if (const size_t open = cell.find(" ("); open != std::string::npos && open > 0 && cell.back() == ')')
+    cell = parse_detail::Trim(cell.substr(0, open));
+  return cell;
+}
+
+// A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms", "~17.5",
+// "0.069120s", "1.21M", "20.33 (1.153x)"; nullopt for "—", "n/a" and
+// words. A unit written in the cell (a known one) converts the number to the
+// column's metric.
+std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
+  CellValue out;
+  cell = CellCore(std::move(cell), &out.approximate);
+  if (!cell.empty() && cell.back() == '%') cell.pop_back();
+  // "17.29% after growth": words after a percentage qualify it.
+  if (const size_t pct = cell.find("% "); col.unit == "%" && pct != std::string::npos) cell.erase(pct);
+  if (!cell.empty() && (cell.back() == 'x' || cell.back() == 'X') && col.metric == "speedup") cell.pop_back();
+  size_t n = 0;
+  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
+                             (n == 0 && (cell[n] == '+' || cell[n] == '-'))))
+    ++n;
+  auto v = ParseNumber(cell.substr(0, n));
+  if (!v) return std::nullopt;
+  std::string unit = parse_detail::Trim(cell.substr(n));
+  double scale = 1;
+  if (!unit.empty() && (unit[0] == 'M' || unit[0] == 'k' || unit[0] == 'K' || unit[0] == 'B') &&
+      (unit.size() == 1 || unit[1] == ' ')) {
+    scale = unit[0] == 'M' ? 1e6 : unit[0] == 'B' ? 1e9 : 1e3;
+    unit = parse_detail::Trim(unit.substr(1));
+  }
+  double factor = col.factor;
+  UnitInfo info{};
+  // "191.0k tok/s after growth": words after the unit qualify the figure.
+  if (const size_t sp = unit.find(' '); sp != std::string::npos && UnitOf(unit.substr(0, sp), &info))
+    unit = unit.substr(0, sp);
+  if (!unit.empty() && UnitOf(unit, &info)) {
+    const std::string m = info.metric;
+    if (col.metric.size() < m.size() || col.metric.compare(col.metric.size() - m.size(), m.size(), m) != 0)
+      return std::nullopt;  // a unit the column's metric is not measured in
+    factor = info.factor;
+  } else if (!unit.empty() && scale == 1) {
+    return std::nullopt;  // "3 steps", "n/a"
+  }
+  out.value = factor < 1 ? *v * scale / std::round(1 / factor) : *v * scale * factor;
+  // As written when no multiplier is glued to it and its unit is the column's.
+  if (scale == 1 && (unit.empty() || factor == col.factor)) out.decimals = WrittenDecimals(cell.substr(0, n));
+  return out;
+}
+
+// The metric a column without one in its header holds, from the units its
+// cells are written in ("4.21 ms", "0.069120s"; "14.2%" beside a header
+// "roofline": metric roofline in %). Empty when the cells say none.
+ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& header) {
+  ColumnInfo out;
+  std::string unit;
+  for (const auto& row : t.rows) {
+    if (c >= row.size()) continue;
+    bool approximate = false;
+    std::string cell = CellCore(Unticked(row[c]), &approximate);
+    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
+    // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
+    for (size_t p = 0; p < cell.size(); ++p)
+      if (size_t a = ArrowAt(cell, p); a > 0) {
+        cell = CellCore(parse_detail::Trim(cell.substr(p + a)), &approximate);
+        break;
+      }
+    size_t n = 0;
+    while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
+      ++n;
+    if (n == 0) return {};
+    std::string u = parse_detail::Trim(cell.substr(n));
+    // "189.6k tok/s", "191.0k tok/s after growth": a multiplier glued to the
+    // number, words after the unit.
+    if (u.size() > 2 && std::strchr("kKMB", u[0]) && u[1] == ' ') u = parse_detail::Trim(u.substr(1));
+    if (const size_t sp = u.find(' '); sp != std::string::npos && u != "%") {
+      UnitInfo probe{};
+      if (UnitOf(u.substr(0, sp), &probe)) u = u.substr(0, sp);
+    }
+    if (u.empty() || (!unit.empty() && u != unit)) return {};
+    unit = u;
+  }
+  UnitInfo info{};
+  if (unit == "%") {
+    std::string lower = SnakeKey(header);
+    if (lower.empty() || !std::all_of(lower.begin(), lower.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+        }))
+      return {};
+    out.metric = lower.find("mfu") != std::string::npos ? "mfu" : lower, out.unit = "%";
+  } else if (!unit.empty() && UnitOf(unit, &info) && !info.derived) {
+    out.metric = info.metric, out.unit = unit, out.factor = info.factor;
+  }
+  return out;
+}
+
+// Header words beside a metric's unit ("exposed collective ms/step" ->
+// "exposed_collective"), for naming one of two columns of one metric.
+std::string Qualifier(const std::string& header) {
+  std::string q;
+  for (const auto& w : Words(header)) {
+    std::string lw = SnakeKey(w);
+    UnitInfo info{};
+    if (UnitOf(w, &info) || lw == "time" || lw == "(ms)" || lw == "(s)" || lw == "(us)" || lw == "tokens/s" ||
+        lw == "tf/s" || lw == "mfu" || lw == "step" || lw == "per" || lw.find('/') != std::string::npos)
+      continue;  // units ("TFLOP/s/rank", "ms/step") are the metric's, not its name
+    std::string clean;
+    for (char ch : lw) clean += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    while (!clean.empty() && clean.back() == '_') clean.pop_back();
+    while (!clean.empty() && clean.front() == '_') clean.erase(clean.begin());
+    if (!clean.empty()) q += (q.empty() ? "" : "_") + clean;
+  }
+  return q;
+}
+
+// Every column its own metric: when two columns hold one metric at one
+// "@value", each but the plainest is named by its header's other words
+// ("exposed_collective_time_s" beside "ms/step").
+void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> same;
+  for (size_t c = 0; c < cols->size(); ++c)
+    if (!(*cols)[c].metric.empty()) same[{(*cols)[c].metric, (*cols)[c].at}].push_back(c);
+  for (const auto& [key, idx] : same) {
+    if (idx.size() < 2) continue;
+    size_t plain = idx.size();
+    for (size_t i = 0; i < idx.size(); ++i)
+      if (Qualifier(headers[idx[i]]).empty()) plain = i;
+    for (size_t i = 0; i < idx.size(); ++i) {
+      if (i == plain) continue;
+      const std::string q = Qualifier(headers[idx[i]]);
+      (*cols)[idx[i]].metric = (q.empty() ? "column" + std::to_string(idx[i] + 1) : q) + "_" + key.first;
+    }
+  }
+}
+
+// Keys that say nothing a row could confirm: derived ones, repetition and
+// output settings.
+bool NeutralKeyName(const std::string& k) { return !FollowedKey(k).empty() || IsIgnoredForPairing(k); }
+
+// A table whose every metric column is a statistic over repeats, with
+// their range ("Median (ms)", "Min-max (ms)", "Median useful TFLOP/s")
+// summarizes figures written elsewhere: derived, not tabled. (Per-run
+// statistics over steps, "Mean tok/s | P50 step s", give no range.)
+bool SummaryTable(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols) {
+  bool range = false;
+  for (size_t c = 0; c < cols.size(); ++c) {
+    if (cols[c].metric.empty()) continue;
+    const auto w = Words(Lower(headers[c]));
+    const bool is_range = !w.empty() && (w[0].rfind("min-max", 0) == 0 || w[0] == "range");
+    if (w.empty() || !(StatisticWord(w[0]) || is_range)) return false;
+    range = range || is_range;
+  }
+  return range;
+}
+
+// A statistic of a metric's spread or tail ("p90", "p99", "max", "std"):
+// beside the central figure (median, mean), never the figure itself.
+bool SpreadStatistic(const std::string& w) {
+  static const std::set<std::string> k = {"p1",  "p5",  "p10", "p25", "p75", "p90",    "p95",    "p99", "p999",
+                                          "min", "max", "std", "stdev", "stddev", "sd", "iqr", "worst"};
+  return k.count(Lower(w)) > 0;
+}
+
+// Statistic columns ("median ms | p90", "mean tok/s | max"): a header that
+// is a statistic alone holds the metric (and unit) of the nearest metric
+// column before it, else after it; a spread statistic names its column's
+// metric ("p90_time_s"), so the tail is never read as the central figure
+// nor as a configuration key.
+void StatisticColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  auto base = [&](size_t c) -> const ColumnInfo* {
+    for (size_t d = c; d-- > 0;)
+      if (!(*cols)[d].metric.empty() && !(*cols)[d].derived) return &(*cols)[d];
+    for (size_t d = c + 1; d < cols->size(); ++d)
+      if (!(*cols)[d].metric.empty() && !(*cols)[d].derived) return &(*cols)[d];
+    return nullptr;
+  };
+  std::vector<ColumnInfo> out = *cols;
+  for (size_t c = 0; c < cols->size(); ++c) {
+    const auto w = Words(Lower(headers[c]));
+    if (w.empty() || !(StatisticWord(w[0]) || SpreadStatistic(w[0]))) continue;
+    if (out[c].metric.empty() && w.size() == 1) {
+      const ColumnInfo* b = base(c);
+      if (b == nullptr) continue;
+      out[c] = *b;
+    }
+    if (!out[c].metric.empty() && !out[c].derived && SpreadStatistic(w[0])) out[c].metric = w[0] + "_" + out[c].metric;
+  }
+  *cols = std::move(out);
+}
+
+// The metric each column of a table holds (from its header, else from the
+// units its cells are written in), every column its own metric.
+std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
+  std::vector<ColumnInfo> cols;
+  for (size_t c = 0; c < t.header.size(); ++c) {
+    headers->push_back(Unticked(t.header[c]));
+    cols.push_back(ColumnMetric(headers->back()));
+    if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers->back());
+  }
+  StatisticColumns(*headers, &cols);
+  NameColumns(*headers, &cols);
+  return cols;
+}
+
+// The key the "@value" columns name: one the entry varies with such a
+// value, else one it sets to one of them ("tokens/s @0.0 | tokens/s @0.1"
+// beside --null-route-frac 0.0). Every "@" column of a table names one key.
+std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x) {
+  std::string at_key;
+  for (const auto& c : cols)
+    if (!c.at.empty() && at_key.empty()) at_key = KeyOfValue(x.vars, c.at);
+  for (const auto& c : cols)
+    for (const auto& [k, v] : x.fixed)
+      if (!c.at.empty() && at_key.empty() && !NeutralKeyName(k) && ValuesEqual(v, c.at)) at_key = k;
+  return at_key;
+}
+
+// A column of what a run came out with other than its speed: what it
+// dropped or overflowed ("dropped", "overflows") or the model's quality
+// ("final loss", "accuracy", "grad norm"). Neither its configuration nor a
+// performance figure.
+bool OutcomeCount(const std::string& header) {
+  const auto w = Words(Lower(header));
+  if (w.empty()) return false;
+  static const std::set<std::string> k = {"dropped", "drops", "drop", "overflow", "overflows", "overflowed", "skipped"};
+  static const std::set<std::string> quality = {"loss", "accuracy", "acc", "perplexity", "ppl", "norm", "eval"};
+  for (const auto& word : w)
+    if (quality.count(word)) return true;
+  // "Boundary step", "common step": where in a training run, not what ran.
+  if (w.size() >= 2 && (w.back() == "step" || w.back() == "update" || w.back() == "epoch")) return true;
+  return k.count(w[0]) > 0 || k.count(w.back()) > 0;
+}
+
+// A column of remarks ("Notes", "Comment"): the author's prose about the
+// row, not its configuration.
+bool RemarkColumn(const std::string& header) {
+  static const std::set<std::string> k = {"notes", "note", "comment", "comments", "remarks", "remark", "observations"};
+  return k.count(Lower(parse_detail::Trim(header))) > 0;
+}
+
+// A label cell of a row: a varied value, a key's column, a generic
+// harness's column word (and the keys it names), else part of the label.
+void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
+  if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header) || OutcomeCount(header) ||
+      RemarkColumn(header))
+    return;
+  // "— send/recv metadata": a part of the row above, named by its words.
+  for (const char* dash : {"\xE2\x80\x94 ", "\xE2\x80\x93 ", "- "})
+    if (cell.rfind(dash, 0) == 0) cell = parse_detail::Trim(cell.substr(std::string(dash).size()));
+  // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
+  // not a name of the run.
+  if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
+                           std::isdigit(static_cast<unsigned char>(cell[0])) &&
+                           (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
+    return;
+  const std::string key = NormalizeKey(Unticked(header));
+  if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
+    (*cfg)[k] = cell;
+  } else if (IsRunKey(key) || x.vars.count(key) || x.fixed.count(key)) {
+    (*cfg)[key] = cell;
+  } else if (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
+               return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+             })) {
+    (*cfg)[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
+    Config named = LabelConfig(cell, x.vars, x.fixed, x.generic, &x.feeds);
+    named.erase("case");
+    for (const auto& [k, v] : named) (*cfg)[k] = v;
+  } else {
+    *label += (label->empty() ? "" : ", ") + cell;
+  }
+}
+
+// A cell holding one number: with an approximation mark, a unit or a
+// parenthesis of its own ("23.44", "20.33 (1.153x)", "~37 ms"); the unit it
+// is written with goes to `unit` ("" for none).
+bool NumberCell(const std::string& raw, std::string* unit) {
+  bool approximate = false;
+  const std::string cell = CellCore(Unticked(raw), &approximate);
+  size_t n = 0;
+  while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
+    ++n;
+  if (n == 0 || !ParseNumber(cell.substr(0, n))) return false;
+  *unit = parse_detail::Trim(cell.substr(n));
+  UnitInfo info{};
+  return unit->empty() || (UnitOf(*unit, &info) && !info.derived);
+}
+
+bool EmptyCell(const std::string& raw) {
+  const std::string c = Unticked(raw);
+  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" || Lower(c) == "n/a" || c == "OOM";
+}
+
+// The two sides of a cell "62.933 -> 63.249" ("A \u2192 B ms"): a control
+// and its treatment, two figures. False for a cell without an arrow.
+bool ArrowCell(const std::string& cell, std::string* before, std::string* after) {
+  for (size_t p = 0; p < cell.size(); ++p)
+    if (size_t a = ArrowAt(cell, p); a > 0) {
+      *before = parse_detail::Trim(cell.substr(0, p));
+      *after = parse_detail::Trim(cell.substr(p + a));
+      return !before->empty() && !after->empty();
+    }
+  return false;
+}
+
+// A metric cell of a row, into the figure set of its "@value" (and side of
+// an arrow: "A -> B" gives a "before" and an "after" figure).
+void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  std::string before, after;
+  if (ArrowCell(cell, &before, &after)) {
+    // "62.9 -> 63.2 ms": the unit written after the second names the first too.
+    std::string unit, u0;
+    if (NumberCell(after, &unit) && !unit.empty() && NumberCell(before, &u0) && u0.empty()) before += " " + unit;
+    ColumnInfo side = col;
+    side.at = col.at + kSide + "1before";  // the digit keeps the sides in order
+    MetricCell(before, side, by_at);
+    side.at = col.at + kSide + "2after";
+    MetricCell(after, side, by_at);
+    return;
+  }
+  auto v = CellNumber(cell, col);
+  if (!v) return;
+  StoredRun& run = (*by_at)[col.at];
+  run.metrics[col.metric] = v->value;
+  run.units[col.metric] = col.unit;
+  if (v->decimals >= 0) run.decimals[col.metric] = v->decimals;
+  if (v->approximate) run.approximate.insert(col.metric);
+  if (col.derived) run.derived.insert(col.metric);
+}
+
+// A header that is one value word ("bf16", "fp8wire", "ring_x"): a letter
+// first, no space; not a key's name, a statistic, a check or a remark.
+bool ValueHeader(const std::string& h, const EntryCtx& x) {
+  // "(128,64)", "4096", "128x64": a tuple or number names a value too.
+  if (!h.empty() && h.size() <= 24 && (h[0] == '(' || std::isdigit(static_cast<unsigned char>(h[0]))))
+    return std::all_of(h.begin(), h.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == ',' || c == 'x' || c == '.';
+    });
+  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0])) return false;
+  for (char c : h)
+    if (!IsIdentChar(c) && c != '.' && c != '+') return false;
+  const std::string key = NormalizeKey(h);
+  return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
+         !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
+}
+
+// A results table whose columns are values of one key ("| scale | layout |
+// bf16 | fp8gemm | fp8wire |", a time in each cell): the columns whose
+// header is a value word and whose cells are numbers, when two or more are
+// and no column's header names a figure of its own (a speedup aside).
+std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
+  std::vector<size_t> out;
+  std::set<std::string> units;
+  for (size_t c = 0; c < headers.size(); ++c) {
+    if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
+    if (!ValueHeader(headers[c], x)) continue;
+    bool numbers = true, any = false;
+    for (const auto& row : t.rows) {
+      if (c >= row.size() || EmptyCell(row[c])) continue;
+      std::string unit;
+      numbers = numbers && NumberCell(row[c], &unit);
+      any = true;
+    }
+    if (!numbers || !any) continue;
+    out.push_back(c);
+    const ColumnInfo cells = CellUnitMetric(t, c, headers[c]);  // before NameColumns named it by its header
+    units.insert(cells.metric + "|" + cells.unit);
+  }
+  if (out.size() < 2 || units.size() != 1) return {};
+  return out;
+}
+
+// The unit a caption names ("Final table (ms/step):", "times in ms"): one
+// unit word not right after a number (that is a figure), one metric only.
+ColumnInfo CaptionUnit(const std::string& text) {
+  ColumnInfo out;
+  std::string prev;
+  for (std::string w : Words(text)) {
+    while (!w.empty() && std::strchr("(),:;*.`", w.back())) w.pop_back();
+    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    UnitInfo info{};
+    const bool after_number = !prev.empty() && std::isdigit(static_cast<unsigned char>(prev.back()));
+    prev = w;
+    if (w.empty() || w == "x" || w == "X" || w == "s" || after_number || !UnitOf(w, &info) || info.derived) continue;
+    if (!out.metric.empty() && out.metric != info.metric) return {};
+    out.metric = info.metric, out.unit = w, out.factor = info.factor;
+  }
+  return out;
+}
+
+// Whether the entry's prose writes one of the table's numbers with a unit
+// ("EP16: 37.28 ms" beside a cell 37.28): that unit, when one metric only.
+ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, const EntryCtx& x) {
+  std::set<std::string> cells;
+  for (const auto& row : t.rows)
+    for (size_t c : vcols)
+      if (c < row.size() && !EmptyCell(row[c])) {
+        bool approximate = false;
+        const std::string core = CellCore(Unticked(row[c]), &approximate);
+        cells.insert(core.substr(0, core.find_first_not_of("0123456789.,")));
+      }
+  ColumnInfo out;
+  for (const auto& p : x.prose)
+    for (const auto& f : Figures(p.text, false, false)) {
+      UnitInfo info{};
+      if (f.derived || f.unit.empty() || !UnitOf(f.unit, &info) || f.decimals < 0) continue;
+      const double written = info.factor < 1 ? f.value * std::round(1 / info.factor) : f.value / info.factor;
+      const std::string num = Fixed(written, f.decimals);
+      if (!cells.count(num)) continue;
+      if (!out.metric.empty() && out.metric != info.metric) return {};
+      out.metric = info.metric, out.unit = f.unit, out.factor = info.factor;
+    }
+  return out;
+}
+
+// The metric of a value-columns table's cells: the unit they are written
+// in, else the one its caption (the text right above it) names, else the
+// one the entry's prose writes one of its numbers with.
+ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
+                       const EntryCtx& x) {
+  if (!cols[vcols[0]].metric.empty()) return CellUnitMetric(t, vcols[0], "");
+  for (const auto& p : x.prose)
+    if (p.end_line < t.line && p.end_line >= t.line - 2)
+      if (ColumnInfo c = CaptionUnit(p.text); !c.metric.empty()) return c;
+  return ProseUnit(t, vcols, x);
+}
+
+// The key a table's value columns name: one the entry varies with all of
+// them as values, else one it sets to one of them, else "variant".
+std::string ValueKey(const std::vector<std::string>& headers, const std::vector<size_t>& vcols, const EntryCtx& x) {
+  std::string key = KeyOfValue(x.vars, headers[vcols[0]]);
+  for (size_t c : vcols)
+    if (key.empty() || KeyOfValue(x.vars, headers[c]) != key) key.clear();
+  if (!key.empty()) return key;
+  for (size_t c : vcols)
+    for (const auto& [k, v] : x.fixed)
+      if (v == headers[c] && k != "harness" && k != "accelerator" && !NeutralKeyName(k)) return k;
+  return "variant";
+}
+
+// A table of values by column: each number one run, keyed by its row's
+// labels and its column's value. A derived column ("best speedup") is the
+// row's, no run. False when the table is no such table.
+bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
+                       const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
+                       std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  const std::vector<size_t> vcols = ValueColumns(t, headers, x);
+  if (vcols.empty()) return false;
+  ColumnInfo metric = ValueMetric(t, vcols, cols, x);
+  if (metric.metric.empty()) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of values by column (" + headers[vcols[0]] + ", " + headers[vcols[1]] + ", ...) that names no unit"});
+    return true;
+  }
+  const std::string key = ValueKey(headers, vcols, x);
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
+    const auto& row = t.rows[r];
+    const int line = t.line + 2 + static_cast<int>(r);
+    Config cfg = context;
+    std::string label, text = "|";
+    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c)
+      if (cols[c].metric.empty() && std::find(vcols.begin(), vcols.end(), c) == vcols.end())
+        LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
+    for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
+    for (size_t c : vcols) {
+      std::map<std::string, StoredRun> figs;
+      if (c < row.size()) MetricCell(Unticked(row[c]), metric, &figs);
+      if (figs.empty() || !HasBaseMetric(figs[""])) continue;
+      StoredRun run = NewRecorded(x, cfg, line);
+      run.config[key] = headers[c];
+      run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
+      run.approximate = figs[""].approximate;
+      out->push_back({std::move(run), line, text, false, true});
+    }
+  }
+  return true;
+}
+
+// A label column that names goals, targets, expectations or budgets.
+bool PlanHeader(const std::string& header) {
+  std::string h = Lower(header);
+  for (const char* w : {"goal", "goals", "target", "targets", "expected", "expectation", "expectations", "projected",
+                        "projection", "estimate", "estimated", "budget", "threshold", "plan", "planned"})
+    if (h == w) return true;
+  return false;
+}
+
+// A table written in an entry: each row a figure set (one per "@value" of
+// its columns). Columns named by a config key give its value; other label
+// columns are read like bullet labels (bare varied values, `topk8`, shapes
+// such as 32768x2048x1408x60); metric columns give the figures. moelog's own
+// tables (in its regions, headed "time (ms)") are not the logbook's words.
+void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread) {
+  if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
+  std::vector<std::string> headers;
+  const std::vector<ColumnInfo> cols = TableColumns(t, &headers);
+  if (SummaryTable(headers, cols)) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of statistics over repeats: derived, not tabled"});
+    return;
+  }
+  // A first column of goals or expectations ("| goal | ms/step |", "| target
+  // |", "| expected |"): the table plans, it records no run.
+  if (PlanHeader(headers.front())) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of goals or expectations: no run"});
+    return;
+  }
+  // Columns of differences or error counts ("max / mean abs diff", "Valid
+  // errors"): the table times a correctness check, not a benchmark.
+  for (const auto& h : headers)
+    if (CheckColumn(h) && Lower(h).find("checksum") == std::string::npos) {
+      if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
+      return;
+    }
+  if (ValueTableFigures(t, headers, cols, context, x, out, unread)) return;
+  const std::string at_key = AtKey(cols, x);
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
+    const auto& row = t.rows[r];
+    const int line = t.line + 2 + static_cast<int>(r);
+    Config cfg = context;
+    std::string label;
+    std::map<std::string, StoredRun> by_at;  // "@value" ("" for none) -> figures
+    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c) {
+      if (!cols[c].metric.empty()) MetricCell(Unticked(row[c]), cols[c], &by_at);
+      else LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
+    }
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
+    std::string text = "|";
+    for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
+    for (auto& [at_side, figs] : by_at) {
+      if (!HasBaseMetric(figs)) continue;
+      StoredRun run = NewRecorded(x, cfg, line);
+      const size_t side = at_side.find(kSide);
+      const std::string at = at_side.substr(0, side);
+      if (!at.empty()) run.config[at_key.empty() ? "at" : at_key] = at;
+      if (side != std::string::npos) run.config["arrow"] = at_side.substr(side + 2);
+      run.metrics = figs.metrics;
+      run.units = figs.units;
+      run.derived = figs.derived;
+      run.decimals = figs.decimals;
+      run.approximate = figs.approximate;
+      out->push_back({std::move(run), line, text, false, true});
+    }
+  }
+}
+
+}  // namespace reader
+
+}  // namespace moelog::logbook

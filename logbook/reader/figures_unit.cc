@@ -1,0 +1,327 @@
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook {
+
+namespace reader {
+
+// The decimals a number is written with ("0.027212" -> 6, "1,832,938" -> 0).
+int WrittenDecimals(const std::string& num) {
+  const size_t dot = num.find('.');
+  return dot == std::string::npos ? 0 : static_cast<int>(num.size() - dot - 1);
+}
+
+// What a unit written after a number measures (the vocabulary's units,
+// vocabulary.h); false for words that are no unit of a figure (GiB, steps ...).
+bool UnitOf(const std::string& unit, UnitInfo* info) { return UnitIn(ReaderLexicon(), unit, info); }
+
+// The unit token after a number: up to a space, backtick, comma, ';' or ')'
+// (a trailing '.' or ':' is punctuation).
+std::string UnitToken(const std::string& s, size_t k) {
+  // No unit is longer than this: a longer word is cut (and names no unit), so
+  // a word of thousands of dash-joined numbers is not read again after each.
+  constexpr size_t kMaxUnitChars = 64;
+  size_t e = k;
+  while (e < s.size() && e - k < kMaxUnitChars && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' &&
+         s[e] != ',' && s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
+    ++e;
+  std::string u = s.substr(k, e - k);
+  while (!u.empty() && (u.back() == '.' || u.back() == ':')) u.pop_back();
+  return u;
+}
+
+// The word (letters, digits, '-', '_') starting at p after spaces, backticks
+// and '*', and where it ends. At most 24 characters are read.
+std::string WordAt(const std::string& s, size_t p, size_t* end) {
+  while (p < s.size() && (s[p] == ' ' || s[p] == '`' || s[p] == '*')) ++p;
+  size_t e = p;
+  while (e < s.size() && e - p < 24 && IsIdentChar(s[e])) ++e;
+  *end = e;
+  return s.substr(p, e - p);
+}
+
+// A word that may stand between a percentage and the "MFU" it is
+// ("21.8% median MFU", "22.3% tail-30 median MFU", "19% steady BF16 MFU").
+bool MfuQualifier(const std::string& w) {
+  static const std::set<std::string> k = {"mean", "median", "avg", "average", "p10", "p50", "p90", "p95", "p99",
+                                          "min", "max", "best", "worst", "steady", "steady-state", "full-run",
+                                          "BF16", "bf16", "FP8", "fp8", "GB200", "B200", "H100", "model", "hardware"};
+  return k.count(w) > 0 || w.rfind("tail", 0) == 0;
+}
+
+// True when "MFU" qualifies the percentage written at [from, to): right
+// after it, past at most three qualifier words ("21.8% median MFU"), or
+// right before it ("MFU 21.8%", "MFU: 21.8%", "p50 MFU was 21.05%").
+// Bounded: a few short words either side are looked at.
+bool MfuQualifies(const std::string& s, size_t from, size_t to) {
+  size_t p = to;
+  for (int n = 0; n < 4; ++n) {
+    size_t e = p;
+    const std::string w = WordAt(s, p, &e);
+    if (w == "MFU") return true;
+    if (!MfuQualifier(w)) break;
+    p = e;
+  }
+  size_t b = from;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == ':' || s[b - 1] == '=' ||
+                   s[b - 1] == '~'))
+    --b;
+  if (b >= 3 && s.compare(b - 3, 3, "MFU") == 0) return true;
+  size_t w = b;
+  while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
+  static const std::set<std::string> link = {"was", "is", "of", "at", "reached", "hit", "stays", "stayed", "remains"};
+  if (link.count(s.substr(w, b - w))) {
+    size_t m = w;
+    while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '`' || s[m - 1] == '*')) --m;
+    if (m >= 3 && s.compare(m - 3, 3, "MFU") == 0) return true;
+  }
+  // "Two MFU samples had a 6.70% median": MFU is the subject of the clause
+  // the percentage ends, and no other number stands between them.
+  for (size_t c = from, lim = from > 60 ? from - 60 : 0; c > lim; --c) {
+    const char ch = s[c - 1];
+    if (ch == ',' || ch == ';' || ch == ':' || std::isdigit(static_cast<unsigned char>(ch)) ||
+        (ch == '.' && c < s.size() && s[c] == ' '))
+      return false;
+    if (c >= 3 && s.compare(c - 3, 3, "MFU") == 0 && (c - 3 == 0 || !IsIdentChar(s[c - 4]))) return true;
+  }
+  return false;
+}
+
+// A goal or threshold names the number after it, it records no run: "at
+// least 30%", "at or below 3%", "within 1% of control", "target 30%",
+// "goal of 30%". Looks at the two words before `at`.
+bool ThresholdBefore(const std::string& s, size_t at) {
+  static const std::set<std::string> k = {"least", "most",   "below",  "above",   "within", "under",
+                                          "target", "targets", "goal", "goals",  "threshold", "than",
+                                          "exceed", "exceeds", "reach", "Reach", "budget", "cap"};
+  size_t b = at;
+  bool colon = false;  // "slower than EP16: 37.28 ms": past a colon only the word before it ("target: 20 ms") counts
+  for (int n = 0; n < 2; ++n) {
+    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == ':' || s[b - 1] == '~')) {
+      --b;
+      if (s[b] == ':') colon = true;
+    }
+    size_t w = b;
+    while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
+    if (w == b) return false;
+    if (k.count(s.substr(w, b - w))) return true;
+    if (colon) return false;
+    b = w;
+  }
+  return false;
+}
+
+// In a logbook that measures MFU, a bare percentage ending its clause
+// ("mean was 21.067%,") is MFU unless its sentence names another share
+// ("drop was 1.784%", "contributed 23.20%", "84% JAX memory fraction").
+bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to) {
+  size_t p = to;
+  while (p < s.size() && (s[p] == ' ' || s[p] == '`' || s[p] == '*')) ++p;
+  if (p < s.size() && std::isalpha(static_cast<unsigned char>(s[p]))) {
+    // "84% JAX memory fraction" names what it is a share of; "13.2 % at EP2"
+    // and "21.1% vs 20.9%" end the figure.
+    size_t e = p;
+    static const std::set<std::string> ends = {"at", "vs", "and", "on", "in", "with", "for", "after", "then"};
+    if (!ends.count(WordAt(s, p, &e))) return false;
+  }
+  const size_t a = from > 40 ? from - 40 : 0;
+  size_t c = from;  // back to the start of the clause, at most 40 characters
+  while (c > a && s[c - 1] != ',' && s[c - 1] != ';' && s[c - 1] != '.' && s[c - 1] != ':') --c;
+  const std::string clause = s.substr(c, from - c);
+  for (const char* w : {"drop", "fraction", "share", "contribut", "loss", "of ", "retries", "utili"})
+    if (clause.find(w) != std::string::npos) return false;
+  return true;
+}
+
+// The word right before position `at` (spaces, backticks and '*' skipped),
+// and where it starts.
+std::string WordBefore(const std::string& s, size_t at, size_t* begin) {
+  size_t b = at;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*')) --b;
+  const size_t e = b;
+  while (b > 0 && IsIdentChar(s[b - 1])) --b;
+  if (begin) *begin = b;
+  return s.substr(b, e - b);
+}
+
+// "->" or "→" at p: its length, else 0.
+size_t ArrowAt(const std::string& s, size_t p) {
+  if (s.compare(p, 2, "->") == 0) return 2;
+  if (s.compare(p, 3, "\xE2\x86\x92") == 0) return 3;
+  return 0;
+}
+
+// The unit of the number after an arrow ("96.1 -> fp8wire 56.5 ms"): what a
+// bare number before the arrow is measured in. "" when none. Bounded: one
+// word and one number are looked at.
+std::string ArrowUnit(const std::string& s, size_t p) {
+  const size_t a = ArrowAt(s, p);
+  if (a == 0) return "";
+  size_t q = p + a;
+  auto skip = [&] { while (q < s.size() && (s[q] == ' ' || s[q] == '`' || s[q] == '*')) ++q; };
+  skip();
+  if (q < s.size() && IsIdentStart(s[q])) {
+    while (q < s.size() && IsIdentChar(s[q])) ++q;
+    skip();
+  }
+  const size_t d = q;
+  while (q < s.size() && (std::isdigit(static_cast<unsigned char>(s[q])) || s[q] == '.' || s[q] == ',')) ++q;
+  if (q == d) return "";
+  skip();
+  std::string unit = UnitToken(s, q);
+  // "14.71→14.82 (+0.11 pp)": percentage points say both are percentages.
+  if (unit.empty() && q < s.size() && s[q] == '(') {
+    size_t r = q + 1;
+    if (r < s.size() && (s[r] == '+' || s[r] == '-')) ++r;
+    while (r < s.size() && (std::isdigit(static_cast<unsigned char>(s[r])) || s[r] == '.')) ++r;
+    while (r < s.size() && s[r] == ' ') ++r;
+    if (s.compare(r, 2, "pp") == 0) return "%";
+  }
+  return unit;
+}
+
+// Right after a list of figures' unit: "at EP2/4/8" pairs each with a value
+// of one key (ep=2, ep=4, ep=8). Empty unless there are exactly `n` values.
+std::vector<std::pair<std::string, std::string>> AtList(const std::string& s, size_t p, size_t n) {
+  while (p < s.size() && (s[p] == ' ' || s[p] == '`')) ++p;
+  if (s.compare(p, 3, "at ") != 0) return {};
+  p += 3;
+  while (p < s.size() && (s[p] == ' ' || s[p] == '`')) ++p;
+  size_t k = p;
+  while (k < s.size() && std::isalpha(static_cast<unsigned char>(s[k]))) ++k;
+  const std::string key = s.substr(p, k - p);
+  if (key.empty() || key.size() > 16) return {};
+  std::vector<std::pair<std::string, std::string>> out;
+  while (k < s.size() && out.size() <= n) {
+    const size_t d = k;
+    while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) ++k;
+    if (k == d) return {};
+    out.emplace_back(NormalizeKey(key), s.substr(d, k - d));
+    if (k >= s.size() || s[k] != '/') break;
+    ++k;
+  }
+  if (out.size() != n) return {};
+  return out;
+}
+
+// A number ending at `j` is followed by " / " and another number: one of
+// a list of figures sharing the last one's unit ("13.2 / 13.1 / 12.8 %").
+// Where the next number starts, or npos. "33/64" (no space) is a fraction.
+size_t ListNext(const std::string& s, size_t j) {
+  size_t k = j;
+  while (k < s.size() && s[k] == ' ') ++k;
+  if (k >= s.size() || s[k] != '/') return std::string::npos;
+  size_t r = k + 1;
+  const bool spaced = k > j || (r < s.size() && s[r] == ' ');
+  while (r < s.size() && s[r] == ' ') ++r;
+  if (!spaced || r >= s.size() || !std::isdigit(static_cast<unsigned char>(s[r]))) return std::string::npos;
+  return r;
+}
+
+// Words before a bare number that make it no figure: an exit code, a job
+// number, a count ("exit code `0`", "job `50102`", "count: `4301`").
+bool CountWord(const std::string& w) { return ReaderLexicon().count_words.count(w) > 0; }
+
+// A statistic named before a metric word ("mean MFU 20.21%", "p50 MFU").
+bool StatWord(const std::string& w) { return ReaderLexicon().statistic_words.count(w) > 0; }
+
+bool MetricWord(const std::string& w) { return ReaderLexicon().metric_words.count(w) > 0; }
+
+// Whether a bullet or its sub-bullets name TF/s.
+bool NamesTflops(const Bullet& b) {
+  if (b.text.find("TF/s") != std::string::npos || b.text.find("TFLOP") != std::string::npos ||
+      b.text.find("tflops") != std::string::npos)
+    return true;
+  for (const auto& c : b.children)
+    if (NamesTflops(c)) return true;
+  return false;
+}
+
+// Whether a bullet or its sub-bullets contain `word`.
+bool BulletHas(const Bullet& b, const char* word) {
+  if (b.text.find(word) != std::string::npos) return true;
+  for (const auto& c : b.children)
+    if (BulletHas(c, word)) return true;
+  return false;
+}
+
+// Connectives, verbs and adverbs are no names ("had 21.8%", "about 64.7M
+// tok/s"): no key rather than a junk one.
+bool NoName(const std::string& w) {
+  static const std::set<std::string> kStop = {
+        "vs",     "and",     "or",      "at",      "with",     "to",        "of",       "is",     "from",
+        "was",    "by",      "least",   "most",    "below",    "above",     "within",   "about",  "around",
+        "roughly", "approximately", "nearly", "almost", "only", "just", "had", "has", "have", "were", "are",
+        "be",     "been",    "contributed", "reached", "gave", "gives", "got", "hit", "showed", "shows",
+        "measured", "The",   "the",     "a",       "an",       "A",         "An",       "independent", "totaled",
+        "still",  "now",     "then",    "also",    "over",     "under",     "than",     "remains", "remained",
+        "stays",  "stayed",  "became",  "yields",  "yielded",  "reaches",   "hits",     "in",     "on",
+        "for",    "after",   "before",  "as",      "into",     "across",    "per",      "each",   "every",
+        "averaged", "reported", "recorded", "logged", "measures", "took", "takes", "ran", "runs",
+        "versus", "against", "it", "this", "these", "we", "they", "which", "its", "their", "our"};
+  return w.empty() || !IsIdentStart(w[0]) || kStop.count(w) > 0 ||
+         (std::isupper(static_cast<unsigned char>(w[0])) && kStop.count(Lower(w)) > 0);
+}
+
+// Figures in the text after a bullet's label. A number followed by a unit
+// is a figure of that unit's metric; a bare number is TF/s when
+// `bare_is_tflops` (the modeled harness prints TF/s), else no figure.
+// Signed percentages are deltas and "1.8x" speedups (both derived);
+// "42% MFU" is MFU. Inside parentheses only derived figures count (they
+// qualify the figure before them). Not figures: fractions ("33/64"),
+// numbers named as counts or codes ("exit code `0`"), a test run's time.
+// "a -> b unit": both in the unit, named by their words, else "before" and
+// "after". A statistic word names the metric ("mean MFU" -> mfu_mean).
+// Linear: every branch steps past what it reads.
+// The unit a `key=value` figure's key names ("time_s=0.0179", "tokens_per_s=1,832,938",
+// "tflops=238.6"); empty for other keys ("pack=0.0042", "k=2": no figure).
+// A key that sets a bound or a schedule ("timeout", "max_wait_s",
+// "warmup"): its value is no measurement.
+bool SettingKey(const std::string& key) {
+  const std::string k = Lower(key);
+  for (const char* w : {"timeout", "limit", "budget", "interval", "warmup", "sleep", "deadline", "wait", "max", "min"})
+    if (k.find(w) != std::string::npos) return true;
+  return false;
+}
+
+std::string KeyUnit(const std::string& key) {
+  static const std::map<std::string, std::string> k = {
+      {"time_s", "s"},          {"time_ms", "ms"},      {"time_us", "us"},       {"step_time_s", "s"},
+      {"tokens_per_s", "tokens/s"}, {"tok_per_s", "tokens/s"}, {"tokens_s", "tokens/s"}, {"tok_s", "tokens/s"},
+      {"tokens_per_sec", "tokens/s"}, {"tflops", "TF/s"}, {"tf_s", "TF/s"}};
+  auto it = k.find(NormalizeKey(key));
+  return it == k.end() ? "" : it->second;
+}
+
+// The digits of a number from `*j` on, with its thousands separators and
+// decimal point ("1,832,938", "0.0179"); `*j` moves past them.
+std::string DigitsAt(const std::string& s, size_t* j) {
+  std::string num;
+  while (*j < s.size() && (std::isdigit(static_cast<unsigned char>(s[*j])) || s[*j] == ',' || s[*j] == '.')) {
+    if ((s[*j] == ',' || s[*j] == '.') && !(*j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[*j + 1]))))
+      break;
+    num += s[(*j)++];
+  }
+  return num;
+}
+
+// "full `210.201`, prequeue `277.222` TF/s": after a number ending at `j`, a
+// comma and a word and the next number: where that number starts, else npos.
+size_t CommaListNext(const std::string& s, size_t j) {
+  size_t k = j;
+  while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
+  if (k >= s.size() || s[k] != ',') return std::string::npos;
+  size_t e = k + 1;
+  // "`88.412`, `88.440`, `88.397` ms": numbers alone, the unit after the last.
+  for (size_t d = e; k + 1 < s.size() && s[k + 1] == ' ' && d < s.size() && d < k + 8; ++d)
+    if (std::isdigit(static_cast<unsigned char>(s[d]))) return d;
+    else if (s[d] != ' ' && s[d] != '`' && s[d] != '*') break;
+  const std::string w = WordAt(s, k + 1, &e);
+  while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;
+  if (w.empty() || !IsIdentStart(w[0]) || e >= s.size() || !std::isdigit(static_cast<unsigned char>(s[e])))
+    return std::string::npos;
+  return e;
+}
+
+}  // namespace reader
+
+}  // namespace moelog::logbook

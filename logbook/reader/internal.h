@@ -1,0 +1,493 @@
+// The recorded-figures reader's shared parts: the types and helpers its stages
+// (key_*, figures_*, classify, table, entry) hand each other. Internal to
+// logbook/reader/; other modules call the API of reader/recorded.h.
+#ifndef MOELOG_LOGBOOK_READER_INTERNAL_H_
+#define MOELOG_LOGBOOK_READER_INTERNAL_H_
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "engine/bench_config.h"
+#include "engine/bench_flags.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/plan/launchers.h"
+#include "logbook/reader/config_words.h"
+#include "logbook/reader/prose.h"
+#include "logbook/reader/recorded.h"
+#include "logbook/reader/vocabulary.h"
+#include "logbook/text.h"
+
+namespace moelog::logbook::reader {
+
+using Config = std::map<std::string, std::string>;
+using Vars = std::map<std::string, std::vector<std::string>>;  // varied key -> values
+// The earlier entry whose figures `run` restates, every figure of its own
+// (its metric's earlier figures, compared at `run`'s written digits), or "".
+// Earlier entries' figures by metric, sorted by value (stored units): a
+// later figure looks up only the values that round to it.
+using EarlierFigures = std::map<std::string, std::multimap<double, std::pair<std::string, const StoredRun*>>>;
+struct ParsedCommand;
+struct CommandScan;
+struct FlagValues;
+struct Figure;
+struct Listed;
+struct ScanMode;
+struct UnitRead;
+struct FigureScan;
+struct EntryCtx;
+struct WalkScope;
+struct Point;
+struct ColumnInfo;
+struct CellValue;
+struct WrittenValue;
+struct Vocabulary;
+
+// The metric of a figure written without a unit whose entry has no harness
+// moelog knows ("none `252.091`"): never tabled as such.
+inline constexpr char kNoUnit[] = "no_unit";
+// A prose number without a unit after a figure with one (ScanMode::carry).
+inline constexpr char kCarried[] = "carried";
+// At most this many figures are read from one entry (one text likewise):
+// past it, what reads them (naming, placing, telling apart) would grow with
+// the square of their number.
+inline constexpr size_t kMaxFiguresPerEntry = 512;
+// The text a figure keeps of where it was read (to name it, list it, tell
+// its labels): at most this much, so a long text of many figures is not
+// copied whole into each of them (memory and time would grow with the text's
+// length times its figures). Cut at a character's start.
+inline constexpr size_t kMaxFigureText = 4096;
+// The side of an arrow a figure set holds, in its "@value" key.
+inline constexpr char kSide = '\x1f';
+
+bool IsRunKey(const std::string& key);
+std::string SnakeKey(const std::string& key);
+bool IsIdentStart(char c);
+bool IsIdentChar(char c);
+std::vector<std::string> Words(const std::string& s);
+std::string StripVar(std::string v);
+bool IsBoolFlag(const std::string& key);
+bool IsCommandBreak(const std::string& w);
+std::string ScriptName(const std::string& w);
+bool EnvAssignment(const std::string& w, std::string* key, std::string* value);
+void TupleLoops(const std::string& cmd, std::map<std::string, std::vector<std::string>>* loops);
+void ShellLoop(const std::vector<std::string>& w, size_t i, ParsedCommand* pc);
+bool TestRun(const std::vector<std::string>& w, size_t i);
+std::string ScriptAt(const std::vector<std::string>& w, size_t* i);
+void FlagAt(const std::vector<std::string>& w, size_t* i, const CommandScan& st, ParsedCommand* pc);
+void ParseCommand(const std::string& cmd, ParsedCommand* pc);
+std::vector<std::string> BothValues(const std::string& key);
+void AdapterRunKeys(const std::string& cmd, Vars* vars);
+bool IsUpperOrDigit(char c);
+int CountBefore(const std::string& text, size_t e, size_t* b);
+int PerNodeGpus(const std::string& text, bool* total);
+int CountAfter(const std::string& text, size_t q);
+int NodeCount(const std::string& text);
+int GroupsBefore(const std::string& text, size_t* b);
+int CountBeforeName(const std::string& text, size_t p, size_t n);
+std::string AcceleratorIn(const std::string& text);
+std::string EntryAccelerator(const Entry& e);
+std::string ChoiceKey(const std::string& word);
+bool ConfigList(const Bullet& b, const std::set<std::string>& flag_keys, std::string* key,
+                std::vector<std::string>* values);
+std::vector<std::pair<std::string, std::string>> FlagSpans(const Entry& e, const ParsedCommand& parsed);
+ParsedCommand EntryCommands(const Entry& e);
+FlagValues CollectFlagValues(const ParsedCommand& pc, const std::vector<std::pair<std::string, std::string>>& spans,
+                             Vars* vars);
+void SortFlagValues(const ParsedCommand& pc, bool generic, FlagValues* fv, Config* fixed, Vars* vars);
+std::string Lower(std::string w);
+bool RestatingWord(const std::string& w);
+void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& flag_keys, Config* fixed, Vars* vars);
+std::set<std::string> ArmChainKeys(const Entry& e);
+void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds,
+                 std::set<std::string>* commands_vary);
+std::string KeyOfValue(const Vars& vars, const std::string& word);
+bool ShortValue(const Vars& vars, const std::string& word, std::string* key, std::string* value);
+bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::string* value,
+               const Config* fixed = nullptr);
+Config ShapeLabel(const std::string& w, const Vars& vars, const Config& fixed);
+bool PartsName(const std::string& w, const std::string& k);
+bool BoolWord(const std::string& word, const Vars& vars, std::string* key, std::string* value);
+bool IsFixedValue(const Config& fixed, const std::string& word);
+Config LabelWords(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
+                  const Config* feeds = nullptr);
+bool LooseValue(const Vars& vars, const std::string& word, std::string* key, std::string* value);
+bool FillerWord(const std::string& w);
+Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic = false,
+                   const Config* feeds = nullptr);
+int WrittenDecimals(const std::string& num);
+bool UnitOf(const std::string& unit, UnitInfo* info);
+std::string UnitToken(const std::string& s, size_t k);
+std::string WordAt(const std::string& s, size_t p, size_t* end);
+bool MfuQualifier(const std::string& w);
+bool MfuQualifies(const std::string& s, size_t from, size_t to);
+bool ThresholdBefore(const std::string& s, size_t at);
+bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to);
+std::string WordBefore(const std::string& s, size_t at, size_t* begin = nullptr);
+size_t ArrowAt(const std::string& s, size_t p);
+std::string ArrowUnit(const std::string& s, size_t p);
+std::vector<std::pair<std::string, std::string>> AtList(const std::string& s, size_t p, size_t n);
+size_t ListNext(const std::string& s, size_t j);
+bool CountWord(const std::string& w);
+bool StatWord(const std::string& w);
+bool MetricWord(const std::string& w);
+bool NamesTflops(const Bullet& b);
+bool BulletHas(const Bullet& b, const char* word);
+bool NoName(const std::string& w);
+bool SettingKey(const std::string& key);
+std::string KeyUnit(const std::string& key);
+std::string DigitsAt(const std::string& s, size_t* j);
+size_t CommaListNext(const std::string& s, size_t j);
+void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
+                   const std::vector<Listed>& listed, Figure* f, std::vector<Figure>* out);
+bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f);
+UnitRead ReadUnit(const std::string& s, size_t j);
+bool AfterArrow(const std::string& s, size_t start);
+bool ChangeOf(const std::string& s, size_t start, size_t end);
+bool PercentOfPeak(const std::string& s, size_t start);
+bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
+                   const ScanMode& mode, size_t* i, Figure* f);
+bool JobDuration(const std::string& s, size_t start);
+bool DurationAdjective(const std::string& s, const UnitRead& u);
+bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
+                size_t* i, Figure* f);
+bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u, double value, const ScanMode& mode,
+                size_t* i, Figure* f);
+bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool sign, bool negative,
+                const ScanMode& mode, int arrow_left, const std::string& arrow_unit, size_t* i, Figure* f,
+                std::string* unit_out, bool* before_arrow);
+bool NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f);
+size_t ClauseStart(const std::string& s, size_t at, bool sentence);
+bool StatisticWord(const std::string& w);
+bool RunTag(const std::string& w);
+bool SubjectFiller(const std::string& w, bool prose = false);
+std::vector<std::string> ClauseWords(const std::string& s, size_t start);
+std::string ClauseStatistic(const std::string& s, const std::vector<std::string>& clause, size_t end);
+std::vector<std::string> SentenceMarks(const std::string& s, size_t start, bool prose, Figure* f);
+void ClauseSubject(const std::vector<std::string>& clause, const std::vector<std::string>& sentence, bool prose,
+                   Figure* f);
+void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named, Figure* f, bool prose = false);
+std::string FigureText(const std::string& text);
+bool GluedNumber(FigureScan& st, bool sign);
+bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sign);
+bool ArrowAfterUnit(const std::string& s, size_t at);
+void ProseNames(FigureScan& st, size_t start, Figure* f);
+void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
+                const std::string& num);
+bool SpeedupOfNoRun(const std::string& s, size_t at);
+bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& num);
+bool DifferenceAfter(const std::string& s, size_t at);
+void ScanNumber(FigureScan& st, bool sign);
+std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
+                            bool prose = false, const std::string& carry = "");
+StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line);
+bool HasBaseMetric(const StoredRun& r);
+bool CheckColumn(const std::string& header);
+std::string PlainLabel(const std::string& label);
+size_t LabelEnd(const std::string& text);
+bool NamesShares(const std::string& label);
+bool BareIsTflops(const Figure& f, const EntryCtx& x, const WalkScope& w);
+Config WordConfig(const Figure& f, const EntryCtx& x);
+void SlashLabelList(const Config& context, const std::string& text, std::vector<Figure>* figures);
+bool CarriedFigure(const EntryCtx& x, Figure* f);
+bool SaysRepeats(const std::string& text);
+void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p);
+void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats);
+std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
+                                const std::string& text, std::vector<UnreadFigures>* unread);
+void KeepPoints(const std::string& rest, const std::string& kept, int line, const EntryCtx& x, const WalkScope& scope,
+                std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
+          std::vector<UnreadFigures>* unread, const std::string& text_override = "");
+std::vector<Bullet> OutputBullets(const std::vector<std::pair<int, std::string>>& lines, size_t* i, int indent,
+                                  int first_line);
+std::vector<Bullet> OutputBullets(const FencedBlock& block);
+bool HasWord(const std::string& h, const std::string& w);
+ColumnInfo ColumnMetric(const std::string& raw);
+std::string Unticked(std::string s);
+std::string CellCore(std::string cell, bool* approximate);
+std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col);
+ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& header);
+std::string Qualifier(const std::string& header);
+void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
+bool NeutralKeyName(const std::string& k);
+bool SummaryTable(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols);
+bool SpreadStatistic(const std::string& w);
+void StatisticColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
+std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers);
+std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x);
+bool OutcomeCount(const std::string& header);
+bool RemarkColumn(const std::string& header);
+void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label);
+bool NumberCell(const std::string& raw, std::string* unit);
+bool EmptyCell(const std::string& raw);
+bool ArrowCell(const std::string& cell, std::string* before, std::string* after);
+void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
+bool ValueHeader(const std::string& h, const EntryCtx& x);
+std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x);
+ColumnInfo CaptionUnit(const std::string& text);
+ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, const EntryCtx& x);
+ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
+                       const EntryCtx& x);
+std::string ValueKey(const std::vector<std::string>& headers, const std::vector<size_t>& vcols, const EntryCtx& x);
+bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
+                       const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
+                       std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+bool PlanHeader(const std::string& header);
+void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread);
+void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
+                 std::vector<RecordedFigure>* out);
+Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
+void UnstampOthers(const EntryCtx& x, std::vector<RecordedFigure>* out);
+void FirstCommandDefaults(const EntryCtx& x, std::vector<RecordedFigure>* out);
+bool NamesTime(const Bullet& b);
+void EntryUnits(const Entry& entry, bool tflops_logbook, double tflops_example, EntryCtx* x);
+std::map<std::string, Config> CommandLabels(const Entry& entry);
+std::set<std::string> OwnWords(const Entry& entry);
+bool FigureField(const Field& f);
+bool PlanField(const Field& f);
+void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread);
+std::string SentenceText(const std::string& s, size_t b, size_t e);
+void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                      std::vector<UnreadFigures>* unread);
+WrittenValue WrittenOf(const StoredRun& later, const std::string& metric);
+bool Restates(const WrittenValue& w, double earlier);
+bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier);
+bool ThreeDigits(const StoredRun& run);
+bool RestatesRun(const StoredRun& later, const std::vector<const StoredRun*>& earlier);
+void DropRestatedTableFigures(size_t from_tables, std::vector<RecordedFigure>* out,
+                              std::vector<UnreadFigures>* unread);
+EntryCtx WithTableValues(const EntryCtx& x, const std::vector<RecordedFigure>& out, size_t from_tables);
+void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                  std::vector<UnreadFigures>* unread);
+bool NeutralKey(const std::string& k);
+bool Fits(const StoredRun& figure, const std::map<std::string, std::string>& row);
+bool OtherConfig(const StoredRun& a, const StoredRun& b);
+std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, bool named);
+bool NamesEntry(const std::string& text, const std::string& id);
+
+struct ParsedCommand {
+  std::vector<std::pair<std::string, std::string>> flags;  // key, value ("$VAR" kept)
+  std::map<std::string, std::vector<std::string>> loops;   // for VAR in a b c
+  std::vector<std::string> harnesses;                      // scripts it runs, by name
+  std::map<std::string, std::string> feeds;                // loop variable -> the flag it feeds ("" if several)
+  std::set<std::string> conditional;                       // flags written inside `if ... fi` only
+};
+
+// Where a scan of one command line stands: after a script word (its flags
+// are the harness's), inside an `if` (what it sets holds for some runs
+// only), and the environment assignments written before the script.
+struct CommandScan {
+  bool after_script = false, known_script = false;
+  int if_depth = 0;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+// Each flag's literal values across the entry's commands and spans (with how
+// many invocations give it); loop variables, brace lists go to `vars`.
+struct FlagValues {
+  std::map<std::string, std::vector<std::string>> values;  // key -> distinct literal values
+  std::map<std::string, size_t> count;
+  std::set<std::string> flag_keys;
+  size_t invocations = 0;
+  std::set<std::string> commands_vary;  // keys the entry's commands set to different literal values
+};
+
+struct Figure {
+  double value = 0;
+  std::string metric;
+  std::string unit;      // as written ("TF/s", "ms", "x", "%")
+  bool derived = false;  // a speedup or a delta
+  std::string word;      // identifier right before the number ("" if none)
+  std::map<std::string, std::string> named;  // keys the text pairs with it ("at EP2/4/8", "a -> b")
+  bool restated = false;  // its sentence restates earlier work ("v143 remains ... at 22.3%")
+  std::string run_tag;    // the run its sentence starts with ("v156 measures 9.5 s"), if a tag
+  size_t sentence = 0;    // where its sentence starts in the text
+  bool subject = false;   // `word` is its clause's subject ("treatment was 22.9%")
+  int decimals = -1;      // decimals as written in its unit (-1: not as written, "3.5M")
+  const char* not_run = nullptr;  // why it is no run's figure though it has a unit (a range, an estimate ...)
+  int list = -1;                   // the " / " list it was written in ("13.2 / 13.1 / 12.8 %"), numbered per text
+};
+
+
+// A number of a list waiting for its unit: its value, the word naming it,
+// the decimals it is written with.
+struct Listed {
+  double value = 0;
+  std::string word;
+  int decimals = -1;
+};
+
+// What a number read at [start, j) is: its metric, unit and value from the
+// unit after it (or the arrow's, or none), into `f`; false when it is no
+// figure. `i` moves past what was read; `unit_out` and `before_arrow` tell
+// the caller whether an arrow follows.
+struct ScanMode {
+  bool bare_is_tflops = true, percent_is_mfu = false;
+  bool prose = false;  // a paragraph's sentence: "~36 ms" is an estimate
+  std::string carry;   // prose: the unit of the paragraph's last figure ("... 96.2 ms/step bf16; fp8gemm 92.2")
+};
+
+// The unit written after a number ending at `j`, as the reader sees it: a
+// multiplier glued to the number ("11.485M tok/s"), a unit joined by a hyphen
+// ("10.046-second"), a statistic between number and unit ("417,517 median
+// tokens/s": the statistic names the figure), or the unit of the number after
+// an arrow ("96.1 -> fp8wire 56.5 ms").
+struct UnitRead {
+  double scale = 1;
+  bool glued = false, before_arrow = false, own = false;
+  size_t at = 0, len = 0;  // where the unit token starts, how much of it is consumed
+  std::string unit, statistic;
+};
+
+// The state of one scan of a text for figures (Figures).
+struct FigureScan {
+  explicit FigureScan(const std::string& text) : s(text) {}
+  const std::string& s;
+  ScanMode mode;
+  std::vector<Figure> out;
+  int depth = 0;
+  size_t i = 0;
+  int arrow_left = -1;     // index in `out` of a figure written before an arrow
+  std::string arrow_unit;  // the unit the figure before the arrow was read in
+  std::vector<Listed> listed;  // numbers of a " / " list waiting for its unit, their words
+  size_t list_next = std::string::npos;                // where the list's next number starts
+  bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
+  size_t last_end = std::string::npos;  // past the unit of the last figure kept
+  int from_figure = -1;  // index in `out` of a figure written after "from" (prose: "from 31.2 ms to 27.9 ms")
+  int lists = 0;         // " / " lists read so far (Figure::list)
+};
+
+// What an entry's commands and Config say, for reading its Result.
+struct EntryCtx {
+  Config fixed;
+  Vars vars;
+  Config feeds;          // loop variable -> the flag it feeds
+  bool generic = false;  // a harness moelog has no adapter for
+  bool known = false;    // a harness moelog has an adapter for (bare numbers are its TF/s)
+  bool mfu = false;      // the logbook measures MFU: a percentage is MFU
+  bool tflops = false;   // the entry's Command or Config names TF/s: a bare figure is TF/s
+  bool tflops_logbook = false;  // the logbook's Scope or Baseline names TF/s
+  double tflops_example = 0;    // a TF/s figure the logbook writes there (0: none)
+  std::set<std::string> own_text;  // words of the entry's heading and run fields (Command, Run, Runs, Run ID)
+  std::map<std::string, Config> command_labels;  // "shared off" -> what its command sets apart from the others
+  std::set<std::string> commands_vary;  // keys the commands set to different literal values (--hidden 2048 / 3072)
+  bool names_time = false;  // the entry names a time measure and no TF/s ("time-based"): a bare figure is no TF/s
+  std::string entry_id, file;
+  // The entry's prose (paragraphs, then bullets), by line: what names the
+  // unit of a table whose columns are values ("(ms/step)" in its caption,
+  // "37.28 ms" in a sentence beside a cell 37.28).
+  struct Text {
+    int line = 0, end_line = 0;
+    std::string text;
+  };
+  std::vector<Text> prose;
+  bool repeats = false;  // the entry's commands repeat runs ("for rep in 1 2", "--repeats 3")
+};
+
+// What a walk down a Result's bullets carries: the config its labels name,
+// whether a label names TF/s ("forward TF/s:") and whether one says its
+// figures restate earlier work ("Reference at ...:", "(from previous section)").
+struct WalkScope {
+  Config context;
+  bool tflops = false, restated = false;
+  bool check = false;  // a label names a correctness check ("Max abs diff:", "Correctness:")
+  bool repeats = false;  // a bullet above says its runs repeat ("paired repeats ... were stable:")
+  bool prose = false;  // a sentence of a paragraph, not a bullet
+  bool loose = false;  // a paragraph's sentence or a bullet that is no field
+  bool share = false;  // a label names shares ("Share of GPU kernel time:"): a percentage is no MFU
+  std::string* carry = nullptr;  // a paragraph's last figure's unit, across its sentences (ScanMode::carry)
+};
+
+// A bullet's figures grouped into points: a figure that names something
+// starts a new point; two figures of one metric in one point clash.
+struct Point {
+  Config cfg;
+  StoredRun run;
+  bool clash = false;
+};
+
+// The metric a table column holds, from its header: "TF/s", "tokens/s",
+// "tok/s", "ms/step", "time (ms)", "s", "GB/s", "MFU", "speedup", and deltas
+// ("delta tokens/s", "gain", "Δ"). "" for other columns.
+struct ColumnInfo {
+  std::string metric, unit, at;  // at: "0.1" for "tokens/s @0.1"
+  double factor = 1;
+  bool derived = false;
+};
+
+// A cell's number as written: its value in the column's metric, the
+// decimals it is written with when its unit is the column's (-1: "1.21M",
+// "1.2 s" under ms), and whether the author wrote it as approximate.
+struct CellValue {
+  double value = 0;
+  int decimals = -1;
+  bool approximate = false;
+};
+
+// A figure as its author wrote it (its value, unit factor and decimals), to
+// compare earlier values with: worked out once per figure, not per value.
+struct WrittenValue {
+  double value = 0, factor = 1;
+  int decimals = -1;  // unknown: compared exactly
+};
+
+// Keys each value of the logbook's figures has been seen under (bounded):
+// what a "variant" value may be of.
+struct Vocabulary {
+  std::map<std::string, std::set<std::string>> keys_of;  // value -> keys
+  void Add(const StoredRun& run) {
+    for (const auto& [k, v] : run.config)
+      if (k != "variant" && k != "case" && k != "harness" && k != "accelerator" && keys_of.size() < 4096 &&
+          !NeutralKeyName(k))
+        keys_of[v].insert(k);
+  }
+  // "variant=bf16" -> "modes=bf16" in the figures of one sweep (those of an
+  // entry under one "case": "Token scaling:" over "`32768`: ..."), when the
+  // sweep's variant values that the logbook knows (at least half of them)
+  // are each a value of one key only, the same key, none a value of several,
+  // and the others are numbers where the known ones are (tokens 49152 beside
+  // 32768 and 65536). No figure of the sweep may set that key otherwise.
+  void Name(std::vector<RecordedFigure>* figs) const {
+    std::map<std::string, std::vector<RecordedFigure*>> sweeps;  // case -> figures with a variant
+    for (auto& f : *figs)
+      if (f.run.config.count("variant")) sweeps[f.run.config.count("case") ? f.run.config.at("case") : ""].push_back(&f);
+    for (auto& [c, members] : sweeps) NameSweep(members);
+  }
+  void NameSweep(const std::vector<RecordedFigure*>& members) const {
+    std::set<std::string> keys, known, unknown;
+    for (const RecordedFigure* f : members) {
+      const std::string& v = f->run.config.at("variant");
+      auto it = keys_of.find(v);
+      if (it == keys_of.end()) unknown.insert(v);
+      else if (it->second.size() == 1) keys.insert(*it->second.begin()), known.insert(v);
+      else return;  // a value of several keys: nothing says which
+    }
+    auto number = [](const std::string& v) { return ParseNumber(v).has_value(); };
+    if (keys.size() != 1 || known.size() * 2 < known.size() + unknown.size()) return;
+    const bool numeric = std::all_of(known.begin(), known.end(), number);
+    if (!unknown.empty() && !(numeric && std::all_of(unknown.begin(), unknown.end(), number))) return;
+    const std::string key = *keys.begin();
+    for (const RecordedFigure* f : members)
+      if (f->run.config.count(key)) return;
+    for (RecordedFigure* f : members) {
+      f->run.config[key] = f->run.config.at("variant");
+      f->run.config.erase("variant");
+    }
+  }
+};
+
+std::vector<EntryCtx::Text> EntryProse(const Entry& entry);
+
+}  // namespace moelog::logbook::reader
+
+#endif  // MOELOG_LOGBOOK_READER_INTERNAL_H_

@@ -1,0 +1,264 @@
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook {
+
+namespace reader {
+
+// The key whose varied values include `word`, if exactly one.
+std::string KeyOfValue(const Vars& vars, const std::string& word) {
+  std::string found;
+  for (const auto& [k, vals] : vars)
+    for (const auto& v : vals)
+      if (v == word) {
+        if (!found.empty() && found != k) return "";
+        found = k;
+      }
+  return found;
+}
+
+// The varied value `word` names for `key`: itself, or the one value whose
+// first part it is ("ref" for "ref_dp", "staged" for "staged_dp"), when
+// exactly one value of one key starts so.
+bool ShortValue(const Vars& vars, const std::string& word, std::string* key, std::string* value) {
+  if (!KeyOfValue(vars, word).empty() || word.size() < 3) return false;
+  int hits = 0;
+  for (const auto& [k, vals] : vars)
+    for (const auto& v : vals)
+      if (v.size() > word.size() + 1 && v.compare(0, word.size(), word) == 0 && v[word.size()] == '_')
+        ++hits, *key = k, *value = v;
+  return hits == 1;
+}
+
+// `topk8` -> {topk, 8}.
+bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::string* value,
+               const Config* fixed) {
+  size_t d = w.size();
+  while (d > 0 && std::isdigit(static_cast<unsigned char>(w[d - 1]))) --d;
+  if (d == 0 || d == w.size()) return false;
+  std::string k = NormalizeKey(w.substr(0, d));
+  // "EP8" names ep=8 when the entry varies ep, or sets it (a row of a table
+  // may name another value than the command: "EP8 2 nodes" beside --ep 4).
+  if (!vars.count(k) && k != "topk" && !(fixed && fixed->count(k))) return false;
+  *key = k;
+  *value = w.substr(d);
+  return true;
+}
+
+// "2048/2048": numbers joined by '/' name shape keys in the order a shape is
+// written (tokens, hidden, mlp_dim, experts, topk, shared), each part a value
+// the entry runs for its key, when exactly one assignment fits. Empty
+// otherwise ("3072/3072" in an entry that only runs 2048 is a case name).
+Config ShapeLabel(const std::string& w, const Vars& vars, const Config& fixed) {
+  std::vector<std::string> parts;
+  // "2048/2048" or "32768x2048x1408x60".
+  const char sep = w.find('/') != std::string::npos ? '/' : 'x';
+  std::stringstream ss(w);
+  for (std::string p; std::getline(ss, p, sep);) {
+    if (p.empty() || !std::all_of(p.begin(), p.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return {};
+    parts.push_back(p);
+  }
+  if (parts.size() < 2) return {};
+  std::vector<std::string> keys;
+  Vars values;  // shape key -> the values the entry runs (varied or fixed)
+  for (const char* k : {"tokens", "hidden", "mlp_dim", "experts", "topk", "shared_expert_dim"}) {
+    if (vars.count(k)) values[k] = vars.at(k);
+    else if (fixed.count(k)) values[k] = {fixed.at(k)};
+    else continue;
+    keys.push_back(k);
+  }
+  // Every way to give the parts, in order, to varied keys holding them: one way only.
+  std::vector<Config> ways;
+  std::function<void(size_t, size_t, Config)> assign = [&](size_t part, size_t from, Config cfg) {
+    if (part == parts.size()) {
+      ways.push_back(cfg);
+      return;
+    }
+    for (size_t k = from; k < keys.size(); ++k) {
+      const auto& vals = values.at(keys[k]);
+      if (std::find(vals.begin(), vals.end(), parts[part]) == vals.end()) continue;
+      Config next = cfg;
+      next[keys[k]] = parts[part];
+      assign(part + 1, k + 1, next);
+    }
+  };
+  assign(0, 0, {});
+  return ways.size() == 1 ? ways[0] : Config{};
+}
+
+// "shared-fused" names the boolean flag shared_fused when the entry varies
+// it: true; "non-fused" / "no-shared-fused": false.
+// "custom_vjp" names use_custom_sort_vjp: the word's '_' parts (two or
+// more) appear in the key's parts in order, the last parts equal.
+bool PartsName(const std::string& w, const std::string& k) {
+  auto parts = [](const std::string& s) {
+    std::vector<std::string> out(1);
+    for (char c : s) {
+      if (c == '_') out.emplace_back();
+      else out.back().push_back(c);
+    }
+    return out;
+  };
+  const std::vector<std::string> a = parts(w), b = parts(k);
+  if (a.size() < 2 || a.size() > b.size() || a.back() != b.back() || a.back().empty()) return false;
+  size_t j = 0;
+  for (const std::string& p : b)
+    if (j < a.size() && !a[j].empty() && p == a[j]) ++j;
+  return j == a.size();
+}
+
+bool BoolWord(const std::string& word, const Vars& vars, std::string* key, std::string* value) {
+  std::string w = NormalizeKey(word);
+  bool negated = false;
+  for (const char* p : {"non_", "no_", "without_"})
+    if (w.rfind(p, 0) == 0) {
+      w = w.substr(std::strlen(p));
+      negated = true;
+      break;
+    }
+  std::string found;
+  for (const auto& [k, vals] : vars) {
+    if (!IsBoolFlag(k)) continue;
+    const bool names = k == w || (k.size() > w.size() && k.compare(k.size() - w.size(), w.size(), w) == 0 &&
+                                  k[k.size() - w.size() - 1] == '_') ||
+                       PartsName(w, k);
+    if (!names) continue;
+    if (!found.empty()) return false;
+    found = k;
+  }
+  if (found.empty()) return false;
+  *key = found;
+  *value = negated ? "false" : "true";
+  return true;
+}
+
+// Config from a bullet label: k=v words, bare varied values, topk8 words,
+// anything else as "case".
+// A word that repeats a value every run of the entry has ("forward" when the
+// entry runs --bench-pass forward only) names no variant.
+bool IsFixedValue(const Config& fixed, const std::string& word) {
+  for (const auto& [k, v] : fixed)
+    if (v == word) return true;
+  return false;
+}
+
+// A label's k=v words: run keys, keys the entry's commands vary or fix,
+// and any key of a harness moelog has no adapter for. The one-letter names
+// researchers write for shape keys (E=64, K=4, T=32768) stand for experts,
+// topk and tokens when the entry has that key.
+Config LabelWords(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
+                  const Config* feeds) {
+  Config out;
+  std::string t;
+  for (char ch : SplitJoinedPairs(label)) t += (ch == '`' || ch == '(' || ch == ')' || ch == ',' || ch == ';') ? ' ' : ch;
+  static const std::map<std::string, std::string> kShort = {{"e", "experts"}, {"k", "topk"}, {"t", "tokens"}};
+  for (const auto& w : Words(t)) {
+    size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
+    std::string key = NormalizeKey(w.substr(0, eq));
+    std::string value = w.substr(eq + 1);
+    while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.pop_back();
+    if (value.empty()) continue;
+    if (auto it = kShort.find(key); it != kShort.end() && (vars.count(it->second) || fixed.count(it->second)))
+      key = it->second;
+    if (feeds != nullptr && !IsRunKey(key) && !vars.count(key) && !fixed.count(key))
+      if (auto it = feeds->find(key); it != feeds->end()) key = it->second;  // "factor=1.0": the loop variable's flag
+    if (IsRunKey(key) || vars.count(key) || fixed.count(key) || generic) out[key] = value;
+  }
+  return out;
+}
+
+// The varied value a word names, ignoring case ("EP" for "ep"); a "Non-"
+// word names the other value of a two-valued key whose other value is
+// "none" ("Non-EP" when parallel_mode runs none and ep).
+bool LooseValue(const Vars& vars, const std::string& word, std::string* key, std::string* value) {
+  std::string w;
+  for (char c : word) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool negated = false;
+  for (const char* p : {"non-", "non_", "no-"})
+    if (w.rfind(p, 0) == 0 && w.size() > std::strlen(p)) {
+      w = w.substr(std::strlen(p));
+      negated = true;
+      break;
+    }
+  std::string k = KeyOfValue(vars, w);
+  if (k.empty()) return false;
+  if (!negated) {
+    *key = k;
+    *value = w;
+    return true;
+  }
+  const auto& vals = vars.at(k);
+  if (vals.size() != 2 || std::find(vals.begin(), vals.end(), "none") == vals.end() || w == "none") return false;
+  *key = k;
+  *value = "none";
+  return true;
+}
+
+// Words of a label that say nothing about the configuration.
+bool FillerWord(const std::string& w) {
+  static const std::set<std::string> k = {"result", "results", "Result", "Results", "run",
+                                          "measured", "numbers", "total", "Total", "overall"};
+  return k.count(w) > 0;
+}
+
+Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
+                   const Config* feeds) {
+  Config cfg = LabelWords(label, vars, fixed, generic, feeds);
+  std::vector<std::string> rest, kept;
+  std::string t;
+  for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
+  const std::vector<std::string> words = Words(t);
+  for (size_t wi = 0; wi < words.size(); ++wi) {
+    const std::string& w = words[wi];
+    if (w.find('=') != std::string::npos) continue;
+    std::string key, value;
+    if (FillerWord(w)) continue;
+    if (std::string k = KeyOfValue(vars, w); !k.empty()) {
+      cfg[k] = w;
+    } else if (std::string ck = generic ? "" : ChoiceKey(w);
+               !ck.empty() && wi + 1 < words.size() && NormalizeKey(words[wi + 1]) == ck) {
+      cfg[ck] = w;  // "random distribution": a choice of the flag its next word names
+      ++wi;
+    } else if (KeyDigits(w, vars, &key, &value, &fixed) || BoolWord(w, vars, &key, &value) ||
+               ShortValue(vars, w, &key, &value)) {
+      cfg[key] = value;
+    } else if (std::string ck = generic || words.size() > 2 ? "" : ChoiceKey(w);
+               !ck.empty() && fixed.count(ck) && !IsFixedValue(fixed, w)) {
+      cfg[ck] = w;  // "prequeue:"; in a longer phrase ("same traced runs") the word is prose
+    } else if (Config shape = ShapeLabel(w, vars, fixed); !shape.empty()) {
+      cfg.insert(shape.begin(), shape.end());
+    } else if (w.find('/') != std::string::npos) {
+      // "random/full": every part a varied value, else a case name.
+      std::vector<std::string> parts;
+      std::stringstream ss(w);
+      std::string p;
+      bool all = true;
+      Config sub;
+      while (std::getline(ss, p, '/')) {
+        std::string k = KeyOfValue(vars, p);
+        if (k.empty()) all = false;
+        else sub[k] = p;
+      }
+      if (all) cfg.insert(sub.begin(), sub.end());
+      else rest.push_back(w);
+    } else if (LooseValue(vars, w, &key, &value)) {
+      cfg[key] = value;
+    } else if (IsFixedValue(fixed, w) || std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
+      kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
+    } else {
+      rest.push_back(w);
+      kept.push_back(w);
+    }
+  }
+  if (!rest.empty()) {
+    std::string c;
+    for (const auto& r : kept) c += (c.empty() ? "" : " ") + r;
+    cfg["case"] = c;
+  }
+  return cfg;
+}
+
+}  // namespace reader
+
+}  // namespace moelog::logbook
