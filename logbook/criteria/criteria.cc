@@ -657,7 +657,7 @@ ClauseOutcome EvalMetric(const Clause& c, const EvalContext& ctx) {
   if (out.met) {
     out.detail = std::to_string(passing) + " of " + std::to_string(matching) + " matching runs have " + cond;
   } else {
-    out.detail = "no run has " + cond + "; closest " + c.metric + " = " + FormatValue(best_v) + " (" + best->id + ")";
+    out.detail = "no run has " + cond + "; closest " + c.metric + " = " + Readable(best_v) + " (" + best->id + ")";
     out.evidence = {best->id};
   }
   return out;

@@ -1,4 +1,5 @@
 #include "logbook/render/chart.h"
+#include "logbook/text.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -266,7 +267,7 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
   out.markdown = "![" + alt + "](figures/" + folder + "/" + base + (opts.png ? ".png" : ".svg") + ")\n" +
                  FormatChartStamp(files->stamp);
   // What the chart leaves out, said where the reader looks for it.
-  for (const auto& note : plan->notes) out.markdown += "\n" + note + "\n";
+  for (const auto& note : plan->notes) out.markdown.append("\n").append(NoteLine(note)).append("\n");
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include "logbook/update/criteria_status.h"
 #include "logbook/update/entry_chart.h"
 #include "logbook/update/entry_plans.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -184,7 +185,7 @@ std::string RevisionsNote(const UnitWork& w) {
       if (std::find(seen.begin(), seen.end(), r) == seen.end()) seen.push_back(r);
     }
   if (seen.empty()) return "";
-  std::string s = "Harness revision selected by the entry's date or commit (data/adapters/), every run above: ";
+  std::string s = "- Harness revision (by the entry's date or commit, data/adapters/): ";
   for (size_t i = 0; i < seen.size(); ++i) s += (i ? "; " : "") + NoteText(seen[i]);
   return s + ".";
 }
@@ -219,10 +220,10 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
     for (const auto& u : w.unit->unread) {
       std::string t = u.text;
       t.erase(std::remove(t.begin(), t.end(), '`'), t.end());
-      content += "- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why + "\n";
+      content += NoteLine("- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why) + "\n";
     }
   }
-  if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
+  if (!why.empty()) content += "\n" + NoteLine("- Not run by moelog: " + NoteText(why)) + "\n";
   content += "\n";
   // A chart of some of the figures nothing tells apart would show a part as
   // the whole: all are drawn, or none.
@@ -236,24 +237,28 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
 
 }  // namespace
 
+// "Prediction, not run:" for a table of the model alone for commands nobody
+// ran (planned), "Prediction, not evidence:" for commands the entry ran
+// elsewhere (a CPU); "" for a table of evidence.
+static std::string PredictionLead(const UnitWork& w, const std::vector<TableRow>& rows) {
+  const auto& cmds = w.unit->commands;
+  const bool planned = !cmds.empty() && (std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }) ||
+                                         !w.unit->pending.empty());
+  const bool elsewhere = !w.unit->ran_on_cpu.empty() && std::any_of(rows.begin(), rows.end(), [](const TableRow& r) {
+    return engine::IsModeledTarget(r.target);
+  });
+  return planned ? "Prediction, not run:" : elsewhere ? "Prediction, not evidence:" : "";
+}
+
 std::string RenderUnit(const UnitWork& w, const UnitTable& table) {
-  std::vector<std::string> notes = table.notes;
-  // A planned entry's region opens by saying its figures are a prediction.
-  std::string first;
-  const auto planned = std::find_if(notes.begin(), notes.end(),
-                                    [](const std::string& n) { return n.rfind("- Planned, not run", 0) == 0; });
-  if (planned != notes.end()) {
-    first = planned->substr(2) + ".\n\n";
-    notes.erase(planned);
-  }
-  std::string content = first + RenderRunTable(table.rows, w.unit->recorded, w.model, w.unit->when);
-  if (std::string r = RevisionsNote(w); !r.empty()) content += "\n" + r + "\n";
-  if (!w.unit->pins.empty())
-    content += "\nPinned by the logbook (`<!-- moelog: key=value -->`), every run above: " + w.unit->pins + ".\n";
-  if (!notes.empty()) {
-    content += "\n";
-    for (const auto& n : notes) content += n + "\n";
-  }
+  const std::vector<std::string>& notes = table.notes;
+  const std::string lead = PredictionLead(w, table.rows);
+  std::string content = RenderRunTable(table.rows, w.unit->recorded, w.model, w.unit->when, lead);
+  std::string lines;
+  if (std::string r = RevisionsNote(w); !r.empty()) lines += NoteLine(r) + "\n";
+  if (!w.unit->pins.empty()) lines += NoteLine("- Pinned by the logbook: " + w.unit->pins + ".") + "\n";
+  for (const auto& n : notes) lines += NoteLine(n) + "\n";
+  if (!lines.empty()) content += (content.size() > 1 && content[content.size() - 2] == '\n' ? "" : "\n") + lines;
   content += "\n";  // keeps the end marker out of the table
   return content;
 }
@@ -325,9 +330,9 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
   *complete = true;
   // "- Command (planned):" only: what the author meant to run, not a run.
   const auto& cmds = w.unit->commands;
-  if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }))
-    notes->push_back("- Planned, not run: moelog's model of the commands as written (Command (planned)); not evidence");
-  else if (!cmds.empty() && !w.unit->pending.empty())
+  if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; })) {
+    // The caption says it: "Prediction, not run:".
+  } else if (!cmds.empty() && !w.unit->pending.empty())
     notes->push_back(NoteText("- Planned, not run: moelog's model of the commands as written (Result: " +
                               w.unit->pending + ")") + "; not evidence");
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
@@ -395,6 +400,7 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const UnitTa
   ChartOptions options;
   options.primary_metric = PrimaryMetric(doc.logbook);
   if (w.model && w.model->have_bands) options.ratio_band = w.model->bands.within_entry;
+  options.prediction = !PredictionLead(w, table.rows).empty();
   // The figures listed under the table are not listed again under the chart.
   const std::vector<bool> on_table = FiguresOnTable(table.places);
   for (size_t i = 0; i < on_table.size(); ++i)
