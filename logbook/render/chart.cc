@@ -261,7 +261,8 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
   auto files = DrawChart(*plan, dir, base, opts.png, how);
   if (!files.ok()) return files.status();
   out.files = *files;
-  std::string alt = plan->title + ": " + plan->what;
+  // The alt text says what is plotted; the entry's heading above names it.
+  std::string alt = (plan->prediction ? "Prediction: " : "") + plan->what;
   for (char& c : alt)
     if (c == '[' || c == ']') c = ' ';
   out.markdown = "![" + alt + "](figures/" + folder + "/" + base + (opts.png ? ".png" : ".svg") + ")\n" +

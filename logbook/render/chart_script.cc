@@ -205,9 +205,10 @@ std::string YRange(const std::map<std::string, double>& ymax, const std::string&
   auto f = floors.find(metric);
   const double k = YScale(ymax, metric);
   const double from = f == floors.end() ? 0 : f->second;
-  return it == ymax.end() || it->second <= 0
-             ? "[0:*]"
-             : "[" + Num(from / k) + ":" + Num((from + (it->second - from) * 1.12) / k) + "]";
+  if (it == ymax.end() || it->second <= 0) return "[0:*]";
+  std::string r = "[";
+  r.append(Num(from / k)).append(":").append(Num((from + (it->second - from) * 1.12) / k)).append("]");
+  return r;
 }
 
 std::string TickFormat(const std::map<std::string, double>&, const std::string&) { return "'%g'"; }

@@ -176,7 +176,7 @@ std::string ModelPath(const TableRow& row) {
 }
 
 // The metric cells of a row as the table prints them.
-std::string MetricCells(const TableRow& r) {
+std::string MetricCells(const TableRow& r, bool per_device = true) {
   std::string out;
   // moelog's figures in 4 significant digits (a model's or one machine's
   // figure has no more), tokens/s with its thousands grouped.
@@ -186,7 +186,7 @@ std::string MetricCells(const TableRow& r) {
   };
   metric("time_s", 1000.0, false);
   metric("tflops", 1.0, false);
-  metric("tflops_per_device", 1.0, false);
+  if (per_device) metric("tflops_per_device", 1.0, false);
   metric("tokens_per_s", 1.0, true);
   return out;
 }
@@ -543,6 +543,7 @@ struct RunTableLayout {
   ModelCells mc;
   std::vector<std::string> varying, model_path;
   bool any_unvalidated = false, any_status = false;
+  bool per_device = true;  // some row's TF/s/device differs from its TF/s (a column worth its width)
   std::set<std::string> equal;  // columns the model gives equal figures for ("" : a config shown once)
   std::vector<ShownRow> shown;
   RecordedCells rec;
@@ -552,7 +553,8 @@ struct RunTableLayout {
   std::vector<std::string> Head() const {
     std::vector<std::string> head = varying;
     if (any_status) head.push_back("status");
-    for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"}) head.push_back(h);
+    for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"})
+      if (per_device || std::string(h) != "TF/s/device") head.push_back(h);
     if (mc.any_calibrated) head.push_back("TF/s uncalibrated");
     if (mc.any_band) head.push_back("TF/s p10–p90");
     // The delta's direction and what moelog's side is: "model vs logbook".
@@ -581,7 +583,7 @@ struct RunTableLayout {
     std::string out = "|";
     for (const auto& cell : shown[g].cells) Cell(&out, EscapeCell(cell));
     if (any_status) Cell(&out, r.status);
-    out += MetricCells(r);
+    out += MetricCells(r, per_device);
     if (mc.any_calibrated) {
       auto u = r.metrics.find("tflops_uncalibrated");
       Cell(&out, u == r.metrics.end() ? "-" : Significant(u->second));
@@ -607,8 +609,6 @@ struct RunTableLayout {
     for (const Calibration& c : mc.used)
       if (c.applied()) cal += (cal.empty() ? "" : ", ") + CalibrationShort(c);
     if (!cal.empty()) out += "; calibrated " + cal;
-    else if (std::any_of(rows().begin(), rows().end(), [](const TableRow& r) { return engine::IsModeledTarget(r.target); }))
-      out += "; uncalibrated";
     if (rec.any_tflops || rec.any_tokens || rec.any_time) out += "; recorded: the entry's Result";
     return out + ". Terms: `moelog help regions`.";
   }
@@ -641,6 +641,10 @@ RunTableLayout LayOut(const std::vector<TableRow>& model_rows, const std::vector
   t.shown = ShowRows(rows, t.varying, t.model_path, &t.equal);
   t.rec = PlaceRecorded(rows, t.varying, t.shown, figures);
   for (const auto& r : rows) t.any_status = t.any_status || r.status != "ok";
+  t.per_device = std::any_of(rows.begin(), rows.end(), [](const TableRow& r) {
+    auto a = r.metrics.find("tflops"), d = r.metrics.find("tflops_per_device");
+    return d != r.metrics.end() && (a == r.metrics.end() || Significant(a->second) != Significant(d->second));
+  });
   return t;
 }
 

@@ -185,7 +185,7 @@ std::string RevisionsNote(const UnitWork& w) {
       if (std::find(seen.begin(), seen.end(), r) == seen.end()) seen.push_back(r);
     }
   if (seen.empty()) return "";
-  std::string s = "- Harness revision (by the entry's date or commit, data/adapters/): ";
+  std::string s = "- Harness revision (by the entry's date or commit): ";
   for (size_t i = 0; i < seen.size(); ++i) s += (i ? "; " : "") + NoteText(seen[i]);
   return s + ".";
 }

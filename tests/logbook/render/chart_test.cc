@@ -632,3 +632,94 @@ TEST(ChartPlan, StatisticsOfOneRunAreNoSweep) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// Charts for a paper: no command-line option in a figure, one y axis per
+// panel, a y axis that shows a 2-5% A/B (with a break mark), centred bars,
+// predictions drawn as such, no grey swatch that matches no bar.
+TEST(ChartPaperRules, NoOptionsInFiguresAndOneYAxisPerPanel) {
+  std::vector<ChartPoint> pts;
+  for (const char* pm : {"none", "ep"})
+    for (const char* k : {"2", "8"})
+      pts.push_back(Point({{"parallel_mode", pm}, {"topk", k}, {"devices", pm[0] == 'e' ? "4" : "1"}},
+                          pm[0] == 'e' ? 120 : 100));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  const std::string gp = ChartScript(*plan, "d.dat", "c.svg", false);
+  EXPECT_EQ(gp.find("--y"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("tflops_per_device"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("'model (v5p)'"), std::string::npos) << "a grey swatch matches no bar:\n" << gp;
+  // One series along a numeric axis: TF/s and tokens/s side by side, no y2.
+  std::vector<ChartPoint> line;
+  for (const char* k : {"1", "2", "4", "8"}) line.push_back(Point({{"topk", k}}, 100 + std::atoi(k), 1000));
+  auto lp = PlanChart(line, {});
+  ASSERT_TRUE(lp.ok());
+  EXPECT_EQ(lp->panels.size(), 2u);
+  EXPECT_EQ(ChartScript(*lp, "d.dat", "c.svg", false).find("set y2tics"), std::string::npos);
+}
+
+TEST(ChartPaperRules, SmallGapsGetAnAxisNotFromZeroWithABreak) {
+  std::vector<ChartPoint> pts;
+  for (const char* s : {"argsort", "tuple_sort"})
+    for (const char* k : {"2", "8"})
+      pts.push_back(Point({{"routing_pack_strategy", s}, {"topk", k}}, s[0] == 'a' ? 193 : 189));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok());
+  const std::string gp = ChartScript(*plan, "d.dat", "c.svg", false);
+  EXPECT_EQ(gp.find("set yrange [0:"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("not 0"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set arrow 1"), std::string::npos) << gp;
+  // A 25% gap keeps its axis from 0.
+  pts.clear();
+  for (const char* s : {"argsort", "tuple_sort"}) pts.push_back(Point({{"routing_pack_strategy", s}}, s[0] == 'a' ? 200 : 100));
+  auto wide = PlanChart(pts, {});
+  ASSERT_TRUE(wide.ok());
+  EXPECT_NE(ChartScript(*wide, "d.dat", "c.svg", false).find("set yrange [0:"), std::string::npos);
+}
+
+TEST(ChartPaperRules, BarsOfAClusterAreCentredOnIt) {
+  std::vector<ChartPoint> pts;
+  for (const char* pm : {"none", "ep"})
+    for (const char* k : {"2", "8"})
+      if (!(pm[0] == 'e' && k[0] == '8')) pts.push_back(Point({{"parallel_mode", pm}, {"topk", k}}, 100));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok());
+  const std::string dat = ChartData(*plan);
+  // Cluster k=8 has one bar: it stands on the cluster's centre (position 1).
+  EXPECT_NE(dat.find("1 \"k=8\" 100 ? 1.0000 ?"), std::string::npos) << dat;
+  EXPECT_NE(dat.find("0 \"k=2\" 100 100 -0.2000 0.2000"), std::string::npos) << dat;
+}
+
+TEST(ChartPaperRules, PredictionsAreTitledAndHatched) {
+  std::vector<ChartPoint> pts;
+  for (const char* q : {"none", "int8"}) pts.push_back(Point({{"quant_mode", q}}, q[0] == 'n' ? 100 : 150));
+  ChartOptions o;
+  o.prediction = true;
+  o.title = "Planned first v5p matrix";
+  auto plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->title.rfind("Prediction: ", 0), 0u) << plan->title;
+  const std::string gp = ChartScript(*plan, "d.dat", "c.svg", false);
+  EXPECT_NE(gp.find("fill pattern"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("fill solid"), std::string::npos) << gp;
+}
+
+TEST(ChartPaperRules, LongSubtitlesWrapInsteadOfBeingCut) {
+  std::vector<ChartPoint> pts;
+  for (const char* r : {"none", "expert_mlp", "combine", "full_layer"})
+    for (const char* k : {"2", "4", "8"}) pts.push_back(Point({{"remat_mode", r}, {"topk", k}}, 100, 0, "modeled"));
+  ChartOptions o;
+  o.ratio_band = 0.1;
+  for (auto& p : pts) p.metrics["band_lo"] = 0.9, p.metrics["band_hi"] = 1.1;
+  auto plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok());
+  for (const auto& s : plan->subtitles) {
+    EXPECT_LE(s.size(), 120u) << s;
+    EXPECT_EQ(s.find("..."), std::string::npos) << s;
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook

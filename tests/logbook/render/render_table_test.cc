@@ -204,3 +204,43 @@ TEST(RenderTableTest, RowFromRecordFlattensConfigAndOverlaysPoint) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// A region opens with one caption line of at most ~200 characters (the
+// terms are in `moelog help regions`); moelog's figures in significant
+// digits with grouped tokens/s; a recorded time keeps its author's digits.
+TEST(LeanRegions, OneShortCaptionLineThenTheTable) {
+  std::vector<TableRow> rows = {Row({{"parallel_mode", "none"}}, 189.4897), Row({{"parallel_mode", "ep"}}, 149.0741)};
+  for (auto& r : rows) r.target = "v5p", r.version = "0.1.0";
+  const std::string md = "- Command: `python bench_moe_hillclimb.py --parallel-mode none`\n"
+                         "- Result:\n  - `none`: step 0.406 s\n";
+  const std::string t = RenderRunTable(rows, Figures(md));
+  const std::string first = t.substr(0, t.find('\n'));
+  EXPECT_LE(first.size(), 200u) << first;
+  EXPECT_EQ(first.rfind("Predicted by moelog's TPU v5p-8 model (data/hardware/v5p.json, moelog 0.1.0)", 0), 0u) << first;
+  EXPECT_NE(first.find("moelog help regions"), std::string::npos) << first;
+  EXPECT_EQ(t.substr(t.find('\n'), 3), "\n\n|") << t;
+  for (size_t pos = 0, nl; (nl = t.find('\n', pos)) != std::string::npos; pos = nl + 1)
+    if (t[pos] != '|') {
+      EXPECT_LE(nl - pos, 300u) << t.substr(pos, nl - pos);
+    }
+  EXPECT_NE(t.find("| 50 | 189.5 | 47.37 | 655,400 |"), std::string::npos) << t;
+  EXPECT_EQ(t.find("189.490"), std::string::npos) << t;
+  EXPECT_EQ(t.find("406.000"), std::string::npos) << t;
+  if (t.find("recorded time (ms)") != std::string::npos) {
+    EXPECT_NE(t.find("| 406 |"), std::string::npos) << t;
+  }
+}
+
+TEST(LeanRegions, APredictionSaysSoFirst) {
+  std::vector<TableRow> rows = {Row({{"quant_mode", "none"}}, 100), Row({{"quant_mode", "int8"}}, 150)};
+  for (auto& r : rows) r.target = "v5p";
+  const std::string t = RenderRunTable(rows, {}, nullptr, "", "Prediction, not run:");
+  EXPECT_EQ(t.rfind("Prediction, not run: predicted by moelog's TPU v5p-8 model", 0), 0u) << t;
+  EXPECT_LE(t.find('\n'), 200u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook

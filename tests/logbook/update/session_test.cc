@@ -499,7 +499,7 @@ TEST_F(SessionTest, CalibrationComesFromEarlierEntriesAndLeavesTheStoreAlone) {
   ASSERT_NE(at, std::string::npos);
   const std::string region = calibrated.substr(at, calibrated.find("moelog:end", at) - at);
   EXPECT_NE(region.find("TF/s uncalibrated"), std::string::npos) << region;
-  EXPECT_NE(region.find("calibrated on "), std::string::npos) << region;
+  EXPECT_NE(region.find("; calibrated x"), std::string::npos) << region;
   // The first entry has nothing before it.
   const size_t first = calibrated.find("id=MOE-EP-BENCHMARK-20260209-1340");
   ASSERT_NE(first, std::string::npos);
@@ -533,6 +533,37 @@ TEST_F(SessionTest, CalibrationComesFromEarlierEntriesAndLeavesTheStoreAlone) {
   ASSERT_TRUE(after.ok());
   ASSERT_EQ(before->size(), after->size());
   for (size_t i = 0; i < before->size(); ++i) EXPECT_EQ((*before)[i].metrics, (*after)[i].metrics);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// Lean regions: the updated EP seed stays small (91 KB before regions were
+// made lean, 40 KB as written) and no line moelog writes into a region is
+// longer than 300 characters; each region opens with one short caption.
+TEST_F(SessionTest, UpdatedEpSeedIsLeanAndItsRegionLinesAreShort) {
+  const std::string p = Put("ep.md", Slurp(SeedPath("moe_ep_benchmark_logbook.md")));
+  ASSERT_EQ(Run(p, SessionOptions{}).exit_code, 0) << err_.str();
+  const std::string text = Slurp(p);
+  EXPECT_LE(text.size(), 70u * 1024) << "updated EP seed: " << text.size() << " bytes";
+  bool inside = false, first = false;
+  size_t regions = 0;
+  for (size_t pos = 0, nl; (nl = text.find('\n', pos)) != std::string::npos; pos = nl + 1) {
+    const std::string line = text.substr(pos, nl - pos);
+    if (line.find("<!-- moelog:begin") != std::string::npos) inside = first = true, ++regions;
+    else if (line.find("<!-- moelog:end") != std::string::npos) inside = false;
+    else if (inside && line.find('|') == std::string::npos && line.find("![") == std::string::npos) {
+      EXPECT_LE(line.size(), 300u) << line;
+      if (first && line.find_first_not_of(' ') != std::string::npos) {
+        EXPECT_LE(line.size(), 202u) << "caption: " << line;
+        first = false;
+      }
+    }
+  }
+  EXPECT_GE(regions, 20u);
 }
 
 }  // namespace
