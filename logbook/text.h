@@ -25,6 +25,29 @@ std::string SplitJoinedPairs(std::string_view s);
 // ("spread —" cut inside the dash would write invalid text).
 std::string Utf8Prefix(const std::string& s, size_t n);
 
+// What moelog prints of text it did not write (a logbook's titles, IDs,
+// commands, a store's rows) goes through this filter: no byte a terminal
+// acts on reaches it. Each C0 control but tab and newline, DEL, each C1
+// control (U+0080-U+009F, encoded C2 80-C2 9F: CSI, OSC, ...) and each byte
+// 0x80-0x9F that is not part of a valid UTF-8 character (an 8-bit
+// terminal's C1) is shown as '?'; valid UTF-8 text passes unchanged. A
+// character split across writes is held until it is whole.
+class TerminalFilter {
+ public:
+  // Appends the shown form of `bytes` to `out`.
+  void Feed(std::string_view bytes, std::string* out);
+  // Appends a character still held (cut short: shown as invalid bytes).
+  void Finish(std::string* out);
+
+ private:
+  void Invalid(std::string* out);
+  std::string held_;  // the bytes of a character begun but not ended
+  size_t need_ = 0;   // continuation bytes it still needs
+};
+
+// `text` through a fresh TerminalFilter.
+std::string TerminalSafe(std::string_view text);
+
 // The longest prose line moelog writes into a region (a note, a list item):
 // 300 characters with the region's indentation (a region inside a list item).
 inline constexpr size_t kNoteChars = 292;
