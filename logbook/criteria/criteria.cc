@@ -447,7 +447,7 @@ struct PairSearch {
       if (gain > best_gain) {
         best_gain = gain;
         best_gain_desc = a.id + " vs " + b.id + " " +
-                         (std::isnan(gain) ? std::string("lack ") + c.metric : FormatValue(gain) + "%");
+                         (std::isnan(gain) ? std::string("lack ") + c.metric : Significant(gain, 3) + "%");
       }
       if (std::isnan(gain) || gain < c.by_pct) return;
     }

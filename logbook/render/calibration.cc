@@ -258,8 +258,8 @@ std::string CalibrationText(const Calibration& c) {
 }
 
 std::string CalibrationShort(const Calibration& c) {
-  char factor[32];
-  std::snprintf(factor, sizeof factor, "x%.3f", c.factor);
+  char factor[64];
+  std::snprintf(factor, sizeof factor, "x%.3f \xC2\xB1 %.3f", c.factor, c.factor * c.log_sd);
   std::string s = std::string(factor) + " (" + std::to_string(c.n) + " figure" + (c.n == 1 ? "" : "s");
   if (!c.path.empty()) s += ", " + (c.path.size() > 40 ? c.path.substr(0, 37) + "..." : c.path);
   return s + ")";

@@ -616,7 +616,7 @@ struct RunTableLayout {
   std::vector<std::string> Notes() const {
     std::vector<std::string> out;
     for (const Calibration& c : mc.used)
-      if (c.applied() && c.excluded > 0) out.push_back(NoteLine("- calibration " + CalibrationText(c)));
+      if (c.excluded > 0 || c.held > 0) out.push_back(NoteLine("- " + CalibrationText(c) + "."));
     std::set<std::string> keys_equal = equal;
     if (keys_equal.erase("")) out.push_back("- Invocations that ran the same configuration are shown once.");
     if (!keys_equal.empty()) {

@@ -333,8 +333,7 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
   if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; })) {
     // The caption says it: "Prediction, not run:".
   } else if (!cmds.empty() && !w.unit->pending.empty())
-    notes->push_back(NoteText("- Planned, not run: moelog's model of the commands as written (Result: " +
-                              w.unit->pending + ")") + "; not evidence");
+    notes->push_back(NoteText("- Result pending: " + w.unit->pending));
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (!pc.runnable) {
@@ -369,8 +368,7 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
   if (!w.unit->ran_on_cpu.empty() &&
       std::any_of(rows.begin(), rows.end(), [](const TableRow& r) { return engine::IsModeledTarget(r.target); }))
     notes->push_back(NoteText("- Ran on a CPU (Config: " + w.unit->ran_on_cpu + ")") +
-                     ": the modeled figures are moelog's v5p model of its commands, not what the entry ran; not "
-                     "evidence (`--target cpu` measures this machine's CPU)");
+                     ": the v5p model's figures are not what it ran (`--target cpu` measures this machine)");
   MarkRecordedFailures(w, &rows, notes);
   for (auto& n : FoldIndistinctRows(&rows, w.unit->recorded)) notes->push_back(NoteText(n));
   return rows;

@@ -281,7 +281,7 @@ TEST_F(SessionTest, LoopsExpandToOneRowPerIteration) {
   // A pending Result: the region opens by saying its figures are a
   // prediction; then header, delimiter, 6 rows, blank line, the chart link.
   ASSERT_GE(all.size(), 11u) << scan.regions[0].content;
-  EXPECT_NE(all[0].find("Planned, not run"), std::string::npos) << scan.regions[0].content;
+  EXPECT_NE(all[0].find("Prediction, not run"), std::string::npos) << scan.regions[0].content;
   const std::vector<std::string> lines(all.begin() + 2, all.end());
   EXPECT_TRUE(lines[8].empty()) << scan.regions[0].content;
   EXPECT_NE(lines[0].find("parallel_mode | topk"), std::string::npos);
