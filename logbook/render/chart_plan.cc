@@ -768,7 +768,8 @@ namespace {
 // `text` as subtitle lines of at most kSubtitleChars, broken at blanks (a
 // line is never cut); at most `max_lines`, the last saying how many items
 // (split at "; ") it leaves to the notes under the chart.
-void AddWrapped(const std::string& text, ChartPlan* plan, size_t max_lines = 3) {
+// Returns whether all of `text` is shown.
+bool AddWrapped(const std::string& text, ChartPlan* plan, size_t max_lines = 3) {
   std::vector<std::string> lines;
   std::string line;
   size_t pos = 0;
@@ -781,11 +782,13 @@ void AddWrapped(const std::string& text, ChartPlan* plan, size_t max_lines = 3) 
     pos = sp + 1;
   }
   if (!line.empty()) lines.push_back(line);
-  if (lines.size() > max_lines) {
+  const bool all = lines.size() <= max_lines;
+  if (!all) {
     lines.resize(max_lines);
     lines.back() = "(continued in the notes under the chart)";
   }
   for (const auto& l : lines) plan->subtitles.push_back(GnuplotLabel(l, 2 * kSubtitleChars));
+  return all;
 }
 
 // The lines under the title: whose figures a recorded-only chart shows, the
@@ -815,9 +818,9 @@ void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::st
     const std::string pct = Fixed(100.0 * (std::exp(ratio_band) - 1.0), 1) + "%";
     std::string list;
     for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
-    AddWrapped("the model cannot tell apart (within " + pct + "): " + list, plan, 2);
-    plan->notes.push_back("Bars the model cannot tell apart (modeled within " + pct +
-                          " of each other, the band of its past within-entry ratio errors): " + list + ".");
+    // Under the chart too only when the title's lines could not hold it.
+    if (!AddWrapped("the model cannot tell apart (within " + pct + "): " + list, plan, 2))
+      plan->notes.push_back("Bars the model cannot tell apart (within " + pct + ", its within-entry error): " + list + ".");
   }
 }
 

@@ -149,7 +149,8 @@ std::string FiguresSource(const std::vector<TableRow>& rows) {
     auto h = r.config.find("hardware");
     hardware = h == r.config.end() || h->second.empty() ? "v5p" : h->second;
   }
-  const std::string model = "moelog's TPU v5p-8 model (data/hardware/" + Utf8Prefix(hardware, 40) + ".json" +
+  // The hardware file by its name (data/hardware/<name>.json).
+  const std::string model = "v5p model (" + Utf8Prefix(hardware, 40) + ".json" +
                             (version.empty() ? "" : ", moelog " + Utf8Prefix(version, 20)) + ")";
   if (v5p && cpu) return "v5p rows predicted by " + model + ", cpu rows measured on this machine";
   if (v5p) return "Predicted by " + model;
@@ -383,12 +384,17 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
   for (size_t g = 0; g < shown.size(); ++g)
     for (size_t m : shown[g].members) group[m] = static_cast<int>(g);
   const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs, group);
+  std::vector<std::pair<std::string, std::string>> unplaced;  // values, where from and why
   for (size_t i = 0; i < figures.size(); ++i) {
     const auto& m = figures[i].run.metrics;
     if (placed[i].row < 0) {
       const std::string why = placed[i].why + SeveralRowsDiffer(rows, varying, figures[i]);
-      c.unplaced += NoteLine("- " + FigureValuesText(figures[i].run.metrics) + ", from \"" + FigureSource(figures[i].text) +
-                             "\": " + why) + "\n";
+      // Figures of one Result bullet placed nowhere for one reason: one line.
+      const std::string from = ", from \"" + FigureSource(figures[i].text) + "\": " + why;
+      if (!unplaced.empty() && unplaced.back().second == from)
+        unplaced.back().first += ", " + FigureValuesText(figures[i].run.metrics);
+      else
+        unplaced.emplace_back(FigureValuesText(figures[i].run.metrics), from);
       c.where.push_back("no row (" + why + ")");
       continue;
     }
@@ -420,6 +426,7 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
     if (m.count("time_s"))
       c.time[row] = m.at("time_s"), c.any_time = true, c.time_text[row] = text("time_s", {"ms", "ms/step", "ms/iter"}, 1e3, 3);
   }
+  for (const auto& [values, from] : unplaced) c.unplaced += NoteLine("- " + values + from) + "\n";
   return c;
 }
 
@@ -478,6 +485,12 @@ std::vector<bool> FiguresOnTable(const std::vector<std::string>& places) {
 
 namespace {
 
+// The longest caption line a region opens with.
+constexpr size_t kCaptionChars = 200;
+// A calibration factor this far from 1 gets a column of the uncalibrated
+// TF/s (2%: under half the width of the model's p10-p90 bands).
+constexpr double kUncalibratedColumn = 0.02;
+
 // The model's view of each row: calibration and band (modeled rows on
 // validated paths), and the rows with calibrated figures.
 struct ModelCells {
@@ -485,6 +498,10 @@ struct ModelCells {
   std::vector<Calibration> cal;             // per row
   std::vector<engine::v5p::ErrorBand> band; // per row
   bool any_calibrated = false, any_band = false;
+  // Some factor moves figures by kUncalibratedColumn or more: the table
+  // shows the model's TF/s before calibration beside them (a smaller move
+  // is said by the caption's factor alone).
+  bool uncalibrated_column = false;
   std::vector<Calibration> used;            // distinct applied calibrations, by key
 };
 
@@ -511,6 +528,7 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
     if (!m.cal[i].applied()) continue;
     m.any_calibrated = true;
     const double f = m.cal[i].factor;
+    m.uncalibrated_column = m.uncalibrated_column || std::fabs(f - 1.0) >= kUncalibratedColumn;
     if (auto t = r.metrics.find("tflops"); t != r.metrics.end()) r.metrics["tflops_uncalibrated"] = t->second;
     for (const char* k : {"tflops", "tflops_per_device", "tokens_per_s"})
       if (auto t = r.metrics.find(k); t != r.metrics.end()) t->second *= f;
@@ -524,16 +542,18 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
 std::string BandCell(const TableRow& r, const engine::v5p::ErrorBand& b) {
   auto t = r.metrics.find("tflops");
   if (!b.validated || t == r.metrics.end() || !std::isfinite(t->second)) return "-";
-  return Significant(t->second * b.lo) + "–" + Significant(t->second * b.hi);
+  // A band's ends need no more digits than the band is wide: 3 significant.
+  return Significant(t->second * b.lo, 3) + "–" + Significant(t->second * b.hi, 3);
 }
 
-// " outside (p10–p90 134.2–153.1)" when a recorded TF/s lies outside the
+// " outside p10–p90" when a recorded TF/s lies outside the
 // band of its modeled row; "" inside it, or with no band.
 std::string OutsideBand(const TableRow& r, const engine::v5p::ErrorBand& b, const std::optional<double>& recorded) {
   auto t = r.metrics.find("tflops");
   if (!recorded || !b.validated || t == r.metrics.end() || !std::isfinite(t->second)) return "";
   if (*recorded >= t->second * b.lo && *recorded <= t->second * b.hi) return "";
-  return " outside (p10–p90 " + BandCell(r, b) + ")";
+  // The band is in the row's own p10–p90 cell.
+  return " outside p10–p90";
 }
 
 // A run table laid out once: the model's cells, the varying columns, the
@@ -544,6 +564,7 @@ struct RunTableLayout {
   std::vector<std::string> varying, model_path;
   bool any_unvalidated = false, any_status = false;
   bool per_device = true;  // some row's TF/s/device differs from its TF/s (a column worth its width)
+  std::string devices;     // every row's device count when the caption gives it instead of TF/s/device
   std::set<std::string> equal;  // columns the model gives equal figures for ("" : a config shown once)
   std::vector<ShownRow> shown;
   RecordedCells rec;
@@ -555,7 +576,7 @@ struct RunTableLayout {
     if (any_status) head.push_back("status");
     for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"})
       if (per_device || std::string(h) != "TF/s/device") head.push_back(h);
-    if (mc.any_calibrated) head.push_back("TF/s uncalibrated");
+    if (mc.uncalibrated_column) head.push_back("TF/s uncalibrated");
     if (mc.any_band) head.push_back("TF/s p10–p90");
     // The delta's direction and what moelog's side is: "model vs logbook".
     bool v5p = false, cpu = false;
@@ -584,7 +605,7 @@ struct RunTableLayout {
     for (const auto& cell : shown[g].cells) Cell(&out, EscapeCell(cell));
     if (any_status) Cell(&out, r.status);
     out += MetricCells(r, per_device);
-    if (mc.any_calibrated) {
+    if (mc.uncalibrated_column) {
       auto u = r.metrics.find("tflops_uncalibrated");
       Cell(&out, u == r.metrics.end() ? "-" : Significant(u->second));
     }
@@ -603,27 +624,42 @@ struct RunTableLayout {
   // first).
   std::string Caption(const std::string& lead) const {
     std::string out = (lead.empty() ? "" : lead + " ") + FiguresSource(rows());
+    if (!devices.empty()) out += " on " + Utf8Prefix(devices, 8) + " devices";
     if (!lead.empty() && out.size() > lead.size() + 1 && out[lead.size() + 1] != 'v')
       out[lead.size() + 1] = static_cast<char>(std::tolower(static_cast<unsigned char>(out[lead.size() + 1])));
+    const std::string cal = CalibrationList();
+    const std::string tail = std::string(rec.any_tflops || rec.any_tokens || rec.any_time ? "; recorded: Result's" : "") +
+                             ". Terms: `moelog help regions`";
+    if (cal.empty()) return out + tail;
+    // Several factors (paths calibrated on their own) go on lines below.
+    if (out.size() + cal.size() + tail.size() + 13 > kCaptionChars) return out + ", calibrated (lines below)" + tail;
+    return out + ", calibrated " + cal + tail;
+  }
+  bool CaptionTooLongForFactors(const std::string& lead) const {
+    return Caption(lead).find("calibrated (lines below)") != std::string::npos;
+  }
+  // The applied calibration factors, short ("x0.992 ± 0.021 (4 figures)").
+  std::string CalibrationList() const {
     std::string cal;
     for (const Calibration& c : mc.used)
       if (c.applied()) cal += (cal.empty() ? "" : ", ") + CalibrationShort(c);
-    if (!cal.empty()) out += "; calibrated " + cal;
-    if (rec.any_tflops || rec.any_tokens || rec.any_time) out += "; recorded: the entry's Result";
-    return out + ". Terms: `moelog help regions`.";
+    return cal;
   }
   // The lines under the table that only some tables need, one line each.
-  std::vector<std::string> Notes() const {
+  std::vector<std::string> Notes(const std::string& lead) const {
     std::vector<std::string> out;
     for (const Calibration& c : mc.used)
-      if (c.excluded > 0 || c.held > 0) out.push_back(NoteLine("- " + CalibrationText(c) + "."));
+      if (c.excluded > 0 || c.held > 0)
+        out.push_back(NoteLine("- " + CalibrationText(c) + "."));
+      else if (c.applied() && CaptionTooLongForFactors(lead))
+        out.push_back(NoteLine("- " + c.key + ": calibrated " + CalibrationShort(c) + "."));
     std::set<std::string> keys_equal = equal;
     if (keys_equal.erase("")) out.push_back("- Invocations that ran the same configuration are shown once.");
     if (!keys_equal.empty()) {
       std::string keys;
       for (const auto& k : keys_equal) keys += (keys.empty() ? "" : ", ") + k;
-      out.push_back(NoteLine("- Rows that differ only in " + keys + " have identical modeled figures: the model does not distinguish " +
-                             (keys_equal.size() > 1 ? "these settings" : "its values") + " (a measurement may)."));
+      out.push_back(NoteLine("- Rows that differ only in " + keys +
+                             " have identical modeled figures (the model does not tell them apart; a measurement may)."));
     }
     return out;
   }
@@ -645,6 +681,18 @@ RunTableLayout LayOut(const std::vector<TableRow>& model_rows, const std::vector
     auto a = r.metrics.find("tflops"), d = r.metrics.find("tflops_per_device");
     return d != r.metrics.end() && (a == r.metrics.end() || Significant(a->second) != Significant(d->second));
   });
+  // Every row on the same number of devices: the caption says how many,
+  // and TF/s/device is TF/s over it (no column of its own).
+  std::set<std::string> devices;
+  for (const auto& r : rows) {
+    auto d = r.config.find("devices");
+    devices.insert(d == r.config.end() ? "" : d->second);
+  }
+  if (t.per_device && devices.size() == 1 && !devices.begin()->empty() && t.varying.end() ==
+      std::find(t.varying.begin(), t.varying.end(), "devices")) {
+    t.per_device = false;
+    t.devices = *devices.begin();
+  }
   return t;
 }
 
@@ -665,8 +713,8 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
   out += "\n";
   for (size_t g = 0; g < t.shown.size(); ++g) out += t.Row(g);
   std::string notes;
-  for (const auto& n : t.Notes()) notes += n + "\n";
-  if (!t.rec.unplaced.empty()) notes += "\nRecorded figures placed on no row:\n\n" + t.rec.unplaced;
+  for (const auto& n : t.Notes(lead)) notes += n + "\n";
+  if (!t.rec.unplaced.empty()) notes += (notes.empty() ? "" : "\n") + std::string("Recorded figures placed on no row:\n\n") + t.rec.unplaced;
   return t.Caption(lead) + "\n\n" + out + (notes.empty() ? "" : "\n" + notes);
 }
 

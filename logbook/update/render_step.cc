@@ -185,7 +185,7 @@ std::string RevisionsNote(const UnitWork& w) {
       if (std::find(seen.begin(), seen.end(), r) == seen.end()) seen.push_back(r);
     }
   if (seen.empty()) return "";
-  std::string s = "- Harness revision (by the entry's date or commit): ";
+  std::string s = "- Harness revision: ";
   for (size_t i = 0; i < seen.size(); ++i) s += (i ? "; " : "") + NoteText(seen[i]);
   return s + ".";
 }
@@ -258,7 +258,15 @@ std::string RenderUnit(const UnitWork& w, const UnitTable& table) {
   if (std::string r = RevisionsNote(w); !r.empty()) lines += NoteLine(r) + "\n";
   if (!w.unit->pins.empty()) lines += NoteLine("- Pinned by the logbook: " + w.unit->pins + ".") + "\n";
   for (const auto& n : notes) lines += NoteLine(n) + "\n";
-  if (!lines.empty()) content += (content.size() > 1 && content[content.size() - 2] == '\n' ? "" : "\n") + lines;
+  if (!lines.empty()) {
+    // One list with the table's own lines, before the list of figures
+    // placed on no row (a list of its own, under its heading).
+    const size_t unplaced = content.find("\n\nRecorded figures placed on no row:");
+    const size_t at = unplaced == std::string::npos ? content.size() : unplaced + 1;
+    const size_t line = at >= 2 ? content.rfind('\n', at - 2) : std::string::npos;
+    const std::string last = content.substr(line == std::string::npos ? 0 : line + 1, 2);
+    content.insert(at, (last == "- " ? "" : "\n") + lines);
+  }
   content += "\n";  // keeps the end marker out of the table
   return content;
 }
