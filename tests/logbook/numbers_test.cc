@@ -42,7 +42,7 @@ TEST(Numbers, SignificantDigitsWithoutNoise) {
   EXPECT_EQ(Significant(53.854), "53.85");
   EXPECT_EQ(Significant(608456, 4, true), "608,500");
   EXPECT_EQ(Significant(11485000.0, 4, true), "11,490,000");
-  EXPECT_EQ(Significant(9.99996), "10");
+  EXPECT_EQ(Significant(9.99996), "10.00");
   EXPECT_EQ(Significant(999.96), "1000");
   EXPECT_EQ(Significant(-0.0009699999999999999), "-0.0009700");
   EXPECT_EQ(Significant(0), "0");
