@@ -85,7 +85,7 @@ std::string GnuplotLabel(const std::string& text, size_t max_bytes) {
     if (c == '`') continue;  // Markdown code marks carry no meaning in a label
     if (space && !out.empty()) out += ' ';
     space = false;
-    bool ok = std::isalnum(c) || std::string("_.,:;=+-/()%[]{}*#!?@").find(static_cast<char>(c)) != std::string::npos;
+    bool ok = std::isalnum(c) || std::string("_.,:;=+-/()%[]{}*#?@").find(static_cast<char>(c)) != std::string::npos;
     out += ok ? static_cast<char>(c) : '_';
   }
   if (out.size() > max_bytes) out.resize(max_bytes);

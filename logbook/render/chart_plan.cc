@@ -799,7 +799,7 @@ void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::st
                   const std::string& fixed, const ChartOptions& options, ChartPlan* plan) {
   const double ratio_band = options.ratio_band;
   if (options.prediction)
-    AddWrapped("prediction: moelog's model of commands the entry did not run (or ran elsewhere), not evidence", plan);
+    AddWrapped("prediction: the model of commands the entry did not run (or ran elsewhere), not evidence", plan);
   if (plan->source == SourceLabel("recorded"))
     plan->subtitles.push_back("figures the logbook recorded (none run by moelog)");
   if (!fixed.empty()) AddWrapped("runs with " + fixed, plan);

@@ -223,7 +223,12 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
       content += NoteLine("- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why) + "\n";
     }
   }
-  if (!why.empty()) content += "\n" + NoteLine("- Not run by moelog: " + NoteText(why)) + "\n";
+  if (!why.empty()) {
+    // One list with a note the table ended with ("- Every figure above: ...").
+    const size_t last = content.size() >= 2 ? content.rfind('\n', content.size() - 2) : std::string::npos;
+    const bool list = last != std::string::npos && content.compare(last + 1, 2, "- ") == 0;
+    content += (list ? "" : "\n") + NoteLine("- Not run by moelog: " + NoteText(why)) + "\n";
+  }
   content += "\n";
   // A chart of some of the figures nothing tells apart would show a part as
   // the whole: all are drawn, or none.
