@@ -2,7 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace moelog::logbook {
 namespace {
@@ -55,6 +57,67 @@ std::string FormatValue(double v) {
   char buf[64];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
   return ec == std::errc() ? std::string(buf, end) : std::string("nan");
+}
+
+std::string GroupThousands(const std::string& text) {
+  const size_t sign = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  size_t end = sign;
+  while (end < text.size() && IsDigit(text[end])) ++end;
+  if (end == sign || (end < text.size() && text[end] != '.')) return text;
+  for (size_t i = end + (end < text.size() ? 1 : 0); i < text.size(); ++i)
+    if (!IsDigit(text[i])) return text;
+  std::string out = text.substr(0, sign);
+  for (size_t i = sign; i < end; ++i) {
+    out += text[i];
+    const size_t left = end - i - 1;
+    if (left > 0 && left % 3 == 0) out += ',';
+  }
+  return out + text.substr(end);
+}
+
+std::string Significant(double v, int digits, bool group) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+  if (v == 0) return "0";
+  digits = std::max(1, std::min(digits, 15));
+  const int e = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  std::string s;
+  if (e >= digits - 1) {
+    // Whole digits past the significant ones are zeros: 608456 -> 608500.
+    const double unit = std::pow(10.0, e - digits + 1);
+    s = Fixed(std::round(v / unit) * unit, 0);
+  } else {
+    s = Fixed(v, std::min(digits - 1 - e, 17));
+    // Rounding up a digit (9.9996 -> "10.000") keeps one digit too many.
+    const size_t dot = s.find('.');
+    if (dot != std::string::npos && std::fabs(std::stod(s)) >= std::pow(10.0, e + 1)) s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  return group ? GroupThousands(s) : s;
+}
+
+std::string Clean(double v) {
+  if (!std::isfinite(v)) return FormatValue(v);
+  if (std::fabs(v) < 1e15 && v == std::floor(v)) return std::to_string(static_cast<long long>(v));
+  std::string s = engine::General(v, 9);
+  if (s.find('e') != std::string::npos && std::fabs(v) >= 1e-6 && std::fabs(v) < 1e15) {
+    // "%g" turns to exponents below 1e-4: the same digits in plain decimals.
+    const int e = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+    s = Fixed(v, std::max(0, 8 - e));
+    while (s.find('.') != std::string::npos && (s.back() == '0' || s.back() == '.')) {
+      const bool dot = s.back() == '.';
+      s.pop_back();
+      if (dot) break;
+    }
+  }
+  return s;
+}
+
+std::string Readable(double v) {
+  if (!std::isfinite(v)) return FormatValue(v);
+  if (std::fabs(v) >= 1e5) return GroupThousands(Fixed(std::round(v), 0));
+  std::string s = Clean(std::stod(engine::General(v, 6)));
+  return s == "-0" ? "0" : s;
 }
 
 }  // namespace moelog::logbook

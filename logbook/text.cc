@@ -119,4 +119,21 @@ std::string TerminalSafe(std::string_view text) {
   return out;
 }
 
+std::string NoteLine(const std::string& s, size_t max) {
+  std::string one = s;
+  for (char& c : one)
+    if (c == '\n' || c == '\r') c = ' ';
+  if (one.size() <= max) return one;
+  const size_t room = max > 3 ? max - 3 : 0;
+  size_t cut = one.rfind(' ', room);
+  if (cut == std::string::npos || cut < room / 2) cut = room;
+  std::string out = Utf8Prefix(one, cut);
+  while (!out.empty() && (out.back() == ' ' || out.back() == ',' || out.back() == ';' || out.back() == '(')) out.pop_back();
+  // A cut after an escaping backslash would escape the dots.
+  size_t slashes = 0;
+  for (size_t i = out.size(); i > 0 && out[i - 1] == '\\'; --i) ++slashes;
+  if (slashes % 2 == 1) out.pop_back();
+  return out + "...";
+}
+
 }  // namespace moelog::logbook

@@ -48,6 +48,15 @@ class TerminalFilter {
 // `text` through a fresh TerminalFilter.
 std::string TerminalSafe(std::string_view text);
 
+// The longest prose line moelog writes into a region (a note, a list item):
+// 300 characters with the region's indentation (a region inside a list item).
+inline constexpr size_t kNoteChars = 292;
+
+// `s` as one line of at most `max` bytes: line breaks become blanks, and a
+// longer text is cut at its last blank that leaves room for "...", never
+// inside a word (unless one word fills the line) or a UTF-8 character.
+std::string NoteLine(const std::string& s, size_t max = kNoteChars);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_TEXT_H_

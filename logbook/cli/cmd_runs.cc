@@ -362,7 +362,11 @@ void PrintRecordedCells(const std::vector<logbook::StoredRun>& rows, const std::
     }
     for (const auto& m : metrics) {
       auto it = r.metrics.find(m);
-      row.push_back(it == r.metrics.end() ? "" : logbook::FormatValue(it->second) + (r.derived.count(m) ? " (derived)" : ""));
+      // A table for people (grouped thousands), CSV for programs (plain).
+      const std::string v = it == r.metrics.end() ? ""
+                            : format == "csv"     ? logbook::Clean(it->second)
+                                                  : logbook::Readable(it->second);
+      row.push_back(v.empty() ? v : v + (r.derived.count(m) ? " (derived)" : ""));
     }
     cells.push_back(std::move(row));
   }

@@ -20,6 +20,51 @@ struct Command {
   int (*fn)(const Args&);
 };
 
+// The terms an entry's region uses, defined once here (and in
+// docs/reference.md, "What a region says") rather than in every region.
+const char kRegionsHelp[] =
+    "What an entry's region says (`moelog update` writes it after the entry's Result)\n"
+    "\n"
+    "First line: what the figures are. \"Predicted by v5p model (v5p.json, moelog 0.1.0)\": moelog's\n"
+    "  TPU v5p-8 model of that hardware file (data/hardware/v5p.json) at that version, not a measurement;\n"
+    "  \"Measured by moelog on this machine's CPU\": run here. \"Prediction, not run:\" first: the\n"
+    "  entry's commands were planned, not run (or its Result is pending); \"Prediction, not evidence:\"\n"
+    "  first: the entry ran them elsewhere (a CPU smoke test), and the model's figures are not what it\n"
+    "  ran. \"on 4 devices\": every row ran on 4 (TF/s/device is TF/s / 4). \"recorded: Result's\": the\n"
+    "  table also shows the figures the entry's Result states.\n"
+    "calibrated x0.992 ± 0.021 (4 figures): modeled throughputs are multiplied by a factor learned from\n"
+    "  the recorded figures of earlier entries of the same harness revision (never the entry's own),\n"
+    "  shrunk toward 1 when the figures are few; ± is one standard deviation of the factor. No factor:\n"
+    "  no earlier figure (or --no-calibrate). A figure far outside the model is left out of the factor,\n"
+    "  or held out until a second figure agrees with it (a line under the table says so).\n"
+    "\n"
+    "Columns:\n"
+    "  time (ms), TF/s, TF/s/device, tokens/s   moelog's figures, 4 significant digits (tokens/s\n"
+    "                        with its thousands grouped: 608,500)\n"
+    "  TF/s uncalibrated     the model's TF/s before calibration (shown when a factor moves figures\n"
+    "                        by 2% or more; a smaller factor is said by the first line alone)\n"
+    "  TF/s p10-p90          where a measurement is expected: the model's figure times the 10th and\n"
+    "                        90th percentiles of its past errors on the row's path (data/v5p_bands.json),\n"
+    "                        3 significant digits\n"
+    "  recorded TF/s, ...    the figure the entry's Result states, with its author's digits (a time\n"
+    "                        written `0.406 s` shows as 406 in a ms column)\n"
+    "  model vs logbook      moelog's figure against the recorded one, in percent\n"
+    "  v5p model             \"unvalidated (quant_mode=int8)\": a path no calibration measurement covers;\n"
+    "                        the model's figure there is physics, unchecked, and has no band\n"
+    "\n"
+    "Lines under the table (only where needed, one line each): the harness revision the entry's date or\n"
+    "commit selected, values pinned by `<!-- moelog: key=value -->`, commands not run or not modeled,\n"
+    "rows the model cannot tell apart or folded into one, recorded failures, recorded figures placed on\n"
+    "no row (with the reason). Under the chart: what it leaves out, and bars the model cannot tell apart\n"
+    "(within its within-entry error) when the chart's title lines cannot hold them.\n"
+    "\n"
+    "Charts: filled bars or lines with dots are moelog's figures, outlined bars or open circles the\n"
+    "logbook's; error bars are the p10-p90 band; hatched bars or dashed lines titled \"Prediction:\" are a\n"
+    "model of commands nobody ran; a y axis that does not start at 0 has a break mark at its foot and a\n"
+    "line under the title saying where it starts.\n";
+
+int CmdHelp(const Args& args);
+
 const Command kCommands[] = {
     {"bench", "run one MoE layer benchmark (hillclimb harness flags; --target cpu|v5p)", CmdBench},
     {"update", "run a logbook's entries (or use cached runs) and write result tables back", CmdUpdate},
@@ -32,7 +77,22 @@ const Command kCommands[] = {
     {"new", "create a logbook, recipe or entry from templates", CmdNew},
     {"model", "v5p model: fit parameters, validate against measurements", CmdModel},
     {"next", "propose the next experiments of a logbook (model-ranked; --write appends one)", CmdNext},
+    {"help", "`help regions`: what the tables and charts moelog writes into a logbook say", CmdHelp},
 };
+
+int CmdHelp(const Args& args) {
+  if (args.size() == 1 && args[0] == "regions") {
+    std::fputs(kRegionsHelp, stdout);
+    return moelog::kExitOk;
+  }
+  if (args.empty() || (args.size() == 1 && (args[0] == "--help" || args[0] == "-h"))) {
+    std::fputs("usage: moelog help regions\n\ntopics:\n  regions  what the tables and charts moelog writes into a logbook say\n",
+               args.empty() ? stderr : stdout);
+    return args.empty() ? moelog::kExitUsage : moelog::kExitOk;
+  }
+  std::fprintf(stderr, "moelog help: error: unknown topic '%s' (topics: regions)\n", args[0].c_str());
+  return moelog::kExitUsage;
+}
 
 void PrintUsage(FILE* f) {
   std::fprintf(f,

@@ -226,8 +226,8 @@ std::string RenderComparison(const Comparison& c, const CompareOptions& o) {
   for (size_t i = 0; i < text_cols + 5; ++i) s << (i < text_cols ? "---|" : "---:|");
   s << "\n";
   auto cell = [](const SideStats& st) {
-    std::string t = Fixed(st.median, 3);
-    if (st.ids.size() > 1) t += " (" + Fixed(st.min, 3) + ".." + Fixed(st.max, 3) + ")";
+    std::string t = Readable(st.median);
+    if (st.ids.size() > 1) t += " (" + Readable(st.min) + ".." + Readable(st.max) + ")";
     return t;
   };
   for (const auto& r : c.rows) {

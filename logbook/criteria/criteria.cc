@@ -447,7 +447,7 @@ struct PairSearch {
       if (gain > best_gain) {
         best_gain = gain;
         best_gain_desc = a.id + " vs " + b.id + " " +
-                         (std::isnan(gain) ? std::string("lack ") + c.metric : FormatValue(gain) + "%");
+                         (std::isnan(gain) ? std::string("lack ") + c.metric : Significant(gain, 3) + "%");
       }
       if (std::isnan(gain) || gain < c.by_pct) return;
     }
@@ -642,7 +642,7 @@ ClauseOutcome EvalMetric(const Clause& c, const EvalContext& ctx) {
   if (out.met) {
     out.detail = std::to_string(passing) + " of " + std::to_string(matching) + " matching runs have " + cond;
   } else {
-    out.detail = "no run has " + cond + "; closest " + c.metric + " = " + FormatValue(best_v) + " (" + best->id + ")";
+    out.detail = "no run has " + cond + "; closest " + c.metric + " = " + Readable(best_v) + " (" + best->id + ")";
     out.evidence = {best->id};
   }
   return out;

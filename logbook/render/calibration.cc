@@ -257,4 +257,12 @@ std::string CalibrationText(const Calibration& c) {
   return s;
 }
 
+std::string CalibrationShort(const Calibration& c) {
+  char factor[64];
+  std::snprintf(factor, sizeof factor, "x%.3f \xC2\xB1 %.3f", c.factor, c.factor * c.log_sd);
+  std::string s = std::string(factor) + " (" + std::to_string(c.n) + " figure" + (c.n == 1 ? "" : "s");
+  if (!c.path.empty()) s += ", " + (c.path.size() > 40 ? c.path.substr(0, 37) + "..." : c.path);
+  return s + ")";
+}
+
 }  // namespace moelog::logbook

@@ -133,6 +133,10 @@ void ShowModeled(const ModelView& view, const std::string& key, const std::strin
 // "calibrated on 12 recorded figures of entries up to 2026-02-09 14:51: x0.930 (3 entries, hillclimb: 2026-02-09)";
 // on an unvalidated path "calibrated on 5 recorded figures of this path (impl=...) in entries up to ...: x1.070 (...)"
 std::string CalibrationText(const Calibration& c);
+// The factor as a table's caption gives it, with its uncertainty and the
+// figures behind it: "x0.992 ± 0.021 (4 figures)", with the path for a
+// path's own factor: "x1.040 ± 0.046 (2 figures, quant_mode=int8)".
+std::string CalibrationShort(const Calibration& c);
 
 }  // namespace moelog::logbook
 

@@ -1,4 +1,5 @@
 #include "logbook/render/chart.h"
+#include "logbook/text.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -84,7 +85,7 @@ std::string GnuplotLabel(const std::string& text, size_t max_bytes) {
     if (c == '`') continue;  // Markdown code marks carry no meaning in a label
     if (space && !out.empty()) out += ' ';
     space = false;
-    bool ok = std::isalnum(c) || std::string("_.,:;=+-/()%[]{}*#!?@").find(static_cast<char>(c)) != std::string::npos;
+    bool ok = std::isalnum(c) || std::string("_.,:;=+-/()%[]{}*#?@").find(static_cast<char>(c)) != std::string::npos;
     out += ok ? static_cast<char>(c) : '_';
   }
   if (out.size() > max_bytes) out.resize(max_bytes);
@@ -260,13 +261,14 @@ Result<EntryChart> DrawEntryChart(const std::string& logbook_path, const std::st
   auto files = DrawChart(*plan, dir, base, opts.png, how);
   if (!files.ok()) return files.status();
   out.files = *files;
-  std::string alt = plan->title + ": " + plan->what;
+  // The alt text says what is plotted; the entry's heading above names it.
+  std::string alt = (plan->prediction ? "Prediction: " : "") + plan->what;
   for (char& c : alt)
     if (c == '[' || c == ']') c = ' ';
   out.markdown = "![" + alt + "](figures/" + folder + "/" + base + (opts.png ? ".png" : ".svg") + ")\n" +
                  FormatChartStamp(files->stamp);
   // What the chart leaves out, said where the reader looks for it.
-  for (const auto& note : plan->notes) out.markdown += "\n" + note + "\n";
+  for (const auto& note : plan->notes) out.markdown.append("\n").append(NoteLine(note)).append("\n");
   return out;
 }
 

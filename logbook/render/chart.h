@@ -59,6 +59,10 @@ struct ChartOptions {
   // A subtitle for charts that hold modeled figures ("": none), e.g. that
   // they are shown uncalibrated.
   std::string modeled_note;
+  // The figures are a prediction, not evidence (an entry whose commands
+  // nobody ran, or that ran elsewhere): titled "Prediction:" and drawn
+  // hatched (bars) or dashed (lines), so nobody takes them for a result.
+  bool prediction = false;
 };
 
 // One coloured series of a panel: moelog's figures (measured or modeled) and
@@ -98,6 +102,7 @@ struct ChartPlan {
   bool any_recorded = false;             // some logbook figure is drawn
   bool log_x = false;                    // a numeric axis spanning 16x or more
   bool any_band = false;                 // some figure has an error bar
+  bool prediction = false;               // ChartOptions::prediction
   // Said under the chart in the region: logbook figures not drawn (matching
   // no point of the chart), points hidden by explicit --series.
   std::vector<std::string> notes;

@@ -21,8 +21,9 @@ namespace {
 
 constexpr size_t kMaxSeries = 6;   // per panel; more become small multiples
 constexpr size_t kMaxPanels = 12;  // more is no chart a reader can read
-constexpr size_t kTickChars = 20;  // cluster labels are cut to this
-constexpr size_t kTitleChars = 60;
+constexpr size_t kTickChars = 60;  // cluster labels longer than this are cut (rotated when they do not fit)
+constexpr size_t kTitleChars = 100;
+constexpr size_t kSubtitleChars = 110;  // a subtitle line; longer text wraps
 
 const std::vector<std::string>& NumericAxes() {
   static const std::vector<std::string> k = engine::AxisKeys(engine::AxisKind::kNumeric);
@@ -347,9 +348,11 @@ Result<Layout> ChooseLayout(const std::vector<ChartPoint>& points, const std::ve
     std::string most = rest.front();
     for (const auto& k : rest)
       if (OrderedValues(points, k).size() > OrderedValues(points, most).size()) most = k;
+    // Keys that change with the clusters' key name the clusters with it
+    // ("H=2048, M=2048"): as panels, each would fill only its own clusters.
     l.cluster = {most};
     for (const auto& k : rest)
-      if (k != most) l.panels.push_back(k);
+      if (k != most) (ChangeTogether(points, most, k) ? l.cluster : l.panels).push_back(k);
     return l;
   }
   if (bars) return l;
@@ -426,7 +429,7 @@ std::string AggregateNote(const std::vector<ChartPoint>& points, const std::vect
     s += (s.empty() ? "" : ", ") + ValueLabel("parallel_mode", pm) + " on " + devices +
          (devices == "1" ? " chip" : " chips");
   }
-  return "TF/s is aggregate: " + s + " (per chip: --y tflops_per_device)";
+  return "TF/s summed over the chips of a run: " + s;
 }
 
 // With an explicit --series, the keys it leaves out that still vary (shape,
@@ -501,17 +504,17 @@ Frame MakeFrame(const std::vector<ChartPoint>& main, ChartPlan::Kind kind, Layou
   keys.insert(f.layout.x);
   keys.insert(f.layout.with_x.begin(), f.layout.with_x.end());
   for (const auto& k : keys) f.order[k] = OrderedValues(main, k);
-  f.panels = MakeDimension(main, f.layout.panels, f.order, 40);
+  f.panels = MakeDimension(main, f.layout.panels, f.order, 60);
   if (kind == ChartPlan::Kind::kLine) {
-    f.series = MakeDimension(main, f.layout.series, f.order, 40);
+    f.series = MakeDimension(main, f.layout.series, f.order, 60);
     f.x_values = f.order[f.layout.x];
   } else {
     std::vector<std::string> bar_keys = {f.layout.x};
     bar_keys.insert(bar_keys.end(), f.layout.with_x.begin(), f.layout.with_x.end());
-    f.series = MakeDimension(main, bar_keys, f.order, 40);
+    f.series = MakeDimension(main, bar_keys, f.order, 60);
     f.clusters = MakeDimension(main, f.layout.cluster, f.order, kTickChars, /*bare=*/true);  // the x label names it
     for (const auto& [r, l] : f.clusters.labels) f.x_values.push_back(l);
-    for (const auto& [r, l] : MakeDimension(main, f.layout.cluster, f.order, 40).labels) f.x_names.push_back(l);
+    for (const auto& [r, l] : MakeDimension(main, f.layout.cluster, f.order, 60).labels) f.x_names.push_back(l);
   }
   return f;
 }
@@ -715,8 +718,9 @@ std::string MainSource(const std::vector<ChartPoint>& main) {
 
 std::string Title(const ChartOptions& o, const std::string& fallback) {
   std::string t = o.title.empty() ? fallback : Shorten(o.title, kTitleChars);
+  if (o.prediction) t = "Prediction: " + t;
   if (!o.id.empty() && o.id != o.title) t += " (" + o.id + ")";
-  return GnuplotLabel(t, 140);
+  return GnuplotLabel(t, 160);
 }
 
 }  // namespace
@@ -761,6 +765,32 @@ std::string PrimaryMetricOf(const std::string& scope_text) {
 
 namespace {
 
+// `text` as subtitle lines of at most kSubtitleChars, broken at blanks (a
+// line is never cut); at most `max_lines`, the last saying how many items
+// (split at "; ") it leaves to the notes under the chart.
+// Returns whether all of `text` is shown.
+bool AddWrapped(const std::string& text, ChartPlan* plan, size_t max_lines = 3) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t sp = text.find(' ', pos);
+    if (sp == std::string::npos) sp = text.size();
+    const std::string word = text.substr(pos, sp - pos);
+    if (!line.empty() && line.size() + 1 + word.size() > kSubtitleChars) lines.push_back(line), line.clear();
+    line += (line.empty() ? "" : " ") + word;
+    pos = sp + 1;
+  }
+  if (!line.empty()) lines.push_back(line);
+  const bool all = lines.size() <= max_lines;
+  if (!all) {
+    lines.resize(max_lines);
+    lines.back() = "(continued in the notes under the chart)";
+  }
+  for (const auto& l : lines) plan->subtitles.push_back(GnuplotLabel(l, 2 * kSubtitleChars));
+  return all;
+}
+
 // The lines under the title: whose figures a recorded-only chart shows, the
 // runs' fixed keys, how figures were aggregated, what the error bars are,
 // the unvalidated paths, the note on modeled figures and the bars the model
@@ -768,27 +798,29 @@ namespace {
 void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::string>& metrics,
                   const std::string& fixed, const ChartOptions& options, ChartPlan* plan) {
   const double ratio_band = options.ratio_band;
+  if (options.prediction)
+    AddWrapped("prediction: the model of commands the entry did not run (or ran elsewhere), not evidence", plan);
   if (plan->source == SourceLabel("recorded"))
     plan->subtitles.push_back("figures the logbook recorded (none run by moelog)");
-  if (!fixed.empty()) plan->subtitles.push_back(GnuplotLabel(Shorten("runs with " + fixed, 120), 120));
-  if (auto note = AggregateNote(main, metrics); !note.empty()) plan->subtitles.push_back(GnuplotLabel(note, 120));
+  if (!fixed.empty()) AddWrapped("runs with " + fixed, plan);
+  if (auto note = AggregateNote(main, metrics); !note.empty()) AddWrapped(note, plan);
   if (plan->any_band)
-    plan->subtitles.push_back(GnuplotLabel("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", 120));
+    AddWrapped("error bars: where the measurement is expected (10th to 90th percentile of past model errors on the path)", plan);
   if (const auto paths = UnvalidatedPaths(main); !paths.empty()) {
     std::string list;
     for (const auto& p : paths) list += (list.empty() ? "" : ", ") + p;
-    plan->subtitles.push_back(GnuplotLabel(Shorten("unvalidated (" + list + "): no error bar, the model is unchecked there", 120), 120));
+    AddWrapped("unvalidated (" + list + "): no error bar, the model is unchecked there", plan);
   }
   if (!options.modeled_note.empty() &&
       std::any_of(main.begin(), main.end(), [](const ChartPoint& p) { return p.source == "modeled"; }))
-    plan->subtitles.push_back(GnuplotLabel(Shorten(options.modeled_note, 120), 120));
+    AddWrapped(options.modeled_note, plan);
   if (const auto same = IndistinctBars(*plan, ratio_band); !same.empty()) {
     const std::string pct = Fixed(100.0 * (std::exp(ratio_band) - 1.0), 1) + "%";
     std::string list;
     for (const auto& x : same) list += (list.empty() ? "" : "; ") + x;
-    plan->subtitles.push_back(GnuplotLabel(Shorten("the model cannot tell apart (within " + pct + "): " + list, 120), 120));
-    plan->notes.push_back("Bars the model cannot tell apart (modeled within " + pct +
-                          " of each other, the band of its past within-entry ratio errors): " + list + ".");
+    // Under the chart too only when the title's lines could not hold it.
+    if (!AddWrapped("the model cannot tell apart (within " + pct + "): " + list, plan, 2))
+      plan->notes.push_back("Bars the model cannot tell apart (within " + pct + ", its within-entry error): " + list + ".");
   }
 }
 
@@ -832,10 +864,12 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   const bool two_axes = kind == ChartPlan::Kind::kLine && options.y_metrics.empty() && layout->series.empty() &&
                         layout->panels.empty() && metrics->size() == 1 && (*metrics)[0] != "tokens_per_s" &&
                         Records(main, "tokens_per_s");
+  // Side by side, one y axis each: a second axis on the same panel has no
+  // grid of its own to read it by.
   if (two_axes) metrics->push_back("tokens_per_s");
   std::vector<std::string> notes;
   const std::string fixed = KeepWidestGroup(&main, *layout, &notes);
-  const Frame f = MakeFrame(main, kind, *layout, *metrics, two_axes);
+  const Frame f = MakeFrame(main, kind, *layout, *metrics, false);
   const size_t panels = f.panels.labels.size() * std::max<size_t>(1, Chunks(f)) * MetricsPerPanel(f);
   if (panels > kMaxPanels)
     return Status::InvalidArgument("the chart would need " + std::to_string(panels) +
@@ -862,6 +896,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   const std::string shown = MetricLabel(metrics->front()) == "time (s)" ? "time" : MetricLabel(metrics->front());
   std::string what = shown + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
   plan.title = Title(options, what);
+  plan.prediction = options.prediction;
   plan.what = GnuplotLabel(what);
   AddSubtitles(main, *metrics, fixed, options, &plan);
   return plan;

@@ -67,23 +67,50 @@ std::vector<BarColumn> BarColumns(const ChartPlan& plan, size_t p) {
   return out;
 }
 
+// The x position of each bar column of cluster `xi` in panel `p`: the
+// bars that cluster has, side by side and centred on it (a cluster missing
+// a bar closes up); nullopt for a missing bar.
+std::vector<std::optional<double>> BarPositions(const ChartPlan& plan, size_t p, size_t xi) {
+  const std::vector<BarColumn> cols = BarColumns(plan, p);
+  const double w = 0.8 / static_cast<double>(std::max<size_t>(1, cols.size()));
+  std::vector<std::optional<double>> out(cols.size());
+  size_t present = 0;
+  auto value = [&](const BarColumn& c) {
+    const ChartSeries& se = plan.panels[p].series[c.series];
+    return c.recorded ? se.recorded[xi] : se.y[xi];
+  };
+  for (const auto& c : cols) present += value(c).has_value();
+  size_t k = 0;
+  for (size_t j = 0; j < cols.size(); ++j)
+    if (value(cols[j]))
+      out[j] = static_cast<double>(xi) + w * (static_cast<double>(k++) + 0.5 - static_cast<double>(present) / 2.0);
+  return out;
+}
+
 // Where the panels and the legend go on the canvas.
 struct Canvas {
   int width = 900, height = 0, cols = 1, rows = 1;
   int title_px = 0, panel_px = 0, legend_px = 0, legend_cols = 4;
 };
 
-Canvas Arrange(const ChartPlan& plan) {
+Canvas Arrange(const ChartPlan& plan, size_t subtitles) {
   Canvas c;
   const int n = static_cast<int>(plan.panels.size());
   c.cols = n <= 1 ? 1 : n <= 4 ? 2 : 3;
   c.rows = (n + c.cols - 1) / c.cols;
   c.width = c.cols == 3 ? 1200 : 900;
-  c.title_px = 44 + 18 * static_cast<int>(plan.subtitles.size());
+  c.title_px = 44 + 18 * static_cast<int>(subtitles);
   c.panel_px = n <= 1 ? 400 : 300;
-  const int entries = static_cast<int>(plan.LegendEntries());
-  c.legend_cols = std::min(entries, c.cols == 3 ? 5 : 4);
-  c.legend_px = 24 + 20 * ((entries + c.legend_cols - 1) / std::max(1, c.legend_cols));
+  // Series swatches only (what the marks' styles mean is a line of text):
+  // as many columns as the longest name lets fit, never a cut name.
+  std::set<std::string> names;
+  size_t longest = 0;
+  for (const auto& p : plan.panels)
+    for (const auto& se : p.series) names.insert(se.name), longest = std::max(longest, se.name.size());
+  const int entries = std::max<int>(1, static_cast<int>(names.size()));
+  const int fit = std::max(1, static_cast<int>(c.width / (7.0 * static_cast<double>(longest) + 70)));
+  c.legend_cols = std::min({entries, c.cols == 3 ? 5 : 4, fit});
+  c.legend_px = 44 + 20 * ((entries + c.legend_cols - 1) / std::max(1, c.legend_cols));
   c.height = c.title_px + c.rows * c.panel_px + c.legend_px;
   return c;
 }
@@ -96,6 +123,37 @@ std::map<std::string, double> YMax(const ChartPlan& plan) {
       for (const auto* v : {&s.y, &s.recorded, &s.hi})
         for (const auto& y : *v)
           if (y && std::isfinite(*y)) out[s.metric] = std::max(out[s.metric], *y);
+  return out;
+}
+
+// The smallest figure of each metric (moelog's, the logbook's, the low
+// ends of error bars).
+std::map<std::string, double> YMin(const ChartPlan& plan) {
+  std::map<std::string, double> out;
+  for (const auto& p : plan.panels)
+    for (const auto& s : p.series)
+      for (const auto* v : {&s.y, &s.recorded, &s.lo})
+        for (const auto& y : *v)
+          if (y && std::isfinite(*y)) out[s.metric] = out.count(s.metric) ? std::min(out[s.metric], *y) : *y;
+  return out;
+}
+
+// Where each metric's y axis starts: 0, unless every figure lies within the
+// top quarter of the range from 0, where an axis from 0 flattens the
+// differences the chart is about; then a round value below the smallest,
+// leaving the figures' spread (at least a tenth of the largest) in view.
+std::map<std::string, double> YFloor(const ChartPlan& plan) {
+  std::map<std::string, double> out;
+  const auto lo = YMin(plan), hi = YMax(plan);
+  for (const auto& [m, top] : hi) {
+    auto l = lo.find(m);
+    if (l == lo.end() || !(l->second > 0) || !(top > 0) || l->second < 0.75 * top) continue;
+    const double spread = std::max(top - l->second, 0.1 * top);
+    const double raw = l->second - 0.5 * spread;
+    const double step = std::pow(10.0, std::floor(std::log10(std::max(spread, 1e-12))));
+    const double floor = std::floor(raw / step) * step;
+    if (floor > 0) out[m] = floor;
+  }
   return out;
 }
 
@@ -141,10 +199,16 @@ std::string Col(size_t column, double scale) {
   return "($" + std::to_string(column) + "/" + ScaleText(scale) + ")";
 }
 
-std::string YRange(const std::map<std::string, double>& ymax, const std::string& metric) {
+std::string YRange(const std::map<std::string, double>& ymax, const std::string& metric,
+                   const std::map<std::string, double>& floors = {}) {
   auto it = ymax.find(metric);
-  return it == ymax.end() || it->second <= 0 ? "[0:*]"
-                                             : "[0:" + Num(it->second * 1.12 / YScale(ymax, metric)) + "]";
+  auto f = floors.find(metric);
+  const double k = YScale(ymax, metric);
+  const double from = f == floors.end() ? 0 : f->second;
+  if (it == ymax.end() || it->second <= 0) return "[0:*]";
+  std::string r = "[";
+  r.append(Num(from / k)).append(":").append(Num((from + (it->second - from) * 1.12) / k)).append("]");
+  return r;
 }
 
 std::string TickFormat(const std::map<std::string, double>&, const std::string&) { return "'%g'"; }
@@ -159,7 +223,8 @@ bool TicksFit(const ChartPlan& plan, const Canvas& c) {
 }
 
 void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c, size_t i,
-                const std::map<std::string, double>& ymax, std::ostringstream& s) {
+                const std::map<std::string, double>& ymax, const std::map<std::string, double>& floors,
+                std::ostringstream& s) {
   const int col = static_cast<int>(i) % c.cols, row = static_cast<int>(i) / c.cols;
   const double h = static_cast<double>(c.height);
   s << "set origin " << Frac(static_cast<double>(col) / c.cols) << ","
@@ -169,8 +234,13 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
   else s << "set title '" << panel.label << "'\n";
   s << "set xlabel '" << plan.x_label << "'\n"
     << "set ylabel '" << YAxisLabel(panel.metric, YScale(ymax, panel.metric)) << "'\n"
-    << "set yrange " << YRange(ymax, panel.metric) << "\n"
+    << "set yrange " << YRange(ymax, panel.metric, floors) << "\n"
     << "set format y " << TickFormat(ymax, panel.metric) << "\n";
+  // An axis that does not start at 0 shows a break mark at its foot.
+  s << "unset arrow\n";
+  if (floors.count(panel.metric))
+    s << "set arrow 1 from graph -0.012, graph 0.012 to graph 0.012, graph 0.036 nohead lw 1.5 front\n"
+      << "set arrow 2 from graph -0.012, graph 0.036 to graph 0.012, graph 0.060 nohead lw 1.5 front\n";
   const bool y2 = std::any_of(panel.series.begin(), panel.series.end(), [](const ChartSeries& x) { return x.axis == 2; });
   if (y2) {
     std::string m;
@@ -204,7 +274,7 @@ void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks
     items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using 1:" + Col(2, k) + " axes x1y" +
              std::to_string(se.axis) +
              (blocks[b].recorded ? " with points pt 6 ps 1.6 lw 2" : " with linespoints lw 2 pt 7 ps 0.9 dt " +
-                                                                         std::to_string(se.axis == 2 ? 2 : 1)) +
+                                                                         std::to_string(se.axis == 2 || plan.prediction ? 2 : 1)) +
              colour;
   }
   s << "plot " << (items.empty() ? "NaN notitle" : items) << "\n";
@@ -233,16 +303,22 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
     for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
     s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
   }
+  // Columns: 1 position, 2 label, the bar values, the bands (two per
+  // moelog column), then each bar's x position (BarPositions).
   std::string items, bars;
   size_t band_col = 3 + cols.size();
+  size_t moelog_cols = 0;
+  for (const auto& c : cols) moelog_cols += !c.recorded;
+  const size_t pos_col = 3 + cols.size() + (plan.any_band ? 2 * moelog_cols : 0);
   for (size_t j = 0; j < cols.size(); ++j) {
     const ChartSeries& se = plan.panels[p].series[cols[j].series];
-    const double off = -0.4 + w * (static_cast<double>(j) + 0.5);
-    const std::string x = std::string("($1") + (off < 0 ? "" : "+") + Frac(off) + ")";
+    const std::string x = "($" + std::to_string(pos_col + j) + ")";
     const std::string src = "'" + data_file + "' index " + std::to_string(p);
+    const std::string fill = cols[j].recorded  ? "fill empty border lw 2"
+                             : plan.prediction ? "fill pattern 4 border lw 1"
+                                               : "fill solid 0.85 noborder";
     items += std::string(items.empty() ? "" : ", \\\n     ") + src + " using " + x + ":" + Col(j + 3, k) +
-             " with boxes " + (cols[j].recorded ? "fill empty border lw 2" : "fill solid 0.85 noborder") +
-             " lc rgb '" + Colour(se.colour) + "' notitle";
+             " with boxes " + fill + " lc rgb '" + Colour(se.colour) + "' notitle";
     if (plan.any_band && !cols[j].recorded) {
       bars += ", \\\n     " + src + " using " + x + ":" + Col(j + 3, k) + ":" + Col(band_col, k) + ":" +
               Col(band_col + 1, k) + " with yerrorbars pt 0 lw 1.2 lc rgb '#222222' notitle";
@@ -255,9 +331,10 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
 // The legend strip: one entry per series colour, then what a filled and a
 // hollow mark mean (moelog's figure, the logbook's).
 void Legend(const ChartPlan& plan, const Canvas& c, std::ostringstream& s) {
-  s << "set origin 0,0\nset size 1," << Frac(static_cast<double>(c.legend_px) / c.height) << "\n"
+  const double strip = static_cast<double>(c.legend_px) / c.height;
+  s << "set origin 0," << Frac(22.0 / c.height) << "\nset size 1," << Frac(strip - 22.0 / c.height) << "\n"
     << "unset title\nunset xlabel\nunset ylabel\nunset y2label\nunset border\nunset xtics\nunset ytics\n"
-    << "unset y2tics\nunset grid\nunset logscale x\nset offsets 0, 0, 0, 0\n"
+    << "unset y2tics\nunset grid\nunset arrow\nunset logscale x\nset offsets 0, 0, 0, 0\n"
     << "set xrange [0:1]\nset yrange [0:1]\n"
     << "set key center center horizontal maxcols " << c.legend_cols << " samplen 3 spacing 1.2\n";
   const bool bars = plan.kind == ChartPlan::Kind::kBars;
@@ -270,21 +347,24 @@ void Legend(const ChartPlan& plan, const Canvas& c, std::ostringstream& s) {
       if (se.axis == 2) name += " (right axis)";
       else if (std::any_of(p.series.begin(), p.series.end(), [](const ChartSeries& x) { return x.axis == 2; }))
         name += " (left axis)";
+      const std::string fill = plan.prediction ? "boxes fill pattern 4 border lw 1" : "boxes fill solid 0.85 noborder";
       items += std::string(", \\\n     keyentry with ") +
-               (bars ? "boxes fill solid 0.85 noborder" : "linespoints lw 2 pt 7 dt " + std::to_string(se.axis)) +
+               (bars ? fill : "linespoints lw 2 pt 7 dt " + std::to_string(plan.prediction ? 2 : se.axis)) +
                " lc rgb '" + Colour(se.colour) + "' title '" + name + "'";
     }
-  // The source's style: solid marks are moelog's figures of that source,
-  // hollow ones the logbook's. A chart of the logbook's figures alone has
-  // one style, which its subtitle names: no swatch.
+  // What the marks' styles mean, in words under the swatches: a swatch of
+  // its own would match no bar or line of the chart.
   const bool recorded_only = plan.source == "logbook" && !plan.any_recorded;
-  if (!seen.count(plan.source) && !recorded_only)
-    items += std::string(", \\\n     keyentry with ") + (bars ? "boxes fill solid 0.85 noborder" : "linespoints lw 2 pt 7") +
-             " lc rgb '#555555' title '" + plan.source + "'";
-  if (plan.any_recorded)
-    items += std::string(", \\\n     keyentry with ") + (bars ? "boxes fill empty border lw 2" : "points pt 6 ps 1.6 lw 2") +
-             " lc rgb '#555555' title 'logbook'";
+  std::string styles;
+  if (!recorded_only) {
+    const std::string what = plan.prediction ? "prediction, " + plan.source : plan.source;
+    styles = (bars ? (plan.prediction ? "hatched bars: " : "filled bars: ") : (plan.prediction ? "dashed lines: " : "lines: ")) + what;
+    if (plan.any_recorded) styles += bars ? "; outlined bars: logbook" : "; open circles: logbook";
+  }
+  if (!styles.empty())
+    s << "set label 1 '" << styles << "' at screen 0.5, screen " << Frac(10.0 / c.height) << " center\n";
   s << "plot " << items << "\n";
+  if (!styles.empty()) s << "unset label\n";
 }
 
 }  // namespace
@@ -324,7 +404,7 @@ std::string ChartData(const ChartPlan& plan) {
     if (plan.any_band)
       for (const auto& c : cols)
         if (!c.recorded) s << " | " << panel.series[c.series].name << " p10 | p90";
-    s << "\n";
+    s << " | bar positions\n";
     for (size_t xi = 0; xi < plan.x_values.size(); ++xi) {
       s << xi << " \"" << plan.x_values[xi] << "\"";
       for (const auto& c : cols) {
@@ -338,6 +418,7 @@ std::string ChartData(const ChartPlan& plan) {
           const auto& hi = panel.series[c.series].hi[xi];
           s << " " << (lo ? Num(*lo) : std::string("?")) << " " << (hi ? Num(*hi) : std::string("?"));
         }
+      for (const auto& x : BarPositions(plan, p, xi)) s << " " << (x ? Frac(*x) : std::string("?"));
       s << "\n";
     }
     s << "\n\n";
@@ -346,7 +427,14 @@ std::string ChartData(const ChartPlan& plan) {
 }
 
 std::string ChartScript(const ChartPlan& plan, const std::string& data_file, const std::string& output_file, bool png) {
-  const Canvas c = Arrange(plan);
+  const auto ymax = YMax(plan);
+  const auto floors = YFloor(plan);
+  std::vector<std::string> subtitles = plan.subtitles;
+  for (const auto& [m, from] : floors) {
+    const double k = YScale(ymax, m);
+    subtitles.push_back("the " + YAxisLabel(m, k) + " axis starts at " + Num(from / k) + ", not 0 (break mark at its foot)");
+  }
+  const Canvas c = Arrange(plan, subtitles.size());
   std::ostringstream s;
   s << "# moelog chart script: run gnuplot on this file in its directory to redraw the chart.\n";
   s << "set terminal " << (png ? "pngcairo" : "svg") << " size " << c.width << "," << c.height
@@ -359,13 +447,12 @@ std::string ChartScript(const ChartPlan& plan, const std::string& data_file, con
   // first panel, then removed so no other panel repeats them).
   const double h = static_cast<double>(c.height);
   s << "set label 1 '" << plan.title << "' at screen 0.5, screen " << Frac(1.0 - 20.0 / h) << " center font ',12'\n";
-  for (size_t i = 0; i < plan.subtitles.size(); ++i)
-    s << "set label " << i + 2 << " '" << plan.subtitles[i] << "' at screen 0.5, screen "
+  for (size_t i = 0; i < subtitles.size(); ++i)
+    s << "set label " << i + 2 << " '" << subtitles[i] << "' at screen 0.5, screen "
       << Frac(1.0 - (40.0 + 18.0 * static_cast<double>(i)) / h) << " center\n";
-  const auto ymax = YMax(plan);
   const std::vector<Block> blocks = LineBlocks(plan);
   for (size_t p = 0; p < plan.panels.size(); ++p) {
-    PanelFrame(plan, plan.panels[p], c, p, ymax, s);
+    PanelFrame(plan, plan.panels[p], c, p, ymax, floors, s);
     if (plan.kind == ChartPlan::Kind::kLine) LinePanel(plan, p, blocks, data_file, ymax, s);
     else BarPanel(plan, p, c, data_file, ymax, s);
     if (p == 0) s << "unset label\n";

@@ -90,6 +90,7 @@ TableRow RowFromRecord(const RunRecord& record) {
     if (k.rfind("loop.", 0) != 0 && k != "source") row.config[ConfigKeyOfPoint(k)] = v;
   row.metrics = record.metrics;
   row.status = record.status;
+  row.version = record.moelog_version;
   return row;
 }
 
@@ -135,16 +136,25 @@ std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows) {
 
 namespace {
 
-// Where the figures come from, said under every table: a modeled figure must
-// never pass for a measurement.
-std::string TableCaption(const std::vector<TableRow>& rows, bool any_recorded) {
+// What produced a table's figures, the first words of its region's
+// caption: a modeled figure must never pass for a measurement. The model
+// named by its hardware file and moelog's version (the cache key's).
+std::string FiguresSource(const std::vector<TableRow>& rows) {
   bool v5p = false, cpu = false;
-  for (const auto& r : rows) (engine::IsModeledTarget(r.target) ? v5p : cpu) = true;
-  std::string s = v5p && cpu ? "v5p rows: predicted by moelog's TPU v5p-8 model; cpu rows: measured on this machine."
-                  : v5p      ? "Predicted by moelog's TPU v5p-8 model (`--target v5p`), not measured."
-                             : "Measured by moelog on this machine's CPU (`--target cpu`).";
-  if (any_recorded) s += " Recorded: the figure this entry's Result states; vs logbook: moelog's figure against it.";
-  return s;
+  std::string hardware, version;
+  for (const auto& r : rows) {
+    (engine::IsModeledTarget(r.target) ? v5p : cpu) = true;
+    if (version.empty()) version = r.version;
+    if (!engine::IsModeledTarget(r.target) || !hardware.empty()) continue;
+    auto h = r.config.find("hardware");
+    hardware = h == r.config.end() || h->second.empty() ? "v5p" : h->second;
+  }
+  // The hardware file by its name (data/hardware/<name>.json).
+  const std::string model = "v5p model (" + Utf8Prefix(hardware, 40) + ".json" +
+                            (version.empty() ? "" : ", moelog " + Utf8Prefix(version, 20)) + ")";
+  if (v5p && cpu) return "v5p rows predicted by " + model + ", cpu rows measured on this machine";
+  if (v5p) return "Predicted by " + model;
+  return "Measured by moelog on this machine's CPU" + (version.empty() ? "" : " (moelog " + Utf8Prefix(version, 20) + ")");
 }
 
 // A Result bullet as a short line of the unplaced list.
@@ -167,16 +177,18 @@ std::string ModelPath(const TableRow& row) {
 }
 
 // The metric cells of a row as the table prints them.
-std::string MetricCells(const TableRow& r) {
+std::string MetricCells(const TableRow& r, bool per_device = true) {
   std::string out;
-  auto metric = [&](const char* k, double scale, int decimals) {
+  // moelog's figures in 4 significant digits (a model's or one machine's
+  // figure has no more), tokens/s with its thousands grouped.
+  auto metric = [&](const char* k, double scale, bool group) {
     auto it = r.metrics.find(k);
-    Cell(&out, it == r.metrics.end() || !std::isfinite(it->second) ? "-" : Fixed(it->second * scale, decimals));
+    Cell(&out, it == r.metrics.end() || !std::isfinite(it->second) ? "-" : Significant(it->second * scale, 4, group));
   };
-  metric("time_s", 1000.0, 3);
-  metric("tflops", 1.0, 3);
-  metric("tflops_per_device", 1.0, 3);
-  metric("tokens_per_s", 1.0, 0);
+  metric("time_s", 1000.0, false);
+  metric("tflops", 1.0, false);
+  if (per_device) metric("tflops_per_device", 1.0, false);
+  metric("tokens_per_s", 1.0, true);
   return out;
 }
 
@@ -260,6 +272,28 @@ std::string MedianText(const StoredRun& run, const std::string& metric, double v
   return Fixed(value, decimals);
 }
 
+// Seconds per unit of a time as written ("ms": 1e-3); 0 for no time unit.
+double TimeUnitSeconds(const std::string& u) {
+  if (u == "s" || u == "sec" || u == "secs" || u == "second" || u == "seconds" || u == "s/step") return 1;
+  if (u == "ms" || u == "ms/step" || u == "ms/iter") return 1e-3;
+  if (u == "us" || u == "\xC2\xB5s") return 1e-6;
+  return 0;
+}
+
+// The decimals a recorded figure keeps when shown at `scale` (stored value
+// times scale): its author's, moved by the unit change, so `0.406 s` shows
+// as `406` ms, never `406.000`; `fallback` when its digits are unknown.
+int ShownDecimals(const StoredRun& run, const std::string& metric, double scale, int fallback) {
+  auto d = run.decimals.find(metric);
+  if (d == run.decimals.end()) return fallback;
+  auto u = run.units.find(metric);
+  const double written = u == run.units.end() ? 0 : TimeUnitSeconds(u->second);
+  if (written == 0) return std::min(d->second, 16);
+  // shown = written figure * (scale * seconds per written unit).
+  const int shift = static_cast<int>(std::lround(std::log10(scale * written)));
+  return std::clamp(d->second - shift, 0, 16);
+}
+
 // The recorded figures of a table: per shown row, the TF/s and tokens/s the
 // entry's Result states for it, and the list of figures placed on no row.
 struct RecordedCells {
@@ -329,7 +363,7 @@ std::string SeveralRowsDiffer(const std::vector<TableRow>& rows, const std::vect
   if (equal && rec != figure.run.metrics.end() && mod != first.metrics.end() && rec->second > 0 &&
       std::isfinite(mod->second)) {
     const double d = (mod->second - rec->second) / rec->second * 100.0;
-    out += "; the model gives each " + Fixed(mod->second, 3) + " TF/s, " + (d >= 0 ? "+" : "") + Fixed(d, 1) +
+    out += "; the model gives each " + Significant(mod->second) + " TF/s, " + (d >= 0 ? "+" : "") + Fixed(d, 1) +
            "% vs this figure";
   }
   return " (names no " + out + ")";
@@ -350,12 +384,17 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
   for (size_t g = 0; g < shown.size(); ++g)
     for (size_t m : shown[g].members) group[m] = static_cast<int>(g);
   const std::vector<FigurePlacement> placed = PlaceFigures(figures, configs, group);
+  std::vector<std::pair<std::string, std::string>> unplaced;  // values, where from and why
   for (size_t i = 0; i < figures.size(); ++i) {
     const auto& m = figures[i].run.metrics;
     if (placed[i].row < 0) {
       const std::string why = placed[i].why + SeveralRowsDiffer(rows, varying, figures[i]);
-      c.unplaced += "- " + FigureValuesText(figures[i].run.metrics) + ", from \"" + FigureSource(figures[i].text) + "\": " +
-                    why + "\n";
+      // Figures of one Result bullet placed nowhere for one reason: one line.
+      const std::string from = ", from \"" + FigureSource(figures[i].text) + "\": " + why;
+      if (!unplaced.empty() && unplaced.back().second == from)
+        unplaced.back().first += ", " + FigureValuesText(figures[i].run.metrics);
+      else
+        unplaced.emplace_back(FigureValuesText(figures[i].run.metrics), from);
       c.where.push_back("no row (" + why + ")");
       continue;
     }
@@ -374,7 +413,9 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
       if (dec != run.decimals.end() && u != run.units.end())
         for (const char* w : units)
           if (u->second == w) d = std::min(dec->second, 16);
-      return MedianText(run, metric, m.at(metric) * scale, d) + RepeatsText(run, metric, scale, d);
+      if (std::string(metric) == "time_s") d = ShownDecimals(run, metric, scale, d);
+      std::string t = MedianText(run, metric, m.at(metric) * scale, d) + RepeatsText(run, metric, scale, d);
+      return std::string(metric) == "tokens_per_s" ? GroupThousands(t) : t;
     };
     if (m.count("tflops"))
       c.tflops[row] = m.at("tflops"), c.any_tflops = true,
@@ -385,7 +426,7 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
     if (m.count("time_s"))
       c.time[row] = m.at("time_s"), c.any_time = true, c.time_text[row] = text("time_s", {"ms", "ms/step", "ms/iter"}, 1e3, 3);
   }
-  if (!c.unplaced.empty()) c.unplaced = "\n\nRecorded figures placed on no row:\n\n" + c.unplaced;
+  for (const auto& [values, from] : unplaced) c.unplaced += NoteLine("- " + values + from) + "\n";
   return c;
 }
 
@@ -424,7 +465,7 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics) {
     // "0.0041 s", not "0.0040999999999999995 s").
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.9g", v);
-    values += (values.empty() ? "" : ", ") + (metric.find("time_s") != std::string::npos ? std::string(buf) : FormatValue(v)) + unit;
+    values += (values.empty() ? "" : ", ") + (metric.find("time_s") != std::string::npos ? std::string(buf) : Readable(v)) + unit;
   };
   for (const char* m : {"tflops", "tokens_per_s"})
     if (auto it = metrics.find(m); it != metrics.end()) add(it->first, it->second);
@@ -444,6 +485,12 @@ std::vector<bool> FiguresOnTable(const std::vector<std::string>& places) {
 
 namespace {
 
+// The longest caption line a region opens with.
+constexpr size_t kCaptionChars = 200;
+// A calibration factor this far from 1 gets a column of the uncalibrated
+// TF/s (2%: under half the width of the model's p10-p90 bands).
+constexpr double kUncalibratedColumn = 0.02;
+
 // The model's view of each row: calibration and band (modeled rows on
 // validated paths), and the rows with calibrated figures.
 struct ModelCells {
@@ -451,6 +498,10 @@ struct ModelCells {
   std::vector<Calibration> cal;             // per row
   std::vector<engine::v5p::ErrorBand> band; // per row
   bool any_calibrated = false, any_band = false;
+  // Some factor moves figures by kUncalibratedColumn or more: the table
+  // shows the model's TF/s before calibration beside them (a smaller move
+  // is said by the caption's factor alone).
+  bool uncalibrated_column = false;
   std::vector<Calibration> used;            // distinct applied calibrations, by key
 };
 
@@ -477,6 +528,7 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
     if (!m.cal[i].applied()) continue;
     m.any_calibrated = true;
     const double f = m.cal[i].factor;
+    m.uncalibrated_column = m.uncalibrated_column || std::fabs(f - 1.0) >= kUncalibratedColumn;
     if (auto t = r.metrics.find("tflops"); t != r.metrics.end()) r.metrics["tflops_uncalibrated"] = t->second;
     for (const char* k : {"tflops", "tflops_per_device", "tokens_per_s"})
       if (auto t = r.metrics.find(k); t != r.metrics.end()) t->second *= f;
@@ -490,16 +542,18 @@ ModelCells ApplyModel(const std::vector<TableRow>& rows, const ModelView* model,
 std::string BandCell(const TableRow& r, const engine::v5p::ErrorBand& b) {
   auto t = r.metrics.find("tflops");
   if (!b.validated || t == r.metrics.end() || !std::isfinite(t->second)) return "-";
-  return Fixed(t->second * b.lo, 1) + "–" + Fixed(t->second * b.hi, 1);
+  // A band's ends need no more digits than the band is wide: 3 significant.
+  return Significant(t->second * b.lo, 3) + "–" + Significant(t->second * b.hi, 3);
 }
 
-// " outside (p10–p90 134.2–153.1)" when a recorded TF/s lies outside the
+// " outside p10–p90" when a recorded TF/s lies outside the
 // band of its modeled row; "" inside it, or with no band.
 std::string OutsideBand(const TableRow& r, const engine::v5p::ErrorBand& b, const std::optional<double>& recorded) {
   auto t = r.metrics.find("tflops");
   if (!recorded || !b.validated || t == r.metrics.end() || !std::isfinite(t->second)) return "";
   if (*recorded >= t->second * b.lo && *recorded <= t->second * b.hi) return "";
-  return " outside (p10–p90 " + BandCell(r, b) + ")";
+  // The band is in the row's own p10–p90 cell.
+  return " outside p10–p90";
 }
 
 // A run table laid out once: the model's cells, the varying columns, the
@@ -509,6 +563,8 @@ struct RunTableLayout {
   ModelCells mc;
   std::vector<std::string> varying, model_path;
   bool any_unvalidated = false, any_status = false;
+  bool per_device = true;  // some row's TF/s/device differs from its TF/s (a column worth its width)
+  std::string devices;     // every row's device count when the caption gives it instead of TF/s/device
   std::set<std::string> equal;  // columns the model gives equal figures for ("" : a config shown once)
   std::vector<ShownRow> shown;
   RecordedCells rec;
@@ -518,8 +574,9 @@ struct RunTableLayout {
   std::vector<std::string> Head() const {
     std::vector<std::string> head = varying;
     if (any_status) head.push_back("status");
-    for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"}) head.push_back(h);
-    if (mc.any_calibrated) head.push_back("TF/s uncalibrated");
+    for (const char* h : {"time (ms)", "TF/s", "TF/s/device", "tokens/s"})
+      if (per_device || std::string(h) != "TF/s/device") head.push_back(h);
+    if (mc.uncalibrated_column) head.push_back("TF/s uncalibrated");
     if (mc.any_band) head.push_back("TF/s p10–p90");
     // The delta's direction and what moelog's side is: "model vs logbook".
     bool v5p = false, cpu = false;
@@ -547,10 +604,10 @@ struct RunTableLayout {
     std::string out = "|";
     for (const auto& cell : shown[g].cells) Cell(&out, EscapeCell(cell));
     if (any_status) Cell(&out, r.status);
-    out += MetricCells(r);
-    if (mc.any_calibrated) {
+    out += MetricCells(r, per_device);
+    if (mc.uncalibrated_column) {
       auto u = r.metrics.find("tflops_uncalibrated");
-      Cell(&out, u == r.metrics.end() ? "-" : Fixed(u->second, 3));
+      Cell(&out, u == r.metrics.end() ? "-" : Significant(u->second));
     }
     if (mc.any_band) Cell(&out, BandCell(r, mc.band[i]));
     if (rec.any_tflops)
@@ -561,26 +618,50 @@ struct RunTableLayout {
       Cell(&out, model_path[i].empty() ? (engine::IsModeledTarget(r.target) ? "validated" : "-") : model_path[i]);
     return out + "\n";
   }
-  // The caption under the table: its own, then what the model's columns,
-  // the calibrations and equal modeled figures mean, then the unplaced figures.
-  std::string Caption() const {
-    std::string out = TableCaption(rows(), rec.any_tflops || rec.any_tokens || rec.any_time);
-    if (any_unvalidated)
-      out += " Unvalidated: a path no calibration measurement covers; the model's figure there is physics, unchecked.";
-    if (mc.any_band)
-      out += " TF/s p10–p90: where the measurement is expected, from the model's past errors on the row's path "
-             "(10th to 90th percentile, data/v5p_bands.json); unvalidated paths have none.";
+  // The region's first line: what the figures are, the model (hardware file,
+  // version) and its calibration, what "recorded" is, where the terms are
+  // defined; at most ~200 characters (`lead`, e.g. "Prediction, not run:",
+  // first).
+  std::string Caption(const std::string& lead) const {
+    std::string out = (lead.empty() ? "" : lead + " ") + FiguresSource(rows());
+    if (!devices.empty()) out += " on " + Utf8Prefix(devices, 8) + " devices";
+    if (!lead.empty() && out.size() > lead.size() + 1 && out[lead.size() + 1] != 'v')
+      out[lead.size() + 1] = static_cast<char>(std::tolower(static_cast<unsigned char>(out[lead.size() + 1])));
+    const std::string cal = CalibrationList();
+    const std::string tail = std::string(rec.any_tflops || rec.any_tokens || rec.any_time ? "; recorded: Result's" : "") +
+                             ". Terms: `moelog help regions`";
+    if (cal.empty()) return out + tail;
+    // Several factors (paths calibrated on their own) go on lines below.
+    if (out.size() + cal.size() + tail.size() + 13 > kCaptionChars) return out + ", calibrated (lines below)" + tail;
+    return out + ", calibrated " + cal + tail;
+  }
+  bool CaptionTooLongForFactors(const std::string& lead) const {
+    return Caption(lead).find("calibrated (lines below)") != std::string::npos;
+  }
+  // The applied calibration factors, short ("x0.992 ± 0.021 (4 figures)").
+  std::string CalibrationList() const {
+    std::string cal;
     for (const Calibration& c : mc.used)
-      out += " Modeled figures " + CalibrationText(c) + (c.applied() ? ", learned from the earlier entries' recorded figures against the model; `--no-calibrate` shows the model alone." : ".");
+      if (c.applied()) cal += (cal.empty() ? "" : ", ") + CalibrationShort(c);
+    return cal;
+  }
+  // The lines under the table that only some tables need, one line each.
+  std::vector<std::string> Notes(const std::string& lead) const {
+    std::vector<std::string> out;
+    for (const Calibration& c : mc.used)
+      if (c.excluded > 0 || c.held > 0)
+        out.push_back(NoteLine("- " + CalibrationText(c) + "."));
+      else if (c.applied() && CaptionTooLongForFactors(lead))
+        out.push_back(NoteLine("- " + c.key + ": calibrated " + CalibrationShort(c) + "."));
     std::set<std::string> keys_equal = equal;
-    if (keys_equal.erase("")) out += " Invocations that ran the same configuration are shown once.";
+    if (keys_equal.erase("")) out.push_back("- Invocations that ran the same configuration are shown once.");
     if (!keys_equal.empty()) {
       std::string keys;
       for (const auto& k : keys_equal) keys += (keys.empty() ? "" : ", ") + k;
-      out += " Rows that differ only in " + keys + " have identical modeled figures: the model does not distinguish " +
-             (keys_equal.size() > 1 ? "these settings" : "its values") + " (a measurement may).";
+      out.push_back(NoteLine("- Rows that differ only in " + keys +
+                             " have identical modeled figures (the model does not tell them apart; a measurement may)."));
     }
-    return out + rec.unplaced;
+    return out;
   }
 };
 
@@ -596,13 +677,29 @@ RunTableLayout LayOut(const std::vector<TableRow>& model_rows, const std::vector
   t.shown = ShowRows(rows, t.varying, t.model_path, &t.equal);
   t.rec = PlaceRecorded(rows, t.varying, t.shown, figures);
   for (const auto& r : rows) t.any_status = t.any_status || r.status != "ok";
+  t.per_device = std::any_of(rows.begin(), rows.end(), [](const TableRow& r) {
+    auto a = r.metrics.find("tflops"), d = r.metrics.find("tflops_per_device");
+    return d != r.metrics.end() && (a == r.metrics.end() || Significant(a->second) != Significant(d->second));
+  });
+  // Every row on the same number of devices: the caption says how many,
+  // and TF/s/device is TF/s over it (no column of its own).
+  std::set<std::string> devices;
+  for (const auto& r : rows) {
+    auto d = r.config.find("devices");
+    devices.insert(d == r.config.end() ? "" : d->second);
+  }
+  if (t.per_device && devices.size() == 1 && !devices.begin()->empty() && t.varying.end() ==
+      std::find(t.varying.begin(), t.varying.end(), "devices")) {
+    t.per_device = false;
+    t.devices = *devices.begin();
+  }
   return t;
 }
 
 }  // namespace
 
 std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::vector<RecordedFigure>& figures,
-                           const ModelView* model, const std::string& when) {
+                           const ModelView* model, const std::string& when, const std::string& lead) {
   const RunTableLayout t = LayOut(model_rows, figures, model, when);
   const std::vector<std::string> head = t.Head();
   std::string out = "|";
@@ -615,7 +712,10 @@ std::string RenderRunTable(const std::vector<TableRow>& model_rows, const std::v
   }
   out += "\n";
   for (size_t g = 0; g < t.shown.size(); ++g) out += t.Row(g);
-  return out + "\n" + t.Caption() + "\n";
+  std::string notes;
+  for (const auto& n : t.Notes(lead)) notes += n + "\n";
+  if (!t.rec.unplaced.empty()) notes += (notes.empty() ? "" : "\n") + std::string("Recorded figures placed on no row:\n\n") + t.rec.unplaced;
+  return t.Caption(lead) + "\n\n" + out + (notes.empty() ? "" : "\n" + notes);
 }
 
 namespace {
@@ -654,8 +754,17 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   };
   const bool as_written = d != f.run.decimals.end() &&
                           (c.unit.empty() ? c.scale == 1 : u != f.run.units.end() && canon(u->second) == canon(c.unit));
-  // "~17.5": the author's approximation stays one.
-  const int decimals = as_written ? std::min(d->second, 16) : c.decimals;
+  // "~17.5": the author's approximation stays one. A time written in
+  // another unit keeps its significant digits (0.406 s -> 406 ms).
+  int decimals = as_written ? std::min(d->second, 16) : c.decimals;
+  if (!as_written && u != f.run.units.end() && TimeUnitSeconds(u->second) > 0 &&
+      (c.metric == "time_s" || c.metric.find("time_s") != std::string::npos))
+    decimals = ShownDecimals(f.run, c.metric, c.scale, c.decimals);
+  if (c.metric == "tokens_per_s" || c.metric.rfind("tokens_per_s", 0) == 0) {
+    std::string out = GroupThousands(MedianText(f.run, c.metric, it->second * c.scale, decimals));
+    if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
+    return out + RepeatsText(f.run, c.metric, c.scale, decimals);
+  }
   std::string out = MedianText(f.run, c.metric, it->second * c.scale, decimals);
   if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
   return out + RepeatsText(f.run, c.metric, c.scale, decimals);
@@ -769,10 +878,11 @@ std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
     if (vs.size() > 1 || present[k] < figures.size()) keys.push_back(k);
     else if (!IsIgnoredForPairing(k)) shared.push_back(k + "=" + *vs.begin());
   }
+  std::string every;
   if (!shared.empty()) {
-    out += " Every figure below: ";
-    for (size_t i = 0; i < shared.size(); ++i) out += (i ? ", " : "") + shared[i];
-    out += ".";
+    every = "- Every figure above: ";
+    for (size_t i = 0; i < shared.size(); ++i) every += (i ? ", " : "") + shared[i];
+    every = NoteLine(every + ".");
   }
   out += "\n\n|";
   const auto cols = RecordedColumns(figures);
@@ -805,6 +915,7 @@ std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
     for (size_t i = 0; i < lines.size(); ++i) dup += (i ? ", " : " ") + std::to_string(lines[i]);
     dup += ": the same configuration as far as the entry says (nothing tells these figures apart)\n";
   }
+  if (!every.empty()) out += "\n" + every + "\n";
   if (!dup.empty()) out += "\nRecorded figures moelog cannot tell apart:\n\n" + dup;
   return out;
 }

@@ -27,6 +27,7 @@ struct TableRow {
   std::string status = "ok";                  // ok | failed | timeout | oom
   std::string target;                         // v5p (modeled) | cpu (measured)
   std::string cal_key;                        // modeled: what calibration groups it by (calibration.h)
+  std::string version;                        // moelog's version that made the figures ("" unknown)
 };
 
 // Flattens a stored run: canonical config JSON (arrays of one value become
@@ -50,8 +51,15 @@ std::vector<std::string> VaryingColumns(const std::vector<TableRow>& rows);
 // learns from, the calibrated figures with the uncalibrated TF/s beside them
 // and a note saying what the factor was learned from. `when` is the entry's
 // time: only figures of entries strictly before it count.
+// The table comes under its caption, one line (at most ~200 characters):
+// `lead` first when given ("Prediction, not run:"), then what the figures
+// are (predicted by the model of a hardware file at a moelog version, or
+// measured), the calibration factor, and where the terms are defined
+// (`moelog help regions`). Notes only some tables need follow the table,
+// one line each (at most kNoteChars).
 std::string RenderRunTable(const std::vector<TableRow>& rows, const std::vector<RecordedFigure>& figures,
-                           const ModelView* model = nullptr, const std::string& when = "");
+                           const ModelView* model = nullptr, const std::string& when = "",
+                           const std::string& lead = "");
 
 // Where each recorded figure goes on the table of `rows` (laid out once for
 // both readers below), in document order: "row parallel_mode=none, topk=2",

@@ -80,8 +80,8 @@ bool Fold(std::vector<TableRow>& rows, std::vector<Fits>& fits, size_t i, size_t
     // Nothing the Result says tells them apart: one row naming both values.
     rows[i].config[key] += ", " + rows[j].config[key];
   } else if (select && AnyFit(fits[i]) && !AnyFit(fits[j]) && FiguresStateIt(figures, fits[i], rows[i], key)) {
-    notes->push_back("- " + key + "=" + rows[j].config[key] + " not shown: the Result records " + key + "=" +
-                     rows[i].config[key] + ", and the model gives both the same figures");
+    notes->push_back("- " + key + "=" + rows[j].config[key] + " not shown: the Result records " + rows[i].config[key] +
+                     " (the model's figures are the same)");
   } else {
     return false;
   }

@@ -18,6 +18,7 @@
 #include "logbook/update/criteria_status.h"
 #include "logbook/update/entry_chart.h"
 #include "logbook/update/entry_plans.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -186,7 +187,7 @@ std::string RevisionsNote(const UnitWork& w) {
       if (std::find(seen.begin(), seen.end(), r) == seen.end()) seen.push_back(r);
     }
   if (seen.empty()) return "";
-  std::string s = "Harness revision selected by the entry's date or commit (data/adapters/), every run above: ";
+  std::string s = "- Harness revision: ";
   for (size_t i = 0; i < seen.size(); ++i) s += (i ? "; " : "") + NoteText(seen[i]);
   return s + ".";
 }
@@ -221,10 +222,15 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
     for (const auto& u : w.unit->unread) {
       std::string t = u.text;
       t.erase(std::remove(t.begin(), t.end(), '`'), t.end());
-      content += "- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why + "\n";
+      content += NoteLine("- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why) + "\n";
     }
   }
-  if (!why.empty()) content += "\nNot run by moelog: " + NoteText(Shorten(why, 300)) + "\n";
+  if (!why.empty()) {
+    // One list with a note the table ended with ("- Every figure above: ...").
+    const size_t last = content.size() >= 2 ? content.rfind('\n', content.size() - 2) : std::string::npos;
+    const bool list = last != std::string::npos && content.compare(last + 1, 2, "- ") == 0;
+    content += (list ? "" : "\n") + NoteLine("- Not run by moelog: " + NoteText(why)) + "\n";
+  }
   content += "\n";
   // A chart of some of the figures nothing tells apart would show a part as
   // the whole: all are drawn, or none.
@@ -238,23 +244,35 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
 
 }  // namespace
 
+// "Prediction, not run:" for a table of the model alone for commands nobody
+// ran (planned), "Prediction, not evidence:" for commands the entry ran
+// elsewhere (a CPU); "" for a table of evidence.
+static std::string PredictionLead(const UnitWork& w, const std::vector<TableRow>& rows) {
+  const auto& cmds = w.unit->commands;
+  const bool planned = !cmds.empty() && (std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }) ||
+                                         !w.unit->pending.empty());
+  const bool elsewhere = !w.unit->ran_on_cpu.empty() && std::any_of(rows.begin(), rows.end(), [](const TableRow& r) {
+    return engine::IsModeledTarget(r.target);
+  });
+  return planned ? "Prediction, not run:" : elsewhere ? "Prediction, not evidence:" : "";
+}
+
 std::string RenderUnit(const UnitWork& w, const UnitTable& table) {
-  std::vector<std::string> notes = table.notes;
-  // A planned entry's region opens by saying its figures are a prediction.
-  std::string first;
-  const auto planned = std::find_if(notes.begin(), notes.end(),
-                                    [](const std::string& n) { return n.rfind("- Planned, not run", 0) == 0; });
-  if (planned != notes.end()) {
-    first = planned->substr(2) + ".\n\n";
-    notes.erase(planned);
-  }
-  std::string content = first + RenderRunTable(table.rows, w.unit->recorded, w.model, w.unit->when);
-  if (std::string r = RevisionsNote(w); !r.empty()) content += "\n" + r + "\n";
-  if (!w.unit->pins.empty())
-    content += "\nPinned by the logbook (`<!-- moelog: key=value -->`), every run above: " + w.unit->pins + ".\n";
-  if (!notes.empty()) {
-    content += "\n";
-    for (const auto& n : notes) content += n + "\n";
+  const std::vector<std::string>& notes = table.notes;
+  const std::string lead = PredictionLead(w, table.rows);
+  std::string content = RenderRunTable(table.rows, w.unit->recorded, w.model, w.unit->when, lead);
+  std::string lines;
+  if (std::string r = RevisionsNote(w); !r.empty()) lines += NoteLine(r) + "\n";
+  if (!w.unit->pins.empty()) lines += NoteLine("- Pinned by the logbook: " + w.unit->pins + ".") + "\n";
+  for (const auto& n : notes) lines += NoteLine(n) + "\n";
+  if (!lines.empty()) {
+    // One list with the table's own lines, before the list of figures
+    // placed on no row (a list of its own, under its heading).
+    const size_t unplaced = content.find("\n\nRecorded figures placed on no row:");
+    const size_t at = unplaced == std::string::npos ? content.size() : unplaced + 1;
+    const size_t line = at >= 2 ? content.rfind('\n', at - 2) : std::string::npos;
+    const std::string last = content.substr(line == std::string::npos ? 0 : line + 1, 2);
+    content.insert(at, (last == "- " ? "" : "\n") + lines);
   }
   content += "\n";  // keeps the end marker out of the table
   return content;
@@ -327,11 +345,10 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
   *complete = true;
   // "- Command (planned):" only: what the author meant to run, not a run.
   const auto& cmds = w.unit->commands;
-  if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }))
-    notes->push_back("- Planned, not run: moelog's model of the commands as written (Command (planned)); not evidence");
-  else if (!cmds.empty() && !w.unit->pending.empty())
-    notes->push_back(NoteText("- Planned, not run: moelog's model of the commands as written (Result: " +
-                              w.unit->pending + ")") + "; not evidence");
+  if (!cmds.empty() && std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; })) {
+    // The caption says it: "Prediction, not run:".
+  } else if (!cmds.empty() && !w.unit->pending.empty())
+    notes->push_back(NoteText("- Result pending: " + w.unit->pending));
   for (size_t ci = 0; ci < w.commands.size(); ++ci) {
     const PlannedCommand& pc = w.commands[ci];
     if (!pc.runnable) {
@@ -366,8 +383,7 @@ std::vector<TableRow> BuildUnitRows(const UnitWork& w, std::vector<std::string>*
   if (!w.unit->ran_on_cpu.empty() &&
       std::any_of(rows.begin(), rows.end(), [](const TableRow& r) { return engine::IsModeledTarget(r.target); }))
     notes->push_back(NoteText("- Ran on a CPU (Config: " + w.unit->ran_on_cpu + ")") +
-                     ": the modeled figures are moelog's v5p model of its commands, not what the entry ran; not "
-                     "evidence (`--target cpu` measures this machine's CPU)");
+                     ": the v5p model's figures are not what it ran (`--target cpu` measures this machine)");
   MarkRecordedFailures(w, &rows, notes);
   for (auto& n : FoldIndistinctRows(&rows, w.unit->recorded)) notes->push_back(NoteText(n));
   return rows;
@@ -397,6 +413,7 @@ std::string ChartLink(const LoadedDocument& doc, const UnitWork& w, const UnitTa
   ChartOptions options;
   options.primary_metric = PrimaryMetric(doc.logbook);
   if (w.model && w.model->have_bands) options.ratio_band = w.model->bands.within_entry;
+  options.prediction = !PredictionLead(w, table.rows).empty();
   // The figures listed under the table are not listed again under the chart.
   const std::vector<bool> on_table = FiguresOnTable(table.places);
   for (size_t i = 0; i < on_table.size(); ++i)

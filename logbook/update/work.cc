@@ -16,11 +16,11 @@ std::string NoteText(const std::string& s) {
   // Markdown reads these as structure (an HTML comment's end, a table, code):
   // escaped, they show as written; control characters are blanks.
   std::string out;
-  for (char c : Shorten(s, 300)) {
+  for (char c : s) {
     if (c == '<' || c == '>' || c == '`' || c == '|' || c == '\\') out += '\\';
     out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
   }
-  return out;
+  return NoteLine(out, kNoteChars);
 }
 
 RegionEdit EditOf(const Unit& u, std::string content) {

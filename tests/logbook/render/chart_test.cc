@@ -163,16 +163,17 @@ TEST(ChartPlan, LineForNumericSweepWithLogbookFiguresOnTheirSeries) {
   EXPECT_TRUE(plan->notes.empty());
 }
 
-// One series: TF/s on the left, tokens/s on the right; a Scope naming
-// tokens/s first makes it the chart's metric.
+// One series: TF/s and tokens/s in two panels side by side, one y axis
+// each; a Scope naming tokens/s first makes it the chart's metric.
 TEST(ChartPlan, SingleSeriesGetsTwoAxesAndScopeNamesTheMetric) {
   std::vector<ChartPoint> pts;
   for (int m : {1408, 1536, 1792, 2048}) pts.push_back(Point({{"mlp_dim", std::to_string(m)}}, m / 5.0, 1e6 - m));
   auto plan = PlanChart(pts, {});
   ASSERT_TRUE(plan.ok());
-  ASSERT_EQ(plan->panels[0].series.size(), 2u);
+  ASSERT_EQ(plan->panels.size(), 2u);
   EXPECT_EQ(plan->panels[0].series[0].metric, "tflops");
-  EXPECT_EQ(plan->panels[0].series[1].axis, 2);
+  EXPECT_EQ(plan->panels[1].series[0].metric, "tokens_per_s");
+  for (const auto* s : AllSeries(*plan)) EXPECT_EQ(s->axis, 1);
   EXPECT_EQ(PrimaryMetricOf("- Primary metric(s): `forward_backward` TF/s and tokens/s"), "tflops");
   EXPECT_EQ(PrimaryMetricOf("- Primary metrics: tokens/s at fixed TF/s"), "tokens_per_s");
   EXPECT_EQ(PrimaryMetricOf("- Goal: more TF/s"), "");
@@ -208,7 +209,7 @@ TEST(ChartPlan, ManySeriesBecomeSmallMultiples) {
   EXPECT_EQ(plan->panels[0].label, "no EP, E=8 to E=60");
   EXPECT_EQ(plan->panels[3].label, "EP, E=64 to E=256");
   EXPECT_EQ(plan->panels[0].series[3].colour, plan->panels[2].series[3].colour);
-  EXPECT_NE(AllText(*plan).find("TF/s is aggregate: no EP on 1 chip, EP on 4 chips"), std::string::npos)
+  EXPECT_NE(AllText(*plan).find("TF/s summed over the chips of a run: no EP on 1 chip, EP on 4 chips"), std::string::npos)
       << AllText(*plan);
   pts.erase(std::remove_if(pts.begin(), pts.end(), [](const ChartPoint& p) { return p.config.at("experts") == "256"; }),
             pts.end());
@@ -361,7 +362,8 @@ TEST(ChartDraw, LineAndBarsAreWellFormedNonEmptySvgAndDeterministic) {
   EXPECT_EQ(line->files.chart, dir + "/figures/log/MOE-I8-004.svg");
   EXPECT_TRUE(fs::exists(dir + "/figures/log/MOE-I8-004.dat"));
   EXPECT_TRUE(fs::exists(dir + "/figures/log/MOE-I8-004.gp"));
-  EXPECT_EQ(line->markdown.rfind("![TF/s vs top-k (experts per token) (MOE-I8-004): TF/s vs top-k", 0), 0u) << line->markdown;
+  // The alt text says what is plotted (the entry's heading names it).
+  EXPECT_EQ(line->markdown.rfind("![TF/s vs top-k (experts per token)](", 0), 0u) << line->markdown;
   EXPECT_NE(line->markdown.find("](figures/log/MOE-I8-004.svg)"), std::string::npos);
   ExpectGoodSvg(line->files.chart);
   auto first = ReadFile(line->files.chart);
@@ -628,6 +630,99 @@ TEST(ChartPlan, StatisticsOfOneRunAreNoSweep) {
     pts.push_back(p);
   }
   EXPECT_EQ(PlanChart(pts, {}).status().code(), Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// Charts for a paper: no command-line option in a figure, one y axis per
+// panel, a y axis that shows a 2-5% A/B (with a break mark), centred bars,
+// predictions drawn as such, no grey swatch that matches no bar.
+TEST(ChartPaperRules, NoOptionsInFiguresAndOneYAxisPerPanel) {
+  std::vector<ChartPoint> pts;
+  for (const char* pm : {"none", "ep"})
+    for (const char* k : {"2", "8"})
+      pts.push_back(Point({{"parallel_mode", pm}, {"topk", k}, {"devices", pm[0] == 'e' ? "4" : "1"}},
+                          pm[0] == 'e' ? 120 : 100));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  const std::string gp = ChartScript(*plan, "d.dat", "c.svg", false);
+  EXPECT_EQ(gp.find("--y"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("tflops_per_device"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("'model (v5p)'"), std::string::npos) << "a grey swatch matches no bar:\n" << gp;
+  // One series along a numeric axis: TF/s and tokens/s side by side, no y2.
+  std::vector<ChartPoint> line;
+  for (const char* k : {"1", "2", "4", "8"}) line.push_back(Point({{"topk", k}}, 100 + std::atoi(k), 1000));
+  auto lp = PlanChart(line, {});
+  ASSERT_TRUE(lp.ok());
+  EXPECT_EQ(lp->panels.size(), 2u);
+  EXPECT_EQ(ChartScript(*lp, "d.dat", "c.svg", false).find("\nset y2tics"), std::string::npos);
+}
+
+TEST(ChartPaperRules, SmallGapsGetAnAxisNotFromZeroWithABreak) {
+  std::vector<ChartPoint> pts;
+  for (const char* s : {"argsort", "tuple_sort"})
+    for (const char* k : {"2", "8"})
+      pts.push_back(Point({{"routing_pack_strategy", s}, {"topk", k}}, s[0] == 'a' ? 193 : 189));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok());
+  const std::string gp = ChartScript(*plan, "d.dat", "c.svg", false);
+  // The legend strip's own [0:1] aside.
+  EXPECT_EQ(gp.find("set yrange [0:"), gp.find("set yrange [0:1]")) << gp;
+  EXPECT_NE(gp.find("not 0"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set arrow 1"), std::string::npos) << gp;
+  // A 25% gap keeps its axis from 0.
+  pts.clear();
+  for (const char* s : {"argsort", "tuple_sort"}) pts.push_back(Point({{"routing_pack_strategy", s}}, s[0] == 'a' ? 200 : 100));
+  auto wide = PlanChart(pts, {});
+  ASSERT_TRUE(wide.ok());
+  EXPECT_NE(ChartScript(*wide, "d.dat", "c.svg", false).find("set yrange [0:"), std::string::npos);
+}
+
+TEST(ChartPaperRules, BarsOfAClusterAreCentredOnIt) {
+  std::vector<ChartPoint> pts;
+  for (const char* pm : {"none", "ep"})
+    for (const char* k : {"2", "8"})
+      if (!(pm[0] == 'e' && k[0] == '8')) pts.push_back(Point({{"parallel_mode", pm}, {"topk", k}}, 100));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok());
+  const std::string dat = ChartData(*plan);
+  // Cluster k=8 has one bar: it stands on the cluster's centre (position 1).
+  EXPECT_NE(dat.find("1 \"k=8\" 100 ? 1.0000 ?"), std::string::npos) << dat;
+  EXPECT_NE(dat.find("0 \"k=2\" 100 100 -0.2000 0.2000"), std::string::npos) << dat;
+}
+
+TEST(ChartPaperRules, PredictionsAreTitledAndHatched) {
+  std::vector<ChartPoint> pts;
+  for (const char* q : {"none", "int8"}) pts.push_back(Point({{"quant_mode", q}}, q[0] == 'n' ? 100 : 150));
+  ChartOptions o;
+  o.prediction = true;
+  o.title = "Planned first v5p matrix";
+  auto plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->title.rfind("Prediction: ", 0), 0u) << plan->title;
+  const std::string gp = ChartScript(*plan, "d.dat", "c.svg", false);
+  EXPECT_NE(gp.find("fill pattern"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("fill solid"), std::string::npos) << gp;
+}
+
+TEST(ChartPaperRules, LongSubtitlesWrapInsteadOfBeingCut) {
+  std::vector<ChartPoint> pts;
+  for (const char* r : {"argsort", "tuple_sort"})
+    for (const char* k : {"2", "4", "8"})
+      pts.push_back(Point({{"routing_pack_strategy", r}, {"topk", k}}, 100 + std::atoi(k), 0, "modeled"));
+  ChartOptions o;
+  o.ratio_band = 0.1;
+  for (auto& p : pts) p.metrics["band_lo"] = 0.9, p.metrics["band_hi"] = 1.1;
+  auto plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  for (const auto& s : plan->subtitles) {
+    EXPECT_LE(s.size(), 120u) << s;
+    EXPECT_EQ(s.find("..."), std::string::npos) << s;
+  }
 }
 
 }  // namespace

@@ -48,10 +48,10 @@ TEST(RenderTableTest, ComparedFiguresOnOneLineGoToTheirRows) {
                                 Row({{"backend", "gmm"}, {"hidden", "3072"}, {"mlp_dim", "3072"}}, 280),
                                 Row({{"backend", "ragged_dot"}, {"hidden", "3072"}, {"mlp_dim", "3072"}}, 285)};
   const std::string t = RenderRunTable(rows, Figures(md));
-  EXPECT_NE(t.find("| gmm | 2048 | 50.000 | 270.000 | 67.500 | 655360 | 275.232 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| ragged_dot | 2048 | 50.000 | 265.000 | 66.250 | 655360 | 268.852 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| gmm | 3072 | 50.000 | 280.000 | 70.000 | 655360 | 290.988 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| ragged_dot | 3072 | 50.000 | 285.000 | 71.250 | 655360 | 288.094 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| gmm | 2048 | 50.00 | 270.0 | 67.50 | 655,400 | 275.232 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| ragged_dot | 2048 | 50.00 | 265.0 | 66.25 | 655,400 | 268.852 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| gmm | 3072 | 50.00 | 280.0 | 70.00 | 655,400 | 290.988 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| ragged_dot | 3072 | 50.00 | 285.0 | 71.25 | 655,400 | 288.094 |"), std::string::npos) << t;
   EXPECT_EQ(t.find("placed on no row"), std::string::npos) << t;
 }
 
@@ -68,11 +68,11 @@ TEST(RenderTableTest, EveryRecordedFormReachesItsRow) {
                                 Row({{"queue_mode", "full"}, {"topk", "8"}}, 140),
                                 Row({{"queue_mode", "prequeue"}, {"topk", "8"}}, 141)};
   const std::string t = RenderRunTable(rows, Figures(md));
-  EXPECT_NE(t.find("| 2 | full | 50.000 | 160.000 | 40.000 | 655360 | 166.367 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| 2 | prequeue | 50.000 | 161.000 | 40.250 | 655360 | 165.986 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| 8 | full | 50.000 | 140.000 | 35.000 | 655360 | 150.5 | -7.0% | 500000 | +31.1% |"),
+  EXPECT_NE(t.find("| 2 | full | 50.00 | 160.0 | 40.00 | 655,400 | 166.367 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| 2 | prequeue | 50.00 | 161.0 | 40.25 | 655,400 | 165.986 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| 8 | full | 50.00 | 140.0 | 35.00 | 655,400 | 150.5 | -7.0% | 500,000 | +31.1% |"),
             std::string::npos) << t;
-  EXPECT_NE(t.find("| 8 | prequeue | 50.000 | 141.000 | 35.250 | 655360 | 151.5 | -6.9% | - | - |"),
+  EXPECT_NE(t.find("| 8 | prequeue | 50.00 | 141.0 | 35.25 | 655,400 | 151.5 | -6.9% | - | - |"),
             std::string::npos) << t;
 }
 
@@ -86,8 +86,8 @@ TEST(RenderTableTest, TablesInResultReachTheirRows) {
   std::vector<TableRow> rows = {Row({{"parallel_mode", "none"}, {"topk", "2"}}, 110),
                                 Row({{"parallel_mode", "ep"}, {"topk", "2"}}, 120)};
   const std::string t = RenderRunTable(rows, Figures(md));
-  EXPECT_NE(t.find("| none | 50.000 | 110.000 | 27.500 | 655360 | 100.0 | +10.0% | 5000 |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.0 | -20.0% | 6000 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| none | 50.00 | 110.0 | 27.50 | 655,400 | 100.0 | +10.0% | 5,000 |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| ep | 50.00 | 120.0 | 30.00 | 655,400 | 150.0 | -20.0% | 6,000 |"), std::string::npos) << t;
 }
 
 // A figure that fits no row, or several, is listed under the table with the
@@ -98,8 +98,8 @@ TEST(RenderTableTest, FiguresThatFitNoRowAreListedNotGuessed) {
       "- Result:\n  - `topk=4`: 99.0 TF/s\n  - 98.0 TF/s at both\n  - `topk=2`: 100.0 TF/s\n";
   std::vector<TableRow> rows = {Row({{"topk", "2"}}, 110), Row({{"topk", "8"}}, 120)};
   const std::string t = RenderRunTable(rows, Figures(md));
-  EXPECT_NE(t.find("| 2 | 50.000 | 110.000 | 27.500 | 655360 | 100.0 | +10.0% |"), std::string::npos) << t;
-  EXPECT_NE(t.find("| 8 | 50.000 | 120.000 | 30.000 | 655360 | - | - |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| 2 | 50.00 | 110.0 | 27.50 | 655,400 | 100.0 | +10.0% |"), std::string::npos) << t;
+  EXPECT_NE(t.find("| 8 | 50.00 | 120.0 | 30.00 | 655,400 | - | - |"), std::string::npos) << t;
   EXPECT_NE(t.find("- 99 TF/s, from \"`topk=4`: 99.0 TF/s\": matches no row"), std::string::npos) << t;
   EXPECT_NE(t.find("matches several rows"), std::string::npos) << t;
 }
@@ -115,15 +115,15 @@ TEST(RenderTableTest, RecordedColumnAndDeltaFromResultBullets) {
   const std::string t = RenderRunTable(rows, rec);
   const auto lines = SplitLines(t);
   ASSERT_GE(lines.size(), 6u);
-  EXPECT_EQ(lines[0], "| parallel_mode | time (ms) | TF/s | TF/s/device | tokens/s | recorded TF/s | measured vs logbook |");
-  // Under the table, what the figures are: these rows have no target, so cpu.
-  EXPECT_TRUE(lines[4].empty());
-  EXPECT_EQ(lines[5].rfind("Measured by moelog on this machine's CPU", 0), 0u) << lines[5];
+  // The caption first, what the figures are: these rows have no target, so cpu.
+  EXPECT_EQ(lines[0].rfind("Measured by moelog on this machine's CPU", 0), 0u) << lines[0];
+  EXPECT_TRUE(lines[1].empty());
+  EXPECT_EQ(lines[2], "| parallel_mode | time (ms) | TF/s | TF/s/device | tokens/s | recorded TF/s | measured vs logbook |");
   rows[0].target = rows[1].target = "v5p";
-  EXPECT_EQ(SplitLines(RenderRunTable(rows, rec))[5].rfind("Predicted by moelog's TPU v5p-8 model", 0), 0u);
+  EXPECT_EQ(SplitLines(RenderRunTable(rows, rec))[0].rfind("Predicted by v5p model", 0), 0u);
   rows[0].target = rows[1].target = "";
-  EXPECT_EQ(lines[2], "| none | 50.000 | 110.000 | 27.500 | 655360 | 100.0 | +10.0% |");
-  EXPECT_EQ(lines[3], "| ep | 50.000 | 120.000 | 30.000 | 655360 | 150.0 | -20.0% |");
+  EXPECT_EQ(lines[4], "| none | 50.00 | 110.0 | 27.50 | 655,400 | 100.0 | +10.0% |");
+  EXPECT_EQ(lines[5], "| ep | 50.00 | 120.0 | 30.00 | 655,400 | 150.0 | -20.0% |");
   // The topk=8 figure has no row: listed, not placed.
   EXPECT_NE(t.find("- 1 TF/s, from \"`ep, topk=8`: 1.0 TF/s\": matches no row"), std::string::npos) << t;
   // Deterministic: same input, same bytes.
@@ -156,7 +156,7 @@ TEST(RenderTableTest, EqualModeledFiguresKeepTheirRowsAndUnvalidatedPathsSaySo) 
   f.run.metrics = {{"tflops", 101}};
   f.text = "none 101 TF/s";
   const std::string listed = RenderRunTable(rows, {f});
-  EXPECT_NE(listed.find("matches several rows (names no distribution: random, runs; the model gives each 100.000 TF/s, -1.0% vs this figure)"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("matches several rows (names no distribution: random, runs; the model gives each 100.0 TF/s, -1.0% vs this figure)"), std::string::npos) << listed;
   // The same configuration twice (a repeated run) is one row.
   rows.push_back(rows[0]);
   const std::string once = RenderRunTable(rows, {});
@@ -200,6 +200,46 @@ TEST(RenderTableTest, RowFromRecordFlattensConfigAndOverlaysPoint) {
   EXPECT_EQ(row.config["capacity_factor"], "1.25");
   r.config_json = "not json";
   EXPECT_EQ(RowFromRecord(r).config.size(), 1u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// A region opens with one caption line of at most ~200 characters (the
+// terms are in `moelog help regions`); moelog's figures in significant
+// digits with grouped tokens/s; a recorded time keeps its author's digits.
+TEST(LeanRegions, OneShortCaptionLineThenTheTable) {
+  std::vector<TableRow> rows = {Row({{"parallel_mode", "none"}}, 189.4897), Row({{"parallel_mode", "ep"}}, 149.0741)};
+  for (auto& r : rows) r.target = "v5p", r.version = "0.1.0";
+  const std::string md = "- Command: `python bench_moe_hillclimb.py --parallel-mode none`\n"
+                         "- Result:\n  - `none`: step 0.406 s\n";
+  const std::string t = RenderRunTable(rows, Figures(md));
+  const std::string first = t.substr(0, t.find('\n'));
+  EXPECT_LE(first.size(), 200u) << first;
+  EXPECT_EQ(first.rfind("Predicted by v5p model (v5p.json, moelog 0.1.0)", 0), 0u) << first;
+  EXPECT_NE(first.find("moelog help regions"), std::string::npos) << first;
+  EXPECT_EQ(t.substr(t.find('\n'), 3), "\n\n|") << t;
+  for (size_t pos = 0, nl; (nl = t.find('\n', pos)) != std::string::npos; pos = nl + 1)
+    if (t[pos] != '|') {
+      EXPECT_LE(nl - pos, 300u) << t.substr(pos, nl - pos);
+    }
+  EXPECT_NE(t.find("| 50.00 | 189.5 | 47.37 | 655,400 |"), std::string::npos) << t;
+  EXPECT_EQ(t.find("189.490"), std::string::npos) << t;
+  EXPECT_EQ(t.find("406.000"), std::string::npos) << t;
+  if (t.find("recorded time (ms)") != std::string::npos) {
+    EXPECT_NE(t.find("| 406 |"), std::string::npos) << t;
+  }
+}
+
+TEST(LeanRegions, APredictionSaysSoFirst) {
+  std::vector<TableRow> rows = {Row({{"quant_mode", "none"}}, 100), Row({{"quant_mode", "int8"}}, 150)};
+  for (auto& r : rows) r.target = "v5p";
+  const std::string t = RenderRunTable(rows, {}, nullptr, "", "Prediction, not run:");
+  EXPECT_EQ(t.rfind("Prediction, not run: predicted by v5p model", 0), 0u) << t;
+  EXPECT_LE(t.find('\n'), 200u);
 }
 
 }  // namespace

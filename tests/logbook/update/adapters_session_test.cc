@@ -170,8 +170,8 @@ TEST_F(AdaptersSession, RevisionByDateModelsTheProgramThatRan) {
               moelog::testing::EntryTflops(runs, "MOE-EP-BENCHMARK-20260209-1340", "ep", k));
   const std::string after = Slurp(p);
   size_t notes = 0;
-  for (size_t at = after.find("Harness revision selected"); at != std::string::npos;
-       at = after.find("Harness revision selected", at + 1))
+  for (size_t at = after.find("- Harness revision: "); at != std::string::npos;
+       at = after.find("- Harness revision: ", at + 1))
     ++notes;
   EXPECT_EQ(notes, 2u);
   EXPECT_NE(after.find("hillclimb: dense-masked EP dispatch"), std::string::npos);

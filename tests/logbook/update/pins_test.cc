@@ -121,7 +121,7 @@ TEST_F(PinsSession, PinnedEntriesRunThePinAndSayIt) {
   EXPECT_EQ(dense.size(), 2u);    // PIN-001: none and ep
   EXPECT_EQ(compact.size(), 1u);  // PIN-002
   const std::string text = moelog::testing::Slurp(p);
-  EXPECT_NE(text.find("every run above: capacity_factor=0, ep_dispatch=dense_masked."), std::string::npos);
+  EXPECT_NE(text.find("- Pinned by the logbook: capacity_factor=0, ep_dispatch=dense_masked."), std::string::npos);
   // Idempotent: the note holds no line numbers a region above would move.
   std::ostringstream out2, err2;
   EXPECT_FALSE(RunSession(p, DocumentKind::kLogbook, o, out2, err2).changed) << out2.str();

@@ -281,7 +281,7 @@ TEST_F(SessionTest, LoopsExpandToOneRowPerIteration) {
   // A pending Result: the region opens by saying its figures are a
   // prediction; then header, delimiter, 6 rows, blank line, the chart link.
   ASSERT_GE(all.size(), 11u) << scan.regions[0].content;
-  EXPECT_NE(all[0].find("Planned, not run"), std::string::npos) << scan.regions[0].content;
+  EXPECT_NE(all[0].find("Prediction, not run"), std::string::npos) << scan.regions[0].content;
   const std::vector<std::string> lines(all.begin() + 2, all.end());
   EXPECT_TRUE(lines[8].empty()) << scan.regions[0].content;
   EXPECT_NE(lines[0].find("parallel_mode | topk"), std::string::npos);
@@ -498,8 +498,15 @@ TEST_F(SessionTest, CalibrationComesFromEarlierEntriesAndLeavesTheStoreAlone) {
   const size_t at = calibrated.find("id=MOE-EP-BENCHMARK-20260209-1456");
   ASSERT_NE(at, std::string::npos);
   const std::string region = calibrated.substr(at, calibrated.find("moelog:end", at) - at);
-  EXPECT_NE(region.find("TF/s uncalibrated"), std::string::npos) << region;
-  EXPECT_NE(region.find("calibrated on "), std::string::npos) << region;
+  // x0.985: the caption's factor says it; no column for a move under 2%.
+  EXPECT_NE(region.find(", calibrated x0.985 ± 0.022 (22 figures)"), std::string::npos) << region;
+  EXPECT_EQ(region.find("TF/s uncalibrated"), std::string::npos) << region;
+  // x0.979 (2.1% off): the model's own figures beside the calibrated ones.
+  const size_t at_remat = calibrated.find("id=MOE-EP-BENCHMARK-20260209-1451");
+  ASSERT_NE(at_remat, std::string::npos);
+  const std::string remat = calibrated.substr(at_remat, calibrated.find("moelog:end", at_remat) - at_remat);
+  EXPECT_NE(remat.find("TF/s uncalibrated"), std::string::npos) << remat;
+  EXPECT_NE(remat.find(", calibrated x0.979"), std::string::npos) << remat;
   // The first entry has nothing before it.
   const size_t first = calibrated.find("id=MOE-EP-BENCHMARK-20260209-1340");
   ASSERT_NE(first, std::string::npos);
@@ -533,6 +540,38 @@ TEST_F(SessionTest, CalibrationComesFromEarlierEntriesAndLeavesTheStoreAlone) {
   ASSERT_TRUE(after.ok());
   ASSERT_EQ(before->size(), after->size());
   for (size_t i = 0; i < before->size(); ++i) EXPECT_EQ((*before)[i].metrics, (*after)[i].metrics);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// Lean regions: the updated EP seed stays at most 70,000 bytes (87,862 with
+// captions of up to 1,100 characters in every region; 40,097 as written)
+// and no line moelog writes into a region is longer than 300 characters;
+// each region opens with one short caption (at most 200).
+TEST_F(SessionTest, UpdatedEpSeedIsLeanAndItsRegionLinesAreShort) {
+  const std::string p = Put("ep.md", Slurp(SeedPath("moe_ep_benchmark_logbook.md")));
+  ASSERT_EQ(Run(p, SessionOptions{}).exit_code, 0) << err_.str();
+  const std::string text = Slurp(p);
+  EXPECT_LE(text.size(), 70000u) << "updated EP seed: " << text.size() << " bytes";
+  bool inside = false, first = false;
+  size_t regions = 0;
+  for (size_t pos = 0, nl; (nl = text.find('\n', pos)) != std::string::npos; pos = nl + 1) {
+    const std::string line = text.substr(pos, nl - pos);
+    if (line.find("<!-- moelog:begin") != std::string::npos) inside = first = true, ++regions;
+    else if (line.find("<!-- moelog:end") != std::string::npos) inside = false;
+    else if (inside && line.find('|') == std::string::npos && line.find("![") == std::string::npos) {
+      EXPECT_LE(line.size(), 300u) << line;
+      if (first && line.find_first_not_of(' ') != std::string::npos) {
+        EXPECT_LE(line.size(), 202u) << "caption: " << line;
+        first = false;
+      }
+    }
+  }
+  EXPECT_GE(regions, 20u);
 }
 
 }  // namespace
