@@ -18,11 +18,15 @@ struct Dims {
   double rows = 0;               // rows a device's buffers hold
   bool training = false, fused = false, shared_fused = false, quant_rows = false, masked = false;
   bool compact = true, ring = false, a2a = false;
+  cpu::DType dtype = cpu::DType::kBF16;
+  cpu::QuantMode quant = cpu::QuantMode::kNone;
 };
 
 Dims DimsOf(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
   Dims x;
   x.es = static_cast<double>(cpu::DTypeSize(bc.dtype));
+  x.dtype = bc.dtype;
+  x.quant = bc.quant;
   x.t = static_cast<double>(c.tokens);
   x.h = static_cast<double>(c.hidden);
   x.m = static_cast<double>(c.mlp_dim);
@@ -70,10 +74,8 @@ double DeviceBytes(const Dims& x) {
 // One shared expert instance over n tokens: activations, and the backward's
 // scratch (kept between steps).
 double SharedBytes(const Dims& x, double n) {
-  if (x.s <= 0) return 0;
-  double bytes = n * 2 * x.s * 4 + n * x.s * x.es;  // gate|up f32, h
-  if (x.training) bytes += n * x.s * 4 + n * 2 * x.s * x.es + (x.shared_fused ? x.h * 2 * x.s * x.es : 0);
-  return bytes;
+  return cpu::SharedExpertBytes(static_cast<int64_t>(n), static_cast<int64_t>(x.h), static_cast<int64_t>(x.s),
+                                x.dtype, x.shared_fused, x.quant, x.training);
 }
 
 // Every device's exchange buffers at a reduction: the f32 partial sums and
