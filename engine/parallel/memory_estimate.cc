@@ -82,9 +82,11 @@ double SharedBytes(const Dims& x, double n) {
 // the f32 landing buffer (none when the reduction lands in the output).
 double ReductionBytes(const Dims& x) {
   const double partial_rows = x.compact || x.ring ? x.tr : std::min(x.tr, x.rows);
+  // compact_psum reduces in place (the partials become the output); with
+  // sparse partials and no shared expert the reduction lands in y or dx.
   double landing = 0;
   const bool sparse = !x.a2a && x.b > 1;
-  if (!(sparse && x.s <= 0)) landing = (x.compact ? x.tr : x.ts) * x.h * 4;
+  if (!x.compact && !(sparse && x.s <= 0)) landing = x.ts * x.h * 4;
   double bytes = x.d * (partial_rows * x.h * 4 + landing);
   // ring_ag_rs gathers the tokens (f32 staging and the gathered copy) first.
   if (x.ring) bytes = std::max(bytes, x.d * (x.tr * x.h * (4 + x.es) + x.ts * x.h * 4));
