@@ -129,12 +129,13 @@ double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool che
     double bytes = w_expert + w_shared * (5.0 / 3.0) + 3 * t * h * es + rows * 24;
     bytes += threads * (backward ? group * (2 * h + 3 * m + 2 * std::max(h, m)) * es + 8 * h * m * es
                                  : kGmmTileRows * (2 * h + 3 * m) * es);
-    bytes += t * 3 * s * 4 + t * s * es;  // shared expert activations
-    if (s > 0) bytes += t * h * 4;        // the f32 sum with the shared expert
+    // The shared expert's activations, scratch and gradients.
+    bytes += SharedExpertBytes(c.tokens, c.hidden, c.shared_dim, c.dtype, c.shared_fused, c.quant, backward);
+    if (s > 0) bytes += t * h * 4;  // the f32 sum with the shared expert
     if (backward) {
-      bytes += w_expert + w_shared * (5.0 / 3.0);  // gradients
-      bytes += (3 * rows + 64 * e) * m * es;       // saved gate|up and h^T (tokens padded, PadTokens)
-      bytes += t * h * (es + 4) + t * 3 * s * 4;   // shared: dout, dx f32, grads
+      bytes += w_expert + w_shared;                 // gradients
+      bytes += (3 * rows + 64 * e) * m * es;        // saved gate|up and h^T (tokens padded, PadTokens)
+      bytes += t * h * (es + 4);                    // dout, dx f32
     }
     if (check_numerics) bytes += w_expert + 8 * (3 * t * h + 2 * (3 * e * h * m + 3 * h * s));
     return bytes;
@@ -143,12 +144,12 @@ double EstimateBytes(const BlockConfig& c, int64_t topk, bool backward, bool che
   bytes += w_expert;                                               // prepacked / quantized copies
   bytes += t * h * es * 2 + t * h * 4;                             // x, y, f32 accumulator
   bytes += rows * (h * es * 2 + 3 * m * es + 24);                  // rows x, y rows, ab, h, plan
-  bytes += t * 2 * s * 4 + t * s * es;                             // shared activations
+  bytes += SharedExpertBytes(c.tokens, c.hidden, c.shared_dim, c.dtype, c.shared_fused, c.quant, backward);
   if (QuantRouted(c.quant) || c.quant != QuantMode::kNone) bytes += rows * (h + 2 * m * 4) + w_expert / es;
   if (backward) {
-    bytes += w_expert * (5.0 / 3.0) + w_shared * (5.0 / 3.0);  // gradients (+ dw13 scratch)
-    bytes += rows * (2 * h * es + 3 * m * es);                 // dy rows, dx rows, dh, dab
-    bytes += t * h * (es + 4) + t * 3 * s * 4;                 // dout, dx f32, shared grads
+    bytes += w_expert * (5.0 / 3.0) + w_shared;  // gradients (+ dw13 scratch)
+    bytes += rows * (2 * h * es + 3 * m * es);  // dy rows, dx rows, dh, dab
+    bytes += t * h * (es + 4);                  // dout, dx f32
   }
   if (c.repeat_sort) bytes += t * static_cast<double>(topk) * h * es;
   if (check_numerics) bytes += 8 * (3 * t * h + 2 * (3 * e * h * m + 3 * h * s));

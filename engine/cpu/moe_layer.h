@@ -283,6 +283,13 @@ class SharedExpert {
   std::shared_ptr<Impl> impl_;
 };
 
+// Bytes one SharedExpert instance allocates over `tokens` rows: its
+// activations and scratch (kept between steps), by the buffers Forward and
+// Backward (when training) size; not the gradients the caller holds. 0
+// without a shared expert.
+double SharedExpertBytes(int64_t tokens, int64_t hidden, int64_t shared_dim, DType dtype, bool fused,
+                         QuantMode quant, bool training);
+
 // ------------------------------------------------------------- int8 quant --
 
 // Symmetric int8 quantization of each row of a [rows, cols] matrix (harness

@@ -46,6 +46,25 @@ void BuildSharedW13(SharedWeights* w) {
   }
 }
 
+double SharedExpertBytes(int64_t tokens, int64_t hidden, int64_t shared_dim, DType dtype, bool fused,
+                         QuantMode quant, bool training) {
+  if (shared_dim <= 0) return 0;
+  const double t = static_cast<double>(tokens), h = static_cast<double>(hidden);
+  const double s = static_cast<double>(shared_dim), es = static_cast<double>(DTypeSize(dtype));
+  double bytes = t * 2 * s * 4 + t * s * es;  // gu (f32), hs
+  if (QuantDense(quant)) {
+    // Int8Scratch keeps its largest call: x rows (int8) and the int32
+    // accumulator of gate|up or of the down matmul, the weights quantized.
+    const double n = fused ? 2 * s : s;
+    bytes += t * std::max(h, s) + t * std::max(n, h) * 4 + h * std::max(n, h) + 4 * (t + std::max(n, h));
+  }
+  if (training) {
+    bytes += t * s * 4 + t * 2 * s * es;  // dhs (f32), dgu
+    if (fused) bytes += h * 2 * s * es;   // dw13
+  }
+  return bytes;
+}
+
 struct SharedExpert::Impl {
   Tensor gu;   // [T, 2S] f32: gate | up
   Tensor hs;   // [T, S] x dtype: SiLU(gate) * up

@@ -18,11 +18,15 @@ struct Dims {
   double rows = 0;               // rows a device's buffers hold
   bool training = false, fused = false, shared_fused = false, quant_rows = false, masked = false;
   bool compact = true, ring = false, a2a = false;
+  cpu::DType dtype = cpu::DType::kBF16;
+  cpu::QuantMode quant = cpu::QuantMode::kNone;
 };
 
 Dims DimsOf(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
   Dims x;
   x.es = static_cast<double>(cpu::DTypeSize(bc.dtype));
+  x.dtype = bc.dtype;
+  x.quant = bc.quant;
   x.t = static_cast<double>(c.tokens);
   x.h = static_cast<double>(c.hidden);
   x.m = static_cast<double>(c.mlp_dim);
@@ -70,19 +74,19 @@ double DeviceBytes(const Dims& x) {
 // One shared expert instance over n tokens: activations, and the backward's
 // scratch (kept between steps).
 double SharedBytes(const Dims& x, double n) {
-  if (x.s <= 0) return 0;
-  double bytes = n * 2 * x.s * 4 + n * x.s * x.es;  // gate|up f32, h
-  if (x.training) bytes += n * x.s * 4 + n * 2 * x.s * x.es + (x.shared_fused ? x.h * 2 * x.s * x.es : 0);
-  return bytes;
+  return cpu::SharedExpertBytes(static_cast<int64_t>(n), static_cast<int64_t>(x.h), static_cast<int64_t>(x.s),
+                                x.dtype, x.shared_fused, x.quant, x.training);
 }
 
 // Every device's exchange buffers at a reduction: the f32 partial sums and
 // the f32 landing buffer (none when the reduction lands in the output).
 double ReductionBytes(const Dims& x) {
   const double partial_rows = x.compact || x.ring ? x.tr : std::min(x.tr, x.rows);
+  // compact_psum reduces in place (the partials become the output); with
+  // sparse partials and no shared expert the reduction lands in y or dx.
   double landing = 0;
   const bool sparse = !x.a2a && x.b > 1;
-  if (!(sparse && x.s <= 0)) landing = (x.compact ? x.tr : x.ts) * x.h * 4;
+  if (!x.compact && !(sparse && x.s <= 0)) landing = x.ts * x.h * 4;
   double bytes = x.d * (partial_rows * x.h * 4 + landing);
   // ring_ag_rs gathers the tokens (f32 staging and the gathered copy) first.
   if (x.ring) bytes = std::max(bytes, x.d * (x.tr * x.h * (4 + x.es) + x.ts * x.h * 4));

@@ -8,7 +8,7 @@
 //   activations, and the output, its gradient and dx of its token shard;
 //   per replica (compact_psum) or per device (ring_ag_rs, a2a): the shared
 //   expert's activations and scratch;
-//   at the reductions: every device's f32 partial sums and landing buffer at
+//   at the reductions: every device's f32 partial sums and (ring_ag_rs, a2a) landing buffer at
 //   once (exchange buffers are freed once consumed, so they do not add up
 //   across the steps).
 // Under MPI each rank holds one device plus its own copy of the data.

@@ -89,8 +89,7 @@ TEST(ParallelMemory, ExpertParallelPeaksNearTheSingleDevice) {
 }
 
 // The estimate of an ep/dp run follows its measured peak within 20%,
-// forward and forward_backward, on each comm path. (The single-device
-// estimate, EstimateBytes, is not held to it: it stays above the peak.)
+// forward and forward_backward, on each comm path.
 TEST(ParallelMemory, EstimatesFollowTheMeasuredPeak) {
   struct Case {
     std::string mode, pass, path;
@@ -109,13 +108,17 @@ TEST(ParallelMemory, EstimatesFollowTheMeasuredPeak) {
   }
 }
 
-// The single-device estimate does not fall below the measured peak (a run
-// it lets through fits).
-TEST(ParallelMemory, SingleDeviceEstimateCoversThePeak) {
+// The single-device estimate follows its measured peak within 20% too, with
+// the shared expert's buffers counted as SharedExpert sizes them (it counted
+// them about twice over, 33% above the peak at the seeds' shape).
+TEST(ParallelMemory, SingleDeviceEstimateFollowsTheMeasuredPeak) {
   if (test::kTimeSlack > 1.0) GTEST_SKIP() << "under a sanitizer, redzones and quarantine change the resident size";
-  const Peak p = MeasurePeak(Shape("none", "forward_backward"));
-  if (p.measured < 0) GTEST_SKIP() << "/proc/self/clear_refs cannot be written here";
-  EXPECT_GE(p.estimate, p.measured) << p.estimate / 1e6 << " MB vs " << p.measured / 1e6 << " MB";
+  for (const char* pass : {"forward_backward", "forward"}) {
+    const Peak p = MeasurePeak(Shape("none", pass));
+    if (p.measured < 0) GTEST_SKIP() << "/proc/self/clear_refs cannot be written here";
+    EXPECT_NEAR(p.estimate / p.measured, 1.0, 0.2)
+        << pass << ": estimate " << p.estimate / 1e6 << " MB, measured " << p.measured / 1e6 << " MB";
+  }
 }
 
 // A run over --max-memory is refused before anything is allocated, at
