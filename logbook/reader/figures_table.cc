@@ -326,6 +326,18 @@ bool RemarkColumn(const std::string& header) {
   return k.count(Lower(parse_detail::Trim(header))) > 0;
 }
 
+// A label column's header as a key: its words joined by '_' ("GPU/CPU bits"
+// is gpu_cpu_bits), or "" when it has no word.
+std::string ColumnWord(const std::string& key) {
+  std::string out;
+  for (char ch : key) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
+    else if (!out.empty() && out.back() != '_') out += '_';
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
 // A label cell of a row: a varied value, a key's column, a generic
 // harness's column word (and the keys it names), else part of the label.
 void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
@@ -346,10 +358,8 @@ void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, C
     (*cfg)[k] = cell;
   } else if (IsRunKey(key) || x.vars.count(key) || x.fixed.count(key)) {
     (*cfg)[key] = cell;
-  } else if (x.generic && !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
-               return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-             })) {
-    (*cfg)[key] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
+  } else if (const std::string word = ColumnWord(key); x.generic && !word.empty()) {
+    (*cfg)[word] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
     Config named = LabelConfig(cell, x.vars, x.fixed, x.generic, &x.feeds);
     named.erase("case");
     for (const auto& [k, v] : named) (*cfg)[k] = v;

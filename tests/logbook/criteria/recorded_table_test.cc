@@ -130,5 +130,19 @@ TEST(RecordedTable, AFinalTableRestatingEarlierEntriesKeepsOnlyItsNewCells) {
   EXPECT_NE(unread[1][0].why.find("restates a figure of TAB-001"), std::string::npos);
 }
 
+// A label column whose header is more than one word ("GPU/CPU bits") keys
+// its rows by those words: rows that differ only there stay apart, and no
+// empty `case` is keyed in its place.
+TEST(RecordedTable, AMultiWordLabelColumnKeysItsRows) {
+  auto figs = Read(
+      "- Command: `./run_bench --model qa`\n- Result:\n\n"
+      "| Model | GPU/CPU bits | Prefill tok/s |\n|---|---|---|\n"
+      "| qa-small | INT4/INT4 | 1003 |\n| qa-small | INT8/INT8 | 873.2 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(Cfg(figs[0].run, "gpu_cpu_bits"), "INT4/INT4");
+  EXPECT_EQ(Cfg(figs[1].run, "gpu_cpu_bits"), "INT8/INT8");
+  EXPECT_EQ(Cfg(figs[0].run, "case"), "<none>");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
