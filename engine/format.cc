@@ -31,4 +31,27 @@ std::string Hex16(uint64_t v) {
   return std::string(16 - static_cast<size_t>(r.ptr - buf), '0') + std::string(buf, r.ptr);
 }
 
+std::vector<std::string> SplitCsvRecord(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char ch = line[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') { cur += '"'; ++i; }
+      else if (ch == '"') quoted = false;
+      else cur += ch;
+    } else if (ch == '"') {
+      quoted = true;
+    } else if (ch == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (ch != '\r') {
+      cur += ch;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
 }  // namespace moelog::engine

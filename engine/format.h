@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace moelog::engine {
 
@@ -22,6 +23,10 @@ std::string Scientific(double v, int decimals);
 
 // `v` as 16 lower-case hex digits, as "%016llx".
 std::string Hex16(uint64_t v);
+
+// Splits one CSV record (RFC 4180 quoting; no embedded newlines): the data
+// files' reader.
+std::vector<std::string> SplitCsvRecord(const std::string& line);
 
 }  // namespace moelog::engine
 

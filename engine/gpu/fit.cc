@@ -1,5 +1,7 @@
 #include "engine/gpu/fit.h"
 
+#include "engine/format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,21 +10,6 @@
 
 namespace moelog::engine::gpu {
 namespace {
-
-std::vector<std::string> SplitCsv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : line) {
-    if (ch == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (ch != '\r') {
-      cur += ch;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 bool ToInt(const std::string& s, int64_t* v) {
   if (s.empty()) return *v = 0, true;
@@ -88,7 +75,7 @@ Result<std::vector<FitRow>> LoadRows(const std::string& path) {
   std::string line;
   for (int no = 1; std::getline(in, line); ++no) {
     if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells = SplitCsv(line);
+    std::vector<std::string> cells = SplitCsvRecord(line);
     if (header.empty()) {
       header = cells;
       continue;

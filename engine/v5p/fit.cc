@@ -1,5 +1,7 @@
 #include "engine/v5p/fit.h"
 
+#include "engine/format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,30 +21,6 @@
 
 namespace moelog::engine::v5p {
 namespace {
-
-// Splits one CSV record (RFC 4180 quoting; no embedded newlines in our files).
-std::vector<std::string> SplitCsv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char ch = line[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') { cur += '"'; ++i; }
-      else if (ch == '"') quoted = false;
-      else cur += ch;
-    } else if (ch == '"') {
-      quoted = true;
-    } else if (ch == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (ch != '\r') {
-      cur += ch;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 bool ToInt(const std::string& s, int64_t* v) {
   if (s.empty()) return false;
@@ -187,7 +165,7 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
   if (!in) return Status::NotFound("cannot open measurements CSV " + csv_path);
   std::string line;
   if (!std::getline(in, line)) return Status::InvalidArgument(csv_path + ": empty file");
-  std::vector<std::string> header = SplitCsv(line);
+  std::vector<std::string> header = SplitCsvRecord(line);
   std::map<std::string, size_t> col;
   for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
   for (const char* need : {"id", "entry_heading", "harness", "tokens", "hidden", "mlp_dim", "experts", "topk",
@@ -200,7 +178,7 @@ Result<std::vector<Measurement>> LoadMeasurements(const std::string& csv_path, c
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    const CsvRow row{col, SplitCsv(line)};
+    const CsvRow row{col, SplitCsvRecord(line)};
     auto get = [&](const char* name) { return row.Get(name); };
     const std::string harness = get("harness");
     if (harness != "hillclimb" && harness != "mlp_profile") continue;
