@@ -74,10 +74,31 @@ std::vector<ChartPoint> PointsFromRuns(const std::vector<StoredRun>& runs) {
   return out;
 }
 
+namespace {
+
+// The length of the valid UTF-8 character at text[i] that is no C1 control
+// (U+0080-U+009F), or 0: no overlong form, surrogate or code point past U+10FFFF.
+size_t Utf8Letter(const std::string& text, size_t i) {
+  const auto b = [&](size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0; };
+  const unsigned char c = b(i);
+  size_t need = 0;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) need = 1, lo = c == 0xC2 ? 0xA0 : 0x80;
+  else if (c >= 0xE0 && c <= 0xEF) need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+  else if (c >= 0xF0 && c <= 0xF4) need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+  if (need == 0 || b(i + 1) < lo || b(i + 1) > hi) return 0;
+  for (size_t k = 2; k <= need; ++k)
+    if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
+  return need + 1;
+}
+
+}  // namespace
+
 std::string GnuplotLabel(const std::string& text, size_t max_bytes) {
   std::string out;
   bool space = false;
-  for (unsigned char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
     if (std::isspace(c)) {
       space = true;
       continue;
@@ -85,11 +106,17 @@ std::string GnuplotLabel(const std::string& text, size_t max_bytes) {
     if (c == '`') continue;  // Markdown code marks carry no meaning in a label
     if (space && !out.empty()) out += ' ';
     space = false;
+    // Letters outside ASCII stay ("Référence"): no byte of a valid UTF-8
+    // character can close a single-quoted gnuplot string.
+    if (const size_t n = c >= 0x80 ? Utf8Letter(text, i) : 0; n > 0) {
+      out.append(text, i, n);
+      i += n - 1;
+      continue;
+    }
     bool ok = std::isalnum(c) || std::string("_.,:;=+-/()%[]{}*#?@").find(static_cast<char>(c)) != std::string::npos;
     out += ok ? static_cast<char>(c) : '_';
   }
-  if (out.size() > max_bytes) out.resize(max_bytes);
-  return out;
+  return Utf8Prefix(out, max_bytes);
 }
 
 std::string ChartStem(const std::string& entry_id) {

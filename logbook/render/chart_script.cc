@@ -254,6 +254,14 @@ void PanelFrame(const ChartPlan& plan, const ChartPanel& panel, const Canvas& c,
   }
 }
 
+// A tic label is a format string to gnuplot ('93.9%...' stops it with "Bad
+// format character"): each '%' is doubled to stand for itself.
+std::string TickLabel(const std::string& label) {
+  std::string out;
+  for (char c : label) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out;
+}
+
 void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks, const std::string& data_file,
                const std::map<std::string, double>& ymax, std::ostringstream& s) {
   s << "set xtics (";
@@ -296,11 +304,11 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
       if (cols[j].recorded) continue;
       const double off = -0.4 + w * (static_cast<double>(j) + 0.5);
       const double centre = cols.size() > j + 1 && cols[j + 1].recorded ? off + w / 2 : off;
-      s << (shown++ ? ", " : "") << "'" << plan.panels[p].series[cols[j].series].name << "' " << Frac(centre);
+      s << (shown++ ? ", " : "") << "'" << TickLabel(plan.panels[p].series[cols[j].series].name) << "' " << Frac(centre);
     }
     s << ")\n";
   } else {
-    for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << plan.x_values[i] << "' " << i;
+    for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << TickLabel(plan.x_values[i]) << "' " << i;
     s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
   }
   // Columns: 1 position, 2 label, the bar values, the bands (two per

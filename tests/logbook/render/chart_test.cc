@@ -725,5 +725,37 @@ TEST(ChartPaperRules, LongSubtitlesWrapInsteadOfBeingCut) {
   }
 }
 
+// Tick labels are gnuplot format strings: a '%' in a cluster or bar label
+// ("reduction=93.9%") must reach the chart as written, not stop gnuplot with
+// "Bad format character". Letters outside ASCII ("Référence") are kept.
+TEST(ChartDraw, PercentSignsAndAccentsInTickLabelsRender) {
+  const std::string dir = TempDir("moelog_chart_percent");
+  std::vector<ChartPoint> pts;
+  for (const char* impl : {"Référence 93.9%, base", "GPU 50%...", "100%, CPU"})
+    for (const char* k : {"2", "8"}) pts.push_back(Point({{"impl", impl}, {"topk", k}}, std::stod(k) * 40 + impl[0]));
+  auto r = DrawEntryChart(dir + "/log.md", "E-3", pts, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectGoodSvg(r->files.chart);
+  auto svg = ReadFile(r->files.chart);
+  ASSERT_TRUE(svg.ok());
+  EXPECT_NE(svg->find("Référence 93.9%, base"), std::string::npos);
+  // One point per bar: both ways the labels can be drawn (clusters, bars).
+  pts.clear();
+  for (const char* impl : {"a 10%, x", "b 20%..."}) pts.push_back(Point({{"impl", impl}}, impl[0]));
+  r = DrawEntryChart(dir + "/log2.md", "E-4", pts, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectGoodSvg(r->files.chart);
+  svg = ReadFile(r->files.chart);
+  ASSERT_TRUE(svg.ok());
+  EXPECT_NE(svg->find("b 20%..."), std::string::npos);
+}
+
+TEST(ChartTitle, Utf8IsKeptAndInvalidBytesAndC1ControlsAreNot) {
+  EXPECT_EQ(GnuplotLabel("Réduction du temps (%)"), "Réduction du temps (%)");
+  EXPECT_EQ(GnuplotLabel("a\xC2\x9B" "b"), "a__b");  // CSI as a C1 control
+  EXPECT_EQ(GnuplotLabel("a\xFF\xFE" "b"), "a__b");
+  EXPECT_EQ(GnuplotLabel("ééé", 3), "é");  // never half a character
+}
+
 }  // namespace
 }  // namespace moelog::logbook
