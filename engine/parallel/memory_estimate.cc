@@ -68,7 +68,10 @@ double DeviceBytes(const Dims& x) {
   const double w = x.h * x.m * x.es;  // one expert matrix
   double bytes = 0;
   if (x.masked) bytes += 3 * (x.l + 1) * w;  // its own copy, with a zero expert
-  if (x.fused) bytes += x.l * 2 * w;         // w13
+  // w13: a forward run on plain weights keeps it; training builds it while
+  // the device computes (EstimateParallelBytes); prepacked forward runs drop it.
+  const bool packed = x.quant == cpu::QuantMode::kNone || x.quant == cpu::QuantMode::kInt8RoutedPrequant;
+  if (x.fused && !x.training && !packed) bytes += x.l * 2 * w;
   bytes += 3 * x.l * w;                      // gradients (training) or prepacked weights (forward)
   bytes += x.rows * 3 * x.m * x.es;          // gate|up and h (saved, or the forward's scratch)
   bytes += x.rows * x.h * x.es;              // dispatched rows
@@ -124,11 +127,14 @@ double EstimateParallelBytes(const BenchConfig& c, const cpu::BlockConfig& bc, i
   if (LaunchedByMpi()) {
     // Every rank is a process of its own: its own data, outputs and shared
     // expert; the machine holds them all.
-    const double rank = data + DeviceBytes(x) + (x.compact ? outputs : 0) + shared_w13 +
+    const double w13 = x.fused && x.training ? 2 * x.l * 2 * x.h * x.m * x.es : 0;  // w13 and dw13 scratch
+    const double rank = data + DeviceBytes(x) + (x.compact ? outputs : 0) + shared_w13 + w13 +
                         SharedBytes(x, x.compact ? x.tr : x.ts);
     return x.d * rank + ReductionBytes(x);
   }
   double held = x.d * DeviceBytes(x) + shared_w13;
+  // Training: the computing device's w13 and its backward's dw13 scratch.
+  if (x.fused && x.training) held += 2 * x.l * 2 * x.h * x.m * x.es;
   if (x.compact_rows && x.training && x.s > 0) held += x.a * 3 * x.h * x.s * x.es;  // shared gradients
   if (x.compact) held += x.a * outputs;
   held += x.compact ? x.a * SharedBytes(x, x.tr) : x.d * SharedBytes(x, x.ts);
