@@ -127,14 +127,17 @@ double EstimateParallelBytes(const BenchConfig& c, const cpu::BlockConfig& bc, i
   if (LaunchedByMpi()) {
     // Every rank is a process of its own: its own data, outputs and shared
     // expert; the machine holds them all.
-    const double w13 = x.fused && x.training ? 2 * x.l * 2 * x.h * x.m * x.es : 0;  // w13 and dw13 scratch
+    double w13 = x.fused && x.training ? 2 * x.l * 2 * x.h * x.m * x.es : 0;  // w13 and dw13 scratch
+    if (x.training) w13 += x.rows * (2 * x.h + 3 * x.m) * x.es;                // the backward's row buffers
     const double rank = data + DeviceBytes(x) + (x.compact ? outputs : 0) + shared_w13 + w13 +
                         SharedBytes(x, x.compact ? x.tr : x.ts);
     return x.d * rank + ReductionBytes(x);
   }
   double held = x.d * DeviceBytes(x) + shared_w13;
-  // Training: the computing device's w13 and its backward's dw13 scratch.
+  // Training: the computing device's w13 and its backward's dw13 scratch,
+  // and its backward's row buffers (dy and dx rows, dh, d(gate|up)).
   if (x.fused && x.training) held += 2 * x.l * 2 * x.h * x.m * x.es;
+  if (x.training) held += x.rows * (2 * x.h + 3 * x.m) * x.es;
   if (x.compact_rows && x.training && x.s > 0) held += x.a * 3 * x.h * x.s * x.es;  // shared gradients
   if (x.compact) held += x.a * outputs;
   held += x.compact ? x.a * SharedBytes(x, x.tr) : x.d * SharedBytes(x, x.ts);
