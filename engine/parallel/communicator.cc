@@ -121,6 +121,12 @@ Status Communicator::CheckRowArgs(const char* what, std::span<const std::span<fl
   return Status::Ok();
 }
 
+Status Communicator::AllReduceSumCompactRows(Axis, std::span<const std::span<const float>>,
+                                             std::span<const std::span<const int32_t>>, int64_t, int64_t,
+                                             std::span<const ReduceLanding>, Wire) {
+  return Status::NotSupported(Name() + ": the all-reduce of compact row partials");
+}
+
 void Communicator::ResetCounters() {
   for (auto& c : counters_) c = CommCounters{};
 }

@@ -138,6 +138,18 @@ class Communicator {
   virtual Status AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
                                   std::span<const std::span<const uint8_t>> live, int64_t row_len,
                                   std::span<const ReduceLanding> out, Wire wire) = 0;
+  // The same all-reduce with each device's partial held compactly: bufs[i]
+  // holds only the live rows of device i, rows[i][j] (ascending) the row of
+  // its j-th; every other row of the [n_rows, row_len] sum counts as zeros.
+  // out[i] (n_rows * row_len values) receives the group's sum, cast as it
+  // arrives; devices may share one landing (the same values land on it). A
+  // device holds its live rows and one chunk in flight, never a dense
+  // partial: what simulated devices in one process need. Values and counted
+  // bytes are those of AllReduceSumRows over the dense buffers. Only SimComm
+  // implements it (NotSupported otherwise: a rank holds its dense partial).
+  virtual Status AllReduceSumCompactRows(Axis axis, std::span<const std::span<const float>> bufs,
+                                         std::span<const std::span<const int32_t>> rows, int64_t n_rows,
+                                         int64_t row_len, std::span<const ReduceLanding> out, Wire wire);
   // out[i] (n * group size) receives member j's in block (n) at offset j*n.
   virtual Status AllGather(Axis axis, std::span<const std::span<const float>> in,
                            std::span<const std::span<float>> out, Wire wire) = 0;

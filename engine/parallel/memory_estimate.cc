@@ -18,6 +18,8 @@ struct Dims {
   double rows = 0;               // rows a device's buffers hold
   bool training = false, fused = false, shared_fused = false, quant_rows = false, masked = false;
   bool compact = true, ring = false, a2a = false;
+  bool compact_rows = false;  // compact_psum on simulated devices: partials hold live rows only
+  double live = 1;            // the share of the replica's tokens a device's experts see
   cpu::DType dtype = cpu::DType::kBF16;
   cpu::QuantMode quant = cpu::QuantMode::kNone;
 };
@@ -48,6 +50,12 @@ Dims DimsOf(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
   x.ring = c.ep_comm_path == "ring_ag_rs";
   x.a2a = c.ep_comm_path == "a2a";
   x.compact = !x.ring && !x.a2a;
+  x.compact_rows = x.compact && x.b > 1 && !LaunchedByMpi();
+  // A token picks k distinct experts; it misses the device's l of e with
+  // probability prod_i (e - l - i) / (e - i) (uniform routing).
+  double miss = 1;
+  for (double i = 0; i < x.k; ++i) miss *= std::max(0.0, x.e - x.l - i) / std::max(1.0, x.e - i);
+  x.live = x.masked ? 1.0 : 1.0 - miss;
   // Routed rows of one device: its share of the replica's assignments (the
   // whole replica's with dense_masked), up to the buffer's tile multiple.
   const double share = x.masked ? x.tr * x.k : x.tr * x.k / x.b;
@@ -60,14 +68,19 @@ double DeviceBytes(const Dims& x) {
   const double w = x.h * x.m * x.es;  // one expert matrix
   double bytes = 0;
   if (x.masked) bytes += 3 * (x.l + 1) * w;  // its own copy, with a zero expert
-  if (x.fused) bytes += x.l * 2 * w;         // w13
+  // w13: a forward run on plain weights keeps it; training builds it while
+  // the device computes (EstimateParallelBytes); prepacked forward runs drop it.
+  const bool packed = x.quant == cpu::QuantMode::kNone || x.quant == cpu::QuantMode::kInt8RoutedPrequant;
+  if (x.fused && !x.training && !packed) bytes += x.l * 2 * w;
   bytes += 3 * x.l * w;                      // gradients (training) or prepacked weights (forward)
   bytes += x.rows * 3 * x.m * x.es;          // gate|up and h (saved, or the forward's scratch)
   bytes += x.rows * x.h * x.es;              // dispatched rows
   if (x.quant_rows) bytes += x.rows * (x.h + 4);
   bytes += x.rows * 24;                      // its row plan
   if (!x.compact) bytes += x.ts * x.h * x.es * (x.training ? 3 : 1);  // y, dout, dx of its shard
-  if (x.training && x.s > 0) bytes += 3 * x.h * x.s * x.es;           // shared gradients
+  // Shared gradients: a device's own (one per replica with compact_rows,
+  // counted in EstimateParallelBytes).
+  if (x.training && x.s > 0 && !x.compact_rows) bytes += 3 * x.h * x.s * x.es;
   return bytes;
 }
 
@@ -81,6 +94,14 @@ double SharedBytes(const Dims& x, double n) {
 // Every device's exchange buffers at a reduction: the f32 partial sums and
 // the f32 landing buffer (none when the reduction lands in the output).
 double ReductionBytes(const Dims& x) {
+  if (x.compact_rows) {
+    // Each device's live rows, the chunks in flight (one replica's worth)
+    // and the replica's f32 landing (none when it lands in y or dx); then
+    // the landing and a redundant device's zeroed scratch.
+    const double replica = x.tr * x.h * 4;
+    const double landing = x.s > 0 ? replica : 0;
+    return x.a * std::max(x.b * x.live * replica + replica + landing, 2 * landing);
+  }
   const double partial_rows = x.compact || x.ring ? x.tr : std::min(x.tr, x.rows);
   // compact_psum reduces in place (the partials become the output); with
   // sparse partials and no shared expert the reduction lands in y or dx.
@@ -106,11 +127,18 @@ double EstimateParallelBytes(const BenchConfig& c, const cpu::BlockConfig& bc, i
   if (LaunchedByMpi()) {
     // Every rank is a process of its own: its own data, outputs and shared
     // expert; the machine holds them all.
-    const double rank = data + DeviceBytes(x) + (x.compact ? outputs : 0) + shared_w13 +
+    double w13 = x.fused && x.training ? 2 * x.l * 2 * x.h * x.m * x.es : 0;  // w13 and dw13 scratch
+    if (x.training) w13 += x.rows * (2 * x.h + 3 * x.m) * x.es;                // the backward's row buffers
+    const double rank = data + DeviceBytes(x) + (x.compact ? outputs : 0) + shared_w13 + w13 +
                         SharedBytes(x, x.compact ? x.tr : x.ts);
     return x.d * rank + ReductionBytes(x);
   }
   double held = x.d * DeviceBytes(x) + shared_w13;
+  // Training: the computing device's w13 and its backward's dw13 scratch,
+  // and its backward's row buffers (dy and dx rows, dh, d(gate|up)).
+  if (x.fused && x.training) held += 2 * x.l * 2 * x.h * x.m * x.es;
+  if (x.training) held += x.rows * (2 * x.h + 3 * x.m) * x.es;
+  if (x.compact_rows && x.training && x.s > 0) held += x.a * 3 * x.h * x.s * x.es;  // shared gradients
   if (x.compact) held += x.a * outputs;
   held += x.compact ? x.a * SharedBytes(x, x.tr) : x.d * SharedBytes(x, x.ts);
   return data + held + ReductionBytes(x);

@@ -7,10 +7,13 @@
 //   (forward only), its dispatched rows and the expert MLP's saved
 //   activations, and the output, its gradient and dx of its token shard;
 //   per replica (compact_psum) or per device (ring_ag_rs, a2a): the shared
-//   expert's activations and scratch;
-//   at the reductions: every device's f32 partial sums and (ring_ag_rs, a2a) landing buffer at
-//   once (exchange buffers are freed once consumed, so they do not add up
-//   across the steps).
+//   expert's activations, scratch and (training) weight gradients;
+//   at the reductions: every device's f32 partial sums and (ring_ag_rs, a2a)
+//   landing buffer at once; compact_psum over simulated devices: each
+//   device's live rows only (the share of tokens its experts see under
+//   uniform routing), one replica's chunks in flight and one f32 landing
+//   per replica (exchange buffers are freed once consumed, so they do not
+//   add up across the steps).
 // Under MPI each rank holds one device plus its own copy of the data.
 #ifndef MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_
 #define MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_

@@ -117,6 +117,7 @@ struct TokenRows {
   std::vector<int64_t> begin;  // [tokens + 1]
   std::vector<int32_t> rows;
   std::vector<uint8_t> live;  // [tokens]: 1 where the token has rows
+  std::vector<int32_t> live_tokens;  // the tokens with rows, ascending: the rows of a compact partial
 };
 
 TokenRows BuildTokenRows(const cpu::PackPlan& plan, int64_t tokens, bool skip_zero_weight) {
@@ -135,8 +136,10 @@ TokenRows BuildTokenRows(const cpu::PackPlan& plan, int64_t tokens, bool skip_ze
     if (live(r)) tr.rows[static_cast<size_t>(next[static_cast<size_t>(plan.token[static_cast<size_t>(r)])]++)] =
         static_cast<int32_t>(r);
   tr.live.resize(static_cast<size_t>(tokens));
-  for (int64_t t = 0; t < tokens; ++t)
+  for (int64_t t = 0; t < tokens; ++t) {
     tr.live[static_cast<size_t>(t)] = tr.begin[static_cast<size_t>(t + 1)] > tr.begin[static_cast<size_t>(t)];
+    if (tr.live[static_cast<size_t>(t)]) tr.live_tokens.push_back(static_cast<int32_t>(t));
+  }
   return tr;
 }
 
@@ -145,18 +148,23 @@ TokenRows BuildTokenRows(const cpu::PackPlan& plan, int64_t tokens, bool skip_ze
 // out and then CombineScatter / ScatterAddRows, but every element of out
 // [tokens, h] is written once, with no separate zero-fill pass. With
 // live_only, tokens without rows (tr.live 0) are not written at all: the
-// row-sparse all-reduce reads them as zeros.
+// row-sparse all-reduce reads them as zeros. With Layout::kCompact, out
+// holds the live tokens' rows only (row i is token tr.live_tokens[i]).
+enum class Layout { kDense, kLiveOnly, kCompact };
 void GatherSumRows(const Tensor& y, const TokenRows& tr, const cpu::PackPlan& plan, bool weight, float* out,
-                   int64_t h, bool live_only) {
-  const int64_t tokens = static_cast<int64_t>(tr.begin.size()) - 1;
+                   int64_t h, Layout layout) {
+  const bool compact = layout == Layout::kCompact;
+  const int64_t tokens = compact ? static_cast<int64_t>(tr.live_tokens.size())
+                                 : static_cast<int64_t>(tr.begin.size()) - 1;
   cpu::DispatchFloat(y.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* yp = y.as<T>();
 #pragma omp parallel for schedule(static)
-    for (int64_t t = 0; t < tokens; ++t) {
-      float* o = out + t * h;
+    for (int64_t i = 0; i < tokens; ++i) {
+      const int64_t t = compact ? int64_t{tr.live_tokens[static_cast<size_t>(i)]} : i;
+      float* o = out + i * h;
       const int64_t b = tr.begin[static_cast<size_t>(t)], e = tr.begin[static_cast<size_t>(t + 1)];
-      if (b == e && live_only) continue;
+      if (b == e && layout == Layout::kLiveOnly) continue;
       std::fill(o, o + h, 0.0f);
       for (int64_t i = b; i < e; ++i) {
         const int64_t r = tr.rows[static_cast<size_t>(i)];
@@ -219,8 +227,10 @@ struct Device {
   Tensor y_rows, y;
   Tensor dout, dout_src, dy_rows, dx_rows, dx;
   cpu::ExpertGrads grads;
-  cpu::SharedGrads sgrads;
-  std::vector<float> g1, g2, g3;  // gradient staging for the all-reduces
+  // The shared expert's weight gradients: the device's own, or (compact_psum
+  // on simulated devices) its replica's, which every device of it computes
+  // alike.
+  std::shared_ptr<cpu::SharedGrads> sgrads;
 };
 
 // Where a step's wall time goes. kComm is every communication block: packing
@@ -327,6 +337,29 @@ class ParallelModel {
   // The reduction lands cast in the output tensor (y, dx) itself: nothing
   // (no shared expert) is added after it.
   bool LandsInResult() const { return SparsePartials() && o_.shared_dim == 0; }
+  // compact_psum over simulated devices: each device's partial holds its
+  // live tokens' rows only (Layout::kCompact), and the group's sum lands in
+  // one f32 buffer per replica (replica_out_), which its devices share as
+  // real devices would each hold an identical copy. Under MPI a rank keeps
+  // its dense partial.
+  bool CompactPartials() const {
+    return o_.path == CommPath::kCompactPsum && SparsePartials() && !comm_->spans_processes();
+  }
+  Layout PartialLayout() const {
+    return CompactPartials() ? Layout::kCompact : SparsePartials() ? Layout::kLiveOnly : Layout::kDense;
+  }
+  // Values of a device's partial sums over the tokens `tr` describes.
+  size_t AccSize(const Device& d, const TokenRows& tr) const {
+    const int64_t rows = CompactPartials() ? static_cast<int64_t>(tr.live_tokens.size()) : PartialRows(d);
+    return static_cast<size_t>(rows * o_.hidden);
+  }
+  // A device whose replica's output another device of it computes: it still
+  // runs the shared expert (real devices each do), into scratch.
+  bool Redundant(const Device& d) const { return CompactPartials() && d.expert_rank != 0; }
+  // The f32 output a device's shared expert adds to: its own out, its
+  // replica's, or (Redundant) zeroed scratch.
+  float* SharedOut(Device& d);
+  void ReleaseOutputs();
   // Where a device's reduced rows land (and `result` is sized to `rows`).
   ReduceLanding Landing(Device& d, Tensor* result, int64_t rows);
   Status AllReduceGrads();
@@ -341,6 +374,12 @@ class ParallelModel {
   // compact_psum: per replica, the output, its gradient and dx, which every
   // device of the replica holds alike after the all-reduces.
   std::vector<Tensor> replica_y_, replica_dout_, replica_dx_;
+  // CompactPartials: per replica, the reduced f32 sums and the shared
+  // expert's gradients; the scratch a Redundant device's shared expert
+  // writes to.
+  std::vector<std::vector<float>> replica_out_;
+  std::vector<std::shared_ptr<cpu::SharedGrads>> replica_sgrads_;
+  std::vector<float> redundant_out_;
   StageSeconds stage_s_{};
 };
 
@@ -413,7 +452,16 @@ Status ParallelModel::PrepareWeights(const cpu::BlockConfig& bc, cpu::BlockData&
   mo.remat = bc.remat;
   mo.prepacked = !o_.training;
   d->mlp = std::make_unique<cpu::ExpertMlp>(&runner_, mo);
-  return d->mlp->Prepare(d->w);
+  MOELOG_RETURN_IF_ERROR(d->mlp->Prepare(d->w));
+  // A training step rebuilds each device's w13 while that device computes
+  // (LocalExpertsForward, Backward), as the single-device pipeline
+  // concatenates an expert's w1|w3 while it is in flight: the simulated
+  // devices do not hold every device's w13 at once. Forward-only runs read
+  // the prepacked (or prequantized) weights and never the plain w13.
+  const bool packed = !o_.training && (bc.quant == cpu::QuantMode::kNone ||
+                                       bc.quant == cpu::QuantMode::kInt8RoutedPrequant);
+  if (o_.fused && (o_.training || packed)) Release(&d->w.w13);
+  return Status::Ok();
 }
 
 void ParallelModel::ShareReplicaOutputs(Device* d) {
@@ -452,6 +500,14 @@ Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
       ShareReplicaOutputs(&d);
     } else {
       d.x_shard = Tensor::View(data->x, (dd.token_begin + d.expert_rank * ts) * h, {ts, h});
+    }
+    const size_t a = static_cast<size_t>(d.data_index);
+    if (CompactPartials()) {
+      if (replica_sgrads_.size() <= a) replica_sgrads_.resize(a + 1);
+      if (!replica_sgrads_[a]) replica_sgrads_[a] = std::make_shared<cpu::SharedGrads>();
+      d.sgrads = replica_sgrads_[a];
+    } else {
+      d.sgrads = std::make_shared<cpu::SharedGrads>();
     }
     d.combine_rows = BuildTokenRows(d.plan, PartialRows(d), !o_.preweight);
     d.dx_rows_of = BuildTokenRows(d.plan, PartialRows(d), false);
@@ -501,6 +557,11 @@ ReduceLanding ParallelModel::Landing(Device& d, Tensor* result, int64_t rows) {
     Resize(result, o_.dtype, {rows, o_.hidden});
     if (o_.dtype == DType::kBF16) l.bf16 = result->as<uint16_t>();
     else l.f32 = result->as<float>();
+  } else if (CompactPartials()) {
+    const size_t a = static_cast<size_t>(d.data_index);
+    if (replica_out_.size() <= a) replica_out_.resize(a + 1);
+    replica_out_[a].resize(static_cast<size_t>(rows * o_.hidden));
+    l.f32 = replica_out_[a].data();
   } else if (o_.path == CommPath::kCompactPsum) {
     l.f32 = d.acc.data();  // in place: the reduction consumes the partials (ReducePartials swaps them to out)
   } else {
@@ -522,6 +583,17 @@ Status ParallelModel::ReducePartials(int64_t ts, Tensor Device::*result, const T
       }
       std::vector<std::span<const uint8_t>> live;
       std::vector<ReduceLanding> land;
+      if (CompactPartials()) {
+        std::vector<std::span<const int32_t>> live_rows;
+        for (auto& d : dev_) {
+          live_rows.emplace_back((d.*rows).live_tokens);
+          land.push_back(Landing(d, &(d.*result), ReplicaTokens()));
+        }
+        MOELOG_RETURN_IF_ERROR(comm_->AllReduceSumCompactRows(
+            Axis::kExpert, CSpans([](Device& d) { return std::span<const float>(d.acc); }), live_rows,
+            ReplicaTokens(), h, land, o_.wire));
+        break;
+      }
       for (auto& d : dev_) {
         live.emplace_back((d.*rows).live);
         land.push_back(Landing(d, &(d.*result), static_cast<int64_t>(d.acc.size()) / h));
@@ -592,7 +664,9 @@ Status ParallelModel::LocalExpertsForward() {
     }
     if (o_.training) {
       StageClock c(&stage_s_, kMlp);
+      if (o_.fused) cpu::BuildW13(&d.w);  // w13 = concat(w1, w3), rebuilt every training step
       MOELOG_RETURN_IF_ERROR(d.mlp->Forward(d.w, d.rows, &d.y_rows, true));
+      if (o_.fused) Release(&d.w.w13);
     } else {
       // Forward without saving is exactly Up then Down.
       {
@@ -603,26 +677,44 @@ Status ParallelModel::LocalExpertsForward() {
       MOELOG_RETURN_IF_ERROR(d.mlp->Down(d.w, d.rows, &d.y_rows));
     }
     StageClock c(&stage_s_, kCombine);
-    d.acc.resize(static_cast<size_t>(PartialRows(d) * h));
-    GatherSumRows(d.y_rows, d.combine_rows, d.plan, !o_.preweight, d.acc.data(), h, SparsePartials());
+    d.acc.resize(AccSize(d, d.combine_rows));
+    GatherSumRows(d.y_rows, d.combine_rows, d.plan, !o_.preweight, d.acc.data(), h, PartialLayout());
     Release(&d.y_rows);
     if (o_.path != CommPath::kCompactPsum) Release(&d.x_src);  // the exchanged tokens are consumed
   }
   return Status::Ok();
 }
 
+float* ParallelModel::SharedOut(Device& d) {
+  if (Redundant(d)) {
+    redundant_out_.assign(static_cast<size_t>(ReplicaTokens() * o_.hidden), 0.0f);
+    return redundant_out_.data();
+  }
+  if (CompactPartials()) return replica_out_[static_cast<size_t>(d.data_index)].data();
+  return d.out.data();
+}
+
+void ParallelModel::ReleaseOutputs() {
+  for (auto& d : dev_) Release(&d.out);
+  for (auto& o : replica_out_) Release(&o);
+  Release(&redundant_out_);
+}
+
 Status ParallelModel::SharedForwardAndCast() {
   for (auto& d : dev_) {
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
+    float* out = SharedOut(d);
     if (o_.shared_dim > 0) {
       StageClock c(&stage_s_, kShared);
-      MOELOG_RETURN_IF_ERROR(d.shared->Forward(d.sw, xs, d.out.data(), o_.training));
+      MOELOG_RETURN_IF_ERROR(d.shared->Forward(d.sw, xs, out, o_.training));
     }
+    if (Redundant(d)) continue;  // its replica's y holds the values already
     StageClock c(&stage_s_, kCombine);
     Resize(&d.y, o_.dtype, {xs.dim(0), o_.hidden});
-    FromF32(d.out.data(), &d.y);
-    Release(&d.out);
+    FromF32(out, &d.y);
+    if (!CompactPartials()) Release(&d.out);
   }
+  ReleaseOutputs();
   return Status::Ok();
 }
 
@@ -630,10 +722,8 @@ Status ParallelModel::Forward() {
   if (o_.training) {
     // w13 and the shared w13 are rebuilt inside every training step (docs/harness.md §2.10).
     StageClock c(&stage_s_, kMlp);
-    for (auto& d : dev_) {
-      if (o_.fused) cpu::BuildW13(&d.w);
+    for (auto& d : dev_)
       if (o_.shared_fused && o_.shared_dim > 0) cpu::BuildSharedW13(&d.sw);
-    }
   }
   {
     StageClock c(&stage_s_, kComm);
@@ -670,7 +760,7 @@ Status ParallelModel::AllReduceTensors(Axis axis, std::vector<Tensor*> (*pick)(D
 Status ParallelModel::AllReduceGrads() {
   const DeviceMesh& m = plan_->mesh;
   if (o_.shared_dim > 0) {
-    auto pick = [](Device& d) { return std::vector<Tensor*>{&d.sgrads.dw1, &d.sgrads.dw3, &d.sgrads.dw2}; };
+    auto pick = [](Device& d) { return std::vector<Tensor*>{&d.sgrads->dw1, &d.sgrads->dw3, &d.sgrads->dw2}; };
     const int64_t n = o_.hidden * o_.shared_dim;
     if (o_.path == CommPath::kCompactPsum) {
       if (m.data > 1) MOELOG_RETURN_IF_ERROR(AllReduceTensors(Axis::kData, pick, n));
@@ -701,11 +791,14 @@ Status ParallelModel::SharedBackwardAndCast() {
   StageClock c(&stage_s_, kBackward);
   for (auto& d : dev_) {
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
-    if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, d.out.data(), &d.sgrads));
+    float* out = SharedOut(d);
+    if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, out, d.sgrads.get()));
+    if (Redundant(d)) continue;
     Resize(&d.dx, o_.dtype, {xs.dim(0), o_.hidden});
-    FromF32(d.out.data(), &d.dx);
-    Release(&d.out);
+    FromF32(out, &d.dx);
+    if (!CompactPartials()) Release(&d.out);
   }
+  ReleaseOutputs();
   return Status::Ok();
 }
 
@@ -731,15 +824,17 @@ Status ParallelModel::Backward() {
       if (dout_from_y) CombineBackwardFromOutput(d.y, d.plan, apply_weight, inv_n, &d.dy_rows);
       else cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
       if (o_.path != CommPath::kCompactPsum) Release(&d.dout_src);
+      if (o_.fused) cpu::BuildW13(&d.w);  // the device's w13 again, while it computes (PrepareWeights)
       MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
+      if (o_.fused) Release(&d.w.w13);
       // The device's activations, dispatched rows and scratch are consumed.
       d.mlp->ReleaseActivations();
       Release(&d.dy_rows);
       Release(&d.rows.x);
       Release(&d.rows.xq);
       Release(&d.rows.xq_scale);
-      d.acc.resize(static_cast<size_t>(PartialRows(d) * h));
-      GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h, SparsePartials());
+      d.acc.resize(AccSize(d, d.dx_rows_of));
+      GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h, PartialLayout());
       Release(&d.dx_rows);
     }
   }
@@ -808,7 +903,7 @@ Status GatherResults(Communicator* comm, const DispatchPlan& plan, const Options
       return [&, field](Device& d, float* out) {
         if (d.device != 0) return;  // identical everywhere after the all-reduces
         std::vector<float> v;
-        ToF32(d.sgrads.*field, &v);
+        ToF32((*d.sgrads).*field, &v);
         std::copy(v.begin(), v.end(), out);
       };
     };

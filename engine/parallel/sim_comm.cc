@@ -81,6 +81,29 @@ void Land(const ReduceLanding& out, int64_t off, const float* src, int64_t n) {
   else if (out.f32 + off != src) std::copy(src, src + n, out.f32 + off);  // in place: already there
 }
 
+// A device's compact rows (rows[j] the row of its j-th, ascending) over
+// values [off, off + msg.size()) of the dense partial: copied into msg (the
+// other values set to zero) when `first`, else added to it.
+void CompactRowsInto(std::span<const float> buf, std::span<const int32_t> rows, int64_t row_len, int64_t off,
+                     bool first, std::vector<float>* msg) {
+  const int64_t n = static_cast<int64_t>(msg->size()), end = off + n;
+  if (first) std::fill(msg->begin(), msg->end(), 0.0f);
+  float* m = msg->data();
+  auto j = static_cast<size_t>(std::lower_bound(rows.begin(), rows.end(), off / row_len) - rows.begin());
+  for (; j < rows.size() && int64_t{rows[j]} * row_len < end; ++j) {
+    const int64_t r0 = int64_t{rows[j]} * row_len;
+    const int64_t lo = std::max(off, r0), hi = std::min(end, r0 + row_len);
+    const float* src = buf.data() + static_cast<int64_t>(j) * row_len + (lo - r0);
+    float* dst = m + (lo - off);
+    if (first) {
+      std::copy(src, src + (hi - lo), dst);
+    } else {
+#pragma omp simd
+      for (int64_t i = 0; i < hi - lo; ++i) dst[i] += src[i];
+    }
+  }
+}
+
 }  // namespace
 
 SimComm::SimComm(DeviceMesh mesh) : Communicator(mesh, AllDevices(mesh)) {}
@@ -236,6 +259,63 @@ Status SimComm::AllReduceSumRows(Axis axis, std::span<const std::span<float>> bu
         const int dst = Mod(r + 1, p), c = Mod(r - s, p);
         Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(dst)], ChunkSize(n, p, c), wire);
         Land(landing(dst), ChunkOffset(n, p, c), msg[static_cast<size_t>(r)].data(), ChunkSize(n, p, c));
+      }
+    }
+    return Status::Ok();
+  });
+}
+
+Status SimComm::AllReduceSumCompactRows(Axis axis, std::span<const std::span<const float>> bufs,
+                                        std::span<const std::span<const int32_t>> rows, int64_t n_rows,
+                                        int64_t row_len, std::span<const ReduceLanding> out, Wire wire) {
+  const size_t devices = local_.size();
+  if (bufs.size() != devices || rows.size() != devices || out.size() != devices || row_len <= 0)
+    return Status::Internal("SimComm::AllReduceSumCompactRows: one buffer, row list and landing per device");
+  for (size_t i = 0; i < devices; ++i)
+    if (bufs[i].size() != rows[i].size() * static_cast<size_t>(row_len) ||
+        (out[i].f32 == nullptr) == (out[i].bf16 == nullptr))
+      return Status::Internal("SimComm::AllReduceSumCompactRows: buffer, rows and landing disagree");
+  const int64_t n = n_rows * row_len;
+  return ForGroups(axis, [&](const std::vector<int>& g) {
+    const int p = static_cast<int>(g.size());
+    auto own = [&](int r, int c, bool first, std::vector<float>* m) {
+      const size_t d = static_cast<size_t>(g[static_cast<size_t>(r)]);
+      m->resize(static_cast<size_t>(ChunkSize(n, p, c)));
+      CompactRowsInto(bufs[d], rows[d], row_len, ChunkOffset(n, p, c), first, m);
+    };
+    auto landing = [&](int r) -> const ReduceLanding& { return out[static_cast<size_t>(g[static_cast<size_t>(r)])]; };
+    // work[r]: the one chunk rank r holds in flight (what it sends next).
+    std::vector<std::vector<float>> work(static_cast<size_t>(p));
+    if (p == 1) {  // nothing travels (nor is rounded)
+      own(0, 0, true, &work[0]);
+      Land(landing(0), 0, work[0].data(), n);
+      return Status::Ok();
+    }
+    // Reduce-scatter: at step s rank r sends chunk r-1-s (its raw rows at
+    // step 0, else the sum it received), rounded to the wire; r+1 adds its
+    // own rows of that chunk to the message, which it forwards next.
+    for (int r = 0; r < p; ++r) own(r, Mod(r - 1, p), true, &work[static_cast<size_t>(r)]);
+    for (int s = 0; s < p - 1; ++s) {
+      for (int r = 0; r < p; ++r) {
+        auto& m = work[static_cast<size_t>(r)];
+        RoundToWire(wire, m);
+        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(Mod(r + 1, p))], static_cast<int64_t>(m.size()), wire);
+      }
+      std::rotate(work.begin(), work.end() - 1, work.end());  // rank r's message is now rank r+1's
+      for (int r = 0; r < p; ++r) own(r, Mod(r - 2 - s, p), false, &work[static_cast<size_t>(r)]);
+    }
+    // Rank r now holds the sum of chunk r: rounded, landed, then forwarded
+    // around the ring (all-gather), each rank landing what it receives.
+    for (int r = 0; r < p; ++r) {
+      RoundToWire(wire, work[static_cast<size_t>(r)]);
+      Land(landing(r), ChunkOffset(n, p, r), work[static_cast<size_t>(r)].data(), ChunkSize(n, p, r));
+    }
+    for (int s = 0; s < p - 1; ++s) {
+      if (s > 0) std::rotate(work.begin(), work.end() - 1, work.end());
+      for (int r = 0; r < p; ++r) {
+        const int dst = Mod(r + 1, p), c = Mod(r - s, p);
+        Count(g[static_cast<size_t>(r)], g[static_cast<size_t>(dst)], ChunkSize(n, p, c), wire);
+        Land(landing(dst), ChunkOffset(n, p, c), work[static_cast<size_t>(r)].data(), ChunkSize(n, p, c));
       }
     }
     return Status::Ok();

@@ -18,6 +18,9 @@ class SimComm final : public Communicator {
   Status AllReduceSumRows(Axis axis, std::span<const std::span<float>> bufs,
                           std::span<const std::span<const uint8_t>> live, int64_t row_len,
                           std::span<const ReduceLanding> out, Wire wire) override;
+  Status AllReduceSumCompactRows(Axis axis, std::span<const std::span<const float>> bufs,
+                                 std::span<const std::span<const int32_t>> rows, int64_t n_rows, int64_t row_len,
+                                 std::span<const ReduceLanding> out, Wire wire) override;
   Status AllGather(Axis axis, std::span<const std::span<const float>> in,
                    std::span<const std::span<float>> out, Wire wire) override;
   Status ReduceScatterSum(Axis axis, std::span<const std::span<const float>> in,

@@ -277,6 +277,79 @@ TEST(ParallelCommTest, AllReduceSumRowsEqualsDenseAllReduce) {
   }
 }
 
+// The all-reduce of compact partials (each device holds its live rows only)
+// lands what the dense all-reduce of the masked partials gives, bit for bit,
+// on every device's landing or on one landing the group shares, and counts
+// the dense ring's bytes; chunk boundaries fall inside rows.
+TEST(ParallelCommTest, AllReduceSumCompactRowsEqualsDenseAllReduce) {
+  for (int p : {1, 2, 3, 4}) {
+    for (auto [rows, row_len] : {std::pair<int64_t, int64_t>{7, 5}, {16, 4}, {1, 3}}) {
+      for (Wire wire : {Wire::kF32, Wire::kBF16}) {
+        for (int landing : {0, 1, 2}) {  // f32 each, bf16 each, one shared f32
+          SCOPED_TRACE("p=" + std::to_string(p) + " rows=" + std::to_string(rows) + " row_len=" +
+                       std::to_string(row_len) + " wire=" + std::to_string(static_cast<int>(wire)) +
+                       " landing=" + std::to_string(landing));
+          const int64_t n = rows * row_len;
+          auto masks = RowMasks(p, rows);
+          auto dense = DeviceData(p, n, 11);
+          std::vector<std::vector<float>> compact(static_cast<size_t>(p));
+          std::vector<std::vector<int32_t>> live_rows(static_cast<size_t>(p));
+          for (int d = 0; d < p; ++d)
+            for (int64_t r = 0; r < rows; ++r)
+              for (int64_t j = 0; j < row_len; ++j) {
+                float& v = dense[static_cast<size_t>(d)][static_cast<size_t>(r * row_len + j)];
+                if (!masks[static_cast<size_t>(d)][static_cast<size_t>(r)]) {
+                  v = 0.0f;
+                  continue;
+                }
+                if (j == 0) live_rows[static_cast<size_t>(d)].push_back(static_cast<int32_t>(r));
+                compact[static_cast<size_t>(d)].push_back(v);
+              }
+          SimComm ref(DeviceMesh{1, p});
+          auto ds = Spans(dense);
+          ASSERT_TRUE(ref.AllReduceSum(Axis::kExpert, ds, wire).ok());
+
+          SimComm comm(DeviceMesh{1, p});
+          std::vector<std::vector<float>> out32(static_cast<size_t>(p), std::vector<float>(static_cast<size_t>(n), -7));
+          std::vector<std::vector<uint16_t>> out16(static_cast<size_t>(p),
+                                                   std::vector<uint16_t>(static_cast<size_t>(n), 0x7fff));
+          std::vector<ReduceLanding> land;
+          std::vector<std::span<const float>> bufs;
+          std::vector<std::span<const int32_t>> rl;
+          for (int d = 0; d < p; ++d) {
+            ReduceLanding l;
+            if (landing == 1) l.bf16 = out16[static_cast<size_t>(d)].data();
+            else l.f32 = out32[landing == 2 ? 0 : static_cast<size_t>(d)].data();
+            land.push_back(l);
+            bufs.emplace_back(compact[static_cast<size_t>(d)]);
+            rl.emplace_back(live_rows[static_cast<size_t>(d)]);
+          }
+          ASSERT_TRUE(comm.AllReduceSumCompactRows(Axis::kExpert, bufs, rl, rows, row_len, land, wire).ok());
+          for (int d = 0; d < p; ++d) {
+            const auto& want = dense[static_cast<size_t>(d)];
+            const size_t at = landing == 2 ? 0 : static_cast<size_t>(d);
+            for (int64_t i = 0; i < n; ++i) {
+              const size_t k = static_cast<size_t>(i);
+              if (landing == 1) {
+                uint16_t w;
+                StoreBf16(&want[k], &w, 1);
+                ASSERT_EQ(out16[at][k], w) << "device " << d << " value " << i;
+              } else {
+                ASSERT_EQ(out32[at][k], want[k]) << "device " << d << " value " << i;
+              }
+            }
+            EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_sent, ref.counters(static_cast<size_t>(d)).bytes_sent);
+            EXPECT_EQ(comm.counters(static_cast<size_t>(d)).bytes_recv, ref.counters(static_cast<size_t>(d)).bytes_recv);
+          }
+          if (landing == 2) {
+            for (int d = 1; d < p; ++d) EXPECT_EQ(out32[static_cast<size_t>(d)][0], -7) << "only the shared landing is written";
+          }
+        }
+      }
+    }
+  }
+}
+
 // The row-sparse reduce-scatter equals the dense one of the masked partials
 // (bit for bit into f32, as StoreBf16 of it into bf16), never reads dead rows
 // and counts the dense ring's bytes; blocks need not align with rows.
