@@ -12,3 +12,12 @@ add_test(NAME gpu_bench_target_equals COMMAND moelog bench --target=b200 --kerne
          --dtype fp8 --json)
 # DeepEP V1 on its default 24 SMs (12 sending): the SMs bind on B200, not NVLink 5
 set_tests_properties(gpu_bench_target_equals PROPERTIES PASS_REGULAR_EXPRESSION "\"target\":\"b200\".*\"bound\":\"sm\"")
+# The held-out measurements are never fitted on: `model fit` refuses them (exit 2, nothing written), and
+# `model validate` on them reports without the leave-one-out refits.
+add_test(NAME gpu_model_fit_refuses_heldout COMMAND sh -c
+         "out=\"$0\"/gpu_heldout_params.json; rm -f \"$out\"; $<TARGET_FILE:moelog> model fit --target gpu --csv \"$1\" --out \"$out\"; code=$?; test $code -eq 2 && test ! -e \"$out\""
+         ${CMAKE_CURRENT_BINARY_DIR} ${PROJECT_SOURCE_DIR}/data/gpu_heldout_measurements.csv)
+add_test(NAME gpu_model_validate_heldout_no_refit COMMAND moelog model validate --target gpu
+         --csv ${PROJECT_SOURCE_DIR}/data/gpu_heldout_measurements.csv)
+set_tests_properties(gpu_model_validate_heldout_no_refit PROPERTIES PASS_REGULAR_EXPRESSION
+                     "leave-one-source-version-out: not run \\(a held-out set is never fitted on\\)")

@@ -41,7 +41,7 @@ struct Case {
 
 // The model's version, named beside every figure it makes (bump when its
 // physics change).
-inline constexpr char kModelVersion[] = "moelog-gpu-2";
+inline constexpr char kModelVersion[] = "moelog-gpu-3";
 
 // The widest router the model routes (experts per layer).
 inline constexpr int64_t kMaxExperts = int64_t{1} << 16;

@@ -201,5 +201,22 @@ TEST(GpuModel, UcclLowLatencyKeepsTheOwnNodesSelectionsOnTheScaleUpLink) {
   EXPECT_LT(u.time_s, 0.8 * all_rdma.time_s);
 }
 
+TEST(GpuModel, EfaLowLatencyPaysHostWorkPerMessage) {
+  // On EFA every remote selection is one RDMA write a host proxy posts: with
+  // 7 KB messages the per-message work binds, not the wire; the same case on
+  // InfiniBand (GPU-initiated) is wire-bound and faster.
+  const Hardware hw = Hw("b200");
+  Case efa = Ep("ep_dispatch_ll", 32, 128), ib = efa;
+  efa.library = ib.library = "uccl_ep";
+  efa.interconnect = "efa";
+  const RouteCounts r = CountRoutes(efa);
+  const Prediction e = Model(hw, efa), i = Model(hw, ib);
+  EXPECT_EQ(e.stages[0].bound, "proxy");
+  EXPECT_EQ(i.stages[0].bound, "rdma");
+  EXPECT_GE(e.time_s, (r.selections - r.same_node_selections) * P()[kProxyMsgS]);
+  EXPECT_GT(e.time_s, 1.5 * i.time_s);
+  EXPECT_DOUBLE_EQ(e.bytes, i.bytes);  // the bytes as the library counts them do not change
+}
+
 }  // namespace
 }  // namespace moelog::engine::gpu
