@@ -21,3 +21,12 @@ add_test(NAME gpu_model_validate_heldout_no_refit COMMAND moelog model validate 
          --csv ${PROJECT_SOURCE_DIR}/data/gpu_heldout_measurements.csv)
 set_tests_properties(gpu_model_validate_heldout_no_refit PROPERTIES PASS_REGULAR_EXPRESSION
                      "leave-one-source-version-out: not run \\(a held-out set is never fitted on\\)")
+# `next` on a GPU target ranks configurations by the GPU model; a logbook's pinned GPU is the default target
+# of `update` and `next` (the region's caption says so) and an explicit --target wins.
+add_test(NAME gpu_next_target COMMAND moelog next ${PROJECT_SOURCE_DIR}/tests/golden/gpu_deepep/input.md
+         --target h100 -n 3)
+set_tests_properties(gpu_next_target PROPERTIES PASS_REGULAR_EXPRESSION
+                     "GPU target h100 \\(--target\\).*configurations predicted.*\\| 1 \\| [0-9]+ \\([0-9]+x[0-9]+\\) \\| ep_")
+add_test(NAME gpu_pinned_target COMMAND sh -c
+         "d=\"$0\"/gpu_pinned; rm -rf \"$d\"; mkdir -p \"$d\" && sed 's/^topic: ep-kernels-h100$/&\\nhardware: 2 nodes of 8x B200/' \"$1\" > \"$d\"/lb.md && grep -q '^hardware: 2 nodes of 8x B200' \"$d\"/lb.md && $2 next \"$d\"/lb.md -n 1 | grep -q 'GPU target b200 (pinned by the logbook, front matter, hardware:)' && $2 update \"$d\"/lb.md && grep -q 'Modeled on `b200`.*the target this logbook pins: front matter, hardware:)' \"$d\"/lb.md && $2 update \"$d\"/lb.md --target h100 && grep -q 'Modeled on `h100` (hardware file h100.json, parameters gpu_params.json, model [a-z0-9-]*);' \"$d\"/lb.md"
+         ${CMAKE_CURRENT_BINARY_DIR} ${PROJECT_SOURCE_DIR}/tests/golden/gpu_deepep/input.md $<TARGET_FILE:moelog>)

@@ -97,7 +97,7 @@ std::string Row(const BenchInvocation& inv, const GpuModel& m, const Entry& e, c
 // The region of one entry: the model's provenance, a table of its
 // invocations, and a note per command that does not plan.
 std::string RenderEntry(const Entry& e, const std::vector<Plan>& plans, const GpuModel& m,
-                        const LauncherTable& table) {
+                        const LauncherTable& table, const std::string& pin) {
   std::string rows, notes;
   for (const Plan& p : plans) {
     if (p.verdict != PlanVerdict::kRunnable && p.verdict != PlanVerdict::kNeedsConsent) {
@@ -109,6 +109,7 @@ std::string RenderEntry(const Entry& e, const std::vector<Plan>& plans, const Gp
   if (rows.empty()) return "";  // nothing modeled: the region (another target's, or none) stays as it is
   std::string out = "Modeled on `" + m.hw.name + "` (hardware file " + NoteText(BaseName(m.hw.path)) +
                     ", parameters " + NoteText(BaseName(m.params.source)) + ", model " + gpu::kModelVersion +
+                    (pin.empty() ? std::string() : "; the target this logbook pins: " + NoteText(pin)) +
                     "); not calibrated to this logbook's record: the % is the recorded figure over the model's "
                     "(bandwidth), or the model's time over the recorded time.\n\n";
   if (!rows.empty())
@@ -142,6 +143,36 @@ bool IsGpuTarget(const std::string& target) {
   if (!path.ok()) return false;
   auto cls = gpu::HardwareClass(*path);
   return cls.ok() && *cls == "gpu";
+}
+
+std::vector<GpuEntryCase> GpuCasesOf(const std::string& path, int64_t scaleup_domain, std::ostream& err,
+                                     int* exit_code) {
+  *exit_code = kExitOk;
+  LoadedDocument doc;
+  LauncherTable table;
+  PlanOptions popt;
+  SessionOptions opt;
+  Stop stop = LoadDocument(path, DocumentKind::kLogbook, &doc, err);
+  if (!stop) stop = MakePlanOptions(opt, &table, &popt, err);
+  if (stop) {
+    *exit_code = *stop;
+    return {};
+  }
+  popt.gpu = true;
+  std::vector<GpuEntryCase> out;
+  for (const Unit& u : doc.units) {
+    if (u.entry < 0 || u.commands.empty()) continue;
+    PlanOptions o = popt;
+    o.context = ContextOf(doc.logbook.entries[static_cast<size_t>(u.entry)]);
+    for (const CommandText& c : u.commands) {
+      const Plan p = PlanCommand(c.joined, o);
+      if (p.verdict != PlanVerdict::kRunnable && p.verdict != PlanVerdict::kNeedsConsent) continue;
+      for (const BenchInvocation& inv : p.invocations)
+        if (auto b = gpu::ParseGpuBenchArgs(inv.args, scaleup_domain); b.ok())
+          out.push_back({u.id, inv.label, b->c});
+    }
+  }
+  return out;
 }
 
 SessionSummary RunGpuSession(const std::string& path, const SessionOptions& opt, std::ostream& out,
@@ -181,7 +212,7 @@ SessionSummary RunGpuSession(const std::string& path, const SessionOptions& opt,
       for (const Plan& p : plans) out << "  " << p.Summary() << "\n";
       continue;
     }
-    std::string content = RenderEntry(e, plans, model, t);
+    std::string content = RenderEntry(e, plans, model, t, opt.target_pin);
     if (content.empty()) {  // nothing to model (N/A, a CPU harness): its region is left alone
       for (const Plan& p : plans)
         if (p.verdict != PlanVerdict::kNotApplicable)

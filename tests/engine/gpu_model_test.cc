@@ -53,9 +53,13 @@ TEST(GpuModel, RoutingCountsDeduplicatePerRankAndPerNode) {
   EXPECT_LE(r.distinct_nodes, 2048.0 * 4);  // DeepEP's test: top-min(nodes, 4) node groups
   c.topk_groups = 1;                         // every token to one node: one RDMA copy each
   EXPECT_DOUBLE_EQ(CountRoutes(c).distinct_nodes, 2048.0);
+  EXPECT_TRUE(r.local_groups.empty());  // the experts' groups are a layer's, not a dispatch kernel's
+  Case layer = Ep("moe_layer", 32, 2048);
+  const RouteCounts rl = CountRoutes(layer);
+  EXPECT_DOUBLE_EQ(rl.distinct_ranks, r.distinct_ranks);  // the same routing of the rank's tokens
   double rows = 0;
-  for (double g : r.local_groups) rows += g;
-  EXPECT_EQ(r.local_groups.size(), 8u);  // 256 experts over 32 ranks
+  for (double g : rl.local_groups) rows += g;
+  EXPECT_EQ(rl.local_groups.size(), 8u);  // 256 experts over 32 ranks
   EXPECT_GE(rows, 2048.0 * 8 * 32 / 32);  // the most loaded rank gets at least the mean
 }
 
