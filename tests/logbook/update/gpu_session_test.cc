@@ -105,6 +105,12 @@ TEST(GpuSession, UpdateWritesTheModelBesideTheRecordedFiguresGolden) {
   EXPECT_NE(got.find("41.9 GB/s"), std::string::npos);   // EPK-002 dispatch (FP8), RDMA
   EXPECT_NE(got.find("301.4 GB/s"), std::string::npos);  // EPK-001 dispatch (FP8), NVL
   EXPECT_NE(got.find("80.3 GB/s"), std::string::npos);   // EPK-003 combine
+  // Each entry's chart draws the model's figures (a prediction, hatched) beside
+  // the recorded ones, its subtitle naming the hardware file and model version.
+  EXPECT_NE(got.find("![Prediction: bandwidth_gbs vs kernel](figures/logbook/EPK-001.svg)"), std::string::npos);
+  const std::string svg = Slurp((tmp / "figures" / "logbook" / "EPK-001.svg").string());
+  EXPECT_NE(svg.find("hardware file h100.json"), std::string::npos);
+  EXPECT_NE(svg.find(engine::gpu::kModelVersion), std::string::npos);
   // A fixed point: updating again changes nothing.
   EXPECT_EQ(UpdateGpu(p, "h100").exit_code, 0);
   EXPECT_EQ(Slurp(p.string()), expected);
