@@ -30,3 +30,7 @@ set_tests_properties(gpu_next_target PROPERTIES PASS_REGULAR_EXPRESSION
 add_test(NAME gpu_pinned_target COMMAND sh -c
          "d=\"$0\"/gpu_pinned; rm -rf \"$d\"; mkdir -p \"$d\" && sed 's/^topic: ep-kernels-h100$/&\\nhardware: 2 nodes of 8x B200/' \"$1\" > \"$d\"/lb.md && grep -q '^hardware: 2 nodes of 8x B200' \"$d\"/lb.md && $2 next \"$d\"/lb.md -n 1 | grep -q 'GPU target b200 (pinned by the logbook, front matter, hardware:)' && $2 update \"$d\"/lb.md && grep -q 'Modeled on `b200`.*the target this logbook pins: front matter, hardware:)' \"$d\"/lb.md && $2 update \"$d\"/lb.md --target h100 && grep -q 'Modeled on `h100` (hardware file h100.json, parameters gpu_params.json, model [a-z0-9-]*);' \"$d\"/lb.md"
          ${CMAKE_CURRENT_BINARY_DIR} ${PROJECT_SOURCE_DIR}/tests/golden/gpu_deepep/input.md $<TARGET_FILE:moelog>)
+# A logbook that pins a GPU but records no GPU harness command keeps the default target (v5p) for update and next.
+add_test(NAME gpu_pinned_without_gpu_commands COMMAND sh -c
+         "d=\"$0\"/gpu_pinned_v5p; rm -rf \"$d\"; mkdir -p \"$d\" && sed 's/^- Goal: check that loops expand into one row per iteration.$/&\\n- Hardware: 8x H100/' \"$1\" > \"$d\"/lb.md && grep -q '^- Hardware: 8x H100' \"$d\"/lb.md && $2 update \"$d\"/lb.md --dry-run 2>&1 | grep -q 'target v5p' && ! $2 update \"$d\"/lb.md --dry-run 2>&1 | grep -q 'pinned by the logbook'"
+         ${CMAKE_CURRENT_BINARY_DIR} ${PROJECT_SOURCE_DIR}/tests/golden/loop_logbook/input.md $<TARGET_FILE:moelog>)

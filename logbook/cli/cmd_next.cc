@@ -95,6 +95,10 @@ std::optional<int> NextOnGpu(const NextFlags& f, const std::string& text) {
     return kExitUsage;
   }
   auto rep = logbook::ProposeGpuNext(f.path, target, pin, f.entry, std::cerr);
+  if (!rep.ok() && !pin.empty() && rep.status().code() == Status::Code::kNotFound) {
+    std::cerr << f.path << ": pins " << target << " but records no GPU harness invocation: the v5p search runs\n";
+    return std::nullopt;
+  }
   if (!rep.ok()) {
     PrintError("next", rep.status().message());
     return rep.status().code() == Status::Code::kNotFound ? kExitError : kExitUsage;

@@ -17,7 +17,8 @@ namespace moelog::cli {
 namespace {
 
 // Without --target, the GPU the logbook pins (front matter or a Hardware/
-// Config line) is the target; the region's caption says so.
+// Config line) is the target when the logbook has GPU harness commands; the
+// region's caption says so.
 void ApplyPinnedTarget(const std::string& path, logbook::SessionOptions* o) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return;  // the session reports the unreadable file
@@ -25,6 +26,9 @@ void ApplyPinnedTarget(const std::string& path, logbook::SessionOptions* o) {
   ss << in.rdbuf();
   const logbook::PinnedHardware pin = logbook::FindPinnedHardware(ss.str());
   if (pin.name.empty()) return;
+  std::ostringstream quiet;  // a logbook that does not load is reported by the session
+  int code = 0;
+  if (logbook::GpuCasesOf(path, 72, quiet, &code).empty()) return;  // no GPU harness command: the default target
   o->target = pin.name;
   o->target_pin = pin.where;
   std::cerr << path << ": target " << pin.name << " (pinned by the logbook, " << pin.where
