@@ -9,6 +9,7 @@
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/cli/session_flags.h"
+#include "logbook/file_util.h"
 #include "logbook/update/gpu_session.h"
 #include "logbook/update/pinned_target.h"
 #include "logbook/update/session.h"
@@ -20,11 +21,9 @@ namespace {
 // Config line) is the target when the logbook has GPU harness commands; the
 // region's caption says so.
 void ApplyPinnedTarget(const std::string& path, logbook::SessionOptions* o) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return;  // the session reports the unreadable file
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const logbook::PinnedHardware pin = logbook::FindPinnedHardware(ss.str());
+  auto text = logbook::ReadFile(path);  // never blocks (a FIFO, /dev/zero): the session reports such a file
+  if (!text.ok()) return;
+  const logbook::PinnedHardware pin = logbook::FindPinnedHardware(*text);
   if (pin.name.empty()) return;
   std::ostringstream quiet;  // a logbook that does not load is reported by the session
   int code = 0;
