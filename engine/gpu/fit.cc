@@ -67,7 +67,39 @@ std::string Family(const std::string& kernel) {
   return kernel;
 }
 
+Result<Role> CsvRole(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::NotFound("cannot open " + path);
+  std::string line;
+  while (std::getline(in, line) && (line.empty() || line[0] == '#')) {
+    if (line == "# role: fit") return Role::kFit;
+    if (line == "# role: held-out") return Role::kHeldOut;
+  }
+  return Status::InvalidArgument(path + ": no \"# role: fit\" or \"# role: held-out\" line before the header "
+                                 "(a measurements file says whether the model may be fitted on it)");
+}
+
+Result<FitSet> FitSet::Load(const std::string& path) {
+  auto role = CsvRole(path);
+  if (!role.ok()) return role.status();
+  if (*role != Role::kFit)
+    return Status::InvalidArgument(path + ": a held-out set (\"# role: held-out\"): the model is never fitted on it");
+  auto rows = LoadRows(path);
+  if (!rows.ok()) return rows.status();
+  FitSet set;
+  set.rows_ = std::move(*rows);
+  return set;
+}
+
+FitSet FitSet::Without(const std::string& source_version) const {
+  FitSet out;
+  for (const FitRow& r : rows_)
+    if (SourceVersion(r) != source_version) out.rows_.push_back(r);
+  return out;
+}
+
 Result<std::vector<FitRow>> LoadRows(const std::string& path) {
+  if (auto role = CsvRole(path); !role.ok()) return role.status();
   std::ifstream in(path);
   if (!in) return Status::NotFound("cannot open " + path);
   std::vector<std::string> header;
@@ -137,6 +169,7 @@ double NaiveRowError(const Hardware& hw, const FitRow& row) {
     q[kSmMemFrac] = Info(kSmMemFrac).min;
     q[kSmCopyBw] = 1e15;
     q[kSmTokenS] = 0;
+    q[kProxyMsgS] = 0;
     return q;
   }();
   auto pr = Predict(hw, ideal, row.c, row.counts);

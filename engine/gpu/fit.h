@@ -28,11 +28,36 @@ struct FitRow {
 // The kernel family a row's error is summarized under.
 std::string Family(const std::string& kernel);
 
-// Parses the CSV ('#' lines are comments); errors name file:line.
+// Parses the CSV ('#' lines are comments); errors name file:line. The file
+// must declare its role (see CsvRole).
 Result<std::vector<FitRow>> LoadRows(const std::string& path);
 
 // Loads each row's hardware (cached by name) and routes its case once.
 Result<std::map<std::string, Hardware>> PrepareRows(std::vector<FitRow>* rows);
+
+// What a measurements CSV is for, declared by a line "# role: fit" or
+// "# role: held-out" before its header; a file without one is refused.
+enum class Role { kFit, kHeldOut };
+Result<Role> CsvRole(const std::string& path);
+
+// The rows the model may be fitted on. Only a CSV declaring "# role: fit"
+// loads into one, and Fit takes nothing else, so held-out measurements cannot
+// reach a fit (nor the leave-one-out refits) by construction.
+class FitSet {
+ public:
+  static Result<FitSet> Load(const std::string& path);
+  const std::vector<FitRow>& rows() const { return rows_; }
+  // Loads the rows' hardware and routes them (PrepareRows).
+  Result<std::map<std::string, Hardware>> Prepare() { return PrepareRows(&rows_); }
+  // The set without one source version (leave-one-source-version-out).
+  FitSet Without(const std::string& source_version) const;
+
+ private:
+  std::vector<FitRow> rows_;
+};
+
+// "source@version": the group a row is left out with.
+std::string SourceVersion(const FitRow& r);
 
 // predicted time / measured time - 1; NotSupported when the model has no answer.
 Result<double> RowError(const Hardware& hw, const Params& p, const FitRow& row);
@@ -47,7 +72,7 @@ struct FitOutcome {
 
 // Coordinate search of the fitted parameters minimizing the sum of
 // |log(predicted/measured)| over the rows.
-FitOutcome Fit(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows, const Params& start);
+FitOutcome Fit(const std::map<std::string, Hardware>& hws, const FitSet& set, const Params& start);
 
 struct Summary {
   int n = 0, unsupported = 0;
@@ -56,10 +81,13 @@ struct Summary {
 Summary Summarize(std::vector<double> errors, int unsupported);
 
 // The validation report: per-row errors, then by source version, kernel
-// family and hardware, leave-one-source-version-out (with `loso`), and a
-// naive peak-spec roofline's errors beside.
+// family and hardware, and a naive peak-spec roofline's errors beside.
 std::string ValidationReport(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows,
-                             const Params& p, bool loso);
+                             const Params& p);
+
+// Leave-one-source-version-out on the fit set: refit without each version
+// (from `p`), predict its rows.
+std::string LeaveOneVersionOut(const std::map<std::string, Hardware>& hws, const FitSet& set, const Params& p);
 
 // Median |error| per kernel family (in-sample).
 std::map<std::string, Summary> FamilySummaries(const std::map<std::string, Hardware>& hws,

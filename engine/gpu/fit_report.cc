@@ -9,9 +9,9 @@
 namespace moelog::engine::gpu {
 namespace {
 
-double Objective(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows, const Params& p) {
+double Objective(const std::map<std::string, Hardware>& hws, const FitSet& set, const Params& p) {
   double sum = 0;
-  for (const FitRow& r : rows) {
+  for (const FitRow& r : set.rows()) {
     auto e = RowError(hws.at(r.hardware), p, r);
     if (e.ok()) sum += std::fabs(std::log1p(*e));
   }
@@ -32,12 +32,12 @@ std::string SummaryLine(const std::string& label, const Summary& s) {
   return buf;
 }
 
-std::string SourceVersion(const FitRow& r) { return r.source + "@" + r.version; }
-
 }  // namespace
 
-FitOutcome Fit(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows, const Params& start) {
-  FitOutcome out{start, Objective(hws, rows, start), 0};
+std::string SourceVersion(const FitRow& r) { return r.source + "@" + r.version; }
+
+FitOutcome Fit(const std::map<std::string, Hardware>& hws, const FitSet& set, const Params& start) {
+  FitOutcome out{start, Objective(hws, set, start), 0};
   for (double step = 0.4; step > 0.002; step *= 0.5) {
     for (int sweep = 0; sweep < 6; ++sweep) {
       bool moved = false;
@@ -48,7 +48,7 @@ FitOutcome Fit(const std::map<std::string, Hardware>& hws, const std::vector<Fit
           Params q = out.params;
           const double scale = std::max(std::fabs(q[i]), 1e-3 * (Info(i).max - Info(i).min));
           q[i] = std::clamp(q[i] + dir * step * scale, Info(i).min, Info(i).max);
-          const double obj = Objective(hws, rows, q);
+          const double obj = Objective(hws, set, q);
           if (obj < out.objective - 1e-12) {
             out.params = q, out.objective = obj, moved = true;
             break;
@@ -113,29 +113,26 @@ std::string RowLine(const std::map<std::string, Hardware>& hws, const FitRow& r,
   return buf;
 }
 
-// Refits without each source version and predicts its rows.
-std::string LeaveOneVersionOut(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows,
-                               const Params& p) {
+}  // namespace
+
+std::string LeaveOneVersionOut(const std::map<std::string, Hardware>& hws, const FitSet& set, const Params& p) {
   std::string out = "leave-one-source-version-out (refit without the version, predict its rows)\n";
   std::set<std::string> versions;
-  for (const FitRow& r : rows) versions.insert(SourceVersion(r));
+  for (const FitRow& r : set.rows()) versions.insert(SourceVersion(r));
   std::vector<double> cv_all;
   for (const std::string& v : versions) {
-    std::vector<FitRow> train, test;
-    for (const FitRow& r : rows) (SourceVersion(r) == v ? test : train).push_back(r);
-    const Params q = Fit(hws, train, p).params;
+    const Params q = Fit(hws, set.Without(v), p).params;
     std::vector<double> errs;
-    for (const FitRow& r : test)
-      if (auto e = RowError(hws.at(r.hardware), q, r); e.ok()) errs.push_back(*e), cv_all.push_back(*e);
+    for (const FitRow& r : set.rows())
+      if (SourceVersion(r) == v)
+        if (auto e = RowError(hws.at(r.hardware), q, r); e.ok()) errs.push_back(*e), cv_all.push_back(*e);
     out += SummaryLine(v, Summarize(errs, 0));
   }
   return out + SummaryLine("all (held out by version)", Summarize(cv_all, 0));
 }
 
-}  // namespace
-
 std::string ValidationReport(const std::map<std::string, Hardware>& hws, const std::vector<FitRow>& rows,
-                             const Params& p, bool loso) {
+                             const Params& p) {
   std::string out = "row  line  hardware kernel          source@version                         measured   error  naive  bound\n";
   Tally t;
   for (size_t i = 0; i < rows.size(); ++i) out += RowLine(hws, rows[i], i, p, &t);
@@ -152,7 +149,7 @@ std::string ValidationReport(const std::map<std::string, Hardware>& hws, const s
   }
   out += "by hardware\n";
   for (auto& [k, v] : t.by_hw) out += SummaryLine(k, Summarize(v, t.unsup_hw[k]));
-  return loso ? out + LeaveOneVersionOut(hws, rows, p) : out;
+  return out;
 }
 
 }  // namespace moelog::engine::gpu

@@ -30,6 +30,12 @@ double NicRate(const Hardware& hw, const Params& p, const Case& c) {
   return static_cast<double>(hw.nics_per_gpu) * hw.nic_bw * m;
 }
 
+// Whether each RDMA write costs host work: on EFA there is no GPU-initiated
+// (IBGDA) path, so a host proxy thread posts every write the GPU queues, and
+// EFA's SRD provider handles each message in host software (libfabric's
+// prov/efa: segmentation, reordering, completions).
+bool ProxyPath(const Hardware& hw, const Case& c) { return Fabric(hw, c) == "efa"; }
+
 // Scale-up bytes/s out of one GPU when it sends to `peers` others.
 double ScaleupRate(const Hardware& hw, int64_t peers) {
   if (hw.scaleup_peer_bw <= 0 || peers <= 0) return hw.scaleup_bw;
@@ -102,7 +108,11 @@ Stage LowLatency(const Hardware& hw, const Params& p, const Case& c, const Route
   const double rdma = (r.selections - nvl_sel) * msg, nvl = nvl_sel * msg;
   s.time_s = hw.launch_latency_s + p[kLlFixedS] + p[kLlLogS] * std::log2(static_cast<double>(c.ep));
   s.time_s += rdma > 0 ? hw.scaleout_latency_s : hw.scaleup_latency_s;
-  Bind(&s, {{"rdma", rdma / (NicRate(hw, p, c) * p[kEtaLlRdma])},
+  // One RDMA write per remote selection; on a proxy path each costs host work
+  // per message, which pipelines with the wire, so the slower of the two binds.
+  const double wire = rdma / (NicRate(hw, p, c) * p[kEtaLlRdma]);
+  const double proxy = ProxyPath(hw, c) ? (r.selections - nvl_sel) * p[kProxyMsgS] : 0.0;
+  Bind(&s, {{"rdma", wire}, {"proxy", proxy},
             {hw.scaleup_kind.c_str(), nvl / (ScaleupRate(hw, c.gpus_per_node - 1) * p[kEtaLlNvl])}});
   return s;
 }

@@ -11,12 +11,14 @@
 #define MOELOG_ENGINE_GPU_MODEL_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/gpu/hardware.h"
 #include "engine/gpu/params.h"
+#include "engine/routing.h"
 #include "engine/status.h"
 
 namespace moelog::engine::gpu {
@@ -41,7 +43,7 @@ struct Case {
 
 // The model's version, named beside every figure it makes (bump when its
 // physics change).
-inline constexpr char kModelVersion[] = "moelog-gpu-2";
+inline constexpr char kModelVersion[] = "moelog-gpu-3";
 
 // The widest router the model routes (experts per layer).
 inline constexpr int64_t kMaxExperts = int64_t{1} << 16;
@@ -55,12 +57,25 @@ struct RouteCounts {
   double self_hits = 0;        // tokens with an expert on the source rank itself
   double own_node_hits = 0;    // tokens with an expert on the source node
   double same_node_selections = 0;  // selections whose expert is on the source node
-  std::vector<double> local_groups;  // rows per local expert on the most loaded rank (whole batch)
+  std::vector<double> local_groups;  // rows per local expert on the most loaded rank (whole batch; moe_layer only)
 };
 
 // Routes `tokens` tokens of one rank (and up to a bounded sample of the
 // whole batch for the group sizes) with engine/routing's random router.
 RouteCounts CountRoutes(const Case& c);
+
+// CountRoutes for many EP layouts of the same shapes: a routing is computed
+// once per shape (and, where node-group limiting applies, per node count),
+// then counted per layout (ranks and nodes per token, the loaded rank's
+// groups). A search over configurations shares one.
+class RouteCounter {
+ public:
+  const RouteCounts& For(const Case& c);
+
+ private:
+  std::map<std::string, Routing> routings_;
+  std::map<std::string, RouteCounts> counts_;
+};
 
 struct Stage {
   Stage() = default;

@@ -34,6 +34,10 @@ const ParamInfo kInfo[kNumParams] = {
     {"fabric_roce", 0.8, 0.1, 1.0, false, "fraction of IB", "scale-out rate on RoCE relative to InfiniBand"},
     {"fabric_efa", 0.7, 0.1, 1.0, false, "fraction of IB", "scale-out rate on EFA relative to InfiniBand"},
     {"fabric_pcie_rdma", 0.5, 0.1, 1.0, false, "fraction of IB", "RDMA through a PCIe switch two GPUs share"},
+    {"proxy_msg_s", 5e-7, 0, 5e-6, false, "s per message",
+     "host work per RDMA write on EFA (no GPU-initiated path: a proxy thread posts each write the GPU queues, and "
+     "the SRD provider handles each message in software): ~0.5 us, a PCIe round trip to see the GPU's queue entry "
+     "plus ~1,000 host cycles to post and complete the write"},
 };
 
 }  // namespace

@@ -33,6 +33,7 @@ enum ParamId : int {
   kFabricRoce,     // scale-out rate on RoCE relative to InfiniBand (prior)
   kFabricEfa,      // the same on EFA (prior)
   kFabricPcie,     // the same for RDMA through a PCIe switch shared by two GPUs (prior)
+  kProxyMsgS,      // seconds a host proxy thread spends per RDMA write it posts for a GPU (prior)
   kNumParams
 };
 

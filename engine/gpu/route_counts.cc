@@ -66,23 +66,41 @@ void CountComm(const Case& c, const Routing& r, int64_t tokens, double scale, Ro
 
 }  // namespace
 
-RouteCounts CountRoutes(const Case& c) {
-  RouteCounts out;
+namespace {
+
+struct Sample {
+  int64_t comm_tokens = 0, batch_tokens = 0;
+  double batch = 0;
+};
+
+bool Routable(const Case& c) {
   const bool routed = c.kernel == "moe_layer" || c.kernel.rfind("ep_", 0) == 0;
-  if (!routed) return out;
-  if (c.tokens <= 0 || c.experts <= 0 || c.experts > kMaxExperts || c.topk <= 0 || c.ep <= 0 || c.nodes <= 0 ||
-      c.gpus_per_node <= 0 || c.experts % c.ep != 0)
-    return out;
+  return routed && c.tokens > 0 && c.experts > 0 && c.experts <= kMaxExperts && c.topk > 0 && c.ep > 0 &&
+         c.nodes > 0 && c.gpus_per_node > 0 && c.experts % c.ep == 0;
+}
+
+Sample SampleOf(const Case& c) {
+  Sample s;
   const int64_t cap = std::max<int64_t>(1, std::min(kSampleTokens, kMaxLogits / c.experts));
-  const int64_t comm_tokens = std::min(c.tokens, cap);
-  const double batch = static_cast<double>(c.tokens) * static_cast<double>(c.ep);
-  const int64_t batch_tokens = std::max(comm_tokens, static_cast<int64_t>(std::min<double>(batch, static_cast<double>(cap))));
-  Logits logits = GenerateLogits("random", batch_tokens, c.experts, c.seed, 0.0, 1.0);
+  s.comm_tokens = std::min(c.tokens, cap);
+  s.batch = static_cast<double>(c.tokens) * static_cast<double>(c.ep);
+  s.batch_tokens = std::max(s.comm_tokens, static_cast<int64_t>(std::min<double>(s.batch, static_cast<double>(cap))));
+  if (c.kernel != "moe_layer") s.batch_tokens = s.comm_tokens;  // the experts' groups are the layer's only
+  return s;
+}
+
+Routing Route(const Case& c, const Sample& s) {
+  Logits logits = GenerateLogits("random", s.batch_tokens, c.experts, c.seed, 0.0, 1.0);
   LimitGroups(&logits, c.nodes, TopkGroups(c));
-  const Routing r = TopK(logits, std::min(c.topk, c.experts));
-  CountComm(c, r, comm_tokens, static_cast<double>(c.tokens) / static_cast<double>(comm_tokens), &out);
+  return TopK(logits, std::min(c.topk, c.experts));
+}
+
+RouteCounts CountFrom(const Case& c, const Sample& s, const Routing& r) {
+  RouteCounts out;
+  CountComm(c, r, s.comm_tokens, static_cast<double>(c.tokens) / static_cast<double>(s.comm_tokens), &out);
+  if (c.kernel != "moe_layer") return out;
   const std::vector<int64_t> groups = GroupSizes(r);
-  const double scale = batch / static_cast<double>(batch_tokens);
+  const double scale = s.batch / static_cast<double>(s.batch_tokens);
   const int64_t per_rank = c.experts / c.ep;
   int64_t best = 0, best_rows = -1;
   for (int64_t rank = 0; rank < c.ep; ++rank) {
@@ -93,6 +111,30 @@ RouteCounts CountRoutes(const Case& c) {
   for (int64_t e = best * per_rank; e < (best + 1) * per_rank; ++e)
     out.local_groups.push_back(std::round(static_cast<double>(groups[e]) * scale));
   return out;
+}
+
+}  // namespace
+
+RouteCounts CountRoutes(const Case& c) {
+  if (!Routable(c)) return RouteCounts{};
+  const Sample s = SampleOf(c);
+  return CountFrom(c, s, Route(c, s));
+}
+
+const RouteCounts& RouteCounter::For(const Case& c) {
+  static const RouteCounts kNone;
+  if (!Routable(c)) return kNone;
+  const Sample s = SampleOf(c);
+  const int64_t groups = TopkGroups(c);
+  const bool limited = groups > 0 && groups < c.nodes;  // otherwise the layout does not change the routing
+  const std::string shape = std::to_string(c.tokens) + "/" + std::to_string(c.experts) + "/" + std::to_string(c.topk) +
+                            "/" + std::to_string(c.seed) + "/" + std::to_string(s.batch_tokens) + "/" +
+                            (limited ? std::to_string(c.nodes) + "/" + std::to_string(groups) : std::string("-"));
+  const std::string layout = shape + "|" + std::to_string(c.ep) + "/" + std::to_string(c.gpus_per_node);
+  if (auto it = counts_.find(layout); it != counts_.end()) return it->second;
+  auto rt = routings_.find(shape);
+  if (rt == routings_.end()) rt = routings_.emplace(shape, Route(c, s)).first;
+  return counts_.emplace(layout, CountFrom(c, s, rt->second)).first->second;
 }
 
 }  // namespace moelog::engine::gpu

@@ -148,6 +148,34 @@ int CmdModelPredict(const Args& args) {
   return kExitOk;
 }
 
+namespace {
+
+// `fit`, or `validate` with its leave-one-out refits: both fit, so both take
+// the rows through gpu::FitSet, which loads only a file declaring "# role: fit".
+int FitOrCrossValidate(const std::string& verb, const std::string& csv, const std::string& out,
+                       const std::string& params_name) {
+  auto set = gpu::FitSet::Load(csv);
+  if (!set.ok()) return Fail(Status::InvalidArgument(set.status().message()));
+  auto hws = set->Prepare();
+  if (!hws.ok()) return Fail(Status::InvalidArgument(hws.status().message()));
+  if (verb == "fit") {
+    const gpu::FitOutcome fit = gpu::Fit(*hws, *set, gpu::Params::Priors());
+    std::string info = "{\"csv\": " + gpu::JsonString(std::filesystem::path(csv).filename().string()) +
+                       ", \"rows\": " + std::to_string(set->rows().size()) + ", \"objective_sum_abs_log\": " +
+                       std::to_string(fit.objective) + "}";
+    if (Status st = logbook::AtomicWriteFile(out, gpu::ParamsToJson(fit.params, info)); !st.ok()) return Fail(st);
+    std::cout << "fitted on " << set->rows().size() << " rows of " << csv << "; wrote " << out << "\n";
+    std::cout << gpu::ValidationReport(*hws, set->rows(), fit.params);
+    return kExitOk;
+  }
+  auto params = gpu::LoadParamsByName(params_name);
+  if (!params.ok()) return Fail(Status::InvalidArgument(params.status().message()));
+  std::cout << gpu::ValidationReport(*hws, set->rows(), *params) << gpu::LeaveOneVersionOut(*hws, *set, *params);
+  return kExitOk;
+}
+
+}  // namespace
+
 int CmdModelGpu(const std::string& verb, const Args& args) {
   CLI::App app{"moelog model " + verb + " --target gpu: the GPU model on published measurements.\n"
                "  moelog model fit --target gpu [--csv data/gpu_fit_measurements.csv] [--out data/gpu_params.json]\n"
@@ -167,23 +195,18 @@ int CmdModelGpu(const std::string& verb, const Args& args) {
     auto p = engine::v5p::ResolveDataFile("gpu_fit_measurements", "", ".csv");
     csv = p.ok() ? *p : "data/gpu_fit_measurements.csv";
   }
+  auto role = gpu::CsvRole(csv);
+  if (!role.ok()) return Fail(Status::InvalidArgument(role.status().message()));
+  if (verb == "fit" || (*role == gpu::Role::kFit && !no_cv)) return FitOrCrossValidate(verb, csv, out, params_name);
   auto rows = gpu::LoadRows(csv);
   if (!rows.ok()) return Fail(Status::InvalidArgument(rows.status().message()));
   auto hws = gpu::PrepareRows(&*rows);
   if (!hws.ok()) return Fail(Status::InvalidArgument(hws.status().message()));
-  if (verb == "fit") {
-    const gpu::FitOutcome fit = gpu::Fit(*hws, *rows, gpu::Params::Priors());
-    std::string info = "{\"csv\": " + gpu::JsonString(std::filesystem::path(csv).filename().string()) +
-                       ", \"rows\": " + std::to_string(rows->size()) + ", \"objective_sum_abs_log\": " +
-                       std::to_string(fit.objective) + "}";
-    if (Status st = logbook::AtomicWriteFile(out, gpu::ParamsToJson(fit.params, info)); !st.ok()) return Fail(st);
-    std::cout << "fitted on " << rows->size() << " rows of " << csv << "; wrote " << out << "\n";
-    std::cout << gpu::ValidationReport(*hws, *rows, fit.params, false);
-    return kExitOk;
-  }
   auto params = gpu::LoadParamsByName(params_name);
   if (!params.ok()) return Fail(Status::InvalidArgument(params.status().message()));
-  std::cout << gpu::ValidationReport(*hws, *rows, *params, !no_cv);
+  std::cout << gpu::ValidationReport(*hws, *rows, *params);
+  if (*role == gpu::Role::kHeldOut && !no_cv)
+    std::cout << "leave-one-source-version-out: not run (a held-out set is never fitted on)\n";
   return kExitOk;
 }
 

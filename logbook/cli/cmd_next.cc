@@ -2,6 +2,7 @@
 // --write appends the first as a new entry (atomic; nothing else changes).
 #include <ctime>
 #include <iostream>
+#include <optional>
 
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
@@ -11,6 +12,9 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/file_util.h"
 #include "logbook/research/next.h"
+#include "logbook/research/next_gpu.h"
+#include "logbook/update/gpu_session.h"
+#include "logbook/update/pinned_target.h"
 #include "logbook/store/run_store.h"
 #include "logbook/update/counted_runs.h"
 
@@ -27,7 +31,7 @@ std::string UtcNow() {
 }
 
 struct NextFlags {
-  std::string path, entry, params, date;
+  std::string path, entry, params, date, target;
   int count = 5;
   bool write = false;
   StoreFlags store;
@@ -38,6 +42,9 @@ struct NextFlags {
     app.add_option("--entry", entry, "search around this entry's shape (default: the latest entry with runs)");
     store.Add(app, "run store (default: .moelog/runs.db beside the logbook)");
     app.add_option("--model-params", params, "v5p parameter file (default data/v5p_params.json)");
+    app.add_option("--target", target,
+                   "a GPU hardware file (h100, b200, ...): propose GPU configurations ranked by the GPU model "
+                   "(default: the GPU the logbook pins in its front matter or a Hardware/Config line)");
     app.add_flag("--write", write, "append the first proposal as a new entry (atomic; nothing else changes)");
     app.add_option("--date", date, "the new entry's \"YYYY-MM-DD HH:MM\" (default: now, UTC)");
     store.AddPlanTable(app);
@@ -70,6 +77,36 @@ int AppendFirst(const LogbookFile& file, const logbook::Logbook& lb, const logbo
   return kExitOk;
 }
 
+// A GPU target (--target, or the GPU the logbook pins): configurations
+// ranked by the GPU model. nullopt: not a GPU target (the v5p search runs).
+std::optional<int> NextOnGpu(const NextFlags& f, const std::string& text) {
+  std::string target = f.target, pin;
+  if (target.empty()) {
+    const logbook::PinnedHardware p = logbook::FindPinnedHardware(text);
+    target = p.name, pin = p.where;
+  }
+  if (target.empty() || target == "v5p" || target == "cpu") return std::nullopt;
+  if (!logbook::IsGpuTarget(target)) {
+    PrintError("next", "--target must be v5p, cpu or a GPU hardware file's name (got '" + target + "')");
+    return kExitUsage;
+  }
+  if (f.write) {
+    PrintError("next", "--write appends v5p proposals; on a GPU target the proposals are only listed");
+    return kExitUsage;
+  }
+  auto rep = logbook::ProposeGpuNext(f.path, target, pin, f.entry, std::cerr);
+  if (!rep.ok() && !pin.empty() && rep.status().code() == Status::Code::kNotFound) {
+    std::cerr << f.path << ": pins " << target << " but records no GPU harness invocation: the v5p search runs\n";
+    return std::nullopt;
+  }
+  if (!rep.ok()) {
+    PrintError("next", rep.status().message());
+    return rep.status().code() == Status::Code::kNotFound ? kExitError : kExitUsage;
+  }
+  std::cout << f.path << ": " << logbook::FormatGpuNextReport(*rep, f.count);
+  return kExitOk;
+}
+
 }  // namespace
 
 int CmdNext(const Args& args) {
@@ -91,6 +128,7 @@ int CmdNext(const Args& args) {
 
   LogbookFile file;
   if (auto code = file.Open("next", f.path, f.write)) return *code;
+  if (auto code = NextOnGpu(f, file.text)) return *code;
   const logbook::Logbook lb = logbook::ParseLogbook(file.text, f.path);
   std::string note;
   std::vector<logbook::StoredRun> runs;

@@ -2,15 +2,39 @@
 // commands and write one result table per runnable entry into the logbook.
 #include <unistd.h>
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "logbook/cli/cli_parse.h"
 #include "logbook/cli/commands.h"
 #include "logbook/cli/session_flags.h"
+#include "logbook/file_util.h"
 #include "logbook/update/gpu_session.h"
+#include "logbook/update/pinned_target.h"
 #include "logbook/update/session.h"
 
 namespace moelog::cli {
+namespace {
+
+// Without --target, the GPU the logbook pins (front matter or a Hardware/
+// Config line) is the target when the logbook has GPU harness commands; the
+// region's caption says so.
+void ApplyPinnedTarget(const std::string& path, logbook::SessionOptions* o) {
+  auto text = logbook::ReadFile(path);  // never blocks (a FIFO, /dev/zero): the session reports such a file
+  if (!text.ok()) return;
+  const logbook::PinnedHardware pin = logbook::FindPinnedHardware(*text);
+  if (pin.name.empty()) return;
+  std::ostringstream quiet;  // a logbook that does not load is reported by the session
+  int code = 0;
+  if (logbook::GpuCasesOf(path, 72, quiet, &code).empty()) return;  // no GPU harness command: the default target
+  o->target = pin.name;
+  o->target_pin = pin.where;
+  std::cerr << path << ": target " << pin.name << " (pinned by the logbook, " << pin.where
+            << "; --target overrides)\n";
+}
+
+}  // namespace
 
 int CmdUpdate(const Args& args) {
   CLI::App app{
@@ -44,6 +68,7 @@ int CmdUpdate(const Args& args) {
     return kExitUsage;
   }
   o.progress = isatty(2);
+  if (app.count("--target") == 0) ApplyPinnedTarget(path, &o);
   if (logbook::IsGpuTarget(o.target))  // a GPU hardware file: its harnesses' commands on the GPU model
     return logbook::RunGpuSession(path, o, std::cout, std::cerr).exit_code;
   return logbook::RunSession(path, logbook::DocumentKind::kLogbook, o, std::cout, std::cerr).exit_code;

@@ -59,6 +59,8 @@ struct ChartOptions {
   // A subtitle for charts that hold modeled figures ("": none), e.g. that
   // they are shown uncalibrated.
   std::string modeled_note;
+  // The legend's name of the model's figures ("": "model (v5p)").
+  std::string model_label;
   // The figures are a prediction, not evidence (an entry whose commands
   // nobody ran, or that ran elsewhere): titled "Prediction:" and drawn
   // hatched (bars) or dashed (lines), so nobody takes them for a result.

@@ -882,6 +882,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   plan.x_values = f.x_values;
   plan.x_names = f.x_names;
   plan.source = MainSource(main);
+  if (!options.model_label.empty() && plan.source == SourceLabel("modeled")) plan.source = options.model_label;
   if (kind == ChartPlan::Kind::kLine) {
     const double lo = *ParseNumber(f.x_values.front()), hi = *ParseNumber(f.x_values.back());
     plan.log_x = lo > 0 && hi / lo >= 16;

@@ -11,6 +11,7 @@
 #include "engine/target.h"
 #include "engine/v5p/hardware.h"
 #include "logbook/exit_codes.h"
+#include "logbook/render/chart.h"
 #include "logbook/update/entry_plans.h"
 #include "logbook/update/steps.h"
 
@@ -68,8 +69,42 @@ const Adapter* HarnessNamed(const LauncherTable& table, const std::string& name)
   return nullptr;
 }
 
+// A chart point of one invocation: the model's figure or the recorded one,
+// as bandwidth (GB/s as the library counts it).
+ChartPoint GpuPoint(const std::string& source, const std::string& id, const std::string& run, const gpu::Case& c,
+                    double gbs) {
+  ChartPoint p;
+  p.source = source;
+  p.id = id;
+  p.config = {{"run", run}, {"kernel", c.kernel}};
+  p.metrics["bandwidth_gbs"] = gbs;
+  return p;
+}
+
+// The entry's chart: the model's bandwidth per run (dashed: a prediction)
+// beside the recorded figures, captioned with the hardware file, the
+// parameter file and the model version. "" when nothing varies.
+std::string ChartOf(const std::string& path, const Entry& e, const std::vector<ChartPoint>& points,
+                    const GpuModel& m, bool write) {
+  ChartOptions o;
+  o.primary_metric = "bandwidth_gbs";
+  o.y_metrics = {"bandwidth_gbs"};
+  o.title = e.label;
+  o.id = e.id;
+  o.prediction = true;
+  o.model_label = "model (" + m.hw.name + ", " + gpu::kModelVersion + ")";
+  o.modeled_note = "Model figures: hardware file " + BaseName(m.hw.path) + ", parameters " +
+                   BaseName(m.params.source) + ", model " + gpu::kModelVersion +
+                   "; not calibrated to the logbook figures beside them";
+  ChartDraw how;
+  how.write = write;
+  auto chart = DrawEntryChart(path, e.id, points, o, "", how);
+  return chart.ok() ? chart->markdown + "\n" : "";
+}
+
 // One table row of a modeled invocation.
-std::string Row(const BenchInvocation& inv, const GpuModel& m, const Entry& e, const LauncherTable& table) {
+std::string Row(const BenchInvocation& inv, const GpuModel& m, const Entry& e, const LauncherTable& table,
+                std::vector<ChartPoint>* points) {
   auto b = gpu::ParseGpuBenchArgs(inv.args, m.hw.scaleup_domain);
   if (!b.ok()) return "| " + NoteText(inv.label) + " | " + NoteText(b.status().message()) + " |||||||\n";
   const gpu::Case& c = b->c;
@@ -88,33 +123,40 @@ std::string Row(const BenchInvocation& inv, const GpuModel& m, const Entry& e, c
   double rec = 0;
   const std::string metric = RecordedFigure(RecordedOutput(e, HarnessNamed(table, inv.harness)),
                                             inv.label, c, &rec);
+  const std::string run = inv.label.empty() ? c.kernel : inv.label;
+  if (pr->bytes > 0) points->push_back(GpuPoint("modeled", e.id + "#model-" + run, run, c, bw));
   if (metric.empty() || !(rec > 0)) return row + "- | - |\n";
   const bool time = metric == "time_us";
+  if (pr->bytes > 0)  // the recorded figure as bandwidth: a time is the model's bytes over it, as validation counts
+    points->push_back(GpuPoint("recorded", e.id + "#" + run, run, c, time ? pr->bytes / (rec * 1e-6) / 1e9 : rec));
   const double pct = time ? 100 * pr->time_s * 1e6 / rec : 100 * rec / bw;
   return row + Num(rec, "%.1f") + (time ? " us" : " GB/s") + " | " + Num(pct, "%.0f") + "% |\n";
 }
 
 // The region of one entry: the model's provenance, a table of its
 // invocations, and a note per command that does not plan.
-std::string RenderEntry(const Entry& e, const std::vector<Plan>& plans, const GpuModel& m,
-                        const LauncherTable& table) {
+std::string RenderEntry(const std::string& path, const Entry& e, const std::vector<Plan>& plans, const GpuModel& m,
+                        const LauncherTable& table, const std::string& pin, bool write) {
   std::string rows, notes;
+  std::vector<ChartPoint> points;
   for (const Plan& p : plans) {
     if (p.verdict != PlanVerdict::kRunnable && p.verdict != PlanVerdict::kNeedsConsent) {
       if (p.verdict != PlanVerdict::kNotApplicable) notes += "- not modeled: " + NoteText(p.Summary()) + "\n";
       continue;
     }
-    for (const BenchInvocation& inv : p.invocations) rows += Row(inv, m, e, table);
+    for (const BenchInvocation& inv : p.invocations) rows += Row(inv, m, e, table, &points);
   }
   if (rows.empty()) return "";  // nothing modeled: the region (another target's, or none) stays as it is
   std::string out = "Modeled on `" + m.hw.name + "` (hardware file " + NoteText(BaseName(m.hw.path)) +
                     ", parameters " + NoteText(BaseName(m.params.source)) + ", model " + gpu::kModelVersion +
+                    (pin.empty() ? std::string() : "; the target this logbook pins: " + NoteText(pin)) +
                     "); not calibrated to this logbook's record: the % is the recorded figure over the model's "
                     "(bandwidth), or the model's time over the recorded time.\n\n";
   if (!rows.empty())
     out += "| run | kernel | EP (nodes x GPUs) | tokens/rank | modeled us | modeled GB/s | dominant stage (bound) | "
            "recorded | % of model |\n|---|---|---|---:|---:|---:|---|---:|---:|\n" + rows;
   if (!notes.empty()) out += (rows.empty() ? "" : "\n") + notes;
+  if (std::string chart = ChartOf(path, e, points, m, write); !chart.empty()) out += "\n" + chart;
   return out;
 }
 
@@ -142,6 +184,36 @@ bool IsGpuTarget(const std::string& target) {
   if (!path.ok()) return false;
   auto cls = gpu::HardwareClass(*path);
   return cls.ok() && *cls == "gpu";
+}
+
+std::vector<GpuEntryCase> GpuCasesOf(const std::string& path, int64_t scaleup_domain, std::ostream& err,
+                                     int* exit_code) {
+  *exit_code = kExitOk;
+  LoadedDocument doc;
+  LauncherTable table;
+  PlanOptions popt;
+  SessionOptions opt;
+  Stop stop = LoadDocument(path, DocumentKind::kLogbook, &doc, err);
+  if (!stop) stop = MakePlanOptions(opt, &table, &popt, err);
+  if (stop) {
+    *exit_code = *stop;
+    return {};
+  }
+  popt.gpu = true;
+  std::vector<GpuEntryCase> out;
+  for (const Unit& u : doc.units) {
+    if (u.entry < 0 || u.commands.empty()) continue;
+    PlanOptions o = popt;
+    o.context = ContextOf(doc.logbook.entries[static_cast<size_t>(u.entry)]);
+    for (const CommandText& c : u.commands) {
+      const Plan p = PlanCommand(c.joined, o);
+      if (p.verdict != PlanVerdict::kRunnable && p.verdict != PlanVerdict::kNeedsConsent) continue;
+      for (const BenchInvocation& inv : p.invocations)
+        if (auto b = gpu::ParseGpuBenchArgs(inv.args, scaleup_domain); b.ok())
+          out.push_back({u.id, inv.label, b->c});
+    }
+  }
+  return out;
 }
 
 SessionSummary RunGpuSession(const std::string& path, const SessionOptions& opt, std::ostream& out,
@@ -181,7 +253,7 @@ SessionSummary RunGpuSession(const std::string& path, const SessionOptions& opt,
       for (const Plan& p : plans) out << "  " << p.Summary() << "\n";
       continue;
     }
-    std::string content = RenderEntry(e, plans, model, t);
+    std::string content = RenderEntry(path, e, plans, model, t, opt.target_pin, writes);
     if (content.empty()) {  // nothing to model (N/A, a CPU harness): its region is left alone
       for (const Plan& p : plans)
         if (p.verdict != PlanVerdict::kNotApplicable)

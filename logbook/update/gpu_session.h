@@ -13,6 +13,9 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
+
+#include "engine/gpu/model.h"
 
 #include "logbook/update/session.h"
 
@@ -26,6 +29,19 @@ bool IsGpuTarget(const std::string& target);
 // microseconds and are computed again each time). Exit codes as RunSession's.
 SessionSummary RunGpuSession(const std::string& path, const SessionOptions& options, std::ostream& out,
                              std::ostream& err);
+
+// One GPU harness invocation of a logbook's entry, as the GPU model's case.
+struct GpuEntryCase {
+  std::string entry, label;
+  engine::gpu::Case c;
+};
+
+// The GPU cases of the logbook at `path` (its entries' harness commands
+// planned through the GPU adapters, on a scale-up domain of
+// `scaleup_domain`), in document order. A nonzero Stop exit code on a
+// document that does not load (reported on `err`).
+std::vector<GpuEntryCase> GpuCasesOf(const std::string& path, int64_t scaleup_domain, std::ostream& err,
+                                     int* exit_code);
 
 }  // namespace moelog::logbook
 

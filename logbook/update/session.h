@@ -18,6 +18,7 @@ namespace moelog::logbook {
 
 struct SessionOptions {
   std::string target = "v5p";            // --target added to every planned invocation
+  std::string target_pin;                // where the logbook pins `target` ("" : given by --target or the default)
   std::vector<std::string> entries;      // --entry: only these unit IDs ("" = all)
   bool failed = false;                   // only units whose stored runs include a failure
   bool stale = false;                    // only units whose region is missing or stale

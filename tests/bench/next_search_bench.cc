@@ -10,6 +10,7 @@
 #include "engine/v5p/hardware.h"
 #include "engine/v5p/params.h"
 #include "logbook/research/next.h"
+#include "logbook/research/next_gpu.h"
 
 namespace {
 
@@ -56,6 +57,34 @@ void BM_NextSearchSharedRouting(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * tried);
 }
 BENCHMARK(BM_NextSearchSharedRouting)->Unit(benchmark::kMillisecond);
+
+// `moelog next` on a GPU target: configurations of DeepEP's default
+// dispatch case (4096 tokens per rank, hidden 7168, top-8 of 256 experts) on
+// GB200 NVL72 -- EP degree, nodes x GPUs per node, library, low-latency or
+// normal kernels, dtype, SMs -- each routing computed once per EP layout and
+// included in the time.
+void BM_GpuNextSearch(benchmark::State& state) {
+  static const engine::gpu::Hardware hw = *engine::gpu::LoadHardwareByName("gb200");
+  static const engine::gpu::Params params = *engine::gpu::LoadParamsByName("");
+  engine::gpu::Case anchor;
+  anchor.kernel = "ep_dispatch";
+  anchor.tokens = 4096;
+  logbook::GpuAxes axes = logbook::DefaultGpuAxes(hw, anchor);
+  axes.ep = {8, 16, 24, 32, 36, 64, 72, 128, 256};
+  axes.gpus_per_node = {1, 2, 4, 8, 16, 18, 32, 36, 64, 72};
+  axes.libraries = {"deepep", "deepep_2025_02", "deepep_v2", "hybrid_ep", "uccl_ep", "mori", "nccl", "allgather"};
+  axes.sms.clear();
+  for (int64_t s = 0; s <= 132; s += 2) axes.sms.push_back(s);
+  axes.dtypes = {"fp8", "bf16", "fp4"};
+  int tried = 0;
+  for (auto _ : state) {
+    auto r = logbook::SearchGpuConfigs(hw, params, anchor, axes, &tried);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["configs"] = tried;
+  state.SetItemsProcessed(state.iterations() * tried);
+}
+BENCHMARK(BM_GpuNextSearch)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 // 200 configurations: shared routing vs routing each one.
 std::vector<logbook::SearchAxis> SmallAxes() {

@@ -3,6 +3,9 @@
 // within 8%. Changing the model or the parameters can break this.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+
 #include "engine/gpu/fit.h"
 
 namespace moelog::engine::gpu {
@@ -31,10 +34,9 @@ TEST(GpuFit, FitSetMedianErrorPerFamilyWithinEightPercent) {
 }
 
 TEST(GpuFit, HeldOutPublishedMeasurementsWithinTheTargets) {
-  // Other GPUs, libraries and versions, never fitted on: coverage >= 80%
-  // and median |error| <= 15% (the targets) with the shipped parameters. The
-  // p90 target is 35%; the model is at 36.4% (BENCHMARKS.md section 8), so
-  // 37% bounds a regression without claiming the target.
+  // Other GPUs, libraries and versions, never fitted on: coverage >= 80%,
+  // median |error| <= 15% and p90 <= 35% (the targets) with the shipped
+  // parameters.
   auto rows = LoadRows(kData + "gpu_heldout_measurements.csv");
   ASSERT_TRUE(rows.ok()) << rows.status().message();
   auto hws = PrepareRows(&*rows);
@@ -51,7 +53,39 @@ TEST(GpuFit, HeldOutPublishedMeasurementsWithinTheTargets) {
   const Summary s = Summarize(errs, unsupported);
   EXPECT_GE(static_cast<double>(s.n), 0.8 * static_cast<double>(rows->size()));
   EXPECT_LE(s.median_abs, 0.15);
-  EXPECT_LE(s.p90_abs, 0.37);
+  EXPECT_LE(s.p90_abs, 0.35);
+}
+
+TEST(GpuFit, AHeldOutSetCannotBecomeAFitSet) {
+  // Fit takes only a FitSet, and only a file declaring "# role: fit" loads
+  // into one: the held-out measurements cannot be fitted on by mistake.
+  auto held = FitSet::Load(kData + "gpu_heldout_measurements.csv");
+  ASSERT_FALSE(held.ok());
+  EXPECT_NE(held.status().message().find("never fitted on"), std::string::npos) << held.status().message();
+  auto fit = FitSet::Load(kData + "gpu_fit_measurements.csv");
+  ASSERT_TRUE(fit.ok()) << fit.status().message();
+  EXPECT_EQ(*CsvRole(kData + "gpu_heldout_measurements.csv"), Role::kHeldOut);
+}
+
+TEST(GpuFit, FitAndHeldOutSetsShareNoSourceVersion) {
+  auto fit = LoadRows(kData + "gpu_fit_measurements.csv");
+  auto held = LoadRows(kData + "gpu_heldout_measurements.csv");
+  ASSERT_TRUE(fit.ok() && held.ok());
+  std::set<std::string> fitted;
+  for (const FitRow& r : *fit) fitted.insert(SourceVersion(r));
+  for (const FitRow& r : *held) EXPECT_EQ(fitted.count(SourceVersion(r)), 0u) << "line " << r.line;
+}
+
+TEST(GpuFit, ACsvThatDoesNotDeclareItsRoleIsRefused) {
+  const std::string path = ::testing::TempDir() + "/gpu_no_role.csv";
+  {
+    std::ofstream out(path);
+    out << "# measurements\nsource,version,hardware,kernel,metric,value\nx,1,h800,dense_gemm,tflops,1\n";
+  }
+  auto rows = LoadRows(path);
+  ASSERT_FALSE(rows.ok());
+  EXPECT_NE(rows.status().message().find("# role: fit"), std::string::npos) << rows.status().message();
+  EXPECT_FALSE(FitSet::Load(path).ok());
 }
 
 TEST(GpuFit, RowsWithBadCellsNameTheirLine) {

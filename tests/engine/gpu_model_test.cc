@@ -53,9 +53,13 @@ TEST(GpuModel, RoutingCountsDeduplicatePerRankAndPerNode) {
   EXPECT_LE(r.distinct_nodes, 2048.0 * 4);  // DeepEP's test: top-min(nodes, 4) node groups
   c.topk_groups = 1;                         // every token to one node: one RDMA copy each
   EXPECT_DOUBLE_EQ(CountRoutes(c).distinct_nodes, 2048.0);
+  EXPECT_TRUE(r.local_groups.empty());  // the experts' groups are a layer's, not a dispatch kernel's
+  Case layer = Ep("moe_layer", 32, 2048);
+  const RouteCounts rl = CountRoutes(layer);
+  EXPECT_DOUBLE_EQ(rl.distinct_ranks, r.distinct_ranks);  // the same routing of the rank's tokens
   double rows = 0;
-  for (double g : r.local_groups) rows += g;
-  EXPECT_EQ(r.local_groups.size(), 8u);  // 256 experts over 32 ranks
+  for (double g : rl.local_groups) rows += g;
+  EXPECT_EQ(rl.local_groups.size(), 8u);  // 256 experts over 32 ranks
   EXPECT_GE(rows, 2048.0 * 8 * 32 / 32);  // the most loaded rank gets at least the mean
 }
 
@@ -199,6 +203,23 @@ TEST(GpuModel, UcclLowLatencyKeepsTheOwnNodesSelectionsOnTheScaleUpLink) {
   v1.library = "deepep_2025_02";
   const Prediction u = Model(hw, uccl), all_rdma = Model(hw, v1);
   EXPECT_LT(u.time_s, 0.8 * all_rdma.time_s);
+}
+
+TEST(GpuModel, EfaLowLatencyPaysHostWorkPerMessage) {
+  // On EFA every remote selection is one RDMA write a host proxy posts: with
+  // 7 KB messages the per-message work binds, not the wire; the same case on
+  // InfiniBand (GPU-initiated) is wire-bound and faster.
+  const Hardware hw = Hw("b200");
+  Case efa = Ep("ep_dispatch_ll", 32, 128), ib = efa;
+  efa.library = ib.library = "uccl_ep";
+  efa.interconnect = "efa";
+  const RouteCounts r = CountRoutes(efa);
+  const Prediction e = Model(hw, efa), i = Model(hw, ib);
+  EXPECT_EQ(e.stages[0].bound, "proxy");
+  EXPECT_EQ(i.stages[0].bound, "rdma");
+  EXPECT_GE(e.time_s, (r.selections - r.same_node_selections) * P()[kProxyMsgS]);
+  EXPECT_GT(e.time_s, 1.5 * i.time_s);
+  EXPECT_DOUBLE_EQ(e.bytes, i.bytes);  // the bytes as the library counts them do not change
 }
 
 }  // namespace

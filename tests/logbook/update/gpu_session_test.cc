@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/gpu/model.h"
 #include "logbook/plan/shell_plan.h"
 #include "logbook/update/gpu_session.h"
 #include "tests/logbook/seed_docs.h"
@@ -100,10 +101,16 @@ TEST(GpuSession, UpdateWritesTheModelBesideTheRecordedFiguresGolden) {
   // The region names the hardware and the model version, and every recorded
   // figure found its row.
   EXPECT_NE(got.find("Modeled on `h100`"), std::string::npos);
-  EXPECT_NE(got.find("moelog-gpu-2"), std::string::npos);
+  EXPECT_NE(got.find(engine::gpu::kModelVersion), std::string::npos);
   EXPECT_NE(got.find("41.9 GB/s"), std::string::npos);   // EPK-002 dispatch (FP8), RDMA
   EXPECT_NE(got.find("301.4 GB/s"), std::string::npos);  // EPK-001 dispatch (FP8), NVL
   EXPECT_NE(got.find("80.3 GB/s"), std::string::npos);   // EPK-003 combine
+  // Each entry's chart draws the model's figures (a prediction, hatched) beside
+  // the recorded ones, its subtitle naming the hardware file and model version.
+  EXPECT_NE(got.find("![Prediction: bandwidth_gbs vs kernel](figures/logbook/EPK-001.svg)"), std::string::npos);
+  const std::string svg = Slurp((tmp / "figures" / "logbook" / "EPK-001.svg").string());
+  EXPECT_NE(svg.find("hardware file h100.json"), std::string::npos);
+  EXPECT_NE(svg.find(engine::gpu::kModelVersion), std::string::npos);
   // A fixed point: updating again changes nothing.
   EXPECT_EQ(UpdateGpu(p, "h100").exit_code, 0);
   EXPECT_EQ(Slurp(p.string()), expected);
