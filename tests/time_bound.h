@@ -6,6 +6,8 @@
 // measured in BENCHMARKS.md). Sanitizer builds run many times slower, so
 // their bounds are kTimeSlack times wider.
 
+#include <ctime>
+
 namespace moelog::test {
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -22,6 +24,10 @@ inline constexpr double kTimeSlack = 1.0;
 
 // `release_seconds`, widened in a sanitizer build.
 inline constexpr double TimeBound(double release_seconds) { return release_seconds * kTimeSlack; }
+
+// CPU seconds this process has used: a bound on CPU time holds on a loaded
+// machine, where wall time does not.
+inline double ProcessCpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 }  // namespace moelog::test
 
