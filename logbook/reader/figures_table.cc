@@ -14,6 +14,58 @@ bool HasWord(const std::string& h, const std::string& w) {
   return false;
 }
 
+// A header's words joined by `sep` ("GPU/CPU bits" -> gpu... as written):
+// letters and digits kept, anything else one separator.
+std::string ColumnWordOf(const std::string& key, char sep) {
+  std::string out;
+  for (char ch : key) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
+    else if (!out.empty() && out.back() != sep) out += sep;
+  }
+  while (!out.empty() && out.back() == sep) out.pop_back();
+  return out;
+}
+
+// The unit a header names in the reader's vocabulary when no unit it knows
+// by name does: a word in parentheses ("TTFT (s)", "peak mem (MiB)", "total
+// time (min)") or the header's last word ("Step Avg ms"). False for none or a
+// derived unit.
+bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
+  const auto words = Words(h);
+  for (size_t i = words.size(); i-- > 0;) {
+    std::string w = words[i];
+    const bool paren = w.size() > 2 && w.front() == '(' && w.back() == ')';
+    if (paren) w = w.substr(1, w.size() - 2);
+    UnitInfo info{};
+    if ((paren || i + 1 == words.size()) && words.size() > 1 && UnitOf(w, &info) && !info.derived) {
+      c->unit = w, c->factor = info.factor, *metric = info.metric;
+      return true;
+    }
+  }
+  return false;
+}
+
+// A column of the model's quality ("Val Loss", "mean val_loss", "ppl"): a
+// figure of the run, without a unit, named by its header's words (a
+// statistic word first aside: "mean val_loss" is val_loss).
+bool QualityHeader(const std::string& lower) {
+  static const std::set<std::string> quality = {"loss", "accuracy", "acc", "perplexity", "ppl"};
+  for (const auto& w : Words(lower))
+    for (const auto& part : Words(ColumnWordOf(w, ' ')))
+      if (quality.count(part)) return true;
+  return false;
+}
+
+std::string QualityMetric(const std::string& lower) {
+  std::string out;
+  for (const auto& w : Words(lower)) {
+    if (StatWord(w) && out.empty()) continue;
+    const std::string word = ColumnWordOf(w, '_');
+    if (!word.empty()) out += (out.empty() ? "" : "_") + word;
+  }
+  return out;
+}
+
 ColumnInfo ColumnMetric(const std::string& raw) {
   ColumnInfo c;
   std::string h = raw;
@@ -50,6 +102,10 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds" ||
                                                          w.back() == "s/step" || w.back() == "s/iter"))
     base = "time_s", c.unit = "s";  // "P50 step s", "median s/step"
+  else if (HeaderUnit(h, &c, &base))
+    ;
+  else if (QualityHeader(lower))
+    base = QualityMetric(lower), c.unit = "";
   if (lower.rfind('%', 0) == 0) {
     // "% of 2587 ms step": a share of what the header names, not that unit.
     c.metric = "share_pct", c.unit = "%", c.factor = 1, c.derived = true;
@@ -328,15 +384,7 @@ bool RemarkColumn(const std::string& header) {
 
 // A label column's header as a key: its words joined by '_' ("GPU/CPU bits"
 // is gpu_cpu_bits), or "" when it has no word.
-std::string ColumnWord(const std::string& key) {
-  std::string out;
-  for (char ch : key) {
-    if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
-    else if (!out.empty() && out.back() != '_') out += '_';
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  return out;
-}
+std::string ColumnWord(const std::string& key) { return ColumnWordOf(key, '_'); }
 
 // A label cell of a row: a varied value, a key's column, a generic
 // harness's column word (and the keys it names), else part of the label.
