@@ -66,6 +66,20 @@ std::string QualityMetric(const std::string& lower) {
   return out;
 }
 
+// "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU": a figure per device;
+// the device's words are taken out of the header.
+std::string PerDevice(std::string* lower, std::string* h) {
+  std::string per;
+  for (const char* d : {"gpu", "rank", "device", "chip"})
+    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d})
+      if (size_t at = lower->find(form); at != std::string::npos && per.empty()) {
+        per = d;
+        lower->erase(at, form.size());
+        h->erase(at, form.size());
+      }
+  return per;
+}
+
 ColumnInfo ColumnMetric(const std::string& raw) {
   ColumnInfo c;
   std::string h = raw;
@@ -77,15 +91,7 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   }
   std::string lower;
   for (char ch : h) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  // "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU": a figure per device.
-  std::string per;
-  for (const char* d : {"gpu", "rank", "device", "chip"})
-    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d})
-      if (size_t at = lower.find(form); at != std::string::npos && per.empty()) {
-        per = d;
-        lower.erase(at, form.size());
-        h.erase(at, form.size());
-      }
+  const std::string per = PerDevice(&lower, &h);
   const bool delta = HasWord(lower, "delta") || HasWord(lower, "gain") || lower.find("\xCE\x94") != std::string::npos ||
                      HasWord(lower, "change") || lower.find("vs ") != std::string::npos;
   std::string base;

@@ -39,5 +39,39 @@ TEST(ReaderKey, ALauncherFlagIsNotAHarnessKey) {
   }
 }
 
+
+// Commands are read by the planner's shell parser: a loop inside a script
+// given to ssh, a flag set inside an if-guard's assignment (for some runs
+// only), quoted loop values, a pipeline's second command.
+TEST(ReaderKey, CommandsAreReadByTheShellParser) {
+  ParsedCommand pc;
+  ParseCommand("ssh host 'cd ~/src; for m in none int8; do python bench.py --quant-mode \"$m\" --topk 8; done'", &pc);
+  ASSERT_TRUE(pc.loops.count("m"));
+  EXPECT_EQ(pc.loops.at("m"), (std::vector<std::string>{"none", "int8"}));
+  EXPECT_EQ(pc.harnesses, (std::vector<std::string>{"bench.py"}));
+  ParsedCommand guarded;
+  ParseCommand("for pm in none ep; do extra=\"\"; if [ \"$pm\" = ep ]; then extra=\"--ep-comm-path ring\"; fi; "
+               "python bench_moe_hillclimb.py --parallel-mode \"$pm\" $extra; done",
+               &guarded);
+  EXPECT_TRUE(guarded.conditional.count("ep_comm_path"));
+  ParsedCommand piped;
+  ParseCommand("BENCH_BATCH=8 python probe.py --steps 30 | tee out.log && python other.py --iters 5", &piped);
+  EXPECT_EQ(piped.harnesses, (std::vector<std::string>{"probe.py", "other.py"}));
+  bool batch = false, iters = false;
+  for (const auto& [k, v] : piped.flags) batch = batch || (v == "8"), iters = iters || (k == "iters" && v == "5");
+  EXPECT_TRUE(batch);
+  EXPECT_TRUE(iters);
+}
+
+// Text the shell parser does not take (an unclosed quote in prose) is
+// still read word by word.
+TEST(ReaderKey, TextTheParserRejectsIsStillRead) {
+  ParsedCommand pc;
+  ParseCommand("python bench.py --tokens 4096 'unclosed", &pc);
+  bool tokens = false;
+  for (const auto& [k, v] : pc.flags) tokens = tokens || (k == "tokens" && v == "4096");
+  EXPECT_TRUE(tokens);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
