@@ -346,6 +346,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     headers->push_back(Unticked(t.header[c]));
     cols.push_back(ColumnMetric(headers->back()));
     if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers->back());
+    if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
   }
   StatisticColumns(*headers, &cols);
   NameColumns(*headers, &cols);
@@ -396,7 +397,7 @@ std::string ColumnWord(const std::string& key) { return ColumnWordOf(key, '_'); 
 // harness's column word (and the keys it names), else part of the label.
 void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
   if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header) || OutcomeCount(header) ||
-      RemarkColumn(header))
+      RemarkColumn(header) || EstimateColumn(header))
     return;
   // "— send/recv metadata": a part of the row above, named by its words.
   for (const char* dash : {"\xE2\x80\x94 ", "\xE2\x80\x93 ", "- "})
@@ -626,6 +627,20 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
     }
   }
   return true;
+}
+
+// A column whose header says its figures are estimates or goals ("Prefill
+// Speed (est)", "expected ms", "target TF/s"): no run's figures, nor the
+// row's configuration.
+bool EstimateColumn(const std::string& header) {
+  static const std::set<std::string> k = {"est",     "estimate",   "estimated", "projected", "projection",
+                                          "expected", "target",    "goal",      "budget",    "predicted"};
+  for (std::string w : Words(Lower(header))) {
+    while (!w.empty() && std::strchr("().:", w.back())) w.pop_back();
+    while (!w.empty() && w.front() == '(') w.erase(w.begin());
+    if (k.count(w)) return true;
+  }
+  return false;
 }
 
 // A label column that names goals, targets, expectations or budgets.

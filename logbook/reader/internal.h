@@ -243,6 +243,7 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
                        const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
                        std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 bool PlanHeader(const std::string& header);
+bool EstimateColumn(const std::string& header);
 void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread);
 void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
