@@ -780,7 +780,8 @@ RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std:
   if (tu == "us" || tu == "\xC2\xB5s") c.header = "time (us)", c.scale = 1e6, c.decimals = 3;
   // "16 minutes", "4.26 hours": a longer unit the vocabulary knows is shown as written.
   reader::UnitInfo info{};
-  if (reader::UnitIn(reader::ReaderLexicon(), tu, &info) && info.metric == "time_s" && info.factor > 1)
+  if (reader::UnitIn(reader::ReaderLexicon(), tu, &info) && info.metric.find("time_s") != std::string::npos &&
+      info.factor > 1)
     c.header = "time (" + tu + ")", c.scale = 1 / info.factor;
   return c;
 }
