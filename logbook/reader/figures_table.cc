@@ -34,8 +34,11 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
   const auto words = Words(h);
   for (size_t i = words.size(); i-- > 0;) {
     std::string w = words[i];
-    const bool paren = w.size() > 2 && w.front() == '(' && w.back() == ')';
-    if (paren) w = w.substr(1, w.size() - 2);
+    while (!w.empty() && (w.back() == ':' || w.back() == '*')) w.pop_back();
+    // "(s)", "(tail50 tok/sec)": the last word inside parentheses.
+    const bool paren = w.size() > 1 && w.back() == ')';
+    if (paren) w.pop_back();
+    if (!w.empty() && w.front() == '(') w.erase(w.begin());
     UnitInfo info{};
     if ((paren || i + 1 == words.size()) && words.size() > 1 && UnitOf(w, &info) && !info.derived) {
       c->unit = w, c->factor = info.factor, *metric = info.metric;

@@ -212,6 +212,7 @@ std::vector<Bullet> OutputBullets(const std::vector<std::pair<int, std::string>>
                                   int first_line);
 std::vector<Bullet> OutputBullets(const FencedBlock& block);
 bool HasWord(const std::string& h, const std::string& w);
+bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric);
 ColumnInfo ColumnMetric(const std::string& raw);
 std::string Unticked(std::string s);
 std::string CellCore(std::string cell, bool* approximate);
@@ -409,6 +410,9 @@ struct WalkScope {
   bool loose = false;  // a paragraph's sentence or a bullet that is no field
   bool share = false;  // a label names shares ("Share of GPU kernel time:"): a percentage is no MFU
   std::string* carry = nullptr;  // a paragraph's last figure's unit, across its sentences (ScanMode::carry)
+  // The unit a label above names ("tail50 tok/sec:", "Throughput (tok/s):"):
+  // a figure written without one is in it.
+  std::string label_unit;
 };
 
 // A bullet's figures grouped into points: a figure that names something

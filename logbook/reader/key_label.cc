@@ -155,7 +155,12 @@ Config LabelWords(const std::string& label, const Vars& vars, const Config& fixe
   for (const auto& w : Words(t)) {
     size_t eq = w.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
-    std::string key = NormalizeKey(w.substr(0, eq));
+    // "`torchrun --nproc_per_node=8`" in a label: a flag of a command
+    // written there, maybe a launcher's; a key only when the entry's
+    // commands know it, never a key of its own.
+    const size_t dashes = w.find_first_not_of('-');
+    if (dashes >= eq) continue;
+    std::string key = NormalizeKey(w.substr(dashes, eq - dashes));
     std::string value = w.substr(eq + 1);
     while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.pop_back();
     if (value.empty()) continue;
@@ -163,7 +168,7 @@ Config LabelWords(const std::string& label, const Vars& vars, const Config& fixe
       key = it->second;
     if (feeds != nullptr && !IsRunKey(key) && !vars.count(key) && !fixed.count(key))
       if (auto it = feeds->find(key); it != feeds->end()) key = it->second;  // "factor=1.0": the loop variable's flag
-    if (IsRunKey(key) || vars.count(key) || fixed.count(key) || generic) out[key] = value;
+    if (IsRunKey(key) || vars.count(key) || fixed.count(key) || (generic && dashes == 0)) out[key] = value;
   }
   return out;
 }

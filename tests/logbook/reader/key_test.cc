@@ -2,6 +2,7 @@
 // entry's hardware statements.
 #include <gtest/gtest.h>
 
+#include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -71,6 +72,29 @@ TEST(ReaderKey, TextTheParserRejectsIsStillRead) {
   bool tokens = false;
   for (const auto& [k, v] : pc.flags) tokens = tokens || (k == "tokens" && v == "4096");
   EXPECT_TRUE(tokens);
+}
+
+
+// A label that names a unit gives it to a figure written without one
+// ("tail50 tok/sec: `468,782.94`", a parent "Throughput (tok/s):").
+TEST(ReaderKey, ALabelsUnitIsItsFiguresUnit) {
+  const std::string text =
+      "# Log\n\n## 2026-01-02 Throughput\n- Command: `python train.py --steps 50`\n- Result:\n"
+      "  - tail50 tok/sec: `468,782.94`\n  - Headline step (ms):\n    - `1120.38`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("tokens_per_s"), 468782.94);
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 1.12038, 1e-12);
+}
+
+
+// A launcher's flag written in a label is no key of the figures under it.
+TEST(ReaderKey, ALabelsLauncherFlagIsNoKey) {
+  const Config c = LabelWords("8-GPU smoke (`torchrun --nproc_per_node=8`, random-input steps)", {}, {}, true);
+  for (const auto& [k, v] : c) EXPECT_EQ(k.find("nproc"), std::string::npos) << k;
+  EXPECT_EQ(LabelWords("`impl=fused` run", {}, {}, true).at("impl"), "fused");
 }
 
 }  // namespace
