@@ -207,6 +207,22 @@ bool FillerWord(const std::string& w) {
   return k.count(w) > 0;
 }
 
+// Where a label's name ends and its prose starts: a dash ("Fused kernel —
+// tiny pointwise kernel") or a word that starts a clause ("cap1.0 static
+// interrupted at step 300 due to pause"). A case is a name, never a sentence.
+bool NameEnds(const std::string& w) {
+  static const std::set<std::string> k = {"\xE2\x80\x94", "\xE2\x80\x93", "-",       "at",   "due",   "because",
+                                          "after",        "before",       "while",   "when", "since", "until",
+                                          "interrupted",  "stopped",      "was",     "is",   "were",  "which"};
+  return k.count(w) > 0;
+}
+
+// "global mean step latency:": a label ending in a metric's word names the
+// metric of its figures, never a case of the run.
+bool NamesMetric(const std::vector<std::string>& words) {
+  return !words.empty() && MetricWord(Lower(words.back())) && Lower(words.back()) != "tokens";
+}
+
 Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
                    const Config* feeds) {
   Config cfg = LabelWords(label, vars, fixed, generic, feeds);
@@ -214,9 +230,11 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
   std::string t;
   for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
   const std::vector<std::string> words = Words(t);
+  bool named = false;  // the name has ended: later words are prose, not the case
   for (size_t wi = 0; wi < words.size(); ++wi) {
     const std::string& w = words[wi];
     if (w.find('=') != std::string::npos) continue;
+    named = named || (!kept.empty() && NameEnds(w));
     std::string key, value;
     if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
@@ -250,12 +268,13 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     } else if (LooseValue(vars, w, &key, &value)) {
       cfg[key] = value;
     } else if (IsFixedValue(fixed, w) || std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
-      kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
+      if (!named) kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
     } else {
       rest.push_back(w);
-      kept.push_back(w);
+      if (!named) kept.push_back(w);
     }
   }
+  if (NamesMetric(words)) rest.clear();
   if (!rest.empty()) {
     std::string c;
     for (const auto& r : kept) c += (c.empty() ? "" : " ") + r;

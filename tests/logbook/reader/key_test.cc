@@ -97,5 +97,17 @@ TEST(ReaderKey, ALabelsLauncherFlagIsNoKey) {
   EXPECT_EQ(LabelWords("`impl=fused` run", {}, {}, true).at("impl"), "fused");
 }
 
+
+// A case is a name, never a sentence: a label's words after a dash or a
+// word that starts a clause are prose.
+TEST(ReaderKey, ACaseIsANameNeverASentence) {
+  EXPECT_EQ(LabelConfig("cap1.0 static interrupted intentionally at step 300", {}, {}, true).at("case"),
+            "cap1.0 static");
+  EXPECT_EQ(LabelConfig("Fused kernel \xE2\x80\x94 tiny pointwise kernel", {}, {}, true).at("case"), "Fused kernel");
+  EXPECT_EQ(LabelConfig("ring layer", {}, {}, true).at("case"), "ring layer");
+  // A label ending in a metric's word names the metric, not a case.
+  EXPECT_FALSE(LabelConfig("global mean step latency", {}, {}, true).count("case"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
