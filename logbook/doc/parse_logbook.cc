@@ -103,6 +103,11 @@ TableBlock BuildTable(const MdDocument& doc, int node) {
     if (doc.nodes[r].header_row) t.header = std::move(cells);
     else t.rows.push_back(std::move(cells));
   }
+  // A table written right under a paragraph's lines (no blank line between)
+  // starts, for cmark, where the paragraph does; each row is one line, so
+  // its header is the line before the delimiter row above its rows.
+  const int header = t.end_line - static_cast<int>(t.rows.size()) - 1;
+  if (header > t.line) t.line = header;
   return t;
 }
 

@@ -216,6 +216,16 @@ void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>*
   if (f.derived) p->run.derived.insert(f.metric);
 }
 
+// A figure without a unit under a label that names one ("tail50 tok/sec:
+// `468,782.94`"): in the label's unit.
+void LabelUnit(const std::string& unit, Figure* f) {
+  UnitInfo info{};
+  if (!UnitOf(unit, &info) || info.derived) return;
+  f->metric = info.metric;
+  f->unit = unit;
+  f->value = info.factor < 1 ? f->value / std::round(1 / info.factor) : f->value * info.factor;
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -244,6 +254,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       not_run.insert(f.not_run);
       continue;
     }
+    if (f.metric == kNoUnit && f.value != 0 && !w.label_unit.empty()) LabelUnit(w.label_unit, &f);
     if (f.metric == kNoUnit) {
       if (f.value == 0) continue;  // "mismatches: `0`": a count, no run measures 0
       if (!BareIsTflops(f, x, w)) {
@@ -334,6 +345,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   for (const auto& [k, v] : own) scope.context[k] = v;
   // "forward TF/s:" over its figures' bullets names their unit.
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
+  if (ColumnInfo lc; HeaderUnit(label, &lc, &lc.metric)) scope.label_unit = lc.unit;
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
   scope.repeats = scope.repeats || SaysRepeats(text);

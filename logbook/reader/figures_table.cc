@@ -14,6 +14,75 @@ bool HasWord(const std::string& h, const std::string& w) {
   return false;
 }
 
+// A header's words joined by `sep` ("GPU/CPU bits" -> gpu... as written):
+// letters and digits kept, anything else one separator.
+std::string ColumnWordOf(const std::string& key, char sep) {
+  std::string out;
+  for (char ch : key) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
+    else if (!out.empty() && out.back() != sep) out += sep;
+  }
+  while (!out.empty() && out.back() == sep) out.pop_back();
+  return out;
+}
+
+// The unit a header names in the reader's vocabulary when no unit it knows
+// by name does: a word in parentheses ("TTFT (s)", "peak mem (MiB)", "total
+// time (min)") or the header's last word ("Step Avg ms"). False for none or a
+// derived unit.
+bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
+  const auto words = Words(h);
+  for (size_t i = words.size(); i-- > 0;) {
+    std::string w = words[i];
+    while (!w.empty() && (w.back() == ':' || w.back() == '*')) w.pop_back();
+    // "(s)", "(tail50 tok/sec)": the last word inside parentheses.
+    const bool paren = w.size() > 1 && w.back() == ')';
+    if (paren) w.pop_back();
+    if (!w.empty() && w.front() == '(') w.erase(w.begin());
+    UnitInfo info{};
+    if ((paren || i + 1 == words.size()) && words.size() > 1 && UnitOf(w, &info) && !info.derived) {
+      c->unit = w, c->factor = info.factor, *metric = info.metric;
+      return true;
+    }
+  }
+  return false;
+}
+
+// A column of the model's quality ("Val Loss", "mean val_loss", "ppl"): a
+// figure of the run, without a unit, named by its header's words (a
+// statistic word first aside: "mean val_loss" is val_loss).
+bool QualityHeader(const std::string& lower) {
+  static const std::set<std::string> quality = {"loss", "accuracy", "acc", "perplexity", "ppl"};
+  for (const auto& w : Words(lower))
+    for (const auto& part : Words(ColumnWordOf(w, ' ')))
+      if (quality.count(part)) return true;
+  return false;
+}
+
+std::string QualityMetric(const std::string& lower) {
+  std::string out;
+  for (const auto& w : Words(lower)) {
+    if (StatWord(w) && out.empty()) continue;
+    const std::string word = ColumnWordOf(w, '_');
+    if (!word.empty()) out += (out.empty() ? "" : "_") + word;
+  }
+  return out;
+}
+
+// "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU": a figure per device;
+// the device's words are taken out of the header.
+std::string PerDevice(std::string* lower, std::string* h) {
+  std::string per;
+  for (const char* d : {"gpu", "rank", "device", "chip"})
+    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d})
+      if (size_t at = lower->find(form); at != std::string::npos && per.empty()) {
+        per = d;
+        lower->erase(at, form.size());
+        h->erase(at, form.size());
+      }
+  return per;
+}
+
 ColumnInfo ColumnMetric(const std::string& raw) {
   ColumnInfo c;
   std::string h = raw;
@@ -25,15 +94,7 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   }
   std::string lower;
   for (char ch : h) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  // "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU": a figure per device.
-  std::string per;
-  for (const char* d : {"gpu", "rank", "device", "chip"})
-    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d})
-      if (size_t at = lower.find(form); at != std::string::npos && per.empty()) {
-        per = d;
-        lower.erase(at, form.size());
-        h.erase(at, form.size());
-      }
+  const std::string per = PerDevice(&lower, &h);
   const bool delta = HasWord(lower, "delta") || HasWord(lower, "gain") || lower.find("\xCE\x94") != std::string::npos ||
                      HasWord(lower, "change") || lower.find("vs ") != std::string::npos;
   std::string base;
@@ -50,6 +111,10 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds" ||
                                                          w.back() == "s/step" || w.back() == "s/iter"))
     base = "time_s", c.unit = "s";  // "P50 step s", "median s/step"
+  else if (HeaderUnit(h, &c, &base))
+    ;
+  else if (QualityHeader(lower))
+    base = QualityMetric(lower), c.unit = "";
   if (lower.rfind('%', 0) == 0) {
     // "% of 2587 ms step": a share of what the header names, not that unit.
     c.metric = "share_pct", c.unit = "%", c.factor = 1, c.derived = true;
@@ -284,6 +349,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     headers->push_back(Unticked(t.header[c]));
     cols.push_back(ColumnMetric(headers->back()));
     if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers->back());
+    if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
   }
   StatisticColumns(*headers, &cols);
   NameColumns(*headers, &cols);
@@ -328,21 +394,13 @@ bool RemarkColumn(const std::string& header) {
 
 // A label column's header as a key: its words joined by '_' ("GPU/CPU bits"
 // is gpu_cpu_bits), or "" when it has no word.
-std::string ColumnWord(const std::string& key) {
-  std::string out;
-  for (char ch : key) {
-    if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
-    else if (!out.empty() && out.back() != '_') out += '_';
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  return out;
-}
+std::string ColumnWord(const std::string& key) { return ColumnWordOf(key, '_'); }
 
 // A label cell of a row: a varied value, a key's column, a generic
 // harness's column word (and the keys it names), else part of the label.
 void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
   if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header) || OutcomeCount(header) ||
-      RemarkColumn(header))
+      RemarkColumn(header) || EstimateColumn(header))
     return;
   // "— send/recv metadata": a part of the row above, named by its words.
   for (const char* dash : {"\xE2\x80\x94 ", "\xE2\x80\x93 ", "- "})
@@ -572,6 +630,20 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
     }
   }
   return true;
+}
+
+// A column whose header says its figures are estimates or goals ("Prefill
+// Speed (est)", "expected ms", "target TF/s"): no run's figures, nor the
+// row's configuration.
+bool EstimateColumn(const std::string& header) {
+  static const std::set<std::string> k = {"est",     "estimate",   "estimated", "projected", "projection",
+                                          "expected", "target",    "goal",      "budget",    "predicted"};
+  for (std::string w : Words(Lower(header))) {
+    while (!w.empty() && std::strchr("().:", w.back())) w.pop_back();
+    while (!w.empty() && w.front() == '(') w.erase(w.begin());
+    if (k.count(w)) return true;
+  }
+  return false;
 }
 
 // A label column that names goals, targets, expectations or budgets.

@@ -74,15 +74,17 @@ bool IsIdentChar(char c);
 std::vector<std::string> Words(const std::string& s);
 std::string StripVar(std::string v);
 bool IsBoolFlag(const std::string& key);
-bool IsCommandBreak(const std::string& w);
 std::string ScriptName(const std::string& w);
 bool EnvAssignment(const std::string& w, std::string* key, std::string* value);
 void TupleLoops(const std::string& cmd, std::map<std::string, std::vector<std::string>>* loops);
-void ShellLoop(const std::vector<std::string>& w, size_t i, ParsedCommand* pc);
 bool TestRun(const std::vector<std::string>& w, size_t i);
 std::string ScriptAt(const std::vector<std::string>& w, size_t* i);
 void FlagAt(const std::vector<std::string>& w, size_t* i, const CommandScan& st, ParsedCommand* pc);
 void ParseCommand(const std::string& cmd, ParsedCommand* pc);
+void ParseCommandAt(const std::string& cmd, int if_depth, int depth, ParsedCommand* pc);
+std::string PlainWord(const std::string& raw);
+std::string InnerScript(const std::string& raw);
+std::string QuotedScript(const std::string& raw);
 std::vector<std::string> BothValues(const std::string& key);
 void AdapterRunKeys(const std::string& cmd, Vars* vars);
 bool IsUpperOrDigit(char c);
@@ -210,6 +212,7 @@ std::vector<Bullet> OutputBullets(const std::vector<std::pair<int, std::string>>
                                   int first_line);
 std::vector<Bullet> OutputBullets(const FencedBlock& block);
 bool HasWord(const std::string& h, const std::string& w);
+bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric);
 ColumnInfo ColumnMetric(const std::string& raw);
 std::string Unticked(std::string s);
 std::string CellCore(std::string cell, bool* approximate);
@@ -241,6 +244,7 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
                        const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
                        std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 bool PlanHeader(const std::string& header);
+bool EstimateColumn(const std::string& header);
 void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread);
 void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
@@ -406,6 +410,9 @@ struct WalkScope {
   bool loose = false;  // a paragraph's sentence or a bullet that is no field
   bool share = false;  // a label names shares ("Share of GPU kernel time:"): a percentage is no MFU
   std::string* carry = nullptr;  // a paragraph's last figure's unit, across its sentences (ScanMode::carry)
+  // The unit a label above names ("tail50 tok/sec:", "Throughput (tok/s):"):
+  // a figure written without one is in it.
+  std::string label_unit;
 };
 
 // A bullet's figures grouped into points: a figure that names something

@@ -1,3 +1,4 @@
+#include "logbook/plan/shell_parser.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -46,12 +47,6 @@ bool IsBoolFlag(const std::string& key) {
   static const std::set<std::string> k = {"shared_fused", "stage_timing", "use_custom_sort_vjp", "null_route_sweep",
                                           "renormalize_real_after_null", "json", "check_numerics", "staged_parallel"};
   return k.count(key) > 0;
-}
-
-// Words that end one simple command of a shell line.
-bool IsCommandBreak(const std::string& w) {
-  return w == "|" || w == "||" || w == "&&" || w == "&" || w == "do" || w == "done" || w == "then" ||
-         w == "fi" || w == "else" || w == "-c" || w == "-lc";
 }
 
 // The script a word runs, when it names one: a path ending in .py or .sh
@@ -147,18 +142,6 @@ void TupleLoops(const std::string& cmd, std::map<std::string, std::vector<std::s
   }
 }
 
-// `for VAR in a b c; do`: the loop's values (a loop over quoted tuples was
-// read by TupleLoops).
-void ShellLoop(const std::vector<std::string>& w, size_t i, ParsedCommand* pc) {
-  std::vector<std::string> values;
-  for (size_t j = i + 3; j < w.size() && w[j] != "do"; ++j) {
-    std::string v = w[j];
-    if (!v.empty() && v.back() == ';') v.pop_back();
-    if (!v.empty()) values.push_back(v);
-  }
-  if (!pc->loops.count(w[i + 1])) pc->loops[w[i + 1]] = values;
-}
-
 // A test file run by a test runner (`pytest tests/test_dispatch.py`,
 // `python -m pytest ...`) or kept in a tests folder checks code; it is no
 // harness. A script named test_* run with its own flags is one.
@@ -195,7 +178,7 @@ void FlagAt(const std::vector<std::string>& w, size_t* i, const CommandScan& st,
   }
   key = st.after_script && !st.known_script ? SnakeKey(key) : NormalizeKey(key);
   if (eq == std::string::npos) {
-    if (IsBoolFlag(key) || *i + 1 >= w.size() || w[*i + 1].rfind("--", 0) == 0 || IsCommandBreak(w[*i + 1]))
+    if (IsBoolFlag(key) || *i + 1 >= w.size() || w[*i + 1].rfind("--", 0) == 0)
       value = "true";
     else value = w[++*i];
   }
@@ -209,24 +192,52 @@ void FlagAt(const std::vector<std::string>& w, size_t* i, const CommandScan& st,
   pc->flags.emplace_back(key, value);
 }
 
-// Every flag occurrence of a command line: the harness's own flags (those
-// after a script word, named as the script spells them, dashes as
-// underscores) and moelog's run keys wherever they appear; environment
-// assignments written before the script; the shell loops `for VAR in a b c;`.
-void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
-  TupleLoops(cmd, &pc->loops);
-  const auto w = Words(cmd);
+// A raw shell word as the reader keys it: quotes and escapes removed.
+std::string PlainWord(const std::string& raw) {
+  std::string out;
+  for (char c : raw)
+    if (c != '"' && c != '\'' && c != '\\' && c != '`') out += c;
+  return out;
+}
+
+// The script a `bash -c '...'` word holds: its quotes removed, escaped
+// quotes and backslashes unescaped.
+std::string InnerScript(const std::string& raw) {
+  std::string out;
+  const bool quoted = raw.size() >= 2 && (raw.front() == '"' || raw.front() == '\'') && raw.back() == raw.front();
+  const std::string body = quoted ? raw.substr(1, raw.size() - 2) : raw;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\' && i + 1 < body.size() && (body[i + 1] == '"' || body[i + 1] == '\\')) ++i;
+    out += body[i];
+  }
+  return out;
+}
+
+// The command text a quoted word holds, as a script given to `bash -lc`,
+// `ssh host` or an assignment (`extra="--ep-comm-path ring"`): a quoted
+// word (after a NAME=) with a space inside; "" for any other word.
+std::string QuotedScript(const std::string& raw) {
+  size_t q = 0;
+  if (const size_t eq = raw.find('='); eq != std::string::npos && eq > 0 && IsIdentStart(raw[0]) &&
+                                       std::all_of(raw.begin(), raw.begin() + eq, IsIdentChar))
+    q = eq + 1;
+  if (q >= raw.size() || (raw[q] != '"' && raw[q] != '\'')) return "";
+  const std::string inner = InnerScript(raw.substr(q));
+  return inner.find(' ') == std::string::npos ? "" : inner;
+}
+
+// One simple command's words (quotes removed): environment assignments
+// before its script, the script, the harness's flags and moelog's run keys;
+// the script of `bash -c '...'` is read as a command of its own.
+void SimpleCommand(const std::vector<std::string>& raw, int if_depth, int depth, ParsedCommand* pc) {
+  std::vector<std::string> w;
+  for (const auto& r : raw) w.push_back(PlainWord(r));
   CommandScan st;
+  st.if_depth = if_depth;
   for (size_t i = 0; i < w.size(); ++i) {
-    if (w[i] == "if") ++st.if_depth;
-    else if (w[i] == "fi" && st.if_depth > 0) --st.if_depth;
-    if (IsCommandBreak(w[i])) {
+    if (const std::string inner = QuotedScript(raw[i]); !inner.empty()) {
+      if (depth < 4) ParseCommandAt(inner, if_depth, depth + 1, pc);
       st.after_script = false;
-      st.env.clear();
-      continue;
-    }
-    if (w[i] == "for" && i + 2 < w.size() && w[i + 2] == "in") {
-      ShellLoop(w, i, pc);
       continue;
     }
     if (const std::string script = ScriptAt(w, &i); !script.empty()) {
@@ -243,6 +254,65 @@ void ParseCommand(const std::string& cmd, ParsedCommand* pc) {
     else if (w[i].rfind("--", 0) == 0 && w[i].size() >= 3) FlagAt(w, &i, st, pc);
   }
 }
+
+void WalkList(const shell::List& list, int if_depth, int depth, ParsedCommand* pc);
+
+// A command of the planner's syntax tree: a simple command's words, a `for`
+// loop's values (each item's words; a loop over quoted tuples was read by
+// TupleLoops) and body, an `if`'s branches (what they set holds for some
+// runs only), a group's list.
+void WalkCmd(const shell::Cmd& c, int if_depth, int depth, ParsedCommand* pc) {
+  switch (c.kind) {
+    case shell::Cmd::kSimple: SimpleCommand(c.words, if_depth, depth, pc); break;
+    case shell::Cmd::kFor: {
+      std::vector<std::string> values;
+      for (const auto& item : c.items)
+        for (const auto& v : Words(item)) values.push_back(v);
+      pc->loops.emplace(c.var, values);
+      if (c.body) WalkList(*c.body, if_depth, depth, pc);
+      break;
+    }
+    case shell::Cmd::kIf:
+      for (const auto* l : {c.cond.get(), c.body.get(), c.orelse.get()})
+        if (l) WalkList(*l, if_depth + 1, depth, pc);
+      break;
+    case shell::Cmd::kGroup:
+      if (c.body) WalkList(*c.body, if_depth, depth, pc);
+      break;
+  }
+}
+
+void WalkList(const shell::List& list, int if_depth, int depth, ParsedCommand* pc) {
+  for (const auto& ao : list.items)
+    for (const auto& p : ao.pipes)
+      for (const auto& c : p.cmds) WalkCmd(c, if_depth, depth, pc);
+}
+
+// Every flag occurrence of a command text, read by the planner's shell
+// parser (shell_parser.h): the harness's own flags (those after a script
+// word, named as the script spells them, dashes as underscores) and
+// moelog's run keys wherever they appear; environment assignments written
+// before the script; the shell loops `for VAR in a b c`. Text the parser
+// does not take (a `while` loop, an unclosed quote, prose around a span) is
+// read as simple commands split at the shell's operators.
+void ParseCommandAt(const std::string& cmd, int if_depth, int depth, ParsedCommand* pc) {
+  TupleLoops(cmd, &pc->loops);
+  shell::List list;
+  std::string error;
+  if (shell::ParseScript(cmd, &list, &error)) return WalkList(list, if_depth, depth, pc);
+  std::vector<std::string> words;
+  for (const auto& w : Words(cmd)) {
+    if (w == "|" || w == "||" || w == "&&" || w == "&") {
+      SimpleCommand(words, if_depth, depth, pc);
+      words.clear();
+    } else {
+      words.push_back(w);
+    }
+  }
+  SimpleCommand(words, if_depth, depth, pc);
+}
+
+void ParseCommand(const std::string& cmd, ParsedCommand* pc) { ParseCommandAt(cmd, 0, 0, pc); }
 
 // What a "both" value of a flag runs (the engine's expansion).
 std::vector<std::string> BothValues(const std::string& key) {

@@ -155,7 +155,12 @@ Config LabelWords(const std::string& label, const Vars& vars, const Config& fixe
   for (const auto& w : Words(t)) {
     size_t eq = w.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size()) continue;
-    std::string key = NormalizeKey(w.substr(0, eq));
+    // "`torchrun --nproc_per_node=8`" in a label: a flag of a command
+    // written there, maybe a launcher's; a key only when the entry's
+    // commands know it, never a key of its own.
+    const size_t dashes = w.find_first_not_of('-');
+    if (dashes >= eq) continue;
+    std::string key = NormalizeKey(w.substr(dashes, eq - dashes));
     std::string value = w.substr(eq + 1);
     while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.pop_back();
     if (value.empty()) continue;
@@ -163,7 +168,7 @@ Config LabelWords(const std::string& label, const Vars& vars, const Config& fixe
       key = it->second;
     if (feeds != nullptr && !IsRunKey(key) && !vars.count(key) && !fixed.count(key))
       if (auto it = feeds->find(key); it != feeds->end()) key = it->second;  // "factor=1.0": the loop variable's flag
-    if (IsRunKey(key) || vars.count(key) || fixed.count(key) || generic) out[key] = value;
+    if (IsRunKey(key) || vars.count(key) || fixed.count(key) || (generic && dashes == 0)) out[key] = value;
   }
   return out;
 }
@@ -202,6 +207,22 @@ bool FillerWord(const std::string& w) {
   return k.count(w) > 0;
 }
 
+// Where a label's name ends and its prose starts: a dash ("Fused kernel —
+// tiny pointwise kernel") or a word that starts a clause ("cap1.0 static
+// interrupted at step 300 due to pause"). A case is a name, never a sentence.
+bool NameEnds(const std::string& w) {
+  static const std::set<std::string> k = {"\xE2\x80\x94", "\xE2\x80\x93", "-",       "at",   "due",   "because",
+                                          "after",        "before",       "while",   "when", "since", "until",
+                                          "interrupted",  "stopped",      "was",     "is",   "were",  "which"};
+  return k.count(w) > 0;
+}
+
+// "global mean step latency:": a label ending in a metric's word names the
+// metric of its figures, never a case of the run.
+bool NamesMetric(const std::vector<std::string>& words) {
+  return !words.empty() && MetricWord(Lower(words.back())) && Lower(words.back()) != "tokens";
+}
+
 Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
                    const Config* feeds) {
   Config cfg = LabelWords(label, vars, fixed, generic, feeds);
@@ -209,9 +230,11 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
   std::string t;
   for (char c : label) t += (c == ',' || c == '(' || c == ')') ? ' ' : c;
   const std::vector<std::string> words = Words(t);
+  bool named = false;  // the name has ended: later words are prose, not the case
   for (size_t wi = 0; wi < words.size(); ++wi) {
     const std::string& w = words[wi];
     if (w.find('=') != std::string::npos) continue;
+    named = named || (!kept.empty() && NameEnds(w));
     std::string key, value;
     if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
@@ -245,12 +268,13 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     } else if (LooseValue(vars, w, &key, &value)) {
       cfg[key] = value;
     } else if (IsFixedValue(fixed, w) || std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
-      kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
+      if (!named) kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
     } else {
       rest.push_back(w);
-      kept.push_back(w);
+      if (!named) kept.push_back(w);
     }
   }
+  if (NamesMetric(words)) rest.clear();
   if (!rest.empty()) {
     std::string c;
     for (const auto& r : kept) c += (c.empty() ? "" : " ") + r;

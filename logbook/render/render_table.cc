@@ -14,6 +14,7 @@
 #include "engine/v5p/coverage.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/numbers.h"
+#include "logbook/reader/vocabulary.h"
 #include "logbook/store/stored_run.h"
 #include "logbook/store/stored_run_reader.h"
 #include "logbook/text.h"
@@ -777,6 +778,24 @@ RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std:
   RecordedColumn c{metric, "time (s)", 1, 6, tu.empty() ? "s" : tu};
   if (tu == "ms" || tu == "ms/step" || tu == "ms/iter") c.header = "time (ms)", c.scale = 1e3, c.decimals = 3;
   if (tu == "us" || tu == "\xC2\xB5s") c.header = "time (us)", c.scale = 1e6, c.decimals = 3;
+  // "16 minutes", "4.26 hours": a longer unit the vocabulary knows is shown as written.
+  reader::UnitInfo info{};
+  if (reader::UnitIn(reader::ReaderLexicon(), tu, &info) && info.metric.find("time_s") != std::string::npos &&
+      info.factor > 1)
+    c.header = "time (" + tu + ")", c.scale = 1 / info.factor;
+  return c;
+}
+
+// A column of a metric moelog has no header of its own for ("memory_mib",
+// "val_loss"): headed by its name and, when its figures were written in one
+// unit of the vocabulary ("31,745 MiB", "12.3 GB"), shown in that unit.
+RecordedColumn OwnColumn(const std::vector<RecordedFigure>& figures, const std::string& metric) {
+  RecordedColumn c{metric, metric, 1, 3, ""};
+  const std::string u = CommonUnit(figures, metric);
+  reader::UnitInfo info{};
+  if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) || info.derived || info.factor <= 0) return c;
+  c.header = (metric.rfind("memory_", 0) == 0 ? std::string("memory") : metric) + " (" + u + ")";
+  c.scale = 1 / info.factor, c.unit = u;
   return c;
 }
 
@@ -832,7 +851,7 @@ void NamedColumns(const std::vector<RecordedFigure>& figures, std::set<std::stri
       named = true;
       break;
     }
-    if (!named) add(m, m, 1, 3);
+    if (!named && metrics.erase(m)) cols->push_back(OwnColumn(figures, m));
   }
 }
 

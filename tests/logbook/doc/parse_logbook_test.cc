@@ -178,3 +178,24 @@ TEST(ParseLogbookTest, JoinContinuations) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// A table written right under a paragraph (no blank line between) is where
+// its header row is, not where the paragraph starts: each row's figures
+// carry their own line.
+TEST(ParseLogbookTest, ATableUnderAParagraphStartsAtItsHeader) {
+  const std::string text =
+      "# Log\n\n## 2026-01-02 Sweep\n"
+      "The clock drops under load.\nSo the peak is lower.\n"
+      "| bs | ms |\n|---:|---:|\n| 16 | 1.5 |\n| 4 | 1.4 |\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].tables.size(), 1u);
+  EXPECT_EQ(lb.entries[0].tables[0].line, 6);
+  EXPECT_EQ(lb.entries[0].tables[0].end_line, 9);
+}
+
+}  // namespace
+}  // namespace moelog::logbook

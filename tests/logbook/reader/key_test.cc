@@ -2,6 +2,7 @@
 // entry's hardware statements.
 #include <gtest/gtest.h>
 
+#include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -37,6 +38,75 @@ TEST(ReaderKey, ALauncherFlagIsNotAHarnessKey) {
   for (const auto& [k, v] : pc.flags) {
     EXPECT_EQ(k.find("nproc"), std::string::npos) << k;
   }
+}
+
+
+// Commands are read by the planner's shell parser: a loop inside a script
+// given to ssh, a flag set inside an if-guard's assignment (for some runs
+// only), quoted loop values, a pipeline's second command.
+TEST(ReaderKey, CommandsAreReadByTheShellParser) {
+  ParsedCommand pc;
+  ParseCommand("ssh host 'cd ~/src; for m in none int8; do python bench.py --quant-mode \"$m\" --topk 8; done'", &pc);
+  ASSERT_TRUE(pc.loops.count("m"));
+  EXPECT_EQ(pc.loops.at("m"), (std::vector<std::string>{"none", "int8"}));
+  EXPECT_EQ(pc.harnesses, (std::vector<std::string>{"bench.py"}));
+  ParsedCommand guarded;
+  ParseCommand("for pm in none ep; do extra=\"\"; if [ \"$pm\" = ep ]; then extra=\"--ep-comm-path ring\"; fi; "
+               "python bench_moe_hillclimb.py --parallel-mode \"$pm\" $extra; done",
+               &guarded);
+  EXPECT_TRUE(guarded.conditional.count("ep_comm_path"));
+  ParsedCommand piped;
+  ParseCommand("BENCH_BATCH=8 python probe.py --steps 30 | tee out.log && python other.py --iters 5", &piped);
+  EXPECT_EQ(piped.harnesses, (std::vector<std::string>{"probe.py", "other.py"}));
+  bool batch = false, iters = false;
+  for (const auto& [k, v] : piped.flags) batch = batch || (v == "8"), iters = iters || (k == "iters" && v == "5");
+  EXPECT_TRUE(batch);
+  EXPECT_TRUE(iters);
+}
+
+// Text the shell parser does not take (an unclosed quote in prose) is
+// still read word by word.
+TEST(ReaderKey, TextTheParserRejectsIsStillRead) {
+  ParsedCommand pc;
+  ParseCommand("python bench.py --tokens 4096 'unclosed", &pc);
+  bool tokens = false;
+  for (const auto& [k, v] : pc.flags) tokens = tokens || (k == "tokens" && v == "4096");
+  EXPECT_TRUE(tokens);
+}
+
+
+// A label that names a unit gives it to a figure written without one
+// ("tail50 tok/sec: `468,782.94`", a parent "Throughput (tok/s):").
+TEST(ReaderKey, ALabelsUnitIsItsFiguresUnit) {
+  const std::string text =
+      "# Log\n\n## 2026-01-02 Throughput\n- Command: `python train.py --steps 50`\n- Result:\n"
+      "  - tail50 tok/sec: `468,782.94`\n  - Headline step (ms):\n    - `1120.38`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("tokens_per_s"), 468782.94);
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 1.12038, 1e-12);
+}
+
+
+// A launcher's flag written in a label is no key of the figures under it.
+TEST(ReaderKey, ALabelsLauncherFlagIsNoKey) {
+  const Config c = LabelWords("8-GPU smoke (`torchrun --nproc_per_node=8`, random-input steps)", {}, {}, true);
+  for (const auto& [k, v] : c) EXPECT_EQ(k.find("nproc"), std::string::npos) << k;
+  EXPECT_EQ(LabelWords("`impl=fused` run", {}, {}, true).at("impl"), "fused");
+}
+
+
+// A case is a name, never a sentence: a label's words after a dash or a
+// word that starts a clause are prose.
+TEST(ReaderKey, ACaseIsANameNeverASentence) {
+  EXPECT_EQ(LabelConfig("cap1.0 static interrupted intentionally at step 300", {}, {}, true).at("case"),
+            "cap1.0 static");
+  EXPECT_EQ(LabelConfig("Fused kernel \xE2\x80\x94 tiny pointwise kernel", {}, {}, true).at("case"), "Fused kernel");
+  EXPECT_EQ(LabelConfig("ring layer", {}, {}, true).at("case"), "ring layer");
+  // A label ending in a metric's word names the metric, not a case.
+  EXPECT_FALSE(LabelConfig("global mean step latency", {}, {}, true).count("case"));
 }
 
 }  // namespace

@@ -244,3 +244,25 @@ TEST(LeanRegions, APredictionSaysSoFirst) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// A recorded figure is shown as written: a memory figure in the unit its
+// author wrote it in, a run's wall time in minutes, never converted to a
+// unit the author did not write.
+TEST(RenderRecordedTable, FiguresAreShownInTheUnitWritten) {
+  RecordedFigure mem, wall;
+  mem.run.metrics["memory_mib"] = 12.3 * 1024, mem.run.units["memory_mib"] = "GiB", mem.run.decimals["memory_mib"] = 1;
+  mem.run.config["step"] = "1";
+  wall.run.metrics["wall_time_s"] = 960, wall.run.units["wall_time_s"] = "minutes", wall.run.decimals["wall_time_s"] = 0;
+  wall.run.config["step"] = "2";
+  const std::string out = RenderRecordedTable({mem, wall});
+  EXPECT_NE(out.find("memory (GiB)"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 12.3 |"), std::string::npos) << out;
+  EXPECT_NE(out.find("wall time (minutes)"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 16 |"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace moelog::logbook
