@@ -285,8 +285,7 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
     if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out, unread);
   for (const auto& b : entry.outputs) {
     if (b.line < f.bullet.line || b.line > last) continue;
-    ResultLines(b.text, b.line, scope.context, x, out);
-    for (const auto& ob : OutputBullets(b)) Walk(ob, scope, x, out, unread);
+    OutputFigures(entry, b, scope.context, x, out, unread);
   }
 }
 
@@ -340,6 +339,7 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
                   std::vector<UnreadFigures>* unread) {
   for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, out, unread);
   const size_t from_tables = out->size();
+  for (const auto& b : entry.outputs) OutputFigures(entry, b, {}, x, out, unread);
   WalkScope notes;
   notes.loose = true;
   for (const auto& b : entry.notes) Walk(b, notes, x, out, unread);

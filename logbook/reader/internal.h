@@ -246,6 +246,11 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
 void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
                  std::vector<RecordedFigure>* out);
 Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
+// The figures of an output block (figures_output.cc): printed `Name (unit):
+// value` lines, key=value and JSON lines, aligned columns and CSV, each
+// figure on its own line's row.
+void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& context, const EntryCtx& x,
+                   std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 void UnstampOthers(const EntryCtx& x, std::vector<RecordedFigure>* out);
 void FirstCommandDefaults(const EntryCtx& x, std::vector<RecordedFigure>* out);
 bool NamesTime(const Bullet& b);
