@@ -369,6 +369,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   x.own_text = OwnWords(entry);
   x.command_labels = CommandLabels(entry);
   x.entry_id = entry.id;
+  x.entry = &entry;
   x.file = file;
   x.prose = EntryProse(entry);
   for (const auto& c : entry.commands) x.repeats = x.repeats || SaysRepeats(c.joined);

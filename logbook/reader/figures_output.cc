@@ -18,6 +18,7 @@
 // data: data/reader/output.json.
 #include <nlohmann/json.hpp>
 
+#include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
 
@@ -35,6 +36,7 @@ const BuiltinFile kOutputFiles[] = {
 struct OutputWords {
   std::map<std::string, std::string> units;     // lower-case unit -> metric
   std::map<std::string, std::string> suffixes;  // key suffix -> unit
+  std::map<std::string, std::string> aliases;   // another spelling -> the vocabulary's unit
   std::set<std::string> unitless, counts;
 };
 
@@ -57,6 +59,7 @@ const OutputWords& Vocab() {
       };
       map("units", &w.units);
       map("key_suffixes", &w.suffixes);
+      map("unit_aliases", &w.aliases);
       set("unitless_metrics", &w.unitless);
       set("count_words", &w.counts);
     }
@@ -79,6 +82,7 @@ bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info
     return true;
   }
   if (UnitOf(low, info)) return true;
+  if (auto a = Vocab().aliases.find(low); a != Vocab().aliases.end()) return UnitOf(a->second, info);
   auto it = Vocab().units.find(low);
   if (it == Vocab().units.end()) return false;
   *info = UnitInfo{it->second, 1, false};
@@ -156,6 +160,8 @@ struct OutputRead {
   const EntryCtx& x;
   Config context;      // the block's: sub-heading, label, its command, settings printed above
   std::string group;   // the title line above the lines read
+  std::string group_unit;  // the unit that title names ("Timing (microseconds):")
+  std::string command;     // the last `$ ` command of a session read in the block
   WalkScope scope;
   std::vector<RecordedFigure>* out;
   std::vector<UnreadFigures>* unread;
@@ -165,6 +171,14 @@ Config LineConfig(const OutputRead& r) {
   Config cfg = r.context;
   if (!r.group.empty()) cfg["group"] = r.group;
   return cfg;
+}
+
+// "1. Thread creation overhead": the name without its list number.
+std::string Unnumbered(const std::string& name) {
+  size_t p = 0;
+  while (p < name.size() && std::isdigit(static_cast<unsigned char>(name[p]))) ++p;
+  if (p == 0 || p + 1 >= name.size() || (name[p] != '.' && name[p] != ')') || name[p + 1] != ' ') return name;
+  return TrimText(name.substr(p + 1));
 }
 
 // The metric a named figure is kept under: the unit's, or the name's own
@@ -270,9 +284,12 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
     bool approx = false;
     if (NumberToken(toks[0], &num, &glued, &approx)) {
       std::string bare;
-      const std::string name_unit = NameUnit(name, &bare);
+      name = Unnumbered(name);
+      std::string name_unit = NameUnit(name, &bare);
+      if (name_unit.empty()) name_unit = r.group_unit;
       std::string unit = UnitAfter(toks, 0, glued, bare);
       if (unit.empty() && glued.empty()) unit = name_unit;
+      else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
       UnitInfo info;
       if (CountName(bare) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
       if (SpecName(bare)) {
@@ -515,6 +532,18 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   return k - i;
 }
 
+// The last command written in a bullet's code span before `before`
+// ("- `python bench.py --impl ref`" over its printed figures).
+void NearestSpanCommand(const std::vector<Bullet>& bullets, int before, int* line, std::string* cmd) {
+  for (const auto& b : bullets) {
+    if (b.line >= before) return;
+    if (b.line >= *line)
+      for (const auto& span : b.code_spans)
+        if (LooksLikeCommandLine(TrimText(span)) || span.find(" --") != std::string::npos) *line = b.line, *cmd = span;
+    NearestSpanCommand(b.children, before, line, cmd);
+  }
+}
+
 // The block's configuration: the sub-heading above it, a short label
 // paragraph right before it ("FP16:"), and the values its own command gives
 // the keys the entry's commands vary.
@@ -526,26 +555,75 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
     for (const auto& [k, v] : LabelConfig(p.text.substr(0, p.text.size() - 1), x.vars, x.fixed, x.generic, &x.feeds))
       cfg[k] = v;
   }
-  const CommandText* near = nullptr;
+  const int before = b.line + (b.output_cue == "prompt" ? 1 : 0);
+  int near_line = -1;
+  std::string near;
   for (const auto& c : entry.commands)
-    if (c.line < b.line + (b.output_cue == "prompt" ? 1 : 0) && (near == nullptr || c.line >= near->line)) near = &c;
-  if (near != nullptr) {
+    if (c.line < before && c.line >= near_line) near_line = c.line, near = c.joined;
+  NearestSpanCommand(entry.notes, before, &near_line, &near);
+  if (!near.empty()) {
     ParsedCommand pc;
-    ParseCommand(near->joined, &pc);
+    ParseCommand(near, &pc);
     for (const auto& [k, v] : pc.flags)
       if (x.vars.count(k) && v.find('$') == std::string::npos) cfg[k] = v;
   }
   return cfg;
 }
 
+// A command's plain arguments after its program ("./bench 1000 4" -> "1000 4"):
+// what sets its run apart when it has no flags.
+std::string PositionalArgs(const std::string& cmd) {
+  const auto w = SplitWords(cmd);
+  std::string out;
+  for (size_t i = 1; i < w.size() && i < 8; ++i) {
+    if (w[i][0] == '-' || w[i] == "|" || w[i] == ">" || w[i] == "&&" || w[i] == ";") break;
+    if (w[i].size() <= 16) out += (out.empty() ? "" : " ") + w[i];
+  }
+  return out;
+}
+
+// "naive   m512   0.412 ms   0.65 TFLOP/s   0.6% of 117 TFLOP/s": names,
+// then cells of a number and its unit, one metric each.
+bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
+  const auto cells = Cells(l.text);
+  if (cells.size() < 3 || l.text.find("  ") == std::string::npos) return false;
+  size_t k = 0;
+  std::string label;
+  for (; k < cells.size() && !StartsNumber(cells[k]); ++k) label += (label.empty() ? "" : " ") + cells[k];
+  if (k == 0 || k == cells.size() || label.size() > 60) return false;
+  std::vector<Fig> figs;
+  std::set<std::string> metrics;
+  for (; k < cells.size(); ++k) {
+    const auto toks = SplitWords(cells[k]);
+    std::string num, glued;
+    bool approx = false;
+    if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
+    const std::string unit = UnitAfter(toks, 0, glued, "");
+    UnitInfo info;
+    if (unit.empty() || !OutputUnit(unit, "", &info) || !metrics.insert(info.metric).second) return false;
+    if (ShareOfBound(toks, 0, unit, glued)) info.derived = true;
+    figs.emplace_back(info.metric, info, unit, num, approx);
+  }
+  Config cfg = LineConfig(r);
+  for (const auto& [key, v] : LabelConfig(label, r.x.vars, r.x.fixed, r.x.generic, &r.x.feeds)) cfg[key] = v;
+  KeepFigure(r, l.line, l.text, cfg, figs);
+  return true;
+}
+
 void ReadLine(OutputRead& r, const BlockLine& l) {
+  if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
+    r.group.clear(), r.group_unit.clear();
+    r.context.erase("args");
+    if (std::string args = PositionalArgs(std::string(cmd)); !args.empty()) r.context["args"] = args;
+    return;
+  }
   std::string title;
   if (JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || NamedLine(r, l.text, l.line)) return;
   if (TitleLine(l.text, &title)) {
-    r.group = title;
+    r.group_unit = NameUnit(title, &r.group);
     return;
   }
-  if (!StatesFigure(l.text)) return;
+  if (!StatesFigure(l.text) || NamesAndFigures(r, l)) return;
   Bullet b;
   b.text = l.text;
   b.line = l.line;
@@ -558,11 +636,14 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
 
 void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& context, const EntryCtx& x,
                    std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
-  OutputRead r{x, BlockContext(entry, block, context, x), "", {}, out, unread};
+  OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread};
+  const size_t before = out->size();
   ResultLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out);
+  std::set<int> read;  // lines the harness's RESULT reader took
+  for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
   const std::vector<BlockLine> lines = BlockLines(block);
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
-    if (lines[i].text.empty() || lines[i].text.rfind("RESULT ", 0) == 0) continue;
+    if (lines[i].text.empty() || read.count(lines[i].line)) continue;
     if (const size_t rows = ColumnBlock(r, lines, i); rows > 0) {
       i += rows - 1;
       continue;
@@ -570,5 +651,32 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
     ReadLine(r, lines[i]);
   }
 }
+
+bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                   std::vector<UnreadFigures>* unread) {
+  if (b.code_spans.empty() || !b.children.empty() || b.text.size() > 4096) return false;
+  bool in_code = false;
+  for (char c : b.text) {
+    if (c == '`') in_code = !in_code;
+    else if (!in_code && c != ',' && c != ';' && c != ' ') return false;
+  }
+  std::string joined;
+  for (const auto& span : b.code_spans) {
+    if (span.find('=') == std::string::npos || span.find(' ') != std::string::npos) return false;
+    joined += (joined.empty() ? "" : " ") + span;
+  }
+  FencedBlock at;
+  at.line = b.line - 1;
+  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, scope.context, x) : scope.context, "", "", "", scope, out, unread};
+  const size_t before = out->size();
+  return KeyValueLine(r, joined, b.line) && out->size() > before;
+}
+
+std::string PrintedKeyUnit(const std::string& key) {
+  std::string bare;
+  return NameUnit(key, &bare);
+}
+
+bool UnitlessMetricName(const std::string& key) { return UnitlessMetric(key); }
 
 }  // namespace moelog::logbook::reader
