@@ -152,7 +152,7 @@ std::string NameUnit(const std::string& name, std::string* bare) {
     return it->second;
   }
   if (auto it = Vocab().suffixes.find(low); it != Vocab().suffixes.end() && low.size() > 2) return it->second;
-  return "";
+  return OutputUnit(*bare, "", &info) ? *bare : "";  // a header that is a unit ("TFLOP/s")
 }
 
 // Where one output block's reading stands.
@@ -532,16 +532,26 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   return k - i;
 }
 
+// A command's plain arguments after its program ("./bench 1000 4" -> "1000 4"):
+// what sets its run apart when it has no flags.
+std::string PositionalArgs(const std::string& cmd) {
+  const auto w = SplitWords(cmd);
+  std::string out;
+  for (size_t i = 1; i < w.size() && i < 8; ++i) {
+    if (w[i][0] == '-' || w[i] == "|" || w[i] == ">" || w[i] == "&&" || w[i] == ";") break;
+    if (w[i].size() <= 16) out += (out.empty() ? "" : " ") + w[i];
+  }
+  return out;
+}
+
 // The last command written in a bullet's code span before `before`
 // ("- `python bench.py --impl ref`" over its printed figures).
-void NearestSpanCommand(const std::vector<Bullet>& bullets, int before, int* line, std::string* cmd) {
-  for (const auto& b : bullets) {
-    if (b.line >= before) return;
-    if (b.line >= *line)
-      for (const auto& span : b.code_spans)
-        if (LooksLikeCommandLine(TrimText(span)) || span.find(" --") != std::string::npos) *line = b.line, *cmd = span;
-    NearestSpanCommand(b.children, before, line, cmd);
-  }
+void NearestSpanCommand(const Bullet& b, int before, int* line, std::string* cmd) {
+  if (b.line >= before) return;
+  if (b.line >= *line)
+    for (const auto& span : b.code_spans)
+      if (LooksLikeCommandLine(TrimText(span)) || span.find(" --") != std::string::npos) *line = b.line, *cmd = span;
+  for (const auto& c : b.children) NearestSpanCommand(c, before, line, cmd);
 }
 
 // The block's configuration: the sub-heading above it, a short label
@@ -560,26 +570,20 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
   std::string near;
   for (const auto& c : entry.commands)
     if (c.line < before && c.line >= near_line) near_line = c.line, near = c.joined;
-  NearestSpanCommand(entry.notes, before, &near_line, &near);
-  if (!near.empty()) {
-    ParsedCommand pc;
-    ParseCommand(near, &pc);
-    for (const auto& [k, v] : pc.flags)
-      if (x.vars.count(k) && v.find('$') == std::string::npos) cfg[k] = v;
-  }
+  const int command_line = near_line;
+  for (const auto& b : entry.notes) NearestSpanCommand(b, before, &near_line, &near);
+  for (const auto& f : entry.fields)
+    if (f.name != "Command") NearestSpanCommand(f.bullet, before, &near_line, &near);
+  if (near.empty()) return cfg;
+  // A command of a bullet is no command of the entry's: all its flags key
+  // the figures below it; a command's, the flags the entry's commands vary.
+  const bool span = near_line != command_line;
+  ParsedCommand pc;
+  ParseCommand(near, &pc);
+  for (const auto& [k, v] : pc.flags)
+    if ((span || x.vars.count(k)) && v.find('$') == std::string::npos) cfg[k] = v;
+  if (std::string args = PositionalArgs(near); pc.flags.empty() && !args.empty()) cfg["args"] = args;
   return cfg;
-}
-
-// A command's plain arguments after its program ("./bench 1000 4" -> "1000 4"):
-// what sets its run apart when it has no flags.
-std::string PositionalArgs(const std::string& cmd) {
-  const auto w = SplitWords(cmd);
-  std::string out;
-  for (size_t i = 1; i < w.size() && i < 8; ++i) {
-    if (w[i][0] == '-' || w[i] == "|" || w[i] == ">" || w[i] == "&&" || w[i] == ";") break;
-    if (w[i].size() <= 16) out += (out.empty() ? "" : " ") + w[i];
-  }
-  return out;
 }
 
 // "naive   m512   0.412 ms   0.65 TFLOP/s   0.6% of 117 TFLOP/s": names,
@@ -666,7 +670,7 @@ bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, s
     joined += (joined.empty() ? "" : " ") + span;
   }
   FencedBlock at;
-  at.line = b.line - 1;
+  at.line = b.line;  // the commands above it, as above a fence
   OutputRead r{x, x.entry ? BlockContext(*x.entry, at, scope.context, x) : scope.context, "", "", "", scope, out, unread};
   const size_t before = out->size();
   return KeyValueLine(r, joined, b.line) && out->size() > before;
