@@ -285,7 +285,14 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
     if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out, unread);
   for (const auto& b : entry.outputs) {
     if (b.line < f.bullet.line || b.line > last) continue;
-    OutputFigures(entry, b, scope.context, x, out, unread);
+    // The printed lines as bullets under their labels first (a harness's
+    // indented results); a block that reads so as nothing goes to the
+    // output stage.
+    const size_t before = out->size(), unread_before = unread ? unread->size() : 0;
+    ResultLines(b.text, b.line, scope.context, x, out);
+    for (const auto& ob : OutputBullets(b)) Walk(ob, scope, x, out, unread);
+    if (out->size() == before && (!unread || unread->size() == unread_before))
+      OutputFigures(entry, b, scope.context, x, out, unread);
   }
 }
 

@@ -266,6 +266,16 @@ bool SpecName(const std::string& bare) {
   return false;
 }
 
+// Whether a value is followed by another figure ("0.0214 s, 3,055,291 tok/s"):
+// a line of several figures is read as a bullet. A spread after "±" is none.
+bool MoreFigures(const std::vector<std::string>& toks) {
+  for (size_t k = 1; k < toks.size(); ++k) {
+    if (toks[k] == "\xC2\xB1" || toks[k] == "+-" || toks[k] == "[User:" || toks[k][0] == '(') return false;
+    if (std::isdigit(static_cast<unsigned char>(toks[k][0]))) return true;
+  }
+  return false;
+}
+
 // "Mean TTFT (ms):   183.2", "Latency: 0.512 ms", "Pass: Cold: 0.0051ms",
 // "Backend: sglang" (a setting of the lines below).
 bool NamedLine(OutputRead& r, const std::string& t, int line) {
@@ -282,7 +292,7 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
     if (toks.empty()) return false;
     std::string num, glued;
     bool approx = false;
-    if (NumberToken(toks[0], &num, &glued, &approx)) {
+    if (NumberToken(toks[0], &num, &glued, &approx) && !MoreFigures(toks)) {
       std::string bare;
       name = Unnumbered(name);
       std::string name_unit = NameUnit(name, &bare);
