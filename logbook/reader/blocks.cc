@@ -170,13 +170,22 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 }
 
 
+// "[ 510] 9.4s/step": a log line that starts with its counter, never a command.
+bool CounterLine(std::string_view l) {
+  const std::string t = Trim(l);
+  const size_t close = t.find(']');
+  if (t.size() < 3 || t[0] != '[' || close == std::string::npos || close > 12) return false;
+  const std::string n = Trim(std::string_view(t).substr(1, close - 1));
+  return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 // One line of printed output: JSON, CSV, key=value, a result word, two
 // numbers or more, or a figure with its unit.
 bool OutputLine(std::string_view l) {
   const std::string t = Trim(l);
   if (t.empty()) return false;
   if ((t.front() == '{' && t.back() == '}') || (t.front() == '[' && t.back() == ']')) return true;
-  if (KeyValues(t) >= 1) return true;
+  if (KeyValues(t) >= 1 || CounterLine(t)) return true;
   if (StrictPrintedLine(t) && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return true;
   const auto tokens = Tokens(t);
@@ -321,7 +330,7 @@ FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
     *cue = "looks like output";
     return FenceRole::kOutput;
   }
-  const bool command_first = f.first_line_is_command;
+  const bool command_first = f.first_line_is_command && !CounterLine(FirstLine(f.text));
   if ((f.output_label || f.output_heading) && !command_first) *cue = "label";
   else if (f.after_command && !command_first) *cue = "after command";
   else if (!command_first && LooksLikeOutput(f.text)) *cue = "looks like output";

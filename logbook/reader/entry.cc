@@ -345,8 +345,10 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
 void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
   for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, out, unread);
-  const size_t from_tables = out->size();
+  // A printed line is a measurement even when it repeats another's value
+  // (a step timer's 9.3 s/step at steps 530 and 540): kept like a table's.
   for (const auto& b : entry.outputs) OutputFigures(entry, b, {}, x, out, unread);
+  const size_t from_tables = out->size();
   WalkScope notes;
   notes.loose = true;
   for (const auto& b : entry.notes) Walk(b, notes, x, out, unread);

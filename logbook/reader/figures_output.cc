@@ -500,7 +500,9 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
 // A title: words and no digit ("cuBLAS kernel", "---- Time to First Token
 // ----", "FP16:"), at most 80 characters; its text without the banner.
 bool TitleLine(const std::string& t, std::string* title) {
-  if (t.size() > 80 || !HasAlpha(t) || std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+  const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
+  if (t.size() > 80 || !HasAlpha(t) ||
+      (!banner_line && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
     return false;
   std::string s = t;
   auto banner = [](char c) { return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' || c == ':' || c == '[' || c == ']' || c == '|'; };
@@ -624,6 +626,29 @@ bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
   return true;
 }
 
+// "[ 510] 9.4s/step (avg last 10)": a log's counter before its figure
+// keys it (step=510); false when the line starts with no counter.
+bool CounterLine(OutputRead& r, const BlockLine& l) {
+  const std::string& t = l.text;
+  if (t.empty() || t[0] != '[') return false;
+  const size_t close = t.find(']');
+  if (close == std::string::npos || close > 12) return false;
+  const std::string n = TrimText(t.substr(1, close - 1));
+  if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return false;
+  const auto toks = SplitWords(t.substr(close + 1));
+  std::string num, glued;
+  bool approx = false;
+  if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
+  const std::string unit = UnitAfter(toks, 0, glued, "");
+  UnitInfo info;
+  if (unit.empty() || !OutputUnit(unit, "", &info)) return false;
+  Config cfg = LineConfig(r);
+  cfg["step"] = n;
+  KeepFigure(r, l.line, t, cfg, {Fig{info.metric, info, unit, num, approx}});
+  return true;
+}
+
 void ReadLine(OutputRead& r, const BlockLine& l) {
   if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
     r.group.clear(), r.group_unit.clear();
@@ -632,7 +657,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   std::string title;
-  if (JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || NamedLine(r, l.text, l.line)) return;
+  if (CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || NamedLine(r, l.text, l.line)) return;
   if (TitleLine(l.text, &title)) {
     r.group_unit = NameUnit(title, &r.group);
     return;
