@@ -706,7 +706,10 @@ bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, s
   }
   FencedBlock at;
   at.line = b.line;  // the commands above it, as above a fence
-  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, scope.context, x) : scope.context, "", "", "", scope, out, unread};
+  WalkScope own = scope;
+  for (auto it = own.context.begin(); it != own.context.end();)  // a parent bullet's command is no value
+    it = LooksLikeCommandLine(it->second) || it->second.find(" --") != std::string::npos ? own.context.erase(it) : std::next(it);
+  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread};
   const size_t before = out->size();
   return KeyValueLine(r, joined, b.line) && out->size() > before;
 }
