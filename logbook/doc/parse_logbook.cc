@@ -483,18 +483,6 @@ void AddPromptedFence(const MdDocument& doc, int idx, const EntryWalk& w, Entry*
   }
 }
 
-bool AnyLineIsCommand(std::string_view text) {
-  size_t p = 0;
-  while (p < text.size()) {
-    const size_t nl = text.find('\n', p);
-    const std::string_view l = text.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p);
-    if (LooksLikeCommandLine(Trim(l))) return true;
-    if (nl == std::string_view::npos) break;
-    p = nl + 1;
-  }
-  return false;
-}
-
 bool IsCommandLine(std::string_view l) { return LooksLikeCommandLine(l); }
 
 // A fence of one command and its printed lines (reader/blocks.h
@@ -522,7 +510,7 @@ bool AddCommandWithOutput(const MdDocument& doc, int idx, const EntryWalk& w, En
 void AddEntryFence(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
   FenceFacts facts{n.info, n.literal, w->after_command, w->label, w->output_heading, FirstLineIsCommand(n.literal)};
-  facts.has_command_line = AnyLineIsCommand(n.literal);
+  facts.has_command_line = AnyLine(n.literal, &IsCommandLine);
   std::string cue;
   const FenceRole role = ClassifyFence(facts, &cue);
   w->label = false;

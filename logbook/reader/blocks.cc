@@ -355,6 +355,12 @@ int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_vi
   return LooksLikeOutput(rest) ? static_cast<int>(out) : -1;
 }
 
+bool AnyLine(std::string_view text, bool (*pred)(std::string_view)) {
+  for (std::string_view l : SplitLines(text))
+    if (pred(Trim(l))) return true;
+  return false;
+}
+
 bool PrintedLines(std::string_view text) {
   int lines = 0, printed = 0;
   for (std::string_view l : SplitLines(text)) {

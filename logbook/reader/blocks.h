@@ -69,6 +69,9 @@ bool LooksLikeOutput(std::string_view text);
 // banner): the 0-based line where the printed lines start, or -1 when the
 // rest is no output (another command, a script). `is_command` says whether
 // a line reads as a command line (doc/command_line.h).
+// Whether some line of `text` (trimmed) satisfies `pred`.
+bool AnyLine(std::string_view text, bool (*pred)(std::string_view));
+
 int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view));
 
 // Lines outside any fence that a program printed, read strictly (three
