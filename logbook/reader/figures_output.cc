@@ -325,8 +325,9 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
 std::vector<std::pair<std::string, std::string>> Pairs(const std::string& t, std::string* prefix) {
   std::vector<std::pair<std::string, std::string>> out;
   std::string s = t;
-  std::replace(s.begin(), s.end(), ',', ' ');
-  std::replace(s.begin(), s.end(), '\t', ' ');
+  for (size_t i = 0; i < s.size(); ++i)  // "a=1, b=2" or "a=1,b=2", not the separators of "1,988,350"
+    if (s[i] == '\t' || (s[i] == ',' && (i + 1 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i + 1])))))
+      s[i] = ' ';
   size_t first = std::string::npos;
   std::istringstream ss(s);
   for (std::string w; ss >> w;) {
@@ -691,19 +692,46 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   }
 }
 
-bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
-                   std::vector<UnreadFigures>* unread) {
-  if (b.code_spans.empty() || !b.children.empty() || b.text.size() > 4096) return false;
-  bool in_code = false;
+namespace {
+
+// A bullet's text as one printed key=value line: its spans only
+// ("`avg_step_ms=20.4`, `peak=2.1e9`"), or a unit's name and pairs
+// ("ms/iter: sdpa=4.41  flex=10.49"); "" for any other bullet.
+std::string PrintedPairs(const Bullet& b) {
+  if (!b.children.empty() || b.text.size() > 4096) return "";
+  bool in_code = false, spans_only = !b.code_spans.empty();
   for (char c : b.text) {
     if (c == '`') in_code = !in_code;
-    else if (!in_code && c != ',' && c != ';' && c != ' ') return false;
+    else if (!in_code && c != ',' && c != ';' && c != ' ') spans_only = false;
   }
   std::string joined;
-  for (const auto& span : b.code_spans) {
-    if (span.find('=') == std::string::npos || span.find(' ') != std::string::npos) return false;
-    joined += (joined.empty() ? "" : " ") + span;
+  if (spans_only) {
+    for (const auto& span : b.code_spans) {
+      if (span.find('=') == std::string::npos || span.find(' ') != std::string::npos) return "";
+      joined += (joined.empty() ? "" : " ") + span;
+    }
+    return joined;
   }
+  std::string plain;
+  for (char c : b.text)
+    if (c != '`') plain += c;
+  const size_t colon = plain.find(": ");
+  if (colon == std::string::npos || colon > 40) return "";
+  std::string bare;
+  UnitInfo info;
+  if (NameUnit(plain.substr(0, colon), &bare).empty() && !OutputUnit(plain.substr(0, colon), "", &info)) return "";
+  const auto toks = SplitWords(plain.substr(colon + 2));
+  for (const auto& t : toks)
+    if (t.find('=') == std::string::npos || t.front() == '=') return "";
+  return toks.size() >= 2 ? plain : "";
+}
+
+}  // namespace
+
+bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                   std::vector<UnreadFigures>* unread) {
+  const std::string joined = PrintedPairs(b);
+  if (joined.empty()) return false;
   FencedBlock at;
   at.line = b.line;  // the commands above it, as above a fence
   WalkScope own = scope;

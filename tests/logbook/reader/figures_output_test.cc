@@ -120,6 +120,15 @@ TEST(ReaderOutputFigures, PrintedKeyValueBulletsUnderTheirCommand) {
   EXPECT_NEAR(figs[1].run.metrics.at("avg_step_time_s"), 0.0231, 1e-12);
 }
 
+TEST(ReaderOutputFigures, ABulletOfAUnitAndItsVariants) {
+  const auto figs = Read("- ms/iter: sdpa=4.41  flex=10.49\n- tokens/s: sdpa=928,928  flex=390,619\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(figs[0].run.config.at("variant"), "sdpa");
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 0.01049, 1e-12);
+  EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("tokens_per_s"), 928928);  // thousands separators are no list
+  EXPECT_EQ(figs[3].run.config.at("variant"), "flex");
+}
+
 TEST(ReaderOutputFigures, AHugeBlockIsReadToTheCapOnly) {
   std::string block = "```\n";
   for (int i = 0; i < 50000; ++i) block += "step=" + std::to_string(i) + " loss=3.2 step_ms=41.0\n";
