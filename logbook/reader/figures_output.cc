@@ -676,6 +676,9 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
 
 void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& context, const EntryCtx& x,
                    std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  // A block named for a language that is no shell holds a program's source
+  // unless its lines read as a printout ("```python" of a model's code).
+  if (block.output_cue == "info" && !LooksLikeOutput(block.text)) return;
   OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread};
   const size_t before = out->size();
   ResultLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out);

@@ -129,6 +129,11 @@ TEST(ReaderOutputFigures, ABulletOfAUnitAndItsVariants) {
   EXPECT_EQ(figs[3].run.config.at("variant"), "flex");
 }
 
+TEST(ReaderOutputFigures, ProgramSourceIsNoPrintout) {
+  const auto figs = Read("```python\n# flops: 2 x n x 4n = 16n^2 per token\nhidden = (8 * n) // 3\nx = w3(x)\n```\n");
+  EXPECT_TRUE(figs.empty());
+}
+
 TEST(ReaderOutputFigures, AHugeBlockIsReadToTheCapOnly) {
   std::string block = "```\n";
   for (int i = 0; i < 50000; ++i) block += "step=" + std::to_string(i) + " loss=3.2 step_ms=41.0\n";
