@@ -488,15 +488,41 @@ void AddPromptedFence(const MdDocument& doc, int idx, const EntryWalk& w, Entry*
   }
 }
 
+bool IsCommandLine(std::string_view l) { return LooksLikeCommandLine(l); }
+
+// A fence of one command and its printed lines (reader/blocks.h
+// PrintedAfterCommand): the command, then the printed lines as an output.
+bool AddCommandWithOutput(const MdDocument& doc, int idx, const EntryWalk& w, Entry* e) {
+  const MdNode& n = doc.nodes[idx];
+  const int at = PrintedAfterCommand(n.literal, &IsCommandLine);
+  if (at < 0) return false;
+  size_t cut = 0;
+  for (int k = 0; k < at && cut != std::string_view::npos; ++k) cut = n.literal.find('\n', cut) + 1;
+  CommandText cmd = FencedCommand(doc, idx);
+  cmd.text = std::string(n.literal.substr(0, cut));
+  cmd.joined = JoinContinuations(cmd.text);
+  cmd.end_line = n.start_line + at;
+  if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
+  FencedBlock b = BuildFenced(doc, idx, {});
+  b.text = std::string(n.literal.substr(cut));
+  b.line = n.start_line + at;  // the printed lines start on the line after it, as in a fence
+  b.subheading = w.sub;
+  b.output_cue = "after command";
+  e->outputs.push_back(std::move(b));
+  return true;
+}
+
 void AddEntryFence(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
-  const FenceFacts facts{n.info, n.literal, w->after_command, w->label, w->output_heading, FirstLineIsCommand(n.literal)};
+  FenceFacts facts{n.info, n.literal, w->after_command, w->label, w->output_heading, FirstLineIsCommand(n.literal)};
+  facts.has_command_line = AnyLine(n.literal, &IsCommandLine);
   std::string cue;
   const FenceRole role = ClassifyFence(facts, &cue);
   w->label = false;
   w->after_command = role != FenceRole::kOutput;
   if (role == FenceRole::kPrompted) return AddPromptedFence(doc, idx, *w, e);
   if (role == FenceRole::kCommand) {
+    if (AddCommandWithOutput(doc, idx, *w, e)) return;
     CommandText cmd = FencedCommand(doc, idx);
     if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
     return;
@@ -509,9 +535,29 @@ void AddEntryFence(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
 
 // A paragraph: result prose, an output label, or explanation; a code span
 // "$ cmd ..." in it is a command.
+// A paragraph's text, one source line per line (soft breaks back).
+std::string ParagraphLines(const Paragraph& p) {
+  std::string out = p.text;
+  for (auto it = p.line_starts.rbegin(); it != p.line_starts.rend(); ++it)
+    if (*it > 0 && *it <= out.size() && out[*it - 1] == ' ') out[*it - 1] = '\n';
+  return out;
+}
+
 void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   Paragraph p = BuildParagraph(doc, idx);
   if (p.text.empty()) return;
+  if (std::string lines = ParagraphLines(p); PrintedLines(lines)) {
+    // A program's printed lines pasted as text: an output, not prose.
+    FencedBlock b;
+    b.text = std::move(lines);
+    b.line = p.line - 1;  // its first line is the block's first, as in a fence
+    b.end_line = p.end_line;
+    b.subheading = w->sub;
+    b.output_cue = "looks like output";
+    e->outputs.push_back(std::move(b));
+    w->label = w->after_command = false;
+    return;
+  }
   p.output_label = IsOutputLabel(p.text);
   p.states_figure = !p.output_label && StatesFigure(p.text);
   w->label = p.output_label;
@@ -575,6 +621,13 @@ void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
     AddEntryList(doc, idx, w, e);
   } else if (n.kind == MdKind::kCodeBlock && n.fenced) {
     AddEntryFence(doc, idx, w, e);
+  } else if (n.kind == MdKind::kCodeBlock && LooksLikeOutput(n.literal) && !FirstLineIsCommand(n.literal)) {
+    FencedBlock b = BuildFenced(doc, idx, {});  // an indented block of printed lines
+    b.line = n.start_line - 1;
+    b.subheading = w->sub;
+    b.output_cue = "looks like output";
+    e->outputs.push_back(std::move(b));
+    w->label = w->after_command = false;
   } else if (n.kind == MdKind::kTable) {
     e->tables.push_back(BuildTable(doc, idx));
     e->tables.back().subheading = w->sub;
@@ -803,6 +856,7 @@ bool HoldsRecord(const MdDocument& doc, size_t pos) {
       if (c.kind == MdKind::kTable) return true;
       if (c.kind == MdKind::kCode && (LooksLikeCommandLine(c.literal) || !AfterPrompt(c.literal).empty())) return true;
       if ((c.kind == MdKind::kParagraph || c.kind == MdKind::kTableCell) && StatesFigure(InlineText(doc, i))) return true;
+      if (c.kind == MdKind::kParagraph && PrintedLines(ParagraphLines(BuildParagraph(doc, i)))) return true;
     }
   }
   return false;

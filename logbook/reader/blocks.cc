@@ -128,13 +128,66 @@ int KeyValues(std::string_view l) {
   return n;
 }
 
+// A line a shell script holds rather than a program prints: an assignment
+// ("NUM=4", "export X=1"), a comment, a control word, a continuation.
+bool ShellishLine(std::string_view l) {
+  const std::string t = Trim(l);
+  if (t.empty()) return false;
+  if (t[0] == '#' || t.back() == '\\' || t.rfind("./", 0) == 0) return true;
+  const auto tokens = Tokens(t);
+  const std::string first = Lower(tokens.empty() ? std::string_view{} : tokens[0]);
+  for (const char* w : {"export", "cd", "for", "if", "then", "fi", "do", "done", "while", "source", "set", "echo", "unset"})
+    if (first == w) return true;
+  const size_t eq = first.find('=');
+  return eq != std::string::npos && eq > 0 && tokens.size() == 1 &&
+         std::all_of(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(eq),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// A strictly printed line: JSON, key=value, a banner ("==== Result ===="),
+// or "Name: value" with at most a value and its unit after the colon.
+bool StrictPrintedLine(std::string_view l) {
+  const std::string t = Trim(l);
+  if (t.empty()) return false;
+  if ((t.front() == '{' && t.back() == '}') || KeyValues(t) >= 1) return true;
+  if (t.rfind("===", 0) == 0 || t.rfind("---", 0) == 0) return true;
+  const size_t colon = t.find(": ");
+  if (colon == std::string::npos || colon == 0 || colon > 60) return false;
+  const auto after = Tokens(std::string_view(t).substr(colon + 1));
+  return !after.empty() && after.size() <= 2;
+}
+
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> out;
+  size_t p = 0;
+  while (p < text.size()) {
+    const size_t nl = text.find('\n', p);
+    out.push_back(text.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p));
+    if (nl == std::string_view::npos) break;
+    p = nl + 1;
+  }
+  return out;
+}
+
+
+// "[ 510] 9.4s/step": a log line that starts with its counter, never a command.
+bool CounterLine(std::string_view l) {
+  const std::string t = Trim(l);
+  const size_t close = t.find(']');
+  if (t.size() < 3 || t[0] != '[' || close == std::string::npos || close > 12) return false;
+  const std::string n = Trim(std::string_view(t).substr(1, close - 1));
+  return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 // One line of printed output: JSON, CSV, key=value, a result word, two
 // numbers or more, or a figure with its unit.
 bool OutputLine(std::string_view l) {
   const std::string t = Trim(l);
   if (t.empty()) return false;
   if ((t.front() == '{' && t.back() == '}') || (t.front() == '[' && t.back() == ']')) return true;
-  if (KeyValues(t) >= 1) return true;
+  if (KeyValues(t) >= 1 || CounterLine(t)) return true;
+  if (StrictPrintedLine(t) && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return true;
   const auto tokens = Tokens(t);
   int numbers = 0;
   for (std::string_view tok : tokens) numbers += IsNumberToken(tok) ? 1 : 0;
@@ -268,12 +321,55 @@ FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
   if (HasPrompt(f.text)) return FenceRole::kPrompted;
   // A block the author named a shell is a command, as always; a bare block
   // (or a session) is one unless where it sits or what it holds says output.
-  if (!lang.empty() && !Words().sessions.count(lang)) return FenceRole::kCommand;
-  const bool command_first = f.first_line_is_command;
+  if (!lang.empty() && !Words().sessions.count(lang)) {
+    // A shell-named block that holds no command and reads as printed lines
+    // ("Latency: 0.67 ms" pasted into a ```bash fence) is output all the same.
+    if (f.first_line_is_command || f.has_command_line || !LooksLikeOutput(f.text)) return FenceRole::kCommand;
+    for (std::string_view l : SplitLines(f.text))
+      if (ShellishLine(l)) return FenceRole::kCommand;
+    *cue = "looks like output";
+    return FenceRole::kOutput;
+  }
+  const bool command_first = f.first_line_is_command && !CounterLine(FirstLine(f.text));
   if ((f.output_label || f.output_heading) && !command_first) *cue = "label";
   else if (f.after_command && !command_first) *cue = "after command";
   else if (!command_first && LooksLikeOutput(f.text)) *cue = "looks like output";
   return cue->empty() ? FenceRole::kCommand : FenceRole::kOutput;
+}
+
+int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view)) {
+  const std::vector<std::string_view> lines = SplitLines(text);
+  size_t i = 0;
+  while (i < lines.size() && Trim(lines[i]).empty()) ++i;
+  if (i >= lines.size() || !is_command(Trim(lines[i]))) return -1;
+  while (i < lines.size() && !Trim(lines[i]).empty() && Trim(lines[i]).back() == '\\') ++i;  // its continuations
+  const size_t first = i + 1;
+  size_t out = first;
+  while (out < lines.size() && Trim(lines[out]).empty()) ++out;
+  if (out >= lines.size()) return -1;
+  std::string rest;
+  for (size_t k = out; k < lines.size(); ++k) {
+    if (is_command(Trim(lines[k])) || ShellishLine(lines[k]) || HasPrompt(lines[k])) return -1;
+    rest.append(lines[k]).push_back('\n');
+  }
+  return LooksLikeOutput(rest) ? static_cast<int>(out) : -1;
+}
+
+bool AnyLine(std::string_view text, bool (*pred)(std::string_view)) {
+  for (std::string_view l : SplitLines(text))
+    if (pred(Trim(l))) return true;
+  return false;
+}
+
+bool PrintedLines(std::string_view text) {
+  int lines = 0, printed = 0;
+  for (std::string_view l : SplitLines(text)) {
+    if (Trim(l).empty()) continue;
+    ++lines;
+    printed += StrictPrintedLine(l) ? 1 : 0;
+    if (lines > 4096) break;
+  }
+  return lines >= 3 && printed >= 3 && 5 * printed >= 4 * lines;
 }
 
 }  // namespace moelog::logbook

@@ -24,6 +24,7 @@ struct FenceFacts {
   bool output_label = false;    // right after an "Output:" label
   bool output_heading = false;  // under an "Output"/"Logs" sub-heading
   bool first_line_is_command = false;  // its first line reads as a command line (doc/command_line.h)
+  bool has_command_line = false;       // some line of it reads as a command line
 };
 
 enum class FenceRole { kCommand, kOutput, kPrompted };
@@ -62,6 +63,21 @@ bool IsOutputHeading(std::string_view text);
 // Lines that read as a program's printed output: aligned numeric columns,
 // key=value lines, RESULT lines, JSON lines, CSV, figures with units.
 bool LooksLikeOutput(std::string_view text);
+
+// A fence that starts with a command and holds that command's printed
+// lines after it (`python bench.py \` ... then a blank line and a result
+// banner): the 0-based line where the printed lines start, or -1 when the
+// rest is no output (another command, a script). `is_command` says whether
+// a line reads as a command line (doc/command_line.h).
+// Whether some line of `text` (trimmed) satisfies `pred`.
+bool AnyLine(std::string_view text, bool (*pred)(std::string_view));
+
+int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view));
+
+// Lines outside any fence that a program printed, read strictly (three
+// lines at least, nearly all `Name: value`, key=value, JSON or banner
+// lines): a serving benchmark's result pasted as plain text.
+bool PrintedLines(std::string_view text);
 
 // Prose that states a figure: a number with a unit ("0.31 ms", "28.5x",
 // "412k tok/s").

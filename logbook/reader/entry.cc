@@ -285,8 +285,14 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
     if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out, unread);
   for (const auto& b : entry.outputs) {
     if (b.line < f.bullet.line || b.line > last) continue;
+    // The printed lines as bullets under their labels first (a harness's
+    // indented results); a block that reads so as nothing goes to the
+    // output stage.
+    const size_t before = out->size(), unread_before = unread ? unread->size() : 0;
     ResultLines(b.text, b.line, scope.context, x, out);
     for (const auto& ob : OutputBullets(b)) Walk(ob, scope, x, out, unread);
+    if (out->size() == before && (!unread || unread->size() == unread_before))
+      OutputFigures(entry, b, scope.context, x, out, unread);
   }
 }
 
@@ -339,6 +345,9 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
 void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
   for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, out, unread);
+  // A printed line is a measurement even when it repeats another's value
+  // (a step timer's 9.3 s/step at steps 530 and 540): kept like a table's.
+  for (const auto& b : entry.outputs) OutputFigures(entry, b, {}, x, out, unread);
   const size_t from_tables = out->size();
   WalkScope notes;
   notes.loose = true;
@@ -369,6 +378,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   x.own_text = OwnWords(entry);
   x.command_labels = CommandLabels(entry);
   x.entry_id = entry.id;
+  x.entry = &entry;
   x.file = file;
   x.prose = EntryProse(entry);
   for (const auto& c : entry.commands) x.repeats = x.repeats || SaysRepeats(c.joined);

@@ -308,6 +308,7 @@ void KeepPoints(const std::string& rest, const std::string& kept, int line, cons
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override) {
   if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
+  if ((text_override.empty() || b.children.empty()) && PrintedBullet(b, scope, x, out, unread)) return;
   const std::string& text = text_override.empty() ? b.text : text_override;
   if (const auto arms = prose::DotArms(text); !arms.empty()) {  // "ring EP4 21.3% / 12.1 s · a2a EP4 ..."
     Bullet one = b;

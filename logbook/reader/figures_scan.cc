@@ -32,6 +32,7 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   while (b > 0 && IsIdentChar(s[b - 1])) --b;
   const std::string key = s.substr(b, eq - b);
   std::string unit = KeyUnit(key);
+  if (unit.empty() && !SettingKey(key)) unit = PrintedKeyUnit(key);  // "avg_step_ms=20.4"
   size_t j = eq + 1;
   const std::string num = DigitsAt(s, &j);
   // "`steady_state_time=0.0341s`", "`latency=3.2ms`": the unit glued to the
@@ -44,6 +45,12 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   *end = j;
   UnitInfo info{};
   const auto v = ParseNumber(num);
+  if (unit.empty() && v && !(j < s.size() && IsIdentChar(s[j])) && UnitlessMetricName(key)) {
+    // "speedup=28.52": a harness's own score, a figure without a unit.
+    f->metric = SnakeKey(key), f->unit = "", f->derived = false, f->value = *v;
+    f->decimals = WrittenDecimals(num);
+    return true;
+  }
   if (unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
   f->metric = info.metric, f->unit = unit, f->derived = false;
   f->value = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;

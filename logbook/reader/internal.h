@@ -250,6 +250,20 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
 void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
                  std::vector<RecordedFigure>* out);
 Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
+// The figures of an output block (figures_output.cc): printed `Name (unit):
+// value` lines, key=value and JSON lines, aligned columns and CSV, each
+// figure on its own line's row.
+void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& context, const EntryCtx& x,
+                   std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// A bullet of printed key=value spans only ("- `avg_step_ms=20.4`,
+// `peak_bytes=2.1e9`"): read as an output line, keyed by the command above
+// it; false (nothing read) for any other bullet.
+// A printed key's unit from its suffix ("avg_step_ms" -> "ms"), or "";
+// whether a key names a figure written without a unit ("speedup", "val_loss").
+std::string PrintedKeyUnit(const std::string& key);
+bool UnitlessMetricName(const std::string& key);
+bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                   std::vector<UnreadFigures>* unread);
 void UnstampOthers(const EntryCtx& x, std::vector<RecordedFigure>* out);
 void FirstCommandDefaults(const EntryCtx& x, std::vector<RecordedFigure>* out);
 bool NamesTime(const Bullet& b);
@@ -396,6 +410,7 @@ struct EntryCtx {
   };
   std::vector<Text> prose;
   bool repeats = false;  // the entry's commands repeat runs ("for rep in 1 2", "--repeats 3")
+  const Entry* entry = nullptr;  // the entry read (its commands key printed figures)
 };
 
 // What a walk down a Result's bullets carries: the config its labels name,

@@ -147,5 +147,56 @@ TEST(Blocks, OutputShapesAndLabels) {
   EXPECT_EQ(parts[2].first_line, 4);
 }
 
+TEST(BlocksParse, AShellNamedFenceOfPrintedLinesIsOutput) {
+  const std::string text = std::string(kHead) +
+                           "```bash\n./bench --size 4096\n```\n\nFP16:\n```bash\nDevice: card\n"
+                           "Latency: 0.672 ms\nEffective TFLOPS: 204.2 TFLOPS\n```\n\n```bash\nNUM=4\nmake\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].commands.size(), 2u);  // the bench, and the script of an assignment
+  ASSERT_EQ(lb.entries[0].outputs.size(), 1u);
+  EXPECT_EQ(lb.entries[0].outputs[0].output_cue, "looks like output");
+}
+
+TEST(BlocksParse, ACommandAndItsPrintedLinesInOneFence) {
+  const std::string text = std::string(kHead) +
+                           "```\npython serve_bench.py --rate 8 \\\n  --prompts 100\n\n"
+                           "==== Serving Benchmark Result ====\nMean TTFT (ms):   152.3\n"
+                           "Output token throughput (tok/s):  1875.4\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const Entry& e = lb.entries[0];
+  ASSERT_EQ(e.commands.size(), 1u);
+  EXPECT_EQ(e.commands[0].joined, "python serve_bench.py --rate 8 --prompts 100");
+  ASSERT_EQ(e.outputs.size(), 1u);
+  EXPECT_EQ(e.outputs[0].text.substr(0, 4), "====");
+  EXPECT_EQ(e.outputs[0].line + 1, 11);  // its first printed line
+}
+
+TEST(BlocksParse, PrintedLinesPastedAsTextAreOutput) {
+  const std::string text = std::string(kHead) +
+                           "==== Result ====\nBackend:  engine\nRequest throughput (req/s):   3.77\n"
+                           "Mean TTFT (ms):   2074.09\n\nThe fused path is faster: 0.84 ms against 1.1 ms.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].outputs.size(), 1u);
+  EXPECT_EQ(lb.entries[0].outputs[0].line + 1, 7);
+  EXPECT_EQ(lb.entries[0].paragraphs.size(), 1u);  // the prose stays prose
+}
+
+TEST(BlocksText, PrintedAfterCommandNeedsPrintedLinesOnly) {
+  auto is_command = [](std::string_view l) { return l.rfind("python", 0) == 0; };
+  EXPECT_EQ(PrintedAfterCommand("python a.py --x 1\n\nLatency: 0.5 ms\nMean TTFT (ms):  2.0\n", is_command), 2);
+  EXPECT_EQ(PrintedAfterCommand("python a.py --x 1\npython b.py --y 2\n", is_command), -1);
+  EXPECT_EQ(PrintedAfterCommand("python a.py --x 1\nexport X=1\n", is_command), -1);
+  EXPECT_EQ(PrintedAfterCommand("Latency: 0.5 ms\n", is_command), -1);
+}
+
+TEST(BlocksText, PrintedLinesAreStrict) {
+  EXPECT_TRUE(PrintedLines("==== R ====\nMean TTFT (ms):  2.0\nP99 TTFT (ms):  9.1\n"));
+  EXPECT_FALSE(PrintedLines("We ran it twice: 0.5 ms and 0.6 ms.\nThe second run was warm.\nNext: fuse.\n"));
+  EXPECT_FALSE(PrintedLines("Latency: 0.5 ms\n"));  // one line is no block
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -80,6 +80,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, GoldenTest,
                              "recorded_gpu",
                              "recorded_hillclimb",
                              "recorded_idioms",
+                             "recorded_output",
                              "recorded_paragraphs",
                              "recorded_prose",
                              "recorded_tables"));

@@ -1,0 +1,755 @@
+// Reader stage figures, program output: the figures of an output block (a
+// fenced block after a command or under an Output label, the printed lines
+// of a `$ ` session, lines that look like a program's output), read line by
+// line in one pass:
+//  - `Name (unit): value` and `Name: value unit` lines ("Mean TTFT (ms):
+//    183.2", "Latency: 0.512 ms"): one figure each, keyed metric=<Name>;
+//  - key=value lines ("avg_step_ms=20.4 speedup=28.5", "RESULT ..."): the
+//    keys that carry a unit (a suffix `_ms`, a glued unit `3.2ms`) or name a
+//    figure without one (`loss`, `speedup`) are figures, the others the
+//    line's configuration;
+//  - JSON lines, the same way;
+//  - aligned columns and CSV: a header line of names, then rows; a column is
+//    a figure when its header or its cells carry a unit;
+//  - a line of words without digits ("cuBLAS kernel", "---- Time to First
+//    Token ----") titles the lines below it (key "group");
+//  - any other line that states a number with its unit is read as a bullet.
+// Words (units, key suffixes, names of unitless figures, count words) are
+// data: data/reader/output.json.
+#include <nlohmann/json.hpp>
+
+#include "logbook/doc/command_line.h"
+#include "logbook/reader/blocks.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+struct BuiltinFile {
+  const char* path;
+  const char* text;
+};
+const BuiltinFile kOutputFiles[] = {
+#include "builtin_reader.inc"
+};
+
+struct OutputWords {
+  std::map<std::string, std::string> units;     // lower-case unit -> metric
+  std::map<std::string, std::string> suffixes;  // key suffix -> unit
+  std::map<std::string, std::string> aliases;   // another spelling -> the vocabulary's unit
+  std::set<std::string> unitless, counts;
+};
+
+const OutputWords& Vocab() {
+  static const OutputWords words = [] {
+    OutputWords w;
+    for (const BuiltinFile& f : kOutputFiles) {
+      if (std::string_view(f.path) != "data/reader/output.json") continue;
+      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+      if (!j.is_object()) break;
+      auto map = [&](const char* key, std::map<std::string, std::string>* into) {
+        if (j.contains(key) && j[key].is_object())
+          for (const auto& [k, v] : j[key].items())
+            if (v.is_string()) (*into)[Lower(k)] = v.get<std::string>();
+      };
+      auto set = [&](const char* key, std::set<std::string>* into) {
+        if (j.contains(key) && j[key].is_array())
+          for (const auto& v : j[key])
+            if (v.is_string()) into->insert(Lower(v.get<std::string>()));
+      };
+      map("units", &w.units);
+      map("key_suffixes", &w.suffixes);
+      map("unit_aliases", &w.aliases);
+      set("unitless_metrics", &w.unitless);
+      set("count_words", &w.counts);
+    }
+    return w;
+  }();
+  return words;
+}
+
+std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
+
+// What a unit written in output measures: the reader's vocabulary first,
+// then the output words (kept as written, factor 1). "%" is MFU when the
+// name says so.
+bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info) {
+  if (unit.empty()) return false;
+  if (unit != "%" && UnitOf(unit, info)) return true;
+  const std::string low = Lower(unit);
+  if (unit == "%" && Lower(name).find("mfu") != std::string::npos) {
+    *info = UnitInfo{"mfu", 1, false};
+    return true;
+  }
+  if (UnitOf(low, info)) return true;
+  if (auto a = Vocab().aliases.find(low); a != Vocab().aliases.end()) return UnitOf(a->second, info);
+  auto it = Vocab().units.find(low);
+  if (it == Vocab().units.end()) return false;
+  *info = UnitInfo{it->second, 1, false};
+  return true;
+}
+
+// A number token as printed: "0.672896", "-0.00", "1,295.95", "~0.73",
+// "2.1e9"; a unit glued after it ("0.0051ms", "53.6%") goes to `unit`.
+bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bool* approx) {
+  size_t p = 0;
+  *approx = false;
+  if (p < tok.size() && (tok[p] == '~' || tok[p] == '+')) *approx = tok[p] == '~', ++p;
+  const size_t b = p;
+  if (p < tok.size() && tok[p] == '-') ++p;
+  bool digit = false;
+  while (p < tok.size() && (std::isdigit(static_cast<unsigned char>(tok[p])) || tok[p] == '.' || tok[p] == ',')) {
+    digit = digit || std::isdigit(static_cast<unsigned char>(tok[p]));
+    ++p;
+  }
+  if (!digit) return false;
+  if (p + 1 < tok.size() && (tok[p] == 'e' || tok[p] == 'E') &&
+      (std::isdigit(static_cast<unsigned char>(tok[p + 1])) || tok[p + 1] == '-' || tok[p + 1] == '+')) {
+    p += 2;
+    while (p < tok.size() && std::isdigit(static_cast<unsigned char>(tok[p]))) ++p;
+  }
+  *num = tok.substr(b, p - b);
+  while (!num->empty() && (num->back() == ',' || num->back() == '.')) num->pop_back();
+  std::string rest = tok.substr(p);
+  while (!rest.empty() && (rest.back() == ',' || rest.back() == ';')) rest.pop_back();
+  *unit = rest;
+  return ParseNumber(*num).has_value() && (rest.empty() || !std::isdigit(static_cast<unsigned char>(rest[0])));
+}
+
+bool IsNumber(const std::string& tok) {
+  std::string num, unit;
+  bool approx = false;
+  return NumberToken(tok, &num, &unit, &approx) && unit.empty();
+}
+
+std::vector<std::string> SplitWords(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream ss(s);
+  for (std::string w; ss >> w;) out.push_back(w);
+  return out;
+}
+
+// A printed name's unit: "(ms)" in it, or its last word or `_` part
+// ("avg_step_ms", "tok_s"); `bare` gets the name without it.
+std::string NameUnit(const std::string& name, std::string* bare) {
+  *bare = TrimText(name);
+  UnitInfo info;
+  if (const size_t open = bare->rfind('('); open != std::string::npos && bare->back() == ')') {
+    const std::string inner = TrimText(bare->substr(open + 1, bare->size() - open - 2));
+    *bare = TrimText(bare->substr(0, open));
+    if (OutputUnit(inner, *bare, &info)) return inner;
+  }
+  std::string low = Lower(*bare);
+  std::replace(low.begin(), low.end(), ' ', '_');
+  std::replace(low.begin(), low.end(), '-', '_');
+  for (int parts = 3; parts >= 1; --parts) {
+    size_t at = low.size();
+    for (int k = 0; k < parts && at != std::string::npos && at > 0; ++k) at = low.rfind('_', at - 1);
+    if (at == std::string::npos || at == 0) continue;
+    auto it = Vocab().suffixes.find(low.substr(at + 1));
+    if (it == Vocab().suffixes.end()) continue;
+    *bare = bare->substr(0, at);
+    return it->second;
+  }
+  if (auto it = Vocab().suffixes.find(low); it != Vocab().suffixes.end() && low.size() > 2) return it->second;
+  return OutputUnit(*bare, "", &info) ? *bare : "";  // a header that is a unit ("TFLOP/s")
+}
+
+// Where one output block's reading stands.
+struct OutputRead {
+  const EntryCtx& x;
+  Config context;      // the block's: sub-heading, label, its command, settings printed above
+  std::string group;   // the title line above the lines read
+  std::string group_unit;  // the unit that title names ("Timing (microseconds):")
+  std::string command;     // the last `$ ` command of a session read in the block
+  WalkScope scope;
+  std::vector<RecordedFigure>* out;
+  std::vector<UnreadFigures>* unread;
+};
+
+Config LineConfig(const OutputRead& r) {
+  Config cfg = r.context;
+  if (!r.group.empty()) cfg["group"] = r.group;
+  return cfg;
+}
+
+// "1. Thread creation overhead": the name without its list number.
+std::string Unnumbered(const std::string& name) {
+  size_t p = 0;
+  while (p < name.size() && std::isdigit(static_cast<unsigned char>(name[p]))) ++p;
+  if (p == 0 || p + 1 >= name.size() || (name[p] != '.' && name[p] != ')') || name[p + 1] != ' ') return name;
+  return TrimText(name.substr(p + 1));
+}
+
+// The metric a named figure is kept under: the unit's, or the name's own
+// when the unit names none ("val_loss").
+std::string MetricOf(const UnitInfo& info) { return info.metric; }
+
+void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
+                const std::vector<std::tuple<std::string, UnitInfo, std::string, std::string, bool>>& figs) {
+  if (figs.empty() || r.out->size() > kMaxFiguresPerEntry) return;
+  StoredRun run = NewRecorded(r.x, cfg, line);
+  for (const auto& [metric, info, unit, num, approx] : figs) {
+    const auto v = ParseNumber(num);
+    if (!v) continue;
+    run.metrics[metric] = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;
+    run.units[metric] = unit;
+    run.decimals[metric] = WrittenDecimals(num);
+    if (info.derived) run.derived.insert(metric);
+    if (approx) run.approximate.insert(metric);
+  }
+  if (run.metrics.empty()) return;
+  RecordedFigure f;
+  f.run = std::move(run);
+  f.line = line;
+  f.text = FigureText(text);
+  r.out->push_back(std::move(f));
+}
+
+bool CountName(const std::string& bare) {
+  for (const auto& w : Words(Lower(bare)))
+    if (Vocab().counts.count(w)) return true;
+  return false;
+}
+
+bool UnitlessMetric(const std::string& bare) {
+  std::string low = Lower(bare);
+  std::replace(low.begin(), low.end(), ' ', '_');
+  if (Vocab().unitless.count(low)) return true;
+  const size_t us = low.rfind('_');
+  return us != std::string::npos && Vocab().unitless.count(low.substr(us + 1)) > 0;
+}
+
+// A named figure's metric from its printed name and unit: the unit's base
+// metric, named after the key when the line holds several ("fwd_time_s").
+bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed, UnitInfo* info) {
+  if (!unit.empty()) {
+    if (!OutputUnit(unit, bare, info)) return false;
+  } else if (UnitlessMetric(bare)) {
+    *info = UnitInfo{SnakeKey(bare), 1, false};
+    return true;
+  } else {
+    return false;
+  }
+  const std::string key = SnakeKey(bare);
+  if (prefixed && !key.empty() && !MetricWord(Lower(bare)) && key != info->metric) info->metric = key + "_" + info->metric;
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
+
+// The unit written right after a number: glued to it, or the next word.
+std::string UnitAfter(const std::vector<std::string>& toks, size_t k, const std::string& glued, const std::string& name) {
+  UnitInfo info;
+  if (!glued.empty()) return OutputUnit(glued, name, &info) ? glued : "";
+  if (k + 1 >= toks.size()) return "";
+  std::string u = toks[k + 1];
+  while (!u.empty() && (u.back() == ',' || u.back() == ';' || u.back() == '.')) u.pop_back();
+  // "4096 x 4096": a shape, not a speedup.
+  if ((u == "x" || u == "X") && k + 2 < toks.size() && IsNumber(toks[k + 2])) return "";
+  return OutputUnit(u, name, &info) ? u : "";
+}
+
+// "% of 117 TFLOP/s", "% of peak": a share of a bound, derived.
+bool ShareOfBound(const std::vector<std::string>& toks, size_t k, const std::string& unit, const std::string& glued) {
+  const size_t next = k + (glued.empty() ? 2 : 1);
+  return unit == "%" && next < toks.size() && Lower(toks[next]) == "of";
+}
+
+bool SpecName(const std::string& bare) {
+  for (const auto& w : Words(Lower(bare)))
+    if (w == "peak" || w == "theoretical" || w == "spec") return true;
+  return false;
+}
+
+// Whether a value is followed by another figure ("0.0214 s, 3,055,291 tok/s"):
+// a line of several figures is read as a bullet. A spread after "±" is none.
+bool MoreFigures(const std::vector<std::string>& toks) {
+  for (size_t k = 1; k < toks.size(); ++k) {
+    if (toks[k] == "\xC2\xB1" || toks[k] == "+-" || toks[k] == "[User:" || toks[k][0] == '(') return false;
+    if (std::isdigit(static_cast<unsigned char>(toks[k][0]))) return true;
+  }
+  return false;
+}
+
+// "Mean TTFT (ms):   183.2", "Latency: 0.512 ms", "Pass: Cold: 0.0051ms",
+// "Backend: sglang" (a setting of the lines below).
+bool NamedLine(OutputRead& r, const std::string& t, int line) {
+  std::string name;
+  size_t from = 0;
+  for (int k = 0; k < 3; ++k) {
+    const size_t colon = t.find(':', from);
+    if (colon == std::string::npos || (colon + 1 < t.size() && t[colon + 1] != ' ' && t[colon + 1] != '\t')) return false;
+    const std::string part = TrimText(t.substr(from, colon - from));
+    if (part.empty() || part.size() > 60 || std::none_of(part.begin(), part.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+      return false;
+    name += (name.empty() ? "" : " ") + part;
+    const auto toks = SplitWords(t.substr(colon + 1));
+    if (toks.empty()) return false;
+    std::string num, glued;
+    bool approx = false;
+    if (NumberToken(toks[0], &num, &glued, &approx) && !MoreFigures(toks)) {
+      std::string bare;
+      name = Unnumbered(name);
+      std::string name_unit = NameUnit(name, &bare);
+      if (name_unit.empty()) name_unit = r.group_unit;
+      std::string unit = UnitAfter(toks, 0, glued, bare);
+      if (unit.empty() && glued.empty()) unit = name_unit;
+      else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
+      UnitInfo info;
+      if (CountName(bare) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
+      if (SpecName(bare)) {
+        if (r.unread) r.unread->push_back({line, FigureText(t), "a peak or specification, not a run's figure"});
+        return true;
+      }
+      if (ShareOfBound(toks, 0, unit, glued)) info.derived = true;
+      Config cfg = LineConfig(r);
+      cfg["metric"] = bare;
+      KeepFigure(r, line, t, cfg, {Fig{MetricOf(info), info, unit, num, approx}});
+      return true;
+    }
+    if (toks.size() == 1 && toks[0].size() <= 32 && std::isalpha(static_cast<unsigned char>(toks[0][0])) && part.size() <= 32) {
+      r.context[SnakeKey(name)] = toks[0];  // "Backend: sglang"
+      return true;
+    }
+    from = colon + 1;
+  }
+  return false;
+}
+
+// key=value tokens with a value ("loss=3.28", "impl=fused").
+std::vector<std::pair<std::string, std::string>> Pairs(const std::string& t, std::string* prefix) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string s = t;
+  for (size_t i = 0; i < s.size(); ++i)  // "a=1, b=2" or "a=1,b=2", not the separators of "1,988,350"
+    if (s[i] == '\t' || (s[i] == ',' && (i + 1 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i + 1])))))
+      s[i] = ' ';
+  size_t first = std::string::npos;
+  std::istringstream ss(s);
+  for (std::string w; ss >> w;) {
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || !IsIdentStart(w[0])) continue;
+    std::string key = w.substr(0, eq);
+    if (!std::all_of(key.begin(), key.end(), [](char c) { return IsIdentChar(c) || c == '.' || c == '/'; })) continue;
+    if (first == std::string::npos) first = s.find(w);
+    out.emplace_back(key, w.substr(eq + 1));
+  }
+  *prefix = first == std::string::npos ? "" : TrimText(t.substr(0, std::min(first, t.size())));
+  return out;
+}
+
+// "ms/iter: sdpa=3.90 flex=8.12": the prefix names the unit, each key a variant.
+bool PrefixUnitPairs(OutputRead& r, const std::string& t, int line, std::string prefix,
+                     const std::vector<std::pair<std::string, std::string>>& pairs) {
+  while (!prefix.empty() && prefix.back() == ':') prefix.pop_back();
+  std::string bare;
+  std::string unit = NameUnit(prefix, &bare);
+  UnitInfo info;
+  if (unit.empty() && OutputUnit(prefix, "", &info)) unit = prefix, bare.clear();
+  if (unit.empty() || !OutputUnit(unit, bare, &info)) return false;
+  bool any = false;
+  for (const auto& [k, v] : pairs) {
+    std::string num, glued;
+    bool approx = false;
+    if (!NumberToken(v, &num, &glued, &approx) || !glued.empty()) continue;
+    Config cfg = LineConfig(r);
+    cfg["variant"] = k;
+    if (!bare.empty()) cfg["metric"] = bare;
+    KeepFigure(r, line, t, cfg, {Fig{info.metric, info, unit, num, approx}});
+    any = true;
+  }
+  return any;
+}
+
+// "avg_step_ms=20.4 speedup=28.5 impl=fused", "RESULT tokens=4096 time_ms=1.2".
+bool KeyValueLine(OutputRead& r, const std::string& t, int line) {
+  std::string prefix;
+  const auto pairs = Pairs(t, &prefix);
+  if (pairs.empty()) return false;
+  if (!prefix.empty() && prefix.back() == ':' && PrefixUnitPairs(r, t, line, prefix, pairs)) return true;
+  Config cfg = LineConfig(r);
+  std::vector<Fig> figs;
+  for (const auto& [k, v] : pairs) {
+    std::string num, glued, bare;
+    bool approx = false;
+    const std::string key_unit = NameUnit(k, &bare);
+    if (!NumberToken(v, &num, &glued, &approx)) {
+      if (v.size() <= 40) cfg[SnakeKey(k)] = v;
+      continue;
+    }
+    UnitInfo info;
+    std::string unit = glued;
+    if (!unit.empty() && (!key_unit.empty() || SettingKey(k) || !OutputUnit(unit, bare, &info))) unit.clear();
+    if (unit.empty()) unit = key_unit;
+    if (CountName(bare) || !NamedMetric(bare, unit, true, &info)) {
+      cfg[SnakeKey(k)] = v;
+      continue;
+    }
+    figs.emplace_back(info.metric, info, unit, num, approx);
+  }
+  if (figs.empty()) return !cfg.empty();
+  KeepFigure(r, line, t, cfg, figs);
+  return true;
+}
+
+// {"avg_step_ms": 3.41, "impl": "kernel"}: as key=value.
+bool JsonLine(OutputRead& r, const std::string& t, int line) {
+  if (t.size() < 2 || t.front() != '{' || t.back() != '}' || t.size() > 8192) return false;
+  const auto j = nlohmann::json::parse(t, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return false;
+  Config cfg = LineConfig(r);
+  std::vector<Fig> figs;
+  std::vector<std::string> nums;  // keep the digits alive for the tuple
+  for (const auto& [k, v] : j.items()) {
+    if (v.is_string() && v.get<std::string>().size() <= 40) cfg[SnakeKey(k)] = v.get<std::string>();
+    if (v.is_boolean()) cfg[SnakeKey(k)] = v.get<bool>() ? "true" : "false";
+    if (!v.is_number()) continue;
+    const std::string num = v.dump();
+    std::string bare;
+    const std::string unit = NameUnit(k, &bare);
+    UnitInfo info;
+    if (CountName(bare) || !NamedMetric(bare, unit, true, &info)) {
+      cfg[SnakeKey(k)] = num;
+      continue;
+    }
+    figs.emplace_back(info.metric, info, unit, num, false);
+  }
+  if (!figs.empty()) KeepFigure(r, line, t, cfg, figs);
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+// A line's cells: CSV fields, or runs of text between two spaces or more
+// (or a tab), or words when the line has no such gap.
+std::vector<std::string> Cells(const std::string& t) {
+  std::vector<std::string> out;
+  if (t.find(',') != std::string::npos && t.find(' ') == std::string::npos) {
+    std::stringstream ss(t);
+    for (std::string c; std::getline(ss, c, ',');) out.push_back(TrimText(c));
+    return out;
+  }
+  if (t.find("  ") == std::string::npos && t.find('\t') == std::string::npos) return SplitWords(t);
+  size_t p = 0;
+  while (p < t.size()) {
+    while (p < t.size() && (t[p] == ' ' || t[p] == '\t')) ++p;
+    size_t e = p;
+    while (e < t.size() && t[e] != '\t' && !(t[e] == ' ' && e + 1 < t.size() && (t[e + 1] == ' ' || t[e + 1] == '\t'))) ++e;
+    if (e > p) out.push_back(TrimText(t.substr(p, e - p)));
+    p = e;
+  }
+  return out;
+}
+
+bool HasAlpha(const std::string& s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
+bool StartsNumber(const std::string& cell) {
+  const auto toks = SplitWords(cell);
+  std::string num, unit;
+  bool approx = false;
+  return !toks.empty() && NumberToken(toks[0], &num, &unit, &approx);
+}
+
+// A header of names (two or more, none a number) over a row of as many
+// cells with a number.
+bool HeaderOver(const std::vector<std::string>& head, const std::vector<std::string>& row) {
+  if (head.size() < 2 || head.size() != row.size() || head.size() > 32) return false;
+  for (const auto& h : head)
+    if (h.size() > 40 || !HasAlpha(h) || StartsNumber(h) || h.back() == ':') return false;
+  for (const auto& c : row)
+    if (!c.empty() && c.back() == ':') return false;
+  return std::any_of(row.begin(), row.end(), StartsNumber);
+}
+
+// One row of aligned columns or CSV: its figures (a cell with a unit, or
+// under a header that names one) and its configuration (the other cells).
+void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::vector<std::string>& cells,
+               const std::string& t, int line) {
+  Config cfg = LineConfig(r);
+  std::vector<Fig> figs;
+  for (size_t c = 0; c < head.size(); ++c) {
+    const auto toks = SplitWords(cells[c]);
+    std::string num, glued, bare;
+    bool approx = false;
+    const std::string head_unit = NameUnit(head[c], &bare);
+    if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) {
+      if (!cells[c].empty() && cells[c].size() <= 40) cfg[SnakeKey(head[c])] = cells[c];
+      continue;
+    }
+    std::string unit = UnitAfter(toks, 0, glued, bare);
+    if (unit.empty()) unit = head_unit;
+    if (Lower(bare) == Lower(unit)) bare.clear();
+    UnitInfo info;
+    if (CountName(bare) || !NamedMetric(bare.empty() ? unit : bare, unit, !bare.empty(), &info)) {
+      cfg[SnakeKey(head[c])] = cells[c];
+      continue;
+    }
+    if (ShareOfBound(toks, 0, unit, glued)) info.derived = true;
+    figs.emplace_back(info.metric, info, unit, num, approx);
+  }
+  KeepFigure(r, line, t, cfg, figs);
+}
+
+// A title: words and no digit ("cuBLAS kernel", "---- Time to First Token
+// ----", "FP16:"), at most 80 characters; its text without the banner.
+bool TitleLine(const std::string& t, std::string* title) {
+  const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
+  if (t.size() > 80 || !HasAlpha(t) ||
+      (!banner_line && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
+    return false;
+  std::string s = t;
+  auto banner = [](char c) { return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' || c == ':' || c == '[' || c == ']' || c == '|'; };
+  while (!s.empty() && banner(s.back())) s.pop_back();
+  size_t b = 0;
+  while (b < s.size() && banner(s[b])) ++b;
+  *title = s.substr(b);
+  return !title->empty() && Words(*title).size() <= 10;
+}
+
+struct BlockLine {
+  std::string text;
+  int line = 0;
+};
+
+std::vector<BlockLine> BlockLines(const FencedBlock& b) {
+  std::vector<BlockLine> out;
+  const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
+  std::stringstream ss(b.text);
+  int n = 0;
+  for (std::string l; std::getline(ss, l); ++n) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    out.push_back({TrimText(l), first + n});
+  }
+  return out;
+}
+
+// Rows under a header from line `i` on; how many lines they take (0: no header there).
+size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i) {
+  if (i + 1 >= lines.size()) return 0;
+  const auto head = Cells(lines[i].text);
+  if (!HeaderOver(head, Cells(lines[i + 1].text))) return 0;
+  size_t k = i + 1;
+  for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry; ++k) {
+    const auto cells = Cells(lines[k].text);
+    if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
+    ColumnRow(r, head, cells, lines[k].text, lines[k].line);
+  }
+  return k - i;
+}
+
+// A command's plain arguments after its program ("./bench 1000 4" -> "1000 4"):
+// what sets its run apart when it has no flags.
+std::string PositionalArgs(const std::string& cmd) {
+  const auto w = SplitWords(cmd);
+  std::string out;
+  for (size_t i = 1; i < w.size() && i < 8; ++i) {
+    if (w[i][0] == '-' || w[i] == "|" || w[i] == ">" || w[i] == "&&" || w[i] == ";") break;
+    if (w[i].size() <= 16) out += (out.empty() ? "" : " ") + w[i];
+  }
+  return out;
+}
+
+// The last command written in a bullet's code span before `before`
+// ("- `python bench.py --impl ref`" over its printed figures).
+void NearestSpanCommand(const Bullet& b, int before, int* line, std::string* cmd) {
+  if (b.line >= before) return;
+  if (b.line >= *line)
+    for (const auto& span : b.code_spans)
+      if (LooksLikeCommandLine(TrimText(span)) || span.find(" --") != std::string::npos) *line = b.line, *cmd = span;
+  for (const auto& c : b.children) NearestSpanCommand(c, before, line, cmd);
+}
+
+// The block's configuration: the sub-heading above it, a short label
+// paragraph right before it ("FP16:"), and the values its own command gives
+// the keys the entry's commands vary.
+Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& context, const EntryCtx& x) {
+  Config cfg = Under(entry, b.line, context, x);
+  for (const auto& p : entry.paragraphs) {
+    if (p.end_line >= b.line || p.end_line < b.line - 2 || p.output_label || p.text.size() > 60 || p.text.back() != ':')
+      continue;
+    for (const auto& [k, v] : LabelConfig(p.text.substr(0, p.text.size() - 1), x.vars, x.fixed, x.generic, &x.feeds))
+      cfg[k] = v;
+  }
+  const int before = b.line + (b.output_cue == "prompt" ? 1 : 0);
+  int near_line = -1;
+  std::string near;
+  for (const auto& c : entry.commands)
+    if (c.line < before && c.line >= near_line) near_line = c.line, near = c.joined;
+  const int command_line = near_line;
+  for (const auto& b : entry.notes) NearestSpanCommand(b, before, &near_line, &near);
+  for (const auto& f : entry.fields)
+    if (f.name != "Command") NearestSpanCommand(f.bullet, before, &near_line, &near);
+  if (near.empty()) return cfg;
+  // A command of a bullet is no command of the entry's: all its flags key
+  // the figures below it; a command's, the flags the entry's commands vary.
+  const bool span = near_line != command_line;
+  ParsedCommand pc;
+  ParseCommand(near, &pc);
+  for (const auto& [k, v] : pc.flags)
+    if ((span || x.vars.count(k)) && v.find('$') == std::string::npos) cfg[k] = v;
+  if (std::string args = PositionalArgs(near); pc.flags.empty() && !args.empty()) cfg["args"] = args;
+  return cfg;
+}
+
+// "naive   m512   0.412 ms   0.65 TFLOP/s   0.6% of 117 TFLOP/s": names,
+// then cells of a number and its unit, one metric each.
+bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
+  const auto cells = Cells(l.text);
+  if (cells.size() < 3 || l.text.find("  ") == std::string::npos) return false;
+  size_t k = 0;
+  std::string label;
+  for (; k < cells.size() && !StartsNumber(cells[k]); ++k) label += (label.empty() ? "" : " ") + cells[k];
+  if (k == 0 || k == cells.size() || label.size() > 60) return false;
+  std::vector<Fig> figs;
+  std::set<std::string> metrics;
+  for (; k < cells.size(); ++k) {
+    const auto toks = SplitWords(cells[k]);
+    std::string num, glued;
+    bool approx = false;
+    if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
+    const std::string unit = UnitAfter(toks, 0, glued, "");
+    UnitInfo info;
+    if (unit.empty() || !OutputUnit(unit, "", &info) || !metrics.insert(info.metric).second) return false;
+    if (ShareOfBound(toks, 0, unit, glued)) info.derived = true;
+    figs.emplace_back(info.metric, info, unit, num, approx);
+  }
+  Config cfg = LineConfig(r);
+  for (const auto& [key, v] : LabelConfig(label, r.x.vars, r.x.fixed, r.x.generic, &r.x.feeds)) cfg[key] = v;
+  KeepFigure(r, l.line, l.text, cfg, figs);
+  return true;
+}
+
+// "[ 510] 9.4s/step (avg last 10)": a log's counter before its figure
+// keys it (step=510); false when the line starts with no counter.
+bool CounterLine(OutputRead& r, const BlockLine& l) {
+  const std::string& t = l.text;
+  if (t.empty() || t[0] != '[') return false;
+  const size_t close = t.find(']');
+  if (close == std::string::npos || close > 12) return false;
+  const std::string n = TrimText(t.substr(1, close - 1));
+  if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return false;
+  const auto toks = SplitWords(t.substr(close + 1));
+  std::string num, glued;
+  bool approx = false;
+  if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
+  const std::string unit = UnitAfter(toks, 0, glued, "");
+  UnitInfo info;
+  if (unit.empty() || !OutputUnit(unit, "", &info)) return false;
+  Config cfg = LineConfig(r);
+  cfg["step"] = n;
+  KeepFigure(r, l.line, t, cfg, {Fig{info.metric, info, unit, num, approx}});
+  return true;
+}
+
+void ReadLine(OutputRead& r, const BlockLine& l) {
+  if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
+    r.group.clear(), r.group_unit.clear();
+    r.context.erase("args");
+    if (std::string args = PositionalArgs(std::string(cmd)); !args.empty()) r.context["args"] = args;
+    return;
+  }
+  std::string title;
+  if (CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || NamedLine(r, l.text, l.line)) return;
+  if (TitleLine(l.text, &title)) {
+    r.group_unit = NameUnit(title, &r.group);
+    return;
+  }
+  if (!StatesFigure(l.text) || NamesAndFigures(r, l)) return;
+  Bullet b;
+  b.text = l.text;
+  b.line = l.line;
+  WalkScope scope = r.scope;
+  scope.context = LineConfig(r);
+  Walk(b, scope, r.x, r.out, r.unread);
+}
+
+}  // namespace
+
+void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& context, const EntryCtx& x,
+                   std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  // A block named for a language that is no shell holds a program's source
+  // unless its lines read as a printout ("```python" of a model's code).
+  if (block.output_cue == "info" && !LooksLikeOutput(block.text)) return;
+  OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread};
+  const size_t before = out->size();
+  ResultLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out);
+  std::set<int> read;  // lines the harness's RESULT reader took
+  for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
+  const std::vector<BlockLine> lines = BlockLines(block);
+  for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
+    if (lines[i].text.empty() || read.count(lines[i].line)) continue;
+    if (const size_t rows = ColumnBlock(r, lines, i); rows > 0) {
+      i += rows - 1;
+      continue;
+    }
+    ReadLine(r, lines[i]);
+  }
+}
+
+namespace {
+
+// A bullet's text as one printed key=value line: its spans only
+// ("`avg_step_ms=20.4`, `peak=2.1e9`"), or a unit's name and pairs
+// ("ms/iter: sdpa=4.41  flex=10.49"); "" for any other bullet.
+std::string PrintedPairs(const Bullet& b) {
+  if (!b.children.empty() || b.text.size() > 4096) return "";
+  bool in_code = false, spans_only = !b.code_spans.empty();
+  for (char c : b.text) {
+    if (c == '`') in_code = !in_code;
+    else if (!in_code && c != ',' && c != ';' && c != ' ') spans_only = false;
+  }
+  std::string joined;
+  if (spans_only) {
+    for (const auto& span : b.code_spans) {
+      if (span.find('=') == std::string::npos || span.find(' ') != std::string::npos) return "";
+      joined += (joined.empty() ? "" : " ") + span;
+    }
+    return joined;
+  }
+  std::string plain;
+  for (char c : b.text)
+    if (c != '`') plain += c;
+  const size_t colon = plain.find(": ");
+  if (colon == std::string::npos || colon > 40) return "";
+  std::string bare;
+  UnitInfo info;
+  if (NameUnit(plain.substr(0, colon), &bare).empty() && !OutputUnit(plain.substr(0, colon), "", &info)) return "";
+  const auto toks = SplitWords(plain.substr(colon + 2));
+  for (const auto& t : toks)
+    if (t.find('=') == std::string::npos || t.front() == '=') return "";
+  return toks.size() >= 2 ? plain : "";
+}
+
+}  // namespace
+
+bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                   std::vector<UnreadFigures>* unread) {
+  const std::string joined = PrintedPairs(b);
+  if (joined.empty()) return false;
+  FencedBlock at;
+  at.line = b.line;  // the commands above it, as above a fence
+  WalkScope own = scope;
+  for (auto it = own.context.begin(); it != own.context.end();)  // a parent bullet's command is no value
+    it = LooksLikeCommandLine(it->second) || it->second.find(" --") != std::string::npos ? own.context.erase(it) : std::next(it);
+  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread};
+  const size_t before = out->size();
+  return KeyValueLine(r, joined, b.line) && out->size() > before;
+}
+
+std::string PrintedKeyUnit(const std::string& key) {
+  std::string bare;
+  return NameUnit(key, &bare);
+}
+
+bool UnitlessMetricName(const std::string& key) { return UnitlessMetric(key); }
+
+}  // namespace moelog::logbook::reader
