@@ -57,6 +57,10 @@ bool StrictHeadingRest(std::string_view s, size_t* rest_offset);
 bool IsLogSectionName(std::string_view name);
 bool IsReservedSectionName(std::string_view name);
 
+// A word that numbers a heading when a number follows it ("Experiment 3",
+// "Run 12"; data/reader/sections.json), any case.
+bool IsOrdinalWord(std::string_view word);
+
 // The words an undated entry's ID is made of: its label's words (at most
 // eight), upper case, joined by '-' ("2.1 Muon" -> "2-1-MUON"); "" for none.
 std::string UndatedIdWords(std::string_view label);
