@@ -783,9 +783,35 @@ bool FenceHoldsRecord(std::string_view info, std::string_view text) {
   return LooksLikeOutput(text);
 }
 
+// Printed lines pasted as a paragraph of three lines or more (a harness's
+// "Name (unit):   value" report without a fence).
+bool PastedOutput(const std::vector<std::string_view>& lines, const MdNode& n) {
+  std::string text;
+  for (int l = n.start_line; l <= n.end_line && l <= static_cast<int>(lines.size()) && l - n.start_line < 64; ++l) {
+    text.append(lines[static_cast<size_t>(l - 1)]);
+    text += '\n';
+  }
+  return LooksLikeOutput(text);
+}
+
+// "avg_step_ms=20.4027", "p50_us: 13.1": a figure whose unit ends its key.
+bool KeyedFigure(std::string_view t) {
+  for (size_t eq = t.find_first_of("=:"); eq != std::string_view::npos && eq < 4096; eq = t.find_first_of("=:", eq + 1)) {
+    size_t v = eq + 1;
+    while (v < t.size() && t[v] == ' ') ++v;
+    size_t e = v;
+    while (e < t.size() && (std::isdigit(static_cast<unsigned char>(t[e])) || t[e] == '.')) ++e;
+    size_t k = eq;
+    while (k > 0 && (std::isalnum(static_cast<unsigned char>(t[k - 1])) || t[k - 1] == '/')) --k;
+    if (e == v || k == eq || k == 0 || t[k - 1] != '_') continue;
+    if (StatesFigure(std::string(t.substr(v, e - v)) + " " + std::string(t.substr(k, eq - k)))) return true;
+  }
+  return false;
+}
+
 // Whether the blocks after heading `pos` (up to the next heading) hold a
 // command or figures: what makes a heading an entry where no structure says.
-bool HoldsRecord(const MdDocument& doc, size_t pos) {
+bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lines, size_t pos) {
   const auto& kids = doc.root().children;
   for (size_t k = pos + 1; k < kids.size(); ++k) {
     const int idx = kids[k];
@@ -797,7 +823,9 @@ bool HoldsRecord(const MdDocument& doc, size_t pos) {
       if (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)) return true;
       if (c.kind == MdKind::kTable) return true;
       if (c.kind == MdKind::kCode && (LooksLikeCommandLine(c.literal) || !AfterPrompt(c.literal).empty())) return true;
+      if (c.kind == MdKind::kCode && KeyedFigure(c.literal)) return true;
       if ((c.kind == MdKind::kParagraph || c.kind == MdKind::kTableCell) && StatesFigure(InlineText(doc, i))) return true;
+      if (c.kind == MdKind::kParagraph && c.end_line - c.start_line >= 2 && PastedOutput(lines, c)) return true;
     }
   }
   return false;
@@ -834,7 +862,8 @@ void TakeHeading(size_t k, const std::string& file, Logbook* lb, Outline* o) {
   }
   o->ent = -1;
   if (h.level == 1) {
-    if (lb->title.empty()) {
+    // A `#` heading that is an entry of a document of several is no title.
+    if (lb->title.empty() && (role != HeadingRole::kEntry || o->roles[k].rule == "record")) {
       lb->title = h.text;
       lb->title_line = h.line;
     }
@@ -877,7 +906,7 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
     o->heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
     o->head_pos.push_back(k);
   }
-  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, o->head_pos[i]); });
+  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, lines, o->head_pos[i]); });
 }
 
 // Each section ends before the next heading of level 2 or less, each entry

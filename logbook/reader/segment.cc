@@ -29,7 +29,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, reserved, ordinal, record_command, record_result;
+  std::set<std::string> log, log_nouns, reserved, ordinal, record_command, record_result;
 };
 
 const SectionWords& Words() {
@@ -45,6 +45,7 @@ const SectionWords& Words() {
           if (v.is_string()) into->insert(LowerAscii(v.get<std::string>()));
       };
       take("log_sections", &w.log);
+      take("log_nouns", &w.log_nouns);
       take("reserved_sections", &w.reserved);
       take("ordinal_words", &w.ordinal);
       take("record_command_parts", &w.record_command);
@@ -58,6 +59,7 @@ const SectionWords& Words() {
 // A section name as compared: lower case, a parenthetical, markup and a
 // leading number ("2. Results", "## 3) Log") dropped.
 std::string SectionKey(std::string_view name) {
+  name = SkipHeadingMarks(name);
   std::string_view s = name.substr(0, name.find('('));
   size_t p = 0;
   while (p < s.size() && (std::isdigit(static_cast<unsigned char>(s[p])) || s[p] == '.' || s[p] == ')')) ++p;
@@ -69,11 +71,45 @@ std::string SectionKey(std::string_view name) {
 
 }  // namespace
 
-bool IsLogSectionName(std::string_view name) { return Words().log.count(SectionKey(name)) > 0; }
+bool IsLogSectionName(std::string_view name) {
+  const std::string key = SectionKey(name);
+  if (Words().log.count(key)) return true;
+  // "Performance Optimization Log", "Experiments Log": a short name whose
+  // last word is a log's noun.
+  const size_t sp = key.rfind(' ');
+  return sp != std::string::npos && std::count(key.begin(), key.end(), ' ') < 5 &&
+         Words().log_nouns.count(key.substr(sp + 1)) > 0;
+}
 bool IsReservedSectionName(std::string_view name) { return Words().reserved.count(SectionKey(name)) > 0; }
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
 
 namespace {
+
+// Whether the text of a heading, or of a heading and the headings below
+// it, holds a command or figures: the caller's answer for each heading,
+// asked once.
+class Holds {
+ public:
+  Holds(const std::vector<OutlineHeading>& outline, const std::function<bool(size_t)>& own)
+      : outline_(outline), own_(own), memo_(outline.size(), -1) {}
+  bool Own(size_t i) {
+    if (memo_[i] < 0) memo_[i] = own_(i) ? 1 : 0;
+    return memo_[i] == 1;
+  }
+  // Heading `i` and its sub-headings (up to the next heading of its level or
+  // less). Headings nest six deep at most, so asking this of every heading
+  // costs six times the outline at most.
+  bool Subtree(size_t i) {
+    for (size_t k = i; k < outline_.size() && (k == i || outline_[k].level > outline_[i].level); ++k)
+      if (Own(k)) return true;
+    return false;
+  }
+
+ private:
+  const std::vector<OutlineHeading>& outline_;
+  const std::function<bool(size_t)>& own_;
+  std::vector<signed char> memo_;
+};
 
 // Where the walk over the outline stands.
 struct Walk {
@@ -93,20 +129,20 @@ void MakeEntry(SegmentedHeading* s, const char* rule, int level, Walk* w) {
 
 // A heading inside an open entry: a sub-heading, unless it dates itself
 // first (a new entry, as always) or numbers itself below the entry's number
-// (`### 2.1` under `## 2.`) or with the entry's own word (`### Attempt 2b`
-// under `## Attempt 2`).
+// (`### 2.1` under `## 2.`), with the entry's own word (`### Attempt 2b`
+// under `## Attempt 2`) or with another ordinal word (`#### Phase 1` under
+// `### Week 1`).
 void InsideEntry(const OutlineHeading& h, SegmentedHeading* s, Walk* w) {
   if (h.level <= 3 && s->read.dated && s->read.date_first) return MakeEntry(s, "dated", h.level, w);
   const std::string& n = w->entry_number;
   const std::string& m = s->read.number;
   const bool child = !n.empty() && m.size() > n.size() && m.compare(0, n.size(), n) == 0 && m[n.size()] == '.';
-  const bool same_word = !m.empty() && !w->entry_word.empty() && s->read.ordinal_word == w->entry_word;
-  if (child || same_word) return MakeEntry(s, "numbered", h.level, w);
+  const bool worded = !m.empty() && !w->entry_word.empty() && !s->read.ordinal_word.empty();
+  if (child || worded) return MakeEntry(s, "numbered", h.level, w);
   s->role = HeadingRole::kSubheading;
 }
 
-void StructuralRole(const OutlineHeading& h, size_t i, const std::function<bool(size_t)>& holds_record,
-                    SegmentedHeading* s, Walk* w) {
+void StructuralRole(const OutlineHeading& h, size_t i, Holds* holds, SegmentedHeading* s, Walk* w) {
   const HeadingRole plain = h.level == 2 ? HeadingRole::kSection : HeadingRole::kOther;
   if (s->read.strict && h.level <= 3) return MakeEntry(s, "dated", h.level, w);
   if (w->entry_level > 0 && h.level > w->entry_level) return InsideEntry(h, s, w);
@@ -117,12 +153,14 @@ void StructuralRole(const OutlineHeading& h, size_t i, const std::function<bool(
     w->log_level = h.level;
     return;
   }
+  // Under a log, a heading that holds a record is an entry whatever its
+  // name ("### Baseline" of a worklog).
+  if (s->under_log && holds->Subtree(i)) return MakeEntry(s, "log section", h.level, w);
   if (IsReservedSectionName(h.text)) {
     s->role = plain;
     return;
   }
   if (!s->read.number.empty()) return MakeEntry(s, "numbered", h.level, w);
-  if (s->under_log && holds_record(i)) return MakeEntry(s, "log section", h.level, w);
   s->role = plain;
 }
 
@@ -133,18 +171,39 @@ void ClaimSubheadings(const std::vector<OutlineHeading>& outline, size_t i, std:
     if ((*out)[k].role != HeadingRole::kEntry) (*out)[k].role = HeadingRole::kSubheading;
 }
 
+// A log-like section no heading below which is an entry, that holds a
+// record itself ("## Benchmarks" with its table, "## Evidence" whose parts
+// hold the figures): the section is the entry, its parts its sub-headings.
+void LogSectionEntries(const std::vector<OutlineHeading>& outline, Holds* holds, std::vector<SegmentedHeading>* out) {
+  for (size_t i = 0; i < outline.size(); ++i) {
+    SegmentedHeading& s = (*out)[i];
+    if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || s.role == HeadingRole::kTitle ||
+        !IsLogSectionName(outline[i].text))
+      continue;
+    size_t k = i + 1;
+    bool entries = false;
+    for (; k < outline.size() && outline[k].level > outline[i].level; ++k)
+      entries = entries || (*out)[k].role == HeadingRole::kEntry;
+    if (!entries && holds->Subtree(i)) {
+      s.role = HeadingRole::kEntry;
+      s.rule = "log section";
+      ClaimSubheadings(outline, i, out);
+    }
+    if (!entries) i = k - 1;  // its sub-headings were looked at
+  }
+}
+
 // A heading that no rule of structure took, that is neither a log nor one of
-// the logbook's own sections, that holds a command or figures: an entry of
-// `rule` when `level_ok` says its level fits.
-void ContentEntries(const std::vector<OutlineHeading>& outline, size_t from, const std::vector<bool>& level_ok,
-                    const char* rule, const std::function<bool(size_t)>& holds_record,
-                    std::vector<SegmentedHeading>* out) {
-  for (size_t i = from; i < outline.size(); ++i) {
+// the logbook's own sections, that holds a command or figures (itself or
+// below it): an entry of `rule` when `level_ok` says its level fits.
+void ContentEntries(const std::vector<OutlineHeading>& outline, const std::vector<bool>& level_ok, const char* rule,
+                    Holds* holds, std::vector<SegmentedHeading>* out) {
+  for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     const OutlineHeading& h = outline[i];
     if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || s.role == HeadingRole::kTitle ||
-        h.level < 2 || !level_ok[static_cast<size_t>(h.level)] || IsLogSectionName(h.text) ||
-        IsReservedSectionName(h.text) || !holds_record(i))
+        !level_ok[static_cast<size_t>(std::clamp(h.level, 0, 7))] || IsLogSectionName(h.text) ||
+        IsReservedSectionName(h.text) || !holds->Subtree(i))
       continue;
     s.role = HeadingRole::kEntry;
     s.rule = rule;
@@ -174,40 +233,63 @@ bool OneRecord(const std::vector<OutlineHeading>& outline, std::vector<Segmented
   return true;
 }
 
-}  // namespace
+// Whether the document's `#` headings are its sections rather than its
+// title: there are several of them.
+bool TopLevelSections(const std::vector<OutlineHeading>& outline) {
+  int tops = 0;
+  for (const auto& h : outline) tops += h.level <= 1 ? 1 : 0;
+  return tops >= 2;
+}
 
-std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
-                                             const std::function<bool(size_t)>& holds_record) {
-  std::vector<SegmentedHeading> out(outline.size());
+// The walk over the outline by structure: the title, dated and numbered
+// entries, log sections and their entries. In a document whose `#`
+// headings are its sections, the first is its title only when it is the
+// document's first heading and neither dates, numbers nor holds a record.
+void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* holds,
+                 std::vector<SegmentedHeading>* out) {
   Walk w;
   for (size_t i = 0; i < outline.size(); ++i) {
     const OutlineHeading& h = outline[i];
-    SegmentedHeading& s = out[i];
-    if (h.level <= 1) {
+    SegmentedHeading& s = (*out)[i];
+    s.read = ReadHeading(h.text);
+    const bool title = !flat || (i == 0 && s.read.number.empty() && !s.read.dated && !holds->Own(i));
+    if (h.level <= 1 && title) {
       s.role = w.titled ? HeadingRole::kOther : HeadingRole::kTitle;
+      s.read = HeadingRead{};
       w = Walk{};
       w.titled = true;
       continue;
     }
     if (w.log_level > 0 && h.level <= w.log_level) w.log_level = 0;
     s.under_log = w.log_level > 0;
-    s.read = ReadHeading(h.text);
-    StructuralRole(h, i, holds_record, &s, &w);
+    StructuralRole(h, i, holds, &s, &w);
   }
-  // An undated entry of a dated journal: a heading at an entry's level after
-  // the first entry. A document with no log structure: any heading.
+}
+
+}  // namespace
+
+std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
+                                             const std::function<bool(size_t)>& holds_record) {
+  std::vector<SegmentedHeading> out(outline.size());
+  Holds holds(outline, holds_record);
+  const bool flat = TopLevelSections(outline);
+  WalkOutline(outline, flat, &holds, &out);
+  auto entries = [&out] {
+    return std::any_of(out.begin(), out.end(), [](const SegmentedHeading& s) { return s.role == HeadingRole::kEntry; });
+  };
+  if (!entries() && OneRecord(outline, &out)) return out;
+  LogSectionEntries(outline, &holds, &out);
+  // An undated entry of a journal: a heading at an entry's level that holds
+  // a record. A document with no log structure: any heading below the title
+  // (or any, when its `#` headings are its sections).
   std::vector<bool> level_ok(8, false);
-  size_t first = outline.size();
   for (size_t i = 0; i < outline.size(); ++i)
-    if (out[i].role == HeadingRole::kEntry) {
-      level_ok[static_cast<size_t>(std::min(outline[i].level, 7))] = true;
-      first = std::min(first, i);
-    }
-  if (first < outline.size()) {
-    ContentEntries(outline, first + 1, level_ok, "journal", holds_record, &out);
-  } else if (!OneRecord(outline, &out)) {
-    std::fill(level_ok.begin(), level_ok.end(), true);
-    ContentEntries(outline, 0, level_ok, "content", holds_record, &out);
+    if (out[i].role == HeadingRole::kEntry) level_ok[static_cast<size_t>(std::clamp(outline[i].level, 0, 7))] = true;
+  if (entries()) {
+    ContentEntries(outline, level_ok, "journal", &holds, &out);
+  } else {
+    std::fill(level_ok.begin() + (flat ? 1 : 2), level_ok.end(), true);
+    ContentEntries(outline, level_ok, "content", &holds, &out);
   }
   return out;
 }

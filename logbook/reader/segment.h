@@ -35,8 +35,14 @@ struct HeadingRead {
   size_t rest_offset = 0;   // strict date-first headings: where the words after the date start
 };
 
-// Reads one heading's text (inline text, code spans with backticks).
+// Reads one heading's text (inline text, code spans with backticks), its
+// leading marks skipped (SkipHeadingMarks).
 HeadingRead ReadHeading(std::string_view text);
+
+// A heading's text past what decorates its start and says nothing of it:
+// inline HTML tags (`<a name="toc_3"></a>`), emoji and pictographs
+// (`\u270D\uFE0F Test 1: ...`), blanks.
+std::string_view SkipHeadingMarks(std::string_view text);
 
 // True for an explicit-ID token: uppercase/digit groups joined by '-', the
 // first starting with a letter, the last all digits ("MOE-I8-004").

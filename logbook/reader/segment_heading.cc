@@ -490,7 +490,29 @@ void SplitLabel(std::string rest, HeadingRead* r) {
 
 }  // namespace
 
+std::string_view SkipHeadingMarks(std::string_view text) {
+  for (bool more = true; more;) {
+    more = false;
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    if (text.size() > 2 && text[0] == '<' && (std::isalpha(static_cast<unsigned char>(text[1])) || text[1] == '/')) {
+      const size_t close = text.find('>');  // an inline HTML tag: "<a name=\"toc_3\"></a>"
+      if (close != std::string_view::npos && close < 200) text.remove_prefix(close + 1), more = true;
+      continue;
+    }
+    const unsigned char c0 = text.empty() ? 0 : static_cast<unsigned char>(text[0]);
+    const unsigned char c1 = text.size() > 1 ? static_cast<unsigned char>(text[1]) : 0;
+    size_t n = 0;
+    if (c0 >= 0xF0 && text.size() >= 4) n = 4;  // emoji and other symbols past U+FFFF
+    else if (c0 == 0xE2 && text.size() >= 3 && ((c1 >= 0x98 && c1 <= 0x9F) || c1 == 0xAC || c1 == 0xAD)) n = 3;  // U+2600-27FF, U+2B00-2B7F
+    else if (c0 == 0xEF && c1 == 0xB8 && text.size() >= 3) n = 3;  // a variation selector (U+FE0F)
+    else if (c0 == 0xE2 && c1 == 0x80 && text.size() >= 3 && static_cast<unsigned char>(text[2]) == 0x8D) n = 3;  // ZWJ
+    if (n > 0) text.remove_prefix(n), more = true;
+  }
+  return text;
+}
+
 HeadingRead ReadHeading(std::string_view text) {
+  text = SkipHeadingMarks(text);
   HeadingRead r;
   HeadingParts parts;
   const bool date_first = ParseHeadingParts(text, &parts);
