@@ -278,7 +278,9 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
     return std::any_of(out.begin(), out.end(), [](const SegmentedHeading& s) { return s.role == HeadingRole::kEntry; });
   };
   if (!entries() && OneRecord(outline, &out)) return out;
-  LogSectionEntries(outline, &holds, &out);
+  // A log section is the entry itself only in a document where nothing else
+  // is: a summary "## Results" above numbered entries stays a section.
+  if (!entries()) LogSectionEntries(outline, &holds, &out);
   // An undated entry of a journal: a heading at an entry's level that holds
   // a record. A document with no log structure: any heading below the title
   // (or any, when its `#` headings are its sections).
