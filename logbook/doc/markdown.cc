@@ -141,6 +141,10 @@ MdNode Convert(cmark_node* n, std::span<const std::string_view> lines, TextArena
     while (out.end_line > out.start_line && IsBlank(lines[out.end_line - 1])) --out.end_line;
     if (out.end_line < out.start_line) out.end_line = out.start_line;
   }
+  // A setext heading of several lines ("==== Benchmark Result ====", the
+  // printed lines, then a rule of '=') is pasted output, not a heading: a
+  // paragraph of those lines.
+  if (out.kind == MdKind::kHeading && out.end_line - out.start_line >= 2) out.kind = MdKind::kParagraph;
   switch (out.kind) {
     case MdKind::kHeading: out.level = cmark_node_get_heading_level(n); break;
     case MdKind::kList:

@@ -186,117 +186,6 @@ SectionKind SectionKindFromName(std::string_view name) {
   return SectionKind::kUnknown;
 }
 
-namespace {
-// ASCII classes (the C locale's isdigit/isalnum, without the calls).
-inline bool IsDigitChar(char c) { return c >= '0' && c <= '9'; }
-inline bool IsWordChar(char c) {
-  return IsDigitChar(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-}  // namespace
-
-namespace {
-
-// True when the digits at `start` continue a word, a version or a value
-// ("v5p", "x=8", "1.2.3", "4-8", "10:30", "3/4", "1,2"): no number.
-bool GluedBefore(std::string_view t, size_t start) {
-  const char prev = start > 0 ? t[start - 1] : ' ';
-  return IsWordChar(prev) || prev == '=' || prev == '.' ||
-         ((prev == '-' || prev == ':' || prev == '/' || prev == ',') && start > 1 && IsDigitChar(t[start - 2]));
-}
-
-// The end of the number whose digits start at i: digits, thousands groups
-// and a fraction.
-size_t NumberEnd(std::string_view t, size_t i) {
-  const size_t n = t.size();
-  size_t j = i;
-  while (j < n) {
-    if (IsDigitChar(t[j])) { ++j; continue; }
-    // A thousands group: ",ddd" not followed by a fourth digit.
-    if (t[j] == ',' && j + 3 < n && IsDigitChar(t[j + 1]) && IsDigitChar(t[j + 2]) && IsDigitChar(t[j + 3]) &&
-        (j + 4 >= n || !IsDigitChar(t[j + 4]))) {
-      j += 4;
-      continue;
-    }
-    break;
-  }
-  if (j + 1 < n && t[j] == '.' && IsDigitChar(t[j + 1])) {
-    ++j;
-    while (j < n && IsDigitChar(t[j])) ++j;
-  }
-  return j;
-}
-
-// The unit after a number ending at j: directly attached or after up to two
-// spaces / closing backticks. *k is where the unit ends (j without one).
-std::string_view UnitAt(std::string_view t, size_t j, size_t* k) {
-  static constexpr std::string_view kUnits[] = {"TF/s", "tokens/s", "tok/s", "GB/s", "MiB", "GiB",
-                                                "ms",   "s",        "%",     "x"};
-  const size_t n = t.size();
-  size_t max_skip = 0;
-  if (j < n && (t[j] == ' ' || t[j] == '`')) max_skip = (j + 1 < n && (t[j + 1] == ' ' || t[j + 1] == '`')) ? 2 : 1;
-  *k = j;
-  for (std::string_view u : kUnits) {
-    for (size_t skip = 0; skip <= max_skip; ++skip) {
-      const size_t p = j + skip;
-      if (p + u.size() > n || t[p] != u[0] || t.compare(p, u.size(), u) != 0) continue;
-      if (p + u.size() < n && IsWordChar(t[p + u.size()])) continue;
-      *k = p + u.size();
-      return u;
-    }
-  }
-  return {};
-}
-
-// The value of the digits t[i, j), without thousands separators.
-double DigitsValue(std::string_view t, size_t i, size_t j) {
-  // NUL-terminated for strtod.
-  char small[64];
-  std::string large;
-  char* digits = small;
-  if (j - i >= sizeof small) {
-    large.resize(j - i + 1);
-    digits = large.data();
-  }
-  size_t m = 0;
-  for (size_t q = i; q < j; ++q)
-    if (t[q] != ',') digits[m++] = t[q];
-  digits[m] = '\0';
-  return std::strtod(digits, nullptr);
-}
-
-}  // namespace
-
-std::vector<StatedNumber> ExtractNumbers(std::string_view t) {
-  std::vector<StatedNumber> out;
-  const size_t n = t.size();
-  size_t i = 0;
-  while (i < n) {
-    if (!IsDigitChar(t[i])) { ++i; continue; }
-    size_t start = i;
-    const char prev = start > 0 ? t[start - 1] : ' ';
-    const bool glued = GluedBefore(t, start);
-    bool neg = false;
-    if (!glued && (prev == '-' || prev == '+')) {
-      neg = prev == '-';
-      --start;
-    }
-    const size_t j = NumberEnd(t, i);
-    size_t k = j;
-    const std::string_view unit = UnitAt(t, j, &k);
-    const bool attached_word = unit.empty() && j < n && IsWordChar(t[j]);
-    if (!glued && !attached_word) {
-      StatedNumber num;
-      num.value = DigitsValue(t, i, j) * (neg ? -1 : 1);
-      num.unit = std::string(unit);
-      num.text = std::string(t.substr(start, j - start));
-      out.push_back(std::move(num));
-    }
-    i = std::max(k, j);
-    while (i < n && IsWordChar(t[i])) ++i;  // skip the rest of a glued token ("5b6f53c")
-  }
-  return out;
-}
-
 std::string JoinContinuations(std::string_view text) {
   std::string out;
   const auto lines = SplitLines(text);
@@ -841,9 +730,35 @@ bool FenceHoldsRecord(std::string_view info, std::string_view text) {
   return LooksLikeOutput(text);
 }
 
+// Printed lines pasted as a paragraph of three lines or more (a harness's
+// "Name (unit):   value" report without a fence).
+bool PastedOutput(const std::vector<std::string_view>& lines, const MdNode& n) {
+  std::string text;
+  for (int l = n.start_line; l <= n.end_line && l <= static_cast<int>(lines.size()) && l - n.start_line < 64; ++l) {
+    text.append(lines[static_cast<size_t>(l - 1)]);
+    text += '\n';
+  }
+  return LooksLikeOutput(text);
+}
+
+// "avg_step_ms=20.4027", "p50_us: 13.1": a figure whose unit ends its key.
+bool KeyedFigure(std::string_view t) {
+  for (size_t eq = t.find_first_of("=:"); eq != std::string_view::npos && eq < 4096; eq = t.find_first_of("=:", eq + 1)) {
+    size_t v = eq + 1;
+    while (v < t.size() && t[v] == ' ') ++v;
+    size_t e = v;
+    while (e < t.size() && (std::isdigit(static_cast<unsigned char>(t[e])) || t[e] == '.')) ++e;
+    size_t k = eq;
+    while (k > 0 && (std::isalnum(static_cast<unsigned char>(t[k - 1])) || t[k - 1] == '/')) --k;
+    if (e == v || k == eq || k == 0 || t[k - 1] != '_') continue;
+    if (StatesFigure(std::string(t.substr(v, e - v)) + " " + std::string(t.substr(k, eq - k)))) return true;
+  }
+  return false;
+}
+
 // Whether the blocks after heading `pos` (up to the next heading) hold a
 // command or figures: what makes a heading an entry where no structure says.
-bool HoldsRecord(const MdDocument& doc, size_t pos) {
+bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lines, size_t pos) {
   const auto& kids = doc.root().children;
   for (size_t k = pos + 1; k < kids.size(); ++k) {
     const int idx = kids[k];
@@ -855,8 +770,10 @@ bool HoldsRecord(const MdDocument& doc, size_t pos) {
       if (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)) return true;
       if (c.kind == MdKind::kTable) return true;
       if (c.kind == MdKind::kCode && (LooksLikeCommandLine(c.literal) || !AfterPrompt(c.literal).empty())) return true;
+      if (c.kind == MdKind::kCode && KeyedFigure(c.literal)) return true;
       if ((c.kind == MdKind::kParagraph || c.kind == MdKind::kTableCell) && StatesFigure(InlineText(doc, i))) return true;
       if (c.kind == MdKind::kParagraph && PrintedLines(ParagraphLines(BuildParagraph(doc, i)))) return true;
+      if (c.kind == MdKind::kParagraph && c.end_line - c.start_line >= 2 && PastedOutput(lines, c)) return true;
     }
   }
   return false;
@@ -893,7 +810,8 @@ void TakeHeading(size_t k, const std::string& file, Logbook* lb, Outline* o) {
   }
   o->ent = -1;
   if (h.level == 1) {
-    if (lb->title.empty()) {
+    // A `#` heading that is an entry of a document of several is no title.
+    if (lb->title.empty() && (role != HeadingRole::kEntry || o->roles[k].rule == "record")) {
       lb->title = h.text;
       lb->title_line = h.line;
     }
@@ -936,7 +854,7 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
     o->heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
     o->head_pos.push_back(k);
   }
-  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, o->head_pos[i]); });
+  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, lines, o->head_pos[i]); });
 }
 
 // Each section ends before the next heading of level 2 or less, each entry

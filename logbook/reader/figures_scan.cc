@@ -369,6 +369,7 @@ std::vector<std::string> SentenceMarks(const std::string& s, size_t start, bool 
   for (size_t n = 0; n < sentence.size(); ++n) {
     if (RestatingWord(sentence[n])) f->restated = true;
     if (prose && prose::HypotheticalWord(sentence[n])) f->not_run = "hypothetical (would, if, ideal ...), not a run";
+    if (prose::GoalWord(sentence[n])) f->not_run = "goals or expectations (should, target ...), not a run";
     if (Lower(sentence[n]) != "steps" || n + 1 >= sentence.size()) continue;
     std::string r = sentence[n + 1];
     while (!r.empty() && (r.back() == ',' || r.back() == ':')) r.pop_back();

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <set>
 
+#include "logbook/reader/vocabulary.h"
+
 namespace moelog::logbook::prose {
 namespace {
 
@@ -278,6 +280,8 @@ bool HypotheticalWord(const std::string& w) {
                                           "if", "otherwise", "unless", "ideal", "ideally", "theoretical", "theoretically", "ceiling"};
   return k.count(Lower(w)) > 0;
 }
+
+bool GoalWord(const std::string& w) { return reader::ReaderLexicon().goal_words.count(Lower(w)) > 0; }
 
 bool Estimate(const std::string& s, size_t start) {
   size_t p = start;

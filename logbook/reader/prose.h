@@ -76,6 +76,11 @@ bool WholeOf(const std::string& s, size_t start);
 // kernel would yield ...", "if the wire were free ...").
 bool HypotheticalWord(const std::string& w);
 
+// A sentence word that makes its figures goals or expectations ("the log
+// should end with ...", "target", "expected"): goal_words of
+// data/reader/vocabulary.json.
+bool GoalWord(const std::string& w);
+
 // "~36 ms", "≈ 1852 ms": an estimate, not a measurement.
 bool Estimate(const std::string& s, size_t start);
 

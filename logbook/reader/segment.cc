@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
-#include <cstdlib>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -11,336 +9,6 @@
 #include "logbook/text.h"
 
 namespace moelog::logbook {
-
-namespace {
-
-struct HeadingParts {
-  std::string date, time, rest;
-  size_t rest_offset = 0;  // offset of `rest` in the parsed string
-};
-
-bool Digits(std::string_view s, size_t pos, size_t n) {
-  if (pos + n > s.size()) return false;
-  for (size_t i = pos; i < pos + n; ++i)
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-  return true;
-}
-
-// " HH:MM" at `p` (after the date's blanks): the time in `out`, `p` past it.
-bool ParseHeadingTime(std::string_view s, size_t* p, HeadingParts* out) {
-  size_t h = *p;
-  size_t q = h;
-  while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
-  if (q - h < 1 || q - h > 2 || q >= s.size() || s[q] != ':' || !Digits(s, q + 1, 2)) return false;
-  const int hour = std::atoi(std::string(s.substr(h, q - h)).c_str());
-  const int minute = std::atoi(std::string(s.substr(q + 1, 2)).c_str());
-  if (hour > 23 || minute > 59) return false;
-  out->time = (q - h == 1 ? "0" : "") + std::string(s.substr(h, q - h)) + ":" + std::string(s.substr(q + 1, 2));
-  *p = q + 3;
-  return true;
-}
-
-// ISO seconds and their fraction after HH:MM (":00", ":07.125"): skipped.
-void SkipSeconds(std::string_view s, size_t* p) {
-  size_t q = *p;
-  if (q >= s.size() || s[q] != ':' || !Digits(s, q + 1, 2)) return;
-  q += 3;
-  if (q + 1 < s.size() && s[q] == '.' && std::isdigit(static_cast<unsigned char>(s[q + 1]))) {
-    ++q;
-    while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
-  }
-  *p = q;
-}
-
-// A time zone after the time ("Z", "+02:00", " UTC", " PDT"): skipped
-// (entries are ordered by the time as written).
-void SkipTimeZone(std::string_view s, size_t* p) {
-  size_t q = *p;
-  if (q < s.size() && s[q] == 'Z') {
-    *p = q + 1;
-    return;
-  }
-  if (q < s.size() && (s[q] == '+' || s[q] == '-') && Digits(s, q + 1, 2)) {
-    size_t e = q + 3;
-    if (e < s.size() && s[e] == ':') ++e;
-    if (Digits(s, e, 2)) {
-      *p = e + 2;
-      return;
-    }
-  }
-  while (q < s.size() && s[q] == ' ') ++q;
-  size_t e = q;
-  while (e < s.size() && std::isupper(static_cast<unsigned char>(s[e]))) ++e;
-  if (e - q >= 2 && e - q <= 4 && (e == s.size() || s[e] == ' ')) *p = e;
-}
-
-// The month a word names ("Apr", "april", "Sept"), 1..12, or 0.
-int MonthOf(std::string_view w) {
-  static const char* kNames[] = {"january", "february", "march",     "april",   "may",      "june",
-                                 "july",    "august",   "september", "october", "november", "december"};
-  if (w.size() < 3 || w.size() > 9) return 0;
-  std::string l;
-  for (char c : w) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (l.back() == '.') l.pop_back();
-  for (int m = 0; m < 12; ++m) {
-    const std::string_view name = kNames[m];
-    if (l == name || l == name.substr(0, 3) || (m == 8 && l == "sept")) return m + 1;
-  }
-  return 0;
-}
-
-// "Apr 4, 2026", "April 04 2026", "4 Apr 2026": the date as YYYY-MM-DD in
-// *iso and the characters it took, or false.
-bool MonthNameDate(std::string_view s, std::string* iso, size_t* used) {
-  auto word = [&](size_t p, size_t* e, bool digits) {
-    *e = p;
-    while (*e < s.size() && *e - p < 10 &&
-           (digits ? std::isdigit(static_cast<unsigned char>(s[*e])) != 0
-                   : std::isalpha(static_cast<unsigned char>(s[*e])) != 0 || s[*e] == '.'))
-      ++*e;
-    return s.substr(p, *e - p);
-  };
-  auto blanks = [&](size_t p) {
-    while (p < s.size() && (s[p] == ' ' || s[p] == ',')) ++p;
-    return p;
-  };
-  size_t e = 0, e2 = 0, e3 = 0;
-  const bool day_first = !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
-  const std::string_view a = word(0, &e, day_first), b = word(blanks(e), &e2, !day_first);
-  const std::string_view year = word(blanks(e2), &e3, true);
-  const int month = MonthOf(day_first ? b : a);
-  const std::string_view day = day_first ? a : b;
-  if (month == 0 || day.empty() || day.size() > 2 || year.size() != 4) return false;
-  const int d = std::atoi(std::string(day).c_str());
-  if (d < 1 || d > 31) return false;
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.4s-%02d-%02d", std::string(year).c_str(), month, d);
-  *iso = buf;
-  *used = e3;
-  return true;
-}
-
-// A heading's date written another way than YYYY-MM-DD at its start
-// ("[2026-04-02 10:00] title", "2026/04/03 title", "Apr 4, 2026 - title"):
-// the heading rewritten with the date as YYYY-MM-DD, and how much longer the
-// original's start was (for rest_offset); false when none.
-bool OtherDateForm(std::string_view s, std::string* canon, size_t* extra) {
-  std::string iso;
-  size_t used = 0;
-  if (!s.empty() && s[0] == '[') {
-    const size_t close = s.find(']');
-    if (close == std::string_view::npos || close > 40 || close < 2) return false;
-    *canon = std::string(s.substr(1, close - 1)) + std::string(s.substr(close + 1));
-    *extra = 2;
-    return true;
-  }
-  if (Digits(s, 0, 4) && s.size() >= 10 && s[4] == '/' && Digits(s, 5, 2) && s[7] == '/' && Digits(s, 8, 2)) {
-    *canon = std::string(s.substr(0, 4)) + "-" + std::string(s.substr(5, 2)) + "-" + std::string(s.substr(8));
-    *extra = 0;
-    return true;
-  }
-  if (!MonthNameDate(s, &iso, &used) || used < iso.size()) return false;  // "4 May 2026": 10 characters at least
-  *canon = iso + std::string(s.substr(used));
-  *extra = used - iso.size();
-  return true;
-}
-
-bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out);
-
-// After a heading's date: a weekday ("(Tue)", "Tuesday,"), a comma or an
-// '@' before the time ("2026-04-01, 14:05", "2026-04-01 @ 14:05"): skipped.
-void SkipWeekdayAndAt(std::string_view s, size_t* p) {
-  static const std::set<std::string> kDays = {"mon",    "tue",     "tues",      "wed",      "thu",    "thur",
-                                               "thurs",  "fri",     "sat",       "sun",      "monday", "tuesday",
-                                               "wednesday", "thursday", "friday", "saturday", "sunday"};
-  size_t q = *p;
-  const bool paren = q < s.size() && s[q] == '(';
-  size_t w = q + (paren ? 1 : 0), e = w;
-  while (e < s.size() && e - w < 10 && std::isalpha(static_cast<unsigned char>(s[e]))) ++e;
-  std::string day;
-  for (size_t i = w; i < e; ++i) day += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
-  const bool weekday = kDays.count(day) > 0 && (e >= s.size() || !std::isalpha(static_cast<unsigned char>(s[e])));
-  if (weekday && (!paren || (e < s.size() && s[e] == ')'))) q = e + (paren ? 1 : 0);
-  while (q < s.size() && (s[q] == ' ' || s[q] == ',' || s[q] == '@')) ++q;
-  // Only when a time follows, or the weekday was there: "2026-04-01, note" stays as it was.
-  if (weekday || (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])))) *p = q;
-}
-
-// "YYYY-MM-DD[ HH:MM][ - rest]" (dash may be -, – or —, or a colon; a dated
-// heading without a time is an entry too), or the date written another way
-// (OtherDateForm).
-bool ParseHeadingParts(std::string_view s, HeadingParts* out) {
-  if (ParseIsoHeadingParts(s, out)) return true;
-  std::string canon;
-  size_t extra = 0;
-  if (s.size() > 400 || !OtherDateForm(s, &canon, &extra) || !ParseIsoHeadingParts(canon, out))
-    return false;
-  out->rest_offset += extra;
-  return true;
-}
-
-// "2:05 PM", "11:30am": the time on a 24-hour clock; `p` past the AM/PM.
-void TwelveHourClock(std::string_view s, size_t* p, HeadingParts* out) {
-  size_t q = *p;
-  while (q < s.size() && s[q] == ' ') ++q;
-  if (q + 2 > s.size()) return;
-  const char a = static_cast<char>(std::tolower(static_cast<unsigned char>(s[q])));
-  const char m = static_cast<char>(std::tolower(static_cast<unsigned char>(s[q + 1])));
-  if ((a != 'a' && a != 'p') || m != 'm' || (q + 2 < s.size() && std::isalpha(static_cast<unsigned char>(s[q + 2]))))
-    return;
-  int hour = std::atoi(out->time.substr(0, 2).c_str());
-  if (hour < 1 || hour > 12) return;
-  hour = (hour % 12) + (a == 'p' ? 12 : 0);
-  out->time = (hour < 10 ? "0" : "") + std::to_string(hour) + out->time.substr(2);
-  *p = q + 2;
-}
-
-bool ParseIsoHeadingParts(std::string_view s, HeadingParts* out) {
-  if (!Digits(s, 0, 4) || s.size() < 10 || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
-      !Digits(s, 8, 2))
-    return false;
-  const int month = std::atoi(std::string(s.substr(5, 2)).c_str());
-  const int day = std::atoi(std::string(s.substr(8, 2)).c_str());
-  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
-  size_t p = 10;
-  const bool iso = p < s.size() && s[p] == 'T';  // 2026-05-05T23:36Z
-  if (p < s.size() && s[p] != ' ' && s[p] != ':' && s[p] != ',' && !iso) return false;
-  while (p < s.size() && (s[p] == ' ' || (iso && p == 10))) ++p;
-  out->date = std::string(s.substr(0, 10));
-  out->time.clear();
-  if (!iso) SkipWeekdayAndAt(s, &p);
-  if (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p])) && !ParseHeadingTime(s, &p, out)) return false;
-  if (iso && out->time.empty()) return false;
-  if (!out->time.empty()) {
-    SkipSeconds(s, &p);
-    TwelveHourClock(s, &p, out);
-    SkipTimeZone(s, &p);
-  }
-  while (p < s.size() && s[p] == ' ') ++p;
-  if (s.substr(p, 1) == "-" || s.substr(p, 2) == ": ") p += 1;
-  else if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;
-  else if (p < s.size() && !std::isalpha(static_cast<unsigned char>(s[p]))) return false;  // "2026-02-17 Kickoff"
-  while (p < s.size() && s[p] == ' ') ++p;
-  out->rest_offset = p;
-  out->rest = Trim(s.substr(std::min(p, s.size())));
-  return true;
-}
-
-// The explicit ID a heading's first word gives, as researchers write it:
-// "BMFU-001", "BMFU-001:" (ID: title), "F8W-001/002" (two entries in one:
-// the first), "**HC-001**"; "" when the word is no ID.
-
-// "ID — title (YYYY-MM-DD[ HH:MM])": an entry whose heading starts with its
-// ID and ends with its date. The parts as ParseHeadingParts gives them, the
-// rest being the heading without the date.
-bool ParseIdFirstHeading(std::string_view s, HeadingParts* out) {
-  const size_t sp = s.find(' ');
-  if (sp == std::string_view::npos || IdOfWord(s.substr(0, sp)).empty()) return false;
-  std::string_view t = s;
-  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-  if (t.empty() || t.back() != ')') return false;
-  const size_t open = t.rfind('(');
-  if (open == std::string_view::npos || open < sp) return false;
-  HeadingParts date;
-  if (!ParseHeadingParts(t.substr(open + 1, t.size() - open - 2), &date) || !date.rest.empty()) return false;
-  out->date = date.date;
-  out->time = date.time;
-  out->rest_offset = 0;
-  out->rest = Trim(t.substr(0, open));
-  return true;
-}
-
-// "ID — DATE — title", "ID (DATE): title", "Run 12 — DATE — title", "Day 3
-// (DATE): title": an ID (or a word and a number) first, then the date, then
-// the title. The parts as ParseHeadingParts gives them, the rest being the
-// first words and the title ("ID title").
-bool ParseIdThenDateHeading(std::string_view s, HeadingParts* out) {
-  auto word_end = [&](size_t p) {
-    while (p < s.size() && s[p] != ' ' && p < 48) ++p;
-    return p;
-  };
-  auto trimmed = [](std::string_view w) {
-    while (!w.empty() && (w.back() == ':' || w.back() == ',')) w.remove_suffix(1);
-    return w;
-  };
-  size_t p = word_end(0);
-  std::string head(trimmed(s.substr(0, p)));
-  if (IdOfWord(head).empty()) {
-    // "Run 12", "Day 3", "Entry 4": a word and a number.
-    const size_t q = word_end(std::min(p + 1, s.size()));
-    const std::string_view num = trimmed(s.substr(std::min(p + 1, s.size()), q - std::min(p + 1, s.size())));
-    if (head.empty() || !std::all_of(head.begin(), head.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }) ||
-        num.empty() || !std::all_of(num.begin(), num.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      return false;
-    head += " " + std::string(num);
-    p = q;
-  }
-  while (p < s.size() && (s[p] == ' ' || s[p] == ':' || s[p] == '-')) ++p;
-  if (s.substr(p, 3) == "\xE2\x80\x93" || s.substr(p, 3) == "\xE2\x80\x94") p += 3;
-  while (p < s.size() && s[p] == ' ') ++p;
-  std::string rest_text(s.substr(p));
-  if (p < s.size() && s[p] == '(') {  // "(DATE[ TIME])": the title after it
-    const size_t close = s.find(')', p);
-    if (close == std::string_view::npos || close - p > 40) return false;
-    rest_text = std::string(s.substr(p + 1, close - p - 1)) + " -" + std::string(s.substr(close + 1));
-  }
-  HeadingParts date;
-  if (!ParseHeadingParts(rest_text, &date)) return false;
-  std::string_view title = date.rest;
-  while (!title.empty() && (title.front() == ':' || title.front() == ' ' || title.front() == '-')) title.remove_prefix(1);
-  out->date = date.date;
-  out->time = date.time;
-  out->rest_offset = 0;
-  out->rest = Trim(head + " " + std::string(title));
-  return true;
-}
-
-}  // namespace
-
-bool IsExplicitId(std::string_view token) {
-  if (token.empty() || token.size() > 64 || !std::isupper(static_cast<unsigned char>(token[0]))) return false;
-  int groups = 0;
-  size_t start = 0;
-  while (start <= token.size()) {
-    size_t dash = token.find('-', start);
-    std::string_view g = token.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
-    if (g.empty()) return false;
-    const bool last = dash == std::string_view::npos;
-    for (size_t k = 0; k < g.size(); ++k) {
-      const unsigned char c = static_cast<unsigned char>(g[k]);
-      const bool variant = last && k + 1 == g.size() && k > 0 && std::islower(c);
-      if (!std::isupper(c) && !std::isdigit(c) && !variant) return false;
-    }
-    ++groups;
-    if (dash == std::string_view::npos) {
-      // The last group is a number, perhaps with one letter of a variant
-      // ("F8W-005a", "BMFU-004B").
-      if (g.size() > 1 && std::isalpha(static_cast<unsigned char>(g.back()))) g.remove_suffix(1);
-      for (char c : g)
-        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-      return groups >= 2;
-    }
-    start = dash + 1;
-  }
-  return false;
-}
-
-
-std::string IdOfWord(std::string_view w) {
-  while (!w.empty() && (w.back() == ':' || w.back() == ',' || w.back() == '*' || w.back() == '`')) w.remove_suffix(1);
-  while (!w.empty() && (w.front() == '*' || w.front() == '`')) w.remove_prefix(1);
-  if (const size_t slash = w.find('/'); slash != std::string_view::npos) w = w.substr(0, slash);
-  // A range of IDs ("CW-PERF-004..012"): its first.
-  if (const size_t dots = w.find(".."); dots != std::string_view::npos) w = w.substr(0, dots);
-  return IsExplicitId(w) ? std::string(w) : "";
-}
-
-bool StrictHeadingRest(std::string_view s, size_t* rest_offset) {
-  HeadingParts parts;
-  if (!ParseHeadingParts(s, &parts)) return false;
-  *rest_offset = std::min(parts.rest_offset, s.size());
-  return true;
-}
 
 namespace {
 
@@ -361,7 +29,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, reserved, ordinal, record_command, record_result;
+  std::set<std::string> log, log_nouns, reserved, ordinal, record_command, record_result;
 };
 
 const SectionWords& Words() {
@@ -377,6 +45,7 @@ const SectionWords& Words() {
           if (v.is_string()) into->insert(LowerAscii(v.get<std::string>()));
       };
       take("log_sections", &w.log);
+      take("log_nouns", &w.log_nouns);
       take("reserved_sections", &w.reserved);
       take("ordinal_words", &w.ordinal);
       take("record_command_parts", &w.record_command);
@@ -390,6 +59,7 @@ const SectionWords& Words() {
 // A section name as compared: lower case, a parenthetical, markup and a
 // leading number ("2. Results", "## 3) Log") dropped.
 std::string SectionKey(std::string_view name) {
+  name = SkipHeadingMarks(name);
   std::string_view s = name.substr(0, name.find('('));
   size_t p = 0;
   while (p < s.size() && (std::isdigit(static_cast<unsigned char>(s[p])) || s[p] == '.' || s[p] == ')')) ++p;
@@ -399,180 +69,47 @@ std::string SectionKey(std::string_view name) {
   return Trim(out);
 }
 
-// Separators around a date or a number in a heading: blanks and ASCII
-// punctuation, and the middle dot, en and em dashes, bullets in UTF-8.
-size_t SeparatorAt(std::string_view s, size_t p) {
-  static constexpr std::string_view kWide[] = {"\xC2\xB7", "\xE2\x80\x93", "\xE2\x80\x94", "\xE2\x80\xA2",
-                                               "\xE2\x80\x94"};
-  if (p >= s.size()) return 0;
-  if (std::string_view(" \t-:|,;@/()[]#*_~.").find(s[p]) != std::string_view::npos) return 1;
-  for (std::string_view w : kWide)
-    if (s.compare(p, w.size(), w) == 0) return w.size();
-  return 0;
-}
-
-size_t SeparatorBefore(std::string_view s, size_t e) {
-  for (size_t k = 1; k <= 3 && k <= e; ++k)
-    if (SeparatorAt(s, e - k) == k) return k;
-  return 0;
-}
-
-std::string TrimSeparators(std::string_view s) {
-  for (size_t k = SeparatorAt(s, 0); k > 0; k = SeparatorAt(s, 0)) s.remove_prefix(k);
-  for (size_t k = SeparatorBefore(s, s.size()); k > 0; k = SeparatorBefore(s, s.size())) s.remove_suffix(k);
-  return std::string(s);
-}
-
-// A date at `i` ("2026-06-24", "2026/06/24", "Jun 24, 2026", "24 June 2026")
-// not glued to a word: its ISO form and length.
-bool DateAt(std::string_view s, size_t i, std::string* iso, size_t* len) {
-  if (i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]))) return false;
-  const char c = s[i];
-  if (std::isdigit(static_cast<unsigned char>(c)) && Digits(s, i, 4) && i + 10 <= s.size() &&
-      (s[i + 4] == '-' || s[i + 4] == '/') && s[i + 7] == s[i + 4] && Digits(s, i + 5, 2) && Digits(s, i + 8, 2) &&
-      (i + 10 == s.size() || !std::isalnum(static_cast<unsigned char>(s[i + 10])))) {
-    const int month = std::atoi(std::string(s.substr(i + 5, 2)).c_str());
-    const int day = std::atoi(std::string(s.substr(i + 8, 2)).c_str());
-    if (month < 1 || month > 12 || day < 1 || day > 31) return false;
-    *iso = std::string(s.substr(i, 4)) + "-" + std::string(s.substr(i + 5, 2)) + "-" + std::string(s.substr(i + 8, 2));
-    *len = 10;
-    return true;
-  }
-  if (!std::isalnum(static_cast<unsigned char>(c))) return false;
-  size_t used = 0;
-  if (!MonthNameDate(s.substr(i), iso, &used)) return false;
-  *len = used;
-  return true;
-}
-
-// A date anywhere in the heading ("Worklog 2026-02-24", "2026-06-24 · x",
-// "Results (Jun 24, 2026)") and a time right after it.
-bool DateAnywhere(std::string_view s, HeadingRead* r, std::string* label) {
-  if (s.size() > 400) return false;
-  std::string iso;
-  size_t len = 0, at = 0;
-  for (; at < s.size(); ++at)
-    if (DateAt(s, at, &iso, &len)) break;
-  if (at == s.size()) return false;
-  r->date = iso;
-  HeadingParts parts;
-  size_t p = at + len;
-  size_t q = p;
-  while (q < s.size() && (s[q] == ' ' || s[q] == ',' || s[q] == '@' || s[q] == 'T')) ++q;
-  if (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])) && ParseHeadingTime(s, &q, &parts)) {
-    SkipSeconds(s, &q);
-    TwelveHourClock(s, &q, &parts);
-    SkipTimeZone(s, &q);
-    r->time = parts.time;
-    p = q;
-  }
-  const std::string before = TrimSeparators(s.substr(0, at)), after = TrimSeparators(s.substr(p));
-  *label = before.empty() ? after : after.empty() ? before : before + " " + after;
-  r->date_first = before.empty();
-  return true;
-}
-
-// "1. Initial setup", "2.1 Muon", "3) x", "Experiment 3: routing", "Run 12",
-// "Step #4 - x": the number the heading gives itself, or "".
-std::string NumberOf(std::string_view s, std::string* word) {
-  auto digits_end = [&](size_t p) {
-    size_t q = p;
-    while (q < s.size() && q - p < 4 && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
-    return q;
-  };
-  size_t p = 0, e = digits_end(0);
-  if (e > 0) {  // an ordinal first: "1.", "2.1", "3)"
-    if (e > 3) return "";
-    size_t end = e;
-    while (end + 1 < s.size() && s[end] == '.' && std::isdigit(static_cast<unsigned char>(s[end + 1]))) end = digits_end(end + 1);
-    const bool dotted = end > e;
-    const bool punct = end < s.size() && (s[end] == '.' || s[end] == ')' || s[end] == ':');
-    const size_t after = end + (punct ? 1 : 0);
-    if ((!dotted && !punct) || after >= s.size() || s[after] != ' ') return "";
-    return std::string(s.substr(0, end));
-  }
-  while (p < s.size() && std::isalpha(static_cast<unsigned char>(s[p]))) ++p;
-  if (p == 0 || p > 14 || !Words().ordinal.count(LowerAscii(s.substr(0, p)))) return "";
-  size_t q = p;
-  while (q < s.size() && s[q] == ' ') ++q;
-  if (q < s.size() && s[q] == '#') ++q;
-  e = digits_end(q);
-  if (e == q) return "";
-  while (e + 1 < s.size() && s[e] == '.' && std::isdigit(static_cast<unsigned char>(s[e + 1]))) e = digits_end(e + 1);
-  // One letter of a variant ("Attempt 3b"), nothing else glued ("Run 12x4").
-  if (e < s.size() && std::islower(static_cast<unsigned char>(s[e])) && SeparatorAt(s, e + 1) > 0) ++e;
-  if (e < s.size() && SeparatorAt(s, e) == 0) return "";
-  *word = LowerAscii(s.substr(0, p));
-  return std::string(s.substr(q, e - q));
-}
-
-// The label's confidence ("(confidence: X)" at its end) and explicit ID (its
-// first word), as entries have always been read.
-void SplitLabel(std::string rest, HeadingRead* r) {
-  const size_t conf = LowerAscii(rest).rfind("(confidence:");
-  if (conf != std::string::npos && !rest.empty() && rest.back() == ')') {
-    r->confidence = Trim(std::string_view(rest).substr(conf + 12, rest.size() - 1 - (conf + 12)));
-    rest = Trim(std::string_view(rest).substr(0, conf));
-  }
-  const size_t sp = rest.find(' ');
-  if (std::string id = IdOfWord(std::string_view(rest).substr(0, sp)); !id.empty()) {
-    r->explicit_id = id;
-    // "F8W-001/002 title": the label keeps the word, which names both.
-    if (rest.substr(0, sp).find('/') == std::string::npos)
-      rest = sp == std::string::npos ? "" : Trim(std::string_view(rest).substr(sp));
-    // "ID — title": the dash between them is not part of the label.
-    if (rest.rfind("- ", 0) == 0 || rest == "-") rest = Trim(std::string_view(rest).substr(1));
-    else if (rest.rfind("\xE2\x80\x93", 0) == 0 || rest.rfind("\xE2\x80\x94", 0) == 0)
-      rest = Trim(std::string_view(rest).substr(3));
-  }
-  r->label = rest;
-}
-
 }  // namespace
 
-HeadingRead ReadHeading(std::string_view text) {
-  HeadingRead r;
-  HeadingParts parts;
-  const bool date_first = ParseHeadingParts(text, &parts);
-  if (date_first || ParseIdFirstHeading(text, &parts) || ParseIdThenDateHeading(text, &parts)) {
-    r.strict = r.dated = true;
-    r.date_first = date_first;
-    r.date = parts.date;
-    r.time = parts.time;
-    r.rest_offset = date_first ? std::min(parts.rest_offset, text.size()) : 0;
-    SplitLabel(parts.rest, &r);
-    return r;
-  }
-  std::string label;
-  if (DateAnywhere(text, &r, &label)) {
-    r.dated = true;
-    SplitLabel(label, &r);
-    return r;
-  }
-  r.number = NumberOf(text, &r.ordinal_word);
-  SplitLabel(Trim(text), &r);
-  return r;
+bool IsLogSectionName(std::string_view name) {
+  const std::string key = SectionKey(name);
+  if (Words().log.count(key)) return true;
+  // "Performance Optimization Log", "Experiments Log": a short name whose
+  // last word is a log's noun.
+  const size_t sp = key.rfind(' ');
+  return sp != std::string::npos && std::count(key.begin(), key.end(), ' ') < 5 &&
+         Words().log_nouns.count(key.substr(sp + 1)) > 0;
 }
-
-bool IsLogSectionName(std::string_view name) { return Words().log.count(SectionKey(name)) > 0; }
 bool IsReservedSectionName(std::string_view name) { return Words().reserved.count(SectionKey(name)) > 0; }
-
-std::string UndatedIdWords(std::string_view label) {
-  std::string out;
-  int words = 0;
-  bool in_word = false;
-  for (char c : label) {
-    const bool alnum = std::isalnum(static_cast<unsigned char>(c)) != 0;
-    if (alnum && !in_word && ++words > 8) break;
-    if (alnum) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    else if (in_word) out += '-';
-    in_word = alnum;
-  }
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  return out;
-}
+bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
 
 namespace {
+
+// Whether the text of a heading, or of a heading and the headings below
+// it, holds a command or figures: the caller's answer for each heading,
+// asked once.
+class Holds {
+ public:
+  Holds(const std::vector<OutlineHeading>& outline, const std::function<bool(size_t)>& own)
+      : outline_(outline), own_(own), memo_(outline.size(), -1) {}
+  bool Own(size_t i) {
+    if (memo_[i] < 0) memo_[i] = own_(i) ? 1 : 0;
+    return memo_[i] == 1;
+  }
+  // Heading `i` and its sub-headings (up to the next heading of its level or
+  // less). Headings nest six deep at most, so asking this of every heading
+  // costs six times the outline at most.
+  bool Subtree(size_t i) {
+    for (size_t k = i; k < outline_.size() && (k == i || outline_[k].level > outline_[i].level); ++k)
+      if (Own(k)) return true;
+    return false;
+  }
+
+ private:
+  const std::vector<OutlineHeading>& outline_;
+  const std::function<bool(size_t)>& own_;
+  std::vector<signed char> memo_;
+};
 
 // Where the walk over the outline stands.
 struct Walk {
@@ -592,20 +129,20 @@ void MakeEntry(SegmentedHeading* s, const char* rule, int level, Walk* w) {
 
 // A heading inside an open entry: a sub-heading, unless it dates itself
 // first (a new entry, as always) or numbers itself below the entry's number
-// (`### 2.1` under `## 2.`) or with the entry's own word (`### Attempt 2b`
-// under `## Attempt 2`).
+// (`### 2.1` under `## 2.`), with the entry's own word (`### Attempt 2b`
+// under `## Attempt 2`) or with another ordinal word (`#### Phase 1` under
+// `### Week 1`).
 void InsideEntry(const OutlineHeading& h, SegmentedHeading* s, Walk* w) {
   if (h.level <= 3 && s->read.dated && s->read.date_first) return MakeEntry(s, "dated", h.level, w);
   const std::string& n = w->entry_number;
   const std::string& m = s->read.number;
   const bool child = !n.empty() && m.size() > n.size() && m.compare(0, n.size(), n) == 0 && m[n.size()] == '.';
-  const bool same_word = !m.empty() && !w->entry_word.empty() && s->read.ordinal_word == w->entry_word;
-  if (child || same_word) return MakeEntry(s, "numbered", h.level, w);
+  const bool worded = !m.empty() && !w->entry_word.empty() && !s->read.ordinal_word.empty();
+  if (child || worded) return MakeEntry(s, "numbered", h.level, w);
   s->role = HeadingRole::kSubheading;
 }
 
-void StructuralRole(const OutlineHeading& h, size_t i, const std::function<bool(size_t)>& holds_record,
-                    SegmentedHeading* s, Walk* w) {
+void StructuralRole(const OutlineHeading& h, size_t i, Holds* holds, SegmentedHeading* s, Walk* w) {
   const HeadingRole plain = h.level == 2 ? HeadingRole::kSection : HeadingRole::kOther;
   if (s->read.strict && h.level <= 3) return MakeEntry(s, "dated", h.level, w);
   if (w->entry_level > 0 && h.level > w->entry_level) return InsideEntry(h, s, w);
@@ -616,12 +153,14 @@ void StructuralRole(const OutlineHeading& h, size_t i, const std::function<bool(
     w->log_level = h.level;
     return;
   }
+  // Under a log, a heading that holds a record is an entry whatever its
+  // name ("### Baseline" of a worklog).
+  if (s->under_log && holds->Subtree(i)) return MakeEntry(s, "log section", h.level, w);
   if (IsReservedSectionName(h.text)) {
     s->role = plain;
     return;
   }
   if (!s->read.number.empty()) return MakeEntry(s, "numbered", h.level, w);
-  if (s->under_log && holds_record(i)) return MakeEntry(s, "log section", h.level, w);
   s->role = plain;
 }
 
@@ -632,18 +171,39 @@ void ClaimSubheadings(const std::vector<OutlineHeading>& outline, size_t i, std:
     if ((*out)[k].role != HeadingRole::kEntry) (*out)[k].role = HeadingRole::kSubheading;
 }
 
+// A log-like section no heading below which is an entry, that holds a
+// record itself ("## Benchmarks" with its table, "## Evidence" whose parts
+// hold the figures): the section is the entry, its parts its sub-headings.
+void LogSectionEntries(const std::vector<OutlineHeading>& outline, Holds* holds, std::vector<SegmentedHeading>* out) {
+  for (size_t i = 0; i < outline.size(); ++i) {
+    SegmentedHeading& s = (*out)[i];
+    if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || s.role == HeadingRole::kTitle ||
+        !IsLogSectionName(outline[i].text))
+      continue;
+    size_t k = i + 1;
+    bool entries = false;
+    for (; k < outline.size() && outline[k].level > outline[i].level; ++k)
+      entries = entries || (*out)[k].role == HeadingRole::kEntry;
+    if (!entries && holds->Subtree(i)) {
+      s.role = HeadingRole::kEntry;
+      s.rule = "log section";
+      ClaimSubheadings(outline, i, out);
+    }
+    if (!entries) i = k - 1;  // its sub-headings were looked at
+  }
+}
+
 // A heading that no rule of structure took, that is neither a log nor one of
-// the logbook's own sections, that holds a command or figures: an entry of
-// `rule` when `level_ok` says its level fits.
-void ContentEntries(const std::vector<OutlineHeading>& outline, size_t from, const std::vector<bool>& level_ok,
-                    const char* rule, const std::function<bool(size_t)>& holds_record,
-                    std::vector<SegmentedHeading>* out) {
-  for (size_t i = from; i < outline.size(); ++i) {
+// the logbook's own sections, that holds a command or figures (itself or
+// below it): an entry of `rule` when `level_ok` says its level fits.
+void ContentEntries(const std::vector<OutlineHeading>& outline, const std::vector<bool>& level_ok, const char* rule,
+                    Holds* holds, std::vector<SegmentedHeading>* out) {
+  for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     const OutlineHeading& h = outline[i];
     if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || s.role == HeadingRole::kTitle ||
-        h.level < 2 || !level_ok[static_cast<size_t>(h.level)] || IsLogSectionName(h.text) ||
-        IsReservedSectionName(h.text) || !holds_record(i))
+        !level_ok[static_cast<size_t>(std::clamp(h.level, 0, 7))] || IsLogSectionName(h.text) ||
+        IsReservedSectionName(h.text) || !holds->Subtree(i))
       continue;
     s.role = HeadingRole::kEntry;
     s.rule = rule;
@@ -673,40 +233,65 @@ bool OneRecord(const std::vector<OutlineHeading>& outline, std::vector<Segmented
   return true;
 }
 
-}  // namespace
+// Whether the document's `#` headings are its sections rather than its
+// title: there are several of them.
+bool TopLevelSections(const std::vector<OutlineHeading>& outline) {
+  int tops = 0;
+  for (const auto& h : outline) tops += h.level <= 1 ? 1 : 0;
+  return tops >= 2;
+}
 
-std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
-                                             const std::function<bool(size_t)>& holds_record) {
-  std::vector<SegmentedHeading> out(outline.size());
+// The walk over the outline by structure: the title, dated and numbered
+// entries, log sections and their entries. In a document whose `#`
+// headings are its sections, the first is its title only when it is the
+// document's first heading and neither dates, numbers nor holds a record.
+void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* holds,
+                 std::vector<SegmentedHeading>* out) {
   Walk w;
   for (size_t i = 0; i < outline.size(); ++i) {
     const OutlineHeading& h = outline[i];
-    SegmentedHeading& s = out[i];
-    if (h.level <= 1) {
+    SegmentedHeading& s = (*out)[i];
+    s.read = ReadHeading(h.text);
+    const bool title = !flat || (i == 0 && s.read.number.empty() && !s.read.dated && !holds->Own(i));
+    if (h.level <= 1 && title) {
       s.role = w.titled ? HeadingRole::kOther : HeadingRole::kTitle;
+      s.read = HeadingRead{};
       w = Walk{};
       w.titled = true;
       continue;
     }
     if (w.log_level > 0 && h.level <= w.log_level) w.log_level = 0;
     s.under_log = w.log_level > 0;
-    s.read = ReadHeading(h.text);
-    StructuralRole(h, i, holds_record, &s, &w);
+    StructuralRole(h, i, holds, &s, &w);
   }
-  // An undated entry of a dated journal: a heading at an entry's level after
-  // the first entry. A document with no log structure: any heading.
+}
+
+}  // namespace
+
+std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
+                                             const std::function<bool(size_t)>& holds_record) {
+  std::vector<SegmentedHeading> out(outline.size());
+  Holds holds(outline, holds_record);
+  const bool flat = TopLevelSections(outline);
+  WalkOutline(outline, flat, &holds, &out);
+  auto entries = [&out] {
+    return std::any_of(out.begin(), out.end(), [](const SegmentedHeading& s) { return s.role == HeadingRole::kEntry; });
+  };
+  if (!entries() && OneRecord(outline, &out)) return out;
+  // A log section is the entry itself only in a document where nothing else
+  // is: a summary "## Results" above numbered entries stays a section.
+  if (!entries()) LogSectionEntries(outline, &holds, &out);
+  // An undated entry of a journal: a heading at an entry's level that holds
+  // a record. A document with no log structure: any heading below the title
+  // (or any, when its `#` headings are its sections).
   std::vector<bool> level_ok(8, false);
-  size_t first = outline.size();
   for (size_t i = 0; i < outline.size(); ++i)
-    if (out[i].role == HeadingRole::kEntry) {
-      level_ok[static_cast<size_t>(std::min(outline[i].level, 7))] = true;
-      first = std::min(first, i);
-    }
-  if (first < outline.size()) {
-    ContentEntries(outline, first + 1, level_ok, "journal", holds_record, &out);
-  } else if (!OneRecord(outline, &out)) {
-    std::fill(level_ok.begin(), level_ok.end(), true);
-    ContentEntries(outline, 0, level_ok, "content", holds_record, &out);
+    if (out[i].role == HeadingRole::kEntry) level_ok[static_cast<size_t>(std::clamp(outline[i].level, 0, 7))] = true;
+  if (entries()) {
+    ContentEntries(outline, level_ok, "journal", &holds, &out);
+  } else {
+    std::fill(level_ok.begin() + (flat ? 1 : 2), level_ok.end(), true);
+    ContentEntries(outline, level_ok, "content", &holds, &out);
   }
   return out;
 }

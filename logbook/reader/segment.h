@@ -35,8 +35,14 @@ struct HeadingRead {
   size_t rest_offset = 0;   // strict date-first headings: where the words after the date start
 };
 
-// Reads one heading's text (inline text, code spans with backticks).
+// Reads one heading's text (inline text, code spans with backticks), its
+// leading marks skipped (SkipHeadingMarks).
 HeadingRead ReadHeading(std::string_view text);
+
+// A heading's text past what decorates its start and says nothing of it:
+// inline HTML tags (`<a name="toc_3"></a>`), emoji and pictographs
+// (`\u270D\uFE0F Test 1: ...`), blanks.
+std::string_view SkipHeadingMarks(std::string_view text);
 
 // True for an explicit-ID token: uppercase/digit groups joined by '-', the
 // first starting with a letter, the last all digits ("MOE-I8-004").
@@ -56,6 +62,10 @@ bool StrictHeadingRest(std::string_view s, size_t* rest_offset);
 // the logbook's own sections that is never an entry ("Scope", "Baseline").
 bool IsLogSectionName(std::string_view name);
 bool IsReservedSectionName(std::string_view name);
+
+// A word that numbers a heading when a number follows it ("Experiment 3",
+// "Run 12"; data/reader/sections.json), any case.
+bool IsOrdinalWord(std::string_view word);
 
 // The words an undated entry's ID is made of: its label's words (at most
 // eight), upper case, joined by '-' ("2.1 Muon" -> "2-1-MUON"); "" for none.

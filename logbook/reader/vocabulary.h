@@ -22,7 +22,7 @@ struct UnitInfo {
 
 struct Lexicon {
   std::map<std::string, UnitInfo> units;  // as written -> what it measures
-  std::set<std::string> statistic_words, metric_words, count_words, delta_words;
+  std::set<std::string> statistic_words, metric_words, count_words, delta_words, goal_words;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.

@@ -110,6 +110,100 @@ TEST(SegmentParse, ResearchGroupFormsReadAsBefore) {
   EXPECT_EQ(lb.entries[0].subheadings.size(), 2u);
 }
 
+TEST(SegmentParse, SeveralTopLevelHeadingsAreSectionsNotTitles) {
+  // `# 00: ...` numbered kernels, each with `### 01: ...` parts, after a
+  // preamble of `###` notes: each `#` is an entry, its parts sub-headings.
+  const std::string text = std::string("### Plan:\n\nTile first.\n\n# 00: Naive kernel\n\n### 01: Benchmarking:\n\n") +
+                           kRun + "### 02: What next?\n\nCoalesce.\n\n# 01: Coalesced kernel\n\n### 01: Benchmarking:\n\n" +
+                           kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  EXPECT_EQ(lb.entries[0].heading, "00: Naive kernel");
+  EXPECT_EQ(lb.entries[0].subheadings.size(), 2u);
+  EXPECT_EQ(lb.entries[1].commands.size(), 1u);
+  EXPECT_NE(lb.entries[0].id, lb.entries[1].id);
+  EXPECT_TRUE(lb.title.empty());
+}
+
+TEST(SegmentParse, PastedOutputUnderTopLevelHeadingsMakesEntries) {
+  // A harness's report pasted without a fence, closed by a rule of '='
+  // (which Markdown reads as a heading's underline): output, not a heading.
+  const std::string report = "===== Serving Result =====\nthroughput 12.5 tok/s  3.4 ms\nlatency 3.1 ms 4.4 ms\n"
+                             "=========================\n\n";
+  const std::string text = "# request rate: 2\n\n" + report + "# request rate: 4\n\n" + report;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  EXPECT_EQ(lb.entries[0].label, "request rate: 2");
+  EXPECT_EQ(lb.entries[1].heading_line, 8);
+  EXPECT_NE(lb.entries[0].id, lb.entries[1].id);
+}
+
+TEST(SegmentParse, HeadingMarksAreSkipped) {
+  const std::string text = std::string("# Serving\n\n## Procedure\n\n#### <a name=\"t3\"></a>\xE2\x9C\x8D\xEF\xB8\x8F Test 1: "
+                                       "two pods\n\n") + kRun + "### <a name=\"t4\"></a>\xF0\x9F\x9A\x80 Test 2: one pod\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  EXPECT_EQ(lb.entries[0].label, "Test 1: two pods");
+  EXPECT_EQ(lb.entries[0].id, "SERVING-TEST-1-TWO-PODS");
+  EXPECT_EQ(lb.entries[1].label, "Test 2: one pod");
+  EXPECT_EQ(SkipHeadingMarks("<a name=\"x\"></a> \xE2\x9C\x85 Done"), "Done");
+  EXPECT_EQ(SkipHeadingMarks("Caf\xC3\xA9 notes"), "Caf\xC3\xA9 notes");
+}
+
+TEST(SegmentParse, LogSectionsByTheirLastWordAndTheirEveryRecord) {
+  // "Performance Optimization Log": a log; its "### Baseline" holds a
+  // figure and is an entry like its numbered siblings.
+  const std::string text = std::string("## Performance Optimization Log\n\n### Baseline\n\n- **Time:** 14.2 ms\n\n") +
+                           "### Optimization 1: packing\n\n- **Time:** 10.1 ms\n\n## Backlog\n\n- more\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0], "Baseline");
+  EXPECT_EQ(lb.entries[0].segment_rule, "log section");
+  EXPECT_TRUE(IsLogSectionName("Experiments Log"));
+  EXPECT_FALSE(IsLogSectionName("How to read the log of a very long run"));
+}
+
+TEST(SegmentParse, ALogSectionWithoutEntriesThatHoldsARecordIsOne) {
+  // The record sits in the section's own text; its part holds none.
+  const std::string text = std::string("# Kernel\n\n## Goal\n\nBeat 2 ms.\n\n## Benchmarks\n\n") +
+                           "| impl | time |\n|---|---|\n| naive | 3.1 s |\n| simd | 1.2 s |\n\n### How it was timed\n\n"
+                           "Wall clock.\n\n## Conclusion\n\nFaster.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].heading, "Benchmarks");
+  EXPECT_EQ(lb.entries[0].tables.size(), 1u);
+  EXPECT_EQ(lb.entries[0].subheadings.size(), 1u);
+  // A figure whose unit ends its key is a record: the part holding it is
+  // the log's entry.
+  const Logbook kv = ParseLogbook("# K\n\n## Evidence (to be filled)\n\n### Changes\n\n- fused\n\n### Key metrics\n\n"
+                                  "- `avg_step_ms=20.4027`\n", "t.md");
+  ASSERT_EQ(kv.entries.size(), 1u);
+  EXPECT_EQ(kv.entries[0].heading, "Key metrics");
+}
+
+TEST(SegmentParse, ANumberedPartWithAnotherOrdinalWordIsAnEntry) {
+  const std::string text = std::string("# Report\n\n## Journey\n\n### Week 1: exploration\n\n#### Phase 1: loads\n\n") + kRun +
+                           "#### Phase 2: threads\n\n" + kRun + "### Week 2: tuning\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 4u);
+  EXPECT_EQ(h[1], "Phase 1: loads");
+  EXPECT_EQ(h[2], "Phase 2: threads");
+  EXPECT_EQ(lb.entries[2].commands.size(), 1u);
+}
+
+TEST(SegmentParse, AJournalEntryBeforeTheFirstNumberedOne) {
+  // Sessions written above the numbered list they led to are entries too.
+  const std::string text = std::string("# Agent notes\n\n## Status\n\n### Latest session: faster\n\n") + kRun +
+                           "### Earlier session\n\n" + kRun + "## Optimizations\n\n### 1. Fusion\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0], "Latest session: faster");
+  EXPECT_EQ(lb.entries[0].segment_rule, "journal");
+}
+
 // The stage itself: a heading's words, and roles over an outline.
 TEST(Segment, ReadHeading) {
   HeadingRead r = ReadHeading("2026-06-24 \xC2\xB7 Router rewrite");
