@@ -339,6 +339,43 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
   }
 }
 
+// A short line right above a list ("On the laptop:" over its runs'
+// bullets) names the setup of every item of that list. Read only when the
+// entry has two or more such lists with different lead lines: one lead
+// line alone tells no figures apart. Returns each top-level item's lead by
+// the item's first line (notes and fields alike: both are items of a list).
+std::map<int, std::string> ListLeads(const Entry& entry) {
+  std::vector<std::pair<int, int>> items;  // first line, last line
+  for (const auto& b : entry.notes) items.emplace_back(b.line, std::max(b.line, b.end_line));
+  for (const auto& f : entry.fields) items.emplace_back(f.bullet.line, std::max(f.bullet.line, f.bullet.end_line));
+  std::sort(items.begin(), items.end());
+  std::map<int, std::string> leads;
+  std::string lead;
+  int last_end = -1;
+  for (const auto& [line, end] : items) {
+    const bool same_list = last_end >= 0 && line - last_end <= 2;
+    const Paragraph* above = nullptr;
+    for (const auto& p : entry.paragraphs)
+      if (p.end_line < line && line - p.end_line <= 2 && p.line == p.end_line) above = &p;
+    if (above != nullptr && (last_end < above->end_line || !same_list)) {
+      std::string name = above->text;
+      while (!name.empty() && (name.back() == ':' || name.back() == ' ')) name.pop_back();
+      const size_t words = Words(name).size();
+      const bool label = words >= 2 && words <= 6 && !above->states_figure && !above->output_label &&
+                         name.find_first_of(".;`") == std::string::npos;
+      lead = label ? name : "";
+    } else if (!same_list) {
+      lead.clear();
+    }
+    if (!lead.empty()) leads[line] = lead;
+    last_end = end;
+  }
+  std::set<std::string> distinct;
+  for (const auto& [line, l] : leads) distinct.insert(l);
+  if (distinct.size() < 2) leads.clear();
+  return leads;
+}
+
 // An entry without a Result field records its figures in tables of its
 // own, under bullets that name a sweep ("- Token scaling (EP ring):" over
 // "`32768`: `859.0 TF/s`"), in fields named for them, or in paragraphs.
@@ -349,14 +386,19 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
   // (a step timer's 9.3 s/step at steps 530 and 540): kept like a table's.
   for (const auto& b : entry.outputs) OutputFigures(entry, b, {}, x, out, unread);
   const size_t from_tables = out->size();
-  WalkScope notes;
-  notes.loose = true;
-  for (const auto& b : entry.notes) Walk(b, notes, x, out, unread);
+  const std::map<int, std::string> leads = ListLeads(entry);
+  for (const auto& b : entry.notes) {
+    WalkScope notes;
+    notes.loose = true;
+    if (auto it = leads.find(b.line); it != leads.end()) notes.context["setup"] = it->second;
+    Walk(b, notes, x, out, unread);
+  }
   ParagraphFigures(entry, WithTableValues(x, *out, from_tables), out, unread);
   for (size_t fi = 0; fi < entry.fields.size(); ++fi)
     if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {
       WalkScope scope;
       scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+      if (auto it = leads.find(entry.fields[fi].bullet.line); it != leads.end()) scope.context["setup"] = it->second;
       for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
         scope.restated = scope.restated || RestatingWord(w);
       scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);

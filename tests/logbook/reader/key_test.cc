@@ -109,5 +109,48 @@ TEST(ReaderKey, ACaseIsANameNeverASentence) {
   EXPECT_FALSE(LabelConfig("global mean step latency", {}, {}, true).count("case"));
 }
 
+// A short line right above a list names the setup of every item of that
+// list: the same runs measured on two machines are two rows, never one.
+TEST(ReaderKey, AListsLeadLineNamesItsItemsSetup) {
+  const std::string text =
+      "# Log\n\n## 2026-03-04 Parser timings\n\n"
+      "On the desktop box\n"
+      "  - baseline script: 4.10s\n"
+      "  - my versions:\n"
+      "    - v2: 7.25s\n"
+      "    - v3: 3.50s\n\n"
+      "On an old netbook:\n"
+      "  - baseline script: 31s\n"
+      "  - my versions:\n"
+      "    - v2: 80s\n"
+      "    - v3: 40s\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 6u);
+  for (const auto& f : figs) {
+    ASSERT_TRUE(f.run.config.count("setup")) << f.text;
+    EXPECT_EQ(f.run.config.at("setup"), f.line < 12 ? "On the desktop box" : "On an old netbook") << f.text;
+  }
+}
+
+// One lead line alone tells no figures apart, and a sentence above a list
+// is no setup.
+TEST(ReaderKey, OneListLeadOrASentenceIsNoSetup) {
+  const std::string text =
+      "# Log\n\n## 2026-03-04 Parser timings\n\n"
+      "On the desktop box\n"
+      "  - v2: 7.25s\n"
+      "  - v3: 3.50s\n\n"
+      "Then I tried the two flags that the profiler pointed at first.\n"
+      "  - flag a: 3.10s\n"
+      "  - flag b: 2.90s\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 4u);
+  for (const auto& f : figs) EXPECT_FALSE(f.run.config.count("setup")) << f.text;
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
