@@ -9,6 +9,9 @@ add_executable(moelog_fuzz_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_main.c
 target_compile_options(moelog_fuzz_replay PRIVATE ${MOELOG_WARNINGS})
 target_link_libraries(moelog_fuzz_replay PRIVATE moelog_logbook)
 add_test(NAME fuzz_corpus_replay COMMAND moelog_fuzz_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
+# .ci/test's libFuzzer stage replays this corpus under clang's ASan+UBSan before
+# it fuzzes, so the sanitizer suite skips this replay (label fuzz_seeds).
+set_tests_properties(fuzz_corpus_replay PROPERTIES LABELS fuzz_seeds)
 
 # The planner's consent oracle (plan_fuzz.cc) over tests/fuzz/plan_corpus: one
 # attack form per file, and commands from the seed logbooks.
