@@ -31,7 +31,7 @@ struct QuantOperands {
 };
 
 void Resize(Tensor* t, DType dtype, std::vector<int64_t> shape) {
-  if (t->empty() || t->dtype() != dtype || t->shape() != shape) *t = Tensor(dtype, std::move(shape));
+  if (t->empty() || t->dtype() != dtype || t->shape() != shape) *t = Tensor::Scratch(dtype, std::move(shape));
 }
 
 }  // namespace

@@ -39,6 +39,13 @@ Tensor Tensor::HugePages(DType dtype, std::vector<int64_t> shape) {
   return t;
 }
 
+Tensor Tensor::Scratch(DType dtype, std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (n * DTypeSize(dtype) >= kHugeScratchBytes) return HugePages(dtype, std::move(shape));
+  return Tensor(dtype, std::move(shape));
+}
+
 Tensor Tensor::View(Tensor& src, int64_t offset, std::vector<int64_t> shape) {
   Tensor t;
   t.dtype_ = src.dtype_;

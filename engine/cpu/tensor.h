@@ -81,6 +81,11 @@ class Tensor {
   // For large buffers whose pages are returned to the OS and refilled every
   // step: a refill then costs one fault per 2 MiB instead of one per 4 KiB.
   static Tensor HugePages(DType dtype, std::vector<int64_t> shape);
+  // HugePages for buffers of at least kHugeScratchBytes, a plain tensor
+  // below: for scratch that is freed and allocated again every step (the
+  // rounding wastes at most one huge page in four).
+  static Tensor Scratch(DType dtype, std::vector<int64_t> shape);
+  static constexpr int64_t kHugeScratchBytes = int64_t{8} << 20;
   static constexpr int64_t kHugePage = int64_t{2} << 20;
   // A tensor of `shape` over `numel` elements of src starting at element
   // `offset`, sharing src's memory (nothing is copied or freed): for

@@ -96,11 +96,10 @@ double SharedBytes(const Dims& x, double n) {
 double ReductionBytes(const Dims& x) {
   if (x.compact_rows) {
     // Each device's live rows, the chunks in flight (one replica's worth)
-    // and the replica's f32 landing (none when it lands in y or dx); then
-    // the landing and a redundant device's zeroed scratch.
+    // and the replica's f32 landing (none when it lands in y or dx).
     const double replica = x.tr * x.h * 4;
     const double landing = x.s > 0 ? replica : 0;
-    return x.a * std::max(x.b * x.live * replica + replica + landing, 2 * landing);
+    return x.a * (x.b * x.live * replica + replica + landing);
   }
   const double partial_rows = x.compact || x.ring ? x.tr : std::min(x.tr, x.rows);
   // compact_psum reduces in place (the partials become the output); with

@@ -26,7 +26,7 @@ using cpu::Tensor;
 // ---------------------------------------------------------------- helpers --
 
 void Resize(Tensor* t, DType dt, std::vector<int64_t> shape) {
-  if (t->empty() || t->dtype() != dt || t->shape() != shape) *t = Tensor(dt, std::move(shape));
+  if (t->empty() || t->dtype() != dt || t->shape() != shape) *t = Tensor::Scratch(dt, std::move(shape));
 }
 
 // Converts a tensor's values to float32 (vectorized per dtype).
@@ -353,13 +353,16 @@ class ParallelModel {
     const int64_t rows = CompactPartials() ? static_cast<int64_t>(tr.live_tokens.size()) : PartialRows(d);
     return static_cast<size_t>(rows * o_.hidden);
   }
-  // A device whose replica's output another device of it computes: it still
-  // runs the shared expert (real devices each do), into scratch.
+  // A device whose replica's output another device of it computes: its
+  // shared expert would repeat that device's on the same tokens (real
+  // devices run theirs side by side), so it is not run a second time.
   bool Redundant(const Device& d) const { return CompactPartials() && d.expert_rank != 0; }
-  // The f32 output a device's shared expert adds to: its own out, its
-  // replica's, or (Redundant) zeroed scratch.
+  // The f32 output a device's shared expert adds to: its own out or its
+  // replica's.
   float* SharedOut(Device& d);
   void ReleaseOutputs();
+  // d's w13 = concat(w1, w3), built into w13_scratch_ (a view of it).
+  void BuildDeviceW13(Device* d);
   // Where a device's reduced rows land (and `result` is sized to `rows`).
   ReduceLanding Landing(Device& d, Tensor* result, int64_t rows);
   Status AllReduceGrads();
@@ -371,15 +374,17 @@ class ParallelModel {
   cpu::MatmulRunner runner_;
   std::vector<Device> dev_;
   Tensor shared_w13_;  // the fused shared weight every device reads
+  // Training with fused_w13: the w13 of the device that computes, one buffer
+  // the devices take turns in (they run one after the other here), so a
+  // step refills it instead of allocating and faulting in a fresh one.
+  Tensor w13_scratch_;
   // compact_psum: per replica, the output, its gradient and dx, which every
   // device of the replica holds alike after the all-reduces.
   std::vector<Tensor> replica_y_, replica_dout_, replica_dx_;
   // CompactPartials: per replica, the reduced f32 sums and the shared
-  // expert's gradients; the scratch a Redundant device's shared expert
-  // writes to.
+  // expert's gradients.
   std::vector<std::vector<float>> replica_out_;
   std::vector<std::shared_ptr<cpu::SharedGrads>> replica_sgrads_;
-  std::vector<float> redundant_out_;
   StageSeconds stage_s_{};
 };
 
@@ -664,9 +669,9 @@ Status ParallelModel::LocalExpertsForward() {
     }
     if (o_.training) {
       StageClock c(&stage_s_, kMlp);
-      if (o_.fused) cpu::BuildW13(&d.w);  // w13 = concat(w1, w3), rebuilt every training step
+      if (o_.fused) BuildDeviceW13(&d);  // w13 = concat(w1, w3), rebuilt every training step
       MOELOG_RETURN_IF_ERROR(d.mlp->Forward(d.w, d.rows, &d.y_rows, true));
-      if (o_.fused) Release(&d.w.w13);
+      if (o_.fused) d.w.w13 = Tensor();  // the view; the next device refills the buffer
     } else {
       // Forward without saving is exactly Up then Down.
       {
@@ -685,11 +690,14 @@ Status ParallelModel::LocalExpertsForward() {
   return Status::Ok();
 }
 
+void ParallelModel::BuildDeviceW13(Device* d) {
+  const int64_t l = d->w.experts(), h = o_.hidden, m = o_.mlp_dim;
+  if (w13_scratch_.numel() < l * h * 2 * m) w13_scratch_ = Tensor::Scratch(o_.dtype, {l * h * 2 * m});
+  d->w.w13 = Tensor::View(w13_scratch_, 0, {l, h, 2 * m});
+  cpu::BuildW13(&d->w);
+}
+
 float* ParallelModel::SharedOut(Device& d) {
-  if (Redundant(d)) {
-    redundant_out_.assign(static_cast<size_t>(ReplicaTokens() * o_.hidden), 0.0f);
-    return redundant_out_.data();
-  }
   if (CompactPartials()) return replica_out_[static_cast<size_t>(d.data_index)].data();
   return d.out.data();
 }
@@ -697,18 +705,21 @@ float* ParallelModel::SharedOut(Device& d) {
 void ParallelModel::ReleaseOutputs() {
   for (auto& d : dev_) Release(&d.out);
   for (auto& o : replica_out_) Release(&o);
-  Release(&redundant_out_);
 }
 
 Status ParallelModel::SharedForwardAndCast() {
   for (auto& d : dev_) {
+    // A redundant device's shared expert would compute its replica's values
+    // again, on the same tokens into the same activations: real devices do
+    // so side by side, in no more step time; here it would add a device's
+    // worth of work in turn. Its replica's y holds the values already.
+    if (Redundant(d)) continue;
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
     float* out = SharedOut(d);
     if (o_.shared_dim > 0) {
       StageClock c(&stage_s_, kShared);
       MOELOG_RETURN_IF_ERROR(d.shared->Forward(d.sw, xs, out, o_.training));
     }
-    if (Redundant(d)) continue;  // its replica's y holds the values already
     StageClock c(&stage_s_, kCombine);
     Resize(&d.y, o_.dtype, {xs.dim(0), o_.hidden});
     FromF32(out, &d.y);
@@ -790,10 +801,10 @@ void ParallelModel::OutputGradient(float inv_n) {
 Status ParallelModel::SharedBackwardAndCast() {
   StageClock c(&stage_s_, kBackward);
   for (auto& d : dev_) {
+    if (Redundant(d)) continue;  // as in SharedForwardAndCast: the replica's dx and gradients are computed
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
     float* out = SharedOut(d);
     if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, out, d.sgrads.get()));
-    if (Redundant(d)) continue;
     Resize(&d.dx, o_.dtype, {xs.dim(0), o_.hidden});
     FromF32(out, &d.dx);
     if (!CompactPartials()) Release(&d.out);
@@ -824,9 +835,9 @@ Status ParallelModel::Backward() {
       if (dout_from_y) CombineBackwardFromOutput(d.y, d.plan, apply_weight, inv_n, &d.dy_rows);
       else cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
       if (o_.path != CommPath::kCompactPsum) Release(&d.dout_src);
-      if (o_.fused) cpu::BuildW13(&d.w);  // the device's w13 again, while it computes (PrepareWeights)
+      if (o_.fused) BuildDeviceW13(&d);  // the device's w13 again, while it computes (PrepareWeights)
       MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
-      if (o_.fused) Release(&d.w.w13);
+      if (o_.fused) d.w.w13 = Tensor();
       // The device's activations, dispatched rows and scratch are consumed.
       d.mlp->ReleaseActivations();
       Release(&d.dy_rows);
