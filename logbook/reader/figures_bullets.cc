@@ -161,7 +161,7 @@ bool CarriedFigure(const EntryCtx& x, Figure* f) {
   UnitInfo info{};
   if (!UnitOf(f->unit, &info) || info.derived) return false;
   f->metric = info.metric;
-  f->value = info.factor < 1 ? f->value / std::round(1 / info.factor) : f->value * info.factor;
+  f->value = ToStored(f->value, info.factor);
   return true;
 }
 
@@ -220,10 +220,10 @@ void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>*
 // `468,782.94`"): in the label's unit.
 void LabelUnit(const std::string& unit, Figure* f) {
   UnitInfo info{};
-  if (!UnitOf(unit, &info) || info.derived) return;
+  if (!AnyUnit(unit, &info) || info.derived) return;  // its label named its context
   f->metric = info.metric;
   f->unit = unit;
-  f->value = info.factor < 1 ? f->value / std::round(1 / info.factor) : f->value * info.factor;
+  f->value = ToStored(f->value, info.factor);
 }
 
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,

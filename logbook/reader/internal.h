@@ -126,6 +126,10 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
                    const Config* feeds = nullptr);
 int WrittenDecimals(const std::string& num);
 bool UnitOf(const std::string& unit, UnitInfo* info);
+bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info);
+bool AnyUnit(const std::string& unit, UnitInfo* info);
+double MagnitudeAt(const std::string& s, size_t k, size_t* len);
+std::string PercentMetric(const std::string& s, size_t from, size_t to);
 std::string UnitToken(const std::string& s, size_t k);
 std::string WordAt(const std::string& s, size_t p, size_t* end);
 bool MfuQualifier(const std::string& w);
@@ -362,6 +366,7 @@ struct ScanMode {
 // an arrow ("96.1 -> fp8wire 56.5 ms").
 struct UnitRead {
   double scale = 1;
+  std::string magnitude;  // "K" of "630K tok/s": the figure's unit is "K tok/s"
   bool glued = false, before_arrow = false, own = false;
   size_t at = 0, len = 0;  // where the unit token starts, how much of it is consumed
   std::string unit, statistic;
@@ -453,6 +458,7 @@ struct ColumnInfo {
 struct CellValue {
   double value = 0;
   int decimals = -1;
+  std::string magnitude;  // "k" of "221k": shown as written, in the unit "k <column's unit>"
   bool approximate = false;
 };
 
