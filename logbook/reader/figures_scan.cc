@@ -159,7 +159,10 @@ bool DurationAdjective(const std::string& s, const UnitRead& u) {
                                               "delay",  "deadline", "cap",    "task",   "job",       "test",    "execution",
                                               "queue",  "coordinator"};
   size_t e = u.at + u.len;
-  return nouns.count(Lower(WordAt(s, u.at + u.len, &e))) > 0;
+  std::string next = Lower(WordAt(s, e, &e));
+  // "a 9-minute 12-second task duration": past the rest of the time.
+  if (!next.empty() && std::isdigit(static_cast<unsigned char>(next[0]))) next = Lower(WordAt(s, e, &e));
+  return nouns.count(next) > 0;
 }
 
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
@@ -172,7 +175,7 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
   // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
   f->value = ToStored(value * u.scale, info.factor);
   *i = u.at + u.len;
-  if (f->metric == "time_s" && (JobDuration(s, start) || DurationAdjective(s, u))) return false;
+  if (f->metric.find("time_s") != std::string::npos && (JobDuration(s, start) || DurationAdjective(s, u))) return false;
   if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
   return true;
@@ -231,7 +234,8 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
   if (sign) return false;  // a signed number that is no percentage
   UnitInfo info{};
   // "peak 41.2 GB": a unit that needs its context finds it in the clause before it.
-  if (!u.unit.empty() && UnitOfIn(u.unit, s.substr(ClauseStart(s, start, false), start - ClauseStart(s, start, false)), &info))
+  if (const size_t cb = ClauseStart(s, start, false);
+      !u.unit.empty() && UnitOfIn(u.unit, mode.label + " " + s.substr(cb, start - cb), &info))
     return UnitFigure(s, start, u, info, value, i, f);
   return BareFigure(s, start, j, u, value, mode, i, f);
 }
@@ -614,8 +618,9 @@ void ScanNumber(FigureScan& st, bool sign) {
 }
 
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops, bool percent_is_mfu,
-                            bool prose, const std::string& carry) {
+                            bool prose, const std::string& carry, const std::string& label) {
   FigureScan st(s);
+  st.mode.label = label;
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
   st.mode.carry = prose ? carry : "";
   size_t& i = st.i;

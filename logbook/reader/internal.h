@@ -192,7 +192,7 @@ bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& n
 bool DifferenceAfter(const std::string& s, size_t at);
 void ScanNumber(FigureScan& st, bool sign);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
-                            bool prose = false, const std::string& carry = "");
+                            bool prose = false, const std::string& carry = "", const std::string& label = "");
 StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line);
 bool HasBaseMetric(const StoredRun& r);
 bool CheckColumn(const std::string& header);
@@ -357,6 +357,7 @@ struct ScanMode {
   bool bare_is_tflops = true, percent_is_mfu = false;
   bool prose = false;  // a paragraph's sentence: "~36 ms" is an estimate
   std::string carry;   // prose: the unit of the paragraph's last figure ("... 96.2 ms/step bf16; fp8gemm 92.2")
+  std::string label;   // the label the text follows ("Peak VRAM:"): a unit's context ("41.2 GB")
 };
 
 // The unit written after a number ending at `j`, as the reader sees it: a
@@ -433,6 +434,7 @@ struct WalkScope {
   // The unit a label above names ("tail50 tok/sec:", "Throughput (tok/s):"):
   // a figure written without one is in it.
   std::string label_unit;
+  std::string label;  // the nearest label's words ("Peak VRAM"): context for a unit that needs one
 };
 
 // A bullet's figures grouped into points: a figure that names something
