@@ -175,7 +175,9 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
   // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
   f->value = ToStored(value * u.scale, info.factor);
   *i = u.at + u.len;
-  if (f->metric.find("time_s") != std::string::npos && (JobDuration(s, start) || DurationAdjective(s, u))) return false;
+  if ((f->metric == "time_s" && JobDuration(s, start)) ||
+      (f->metric.find("time_s") != std::string::npos && DurationAdjective(s, u)))
+    return false;
   if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
   return true;
