@@ -16,6 +16,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/numbers.h"
 #include "logbook/reader/vocabulary.h"
+#include "logbook/render/units.h"
 #include "logbook/store/stored_run.h"
 #include "logbook/store/stored_run_reader.h"
 #include "logbook/text.h"
@@ -745,19 +746,6 @@ std::string CommonUnit(const std::vector<RecordedFigure>& figures, const std::st
   return best;
 }
 
-// The factor of a unit of the reader's vocabulary ("GFLOPS": 1e-3 TF/s), or 0.
-double UnitFactor(const std::string& unit) {
-  reader::UnitInfo info{};
-  return reader::UnitIn(reader::ReaderLexicon(), unit, &info) ? info.factor : 0;
-}
-
-// Two spellings of one unit ("GB/s", "GB/sec").
-bool SameUnit(const std::string& a, const std::string& b) {
-  reader::UnitInfo x{}, y{};
-  return a == b || (reader::UnitIn(reader::ReaderLexicon(), a, &x) && reader::UnitIn(reader::ReaderLexicon(), b, &y) &&
-                    x.metric == y.metric && x.factor == y.factor);
-}
-
 // A recorded figure as its author wrote it ("0.027212", "21.050"), when it
 // was written in the unit its column shows; else at the column's decimals.
 std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
@@ -775,15 +763,17 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   const double magnitude =
       u == f.run.units.end() ? 1 : reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain);
   if (magnitude != 1 && d != f.run.decimals.end() &&
-      (c.unit.empty() ? c.scale == 1 : SameUnit(plain, c.unit)) && !f.run.repeats.count(c.metric)) {
+      (c.unit.empty() ? c.scale == 1 : SameWrittenUnit(plain, c.unit)) && !f.run.repeats.count(c.metric)) {
     std::string out = GroupThousands(Fixed(it->second * c.scale / magnitude, std::min(d->second, 16)));
     if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
     return out + u->second.substr(0, u->second.find(' '));
   }
   const bool as_written =
       d != f.run.decimals.end() &&
-      (c.unit.empty() ? c.scale == 1 && (u == f.run.units.end() || UnitFactor(u->second) <= 0 || UnitFactor(u->second) == 1)
-                      : u != f.run.units.end() && (canon(u->second) == canon(c.unit) || SameUnit(u->second, c.unit)));
+      (c.unit.empty()
+           ? c.scale == 1 && (u == f.run.units.end() || WrittenUnitFactor(u->second) <= 0 ||
+                              WrittenUnitFactor(u->second) == 1)
+           : u != f.run.units.end() && (canon(u->second) == canon(c.unit) || SameWrittenUnit(u->second, c.unit)));
   // "~17.5": the author's approximation stays one. A time written in
   // another unit keeps its significant digits (0.406 s -> 406 ms).
   int decimals = as_written ? std::min(d->second, 16) : c.decimals;
@@ -820,12 +810,6 @@ RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std:
   return c;
 }
 
-// `w` in lower case.
-std::string LowerCase(std::string w) {
-  for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return w;
-}
-
 // A column of a metric moelog has no header of its own for ("memory_mib",
 // "val_loss"): headed by its name and, when its figures were written in one
 // unit of the vocabulary ("31,745 MiB", "12.3 GB"), shown in that unit.
@@ -833,24 +817,13 @@ RecordedColumn OwnColumn(const std::vector<RecordedFigure>& figures, const std::
   RecordedColumn c{metric, metric, 1, 3, ""};
   std::string u;
   reader::MagnitudeOf(reader::ReaderLexicon(), CommonUnit(figures, metric), &u);  // "6.44B" is in the column's unit
-  // "utilization_pct", "load_utilization" in %: "utilization %", as written.
   if (u == "%") {
-    const bool pct = metric.size() > 4 && metric.compare(metric.size() - 4, 4, "_pct") == 0;
-    std::string words = pct ? metric.substr(0, metric.size() - 4) : metric;
-    std::replace(words.begin(), words.end(), '_', ' ');
-    c.header = words + " %", c.unit = "%";
+    c.header = UnitColumnHeader(metric, u), c.unit = "%";
     return c;
   }
   reader::UnitInfo info{};
   if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) || info.derived || info.factor <= 0) return c;
-  c.scale = 1 / info.factor, c.unit = u;
-  // "memory (GB)"; a rate or a count headed by its unit ("req/s", "cycles");
-  // else the metric's words and the unit ("power (W)").
-  std::string words = metric.rfind("memory_", 0) == 0 ? std::string("memory") : metric;
-  std::replace(words.begin(), words.end(), '_', ' ');
-  if (const size_t sp = words.rfind(' '); sp != std::string::npos && LowerCase(words.substr(sp + 1)) == LowerCase(u))
-    words.erase(sp);
-  c.header = u.find('/') != std::string::npos || LowerCase(words) == LowerCase(u) ? u : words + " (" + u + ")";
+  c.scale = 1 / info.factor, c.unit = u, c.header = UnitColumnHeader(metric, u);
   return c;
 }
 
