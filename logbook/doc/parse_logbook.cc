@@ -758,15 +758,34 @@ bool KeyedFigure(std::string_view t) {
 
 // Whether the blocks after heading `pos` (up to the next heading) hold a
 // command or figures: what makes a heading an entry where no structure says.
-bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lines, size_t pos) {
+// Which lines (1-based) lie inside moelog's own regions: their tables and
+// bullets are moelog's output, never a record the logbook holds.
+std::vector<bool> RegionLines(const std::vector<std::string_view>& lines) {
+  std::vector<bool> in(lines.size() + 2, false);
+  bool open = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("<!-- moelog:begin") != std::string_view::npos) open = true;
+    in[i + 1] = open;
+    if (lines[i].find("<!-- moelog:end") != std::string_view::npos) open = false;
+  }
+  return in;
+}
+
+bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lines, const std::vector<bool>& region,
+                 size_t pos) {
   const auto& kids = doc.root().children;
+  auto inside = [&](const MdNode& n) {
+    return n.start_line > 0 && static_cast<size_t>(n.start_line) < region.size() && region[static_cast<size_t>(n.start_line)];
+  };
   for (size_t k = pos + 1; k < kids.size(); ++k) {
     const int idx = kids[k];
     const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
     if (n.kind == MdKind::kHeading) break;
+    if (inside(n)) continue;
     if (n.kind == MdKind::kTable) return true;
     for (int i = idx; i < n.subtree_end; ++i) {
       const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+      if (inside(c)) continue;
       if (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)) return true;
       if (c.kind == MdKind::kTable) return true;
       if (c.kind == MdKind::kCode && (LooksLikeCommandLine(c.literal) || !AfterPrompt(c.literal).empty())) return true;
@@ -854,7 +873,8 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
     o->heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
     o->head_pos.push_back(k);
   }
-  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, lines, o->head_pos[i]); });
+  const std::vector<bool> region = RegionLines(lines);
+  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, lines, region, o->head_pos[i]); });
 }
 
 // Each section ends before the next heading of level 2 or less, each entry

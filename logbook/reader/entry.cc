@@ -278,6 +278,7 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   scope.context.erase("case");
   for (const auto& w : Words(f.qualifier)) scope.restated = scope.restated || RestatingWord(w);
   scope.share = NamesShares(f.qualifier);
+  scope.label = f.name + " " + f.qualifier;  // "Peak VRAM: 38.0 GB": the context of its unit
   // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
@@ -402,6 +403,7 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
       for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
         scope.restated = scope.restated || RestatingWord(w);
       scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);
+      scope.label = entry.fields[fi].name + " " + entry.fields[fi].qualifier;
       if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
       for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);
     }

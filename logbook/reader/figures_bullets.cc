@@ -161,7 +161,7 @@ bool CarriedFigure(const EntryCtx& x, Figure* f) {
   UnitInfo info{};
   if (!UnitOf(f->unit, &info) || info.derived) return false;
   f->metric = info.metric;
-  f->value = info.factor < 1 ? f->value / std::round(1 / info.factor) : f->value * info.factor;
+  f->value = ToStored(f->value, info.factor);
   return true;
 }
 
@@ -220,10 +220,10 @@ void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>*
 // `468,782.94`"): in the label's unit.
 void LabelUnit(const std::string& unit, Figure* f) {
   UnitInfo info{};
-  if (!UnitOf(unit, &info) || info.derived) return;
+  if (!AnyUnit(unit, &info) || info.derived) return;  // its label named its context
   f->metric = info.metric;
   f->unit = unit;
-  f->value = info.factor < 1 ? f->value / std::round(1 / info.factor) : f->value * info.factor;
+  f->value = ToStored(f->value, info.factor);
 }
 
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
@@ -233,7 +233,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   std::set<std::string> not_run;
   size_t sentence = 0;
   std::vector<Figure> figures =
-      Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string());
+      Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string(), w.label);
   UnitInfo carried{};
   for (const auto& f : figures)
     if (w.carry && !f.derived && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
@@ -347,6 +347,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   // "forward TF/s:" over its figures' bullets names their unit.
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   if (ColumnInfo lc; HeaderUnit(label, &lc, &lc.metric)) scope.label_unit = lc.unit;
+  if (!label.empty()) scope.label = label;
   for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
   scope.repeats = scope.repeats || SaysRepeats(text);

@@ -192,7 +192,7 @@ void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
   for (const auto& [metric, info, unit, num, approx] : figs) {
     const auto v = ParseNumber(num);
     if (!v) continue;
-    run.metrics[metric] = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;
+    run.metrics[metric] = ToStored(*v, info.factor);
     run.units[metric] = unit;
     run.decimals[metric] = WrittenDecimals(num);
     if (info.derived) run.derived.insert(metric);

@@ -53,19 +53,15 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   }
   if (unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
   f->metric = info.metric, f->unit = unit, f->derived = false;
-  f->value = info.factor < 1 ? *v / std::round(1 / info.factor) : *v * info.factor;
+  f->value = ToStored(*v, info.factor);
   f->decimals = WrittenDecimals(num);
   return true;
 }
 
 UnitRead ReadUnit(const std::string& s, size_t j) {
   UnitRead u;
-  size_t k = j;
-  if (k < s.size() && (s[k] == 'M' || s[k] == 'K' || s[k] == 'k' || s[k] == 'B') &&
-      (k + 1 >= s.size() || s[k + 1] == ' ' || s[k + 1] == '`')) {
-    u.scale = s[k] == 'M' ? 1e6 : s[k] == 'B' ? 1e9 : 1e3;
-    ++k;
-  }
+  size_t k = j, mag = 0;
+  if (const double m = MagnitudeAt(s, k, &mag); mag > 0) u.scale = m, u.magnitude = s.substr(k, mag), k += mag;
   UnitInfo probe{};
   if (k + 1 < s.size() && s[k] == '-' && IsIdentStart(s[k + 1]) && UnitOf(UnitToken(s, k + 1), &probe)) ++k;
   u.glued = k < s.size() && IsIdentChar(s[k]);
@@ -117,7 +113,9 @@ bool PercentOfPeak(const std::string& s, size_t start) {
 bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
                    const ScanMode& mode, size_t* i, Figure* f) {
   *i = std::max(*i, u.at + 1);
-  if (!sign && PercentOfPeak(s, start)) return false;
+  // "91.8% load utilization", "hit rate 48%", "3.8% of peak": a share the vocabulary names.
+  const std::string named = sign ? "" : PercentMetric(s, start, u.at + 1);
+  if (!sign && named.empty() && PercentOfPeak(s, start)) return false;
   if (sign || ChangeOf(s, start, u.at + u.unit.size())) {
     f->metric = "delta_pct", f->unit = std::string(1, '%'), f->derived = true;  // (a literal trips GCC 12's -Wrestrict here)
   } else if (ThresholdBefore(s, start)) {
@@ -125,6 +123,8 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
   } else if (MfuQualifies(s, start, u.at + u.unit.size()) ||
              (mode.percent_is_mfu && PercentClauseIsMfu(s, start, u.at + u.unit.size()))) {
     f->metric = "mfu", f->unit = std::string(1, '%');
+  } else if (!named.empty()) {
+    f->metric = named, f->unit = std::string(1, '%');
   } else {
     return false;
   }
@@ -159,19 +159,25 @@ bool DurationAdjective(const std::string& s, const UnitRead& u) {
                                               "delay",  "deadline", "cap",    "task",   "job",       "test",    "execution",
                                               "queue",  "coordinator"};
   size_t e = u.at + u.len;
-  return nouns.count(Lower(WordAt(s, u.at + u.len, &e))) > 0;
+  std::string next = Lower(WordAt(s, e, &e));
+  // "a 9-minute 12-second task duration": past the rest of the time.
+  if (!next.empty() && std::isdigit(static_cast<unsigned char>(next[0]))) next = Lower(WordAt(s, e, &e));
+  return nouns.count(next) > 0;
 }
 
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f) {
-  if (u.scale != 1 && info.metric != "tokens_per_s") return false;
+  if (u.scale != 1 && info.derived) return false;
   f->metric = info.metric, f->unit = u.unit, f->derived = info.derived;
-  if (u.scale != 1) f->decimals = -2;  // "3.5M tok/s": not the value as written
+  // "3.5M tok/s": in the unit "M tok/s", its digits as written.
+  if (u.scale != 1) f->unit = u.magnitude + " " + u.unit;
   // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
-  f->value = info.factor < 1 ? value / std::round(1 / info.factor) : value * u.scale * info.factor;
+  f->value = ToStored(value * u.scale, info.factor);
   *i = u.at + u.len;
-  if (f->metric == "time_s" && (JobDuration(s, start) || DurationAdjective(s, u))) return false;
+  if ((f->metric == "time_s" && JobDuration(s, start)) ||
+      (f->metric.find("time_s") != std::string::npos && DurationAdjective(s, u)))
+    return false;
   if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
   return true;
@@ -229,7 +235,10 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
   if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);
   if (sign) return false;  // a signed number that is no percentage
   UnitInfo info{};
-  if (!u.unit.empty() && UnitOf(u.unit, &info)) return UnitFigure(s, start, u, info, value, i, f);
+  // "peak 41.2 GB": a unit that needs its context finds it in the clause before it.
+  if (const size_t cb = ClauseStart(s, start, false);
+      !u.unit.empty() && UnitOfIn(u.unit, mode.label + " " + s.substr(cb, start - cb), &info))
+    return UnitFigure(s, start, u, info, value, i, f);
   return BareFigure(s, start, j, u, value, mode, i, f);
 }
 
@@ -611,8 +620,9 @@ void ScanNumber(FigureScan& st, bool sign) {
 }
 
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops, bool percent_is_mfu,
-                            bool prose, const std::string& carry) {
+                            bool prose, const std::string& carry, const std::string& label) {
   FigureScan st(s);
+  st.mode.label = label;
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
   st.mode.carry = prose ? carry : "";
   size_t& i = st.i;

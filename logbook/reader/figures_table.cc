@@ -40,7 +40,7 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
     if (paren) w.pop_back();
     if (!w.empty() && w.front() == '(') w.erase(w.begin());
     UnitInfo info{};
-    if ((paren || i + 1 == words.size()) && words.size() > 1 && UnitOf(w, &info) && !info.derived) {
+    if ((paren || i + 1 == words.size()) && words.size() > 1 && UnitOfIn(w, h, &info) && !info.derived) {
       c->unit = w, c->factor = info.factor, *metric = info.metric;
       return true;
     }
@@ -180,14 +180,15 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   if (!unit.empty() && (unit[0] == 'M' || unit[0] == 'k' || unit[0] == 'K' || unit[0] == 'B') &&
       (unit.size() == 1 || unit[1] == ' ')) {
     scale = unit[0] == 'M' ? 1e6 : unit[0] == 'B' ? 1e9 : 1e3;
+    out.magnitude = unit.substr(0, 1);
     unit = parse_detail::Trim(unit.substr(1));
   }
   double factor = col.factor;
   UnitInfo info{};
   // "191.0k tok/s after growth": words after the unit qualify the figure.
-  if (const size_t sp = unit.find(' '); sp != std::string::npos && UnitOf(unit.substr(0, sp), &info))
+  if (const size_t sp = unit.find(' '); sp != std::string::npos && AnyUnit(unit.substr(0, sp), &info))
     unit = unit.substr(0, sp);
-  if (!unit.empty() && UnitOf(unit, &info)) {
+  if (!unit.empty() && AnyUnit(unit, &info)) {
     const std::string m = info.metric;
     if (col.metric.size() < m.size() || col.metric.compare(col.metric.size() - m.size(), m.size(), m) != 0)
       return std::nullopt;  // a unit the column's metric is not measured in
@@ -195,9 +196,14 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   } else if (!unit.empty() && scale == 1) {
     return std::nullopt;  // "3 steps", "n/a"
   }
-  out.value = factor < 1 ? *v * scale / std::round(1 / factor) : *v * scale * factor;
+  out.value = ToStored(*v * scale, factor);
   // As written when no multiplier is glued to it and its unit is the column's.
   if (scale == 1 && (unit.empty() || factor == col.factor)) out.decimals = WrittenDecimals(cell.substr(0, n));
+  // "221k" in a tokens/s column: as written, in the unit "k tokens/s".
+  if (scale != 1 && (unit.empty() || factor == col.factor) && !col.unit.empty() && !col.derived)
+    out.decimals = WrittenDecimals(cell.substr(0, n));
+  else
+    out.magnitude.clear();
   return out;
 }
 
@@ -241,7 +247,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
         }))
       return {};
     out.metric = lower.find("mfu") != std::string::npos ? "mfu" : lower, out.unit = "%";
-  } else if (!unit.empty() && UnitOf(unit, &info) && !info.derived) {
+  } else if (!unit.empty() && UnitOfIn(unit, header, &info) && !info.derived) {
     out.metric = info.metric, out.unit = unit, out.factor = info.factor;
   }
   return out;
@@ -477,7 +483,7 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   if (!v) return;
   StoredRun& run = (*by_at)[col.at];
   run.metrics[col.metric] = v->value;
-  run.units[col.metric] = col.unit;
+  run.units[col.metric] = v->magnitude.empty() ? col.unit : v->magnitude + " " + col.unit;
   if (v->decimals >= 0) run.decimals[col.metric] = v->decimals;
   if (v->approximate) run.approximate.insert(col.metric);
   if (col.derived) run.derived.insert(col.metric);
@@ -559,7 +565,7 @@ ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, cons
     for (const auto& f : Figures(p.text, false, false)) {
       UnitInfo info{};
       if (f.derived || f.unit.empty() || !UnitOf(f.unit, &info) || f.decimals < 0) continue;
-      const double written = info.factor < 1 ? f.value * std::round(1 / info.factor) : f.value / info.factor;
+      const double written = FromStored(f.value, info.factor);
       const std::string num = Fixed(written, f.decimals);
       if (!cells.count(num)) continue;
       if (!out.metric.empty() && out.metric != info.metric) return {};

@@ -11,8 +11,95 @@ int WrittenDecimals(const std::string& num) {
 }
 
 // What a unit written after a number measures (the vocabulary's units,
-// vocabulary.h); false for words that are no unit of a figure (GiB, steps ...).
-bool UnitOf(const std::string& unit, UnitInfo* info) { return UnitIn(ReaderLexicon(), unit, info); }
+// vocabulary.h); false for words that are no unit of a figure (steps ...)
+// and for a unit that names its metric only in context ("GB": UnitOfIn).
+bool UnitOf(const std::string& unit, UnitInfo* info) {
+  return UnitIn(ReaderLexicon(), unit, info) && info->context.empty();
+}
+
+// Whether `text` has a word starting with one of `context` (case aside):
+// "Peak VRAM", "max_memory_allocated" name memory.
+bool NamesContext(const std::string& text, const std::vector<std::string>& context) {
+  const std::string l = Lower(text);
+  for (const auto& w : context)
+    for (size_t p = l.find(w); p != std::string::npos; p = l.find(w, p + 1))
+      if (p == 0 || !std::isalnum(static_cast<unsigned char>(l[p - 1]))) return true;
+  return false;
+}
+
+// A unit as UnitOf, or one that needs context ("GB" is memory after "peak",
+// "VRAM", "memory") when `before` (the clause, header or label before the
+// number) names it.
+bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info) {
+  if (!UnitIn(ReaderLexicon(), unit, info)) return false;
+  return info->context.empty() || NamesContext(before, info->context);
+}
+
+// Any unit of the vocabulary, context or not: for a unit whose context was
+// read where it was found (a label's or a column's unit).
+bool AnyUnit(const std::string& unit, UnitInfo* info) { return UnitIn(ReaderLexicon(), unit, info); }
+
+// A magnitude written right after a number at `k` ("630K tok/s", "6.44B",
+// "1.2M`"): its factor, and its length in `*len`; 1 when there is none.
+// It must end there (a space, backtick, '|', ')' or the end): "4GiB" is no
+// magnitude.
+double MagnitudeAt(const std::string& s, size_t k, size_t* len) {
+  *len = 0;
+  if (k >= s.size()) return 1;
+  auto m = ReaderLexicon().magnitudes.find(std::string(1, s[k]));
+  if (m == ReaderLexicon().magnitudes.end()) return 1;
+  if (k + 1 < s.size() && s[k + 1] != ' ' && s[k + 1] != '`' && s[k + 1] != '|' && s[k + 1] != ')' &&
+      s[k + 1] != ',' && s[k + 1] != '*')
+    return 1;
+  *len = 1;
+  return m->second;
+}
+
+// What a percentage at [from, to) measures when words before or after it
+// name a share the vocabulary knows ("91.8% load utilization", "hit rate
+// 48%", "3.8% of theoretical peak"): the metric, else "". At most three
+// words after it, and the clause's last 40 characters before it, are read.
+std::string PercentMetric(const std::string& s, size_t from, size_t to) {
+  const auto& names = ReaderLexicon().percent_metrics;
+  if (names.empty()) return "";
+  std::vector<std::string> after;  // up to three words after the '%'
+  size_t p = to;
+  for (int n = 0; n < 3; ++n) {
+    size_t e = p;
+    const std::string w = WordAt(s, p, &e);
+    if (w.empty()) break;
+    after.push_back(Lower(w));
+    p = e;
+  }
+  // "91.8% load utilization", "48% hit rate": a name among the words after it.
+  for (size_t a = 0; a < after.size(); ++a) {
+    std::string two = after[a], three;
+    if (a + 1 < after.size()) two.append(1, ' ').append(after[a + 1]);
+    if (a + 2 < after.size()) three.append(two).append(1, ' ').append(after[a + 2]);
+    for (const auto& [w, metric] : names)
+      if (Lower(w) == after[a] || Lower(w) == two || Lower(w) == three) return metric;
+  }
+  // "utilization 91.8%", "hit rate: 48%", "Occupancy was 62%": the clause
+  // before it ends with a name, at most one linking word between.
+  size_t b = from;
+  const size_t lim = from > 40 ? from - 40 : 0;
+  while (b > lim && s[b - 1] != ',' && s[b - 1] != ';' && s[b - 1] != '(' && s[b - 1] != '|' &&
+         !(s[b - 1] == '.' && b < s.size() && s[b] == ' '))
+    --b;
+  std::vector<std::string> words = Words(Lower(s.substr(b, from - b)));
+  for (auto& w : words)
+    while (!w.empty() && (w.back() == ':' || w.back() == '=' || w.back() == '*' || w.back() == '`')) w.pop_back();
+  while (!words.empty() && (words.back().empty() || words.back() == "was" || words.back() == "is" ||
+                            words.back() == "at" || words.back() == "of" || words.back() == "~"))
+    words.pop_back();
+  if (words.empty()) return "";
+  const std::string last = words.back();
+  std::string two;
+  if (words.size() >= 2) two.append(words[words.size() - 2]).append(1, ' ').append(last);
+  for (const auto& [w, metric] : names)
+    if (Lower(w) == last || Lower(w) == two) return metric;
+  return "";
+}
 
 // The unit token after a number: up to a space, backtick, comma, ';' or ')'
 // (a trailing '.' or ':' is punctuation).
@@ -21,8 +108,14 @@ std::string UnitToken(const std::string& s, size_t k) {
   // a word of thousands of dash-joined numbers is not read again after each.
   constexpr size_t kMaxUnitChars = 64;
   size_t e = k;
+  // "12.5秒，": a full-width comma, semicolon, stop or parenthesis ends it too.
+  auto wide_stop = [&](size_t p) {
+    return s.compare(p, 3, "\xEF\xBC\x8C") == 0 || s.compare(p, 3, "\xEF\xBC\x9B") == 0 ||
+           s.compare(p, 3, "\xE3\x80\x82") == 0 || s.compare(p, 3, "\xEF\xBC\x89") == 0 ||
+           s.compare(p, 3, "\xEF\xBC\x88") == 0;
+  };
   while (e < s.size() && e - k < kMaxUnitChars && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != '`' &&
-         s[e] != ',' && s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|')
+         s[e] != ',' && s[e] != ';' && s[e] != ')' && s[e] != '(' && s[e] != '|' && !wide_stop(e))
     ++e;
   std::string u = s.substr(k, e - k);
   while (!u.empty() && (u.back() == '.' || u.back() == ':')) u.pop_back();

@@ -126,6 +126,10 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
                    const Config* feeds = nullptr);
 int WrittenDecimals(const std::string& num);
 bool UnitOf(const std::string& unit, UnitInfo* info);
+bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info);
+bool AnyUnit(const std::string& unit, UnitInfo* info);
+double MagnitudeAt(const std::string& s, size_t k, size_t* len);
+std::string PercentMetric(const std::string& s, size_t from, size_t to);
 std::string UnitToken(const std::string& s, size_t k);
 std::string WordAt(const std::string& s, size_t p, size_t* end);
 bool MfuQualifier(const std::string& w);
@@ -188,7 +192,7 @@ bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& n
 bool DifferenceAfter(const std::string& s, size_t at);
 void ScanNumber(FigureScan& st, bool sign);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
-                            bool prose = false, const std::string& carry = "");
+                            bool prose = false, const std::string& carry = "", const std::string& label = "");
 StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line);
 bool HasBaseMetric(const StoredRun& r);
 bool CheckColumn(const std::string& header);
@@ -353,6 +357,7 @@ struct ScanMode {
   bool bare_is_tflops = true, percent_is_mfu = false;
   bool prose = false;  // a paragraph's sentence: "~36 ms" is an estimate
   std::string carry;   // prose: the unit of the paragraph's last figure ("... 96.2 ms/step bf16; fp8gemm 92.2")
+  std::string label;   // the label the text follows ("Peak VRAM:"): a unit's context ("41.2 GB")
 };
 
 // The unit written after a number ending at `j`, as the reader sees it: a
@@ -362,6 +367,7 @@ struct ScanMode {
 // an arrow ("96.1 -> fp8wire 56.5 ms").
 struct UnitRead {
   double scale = 1;
+  std::string magnitude;  // "K" of "630K tok/s": the figure's unit is "K tok/s"
   bool glued = false, before_arrow = false, own = false;
   size_t at = 0, len = 0;  // where the unit token starts, how much of it is consumed
   std::string unit, statistic;
@@ -428,6 +434,7 @@ struct WalkScope {
   // The unit a label above names ("tail50 tok/sec:", "Throughput (tok/s):"):
   // a figure written without one is in it.
   std::string label_unit;
+  std::string label;  // the nearest label's words ("Peak VRAM"): context for a unit that needs one
 };
 
 // A bullet's figures grouped into points: a figure that names something
@@ -453,6 +460,7 @@ struct ColumnInfo {
 struct CellValue {
   double value = 0;
   int decimals = -1;
+  std::string magnitude;  // "k" of "221k": shown as written, in the unit "k <column's unit>"
   bool approximate = false;
 };
 

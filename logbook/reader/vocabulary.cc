@@ -1,5 +1,7 @@
 #include "logbook/reader/vocabulary.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace moelog::logbook::reader {
@@ -23,25 +25,72 @@ Status Words(const nlohmann::json& j, const std::string& file, const char* key, 
   return Status::Ok();
 }
 
+// One unit's {"metric", "factor", "derived", "context"}; `where` names it in errors.
+Status UnitSpec(const nlohmann::json& spec, const std::string& where, UnitInfo* info) {
+  if (!spec.is_object() || !spec.contains("metric") || !spec["metric"].is_string())
+    return Status::InvalidArgument(where + ": expected {\"metric\": ..., \"factor\": ...}");
+  info->metric = spec["metric"].get<std::string>();
+  if (info->metric.empty()) return Status::InvalidArgument(where + ".metric: expected a name");
+  if (spec.contains("factor")) {
+    if (!spec["factor"].is_number() || spec["factor"].get<double>() <= 0)
+      return Status::InvalidArgument(where + ".factor: expected a positive number");
+    info->factor = spec["factor"].get<double>();
+  }
+  if (spec.contains("derived")) {
+    if (!spec["derived"].is_boolean()) return Status::InvalidArgument(where + ".derived: expected true or false");
+    info->derived = spec["derived"].get<bool>();
+  }
+  if (spec.contains("context")) {
+    std::set<std::string> words;
+    MOELOG_RETURN_IF_ERROR(Words(spec, where, "context", &words));
+    info->context.assign(words.begin(), words.end());
+  }
+  return Status::Ok();
+}
+
+// "units": {"ms": {...}}, and "unit_groups": [{"metric", "factor",
+// "spellings": ["ms", "msec", ...]}]: every spelling of one unit at once.
 Status Units(const nlohmann::json& j, const std::string& file, Lexicon* lex) {
-  if (!j.contains("units")) return Status::Ok();
-  if (!j["units"].is_object()) return Status::InvalidArgument(file + ": units: expected an object");
-  for (const auto& [unit, spec] : j["units"].items()) {
-    const std::string where = file + ": units." + unit;
-    if (!spec.is_object() || !spec.contains("metric") || !spec["metric"].is_string())
-      return Status::InvalidArgument(where + ": expected {\"metric\": ..., \"factor\": ...}");
+  if (j.contains("units")) {
+    if (!j["units"].is_object()) return Status::InvalidArgument(file + ": units: expected an object");
+    for (const auto& [unit, spec] : j["units"].items())
+      MOELOG_RETURN_IF_ERROR(UnitSpec(spec, file + ": units." + unit, &lex->units[unit]));
+  }
+  if (!j.contains("unit_groups")) return Status::Ok();
+  if (!j["unit_groups"].is_array()) return Status::InvalidArgument(file + ": unit_groups: expected an array");
+  for (size_t g = 0; g < j["unit_groups"].size(); ++g) {
+    const auto& spec = j["unit_groups"][g];
+    const std::string where = file + ": unit_groups[" + std::to_string(g) + "]";
     UnitInfo info;
-    info.metric = spec["metric"].get<std::string>();
-    if (spec.contains("factor")) {
-      if (!spec["factor"].is_number() || spec["factor"].get<double>() <= 0)
-        return Status::InvalidArgument(where + ".factor: expected a positive number");
-      info.factor = spec["factor"].get<double>();
+    MOELOG_RETURN_IF_ERROR(UnitSpec(spec, where, &info));
+    std::set<std::string> spellings;
+    if (!spec.contains("spellings")) return Status::InvalidArgument(where + ".spellings: expected an array of strings");
+    MOELOG_RETURN_IF_ERROR(Words(spec, where, "spellings", &spellings));
+    for (const auto& u : spellings) {
+      if (lex->units.count(u)) return Status::InvalidArgument(where + ".spellings: \"" + u + "\" is named twice");
+      lex->units[u] = info;
     }
-    if (spec.contains("derived")) {
-      if (!spec["derived"].is_boolean()) return Status::InvalidArgument(where + ".derived: expected true or false");
-      info.derived = spec["derived"].get<bool>();
+  }
+  return Status::Ok();
+}
+
+// "magnitudes": {"k": 1e3, ...} and "percent_metrics": {"utilization": "utilization_pct", ...}.
+Status Maps(const nlohmann::json& j, const std::string& file, Lexicon* lex) {
+  if (j.contains("magnitudes")) {
+    if (!j["magnitudes"].is_object()) return Status::InvalidArgument(file + ": magnitudes: expected an object");
+    for (const auto& [m, v] : j["magnitudes"].items()) {
+      if (!v.is_number() || v.get<double>() <= 1 || m.empty())
+        return Status::InvalidArgument(file + ": magnitudes." + m + ": expected a number above 1");
+      lex->magnitudes[m] = v.get<double>();
     }
-    lex->units[unit] = info;
+  }
+  if (j.contains("percent_metrics")) {
+    if (!j["percent_metrics"].is_object()) return Status::InvalidArgument(file + ": percent_metrics: expected an object");
+    for (const auto& [w, m] : j["percent_metrics"].items()) {
+      if (!m.is_string() || m.get<std::string>().empty() || w.empty())
+        return Status::InvalidArgument(file + ": percent_metrics." + w + ": expected a metric name");
+      lex->percent_metrics[w] = m.get<std::string>();
+    }
   }
   return Status::Ok();
 }
@@ -54,6 +103,7 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
     if (!j.is_object()) return Status::InvalidArgument(file + ": expected an object");
     Lexicon lex;
     MOELOG_RETURN_IF_ERROR(Units(j, file, &lex));
+    MOELOG_RETURN_IF_ERROR(Maps(j, file, &lex));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "statistic_words", &lex.statistic_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "metric_words", &lex.metric_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "count_words", &lex.count_words));
@@ -75,7 +125,45 @@ const Lexicon& ReaderLexicon() {
   return lex;
 }
 
-bool UnitIn(const Lexicon& lex, const std::string& unit, UnitInfo* info) {
+namespace {
+// 1 / factor when it is a whole number (1e3 for ms), else 0.
+double WholeInverse(double factor) {
+  if (factor >= 1) return 0;
+  const double inv = 1 / factor, r = std::round(inv);
+  return std::abs(inv - r) <= 1e-9 * inv ? r : 0;
+}
+}  // namespace
+
+double ToStored(double written, double factor) {
+  const double inv = WholeInverse(factor);
+  return inv > 0 ? written / inv : written * factor;
+}
+
+double FromStored(double stored, double factor) {
+  const double inv = WholeInverse(factor);
+  return inv > 0 ? stored * inv : stored / factor;
+}
+
+double MagnitudeOf(const Lexicon& lex, const std::string& unit, std::string* plain) {
+  const size_t sp = unit.find(' ');
+  if (sp != std::string::npos && sp > 0)
+    if (auto m = lex.magnitudes.find(unit.substr(0, sp)); m != lex.magnitudes.end()) {
+      *plain = unit.substr(sp + 1);
+      return m->second;
+    }
+  *plain = unit;
+  return 1;
+}
+
+bool UnitIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
+  // "k tokens/s": a magnitude before a unit is a unit that many times larger.
+  std::string unit;
+  const double magnitude = MagnitudeOf(lex, written, &unit);
+  if (magnitude != 1) {
+    if (unit.find(' ') != std::string::npos || !UnitIn(lex, unit, info) || info->derived) return false;
+    info->factor *= magnitude;
+    return true;
+  }
   auto it = lex.units.find(unit);
   if (it != lex.units.end()) {
     *info = it->second;

@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/status.h"
 
@@ -14,15 +16,27 @@ namespace moelog::logbook::reader {
 
 // What a unit written after a number measures: the metric, the factor to
 // its stored unit (time in seconds), and whether it is derived (a speedup).
+// `context`: words of which one must be written before the number (in its
+// clause, its column's header or its label) for the unit to name the metric:
+// "GB" is memory after "peak", "VRAM" or "memory", else a size of something.
 struct UnitInfo {
+  UnitInfo() = default;
+  UnitInfo(std::string m, double f, bool d) : metric(std::move(m)), factor(f), derived(d) {}
   std::string metric;
   double factor = 1;
   bool derived = false;
+  std::vector<std::string> context;
 };
 
 struct Lexicon {
   std::map<std::string, UnitInfo> units;  // as written -> what it measures
   std::set<std::string> statistic_words, metric_words, count_words, delta_words, goal_words;
+  // A magnitude written right after a number ("630K", "6.44B", "221k"):
+  // the number is that many times as large, its digits shown as written.
+  std::map<std::string, double> magnitudes;
+  // Words naming what a percentage measures ("91.8% load utilization",
+  // "MFU 62%", "hit rate 48%") -> the metric ("utilization_pct").
+  std::map<std::string, std::string> percent_metrics;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.
@@ -34,6 +48,17 @@ const Lexicon& ReaderLexicon();
 // The unit `unit` names in `lex`: a unit of its table, or one of them per
 // device ("TFLOP/s/rank", "GB/s/GPU": metric "<metric>_per_<device>").
 bool UnitIn(const Lexicon& lex, const std::string& unit, UnitInfo* info);
+
+// A value written in a unit of `factor`, in its metric's stored unit, and
+// back: a power of ten divides exactly ("3.12 ms" is 0.00312 s, not
+// 0.0031199999999999999 s); other factors (MB -> MiB) multiply.
+double ToStored(double written, double factor);
+double FromStored(double stored, double factor);
+
+// A unit written with a magnitude before it ("k tokens/s", "M tok/s": as
+// stored for "221k tokens/s"): the magnitude's factor and the plain unit.
+// 1 and `unit` itself when there is none.
+double MagnitudeOf(const Lexicon& lex, const std::string& unit, std::string* plain);
 
 }  // namespace moelog::logbook::reader
 

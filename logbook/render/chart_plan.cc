@@ -271,10 +271,24 @@ Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& po
   if (!metrics.empty()) return metrics;
   // Throughput first; a record of times, bandwidths or MFU only is charted
   // by what it records.
-  for (const std::string& m : {options.primary_metric, std::string("tflops"), std::string("tokens_per_s"),
-                               std::string("gb_per_s"), std::string("mfu"), std::string("time_s")})
-    if (!m.empty() && Records(points, m)) return std::vector<std::string>{m};
-  return Status::InvalidArgument("no run records TF/s or tokens/s");
+  // Another metric the entry records ("cycles", "requests_per_s",
+  // "wall_time_s"): the one most points record, unless one of moelog's own
+  // is recorded as often; derived figures (speedups, deltas) are the
+  // author's arithmetic and chart nothing of their own.
+  const std::vector<std::string> own = {options.primary_metric, "tflops", "tokens_per_s", "gb_per_s", "mfu", "time_s"};
+  std::map<std::string, size_t> count;
+  for (const auto& p : points)
+    for (const auto& [m, v] : p.metrics)
+      if (m != "speedup" && m.find("delta_pct") == std::string::npos && m.find("share_pct") == std::string::npos)
+        ++count[m];
+  std::string other;
+  for (const auto& [m, n] : count)
+    if (!Contains(own, m) && (other.empty() || n > count[other])) other = m;
+  for (const std::string& m : own)
+    if (!m.empty() && Records(points, m) && (other.empty() || count[m] >= count[other]))
+      return std::vector<std::string>{m};
+  if (!other.empty()) return std::vector<std::string>{other};
+  return Status::InvalidArgument("no run records a figure to chart (TF/s, tokens/s, time, or another measured metric)");
 }
 
 // How the chart's keys are used.
@@ -732,7 +746,20 @@ std::string MetricLabel(const std::string& m) {
   if (m == "mean_s" || m == "time_s") return "time (s)";
   if (m == "gb_per_s") return "GB/s";
   if (m == "mfu") return "MFU %";
-  return GnuplotLabel(m);
+  if (m == "cycles") return "cycles";
+  if (m == "wall_time_s") return "wall time (s)";
+  if (m == "memory_mib") return "memory (MiB)";
+  // "requests_per_s" -> "requests/s", "utilization_pct" -> "utilization %".
+  std::string words = m;
+  if (words.size() > 4 && words.compare(words.size() - 4, 4, "_pct") == 0) words.replace(words.size() - 4, 4, " %");
+  // "avg_step_time_s" -> "avg step time (s)".
+  if (words.size() > 7 && words.compare(words.size() - 7, 7, "_time_s") == 0) {
+    words.replace(words.size() - 2, 2, " (s)");
+    std::replace(words.begin(), words.end(), '_', ' ');
+  }
+  if (const size_t per = words.rfind("_per_s"); per != std::string::npos && per + 6 == words.size())
+    words.replace(per, 6, "/s");
+  return GnuplotLabel(words);
 }
 
 bool IsNumericAxis(const std::string& key) { return Contains(NumericAxes(), key); }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/numbers.h"
 #include "logbook/reader/vocabulary.h"
+#include "logbook/render/units.h"
 #include "logbook/store/stored_run.h"
 #include "logbook/store/stored_run_reader.h"
 #include "logbook/text.h"
@@ -278,6 +280,9 @@ double TimeUnitSeconds(const std::string& u) {
   if (u == "s" || u == "sec" || u == "secs" || u == "second" || u == "seconds" || u == "s/step") return 1;
   if (u == "ms" || u == "ms/step" || u == "ms/iter") return 1e-3;
   if (u == "us" || u == "\xC2\xB5s") return 1e-6;
+  // "ns", "usec", "μs", "msec": any time unit of the reader's vocabulary.
+  reader::UnitInfo info{};
+  if (reader::UnitIn(reader::ReaderLexicon(), u, &info) && info.metric == "time_s") return info.factor;
   return 0;
 }
 
@@ -753,15 +758,31 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
     if (w == "ms/step" || w == "ms/iter") return "ms";
     return w == "\xC2\xB5s" ? "us" : w;
   };
-  const bool as_written = d != f.run.decimals.end() &&
-                          (c.unit.empty() ? c.scale == 1 : u != f.run.units.end() && canon(u->second) == canon(c.unit));
+  // "221k" written in a column of tokens/s: shown as written, "221k".
+  std::string plain;
+  const double magnitude =
+      u == f.run.units.end() ? 1 : reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain);
+  if (magnitude != 1 && d != f.run.decimals.end() &&
+      (c.unit.empty() ? c.scale == 1 : SameWrittenUnit(plain, c.unit)) && !f.run.repeats.count(c.metric)) {
+    std::string out = GroupThousands(Fixed(it->second * c.scale / magnitude, std::min(d->second, 16)));
+    if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
+    return out + u->second.substr(0, u->second.find(' '));
+  }
+  const bool as_written =
+      d != f.run.decimals.end() &&
+      (c.unit.empty()
+           ? c.scale == 1 && (u == f.run.units.end() || WrittenUnitFactor(u->second) <= 0 ||
+                              WrittenUnitFactor(u->second) == 1)
+           : u != f.run.units.end() && (canon(u->second) == canon(c.unit) || SameWrittenUnit(u->second, c.unit)));
   // "~17.5": the author's approximation stays one. A time written in
   // another unit keeps its significant digits (0.406 s -> 406 ms).
   int decimals = as_written ? std::min(d->second, 16) : c.decimals;
   if (!as_written && u != f.run.units.end() && TimeUnitSeconds(u->second) > 0 &&
       (c.metric == "time_s" || c.metric.find("time_s") != std::string::npos))
     decimals = ShownDecimals(f.run, c.metric, c.scale, c.decimals);
-  if (c.metric == "tokens_per_s" || c.metric.rfind("tokens_per_s", 0) == 0) {
+  // Throughputs and cycle counts are grouped by thousands ("14,410 cycles").
+  if (c.metric == "tokens_per_s" || c.metric.rfind("tokens_per_s", 0) == 0 || c.metric == "cycles" ||
+      (c.metric.size() > 6 && c.metric.compare(c.metric.size() - 6, 6, "_per_s") == 0 && c.metric != "gb_per_s")) {
     std::string out = GroupThousands(MedianText(f.run, c.metric, it->second * c.scale, decimals));
     if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
     return out + RepeatsText(f.run, c.metric, c.scale, decimals);
@@ -778,6 +799,9 @@ RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std:
   RecordedColumn c{metric, "time (s)", 1, 6, tu.empty() ? "s" : tu};
   if (tu == "ms" || tu == "ms/step" || tu == "ms/iter") c.header = "time (ms)", c.scale = 1e3, c.decimals = 3;
   if (tu == "us" || tu == "\xC2\xB5s") c.header = "time (us)", c.scale = 1e6, c.decimals = 3;
+  // "ns", "microseconds", "μs", "msec": another spelling of a shorter time, as written.
+  if (const double f = TimeUnitSeconds(tu); f > 0 && f < 1 && c.scale == 1)
+    c.header = "time (" + tu + ")", c.scale = 1 / f, c.decimals = 3;
   // "16 minutes", "4.26 hours": a longer unit the vocabulary knows is shown as written.
   reader::UnitInfo info{};
   if (reader::UnitIn(reader::ReaderLexicon(), tu, &info) && info.metric.find("time_s") != std::string::npos &&
@@ -791,11 +815,31 @@ RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std:
 // unit of the vocabulary ("31,745 MiB", "12.3 GB"), shown in that unit.
 RecordedColumn OwnColumn(const std::vector<RecordedFigure>& figures, const std::string& metric) {
   RecordedColumn c{metric, metric, 1, 3, ""};
-  const std::string u = CommonUnit(figures, metric);
+  std::string u;
+  reader::MagnitudeOf(reader::ReaderLexicon(), CommonUnit(figures, metric), &u);  // "6.44B" is in the column's unit
+  if (u == "%") {
+    c.header = UnitColumnHeader(metric, u), c.unit = "%";
+    return c;
+  }
   reader::UnitInfo info{};
   if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) || info.derived || info.factor <= 0) return c;
-  c.header = (metric.rfind("memory_", 0) == 0 ? std::string("memory") : metric) + " (" + u + ")";
-  c.scale = 1 / info.factor, c.unit = u;
+  c.scale = 1 / info.factor, c.unit = u, c.header = UnitColumnHeader(metric, u);
+  return c;
+}
+
+// A column of one of moelog's own metrics (TF/s, tokens/s, GB/s) shown in
+// the unit its figures were written in when that is another of the
+// vocabulary ("GFLOPS" at 1e3, "MB/s" at 1e3); else `header` at `scale`.
+RecordedColumn BaseColumn(const std::vector<RecordedFigure>& figures, const std::string& metric,
+                          const std::string& header, double scale, int decimals) {
+  RecordedColumn c{metric, header, scale, decimals, ""};
+  std::string u;
+  reader::MagnitudeOf(reader::ReaderLexicon(), CommonUnit(figures, metric), &u);
+  reader::UnitInfo info{};
+  if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) || info.metric != metric || info.derived ||
+      info.factor <= 0 || info.factor == 1)
+    return c;
+  c.header = u, c.scale = 1 / info.factor, c.unit = u;
   return c;
 }
 
@@ -864,9 +908,9 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
     if (metrics.erase(m)) cols.push_back({m, header, scale, decimals, ""});
   };
   if (metrics.erase("time_s")) cols.push_back(TimeColumn(figures, "time_s"));
-  add("tflops", "TF/s", 1, 3);
-  add("tokens_per_s", "tokens/s", 1, 0);
-  add("gb_per_s", "GB/s", 1, 1);
+  for (const auto& [m, header, decimals] : {std::tuple<const char*, const char*, int>{"tflops", "TF/s", 3},
+                                            {"tokens_per_s", "tokens/s", 0}, {"gb_per_s", "GB/s", 1}})
+    if (metrics.erase(m)) cols.push_back(BaseColumn(figures, m, header, 1, decimals));
   add("mfu", "MFU %", 1, 2);  // as written: 12.61 %
   add("speedup", "speedup (derived)", 1, 3);
   for (const auto& m : std::vector<std::string>(metrics.begin(), metrics.end())) {

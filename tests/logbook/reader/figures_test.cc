@@ -1,6 +1,8 @@
 // The figures stage: numbers with their units, as written.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -27,6 +29,84 @@ TEST(ReaderFigures, ASpeedupIsDerived) {
   bool derived = false;
   for (const auto& x : f) derived = derived || (x.metric == "speedup" && x.derived);
   EXPECT_TRUE(derived);
+}
+
+
+// Units of simulators, kernel and serving logs: cycles, GFLOPS (as TF/s),
+// ns and μs (Greek mu and micro sign), request and iteration rates.
+TEST(ReaderFigures, CyclesGflopsNanosecondsAndRates) {
+  auto f = Figures("packed 7,105 cycles, tiled 235.1 GFLOPS, gather 840 ns, scan 12.5 \xCE\xBCs, "
+                   "serve 41.3 req/s, train 2.7 it/s, copy 910 MB/s", false);
+  ASSERT_EQ(f.size(), 7u);
+  EXPECT_EQ(f[0].metric, "cycles");
+  EXPECT_DOUBLE_EQ(f[0].value, 7105);
+  EXPECT_EQ(f[1].metric, "tflops");
+  EXPECT_DOUBLE_EQ(f[1].value, 0.2351);
+  EXPECT_EQ(f[1].unit, "GFLOPS");
+  EXPECT_EQ(f[1].decimals, 1);
+  EXPECT_EQ(f[2].metric, "time_s");
+  EXPECT_NEAR(f[2].value, 840e-9, 1e-18);
+  EXPECT_NEAR(f[3].value, 12.5e-6, 1e-15);
+  EXPECT_EQ(f[4].metric, "requests_per_s");
+  EXPECT_EQ(f[5].metric, "iters_per_s");
+  EXPECT_EQ(f[6].metric, "gb_per_s");
+  EXPECT_DOUBLE_EQ(f[6].value, 0.91);
+}
+
+// Unit words in other languages are units too.
+TEST(ReaderFigures, UnitWordsInOtherLanguages) {
+  auto f = Figures("avant 12,5 secondes; nachher 3.2 Sekunden; total 4.5 horas; \xE6\xAD\xA5\xE9\xAA\xA4 18.5\xE6\xAF\xAB\xE7\xA7\x92\xEF\xBC\x8C", false);
+  ASSERT_GE(f.size(), 3u);
+  EXPECT_EQ(f[0].metric, "time_s");
+  bool hours = false, ms = false;
+  for (const auto& x : f) {
+    hours = hours || (x.metric == "wall_time_s" && x.value == 4.5 * 3600);
+    ms = ms || (x.metric == "time_s" && std::abs(x.value - 0.0185) < 1e-12);
+  }
+  EXPECT_TRUE(hours);
+  EXPECT_TRUE(ms);  // "18.5毫秒，": a full-width comma ends the unit
+}
+
+// "630K tok/s", "1.2M cycles": understood at scale, written digits kept
+// with the magnitude in the unit; a magnitude before no unit is no figure.
+TEST(ReaderFigures, MagnitudesAreUnderstoodAtScaleAndKeptAsWritten) {
+  auto f = Figures("loader 630K tok/s, sim 1.2M cycles, a 7B model", false);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_DOUBLE_EQ(f[0].value, 630000);
+  EXPECT_EQ(f[0].unit, "K tok/s");
+  EXPECT_EQ(f[0].decimals, 0);
+  EXPECT_EQ(f[1].metric, "cycles");
+  EXPECT_DOUBLE_EQ(f[1].value, 1.2e6);
+  EXPECT_EQ(f[1].decimals, 1);
+}
+
+// "GB" is memory where the clause or label names memory; else no figure.
+TEST(ReaderFigures, GigabytesAreMemoryOnlyWhereMemoryIsNamed) {
+  auto f = Figures("peak VRAM was 41.2 GB", false);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].metric, "memory_mib");
+  EXPECT_NEAR(f[0].value, 41.2e9 / 1048576, 1e-6);
+  EXPECT_TRUE(Figures("downloaded a 13.5 GB checkpoint", false).empty());
+  EXPECT_EQ(Figures("38.0 GB without it", false, false, false, "", "Peak VRAM").size(), 1u);
+}
+
+// A percentage naming a measured share is one; a change is derived; a bare
+// one is none.
+TEST(ReaderFigures, PercentagesNamingAMeasuredShare) {
+  auto f = Figures("phase-based: 91.8% load utilization", false);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].metric, "utilization_pct");
+  EXPECT_DOUBLE_EQ(f[0].value, 91.8);
+  auto h = Figures("prefix cache hit rate 48%", false);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h[0].metric, "hit_rate_pct");
+  auto p = Figures("tiled reaches 3.8% of theoretical peak", false);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].metric, "peak_pct");
+  auto d = Figures("utilization 12% faster", false);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_TRUE(d[0].derived);
+  EXPECT_TRUE(Figures("about 40% of the rows", false).empty());
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ namespace moelog::logbook {
 namespace {
 
 const char* kRun = "```bash\npython bench.py --tokens 64 --topk 2\n```\n\n";
+const char* kRunText() { return kRun; }
 
 std::vector<std::string> Headings(const Logbook& lb) {
   std::vector<std::string> out;
@@ -248,6 +249,24 @@ TEST(Segment, OutlineRoles) {
   EXPECT_EQ(plain[1].role, HeadingRole::kSection);
   EXPECT_EQ(plain[2].role, HeadingRole::kEntry);
   EXPECT_EQ(plain[2].rule, "content");
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// moelog's own regions are its output: a table it wrote under a heading does
+// not make that heading a section that holds a record, so writing the
+// tables never changes which headings are entries.
+TEST(SegmentParse, MoelogsOwnRegionTablesHoldNoRecord) {
+  const std::string plain = "# Notes\n\n## Packing notes\n\nThe packed schedule is best.\n\n## Setup\n\n" +
+                            std::string(kRunText()) + "\n";
+  const std::string written = "# Notes\n\n## Packing notes\n\nThe packed schedule is best.\n\n"
+                              "<!-- moelog:begin id=X hash=0 -->\n| # | cycles |\n| --- | ---: |\n| 1 | 7,105 |\n"
+                              "<!-- moelog:end -->\n\n## Setup\n\n" + std::string(kRunText()) + "\n";
+  EXPECT_EQ(Headings(ParseLogbook(plain, "a.md")), Headings(ParseLogbook(written, "b.md")));
 }
 
 }  // namespace

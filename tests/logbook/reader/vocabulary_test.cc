@@ -35,21 +35,21 @@ TEST(ReaderVocabulary, TheShippedFileParsesAndIsTheOneCompiledIn) {
   EXPECT_FALSE(UnitIn(ReaderLexicon(), "x/GPU", &x));  // a speedup per device is none
 }
 
-// A spelling added to the file is honoured: "TFLOP/sec" reads as TF/s once
+// A spelling added to the file is honoured: "TFLOP/fortnight" reads as TF/s once
 // the vocabulary names it, and not before.
 TEST(ReaderVocabulary, AWordAddedToTheFileIsHonoured) {
   UnitInfo info;
-  EXPECT_FALSE(UnitIn(ReaderLexicon(), "TFLOP/sec", &info));
+  EXPECT_FALSE(UnitIn(ReaderLexicon(), "TFLOP/fortnight", &info));
   std::string text = ShippedText();
   const std::string anchor = "\"units\": {";
   const size_t at = text.find(anchor);
   ASSERT_NE(at, std::string::npos);
-  text.insert(at + anchor.size(), "\n    \"TFLOP/sec\": {\"metric\": \"tflops\", \"factor\": 1},");
+  text.insert(at + anchor.size(), "\n    \"TFLOP/fortnight\": {\"metric\": \"tflops\", \"factor\": 1},");
   auto lex = ParseLexicon(text, "vocabulary.json");
   ASSERT_TRUE(lex.ok()) << lex.status().ToString();
-  ASSERT_TRUE(UnitIn(*lex, "TFLOP/sec", &info));
+  ASSERT_TRUE(UnitIn(*lex, "TFLOP/fortnight", &info));
   EXPECT_EQ(info.metric, "tflops");
-  ASSERT_TRUE(UnitIn(*lex, "TFLOP/sec/rank", &info));
+  ASSERT_TRUE(UnitIn(*lex, "TFLOP/fortnight/rank", &info));
   EXPECT_EQ(info.metric, "tflops_per_rank");
 }
 
@@ -75,6 +75,71 @@ TEST(ReaderVocabulary, TheFiguresStageReadsItsUnits) {
   auto figs = RecordedFigures(e);
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 0.000812, 1e-12);
+}
+
+
+// unit_groups give every spelling of one unit; magnitudes and percent
+// metrics are read; a spelling named twice is an error naming it.
+TEST(ReaderVocabulary, GroupsMagnitudesAndPercentMetrics) {
+  auto lex = ParseLexicon(R"({"unit_groups": [{"metric": "time_s", "factor": 1e-9, "spellings": ["ns", "nsec"]},
+                                             {"metric": "memory_mib", "factor": 953.67431640625,
+                                              "context": ["vram"], "spellings": ["GB"]}],
+                              "magnitudes": {"k": 1000},
+                              "percent_metrics": {"utilization": "utilization_pct"}})",
+                          "v.json");
+  ASSERT_TRUE(lex.ok()) << lex.status().ToString();
+  UnitInfo info;
+  ASSERT_TRUE(UnitIn(*lex, "nsec", &info));
+  EXPECT_DOUBLE_EQ(info.factor, 1e-9);
+  ASSERT_TRUE(UnitIn(*lex, "GB", &info));
+  EXPECT_EQ(info.context, std::vector<std::string>{"vram"});
+  ASSERT_TRUE(UnitIn(*lex, "k nsec", &info));  // a magnitude before a unit
+  EXPECT_DOUBLE_EQ(info.factor, 1e-6);
+  std::string plain;
+  EXPECT_DOUBLE_EQ(MagnitudeOf(*lex, "k nsec", &plain), 1000);
+  EXPECT_EQ(plain, "nsec");
+  EXPECT_EQ(lex->percent_metrics.at("utilization"), "utilization_pct");
+  auto twice = ParseLexicon(R"({"unit_groups": [{"metric": "a", "spellings": ["u"]}, {"metric": "b", "spellings": ["u"]}]})",
+                            "v.json");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().ToString().find("unit_groups[1].spellings: \"u\" is named twice"), std::string::npos);
+  EXPECT_FALSE(ParseLexicon(R"({"magnitudes": {"k": 0.5}})", "v.json").ok());
+}
+
+// The shipped vocabulary knows what performance logbooks write.
+TEST(ReaderVocabulary, TheShippedFileKnowsCommonPerformanceUnits) {
+  struct Want {
+    const char* unit;
+    const char* metric;
+    double factor;
+  };
+  for (const Want& w : {Want{"cycles", "cycles", 1}, Want{"GFLOP/s", "tflops", 1e-3}, Want{"Gflop/s", "tflops", 1e-3},
+                        Want{"GFLOPs/s", "tflops", 1e-3}, Want{"PFLOP/s", "tflops", 1e3}, Want{"ns", "time_s", 1e-9},
+                        Want{"usec", "time_s", 1e-6}, Want{"\xCE\xBCs", "time_s", 1e-6}, Want{"\xC2\xB5s", "time_s", 1e-6},
+                        Want{"msec", "time_s", 1e-3}, Want{"s/it", "time_s", 1}, Want{"hrs", "wall_time_s", 3600},
+                        Want{"mins", "wall_time_s", 60}, Want{"MB/s", "gb_per_s", 1e-3}, Want{"GB/sec", "gb_per_s", 1},
+                        Want{"req/s", "requests_per_s", 1}, Want{"samples/s", "samples_per_s", 1},
+                        Want{"images/s", "images_per_s", 1}, Want{"secondes", "time_s", 1},
+                        Want{"Sekunden", "time_s", 1}, Want{"segundos", "time_s", 1},
+                        Want{"\xE6\xAF\xAB\xE7\xA7\x92", "time_s", 1e-3}}) {
+    UnitInfo info;
+    ASSERT_TRUE(UnitIn(ReaderLexicon(), w.unit, &info)) << w.unit;
+    EXPECT_EQ(info.metric, w.metric) << w.unit;
+    EXPECT_DOUBLE_EQ(info.factor, w.factor) << w.unit;
+  }
+  UnitInfo tok;
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "tok/s/gpu", &tok));
+  EXPECT_EQ(tok.metric, "tokens_per_s_per_gpu");
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "GB", &tok));
+  EXPECT_FALSE(tok.context.empty());  // "GB" is memory only where memory is named
+}
+
+// Written values convert exactly: a power of ten divides, another factor multiplies.
+TEST(ReaderVocabulary, ToStoredAndBack) {
+  EXPECT_EQ(ToStored(3.12, 1e-3), 3.12 / 1000);
+  EXPECT_DOUBLE_EQ(ToStored(100, 0.95367431640625), 95.367431640625);
+  EXPECT_DOUBLE_EQ(FromStored(ToStored(41.2, 953.67431640625), 953.67431640625), 41.2);
+  EXPECT_DOUBLE_EQ(FromStored(ToStored(840, 1e-9), 1e-9), 840);
 }
 
 }  // namespace

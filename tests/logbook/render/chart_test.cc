@@ -758,4 +758,29 @@ TEST(ChartTitle, Utf8IsKeptAndInvalidBytesAndC1ControlsAreNot) {
 }
 
 }  // namespace
+
+// An entry that records none of TF/s, tokens/s, GB/s, MFU or time is charted
+// by the metric it records ("cycles"), named as written; derived speedups
+// chart nothing of their own.
+TEST(ChartPlan, AnEntrysOwnMetricIsChartedWhenItRecordsNoneOfMoelogs) {
+  std::vector<ChartPoint> pts;
+  for (const auto& [v, c] : std::vector<std::pair<std::string, double>>{{"naive", 14410}, {"packed", 9822}, {"prefetch", 7105}}) {
+    ChartPoint p;
+    p.config["variant"] = v;
+    p.metrics["cycles"] = c;
+    p.metrics["speedup"] = 14410 / c;
+    p.source = "recorded";
+    pts.push_back(p);
+  }
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_FALSE(plan->panels.empty());
+  EXPECT_EQ(plan->panels[0].series[0].metric, "cycles");
+  EXPECT_EQ(MetricLabel("cycles"), "cycles");
+  EXPECT_EQ(MetricLabel("requests_per_s"), "requests/s");
+  EXPECT_EQ(MetricLabel("avg_step_time_s"), "avg step time (s)");
+  for (auto& p : pts) p.metrics.erase("cycles");
+  EXPECT_FALSE(PlanChart(pts, {}).ok());  // speedups alone chart nothing
+}
+
 }  // namespace moelog::logbook

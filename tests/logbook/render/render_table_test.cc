@@ -264,5 +264,26 @@ TEST(RenderRecordedTable, FiguresAreShownInTheUnitWritten) {
   EXPECT_NE(out.find("| 16 |"), std::string::npos) << out;
 }
 
+
+// Figures written in GFLOPS (stored as TF/s), with a magnitude ("221k"), in
+// cycles or as a utilization are shown as written under their unit.
+TEST(RenderRecordedTable, OtherUnitsAndMagnitudesAreShownAsWritten) {
+  RecordedFigure a, b;
+  a.run.metrics["tflops"] = 0.2351, a.run.units["tflops"] = "GFLOPS", a.run.decimals["tflops"] = 1;
+  a.run.metrics["tokens_per_s"] = 221000, a.run.units["tokens_per_s"] = "k tokens/s", a.run.decimals["tokens_per_s"] = 0;
+  a.run.config["kernel"] = "tiled";
+  b.run.metrics["cycles"] = 14410, b.run.units["cycles"] = "cycles", b.run.decimals["cycles"] = 0;
+  b.run.metrics["utilization_pct"] = 91.8, b.run.units["utilization_pct"] = "%", b.run.decimals["utilization_pct"] = 1;
+  b.run.config["kernel"] = "packed";
+  const std::string out = RenderRecordedTable({a, b});
+  EXPECT_NE(out.find("| GFLOPS |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 235.1 |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 221k |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| cycles |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 14,410 |"), std::string::npos) << out;
+  EXPECT_NE(out.find("utilization %"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 91.8 |"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -1,0 +1,43 @@
+#include "logbook/render/units.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "logbook/reader/vocabulary.h"
+
+namespace moelog::logbook {
+namespace {
+
+std::string LowerCase(std::string w) {
+  for (char& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return w;
+}
+
+}  // namespace
+
+double WrittenUnitFactor(const std::string& unit) {
+  reader::UnitInfo info{};
+  return reader::UnitIn(reader::ReaderLexicon(), unit, &info) ? info.factor : 0;
+}
+
+bool SameWrittenUnit(const std::string& a, const std::string& b) {
+  reader::UnitInfo x{}, y{};
+  return a == b || (reader::UnitIn(reader::ReaderLexicon(), a, &x) && reader::UnitIn(reader::ReaderLexicon(), b, &y) &&
+                    x.metric == y.metric && x.factor == y.factor);
+}
+
+std::string UnitColumnHeader(const std::string& metric, const std::string& unit) {
+  if (unit == "%") {  // "utilization_pct", "load_utilization" in %: "utilization %"
+    const bool pct = metric.size() > 4 && metric.compare(metric.size() - 4, 4, "_pct") == 0;
+    std::string words = pct ? metric.substr(0, metric.size() - 4) : metric;
+    std::replace(words.begin(), words.end(), '_', ' ');
+    return words + " %";
+  }
+  std::string words = metric.rfind("memory_", 0) == 0 ? std::string("memory") : metric;
+  std::replace(words.begin(), words.end(), '_', ' ');
+  if (const size_t sp = words.rfind(' '); sp != std::string::npos && LowerCase(words.substr(sp + 1)) == LowerCase(unit))
+    words.erase(sp);  // "power w" in W: "power"
+  return unit.find('/') != std::string::npos || LowerCase(words) == LowerCase(unit) ? unit : words + " (" + unit + ")";
+}
+
+}  // namespace moelog::logbook

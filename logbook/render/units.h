@@ -1,0 +1,26 @@
+// How a recorded figure's unit shows in a table: the reader's vocabulary
+// (data/reader/vocabulary.json) asked for a unit's factor, whether two
+// spellings name one unit, and the header of a column of a metric moelog
+// has no header of its own for.
+#ifndef MOELOG_LOGBOOK_RENDER_UNITS_H_
+#define MOELOG_LOGBOOK_RENDER_UNITS_H_
+
+#include <string>
+
+namespace moelog::logbook {
+
+// The factor of a unit of the vocabulary ("GFLOPS": 1e-3 TF/s), or 0.
+double WrittenUnitFactor(const std::string& unit);
+
+// Two spellings of one unit ("GB/s", "GB/sec"; "us", "μs").
+bool SameWrittenUnit(const std::string& a, const std::string& b);
+
+// The header of a column of `metric` whose figures were written in `unit`
+// (a unit of the vocabulary, or "%"): "memory (GB)", "utilization %", a rate
+// or a count headed by its unit ("req/s", "cycles"), else the metric's words
+// and the unit ("power (W)").
+std::string UnitColumnHeader(const std::string& metric, const std::string& unit);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_RENDER_UNITS_H_
