@@ -231,7 +231,9 @@ void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vecto
     if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || !holds->Own(i)) continue;
     const bool at_entry_level = level_ok[static_cast<size_t>(std::clamp(h.level, 0, 7))];
     const char* rule = nullptr;
-    if (s.role == HeadingRole::kTitle) rule = "preamble";
+    // The title, or the first `#` of a document whose `#` headings are its
+    // sections, that the walk took for none because its text holds a record.
+    if (s.role == HeadingRole::kTitle || (i == 0 && h.level <= 1)) rule = "preamble";
     else if (IsLogSectionName(h.text)) rule = "summary";
     else if (at_entry_level && IsMeasuredSectionName(h.text)) rule = "section";
     else if (at_entry_level && !IsReservedSectionName(h.text)) rule = "section";

@@ -235,6 +235,21 @@ TEST(SegmentParse, MeasuredPartsBeforeAndBetweenEntriesAreEntriesOfTheirOwnText)
   EXPECT_NE(lb.entries[2].id.find("RESULTS"), std::string::npos) << lb.entries[2].id;
 }
 
+TEST(SegmentParse, AFirstTopLevelHeadingOverATranscriptIsAnEntryOfItsOwnText) {
+  // `#` headings are this document's sections; the first holds the runs.
+  const std::string text = std::string("# Timing runs\n\nraw data\n\n```text\n$ ./bench 10 4\n") +
+                           "Total time: 412 microseconds\n$ ./bench 100 4\nTotal time: 3301 microseconds\n```\n\n"
+                           "## Sheet 1: totals\n\n| size | time (ms) |\n|---|---|\n| 10 | 0.412 |\n\n"
+                           "# Second report\n\n## Sheet 2\n\n| size | time (ms) |\n|---|---|\n| 10 | 0.5 |\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_GE(h.size(), 2u);
+  EXPECT_EQ(h[0], "Timing runs");
+  EXPECT_EQ(lb.entries[0].segment_rule, "preamble");
+  EXPECT_EQ(lb.entries[0].outputs.size() + lb.entries[0].commands.size() > 0, true);
+  EXPECT_EQ(h[1], "Sheet 1: totals");
+}
+
 TEST(SegmentParse, PlansGoalsAndTheSeedsBaselineStaySections) {
   // A Goal with a target figure is the logbook's own; the seed form's
   // `## Baseline` above `### date` entries is no entry; a section of prose
