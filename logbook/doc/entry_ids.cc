@@ -88,7 +88,9 @@ void AssignEntryIds(Logbook* logbook) {
       // An undated entry: its heading's words, never its position.
       std::string words = UndatedIdWords(e.label.empty() ? e.heading : e.label);
       // A document that is one record, headed by its title: the prefix.
-      const std::string base = words == prefix ? prefix : prefix + "-" + (words.empty() ? std::string("ENTRY") : words);
+      // So is the title's own text read as an entry (its preamble).
+      const bool title = logbook->title_line > 0 && e.heading_line == logbook->title_line;
+      const std::string base = words == prefix || title ? prefix : prefix + "-" + (words.empty() ? std::string("ENTRY") : words);
       id = base;
       for (int n = 2; first_line.count(id); ++n) id = base + "-" + std::to_string(n);
     } else if (e.time.size() == 5) {

@@ -798,6 +798,22 @@ bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lin
   return false;
 }
 
+// Whether the blocks after heading `pos` (up to the next heading) hold a
+// table or a fenced command or output block: a record more than prose.
+bool HoldsBlock(const MdDocument& doc, size_t pos) {
+  const auto& kids = doc.root().children;
+  for (size_t k = pos + 1; k < kids.size(); ++k) {
+    const int idx = kids[k];
+    const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+    if (n.kind == MdKind::kHeading) break;
+    for (int i = idx; i < n.subtree_end; ++i) {
+      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+      if (c.kind == MdKind::kTable || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal))) return true;
+    }
+  }
+  return false;
+}
+
 // Starts entry `e` at heading `k` of the outline.
 void OpenEntry(Entry e, size_t k, Logbook* lb, Outline* o) {
   const SegmentedHeading& s = o->roles[k];
@@ -811,7 +827,7 @@ void OpenEntry(Entry e, size_t k, Logbook* lb, Outline* o) {
   e.segment_rule = s.rule;
   lb->entries.push_back(std::move(e));
   o->ent = static_cast<int>(lb->entries.size()) - 1;
-  o->entry_levels.push_back(o->heads[k].level);
+  o->entry_levels.push_back(s.own_text ? 6 : o->heads[k].level);  // its own text: up to the next heading
   o->walk = EntryWalk{};
 }
 
@@ -830,7 +846,7 @@ void TakeHeading(size_t k, const std::string& file, Logbook* lb, Outline* o) {
   o->ent = -1;
   if (h.level == 1) {
     // A `#` heading that is an entry of a document of several is no title.
-    if (lb->title.empty() && (role != HeadingRole::kEntry || o->roles[k].rule == "record")) {
+    if (lb->title.empty() && (role != HeadingRole::kEntry || o->roles[k].rule == "record" || o->roles[k].own_text)) {
       lb->title = h.text;
       lb->title_line = h.line;
     }
@@ -874,7 +890,8 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
     o->head_pos.push_back(k);
   }
   const std::vector<bool> region = RegionLines(lines);
-  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, lines, region, o->head_pos[i]); });
+  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, lines, region, o->head_pos[i]); },
+                            [&](size_t i) { return HoldsBlock(doc, o->head_pos[i]); });
 }
 
 // Each section ends before the next heading of level 2 or less, each entry

@@ -180,6 +180,11 @@ RunKeys RecordedKeys(const Logbook& logbook) {
   return keys;
 }
 
+namespace {
+void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
+                         std::vector<std::vector<UnreadFigures>>* unread);
+}  // namespace
+
 std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
                                                         std::vector<std::vector<UnreadFigures>>* unread) {
   const bool mfu = MfuLogbook(logbook), tflops = TflopsLogbook(logbook);
@@ -213,13 +218,64 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     vocabulary.Name(&kept);
     for (size_t k = 0; k < kept.size(); ++k) kept[k].run.id = e.id + "#" + std::to_string(k + 1);
     out.push_back(std::move(kept));
+    // A summary above the entries (`## Results`) or the title's own text
+    // states the figures the entries below measure: theirs are not restated.
+    if (e.segment_rule == "summary" || e.segment_rule == "preamble") continue;
     for (const auto& f : out.back())
       for (const auto& [metric, value] : f.run.metrics)
         if (!f.run.derived.count(metric) && earlier[metric].size() < kMaxEarlier)
           earlier[metric].emplace(value, std::make_pair(e.id, &f.run));
   }
+  DropSummaryRestated(logbook, &out, unread);
   return out;
 }
+
+namespace {
+
+// The figures of a summary above the entries (rules "summary", "preamble")
+// that an entry below measures again: restated there, not runs of the
+// summary's own. A row keeps the figures only it records (a token count the
+// entries never state); one with none left is listed as restating.
+void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
+                         std::vector<std::vector<UnreadFigures>>* unread) {
+  constexpr size_t kMaxLater = 4096;
+  for (size_t i = 0; i < logbook.entries.size(); ++i) {
+    const std::string& rule = logbook.entries[i].segment_rule;
+    if ((rule != "summary" && rule != "preamble") || (*out)[i].empty()) continue;
+    EarlierFigures later;
+    for (size_t j = i + 1; j < out->size(); ++j)
+      for (const auto& f : (*out)[j])
+        for (const auto& [metric, value] : f.run.metrics)
+          if (!f.run.derived.count(metric) && later[metric].size() < kMaxLater)
+            later[metric].emplace(value, std::make_pair(logbook.entries[j].id, &f.run));
+    std::vector<RecordedFigure> kept;
+    for (auto& f : (*out)[i]) {
+      std::string from;
+      for (auto it = f.run.metrics.begin(); it != f.run.metrics.end();) {
+        StoredRun one = f.run;
+        one.metrics = {*it};
+        const std::string id = f.run.derived.count(it->first) ? "" : EarlierEntryOf(one, later, false);
+        if (id.empty()) {
+          ++it;
+          continue;
+        }
+        from = id;
+        f.run.units.erase(it->first);
+        f.run.decimals.erase(it->first);
+        it = f.run.metrics.erase(it);
+      }
+      if (!HasBaseMetric(f.run)) {
+        if (unread) (*unread)[i].push_back({f.line, f.text, "restates a figure of " + from + " (an entry below), not another run"});
+      } else {
+        kept.push_back(std::move(f));
+      }
+    }
+    for (size_t k = 0; k < kept.size(); ++k) kept[k].run.id = logbook.entries[i].id + "#" + std::to_string(k + 1);
+    (*out)[i] = std::move(kept);
+  }
+}
+
+}  // namespace
 
 std::vector<StoredRun> RecordedRuns(const Logbook& logbook) {
   std::vector<StoredRun> out;

@@ -1,5 +1,7 @@
 #include "logbook/reader/internal.h"
 
+#include "logbook/reader/blocks.h"
+
 namespace moelog::logbook {
 using namespace reader;
 
@@ -410,6 +412,71 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
   DropRestatedTableFigures(from_tables, out, unread);
 }
 
+// Every figure of the entry the stages saw no number in gets a fate too:
+// a line that states a number with a unit (blocks' StatesFigure) where no
+// figure was read or listed is listed "not read", with where it sits.
+class Unseen {
+ public:
+  Unseen(const std::vector<RecordedFigure>& out, std::vector<UnreadFigures>* unread) : unread_(unread) {
+    for (const auto& f : out) fated_.insert(f.line);
+    for (const auto& u : *unread) fated_.insert(u.line);
+  }
+  void Line(int line, const std::string& text, const char* why) {
+    if (line <= 0 || fated_.count(line) || unread_->size() >= kMaxFiguresPerEntry || !StatesFigure(text)) return;
+    fated_.insert(line);
+    unread_->push_back({line, text, std::string("not read: ") + why, true});
+  }
+  // Whether a figure was read from lines `from`..`to` (a table whose figures
+  // carry its first line: its rows are not "not read").
+  bool Any(int from, int to) const {
+    auto it = fated_.lower_bound(from);
+    return it != fated_.end() && *it <= to;
+  }
+  void Bullets(const Bullet& b, const char* why) {
+    Line(b.line, b.text, why);
+    for (const auto& c : b.children) Bullets(c, why);
+  }
+
+ private:
+  std::set<int> fated_;
+  std::vector<UnreadFigures>* unread_;
+};
+
+void UnseenFigures(const Entry& entry, bool any_result, const std::vector<RecordedFigure>& out,
+                   std::vector<UnreadFigures>* unread) {
+  Unseen u(out, unread);
+  u.Line(entry.heading_line, entry.heading, "a figure in the entry's heading");
+  for (const auto& h : entry.subheadings) u.Line(h.line, h.text, "a figure in a sub-heading");
+  for (const auto& f : entry.fields)
+    u.Bullets(f.bullet, FigureField(f) ? "no figure read from this Result line"
+                        : PlanField(f) ? "a field of plans, setup or reading (no measurement is read there)"
+                                       : "no figure read from this field");
+  for (const auto& b : entry.notes)
+    u.Bullets(b, any_result ? "a bullet beside the entry's Result (only the Result's figures are read)"
+                            : "no figure read from this bullet");
+  for (const auto& p : entry.paragraphs)
+    for (size_t s = 0, nl = 0; s < p.text.size(); s = nl + 1) {
+      nl = std::min(p.text.find('\n', s), p.text.size());
+      u.Line(p.LineAt(s), p.text.substr(s, nl - s), any_result ? "prose beside the entry's Result" : "no figure read from this prose");
+    }
+  for (const auto& t : entry.tables) {
+    if (u.Any(t.line, t.end_line)) continue;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      std::string row;
+      for (const auto& c : t.rows[r]) row += c + " | ";
+      u.Line(t.line + 2 + static_cast<int>(r), row, "a table row no column of which was read");
+    }
+  }
+  for (const auto& b : entry.outputs) {
+    if (u.Any(b.line, b.line)) continue;
+    int line = b.line + 1;
+    for (size_t s = 0, nl = 0; s < b.text.size(); s = nl + 1, ++line) {
+      nl = std::min(b.text.find('\n', s), b.text.size());
+      u.Line(line, b.text.substr(s, nl - s), "a printed line no figure reader took");
+    }
+  }
+}
+
 }  // namespace reader
 
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
@@ -442,6 +509,7 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
                          "more than " + std::to_string(kMaxFiguresPerEntry) + " figures in one entry: the rest are not read"});
     out.resize(kMaxFiguresPerEntry);
   }
+  if (unread) UnseenFigures(entry, any_result, out, unread);
   UnstampOthers(x, &out);
   FirstCommandDefaults(x, &out);
   // Number runs per entry in document order (their keys are the names

@@ -66,6 +66,9 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
 struct UnreadFigures {
   int line = 0;
   std::string text, why;
+  // A figure no stage read ("not read: ..."): told by --show-recorded, never
+  // written into the logbook's region.
+  bool shown_only = false;
 };
 // The same, each run's `file` set to `file` (the logbook's path); what could
 // not be read goes to `unread` (optional).

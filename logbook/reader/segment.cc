@@ -29,7 +29,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, ordinal, record_command, record_result;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result;
 };
 
 const SectionWords& Words() {
@@ -47,6 +47,7 @@ const SectionWords& Words() {
       take("log_sections", &w.log);
       take("log_nouns", &w.log_nouns);
       take("reserved_sections", &w.reserved);
+      take("measured_sections", &w.measured);
       take("ordinal_words", &w.ordinal);
       take("record_command_parts", &w.record_command);
       take("record_result_parts", &w.record_result);
@@ -81,6 +82,7 @@ bool IsLogSectionName(std::string_view name) {
          Words().log_nouns.count(key.substr(sp + 1)) > 0;
 }
 bool IsReservedSectionName(std::string_view name) { return Words().reserved.count(SectionKey(name)) > 0; }
+bool IsMeasuredSectionName(std::string_view name) { return Words().measured.count(SectionKey(name)) > 0; }
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
 
 namespace {
@@ -211,6 +213,39 @@ void ContentEntries(const std::vector<OutlineHeading>& outline, const std::vecto
   }
 }
 
+// What a document with entries states outside them, in a part whose own
+// text (up to the next heading of any level) holds a record: the text under
+// the title ("preamble": a timing table above the sections), a log-like
+// section's own table above its entries (`## Results`), a section at an
+// entry's level that names a measurement (`## Baseline` beside `## Attempt
+// 1`), or any other section at an entry's level that is none of the
+// logbook's own. Each is an entry of its own text only; the headings below
+// keep their roles (rules "preamble", "summary" for a log-like section's,
+// "section"). The seed form's `## Baseline` above `### date` entries
+// is at no entry's level and stays the logbook's.
+void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vector<bool>& level_ok, Holds* holds,
+                    const std::function<bool(size_t)>& holds_block, std::vector<SegmentedHeading>* out) {
+  for (size_t i = 0; i < outline.size(); ++i) {
+    SegmentedHeading& s = (*out)[i];
+    const OutlineHeading& h = outline[i];
+    if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || !holds->Own(i)) continue;
+    const bool at_entry_level = level_ok[static_cast<size_t>(std::clamp(h.level, 0, 7))];
+    const char* rule = nullptr;
+    // The title, or the first `#` of a document whose `#` headings are its
+    // sections, that the walk took for none because its text holds a record.
+    if (s.role == HeadingRole::kTitle || (i == 0 && h.level <= 1)) rule = "preamble";
+    else if (IsLogSectionName(h.text)) rule = "summary";
+    else if (at_entry_level && IsMeasuredSectionName(h.text)) rule = "section";
+    else if (at_entry_level && !IsReservedSectionName(h.text)) rule = "section";
+    if (rule == nullptr) continue;
+    if (std::string_view(rule) != "section" && holds_block && !holds_block(i)) continue;
+    s.role = HeadingRole::kEntry;
+    s.rule = rule;
+    s.own_text = true;
+    if (s.read.label.empty()) s.read = ReadHeading(h.text);
+  }
+}
+
 // A document that is one run record: no entry by structure, a title, and
 // level-2 parts that name its command and its results (`## Command`,
 // `## Results`): the title is the entry, the parts its sub-headings.
@@ -269,7 +304,8 @@ void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* h
 }  // namespace
 
 std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
-                                             const std::function<bool(size_t)>& holds_record) {
+                                             const std::function<bool(size_t)>& holds_record,
+                                             const std::function<bool(size_t)>& holds_block) {
   std::vector<SegmentedHeading> out(outline.size());
   Holds holds(outline, holds_record);
   const bool flat = TopLevelSections(outline);
@@ -279,7 +315,7 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
   };
   if (!entries() && OneRecord(outline, &out)) return out;
   // A log section is the entry itself only in a document where nothing else
-  // is: a summary "## Results" above numbered entries stays a section.
+  // is; above numbered entries its own text may be one (OwnTextEntries).
   if (!entries()) LogSectionEntries(outline, &holds, &out);
   // An undated entry of a journal: a heading at an entry's level that holds
   // a record. A document with no log structure: any heading below the title
@@ -289,6 +325,7 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
     if (out[i].role == HeadingRole::kEntry) level_ok[static_cast<size_t>(std::clamp(outline[i].level, 0, 7))] = true;
   if (entries()) {
     ContentEntries(outline, level_ok, "journal", &holds, &out);
+    OwnTextEntries(outline, level_ok, &holds, holds_block, &out);
   } else {
     std::fill(level_ok.begin() + (flat ? 1 : 2), level_ok.end(), true);
     ContentEntries(outline, level_ok, "content", &holds, &out);

@@ -62,6 +62,9 @@ bool StrictHeadingRest(std::string_view s, size_t* rest_offset);
 // the logbook's own sections that is never an entry ("Scope", "Baseline").
 bool IsLogSectionName(std::string_view name);
 bool IsReservedSectionName(std::string_view name);
+// A section name that states a measurement ("Baseline", "Baseline
+// (pre-optimization)"): at an entry's level, holding a record, an entry.
+bool IsMeasuredSectionName(std::string_view name);
 
 // A word that numbers a heading when a number follows it ("Experiment 3",
 // "Run 12"; data/reader/sections.json), any case.
@@ -83,19 +86,29 @@ enum class HeadingRole { kTitle, kSection, kEntry, kSubheading, kOther };
 // The role of one heading and, for entries, why (`rule`: "dated",
 // "numbered", "log section", "journal", "record" (a document that is one
 // run record: its title, with `## Command` and `## Results` parts),
-// "content").
+// "content", "preamble", "summary", "section").
 struct SegmentedHeading {
   HeadingRole role = HeadingRole::kOther;
   HeadingRead read;
   std::string rule;
   bool under_log = false;  // below a log-like section's heading
+  // An entry of its own text only (rules "preamble": the text under the
+  // title; "summary": a log-like section's own text above its entries;
+  // "section": an undated section between entries): it ends at the
+  // next heading of any level, and the headings below it keep their roles.
+  bool own_text = false;
 };
 
 // The roles of `outline`'s headings. `holds_record(i)` tells whether the
 // text between heading i and the next heading holds a command or figures;
 // it is asked only for headings no structural rule made an entry.
+// `holds_block(i)` (optional; else `holds_record`) tells whether that text
+// holds a table or a fenced command or output block, not only prose: what
+// the title's own text and a summary section must hold to be entries (a
+// sentence of hardware under the title is no record).
 std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
-                                             const std::function<bool(size_t)>& holds_record);
+                                             const std::function<bool(size_t)>& holds_record,
+                                             const std::function<bool(size_t)>& holds_block = nullptr);
 
 }  // namespace moelog::logbook
 

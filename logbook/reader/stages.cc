@@ -16,6 +16,7 @@ std::string FateStage(const std::string& fate) {
   const size_t at = fate.find(kListed);
   if (at == std::string::npos) return "table";  // a row (or the reason no row took it)
   const std::string why = fate.substr(at + kListed.size());
+  if (why.rfind("not read: ", 0) == 0) return Has(why, "code block") || Has(why, "heading") ? "blocks" : "figures";
   if (Has(why, "matches no row") || Has(why, "matches several rows") || Has(why, "claims its row")) return "table";
   if (Has(why, "nothing naming each") || Has(why, "nothing names")) return "key";
   if (Has(why, "restates") || Has(why, "a range") || Has(why, "an estimate") || Has(why, "hypothetical") ||

@@ -217,9 +217,10 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
       << (w.unit->recorded.size() == 1 ? "" : "s") << " tabled; moelog ran nothing"
       << (why.empty() ? "" : " (" + Shorten(why, 120) + ")") << "\n";
   std::string content = RenderRecordedTable(w.unit->recorded);
-  if (!w.unit->unread.empty()) {
+  if (std::any_of(w.unit->unread.begin(), w.unit->unread.end(), [](const UnreadFigures& u) { return !u.shown_only; })) {
     content += "\nRecorded figures not tabled:\n\n";
     for (const auto& u : w.unit->unread) {
+      if (u.shown_only) continue;
       std::string t = u.text;
       t.erase(std::remove(t.begin(), t.end(), '`'), t.end());
       content += NoteLine("- \"" + NoteText(Shorten(t, 90)) + "\": " + u.why) + "\n";

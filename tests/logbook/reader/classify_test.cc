@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "logbook/reader/internal.h"
+#include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/prose.h"
 
 namespace moelog::logbook::reader {
@@ -34,6 +35,27 @@ TEST(ReaderClassify, AGoalOrExpectationIsNoRun) {
   EXPECT_TRUE(AnyRunTime(Figures("the fused path took 1.41 ms and should improve", true, false, true)));
   EXPECT_TRUE(prose::GoalWord("Should"));
   EXPECT_FALSE(prose::GoalWord("measured"));
+}
+
+// A summary table above the entries states what they measure: its figures
+// an entry below measures again are restated (never a run of the summary,
+// and they make the entry's own figures no restatement); a figure only the
+// summary records stays its run.
+TEST(ReaderClassify, ASummaryAboveTheEntriesRestatesWhatTheyMeasure) {
+  const std::string text = std::string("# Speedrun\n\n## Results\n\n| # | run | time | tokens |\n|---|---|---|---|\n") +
+                           "| 1 | baseline | 9.42 hours | 5.91B |\n| 2 | muon | 5.06 hours | 2.95B |\n\n"
+                           "## 1. Baseline run\n\nThe run took **9.42 hours**.\n\n## 2. Muon\n\nThe run took **5.06 hours**.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(lb, &unread);
+  ASSERT_EQ(figs.size(), 3u);
+  ASSERT_EQ(figs[1].size(), 1u);  // the entries keep their own figures
+  ASSERT_EQ(figs[2].size(), 1u);
+  EXPECT_NEAR(figs[1][0].run.metrics.begin()->second, 9.42 * 3600, 1);
+  for (const auto& f : figs[0]) {
+    for (const auto& [metric, value] : f.run.metrics) EXPECT_FALSE(std::fabs(value - 9.42 * 3600) < 1) << metric;
+  }
 }
 
 }  // namespace

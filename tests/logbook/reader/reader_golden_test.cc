@@ -85,6 +85,7 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_hyperfine",
                              "reader_journal",
                              "reader_numbered",
+                             "reader_preamble",
                              "reader_report",
                              "reader_serving",
                              "reader_worklog"));

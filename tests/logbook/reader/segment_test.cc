@@ -205,6 +205,65 @@ TEST(SegmentParse, AJournalEntryBeforeTheFirstNumberedOne) {
   EXPECT_EQ(lb.entries[0].segment_rule, "journal");
 }
 
+// What a document states before its first entry, or in an undated section
+// between its entries, is read when it holds a record: the text right under
+// the title (a timing table), a `## Baseline` at the entries' level, a
+// `## Results` table above numbered entries. Each is an entry of its own text
+// only, its ID from its heading's words; the entries below stay entries.
+TEST(SegmentParse, MeasuredPartsBeforeAndBetweenEntriesAreEntriesOfTheirOwnText) {
+  const std::string text = std::string("# Fused router notes\n\nThe prior record against mine:\n\n") +
+                           "| run | time (s) |\n|---|---|\n| prior | 132.5 |\n| mine | 131.2 |\n\n"
+                           "## Baseline (pre-optimization)\n\n| impl | time (ms) |\n|---|---|\n| naive | 3.10 |\n\n"
+                           "## Results\n\n| step | time (ms) |\n|---|---|\n| 1 | 2.40 |\n\n"
+                           "## 1. Tiling\n\n" + kRun + "## 2. Fusion\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 5u);
+  EXPECT_EQ(lb.title, "Fused router notes");
+  EXPECT_EQ(h[0], "Fused router notes");
+  EXPECT_EQ(lb.entries[0].segment_rule, "preamble");
+  EXPECT_EQ(lb.entries[0].tables.size(), 1u);
+  EXPECT_LT(lb.entries[0].end_line, lb.entries[1].heading_line);  // its own text only
+  EXPECT_EQ(h[1], "Baseline (pre-optimization)");
+  EXPECT_EQ(lb.entries[1].segment_rule, "section");
+  EXPECT_EQ(h[2], "Results");
+  EXPECT_EQ(lb.entries[2].segment_rule, "summary");
+  EXPECT_EQ(lb.entries[2].tables.size(), 1u);
+  EXPECT_EQ(h[3], "1. Tiling");
+  EXPECT_EQ(lb.entries[3].segment_rule, "numbered");
+  // IDs from the heading's words, not the position.
+  EXPECT_NE(lb.entries[1].id.find("BASELINE"), std::string::npos) << lb.entries[1].id;
+  EXPECT_NE(lb.entries[2].id.find("RESULTS"), std::string::npos) << lb.entries[2].id;
+}
+
+TEST(SegmentParse, AFirstTopLevelHeadingOverATranscriptIsAnEntryOfItsOwnText) {
+  // `#` headings are this document's sections; the first holds the runs.
+  const std::string text = std::string("# Timing runs\n\nraw data\n\n```text\n$ ./bench 10 4\n") +
+                           "Total time: 412 microseconds\n$ ./bench 100 4\nTotal time: 3301 microseconds\n```\n\n"
+                           "## Sheet 1: totals\n\n| size | time (ms) |\n|---|---|\n| 10 | 0.412 |\n\n"
+                           "# Second report\n\n## Sheet 2\n\n| size | time (ms) |\n|---|---|\n| 10 | 0.5 |\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_GE(h.size(), 2u);
+  EXPECT_EQ(h[0], "Timing runs");
+  EXPECT_EQ(lb.entries[0].segment_rule, "preamble");
+  EXPECT_EQ(lb.entries[0].outputs.size() + lb.entries[0].commands.size() > 0, true);
+  EXPECT_EQ(h[1], "Sheet 1: totals");
+}
+
+TEST(SegmentParse, PlansGoalsAndTheSeedsBaselineStaySections) {
+  // A Goal with a target figure is the logbook's own; the seed form's
+  // `## Baseline` above `### date` entries is no entry; a section of prose
+  // holds no record.
+  const std::string text = std::string("# Log\n\nRuns on 2x 4xA100, 80 GB each.\n\n## Goal\n\nReach 300 TF/s.\n\n## Baseline\n\n") +
+                           "- bf16 dense: 210 TF/s\n\n## Hardware\n\nOne H100 with 80 GB.\n\n## Experiment Log\n\n"
+                           "### 2026-02-10 10:40 - K-001 Kickoff\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 1u) << h[0];
+  EXPECT_EQ(h[0], "2026-02-10 10:40 - K-001 Kickoff");
+}
+
 // The stage itself: a heading's words, and roles over an outline.
 TEST(Segment, ReadHeading) {
   HeadingRead r = ReadHeading("2026-06-24 \xC2\xB7 Router rewrite");

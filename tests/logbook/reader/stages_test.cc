@@ -1,6 +1,7 @@
 // --show-recorded names the stage that decided each figure's fate.
 #include <gtest/gtest.h>
 
+#include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/recorded.h"
 
 namespace moelog::logbook {
@@ -16,6 +17,32 @@ TEST(ReaderStages, EachFateNamesItsStage) {
             "classify");
   EXPECT_EQ(FateStage("listed, not tabled: an estimate (\"~\", \"about\" ...), not a run"), "classify");
   EXPECT_EQ(FateStage("listed, not tabled: no unit, and nothing in the entry names its metric"), "figures");
+}
+
+// Every line of an entry that states a number with a unit gets a fate: the
+// ones no stage read are listed "not read" with where they sit, shown by
+// --show-recorded only (never written into the logbook's region).
+TEST(ReaderStages, AFigureNoStageReadIsToldNotRead) {
+  const std::string text = std::string("# Log\n\n## 2026-03-02 \xC2\xB7 Fused gate (1.2 ms)\n\n") +
+                           "- Result: **0.84 ms** per call\n- Overhead breakdown:\n  - cast: 0.10 ms\n\n"
+                           "### Notes at 3 GB\n\nNothing else.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  std::vector<UnreadFigures> unread;
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", &unread);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 5);
+  std::map<int, std::string> why;
+  for (const auto& u : unread) {
+    EXPECT_TRUE(u.shown_only) << u.why;
+    why[u.line] = u.why;
+  }
+  EXPECT_NE(why[3].find("not read: a figure in the entry's heading"), std::string::npos) << why[3];
+  EXPECT_NE(why[7].find("not read: "), std::string::npos) << why[7];  // a field beside the Result
+  EXPECT_NE(why[9].find("not read: a figure in a sub-heading"), std::string::npos) << why[9];
+  EXPECT_EQ(why.count(5), 0u);  // read: no second fate
+  EXPECT_EQ(FateStage("listed, not tabled: not read: a figure in a sub-heading"), "blocks");
+  EXPECT_EQ(FateStage("listed, not tabled: not read: no figure read from this prose"), "figures");
 }
 
 }  // namespace

@@ -132,6 +132,7 @@ TEST(RecordedGolden, EpSeedFiguresGoToTheirRows) {
   int tflops = 0, tokens = 0, placed_tflops = 0, placed_tokens = 0;
   std::istringstream rin(report);
   for (std::string l; std::getline(rin, l);) {
+    if (l.find("not read: ") != std::string::npos) continue;  // a line no stage read: told, not a figure
     const bool placed = l.find(" -> row ") != std::string::npos;
     if (l.find(" TF/s") != std::string::npos) ++tflops, placed_tflops += placed;
     if (l.find(" tokens/s") != std::string::npos) ++tokens, placed_tokens += placed;
