@@ -23,6 +23,11 @@ struct UnitInfo {
 struct Lexicon {
   std::map<std::string, UnitInfo> units;  // as written -> what it measures
   std::set<std::string> statistic_words, metric_words, count_words, delta_words, goal_words;
+  // reference_words name a run a figure is compared with ("Reference path:",
+  // "comparison"): its figure restates an earlier entry's only when it equals
+  // one, else it is this entry's own measurement of it. estimate_words make a
+  // sentence's figures projections ("estimated", "est.", "projected").
+  std::set<std::string> reference_words, estimate_words;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.
