@@ -547,8 +547,13 @@ void ProseNames(FigureScan& st, size_t start, Figure* f) {
       f->word = post, f->subject = false;
   // "~2.2 ms" is a measurement written roughly; "~35 minutes by my estimate" a projection.
   if (prose::Estimate(s, start) && EstimateAfter(s, st.i)) f->not_run = "an estimate (\"~\"), not a measurement";
-  const std::string spent = Lower(WordBefore(s, start));  // "spending ~10.5s moving data": a share of a run
-  if (prose::PartOf(s, st.i) || prose::WholeOf(s, start) || spent == "spending" || spent == "spent" || spent == "spends")
+  size_t rough = start;  // past "~" ("spending ~10.5s")
+  while (rough > 0 && (s[rough - 1] == '~' || s[rough - 1] == ' ')) --rough;
+  const std::string spent = Lower(WordBefore(s, rough));  // "spending ~10.5s moving data": a share of a run
+  const bool and_share = spent == "and" && !st.out.empty() && st.out.back().sentence == f->sentence &&
+                         st.out.back().not_run != nullptr && std::strncmp(st.out.back().not_run, "a part", 6) == 0;
+  if (prose::PartOf(s, st.i) || prose::WholeOf(s, start) || spent == "spending" || spent == "spent" ||
+      spent == "spends" || and_share)
     f->not_run = "a part of a whole (\"X ms of a Y ms step\"), not a run";
   const size_t cb = ClauseStart(s, start, false);
   for (const auto& [k, v] : prose::NounPairs(s.substr(cb, start - cb))) f->named.emplace(k, v);
