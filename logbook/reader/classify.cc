@@ -13,6 +13,15 @@ bool DifferenceAfter(const std::string& s, size_t at) {
   return ReaderLexicon().delta_words.count(Lower(WordAt(s, at, &e))) > 0;
 }
 
+// A word naming the run figures are compared with ("Reference path:",
+// "comparison"): reference_words of the vocabulary. Unlike RestatingWord it
+// says nothing of when the figure was measured.
+bool ReferenceWord(const std::string& w) {
+  std::string l = Lower(w);
+  while (!l.empty() && (l.back() == ',' || l.back() == ':' || l.back() == ')')) l.pop_back();
+  return ReaderLexicon().reference_words.count(l) > 0;
+}
+
 WrittenValue WrittenOf(const StoredRun& later, const std::string& metric) {
   WrittenValue w;
   w.value = later.metrics.at(metric);
@@ -204,6 +213,9 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     for (auto& f : figs) {
       const bool table = f.table && ThreeDigits(f.run);
       std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
+      // "Reference path: 2.538 ms": a reference's figure restates an earlier
+      // entry's only when it is that figure; else this entry measured it.
+      if (from.empty() && f.refers && ThreeDigits(f.run)) from = EarlierEntryOf(f.run, earlier, false);
       // A Result's figure equal to an earlier entry's that names that entry
       // ("bf16 31.42 ms (as in PLN-001)") restates it.
       if (from.empty() && !f.prose && !f.table)

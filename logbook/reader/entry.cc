@@ -278,12 +278,17 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   WalkScope scope;
   scope.context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
   scope.context.erase("case");
-  for (const auto& w : Words(f.qualifier)) scope.restated = scope.restated || RestatingWord(w);
+  for (const auto& w : Words(f.qualifier)) {
+    if (ReferenceWord(w)) scope.refers = true;  // "- Reference result:": this entry's run of the reference
+    else scope.restated = scope.restated || RestatingWord(w);
+  }
   scope.share = NamesShares(f.qualifier);
   scope.label = f.name + " " + f.qualifier;  // "Peak VRAM: 38.0 GB": the context of its unit
   // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
+  scope.sibling_unit = SiblingUnit(f.bullet.children);
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  scope.sibling_unit.clear();
   for (const auto& t : entry.tables)
     if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out, unread);
   for (const auto& b : entry.outputs) {
@@ -322,7 +327,9 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     scope.carry = &carry;
     std::string name = lead.substr(0, lead.find(" ("));  // "Arm A (tip `26711f8`, no code change)."
     while (!name.empty() && (name.back() == ':' || name.back() == '.' || name.back() == ' ')) name.pop_back();
-    for (const auto& w : Words(name)) scope.restated = scope.restated || RestatingWord(w);
+    for (const auto& w : Words(name))
+      if (ReferenceWord(w)) scope.refers = true;
+      else scope.restated = scope.restated || RestatingWord(w);
     // A bold lead names its paragraph's runs ("**Arm A (tip).**"); a plain
     // one is its first sentence's label ("bf16: 31.4 ms; fp8: 27.8 ms").
     if (!p.lead.empty()) scope.context = LabelConfig(name, x.vars, x.fixed, x.generic, &x.feeds);
@@ -403,10 +410,12 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
       scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
       if (auto it = leads.find(entry.fields[fi].bullet.line); it != leads.end()) scope.context["setup"] = it->second;
       for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
-        scope.restated = scope.restated || RestatingWord(w);
+        if (ReferenceWord(w)) scope.refers = true;  // "- reference solution: 0.307s": measured here
+        else scope.restated = scope.restated || RestatingWord(w);
       scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);
       scope.label = entry.fields[fi].name + " " + entry.fields[fi].qualifier;
       if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
+      scope.sibling_unit = SiblingUnit(entry.fields[fi].bullet.children);
       for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);
     }
   DropRestatedTableFigures(from_tables, out, unread);

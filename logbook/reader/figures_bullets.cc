@@ -26,8 +26,14 @@ bool HasBaseMetric(const StoredRun& r) {
 // ("Checksum", "Max abs diff", "Mismatches"): neither key nor figure.
 bool CheckColumn(const std::string& header) {
   const std::string h = Lower(header);
-  for (const char* w : {"checksum", "hash", "digest", "abs diff", "max diff", "mismatch", "error"})
+  for (const char* w : {"checksum", "abs diff", "max diff", "mismatch", "error"})
     if (h.find(w) != std::string::npos) return true;
+  // "Hash:", "digest" as words; a hashmap or a hashing function is no check.
+  for (const std::string w : {"hash", "digest"})
+    for (size_t p = h.find(w); p != std::string::npos; p = h.find(w, p + 1))
+      if ((p == 0 || !std::isalpha(static_cast<unsigned char>(h[p - 1]))) &&
+          (p + w.size() >= h.size() || !std::isalpha(static_cast<unsigned char>(h[p + w.size()]))))
+        return true;
   return false;
 }
 
@@ -199,6 +205,7 @@ void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p)
 // two deltas tell nothing apart, a repeat (`may_repeat`) waits in `repeats`
 // for KeepRepeats, anything else clashes.
 void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats) {
+  p->refers = p->refers || f.refers;
   if (p->run.metrics.count(f.metric)) {
     if (f.derived) {
       p->run.metrics.erase(f.metric);
@@ -302,7 +309,46 @@ void KeepPoints(const std::string& rest, const std::string& kept, int line, cons
     r.decimals = std::move(p.run.decimals);
     r.repeats = std::move(p.run.repeats);
     out->push_back({std::move(r), line, kept, scope.loose});
+    out->back().refers = scope.refers || p.refers;
   }
+}
+
+// The unit of a list's items written "label: number unit" ("v3: 6.96s",
+// "v6: 20.8s"), when two or more give one and the same unit and none gives
+// another: an item of the list written "v4: 75.67" is in it. "" otherwise.
+// Looked for only in lists of at most 64 items with such an item (bounded).
+std::string SiblingUnit(const std::vector<Bullet>& items) {
+  if (items.size() < 3 || items.size() > 64 ||
+      std::none_of(items.begin(), items.end(), [](const Bullet& c) {
+        const size_t colon = LabelEnd(c.text);
+        return colon != std::string::npos && BareNumber(c.text.substr(colon + 1));
+      }))
+    return "";
+  std::string unit;
+  int with = 0;
+  for (const auto& c : items) {
+    const size_t colon = LabelEnd(c.text);
+    if (colon == std::string::npos) continue;
+    const auto figs = Figures(c.text.substr(colon + 1), false);
+    if (figs.empty()) continue;
+    for (const auto& f : figs) {
+      if (f.derived || f.unit.empty()) continue;
+      if (!unit.empty() && f.unit != unit) return "";
+      unit = f.unit;
+    }
+    ++with;
+  }
+  return with >= 2 ? unit : "";
+}
+
+// Whether a label's rest is one plain number and nothing else (" 75.67", " **19.94**").
+bool BareNumber(const std::string& rest) {
+  std::string t;
+  for (char c : rest)
+    if (c != ' ' && c != '*' && c != '`') t += c;
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == ',';
+  }) && std::isdigit(static_cast<unsigned char>(t[0])) && ParseNumber(t).has_value();
 }
 
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
@@ -325,6 +371,8 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     label = text;  // "- `random`" over its figures' bullets names them all
     rest.clear();
   }
+  if (!scope.sibling_unit.empty() && !label.empty() && BareNumber(rest)) rest += " " + scope.sibling_unit;  // "v4: 75.67"
+  scope.sibling_unit.clear();
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
   // A parent written as sentences ("Initial matrix was noisy. Paired repeats
   // (`iters=5`) were stable:") names the keys in it, not a case.
@@ -348,12 +396,16 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
   if (ColumnInfo lc; HeaderUnit(label, &lc, &lc.metric)) scope.label_unit = lc.unit;
   if (!label.empty()) scope.label = label;
-  for (const auto& w : Words(label)) scope.restated = scope.restated || RestatingWord(w);
+  for (const auto& w : Words(label)) {  // "Reference path:" names a run; "(from previous section)" restates one
+    if (ReferenceWord(w)) scope.refers = true;
+    else scope.restated = scope.restated || RestatingWord(w);
+  }
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
   scope.repeats = scope.repeats || SaysRepeats(text);
   scope.share = scope.share || NamesShares(label);
   if (!scope.check) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
   if (!text_override.empty()) return;
+  scope.sibling_unit = SiblingUnit(b.children);
   for (const auto& c : b.children) Walk(c, scope, x, out, unread);
 }
 

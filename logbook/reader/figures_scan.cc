@@ -58,6 +58,17 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   return true;
 }
 
+// A word that counts what a statistic before it is of ("min cycles", "max
+// ops"): letters only, plural, no connective. Not "min to", "min total".
+bool PluralNoun(const std::string& w) {
+  if (w.size() < 4 || w.back() != 's' || !std::all_of(w.begin(), w.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) != 0;
+      }))
+    return false;
+  static const std::set<std::string> not_nouns = {"less", "was", "is", "has", "its", "this", "thus", "plus", "across", "versus", "unless"};
+  return !not_nouns.count(Lower(w));
+}
+
 UnitRead ReadUnit(const std::string& s, size_t j) {
   UnitRead u;
   size_t k = j, mag = 0;
@@ -70,7 +81,8 @@ UnitRead ReadUnit(const std::string& s, size_t j) {
   if (StatWord(u.unit)) {
     size_t n = k + u.unit.size();
     while (n < s.size() && (s[n] == ' ' || s[n] == '`')) ++n;
-    if (UnitOf(UnitToken(s, n), &probe)) u.statistic = u.unit, k = n, u.unit = UnitToken(s, n);
+    if (UnitOf(UnitToken(s, n), &probe) || PluralNoun(UnitToken(s, n)))
+      u.statistic = u.unit, k = n, u.unit = UnitToken(s, n);  // "1211 min cycles": a minimum of cycles, no minutes
   }
   u.at = k;
   u.len = u.unit.size();
@@ -376,7 +388,9 @@ std::vector<std::string> SentenceMarks(const std::string& s, size_t start, bool 
   const std::vector<std::string> sentence = Words(s.substr(sb, start - sb));
   if (!sentence.empty() && RunTag(sentence[0])) f->run_tag = sentence[0];
   for (size_t n = 0; n < sentence.size(); ++n) {
-    if (RestatingWord(sentence[n])) f->restated = true;
+    if (prose::EstimateWord(sentence[n])) f->not_run = "an estimate (estimated, projected ...), not a measurement";
+    else if (ReferenceWord(sentence[n])) f->refers = true;
+    else if (RestatingWord(sentence[n])) f->restated = true;
     if (prose && prose::HypotheticalWord(sentence[n])) f->not_run = "hypothetical (would, if, ideal ...), not a run";
     if (prose::GoalWord(sentence[n])) f->not_run = "goals or expectations (should, target ...), not a run";
     if (Lower(sentence[n]) != "steps" || n + 1 >= sentence.size()) continue;
@@ -492,6 +506,42 @@ bool ArrowAfterUnit(const std::string& s, size_t at) {
   return at < s.size() && ArrowAt(s, at) > 0;
 }
 
+// An estimate word in the few words after a figure's unit ("~35 minutes by
+// my estimate"); `at` is past the unit. Bounded: six words.
+bool EstimateAfter(const std::string& s, size_t at) {
+  for (size_t p = at, n = 0; n < 6 && p < s.size(); ++n) {
+    size_t e = p;
+    const std::string w = WordAt(s, p, &e);
+    if (e <= p) break;
+    if (prose::EstimateWord(w)) return true;
+    if (e < s.size() && (s[e] == '.' || s[e] == ';' || s[e] == ',')) break;
+    p = e;
+  }
+  return false;
+}
+
+// A figure written as the result of arithmetic on numbers before it ("7267
+// ops / 6 per cycle = 1211 min cycles", "730us -> 560us = ~170us"): computed,
+// not measured. A conversion of one figure ("12.30 ms = 412.5 TF/s") is none.
+// Looks back from `start` over its clause only.
+bool ComputedFigure(const std::string& s, size_t start) {
+  size_t p = start;
+  while (p > 0 && (s[p - 1] == ' ' || s[p - 1] == '~' || s[p - 1] == '*' || s[p - 1] == '`')) --p;
+  if (p >= 3 && s.compare(p - 3, 3, "\xE2\x89\x88") == 0) p -= 3;  // "= ≈ 170"
+  while (p > 0 && s[p - 1] == ' ') --p;
+  if (p < 2 || s[p - 1] != '=' || s[p - 2] != ' ') return false;  // "time_s=0.05" is a key's value
+  const size_t eq = p - 1, cb = ClauseStart(s, eq, false);
+  const std::string left = s.substr(cb, eq - cb);
+  for (const char* op : {" / ", " * ", " + ", " - ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
+    const size_t at = left.find(op);
+    if (at == std::string::npos) continue;
+    const bool digit_before = left.find_first_of("0123456789") < at;
+    const bool digit_after = left.find_first_of("0123456789", at) != std::string::npos;
+    if (digit_before && digit_after) return true;
+  }
+  return false;
+}
+
 // What prose says of a figure beyond the words before it: a name after its
 // unit ("13.6 s eager", "27.6 ms (fp8)", "31.3 ms in bf16") where none before
 // it names it, an estimate ("~36 ms"), what a clause says it is a value of
@@ -504,11 +554,24 @@ void ProseNames(FigureScan& st, size_t start, Figure* f) {
     if (std::string post = prose::PostfixName(s, st.i);
         !post.empty() && !NoName(post) && !MetricWord(post) && !StatisticWord(post) && !UnitOf(post, &probe))
       f->word = post, f->subject = false;
-  if (prose::Estimate(s, start)) f->not_run = "an estimate (\"~\"), not a measurement";
-  if (prose::PartOf(s, st.i) || prose::WholeOf(s, start))
+  // "~2.2 ms" is a measurement written roughly; "~35 minutes by my estimate" a projection.
+  if (prose::Estimate(s, start) && EstimateAfter(s, st.i)) f->not_run = "an estimate (\"~\"), not a measurement";
+  size_t rough = start;  // past "~" ("spending ~10.5s")
+  while (rough > 0 && (s[rough - 1] == '~' || s[rough - 1] == ' ')) --rough;
+  const std::string spent = Lower(WordBefore(s, rough));  // "spending ~10.5s moving data": a share of a run
+  const bool and_share = spent == "and" && !st.out.empty() && st.out.back().sentence == f->sentence &&
+                         st.out.back().not_run != nullptr && std::strncmp(st.out.back().not_run, "a part", 6) == 0;
+  if (prose::PartOf(s, st.i) || prose::WholeOf(s, start) || spent == "spending" || spent == "spent" ||
+      spent == "spends" || and_share)
     f->not_run = "a part of a whole (\"X ms of a Y ms step\"), not a run";
   const size_t cb = ClauseStart(s, start, false);
   for (const auto& [k, v] : prose::NounPairs(s.substr(cb, start - cb))) f->named.emplace(k, v);
+}
+
+// "from 560 us to 545 us": the two figures of one change, before and after,
+// in prose as in a bullet.
+void FromTo(FigureScan& st, size_t start, Figure* f) {
+  const std::string& s = st.s;
   const std::string before = Lower(WordBefore(s, start));
   if (before == "from") st.from_figure = static_cast<int>(st.out.size());
   if (before != "to" || st.from_figure < 0 || static_cast<size_t>(st.from_figure) >= st.out.size()) return;
@@ -524,12 +587,18 @@ void ProseNames(FigureScan& st, size_t start, Figure* f) {
 void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
                 const std::string& num) {
   const std::string& s = st.s;
+  UnitInfo probe{};
   f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
   ClauseNames(s, start, st.i, NameFigure(s, start, st.arrow_left, &st.out, &f), &f, st.mode.prose);
   // The last number of a " / " list: its clause's subject names no one number of it.
   if (f.subject && !st.listed.empty() && !f.derived) f.word.clear(), f.subject = false;
   if (!f.derived) f.restated = f.restated || prose::RestatingAround(s, start, st.i);  // "the 13.9 ms forward"
   if (st.mode.prose && !f.derived) ProseNames(st, start, &f);
+  if (!st.mode.prose && !f.derived && f.word.empty() && f.named.empty())
+    if (std::string post = prose::PostfixName(s, st.i); !post.empty() && !NoName(post) && !MetricWord(post) &&
+                                                        !StatisticWord(post) && !UnitOf(post, &probe))
+      f.word = post;  // "~3.8 us launch overhead vs 51 us kernel"
+  if (!f.derived) FromTo(st, start, &f);
   if (UnitInfo u{}; st.mode.prose && !f.derived && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
   // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
   before_arrow = before_arrow || ArrowAfterUnit(s, st.i);
@@ -568,7 +637,7 @@ bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& n
   }
   if (parens != 1) return false;
   f.word = prev.word, f.named = prev.named, f.subject = prev.subject, f.sentence = prev.sentence;
-  f.restated = prev.restated, f.run_tag = prev.run_tag, f.not_run = prev.not_run;
+  f.restated = prev.restated, f.run_tag = prev.run_tag, f.not_run = prev.not_run, f.refers = prev.refers;
   f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
   st.out.push_back(f);
   return true;
@@ -601,6 +670,7 @@ void ScanNumber(FigureScan& st, bool sign) {
     return;
   if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
   if (!f.derived && DifferenceAfter(s, i)) f.not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
+  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
   if (!f.derived && prose::RangeEnd(s, start)) {  // "119 to 123 seconds", "60–81 ms": neither end is a run's
     f.not_run = "a range, not one run's figure";
     if (!st.out.empty() && st.last_end != std::string::npos && st.last_end <= start &&

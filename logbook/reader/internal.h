@@ -106,6 +106,7 @@ FlagValues CollectFlagValues(const ParsedCommand& pc, const std::vector<std::pai
 void SortFlagValues(const ParsedCommand& pc, bool generic, FlagValues* fv, Config* fixed, Vars* vars);
 std::string Lower(std::string w);
 bool RestatingWord(const std::string& w);
+bool ReferenceWord(const std::string& w);
 void ConfigBullet(const Bullet& b, bool generic, const std::set<std::string>& flag_keys, Config* fixed, Vars* vars);
 std::set<std::string> ArmChainKeys(const Entry& e);
 void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool* known_harness, Config* feeds,
@@ -154,6 +155,7 @@ size_t CommaListNext(const std::string& s, size_t j);
 void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
                    const std::vector<Listed>& listed, Figure* f, std::vector<Figure>* out);
 bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f);
+bool PluralNoun(const std::string& w);
 UnitRead ReadUnit(const std::string& s, size_t j);
 bool AfterArrow(const std::string& s, size_t start);
 bool ChangeOf(const std::string& s, size_t start, size_t end);
@@ -185,6 +187,9 @@ bool GluedNumber(FigureScan& st, bool sign);
 bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sign);
 bool ArrowAfterUnit(const std::string& s, size_t at);
 void ProseNames(FigureScan& st, size_t start, Figure* f);
+void FromTo(FigureScan& st, size_t start, Figure* f);
+bool EstimateAfter(const std::string& s, size_t at);
+bool ComputedFigure(const std::string& s, size_t start);
 void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
                 const std::string& num);
 bool SpeedupOfNoRun(const std::string& s, size_t at);
@@ -206,6 +211,8 @@ bool CarriedFigure(const EntryCtx& x, Figure* f);
 bool SaysRepeats(const std::string& text);
 void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p);
 void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats);
+std::string SiblingUnit(const std::vector<Bullet>& items);
+bool BareNumber(const std::string& rest);
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread);
 void KeepPoints(const std::string& rest, const std::string& kept, int line, const EntryCtx& x, const WalkScope& scope,
@@ -338,6 +345,7 @@ struct Figure {
   int decimals = -1;      // decimals as written in its unit (-1: not as written, "3.5M")
   const char* not_run = nullptr;  // why it is no run's figure though it has a unit (a range, an estimate ...)
   int list = -1;                   // the " / " list it was written in ("13.2 / 13.1 / 12.8 %"), numbered per text
+  bool refers = false;  // its sentence names a run it is compared with ("Reference: 0.307 s"): ReferenceWord
 };
 
 
@@ -425,6 +433,7 @@ struct EntryCtx {
 struct WalkScope {
   Config context;
   bool tflops = false, restated = false;
+  bool refers = false;  // a label names a reference or comparison run ("Reference path:"): ReferenceWord
   bool check = false;  // a label names a correctness check ("Max abs diff:", "Correctness:")
   bool repeats = false;  // a bullet above says its runs repeat ("paired repeats ... were stable:")
   bool prose = false;  // a sentence of a paragraph, not a bullet
@@ -435,6 +444,9 @@ struct WalkScope {
   // a figure written without one is in it.
   std::string label_unit;
   std::string label;  // the nearest label's words ("Peak VRAM"): context for a unit that needs one
+  // The unit the items of this list give ("v3: 6.96s", "v6: 20.8s"): an item
+  // written as a bare number ("v4: 75.67") is in it (SiblingUnit).
+  std::string sibling_unit;
 };
 
 // A bullet's figures grouped into points: a figure that names something
@@ -443,6 +455,7 @@ struct Point {
   Config cfg;
   StoredRun run;
   bool clash = false;
+  bool refers = false;  // a figure of it is a reference's (Figure::refers)
 };
 
 // The metric a table column holds, from its header: "TF/s", "tokens/s",

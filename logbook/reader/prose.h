@@ -66,8 +66,9 @@ bool RangeEnd(const std::string& s, size_t start);
 // only after "between", which RangeEnd tells).
 bool RangeGap(const std::string& gap);
 
-// "13.3 ms of a 2587 ms step", "1.27 s of 18.02 s": a part of a whole. True
-// for the part (`at` past its unit) ...
+// "13.3 ms of a 2587 ms step", "1.27 s of 18.02 s", "~35 ms came from the
+// wire legs", "4 ms spent in the router": a part of a whole. True for the
+// part (`at` past its unit) ...
 bool PartOf(const std::string& s, size_t at);
 // ... and for the whole (the number at `start` follows "of", "of a", "of the").
 bool WholeOf(const std::string& s, size_t start);
@@ -80,6 +81,11 @@ bool HypotheticalWord(const std::string& w);
 // should end with ...", "target", "expected"): goal_words of
 // data/reader/vocabulary.json.
 bool GoalWord(const std::string& w);
+
+// A sentence word that makes its figures projections, not measurements
+// ("estimated ~0.25 ms/step savings", "est. 3 h", "theoretical"):
+// estimate_words of data/reader/vocabulary.json.
+bool EstimateWord(const std::string& w);
 
 // "~36 ms", "≈ 1852 ms": an estimate, not a measurement.
 bool Estimate(const std::string& s, size_t start);

@@ -59,6 +59,10 @@ struct RecordedFigure {
   std::string text;
   bool prose = false;  // read from a paragraph or a bullet that is no field (not a Result, not a table)
   bool table = false;  // a row (or cell) of a table the logbook writes
+  // Named as a reference or comparison run ("Reference path: 2.538 ms"): it
+  // restates an earlier entry when it equals one of its figures, else it is
+  // this entry's own measurement of that run.
+  bool refers = false;
 };
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
 // Result text with figures the reader cannot tell apart ("`1.19 ms` and

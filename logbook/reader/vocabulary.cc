@@ -109,6 +109,8 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
     MOELOG_RETURN_IF_ERROR(Words(j, file, "count_words", &lex.count_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "delta_words", &lex.delta_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "goal_words", &lex.goal_words));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "reference_words", &lex.reference_words));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "estimate_words", &lex.estimate_words));
     return lex;
   } catch (const nlohmann::json::exception& e) {
     return Status::InvalidArgument(file + ": " + e.what());

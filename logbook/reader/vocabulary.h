@@ -37,6 +37,11 @@ struct Lexicon {
   // Words naming what a percentage measures ("91.8% load utilization",
   // "MFU 62%", "hit rate 48%") -> the metric ("utilization_pct").
   std::map<std::string, std::string> percent_metrics;
+  // reference_words name a run a figure is compared with ("Reference path:",
+  // "comparison"): its figure restates an earlier entry's only when it equals
+  // one, else it is this entry's own measurement of it. estimate_words make a
+  // sentence's figures projections ("estimated", "est.", "projected").
+  std::set<std::string> reference_words, estimate_words;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.

@@ -124,6 +124,21 @@ std::string MarkOutsideBand(const UnitWork& w, const UnitTable& table, const std
   return out;
 }
 
+// A recorded figure's values on its fate line: its own figures, then the
+// derived ones its row shows beside them ("0.00014 s, 9.5x speedup
+// (derived)"), so every figure the row holds is named where it went.
+std::string RecordedValuesText(const StoredRun& run) {
+  std::string text = FigureValuesText(run.metrics);
+  for (const auto& [metric, v] : run.metrics) {
+    if (!run.derived.count(metric)) continue;
+    const auto u = run.units.find(metric);
+    const std::string unit = u == run.units.end() ? "" : u->second;
+    const std::string name = metric == "speedup" ? " speedup" : metric.find("delta") != std::string::npos ? " change" : " " + metric;
+    text += (text.empty() ? "" : ", ") + Readable(v) + (unit == "%" || unit == "x" ? unit : "") + name + " (derived)";
+  }
+  return text;
+}
+
 // --show-recorded: where each figure of the unit's Result went (`table`:
 // the runnable unit's table; none for an entry moelog runs nothing for,
 // whose figures each get a row of its recorded table). Figures it could
@@ -135,7 +150,7 @@ void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, const UnitTable*
   } else {
     for (size_t i = 0; i < w.unit->recorded.size(); ++i) {
       const auto& f = w.unit->recorded[i];
-      lines += "line " + std::to_string(f.line) + ": " + FigureValuesText(f.run.metrics) +
+      lines += "line " + std::to_string(f.line) + ": " + RecordedValuesText(f.run) +
                " -> recorded table, row " + std::to_string(i + 1) + "\n";
     }
   }

@@ -2,6 +2,7 @@
 // derived, estimates, or restate an earlier entry.
 #include <gtest/gtest.h>
 
+#include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/prose.h"
@@ -56,6 +57,102 @@ TEST(ReaderClassify, ASummaryAboveTheEntriesRestatesWhatTheyMeasure) {
   for (const auto& f : figs[0]) {
     for (const auto& [metric, value] : f.run.metrics) EXPECT_FALSE(std::fabs(value - 9.42 * 3600) < 1) << metric;
   }
+}
+
+// Every figure of an entry that is tabled, with the reasons the others are
+// listed ("time_s" figures only, as written: value in seconds).
+struct Fates {
+  std::vector<double> tabled;
+  std::vector<std::string> why;
+};
+Fates EntryFates(const std::string& text, size_t entry) {
+  const Logbook lb = ParseLogbook(text, "t.md");
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(lb, &unread);
+  Fates out;
+  if (entry >= figs.size()) return out;
+  for (const auto& f : figs[entry])
+    if (auto it = f.run.metrics.find("time_s"); it != f.run.metrics.end()) out.tabled.push_back(it->second);
+  for (const auto& u : unread[entry]) out.why.push_back(u.why);
+  return out;
+}
+
+bool Has(const std::vector<double>& v, double x) {
+  for (double y : v)
+    if (std::fabs(y - x) <= 1e-9 * std::max(1.0, std::fabs(x))) return true;
+  return false;
+}
+
+// A baseline measured in the same entry ("Reference path: 2.538 ms" beside
+// the new path's 1.106 ms) is the entry's measurement, not earlier work; a
+// reference's figure that equals an earlier entry's restates it.
+TEST(ReaderClassify, AReferenceMeasuredInTheEntryIsItsMeasurement) {
+  const std::string text =
+      "# Log\n\n## 2026-01-01 Old path\n- Result: 2.538 ms\n\n"
+      "## 2026-01-02 Routing fastpath\n- Microbenchmark:\n  - Reference path: `2.538 ms`\n  - New path: `1.106 ms`\n\n"
+      "## 2026-01-03 Another shape\n- Microbenchmark:\n  - Reference path: `3.904 ms`\n  - New path: `1.302 ms`\n\n"
+      "## 2026-01-04 Rust port\n- reference solution: 0.307 s\n  - 1 thread: 3.90 s\n- ours: 0.52 s\n";
+  const Fates restating = EntryFates(text, 1);  // 2.538 ms is the first entry's figure
+  EXPECT_TRUE(Has(restating.tabled, 0.001106));
+  EXPECT_FALSE(Has(restating.tabled, 0.002538));
+  const Fates own = EntryFates(text, 2);
+  EXPECT_TRUE(Has(own.tabled, 0.003904)) << (own.why.empty() ? "" : own.why[0]);
+  EXPECT_TRUE(Has(own.tabled, 0.001302));
+  const Fates rust = EntryFates(text, 3);
+  EXPECT_TRUE(Has(rust.tabled, 0.307)) << (rust.why.empty() ? "" : rust.why[0]);
+  EXPECT_TRUE(Has(rust.tabled, 3.90));
+  EXPECT_TRUE(Has(rust.tabled, 0.52));
+}
+
+// Words that say a figure was measured before still restate it.
+TEST(ReaderClassify, EarlierWorkStillRestates) {
+  const std::string text =
+      "# Log\n\n## 2026-01-01 Pooling\n- Plain result:\n  - plain: `0.011020 s`\n"
+      "- Pooled result (from previous section):\n  - pooled: `0.009874 s`\n";
+  const Fates f = EntryFates(text, 0);
+  EXPECT_TRUE(Has(f.tabled, 0.011020));
+  EXPECT_FALSE(Has(f.tabled, 0.009874));
+}
+
+// A figure computed by arithmetic written before it ("730us -> 560us =
+// ~170us", "7267 ops / 6 per cycle = 1211 ...") is no measurement; a
+// conversion of one figure ("12.30 ms = 412.5 TF/s") is the run's.
+TEST(ReaderClassify, ArithmeticResultIsComputed) {
+  auto f = Figures("Attn: 730us -> 560us = ~170us", false);
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].not_run, nullptr);
+  EXPECT_EQ(f[1].not_run, nullptr);
+  EXPECT_NE(f[2].not_run, nullptr);
+  EXPECT_TRUE(ComputedFigure("Need: 1363 - 1317 = 46 ms", 20));
+  auto conv = Figures("fused kernel: 12.30 ms = 412.5 TF/s", false);
+  ASSERT_EQ(conv.size(), 2u);
+  EXPECT_EQ(conv[1].not_run, nullptr);
+  EXPECT_EQ(conv[1].metric, "tflops");
+}
+
+// "~" writes a measurement roughly: in prose and bullets it is the run's
+// figure; a "~" figure says it is an estimate only with an estimate word.
+TEST(ReaderClassify, AnApproximateResultIsAMeasurement) {
+  EXPECT_TRUE(AnyRunTime(Figures("Throughput dropped slightly; the step now takes ~2.2 ms", true, false, true)));
+  EXPECT_TRUE(AnyRunTime(Figures("each epoch took approximately 89 seconds", true, false, true)));
+  EXPECT_FALSE(AnyRunTime(Figures("the full run takes ~35 minutes by my estimate", true, false, true)));
+  EXPECT_FALSE(AnyRunTime(Figures("a full sweep would take ~3 s", true, false, true)));
+  // Time a run spent on one part is a share of it, not a run.
+  EXPECT_FALSE(AnyRunTime(Figures("We were spending ~10.5s moving data and ~0.5s computing.", true, false, true)));
+  EXPECT_FALSE(AnyRunTime(Figures("~35 ms came from the wire legs.", true, false, true)));
+  // One "~" figure does not make the others of its line estimates.
+  auto f = Figures("~3.8 us launch overhead vs 51 us kernel", true, false, true);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].not_run, nullptr);
+  EXPECT_EQ(f[1].not_run, nullptr);
+}
+
+// A projection is an estimate, whatever else its sentence says.
+TEST(ReaderClassify, AProjectionIsAnEstimate) {
+  EXPECT_FALSE(AnyRunTime(Figures("estimated 0.25 ms/step savings over 1500 steps", true, false, false)));
+  EXPECT_FALSE(AnyRunTime(Figures("the projected step is 41 ms", true, false, true)));
+  EXPECT_TRUE(prose::EstimateWord("est."));
+  EXPECT_FALSE(prose::EstimateWord("measured"));
 }
 
 }  // namespace
