@@ -182,6 +182,7 @@ void FlagAt(const std::vector<std::string>& w, size_t* i, const CommandScan& st,
       value = "true";
     else value = w[++*i];
   }
+  pc->program_flags.emplace_back(SnakeKey(key), value);
   if (!IsRunKey(key) && key != "topk_list" && !st.after_script) return;
   if (st.if_depth > 0) pc->conditional.insert(key);
   if (value.find('$') != std::string::npos) {
