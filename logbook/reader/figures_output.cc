@@ -37,7 +37,8 @@ struct OutputWords {
   std::map<std::string, std::string> units;     // lower-case unit -> metric
   std::map<std::string, std::string> suffixes;  // key suffix -> unit
   std::map<std::string, std::string> aliases;   // another spelling -> the vocabulary's unit
-  std::map<std::string, std::string> duration_units;  // a log's short duration unit -> the vocabulary's
+  std::map<std::string, std::string> duration_units;
+  std::map<std::string, std::string> unit_words;  // a key's word anywhere in it that names its unit  // a log's short duration unit -> the vocabulary's
   std::set<std::string> unitless, counts, duration_names, counters;
 };
 
@@ -64,6 +65,7 @@ const OutputWords& Vocab() {
       set("unitless_metrics", &w.unitless);
       set("count_words", &w.counts);
       map("duration_units", &w.duration_units);
+      map("unit_words", &w.unit_words);
       set("duration_names", &w.duration_names);
       set("counter_names", &w.counters);
     }
@@ -156,6 +158,10 @@ std::string NameUnit(const std::string& name, std::string* bare) {
     return it->second;
   }
   if (auto it = Vocab().suffixes.find(low); it != Vocab().suffixes.end() && low.size() > 2) return it->second;
+  std::string parts = low;
+  std::replace_if(parts.begin(), parts.end(), [](char c) { return c == '_' || c == '/' || c == '.'; }, ' ');
+  for (const auto& part : Words(parts))  // "peak_bytes_reserved"
+    if (auto it = Vocab().unit_words.find(part); it != Vocab().unit_words.end()) return it->second;
   return OutputUnit(*bare, "", &info) ? *bare : "";  // a header that is a unit ("TFLOP/s")
 }
 
@@ -240,7 +246,7 @@ bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed
   const std::string key = SnakeKey(bare);
   if (prefixed && !key.empty() && !MetricWord(Lower(bare)) && key != info->metric &&
       info->metric.rfind(key + "_", 0) != 0)  // "memory: 63.36GiB" is memory_mib, not memory_memory_mib
-    info->metric = key + "_" + info->metric;
+    info->metric = ("_" + key + "_").find("_" + info->metric + "_") != std::string::npos ? key : key + "_" + info->metric;
   return true;
 }
 

@@ -37,12 +37,15 @@ std::string PositionalArgs(const std::string& cmd) {
 namespace {
 
 // The last command written in a bullet's code span before `before`
-// ("- `python bench.py --impl ref`" over its printed figures).
+// ("- `python bench.py --impl ref`" over its printed figures): a top-level
+// bullet's, or one of a bullet that holds `before` (a command nested in
+// another item's list is that item's only).
 void NearestSpanCommand(const Bullet& b, int before, int* line, std::string* cmd) {
   if (b.line >= before) return;
   if (b.line >= *line)
     for (const auto& span : b.code_spans)
       if (LooksLikeCommandLine(TrimText(span)) || span.find(" --") != std::string::npos) *line = b.line, *cmd = span;
+  if (b.end_line < before) return;
   for (const auto& c : b.children) NearestSpanCommand(c, before, line, cmd);
 }
 
