@@ -857,6 +857,27 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
 
 }  // namespace
 
+namespace {
+
+// The figures of a block printed by a shell loop, one per value and alike
+// otherwise ("for t in 1 4 8 16; do ... | grep mean; done"): each its value.
+void LoopFigures(const Entry& entry, const FencedBlock& block, size_t from, std::vector<RecordedFigure>* out) {
+  std::string key;
+  std::vector<std::string> values;
+  if (out->size() - from < 2 || !BlockLoop(entry, block, &key, &values) || values.size() != out->size() - from) return;
+  for (size_t k = from + 1; k < out->size(); ++k) {
+    const StoredRun& a = (*out)[from].run;
+    const StoredRun& b = (*out)[k].run;
+    if (a.config != b.config || a.metrics.size() != b.metrics.size() ||
+        !std::equal(a.metrics.begin(), a.metrics.end(), b.metrics.begin(), [](const auto& p, const auto& q) { return p.first == q.first; }))
+      return;
+  }
+  if ((*out)[from].run.config.count(key)) return;
+  for (size_t k = from; k < out->size(); ++k) (*out)[k].run.config[key] = values[k - from];
+}
+
+}  // namespace
+
 void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& context, const EntryCtx& x,
                    std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   // A block named for a language that is no shell holds a program's source
@@ -876,6 +897,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
     }
     ReadLine(r, lines[i]);
   }
+  LoopFigures(entry, block, before, out);
 }
 
 namespace {

@@ -255,6 +255,9 @@ Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
 // command's plain arguments after its program ("./bench 1000 4" -> "1000 4").
 Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& context, const EntryCtx& x);
 std::string PositionalArgs(const std::string& cmd);
+// A block printed by a command that runs once per value of one shell loop
+// ("for t in 1 4 8 16; do ... done"): the key the loop feeds, its values.
+bool BlockLoop(const Entry& entry, const FencedBlock& b, std::string* key, std::vector<std::string>* values);
 // The figures of an output block (figures_output.cc): printed `Name (unit):
 // value` lines, key=value and JSON lines, aligned columns and CSV, each
 // figure on its own line's row.

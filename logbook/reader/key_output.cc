@@ -148,3 +148,35 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
 
 
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+
+// The key a loop variable feeds in a command: `NAME=$t` or `--flag $t`
+// (the flag's key), else the variable's own name.
+std::string LoopKey(const std::string& cmd, const std::string& var, const ParsedCommand& pc) {
+  const auto words = SplitWords(cmd);
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    const size_t eq = w.find('=');
+    const bool assigns = eq != std::string::npos && eq > 0 && StripVar(w.substr(eq + 1)) == var;
+    if (assigns && w.find("=$") != std::string::npos) return SnakeKey(Lower(w.substr(w[0] == '-' ? w.find_first_not_of('-') : 0, eq)));
+  }
+  if (auto it = pc.feeds.find(NormalizeKey(var)); it != pc.feeds.end() && !it->second.empty()) return it->second;
+  return var;
+}
+
+bool BlockLoop(const Entry& entry, const FencedBlock& b, std::string* key, std::vector<std::string>* values) {
+  const int before = b.line + (b.output_cue == "prompt" ? 1 : 0);
+  const CommandText* near = nullptr;
+  for (const auto& c : entry.commands)
+    if (c.line < before && (near == nullptr || c.line >= near->line)) near = &c;
+  if (near == nullptr || near->line < b.line - 4) return false;
+  ParsedCommand pc;
+  ParseCommand(near->joined, &pc);
+  if (pc.loops.size() != 1 || pc.loops.begin()->second.size() < 2) return false;
+  *values = pc.loops.begin()->second;
+  *key = LoopKey(near->joined, pc.loops.begin()->first, pc);
+  return !key->empty();
+}
+
+}  // namespace moelog::logbook::reader
