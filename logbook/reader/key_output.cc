@@ -105,7 +105,10 @@ void LabelAbove(const Entry& entry, int block_line, int command_line, const Entr
     if (b.children.empty() && near(b.end_line) && LabelLine(b.text)) label = b.text;
   if (label.empty()) return;
   const Config words = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
-  if (words.empty()) (*cfg)["setup"] = TrimText(label);
+  if (words.empty() || (words.size() == 1 && words.count("case"))) {  // "2 req/s": the line as written
+    (*cfg)["setup"] = TrimText(label);
+    return;
+  }
   for (const auto& [k, v] : words) (*cfg)[k] = v;
 }
 
