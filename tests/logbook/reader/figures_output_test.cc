@@ -201,8 +201,8 @@ std::string Serving(const char* rps, const char* ttft) {
 }
 
 TEST(ReaderOutputFigures, ServingBlocksKeyedByTheFlagsTheirCommandsVary) {
-  const auto figs = Read("```bash\nvllm bench serve --model m --request-rate 2\n```\n\n```\n" + Serving("1.94", "210.5") +
-                         "```\n\n```bash\nvllm bench serve --model m --request-rate 8\n```\n\n```\n" +
+  const auto figs = Read("```bash\nvllm bench serve --model m --request-rate 2 --num-prompts 50\n```\n\n```\n" + Serving("1.94", "210.5") +
+                         "```\n\n```bash\nvllm bench serve --model m --request-rate 8 --num-prompts 50\n```\n\n```\n" +
                          Serving("7.41", "388.2") + "```\n");
   ASSERT_EQ(figs.size(), 4u);
   EXPECT_EQ(figs[0].run.config.at("request_rate"), "2");
