@@ -85,6 +85,7 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_hyperfine",
                              "reader_journal",
                              "reader_numbered",
+                             "reader_printed_logs",
                              "reader_report",
                              "reader_serving",
                              "reader_worklog"));
