@@ -39,7 +39,7 @@ struct OutputWords {
   std::map<std::string, std::string> aliases;   // another spelling -> the vocabulary's unit
   std::map<std::string, std::string> duration_units;
   std::map<std::string, std::string> unit_words;  // a key's word anywhere in it that names its unit  // a log's short duration unit -> the vocabulary's
-  std::set<std::string> unitless, counts, duration_names, counters;
+  std::set<std::string> unitless, counts, duration_names, counters, stat_suffixes;
 };
 
 const OutputWords& Vocab() {
@@ -68,6 +68,7 @@ const OutputWords& Vocab() {
       map("unit_words", &w.unit_words);
       set("duration_names", &w.duration_names);
       set("counter_names", &w.counters);
+      set("statistic_suffixes", &w.stat_suffixes);
     }
     return w;
   }();
@@ -148,6 +149,14 @@ std::string NameUnit(const std::string& name, std::string* bare) {
   std::string low = Lower(*bare);
   std::replace(low.begin(), low.end(), ' ', '_');
   std::replace(low.begin(), low.end(), '-', '_');
+  // "step_s_mean", "latency_ms_p99": a statistic after the unit.
+  if (const size_t us = low.rfind('_'); us != std::string::npos && us > 0 && Vocab().stat_suffixes.count(low.substr(us + 1))) {
+    std::string inner;
+    if (std::string u = NameUnit(bare->substr(0, us), &inner); !u.empty()) {
+      *bare = inner + bare->substr(us);
+      return u;
+    }
+  }
   for (int parts = 3; parts >= 1; --parts) {
     size_t at = low.size();
     for (int k = 0; k < parts && at != std::string::npos && at > 0; ++k) at = low.rfind('_', at - 1);

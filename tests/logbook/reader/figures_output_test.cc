@@ -260,6 +260,17 @@ TEST(ReaderOutputFigures, AKeysBytesWordIsItsUnit) {
   EXPECT_EQ(figs[0].run.units.at("peak_bytes_allocated"), "bytes");
 }
 
+TEST(ReaderOutputFigures, AStatisticAfterAKeysUnit) {
+  const auto figs = Read("Output:\n\n```\nimpl=ref step_s_mean=0.0090 latency_ms_p99=4.5 peak_bytes_in_use_max=6226795008\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_DOUBLE_EQ(a.metrics.at("step_mean_time_s"), 0.009);
+  EXPECT_EQ(a.units.at("step_mean_time_s"), "s");
+  EXPECT_DOUBLE_EQ(a.metrics.at("latency_p99_time_s"), 0.0045);
+  EXPECT_EQ(a.units.at("peak_bytes_in_use_max"), "bytes");
+  EXPECT_EQ(a.config.at("impl"), "ref");
+}
+
 TEST(ReaderOutputFigures, ARemoteCommandsQuotedScriptKeysItsPrintout) {
   const auto figs = Read(
       "- Sweep (batch=2):\n"
