@@ -138,6 +138,12 @@ bool ShellishLine(std::string_view l) {
   const std::string first = Lower(tokens.empty() ? std::string_view{} : tokens[0]);
   for (const char* w : {"export", "cd", "for", "if", "then", "fi", "do", "done", "while", "source", "set", "echo", "unset"})
     if (first == w) return true;
+  // "vllm bench serve --request-rate 2 --num-prompts 50": a program word, then its flags.
+  if (tokens.size() >= 2 && std::isalpha(static_cast<unsigned char>(first[0])) && first.back() != ':' &&
+      std::any_of(tokens.begin() + 1, tokens.end(), [](std::string_view w) {
+        return w.size() > 2 && w.substr(0, 2) == "--" && std::isalpha(static_cast<unsigned char>(w[2]));
+      }))
+    return true;
   const size_t eq = first.find('=');
   return eq != std::string::npos && eq > 0 && tokens.size() == 1 &&
          std::all_of(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(eq),

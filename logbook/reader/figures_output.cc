@@ -37,7 +37,9 @@ struct OutputWords {
   std::map<std::string, std::string> units;     // lower-case unit -> metric
   std::map<std::string, std::string> suffixes;  // key suffix -> unit
   std::map<std::string, std::string> aliases;   // another spelling -> the vocabulary's unit
-  std::set<std::string> unitless, counts;
+  std::map<std::string, std::string> duration_units;
+  std::map<std::string, std::string> unit_words;  // a key's word anywhere in it that names its unit  // a log's short duration unit -> the vocabulary's
+  std::set<std::string> unitless, counts, duration_names, counters, stat_suffixes;
 };
 
 const OutputWords& Vocab() {
@@ -62,6 +64,11 @@ const OutputWords& Vocab() {
       map("unit_aliases", &w.aliases);
       set("unitless_metrics", &w.unitless);
       set("count_words", &w.counts);
+      map("duration_units", &w.duration_units);
+      map("unit_words", &w.unit_words);
+      set("duration_names", &w.duration_names);
+      set("counter_names", &w.counters);
+      set("statistic_suffixes", &w.stat_suffixes);
     }
     return w;
   }();
@@ -142,6 +149,14 @@ std::string NameUnit(const std::string& name, std::string* bare) {
   std::string low = Lower(*bare);
   std::replace(low.begin(), low.end(), ' ', '_');
   std::replace(low.begin(), low.end(), '-', '_');
+  // "step_s_mean", "latency_ms_p99": a statistic after the unit.
+  if (const size_t us = low.rfind('_'); us != std::string::npos && us > 0 && Vocab().stat_suffixes.count(low.substr(us + 1))) {
+    std::string inner;
+    if (std::string u = NameUnit(bare->substr(0, us), &inner); !u.empty()) {
+      *bare = inner + bare->substr(us);
+      return u;
+    }
+  }
   for (int parts = 3; parts >= 1; --parts) {
     size_t at = low.size();
     for (int k = 0; k < parts && at != std::string::npos && at > 0; ++k) at = low.rfind('_', at - 1);
@@ -152,6 +167,10 @@ std::string NameUnit(const std::string& name, std::string* bare) {
     return it->second;
   }
   if (auto it = Vocab().suffixes.find(low); it != Vocab().suffixes.end() && low.size() > 2) return it->second;
+  std::string parts = low;
+  std::replace_if(parts.begin(), parts.end(), [](char c) { return c == '_' || c == '/' || c == '.'; }, ' ');
+  for (const auto& part : Words(parts))  // "peak_bytes_reserved"
+    if (auto it = Vocab().unit_words.find(part); it != Vocab().unit_words.end()) return it->second;
   return OutputUnit(*bare, "", &info) ? *bare : "";  // a header that is a unit ("TFLOP/s")
 }
 
@@ -165,6 +184,8 @@ struct OutputRead {
   WalkScope scope;
   std::vector<RecordedFigure>* out;
   std::vector<UnreadFigures>* unread;
+  std::vector<std::string> bench_keys;  // the keys the last "Benchmark N: cmd" line set
+  size_t timing;                        // the figure of the last hyperfine "Time" line (out's size: none)
 };
 
 Config LineConfig(const OutputRead& r) {
@@ -232,7 +253,9 @@ bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed
     return false;
   }
   const std::string key = SnakeKey(bare);
-  if (prefixed && !key.empty() && !MetricWord(Lower(bare)) && key != info->metric) info->metric = key + "_" + info->metric;
+  if (prefixed && !key.empty() && !MetricWord(Lower(bare)) && key != info->metric &&
+      info->metric.rfind(key + "_", 0) != 0)  // "memory: 63.36GiB" is memory_mib, not memory_memory_mib
+    info->metric = ("_" + key + "_").find("_" + info->metric + "_") != std::string::npos ? key : key + "_" + info->metric;
   return true;
 }
 
@@ -365,6 +388,42 @@ bool PrefixUnitPairs(OutputRead& r, const std::string& t, int line, std::string 
   return any;
 }
 
+// A duration's unit glued in a log's short form ("elapsed 2.10m"): the
+// vocabulary's spelling when the key names a duration, else "".
+std::string DurationUnit(const std::string& key, const std::string& glued) {
+  const auto& w = Vocab();
+  if (!w.duration_names.count(Lower(SnakeKey(key)))) return "";
+  const auto it = w.duration_units.find(Lower(glued));
+  return it == w.duration_units.end() ? "" : it->second;
+}
+
+// One printed key and its value: a figure (the key or a glued unit names
+// its unit, or the key a unitless figure) or the line's configuration.
+void PairFigure(const std::string& k, const std::string& v, Config* cfg, std::vector<Fig>* figs) {
+  std::string num, glued, bare;
+  bool approx = false;
+  const std::string key_unit = NameUnit(k, &bare);
+  if (!NumberToken(v, &num, &glued, &approx)) {
+    if (v.size() <= 40) (*cfg)[SnakeKey(k)] = v;
+    return;
+  }
+  if (const size_t open = glued.find('('); open != std::string::npos && open > 0) glued.resize(open);  // "63.36GiB(66.67%)"
+  if (const std::string d = DurationUnit(k, glued); !d.empty()) glued = d;
+  UnitInfo info;
+  std::string unit = glued;
+  if (!unit.empty() && (!key_unit.empty() || SettingKey(k) || !OutputUnit(unit, bare, &info))) unit.clear();
+  if (unit.empty()) unit = key_unit;
+  if (Lower(bare) == Lower(unit)) bare = unit;  // "tok/s 12,345": the key is the unit
+  const bool named = bare != unit;
+  if (CountName(bare) || !NamedMetric(bare, unit, named, &info)) {
+    (*cfg)[SnakeKey(k)] = v;
+    return;
+  }
+  figs->emplace_back(info.metric, info, unit, num, approx);
+}
+
+bool MeasuredLine(OutputRead& r, const std::string& t, int line);
+
 // "avg_step_ms=20.4 speedup=28.5 impl=fused", "RESULT tokens=4096 time_ms=1.2".
 bool KeyValueLine(OutputRead& r, const std::string& t, int line) {
   std::string prefix;
@@ -373,25 +432,8 @@ bool KeyValueLine(OutputRead& r, const std::string& t, int line) {
   if (!prefix.empty() && prefix.back() == ':' && PrefixUnitPairs(r, t, line, prefix, pairs)) return true;
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
-  for (const auto& [k, v] : pairs) {
-    std::string num, glued, bare;
-    bool approx = false;
-    const std::string key_unit = NameUnit(k, &bare);
-    if (!NumberToken(v, &num, &glued, &approx)) {
-      if (v.size() <= 40) cfg[SnakeKey(k)] = v;
-      continue;
-    }
-    UnitInfo info;
-    std::string unit = glued;
-    if (!unit.empty() && (!key_unit.empty() || SettingKey(k) || !OutputUnit(unit, bare, &info))) unit.clear();
-    if (unit.empty()) unit = key_unit;
-    if (CountName(bare) || !NamedMetric(bare, unit, true, &info)) {
-      cfg[SnakeKey(k)] = v;
-      continue;
-    }
-    figs.emplace_back(info.metric, info, unit, num, approx);
-  }
-  if (figs.empty()) return !cfg.empty();
+  for (const auto& [k, v] : pairs) PairFigure(k, v, &cfg, &figs);
+  if (figs.empty()) return MeasuredLine(r, t, line) || !cfg.empty();  // "gemm M=128  0.003 ms": a shape
   KeepFigure(r, line, t, cfg, figs);
   return true;
 }
@@ -545,60 +587,6 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   return k - i;
 }
 
-// A command's plain arguments after its program ("./bench 1000 4" -> "1000 4"):
-// what sets its run apart when it has no flags.
-std::string PositionalArgs(const std::string& cmd) {
-  const auto w = SplitWords(cmd);
-  std::string out;
-  for (size_t i = 1; i < w.size() && i < 8; ++i) {
-    if (w[i][0] == '-' || w[i] == "|" || w[i] == ">" || w[i] == "&&" || w[i] == ";") break;
-    if (w[i].size() <= 16) out += (out.empty() ? "" : " ") + w[i];
-  }
-  return out;
-}
-
-// The last command written in a bullet's code span before `before`
-// ("- `python bench.py --impl ref`" over its printed figures).
-void NearestSpanCommand(const Bullet& b, int before, int* line, std::string* cmd) {
-  if (b.line >= before) return;
-  if (b.line >= *line)
-    for (const auto& span : b.code_spans)
-      if (LooksLikeCommandLine(TrimText(span)) || span.find(" --") != std::string::npos) *line = b.line, *cmd = span;
-  for (const auto& c : b.children) NearestSpanCommand(c, before, line, cmd);
-}
-
-// The block's configuration: the sub-heading above it, a short label
-// paragraph right before it ("FP16:"), and the values its own command gives
-// the keys the entry's commands vary.
-Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& context, const EntryCtx& x) {
-  Config cfg = Under(entry, b.line, context, x);
-  for (const auto& p : entry.paragraphs) {
-    if (p.end_line >= b.line || p.end_line < b.line - 2 || p.output_label || p.text.size() > 60 || p.text.back() != ':')
-      continue;
-    for (const auto& [k, v] : LabelConfig(p.text.substr(0, p.text.size() - 1), x.vars, x.fixed, x.generic, &x.feeds))
-      cfg[k] = v;
-  }
-  const int before = b.line + (b.output_cue == "prompt" ? 1 : 0);
-  int near_line = -1;
-  std::string near;
-  for (const auto& c : entry.commands)
-    if (c.line < before && c.line >= near_line) near_line = c.line, near = c.joined;
-  const int command_line = near_line;
-  for (const auto& b : entry.notes) NearestSpanCommand(b, before, &near_line, &near);
-  for (const auto& f : entry.fields)
-    if (f.name != "Command") NearestSpanCommand(f.bullet, before, &near_line, &near);
-  if (near.empty()) return cfg;
-  // A command of a bullet is no command of the entry's: all its flags key
-  // the figures below it; a command's, the flags the entry's commands vary.
-  const bool span = near_line != command_line;
-  ParsedCommand pc;
-  ParseCommand(near, &pc);
-  for (const auto& [k, v] : pc.flags)
-    if ((span || x.vars.count(k)) && v.find('$') == std::string::npos) cfg[k] = v;
-  if (std::string args = PositionalArgs(near); pc.flags.empty() && !args.empty()) cfg["args"] = args;
-  return cfg;
-}
-
 // "naive   m512   0.412 ms   0.65 TFLOP/s   0.6% of 117 TFLOP/s": names,
 // then cells of a number and its unit, one metric each.
 bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
@@ -650,6 +638,208 @@ bool CounterLine(OutputRead& r, const BlockLine& l) {
   return true;
 }
 
+// After a "%" at toks[k]: "of 191 TFLOP/s" or "of peak", the bound it is a
+// share of (no run's figure); how many tokens it takes (0: none).
+size_t BoundAfter(const std::vector<std::string>& toks, size_t k) {
+  if (k + 1 >= toks.size() || Lower(toks[k + 1]) != "of") return 0;
+  if (k + 2 >= toks.size()) return 1;
+  std::string num, glued;
+  bool approx = false;
+  if (!NumberToken(toks[k + 2], &num, &glued, &approx)) return 2;
+  UnitInfo info;
+  return glued.empty() && k + 3 < toks.size() && OutputUnit(toks[k + 3], "", &info) ? 3 : 2;
+}
+
+// A word of a measured row's name: "M=128" is a shape key, others name it.
+void NameWord(const std::string& w, Config* cfg, std::string* label) {
+  const size_t eq = w.find('=');
+  if (eq != std::string::npos && eq > 0 && eq + 1 < w.size() && IsIdentStart(w[0])) {
+    (*cfg)[SnakeKey(w.substr(0, eq))] = w.substr(eq + 1);
+    return;
+  }
+  *label += (label->empty() ? "" : " ") + w;
+}
+
+// "moe_gemm  M=128 N=4096  0.003 ms  0.02 TFLOP/s  0.0% of 191 TFLOP/s": a
+// row's name and shape (words, key=value words), then its figures, each a
+// number and its unit, one metric each; "% of <peak>" is a share of that
+// bound (derived), the peak no run's figure. False for any other line.
+bool MeasuredLine(OutputRead& r, const std::string& t, int line) {
+  const auto toks = SplitWords(t);
+  Config cfg = LineConfig(r);
+  std::string label;
+  std::vector<Fig> figs;
+  std::set<std::string> metrics;
+  for (size_t k = 0; k < toks.size(); ++k) {
+    std::string num, glued;
+    bool approx = false;
+    const bool number = NumberToken(toks[k], &num, &glued, &approx);
+    const std::string unit = number ? UnitAfter(toks, k, glued, "") : "";
+    UnitInfo info;
+    if (unit.empty() || !OutputUnit(unit, "", &info)) {
+      if (!figs.empty() && HasAlpha(toks[k])) return false;  // words after the figures: prose
+      if (figs.empty()) NameWord(toks[k], &cfg, &label);
+      continue;
+    }
+    if (!metrics.insert(info.metric).second) return false;
+    if (glued.empty()) ++k;
+    if (const size_t bound = unit == "%" ? BoundAfter(toks, k) : 0; bound > 0) {
+      info.derived = true;
+      k += bound;
+    }
+    figs.emplace_back(info.metric, info, unit, num, approx);
+  }
+  const bool shaped = cfg.size() > LineConfig(r).size();
+  if (figs.empty() || label.empty() || !HasAlpha(label) || label.size() > 60 || (figs.size() < 2 && !shaped)) return false;
+  for (const auto& [key, v] : LabelConfig(label, r.x.vars, r.x.fixed, r.x.generic, &r.x.feeds)) cfg[key] = v;
+  if (cfg.size() == LineConfig(r).size() || !shaped) cfg["case"] = label;
+  KeepFigure(r, line, t, cfg, figs);
+  return true;
+}
+
+// A log line's fields: "step 100 | elapsed 2.10m | loss: 3.87 | tok/s 12,345"
+// (each part a name and its value, or a value and its unit) or "step: 10
+// loss: 5.98  tps: 829" (names ending in ':' before their values).
+using Fields = std::vector<std::pair<std::string, std::string>>;
+
+bool PipeField(const std::string& part, Fields* out) {
+  const std::string p = TrimText(part);
+  std::string name, value;
+  if (const size_t colon = p.find(": "); colon != std::string::npos) {
+    name = TrimText(p.substr(0, colon)), value = TrimText(p.substr(colon + 2));
+  } else if (const size_t sp = p.rfind(' '); sp != std::string::npos) {
+    name = TrimText(p.substr(0, sp)), value = p.substr(sp + 1);
+    if (IsNumber(name.substr(0, name.find(' '))) && !IsNumber(value))  // "12,345 tok/s"
+      std::swap(name, value), name = TrimText(name), value = TrimText(value);
+  }
+  const auto vt = SplitWords(value);
+  if (name.empty() || name.size() > 32 || !HasAlpha(name) || vt.empty() || vt.size() > 2) return false;
+  std::string num, glued;
+  bool approx = false;
+  if (!NumberToken(vt[0], &num, &glued, &approx)) return false;
+  out->emplace_back(name, vt.size() == 2 ? vt[0] + vt[1] : vt[0]);
+  return true;
+}
+
+bool ColonFields(const std::vector<std::string>& toks, Fields* out) {
+  for (size_t k = 0; k + 1 < toks.size(); ++k) {
+    const std::string& w = toks[k];
+    if (w.size() < 2 || w.back() != ':' || !IsIdentStart(w[0]) ||
+        !std::all_of(w.begin(), w.end() - 1, [](char c) { return IsIdentChar(c) || c == '/' || c == '.'; }))
+      continue;
+    std::string num, glued;
+    bool approx = false;
+    if (!NumberToken(toks[k + 1], &num, &glued, &approx)) continue;
+    std::string value = toks[k + 1];
+    UnitInfo info;
+    if (glued.empty() && k + 2 < toks.size() && toks[k + 2].back() != ':' && OutputUnit(toks[k + 2], "", &info))
+      value += toks[k + 2];  // "time: 41 ms"
+    out->emplace_back(w.substr(0, w.size() - 1), value);
+  }
+  return out->size() >= 2;
+}
+
+// A line of several named fields: a counter's value ("step 100") keys the
+// line, each other field a figure with its name or a setting ("lr 3e-4").
+bool FieldsLine(OutputRead& r, const std::string& t, int line) {
+  Fields fields;
+  if (t.find(" | ") != std::string::npos) {
+    std::stringstream ss(t);
+    for (std::string part; std::getline(ss, part, '|');) PipeField(part, &fields);
+    if (fields.size() < 2) fields.clear();
+  }
+  if (fields.empty() && !ColonFields(SplitWords(t), &fields)) return false;
+  Config cfg = LineConfig(r);
+  std::vector<Fig> figs;
+  for (const auto& [k, v] : fields) {
+    if (Vocab().counters.count(Lower(SnakeKey(k)))) cfg[SnakeKey(k)] = v;
+    else PairFigure(k, v, &cfg, &figs);
+  }
+  if (figs.empty()) return false;
+  KeepFigure(r, line, t, cfg, figs);
+  return true;
+}
+
+// hyperfine's "Benchmark 1: ./bin --threads 8": the command keys the lines
+// below it (its flags, else its words).
+bool BenchmarkLine(OutputRead& r, const std::string& t) {
+  if (t.rfind("Benchmark ", 0) != 0) return false;
+  const size_t colon = t.find(": ");
+  if (colon == std::string::npos || colon > 16 || !IsNumber(TrimText(t.substr(10, colon - 10)))) return false;
+  for (const auto& k : r.bench_keys) r.context.erase(k);
+  r.bench_keys.clear();
+  r.timing = static_cast<size_t>(-1);
+  const std::string cmd = TrimText(t.substr(colon + 2));
+  ParsedCommand pc;
+  ParseCommand(cmd, &pc);
+  for (const auto& [k, v] : pc.program_flags) r.context[k] = v, r.bench_keys.push_back(k);
+  if (r.bench_keys.empty() && cmd.size() <= 60) r.context["command"] = cmd, r.bench_keys.push_back("command");
+  return true;
+}
+
+// A number and its unit at toks[k] ("1.234 s", "712.4ms"): the value in the
+// unit's metric; how many words it takes (0: none there).
+size_t ValueAt(const std::vector<std::string>& toks, size_t k, Fig* fig) {
+  if (k >= toks.size()) return 0;
+  std::string num, glued;
+  bool approx = false;
+  if (!NumberToken(toks[k], &num, &glued, &approx)) return 0;
+  const std::string unit = UnitAfter(toks, k, glued, "");
+  UnitInfo info;
+  if (unit.empty() || !OutputUnit(unit, "", &info)) return 0;
+  *fig = Fig{info.metric, info, unit, num, approx};
+  return glued.empty() ? 2 : 1;
+}
+
+// The index of the word after `word` in toks, or toks.size().
+size_t After(const std::vector<std::string>& toks, const char* word) {
+  for (size_t k = 0; k < toks.size(); ++k)
+    if (toks[k] == word) return k + 1;
+  return toks.size();
+}
+
+Fig Named(Fig f, const std::string& stat) {
+  std::get<0>(f) = stat + "_" + std::get<0>(f);
+  return f;
+}
+
+// hyperfine's "Time (mean ± σ): 1.234 s ± 0.010 s [User: 9.1 s, System:
+// 0.2 s]" (the mean the figure; σ, user and system time its row's
+// statistics) and "Range (min … max): 1.220 s … 1.251 s" (added to the row).
+bool TimingLine(OutputRead& r, const std::string& t, int line) {
+  const bool time = t.rfind("Time (", 0) == 0, range = t.rfind("Range (min", 0) == 0;
+  const size_t close = t.find("):");
+  if ((!time && !range) || close == std::string::npos) return false;
+  std::string rest;
+  for (char c : t.substr(close + 2)) rest += c == '[' || c == ']' || c == ',' ? ' ' : c;
+  const auto toks = SplitWords(rest);
+  Fig first, second;
+  const size_t next = ValueAt(toks, 0, &first);
+  if (next == 0) return false;
+  const bool spread = ValueAt(toks, next + 1, &second) > 0;  // "± 0.010 s", "… 1.251 s"
+  if (range) {
+    if (r.timing >= r.out->size() || !spread) return true;
+    StoredRun& run = (*r.out)[r.timing].run;
+    for (const Fig& f : {Named(first, "min"), Named(second, "max")}) {
+      const auto v = ParseNumber(std::get<3>(f));
+      if (!v) continue;
+      run.metrics[std::get<0>(f)] = std::get<1>(f).factor < 1 ? *v / std::round(1 / std::get<1>(f).factor) : *v * std::get<1>(f).factor;
+      run.units[std::get<0>(f)] = std::get<2>(f);
+      run.decimals[std::get<0>(f)] = WrittenDecimals(std::get<3>(f));
+    }
+    return true;
+  }
+  std::vector<Fig> figs = {first};
+  if (spread) figs.push_back(Named(second, "std"));
+  Fig part;
+  if (ValueAt(toks, After(toks, "User:"), &part) > 0) figs.push_back(Named(part, "user"));
+  if (ValueAt(toks, After(toks, "System:"), &part) > 0) figs.push_back(Named(part, "system"));
+  const size_t before = r.out->size();
+  KeepFigure(r, line, t, LineConfig(r), figs);
+  if (r.out->size() > before) r.timing = before;
+  return true;
+}
+
 void ReadLine(OutputRead& r, const BlockLine& l) {
   if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
     r.group.clear(), r.group_unit.clear();
@@ -658,12 +848,14 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   std::string title;
-  if (CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || NamedLine(r, l.text, l.line)) return;
+  if (CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+      TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
+    return;
   if (TitleLine(l.text, &title)) {
     r.group_unit = NameUnit(title, &r.group);
     return;
   }
-  if (!StatesFigure(l.text) || NamesAndFigures(r, l)) return;
+  if (!StatesFigure(l.text) || NamesAndFigures(r, l) || MeasuredLine(r, l.text, l.line)) return;
   Bullet b;
   b.text = l.text;
   b.line = l.line;
@@ -674,12 +866,33 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
 
 }  // namespace
 
+namespace {
+
+// The figures of a block printed by a shell loop, one per value and alike
+// otherwise ("for t in 1 4 8 16; do ... | grep mean; done"): each its value.
+void LoopFigures(const Entry& entry, const FencedBlock& block, size_t from, std::vector<RecordedFigure>* out) {
+  std::string key;
+  std::vector<std::string> values;
+  if (out->size() - from < 2 || !BlockLoop(entry, block, &key, &values) || values.size() != out->size() - from) return;
+  for (size_t k = from + 1; k < out->size(); ++k) {
+    const StoredRun& a = (*out)[from].run;
+    const StoredRun& b = (*out)[k].run;
+    if (a.config != b.config || a.metrics.size() != b.metrics.size() ||
+        !std::equal(a.metrics.begin(), a.metrics.end(), b.metrics.begin(), [](const auto& p, const auto& q) { return p.first == q.first; }))
+      return;
+  }
+  if ((*out)[from].run.config.count(key)) return;
+  for (size_t k = from; k < out->size(); ++k) (*out)[k].run.config[key] = values[k - from];
+}
+
+}  // namespace
+
 void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& context, const EntryCtx& x,
                    std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   // A block named for a language that is no shell holds a program's source
   // unless its lines read as a printout ("```python" of a model's code).
   if (block.output_cue == "info" && !LooksLikeOutput(block.text)) return;
-  OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread};
+  OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread, {}, static_cast<size_t>(-1)};
   const size_t before = out->size();
   ResultLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out);
   std::set<int> read;  // lines the harness's RESULT reader took
@@ -693,6 +906,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
     }
     ReadLine(r, lines[i]);
   }
+  LoopFigures(entry, block, before, out);
 }
 
 namespace {
@@ -740,7 +954,7 @@ bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, s
   WalkScope own = scope;
   for (auto it = own.context.begin(); it != own.context.end();)  // a parent bullet's command is no value
     it = LooksLikeCommandLine(it->second) || it->second.find(" --") != std::string::npos ? own.context.erase(it) : std::next(it);
-  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread};
+  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread, {}, static_cast<size_t>(-1)};
   const size_t before = out->size();
   return KeyValueLine(r, joined, b.line) && out->size() > before;
 }

@@ -261,6 +261,14 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
 void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
                  std::vector<RecordedFigure>* out);
 Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
+// An output block's configuration from outside it (key_output.cc): the
+// sub-heading, a label line right above it, the command it prints for; a
+// command's plain arguments after its program ("./bench 1000 4" -> "1000 4").
+Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& context, const EntryCtx& x);
+std::string PositionalArgs(const std::string& cmd);
+// A block printed by a command that runs once per value of one shell loop
+// ("for t in 1 4 8 16; do ... done"): the key the loop feeds, its values.
+bool BlockLoop(const Entry& entry, const FencedBlock& b, std::string* key, std::vector<std::string>* values);
 // The figures of an output block (figures_output.cc): printed `Name (unit):
 // value` lines, key=value and JSON lines, aligned columns and CSV, each
 // figure on its own line's row.
@@ -306,6 +314,7 @@ bool NamesEntry(const std::string& text, const std::string& id);
 
 struct ParsedCommand {
   std::vector<std::pair<std::string, std::string>> flags;  // key, value ("$VAR" kept)
+  std::vector<std::pair<std::string, std::string>> program_flags;  // every --flag of any program, as written
   std::map<std::string, std::vector<std::string>> loops;   // for VAR in a b c
   std::vector<std::string> harnesses;                      // scripts it runs, by name
   std::map<std::string, std::string> feeds;                // loop variable -> the flag it feeds ("" if several)

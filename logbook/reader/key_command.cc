@@ -182,6 +182,7 @@ void FlagAt(const std::vector<std::string>& w, size_t* i, const CommandScan& st,
       value = "true";
     else value = w[++*i];
   }
+  pc->program_flags.emplace_back(SnakeKey(key), value);
   if (!IsRunKey(key) && key != "topk_list" && !st.after_script) return;
   if (st.if_depth > 0) pc->conditional.insert(key);
   if (value.find('$') != std::string::npos) {
@@ -251,7 +252,13 @@ void SimpleCommand(const std::vector<std::string>& raw, int if_depth, int depth,
     }
     std::string ek, ev;
     if (!st.after_script && EnvAssignment(w[i], &ek, &ev)) st.env.emplace_back(ek, ev);
-    else if (w[i].rfind("--", 0) == 0 && w[i].size() >= 3) FlagAt(w, &i, st, pc);
+    else if (w[i].rfind("--", 0) == 0 && w[i].size() >= 3) {
+      // `ssh host --command "cd x; python bench.py --impl ref"`: the quoted command runs too.
+      if (const std::string inner = i + 1 < raw.size() && w[i].find('=') == std::string::npos ? QuotedScript(raw[i + 1]) : "";
+          !inner.empty() && depth < 4)
+        ParseCommandAt(inner, if_depth, depth + 1, pc);
+      FlagAt(w, &i, st, pc);
+    }
   }
 }
 

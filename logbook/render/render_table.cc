@@ -480,6 +480,8 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics) {
     if (metric.size() >= 9 && metric.compare(metric.size() - 9, 9, "delta_pct") == 0) continue;
     add(metric, v);
   }
+  if (values.empty())  // a figure that is derived only ("speedup=6.41") is still named
+    for (const auto& [metric, v] : metrics) add(metric, v);
   return values;
 }
 

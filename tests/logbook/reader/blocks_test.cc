@@ -108,6 +108,17 @@ TEST(BlocksParse, TwoCommandFencesStayCommands) {
   EXPECT_TRUE(lb.entries[0].outputs.empty());
 }
 
+TEST(BlocksParse, AShellNamedFenceOfAProgramAndItsNumericFlagsIsACommand) {
+  // Two numbers on the line ("2", "50") read like printed output; the flags say command.
+  const std::string text = std::string(kHead) +
+                           "```bash\nvllm bench serve --model m --request-rate 2 --num-prompts 50\n```\n\n"
+                           "```\nRequest throughput (req/s):   1.94\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[0].outputs.size(), 1u);
+}
+
 // The stage itself.
 TEST(Blocks, ClassifyFence) {
   std::string cue;

@@ -2,6 +2,7 @@
 // row, keyed by the block's command, its titles and the line's name.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "logbook/doc/parse_logbook.h"
@@ -129,6 +130,161 @@ TEST(ReaderOutputFigures, ABulletOfAUnitAndItsVariants) {
   EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 0.01049, 1e-12);
   EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("tokens_per_s"), 928928);  // thousands separators are no list
   EXPECT_EQ(figs[3].run.config.at("variant"), "flex");
+}
+
+TEST(ReaderOutputFigures, KernelBenchmarkLinesOfSeveralFigures) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = Read(
+      "```bash\npython bench_experts.py --dtype bf16\n```\n\nOutput:\n\n```\n"
+      "expert_mm  M=64 N=2048   0.004 ms   0.05 TFLOP/s   0.1% of 180 TFLOP/s\n"   // line 14
+      "expert_mm  M=512 N=2048  0.021 ms   0.66 TFLOP/s   0.4% of 180 TFLOP/s\n"   // 15
+      "fused_mm   M=64 N=2048   0.003 ms   0.07 TFLOP/s   0.0% of 180 TFLOP/s\n```\n",
+      &unread);
+  ASSERT_EQ(figs.size(), 3u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_EQ(a.config.at("m"), "64");
+  EXPECT_EQ(a.config.at("n"), "2048");
+  EXPECT_EQ(a.config.at("case"), "expert_mm");
+  EXPECT_NEAR(a.metrics.at("time_s"), 4e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(a.metrics.at("tflops"), 0.05);
+  EXPECT_TRUE(a.derived.count("pct"));  // a share of the peak
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) EXPECT_NE(v, 180) << m;  // the peak is no run's figure
+  EXPECT_EQ(figs[1].run.config.at("m"), "512");
+  EXPECT_EQ(figs[2].run.config.at("case"), "fused_mm");
+}
+
+TEST(ReaderOutputFigures, PipeSeparatedTrainingLog) {
+  const auto figs = Read(
+      "```bash\ntorchrun train_moe.py --lr 6e-4\n```\n\n```\n"
+      "step 250 | elapsed 3.50m | loss: 4.12 | lr 6e-4 | tok/s 48,210\n"
+      "step 500 | elapsed 7.05m | loss: 3.66 | lr 6e-4 | tok/s 47,980\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_EQ(a.config.at("step"), "250");
+  EXPECT_EQ(a.config.at("lr"), "6e-4");  // a setting, no figure
+  EXPECT_DOUBLE_EQ(a.metrics.at("loss"), 4.12);
+  EXPECT_DOUBLE_EQ(a.metrics.at("tokens_per_s"), 48210);
+  EXPECT_EQ(a.units.at("elapsed_wall_time_s"), "min");  // "3.50m" of a duration is minutes
+  EXPECT_DOUBLE_EQ(a.metrics.at("elapsed_wall_time_s"), 210);
+  for (const auto& [k, v] : a.config) EXPECT_EQ(k.find('|'), std::string::npos) << k;
+  EXPECT_EQ(figs[1].run.config.at("step"), "500");
+}
+
+TEST(ReaderOutputFigures, TrainerLogOfManyColonFields) {
+  const auto figs = Read(
+      "```\n$ torchrun train.py --model tiny\n"
+      "step: 20  loss: 6.1043  memory: 41.20GiB(52.10%)  tps: 1,204  tflops: 31.07  mfu: 3.14%\n"
+      "step: 40  loss: 5.2210  memory: 41.20GiB(52.10%)  tps: 1,311  tflops: 33.80  mfu: 3.42%\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_EQ(a.config.at("step"), "20");
+  EXPECT_DOUBLE_EQ(a.metrics.at("loss"), 6.1043);
+  EXPECT_DOUBLE_EQ(a.metrics.at("tflops"), 31.07);
+  EXPECT_DOUBLE_EQ(a.metrics.at("mfu"), 3.14);
+  EXPECT_EQ(a.units.at("memory_mib"), "GiB");
+  EXPECT_EQ(a.units.at("tps_tokens_per_s"), "tok/s");
+  EXPECT_DOUBLE_EQ(a.metrics.at("tps_tokens_per_s"), 1204);
+  EXPECT_EQ(figs[1].run.config.at("step"), "40");
+}
+
+const char* kServing =
+    "============ Serving Benchmark Result ============\n"
+    "Successful requests:                     50\n"
+    "Request throughput (req/s):              %s\n"
+    "---------------Time to First Token----------------\n"
+    "Mean TTFT (ms):                          %s\n"
+    "==================================================\n";
+
+std::string Serving(const char* rps, const char* ttft) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, kServing, rps, ttft);
+  return buf;
+}
+
+TEST(ReaderOutputFigures, ServingBlocksKeyedByTheFlagsTheirCommandsVary) {
+  const auto figs = Read("```bash\nvllm bench serve --model m --request-rate 2 --num-prompts 50\n```\n\n```\n" + Serving("1.94", "210.5") +
+                         "```\n\n```bash\nvllm bench serve --model m --request-rate 8 --num-prompts 50\n```\n\n```\n" +
+                         Serving("7.41", "388.2") + "```\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(figs[0].run.config.at("request_rate"), "2");
+  EXPECT_EQ(figs[1].run.config.at("request_rate"), "2");
+  EXPECT_EQ(figs[2].run.config.at("request_rate"), "8");
+  EXPECT_FALSE(figs[0].run.config.count("model"));  // the same in both: tells nothing apart
+  EXPECT_FALSE(figs[0].run.config.count("args"));
+}
+
+TEST(ReaderOutputFigures, ServingBlocksKeyedByTheLabelAboveThem) {
+  const auto figs = Read("* 2 req/s\n\n```\n" + Serving("1.94", "210.5") + "```\n\n* 8 req/s\n\n```\n" +
+                         Serving("7.41", "388.2") + "```\n\nvLLM v0.9.1\n\n```\n" + Serving("7.60", "350.0") + "```\n");
+  ASSERT_EQ(figs.size(), 6u);
+  EXPECT_EQ(figs[0].run.config.at("setup"), "2 req/s");
+  EXPECT_EQ(figs[2].run.config.at("setup"), "8 req/s");
+  EXPECT_EQ(figs[4].run.config.at("setup"), "vLLM v0.9.1");
+}
+
+TEST(ReaderOutputFigures, HyperfineBenchmarksKeyTheirTimeAndRange) {
+  const auto figs = Read(
+      "```\n$ hyperfine './scan --threads 4' './scan --threads 8'\n"
+      "Benchmark 1: ./scan --threads 4\n"
+      "  Time (mean \xC2\xB1 \xCF\x83):      2.345 s \xC2\xB1  0.021 s    [User: 9.012 s, System: 0.120 s]\n"
+      "  Range (min \xE2\x80\xA6 max):    2.310 s \xE2\x80\xA6  2.391 s    10 runs\n\n"
+      "Benchmark 2: ./scan --threads 8\n"
+      "  Time (mean \xC2\xB1 \xCF\x83):     1.402 s \xC2\xB1  0.015 s    [User: 10.411 s, System: 0.201 s]\n"
+      "  Range (min \xE2\x80\xA6 max):    1.380 s \xE2\x80\xA6  1.431 s    10 runs\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_EQ(a.config.at("threads"), "4");
+  EXPECT_DOUBLE_EQ(a.metrics.at("time_s"), 2.345);
+  EXPECT_DOUBLE_EQ(a.metrics.at("std_time_s"), 0.021);
+  EXPECT_DOUBLE_EQ(a.metrics.at("min_time_s"), 2.31);
+  EXPECT_DOUBLE_EQ(a.metrics.at("max_time_s"), 2.391);
+  EXPECT_DOUBLE_EQ(a.metrics.at("user_time_s"), 9.012);
+  EXPECT_FALSE(a.config.count("metric"));
+  EXPECT_EQ(figs[1].run.config.at("threads"), "8");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("max_time_s"), 1.431);
+}
+
+TEST(ReaderOutputFigures, AShellLoopKeysItsFiguresByItsValues) {
+  const auto figs = Read(
+      "```\n$ for n in 2 4 8; do OMP_NUM_THREADS=$n ./solver | grep elapsed; done\n"
+      "elapsed: 4.10 s\nelapsed: 2.22 s\nelapsed: 1.31 s\n```\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(figs[0].run.config.at("omp_num_threads"), "2");
+  EXPECT_EQ(figs[2].run.config.at("omp_num_threads"), "8");
+  EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("time_s"), 1.31);
+}
+
+TEST(ReaderOutputFigures, AKeysBytesWordIsItsUnit) {
+  const auto figs = Read("- `python bench.py --impl fused`\n  - `avg_step_ms=9.5`, `peak_bytes_allocated=1073741824`\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("peak_bytes_allocated"), 1073741824);
+  EXPECT_EQ(figs[0].run.units.at("peak_bytes_allocated"), "bytes");
+}
+
+TEST(ReaderOutputFigures, AStatisticAfterAKeysUnit) {
+  const auto figs = Read("Output:\n\n```\nimpl=ref step_s_mean=0.0090 latency_ms_p99=4.5 peak_bytes_in_use_max=6226795008\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_DOUBLE_EQ(a.metrics.at("step_mean_time_s"), 0.009);
+  EXPECT_EQ(a.units.at("step_mean_time_s"), "s");
+  EXPECT_DOUBLE_EQ(a.metrics.at("latency_p99_time_s"), 0.0045);
+  EXPECT_EQ(a.units.at("peak_bytes_in_use_max"), "bytes");
+  EXPECT_EQ(a.config.at("impl"), "ref");
+}
+
+TEST(ReaderOutputFigures, ARemoteCommandsQuotedScriptKeysItsPrintout) {
+  const auto figs = Read(
+      "- Sweep (batch=2):\n"
+      "  - `ssh node1 --command \"cd /w; python bench.py --impl ref --batch 2\"`\n    - `avg_step_ms=20.4`\n"
+      "  - `ssh node1 --command \"cd /w; python bench.py --impl fused --batch 2\"`\n    - `avg_step_ms=12.1`\n"
+      "- Sweep (batch=8):\n  - `avg_step_ms=61.0`\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(figs[0].run.config.at("impl"), "ref");
+  EXPECT_EQ(figs[1].run.config.at("impl"), "fused");
+  // A command nested under another item keys that item's printout only.
+  EXPECT_FALSE(figs[2].run.config.count("impl"));
+  EXPECT_EQ(figs[2].run.config.at("batch"), "8");
 }
 
 TEST(ReaderOutputFigures, ProgramSourceIsNoPrintout) {

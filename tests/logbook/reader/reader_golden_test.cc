@@ -86,6 +86,7 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_journal",
                              "reader_numbered",
                              "reader_preamble",
+                             "reader_printed_logs",
                              "reader_report",
                              "reader_serving",
                              "reader_worklog"));

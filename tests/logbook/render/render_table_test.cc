@@ -285,5 +285,11 @@ TEST(RenderRecordedTable, OtherUnitsAndMagnitudesAreShownAsWritten) {
   EXPECT_NE(out.find("| 91.8 |"), std::string::npos) << out;
 }
 
+TEST(FigureValues, ADerivedOnlyFigureIsStillNamed) {
+  // --show-recorded names every figure: one of a speedup alone is no empty list.
+  EXPECT_EQ(FigureValuesText({{"speedup", 6.41}}), "6.41 speedup");
+  EXPECT_EQ(FigureValuesText({{"speedup", 2}, {"time_s", 0.5}}), "0.5 s");  // beside a measurement, as before
+}
+
 }  // namespace
 }  // namespace moelog::logbook

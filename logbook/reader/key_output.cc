@@ -1,0 +1,185 @@
+// Reader stage key, output blocks: what keys the figures of a printed block
+// (figures_output.cc) from outside it: the sub-heading above it, a short
+// label paragraph or bullet right before it ("FP16:", "* 1 req/s", "vLLM
+// v0.8.5"), and the command it prints for (the flags the entry's commands
+// vary; for a program that runs no harness, the flags its other commands of
+// the same program set otherwise).
+#include "logbook/doc/command_line.h"
+#include "logbook/reader/blocks.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
+
+std::vector<std::string> SplitWords(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream ss(s);
+  for (std::string w; ss >> w;) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+// A command's plain arguments after its program ("./bench 1000 4" -> "1000 4"):
+// what sets its run apart when it has no flags.
+std::string PositionalArgs(const std::string& cmd) {
+  const auto w = SplitWords(cmd);
+  std::string out;
+  for (size_t i = 1; i < w.size() && i < 8; ++i) {
+    if (w[i][0] == '-' || w[i] == "|" || w[i] == ">" || w[i] == "&&" || w[i] == ";") break;
+    if (w[i].size() <= 16) out += (out.empty() ? "" : " ") + w[i];
+  }
+  return out;
+}
+
+namespace {
+
+// The last command written in a bullet's code span before `before`
+// ("- `python bench.py --impl ref`" over its printed figures): a top-level
+// bullet's, or one of a bullet that holds `before` (a command nested in
+// another item's list is that item's only).
+void NearestSpanCommand(const Bullet& b, int before, int* line, std::string* cmd) {
+  if (b.line >= before) return;
+  if (b.line >= *line)
+    for (const auto& span : b.code_spans)
+      if (LooksLikeCommandLine(TrimText(span)) || span.find(" --") != std::string::npos) *line = b.line, *cmd = span;
+  if (b.end_line < before) return;
+  for (const auto& c : b.children) NearestSpanCommand(c, before, line, cmd);
+}
+
+// The program a command runs: its first word that is no assignment.
+std::string ProgramOf(const std::string& cmd) {
+  for (const auto& w : SplitWords(cmd))
+    if (w.find('=') == std::string::npos) return w;
+  return "";
+}
+
+// The flags of a command that runs no harness ("vllm bench serve
+// --request-rate 1") that the entry's other commands of the same program
+// set otherwise or not at all: what tells their printed blocks apart.
+Config VariedProgramFlags(const Entry& entry, const std::string& near, const ParsedCommand& own) {
+  if (own.program_flags.empty()) return {};
+  std::map<std::string, std::set<std::string>> seen;
+  const std::string program = ProgramOf(near);
+  size_t same = 0;
+  for (size_t i = 0; i < entry.commands.size() && i < 64; ++i) {
+    if (ProgramOf(entry.commands[i].joined) != program) continue;
+    ParsedCommand pc;
+    ParseCommand(entry.commands[i].joined, &pc);
+    ++same;
+    std::set<std::string> keys;
+    for (const auto& [k, v] : pc.program_flags) seen[k].insert(v), keys.insert(k);
+    for (const auto& [k, v] : own.program_flags)
+      if (!keys.count(k)) seen[k].insert("");
+  }
+  Config cfg;
+  for (const auto& [k, v] : own.program_flags)
+    if (same > 1 && seen[k].size() > 1 && v.find('$') == std::string::npos && v.size() <= 40) cfg[k] = v;
+  return cfg;
+}
+
+// A short line that labels what follows it ("* 1 req/s", "vLLM v0.8.5"):
+// a few words with a digit, no sentence, no command, no colon.
+bool LabelLine(const std::string& text) {
+  const std::string t = TrimText(text);
+  if (t.empty() || t.size() > 40 || Words(t).size() > 5 || t.back() == '.' || t.back() == ':' ||
+      t.find('`') != std::string::npos || LooksLikeCommandLine(t))
+    return false;
+  return std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// The label line right above a block or above the command it prints for
+// (a paragraph or a bullet at most two lines before): its values key the
+// block ("setup" when they name no key the entry knows).
+void LabelAbove(const Entry& entry, int block_line, int command_line, const EntryCtx& x, Config* cfg) {
+  auto near = [&](int end) {
+    return (end < block_line && end >= block_line - 2) ||
+           (command_line > 0 && command_line >= block_line - 8 && end < command_line && end >= command_line - 2);
+  };
+  std::string label;
+  for (const auto& p : entry.paragraphs)
+    if (!p.output_label && near(p.end_line) && LabelLine(p.text)) label = p.text;
+  for (const auto& b : entry.notes)
+    if (b.children.empty() && near(b.end_line) && LabelLine(b.text)) label = b.text;
+  if (label.empty()) return;
+  const Config words = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  if (words.empty() || (words.size() == 1 && words.count("case"))) {  // "2 req/s": the line as written
+    (*cfg)["setup"] = TrimText(label);
+    return;
+  }
+  for (const auto& [k, v] : words) (*cfg)[k] = v;
+}
+
+}  // namespace
+
+// The block's configuration: the sub-heading above it, a short label
+// paragraph right before it ("FP16:"), and the values its own command gives
+// the keys the entry's commands vary.
+Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& context, const EntryCtx& x) {
+  Config cfg = Under(entry, b.line, context, x);
+  for (const auto& p : entry.paragraphs) {
+    if (p.end_line >= b.line || p.end_line < b.line - 2 || p.output_label || p.text.size() > 60 || p.text.back() != ':')
+      continue;
+    for (const auto& [k, v] : LabelConfig(p.text.substr(0, p.text.size() - 1), x.vars, x.fixed, x.generic, &x.feeds))
+      cfg[k] = v;
+  }
+  const int before = b.line + (b.output_cue == "prompt" ? 1 : 0);
+  int near_line = -1;
+  std::string near;
+  for (const auto& c : entry.commands)
+    if (c.line < before && c.line >= near_line) near_line = c.line, near = c.joined;
+  const int command_line = near_line;
+  for (const auto& b : entry.notes) NearestSpanCommand(b, before, &near_line, &near);
+  for (const auto& f : entry.fields)
+    if (f.name != "Command") NearestSpanCommand(f.bullet, before, &near_line, &near);
+  LabelAbove(entry, b.line, near_line, x, &cfg);
+  if (near.empty()) return cfg;
+  // A command of a bullet is no command of the entry's: all its flags key
+  // the figures below it; a command's, the flags the entry's commands vary.
+  const bool span = near_line != command_line;
+  ParsedCommand pc;
+  ParseCommand(near, &pc);
+  for (const auto& [k, v] : pc.flags)
+    if ((span || x.vars.count(k)) && v.find('$') == std::string::npos) cfg[k] = v;
+  const Config varied = pc.harnesses.empty() && !span ? VariedProgramFlags(entry, near, pc) : Config{};
+  cfg.insert(varied.begin(), varied.end());
+  if (std::string args = PositionalArgs(near); pc.flags.empty() && varied.empty() && !args.empty()) cfg["args"] = args;
+  return cfg;
+}
+
+
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+
+// The key a loop variable feeds in a command: `NAME=$t` or `--flag $t`
+// (the flag's key), else the variable's own name.
+std::string LoopKey(const std::string& cmd, const std::string& var, const ParsedCommand& pc) {
+  const auto words = SplitWords(cmd);
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    const size_t eq = w.find('=');
+    const bool assigns = eq != std::string::npos && eq > 0 && StripVar(w.substr(eq + 1)) == var;
+    if (assigns && w.find("=$") != std::string::npos) return SnakeKey(Lower(w.substr(w[0] == '-' ? w.find_first_not_of('-') : 0, eq)));
+  }
+  if (auto it = pc.feeds.find(NormalizeKey(var)); it != pc.feeds.end() && !it->second.empty()) return it->second;
+  return var;
+}
+
+bool BlockLoop(const Entry& entry, const FencedBlock& b, std::string* key, std::vector<std::string>* values) {
+  const int before = b.line + (b.output_cue == "prompt" ? 1 : 0);
+  const CommandText* near = nullptr;
+  for (const auto& c : entry.commands)
+    if (c.line < before && (near == nullptr || c.line >= near->line)) near = &c;
+  if (near == nullptr || near->line < b.line - 4) return false;
+  ParsedCommand pc;
+  ParseCommand(near->joined, &pc);
+  if (pc.loops.size() != 1 || pc.loops.begin()->second.size() < 2) return false;
+  *values = pc.loops.begin()->second;
+  *key = LoopKey(near->joined, pc.loops.begin()->first, pc);
+  return !key->empty();
+}
+
+}  // namespace moelog::logbook::reader
