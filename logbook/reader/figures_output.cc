@@ -594,7 +594,8 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
   ParsedCommand pc;
   ParseCommand(near, &pc);
   for (const auto& [k, v] : pc.flags)
-    if ((span || x.vars.count(k)) && v.find('$') == std::string::npos) cfg[k] = v;
+    if (span && v.find('$') == std::string::npos) cfg.emplace(k, v);  // a label nearer the block names its own
+    else if (x.vars.count(k) && v.find('$') == std::string::npos) cfg[k] = v;
   if (std::string args = PositionalArgs(near); pc.flags.empty() && !args.empty()) cfg["args"] = args;
   return cfg;
 }

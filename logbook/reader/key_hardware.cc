@@ -258,6 +258,19 @@ bool StartsHardware(const std::string& word) {
   return false;
 }
 
+// How many different device names a text holds ("H100 and GB200": 2).
+int NamesIn(const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> taken;
+  for (const std::string& g : Hardware().accelerators)
+    for (size_t p = text.find(g); p != std::string::npos; p = text.find(g, p + 1)) {
+      const bool inside = std::any_of(taken.begin(), taken.end(), [&](const auto& r) { return p >= r.first && p < r.second; });
+      if (!inside && (p + g.size() >= text.size() || !IsUpperOrDigit(text[p + g.size()]))) taken.emplace_back(p, p + g.size());
+    }
+  std::set<std::string> names;
+  for (const auto& [b, e] : taken) names.insert(text.substr(b, e - b));
+  return static_cast<int>(names.size());
+}
+
 // What a text states the runs' hardware to be: the accelerator after a
 // label ("Hardware: 2x RTX 4090", "**Setup:** 4x H100 80GB") or right
 // after a cue ("on 8xA100", "on my 2xRTX 4090 setup", "access to 2xRTX 4090
@@ -298,7 +311,8 @@ std::vector<std::string> HardwareStated(const std::string& text) {
     const size_t from = starts[k];
     size_t to = plain.find_first_of(",;()", from);
     if (const size_t stop = plain.find(". ", from); stop < to) to = stop;
-    add(AcceleratorIn(plain.substr(from, to == std::string::npos ? std::string::npos : to - from)));
+    const std::string clause = plain.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    if (NamesIn(clause) == 1) add(AcceleratorIn(clause));  // "on H100 and GB200" states neither
   }
   // "~0.14 ms (RTX 3090)": a parenthesis that is a device and its count only.
   for (size_t open = plain.find('('); open != std::string::npos; open = plain.find('(', open + 1)) {
@@ -306,7 +320,7 @@ std::vector<std::string> HardwareStated(const std::string& text) {
     if (close == std::string::npos) break;
     const std::string inside = plain.substr(open + 1, close - open - 1);
     const auto w = Words(inside);
-    if (!w.empty() && w.size() <= 4 && StartsHardware(w[0])) add(AcceleratorIn(inside));
+    if (!w.empty() && w.size() <= 4 && StartsHardware(w[0]) && NamesIn(inside) == 1) add(AcceleratorIn(inside));
   }
   return out;
 }
