@@ -170,7 +170,7 @@ TEST(ReaderKey, AcceleratorNamesAreData) {
 TEST(ReaderKey, HardwareStatementsAreLabelsOrCues) {
   EXPECT_EQ(HardwareStated("Hardware: 2x RTX 4090"), (std::vector<std::string>{"RTX 4090x2"}));
   EXPECT_EQ(HardwareStated("**Setup:** 4x H100 80GB"), (std::vector<std::string>{"H100x4"}));
-  EXPECT_EQ(HardwareStated("Benchmarks run on 2x 8xH100 nodes."), (std::vector<std::string>{"H100x16"}));
+  EXPECT_EQ(HardwareStated("Benchmarks run on 2x 8xH100."), (std::vector<std::string>{"H100x16"}));
   EXPECT_EQ(HardwareStated("The run time on my 2xRTX 4090 setup was 8 hours."),
             (std::vector<std::string>{"RTX 4090x2"}));
   EXPECT_EQ(HardwareStated("~0.14 ms, ~9.5x speedup (RTX 3090)."), (std::vector<std::string>{"RTX 3090"}));
