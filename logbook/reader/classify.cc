@@ -205,10 +205,12 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   constexpr size_t kMaxEarlier = 4096;
   EarlierFigures earlier;
   Vocabulary vocabulary;
+  const auto hardware = DocumentHardware(logbook);
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
     std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
-    std::vector<RecordedFigure> figs = RecordedFigures(e, logbook.file, un, mfu, tflops, example);
+    std::vector<RecordedFigure> figs =
+        RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example, HardwareAt(hardware, e.heading_line));
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
       const bool table = f.table && ThreeDigits(f.run);

@@ -290,7 +290,7 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
   scope.sibling_unit.clear();
   for (const auto& t : entry.tables)
-    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, Under(entry, t.line, scope.context, x), x, out, unread);
+    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, TableContext(entry, t, scope.context, x), x, out, unread);
   for (const auto& b : entry.outputs) {
     if (b.line < f.bullet.line || b.line > last) continue;
     // The printed lines as bullets under their labels first (a harness's
@@ -391,7 +391,7 @@ std::map<int, std::string> ListLeads(const Entry& entry) {
 // "`32768`: `859.0 TF/s`"), in fields named for them, or in paragraphs.
 void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
-  for (const auto& t : entry.tables) TableFigures(t, Under(entry, t.line, {}, x), x, out, unread);
+  for (const auto& t : entry.tables) TableFigures(t, TableContext(entry, t, {}, x), x, out, unread);
   // A printed line is a measurement even when it repeats another's value
   // (a step timer's 9.3 s/step at steps 530 and 540): kept like a table's.
   for (const auto& b : entry.outputs) OutputFigures(entry, b, {}, x, out, unread);
@@ -491,6 +491,13 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
                                             std::vector<UnreadFigures>* unread, bool mfu_logbook,
                                             bool tflops_logbook, double tflops_example) {
+  return reader::RecordedFiguresUnder(entry, file, unread, mfu_logbook, tflops_logbook, tflops_example, "");
+}
+
+std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, const std::string& file,
+                                                         std::vector<UnreadFigures>* unread, bool mfu_logbook,
+                                                         bool tflops_logbook, double tflops_example,
+                                                         const std::string& document_hardware) {
   EntryCtx x;
   x.mfu = mfu_logbook;
   EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds, &x.commands_vary);
@@ -521,6 +528,8 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   if (unread) UnseenFigures(entry, any_result, out, unread);
   UnstampOthers(x, &out);
   FirstCommandDefaults(x, &out);
+  SetupBySubheading(entry, &out);
+  KeyHardware(entry, document_hardware, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).
   for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);

@@ -1,8 +1,124 @@
+#include <nlohmann/json.hpp>
+
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
 
 namespace reader {
+
+namespace {
+
+struct BuiltinFile {
+  const char* name;
+  const char* text;
+};
+const BuiltinFile kReaderFiles[] = {
+#include "builtin_reader.inc"
+};
+
+// The words of data/reader/table.json, read once.
+struct TableWords {
+  std::set<std::string> quality;
+  std::map<std::string, std::string> aliases, devices;
+};
+
+const TableWords& Vocab() {
+  static const TableWords words = [] {
+    TableWords w;
+    for (const BuiltinFile& f : kReaderFiles) {
+      if (std::string(f.name) != "data/reader/table.json") continue;
+      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+      if (!j.is_object()) break;
+      if (j.contains("quality_words") && j["quality_words"].is_array())
+        for (const auto& v : j["quality_words"])
+          if (v.is_string()) w.quality.insert(Lower(v.get<std::string>()));
+      for (const auto& [key, into] : {std::pair{"header_key_aliases", &w.aliases}, std::pair{"device_words", &w.devices}})
+        if (j.contains(key) && j[key].is_object())
+          for (const auto& [k, v] : j[key].items())
+            if (v.is_string()) (*into)[Lower(k)] = v.get<std::string>();
+    }
+    return w;
+  }();
+  return words;
+}
+
+// "(seq=1024)", "B=128": a header's key=value, its key by the aliases.
+bool HeaderPair(std::string w, std::string* key, std::string* value) {
+  while (!w.empty() && std::strchr("(),;:", w.back())) w.pop_back();
+  while (!w.empty() && std::strchr("(", w.front())) w.erase(w.begin());
+  const size_t eq = w.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || !IsIdentStart(w[0])) return false;
+  std::string k = SnakeKey(w.substr(0, eq));
+  if (!std::all_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+    return false;
+  if (auto it = Vocab().aliases.find(k); it != Vocab().aliases.end()) k = it->second;
+  *key = k, *value = w.substr(eq + 1);
+  return !value->empty() && value->size() <= 24;
+}
+
+// The scale a header holds for every value of its column, taken out of
+// it: its key=value words ("Latency (seq=1024)", "Time (B=128) us") and a
+// count of devices after '@' ("Throughput @ 8 GPUs", "tok/s @8xH100").
+Config HeaderScale(std::string* h) {
+  Config out;
+  std::string kept;
+  const auto words = Words(*h);
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string key, value;
+    if (HeaderPair(words[i], &key, &value)) {
+      out[key] = value;
+      continue;
+    }
+    if (words[i] == "@" || words[i].rfind('@', 0) == 0) {
+      std::string count = words[i] == "@" ? (i + 1 < words.size() ? words[i + 1] : "") : words[i].substr(1);
+      const std::string next = words[i] == "@" ? (i + 2 < words.size() ? words[i + 2] : "") : (i + 1 < words.size() ? words[i + 1] : "");
+      std::string dev = Lower(next);
+      while (!dev.empty() && std::strchr("),;:", dev.back())) dev.pop_back();
+      const bool digits = !count.empty() && std::all_of(count.begin(), count.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      if (auto it = Vocab().devices.find(dev); digits && it != Vocab().devices.end()) {
+        out[it->second] = count;
+        i += words[i] == "@" ? 2 : 1;
+        continue;
+      }
+      if (const std::string a = AcceleratorIn(count); digits == false && AcceleratorCount(a) > 0) {
+        out["gpus"] = std::to_string(AcceleratorCount(a));  // "@8xH100"
+        if (words[i] == "@") ++i;
+        continue;
+      }
+    }
+    kept += (kept.empty() ? "" : " ") + words[i];
+  }
+  if (!out.empty()) *h = kept;
+  return out;
+}
+
+// A table cell's figure in parentheses of another metric than its column's
+// ("11.17s (45.8 tok/s)": a time and its throughput), named as the column's
+// figure is ("chunked_time_s" -> "chunked_tokens_per_s").
+void ParenFigure(const std::string& cell, const ColumnInfo& col, StoredRun* run) {
+  const size_t open = cell.find(" (");
+  if (open == std::string::npos || cell.back() != ')') return;
+  const std::string inner = parse_detail::Trim(cell.substr(open + 2, cell.size() - open - 3));
+  size_t n = 0;
+  while (n < inner.size() && (std::isdigit(static_cast<unsigned char>(inner[n])) || inner[n] == '.' || inner[n] == ','))
+    ++n;
+  const std::string unit = parse_detail::Trim(inner.substr(n));
+  UnitInfo info{}, own{};
+  if (n == 0 || unit.empty() || !UnitOf(unit, &info) || info.derived) return;
+  if (!UnitOf(col.unit, &own) || own.metric == info.metric) return;
+  std::string prefix;
+  if (col.metric.size() > own.metric.size() && col.metric.compare(col.metric.size() - own.metric.size(), own.metric.size(), own.metric) == 0)
+    prefix = col.metric.substr(0, col.metric.size() - own.metric.size());
+  ColumnInfo side;
+  side.metric = prefix + info.metric, side.unit = unit, side.factor = info.factor;
+  auto v = CellNumber(inner, side);
+  if (!v || run->metrics.count(side.metric)) return;
+  run->metrics[side.metric] = v->value;
+  run->units[side.metric] = unit;
+  if (v->decimals >= 0) run->decimals[side.metric] = v->decimals;
+}
+
+}  // namespace
 
 bool HasWord(const std::string& h, const std::string& w) {
   for (size_t p = h.find(w); p != std::string::npos; p = h.find(w, p + 1)) {
@@ -52,10 +168,9 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
 // figure of the run, without a unit, named by its header's words (a
 // statistic word first aside: "mean val_loss" is val_loss).
 bool QualityHeader(const std::string& lower) {
-  static const std::set<std::string> quality = {"loss", "accuracy", "acc", "perplexity", "ppl"};
   for (const auto& w : Words(lower))
     for (const auto& part : Words(ColumnWordOf(w, ' ')))
-      if (quality.count(part)) return true;
+      if (Vocab().quality.count(part)) return true;
   return false;
 }
 
@@ -86,6 +201,7 @@ std::string PerDevice(std::string* lower, std::string* h) {
 ColumnInfo ColumnMetric(const std::string& raw) {
   ColumnInfo c;
   std::string h = raw;
+  Config scale = HeaderScale(&h);
   if (size_t at = h.find('@'); at != std::string::npos) {
     size_t e = at + 1;
     while (e < h.size() && (std::isalnum(static_cast<unsigned char>(h[e])) || h[e] == '.' || h[e] == '_')) ++e;
@@ -134,6 +250,7 @@ ColumnInfo ColumnMetric(const std::string& raw) {
     c.metric += "_per_" + per;
     c.unit += "/" + std::string(per == "gpu" ? "GPU" : per);
   }
+  c.scale = std::move(scale);
   return c;
 }
 
@@ -354,7 +471,11 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   for (size_t c = 0; c < t.header.size(); ++c) {
     headers->push_back(Unticked(t.header[c]));
     cols.push_back(ColumnMetric(headers->back()));
-    if (cols.back().metric.empty()) cols.back() = CellUnitMetric(t, c, headers->back());
+    if (cols.back().metric.empty()) {
+      Config scale = cols.back().scale;  // "Latency (seq=1024)" over cells "0.52 ms"
+      cols.back() = CellUnitMetric(t, c, headers->back());
+      cols.back().scale = std::move(scale);
+    }
     if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
   }
   StatisticColumns(*headers, &cols);
@@ -481,7 +602,14 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   }
   auto v = CellNumber(cell, col);
   if (!v) return;
-  StoredRun& run = (*by_at)[col.at];
+  // A column of its own scale ("Latency (seq=1024)") is its own figure set.
+  std::string group = col.at;
+  if (!col.scale.empty()) {
+    group += kScaleMark;
+    for (const auto& [k, val] : col.scale) group += k + "=" + val + ";";
+  }
+  StoredRun& run = (*by_at)[group];
+  ParenFigure(cell, col, &run);
   run.metrics[col.metric] = v->value;
   run.units[col.metric] = v->magnitude.empty() ? col.unit : v->magnitude + " " + col.unit;
   if (v->decimals >= 0) run.decimals[col.metric] = v->decimals;
@@ -704,9 +832,15 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
     text = FigureText(text);
-    for (auto& [at_side, figs] : by_at) {
+    for (auto& [group, figs] : by_at) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
+      const std::string at_side = group.substr(0, group.find(kScaleMark));
+      if (const size_t sc = group.find(kScaleMark); sc != std::string::npos) {
+        std::stringstream ss(group.substr(sc + 1));
+        for (std::string kv; std::getline(ss, kv, ';');)
+          if (const size_t eq = kv.find('='); eq != std::string::npos) run.config[kv.substr(0, eq)] = kv.substr(eq + 1);
+      }
       const size_t side = at_side.find(kSide);
       const std::string at = at_side.substr(0, side);
       if (!at.empty()) run.config[at_key.empty() ? "at" : at_key] = at;

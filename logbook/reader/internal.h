@@ -66,6 +66,9 @@ inline constexpr size_t kMaxFiguresPerEntry = 512;
 inline constexpr size_t kMaxFigureText = 4096;
 // The side of an arrow a figure set holds, in its "@value" key.
 inline constexpr char kSide = '\x1f';
+// Where a table column's scale keys start in its figure set's key
+// ("Latency (seq=1024)": "\x1eseq=1024;").
+inline constexpr char kScaleMark = '\x1e';
 
 bool IsRunKey(const std::string& key);
 std::string SnakeKey(const std::string& key);
@@ -96,6 +99,18 @@ int GroupsBefore(const std::string& text, size_t* b);
 int CountBeforeName(const std::string& text, size_t p, size_t n);
 std::string AcceleratorIn(const std::string& text);
 std::string EntryAccelerator(const Entry& e);
+int AcceleratorCount(const std::string& accelerator);
+bool StartsHardware(const std::string& word);
+std::vector<std::string> HardwareStated(const std::string& text);
+std::vector<std::pair<int, std::string>> DocumentHardware(const Logbook& logbook);
+std::string HardwareAt(const std::vector<std::pair<int, std::string>>& statements, int line);
+void KeyHardware(const Entry& entry, const std::string& document, std::vector<RecordedFigure>* out);
+// RecordedFigures with the hardware the document states above the entry
+// ("H100x4"; DocumentHardware, HardwareAt), for figures whose entry states none.
+std::vector<RecordedFigure> RecordedFiguresUnder(const Entry& entry, const std::string& file,
+                                                 std::vector<UnreadFigures>* unread, bool mfu_logbook,
+                                                 bool tflops_logbook, double tflops_example,
+                                                 const std::string& document_hardware);
 std::string ChoiceKey(const std::string& word);
 bool ConfigList(const Bullet& b, const std::set<std::string>& flag_keys, std::string* key,
                 std::vector<std::string>* values);
@@ -269,6 +284,9 @@ std::string PositionalArgs(const std::string& cmd);
 // A block printed by a command that runs once per value of one shell loop
 // ("for t in 1 4 8 16; do ... done"): the key the loop feeds, its values.
 bool BlockLoop(const Entry& entry, const FencedBlock& b, std::string* key, std::vector<std::string>* values);
+std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x);
+Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x);
+void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out);
 // The figures of an output block (figures_output.cc): printed `Name (unit):
 // value` lines, key=value and JSON lines, aligned columns and CSV, each
 // figure on its own line's row.
@@ -474,6 +492,7 @@ struct ColumnInfo {
   std::string metric, unit, at;  // at: "0.1" for "tokens/s @0.1"
   double factor = 1;
   bool derived = false;
+  Config scale;  // the keys its header holds for every value ("Latency (seq=1024)", "Throughput @ 8 GPUs")
 };
 
 // A cell's number as written: its value in the column's metric, the

@@ -241,6 +241,25 @@ void SimpleCommand(const std::vector<std::string>& raw, int if_depth, int depth,
       st.after_script = false;
       continue;
     }
+    // `ssh host --command "cd x; python bench.py --impl ref"`, `--cmd="..."`:
+    // a flag whose value is a script gives the script's flags, never a key
+    // whose value is the script's text.
+    if (w[i].rfind("--", 0) == 0) {
+      const size_t eq = raw[i].find('=');
+      const std::string glued = eq == std::string::npos ? "" : InnerScript(raw[i].substr(eq + 1));
+      const bool quoted = eq != std::string::npos && eq + 1 < raw[i].size() && (raw[i][eq + 1] == '"' || raw[i][eq + 1] == '\'');
+      const std::string next = eq == std::string::npos && i + 1 < raw.size() ? QuotedScript(raw[i + 1]) : "";
+      auto script = [](const std::string& t) {
+        return t.find(' ') != std::string::npos && (t.find(" --") != std::string::npos || t.find(';') != std::string::npos ||
+                                                    t.find(".py") != std::string::npos || t.find(".sh") != std::string::npos);
+      };
+      if ((quoted && script(glued)) || script(next)) {
+        if (depth < 4) ParseCommandAt(next.empty() ? glued : next, if_depth, depth + 1, pc);
+        i += next.empty() ? 0 : 1;
+        st.after_script = false;
+        continue;
+      }
+    }
     if (const std::string script = ScriptAt(w, &i); !script.empty()) {
       st.after_script = true;
       st.known_script = DefaultLauncherTable().FindHarness(script) != nullptr;

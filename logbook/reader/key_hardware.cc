@@ -1,3 +1,5 @@
+#include <nlohmann/json.hpp>
+
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -146,38 +148,277 @@ int CountBeforeName(const std::string& text, size_t p, size_t n) {
   return count;
 }
 
+namespace {
+
+struct BuiltinFile {
+  const char* name;
+  const char* text;
+};
+const BuiltinFile kReaderFiles[] = {
+#include "builtin_reader.inc"
+};
+
+// The words of data/reader/hardware.json, read once: device names longest
+// first (a name inside a longer one, "RTX 4080" in "RTX 4080 SUPER", is
+// tried after it), cue words in lower case.
+struct HardwareWords {
+  std::vector<std::string> accelerators, tpu_slices;
+  std::set<std::string> labels, cues, skip;
+};
+
+const HardwareWords& Hardware() {
+  static const HardwareWords words = [] {
+    HardwareWords w;
+    for (const BuiltinFile& f : kReaderFiles) {
+      if (std::string(f.name) != "data/reader/hardware.json") continue;
+      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+      if (!j.is_object()) break;
+      auto take = [&](const char* key, auto* into, bool lower) {
+        if (!j.contains(key) || !j[key].is_array()) return;
+        for (const auto& v : j[key])
+          if (v.is_string() && !v.get<std::string>().empty())
+            into->insert(into->end(), lower ? Lower(v.get<std::string>()) : v.get<std::string>());
+      };
+      take("accelerators", &w.accelerators, false);
+      take("tpu_slices", &w.tpu_slices, false);
+      take("statement_labels", &w.labels, true);
+      take("statement_cues", &w.cues, true);
+      take("skip_words", &w.skip, true);
+    }
+    std::stable_sort(w.accelerators.begin(), w.accelerators.end(),
+                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    return w;
+  }();
+  return words;
+}
+
+}  // namespace
+
 // The accelerator a text names, with its count: "B200x8" for "8 B200 GPUs",
 // "8x B200", "B200 x8", "B200 (8 GPUs)", "eight B200s", "2 nodes of 8xH100"
 // (x16); "v5p-8" for "v5p-8"; the name alone ("H100") when no count is
-// written. "" when it names none.
+// written. "" when it names none. The names are data (hardware.json).
 std::string AcceleratorIn(const std::string& text) {
-  static const char* kGpus[] = {"GB200", "B200", "H100", "H200", "A100", "MI300X", "MI250X", "L40S"};
-  static const char* kTpus[] = {"v4-", "v5p-", "v5e-", "v5litepod-", "v6e-"};
   auto word_start = [&](size_t p) { return p == 0 || !std::isalnum(static_cast<unsigned char>(text[p - 1])); };
-  for (const char* t : kTpus) {
+  for (const std::string& t : Hardware().tpu_slices) {
     for (size_t p = text.find(t); p != std::string::npos; p = text.find(t, p + 1)) {
       if (!word_start(p)) continue;
-      size_t e = p + std::strlen(t);
+      size_t e = p + t.size();
       size_t d = e;
       while (d < text.size() && std::isdigit(static_cast<unsigned char>(text[d]))) ++d;
       if (d > e) return text.substr(p, d - p);
     }
   }
   std::string bare;
-  for (const char* g : kGpus) {
-    const size_t n = std::strlen(g);
+  std::vector<std::pair<size_t, size_t>> taken;  // names read: a shorter one inside them is no other
+  for (const std::string& g : Hardware().accelerators) {
+    const size_t n = g.size();
     for (size_t p = text.find(g); p != std::string::npos; p = text.find(g, p + 1)) {
+      if (std::any_of(taken.begin(), taken.end(), [&](const auto& r) { return p >= r.first && p < r.second; })) continue;
       // "8xB200": a count glued by 'x' is read as "8x B200" is.
       const bool counted = p >= 2 && (text[p - 1] == 'x' || text[p - 1] == 'X' || text[p - 1] == '\x97') &&
                            (std::isdigit(static_cast<unsigned char>(text[p - 2])) || text[p - 2] == '\xC3');
       if ((!word_start(p) && !counted) || (p + n < text.size() && IsUpperOrDigit(text[p + n]))) continue;
+      taken.emplace_back(p, p + n);
       int count = CountAfter(text, p + n);
       if (count == 0) count = CountBeforeName(text, p, n);
-      if (count > 0) return std::string(g) + "x" + std::to_string(count);
+      if (count > 0) return g + "x" + std::to_string(count);
       if (bare.empty()) bare = g;
     }
   }
   return bare;
+}
+
+// The GPUs an accelerator value counts ("H100x16" -> 16), or 0 (a name
+// alone, a TPU slice).
+int AcceleratorCount(const std::string& accelerator) {
+  const size_t x = accelerator.find_last_of('x');
+  if (x == std::string::npos || x + 1 >= accelerator.size() || x == 0) return 0;
+  for (size_t i = x + 1; i < accelerator.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(accelerator[i]))) return 0;
+  const std::string name = accelerator.substr(0, x);
+  const auto& names = Hardware().accelerators;
+  if (std::find(names.begin(), names.end(), name) == names.end()) return 0;
+  return std::atoi(accelerator.c_str() + x + 1);
+}
+
+// A word that starts a count of devices or a device's name: digits ("8",
+// "8xA100", "2x"), a small number word, a name of hardware.json.
+bool StartsHardware(const std::string& word) {
+  if (word.empty()) return false;
+  if (std::isdigit(static_cast<unsigned char>(word[0]))) return true;
+  static const std::set<std::string> kCounts = {"two", "four", "eight", "sixteen", "thirty-two", "sixty-four"};
+  if (kCounts.count(Lower(word))) return true;
+  for (const auto& name : Hardware().accelerators)
+    if (word.compare(0, std::min(word.size(), name.size()), name, 0, std::min(word.size(), name.size())) == 0 &&
+        word.size() >= std::min<size_t>(name.size(), 2))
+      return true;
+  for (const auto& t : Hardware().tpu_slices)
+    if (word.rfind(t, 0) == 0) return true;
+  return false;
+}
+
+// How many different device names a text holds ("H100 and GB200": 2).
+int NamesIn(const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> taken;
+  for (const std::string& g : Hardware().accelerators)
+    for (size_t p = text.find(g); p != std::string::npos; p = text.find(g, p + 1)) {
+      const bool inside = std::any_of(taken.begin(), taken.end(), [&](const auto& r) { return p >= r.first && p < r.second; });
+      if (!inside && (p + g.size() >= text.size() || !IsUpperOrDigit(text[p + g.size()]))) taken.emplace_back(p, p + g.size());
+    }
+  std::set<std::string> names;
+  for (const auto& [b, e] : taken) names.insert(text.substr(b, e - b));
+  return static_cast<int>(names.size());
+}
+
+// What a text states the runs' hardware to be: the accelerator after a
+// label ("Hardware: 2x RTX 4090", "**Setup:** 4x H100 80GB") or right
+// after a cue ("on 8xA100", "on my 2xRTX 4090 setup", "access to 2xRTX 4090
+// GPUs"), each statement once. A name only mentioned ("the 8xH100
+// leaderboard", "B200's peak") states nothing.
+std::vector<std::string> HardwareStated(const std::string& text) {
+  const HardwareWords& hw = Hardware();
+  std::vector<std::string> out;
+  auto add = [&](const std::string& a) {
+    if (!a.empty() && std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  };
+  std::string plain;
+  for (char c : text)
+    if (c != '*' && c != '`' && c != '_') plain += c;
+  plain = parse_detail::Trim(plain);
+  if (const size_t colon = plain.find(':'); colon != std::string::npos && colon <= 24 &&
+                                            hw.labels.count(Lower(parse_detail::Trim(plain.substr(0, colon)))))
+    add(AcceleratorIn(plain.substr(colon + 1)));
+  const std::vector<std::string> words = Words(plain);
+  std::vector<size_t> starts;  // where each word starts in `plain`
+  for (size_t at = 0; const auto& w : words) starts.push_back(at = plain.find(w, at)), at += w.size();
+  auto lower = [&](size_t i) {
+    std::string w = Lower(words[i]);
+    while (!w.empty() && std::strchr(",.;:(", w.back())) w.pop_back();
+    return w;
+  };
+  for (size_t i = 0; i < words.size(); ++i) {
+    size_t k = i + 1;
+    if (i + 1 < words.size() && hw.cues.count(lower(i) + " " + lower(i + 1))) k = i + 2;
+    else if (!hw.cues.count(lower(i))) continue;
+    for (bool more = true; more && k < words.size();) {
+      more = false;
+      if (hw.skip.count(lower(k))) ++k, more = true;
+      else if (k + 1 < words.size() && hw.skip.count(lower(k) + " " + lower(k + 1))) k += 2, more = true;
+    }
+    if (k >= words.size() || !StartsHardware(words[k])) continue;
+    // The clause after the cue, up to its end ("on 8xA100, 80 GB each").
+    const size_t from = starts[k];
+    size_t to = plain.find_first_of(",;()", from);
+    if (const size_t stop = plain.find(". ", from); stop < to) to = stop;
+    const std::string clause = plain.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    if (NamesIn(clause) == 1) add(AcceleratorIn(clause));  // "on H100 and GB200" states neither
+  }
+  // "~0.14 ms (RTX 3090)": a parenthesis that is a device and its count only.
+  for (size_t open = plain.find('('); open != std::string::npos; open = plain.find('(', open + 1)) {
+    const size_t close = plain.find(')', open);
+    if (close == std::string::npos) break;
+    const std::string inside = plain.substr(open + 1, close - open - 1);
+    const auto w = Words(inside);
+    if (!w.empty() && w.size() <= 4 && StartsHardware(w[0]) && NamesIn(inside) == 1) add(AcceleratorIn(inside));
+  }
+  return out;
+}
+
+// The document's statements of its runs' hardware outside its entries, by
+// line: its title ("Router benchmarks on 8xH100"), its sections' names and
+// list items ("## Setup" over "- Hardware: 4x H100 80GB"). A text that
+// states two states none.
+std::vector<std::pair<int, std::string>> DocumentHardware(const Logbook& logbook) {
+  std::vector<std::pair<int, std::string>> out;
+  auto look = [&](int line, const std::string& text) {
+    if (const std::vector<std::string> stated = HardwareStated(text); stated.size() == 1) out.emplace_back(line, stated.front());
+  };
+  look(logbook.title_line, logbook.title);
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    look(b.line, b.text);
+    for (const auto& c : b.children) walk(c);
+  };
+  for (const auto& sec : logbook.sections) {
+    look(sec.heading_line, sec.name);
+    for (const auto& b : sec.bullets) walk(b);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
+// The statement that holds at `line`: the last one above it (a later one
+// overrides), "" when none.
+std::string HardwareAt(const std::vector<std::pair<int, std::string>>& statements, int line) {
+  std::string found;
+  for (const auto& [at, a] : statements)
+    if (at < line) found = a;
+  return found;
+}
+
+namespace {
+
+// An entry's own statements of its hardware, by line: its sentences, list
+// items and sub-headings ("#### On 8xA100"). A line that states two holds
+// none.
+std::vector<std::pair<int, std::string>> EntryStatements(const Entry& e) {
+  std::vector<std::pair<int, std::string>> out;
+  auto look = [&](int line, const std::string& text) {
+    if (const auto stated = HardwareStated(text); stated.size() == 1) out.emplace_back(line, stated.front());
+  };
+  for (const auto& p : e.paragraphs) {
+    size_t from = 0;
+    for (size_t i = 0; i <= p.line_starts.size(); ++i) {
+      const size_t to = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
+      if (to > from) look(p.line + static_cast<int>(i), p.text.substr(from, to - from));
+      from = std::max(from, to);
+    }
+  }
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    look(b.line, b.text);
+    for (const auto& c : b.children) walk(c);
+  };
+  for (const auto& b : e.notes) walk(b);
+  for (const auto& f : e.fields) walk(f.bullet);
+  for (const auto& h : e.subheadings) {
+    look(h.line, h.text);
+    const auto w = Words(h.text);
+    if (!w.empty() && w.size() <= 3 && StartsHardware(w.front()) && !AcceleratorIn(h.text).empty())
+      out.emplace_back(h.line, AcceleratorIn(h.text));  // "#### 8xH100"
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
+// Keys that count a run's devices already: no "gpus" beside them.
+bool CountsDevices(const Config& cfg) {
+  for (const char* k : {"gpus", "num_gpus", "n_gpus", "ngpus", "num_devices", "devices", "world_size",
+                        "nproc_per_node", "nproc", "chips"})
+    if (cfg.count(k)) return true;
+  return false;
+}
+
+}  // namespace
+
+// Each figure's hardware: the accelerator its entry's fields or commands
+// name, else the entry's last statement above the figure (a later one
+// overrides; figures above the first take it when the entry states one
+// only), else the document's. Keyed as accelerator (name and count,
+// "H100x16") and gpus (the count), unless the figure's keys say already.
+void KeyHardware(const Entry& entry, const std::string& document, std::vector<RecordedFigure>* out) {
+  const auto stated = EntryStatements(entry);
+  std::set<std::string> distinct;
+  for (const auto& [line, a] : stated) distinct.insert(a);
+  for (auto& f : *out) {
+    Config& cfg = f.run.config;
+    std::string a = cfg.count("accelerator") ? cfg.at("accelerator") : HardwareAt(stated, f.line + 1);
+    if (a.empty() && distinct.size() == 1) a = *distinct.begin();
+    if (a.empty()) a = document;
+    if (a.empty()) continue;
+    cfg.emplace("accelerator", a);
+    if (const int n = AcceleratorCount(cfg.at("accelerator")); n > 0 && !CountsDevices(cfg))
+      cfg["gpus"] = std::to_string(n);
+  }
 }
 
 // The one accelerator an entry names (heading, Config, commands), or "".

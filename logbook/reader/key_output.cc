@@ -142,7 +142,8 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
   ParsedCommand pc;
   ParseCommand(near, &pc);
   for (const auto& [k, v] : pc.flags)
-    if ((span || x.vars.count(k)) && v.find('$') == std::string::npos) cfg[k] = v;
+    if (span && v.find('$') == std::string::npos) cfg.emplace(k, v);  // a label nearer the block names its own
+    else if (x.vars.count(k) && v.find('$') == std::string::npos) cfg[k] = v;
   const Config varied = pc.harnesses.empty() && !span ? VariedProgramFlags(entry, near, pc) : Config{};
   cfg.insert(varied.begin(), varied.end());
   if (std::string args = PositionalArgs(near); pc.flags.empty() && varied.empty() && !args.empty()) cfg["args"] = args;

@@ -22,6 +22,97 @@ bool Fits(const StoredRun& figure, const std::map<std::string, std::string>& row
   return true;
 }
 
+namespace {
+
+// A label's words as a key's value: markup, a "Table 2:" or "03:" number
+// and the closing colon dropped.
+std::string LabelValue(std::string t) {
+  t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return c == '*' || c == '`' || c == '#'; }), t.end());
+  t = parse_detail::Trim(t);
+  while (!t.empty() && (t.back() == ':' || t.back() == '.')) t.pop_back();
+  const auto w = Words(t);
+  size_t drop = 0;
+  if (!w.empty() && (Lower(w[0]) == "table" || Lower(w[0]) == "figure") && w.size() > 1) drop = 2;  // "Table 2:"
+  else if (!w.empty() && std::isdigit(static_cast<unsigned char>(w[0][0])) &&
+           std::all_of(w[0].begin(), w[0].end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == ')'; }))
+    drop = 1;  // "03:", "2.1"
+  std::string out;
+  for (size_t i = drop; i < w.size(); ++i) out += (out.empty() ? "" : " ") + w[i];
+  return out.size() > 60 ? "" : out;
+}
+
+// The line right above a table that names it: a one-line bold lead or
+// caption ("**Without NVFP4:**", "Table 2: bf16, seq 4096", "Full
+// training:"), else the sub-heading it sits under with no other table
+// between them ("#### With NVFP4"). "" when none.
+std::string TableLabel(const Entry& e, const TableBlock& t) {
+  for (const auto& p : e.paragraphs) {
+    if (p.end_line >= t.line || p.end_line < t.line - 2 || p.line != p.end_line || p.text.size() > 80) continue;
+    const std::string text = parse_detail::Trim(p.text);
+    const auto w = Words(text);
+    const bool caption = !w.empty() && (Lower(w[0]) == "table" || Lower(w[0]) == "figure") && text.find(':') != std::string::npos;
+    if (!p.lead.empty() || (!text.empty() && text.back() == ':') || caption) return LabelValue(text);
+  }
+  int previous = e.heading_line;  // the table above this one
+  for (const auto& o : e.tables)
+    if (o.line < t.line) previous = std::max(previous, o.line);
+  std::string near;
+  for (const auto& h : e.subheadings)
+    if (h.line < t.line && h.line > previous) near = h.text;
+  return near.empty() ? "" : LabelValue(near);
+}
+
+}  // namespace
+
+// The label that tells an entry's tables apart when two or more are
+// labelled differently and their sub-headings name no keys: its value for
+// `setup`, "" otherwise.
+std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x) {
+  if (e.tables.size() < 2 || !Under(e, t.line, {}, x).empty()) return "";
+  std::set<std::string> labels;
+  for (const auto& o : e.tables) labels.insert(TableLabel(e, o));
+  if (labels.size() < 2) return "";
+  return TableLabel(e, t);
+}
+
+// A table's context: the keys its sub-heading names, and the label that
+// tells it from the entry's other tables (TableSetup).
+Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x) {
+  Config c = Under(e, t.line, context, x);
+  if (const std::string setup = c.count("setup") ? "" : TableSetup(e, t, x); !setup.empty()) c["setup"] = setup;
+  return c;
+}
+
+// Figures of one entry with one configuration and a metric in common are
+// told apart by the sub-heading each sits under ("### 02: Benchmarking the
+// kernel" vs "### 03: Comparing with LeiMao's"), keyed as their setup,
+// when the sub-headings differ; never left as one row.
+void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out) {
+  if (e.subheadings.empty()) return;
+  auto under = [&](int line) {
+    std::string near;
+    for (const auto& h : e.subheadings)
+      if (h.line < line) near = h.text;
+    return near;
+  };
+  std::map<Config, std::vector<size_t>> same;
+  for (size_t i = 0; i < out->size(); ++i) same[(*out)[i].run.config].push_back(i);
+  for (const auto& [cfg, ids] : same) {
+    if (ids.size() < 2 || cfg.count("setup")) continue;
+    std::map<std::string, int> metrics;  // metric -> figures holding it
+    std::set<std::string> headings;
+    for (size_t i : ids) {
+      for (const auto& [m, v] : (*out)[i].run.metrics)
+        if (!(*out)[i].run.derived.count(m)) ++metrics[m];
+      headings.insert(under((*out)[i].line));
+    }
+    const bool clash = std::any_of(metrics.begin(), metrics.end(), [](const auto& m) { return m.second > 1; });
+    if (!clash || headings.size() < 2) continue;
+    for (size_t i : ids)
+      if (const std::string v = LabelValue(under((*out)[i].line)); !v.empty()) (*out)[i].run.config["setup"] = v;
+  }
+}
+
 }  // namespace reader
 
 bool FigureFits(const StoredRun& figure, const std::map<std::string, std::string>& row) { return Fits(figure, row); }

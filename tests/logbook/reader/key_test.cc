@@ -152,5 +152,66 @@ TEST(ReaderKey, OneListLeadOrASentenceIsNoSetup) {
   for (const auto& f : figs) EXPECT_FALSE(f.run.config.count("setup")) << f.text;
 }
 
+// Accelerator names are data: consumer and other vendors' devices are read
+// with their counts as the data-centre ones are.
+TEST(ReaderKey, AcceleratorNamesAreData) {
+  EXPECT_EQ(AcceleratorIn("2xRTX 4090 GPUs"), "RTX 4090x2");
+  EXPECT_EQ(AcceleratorIn("4x H100 80GB"), "H100x4");
+  EXPECT_EQ(AcceleratorIn("a T4"), "T4");
+  EXPECT_EQ(AcceleratorIn("8x MI300X"), "MI300Xx8");
+  EXPECT_EQ(AcceleratorIn("on 8xA100"), "A100x8");
+  EXPECT_EQ(AcceleratorCount("H100x16"), 16);
+  EXPECT_EQ(AcceleratorCount("RTX 4090x2"), 2);
+  EXPECT_EQ(AcceleratorCount("v5p-8"), 0);
+}
+
+// A hardware statement is a label's value or a device right after a cue
+// ("on", "my", "access to"); a device only mentioned states nothing.
+TEST(ReaderKey, HardwareStatementsAreLabelsOrCues) {
+  EXPECT_EQ(HardwareStated("Hardware: 2x RTX 4090"), (std::vector<std::string>{"RTX 4090x2"}));
+  EXPECT_EQ(HardwareStated("**Setup:** 4x H100 80GB"), (std::vector<std::string>{"H100x4"}));
+  EXPECT_EQ(HardwareStated("Benchmarks run on 2x 8xH100."), (std::vector<std::string>{"H100x16"}));
+  EXPECT_EQ(HardwareStated("The run time on my 2xRTX 4090 setup was 8 hours."),
+            (std::vector<std::string>{"RTX 4090x2"}));
+  EXPECT_EQ(HardwareStated("~0.14 ms, ~9.5x speedup (RTX 3090)."), (std::vector<std::string>{"RTX 3090"}));
+  EXPECT_TRUE(HardwareStated("Ideas taken from the 8xH100 leaderboard.").empty());
+  EXPECT_TRUE(HardwareStated("H100 has more memory bandwidth than this card.").empty());
+}
+
+// A flag whose value is a quoted script (`ssh vm --command "cd x; python
+// bench.py --impl ref"`) gives the script's flags, not a key holding its text.
+TEST(ReaderKey, AFlagsQuotedScriptIsReadAsACommand) {
+  ParsedCommand pc;
+  ParseCommand("echo y | gcloud compute tpus tpu-vm ssh vm --zone z --command \"set -e; cd /r; python -u "
+               "scripts/bench.py --impl ref --batch 4\"",
+               &pc);
+  std::map<std::string, std::string> flags(pc.flags.begin(), pc.flags.end());
+  EXPECT_EQ(flags["impl"], "ref");
+  EXPECT_EQ(flags["batch"], "4");
+  EXPECT_FALSE(flags.count("command"));
+}
+
+std::vector<std::vector<RecordedFigure>> Figures(const std::string& text) {
+  const Logbook lb = ParseLogbook(text, "t.md");
+  return LogbookFigures(lb, nullptr);
+}
+
+// The document's title states the hardware of every entry below it; an
+// entry's own statement overrides it for the figures after it.
+TEST(ReaderKey, DocumentAndEntryHardwareKeyTheRuns) {
+  const auto figs = Figures(
+      "# Speed log, run on 4x H100 GPUs\n\n"
+      "## 2026-03-01 Baseline\n\n- Result: 172.1 ms/step\n\n"
+      "## 2026-03-02 Bigger box\n\nMoved to a new machine.\n\n"
+      "Setup: 2x 8xH100\n\n- Result: 98.4 ms/step\n");
+  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_EQ(figs[0].size(), 1u);
+  ASSERT_EQ(figs[1].size(), 1u);
+  EXPECT_EQ(figs[0][0].run.config.at("accelerator"), "H100x4");
+  EXPECT_EQ(figs[0][0].run.config.at("gpus"), "4");
+  EXPECT_EQ(figs[1][0].run.config.at("accelerator"), "H100x16");
+  EXPECT_EQ(figs[1][0].run.config.at("gpus"), "16");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -2,6 +2,8 @@
 // configuration fits.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/recorded.h"
 
@@ -82,6 +84,84 @@ TEST(ReaderTable, AnEstimateColumnIsNoFigure) {
   EXPECT_EQ(figs[0].run.metrics.size(), 1u);
   EXPECT_FALSE(figs[0].run.metrics.count("tokens_per_s"));
   for (const auto& [k, v] : figs[0].run.config) EXPECT_EQ(v.find("838"), std::string::npos) << k;
+}
+
+// A column header's scale keys every value of its column: the same metric
+// at two scales is two figure sets of the row, never one.
+TEST(ReaderTable, AHeadersScaleKeysItsColumn) {
+  const auto figs = TableEntryFigures(
+      "| Kernel | Latency (seq=1024) ms | Time (B=128) us | Throughput @ 8 GPUs tok/s |\n"
+      "|---|---:|---:|---:|\n"
+      "| fused | 0.52 | 310 | 91000 |\n");
+  ASSERT_EQ(figs.size(), 3u);  // one figure set per scale
+  int seq = 0, batch = 0, gpus = 0;
+  for (const auto& f : figs) {
+    seq += f.run.config.count("seq") && f.run.config.at("seq") == "1024";
+    batch += f.run.config.count("batch") && f.run.config.at("batch") == "128";
+    gpus += f.run.config.count("gpus") && f.run.config.at("gpus") == "8";
+  }
+  EXPECT_EQ(seq, 1);
+  EXPECT_EQ(batch, 1);
+  EXPECT_EQ(gpus, 1);
+}
+
+// A figure of another metric in a cell's parentheses ("11.17s (45.8
+// tok/s)") is the row's figure too; a speedup there is not.
+TEST(ReaderTable, ACellsParenthesisOfAnotherMetricIsAFigure) {
+  const auto figs = TableEntryFigures(
+      "| Tokens | Chunked | Persistent | Speedup |\n"
+      "|---:|---:|---:|---:|\n"
+      "| 512 | 11.17s (45.8 tok/s) | 0.155s (3,294 tok/s) | 72x |\n");
+  std::set<double> throughputs;
+  for (const auto& f : figs)
+    for (const auto& [metric, v] : f.run.metrics)
+      if (metric.find("tokens_per_s") != std::string::npos) throughputs.insert(v);
+  EXPECT_TRUE(throughputs.count(45.8));
+  EXPECT_TRUE(throughputs.count(3294));
+}
+
+// A column whose header names a quality figure without a unit ("score",
+// "val_bpb") holds the row's figures.
+TEST(ReaderTable, AQualityColumnWithoutUnitIsAFigure) {
+  const auto figs = TableEntryFigures(
+      "| attention | score | val_bpb | tokens/s |\n"
+      "|---|---|---|---|\n"
+      "| standard | 10.825837 | 0.9012 | 245 |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("score"), 10.825837);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("val_bpb"), 0.9012);
+}
+
+// Two tables of one entry that differ only by the label above them (a bold
+// line, a caption, a sub-heading) key their rows by it.
+TEST(ReaderTable, ALabelAboveATableKeysItsRows) {
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {"**With NVFP4:**", "**Without NVFP4:**"},
+           {"Table 1: bf16, seq 4096", "Table 2: fp8, seq 4096"},
+           {"#### With NVFP4", "#### Without NVFP4"}}) {
+    const auto figs = TableEntryFigures(
+        "\n" + a + "\n\n| kernel | ms |\n|---|---:|\n| gemm | 1.20 |\n\n" + b +
+        "\n\n| kernel | ms |\n|---|---:|\n| gemm | 1.90 |\n");
+    ASSERT_EQ(figs.size(), 2u) << a;
+    ASSERT_TRUE(figs[0].run.config.count("setup")) << a;
+    ASSERT_TRUE(figs[1].run.config.count("setup")) << a;
+    EXPECT_NE(figs[0].run.config.at("setup"), figs[1].run.config.at("setup")) << a;
+  }
+}
+
+// Figures with one configuration under two sub-headings are told apart by
+// them.
+TEST(ReaderTable, SameKeysUnderTwoSubheadingsAreTwoSetups) {
+  const std::string text =
+      "# Log\n\n## 2026-01-02 Kernel 00\n\n### 01: Benchmark\n\nFP16:\n```\nLatency: 320.7 ms\n```\n\n"
+      "### 02: Compared with the reference implementation\n\nFP16:\n```\nLatency: 319.9 ms\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_TRUE(figs[0].run.config.count("setup"));
+  EXPECT_EQ(figs[0].run.config.at("setup"), "Benchmark");
+  EXPECT_EQ(figs[1].run.config.at("setup"), "Compared with the reference implementation");
 }
 
 }  // namespace
