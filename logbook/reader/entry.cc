@@ -398,6 +398,7 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
   const size_t from_tables = out->size();
   const std::map<int, std::string> leads = ListLeads(entry);
   for (const auto& b : entry.notes) {
+    if (LabelsAnOutputBlock(entry, b)) continue;  // it keys the block below (key_output.cc)
     WalkScope notes;
     notes.loose = true;
     if (auto it = leads.find(b.line); it != leads.end()) notes.context["setup"] = it->second;

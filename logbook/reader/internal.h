@@ -280,6 +280,8 @@ Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
 // sub-heading, a label line right above it, the command it prints for; a
 // command's plain arguments after its program ("./bench 1000 4" -> "1000 4").
 Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& context, const EntryCtx& x);
+// A childless bullet right above an output block that labels it ("* 2 req/s").
+bool LabelsAnOutputBlock(const Entry& entry, const Bullet& b);
 std::string PositionalArgs(const std::string& cmd);
 // A block printed by a command that runs once per value of one shell loop
 // ("for t in 1 4 8 16; do ... done"): the key the loop feeds, its values.

@@ -114,6 +114,15 @@ void LabelAbove(const Entry& entry, int block_line, int command_line, const Entr
 
 }  // namespace
 
+// A childless bullet that is the label line of the output block right below
+// it ("* 2 req/s" over a serving printout): it keys that block's figures and
+// is no run's figure itself.
+bool LabelsAnOutputBlock(const Entry& entry, const Bullet& b) {
+  if (!b.children.empty() || !LabelLine(b.text)) return false;
+  return std::any_of(entry.outputs.begin(), entry.outputs.end(),
+                     [&](const FencedBlock& o) { return b.end_line < o.line && b.end_line >= o.line - 2; });
+}
+
 // The block's configuration: the sub-heading above it, a short label
 // paragraph right before it ("FP16:"), and the values its own command gives
 // the keys the entry's commands vary.
