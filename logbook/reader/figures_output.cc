@@ -576,10 +576,12 @@ std::vector<BlockLine> BlockLines(const FencedBlock& b) {
 // Rows under a header from line `i` on; how many lines they take (0: no header there).
 size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i) {
   if (i + 1 >= lines.size()) return 0;
+  // A session's prompt line starts another command's printout: never a header or a row.
+  auto prompt = [&](size_t k) { return !AfterPrompt(lines[k].text).empty(); };
   const auto head = Cells(lines[i].text);
-  if (!HeaderOver(head, Cells(lines[i + 1].text))) return 0;
+  if (prompt(i) || prompt(i + 1) || !HeaderOver(head, Cells(lines[i + 1].text))) return 0;
   size_t k = i + 1;
-  for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry; ++k) {
+  for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
     const auto cells = Cells(lines[k].text);
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
     ColumnRow(r, head, cells, lines[k].text, lines[k].line);

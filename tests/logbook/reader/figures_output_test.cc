@@ -223,6 +223,19 @@ TEST(ReaderOutputFigures, ServingBlocksKeyedByTheLabelAboveThem) {
   EXPECT_EQ(figs[4].run.config.at("setup"), "vLLM v0.9.1");
 }
 
+// A pasted shell session: a listing's aligned names (`ls`) are no column
+// header over the next command's printout; each command's plain arguments
+// key the lines it printed.
+TEST(ReaderOutputFigures, ASessionsListingIsNoHeaderOverTheNextCommand) {
+  const std::string at = "root@lab:~/Perf-Compare-OpenMP-and-Rayon/Scan/cpp# ";
+  const auto figs = Read("```jsx\n\n" + at + "cd cpp\n" + at + "ls\nscan_par.cpp  scan_rt.cpp  scan_seq.cpp  scan_timing\n" +
+                         at + "./scan_timing 10 4\nTotal Execution Time: 387 microseconds\n" + at +
+                         "./scan_timing 100 4\nTotal Execution Time: 3252 microseconds\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("args"), "10 4");
+  EXPECT_EQ(figs[1].run.config.at("args"), "100 4");
+}
+
 TEST(ReaderOutputFigures, HyperfineBenchmarksKeyTheirTimeAndRange) {
   const auto figs = Read(
       "```\n$ hyperfine './scan --threads 4' './scan --threads 8'\n"
