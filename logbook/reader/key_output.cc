@@ -27,7 +27,11 @@ std::vector<std::string> SplitWords(const std::string& s) {
 std::string PositionalArgs(const std::string& cmd) {
   const auto w = SplitWords(cmd);
   std::string out;
-  for (size_t i = 1; i < w.size() && i < 8; ++i) {
+  // "cargo run --release --bin scan -- 10 4": the program's own arguments
+  // follow the "--" that ends the launcher's options.
+  const size_t dashes = std::find(w.begin(), w.end(), "--") - w.begin();
+  const size_t first = dashes < w.size() ? dashes + 1 : 1;
+  for (size_t i = first; i < w.size() && i < first + 7; ++i) {
     if (w[i][0] == '-' || w[i] == "|" || w[i] == ">" || w[i] == "&&" || w[i] == ";") break;
     if (w[i].size() <= 16) out += (out.empty() ? "" : " ") + w[i];
   }

@@ -234,6 +234,8 @@ TEST(ReaderOutputFigures, ASessionsListingIsNoHeaderOverTheNextCommand) {
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_EQ(figs[0].run.config.at("args"), "10 4");
   EXPECT_EQ(figs[1].run.config.at("args"), "100 4");
+  EXPECT_EQ(PositionalArgs("cargo run --release --bin scan -- 10 4"), "10 4");
+  EXPECT_EQ(PositionalArgs("./scan 10 4 | tee log"), "10 4");
 }
 
 TEST(ReaderOutputFigures, HyperfineBenchmarksKeyTheirTimeAndRange) {
