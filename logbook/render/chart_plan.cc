@@ -664,6 +664,23 @@ void FillRecorded(const std::vector<ChartPoint>& main, const std::vector<ChartPo
   plan->notes.push_back(note + ".");
 }
 
+// A series with no point in its panel (a key value whose figures are all of
+// another metric: "metric=Latency" on a TF/s chart) is dropped, so the legend
+// names only what is drawn; a panel keeps at least one series.
+void DropEmptySeries(ChartPlan* plan) {
+  auto drawn = [](const ChartSeries& s) {
+    auto any = [](const std::vector<std::optional<double>>& v) {
+      return std::any_of(v.begin(), v.end(), [](const auto& y) { return y.has_value(); });
+    };
+    return any(s.y) || any(s.recorded);
+  };
+  for (auto& panel : plan->panels) {
+    if (std::none_of(panel.series.begin(), panel.series.end(), drawn)) continue;
+    panel.series.erase(std::remove_if(panel.series.begin(), panel.series.end(), [&](const ChartSeries& s) { return !drawn(s); }),
+                       panel.series.end());
+  }
+}
+
 // The unvalidated paths of the modeled points, as a reader would say them:
 // the value ("int8", "ragged_dot"), or the axis and its values
 // ("null route fraction 0.125, 0.250").
@@ -917,6 +934,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   AddPanels(f, plan.source, &plan);
   MOELOG_RETURN_IF_ERROR(NoteHidden(FillMain(main, f, &plan), &plan));
   FillRecorded(main, recorded, f, options.listed, &plan);
+  DropEmptySeries(&plan);
   plan.x_label = GnuplotLabel(kind == ChartPlan::Kind::kBars && !layout->cluster.empty()
                                   ? AxisLabel(layout->cluster.front())
                                   : AxisLabel(x));

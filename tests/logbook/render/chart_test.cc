@@ -783,4 +783,29 @@ TEST(ChartPlan, AnEntrysOwnMetricIsChartedWhenItRecordsNoneOfMoelogs) {
   EXPECT_FALSE(PlanChart(pts, {}).ok());  // speedups alone chart nothing
 }
 
+// A key value whose figures are all of another metric ("metric=Latency"
+// beside "metric=Effective TFLOPS") has no point on the TF/s chart: the
+// legend names only the series drawn.
+TEST(ChartPlan, ASeriesWithNoPointIsNotInTheLegend) {
+  std::vector<ChartPoint> pts;
+  for (const std::string setup : {"kernel", "reference"}) {
+    ChartPoint tf, lat;
+    tf.config = {{"setup", setup}, {"metric", "Effective TFLOPS"}};
+    tf.metrics["tflops"] = setup == "kernel" ? 3.21 : 3.22;
+    lat.config = {{"setup", setup}, {"metric", "Latency"}};
+    lat.metrics["time_s"] = 0.0428;
+    tf.source = lat.source = "recorded";
+    pts.push_back(tf);
+    pts.push_back(lat);
+  }
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  for (const auto& panel : plan->panels)
+    for (const auto& se : panel.series) {
+      const bool any = std::any_of(se.y.begin(), se.y.end(), [](const auto& y) { return y.has_value(); }) ||
+                       std::any_of(se.recorded.begin(), se.recorded.end(), [](const auto& y) { return y.has_value(); });
+      EXPECT_TRUE(any) << "empty series in the legend: " << se.name << " (" << panel.metric << ")";
+    }
+}
+
 }  // namespace moelog::logbook
