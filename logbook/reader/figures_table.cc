@@ -8,14 +8,6 @@ namespace reader {
 
 namespace {
 
-struct BuiltinFile {
-  const char* name;
-  const char* text;
-};
-const BuiltinFile kReaderFiles[] = {
-#include "builtin_reader.inc"
-};
-
 // The words of data/reader/table.json, read once.
 struct TableWords {
   std::set<std::string> quality;
@@ -25,9 +17,8 @@ struct TableWords {
 const TableWords& Vocab() {
   static const TableWords words = [] {
     TableWords w;
-    for (const BuiltinFile& f : kReaderFiles) {
-      if (std::string(f.name) != "data/reader/table.json") continue;
-      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+    do {
+      const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
       if (!j.is_object()) break;
       if (j.contains("quality_words") && j["quality_words"].is_array())
         for (const auto& v : j["quality_words"])
@@ -36,7 +27,7 @@ const TableWords& Vocab() {
         if (j.contains(key) && j[key].is_object())
           for (const auto& [k, v] : j[key].items())
             if (v.is_string()) (*into)[Lower(k)] = v.get<std::string>();
-    }
+    } while (false);
     return w;
   }();
   return words;

@@ -150,14 +150,6 @@ int CountBeforeName(const std::string& text, size_t p, size_t n) {
 
 namespace {
 
-struct BuiltinFile {
-  const char* name;
-  const char* text;
-};
-const BuiltinFile kReaderFiles[] = {
-#include "builtin_reader.inc"
-};
-
 // The words of data/reader/hardware.json, read once: device names longest
 // first (a name inside a longer one, "RTX 4080" in "RTX 4080 SUPER", is
 // tried after it), cue words in lower case.
@@ -169,9 +161,8 @@ struct HardwareWords {
 const HardwareWords& Hardware() {
   static const HardwareWords words = [] {
     HardwareWords w;
-    for (const BuiltinFile& f : kReaderFiles) {
-      if (std::string(f.name) != "data/reader/hardware.json") continue;
-      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+    do {
+      const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/hardware.json"), nullptr, /*allow_exceptions=*/false);
       if (!j.is_object()) break;
       auto take = [&](const char* key, auto* into, bool lower) {
         if (!j.contains(key) || !j[key].is_array()) return;
@@ -184,7 +175,7 @@ const HardwareWords& Hardware() {
       take("statement_labels", &w.labels, true);
       take("statement_cues", &w.cues, true);
       take("skip_words", &w.skip, true);
-    }
+    } while (false);
     std::stable_sort(w.accelerators.begin(), w.accelerators.end(),
                      [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
     return w;

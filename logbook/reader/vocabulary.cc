@@ -117,6 +117,13 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
   }
 }
 
+// The text of a built-in data/reader/ file ("" when there is none).
+const char* ReaderDataFile(const std::string& path) {
+  for (const auto& f : kBuiltinFiles)
+    if (path == f.path) return f.text;
+  return "";
+}
+
 const Lexicon& ReaderLexicon() {
   static const Lexicon lex = [] {
     for (const auto& f : kBuiltinFiles)

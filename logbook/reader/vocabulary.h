@@ -49,6 +49,8 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
 
 // The built-in vocabulary (data/reader/vocabulary.json), parsed on first use.
 const Lexicon& ReaderLexicon();
+// The text of a built-in data/reader/ file ("data/reader/table.json"), or "".
+const char* ReaderDataFile(const std::string& path);
 
 // The unit `unit` names in `lex`: a unit of its table, or one of them per
 // device ("TFLOP/s/rank", "GB/s/GPU": metric "<metric>_per_<device>").
