@@ -43,7 +43,8 @@ int CmdBench(const Args& args) {
     progress.Plan(logbook::WorkOf(*config));
     hook = [&](const engine::RunPoint& p, bool finished) {
       if (finished) return progress.Finish(logbook::WorkOfPoint(*config, p), /*erase=*/true);
-      progress.Start(p.distribution + " topk=" + std::to_string(p.topk) + " impl=" + p.impl + " " + p.queue_mode);
+      progress.Start(p.distribution + " topk=" + std::to_string(p.topk) + " impl=" + p.impl + " " + p.queue_mode,
+                     logbook::WorkOfPoint(*config, p).flops);
     };
   }
   auto results = engine::RunBench(*config, std::cout, true, hook);

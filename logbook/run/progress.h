@@ -6,7 +6,10 @@
 // The time left is the seconds per FLOP of the runs finished so far times
 // the FLOPs of the runs still to do (each run's harness FLOPs times its
 // warmup and timed steps), so a sweep of small shapes followed by large ones
-// is not predicted from the small ones' count. Nothing is printed when the
+// is not predicted from the small ones' count. Only finished runs of about
+// the size still to do set the rate: a small run's time is mostly start-up,
+// and a smoke test of 1 MFLOP says nothing of a 60 TFLOP run. The run under
+// way counts down from its predicted time. Nothing is printed when the
 // stream is not a terminal or the user asked for --quiet.
 #ifndef MOELOG_LOGBOOK_RUN_PROGRESS_H_
 #define MOELOG_LOGBOOK_RUN_PROGRESS_H_
@@ -17,6 +20,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/bench_config.h"
 
@@ -32,11 +36,23 @@ BenchWork WorkOf(const engine::BenchConfig& config);
 // One sweep point's share of it.
 BenchWork WorkOfPoint(const engine::BenchConfig& config, const engine::RunPoint& point);
 
+// A finished run: its wall seconds and FLOPs.
+struct RunTime {
+  double seconds = 0, flops = 0;
+};
+// Seconds per FLOP from the finished runs of at least a tenth of the mean
+// FLOPs of the runs left (flops_left over runs_left); 0 when none is that
+// large yet (no estimate).
+double SecondsPerFlop(const std::vector<RunTime>& done, double flops_left, int runs_left);
+
 // What the line shows, and how it is worded (pure, for tests): elapsed and
-// left as "41m07s" / "6h12m"; no estimate before the first run ends.
+// left as "41m07s" / "6h12m"; no estimate before a run of the size still to
+// do ends.
 struct ProgressState {
   int runs_done = 0, runs_total = 0;
   double flops_done = 0, flops_total = 0;
+  double seconds_per_flop = 0;                 // 0: not known yet
+  double current_flops = 0, current_elapsed = 0;  // the run under way
   std::string current;  // entry and configuration of the run under way
 };
 std::string ProgressLine(const ProgressState& s, double elapsed_s, size_t width = 160);
@@ -53,8 +69,8 @@ class RunProgress {
   bool on() const { return on_; }
   // Planned work, added before (or while) it runs.
   void Plan(const BenchWork& w);
-  // A run starts: `what` names its entry and configuration.
-  void Start(const std::string& what);
+  // A run of `flops` starts: `what` names its entry and configuration.
+  void Start(const std::string& what, double flops = 0);
   // Work finished (whether it succeeded or not); with erase the line is
   // cleared instead of redrawn (output follows on the same terminal).
   void Finish(const BenchWork& w, bool erase = false);
@@ -63,7 +79,8 @@ class RunProgress {
   void Skip(const BenchWork& w);
 
  private:
-  void Draw();  // mu_ held
+  void Draw();                        // mu_ held
+  void EndRun(double flops, bool ok);  // mu_ held
   bool on_;
   std::FILE* out_;
   std::mutex mu_;
@@ -72,6 +89,12 @@ class RunProgress {
   std::thread ticker_;  // redraws the shown line every second (elapsed time)
   ProgressState s_;
   std::chrono::steady_clock::time_point start_;
+  struct Pending {
+    std::chrono::steady_clock::time_point start;
+    double flops;
+  };
+  std::vector<Pending> under_way_;  // runs started, not finished (several with --jobs)
+  std::vector<RunTime> finished_;
   bool drawn_ = false;
 };
 

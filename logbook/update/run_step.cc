@@ -101,7 +101,7 @@ void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const Sess
     if (is_measured && measured.on())
       o.on_invocation = [&, pc, i](size_t k, const InvocationOutcome* done) {
         const BenchInvocation& inv = pc->plan.invocations[k];
-        if (done == nullptr) measured.Start(*jobs[i].unit_id + " " + JoinArgs(inv.args));
+        if (done == nullptr) measured.Start(*jobs[i].unit_id + " " + JoinArgs(inv.args), WorkOf(inv.config).flops);
         else if (done->status.ok()) measured.Finish(WorkOf(inv.config));
         else measured.Skip(WorkOf(inv.config));  // a refused or failed run says nothing of the rate
       };
