@@ -398,9 +398,9 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
       // Figures of one Result bullet placed nowhere for one reason: one line.
       const std::string from = ", from \"" + FigureSource(figures[i].text) + "\": " + why;
       if (!unplaced.empty() && unplaced.back().second == from)
-        unplaced.back().first += ", " + FigureValuesText(figures[i].run.metrics);
+        unplaced.back().first += ", " + RecordedValuesAsWritten(figures[i].run);
       else
-        unplaced.emplace_back(FigureValuesText(figures[i].run.metrics), from);
+        unplaced.emplace_back(RecordedValuesAsWritten(figures[i].run), from);
       c.where.push_back("no row (" + why + ")");
       continue;
     }
@@ -454,15 +454,42 @@ std::vector<std::string> RecordedPlaces(const std::vector<TableRow>& rows, const
 std::string ExplainRecorded(const std::vector<std::string>& places, const std::vector<RecordedFigure>& figures) {
   std::string out;
   for (size_t i = 0; i < figures.size() && i < places.size(); ++i)
-    out += "line " + std::to_string(figures[i].line) + ": " + FigureValuesText(figures[i].run.metrics) + " -> " + places[i] + "\n";
+    out += "line " + std::to_string(figures[i].line) + ": " + RecordedValuesAsWritten(figures[i].run) + " -> " + places[i] + "\n";
   return out;
 }
 
-std::string FigureValuesText(const std::map<std::string, double>& metrics) {
+namespace {
+
+// A recorded figure in the unit and digits its author wrote, when that unit
+// is not the stored one ("4204 MB", not 4009.25 MiB; "4.10 ms", not
+// 0.0041 s; "221k tokens/s"); "" when the figure is best shown as stored.
+std::string WrittenText(const StoredRun& run, const std::string& metric, double v) {
+  const auto u = run.units.find(metric);
+  const auto d = run.decimals.find(metric);
+  if (u == run.units.end() || d == run.decimals.end() || run.repeats.count(metric) || run.derived.count(metric))
+    return "";
+  reader::UnitInfo info{};
+  if (!reader::UnitIn(reader::ReaderLexicon(), u->second, &info) || info.derived || info.factor <= 0 ||
+      info.factor == 1)
+    return "";
+  std::string plain;
+  const double magnitude = reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain);
+  std::string text = Fixed(v / info.factor, std::min(d->second, 16));
+  if (magnitude != 1) text = GroupThousands(text) + u->second.substr(0, u->second.find(' '));
+  text += " " + plain;
+  if (info.metric != metric) text += " (" + metric + ")";
+  return run.approximate.count(metric) ? "~" + text : text;
+}
+
+std::string ValuesText(const std::map<std::string, double>& metrics, const StoredRun* run) {
   // Throughput first, then times and other measures; derived figures
   // (deltas, speedups) are the author's arithmetic, not listed.
   std::string values;
   auto add = [&](const std::string& metric, double v) {
+    if (const std::string w = run == nullptr ? "" : WrittenText(*run, metric, v); !w.empty()) {
+      values += (values.empty() ? "" : ", ") + w;
+      return;
+    }
     std::string unit = metric == "tflops" ? " TF/s" : metric == "tokens_per_s" ? " tokens/s"
                        : metric == "time_s" ? " s" : metric == "gb_per_s" ? " GB/s" : metric == "mfu" ? "% MFU"
                        : " " + metric;
@@ -484,6 +511,12 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics) {
     for (const auto& [metric, v] : metrics) add(metric, v);
   return values;
 }
+
+}  // namespace
+
+std::string FigureValuesText(const std::map<std::string, double>& metrics) { return ValuesText(metrics, nullptr); }
+
+std::string RecordedValuesAsWritten(const StoredRun& run) { return ValuesText(run.metrics, &run); }
 
 std::vector<bool> FiguresOnTable(const std::vector<std::string>& places) {
   std::vector<bool> out;

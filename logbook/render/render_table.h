@@ -73,6 +73,9 @@ std::string ExplainRecorded(const std::vector<std::string>& places, const std::v
 
 // Figures as the logbook states them: "192.868 TF/s, 619304 tokens/s".
 std::string FigureValuesText(const std::map<std::string, double>& metrics);
+// A recorded run's figures in the units and digits they were written in
+// where those differ from the stored unit ("4204 MB", "4.10 ms").
+std::string RecordedValuesAsWritten(const StoredRun& run);
 
 // Whether each recorded figure is on a row of the table (false: it is listed
 // under the table).

@@ -128,7 +128,7 @@ std::string MarkOutsideBand(const UnitWork& w, const UnitTable& table, const std
 // derived ones its row shows beside them ("0.00014 s, 9.5x speedup
 // (derived)"), so every figure the row holds is named where it went.
 std::string RecordedValuesText(const StoredRun& run) {
-  std::string text = FigureValuesText(run.metrics);
+  std::string text = RecordedValuesAsWritten(run);
   for (const auto& [metric, v] : run.metrics) {
     if (!run.derived.count(metric)) continue;
     const auto u = run.units.find(metric);
