@@ -41,12 +41,20 @@ namespace {
 
 std::string Tail(const std::string& s, size_t n) { return s.size() <= n ? s : s.substr(s.size() - n); }
 
+// This binary's path. A binary replaced on disk while it runs (rebuilt or
+// upgraded during a long update) reads "<path> (deleted)": the runs go on
+// with the binary now at that path, not with a search of PATH.
 std::string SelfExe() {
   char buf[4096];
   ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
   if (n <= 0) return "";
   buf[n] = '\0';
-  return buf;
+  std::string self(buf);
+  static const std::string kDeleted = " (deleted)";
+  if (self.size() > kDeleted.size() && self.compare(self.size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0 &&
+      ::access(self.c_str(), X_OK) != 0)
+    self.resize(self.size() - kDeleted.size());
+  return self;
 }
 
 // The moelog binary used by subprocess and shell runs.

@@ -82,5 +82,23 @@ if [ -n "$BWRAP" ] && "$BWRAP" --bind / / --dev /dev --proc /proc true 2> /dev/n
 else
   echo "note: bubblewrap cannot run here; the read-only store case is skipped"
 fi
+
+# The moelog binary replaced on disk while an update runs (rebuilt or
+# upgraded during hours of cpu runs): the runs go on, none fails for want of
+# a binary.
+mkdir -p "$W/x/bin" && cd "$W/x"
+cp "$MOELOG" bin/moelog
+printf '# X\n\n## Experiment Log\n### 2026-04-01 11:00 - X-1 sweep\n- Command: `for e in 4 8 16; do for tk in 1 2 3 4; do python bench_moe_hillclimb.py --tokens 64 --hidden 32 --mlp-dim 16 --experts $e --topk $tk --distribution random --iters 1 --warmup 0; done; done`\n- Result: pending\n' > lb.md
+PATH=/usr/bin:/bin bin/moelog update lb.md --target cpu > "$W/out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ "$(readlink /proc/$pid/exe 2> /dev/null)" = "$W/x/bin/moelog" ] && break; sleep 0.05; done
+cp "$MOELOG" bin/moelog.new && mv -f bin/moelog.new bin/moelog
+replaced_while_running=0
+kill -0 "$pid" 2> /dev/null && replaced_while_running=1
+wait "$pid"
+rc=$?
+[ "$replaced_while_running" = 1 ] || fail "the update ended before its binary was replaced (the case was not tried)"
+[ "$rc" = 0 ] || fail "binary replaced during the update: exit $rc: $(grep -m3 -i 'error\|failed' "$W/out")"
+
 echo "$failures failure(s)"
 [ "$failures" = 0 ]
