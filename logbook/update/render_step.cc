@@ -262,15 +262,15 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
 
 // "Prediction, not run:" for a table of the model alone for commands nobody
 // ran (planned), "Prediction, not evidence:" for commands the entry ran
-// elsewhere (a CPU); "" for a table of evidence.
+// elsewhere (a CPU); "" for a table of evidence, which is also what a
+// planned entry's table is when moelog measured it (the cpu target).
 static std::string PredictionLead(const UnitWork& w, const std::vector<TableRow>& rows) {
   const auto& cmds = w.unit->commands;
+  const bool modeled = std::any_of(rows.begin(), rows.end(), [](const TableRow& r) { return engine::IsModeledTarget(r.target); });
+  if (!modeled) return "";
   const bool planned = !cmds.empty() && (std::all_of(cmds.begin(), cmds.end(), [](const CommandText& c) { return c.planned; }) ||
                                          !w.unit->pending.empty());
-  const bool elsewhere = !w.unit->ran_on_cpu.empty() && std::any_of(rows.begin(), rows.end(), [](const TableRow& r) {
-    return engine::IsModeledTarget(r.target);
-  });
-  return planned ? "Prediction, not run:" : elsewhere ? "Prediction, not evidence:" : "";
+  return planned ? "Prediction, not run:" : !w.unit->ran_on_cpu.empty() ? "Prediction, not evidence:" : "";
 }
 
 std::string RenderUnit(const UnitWork& w, const UnitTable& table) {

@@ -20,6 +20,13 @@ regions=$(grep -c 'moelog:begin' "$WORK/isa.md" || true)
 [ "$regions" = 3 ] || fail "expected 3 result regions, found $regions"
 if grep -q 'failed' "$WORK/isa.md"; then fail "a run failed: $(grep failed "$WORK/isa.md")"; fi
 
+# A planned entry (its Result pending) that moelog measured here is evidence,
+# not a prediction: no "Prediction, not run" over measured rows or chart.
+printf '# P\n\n## Experiment Log\n### 2026-04-01 11:00 - P-1 planned\n- Command (planned):\n  - `python bench_moe_hillclimb.py --tokens 128 --hidden 64 --mlp-dim 32 --experts 4 --topk 2 --distribution random --iters 1 --warmup 0`\n- Result: pending.\n' > "$WORK/planned.md"
+"$MOELOG" update --target cpu "$WORK/planned.md" > "$WORK/planned.out" 2>&1 || { cat "$WORK/planned.out"; fail "planned update exited $?"; }
+grep -q "measured by moelog on this machine's CPU\|Measured by moelog on this machine's CPU" "$WORK/planned.md" || fail "planned entry: no measured table: $(cat "$WORK/planned.md")"
+if grep -q 'Prediction' "$WORK/planned.md"; then fail "a measured run called a prediction: $(grep Prediction "$WORK/planned.md")"; fi
+
 isa=$("$MOELOG" runs --db "$WORK/.moelog/runs.db" --format csv | sed -n 2p)
 case "$isa" in *isa=*bf16=*kernels=*) ;; *) fail "moelog runs has no cpu_isa: $isa" ;; esac
 if [ "${ONEDNN_MAX_CPU_ISA:-}" = AVX2 ]; then
