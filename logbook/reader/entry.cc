@@ -415,6 +415,7 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
         else scope.restated = scope.restated || RestatingWord(w);
       scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);
       scope.label = entry.fields[fi].name + " " + entry.fields[fi].qualifier;
+      scope.label_unit = LabelUnitOf(entry.fields[fi].name);  // "- **Cycles:** 147,734"
       if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
       scope.sibling_unit = SiblingUnit(entry.fields[fi].bullet.children);
       for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);

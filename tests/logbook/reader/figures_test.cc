@@ -158,5 +158,29 @@ TEST(ReaderFigures, AListItemWithoutUnitTakesItsSiblingsUnit) {
   EXPECT_FALSE(BareNumber(" 19.94 runs"));
 }
 
+// A label that is a unit on its own ("**Cycles:** 147,734") names the unit
+// of the plain number after it, thousands separators and a derived
+// parenthetical aside; a number with a word after it keeps its own.
+TEST(ReaderFigures, AFieldNamedByAUnitGivesItsBareNumberThatUnit) {
+  const Logbook lb = ParseLogbook(
+      "# Notes\n\n## Log\n\n### Opt 1: packing\n- **Cycles:** 102,678 (1.44x speedup)\n- packed loads\n\n"
+      "### Opt 2: vectors\n- Cycles: 17485\n- wider loads\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const auto figs = RecordedFigures(lb.entries[i]);
+    ASSERT_EQ(figs.size(), 1u) << i;
+    ASSERT_TRUE(figs[0].run.metrics.count("cycles")) << i;
+    EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("cycles"), i == 0 ? 102678 : 17485);
+  }
+  EXPECT_EQ(LabelUnitOf("**Cycles**"), "cycles");
+  EXPECT_EQ(LabelUnitOf("Throughput (tok/s)"), "tok/s");
+  EXPECT_EQ(LabelUnitOf("Speedup"), "");
+  EXPECT_EQ(LabelUnitOf("x"), "");
+  EXPECT_EQ(UnitAfterLeadNumber(" 147,734", "cycles"), " 147,734 cycles");
+  EXPECT_EQ(UnitAfterLeadNumber(" 4 cycles", "cycles"), " 4 cycles");
+  EXPECT_EQ(UnitAfterLeadNumber(" 12.3k", "tok/s"), " 12.3k");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
