@@ -423,6 +423,25 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
   DropRestatedTableFigures(from_tables, out, unread);
 }
 
+// A figure in the entry's own heading ("### 3. Custom parsing (62.12s)",
+// "## Step 4 - 1338 -> 1307 cycles"): the entry's record when it has no
+// Result field, read like a bullet's (its words before a colon label it). A
+// heading that states no figure (blocks' StatesFigure) is not read.
+void HeadingFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                    std::vector<UnreadFigures>* unread) {
+  if (entry.heading_line <= 0 || !StatesFigure(entry.heading)) return;
+  Bullet b;
+  b.text = entry.heading;
+  b.line = b.end_line = entry.heading_line;
+  // "Custom parsing (62.12s)": the parenthetical is the label's figure.
+  if (const size_t open = b.text.rfind('('); open != std::string::npos && open > 0 && b.text.back() == ')' &&
+      StatesFigure(b.text.substr(open)))
+    b.text = Trim(b.text.substr(0, open)) + " - " + b.text.substr(open + 1, b.text.size() - open - 2);
+  WalkScope scope;
+  scope.loose = true;
+  Walk(b, scope, x, out, unread);
+}
+
 // Every figure of the entry the stages saw no number in gets a fate too:
 // a line that states a number with a unit (blocks' StatesFigure) where no
 // figure was read or listed is listed "not read", with where it sits.
@@ -518,6 +537,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
     any_result = any_result || entry.fields[fi].name == "Result";  // a named finding ("Negative result:") is not the Result
     FieldFigures(entry, fi, x, &out, unread);
   }
+  if (!any_result) HeadingFigures(entry, x, &out, unread);  // beside a Result, the Result is the record
   if (!any_result) LooseFigures(entry, x, &out, unread);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
