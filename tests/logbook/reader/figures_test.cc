@@ -200,6 +200,20 @@ TEST(ReaderFigures, AFigureInTheEntrysHeadingIsItsRecord) {
   EXPECT_TRUE(after);
 }
 
+// A bullet beside the entry's Result that states a figure of its own is the
+// entry's record too.
+TEST(ReaderFigures, ABulletBesideTheResultIsReadToo) {
+  const Logbook lb = ParseLogbook(
+      "# Log\n\n## 2026-03-02 - cast outside the kernel\n\n- Result: 3.2832 val loss in 655.0s\n"
+      "- the cast alone costs 1.5 ms per step\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  bool beside = false;
+  for (const auto& f : RecordedFigures(lb.entries[0]))
+    beside = beside || (f.line == 6 && f.run.metrics.count("time_s") && std::fabs(f.run.metrics.at("time_s") - 0.0015) < 1e-12);
+  EXPECT_TRUE(beside);
+}
+
 // A table with an error column beside a rate column is a benchmark's table,
 // read without its check; one whose only measure is the check's time is not.
 TEST(ReaderFigures, AnErrorColumnBesideARateIsTheBenchmarksCheck) {
