@@ -280,7 +280,33 @@ bool IsOutputHeading(std::string_view text) {
   return Words().headings.count(t) > 0;
 }
 
+namespace {
+
+// "**Cycles:** 147,734", "Throughput (tok/s): 1,080": a label whose last
+// word (or parenthetical) is a unit, then a number: a figure whose unit is
+// written before it.
+bool UnitLabelFigure(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 60) return false;
+  std::string label;
+  for (char c : text.substr(0, colon))
+    if (c != '*' && c != '_' && c != '`') label += c;
+  label = Lower(Trim(label));
+  if (!label.empty() && label.back() == ')') {
+    label.pop_back();
+    label = label.substr(label.rfind('(') == std::string::npos ? 0 : label.rfind('(') + 1);
+  }
+  const std::string last = label.substr(label.rfind(' ') == std::string::npos ? 0 : label.rfind(' ') + 1);
+  if (last.size() < 2 || !Words().units.count(last)) return false;
+  size_t p = colon + 1;
+  while (p < text.size() && (text[p] == ' ' || text[p] == '*' || text[p] == '`')) ++p;
+  return p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]));
+}
+
+}  // namespace
+
 bool StatesFigure(std::string_view text) {
+  if (UnitLabelFigure(text)) return true;
   const auto& units = Words().units;
   for (size_t i = 0; i < text.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(text[i]))) continue;

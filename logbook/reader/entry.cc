@@ -415,11 +415,44 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
         else scope.restated = scope.restated || RestatingWord(w);
       scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);
       scope.label = entry.fields[fi].name + " " + entry.fields[fi].qualifier;
+      scope.label_unit = LabelUnitOf(entry.fields[fi].name);  // "- **Cycles:** 147,734"
       if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
       scope.sibling_unit = SiblingUnit(entry.fields[fi].bullet.children);
       for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);
     }
   DropRestatedTableFigures(from_tables, out, unread);
+}
+
+// A figure in the entry's own heading ("### 3. Custom parsing (62.12s)",
+// "## Step 4 - 1338 -> 1307 cycles"): the entry's record when it has no
+// Result field, read like a bullet's (its words before a colon label it). A
+// heading that states no figure (blocks' StatesFigure) is not read.
+void HeadingFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                    std::vector<UnreadFigures>* unread) {
+  if (entry.heading_line <= 0 || !StatesFigure(entry.heading)) return;
+  Bullet b;
+  b.text = entry.heading;
+  b.line = b.end_line = entry.heading_line;
+  // "Custom parsing (62.12s)": the parenthetical is the label's figure.
+  if (const size_t open = b.text.rfind('('); open != std::string::npos && open > 0 && b.text.back() == ')' &&
+      StatesFigure(b.text.substr(open)))
+    b.text = Trim(b.text.substr(0, open)) + " - " + b.text.substr(open + 1, b.text.size() - open - 2);
+  WalkScope scope;
+  scope.loose = true;
+  Walk(b, scope, x, out, unread);
+}
+
+// Bullets beside the entry's Result that state figures of their own
+// ("- Overhead: ~1.5ms per step"): the entry's record too, read like the
+// notes of an entry without a Result.
+void NotesBesideResult(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                       std::vector<UnreadFigures>* unread) {
+  for (const auto& b : entry.notes) {
+    if (LabelsAnOutputBlock(entry, b)) continue;
+    WalkScope notes;
+    notes.loose = true;
+    Walk(b, notes, x, out, unread);
+  }
 }
 
 // Every figure of the entry the stages saw no number in gets a fate too:
@@ -517,7 +550,9 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
     any_result = any_result || entry.fields[fi].name == "Result";  // a named finding ("Negative result:") is not the Result
     FieldFigures(entry, fi, x, &out, unread);
   }
+  if (!any_result) HeadingFigures(entry, x, &out, unread);  // beside a Result, the Result is the record
   if (!any_result) LooseFigures(entry, x, &out, unread);
+  else NotesBesideResult(entry, x, &out, unread);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
   if (out.size() > kMaxFiguresPerEntry) {  // placing figures compares them in pairs: bounded

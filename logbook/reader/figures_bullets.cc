@@ -233,6 +233,40 @@ void LabelUnit(const std::string& unit, Figure* f) {
   f->value = ToStored(f->value, info.factor);
 }
 
+// The unit a label names: its last word or parenthetical ("tail50 tok/sec",
+// "Throughput (tok/s)"), or the label itself when it is one unit word
+// ("**Cycles:** 147,734", "Tokens/s: 1,080"); "" when it names none. A
+// derived unit ("x", "%") names no label's figures.
+std::string LabelUnitOf(const std::string& label) {
+  ColumnInfo lc;
+  if (HeaderUnit(label, &lc, &lc.metric)) return lc.unit;
+  std::string w;
+  for (char c : label)
+    if (c != '*' && c != '_' && c != '`' && c != ':' && c != ' ') w += c;
+  if (w.size() < 3 || Words(label).size() != 1) return "";
+  UnitInfo info{};
+  if (AnyUnit(w, &info)) return info.derived ? "" : w;
+  w = Lower(w);  // "Cycles"
+  return AnyUnit(w, &info) && !info.derived ? w : "";
+}
+
+// A text that starts with a plain number ("147,734", "**102,678** (1.44x
+// speedup)") with the unit its label names written after that number; the
+// text as it is when the number has a unit or a word glued or after it.
+std::string UnitAfterLeadNumber(const std::string& rest, const std::string& unit) {
+  size_t p = 0;
+  while (p < rest.size() && (rest[p] == ' ' || rest[p] == '*' || rest[p] == '`')) ++p;
+  const size_t start = p;
+  while (p < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[p])) || rest[p] == ',' || rest[p] == '.')) ++p;
+  while (p > start && (rest[p - 1] == ',' || rest[p - 1] == '.')) --p;  // "147,734." ends a sentence
+  if (p == start || !std::isdigit(static_cast<unsigned char>(rest[start]))) return rest;
+  size_t q = p;
+  while (q < rest.size() && (rest[q] == '*' || rest[q] == '`')) ++q;
+  while (q < rest.size() && rest[q] == ' ') ++q;
+  if (q < rest.size() && rest[q] != '(' && rest[q] != ',' && rest[q] != ';') return rest;  // "4 cycles", "12.3k"
+  return rest.substr(0, p) + " " + unit + rest.substr(p);
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -372,6 +406,9 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest.clear();
   }
   if (!scope.sibling_unit.empty() && !label.empty() && BareNumber(rest)) rest += " " + scope.sibling_unit;  // "v4: 75.67"
+  const std::string own_unit = LabelUnitOf(label);
+  if (!own_unit.empty() || (label.empty() && !scope.label_unit.empty()))  // "**Cycles:** 147,734"
+    rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
   scope.sibling_unit.clear();
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
   // A parent written as sentences ("Initial matrix was noisy. Paired repeats
@@ -394,7 +431,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   for (const auto& [k, v] : own) scope.context[k] = v;
   // "forward TF/s:" over its figures' bullets names their unit.
   scope.tflops = scope.tflops || label.find("TF/s") != std::string::npos || label.find("TFLOP") != std::string::npos;
-  if (ColumnInfo lc; HeaderUnit(label, &lc, &lc.metric)) scope.label_unit = lc.unit;
+  if (!own_unit.empty()) scope.label_unit = own_unit;
   if (!label.empty()) scope.label = label;
   for (const auto& w : Words(label)) {  // "Reference path:" names a run; "(from previous section)" restates one
     if (ReferenceWord(w)) scope.refers = true;

@@ -780,6 +780,40 @@ bool PlanHeader(const std::string& header) {
   return false;
 }
 
+// Columns of differences or error counts ("max / mean abs diff", "Valid
+// errors", "Error"): a correctness check's.
+std::vector<size_t> CheckColumns(const std::vector<std::string>& headers) {
+  std::vector<size_t> checks;
+  for (size_t c = 0; c < headers.size(); ++c)
+    if (CheckColumn(headers[c]) && Lower(headers[c]).find("checksum") == std::string::npos) checks.push_back(c);
+  return checks;
+}
+
+// A table with check columns times a correctness check, not a benchmark --
+// unless another column gives a rate (`| Size | Performance | Time (ms) |
+// Error |` with GFLOPS cells): then it is a benchmark's table with its
+// check beside, read without the check's columns. A time alone is the
+// check's own ("| Repeat | Time (ms) | max abs diff |").
+bool RateBesideChecks(const std::vector<ColumnInfo>& cols, const std::vector<size_t>& checks) {
+  for (size_t c = 0; c < cols.size(); ++c)
+    if (!cols[c].metric.empty() && cols[c].metric.find("time") == std::string::npos &&
+        std::find(checks.begin(), checks.end(), c) == checks.end())
+      return true;
+  return false;
+}
+
+// The table without the columns `drop` (sorted), its lines kept.
+TableBlock WithoutColumns(const TableBlock& t, const std::vector<size_t>& drop) {
+  TableBlock u = t;
+  for (size_t k = drop.size(); k-- > 0;) {
+    const size_t c = drop[k];
+    if (c < u.header.size()) u.header.erase(u.header.begin() + static_cast<std::ptrdiff_t>(c));
+    for (auto& row : u.rows)
+      if (c < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
+  }
+  return u;
+}
+
 // A table written in an entry: each row a figure set (one per "@value" of
 // its columns). Columns named by a config key give its value; other label
 // columns are read like bullet labels (bare varied values, `topk8`, shapes
@@ -800,13 +834,11 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of goals or expectations: no run"});
     return;
   }
-  // Columns of differences or error counts ("max / mean abs diff", "Valid
-  // errors"): the table times a correctness check, not a benchmark.
-  for (const auto& h : headers)
-    if (CheckColumn(h) && Lower(h).find("checksum") == std::string::npos) {
-      if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
-      return;
-    }
+  if (const std::vector<size_t> checks = CheckColumns(headers); !checks.empty()) {
+    if (RateBesideChecks(cols, checks)) return TableFigures(WithoutColumns(t, checks), context, x, out, unread);
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
+    return;
+  }
   if (ValueTableFigures(t, headers, cols, context, x, out, unread)) return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {

@@ -228,6 +228,8 @@ void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p)
 void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats);
 std::string SiblingUnit(const std::vector<Bullet>& items);
 bool BareNumber(const std::string& rest);
+std::string LabelUnitOf(const std::string& label);
+std::string UnitAfterLeadNumber(const std::string& rest, const std::string& unit);
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread);
 void KeepPoints(const std::string& rest, const std::string& kept, int line, const EntryCtx& x, const WalkScope& scope,

@@ -209,5 +209,17 @@ TEST(BlocksText, PrintedLinesAreStrict) {
   EXPECT_FALSE(PrintedLines("Latency: 0.5 ms\n"));  // one line is no block
 }
 
+// A label that names a unit, then a number: a figure written unit first
+// ("**Cycles:** 147,734"); a heading over only such a bullet holds a record.
+TEST(BlocksText, ALabelNamingAUnitStatesTheNumberAfterIt) {
+  EXPECT_TRUE(StatesFigure("**Cycles:** 147,734"));
+  EXPECT_TRUE(StatesFigure("Throughput (tok/s): 1,080,430"));
+  EXPECT_FALSE(StatesFigure("Steps: 147"));
+  EXPECT_FALSE(StatesFigure("Cycles: many"));
+  const Logbook lb = ParseLogbook("# Notes\n\n## Log\n\n### Baseline\n- **Cycles:** 147,734\n- one op per cycle\n", "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].heading, "Baseline");
+}
+
 }  // namespace
 }  // namespace moelog::logbook

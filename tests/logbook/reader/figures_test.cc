@@ -158,5 +158,77 @@ TEST(ReaderFigures, AListItemWithoutUnitTakesItsSiblingsUnit) {
   EXPECT_FALSE(BareNumber(" 19.94 runs"));
 }
 
+// A label that is a unit on its own ("**Cycles:** 147,734") names the unit
+// of the plain number after it, thousands separators and a derived
+// parenthetical aside; a number with a word after it keeps its own.
+TEST(ReaderFigures, AFieldNamedByAUnitGivesItsBareNumberThatUnit) {
+  const Logbook lb = ParseLogbook(
+      "# Notes\n\n## Log\n\n### Opt 1: packing\n- **Cycles:** 102,678 (1.44x speedup)\n- packed loads\n\n"
+      "### Opt 2: vectors\n- Cycles: 17485\n- wider loads\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const auto figs = RecordedFigures(lb.entries[i]);
+    ASSERT_EQ(figs.size(), 1u) << i;
+    ASSERT_TRUE(figs[0].run.metrics.count("cycles")) << i;
+    EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("cycles"), i == 0 ? 102678 : 17485);
+  }
+  EXPECT_EQ(LabelUnitOf("**Cycles**"), "cycles");
+  EXPECT_EQ(LabelUnitOf("Throughput (tok/s)"), "tok/s");
+  EXPECT_EQ(LabelUnitOf("Speedup"), "");
+  EXPECT_EQ(LabelUnitOf("x"), "");
+  EXPECT_EQ(UnitAfterLeadNumber(" 147,734", "cycles"), " 147,734 cycles");
+  EXPECT_EQ(UnitAfterLeadNumber(" 4 cycles", "cycles"), " 4 cycles");
+  EXPECT_EQ(UnitAfterLeadNumber(" 12.3k", "tok/s"), " 12.3k");
+}
+
+// A figure in the entry's own heading is its record ("### 3. Custom
+// parsing (62.12s)", "## Step 4: 1338 -> 1307 cycles").
+TEST(ReaderFigures, AFigureInTheEntrysHeadingIsItsRecord) {
+  const Logbook lb = ParseLogbook(
+      "# Notes\n\n## 1. Plain parsing (75.40s)\n\nRead the file line by line.\n\n"
+      "## 2. Step 4: 1338 \xE2\x86\x92 1307 cycles\n\nDropped the index stores.\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  const auto first = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].line, 3);
+  EXPECT_DOUBLE_EQ(first[0].run.metrics.at("time_s"), 75.40);
+  bool after = false;
+  for (const auto& f : RecordedFigures(lb.entries[1]))
+    after = after || (f.line == 7 && f.run.metrics.count("cycles") && f.run.metrics.at("cycles") == 1307);
+  EXPECT_TRUE(after);
+}
+
+// A bullet beside the entry's Result that states a figure of its own is the
+// entry's record too.
+TEST(ReaderFigures, ABulletBesideTheResultIsReadToo) {
+  const Logbook lb = ParseLogbook(
+      "# Log\n\n## 2026-03-02 - cast outside the kernel\n\n- Result: 3.2832 val loss in 655.0s\n"
+      "- the cast alone costs 1.5 ms per step\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  bool beside = false;
+  for (const auto& f : RecordedFigures(lb.entries[0]))
+    beside = beside || (f.line == 6 && f.run.metrics.count("time_s") && std::fabs(f.run.metrics.at("time_s") - 0.0015) < 1e-12);
+  EXPECT_TRUE(beside);
+}
+
+// A table with an error column beside a rate column is a benchmark's table,
+// read without its check; one whose only measure is the check's time is not.
+TEST(ReaderFigures, AnErrorColumnBesideARateIsTheBenchmarksCheck) {
+  const Logbook lb = ParseLogbook(
+      "# Notes\n\n## Test 1: sizes\n\n| Size | Performance | Time (ms) | Error |\n|---|---|---|---|\n"
+      "| 128 | 73.7 GFLOPS | 0.06 | 1.7e-05 |\n| 256 | 161.6 GFLOPS | 0.21 | 5.3e-05 |\n\n"
+      "## Test 2: check\n\n| Repeat | Time (ms) | max abs diff |\n|---|---|---|\n| 0 | 512.3 | 0.03 |\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_NEAR(figs[1].run.metrics.at("tflops"), 0.1616, 1e-9);
+  for (const auto& [k, v] : figs[1].run.config) EXPECT_EQ(v.find("e-05"), std::string::npos) << k;
+  EXPECT_TRUE(RecordedFigures(lb.entries[1]).empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
