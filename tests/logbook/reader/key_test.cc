@@ -215,3 +215,27 @@ TEST(ReaderKey, DocumentAndEntryHardwareKeyTheRuns) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "- Software pipelining: 5,454 cycles": a list item written as a field
+// whose name is no field moelog knows names its figures like any label;
+// items of one list are never one configuration for lack of a name.
+TEST(ReaderKey, AnItemsNameBeforeItsColonKeysItsFigures) {
+  const Logbook lb = ParseLogbook(
+      "# Perf notes\n\n## Log\n\n### Session 2\n\n"
+      "- Software pipelining: 5,454 cycles (27.1x)\n"
+      "- Bitwise AND: 5,262 cycles (28.1x)\n"
+      "- Peak memory: 41.2 GB\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 3u);
+  EXPECT_EQ(figs[0][0].run.config.at("case"), "Software pipelining");
+  EXPECT_EQ(figs[0][1].run.config.at("case"), "Bitwise AND");
+  EXPECT_FALSE(figs[0][2].run.config.count("case"));  // a metric's name is no case
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
