@@ -239,3 +239,38 @@ TEST(ReaderKey, AnItemsNameBeforeItsColonKeysItsFigures) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "Full training (d26):" above a table in an entry that runs `--depth=24`:
+// a letter or two and a number name the one key the entry sets that starts
+// so (depth=26), as "EP8" names ep; a word that starts no key, or several,
+// names none.
+TEST(ReaderKey, AnAbbreviatedKeyAndItsNumberNameTheKey) {
+  Config fixed = {{"depth", "24"}, {"harness", "train"}};
+  std::string key, value;
+  EXPECT_TRUE(KeyDigits("d26", {}, &key, &value, &fixed));
+  EXPECT_EQ(key, "depth");
+  EXPECT_EQ(value, "26");
+  EXPECT_FALSE(KeyDigits("x26", {}, &key, &value, &fixed));
+  fixed["dim"] = "1024";
+  EXPECT_FALSE(KeyDigits("d26", {}, &key, &value, &fixed));  // depth or dim: nothing says which
+  const Logbook lb = ParseLogbook(
+      "# Log\n\n## 2026-02-02: FP8 training\n\n"
+      "```bash\ntorchrun --nproc_per_node=8 -m scripts.base_train --depth=24 --fp8\n```\n\n"
+      "**Microbenchmark (d26 MLP):**\n\n| Method | Forward |\n|---|---|\n| BF16 | 2.00ms |\n\n"
+      "**Full training (d26):**\n\n| Config | tok/sec |\n|---|---|\n| BF16 baseline | 630K |\n| FP8 | 740K |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 3u);
+  for (const auto& f : figs[0]) {
+    std::string all;
+    for (const auto& [k, v] : f.run.config) all += k + "=" + v + ";";
+    EXPECT_EQ(f.run.config.count("depth") ? f.run.config.at("depth") : "", "26") << all;
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
