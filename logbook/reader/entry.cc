@@ -402,7 +402,17 @@ void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, 
   scope.label = f.name + " " + f.qualifier;
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   scope.sibling_unit = SiblingUnit(f.bullet.children);
+  const size_t from = out->size();
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  // "- Reference (batch=4, time=1024):" over items whose figures nothing
+  // else names: its name names them; items with names of their own ("v3:
+  // 6.96s") keep theirs. A name before a figure of its own ("- Peak memory:
+  // 41 GB") is the figure's metric (NameByField); a remark names nothing.
+  if (!f.value.empty() || RemarkColumn(f.name)) return;
+  const Config own = LabelConfig(f.name + " " + f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+  for (size_t i = from; i < out->size(); ++i)
+    if (!(*out)[i].run.config.count("case") && !(*out)[i].run.config.count("variant"))
+      for (const auto& [k, v] : own) (*out)[i].run.config.emplace(k, v);
 }
 
 // Figures of such fields that one configuration would hold twice in one

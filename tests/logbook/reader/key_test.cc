@@ -274,3 +274,48 @@ TEST(ReaderKey, AnAbbreviatedKeyAndItsNumberNameTheKey) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "- Reference (batch=4, time=1024):" over the items that hold its figures
+// names them, as a note's label does; a remark ("- Notes:") names nothing.
+TEST(ReaderKey, AFieldOverItemsOfFiguresNamesThem) {
+  const Logbook lb = ParseLogbook(
+      "# Kernel bench\n\n## 2026-01-26 Speed\n\n"
+      "- Reference (batch=4, time=1024):\n  - `avg_step_ms=8.6500`, `peak_bytes_reserved=2484649984`\n"
+      "- Notes:\n  - `avg_step_ms=9.1000`\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_GE(figs[0].size(), 1u);
+  EXPECT_EQ(figs[0][0].run.config.count("case") ? figs[0][0].run.config.at("case") : "", "Reference");
+  EXPECT_EQ(figs[0][0].run.config.at("batch"), "4");
+  for (const auto& f : figs[0])
+    if (f.run.config.count("case")) {
+      EXPECT_NE(f.run.config.at("case"), "Notes");
+    }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "even though the bench says 50us": a verb before a figure names no run;
+// no key rather than a junk one (variant=says).
+TEST(ReaderKey, AVerbBeforeAFigureIsNoName) {
+  const Logbook lb = ParseLogbook(
+      "# Worklog\n\n## Worklog 2026-02-20\n\n"
+      "- Added NCU profiling. The kernel runtime is measured as ~4us, even though the bench says 50us.\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  for (const auto& f : figs[0])
+    for (const auto& [k, v] : f.run.config) EXPECT_NE(v, "says") << k;
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
