@@ -319,3 +319,29 @@ TEST(ReaderKey, AVerbBeforeAFigureIsNoName) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "Benchmarks run on 4x H100 GPUs." under the title, before any entry: the
+// document's own text states the hardware of every entry below it that
+// states none, as its title would.
+TEST(ReaderKey, TheTextUnderTheTitleStatesTheDocumentsHardware) {
+  const Logbook lb = ParseLogbook(
+      "# Optimizer benchmark results\n\n"
+      "Benchmarks run on 4x H100 GPUs, 1500 steps of the training script.\n\n"
+      "## Baseline: A vs B\n\n"
+      "| Branch | Optimizer | Step Avg |\n|---|---|---|\n| main | A | 172.13ms |\n| fix-prealloc | B | 172.03ms |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 2u);
+  for (const auto& f : figs[0]) {
+    ASSERT_TRUE(f.run.config.count("gpus")) << f.text;
+    EXPECT_EQ(f.run.config.at("gpus"), "4");
+    EXPECT_EQ(f.run.config.at("accelerator"), "H100x4");
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
