@@ -918,6 +918,26 @@ void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, L
 
 }  // namespace
 
+namespace {
+
+// A paragraph outside every entry and section (the document's own text
+// under its title, "Benchmarks run on 4x H100 GPUs."): kept as a line of a
+// section without a heading (kind unknown, name ""), what the document
+// states of all its runs. At most 64 such lines.
+void AddIntroParagraph(const MdDocument& doc, int idx, Logbook* lb) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  if (lb->sections.empty() || lb->sections.front().heading_line != 0) lb->sections.insert(lb->sections.begin(), Section{});
+  Section& intro = lb->sections.front();
+  if (intro.bullets.size() >= 64) return;
+  Bullet b;
+  b.text = Trim(InlineText(doc, idx));
+  b.line = n.start_line;
+  b.end_line = n.end_line;
+  intro.bullets.push_back(std::move(b));
+}
+
+}  // namespace
+
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
@@ -930,6 +950,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
     if (k < o.head_pos.size() && o.head_pos[k] == pos) TakeHeading(k++, file, &lb, &o);
     else if (o.ent >= 0) AddEntryBlock(doc, idx, &o.walk, &lb.entries[static_cast<size_t>(o.ent)]);
     else if (o.sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[static_cast<size_t>(o.sec)]);
+    else if (doc.nodes[static_cast<size_t>(idx)].kind == MdKind::kParagraph) AddIntroParagraph(doc, idx, &lb);
   }
   SetEndLines(lines, o, &lb);
   if (const Section* p = lb.FindSection(SectionKind::kExperimentIdPrefix)) lb.id_prefix = PrefixFrom(*p);

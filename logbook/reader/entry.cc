@@ -386,6 +386,68 @@ std::map<int, std::string> ListLeads(const Entry& entry) {
   return leads;
 }
 
+namespace {
+
+// A field moelog knows no meaning of ("- Software pipelining: 5,454
+// cycles"): its value and items read like a note's, under its qualifier.
+void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, const EntryCtx& x,
+                       std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  WalkScope scope;
+  scope.context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+  if (auto it = leads.find(f.bullet.line); it != leads.end()) scope.context["setup"] = it->second;
+  for (const auto& w : Words(f.name + " " + f.qualifier))
+    if (ReferenceWord(w)) scope.refers = true;  // "- reference solution: 0.307s": measured here
+    else scope.restated = scope.restated || RestatingWord(w);
+  scope.share = NamesShares(f.name + " " + f.qualifier);
+  scope.label = f.name + " " + f.qualifier;
+  scope.label_unit = LabelUnitOf(f.name);  // "- **Cycles:** 147,734"
+  if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
+  scope.sibling_unit = SiblingUnit(f.bullet.children);
+  const size_t from = out->size();
+  for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  // "- Reference (batch=4, time=1024):" over items whose figures nothing
+  // else names: its name names them; items with names of their own ("v3:
+  // 6.96s") keep theirs. A name before a figure of its own ("- Peak memory:
+  // 41 GB") is the figure's metric (NameByField); a remark names nothing.
+  if (!f.value.empty() || RemarkColumn(f.name)) return;
+  const Config own = LabelConfig(f.name + " " + f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+  for (size_t i = from; i < out->size(); ++i)
+    if (!(*out)[i].run.config.count("case") && !(*out)[i].run.config.count("variant"))
+      for (const auto& [k, v] : own) (*out)[i].run.config.emplace(k, v);
+}
+
+// Figures of such fields that one configuration would hold twice in one
+// metric ("- Software pipelining: 5,454 cycles", "- Bitwise AND: 5,262
+// cycles") are told apart by their fields' names, read as labels (a case);
+// a field whose figure is the only one of its metric ("- Peak memory:
+// 41 GB") names that metric, no case. `named`: where each field's figures
+// start in `out`, its name; the last holds where they end.
+void NameByField(const std::vector<std::pair<size_t, std::string>>& named, const EntryCtx& x,
+                 std::vector<RecordedFigure>* out) {
+  std::map<std::pair<Config, std::string>, std::vector<size_t>> same;  // (config, metric) -> figures
+  std::map<size_t, std::string> name_of;
+  for (size_t n = 0; n + 1 < named.size(); ++n)
+    for (size_t i = named[n].first; i < named[n + 1].first && i < out->size(); ++i) {
+      name_of[i] = named[n].second;
+      for (const auto& [m, v] : (*out)[i].run.metrics)
+        if (!(*out)[i].run.derived.count(m)) same[{(*out)[i].run.config, m}].push_back(i);
+    }
+  std::set<size_t> clash;
+  for (const auto& [key, ids] : same) {
+    std::set<std::string> names;
+    for (size_t i : ids) names.insert(name_of[i]);
+    if (ids.size() > 1 && names.size() == ids.size()) clash.insert(ids.begin(), ids.end());
+  }
+  for (size_t i : clash) {
+    Config own = LabelConfig(name_of[i], x.vars, x.fixed, x.generic, &x.feeds);
+    auto& cfg = (*out)[i].run.config;
+    if (own.count("case") && cfg.count("case")) own["variant"] = own["case"], own.erase("case");
+    for (const auto& [k, v] : own) cfg.emplace(k, v);
+  }
+}
+
+}  // namespace
+
 // An entry without a Result field records its figures in tables of its
 // own, under bullets that name a sweep ("- Token scaling (EP ring):" over
 // "`32768`: `859.0 TF/s`"), in fields named for them, or in paragraphs.
@@ -405,21 +467,14 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
     Walk(b, notes, x, out, unread);
   }
   ParagraphFigures(entry, WithTableValues(x, *out, from_tables), out, unread);
+  std::vector<std::pair<size_t, std::string>> named;  // where each field's figures start, its name
   for (size_t fi = 0; fi < entry.fields.size(); ++fi)
     if (!FigureField(entry.fields[fi]) && !PlanField(entry.fields[fi])) {
-      WalkScope scope;
-      scope.context = LabelConfig(entry.fields[fi].qualifier, x.vars, x.fixed, x.generic, &x.feeds);
-      if (auto it = leads.find(entry.fields[fi].bullet.line); it != leads.end()) scope.context["setup"] = it->second;
-      for (const auto& w : Words(entry.fields[fi].name + " " + entry.fields[fi].qualifier))
-        if (ReferenceWord(w)) scope.refers = true;  // "- reference solution: 0.307s": measured here
-        else scope.restated = scope.restated || RestatingWord(w);
-      scope.share = NamesShares(entry.fields[fi].name + " " + entry.fields[fi].qualifier);
-      scope.label = entry.fields[fi].name + " " + entry.fields[fi].qualifier;
-      scope.label_unit = LabelUnitOf(entry.fields[fi].name);  // "- **Cycles:** 147,734"
-      if (!entry.fields[fi].value.empty()) Walk(entry.fields[fi].bullet, scope, x, out, unread, entry.fields[fi].value);
-      scope.sibling_unit = SiblingUnit(entry.fields[fi].bullet.children);
-      for (const auto& c : entry.fields[fi].bullet.children) Walk(c, scope, x, out, unread);
+      named.emplace_back(out->size(), entry.fields[fi].name);
+      OtherFieldFigures(entry.fields[fi], leads, x, out, unread);
     }
+  named.emplace_back(out->size(), "");
+  NameByField(named, x, out);
   DropRestatedTableFigures(from_tables, out, unread);
 }
 

@@ -350,7 +350,8 @@ bool NoName(const std::string& w) {
         "stays",  "stayed",  "became",  "yields",  "yielded",  "reaches",   "hits",     "in",     "on",
         "for",    "after",   "before",  "as",      "into",     "across",    "per",      "each",   "every",
         "averaged", "reported", "recorded", "logged", "measures", "took", "takes", "ran", "runs",
-        "versus", "against", "it", "this", "these", "we", "they", "which", "its", "their", "our"};
+        "versus", "against", "it", "this", "these", "we", "they", "which", "its", "their", "our",
+        "says",   "said",    "say",     "reports", "prints",  "printed",   "gets",     "needs",  "costs"};
   return w.empty() || !IsIdentStart(w[0]) || kStop.count(w) > 0 ||
          (std::isupper(static_cast<unsigned char>(w[0])) && kStop.count(Lower(w)) > 0);
 }

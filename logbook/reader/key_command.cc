@@ -161,9 +161,15 @@ bool TestRun(const std::vector<std::string>& w, size_t i) {
 // The script word at `*i` ("bench.py", "python -m experiments.bench"), or "".
 std::string ScriptAt(const std::vector<std::string>& w, size_t* i) {
   std::string script = TestRun(w, *i) ? "" : ScriptName(w[*i]);
-  if (script.empty() && w[*i] == "-m" && *i > 0 && w[*i - 1].find("python") != std::string::npos &&
-      *i + 1 < w.size() && w[*i + 1].rfind("-", 0) != 0)
-    script = w[*i + 1] == "pytest" ? "" : w[++*i];  // "python -m experiments.bench": the module is the harness
+  // "python -m experiments.bench", "torchrun --nproc_per_node=8 -m
+  // scripts.base_train": the module is the harness.
+  if (script.empty() && w[*i] == "-m" && *i > 0 && *i + 1 < w.size() && w[*i + 1].rfind("-", 0) != 0) {
+    const bool runner = w[*i - 1].find("python") != std::string::npos ||
+                        std::any_of(w.begin(), w.begin() + static_cast<long>(*i), [](const std::string& p) {
+                          return DefaultLauncherTable().FindLauncher(p) != nullptr;
+                        });
+    if (runner) script = w[*i + 1] == "pytest" ? "" : w[++*i];
+  }
   return script;
 }
 

@@ -317,7 +317,8 @@ std::vector<std::string> HardwareStated(const std::string& text) {
 }
 
 // The document's statements of its runs' hardware outside its entries, by
-// line: its title ("Router benchmarks on 8xH100"), its sections' names and
+// line: its title ("Router benchmarks on 8xH100") and the text under it (a
+// section without a heading), its sections' names and
 // list items ("## Setup" over "- Hardware: 4x H100 80GB"). A text that
 // states two states none.
 std::vector<std::pair<int, std::string>> DocumentHardware(const Logbook& logbook) {
@@ -332,6 +333,21 @@ std::vector<std::pair<int, std::string>> DocumentHardware(const Logbook& logbook
   };
   for (const auto& sec : logbook.sections) {
     look(sec.heading_line, sec.name);
+    if (sec.heading_line == 0) {
+      // The text under the title: a paragraph naming two machines ("1x
+      // H100 for the kernels, 8x H100 for training") states none.
+      for (const auto& b : sec.bullets) {
+        std::set<std::string> named;
+        std::string part;
+        for (char c : b.text + ".") {
+          if (c != ',' && c != ';' && c != '.') part += c;
+          else if (const std::string a = AcceleratorIn(part); !a.empty()) named.insert(a), part.clear();
+          else part.clear();
+        }
+        if (named.size() <= 1) look(b.line, b.text);
+      }
+      continue;
+    }
     for (const auto& b : sec.bullets) walk(b);
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -29,6 +29,28 @@ bool ShortValue(const Vars& vars, const std::string& word, std::string* key, std
   return hits == 1;
 }
 
+// The one numeric key the entry varies or sets whose name starts with
+// `prefix` ("d" of "d26" beside --depth=24), or "" (none, or several:
+// "d" beside depth and dim names neither).
+std::string AbbreviatedKey(const std::string& prefix, const Vars& vars, const Config* fixed) {
+  if (prefix.empty() || prefix.size() > 3 || !std::all_of(prefix.begin(), prefix.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c));
+      }))
+    return "";
+  std::set<std::string> found;
+  auto look = [&](const std::string& key, const std::vector<std::string>& values) {
+    if (key.size() <= prefix.size() || key.compare(0, prefix.size(), prefix) != 0 || key == "harness" ||
+        key == "accelerator" || NeutralKeyName(key) || values.empty())
+      return;
+    if (std::all_of(values.begin(), values.end(), [](const std::string& v) { return ParseNumber(v).has_value(); }))
+      found.insert(key);
+  };
+  for (const auto& [k, vals] : vars) look(k, vals);
+  if (fixed)
+    for (const auto& [k, v] : *fixed) look(k, {v});
+  return found.size() == 1 ? *found.begin() : "";
+}
+
 // `topk8` -> {topk, 8}.
 bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::string* value,
                const Config* fixed) {
@@ -38,7 +60,8 @@ bool KeyDigits(const std::string& w, const Vars& vars, std::string* key, std::st
   std::string k = NormalizeKey(w.substr(0, d));
   // "EP8" names ep=8 when the entry varies ep, or sets it (a row of a table
   // may name another value than the command: "EP8 2 nodes" beside --ep 4).
-  if (!vars.count(k) && k != "topk" && !(fixed && fixed->count(k))) return false;
+  if (!vars.count(k) && k != "topk" && !(fixed && fixed->count(k))) k = AbbreviatedKey(k, vars, fixed);
+  if (k.empty()) return false;
   *key = k;
   *value = w.substr(d);
   return true;

@@ -79,7 +79,12 @@ std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x) {
 // tells it from the entry's other tables (TableSetup).
 Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x) {
   Config c = Under(e, t.line, context, x);
-  if (const std::string setup = c.count("setup") ? "" : TableSetup(e, t, x); !setup.empty()) c["setup"] = setup;
+  if (const std::string setup = c.count("setup") ? "" : TableSetup(e, t, x); !setup.empty()) {
+    c["setup"] = setup;
+    // "Full training (d26):" names a key of the runs too.
+    for (const auto& [k, v] : LabelConfig(setup, x.vars, x.fixed, x.generic, &x.feeds))
+      if (k != "case") c[k] = v;
+  }
   return c;
 }
 

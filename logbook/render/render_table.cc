@@ -985,8 +985,8 @@ std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
   out += "\n\n|";
   const auto cols = RecordedColumns(figures);
   Cell(&out, "#");
-  for (const auto& k : keys) Cell(&out, k);
-  for (const auto& c : cols) Cell(&out, c.header);
+  for (const auto& k : keys) Cell(&out, EscapeCell(k));
+  for (const auto& c : cols) Cell(&out, EscapeCell(c.header));
   out += "\n|";
   for (size_t i = 0; i < 1 + keys.size(); ++i) out += " --- |";
   for (size_t i = 0; i < cols.size(); ++i) out += " ---: |";
@@ -1000,7 +1000,7 @@ std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
     Cell(&out, std::to_string(n + 1));
     for (const auto& k : keys) {
       auto it = f.run.config.find(k);
-      Cell(&out, it == f.run.config.end() ? "-" : it->second);
+      Cell(&out, it == f.run.config.end() ? "-" : EscapeCell(it->second));  // "Store||XOR" is one cell
     }
     for (const auto& c : cols) Cell(&out, RecordedCell(f, c));
     out += "\n";

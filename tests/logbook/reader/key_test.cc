@@ -215,3 +215,133 @@ TEST(ReaderKey, DocumentAndEntryHardwareKeyTheRuns) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "- Software pipelining: 5,454 cycles": a list item written as a field
+// whose name is no field moelog knows names its figures like any label;
+// items of one list are never one configuration for lack of a name.
+TEST(ReaderKey, AnItemsNameBeforeItsColonKeysItsFigures) {
+  const Logbook lb = ParseLogbook(
+      "# Perf notes\n\n## Log\n\n### Session 2\n\n"
+      "- Software pipelining: 5,454 cycles (27.1x)\n"
+      "- Bitwise AND: 5,262 cycles (28.1x)\n"
+      "- Peak memory: 41.2 GB\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 3u);
+  EXPECT_EQ(figs[0][0].run.config.at("case"), "Software pipelining");
+  EXPECT_EQ(figs[0][1].run.config.at("case"), "Bitwise AND");
+  EXPECT_FALSE(figs[0][2].run.config.count("case"));  // a metric's name is no case
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "Full training (d26):" above a table in an entry that runs `--depth=24`:
+// a letter or two and a number name the one key the entry sets that starts
+// so (depth=26), as "EP8" names ep; a word that starts no key, or several,
+// names none.
+TEST(ReaderKey, AnAbbreviatedKeyAndItsNumberNameTheKey) {
+  Config fixed = {{"depth", "24"}, {"harness", "train"}};
+  std::string key, value;
+  EXPECT_TRUE(KeyDigits("d26", {}, &key, &value, &fixed));
+  EXPECT_EQ(key, "depth");
+  EXPECT_EQ(value, "26");
+  EXPECT_FALSE(KeyDigits("x26", {}, &key, &value, &fixed));
+  fixed["dim"] = "1024";
+  EXPECT_FALSE(KeyDigits("d26", {}, &key, &value, &fixed));  // depth or dim: nothing says which
+  const Logbook lb = ParseLogbook(
+      "# Log\n\n## 2026-02-02: FP8 training\n\n"
+      "```bash\ntorchrun --nproc_per_node=8 -m scripts.base_train --depth=24 --fp8\n```\n\n"
+      "**Microbenchmark (d26 MLP):**\n\n| Method | Forward |\n|---|---|\n| BF16 | 2.00ms |\n\n"
+      "**Full training (d26):**\n\n| Config | tok/sec |\n|---|---|\n| BF16 baseline | 630K |\n| FP8 | 740K |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 3u);
+  for (const auto& f : figs[0]) {
+    std::string all;
+    for (const auto& [k, v] : f.run.config) all += k + "=" + v + ";";
+    EXPECT_EQ(f.run.config.count("depth") ? f.run.config.at("depth") : "", "26") << all;
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "- Reference (batch=4, time=1024):" over the items that hold its figures
+// names them, as a note's label does; a remark ("- Notes:") names nothing.
+TEST(ReaderKey, AFieldOverItemsOfFiguresNamesThem) {
+  const Logbook lb = ParseLogbook(
+      "# Kernel bench\n\n## 2026-01-26 Speed\n\n"
+      "- Reference (batch=4, time=1024):\n  - `avg_step_ms=8.6500`, `peak_bytes_reserved=2484649984`\n"
+      "- Notes:\n  - `avg_step_ms=9.1000`\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_GE(figs[0].size(), 1u);
+  EXPECT_EQ(figs[0][0].run.config.count("case") ? figs[0][0].run.config.at("case") : "", "Reference");
+  EXPECT_EQ(figs[0][0].run.config.at("batch"), "4");
+  for (const auto& f : figs[0])
+    if (f.run.config.count("case")) {
+      EXPECT_NE(f.run.config.at("case"), "Notes");
+    }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "even though the bench says 50us": a verb before a figure names no run;
+// no key rather than a junk one (variant=says).
+TEST(ReaderKey, AVerbBeforeAFigureIsNoName) {
+  const Logbook lb = ParseLogbook(
+      "# Worklog\n\n## Worklog 2026-02-20\n\n"
+      "- Added NCU profiling. The kernel runtime is measured as ~4us, even though the bench says 50us.\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  for (const auto& f : figs[0])
+    for (const auto& [k, v] : f.run.config) EXPECT_NE(v, "says") << k;
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "Benchmarks run on 4x H100 GPUs." under the title, before any entry: the
+// document's own text states the hardware of every entry below it that
+// states none, as its title would.
+TEST(ReaderKey, TheTextUnderTheTitleStatesTheDocumentsHardware) {
+  const Logbook lb = ParseLogbook(
+      "# Optimizer benchmark results\n\n"
+      "Benchmarks run on 4x H100 GPUs, 1500 steps of the training script.\n\n"
+      "## Baseline: A vs B\n\n"
+      "| Branch | Optimizer | Step Avg |\n|---|---|---|\n| main | A | 172.13ms |\n| fix-prealloc | B | 172.03ms |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 2u);
+  for (const auto& f : figs[0]) {
+    ASSERT_TRUE(f.run.config.count("gpus")) << f.text;
+    EXPECT_EQ(f.run.config.at("gpus"), "4");
+    EXPECT_EQ(f.run.config.at("accelerator"), "H100x4");
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

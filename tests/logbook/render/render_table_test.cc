@@ -265,6 +265,19 @@ TEST(RenderRecordedTable, FiguresAreShownInTheUnitWritten) {
 }
 
 
+// A configuration value holding '|' ("Store||XOR") stays one cell: the
+// pipe is escaped, never a new column that shifts the row.
+TEST(RenderRecordedTable, APipeInAValueIsEscaped) {
+  RecordedFigure a, b;
+  a.run.metrics["cycles"] = 5118, a.run.units["cycles"] = "cycles", a.run.decimals["cycles"] = 0;
+  a.run.config["case"] = "Store||XOR";
+  b.run.metrics["cycles"] = 4991, b.run.units["cycles"] = "cycles", b.run.decimals["cycles"] = 0;
+  b.run.config["case"] = "Triple";
+  const std::string out = RenderRecordedTable({a, b});
+  EXPECT_NE(out.find("| Store\\|\\|XOR |"), std::string::npos) << out;
+  EXPECT_EQ(out.find("Store||XOR"), std::string::npos) << out;
+}
+
 // Figures written in GFLOPS (stored as TF/s), with a magnitude ("221k"), in
 // cycles or as a utilization are shown as written under their unit.
 TEST(RenderRecordedTable, OtherUnitsAndMagnitudesAreShownAsWritten) {
