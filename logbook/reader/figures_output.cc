@@ -90,6 +90,7 @@ bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info
     return true;
   }
   if (UnitOf(low, info)) return true;
+  if (!name.empty() && UnitOfIn(unit, name, info)) return true;  // "Peak memory: 4.1 GB": memory by its name
   if (auto a = Vocab().aliases.find(low); a != Vocab().aliases.end()) return UnitOf(a->second, info);
   auto it = Vocab().units.find(low);
   if (it == Vocab().units.end()) return false;
@@ -874,7 +875,21 @@ bool BenchToolLine(OutputRead& r, const BlockLine& l) {
     UnitInfo info;
     if (OutputUnit(v.unit, "", &info)) figs.emplace_back((v.role.empty() ? "" : v.role + "_") + info.metric, info, v.unit, v.digits, false);
   }
+  // "thrpt: [...]" under "name time: [...]": one run of the benchmark above.
+  const size_t before = r.out->size();
   KeepFigure(r, l.line, l.text, LineConfig(r), figs);
+  if (b.name.empty() && r.out->size() == before + 1 && before > 0) {
+    RecordedFigure& above = (*r.out)[before - 1];
+    const StoredRun& own = r.out->back().run;
+    const bool same = above.run.config == own.config && above.line >= l.line - 2 &&
+                      std::none_of(own.metrics.begin(), own.metrics.end(), [&](const auto& m) { return above.run.metrics.count(m.first) > 0; });
+    if (same) {
+      for (const auto& [m, v] : own.metrics) above.run.metrics[m] = v;
+      for (const auto& [m, u] : own.units) above.run.units[m] = u;
+      for (const auto& [m, d] : own.decimals) above.run.decimals[m] = d;
+      r.out->pop_back();
+    }
+  }
   return true;
 }
 

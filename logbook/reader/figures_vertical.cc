@@ -35,10 +35,6 @@ std::string Plain(const std::string& s) {
   return parse_detail::Trim(p);
 }
 
-bool HasDigit(const std::string& s) {
-  return std::any_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
 bool HasAlpha(const std::string& s) {
   return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
 }
@@ -61,12 +57,12 @@ std::string Caption(const Entry& e, const TableBlock& t) {
   return "";
 }
 
-// A row of a setting rather than a figure: a short value without a digit
-// ("llama-3-8b", "bf16"), or a whole number beside a name that names no
-// unit, metric or unitless figure ("Batch size | 8").
+// A row of a setting rather than a figure: a short value that starts with
+// a letter ("llama-3-8b", "bf16", "paged KV"), or a whole number beside a
+// name that names no unit, metric or unitless figure ("Batch size | 8").
 bool SettingRow(const std::string& name, const std::string& value) {
   if (name.empty() || name.size() > 40 || value.empty() || value.size() > 40 || RemarkColumn(name)) return false;
-  if (!HasDigit(value)) return Words(value).size() <= 4;
+  if (std::isalpha(static_cast<unsigned char>(value[0]))) return Words(value).size() <= 4;
   if (!std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return false;
   if (!PrintedKeyUnit(name).empty() || UnitlessMetricName(SnakeKey(name)) || name.find('(') != std::string::npos)
