@@ -20,6 +20,7 @@
 
 #include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/figures_benchtools.h"
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
 
@@ -285,16 +286,8 @@ bool ShareOfBound(const std::vector<std::string>& toks, size_t k, const std::str
   return unit == "%" && next < toks.size() && Lower(toks[next]) == "of";
 }
 
-// A memory footprint's metric ("memory_mib", or a size unit kept as printed).
-bool MemoryMetric(const std::string& metric) {
-  return metric == "memory_mib" || metric == "gb" || metric == "mb" || metric == "gib" || metric == "mib" || metric == "kb";
-}
-
-bool TheoreticalName(const std::string& bare) {
-  for (const auto& w : Words(Lower(bare)))
-    if (w == "theoretical" || w == "spec") return true;
-  return false;
-}
+bool MemoryMetric(const std::string& m) { return m == "memory_mib" || m == "gb" || m == "mb" || m == "gib" || m == "mib"; }
+bool TheoreticalName(const std::string& bare) { return HasWord(Lower(bare), "theoretical") || HasWord(Lower(bare), "spec"); }  // a memory's peak is measured
 
 bool SpecName(const std::string& bare) {
   for (const auto& w : Words(Lower(bare)))
@@ -860,9 +853,8 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   return true;
 }
 
-// A bench tool's line (blocks_benchtools.h): its figures keyed by the
-// benchmark it names, else the one named above it; a change against the
-// last run is derived (listed); chatter and a table's header state nothing.
+// A bench tool's line (blocks_benchtools.h): figures keyed by the benchmark it (or one above) names; a
+// change against its last run is derived (listed); chatter and a table's header state nothing.
 bool BenchToolLine(OutputRead& r, const BlockLine& l) {
   const BenchLine b = ReadBenchLine(l.text);
   if (b.kind == BenchLine::Kind::kNone) return false;
@@ -871,25 +863,11 @@ bool BenchToolLine(OutputRead& r, const BlockLine& l) {
   if (b.kind != BenchLine::Kind::kFigures) return true;
   if (!b.name.empty()) r.context["benchmark"] = b.name;
   std::vector<Fig> figs;
-  for (const auto& v : b.values) {
-    UnitInfo info;
-    if (OutputUnit(v.unit, "", &info)) figs.emplace_back((v.role.empty() ? "" : v.role + "_") + info.metric, info, v.unit, v.digits, false);
-  }
-  // "thrpt: [...]" under "name time: [...]": one run of the benchmark above.
+  for (const auto& v : b.values)
+    if (UnitInfo info; OutputUnit(v.unit, "", &info)) figs.emplace_back((v.role.empty() ? "" : v.role + "_") + info.metric, info, v.unit, v.digits, false);
   const size_t before = r.out->size();
   KeepFigure(r, l.line, l.text, LineConfig(r), figs);
-  if (b.name.empty() && r.out->size() == before + 1 && before > 0) {
-    RecordedFigure& above = (*r.out)[before - 1];
-    const StoredRun& own = r.out->back().run;
-    const bool same = above.run.config == own.config && above.line >= l.line - 2 &&
-                      std::none_of(own.metrics.begin(), own.metrics.end(), [&](const auto& m) { return above.run.metrics.count(m.first) > 0; });
-    if (same) {
-      for (const auto& [m, v] : own.metrics) above.run.metrics[m] = v;
-      for (const auto& [m, u] : own.units) above.run.units[m] = u;
-      for (const auto& [m, d] : own.decimals) above.run.decimals[m] = d;
-      r.out->pop_back();
-    }
-  }
+  if (b.name.empty()) JoinLineAbove(before, l.line, r.out);  // "thrpt:" under "name time:"
   return true;
 }
 

@@ -796,7 +796,6 @@ bool PlanHeader(const std::string& header) {
 void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
   if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
-  if (VerticalTableFigures(t, context, x, out, unread)) return;  // "| Metric | Value |": one run, a figure a row
   std::vector<std::string> headers;
   const std::vector<ColumnInfo> cols = TableColumns(t, &headers);
   if (SummaryTable(headers, cols)) {
@@ -816,7 +815,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
       return;
     }
-  if (ValueTableFigures(t, headers, cols, context, x, out, unread)) return;
+  if (ValueTableFigures(t, headers, cols, context, x, out, unread) || VerticalTableFigures(t, context, x, out, unread)) return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
