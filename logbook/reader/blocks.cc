@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "logbook/reader/blocks_benchtools.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -351,6 +352,10 @@ FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
     return FenceRole::kOutput;
   }
   if (HasPrompt(f.text)) return FenceRole::kPrompted;
+  if (BenchToolPrintout(f.text)) {  // criterion's, Google Benchmark's lines: plainly output
+    *cue = "looks like output";
+    return FenceRole::kOutput;
+  }
   // A block the author named a shell is a command, as always; a bare block
   // (or a session) is one unless where it sits or what it holds says output.
   if (!lang.empty() && !Words().sessions.count(lang)) {

@@ -19,6 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "logbook/doc/command_line.h"
+#include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/figures_benchtools.h"
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
 
@@ -89,6 +91,7 @@ bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info
     return true;
   }
   if (UnitOf(low, info)) return true;
+  if (!name.empty() && UnitOfIn(unit, name, info)) return true;  // "Peak memory: 4.1 GB": memory by its name
   if (auto a = Vocab().aliases.find(low); a != Vocab().aliases.end()) return UnitOf(a->second, info);
   auto it = Vocab().units.find(low);
   if (it == Vocab().units.end()) return false;
@@ -283,6 +286,9 @@ bool ShareOfBound(const std::vector<std::string>& toks, size_t k, const std::str
   return unit == "%" && next < toks.size() && Lower(toks[next]) == "of";
 }
 
+bool MemoryMetric(const std::string& m) { return m == "memory_mib" || m == "gb" || m == "mb" || m == "gib" || m == "mib"; }
+bool TheoreticalName(const std::string& bare) { return HasWord(Lower(bare), "theoretical") || HasWord(Lower(bare), "spec"); }  // a memory's peak is measured
+
 bool SpecName(const std::string& bare) {
   for (const auto& w : Words(Lower(bare)))
     if (w == "peak" || w == "theoretical" || w == "spec") return true;
@@ -325,7 +331,7 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
       else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
       UnitInfo info;
       if (CountName(bare) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
-      if (SpecName(bare)) {
+      if (SpecName(bare) && !(MemoryMetric(info.metric) && !TheoreticalName(bare))) {  // "Peak memory" is measured
         if (r.unread) r.unread->push_back({line, FigureText(t), "a peak or specification, not a run's figure"});
         return true;
       }
@@ -656,7 +662,9 @@ size_t BoundAfter(const std::vector<std::string>& toks, size_t k) {
 void NameWord(const std::string& w, Config* cfg, std::string* label) {
   const size_t eq = w.find('=');
   if (eq != std::string::npos && eq > 0 && eq + 1 < w.size() && IsIdentStart(w[0])) {
-    (*cfg)[SnakeKey(w.substr(0, eq))] = w.substr(eq + 1);
+    std::string v = w.substr(eq + 1);
+    while (v.size() > 1 && (v.back() == ':' || v.back() == ',')) v.pop_back();  // "K=4096:" before its figure
+    (*cfg)[SnakeKey(w.substr(0, eq))] = v;
     return;
   }
   *label += (label->empty() ? "" : " ") + w;
@@ -692,9 +700,12 @@ bool MeasuredLine(OutputRead& r, const std::string& t, int line) {
     figs.emplace_back(info.metric, info, unit, num, approx);
   }
   const bool shaped = cfg.size() > LineConfig(r).size();
-  if (figs.empty() || label.empty() || !HasAlpha(label) || label.size() > 60 || (figs.size() < 2 && !shaped)) return false;
+  // "M=4096 N=4096 K=4096: 812.4 TFLOPS": a shape alone names its row.
+  if (figs.empty() || (label.empty() && !shaped) || (!label.empty() && !HasAlpha(label)) || label.size() > 60 ||
+      (figs.size() < 2 && !shaped))
+    return false;
   for (const auto& [key, v] : LabelConfig(label, r.x.vars, r.x.fixed, r.x.generic, &r.x.feeds)) cfg[key] = v;
-  if (cfg.size() == LineConfig(r).size() || !shaped) cfg["case"] = label;
+  if ((cfg.size() == LineConfig(r).size() || !shaped) && !label.empty()) cfg["case"] = label;
   KeepFigure(r, line, t, cfg, figs);
   return true;
 }
@@ -842,6 +853,24 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   return true;
 }
 
+// A bench tool's line (blocks_benchtools.h): figures keyed by the benchmark it (or one above) names; a
+// change against its last run is derived (listed); chatter and a table's header state nothing.
+bool BenchToolLine(OutputRead& r, const BlockLine& l) {
+  const BenchLine b = ReadBenchLine(l.text);
+  if (b.kind == BenchLine::Kind::kNone) return false;
+  if (b.kind == BenchLine::Kind::kChange && r.unread)
+    r.unread->push_back({l.line, FigureText(l.text), "a difference against the tool's last run: derived, not tabled"});
+  if (b.kind != BenchLine::Kind::kFigures) return true;
+  if (!b.name.empty()) r.context["benchmark"] = b.name;
+  std::vector<Fig> figs;
+  for (const auto& v : b.values)
+    if (UnitInfo info; OutputUnit(v.unit, "", &info)) figs.emplace_back((v.role.empty() ? "" : v.role + "_") + info.metric, info, v.unit, v.digits, false);
+  const size_t before = r.out->size();
+  KeepFigure(r, l.line, l.text, LineConfig(r), figs);
+  if (b.name.empty()) JoinLineAbove(before, l.line, r.out);  // "thrpt:" under "name time:"
+  return true;
+}
+
 void ReadLine(OutputRead& r, const BlockLine& l) {
   if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
     r.group.clear(), r.group_unit.clear();
@@ -850,7 +879,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   std::string title;
-  if (CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (BenchToolLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (TitleLine(l.text, &title)) {

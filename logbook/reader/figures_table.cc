@@ -1,5 +1,7 @@
 #include <nlohmann/json.hpp>
 
+#include "logbook/reader/figures_cells.h"
+#include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -147,7 +149,13 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
     if (paren) w.pop_back();
     if (!w.empty() && w.front() == '(') w.erase(w.begin());
     UnitInfo info{};
-    if ((paren || i + 1 == words.size()) && words.size() > 1 && UnitOfIn(w, h, &info) && !info.derived) {
+    // A header that is a unit alone ("T/s", "TPS"): a rate or an upper-case
+    // unit, never a statistic ("min", "max").
+    const bool alone = words.size() == 1 && (w.find('/') != std::string::npos ||
+                                             (w.size() >= 3 && std::all_of(w.begin(), w.end(), [](char ch) {
+                                               return std::isupper(static_cast<unsigned char>(ch));
+                                             }))) && !StatisticWord(Lower(w)) && !SpreadStatistic(Lower(w));
+    if ((paren || i + 1 == words.size()) && (words.size() > 1 || alone) && UnitOfIn(w, h, &info) && !info.derived) {
       c->unit = w, c->factor = info.factor, *metric = info.metric;
       return true;
     }
@@ -247,7 +255,7 @@ ColumnInfo ColumnMetric(const std::string& raw) {
 
 std::string Unticked(std::string s) {
   s.erase(std::remove_if(s.begin(), s.end(), [](char ch) { return ch == '`' || ch == '*'; }), s.end());
-  return parse_detail::Trim(s);
+  return Undecorated(parse_detail::Trim(s));  // "✅ 12.1 ms": the pictograph is the author's mark
 }
 
 // A cell's words around its number: an approximation mark before it ("~",
@@ -839,7 +847,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
     return;
   }
-  if (ValueTableFigures(t, headers, cols, context, x, out, unread)) return;
+  if (ValueTableFigures(t, headers, cols, context, x, out, unread) || VerticalTableFigures(t, context, x, out, unread)) return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];

@@ -1,0 +1,219 @@
+#include "logbook/reader/blocks_benchtools.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "logbook/numbers.h"
+#include "logbook/text.h"
+
+namespace moelog::logbook {
+
+namespace {
+
+struct BuiltinFile {
+  const char* name;
+  const char* text;
+};
+const BuiltinFile kReaderFiles[] = {
+#include "builtin_reader.inc"
+};
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The words of data/reader/bench_printouts.json, read once.
+struct BenchWords {
+  std::set<std::string> estimate_fields;
+  std::string low = "ci_low", high = "ci_high";
+  std::vector<std::string> table;  // a console table's header words
+  std::set<std::string> time_units;  // as printed, case kept
+  std::vector<std::string> chatter, chatter_phrases, after_colon, outliers, preamble, no_figure_suffixes;
+};
+
+void Strings(const nlohmann::json& j, const char* key, std::vector<std::string>* into) {
+  if (j.contains(key) && j[key].is_array())
+    for (const auto& v : j[key])
+      if (v.is_string()) into->push_back(Lower(v.get<std::string>()));
+}
+
+const BenchWords& Vocab() {
+  static const BenchWords words = [] {
+    BenchWords w;
+    nlohmann::json j;
+    for (const BuiltinFile& f : kReaderFiles)
+      if (std::string_view(f.name) == "data/reader/bench_printouts.json") j = nlohmann::json::parse(f.text, nullptr, false);
+    if (!j.is_object()) return w;
+    std::vector<std::string> fields, names;
+    Strings(j, "estimate_fields", &fields);
+    w.estimate_fields.insert(fields.begin(), fields.end());
+    Strings(j, "interval_names", &names);
+    if (names.size() == 2) w.low = names[0], w.high = names[1];
+    Strings(j, "table_header", &w.table);
+    Strings(j, "chatter", &w.chatter);
+    Strings(j, "chatter_phrases", &w.chatter_phrases);
+    Strings(j, "chatter_after_colon", &w.after_colon);
+    Strings(j, "outlier_words", &w.outliers);
+    Strings(j, "preamble", &w.preamble);
+    Strings(j, "no_figure_suffixes", &w.no_figure_suffixes);
+    if (j.contains("time_units") && j["time_units"].is_array())
+      for (const auto& v : j["time_units"])
+        if (v.is_string()) w.time_units.insert(v.get<std::string>());
+    return w;
+  }();
+  return words;
+}
+
+std::vector<std::string> Tokens(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream ss(s);
+  for (std::string w; ss >> w;) out.push_back(w);
+  return out;
+}
+
+bool EndsWith(const std::string& s, const std::string& e) {
+  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+}
+
+// A printed number ("1.2034", "+0.9120", "-3.1102") and a unit glued after
+// it ("-3.1102%"): false for a token that starts with no number.
+bool Number(std::string tok, std::string* digits, std::string* glued) {
+  if (!tok.empty() && tok[0] == '+') tok.erase(0, 1);
+  size_t n = tok.empty() || tok[0] != '-' ? 0 : 1;
+  while (n < tok.size() && (std::isdigit(static_cast<unsigned char>(tok[n])) || tok[n] == '.')) ++n;
+  *digits = tok.substr(0, n), *glued = tok.substr(n);
+  return ParseNumber(*digits).has_value() && (glued->empty() || !std::isdigit(static_cast<unsigned char>((*glued)[0])));
+}
+
+// "[1.2034 ms 1.2101 ms 1.2177 ms]" or "[-3.1% -2.4% -1.7%]": three numbers
+// and their units, low, estimate and high.
+bool Interval(const std::vector<std::string>& toks, size_t from, std::vector<BenchValue>* out) {
+  std::string inner;
+  for (size_t k = from; k < toks.size(); ++k) {
+    inner += (inner.empty() ? "" : " ") + toks[k];
+    if (toks[k].back() == ']') break;
+  }
+  if (inner.size() < 3 || inner.front() != '[' || inner.back() != ']') return false;
+  const auto in = Tokens(inner.substr(1, inner.size() - 2));
+  for (size_t k = 0; k < in.size() && out->size() < 4; ++k) {
+    std::string digits, glued;
+    if (!Number(in[k], &digits, &glued)) return false;
+    if (glued.empty() && k + 1 < in.size()) glued = in[++k];
+    out->push_back({"", digits, glued});
+  }
+  if (out->size() != 3 || (*out)[0].unit.empty()) return false;
+  (*out)[0].role = Vocab().low, (*out)[2].role = Vocab().high;
+  return true;
+}
+
+// criterion's "name  time:   [lo est hi]" (the name may be on the line above).
+bool EstimateLine(const std::vector<std::string>& toks, BenchLine* out) {
+  for (size_t f = 0; f < toks.size(); ++f) {
+    const std::string w = Lower(toks[f]);
+    if (w.size() < 2 || w.back() != ':' || !Vocab().estimate_fields.count(w.substr(0, w.size() - 1))) continue;
+    std::vector<BenchValue> values;
+    if (!Interval(toks, f + 1, &values)) return false;
+    for (size_t k = 0; k < f; ++k) out->name += (k ? " " : "") + toks[k];
+    out->field = w.substr(0, w.size() - 1);
+    out->kind = values[1].unit == "%" ? BenchLine::Kind::kChange : BenchLine::Kind::kFigures;
+    out->values = std::move(values);
+    return true;
+  }
+  return false;
+}
+
+bool TimeUnit(const std::string& u) { return Vocab().time_units.count(u) > 0; }
+
+// Google Benchmark's "BM_Gemm/1024   12.3 ms   12.2 ms   57" (counters may follow).
+bool TableRow(const std::vector<std::string>& toks, BenchLine* out) {
+  if (toks.size() < 6) return false;
+  std::string d1, g1, d2, g2, d3, g3;
+  if (Number(toks[0], &d1, &g1) || !Number(toks[1], &d1, &g1) || !g1.empty() || !TimeUnit(toks[2]) ||
+      !Number(toks[3], &d2, &g2) || !g2.empty() || !TimeUnit(toks[4]) || !Number(toks[5], &d3, &g3) || !g3.empty() ||
+      d3.find('.') != std::string::npos)
+    return false;
+  out->kind = BenchLine::Kind::kFigures;
+  out->name = toks[0];
+  for (const auto& s : Vocab().no_figure_suffixes)
+    if (EndsWith(Lower(out->name), s)) out->kind = BenchLine::Kind::kChatter;  // a spread over repeats
+  out->values = {{"", d1, toks[2]}, {"cpu", d2, toks[4]}};
+  return true;
+}
+
+// Lines that state no figure: chatter, a console table's header and the
+// machine lines before it.
+bool Chatter(const std::string& t, const std::vector<std::string>& toks) {
+  const std::string low = Lower(t);
+  const auto& v = Vocab();
+  auto starts = [&](const std::vector<std::string>& list) {
+    return std::any_of(list.begin(), list.end(), [&](const std::string& p) { return low.rfind(p, 0) == 0; });
+  };
+  if (starts(v.chatter) || starts(v.preamble)) return true;
+  for (const auto& p : v.chatter_phrases)
+    if (low.find(p) != std::string::npos) return true;
+  for (const auto& o : v.outliers)
+    if (EndsWith(low, o) && !toks.empty() && std::isdigit(static_cast<unsigned char>(toks[0][0]))) return true;
+  if (const size_t colon = low.find(": "); colon != std::string::npos && low.rfind("benchmarking ", 0) == 0)
+    for (const auto& a : v.after_colon)
+      if (low.compare(colon + 2, a.size(), a) == 0) return true;
+  if (toks.size() < v.table.size() || v.table.empty()) return false;
+  for (size_t k = 0; k < v.table.size(); ++k)
+    if (Lower(toks[k]) != v.table[k]) return false;
+  return true;
+}
+
+// A rule line ("-----", "=====") between a table's header and its rows.
+bool RuleLine(std::string_view l) {
+  return l.size() >= 3 && l.find_first_not_of("-=+| ") == std::string_view::npos;
+}
+
+std::string_view Trimmed(std::string_view l) {
+  while (!l.empty() && (l.front() == ' ' || l.front() == '\t')) l.remove_prefix(1);
+  while (!l.empty() && (l.back() == ' ' || l.back() == '\t' || l.back() == '\r')) l.remove_suffix(1);
+  return l;
+}
+
+}  // namespace
+
+BenchLine ReadBenchLine(const std::string& line) {
+  BenchLine out;
+  if (line.size() > 400) return out;
+  const auto toks = Tokens(line);
+  if (toks.empty()) return out;
+  if (EstimateLine(toks, &out) || TableRow(toks, &out)) return out;
+  out = BenchLine{};
+  if (Chatter(Trim(line), toks)) out.kind = BenchLine::Kind::kChatter;
+  return out;
+}
+
+bool BenchToolPrintout(std::string_view text) {
+  std::vector<std::string> lines;
+  for (size_t p = 0; p < text.size() && lines.size() < 4096;) {
+    const size_t nl = text.find('\n', p);
+    const std::string_view l = Trimmed(text.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p));
+    p = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (!l.empty() && !RuleLine(l)) lines.emplace_back(l);
+  }
+  size_t tool = 0, figures = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const BenchLine b = ReadBenchLine(lines[i]);
+    // A long name on a line of its own, its figures on the next ("time: [...]").
+    const bool name_line = b.kind == BenchLine::Kind::kNone && lines[i].find(' ') == std::string::npos &&
+                           i + 1 < lines.size() && ReadBenchLine(lines[i + 1]).kind != BenchLine::Kind::kNone &&
+                           ReadBenchLine(lines[i + 1]).name.empty();
+    if (b.kind == BenchLine::Kind::kNone && !name_line && i == 0) return false;
+    tool += b.kind != BenchLine::Kind::kNone || name_line ? 1 : 0;
+    figures += b.kind == BenchLine::Kind::kFigures ? 1 : 0;
+  }
+  return figures > 0 && 2 * tool >= lines.size();
+}
+
+}  // namespace moelog::logbook

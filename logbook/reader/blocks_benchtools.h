@@ -1,0 +1,48 @@
+// Reader stage blocks, bench tools' printouts: the lines of a bench tool
+// pasted without the command that printed them, plainly a program's output
+// even where a first line would read as a command (`lookup/hit  time: ...`).
+//  - Rust criterion: `name   time:   [1.2034 ms 1.2101 ms 1.2177 ms]` (the
+//    middle the estimate, the ends its interval), `thrpt:` likewise,
+//    `change: [-3.1% -2.4% -1.7%]` a change against the last run (derived),
+//    and its chatter (`Performance has improved.`, outlier counts);
+//  - Google Benchmark's console table: `BM_Gemm/1024   12.3 ms   12.2 ms
+//    57` under `Benchmark  Time  CPU  Iterations` (the time the figure, the
+//    CPU time beside it, the iterations no figure), and the machine lines
+//    printed before it (`Run on (16 X 3600 MHz CPU s)`).
+// The words are data: data/reader/bench_printouts.json. The figures stage
+// keeps what a line states (figures_output.cc).
+#ifndef MOELOG_LOGBOOK_READER_BLOCKS_BENCHTOOLS_H_
+#define MOELOG_LOGBOOK_READER_BLOCKS_BENCHTOOLS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace moelog::logbook {
+// One number a bench tool's line prints: its role in the line's run ("" the
+// figure; "ci_low"/"ci_high" its interval's ends; "cpu" its CPU time), its
+// digits and its unit as printed.
+struct BenchValue {
+  std::string role, digits, unit;
+};
+
+// What one line of a bench tool's printout says.
+struct BenchLine {
+  enum class Kind { kNone, kFigures, kChange, kChatter };
+  Kind kind = Kind::kNone;
+  std::string name;   // the benchmark the line names ("": the one above it)
+  std::string field;  // criterion's field ("time", "thrpt"), "" for a table row
+  std::vector<BenchValue> values;
+};
+
+// The line read (kNone: no bench tool's line).
+BenchLine ReadBenchLine(const std::string& line);
+
+// Whether `text` is a bench tool's printout: its first line one of the
+// tool's (or a name alone over one), a line of its figures in it, and most
+// of its lines the tool's.
+bool BenchToolPrintout(std::string_view text);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_READER_BLOCKS_BENCHTOOLS_H_

@@ -1,0 +1,115 @@
+#include "logbook/reader/figures_vertical.h"
+
+#include <nlohmann/json.hpp>
+
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+// The words of data/reader/vertical_tables.json, read once.
+struct VerticalWords {
+  std::set<std::string> names, values, no_run;
+};
+
+const VerticalWords& Vocab() {
+  static const VerticalWords words = [] {
+    VerticalWords w;
+    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/vertical_tables.json"), nullptr,
+                                         /*allow_exceptions=*/false);
+    if (!j.is_object()) return w;
+    for (const auto& [key, into] : {std::pair{"name_headers", &w.names}, std::pair{"value_headers", &w.values},
+                                    std::pair{"no_run_labels", &w.no_run}})
+      if (j.contains(key) && j[key].is_array())
+        for (const auto& v : j[key])
+          if (v.is_string()) into->insert(Lower(v.get<std::string>()));
+    return w;
+  }();
+  return words;
+}
+
+// A header or label as compared: lower case, no markup, no closing colon.
+std::string Plain(const std::string& s) {
+  std::string p = Lower(Unticked(s));
+  while (!p.empty() && (p.back() == ':' || p.back() == '.')) p.pop_back();
+  return parse_detail::Trim(p);
+}
+
+bool HasAlpha(const std::string& s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
+// Whether a text names a sheet of no run (its words, punctuation aside).
+bool NamesNoRun(const std::string& text) {
+  for (const auto& w : Words(Lower(text))) {
+    std::string word;
+    for (char c : w)
+      if (std::isalnum(static_cast<unsigned char>(c))) word += c;
+    if (Vocab().no_run.count(word)) return true;
+  }
+  return false;
+}
+
+// The table's caption: a one-line paragraph right above it.
+std::string Caption(const Entry& e, const TableBlock& t) {
+  for (const auto& p : e.paragraphs)
+    if (p.end_line < t.line && p.end_line >= t.line - 2 && p.line == p.end_line && p.text.size() <= 80) return p.text;
+  return "";
+}
+
+// A row of a setting rather than a figure: a short value that starts with
+// a letter ("llama-3-8b", "bf16", "paged KV"), or a whole number beside a
+// name that names no unit, metric or unitless figure ("Batch size | 8").
+bool SettingRow(const std::string& name, const std::string& value) {
+  if (name.empty() || name.size() > 40 || value.empty() || value.size() > 40 || RemarkColumn(name)) return false;
+  if (std::isalpha(static_cast<unsigned char>(value[0]))) return Words(value).size() <= 4;
+  if (!std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return false;
+  if (!PrintedKeyUnit(name).empty() || UnitlessMetricName(SnakeKey(name)) || name.find('(') != std::string::npos)
+    return false;
+  for (const auto& w : Words(Lower(name)))
+    if (MetricWord(w) || StatWord(w)) return false;
+  return true;
+}
+
+}  // namespace
+
+bool VerticalTable(const TableBlock& t) {
+  if (t.header.size() != 2 || t.rows.empty()) return false;
+  const std::string first = Plain(t.header[0]), second = Plain(t.header[1]);
+  if (!Vocab().names.count(first) && !Vocab().values.count(second)) return false;
+  if (!ColumnMetric(Unticked(t.header[1])).metric.empty()) return false;  // "| Metric | ms |": a column of one unit
+  for (const auto& row : t.rows)
+    if (!row.empty() && !EmptyCell(row[0]) && !HasAlpha(Unticked(row[0]))) return false;
+  return true;
+}
+
+bool VerticalTableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
+                          std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  if (x.entry == nullptr || !VerticalTable(t)) return false;
+  const Entry& e = *x.entry;
+  if (NamesNoRun(t.subheading) || NamesNoRun(Caption(e, t)) || NamesNoRun(Plain(t.header[1])) ||
+      EstimateColumn(t.header[1])) {
+    if (unread) unread->push_back({t.line, "| " + Unticked(t.header[0]) + " | ...", "a sheet of specifications, goals or estimates: no run"});
+    return true;
+  }
+  Config settings = context;
+  FencedBlock block;  // the rows as printed `Name: value` lines, each on its row's line
+  block.line = t.line + 1;
+  block.output_cue = "table";
+  block.subheading = t.subheading;
+  for (const auto& row : t.rows) {
+    std::string name = row.empty() ? "" : Unticked(row[0]);
+    while (!name.empty() && name.back() == ':') name.pop_back();
+    const std::string value = row.size() < 2 || EmptyCell(row[1]) ? "" : Unticked(row[1]);
+    if (SettingRow(name, value)) settings[SnakeKey(name)] = value;
+    else if (!name.empty() && !value.empty() && name.find(':') == std::string::npos) block.text += name + ": " + value;
+    block.text += "\n";
+  }
+  const size_t before = out->size();
+  OutputFigures(e, block, settings, x, out, unread);
+  for (size_t k = before; k < out->size(); ++k) (*out)[k].table = true;
+  return true;
+}
+
+}  // namespace moelog::logbook::reader
