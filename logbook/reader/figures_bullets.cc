@@ -233,6 +233,12 @@ void LabelUnit(const std::string& unit, Figure* f) {
   f->value = ToStored(f->value, info.factor);
 }
 
+// A range's end that nothing names, among other figures of its text ("...
+// but the benchmark measures 30-51 us"): no run's it is told of.
+static bool UnnamedRangeEnd(const Figure& f, size_t figures, const EntryCtx& x, const WalkScope& w) {
+  return f.range && figures > 2 && w.context.empty() && WordConfig(f, x).size() <= 1;
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -271,7 +277,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       f.metric = "tflops";
     }
     Config named = WordConfig(f, x);
-    if (named.empty() && !points.empty() && f.sentence != sentence && !f.derived) {
+    if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived) || UnnamedRangeEnd(f, figures.size(), x, w)) {
       unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it
       continue;
     }
