@@ -21,6 +21,7 @@ TEST(ReaderClassify, ADifferenceIsNoRun) {
   EXPECT_FALSE(AnyRunTime(Figures("the fused path is ~9 us smaller", true, false, true)));
   EXPECT_FALSE(AnyRunTime(Figures("dispatch got 0.3 ms faster", true, false, true)));
   EXPECT_TRUE(AnyRunTime(Figures("the fused path takes 0.84 ms", true, false, true)));
+  EXPECT_FALSE(AnyRunTime(Figures("the ~25-35 us gap is launch overhead", true, false, true)));  // a gap
 }
 
 // A range ("between 60 and 81 ms", "12.1–12.9 ms", "12.1-12.9 ms", "[14.2,

@@ -146,6 +146,22 @@ TEST(ReaderTable, AChangeCellsSidesAreFiguresAndItsChangeIsDerived) {
   EXPECT_TRUE(speedup);
 }
 
+// A table of factors only (each variant's speedup against a fixed
+// reference, a delta column beside): the factors are the runs' measurements.
+TEST(ReaderTable, ATableOfFactorsOnlyIsScoredAgainstAFixedReference) {
+  const auto figs = TableEntryFigures(
+      "| Problem | Baseline | + Tuned | Delta |\n"
+      "|---|:-:|:-:|:-:|\n"
+      "| **P1** RMSNorm | 2.13x | **2.45x** | +15% |\n"
+      "| **P2** Softmax | **1.44x** | 1.25x | -13% |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::set<double> own;
+  for (const auto& f : figs)
+    for (const auto& [metric, v] : f.run.metrics)
+      if (!f.run.derived.count(metric)) own.insert(v);
+  EXPECT_EQ(own, (std::set<double>{2.13, 2.45, 1.44, 1.25}));
+}
+
 // A header's scope word ("Per GPU TF", "TFLOPs/GPU", "per-GPU TFLOPs")
 // names its unit per device; "Total tok/s" is the run's throughput.
 TEST(ReaderTable, AHeadersScopeWordNamesItsUnitPerDevice) {
