@@ -234,9 +234,14 @@ void LabelUnit(const std::string& unit, Figure* f) {
 }
 
 // A range's end that nothing names, among other figures of its text ("...
-// but the benchmark measures 30-51 us"): no run's it is told of.
+// but the benchmark measures 30-51 us") or under a label that named no key
+// ("Tried the vendor library as a baseline: between 5.1 and 5.8 us"): no
+// run's it is told of. Under a metric's name alone ("Latency: 12.1-12.9 ms")
+// or no label, it is the entry's one measurement.
 static bool UnnamedRangeEnd(const Figure& f, size_t figures, const EntryCtx& x, const WalkScope& w) {
-  return f.range && figures > 2 && w.context.empty() && WordConfig(f, x).size() <= 1;
+  const std::string label = parse_detail::Trim(w.label);
+  const bool named_label = !label.empty() && !MetricWord(Lower(label)) && !MetricWord(label);
+  return f.range && (figures > 2 || named_label) && w.context.empty() && WordConfig(f, x).size() <= 1;
 }
 
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
