@@ -643,7 +643,9 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
     const bool speedup = change.back() == 'x' || change.back() == 'X';
     const auto v = ParseNumber(change.substr(0, change.size() - 1));
     if (it == by_at->end() || !v) return;
-    const std::string metric = col.metric + (speedup ? "_speedup" : "_delta_pct");
+    // "speedup" as the other readers name it; a second one of the row by its column.
+    const std::string metric = !speedup ? col.metric + "_delta_pct"
+                               : it->second.metrics.count("speedup") ? col.metric + "_speedup" : "speedup";
     it->second.metrics[metric] = *v;
     it->second.units[metric] = speedup ? "x" : "%";
     it->second.decimals[metric] = WrittenDecimals(change.substr(change[0] == '+' || change[0] == '-' ? 1 : 0, change.size() - 1));
