@@ -170,6 +170,29 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, 
   return from;
 }
 
+// The metrics an entry measures of its own: those of its figures that are
+// no reference's, derived ones aside.
+static std::set<std::string> OwnMetrics(const std::vector<RecordedFigure>& figs) {
+  std::set<std::string> own;
+  for (const auto& f : figs)
+    if (!f.refers)
+      for (const auto& [metric, value] : f.run.metrics)
+        if (!f.run.derived.count(metric)) own.insert(metric);
+  return own;
+}
+
+// A reference's figure is this entry's measurement only beside one of the
+// entry's own of its metric ("Reference path: 2.538 ms" next to "New path:
+// 1.106 ms"); alone ("the reference C solution reports 0.31 s") it is
+// someone else's.
+// Whether a reference's figure has a measurement of the entry beside it: a
+// metric of its own that the entry's other figures (`own`) measure too.
+static bool RefersBeside(const StoredRun& run, const std::set<std::string>& own) {
+  for (const auto& [metric, value] : run.metrics)
+    if (!run.derived.count(metric) && own.count(metric)) return true;
+  return false;
+}
+
 // Whether `text` names the entry `id` as a word ("as in PLN-001;").
 bool NamesEntry(const std::string& text, const std::string& id) {
   auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
@@ -211,6 +234,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
     std::vector<RecordedFigure> figs =
         RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example, HardwareAt(hardware, e.heading_line));
+    const std::set<std::string> own_metrics = OwnMetrics(figs);
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
       const bool table = f.table && ThreeDigits(f.run);
@@ -218,6 +242,10 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
       // "Reference path: 2.538 ms": a reference's figure restates an earlier
       // entry's only when it is that figure; else this entry measured it.
       if (from.empty() && f.refers && ThreeDigits(f.run)) from = EarlierEntryOf(f.run, earlier, false);
+      if (f.refers && !RefersBeside(f.run, own_metrics)) {
+        if (un) un->push_back({f.line, f.text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
+        continue;
+      }
       // A Result's figure equal to an earlier entry's that names that entry
       // ("bf16 31.42 ms (as in PLN-001)") restates it.
       if (from.empty() && !f.prose && !f.table)

@@ -349,7 +349,7 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
   }
 }
 
-// A short line right above a list ("On the laptop:" over its runs'
+// A short line right above a list ("On the laptop:", "Fp16:" over its runs'
 // bullets) names the setup of every item of that list. Read only when the
 // entry has two or more such lists with different lead lines: one lead
 // line alone tells no figures apart. Returns each top-level item's lead by
@@ -371,7 +371,10 @@ std::map<int, std::string> ListLeads(const Entry& entry) {
       std::string name = above->text;
       while (!name.empty() && (name.back() == ':' || name.back() == ' ')) name.pop_back();
       const size_t words = Words(name).size();
-      const bool label = words >= 2 && words <= 6 && !above->states_figure && !above->output_label &&
+      // One word names a setup when it is a value ("Fp16:", "EP8:"): letters and a digit.
+      const bool value_word = words == 1 && name.find_first_of("0123456789") != std::string::npos &&
+                              std::isalpha(static_cast<unsigned char>(name[0]));
+      const bool label = (value_word || (words >= 2 && words <= 6)) && !above->states_figure && !above->output_label &&
                          name.find_first_of(".;`") == std::string::npos;
       lead = label ? name : "";
     } else if (!same_list) {

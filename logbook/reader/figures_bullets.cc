@@ -267,6 +267,17 @@ std::string UnitAfterLeadNumber(const std::string& rest, const std::string& unit
   return rest.substr(0, p) + " " + unit + rest.substr(p);
 }
 
+// A range's end that nothing names, among other figures of its text ("...
+// but the benchmark measures 30-51 us") or under a label that named no key
+// ("Tried the vendor library as a baseline: between 5.1 and 5.8 us"): no
+// run's it is told of. Under a metric's name alone ("Latency: 12.1-12.9 ms")
+// or no label, it is the entry's one measurement.
+static bool UnnamedRangeEnd(const Figure& f, size_t figures, const EntryCtx& x, const WalkScope& w) {
+  const std::string label = parse_detail::Trim(w.label);
+  const bool named_label = !label.empty() && !MetricWord(Lower(label)) && !MetricWord(label);
+  return f.range && (figures > 2 || named_label) && w.context.empty() && WordConfig(f, x).size() <= 1;
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -305,7 +316,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       f.metric = "tflops";
     }
     Config named = WordConfig(f, x);
-    if (named.empty() && !points.empty() && f.sentence != sentence && !f.derived) {
+    if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived) || UnnamedRangeEnd(f, figures.size(), x, w)) {
       unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it
       continue;
     }

@@ -84,7 +84,7 @@ std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 // name says so.
 bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info) {
   if (unit.empty()) return false;
-  if (unit != "%" && UnitOf(unit, info)) return true;
+  if (unit != "%" && (UnitOf(unit, info) || UnitOfIn(unit, name, info))) return true;  // "Peak memory: 1.2 GB"
   const std::string low = Lower(unit);
   if (unit == "%" && Lower(name).find("mfu") != std::string::npos) {
     *info = UnitInfo{"mfu", 1, false};
@@ -174,7 +174,16 @@ std::string NameUnit(const std::string& name, std::string* bare) {
   std::replace_if(parts.begin(), parts.end(), [](char c) { return c == '_' || c == '/' || c == '.'; }, ' ');
   for (const auto& part : Words(parts))  // "peak_bytes_reserved"
     if (auto it = Vocab().unit_words.find(part); it != Vocab().unit_words.end()) return it->second;
-  return OutputUnit(*bare, "", &info) ? *bare : "";  // a header that is a unit ("TFLOP/s")
+  if (OutputUnit(*bare, "", &info)) return *bare;  // a header that is a unit ("TFLOP/s")
+  // "Output tokens/s", "Total tok/s": a name whose last word is a unit.
+  if (const size_t sp = bare->find_last_of(" \t"); sp != std::string::npos && sp + 1 < bare->size()) {
+    const std::string last = bare->substr(sp + 1);
+    if (last.find('/') != std::string::npos && UnitOf(last, &info) && !info.derived) {
+      *bare = TrimText(bare->substr(0, sp));
+      return last;
+    }
+  }
+  return "";
 }
 
 // Where one output block's reading stands.
@@ -261,10 +270,6 @@ bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed
     info->metric = ("_" + key + "_").find("_" + info->metric + "_") != std::string::npos ? key : key + "_" + info->metric;
   return true;
 }
-
-}  // namespace
-
-namespace {
 
 using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
 
@@ -415,6 +420,10 @@ void PairFigure(const std::string& k, const std::string& v, Config* cfg, std::ve
   }
   if (const size_t open = glued.find('('); open != std::string::npos && open > 0) glued.resize(open);  // "63.36GiB(66.67%)"
   if (const std::string d = DurationUnit(k, glued); !d.empty()) glued = d;
+  // "tok/s 15.2k": a magnitude glued to the number, the unit the key's; shown as written ("k tok/s").
+  std::string magnitude;
+  if (auto m = ReaderLexicon().magnitudes.find(glued); m != ReaderLexicon().magnitudes.end() && !key_unit.empty())
+    magnitude = glued, glued.clear();
   UnitInfo info;
   std::string unit = glued;
   if (!unit.empty() && (!key_unit.empty() || SettingKey(k) || !OutputUnit(unit, bare, &info))) unit.clear();
@@ -424,6 +433,11 @@ void PairFigure(const std::string& k, const std::string& v, Config* cfg, std::ve
   if (CountName(bare) || !NamedMetric(bare, unit, named, &info)) {
     (*cfg)[SnakeKey(k)] = v;
     return;
+  }
+  if (!magnitude.empty()) {
+    if (info.derived) return;
+    info.factor *= ReaderLexicon().magnitudes.at(magnitude);
+    unit = magnitude + " " + unit;
   }
   figs->emplace_back(info.metric, info, unit, num, approx);
 }
@@ -469,10 +483,6 @@ bool JsonLine(OutputRead& r, const std::string& t, int line) {
   if (!figs.empty()) KeepFigure(r, line, t, cfg, figs);
   return true;
 }
-
-}  // namespace
-
-namespace {
 
 // A line's cells: CSV fields, or runs of text between two spaces or more
 // (or a tab), or words when the line has no such gap.
@@ -715,6 +725,13 @@ bool MeasuredLine(OutputRead& r, const std::string& t, int line) {
 // loss: 5.98  tps: 829" (names ending in ':' before their values).
 using Fields = std::vector<std::pair<std::string, std::string>>;
 
+// A number as printed, with a magnitude glued to it or not ("12,345", "15.2k").
+bool MagnitudeNumber(const std::string& tok) {
+  std::string num, unit;
+  bool approx = false;
+  return NumberToken(tok, &num, &unit, &approx) && (unit.empty() || ReaderLexicon().magnitudes.count(unit) > 0);
+}
+
 bool PipeField(const std::string& part, Fields* out) {
   const std::string p = TrimText(part);
   std::string name, value;
@@ -722,7 +739,7 @@ bool PipeField(const std::string& part, Fields* out) {
     name = TrimText(p.substr(0, colon)), value = TrimText(p.substr(colon + 2));
   } else if (const size_t sp = p.rfind(' '); sp != std::string::npos) {
     name = TrimText(p.substr(0, sp)), value = p.substr(sp + 1);
-    if (IsNumber(name.substr(0, name.find(' '))) && !IsNumber(value))  // "12,345 tok/s"
+    if (MagnitudeNumber(name.substr(0, name.find(' '))) && !IsNumber(value))  // "12,345 tok/s", "15.2k tok/s"
       std::swap(name, value), name = TrimText(name), value = TrimText(value);
   }
   const auto vt = SplitWords(value);
@@ -893,27 +910,6 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
   WalkScope scope = r.scope;
   scope.context = LineConfig(r);
   Walk(b, scope, r.x, r.out, r.unread);
-}
-
-}  // namespace
-
-namespace {
-
-// The figures of a block printed by a shell loop, one per value and alike
-// otherwise ("for t in 1 4 8 16; do ... | grep mean; done"): each its value.
-void LoopFigures(const Entry& entry, const FencedBlock& block, size_t from, std::vector<RecordedFigure>* out) {
-  std::string key;
-  std::vector<std::string> values;
-  if (out->size() - from < 2 || !BlockLoop(entry, block, &key, &values) || values.size() != out->size() - from) return;
-  for (size_t k = from + 1; k < out->size(); ++k) {
-    const StoredRun& a = (*out)[from].run;
-    const StoredRun& b = (*out)[k].run;
-    if (a.config != b.config || a.metrics.size() != b.metrics.size() ||
-        !std::equal(a.metrics.begin(), a.metrics.end(), b.metrics.begin(), [](const auto& p, const auto& q) { return p.first == q.first; }))
-      return;
-  }
-  if ((*out)[from].run.config.count(key)) return;
-  for (size_t k = from; k < out->size(); ++k) (*out)[k].run.config[key] = values[k - from];
 }
 
 }  // namespace

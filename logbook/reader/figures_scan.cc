@@ -69,12 +69,26 @@ bool PluralNoun(const std::string& w) {
   return !not_nouns.count(Lower(w));
 }
 
+// Whether the number at `i` is followed by a unit the reader knows ("81 ms").
+bool UnitAfterDigits(const std::string& s, size_t i) {
+  size_t j = i;
+  DigitsAt(s, &j);
+  while (j < s.size() && s[j] == ' ') ++j;
+  UnitInfo info{};
+  return j > i && AnyUnit(UnitToken(s, j), &info);
+}
+
 UnitRead ReadUnit(const std::string& s, size_t j) {
   UnitRead u;
   size_t k = j, mag = 0;
   if (const double m = MagnitudeAt(s, k, &mag); mag > 0) u.scale = m, u.magnitude = s.substr(k, mag), k += mag;
   UnitInfo probe{};
   if (k + 1 < s.size() && s[k] == '-' && IsIdentStart(s[k + 1]) && UnitOf(UnitToken(s, k + 1), &probe)) ++k;
+  // "60-81 ms": a range's lower end, its unit the upper end's.
+  if (k + 1 < s.size() && s[k] == '-' && std::isdigit(static_cast<unsigned char>(s[k + 1])) && UnitAfterDigits(s, k + 1)) {
+    u.at = k;
+    return u;
+  }
   u.glued = k < s.size() && IsIdentChar(s[k]);
   while (k < s.size() && (s[k] == ' ' || s[k] == '`')) ++k;
   u.unit = UnitToken(s, k);
@@ -450,6 +464,12 @@ std::string FigureText(const std::string& text) {
   return text.substr(0, n);
 }
 
+// "12.1-12.9 ms": a hyphen between two numbers, no space around it, joins
+// them as a range (a sign is written after a space or a bracket).
+bool HyphenRange(const std::string& s, size_t start) {
+  return start >= 2 && s[start - 1] == '-' && std::isdigit(static_cast<unsigned char>(s[start - 2]));
+}
+
 // A number glued to a word or '=' ("topk8", "v5p", "k=2", "1e+00") is no
 // figure, unless a key names its unit ("time_s=0.0179"). True when the
 // number at `st.i` was such and the scan stepped past it. The scan always
@@ -468,7 +488,8 @@ bool GluedNumber(FigureScan& st, bool sign) {
     while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
     return true;
   }
-  if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' || s[i - 1] == '@')) {
+  if (i > 0 && (IsIdentChar(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == '.' || s[i - 1] == '/' || s[i - 1] == '@') &&
+      !(HyphenRange(s, i) && UnitAfterDigits(s, i))) {
     ++i;
     while (i < s.size() && (IsIdentChar(s[i]) || s[i] == '.')) ++i;
     return true;
@@ -582,6 +603,31 @@ void FromTo(FigureScan& st, size_t start, Figure* f) {
   from.named["arrow"] = "before", f->named["arrow"] = "after";
 }
 
+// The code a profiler's share of time is spent in ("48% of the CPU time is
+// spent in cudaStreamSynchronize", "... creating a stream
+// (cudaStreamCreate)"): the first word after `at` written as code (camelCase,
+// snake_case or a call "f()"), within 160 characters; "" when none.
+std::string CodeName(const std::string& s, size_t at) {
+  const size_t end = std::min(s.size(), at + 160);
+  for (size_t p = at; p < end;) {
+    while (p < end && !IsIdentStart(s[p])) ++p;
+    size_t e = p;
+    while (e < s.size() && (IsIdentChar(s[e]) || s[e] == '.' || s[e] == ':') && e - p < 64) ++e;
+    std::string w = s.substr(p, e - p);
+    while (!w.empty() && (w.back() == '.' || w.back() == ':' || w.back() == '-')) w.pop_back();
+    bool lower_then_upper = false, snake = false;
+    for (size_t k = 1; k < w.size(); ++k) {
+      lower_then_upper = lower_then_upper || (std::islower(static_cast<unsigned char>(w[k - 1])) &&
+                                              std::isupper(static_cast<unsigned char>(w[k])));
+      snake = snake || (w[k] == '_' && k + 1 < w.size());
+    }
+    const bool call = e + 1 < s.size() && s[e] == '(' && s[e + 1] == ')';
+    if (w.size() >= 3 && (lower_then_upper || snake || call)) return w;
+    p = std::max(e, p + 1);
+  }
+  return "";
+}
+
 // A figure read: named by its words, paired with the list waiting for its
 // unit or with the key values after it ("0.95 % at EP2"), and kept.
 void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
@@ -599,6 +645,7 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
                                                         !StatisticWord(post) && !UnitOf(post, &probe))
       f.word = post;  // "~3.8 us launch overhead vs 51 us kernel"
   if (!f.derived) FromTo(st, start, &f);
+  if (f.metric == "time_share_pct" && f.word.empty()) f.word = CodeName(s, st.i);
   if (UnitInfo u{}; st.mode.prose && !f.derived && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
   // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
   before_arrow = before_arrow || ArrowAfterUnit(s, st.i);
@@ -631,9 +678,22 @@ bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& n
   const Figure& prev = st.out.back();
   if (prev.derived || prev.metric == f.metric || f.metric == kNoUnit || prev.metric == kNoUnit) return false;
   int parens = 0;
-  for (size_t k = st.last_end; k < start; ++k) {
-    if (st.s[k] == '(') ++parens;
-    else if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*') return false;
+  size_t k = st.last_end;
+  for (; k < start && st.s[k] != '('; ++k)
+    if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*') return false;
+  for (; k < start; ++k) {
+    if (st.s[k] == '(') {
+      ++parens;
+    } else if (std::isalpha(static_cast<unsigned char>(st.s[k]))) {
+      // "(peak 38.2 GiB)", "(mean 3.1 ms)": one word naming the figure's statistic or what it measures.
+      size_t e = k;
+      while (e < start && std::isalpha(static_cast<unsigned char>(st.s[e]))) ++e;
+      const std::string w = Lower(st.s.substr(k, e - k));
+      if (!(w == "peak" || StatisticWord(w) || MetricWord(w))) return false;
+      k = e - 1;
+    } else if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*' && st.s[k] != ':') {
+      return false;
+    }
   }
   if (parens != 1) return false;
   f.word = prev.word, f.named = prev.named, f.subject = prev.subject, f.sentence = prev.sentence;
@@ -641,6 +701,59 @@ bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& n
   f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
   st.out.push_back(f);
   return true;
+}
+
+// The lower end of a range whose upper end `f` (written `num`) starts at
+// `start`: the figure read right before the gap (of f's metric, or a number
+// without a unit: `*replace` is then set), else the number written there, in
+// f's unit. Into `low`: its value and written decimals. False when no
+// number ends the gap (the range is then no figure).
+struct RangeLow {
+  double value = 0;
+  int decimals = -1;
+  bool replace = false;
+};
+bool RangeEnds(const FigureScan& st, size_t start, const std::string& num, const Figure& f, RangeLow* low) {
+  const std::string& s = st.s;
+  size_t p = start;
+  while (p > 0 && (s[p - 1] == ' ' || s[p - 1] == '~' || s[p - 1] == '`' || s[p - 1] == '*')) --p;
+  if (p >= 3 && s.compare(p - 3, 3, "\xE2\x80\x93") == 0) p -= 3;
+  else if (p >= 1 && s[p - 1] == '-') p -= 1;
+  else if (p >= 2 && Lower(s.substr(p - 2, 2)) == "to") p -= 2;
+  else if (p >= 3 && Lower(s.substr(p - 3, 3)) == "and") p -= 3;
+  else return false;
+  size_t u = p;  // past the lower end's own unit ("119 seconds to"), at most 12 characters
+  while (u > 0 && (s[u - 1] == ' ' || s[u - 1] == '`' || s[u - 1] == '*' || s[u - 1] == '~')) --u;
+  for (size_t k = 0; k < 12 && u > 0 && !std::isdigit(static_cast<unsigned char>(s[u - 1])) && s[u - 1] != ' '; ++k) --u;
+  while (u > 0 && s[u - 1] == ' ') --u;
+  size_t n = u;
+  while (n > 0 && (std::isdigit(static_cast<unsigned char>(s[n - 1])) || s[n - 1] == '.' || s[n - 1] == ',')) --n;
+  const auto lo = n < u ? ParseNumber(s.substr(n, u - n)) : std::nullopt;
+  const auto hi = ParseNumber(num);
+  if (!lo || !hi || *hi == 0 || *lo > *hi) return false;
+  low->value = f.value * (*lo / *hi);
+  low->decimals = WrittenDecimals(s.substr(n, u - n));
+  if (!st.out.empty() && st.last_end != std::string::npos && st.last_end >= u && st.last_end <= start) {
+    const Figure& prev = st.out.back();  // read already: with its own unit ("17.22% to 17.29%") or none
+    const bool bare = prev.unit.empty() || prev.metric == kNoUnit || prev.metric == kCarried;
+    if (prev.metric != f.metric && !bare) return false;
+    if (!bare) low->value = prev.value, low->decimals = prev.decimals;
+    low->replace = true;
+  }
+  return true;
+}
+
+// The range's two ends, after its upper end was kept: the lower end (named
+// as the upper is) goes before it, each a statistic of one measurement.
+void KeepRangeLow(FigureScan& st, const RangeLow& low) {
+  if (st.out.empty()) return;
+  Figure lower = st.out.back();
+  lower.value = low.value, lower.decimals = low.decimals;
+  lower.named["statistic"] = "min";
+  st.out.back().named["statistic"] = "max";
+  lower.range = st.out.back().range = true;
+  if (low.replace && st.out.size() >= 2) st.out.erase(st.out.end() - 2);
+  st.out.insert(st.out.end() - 1, lower);
 }
 
 // The number at st.i (`sign`: written with one): a fraction ("33/64") or a
@@ -671,26 +784,61 @@ void ScanNumber(FigureScan& st, bool sign) {
   if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
   if (!f.derived && DifferenceAfter(s, i)) f.not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
   if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
-  if (!f.derived && prose::RangeEnd(s, start)) {  // "119 to 123 seconds", "60–81 ms": neither end is a run's
-    f.not_run = "a range, not one run's figure";
-    if (!st.out.empty() && st.last_end != std::string::npos && st.last_end <= start &&
-        (prose::RangeGap(s.substr(st.last_end, start - st.last_end)) ||
-         Lower(Trim(s.substr(st.last_end, start - st.last_end))) == "and"))  // "between 60 and 81 ms"
-      st.out.back().not_run = f.not_run;  // its lower end: "17.22% to 17.29%"
-  }
+  // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
+  // one measurement's spread, its minimum and maximum.
+  RangeLow low;
+  const bool range = !f.derived && (prose::RangeEnd(s, start) || HyphenRange(s, start)) && !f.not_run;
+  const bool ends = range && RangeEnds(st, start, num, f, &low);
+  if (range && !ends) f.not_run = "a range, not one run's figure";
   // Asides, but for another metric of the figure before them, and for a
   // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
   const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||
                                              (st.arrow_left >= 0 && AfterArrow(s, start)));
   if (st.depth > 0 && !f.derived && !paren_change) {
-    if (ParenCompanion(st, start, f, num)) st.last_end = i;
+    if (ParenCompanion(st, start, f, num)) {
+      st.last_end = i;
+    } else if (f.metric != kNoUnit && f.metric != kCarried && !f.unit.empty() && !f.not_run &&
+               st.asides.size() < kMaxFiguresPerEntry) {
+      // "(~3.8 us Triton vs ~4.5 us CuTe-DSL)", "(peak 38.2 GiB, 2.1 s warmup)":
+      // an aside with a unit still gets a fate; listed, never guessed into a run.
+      f.not_run = "an aside in parentheses that no figure before it takes, not read as a run's figure";
+      f.decimals = WrittenDecimals(num);
+      st.asides.push_back(f);
+    }
     return;
   }
   KeepFigure(st, f, start, *v, unit, before_arrow, num);
+  if (ends) KeepRangeLow(st, low);
 }
 
-std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops, bool percent_is_mfu,
+// "[14.2, 15.0] ms": a bracketed pair of numbers before a
+// unit is a range, rewritten into `out` as "14.2–15.0 ms" (the same length:
+// every position of the text holds). False when the text has none.
+bool BracketRanges(const std::string& s, std::string* out) {
+  bool any = false;
+  for (size_t b = s.find('['); b != std::string::npos && b + 1 < s.size(); b = s.find('[', b + 1)) {
+    size_t j = b + 1;
+    const std::string lo = DigitsAt(s, &j);
+    if (lo.empty() || j >= s.size() || s[j] != ',') continue;
+    const size_t comma = j;
+    size_t k = comma + 1 + (comma + 1 < s.size() && s[comma + 1] == ' ' ? 1 : 0);
+    const size_t hi_at = k;
+    const std::string hi = DigitsAt(s, &k);
+    if (hi.empty() || k >= s.size() || s[k] != ']' || k + 1 >= s.size() || s[k + 1] != ' ') continue;
+    UnitInfo info{};
+    if (!AnyUnit(UnitToken(s, k + 2), &info) || info.derived) continue;
+    if (hi_at != comma + 2) continue;
+    if (!any) *out = s, any = true;
+    const std::string pair = " " + lo + "\xE2\x80\x93" + hi;
+    out->replace(b, k + 1 - b, pair);
+  }
+  return any;
+}
+
+std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool percent_is_mfu,
                             bool prose, const std::string& carry, const std::string& label) {
+  std::string bracketed;
+  const std::string& s = BracketRanges(text, &bracketed) ? bracketed : text;
   FigureScan st(s);
   st.mode.label = label;
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
@@ -703,11 +851,15 @@ std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops, bool perc
       ++i;
       continue;
     }
-    const bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    const bool sign = (c == '+' || c == '-') && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])) &&
+                      !(c == '-' && i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1])));  // "12.1-12.9 ms"
     if (!std::isdigit(static_cast<unsigned char>(c)) && !sign) { ++i; continue; }
     if (GluedNumber(st, sign)) continue;
     ScanNumber(st, sign);
   }
+  // Asides last: what is read before them (a figure's companions, lists) never sees them.
+  for (auto& a : st.asides)
+    if (st.out.size() < kMaxFiguresPerEntry) st.out.push_back(std::move(a));
   return std::move(st.out);
 }
 

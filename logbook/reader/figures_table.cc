@@ -183,13 +183,15 @@ std::string QualityMetric(const std::string& lower) {
   return out;
 }
 
-// "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU": a figure per device;
-// the device's words are taken out of the header.
+// "tok/s/GPU", "TFLOP/s/rank", "tokens/s per GPU", "Per GPU TF", "per-GPU
+// TFLOPs": a figure per device; the device's words are taken out of the header.
 std::string PerDevice(std::string* lower, std::string* h) {
   std::string per;
   for (const char* d : {"gpu", "rank", "device", "chip"})
-    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d})
-      if (size_t at = lower->find(form); at != std::string::npos && per.empty()) {
+    for (const std::string& form : {std::string("/") + d, std::string(" per ") + d, std::string("per ") + d + " ",
+                                    std::string("per-") + d})
+      if (size_t at = lower->find(form); at != std::string::npos && per.empty() &&
+                                         (form[0] == '/' || form[0] == ' ' || at == 0 || (*lower)[at - 1] == ' ')) {
         per = d;
         lower->erase(at, form.size());
         h->erase(at, form.size());
@@ -226,6 +228,8 @@ ColumnInfo ColumnMetric(const std::string& raw) {
   else if (const auto w = Words(lower); !w.empty() && (w.back() == "s" || w.back() == "sec" || w.back() == "seconds" ||
                                                          w.back() == "s/step" || w.back() == "s/iter"))
     base = "time_s", c.unit = "s";  // "P50 step s", "median s/step"
+  else if (HasWord(h, "TF") || HasWord(h, "TFLOP"))
+    base = "tflops", c.unit = "TF/s";  // "Per GPU TF"
   else if (HeaderUnit(h, &c, &base))
     ;
   else if (QualityHeader(lower))
@@ -323,6 +327,29 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   return out;
 }
 
+// A cell written as a change with its two sides in parentheses ("+8.1%
+// decode (3.2→3.46 t/s)", "1.9x (410 → 780 GB/s)"): the sides into `sides`
+// ("3.2→3.46 t/s"), the change into `change` ("+8.1%", "1.9x"). The after
+// side is the row's measurement, the before side the baseline's, the change
+// derived from them. False for any other cell.
+static bool ChangeCell(const std::string& cell, std::string* sides, std::string* change) {
+  const size_t open = cell.find('(');
+  if (open == std::string::npos || open == 0 || cell.back() != ')') return false;
+  std::string inner = parse_detail::Trim(cell.substr(open + 1, cell.size() - open - 2)), before, after;
+  if (!ArrowCell(inner, &before, &after)) return false;
+  const auto words = Words(cell.substr(0, open));
+  if (words.empty()) return false;
+  const std::string& w = words[0];
+  const char last = w.back();
+  size_t n = w[0] == '+' || w[0] == '-' ? 1 : 0;
+  const size_t digits = n;
+  while (n < w.size() && (std::isdigit(static_cast<unsigned char>(w[n])) || w[n] == '.')) ++n;
+  if (n == digits || n + 1 != w.size() || !(last == '%' || last == 'x' || last == 'X')) return false;
+  if (last == '%' && digits == 0) return false;  // a share, not a change
+  *sides = inner, *change = w;
+  return true;
+}
+
 // The metric a column without one in its header holds, from the units its
 // cells are written in ("4.21 ms", "0.069120s"; "14.2%" beside a header
 // "roofline": metric roofline in %). Empty when the cells say none.
@@ -332,7 +359,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
   for (const auto& row : t.rows) {
     if (c >= row.size()) continue;
     bool approximate = false;
-    std::string cell = CellCore(Unticked(row[c]), &approximate);
+    std::string cell = Unticked(row[c]), sides, change;
+    cell = CellCore(ChangeCell(cell, &sides, &change) ? sides : cell, &approximate);
     if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
     // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
     for (size_t p = 0; p < cell.size(); ++p)
@@ -463,6 +491,34 @@ void StatisticColumns(const std::vector<std::string>& headers, std::vector<Colum
   *cols = std::move(out);
 }
 
+// Whether every cell of column `c` that holds something is a factor ("2.13x",
+// "**1.44x**"), and one does.
+static bool FactorCells(const TableBlock& t, size_t c) {
+  bool any = false;
+  for (const auto& row : t.rows) {
+    if (c >= row.size() || EmptyCell(row[c])) continue;
+    bool approximate = false;
+    std::string cell = CellCore(Unticked(row[c]), &approximate);
+    if (cell.size() < 2 || (cell.back() != 'x' && cell.back() != 'X') || !ParseNumber(cell.substr(0, cell.size() - 1)))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+// A table of factors only ("| Problem | Baseline | + KB | Delta |" over
+// "2.13x | 2.45x | +15%"): no column holds a run's own figure, so each factor
+// is the run's score against a fixed reference (a harness's speedup), its
+// measurement; the columns whose header names no metric and whose cells are
+// all factors hold it.
+static void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  for (const auto& c : *cols)
+    if (!c.metric.empty() && !c.derived) return;
+  for (size_t c = 0; c < cols->size(); ++c)
+    if ((*cols)[c].metric.empty() && c > 0 && !ColumnMetric(headers[c]).derived && FactorCells(t, c))
+      (*cols)[c].metric = "speedup", (*cols)[c].unit = "x", (*cols)[c].factor = 1;
+}
+
 // The metric each column of a table holds (from its header, else from the
 // units its cells are written in), every column its own metric.
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
@@ -477,6 +533,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     }
     if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
   }
+  FactorColumns(t, *headers, &cols);
   StatisticColumns(*headers, &cols);
   NameColumns(*headers, &cols);
   return cols;
@@ -587,7 +644,22 @@ bool ArrowCell(const std::string& cell, std::string* before, std::string* after)
 // A metric cell of a row, into the figure set of its "@value" (and side of
 // an arrow: "A -> B" gives a "before" and an "after" figure).
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
-  std::string before, after;
+  std::string before, after, sides, change;
+  if (!col.derived && ChangeCell(cell, &sides, &change)) {
+    MetricCell(sides, col, by_at);
+    auto it = by_at->find(col.at + kSide + "2after");
+    const bool speedup = change.back() == 'x' || change.back() == 'X';
+    const auto v = ParseNumber(change.substr(0, change.size() - 1));
+    if (it == by_at->end() || !v) return;
+    // "speedup" as the other readers name it; a second one of the row by its column.
+    const std::string metric = !speedup ? col.metric + "_delta_pct"
+                               : it->second.metrics.count("speedup") ? col.metric + "_speedup" : "speedup";
+    it->second.metrics[metric] = *v;
+    it->second.units[metric] = speedup ? "x" : "%";
+    it->second.decimals[metric] = WrittenDecimals(change.substr(change[0] == '+' || change[0] == '-' ? 1 : 0, change.size() - 1));
+    it->second.derived.insert(metric);
+    return;
+  }
   if (ArrowCell(cell, &before, &after)) {
     // "62.9 -> 63.2 ms": the unit written after the second names the first too.
     std::string unit, u0;

@@ -57,27 +57,29 @@ double MagnitudeAt(const std::string& s, size_t k, size_t* len) {
 
 // What a percentage at [from, to) measures when words before or after it
 // name a share the vocabulary knows ("91.8% load utilization", "hit rate
-// 48%", "3.8% of theoretical peak"): the metric, else "". At most three
+// 48%", "3.8% of theoretical peak"): the metric, else "". At most four
 // words after it, and the clause's last 40 characters before it, are read.
 std::string PercentMetric(const std::string& s, size_t from, size_t to) {
   const auto& names = ReaderLexicon().percent_metrics;
   if (names.empty()) return "";
-  std::vector<std::string> after;  // up to three words after the '%'
+  std::vector<std::string> after;  // up to four words after the '%' ("percent" written after it aside)
   size_t p = to;
-  for (int n = 0; n < 3; ++n) {
+  for (int n = 0; n < 5 && after.size() < 4; ++n) {
     size_t e = p;
     const std::string w = WordAt(s, p, &e);
     if (w.empty()) break;
-    after.push_back(Lower(w));
+    if (n > 0 || Lower(w) != "percent") after.push_back(Lower(w));
     p = e;
   }
-  // "91.8% load utilization", "48% hit rate": a name among the words after it.
+  // "91.8% load utilization", "48% hit rate", "22.0% percent of the CPU
+  // time": a name among the words after it, of up to four words.
   for (size_t a = 0; a < after.size(); ++a) {
-    std::string two = after[a], three;
-    if (a + 1 < after.size()) two.append(1, ' ').append(after[a + 1]);
-    if (a + 2 < after.size()) three.append(two).append(1, ' ').append(after[a + 2]);
-    for (const auto& [w, metric] : names)
-      if (Lower(w) == after[a] || Lower(w) == two || Lower(w) == three) return metric;
+    std::string joined;
+    for (size_t b = a; b < after.size(); ++b) {
+      joined += (b == a ? "" : " ") + after[b];
+      for (const auto& [w, metric] : names)
+        if (Lower(w) == joined) return metric;
+    }
   }
   // "utilization 91.8%", "hit rate: 48%", "Occupancy was 62%": the clause
   // before it ends with a name, at most one linking word between.

@@ -288,6 +288,9 @@ std::string PositionalArgs(const std::string& cmd);
 // A block printed by a command that runs once per value of one shell loop
 // ("for t in 1 4 8 16; do ... done"): the key the loop feeds, its values.
 bool BlockLoop(const Entry& entry, const FencedBlock& b, std::string* key, std::vector<std::string>* values);
+// The figures of a block printed by a shell loop, from `from` on: each keyed
+// by its loop value when they are alike otherwise (key_output.cc).
+void LoopFigures(const Entry& entry, const FencedBlock& block, size_t from, std::vector<RecordedFigure>* out);
 std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x);
 Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x);
 void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out);
@@ -377,6 +380,7 @@ struct Figure {
   const char* not_run = nullptr;  // why it is no run's figure though it has a unit (a range, an estimate ...)
   int list = -1;                   // the " / " list it was written in ("13.2 / 13.1 / 12.8 %"), numbered per text
   bool refers = false;  // its sentence names a run it is compared with ("Reference: 0.307 s"): ReferenceWord
+  bool range = false;   // an end of a range ("12.1–12.9 ms"): its measurement's min or max
 };
 
 
@@ -428,6 +432,7 @@ struct FigureScan {
   size_t last_end = std::string::npos;  // past the unit of the last figure kept
   int from_figure = -1;  // index in `out` of a figure written after "from" (prose: "from 31.2 ms to 27.9 ms")
   int lists = 0;         // " / " lists read so far (Figure::list)
+  std::vector<Figure> asides;  // figures in parentheses no figure before them takes: listed, never a run's
 };
 
 // What an entry's commands and Config say, for reading its Result.

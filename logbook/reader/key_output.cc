@@ -196,4 +196,21 @@ bool BlockLoop(const Entry& entry, const FencedBlock& b, std::string* key, std::
   return !key->empty();
 }
 
+// The figures of a block printed by a shell loop, one per value and alike
+// otherwise ("for t in 1 4 8 16; do ... | grep mean; done"): each its value.
+void LoopFigures(const Entry& entry, const FencedBlock& block, size_t from, std::vector<RecordedFigure>* out) {
+  std::string key;
+  std::vector<std::string> values;
+  if (out->size() - from < 2 || !BlockLoop(entry, block, &key, &values) || values.size() != out->size() - from) return;
+  for (size_t k = from + 1; k < out->size(); ++k) {
+    const StoredRun& a = (*out)[from].run;
+    const StoredRun& b = (*out)[k].run;
+    if (a.config != b.config || a.metrics.size() != b.metrics.size() ||
+        !std::equal(a.metrics.begin(), a.metrics.end(), b.metrics.begin(), [](const auto& p, const auto& q) { return p.first == q.first; }))
+      return;
+  }
+  if ((*out)[from].run.config.count(key)) return;
+  for (size_t k = from; k < out->size(); ++k) (*out)[k].run.config[key] = values[k - from];
+}
+
 }  // namespace moelog::logbook::reader

@@ -21,11 +21,24 @@ TEST(ReaderClassify, ADifferenceIsNoRun) {
   EXPECT_FALSE(AnyRunTime(Figures("the fused path is ~9 us smaller", true, false, true)));
   EXPECT_FALSE(AnyRunTime(Figures("dispatch got 0.3 ms faster", true, false, true)));
   EXPECT_TRUE(AnyRunTime(Figures("the fused path takes 0.84 ms", true, false, true)));
+  EXPECT_FALSE(AnyRunTime(Figures("the ~25-35 us gap is launch overhead", true, false, true)));  // a gap
 }
 
-TEST(ReaderClassify, ARangeIsNoOneRun) {
-  auto f = Figures("between 60 and 81 ms", true, false, true);
-  for (const auto& x : f) EXPECT_NE(x.not_run, nullptr);
+// A range ("between 60 and 81 ms", "12.1–12.9 ms", "12.1-12.9 ms", "[14.2,
+// 15.0] ms", "119 to 123 seconds") is one measurement's spread: its two ends
+// are that measurement's minimum and maximum, never a run each.
+TEST(ReaderClassify, ARangesEndsAreOneMeasurementsMinAndMax) {
+  for (const char* text : {"between 60 and 81 ms", "fused: 60\xE2\x80\x93" "81 ms over 5 runs", "fused: 60-81 ms",
+                           "fused: [60, 81] ms", "the step took 60 ms to 81 ms"}) {
+    auto f = Figures(text, true, false, true);
+    ASSERT_EQ(f.size(), 2u) << text;
+    EXPECT_EQ(f[0].not_run, nullptr) << text;
+    EXPECT_EQ(f[1].not_run, nullptr) << text;
+    EXPECT_NEAR(f[0].value, 0.060, 1e-12) << text;
+    EXPECT_NEAR(f[1].value, 0.081, 1e-12) << text;
+    EXPECT_EQ(f[0].named["statistic"], "min") << text;
+    EXPECT_EQ(f[1].named["statistic"], "max") << text;
+  }
 }
 
 // What a sentence says a figure should be is a goal or an expectation,
@@ -91,7 +104,8 @@ TEST(ReaderClassify, AReferenceMeasuredInTheEntryIsItsMeasurement) {
       "# Log\n\n## 2026-01-01 Old path\n- Result: 2.538 ms\n\n"
       "## 2026-01-02 Routing fastpath\n- Microbenchmark:\n  - Reference path: `2.538 ms`\n  - New path: `1.106 ms`\n\n"
       "## 2026-01-03 Another shape\n- Microbenchmark:\n  - Reference path: `3.904 ms`\n  - New path: `1.302 ms`\n\n"
-      "## 2026-01-04 Rust port\n- reference solution: 0.307 s\n  - 1 thread: 3.90 s\n- ours: 0.52 s\n";
+      "## 2026-01-04 Rust port\n- reference solution: 0.307 s\n  - 1 thread: 3.90 s\n- ours: 0.52 s\n\n"
+      "## 2026-01-05 Ideas\n- mmap instead of read: the reference C solution reports 0.31 s on such hardware.\n";
   const Fates restating = EntryFates(text, 1);  // 2.538 ms is the first entry's figure
   EXPECT_TRUE(Has(restating.tabled, 0.001106));
   EXPECT_FALSE(Has(restating.tabled, 0.002538));
@@ -102,6 +116,10 @@ TEST(ReaderClassify, AReferenceMeasuredInTheEntryIsItsMeasurement) {
   EXPECT_TRUE(Has(rust.tabled, 0.307)) << (rust.why.empty() ? "" : rust.why[0]);
   EXPECT_TRUE(Has(rust.tabled, 3.90));
   EXPECT_TRUE(Has(rust.tabled, 0.52));
+  // A reference's figure with no measurement of the entry beside it is someone else's.
+  const Fates ideas = EntryFates(text, 4);
+  EXPECT_TRUE(ideas.tabled.empty());
+  EXPECT_FALSE(ideas.why.empty());
 }
 
 // Words that say a figure was measured before still restate it.
@@ -153,6 +171,20 @@ TEST(ReaderClassify, AProjectionIsAnEstimate) {
   EXPECT_FALSE(AnyRunTime(Figures("the projected step is 41 ms", true, false, true)));
   EXPECT_TRUE(prose::EstimateWord("est."));
   EXPECT_FALSE(prose::EstimateWord("measured"));
+}
+
+// A range under a metric's name is the entry's one measurement (its min and
+// max); under a label that names no key, nothing tells whose it is: listed.
+TEST(ReaderClassify, ARangeIsTabledOnlyWhereItsMeasurementIsNamedOrAlone) {
+  const std::string text =
+      "# Log\n\n## 2026-01-01 Spread\n- Latency: 12.1-12.9 ms\n\n"
+      "## 2026-01-02 Vendor\n- Tried the vendor library scan as a baseline: between 5.1 and 5.8 us\n";
+  const Fates one = EntryFates(text, 0);
+  EXPECT_TRUE(Has(one.tabled, 0.0121));
+  EXPECT_TRUE(Has(one.tabled, 0.0129));
+  const Fates vendor = EntryFates(text, 1);
+  EXPECT_TRUE(vendor.tabled.empty());
+  EXPECT_FALSE(vendor.why.empty());
 }
 
 }  // namespace

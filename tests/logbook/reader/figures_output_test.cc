@@ -113,6 +113,30 @@ TEST(ReaderOutputFigures, PeaksAndShapesAreNoRunsFigures) {
   EXPECT_NE(unread[0].why.find("peak"), std::string::npos);
 }
 
+// A program's summary lines: a name whose last word is the unit ("Output
+// tokens/s: 1240.7"), a peak of memory (the run's own, unlike a peak
+// bandwidth), a magnitude glued to a field's number ("15.2k tok/s").
+TEST(ReaderOutputFigures, SummaryLinesWithTheUnitInTheNameOrAMagnitude) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = Read(
+      "```\nTotal Time: 12.3 s\n"                             // line 8
+      "Output tokens/s: 1240.7\n"                              // 9
+      "Peak memory: 1.2 GB\n"                                  // 10
+      "step 100 | loss 3.21 | 412.3 ms/step | 15.2k tok/s\n"   // 11
+      "```\n", &unread);
+  const RecordedFigure* t = OnLine(figs, 9);
+  ASSERT_NE(t, nullptr);
+  EXPECT_DOUBLE_EQ(t->run.metrics.at("tokens_per_s"), 1240.7);
+  const RecordedFigure* m = OnLine(figs, 10);
+  ASSERT_NE(m, nullptr);
+  EXPECT_TRUE(m->run.metrics.count("memory_mib"));
+  const RecordedFigure* l = OnLine(figs, 11);
+  ASSERT_NE(l, nullptr);
+  ASSERT_TRUE(l->run.metrics.count("tokens_per_s"));
+  EXPECT_DOUBLE_EQ(l->run.metrics.at("tokens_per_s"), 15200);
+  EXPECT_EQ(l->run.units.at("tokens_per_s"), "k tok/s");
+}
+
 TEST(ReaderOutputFigures, PrintedKeyValueBulletsUnderTheirCommand) {
   const auto figs = Read(
       "- Bench:\n  - `python bench.py --impl ref --batch 1`\n    - `avg_step_ms=20.4`, `peak_bytes_reserved=24850`\n"

@@ -110,6 +110,36 @@ TEST(ReaderFigures, PercentagesNamingAMeasuredShare) {
   EXPECT_TRUE(Figures("about 40% of the rows", false).empty());
 }
 
+// A profiler's share of time ("48% of the CPU time is spent in ...",
+// "22.0% percent of the time went in ...") is a measured share.
+TEST(ReaderFigures, AProfilersShareOfTimeIsAFigure) {
+  for (const char* text : {"48% of the CPU time is spent in cudaStreamSynchronize",
+                           "22.0% percent of the time went in cudaHostAlloc", "9.1% of time in the epilogue"}) {
+    auto f = Figures(text, false);
+    ASSERT_EQ(f.size(), 1u) << text;
+    EXPECT_EQ(f[0].metric, "time_share_pct") << text;
+    EXPECT_FALSE(f[0].derived) << text;
+  }
+}
+
+// A figure in parentheses after another of another metric is the same
+// run's, also named by a word ("(peak 38.2 GiB"); one nothing takes ("2.1 s
+// warmup" beside a time) is still returned, as no run's figure, so that it
+// gets a fate.
+TEST(ReaderFigures, AnAsideInParenthesesIsACompanionOrListed) {
+  auto f = Figures("step 412 ms (peak 38.2 GiB, 2.1 s warmup)", false);
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].metric, "time_s");
+  EXPECT_EQ(f[0].not_run, nullptr);
+  EXPECT_EQ(f[1].metric, "memory_mib");
+  EXPECT_EQ(f[1].not_run, nullptr);
+  EXPECT_EQ(f[2].metric, "time_s");
+  EXPECT_NE(f[2].not_run, nullptr);
+  auto g = Figures("NCU shows (~3.8 us Triton vs ~4.5 us CuTe-DSL)", false);
+  ASSERT_EQ(g.size(), 2u);
+  for (const auto& x : g) EXPECT_NE(x.not_run, nullptr);
+}
+
 // "from A to B" pairs a change's figures as before and after, in a bullet
 // as in prose.
 TEST(ReaderFigures, FromToIsBeforeAndAfter) {

@@ -134,6 +134,28 @@ TEST(ReaderKey, AListsLeadLineNamesItsItemsSetup) {
   }
 }
 
+// A one-word lead that is a value ("Fp16:", "Fp32:") names its list's setup
+// as a phrase does; a one-word lead of no value ("Results:") does not.
+TEST(ReaderKey, AOneWordValueLeadNamesItsList) {
+  const std::string text =
+      "# Log\n\n## 2026-03-04 Profile\n\n"
+      "Fp16:\n"
+      "- 34.5% of the time went in cudaHostAlloc\n"
+      "- 22.8% of the time went in cudaStreamCreate\n\n"
+      "Fp32:\n"
+      "- 35.4% of the time went in cudaHostAlloc\n"
+      "- 21.2% of the time went in cudaStreamCreate\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 4u);
+  for (const auto& f : figs) {
+    ASSERT_TRUE(f.run.config.count("setup")) << f.text;
+    EXPECT_EQ(f.run.config.at("setup"), f.line < 9 ? "Fp16" : "Fp32") << f.text;
+    EXPECT_EQ(f.run.config.at("variant").rfind("cuda", 0), 0u) << f.text;  // named by the call
+  }
+}
+
 // One lead line alone tells no figures apart, and a sentence above a list
 // is no setup.
 TEST(ReaderKey, OneListLeadOrASentenceIsNoSetup) {

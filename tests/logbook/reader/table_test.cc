@@ -120,6 +120,61 @@ TEST(ReaderTable, ACellsParenthesisOfAnotherMetricIsAFigure) {
   EXPECT_TRUE(throughputs.count(3294));
 }
 
+// A cell written as a change with its two sides ("+8.1% decode (3.2→3.46
+// t/s)", "1.9x (410 → 780 GB/s)"): the after side is the row's measurement,
+// the before side the baseline's, the change derived from them.
+TEST(ReaderTable, AChangeCellsSidesAreFiguresAndItsChangeIsDerived) {
+  const auto figs = TableEntryFigures(
+      "| Config | Decode | Bandwidth |\n"
+      "|---|---|---|\n"
+      "| q4_k | +8.1% decode (3.2\xE2\x86\x92" "3.46 t/s) | 1.9x (410 \xE2\x86\x92 780 GB/s) |\n");
+  bool after_tps = false, after_bw = false, before_tps = false, change = false, speedup = false;
+  for (const auto& f : figs) {
+    const bool after = f.run.config.count("arrow") && f.run.config.at("arrow") == "after";
+    for (const auto& [metric, v] : f.run.metrics) {
+      after_tps = after_tps || (after && metric == "tokens_per_s" && v == 3.46);
+      before_tps = before_tps || (!after && metric == "tokens_per_s" && v == 3.2);
+      after_bw = after_bw || (after && metric == "gb_per_s" && v == 780);
+      change = change || (after && f.run.derived.count(metric) && v == 8.1);
+      speedup = speedup || (after && f.run.derived.count(metric) && v == 1.9);
+    }
+  }
+  EXPECT_TRUE(after_tps);
+  EXPECT_TRUE(before_tps);
+  EXPECT_TRUE(after_bw);
+  EXPECT_TRUE(change);
+  EXPECT_TRUE(speedup);
+}
+
+// A table of factors only (each variant's speedup against a fixed
+// reference, a delta column beside): the factors are the runs' measurements.
+TEST(ReaderTable, ATableOfFactorsOnlyIsScoredAgainstAFixedReference) {
+  const auto figs = TableEntryFigures(
+      "| Problem | Baseline | + Tuned | Delta |\n"
+      "|---|:-:|:-:|:-:|\n"
+      "| **P1** RMSNorm | 2.13x | **2.45x** | +15% |\n"
+      "| **P2** Softmax | **1.44x** | 1.25x | -13% |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::set<double> own;
+  for (const auto& f : figs)
+    for (const auto& [metric, v] : f.run.metrics)
+      if (!f.run.derived.count(metric)) own.insert(v);
+  EXPECT_EQ(own, (std::set<double>{2.13, 2.45, 1.44, 1.25}));
+}
+
+// A header's scope word ("Per GPU TF", "TFLOPs/GPU", "per-GPU TFLOPs")
+// names its unit per device; "Total tok/s" is the run's throughput.
+TEST(ReaderTable, AHeadersScopeWordNamesItsUnitPerDevice) {
+  const auto figs = TableEntryFigures(
+      "| GPUs | Per GPU TF | Total tok/s |\n"
+      "|---|---|---|\n"
+      "| 8 | 312.5 | 41200 |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("tflops_per_gpu"), 312.5);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("tokens_per_s"), 41200);
+  for (const auto& [k, v] : figs[0].run.config) EXPECT_NE(v, "312.5") << k;
+}
+
 // A column whose header names a quality figure without a unit ("score",
 // "val_bpb") holds the row's figures.
 TEST(ReaderTable, AQualityColumnWithoutUnitIsAFigure) {
