@@ -290,6 +290,46 @@ MdDocument ParseWhole(std::string_view text, std::span<const std::string_view> l
   return doc;
 }
 
+// A GFM table's delimiter row ("|---|:--:|"), inside list or quote marks.
+bool IsDelimiterRow(std::string_view line) {
+  size_t p = 0;
+  while (p < line.size() && (line[p] == ' ' || line[p] == '\t' || line[p] == '>')) ++p;
+  bool dash = false;
+  for (; p < line.size(); ++p) {
+    if (line[p] == '-') dash = true;
+    else if (line[p] != '|' && line[p] != ':' && line[p] != ' ' && line[p] != '\t' && line[p] != '\r') return false;
+  }
+  return dash;
+}
+
+// A table written right below a paragraph's last line takes that line as
+// its header; cmark-gfm then reports the rest of the paragraph at line 0
+// and the table from the paragraph's first line. Both get their source
+// lines back: the header is the line above the table's delimiter row.
+void RepairInterruptedParagraphs(MdDocument* doc, std::span<const std::string_view> lines) {
+  for (const MdNode& parent : doc->nodes)
+    for (size_t c = 0; c + 1 < parent.children.size(); ++c) {
+      MdNode& para = doc->nodes[static_cast<size_t>(parent.children[c])];
+      MdNode& table = doc->nodes[static_cast<size_t>(parent.children[c + 1])];
+      if (para.kind != MdKind::kParagraph || para.start_line != 0 || table.kind != MdKind::kTable ||
+          table.start_line <= 0)
+        continue;
+      int header = 0;
+      for (int k = table.start_line + 1; k <= table.end_line && k <= static_cast<int>(lines.size()); ++k)
+        if (IsDelimiterRow(lines[static_cast<size_t>(k - 1)])) {
+          header = k - 1;
+          break;
+        }
+      if (header <= table.start_line) continue;
+      para.start_line = table.start_line;
+      para.end_line = header - 1;
+      table.start_line = header;
+      for (int r : table.children)
+        if (MdNode& row = doc->nodes[static_cast<size_t>(r)]; row.kind == MdKind::kTableRow && row.header_row)
+          row.start_line = row.end_line = header;
+    }
+}
+
 }  // namespace
 
 std::vector<MdHeading> Headings(const MdDocument& doc) {
@@ -316,6 +356,7 @@ MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_vi
   if (narrow) text = *narrow;
   MdDocument doc = ParseWhole(text, lines);
   LinkChildren(&doc);
+  RepairInterruptedParagraphs(&doc, lines);
   return doc;
 }
 

@@ -203,6 +203,121 @@ bool NamesEntry(const std::string& text, const std::string& id) {
   return false;
 }
 
+// The numbers an entry writes in its list items and prose with five
+// significant digits at least ("147,734", "17,485", "2.5381"), read as
+// figures or not: a later figure written so restates one of them (fewer
+// digits could match by chance).
+void WrittenNumbers(const Entry& e, std::set<double>* out) {
+  auto scan = [&](const std::string& t) {
+    for (size_t i = 0; i < t.size();) {
+      if (!std::isdigit(static_cast<unsigned char>(t[i])) || (i > 0 && std::isalnum(static_cast<unsigned char>(t[i - 1])))) {
+        ++i;
+        continue;
+      }
+      std::string digits;
+      size_t j = i;
+      for (; j < t.size(); ++j) {
+        const char c = t[j];
+        const bool group = c == ',' && j + 4 <= t.size() &&
+                           std::all_of(t.begin() + static_cast<long>(j) + 1, t.begin() + static_cast<long>(j) + 4,
+                                       [](char d) { return std::isdigit(static_cast<unsigned char>(d)); });
+        if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && j + 1 < t.size() &&
+                                                            std::isdigit(static_cast<unsigned char>(t[j + 1])) &&
+                                                            digits.find('.') == std::string::npos))
+          digits += c;
+        else if (!group)
+          break;
+      }
+      i = j;
+      const size_t first = digits.find_first_not_of("0.");
+      size_t significant = 0;
+      for (size_t k = first == std::string::npos ? digits.size() : first; k < digits.size(); ++k)
+        significant += std::isdigit(static_cast<unsigned char>(digits[k])) ? 1 : 0;
+      if (significant >= 5 && out->size() < 4096) out->insert(std::strtod(digits.c_str(), nullptr));
+    }
+  };
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    scan(b.text);
+    for (const auto& c : b.children) walk(c);
+  };
+  for (const auto& f : e.fields) walk(f.bullet);
+  for (const auto& b : e.notes) walk(b);
+  for (const auto& p : e.paragraphs) scan(p.text);
+}
+
+// Whether each own figure of `f` is written with five significant digits
+// at least and is a number an earlier entry writes (WrittenNumbers):
+// "VLIW packing: 147,734 -> 102,678 cycles" in a recap of the entries that
+// wrote "Cycles: 102,678", read there or not.
+bool RestatesWritten(const RecordedFigure& f, const std::set<double>& written) {
+  bool any = false;
+  for (const auto& [metric, value] : f.run.metrics) {
+    if (f.run.derived.count(metric)) continue;
+    const WrittenValue w = WrittenOf(f.run, metric);
+    if (w.decimals < 0) return false;
+    const double shown = FromStored(w.value, w.factor);
+    int digits = w.decimals;
+    for (double v = std::fabs(shown); v >= 1; v /= 10) ++digits;
+    if (std::fabs(shown) < 1) digits = w.decimals + static_cast<int>(std::floor(std::log10(std::max(std::fabs(shown), 1e-12))) + 1);
+    if (digits < 5) return false;
+    auto it = written.lower_bound(shown - 1e-9 * std::max(1.0, std::fabs(shown)));
+    if (it == written.end() || std::fabs(*it - shown) > 1e-9 * std::max(1.0, std::fabs(shown))) return false;
+    any = true;
+  }
+  return any;
+}
+
+// Whether `line` is one of the entry's printed (output) lines.
+bool InOutput(const Entry& e, int line) {
+  return std::any_of(e.outputs.begin(), e.outputs.end(),
+                     [line](const FencedBlock& b) { return b.line <= line && line <= b.end_line; });
+}
+
+// An entry with entries below it (`## 2. Major changes` over `### 2.1`)
+// that holds no table, command or output of its own: its prose above its
+// first part introduces them ("Waiting 8 hours for a result was too slow,
+// so ..."), its figures are no runs. The line its introduction ends at, or 0.
+int IntroductionEnd(const Logbook& logbook, size_t i) {
+  const Entry& e = logbook.entries[i];
+  if (i + 1 >= logbook.entries.size() || logbook.entries[i + 1].heading_line > e.end_line) return 0;
+  if (!e.tables.empty() || !e.outputs.empty() || !e.commands.empty()) return 0;
+  int end = logbook.entries[i + 1].heading_line;
+  if (!e.subheadings.empty()) end = std::min(end, e.subheadings.front().line);
+  return end;
+}
+
+// Entry `i`'s figures outside its tables and printed lines that introduce
+// the entries below it (IntroductionEnd) or, in an entry that runs no
+// command, restate a number an earlier entry writes (RestatesWritten):
+// listed, not runs. "147,734 -> 102,678 cycles": when the figure after the
+// arrow restates one, the one before it (older still) does too.
+void DropRecapFigures(const Logbook& logbook, size_t i, const std::set<double>& written,
+                      std::vector<RecordedFigure>* figs, std::vector<UnreadFigures>* un) {
+  const Entry& e = logbook.entries[i];
+  const int intro_end = IntroductionEnd(logbook, i);
+  const bool recaps = e.commands.empty();  // an entry that runs a command measures it again
+  auto arrow = [](const RecordedFigure& f) {
+    auto a = f.run.config.find("arrow");
+    return a == f.run.config.end() ? std::string() : a->second;
+  };
+  std::set<int> recap;
+  for (const auto& f : *figs)
+    if (recaps && arrow(f) == "after" && !f.table && RestatesWritten(f, written)) recap.insert(f.line);
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *figs) {
+    const bool intro = f.line < intro_end;
+    const bool restates =
+        recaps && (RestatesWritten(f, written) || (arrow(f) == "before" && recap.count(f.line)));
+    if (f.table || InOutput(e, f.line) || (!intro && !restates)) {
+      kept.push_back(std::move(f));
+    } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {
+      un->push_back({f.line, f.text, intro ? "an introduction to the entries below it, not a run"
+                                           : "restates a number an earlier entry writes, not another run"});
+    }
+  }
+  *figs = std::move(kept);
+}
+
 }  // namespace reader
 
 RunKeys RecordedKeys(const Logbook& logbook) {
@@ -227,6 +342,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   // those of its metric only, at most kMaxEarlier of them (bounded).
   constexpr size_t kMaxEarlier = 4096;
   EarlierFigures earlier;
+  std::set<double> written;  // numbers earlier entries write (WrittenNumbers)
   Vocabulary vocabulary;
   const auto hardware = DocumentHardware(logbook);
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
@@ -236,6 +352,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
         RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example, HardwareAt(hardware, e.heading_line));
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     std::vector<RecordedFigure> kept;
+    DropRecapFigures(logbook, i, written, &figs, un);
     for (auto& f : figs) {
       const bool table = f.table && ThreeDigits(f.run);
       std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
@@ -263,6 +380,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     // A summary above the entries (`## Results`) or the title's own text
     // states the figures the entries below measure: theirs are not restated.
     if (e.segment_rule == "summary" || e.segment_rule == "preamble") continue;
+    WrittenNumbers(e, &written);
     for (const auto& f : out.back())
       for (const auto& [metric, value] : f.run.metrics)
         if (!f.run.derived.count(metric) && earlier[metric].size() < kMaxEarlier)

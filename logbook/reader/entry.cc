@@ -1,6 +1,7 @@
 #include "logbook/reader/internal.h"
 
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/segment.h"
 
 namespace moelog::logbook {
 using namespace reader;
@@ -578,6 +579,53 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
   }
 }
 
+// Figures under a sub-heading of the entry that explains ("### Key Design
+// Decisions", "### Why 4a failed", "### Conclusion"; IsExplanationHeading)
+// or under a list item's lead that does: the text there explains runs, it
+// records none. Listed, not tabled.
+void DropExplained(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  auto explaining = [&](int line) -> const Entry::SubHeading* {
+    const Entry::SubHeading* near = nullptr;
+    for (const auto& h : entry.subheadings)
+      if (h.line < line) near = &h;
+    return near != nullptr && IsExplanationHeading(near->text) ? near : nullptr;
+  };
+  // A list item that labels its sub-items with a lead that reads, plans or
+  // explains ("- Notes (from the SOP):", "- Hypothesis:"; prose::NoRunLead,
+  // as a paragraph's lead): the sub-items' figures are no runs.
+  std::vector<std::pair<int, int>> led;  // the sub-items' lines
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    const std::string t = parse_detail::Trim(b.text);
+    const bool label = !b.children.empty() && !t.empty() && (t.back() == ':' || (t.size() >= 3 && t.compare(t.size() - 3, 3, "\xEF\xBC\x9A") == 0));
+    const std::string lead = label ? t.substr(0, t.find(':')) : "";
+    // "- Reference (batch=1):" over its figures names a run measured here.
+    const auto words = Words(lead);
+    if (label && prose::NoRunLead(lead) && std::none_of(words.begin(), words.end(), ReferenceWord))
+      led.emplace_back(b.children.front().line, b.end_line);
+    for (const auto& c : b.children) walk(c);
+  };
+  for (const auto& b : entry.notes) walk(b);
+  for (const auto& f : entry.fields) walk(f.bullet);
+  auto under_lead = [&](int line) {
+    return std::any_of(led.begin(), led.end(), [line](const auto& r) { return r.first <= line && line <= r.second; });
+  };
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *out) {
+    const Entry::SubHeading* h = explaining(f.line);
+    if (h == nullptr && under_lead(f.line)) {
+      if (unread && !(!unread->empty() && unread->back().line == f.line))
+        unread->push_back({f.line, f.text, "an explanation (under a lead that reads, plans or explains), not a run"});
+      continue;
+    }
+    if (h == nullptr) {
+      kept.push_back(std::move(f));
+    } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
+      unread->push_back({f.line, f.text, "an explanation (under \"" + h->text + "\"), not a run"});
+    }
+  }
+  *out = std::move(kept);
+}
+
 }  // namespace reader
 
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::string& file,
@@ -611,6 +659,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   if (!any_result) HeadingFigures(entry, x, &out, unread);  // beside a Result, the Result is the record
   if (!any_result) LooseFigures(entry, x, &out, unread);
   else NotesBesideResult(entry, x, &out, unread);
+  DropExplained(entry, &out, unread);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
   if (out.size() > kMaxFiguresPerEntry) {  // placing figures compares them in pairs: bounded

@@ -29,7 +29,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary;
 };
 
 const SectionWords& Words() {
@@ -51,6 +51,8 @@ const SectionWords& Words() {
       take("ordinal_words", &w.ordinal);
       take("record_command_parts", &w.record_command);
       take("record_result_parts", &w.record_result);
+      take("explanation_words", &w.explanation);
+      take("summary_sections", &w.summary);
     }
     return w;
   }();
@@ -84,6 +86,18 @@ bool IsLogSectionName(std::string_view name) {
 bool IsReservedSectionName(std::string_view name) { return Words().reserved.count(SectionKey(name)) > 0; }
 bool IsMeasuredSectionName(std::string_view name) { return Words().measured.count(SectionKey(name)) > 0; }
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
+
+bool IsExplanationHeading(std::string_view name) {
+  const std::string key = SectionKey(name);
+  for (size_t p = 0; p < key.size();) {
+    while (p < key.size() && !std::isalnum(static_cast<unsigned char>(key[p]))) ++p;
+    size_t e = p;
+    while (e < key.size() && std::isalnum(static_cast<unsigned char>(key[e]))) ++e;
+    if (e > p && Words().explanation.count(key.substr(p, e - p))) return true;
+    p = e;
+  }
+  return false;
+}
 
 namespace {
 
@@ -195,17 +209,33 @@ void LogSectionEntries(const std::vector<OutlineHeading>& outline, Holds* holds,
   }
 }
 
+// Whether each heading sits inside (below) a section that summarizes or
+// explains (`### Key findings` under `## Executive Summary`):
+// such a part is its section's, never an entry for what it holds.
+std::vector<bool> InsideOwnSections(const std::vector<OutlineHeading>& outline) {
+  std::vector<bool> inside(outline.size(), false);
+  std::vector<std::pair<int, bool>> open;  // enclosing headings: level, own or explaining
+  for (size_t i = 0; i < outline.size(); ++i) {
+    const OutlineHeading& h = outline[i];
+    while (!open.empty() && open.back().first >= h.level) open.pop_back();
+    for (const auto& [level, own] : open) inside[i] = inside[i] || own;
+    open.emplace_back(h.level, h.level >= 2 && (Words().summary.count(SectionKey(h.text)) || IsExplanationHeading(h.text)));
+  }
+  return inside;
+}
+
 // A heading that no rule of structure took, that is neither a log nor one of
 // the logbook's own sections, that holds a command or figures (itself or
 // below it): an entry of `rule` when `level_ok` says its level fits.
 void ContentEntries(const std::vector<OutlineHeading>& outline, const std::vector<bool>& level_ok, const char* rule,
                     Holds* holds, std::vector<SegmentedHeading>* out) {
+  const std::vector<bool> inside = InsideOwnSections(outline);
   for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     const OutlineHeading& h = outline[i];
     if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || s.role == HeadingRole::kTitle ||
         !level_ok[static_cast<size_t>(std::clamp(h.level, 0, 7))] || IsLogSectionName(h.text) ||
-        IsReservedSectionName(h.text) || !holds->Subtree(i))
+        IsReservedSectionName(h.text) || IsExplanationHeading(h.text) || inside[i] || !holds->Subtree(i))
       continue;
     s.role = HeadingRole::kEntry;
     s.rule = rule;
@@ -225,6 +255,7 @@ void ContentEntries(const std::vector<OutlineHeading>& outline, const std::vecto
 // is at no entry's level and stays the logbook's.
 void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vector<bool>& level_ok, Holds* holds,
                     const std::function<bool(size_t)>& holds_block, std::vector<SegmentedHeading>* out) {
+  const std::vector<bool> inside = InsideOwnSections(outline);
   for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     const OutlineHeading& h = outline[i];
@@ -236,7 +267,8 @@ void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vecto
     if (s.role == HeadingRole::kTitle || (i == 0 && h.level <= 1)) rule = "preamble";
     else if (IsLogSectionName(h.text)) rule = "summary";
     else if (at_entry_level && IsMeasuredSectionName(h.text)) rule = "section";
-    else if (at_entry_level && !IsReservedSectionName(h.text)) rule = "section";
+    else if (at_entry_level && !IsReservedSectionName(h.text) && !IsExplanationHeading(h.text) && !inside[i])
+      rule = "section";
     if (rule == nullptr) continue;
     if (std::string_view(rule) != "section" && holds_block && !holds_block(i)) continue;
     s.role = HeadingRole::kEntry;

@@ -62,6 +62,11 @@ bool StrictHeadingRest(std::string_view s, size_t* rest_offset);
 // the logbook's own sections that is never an entry ("Scope", "Baseline").
 bool IsLogSectionName(std::string_view name);
 bool IsReservedSectionName(std::string_view name);
+// A heading that names a part explaining runs recorded elsewhere by one of
+// its words ("The Root Cause: ...", "Previous Conclusion: ...", "Key Design
+// Decisions", "Why 4a failed"; explanation_words of sections.json): no
+// entry for what it holds, and its text under an entry records no run.
+bool IsExplanationHeading(std::string_view name);
 // A section name that states a measurement ("Baseline", "Baseline
 // (pre-optimization)"): at an entry's level, holding a record, an entry.
 bool IsMeasuredSectionName(std::string_view name);

@@ -61,6 +61,33 @@ TEST(MarkdownTest, FencedBlocksKeepInfoAndLines) {
   EXPECT_EQ(d.nodes[c].literal, "echo hi \\\n  there\n");
 }
 
+// A table right below a paragraph's last line (no blank line between)
+// takes that line as its header: cmark-gfm then reports the paragraph at
+// line 0 and the table at the paragraph's first line. The wrapper gives
+// both their source lines, so a sentence's figure keeps its line.
+TEST(MarkdownTest, AParagraphATableInterruptsKeepsItsLines) {
+  const std::string text = "## Result\n\nfirst line\nsecond line 52.8%\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+  MdDocument d = ParseMarkdown(text);
+  const int para = FindKind(d, MdKind::kParagraph);
+  ASSERT_GE(para, 0);
+  EXPECT_EQ(d.nodes[para].start_line, 3);
+  EXPECT_EQ(d.nodes[para].end_line, 4);
+  const int table = FindKind(d, MdKind::kTable);
+  ASSERT_GE(table, 0);
+  EXPECT_EQ(d.nodes[table].start_line, 5);
+  EXPECT_EQ(d.nodes[table].end_line, 7);
+  const int header = FindKind(d, MdKind::kTableRow);
+  ASSERT_GE(header, 0);
+  EXPECT_EQ(d.nodes[header].start_line, 5);
+  // In a list item too.
+  MdDocument li = ParseMarkdown("- item one\n  more text\n  | x | y |\n  |---|---|\n  | 3 | 4 |\n");
+  const int p2 = FindKind(li, MdKind::kParagraph);
+  ASSERT_GE(p2, 0);
+  EXPECT_EQ(li.nodes[p2].start_line, 1);
+  EXPECT_EQ(li.nodes[p2].end_line, 2);
+  EXPECT_EQ(li.nodes[FindKind(li, MdKind::kTable)].start_line, 3);
+}
+
 TEST(MarkdownTest, PathologicalInputDoesNotCrash) {
   std::string deep(100000, '>');
   deep += " x\n";

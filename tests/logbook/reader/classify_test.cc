@@ -2,6 +2,8 @@
 // derived, estimates, or restate an earlier entry.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
 #include "logbook/doc/parse_logbook.h"
@@ -185,6 +187,81 @@ TEST(ReaderClassify, ARangeIsTabledOnlyWhereItsMeasurementIsNamedOrAlone) {
   const Fates vendor = EntryFates(text, 1);
   EXPECT_TRUE(vendor.tabled.empty());
   EXPECT_FALSE(vendor.why.empty());
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// The figures LogbookFigures keeps for entry `heading`, and the reasons it
+// lists for the others.
+struct Kept {
+  size_t runs = 0;
+  std::vector<std::string> why;
+};
+Kept KeptFor(const std::string& text, const std::string& heading) {
+  const Logbook lb = ParseLogbook(text, "t.md");
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(lb, &unread);
+  Kept k;
+  for (size_t i = 0; i < lb.entries.size(); ++i) {
+    if (lb.entries[i].heading != heading) continue;
+    k.runs = figs[i].size();
+    for (const auto& u : unread[i]) k.why.push_back(u.why);
+    return k;
+  }
+  ADD_FAILURE() << "no entry " << heading;
+  return k;
+}
+
+bool Says(const Kept& k, const char* part) {
+  return std::any_of(k.why.begin(), k.why.end(), [&](const std::string& w) { return w.find(part) != std::string::npos; });
+}
+
+// A sub-heading that explains ("### Key design decisions") or a list item
+// whose lead explains ("- Notes (from the runbook):") holds no run: the
+// figures there are listed as explanation; the entry's others stay runs.
+TEST(ReaderClassify, FiguresThatExplainAreNoRuns) {
+  const std::string doc = "# Log\n\n## 1. Fused path\n\n- fused: 3.41 ms\n\n"
+                          "### Key design decisions\n\n- unfused: 9.12 ms\n\n"
+                          "## 2. Pods\n\n- Evidence:\n  - Notes (from the runbook):\n    - a pod ~13 s vs ~102 s\n"
+                          "- Measured: the pod took 41.5 s.\n";
+  const Kept one = KeptFor(doc, "1. Fused path");
+  EXPECT_EQ(one.runs, 1u);
+  EXPECT_TRUE(Says(one, "an explanation")) << ::testing::PrintToString(one.why);
+  const Kept two = KeptFor(doc, "2. Pods");
+  EXPECT_EQ(two.runs, 1u) << ::testing::PrintToString(two.why);
+  EXPECT_TRUE(Says(two, "an explanation")) << ::testing::PrintToString(two.why);
+}
+
+// A numbered section over numbered parts (`## 2.` over `### 2.1`) that
+// holds no table, command or output introduces them: "Waiting 8 hours for
+// a result was too slow" is no run of it.
+TEST(ReaderClassify, AnIntroductionToTheEntriesBelowIsNoRun) {
+  const std::string doc = "# Speedrun\n\n## 1. Initial setup\n\nThe baseline took **8.13 hours**.\n\n"
+                          "## 2. Faster\n\nWaiting 8 hours for a result was too slow, so I changed things.\n\n"
+                          "### 2.1 Muon\n\nThe run took **4.53 hours**.\n";
+  EXPECT_EQ(KeptFor(doc, "1. Initial setup").runs, 1u);
+  const Kept two = KeptFor(doc, "2. Faster");
+  EXPECT_EQ(two.runs, 0u);
+  EXPECT_TRUE(Says(two, "an introduction")) << ::testing::PrintToString(two.why);
+  EXPECT_EQ(KeptFor(doc, "2.1 Muon").runs, 1u);
+}
+
+// A recap in a later entry that runs nothing ("- packing: 147,734 ->
+// 102,678 cycles") restates numbers the entries above wrote, whether or
+// not those were read as figures; a new number in it stays a run.
+TEST(ReaderClassify, ARecapOfNumbersEarlierEntriesWroteRestatesThem) {
+  const std::string doc = "# Log\n\n## Optimization log\n\n### Optimization 1: packing\n- **Cycles:** 102,678 (1.44x)\n\n"
+                          "### Optimization 2: simd\n- **Cycles:** 17,485 (8.45x)\n\n"
+                          "## Experiments log\n\n### Session 1 (recap)\n- packing: 147,734 → 102,678 cycles\n"
+                          "- simd: → 17,485 cycles\n\n### Session 2 (new)\n- pipelining: → 7,822 cycles\n";
+  const Kept recap = KeptFor(doc, "Session 1 (recap)");
+  EXPECT_EQ(recap.runs, 0u) << ::testing::PrintToString(recap.why);
+  EXPECT_TRUE(Says(recap, "restates a number an earlier entry writes"));
+  EXPECT_EQ(KeptFor(doc, "Session 2 (new)").runs, 1u);
 }
 
 }  // namespace

@@ -310,6 +310,42 @@ TEST(Segment, OutlineRoles) {
   EXPECT_EQ(plain[2].rule, "content");
 }
 
+// The parts of a section that is the logbook's own ("## Executive
+// Summary" over "### Key findings" with the figures the tests below
+// measure) are its parts, never entries for the figures they hold.
+TEST(Segment, PartsOfAReservedSectionAreNoEntries) {
+  const std::vector<OutlineHeading> outline = {{1, 1, "Bench results"}, {3, 2, "Executive Summary"},
+                                               {5, 3, "Key findings"},  {9, 2, "Test 1: sizes"},
+                                               {20, 3, "Phase 1: fix"}};
+  const auto roles = SegmentOutline(outline, [](size_t i) { return i == 2 || i == 3 || i == 4; });
+  EXPECT_NE(roles[2].role, HeadingRole::kEntry) << roles[2].rule;
+  EXPECT_EQ(roles[3].role, HeadingRole::kEntry);
+  EXPECT_EQ(roles[4].role, HeadingRole::kEntry);  // numbered: an entry by structure
+}
+
+// A heading that names an explanation, a cause or a conclusion by one of
+// its words ("The Root Cause: ...", "Previous Conclusion: REVERTED", "Why
+// 4a failed") explains runs recorded elsewhere: no entry for the figures
+// it cites, beside entries of the same level.
+TEST(Segment, HeadingsThatExplainAreNoEntries) {
+  EXPECT_TRUE(IsExplanationHeading("The Root Cause: Expert DMA Dominates"));
+  EXPECT_TRUE(IsExplanationHeading("Previous Conclusion: REVERTED (approaches using `_mm`)"));
+  EXPECT_TRUE(IsExplanationHeading("Key Design Decisions"));
+  EXPECT_TRUE(IsExplanationHeading("Why attempt 4a failed"));
+  for (const char* run : {"Attempt 3: FP8 in the kernel", "Analysis of 1433 cycles", "Notes", "The Fix: buffers"})
+    EXPECT_FALSE(IsExplanationHeading(run)) << run;
+  const std::vector<OutlineHeading> outline = {{1, 1, "Log"}, {3, 2, "Attempt 1: a"}, {9, 2, "Previous Conclusion: no"},
+                                               {12, 2, "The Fix: buffers"}};
+  const auto roles = SegmentOutline(outline, [](size_t i) { return i >= 1; });
+  EXPECT_EQ(roles[1].role, HeadingRole::kEntry);
+  EXPECT_NE(roles[2].role, HeadingRole::kEntry) << roles[2].rule;
+  EXPECT_EQ(roles[3].role, HeadingRole::kEntry);
+  const auto flat = SegmentOutline({{1, 1, "Doc"}, {2, 2, "The Root Cause: DMA"}, {4, 2, "The Fix"}},
+                                   [](size_t i) { return i >= 1; });
+  EXPECT_NE(flat[1].role, HeadingRole::kEntry) << flat[1].rule;
+  EXPECT_EQ(flat[2].role, HeadingRole::kEntry);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
 
