@@ -413,7 +413,10 @@ void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, 
   // else names: its name names them; items with names of their own ("v3:
   // 6.96s") keep theirs. A name before a figure of its own ("- Peak memory:
   // 41 GB") is the figure's metric (NameByField); a remark names nothing.
-  if (!f.value.empty() || RemarkColumn(f.name)) return;
+  // A field named for the record itself ("- Results so far:") names nothing.
+  Field first;
+  first.name = f.name.substr(0, f.name.find(' '));
+  if (!f.value.empty() || RemarkColumn(f.name) || FigureField(first)) return;
   const Config own = LabelConfig(f.name + " " + f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
   for (size_t i = from; i < out->size(); ++i)
     if (!(*out)[i].run.config.count("case") && !(*out)[i].run.config.count("variant"))

@@ -320,6 +320,20 @@ TEST(ReaderKey, AFieldOverItemsOfFiguresNamesThem) {
     }
 }
 
+// "- Results so far:" over the runs' items is the record's own heading: it
+// names none of them (no case=so far).
+TEST(ReaderKey, AFieldNamedForTheRecordNamesNothing) {
+  const Logbook lb = ParseLogbook(
+      "# Tuning\n\n### 2026-02-09 19:40 - Block probe\n"
+      "- Results so far:\n  - `bt=64,bf=1024`:\n    - `92.729 TF/s`\n  - `bt=64,bf=2048`:\n    - `100.938 TF/s`\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 2u);
+  for (const auto& f : figs[0])
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("so far"), std::string::npos) << k << "=" << v;
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
 
