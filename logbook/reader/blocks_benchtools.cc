@@ -10,19 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "logbook/numbers.h"
+#include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
 
 namespace {
-
-struct BuiltinFile {
-  const char* name;
-  const char* text;
-};
-const BuiltinFile kReaderFiles[] = {
-#include "builtin_reader.inc"
-};
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -48,9 +41,8 @@ void Strings(const nlohmann::json& j, const char* key, std::vector<std::string>*
 const BenchWords& Vocab() {
   static const BenchWords words = [] {
     BenchWords w;
-    nlohmann::json j;
-    for (const BuiltinFile& f : kReaderFiles)
-      if (std::string_view(f.name) == "data/reader/bench_printouts.json") j = nlohmann::json::parse(f.text, nullptr, false);
+    const char* text = reader::ReaderDataFile("data/reader/bench_printouts.json");
+    const nlohmann::json j = nlohmann::json::parse(text == nullptr ? "" : text, nullptr, false);
     if (!j.is_object()) return w;
     std::vector<std::string> fields, names;
     Strings(j, "estimate_fields", &fields);
