@@ -60,7 +60,7 @@ class Planner {
   // walks (each loop iteration's again) and every character it expands, and
   // stops with "cannot plan" past these limits (a doubling `X=$X$X` or nested
   // loops over long lists would otherwise take all memory or time).
-  static constexpr size_t kMaxSteps = 100000;
+  static constexpr size_t kMaxSteps = 20000;
   static constexpr size_t kMaxExpandedChars = 16 * 1024 * 1024;
 
  private:

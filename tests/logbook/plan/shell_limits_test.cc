@@ -61,7 +61,7 @@ TEST(ShellLimits, NestedLoopsStopAtTheStepLimit) {
   Plan p;
   EXPECT_LT(SecondsToPlan(text, &p), kHangSeconds);
   EXPECT_EQ(p.verdict, PlanVerdict::kInvalid);
-  EXPECT_NE(p.Summary().find("cannot plan (more than 100000 commands and loop iterations"), std::string::npos)
+  EXPECT_NE(p.Summary().find("cannot plan (more than 20000 commands and loop iterations"), std::string::npos)
       << p.Summary();
 }
 
