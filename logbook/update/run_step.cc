@@ -1,5 +1,8 @@
 // The run step: each command's missing invocations run (several at once),
-// then their records stored, one command after another.
+// then their records stored, one command after another. Measured runs (the
+// cpu target's, minutes to hours each) are stored as each one finishes, so an
+// update stopped part way keeps every run it finished and the next update
+// serves them from the store.
 #include <unistd.h>
 
 #include <chrono>
@@ -75,11 +78,48 @@ std::vector<Job> JobsOf(std::vector<UnitWork>* work) {
   return jobs;
 }
 
+// Where a measured job's runs go as they finish: the store, before the job
+// (a loop of several invocations) or the update ends.
+struct EarlyStore {
+  RunStore* store = nullptr;
+  const Provenance* prov = nullptr;
+  std::string logbook_path;  // absolute, as the records name it
+  std::mutex mu;
+};
+
+// What one job stored as it went (records in invocation order, with the ids
+// the store gave them), or why the store refused one.
+struct Stored {
+  bool early = false;
+  std::vector<RunRecord> records;
+  Status error;
+};
+
+// Stores one finished invocation of a command run as a subprocess. After a
+// refusal nothing more of the job is stored: its records are then neither
+// stored nor written, as when the store refuses a whole job.
+void StoreFinished(const Job& job, const InvocationOutcome& done, EarlyStore* sink, Stored* stored) {
+  PlanOutcome one;
+  one.mode = "subprocess";
+  one.invocations.push_back(done);
+  std::vector<RunRecord> records = ToRecords(job.command->plan, one, *job.unit_id, sink->logbook_path, *sink->prov);
+  std::lock_guard<std::mutex> lock(sink->mu);
+  stored->early = true;
+  if (!stored->error.ok() || records.empty()) return;
+  Status st = sink->store->Insert(&records);
+  if (!st.ok()) {
+    stored->error = st;
+    return;
+  }
+  for (RunRecord& r : records) stored->records.push_back(std::move(r));
+}
+
 // Runs the jobs, opt.jobs at once; each job's outcome lands in its command.
 // Jobs that run in this process (the modeled target) run first, on every
 // core whatever opt.jobs says: their results do not depend on it, and no
 // timing can be disturbed.
-void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const SessionOptions& opt) {
+void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const SessionOptions& opt, EarlyStore* sink,
+             std::vector<Stored>* stored) {
   std::vector<size_t> modeled, other;
   for (size_t i = 0; i < jobs.size(); ++i)
     (RunsInProcess(jobs[i].command->plan, ropt) ? modeled : other).push_back(i);
@@ -98,11 +138,12 @@ void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const Sess
     PlannedCommand* pc = jobs[i].command;
     RunnerOptions o = ropt;
     if (!pc->plan.needs_shell) o.only = pc->missing;
-    if (is_measured && measured.on())
+    if (is_measured && (measured.on() || sink->store))
       o.on_invocation = [&, pc, i](size_t k, const InvocationOutcome* done) {
         const BenchInvocation& inv = pc->plan.invocations[k];
-        if (done == nullptr) measured.Start(*jobs[i].unit_id + " " + JoinArgs(inv.args), WorkOf(inv.config).flops);
-        else if (done->status.ok()) measured.Finish(WorkOf(inv.config));
+        if (done == nullptr) return measured.Start(*jobs[i].unit_id + " " + JoinArgs(inv.args), WorkOf(inv.config).flops);
+        if (sink->store && !pc->plan.needs_shell) StoreFinished(jobs[i], *done, sink, &(*stored)[i]);
+        if (done->status.ok()) measured.Finish(WorkOf(inv.config));
         else measured.Skip(WorkOf(inv.config));  // a refused or failed run says nothing of the rate
       };
     pc->outcome = RunPlan(pc->plan, o);
@@ -118,8 +159,9 @@ void RunJobs(const std::vector<Job>& jobs, const RunnerOptions& ropt, const Sess
 
 // One job's records, counted and stored. A record the store refuses is not
 // rendered: the entry stays incomplete and the update fails.
+// A job stored as it went (`stored.early`) gives the records the store holds.
 void StoreJob(const LoadedDocument& doc, const Job& job, const Provenance& prov, RunStore* store,
-              const std::string& db, SessionSummary* sum, std::ostream& err) {
+              const std::string& db, Stored* stored, SessionSummary* sum, std::ostream& err) {
   PlannedCommand* pc = job.command;
   const std::string& id = *job.unit_id;
   const std::string where = doc.path + ":" + std::to_string(pc->command->line) + ": " + id + ": ";
@@ -128,7 +170,8 @@ void StoreJob(const LoadedDocument& doc, const Job& job, const Provenance& prov,
     ++sum->failed;
     return;
   }
-  pc->fresh = ToRecords(pc->plan, *pc->outcome, id, std::filesystem::absolute(doc.path).string(), prov);
+  pc->fresh = stored->early ? std::move(stored->records)
+                            : ToRecords(pc->plan, *pc->outcome, id, std::filesystem::absolute(doc.path).string(), prov);
   for (const auto& inv : pc->outcome->invocations) {
     if (!inv.ran) continue;
     ++sum->executed;
@@ -136,8 +179,8 @@ void StoreJob(const LoadedDocument& doc, const Job& job, const Provenance& prov,
     ++sum->failed;
     err << where << inv.status.ToString() << "\n";
   }
-  if (!store || pc->fresh.empty()) return;
-  Status st = store->Insert(&pc->fresh);
+  if (!store || (pc->fresh.empty() && stored->error.ok())) return;
+  Status st = stored->early ? stored->error : store->Insert(&pc->fresh);
   if (st.ok()) return;
   err << db << ": " << st.ToString() << "; " << id << "'s runs are not stored and not written\n";
   pc->fresh.clear();
@@ -160,9 +203,14 @@ Stop RunMissing(const LoadedDocument& doc, const SessionOptions& opt, RunStore* 
     err << prov.problem << "\n" << doc.path << ": nothing run, file unchanged\n";
     return kExitError;
   }
-  RunJobs(jobs, *ropt, opt);
+  EarlyStore sink;
+  sink.store = store;
+  sink.prov = &prov;
+  sink.logbook_path = std::filesystem::absolute(doc.path).string();
+  std::vector<Stored> stored(jobs.size());
+  RunJobs(jobs, *ropt, opt, &sink, &stored);
   const std::string db = StorePath(doc, opt);
-  for (const Job& job : jobs) StoreJob(doc, job, prov, store, db, sum, err);
+  for (size_t i = 0; i < jobs.size(); ++i) StoreJob(doc, jobs[i], prov, store, db, &stored[i], sum, err);
   return std::nullopt;
 }
 

@@ -100,5 +100,30 @@ rc=$?
 [ "$replaced_while_running" = 1 ] || fail "the update ended before its binary was replaced (the case was not tried)"
 [ "$rc" = 0 ] || fail "binary replaced during the update: exit $rc: $(grep -m3 -i 'error\|failed' "$W/out")"
 
+# An update stopped part way (killed with its process group, as a closed
+# terminal or a job scheduler does) keeps the runs it finished: the small first
+# invocation's runs are in the store while the long second one runs, and the
+# next update serves them. (SIGTERM: a shell without job control starts
+# background jobs with SIGINT ignored.)
+mkdir -p "$W/i" && cd "$W/i"
+printf '# I\n\n## Experiment Log\n### 2026-04-01 11:00 - I-1 two sizes\n- Command: `for t in 64 262144; do python bench_moe_hillclimb.py --tokens $t --hidden 1024 --mlp-dim 1024 --experts 8 --topk 2 --distribution random --iters 100 --warmup 0; done`\n- Result: pending\n' > lb.md
+setsid "$MOELOG" update lb.md --target cpu > "$W/out" 2>&1 &
+pid=$!
+stored=0
+for _ in $(seq 600); do
+  "$MOELOG" runs --db .moelog/runs.db 2> /dev/null | grep -q ' ok ' && { stored=1; break; }
+  kill -0 "$pid" 2> /dev/null || break
+  sleep 0.1
+done
+kill -0 "$pid" 2> /dev/null || fail "interrupted update: it ended before it was interrupted (the case was not tried): $(tail -3 "$W/out")"
+kill -TERM -- -"$pid" 2> /dev/null
+wait "$pid"
+[ "$stored" = 1 ] || fail "interrupted update: the finished first run was not in the store while the second ran"
+runs=$("$MOELOG" runs --db .moelog/runs.db)
+[ "$(grep -c ' ok ' <<< "$runs")" -ge 1 ] || fail "interrupted update: the finished runs are not kept: $runs"
+grep -q 262144 <<< "$runs" && fail "interrupted update: the interrupted run was stored: $runs"
+"$MOELOG" update lb.md --target cpu --dry-run > "$W/out" 2>&1
+[ "$(grep -c 'cache hit' "$W/out")" = 1 ] || fail "interrupted update: the next update does not serve the finished run: $(cat "$W/out")"
+
 echo "$failures failure(s)"
 [ "$failures" = 0 ]
