@@ -683,7 +683,9 @@ void NameWord(const std::string& w, Config* cfg, std::string* label) {
 // "moe_gemm  M=128 N=4096  0.003 ms  0.02 TFLOP/s  0.0% of 191 TFLOP/s": a
 // row's name and shape (words, key=value words), then its figures, each a
 // number and its unit, one metric each; "% of <peak>" is a share of that
-// bound (derived), the peak no run's figure. False for any other line.
+// bound (derived), the peak no run's figure; named fields after the figures
+// ("total= 100.2 ms  iters=34740  warmup= ...") are the harness's account of
+// its timing loop, neither figures nor keys. False for any other line.
 bool MeasuredLine(OutputRead& r, const std::string& t, int line) {
   const auto toks = SplitWords(t);
   Config cfg = LineConfig(r);
@@ -697,6 +699,7 @@ bool MeasuredLine(OutputRead& r, const std::string& t, int line) {
     const std::string unit = number ? UnitAfter(toks, k, glued, "") : "";
     UnitInfo info;
     if (unit.empty() || !OutputUnit(unit, "", &info)) {
+      if (!figs.empty() && IsIdentStart(toks[k][0]) && toks[k].find('=') != std::string::npos) break;  // "total= 4 ms"
       if (!figs.empty() && HasAlpha(toks[k])) return false;  // words after the figures: prose
       if (figs.empty()) NameWord(toks[k], &cfg, &label);
       continue;

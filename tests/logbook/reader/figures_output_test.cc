@@ -178,6 +178,29 @@ TEST(ReaderOutputFigures, KernelBenchmarkLinesOfSeveralFigures) {
   EXPECT_EQ(figs[2].run.config.at("case"), "fused_mm");
 }
 
+// A timing harness that prints, after each row's figures, how it measured them
+// ("total= 40.2 ms  iters=9800  warmup= ..."): the row's figures are read, the
+// loop's bookkeeping is neither a figure nor a key.
+TEST(ReaderOutputFigures, KernelLinesWithTheLoopsBookkeepingAfterTheFigures) {
+  const auto figs = Read(
+      "```bash\n./bench_tiles.sh big\n```\n\nOutput:\n\n```\n"
+      "gate_tile_plain      0.012 ms    1.40 TFLOP/s   0.7% of 200 TFLOP/s  total= 50.110 ms  iters=4170  warmup= 50.020 ms  warmup_iters=4100\n"  // 14
+      "gate_tile_swizzled   0.009 ms    1.87 TFLOP/s   0.9% of 200 TFLOP/s  total= 50.031 ms  iters=5510  warmup= 50.002 ms  warmup_iters=5498\n"  // 15
+      "```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_EQ(figs[0].line, 14);
+  EXPECT_EQ(a.config.at("case"), "gate_tile_plain");
+  EXPECT_NEAR(a.metrics.at("time_s"), 12e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(a.metrics.at("tflops"), 1.40);
+  EXPECT_TRUE(a.derived.count("pct"));
+  EXPECT_EQ(a.config.count("iters"), 0u);
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) EXPECT_LT(v, 10) << m;  // no total, no warmup time, no peak
+  EXPECT_EQ(figs[1].run.config.at("case"), "gate_tile_swizzled");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tflops"), 1.87);
+}
+
 TEST(ReaderOutputFigures, PipeSeparatedTrainingLog) {
   const auto figs = Read(
       "```bash\ntorchrun train_moe.py --lr 6e-4\n```\n\n```\n"
