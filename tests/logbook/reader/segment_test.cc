@@ -236,6 +236,25 @@ TEST(SegmentParse, MeasuredPartsBeforeAndBetweenEntriesAreEntriesOfTheirOwnText)
   EXPECT_NE(lb.entries[2].id.find("RESULTS"), std::string::npos) << lb.entries[2].id;
 }
 
+// A measured section at the entries' level whose record sits in its parts
+// (`### Decode (tok/s)` over a table) and whose parts are no entries: the
+// section is one entry over them, its parts its sub-headings.
+TEST(SegmentParse, AMeasuredSectionWhosePartsHoldTheRecordIsOneEntryOverThem) {
+  const std::string text = std::string("# Tuning log\n\n## Baseline (before tuning)\n\nv0.3 build, one GPU\n\n") +
+                           "### Decode (tok/s)\n\n| model | short | long |\n|---|---|---|\n| small-4B | 240 | 220 |\n\n"
+                           "### Other runner\n\n| model | short tok/s |\n|---|---|\n| small-4B | 250 |\n\n"
+                           "## Fix 1: faster gemv\n\n- Date: 2026-03-08\n- After: one kernel\n\n"
+                           "## Fix 2: fused norm\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0], "Baseline (before tuning)");
+  EXPECT_EQ(lb.entries[0].segment_rule, "section");
+  EXPECT_EQ(lb.entries[0].tables.size(), 2u);
+  EXPECT_EQ(lb.entries[0].subheadings.size(), 2u);
+  EXPECT_EQ(h[1], "Fix 1: faster gemv");
+}
+
 TEST(SegmentParse, AFirstTopLevelHeadingOverATranscriptIsAnEntryOfItsOwnText) {
   // `#` headings are this document's sections; the first holds the runs.
   const std::string text = std::string("# Timing runs\n\nraw data\n\n```text\n$ ./bench 10 4\n") +
