@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "logbook/reader/blocks.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -146,15 +147,17 @@ void MakeEntry(SegmentedHeading* s, const char* rule, int level, Walk* w) {
 // A heading inside an open entry: a sub-heading, unless it dates itself
 // first (a new entry, as always) or numbers itself below the entry's number
 // (`### 2.1` under `## 2.`), with the entry's own word (`### Attempt 2b`
-// under `## Attempt 2`) or with another ordinal word (`#### Phase 1` under
-// `### Week 1`).
+// under `## Attempt 2`), with another ordinal word (`#### Phase 1` under
+// `### Week 1`) or states its result (`### 3. Custom parsing (62.12s)`).
 void InsideEntry(const OutlineHeading& h, SegmentedHeading* s, Walk* w) {
   if (h.level <= 3 && s->read.dated && s->read.date_first) return MakeEntry(s, "dated", h.level, w);
   const std::string& n = w->entry_number;
   const std::string& m = s->read.number;
   const bool child = !n.empty() && m.size() > n.size() && m.compare(0, n.size(), n) == 0 && m[n.size()] == '.';
   const bool worded = !m.empty() && !w->entry_word.empty() && !s->read.ordinal_word.empty();
-  if (child || worded) return MakeEntry(s, "numbered", h.level, w);
+  // "### 3. Custom parsing (62.12s)" under "## 3. Versions": a numbered part stating its result.
+  const bool result = !m.empty() && m.find('.') == std::string::npos && StatesFigure(s->read.label);
+  if (child || worded || result) return MakeEntry(s, "numbered", h.level, w);
   s->role = HeadingRole::kSubheading;
 }
 

@@ -55,6 +55,23 @@ TEST(SegmentParse, NumberedSectionsAreEntriesWithIdsFromTheirWords) {
   EXPECT_EQ(lb.entries[0].id, "SPEEDRUN-1-INITIAL-SETUP");
 }
 
+// A numbered section whose parts count its versions afresh, each heading
+// stating the version's result ("### 2. Hash map (122.27s)"): each part is
+// an entry; a numbered part that states nothing stays a sub-heading.
+TEST(SegmentParse, NumberedPartsThatStateTheirResultAreEntries) {
+  const std::string text = std::string("# Row counter\n\n## 1. Goal\n\nCount fast.\n\n## 2. Versions\n\n") +
+                           "### 1. Plain scan (410.2s)\n\nOne line at a time.\n\n"
+                           "### 2. Hash map (98.70s)\n\nOpen addressing.\n\n"
+                           "## 3. Design\n\n### 1. Reading\n\nA text file, 4 threads.\n\n### 2. Parsing\n\nBy hand.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  EXPECT_NE(std::find(h.begin(), h.end(), "1. Plain scan (410.2s)"), h.end());
+  EXPECT_NE(std::find(h.begin(), h.end(), "2. Hash map (98.70s)"), h.end());
+  EXPECT_NE(std::find(h.begin(), h.end(), "3. Design"), h.end());
+  EXPECT_EQ(std::find(h.begin(), h.end(), "1. Reading"), h.end());
+  EXPECT_EQ(std::find(h.begin(), h.end(), "2. Parsing"), h.end());
+}
+
 TEST(SegmentParse, UndatedIdsComeFromWordsNotPosition) {
   const std::string a = std::string("# Log\n\n## Worklog\n\n### Muon\n\n") + kRun + "### AdamW\n\n" + kRun;
   const std::string b = std::string("# Log\n\n## Worklog\n\n### AdamW\n\n") + kRun + "### Muon\n\n" + kRun;
