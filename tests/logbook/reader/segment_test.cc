@@ -300,6 +300,18 @@ TEST(SegmentParse, PlansGoalsAndTheSeedsBaselineStaySections) {
   EXPECT_EQ(h[0], "2026-02-10 10:40 - K-001 Kickoff");
 }
 
+// A section of reference material beside the entries ("## Hardware
+// Reference" with the card's peak bandwidth) states specifications, no run.
+TEST(SegmentParse, AReferenceSectionIsNoEntry) {
+  const std::string text = std::string("# Kernel log\n\n## Hardware Reference\n\n- **GPU:** one card, 96 SMs\n") +
+                           "- **Memory BW:** 1,200 GB/s peak\n\n## Fix 1: wider tiles\n\n" + kRun +
+                           "## Fix 2: fused epilogue\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u) << h[0];
+  EXPECT_EQ(h[0], "Fix 1: wider tiles");
+}
+
 // The stage itself: a heading's words, and roles over an outline.
 TEST(Segment, ReadHeading) {
   HeadingRead r = ReadHeading("2026-06-24 \xC2\xB7 Router rewrite");
