@@ -286,5 +286,19 @@ TEST(ReaderFigures, ASubHeadingNamesTheUnitOfTheTableBelowIt) {
   EXPECT_DOUBLE_EQ(figs[4].run.metrics.at("prefill_tokens_per_s"), 15400);
 }
 
+// A paragraph led by `Hardware:` or `Specs:` describes the machine: its
+// bandwidth and memory are specifications, no run's figures.
+TEST(ReaderFigures, AHardwareLeadStatesSpecificationsNotRuns) {
+  const Logbook lb = ParseLogbook(
+      "# Notes\n\n## 1. Decode kernel\n\n**Hardware:** one accelerator, 96 GB HBM, ~4 TB/s bandwidth, 132 SMs\n\n"
+      "**Specs:** 1,200 GB/s peak\n\nThe fused kernel took 41.5 us.\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 9);
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 41.5e-6, 1e-12);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
