@@ -21,6 +21,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/figures_benchtools.h"
+#include "logbook/reader/figures_printed.h"
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
 
@@ -591,14 +592,16 @@ std::vector<BlockLine> BlockLines(const FencedBlock& b) {
 
 // Rows under a header from line `i` on; how many lines they take (0: no header there).
 size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i) {
-  if (i + 1 >= lines.size()) return 0;
-  // A session's prompt line starts another command's printout: never a header or a row.
-  auto prompt = [&](size_t k) { return !AfterPrompt(lines[k].text).empty(); };
-  const auto head = Cells(lines[i].text);
-  if (prompt(i) || prompt(i + 1) || !HeaderOver(head, Cells(lines[i + 1].text))) return 0;
-  size_t k = i + 1;
+  // A session's prompt line starts another command's printout: no header or row (nor a line past the block).
+  auto prompt = [&](size_t k) { return k >= lines.size() || !AfterPrompt(lines[k].text).empty(); };
+  const size_t ruled = i + 2 < lines.size() && PrintedRule(lines[i + 1].text) ? 1 : 0;  // a printed table's header
+  auto cells_of = [&](size_t k) { return ruled && lines[i].text.find('|') != std::string::npos ? PipeCells(lines[k].text) : Cells(lines[k].text); };
+  const auto head = cells_of(i);
+  if (prompt(i) || prompt(i + 1 + ruled) || ReadBenchLine(lines[i].text).kind != BenchLine::Kind::kNone ||  // a tool's own
+      !HeaderOver(head, cells_of(i + 1 + ruled))) return 0;
+  size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
-    const auto cells = Cells(lines[k].text);
+    const auto cells = cells_of(k);
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
     ColumnRow(r, head, cells, lines[k].text, lines[k].line);
   }
@@ -697,6 +700,7 @@ bool MeasuredLine(OutputRead& r, const std::string& t, int line) {
     const std::string unit = number ? UnitAfter(toks, k, glued, "") : "";
     UnitInfo info;
     if (unit.empty() || !OutputUnit(unit, "", &info)) {
+      if (!figs.empty() && IsIdentStart(toks[k][0]) && toks[k].find('=') != std::string::npos) break;  // "total= 4 ms iters=80": the loop's, no figure
       if (!figs.empty() && HasAlpha(toks[k])) return false;  // words after the figures: prose
       if (figs.empty()) NameWord(toks[k], &cfg, &label);
       continue;

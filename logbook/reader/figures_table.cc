@@ -12,7 +12,7 @@ namespace {
 
 // The words of data/reader/table.json, read once.
 struct TableWords {
-  std::set<std::string> quality;
+  std::set<std::string> quality, no_run;
   std::map<std::string, std::string> aliases, devices;
 };
 
@@ -22,9 +22,10 @@ const TableWords& Vocab() {
     do {
       const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
       if (!j.is_object()) break;
-      if (j.contains("quality_words") && j["quality_words"].is_array())
-        for (const auto& v : j["quality_words"])
-          if (v.is_string()) w.quality.insert(Lower(v.get<std::string>()));
+      for (const auto& [key, into] : {std::pair{"quality_words", &w.quality}, std::pair{"no_run_cells", &w.no_run}})
+        if (j.contains(key) && j[key].is_array())
+          for (const auto& v : j[key])
+            if (v.is_string()) into->insert(Lower(v.get<std::string>()));
       for (const auto& [key, into] : {std::pair{"header_key_aliases", &w.aliases}, std::pair{"device_words", &w.devices}})
         if (j.contains(key) && j[key].is_object())
           for (const auto& [k, v] : j[key].items())
@@ -581,8 +582,10 @@ std::string ColumnWord(const std::string& key) { return ColumnWordOf(key, '_'); 
 
 // A label cell of a row: a varied value, a key's column, a generic
 // harness's column word (and the keys it names), else part of the label.
+bool EmptyCell(const std::string& raw);
+
 void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
-  if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || CheckColumn(header) || OutcomeCount(header) ||
+  if (EmptyCell(cell) || CheckColumn(header) || OutcomeCount(header) ||
       RemarkColumn(header) || EstimateColumn(header))
     return;
   // "— send/recv metadata": a part of the row above, named by its words.
@@ -624,9 +627,13 @@ bool NumberCell(const std::string& raw, std::string* unit) {
   return unit->empty() || (UnitOf(*unit, &info) && !info.derived);
 }
 
+// An empty cell, or one that records a run with no figure ("n/a", "OOM",
+// "error (OOM)"; no_run_cells of table.json: its first word).
 bool EmptyCell(const std::string& raw) {
   const std::string c = Unticked(raw);
-  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" || Lower(c) == "n/a" || c == "OOM";
+  const auto words = Words(Lower(c));
+  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" ||
+         (!words.empty() && Vocab().no_run.count(words[0]) && c.find_first_of("0123456789") == std::string::npos);
 }
 
 // The two sides of a cell "62.933 -> 63.249" ("A \u2192 B ms"): a control
@@ -698,7 +705,7 @@ bool ValueHeader(const std::string& h, const EntryCtx& x) {
     });
   if (h.empty() || h.size() > 32 || !IsIdentStart(h[0])) return false;
   for (char c : h)
-    if (!IsIdentChar(c) && c != '.' && c != '+') return false;
+    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/') return false;  // "pp128/tg128"
   const std::string key = NormalizeKey(h);
   return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
          !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
@@ -748,6 +755,23 @@ ColumnInfo CaptionUnit(const std::string& text) {
   return out;
 }
 
+// What a sub-heading that names a unit says its figures measure: its other
+// words ("imp Decode (tok/s)" -> "imp_decode"), at most three, no number, no
+// metric's name; "" for none.
+std::string CaptionWorkload(const std::string& text, const std::string& unit) {
+  std::string key;
+  int n = 0;
+  for (std::string w : Words(text)) {
+    while (!w.empty() && std::strchr("(),:;*.`", w.back())) w.pop_back();
+    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    if (w.empty() || w == unit || std::isdigit(static_cast<unsigned char>(w[0])) || MetricWord(w) || MetricWord(Lower(w))) continue;
+    if (!key.empty()) key += '_';
+    key += SnakeKey(w);
+    ++n;
+  }
+  return n <= 3 ? key : "";
+}
+
 // Whether the entry's prose writes one of the table's numbers with a unit
 // ("EP16: 37.28 ms" beside a cell 37.28): that unit, when one metric only.
 ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, const EntryCtx& x) {
@@ -775,6 +799,7 @@ ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, cons
 
 // The metric of a value-columns table's cells: the unit they are written
 // in, else the one its caption (the text right above it) names, else the
+// one the sub-heading it sits under names ("### Decode (tok/s)"), else the
 // one the entry's prose writes one of its numbers with.
 ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
                        const EntryCtx& x) {
@@ -782,6 +807,13 @@ ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, co
   for (const auto& p : x.prose)
     if (p.end_line < t.line && p.end_line >= t.line - 2)
       if (ColumnInfo c = CaptionUnit(p.text); !c.metric.empty()) return c;
+  const Entry::SubHeading* under = nullptr;
+  for (size_t k = 0; x.entry != nullptr && k < x.entry->subheadings.size() && x.entry->subheadings[k].line < t.line; ++k)
+    under = &x.entry->subheadings[k];
+  if (ColumnInfo c = under ? CaptionUnit(under->text) : ColumnInfo{}; !c.metric.empty()) {
+    if (const std::string w = CaptionWorkload(under->text, c.unit); !w.empty()) c.metric = w + "_" + c.metric;
+    return c;
+  }
   return ProseUnit(t, vcols, x);
 }
 

@@ -136,7 +136,8 @@ bool NoRunLead(const std::string& lead) {
       "todo", "open", "command", "commands", "config", "configuration", "correctness", "validation", "numerics",
       "deliverables", "context", "background", "totals", "reading", "analysis", "target", "targets", "threshold",
       "follow-ups", "follow-up", "left", "status", "summary", "recap", "history", "references", "reference",
-      "ceiling", "projection", "projections", "estimate", "estimates", "budget"};
+      "ceiling", "projection", "projections", "estimate", "estimates", "budget",
+      "hardware", "hw", "spec", "specs", "specification", "specifications"};  // the machine's, no run's
   // Any word of the lead before its parentheses ("Compare summary", "Infra notes").
   const std::string name = lead.substr(0, lead.find('('));
   for (size_t p = 0, n = 0; p < name.size() && n < 8; ++n) {

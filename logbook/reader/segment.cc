@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "logbook/reader/blocks.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -146,15 +147,17 @@ void MakeEntry(SegmentedHeading* s, const char* rule, int level, Walk* w) {
 // A heading inside an open entry: a sub-heading, unless it dates itself
 // first (a new entry, as always) or numbers itself below the entry's number
 // (`### 2.1` under `## 2.`), with the entry's own word (`### Attempt 2b`
-// under `## Attempt 2`) or with another ordinal word (`#### Phase 1` under
-// `### Week 1`).
+// under `## Attempt 2`), with another ordinal word (`#### Phase 1` under
+// `### Week 1`) or states its result (`### 3. Custom parsing (62.12s)`).
 void InsideEntry(const OutlineHeading& h, SegmentedHeading* s, Walk* w) {
   if (h.level <= 3 && s->read.dated && s->read.date_first) return MakeEntry(s, "dated", h.level, w);
   const std::string& n = w->entry_number;
   const std::string& m = s->read.number;
   const bool child = !n.empty() && m.size() > n.size() && m.compare(0, n.size(), n) == 0 && m[n.size()] == '.';
   const bool worded = !m.empty() && !w->entry_word.empty() && !s->read.ordinal_word.empty();
-  if (child || worded) return MakeEntry(s, "numbered", h.level, w);
+  // "### 3. Custom parsing (62.12s)" under "## 3. Versions": a numbered part stating its result.
+  const bool result = !m.empty() && m.find('.') == std::string::npos && StatesFigure(s->read.label);
+  if (child || worded || result) return MakeEntry(s, "numbered", h.level, w);
   s->role = HeadingRole::kSubheading;
 }
 
@@ -243,6 +246,13 @@ void ContentEntries(const std::vector<OutlineHeading>& outline, const std::vecto
   }
 }
 
+// Whether a heading below heading `i` (up to the next of its level or less) is an entry.
+bool EntryBelow(const std::vector<OutlineHeading>& outline, size_t i, const std::vector<SegmentedHeading>& out) {
+  for (size_t k = i + 1; k < outline.size() && outline[k].level > outline[i].level; ++k)
+    if (out[k].role == HeadingRole::kEntry) return true;
+  return false;
+}
+
 // What a document with entries states outside them, in a part whose own
 // text (up to the next heading of any level) holds a record: the text under
 // the title ("preamble": a timing table above the sections), a log-like
@@ -251,7 +261,9 @@ void ContentEntries(const std::vector<OutlineHeading>& outline, const std::vecto
 // 1`), or any other section at an entry's level that is none of the
 // logbook's own. Each is an entry of its own text only; the headings below
 // keep their roles (rules "preamble", "summary" for a log-like section's,
-// "section"). The seed form's `## Baseline` above `### date` entries
+// "section"), except below a section at an entry's level none of whose
+// parts is an entry: the section is the entry over its parts
+// (`## Baseline` over `### Decode (tok/s)` and its table). The seed form's `## Baseline` above `### date` entries
 // is at no entry's level and stays the logbook's.
 void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vector<bool>& level_ok, Holds* holds,
                     const std::function<bool(size_t)>& holds_block, std::vector<SegmentedHeading>* out) {
@@ -259,8 +271,11 @@ void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vecto
   for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     const OutlineHeading& h = outline[i];
-    if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || !holds->Own(i)) continue;
     const bool at_entry_level = level_ok[static_cast<size_t>(std::clamp(h.level, 0, 7))];
+    // A section at an entry's level whose parts are no entries holds its record in them too.
+    const bool whole = at_entry_level && s.role != HeadingRole::kTitle && i > 0 && !EntryBelow(outline, i, *out);
+    if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || !(whole ? holds->Subtree(i) : holds->Own(i)))
+      continue;
     const char* rule = nullptr;
     // The title, or the first `#` of a document whose `#` headings are its
     // sections, that the walk took for none because its text holds a record.
@@ -273,7 +288,8 @@ void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vecto
     if (std::string_view(rule) != "section" && holds_block && !holds_block(i)) continue;
     s.role = HeadingRole::kEntry;
     s.rule = rule;
-    s.own_text = true;
+    s.own_text = !whole;
+    if (whole) ClaimSubheadings(outline, i, out);
     if (s.read.label.empty()) s.read = ReadHeading(h.text);
   }
 }

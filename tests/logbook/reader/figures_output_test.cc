@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "logbook/doc/parse_logbook.h"
@@ -176,6 +177,65 @@ TEST(ReaderOutputFigures, KernelBenchmarkLinesOfSeveralFigures) {
     for (const auto& [m, v] : f.run.metrics) EXPECT_NE(v, 180) << m;  // the peak is no run's figure
   EXPECT_EQ(figs[1].run.config.at("m"), "512");
   EXPECT_EQ(figs[2].run.config.at("case"), "fused_mm");
+}
+
+// A timing harness that prints, after each row's figures, how it measured them
+// ("total= 40.2 ms  iters=9800  warmup= ..."): the row's figures are read, the
+// loop's bookkeeping is neither a figure nor a key.
+TEST(ReaderOutputFigures, KernelLinesWithTheLoopsBookkeepingAfterTheFigures) {
+  const auto figs = Read(
+      "```bash\n./bench_tiles.sh big\n```\n\nOutput:\n\n```\n"
+      "gate_tile_plain      0.012 ms    1.40 TFLOP/s   0.7% of 200 TFLOP/s  total= 50.110 ms  iters=4170  warmup= 50.020 ms  warmup_iters=4100\n"  // 14
+      "gate_tile_swizzled   0.009 ms    1.87 TFLOP/s   0.9% of 200 TFLOP/s  total= 50.031 ms  iters=5510  warmup= 50.002 ms  warmup_iters=5498\n"  // 15
+      "```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_EQ(figs[0].line, 14);
+  EXPECT_EQ(a.config.at("case"), "gate_tile_plain");
+  EXPECT_NEAR(a.metrics.at("time_s"), 12e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(a.metrics.at("tflops"), 1.40);
+  EXPECT_TRUE(a.derived.count("pct"));
+  EXPECT_EQ(a.config.count("iters"), 0u);
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) EXPECT_LT(v, 10) << m;  // no total, no warmup time, no peak
+  EXPECT_EQ(figs[1].run.config.at("case"), "gate_tile_swizzled");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tflops"), 1.87);
+}
+
+// A table a script prints: a header, a rule under it, then rows, its columns
+// split by `|` or by runs of spaces; a header's "(us/call)" names its unit.
+bool HasValue(const Config& cfg, const std::string& value) {
+  for (const auto& [k, v] : cfg)
+    if (v == value) return true;
+  return false;
+}
+
+TEST(ReaderOutputFigures, APrintedTableWithARuleUnderItsHeader) {
+  const auto figs = Read(
+      "Bench: `bench_scan.py`, bf16\n\n```\n"
+      "   size (M,N) |  fused (us/call) |  eager (us/call) |   ratio\n"  // line 10
+      "------------------------------------------------------------\n"
+      "    (64, 512) |             4.12 |             5.20 |   0.79x\n"  // 12
+      "   (256, 512) |             6.70 |             7.13 |   0.94x\n"  // 13
+      "```\n\nAnd the second table:\n\n```\n"
+      "kernel      time (ms)   TFLOP/s\n"  // 19
+      "----------  ----------  -------\n"
+      "naive            0.412     0.65\n"  // 21
+      "tiled            0.098     2.71\n"  // 22
+      "```\n");
+  ASSERT_EQ(figs.size(), 4u);
+  const StoredRun& a = figs[0].run;
+  EXPECT_EQ(figs[0].line, 12);
+  EXPECT_TRUE(HasValue(a.config, "(64, 512)"));
+  ASSERT_EQ(a.metrics.size(), 3u);
+  std::set<double> values;
+  for (const auto& [m, v] : a.metrics) values.insert(v);
+  EXPECT_TRUE(values.count(4.12e-6) && values.count(5.20e-6)) << a.metrics.size();
+  EXPECT_TRUE(HasValue(figs[1].run.config, "(256, 512)"));
+  EXPECT_EQ(figs[2].line, 21);
+  EXPECT_EQ(figs[2].run.config.at("kernel"), "naive");
+  EXPECT_NEAR(figs[2].run.metrics.at("time_s"), 0.412e-3, 1e-12);
+  EXPECT_DOUBLE_EQ(figs[3].run.metrics.at("tflops"), 2.71);
 }
 
 TEST(ReaderOutputFigures, PipeSeparatedTrainingLog) {

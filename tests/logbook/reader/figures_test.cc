@@ -260,5 +260,45 @@ TEST(ReaderFigures, AnErrorColumnBesideARateIsTheBenchmarksCheck) {
   EXPECT_TRUE(RecordedFigures(lb.entries[1]).empty());
 }
 
+// A table of values by column under a sub-heading that names the unit
+// ("### Decode (tok/s)"): its cells are in that unit, a metric named by the
+// sub-heading's other words (decode and prefill rates are two columns); a
+// cell that records a failed run ("error", "error (OOM)") holds no figure
+// and keeps no column from being read.
+TEST(ReaderFigures, ASubHeadingNamesTheUnitOfTheTableBelowIt) {
+  const Logbook lb = ParseLogbook(
+      "# Notes\n\n## 1. Baseline runs\n\n### Decode (tok/s)\n\n"
+      "| Model | pp64/tg64 | pp1024/tg128 | pp8192/tg64 |\n|---|---|---|---|\n"
+      "| small-3B | 310 | 288 | \xE2\x80\x94 |\n| mid-9B | 142 | error (OOM) | error |\n\n"
+      "### Prefill (tok/s)\n\n| Model | pp64 | pp1024 |\n|---|---|---|\n| small-3B | 9,120 | 15,400 |\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 5u);
+  EXPECT_EQ(figs[0].line, 9);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("decode_tokens_per_s"), 310);
+  EXPECT_EQ(figs[0].run.units.at("decode_tokens_per_s"), "tok/s");
+  EXPECT_EQ(figs[1].run.config.at("variant"), "pp1024/tg128");
+  EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("decode_tokens_per_s"), 142);
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(Lower(v).find("error"), std::string::npos) << k;
+  EXPECT_EQ(figs[3].line, 16);
+  EXPECT_DOUBLE_EQ(figs[4].run.metrics.at("prefill_tokens_per_s"), 15400);
+}
+
+// A paragraph led by `Hardware:` or `Specs:` describes the machine: its
+// bandwidth and memory are specifications, no run's figures.
+TEST(ReaderFigures, AHardwareLeadStatesSpecificationsNotRuns) {
+  const Logbook lb = ParseLogbook(
+      "# Notes\n\n## 1. Decode kernel\n\n**Hardware:** one accelerator, 96 GB HBM, ~4 TB/s bandwidth, 132 SMs\n\n"
+      "**Specs:** 1,200 GB/s peak\n\nThe fused kernel took 41.5 us.\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 9);
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 41.5e-6, 1e-12);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -55,6 +55,23 @@ TEST(SegmentParse, NumberedSectionsAreEntriesWithIdsFromTheirWords) {
   EXPECT_EQ(lb.entries[0].id, "SPEEDRUN-1-INITIAL-SETUP");
 }
 
+// A numbered section whose parts count its versions afresh, each heading
+// stating the version's result ("### 2. Hash map (122.27s)"): each part is
+// an entry; a numbered part that states nothing stays a sub-heading.
+TEST(SegmentParse, NumberedPartsThatStateTheirResultAreEntries) {
+  const std::string text = std::string("# Row counter\n\n## 1. Goal\n\nCount fast.\n\n## 2. Versions\n\n") +
+                           "### 1. Plain scan (410.2s)\n\nOne line at a time.\n\n"
+                           "### 2. Hash map (98.70s)\n\nOpen addressing.\n\n"
+                           "## 3. Design\n\n### 1. Reading\n\nA text file, 4 threads.\n\n### 2. Parsing\n\nBy hand.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  EXPECT_NE(std::find(h.begin(), h.end(), "1. Plain scan (410.2s)"), h.end());
+  EXPECT_NE(std::find(h.begin(), h.end(), "2. Hash map (98.70s)"), h.end());
+  EXPECT_NE(std::find(h.begin(), h.end(), "3. Design"), h.end());
+  EXPECT_EQ(std::find(h.begin(), h.end(), "1. Reading"), h.end());
+  EXPECT_EQ(std::find(h.begin(), h.end(), "2. Parsing"), h.end());
+}
+
 TEST(SegmentParse, UndatedIdsComeFromWordsNotPosition) {
   const std::string a = std::string("# Log\n\n## Worklog\n\n### Muon\n\n") + kRun + "### AdamW\n\n" + kRun;
   const std::string b = std::string("# Log\n\n## Worklog\n\n### AdamW\n\n") + kRun + "### Muon\n\n" + kRun;
@@ -236,6 +253,25 @@ TEST(SegmentParse, MeasuredPartsBeforeAndBetweenEntriesAreEntriesOfTheirOwnText)
   EXPECT_NE(lb.entries[2].id.find("RESULTS"), std::string::npos) << lb.entries[2].id;
 }
 
+// A measured section at the entries' level whose record sits in its parts
+// (`### Decode (tok/s)` over a table) and whose parts are no entries: the
+// section is one entry over them, its parts its sub-headings.
+TEST(SegmentParse, AMeasuredSectionWhosePartsHoldTheRecordIsOneEntryOverThem) {
+  const std::string text = std::string("# Tuning log\n\n## Baseline (before tuning)\n\nv0.3 build, one GPU\n\n") +
+                           "### Decode (tok/s)\n\n| model | short | long |\n|---|---|---|\n| small-4B | 240 | 220 |\n\n"
+                           "### Other runner\n\n| model | short tok/s |\n|---|---|\n| small-4B | 250 |\n\n"
+                           "## Fix 1: faster gemv\n\n- Date: 2026-03-08\n- After: one kernel\n\n"
+                           "## Fix 2: fused norm\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0], "Baseline (before tuning)");
+  EXPECT_EQ(lb.entries[0].segment_rule, "section");
+  EXPECT_EQ(lb.entries[0].tables.size(), 2u);
+  EXPECT_EQ(lb.entries[0].subheadings.size(), 2u);
+  EXPECT_EQ(h[1], "Fix 1: faster gemv");
+}
+
 TEST(SegmentParse, AFirstTopLevelHeadingOverATranscriptIsAnEntryOfItsOwnText) {
   // `#` headings are this document's sections; the first holds the runs.
   const std::string text = std::string("# Timing runs\n\nraw data\n\n```text\n$ ./bench 10 4\n") +
@@ -262,6 +298,18 @@ TEST(SegmentParse, PlansGoalsAndTheSeedsBaselineStaySections) {
   const auto h = Headings(lb);
   ASSERT_EQ(h.size(), 1u) << h[0];
   EXPECT_EQ(h[0], "2026-02-10 10:40 - K-001 Kickoff");
+}
+
+// A section of reference material beside the entries ("## Hardware
+// Reference" with the card's peak bandwidth) states specifications, no run.
+TEST(SegmentParse, AReferenceSectionIsNoEntry) {
+  const std::string text = std::string("# Kernel log\n\n## Hardware Reference\n\n- **GPU:** one card, 96 SMs\n") +
+                           "- **Memory BW:** 1,200 GB/s peak\n\n## Fix 1: wider tiles\n\n" + kRun +
+                           "## Fix 2: fused epilogue\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u) << h[0];
+  EXPECT_EQ(h[0], "Fix 1: wider tiles");
 }
 
 // The stage itself: a heading's words, and roles over an outline.
