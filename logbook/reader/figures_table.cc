@@ -408,7 +408,13 @@ std::string Qualifier(const std::string& header) {
         lw == "tf/s" || lw == "mfu" || lw == "step" || lw == "per" || lw.find('/') != std::string::npos)
       continue;  // units ("TFLOP/s/rank", "ms/step") are the metric's, not its name
     std::string clean;
-    for (char ch : lw) clean += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    for (size_t k = 0; k < lw.size(); ++k) {
+      const auto ch = static_cast<unsigned char>(lw[k]);
+      // "v0.9.51": a release number's dots stay, as written.
+      const bool dot = ch == '.' && k > 0 && std::isalnum(static_cast<unsigned char>(lw[k - 1])) &&
+                       k + 1 < lw.size() && std::isdigit(static_cast<unsigned char>(lw[k + 1]));
+      clean += std::isalnum(ch) || dot ? lw[k] : '_';
+    }
     while (!clean.empty() && clean.back() == '_') clean.pop_back();
     while (!clean.empty() && clean.front() == '_') clean.erase(clean.begin());
     if (!clean.empty()) q += (q.empty() ? "" : "_") + clean;

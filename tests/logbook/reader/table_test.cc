@@ -219,5 +219,18 @@ TEST(ReaderTable, SameKeysUnderTwoSubheadingsAreTwoSetups) {
   EXPECT_EQ(figs[1].run.config.at("setup"), "Compared with the reference implementation");
 }
 
+// Columns named by a version ("v2.4.1", "v2.5.0 (lazy)") keep it as
+// written: the dots of a release number are part of the column's name.
+TEST(ReaderTable, AVersionNamedColumnKeepsItsDots) {
+  const auto figs = TableEntryFigures(
+      "| input | v2.4.1 | v2.5.0 (lazy) |\n"
+      "|---|---|---|\n"
+      "| small | 3.10s | 2.95s |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  const auto& m = figs[0].run.metrics;
+  EXPECT_TRUE(m.count("v2.4.1_time_s"));
+  EXPECT_TRUE(m.count("v2.5.0_lazy_time_s"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook
