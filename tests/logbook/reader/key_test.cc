@@ -381,3 +381,64 @@ TEST(ReaderKey, TheTextUnderTheTitleStatesTheDocumentsHardware) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+std::string ValueOf(const RecordedFigure& f, const std::string& k) {
+  auto it = f.run.config.find(k);
+  return it == f.run.config.end() ? "" : it->second;
+}
+
+// A command written as a plain bullet ("* srv-bench run --request-rate 2")
+// keys the printed block below it by its flags, as a command in a code span
+// does. A sub-heading part that states its own settings as bullets
+// ("* max-batch-size 8") is its own run: those key its block, and the
+// command above the sub-heading does not.
+TEST(ReaderKey, ABulletCommandAndASubheadingsSettingsKeyTheirBlocks) {
+  const Logbook lb = ParseLogbook(
+      "# Serving notes\n\n## Model A\n"
+      "* srv-bench run --host localhost --prompts 200 --request-rate 2\n\n"
+      "```\n==== Result ====\nRequests completed:      200\nRun time (s):            99.10\n"
+      "Throughput (req/s):      2.01\nMean latency (ms):       41.55\n```\n\n"
+      "### Earlier run\n* max-batch-size 8\n* prompts 200\n\n"
+      "```\n==== Result ====\nRequests completed:      200\nRun time (s):            87.40\n"
+      "Throughput (req/s):      2.29\nMean latency (ms):       63.20\n```\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  int first = 0, earlier = 0;
+  for (const auto& f : figs[0]) {
+    if (f.line < 12) {
+      ++first;
+      EXPECT_EQ(ValueOf(f, "request_rate"), "2") << f.text;
+    } else {
+      ++earlier;
+      EXPECT_EQ(ValueOf(f, "max_batch_size"), "8") << f.text;
+      EXPECT_EQ(ValueOf(f, "request_rate"), "") << f.text;
+    }
+  }
+  EXPECT_GE(first, 3);
+  EXPECT_GE(earlier, 3);
+}
+
+// A flag's placeholder ("--request-rate x.x", "--model <name>") names no
+// run: the label over each block does.
+TEST(ReaderKey, AFlagsPlaceholderNamesNoRun) {
+  const Logbook lb = ParseLogbook(
+      "# Serving notes\n\n## Model B\n"
+      "* srv-bench run --prompts 200 --request-rate x.x --model <name>\n\n"
+      "* 3 req/s\n```\n==== Result ====\nRun time (s):            66.10\nMean latency (ms):       41.55\n```\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_GE(figs[0].size(), 1u);
+  for (const auto& f : figs[0]) {
+    EXPECT_EQ(ValueOf(f, "request_rate"), "") << f.text;
+    EXPECT_EQ(ValueOf(f, "model"), "") << f.text;
+    EXPECT_EQ(ValueOf(f, "prompts"), "200") << f.text;
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
