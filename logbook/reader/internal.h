@@ -105,6 +105,7 @@ std::vector<std::string> HardwareStated(const std::string& text);
 std::vector<std::pair<int, std::string>> DocumentHardware(const Logbook& logbook);
 std::string HardwareAt(const std::vector<std::pair<int, std::string>>& statements, int line);
 void KeyHardware(const Entry& entry, const std::string& document, std::vector<RecordedFigure>* out);
+void FieldLineKeys(const Entry& entry, std::vector<RecordedFigure>* out);
 // RecordedFigures with the hardware the document states above the entry
 // ("H100x4"; DocumentHardware, HardwareAt), for figures whose entry states none.
 std::vector<RecordedFigure> RecordedFiguresUnder(const Entry& entry, const std::string& file,

@@ -442,3 +442,34 @@ TEST(ReaderKey, AFlagsPlaceholderNamesNoRun) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "**Kernel:** `conv_tiled` (8x8 tile)" and "**Threads:** 256" over an
+// entry's table: field lines that state the entry's settings key every
+// figure below them. A table that names its own values of the same form
+// ("v1.4.0 | v1.4.2" under "**Version:** v1.4.2") is not keyed by it;
+// a figure's own field ("**Cycles:** 5120") and a sentence are no settings.
+TEST(ReaderKey, FieldLinesStateTheEntrysSettings) {
+  const Logbook lb = ParseLogbook(
+      "# Conv kernels\n\n## Run 3: block sweep\n"
+      "**Kernel:** `conv_tiled` (8x8 tile, shared memory)  \n**Threads:** 256  \n**Iterations:** 20 runs per size\n\n"
+      "| Block | Throughput | Time (ms) |\n|---|---|---|\n| 64 | 12.5 GFLOPS | 0.40 |\n| 128 | 20.1 GFLOPS | 0.25 |\n\n"
+      "## Run 4: versions\n**Version:** v1.4.2\n\n"
+      "| Input | v1.4.0 | v1.4.2 |\n|---|---|---|\n| a | 2.1s | 1.9s |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_EQ(figs[0].size(), 2u);
+  for (const auto& f : figs[0]) {
+    EXPECT_EQ(ValueOf(f, "kernel"), "conv_tiled") << f.text;
+    EXPECT_EQ(ValueOf(f, "threads"), "256") << f.text;
+    EXPECT_EQ(ValueOf(f, "iterations"), "") << f.text;
+  }
+  ASSERT_GE(figs[1].size(), 1u);
+  for (const auto& f : figs[1]) EXPECT_EQ(ValueOf(f, "version"), "") << f.text;
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
