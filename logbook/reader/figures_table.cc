@@ -539,6 +539,15 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     }
     if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
   }
+  // "| s | ..." over 32, 128, 384: a first column headed by one letter over
+  // plain whole numbers names the rows' parameter, whatever unit the letter spells.
+  const std::string first = cols.empty() ? "" : parse_detail::Trim((*headers)[0]);
+  if (first.size() == 1 && std::isalpha(static_cast<unsigned char>(first[0])) && !t.rows.empty() &&
+      std::all_of(t.rows.begin(), t.rows.end(), [](const std::vector<std::string>& r) {
+        const std::string v = r.empty() ? "" : parse_detail::Trim(r[0]);
+        return !v.empty() && std::all_of(v.begin(), v.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+      }))
+    cols[0] = ColumnInfo{};
   FactorColumns(t, *headers, &cols);
   StatisticColumns(*headers, &cols);
   NameColumns(*headers, &cols);

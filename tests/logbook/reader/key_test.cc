@@ -471,5 +471,18 @@ TEST(ReaderKey, FieldLinesStateTheEntrysSettings) {
   for (const auto& f : figs[1]) EXPECT_EQ(ValueOf(f, "version"), "") << f.text;
 }
 
+// "`s=128`" in prose names a parameter by one letter: no figure, whatever
+// unit the letter spells ("avg_step_ms=20.4" is a time).
+TEST(ReaderKey, AOneLetterKeyIsAParameterNotAUnit) {
+  const Logbook lb = ParseLogbook(
+      "# Solver log\n\n## Block sizes\n\n"
+      "Predictions are unchanged at `s=16`; `s=64` changes by one sample. Step: `avg_step_ms=20.4`.\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0][0].run.metrics.begin()->second, 0.0204);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -232,5 +232,21 @@ TEST(ReaderTable, AVersionNamedColumnKeepsItsDots) {
   EXPECT_TRUE(m.count("v2.5.0_lazy_time_s"));
 }
 
+// A first column headed by one letter that a unit also spells ("s", "m")
+// over plain whole numbers names the rows' parameter (s=32), not a time.
+TEST(ReaderTable, AOneLetterFirstColumnOfWholeNumbersIsTheRowsKey) {
+  const auto figs = TableEntryFigures(
+      "| s | Fixed | Adaptive |\n"
+      "|---:|---:|---:|\n"
+      "| 16 | 31.20 ms | 30.05 ms |\n"
+      "| 64 | 118.90 ms | 112.35 ms |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) {
+    ASSERT_TRUE(f.run.config.count("s")) << f.text;
+    for (const auto& [m, v] : f.run.metrics) EXPECT_TRUE(v < 1) << m << "=" << v;
+  }
+  EXPECT_EQ(figs[1].run.config.at("s"), "64");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
