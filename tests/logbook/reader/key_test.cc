@@ -484,5 +484,20 @@ TEST(ReaderKey, AOneLetterKeyIsAParameterNotAUnit) {
   EXPECT_DOUBLE_EQ(figs[0][0].run.metrics.begin()->second, 0.0204);
 }
 
+// A row's label in another script ("| 平均 | 0.095 ms |" under headers the
+// reader has no words for) names its row, as a Latin one does: letters of
+// any script are letters, not joiners.
+TEST(ReaderKey, ALabelInAnotherScriptNamesItsRow) {
+  EXPECT_EQ(LabelConfig("\xE5\xB9\xB3\xE5\x9D\x87", {}, {}, true).count("case"), 1u);
+  const Logbook lb = ParseLogbook(
+      "# Kernel log\n\n## Timing\n\n| \xE6\x8C\x87\xE6\xA0\x87 | \xE5\x80\xBC |\n|---|---|\n"
+      "| \xE5\xB9\xB3\xE5\x9D\x87 | 0.0955 ms |\n| \xE6\x9C\x80\xE5\xB0\x8F | 0.0671 ms |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 2u);
+  EXPECT_NE(figs[0][0].run.config, figs[0][1].run.config);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
