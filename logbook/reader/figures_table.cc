@@ -658,8 +658,41 @@ bool ArrowCell(const std::string& cell, std::string* before, std::string* after)
 
 // A metric cell of a row, into the figure set of its "@value" (and side of
 // an arrow: "A -> B" gives a "before" and an "after" figure).
+// A cell of two or more figures each named by its parenthesis ("295
+// (forced balance) / 237 (dropless)", "1.2 ms (fused), 1.9 ms (eager)"):
+// each part's figure without its name, and the name. False for any other cell.
+bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts) {
+  parts->clear();
+  size_t from = 0;
+  while (from < cell.size()) {
+    const size_t open = cell.find(" (", from), close = open == std::string::npos ? open : cell.find(')', open);
+    if (close == std::string::npos) return false;
+    const std::string figure = parse_detail::Trim(cell.substr(from, open - from));
+    const std::string name = parse_detail::Trim(cell.substr(open + 2, close - open - 2));
+    std::string unit;
+    const auto words = Words(name);
+    if (!NumberCell(figure, &unit) || words.empty() || words.size() > 3 ||
+        !std::all_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' ' || c == '-' || c == '_'; }))
+      return false;
+    parts->emplace_back(figure, name);
+    size_t next = close + 1;
+    while (next < cell.size() && (cell[next] == ' ' || cell[next] == '/' || cell[next] == ',' || cell[next] == ';')) ++next;
+    if (next < cell.size() && next == close + 1) return false;  // "(a)b": no separator
+    from = next;
+  }
+  return parts->size() >= 2;
+}
+
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
   std::string before, after, sides, change;
+  if (std::vector<std::pair<std::string, std::string>> parts; !col.derived && NamedParts(cell, &parts)) {
+    for (const auto& [figure, name] : parts) {
+      ColumnInfo named = col;
+      named.scale["variant"] = name;
+      MetricCell(figure, named, by_at);
+    }
+    return;
+  }
   if (!col.derived && ChangeCell(cell, &sides, &change)) {
     MetricCell(sides, col, by_at);
     auto it = by_at->find(col.at + kSide + "2after");

@@ -248,5 +248,19 @@ TEST(ReaderTable, AOneLetterFirstColumnOfWholeNumbersIsTheRowsKey) {
   EXPECT_EQ(figs[1].run.config.at("s"), "64");
 }
 
+// A cell of two figures each named by its parenthesis ("410 (capped) /
+// 352 (uncapped)"): two figure sets of the row, each keyed by its name.
+TEST(ReaderTable, ACellOfNamedFiguresIsOneFigureSetPerName) {
+  const auto figs = TableEntryFigures(
+      "| Seq | TFLOPS |\n"
+      "|---|---|\n"
+      "| 8192 | 410 (capped) / 352 (uncapped) |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::map<std::string, double> by;
+  for (const auto& f : figs)
+    if (f.run.config.count("variant") && f.run.metrics.count("tflops")) by[f.run.config.at("variant")] = f.run.metrics.at("tflops");
+  EXPECT_EQ(by, (std::map<std::string, double>{{"capped", 410}, {"uncapped", 352}}));
+}
+
 }  // namespace
 }  // namespace moelog::logbook
