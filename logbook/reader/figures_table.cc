@@ -539,15 +539,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     }
     if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
   }
-  // "| s | ..." over 32, 128, 384: a first column headed by one letter over
-  // plain whole numbers names the rows' parameter, whatever unit the letter spells.
-  const std::string first = cols.empty() ? "" : parse_detail::Trim((*headers)[0]);
-  if (first.size() == 1 && std::isalpha(static_cast<unsigned char>(first[0])) && !t.rows.empty() &&
-      std::all_of(t.rows.begin(), t.rows.end(), [](const std::vector<std::string>& r) {
-        const std::string v = r.empty() ? "" : parse_detail::Trim(r[0]);
-        return !v.empty() && std::all_of(v.begin(), v.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
-      }))
-    cols[0] = ColumnInfo{};
+  if (LetterKeyColumn(t, *headers)) cols[0] = ColumnInfo{};
   FactorColumns(t, *headers, &cols);
   StatisticColumns(*headers, &cols);
   NameColumns(*headers, &cols);
@@ -658,31 +650,6 @@ bool ArrowCell(const std::string& cell, std::string* before, std::string* after)
 
 // A metric cell of a row, into the figure set of its "@value" (and side of
 // an arrow: "A -> B" gives a "before" and an "after" figure).
-// A cell of two or more figures each named by its parenthesis ("295
-// (forced balance) / 237 (dropless)", "1.2 ms (fused), 1.9 ms (eager)"):
-// each part's figure without its name, and the name. False for any other cell.
-bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts) {
-  parts->clear();
-  size_t from = 0;
-  while (from < cell.size()) {
-    const size_t open = cell.find(" (", from), close = open == std::string::npos ? open : cell.find(')', open);
-    if (close == std::string::npos) return false;
-    const std::string figure = parse_detail::Trim(cell.substr(from, open - from));
-    const std::string name = parse_detail::Trim(cell.substr(open + 2, close - open - 2));
-    std::string unit;
-    const auto words = Words(name);
-    if (!NumberCell(figure, &unit) || words.empty() || words.size() > 3 ||
-        !std::all_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' ' || c == '-' || c == '_'; }))
-      return false;
-    parts->emplace_back(figure, name);
-    size_t next = close + 1;
-    while (next < cell.size() && (cell[next] == ' ' || cell[next] == '/' || cell[next] == ',' || cell[next] == ';')) ++next;
-    if (next < cell.size() && next == close + 1) return false;  // "(a)b": no separator
-    from = next;
-  }
-  return parts->size() >= 2;
-}
-
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
   std::string before, after, sides, change;
   if (std::vector<std::pair<std::string, std::string>> parts; !col.derived && NamedParts(cell, &parts)) {
