@@ -652,14 +652,7 @@ bool ArrowCell(const std::string& cell, std::string* before, std::string* after)
 // an arrow: "A -> B" gives a "before" and an "after" figure).
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
   std::string before, after, sides, change;
-  if (std::vector<std::pair<std::string, std::string>> parts; !col.derived && NamedParts(cell, &parts)) {
-    for (const auto& [figure, name] : parts) {
-      ColumnInfo named = col;
-      named.scale["variant"] = name;
-      MetricCell(figure, named, by_at);
-    }
-    return;
-  }
+  if (!col.derived && SplitCell(cell, col, by_at)) return;
   if (!col.derived && ChangeCell(cell, &sides, &change)) {
     MetricCell(sides, col, by_at);
     auto it = by_at->find(col.at + kSide + "2after");

@@ -263,6 +263,8 @@ bool EmptyCell(const std::string& raw);
 bool ArrowCell(const std::string& cell, std::string* before, std::string* after);
 bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts);
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
+bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);
+bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 bool ValueHeader(const std::string& h, const EntryCtx& x);
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x);

@@ -29,6 +29,41 @@ bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std:
   return parts->size() >= 2;
 }
 
+// A cell written with its measured range in brackets ("58.077 ms [58.050,
+// 58.408]"): the figure, and the range's two ends. False for any other cell.
+bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high) {
+  const size_t open = cell.find(" ["), comma = cell.find(',', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || comma == std::string::npos || cell.back() != ']') return false;
+  *figure = parse_detail::Trim(cell.substr(0, open));
+  *low = parse_detail::Trim(cell.substr(open + 2, comma - open - 2));
+  *high = parse_detail::Trim(cell.substr(comma + 1, cell.size() - comma - 2));
+  std::string unit;
+  return NumberCell(*figure, &unit) && ParseNumber(*low).has_value() && ParseNumber(*high).has_value();
+}
+
+// A cell of several figures (NamedParts: each keyed by its name; RangeCell:
+// the figure and its range's ends as metrics of their own), each read as a
+// cell of the column. False for a cell of one figure.
+bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
+    for (const auto& [figure, name] : parts) {
+      ColumnInfo named = col;
+      named.scale["variant"] = name;
+      MetricCell(figure, named, by_at);
+    }
+    return true;
+  }
+  std::string figure, low, high;
+  if (!RangeCell(cell, &figure, &low, &high)) return false;
+  MetricCell(figure, col, by_at);
+  for (const auto& [end, value] : {std::pair<const char*, std::string>{"range_low_", low}, {"range_high_", high}}) {
+    ColumnInfo side = col;
+    side.metric = end + col.metric;
+    MetricCell(value, side, by_at);
+  }
+  return true;
+}
+
 // "| s | ..." over 32, 128, 384: a first column headed by one letter over
 // plain whole numbers names the rows' parameter, whatever unit the letter spells.
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers) {

@@ -2,6 +2,7 @@
 // configuration fits.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "logbook/doc/parse_logbook.h"
@@ -260,6 +261,19 @@ TEST(ReaderTable, ACellOfNamedFiguresIsOneFigureSetPerName) {
   for (const auto& f : figs)
     if (f.run.config.count("variant") && f.run.metrics.count("tflops")) by[f.run.config.at("variant")] = f.run.metrics.at("tflops");
   EXPECT_EQ(by, (std::map<std::string, double>{{"capped", 410}, {"uncapped", 352}}));
+}
+
+// A cell with its range in brackets ("41.2 ms [40.9, 42.0]"): the figure
+// and both ends of its measured range, on the row.
+TEST(ReaderTable, ACellsBracketedRangeIsOnItsRow) {
+  const auto figs = TableEntryFigures(
+      "| n | Step |\n"
+      "|---:|---:|\n"
+      "| 16 | 41.2 ms [40.9, 42.0] |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  std::set<double> values;
+  for (const auto& [m, v] : figs[0].run.metrics) values.insert(std::round(v * 1e5) / 1e5);
+  EXPECT_EQ(values, (std::set<double>{0.0409, 0.0412, 0.042}));
 }
 
 }  // namespace
