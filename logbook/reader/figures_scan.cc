@@ -32,7 +32,8 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   while (b > 0 && IsIdentChar(s[b - 1])) --b;
   const std::string key = s.substr(b, eq - b);
   std::string unit = KeyUnit(key);
-  if (unit.empty() && !SettingKey(key)) unit = PrintedKeyUnit(key);  // "avg_step_ms=20.4"
+  // "avg_step_ms=20.4"; "s=128" names a parameter by one letter, no unit.
+  if (unit.empty() && !SettingKey(key) && key.size() > 1) unit = PrintedKeyUnit(key);
   size_t j = eq + 1;
   const std::string num = DigitsAt(s, &j);
   // "`steady_state_time=0.0341s`", "`latency=3.2ms`": the unit glued to the

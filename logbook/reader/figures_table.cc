@@ -409,7 +409,13 @@ std::string Qualifier(const std::string& header) {
         lw == "tf/s" || lw == "mfu" || lw == "step" || lw == "per" || lw.find('/') != std::string::npos)
       continue;  // units ("TFLOP/s/rank", "ms/step") are the metric's, not its name
     std::string clean;
-    for (char ch : lw) clean += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    for (size_t k = 0; k < lw.size(); ++k) {
+      const auto ch = static_cast<unsigned char>(lw[k]);
+      // "v0.9.51": a release number's dots stay, as written.
+      const bool dot = ch == '.' && k > 0 && std::isalnum(static_cast<unsigned char>(lw[k - 1])) &&
+                       k + 1 < lw.size() && std::isdigit(static_cast<unsigned char>(lw[k + 1]));
+      clean += std::isalnum(ch) || dot ? lw[k] : '_';
+    }
     while (!clean.empty() && clean.back() == '_') clean.pop_back();
     while (!clean.empty() && clean.front() == '_') clean.erase(clean.begin());
     if (!clean.empty()) q += (q.empty() ? "" : "_") + clean;
@@ -534,6 +540,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     }
     if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
   }
+  if (LetterKeyColumn(t, *headers)) cols[0] = ColumnInfo{};
   FactorColumns(t, *headers, &cols);
   StatisticColumns(*headers, &cols);
   NameColumns(*headers, &cols);
@@ -652,6 +659,7 @@ bool ArrowCell(const std::string& cell, std::string* before, std::string* after)
 // an arrow: "A -> B" gives a "before" and an "after" figure).
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
   std::string before, after, sides, change;
+  if (!col.derived && SplitCell(cell, col, by_at)) return;
   if (!col.derived && ChangeCell(cell, &sides, &change)) {
     MetricCell(sides, col, by_at);
     auto it = by_at->find(col.at + kSide + "2after");

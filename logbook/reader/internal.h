@@ -105,6 +105,7 @@ std::vector<std::string> HardwareStated(const std::string& text);
 std::vector<std::pair<int, std::string>> DocumentHardware(const Logbook& logbook);
 std::string HardwareAt(const std::vector<std::pair<int, std::string>>& statements, int line);
 void KeyHardware(const Entry& entry, const std::string& document, std::vector<RecordedFigure>* out);
+void FieldLineKeys(const Entry& entry, std::vector<RecordedFigure>* out);
 // RecordedFigures with the hardware the document states above the entry
 // ("H100x4"; DocumentHardware, HardwareAt), for figures whose entry states none.
 std::vector<RecordedFigure> RecordedFiguresUnder(const Entry& entry, const std::string& file,
@@ -260,6 +261,10 @@ void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, C
 bool NumberCell(const std::string& raw, std::string* unit);
 bool EmptyCell(const std::string& raw);
 bool ArrowCell(const std::string& cell, std::string* before, std::string* after);
+bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts);
+bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
+bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);
+bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 bool ValueHeader(const std::string& h, const EntryCtx& x);
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x);

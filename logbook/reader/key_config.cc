@@ -1,3 +1,4 @@
+#include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -293,6 +294,109 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     for (auto it = fixed->begin(); it != fixed->end();) it = NormalizeKey(it->first) == k ? fixed->erase(it) : std::next(it);
   if (*generic && pc.harnesses.size() == 1) (*fixed)["harness"] = pc.harnesses.front();
   if (std::string a = EntryAccelerator(e); !a.empty()) (*fixed)["accelerator"] = a;
+}
+
+namespace {
+
+// A value's form: letters as 'a', digit runs as '9', other characters as
+// written ("v0.9.53" and "v0.9.51" share "a9.9.9"; "1024x1024" is "9x9").
+std::string ValueForm(const std::string& v) {
+  std::string out;
+  for (char c : v) {
+    const char k = std::isdigit(static_cast<unsigned char>(c)) ? '9' : std::isalpha(static_cast<unsigned char>(c)) ? 'a' : c;
+    if (out.empty() || out.back() != k || (k != 'a' && k != '9')) out += k;
+  }
+  return out;
+}
+
+// A value's characters: letters, digits, "._-/+" and a multiplication sign
+// ("1024×1024"); no arrow, colon or markup.
+bool ValueToken(const std::string& v) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v.compare(i, 2, "\xC3\x97") == 0) {
+      ++i;
+      continue;
+    }
+    if (!std::isalnum(static_cast<unsigned char>(v[i])) && std::string("._-/+").find(v[i]) == std::string::npos) return false;
+  }
+  return true;
+}
+
+// One line "Name: value" that states a setting: a name of one to three
+// words that is no unit ("Cycles: 5120" is a figure), and a value that is a
+// code span (a parenthetical after it aside) or one token with a digit
+// ("1024x1024", "v1.4.2", "256"), never a date, a time, a figure or a sentence.
+bool SettingLine(const std::string& line, std::string* key, std::string* value) {
+  const size_t colon = line.find(':');
+  if (colon == std::string::npos || colon == 0 || colon > 40 || StatesFigure(line)) return false;
+  const std::string name = parse_detail::Trim(line.substr(0, colon));
+  const auto name_words = Words(name);
+  if (name_words.empty() || name_words.size() > 3 || !LabelUnitOf(name).empty() || prose::NoRunLead(name) ||
+      !std::all_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' '; }))
+    return false;
+  std::string rest = parse_detail::Trim(line.substr(colon + 1));
+  if (const size_t open = rest.find(" ("); open != std::string::npos && rest.back() == ')') rest = parse_detail::Trim(rest.substr(0, open));
+  if (rest.size() > 2 && rest.front() == '`' && rest.back() == '`' && rest.find('`', 1) == rest.size() - 1) {
+    *value = rest.substr(1, rest.size() - 2);
+  } else if (Words(rest).size() == 1 && rest.find_first_of("0123456789") != std::string::npos &&
+             ValueForm(rest) != "9-9-9" && ValueToken(rest)) {
+    *value = rest;
+  } else {
+    return false;
+  }
+  *key = SnakeKey(name);
+  return !key->empty() && !value->empty() && value->size() <= 40 && value->find(' ') == std::string::npos;
+}
+
+// The values a table names of its own: its header cells and first column.
+std::vector<std::string> TableNames(const TableBlock& t) {
+  std::vector<std::string> out = t.header;
+  for (const auto& r : t.rows)
+    if (!r.empty()) out.push_back(r.front());
+  return out;
+}
+
+}  // namespace
+
+// Lines of the entry's paragraphs that state its settings ("**Kernel:**
+// `conv_tiled` (8x8 tile)", "**Matrix Size:** 1024x1024"; SettingLine) key
+// every figure below them that names no value for that key, except the
+// figures of a table that names its own values of that form (a table of
+// versions under "**Version:** v1.4.2"; a plain number has no form).
+void FieldLineKeys(const Entry& entry, std::vector<RecordedFigure>* out) {
+  struct Setting {
+    int line;
+    std::string key, value;
+  };
+  std::vector<Setting> settings;
+  for (const auto& p : entry.paragraphs)
+    for (size_t s = 0, nl = 0; s < p.text.size(); s = nl) {
+      nl = p.text.size();
+      for (size_t b : p.line_starts)
+        if (b > s) nl = std::min(nl, b);
+      std::string key, value;
+      if (SettingLine(parse_detail::Trim(p.text.substr(s, nl - s)), &key, &value)) settings.push_back({p.LineAt(s), key, value});
+    }
+  if (settings.empty()) return;
+  for (auto& f : *out) {
+    const TableBlock* table = nullptr;
+    for (const auto& t : entry.tables)
+      if (t.line <= f.line && f.line <= t.end_line) table = &t;
+    const std::vector<std::string> names = table != nullptr ? TableNames(*table) : std::vector<std::string>{};
+    std::map<std::string, std::string> own;  // the last setting above the figure, by key
+    for (const auto& st : settings)
+      if (st.line < f.line) own[st.key] = st.value;
+    for (const auto& [k, v] : own) {
+      // A plain number has no form of its own: a column of it keys its rows itself.
+      const std::string form = ValueForm(v) == "9" ? "" : ValueForm(v);
+      const bool named = std::any_of(names.begin(), names.end(), [&](const std::string& c) {
+        for (const auto& w : Words(c))
+          if (ValueForm(w) == form) return true;
+        return false;
+      });
+      if (!named) f.run.config.emplace(k, v);
+    }
+  }
 }
 
 }  // namespace reader

@@ -246,6 +246,25 @@ bool NamesMetric(const std::vector<std::string>& words) {
   return !words.empty() && MetricWord(Lower(words.back())) && Lower(words.back()) != "tokens";
 }
 
+// Whether a word holds a letter of a script past ASCII (Cyrillic "среднее",
+// Korean, Chinese, accented Latin): UTF-8 lead bytes of letters, not of the
+// punctuation, arrows and signs a label joins its words with ("—", "→", "×").
+bool ScriptLetter(const std::string& w) {
+  for (size_t i = 0; i + 1 < w.size(); ++i) {
+    const auto b0 = static_cast<unsigned char>(w[i]), b1 = static_cast<unsigned char>(w[i + 1]);
+    if (b0 >= 0xC3 && b0 <= 0xDF && !(b0 == 0xC3 && (b1 == 0x97 || b1 == 0xB7))) return true;  // not × ÷
+    if (b0 >= 0xE3 && b0 <= 0xEE && !(b0 == 0xE3 && b1 == 0x80)) return true;  // not CJK punctuation
+    if (b0 >= 0xF0) return true;
+  }
+  return false;
+}
+
+// A word of no letter or digit ("+", "—"): it joins a label's words.
+bool Joiner(const std::string& w) {
+  return std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }) &&
+         !ScriptLetter(w);
+}
+
 Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
                    const Config* feeds) {
   Config cfg = LabelWords(label, vars, fixed, generic, feeds);
@@ -290,7 +309,7 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
       else rest.push_back(w);
     } else if (LooseValue(vars, w, &key, &value)) {
       cfg[key] = value;
-    } else if (IsFixedValue(fixed, w) || std::none_of(w.begin(), w.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
+    } else if (IsFixedValue(fixed, w) || Joiner(w)) {
       if (!named) kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
     } else {
       rest.push_back(w);

@@ -40,6 +40,22 @@ std::string PositionalArgs(const std::string& cmd) {
 
 namespace {
 
+// A plain bullet that is a command line ("* srv-bench run --request-rate 2"):
+// a few program words, then flags; no code span, no sentence.
+bool BulletCommandLine(const Bullet& b) {
+  if (!b.children.empty() || !b.code_spans.empty() || b.text.size() > 400) return false;
+  const auto w = SplitWords(b.text);
+  size_t i = 0;
+  for (; i < w.size() && w[i].rfind("--", 0) != 0; ++i) {
+    if (i >= 4 || !std::all_of(w[i].begin(), w[i].end(), [](char c) {
+          return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+                 c == '-' || c == '_' || c == '.' || c == '/';
+        }))
+      return false;
+  }
+  return i > 0 && i < w.size() && w[i].size() > 2 && std::isalpha(static_cast<unsigned char>(w[i][2]));
+}
+
 // The last command written in a bullet's code span before `before`
 // ("- `python bench.py --impl ref`" over its printed figures): a top-level
 // bullet's, or one of a bullet that holds `before` (a command nested in
@@ -49,6 +65,7 @@ void NearestSpanCommand(const Bullet& b, int before, int* line, std::string* cmd
   if (b.line >= *line)
     for (const auto& span : b.code_spans)
       if (LooksLikeCommandLine(TrimText(span)) || span.find(" --") != std::string::npos) *line = b.line, *cmd = span;
+  if (b.line >= *line && BulletCommandLine(b)) *line = b.line, *cmd = b.text;
   if (b.end_line < before) return;
   for (const auto& c : b.children) NearestSpanCommand(c, before, line, cmd);
 }
@@ -102,11 +119,13 @@ void LabelAbove(const Entry& entry, int block_line, int command_line, const Entr
     return (end < block_line && end >= block_line - 2) ||
            (command_line > 0 && command_line >= block_line - 8 && end < command_line && end >= command_line - 2);
   };
+  // The label nearest the block: a line right above it before one above its command.
   std::string label;
+  int at = -1;
   for (const auto& p : entry.paragraphs)
-    if (!p.output_label && near(p.end_line) && LabelLine(p.text)) label = p.text;
+    if (!p.output_label && near(p.end_line) && LabelLine(p.text) && p.end_line > at) label = p.text, at = p.end_line;
   for (const auto& b : entry.notes)
-    if (b.children.empty() && near(b.end_line) && LabelLine(b.text)) label = b.text;
+    if (b.children.empty() && near(b.end_line) && LabelLine(b.text) && b.end_line > at) label = b.text, at = b.end_line;
   if (label.empty()) return;
   const Config words = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
   if (words.empty() || (words.size() == 1 && words.count("case"))) {  // "2 req/s": the line as written
@@ -114,6 +133,48 @@ void LabelAbove(const Entry& entry, int block_line, int command_line, const Entr
     return;
   }
   for (const auto& [k, v] : words) (*cfg)[k] = v;
+}
+
+// A value written as a placeholder for the reader to fill in ("x.x",
+// "<rate>", "N", "..."): it names no run.
+bool PlaceholderValue(const std::string& v) {
+  if (v.size() >= 2 && v.front() == '<' && v.back() == '>') return true;
+  return v == "..." || v == "\xE2\x80\xA6" ||
+         (!v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return c == 'x' || c == 'X' || c == 'N' || c == '.'; }) &&
+          v.find_first_of("xXN") != std::string::npos);
+}
+
+// A bullet that states one setting as a flag's name and its value
+// ("* max-batch-size 8", "* --num-prompts 100"): the key (snake case) and value.
+bool SettingBullet(const Bullet& b, std::string* key, std::string* value) {
+  if (!b.children.empty()) return false;
+  const auto w = SplitWords(b.text);
+  if (w.size() != 2) return false;
+  std::string k = w[0].substr(w[0].rfind("--", 0) == 0 ? 2 : 0);
+  const bool joined = k.find_first_of("-_") != std::string::npos || w[0].rfind("--", 0) == 0;
+  if (!joined || k.empty() || !std::islower(static_cast<unsigned char>(k[0])) ||
+      !std::all_of(k.begin(), k.end(), [](char c) {
+        return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+      }) ||
+      k.back() == '-' || k.back() == '_' || !ParseNumber(w[1]).has_value())
+    return false;
+  *key = SnakeKey(k), *value = w[1];
+  return true;
+}
+
+// The settings the part of the entry holding `line` states as bullets
+// (SettingBullet), from its sub-heading (or the entry's heading) down to `line`;
+// `part` gets the line where that part starts.
+Config PartSettings(const Entry& entry, int line, int* part) {
+  *part = entry.heading_line;
+  for (const auto& h : entry.subheadings)
+    if (h.line < line) *part = std::max(*part, h.line);
+  Config out;
+  for (const auto& b : entry.notes) {
+    std::string k, v;
+    if (b.line > *part && b.end_line < line && SettingBullet(b, &k, &v)) out[k] = v;
+  }
+  return out;
 }
 
 }  // namespace
@@ -147,7 +208,14 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
   for (const auto& b : entry.notes) NearestSpanCommand(b, before, &near_line, &near);
   for (const auto& f : entry.fields)
     if (f.name != "Command") NearestSpanCommand(f.bullet, before, &near_line, &near);
+  // A part under its own sub-heading that states its settings as bullets is
+  // its own run: they key its blocks, and a command above that sub-heading
+  // does not.
+  int part = 0;
+  const Config settings = PartSettings(entry, b.line, &part);
+  if (!settings.empty() && near_line < part) near.clear(), near_line = -1;
   LabelAbove(entry, b.line, near_line, x, &cfg);
+  for (const auto& [k, v] : settings) cfg[k] = v;
   if (near.empty()) return cfg;
   // A command of a bullet is no command of the entry's: all its flags key
   // the figures below it; a command's, the flags the entry's commands vary.
@@ -157,6 +225,10 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
   for (const auto& [k, v] : pc.flags)
     if (span && v.find('$') == std::string::npos) cfg.emplace(k, v);  // a label nearer the block names its own
     else if (x.vars.count(k) && v.find('$') == std::string::npos) cfg[k] = v;
+  if (span && pc.harnesses.empty())
+    for (const auto& [k, v] : pc.program_flags)  // "vllm bench serve --request-rate 1": a program's own flags
+      if (v.find('$') == std::string::npos && v.find("://") == std::string::npos && v.size() <= 40 && !PlaceholderValue(v))
+        cfg.emplace(k, v);  // an address it serves at or reads from names no run
   const Config varied = pc.harnesses.empty() && !span ? VariedProgramFlags(entry, near, pc) : Config{};
   cfg.insert(varied.begin(), varied.end());
   if (std::string args = PositionalArgs(near); pc.flags.empty() && varied.empty() && !args.empty()) cfg["args"] = args;

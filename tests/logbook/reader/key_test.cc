@@ -381,3 +381,123 @@ TEST(ReaderKey, TheTextUnderTheTitleStatesTheDocumentsHardware) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+std::string ValueOf(const RecordedFigure& f, const std::string& k) {
+  auto it = f.run.config.find(k);
+  return it == f.run.config.end() ? "" : it->second;
+}
+
+// A command written as a plain bullet ("* srv-bench run --request-rate 2")
+// keys the printed block below it by its flags, as a command in a code span
+// does. A sub-heading part that states its own settings as bullets
+// ("* max-batch-size 8") is its own run: those key its block, and the
+// command above the sub-heading does not.
+TEST(ReaderKey, ABulletCommandAndASubheadingsSettingsKeyTheirBlocks) {
+  const Logbook lb = ParseLogbook(
+      "# Serving notes\n\n## Model A\n"
+      "* srv-bench run --host localhost --prompts 200 --request-rate 2\n\n"
+      "```\n==== Result ====\nRequests completed:      200\nRun time (s):            99.10\n"
+      "Throughput (req/s):      2.01\nMean latency (ms):       41.55\n```\n\n"
+      "### Earlier run\n* max-batch-size 8\n* prompts 200\n\n"
+      "```\n==== Result ====\nRequests completed:      200\nRun time (s):            87.40\n"
+      "Throughput (req/s):      2.29\nMean latency (ms):       63.20\n```\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  int first = 0, earlier = 0;
+  for (const auto& f : figs[0]) {
+    if (f.line < 12) {
+      ++first;
+      EXPECT_EQ(ValueOf(f, "request_rate"), "2") << f.text;
+    } else {
+      ++earlier;
+      EXPECT_EQ(ValueOf(f, "max_batch_size"), "8") << f.text;
+      EXPECT_EQ(ValueOf(f, "request_rate"), "") << f.text;
+    }
+  }
+  EXPECT_GE(first, 3);
+  EXPECT_GE(earlier, 3);
+}
+
+// A flag's placeholder ("--request-rate x.x", "--model <name>") names no
+// run: the label over each block does.
+TEST(ReaderKey, AFlagsPlaceholderNamesNoRun) {
+  const Logbook lb = ParseLogbook(
+      "# Serving notes\n\n## Model B\n"
+      "* srv-bench run --prompts 200 --request-rate x.x --model <name>\n\n"
+      "* 3 req/s\n```\n==== Result ====\nRun time (s):            66.10\nMean latency (ms):       41.55\n```\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_GE(figs[0].size(), 1u);
+  for (const auto& f : figs[0]) {
+    EXPECT_EQ(ValueOf(f, "request_rate"), "") << f.text;
+    EXPECT_EQ(ValueOf(f, "model"), "") << f.text;
+    EXPECT_EQ(ValueOf(f, "prompts"), "200") << f.text;
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "**Kernel:** `conv_tiled` (8x8 tile)" and "**Threads:** 256" over an
+// entry's table: field lines that state the entry's settings key every
+// figure below them. A table that names its own values of the same form
+// ("v1.4.0 | v1.4.2" under "**Version:** v1.4.2") is not keyed by it;
+// a figure's own field ("**Cycles:** 5120") and a sentence are no settings.
+TEST(ReaderKey, FieldLinesStateTheEntrysSettings) {
+  const Logbook lb = ParseLogbook(
+      "# Conv kernels\n\n## Run 3: block sweep\n"
+      "**Kernel:** `conv_tiled` (8x8 tile, shared memory)  \n**Threads:** 256  \n**Iterations:** 20 runs per size\n\n"
+      "| Block | Throughput | Time (ms) |\n|---|---|---|\n| 64 | 12.5 GFLOPS | 0.40 |\n| 128 | 20.1 GFLOPS | 0.25 |\n\n"
+      "## Run 4: versions\n**Version:** v1.4.2\n\n"
+      "| Input | v1.4.0 | v1.4.2 |\n|---|---|---|\n| a | 2.1s | 1.9s |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_EQ(figs[0].size(), 2u);
+  for (const auto& f : figs[0]) {
+    EXPECT_EQ(ValueOf(f, "kernel"), "conv_tiled") << f.text;
+    EXPECT_EQ(ValueOf(f, "threads"), "256") << f.text;
+    EXPECT_EQ(ValueOf(f, "iterations"), "") << f.text;
+  }
+  ASSERT_GE(figs[1].size(), 1u);
+  for (const auto& f : figs[1]) EXPECT_EQ(ValueOf(f, "version"), "") << f.text;
+}
+
+// "`s=128`" in prose names a parameter by one letter: no figure, whatever
+// unit the letter spells ("avg_step_ms=20.4" is a time).
+TEST(ReaderKey, AOneLetterKeyIsAParameterNotAUnit) {
+  const Logbook lb = ParseLogbook(
+      "# Solver log\n\n## Block sizes\n\n"
+      "Predictions are unchanged at `s=16`; `s=64` changes by one sample. Step: `avg_step_ms=20.4`.\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0][0].run.metrics.begin()->second, 0.0204);
+}
+
+// A row's label in another script ("| 平均 | 0.095 ms |" under headers the
+// reader has no words for) names its row, as a Latin one does: letters of
+// any script are letters, not joiners.
+TEST(ReaderKey, ALabelInAnotherScriptNamesItsRow) {
+  EXPECT_EQ(LabelConfig("\xE5\xB9\xB3\xE5\x9D\x87", {}, {}, true).count("case"), 1u);
+  const Logbook lb = ParseLogbook(
+      "# Kernel log\n\n## Timing\n\n| \xE6\x8C\x87\xE6\xA0\x87 | \xE5\x80\xBC |\n|---|---|\n"
+      "| \xE5\xB9\xB3\xE5\x9D\x87 | 0.0955 ms |\n| \xE6\x9C\x80\xE5\xB0\x8F | 0.0671 ms |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 2u);
+  EXPECT_NE(figs[0][0].run.config, figs[0][1].run.config);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

@@ -2,6 +2,7 @@
 // configuration fits.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "logbook/doc/parse_logbook.h"
@@ -217,6 +218,62 @@ TEST(ReaderTable, SameKeysUnderTwoSubheadingsAreTwoSetups) {
   ASSERT_TRUE(figs[0].run.config.count("setup"));
   EXPECT_EQ(figs[0].run.config.at("setup"), "Benchmark");
   EXPECT_EQ(figs[1].run.config.at("setup"), "Compared with the reference implementation");
+}
+
+// Columns named by a version ("v2.4.1", "v2.5.0 (lazy)") keep it as
+// written: the dots of a release number are part of the column's name.
+TEST(ReaderTable, AVersionNamedColumnKeepsItsDots) {
+  const auto figs = TableEntryFigures(
+      "| input | v2.4.1 | v2.5.0 (lazy) |\n"
+      "|---|---|---|\n"
+      "| small | 3.10s | 2.95s |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  const auto& m = figs[0].run.metrics;
+  EXPECT_TRUE(m.count("v2.4.1_time_s"));
+  EXPECT_TRUE(m.count("v2.5.0_lazy_time_s"));
+}
+
+// A first column headed by one letter that a unit also spells ("s", "m")
+// over plain whole numbers names the rows' parameter (s=32), not a time.
+TEST(ReaderTable, AOneLetterFirstColumnOfWholeNumbersIsTheRowsKey) {
+  const auto figs = TableEntryFigures(
+      "| s | Fixed | Adaptive |\n"
+      "|---:|---:|---:|\n"
+      "| 16 | 31.20 ms | 30.05 ms |\n"
+      "| 64 | 118.90 ms | 112.35 ms |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) {
+    ASSERT_TRUE(f.run.config.count("s")) << f.text;
+    for (const auto& [m, v] : f.run.metrics) EXPECT_TRUE(v < 1) << m << "=" << v;
+  }
+  EXPECT_EQ(figs[1].run.config.at("s"), "64");
+}
+
+// A cell of two figures each named by its parenthesis ("410 (capped) /
+// 352 (uncapped)"): two figure sets of the row, each keyed by its name.
+TEST(ReaderTable, ACellOfNamedFiguresIsOneFigureSetPerName) {
+  const auto figs = TableEntryFigures(
+      "| Seq | TFLOPS |\n"
+      "|---|---|\n"
+      "| 8192 | 410 (capped) / 352 (uncapped) |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::map<std::string, double> by;
+  for (const auto& f : figs)
+    if (f.run.config.count("variant") && f.run.metrics.count("tflops")) by[f.run.config.at("variant")] = f.run.metrics.at("tflops");
+  EXPECT_EQ(by, (std::map<std::string, double>{{"capped", 410}, {"uncapped", 352}}));
+}
+
+// A cell with its range in brackets ("41.2 ms [40.9, 42.0]"): the figure
+// and both ends of its measured range, on the row.
+TEST(ReaderTable, ACellsBracketedRangeIsOnItsRow) {
+  const auto figs = TableEntryFigures(
+      "| n | Step |\n"
+      "|---:|---:|\n"
+      "| 16 | 41.2 ms [40.9, 42.0] |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  std::set<double> values;
+  for (const auto& [m, v] : figs[0].run.metrics) values.insert(std::round(v * 1e5) / 1e5);
+  EXPECT_EQ(values, (std::set<double>{0.0409, 0.0412, 0.042}));
 }
 
 }  // namespace

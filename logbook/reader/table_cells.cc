@@ -1,0 +1,78 @@
+// Reader stage table, cells and columns: what a table's cell or column is
+// beyond one number under a metric's header.
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+
+// A cell of two or more figures each named by its parenthesis ("295
+// (forced balance) / 237 (dropless)", "1.2 ms (fused), 1.9 ms (eager)"):
+// each part's figure without its name, and the name. False for any other cell.
+bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts) {
+  parts->clear();
+  size_t from = 0;
+  while (from < cell.size()) {
+    const size_t open = cell.find(" (", from), close = open == std::string::npos ? open : cell.find(')', open);
+    if (close == std::string::npos) return false;
+    const std::string figure = parse_detail::Trim(cell.substr(from, open - from));
+    const std::string name = parse_detail::Trim(cell.substr(open + 2, close - open - 2));
+    std::string unit;
+    const auto words = Words(name);
+    if (!NumberCell(figure, &unit) || words.empty() || words.size() > 3 ||
+        !std::all_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' ' || c == '-' || c == '_'; }))
+      return false;
+    parts->emplace_back(figure, name);
+    size_t next = close + 1;
+    while (next < cell.size() && (cell[next] == ' ' || cell[next] == '/' || cell[next] == ',' || cell[next] == ';')) ++next;
+    if (next < cell.size() && next == close + 1) return false;  // "(a)b": no separator
+    from = next;
+  }
+  return parts->size() >= 2;
+}
+
+// A cell written with its measured range in brackets ("58.077 ms [58.050,
+// 58.408]"): the figure, and the range's two ends. False for any other cell.
+bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high) {
+  const size_t open = cell.find(" ["), comma = cell.find(',', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || comma == std::string::npos || cell.back() != ']') return false;
+  *figure = parse_detail::Trim(cell.substr(0, open));
+  *low = parse_detail::Trim(cell.substr(open + 2, comma - open - 2));
+  *high = parse_detail::Trim(cell.substr(comma + 1, cell.size() - comma - 2));
+  std::string unit;
+  return NumberCell(*figure, &unit) && ParseNumber(*low).has_value() && ParseNumber(*high).has_value();
+}
+
+// A cell of several figures (NamedParts: each keyed by its name; RangeCell:
+// the figure and its range's ends as metrics of their own), each read as a
+// cell of the column. False for a cell of one figure.
+bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
+    for (const auto& [figure, name] : parts) {
+      ColumnInfo named = col;
+      named.scale["variant"] = name;
+      MetricCell(figure, named, by_at);
+    }
+    return true;
+  }
+  std::string figure, low, high;
+  if (!RangeCell(cell, &figure, &low, &high)) return false;
+  MetricCell(figure, col, by_at);
+  for (const auto& [end, value] : {std::pair<const char*, std::string>{"range_low_", low}, {"range_high_", high}}) {
+    ColumnInfo side = col;
+    side.metric = end + col.metric;
+    MetricCell(value, side, by_at);
+  }
+  return true;
+}
+
+// "| s | ..." over 32, 128, 384: a first column headed by one letter over
+// plain whole numbers names the rows' parameter, whatever unit the letter spells.
+bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers) {
+  const std::string first = headers.empty() ? "" : parse_detail::Trim(headers[0]);
+  return first.size() == 1 && std::isalpha(static_cast<unsigned char>(first[0])) && !t.rows.empty() &&
+         std::all_of(t.rows.begin(), t.rows.end(), [](const std::vector<std::string>& r) {
+           const std::string v = r.empty() ? "" : parse_detail::Trim(r[0]);
+           return !v.empty() && std::all_of(v.begin(), v.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+         });
+}
+
+}  // namespace moelog::logbook::reader
