@@ -140,6 +140,11 @@ Status SharedExpert::Forward(const SharedWeights& w, const Tensor& x, float* out
   return runner_->status();
 }
 
+void SharedExpert::ReleaseActivations() {
+  Impl& s = *impl_;
+  for (Tensor* t : {&s.gu, &s.hs, &s.dhs, &s.dgu, &s.dw13}) *t = Tensor();
+}
+
 Status SharedExpert::Backward(const SharedWeights& w, const Tensor& x, const Tensor& dout, float* dx,
                               SharedGrads* grads) {
   Impl& s = *impl_;
