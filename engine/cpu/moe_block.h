@@ -68,6 +68,7 @@ BlockData GenerateBlockDataDeferred(int64_t tokens, int64_t hidden, int64_t mlp_
 // [expert_begin, expert_begin + experts), the shared weights whole.
 struct DataShare {
   int64_t token_begin = 0, tokens = 0, expert_begin = 0, experts = 0;
+  bool operator==(const DataShare&) const = default;
 };
 // GenerateBlockData's values at the share's rows and experts, bit for bit
 // (the same streams, skipped to the share), without the rest.
