@@ -68,8 +68,19 @@ class CpuBackend : public Backend {
 };
 
 Status CpuBackend::EnsureData(const BenchConfig& c, bool deferred_ok) {
+  if (c.parallel_mode != "none" && parallel::LaunchedByMpi()) {
+    // A rank of an ep/dp run is one device: it generates what that device
+    // reads (its experts, its tokens, the shared weights), not the whole.
+    const cpu::DataShare share = parallel::DeviceDataShare(c, parallel::MpiWorldRankFromEnv());
+    if (data_ && data_->share && data_->token_begin == share.token_begin && data_->x.dim(0) == share.tokens &&
+        data_->expert_begin == share.expert_begin && data_->experts.experts() == share.experts)
+      return Status::Ok();
+    data_ = std::make_unique<cpu::BlockData>(cpu::GenerateBlockDataShare(
+        c.hidden, c.mlp_dim, c.shared_expert_dim, cpu::DTypeFromName(c.dtype), static_cast<uint64_t>(c.seed), share));
+    return Status::Ok();
+  }
   // A forward-only run may have released the plain expert weights.
-  if (data_ && (deferred_ok || !data_->experts.w1.empty())) return Status::Ok();
+  if (data_ && !data_->share && (deferred_ok || !data_->experts.w1.empty())) return Status::Ok();
   auto make = deferred_ok ? cpu::GenerateBlockDataDeferred : cpu::GenerateBlockData;
   data_ = std::make_unique<cpu::BlockData>(make(c.tokens, c.hidden, c.mlp_dim, c.experts, c.shared_expert_dim,
                                                 cpu::DTypeFromName(c.dtype), static_cast<uint64_t>(c.seed)));

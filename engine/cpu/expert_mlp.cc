@@ -78,7 +78,7 @@ struct ExpertMlp::Impl {
   Tensor ab;
   int64_t ld_ab = 0, b_off = 0;
   Tensor h;    // [rows, M]: SiLU(gate) * up (times weight with preweight)
-  Tensor dh, dab, dw13;
+  Tensor dh, dab;
   std::vector<int32_t> acc;
   std::vector<int8_t> hq, dq;
   std::vector<float> hs, ds, xs_scratch;
@@ -572,7 +572,6 @@ void ExpertMlp::ReleaseActivations() {
   s.h = Tensor();
   s.dh = Tensor();
   s.dab = Tensor();
-  s.dw13 = Tensor();
   std::vector<int32_t>().swap(s.acc);
   std::vector<int8_t>().swap(s.hq);
   std::vector<int8_t>().swap(s.dq);
@@ -670,14 +669,14 @@ void ExpertMlp::BackwardDhInt8(const ExpertWeights& w, const PackPlan& plan, con
   Dequantize(plan.group_sizes, s.acc.data(), m, s.ds.data(), s.s2.data(), s.dh.data(), dy.dtype(), m);
 }
 
-// dW1, dW3 (fused: dW13 then split, as w13 was built from w1 and w3; the
-// split runs on the thread that computed the expert's dW13).
+// dW1, dW3 (fused: dW13 then split, as w13 was built from w1 and w3). An
+// expert's dW13 lands in the computing thread's output buffer and is split
+// there at once (MatmulJob::consume): no [L, H, 2M] buffer exists.
 void ExpertMlp::BackwardDw13(const ExpertWeights& w, const PackedRows& rows, ExpertGrads* grads) {
   Impl& s = *impl_;
   const int64_t h = w.hidden(), m = w.mlp_dim(), l = w.experts();
   const DType dt = rows.x.dtype();
   const int64_t es = DTypeSize(dt);
-  if (options_.fused_w13) Resize(&s.dw13, dt, {l, h, 2 * m});
   std::vector<MatmulJob> jobs;
   int64_t r0 = 0;
   for (int64_t g = 0; g < l; ++g) {
@@ -687,11 +686,11 @@ void ExpertMlp::BackwardDw13(const ExpertWeights& w, const PackedRows& rows, Exp
       MatmulJob j;
       j.a = xv;
       j.b = MatView::RowMajor(s.dab.at(r0 * 2 * m), dt, n, 2 * m, 2 * m);
-      j.c = OutView{s.dw13.at(g * h * 2 * m), dt, h, 2 * m, 2 * m};
-      const char* src = static_cast<const char*>(s.dw13.at(g * h * 2 * m));
+      j.c = OutView{nullptr, dt, h, 2 * m, 2 * m};
       char* d1 = static_cast<char*>(grads->dw1.at(g * h * m));
       char* d3 = static_cast<char*>(grads->dw3.at(g * h * m));
-      j.epilogue = [src, d1, d3, h, m, es] {
+      j.consume = [d1, d3, h, m, es](const OutView& c) {
+        const char* src = static_cast<const char*>(c.data);
         for (int64_t i = 0; i < h; ++i) {
           std::memcpy(d1 + i * m * es, src + 2 * i * m * es, static_cast<size_t>(m * es));
           std::memcpy(d3 + i * m * es, src + (2 * i + 1) * m * es, static_cast<size_t>(m * es));

@@ -99,6 +99,25 @@ void GenerateExpertWeights(int64_t h, int64_t m, int64_t e, DType dt, uint64_t s
   FillNormalRange(w2, dt, KeyForLabel(seed, "w2"), 1.0 / std::sqrt(static_cast<double>(m)), e * n, (e + 1) * n);
 }
 
+BlockData GenerateBlockDataShare(int64_t h, int64_t m, int64_t s, DType dt, uint64_t seed, const DataShare& share) {
+  BlockData d = GenerateBlockData(0, h, m, 0, s, dt, seed);
+  d.share = true;
+  d.token_begin = share.token_begin;
+  d.expert_begin = share.expert_begin;
+  d.x = Tensor(dt, {share.tokens, h});
+  FillNormalRange(d.x.data(), dt, KeyForLabel(seed, "x"), 1.0, share.token_begin * h,
+                  (share.token_begin + share.tokens) * h);
+  const int64_t n = h * m, e0 = share.expert_begin, e1 = share.expert_begin + share.experts;
+  d.experts.w1 = Tensor(dt, {share.experts, h, m});
+  d.experts.w3 = Tensor(dt, {share.experts, h, m});
+  d.experts.w2 = Tensor(dt, {share.experts, m, h});
+  const double up = 1.0 / std::sqrt(static_cast<double>(h)), down = 1.0 / std::sqrt(static_cast<double>(m));
+  FillNormalRange(d.experts.w1.data(), dt, KeyForLabel(seed, "w1"), up, e0 * n, e1 * n);
+  FillNormalRange(d.experts.w3.data(), dt, KeyForLabel(seed, "w3"), up, e0 * n, e1 * n);
+  FillNormalRange(d.experts.w2.data(), dt, KeyForLabel(seed, "w2"), down, e0 * n, e1 * n);
+  return d;
+}
+
 BlockData GenerateBlockDataDeferred(int64_t t, int64_t h, int64_t m, int64_t e, int64_t s, DType dt, uint64_t seed) {
   BlockData d = GenerateBlockData(t, h, 0, 0, s, dt, seed);
   d.deferred_experts = true;

@@ -52,12 +52,28 @@ struct BlockData {
   // The expert weights are not materialized: a forward-only tiled MoeBlock
   // generates each expert's slices (GenerateExpertWeights) while packing it.
   bool deferred_experts = false;
+  // What part of the run's data this is (GenerateBlockDataShare): x holds
+  // the run's rows token_begin.. and experts its experts expert_begin..;
+  // `share` is false when everything is held.
+  bool share = false;
+  int64_t token_begin = 0, expert_begin = 0;
 };
 BlockData GenerateBlockData(int64_t tokens, int64_t hidden, int64_t mlp_dim, int64_t experts, int64_t shared_dim,
                             DType dtype, uint64_t seed);
 // The same data without the expert weights (deferred_experts).
 BlockData GenerateBlockDataDeferred(int64_t tokens, int64_t hidden, int64_t mlp_dim, int64_t experts,
                                     int64_t shared_dim, DType dtype, uint64_t seed);
+// The part of the run's data one device of a parallel run holds (a rank
+// under MPI): x rows [token_begin, token_begin + tokens) and experts
+// [expert_begin, expert_begin + experts), the shared weights whole.
+struct DataShare {
+  int64_t token_begin = 0, tokens = 0, expert_begin = 0, experts = 0;
+  bool operator==(const DataShare&) const = default;
+};
+// GenerateBlockData's values at the share's rows and experts, bit for bit
+// (the same streams, skipped to the share), without the rest.
+BlockData GenerateBlockDataShare(int64_t hidden, int64_t mlp_dim, int64_t shared_dim, DType dtype, uint64_t seed,
+                                 const DataShare& share);
 // Expert e's w1, w3 [H,M] and w2 [M,H] as GenerateBlockData makes them
 // (its slices e of the [E,...] tensors), written to the given buffers.
 void GenerateExpertWeights(int64_t hidden, int64_t mlp_dim, int64_t e, DType dtype, uint64_t seed, void* w1,

@@ -274,6 +274,10 @@ class SharedExpert {
   Status Forward(const SharedWeights& w, const Tensor& x, float* out, bool save_for_backward = false);
   // dout [T,H] x dtype; dx [T,H] f32 accumulated; grads overwritten.
   Status Backward(const SharedWeights& w, const Tensor& x, const Tensor& dout, float* dx, SharedGrads* grads);
+  // Frees the activations and the backward's scratch once Backward consumed
+  // them (the next Forward allocates them again), so they are not held
+  // between training steps. Instances copied from this one share them.
+  void ReleaseActivations();
 
  private:
   struct Impl;

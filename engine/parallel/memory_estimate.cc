@@ -1,5 +1,7 @@
 #include "engine/parallel/memory_estimate.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,6 +21,8 @@ struct Dims {
   bool training = false, fused = false, shared_fused = false, quant_rows = false, masked = false;
   bool compact = true, ring = false, a2a = false;
   bool compact_rows = false;  // compact_psum on simulated devices: partials hold live rows only
+  bool bf16_wire = true;      // collectives travel in bf16
+  double threads = 1;         // OpenMP threads (each has a matmul output buffer)
   double live = 1;            // the share of the replica's tokens a device's experts see
   cpu::DType dtype = cpu::DType::kBF16;
   cpu::QuantMode quant = cpu::QuantMode::kNone;
@@ -51,6 +55,8 @@ Dims DimsOf(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
   x.a2a = c.ep_comm_path == "a2a";
   x.compact = !x.ring && !x.a2a;
   x.compact_rows = x.compact && x.b > 1 && !LaunchedByMpi();
+  x.bf16_wire = c.dtype != "float32";
+  x.threads = c.threads > 0 ? static_cast<double>(c.threads) : static_cast<double>(omp_get_max_threads());
   // A token picks k distinct experts; it misses the device's l of e with
   // probability prod_i (e - l - i) / (e - i) (uniform routing).
   double miss = 1;
@@ -85,11 +91,12 @@ double DeviceBytes(const Dims& x) {
 }
 
 // One shared expert instance over n tokens: activations, and the backward's
-// scratch (kept between steps).
-double SharedBytes(const Dims& x, double n) {
+// scratch (training: both freed after the backward).
+double SharedBytes(const Dims& x, double n, bool training) {
   return cpu::SharedExpertBytes(static_cast<int64_t>(n), static_cast<int64_t>(x.h), static_cast<int64_t>(x.s),
-                                x.dtype, x.shared_fused, x.quant, x.training);
+                                x.dtype, x.shared_fused, x.quant, training);
 }
+double SharedBytes(const Dims& x, double n) { return SharedBytes(x, n, x.training); }
 
 // Every device's exchange buffers at a reduction: the f32 partial sums and
 // the f32 landing buffer (none when the reduction lands in the output).
@@ -116,31 +123,55 @@ double ReductionBytes(const Dims& x) {
   return bytes;
 }
 
+// Training: the computing device's w13 (and each thread's output buffer the
+// split of a dW13 lands in) and its backward's row buffers (dy and dx rows,
+// dh, d(gate|up)); freed before the shared expert runs.
+double ComputingDeviceBytes(const Dims& x) {
+  if (!x.training) return 0;
+  double bytes = x.rows * (2 * x.h + 3 * x.m) * x.es;
+  if (x.fused) bytes += x.l * 2 * x.h * x.m * x.es + x.threads * 2 * x.h * x.m * x.es;
+  return bytes;
+}
+
+// One rank of an MPI run (one device): its share of the data (its tokens,
+// its experts, the shared weights), its device's buffers, the replica's
+// outputs (compact_psum) and the shared expert's activations, which it
+// holds as a real device would; at its peak one of (they never coexist):
+// its expert MLP's training buffers, its exchange buffers (the dense f32
+// partials, and the bf16 wire copy when the sum lands in f32), or the
+// shared expert's backward scratch with the f32 sum it adds dx to.
+double RankBytes(const Dims& x) {
+  const double tokens = x.compact ? x.tr : x.ts;
+  const double share = tokens * x.h * x.es + 3 * x.l * x.h * x.m * x.es + 3 * x.h * x.s * x.es;
+  const double outputs = x.compact ? x.tr * x.h * x.es * (x.training ? 3 : 1) : 0;
+  const double shared_w13 = x.shared_fused && x.s > 0 ? x.h * 2 * x.s * x.es : 0;
+  double exchange = ReductionBytes(x) / x.d;
+  const bool lands_f32 = x.s > 0 || x.a2a || x.b == 1;
+  if (x.bf16_wire && lands_f32) exchange += (x.a2a ? std::min(x.tr, x.rows) : x.tr) * x.h * 2;
+  const double shared_act = SharedBytes(x, tokens, false);
+  const double shared_bwd = x.s > 0 && x.training ? SharedBytes(x, tokens) - shared_act + tokens * x.h * 4 : 0;
+  return share + DeviceBytes(x) + outputs + shared_w13 + shared_act +
+         std::max({ComputingDeviceBytes(x), exchange, shared_bwd});
+}
+
 }  // namespace
 
 double EstimateParallelBytes(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
   const Dims x = DimsOf(c, bc, topk);
+  // Every rank is a process of its own: the machine holds them all.
+  if (LaunchedByMpi()) return x.d * RankBytes(x);
   const double data = x.t * x.h * x.es + 3 * x.e * x.h * x.m * x.es + 3 * x.h * x.s * x.es;
   const double outputs = x.tr * x.h * x.es * (x.training ? 3 : 1);  // y, dout, dx of a replica
   const double shared_w13 = x.shared_fused && x.s > 0 ? x.h * 2 * x.s * x.es : 0;
-  if (LaunchedByMpi()) {
-    // Every rank is a process of its own: its own data, outputs and shared
-    // expert; the machine holds them all.
-    double w13 = x.fused && x.training ? 2 * x.l * 2 * x.h * x.m * x.es : 0;  // w13 and dw13 scratch
-    if (x.training) w13 += x.rows * (2 * x.h + 3 * x.m) * x.es;                // the backward's row buffers
-    const double rank = data + DeviceBytes(x) + (x.compact ? outputs : 0) + shared_w13 + w13 +
-                        SharedBytes(x, x.compact ? x.tr : x.ts);
-    return x.d * rank + ReductionBytes(x);
-  }
-  double held = x.d * DeviceBytes(x) + shared_w13;
-  // Training: the computing device's w13 and its backward's dw13 scratch,
-  // and its backward's row buffers (dy and dx rows, dh, d(gate|up)).
-  if (x.fused && x.training) held += 2 * x.l * 2 * x.h * x.m * x.es;
-  if (x.training) held += x.rows * (2 * x.h + 3 * x.m) * x.es;
+  double held = x.d * DeviceBytes(x) + shared_w13 + ComputingDeviceBytes(x);
   if (x.compact_rows && x.training && x.s > 0) held += x.a * 3 * x.h * x.s * x.es;  // shared gradients
   if (x.compact) held += x.a * outputs;
   held += x.compact ? x.a * SharedBytes(x, x.tr) : x.d * SharedBytes(x, x.ts);
   return data + held + ReductionBytes(x);
+}
+
+double EstimateRankBytes(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
+  return RankBytes(DimsOf(c, bc, topk));
 }
 
 }  // namespace moelog::engine::parallel

@@ -14,7 +14,10 @@
 //   uniform routing), one replica's chunks in flight and one f32 landing
 //   per replica (exchange buffers are freed once consumed, so they do not
 //   add up across the steps).
-// Under MPI each rank holds one device plus its own copy of the data.
+// Under MPI each rank is one device and holds what a real device would: its
+// share of the data (its experts, its tokens, the shared weights), its
+// buffers, and what real devices replicate (compact_psum: the replica's
+// outputs, the shared expert over the replica's tokens, a dense f32 partial).
 #ifndef MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_
 #define MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_
 
@@ -27,7 +30,10 @@ namespace moelog::engine::parallel {
 
 // Bytes the whole process holds at its peak (all simulated devices).
 // REQUIRES: config.parallel_mode != "none"; bc = MakeBlockConfig(config, impl).
+// Under MPI: the sum over the ranks (they share the machine).
 double EstimateParallelBytes(const BenchConfig& config, const cpu::BlockConfig& bc, int64_t topk);
+// Bytes one rank of the run under MPI holds at its peak (every rank alike).
+double EstimateRankBytes(const BenchConfig& config, const cpu::BlockConfig& bc, int64_t topk);
 
 }  // namespace moelog::engine::parallel
 

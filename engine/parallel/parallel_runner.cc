@@ -376,7 +376,9 @@ class ParallelModel {
   Tensor shared_w13_;  // the fused shared weight every device reads
   // Training with fused_w13: the w13 of the device that computes, one buffer
   // the devices take turns in (they run one after the other here), so a
-  // step refills it instead of allocating and faulting in a fresh one.
+  // device refills it instead of allocating and faulting in a fresh one. It
+  // is freed once the last device's expert MLP is done (forward, backward):
+  // it does not add to the shared expert's buffers.
   Tensor w13_scratch_;
   // compact_psum: per replica, the output, its gradient and dx, which every
   // device of the replica holds alike after the all-reduces.
@@ -436,16 +438,23 @@ void ParallelModel::PrepareShared(const cpu::BlockConfig& bc, cpu::BlockData& da
 Status ParallelModel::PrepareWeights(const cpu::BlockConfig& bc, cpu::BlockData& data, Device* d) {
   const DeviceDispatch& dd = *d->dd;
   // Weights: the owned experts, read in place (a copy, with a zero dummy
-  // expert, for dense_masked).
+  // expert, for dense_masked). The data may hold only some experts (a
+  // rank's share under MPI): e0 is the first owned one's place in it.
+  const int64_t e0 = dd.expert_begin - data.expert_begin;
+  if (e0 < 0 || e0 + dd.expert_count > data.experts.experts())
+    return Status::Internal("parallel runner: device " + std::to_string(d->device) + " owns experts " +
+                            std::to_string(dd.expert_begin) + ".." + std::to_string(dd.expert_begin + dd.expert_count) +
+                            " but the data holds " + std::to_string(data.experts.experts()) + " from " +
+                            std::to_string(data.expert_begin));
   if (o_.kind == DispatchKind::kDenseMasked) {
-    d->w.w1 = SliceExperts(data.experts.w1, dd.expert_begin, dd.expert_count, 1);
-    d->w.w3 = SliceExperts(data.experts.w3, dd.expert_begin, dd.expert_count, 1);
-    d->w.w2 = SliceExperts(data.experts.w2, dd.expert_begin, dd.expert_count, 1);
+    d->w.w1 = SliceExperts(data.experts.w1, e0, dd.expert_count, 1);
+    d->w.w3 = SliceExperts(data.experts.w3, e0, dd.expert_count, 1);
+    d->w.w2 = SliceExperts(data.experts.w2, e0, dd.expert_count, 1);
   } else {
     const int64_t hm = o_.hidden * o_.mlp_dim, l = dd.expert_count;
-    d->w.w1 = Tensor::View(data.experts.w1, dd.expert_begin * hm, {l, o_.hidden, o_.mlp_dim});
-    d->w.w3 = Tensor::View(data.experts.w3, dd.expert_begin * hm, {l, o_.hidden, o_.mlp_dim});
-    d->w.w2 = Tensor::View(data.experts.w2, dd.expert_begin * hm, {l, o_.mlp_dim, o_.hidden});
+    d->w.w1 = Tensor::View(data.experts.w1, e0 * hm, {l, o_.hidden, o_.mlp_dim});
+    d->w.w3 = Tensor::View(data.experts.w3, e0 * hm, {l, o_.hidden, o_.mlp_dim});
+    d->w.w2 = Tensor::View(data.experts.w2, e0 * hm, {l, o_.mlp_dim, o_.hidden});
   }
   if (o_.fused) cpu::BuildW13(&d->w);
   if (o_.shared_dim > 0) PrepareShared(bc, data, d);
@@ -497,14 +506,20 @@ Status ParallelModel::Setup(const cpu::BlockConfig& bc, cpu::BlockData* data) {
     const DeviceDispatch& dd = *d.dd;
     PlanRows(&d);
     MOELOG_RETURN_IF_ERROR(PrepareWeights(bc, *data, &d));
-    // Tokens: replicated for compact_psum, sharded otherwise.
     // Tokens: the replica's rows of x for compact_psum, the device's shard
-    // otherwise; read in place (one copy in this process).
-    if (o_.path == CommPath::kCompactPsum) {
-      d.x_src = Tensor::View(data->x, dd.token_begin * h, {tr, h});
+    // otherwise; read in place (one copy in this process). The data may
+    // hold only the device's rows (a rank's share under MPI).
+    const bool replicated = o_.path == CommPath::kCompactPsum;
+    const int64_t row0 = dd.token_begin + (replicated ? 0 : d.expert_rank * ts) - data->token_begin;
+    const int64_t rows = replicated ? tr : ts;
+    if (row0 < 0 || row0 + rows > data->x.dim(0))
+      return Status::Internal("parallel runner: device " + std::to_string(device) +
+                              " reads tokens the data does not hold");
+    if (replicated) {
+      d.x_src = Tensor::View(data->x, row0 * h, {tr, h});
       ShareReplicaOutputs(&d);
     } else {
-      d.x_shard = Tensor::View(data->x, (dd.token_begin + d.expert_rank * ts) * h, {ts, h});
+      d.x_shard = Tensor::View(data->x, row0 * h, {ts, h});
     }
     const size_t a = static_cast<size_t>(d.data_index);
     if (CompactPartials()) {
@@ -687,6 +702,7 @@ Status ParallelModel::LocalExpertsForward() {
     Release(&d.y_rows);
     if (o_.path != CommPath::kCompactPsum) Release(&d.x_src);  // the exchanged tokens are consumed
   }
+  Release(&w13_scratch_);
   return Status::Ok();
 }
 
@@ -804,7 +820,10 @@ Status ParallelModel::SharedBackwardAndCast() {
     if (Redundant(d)) continue;  // as in SharedForwardAndCast: the replica's dx and gradients are computed
     const Tensor& xs = o_.path == CommPath::kCompactPsum ? d.x_src : d.x_shard;
     float* out = SharedOut(d);
-    if (o_.shared_dim > 0) MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, out, d.sgrads.get()));
+    if (o_.shared_dim > 0) {
+      MOELOG_RETURN_IF_ERROR(d.shared->Backward(d.sw, xs, d.dout, out, d.sgrads.get()));
+      d.shared->ReleaseActivations();  // consumed: not held through the next step's expert MLPs
+    }
     Resize(&d.dx, o_.dtype, {xs.dim(0), o_.hidden});
     FromF32(out, &d.dx);
     if (!CompactPartials()) Release(&d.out);
@@ -848,6 +867,7 @@ Status ParallelModel::Backward() {
       GatherSumRows(d.dx_rows, d.dx_rows_of, d.plan, false, d.acc.data(), h, PartialLayout());
       Release(&d.dx_rows);
     }
+    Release(&w13_scratch_);
   }
   {
     StageClock c(&stage_s_, kComm);
@@ -932,6 +952,14 @@ std::vector<double> ToDouble(const std::vector<float>& v) { return std::vector<d
 Result<std::vector<NumericsCheck>> CompareWithSingleDevice(const cpu::BlockConfig& bc, cpu::BlockData* data,
                                                            const Routing& routing, bool training,
                                                            const Gathered& g) {
+  // A rank's share of the data: the reference runs on the whole of it,
+  // generated again from the same seed (the same values, bit for bit).
+  std::unique_ptr<cpu::BlockData> whole;
+  if (data->share) {
+    whole = std::make_unique<cpu::BlockData>(cpu::GenerateBlockData(bc.tokens, bc.hidden, bc.mlp_dim, bc.experts,
+                                                                    bc.shared_dim, bc.dtype, data->seed));
+    data = whole.get();
+  }
   cpu::MoeBlock block(bc, data, &routing);
   MOELOG_RETURN_IF_ERROR(block.Prepare(training));
   if (training) {
@@ -1212,6 +1240,20 @@ MeshShape MeshForConfig(const BenchConfig& c) {
   if (c.parallel_mode == "dp") m.data = n;
   else m.expert = n;
   return m;
+}
+
+cpu::DataShare DeviceDataShare(const BenchConfig& c, int device) {
+  const MeshShape ms = MeshForConfig(c);
+  const DeviceMesh mesh{std::max(1, ms.data), std::max(1, ms.expert)};
+  const int64_t tr = c.tokens / mesh.data, ts = tr / mesh.expert, l = c.experts / mesh.expert;
+  const int64_t a = mesh.DataIndex(device), j = mesh.ExpertIndex(device);
+  const bool replicated = c.ep_comm_path != "ring_ag_rs" && c.ep_comm_path != "a2a";
+  cpu::DataShare s;
+  s.token_begin = a * tr + (replicated ? 0 : j * ts);
+  s.tokens = replicated ? tr : ts;
+  s.expert_begin = j * l;
+  s.experts = l;
+  return s;
 }
 
 Status PrepareProcess(const BenchConfig& c) {

@@ -51,6 +51,7 @@
 
 namespace moelog::engine::cpu {
 struct BlockData;
+struct DataShare;
 }
 
 namespace moelog::engine::parallel {
@@ -69,9 +70,16 @@ struct MeshShape {
 };
 MeshShape MeshForConfig(const BenchConfig& config);
 
-// Runs one sweep point in parallel. `data` holds the full x and weights the
+// The part of the run's data device `device` reads: its replica's tokens
+// (compact_psum) or its token shard (ring_ag_rs, a2a), and its experts
+// (every expert without an expert axis). Under MPI a rank generates only
+// this (cpu::GenerateBlockDataShare), as a real device holds only its own.
+cpu::DataShare DeviceDataShare(const BenchConfig& config, int device);
+
+// Runs one sweep point in parallel. `data` holds the x and weights the
 // single-device engine uses (same seed), so results are comparable with
-// --parallel-mode none; each device copies out its own part once, untimed.
+// --parallel-mode none: all of them, or (a share) at least what the devices
+// of this process read; each device reads its own part in place.
 // Fills devices, mesh, comm (bytes sent/received per device per step: the
 // largest over devices; comm_s = measured seconds in the communication blocks
 // -- the collectives plus packing into / unpacking from their f32 staging

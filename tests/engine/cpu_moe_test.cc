@@ -1,6 +1,7 @@
 // The CPU MoE engine against the double-precision reference, and the
 // reference against finite differences.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -293,6 +294,35 @@ TEST(CpuMoe, ReferenceMatchesFiniteDifferences) {
   check(&in.sw1, g.dsw1, "dsw1");
   check(&in.sw3, g.dsw3, "dsw3");
   check(&in.sw2, g.dsw2, "dsw2");
+}
+
+// A device's share of the data (a rank under MPI) holds the same values as
+// the same rows and experts of the whole, bit for bit, though its ranges
+// start and end inside the generator's chunks.
+TEST(CpuMoe, DataShareIsTheWholesSlice) {
+  const int64_t t = 300, h = 96, m = 80, e = 12, s = 40;
+  const BlockData whole = GenerateBlockData(t, h, m, e, s, DType::kBF16, 7);
+  DataShare share;
+  share.token_begin = 75;
+  share.tokens = 150;
+  share.expert_begin = 3;
+  share.experts = 6;
+  const BlockData part = GenerateBlockDataShare(h, m, s, DType::kBF16, 7, share);
+  ASSERT_TRUE(part.share);
+  EXPECT_EQ(part.token_begin, 75);
+  EXPECT_EQ(part.expert_begin, 3);
+  auto same = [](const Tensor& a, const Tensor& b, int64_t offset) {
+    return std::memcmp(a.data(), b.at(offset), static_cast<size_t>(a.numel() * DTypeSize(a.dtype()))) == 0;
+  };
+  ASSERT_EQ(part.x.shape(), (std::vector<int64_t>{150, h}));
+  EXPECT_TRUE(same(part.x, whole.x, 75 * h));
+  ASSERT_EQ(part.experts.experts(), 6);
+  EXPECT_TRUE(same(part.experts.w1, whole.experts.w1, 3 * h * m));
+  EXPECT_TRUE(same(part.experts.w3, whole.experts.w3, 3 * h * m));
+  EXPECT_TRUE(same(part.experts.w2, whole.experts.w2, 3 * m * h));
+  EXPECT_TRUE(same(part.shared.w1, whole.shared.w1, 0));
+  EXPECT_TRUE(same(part.shared.w2, whole.shared.w2, 0));
+  EXPECT_TRUE(same(part.shared.w3, whole.shared.w3, 0));
 }
 
 TEST(CpuBackend, RefusesShapesThatDoNotFitBeforeAllocating) {
