@@ -675,6 +675,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   UnstampOthers(x, &out);
   FirstCommandDefaults(x, &out);
   SetupBySubheading(entry, &out);
+  SetupByLeadIn(entry, &out);
   KeyHardware(entry, document_hardware, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).
