@@ -167,8 +167,8 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
 
 namespace {
 
-// The sentence that leads into output block `b`: a paragraph ending at most
-// three lines above it, below any earlier block and sub-heading of the
+// The sentence that leads into output block `b`: a paragraph or a bullet
+// ending at most three lines above it, below any earlier block and sub-heading of the
 // entry, its parentheticals dropped; "" when none.
 std::string LeadIn(const Entry& entry, const FencedBlock& b) {
   int floor = entry.heading_line;
@@ -177,8 +177,12 @@ std::string LeadIn(const Entry& entry, const FencedBlock& b) {
   for (const auto& h : entry.subheadings)
     if (h.line < b.line) floor = std::max(floor, h.line);
   std::string lead;
+  int at = 0;
   for (const auto& p : entry.paragraphs)
-    if (p.line > floor && p.end_line < b.line && p.end_line >= b.line - 3) lead = p.text;
+    if (p.line > floor && p.end_line < b.line && p.end_line >= b.line - 3) lead = p.text, at = p.end_line;
+  for (const auto& n : entry.notes)  // "- `engine-a` output:"
+    if (n.children.empty() && n.line > floor && n.end_line < b.line && n.end_line >= b.line - 3 && n.end_line > at)
+      lead = n.text, at = n.end_line;
   std::string out;
   int depth = 0;
   for (char c : lead) {

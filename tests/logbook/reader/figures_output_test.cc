@@ -360,5 +360,23 @@ TEST(ReaderOutputFigures, ASettingsLineKeysTheLinesBelowIt) {
   EXPECT_NE(a->run.config, b->run.config);
 }
 
+// A client's printout in a shell-named fence: "Name:  value" lines whose
+// name says what was measured (a time, a latency) but no unit are its
+// figures, without a unit; "Prompts/Request:" is a printed name, no program.
+TEST(ReaderOutputFigures, NamedLinesWithoutAUnitNamingAMeasurement) {
+  const auto figs = Read(
+      "```bash\n"
+      "Total Requests:  100\n"    // line 8: a count
+      "Prompts/Request:  250\n"   // 9: a count
+      "Total Time:  41.20\n"      // 10
+      "Avg Latency:  12.10\n"     // 11
+      "```\n");
+  EXPECT_EQ(OnLine(figs, 8), nullptr);
+  EXPECT_EQ(OnLine(figs, 9), nullptr);
+  ASSERT_NE(OnLine(figs, 10), nullptr);
+  ASSERT_NE(OnLine(figs, 11), nullptr);
+  EXPECT_EQ(OnLine(figs, 11)->run.metrics.begin()->second, 12.10);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

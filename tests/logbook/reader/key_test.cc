@@ -408,6 +408,15 @@ TEST(ReaderKey, TwoPrintoutsOfOneBenchAreKeyedByTheirLeadIns) {
   EXPECT_NE(both.find("desktop"), std::string::npos) << both;
   EXPECT_NE(both.find("ThinkPad"), std::string::npos) << both;
   EXPECT_EQ(both.find("Sample"), std::string::npos) << both;  // the words both sentences share name neither
+  // Bullets that label two printouts of one client: their own words.
+  const std::string printed = "```\nTotal Time:  41.20\nAvg Latency:  12.10\n```\n";
+  const Logbook lb2 = ParseLogbook("# Clients\n\n## 2025-03-02 Offline\n\n- `engine-a` output:\n\n" + printed +
+                                       "\n- `engine-b` output:\n\n" + printed, "t.md");
+  ASSERT_EQ(lb2.entries.size(), 1u);
+  std::set<std::string> engines;
+  for (const auto& f : RecordedFigures(lb2.entries[0]))
+    if (f.run.config.count("setup")) engines.insert(f.run.config.at("setup"));
+  EXPECT_EQ(engines, (std::set<std::string>{"engine-a", "engine-b"}));
 }
 
 }  // namespace
