@@ -395,9 +395,12 @@ bool AddCommandWithOutput(const MdDocument& doc, int idx, const EntryWalk& w, En
   const MdNode& n = doc.nodes[idx];
   const std::vector<TranscriptPart> parts = CommandTranscript(n.literal, &IsTranscriptCommand);
   if (parts.empty()) return false;
-  auto offset = [&](int line) {  // where 0-based line `line` of the literal starts
+  auto offset = [&](int line) {  // where 0-based line `line` of the literal starts (its end past the last)
     size_t at = 0;
-    for (int k = 0; k < line && at != std::string_view::npos; ++k) at = n.literal.find('\n', at) + 1;
+    for (int k = 0; k < line && at < n.literal.size(); ++k) {
+      const size_t nl = n.literal.find('\n', at);
+      at = nl == std::string::npos ? n.literal.size() : nl + 1;
+    }
     return std::min(at, n.literal.size());
   };
   for (const TranscriptPart& part : parts) {
