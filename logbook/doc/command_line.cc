@@ -45,7 +45,7 @@ bool IsProgram(std::string_view w) {
   std::string_view base = w.substr(w.find_last_of('/') == std::string_view::npos ? 0 : w.find_last_of('/') + 1);
   if (base.rfind("python3.", 0) == 0) return true;
   if (std::find(kPrograms.begin(), kPrograms.end(), base) != kPrograms.end()) return true;
-  if (w.rfind("-", 0) == 0) return false;
+  if (w.rfind("-", 0) == 0 || EndsWith(w, ":")) return false;  // "Prompts/Request:": a printed name
   return w.find('/') != std::string_view::npos || EndsWith(w, ".py") || EndsWith(w, ".sh");
 }
 

@@ -379,25 +379,46 @@ void AddPromptedFence(const MdDocument& doc, int idx, const EntryWalk& w, Entry*
 
 bool IsCommandLine(std::string_view l) { return LooksLikeCommandLine(l); }
 
-// A fence of one command and its printed lines (reader/blocks.h
-// PrintedAfterCommand): the command, then the printed lines as an output.
+// A command line of a pasted terminal: one with arguments, or a program run
+// by its path alone (`./gemm`, `../build/bench`) above what it printed.
+bool IsTranscriptCommand(std::string_view l) {
+  const std::string t = Trim(l);
+  const bool path = (t.rfind("./", 0) == 0 || t.rfind("../", 0) == 0) && t.size() > 2 &&
+                    t.find_first_of(" \t") == std::string::npos;
+  return path || LooksLikeCommandLine(t);
+}
+
+// A fence of one command and its printed lines, or of several such
+// (reader/blocks.h CommandTranscript): each command, then its printed lines
+// as an output.
 bool AddCommandWithOutput(const MdDocument& doc, int idx, const EntryWalk& w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
-  const int at = PrintedAfterCommand(n.literal, &IsCommandLine);
-  if (at < 0) return false;
-  size_t cut = 0;
-  for (int k = 0; k < at && cut != std::string_view::npos; ++k) cut = n.literal.find('\n', cut) + 1;
-  CommandText cmd = FencedCommand(doc, idx);
-  cmd.text = std::string(n.literal.substr(0, cut));
-  cmd.joined = JoinContinuations(cmd.text);
-  cmd.end_line = n.start_line + at;
-  if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
-  FencedBlock b = BuildFenced(doc, idx, {});
-  b.text = std::string(n.literal.substr(cut));
-  b.line = n.start_line + at;  // the printed lines start on the line after it, as in a fence
-  b.subheading = w.sub;
-  b.output_cue = "after command";
-  e->outputs.push_back(std::move(b));
+  const std::vector<TranscriptPart> parts = CommandTranscript(n.literal, &IsTranscriptCommand);
+  if (parts.empty()) return false;
+  auto offset = [&](int line) {  // where 0-based line `line` of the literal starts (its end past the last)
+    size_t at = 0;
+    for (int k = 0; k < line && at < n.literal.size(); ++k) {
+      const size_t nl = n.literal.find('\n', at);
+      at = nl == std::string::npos ? n.literal.size() : nl + 1;
+    }
+    return std::min(at, n.literal.size());
+  };
+  for (const TranscriptPart& part : parts) {
+    const size_t from = offset(part.command), cut = offset(part.printed), to = offset(part.end);
+    CommandText cmd = FencedCommand(doc, idx);
+    cmd.text = std::string(n.literal.substr(from, cut - from));
+    cmd.joined = JoinContinuations(cmd.text);
+    cmd.line = n.start_line + part.command;  // the line before its text, as a fence's
+    cmd.end_line = n.start_line + part.printed;
+    if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
+    FencedBlock b = BuildFenced(doc, idx, {});
+    b.text = std::string(n.literal.substr(cut, to - cut));
+    b.line = n.start_line + part.printed;  // the printed lines start on the line after it, as in a fence
+    if (&part != &parts.back()) b.end_line = n.start_line + 1 + part.end;  // the blank line before the next command
+    b.subheading = w.sub;
+    b.output_cue = "after command";
+    e->outputs.push_back(std::move(b));
+  }
   return true;
 }
 

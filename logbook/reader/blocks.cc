@@ -274,6 +274,8 @@ bool IsOutputLabel(std::string_view text) {
   return Words().labels.count(last) > 0 && std::count(t.begin(), t.end(), ' ') <= 4;
 }
 
+bool IsOutputLabelWord(std::string_view word) { return Words().labels.count(Lower(word)) > 0; }
+
 bool IsOutputHeading(std::string_view text) {
   std::string t = Lower(text);
   t = Trim(t.substr(0, t.find('(')));
@@ -374,22 +376,46 @@ FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
   return cue->empty() ? FenceRole::kCommand : FenceRole::kOutput;
 }
 
-int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view)) {
+std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view)) {
   const std::vector<std::string_view> lines = SplitLines(text);
+  std::vector<TranscriptPart> parts;
   size_t i = 0;
   while (i < lines.size() && Trim(lines[i]).empty()) ++i;
-  if (i >= lines.size() || !is_command(Trim(lines[i]))) return -1;
-  while (i < lines.size() && !Trim(lines[i]).empty() && Trim(lines[i]).back() == '\\') ++i;  // its continuations
-  const size_t first = i + 1;
-  size_t out = first;
-  while (out < lines.size() && Trim(lines[out]).empty()) ++out;
-  if (out >= lines.size()) return -1;
-  std::string rest;
-  for (size_t k = out; k < lines.size(); ++k) {
-    if (is_command(Trim(lines[k])) || ShellishLine(lines[k]) || HasPrompt(lines[k])) return -1;
-    rest.append(lines[k]).push_back('\n');
+  while (i < lines.size()) {
+    if (!is_command(Trim(lines[i]))) return {};
+    TranscriptPart part;
+    part.command = static_cast<int>(i);
+    while (i < lines.size() && !Trim(lines[i]).empty() && Trim(lines[i]).back() == '\\') ++i;  // its continuations
+    size_t out = i + 1;
+    while (out < lines.size() && Trim(lines[out]).empty()) ++out;
+    if (out >= lines.size()) return {};
+    // Its printed lines run up to a blank line followed by the next command.
+    size_t end = out;
+    std::string rest;
+    for (; end < lines.size(); ++end) {
+      const std::string_view t = Trim(lines[end]);
+      if (t.empty()) {
+        size_t next = end;
+        while (next < lines.size() && Trim(lines[next]).empty()) ++next;
+        if (next < lines.size() && is_command(Trim(lines[next]))) break;
+        continue;
+      }
+      if (is_command(t) || ShellishLine(lines[end]) || HasPrompt(lines[end])) return {};
+      rest.append(lines[end]).push_back('\n');
+    }
+    if (!LooksLikeOutput(rest)) return {};
+    part.printed = static_cast<int>(out);
+    part.end = static_cast<int>(end);
+    parts.push_back(part);
+    i = end;
+    while (i < lines.size() && Trim(lines[i]).empty()) ++i;
   }
-  return LooksLikeOutput(rest) ? static_cast<int>(out) : -1;
+  return parts;
+}
+
+int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view)) {
+  const std::vector<TranscriptPart> parts = CommandTranscript(text, is_command);
+  return parts.size() == 1 ? parts[0].printed : -1;
 }
 
 bool AnyLine(std::string_view text, bool (*pred)(std::string_view)) {

@@ -57,6 +57,8 @@ std::string_view AfterPrompt(std::string_view span);
 // A paragraph (or a list item) that labels the block after it as output:
 // "Output:", "**Log:**", "stdout:", "Results (8xH100):".
 bool IsOutputLabel(std::string_view text);
+// One word of such a label that says "output" ("output", "result", "log").
+bool IsOutputLabelWord(std::string_view word);
 // A sub-heading under which blocks are output: "Output", "Raw logs".
 bool IsOutputHeading(std::string_view text);
 
@@ -73,6 +75,17 @@ bool LooksLikeOutput(std::string_view text);
 bool AnyLine(std::string_view text, bool (*pred)(std::string_view));
 
 int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view));
+
+// A fence of several commands, each followed by the lines it printed (a
+// terminal pasted without prompts; each command after a blank line but the
+// first): the parts, 0-based lines (the command's first line, its first
+// printed line, one past its last), or none when some command printed
+// nothing that reads as output or the rest is no transcript. One part is
+// PrintedAfterCommand's case.
+struct TranscriptPart {
+  int command = 0, printed = 0, end = 0;
+};
+std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view));
 
 // Lines outside any fence that a program printed, read strictly (three
 // lines at least, nearly all `Name: value`, key=value, JSON or banner

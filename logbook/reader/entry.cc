@@ -676,6 +676,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   FirstCommandDefaults(x, &out);
   SetupBySubheading(entry, &out);
   FieldLineKeys(entry, &out);
+  SetupByLeadIn(entry, &out);
   KeyHardware(entry, document_hardware, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).

@@ -454,7 +454,9 @@ bool KeyValueLine(OutputRead& r, const std::string& t, int line) {
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
   for (const auto& [k, v] : pairs) PairFigure(k, v, &cfg, &figs);
-  if (figs.empty()) return MeasuredLine(r, t, line) || !cfg.empty();  // "gemm M=128  0.003 ms": a shape
+  if (figs.empty() && MeasuredLine(r, t, line)) return true;  // "gemm M=128  0.003 ms": a shape
+  if (figs.empty()) r.context = cfg, r.context.erase("group");  // "Running with N=1024": settings of the lines below
+  if (figs.empty()) return !cfg.empty();
   KeepFigure(r, line, t, cfg, figs);
   return true;
 }
@@ -878,7 +880,8 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
 // change against its last run is derived (listed); chatter and a table's header state nothing.
 bool BenchToolLine(OutputRead& r, const BlockLine& l) {
   const BenchLine b = ReadBenchLine(l.text);
-  if (b.kind == BenchLine::Kind::kNone) return false;
+  std::string prefix;
+  if (b.kind == BenchLine::Kind::kNone || (b.kind == BenchLine::Kind::kChatter && !Pairs(l.text, &prefix).empty())) return false;
   if (b.kind == BenchLine::Kind::kChange && r.unread)
     r.unread->push_back({l.line, FigureText(l.text), "a difference against the tool's last run: derived, not tabled"});
   if (b.kind != BenchLine::Kind::kFigures) return true;

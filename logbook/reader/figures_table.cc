@@ -12,7 +12,7 @@ namespace {
 
 // The words of data/reader/table.json, read once.
 struct TableWords {
-  std::set<std::string> quality, no_run;
+  std::set<std::string> quality, no_run, measured;
   std::map<std::string, std::string> aliases, devices;
 };
 
@@ -22,7 +22,8 @@ const TableWords& Vocab() {
     do {
       const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
       if (!j.is_object()) break;
-      for (const auto& [key, into] : {std::pair{"quality_words", &w.quality}, std::pair{"no_run_cells", &w.no_run}})
+      for (const auto& [key, into] : {std::pair{"quality_words", &w.quality}, std::pair{"no_run_cells", &w.no_run},
+                                      std::pair{"measured_words", &w.measured}})
         if (j.contains(key) && j[key].is_array())
           for (const auto& v : j[key])
             if (v.is_string()) into->insert(Lower(v.get<std::string>()));
@@ -526,6 +527,24 @@ static void FactorColumns(const TableBlock& t, const std::vector<std::string>& h
       (*cols)[c].metric = "speedup", (*cols)[c].unit = "x", (*cols)[c].factor = 1;
 }
 
+// A header that names a measured figure without its unit ("Median TTFT",
+// "Request throughput"; measured_words of table.json) over cells that are
+// bare numbers, one at least: the figure, named by the header's words,
+// without a unit.
+bool MeasuredBareColumn(const TableBlock& t, size_t c, const std::string& header) {
+  bool named = false, any = false;
+  for (const auto& w : Words(Lower(header)))
+    for (const auto& part : Words(ColumnWordOf(w, ' '))) named = named || Vocab().measured.count(part) > 0;
+  if (!named) return false;
+  for (const auto& row : t.rows) {
+    if (c >= row.size() || EmptyCell(row[c])) continue;
+    std::string unit;
+    if (!NumberCell(row[c], &unit) || !unit.empty()) return false;
+    any = true;
+  }
+  return any;
+}
+
 // The metric each column of a table holds (from its header, else from the
 // units its cells are written in), every column its own metric.
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
@@ -536,6 +555,8 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     if (cols.back().metric.empty()) {
       Config scale = cols.back().scale;  // "Latency (seq=1024)" over cells "0.52 ms"
       cols.back() = CellUnitMetric(t, c, headers->back());
+      if (cols.back().metric.empty() && MeasuredBareColumn(t, c, headers->back()))
+        cols.back().metric = QualityMetric(Lower(headers->back()));
       cols.back().scale = std::move(scale);
     }
     if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};

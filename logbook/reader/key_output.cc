@@ -236,6 +236,102 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
 }
 
 
+
+namespace {
+
+// The sentence that leads into output block `b`: a paragraph or a bullet
+// ending at most three lines above it, below any earlier block and sub-heading of the
+// entry, its parentheticals dropped; "" when none.
+std::string LeadIn(const Entry& entry, const FencedBlock& b) {
+  int floor = entry.heading_line;
+  for (const auto& o : entry.outputs)
+    if (o.end_line < b.line) floor = std::max(floor, o.end_line);
+  for (const auto& h : entry.subheadings)
+    if (h.line < b.line) floor = std::max(floor, h.line);
+  std::string lead;
+  int at = 0;
+  for (const auto& p : entry.paragraphs)
+    if (p.line > floor && p.end_line < b.line && p.end_line >= b.line - 3) lead = p.text, at = p.end_line;
+  for (const auto& n : entry.notes)  // "- `engine-a` output:"
+    if (n.children.empty() && n.line > floor && n.end_line < b.line && n.end_line >= b.line - 3 && n.end_line > at)
+      lead = n.text, at = n.end_line;
+  std::string out;
+  int depth = 0;
+  for (char c : lead) {
+    if (c == '(') ++depth;
+    else if (c == ')' && depth > 0) --depth;
+    else if (depth == 0) out += c;
+  }
+  return TrimText(out);
+}
+
+// The words of `lead` that `other` does not hold, without short lower-case
+// function words ("on", "my") and words that say "output": what names the
+// block's setup ("linux machine" of "Sample output on my linux machine"
+// beside "Sample result on a MacBook Pro").
+std::string OwnLeadWords(const std::string& lead, const std::string& other) {
+  auto clean = [](std::string w) {
+    while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back()))) w.pop_back();
+    while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
+    return w;
+  };
+  std::set<std::string> theirs;
+  for (const auto& w : SplitWords(other)) theirs.insert(Lower(clean(w)));
+  std::string out;
+  for (const auto& raw : SplitWords(lead)) {
+    const std::string w = clean(raw);
+    const bool function_word = w.size() <= 3 && std::all_of(w.begin(), w.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+    if (w.empty() || function_word || theirs.count(Lower(w)) || IsOutputLabelWord(w)) continue;
+    out += (out.empty() ? "" : " ") + w;
+  }
+  return out;
+}
+
+}  // namespace
+
+// Figures of one entry with one configuration and a metric in common,
+// printed by two output blocks that the sentences leading into them tell
+// apart (the same bench "on my linux machine (...)" and "on a MacBook Pro
+// (...)"): each keyed `setup` with the words of its sentence the other's
+// does not share; never the whole sentence, never left as one row.
+void SetupByLeadIn(const Entry& e, std::vector<RecordedFigure>* out) {
+  if (e.outputs.size() < 2) return;
+  auto block_of = [&](int line) {
+    for (size_t k = 0; k < e.outputs.size(); ++k)
+      if (e.outputs[k].line <= line && line <= e.outputs[k].end_line) return static_cast<int>(k);
+    return -1;
+  };
+  std::map<Config, std::vector<size_t>> same;
+  for (size_t i = 0; i < out->size(); ++i) same[(*out)[i].run.config].push_back(i);
+  for (const auto& [cfg, ids] : same) {
+    if (ids.size() < 2 || cfg.count("setup")) continue;
+    std::map<std::string, int> metrics;  // metric -> figures holding it
+    std::map<int, std::string> leads;     // block -> its lead-in
+    for (size_t i : ids) {
+      for (const auto& [m, v] : (*out)[i].run.metrics)
+        if (!(*out)[i].run.derived.count(m)) ++metrics[m];
+      const int k = block_of((*out)[i].line);
+      leads[k] = k < 0 ? "" : LeadIn(e, e.outputs[static_cast<size_t>(k)]);
+    }
+    const bool clash = std::any_of(metrics.begin(), metrics.end(), [](const auto& m) { return m.second > 1; });
+    if (!clash || leads.size() < 2 || std::any_of(leads.begin(), leads.end(), [](const auto& l) { return l.second.empty(); }))
+      continue;
+    std::map<int, std::string> values;
+    std::set<std::string> distinct;
+    for (const auto& [k, lead] : leads) {
+      std::string others;
+      for (const auto& [j, l] : leads)
+        if (j != k) others += " " + l;
+      values[k] = OwnLeadWords(lead, others);
+      distinct.insert(values[k]);
+    }
+    if (distinct.size() != leads.size() ||
+        std::any_of(values.begin(), values.end(), [](const auto& v) { return v.second.empty() || v.second.size() > 40; }))
+      continue;
+    for (size_t i : ids) (*out)[i].run.config["setup"] = values[block_of((*out)[i].line)];
+  }
+}
+
 }  // namespace moelog::logbook::reader
 
 namespace moelog::logbook::reader {

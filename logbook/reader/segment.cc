@@ -294,6 +294,25 @@ void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vecto
   }
 }
 
+// A document with no log structure whose title's own text holds the
+// record (a bench tool's table or printout under `# Benchmark results`,
+// dated bold lines between the runs): that text is an entry of its own
+// ("preamble"), as under a journal's title. It must hold a table or a
+// fenced block: a sentence of hardware under a title is no record.
+void TitleTextEntry(const std::vector<OutlineHeading>& outline, Holds* holds,
+                    const std::function<bool(size_t)>& holds_block, std::vector<SegmentedHeading>* out) {
+  for (size_t i = 0; i < outline.size(); ++i) {
+    SegmentedHeading& s = (*out)[i];
+    if (s.role != HeadingRole::kTitle) continue;
+    if (!holds->Own(i) || (holds_block && !holds_block(i))) return;
+    s.role = HeadingRole::kEntry;
+    s.rule = "preamble";
+    s.own_text = true;
+    s.read = ReadHeading(outline[i].text);
+    return;
+  }
+}
+
 // A document that is one run record: no entry by structure, a title, and
 // level-2 parts that name its command and its results (`## Command`,
 // `## Results`): the title is the entry, the parts its sub-headings.
@@ -377,6 +396,7 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
   } else {
     std::fill(level_ok.begin() + (flat ? 1 : 2), level_ok.end(), true);
     ContentEntries(outline, level_ok, "content", &holds, &out);
+    TitleTextEntry(outline, &holds, holds_block, &out);
   }
   return out;
 }

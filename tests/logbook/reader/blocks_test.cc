@@ -203,6 +203,31 @@ TEST(BlocksText, PrintedAfterCommandNeedsPrintedLinesOnly) {
   EXPECT_EQ(PrintedAfterCommand("Latency: 0.5 ms\n", is_command), -1);
 }
 
+// One fence of several commands, each followed by what it printed (a
+// terminal pasted without prompts, the commands set off by blank lines):
+// each command and its printed lines; a script of commands stays a script.
+TEST(BlocksText, ATranscriptWithoutPromptsSplitsIntoCommandsAndTheirOutput) {
+  auto is_command = [](std::string_view l) { return l.rfind("./", 0) == 0 || l.rfind("cd ", 0) == 0; };
+  const std::string two = "./copy_bench\nRunning copy with N=1024\nTEST: copy_naive :  12.500 ms,  0.40 TB/s\n"
+                          "TEST: copy_vec4  :   6.250 ms,  0.80 TB/s\n\n./copy_bench_async\n"
+                          "Running copy with N=1024\nTEST: copy_async :   5.100 ms,  0.98 TB/s\n";
+  const auto parts = CommandTranscript(two, is_command);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].command, 0);
+  EXPECT_EQ(parts[0].printed, 1);
+  EXPECT_EQ(parts[0].end, 4);
+  EXPECT_EQ(parts[1].command, 5);
+  EXPECT_EQ(parts[1].printed, 6);
+  EXPECT_EQ(PrintedAfterCommand(two, is_command), -1);  // one command's printout is one part
+  EXPECT_TRUE(CommandTranscript("cd build\n./copy_bench\n", is_command).empty());
+  EXPECT_TRUE(CommandTranscript("./a\nTEST: x : 1.0 ms\n\n./b\n", is_command).empty());  // the last printed nothing
+  const Logbook lb = ParseLogbook("# Copy timings\n\n## 2025-01-02 copy\n\n```bash\n" + two + "```\n", "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].commands.size(), 2u);
+  ASSERT_EQ(lb.entries[0].outputs.size(), 2u);
+  EXPECT_EQ(lb.entries[0].outputs[1].line, 11);
+}
+
 TEST(BlocksText, PrintedLinesAreStrict) {
   EXPECT_TRUE(PrintedLines("==== R ====\nMean TTFT (ms):  2.0\nP99 TTFT (ms):  9.1\n"));
   EXPECT_FALSE(PrintedLines("We ran it twice: 0.5 ms and 0.6 ms.\nThe second run was warm.\nNext: fuse.\n"));

@@ -398,5 +398,45 @@ TEST(ReaderOutputFigures, AHugeBlockIsReadToTheCapOnly) {
   EXPECT_EQ(figs.size(), kMaxFiguresPerEntry);
 }
 
+// A printed line of settings and no figure ("Running copy with N=1024,
+// stride=4") keys the printed figures below it, up to the next such line.
+TEST(ReaderOutputFigures, ASettingsLineKeysTheLinesBelowIt) {
+  const auto figs = Read(
+      "```\n"
+      "Running copy with N=1024, stride=4\n"   // line 8
+      "copy_naive  :  12.500 ms,  0.40 TB/s\n"  // 9
+      "copy_vec4   :   6.250 ms,  0.80 TB/s\n"  // 10
+      "Running copy with N=4096, stride=4\n"   // 11
+      "copy_naive  :  48.100 ms,  0.42 TB/s\n"  // 12
+      "```\n");
+  const RecordedFigure* a = OnLine(figs, 9);
+  const RecordedFigure* b = OnLine(figs, 12);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_TRUE(a->run.config.count("n"));
+  EXPECT_EQ(a->run.config.at("n"), "1024");
+  EXPECT_EQ(b->run.config.at("n"), "4096");
+  EXPECT_EQ(OnLine(figs, 10)->run.config.at("n"), "1024");
+  EXPECT_NE(a->run.config, b->run.config);
+}
+
+// A client's printout in a shell-named fence: "Name:  value" lines whose
+// name says what was measured (a time, a latency) but no unit are its
+// figures, without a unit; "Prompts/Request:" is a printed name, no program.
+TEST(ReaderOutputFigures, NamedLinesWithoutAUnitNamingAMeasurement) {
+  const auto figs = Read(
+      "```bash\n"
+      "Total Requests:  100\n"    // line 8: a count
+      "Prompts/Request:  250\n"   // 9: a count
+      "Total Time:  41.20\n"      // 10
+      "Avg Latency:  12.10\n"     // 11
+      "```\n");
+  EXPECT_EQ(OnLine(figs, 8), nullptr);
+  EXPECT_EQ(OnLine(figs, 9), nullptr);
+  ASSERT_NE(OnLine(figs, 10), nullptr);
+  ASSERT_NE(OnLine(figs, 11), nullptr);
+  EXPECT_EQ(OnLine(figs, 11)->run.metrics.begin()->second, 12.10);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -2,6 +2,8 @@
 // entry's hardware statements.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
 
@@ -377,6 +379,44 @@ TEST(ReaderKey, TheTextUnderTheTitleStatesTheDocumentsHardware) {
     EXPECT_EQ(f.run.config.at("gpus"), "4");
     EXPECT_EQ(f.run.config.at("accelerator"), "H100x4");
   }
+}
+
+// The same bench printed twice in one entry, each printout after a sentence
+// that says where it ran: figures with one configuration are told apart by
+// the words of the sentences that differ (never the whole sentence).
+TEST(ReaderKey, TwoPrintoutsOfOneBenchAreKeyedByTheirLeadIns) {
+  const std::string block1 = "```\nencode   time:   [41.20 ns 41.31 ns 41.45 ns]\n"
+                             "decode   time:   [12.10 ns 12.14 ns 12.19 ns]\n```\n";
+  const std::string block2 = "```\nencode   time:   [55.02 ns 55.40 ns 55.81 ns]\n"
+                             "decode   time:   [16.33 ns 16.41 ns 16.52 ns]\n```\n";
+  const std::string text = "# Codec timings\n\n## 2025-03-01 Codec\n\nSample output on my desktop (Ryzen 9 7950X, turbo off)\n\n\n" +
+                           block1 + "\nSample result on an old ThinkPad T480 (i5-8250U)\n\n" + block2;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_GE(figs.size(), 4u);
+  std::set<std::string> setups;
+  for (const auto& f : figs) {
+    ASSERT_TRUE(f.run.config.count("setup")) << f.text;
+    const std::string& v = f.run.config.at("setup");
+    EXPECT_EQ(v.find('('), std::string::npos) << v;
+    EXPECT_LE(v.size(), 40u) << v;
+    setups.insert(v);
+  }
+  ASSERT_EQ(setups.size(), 2u);
+  const std::string both = *setups.begin() + "|" + *setups.rbegin();
+  EXPECT_NE(both.find("desktop"), std::string::npos) << both;
+  EXPECT_NE(both.find("ThinkPad"), std::string::npos) << both;
+  EXPECT_EQ(both.find("Sample"), std::string::npos) << both;  // the words both sentences share name neither
+  // Bullets that label two printouts of one client: their own words.
+  const std::string printed = "```\nTotal Time:  41.20\nAvg Latency:  12.10\n```\n";
+  const Logbook lb2 = ParseLogbook("# Clients\n\n## 2025-03-02 Offline\n\n- `engine-a` output:\n\n" + printed +
+                                       "\n- `engine-b` output:\n\n" + printed, "t.md");
+  ASSERT_EQ(lb2.entries.size(), 1u);
+  std::set<std::string> engines;
+  for (const auto& f : RecordedFigures(lb2.entries[0]))
+    if (f.run.config.count("setup")) engines.insert(f.run.config.at("setup"));
+  EXPECT_EQ(engines, (std::set<std::string>{"engine-a", "engine-b"}));
 }
 
 }  // namespace

@@ -116,6 +116,28 @@ TEST(SegmentParse, NoLogStructureStillYieldsSectionsWithCommandsOrFigures) {
   EXPECT_EQ(lb.entries[1].tables.size(), 1u);
 }
 
+// A document that is its title and the record under it (a bench tool's
+// table or printout, dated bold lines between runs): the title is the one
+// entry of its own text; a sentence of hardware under a title holds no
+// record.
+TEST(SegmentParse, ATitleOverItsRecordIsTheEntry) {
+  const std::string table = std::string("# Parser benchmarks #\n\n**3/14/2024**\n\n| bench name | result |\n|---|---|\n") +
+                            "| parse_small | 1,210 ns/iter (+/- 15) |\n| parse_large | 8,402 ns/iter (+/- 96) |\n\n"
+                            "## profile ##\n\n`perf record -g ./parse_bench`\n";
+  Logbook lb = ParseLogbook(table, "t.md");
+  ASSERT_GE(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].heading, "Parser benchmarks");
+  EXPECT_EQ(lb.entries[0].segment_rule, "preamble");
+  EXPECT_EQ(lb.entries[0].tables.size(), 1u);
+  const std::string printout = "# Copy kernel timings\n\n```\n./copy_bench\nTEST: copy_naive   :  12.500 ms,  0.40 TB/s\n"
+                               "TEST: copy_vec4    :   6.250 ms,  0.80 TB/s\n```\n";
+  lb = ParseLogbook(printout, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_EQ(lb.entries[0].heading, "Copy kernel timings");
+  lb = ParseLogbook("# Tiling notes\n\nAll runs on one H100 with 80 GB.\n", "t.md");
+  EXPECT_TRUE(lb.entries.empty());
+}
+
 TEST(SegmentParse, ResearchGroupFormsReadAsBefore) {
   // Sub-headings of an entry stay sub-headings, even when numbered or dated
   // in passing; section names that are the logbook's own are no entries.

@@ -205,6 +205,26 @@ TEST(ReaderTable, ALabelAboveATableKeysItsRows) {
   }
 }
 
+// A serving table whose headers name what was measured but not its unit
+// ("Median TTFT", "Request throughput"): bare numbers under them are the
+// row's figures, shown as written without a unit; a column of names or of
+// counts stays the row's key.
+TEST(ReaderTable, AHeaderNamingAMeasurementReadsItsBareNumbers) {
+  const auto figs = TableEntryFigures(
+      "| Rate | Num prompts | Backend | Median E2E Latency | Median TTFT | Mean ITL | Request throughput |\n"
+      "|---|---|---|---|---|---|---|\n"
+      "| 2 | 600 | engine-a | 1210.40 | **28.12** | 10.05 | 1.98 |\n"
+      "| 2 | 600 | engine-b | 1388.75 | **91.60** | 118.22 | 1.95 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  const auto& m = figs[1].run.metrics;
+  EXPECT_EQ(m.size(), 4u);
+  bool ttft = false;
+  for (const auto& [k, v] : m) ttft = ttft || (k.find("ttft") != std::string::npos && v == 91.60);
+  EXPECT_TRUE(ttft);
+  ASSERT_TRUE(figs[1].run.config.count("backend"));
+  EXPECT_EQ(figs[1].run.config.at("backend"), "engine-b");
+}
+
 // Figures with one configuration under two sub-headings are told apart by
 // them.
 TEST(ReaderTable, SameKeysUnderTwoSubheadingsAreTwoSetups) {
