@@ -487,27 +487,6 @@ bool JsonLine(OutputRead& r, const std::string& t, int line) {
   return true;
 }
 
-// A line's cells: CSV fields, or runs of text between two spaces or more
-// (or a tab), or words when the line has no such gap.
-std::vector<std::string> Cells(const std::string& t) {
-  std::vector<std::string> out;
-  if (t.find(',') != std::string::npos && t.find(' ') == std::string::npos) {
-    std::stringstream ss(t);
-    for (std::string c; std::getline(ss, c, ',');) out.push_back(TrimText(c));
-    return out;
-  }
-  if (t.find("  ") == std::string::npos && t.find('\t') == std::string::npos) return SplitWords(t);
-  size_t p = 0;
-  while (p < t.size()) {
-    while (p < t.size() && (t[p] == ' ' || t[p] == '\t')) ++p;
-    size_t e = p;
-    while (e < t.size() && t[e] != '\t' && !(t[e] == ' ' && e + 1 < t.size() && (t[e + 1] == ' ' || t[e + 1] == '\t'))) ++e;
-    if (e > p) out.push_back(TrimText(t.substr(p, e - p)));
-    p = e;
-  }
-  return out;
-}
-
 bool HasAlpha(const std::string& s) {
   return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
 }
@@ -597,7 +576,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   // A session's prompt line starts another command's printout: no header or row (nor a line past the block).
   auto prompt = [&](size_t k) { return k >= lines.size() || !AfterPrompt(lines[k].text).empty(); };
   const size_t ruled = i + 2 < lines.size() && PrintedRule(lines[i + 1].text) ? 1 : 0;  // a printed table's header
-  auto cells_of = [&](size_t k) { return ruled && lines[i].text.find('|') != std::string::npos ? PipeCells(lines[k].text) : Cells(lines[k].text); };
+  auto cells_of = [&](size_t k) { return ruled && lines[i].text.find('|') != std::string::npos ? PipeCells(lines[k].text) : LineCells(lines[k].text); };
   const auto head = cells_of(i);
   if (prompt(i) || prompt(i + 1 + ruled) || ReadBenchLine(lines[i].text).kind != BenchLine::Kind::kNone ||  // a tool's own
       !HeaderOver(head, cells_of(i + 1 + ruled))) return 0;
@@ -613,7 +592,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
 // "naive   m512   0.412 ms   0.65 TFLOP/s   0.6% of 117 TFLOP/s": names,
 // then cells of a number and its unit, one metric each.
 bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
-  const auto cells = Cells(l.text);
+  const auto cells = LineCells(l.text);
   if (cells.size() < 3 || l.text.find("  ") == std::string::npos) return false;
   size_t k = 0;
   std::string label;

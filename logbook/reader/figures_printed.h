@@ -22,6 +22,10 @@ bool PrintedRule(const std::string& line);
 // borders at the line's start and end leave are dropped.
 std::vector<std::string> PipeCells(const std::string& line);
 
+// A printed line's cells: CSV fields, or runs of text between two spaces or
+// more (or a tab), or words when the line has no such gap.
+std::vector<std::string> LineCells(const std::string& t);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_PRINTED_H_

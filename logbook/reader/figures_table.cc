@@ -898,63 +898,6 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
   return true;
 }
 
-// A column whose header says its figures are estimates or goals ("Prefill
-// Speed (est)", "expected ms", "target TF/s"): no run's figures, nor the
-// row's configuration.
-bool EstimateColumn(const std::string& header) {
-  static const std::set<std::string> k = {"est",     "estimate",   "estimated", "projected", "projection",
-                                          "expected", "target",    "goal",      "budget",    "predicted"};
-  for (std::string w : Words(Lower(header))) {
-    while (!w.empty() && std::strchr("().:", w.back())) w.pop_back();
-    while (!w.empty() && w.front() == '(') w.erase(w.begin());
-    if (k.count(w)) return true;
-  }
-  return false;
-}
-
-// A label column that names goals, targets, expectations or budgets.
-bool PlanHeader(const std::string& header) {
-  std::string h = Lower(header);
-  for (const char* w : {"goal", "goals", "target", "targets", "expected", "expectation", "expectations", "projected",
-                        "projection", "estimate", "estimated", "budget", "threshold", "plan", "planned"})
-    if (h == w) return true;
-  return false;
-}
-
-// Columns of differences or error counts ("max / mean abs diff", "Valid
-// errors", "Error"): a correctness check's.
-std::vector<size_t> CheckColumns(const std::vector<std::string>& headers) {
-  std::vector<size_t> checks;
-  for (size_t c = 0; c < headers.size(); ++c)
-    if (CheckColumn(headers[c]) && Lower(headers[c]).find("checksum") == std::string::npos) checks.push_back(c);
-  return checks;
-}
-
-// A table with check columns times a correctness check, not a benchmark --
-// unless another column gives a rate (`| Size | Performance | Time (ms) |
-// Error |` with GFLOPS cells): then it is a benchmark's table with its
-// check beside, read without the check's columns. A time alone is the
-// check's own ("| Repeat | Time (ms) | max abs diff |").
-bool RateBesideChecks(const std::vector<ColumnInfo>& cols, const std::vector<size_t>& checks) {
-  for (size_t c = 0; c < cols.size(); ++c)
-    if (!cols[c].metric.empty() && cols[c].metric.find("time") == std::string::npos &&
-        std::find(checks.begin(), checks.end(), c) == checks.end())
-      return true;
-  return false;
-}
-
-// The table without the columns `drop` (sorted), its lines kept.
-TableBlock WithoutColumns(const TableBlock& t, const std::vector<size_t>& drop) {
-  TableBlock u = t;
-  for (size_t k = drop.size(); k-- > 0;) {
-    const size_t c = drop[k];
-    if (c < u.header.size()) u.header.erase(u.header.begin() + static_cast<std::ptrdiff_t>(c));
-    for (auto& row : u.rows)
-      if (c < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
-  }
-  return u;
-}
-
 // A table written in an entry: each row a figure set (one per "@value" of
 // its columns). Columns named by a config key give its value; other label
 // columns are read like bullet labels (bare varied values, `topk8`, shapes

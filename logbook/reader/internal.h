@@ -265,6 +265,11 @@ bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std:
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
 bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
+bool EstimateColumn(const std::string& header);
+bool PlanHeader(const std::string& header);
+std::vector<size_t> CheckColumns(const std::vector<std::string>& headers);
+bool RateBesideChecks(const std::vector<ColumnInfo>& cols, const std::vector<size_t>& checks);
+TableBlock WithoutColumns(const TableBlock& t, const std::vector<size_t>& drop);
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 bool ValueHeader(const std::string& h, const EntryCtx& x);
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x);
