@@ -393,7 +393,7 @@ std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_c
     size_t end = out;
     std::string rest;
     for (; end < lines.size(); ++end) {
-      const std::string_view t = Trim(lines[end]);
+      const std::string t = Trim(lines[end]);
       if (t.empty()) {
         size_t next = end;
         while (next < lines.size() && Trim(lines[next]).empty()) ++next;
