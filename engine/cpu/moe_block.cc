@@ -92,11 +92,22 @@ BlockData GenerateBlockData(int64_t t, int64_t h, int64_t m, int64_t e, int64_t 
   return d;
 }
 
-void GenerateExpertWeights(int64_t h, int64_t m, int64_t e, DType dt, uint64_t seed, void* w1, void* w3, void* w2) {
+namespace {
+
+// Experts [e0, e1)'s w1, w3, w2 as GenerateBlockData makes them, written
+// from the start of the given buffers.
+void FillExperts(int64_t h, int64_t m, int64_t e0, int64_t e1, DType dt, uint64_t seed, void* w1, void* w3, void* w2) {
   const int64_t n = h * m;
-  FillNormalRange(w1, dt, KeyForLabel(seed, "w1"), 1.0 / std::sqrt(static_cast<double>(h)), e * n, (e + 1) * n);
-  FillNormalRange(w3, dt, KeyForLabel(seed, "w3"), 1.0 / std::sqrt(static_cast<double>(h)), e * n, (e + 1) * n);
-  FillNormalRange(w2, dt, KeyForLabel(seed, "w2"), 1.0 / std::sqrt(static_cast<double>(m)), e * n, (e + 1) * n);
+  const double up = 1.0 / std::sqrt(static_cast<double>(h)), down = 1.0 / std::sqrt(static_cast<double>(m));
+  FillNormalRange(w1, dt, KeyForLabel(seed, "w1"), up, e0 * n, e1 * n);
+  FillNormalRange(w3, dt, KeyForLabel(seed, "w3"), up, e0 * n, e1 * n);
+  FillNormalRange(w2, dt, KeyForLabel(seed, "w2"), down, e0 * n, e1 * n);
+}
+
+}  // namespace
+
+void GenerateExpertWeights(int64_t h, int64_t m, int64_t e, DType dt, uint64_t seed, void* w1, void* w3, void* w2) {
+  FillExperts(h, m, e, e + 1, dt, seed, w1, w3, w2);
 }
 
 BlockData GenerateBlockDataShare(int64_t h, int64_t m, int64_t s, DType dt, uint64_t seed, const DataShare& share) {
@@ -107,14 +118,11 @@ BlockData GenerateBlockDataShare(int64_t h, int64_t m, int64_t s, DType dt, uint
   d.x = Tensor(dt, {share.tokens, h});
   FillNormalRange(d.x.data(), dt, KeyForLabel(seed, "x"), 1.0, share.token_begin * h,
                   (share.token_begin + share.tokens) * h);
-  const int64_t n = h * m, e0 = share.expert_begin, e1 = share.expert_begin + share.experts;
   d.experts.w1 = Tensor(dt, {share.experts, h, m});
   d.experts.w3 = Tensor(dt, {share.experts, h, m});
   d.experts.w2 = Tensor(dt, {share.experts, m, h});
-  const double up = 1.0 / std::sqrt(static_cast<double>(h)), down = 1.0 / std::sqrt(static_cast<double>(m));
-  FillNormalRange(d.experts.w1.data(), dt, KeyForLabel(seed, "w1"), up, e0 * n, e1 * n);
-  FillNormalRange(d.experts.w3.data(), dt, KeyForLabel(seed, "w3"), up, e0 * n, e1 * n);
-  FillNormalRange(d.experts.w2.data(), dt, KeyForLabel(seed, "w2"), down, e0 * n, e1 * n);
+  FillExperts(h, m, share.expert_begin, share.expert_begin + share.experts, dt, seed, d.experts.w1.data(),
+              d.experts.w3.data(), d.experts.w2.data());
   return d;
 }
 

@@ -413,11 +413,6 @@ std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_c
   return parts;
 }
 
-int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view)) {
-  const std::vector<TranscriptPart> parts = CommandTranscript(text, is_command);
-  return parts.size() == 1 ? parts[0].printed : -1;
-}
-
 bool AnyLine(std::string_view text, bool (*pred)(std::string_view)) {
   for (std::string_view l : SplitLines(text))
     if (pred(Trim(l))) return true;

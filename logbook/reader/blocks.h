@@ -74,14 +74,11 @@ bool LooksLikeOutput(std::string_view text);
 // Whether some line of `text` (trimmed) satisfies `pred`.
 bool AnyLine(std::string_view text, bool (*pred)(std::string_view));
 
-int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view));
-
-// A fence of several commands, each followed by the lines it printed (a
-// terminal pasted without prompts; each command after a blank line but the
-// first): the parts, 0-based lines (the command's first line, its first
-// printed line, one past its last), or none when some command printed
-// nothing that reads as output or the rest is no transcript. One part is
-// PrintedAfterCommand's case.
+// A fence of one command followed by the lines it printed, or of several
+// such (a terminal pasted without prompts; each command after a blank line
+// but the first): the parts, 0-based lines (the command's first line, its
+// first printed line, one past its last), or none when some command printed
+// nothing that reads as output or the rest is no transcript.
 struct TranscriptPart {
   int command = 0, printed = 0, end = 0;
 };

@@ -6,15 +6,6 @@
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
-namespace {
-
-std::string Trimmed(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-}  // namespace
 
 bool PrintedRule(const std::string& line) {
   const auto rules = std::count_if(line.begin(), line.end(), [](char c) { return c == '-' || c == '='; });
@@ -28,7 +19,7 @@ std::vector<std::string> PipeCells(const std::string& line) {
   size_t p = 0;
   for (;;) {
     const size_t bar = line.find('|', p);
-    out.push_back(Trimmed(line.substr(p, bar == std::string::npos ? std::string::npos : bar - p)));
+    out.push_back(parse_detail::Trim(line.substr(p, bar == std::string::npos ? std::string::npos : bar - p)));
     if (bar == std::string::npos) break;
     p = bar + 1;
   }

@@ -12,6 +12,12 @@
 namespace moelog::logbook {
 namespace {
 
+// The line a fence of one command starts its printed lines at, or -1.
+int PrintedAfterCommand(std::string_view text, bool (*is_command)(std::string_view)) {
+  const std::vector<TranscriptPart> parts = CommandTranscript(text, is_command);
+  return parts.size() == 1 ? parts[0].printed : -1;
+}
+
 const char* kHead = "# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - fused\n\n";
 
 TEST(BlocksParse, OutputLabelAfterACommand) {
