@@ -87,6 +87,15 @@ std::vector<std::optional<double>> BarPositions(const ChartPlan& plan, size_t p,
   return out;
 }
 
+// Bars of one cluster in one panel are each named under their own bar: a
+// legend of the same names would only repeat them.
+bool BarsNamedByTicks(const ChartPlan& plan) {
+  return plan.kind == ChartPlan::Kind::kBars && plan.panels.size() == 1 && plan.x_values.size() == 1 &&
+         plan.x_values[0].empty() &&
+         std::none_of(plan.panels[0].series.begin(), plan.panels[0].series.end(),
+                      [](const ChartSeries& x) { return x.axis == 2; });
+}
+
 // Where the panels and the legend go on the canvas.
 struct Canvas {
   int width = 900, height = 0, cols = 1, rows = 1;
@@ -110,7 +119,7 @@ Canvas Arrange(const ChartPlan& plan, size_t subtitles) {
   const int entries = std::max<int>(1, static_cast<int>(names.size()));
   const int fit = std::max(1, static_cast<int>(c.width / (7.0 * static_cast<double>(longest) + 70)));
   c.legend_cols = std::min({entries, c.cols == 3 ? 5 : 4, fit});
-  c.legend_px = 44 + 20 * ((entries + c.legend_cols - 1) / std::max(1, c.legend_cols));
+  c.legend_px = BarsNamedByTicks(plan) ? 44 : 44 + 20 * ((entries + c.legend_cols - 1) / std::max(1, c.legend_cols));
   c.height = c.title_px + c.rows * c.panel_px + c.legend_px;
   return c;
 }
@@ -262,6 +271,14 @@ std::string TickLabel(const std::string& label) {
   return out;
 }
 
+// A bar's own label: its value alone when the axis title names the one key
+// compared ("naive" under "variant", not "variant=naive").
+std::string BarTick(const ChartPlan& plan, const std::string& name) {
+  const std::string prefix = plan.bar_key + "=";
+  return !plan.bar_key.empty() && name.size() > prefix.size() && name.rfind(prefix, 0) == 0 ? name.substr(prefix.size())
+                                                                                          : name;
+}
+
 void LinePanel(const ChartPlan& plan, size_t p, const std::vector<Block>& blocks, const std::string& data_file,
                const std::map<std::string, double>& ymax, std::ostringstream& s) {
   s << "set xtics (";
@@ -299,14 +316,18 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
     << "set xtics nomirror scale 0 (";
   if (plan.x_values.size() == 1 && plan.x_values[0].empty()) {
     // One cluster, nothing else varied: each bar is labelled with its value.
-    size_t shown = 0;
+    size_t shown = 0, longest = 0;
     for (size_t j = 0; j < cols.size(); ++j) {
       if (cols[j].recorded) continue;
       const double off = -0.4 + w * (static_cast<double>(j) + 0.5);
       const double centre = cols.size() > j + 1 && cols[j + 1].recorded ? off + w / 2 : off;
-      s << (shown++ ? ", " : "") << "'" << TickLabel(plan.panels[p].series[cols[j].series].name) << "' " << Frac(centre);
+      const std::string label = BarTick(plan, plan.panels[p].series[cols[j].series].name);
+      longest = std::max(longest, label.size());
+      s << (shown++ ? ", " : "") << "'" << TickLabel(label) << "' " << Frac(centre);
     }
-    s << ")\n";
+    // The x range is 1.2 wide here; a bar (and its hollow twin) is w of it.
+    const double per_bar = (c.width / c.cols - 90.0) * w * (cols.size() > shown ? 2.0 : 1.0) / 1.2;
+    s << ")" << (static_cast<double>(longest) * 7.0 + 8 <= per_bar ? "" : " rotate by -30") << "\n";
   } else {
     for (size_t i = 0; i < plan.x_values.size(); ++i) s << (i ? ", " : "") << "'" << TickLabel(plan.x_values[i]) << "' " << i;
     s << ")" << (TicksFit(plan, c) ? "" : " rotate by -30") << "\n";
@@ -336,15 +357,8 @@ void BarPanel(const ChartPlan& plan, size_t p, const Canvas& c, const std::strin
   s << "plot " << (items.empty() ? "NaN notitle" : items + bars) << "\n";
 }
 
-// The legend strip: one entry per series colour, then what a filled and a
-// hollow mark mean (moelog's figure, the logbook's).
-void Legend(const ChartPlan& plan, const Canvas& c, std::ostringstream& s) {
-  const double strip = static_cast<double>(c.legend_px) / c.height;
-  s << "set origin 0," << Frac(22.0 / c.height) << "\nset size 1," << Frac(strip - 22.0 / c.height) << "\n"
-    << "unset title\nunset xlabel\nunset ylabel\nunset y2label\nunset border\nunset xtics\nunset ytics\n"
-    << "unset y2tics\nunset grid\nunset arrow\nunset logscale x\nset offsets 0, 0, 0, 0\n"
-    << "set xrange [0:1]\nset yrange [0:1]\n"
-    << "set key center center horizontal maxcols " << c.legend_cols << " samplen 3 spacing 1.2\n";
+// The legend's swatches: one per series name, in the series' colours.
+std::string SeriesKeyEntries(const ChartPlan& plan) {
   const bool bars = plan.kind == ChartPlan::Kind::kBars;
   std::string items = "NaN notitle";
   std::set<std::string> seen;
@@ -360,6 +374,20 @@ void Legend(const ChartPlan& plan, const Canvas& c, std::ostringstream& s) {
                (bars ? fill : "linespoints lw 2 pt 7 dt " + std::to_string(plan.prediction ? 2 : se.axis)) +
                " lc rgb '" + Colour(se.colour) + "' title '" + name + "'";
     }
+  return items;
+}
+
+// The legend strip: one entry per series colour, then what a filled and a
+// hollow mark mean (moelog's figure, the logbook's).
+void Legend(const ChartPlan& plan, const Canvas& c, std::ostringstream& s) {
+  const double strip = static_cast<double>(c.legend_px) / c.height;
+  s << "set origin 0," << Frac(22.0 / c.height) << "\nset size 1," << Frac(strip - 22.0 / c.height) << "\n"
+    << "unset title\nunset xlabel\nunset ylabel\nunset y2label\nunset border\nunset xtics\nunset ytics\n"
+    << "unset y2tics\nunset grid\nunset arrow\nunset logscale x\nset offsets 0, 0, 0, 0\n"
+    << "set xrange [0:1]\nset yrange [0:1]\n"
+    << "set key center center horizontal maxcols " << c.legend_cols << " samplen 3 spacing 1.2\n";
+  const bool bars = plan.kind == ChartPlan::Kind::kBars;
+  const std::string items = BarsNamedByTicks(plan) ? "NaN notitle" : SeriesKeyEntries(plan);
   // What the marks' styles mean, in words under the swatches: a swatch of
   // its own would match no bar or line of the chart.
   const bool recorded_only = plan.source == "logbook" && !plan.any_recorded;

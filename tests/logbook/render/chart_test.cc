@@ -269,6 +269,34 @@ TEST(ChartPlan, BarsForCategoricalAB) {
   EXPECT_EQ(PlanChart(pts, o).status().code(), Status::Code::kInvalidArgument);
 }
 
+// One key compared and nothing else varied: each bar is labelled under it with
+// its value alone (the axis title names the key), and labels too long for
+// their bars are turned so they do not run into each other.
+TEST(ChartScriptBars, OneKeyBarsAreLabelledByValueAndLongLabelsTurn) {
+  std::vector<ChartPoint> pts;
+  for (const char* v : {"vendor library sgemm", "block tiling 2d", "shared memory blocking", "coalesced loads", "naive"})
+    pts.push_back(Point({{"variant", v}}, 10.0 + static_cast<double>(std::string(v).size())));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->kind, ChartPlan::Kind::kBars);
+  const std::string script = ChartScript(*plan, "c.dat", "c.svg", false);
+  const size_t tics = script.find("set xtics nomirror scale 0 (");
+  ASSERT_NE(tics, std::string::npos);
+  const std::string line = script.substr(tics, script.find('\n', tics) - tics);
+  EXPECT_NE(line.find("'vendor library sgemm'"), std::string::npos) << line;
+  EXPECT_EQ(line.find("variant="), std::string::npos) << line;
+  EXPECT_NE(line.find("rotate by -30"), std::string::npos) << line;
+  // No legend swatches repeat the names written under the bars.
+  EXPECT_EQ(script.find("keyentry"), std::string::npos);
+  // Short labels that fit stay level.
+  pts.clear();
+  for (const char* v : {"a", "b", "c"}) pts.push_back(Point({{"variant", v}}, v[0]));
+  const std::string level = ChartScript(*PlanChart(pts, {}), "c.dat", "c.svg", false);
+  const size_t at = level.find("set xtics nomirror scale 0 (");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(level.substr(at, level.find('\n', at) - at).find("rotate"), std::string::npos);
+}
+
 // A key the model gives identical figures for is folded (the logbook's
 // figures name one value); where the logbook tells its values apart, kept.
 TEST(ChartPlan, KeysTheModelDoesNotDistinguishFoldUnlessTheLogbookDoes) {
