@@ -542,6 +542,17 @@ size_t ChunkSize(const Frame& f) {
 }
 size_t MetricsPerPanel(const Frame& f) { return f.two_axes ? 1 : f.metrics.size(); }
 
+// A panel of a chunk of series is named by its first and last series, or by
+// their positions when those names would not fit a panel's title.
+std::string ChunkLabel(const Frame& f, size_t chunk) {
+  constexpr size_t kTitleChars = 48;
+  const size_t ns = f.series.labels.size(), first = chunk * ChunkSize(f), last = std::min(ns, first + ChunkSize(f)) - 1;
+  const std::string& a = f.series.labels[first].second;
+  const std::string& b = f.series.labels[last].second;
+  if (!a.empty() && !b.empty() && a.size() + b.size() + 4 <= kTitleChars) return a + " to " + b;
+  return "series " + std::to_string(first + 1) + " to " + std::to_string(last + 1) + " of " + std::to_string(ns);
+}
+
 // The empty panels and series of the frame: panel combination x chunk of
 // series x metric.
 void AddPanels(const Frame& f, const std::string& source, ChartPlan* plan) {
@@ -551,9 +562,7 @@ void AddPanels(const Frame& f, const std::string& source, ChartPlan* plan) {
       for (size_t mi = 0; mi < MetricsPerPanel(f); ++mi) {
         ChartPanel panel;
         panel.label = plabel;
-        if (Chunks(f) > 1)
-          panel.label += (panel.label.empty() ? "" : ", ") + f.series.labels[c * cs].second + " to " +
-                         f.series.labels[std::min(ns, (c + 1) * cs) - 1].second;
+        if (Chunks(f) > 1) panel.label += (panel.label.empty() ? "" : ", ") + ChunkLabel(f, c);
         if (MetricsPerPanel(f) > 1) panel.label += (panel.label.empty() ? "" : ", ") + MetricLabel(f.metrics[mi]);
         panel.metric = f.metrics[mi];
         for (size_t si = c * cs; si < std::min(ns, (c + 1) * cs); ++si) {

@@ -117,7 +117,10 @@ Canvas Arrange(const ChartPlan& plan, size_t subtitles) {
   for (const auto& p : plan.panels)
     for (const auto& se : p.series) names.insert(se.name), longest = std::max(longest, se.name.size());
   const int entries = std::max<int>(1, static_cast<int>(names.size()));
-  const int fit = std::max(1, static_cast<int>(c.width / (7.0 * static_cast<double>(longest) + 70)));
+  // gnuplot sets a key's columns about 7.5 px a character plus the swatch,
+  // inside the strip's margins; it falls back to one column when asked for
+  // more than fit, so the estimate errs wide.
+  const int fit = std::max(1, static_cast<int>((c.width - 120) / (7.5 * static_cast<double>(longest) + 80)));
   c.legend_cols = std::min({entries, c.cols == 3 ? 5 : 4, fit});
   c.legend_px = BarsNamedByTicks(plan) ? 44 : 44 + 20 * ((entries + c.legend_cols - 1) / std::max(1, c.legend_cols));
   c.height = c.title_px + c.rows * c.panel_px + c.legend_px;

@@ -222,6 +222,26 @@ TEST(ChartPlan, ManySeriesBecomeSmallMultiples) {
   EXPECT_LE(plan->LegendEntries(), 8u);
 }
 
+// Series with long names: a panel of a chunk of them is named by position
+// (its first and last names would not fit a panel's title), and the legend
+// has as few columns as gnuplot can fit, so it never runs over the panels.
+TEST(ChartPlan, LongSeriesNamesKeepPanelTitlesAndLegendInside) {
+  std::vector<ChartPoint> pts;
+  for (int b = 0; b < 10; ++b)
+    for (const char* k : {"1", "2", "4"})
+      pts.push_back(Point({{"benchmark", "format_macro_making_loop_with_a_long_name_" + std::to_string(b)}, {"topk", k}},
+                          1.0 + b + k[0]));
+  ChartOptions o;
+  o.x_key = "topk";
+  auto plan = PlanChart(pts, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->panels.size(), 2u);
+  EXPECT_EQ(plan->panels[0].label, "series 1 to 5 of 10");
+  EXPECT_EQ(plan->panels[1].label, "series 6 to 10 of 10");
+  const std::string script = ChartScript(*plan, "c.dat", "c.svg", false);
+  EXPECT_NE(script.find("maxcols 1 "), std::string::npos) << script.substr(script.find("set key center"), 80);
+}
+
 // none vs ep: bars none | EP side by side in clusters k=2 | k=8; the device
 // count follows the parallel mode and is no key; the logbook's figure is an
 // outlined bar beside moelog's, in no cluster of its own.
