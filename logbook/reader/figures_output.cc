@@ -199,6 +199,7 @@ struct OutputRead {
   std::vector<UnreadFigures>* unread;
   std::vector<std::string> bench_keys;  // the keys the last "Benchmark N: cmd" line set
   size_t timing;                        // the figure of the last hyperfine "Time" line (out's size: none)
+  int sessions = 0;                     // the `$ ` commands of the block
 };
 
 Config LineConfig(const OutputRead& r) {
@@ -557,6 +558,7 @@ bool TitleLine(const std::string& t, std::string* title) {
 struct BlockLine {
   std::string text;
   int line = 0;
+  std::string raw;  // as printed, its indent kept (a column's place)
 };
 
 std::vector<BlockLine> BlockLines(const FencedBlock& b) {
@@ -566,9 +568,19 @@ std::vector<BlockLine> BlockLines(const FencedBlock& b) {
   int n = 0;
   for (std::string l; std::getline(ss, l); ++n) {
     if (!l.empty() && l.back() == '\r') l.pop_back();
-    out.push_back({TrimText(l), first + n});
+    out.push_back({TrimText(l), first + n, l});
   }
   return out;
+}
+
+// The columns of the rows from line `i` on that split into as many cells as
+// it (at most 64), their header's words not yet grouped.
+PrintedColumns AlignedColumns(const std::vector<BlockLine>& lines, size_t i) {
+  std::vector<std::string> rows;
+  const size_t n = LineCells(lines[i].text).size();
+  for (size_t k = i; k < lines.size() && rows.size() < 64 && !lines[k].text.empty() && LineCells(lines[k].text).size() == n; ++k)
+    rows.push_back(lines[k].raw);
+  return RowColumns(rows);
 }
 
 // Rows under a header from line `i` on; how many lines they take (0: no header there).
@@ -577,12 +589,17 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   auto prompt = [&](size_t k) { return k >= lines.size() || !AfterPrompt(lines[k].text).empty(); };
   const size_t ruled = i + 2 < lines.size() && PrintedRule(lines[i + 1].text) ? 1 : 0;  // a printed table's header
   auto cells_of = [&](size_t k) { return ruled && lines[i].text.find('|') != std::string::npos ? PipeCells(lines[k].text) : LineCells(lines[k].text); };
-  const auto head = cells_of(i);
-  if (prompt(i) || prompt(i + 1 + ruled) || ReadBenchLine(lines[i].text).kind != BenchLine::Kind::kNone ||  // a tool's own
-      !HeaderOver(head, cells_of(i + 1 + ruled))) return 0;
+  if (prompt(i) || prompt(i + 1 + ruled) || ReadBenchLine(lines[i].text).kind != BenchLine::Kind::kNone) return 0;  // a tool's own
+  const PrintedColumns aligned = ruled && lines[i].text.find('|') != std::string::npos ? PrintedColumns{} : AlignedColumns(lines, i + 1 + ruled);
+  std::vector<std::string> head = cells_of(i);
+  if (head.size() != cells_of(i + 1 + ruled).size()) head = HeaderNames(lines[i].raw, aligned);
+  if (!HeaderOver(head, cells_of(i + 1 + ruled))) return 0;
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
-    const auto cells = cells_of(k);
+    auto cells = cells_of(k);
+    // A shorter row whose cells stand under the first columns ("Total   9.813" under "Total Secs  Pct").
+    if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
+      cells.resize(head.size());
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
     ColumnRow(r, head, cells, lines[k].text, lines[k].line);
   }
@@ -775,20 +792,26 @@ bool FieldsLine(OutputRead& r, const std::string& t, int line) {
   return true;
 }
 
+// A command keys the lines printed below it: its flags, else (`whole`) its
+// words when it has no plain arguments either ("./bench -units 625").
+void KeyCommand(OutputRead& r, const std::string& cmd, bool whole) {
+  for (const auto& k : r.bench_keys) r.context.erase(k);
+  r.bench_keys.clear();
+  ParsedCommand pc;
+  ParseCommand(cmd, &pc);
+  for (const auto& [k, v] : pc.program_flags) r.context[k] = v, r.bench_keys.push_back(k);
+  if (r.bench_keys.empty() && (whole || PositionalArgs(cmd).empty()) && cmd.size() <= 60 && cmd.find(' ') != std::string::npos)
+    r.context["command"] = cmd, r.bench_keys.push_back("command");
+}
+
 // hyperfine's "Benchmark 1: ./bin --threads 8": the command keys the lines
 // below it (its flags, else its words).
 bool BenchmarkLine(OutputRead& r, const std::string& t) {
   if (t.rfind("Benchmark ", 0) != 0) return false;
   const size_t colon = t.find(": ");
   if (colon == std::string::npos || colon > 16 || !IsNumber(TrimText(t.substr(10, colon - 10)))) return false;
-  for (const auto& k : r.bench_keys) r.context.erase(k);
-  r.bench_keys.clear();
   r.timing = static_cast<size_t>(-1);
-  const std::string cmd = TrimText(t.substr(colon + 2));
-  ParsedCommand pc;
-  ParseCommand(cmd, &pc);
-  for (const auto& [k, v] : pc.program_flags) r.context[k] = v, r.bench_keys.push_back(k);
-  if (r.bench_keys.empty() && cmd.size() <= 60) r.context["command"] = cmd, r.bench_keys.push_back("command");
+  KeyCommand(r, TrimText(t.substr(colon + 2)), true);
   return true;
 }
 
@@ -879,6 +902,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     r.group.clear(), r.group_unit.clear();
     r.context.erase("args");
     if (std::string args = PositionalArgs(std::string(cmd)); !args.empty()) r.context["args"] = args;
+    if (r.sessions > 1) KeyCommand(r, std::string(cmd), false);  // what tells the session's printouts apart
     return;
   }
   std::string title;
@@ -905,12 +929,13 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   // A block named for a language that is no shell holds a program's source
   // unless its lines read as a printout ("```python" of a model's code).
   if (block.output_cue == "info" && !LooksLikeOutput(block.text)) return;
-  OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread, {}, static_cast<size_t>(-1)};
+  OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread, {}, static_cast<size_t>(-1), 0};
   const size_t before = out->size();
   ResultLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out);
   std::set<int> read;  // lines the harness's RESULT reader took
   for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
   const std::vector<BlockLine> lines = BlockLines(block);
+  for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;
     if (const size_t rows = ColumnBlock(r, lines, i); rows > 0) {
@@ -967,7 +992,7 @@ bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, s
   WalkScope own = scope;
   for (auto it = own.context.begin(); it != own.context.end();)  // a parent bullet's command is no value
     it = LooksLikeCommandLine(it->second) || it->second.find(" --") != std::string::npos ? own.context.erase(it) : std::next(it);
-  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread, {}, static_cast<size_t>(-1)};
+  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread, {}, static_cast<size_t>(-1), 0};
   const size_t before = out->size();
   return KeyValueLine(r, joined, b.line) && out->size() > before;
 }

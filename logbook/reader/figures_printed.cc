@@ -1,6 +1,8 @@
 #include "logbook/reader/figures_printed.h"
 
 #include <algorithm>
+#include <cctype>
+#include <limits>
 #include <sstream>
 
 #include "logbook/reader/internal.h"
@@ -51,6 +53,82 @@ std::vector<std::string> LineCells(const std::string& t) {
     p = e;
   }
   return out;
+}
+
+namespace {
+
+using Span = std::pair<size_t, size_t>;
+
+// Where the cells of a line lie: runs of text between two spaces or more
+// (split on single spaces too when `words`).
+std::vector<Span> CellSpans(const std::string& t, bool words) {
+  std::vector<Span> out;
+  size_t p = 0;
+  while (p < t.size()) {
+    while (p < t.size() && t[p] == ' ') ++p;
+    size_t e = p;
+    // A single space inside a cell ("Function Name") keeps it going, unless words are asked for.
+    while (e < t.size() && (t[e] != ' ' || (!words && e + 1 < t.size() && t[e + 1] != ' '))) ++e;
+    if (e > p) out.emplace_back(p, e);
+    p = e;
+  }
+  return out;
+}
+
+// The column a header word [a, b) falls in: the one it overlaps most, else the nearest.
+size_t ColumnOf(const Span& w, const std::vector<Span>& extents) {
+  size_t best = 0;
+  long best_score = std::numeric_limits<long>::min();
+  for (size_t c = 0; c < extents.size(); ++c) {
+    const long lo = static_cast<long>(std::max(w.first, extents[c].first));
+    const long hi = static_cast<long>(std::min(w.second, extents[c].second));
+    const long score = hi - lo;  // the overlap, or minus the gap between them
+    if (score > best_score) best_score = score, best = c;
+  }
+  return best;
+}
+
+}  // namespace
+
+PrintedColumns RowColumns(const std::vector<std::string>& rows) {
+  PrintedColumns out;
+  for (const auto& row : rows) {
+    if (row.find('\t') != std::string::npos) return {};
+    const auto spans = CellSpans(row, false);
+    if (out.extents.empty()) out.extents = spans;
+    if (spans.size() != out.extents.size() || spans.size() < 2) return {};
+    for (size_t c = 0; c < spans.size(); ++c)
+      out.extents[c] = {std::min(out.extents[c].first, spans[c].first), std::max(out.extents[c].second, spans[c].second)};
+  }
+  return out;
+}
+
+std::vector<std::string> HeaderNames(const std::string& head, const PrintedColumns& columns) {
+  if (columns.extents.empty() || head.find('\t') != std::string::npos) return {};
+  std::vector<std::string> names(columns.extents.size());
+  size_t last = 0;
+  for (const Span& w : CellSpans(head, true)) {
+    if (std::isdigit(static_cast<unsigned char>(head[w.first]))) return {};  // a header names; a line of figures is none
+    const size_t c = ColumnOf(w, columns.extents);
+    if (c < last) return {};
+    last = c;
+    if (!names[c].empty()) names[c] += ' ';
+    names[c].append(head, w.first, w.second - w.first);
+  }
+  for (const auto& n : names)
+    if (n.empty()) return {};
+  return names;
+}
+
+bool FitsColumns(const std::string& row, const PrintedColumns& columns) {
+  if (row.find('\t') != std::string::npos) return false;
+  const auto spans = CellSpans(row, false);
+  if (spans.size() < 2 || spans.size() > columns.extents.size()) return false;
+  for (size_t c = 0; c < spans.size(); ++c)
+    if (ColumnOf(spans[c], columns.extents) != c || spans[c].second <= columns.extents[c].first ||
+        spans[c].first >= columns.extents[c].second)
+      return false;
+  return true;
 }
 
 }  // namespace moelog::logbook::reader

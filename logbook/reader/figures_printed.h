@@ -9,6 +9,7 @@
 #define MOELOG_LOGBOOK_READER_FIGURES_PRINTED_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace moelog::logbook::reader {
@@ -25,6 +26,25 @@ std::vector<std::string> PipeCells(const std::string& line);
 // A printed line's cells: CSV fields, or runs of text between two spaces or
 // more (or a tab), or words when the line has no such gap.
 std::vector<std::string> LineCells(const std::string& t);
+
+// The columns of a printed table whose header names hold single spaces
+// ("Function Name Total Secs    Pct" over "ActFmG        1.824        18.59"):
+// where each column's cells lie in the rows (the raw lines, indents kept).
+struct PrintedColumns {
+  std::vector<std::pair<size_t, size_t>> extents;  // [first, last) character of each column's cells
+};
+
+// The columns of `rows` (each split into cells by runs of spaces); none when
+// their cells differ in number, fewer than two, or a line holds a tab.
+PrintedColumns RowColumns(const std::vector<std::string>& rows);
+
+// `head`'s words grouped under the columns they fall in; empty when a word
+// starts with a digit, a column gets no word or the words fall out of order.
+std::vector<std::string> HeaderNames(const std::string& head, const PrintedColumns& columns);
+
+// Whether each cell of `row` (fewer cells than the columns: a "Total" row's
+// missing shares) lies within the column of the same place.
+bool FitsColumns(const std::string& row, const PrintedColumns& columns);
 
 }  // namespace moelog::logbook::reader
 

@@ -1,0 +1,72 @@
+// The figures stage on the printouts of common tools and programs: profiler
+// tables whose header names hold single spaces, Go's `testing` benchmark
+// lines, Python dict printouts, breakdowns in parentheses.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/figures_printed.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+const char* kHead = "# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - kernels\n\n";
+
+std::vector<RecordedFigure> Read(const std::string& body, std::vector<UnreadFigures>* unread = nullptr) {
+  static Logbook lb;
+  lb = ParseLogbook(std::string(kHead) + body, "t.md");
+  EXPECT_EQ(lb.entries.size(), 1u);
+  if (lb.entries.empty()) return {};
+  return RecordedFigures(lb.entries[0], "t.md", unread);
+}
+
+const RecordedFigure* OnLine(const std::vector<RecordedFigure>& figs, int line) {
+  for (const auto& f : figs)
+    if (f.line == line) return &f;
+  return nullptr;
+}
+
+TEST(ReaderPrintouts, HeaderWordsGroupUnderTheColumnsOfTheRows) {
+  const std::string head = "    Stage Name    Wall Secs   Share";
+  const PrintedColumns cols = RowColumns({"    Tokenize      0.412       10.5", "    MatMulFwd     3.150       80.1"});
+  const auto names = HeaderNames(head, cols);
+  ASSERT_EQ(names.size(), 3u);
+  EXPECT_EQ(names[0], "Stage Name");
+  EXPECT_EQ(names[1], "Wall Secs");
+  EXPECT_EQ(names[2], "Share");
+  EXPECT_TRUE(HeaderNames("  Timing reads: 512 MB in 1.0 seconds", cols).empty());  // figures, no header
+  EXPECT_TRUE(FitsColumns("    All           3.562", cols));
+  EXPECT_FALSE(FitsColumns("    All                        3.562", cols));
+}
+
+TEST(ReaderPrintouts, ProfilerTableUnderEachSessionCommand) {
+  const auto figs = Read(
+      "```\n$ ./profile -layers 4 -width 512\n"     // line 8
+      "Report: 4 layers\n"                          // 9
+      "    Stage Name    Wall Secs   Share\n"       // 10
+      "    Tokenize      0.412       10.5\n"        // 11
+      "    MatMulFwd     3.150       80.1\n"        // 12
+      "    All           3.562\n"                   // 13
+      "```\n\n"
+      "```\n$ ./profile -layers 8 -width 512\n"     // 17
+      "    Stage Name    Wall Secs   Share\n"       // 18
+      "    Tokenize      0.398       5.1\n"         // 19
+      "```\n");
+  const RecordedFigure* tok = OnLine(figs, 11);
+  ASSERT_NE(tok, nullptr);
+  EXPECT_EQ(tok->run.config.at("stage_name"), "Tokenize");
+  EXPECT_DOUBLE_EQ(tok->run.metrics.at("wall_time_s"), 0.412);
+  const RecordedFigure* all = OnLine(figs, 13);  // a total row without a share
+  ASSERT_NE(all, nullptr);
+  EXPECT_DOUBLE_EQ(all->run.metrics.at("wall_time_s"), 3.562);
+  const RecordedFigure* other = OnLine(figs, 19);
+  ASSERT_NE(other, nullptr);
+  // The two runs of one program are told apart by their commands as written.
+  EXPECT_EQ(tok->run.config.at("command"), "./profile -layers 4 -width 512");
+  EXPECT_EQ(other->run.config.at("command"), "./profile -layers 8 -width 512");
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
