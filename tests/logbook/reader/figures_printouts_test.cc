@@ -29,15 +29,15 @@ const RecordedFigure* OnLine(const std::vector<RecordedFigure>& figs, int line) 
 }
 
 TEST(ReaderPrintouts, HeaderWordsGroupUnderTheColumnsOfTheRows) {
-  const std::string head = "    Stage Name    Wall Secs   Share";
-  const PrintedColumns cols = RowColumns({"    Tokenize      0.412       10.5", "    MatMulFwd     3.150       80.1"});
+  const std::string head = "    Stage Name Wall Secs    Share";
+  const PrintedColumns cols = RowColumns({"    Tokenize   0.412        10.5", "    MatMulFwd  3.150        80.1"});
   const auto names = HeaderNames(head, cols);
   ASSERT_EQ(names.size(), 3u);
   EXPECT_EQ(names[0], "Stage Name");
   EXPECT_EQ(names[1], "Wall Secs");
   EXPECT_EQ(names[2], "Share");
   EXPECT_TRUE(HeaderNames("  Timing reads: 512 MB in 1.0 seconds", cols).empty());  // figures, no header
-  EXPECT_TRUE(FitsColumns("    All           3.562", cols));
+  EXPECT_TRUE(FitsColumns("    All        3.562", cols));
   EXPECT_FALSE(FitsColumns("    All                        3.562", cols));
 }
 
@@ -45,14 +45,14 @@ TEST(ReaderPrintouts, ProfilerTableUnderEachSessionCommand) {
   const auto figs = Read(
       "```\n$ ./profile -layers 4 -width 512\n"     // line 8
       "Report: 4 layers\n"                          // 9
-      "    Stage Name    Wall Secs   Share\n"       // 10
-      "    Tokenize      0.412       10.5\n"        // 11
-      "    MatMulFwd     3.150       80.1\n"        // 12
-      "    All           3.562\n"                   // 13
+      "    Stage Name Wall Secs    Share\n"       // 10
+      "    Tokenize   0.412        10.5\n"        // 11
+      "    MatMulFwd  3.150        80.1\n"        // 12
+      "    All        3.562\n"                   // 13
       "```\n\n"
       "```\n$ ./profile -layers 8 -width 512\n"     // 17
-      "    Stage Name    Wall Secs   Share\n"       // 18
-      "    Tokenize      0.398       5.1\n"         // 19
+      "    Stage Name Wall Secs    Share\n"       // 18
+      "    Tokenize   0.398        5.1\n"         // 19
       "```\n");
   const RecordedFigure* tok = OnLine(figs, 11);
   ASSERT_NE(tok, nullptr);
