@@ -68,5 +68,34 @@ TEST(ReaderPrintouts, ProfilerTableUnderEachSessionCommand) {
   EXPECT_EQ(other->run.config.at("command"), "./profile -layers 8 -width 512");
 }
 
+TEST(ReaderPrintouts, GoTestingBenchmarkLines) {
+  const auto figs = Read(
+      "```\n$ go test -bench=. -benchmem\n"                                              // line 8
+      "goos: linux\n"                                                                     // 9
+      "pkg: example.org/ring\n"                                                           // 10
+      "BenchmarkPush-16          \t31228790\t        38.41 ns/op\t       0 B/op\t       0 allocs/op\n"  // 11
+      "BenchmarkPop/cap=64-16    \t 2875411\t       417.9 ns/op\t      64 B/op\t       2 allocs/op\n"  // 12
+      "BenchmarkCopy-16          \t  120000\t      9921 ns/op\t  412.88 MB/s\n"        // 13
+      "PASS\n"
+      "ok  \texample.org/ring\t4.210s\n"                                                 // 15: the package's run, no figure
+      "```\n");
+  const RecordedFigure* push = OnLine(figs, 11);
+  ASSERT_NE(push, nullptr);
+  EXPECT_EQ(push->run.config.at("benchmark"), "BenchmarkPush-16");  // the name as printed
+  EXPECT_NEAR(push->run.metrics.at("time_s"), 38.41e-9, 1e-15);
+  EXPECT_EQ(push->run.units.at("time_s"), "ns/op");
+  EXPECT_EQ(push->run.decimals.at("time_s"), 2);
+  EXPECT_DOUBLE_EQ(push->run.metrics.at("bytes_per_op"), 0);
+  const RecordedFigure* pop = OnLine(figs, 12);
+  ASSERT_NE(pop, nullptr);
+  EXPECT_EQ(pop->run.config.at("benchmark"), "BenchmarkPop/cap=64-16");
+  EXPECT_DOUBLE_EQ(pop->run.metrics.at("allocs_per_op"), 2);
+  const RecordedFigure* copy = OnLine(figs, 13);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_NEAR(copy->run.metrics.at("gb_per_s"), 0.41288, 1e-12);
+  EXPECT_EQ(OnLine(figs, 15), nullptr);
+  EXPECT_EQ(figs.size(), 3u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
