@@ -462,27 +462,21 @@ bool KeyValueLine(OutputRead& r, const std::string& t, int line) {
   return true;
 }
 
-// {"avg_step_ms": 3.41, "impl": "kernel"}: as key=value.
+// {"avg_step_ms": 3.41, "impl": "kernel"} or Python's {'runtime_s': 5.84,
+// 'ok': True}: as key=value, the numbers as written.
 bool JsonLine(OutputRead& r, const std::string& t, int line) {
-  if (t.size() < 2 || t.front() != '{' || t.back() != '}' || t.size() > 8192) return false;
-  const auto j = nlohmann::json::parse(t, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return false;
+  std::vector<DictItem> items;
+  if (!PrintedDict(t, &items)) return false;
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
-  std::vector<std::string> nums;  // keep the digits alive for the tuple
-  for (const auto& [k, v] : j.items()) {
-    if (v.is_string() && v.get<std::string>().size() <= 40) cfg[SnakeKey(k)] = v.get<std::string>();
-    if (v.is_boolean()) cfg[SnakeKey(k)] = v.get<bool>() ? "true" : "false";
-    if (!v.is_number()) continue;
-    const std::string num = v.dump();
+  for (const auto& [k, v, kind] : items) {
+    if (kind == DictItem::Kind::kOther || (kind == DictItem::Kind::kString && v.size() > 40)) continue;
     std::string bare;
     const std::string unit = NameUnit(k, &bare);
     UnitInfo info;
-    if (CountName(bare) || !NamedMetric(bare, unit, true, &info)) {
-      cfg[SnakeKey(k)] = num;
-      continue;
-    }
-    figs.emplace_back(info.metric, info, unit, num, false);
+    if (kind != DictItem::Kind::kNumber || CountName(bare) || !NamedMetric(bare, unit, true, &info))
+      cfg[SnakeKey(k)] = kind == DictItem::Kind::kBool ? Lower(v) : v;
+    else figs.emplace_back(info.metric, info, unit, v, false);
   }
   if (!figs.empty()) KeepFigure(r, line, t, cfg, figs);
   return true;
@@ -537,22 +531,6 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
     figs.emplace_back(info.metric, info, unit, num, approx);
   }
   KeepFigure(r, line, t, cfg, figs);
-}
-
-// A title: words and no digit ("cuBLAS kernel", "---- Time to First Token
-// ----", "FP16:"), at most 80 characters; its text without the banner.
-bool TitleLine(const std::string& t, std::string* title) {
-  const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
-  if (t.size() > 80 || !HasAlpha(t) ||
-      (!banner_line && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
-    return false;
-  std::string s = t;
-  auto banner = [](char c) { return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' || c == ':' || c == '[' || c == ']' || c == '|'; };
-  while (!s.empty() && banner(s.back())) s.pop_back();
-  size_t b = 0;
-  while (b < s.size() && banner(s[b])) ++b;
-  *title = s.substr(b);
-  return !title->empty() && Words(*title).size() <= 10;
 }
 
 struct BlockLine {
@@ -909,7 +887,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
   if (BenchToolLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
-  if (TitleLine(l.text, &title)) {
+  if (PrintedTitle(l.text, &title)) {
     r.group_unit = NameUnit(title, &r.group);
     return;
   }

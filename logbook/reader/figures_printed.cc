@@ -131,4 +131,77 @@ bool FitsColumns(const std::string& row, const PrintedColumns& columns) {
   return true;
 }
 
+bool PrintedTitle(const std::string& t, std::string* title) {
+  const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
+  const bool alpha = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  if (t.size() > 80 || !alpha ||
+      (!banner_line && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
+    return false;
+  std::string s = t;
+  auto banner = [](char c) { return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' || c == ':' || c == '[' || c == ']' || c == '|'; };
+  while (!s.empty() && banner(s.back())) s.pop_back();
+  size_t b = 0;
+  while (b < s.size() && banner(s[b])) ++b;
+  *title = s.substr(b);
+  return !title->empty() && Words(*title).size() <= 10;
+}
+
+namespace {
+
+void SkipBlanks(const std::string& t, size_t* p) {
+  while (*p < t.size() && (t[*p] == ' ' || t[*p] == '\t')) ++*p;
+}
+
+// A quoted string at *p ('...' or "..."): its text; false when none is there or it never closes.
+bool Quoted(const std::string& t, size_t* p, std::string* out) {
+  if (*p >= t.size() || (t[*p] != '\'' && t[*p] != '"')) return false;
+  const char q = t[(*p)++];
+  out->clear();
+  for (; *p < t.size() && t[*p] != q; ++*p) {
+    if (t[*p] == '\\' && *p + 1 < t.size()) ++*p;
+    out->push_back(t[*p]);
+  }
+  return *p < t.size() && t[(*p)++] == q;
+}
+
+// An unquoted value at *p up to the ',' or '}' that ends it (nested brackets skipped).
+bool Bare(const std::string& t, size_t* p, DictItem* item) {
+  const size_t from = *p;
+  int depth = 0;
+  for (; *p < t.size() && (depth > 0 || (t[*p] != ',' && t[*p] != '}')); ++*p) {
+    if (t[*p] == '{' || t[*p] == '[' || t[*p] == '(') ++depth, item->kind = DictItem::Kind::kOther;
+    if ((t[*p] == '}' || t[*p] == ']' || t[*p] == ')') && --depth < 0) return false;
+  }
+  item->value = parse_detail::Trim(t.substr(from, *p - from));
+  if (item->value.empty() || depth != 0) return false;
+  if (item->value.find_first_of("{[(") != std::string::npos) return true;
+  const std::string low = Lower(item->value);
+  if (low == "true" || low == "false") item->kind = DictItem::Kind::kBool;
+  else if (ParseNumber(item->value)) item->kind = DictItem::Kind::kNumber;
+  return true;
+}
+
+}  // namespace
+
+bool PrintedDict(const std::string& t, std::vector<DictItem>* items) {
+  items->clear();
+  if (t.size() < 2 || t.size() > 8192 || t.front() != '{' || t.back() != '}') return false;
+  size_t p = 1;
+  SkipBlanks(t, &p);
+  while (p < t.size() && t[p] != '}') {
+    DictItem item;
+    if (!Quoted(t, &p, &item.key)) return false;
+    SkipBlanks(t, &p);
+    if (p >= t.size() || t[p++] != ':') return false;
+    SkipBlanks(t, &p);
+    if (Quoted(t, &p, &item.value)) item.kind = DictItem::Kind::kString;
+    else if (!Bare(t, &p, &item)) return false;
+    items->push_back(std::move(item));
+    SkipBlanks(t, &p);
+    if (p < t.size() && t[p] == ',') ++p, SkipBlanks(t, &p);
+    else if (p >= t.size() || t[p] != '}') return false;
+  }
+  return p + 1 == t.size() && !items->empty();
+}
+
 }  // namespace moelog::logbook::reader

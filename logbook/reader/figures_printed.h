@@ -46,6 +46,23 @@ std::vector<std::string> HeaderNames(const std::string& head, const PrintedColum
 // missing shares) lies within the column of the same place.
 bool FitsColumns(const std::string& row, const PrintedColumns& columns);
 
+// A title: words and no digit ("cuBLAS kernel", "---- Time to First Token
+// ----", "FP16:"), at most 80 characters; its text without the banner.
+bool PrintedTitle(const std::string& t, std::string* title);
+
+// One item of a printed dict: its key, its value as written (a string's
+// without its quotes), and what the value is.
+struct DictItem {
+  enum class Kind { kNumber, kString, kBool, kOther };
+  std::string key, value;
+  Kind kind = Kind::kOther;
+};
+
+// A dict printed on one line, JSON's or Python's (`{"loss": 3.21}`,
+// `{'runtime_s': 5.84, 'ok': True, 'impl': 'lru'}`): its items in order,
+// values as written (a nested value is kOther); false for any other line.
+bool PrintedDict(const std::string& t, std::vector<DictItem>* items);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_PRINTED_H_

@@ -97,5 +97,30 @@ TEST(ReaderPrintouts, GoTestingBenchmarkLines) {
   EXPECT_EQ(figs.size(), 3u);
 }
 
+TEST(ReaderPrintouts, PrintedDicts) {
+  std::vector<DictItem> items;
+  ASSERT_TRUE(PrintedDict("{'impl': 'lru', 'hit_rate': 0.7350, 'ok': True, 'sizes': [1, 2], \"t\": 1e-05}", &items));
+  ASSERT_EQ(items.size(), 5u);
+  EXPECT_EQ(items[0].value, "lru");
+  EXPECT_EQ(items[1].value, "0.7350");  // as written
+  EXPECT_EQ(items[1].kind, DictItem::Kind::kNumber);
+  EXPECT_EQ(items[2].kind, DictItem::Kind::kBool);
+  EXPECT_EQ(items[3].kind, DictItem::Kind::kOther);
+  EXPECT_EQ(items[4].key, "t");
+  EXPECT_FALSE(PrintedDict("{'a': 1", &items));
+  EXPECT_FALSE(PrintedDict("{a: 1}", &items));
+  const auto figs = Read(
+      "```\n$ python evict_bench.py --policy lru\n"                                        // line 8
+      "{'policy': 'lru', 'hit_rate': 0.7350, 'wall_s': 4.020, 'peak_rss_mb': 31.5, 'valid': True}\n"  // 9
+      "```\n");
+  const RecordedFigure* f = OnLine(figs, 9);
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("hit_rate"), 0.735);
+  EXPECT_EQ(f->run.decimals.at("hit_rate"), 4);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("wall_time_s"), 4.02);
+  EXPECT_EQ(f->run.config.at("valid"), "true");
+  EXPECT_EQ(f->run.config.at("policy"), "lru");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
