@@ -43,6 +43,7 @@ struct OutputWords {
   std::map<std::string, std::string> duration_units;
   std::map<std::string, std::string> unit_words;  // a key's word anywhere in it that names its unit  // a log's short duration unit -> the vocabulary's
   std::set<std::string> unitless, counts, duration_names, counters, stat_suffixes;
+  std::vector<std::string> unit_phrases;  // "time in " before the unit of a table's figures ("Name (time in us)")
 };
 
 const OutputWords& Vocab() {
@@ -72,6 +73,9 @@ const OutputWords& Vocab() {
       set("duration_names", &w.duration_names);
       set("counter_names", &w.counters);
       set("statistic_suffixes", &w.stat_suffixes);
+      std::set<std::string> phrases;
+      set("unit_phrases", &phrases);
+      w.unit_phrases.assign(phrases.begin(), phrases.end());
     }
     return w;
   }();
@@ -175,7 +179,7 @@ std::string NameUnit(const std::string& name, std::string* bare) {
   std::replace_if(parts.begin(), parts.end(), [](char c) { return c == '_' || c == '/' || c == '.'; }, ' ');
   for (const auto& part : Words(parts))  // "peak_bytes_reserved"
     if (auto it = Vocab().unit_words.find(part); it != Vocab().unit_words.end()) return it->second;
-  if (OutputUnit(*bare, "", &info)) return *bare;  // a header that is a unit ("TFLOP/s")
+  if (!Vocab().stat_suffixes.count(low) && OutputUnit(*bare, "", &info)) return *bare;  // a header that is a unit ("TFLOP/s"); "Min" is a minimum
   // "Output tokens/s", "Total tok/s": a name whose last word is a unit.
   if (const size_t sp = bare->find_last_of(" \t"); sp != std::string::npos && sp + 1 < bare->size()) {
     const std::string last = bare->substr(sp + 1);
@@ -507,14 +511,15 @@ bool HeaderOver(const std::vector<std::string>& head, const std::vector<std::str
 // One row of aligned columns or CSV: its figures (a cell with a unit, or
 // under a header that names one) and its configuration (the other cells).
 void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::vector<std::string>& cells,
-               const std::string& t, int line) {
+               const std::string& t, int line, const std::string& table_unit = "") {
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
   for (size_t c = 0; c < head.size(); ++c) {
     const auto toks = SplitWords(cells[c]);
     std::string num, glued, bare;
     bool approx = false;
-    const std::string head_unit = NameUnit(head[c], &bare);
+    std::string head_unit = NameUnit(head[c], &bare);
+    if (head_unit.empty() && Vocab().stat_suffixes.count(Lower(bare))) head_unit = table_unit;  // "Mean" under "(time in us)"
     if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) {
       if (!cells[c].empty() && cells[c].size() <= 40) cfg[SnakeKey(head[c])] = cells[c];
       continue;
@@ -533,32 +538,21 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
   KeepFigure(r, line, t, cfg, figs);
 }
 
-struct BlockLine {
-  std::string text;
-  int line = 0;
-  std::string raw;  // as printed, its indent kept (a column's place)
-};
+using BlockLine = PrintedLine;
 
-std::vector<BlockLine> BlockLines(const FencedBlock& b) {
-  std::vector<BlockLine> out;
-  const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
-  std::stringstream ss(b.text);
-  int n = 0;
-  for (std::string l; std::getline(ss, l); ++n) {
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    out.push_back({TrimText(l), first + n, l});
+// The unit a header names for the table's statistics ("Name (time in us)"
+// over "Min  Max  Mean"): that header keeps its name alone.
+std::string TableUnit(std::vector<std::string>* head) {
+  for (auto& h : *head) {
+    const size_t open = h.rfind('(');
+    if (open == std::string::npos || h.back() != ')') continue;
+    const std::string inner = Lower(TrimText(h.substr(open + 1, h.size() - open - 2)));
+    UnitInfo info;
+    for (const auto& p : Vocab().unit_phrases)
+      if (inner.rfind(p, 0) == 0 && OutputUnit(TrimText(inner.substr(p.size())), "", &info))
+        return h = TrimText(h.substr(0, open)), TrimText(inner.substr(p.size()));
   }
-  return out;
-}
-
-// The columns of the rows from line `i` on that split into as many cells as
-// it (at most 64), their header's words not yet grouped.
-PrintedColumns AlignedColumns(const std::vector<BlockLine>& lines, size_t i) {
-  std::vector<std::string> rows;
-  const size_t n = LineCells(lines[i].text).size();
-  for (size_t k = i; k < lines.size() && rows.size() < 64 && !lines[k].text.empty() && LineCells(lines[k].text).size() == n; ++k)
-    rows.push_back(lines[k].raw);
-  return RowColumns(rows);
+  return "";
 }
 
 // Rows under a header from line `i` on; how many lines they take (0: no header there).
@@ -568,10 +562,11 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   const size_t ruled = i + 2 < lines.size() && PrintedRule(lines[i + 1].text) ? 1 : 0;  // a printed table's header
   auto cells_of = [&](size_t k) { return ruled && lines[i].text.find('|') != std::string::npos ? PipeCells(lines[k].text) : LineCells(lines[k].text); };
   if (prompt(i) || prompt(i + 1 + ruled) || ReadBenchLine(lines[i].text).kind != BenchLine::Kind::kNone) return 0;  // a tool's own
-  const PrintedColumns aligned = ruled && lines[i].text.find('|') != std::string::npos ? PrintedColumns{} : AlignedColumns(lines, i + 1 + ruled);
+  const PrintedColumns aligned = ruled && lines[i].text.find('|') != std::string::npos ? PrintedColumns{} : ColumnsFrom(lines, i + 1 + ruled);
   std::vector<std::string> head = cells_of(i);
   if (head.size() != cells_of(i + 1 + ruled).size()) head = HeaderNames(lines[i].raw, aligned);
   if (!HeaderOver(head, cells_of(i + 1 + ruled))) return 0;
+  const std::string table_unit = TableUnit(&head);
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
     auto cells = cells_of(k);
@@ -579,7 +574,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
     if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
       cells.resize(head.size());
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
-    ColumnRow(r, head, cells, lines[k].text, lines[k].line);
+    ColumnRow(r, head, cells, lines[k].text, lines[k].line, table_unit);
   }
   return k - i;
 }
@@ -912,7 +907,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   ResultLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out);
   std::set<int> read;  // lines the harness's RESULT reader took
   for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
-  const std::vector<BlockLine> lines = BlockLines(block);
+  const std::vector<BlockLine> lines = PrintedLines(block);
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;

@@ -204,4 +204,24 @@ bool PrintedDict(const std::string& t, std::vector<DictItem>* items) {
   return p + 1 == t.size() && !items->empty();
 }
 
+std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
+  std::vector<PrintedLine> out;
+  const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
+  std::stringstream ss(b.text);
+  int n = 0;
+  for (std::string l; std::getline(ss, l); ++n) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    out.push_back({parse_detail::Trim(l), first + n, l});
+  }
+  return out;
+}
+
+PrintedColumns ColumnsFrom(const std::vector<PrintedLine>& lines, size_t i) {
+  std::vector<std::string> rows;
+  const size_t n = i < lines.size() ? LineCells(lines[i].text).size() : 0;
+  for (size_t k = i; k < lines.size() && rows.size() < 64 && !lines[k].text.empty() && LineCells(lines[k].text).size() == n; ++k)
+    rows.push_back(lines[k].raw);
+  return RowColumns(rows);
+}
+
 }  // namespace moelog::logbook::reader

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "logbook/doc/parse_logbook.h"
+
 namespace moelog::logbook::reader {
 
 // A rule of a printed table: dashes or equals signs, with the `+`, `|`, `:`
@@ -45,6 +47,21 @@ std::vector<std::string> HeaderNames(const std::string& head, const PrintedColum
 // Whether each cell of `row` (fewer cells than the columns: a "Total" row's
 // missing shares) lies within the column of the same place.
 bool FitsColumns(const std::string& row, const PrintedColumns& columns);
+
+// One line of an output block: trimmed, its line in the file, and as printed
+// (its indent kept: a column's place).
+struct PrintedLine {
+  std::string text;
+  int line = 0;
+  std::string raw;
+};
+
+// The lines of an output block (a prompted block's from its command line on).
+std::vector<PrintedLine> PrintedLines(const FencedBlock& b);
+
+// The columns of the rows from line `i` on that split into as many cells as
+// it (at most 64).
+PrintedColumns ColumnsFrom(const std::vector<PrintedLine>& lines, size_t i);
 
 // A title: words and no digit ("cuBLAS kernel", "---- Time to First Token
 // ----", "FP16:"), at most 80 characters; its text without the banner.

@@ -122,5 +122,28 @@ TEST(ReaderPrintouts, PrintedDicts) {
   EXPECT_EQ(f->run.config.at("policy"), "lru");
 }
 
+TEST(ReaderPrintouts, PytestBenchmarkTable) {
+  const auto figs = Read(
+      "```\n$ pytest bench_lookup.py --benchmark-only\n"  // line 8
+      "------------------------------------- benchmark: 2 tests -------------------------------------\n"
+      "Name (time in us)          Min                 Max                Mean             Median            OPS (Kops/s)            Rounds  Iterations\n"  // 10
+      "----------------------------------------------------------------------------------------------\n"
+      "test_lookup_hot         3.2100 (1.0)       21.4400 (1.0)       3.4512 (1.0)     3.4000 (1.0)       289.7522 (1.0)          41233           1\n"  // 12
+      "test_lookup_cold       88.0100 (27.42)    140.9000 (6.57)     91.2207 (26.43)  90.1000 (26.50)     10.9623 (0.04)           5310           1\n"  // 13
+      "----------------------------------------------------------------------------------------------\n"
+      "```\n");
+  const RecordedFigure* hot = OnLine(figs, 12);
+  ASSERT_NE(hot, nullptr);
+  EXPECT_EQ(hot->run.config.at("name"), "test_lookup_hot");
+  EXPECT_NEAR(hot->run.metrics.at("min_time_s"), 3.21e-6, 1e-15);  // "Min" is the minimum, never minutes
+  EXPECT_NEAR(hot->run.metrics.at("mean_time_s"), 3.4512e-6, 1e-15);
+  EXPECT_EQ(hot->run.units.at("mean_time_s"), "us");
+  EXPECT_EQ(hot->run.decimals.at("mean_time_s"), 4);
+  EXPECT_NEAR(hot->run.metrics.at("ops_per_s"), 289752.2, 1e-6);
+  const RecordedFigure* cold = OnLine(figs, 13);
+  ASSERT_NE(cold, nullptr);
+  EXPECT_NEAR(cold->run.metrics.at("median_time_s"), 90.1e-6, 1e-15);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
