@@ -540,21 +540,6 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
 
 using BlockLine = PrintedLine;
 
-// The unit a header names for the table's statistics ("Name (time in us)"
-// over "Min  Max  Mean"): that header keeps its name alone.
-std::string TableUnit(std::vector<std::string>* head) {
-  for (auto& h : *head) {
-    const size_t open = h.rfind('(');
-    if (open == std::string::npos || h.back() != ')') continue;
-    const std::string inner = Lower(TrimText(h.substr(open + 1, h.size() - open - 2)));
-    UnitInfo info;
-    for (const auto& p : Vocab().unit_phrases)
-      if (inner.rfind(p, 0) == 0 && OutputUnit(TrimText(inner.substr(p.size())), "", &info))
-        return h = TrimText(h.substr(0, open)), TrimText(inner.substr(p.size()));
-  }
-  return "";
-}
-
 // Rows under a header from line `i` on; how many lines they take (0: no header there).
 size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i) {
   // A session's prompt line starts another command's printout: no header or row (nor a line past the block).
@@ -566,7 +551,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   std::vector<std::string> head = cells_of(i);
   if (head.size() != cells_of(i + 1 + ruled).size()) head = HeaderNames(lines[i].raw, aligned);
   if (!HeaderOver(head, cells_of(i + 1 + ruled))) return 0;
-  const std::string table_unit = TableUnit(&head);
+  const std::string table_unit = TableUnit(&head, Vocab().unit_phrases);
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
     auto cells = cells_of(k);
@@ -870,6 +855,26 @@ bool BenchToolLine(OutputRead& r, const BlockLine& l) {
   return true;
 }
 
+// "Round 3:  712ms (LLM: 314ms, Probe: 371ms)": the total, keyed by its
+// counter ("round=3") or named, and each part its own figure (component=LLM).
+bool BreakdownLine(OutputRead& r, const BlockLine& l) {
+  Breakdown bd;
+  if (!PrintedBreakdown(l.text, &bd)) return false;
+  Config cfg = LineConfig(r);
+  const auto words = Words(bd.name);
+  if (words.size() == 2 && Vocab().counters.count(Lower(words[0])) && IsNumber(words[1])) cfg[Lower(words[0])] = words[1];
+  else cfg["metric"] = bd.name;
+  for (size_t k = 0; k <= bd.parts.size(); ++k) {
+    const auto& [part, value] = k == 0 ? std::pair<std::string, PrintedValue>{"", bd.total} : bd.parts[k - 1];
+    UnitInfo info;
+    if (!OutputUnit(value.unit, "", &info)) continue;
+    Config own = cfg;
+    if (!part.empty()) own["component"] = part;
+    KeepFigure(r, l.line, l.text, own, {Fig{info.metric, info, value.unit, value.digits, false}});
+  }
+  return true;
+}
+
 void ReadLine(OutputRead& r, const BlockLine& l) {
   if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
     r.group.clear(), r.group_unit.clear();
@@ -879,7 +884,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   std::string title;
-  if (BenchToolLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {

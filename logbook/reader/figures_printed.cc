@@ -224,4 +224,61 @@ PrintedColumns ColumnsFrom(const std::vector<PrintedLine>& lines, size_t i) {
   return RowColumns(rows);
 }
 
+std::string TableUnit(std::vector<std::string>* head, const std::vector<std::string>& phrases) {
+  for (auto& h : *head) {
+    const size_t open = h.rfind('(');
+    if (open == std::string::npos || h.back() != ')') continue;
+    const std::string inner = Lower(parse_detail::Trim(h.substr(open + 1, h.size() - open - 2)));
+    UnitInfo info;
+    for (const auto& p : phrases)
+      if (inner.rfind(p, 0) == 0 && UnitOf(parse_detail::Trim(inner.substr(p.size())), &info))
+        return h = parse_detail::Trim(h.substr(0, open)), parse_detail::Trim(inner.substr(p.size()));
+  }
+  return "";
+}
+
+namespace {
+
+// "712ms", "712 ms", "0.40 s": a number and its unit from *p on; false when none is there.
+bool ValueAt(const std::string& t, size_t* p, PrintedValue* v) {
+  while (*p < t.size() && t[*p] == ' ') ++*p;
+  const size_t from = *p;
+  while (*p < t.size() && (std::isdigit(static_cast<unsigned char>(t[*p])) || t[*p] == '.')) ++*p;
+  v->digits = t.substr(from, *p - from);
+  while (*p < t.size() && t[*p] == ' ') ++*p;
+  const size_t u = *p;
+  while (*p < t.size() && t[*p] != ' ' && t[*p] != ',' && t[*p] != ')' && t[*p] != '(') ++*p;
+  v->unit = t.substr(u, *p - u);
+  UnitInfo info;
+  return ParseNumber(v->digits).has_value() && UnitOf(v->unit, &info) && !info.derived;
+}
+
+// A short name ending in ": " from *p on (letters in it, no digit first).
+bool NameAt(const std::string& t, size_t* p, size_t max, std::string* name) {
+  while (*p < t.size() && t[*p] == ' ') ++*p;
+  const size_t colon = t.find(": ", *p);
+  if (colon == std::string::npos || colon == *p || colon - *p > max) return false;
+  *name = parse_detail::Trim(t.substr(*p, colon - *p));
+  *p = colon + 2;
+  return std::isalpha(static_cast<unsigned char>((*name)[0])) && name->find_first_of("(),;=") == std::string::npos;
+}
+
+}  // namespace
+
+bool PrintedBreakdown(const std::string& t, Breakdown* out) {
+  *out = Breakdown{};
+  size_t p = 0;
+  if (t.size() > 400 || !NameAt(t, &p, 60, &out->name) || !ValueAt(t, &p, &out->total)) return false;
+  while (p < t.size() && t[p] == ' ') ++p;
+  if (p >= t.size() || t[p++] != '(') return false;
+  for (;;) {
+    std::pair<std::string, PrintedValue> part;
+    if (!NameAt(t, &p, 32, &part.first) || !ValueAt(t, &p, &part.second)) return false;
+    out->parts.push_back(std::move(part));
+    while (p < t.size() && t[p] == ' ') ++p;
+    if (p < t.size() && t[p] == ')') return true;
+    if (p >= t.size() || t[p++] != ',' || out->parts.size() >= 8) return false;
+  }
+}
+
 }  // namespace moelog::logbook::reader

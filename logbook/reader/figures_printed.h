@@ -63,6 +63,26 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b);
 // it (at most 64).
 PrintedColumns ColumnsFrom(const std::vector<PrintedLine>& lines, size_t i);
 
+// The unit a table header names for the table's statistic columns after one
+// of `phrases` ("Name (time in us)": "us"); that header keeps its name alone.
+std::string TableUnit(std::vector<std::string>* head, const std::vector<std::string>& phrases);
+
+// A number and its unit as printed ("712", "ms").
+struct PrintedValue {
+  std::string digits, unit;
+};
+
+// A total and its parts on one line: "Round 3:  712ms (LLM: 314ms, Probe:
+// 371ms) <- comment", "Step time: 1.21 s (forward: 0.40 s, backward: 0.81 s)".
+struct Breakdown {
+  std::string name;
+  PrintedValue total;
+  std::vector<std::pair<std::string, PrintedValue>> parts;
+};
+
+// The line read as a total and its parts; false for any other line.
+bool PrintedBreakdown(const std::string& t, Breakdown* out);
+
 // A title: words and no digit ("cuBLAS kernel", "---- Time to First Token
 // ----", "FP16:"), at most 80 characters; its text without the banner.
 bool PrintedTitle(const std::string& t, std::string* title);

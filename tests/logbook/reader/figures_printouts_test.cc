@@ -145,5 +145,32 @@ TEST(ReaderPrintouts, PytestBenchmarkTable) {
   EXPECT_NEAR(cold->run.metrics.at("median_time_s"), 90.1e-6, 1e-15);
 }
 
+TEST(ReaderPrintouts, ATotalAndItsPartsInParentheses) {
+  Breakdown bd;
+  ASSERT_TRUE(PrintedBreakdown("Step time: 1.21 s (forward: 0.40 s, backward: 0.81 s)", &bd));
+  EXPECT_EQ(bd.name, "Step time");
+  EXPECT_EQ(bd.total.digits, "1.21");
+  ASSERT_EQ(bd.parts.size(), 2u);
+  EXPECT_EQ(bd.parts[1].first, "backward");
+  EXPECT_EQ(bd.parts[1].second.unit, "s");
+  EXPECT_FALSE(PrintedBreakdown("Step time: 1.21 s (2.5x faster)", &bd));
+  EXPECT_FALSE(PrintedBreakdown("Speedup: 2.1x (fwd: 1.9x, bwd: 2.3x)", &bd));  // ratios, no measured parts
+  const auto figs = Read(
+      "```\n"
+      "Epoch 1:  830ms (Load: 120ms, Train:  710ms) <- cold cache\n"  // line 8
+      "Epoch 2:  640ms (Load:  15ms, Train:  625ms)\n"                // 9
+      "```\n");
+  ASSERT_EQ(figs.size(), 6u);
+  EXPECT_EQ(figs[0].line, 8);
+  EXPECT_EQ(figs[0].run.config.at("epoch"), "1");
+  EXPECT_FALSE(figs[0].run.config.count("component"));
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 0.830, 1e-12);
+  EXPECT_EQ(figs[2].run.config.at("component"), "Train");
+  EXPECT_NEAR(figs[2].run.metrics.at("time_s"), 0.710, 1e-12);
+  EXPECT_EQ(figs[4].run.config.at("epoch"), "2");
+  EXPECT_EQ(figs[4].run.config.at("component"), "Load");
+  EXPECT_NEAR(figs[4].run.metrics.at("time_s"), 0.015, 1e-12);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
