@@ -44,6 +44,7 @@ struct OutputWords {
   std::map<std::string, std::string> unit_words;  // a key's word anywhere in it that names its unit  // a log's short duration unit -> the vocabulary's
   std::set<std::string> unitless, counts, duration_names, counters, stat_suffixes;
   std::vector<std::string> unit_phrases;  // "time in " before the unit of a table's figures ("Name (time in us)")
+  std::set<std::string> measured_peaks;   // metrics whose "peak" a run measures ("Peak output token throughput")
 };
 
 const OutputWords& Vocab() {
@@ -75,6 +76,7 @@ const OutputWords& Vocab() {
       set("statistic_suffixes", &w.stat_suffixes);
       std::set<std::string> phrases;
       set("unit_phrases", &phrases);
+      set("measured_peak_metrics", &w.measured_peaks);
       w.unit_phrases.assign(phrases.begin(), phrases.end());
     }
     return w;
@@ -342,7 +344,8 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
       else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
       UnitInfo info;
       if (CountName(bare) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
-      if (SpecName(bare) && !(MemoryMetric(info.metric) && !TheoreticalName(bare))) {  // "Peak memory" is measured
+      const bool measured_peak = MemoryMetric(info.metric) || Vocab().measured_peaks.count(info.metric);
+      if (SpecName(bare) && !(measured_peak && !TheoreticalName(bare))) {  // "Peak memory" is measured
         if (r.unread) r.unread->push_back({line, FigureText(t), "a peak or specification, not a run's figure"});
         return true;
       }

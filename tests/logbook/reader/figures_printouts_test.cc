@@ -172,5 +172,25 @@ TEST(ReaderPrintouts, ATotalAndItsPartsInParentheses) {
   EXPECT_NEAR(figs[4].run.metrics.at("time_s"), 0.015, 1e-12);
 }
 
+TEST(ReaderPrintouts, AServingRunsPeakThroughputAndAValidationField) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = Read(
+      "```\n$ python bench_serve.py --rate 4\n"         // line 8
+      "Output token throughput (tok/s):     141.20\n"   // 9
+      "Peak output token throughput (tok/s): 190.00\n"  // 10: the run's own peak, measured
+      "Peak GPU bandwidth (GB/s):           3350\n"      // 11: a datasheet's
+      "```\n\n"
+      "```\nstep 200 | elapsed 1.52m | loss: 3.18 | val: 2.94\n```\n",  // 15
+      &unread);
+  const RecordedFigure* peak = OnLine(figs, 10);
+  ASSERT_NE(peak, nullptr);
+  EXPECT_DOUBLE_EQ(peak->run.metrics.at("tokens_per_s"), 190.0);
+  EXPECT_EQ(OnLine(figs, 11), nullptr);
+  const RecordedFigure* step = OnLine(figs, 15);
+  ASSERT_NE(step, nullptr);
+  EXPECT_DOUBLE_EQ(step->run.metrics.at("val"), 2.94);
+  EXPECT_DOUBLE_EQ(step->run.metrics.at("loss"), 3.18);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
