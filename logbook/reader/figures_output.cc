@@ -177,6 +177,10 @@ std::string NameUnit(const std::string& name, std::string* bare) {
     return it->second;
   }
   if (auto it = Vocab().suffixes.find(low); it != Vocab().suffixes.end() && low.size() > 2) return it->second;
+  // "ns_per_eval", "ms_per_step": a time unit per what it times (eval_time_s).
+  if (const size_t per = low.find("_per_"); per != std::string::npos && per + 5 < low.size())
+    if (auto it = Vocab().suffixes.find(low.substr(0, per)); it != Vocab().suffixes.end() && UnitOf(it->second, &info) && info.metric == "time_s")
+      return *bare = bare->substr(per + 5), it->second;
   std::string parts = low;
   std::replace_if(parts.begin(), parts.end(), [](char c) { return c == '_' || c == '/' || c == '.'; }, ' ');
   for (const auto& part : Words(parts))  // "peak_bytes_reserved"

@@ -192,5 +192,17 @@ TEST(ReaderPrintouts, AServingRunsPeakThroughputAndAValidationField) {
   EXPECT_DOUBLE_EQ(step->run.metrics.at("loss"), 3.18);
 }
 
+TEST(ReaderPrintouts, ATimeUnitPerWhatItTimes) {
+  const auto figs = Read(
+      "After the scratch buffer:\n\n"
+      "- `us_per_call=12.75`\n"                       // line 9
+      "\n```\nsamples=40 ns_per_eval=3664.19\n```\n");  // 12
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_NEAR(figs[0].run.metrics.at("call_time_s"), 12.75e-6, 1e-15);
+  EXPECT_EQ(figs[0].run.units.at("call_time_s"), "us");
+  EXPECT_NEAR(figs[1].run.metrics.at("eval_time_s"), 3664.19e-9, 1e-18);
+  EXPECT_EQ(figs[1].run.config.at("samples"), "40");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
