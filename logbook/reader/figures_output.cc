@@ -554,15 +554,18 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   const size_t ruled = i + 2 < lines.size() && PrintedRule(lines[i + 1].text) ? 1 : 0;  // a printed table's header
   auto cells_of = [&](size_t k) { return ruled && lines[i].text.find('|') != std::string::npos ? PipeCells(lines[k].text) : LineCells(lines[k].text); };
   if (prompt(i) || prompt(i + 1 + ruled) || ReadBenchLine(lines[i].text).kind != BenchLine::Kind::kNone) return 0;  // a tool's own
-  const PrintedColumns aligned = ruled && lines[i].text.find('|') != std::string::npos ? PrintedColumns{} : ColumnsFrom(lines, i + 1 + ruled);
+  const bool pipes = ruled && lines[i].text.find('|') != std::string::npos;
+  PrintedColumns aligned;  // where the rows' columns lie, found only when a header or a row needs it
   std::vector<std::string> head = cells_of(i);
-  if (head.size() != cells_of(i + 1 + ruled).size()) head = HeaderNames(lines[i].raw, aligned);
-  if (!HeaderOver(head, cells_of(i + 1 + ruled))) return 0;
+  const auto first = cells_of(i + 1 + ruled);
+  if (head.size() != first.size() && !pipes) aligned = ColumnsFrom(lines, i + 1 + ruled), head = HeaderNames(lines[i].raw, aligned);
+  if (!HeaderOver(head, first)) return 0;
   const std::string table_unit = TableUnit(&head, Vocab().unit_phrases);
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
     auto cells = cells_of(k);
     // A shorter row whose cells stand under the first columns ("Total   9.813" under "Total Secs  Pct").
+    if (cells.size() < head.size() && !pipes && aligned.extents.empty()) aligned = ColumnsFrom(lines, i + 1 + ruled);
     if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
       cells.resize(head.size());
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
