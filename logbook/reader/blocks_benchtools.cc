@@ -30,6 +30,8 @@ struct BenchWords {
   std::vector<std::string> table;  // a console table's header words
   std::set<std::string> time_units;  // as printed, case kept
   std::vector<std::string> chatter, chatter_phrases, after_colon, outliers, preamble, no_figure_suffixes;
+  std::string go_prefix;                 // Go's `testing` benchmark names' first word ("Benchmark")
+  std::vector<std::string> go_op_units;  // the per-operation units its first figure is printed in
 };
 
 void Strings(const nlohmann::json& j, const char* key, std::vector<std::string>* into) {
@@ -56,6 +58,13 @@ const BenchWords& Vocab() {
     Strings(j, "outlier_words", &w.outliers);
     Strings(j, "preamble", &w.preamble);
     Strings(j, "no_figure_suffixes", &w.no_figure_suffixes);
+    if (j.contains("go_bench") && j["go_bench"].is_object()) {
+      const auto& g = j["go_bench"];
+      if (g.contains("name_prefix") && g["name_prefix"].is_string()) w.go_prefix = g["name_prefix"].get<std::string>();
+      if (g.contains("per_op_units") && g["per_op_units"].is_array())
+        for (const auto& v : g["per_op_units"])
+          if (v.is_string()) w.go_op_units.push_back(v.get<std::string>());
+    }
     if (j.contains("time_units") && j["time_units"].is_array())
       for (const auto& v : j["time_units"])
         if (v.is_string()) w.time_units.insert(v.get<std::string>());
@@ -140,6 +149,28 @@ bool TableRow(const std::vector<std::string>& toks, BenchLine* out) {
   return true;
 }
 
+// Go's `testing` line "BenchmarkGet/size=1024-8   5000000   287 ns/op   48 B/op
+// 1 allocs/op": the benchmark's name (its sub-benchmarks and GOMAXPROCS
+// suffix as printed), the iterations (no figure), then a number and its unit
+// each, the first per operation.
+bool GoBenchRow(const std::vector<std::string>& toks, BenchLine* out) {
+  const auto& v = Vocab();
+  if (v.go_prefix.empty() || toks.size() < 4 || toks.size() % 2 != 0 || toks[0].rfind(v.go_prefix, 0) != 0) return false;
+  std::string d, g;
+  if (!Number(toks[1], &d, &g) || !g.empty() || d.find('.') != std::string::npos ||
+      std::find(v.go_op_units.begin(), v.go_op_units.end(), toks[3]) == v.go_op_units.end())
+    return false;
+  std::vector<BenchValue> values;
+  for (size_t k = 2; k + 1 < toks.size(); k += 2) {
+    if (!Number(toks[k], &d, &g) || !g.empty() || Number(toks[k + 1], &d, &g)) return false;
+    values.push_back({"", toks[k], toks[k + 1]});
+  }
+  out->kind = BenchLine::Kind::kFigures;
+  out->name = toks[0];
+  out->values = std::move(values);
+  return true;
+}
+
 // Lines that state no figure: chatter, a console table's header and the
 // machine lines before it.
 bool Chatter(const std::string& t, const std::vector<std::string>& toks) {
@@ -180,7 +211,7 @@ BenchLine ReadBenchLine(const std::string& line) {
   if (line.size() > 400) return out;
   const auto toks = Tokens(line);
   if (toks.empty()) return out;
-  if (EstimateLine(toks, &out) || TableRow(toks, &out)) return out;
+  if (EstimateLine(toks, &out) || TableRow(toks, &out) || GoBenchRow(toks, &out)) return out;
   out = BenchLine{};
   if (Chatter(Trim(line), toks)) out.kind = BenchLine::Kind::kChatter;
   return out;

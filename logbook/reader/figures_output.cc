@@ -43,6 +43,8 @@ struct OutputWords {
   std::map<std::string, std::string> duration_units;
   std::map<std::string, std::string> unit_words;  // a key's word anywhere in it that names its unit  // a log's short duration unit -> the vocabulary's
   std::set<std::string> unitless, counts, duration_names, counters, stat_suffixes;
+  std::vector<std::string> unit_phrases;  // "time in " before the unit of a table's figures ("Name (time in us)")
+  std::set<std::string> measured_peaks;   // metrics whose "peak" a run measures ("Peak output token throughput")
 };
 
 const OutputWords& Vocab() {
@@ -72,6 +74,10 @@ const OutputWords& Vocab() {
       set("duration_names", &w.duration_names);
       set("counter_names", &w.counters);
       set("statistic_suffixes", &w.stat_suffixes);
+      std::set<std::string> phrases;
+      set("unit_phrases", &phrases);
+      set("measured_peak_metrics", &w.measured_peaks);
+      w.unit_phrases.assign(phrases.begin(), phrases.end());
     }
     return w;
   }();
@@ -171,11 +177,15 @@ std::string NameUnit(const std::string& name, std::string* bare) {
     return it->second;
   }
   if (auto it = Vocab().suffixes.find(low); it != Vocab().suffixes.end() && low.size() > 2) return it->second;
+  // "ns_per_eval", "ms_per_step": a time unit per what it times (eval_time_s).
+  if (const size_t per = low.find("_per_"); per != std::string::npos && per + 5 < low.size())
+    if (auto it = Vocab().suffixes.find(low.substr(0, per)); it != Vocab().suffixes.end() && UnitOf(it->second, &info) && info.metric == "time_s")
+      return *bare = bare->substr(per + 5), it->second;
   std::string parts = low;
   std::replace_if(parts.begin(), parts.end(), [](char c) { return c == '_' || c == '/' || c == '.'; }, ' ');
   for (const auto& part : Words(parts))  // "peak_bytes_reserved"
     if (auto it = Vocab().unit_words.find(part); it != Vocab().unit_words.end()) return it->second;
-  if (OutputUnit(*bare, "", &info)) return *bare;  // a header that is a unit ("TFLOP/s")
+  if (!Vocab().stat_suffixes.count(low) && OutputUnit(*bare, "", &info)) return *bare;  // a header that is a unit ("TFLOP/s"); "Min" is a minimum
   // "Output tokens/s", "Total tok/s": a name whose last word is a unit.
   if (const size_t sp = bare->find_last_of(" \t"); sp != std::string::npos && sp + 1 < bare->size()) {
     const std::string last = bare->substr(sp + 1);
@@ -199,6 +209,7 @@ struct OutputRead {
   std::vector<UnreadFigures>* unread;
   std::vector<std::string> bench_keys;  // the keys the last "Benchmark N: cmd" line set
   size_t timing;                        // the figure of the last hyperfine "Time" line (out's size: none)
+  int sessions = 0;                     // the `$ ` commands of the block
 };
 
 Config LineConfig(const OutputRead& r) {
@@ -337,7 +348,8 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
       else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
       UnitInfo info;
       if (CountName(bare) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
-      if (SpecName(bare) && !(MemoryMetric(info.metric) && !TheoreticalName(bare))) {  // "Peak memory" is measured
+      const bool measured_peak = MemoryMetric(info.metric) || Vocab().measured_peaks.count(info.metric);
+      if (SpecName(bare) && !(measured_peak && !TheoreticalName(bare))) {  // "Peak memory" is measured
         if (r.unread) r.unread->push_back({line, FigureText(t), "a peak or specification, not a run's figure"});
         return true;
       }
@@ -461,27 +473,21 @@ bool KeyValueLine(OutputRead& r, const std::string& t, int line) {
   return true;
 }
 
-// {"avg_step_ms": 3.41, "impl": "kernel"}: as key=value.
+// {"avg_step_ms": 3.41, "impl": "kernel"} or Python's {'runtime_s': 5.84,
+// 'ok': True}: as key=value, the numbers as written.
 bool JsonLine(OutputRead& r, const std::string& t, int line) {
-  if (t.size() < 2 || t.front() != '{' || t.back() != '}' || t.size() > 8192) return false;
-  const auto j = nlohmann::json::parse(t, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return false;
+  std::vector<DictItem> items;
+  if (!PrintedDict(t, &items)) return false;
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
-  std::vector<std::string> nums;  // keep the digits alive for the tuple
-  for (const auto& [k, v] : j.items()) {
-    if (v.is_string() && v.get<std::string>().size() <= 40) cfg[SnakeKey(k)] = v.get<std::string>();
-    if (v.is_boolean()) cfg[SnakeKey(k)] = v.get<bool>() ? "true" : "false";
-    if (!v.is_number()) continue;
-    const std::string num = v.dump();
+  for (const auto& [k, v, kind] : items) {
+    if (kind == DictItem::Kind::kOther || (kind == DictItem::Kind::kString && v.size() > 40)) continue;
     std::string bare;
     const std::string unit = NameUnit(k, &bare);
     UnitInfo info;
-    if (CountName(bare) || !NamedMetric(bare, unit, true, &info)) {
-      cfg[SnakeKey(k)] = num;
-      continue;
-    }
-    figs.emplace_back(info.metric, info, unit, num, false);
+    if (kind != DictItem::Kind::kNumber || CountName(bare) || !NamedMetric(bare, unit, true, &info))
+      cfg[SnakeKey(k)] = kind == DictItem::Kind::kBool ? Lower(v) : v;
+    else figs.emplace_back(info.metric, info, unit, v, false);
   }
   if (!figs.empty()) KeepFigure(r, line, t, cfg, figs);
   return true;
@@ -512,14 +518,15 @@ bool HeaderOver(const std::vector<std::string>& head, const std::vector<std::str
 // One row of aligned columns or CSV: its figures (a cell with a unit, or
 // under a header that names one) and its configuration (the other cells).
 void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::vector<std::string>& cells,
-               const std::string& t, int line) {
+               const std::string& t, int line, const std::string& table_unit = "") {
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
   for (size_t c = 0; c < head.size(); ++c) {
     const auto toks = SplitWords(cells[c]);
     std::string num, glued, bare;
     bool approx = false;
-    const std::string head_unit = NameUnit(head[c], &bare);
+    std::string head_unit = NameUnit(head[c], &bare);
+    if (head_unit.empty() && Vocab().stat_suffixes.count(Lower(bare))) head_unit = table_unit;  // "Mean" under "(time in us)"
     if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) {
       if (!cells[c].empty() && cells[c].size() <= 40) cfg[SnakeKey(head[c])] = cells[c];
       continue;
@@ -538,38 +545,7 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
   KeepFigure(r, line, t, cfg, figs);
 }
 
-// A title: words and no digit ("cuBLAS kernel", "---- Time to First Token
-// ----", "FP16:"), at most 80 characters; its text without the banner.
-bool TitleLine(const std::string& t, std::string* title) {
-  const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
-  if (t.size() > 80 || !HasAlpha(t) ||
-      (!banner_line && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
-    return false;
-  std::string s = t;
-  auto banner = [](char c) { return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' || c == ':' || c == '[' || c == ']' || c == '|'; };
-  while (!s.empty() && banner(s.back())) s.pop_back();
-  size_t b = 0;
-  while (b < s.size() && banner(s[b])) ++b;
-  *title = s.substr(b);
-  return !title->empty() && Words(*title).size() <= 10;
-}
-
-struct BlockLine {
-  std::string text;
-  int line = 0;
-};
-
-std::vector<BlockLine> BlockLines(const FencedBlock& b) {
-  std::vector<BlockLine> out;
-  const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
-  std::stringstream ss(b.text);
-  int n = 0;
-  for (std::string l; std::getline(ss, l); ++n) {
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    out.push_back({TrimText(l), first + n});
-  }
-  return out;
-}
+using BlockLine = PrintedLine;
 
 // Rows under a header from line `i` on; how many lines they take (0: no header there).
 size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i) {
@@ -577,14 +553,23 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   auto prompt = [&](size_t k) { return k >= lines.size() || !AfterPrompt(lines[k].text).empty(); };
   const size_t ruled = i + 2 < lines.size() && PrintedRule(lines[i + 1].text) ? 1 : 0;  // a printed table's header
   auto cells_of = [&](size_t k) { return ruled && lines[i].text.find('|') != std::string::npos ? PipeCells(lines[k].text) : LineCells(lines[k].text); };
-  const auto head = cells_of(i);
-  if (prompt(i) || prompt(i + 1 + ruled) || ReadBenchLine(lines[i].text).kind != BenchLine::Kind::kNone ||  // a tool's own
-      !HeaderOver(head, cells_of(i + 1 + ruled))) return 0;
+  if (prompt(i) || prompt(i + 1 + ruled) || ReadBenchLine(lines[i].text).kind != BenchLine::Kind::kNone) return 0;  // a tool's own
+  const bool pipes = ruled && lines[i].text.find('|') != std::string::npos;
+  PrintedColumns aligned;  // where the rows' columns lie, found only when a header or a row needs it
+  std::vector<std::string> head = cells_of(i);
+  const auto first = cells_of(i + 1 + ruled);
+  if (head.size() != first.size() && !pipes) aligned = ColumnsFrom(lines, i + 1 + ruled), head = HeaderNames(lines[i].raw, aligned);
+  if (!HeaderOver(head, first)) return 0;
+  const std::string table_unit = TableUnit(&head, Vocab().unit_phrases);
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
-    const auto cells = cells_of(k);
+    auto cells = cells_of(k);
+    // A shorter row whose cells stand under the first columns ("Total   9.813" under "Total Secs  Pct").
+    if (cells.size() < head.size() && !pipes && aligned.extents.empty()) aligned = ColumnsFrom(lines, i + 1 + ruled);
+    if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
+      cells.resize(head.size());
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
-    ColumnRow(r, head, cells, lines[k].text, lines[k].line);
+    ColumnRow(r, head, cells, lines[k].text, lines[k].line, table_unit);
   }
   return k - i;
 }
@@ -775,20 +760,26 @@ bool FieldsLine(OutputRead& r, const std::string& t, int line) {
   return true;
 }
 
+// A command keys the lines printed below it: its flags, else (`whole`) its
+// words when it has no plain arguments either ("./bench -units 625").
+void KeyCommand(OutputRead& r, const std::string& cmd, bool whole) {
+  for (const auto& k : r.bench_keys) r.context.erase(k);
+  r.bench_keys.clear();
+  ParsedCommand pc;
+  ParseCommand(cmd, &pc);
+  for (const auto& [k, v] : pc.program_flags) r.context[k] = v, r.bench_keys.push_back(k);
+  if (r.bench_keys.empty() && (whole || PositionalArgs(cmd).empty()) && cmd.size() <= 60 && cmd.find(' ') != std::string::npos)
+    r.context["command"] = cmd, r.bench_keys.push_back("command");
+}
+
 // hyperfine's "Benchmark 1: ./bin --threads 8": the command keys the lines
 // below it (its flags, else its words).
 bool BenchmarkLine(OutputRead& r, const std::string& t) {
   if (t.rfind("Benchmark ", 0) != 0) return false;
   const size_t colon = t.find(": ");
   if (colon == std::string::npos || colon > 16 || !IsNumber(TrimText(t.substr(10, colon - 10)))) return false;
-  for (const auto& k : r.bench_keys) r.context.erase(k);
-  r.bench_keys.clear();
   r.timing = static_cast<size_t>(-1);
-  const std::string cmd = TrimText(t.substr(colon + 2));
-  ParsedCommand pc;
-  ParseCommand(cmd, &pc);
-  for (const auto& [k, v] : pc.program_flags) r.context[k] = v, r.bench_keys.push_back(k);
-  if (r.bench_keys.empty() && cmd.size() <= 60) r.context["command"] = cmd, r.bench_keys.push_back("command");
+  KeyCommand(r, TrimText(t.substr(colon + 2)), true);
   return true;
 }
 
@@ -874,18 +865,39 @@ bool BenchToolLine(OutputRead& r, const BlockLine& l) {
   return true;
 }
 
+// "Round 3:  712ms (LLM: 314ms, Probe: 371ms)": the total, keyed by its
+// counter ("round=3") or named, and each part its own figure (component=LLM).
+bool BreakdownLine(OutputRead& r, const BlockLine& l) {
+  Breakdown bd;
+  if (!PrintedBreakdown(l.text, &bd)) return false;
+  Config cfg = LineConfig(r);
+  const auto words = Words(bd.name);
+  if (words.size() == 2 && Vocab().counters.count(Lower(words[0])) && IsNumber(words[1])) cfg[Lower(words[0])] = words[1];
+  else cfg["metric"] = bd.name;
+  for (size_t k = 0; k <= bd.parts.size(); ++k) {
+    const auto& [part, value] = k == 0 ? std::pair<std::string, PrintedValue>{"", bd.total} : bd.parts[k - 1];
+    UnitInfo info;
+    if (!OutputUnit(value.unit, "", &info)) continue;
+    Config own = cfg;
+    if (!part.empty()) own["component"] = part;
+    KeepFigure(r, l.line, l.text, own, {Fig{info.metric, info, value.unit, value.digits, false}});
+  }
+  return true;
+}
+
 void ReadLine(OutputRead& r, const BlockLine& l) {
   if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
     r.group.clear(), r.group_unit.clear();
     r.context.erase("args");
     if (std::string args = PositionalArgs(std::string(cmd)); !args.empty()) r.context["args"] = args;
+    if (r.sessions > 1) KeyCommand(r, std::string(cmd), false);  // what tells the session's printouts apart
     return;
   }
   std::string title;
-  if (BenchToolLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
-  if (TitleLine(l.text, &title)) {
+  if (PrintedTitle(l.text, &title)) {
     r.group_unit = NameUnit(title, &r.group);
     return;
   }
@@ -905,12 +917,13 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   // A block named for a language that is no shell holds a program's source
   // unless its lines read as a printout ("```python" of a model's code).
   if (block.output_cue == "info" && !LooksLikeOutput(block.text)) return;
-  OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread, {}, static_cast<size_t>(-1)};
+  OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread, {}, static_cast<size_t>(-1), 0};
   const size_t before = out->size();
   ResultLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out);
   std::set<int> read;  // lines the harness's RESULT reader took
   for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
-  const std::vector<BlockLine> lines = BlockLines(block);
+  const std::vector<BlockLine> lines = PrintedLines(block);
+  for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;
     if (const size_t rows = ColumnBlock(r, lines, i); rows > 0) {
@@ -967,7 +980,7 @@ bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, s
   WalkScope own = scope;
   for (auto it = own.context.begin(); it != own.context.end();)  // a parent bullet's command is no value
     it = LooksLikeCommandLine(it->second) || it->second.find(" --") != std::string::npos ? own.context.erase(it) : std::next(it);
-  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread, {}, static_cast<size_t>(-1)};
+  OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread, {}, static_cast<size_t>(-1), 0};
   const size_t before = out->size();
   return KeyValueLine(r, joined, b.line) && out->size() > before;
 }

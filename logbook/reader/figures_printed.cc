@@ -1,6 +1,8 @@
 #include "logbook/reader/figures_printed.h"
 
 #include <algorithm>
+#include <cctype>
+#include <limits>
 #include <sstream>
 
 #include "logbook/reader/internal.h"
@@ -51,6 +53,232 @@ std::vector<std::string> LineCells(const std::string& t) {
     p = e;
   }
   return out;
+}
+
+namespace {
+
+using Span = std::pair<size_t, size_t>;
+
+// Where the cells of a line lie: runs of text between two spaces or more
+// (split on single spaces too when `words`).
+std::vector<Span> CellSpans(const std::string& t, bool words) {
+  std::vector<Span> out;
+  size_t p = 0;
+  while (p < t.size()) {
+    while (p < t.size() && t[p] == ' ') ++p;
+    size_t e = p;
+    // A single space inside a cell ("Function Name") keeps it going, unless words are asked for.
+    while (e < t.size() && (t[e] != ' ' || (!words && e + 1 < t.size() && t[e + 1] != ' '))) ++e;
+    if (e > p) out.emplace_back(p, e);
+    p = e;
+  }
+  return out;
+}
+
+// The column a header word [a, b) falls in: the one it overlaps most, else the nearest.
+size_t ColumnOf(const Span& w, const std::vector<Span>& extents) {
+  size_t best = 0;
+  long best_score = std::numeric_limits<long>::min();
+  for (size_t c = 0; c < extents.size(); ++c) {
+    const long lo = static_cast<long>(std::max(w.first, extents[c].first));
+    const long hi = static_cast<long>(std::min(w.second, extents[c].second));
+    const long score = hi - lo;  // the overlap, or minus the gap between them
+    if (score > best_score) best_score = score, best = c;
+  }
+  return best;
+}
+
+}  // namespace
+
+PrintedColumns RowColumns(const std::vector<std::string>& rows) {
+  PrintedColumns out;
+  for (const auto& row : rows) {
+    if (row.find('\t') != std::string::npos) return {};
+    const auto spans = CellSpans(row, false);
+    if (out.extents.empty()) out.extents = spans;
+    if (spans.size() != out.extents.size() || spans.size() < 2) return {};
+    for (size_t c = 0; c < spans.size(); ++c)
+      out.extents[c] = {std::min(out.extents[c].first, spans[c].first), std::max(out.extents[c].second, spans[c].second)};
+  }
+  return out;
+}
+
+std::vector<std::string> HeaderNames(const std::string& head, const PrintedColumns& columns) {
+  if (columns.extents.empty() || head.find('\t') != std::string::npos) return {};
+  std::vector<std::string> names(columns.extents.size());
+  size_t last = 0;
+  for (const Span& w : CellSpans(head, true)) {
+    if (std::isdigit(static_cast<unsigned char>(head[w.first]))) return {};  // a header names; a line of figures is none
+    const size_t c = ColumnOf(w, columns.extents);
+    if (c < last) return {};
+    last = c;
+    if (!names[c].empty()) names[c] += ' ';
+    names[c].append(head, w.first, w.second - w.first);
+  }
+  for (const auto& n : names)
+    if (n.empty()) return {};
+  return names;
+}
+
+bool FitsColumns(const std::string& row, const PrintedColumns& columns) {
+  if (row.find('\t') != std::string::npos) return false;
+  const auto spans = CellSpans(row, false);
+  if (spans.size() < 2 || spans.size() > columns.extents.size()) return false;
+  for (size_t c = 0; c < spans.size(); ++c)
+    if (ColumnOf(spans[c], columns.extents) != c || spans[c].second <= columns.extents[c].first ||
+        spans[c].first >= columns.extents[c].second)
+      return false;
+  return true;
+}
+
+bool PrintedTitle(const std::string& t, std::string* title) {
+  const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
+  const bool alpha = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  if (t.size() > 80 || !alpha ||
+      (!banner_line && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
+    return false;
+  std::string s = t;
+  auto banner = [](char c) { return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' || c == ':' || c == '[' || c == ']' || c == '|'; };
+  while (!s.empty() && banner(s.back())) s.pop_back();
+  size_t b = 0;
+  while (b < s.size() && banner(s[b])) ++b;
+  *title = s.substr(b);
+  return !title->empty() && Words(*title).size() <= 10;
+}
+
+namespace {
+
+void SkipBlanks(const std::string& t, size_t* p) {
+  while (*p < t.size() && (t[*p] == ' ' || t[*p] == '\t')) ++*p;
+}
+
+// A quoted string at *p ('...' or "..."): its text; false when none is there or it never closes.
+bool Quoted(const std::string& t, size_t* p, std::string* out) {
+  if (*p >= t.size() || (t[*p] != '\'' && t[*p] != '"')) return false;
+  const char q = t[(*p)++];
+  out->clear();
+  for (; *p < t.size() && t[*p] != q; ++*p) {
+    if (t[*p] == '\\' && *p + 1 < t.size()) ++*p;
+    out->push_back(t[*p]);
+  }
+  return *p < t.size() && t[(*p)++] == q;
+}
+
+// An unquoted value at *p up to the ',' or '}' that ends it (nested brackets skipped).
+bool Bare(const std::string& t, size_t* p, DictItem* item) {
+  const size_t from = *p;
+  int depth = 0;
+  for (; *p < t.size() && (depth > 0 || (t[*p] != ',' && t[*p] != '}')); ++*p) {
+    if (t[*p] == '{' || t[*p] == '[' || t[*p] == '(') ++depth, item->kind = DictItem::Kind::kOther;
+    if ((t[*p] == '}' || t[*p] == ']' || t[*p] == ')') && --depth < 0) return false;
+  }
+  item->value = parse_detail::Trim(t.substr(from, *p - from));
+  if (item->value.empty() || depth != 0) return false;
+  if (item->value.find_first_of("{[(") != std::string::npos) return true;
+  const std::string low = Lower(item->value);
+  if (low == "true" || low == "false") item->kind = DictItem::Kind::kBool;
+  else if (ParseNumber(item->value)) item->kind = DictItem::Kind::kNumber;
+  return true;
+}
+
+}  // namespace
+
+bool PrintedDict(const std::string& t, std::vector<DictItem>* items) {
+  items->clear();
+  if (t.size() < 2 || t.size() > 8192 || t.front() != '{' || t.back() != '}') return false;
+  size_t p = 1;
+  SkipBlanks(t, &p);
+  while (p < t.size() && t[p] != '}') {
+    DictItem item;
+    if (!Quoted(t, &p, &item.key)) return false;
+    SkipBlanks(t, &p);
+    if (p >= t.size() || t[p++] != ':') return false;
+    SkipBlanks(t, &p);
+    if (Quoted(t, &p, &item.value)) item.kind = DictItem::Kind::kString;
+    else if (!Bare(t, &p, &item)) return false;
+    items->push_back(std::move(item));
+    SkipBlanks(t, &p);
+    if (p < t.size() && t[p] == ',') ++p, SkipBlanks(t, &p);
+    else if (p >= t.size() || t[p] != '}') return false;
+  }
+  return p + 1 == t.size() && !items->empty();
+}
+
+std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
+  std::vector<PrintedLine> out;
+  const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
+  std::stringstream ss(b.text);
+  int n = 0;
+  for (std::string l; std::getline(ss, l); ++n) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    out.push_back({parse_detail::Trim(l), first + n, l});
+  }
+  return out;
+}
+
+PrintedColumns ColumnsFrom(const std::vector<PrintedLine>& lines, size_t i) {
+  std::vector<std::string> rows;
+  const size_t n = i < lines.size() ? LineCells(lines[i].text).size() : 0;
+  for (size_t k = i; k < lines.size() && rows.size() < 64 && !lines[k].text.empty() && LineCells(lines[k].text).size() == n; ++k)
+    rows.push_back(lines[k].raw);
+  return RowColumns(rows);
+}
+
+std::string TableUnit(std::vector<std::string>* head, const std::vector<std::string>& phrases) {
+  for (auto& h : *head) {
+    const size_t open = h.rfind('(');
+    if (open == std::string::npos || h.back() != ')') continue;
+    const std::string inner = Lower(parse_detail::Trim(h.substr(open + 1, h.size() - open - 2)));
+    UnitInfo info;
+    for (const auto& p : phrases)
+      if (inner.rfind(p, 0) == 0 && UnitOf(parse_detail::Trim(inner.substr(p.size())), &info))
+        return h = parse_detail::Trim(h.substr(0, open)), parse_detail::Trim(inner.substr(p.size()));
+  }
+  return "";
+}
+
+namespace {
+
+// "712ms", "712 ms", "0.40 s": a number and its unit from *p on; false when none is there.
+bool ValueAt(const std::string& t, size_t* p, PrintedValue* v) {
+  while (*p < t.size() && t[*p] == ' ') ++*p;
+  const size_t from = *p;
+  while (*p < t.size() && (std::isdigit(static_cast<unsigned char>(t[*p])) || t[*p] == '.')) ++*p;
+  v->digits = t.substr(from, *p - from);
+  while (*p < t.size() && t[*p] == ' ') ++*p;
+  const size_t u = *p;
+  while (*p < t.size() && t[*p] != ' ' && t[*p] != ',' && t[*p] != ')' && t[*p] != '(') ++*p;
+  v->unit = t.substr(u, *p - u);
+  UnitInfo info;
+  return ParseNumber(v->digits).has_value() && UnitOf(v->unit, &info) && !info.derived;
+}
+
+// A short name ending in ": " from *p on (letters in it, no digit first).
+bool NameAt(const std::string& t, size_t* p, size_t max, std::string* name) {
+  while (*p < t.size() && t[*p] == ' ') ++*p;
+  const size_t colon = t.find(": ", *p);
+  if (colon == std::string::npos || colon == *p || colon - *p > max) return false;
+  *name = parse_detail::Trim(t.substr(*p, colon - *p));
+  *p = colon + 2;
+  return std::isalpha(static_cast<unsigned char>((*name)[0])) && name->find_first_of("(),;=") == std::string::npos;
+}
+
+}  // namespace
+
+bool PrintedBreakdown(const std::string& t, Breakdown* out) {
+  *out = Breakdown{};
+  size_t p = 0;
+  if (t.size() > 400 || !NameAt(t, &p, 60, &out->name) || !ValueAt(t, &p, &out->total)) return false;
+  while (p < t.size() && t[p] == ' ') ++p;
+  if (p >= t.size() || t[p++] != '(') return false;
+  for (;;) {
+    std::pair<std::string, PrintedValue> part;
+    if (!NameAt(t, &p, 32, &part.first) || !ValueAt(t, &p, &part.second)) return false;
+    out->parts.push_back(std::move(part));
+    while (p < t.size() && t[p] == ' ') ++p;
+    if (p < t.size() && t[p] == ')') return true;
+    if (p >= t.size() || t[p++] != ',' || out->parts.size() >= 8) return false;
+  }
 }
 
 }  // namespace moelog::logbook::reader

@@ -101,6 +101,15 @@ Config VariedProgramFlags(const Entry& entry, const std::string& near, const Par
   return cfg;
 }
 
+// Whether the entry runs the program of `near` (at most 60 characters) by
+// another command too: then `near` as written tells its printout apart.
+bool OtherRunOfProgram(const Entry& entry, const std::string& near) {
+  if (near.size() > 60 || near.find(' ') == std::string::npos) return false;
+  return std::any_of(entry.commands.begin(), entry.commands.end(), [&](const auto& c) {
+    return c.joined != near && ProgramOf(c.joined) == ProgramOf(near);
+  });
+}
+
 // A short line that labels what follows it ("* 1 req/s", "vLLM v0.8.5"):
 // a few words with a digit, no sentence, no command, no colon.
 bool LabelLine(const std::string& text) {
@@ -232,6 +241,7 @@ Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& cont
   const Config varied = pc.harnesses.empty() && !span ? VariedProgramFlags(entry, near, pc) : Config{};
   cfg.insert(varied.begin(), varied.end());
   if (std::string args = PositionalArgs(near); pc.flags.empty() && varied.empty() && !args.empty()) cfg["args"] = args;
+  else if (args.empty() && pc.program_flags.empty() && OtherRunOfProgram(entry, near)) cfg["command"] = near;  // "./bench -units 625"
   return cfg;
 }
 

@@ -1,0 +1,208 @@
+// The figures stage on the printouts of common tools and programs: profiler
+// tables whose header names hold single spaces, Go's `testing` benchmark
+// lines, Python dict printouts, breakdowns in parentheses.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/figures_printed.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+const char* kHead = "# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - kernels\n\n";
+
+std::vector<RecordedFigure> Read(const std::string& body, std::vector<UnreadFigures>* unread = nullptr) {
+  static Logbook lb;
+  lb = ParseLogbook(std::string(kHead) + body, "t.md");
+  EXPECT_EQ(lb.entries.size(), 1u);
+  if (lb.entries.empty()) return {};
+  return RecordedFigures(lb.entries[0], "t.md", unread);
+}
+
+const RecordedFigure* OnLine(const std::vector<RecordedFigure>& figs, int line) {
+  for (const auto& f : figs)
+    if (f.line == line) return &f;
+  return nullptr;
+}
+
+TEST(ReaderPrintouts, HeaderWordsGroupUnderTheColumnsOfTheRows) {
+  const std::string head = "    Stage Name Wall Secs    Share";
+  const PrintedColumns cols = RowColumns({"    Tokenize   0.412        10.5", "    MatMulFwd  3.150        80.1"});
+  const auto names = HeaderNames(head, cols);
+  ASSERT_EQ(names.size(), 3u);
+  EXPECT_EQ(names[0], "Stage Name");
+  EXPECT_EQ(names[1], "Wall Secs");
+  EXPECT_EQ(names[2], "Share");
+  EXPECT_TRUE(HeaderNames("  Timing reads: 512 MB in 1.0 seconds", cols).empty());  // figures, no header
+  EXPECT_TRUE(FitsColumns("    All        3.562", cols));
+  EXPECT_FALSE(FitsColumns("    All                        3.562", cols));
+}
+
+TEST(ReaderPrintouts, ProfilerTableUnderEachSessionCommand) {
+  const auto figs = Read(
+      "```\n$ ./profile -layers 4 -width 512\n"     // line 8
+      "Report: 4 layers\n"                          // 9
+      "    Stage Name Wall Secs    Share\n"       // 10
+      "    Tokenize   0.412        10.5\n"        // 11
+      "    MatMulFwd  3.150        80.1\n"        // 12
+      "    All        3.562\n"                   // 13
+      "```\n\n"
+      "```\n$ ./profile -layers 8 -width 512\n"     // 17
+      "    Stage Name Wall Secs    Share\n"       // 18
+      "    Tokenize   0.398        5.1\n"         // 19
+      "```\n");
+  const RecordedFigure* tok = OnLine(figs, 11);
+  ASSERT_NE(tok, nullptr);
+  EXPECT_EQ(tok->run.config.at("stage_name"), "Tokenize");
+  EXPECT_DOUBLE_EQ(tok->run.metrics.at("wall_time_s"), 0.412);
+  const RecordedFigure* all = OnLine(figs, 13);  // a total row without a share
+  ASSERT_NE(all, nullptr);
+  EXPECT_DOUBLE_EQ(all->run.metrics.at("wall_time_s"), 3.562);
+  const RecordedFigure* other = OnLine(figs, 19);
+  ASSERT_NE(other, nullptr);
+  // The two runs of one program are told apart by their commands as written.
+  EXPECT_EQ(tok->run.config.at("command"), "./profile -layers 4 -width 512");
+  EXPECT_EQ(other->run.config.at("command"), "./profile -layers 8 -width 512");
+}
+
+TEST(ReaderPrintouts, GoTestingBenchmarkLines) {
+  const auto figs = Read(
+      "```\n$ go test -bench=. -benchmem\n"                                              // line 8
+      "goos: linux\n"                                                                     // 9
+      "pkg: example.org/ring\n"                                                           // 10
+      "BenchmarkPush-16          \t31228790\t        38.41 ns/op\t       0 B/op\t       0 allocs/op\n"  // 11
+      "BenchmarkPop/cap=64-16    \t 2875411\t       417.9 ns/op\t      64 B/op\t       2 allocs/op\n"  // 12
+      "BenchmarkCopy-16          \t  120000\t      9921 ns/op\t  412.88 MB/s\n"        // 13
+      "PASS\n"
+      "ok  \texample.org/ring\t4.210s\n"                                                 // 15: the package's run, no figure
+      "```\n");
+  const RecordedFigure* push = OnLine(figs, 11);
+  ASSERT_NE(push, nullptr);
+  EXPECT_EQ(push->run.config.at("benchmark"), "BenchmarkPush-16");  // the name as printed
+  EXPECT_NEAR(push->run.metrics.at("time_s"), 38.41e-9, 1e-15);
+  EXPECT_EQ(push->run.units.at("time_s"), "ns/op");
+  EXPECT_EQ(push->run.decimals.at("time_s"), 2);
+  EXPECT_DOUBLE_EQ(push->run.metrics.at("bytes_per_op"), 0);
+  const RecordedFigure* pop = OnLine(figs, 12);
+  ASSERT_NE(pop, nullptr);
+  EXPECT_EQ(pop->run.config.at("benchmark"), "BenchmarkPop/cap=64-16");
+  EXPECT_DOUBLE_EQ(pop->run.metrics.at("allocs_per_op"), 2);
+  const RecordedFigure* copy = OnLine(figs, 13);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_NEAR(copy->run.metrics.at("gb_per_s"), 0.41288, 1e-12);
+  EXPECT_EQ(OnLine(figs, 15), nullptr);
+  EXPECT_EQ(figs.size(), 3u);
+}
+
+TEST(ReaderPrintouts, PrintedDicts) {
+  std::vector<DictItem> items;
+  ASSERT_TRUE(PrintedDict("{'impl': 'lru', 'hit_rate': 0.7350, 'ok': True, 'sizes': [1, 2], \"t\": 1e-05}", &items));
+  ASSERT_EQ(items.size(), 5u);
+  EXPECT_EQ(items[0].value, "lru");
+  EXPECT_EQ(items[1].value, "0.7350");  // as written
+  EXPECT_EQ(items[1].kind, DictItem::Kind::kNumber);
+  EXPECT_EQ(items[2].kind, DictItem::Kind::kBool);
+  EXPECT_EQ(items[3].kind, DictItem::Kind::kOther);
+  EXPECT_EQ(items[4].key, "t");
+  EXPECT_FALSE(PrintedDict("{'a': 1", &items));
+  EXPECT_FALSE(PrintedDict("{a: 1}", &items));
+  const auto figs = Read(
+      "```\n$ python evict_bench.py --policy lru\n"                                        // line 8
+      "{'policy': 'lru', 'hit_rate': 0.7350, 'wall_s': 4.020, 'peak_rss_mb': 31.5, 'valid': True}\n"  // 9
+      "```\n");
+  const RecordedFigure* f = OnLine(figs, 9);
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("hit_rate"), 0.735);
+  EXPECT_EQ(f->run.decimals.at("hit_rate"), 4);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("wall_time_s"), 4.02);
+  EXPECT_EQ(f->run.config.at("valid"), "true");
+  EXPECT_EQ(f->run.config.at("policy"), "lru");
+}
+
+TEST(ReaderPrintouts, PytestBenchmarkTable) {
+  const auto figs = Read(
+      "```\n$ pytest bench_lookup.py --benchmark-only\n"  // line 8
+      "------------------------------------- benchmark: 2 tests -------------------------------------\n"
+      "Name (time in us)          Min                 Max                Mean             Median            OPS (Kops/s)            Rounds  Iterations\n"  // 10
+      "----------------------------------------------------------------------------------------------\n"
+      "test_lookup_hot         3.2100 (1.0)       21.4400 (1.0)       3.4512 (1.0)     3.4000 (1.0)       289.7522 (1.0)          41233           1\n"  // 12
+      "test_lookup_cold       88.0100 (27.42)    140.9000 (6.57)     91.2207 (26.43)  90.1000 (26.50)     10.9623 (0.04)           5310           1\n"  // 13
+      "----------------------------------------------------------------------------------------------\n"
+      "```\n");
+  const RecordedFigure* hot = OnLine(figs, 12);
+  ASSERT_NE(hot, nullptr);
+  EXPECT_EQ(hot->run.config.at("name"), "test_lookup_hot");
+  EXPECT_NEAR(hot->run.metrics.at("min_time_s"), 3.21e-6, 1e-15);  // "Min" is the minimum, never minutes
+  EXPECT_NEAR(hot->run.metrics.at("mean_time_s"), 3.4512e-6, 1e-15);
+  EXPECT_EQ(hot->run.units.at("mean_time_s"), "us");
+  EXPECT_EQ(hot->run.decimals.at("mean_time_s"), 4);
+  EXPECT_NEAR(hot->run.metrics.at("ops_per_s"), 289752.2, 1e-6);
+  const RecordedFigure* cold = OnLine(figs, 13);
+  ASSERT_NE(cold, nullptr);
+  EXPECT_NEAR(cold->run.metrics.at("median_time_s"), 90.1e-6, 1e-15);
+}
+
+TEST(ReaderPrintouts, ATotalAndItsPartsInParentheses) {
+  Breakdown bd;
+  ASSERT_TRUE(PrintedBreakdown("Step time: 1.21 s (forward: 0.40 s, backward: 0.81 s)", &bd));
+  EXPECT_EQ(bd.name, "Step time");
+  EXPECT_EQ(bd.total.digits, "1.21");
+  ASSERT_EQ(bd.parts.size(), 2u);
+  EXPECT_EQ(bd.parts[1].first, "backward");
+  EXPECT_EQ(bd.parts[1].second.unit, "s");
+  EXPECT_FALSE(PrintedBreakdown("Step time: 1.21 s (2.5x faster)", &bd));
+  EXPECT_FALSE(PrintedBreakdown("Speedup: 2.1x (fwd: 1.9x, bwd: 2.3x)", &bd));  // ratios, no measured parts
+  const auto figs = Read(
+      "```\n"
+      "Epoch 1:  830ms (Load: 120ms, Train:  710ms) <- cold cache\n"  // line 8
+      "Epoch 2:  640ms (Load:  15ms, Train:  625ms)\n"                // 9
+      "```\n");
+  ASSERT_EQ(figs.size(), 6u);
+  EXPECT_EQ(figs[0].line, 8);
+  EXPECT_EQ(figs[0].run.config.at("epoch"), "1");
+  EXPECT_FALSE(figs[0].run.config.count("component"));
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 0.830, 1e-12);
+  EXPECT_EQ(figs[2].run.config.at("component"), "Train");
+  EXPECT_NEAR(figs[2].run.metrics.at("time_s"), 0.710, 1e-12);
+  EXPECT_EQ(figs[4].run.config.at("epoch"), "2");
+  EXPECT_EQ(figs[4].run.config.at("component"), "Load");
+  EXPECT_NEAR(figs[4].run.metrics.at("time_s"), 0.015, 1e-12);
+}
+
+TEST(ReaderPrintouts, AServingRunsPeakThroughputAndAValidationField) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = Read(
+      "```\n$ python bench_serve.py --rate 4\n"         // line 8
+      "Output token throughput (tok/s):     141.20\n"   // 9
+      "Peak output token throughput (tok/s): 190.00\n"  // 10: the run's own peak, measured
+      "Peak GPU bandwidth (GB/s):           3350\n"      // 11: a datasheet's
+      "```\n\n"
+      "```\nstep 200 | elapsed 1.52m | loss: 3.18 | val: 2.94\n```\n",  // 15
+      &unread);
+  const RecordedFigure* peak = OnLine(figs, 10);
+  ASSERT_NE(peak, nullptr);
+  EXPECT_DOUBLE_EQ(peak->run.metrics.at("tokens_per_s"), 190.0);
+  EXPECT_EQ(OnLine(figs, 11), nullptr);
+  const RecordedFigure* step = OnLine(figs, 15);
+  ASSERT_NE(step, nullptr);
+  EXPECT_DOUBLE_EQ(step->run.metrics.at("val"), 2.94);
+  EXPECT_DOUBLE_EQ(step->run.metrics.at("loss"), 3.18);
+}
+
+TEST(ReaderPrintouts, ATimeUnitPerWhatItTimes) {
+  const auto figs = Read(
+      "After the scratch buffer:\n\n"
+      "- `us_per_call=12.75`\n"                       // line 9
+      "\n```\nsamples=40 ns_per_eval=3664.19\n```\n");  // 12
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_NEAR(figs[0].run.metrics.at("call_time_s"), 12.75e-6, 1e-15);
+  EXPECT_EQ(figs[0].run.units.at("call_time_s"), "us");
+  EXPECT_NEAR(figs[1].run.metrics.at("eval_time_s"), 3664.19e-9, 1e-18);
+  EXPECT_EQ(figs[1].run.config.at("samples"), "40");
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
