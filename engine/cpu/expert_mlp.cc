@@ -36,18 +36,36 @@ void Resize(Tensor* t, DType dtype, std::vector<int64_t> shape) {
 
 }  // namespace
 
-void BuildW13(ExpertWeights* w) {
-  const int64_t e = w->experts(), h = w->hidden(), m = w->mlp_dim();
-  Resize(&w->w13, w->w1.dtype(), {e, h, 2 * m});
-  const int64_t es = DTypeSize(w->w1.dtype());
-  const char* a = static_cast<const char*>(w->w1.data());
-  const char* b = static_cast<const char*>(w->w3.data());
-  char* d = static_cast<char*>(w->w13.data());
+namespace {
+
+// Experts [g0, g1) of w1|w3, concatenated along the last axis into d
+// ([g1 - g0, H, 2M], contiguous).
+void ConcatW13(const ExpertWeights& w, int64_t g0, int64_t g1, void* dst) {
+  const int64_t h = w.hidden(), m = w.mlp_dim();
+  const int64_t es = DTypeSize(w.w1.dtype());
+  const char* a = static_cast<const char*>(w.w1.at(g0 * h * m));
+  const char* b = static_cast<const char*>(w.w3.at(g0 * h * m));
+  char* d = static_cast<char*>(dst);
 #pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < e * h; ++r) {
+  for (int64_t r = 0; r < (g1 - g0) * h; ++r) {
     std::memcpy(d + (2 * r) * m * es, a + r * m * es, static_cast<size_t>(m * es));
     std::memcpy(d + (2 * r + 1) * m * es, b + r * m * es, static_cast<size_t>(m * es));
   }
+}
+
+}  // namespace
+
+void BuildW13(ExpertWeights* w) {
+  const int64_t e = w->experts(), h = w->hidden(), m = w->mlp_dim();
+  Resize(&w->w13, w->w1.dtype(), {e, h, 2 * m});
+  ConcatW13(*w, 0, e, w->w13.data());
+}
+
+int64_t W13ChunkExperts(int64_t experts, int64_t hidden, int64_t mlp_dim, DType dtype, int threads) {
+  constexpr int64_t kChunkBytes = int64_t{4} << 20;
+  const int64_t per = std::max<int64_t>(1, 2 * hidden * mlp_dim * DTypeSize(dtype));
+  const int64_t fit = std::max<int64_t>(kChunkBytes / per, 2 * int64_t{std::max(threads, 1)});
+  return std::max<int64_t>(1, std::min(experts, fit));
 }
 
 // The combine fused into the int8 down projection's epilogue. Every live row
@@ -128,14 +146,22 @@ void PackExperts(MatmulRunner* mm, const Tensor& w, std::vector<PackedMatrix>* o
 struct GroupTile {
   int64_t g, r0, rows;
 };
-std::vector<GroupTile> GroupTiles(GroupedBackend backend, const std::vector<int64_t>& groups) {
+// Groups [begin, end) of a grouped matmul (end -1: through the last one).
+struct GroupRange {
+  int64_t begin = 0, end = -1;
+  bool Has(int64_t g) const { return g >= begin && (end < 0 || g < end); }
+  bool ToLast(size_t groups) const { return end < 0 || end >= static_cast<int64_t>(groups); }
+};
+std::vector<GroupTile> GroupTiles(GroupedBackend backend, const std::vector<int64_t>& groups,
+                                  GroupRange range = {}) {
   std::vector<GroupTile> tiles;
   int64_t r0 = 0;
   for (size_t g = 0; g < groups.size(); ++g) {
     const int64_t n = groups[g];
     const int64_t tile = backend == GroupedBackend::kGmm ? kGmmTileRows : n;
-    for (int64_t off = 0; off < n; off += tile)
-      tiles.push_back({static_cast<int64_t>(g), r0 + off, std::min(tile, n - off)});
+    if (range.Has(static_cast<int64_t>(g)))
+      for (int64_t off = 0; off < n; off += tile)
+        tiles.push_back({static_cast<int64_t>(g), r0 + off, std::min(tile, n - off)});
     r0 += n;
   }
   return tiles;
@@ -146,15 +172,18 @@ std::vector<GroupTile> GroupTiles(GroupedBackend backend, const std::vector<int6
 // and writes zeros to the rows past the group-size sum. All tiles go to the
 // runner as one batch (spread over threads). `epilogue(r0, rows)`, if given,
 // runs right after the matmul of rows [r0, r0 + rows) of group g on the same
-// thread, while those rows are still in its cache.
+// thread, while those rows are still in its cache. With a range, only its
+// groups' tiles run (the same jobs as in the whole batch); rows past the sum
+// are zeroed by the range that ends at the last group.
 void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t>& groups, const MatView& lhs,
              const std::function<BOperand(int64_t)>& rhs, const OutView& out, bool accumulate,
-             const std::function<void(int64_t, int64_t, int64_t)>& epilogue = nullptr, bool stream_out = false) {
+             const std::function<void(int64_t, int64_t, int64_t)>& epilogue = nullptr, bool stream_out = false,
+             GroupRange range = {}) {
   const int64_t es = DTypeSize(lhs.dtype), os = DTypeSize(out.dtype);
   std::vector<MatmulJob> jobs;
   int64_t last_group = -1;
   BOperand b;
-  for (const GroupTile& t : GroupTiles(backend, groups)) {
+  for (const GroupTile& t : GroupTiles(backend, groups, range)) {
     if (t.g != last_group) b = rhs(t.g), last_group = t.g;
     const int64_t g = t.g, r = t.r0, m = t.rows;
     MatmulJob j;
@@ -177,9 +206,41 @@ void Grouped(MatmulRunner* mm, GroupedBackend backend, const std::vector<int64_t
   int64_t r0 = 0;
   for (int64_t n : groups) r0 += n;
   mm->RunBatch(jobs);
-  if (backend == GroupedBackend::kRaggedDot && !accumulate) {
+  if (backend == GroupedBackend::kRaggedDot && !accumulate && range.ToLast(groups.size())) {
     for (int64_t r = r0; r < out.rows; ++r)
       std::memset(static_cast<char*>(out.data) + r * out.ld * os, 0, static_cast<size_t>(out.cols * os));
+  }
+}
+
+// out = lhs @ w13_g (transposed: lhs @ w13_g^T) per group, as Grouped over
+// the built w13. When w13 is not built (training reads w1 and w3, which
+// change every step), a chunk of W13ChunkExperts experts at a time: the
+// chunk's w1|w3 are concatenated into one scratch buffer and its groups'
+// tiles run as one batch, so only a chunk's w13 exists, never [L, H, 2M];
+// every tile is the same job (the same rows against the same bytes) as in
+// one batch over the whole w13, so the results are the same bit for bit.
+void GroupedW13(MatmulRunner* mm, GroupedBackend backend, const ExpertWeights& w, const std::vector<int64_t>& groups,
+                const MatView& lhs, bool transposed, const OutView& out,
+                const std::function<void(int64_t, int64_t, int64_t)>& epilogue = nullptr) {
+  const int64_t h = w.hidden(), m = w.mlp_dim(), l = w.experts();
+  const DType dt = w.w1.dtype();
+  auto view = [h, m, dt, transposed](const void* p) {
+    MatView v = MatView::RowMajor(p, dt, h, 2 * m, 2 * m);
+    return transposed ? v.T() : v;
+  };
+  if (!w.w13.empty()) {
+    Grouped(mm, backend, groups, lhs, [&](int64_t g) { return BOperand{nullptr, view(w.w13.at(g * h * 2 * m))}; },
+            out, false, epilogue);
+    return;
+  }
+  const int64_t chunk = W13ChunkExperts(l, h, m, dt, omp_get_max_threads());
+  Tensor scratch = Tensor::Scratch(dt, {chunk, h, 2 * m});
+  for (int64_t g0 = 0; g0 < l; g0 += chunk) {
+    const int64_t g1 = std::min(l, g0 + chunk);
+    ConcatW13(w, g0, g1, scratch.data());
+    Grouped(mm, backend, groups, lhs,
+            [&](int64_t g) { return BOperand{nullptr, view(scratch.at((g - g0) * h * 2 * m))}; }, out, false,
+            epilogue, false, GroupRange{g0, g1 == l ? -1 : g1});
   }
 }
 
@@ -362,8 +423,9 @@ void ExpertMlp::UpFloat(const ExpertWeights& w, const PackedRows& rows, bool pac
   MatView x = MatView::RowMajor(rows.x.data(), dt, rn, h, h);
   const auto& groups = plan.group_sizes;
   if (options_.fused_w13) {
-    Grouped(runner_, options_.backend, groups, x, weight(s.p13, w.w13, 2 * m),
-            OutView{s.ab.data(), dt, rn, 2 * m, 2 * m}, false, swiglu_epi);
+    const OutView ab{s.ab.data(), dt, rn, 2 * m, 2 * m};
+    if (packed) Grouped(runner_, options_.backend, groups, x, weight(s.p13, w.w13, 2 * m), ab, false, swiglu_epi);
+    else GroupedW13(runner_, options_.backend, w, groups, x, false, ab, swiglu_epi);
     return;
   }
   Grouped(runner_, options_.backend, groups, x, weight(s.p1, w.w1, m), OutView{s.ab.data(), dt, rn, m, m}, false);
@@ -727,8 +789,7 @@ void ExpertMlp::BackwardDx(const ExpertWeights& w, const PackPlan& plan, Tensor*
   };
   const OutView dx{dx_rows->data(), dt, rn, h, h};
   if (options_.fused_w13) {
-    Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.data(), dt, rn, 2 * m, 2 * m),
-            transposed(w.w13, 2 * m), dx, false);
+    GroupedW13(runner_, options_.backend, w, groups, MatView::RowMajor(s.dab.data(), dt, rn, 2 * m, 2 * m), true, dx);
     return;
   }
   Grouped(runner_, options_.backend, groups, MatView::RowMajor(s.dab.data(), dt, rn, m, m), transposed(w.w1, m), dx,

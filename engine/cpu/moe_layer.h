@@ -140,6 +140,14 @@ struct ExpertWeights {
 // Allocates w13 if needed and fills it from w1 and w3.
 void BuildW13(ExpertWeights* w);
 
+// Training with fused_w13 may leave w13 unbuilt: the expert MLP's matmuls
+// against w13 (the up projection, and dx rows against its transpose) then
+// concatenate w1|w3 a chunk of experts at a time. A chunk is two experts
+// per thread (so each batch keeps the threads busy), or as many as 4 MiB of
+// w13 holds when that is more (tiny experts: fewer, larger batches), at most
+// all of them.
+int64_t W13ChunkExperts(int64_t experts, int64_t hidden, int64_t mlp_dim, DType dtype, int threads);
+
 struct ExpertGrads {
   Tensor dw1, dw3, dw2;  // same shapes and dtype as the weights
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "engine/cpu/moe_layer.h"
 #include "engine/parallel/mpi_comm.h"
@@ -123,24 +124,35 @@ double ReductionBytes(const Dims& x) {
   return bytes;
 }
 
-// Training: the computing device's w13 (and each thread's output buffer the
-// split of a dW13 lands in) and its backward's row buffers (dy and dx rows,
-// dh, d(gate|up)); freed before the shared expert runs.
+// Training: the computing device's w13 (a chunk of its experts' with float
+// matmuls, all of them in the int8 routed modes; and each thread's output
+// buffer the split of a dW13 lands in) and its backward's row buffers (dy
+// and dx rows, dh, d(gate|up)); freed before the shared expert runs.
 double ComputingDeviceBytes(const Dims& x) {
   if (!x.training) return 0;
   double bytes = x.rows * (2 * x.h + 3 * x.m) * x.es;
-  if (x.fused) bytes += x.l * 2 * x.h * x.m * x.es + x.threads * 2 * x.h * x.m * x.es;
+  if (x.fused) {
+    const double built = x.quant_rows ? x.l
+                                      : static_cast<double>(cpu::W13ChunkExperts(
+                                            static_cast<int64_t>(x.l), static_cast<int64_t>(x.h),
+                                            static_cast<int64_t>(x.m), x.dtype, static_cast<int>(x.threads)));
+    bytes += built * 2 * x.h * x.m * x.es + x.threads * 2 * x.h * x.m * x.es;
+  }
   return bytes;
 }
 
 // One rank of an MPI run (one device): its share of the data (its tokens,
 // its experts, the shared weights), its device's buffers, the replica's
 // outputs (compact_psum) and the shared expert's activations, which it
-// holds as a real device would; at its peak one of (they never coexist):
-// its expert MLP's training buffers, its exchange buffers (the dense f32
-// partials, and the bf16 wire copy when the sum lands in f32), or the
-// shared expert's backward scratch with the f32 sum it adds dx to.
-double RankBytes(const Dims& x) {
+// holds as a real device would (`held`); at its peak one of (they never
+// coexist, `transient`): its expert MLP's training buffers, its exchange
+// buffers (the dense f32 partials, and the bf16 wire copy when the sum
+// lands in f32), or the shared expert's backward scratch with the f32 sum
+// it adds dx to.
+struct RankPeak {
+  double held = 0, transient = 0;
+};
+RankPeak RankBytes(const Dims& x) {
   const double tokens = x.compact ? x.tr : x.ts;
   const double share = tokens * x.h * x.es + 3 * x.l * x.h * x.m * x.es + 3 * x.h * x.s * x.es;
   const double outputs = x.compact ? x.tr * x.h * x.es * (x.training ? 3 : 1) : 0;
@@ -150,8 +162,45 @@ double RankBytes(const Dims& x) {
   if (x.bf16_wire && lands_f32) exchange += (x.a2a ? std::min(x.tr, x.rows) : x.tr) * x.h * 2;
   const double shared_act = SharedBytes(x, tokens, false);
   const double shared_bwd = x.s > 0 && x.training ? SharedBytes(x, tokens) - shared_act + tokens * x.h * 4 : 0;
-  return share + DeviceBytes(x) + outputs + shared_w13 + shared_act +
-         std::max({ComputingDeviceBytes(x), exchange, shared_bwd});
+  RankPeak p;
+  p.held = share + DeviceBytes(x) + outputs + shared_w13 + shared_act;
+  p.transient = std::max({ComputingDeviceBytes(x), exchange, shared_bwd});
+  return p;
+}
+
+// --check-numerics, after the timed steps: the global results (y; training:
+// dx and every expert's and the shared expert's weight gradients) are
+// assembled in f32 by an all-reduce over every device, one tensor after the
+// other; each of `local` devices in the process fills a whole buffer of the
+// tensor being assembled (the first one's becomes the result). The peak of
+// that, and what the process keeps: every result.
+struct GatherPeak {
+  double peak = 0, kept = 0;
+};
+GatherPeak GatheredBytes(const Dims& x, double local) {
+  std::vector<double> sizes = {x.t * x.h};
+  if (x.training) {
+    sizes.push_back(x.t * x.h);
+    sizes.insert(sizes.end(), 3, x.e * x.h * x.m);
+    if (x.s > 0) sizes.insert(sizes.end(), 3, x.h * x.s);
+  }
+  GatherPeak g;
+  for (double n : sizes) {
+    g.peak = std::max(g.peak, g.kept + local * n * 4);
+    g.kept += n * 4;
+  }
+  return g;
+}
+
+// The single-device reference that --check-numerics compares with (rank 0,
+// or the process of simulated devices), run once the results are gathered:
+// the single-device engine's own peak on the whole data (the estimate of a
+// `none` run; without the data when the process already holds it), and the
+// comparison's two f64 copies of the largest tensor.
+double ReferenceBytes(const Dims& x, const cpu::BlockConfig& bc, int64_t topk, bool data_held) {
+  double bytes = cpu::EstimateBytes(bc, topk, x.training, false);
+  if (data_held) bytes -= x.t * x.h * x.es + 3 * x.e * x.h * x.m * x.es + 3 * x.h * x.s * x.es;
+  return bytes + 16 * std::max(x.t * x.h, x.training ? x.e * x.h * x.m : 0.0);
 }
 
 }  // namespace
@@ -159,19 +208,37 @@ double RankBytes(const Dims& x) {
 double EstimateParallelBytes(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
   const Dims x = DimsOf(c, bc, topk);
   // Every rank is a process of its own: the machine holds them all.
-  if (LaunchedByMpi()) return x.d * RankBytes(x);
+  if (LaunchedByMpi()) {
+    double sum = 0;
+    for (int rank = 0; rank < static_cast<int>(x.d); ++rank) sum += EstimateRankBytes(c, bc, topk, rank);
+    return sum;
+  }
   const double data = x.t * x.h * x.es + 3 * x.e * x.h * x.m * x.es + 3 * x.h * x.s * x.es;
   const double outputs = x.tr * x.h * x.es * (x.training ? 3 : 1);  // y, dout, dx of a replica
   const double shared_w13 = x.shared_fused && x.s > 0 ? x.h * 2 * x.s * x.es : 0;
-  double held = x.d * DeviceBytes(x) + shared_w13 + ComputingDeviceBytes(x);
+  double held = x.d * DeviceBytes(x) + shared_w13;
   if (x.compact_rows && x.training && x.s > 0) held += x.a * 3 * x.h * x.s * x.es;  // shared gradients
   if (x.compact) held += x.a * outputs;
-  held += x.compact ? x.a * SharedBytes(x, x.tr) : x.d * SharedBytes(x, x.ts);
-  return data + held + ReductionBytes(x);
+  const double shared = x.compact ? x.a * SharedBytes(x, x.tr) : x.d * SharedBytes(x, x.ts);
+  const double run = data + held + shared + ComputingDeviceBytes(x) + ReductionBytes(x);
+  if (!c.check_numerics) return run;
+  // After the steps the activations and scratch are freed (forward-only runs
+  // keep the shared expert's): the results are gathered, then the reference runs.
+  const double after = data + held + (x.training ? 0 : shared);
+  const GatherPeak g = GatheredBytes(x, x.d);
+  return std::max({run, after + g.peak, after + g.kept + ReferenceBytes(x, bc, topk, true)});
 }
 
-double EstimateRankBytes(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk) {
-  return RankBytes(DimsOf(c, bc, topk));
+double EstimateRankBytes(const BenchConfig& c, const cpu::BlockConfig& bc, int64_t topk, int rank) {
+  const Dims x = DimsOf(c, bc, topk);
+  const RankPeak p = RankBytes(x);
+  if (!c.check_numerics) return p.held + p.transient;
+  // After the steps: the rank's data and buffers, the gathered results, and
+  // on rank 0 the reference on the whole data, generated again.
+  const GatherPeak g = GatheredBytes(x, 1);
+  double after = p.held + g.peak;
+  if (rank == 0) after = std::max(after, p.held + g.kept + ReferenceBytes(x, bc, topk, false));
+  return std::max(p.held + p.transient, after);
 }
 
 }  // namespace moelog::engine::parallel

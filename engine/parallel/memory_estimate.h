@@ -18,6 +18,9 @@
 // share of the data (its experts, its tokens, the shared weights), its
 // buffers, and what real devices replicate (compact_psum: the replica's
 // outputs, the shared expert over the replica's tokens, a dense f32 partial).
+// With --check-numerics, after the steps: the results assembled in f32 (every
+// rank, or every simulated device while it contributes) and the
+// single-device reference's own peak (rank 0, or the process).
 #ifndef MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_
 #define MOELOG_ENGINE_PARALLEL_MEMORY_ESTIMATE_H_
 
@@ -32,8 +35,10 @@ namespace moelog::engine::parallel {
 // REQUIRES: config.parallel_mode != "none"; bc = MakeBlockConfig(config, impl).
 // Under MPI: the sum over the ranks (they share the machine).
 double EstimateParallelBytes(const BenchConfig& config, const cpu::BlockConfig& bc, int64_t topk);
-// Bytes one rank of the run under MPI holds at its peak (every rank alike).
-double EstimateRankBytes(const BenchConfig& config, const cpu::BlockConfig& bc, int64_t topk);
+// Bytes rank `rank` of the run under MPI holds at its peak (every rank
+// alike, except that with --check-numerics rank 0 also runs the
+// single-device reference on the whole data, generated again).
+double EstimateRankBytes(const BenchConfig& config, const cpu::BlockConfig& bc, int64_t topk, int rank);
 
 }  // namespace moelog::engine::parallel
 

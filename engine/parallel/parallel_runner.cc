@@ -361,6 +361,11 @@ class ParallelModel {
   // replica's.
   float* SharedOut(Device& d);
   void ReleaseOutputs();
+  // Training with fused_w13: the int8 routed modes quantize the whole w13,
+  // so the computing device's is built (BuildDeviceW13); float matmuls read
+  // w1|w3 concatenated a chunk of experts at a time inside the expert MLP
+  // (cpu::W13ChunkExperts), and no device's whole w13 exists.
+  bool TrainingBuildsW13() const { return o_.training && o_.fused && o_.quant_rows; }
   // d's w13 = concat(w1, w3), built into w13_scratch_ (a view of it).
   void BuildDeviceW13(Device* d);
   // Where a device's reduced rows land (and `result` is sized to `rows`).
@@ -374,7 +379,7 @@ class ParallelModel {
   cpu::MatmulRunner runner_;
   std::vector<Device> dev_;
   Tensor shared_w13_;  // the fused shared weight every device reads
-  // Training with fused_w13: the w13 of the device that computes, one buffer
+  // TrainingBuildsW13: the w13 of the device that computes, one buffer
   // the devices take turns in (they run one after the other here), so a
   // device refills it instead of allocating and faulting in a fresh one. It
   // is freed once the last device's expert MLP is done (forward, backward):
@@ -456,7 +461,9 @@ Status ParallelModel::PrepareWeights(const cpu::BlockConfig& bc, cpu::BlockData&
     d->w.w3 = Tensor::View(data.experts.w3, e0 * hm, {l, o_.hidden, o_.mlp_dim});
     d->w.w2 = Tensor::View(data.experts.w2, e0 * hm, {l, o_.mlp_dim, o_.hidden});
   }
-  if (o_.fused) cpu::BuildW13(&d->w);
+  // Forward-only runs prepack (or prequantize) w13 below; training builds it
+  // (if at all) while the device computes.
+  if (o_.fused && (!o_.training || TrainingBuildsW13())) cpu::BuildW13(&d->w);
   if (o_.shared_dim > 0) PrepareShared(bc, data, d);
   cpu::ExpertMlpOptions mo;
   mo.backend = bc.backend;
@@ -467,11 +474,12 @@ Status ParallelModel::PrepareWeights(const cpu::BlockConfig& bc, cpu::BlockData&
   mo.prepacked = !o_.training;
   d->mlp = std::make_unique<cpu::ExpertMlp>(&runner_, mo);
   MOELOG_RETURN_IF_ERROR(d->mlp->Prepare(d->w));
-  // A training step rebuilds each device's w13 while that device computes
-  // (LocalExpertsForward, Backward), as the single-device pipeline
-  // concatenates an expert's w1|w3 while it is in flight: the simulated
-  // devices do not hold every device's w13 at once. Forward-only runs read
-  // the prepacked (or prequantized) weights and never the plain w13.
+  // A training step concatenates w1|w3 while the device computes, a chunk
+  // of experts at a time (the int8 routed modes: the device's whole w13,
+  // LocalExpertsForward, Backward), as the single-device pipeline
+  // concatenates an expert's w1|w3 while it is in flight: no device holds
+  // its whole w13 through the step. Forward-only runs read the prepacked
+  // (or prequantized) weights and never the plain w13.
   const bool packed = !o_.training && (bc.quant == cpu::QuantMode::kNone ||
                                        bc.quant == cpu::QuantMode::kInt8RoutedPrequant);
   if (o_.fused && (o_.training || packed)) Release(&d->w.w13);
@@ -684,9 +692,9 @@ Status ParallelModel::LocalExpertsForward() {
     }
     if (o_.training) {
       StageClock c(&stage_s_, kMlp);
-      if (o_.fused) BuildDeviceW13(&d);  // w13 = concat(w1, w3), rebuilt every training step
+      if (TrainingBuildsW13()) BuildDeviceW13(&d);  // w13 = concat(w1, w3), rebuilt every training step
       MOELOG_RETURN_IF_ERROR(d.mlp->Forward(d.w, d.rows, &d.y_rows, true));
-      if (o_.fused) d.w.w13 = Tensor();  // the view; the next device refills the buffer
+      if (TrainingBuildsW13()) d.w.w13 = Tensor();  // the view; the next device refills the buffer
     } else {
       // Forward without saving is exactly Up then Down.
       {
@@ -854,9 +862,9 @@ Status ParallelModel::Backward() {
       if (dout_from_y) CombineBackwardFromOutput(d.y, d.plan, apply_weight, inv_n, &d.dy_rows);
       else cpu::CombineBackward(d.*dsrc, d.plan, apply_weight, &d.dy_rows);
       if (o_.path != CommPath::kCompactPsum) Release(&d.dout_src);
-      if (o_.fused) BuildDeviceW13(&d);  // the device's w13 again, while it computes (PrepareWeights)
+      if (TrainingBuildsW13()) BuildDeviceW13(&d);  // the device's w13 again, while it computes
       MOELOG_RETURN_IF_ERROR(d.mlp->Backward(d.w, d.rows, d.dy_rows, &d.dx_rows, &d.grads));
-      if (o_.fused) d.w.w13 = Tensor();
+      if (TrainingBuildsW13()) d.w.w13 = Tensor();
       // The device's activations, dispatched rows and scratch are consumed.
       d.mlp->ReleaseActivations();
       Release(&d.dy_rows);

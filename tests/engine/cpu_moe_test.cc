@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include "engine/backend.h"
 #include "engine/cpu/moe_block.h"
@@ -227,6 +228,63 @@ TEST(CpuMoe, NullRowsCostNoMatmul) {
     if (backend == GroupedBackend::kRaggedDot) {
       for (int64_t i = plan->valid_rows * c.hidden; i < y.numel(); ++i) ASSERT_EQ(y.Get(i), 0.0f);
     }
+  }
+}
+
+// Training with fused_w13 and w13 not built (expert parallelism leaves it
+// so): the expert MLP concatenates w1|w3 a chunk of experts at a time, and
+// the forward and backward are bit for bit those over the whole built w13,
+// with gmm tiles and ragged_dot groups (whose rows past the groups are zero).
+TEST(CpuMoe, UnbuiltW13IsConcatenatedPerChunkBitForBit) {
+  BenchConfig c = SmallConfig();
+  c.tokens = 384;
+  c.hidden = c.mlp_dim = 1024;  // 4 MiB of w13 an expert: chunks of two experts a thread
+  c.experts = 7;
+  Routing r = MakeRouting(c, "random", 0.25);
+  BlockData data = GenerateBlockData(c.tokens, c.hidden, c.mlp_dim, c.experts, 0, DType::kBF16, 5);
+  ASSERT_LT(W13ChunkExperts(c.experts, c.hidden, c.mlp_dim, DType::kBF16, omp_get_max_threads()), c.experts);
+  for (auto backend : {GroupedBackend::kGmm, GroupedBackend::kRaggedDot}) {
+    PackOptions o;
+    o.pad_rows_to_tile = backend == GroupedBackend::kGmm;
+    auto plan = PlanPack(r, o);
+    ASSERT_TRUE(plan.ok());
+    PackedRows rows;
+    GatherRows(data.x, *plan, false, &rows);
+    Tensor dy(DType::kBF16, {plan->rows, c.hidden});
+    for (int64_t i = 0; i < dy.numel(); ++i) dy.Set(i, std::sin(0.37f * static_cast<float>(i % 1009)));
+    struct Out {
+      Tensor y, dx;
+      ExpertGrads g;
+    };
+    auto run = [&](bool built) {
+      ExpertWeights w;
+      w.w1 = Tensor::View(data.experts.w1, 0, data.experts.w1.shape());
+      w.w3 = Tensor::View(data.experts.w3, 0, data.experts.w3.shape());
+      w.w2 = Tensor::View(data.experts.w2, 0, data.experts.w2.shape());
+      if (built) BuildW13(&w);
+      MatmulRunner mm;
+      ExpertMlpOptions eo;
+      eo.backend = backend;
+      eo.fused_w13 = true;
+      ExpertMlp mlp(&mm, eo);
+      Out out;
+      EXPECT_TRUE(mlp.Forward(w, rows, &out.y, true).ok());
+      EXPECT_TRUE(mlp.Backward(w, rows, dy, &out.dx, &out.g).ok());
+      return out;
+    };
+    const Out a = run(true), b = run(false);
+    // The valid rows (gmm leaves the rest of y unwritten), and every row
+    // of ragged_dot's y and of dx.
+    const int64_t yn = (backend == GroupedBackend::kGmm ? plan->valid_rows : plan->rows) * c.hidden;
+    auto same = [](const Tensor& x, const Tensor& y, int64_t n) {
+      return x.numel() >= n && y.numel() >= n &&
+             std::memcmp(x.data(), y.data(), static_cast<size_t>(n * DTypeSize(x.dtype()))) == 0;
+    };
+    EXPECT_TRUE(same(a.y, b.y, yn));
+    EXPECT_TRUE(same(a.dx, b.dx, a.dx.numel()));
+    EXPECT_TRUE(same(a.g.dw1, b.g.dw1, a.g.dw1.numel()));
+    EXPECT_TRUE(same(a.g.dw3, b.g.dw3, a.g.dw3.numel()));
+    EXPECT_TRUE(same(a.g.dw2, b.g.dw2, a.g.dw2.numel()));
   }
 }
 
