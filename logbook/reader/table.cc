@@ -62,6 +62,41 @@ std::string TableLabel(const Entry& e, const TableBlock& t) {
   return near.empty() ? "" : LabelValue(near);
 }
 
+// A line of settings only ("**M=1, N=3072, K=1024**", "`seq=4096; heads=16`"):
+// its `key=value` pairs, keys as written; empty for a line that holds
+// anything else (a word, a figure, a sentence).
+Config SettingsLine(std::string text) {
+  if (text.size() > 160) return {};
+  for (char& c : text)
+    if (c == '*' || c == '`' || c == ',' || c == ';' || c == '\n') c = ' ';
+  Config out;
+  for (const auto& w : Words(text)) {
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || w.find('=', eq + 1) != std::string::npos ||
+        !IsIdentStart(w[0]) || !std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(eq), IsIdentChar))
+      return {};
+    out[w.substr(0, eq)] = w.substr(eq + 1);
+  }
+  return out;
+}
+
+// The settings a line above a table states for all its rows: the nearest
+// SettingsLine between the table and what comes before it (the entry's
+// heading, a sub-heading or another table), a remark between them aside
+// ("PyTorch 2.11").
+Config SettingsAbove(const Entry& e, const TableBlock& t) {
+  int previous = e.heading_line;
+  for (const auto& o : e.tables)
+    if (o.line < t.line) previous = std::max(previous, o.end_line);
+  for (const auto& h : e.subheadings)
+    if (h.line < t.line) previous = std::max(previous, h.line);
+  for (auto p = e.paragraphs.rbegin(); p != e.paragraphs.rend(); ++p) {
+    if (p->end_line >= t.line || p->line <= previous) continue;
+    if (Config c = SettingsLine(p->lead.empty() ? p->text : p->lead + " " + p->text); !c.empty()) return c;
+  }
+  return {};
+}
+
 }  // namespace
 
 // The label that tells an entry's tables apart when two or more are
@@ -79,6 +114,7 @@ std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x) {
 // tells it from the entry's other tables (TableSetup).
 Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x) {
   Config c = Under(e, t.line, context, x);
+  for (const auto& [k, v] : SettingsAbove(e, t)) c.emplace(k, v);
   if (const std::string setup = c.count("setup") ? "" : TableSetup(e, t, x); !setup.empty()) {
     c["setup"] = setup;
     // "Full training (d26):" names a key of the runs too.

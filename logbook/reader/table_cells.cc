@@ -42,15 +42,64 @@ bool RangeCell(const std::string& cell, std::string* figure, std::string* low, s
   return NumberCell(*figure, &unit) && ParseNumber(*low).has_value() && ParseNumber(*high).has_value();
 }
 
-// A cell of several figures (NamedParts: each keyed by its name; RangeCell:
-// the figure and its range's ends as metrics of their own), each read as a
-// cell of the column. False for a cell of one figure.
+// A cell of figures in different units, one after another between spaced
+// slashes ("22.26us / 849.03 GB/s", "47.35us / 102.04 TFLOPS / 509.34
+// GB/s"): each part a number with a unit of its own metric, each metric
+// once; the parts into `parts` with their unit's metric. False for any other
+// cell ("10.1 GB / 81.6 GB" is one metric twice: used of total).
+bool MetricParts(const std::string& cell, std::vector<std::pair<std::string, UnitInfo>>* parts) {
+  parts->clear();
+  std::set<std::string> metrics;
+  for (size_t from = 0; from <= cell.size();) {
+    size_t cut = from;
+    while (cut < cell.size() && !(cell[cut] == '/' && cut > 0 && cell[cut - 1] == ' ' && cut + 1 < cell.size() && cell[cut + 1] == ' '))
+      ++cut;
+    const std::string part = parse_detail::Trim(cell.substr(from, cut - from));
+    std::string unit;
+    UnitInfo info{};
+    if (!NumberCell(part, &unit) || unit.empty() || !AnyUnit(unit, &info) || info.derived || !metrics.insert(info.metric).second)
+      return false;
+    parts->emplace_back(part, info);
+    from = cut + 1;
+  }
+  return parts->size() >= 2;
+}
+
+// The column for one part of a MetricParts cell: the part's metric, named
+// as the column's is ("gpu_a_time_s" -> "gpu_a_gb_per_s").
+ColumnInfo PartColumn(const ColumnInfo& col, const UnitInfo& part) {
+  ColumnInfo out = col;
+  UnitInfo own{};
+  std::string prefix;
+  if (AnyUnit(col.unit, &own) && col.metric.size() > own.metric.size() &&
+      col.metric.compare(col.metric.size() - own.metric.size(), own.metric.size(), own.metric) == 0)
+    prefix = col.metric.substr(0, col.metric.size() - own.metric.size());
+  out.metric = prefix + part.metric;
+  out.factor = part.factor;
+  out.unit.clear();
+  return out;
+}
+
+// A cell of several figures (NamedParts: each keyed by its name;
+// MetricParts: each its own metric; RangeCell: the figure and its range's
+// ends as metrics of their own), each read as a cell of the column. False
+// for a cell of one figure.
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
   if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
     for (const auto& [figure, name] : parts) {
       ColumnInfo named = col;
       named.scale["variant"] = name;
       MetricCell(figure, named, by_at);
+    }
+    return true;
+  }
+  if (std::vector<std::pair<std::string, UnitInfo>> parts; MetricParts(cell, &parts)) {
+    for (const auto& [figure, info] : parts) {
+      ColumnInfo part = PartColumn(col, info);
+      std::string unit;
+      NumberCell(figure, &unit);
+      part.unit = unit;
+      MetricCell(figure, part, by_at);
     }
     return true;
   }

@@ -296,5 +296,40 @@ TEST(ReaderTable, ACellsBracketedRangeIsOnItsRow) {
   EXPECT_EQ(values, (std::set<double>{0.0409, 0.0412, 0.042}));
 }
 
+// A cell of figures in different units, one after another with slashes
+// ("21.40us / 812.5 GB/s", "44.1us / 98.6 TFLOPS / 501.2 GB/s"): one
+// figure per metric, all of the row; a slash between two figures of one
+// metric ("10.1 GB / 81.6 GB": used of total) is no such cell.
+TEST(ReaderTable, ACellOfSeveralMetricsKeepsEachFigure) {
+  const auto figs = TableEntryFigures(
+      "| Kernel | GPU A | GPU B |\n"
+      "|---|---|---|\n"
+      "| eager | 21.40us / 812.5 GB/s | 44.1us / 98.6 TFLOPS / 501.2 GB/s |\n"
+      "| fused | 12.50us / 790.0 GB/s | 12.0us / 700.0 GB/s |\n");
+  std::set<double> values;
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) values.insert(std::round(v * 1e9) / 1e9);
+  for (double want : {21.40e-6, 812.5, 44.1e-6, 98.6, 501.2, 12.0e-6, 700.0})
+    EXPECT_TRUE(values.count(std::round(want * 1e9) / 1e9)) << want;
+  const auto memory = TableEntryFigures("| run | memory |\n|---|---|\n| a | 10.1 GB / 81.6 GB |\n");
+  for (const auto& f : memory)
+    for (const auto& [m, v] : f.run.metrics) EXPECT_NE(v, 81.6) << m;
+}
+
+// A line of `key=value` settings above a table ("**M=8, N=2048, K=512**"),
+// even with a remark between them, keys every row of that table; the next
+// table's line keys the next table.
+TEST(ReaderTable, ASettingsLineAboveATableKeysItsRows) {
+  const auto figs = TableEntryFigures(
+      "\n**M=8, N=2048, K=512**\n\nlibrary 1.2\n\n| kernel | time |\n|---|---|\n| eager | 21.40 us |\n| fused | 12.00 us |\n\n"
+      "**M=64, N=2048, K=512**\n\nlibrary 1.2\n\n| kernel | time |\n|---|---|\n| eager | 40.10 us |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  for (size_t i = 0; i < figs.size(); ++i) {
+    ASSERT_TRUE(figs[i].run.config.count("M")) << i;
+    EXPECT_EQ(figs[i].run.config.at("M"), i < 2 ? "8" : "64") << i;
+    ASSERT_TRUE(figs[i].run.config.count("N")) << i;
+  }
+}
+
 }  // namespace
 }  // namespace moelog::logbook
