@@ -277,6 +277,7 @@ std::string CellCore(std::string cell, bool* approximate) {
     }
   if (const size_t open = cell.find(" ("); open != std::string::npos && open > 0 && cell.back() == ')')
     cell = parse_detail::Trim(cell.substr(0, open));
+  if (std::string seconds; DurationCell(cell, &seconds)) return seconds;  // "1m 44s 79ms"
   return cell;
 }
 
@@ -559,7 +560,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
         cols.back().metric = QualityMetric(Lower(headers->back()));
       cols.back().scale = std::move(scale);
     }
-    if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
+    if ((EstimateColumn(headers->back()) && c > 0) || NamesUnderDerivedHeader(t, c, cols.back())) cols.back() = ColumnInfo{};
   }
   if (LetterKeyColumn(t, *headers)) cols[0] = ColumnInfo{};
   FactorColumns(t, *headers, &cols);

@@ -1,9 +1,51 @@
 // Reader stage table, cells and columns: what a table's cell or column is
 // beyond one number under a metric's header, and the columns a table of
 // figures leaves out (estimates, plans, pass/fail checks).
+#include <nlohmann/json.hpp>
+
+#include "engine/format.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
+
+namespace {
+
+// The duration_parts of data/reader/table.json, read once: a unit -> its
+// length in seconds.
+const std::map<std::string, double>& DurationParts() {
+  static const std::map<std::string, double> parts = [] {
+    std::map<std::string, double> out;
+    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("duration_parts") && j["duration_parts"].is_object())
+      for (const auto& [k, v] : j["duration_parts"].items())
+        if (v.is_number() && v.get<double>() > 0) out[k] = v.get<double>();
+    return out;
+  }();
+  return parts;
+}
+
+}  // namespace
+
+// A time written in several parts, largest unit first ("1m 44s 79ms", "2h
+// 51m 31s", "1h 02m"): the same time in seconds, as "104.079 s" (the
+// decimals its smallest part is written to), into `seconds`. False for any
+// other cell (one part is a figure of its own: "44s").
+bool DurationCell(const std::string& cell, std::string* seconds) {
+  const auto words = Words(cell);
+  if (words.size() < 2 || words.size() > 4) return false;
+  double total = 0, last = 0;
+  for (const auto& w : words) {
+    size_t n = 0;
+    while (n < w.size() && std::isdigit(static_cast<unsigned char>(w[n]))) ++n;
+    const auto part = DurationParts().find(w.substr(n));
+    if (n == 0 || n > 4 || part == DurationParts().end() || (last > 0 && part->second >= last)) return false;
+    total += std::stod(w.substr(0, n)) * part->second;
+    last = part->second;
+  }
+  const int decimals = last >= 1 ? 0 : static_cast<int>(std::lround(-std::log10(last)));
+  *seconds = Fixed(total, decimals) + " s";
+  return true;
+}
 
 // A cell of two or more figures each named by its parenthesis ("295
 // (forced balance) / 237 (dropless)", "1.2 ms (fused), 1.9 ms (eager)"):
@@ -123,6 +165,20 @@ bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& header
            const std::string v = r.empty() ? "" : parse_detail::Trim(r[0]);
            return !v.empty() && std::all_of(v.begin(), v.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
          });
+}
+
+// A column of a derived figure by its header ("Change", "Delta", "vs
+// Baseline") whose cells hold no number of it ("16MB read size", "Reduce
+// allocations"): the rows' names, a label column.
+bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col) {
+  if (!col.derived) return false;
+  bool any = false;
+  for (const auto& row : t.rows) {
+    if (c >= row.size() || EmptyCell(row[c])) continue;
+    if (CellNumber(Unticked(row[c]), col)) return false;
+    any = true;
+  }
+  return any;
 }
 
 // A column whose header says its figures are estimates or goals ("Prefill

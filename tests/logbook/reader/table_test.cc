@@ -331,5 +331,42 @@ TEST(ReaderTable, ASettingsLineAboveATableKeysItsRows) {
   }
 }
 
+// A time written in several units ("2m 5s 120ms", "1h 02m 03s", a
+// record's wall time) is one figure, in seconds; never the row's key.
+TEST(ReaderTable, ATimeInSeveralUnitsIsOneFigure) {
+  const auto figs = TableEntryFigures(
+      "| # | Val Loss | Time |\n"
+      "|---|---|---|\n"
+      "| 1 | 3.71 | 2m 5s 120ms |\n"
+      "| 2 | 3.70 | 1h 02m 03s |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::vector<double> times;
+  for (const auto& f : figs) {
+    EXPECT_FALSE(f.run.config.count("time")) << f.text;
+    for (const auto& [m, v] : f.run.metrics)
+      if (m.find("time") != std::string::npos) times.push_back(std::round(v * 1000) / 1000);
+  }
+  EXPECT_EQ(times, (std::vector<double>{125.12, 3723}));
+}
+
+// A column headed by a word of change ("Change", "Delta") over names, not
+// numbers ("16MB read size", "Reduce allocations"), names each row's run:
+// its rows are told apart by it.
+TEST(ReaderTable, AChangeColumnOfNamesNamesTheRows) {
+  const auto figs = TableEntryFigures(
+      "| Change | Timing |\n"
+      "| --- | --- |\n"
+      "| First version | 239s |\n"
+      "| 16MB read size | 18s |\n"
+      "| Reduce allocations | 13s |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  std::set<std::map<std::string, std::string>> configs;
+  for (const auto& f : figs) configs.insert(f.run.config);
+  EXPECT_EQ(configs.size(), 3u);
+  bool named = false;
+  for (const auto& [k, v] : figs[1].run.config) named = named || v.find("16MB read size") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
