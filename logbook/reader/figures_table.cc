@@ -733,9 +733,9 @@ bool ValueHeader(const std::string& h, const EntryCtx& x) {
     return std::all_of(h.begin(), h.end(), [](char c) {
       return std::isdigit(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == ',' || c == 'x' || c == '.';
     });
-  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0])) return false;
-  for (char c : h)
-    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/') return false;  // "pp128/tg128"
+  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0]) || ParameterHeader(h) || Words(h).size() > 5) return false;
+  for (char c : h)  // "pp128/tg128"; "dispatch only" (ValueColumns: over bare numbers)
+    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/' && c != ' ') return false;
   const std::string key = NormalizeKey(h);
   return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
          !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
@@ -750,12 +750,12 @@ std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::str
   std::set<std::string> units;
   for (size_t c = 0; c < headers.size(); ++c) {
     if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
-    if (!ValueHeader(headers[c], x)) continue;
+    if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
     bool numbers = true, any = false;
     for (const auto& row : t.rows) {
       if (c >= row.size() || EmptyCell(row[c])) continue;
       std::string unit;
-      numbers = numbers && NumberCell(row[c], &unit);
+      numbers = numbers && NumberCell(row[c], &unit) && (unit.empty() || headers[c].find(' ') == std::string::npos);
       any = true;
     }
     if (!numbers || !any) continue;

@@ -264,6 +264,7 @@ bool ArrowCell(const std::string& cell, std::string* before, std::string* after)
 bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts);
 bool DurationCell(const std::string& cell, std::string* seconds);
 bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col);
+bool ParameterHeader(const std::string& header);
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
 bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);

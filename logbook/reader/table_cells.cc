@@ -10,19 +10,29 @@ namespace moelog::logbook::reader {
 
 namespace {
 
-// The duration_parts of data/reader/table.json, read once: a unit -> its
-// length in seconds.
-const std::map<std::string, double>& DurationParts() {
-  static const std::map<std::string, double> parts = [] {
-    std::map<std::string, double> out;
+// Words of data/reader/table.json this file reads, once: duration_parts (a
+// unit -> its length in seconds) and parameter_words.
+struct CellWords {
+  std::map<std::string, double> duration_parts;
+  std::set<std::string> parameter_words;
+};
+
+const CellWords& Words_() {
+  static const CellWords words = [] {
+    CellWords out;
     const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
     if (j.is_object() && j.contains("duration_parts") && j["duration_parts"].is_object())
       for (const auto& [k, v] : j["duration_parts"].items())
-        if (v.is_number() && v.get<double>() > 0) out[k] = v.get<double>();
+        if (v.is_number() && v.get<double>() > 0) out.duration_parts[k] = v.get<double>();
+    if (j.is_object() && j.contains("parameter_words") && j["parameter_words"].is_array())
+      for (const auto& v : j["parameter_words"])
+        if (v.is_string()) out.parameter_words.insert(Lower(v.get<std::string>()));
     return out;
   }();
-  return parts;
+  return words;
 }
+
+const std::map<std::string, double>& DurationParts() { return Words_().duration_parts; }
 
 }  // namespace
 
@@ -165,6 +175,17 @@ bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& header
            const std::string v = r.empty() ? "" : parse_detail::Trim(r[0]);
            return !v.empty() && std::all_of(v.begin(), v.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
          });
+}
+
+// A header that names a setting of the rows, a size or a count ("hidden_dim",
+// "num_experts", "max_num_tokens", "batch", "M"): one letter, or a word of
+// parameter_words (data/reader/table.json) among its words.
+bool ParameterHeader(const std::string& header) {
+  std::string words;
+  for (char c : Lower(header)) words += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
+  const auto w = Words(words);
+  if (w.size() == 1 && w[0].size() == 1 && std::isalpha(static_cast<unsigned char>(w[0][0]))) return true;
+  return std::any_of(w.begin(), w.end(), [](const std::string& x) { return Words_().parameter_words.count(x) > 0; });
 }
 
 // A column of a derived figure by its header ("Change", "Delta", "vs

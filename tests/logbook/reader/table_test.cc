@@ -368,5 +368,27 @@ TEST(ReaderTable, AChangeColumnOfNamesNamesTheRows) {
   EXPECT_TRUE(named);
 }
 
+// A sweep table under a caption that names its unit ("times in us"): the
+// columns named for a size or count ("hidden", "num_experts", "topk", "M")
+// are the rows' settings, the columns named for what ran ("v3", "dispatch
+// only") hold the figures, one per cell.
+TEST(ReaderTable, ParameterColumnsOfASweepAreTheRowsKeys) {
+  const auto figs = TableEntryFigures(
+      "\nProfile of v3 (times in us)\n\n"
+      "| hidden | num_experts | M | v3 | dispatch only |\n"
+      "|---:|---:|---:|---:|---:|\n"
+      "| 4096 | 8 | 16 | 900 | 500 |\n"
+      "| 2048 | 64 | 32 | 1100 | 650 |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  std::set<std::string> variants;
+  for (const auto& f : figs) {
+    ASSERT_TRUE(f.run.config.count("hidden")) << f.text;
+    ASSERT_TRUE(f.run.config.count("num_experts")) << f.text;
+    if (f.run.config.count("variant")) variants.insert(f.run.config.at("variant"));
+    for (const auto& [m, v] : f.run.metrics) EXPECT_TRUE(v * 1e6 >= 500 - 1e-6) << m << "=" << v;
+  }
+  EXPECT_EQ(variants, (std::set<std::string>{"v3", "dispatch only"}));
+}
+
 }  // namespace
 }  // namespace moelog::logbook
