@@ -364,7 +364,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     bool approximate = false;
     std::string cell = Unticked(row[c]), sides, change;
     cell = CellCore(ChangeCell(cell, &sides, &change) ? sides : cell, &approximate);
-    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
+    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || PlaceholderCell(cell)) continue;
+    if (std::string low, high; DashRange(cell, &low, &high)) cell = high;  // "32-113ms": the unit after the range
     // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
     for (size_t p = 0; p < cell.size(); ++p)
       if (size_t a = ArrowAt(cell, p); a > 0) {
@@ -661,7 +662,7 @@ bool NumberCell(const std::string& raw, std::string* unit) {
 bool EmptyCell(const std::string& raw) {
   const std::string c = Unticked(raw);
   const auto words = Words(Lower(c));
-  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" ||
+  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" || PlaceholderCell(c) ||
          (!words.empty() && Vocab().no_run.count(words[0]) && c.find_first_of("0123456789") == std::string::npos);
 }
 

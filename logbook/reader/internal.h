@@ -265,6 +265,8 @@ bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std:
 bool DurationCell(const std::string& cell, std::string* seconds);
 bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col);
 bool ParameterHeader(const std::string& header);
+bool PlaceholderCell(const std::string& cell);
+bool DashRange(const std::string& cell, std::string* low, std::string* high);
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
 bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);

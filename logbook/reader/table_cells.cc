@@ -132,6 +132,29 @@ ColumnInfo PartColumn(const ColumnInfo& col, const UnitInfo& part) {
   return out;
 }
 
+// A cell that stands for a figure not yet there: words only, in brackets
+// ("[to be measured]", "(pending)").
+bool PlaceholderCell(const std::string& cell) {
+  return cell.size() > 2 && ((cell.front() == '[' && cell.back() == ']') || (cell.front() == '(' && cell.back() == ')')) &&
+         cell.find_first_of("0123456789") == std::string::npos;
+}
+
+// A cell written as a range, its unit after the second end ("32-113ms",
+// "2.1–2.6 s", "30ms-110ms"): its ends, each with the unit. False for any
+// other cell (a date "2025-12-21", a negative number, a range without unit).
+bool DashRange(const std::string& cell, std::string* low, std::string* high) {
+  size_t dash = cell.find('-'), len = 1;
+  if (const size_t en = cell.find("\xE2\x80\x93"); en != std::string::npos && (dash == std::string::npos || en < dash))
+    dash = en, len = 3;
+  if (dash == std::string::npos || dash == 0 || cell.find('-', dash + len) != std::string::npos) return false;
+  *low = parse_detail::Trim(cell.substr(0, dash));
+  *high = parse_detail::Trim(cell.substr(dash + len));
+  std::string lu, hu;
+  if (!NumberCell(*low, &lu) || !NumberCell(*high, &hu) || hu.empty() || (!lu.empty() && lu != hu)) return false;
+  if (lu.empty()) *low += hu;
+  return true;
+}
+
 // A cell of several figures (NamedParts: each keyed by its name;
 // MetricParts: each its own metric; RangeCell: the figure and its range's
 // ends as metrics of their own), each read as a cell of the column. False
@@ -152,6 +175,14 @@ bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::str
       NumberCell(figure, &unit);
       part.unit = unit;
       MetricCell(figure, part, by_at);
+    }
+    return true;
+  }
+  if (std::string from, to; DashRange(cell, &from, &to)) {
+    for (const auto& [end, value] : {std::pair<const char*, std::string>{"min_", from}, {"max_", to}}) {
+      ColumnInfo side = col;
+      side.metric = end + col.metric;
+      MetricCell(value, side, by_at);
     }
     return true;
   }

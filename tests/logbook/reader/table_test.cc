@@ -390,5 +390,41 @@ TEST(ReaderTable, ParameterColumnsOfASweepAreTheRowsKeys) {
   EXPECT_EQ(variants, (std::set<std::string>{"v3", "dispatch only"}));
 }
 
+// A cell written as a range ("30-110ms", "2.1–2.6 s") holds the least and
+// the most of the row's figure: two figures of the row, its min and max; a
+// date ("2025-12-21") is no range.
+TEST(ReaderTable, ARangeCellIsTheRowsMinAndMax) {
+  const auto figs = TableEntryFigures(
+      "| Setup | Date | Round | Probe |\n"
+      "|---|---|---|---|\n"
+      "| base | 2025-12-21 | 900ms | 350ms |\n"
+      "| fast | 2025-12-22 | 610ms | 30-110ms |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::map<std::string, double> fast;
+  for (const auto& [m, v] : figs[1].run.metrics) fast[m] = std::round(v * 1e6) / 1e6;
+  bool low = false, high = false;
+  for (const auto& [m, v] : fast) {
+    low = low || (m.find("min") != std::string::npos && v == 0.03);
+    high = high || (m.find("max") != std::string::npos && v == 0.11);
+  }
+  EXPECT_TRUE(low);
+  EXPECT_TRUE(high);
+  EXPECT_EQ(figs[1].run.config.at("date"), "2025-12-22");
+}
+
+// A row not yet measured ("[to be measured]", "(pending)") holds no figure:
+// the column's other cells are still read.
+TEST(ReaderTable, APlaceholderCellHoldsNoFigure) {
+  const auto figs = TableEntryFigures(
+      "| # | Loss | Time |\n"
+      "|---|---|---|\n"
+      "| 1 | 3.71 | 125.1s |\n"
+      "| 2 | [to be measured] | [to be measured] |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  bool time = false;
+  for (const auto& [m, v] : figs[0].run.metrics) time = time || (m.find("time") != std::string::npos && v == 125.1);
+  EXPECT_TRUE(time);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
