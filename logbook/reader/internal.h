@@ -309,6 +309,7 @@ void LoopFigures(const Entry& entry, const FencedBlock& block, size_t from, std:
 std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x);
 Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x);
 void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out);
+void LeadInSettings(const Entry& e, std::vector<RecordedFigure>* out);
 void SetupByLeadIn(const Entry& e, std::vector<RecordedFigure>* out);
 // The figures of an output block (figures_output.cc): printed `Name (unit):
 // value` lines, key=value and JSON lines, aligned columns and CSV, each

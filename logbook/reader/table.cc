@@ -97,7 +97,49 @@ Config SettingsAbove(const Entry& e, const TableBlock& t) {
   return {};
 }
 
+// The `key=value` words of a sentence ("For seq_len=1024 on B200:"): keys as
+// written, values of letters, digits, '.', '_' and 'x' only.
+Config SettingWords(const std::string& text) {
+  Config out;
+  for (std::string w : Words(text)) {
+    while (!w.empty() && std::strchr(":,;.)*`", w.back())) w.pop_back();
+    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || !IsIdentStart(w[0]) ||
+        !std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(eq), IsIdentChar) ||
+        !std::all_of(w.begin() + static_cast<std::ptrdiff_t>(eq) + 1, w.end(), [](char c) { return IsIdentChar(c) || c == '.'; }))
+      continue;
+    out[w.substr(0, eq)] = w.substr(eq + 1);
+  }
+  return out;
+}
+
 }  // namespace
+
+// A list's lead-in sentence that sets keys ("For seq_len=1024 on B200:"
+// over the list's items): every figure of that list, its sub-items too,
+// takes them (a key the figure names itself stays its own).
+void LeadInSettings(const Entry& e, std::vector<RecordedFigure>* out) {
+  for (const auto& p : e.paragraphs) {
+    const std::string text = parse_detail::Trim(p.text);
+    if (p.line != p.end_line || text.empty() || text.back() != ':' || text.size() > 120) continue;
+    const Config keys = SettingWords(text);
+    if (keys.empty()) continue;
+    std::vector<std::pair<int, int>> items;  // a list item's first and last line
+    for (const auto& b : e.notes) items.emplace_back(b.line, std::max(b.line, b.end_line));
+    for (const auto& f : e.fields) items.emplace_back(f.bullet.line, std::max(f.bullet.line, f.bullet.end_line));
+    std::sort(items.begin(), items.end());
+    int from = 0, to = 0, last = p.end_line;
+    for (const auto& [line, end] : items) {
+      if (line <= last || line - last > 2) continue;
+      if (from == 0) from = line;
+      to = last = end;
+    }
+    for (auto& f : *out)
+      if (from > 0 && f.line >= from && f.line <= to)
+        for (const auto& [k, v] : keys) f.run.config.emplace(k, v);
+  }
+}
 
 // The label that tells an entry's tables apart when two or more are
 // labelled differently and their sub-headings name no keys: its value for
