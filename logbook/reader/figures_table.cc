@@ -622,10 +622,10 @@ void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, C
   for (const char* dash : {"\xE2\x80\x94 ", "\xE2\x80\x93 ", "- "})
     if (cell.rfind(dash, 0) == 0) cell = parse_detail::Trim(cell.substr(std::string(dash).size()));
   // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
-  // not a name of the run.
+  // not a name of the run ("6230e838", a hash past any number's range, is one).
   if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
                            std::isdigit(static_cast<unsigned char>(cell[0])) &&
-                           (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
+                           std::isfinite(std::strtod(cell.c_str(), &end)) && end == cell.c_str() + cell.size())
     return;
   const std::string key = NormalizeKey(Unticked(header));
   if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {

@@ -426,5 +426,20 @@ TEST(ReaderTable, APlaceholderCellHoldsNoFigure) {
   EXPECT_TRUE(time);
 }
 
+// A row named by a hash that reads as a number with an exponent
+// ("6230e838", beside "b8f4f012") keeps that name: no written quantity has
+// an exponent past the range of a number.
+TEST(ReaderTable, AHashNamedRowKeepsItsName) {
+  const auto figs = TableEntryFigures(
+      "| Workload | Kernel A | Kernel B |\n"
+      "|---|---|---|\n"
+      "| b8f4f012 | 8.38 ms | 30.47 ms |\n"
+      "| 6230e838 | 9.10 ms | 38.75 ms |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  bool named = false;
+  for (const auto& [k, v] : figs[1].run.config) named = named || v == "6230e838";
+  EXPECT_TRUE(named);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
