@@ -675,6 +675,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   UnstampOthers(x, &out);
   FirstCommandDefaults(x, &out);
   SetupBySubheading(entry, &out);
+  LeadInSettings(entry, &out);
   FieldLineKeys(entry, &out);
   SetupByLeadIn(entry, &out);
   KeyHardware(entry, document_hardware, &out);

@@ -277,6 +277,7 @@ std::string CellCore(std::string cell, bool* approximate) {
     }
   if (const size_t open = cell.find(" ("); open != std::string::npos && open > 0 && cell.back() == ')')
     cell = parse_detail::Trim(cell.substr(0, open));
+  if (std::string seconds; DurationCell(cell, &seconds)) return seconds;  // "1m 44s 79ms"
   return cell;
 }
 
@@ -363,7 +364,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     bool approximate = false;
     std::string cell = Unticked(row[c]), sides, change;
     cell = CellCore(ChangeCell(cell, &sides, &change) ? sides : cell, &approximate);
-    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-") continue;
+    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || PlaceholderCell(cell)) continue;
+    if (std::string low, high; DashRange(cell, &low, &high)) cell = high;  // "32-113ms": the unit after the range
     // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
     for (size_t p = 0; p < cell.size(); ++p)
       if (size_t a = ArrowAt(cell, p); a > 0) {
@@ -559,7 +561,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
         cols.back().metric = QualityMetric(Lower(headers->back()));
       cols.back().scale = std::move(scale);
     }
-    if (EstimateColumn(headers->back()) && c > 0) cols.back() = ColumnInfo{};
+    if ((EstimateColumn(headers->back()) && c > 0) || NamesUnderDerivedHeader(t, c, cols.back())) cols.back() = ColumnInfo{};
   }
   if (LetterKeyColumn(t, *headers)) cols[0] = ColumnInfo{};
   FactorColumns(t, *headers, &cols);
@@ -620,10 +622,10 @@ void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, C
   for (const char* dash : {"\xE2\x80\x94 ", "\xE2\x80\x93 ", "- "})
     if (cell.rfind(dash, 0) == 0) cell = parse_detail::Trim(cell.substr(std::string(dash).size()));
   // "9.0e-2" under "relfrob(dx)": a quantity of no metric moelog knows,
-  // not a name of the run.
+  // not a name of the run ("6230e838", a hash past any number's range, is one).
   if (char* end = nullptr; cell.find_first_of("eE") != std::string::npos &&
                            std::isdigit(static_cast<unsigned char>(cell[0])) &&
-                           (std::strtod(cell.c_str(), &end), end == cell.c_str() + cell.size()))
+                           std::isfinite(std::strtod(cell.c_str(), &end)) && end == cell.c_str() + cell.size())
     return;
   const std::string key = NormalizeKey(Unticked(header));
   if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
@@ -660,7 +662,7 @@ bool NumberCell(const std::string& raw, std::string* unit) {
 bool EmptyCell(const std::string& raw) {
   const std::string c = Unticked(raw);
   const auto words = Words(Lower(c));
-  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" ||
+  return c.empty() || c == "\xE2\x80\x94" || c == "-" || c == "\xE2\x80\x93" || PlaceholderCell(c) ||
          (!words.empty() && Vocab().no_run.count(words[0]) && c.find_first_of("0123456789") == std::string::npos);
 }
 
@@ -732,9 +734,9 @@ bool ValueHeader(const std::string& h, const EntryCtx& x) {
     return std::all_of(h.begin(), h.end(), [](char c) {
       return std::isdigit(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == ',' || c == 'x' || c == '.';
     });
-  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0])) return false;
-  for (char c : h)
-    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/') return false;  // "pp128/tg128"
+  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0]) || ParameterHeader(h) || Words(h).size() > 5) return false;
+  for (char c : h)  // "pp128/tg128"; "dispatch only" (ValueColumns: over bare numbers)
+    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/' && c != ' ') return false;
   const std::string key = NormalizeKey(h);
   return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
          !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
@@ -749,12 +751,12 @@ std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::str
   std::set<std::string> units;
   for (size_t c = 0; c < headers.size(); ++c) {
     if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
-    if (!ValueHeader(headers[c], x)) continue;
+    if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
     bool numbers = true, any = false;
     for (const auto& row : t.rows) {
       if (c >= row.size() || EmptyCell(row[c])) continue;
       std::string unit;
-      numbers = numbers && NumberCell(row[c], &unit);
+      numbers = numbers && NumberCell(row[c], &unit) && (unit.empty() || headers[c].find(' ') == std::string::npos);
       any = true;
     }
     if (!numbers || !any) continue;

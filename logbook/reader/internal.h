@@ -262,6 +262,11 @@ bool NumberCell(const std::string& raw, std::string* unit);
 bool EmptyCell(const std::string& raw);
 bool ArrowCell(const std::string& cell, std::string* before, std::string* after);
 bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts);
+bool DurationCell(const std::string& cell, std::string* seconds);
+bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col);
+bool ParameterHeader(const std::string& header);
+bool PlaceholderCell(const std::string& cell);
+bool DashRange(const std::string& cell, std::string* low, std::string* high);
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
 bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
@@ -304,6 +309,7 @@ void LoopFigures(const Entry& entry, const FencedBlock& block, size_t from, std:
 std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x);
 Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x);
 void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out);
+void LeadInSettings(const Entry& e, std::vector<RecordedFigure>* out);
 void SetupByLeadIn(const Entry& e, std::vector<RecordedFigure>* out);
 // The figures of an output block (figures_output.cc): printed `Name (unit):
 // value` lines, key=value and JSON lines, aligned columns and CSV, each

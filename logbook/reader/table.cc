@@ -62,7 +62,84 @@ std::string TableLabel(const Entry& e, const TableBlock& t) {
   return near.empty() ? "" : LabelValue(near);
 }
 
+// A line of settings only ("**M=1, N=3072, K=1024**", "`seq=4096; heads=16`"):
+// its `key=value` pairs, keys as written; empty for a line that holds
+// anything else (a word, a figure, a sentence).
+Config SettingsLine(std::string text) {
+  if (text.size() > 160) return {};
+  for (char& c : text)
+    if (c == '*' || c == '`' || c == ',' || c == ';' || c == '\n') c = ' ';
+  Config out;
+  for (const auto& w : Words(text)) {
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || w.find('=', eq + 1) != std::string::npos ||
+        !IsIdentStart(w[0]) || !std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(eq), IsIdentChar))
+      return {};
+    out[w.substr(0, eq)] = w.substr(eq + 1);
+  }
+  return out;
+}
+
+// The settings a line above a table states for all its rows: the nearest
+// SettingsLine between the table and what comes before it (the entry's
+// heading, a sub-heading or another table), a remark between them aside
+// ("PyTorch 2.11").
+Config SettingsAbove(const Entry& e, const TableBlock& t) {
+  int previous = e.heading_line;
+  for (const auto& o : e.tables)
+    if (o.line < t.line) previous = std::max(previous, o.end_line);
+  for (const auto& h : e.subheadings)
+    if (h.line < t.line) previous = std::max(previous, h.line);
+  for (auto p = e.paragraphs.rbegin(); p != e.paragraphs.rend(); ++p) {
+    if (p->end_line >= t.line || p->line <= previous) continue;
+    if (Config c = SettingsLine(p->lead.empty() ? p->text : p->lead + " " + p->text); !c.empty()) return c;
+  }
+  return {};
+}
+
+// The `key=value` words of a sentence ("For seq_len=1024 on B200:"): keys as
+// written, values of letters, digits, '.', '_' and 'x' only.
+Config SettingWords(const std::string& text) {
+  Config out;
+  for (std::string w : Words(text)) {
+    while (!w.empty() && std::strchr(":,;.)*`", w.back())) w.pop_back();
+    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    const size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || !IsIdentStart(w[0]) ||
+        !std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(eq), IsIdentChar) ||
+        !std::all_of(w.begin() + static_cast<std::ptrdiff_t>(eq) + 1, w.end(), [](char c) { return IsIdentChar(c) || c == '.'; }))
+      continue;
+    out[w.substr(0, eq)] = w.substr(eq + 1);
+  }
+  return out;
+}
+
 }  // namespace
+
+// A list's lead-in sentence that sets keys ("For seq_len=1024 on B200:"
+// over the list's items): every figure of that list, its sub-items too,
+// takes them (a key the figure names itself stays its own).
+void LeadInSettings(const Entry& e, std::vector<RecordedFigure>* out) {
+  for (const auto& p : e.paragraphs) {
+    const std::string text = parse_detail::Trim(p.text);
+    if (p.line != p.end_line || text.empty() || text.back() != ':' || text.size() > 120) continue;
+    const Config keys = SettingWords(text);
+    if (keys.empty()) continue;
+    std::vector<std::pair<int, int>> items;  // a list item's first and last line
+    for (const auto& b : e.notes) items.emplace_back(b.line, std::max(b.line, b.end_line));
+    for (const auto& f : e.fields) items.emplace_back(f.bullet.line, std::max(f.bullet.line, f.bullet.end_line));
+    std::sort(items.begin(), items.end());
+    int from = 0, to = 0, last = p.end_line;
+    for (const auto& [line, end] : items) {
+      if (line <= last || line - last > 2) continue;
+      if (from == 0) from = line;
+      to = last = end;
+    }
+    for (auto& f : *out)
+      if (from > 0 && f.line >= from && f.line <= to)
+        for (const auto& [k, v] : keys) f.run.config.emplace(k, v);
+  }
+}
 
 // The label that tells an entry's tables apart when two or more are
 // labelled differently and their sub-headings name no keys: its value for
@@ -79,6 +156,7 @@ std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x) {
 // tells it from the entry's other tables (TableSetup).
 Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x) {
   Config c = Under(e, t.line, context, x);
+  for (const auto& [k, v] : SettingsAbove(e, t)) c.emplace(k, v);
   if (const std::string setup = c.count("setup") ? "" : TableSetup(e, t, x); !setup.empty()) {
     c["setup"] = setup;
     // "Full training (d26):" names a key of the runs too.

@@ -1,9 +1,61 @@
 // Reader stage table, cells and columns: what a table's cell or column is
 // beyond one number under a metric's header, and the columns a table of
 // figures leaves out (estimates, plans, pass/fail checks).
+#include <nlohmann/json.hpp>
+
+#include "engine/format.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
+
+namespace {
+
+// Words of data/reader/table.json this file reads, once: duration_parts (a
+// unit -> its length in seconds) and parameter_words.
+struct CellWords {
+  std::map<std::string, double> duration_parts;
+  std::set<std::string> parameter_words;
+};
+
+const CellWords& Words_() {
+  static const CellWords words = [] {
+    CellWords out;
+    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("duration_parts") && j["duration_parts"].is_object())
+      for (const auto& [k, v] : j["duration_parts"].items())
+        if (v.is_number() && v.get<double>() > 0) out.duration_parts[k] = v.get<double>();
+    if (j.is_object() && j.contains("parameter_words") && j["parameter_words"].is_array())
+      for (const auto& v : j["parameter_words"])
+        if (v.is_string()) out.parameter_words.insert(Lower(v.get<std::string>()));
+    return out;
+  }();
+  return words;
+}
+
+const std::map<std::string, double>& DurationParts() { return Words_().duration_parts; }
+
+}  // namespace
+
+// A time written in several parts, largest unit first ("1m 44s 79ms", "2h
+// 51m 31s", "1h 02m"): the same time in seconds, as "104.079 s" (the
+// decimals its smallest part is written to), into `seconds`. False for any
+// other cell (one part is a figure of its own: "44s").
+bool DurationCell(const std::string& cell, std::string* seconds) {
+  const auto words = Words(cell);
+  if (words.size() < 2 || words.size() > 4) return false;
+  double total = 0, last = 0;
+  for (const auto& w : words) {
+    size_t n = 0;
+    while (n < w.size() && std::isdigit(static_cast<unsigned char>(w[n]))) ++n;
+    const auto part = DurationParts().find(w.substr(n));
+    if (n == 0 || n > 4 || part == DurationParts().end() || (last > 0 && part->second >= last)) return false;
+    total += std::stod(w.substr(0, n)) * part->second;
+    last = part->second;
+  }
+  const int decimals = last >= 1 ? 0 : static_cast<int>(std::lround(-std::log10(last)));
+  *seconds = Fixed(total, decimals) + " s";
+  return true;
+}
 
 // A cell of two or more figures each named by its parenthesis ("295
 // (forced balance) / 237 (dropless)", "1.2 ms (fused), 1.9 ms (eager)"):
@@ -42,15 +94,95 @@ bool RangeCell(const std::string& cell, std::string* figure, std::string* low, s
   return NumberCell(*figure, &unit) && ParseNumber(*low).has_value() && ParseNumber(*high).has_value();
 }
 
-// A cell of several figures (NamedParts: each keyed by its name; RangeCell:
-// the figure and its range's ends as metrics of their own), each read as a
-// cell of the column. False for a cell of one figure.
+// A cell of figures in different units, one after another between spaced
+// slashes ("22.26us / 849.03 GB/s", "47.35us / 102.04 TFLOPS / 509.34
+// GB/s"): each part a number with a unit of its own metric, each metric
+// once; the parts into `parts` with their unit's metric. False for any other
+// cell ("10.1 GB / 81.6 GB" is one metric twice: used of total).
+bool MetricParts(const std::string& cell, std::vector<std::pair<std::string, UnitInfo>>* parts) {
+  parts->clear();
+  std::set<std::string> metrics;
+  for (size_t from = 0; from <= cell.size();) {
+    size_t cut = from;
+    while (cut < cell.size() && !(cell[cut] == '/' && cut > 0 && cell[cut - 1] == ' ' && cut + 1 < cell.size() && cell[cut + 1] == ' '))
+      ++cut;
+    const std::string part = parse_detail::Trim(cell.substr(from, cut - from));
+    std::string unit;
+    UnitInfo info{};
+    if (!NumberCell(part, &unit) || unit.empty() || !AnyUnit(unit, &info) || info.derived || !metrics.insert(info.metric).second)
+      return false;
+    parts->emplace_back(part, info);
+    from = cut + 1;
+  }
+  return parts->size() >= 2;
+}
+
+// The column for one part of a MetricParts cell: the part's metric, named
+// as the column's is ("gpu_a_time_s" -> "gpu_a_gb_per_s").
+ColumnInfo PartColumn(const ColumnInfo& col, const UnitInfo& part) {
+  ColumnInfo out = col;
+  UnitInfo own{};
+  std::string prefix;
+  if (AnyUnit(col.unit, &own) && col.metric.size() > own.metric.size() &&
+      col.metric.compare(col.metric.size() - own.metric.size(), own.metric.size(), own.metric) == 0)
+    prefix = col.metric.substr(0, col.metric.size() - own.metric.size());
+  out.metric = prefix + part.metric;
+  out.factor = part.factor;
+  out.unit.clear();
+  return out;
+}
+
+// A cell that stands for a figure not yet there: words only, in brackets
+// ("[to be measured]", "(pending)").
+bool PlaceholderCell(const std::string& cell) {
+  return cell.size() > 2 && ((cell.front() == '[' && cell.back() == ']') || (cell.front() == '(' && cell.back() == ')')) &&
+         cell.find_first_of("0123456789") == std::string::npos;
+}
+
+// A cell written as a range, its unit after the second end ("32-113ms",
+// "2.1–2.6 s", "30ms-110ms"): its ends, each with the unit. False for any
+// other cell (a date "2025-12-21", a negative number, a range without unit).
+bool DashRange(const std::string& cell, std::string* low, std::string* high) {
+  size_t dash = cell.find('-'), len = 1;
+  if (const size_t en = cell.find("\xE2\x80\x93"); en != std::string::npos && (dash == std::string::npos || en < dash))
+    dash = en, len = 3;
+  if (dash == std::string::npos || dash == 0 || cell.find('-', dash + len) != std::string::npos) return false;
+  *low = parse_detail::Trim(cell.substr(0, dash));
+  *high = parse_detail::Trim(cell.substr(dash + len));
+  std::string lu, hu;
+  if (!NumberCell(*low, &lu) || !NumberCell(*high, &hu) || hu.empty() || (!lu.empty() && lu != hu)) return false;
+  if (lu.empty()) *low += hu;
+  return true;
+}
+
+// A cell of several figures (NamedParts: each keyed by its name;
+// MetricParts: each its own metric; RangeCell: the figure and its range's
+// ends as metrics of their own), each read as a cell of the column. False
+// for a cell of one figure.
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
   if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
     for (const auto& [figure, name] : parts) {
       ColumnInfo named = col;
       named.scale["variant"] = name;
       MetricCell(figure, named, by_at);
+    }
+    return true;
+  }
+  if (std::vector<std::pair<std::string, UnitInfo>> parts; MetricParts(cell, &parts)) {
+    for (const auto& [figure, info] : parts) {
+      ColumnInfo part = PartColumn(col, info);
+      std::string unit;
+      NumberCell(figure, &unit);
+      part.unit = unit;
+      MetricCell(figure, part, by_at);
+    }
+    return true;
+  }
+  if (std::string from, to; DashRange(cell, &from, &to)) {
+    for (const auto& [end, value] : {std::pair<const char*, std::string>{"min_", from}, {"max_", to}}) {
+      ColumnInfo side = col;
+      side.metric = end + col.metric;
+      MetricCell(value, side, by_at);
     }
     return true;
   }
@@ -74,6 +206,31 @@ bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& header
            const std::string v = r.empty() ? "" : parse_detail::Trim(r[0]);
            return !v.empty() && std::all_of(v.begin(), v.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
          });
+}
+
+// A header that names a setting of the rows, a size or a count ("hidden_dim",
+// "num_experts", "max_num_tokens", "batch", "M"): one letter, or a word of
+// parameter_words (data/reader/table.json) among its words.
+bool ParameterHeader(const std::string& header) {
+  std::string words;
+  for (char c : Lower(header)) words += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
+  const auto w = Words(words);
+  if (w.size() == 1 && w[0].size() == 1 && std::isalpha(static_cast<unsigned char>(w[0][0]))) return true;
+  return std::any_of(w.begin(), w.end(), [](const std::string& x) { return Words_().parameter_words.count(x) > 0; });
+}
+
+// A column of a derived figure by its header ("Change", "Delta", "vs
+// Baseline") whose cells hold no number of it ("16MB read size", "Reduce
+// allocations"): the rows' names, a label column.
+bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col) {
+  if (!col.derived) return false;
+  bool any = false;
+  for (const auto& row : t.rows) {
+    if (c >= row.size() || EmptyCell(row[c])) continue;
+    if (CellNumber(Unticked(row[c]), col)) return false;
+    any = true;
+  }
+  return any;
 }
 
 // A column whose header says its figures are estimates or goals ("Prefill

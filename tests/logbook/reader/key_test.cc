@@ -539,5 +539,25 @@ TEST(ReaderKey, ALabelInAnotherScriptNamesItsRow) {
   EXPECT_NE(figs[0][0].run.config, figs[0][1].run.config);
 }
 
+// A list's lead-in sentence that sets a key ("For seq_len=2048 on the test
+// card:") keys every figure of the list under it, its sub-items too.
+TEST(ReaderKey, ALeadInsSettingKeysItsList) {
+  const std::string text =
+      "# Log\n\n## 2026-03-04 Scan timings\n\n"
+      "For seq_len=2048 on the test card:\n"
+      "- plain scan: 900us\n"
+      "- **chunked (C=64): 170us**, all in one kernel:\n"
+      "  - cumsum part: ~45us\n"
+      "  - solve part: ~52us\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_GE(figs.size(), 3u);
+  for (const auto& f : figs) {
+    ASSERT_TRUE(f.run.config.count("seq_len")) << f.text;
+    EXPECT_EQ(f.run.config.at("seq_len"), "2048") << f.text;
+  }
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

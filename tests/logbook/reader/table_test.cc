@@ -296,5 +296,150 @@ TEST(ReaderTable, ACellsBracketedRangeIsOnItsRow) {
   EXPECT_EQ(values, (std::set<double>{0.0409, 0.0412, 0.042}));
 }
 
+// A cell of figures in different units, one after another with slashes
+// ("21.40us / 812.5 GB/s", "44.1us / 98.6 TFLOPS / 501.2 GB/s"): one
+// figure per metric, all of the row; a slash between two figures of one
+// metric ("10.1 GB / 81.6 GB": used of total) is no such cell.
+TEST(ReaderTable, ACellOfSeveralMetricsKeepsEachFigure) {
+  const auto figs = TableEntryFigures(
+      "| Kernel | GPU A | GPU B |\n"
+      "|---|---|---|\n"
+      "| eager | 21.40us / 812.5 GB/s | 44.1us / 98.6 TFLOPS / 501.2 GB/s |\n"
+      "| fused | 12.50us / 790.0 GB/s | 12.0us / 700.0 GB/s |\n");
+  std::set<double> values;
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) values.insert(std::round(v * 1e9) / 1e9);
+  for (double want : {21.40e-6, 812.5, 44.1e-6, 98.6, 501.2, 12.0e-6, 700.0})
+    EXPECT_TRUE(values.count(std::round(want * 1e9) / 1e9)) << want;
+  const auto memory = TableEntryFigures("| run | memory |\n|---|---|\n| a | 10.1 GB / 81.6 GB |\n");
+  for (const auto& f : memory)
+    for (const auto& [m, v] : f.run.metrics) EXPECT_NE(v, 81.6) << m;
+}
+
+// A line of `key=value` settings above a table ("**M=8, N=2048, K=512**"),
+// even with a remark between them, keys every row of that table; the next
+// table's line keys the next table.
+TEST(ReaderTable, ASettingsLineAboveATableKeysItsRows) {
+  const auto figs = TableEntryFigures(
+      "\n**M=8, N=2048, K=512**\n\nlibrary 1.2\n\n| kernel | time |\n|---|---|\n| eager | 21.40 us |\n| fused | 12.00 us |\n\n"
+      "**M=64, N=2048, K=512**\n\nlibrary 1.2\n\n| kernel | time |\n|---|---|\n| eager | 40.10 us |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  for (size_t i = 0; i < figs.size(); ++i) {
+    ASSERT_TRUE(figs[i].run.config.count("M")) << i;
+    EXPECT_EQ(figs[i].run.config.at("M"), i < 2 ? "8" : "64") << i;
+    ASSERT_TRUE(figs[i].run.config.count("N")) << i;
+  }
+}
+
+// A time written in several units ("2m 5s 120ms", "1h 02m 03s", a
+// record's wall time) is one figure, in seconds; never the row's key.
+TEST(ReaderTable, ATimeInSeveralUnitsIsOneFigure) {
+  const auto figs = TableEntryFigures(
+      "| # | Val Loss | Time |\n"
+      "|---|---|---|\n"
+      "| 1 | 3.71 | 2m 5s 120ms |\n"
+      "| 2 | 3.70 | 1h 02m 03s |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::vector<double> times;
+  for (const auto& f : figs) {
+    EXPECT_FALSE(f.run.config.count("time")) << f.text;
+    for (const auto& [m, v] : f.run.metrics)
+      if (m.find("time") != std::string::npos) times.push_back(std::round(v * 1000) / 1000);
+  }
+  EXPECT_EQ(times, (std::vector<double>{125.12, 3723}));
+}
+
+// A column headed by a word of change ("Change", "Delta") over names, not
+// numbers ("16MB read size", "Reduce allocations"), names each row's run:
+// its rows are told apart by it.
+TEST(ReaderTable, AChangeColumnOfNamesNamesTheRows) {
+  const auto figs = TableEntryFigures(
+      "| Change | Timing |\n"
+      "| --- | --- |\n"
+      "| First version | 239s |\n"
+      "| 16MB read size | 18s |\n"
+      "| Reduce allocations | 13s |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  std::set<std::map<std::string, std::string>> configs;
+  for (const auto& f : figs) configs.insert(f.run.config);
+  EXPECT_EQ(configs.size(), 3u);
+  bool named = false;
+  for (const auto& [k, v] : figs[1].run.config) named = named || v.find("16MB read size") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
+// A sweep table under a caption that names its unit ("times in us"): the
+// columns named for a size or count ("hidden", "num_experts", "topk", "M")
+// are the rows' settings, the columns named for what ran ("v3", "dispatch
+// only") hold the figures, one per cell.
+TEST(ReaderTable, ParameterColumnsOfASweepAreTheRowsKeys) {
+  const auto figs = TableEntryFigures(
+      "\nProfile of v3 (times in us)\n\n"
+      "| hidden | num_experts | M | v3 | dispatch only |\n"
+      "|---:|---:|---:|---:|---:|\n"
+      "| 4096 | 8 | 16 | 900 | 500 |\n"
+      "| 2048 | 64 | 32 | 1100 | 650 |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  std::set<std::string> variants;
+  for (const auto& f : figs) {
+    ASSERT_TRUE(f.run.config.count("hidden")) << f.text;
+    ASSERT_TRUE(f.run.config.count("num_experts")) << f.text;
+    if (f.run.config.count("variant")) variants.insert(f.run.config.at("variant"));
+    for (const auto& [m, v] : f.run.metrics) EXPECT_TRUE(v * 1e6 >= 500 - 1e-6) << m << "=" << v;
+  }
+  EXPECT_EQ(variants, (std::set<std::string>{"v3", "dispatch only"}));
+}
+
+// A cell written as a range ("30-110ms", "2.1–2.6 s") holds the least and
+// the most of the row's figure: two figures of the row, its min and max; a
+// date ("2025-12-21") is no range.
+TEST(ReaderTable, ARangeCellIsTheRowsMinAndMax) {
+  const auto figs = TableEntryFigures(
+      "| Setup | Date | Round | Probe |\n"
+      "|---|---|---|---|\n"
+      "| base | 2025-12-21 | 900ms | 350ms |\n"
+      "| fast | 2025-12-22 | 610ms | 30-110ms |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::map<std::string, double> fast;
+  for (const auto& [m, v] : figs[1].run.metrics) fast[m] = std::round(v * 1e6) / 1e6;
+  bool low = false, high = false;
+  for (const auto& [m, v] : fast) {
+    low = low || (m.find("min") != std::string::npos && v == 0.03);
+    high = high || (m.find("max") != std::string::npos && v == 0.11);
+  }
+  EXPECT_TRUE(low);
+  EXPECT_TRUE(high);
+  EXPECT_EQ(figs[1].run.config.at("date"), "2025-12-22");
+}
+
+// A row not yet measured ("[to be measured]", "(pending)") holds no figure:
+// the column's other cells are still read.
+TEST(ReaderTable, APlaceholderCellHoldsNoFigure) {
+  const auto figs = TableEntryFigures(
+      "| # | Loss | Time |\n"
+      "|---|---|---|\n"
+      "| 1 | 3.71 | 125.1s |\n"
+      "| 2 | [to be measured] | [to be measured] |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  bool time = false;
+  for (const auto& [m, v] : figs[0].run.metrics) time = time || (m.find("time") != std::string::npos && v == 125.1);
+  EXPECT_TRUE(time);
+}
+
+// A row named by a hash that reads as a number with an exponent
+// ("6230e838", beside "b8f4f012") keeps that name: no written quantity has
+// an exponent past the range of a number.
+TEST(ReaderTable, AHashNamedRowKeepsItsName) {
+  const auto figs = TableEntryFigures(
+      "| Workload | Kernel A | Kernel B |\n"
+      "|---|---|---|\n"
+      "| b8f4f012 | 8.38 ms | 30.47 ms |\n"
+      "| 6230e838 | 9.10 ms | 38.75 ms |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  bool named = false;
+  for (const auto& [k, v] : figs[1].run.config) named = named || v == "6230e838";
+  EXPECT_TRUE(named);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
