@@ -135,13 +135,14 @@ TEST(Runner, ShellTimeoutIsRecorded) {
   o.sandbox = "none";  // attribution, not the sandbox, is tested here
   o.moelog_binary = dir + "/moelog";
   o.working_dir = dir;
-  o.timeout_s = 0.5;
+  // Long enough for the first invocation on a loaded machine, far under the hang.
+  o.timeout_s = 3.0;
   Plan slow = plan;
   slow.rewritten_script = "moelog bench --topk 1; moelog bench --topk 2 --sleep 30";
   auto t0 = Clock::now();
   auto out = RunPlan(slow, o);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
-  EXPECT_LT(Since(t0), 5.0);
+  EXPECT_LT(Since(t0), 20.0);
   EXPECT_TRUE(out->timed_out);
   ASSERT_EQ(out->invocations.size(), 2u);
   EXPECT_TRUE(out->invocations[0].status.ok());
