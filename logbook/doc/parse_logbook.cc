@@ -17,6 +17,7 @@
 #include "logbook/doc/resolve_commands.h"
 #include "logbook/doc/stated_command.h"
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_text.h"
 #include "logbook/reader/segment.h"
 #include "logbook/file_util.h"
 
@@ -453,6 +454,33 @@ std::string ParagraphLines(const Paragraph& p) {
   return out;
 }
 
+// Runs of printed lines amid a paragraph's prose (blocks' PrintedRuns):
+// each an output of the entry, blanked out of the paragraph (its offsets and
+// lines stay). False when nothing but blanks is left of the paragraph.
+bool PrintedOutOfProse(Paragraph* p, EntryWalk* w, Entry* e) {
+  const std::string lines = ParagraphLines(*p);
+  const auto runs = PrintedRuns(lines);
+  if (runs.empty()) return true;
+  std::vector<size_t> starts = {0};
+  for (size_t k = 0; k < lines.size(); ++k)
+    if (lines[k] == '\n') starts.push_back(k + 1);
+  starts.push_back(lines.size() + 1);
+  for (const auto& [first, last] : runs) {
+    const size_t b = starts[static_cast<size_t>(first)];
+    const size_t end = std::min(starts[static_cast<size_t>(last) + 1] - 1, lines.size());
+    FencedBlock out;
+    out.text = lines.substr(b, end - b) + "\n";
+    out.line = p->LineAt(b) - 1;  // its first line is the block's first, as in a fence
+    out.end_line = p->LineAt(end > b ? end - 1 : b);
+    out.subheading = w->sub;
+    out.output_cue = "looks like output";
+    e->outputs.push_back(std::move(out));
+    std::fill(p->text.begin() + static_cast<std::ptrdiff_t>(b), p->text.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+  }
+  w->label = w->after_command = false;
+  return p->text.find_first_not_of(" \n") != std::string::npos;
+}
+
 void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   Paragraph p = BuildParagraph(doc, idx);
   if (p.text.empty()) return;
@@ -468,6 +496,7 @@ void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
     w->label = w->after_command = false;
     return;
   }
+  if (!PrintedOutOfProse(&p, w, e)) return;
   p.output_label = IsOutputLabel(p.text);
   p.states_figure = !p.output_label && StatesFigure(p.text);
   w->label = p.output_label;
@@ -858,7 +887,7 @@ void TakeHeading(size_t k, const std::string& file, Logbook* lb, Outline* o) {
   const OutlineHeading& h = o->heads[k];
   const HeadingRole role = o->roles[k].role;
   if (role == HeadingRole::kSubheading && o->ent >= 0) {
-    lb->entries[static_cast<size_t>(o->ent)].subheadings.push_back({h.line, h.text});
+    lb->entries[static_cast<size_t>(o->ent)].subheadings.push_back({h.line, h.text, h.level});
     o->walk.sub = h.text;
     o->walk.output_heading = IsOutputHeading(h.text);
     o->walk.label = false;

@@ -116,6 +116,28 @@ TEST(SegmentParse, NoLogStructureStillYieldsSectionsWithCommandsOrFigures) {
   EXPECT_EQ(lb.entries[1].tables.size(), 1u);
 }
 
+// Sections named by a number alone (`## 12`, `## #7`, a build or revision
+// number) over a bench tool's printout under a machine's sub-heading: each
+// section is an entry, its machines its sub-headings.
+TEST(SegmentParse, NumberedRevisionsOverABenchToolsPrintoutAreEntries) {
+  auto printout = [](const char* time) {
+    return std::string("```\nRun on (4 X 3100 MHz CPU s)\nCPU Caches:\n  L1 Data 48 KiB (x4)\n  L2 Unified 1280 KiB (x4)\n") +
+           "Load Average: 0.52, 0.61, 0.70\n----------------------------------------------\n" +
+           "Benchmark          Time             CPU   Iterations\n----------------------------------------------\n" +
+           "BM_Scatter     " + time + "         " + time + "       166000\n```\n\n";
+  };
+  const std::string text = "# Scatter timings\n\n## 12\n\n### Desk machine\n\n" + printout("4.21 us") +
+                           "### Small laptop\n\n" + printout("6.80 us") + "## #7\n\n### Desk machine\n\n" +
+                           printout("9.95 us");
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0], "12");
+  EXPECT_EQ(h[1], "#7");
+  EXPECT_EQ(lb.entries[0].outputs.size(), 2u);
+  EXPECT_NE(lb.entries[0].id, lb.entries[1].id);
+}
+
 // A document that is its title and the record under it (a bench tool's
 // table or printout, dated bold lines between runs): the title is the one
 // entry of its own text; a sentence of hardware under a title holds no
