@@ -848,8 +848,25 @@ bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lin
   return false;
 }
 
+// A list of results: three items or more that each state a figure ("- v1:
+// 1361 us", "- `v2.py`: sorted once ... 1311us.").
+bool ResultList(const MdDocument& doc, const MdNode& list) {
+  int stating = 0;
+  for (int item : list.children) {
+    if (doc.nodes[static_cast<size_t>(item)].kind != MdKind::kItem) continue;
+    for (int c : doc.nodes[static_cast<size_t>(item)].children)
+      if (doc.nodes[static_cast<size_t>(c)].kind == MdKind::kParagraph && StatesFigure(InlineText(doc, c))) {
+        ++stating;
+        break;
+      }
+    if (stating >= 3) return true;
+  }
+  return false;
+}
+
 // Whether the blocks after heading `pos` (up to the next heading) hold a
-// table or a fenced command or output block: a record more than prose.
+// table, a fenced command or output block, or a list of results: a record
+// more than prose.
 bool HoldsBlock(const MdDocument& doc, size_t pos) {
   const auto& kids = doc.root().children;
   for (size_t k = pos + 1; k < kids.size(); ++k) {
@@ -860,6 +877,7 @@ bool HoldsBlock(const MdDocument& doc, size_t pos) {
       const MdNode& c = doc.nodes[static_cast<size_t>(i)];
       if (c.kind == MdKind::kTable || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal))) return true;
     }
+    if (n.kind == MdKind::kList && ResultList(doc, n)) return true;
   }
   return false;
 }

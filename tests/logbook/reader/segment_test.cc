@@ -138,6 +138,24 @@ TEST(SegmentParse, NumberedRevisionsOverABenchToolsPrintoutAreEntries) {
   EXPECT_NE(lb.entries[0].id, lb.entries[1].id);
 }
 
+// A worklog's title over a list of results, one item per version, its
+// figure at the item's end (micro sign or Greek mu), then sections: the
+// title's own text is an entry; a list of hardware facts is none.
+TEST(SegmentParse, ATitleOverAListOfResultsIsAnEntryOfItsOwnText) {
+  const std::string text =
+      "# Scatter kernel worklog\n\n- `scatter_ref.py`: 8120\xCE\xBCs\n"
+      "- `scatter_v1.py`: one block per expert, then a prefix sum. 911\xCE\xBCs.\n"
+      "- `scatter_v2.py`: sorted once, reused by gather. 640\xC2\xB5s\n\n## Version 2 notes\n\n"
+      "| tokens | v2 |\n|---|---|\n| 512 | 640 us |\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0], "Scatter kernel worklog");
+  const std::string hardware = "# Rig\n\n- GPU: 8x H100 80GB\n- Host: 2 TB RAM\n\n## Version 2 notes\n\n"
+                               "| tokens | v2 |\n|---|---|\n| 512 | 640 us |\n";
+  EXPECT_EQ(Headings(ParseLogbook(hardware, "t.md")).size(), 1u);
+}
+
 // A document that is its title and the record under it (a bench tool's
 // table or printout, dated bold lines between runs): the title is the one
 // entry of its own text; a sentence of hardware under a title holds no
