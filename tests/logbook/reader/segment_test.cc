@@ -151,7 +151,7 @@ TEST(SegmentParse, ATitleOverAListOfResultsIsAnEntryOfItsOwnText) {
   const auto h = Headings(lb);
   ASSERT_EQ(h.size(), 2u);
   EXPECT_EQ(h[0], "Scatter kernel worklog");
-  const std::string hardware = "# Rig\n\n- GPU: 8x H100 80GB\n- Host: 2 TB RAM\n\n## Version 2 notes\n\n"
+  const std::string hardware = "# Rig\n\n- GPU: 8x H100 80GB\n- Host: 2 TB RAM\n- Disk: 4 TB NVMe\n\n## Version 2 notes\n\n"
                                "| tokens | v2 |\n|---|---|\n| 512 | 640 us |\n";
   EXPECT_EQ(Headings(ParseLogbook(hardware, "t.md")).size(), 1u);
 }
