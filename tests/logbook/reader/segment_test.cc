@@ -83,6 +83,22 @@ TEST(SegmentParse, UndatedIdsComeFromWordsNotPosition) {
   EXPECT_EQ(la.entries[0].id, "LOG-MUON");
 }
 
+// Headings written in a script without ASCII letters (Chinese, Japanese,
+// Russian) still give IDs from their own words, not their positions: two
+// such entries swapped keep their IDs.
+TEST(SegmentParse, UndatedIdsOfHeadingsInOtherScriptsComeFromTheirWords) {
+  const std::string x = "### \xE6\x95\xB0\xE6\x8D\xAE\xE9\xA2\x84\xE5\x8F\x96\n\n";  // 数据预取
+  const std::string y = "### \xE6\xB7\xB7\xE5\x90\x88\xE7\xB2\xBE\xE5\xBA\xA6\n\n";  // 混合精度
+  const Logbook la = ParseLogbook("# Log\n\n## Worklog\n\n" + x + kRun + y + kRun, "a.md");
+  const Logbook lb = ParseLogbook("# Log\n\n## Worklog\n\n" + y + kRun + x + kRun, "b.md");
+  ASSERT_EQ(la.entries.size(), 2u);
+  ASSERT_EQ(lb.entries.size(), 2u);
+  EXPECT_EQ(la.entries[0].id, lb.entries[1].id);
+  EXPECT_EQ(la.entries[1].id, lb.entries[0].id);
+  EXPECT_NE(la.entries[0].id, la.entries[1].id);
+  EXPECT_EQ(UndatedIdWords("GPU \xE5\x88\xA9\xE7\x94\xA8\xE7\x8E\x87"), "GPU");  // ASCII words kept as before
+}
+
 TEST(SegmentParse, HeadingsUnderLogLikeSections) {
   for (const char* section : {"Worklog", "Journal", "Runs", "Results", "Experiments", "Log"}) {
     const std::string text = std::string("# T\n\n## Setup\n\nSome words.\n\n## ") + section +
