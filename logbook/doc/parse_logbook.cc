@@ -13,11 +13,11 @@
 #include "logbook/budgets.h"
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
+#include "logbook/doc/printed_prose.h"
 #include "logbook/doc/regions.h"
 #include "logbook/doc/resolve_commands.h"
 #include "logbook/doc/stated_command.h"
 #include "logbook/reader/blocks.h"
-#include "logbook/reader/blocks_text.h"
 #include "logbook/reader/segment.h"
 #include "logbook/file_util.h"
 
@@ -454,33 +454,6 @@ std::string ParagraphLines(const Paragraph& p) {
   return out;
 }
 
-// Runs of printed lines amid a paragraph's prose (blocks' PrintedRuns):
-// each an output of the entry, blanked out of the paragraph (its offsets and
-// lines stay). False when nothing but blanks is left of the paragraph.
-bool PrintedOutOfProse(Paragraph* p, EntryWalk* w, Entry* e) {
-  const std::string lines = ParagraphLines(*p);
-  const auto runs = PrintedRuns(lines);
-  if (runs.empty()) return true;
-  std::vector<size_t> starts = {0};
-  for (size_t k = 0; k < lines.size(); ++k)
-    if (lines[k] == '\n') starts.push_back(k + 1);
-  starts.push_back(lines.size() + 1);
-  for (const auto& [first, last] : runs) {
-    const size_t b = starts[static_cast<size_t>(first)];
-    const size_t end = std::min(starts[static_cast<size_t>(last) + 1] - 1, lines.size());
-    FencedBlock out;
-    out.text = lines.substr(b, end - b) + "\n";
-    out.line = p->LineAt(b) - 1;  // its first line is the block's first, as in a fence
-    out.end_line = p->LineAt(end > b ? end - 1 : b);
-    out.subheading = w->sub;
-    out.output_cue = "looks like output";
-    e->outputs.push_back(std::move(out));
-    std::fill(p->text.begin() + static_cast<std::ptrdiff_t>(b), p->text.begin() + static_cast<std::ptrdiff_t>(end), ' ');
-  }
-  w->label = w->after_command = false;
-  return p->text.find_first_not_of(" \n") != std::string::npos;
-}
-
 void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   Paragraph p = BuildParagraph(doc, idx);
   if (p.text.empty()) return;
@@ -496,7 +469,9 @@ void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
     w->label = w->after_command = false;
     return;
   }
-  if (!PrintedOutOfProse(&p, w, e)) return;
+  bool prose_left = true;  // printed lines amid the prose are outputs
+  if (PrintedOutOfProse(ParagraphLines(p), w->sub, &p, &e->outputs, &prose_left) > 0) w->label = w->after_command = false;
+  if (!prose_left) return;
   p.output_label = IsOutputLabel(p.text);
   p.states_figure = !p.output_label && StatesFigure(p.text);
   w->label = p.output_label;
@@ -844,22 +819,6 @@ bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lin
       if (c.kind == MdKind::kParagraph && PrintedLines(ParagraphLines(BuildParagraph(doc, i)))) return true;
       if (c.kind == MdKind::kParagraph && c.end_line - c.start_line >= 2 && PastedOutput(lines, c)) return true;
     }
-  }
-  return false;
-}
-
-// A list of results: three items or more that each state a figure ("- v1:
-// 1361 us", "- `v2.py`: sorted once ... 1311us.").
-bool ResultList(const MdDocument& doc, const MdNode& list) {
-  int stating = 0;
-  for (int item : list.children) {
-    if (doc.nodes[static_cast<size_t>(item)].kind != MdKind::kItem) continue;
-    for (int c : doc.nodes[static_cast<size_t>(item)].children)
-      if (doc.nodes[static_cast<size_t>(c)].kind == MdKind::kParagraph && StatesFigure(InlineText(doc, c))) {
-        ++stating;
-        break;
-      }
-    if (stating >= 3) return true;
   }
   return false;
 }
