@@ -150,6 +150,7 @@ struct Entry {
   struct SubHeading {
     int line = 0;
     std::string text;  // inline text, code spans with their backticks
+    int level = 0;     // its `#` count (0: not known)
   };
   std::vector<SubHeading> subheadings;  // headings below the entry's own (####), in order
   std::vector<Pin> pins;              // its configuration pins, in order

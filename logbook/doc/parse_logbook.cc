@@ -13,6 +13,7 @@
 #include "logbook/budgets.h"
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
+#include "logbook/doc/printed_prose.h"
 #include "logbook/doc/regions.h"
 #include "logbook/doc/resolve_commands.h"
 #include "logbook/doc/stated_command.h"
@@ -468,6 +469,9 @@ void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
     w->label = w->after_command = false;
     return;
   }
+  bool prose_left = true;  // printed lines amid the prose are outputs
+  if (PrintedOutOfProse(ParagraphLines(p), w->sub, &p, &e->outputs, &prose_left) > 0) w->label = w->after_command = false;
+  if (!prose_left) return;
   p.output_label = IsOutputLabel(p.text);
   p.states_figure = !p.output_label && StatesFigure(p.text);
   w->label = p.output_label;
@@ -820,7 +824,8 @@ bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lin
 }
 
 // Whether the blocks after heading `pos` (up to the next heading) hold a
-// table or a fenced command or output block: a record more than prose.
+// table, a fenced command or output block, or a list of results: a record
+// more than prose.
 bool HoldsBlock(const MdDocument& doc, size_t pos) {
   const auto& kids = doc.root().children;
   for (size_t k = pos + 1; k < kids.size(); ++k) {
@@ -831,6 +836,7 @@ bool HoldsBlock(const MdDocument& doc, size_t pos) {
       const MdNode& c = doc.nodes[static_cast<size_t>(i)];
       if (c.kind == MdKind::kTable || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal))) return true;
     }
+    if (n.kind == MdKind::kList && ResultList(doc, n)) return true;
   }
   return false;
 }
@@ -858,7 +864,7 @@ void TakeHeading(size_t k, const std::string& file, Logbook* lb, Outline* o) {
   const OutlineHeading& h = o->heads[k];
   const HeadingRole role = o->roles[k].role;
   if (role == HeadingRole::kSubheading && o->ent >= 0) {
-    lb->entries[static_cast<size_t>(o->ent)].subheadings.push_back({h.line, h.text});
+    lb->entries[static_cast<size_t>(o->ent)].subheadings.push_back({h.line, h.text, h.level});
     o->walk.sub = h.text;
     o->walk.output_heading = IsOutputHeading(h.text);
     o->walk.label = false;

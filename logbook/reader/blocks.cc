@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/blocks_text.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -153,9 +154,33 @@ bool ShellishLine(std::string_view l) {
 
 // A strictly printed line: JSON, key=value, a banner ("==== Result ===="),
 // or "Name: value" with at most a value and its unit after the colon.
+// A printed record of three fields or more, each a name and a number,
+// split by '|' ("step 56 | loss: 8.319 | lr 4.78e-05 | dt: 4875.88ms"), or
+// three key=value spans: a training loop's or a bench's line.
+bool RecordLine(std::string_view t) {
+  if (KeyValues(t) >= 3) return true;
+  int fields = 0;
+  for (size_t b = 0; b <= t.size() && fields < 3;) {
+    size_t e = t.find('|', b);
+    if (e == std::string_view::npos) e = t.size();
+    const std::string f = Trim(t.substr(b, e - b));
+    size_t k = 0;
+    while (k < f.size() && (std::isalpha(static_cast<unsigned char>(f[k])) || f[k] == '/' || f[k] == '_' ||
+                            f[k] == ' ' || f[k] == '-'))
+      ++k;
+    size_t v = k < f.size() && f[k] == ':' ? k + 1 : k;
+    while (v < f.size() && f[v] == ' ') ++v;
+    const bool named = k > 0 && std::isalpha(static_cast<unsigned char>(f[0])) && (v > k || f[k - 1] == ' ');
+    if (named && f.size() <= 48 && v < f.size() && std::isdigit(static_cast<unsigned char>(f[v]))) ++fields;
+    b = e + 1;
+  }
+  return fields >= 3;
+}
+
 bool StrictPrintedLine(std::string_view l) {
   const std::string t = Trim(l);
   if (t.empty()) return false;
+  if (RecordLine(t)) return true;
   if ((t.front() == '{' && t.back() == '}') || KeyValues(t) >= 1) return true;
   if (t.rfind("===", 0) == 0 || t.rfind("---", 0) == 0) return true;
   const size_t colon = t.find(": ");
@@ -332,7 +357,88 @@ bool StatesFigure(std::string_view text) {
   return false;
 }
 
+namespace {
+
+// A number of a heading that stands as a word of its own (not glued to a
+// word before it: "v2", "H100", "fp16"; not a version "12.4.1"), and the
+// unit written right after it, glued or after one blank ("" when none).
+struct HeadingNumber {
+  size_t end = 0;
+  int decimals = 0;
+  bool first = false;  // the heading's first word
+  std::string unit;
+};
+
+std::vector<HeadingNumber> HeadingNumbers(std::string_view h) {
+  std::vector<HeadingNumber> out;
+  auto digit = [&](size_t k) { return k < h.size() && std::isdigit(static_cast<unsigned char>(h[k])); };
+  bool words_before = false;
+  for (size_t i = 0; i < h.size() && out.size() < 32; ++i) {
+    const unsigned char c = static_cast<unsigned char>(h[i]);
+    if (!std::isdigit(c)) {
+      words_before = words_before || std::isalpha(c);
+      continue;
+    }
+    const bool glued = i > 0 && (std::isalnum(static_cast<unsigned char>(h[i - 1])) || h[i - 1] == '_' ||
+                                 h[i - 1] == '.' || h[i - 1] == '-' || h[i - 1] == '/');
+    size_t j = i;
+    while (digit(j)) ++j;
+    int decimals = 0;
+    if (j + 1 < h.size() && h[j] == '.' && digit(j + 1))
+      for (++j; digit(j); ++j) ++decimals;
+    const bool version = j + 1 < h.size() && h[j] == '.' && digit(j + 1);
+    if (!glued && !version) {
+      HeadingNumber n;
+      n.end = j;
+      n.decimals = decimals;
+      n.first = !words_before;
+      size_t u = j < h.size() && h[j] == ' ' ? j + 1 : j;
+      size_t e = u;
+      while (e < h.size() && e - u < 12 && !std::isspace(static_cast<unsigned char>(h[e])) && h[e] != ',' &&
+             h[e] != ';' && h[e] != ')' && h[e] != '(' && h[e] != '`')
+        ++e;
+      std::string unit = Lower(h.substr(u, e - u));
+      while (!unit.empty() && (unit.back() == '.' || unit.back() == ':')) unit.pop_back();
+      if (!unit.empty() && Words().units.count(unit)) n.unit = unit;
+      else if (u == j && j < h.size() && std::isalpha(static_cast<unsigned char>(h[j]))) n.unit = "?";  // "4k", "2nd"
+      out.push_back(n);
+    }
+    while (i < h.size() && (std::isalnum(static_cast<unsigned char>(h[i])) || h[i] == '.')) ++i;
+    words_before = true;
+  }
+  return out;
+}
+
+bool RatioUnit(const std::string& unit) { return unit == "x" || unit == "%" || unit == "?"; }
+
+}  // namespace
+
+HeadingUnit HeadingsUnit(const std::vector<std::string>& headings) {
+  std::set<std::string> units;
+  std::set<int> decimals;
+  int stating = 0;
+  for (const auto& h : headings) {
+    bool states = false;
+    for (const auto& n : HeadingNumbers(h.size() > 400 ? std::string_view(h).substr(0, 400) : std::string_view(h)))
+      if (!n.unit.empty() && !RatioUnit(n.unit)) units.insert(n.unit), decimals.insert(n.decimals), states = true;
+    stating += states ? 1 : 0;
+  }
+  if (units.size() != 1 || decimals.size() != 1 || stating < 2 || *decimals.begin() < 1) return {};
+  return {*units.begin(), *decimals.begin()};
+}
+
+std::string WithHeadingUnit(const std::string& heading, const HeadingUnit& u) {
+  if (u.unit.empty() || heading.size() > 400) return heading;
+  std::string out = heading;
+  const auto numbers = HeadingNumbers(heading);
+  for (auto it = numbers.rbegin(); it != numbers.rend(); ++it)  // from the end: earlier offsets stay
+    if (it->unit.empty() && !it->first && it->decimals == u.decimals) out.insert(it->end, " " + u.unit);
+  return out;
+}
+
 bool LooksLikeOutput(std::string_view text) {
+  // A bench tool's printout: its machine lines hold no figure, yet it is output.
+  if (BenchToolPrintout(text)) return true;
   int lines = 0, output = 0;
   size_t p = 0;
   while (p < text.size() && lines < 200) {
@@ -417,6 +523,36 @@ bool AnyLine(std::string_view text, bool (*pred)(std::string_view)) {
   for (std::string_view l : SplitLines(text))
     if (pred(Trim(l))) return true;
   return false;
+}
+
+std::vector<std::pair<int, int>> PrintedRuns(std::string_view text) {
+  const std::vector<std::string_view> lines = SplitLines(text);
+  auto elision = [](const std::string& t) {
+    return t.size() >= 3 && t.find_first_not_of(".\xE2\x80\xA6") == std::string::npos;  // "...", "……"
+  };
+  auto digits = [](const std::string& t) {
+    return std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  };
+  std::vector<std::pair<int, int>> out;
+  for (size_t i = 0; i < lines.size() && i < 4096;) {
+    const std::string t = Trim(lines[i]);
+    if (!StrictPrintedLine(t) || !digits(t)) {
+      ++i;
+      continue;
+    }
+    size_t last = i, printed = 0;
+    bool record = false;
+    for (size_t k = i; k < lines.size(); ++k) {
+      const std::string u = Trim(lines[k]);
+      if (elision(u)) continue;
+      if (!StrictPrintedLine(u) || !digits(u)) break;
+      ++printed, last = k;
+      record = record || RecordLine(u);
+    }
+    if (printed >= 2 && record) out.emplace_back(static_cast<int>(i), static_cast<int>(last));
+    i = last + 1;
+  }
+  return out;
 }
 
 bool PrintedLines(std::string_view text) {

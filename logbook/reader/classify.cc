@@ -345,11 +345,14 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   std::set<double> written;  // numbers earlier entries write (WrittenNumbers)
   Vocabulary vocabulary;
   const auto hardware = DocumentHardware(logbook);
+  std::vector<std::string> headings;
+  for (const Entry& e : logbook.entries) headings.push_back(e.heading);
+  const HeadingUnit heading_unit = HeadingsUnit(headings);
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
     std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
-    std::vector<RecordedFigure> figs =
-        RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example, HardwareAt(hardware, e.heading_line));
+    std::vector<RecordedFigure> figs = RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example,
+                                                            HardwareAt(hardware, e.heading_line), heading_unit);
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     std::vector<RecordedFigure> kept;
     DropRecapFigures(logbook, i, written, &figs, un);

@@ -491,9 +491,11 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
 // heading that states no figure (blocks' StatesFigure) is not read.
 void HeadingFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                     std::vector<UnreadFigures>* unread) {
-  if (entry.heading_line <= 0 || !StatesFigure(entry.heading)) return;
+  // "Step 4: coalescing: 9.360": a number in the unit the other headings write.
+  const std::string heading = WithHeadingUnit(entry.heading, x.heading_unit);
+  if (entry.heading_line <= 0 || !StatesFigure(heading)) return;
   Bullet b;
-  b.text = entry.heading;
+  b.text = heading;
   b.line = b.end_line = entry.heading_line;
   // "Custom parsing (62.12s)": the parenthetical is the label's figure.
   if (const size_t open = b.text.rfind('('); open != std::string::npos && open > 0 && b.text.back() == ')' &&
@@ -640,8 +642,10 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
 std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, const std::string& file,
                                                          std::vector<UnreadFigures>* unread, bool mfu_logbook,
                                                          bool tflops_logbook, double tflops_example,
-                                                         const std::string& document_hardware) {
+                                                         const std::string& document_hardware,
+                                                         const HeadingUnit& heading_unit) {
   EntryCtx x;
+  x.heading_unit = heading_unit;
   x.mfu = mfu_logbook;
   EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds, &x.commands_vary);
   EntryUnits(entry, tflops_logbook, tflops_example, &x);

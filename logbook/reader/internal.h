@@ -19,6 +19,7 @@
 #include "engine/bench_flags.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/plan/launchers.h"
+#include "logbook/reader/blocks_text.h"
 #include "logbook/reader/config_words.h"
 #include "logbook/reader/prose.h"
 #include "logbook/reader/recorded.h"
@@ -111,7 +112,8 @@ void FieldLineKeys(const Entry& entry, std::vector<RecordedFigure>* out);
 std::vector<RecordedFigure> RecordedFiguresUnder(const Entry& entry, const std::string& file,
                                                  std::vector<UnreadFigures>* unread, bool mfu_logbook,
                                                  bool tflops_logbook, double tflops_example,
-                                                 const std::string& document_hardware);
+                                                 const std::string& document_hardware,
+                                                 const HeadingUnit& heading_unit = {});
 std::string ChoiceKey(const std::string& word);
 bool ConfigList(const Bullet& b, const std::set<std::string>& flag_keys, std::string* key,
                 std::vector<std::string>* values);
@@ -478,6 +480,7 @@ struct EntryCtx {
   std::vector<Text> prose;
   bool repeats = false;  // the entry's commands repeat runs ("for rep in 1 2", "--repeats 3")
   const Entry* entry = nullptr;  // the entry read (its commands key printed figures)
+  HeadingUnit heading_unit;  // the unit the logbook's entry headings state results in (HeadingsUnit)
 };
 
 // What a walk down a Result's bullets carries: the config its labels name,

@@ -128,16 +128,7 @@ std::vector<std::string> ForWordList(const std::string& s) {
 }
 
 bool NoRunLead(const std::string& lead) {
-  static const std::set<std::string> k = {
-      "interpretation", "hypothesis", "hypotheses", "next", "plan", "plans", "goal", "goals", "decision",
-      "caveat", "caveats", "risk", "risks", "profile", "profiling", "anatomy", "breakdown", "infra",
-      "infrastructure", "notes", "note", "setup", "conclusion", "conclusions", "consequence", "consequences",
-      "takeaway", "takeaways", "why", "expected", "expectation", "expectations", "prediction", "predictions",
-      "todo", "open", "command", "commands", "config", "configuration", "correctness", "validation", "numerics",
-      "deliverables", "context", "background", "totals", "reading", "analysis", "target", "targets", "threshold",
-      "follow-ups", "follow-up", "left", "status", "summary", "recap", "history", "references", "reference",
-      "ceiling", "projection", "projections", "estimate", "estimates", "budget",
-      "hardware", "hw", "spec", "specs", "specification", "specifications"};  // the machine's, no run's
+  const auto& k = reader::ReaderLexicon().no_run_leads;  // no_run_leads of data/reader/vocabulary.json
   // Any word of the lead before its parentheses ("Compare summary", "Infra notes").
   const std::string name = lead.substr(0, lead.find('('));
   for (size_t p = 0, n = 0; p < name.size() && n < 8; ++n) {

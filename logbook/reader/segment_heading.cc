@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -549,7 +550,19 @@ std::string UndatedIdWords(std::string_view label) {
     in_word = alnum;
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
-  return out;
+  if (!out.empty()) return out;
+  // Words in a script without ASCII letters ("数据预取"): a word of their
+  // digest (FNV-1a of the label's bytes), the same wherever the entry sits.
+  uint32_t h = 2166136261u;
+  bool other = false;
+  for (char c : label.substr(0, 400)) {
+    other = other || static_cast<unsigned char>(c) >= 0x80;
+    h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  }
+  if (!other) return "";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "H%08X", h);
+  return buf;
 }
 
 }  // namespace moelog::logbook

@@ -166,6 +166,26 @@ Config TableContext(const Entry& e, const TableBlock& t, const Config& context, 
   return c;
 }
 
+namespace {
+
+// Sub-heading `k` of `e` with the sub-headings it sits under ("### Desk
+// machine" over "#### -O3": "Desk machine / -O3"), each as a label value;
+// the innermost alone when the whole is too long to be one value.
+std::string SubheadingPath(const Entry& e, size_t k) {
+  std::string path = LabelValue(e.subheadings[k].text);
+  int level = e.subheadings[k].level;
+  for (size_t i = k; i-- > 0 && level > 0;) {
+    const auto& h = e.subheadings[i];
+    if (h.level <= 0 || h.level >= level) continue;
+    level = h.level;
+    const std::string outer = LabelValue(h.text);
+    if (!outer.empty()) path = outer + " / " + path;
+  }
+  return path.size() > 80 ? LabelValue(e.subheadings[k].text) : path;
+}
+
+}  // namespace
+
 // Figures of one entry with one configuration and a metric in common are
 // told apart by the sub-heading each sits under ("### 02: Benchmarking the
 // kernel" vs "### 03: Comparing with LeiMao's"), keyed as their setup,
@@ -173,10 +193,10 @@ Config TableContext(const Entry& e, const TableBlock& t, const Config& context, 
 void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out) {
   if (e.subheadings.empty()) return;
   auto under = [&](int line) {
-    std::string near;
-    for (const auto& h : e.subheadings)
-      if (h.line < line) near = h.text;
-    return near;
+    size_t near = e.subheadings.size();
+    for (size_t k = 0; k < e.subheadings.size(); ++k)
+      if (e.subheadings[k].line < line) near = k;
+    return near == e.subheadings.size() ? std::string() : SubheadingPath(e, near);
   };
   std::map<Config, std::vector<size_t>> same;
   for (size_t i = 0; i < out->size(); ++i) same[(*out)[i].run.config].push_back(i);

@@ -111,6 +111,7 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
     MOELOG_RETURN_IF_ERROR(Words(j, file, "goal_words", &lex.goal_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "reference_words", &lex.reference_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "estimate_words", &lex.estimate_words));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "no_run_leads", &lex.no_run_leads));
     return lex;
   } catch (const nlohmann::json::exception& e) {
     return Status::InvalidArgument(file + ": " + e.what());

@@ -42,6 +42,10 @@ struct Lexicon {
   // one, else it is this entry's own measurement of it. estimate_words make a
   // sentence's figures projections ("estimated", "est.", "projected").
   std::set<std::string> reference_words, estimate_words;
+  // no_run_leads: a word of a paragraph's or list item's lead ("Hardware:",
+  // "Interpretation:", "Infra notes.") that says it reads, plans, explains or
+  // states the machine rather than records a run (prose::NoRunLead), lower case.
+  std::set<std::string> no_run_leads;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.

@@ -8,6 +8,7 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_text.h"
 
 namespace moelog::logbook {
 namespace {
@@ -232,6 +233,63 @@ TEST(BlocksText, ATranscriptWithoutPromptsSplitsIntoCommandsAndTheirOutput) {
   EXPECT_EQ(lb.entries[0].commands.size(), 2u);
   ASSERT_EQ(lb.entries[0].outputs.size(), 2u);
   EXPECT_EQ(lb.entries[0].outputs[1].line, 11);
+}
+
+// A bench tool's console printout pasted without its command, the machine
+// lines it prints first (`Run on (...)`, `CPU Caches:`, `Load Average:`)
+// included: a program's output, though few of its lines hold a figure.
+TEST(BlocksText, ABenchToolsPrintoutWithItsMachineLinesLooksLikeOutput) {
+  const std::string printout =
+      "Run on (4 X 3100 MHz CPU s)\nCPU Caches:\n  L1 Data 48 KiB (x4)\n  L1 Instruction 32 KiB (x4)\n"
+      "  L2 Unified 1280 KiB (x4)\n  L3 Unified 12288 KiB (x1)\nLoad Average: 0.52, 0.61, 0.70\n"
+      "-------------------------------------------------------\nBenchmark             Time             CPU   Iterations\n"
+      "-------------------------------------------------------\nBM_Scatter/256     4.21 us         4.20 us       166000\n";
+  EXPECT_TRUE(LooksLikeOutput(printout));
+  EXPECT_FALSE(LooksLikeOutput("CPU Caches:\n  L1 Data 48 KiB (x4)\nLoad Average: 0.52, 0.61, 0.70\n"));
+}
+
+// A progress log whose headings state each step's result: a heading that
+// writes its number without the unit the other headings write (as many
+// decimals) is in that unit; section numbers, versions, model names and
+// ratios are no such numbers.
+TEST(BlocksText, AHeadingsBareNumberTakesTheUnitTheOtherHeadingsWrite) {
+  const std::vector<std::string> headings = {"Step 1: naive loop: 81.204 ms", "Step 2: tiled: 20.517 ms (3.96x)",
+                                             "Step 3: swizzled smem: 19.880 (no gain)", "Step 4: H100 run 7.402 (2.7x)"};
+  const HeadingUnit u = HeadingsUnit(headings);
+  EXPECT_EQ(u.unit, "ms");
+  EXPECT_EQ(u.decimals, 3);
+  EXPECT_EQ(WithHeadingUnit(headings[2], u), "Step 3: swizzled smem: 19.880 ms (no gain)");
+  EXPECT_EQ(WithHeadingUnit(headings[3], u), "Step 4: H100 run 7.402 ms (2.7x)");
+  EXPECT_EQ(WithHeadingUnit(headings[1], u), headings[1]);
+  EXPECT_EQ(WithHeadingUnit("1.250 Upgrade to toolkit 12.4.1", u), "1.250 Upgrade to toolkit 12.4.1");
+  // One heading with a unit, two units, or numbers of different decimals: none.
+  EXPECT_TRUE(HeadingsUnit({"Step 1: 81.204 ms", "Step 2: tiled"}).unit.empty());
+  EXPECT_TRUE(HeadingsUnit({"Step 1: 81.204 ms", "Step 2: 2.100 s"}).unit.empty());
+  EXPECT_TRUE(HeadingsUnit({"Step 1: 81.2 ms", "Step 2: 20.517 ms"}).unit.empty());
+  EXPECT_TRUE(HeadingsUnit({"Run on 2x H100 80GB", "Run on 4x H100 80GB"}).unit.empty());
+}
+
+// A training loop's printed lines pasted amid prose (no fence, the
+// author's words above and below them, in any language): the lines are an
+// output of the entry, the words stay prose; two lines of `Name: value`
+// prose are no such run.
+TEST(BlocksText, PrintedRunsAmidProse) {
+  const std::string text =
+      "ohne autocast sehr langsam:\nstep 12 | loss: 9.104 | lr 1.2e-05 | dt: 5120.44ms | tok/sec: 102398.10\n"
+      "......\nstep 13 | loss: 9.051 | lr 1.3e-05 | dt: 5098.02ms | tok/sec: 102848.77\nmit GradScaler stabil.\n";
+  const auto runs = PrintedRuns(text);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].first, 1);
+  EXPECT_EQ(runs[0].second, 3);
+  EXPECT_TRUE(PrintedRuns("Before: 3.2 ms\nAfter: 2.9 ms\n").empty());
+  EXPECT_TRUE(PrintedRuns("step 12 | loss: 9.104 | lr 1.2e-05 | dt: 5120.44ms\nthen it crashed.\n").empty());
+  const Logbook lb = ParseLogbook(std::string(kHead) + "Langsam:\n" + text.substr(text.find('\n') + 1), "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].outputs.size(), 1u);
+  EXPECT_EQ(lb.entries[0].outputs[0].line + 1, 8);  // its first printed line
+  EXPECT_EQ(lb.entries[0].outputs[0].end_line, 10);
+  ASSERT_EQ(lb.entries[0].paragraphs.size(), 1u);
+  EXPECT_EQ(lb.entries[0].paragraphs[0].text.find("step"), std::string::npos);
 }
 
 TEST(BlocksText, PrintedLinesAreStrict) {

@@ -83,6 +83,22 @@ TEST(SegmentParse, UndatedIdsComeFromWordsNotPosition) {
   EXPECT_EQ(la.entries[0].id, "LOG-MUON");
 }
 
+// Headings written in a script without ASCII letters (Chinese, Japanese,
+// Russian) still give IDs from their own words, not their positions: two
+// such entries swapped keep their IDs.
+TEST(SegmentParse, UndatedIdsOfHeadingsInOtherScriptsComeFromTheirWords) {
+  const std::string x = "### \xE6\x95\xB0\xE6\x8D\xAE\xE9\xA2\x84\xE5\x8F\x96\n\n";  // 数据预取
+  const std::string y = "### \xE6\xB7\xB7\xE5\x90\x88\xE7\xB2\xBE\xE5\xBA\xA6\n\n";  // 混合精度
+  const Logbook la = ParseLogbook("# Log\n\n## Worklog\n\n" + x + kRun + y + kRun, "a.md");
+  const Logbook lb = ParseLogbook("# Log\n\n## Worklog\n\n" + y + kRun + x + kRun, "b.md");
+  ASSERT_EQ(la.entries.size(), 2u);
+  ASSERT_EQ(lb.entries.size(), 2u);
+  EXPECT_EQ(la.entries[0].id, lb.entries[1].id);
+  EXPECT_EQ(la.entries[1].id, lb.entries[0].id);
+  EXPECT_NE(la.entries[0].id, la.entries[1].id);
+  EXPECT_EQ(UndatedIdWords("GPU \xE5\x88\xA9\xE7\x94\xA8\xE7\x8E\x87"), "GPU");  // ASCII words kept as before
+}
+
 TEST(SegmentParse, HeadingsUnderLogLikeSections) {
   for (const char* section : {"Worklog", "Journal", "Runs", "Results", "Experiments", "Log"}) {
     const std::string text = std::string("# T\n\n## Setup\n\nSome words.\n\n## ") + section +
@@ -114,6 +130,46 @@ TEST(SegmentParse, NoLogStructureStillYieldsSectionsWithCommandsOrFigures) {
   EXPECT_EQ(h[0], "Benchmark");
   EXPECT_EQ(h[1], "Numbers");
   EXPECT_EQ(lb.entries[1].tables.size(), 1u);
+}
+
+// Sections named by a number alone (`## 12`, `## #7`, a build or revision
+// number) over a bench tool's printout under a machine's sub-heading: each
+// section is an entry, its machines its sub-headings.
+TEST(SegmentParse, NumberedRevisionsOverABenchToolsPrintoutAreEntries) {
+  auto printout = [](const char* time) {
+    return std::string("```\nRun on (4 X 3100 MHz CPU s)\nCPU Caches:\n  L1 Data 48 KiB (x4)\n  L2 Unified 1280 KiB (x4)\n") +
+           "Load Average: 0.52, 0.61, 0.70\n----------------------------------------------\n" +
+           "Benchmark          Time             CPU   Iterations\n----------------------------------------------\n" +
+           "BM_Scatter     " + time + "         " + time + "       166000\n```\n\n";
+  };
+  const std::string text = "# Scatter timings\n\n## 12\n\n### Desk machine\n\n" + printout("4.21 us") +
+                           "### Small laptop\n\n" + printout("6.80 us") + "## #7\n\n### Desk machine\n\n" +
+                           printout("9.95 us");
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0], "12");
+  EXPECT_EQ(h[1], "#7");
+  EXPECT_EQ(lb.entries[0].outputs.size(), 2u);
+  EXPECT_NE(lb.entries[0].id, lb.entries[1].id);
+}
+
+// A worklog's title over a list of results, one item per version, its
+// figure at the item's end (micro sign or Greek mu), then sections: the
+// title's own text is an entry; a list of hardware facts is none.
+TEST(SegmentParse, ATitleOverAListOfResultsIsAnEntryOfItsOwnText) {
+  const std::string text =
+      "# Scatter kernel worklog\n\n- `scatter_ref.py`: 8120\xCE\xBCs\n"
+      "- `scatter_v1.py`: one block per expert, then a prefix sum. 911\xCE\xBCs.\n"
+      "- `scatter_v2.py`: sorted once, reused by gather. 640\xC2\xB5s\n\n## Version 2 notes\n\n"
+      "| tokens | v2 |\n|---|---|\n| 512 | 640 us |\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0], "Scatter kernel worklog");
+  const std::string hardware = "# Rig\n\n- GPU: 8x H100 80GB\n- Host: 2 TB RAM\n- Disk: 4 TB NVMe\n\n## Version 2 notes\n\n"
+                               "| tokens | v2 |\n|---|---|\n| 512 | 640 us |\n";
+  EXPECT_EQ(Headings(ParseLogbook(hardware, "t.md")).size(), 1u);
 }
 
 // A document that is its title and the record under it (a bench tool's

@@ -240,6 +240,22 @@ TEST(ReaderTable, SameKeysUnderTwoSubheadingsAreTwoSetups) {
   EXPECT_EQ(figs[1].run.config.at("setup"), "Compared with the reference implementation");
 }
 
+// Sub-headings nested two deep (a machine over its build flags): the setup
+// of a figure is its whole path, so the machines' figures stay apart.
+TEST(ReaderTable, NestedSubheadingsAreOneSetupPath) {
+  const std::string text =
+      "# Log\n\n## 2026-01-02 Kernel 00\n\n### Desk machine\n\n#### -O0\n```\nLatency: 320.7 ms\n```\n\n"
+      "#### -O2\n```\nLatency: 120.7 ms\n```\n\n### Small laptop\n\n#### -O0\n```\nLatency: 419.9 ms\n```\n\n"
+      "#### -O2\n```\nLatency: 150.2 ms\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 4u);
+  ASSERT_TRUE(figs[0].run.config.count("setup"));
+  EXPECT_EQ(figs[0].run.config.at("setup"), "Desk machine / -O0");
+  EXPECT_EQ(figs[3].run.config.at("setup"), "Small laptop / -O2");
+}
+
 // Columns named by a version ("v2.4.1", "v2.5.0 (lazy)") keep it as
 // written: the dots of a release number are part of the column's name.
 TEST(ReaderTable, AVersionNamedColumnKeepsItsDots) {

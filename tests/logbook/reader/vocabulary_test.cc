@@ -53,6 +53,17 @@ TEST(ReaderVocabulary, AWordAddedToTheFileIsHonoured) {
   EXPECT_EQ(info.metric, "tflops_per_rank");
 }
 
+// The leads that say a paragraph records no run ("Hardware:",
+// "Interpretation:") are the file's words, not the code's.
+TEST(ReaderVocabulary, NoRunLeadsAreTheFilesWords) {
+  EXPECT_TRUE(ReaderLexicon().no_run_leads.count("hardware"));
+  EXPECT_TRUE(ReaderLexicon().no_run_leads.count("interpretation"));
+  auto lex = ParseLexicon(R"({"no_run_leads": ["materiel"]})", "v.json");
+  ASSERT_TRUE(lex.ok()) << lex.status().ToString();
+  EXPECT_TRUE(lex->no_run_leads.count("materiel"));
+  EXPECT_FALSE(ParseLexicon(R"({"no_run_leads": "hardware"})", "v.json").ok());
+}
+
 TEST(ReaderVocabulary, ABadFileIsAnErrorNamingTheKey) {
   auto bad = ParseLexicon(R"({"units": {"ms": {"metric": "time_s", "factor": -1}}})", "v.json");
   ASSERT_FALSE(bad.ok());

@@ -1,0 +1,50 @@
+#include "logbook/doc/printed_prose.h"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_text.h"
+
+namespace moelog::logbook {
+
+int PrintedOutOfProse(const std::string& lines, const std::string& sub, Paragraph* p,
+                      std::vector<FencedBlock>* outputs, bool* prose_left) {
+  *prose_left = true;
+  const auto runs = PrintedRuns(lines);
+  if (runs.empty()) return 0;
+  std::vector<size_t> starts = {0};
+  for (size_t k = 0; k < lines.size(); ++k)
+    if (lines[k] == '\n') starts.push_back(k + 1);
+  starts.push_back(lines.size() + 1);
+  for (const auto& [first, last] : runs) {
+    const size_t b = starts[static_cast<size_t>(first)];
+    const size_t end = std::min(starts[static_cast<size_t>(last) + 1] - 1, lines.size());
+    FencedBlock out;
+    out.text = lines.substr(b, end - b) + "\n";
+    out.line = p->LineAt(b) - 1;  // its first line is the block's first, as in a fence
+    out.end_line = p->LineAt(end > b ? end - 1 : b);
+    out.subheading = sub;
+    out.output_cue = "looks like output";
+    outputs->push_back(std::move(out));
+    std::fill(p->text.begin() + static_cast<std::ptrdiff_t>(b), p->text.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+  }
+  *prose_left = p->text.find_first_not_of(" \n") != std::string::npos;
+  return static_cast<int>(runs.size());
+}
+
+bool ResultList(const MdDocument& doc, const MdNode& list) {
+  int stating = 0;
+  for (int item : list.children) {
+    if (doc.nodes[static_cast<size_t>(item)].kind != MdKind::kItem) continue;
+    for (int c : doc.nodes[static_cast<size_t>(item)].children)
+      if (doc.nodes[static_cast<size_t>(c)].kind == MdKind::kParagraph && StatesFigure(InlineText(doc, c))) {
+        ++stating;
+        break;
+      }
+    if (stating >= 3) return true;
+  }
+  return false;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,29 @@
+// What the document parser asks of a paragraph or a list beyond the
+// reader's text functions (reader/blocks.h, reader/blocks_text.h): printed
+// lines pasted amid prose, and a list of results.
+#ifndef MOELOG_LOGBOOK_DOC_PRINTED_PROSE_H_
+#define MOELOG_LOGBOOK_DOC_PRINTED_PROSE_H_
+
+#include <string>
+#include <vector>
+
+#include "logbook/doc/document.h"
+#include "logbook/doc/markdown.h"
+
+namespace moelog::logbook {
+
+// Runs of printed lines amid paragraph `p`'s prose (`lines`: its text, one
+// source line per line; PrintedRuns): each appended to `outputs` as an
+// output under sub-heading `sub`, and blanked out of `p` (its offsets and
+// lines stay). Returns how many; `*prose_left` says whether more than blanks
+// is left of the paragraph.
+int PrintedOutOfProse(const std::string& lines, const std::string& sub, Paragraph* p,
+                      std::vector<FencedBlock>* outputs, bool* prose_left);
+
+// A list of results: three items or more that each state a figure ("- v1:
+// 1361 us", "- `v2.py`: sorted once ... 1311us.").
+bool ResultList(const MdDocument& doc, const MdNode& list);
+
+}  // namespace moelog::logbook
+
+#endif  // MOELOG_LOGBOOK_DOC_PRINTED_PROSE_H_
