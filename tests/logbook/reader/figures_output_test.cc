@@ -8,6 +8,7 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
+#include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -15,17 +16,7 @@ namespace {
 const char* kHead = "# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - serving\n\n";
 
 std::vector<RecordedFigure> Read(const std::string& body, std::vector<UnreadFigures>* unread = nullptr) {
-  static Logbook lb;
-  lb = ParseLogbook(std::string(kHead) + body, "t.md");
-  EXPECT_EQ(lb.entries.size(), 1u);
-  if (lb.entries.empty()) return {};
-  return RecordedFigures(lb.entries[0], "t.md", unread);
-}
-
-const RecordedFigure* OnLine(const std::vector<RecordedFigure>& figs, int line) {
-  for (const auto& f : figs)
-    if (f.line == line) return &f;
-  return nullptr;
+  return ReadEntry(kHead, body, unread);
 }
 
 TEST(ReaderOutputFigures, NamedLinesOfAServingBlock) {
