@@ -772,12 +772,15 @@ void KeyCommand(OutputRead& r, const std::string& cmd, bool whole) {
     r.context["command"] = cmd, r.bench_keys.push_back("command");
 }
 
-// hyperfine's "Benchmark 1: ./bin --threads 8": the command keys the lines
-// below it (its flags, else its words).
+// hyperfine's "Benchmark 1: ./bin --threads 8" ("Benchmark #1:" before
+// hyperfine 1.12): the command keys the lines below it (its flags, else its
+// words).
 bool BenchmarkLine(OutputRead& r, const std::string& t) {
   if (t.rfind("Benchmark ", 0) != 0) return false;
   const size_t colon = t.find(": ");
-  if (colon == std::string::npos || colon > 16 || !IsNumber(TrimText(t.substr(10, colon - 10)))) return false;
+  const size_t number = t.compare(10, 1, "#") == 0 ? 11 : 10;
+  if (colon == std::string::npos || colon > 16 || colon <= number || !IsNumber(TrimText(t.substr(number, colon - number))))
+    return false;
   r.timing = static_cast<size_t>(-1);
   KeyCommand(r, TrimText(t.substr(colon + 2)), true);
   return true;

@@ -335,6 +335,23 @@ TEST(ReaderOutputFigures, HyperfineBenchmarksKeyTheirTimeAndRange) {
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("max_time_s"), 1.431);
 }
 
+// hyperfine before 1.12 printed "Benchmark #1: CMD"; each run printed its
+// own #1, so the command is what tells them apart.
+TEST(ReaderOutputFigures, OlderHyperfineBenchmarkLinesKeyTheirCommand) {
+  const auto figs = Read(
+      "```\n"
+      "Benchmark #1: ./scan --config small.json\n"
+      "  Time (mean \xC2\xB1 \xCF\x83):      5.937 s \xC2\xB1  3.181 s    [User: 5.889 s, System: 0.030 s]\n"
+      "  Range (min \xE2\x80\xA6 max):    0.811 s \xE2\x80\xA6  9.002 s    10 runs\n\n"
+      "Benchmark #1: ./scan --config large.json\n"
+      "  Time (mean \xC2\xB1 \xCF\x83):     47.488 s \xC2\xB1 21.299 s    [User: 47.279 s, System: 0.065 s]\n"
+      "  Range (min \xE2\x80\xA6 max):    4.967 s \xE2\x80\xA6 62.427 s    10 runs\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("config"), "small.json");
+  EXPECT_EQ(figs[1].run.config.at("config"), "large.json");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("time_s"), 47.488);
+}
+
 TEST(ReaderOutputFigures, AShellLoopKeysItsFiguresByItsValues) {
   const auto figs = Read(
       "```\n$ for n in 2 4 8; do OMP_NUM_THREADS=$n ./solver | grep elapsed; done\n"
