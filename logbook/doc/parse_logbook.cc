@@ -430,7 +430,8 @@ void AddEntryFence(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   std::string cue;
   const FenceRole role = ClassifyFence(facts, &cue);
   w->label = false;
-  w->after_command = role != FenceRole::kOutput;
+  w->after_command = role == FenceRole::kCommand || role == FenceRole::kPrompted;
+  if (role == FenceRole::kText) return;
   if (role == FenceRole::kPrompted) return AddPromptedFence(doc, idx, *w, e);
   if (role == FenceRole::kCommand) {
     if (AddCommandWithOutput(doc, idx, *w, e)) return;

@@ -130,6 +130,16 @@ int KeyValues(std::string_view l) {
   return n;
 }
 
+// Whether a line opening with for/if/while is the shell's ("for t in 1 2;
+// do", "if [ -f x ]; then"), not pseudo-code's ("For each (batch, head):",
+// "if x > 0:").
+bool ShellControl(std::string_view t, const std::vector<std::string_view>& tokens) {
+  if (tokens.size() >= 3 && tokens[2] == "in") return true;
+  for (const char* mark : {"; do", ";do", "; then", ";then", "[ ", "[[", "(("})
+    if (t.find(mark) != std::string_view::npos) return true;
+  return false;
+}
+
 // A line a shell script holds rather than a program prints: an assignment
 // ("NUM=4", "export X=1"), a comment, a control word, a continuation.
 bool ShellishLine(std::string_view l) {
@@ -138,8 +148,9 @@ bool ShellishLine(std::string_view l) {
   if (t[0] == '#' || t.back() == '\\' || t.rfind("./", 0) == 0) return true;
   const auto tokens = Tokens(t);
   const std::string first = Lower(tokens.empty() ? std::string_view{} : tokens[0]);
-  for (const char* w : {"export", "cd", "for", "if", "then", "fi", "do", "done", "while", "source", "set", "echo", "unset"})
+  for (const char* w : {"export", "cd", "then", "fi", "do", "done", "source", "set", "echo", "unset"})
     if (first == w) return true;
+  if ((first == "for" || first == "if" || first == "while") && ShellControl(t, tokens)) return true;
   // "vllm bench serve --request-rate 2 --num-prompts 50": a program word, then its flags.
   if (tokens.size() >= 2 && std::isalpha(static_cast<unsigned char>(first[0])) && first.back() != ':' &&
       std::any_of(tokens.begin() + 1, tokens.end(), [](std::string_view w) {
@@ -479,7 +490,22 @@ FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
   if ((f.output_label || f.output_heading) && !command_first) *cue = "label";
   else if (f.after_command && !command_first) *cue = "after command";
   else if (!command_first && LooksLikeOutput(f.text)) *cue = "looks like output";
-  return cue->empty() ? FenceRole::kCommand : FenceRole::kOutput;
+  if (!cue->empty()) return FenceRole::kOutput;
+  return NoCommandIn(f) ? FenceRole::kText : FenceRole::kCommand;
+}
+
+// A bare block none of whose lines reads as a command or a shell script's
+// (pseudo-code, a directory tree, a config file): neither command nor
+// output. One word alone ("nvidia-smi") is still taken for a command.
+bool NoCommandIn(const FenceFacts& f) {
+  if (f.first_line_is_command || f.has_command_line) return false;
+  const std::vector<std::string_view> lines = SplitLines(f.text);
+  size_t words = 0;
+  for (std::string_view l : lines) {
+    if (ShellishLine(l)) return false;
+    words += Tokens(Trim(l)).size();
+  }
+  return words > 1;
 }
 
 std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view)) {

@@ -27,11 +27,16 @@ struct FenceFacts {
   bool has_command_line = false;       // some line of it reads as a command line
 };
 
-enum class FenceRole { kCommand, kOutput, kPrompted };
+// kText: a bare block that is neither a command nor a program's output
+// (pseudo-code, a directory tree): nothing is run or read from it.
+enum class FenceRole { kCommand, kOutput, kPrompted, kText };
 
 // The role of a fenced block, and why it is an output (`cue`: "info",
 // "label", "after command", "looks like output"), or "" for a command.
 FenceRole ClassifyFence(const FenceFacts& f, std::string* cue);
+
+// Whether a bare block holds no line that reads as a command (NoCommandIn).
+bool NoCommandIn(const FenceFacts& f);
 
 // True when the fence's info names a shell (or is empty): its text was
 // always read as a command.

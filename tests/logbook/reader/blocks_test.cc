@@ -142,6 +142,34 @@ TEST(Blocks, ClassifyFence) {
   EXPECT_EQ(ClassifyFence({"console", "$ ls -l\nx\n", false, false, false, false}, &cue), FenceRole::kPrompted);
 }
 
+// A bare block of pseudo-code or a directory tree is neither run nor read;
+// a shell loop, a program and its flags, or one program word still run.
+TEST(Blocks, BareBlockWithNoCommandIsText) {
+  std::string cue;
+  const char* pseudo = "For each (tile, head):\n  s = exp(-a) * b  -- decay\n  h += outer(v, k)\n";
+  EXPECT_EQ(ClassifyFence({"", pseudo, false, false, false, false}, &cue), FenceRole::kText);
+  const char* tree = "kernels/\n\xE2\x94\x9C\xE2\x94\x80\xE2\x94\x80 decode.py\n";
+  EXPECT_EQ(ClassifyFence({"", tree, false, false, false, false}, &cue), FenceRole::kText);
+  EXPECT_EQ(ClassifyFence({"", "for t in 1 2 4\ndo\n  ./bench -t $t\ndone\n", false, false, false, false}, &cue),
+            FenceRole::kCommand);
+  EXPECT_EQ(ClassifyFence({"", "if [ -f out ]\nthen\n  cat out\nfi\n", false, false, false, false}, &cue),
+            FenceRole::kCommand);
+  EXPECT_EQ(ClassifyFence({"", "vllm bench serve --request-rate 2\n", false, false, false, false}, &cue),
+            FenceRole::kCommand);
+  EXPECT_EQ(ClassifyFence({"", "nvidia-smi\n", false, false, false, false}, &cue), FenceRole::kCommand);
+  EXPECT_EQ(ClassifyFence({"bash", "For each head: x = y\n", false, false, false, false}, &cue),
+            FenceRole::kCommand);  // a block named a shell is the author's command
+}
+
+TEST(Blocks, BareBlockWithNoCommandRunsNothing) {
+  const Logbook lb = ParseLogbook("# Log\n\n## 2026-01-02 decode kernel\n\n```\nFor each (batch, head):\n"
+                           "  g = exp(-exp(A) * softplus(a))  -- decay\n  h *= g\n```\n\n"
+                           "Result: 1.85 us per call.\n", "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  EXPECT_TRUE(lb.entries[0].commands.empty());
+  EXPECT_TRUE(lb.entries[0].outputs.empty());
+}
+
 TEST(Blocks, OutputShapesAndLabels) {
   EXPECT_TRUE(LooksLikeOutput("n   ms\n1   0.5\n2   0.9\n"));
   EXPECT_TRUE(LooksLikeOutput("{\"ms\": 0.5}\n"));
