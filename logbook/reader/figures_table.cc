@@ -322,6 +322,9 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   out.value = ToStored(*v * scale, factor);
   // As written when no multiplier is glued to it and its unit is the column's.
   if (scale == 1 && (unit.empty() || factor == col.factor)) out.decimals = WrittenDecimals(cell.substr(0, n));
+  // "1.53ms" in a column of "376us": as written, in its own unit.
+  if (scale == 1 && !unit.empty() && factor != col.factor && !col.derived)
+    out.decimals = WrittenDecimals(cell.substr(0, n)), out.unit = unit;
   // "221k" in a tokens/s column: as written, in the unit "k tokens/s".
   if (scale != 1 && (unit.empty() || factor == col.factor) && !col.unit.empty() && !col.derived)
     out.decimals = WrittenDecimals(cell.substr(0, n));
@@ -351,6 +354,13 @@ static bool ChangeCell(const std::string& cell, std::string* sides, std::string*
   if (last == '%' && digits == 0) return false;  // a share, not a change
   *sides = inner, *change = w;
   return true;
+}
+
+// Whether two units a column's cells are written in measure one metric
+// ("376us" over "1.53ms"): each cell is converted, and shown, as written.
+static bool SameMetricUnits(const std::string& a, const std::string& b) {
+  UnitInfo ia{}, ib{};
+  return UnitOf(a, &ia) && UnitOf(b, &ib) && !ia.derived && !ib.derived && ia.metric == ib.metric;
 }
 
 // The metric a column without one in its header holds, from the units its
@@ -384,8 +394,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
       UnitInfo probe{};
       if (UnitOf(u.substr(0, sp), &probe)) u = u.substr(0, sp);
     }
-    if (u.empty() || (!unit.empty() && u != unit)) return {};
-    unit = u;
+    if (u.empty() || (!unit.empty() && u != unit && !SameMetricUnits(unit, u))) return {};
+    if (unit.empty()) unit = u;
   }
   UnitInfo info{};
   if (unit == "%") {
@@ -720,7 +730,7 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   StoredRun& run = (*by_at)[group];
   ParenFigure(cell, col, &run);
   run.metrics[col.metric] = v->value;
-  run.units[col.metric] = v->magnitude.empty() ? col.unit : v->magnitude + " " + col.unit;
+  run.units[col.metric] = !v->unit.empty() ? v->unit : v->magnitude.empty() ? col.unit : v->magnitude + " " + col.unit;
   if (v->decimals >= 0) run.decimals[col.metric] = v->decimals;
   if (v->approximate) run.approximate.insert(col.metric);
   if (col.derived) run.derived.insert(col.metric);

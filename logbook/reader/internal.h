@@ -531,6 +531,7 @@ struct CellValue {
   double value = 0;
   int decimals = -1;
   std::string magnitude;  // "k" of "221k": shown as written, in the unit "k <column's unit>"
+  std::string unit;       // the cell's own unit when not the column's ("1.53ms" under "376us"), else ""
   bool approximate = false;
 };
 

@@ -365,6 +365,24 @@ TEST(ReaderTable, ATimeInSeveralUnitsIsOneFigure) {
   EXPECT_EQ(times, (std::vector<double>{125.12, 3723}));
 }
 
+// A column whose cells write one metric in several units ("376us" over
+// "1.53ms", a header without a unit): every cell is a figure, kept in the
+// unit and digits it is written in.
+TEST(ReaderTable, AColumnOfOneMetricInSeveralUnitsKeepsEachAsWritten) {
+  const auto figs = TableEntryFigures(
+      "| Benchmark | Baseline | After |\n"
+      "|---|---|---|\n"
+      "| sqrt_64 | ~31ms | 376us |\n"
+      "| sqrt_256 | ~38ms | 1.53ms |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  const StoredRun& second = figs[1].run;
+  ASSERT_TRUE(second.metrics.count("after_time_s")) << figs[1].text;
+  EXPECT_DOUBLE_EQ(second.metrics.at("after_time_s"), 0.00153);
+  EXPECT_EQ(second.units.at("after_time_s"), "ms");
+  EXPECT_EQ(second.decimals.at("after_time_s"), 2);
+  EXPECT_EQ(figs[0].run.units.at("after_time_s"), "us");
+}
+
 // A column headed by a word of change ("Change", "Delta") over names, not
 // numbers ("16MB read size", "Reduce allocations"), names each row's run:
 // its rows are told apart by it.
