@@ -918,6 +918,7 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
 void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
   if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
+  if (TableBlock folded; FoldUnitColumn(t, &folded)) return TableFigures(folded, context, x, out, unread);
   std::vector<std::string> headers;
   const std::vector<ColumnInfo> cols = TableColumns(t, &headers);
   if (SummaryTable(headers, cols)) {

@@ -277,6 +277,11 @@ bool PlanHeader(const std::string& header);
 std::vector<size_t> CheckColumns(const std::vector<std::string>& headers);
 bool RateBesideChecks(const std::vector<ColumnInfo>& cols, const std::vector<size_t>& checks);
 TableBlock WithoutColumns(const TableBlock& t, const std::vector<size_t>& drop);
+// A table whose unit is a column of its own (JMH's `| Score | Error | Units
+// |`, table_units.cc): into `folded`, each row's unit joined to its figure's
+// cell (decimal commas as points), the unit, spread and repeat-count columns
+// left out. False for any other table.
+bool FoldUnitColumn(const TableBlock& t, TableBlock* folded);
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 bool ValueHeader(const std::string& h, const EntryCtx& x);
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x);

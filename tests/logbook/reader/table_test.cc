@@ -383,6 +383,30 @@ TEST(ReaderTable, AColumnOfOneMetricInSeveralUnitsKeepsEachAsWritten) {
   EXPECT_EQ(figs[0].run.units.at("after_time_s"), "us");
 }
 
+// JMH's table (`| Benchmark | Mode | Cnt | Score | Error | Units |`): the
+// Units column names each row's unit, Error is the score's spread and Cnt
+// its repeat count, neither a configuration; a comma that cannot group
+// thousands ("0,820", "1647,810") makes the column's commas decimal points.
+TEST(ReaderTable, AUnitsColumnGivesEachRowsScoreItsUnit) {
+  const auto figs = TableEntryFigures(
+      "|Benchmark |Mode | Cnt |    Score  |   Error    |Units|\n"
+      "|---|---|---|---|---|---|\n"
+      "|Sort.sort_java |avgt |   5 |    21,080 |\u00b1    0,820  |us/op|\n"
+      "|Fib.recursive_long |avgt |   5 |  1647,810 |\u00b1   10,213  |us/op|\n"
+      "|Fib.recursive_big |avgt |   5 |  2,049 |\u00b1   0,046  |ms/op|\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_NEAR(figs[2].run.metrics.at("time_s"), 2.049e-3, 1e-12);
+  EXPECT_EQ(figs[2].run.units.at("time_s").substr(0, 2), "ms");
+  for (const auto& f : figs) {
+    EXPECT_FALSE(f.run.config.count("cnt")) << f.text;
+    EXPECT_FALSE(f.run.config.count("error")) << f.text;
+  }
+  ASSERT_TRUE(figs[1].run.metrics.count("time_s")) << figs[1].text;
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 1647.810e-6, 1e-12);
+  EXPECT_EQ(figs[1].run.units.at("time_s").substr(0, 2), "us");
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 21.080e-6, 1e-12);
+}
+
 // A column headed by a word of change ("Change", "Delta") over names, not
 // numbers ("16MB read size", "Reduce allocations"), names each row's run:
 // its rows are told apart by it.
