@@ -419,8 +419,10 @@ bool NumericDateAt(std::string_view s, size_t i, std::string* iso, size_t* len) 
                              !(s[e] == '.' && e + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[e + 1]))));
   };
   size_t e1 = 0, e2 = 0, e3 = 0;
+  // "20260624", "20260624T195116Z" (the basic ISO form; its time is read after it)
+  const bool basic_time = i + 12 < s.size() && s[i + 8] == 'T' && Digits(s, i + 9, 4);
   if (Digits(s, i, 8) && (i + 8 == s.size() || !std::isdigit(static_cast<unsigned char>(s[i + 8]))) &&
-      free_after(i + 8)) {  // "20260624"
+      (free_after(i + 8) || basic_time)) {
     const std::string d(s.substr(i, 8));
     *len = 8;
     return IsoOf(std::atoi(d.substr(0, 4).c_str()), std::atoi(d.substr(4, 2).c_str()), std::atoi(d.substr(6, 2).c_str()), iso);
@@ -465,6 +467,20 @@ bool DateAt(std::string_view s, size_t i, std::string* iso, size_t* len) {
   return true;
 }
 
+// "195116Z", "1951" right after a basic ISO date's "T": the time (HH:MM)
+// in `out`, `p` past it and its seconds and zone.
+bool BasicTime(std::string_view s, size_t* p, HeadingParts* out) {
+  size_t q = *p;
+  if (q == 0 || s[q - 1] != 'T' || !Digits(s, q, 4)) return false;
+  const int hour = std::atoi(std::string(s.substr(q, 2)).c_str()), minute = std::atoi(std::string(s.substr(q + 2, 2)).c_str());
+  if (hour > 23 || minute > 59) return false;
+  out->time = std::string(s.substr(q, 2)) + ":" + std::string(s.substr(q + 2, 2));
+  q += Digits(s, q + 4, 2) ? 6 : 4;
+  if (q < s.size() && s[q] == 'Z') ++q;
+  *p = q;
+  return true;
+}
+
 // A date anywhere in the heading ("Worklog 2026-02-24", "2026-06-24 · x",
 // "Results (Jun 24, 2026)") and a time right after it.
 bool DateAnywhere(std::string_view s, HeadingRead* r, std::string* label) {
@@ -487,7 +503,10 @@ bool DateAnywhere(std::string_view s, HeadingRead* r, std::string* label) {
   size_t p = at + len;
   size_t q = p;
   while (q < s.size() && (s[q] == ' ' || s[q] == ',' || s[q] == '@' || s[q] == 'T')) ++q;
-  if (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])) && ParseHeadingTime(s, &q, &parts)) {
+  if (BasicTime(s, &q, &parts)) {  // "20260223T195116Z"
+    r->time = parts.time;
+    p = q;
+  } else if (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])) && ParseHeadingTime(s, &q, &parts)) {
     SkipSeconds(s, &q);
     TwelveHourClock(s, &q, &parts);
     SkipTimeZone(s, &q);

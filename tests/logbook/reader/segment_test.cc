@@ -433,6 +433,10 @@ TEST(Segment, ReadHeadingDatesWrittenOtherWays) {
     EXPECT_TRUE(r.number.empty()) << text;
   }
   EXPECT_EQ(ReadHeading("03.05.2026 fused kernel").label, "fused kernel");
+  const HeadingRead basic = ReadHeading("20260223T195116Z - Profiling run smoke");  // ISO's basic form
+  EXPECT_EQ(basic.date, "2026-02-23");
+  EXPECT_EQ(basic.time, "19:51");
+  EXPECT_EQ(basic.label, "Profiling run smoke");
   for (const char* plain : {"Raw files (`runs/2026-04-20_bench/`)", "Log of 2026-04-20.log", "192.168.1.1 host",
                             "Python 3.11/10", "202603051 tokens", "20261305 build"})
     EXPECT_FALSE(ReadHeading(plain).dated) << plain;
