@@ -432,7 +432,10 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
     OwnTextEntries(outline, level_ok, &holds, holds_block, &out);
   } else {
     std::fill(level_ok.begin() + (flat ? 1 : 2), level_ok.end(), true);
-    ContentEntries(outline, level_ok, "content", /*measured_ok=*/true, &holds, &out);
+    // A measured section is an entry only where no log is kept beside it
+    // (the seed form's `## Baseline` over an empty `## Experiment Log` stays the logbook's).
+    const bool no_log = std::none_of(outline.begin(), outline.end(), [](const OutlineHeading& h) { return IsLogSectionName(h.text); });
+    ContentEntries(outline, level_ok, "content", /*measured_ok=*/no_log, &holds, &out);
     TitleTextEntry(outline, &holds, holds_block, &out);
   }
   return out;

@@ -404,8 +404,8 @@ bool IsoOf(int year, int month, int day, std::string* iso) {
   return true;
 }
 
-// A date written with numbers only, other than "YYYY-MM-DD": "2026.06.24",
-// "24.06.2026" (the day first, as dots are written), "6/24/2026" (the month
+// A date written with numbers only, other than "YYYY-MM-DD": "2026.06.24"
+// (two digits each), "24.06.2026" (the day first, as dots are written), "6/24/2026" (the month
 // first, unless the first number cannot be one: "24/6/2026"), "20260624".
 // Its ISO form and length; not glued to a word or a number after it.
 bool NumericDateAt(std::string_view s, size_t i, std::string* iso, size_t* len) {
@@ -436,7 +436,7 @@ bool NumericDateAt(std::string_view s, size_t i, std::string* iso, size_t* len) 
   if (!free_after(e3)) return false;
   *len = e3 - i;
   const size_t n1 = e1 - i, n3 = e3 - e2 - 1;
-  if (n1 == 4 && n3 >= 1 && n3 <= 2) return IsoOf(a, b, c, iso);  // "2026.06.24", "2026/6/24"
+  if (n1 == 4 && n3 == 2 && e2 - e1 == 3) return IsoOf(a, b, c, iso);  // "2026.06.24" ("2026/4/3" is none)
   if (n1 > 2 || n3 != 4) return false;
   if (sep == '.' || a > 12) return IsoOf(c, b, a, iso);  // "24.06.2026", "24/6/2026"
   return IsoOf(c, a, b, iso);                           // "6/24/2026"

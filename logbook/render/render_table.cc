@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <set>
 #include <tuple>
@@ -470,17 +469,12 @@ std::string WrittenText(const StoredRun& run, const std::string& metric, double 
   if (u == run.units.end() || d == run.decimals.end() || run.repeats.count(metric) || run.derived.count(metric))
     return "";
   reader::UnitInfo info{};
-  if (!reader::UnitIn(reader::ReaderLexicon(), u->second, &info) || info.derived || info.factor <= 0) return "";
+  if (!reader::UnitIn(reader::ReaderLexicon(), u->second, &info) || info.derived || info.factor <= 0 ||
+      info.factor == 1)
+    return "";
   std::string plain;
   const double magnitude = reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain);
   std::string text = Fixed(v / info.factor, std::min(d->second, 16));
-  // A figure in the stored unit is shown as stored, unless that drops
-  // digits it was written with ("384,609.54997 tokens/s", not 384,610).
-  std::string shown = Readable(v);
-  shown.erase(std::remove(shown.begin(), shown.end(), ','), shown.end());
-  if (info.factor == 1 && (magnitude != 1 || std::strtod(shown.c_str(), nullptr) == std::strtod(text.c_str(), nullptr)))
-    return "";
-  if (info.factor == 1 && std::fabs(v) >= 1e5) text = GroupThousands(text);  // as Readable groups them
   if (magnitude != 1) text = GroupThousands(text) + u->second.substr(0, u->second.find(' '));
   text += " " + plain;
   if (info.metric != metric) text += " (" + metric + ")";

@@ -578,6 +578,10 @@ TEST(SegmentParse, AMeasuredSectionOfADocumentWithoutLogStructureIsAnEntry) {
   ASSERT_EQ(h.size(), 2u);
   EXPECT_EQ(h[0], "Baseline");
   EXPECT_EQ(h[1], "Fused bias + ReLU");
+  // A log kept beside it (the seed form's empty `## Experiment Log`): the
+  // baseline stays the logbook's own section.
+  const std::string seed = "# T\n\n## Baseline\n\n- topk=2: 192.4 TF/s\n- topk=8: 167.8 TF/s\n\n## Experiment Log\n";
+  EXPECT_TRUE(ParseLogbook(seed, "t.md").entries.empty());
 }
 
 // Sections that describe the machine (`## Hardware`, `## Test Environment`)

@@ -318,29 +318,3 @@ TEST(FigureValues, RecordedFiguresAreNamedAsWritten) {
 
 }  // namespace
 }  // namespace moelog::logbook
-
-namespace moelog::logbook {
-namespace {
-
-// A recorded figure in the unit it is stored in keeps the digits its author
-// wrote where the readable form would round them ("384,609.54997 tokens/sec"
-// of a training log, not "384,610"); one the readable form shows whole is
-// shown as before.
-TEST(RenderTableTest, RecordedValuesKeepTheirWrittenDigitsInTheStoredUnit) {
-  StoredRun run;
-  run.source = "recorded";
-  run.metrics["tokens_per_s"] = 384609.54997;
-  run.units["tokens_per_s"] = "tokens/sec";
-  run.decimals["tokens_per_s"] = 5;
-  EXPECT_EQ(RecordedValuesAsWritten(run), "384,609.54997 tokens/sec");
-  run.metrics["tokens_per_s"] = 1234.5678;
-  run.decimals["tokens_per_s"] = 4;
-  EXPECT_EQ(RecordedValuesAsWritten(run), "1234.5678 tokens/sec");
-  run.metrics["tokens_per_s"] = 221.5;
-  run.units["tokens_per_s"] = "tokens/s";
-  run.decimals["tokens_per_s"] = 1;
-  EXPECT_EQ(RecordedValuesAsWritten(run), "221.5 tokens/s");
-}
-
-}  // namespace
-}  // namespace moelog::logbook
