@@ -584,6 +584,13 @@ TEST(SegmentParse, AMeasuredSectionOfADocumentWithoutLogStructureIsAnEntry) {
   EXPECT_TRUE(ParseLogbook(seed, "t.md").entries.empty());
 }
 
+// Headings that interpret results recorded elsewhere explain them.
+TEST(Segment, HeadingsThatInterpretExplain) {
+  for (const char* h : {"Implications", "Recommendation", "Key takeaways", "Learnings", "Interpretation of the runs"})
+    EXPECT_TRUE(IsExplanationHeading(h)) << h;
+  for (const char* h : {"Results", "Fused kernel", "Comparison with the reference"}) EXPECT_FALSE(IsExplanationHeading(h)) << h;
+}
+
 // Sections that describe the machine (`## Hardware`, `## Test Environment`)
 // state its specifications, not a run: no entry for their table, in a
 // document with log structure or without.
