@@ -824,11 +824,12 @@ bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lin
   return false;
 }
 
-// Whether the blocks after heading `pos` (up to the next heading) hold a
-// table, a fenced command or output block, or a list of results: a record
-// more than prose.
+// Whether the blocks after heading `pos` (up to the next heading) hold a table, a fenced
+// command or output block, or a list of results (three items stating figures, in one list
+// or lists split by a sentence): a record more than prose.
 bool HoldsBlock(const MdDocument& doc, size_t pos) {
   const auto& kids = doc.root().children;
+  int stating = 0;
   for (size_t k = pos + 1; k < kids.size(); ++k) {
     const int idx = kids[k];
     const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
@@ -837,7 +838,7 @@ bool HoldsBlock(const MdDocument& doc, size_t pos) {
       const MdNode& c = doc.nodes[static_cast<size_t>(i)];
       if (c.kind == MdKind::kTable || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal))) return true;
     }
-    if (n.kind == MdKind::kList && ResultList(doc, n)) return true;
+    if (n.kind == MdKind::kList && (stating += ItemsStatingFigures(doc, n)) >= 3) return true;
   }
   return false;
 }

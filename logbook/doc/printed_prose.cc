@@ -33,7 +33,7 @@ int PrintedOutOfProse(const std::string& lines, const std::string& sub, Paragrap
   return static_cast<int>(runs.size());
 }
 
-bool ResultList(const MdDocument& doc, const MdNode& list) {
+int ItemsStatingFigures(const MdDocument& doc, const MdNode& list) {
   int stating = 0;
   for (int item : list.children) {
     if (doc.nodes[static_cast<size_t>(item)].kind != MdKind::kItem) continue;
@@ -42,9 +42,11 @@ bool ResultList(const MdDocument& doc, const MdNode& list) {
         ++stating;
         break;
       }
-    if (stating >= 3) return true;
+    if (stating >= 3) break;
   }
-  return false;
+  return stating;
 }
+
+bool ResultList(const MdDocument& doc, const MdNode& list) { return ItemsStatingFigures(doc, list) >= 3; }
 
 }  // namespace moelog::logbook

@@ -23,6 +23,9 @@ int PrintedOutOfProse(const std::string& lines, const std::string& sub, Paragrap
 // A list of results: three items or more that each state a figure ("- v1:
 // 1361 us", "- `v2.py`: sorted once ... 1311us.").
 bool ResultList(const MdDocument& doc, const MdNode& list);
+// How many items of `list` state a figure (up to 3: enough for a list of
+// results, alone or with the lists beside it).
+int ItemsStatingFigures(const MdDocument& doc, const MdNode& list);
 
 }  // namespace moelog::logbook
 

@@ -587,13 +587,22 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
 // Figures under a sub-heading of the entry that explains ("### Key Design
 // Decisions", "### Why 4a failed", "### Conclusion"; IsExplanationHeading)
 // or under a list item's lead that does: the text there explains runs, it
-// records none. Listed, not tabled.
+// records none. Listed, not tabled. A table or a program's output there is
+// a record all the same ("### Root cause: three passes" over the timings
+// that show it).
 void DropExplained(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  auto in_record = [&](int line) {
+    for (const auto& t : entry.tables)
+      if (t.line <= line && line <= t.end_line) return true;
+    for (const auto& o : entry.outputs)
+      if (o.line <= line && line <= o.end_line) return true;
+    return false;
+  };
   auto explaining = [&](int line) -> const Entry::SubHeading* {
     const Entry::SubHeading* near = nullptr;
     for (const auto& h : entry.subheadings)
       if (h.line < line) near = &h;
-    return near != nullptr && IsExplanationHeading(near->text) ? near : nullptr;
+    return near != nullptr && IsExplanationHeading(near->text) && !in_record(line) ? near : nullptr;
   };
   // A list item that labels its sub-items with a lead that reads, plans or
   // explains ("- Notes (from the SOP):", "- Hypothesis:"; prose::NoRunLead,

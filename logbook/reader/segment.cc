@@ -229,16 +229,19 @@ std::vector<bool> InsideOwnSections(const std::vector<OutlineHeading>& outline) 
 
 // A heading that no rule of structure took, that is neither a log nor one of
 // the logbook's own sections, that holds a command or figures (itself or
-// below it): an entry of `rule` when `level_ok` says its level fits.
+// below it): an entry of `rule` when `level_ok` says its level fits. In a
+// document without log structure (`measured_ok`), a section that names a
+// measurement (`### Baseline` over the machine's figures) is one too.
 void ContentEntries(const std::vector<OutlineHeading>& outline, const std::vector<bool>& level_ok, const char* rule,
-                    Holds* holds, std::vector<SegmentedHeading>* out) {
+                    bool measured_ok, Holds* holds, std::vector<SegmentedHeading>* out) {
   const std::vector<bool> inside = InsideOwnSections(outline);
   for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     const OutlineHeading& h = outline[i];
+    const bool reserved = IsReservedSectionName(h.text) && !(measured_ok && IsMeasuredSectionName(h.text));
     if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || s.role == HeadingRole::kTitle ||
-        !level_ok[static_cast<size_t>(std::clamp(h.level, 0, 7))] || IsLogSectionName(h.text) ||
-        IsReservedSectionName(h.text) || IsExplanationHeading(h.text) || inside[i] || !holds->Subtree(i))
+        !level_ok[static_cast<size_t>(std::clamp(h.level, 0, 7))] || IsLogSectionName(h.text) || reserved ||
+        IsExplanationHeading(h.text) || inside[i] || !holds->Subtree(i))
       continue;
     s.role = HeadingRole::kEntry;
     s.rule = rule;
@@ -253,21 +256,59 @@ bool EntryBelow(const std::vector<OutlineHeading>& outline, size_t i, const std:
   return false;
 }
 
+// Whether every entry below heading `i` is one only for what it holds
+// (rule "journal": no date, number or log made it one).
+bool OnlyJournalBelow(const std::vector<OutlineHeading>& outline, size_t i, const std::vector<SegmentedHeading>& out) {
+  for (size_t k = i + 1; k < outline.size() && outline[k].level > outline[i].level; ++k)
+    if (out[k].role == HeadingRole::kEntry && out[k].rule != "journal") return false;
+  return true;
+}
+
+// Heading `i`'s parts, the entries among them for what they hold too, are
+// its sub-headings.
+void ClaimParts(const std::vector<OutlineHeading>& outline, size_t i, std::vector<SegmentedHeading>* out) {
+  for (size_t k = i + 1; k < outline.size() && outline[k].level > outline[i].level; ++k) {
+    (*out)[k].role = HeadingRole::kSubheading;
+    (*out)[k].rule.clear();
+  }
+}
+
 // What a document with entries states outside them, in a part whose own
 // text (up to the next heading of any level) holds a record: the text under
 // the title ("preamble": a timing table above the sections), a log-like
 // section's own table above its entries (`## Results`), a section at an
 // entry's level that names a measurement (`## Baseline` beside `## Attempt
-// 1`), or any other section at an entry's level that is none of the
-// logbook's own. Each is an entry of its own text only; the headings below
-// keep their roles (rules "preamble", "summary" for a log-like section's,
-// "section"), except below a section at an entry's level none of whose
-// parts is an entry: the section is the entry over its parts
-// (`## Baseline` over `### Decode (tok/s)` and its table). The seed form's `## Baseline` above `### date` entries
-// is at no entry's level and stays the logbook's.
+// 1`), any other section at an entry's level that is none of the logbook's
+// own, or such a section above the entries' level whose own text holds a
+// table or a fenced record (`## First timings` over its table beside `##
+// Experiments` and its `### Experiment 1`). Each is an entry of its own
+// text only; the headings below keep their roles (rules "preamble",
+// "summary" for a log-like section's, "section"), except below a section at
+// an entry's level none of whose parts is an entry: the section is the
+// entry over its parts (`## Baseline` over `### Decode (tok/s)` and its
+// table). The seed form's `## Baseline` above `### date` entries is one of
+// the logbook's own sections and stays the logbook's.
+struct OwnTextRule {
+  const char* rule = nullptr;
+  bool needs_block = false;  // its text must hold a table or a fenced record, not only prose
+};
+
+OwnTextRule RuleOfOwnText(const OutlineHeading& h, size_t i, const SegmentedHeading& s, bool at_entry_level,
+                          bool above_entries, bool inside) {
+  const bool own_section = !IsReservedSectionName(h.text) && !IsExplanationHeading(h.text) && !inside;
+  // The title, or the first `#` of a document whose `#` headings are its
+  // sections, that the walk took for none because its text holds a record.
+  if (s.role == HeadingRole::kTitle || (i == 0 && h.level <= 1)) return {"preamble", true};
+  if (IsLogSectionName(h.text)) return {"summary", true};
+  if (at_entry_level && (IsMeasuredSectionName(h.text) || own_section)) return {"section", false};
+  if (above_entries && h.level >= 2 && own_section) return {"section", true};
+  return {};
+}
+
 void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vector<bool>& level_ok, Holds* holds,
                     const std::function<bool(size_t)>& holds_block, std::vector<SegmentedHeading>* out) {
   const std::vector<bool> inside = InsideOwnSections(outline);
+  const int top = static_cast<int>(std::find(level_ok.begin(), level_ok.end(), true) - level_ok.begin());
   for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     const OutlineHeading& h = outline[i];
@@ -276,20 +317,16 @@ void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vecto
     const bool whole = at_entry_level && s.role != HeadingRole::kTitle && i > 0 && !EntryBelow(outline, i, *out);
     if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || !(whole ? holds->Subtree(i) : holds->Own(i)))
       continue;
-    const char* rule = nullptr;
-    // The title, or the first `#` of a document whose `#` headings are its
-    // sections, that the walk took for none because its text holds a record.
-    if (s.role == HeadingRole::kTitle || (i == 0 && h.level <= 1)) rule = "preamble";
-    else if (IsLogSectionName(h.text)) rule = "summary";
-    else if (at_entry_level && IsMeasuredSectionName(h.text)) rule = "section";
-    else if (at_entry_level && !IsReservedSectionName(h.text) && !IsExplanationHeading(h.text) && !inside[i])
-      rule = "section";
-    if (rule == nullptr) continue;
-    if (std::string_view(rule) != "section" && holds_block && !holds_block(i)) continue;
+    const OwnTextRule r = RuleOfOwnText(h, i, s, at_entry_level, h.level < top, inside[i]);
+    if (r.rule == nullptr || (r.needs_block && holds_block && !holds_block(i))) continue;
+    // A section above the entries whose parts are entries only for what
+    // they hold (`### What stands out` restating its table) is one entry over them.
+    const bool parts = h.level < top && s.role != HeadingRole::kTitle && OnlyJournalBelow(outline, i, *out);
     s.role = HeadingRole::kEntry;
-    s.rule = rule;
-    s.own_text = !whole;
+    s.rule = r.rule;
+    s.own_text = !whole && !parts;
     if (whole) ClaimSubheadings(outline, i, out);
+    if (parts) ClaimParts(outline, i, out);
     if (s.read.label.empty()) s.read = ReadHeading(h.text);
   }
 }
@@ -391,11 +428,14 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
   for (size_t i = 0; i < outline.size(); ++i)
     if (out[i].role == HeadingRole::kEntry) level_ok[static_cast<size_t>(std::clamp(outline[i].level, 0, 7))] = true;
   if (entries()) {
-    ContentEntries(outline, level_ok, "journal", &holds, &out);
+    ContentEntries(outline, level_ok, "journal", /*measured_ok=*/false, &holds, &out);
     OwnTextEntries(outline, level_ok, &holds, holds_block, &out);
   } else {
     std::fill(level_ok.begin() + (flat ? 1 : 2), level_ok.end(), true);
-    ContentEntries(outline, level_ok, "content", &holds, &out);
+    // A measured section is an entry only where no log is kept beside it
+    // (the seed form's `## Baseline` over an empty `## Experiment Log` stays the logbook's).
+    const bool no_log = std::none_of(outline.begin(), outline.end(), [](const OutlineHeading& h) { return IsLogSectionName(h.text); });
+    ContentEntries(outline, level_ok, "content", /*measured_ok=*/no_log, &holds, &out);
     TitleTextEntry(outline, &holds, holds_block, &out);
   }
   return out;

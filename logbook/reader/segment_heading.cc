@@ -110,9 +110,19 @@ bool MonthNameDate(std::string_view s, std::string* iso, size_t* used) {
     while (p < s.size() && (s[p] == ' ' || s[p] == ',')) ++p;
     return p;
   };
+  // "5th", "1st", "22nd", "3rd": the day's ordinal suffix, skipped.
+  auto suffix = [&](size_t p) {
+    static constexpr std::string_view kSuffixes[] = {"st", "nd", "rd", "th"};
+    for (std::string_view x : kSuffixes)
+      if (s.substr(p, 2) == x && (p + 2 == s.size() || !std::isalpha(static_cast<unsigned char>(s[p + 2])))) return p + 2;
+    return p;
+  };
   size_t e = 0, e2 = 0, e3 = 0;
   const bool day_first = !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
-  const std::string_view a = word(0, &e, day_first), b = word(blanks(e), &e2, !day_first);
+  const std::string_view a = word(0, &e, day_first);
+  if (day_first) e = suffix(e);
+  const std::string_view b = word(blanks(e), &e2, !day_first);
+  if (!day_first) e2 = suffix(e2);
   const std::string_view year = word(blanks(e2), &e3, true);
   const int month = MonthOf(day_first ? b : a);
   const std::string_view day = day_first ? a : b;
@@ -384,10 +394,60 @@ std::string TrimSeparators(std::string_view s) {
   return std::string(s);
 }
 
-// A date at `i` ("2026-06-24", "2026/06/24", "Jun 24, 2026", "24 June 2026")
-// not glued to a word: its ISO form and length.
+// "YYYY-MM-DD" of its parts when they make a date of this century or the
+// last.
+bool IsoOf(int year, int month, int day, std::string* iso) {
+  if (year < 1970 || year > 2099 || month < 1 || month > 12 || day < 1 || day > 31) return false;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", year, month, day);
+  *iso = buf;
+  return true;
+}
+
+// A date written with numbers only, other than "YYYY-MM-DD": "2026.06.24"
+// (two digits each), "24.06.2026" (the day first, as dots are written), "6/24/2026" (the month
+// first, unless the first number cannot be one: "24/6/2026"), "20260624".
+// Its ISO form and length; not glued to a word or a number after it.
+bool NumericDateAt(std::string_view s, size_t i, std::string* iso, size_t* len) {
+  auto num = [&](size_t p, size_t* e) {
+    *e = p;
+    while (*e < s.size() && *e - p < 5 && std::isdigit(static_cast<unsigned char>(s[*e]))) ++*e;
+    return *e > p ? std::atoi(std::string(s.substr(p, *e - p)).c_str()) : -1;
+  };
+  auto free_after = [&](size_t e) {
+    return e == s.size() || (!std::isalnum(static_cast<unsigned char>(s[e])) &&
+                             !(s[e] == '.' && e + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[e + 1]))));
+  };
+  size_t e1 = 0, e2 = 0, e3 = 0;
+  // "20260624", "20260624T195116Z" (the basic ISO form; its time is read after it)
+  const bool basic_time = i + 12 < s.size() && s[i + 8] == 'T' && Digits(s, i + 9, 4);
+  if (Digits(s, i, 8) && (i + 8 == s.size() || !std::isdigit(static_cast<unsigned char>(s[i + 8]))) &&
+      (free_after(i + 8) || basic_time)) {
+    const std::string d(s.substr(i, 8));
+    *len = 8;
+    return IsoOf(std::atoi(d.substr(0, 4).c_str()), std::atoi(d.substr(4, 2).c_str()), std::atoi(d.substr(6, 2).c_str()), iso);
+  }
+  const int a = num(i, &e1);
+  if (e1 >= s.size() || (s[e1] != '.' && s[e1] != '/')) return false;
+  const char sep = s[e1];
+  const int b = num(e1 + 1, &e2);
+  if (e2 >= s.size() || s[e2] != sep || e2 - e1 - 1 < 1 || e2 - e1 - 1 > 2) return false;
+  const int c = num(e2 + 1, &e3);
+  if (!free_after(e3)) return false;
+  *len = e3 - i;
+  const size_t n1 = e1 - i, n3 = e3 - e2 - 1;
+  if (n1 == 4 && n3 == 2 && e2 - e1 == 3) return IsoOf(a, b, c, iso);  // "2026.06.24" ("2026/4/3" is none)
+  if (n1 > 2 || n3 != 4) return false;
+  if (sep == '.' || a > 12) return IsoOf(c, b, a, iso);  // "24.06.2026", "24/6/2026"
+  return IsoOf(c, a, b, iso);                           // "6/24/2026"
+}
+
+// A date at `i` ("2026-06-24", "2026/06/24", "Jun 24, 2026", "24 June 2026",
+// "24.06.2026", "6/24/2026") not glued to a word: its ISO form and length.
 bool DateAt(std::string_view s, size_t i, std::string* iso, size_t* len) {
   if (i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]))) return false;
+  if (i > 0 && (s[i - 1] == '.' || s[i - 1] == '/') && i > 1 && std::isdigit(static_cast<unsigned char>(s[i - 2])))
+    return false;  // inside a longer number ("1.2.2026.4")
   const char c = s[i];
   if (std::isdigit(static_cast<unsigned char>(c)) && Digits(s, i, 4) && i + 10 <= s.size() &&
       (s[i + 4] == '-' || s[i + 4] == '/') && s[i + 7] == s[i + 4] && Digits(s, i + 5, 2) && Digits(s, i + 8, 2) &&
@@ -400,9 +460,24 @@ bool DateAt(std::string_view s, size_t i, std::string* iso, size_t* len) {
     return true;
   }
   if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+  if (std::isdigit(static_cast<unsigned char>(c)) && NumericDateAt(s, i, iso, len)) return true;
   size_t used = 0;
   if (!MonthNameDate(s.substr(i), iso, &used)) return false;
   *len = used;
+  return true;
+}
+
+// "195116Z", "1951" right after a basic ISO date's "T": the time (HH:MM)
+// in `out`, `p` past it and its seconds and zone.
+bool BasicTime(std::string_view s, size_t* p, HeadingParts* out) {
+  size_t q = *p;
+  if (q == 0 || s[q - 1] != 'T' || !Digits(s, q, 4)) return false;
+  const int hour = std::atoi(std::string(s.substr(q, 2)).c_str()), minute = std::atoi(std::string(s.substr(q + 2, 2)).c_str());
+  if (hour > 23 || minute > 59) return false;
+  out->time = std::string(s.substr(q, 2)) + ":" + std::string(s.substr(q + 2, 2));
+  q += Digits(s, q + 4, 2) ? 6 : 4;
+  if (q < s.size() && s[q] == 'Z') ++q;
+  *p = q;
   return true;
 }
 
@@ -412,15 +487,26 @@ bool DateAnywhere(std::string_view s, HeadingRead* r, std::string* label) {
   if (s.size() > 400) return false;
   std::string iso;
   size_t len = 0, at = 0;
+  // A date in a file's or a folder's name ("`runs/2026-04-20_bench/`",
+  // "2026-04-20.log") dates the file, not the heading.
+  auto in_name = [&](size_t i, size_t n) {
+    const bool before = i > 0 && (s[i - 1] == '_' || s[i - 1] == '/' || s[i - 1] == '\\');
+    const bool letter_next = i + n + 1 < s.size() && std::isalpha(static_cast<unsigned char>(s[i + n + 1]));
+    const bool after = i + n < s.size() && (s[i + n] == '_' || ((s[i + n] == '/' || s[i + n] == '.') && letter_next));
+    return before || after;
+  };
   for (; at < s.size(); ++at)
-    if (DateAt(s, at, &iso, &len)) break;
+    if (DateAt(s, at, &iso, &len) && !in_name(at, len)) break;
   if (at == s.size()) return false;
   r->date = iso;
   HeadingParts parts;
   size_t p = at + len;
   size_t q = p;
   while (q < s.size() && (s[q] == ' ' || s[q] == ',' || s[q] == '@' || s[q] == 'T')) ++q;
-  if (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])) && ParseHeadingTime(s, &q, &parts)) {
+  if (BasicTime(s, &q, &parts)) {  // "20260223T195116Z"
+    r->time = parts.time;
+    p = q;
+  } else if (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q])) && ParseHeadingTime(s, &q, &parts)) {
     SkipSeconds(s, &q);
     TwelveHourClock(s, &q, &parts);
     SkipTimeZone(s, &q);
@@ -441,7 +527,16 @@ std::string NumberOf(std::string_view s, std::string* word) {
     while (q < s.size() && q - p < 4 && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
     return q;
   };
-  size_t p = 0, e = digits_end(0);
+  // "#14 fused norm", "[12] bigger batch", "(3) tiled": a number in a mark
+  // that numbers it, the mark closed and words after it.
+  const size_t mark = s.empty() ? 0 : std::string_view("#[(").find(s[0]) == std::string_view::npos ? 0 : 1;
+  size_t p = 0, e = digits_end(mark);
+  if (mark > 0) {
+    const char close = s[0] == '[' ? ']' : s[0] == '(' ? ')' : ' ';
+    if (e == mark || e - mark > 3 || e >= s.size() || s[e] != close) return "";
+    const size_t after = e + (close == ' ' ? 0 : 1);
+    return after < s.size() && s[after] == ' ' ? std::string(s.substr(mark, e - mark)) : "";
+  }
   if (e > 0) {  // an ordinal first: "1.", "2.1", "3)"
     if (e > 3) return "";
     size_t end = e;
@@ -453,17 +548,25 @@ std::string NumberOf(std::string_view s, std::string* word) {
     return std::string(s.substr(0, end));
   }
   while (p < s.size() && std::isalpha(static_cast<unsigned char>(s[p]))) ++p;
-  if (p == 0 || p > 14 || !IsOrdinalWord(s.substr(0, p))) return "";
-  size_t q = p;
+  // "v17 - routing fold", "V2: tiling": a version's number glued to its v.
+  const bool version = p == 1 && (s[0] == 'v' || s[0] == 'V') && digits_end(1) > 1;
+  if (version) p = 0;
+  else if (p == 0 || p > 14 || !IsOrdinalWord(s.substr(0, p))) return "";
+  size_t q = version ? 1 : p;
   while (q < s.size() && s[q] == ' ') ++q;
   if (q < s.size() && s[q] == '#') ++q;
   e = digits_end(q);
   if (e == q) return "";
   while (e + 1 < s.size() && s[e] == '.' && std::isdigit(static_cast<unsigned char>(s[e + 1]))) e = digits_end(e + 1);
-  // One letter of a variant ("Attempt 3b"), nothing else glued ("Run 12x4").
-  if (e < s.size() && std::islower(static_cast<unsigned char>(s[e])) && SeparatorAt(s, e + 1) > 0) ++e;
+  // One letter of a variant ("Attempt 3b", "Phase 1A", "Trial 3a" at the
+  // end), nothing else glued ("Run 12x4").
+  const bool apart = q > p;  // "Trial 3a", not "Run12x"
+  if (e < s.size() && std::isalpha(static_cast<unsigned char>(s[e])) &&
+      ((apart && e + 1 == s.size()) || SeparatorAt(s, e + 1) > 0))
+    ++e;
   if (e < s.size() && SeparatorAt(s, e) == 0) return "";
-  *word = LowerAscii(s.substr(0, p));
+  if (version && e == s.size()) return "";  // "v2" alone names a thing, numbers no part
+  *word = version ? std::string("version") : LowerAscii(s.substr(0, p));
   return std::string(s.substr(q, e - q));
 }
 

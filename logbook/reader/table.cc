@@ -62,26 +62,41 @@ std::string TableLabel(const Entry& e, const TableBlock& t) {
   return near.empty() ? "" : LabelValue(near);
 }
 
-// A line of settings only ("**M=1, N=3072, K=1024**", "`seq=4096; heads=16`"):
-// its `key=value` pairs, keys as written; empty for a line that holds
-// anything else (a word, a figure, a sentence).
-Config SettingsLine(std::string text) {
-  if (text.size() > 160) return {};
-  for (char& c : text)
-    if (c == '*' || c == '`' || c == ',' || c == ';' || c == '\n') c = ' ';
+// Where `key=value` words are read (SettingPairs).
+enum class SettingsIn {
+  kLine,      // a line of settings only ("**M=1, N=3072, K=1024**", "`seq=4096; heads=16`"):
+              // every word (split at blanks and , ; * `) is a pair, else the line holds none
+  kSentence,  // a sentence ("For seq_len=1024 on B200:"): the pairs among its words, trimmed of
+              // punctuation, values of letters, digits, '.', '_' and 'x' only
+};
+
+// The `key=value` words of `text`, keys as written, read as `in` says.
+Config SettingPairs(std::string text, SettingsIn in) {
+  const bool line = in == SettingsIn::kLine;
+  if (line && text.size() > 160) return {};
+  if (line)
+    for (char& c : text)
+      if (c == '*' || c == '`' || c == ',' || c == ';' || c == '\n') c = ' ';
   Config out;
-  for (const auto& w : Words(text)) {
+  for (std::string w : Words(text)) {
+    if (!line) {
+      while (!w.empty() && std::strchr(":,;.)*`", w.back())) w.pop_back();
+      while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    }
     const size_t eq = w.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || w.find('=', eq + 1) != std::string::npos ||
-        !IsIdentStart(w[0]) || !std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(eq), IsIdentChar))
-      return {};
-    out[w.substr(0, eq)] = w.substr(eq + 1);
+    const auto value = [&] { return w.begin() + static_cast<std::ptrdiff_t>(eq) + 1; };
+    const bool pair = eq != std::string::npos && eq != 0 && eq + 1 < w.size() && IsIdentStart(w[0]) &&
+                      std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(eq), IsIdentChar) &&
+                      (line ? w.find('=', eq + 1) == std::string::npos
+                            : std::all_of(value(), w.end(), [](char c) { return IsIdentChar(c) || c == '.'; }));
+    if (!pair && line) return {};
+    if (pair) out[w.substr(0, eq)] = w.substr(eq + 1);
   }
   return out;
 }
 
 // The settings a line above a table states for all its rows: the nearest
-// SettingsLine between the table and what comes before it (the entry's
+// SettingPairs line between the table and what comes before it (the entry's
 // heading, a sub-heading or another table), a remark between them aside
 // ("PyTorch 2.11").
 Config SettingsAbove(const Entry& e, const TableBlock& t) {
@@ -92,26 +107,10 @@ Config SettingsAbove(const Entry& e, const TableBlock& t) {
     if (h.line < t.line) previous = std::max(previous, h.line);
   for (auto p = e.paragraphs.rbegin(); p != e.paragraphs.rend(); ++p) {
     if (p->end_line >= t.line || p->line <= previous) continue;
-    if (Config c = SettingsLine(p->lead.empty() ? p->text : p->lead + " " + p->text); !c.empty()) return c;
+    if (Config c = SettingPairs(p->lead.empty() ? p->text : p->lead + " " + p->text, SettingsIn::kLine); !c.empty())
+      return c;
   }
   return {};
-}
-
-// The `key=value` words of a sentence ("For seq_len=1024 on B200:"): keys as
-// written, values of letters, digits, '.', '_' and 'x' only.
-Config SettingWords(const std::string& text) {
-  Config out;
-  for (std::string w : Words(text)) {
-    while (!w.empty() && std::strchr(":,;.)*`", w.back())) w.pop_back();
-    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
-    const size_t eq = w.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || !IsIdentStart(w[0]) ||
-        !std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(eq), IsIdentChar) ||
-        !std::all_of(w.begin() + static_cast<std::ptrdiff_t>(eq) + 1, w.end(), [](char c) { return IsIdentChar(c) || c == '.'; }))
-      continue;
-    out[w.substr(0, eq)] = w.substr(eq + 1);
-  }
-  return out;
 }
 
 }  // namespace
@@ -123,7 +122,7 @@ void LeadInSettings(const Entry& e, std::vector<RecordedFigure>* out) {
   for (const auto& p : e.paragraphs) {
     const std::string text = parse_detail::Trim(p.text);
     if (p.line != p.end_line || text.empty() || text.back() != ':' || text.size() > 120) continue;
-    const Config keys = SettingWords(text);
+    const Config keys = SettingPairs(text, SettingsIn::kSentence);
     if (keys.empty()) continue;
     std::vector<std::pair<int, int>> items;  // a list item's first and last line
     for (const auto& b : e.notes) items.emplace_back(b.line, std::max(b.line, b.end_line));

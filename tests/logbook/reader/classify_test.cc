@@ -236,6 +236,19 @@ TEST(ReaderClassify, FiguresThatExplainAreNoRuns) {
   EXPECT_TRUE(Says(two, "an explanation")) << ::testing::PrintToString(two.why);
 }
 
+// A table or a program's output under a sub-heading that explains
+// ("### Root cause: three passes" over the timings that show it) records
+// runs all the same; prose there, and under a heading that interprets
+// ("### Implications"), explains.
+TEST(ReaderClassify, ATableUnderAnExplainingHeadingIsARecord) {
+  const std::string doc = "# Softmax log\n\n## Phase 2: Profiling\n\n### Root cause: three passes\n\n"
+                          "| kernel | time |\n|---|---|\n| eager | 7.5 us |\n| triton | 31.1 us |\n\n"
+                          "### Implications\n\n- a fused pass took 9.0 us on the small case.\n";
+  const Kept k = KeptFor(doc, "Phase 2: Profiling");
+  EXPECT_EQ(k.runs, 2u) << ::testing::PrintToString(k.why);
+  EXPECT_TRUE(Says(k, "an explanation")) << ::testing::PrintToString(k.why);
+}
+
 // A numbered section over numbered parts (`## 2.` over `### 2.1`) that
 // holds no table, command or output introduces them: "Waiting 8 hours for
 // a result was too slow" is no run of it.

@@ -88,6 +88,7 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_preamble",
                              "reader_printed_logs",
                              "reader_report",
+                             "reader_research_log",
                              "reader_serving",
                              "reader_worklog"));
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "logbook/doc/parse_logbook.h"
@@ -414,6 +415,46 @@ TEST(Segment, ReadHeading) {
   EXPECT_TRUE(IsReservedSectionName("Stop Criteria"));
 }
 
+// Dates written with numbers only, or with the day's ordinal suffix, date
+// a heading like an ISO date: dots put the day first, slashes the month
+// (unless the first number cannot be a month), eight digits are a date when
+// they make one. A date in a file's or a folder's name does not date the
+// heading.
+TEST(Segment, ReadHeadingDatesWrittenOtherWays) {
+  const std::pair<const char*, const char*> dated[] = {
+      {"03.05.2026 fused kernel", "2026-05-03"}, {"2026.03.05 - fused kernel", "2026-03-05"},
+      {"5/3/2026: fused kernel", "2026-05-03"},  {"24/3/2026: fused kernel", "2026-03-24"},
+      {"20260305 fused", "2026-03-05"},          {"March 5th, 2026: fused kernel", "2026-03-05"},
+      {"22nd March 2026 - tiles", "2026-03-22"}, {"Worklog 2026-02-24/25", "2026-02-24"}};
+  for (const auto& [text, date] : dated) {
+    const HeadingRead r = ReadHeading(text);
+    EXPECT_TRUE(r.dated) << text;
+    EXPECT_EQ(r.date, date) << text;
+    EXPECT_TRUE(r.number.empty()) << text;
+  }
+  EXPECT_EQ(ReadHeading("03.05.2026 fused kernel").label, "fused kernel");
+  const HeadingRead basic = ReadHeading("20260223T195116Z - Profiling run smoke");  // ISO's basic form
+  EXPECT_EQ(basic.date, "2026-02-23");
+  EXPECT_EQ(basic.time, "19:51");
+  EXPECT_EQ(basic.label, "Profiling run smoke");
+  for (const char* plain : {"Raw files (`runs/2026-04-20_bench/`)", "Log of 2026-04-20.log", "192.168.1.1 host",
+                            "Python 3.11/10", "202603051 tokens", "20261305 build"})
+    EXPECT_FALSE(ReadHeading(plain).dated) << plain;
+}
+
+// Numbers a heading gives itself in other marks: a version glued to its v
+// (`v17 - routing fold`), a number in brackets or after `#`, a variant
+// letter in either case, also at the heading's end.
+TEST(Segment, ReadHeadingNumbersWrittenOtherWays) {
+  const std::pair<const char*, const char*> numbered[] = {
+      {"v17 \xE2\x80\x94 routing-weight fold", "17"}, {"V2: shared-memory tiling", "2"}, {"#14 fused norm", "14"},
+      {"[12] bigger batch", "12"}, {"(3) tiled", "3"}, {"Trial 3a", "3a"}, {"Phase 1A: persistent gate+up", "1A"}};
+  for (const auto& [text, number] : numbered) EXPECT_EQ(ReadHeading(text).number, number) << text;
+  EXPECT_EQ(ReadHeading("v17 - fold").ordinal_word, "version");
+  for (const char* plain : {"v2", "vLLM serving", "Run 12x4", "#hashtags everywhere", "(see below) notes"})
+    EXPECT_TRUE(ReadHeading(plain).number.empty()) << plain;
+}
+
 TEST(Segment, OutlineRoles) {
   const std::vector<OutlineHeading> outline = {{1, 1, "Notes"},       {3, 2, "Setup"},   {5, 2, "Runs"},
                                                {7, 3, "Fused"},       {9, 4, "Output"},  {11, 3, "Idle thoughts"},
@@ -488,6 +529,78 @@ TEST(SegmentParse, MoelogsOwnRegionTablesHoldNoRecord) {
                               "<!-- moelog:begin id=X hash=0 -->\n| # | cycles |\n| --- | ---: |\n| 1 | 7,105 |\n"
                               "<!-- moelog:end -->\n\n## Setup\n\n" + std::string(kRunText()) + "\n";
   EXPECT_EQ(Headings(ParseLogbook(plain, "a.md")), Headings(ParseLogbook(written, "b.md")));
+}
+
+}  // namespace
+}  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// A research log whose entries sit one level down (`### Experiment 4`
+// under `## Experiments`) and whose other `##` sections hold measurements of
+// their own: a first table of timings by commit, a closing table of the
+// last round. Each such section is an entry, over its parts when they are
+// entries only for what they hold (`### What stands out` restating its
+// table); a `##` section of prose about the code states no run.
+TEST(SegmentParse, ASectionAboveTheEntriesLevelThatHoldsItsOwnTableIsAnEntry) {
+  const std::string text =
+      std::string("# Parser speed journal\n\n## About the code\n\nAbout 12 KB of hot loop code, in 3 files.\n\n") +
+      "## First timings (rev 4f1c2aa, go1.22)\n\n| bench | small | large |\n|---|---|---|\n"
+      "| BenchmarkLex | 410 ns/op | 3.9 us/op |\n| BenchmarkParse | 1.2 us/op | 17 us/op |\n\n"
+      "### What stands out\n\n- Parse is slow on large input.\n\n"
+      "## Experiments\n\n### Experiment 1: pooled buffers\n\n" + kRun +
+      "### Experiment 2: table-driven lexer\n\n" + kRun +
+      "## Last timings (go test -bench)\n\nAgainst the first timings:\n\n| bench | large |\n|---|---|\n"
+      "| BenchmarkLex | 2.1 us/op |\n| BenchmarkParse | 9.8 us/op |\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 4u);
+  EXPECT_EQ(h[0], "First timings (rev 4f1c2aa, go1.22)");
+  EXPECT_EQ(lb.entries[0].segment_rule, "section");
+  EXPECT_EQ(lb.entries[0].tables.size(), 1u);
+  ASSERT_EQ(lb.entries[0].subheadings.size(), 1u);  // `### What stands out`
+  EXPECT_EQ(lb.entries[0].subheadings[0].text, "What stands out");
+  EXPECT_EQ(h[1], "Experiment 1: pooled buffers");
+  EXPECT_EQ(h[3], "Last timings (go test -bench)");
+  EXPECT_EQ(lb.entries[3].tables.size(), 1u);
+}
+
+// A report with no log structure whose first part is `### Baseline`
+// (measurements of the machine before the work) and whose next parts hold
+// the work's figures: the baseline is an entry like the others.
+TEST(SegmentParse, AMeasuredSectionOfADocumentWithoutLogStructureIsAnEntry) {
+  const std::string text = std::string("### Baseline\n\nOn my card the copy test reaches 1,350 GB/s at 2**28 floats, ") +
+                           "the tutorial's 900 GB/s.\n\n### Fused bias + ReLU\n\n#### Forward\n\n"
+                           "The fused forward runs in 0.42 ms against 0.61 ms unfused.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0], "Baseline");
+  EXPECT_EQ(h[1], "Fused bias + ReLU");
+  // A log kept beside it (the seed form's empty `## Experiment Log`): the
+  // baseline stays the logbook's own section.
+  const std::string seed = "# T\n\n## Baseline\n\n- topk=2: 192.4 TF/s\n- topk=8: 167.8 TF/s\n\n## Experiment Log\n";
+  EXPECT_TRUE(ParseLogbook(seed, "t.md").entries.empty());
+}
+
+// Headings that interpret results recorded elsewhere explain them.
+TEST(Segment, HeadingsThatInterpretExplain) {
+  for (const char* h : {"Implications", "Recommendation", "Key takeaways", "Learnings", "Interpretation of the runs"})
+    EXPECT_TRUE(IsExplanationHeading(h)) << h;
+  for (const char* h : {"Results", "Fused kernel", "Comparison with the reference"}) EXPECT_FALSE(IsExplanationHeading(h)) << h;
+}
+
+// Sections that describe the machine (`## Hardware`, `## Test Environment`)
+// state its specifications, not a run: no entry for their table, in a
+// document with log structure or without.
+TEST(SegmentParse, SectionsThatDescribeTheMachineAreNoEntries) {
+  const std::string machine = "| Spec | Value |\n|---|---|\n| GPU | one card, 24 GB, 936 GB/s |\n| TDP | 350 W |\n\n";
+  const std::string plain = "# Decode throughput\n\n## Decode (tg128)\n\n| model | tok/s |\n|---|---|\n| 7B q4 | 161 |\n\n"
+                            "## Hardware\n\n" + machine + "## \xF0\x9F\x96\xA5\xEF\xB8\x8F Test Environment\n\n" + machine;
+  EXPECT_EQ(Headings(ParseLogbook(plain, "t.md")), std::vector<std::string>{"Decode (tg128)"});
+  const std::string logged = std::string("# Log\n\n## Hardware\n\n") + machine + "## 1. Tiling\n\n" + kRun;
+  EXPECT_EQ(Headings(ParseLogbook(logged, "t.md")), std::vector<std::string>{"1. Tiling"});
 }
 
 }  // namespace

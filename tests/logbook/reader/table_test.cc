@@ -347,6 +347,17 @@ TEST(ReaderTable, ASettingsLineAboveATableKeysItsRows) {
   }
 }
 
+// A line above a table keys its rows only when every word is a setting
+// (`M=8 fast` is a remark, no settings; `K=a=b` no setting): the line's
+// pairs are read whole or not at all.
+TEST(ReaderTable, ALineWithMoreThanSettingsKeysNoRows) {
+  for (const char* line : {"**M=8, N=2048 fast**", "`M=8; K=a=b`"}) {
+    const auto figs = TableEntryFigures(std::string("\n") + line + "\n\n| kernel | time |\n|---|---|\n| eager | 21.40 us |\n");
+    ASSERT_EQ(figs.size(), 1u) << line;
+    EXPECT_FALSE(figs[0].run.config.count("M")) << line;
+  }
+}
+
 // A time written in several units ("2m 5s 120ms", "1h 02m 03s", a
 // record's wall time) is one figure, in seconds; never the row's key.
 TEST(ReaderTable, ATimeInSeveralUnitsIsOneFigure) {
