@@ -521,5 +521,19 @@ TEST(ReaderTable, FactorAndRemarkColumnsKeyNoRow) {
   EXPECT_TRUE(named);
 }
 
+// A sentence leading into a table ("After fixing the warmup in the
+// harness, we measured again:") names none of its rows: the label of a
+// table is a name (a caption, a bold lead, a sub-heading), never prose.
+TEST(ReaderTable, ASentenceAboveATableNamesNoSetup) {
+  const auto figs = TableEntryFigures(
+      "After fixing the warmup in the harness, we measured again:\n\n"
+      "| kernel | time (ms) |\n|---|---:|\n| fused | 1.20 |\n\n"
+      "**Without warmup:**\n\n"
+      "| kernel | time (ms) |\n|---|---:|\n| fused | 1.90 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("we measured"), std::string::npos) << k << "=" << v;
+}
+
 }  // namespace
 }  // namespace moelog::logbook
