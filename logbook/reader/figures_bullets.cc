@@ -402,11 +402,12 @@ bool BareNumber(const std::string& rest) {
   }) && std::isdigit(static_cast<unsigned char>(t[0])) && ParseNumber(t).has_value();
 }
 
-// Where a labelled arm of a list starts after a comma or semicolon at `i`
-// (", reference: 2.538 ms"): a name of one to three words, no figure in it
+// Where a labelled arm of a list starts after a comma, semicolon or full
+// stop at `i` (", reference: 2.538 ms", ". After: 8.1 ms"): a name of one to three words, no figure in it
 // and not a metric's or statistic's name, then ": ". npos when none starts there.
 static size_t LabelledArmAt(const std::string& text, size_t i) {
-  if ((text[i] != ',' && text[i] != ';') || i + 2 >= text.size() || text[i + 1] != ' ') return std::string::npos;
+  if ((text[i] != ',' && text[i] != ';' && text[i] != '.') || i + 2 >= text.size() || text[i + 1] != ' ')
+    return std::string::npos;
   const size_t colon = text.find(": ", i + 2);
   if (colon == std::string::npos) return std::string::npos;
   const std::string name = text.substr(i + 2, colon - i - 2);

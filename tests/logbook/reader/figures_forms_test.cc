@@ -135,6 +135,15 @@ TEST(ReaderForms, LabelledFiguresOnOneLineAreASetEach) {
   }
   EXPECT_DOUBLE_EQ(time_of["fused"], 0.001106);
   EXPECT_DOUBLE_EQ(time_of["reference"], 0.002538);
+  // Labelled sentences of one item: "Before: 12.3 ms, 45 GB/s. After: 8.1 ms, 68 GB/s."
+  const auto sides = EntryFigures("Notes on the fused kernel.\n\n- Before: 12.3 ms, 45 GB/s. After: 8.1 ms, 68 GB/s.\n");
+  ASSERT_EQ(sides.size(), 2u);
+  for (const auto& f : sides) {
+    EXPECT_EQ(f.run.metrics.size(), 2u) << f.text;  // each side's time and bandwidth, never the other side's
+    bool named = false;
+    for (const auto& [k, v] : f.run.config) named = named || v == "Before" || v == "After";
+    EXPECT_TRUE(named) << f.text;
+  }
 }
 
 }  // namespace
