@@ -330,6 +330,31 @@ RunKeys RecordedKeys(const Logbook& logbook) {
 namespace {
 void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                          std::vector<std::vector<UnreadFigures>>* unread);
+
+// The table rows (lines) of an entry with a figure set no earlier entry
+// records: such a row is this entry's measurement, every figure set of it
+// (a row of "| shape | ours us | upstream us |" whose upstream run repeats
+// an earlier entry's digits measured it again beside ours).
+std::set<int> FreshTableRows(const std::vector<RecordedFigure>& figs, const EarlierFigures& earlier) {
+  std::set<int> out;
+  for (const auto& f : figs)
+    if (f.table && (!ThreeDigits(f.run) || EarlierEntryOf(f.run, earlier, false).empty())) out.insert(f.line);
+  return out;
+}
+
+// The earlier entry a figure restates ("" for none): a prose figure or a
+// table row (not a fresh one, FreshTableRows) equal to an earlier entry's;
+// a reference's figure only when it is that figure ("Reference path: 2.538
+// ms"), else this entry measured it; a Result's figure equal to an earlier
+// entry's that names that entry ("bf16 31.42 ms (as in PLN-001)").
+std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier, const std::set<int>& fresh_rows) {
+  const bool table = f.table && ThreeDigits(f.run) && !fresh_rows.count(f.line);
+  std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
+  if (from.empty() && f.refers && ThreeDigits(f.run)) from = EarlierEntryOf(f.run, earlier, false);
+  if (from.empty() && !f.prose && !f.table)
+    if (std::string id = EarlierEntryOf(f.run, earlier, true); !id.empty() && NamesEntry(f.text, id)) from = id;
+  return from;
+}
 }  // namespace
 
 std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
@@ -356,20 +381,13 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     std::vector<RecordedFigure> kept;
     DropRecapFigures(logbook, i, written, &figs, un);
+    const std::set<int> fresh_rows = FreshTableRows(figs, earlier);
     for (auto& f : figs) {
-      const bool table = f.table && ThreeDigits(f.run);
-      std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
-      // "Reference path: 2.538 ms": a reference's figure restates an earlier
-      // entry's only when it is that figure; else this entry measured it.
-      if (from.empty() && f.refers && ThreeDigits(f.run)) from = EarlierEntryOf(f.run, earlier, false);
+      const std::string from = RestatedFrom(f, earlier, fresh_rows);
       if (f.refers && !RefersBeside(f.run, own_metrics)) {
         if (un) un->push_back({f.line, f.text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
         continue;
       }
-      // A Result's figure equal to an earlier entry's that names that entry
-      // ("bf16 31.42 ms (as in PLN-001)") restates it.
-      if (from.empty() && !f.prose && !f.table)
-        if (std::string id = EarlierEntryOf(f.run, earlier, true); !id.empty() && NamesEntry(f.text, id)) from = id;
       if (from.empty()) {
         kept.push_back(std::move(f));
       } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {

@@ -676,6 +676,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   if (!any_result) LooseFigures(entry, x, &out, unread);
   else NotesBesideResult(entry, x, &out, unread);
   DropExplained(entry, &out, unread);
+  SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });
   if (out.size() > kMaxFiguresPerEntry) {  // placing figures compares them in pairs: bounded

@@ -1,3 +1,4 @@
+#include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -55,7 +56,8 @@ std::string PlainLabel(const std::string& label) {
 // Where a bullet's label ends: the first colon outside code that is
 // followed by a space (or ends the text) after a short name ("`topk=2`:",
 // "Non-EP result:"). A colon in a URL or a time ("03:06"), or after a
-// sentence ("... succeeded. Steps 60-79: ..."), ends no label. npos if none.
+// sentence ("... succeeded. Steps 60-79: ..."), or after a figure, ends no
+// label. npos if none.
 size_t LabelEnd(const std::string& text) {
   bool in_code = false;
   int words = 0, depth = 0;
@@ -68,7 +70,11 @@ size_t LabelEnd(const std::string& text) {
     if (depth > 0) continue;
     if (c == ' ' && i > 0 && text[i - 1] != ' ' && ++words > 8) return std::string::npos;
     if (c == '.' && i + 1 < text.size() && text[i + 1] == ' ') return std::string::npos;
-    if (c == ':') return i + 1 >= text.size() || text[i + 1] == ' ' ? i : std::string::npos;
+    // "1.106 ms (412 TFLOP/s), reference: 2.538 ms": what states a figure is
+    // no label (a run's name is never a figure).
+    if (c == ':')
+      return (i + 1 >= text.size() || text[i + 1] == ' ') && !StatesFigure(std::string_view(text).substr(0, i)) ? i
+                                                                                                          : std::string::npos;
   }
   return std::string::npos;
 }
@@ -396,19 +402,73 @@ bool BareNumber(const std::string& rest) {
   }) && std::isdigit(static_cast<unsigned char>(t[0])) && ParseNumber(t).has_value();
 }
 
+// Where a labelled arm of a list starts after a comma, semicolon or full
+// stop at `i` (", reference: 2.538 ms", ". After: 8.1 ms"): a name of one to three words, no figure in it
+// and not a metric's or statistic's name, then ": ". npos when none starts there.
+static size_t LabelledArmAt(const std::string& text, size_t i) {
+  if ((text[i] != ',' && text[i] != ';' && text[i] != '.') || i + 2 >= text.size() || text[i + 1] != ' ')
+    return std::string::npos;
+  const size_t colon = text.find(": ", i + 2);
+  if (colon == std::string::npos) return std::string::npos;
+  const std::string name = text.substr(i + 2, colon - i - 2);
+  const auto words = Words(name);
+  if (words.empty() || words.size() > 3 || name.find_first_of(",;()") != std::string::npos || StatesFigure(name))
+    return std::string::npos;
+  // ", latency: 35 ms", ", p99: 41 ms": a metric or statistic of the same run, no arm.
+  const bool measure = std::all_of(words.begin(), words.end(), [](const std::string& w) {
+    return MetricWord(Lower(w)) || StatisticWord(w) || SpreadStatistic(w);
+  });
+  return measure ? std::string::npos : i + 2;
+}
+
+// "fused: 1.106 ms (412 TFLOP/s), reference: 2.538 ms (180 TFLOP/s)": a list
+// of labelled figures, one arm each (its label and figures); empty when the
+// text is no such list (fewer than two arms, an arm that states no figure).
+static std::vector<std::string> LabelledArms(const std::string& text) {
+  std::vector<std::string> arms;
+  int depth = 0;
+  bool code = false;
+  size_t begin = 0;
+  for (size_t i = 0; i < text.size() && text.size() <= 4096; ++i) {
+    if (text[i] == '`') code = !code;
+    if (text[i] == '(' || text[i] == ')') depth = text[i] == '(' ? depth + 1 : std::max(0, depth - 1);
+    const size_t arm = code || depth > 0 ? std::string::npos : LabelledArmAt(text, i);
+    if (arm == std::string::npos) continue;
+    arms.push_back(text.substr(begin, i - begin));
+    begin = arm;
+  }
+  if (arms.empty()) return {};
+  arms.push_back(text.substr(begin));
+  for (const auto& a : arms)
+    if (!StatesFigure(a)) return {};
+  return arms;
+}
+
+// A text of arms ("ring EP4 21.3% / 12.1 s · a2a EP4 ...", DotArms; "fused:
+// 1.1 ms, reference: 2.5 ms", LabelledArms): each arm walked as a bullet of
+// its own, then the bullet's items (unless `text` is a field's value).
+static bool WalkArms(const Bullet& b, const WalkScope& scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                     std::vector<UnreadFigures>* unread, const std::string& text, bool field_value) {
+  auto arms = prose::DotArms(text);
+  if (arms.empty()) arms = LabelledArms(text);
+  if (arms.empty()) return false;
+  // A field's value ("- fused: 1.1 ms, reference: 2.5 ms"): its first arm is the field's.
+  if (const size_t name = LabelEnd(b.text); field_value && name != std::string::npos && LabelEnd(arms[0]) == std::string::npos)
+    arms[0] = b.text.substr(0, name) + ": " + arms[0];
+  Bullet one = b;
+  one.children.clear();
+  for (const auto& arm : arms) Walk(one, scope, x, out, unread, arm);
+  if (!field_value)
+    for (const auto& c : b.children) Walk(c, scope, x, out, unread);
+  return true;
+}
+
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override) {
   if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
   if ((text_override.empty() || b.children.empty()) && PrintedBullet(b, scope, x, out, unread)) return;
   const std::string& text = text_override.empty() ? b.text : text_override;
-  if (const auto arms = prose::DotArms(text); !arms.empty()) {  // "ring EP4 21.3% / 12.1 s · a2a EP4 ..."
-    Bullet one = b;
-    one.children.clear();
-    for (const auto& arm : arms) Walk(one, scope, x, out, unread, arm);
-    if (text_override.empty())
-      for (const auto& c : b.children) Walk(c, scope, x, out, unread);
-    return;
-  }
+  if (WalkArms(b, scope, x, out, unread, text, !text_override.empty())) return;
   const size_t colon = LabelEnd(text);
   std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
   std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);

@@ -12,7 +12,7 @@ namespace {
 
 // The words of data/reader/table.json, read once.
 struct TableWords {
-  std::set<std::string> quality, no_run, measured;
+  std::set<std::string> quality, no_run, measured, remarks;
   std::map<std::string, std::string> aliases, devices;
 };
 
@@ -23,7 +23,7 @@ const TableWords& Vocab() {
       const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
       if (!j.is_object()) break;
       for (const auto& [key, into] : {std::pair{"quality_words", &w.quality}, std::pair{"no_run_cells", &w.no_run},
-                                      std::pair{"measured_words", &w.measured}})
+                                      std::pair{"measured_words", &w.measured}, std::pair{"remark_headers", &w.remarks}})
         if (j.contains(key) && j[key].is_array())
           for (const auto& v : j[key])
             if (v.is_string()) into->insert(Lower(v.get<std::string>()));
@@ -442,7 +442,8 @@ std::string Qualifier(const std::string& header) {
 void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
   std::map<std::pair<std::string, std::string>, std::vector<size_t>> same;
   for (size_t c = 0; c < cols->size(); ++c)
-    if (!(*cols)[c].metric.empty()) same[{(*cols)[c].metric, (*cols)[c].at}].push_back(c);
+    if (const ColumnInfo& k = (*cols)[c]; !k.metric.empty())  // a run's column of its own (RunColumns) clashes with none
+      same[{k.metric, k.at + (k.scale.count("variant") ? kScaleMark + k.scale.at("variant") : "")}].push_back(c);
   for (const auto& [key, idx] : same) {
     if (idx.size() < 2) continue;
     size_t plain = idx.size();
@@ -576,6 +577,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   if (LetterKeyColumn(t, *headers)) cols[0] = ColumnInfo{};
   FactorColumns(t, *headers, &cols);
   StatisticColumns(*headers, &cols);
+  RunColumns(*headers, &cols);
   NameColumns(*headers, &cols);
   return cols;
 }
@@ -609,12 +611,10 @@ bool OutcomeCount(const std::string& header) {
   return k.count(w[0]) > 0 || k.count(w.back()) > 0;
 }
 
-// A column of remarks ("Notes", "Comment"): the author's prose about the
-// row, not its configuration.
-bool RemarkColumn(const std::string& header) {
-  static const std::set<std::string> k = {"notes", "note", "comment", "comments", "remarks", "remark", "observations"};
-  return k.count(Lower(parse_detail::Trim(header))) > 0;
-}
+// A column of remarks ("Notes", "Comment", "Verdict", "Description";
+// remark_headers of data/reader/table.json): the author's prose about the
+// row or its outcome, not its configuration.
+bool RemarkColumn(const std::string& header) { return Vocab().remarks.count(Lower(parse_detail::Trim(header))) > 0; }
 
 // A label column's header as a key: its words joined by '_' ("GPU/CPU bits"
 // is gpu_cpu_bits), or "" when it has no word.
@@ -625,7 +625,7 @@ std::string ColumnWord(const std::string& key) { return ColumnWordOf(key, '_'); 
 bool EmptyCell(const std::string& raw);
 
 void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
-  if (EmptyCell(cell) || CheckColumn(header) || OutcomeCount(header) ||
+  if (EmptyCell(cell) || ComparisonCell(cell) || CheckColumn(header) || OutcomeCount(header) ||
       RemarkColumn(header) || EstimateColumn(header))
     return;
   // "— send/recv metadata": a part of the row above, named by its words.

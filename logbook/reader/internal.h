@@ -255,6 +255,15 @@ bool NeutralKeyName(const std::string& k);
 bool SummaryTable(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols);
 bool SpreadStatistic(const std::string& w);
 void StatisticColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
+// Columns of one metric that are runs of their own ("Baseline (ms) |
+// Optimized (ms)"): each keyed variant=<its header's words> by its scale, so
+// each is a figure set of its own (table_runs.cc).
+void RunColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
+// A figure set whose metrics are one base metric qualified by runs
+// ("mojo_time_s", "upstream_time_s" of a printed row; "torch_ms=1.2
+// triton_ms=0.8"): one figure set per run, keyed variant=<qualifier>, the
+// metric its base (table_runs.cc). Parts of one run stay one set.
+void SplitRunMetrics(std::vector<RecordedFigure>* out);
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers);
 std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x);
 bool OutcomeCount(const std::string& header);
@@ -268,6 +277,7 @@ bool DurationCell(const std::string& cell, std::string* seconds);
 bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col);
 bool ParameterHeader(const std::string& header);
 bool PlaceholderCell(const std::string& cell);
+bool ComparisonCell(const std::string& cell);
 bool DashRange(const std::string& cell, std::string* low, std::string* high);
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
 bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);

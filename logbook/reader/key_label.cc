@@ -1,3 +1,5 @@
+#include <nlohmann/json.hpp>
+
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -233,11 +235,19 @@ bool FillerWord(const std::string& w) {
 // Where a label's name ends and its prose starts: a dash ("Fused kernel —
 // tiny pointwise kernel") or a word that starts a clause ("cap1.0 static
 // interrupted at step 300 due to pause"). A case is a name, never a sentence.
+// The words are data: name_end_words of data/reader/vocabulary.json (dashes,
+// conjunctions and the verbs a finding is written with: "sin/256 is the
+// worst", "inv scales excellently").
 bool NameEnds(const std::string& w) {
-  static const std::set<std::string> k = {"\xE2\x80\x94", "\xE2\x80\x93", "-",       "at",   "due",   "because",
-                                          "after",        "before",       "while",   "when", "since", "until",
-                                          "interrupted",  "stopped",      "was",     "is",   "were",  "which"};
-  return k.count(w) > 0;
+  static const std::set<std::string> k = [] {
+    std::set<std::string> words;
+    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/vocabulary.json"), nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("name_end_words") && j["name_end_words"].is_array())
+      for (const auto& v : j["name_end_words"])
+        if (v.is_string()) words.insert(v.get<std::string>());
+    return words;
+  }();
+  return k.count(w) > 0 || k.count(Lower(w)) > 0;
 }
 
 // "global mean step latency:": a label ending in a metric's word names the
@@ -265,6 +275,20 @@ bool Joiner(const std::string& w) {
          !ScriptLetter(w);
 }
 
+// "random/full": every part a varied value, each into `cfg`; false (and
+// nothing set) when a part is none.
+bool SlashValues(const std::string& w, const Vars& vars, Config* cfg) {
+  std::stringstream ss(w);
+  Config sub;
+  for (std::string p; std::getline(ss, p, '/');) {
+    const std::string k = KeyOfValue(vars, p);
+    if (k.empty()) return false;
+    sub[k] = p;
+  }
+  cfg->insert(sub.begin(), sub.end());
+  return true;
+}
+
 Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
                    const Config* feeds) {
   Config cfg = LabelWords(label, vars, fixed, generic, feeds);
@@ -276,7 +300,7 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
   for (size_t wi = 0; wi < words.size(); ++wi) {
     const std::string& w = words[wi];
     if (w.find('=') != std::string::npos) continue;
-    named = named || (!kept.empty() && NameEnds(w));
+    named = named || (wi > 0 && NameEnds(w));  // after a name's first word, its keys' words too
     std::string key, value;
     if (FillerWord(w)) continue;
     if (std::string k = KeyOfValue(vars, w); !k.empty()) {
@@ -294,19 +318,10 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     } else if (Config shape = ShapeLabel(w, vars, fixed); !shape.empty()) {
       cfg.insert(shape.begin(), shape.end());
     } else if (w.find('/') != std::string::npos) {
-      // "random/full": every part a varied value, else a case name.
-      std::vector<std::string> parts;
-      std::stringstream ss(w);
-      std::string p;
-      bool all = true;
-      Config sub;
-      while (std::getline(ss, p, '/')) {
-        std::string k = KeyOfValue(vars, p);
-        if (k.empty()) all = false;
-        else sub[k] = p;
-      }
-      if (all) cfg.insert(sub.begin(), sub.end());
-      else rest.push_back(w);
+      if (SlashValues(w, vars, &cfg)) continue;
+      rest.push_back(w);
+      UnitInfo unit;
+      if (!named && !AnyUnit(w, &unit)) kept.push_back(w);  // "sin/256" names the run; "TF/s" its figures' unit
     } else if (LooseValue(vars, w, &key, &value)) {
       cfg[key] = value;
     } else if (IsFixedValue(fixed, w) || Joiner(w)) {
@@ -317,7 +332,7 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
     }
   }
   if (NamesMetric(words)) rest.clear();
-  if (!rest.empty()) {
+  if (!rest.empty() && !kept.empty()) {  // prose after keys only ("tokens=4096 is slowest") names no case
     std::string c;
     for (const auto& r : kept) c += (c.empty() ? "" : " ") + r;
     cfg["case"] = c;

@@ -41,6 +41,10 @@ std::string LabelValue(std::string t) {
   return out.size() > 60 ? "" : out;
 }
 
+// The most words a line above a table names it with; a longer line is a
+// sentence leading into it.
+constexpr size_t kMaxLabelWords = 6;
+
 // The line right above a table that names it: a one-line bold lead or
 // caption ("**Without NVFP4:**", "Table 2: bf16, seq 4096", "Full
 // training:"), else the sub-heading it sits under with no other table
@@ -51,6 +55,9 @@ std::string TableLabel(const Entry& e, const TableBlock& t) {
     const std::string text = parse_detail::Trim(p.text);
     const auto w = Words(text);
     const bool caption = !w.empty() && (Lower(w[0]) == "table" || Lower(w[0]) == "figure") && text.find(':') != std::string::npos;
+    // "After fixing the warmup, we discovered:": a sentence leads into the
+    // table, it names none (a caption is a name: "Table 2: bf16, seq 4096").
+    if (!caption && Words(LabelValue(text)).size() > kMaxLabelWords) continue;
     if (!p.lead.empty() || (!text.empty() && text.back() == ':') || caption) return LabelValue(text);
   }
   int previous = e.heading_line;  // the table above this one

@@ -132,6 +132,21 @@ ColumnInfo PartColumn(const ColumnInfo& col, const UnitInfo& part) {
   return out;
 }
 
+// A cell that compares runs rather than names one: a factor ("1.31x",
+// "~63x", "2.5×") or a signed or plain percentage ("53.0%", "-4.2%"). It keys
+// no row (a ratio or share is no configuration); it is no run's own figure.
+bool ComparisonCell(const std::string& raw) {
+  bool approximate = false;
+  std::string c = CellCore(Unticked(raw), &approximate);
+  for (const char* mark : {"x", "X", "%", "\xC3\x97"})
+    if (const std::string m = mark; c.size() > m.size() && c.compare(c.size() - m.size(), m.size(), m) == 0) {
+      c = parse_detail::Trim(c.substr(0, c.size() - m.size()));
+      if (!c.empty() && (c[0] == '+' || c[0] == '-')) c.erase(c.begin());
+      return !c.empty() && std::isdigit(static_cast<unsigned char>(c[0])) && ParseNumber(c).has_value();
+    }
+  return false;
+}
+
 // A cell that stands for a figure not yet there: words only, in brackets
 // ("[to be measured]", "(pending)").
 bool PlaceholderCell(const std::string& cell) {

@@ -116,5 +116,35 @@ TEST(ReaderForms, GoogleBenchmarkRowsAndShapeLines) {
   EXPECT_EQ(figs[1].run.config.at("k"), "4096");
 }
 
+// A line of labelled figures ("fused: 1.106 ms (412 TFLOP/s), reference:
+// 2.538 ms (180 TFLOP/s)") is one figure set per label, each named by it; a
+// label never holds a figure ("1.106 ms (412 TFLOP/s), reference" names no
+// run).
+TEST(ReaderForms, LabelledFiguresOnOneLineAreASetEach) {
+  const auto figs = EntryFigures("- fused: 1.106 ms (412 TFLOP/s), reference: 2.538 ms (180 TFLOP/s)\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::map<std::string, double> time_of;
+  for (const auto& f : figs) {
+    std::string name;
+    for (const auto& [k, v] : f.run.config) {
+      EXPECT_EQ(v.find("1.106"), std::string::npos) << k;
+      if (v == "fused" || v == "reference") name = v;
+    }
+    ASSERT_TRUE(f.run.metrics.count("time_s")) << f.text;
+    time_of[name] = f.run.metrics.at("time_s");
+  }
+  EXPECT_DOUBLE_EQ(time_of["fused"], 0.001106);
+  EXPECT_DOUBLE_EQ(time_of["reference"], 0.002538);
+  // Labelled sentences of one item: "Before: 12.3 ms, 45 GB/s. After: 8.1 ms, 68 GB/s."
+  const auto sides = EntryFigures("Notes on the fused kernel.\n\n- Before: 12.3 ms, 45 GB/s. After: 8.1 ms, 68 GB/s.\n");
+  ASSERT_EQ(sides.size(), 2u);
+  for (const auto& f : sides) {
+    EXPECT_EQ(f.run.metrics.size(), 2u) << f.text;  // each side's time and bandwidth, never the other side's
+    bool named = false;
+    for (const auto& [k, v] : f.run.config) named = named || v == "Before" || v == "After";
+    EXPECT_TRUE(named) << f.text;
+  }
+}
+
 }  // namespace
 }  // namespace moelog::logbook

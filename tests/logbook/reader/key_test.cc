@@ -109,6 +109,14 @@ TEST(ReaderKey, ACaseIsANameNeverASentence) {
   EXPECT_EQ(LabelConfig("ring layer", {}, {}, true).at("case"), "ring layer");
   // A label ending in a metric's word names the metric, not a case.
   EXPECT_FALSE(LabelConfig("global mean step latency", {}, {}, true).count("case"));
+  // A finding written as a label ("sin/256 is the worst:", "inv scales
+  // excellently:"): its subject names the run, the verb and what follows it
+  // are prose; a label of keys and prose only names no case at all.
+  EXPECT_EQ(LabelConfig("sin/256 is the worst", {}, {}, true).at("case"), "sin/256");
+  EXPECT_EQ(LabelConfig("inv scales excellently", {}, {}, true).at("case"), "inv");
+  const Config keys_then_prose = LabelConfig("tokens=4096 is the slowest", {}, {}, true);
+  EXPECT_FALSE(keys_then_prose.count("case"));
+  for (const auto& [k, v] : keys_then_prose) EXPECT_EQ(v.find("slowest"), std::string::npos) << k;
 }
 
 // A short line right above a list names the setup of every item of that

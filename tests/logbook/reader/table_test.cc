@@ -155,7 +155,7 @@ TEST(ReaderTable, ATableOfFactorsOnlyIsScoredAgainstAFixedReference) {
       "|---|:-:|:-:|:-:|\n"
       "| **P1** RMSNorm | 2.13x | **2.45x** | +15% |\n"
       "| **P2** Softmax | **1.44x** | 1.25x | -13% |\n");
-  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_EQ(figs.size(), 4u);  // the baseline's and the tuned run's factor: a figure set each
   std::set<double> own;
   for (const auto& f : figs)
     for (const auto& [metric, v] : f.run.metrics)
@@ -263,10 +263,10 @@ TEST(ReaderTable, AVersionNamedColumnKeepsItsDots) {
       "| input | v2.4.1 | v2.5.0 (lazy) |\n"
       "|---|---|---|\n"
       "| small | 3.10s | 2.95s |\n");
-  ASSERT_EQ(figs.size(), 1u);
-  const auto& m = figs[0].run.metrics;
-  EXPECT_TRUE(m.count("v2.4.1_time_s"));
-  EXPECT_TRUE(m.count("v2.5.0_lazy_time_s"));
+  ASSERT_EQ(figs.size(), 2u);  // each version's column its own run (RunColumns)
+  std::set<std::string> versions;
+  for (const auto& f : figs) versions.insert(f.run.config.at("variant"));
+  EXPECT_EQ(versions, (std::set<std::string>{"v2.4.1", "v2.5.0 (lazy)"}));
 }
 
 // A first column headed by one letter that a unit also spells ("s", "m")
@@ -277,12 +277,12 @@ TEST(ReaderTable, AOneLetterFirstColumnOfWholeNumbersIsTheRowsKey) {
       "|---:|---:|---:|\n"
       "| 16 | 31.20 ms | 30.05 ms |\n"
       "| 64 | 118.90 ms | 112.35 ms |\n");
-  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_EQ(figs.size(), 4u);  // the fixed and the adaptive run of each row
   for (const auto& f : figs) {
     ASSERT_TRUE(f.run.config.count("s")) << f.text;
     for (const auto& [m, v] : f.run.metrics) EXPECT_TRUE(v < 1) << m << "=" << v;
   }
-  EXPECT_EQ(figs[1].run.config.at("s"), "64");
+  EXPECT_EQ(figs[3].run.config.at("s"), "64");
 }
 
 // A cell of two figures each named by its parenthesis ("410 (capped) /
@@ -468,9 +468,13 @@ TEST(ReaderTable, ARangeCellIsTheRowsMinAndMax) {
       "|---|---|---|---|\n"
       "| base | 2025-12-21 | 900ms | 350ms |\n"
       "| fast | 2025-12-22 | 610ms | 30-110ms |\n");
-  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_EQ(figs.size(), 4u);  // the round's and the probe's figures, a set each
   std::map<std::string, double> fast;
-  for (const auto& [m, v] : figs[1].run.metrics) fast[m] = std::round(v * 1e6) / 1e6;
+  for (const auto& f : figs) {
+    if (f.line != 8) continue;
+    EXPECT_EQ(f.run.config.at("date"), "2025-12-22");
+    for (const auto& [m, v] : f.run.metrics) fast[m] = std::round(v * 1e6) / 1e6;
+  }
   bool low = false, high = false;
   for (const auto& [m, v] : fast) {
     low = low || (m.find("min") != std::string::npos && v == 0.03);
@@ -478,7 +482,6 @@ TEST(ReaderTable, ARangeCellIsTheRowsMinAndMax) {
   }
   EXPECT_TRUE(low);
   EXPECT_TRUE(high);
-  EXPECT_EQ(figs[1].run.config.at("date"), "2025-12-22");
 }
 
 // A row not yet measured ("[to be measured]", "(pending)") holds no figure:
@@ -504,10 +507,85 @@ TEST(ReaderTable, AHashNamedRowKeepsItsName) {
       "|---|---|---|\n"
       "| b8f4f012 | 8.38 ms | 30.47 ms |\n"
       "| 6230e838 | 9.10 ms | 38.75 ms |\n");
+  ASSERT_EQ(figs.size(), 4u);  // each kernel's column its own run (RunColumns)
+  for (const auto& f : figs) {
+    if (f.line != 8) continue;
+    bool named = false;
+    for (const auto& [k, v] : f.run.config) named = named || v == "6230e838";
+    EXPECT_TRUE(named);
+  }
+}
+
+// Columns of one metric named by different runs ("Baseline (ms) |
+// Optimized (ms)", "cuBLAS TFLOPS | ours TFLOPS") are a figure set each,
+// keyed by the header's words: two runs are never one row. Columns of one
+// metric that are parts of one run ("prefill (ms) | decode (ms)") stay one.
+TEST(ReaderTable, ColumnsOfOneMetricNamedByRunsAreRowsOfTheirOwn) {
+  const auto figs = TableEntryFigures(
+      "| Size | Baseline (ms) | Optimized (ms) | Speedup |\n"
+      "|---|---:|---:|---:|\n"
+      "| 1024 | 12.40 | 3.10 | 4.0x |\n");
   ASSERT_EQ(figs.size(), 2u);
-  bool named = false;
-  for (const auto& [k, v] : figs[1].run.config) named = named || v == "6230e838";
+  std::map<std::string, double> by_variant;
+  for (const auto& f : figs) {
+    EXPECT_EQ(f.line, 7);
+    ASSERT_TRUE(f.run.config.count("variant"));
+    ASSERT_TRUE(f.run.metrics.count("time_s"));
+    by_variant[f.run.config.at("variant")] = f.run.metrics.at("time_s");
+  }
+  EXPECT_DOUBLE_EQ(by_variant["Baseline"], 0.0124);
+  EXPECT_DOUBLE_EQ(by_variant["Optimized"], 0.0031);
+  const auto gemm = TableEntryFigures(
+      "| N | cuBLAS TFLOPS | ours TFLOPS | ours ms |\n"
+      "|---|---:|---:|---:|\n"
+      "| 4096 | 21.2 | 18.3 | 7.51 |\n");
+  ASSERT_EQ(gemm.size(), 2u);
+  for (const auto& f : gemm)  // "ours ms" is the ours run's time
+    EXPECT_EQ(f.run.metrics.count("time_s") > 0, f.run.config.at("variant") == "ours");
+  const auto parts = TableEntryFigures(
+      "| Model | prefill (ms) | decode (ms) |\n"
+      "|---|---:|---:|\n"
+      "| a | 120 | 8.5 |\n");
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_EQ(parts[0].run.metrics.size(), 2u);
+}
+
+// A column of factors ("ratio", "vs FLA": 1.13x) or of remarks ("Verdict",
+// "Description") beside the runs' figures keys no row: a ratio compares
+// runs, a remark is the author's prose; neither is a configuration.
+TEST(ReaderTable, FactorAndRemarkColumnsKeyNoRow) {
+  const auto figs = TableEntryFigures(
+      "| Experiment | Description | Time (us) | ratio | Verdict |\n"
+      "|---|---|---:|---:|---|\n"
+      "| bv8 | one warp per block | 28.01 | 1.13x | kept |\n"
+      "| reorder | grid walked by rows | 29.72 | 1.07x | reverted |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) {
+    EXPECT_FALSE(f.run.config.count("ratio"));
+    EXPECT_FALSE(f.run.config.count("verdict"));
+    EXPECT_FALSE(f.run.config.count("description"));
+    for (const auto& [k, v] : f.run.config) {
+      EXPECT_NE(v.find("1.13x"), 0u) << k;
+      EXPECT_NE(v, "kept") << k;
+    }
+  }
+  bool named = false;  // the row keeps its own name
+  for (const auto& [k, v] : figs[0].run.config) named = named || v == "bv8";
   EXPECT_TRUE(named);
+}
+
+// A sentence leading into a table ("After fixing the warmup in the
+// harness, we measured again:") names none of its rows: the label of a
+// table is a name (a caption, a bold lead, a sub-heading), never prose.
+TEST(ReaderTable, ASentenceAboveATableNamesNoSetup) {
+  const auto figs = TableEntryFigures(
+      "After fixing the warmup in the harness, we measured again:\n\n"
+      "| kernel | time (ms) |\n|---|---:|\n| fused | 1.20 |\n\n"
+      "**Without warmup:**\n\n"
+      "| kernel | time (ms) |\n|---|---:|\n| fused | 1.90 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("we measured"), std::string::npos) << k << "=" << v;
 }
 
 }  // namespace

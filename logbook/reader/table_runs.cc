@@ -1,0 +1,207 @@
+// Reader stage table: columns of one metric that are runs of their own
+// ("| Size | Baseline (ms) | Optimized (ms) |", "| N | cuBLAS TFLOPS | ours
+// TFLOPS |", a printed "mojo (us/call) | upstream (us/call)"). Each such
+// column is its own figure set of the row, keyed variant=<its header's
+// words>, never one row of two runs. Columns of one metric that are parts or
+// statistics of one run ("prefill (ms) | decode (ms)", "mean ms | median ms";
+// same_run_words of data/reader/table.json) stay one figure set.
+#include <nlohmann/json.hpp>
+
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+
+namespace {
+
+const std::set<std::string>& SameRunWords() {
+  static const std::set<std::string> words = [] {
+    std::set<std::string> w;
+    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("same_run_words") && j["same_run_words"].is_array())
+      for (const auto& v : j["same_run_words"])
+        if (v.is_string()) w.insert(Lower(v.get<std::string>()));
+    return w;
+  }();
+  return words;
+}
+
+// Whether a column's qualifier names a part or a statistic of a run
+// ("prefill", "mean", "exposed_collective", "per_token", "gpu").
+bool PartOfARun(const std::string& qualifier) {
+  std::stringstream ss(qualifier);
+  for (std::string w; std::getline(ss, w, '_');)
+    if (SameRunWords().count(w) || StatisticWord(w) || SpreadStatistic(w)) return true;
+  return false;
+}
+
+// Whether a qualifier is a metric's name only ("Latency (ms)"): the column
+// is the row's own run, as a plain one is.
+bool MetricOnly(const std::string& qualifier) {
+  std::stringstream ss(qualifier);
+  bool any = false;
+  for (std::string w; std::getline(ss, w, '_'); any = true)
+    if (!MetricWord(w)) return false;
+  return any;
+}
+
+// A header's words without its unit, as written ("Baseline (ms)" ->
+// "Baseline", "**cuBLAS** TFLOPS" -> "cuBLAS", "After (568dfc0)"): the
+// run's name.
+std::string RunName(const std::string& header) {
+  std::string out;
+  for (std::string w : Words(header)) {
+    w.erase(std::remove_if(w.begin(), w.end(), [](char c) { return c == '*' || c == '`'; }), w.end());
+    while (!w.empty() && std::strchr(":,", w.back())) w.pop_back();
+    if (!w.empty() && !Qualifier(w).empty()) out += (out.empty() ? "" : " ") + w;
+  }
+  return out.size() > 40 ? "" : out;
+}
+
+// The columns of one metric (no "@value", no scale of their own) whose
+// qualifiers differ and name no part of a run: each qualifier -> its name.
+std::map<std::string, std::string> RunQualifiers(const std::vector<std::string>& headers,
+                                                 const std::vector<ColumnInfo>& cols) {
+  std::map<std::string, std::vector<size_t>> same;  // metric -> columns
+  for (size_t c = 0; c < cols.size(); ++c)
+    if (!cols[c].metric.empty() && !cols[c].derived && cols[c].at.empty() && cols[c].scale.empty())
+      same[cols[c].metric].push_back(c);
+  std::map<std::string, std::string> runs;
+  for (const auto& [metric, idx] : same) {
+    if (idx.size() < 2) continue;
+    std::map<std::string, std::string> names;
+    bool split = true;
+    for (size_t c : idx) {
+      const std::string q = Qualifier(headers[c]);
+      if (q.empty() || MetricOnly(q)) continue;  // the plain column: the row's own run
+      const std::string name = RunName(headers[c]);
+      split = split && !PartOfARun(q) && !name.empty() && names.emplace(q, name).second;
+    }
+    if (split && names.size() + 1 >= idx.size()) runs.insert(names.begin(), names.end());
+  }
+  return runs;
+}
+
+// The base metric a figure's metric name ends with and the words before it
+// ("mojo_time_s": "time_s", "mojo"); false for a base metric itself or a
+// name that ends with none.
+bool QualifiedMetric(const std::string& m, std::string* base, std::string* q) {
+  static const std::set<std::string> bases = [] {
+    std::set<std::string> b;
+    for (const auto& [unit, info] : ReaderLexicon().units)
+      if (!info.derived && !info.metric.empty()) b.insert(info.metric);
+    return b;
+  }();
+  base->clear();
+  for (const auto& b : bases)
+    if (m.size() > b.size() + 1 && b.size() > base->size() && m.compare(m.size() - b.size(), b.size(), b) == 0 &&
+        m[m.size() - b.size() - 1] == '_')
+      *base = b;
+  if (base->empty()) return false;
+  *q = m.substr(0, m.size() - base->size() - 1);
+  return true;
+}
+
+// The runs one figure set holds under qualified metrics of one base
+// ("mojo_time_s", "upstream_time_s"; "time_s" beside "cublas_time_s"): the
+// qualifiers, when they differ and none names a part of a run.
+std::set<std::string> RunsOfSet(const StoredRun& run) {
+  std::map<std::string, std::vector<std::string>> by_base;  // base -> qualifiers ("" for the base itself)
+  for (const auto& [m, v] : run.metrics) {
+    if (run.derived.count(m)) continue;
+    std::string base, q;
+    if (QualifiedMetric(m, &base, &q)) by_base[base].push_back(q);
+    else by_base[m].push_back("");
+  }
+  std::set<std::string> runs;
+  for (const auto& [base, qs] : by_base) {
+    if (qs.size() < 2) continue;
+    const std::set<std::string> distinct(qs.begin(), qs.end());
+    if (distinct.size() != qs.size() || std::any_of(qs.begin(), qs.end(), PartOfARun) ||
+        std::any_of(qs.begin(), qs.end(), MetricOnly))
+      continue;
+    for (const auto& q : qs)
+      if (!q.empty()) runs.insert(q);
+  }
+  return runs;
+}
+
+// The run of `runs` a metric of the set belongs to ("" for the set's own).
+std::string RunOfMetric(const std::string& m, const std::set<std::string>& runs, std::string* plain) {
+  *plain = m;
+  std::string found;
+  for (const auto& q : runs)
+    if (m.size() > q.size() + 1 && m.compare(0, q.size() + 1, q + "_") == 0 && q.size() > found.size()) found = q;
+  if (!found.empty()) *plain = m.substr(found.size() + 1);
+  return found;
+}
+
+// One figure set's metric `m` (and what is kept with it) into `to` as `plain`.
+void MoveMetric(StoredRun& from, const std::string& m, const std::string& plain, StoredRun* to) {
+  to->metrics[plain] = from.metrics.at(m);
+  if (auto u = from.units.find(m); u != from.units.end()) to->units[plain] = u->second;
+  if (auto d = from.decimals.find(m); d != from.decimals.end()) to->decimals[plain] = d->second;
+  if (auto r = from.repeats.find(m); r != from.repeats.end()) to->repeats[plain] = r->second;
+  if (from.derived.count(m)) to->derived.insert(plain);
+  if (from.approximate.count(m)) to->approximate.insert(plain);
+}
+
+// A figure set of several runs split into one per run (RunsOfSet); the
+// set's own figures (those no run's name qualifies) stay on the first.
+std::vector<RecordedFigure> SplitSet(RecordedFigure f, const std::set<std::string>& runs) {
+  std::map<std::string, RecordedFigure> parts;  // run ("" for the set's own) -> its figure set
+  for (const auto& [m, v] : f.run.metrics) {
+    std::string plain;
+    const std::string run = RunOfMetric(m, runs, &plain);
+    auto [it, fresh] = parts.try_emplace(run, f);
+    if (fresh) {
+      it->second.run.metrics.clear(), it->second.run.units.clear(), it->second.run.decimals.clear();
+      it->second.run.repeats.clear(), it->second.run.derived.clear(), it->second.run.approximate.clear();
+      if (!run.empty()) {
+        std::string& variant = it->second.run.config["variant"];
+        variant = variant.empty() ? run : variant + " " + run;
+      }
+    }
+    MoveMetric(f.run, m, plain, &it->second.run);
+  }
+  // The set's own figures only derived ("0.79x" beside "fused | eager"):
+  // kept beside one of the runs (they compare them; neither measures them).
+  if (auto own = parts.find(""); own != parts.end() && !HasBaseMetric(own->second.run) && parts.size() > 1) {
+    StoredRun& last = parts.rbegin()->second.run;
+    for (const auto& [m, v] : own->second.run.metrics)
+      if (!last.metrics.count(m)) MoveMetric(own->second.run, m, m, &last);
+  }
+  std::vector<RecordedFigure> out;
+  for (auto& [run, part] : parts)
+    if (HasBaseMetric(part.run)) out.push_back(std::move(part));
+  return out;
+}
+
+}  // namespace
+
+void SplitRunMetrics(std::vector<RecordedFigure>* out) {
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *out) {
+    const std::set<std::string> runs = RunsOfSet(f.run);
+    if (runs.empty()) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    for (auto& part : SplitSet(std::move(f), runs)) kept.push_back(std::move(part));
+  }
+  *out = std::move(kept);
+}
+
+void RunColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  const std::map<std::string, std::string> runs = RunQualifiers(headers, *cols);
+  if (runs.empty()) return;
+  for (size_t c = 0; c < cols->size(); ++c) {
+    ColumnInfo& col = (*cols)[c];
+    if (col.metric.empty() || col.derived || !col.at.empty() || !col.scale.empty()) continue;
+    const std::string q = Qualifier(headers[c]);
+    // "tiled GFLOP/s" beside "naive ms | tiled ms": the tiled run's figure too.
+    for (const auto& [run, name] : runs)
+      if (q == run || q.rfind(run + "_", 0) == 0) col.scale["variant"] = name;
+  }
+}
+
+}  // namespace moelog::logbook::reader
