@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_html.h"
 #include "logbook/reader/blocks_text.h"
 
 namespace moelog::logbook {
@@ -45,6 +47,32 @@ bool ResultList(const MdDocument& doc, const MdNode& list) {
     if (stating >= 3) return true;
   }
   return false;
+}
+
+bool HtmlTableNode(const MdNode& n) {
+  return n.kind == MdKind::kHtmlBlock && HoldsHtmlTable(n.literal) && !HtmlTables(n.literal, 1).empty();
+}
+
+std::vector<TableBlock> HtmlTableBlocks(const MdNode& n, const std::string& sub) {
+  std::vector<TableBlock> out;
+  if (n.kind != MdKind::kHtmlBlock || !HoldsHtmlTable(n.literal)) return out;
+  for (const HtmlTable& h : HtmlTables(n.literal, n.start_line)) {
+    // A table's rows are read one a line under its header: rows written on
+    // lines one after another are one table, rows apart (a tag a line) each
+    // a table of their own under the same header.
+    for (size_t r = 0; r < h.rows.size(); ++r) {
+      if (r == 0 || h.row_lines[r] != h.row_lines[r - 1] + 1) {
+        TableBlock t;
+        t.line = h.row_lines[r] - 2;  // where a pipe table's header would be
+        t.header = h.header;
+        t.subheading = sub;
+        out.push_back(std::move(t));
+      }
+      out.back().rows.push_back(h.rows[r]);
+      out.back().end_line = h.row_lines[r];
+    }
+  }
+  return out;
 }
 
 }  // namespace moelog::logbook

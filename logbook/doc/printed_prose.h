@@ -1,6 +1,6 @@
 // What the document parser asks of a paragraph or a list beyond the
 // reader's text functions (reader/blocks.h, reader/blocks_text.h): printed
-// lines pasted amid prose, and a list of results.
+// lines pasted amid prose, a list of results, and tables written as HTML.
 #ifndef MOELOG_LOGBOOK_DOC_PRINTED_PROSE_H_
 #define MOELOG_LOGBOOK_DOC_PRINTED_PROSE_H_
 
@@ -23,6 +23,14 @@ int PrintedOutOfProse(const std::string& lines, const std::string& sub, Paragrap
 // A list of results: three items or more that each state a figure ("- v1:
 // 1361 us", "- `v2.py`: sorted once ... 1311us.").
 bool ResultList(const MdDocument& doc, const MdNode& list);
+
+// An HTML block that holds a table of a header and rows (reader/blocks_html.h).
+bool HtmlTableNode(const MdNode& n);
+
+// The tables of an HTML block (none when it holds none), under sub-heading
+// `sub`, each row on its own line: rows on lines one after another are one
+// TableBlock, a row apart (written a tag a line) a TableBlock of its own.
+std::vector<TableBlock> HtmlTableBlocks(const MdNode& n, const std::string& sub);
 
 }  // namespace moelog::logbook
 
