@@ -218,7 +218,7 @@ void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>*
     return;
   }
   p->run.metrics[f.metric] = f.value;
-  p->run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+  p->run.units[f.metric] = f.unit.empty() && f.metric == "tflops" ? "TF/s" : f.unit;
   if (f.decimals >= 0) p->run.decimals[f.metric] = f.decimals;
   if (f.derived) p->run.derived.insert(f.metric);
 }
@@ -231,6 +231,22 @@ void LabelUnit(const std::string& unit, Figure* f) {
   f->metric = info.metric;
   f->unit = unit;
   f->value = ToStored(f->value, info.factor);
+}
+
+// A figure without a unit under a label that names a quality of the run
+// ("Best validation loss: `4.477`", "Final perplexity: 31.2"; a column
+// headed so holds such figures, ColumnMetric): that metric, without a unit.
+void LabelQuality(const std::string& label, Figure* f) {
+  std::string plain;
+  for (char c : label)
+    if (c != '*' && c != '`') plain += c;
+  plain = parse_detail::Trim(plain);
+  while (!plain.empty() && plain.back() == ':') plain.pop_back();
+  if (plain.empty() || Words(plain).size() > 6) return;
+  const ColumnInfo c = ColumnMetric(plain);
+  if (c.metric.empty() || !c.unit.empty() || c.derived || c.metric == kNoUnit) return;
+  f->metric = c.metric;
+  f->unit.clear();
 }
 
 // The unit a label names: its last word or parenthetical ("tail50 tok/sec",
@@ -306,7 +322,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       not_run.insert(f.not_run);
       continue;
     }
-    if (f.metric == kNoUnit && f.value != 0 && !w.label_unit.empty()) LabelUnit(w.label_unit, &f);
+    if (f.metric == kNoUnit && f.value != 0) w.label_unit.empty() ? LabelQuality(w.label, &f) : LabelUnit(w.label_unit, &f);
     if (f.metric == kNoUnit) {
       if (f.value == 0) continue;  // "mismatches: `0`": a count, no run measures 0
       if (!BareIsTflops(f, x, w)) {
