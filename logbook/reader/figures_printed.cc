@@ -238,7 +238,9 @@ std::string SpanPair(const Bullet& b) {
   std::string key = parse_detail::Trim(b.code_spans[0]);
   const std::string value = parse_detail::Trim(b.code_spans[1]);
   const size_t digit = value.find_first_not_of("~+-");
-  if (between != ":" || key.empty() || key.size() > 80 || !std::isalpha(static_cast<unsigned char>(key[0])) ||
+  // "`nvme0n1 util`: `10.85%` (not disk-bound)": a remark in parentheses may follow.
+  const bool remark = between.size() > 3 && between.compare(0, 2, ":(") == 0 && between.back() == ')';
+  if ((between != ":" && !remark) || key.empty() || key.size() > 80 || !std::isalpha(static_cast<unsigned char>(key[0])) ||
       key.find('=') != std::string::npos || digit == std::string::npos || digit > 1 ||
       !std::isdigit(static_cast<unsigned char>(value[digit])))
     return "";

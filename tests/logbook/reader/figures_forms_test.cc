@@ -225,5 +225,33 @@ TEST(ReaderForms, MetricRowsWithARunAColumn) {
   EXPECT_NE(step[0]->run.config, bw[0]->run.config);  // each metric its own row
 }
 
+// A bare number under a label that names a quality of the run is that
+// figure; a " / " list under a label whose slashed word names each part is
+// one figure a part; a number the label does not name stays unnamed.
+TEST(ReaderForms, ALabelNamesAQualityWrittenWithoutUnit) {
+  const auto figs = EntryFigures(
+      "- Best validation loss: `4.47715`\n"              // line 5
+      "- Final train/val loss: `4.37017` / `4.54312`\n"  // 6
+      "- Resumed val loss: `5.1889` at step `500`\n");   // 7
+  auto values = [&](int line) {
+    std::vector<double> v;
+    for (const auto& f : figs)
+      if (f.line == line)
+        for (const auto& [m, x] : f.run.metrics) v.push_back(x);
+    return v;
+  };
+  EXPECT_EQ(values(5), std::vector<double>{4.47715});
+  const auto pair = values(6);
+  ASSERT_EQ(pair.size(), 2u);
+  EXPECT_TRUE((pair[0] == 4.37017 && pair[1] == 4.54312) || (pair[0] == 4.54312 && pair[1] == 4.37017));
+  for (const auto& f : figs)
+    if (f.line == 6) {
+      EXPECT_TRUE(f.run.metrics.count("final_train_loss"));
+      EXPECT_TRUE(f.run.metrics.count("final_val_loss"));
+      EXPECT_EQ(f.run.units.at("final_val_loss"), "");
+    }
+  for (double v : values(7)) EXPECT_NE(v, 500);  // the step is no loss
+}
+
 }  // namespace
 }  // namespace moelog::logbook

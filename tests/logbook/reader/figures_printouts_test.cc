@@ -239,7 +239,7 @@ TEST(ReaderPrintouts, PrintedKeysPastedAsBullets) {
       "- `results/summary.json`\n"                       // line 7
       "  - `rows_per_second`: `412.75`\n"                // 8
       "  - `train/step_time_avg_s`: `3.2041`\n"          // 9
-      "  - `postgres`: `143.20% CPU`\n"                  // 10
+      "  - `postgres`: `143.20% CPU` (busy)\n"           // 10
       "- pid=4411 cmd=indexer samples=12 avg_cpu=55.10 avg_wait=0.40\n"  // 11
       "- pid=4420 cmd=vacuum samples=12 avg_cpu=7.25 avg_wait=0.00\n"    // 12
       "- sda samples=12 avg_util=22.50 avg_kb_s=1200.25\n");            // 13
