@@ -198,7 +198,9 @@ void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
     const auto v = ParseNumber(num);
     if (!v) continue;
     run.metrics[metric] = ToStored(*v, info.factor);
-    run.units[metric] = unit;
+    // "usecond", "milliseconds": the vocabulary's spelling, so it shows with the author's digits ("128.35 us").
+    const auto alias = Vocab().aliases.find(Lower(unit));
+    run.units[metric] = alias == Vocab().aliases.end() ? unit : alias->second;
     run.decimals[metric] = WrittenDecimals(num);
     if (info.derived) run.derived.insert(metric);
     if (approx) run.approximate.insert(metric);
@@ -479,11 +481,21 @@ bool HeaderOver(const std::vector<std::string>& head, const std::vector<std::str
 
 // One row of aligned columns or CSV: its figures (a cell with a unit, or
 // under a header that names one) and its configuration (the other cells).
+// A printed table's column of units (ncu's "Metric Unit"; unit_columns of
+// output.json): its index, or npos.
+size_t UnitColumn(const std::vector<std::string>& head) {
+  for (size_t c = 0; c < head.size(); ++c)
+    if (const auto words = Words(Lower(head[c])); !words.empty() && Vocab().unit_columns.count(words.back())) return c;
+  return std::string::npos;
+}
+
 void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::vector<std::string>& cells,
                const std::string& t, int line, const std::string& table_unit = "") {
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
+  const size_t unit_col = UnitColumn(head);
   for (size_t c = 0; c < head.size(); ++c) {
+    if (c == unit_col) continue;
     const auto toks = SplitWords(cells[c]);
     std::string num, glued, bare;
     bool approx = false;
@@ -495,6 +507,8 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
     }
     std::string unit = UnitAfter(toks, 0, glued, bare);
     if (unit.empty()) unit = head_unit;
+    if (unit.empty() && unit_col < cells.size() && c > 0)  // "Duration  usecond  128.35": the row's unit, its name
+      unit = cells[unit_col], bare = cells[0];
     if (Lower(bare) == Lower(unit)) bare.clear();
     UnitInfo info;
     if (CountName(bare) || !NamedMetric(bare.empty() ? unit : bare, unit, !bare.empty(), &info)) {

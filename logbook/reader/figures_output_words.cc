@@ -50,6 +50,7 @@ const OutputWords& OutputVocabulary() {
       set("unit_phrases", &phrases);
       set("measured_peak_metrics", &w.measured_peaks);
       set("statistic_prefixes", &w.measured_prefixes);
+      set("unit_columns", &w.unit_columns);
       w.unit_phrases.assign(phrases.begin(), phrases.end());
     }
     return w;

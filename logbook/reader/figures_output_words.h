@@ -19,6 +19,7 @@ struct OutputWords {
   std::set<std::string> unitless, counts, duration_names, counters, stat_suffixes;
   std::vector<std::string> unit_phrases;  // "time in " before the unit of a table's figures ("Name (time in us)")
   std::set<std::string> measured_peaks;   // metrics whose "peak" a run measures ("Peak output token throughput")
+  std::set<std::string> unit_columns;  // the last word of a printed table's header over its rows' units ("Metric Unit")
   std::set<std::string> measured_prefixes;  // a printed key's first part that makes it a measured figure ("avg_cpu")
 };
 

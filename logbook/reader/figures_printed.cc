@@ -219,7 +219,9 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
 PrintedColumns ColumnsFrom(const std::vector<PrintedLine>& lines, size_t i) {
   std::vector<std::string> rows;
   const size_t n = i < lines.size() ? LineCells(lines[i].text).size() : 0;
-  for (size_t k = i; k < lines.size() && rows.size() < 64 && !lines[k].text.empty() && LineCells(lines[k].text).size() == n; ++k)
+  for (size_t k = i; k < lines.size() && rows.size() < 64 && !lines[k].text.empty() && LineCells(lines[k].text).size() == n &&
+                     !PrintedRule(lines[k].text);  // a rule under the rows ends them
+       ++k)
     rows.push_back(lines[k].raw);
   return RowColumns(rows);
 }

@@ -97,7 +97,7 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
       MetricCell(cell, ColumnInfo{info.metric, unit, "", info.factor, false, {}}, &figs);
       if (figs.empty() || !HasBaseMetric(figs[""])) continue;
       Config cfg = context;
-      cfg["metric"] = Unticked(row[0]), cfg["variant"] = h;
+      cfg[SnakeKey(Unticked(t.header[0]))] = Unticked(row[0]), cfg["variant"] = h;  // "metric", "benchmark" ...
       StoredRun run = NewRecorded(x, cfg, t.line + 2 + static_cast<int>(r));
       run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
       run.approximate = figs[""].approximate;

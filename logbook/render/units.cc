@@ -46,9 +46,11 @@ std::string WrittenNumber(const StoredRun& run, const std::string& metric, doubl
   const auto d = run.decimals.find(metric);
   const auto u = run.units.find(metric);
   if (d == run.decimals.end() || d->second < 0 || d->second > 16 || run.derived.count(metric) ||
-      run.repeats.count(metric) || u == run.units.end() ||
-      (WrittenUnitFactor(u->second) > 0 && WrittenUnitFactor(u->second) != 1))
+      run.repeats.count(metric) || u == run.units.end())
     return shown;
+  // A unit the vocabulary does not hold was converted on reading when it spells a time ("usecond").
+  const double factor = WrittenUnitFactor(u->second);
+  if (factor > 0 ? factor != 1 : metric.find("time_s") != std::string::npos) return shown;
   // Grouped by thousands from 100,000 on, as every figure is shown ("1,513,900").
   return std::fabs(v) >= 1e5 ? GroupThousands(Fixed(v, d->second)) : Fixed(v, d->second);
 }

@@ -269,5 +269,32 @@ TEST(ReaderPrintouts, PrintedKeysPastedAsBullets) {
   EXPECT_TRUE(rate);
 }
 
+// Nsight Compute's section table: a column of units beside the values
+// ("Duration  usecond  128.35"): each row's value in its row's unit, named by
+// the row's first cell.
+TEST(ReaderPrintouts, AColumnOfUnitsBesideTheValues) {
+  const auto figs = Read(
+      "```\n$ ncu --section SpeedOfLight ./reduce 16777216\n"  // line 8
+      "    Section: GPU Speed Of Light Throughput\n"           // 9
+      "    ----------------------- ------------- ------------\n"  // 10
+      "    Metric Name               Metric Unit Metric Value\n"  // 11
+      "    ----------------------- ------------- ------------\n"  // 12
+      "    Elapsed Cycles                  cycle       98,213\n"  // 13
+      "    Duration                      usecond       128.35\n"  // 14
+      "    Memory Throughput                   %        88.73\n"  // 15
+      "    ----------------------- ------------- ------------\n"
+      "```\n");
+  const RecordedFigure* duration = OnLine(figs, 14);
+  ASSERT_NE(duration, nullptr);
+  EXPECT_TRUE(HoldsValue(duration, 128.35e-6));
+  bool us = false;  // "usecond" in the vocabulary's spelling: shown "128.35 us"
+  for (const auto& [m, u] : duration->run.units) us = us || u == "us";
+  EXPECT_TRUE(us);
+  const RecordedFigure* memory = OnLine(figs, 15);
+  ASSERT_NE(memory, nullptr);
+  EXPECT_TRUE(HoldsValue(memory, 88.73));
+  EXPECT_NE(duration->run.config, memory->run.config);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
