@@ -253,5 +253,17 @@ TEST(ReaderForms, ALabelNamesAQualityWrittenWithoutUnit) {
   for (double v : values(7)) EXPECT_NE(v, 500);  // the step is no loss
 }
 
+// Statistics of a figure in parentheses after it ("2.0765s (min: 1.7684s,
+// max: 2.3868s)"): the same run's, each under its statistic's name.
+TEST(ReaderForms, StatisticsInParenthesesAfterAFigure) {
+  const auto figs = EntryFigures("- Forward pass: 2.0765s (min: 1.7684s, max: 2.3868s)\n");  // line 5
+  const RecordedFigure* f = At(figs, 5);
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("time_s"), 2.0765);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("min_time_s"), 1.7684);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("max_time_s"), 2.3868);
+  EXPECT_EQ(f->run.decimals.at("max_time_s"), 4);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
