@@ -549,7 +549,7 @@ void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   } else if (n.kind == MdKind::kParagraph) {
     AddEntryParagraph(doc, idx, w, e);
   } else if (HtmlTableNode(n)) {
-    for (TableBlock& t : HtmlTableBlocks(n, w->sub)) e->tables.push_back(std::move(t));
+    for (TableBlock& t : HtmlTableBlocks(doc, idx, w->sub)) e->tables.push_back(std::move(t));
     w->label = w->after_command = false;
   }
 }

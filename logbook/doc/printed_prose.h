@@ -27,10 +27,12 @@ bool ResultList(const MdDocument& doc, const MdNode& list);
 // An HTML block that holds a table of a header and rows (reader/blocks_html.h).
 bool HtmlTableNode(const MdNode& n);
 
-// The tables of an HTML block (none when it holds none), under sub-heading
-// `sub`, each row on its own line: rows on lines one after another are one
-// TableBlock, a row apart (written a tag a line) a TableBlock of its own.
-std::vector<TableBlock> HtmlTableBlocks(const MdNode& n, const std::string& sub);
+// The tables of HTML block `idx` (none when it holds none; the HTML blocks
+// right after it that a blank line inside the table split from it read with
+// it), under sub-heading `sub`, each row on its own line: rows on lines one
+// after another are one TableBlock, a row apart (written a tag a line) a
+// TableBlock of its own.
+std::vector<TableBlock> HtmlTableBlocks(const MdDocument& doc, int idx, const std::string& sub);
 
 }  // namespace moelog::logbook
 

@@ -93,5 +93,23 @@ TEST(BlocksHtml, ATagALineTableGivesEachRowsFiguresTheirLine) {
   EXPECT_NE(p16->run.config, p64->run.config);
 }
 
+// A blank line inside an HTML table (a generated report's cells) splits it
+// into several HTML blocks for Markdown: read on to its end all the same.
+TEST(BlocksHtml, ABlankLineInsideTheTableEndsNoTable) {
+  const auto figs = reader::ReadEntry(
+      "# Router log\n\n## 2026-04-02 Cached router\n\n",
+      "```bash\nphp bench.php --filter cached\n```\n\n"      // 5-7
+      "<table>\n<thead><th>subject</th><th>mean</th></thead>\n"  // 9, 10
+      "<tr><td>benchLast</td><td>0.031 ms\n\n</td></tr>\n"        // 11-13
+      "<tr><td>benchAll</td><td>2.402 ms\n\n</td></tr>\n"         // 14-16
+      "</table>\n");
+  const RecordedFigure* last = reader::OnLine(figs, 11);
+  const RecordedFigure* all = reader::OnLine(figs, 14);
+  ASSERT_NE(last, nullptr);
+  ASSERT_NE(all, nullptr);
+  EXPECT_NEAR(all->run.metrics.at("time_s"), 2.402e-3, 1e-12);
+  EXPECT_NE(last->run.config, all->run.config);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
