@@ -549,6 +549,9 @@ void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
     w->label = w->after_command = false;
   } else if (n.kind == MdKind::kParagraph) {
     AddEntryParagraph(doc, idx, w, e);
+  } else if (HtmlTableNode(n)) {
+    for (TableBlock& t : HtmlTableBlocks(doc, idx, w->sub)) e->tables.push_back(std::move(t));
+    w->label = w->after_command = false;
   }
 }
 
@@ -813,7 +816,7 @@ bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lin
       const MdNode& c = doc.nodes[static_cast<size_t>(i)];
       if (inside(c)) continue;
       if (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)) return true;
-      if (c.kind == MdKind::kTable) return true;
+      if (c.kind == MdKind::kTable || HtmlTableNode(c)) return true;
       if (c.kind == MdKind::kCode && (LooksLikeCommandLine(c.literal) || !AfterPrompt(c.literal).empty())) return true;
       if (c.kind == MdKind::kCode && KeyedFigure(c.literal)) return true;
       if ((c.kind == MdKind::kParagraph || c.kind == MdKind::kTableCell) && StatesFigure(InlineText(doc, i))) return true;
@@ -836,7 +839,8 @@ bool HoldsBlock(const MdDocument& doc, size_t pos) {
     if (n.kind == MdKind::kHeading) break;
     for (int i = idx; i < n.subtree_end; ++i) {
       const MdNode& c = doc.nodes[static_cast<size_t>(i)];
-      if (c.kind == MdKind::kTable || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal))) return true;
+      if (c.kind == MdKind::kTable || HtmlTableNode(c) || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)))
+        return true;
     }
     if (n.kind == MdKind::kList && (stating += ItemsStatingFigures(doc, n)) >= 3) return true;
   }

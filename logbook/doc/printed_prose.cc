@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_html.h"
 #include "logbook/reader/blocks_text.h"
 
 namespace moelog::logbook {
@@ -48,5 +50,56 @@ int ItemsStatingFigures(const MdDocument& doc, const MdNode& list) {
 }
 
 bool ResultList(const MdDocument& doc, const MdNode& list) { return ItemsStatingFigures(doc, list) >= 3; }
+
+bool HtmlTableNode(const MdNode& n) {
+  return n.kind == MdKind::kHtmlBlock && HoldsHtmlTable(n.literal) && !HtmlTables(n.literal, 1).empty();
+}
+
+namespace {
+
+// An HTML table's text from block `idx` on: a blank line inside it (within
+// a cell, between rows) ends an HTML block for Markdown, so the HTML blocks
+// right after it are read on until one closes the table.
+std::string HtmlTableText(const MdDocument& doc, int idx) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  std::string text(n.literal);
+  const auto& kids = doc.root().children;
+  auto at = std::find(kids.begin(), kids.end(), idx);
+  int end = n.end_line;
+  for (size_t k = 0; at != kids.end() && ++at != kids.end() && k < 256 && text.find("</table") == std::string::npos; ++k) {
+    const MdNode& next = doc.nodes[static_cast<size_t>(*at)];
+    if (next.kind != MdKind::kHtmlBlock || HoldsHtmlTable(next.literal) || next.start_line <= end) break;
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    text.append(static_cast<size_t>(next.start_line - end - 1), '\n');  // the blank lines between
+    text.append(next.literal);
+    end = next.end_line;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<TableBlock> HtmlTableBlocks(const MdDocument& doc, int idx, const std::string& sub) {
+  std::vector<TableBlock> out;
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  if (n.kind != MdKind::kHtmlBlock || !HoldsHtmlTable(n.literal)) return out;
+  for (const HtmlTable& h : HtmlTables(HtmlTableText(doc, idx), n.start_line)) {
+    // A table's rows are read one a line under its header: rows written on
+    // lines one after another are one table, rows apart (a tag a line) each
+    // a table of their own under the same header.
+    for (size_t r = 0; r < h.rows.size(); ++r) {
+      if (r == 0 || h.row_lines[r] != h.row_lines[r - 1] + 1) {
+        TableBlock t;
+        t.line = h.row_lines[r] - 2;  // where a pipe table's header would be
+        t.header = h.header;
+        t.subheading = sub;
+        out.push_back(std::move(t));
+      }
+      out.back().rows.push_back(h.rows[r]);
+      out.back().end_line = h.row_lines[r];
+    }
+  }
+  return out;
+}
 
 }  // namespace moelog::logbook

@@ -1,6 +1,6 @@
 // What the document parser asks of a paragraph or a list beyond the
 // reader's text functions (reader/blocks.h, reader/blocks_text.h): printed
-// lines pasted amid prose, and a list of results.
+// lines pasted amid prose, a list of results, and tables written as HTML.
 #ifndef MOELOG_LOGBOOK_DOC_PRINTED_PROSE_H_
 #define MOELOG_LOGBOOK_DOC_PRINTED_PROSE_H_
 
@@ -26,6 +26,16 @@ bool ResultList(const MdDocument& doc, const MdNode& list);
 // How many items of `list` state a figure (up to 3: enough for a list of
 // results, alone or with the lists beside it).
 int ItemsStatingFigures(const MdDocument& doc, const MdNode& list);
+
+// An HTML block that holds a table of a header and rows (reader/blocks_html.h).
+bool HtmlTableNode(const MdNode& n);
+
+// The tables of HTML block `idx` (none when it holds none; the HTML blocks
+// right after it that a blank line inside the table split from it read with
+// it), under sub-heading `sub`, each row on its own line: rows on lines one
+// after another are one TableBlock, a row apart (written a tag a line) a
+// TableBlock of its own.
+std::vector<TableBlock> HtmlTableBlocks(const MdDocument& doc, int idx, const std::string& sub);
 
 }  // namespace moelog::logbook
 

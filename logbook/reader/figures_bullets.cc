@@ -224,7 +224,7 @@ void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>*
     return;
   }
   p->run.metrics[f.metric] = f.value;
-  p->run.units[f.metric] = f.unit.empty() ? "TF/s" : f.unit;
+  p->run.units[f.metric] = f.unit.empty() && f.metric == "tflops" ? "TF/s" : f.unit;
   if (f.decimals >= 0) p->run.decimals[f.metric] = f.decimals;
   if (f.derived) p->run.derived.insert(f.metric);
 }
@@ -237,6 +237,53 @@ void LabelUnit(const std::string& unit, Figure* f) {
   f->metric = info.metric;
   f->unit = unit;
   f->value = ToStored(f->value, info.factor);
+}
+
+// The metric a label names for a figure written without a unit: a quality
+// of the run ("Best validation loss", "Final perplexity"; a column headed so
+// holds such figures, ColumnMetric), or "".
+std::string QualityOfLabel(const std::string& label) {
+  std::string plain;
+  for (char c : label)
+    if (c != '*' && c != '`') plain += c;
+  plain = parse_detail::Trim(plain);
+  while (!plain.empty() && plain.back() == ':') plain.pop_back();
+  if (plain.empty() || Words(plain).size() > 6) return "";
+  const ColumnInfo c = ColumnMetric(plain);
+  return c.metric.empty() || !c.unit.empty() || c.derived || c.metric == kNoUnit ? "" : c.metric;
+}
+
+// The figures without a unit under a label that names a quality of the run:
+// the one such figure ("Best validation loss: `4.477`"), or the figures of
+// one " / " list the label's slashed word names one by one ("Final
+// train/val loss: `4.37` / `4.54`" is final_train_loss, final_val_loss);
+// no unit. Any other figures nothing names stay unnamed ("at step `500`").
+void LabelQualities(const std::string& label, const std::string& rest, std::vector<Figure>* figures) {
+  std::vector<size_t> bare;
+  for (size_t i = 0; i < figures->size(); ++i)
+    if (const Figure& f = (*figures)[i]; f.metric == kNoUnit && f.value != 0 && !f.derived && !f.not_run) bare.push_back(i);
+  // The label names the number right after it: "`5.1889` at step `500`" names no 500.
+  const size_t first = rest.find_first_of("0123456789");
+  size_t end = first;
+  const std::string lead = first == std::string::npos ? "" : DigitsAt(rest, &end);
+  const auto v = ParseNumber(lead);
+  if (bare.empty() || !v || std::fabs(*v - (*figures)[bare[0]].value) > 1e-12 * std::max(1.0, std::fabs(*v))) return;
+  std::vector<std::string> names;
+  if (bare.size() == 1) names.push_back(QualityOfLabel(label));
+  const auto words = Words(label);
+  for (size_t w = 0; bare.size() > 1 && names.empty() && w < words.size(); ++w) {
+    const auto parts = SplitList(words[w], '/');
+    if (parts.size() != bare.size() || rest.find('/') == std::string::npos) continue;
+    for (const auto& part : parts) {
+      auto named = words;
+      named[w] = part;
+      std::string joined;
+      for (const auto& n : named) joined += (joined.empty() ? "" : " ") + n;
+      names.push_back(QualityOfLabel(joined));
+    }
+  }
+  if (names.size() != bare.size() || std::count(names.begin(), names.end(), std::string()) > 0) return;
+  for (size_t k = 0; k < bare.size(); ++k) (*figures)[bare[k]].metric = names[k], (*figures)[bare[k]].unit.clear();
 }
 
 // The unit a label names: its last word or parenthetical ("tail50 tok/sec",
@@ -292,10 +339,10 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   size_t sentence = 0;
   std::vector<Figure> figures =
       Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string(), w.label);
-  UnitInfo carried{};
-  for (const auto& f : figures)
+  for (UnitInfo carried{}; const auto& f : figures)
     if (w.carry && !f.derived && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
   SlashLabelList(w.context, rest, &figures);
+  if (w.label_unit.empty()) LabelQualities(w.label, rest, &figures);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
   std::map<size_t, std::map<std::string, std::vector<double>>> repeats;  // point -> metric -> later values

@@ -21,6 +21,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/figures_benchtools.h"
+#include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
@@ -28,61 +29,7 @@
 namespace moelog::logbook::reader {
 namespace {
 
-struct BuiltinFile {
-  const char* path;
-  const char* text;
-};
-const BuiltinFile kOutputFiles[] = {
-#include "builtin_reader.inc"
-};
-
-struct OutputWords {
-  std::map<std::string, std::string> units;     // lower-case unit -> metric
-  std::map<std::string, std::string> suffixes;  // key suffix -> unit
-  std::map<std::string, std::string> aliases;   // another spelling -> the vocabulary's unit
-  std::map<std::string, std::string> duration_units;
-  std::map<std::string, std::string> unit_words;  // a key's word anywhere in it that names its unit  // a log's short duration unit -> the vocabulary's
-  std::set<std::string> unitless, counts, duration_names, counters, stat_suffixes;
-  std::vector<std::string> unit_phrases;  // "time in " before the unit of a table's figures ("Name (time in us)")
-  std::set<std::string> measured_peaks;   // metrics whose "peak" a run measures ("Peak output token throughput")
-};
-
-const OutputWords& Vocab() {
-  static const OutputWords words = [] {
-    OutputWords w;
-    for (const BuiltinFile& f : kOutputFiles) {
-      if (std::string_view(f.path) != "data/reader/output.json") continue;
-      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
-      if (!j.is_object()) break;
-      auto map = [&](const char* key, std::map<std::string, std::string>* into) {
-        if (j.contains(key) && j[key].is_object())
-          for (const auto& [k, v] : j[key].items())
-            if (v.is_string()) (*into)[Lower(k)] = v.get<std::string>();
-      };
-      auto set = [&](const char* key, std::set<std::string>* into) {
-        if (j.contains(key) && j[key].is_array())
-          for (const auto& v : j[key])
-            if (v.is_string()) into->insert(Lower(v.get<std::string>()));
-      };
-      map("units", &w.units);
-      map("key_suffixes", &w.suffixes);
-      map("unit_aliases", &w.aliases);
-      set("unitless_metrics", &w.unitless);
-      set("count_words", &w.counts);
-      map("duration_units", &w.duration_units);
-      map("unit_words", &w.unit_words);
-      set("duration_names", &w.duration_names);
-      set("counter_names", &w.counters);
-      set("statistic_suffixes", &w.stat_suffixes);
-      std::set<std::string> phrases;
-      set("unit_phrases", &phrases);
-      set("measured_peak_metrics", &w.measured_peaks);
-      w.unit_phrases.assign(phrases.begin(), phrases.end());
-    }
-    return w;
-  }();
-  return words;
-}
+const OutputWords& Vocab() { return OutputVocabulary(); }
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
@@ -101,8 +48,17 @@ bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info
   if (!name.empty() && UnitOfIn(unit, name, info)) return true;  // "Peak memory: 4.1 GB": memory by its name
   if (auto a = Vocab().aliases.find(low); a != Vocab().aliases.end()) return UnitOf(a->second, info);
   auto it = Vocab().units.find(low);
-  if (it == Vocab().units.end()) return false;
-  *info = UnitInfo{it->second, 1, false};
+  if (it != Vocab().units.end()) {
+    *info = UnitInfo{it->second, 1, false};
+    return true;
+  }
+  // "blocks/s", "rows/sec": a rate of what a program counts, kept as written.
+  const size_t slash = low.find('/');
+  const std::string per = slash == std::string::npos ? "" : low.substr(slash + 1);
+  if (slash < 2 || slash > 16 || (per != "s" && per != "sec") ||
+      !std::all_of(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(slash), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+    return false;
+  *info = UnitInfo{low.substr(0, slash) + "_per_s", 1, false};
   return true;
 }
 
@@ -177,6 +133,10 @@ std::string NameUnit(const std::string& name, std::string* bare) {
     return it->second;
   }
   if (auto it = Vocab().suffixes.find(low); it != Vocab().suffixes.end() && low.size() > 2) return it->second;
+  // "blocks_per_second", "rows_per_sec": a rate of what it counts ("blocks/s").
+  for (const std::string per : {"_per_second", "_per_sec"})
+    if (low.size() > per.size() + 1 && low.compare(low.size() - per.size(), per.size(), per) == 0)
+      return *bare = bare->substr(0, low.size() - per.size()), low.substr(0, low.size() - per.size()) + "/s";
   // "ns_per_eval", "ms_per_step": a time unit per what it times (eval_time_s).
   if (const size_t per = low.find("_per_"); per != std::string::npos && per + 5 < low.size())
     if (auto it = Vocab().suffixes.find(low.substr(0, per)); it != Vocab().suffixes.end() && UnitOf(it->second, &info) && info.metric == "time_s")
@@ -238,7 +198,9 @@ void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
     const auto v = ParseNumber(num);
     if (!v) continue;
     run.metrics[metric] = ToStored(*v, info.factor);
-    run.units[metric] = unit;
+    // "usecond", "milliseconds": the vocabulary's spelling, so it shows with the author's digits ("128.35 us").
+    const auto alias = Vocab().aliases.find(Lower(unit));
+    run.units[metric] = alias == Vocab().aliases.end() ? unit : alias->second;
     run.decimals[metric] = WrittenDecimals(num);
     if (info.derived) run.derived.insert(metric);
     if (approx) run.approximate.insert(metric);
@@ -261,8 +223,10 @@ bool UnitlessMetric(const std::string& bare) {
   std::string low = Lower(bare);
   std::replace(low.begin(), low.end(), ' ', '_');
   if (Vocab().unitless.count(low)) return true;
-  const size_t us = low.rfind('_');
-  return us != std::string::npos && Vocab().unitless.count(low.substr(us + 1)) > 0;
+  const size_t us = low.rfind('_'), first = low.find('_');
+  // "avg_cpu", "mean_util": a statistic of what a program measured, a figure.
+  return (us != std::string::npos && Vocab().unitless.count(low.substr(us + 1)) > 0) ||
+         (first != std::string::npos && first > 0 && Vocab().measured_prefixes.count(low.substr(0, first)) > 0);
 }
 
 // A named figure's metric from its printed name and unit: the unit's base
@@ -517,11 +481,21 @@ bool HeaderOver(const std::vector<std::string>& head, const std::vector<std::str
 
 // One row of aligned columns or CSV: its figures (a cell with a unit, or
 // under a header that names one) and its configuration (the other cells).
+// A printed table's column of units (ncu's "Metric Unit"; unit_columns of
+// output.json): its index, or npos.
+size_t UnitColumn(const std::vector<std::string>& head) {
+  for (size_t c = 0; c < head.size(); ++c)
+    if (const auto words = Words(Lower(head[c])); !words.empty() && Vocab().unit_columns.count(words.back())) return c;
+  return std::string::npos;
+}
+
 void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::vector<std::string>& cells,
                const std::string& t, int line, const std::string& table_unit = "") {
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
+  const size_t unit_col = UnitColumn(head);
   for (size_t c = 0; c < head.size(); ++c) {
+    if (c == unit_col) continue;
     const auto toks = SplitWords(cells[c]);
     std::string num, glued, bare;
     bool approx = false;
@@ -533,6 +507,8 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
     }
     std::string unit = UnitAfter(toks, 0, glued, bare);
     if (unit.empty()) unit = head_unit;
+    if (unit.empty() && unit_col < cells.size() && c > 0)  // "Duration  usecond  128.35": the row's unit, its name
+      unit = cells[unit_col], bare = cells[0];
     if (Lower(bare) == Lower(unit)) bare.clear();
     UnitInfo info;
     if (CountName(bare) || !NamedMetric(bare.empty() ? unit : bare, unit, !bare.empty(), &info)) {
@@ -557,13 +533,16 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   const bool pipes = ruled && lines[i].text.find('|') != std::string::npos;
   PrintedColumns aligned;  // where the rows' columns lie, found only when a header or a row needs it
   std::vector<std::string> head = cells_of(i);
-  const auto first = cells_of(i + 1 + ruled);
+  auto first = cells_of(i + 1 + ruled);
+  std::string group;  // a first column of groups named once ("GPU activities:")
+  const bool grouped = !pipes && GroupedRow(&first, head.size(), &group);
   if (head.size() != first.size() && !pipes) aligned = ColumnsFrom(lines, i + 1 + ruled), head = HeaderNames(lines[i].raw, aligned);
   if (!HeaderOver(head, first)) return 0;
   const std::string table_unit = TableUnit(&head, Vocab().unit_phrases);
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
     auto cells = cells_of(k);
+    if (grouped) GroupedRow(&cells, head.size(), &group);
     // A shorter row whose cells stand under the first columns ("Total   9.813" under "Total Secs  Pct").
     if (cells.size() < head.size() && !pipes && aligned.extents.empty()) aligned = ColumnsFrom(lines, i + 1 + ruled);
     if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
@@ -941,10 +920,13 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
 namespace {
 
 // A bullet's text as one printed key=value line: its spans only
-// ("`avg_step_ms=20.4`, `peak=2.1e9`"), or a unit's name and pairs
-// ("ms/iter: sdpa=4.41  flex=10.49"); "" for any other bullet.
+// ("`avg_step_ms=20.4`, `peak=2.1e9`"), a key and its number (SpanPair),
+// pairs (PlainPairs), or a unit's name and pairs ("ms/iter: sdpa=4.41
+// flex=10.49"); "" for any other bullet.
 std::string PrintedPairs(const Bullet& b) {
   if (!b.children.empty() || b.text.size() > 4096) return "";
+  if (std::string pair = SpanPair(b); !pair.empty()) return pair;
+  if (std::string pairs = PlainPairs(b); !pairs.empty()) return pairs;
   bool in_code = false, spans_only = !b.code_spans.empty();
   for (char c : b.text) {
     if (c == '`') in_code = !in_code;

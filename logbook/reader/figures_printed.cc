@@ -219,9 +219,65 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
 PrintedColumns ColumnsFrom(const std::vector<PrintedLine>& lines, size_t i) {
   std::vector<std::string> rows;
   const size_t n = i < lines.size() ? LineCells(lines[i].text).size() : 0;
-  for (size_t k = i; k < lines.size() && rows.size() < 64 && !lines[k].text.empty() && LineCells(lines[k].text).size() == n; ++k)
+  for (size_t k = i; k < lines.size() && rows.size() < 64 && !lines[k].text.empty() && LineCells(lines[k].text).size() == n &&
+                     !PrintedRule(lines[k].text);  // a rule under the rows ends them
+       ++k)
     rows.push_back(lines[k].raw);
   return RowColumns(rows);
+}
+
+// "`elapsed_seconds`: `112.12`", "`time/train/step_avg_s`: `18.6275`": a
+// printed key and its number, each a code span: the pair "key=value"
+// (blanks in the key joined by `_`); "" for any other bullet.
+std::string SpanPair(const Bullet& b) {
+  if (b.code_spans.size() != 2) return "";
+  std::string between;  // the text outside the spans
+  bool in_code = false;
+  for (char c : b.text) {
+    if (c == '`') in_code = !in_code;
+    else if (!in_code && c != ' ') between += c;
+  }
+  std::string key = parse_detail::Trim(b.code_spans[0]);
+  const std::string value = parse_detail::Trim(b.code_spans[1]);
+  const size_t digit = value.find_first_not_of("~+-");
+  // "`nvme0n1 util`: `10.85%` (not disk-bound)": a remark in parentheses may follow.
+  const bool remark = between.size() > 3 && between.compare(0, 2, ":(") == 0 && between.back() == ')';
+  if ((between != ":" && !remark) || key.empty() || key.size() > 80 || !std::isalpha(static_cast<unsigned char>(key[0])) ||
+      key.find('=') != std::string::npos || digit == std::string::npos || digit > 1 ||
+      !std::isdigit(static_cast<unsigned char>(value[digit])))
+    return "";
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return key + "=" + value;
+}
+
+// "pid=213044 cmd=minio samples=39 avg_cpu=13.00", "nvme0n1 samples=40
+// avg_util=15.73": a printed line of three pairs or more pasted as a bullet
+// (a name may lead them): its text; "" for any other bullet.
+std::string PlainPairs(const Bullet& b) {
+  if (!b.code_spans.empty()) return "";
+  std::vector<std::string> toks;
+  std::istringstream words(b.text);
+  for (std::string w; words >> w;) toks.push_back(w);
+  size_t pairs = 0;
+  for (size_t k = 0; k < toks.size(); ++k) {
+    const size_t eq = toks[k].find('=');
+    if (eq != std::string::npos && eq > 0 && eq + 1 < toks[k].size() && IsIdentStart(toks[k][0])) ++pairs;
+    else if (k > 0) return "";
+  }
+  return pairs >= 3 ? b.text : "";
+}
+
+bool GroupedRow(std::vector<std::string>* cells, size_t columns, std::string* group) {
+  if (columns < 3) return false;
+  if (cells->size() == columns && (*cells)[0].size() > 1 && (*cells)[0].back() == ':' &&
+      std::any_of((*cells)[0].begin(), (*cells)[0].end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })) {
+    (*cells)[0].pop_back();
+    *group = (*cells)[0];
+    return true;
+  }
+  if (cells->size() + 1 != columns || group->empty()) return false;
+  cells->insert(cells->begin(), *group);
+  return true;
 }
 
 std::string TableUnit(std::vector<std::string>* head, const std::vector<std::string>& phrases) {

@@ -100,6 +100,25 @@ struct DictItem {
 // values as written (a nested value is kOther); false for any other line.
 bool PrintedDict(const std::string& t, std::vector<DictItem>* items);
 
+// A bullet that is a program's printed key and its number, each a code
+// span ("`elapsed_seconds`: `112.12`", "`time/train/step_avg_s`:
+// `18.6275`"): the pair "key=value" (blanks in the key joined by `_`); ""
+// for any other bullet.
+std::string SpanPair(const Bullet& b);
+
+// A bullet that is a printed line of three key=value pairs or more, a name
+// perhaps leading them ("pid=213044 cmd=minio samples=39 avg_cpu=13.00",
+// "nvme0n1 samples=40 avg_util=15.73"): its text; "" for any other bullet.
+std::string PlainPairs(const Bullet& b);
+
+// A row of a printed table whose first column names a group of rows once,
+// a colon after the name, and is blank on the rows under it (nvprof's
+// "Type": " GPU activities:   61.20%  412.35us ..." over "   20.11%
+// 135.50us ..."): true, and `cells` (of a table of `columns`) start with
+// the group's name, `group` keeping it for the rows below. False for a row
+// of no such table (nothing changed).
+bool GroupedRow(std::vector<std::string>* cells, size_t columns, std::string* group);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_PRINTED_H_

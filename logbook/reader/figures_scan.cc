@@ -677,10 +677,14 @@ bool SpeedupOfNoRun(const std::string& s, size_t at) {
 bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& num) {
   if (st.out.empty() || st.last_end == std::string::npos || st.last_end > start || st.depth != 1) return false;
   const Figure& prev = st.out.back();
-  if (prev.derived || prev.metric == f.metric || f.metric == kNoUnit || prev.metric == kNoUnit) return false;
+  if (prev.derived || f.metric == kNoUnit || prev.metric == kNoUnit) return false;
+  // "2.08 s (min: 1.77 s, max: 2.39 s)": after one statistic of the figure, the next one.
+  const size_t us = prev.metric.find('_');
+  const bool continues = us != std::string::npos && prev.metric.substr(us + 1) == f.metric && StatisticWord(prev.metric.substr(0, us));
   int parens = 0;
+  std::string stat;
   size_t k = st.last_end;
-  for (; k < start && st.s[k] != '('; ++k)
+  for (; k < start && st.s[k] != '(' && !(continues && st.s[k] == ','); ++k)
     if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*') return false;
   for (; k < start; ++k) {
     if (st.s[k] == '(') {
@@ -691,12 +695,16 @@ bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& n
       while (e < start && std::isalpha(static_cast<unsigned char>(st.s[e]))) ++e;
       const std::string w = Lower(st.s.substr(k, e - k));
       if (!(w == "peak" || StatisticWord(w) || MetricWord(w))) return false;
+      if (w == "peak" || StatisticWord(w)) stat = w;
       k = e - 1;
-    } else if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*' && st.s[k] != ':') {
+    } else if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*' && st.s[k] != ':' && !(continues && st.s[k] == ',')) {
       return false;
     }
   }
-  if (parens != 1) return false;
+  // Of the figure's own metric only a named statistic ("min: 1.77 s"), kept under its name.
+  const bool same = prev.metric == f.metric || continues;
+  if ((continues ? parens > 1 : parens != 1) || (same && stat.empty())) return false;
+  if (same) f.metric = stat + "_" + f.metric;
   f.word = prev.word, f.named = prev.named, f.subject = prev.subject, f.sentence = prev.sentence;
   f.restated = prev.restated, f.run_tag = prev.run_tag, f.not_run = prev.not_run, f.refers = prev.refers;
   f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);

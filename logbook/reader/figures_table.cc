@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "logbook/reader/figures_cells.h"
+#include "logbook/reader/figures_values.h"
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
 
@@ -12,7 +13,7 @@ namespace {
 
 // The words of data/reader/table.json, read once.
 struct TableWords {
-  std::set<std::string> quality, no_run, measured, remarks;
+  std::set<std::string> quality, no_run, measured, remarks, paren_statistics;
   std::map<std::string, std::string> aliases, devices;
 };
 
@@ -23,7 +24,8 @@ const TableWords& Vocab() {
       const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
       if (!j.is_object()) break;
       for (const auto& [key, into] : {std::pair{"quality_words", &w.quality}, std::pair{"no_run_cells", &w.no_run},
-                                      std::pair{"measured_words", &w.measured}, std::pair{"remark_headers", &w.remarks}})
+                                      std::pair{"measured_words", &w.measured}, std::pair{"remark_headers", &w.remarks},
+                                      std::pair{"paren_statistics", &w.paren_statistics}})
         if (j.contains(key) && j[key].is_array())
           for (const auto& v : j[key])
             if (v.is_string()) into->insert(Lower(v.get<std::string>()));
@@ -87,6 +89,23 @@ Config HeaderScale(std::string* h) {
   return out;
 }
 
+// "(peak 15)", "(max 14.5 ms)" after a cell's figure: a statistic of the
+// same measurement (paren_statistics of table.json), kept under its name
+// ("peak_tokens_per_s") in the column's unit. False for any other aside.
+bool StatisticAside(const std::string& inner, const ColumnInfo& col, StoredRun* run) {
+  const size_t sp = inner.find(' ');
+  if (sp == std::string::npos || col.metric.empty() || !Vocab().paren_statistics.count(Lower(inner.substr(0, sp))))
+    return false;
+  ColumnInfo side = col;
+  side.metric = Lower(inner.substr(0, sp)) + "_" + col.metric;
+  const auto v = CellNumber(parse_detail::Trim(inner.substr(sp + 1)), side);
+  if (!v || run->metrics.count(side.metric)) return false;
+  run->metrics[side.metric] = v->value;
+  run->units[side.metric] = col.unit;
+  if (v->decimals >= 0) run->decimals[side.metric] = v->decimals;
+  return true;
+}
+
 // A table cell's figure in parentheses of another metric than its column's
 // ("11.17s (45.8 tok/s)": a time and its throughput), named as the column's
 // figure is ("chunked_time_s" -> "chunked_tokens_per_s").
@@ -99,6 +118,7 @@ void ParenFigure(const std::string& cell, const ColumnInfo& col, StoredRun* run)
     ++n;
   const std::string unit = parse_detail::Trim(inner.substr(n));
   UnitInfo info{}, own{};
+  if (n == 0 && StatisticAside(inner, col, run)) return;  // "14.50 (peak 15)"
   if (n == 0 || unit.empty() || !UnitOf(unit, &info) || info.derived) return;
   if (!UnitOf(col.unit, &own) || own.metric == info.metric) return;
   std::string prefix;
@@ -277,6 +297,13 @@ std::string CellCore(std::string cell, bool* approximate) {
     }
   if (const size_t open = cell.find(" ("); open != std::string::npos && open > 0 && cell.back() == ')')
     cell = parse_detail::Trim(cell.substr(0, open));
+  // "12.63 ± 0.31", "7.75 +/- 0.02 ms": the measurement and its spread; the figure is the measurement.
+  for (const char* pm : {" \xC2\xB1 ", " +/- ", " +- "})
+    if (const size_t at = cell.find(pm); at != std::string::npos && at > 0) {
+      const size_t unit = cell.find(' ', at + std::string(pm).size());  // "7.75 ± 0.02 ms": its unit after the spread
+      cell = cell.substr(0, at) + (unit == std::string::npos ? "" : cell.substr(unit));
+      break;
+    }
   if (std::string seconds; DurationCell(cell, &seconds)) return seconds;  // "1m 44s 79ms"
   return cell;
 }
@@ -296,6 +323,7 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
                              (n == 0 && (cell[n] == '+' || cell[n] == '-'))))
     ++n;
+  n = n > 0 ? ExponentEnd(cell, n) : n;  // "1.285e-05"
   auto v = ParseNumber(cell.substr(0, n));
   if (!v) return std::nullopt;
   std::string unit = parse_detail::Trim(cell.substr(n));
@@ -386,6 +414,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
       ++n;
     if (n == 0) return {};
+    n = ExponentEnd(cell, n);
     std::string u = parse_detail::Trim(cell.substr(n));
     // "189.6k tok/s", "191.0k tok/s after growth": a multiplier glued to the
     // number, words after the unit.
@@ -661,6 +690,7 @@ bool NumberCell(const std::string& raw, std::string* unit) {
   size_t n = 0;
   while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
     ++n;
+  n = n > 0 ? ExponentEnd(cell, n) : n;  // "1.285e-05"
   if (n == 0 || !ParseNumber(cell.substr(0, n))) return false;
   *unit = parse_detail::Trim(cell.substr(n));
   UnitInfo info{};
@@ -734,180 +764,6 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   if (v->decimals >= 0) run.decimals[col.metric] = v->decimals;
   if (v->approximate) run.approximate.insert(col.metric);
   if (col.derived) run.derived.insert(col.metric);
-}
-
-// A header that is one value word ("bf16", "fp8wire", "ring_x"): a letter
-// first, no space; not a key's name, a statistic, a check or a remark.
-bool ValueHeader(const std::string& h, const EntryCtx& x) {
-  // "(128,64)", "4096", "128x64": a tuple or number names a value too.
-  if (!h.empty() && h.size() <= 24 && (h[0] == '(' || std::isdigit(static_cast<unsigned char>(h[0]))))
-    return std::all_of(h.begin(), h.end(), [](char c) {
-      return std::isdigit(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == ',' || c == 'x' || c == '.';
-    });
-  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0]) || ParameterHeader(h) || Words(h).size() > 5) return false;
-  for (char c : h)  // "pp128/tg128"; "dispatch only" (ValueColumns: over bare numbers)
-    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/' && c != ' ') return false;
-  const std::string key = NormalizeKey(h);
-  return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
-         !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
-}
-
-// A results table whose columns are values of one key ("| scale | layout |
-// bf16 | fp8gemm | fp8wire |", a time in each cell): the columns whose
-// header is a value word and whose cells are numbers, when two or more are
-// and no column's header names a figure of its own (a speedup aside).
-std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
-  std::vector<size_t> out;
-  std::set<std::string> units;
-  for (size_t c = 0; c < headers.size(); ++c) {
-    if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
-    if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
-    bool numbers = true, any = false;
-    for (const auto& row : t.rows) {
-      if (c >= row.size() || EmptyCell(row[c])) continue;
-      std::string unit;
-      numbers = numbers && NumberCell(row[c], &unit) && (unit.empty() || headers[c].find(' ') == std::string::npos);
-      any = true;
-    }
-    if (!numbers || !any) continue;
-    out.push_back(c);
-    const ColumnInfo cells = CellUnitMetric(t, c, headers[c]);  // before NameColumns named it by its header
-    units.insert(cells.metric + "|" + cells.unit);
-  }
-  if (out.size() < 2 || units.size() != 1) return {};
-  return out;
-}
-
-// The unit a caption names ("Final table (ms/step):", "times in ms"): one
-// unit word not right after a number (that is a figure), one metric only.
-ColumnInfo CaptionUnit(const std::string& text) {
-  ColumnInfo out;
-  std::string prev;
-  for (std::string w : Words(text)) {
-    while (!w.empty() && std::strchr("(),:;*.`", w.back())) w.pop_back();
-    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
-    UnitInfo info{};
-    const bool after_number = !prev.empty() && std::isdigit(static_cast<unsigned char>(prev.back()));
-    prev = w;
-    if (w.empty() || w == "x" || w == "X" || w == "s" || after_number || !UnitOf(w, &info) || info.derived) continue;
-    if (!out.metric.empty() && out.metric != info.metric) return {};
-    out.metric = info.metric, out.unit = w, out.factor = info.factor;
-  }
-  return out;
-}
-
-// What a sub-heading that names a unit says its figures measure: its other
-// words ("imp Decode (tok/s)" -> "imp_decode"), at most three, no number, no
-// metric's name; "" for none.
-std::string CaptionWorkload(const std::string& text, const std::string& unit) {
-  std::string key;
-  int n = 0;
-  for (std::string w : Words(text)) {
-    while (!w.empty() && std::strchr("(),:;*.`", w.back())) w.pop_back();
-    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
-    if (w.empty() || w == unit || std::isdigit(static_cast<unsigned char>(w[0])) || MetricWord(w) || MetricWord(Lower(w))) continue;
-    if (!key.empty()) key += '_';
-    key += SnakeKey(w);
-    ++n;
-  }
-  return n <= 3 ? key : "";
-}
-
-// Whether the entry's prose writes one of the table's numbers with a unit
-// ("EP16: 37.28 ms" beside a cell 37.28): that unit, when one metric only.
-ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, const EntryCtx& x) {
-  std::set<std::string> cells;
-  for (const auto& row : t.rows)
-    for (size_t c : vcols)
-      if (c < row.size() && !EmptyCell(row[c])) {
-        bool approximate = false;
-        const std::string core = CellCore(Unticked(row[c]), &approximate);
-        cells.insert(core.substr(0, core.find_first_not_of("0123456789.,")));
-      }
-  ColumnInfo out;
-  for (const auto& p : x.prose)
-    for (const auto& f : Figures(p.text, false, false)) {
-      UnitInfo info{};
-      if (f.derived || f.unit.empty() || !UnitOf(f.unit, &info) || f.decimals < 0) continue;
-      const double written = FromStored(f.value, info.factor);
-      const std::string num = Fixed(written, f.decimals);
-      if (!cells.count(num)) continue;
-      if (!out.metric.empty() && out.metric != info.metric) return {};
-      out.metric = info.metric, out.unit = f.unit, out.factor = info.factor;
-    }
-  return out;
-}
-
-// The metric of a value-columns table's cells: the unit they are written
-// in, else the one its caption (the text right above it) names, else the
-// one the sub-heading it sits under names ("### Decode (tok/s)"), else the
-// one the entry's prose writes one of its numbers with.
-ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
-                       const EntryCtx& x) {
-  if (!cols[vcols[0]].metric.empty()) return CellUnitMetric(t, vcols[0], "");
-  for (const auto& p : x.prose)
-    if (p.end_line < t.line && p.end_line >= t.line - 2)
-      if (ColumnInfo c = CaptionUnit(p.text); !c.metric.empty()) return c;
-  const Entry::SubHeading* under = nullptr;
-  for (size_t k = 0; x.entry != nullptr && k < x.entry->subheadings.size() && x.entry->subheadings[k].line < t.line; ++k)
-    under = &x.entry->subheadings[k];
-  if (ColumnInfo c = under ? CaptionUnit(under->text) : ColumnInfo{}; !c.metric.empty()) {
-    if (const std::string w = CaptionWorkload(under->text, c.unit); !w.empty()) c.metric = w + "_" + c.metric;
-    return c;
-  }
-  return ProseUnit(t, vcols, x);
-}
-
-// The key a table's value columns name: one the entry varies with all of
-// them as values, else one it sets to one of them, else "variant".
-std::string ValueKey(const std::vector<std::string>& headers, const std::vector<size_t>& vcols, const EntryCtx& x) {
-  std::string key = KeyOfValue(x.vars, headers[vcols[0]]);
-  for (size_t c : vcols)
-    if (key.empty() || KeyOfValue(x.vars, headers[c]) != key) key.clear();
-  if (!key.empty()) return key;
-  for (size_t c : vcols)
-    for (const auto& [k, v] : x.fixed)
-      if (v == headers[c] && k != "harness" && k != "accelerator" && !NeutralKeyName(k)) return k;
-  return "variant";
-}
-
-// A table of values by column: each number one run, keyed by its row's
-// labels and its column's value. A derived column ("best speedup") is the
-// row's, no run. False when the table is no such table.
-bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
-                       const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
-                       std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
-  const std::vector<size_t> vcols = ValueColumns(t, headers, x);
-  if (vcols.empty()) return false;
-  ColumnInfo metric = ValueMetric(t, vcols, cols, x);
-  if (metric.metric.empty()) {
-    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of values by column (" + headers[vcols[0]] + ", " + headers[vcols[1]] + ", ...) that names no unit"});
-    return true;
-  }
-  const std::string key = ValueKey(headers, vcols, x);
-  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
-    const auto& row = t.rows[r];
-    const int line = t.line + 2 + static_cast<int>(r);
-    Config cfg = context;
-    std::string label, text = "|";
-    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c)
-      if (cols[c].metric.empty() && std::find(vcols.begin(), vcols.end(), c) == vcols.end())
-        LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
-    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
-    for (const auto& cell : row) text += " " + cell + " |";
-    text = FigureText(text);
-    for (size_t c : vcols) {
-      std::map<std::string, StoredRun> figs;
-      if (c < row.size()) MetricCell(Unticked(row[c]), metric, &figs);
-      if (figs.empty() || !HasBaseMetric(figs[""])) continue;
-      StoredRun run = NewRecorded(x, cfg, line);
-      run.config[key] = headers[c];
-      run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
-      run.approximate = figs[""].approximate;
-      out->push_back({std::move(run), line, text, false, true});
-    }
-  }
-  return true;
 }
 
 // A table written in an entry: each row a figure set (one per "@value" of

@@ -6,8 +6,14 @@ namespace reader {
 
 // The decimals a number is written with ("0.027212" -> 6, "1,832,938" -> 0).
 int WrittenDecimals(const std::string& num) {
-  const size_t dot = num.find('.');
-  return dot == std::string::npos ? 0 : static_cast<int>(num.size() - dot - 1);
+  // "1.285e-05": the mantissa's decimals moved by the exponent (8: the
+  // author's digits 0.00001285, never rounded to 0.0000129).
+  const size_t e = num.find_first_of("eE");
+  const std::string mantissa = num.substr(0, e);
+  const size_t dot = mantissa.find('.');
+  const int decimals = dot == std::string::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+  if (e == std::string::npos) return decimals;
+  return std::max(0, decimals - std::atoi(num.c_str() + e + 1));
 }
 
 // What a unit written after a number measures (the vocabulary's units,
@@ -397,7 +403,27 @@ std::string DigitsAt(const std::string& s, size_t* j) {
       break;
     num += s[(*j)++];
   }
+  if (num.empty()) return num;
+  // In prose an exponent is a figure's only with its unit ("1.285e-05 s"; "loss went from 1e+00" is none).
+  const size_t k = ExponentEnd(s, *j);
+  size_t u = k < s.size() && s[k] == ' ' ? k + 1 : k;
+  UnitInfo info{};
+  if (k == *j || u >= s.size() || (s[u] != '%' && !AnyUnit(UnitToken(s, u), &info))) return num;
+  num += s.substr(*j, k - *j);
+  *j = k;
   return num;
+}
+
+size_t ExponentEnd(const std::string& s, size_t j) {
+  auto digit = [&](size_t k) { return k < s.size() && std::isdigit(static_cast<unsigned char>(s[k])); };
+  if (j >= s.size() || (s[j] != 'e' && s[j] != 'E')) return j;
+  size_t k = j + 1;
+  if (k < s.size() && (s[k] == '-' || s[k] == '+')) ++k;
+  if (!digit(k)) return j;
+  while (digit(k)) ++k;
+  UnitInfo glued{};
+  if (k < s.size() && IsIdentChar(s[k]) && !AnyUnit(UnitToken(s, k), &glued)) return j;  // "1.2e-05s" has its unit
+  return k;
 }
 
 // "full `210.201`, prequeue `277.222` TF/s": after a number ending at `j`, a

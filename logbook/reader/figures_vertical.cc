@@ -72,6 +72,41 @@ bool SettingRow(const std::string& name, const std::string& value) {
   return true;
 }
 
+// "| Metric | PyTorch | Triton | Gap |": rows of metrics, each further
+// column a run (variant=<its header>); a cell written with its own unit is
+// that run's figure of the row's metric, any other cell (a count, a share, a
+// ratio, a remark) none.
+bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
+                       std::vector<RecordedFigure>* out) {
+  if (t.header.size() < 3 || !Vocab().names.count(Plain(t.header[0])) || NamesNoRun(t.subheading) ||
+      NamesNoRun(Caption(*x.entry, t)))
+    return false;
+  const size_t before = out->size();
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
+    const auto& row = t.rows[r];
+    std::string text = "|";
+    for (const auto& cell : row) text += " " + cell + " |";
+    for (size_t c = 1; c < row.size() && c < t.header.size(); ++c) {
+      const std::string h = Unticked(t.header[c]), cell = Unticked(row[c]);
+      std::string unit;
+      UnitInfo info{};
+      if (h.empty() || RemarkColumn(h) || CheckColumn(h) || EstimateColumn(h) || NamesNoRun(h) ||
+          !NumberCell(cell, &unit) || unit.empty() || unit == "%" || !UnitOf(unit, &info) || info.derived)
+        continue;
+      std::map<std::string, StoredRun> figs;
+      MetricCell(cell, ColumnInfo{info.metric, unit, "", info.factor, false, {}}, &figs);
+      if (figs.empty() || !HasBaseMetric(figs[""])) continue;
+      Config cfg = context;
+      cfg[SnakeKey(Unticked(t.header[0]))] = Unticked(row[0]), cfg["variant"] = h;  // "metric", "benchmark" ...
+      StoredRun run = NewRecorded(x, cfg, t.line + 2 + static_cast<int>(r));
+      run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
+      run.approximate = figs[""].approximate;
+      out->push_back({std::move(run), t.line + 2 + static_cast<int>(r), FigureText(text), false, true});
+    }
+  }
+  return out->size() > before;
+}
+
 }  // namespace
 
 bool VerticalTable(const TableBlock& t) {
@@ -86,6 +121,7 @@ bool VerticalTable(const TableBlock& t) {
 
 bool VerticalTableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                           std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  if (x.entry != nullptr && MetricRowsFigures(t, context, x, out)) return true;
   if (x.entry == nullptr || !VerticalTable(t)) return false;
   const Entry& e = *x.entry;
   if (NamesNoRun(t.subheading) || NamesNoRun(Caption(e, t)) || NamesNoRun(Plain(t.header[1])) ||

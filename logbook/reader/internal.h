@@ -169,6 +169,9 @@ bool NoName(const std::string& w);
 bool SettingKey(const std::string& key);
 std::string KeyUnit(const std::string& key);
 std::string DigitsAt(const std::string& s, size_t* j);
+// Where an exponent written at s[j] ends ("e-05" of "1.285e-05", "E+3"),
+// when no word but a unit goes on after it; `j` when there is none.
+size_t ExponentEnd(const std::string& s, size_t j);
 size_t CommaListNext(const std::string& s, size_t j);
 void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list,
                    const std::vector<Listed>& listed, Figure* f, std::vector<Figure>* out);

@@ -10,6 +10,7 @@
 #include <set>
 #include <utility>
 
+#include "logbook/reader/blocks.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -636,6 +637,11 @@ HeadingRead ReadHeading(std::string_view text) {
     return r;
   }
   r.number = NumberOf(text, &r.ordinal_word);
+  // "1.82 ms (fused)": a figure first (its unit after it), no section's number.
+  if (!r.number.empty() && r.ordinal_word.empty()) {
+    const size_t word = text.find(' ', r.number.size() + 1);
+    if (StatesFigure(text.substr(0, word))) r.number.clear();
+  }
   SplitLabel(Trim(text), &r);
   return r;
 }

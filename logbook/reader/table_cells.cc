@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/format.h"
+#include "logbook/reader/figures_printed.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -170,11 +171,31 @@ bool DashRange(const std::string& cell, std::string* low, std::string* high) {
   return true;
 }
 
-// A cell of several figures (NamedParts: each keyed by its name;
+// A cell written as a dict ("{'p50': 12.3, 'p99': 40.1}", `{"fwd": 1.2,
+// "bwd": 2.3}`, a program's printout pasted into the table): each number a
+// figure of the column, a statistic's under its name ("p99_time_s"), any
+// other key's a part of its own (variant=<key>). False for any other cell,
+// or a dict with a value that is no number.
+bool DictCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  std::vector<DictItem> items;
+  if (!PrintedDict(parse_detail::Trim(cell), &items) || items.size() > 16) return false;
+  for (const auto& item : items)
+    if (std::string unit; item.kind == DictItem::Kind::kOther || !NumberCell(item.value, &unit)) return false;
+  for (const auto& item : items) {
+    ColumnInfo part = col;
+    if (StatisticWord(item.key) || SpreadStatistic(item.key)) part.metric = Lower(item.key) + "_" + col.metric;
+    else part.scale["variant"] = item.key;
+    MetricCell(item.value, part, by_at);
+  }
+  return true;
+}
+
+// A cell of several figures (DictCell; NamedParts: each keyed by its name;
 // MetricParts: each its own metric; RangeCell: the figure and its range's
 // ends as metrics of their own), each read as a cell of the column. False
 // for a cell of one figure.
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
+  if (DictCell(cell, col, by_at)) return true;
   if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
     for (const auto& [figure, name] : parts) {
       ColumnInfo named = col;

@@ -498,7 +498,8 @@ std::string ValuesText(const std::map<std::string, double>& metrics, const Store
     // "0.0041 s", not "0.0040999999999999995 s").
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.9g", v);
-    values += (values.empty() ? "" : ", ") + (metric.find("time_s") != std::string::npos ? std::string(buf) : Readable(v)) + unit;
+    const std::string shown = metric.find("time_s") != std::string::npos ? std::string(buf) : Readable(v);
+    values += (values.empty() ? "" : ", ") + (run == nullptr ? shown : WrittenNumber(*run, metric, v, shown)) + unit;
   };
   for (const char* m : {"tflops", "tokens_per_s"})
     if (auto it = metrics.find(m); it != metrics.end()) add(it->first, it->second);

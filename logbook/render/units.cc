@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
+#include "logbook/numbers.h"
 #include "logbook/reader/vocabulary.h"
 
 namespace moelog::logbook {
@@ -38,6 +40,19 @@ std::string UnitColumnHeader(const std::string& metric, const std::string& unit)
   if (const size_t sp = words.rfind(' '); sp != std::string::npos && LowerCase(words.substr(sp + 1)) == LowerCase(unit))
     words.erase(sp);  // "power w" in W: "power"
   return unit.find('/') != std::string::npos || LowerCase(words) == LowerCase(unit) ? unit : words + " (" + unit + ")";
+}
+
+std::string WrittenNumber(const StoredRun& run, const std::string& metric, double v, const std::string& shown) {
+  const auto d = run.decimals.find(metric);
+  const auto u = run.units.find(metric);
+  if (d == run.decimals.end() || d->second < 0 || d->second > 16 || run.derived.count(metric) ||
+      run.repeats.count(metric) || u == run.units.end())
+    return shown;
+  // A unit the vocabulary does not hold was converted on reading when it spells a time ("usecond").
+  const double factor = WrittenUnitFactor(u->second);
+  if (factor > 0 ? factor != 1 : metric.find("time_s") != std::string::npos) return shown;
+  // Grouped by thousands from 100,000 on, as every figure is shown ("1,513,900").
+  return std::fabs(v) >= 1e5 ? GroupThousands(Fixed(v, d->second)) : Fixed(v, d->second);
 }
 
 }  // namespace moelog::logbook

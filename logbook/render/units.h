@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "logbook/store/stored_run.h"
+
 namespace moelog::logbook {
 
 // The factor of a unit of the vocabulary ("GFLOPS": 1e-3 TF/s), or 0.
@@ -20,6 +22,13 @@ bool SameWrittenUnit(const std::string& a, const std::string& b);
 // or a count headed by its unit ("req/s", "cycles"), else the metric's words
 // and the unit ("power (W)").
 std::string UnitColumnHeader(const std::string& metric, const std::string& unit);
+
+// A recorded figure's number with its author's digits ("55.10", not 55.1;
+// "384609.54997", not 384,610; "38.380278798"), when it was written in the
+// unit it is stored in (a factor of 1, or a unit the vocabulary does not
+// hold) and its decimals are known; `shown` otherwise (a derived figure,
+// repeats, no written unit, a unit converted on reading).
+std::string WrittenNumber(const StoredRun& run, const std::string& metric, double v, const std::string& shown);
 
 }  // namespace moelog::logbook
 

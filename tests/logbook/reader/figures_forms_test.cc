@@ -3,6 +3,8 @@
 // tools' printouts pasted without their command.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/figures_cells.h"
@@ -144,6 +146,153 @@ TEST(ReaderForms, LabelledFiguresOnOneLineAreASetEach) {
     for (const auto& [k, v] : f.run.config) named = named || v == "Before" || v == "After";
     EXPECT_TRUE(named) << f.text;
   }
+}
+
+// A dict pasted into a cell ("{'p50': 12.3, 'p99': 40.1}"): each statistic
+// a figure of the row's run under its name, in the column's unit.
+TEST(ReaderForms, ADictInACellIsTheRowsStatistics) {
+  const auto figs = EntryFigures(
+      "| batch | latency (ms) |\n|---|---|\n"                   // lines 5, 6
+      "| 1 | {'p50': 12.3, 'p99': 40.1} |\n"                     // 7
+      "| 8 | {\"p50\": 18.7, \"p99\": 55.40} |\n");            // 8
+  const RecordedFigure* one = At(figs, 7);
+  const RecordedFigure* eight = At(figs, 8);
+  ASSERT_NE(one, nullptr);
+  ASSERT_NE(eight, nullptr);
+  EXPECT_NEAR(one->run.metrics.at("p50_time_s"), 12.3e-3, 1e-12);
+  EXPECT_NEAR(one->run.metrics.at("p99_time_s"), 40.1e-3, 1e-12);
+  EXPECT_EQ(one->run.units.at("p99_time_s"), "ms");
+  EXPECT_EQ(eight->run.decimals.at("p99_time_s"), 2);
+  EXPECT_EQ(eight->run.config.at("batch"), "8");
+}
+
+// A figure written with an exponent ("1.285e-05 s") keeps the author's
+// digits: its value, and decimals that show 0.00001285 (never 0.0000129).
+TEST(ReaderForms, AnExponentKeepsTheAuthorsDigits) {
+  const auto figs = EntryFigures(
+      "- empty kernel: 1.285e-05 s per launch\n"                 // line 5
+      "- memset: 2.31E-05 s per launch\n\n"                     // 6
+      "| kernel | time (s) |\n|---|---|\n"                       // 8, 9
+      "| copy | 3.4e-05 |\n");                                    // 10
+  const RecordedFigure* empty = At(figs, 5);
+  ASSERT_NE(empty, nullptr);
+  EXPECT_NEAR(empty->run.metrics.at("time_s"), 1.285e-05, 1e-15);
+  EXPECT_EQ(empty->run.decimals.at("time_s"), 8);
+  const RecordedFigure* memset = At(figs, 6);
+  ASSERT_NE(memset, nullptr);
+  EXPECT_NEAR(memset->run.metrics.at("time_s"), 2.31e-05, 1e-15);
+  const RecordedFigure* copy = At(figs, 10);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_NEAR(copy->run.metrics.at("time_s"), 3.4e-05, 1e-15);
+  EXPECT_EQ(copy->run.decimals.at("time_s"), 6);
+}
+
+// Sub-headings that state the entry's result ("### Result: 2.1x faster,
+// 340 us", "#### 1.82 ms (fused)"): their figures are read on their lines,
+// a parenthetical after the figure naming its run.
+TEST(ReaderForms, ASubheadingStatesTheEntrysResult) {
+  const Logbook lb = ParseLogbook(
+      "# Log\n\n## 2026-01-02 Fused epilogue\n\n"
+      "```bash\n./gemm_bench --m 4096\n```\n\n"    // lines 5-7
+      "### Result: 2.1x faster, 340 us\n\n"          // 9
+      "#### 1.82 ms (unfused)\n\nThe old path.\n\n"  // 11
+      "#### 0.87 ms (fused)\n\nThe new path.\n",      // 15
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);  // figures first: no numbered sections
+  const auto figs = RecordedFigures(lb.entries[0]);
+  const RecordedFigure* result = At(figs, 9);
+  ASSERT_NE(result, nullptr);
+  EXPECT_NEAR(result->run.metrics.at("time_s"), 340e-6, 1e-12);
+  const RecordedFigure* unfused = At(figs, 11);
+  const RecordedFigure* fused = At(figs, 15);
+  ASSERT_NE(unfused, nullptr);
+  ASSERT_NE(fused, nullptr);
+  EXPECT_NEAR(fused->run.metrics.at("time_s"), 0.87e-3, 1e-12);
+  EXPECT_NE(unfused->run.config, fused->run.config);
+}
+
+// A cell of a measurement and its spread ("7.90 \u00b1 0.04"): the
+// measurement is the figure, as written; "(peak 8.3)" after it another
+// statistic of the same run.
+TEST(ReaderForms, ACellsSpreadIsNoPartOfItsFigure) {
+  const auto figs = EntryFigures(
+      "| batch | decode (tok/s) | prefill |\n|---|---|---|\n"      // lines 5, 6
+      "| 1 | 7.90 \xC2\xB1 0.04 (peak 8.3) | 412 +/- 3 ms |\n"       // 7
+      "| 8 | **41.3 \xC2\xB1 1.2** | 655 +/- 9 ms |\n");              // 8
+  const RecordedFigure* one = At(figs, 7);
+  const RecordedFigure* eight = At(figs, 8);
+  ASSERT_NE(one, nullptr);
+  ASSERT_NE(eight, nullptr);
+  EXPECT_DOUBLE_EQ(one->run.metrics.at("tokens_per_s"), 7.90);
+  EXPECT_EQ(one->run.decimals.at("tokens_per_s"), 2);
+  EXPECT_DOUBLE_EQ(one->run.metrics.at("peak_tokens_per_s"), 8.3);  // a statistic of the same run
+  EXPECT_DOUBLE_EQ(eight->run.metrics.at("tokens_per_s"), 41.3);
+  EXPECT_NEAR(one->run.metrics.at("time_s"), 0.412, 1e-12);
+}
+
+// "| Metric | eager | compiled | Gap |": rows of metrics, each further
+// column a run; a cell with its own unit is that run's figure, a count, a
+// ratio or a share is none.
+TEST(ReaderForms, MetricRowsWithARunAColumn) {
+  const auto figs = EntryFigures(
+      "| Metric | eager | compiled | Gap |\n|---|---|---|---|\n"              // lines 5, 6
+      "| Step time | 41.2 ms | 30.5 ms | **1.35x faster** |\n"              // 7
+      "| Achieved bandwidth | 512.4 GB/s | 640.2 GB/s | 25% more |\n"       // 8
+      "| Graph breaks | ~4-5 | 0 | - |\n");                                  // 9
+  std::vector<const RecordedFigure*> step, bw;
+  for (const auto& f : figs) {
+    if (f.line == 7) step.push_back(&f);
+    if (f.line == 8) bw.push_back(&f);
+    EXPECT_NE(f.line, 9);
+    EXPECT_FALSE(f.run.metrics.count("speedup"));
+  }
+  ASSERT_EQ(step.size(), 2u);
+  ASSERT_EQ(bw.size(), 2u);
+  EXPECT_NEAR(step[0]->run.metrics.at("time_s"), 41.2e-3, 1e-12);
+  EXPECT_EQ(step[0]->run.config.at("variant"), "eager");
+  EXPECT_EQ(step[1]->run.config.at("variant"), "compiled");
+  EXPECT_DOUBLE_EQ(bw[1]->run.metrics.at("gb_per_s"), 640.2);
+  EXPECT_NE(step[0]->run.config, bw[0]->run.config);  // each metric its own row
+}
+
+// A bare number under a label that names a quality of the run is that
+// figure; a " / " list under a label whose slashed word names each part is
+// one figure a part; a number the label does not name stays unnamed.
+TEST(ReaderForms, ALabelNamesAQualityWrittenWithoutUnit) {
+  const auto figs = EntryFigures(
+      "- Best validation loss: `4.47715`\n"              // line 5
+      "- Final train/val loss: `4.37017` / `4.54312`\n"  // 6
+      "- Resumed val loss: `5.1889` at step `500`\n");   // 7
+  auto values = [&](int line) {
+    std::vector<double> v;
+    for (const auto& f : figs)
+      if (f.line == line)
+        for (const auto& [m, x] : f.run.metrics) v.push_back(x);
+    return v;
+  };
+  EXPECT_EQ(values(5), std::vector<double>{4.47715});
+  const auto pair = values(6);
+  ASSERT_EQ(pair.size(), 2u);
+  EXPECT_TRUE((pair[0] == 4.37017 && pair[1] == 4.54312) || (pair[0] == 4.54312 && pair[1] == 4.37017));
+  for (const auto& f : figs)
+    if (f.line == 6) {
+      EXPECT_TRUE(f.run.metrics.count("final_train_loss"));
+      EXPECT_TRUE(f.run.metrics.count("final_val_loss"));
+      EXPECT_EQ(f.run.units.at("final_val_loss"), "");
+    }
+  for (double v : values(7)) EXPECT_NE(v, 500);  // the step is no loss
+}
+
+// Statistics of a figure in parentheses after it ("2.0765s (min: 1.7684s,
+// max: 2.3868s)"): the same run's, each under its statistic's name.
+TEST(ReaderForms, StatisticsInParenthesesAfterAFigure) {
+  const auto figs = EntryFigures("- Forward pass: 2.0765s (min: 1.7684s, max: 2.3868s)\n");  // line 5
+  const RecordedFigure* f = At(figs, 5);
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("time_s"), 2.0765);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("min_time_s"), 1.7684);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("max_time_s"), 2.3868);
+  EXPECT_EQ(f->run.decimals.at("max_time_s"), 4);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // lines, Python dict printouts, breakdowns in parentheses.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "logbook/doc/parse_logbook.h"
@@ -193,6 +194,106 @@ TEST(ReaderPrintouts, ATimeUnitPerWhatItTimes) {
   EXPECT_EQ(figs[0].run.units.at("call_time_s"), "us");
   EXPECT_NEAR(figs[1].run.metrics.at("eval_time_s"), 3664.19e-9, 1e-18);
   EXPECT_EQ(figs[1].run.config.at("samples"), "40");
+}
+
+// The value of any metric of `f` that equals `v` (a profiler's columns name
+// their metrics after their headers).
+bool HoldsValue(const RecordedFigure* f, double v) {
+  if (f == nullptr) return false;
+  for (const auto& [m, x] : f->run.metrics)
+    if (std::fabs(x - v) <= 1e-9 * std::fabs(v)) return true;
+  return false;
+}
+
+// nvprof's summary: its first column names a group of rows once ("GPU
+// activities:", "API calls:") and is blank below it; each row is a
+// kernel's figures, keyed by the group and the kernel's name.
+TEST(ReaderPrintouts, NvprofRowsUnderTheirGroup) {
+  const auto figs = Read(
+      "```\n$ nvprof ./scan_tiled 1048576\n"  // line 8
+      "==5512== Profiling result:\n"         // 9
+      "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name\n"  // 10
+      " GPU activities:   61.20%  412.35us         1  412.35us  412.35us  412.35us  scan_tiled(float*, float*, int)\n"  // 11
+      "                   20.11%  135.50us         1  135.50us  135.50us  135.50us  [CUDA memcpy HtoD]\n"  // 12
+      "      API calls:   97.02%  151.22ms         2  75.610ms  6.2100us  151.21ms  cudaMalloc\n"  // 13
+      "```\n");
+  const RecordedFigure* kernel = OnLine(figs, 11);
+  const RecordedFigure* copy = OnLine(figs, 12);
+  const RecordedFigure* api = OnLine(figs, 13);
+  ASSERT_NE(kernel, nullptr);
+  ASSERT_NE(copy, nullptr);
+  ASSERT_NE(api, nullptr);
+  EXPECT_TRUE(HoldsValue(kernel, 412.35e-6));
+  EXPECT_TRUE(HoldsValue(copy, 135.50e-6));
+  EXPECT_EQ(copy->run.config.at("type"), "GPU activities");
+  EXPECT_EQ(api->run.config.at("type"), "API calls");
+  EXPECT_EQ(copy->run.config.at("name"), "[CUDA memcpy HtoD]");
+  EXPECT_NE(kernel->run.config, copy->run.config);
+}
+
+// A program's printed keys pasted as bullets: "`key`: `value`" (the key's
+// suffix its unit: a time, a rate of what it counts, memory), and a line of
+// key=value pairs whose statistic keys ("avg_cpu") are its figures.
+TEST(ReaderPrintouts, PrintedKeysPastedAsBullets) {
+  const auto figs = Read(
+      "- `results/summary.json`\n"                       // line 7
+      "  - `rows_per_second`: `412.75`\n"                // 8
+      "  - `train/step_time_avg_s`: `3.2041`\n"          // 9
+      "  - `postgres`: `143.20% CPU` (busy)\n"           // 10
+      "- pid=4411 cmd=indexer samples=12 avg_cpu=55.10 avg_wait=0.40\n"  // 11
+      "- pid=4420 cmd=vacuum samples=12 avg_cpu=7.25 avg_wait=0.00\n"    // 12
+      "- sda samples=12 avg_util=22.50 avg_kb_s=1200.25\n");            // 13
+  const RecordedFigure* rows = OnLine(figs, 8);
+  ASSERT_NE(rows, nullptr);
+  EXPECT_DOUBLE_EQ(rows->run.metrics.at("rows_per_s"), 412.75);
+  EXPECT_EQ(rows->run.units.at("rows_per_s"), "rows/s");
+  const RecordedFigure* step = OnLine(figs, 9);
+  ASSERT_NE(step, nullptr);
+  EXPECT_TRUE(HoldsValue(step, 3.2041));
+  EXPECT_TRUE(HoldsValue(OnLine(figs, 10), 143.20));
+  const RecordedFigure* indexer = OnLine(figs, 11);
+  const RecordedFigure* vacuum = OnLine(figs, 12);
+  ASSERT_NE(indexer, nullptr);
+  ASSERT_NE(vacuum, nullptr);
+  EXPECT_DOUBLE_EQ(indexer->run.metrics.at("avg_cpu"), 55.10);
+  EXPECT_EQ(indexer->run.decimals.at("avg_cpu"), 2);
+  EXPECT_EQ(indexer->run.config.at("cmd"), "indexer");
+  EXPECT_FALSE(indexer->run.metrics.count("samples"));  // a count, no figure
+  EXPECT_DOUBLE_EQ(vacuum->run.metrics.at("avg_wait"), 0.0);
+  EXPECT_NE(indexer->run.config, vacuum->run.config);
+  const RecordedFigure* disk = OnLine(figs, 13);
+  ASSERT_NE(disk, nullptr);
+  EXPECT_DOUBLE_EQ(disk->run.metrics.at("avg_util"), 22.50);
+  bool rate = false;  // "_kb_s": kilobytes a second, no time
+  for (const auto& [m, u] : disk->run.units) rate = rate || u == "kB/s";
+  EXPECT_TRUE(rate);
+}
+
+// Nsight Compute's section table: a column of units beside the values
+// ("Duration  usecond  128.35"): each row's value in its row's unit, named by
+// the row's first cell.
+TEST(ReaderPrintouts, AColumnOfUnitsBesideTheValues) {
+  const auto figs = Read(
+      "```\n$ ncu --section SpeedOfLight ./reduce 16777216\n"  // line 8
+      "    Section: GPU Speed Of Light Throughput\n"           // 9
+      "    ----------------------- ------------- ------------\n"  // 10
+      "    Metric Name               Metric Unit Metric Value\n"  // 11
+      "    ----------------------- ------------- ------------\n"  // 12
+      "    Elapsed Cycles                  cycle       98,213\n"  // 13
+      "    Duration                      usecond       128.35\n"  // 14
+      "    Memory Throughput                   %        88.73\n"  // 15
+      "    ----------------------- ------------- ------------\n"
+      "```\n");
+  const RecordedFigure* duration = OnLine(figs, 14);
+  ASSERT_NE(duration, nullptr);
+  EXPECT_TRUE(HoldsValue(duration, 128.35e-6));
+  bool us = false;  // "usecond" in the vocabulary's spelling: shown "128.35 us"
+  for (const auto& [m, u] : duration->run.units) us = us || u == "us";
+  EXPECT_TRUE(us);
+  const RecordedFigure* memory = OnLine(figs, 15);
+  ASSERT_NE(memory, nullptr);
+  EXPECT_TRUE(HoldsValue(memory, 88.73));
+  EXPECT_NE(duration->run.config, memory->run.config);
 }
 
 }  // namespace

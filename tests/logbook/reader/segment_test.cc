@@ -407,6 +407,9 @@ TEST(Segment, ReadHeading) {
   EXPECT_EQ(ReadHeading("1. Initial setup").number, "1");
   EXPECT_EQ(ReadHeading("Attempt 3b: fused").number, "3b");
   EXPECT_EQ(ReadHeading("Attempt 3b: fused").ordinal_word, "attempt");
+  // A figure first (a number and its unit) is a result, no section's number.
+  EXPECT_TRUE(ReadHeading("1.82 ms (fused)").number.empty());
+  EXPECT_TRUE(ReadHeading("0.87 ms").number.empty());
   for (const char* plain : {"8 GPUs", "Top results", "Run12x", "2026 roadmap", "H100 notes"})
     EXPECT_TRUE(ReadHeading(plain).number.empty() && !ReadHeading(plain).dated) << plain;
   EXPECT_EQ(UndatedIdWords("2.1 Muon (lr 0.02)"), "2-1-MUON-LR-0-02");

@@ -100,7 +100,7 @@ TEST(RenderTableTest, FiguresThatFitNoRowAreListedNotGuessed) {
   const std::string t = RenderRunTable(rows, Figures(md));
   EXPECT_NE(t.find("| 2 | 50.00 | 110.0 | 27.50 | 655,400 | 100.0 | +10.0% |"), std::string::npos) << t;
   EXPECT_NE(t.find("| 8 | 50.00 | 120.0 | 30.00 | 655,400 | - | - |"), std::string::npos) << t;
-  EXPECT_NE(t.find("- 99 TF/s, from \"`topk=4`: 99.0 TF/s\": matches no row"), std::string::npos) << t;
+  EXPECT_NE(t.find("- 99.0 TF/s, from \"`topk=4`: 99.0 TF/s\": matches no row"), std::string::npos) << t;
   EXPECT_NE(t.find("matches several rows"), std::string::npos) << t;
 }
 
@@ -125,7 +125,7 @@ TEST(RenderTableTest, RecordedColumnAndDeltaFromResultBullets) {
   EXPECT_EQ(lines[4], "| none | 50.00 | 110.0 | 27.50 | 655,400 | 100.0 | +10.0% |");
   EXPECT_EQ(lines[5], "| ep | 50.00 | 120.0 | 30.00 | 655,400 | 150.0 | -20.0% |");
   // The topk=8 figure has no row: listed, not placed.
-  EXPECT_NE(t.find("- 1 TF/s, from \"`ep, topk=8`: 1.0 TF/s\": matches no row"), std::string::npos) << t;
+  EXPECT_NE(t.find("- 1.0 TF/s, from \"`ep, topk=8`: 1.0 TF/s\": matches no row"), std::string::npos) << t;
   // Deterministic: same input, same bytes.
   EXPECT_EQ(t, RenderRunTable(rows, rec));
   // The rendered table parses back as a GFM table with one row per run.

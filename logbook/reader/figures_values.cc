@@ -1,0 +1,208 @@
+#include "logbook/reader/figures_values.h"
+
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+
+// A header that is one value word ("bf16", "fp8wire", "ring_x"): a letter
+// first, no space; not a key's name, a statistic, a check or a remark.
+bool ValueHeader(const std::string& h, const EntryCtx& x) {
+  // "(128,64)", "4096", "128x64": a tuple or number names a value too.
+  if (!h.empty() && h.size() <= 24 && (h[0] == '(' || std::isdigit(static_cast<unsigned char>(h[0]))))
+    return std::all_of(h.begin(), h.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == ',' || c == 'x' || c == '.';
+    });
+  if (h.empty() || h.size() > 32 || !IsIdentStart(h[0]) || ParameterHeader(h) || Words(h).size() > 5) return false;
+  for (char c : h)  // "pp128/tg128"; "dispatch only" (ValueColumns: over bare numbers)
+    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/' && c != ' ') return false;
+  const std::string key = NormalizeKey(h);
+  return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
+         !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
+}
+
+// A results table whose columns are values of one key ("| scale | layout |
+// bf16 | fp8gemm | fp8wire |", a time in each cell): the columns whose
+// header is a value word and whose cells are numbers, when two or more are
+// and no column's header names a figure of its own (a speedup aside).
+std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
+  std::vector<size_t> out;
+  std::set<std::string> units;
+  for (size_t c = 0; c < headers.size(); ++c) {
+    if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
+    if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
+    bool numbers = true, any = false;
+    for (const auto& row : t.rows) {
+      if (c >= row.size() || EmptyCell(row[c])) continue;
+      std::string unit;
+      numbers = numbers && NumberCell(row[c], &unit) && (unit.empty() || headers[c].find(' ') == std::string::npos);
+      any = true;
+    }
+    if (!numbers || !any) continue;
+    out.push_back(c);
+    const ColumnInfo cells = CellUnitMetric(t, c, headers[c]);  // before NameColumns named it by its header
+    units.insert(cells.metric + "|" + cells.unit);
+  }
+  if (out.size() < 2 || units.size() != 1) return {};
+  return out;
+}
+
+// The unit a caption names ("Final table (ms/step):", "times in ms"): one
+// unit word not right after a number (that is a figure), one metric only.
+ColumnInfo CaptionUnit(const std::string& text) {
+  ColumnInfo out;
+  std::string prev;
+  for (std::string w : Words(text)) {
+    while (!w.empty() && std::strchr("(),:;*.`", w.back())) w.pop_back();
+    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    UnitInfo info{};
+    const bool after_number = !prev.empty() && std::isdigit(static_cast<unsigned char>(prev.back()));
+    prev = w;
+    if (w.empty() || w == "x" || w == "X" || w == "s" || after_number || !UnitOf(w, &info) || info.derived) continue;
+    if (!out.metric.empty() && out.metric != info.metric) return {};
+    out.metric = info.metric, out.unit = w, out.factor = info.factor;
+  }
+  return out;
+}
+
+// What a sub-heading that names a unit says its figures measure: its other
+// words ("imp Decode (tok/s)" -> "imp_decode"), at most three, no number, no
+// metric's name; "" for none.
+std::string CaptionWorkload(const std::string& text, const std::string& unit) {
+  std::string key;
+  int n = 0;
+  for (std::string w : Words(text)) {
+    while (!w.empty() && std::strchr("(),:;*.`", w.back())) w.pop_back();
+    while (!w.empty() && std::strchr("(*`", w.front())) w.erase(w.begin());
+    if (w.empty() || w == unit || std::isdigit(static_cast<unsigned char>(w[0])) || MetricWord(w) || MetricWord(Lower(w))) continue;
+    if (!key.empty()) key += '_';
+    key += SnakeKey(w);
+    ++n;
+  }
+  return n <= 3 ? key : "";
+}
+
+// Whether the entry's prose writes one of the table's numbers with a unit
+// ("EP16: 37.28 ms" beside a cell 37.28): that unit, when one metric only.
+ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, const EntryCtx& x) {
+  std::set<std::string> cells;
+  for (const auto& row : t.rows)
+    for (size_t c : vcols)
+      if (c < row.size() && !EmptyCell(row[c])) {
+        bool approximate = false;
+        const std::string core = CellCore(Unticked(row[c]), &approximate);
+        cells.insert(core.substr(0, core.find_first_not_of("0123456789.,")));
+      }
+  ColumnInfo out;
+  for (const auto& p : x.prose)
+    for (const auto& f : Figures(p.text, false, false)) {
+      UnitInfo info{};
+      if (f.derived || f.unit.empty() || !UnitOf(f.unit, &info) || f.decimals < 0) continue;
+      const double written = FromStored(f.value, info.factor);
+      const std::string num = Fixed(written, f.decimals);
+      if (!cells.count(num)) continue;
+      if (!out.metric.empty() && out.metric != info.metric) return {};
+      out.metric = info.metric, out.unit = f.unit, out.factor = info.factor;
+    }
+  return out;
+}
+
+// The metric of a value-columns table's cells: the unit they are written
+// in, else the one its caption (the text right above it) names, else the
+// one the sub-heading it sits under names ("### Decode (tok/s)"), else the
+// one the entry's prose writes one of its numbers with.
+ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
+                       const EntryCtx& x) {
+  if (!cols[vcols[0]].metric.empty()) return CellUnitMetric(t, vcols[0], "");
+  for (const auto& p : x.prose)
+    if (p.end_line < t.line && p.end_line >= t.line - 2)
+      if (ColumnInfo c = CaptionUnit(p.text); !c.metric.empty()) return c;
+  const Entry::SubHeading* under = nullptr;
+  for (size_t k = 0; x.entry != nullptr && k < x.entry->subheadings.size() && x.entry->subheadings[k].line < t.line; ++k)
+    under = &x.entry->subheadings[k];
+  if (ColumnInfo c = under ? CaptionUnit(under->text) : ColumnInfo{}; !c.metric.empty()) {
+    if (const std::string w = CaptionWorkload(under->text, c.unit); !w.empty()) c.metric = w + "_" + c.metric;
+    return c;
+  }
+  return ProseUnit(t, vcols, x);
+}
+
+// The key a table's value columns name: one the entry varies with all of
+// them as values, else one it sets to one of them, else "variant".
+std::string ValueKey(const std::vector<std::string>& headers, const std::vector<size_t>& vcols, const EntryCtx& x) {
+  std::string key = KeyOfValue(x.vars, headers[vcols[0]]);
+  for (size_t c : vcols)
+    if (key.empty() || KeyOfValue(x.vars, headers[c]) != key) key.clear();
+  if (!key.empty()) return key;
+  for (size_t c : vcols)
+    for (const auto& [k, v] : x.fixed)
+      if (v == headers[c] && k != "harness" && k != "accelerator" && !NeutralKeyName(k)) return k;
+  return "variant";
+}
+
+// A table of values by column: each number one run, keyed by its row's
+// labels and its column's value. A derived column ("best speedup") is the
+// row's, no run. False when the table is no such table.
+namespace {
+
+// A value cell's own unit as its column's ("7.5 us" in a table whose rows
+// are metrics: "| Metric | PyTorch | Triton |"); none for a bare number.
+ColumnInfo CellOwnUnit(const std::string& cell) {
+  ColumnInfo out;
+  std::string unit;
+  UnitInfo info{};
+  if (!NumberCell(cell, &unit) || unit.empty() || !UnitOf(unit, &info) || info.derived) return out;
+  out.metric = info.metric, out.unit = unit, out.factor = info.factor;
+  return out;
+}
+
+// Whether figure cells of the value columns write their own unit (a bare
+// number beside them is no figure: "| Memory passes | 2 | 3 |").
+bool OwnUnits(const TableBlock& t, const std::vector<size_t>& vcols) {
+  for (const auto& row : t.rows)
+    for (size_t c : vcols)
+      if (c < row.size() && !EmptyCell(row[c]) && !CellOwnUnit(Unticked(row[c])).metric.empty()) return true;
+  return false;
+}
+
+}  // namespace
+
+bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
+                       const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
+                       std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  const std::vector<size_t> vcols = ValueColumns(t, headers, x);
+  if (vcols.empty()) return false;
+  ColumnInfo metric = ValueMetric(t, vcols, cols, x);
+  // Each cell in a unit of its own: rows of metrics, each column a run.
+  const bool own_units = metric.metric.empty() && OwnUnits(t, vcols);
+  if (metric.metric.empty() && !own_units) {
+    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of values by column (" + headers[vcols[0]] + ", " + headers[vcols[1]] + ", ...) that names no unit"});
+    return true;
+  }
+  const std::string key = ValueKey(headers, vcols, x);
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
+    const auto& row = t.rows[r];
+    const int line = t.line + 2 + static_cast<int>(r);
+    Config cfg = context;
+    std::string label, text = "|";
+    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c)
+      if (cols[c].metric.empty() && std::find(vcols.begin(), vcols.end(), c) == vcols.end())
+        LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
+    for (const auto& cell : row) text += " " + cell + " |";
+    text = FigureText(text);
+    for (size_t c : vcols) {
+      std::map<std::string, StoredRun> figs;
+      const ColumnInfo m = own_units && c < row.size() ? CellOwnUnit(Unticked(row[c])) : metric;
+      if (c < row.size() && !m.metric.empty()) MetricCell(Unticked(row[c]), m, &figs);
+      if (figs.empty() || !HasBaseMetric(figs[""])) continue;
+      StoredRun run = NewRecorded(x, cfg, line);
+      run.config[key] = headers[c];
+      run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
+      run.approximate = figs[""].approximate;
+      out->push_back({std::move(run), line, text, false, true});
+    }
+  }
+  return true;
+}
+
+}  // namespace moelog::logbook::reader
