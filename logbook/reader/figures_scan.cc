@@ -165,7 +165,7 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
 bool JobDuration(const std::string& s, size_t start) {
   size_t b = start;
   const std::string w = Lower(WordBefore(s, start, &b));
-  if (w == "after" || w == "in") return true;
+  if (ReaderLexicon().job_duration_leads.count(w)) return true;  // "after 3 s", "succeeded in 40 s"
   if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
   // "compile `148.4s`", "compilation took 85 s": the compiler's time, not the benchmark's.
   if (w == "compile" || w == "compilation" || (w == "took" && Lower(WordBefore(s, b)).rfind("compil", 0) == 0))
@@ -182,14 +182,26 @@ bool DurationAdjective(const std::string& s, const UnitRead& u) {
   if (u.at == 0 || s[u.at - 1] != '-') return false;
   // What a setting bounds, or whose duration it is (a job's, not a step's:
   // "an 8.4-second median duration" is a figure).
-  static const std::set<std::string> nouns = {"window", "limit",   "timeout", "budget", "interval",  "cadence", "wait",
-                                              "delay",  "deadline", "cap",    "task",   "job",       "test",    "execution",
-                                              "queue",  "coordinator"};
-  size_t e = u.at + u.len;
+  return ReaderLexicon().duration_nouns.count(WordAfterTime(s, u.at + u.len)) > 0;
+}
+
+// The word after a time's unit at `at`, past the rest of a compound time
+// ("3 h 47 m uptime", "a 9-minute 12-second task"), in lower case.
+std::string WordAfterTime(const std::string& s, size_t at) {
+  size_t e = at;
   std::string next = Lower(WordAt(s, e, &e));
-  // "a 9-minute 12-second task duration": past the rest of the time.
-  if (!next.empty() && std::isdigit(static_cast<unsigned char>(next[0]))) next = Lower(WordAt(s, e, &e));
-  return nouns.count(next) > 0;
+  for (int parts = 0; parts < 3 && !next.empty() && std::isdigit(static_cast<unsigned char>(next[0])); ++parts) {
+    const bool glued = std::isalpha(static_cast<unsigned char>(next.back()));  // "47m", "12-second"
+    next = Lower(WordAt(s, e, &e));
+    if (!glued && next.size() <= 7 && !ReaderLexicon().duration_events.count(next)) next = Lower(WordAt(s, e, &e));  // "47 m"
+  }
+  return next;
+}
+
+// A time followed by a word that makes it when something happened or how
+// long a machine was up ("~6 s later", "3 h 47 m uptime"): no run's figure.
+bool EventTime(const std::string& s, const UnitRead& u) {
+  return ReaderLexicon().duration_events.count(WordAfterTime(s, u.at + u.len)) > 0;
 }
 
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
@@ -203,7 +215,8 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
   f->value = ToStored(value * u.scale, info.factor);
   *i = u.at + u.len;
   if ((f->metric == "time_s" && JobDuration(s, start)) ||
-      (f->metric.find("time_s") != std::string::npos && DurationAdjective(s, u)))
+      (f->metric.find("time_s") != std::string::npos &&
+       (DurationAdjective(s, u) || EventTime(s, u) || ReaderLexicon().duration_leads.count(Lower(WordBefore(s, start))))))
     return false;
   if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
