@@ -102,6 +102,13 @@ std::pair<int, int> PartOf(const Entry& e, int line, std::string* heading) {
   return part;
 }
 
+// Whether `metric` is `unit_metric` or a metric named apart from it
+// ("after_time_s", "large_time_s" of "time_s").
+bool OfMetric(const std::string& metric, const std::string& unit_metric) {
+  return metric == unit_metric || (metric.size() > unit_metric.size() + 1 &&
+                                   metric.compare(metric.size() - unit_metric.size() - 1, std::string::npos, "_" + unit_metric) == 0);
+}
+
 // Whether a number written with `unit` ("ms", "tok/s", "" for none) is a
 // figure of `metric` in a unit of `factor` ("3.57ms" of "3.6 ms", "58.2
 // tokens/sec" of "58.2 tok/s"); a number with no unit one only when `bare`.
@@ -111,7 +118,7 @@ bool SameUnit(const std::string& unit, const std::string& metric, double factor,
   MagnitudeOf(ReaderLexicon(), unit, &plain);
   for (const std::string& u : {unit, plain})
     if (!u.empty() && (AnyUnit(u, &info) || AnyUnit(Lower(u), &info)))
-      return info.metric == metric && std::fabs(info.factor / factor - 1) < 1e-9;
+      return OfMetric(metric, info.metric) && std::fabs(info.factor / factor - 1) < 1e-9;
   return bare;
 }
 
@@ -127,7 +134,7 @@ bool WrittenElsewhere(const StoredRun& run, const std::string& metric, const Wri
   std::string plain;
   const double magnitude = MagnitudeOf(ReaderLexicon(), u->second, &plain);
   UnitInfo info{};
-  const double factor = (AnyUnit(plain, &info) && info.metric == metric ? info.factor : 1) * magnitude;
+  const double factor = (AnyUnit(plain, &info) && OfMetric(metric, info.metric) ? info.factor : 1) * magnitude;
   const double shown = FromStored(run.metrics.at(metric), factor / magnitude) / magnitude;  // the digits as written
   const double digits = d->second + (std::fabs(shown) >= 1 ? std::floor(std::log10(std::fabs(shown))) + 1 : 0);
   if (digits < 2) return false;  // "8 ms" could be anything

@@ -198,6 +198,29 @@ std::string WordAfterTime(const std::string& s, size_t at) {
   return next;
 }
 
+// The word before a number at `start`, past an approximation sign ("for ~4
+// min", "adds ≈30 us") and a range's first end ("adds ~1-2 s"), lower case.
+std::string LeadWord(const std::string& s, size_t start) {
+  size_t b = start;
+  for (;;) {
+    while (b > 0 && s[b - 1] == ' ') --b;
+    size_t dash = 0;  // a range's second end ("adds ~1-2 s"): the word before its first
+    if (b >= 2 && s[b - 1] == '-') dash = 1;
+    else if (b >= 4 && s.compare(b - 3, 3, "\xE2\x80\x93") == 0) dash = 3;
+    if (dash > 0 && std::isdigit(static_cast<unsigned char>(s[b - dash - 1]))) {
+      b -= dash;
+      while (b > 0 && (std::isdigit(static_cast<unsigned char>(s[b - 1])) || s[b - 1] == '.')) --b;
+    } else if (b > 0 && s[b - 1] == '~') {
+      --b;
+    } else if (b >= 3 && s.compare(b - 3, 3, "\xE2\x89\x88") == 0) {
+      b -= 3;
+    } else {
+      break;
+    }
+  }
+  return Lower(WordBefore(s, b));
+}
+
 // A time followed by a word that makes it when something happened or how
 // long a machine was up ("~6 s later", "3 h 47 m uptime"): no run's figure.
 bool EventTime(const std::string& s, const UnitRead& u) {
@@ -216,7 +239,7 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
   *i = u.at + u.len;
   if ((f->metric == "time_s" && JobDuration(s, start)) ||
       (f->metric.find("time_s") != std::string::npos &&
-       (DurationAdjective(s, u) || EventTime(s, u) || ReaderLexicon().duration_leads.count(Lower(WordBefore(s, start))))))
+       (DurationAdjective(s, u) || EventTime(s, u) || ReaderLexicon().duration_leads.count(LeadWord(s, start)))))
     return false;
   if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
@@ -797,6 +820,8 @@ void ScanNumber(FigureScan& st, bool sign) {
     return;
   if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
   if (!f.derived && DifferenceAfter(s, i)) f.not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
+  if (!f.derived && ReaderLexicon().delta_leads.count(LeadWord(s, start)))
+    f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
   if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
   // one measurement's spread, its minimum and maximum.

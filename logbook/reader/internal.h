@@ -183,6 +183,7 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
 bool JobDuration(const std::string& s, size_t start);
 bool DurationAdjective(const std::string& s, const UnitRead& u);
 std::string WordAfterTime(const std::string& s, size_t at);
+std::string LeadWord(const std::string& s, size_t start);
 bool EventTime(const std::string& s, const UnitRead& u);
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f);

@@ -47,6 +47,15 @@ TEST(ReaderClassify, AnEventsDurationIsNoRun) {
   EXPECT_TRUE(AnyRun(Figures("an 8.4-second median duration", true, false, true)));
 }
 
+// What a change adds or saves ("the autotuner adds ~30 us per dispatch",
+// "prefetch saves 0.4 ms per step") is a difference, not a run's figure.
+TEST(ReaderClassify, WhatAChangeAddsOrSavesIsNoRun) {
+  for (const char* text : {"the autotuner adds ~30us per kernel dispatch", "conversion in the browser adds ~1-2s on first load",
+                           "prefetch saves 0.4 ms per step", "the pass shaves \xE2\x89\x88" "12 us off each call"})
+    EXPECT_FALSE(AnyRun(Figures(text, true, false, true))) << text;
+  EXPECT_TRUE(AnyRun(Figures("the fused kernel takes 30 us per call", true, false, true)));
+}
+
 // A power figure is a reading only where its clause names power drawn or
 // used ("average power draw 312 W"); a device's rating or limit ("the
 // card's power envelope is ~75 W", "the riser only supplies 25 W") is none.
@@ -367,13 +376,15 @@ TEST(ReaderClassify, APlanOrTheoryPartHoldsNoRun) {
   const std::string doc = "# Log\n\n## 1. Fused path\n\n- fused: 3.41 ms\n\n"
                           "### Theoretical peak\n\n- FP16: ~48.2 TFLOPS at the boost clock\n\n"
                           "### Next opportunities\n\n- prefetching could reach ~2.9 ms per call\n\n"
-                          "### Recommendation\n\n- keep the 3.41 ms path; drop the 5.12 ms one\n";
+                          "### Recommendation\n\n- keep the 3.41 ms path; drop the 5.12 ms one\n\n"
+                          "### Method\n\n- one buffer of ~5.6 GiB is gathered per step\n";
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(9)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(13)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(17)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(21)) << ::testing::PrintToString(why);
 }
 
 }  // namespace
