@@ -14,13 +14,14 @@ namespace {
 struct Written {
   std::string unit;
   int line = 0;
+  bool record = false;  // a table's cell or a printed line, not prose
 };
 using WrittenNumbers = std::multimap<double, Written>;
 
 // The numbers of `t` (line `line`; `lines` gives each byte's line when the
 // text spans several): digits with "," groups and one ".", a glued
 // magnitude ("407k") applied.
-void NumbersIn(const std::string& t, const std::function<int(size_t)>& line_at, WrittenNumbers* out) {
+void NumbersIn(const std::string& t, const std::function<int(size_t)>& line_at, bool record, WrittenNumbers* out) {
   constexpr size_t kMaxNumbers = 1 << 16;  // bounded: a document of more numbers is not indexed further
   for (size_t i = 0; i < t.size() && out->size() < kMaxNumbers;) {
     const bool digit = std::isdigit(static_cast<unsigned char>(t[i])) != 0;
@@ -47,7 +48,7 @@ void NumbersIn(const std::string& t, const std::function<int(size_t)>& line_at, 
     std::string unit;
     for (; u < t.size() && (std::isalpha(static_cast<unsigned char>(t[u])) || t[u] == '/'); ++u)
       unit += t[u];
-    out->emplace(std::strtod(digits.c_str(), nullptr) * magnitude, Written{unit, line_at(start)});
+    out->emplace(std::strtod(digits.c_str(), nullptr) * magnitude, Written{unit, line_at(start), record});
   }
 }
 
@@ -57,23 +58,23 @@ WrittenNumbers DocumentNumbers(const Logbook& logbook) {
   WrittenNumbers out;
   auto at = [](int line) { return [line](size_t) { return line; }; };
   std::function<void(const Bullet&)> bullet = [&](const Bullet& b) {
-    NumbersIn(b.text, at(b.line), &out);
+    NumbersIn(b.text, at(b.line), false, &out);
     for (const auto& c : b.children) bullet(c);
   };
   auto table = [&](const TableBlock& t) {
     for (size_t r = 0; r < t.rows.size(); ++r)
-      for (const auto& cell : t.rows[r]) NumbersIn(cell, at(t.line + 2 + static_cast<int>(r)), &out);
+      for (const auto& cell : t.rows[r]) NumbersIn(cell, at(t.line + 2 + static_cast<int>(r)), true, &out);
   };
   for (const Entry& e : logbook.entries) {
     for (const auto& t : e.tables) table(t);
-    for (const auto& p : e.paragraphs) NumbersIn(p.text, [&p](size_t k) { return p.LineAt(k); }, &out);
+    for (const auto& p : e.paragraphs) NumbersIn(p.text, [&p](size_t k) { return p.LineAt(k); }, false, &out);
     for (const auto& b : e.notes) bullet(b);
     for (const auto& f : e.fields) bullet(f.bullet);
     for (const auto& o : e.outputs) {
       int line = o.line + 1;
       for (size_t s = 0, nl = 0; s <= o.text.size(); s = nl + 1, ++line) {
         nl = std::min(o.text.find('\n', s), o.text.size());
-        NumbersIn(o.text.substr(s, nl - s), at(line), &out);
+        NumbersIn(o.text.substr(s, nl - s), at(line), true, &out);
       }
     }
   }
@@ -122,12 +123,44 @@ bool SameUnit(const std::string& unit, const std::string& metric, double factor,
   return bare;
 }
 
+// Where a recap part's figure may be quoted from: above the part; below it
+// a table's or a printout's number only (prose below that repeats a summary
+// table quotes it, not the other way round); in a log written newest first,
+// any number of the entries below (older) too.
+struct Source {
+  std::pair<int, int> part;  // the recap part's lines
+  int entry_end = 0;         // the last line of its entry
+  bool newest_first = false;
+  bool From(const Written& w) const {
+    if (w.line < part.first) return true;
+    if (w.line <= part.second) return false;
+    return w.record || (newest_first && w.line > entry_end);
+  }
+};
+
+// Whether the log's dated entries run newest first: more of them follow a
+// later one than an earlier one.
+bool NewestFirst(const Logbook& logbook) {
+  int down = 0, up = 0;
+  const Entry* last = nullptr;
+  for (const Entry& e : logbook.entries) {
+    if (e.date.empty()) continue;
+    if (last != nullptr) {
+      const std::string a = last->date + " " + last->time, b = e.date + " " + e.time;
+      down += b < a ? 1 : 0;
+      up += a < b ? 1 : 0;
+    }
+    last = &e;
+  }
+  return down > up;
+}
+
 // Whether the figure's own metric `metric`, as written, is a number the
-// document writes outside lines `part`: rounded to the figure's decimals,
+// document writes where `source` allows: rounded to the figure's decimals,
 // in the same unit, or in any unit when the figure has three significant
 // digits at least ("407k" is "407,401.01715").
 bool WrittenElsewhere(const StoredRun& run, const std::string& metric, const WrittenNumbers& numbers,
-                      std::pair<int, int> part) {
+                      const Source& source) {
   const auto d = run.decimals.find(metric);
   const auto u = run.units.find(metric);
   if (d == run.decimals.end() || d->second < 0 || d->second > 9 || u == run.units.end()) return false;
@@ -140,7 +173,7 @@ bool WrittenElsewhere(const StoredRun& run, const std::string& metric, const Wri
   if (digits < 2) return false;  // "8 ms" could be anything
   const double half = 0.5 * std::pow(10.0, -d->second) * magnitude * 1.000001;
   for (auto it = numbers.lower_bound(shown * magnitude - half); it != numbers.end() && it->first <= shown * magnitude + half; ++it) {
-    if (it->second.line >= part.first && it->second.line <= part.second) continue;
+    if (!source.From(it->second)) continue;
     if (!prose::SameAsWritten(it->first / magnitude, shown, d->second)) continue;
     if (SameUnit(it->second.unit, metric, factor / magnitude, digits >= 3)) return true;
   }
@@ -152,6 +185,7 @@ bool WrittenElsewhere(const StoredRun& run, const std::string& metric, const Wri
 void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                        std::vector<std::vector<UnreadFigures>>* unread) {
   std::optional<WrittenNumbers> numbers;  // read when a recap part holds a figure
+  const bool newest_first = NewestFirst(logbook);
   for (size_t i = 0; i < logbook.entries.size() && i < out->size(); ++i) {
     const Entry& e = logbook.entries[i];
     std::vector<RecordedFigure> kept;
@@ -162,7 +196,8 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
       if (IsRecapHeading(heading)) {
         if (!numbers) numbers = DocumentNumbers(logbook);
         for (const auto& [metric, value] : f.run.metrics)
-          restated = restated || (!f.run.derived.count(metric) && WrittenElsewhere(f.run, metric, *numbers, part));
+          restated = restated || (!f.run.derived.count(metric) &&
+                                  WrittenElsewhere(f.run, metric, *numbers, Source{part, e.end_line, newest_first}));
       }
       if (!restated) {
         kept.push_back(std::move(f));

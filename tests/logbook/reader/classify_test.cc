@@ -409,3 +409,23 @@ TEST(ReaderClassify, AnEntryQuotingTheBaselineSectionAboveRestatesIt) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A summary table that is the record (prose below repeats it, "parsing
+// takes ~25.12 ms") keeps its rows: a recap part quotes what is written
+// above it, or a table below it, never the prose that quotes it.
+TEST(ReaderClassify, ASummaryTableRepeatedByProseBelowStaysTheRecord) {
+  const std::string doc = "# Parser report\n\n## 1. Benchmark summary\n\n| case | time (ms) |\n|---|---|\n"
+                          "| parse | 25.12 |\n| emit | 10.64 |\n\n## 2. Analysis\n\n"
+                          "- parsing takes ~25.12 ms per file, emitting 10.64 ms.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(8)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(12)) << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
