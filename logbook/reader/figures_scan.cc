@@ -298,9 +298,11 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
   if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);
   if (sign) return false;  // a signed number that is no percentage
   UnitInfo info{};
-  // "peak 41.2 GB": a unit that needs its context finds it in the clause before it.
-  if (const size_t cb = ClauseStart(s, start, false);
-      !u.unit.empty() && UnitOfIn(u.unit, mode.label + " " + s.substr(cb, start - cb), &info))
+  // "peak 41.2 GB": a unit that needs its context finds it in the clause
+  // before it, or in the key the clause is the value of ("Power: 158W").
+  size_t cb = ClauseStart(s, start, false);
+  if (cb > 0 && s[cb - 1] == ':') cb = ClauseStart(s, cb - 1, false);
+  if (!u.unit.empty() && UnitOfIn(u.unit, mode.label + " " + s.substr(cb, start - cb), &info))
     return UnitFigure(s, start, u, info, value, i, f);
   return BareFigure(s, start, j, u, value, mode, i, f);
 }

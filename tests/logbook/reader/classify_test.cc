@@ -65,6 +65,8 @@ TEST(ReaderClassify, APowerRatingIsNoReading) {
     EXPECT_FALSE(AnyRun(Figures(text, true, false, true))) << text;
   EXPECT_TRUE(AnyRun(Figures("average power draw 312 W", true, false, true)));
   EXPECT_TRUE(AnyRun(Figures("during the run the board power was 287.5 W", true, false, true)));
+  EXPECT_TRUE(AnyRun(Figures("12:01:42 GPU: 58% | Power: 158W [OK]", true, false, true)));  // a telemetry reading
+  EXPECT_FALSE(AnyRun(Figures("Power limit: 300 W", true, false, true)));
 }
 
 // A range ("between 60 and 81 ms", "12.1–12.9 ms", "12.1-12.9 ms", "[14.2,
