@@ -56,6 +56,17 @@ TEST(ReaderClassify, WhatAChangeAddsOrSavesIsNoRun) {
   EXPECT_TRUE(AnyRun(Figures("the fused kernel takes 30 us per call", true, false, true)));
 }
 
+// An aside right after a figure that names an earlier run ("~4,300
+// tokens/sec (previous test)") restates that run's figure.
+TEST(ReaderClassify, AnAsideNamingAnEarlierRunRestatesIt) {
+  const auto before = Figures("- 2-GPU rate: ~4,300 tokens/sec (previous test)", true, false, true);
+  ASSERT_FALSE(before.empty());
+  EXPECT_TRUE(before[0].restated);
+  const auto now = Figures("- 8-GPU rate: ~15,570 tokens/sec (this test)", true, false, true);
+  ASSERT_FALSE(now.empty());
+  EXPECT_FALSE(now[0].restated);
+}
+
 // A power figure is a reading only where its clause names power drawn or
 // used ("average power draw 312 W"); a device's rating or limit ("the
 // card's power envelope is ~75 W", "the riser only supplies 25 W") is none.
