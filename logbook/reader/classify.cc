@@ -207,35 +207,38 @@ bool NamesEntry(const std::string& text, const std::string& id) {
 // significant digits at least ("147,734", "17,485", "2.5381"), read as
 // figures or not: a later figure written so restates one of them (fewer
 // digits could match by chance).
-void WrittenNumbers(const Entry& e, std::set<double>* out) {
-  auto scan = [&](const std::string& t) {
-    for (size_t i = 0; i < t.size();) {
-      if (!std::isdigit(static_cast<unsigned char>(t[i])) || (i > 0 && std::isalnum(static_cast<unsigned char>(t[i - 1])))) {
-        ++i;
-        continue;
-      }
-      std::string digits;
-      size_t j = i;
-      for (; j < t.size(); ++j) {
-        const char c = t[j];
-        const bool group = c == ',' && j + 4 <= t.size() &&
-                           std::all_of(t.begin() + static_cast<long>(j) + 1, t.begin() + static_cast<long>(j) + 4,
-                                       [](char d) { return std::isdigit(static_cast<unsigned char>(d)); });
-        if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && j + 1 < t.size() &&
-                                                            std::isdigit(static_cast<unsigned char>(t[j + 1])) &&
-                                                            digits.find('.') == std::string::npos))
-          digits += c;
-        else if (!group)
-          break;
-      }
-      i = j;
-      const size_t first = digits.find_first_not_of("0.");
-      size_t significant = 0;
-      for (size_t k = first == std::string::npos ? digits.size() : first; k < digits.size(); ++k)
-        significant += std::isdigit(static_cast<unsigned char>(digits[k])) ? 1 : 0;
-      if (significant >= 5 && out->size() < 4096) out->insert(std::strtod(digits.c_str(), nullptr));
+// ScanWrittenNumbers: those of one text `t`.
+void ScanWrittenNumbers(const std::string& t, std::set<double>* out) {
+  for (size_t i = 0; i < t.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(t[i])) || (i > 0 && std::isalnum(static_cast<unsigned char>(t[i - 1])))) {
+      ++i;
+      continue;
     }
-  };
+    std::string digits;
+    size_t j = i;
+    for (; j < t.size(); ++j) {
+      const char c = t[j];
+      const bool group = c == ',' && j + 4 <= t.size() &&
+                         std::all_of(t.begin() + static_cast<long>(j) + 1, t.begin() + static_cast<long>(j) + 4,
+                                     [](char d) { return std::isdigit(static_cast<unsigned char>(d)); });
+      if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && j + 1 < t.size() &&
+                                                          std::isdigit(static_cast<unsigned char>(t[j + 1])) &&
+                                                          digits.find('.') == std::string::npos))
+        digits += c;
+      else if (!group)
+        break;
+    }
+    i = j;
+    const size_t first = digits.find_first_not_of("0.");
+    size_t significant = 0;
+    for (size_t k = first == std::string::npos ? digits.size() : first; k < digits.size(); ++k)
+      significant += std::isdigit(static_cast<unsigned char>(digits[k])) ? 1 : 0;
+    if (significant >= 5 && out->size() < 4096) out->insert(std::strtod(digits.c_str(), nullptr));
+  }
+}
+
+void WrittenNumbers(const Entry& e, std::set<double>* out) {
+  auto scan = [&](const std::string& t) { ScanWrittenNumbers(t, out); };
   std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
     scan(b.text);
     for (const auto& c : b.children) walk(c);
@@ -243,6 +246,31 @@ void WrittenNumbers(const Entry& e, std::set<double>* out) {
   for (const auto& f : e.fields) walk(f.bullet);
   for (const auto& b : e.notes) walk(b);
   for (const auto& p : e.paragraphs) scan(p.text);
+}
+
+// The list items of the logbook's sections that lie in no entry ("##
+// Baseline" above `### date` entries), by line.
+std::vector<std::pair<int, std::string>> TextOutsideEntries(const Logbook& logbook) {
+  std::vector<std::pair<int, std::string>> out;
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    const bool inside = std::any_of(logbook.entries.begin(), logbook.entries.end(), [&](const Entry& e) {
+      return e.heading_line <= b.line && b.line <= e.end_line;
+    });
+    if (!inside && out.size() < 4096) out.emplace_back(b.line, b.text);
+    for (const auto& c : b.children) walk(c);
+  };
+  for (const auto& sec : logbook.sections)
+    for (const auto& b : sec.bullets) walk(b);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The numbers of `outside` (TextOutsideEntries) above `line` not yet read
+// (from `*next`) into `written`: "## Baseline" above the entries, no entry
+// of its own, writes them before the entry at `line`.
+void WrittenAbove(const std::vector<std::pair<int, std::string>>& outside, int line, size_t* next,
+                  std::set<double>* written) {
+  for (; *next < outside.size() && outside[*next].first < line; ++*next) ScanWrittenNumbers(outside[*next].second, written);
 }
 
 // Whether each own figure of `f` is written with five significant digits
@@ -328,6 +356,13 @@ RunKeys RecordedKeys(const Logbook& logbook) {
 }
 
 namespace {
+// The unit the entries' headings name (HeadingsUnit).
+HeadingUnit EntryHeadingsUnit(const Logbook& logbook) {
+  std::vector<std::string> headings;
+  for (const Entry& e : logbook.entries) headings.push_back(e.heading);
+  return HeadingsUnit(headings);
+}
+
 void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                          std::vector<std::vector<UnreadFigures>>* unread);
 
@@ -363,25 +398,24 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   const double example = TflopsExample(logbook);
   std::vector<std::vector<RecordedFigure>> out;
   if (unread) unread->assign(logbook.entries.size(), {});
-  // Earlier entries' figures, by metric: a later figure is compared with
-  // those of its metric only, at most kMaxEarlier of them (bounded).
-  constexpr size_t kMaxEarlier = 4096;
+  constexpr size_t kMaxEarlier = 4096;  // earlier entries' figures of one metric kept (bounded)
   EarlierFigures earlier;
-  std::set<double> written;  // numbers earlier entries write (WrittenNumbers)
+  std::set<double> written;  // numbers written above (WrittenNumbers, WrittenAbove)
   Vocabulary vocabulary;
   const auto hardware = DocumentHardware(logbook);
-  std::vector<std::string> headings;
-  for (const Entry& e : logbook.entries) headings.push_back(e.heading);
-  const HeadingUnit heading_unit = HeadingsUnit(headings);
+  const HeadingUnit heading_unit = EntryHeadingsUnit(logbook);
+  const auto outside = TextOutsideEntries(logbook);
+  size_t next_outside = 0;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
+    WrittenAbove(outside, e.heading_line, &next_outside, &written);
     std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
     std::vector<RecordedFigure> figs = RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example,
                                                             HardwareAt(hardware, e.heading_line), heading_unit);
     const std::set<std::string> own_metrics = OwnMetrics(figs);
-    std::vector<RecordedFigure> kept;
     DropRecapFigures(logbook, i, written, &figs, un);
     const std::set<int> fresh_rows = FreshTableRows(figs, earlier);
+    std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
       const std::string from = RestatedFrom(f, earlier, fresh_rows);
       if (f.refers && !RefersBeside(f.run, own_metrics)) {
@@ -408,6 +442,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
           earlier[metric].emplace(value, std::make_pair(e.id, &f.run));
   }
   DropSummaryRestated(logbook, &out, unread);
+  DropRecapRestated(logbook, &out, unread);
   return out;
 }
 

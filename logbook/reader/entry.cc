@@ -607,7 +607,8 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
 }
 
 // Figures under a sub-heading of the entry that explains ("### Key Design
-// Decisions", "### Why 4a failed", "### Conclusion"; IsExplanationHeading)
+// Decisions", "### Why 4a failed", "### Conclusion"; IsExplanationHeading),
+// or in an undated entry whose own heading does ("### Recommendation"),
 // or under a list item's lead that does: the text there explains runs, it
 // records none. Listed, not tabled. A table or a program's output there is
 // a record all the same ("### Root cause: three passes" over the timings
@@ -620,11 +621,16 @@ void DropExplained(const Entry& entry, std::vector<RecordedFigure>* out, std::ve
       if (o.line <= line && line <= o.end_line) return true;
     return false;
   };
+  const Entry::SubHeading own{entry.heading_line, entry.heading, 0};
   auto explaining = [&](int line) -> const Entry::SubHeading* {
-    const Entry::SubHeading* near = nullptr;
+    // Above its first sub-heading: an undated entry's own heading (a dated
+    // one is a day's record whatever its heading says).
+    const Entry::SubHeading* near = entry.date.empty() ? &own : nullptr;
     for (const auto& h : entry.subheadings)
       if (h.line < line) near = &h;
-    return near != nullptr && IsExplanationHeading(near->text) && !in_record(line) ? near : nullptr;
+    // A plan's or a theory's table is no record either ("### Theoretical peak").
+    if (near == nullptr) return nullptr;
+    return (IsExplanationHeading(near->text) && !in_record(line)) || IsPlanHeading(near->text) ? near : nullptr;
   };
   // A list item that labels its sub-items with a lead that reads, plans or
   // explains ("- Notes (from the SOP):", "- Hypothesis:"; prose::NoRunLead,

@@ -165,7 +165,7 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
 bool JobDuration(const std::string& s, size_t start) {
   size_t b = start;
   const std::string w = Lower(WordBefore(s, start, &b));
-  if (w == "after" || w == "in") return true;
+  if (ReaderLexicon().job_duration_leads.count(w)) return true;  // "after 3 s", "succeeded in 40 s"
   if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
   // "compile `148.4s`", "compilation took 85 s": the compiler's time, not the benchmark's.
   if (w == "compile" || w == "compilation" || (w == "took" && Lower(WordBefore(s, b)).rfind("compil", 0) == 0))
@@ -182,14 +182,49 @@ bool DurationAdjective(const std::string& s, const UnitRead& u) {
   if (u.at == 0 || s[u.at - 1] != '-') return false;
   // What a setting bounds, or whose duration it is (a job's, not a step's:
   // "an 8.4-second median duration" is a figure).
-  static const std::set<std::string> nouns = {"window", "limit",   "timeout", "budget", "interval",  "cadence", "wait",
-                                              "delay",  "deadline", "cap",    "task",   "job",       "test",    "execution",
-                                              "queue",  "coordinator"};
-  size_t e = u.at + u.len;
+  return ReaderLexicon().duration_nouns.count(WordAfterTime(s, u.at + u.len)) > 0;
+}
+
+// The word after a time's unit at `at`, past the rest of a compound time
+// ("3 h 47 m uptime", "a 9-minute 12-second task"), in lower case.
+std::string WordAfterTime(const std::string& s, size_t at) {
+  size_t e = at;
   std::string next = Lower(WordAt(s, e, &e));
-  // "a 9-minute 12-second task duration": past the rest of the time.
-  if (!next.empty() && std::isdigit(static_cast<unsigned char>(next[0]))) next = Lower(WordAt(s, e, &e));
-  return nouns.count(next) > 0;
+  for (int parts = 0; parts < 3 && !next.empty() && std::isdigit(static_cast<unsigned char>(next[0])); ++parts) {
+    const bool glued = std::isalpha(static_cast<unsigned char>(next.back()));  // "47m", "12-second"
+    next = Lower(WordAt(s, e, &e));
+    if (!glued && next.size() <= 7 && !ReaderLexicon().duration_events.count(next)) next = Lower(WordAt(s, e, &e));  // "47 m"
+  }
+  return next;
+}
+
+// The word before a number at `start`, past an approximation sign ("for ~4
+// min", "adds ≈30 us") and a range's first end ("adds ~1-2 s"), lower case.
+std::string LeadWord(const std::string& s, size_t start) {
+  size_t b = start;
+  for (;;) {
+    while (b > 0 && s[b - 1] == ' ') --b;
+    size_t dash = 0;  // a range's second end ("adds ~1-2 s"): the word before its first
+    if (b >= 2 && s[b - 1] == '-') dash = 1;
+    else if (b >= 4 && s.compare(b - 3, 3, "\xE2\x80\x93") == 0) dash = 3;
+    if (dash > 0 && std::isdigit(static_cast<unsigned char>(s[b - dash - 1]))) {
+      b -= dash;
+      while (b > 0 && (std::isdigit(static_cast<unsigned char>(s[b - 1])) || s[b - 1] == '.')) --b;
+    } else if (b > 0 && s[b - 1] == '~') {
+      --b;
+    } else if (b >= 3 && s.compare(b - 3, 3, "\xE2\x89\x88") == 0) {
+      b -= 3;
+    } else {
+      break;
+    }
+  }
+  return Lower(WordBefore(s, b));
+}
+
+// A time followed by a word that makes it when something happened or how
+// long a machine was up ("~6 s later", "3 h 47 m uptime"): no run's figure.
+bool EventTime(const std::string& s, const UnitRead& u) {
+  return ReaderLexicon().duration_events.count(WordAfterTime(s, u.at + u.len)) > 0;
 }
 
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
@@ -203,7 +238,8 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
   f->value = ToStored(value * u.scale, info.factor);
   *i = u.at + u.len;
   if ((f->metric == "time_s" && JobDuration(s, start)) ||
-      (f->metric.find("time_s") != std::string::npos && DurationAdjective(s, u)))
+      (f->metric.find("time_s") != std::string::npos &&
+       (DurationAdjective(s, u) || EventTime(s, u) || ReaderLexicon().duration_leads.count(LeadWord(s, start)))))
     return false;
   if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
@@ -262,9 +298,11 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
   if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);
   if (sign) return false;  // a signed number that is no percentage
   UnitInfo info{};
-  // "peak 41.2 GB": a unit that needs its context finds it in the clause before it.
-  if (const size_t cb = ClauseStart(s, start, false);
-      !u.unit.empty() && UnitOfIn(u.unit, mode.label + " " + s.substr(cb, start - cb), &info))
+  // "peak 41.2 GB": a unit that needs its context finds it in the clause
+  // before it, or in the key the clause is the value of ("Power: 158W").
+  size_t cb = ClauseStart(s, start, false);
+  if (cb > 0 && s[cb - 1] == ':') cb = ClauseStart(s, cb - 1, false);
+  if (!u.unit.empty() && UnitOfIn(u.unit, mode.label + " " + s.substr(cb, start - cb), &info))
     return UnitFigure(s, start, u, info, value, i, f);
   return BareFigure(s, start, j, u, value, mode, i, f);
 }
@@ -792,6 +830,8 @@ void ScanNumber(FigureScan& st, bool sign) {
     return;
   if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
   if (!f.derived && DifferenceAfter(s, i)) f.not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
+  if (!f.derived && ReaderLexicon().delta_leads.count(LeadWord(s, start)))
+    f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
   if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
   // one measurement's spread, its minimum and maximum.

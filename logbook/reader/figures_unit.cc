@@ -36,8 +36,10 @@ bool NamesContext(const std::string& text, const std::vector<std::string>& conte
 // A unit as UnitOf, or one that needs context ("GB" is memory after "peak",
 // "VRAM", "memory") when `before` (the clause, header or label before the
 // number) names it.
+// A rating word there ("power envelope", "slot supplies") makes it no figure.
 bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info) {
   if (!UnitIn(ReaderLexicon(), unit, info)) return false;
+  if (!info->rating.empty() && NamesContext(before, info->rating)) return false;
   return info->context.empty() || NamesContext(before, info->context);
 }
 

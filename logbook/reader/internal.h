@@ -185,6 +185,9 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
                    const ScanMode& mode, size_t* i, Figure* f);
 bool JobDuration(const std::string& s, size_t start);
 bool DurationAdjective(const std::string& s, const UnitRead& u);
+std::string WordAfterTime(const std::string& s, size_t at);
+std::string LeadWord(const std::string& s, size_t start);
+bool EventTime(const std::string& s, const UnitRead& u);
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f);
 bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u, double value, const ScanMode& mode,
@@ -216,6 +219,13 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
 bool SpeedupOfNoRun(const std::string& s, size_t at);
 bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& num);
 bool DifferenceAfter(const std::string& s, size_t at);
+void ScanWrittenNumbers(const std::string& t, std::set<double>* out);
+std::vector<std::pair<int, std::string>> TextOutsideEntries(const Logbook& logbook);
+// Figures under a part of an entry whose heading names a recap or a
+// comparison (IsRecapHeading) that the document writes outside that part:
+// restated, listed in `unread` (classify_recap.cc).
+void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
+                       std::vector<std::vector<UnreadFigures>>* unread);
 void ScanNumber(FigureScan& st, bool sign);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
                             bool prose = false, const std::string& carry = "", const std::string& label = "");

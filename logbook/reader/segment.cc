@@ -30,7 +30,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan;
 };
 
 const SectionWords& Words() {
@@ -54,6 +54,8 @@ const SectionWords& Words() {
       take("record_result_parts", &w.record_result);
       take("explanation_words", &w.explanation);
       take("summary_sections", &w.summary);
+      take("recap_words", &w.recap);
+      take("plan_words", &w.plan);
     }
     return w;
   }();
@@ -88,16 +90,42 @@ bool IsReservedSectionName(std::string_view name) { return Words().reserved.coun
 bool IsMeasuredSectionName(std::string_view name) { return Words().measured.count(SectionKey(name)) > 0; }
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
 
-bool IsExplanationHeading(std::string_view name) {
+namespace {
+// Whether a word of section name `name` is one of `words`.
+bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
   const std::string key = SectionKey(name);
   for (size_t p = 0; p < key.size();) {
     while (p < key.size() && !std::isalnum(static_cast<unsigned char>(key[p]))) ++p;
     size_t e = p;
     while (e < key.size() && std::isalnum(static_cast<unsigned char>(key[e]))) ++e;
-    if (e > p && Words().explanation.count(key.substr(p, e - p))) return true;
+    if (e > p && words.count(key.substr(p, e - p))) return true;
     p = e;
   }
   return false;
+}
+}  // namespace
+
+bool IsExplanationHeading(std::string_view name) { return NameHasWord(name, Words().explanation); }
+bool IsPlanHeading(std::string_view name) { return NameHasWord(name, Words().plan); }
+// The recap word names the part only as its label's first or last word
+// ("Final Performance Summary", "Comparison To Exp 2"; a date, an ID and
+// numbers before it aside), not in passing ("a comparison in parentheses").
+bool IsRecapHeading(std::string_view name) {
+  name = SkipHeadingMarks(name);
+  name = name.substr(0, name.find('('));
+  std::vector<std::string> words;
+  for (size_t p = 0; p < name.size();) {
+    while (p < name.size() && !std::isalnum(static_cast<unsigned char>(name[p]))) ++p;
+    size_t e = p;
+    while (e < name.size() && std::isalnum(static_cast<unsigned char>(name[e]))) ++e;
+    const std::string_view w = name.substr(p, e - p);
+    // A date, a number or an ID ("RTB-004", "A/B") is no word of the label.
+    const bool label = !w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+                       std::any_of(w.begin(), w.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+    if (label) words.push_back(LowerAscii(w));
+    p = e;
+  }
+  return !words.empty() && (Words().recap.count(words.front()) || Words().recap.count(words.back()));
 }
 
 namespace {

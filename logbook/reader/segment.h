@@ -67,6 +67,16 @@ bool IsReservedSectionName(std::string_view name);
 // Decisions", "Why 4a failed"; explanation_words of sections.json): no
 // entry for what it holds, and its text under an entry records no run.
 bool IsExplanationHeading(std::string_view name);
+// A heading that names a part planning, recommending or working out what
+// could be by one of its words ("Next opportunities", "Recommendation",
+// "Theoretical GPU Performance"; plan_words of sections.json): its own text
+// records no run; the headings below it keep their roles.
+bool IsPlanHeading(std::string_view name);
+// A heading that names a part recapping or comparing runs by one of its
+// words ("Key observations", "Final Performance Summary", "Comparison To Exp
+// 2", "Algorithm Evolution"; recap_words of sections.json): its figures that
+// the document writes elsewhere restate them (reader/classify_recap.cc).
+bool IsRecapHeading(std::string_view name);
 // A section name that states a measurement ("Baseline", "Baseline
 // (pre-optimization)"): at an entry's level, holding a record, an entry.
 bool IsMeasuredSectionName(std::string_view name);

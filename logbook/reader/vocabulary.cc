@@ -45,6 +45,11 @@ Status UnitSpec(const nlohmann::json& spec, const std::string& where, UnitInfo* 
     MOELOG_RETURN_IF_ERROR(Words(spec, where, "context", &words));
     info->context.assign(words.begin(), words.end());
   }
+  if (spec.contains("rating")) {
+    std::set<std::string> words;
+    MOELOG_RETURN_IF_ERROR(Words(spec, where, "rating", &words));
+    info->rating.assign(words.begin(), words.end());
+  }
   return Status::Ok();
 }
 
@@ -112,6 +117,11 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
     MOELOG_RETURN_IF_ERROR(Words(j, file, "reference_words", &lex.reference_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "estimate_words", &lex.estimate_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "no_run_leads", &lex.no_run_leads));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_leads", &lex.duration_leads));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "job_duration_leads", &lex.job_duration_leads));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_events", &lex.duration_events));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_nouns", &lex.duration_nouns));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "delta_leads", &lex.delta_leads));
     return lex;
   } catch (const nlohmann::json::exception& e) {
     return Status::InvalidArgument(file + ": " + e.what());

@@ -26,6 +26,10 @@ struct UnitInfo {
   double factor = 1;
   bool derived = false;
   std::vector<std::string> context;
+  // `rating`: words of which one in the same clause makes the figure a
+  // device's rating or limit rather than a reading ("a power envelope of
+  // 75 W", "the slot supplies 25 W").
+  std::vector<std::string> rating;
 };
 
 struct Lexicon {
@@ -46,6 +50,17 @@ struct Lexicon {
   // "Interpretation:", "Infra notes.") that says it reads, plans, explains or
   // states the machine rather than records a run (prose::NoRunLead), lower case.
   std::set<std::string> no_run_leads;
+  // How long something went on or how long ago it happened, not what a run
+  // took: duration_leads right before a time ("polled for 4 min", "after 3
+  // s"), duration_events right after it ("~6 s later", "3 h 47 m uptime"),
+  // duration_nouns after a time written as an adjective ("a 4-second
+  // profile", "the 60-second limit").
+  // job_duration_leads: the same before a time in seconds or less only ("after
+  // 3 s", "succeeded in 40 s"; "reached the target in 3.3 hours" is a run's).
+  std::set<std::string> duration_leads, job_duration_leads, duration_events, duration_nouns;
+  // delta_leads: a word right before a figure that makes it what a change
+  // adds or saves ("adds ~30 us per dispatch", "saves 2 ms"), not a run's.
+  std::set<std::string> delta_leads;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.

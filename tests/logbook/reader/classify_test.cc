@@ -26,6 +26,60 @@ TEST(ReaderClassify, ADifferenceIsNoRun) {
   EXPECT_FALSE(AnyRunTime(Figures("the ~25-35 us gap is launch overhead", true, false, true)));  // a gap
 }
 
+// Whether any figure of `figs` is a run's: neither derived nor marked no run.
+bool AnyRun(const std::vector<Figure>& figs) {
+  for (const auto& f : figs)
+    if (!f.derived && f.not_run == nullptr) return true;
+  return false;
+}
+
+// How long something went on or how long ago it happened in ops prose
+// ("watched the queue for 5 min", "came back with 2 h 10 m uptime", "~4 s
+// later", "a 6-second trace") is an event's duration, never a run's figure;
+// what a run took stays one.
+TEST(ReaderClassify, AnEventsDurationIsNoRun) {
+  for (const char* text : {"Watched the queue for 5 min: nothing moved", "the node came back with 2 h 10 m uptime",
+                           "both ports dropped, ~4 s later they were back", "the daemon restarted 20 min ago",
+                           "the last 6-second trace put most samples in memcpy"})
+    EXPECT_FALSE(AnyRun(Figures(text, true, false, true))) << text;
+  EXPECT_TRUE(AnyRun(Figures("the fused step took 3.2 s", true, false, true)));
+  EXPECT_TRUE(AnyRun(Figures("decode of 512 tokens: 41.5 s", true, false, true)));
+  EXPECT_TRUE(AnyRun(Figures("an 8.4-second median duration", true, false, true)));
+}
+
+// What a change adds or saves ("the autotuner adds ~30 us per dispatch",
+// "prefetch saves 0.4 ms per step") is a difference, not a run's figure.
+TEST(ReaderClassify, WhatAChangeAddsOrSavesIsNoRun) {
+  for (const char* text : {"the autotuner adds ~30us per kernel dispatch", "conversion in the browser adds ~1-2s on first load",
+                           "prefetch saves 0.4 ms per step", "the pass shaves \xE2\x89\x88" "12 us off each call"})
+    EXPECT_FALSE(AnyRun(Figures(text, true, false, true))) << text;
+  EXPECT_TRUE(AnyRun(Figures("the fused kernel takes 30 us per call", true, false, true)));
+}
+
+// An aside right after a figure that names an earlier run ("~4,300
+// tokens/sec (previous test)") restates that run's figure.
+TEST(ReaderClassify, AnAsideNamingAnEarlierRunRestatesIt) {
+  const auto before = Figures("- 2-GPU rate: ~4,300 tokens/sec (previous test)", true, false, true);
+  ASSERT_FALSE(before.empty());
+  EXPECT_TRUE(before[0].restated);
+  const auto now = Figures("- 8-GPU rate: ~15,570 tokens/sec (this test)", true, false, true);
+  ASSERT_FALSE(now.empty());
+  EXPECT_FALSE(now[0].restated);
+}
+
+// A power figure is a reading only where its clause names power drawn or
+// used ("average power draw 312 W"); a device's rating or limit ("the
+// card's power envelope is ~75 W", "the riser only supplies 25 W") is none.
+TEST(ReaderClassify, APowerRatingIsNoReading) {
+  for (const char* text : {"the card's published power envelope is ~75 W under load", "the riser only supplies 25 W",
+                           "a PCIe-power warning: the slot sources 25 W", "the 25 W warning persists"})
+    EXPECT_FALSE(AnyRun(Figures(text, true, false, true))) << text;
+  EXPECT_TRUE(AnyRun(Figures("average power draw 312 W", true, false, true)));
+  EXPECT_TRUE(AnyRun(Figures("during the run the board power was 287.5 W", true, false, true)));
+  EXPECT_TRUE(AnyRun(Figures("12:01:42 GPU: 58% | Power: 158W [OK]", true, false, true)));  // a telemetry reading
+  EXPECT_FALSE(AnyRun(Figures("Power limit: 300 W", true, false, true)));
+}
+
 // A range ("between 60 and 81 ms", "12.1–12.9 ms", "12.1-12.9 ms", "[14.2,
 // 15.0] ms", "119 to 123 seconds") is one measurement's spread: its two ends
 // are that measurement's minimum and maximum, never a run each.
@@ -275,6 +329,128 @@ TEST(ReaderClassify, ARecapOfNumbersEarlierEntriesWroteRestatesThem) {
   EXPECT_EQ(recap.runs, 0u) << ::testing::PrintToString(recap.why);
   EXPECT_TRUE(Says(recap, "restates a number an earlier entry writes"));
   EXPECT_EQ(KeptFor(doc, "Session 2 (new)").runs, 1u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// The lines of the figures LogbookFigures keeps, over all entries, and the
+// reasons it lists for the others by line.
+std::set<int> KeptLines(const std::string& text, std::map<int, std::string>* why = nullptr) {
+  const Logbook lb = ParseLogbook(text, "t.md");
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(lb, &unread);
+  std::set<int> lines;
+  for (const auto& entry : figs)
+    for (const auto& f : entry) lines.insert(f.line);
+  if (why)
+    for (const auto& entry : unread)
+      for (const auto& u : entry) (*why)[u.line] += u.why + "; ";
+  return lines;
+}
+
+// A part headed as a recap ("### Observations", "### Summary") quotes the
+// table it reads: a figure the document writes outside that part (rounded:
+// "3.9ms" of "3.91ms") restates it, with the rest of its row; a figure
+// written nowhere else (a new variant's 0.97ms) stays a run.
+TEST(ReaderClassify, ARecapPartRestatesFiguresWrittenElsewhere) {
+  const std::string doc =
+      "# Kernel log\n\n## 1. Baseline timings\n\n| case | small | large |\n|---|---|---|\n"
+      "| gather | 41.7us | 2.48ms |\n| scatter | 55.2us | 3.91ms |\n\n"
+      "### Key observations\n\n- **scatter/large is the slowest**: 3.9ms per call.\n- **gather/small is the fastest**: 41.7us.\n\n"
+      "## 2. Fused gather\n\n| case | large |\n|---|---|\n| fused | 1.12ms |\n\n"
+      "### Summary\n\n| variant | large | vs base |\n|---|---|---|\n| base | 2.48ms | 1.0x |\n"
+      "| fused | 1.12ms | 2.2x |\n| fused+prefetch | 0.97ms | 2.6x |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);   // the baseline table
+  EXPECT_TRUE(kept.count(19)) << ::testing::PrintToString(why);  // the fused table
+  EXPECT_FALSE(kept.count(12)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(13)) << ::testing::PrintToString(why);
+  EXPECT_NE(why[12].find("a recap or comparison"), std::string::npos) << why[12];
+  EXPECT_NE(why[13].find("a recap or comparison"), std::string::npos) << why[13];
+  EXPECT_FALSE(kept.count(25)) << ::testing::PrintToString(why);  // base, restated
+  EXPECT_FALSE(kept.count(26)) << ::testing::PrintToString(why);  // fused, restated
+  EXPECT_TRUE(kept.count(27)) << ::testing::PrintToString(why);   // fused+prefetch, written only here
+}
+
+// A comparison with another run quotes that run's figure, rounded, even
+// when the log runs newest first and the run's own entry is below.
+TEST(ReaderClassify, AComparisonQuotesTheOtherRunsFigure) {
+  const std::string doc =
+      "# Training log\n\n## 2026-03-02 10:00 — Run 2 wider MLP\n\n### Result\n- Final throughput: `398,120` tokens/sec\n\n"
+      "### Comparison to Run 1\n- Run 1 ran at about `412k` tokens/sec; Run 2 at about `398k` tokens/sec.\n\n"
+      "## 2026-03-01 09:00 — Run 1 baseline\n\n### Result\n- Final throughput: `412,377.2` tokens/sec\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(9)) << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A part that plans, recommends or works out what the hardware could do
+// ("### Next opportunities", "### Recommendation", "### Theoretical peak")
+// records no run: its figures are listed as explanation.
+TEST(ReaderClassify, APlanOrTheoryPartHoldsNoRun) {
+  const std::string doc = "# Log\n\n## 1. Fused path\n\n- fused: 3.41 ms\n\n"
+                          "### Theoretical peak\n\n- FP16: ~48.2 TFLOPS at the boost clock\n\n"
+                          "### Next opportunities\n\n- prefetching could reach ~2.9 ms per call\n\n"
+                          "### Recommendation\n\n- keep the 3.41 ms path; drop the 5.12 ms one\n\n"
+                          "### Method\n\n- one buffer of ~5.6 GiB is gathered per step\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(9)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(13)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(17)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(21)) << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A dated entry below a "## Baseline" section that is no entry of its own
+// restates the section's number ("median `41.207 TPS` from the samples
+// above"): the section wrote it first.
+TEST(ReaderClassify, AnEntryQuotingTheBaselineSectionAboveRestatesIt) {
+  const std::string doc = "# Perf log\n\n## Baseline\n\n- Samples: `41.188`, `41.207`, `41.230` TPS.\n"
+                          "- Median: `41.207 TPS`.\n\n## Deltas\n\n### 2026-04-02 10:00 - BASELINE\n\n"
+                          "- Change: none, measurement only.\n- Evidence: median `41.207 TPS` from the samples above.\n\n"
+                          "### 2026-04-02 11:00 - PERF-1\n\n- Evidence: median `43.518 TPS` over five samples.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(13)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(17)) << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A summary table that is the record (prose below repeats it, "parsing
+// takes ~25.12 ms") keeps its rows: a recap part quotes what is written
+// above it, or a table below it, never the prose that quotes it.
+TEST(ReaderClassify, ASummaryTableRepeatedByProseBelowStaysTheRecord) {
+  const std::string doc = "# Parser report\n\n## 1. Benchmark summary\n\n| case | time (ms) |\n|---|---|\n"
+                          "| parse | 25.12 |\n| emit | 10.64 |\n\n## 2. Analysis\n\n"
+                          "- parsing takes ~25.12 ms per file, emitting 10.64 ms.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(8)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(12)) << ::testing::PrintToString(why);
 }
 
 }  // namespace
