@@ -1,5 +1,7 @@
 #include "logbook/doc/command_line.h"
 
+#include "logbook/text.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -62,6 +64,22 @@ bool LooksLikeCommandLine(std::string_view span) {
   while (i < words.size() && (words[i] == "..." || words[i] == "\xE2\x80\xA6")) ++i;
   while (i < words.size() && IsAssignment(words[i])) ++i;
   return i + 1 < words.size() && IsProgram(words[i]);
+}
+
+bool FirstLineIsCommand(std::string_view text) {
+  const size_t b = text.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return false;
+  const size_t nl = text.find('\n', b);
+  return LooksLikeCommandLine(Trim(text.substr(b, nl == std::string_view::npos ? std::string_view::npos : nl - b)));
+}
+
+bool IsCommandLine(std::string_view l) { return LooksLikeCommandLine(l); }
+
+bool IsTranscriptCommand(std::string_view l) {
+  const std::string t = Trim(l);
+  const bool path = (t.rfind("./", 0) == 0 || t.rfind("../", 0) == 0) && t.size() > 2 &&
+                    t.find_first_of(" \t") == std::string::npos;
+  return path || LooksLikeCommandLine(t);
 }
 
 }  // namespace moelog::logbook

@@ -17,6 +17,16 @@ namespace moelog::logbook {
 // Linear in `span`.
 bool LooksLikeCommandLine(std::string_view span);
 
+// Whether a block's first non-blank line looks like a command line.
+bool FirstLineIsCommand(std::string_view text);
+
+// LooksLikeCommandLine, as a function pointer for line scans.
+bool IsCommandLine(std::string_view l);
+
+// A command line of a pasted terminal: one with arguments, or a program run
+// by its path alone (`./gemm`, `../build/bench`) above what it printed.
+bool IsTranscriptCommand(std::string_view l);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_DOC_COMMAND_LINE_H_

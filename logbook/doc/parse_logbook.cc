@@ -346,13 +346,6 @@ struct EntryWalk {
   bool output_heading = false;  // ... which names output
 };
 
-bool FirstLineIsCommand(std::string_view text) {
-  const size_t b = text.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return false;
-  const size_t nl = text.find('\n', b);
-  return LooksLikeCommandLine(Trim(text.substr(b, nl == std::string_view::npos ? std::string_view::npos : nl - b)));
-}
-
 // A `$ ` session: its prompt lines as commands, the rest as output (an
 // output's end line is the closing fence: nothing is ever written inside).
 void AddPromptedFence(const MdDocument& doc, int idx, const EntryWalk& w, Entry* e) {
@@ -376,17 +369,6 @@ void AddPromptedFence(const MdDocument& doc, int idx, const EntryWalk& w, Entry*
     b.output_cue = "prompt";
     e->outputs.push_back(std::move(b));
   }
-}
-
-bool IsCommandLine(std::string_view l) { return LooksLikeCommandLine(l); }
-
-// A command line of a pasted terminal: one with arguments, or a program run
-// by its path alone (`./gemm`, `../build/bench`) above what it printed.
-bool IsTranscriptCommand(std::string_view l) {
-  const std::string t = Trim(l);
-  const bool path = (t.rfind("./", 0) == 0 || t.rfind("../", 0) == 0) && t.size() > 2 &&
-                    t.find_first_of(" \t") == std::string::npos;
-  return path || LooksLikeCommandLine(t);
 }
 
 // A fence of one command and its printed lines, or of several such

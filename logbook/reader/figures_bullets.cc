@@ -70,11 +70,14 @@ size_t LabelEnd(const std::string& text) {
     if (depth > 0) continue;
     if (c == ' ' && i > 0 && text[i - 1] != ' ' && ++words > 8) return std::string::npos;
     if (c == '.' && i + 1 < text.size() && text[i + 1] == ' ') return std::string::npos;
-    // "1.106 ms (412 TFLOP/s), reference: 2.538 ms": what states a figure is
-    // no label (a run's name is never a figure).
-    if (c == ':')
-      return (i + 1 >= text.size() || text[i + 1] == ' ') && !StatesFigure(std::string_view(text).substr(0, i)) ? i
-                                                                                                          : std::string::npos;
+    // "1.106 ms (412 TFLOP/s), reference: 2.538 ms": a list of figures
+    // before the colon is no label (a run's name is never a list of
+    // figures); a size in a name ("memset 4 KB: 2.31e-05 s") is its setting.
+    if (c == ':') {
+      const std::string_view before = std::string_view(text).substr(0, i);
+      const bool listed = before.find(", ") != std::string_view::npos || before.find(") ") != std::string_view::npos;
+      return (i + 1 >= text.size() || text[i + 1] == ' ') && !(listed && StatesFigure(before)) ? i : std::string::npos;
+    }
   }
   return std::string::npos;
 }
