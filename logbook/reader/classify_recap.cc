@@ -3,6 +3,9 @@
 // "### Final Performance Summary", "### Comparison To Exp 2"; IsRecapHeading)
 // quotes figures the document writes elsewhere. Such a figure restates them,
 // with the rest of its row; a figure written nowhere else stays a run.
+#include <cstdio>
+#include <cstring>
+
 #include "logbook/reader/internal.h"
 #include "logbook/reader/segment.h"
 
@@ -169,7 +172,13 @@ bool WrittenElsewhere(const StoredRun& run, const std::string& metric, const Wri
   UnitInfo info{};
   const double factor = (AnyUnit(plain, &info) && OfMetric(metric, info.metric) ? info.factor : 1) * magnitude;
   const double shown = FromStored(run.metrics.at(metric), factor / magnitude) / magnitude;  // the digits as written
-  const double digits = d->second + (std::fabs(shown) >= 1 ? std::floor(std::log10(std::fabs(shown))) + 1 : 0);
+  // Trailing zeros say how precise the figure is, not what it is: "1.000 ms"
+  // has one digit that could match a "1" written anywhere.
+  int sig_decimals = d->second;
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", d->second, std::fabs(shown));
+  for (size_t n = std::strlen(text); sig_decimals > 0 && n > 0 && text[n - 1] == '0'; --n) --sig_decimals;
+  const double digits = sig_decimals + (std::fabs(shown) >= 1 ? std::floor(std::log10(std::fabs(shown))) + 1 : 0);
   if (digits < 2) return false;  // "8 ms" could be anything
   const double half = 0.5 * std::pow(10.0, -d->second) * magnitude * 1.000001;
   for (auto it = numbers.lower_bound(shown * magnitude - half); it != numbers.end() && it->first <= shown * magnitude + half; ++it) {

@@ -803,6 +803,16 @@ void KeepRangeLow(FigureScan& st, const RangeLow& low) {
   st.out.insert(st.out.end() - 1, lower);
 }
 
+// Whether the figure at `start` goes on with the change before it in one
+// clause ("added ~3s to compress and ~2s to decompress"): "and"/"or" before
+// it, no sentence or clause end since that figure.
+static bool DeltaContinues(const FigureScan& st, size_t start) {
+  if (st.delta_end == std::string::npos || start <= st.delta_end || start - st.delta_end > 80) return false;
+  const std::string lead = LeadWord(st.s, start);
+  if (lead != "and" && lead != "or") return false;
+  return st.s.find_first_of(".;:\n", st.delta_end) >= start;
+}
+
 // The number at st.i (`sign`: written with one): a fraction ("33/64") or a
 // listed value waits or is skipped; a figure with its unit is kept, an aside
 // in parentheses joins the figure before it. st.i moves past what was read.
@@ -830,8 +840,10 @@ void ScanNumber(FigureScan& st, bool sign) {
     return;
   if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
   if (!f.derived && DifferenceAfter(s, i)) f.not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
-  if (!f.derived && ReaderLexicon().delta_leads.count(LeadWord(s, start)))
+  if (!f.derived && (ReaderLexicon().delta_leads.count(LeadWord(s, start)) || DeltaContinues(st, start))) {
     f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
+    st.delta_end = i;
+  }
   if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
   // one measurement's spread, its minimum and maximum.

@@ -480,6 +480,7 @@ struct FigureScan {
   int from_figure = -1;  // index in `out` of a figure written after "from" (prose: "from 31.2 ms to 27.9 ms")
   int lists = 0;         // " / " lists read so far (Figure::list)
   std::vector<Figure> asides;  // figures in parentheses no figure before them takes: listed, never a run's
+  size_t delta_end = std::string::npos;  // past the last figure a change adds or saves ("adds ~3 s")
 };
 
 // What an entry's commands and Config say, for reading its Result.

@@ -52,6 +52,10 @@ std::string RunName(const std::string& header) {
   for (std::string w : Words(header)) {
     w.erase(std::remove_if(w.begin(), w.end(), [](char c) { return c == '*' || c == '`'; }), w.end());
     while (!w.empty() && std::strchr(":,", w.back())) w.pop_back();
+    // "MLX (µs)": a unit, in parentheses or not, is no part of the name.
+    std::string bare = w;
+    if (bare.size() > 2 && bare.front() == '(' && bare.back() == ')') bare = bare.substr(1, bare.size() - 2);
+    if (UnitInfo info{}; AnyUnit(bare, &info)) continue;
     if (!w.empty() && !Qualifier(w).empty()) out += (out.empty() ? "" : " ") + w;
   }
   return out.size() > 40 ? "" : out;

@@ -54,6 +54,9 @@ TEST(ReaderClassify, WhatAChangeAddsOrSavesIsNoRun) {
                            "prefetch saves 0.4 ms per step", "the pass shaves \xE2\x89\x88" "12 us off each call"})
     EXPECT_FALSE(AnyRun(Figures(text, true, false, true))) << text;
   EXPECT_TRUE(AnyRun(Figures("the fused kernel takes 30 us per call", true, false, true)));
+  // The change goes on through "and" in its clause; a new sentence is a run again.
+  EXPECT_FALSE(AnyRun(Figures("Both versions added ~3s to compress and ~2s to decompress", true, false, true)));
+  EXPECT_TRUE(AnyRun(Figures("Prefetch saves 0.4 ms per step. The step takes 12.1 ms and 3.2 GB", true, false, true)));
 }
 
 // An aside right after a figure that names an earlier run ("~4,300
@@ -378,6 +381,19 @@ TEST(ReaderClassify, ARecapPartRestatesFiguresWrittenElsewhere) {
   EXPECT_FALSE(kept.count(25)) << ::testing::PrintToString(why);  // base, restated
   EXPECT_FALSE(kept.count(26)) << ::testing::PrintToString(why);  // fused, restated
   EXPECT_TRUE(kept.count(27)) << ::testing::PrintToString(why);   // fused+prefetch, written only here
+}
+
+// Trailing zeros make a figure precise, not distinctive: a recap's new
+// "1.000 ms" restates no "1" written elsewhere ("T=1").
+TEST(ReaderClassify, ARecapFigureOfTrailingZerosIsNoOtherOne) {
+  const std::string doc =
+      "# Kernel log\n\n## 1. Decode\n\nDecode runs one token at a time: T=1, batch 1.\n\n"
+      "| case | time |\n|---|---|\n| decode | 1.21 ms |\n\n"
+      "## Post-Submission Summary\n\n| metric | before | after |\n|---|---|---|\n"
+      "| mean latency | 1.21 ms | 1.000 ms |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(15)) << ::testing::PrintToString(why);
 }
 
 // A comparison with another run quotes that run's figure, rounded, even

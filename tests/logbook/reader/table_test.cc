@@ -556,6 +556,15 @@ TEST(ReaderTable, ColumnsOfOneMetricNamedByRunsAreRowsOfTheirOwn) {
       "| a | 120 | 8.5 |\n");
   ASSERT_EQ(parts.size(), 1u);
   EXPECT_EQ(parts[0].run.metrics.size(), 2u);
+  // A unit in the header is no part of the run's name ("MLX (\u00b5s)").
+  const auto named = TableEntryFigures(
+      "| Op | MLX (\u00b5s) | Candle (\u00b5s) |\n"
+      "|---|---:|---:|\n"
+      "| softmax | 12.4 | 15.9 |\n");
+  ASSERT_EQ(named.size(), 2u);
+  std::set<std::string> variants;
+  for (const auto& f : named) variants.insert(f.run.config.count("variant") ? f.run.config.at("variant") : "");
+  EXPECT_EQ(variants, (std::set<std::string>{"MLX", "Candle"}));
 }
 
 // A column of factors ("ratio", "vs FLA": 1.13x) or of remarks ("Verdict",
