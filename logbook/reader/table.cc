@@ -49,12 +49,24 @@ constexpr size_t kMaxLabelWords = 6;
 // caption ("**Without NVFP4:**", "Table 2: bf16, seq 4096", "Full
 // training:"), else the sub-heading it sits under with no other table
 // between them ("#### With NVFP4"). "" when none.
+// Whether `text` starts with an ISO date ("2026-01-01 ...").
+static bool IsoDateFirst(const std::string& text) {
+  if (text.size() < 10) return false;
+  for (size_t i = 0; i < 10; ++i)
+    if (i == 4 || i == 7 ? text[i] != '-' : !std::isdigit(static_cast<unsigned char>(text[i]))) return false;
+  return text.size() == 10 || !std::isdigit(static_cast<unsigned char>(text[10]));
+}
+
 std::string TableLabel(const Entry& e, const TableBlock& t) {
   for (const auto& p : e.paragraphs) {
     if (p.end_line >= t.line || p.end_line < t.line - 2 || p.line != p.end_line || p.text.size() > 80) continue;
     const std::string text = parse_detail::Trim(p.text);
     const auto w = Words(text);
-    const bool caption = !w.empty() && (Lower(w[0]) == "table" || Lower(w[0]) == "figure") && text.find(':') != std::string::npos;
+    // "Table 2: bf16, seq 4096"; a dated line right above the table ("2026-01-01
+    // Introducing small rationals" over one day's results) names it too.
+    const bool caption = (!w.empty() && (Lower(w[0]) == "table" || Lower(w[0]) == "figure") &&
+                          text.find(':') != std::string::npos) ||
+                         IsoDateFirst(text);
     // "After fixing the warmup, we discovered:": a sentence leads into the
     // table, it names none (a caption is a name: "Table 2: bf16, seq 4096").
     if (!caption && Words(LabelValue(text)).size() > kMaxLabelWords) continue;

@@ -194,7 +194,9 @@ TEST(ReaderTable, ALabelAboveATableKeysItsRows) {
   for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
            {"**With NVFP4:**", "**Without NVFP4:**"},
            {"Table 1: bf16, seq 4096", "Table 2: fp8, seq 4096"},
-           {"#### With NVFP4", "#### Without NVFP4"}}) {
+           {"#### With NVFP4", "#### Without NVFP4"},
+           // one day's results under a dated line, the next day's under another
+           {"2026-01-01 Introducing small rationals", "2026-02-14 Faster dispatch"}}) {
     const auto figs = TableEntryFigures(
         "\n" + a + "\n\n| kernel | ms |\n|---|---:|\n| gemm | 1.20 |\n\n" + b +
         "\n\n| kernel | ms |\n|---|---:|\n| gemm | 1.90 |\n");
