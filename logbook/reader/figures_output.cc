@@ -700,8 +700,27 @@ bool PipeField(const std::string& part, Fields* out) {
   return true;
 }
 
+// "step:100/5000", "train_loss:3.2801", "step_avg:401.12ms": a name glued to
+// its value by a colon (a speed-run's log line); a counter's total after
+// '/' is its schedule, not its value.
+bool GluedField(const std::string& w, Fields* out) {
+  const size_t colon = w.find(':');
+  if (colon == std::string::npos || colon < 2 || colon + 1 >= w.size() || !IsIdentStart(w[0]) ||
+      !std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) { return IsIdentChar(c) || c == '.'; }))
+    return false;
+  std::string value = w.substr(colon + 1), num, glued;
+  bool approx = false;
+  if (const size_t slash = value.find('/'); slash != std::string::npos && Vocab().counters.count(Lower(w.substr(0, colon))) &&
+                                            IsNumber(value.substr(slash + 1)))
+    value.resize(slash);
+  if (!NumberToken(value, &num, &glued, &approx)) return false;
+  out->emplace_back(w.substr(0, colon), value);
+  return true;
+}
+
 bool ColonFields(const std::vector<std::string>& toks, Fields* out) {
-  for (size_t k = 0; k + 1 < toks.size(); ++k) {
+  for (size_t k = 0; k < toks.size(); ++k) {
+    if (GluedField(toks[k], out) || k + 1 >= toks.size()) continue;
     const std::string& w = toks[k];
     if (w.size() < 2 || w.back() != ':' || !IsIdentStart(w[0]) ||
         !std::all_of(w.begin(), w.end() - 1, [](char c) { return IsIdentChar(c) || c == '/' || c == '.'; }))
@@ -808,6 +827,7 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   if (range) {
     if (r.timing >= r.out->size() || !spread) return true;
     StoredRun& run = (*r.out)[r.timing].run;
+    (*r.out)[r.timing].joined_lines.push_back(line);
     for (const Fig& f : {Named(first, "min"), Named(second, "max")}) {
       const auto v = ParseNumber(std::get<3>(f));
       if (!v) continue;

@@ -89,6 +89,44 @@ TEST(ReaderPrintouts, GoTestingBenchmarkLines) {
   EXPECT_EQ(figs.size(), 3u);
 }
 
+TEST(ReaderPrintouts, NamesGluedToTheirValuesByAColon) {
+  // A speed-run's training log pasted bare: no command, each field a name
+  // glued to its value; the step counter keys the row, its total after '/'
+  // is the schedule.
+  std::vector<UnreadFigures> unread;
+  const auto figs = Read(
+      "```\n"
+      "step:250/4000 train_loss:4.1207 train_time:61200ms step_avg:244.80ms\n"  // line 8
+      "step:500/4000 train_loss:3.7719 train_time:122350ms step_avg:244.70ms\n"  // 9
+      "```\n",
+      &unread);
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].line, 8);
+  EXPECT_EQ(figs[0].run.config.at("step"), "250");
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("train_loss"), 4.1207);
+  EXPECT_EQ(figs[1].run.config.at("step"), "500");
+  bool step_avg = false;
+  for (const auto& [m, v] : figs[1].run.metrics) step_avg = step_avg || (m.rfind("step_avg", 0) == 0 && std::fabs(v - 0.2447) < 1e-9);
+  EXPECT_TRUE(step_avg);
+  EXPECT_TRUE(unread.empty());
+}
+
+TEST(ReaderPrintouts, ASessionsLinesNoReaderTookAreToldOnTheirOwnLine) {
+  std::vector<UnreadFigures> unread;
+  Read("```\n$ ./probe\n"                 // line 8
+       "warm: 12 ms\n"                     // 9
+       "Peak GPU bandwidth (GB/s): 3350\n"  // 10: a datasheet's, not read
+       "```\n",
+       &unread);
+  bool told = false;
+  for (const auto& u : unread)
+    if (u.text.find("3350") != std::string::npos) {
+      EXPECT_EQ(u.line, 10);
+      told = true;
+    }
+  EXPECT_TRUE(told);
+}
+
 TEST(ReaderPrintouts, PrintedDicts) {
   std::vector<DictItem> items;
   ASSERT_TRUE(PrintedDict("{'impl': 'lru', 'hit_rate': 0.7350, 'ok': True, 'sizes': [1, 2], \"t\": 1e-05}", &items));
