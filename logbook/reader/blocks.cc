@@ -169,7 +169,7 @@ bool ShellishLine(std::string_view l) {
 // split by '|' ("step 56 | loss: 8.319 | lr 4.78e-05 | dt: 4875.88ms"), or
 // three key=value spans: a training loop's or a bench's line.
 bool RecordLine(std::string_view t) {
-  if (KeyValues(t) >= 3) return true;
+  if (KeyValues(t) >= 3 || StatisticLine(t)) return true;
   int fields = 0;
   for (size_t b = 0; b <= t.size() && fields < 3;) {
     size_t e = t.find('|', b);

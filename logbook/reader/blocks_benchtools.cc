@@ -32,6 +32,7 @@ struct BenchWords {
   std::vector<std::string> chatter, chatter_phrases, after_colon, outliers, preamble, no_figure_suffixes;
   std::string go_prefix;                 // Go's `testing` benchmark names' first word ("Benchmark")
   std::vector<std::string> go_op_units;  // the per-operation units its first figure is printed in
+  std::vector<std::string> statistic_lines;  // first words of `Time (mean ± σ): 12.3 ms` lines
 };
 
 void Strings(const nlohmann::json& j, const char* key, std::vector<std::string>* into) {
@@ -58,6 +59,7 @@ const BenchWords& Vocab() {
     Strings(j, "outlier_words", &w.outliers);
     Strings(j, "preamble", &w.preamble);
     Strings(j, "no_figure_suffixes", &w.no_figure_suffixes);
+    Strings(j, "statistic_lines", &w.statistic_lines);
     if (j.contains("go_bench") && j["go_bench"].is_object()) {
       const auto& g = j["go_bench"];
       if (g.contains("name_prefix") && g["name_prefix"].is_string()) w.go_prefix = g["name_prefix"].get<std::string>();
@@ -215,6 +217,18 @@ BenchLine ReadBenchLine(const std::string& line) {
   out = BenchLine{};
   if (Chatter(Trim(line), toks)) out.kind = BenchLine::Kind::kChatter;
   return out;
+}
+
+bool StatisticLine(std::string_view line) {
+  const std::string t(Trimmed(line.substr(0, std::min<size_t>(line.size(), 400))));
+  const size_t open = t.find('('), close = t.find("):");
+  if (open == std::string::npos || close == std::string::npos || close < open || open == 0) return false;
+  const std::string word = Lower(Trimmed(std::string_view(t).substr(0, open)));
+  const auto& words = Vocab().statistic_lines;
+  if (std::find(words.begin(), words.end(), word) == words.end()) return false;
+  const auto toks = Tokens(t.substr(close + 2));
+  std::string digits, glued;
+  return !toks.empty() && Number(toks[0], &digits, &glued) && (!glued.empty() || toks.size() > 1);
 }
 
 bool BenchToolPrintout(std::string_view text) {

@@ -43,6 +43,12 @@ BenchLine ReadBenchLine(const std::string& line);
 // of its lines the tool's.
 bool BenchToolPrintout(std::string_view text);
 
+// A line that prints a statistic named in parentheses, then its value and
+// unit: hyperfine's `Time (mean ± σ):   12.3 ms ±  0.4 ms` and `Range (min
+// … max): ...`, Julia BenchmarkTools' `Time  (median):  45.0 μs` (first
+// words: data, statistic_lines).
+bool StatisticLine(std::string_view line);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_READER_BLOCKS_BENCHTOOLS_H_

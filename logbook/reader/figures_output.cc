@@ -62,39 +62,6 @@ bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info
   return true;
 }
 
-// A number token as printed: "0.672896", "-0.00", "1,295.95", "~0.73",
-// "2.1e9"; a unit glued after it ("0.0051ms", "53.6%") goes to `unit`.
-bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bool* approx) {
-  size_t p = 0;
-  *approx = false;
-  if (p < tok.size() && (tok[p] == '~' || tok[p] == '+')) *approx = tok[p] == '~', ++p;
-  const size_t b = p;
-  if (p < tok.size() && tok[p] == '-') ++p;
-  bool digit = false;
-  while (p < tok.size() && (std::isdigit(static_cast<unsigned char>(tok[p])) || tok[p] == '.' || tok[p] == ',')) {
-    digit = digit || std::isdigit(static_cast<unsigned char>(tok[p]));
-    ++p;
-  }
-  if (!digit) return false;
-  if (p + 1 < tok.size() && (tok[p] == 'e' || tok[p] == 'E') &&
-      (std::isdigit(static_cast<unsigned char>(tok[p + 1])) || tok[p + 1] == '-' || tok[p + 1] == '+')) {
-    p += 2;
-    while (p < tok.size() && std::isdigit(static_cast<unsigned char>(tok[p]))) ++p;
-  }
-  *num = tok.substr(b, p - b);
-  while (!num->empty() && (num->back() == ',' || num->back() == '.')) num->pop_back();
-  std::string rest = tok.substr(p);
-  while (!rest.empty() && (rest.back() == ',' || rest.back() == ';')) rest.pop_back();
-  *unit = rest;
-  return ParseNumber(*num).has_value() && (rest.empty() || !std::isdigit(static_cast<unsigned char>(rest[0])));
-}
-
-bool IsNumber(const std::string& tok) {
-  std::string num, unit;
-  bool approx = false;
-  return NumberToken(tok, &num, &unit, &approx) && unit.empty();
-}
-
 std::vector<std::string> SplitWords(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream ss(s);
@@ -157,6 +124,8 @@ std::string NameUnit(const std::string& name, std::string* bare) {
   return "";
 }
 
+using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
+
 // Where one output block's reading stands.
 struct OutputRead {
   const EntryCtx& x;
@@ -170,6 +139,8 @@ struct OutputRead {
   std::vector<std::string> bench_keys;  // the keys the last "Benchmark N: cmd" line set
   size_t timing;                        // the figure of the last hyperfine "Time" line (out's size: none)
   int sessions = 0;                     // the `$ ` commands of the block
+  std::vector<Fig> pending = {};        // a Range printed before its Time line (Julia's), and its line
+  int pending_line = 0;
 };
 
 Config LineConfig(const OutputRead& r) {
@@ -247,7 +218,6 @@ bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed
   return true;
 }
 
-using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
 
 // The unit written right after a number: glued to it, or the next word.
 std::string UnitAfter(const std::vector<std::string>& toks, size_t k, const std::string& glued, const std::string& name) {
@@ -810,13 +780,30 @@ Fig Named(Fig f, const std::string& stat) {
   return f;
 }
 
+// Statistics added to the row of the last "Time" line (hyperfine's Range
+// under its Time, Julia's mean under its median): each in its metric.
+void AddToTimingRow(OutputRead& r, const std::vector<Fig>& figs, int line) {
+  StoredRun& run = (*r.out)[r.timing].run;
+  (*r.out)[r.timing].joined_lines.push_back(line);
+  for (const Fig& f : figs) {
+    const auto v = ParseNumber(std::get<3>(f));
+    if (!v || run.metrics.count(std::get<0>(f))) continue;
+    run.metrics[std::get<0>(f)] = std::get<1>(f).factor < 1 ? *v / std::round(1 / std::get<1>(f).factor) : *v * std::get<1>(f).factor;
+    run.units[std::get<0>(f)] = std::get<2>(f);
+    run.decimals[std::get<0>(f)] = WrittenDecimals(std::get<3>(f));
+  }
+}
+
 // hyperfine's "Time (mean ± σ): 1.234 s ± 0.010 s [User: 9.1 s, System:
 // 0.2 s]" (the mean the figure; σ, user and system time its row's
-// statistics) and "Range (min … max): 1.220 s … 1.251 s" (added to the row).
+// statistics) and "Range (min … max): 1.220 s … 1.251 s" (added to the
+// row); Julia BenchmarkTools' trial prints its Range first, then "Time
+// (median):" (the figure) and "Time (mean ± σ):" (its row's mean): the
+// lines of one record, up to a line of another kind (StatisticLine).
 bool TimingLine(OutputRead& r, const std::string& t, int line) {
-  const bool time = t.rfind("Time (", 0) == 0, range = t.rfind("Range (min", 0) == 0;
-  const size_t close = t.find("):");
-  if ((!time && !range) || close == std::string::npos) return false;
+  const bool time = t.rfind("Time ", 0) == 0, range = t.rfind("Range (min", 0) == 0;
+  const size_t open = t.find('('), close = t.find("):");
+  if ((!time && !range) || close == std::string::npos || open == std::string::npos || open > close) return false;
   std::string rest;
   for (char c : t.substr(close + 2)) rest += c == '[' || c == ']' || c == ',' ? ' ' : c;
   const auto toks = SplitWords(rest);
@@ -824,17 +811,18 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   const size_t next = ValueAt(toks, 0, &first);
   if (next == 0) return false;
   const bool spread = ValueAt(toks, next + 1, &second) > 0;  // "± 0.010 s", "… 1.251 s"
+  const bool row = r.timing < r.out->size();
   if (range) {
-    if (r.timing >= r.out->size() || !spread) return true;
-    StoredRun& run = (*r.out)[r.timing].run;
-    (*r.out)[r.timing].joined_lines.push_back(line);
-    for (const Fig& f : {Named(first, "min"), Named(second, "max")}) {
-      const auto v = ParseNumber(std::get<3>(f));
-      if (!v) continue;
-      run.metrics[std::get<0>(f)] = std::get<1>(f).factor < 1 ? *v / std::round(1 / std::get<1>(f).factor) : *v * std::get<1>(f).factor;
-      run.units[std::get<0>(f)] = std::get<2>(f);
-      run.decimals[std::get<0>(f)] = WrittenDecimals(std::get<3>(f));
-    }
+    if (!spread) return true;
+    if (row) AddToTimingRow(r, {Named(first, "min"), Named(second, "max")}, line);
+    else r.pending = {Named(first, "min"), Named(second, "max")}, r.pending_line = line;
+    return true;
+  }
+  if (row) {  // "Time (mean ± σ)" under "Time (median)": the row's mean
+    const std::string stat = Lower(SplitWords(t.substr(open + 1, close - open - 1)).front());
+    std::vector<Fig> more = {Named(first, stat)};
+    if (spread) more.push_back(Named(second, "std"));
+    AddToTimingRow(r, more, line);
     return true;
   }
   std::vector<Fig> figs = {first};
@@ -845,6 +833,9 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   const size_t before = r.out->size();
   KeepFigure(r, line, t, LineConfig(r), figs);
   if (r.out->size() > before) r.timing = before;
+  if (row || r.pending.empty() || r.timing >= r.out->size()) return true;
+  AddToTimingRow(r, r.pending, r.pending_line);
+  r.pending.clear();
   return true;
 }
 
@@ -896,6 +887,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   std::string title;
+  if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
   if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;

@@ -2,8 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+#include <string>
 #include <string_view>
 
+#include "logbook/numbers.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -56,6 +59,39 @@ const OutputWords& OutputVocabulary() {
     return w;
   }();
   return words;
+}
+
+// A number token as printed: "0.672896", "-0.00", "1,295.95", "~0.73",
+// "2.1e9"; a unit glued after it ("0.0051ms", "53.6%") goes to `unit`.
+bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bool* approx) {
+  size_t p = 0;
+  *approx = false;
+  if (p < tok.size() && (tok[p] == '~' || tok[p] == '+')) *approx = tok[p] == '~', ++p;
+  const size_t b = p;
+  if (p < tok.size() && tok[p] == '-') ++p;
+  bool digit = false;
+  while (p < tok.size() && (std::isdigit(static_cast<unsigned char>(tok[p])) || tok[p] == '.' || tok[p] == ',')) {
+    digit = digit || std::isdigit(static_cast<unsigned char>(tok[p]));
+    ++p;
+  }
+  if (!digit) return false;
+  if (p + 1 < tok.size() && (tok[p] == 'e' || tok[p] == 'E') &&
+      (std::isdigit(static_cast<unsigned char>(tok[p + 1])) || tok[p + 1] == '-' || tok[p + 1] == '+')) {
+    p += 2;
+    while (p < tok.size() && std::isdigit(static_cast<unsigned char>(tok[p]))) ++p;
+  }
+  *num = tok.substr(b, p - b);
+  while (!num->empty() && (num->back() == ',' || num->back() == '.')) num->pop_back();
+  std::string rest = tok.substr(p);
+  while (!rest.empty() && (rest.back() == ',' || rest.back() == ';')) rest.pop_back();
+  *unit = rest;
+  return ParseNumber(*num).has_value() && (rest.empty() || !std::isdigit(static_cast<unsigned char>(rest[0])));
+}
+
+bool IsNumber(const std::string& tok) {
+  std::string num, unit;
+  bool approx = false;
+  return NumberToken(tok, &num, &unit, &approx) && unit.empty();
 }
 
 }  // namespace moelog::logbook::reader

@@ -26,6 +26,12 @@ struct OutputWords {
 // The words, read once from the built-in data/reader/output.json.
 const OutputWords& OutputVocabulary();
 
+// A number token as printed: "0.672896", "-0.00", "1,295.95", "~0.73"
+// (`approx`), "2.1e9"; a unit glued after it ("0.0051ms") goes to `unit`.
+bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bool* approx);
+// A number token with no unit glued to it.
+bool IsNumber(const std::string& tok);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_OUTPUT_WORDS_H_
