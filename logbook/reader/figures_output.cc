@@ -33,35 +33,6 @@ const OutputWords& Vocab() { return OutputVocabulary(); }
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
-// What a unit written in output measures: the reader's vocabulary first,
-// then the output words (kept as written, factor 1). "%" is MFU when the
-// name says so.
-bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info) {
-  if (unit.empty()) return false;
-  if (unit != "%" && (UnitOf(unit, info) || UnitOfIn(unit, name, info))) return true;  // "Peak memory: 1.2 GB"
-  const std::string low = Lower(unit);
-  if (unit == "%" && Lower(name).find("mfu") != std::string::npos) {
-    *info = UnitInfo{"mfu", 1, false};
-    return true;
-  }
-  if (UnitOf(low, info)) return true;
-  if (!name.empty() && UnitOfIn(unit, name, info)) return true;  // "Peak memory: 4.1 GB": memory by its name
-  if (auto a = Vocab().aliases.find(low); a != Vocab().aliases.end()) return UnitOf(a->second, info);
-  auto it = Vocab().units.find(low);
-  if (it != Vocab().units.end()) {
-    *info = UnitInfo{it->second, 1, false};
-    return true;
-  }
-  // "blocks/s", "rows/sec": a rate of what a program counts, kept as written.
-  const size_t slash = low.find('/');
-  const std::string per = slash == std::string::npos ? "" : low.substr(slash + 1);
-  if (slash < 2 || slash > 16 || (per != "s" && per != "sec") ||
-      !std::all_of(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(slash), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
-    return false;
-  *info = UnitInfo{low.substr(0, slash) + "_per_s", 1, false};
-  return true;
-}
-
 std::vector<std::string> SplitWords(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream ss(s);
@@ -574,6 +545,18 @@ bool CounterLine(OutputRead& r, const BlockLine& l) {
   return true;
 }
 
+// "[10.63s] Insert 2048 authors": the time elapsed when the event was
+// printed, keyed by the event (ElapsedStamp).
+bool StampedLine(OutputRead& r, const BlockLine& l) {
+  std::string digits, unit, event;
+  UnitInfo info;
+  if (!ElapsedStamp(l.text, &digits, &unit, &event) || event.size() > 80 || !OutputUnit(unit, "", &info)) return false;
+  Config cfg = LineConfig(r);
+  cfg["event"] = event;
+  KeepFigure(r, l.line, l.text, cfg, {Fig{"elapsed_" + info.metric, info, unit, digits, false}});
+  return true;
+}
+
 // After a "%" at toks[k]: "of 191 TFLOP/s" or "of peak", the bound it is a
 // share of (no run's figure); how many tokens it takes (0: none).
 size_t BoundAfter(const std::vector<std::string>& toks, size_t k) {
@@ -741,8 +724,10 @@ void KeyCommand(OutputRead& r, const std::string& cmd, bool whole) {
 }
 
 // hyperfine's "Benchmark 1: ./bin --threads 8" ("Benchmark #1:" before
-// hyperfine 1.12): the command keys the lines below it (its flags, else its
-// words).
+// hyperfine 1.12): the command keys the lines below it: its flags when each
+// has a number, a file or a path ("--threads 4", "--config small.json"),
+// else as written ("--fast corpus" may be a switch and an argument); a long
+// one by its flags.
 bool BenchmarkLine(OutputRead& r, const std::string& t) {
   if (t.rfind("Benchmark ", 0) != 0) return false;
   const size_t colon = t.find(": ");
@@ -750,7 +735,15 @@ bool BenchmarkLine(OutputRead& r, const std::string& t) {
   if (colon == std::string::npos || colon > 16 || colon <= number || !IsNumber(TrimText(t.substr(number, colon - number))))
     return false;
   r.timing = static_cast<size_t>(-1);
-  KeyCommand(r, TrimText(t.substr(colon + 2)), true);
+  const std::string cmd = TrimText(t.substr(colon + 2));
+  ParsedCommand pc;
+  ParseCommand(cmd, &pc);
+  const bool valued = !pc.program_flags.empty() && std::all_of(pc.program_flags.begin(), pc.program_flags.end(), [](const auto& f) {
+    return f.second.find_first_of("0123456789./:") != std::string::npos;  // a number, a file, a path
+  });
+  if (valued || cmd.size() > 60) return KeyCommand(r, cmd, true), true;  // "--threads 4": its flags
+  for (const auto& k : r.bench_keys) r.context.erase(k);
+  r.bench_keys = {"command"}, r.context["command"] = cmd;  // the commands compared, as written
   return true;
 }
 
@@ -888,7 +881,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
   }
   std::string title;
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
-  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {
@@ -920,7 +913,8 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;
-    if (const size_t rows = ColumnBlock(r, lines, i); rows > 0) {
+    std::string stamp, unit, event;  // "[3.41s] Insert 4096 users": no column of a table
+    if (const size_t rows = ElapsedStamp(lines[i].text, &stamp, &unit, &event) ? 0 : ColumnBlock(r, lines, i); rows > 0) {
       i += rows - 1;
       continue;
     }

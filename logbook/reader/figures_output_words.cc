@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <string_view>
@@ -92,6 +93,35 @@ bool IsNumber(const std::string& tok) {
   std::string num, unit;
   bool approx = false;
   return NumberToken(tok, &num, &unit, &approx) && unit.empty();
+}
+
+// What a unit written in output measures: the reader's vocabulary first,
+// then the output words (kept as written, factor 1). "%" is MFU when the
+// name says so.
+bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info) {
+  if (unit.empty()) return false;
+  if (unit != "%" && (UnitOf(unit, info) || UnitOfIn(unit, name, info))) return true;  // "Peak memory: 1.2 GB"
+  const std::string low = Lower(unit);
+  if (unit == "%" && Lower(name).find("mfu") != std::string::npos) {
+    *info = UnitInfo{"mfu", 1, false};
+    return true;
+  }
+  if (UnitOf(low, info)) return true;
+  if (!name.empty() && UnitOfIn(unit, name, info)) return true;  // "Peak memory: 4.1 GB": memory by its name
+  if (auto a = OutputVocabulary().aliases.find(low); a != OutputVocabulary().aliases.end()) return UnitOf(a->second, info);
+  auto it = OutputVocabulary().units.find(low);
+  if (it != OutputVocabulary().units.end()) {
+    *info = UnitInfo{it->second, 1, false};
+    return true;
+  }
+  // "blocks/s", "rows/sec": a rate of what a program counts, kept as written.
+  const size_t slash = low.find('/');
+  const std::string per = slash == std::string::npos ? "" : low.substr(slash + 1);
+  if (slash < 2 || slash > 16 || (per != "s" && per != "sec") ||
+      !std::all_of(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(slash), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+    return false;
+  *info = UnitInfo{low.substr(0, slash) + "_per_s", 1, false};
+  return true;
 }
 
 }  // namespace moelog::logbook::reader

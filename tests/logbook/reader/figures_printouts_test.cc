@@ -169,6 +169,27 @@ TEST(ReaderPrintouts, AJuliaTrialIsOneRow) {
   for (const auto& u : unread) EXPECT_NE(u.line, 10) << u.why;  // the Range is read into the row
 }
 
+TEST(ReaderPrintouts, EventsStampedWithTheTimeElapsed) {
+  // A loader's console, fenced with no command, then pasted as prose.
+  const auto figs = Read(
+      "```\n"
+      "[0.03s] Opening archive\n"      // line 8
+      "[2.75s] Decode 512 frames\n"    // 9
+      "[6.10 s] Write 512 thumbnails\n"  // 10
+      "```\n\n"
+      "[0.02s] Opening archive\n"      // 13
+      "[1.64s] Decode 512 frames\n"    // 14
+      "[3.30s] Write 512 thumbnails\n"  // 15
+      "\nThe second run reuses the decoder.\n");
+  ASSERT_EQ(figs.size(), 6u);
+  EXPECT_EQ(figs[1].line, 9);
+  EXPECT_EQ(figs[1].run.config.at("event"), "Decode 512 frames");
+  EXPECT_NEAR(figs[1].run.metrics.at("elapsed_time_s"), 2.75, 1e-12);
+  EXPECT_NEAR(figs[2].run.metrics.at("elapsed_time_s"), 6.10, 1e-12);
+  EXPECT_EQ(figs[5].line, 15);
+  EXPECT_EQ(figs[5].run.config.at("event"), "Write 512 thumbnails");
+}
+
 TEST(ReaderPrintouts, PrintedDicts) {
   std::vector<DictItem> items;
   ASSERT_TRUE(PrintedDict("{'impl': 'lru', 'hit_rate': 0.7350, 'ok': True, 'sizes': [1, 2], \"t\": 1e-05}", &items));
