@@ -344,6 +344,7 @@ struct EntryWalk {
   bool label = false;           // the previous block labels the next as output
   std::string sub;              // the sub-heading the blocks sit under
   bool output_heading = false;  // ... which names output
+  const std::vector<std::string_view>* lines = nullptr;  // the document's source lines
 };
 
 // A `$ ` session: its prompt lines as commands, the rest as output (an
@@ -516,6 +517,9 @@ void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
   if (n.kind == MdKind::kList) {
     AddEntryList(doc, idx, w, e);
+  } else if ((n.kind == MdKind::kParagraph || (n.kind == MdKind::kCodeBlock && !n.fenced)) && w->lines &&
+             PastedConsole(n, *w->lines, w->sub, e)) {  // a console pasted as text
+    w->label = false, w->after_command = !e->commands.empty() && e->commands.back().end_line == n.end_line;
   } else if (n.kind == MdKind::kCodeBlock && n.fenced) {
     AddEntryFence(doc, idx, w, e);
   } else if (n.kind == MdKind::kCodeBlock && LooksLikeOutput(n.literal) && !FirstLineIsCommand(n.literal)) {
@@ -843,7 +847,9 @@ void OpenEntry(Entry e, size_t k, Logbook* lb, Outline* o) {
   lb->entries.push_back(std::move(e));
   o->ent = static_cast<int>(lb->entries.size()) - 1;
   o->entry_levels.push_back(s.own_text ? 6 : o->heads[k].level);  // its own text: up to the next heading
+  const auto* lines = o->walk.lines;
   o->walk = EntryWalk{};
+  o->walk.lines = lines;
 }
 
 // Heading `k` of the outline: the title, an entry, a section, a sub-heading
@@ -958,6 +964,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   lb.file = file;
   const auto [lines, doc] = ReadDocument(text, file, &lb.line_count, &lb.diagnostics);
   Outline o;
+  o.walk.lines = &lines;
   SegmentDocument(doc, lines, &o);
   const auto& kids = doc.root().children;
   for (size_t pos = 0, k = 0; pos < kids.size(); ++pos) {

@@ -1,5 +1,8 @@
 #include "logbook/doc/printed_prose.h"
 
+#include <cctype>
+#include <string_view>
+
 #include <algorithm>
 #include <cstddef>
 #include <utility>
@@ -7,6 +10,9 @@
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/blocks_html.h"
 #include "logbook/reader/blocks_text.h"
+#include "logbook/doc/command_line.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook {
 
@@ -33,6 +39,92 @@ int PrintedOutOfProse(const std::string& lines, const std::string& sub, Paragrap
   }
   *prose_left = p->text.find_first_not_of(" \n") != std::string::npos;
   return static_cast<int>(runs.size());
+}
+
+namespace {
+
+// "--------  ---------------  ---------": two runs of dashes (or '=') or
+// more, nothing else; no Markdown underline (that is one run).
+bool DashRule(std::string_view l) {
+  int runs = 0;
+  for (size_t p = 0; p < l.size();) {
+    if (l[p] == ' ' || l[p] == '\t' || l[p] == '\r') {
+      ++p;
+      continue;
+    }
+    const char c = l[p];
+    if (c != '-' && c != '=') return false;
+    const size_t a = p;
+    while (p < l.size() && l[p] == c) ++p;
+    if (p - a < 3) return false;
+    ++runs;
+  }
+  return runs >= 2;
+}
+
+bool HasDigit(std::string_view l) {
+  return std::any_of(l.begin(), l.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// Its header over a rule, and a row with a number under it.
+bool AlignedTable(const std::vector<std::string_view>& ls) {
+  for (size_t i = 1; i + 1 < ls.size(); ++i)
+    if (DashRule(ls[i]) && !Trim(ls[i - 1]).empty() && HasDigit(ls[i + 1])) return true;
+  return false;
+}
+
+void AddSession(const std::string& text, int first, const std::string& sub, Entry* e) {
+  for (PromptPart& part : SplitPrompted(text)) {
+    if (part.command) {
+      CommandText cmd;
+      cmd.joined = JoinContinuations(part.text);
+      cmd.text = std::move(part.text);
+      cmd.line = first + part.first_line;
+      cmd.end_line = first + part.last_line;
+      cmd.prompted = true;
+      if (!cmd.joined.empty()) e->commands.push_back(std::move(cmd));
+      continue;
+    }
+    FencedBlock b;
+    b.text = std::move(part.text);
+    b.line = first + part.first_line;
+    b.end_line = first + part.last_line;
+    b.subheading = sub;
+    b.output_cue = "prompt";
+    e->outputs.push_back(std::move(b));
+  }
+}
+
+}  // namespace
+
+bool PastedConsole(const MdNode& n, const std::vector<std::string_view>& lines, const std::string& sub, Entry* e) {
+  if (n.start_line < 1 || n.end_line > static_cast<int>(lines.size()) || n.end_line - n.start_line > 4096) return false;
+  const std::vector<std::string_view> own(lines.begin() + n.start_line - 1, lines.begin() + n.end_line);
+  std::string text;
+  for (std::string_view l : own) text.append(l).push_back('\n');
+  const std::string_view after = AfterPrompt(own.front());
+  if (!after.empty() && !std::isdigit(static_cast<unsigned char>(Trim(after)[0]))) {  // "$ 5 an hour": no prompt
+    AddSession(text, n.start_line, sub, e);
+    return true;
+  }
+  // A rule of dash runs is a Markdown thematic break: it splits the header's
+  // paragraph from the rows' one. The rows take their header back.
+  int first = n.start_line;
+  if (first >= 3 && DashRule(lines[first - 2]) && !Trim(lines[first - 3]).empty() && HasDigit(own.front())) {
+    first -= 2;
+    text = std::string(lines[first - 1]) + "\n" + std::string(lines[first]) + "\n" + text;
+    if (!e->paragraphs.empty() && e->paragraphs.back().end_line == first) e->paragraphs.pop_back();
+  } else if (!AlignedTable(own)) {
+    return false;
+  }
+  FencedBlock b;
+  b.text = std::move(text);
+  b.line = first - 1;  // its first line is the block's first, as in a fence
+  b.end_line = n.end_line;
+  b.subheading = sub;
+  b.output_cue = "looks like output";
+  e->outputs.push_back(std::move(b));
+  return true;
 }
 
 int ItemsStatingFigures(const MdDocument& doc, const MdNode& list) {

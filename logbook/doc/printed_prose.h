@@ -20,6 +20,14 @@ namespace moelog::logbook {
 int PrintedOutOfProse(const std::string& lines, const std::string& sub, Paragraph* p,
                       std::vector<FencedBlock>* outputs, bool* prose_left);
 
+// A console pasted as text, no fence (paragraph `n`, read from the source
+// `lines`: its inline text loses the columns' alignment): a paragraph whose
+// first line is a prompt ("user@host:~/dir$ nsys profile ...") gives its
+// commands and printed lines as a `$ ` session does; a paragraph holding a
+// tool's aligned table (a header over a rule of dash runs, "--------
+// ---------", then rows) is an output. Returns whether `n` was either.
+bool PastedConsole(const MdNode& n, const std::vector<std::string_view>& lines, const std::string& sub, Entry* e);
+
 // A list of results: three items or more that each state a figure ("- v1:
 // 1361 us", "- `v2.py`: sorted once ... 1311us.").
 bool ResultList(const MdDocument& doc, const MdNode& list);

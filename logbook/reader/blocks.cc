@@ -169,7 +169,8 @@ bool ShellishLine(std::string_view l) {
 // split by '|' ("step 56 | loss: 8.319 | lr 4.78e-05 | dt: 4875.88ms"), or
 // three key=value spans: a training loop's or a bench's line.
 bool RecordLine(std::string_view t) {
-  if (KeyValues(t) >= 3) return true;
+  std::string digits, unit, event;
+  if (KeyValues(t) >= 3 || StatisticLine(t) || ElapsedStamp(t, &digits, &unit, &event)) return true;
   int fields = 0;
   for (size_t b = 0; b <= t.size() && fields < 3;) {
     size_t e = t.find('|', b);
@@ -191,7 +192,7 @@ bool RecordLine(std::string_view t) {
 bool StrictPrintedLine(std::string_view l) {
   const std::string t = Trim(l);
   if (t.empty()) return false;
-  if (RecordLine(t)) return true;
+  if (RecordLine(t) || RunHeaderLine(t)) return true;
   if ((t.front() == '{' && t.back() == '}') || KeyValues(t) >= 1) return true;
   if (t.rfind("===", 0) == 0 || t.rfind("---", 0) == 0) return true;
   const size_t colon = t.find(": ");

@@ -32,6 +32,8 @@ struct BenchWords {
   std::vector<std::string> chatter, chatter_phrases, after_colon, outliers, preamble, no_figure_suffixes;
   std::string go_prefix;                 // Go's `testing` benchmark names' first word ("Benchmark")
   std::vector<std::string> go_op_units;  // the per-operation units its first figure is printed in
+  std::vector<std::string> statistic_lines;  // first words of `Time (mean ± σ): 12.3 ms` lines
+  std::vector<std::string> run_headers;      // first words of `Benchmark 2: ./cmd` lines
 };
 
 void Strings(const nlohmann::json& j, const char* key, std::vector<std::string>* into) {
@@ -58,6 +60,8 @@ const BenchWords& Vocab() {
     Strings(j, "outlier_words", &w.outliers);
     Strings(j, "preamble", &w.preamble);
     Strings(j, "no_figure_suffixes", &w.no_figure_suffixes);
+    Strings(j, "statistic_lines", &w.statistic_lines);
+    Strings(j, "run_headers", &w.run_headers);
     if (j.contains("go_bench") && j["go_bench"].is_object()) {
       const auto& g = j["go_bench"];
       if (g.contains("name_prefix") && g["name_prefix"].is_string()) w.go_prefix = g["name_prefix"].get<std::string>();
@@ -215,6 +219,42 @@ BenchLine ReadBenchLine(const std::string& line) {
   out = BenchLine{};
   if (Chatter(Trim(line), toks)) out.kind = BenchLine::Kind::kChatter;
   return out;
+}
+
+bool StatisticLine(std::string_view line) {
+  const std::string t(Trimmed(line.substr(0, std::min<size_t>(line.size(), 400))));
+  const size_t open = t.find('('), close = t.find("):");
+  if (open == std::string::npos || close == std::string::npos || close < open || open == 0) return false;
+  const std::string word = Lower(Trimmed(std::string_view(t).substr(0, open)));
+  const auto& words = Vocab().statistic_lines;
+  if (std::find(words.begin(), words.end(), word) == words.end()) return false;
+  const auto toks = Tokens(t.substr(close + 2));
+  std::string digits, glued;
+  return !toks.empty() && Number(toks[0], &digits, &glued) && (!glued.empty() || toks.size() > 1);
+}
+
+bool RunHeaderLine(std::string_view line) {
+  const auto toks = Tokens(std::string(Trimmed(line.substr(0, std::min<size_t>(line.size(), 400)))));
+  if (toks.size() < 3 || toks[1].size() < 2 || toks[1].back() != ':') return false;
+  const auto& words = Vocab().run_headers;
+  if (std::find(words.begin(), words.end(), Lower(toks[0])) == words.end()) return false;
+  const std::string n = toks[1].substr(toks[1][0] == '#' ? 1 : 0, toks[1].size() - (toks[1][0] == '#' ? 2 : 1));
+  return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+bool ElapsedStamp(std::string_view line, std::string* digits, std::string* unit, std::string* event) {
+  const std::string_view t = Trimmed(line.substr(0, std::min<size_t>(line.size(), 400)));
+  const size_t close = t.find(']');
+  if (t.size() < 5 || t[0] != '[' || close == std::string_view::npos || close > 16) return false;
+  const auto stamp = Tokens(std::string(t.substr(1, close - 1)));
+  if (stamp.empty() || stamp.size() > 2 || !Number(stamp[0], digits, unit)) return false;
+  if (stamp.size() == 2) {
+    if (!unit->empty()) return false;
+    *unit = stamp[1];
+  }
+  *event = std::string(Trimmed(t.substr(close + 1)));
+  return Vocab().time_units.count(*unit) > 0 && !event->empty() &&
+         std::isalpha(static_cast<unsigned char>((*event)[0]));
 }
 
 bool BenchToolPrintout(std::string_view text) {

@@ -43,6 +43,22 @@ BenchLine ReadBenchLine(const std::string& line);
 // of its lines the tool's.
 bool BenchToolPrintout(std::string_view text);
 
+// A line that prints a statistic named in parentheses, then its value and
+// unit: hyperfine's `Time (mean ± σ):   12.3 ms ±  0.4 ms` and `Range (min
+// … max): ...`, Julia BenchmarkTools' `Time  (median):  45.0 μs` (first
+// words: data, statistic_lines).
+bool StatisticLine(std::string_view line);
+
+// A line naming the run the statistic lines below it belong to: a first
+// word of run_headers, its number and a colon (`Benchmark 2: ./pack
+// --best corpus`, `Benchmark #1: ...`).
+bool RunHeaderLine(std::string_view line);
+
+// A console line stamped with the time elapsed when it was printed, then
+// what happened (`[10.63s] Insert 2048 authors`, `[ 0.52 ms] warm-up done`):
+// the stamp's digits and unit (time_units) and the event's words.
+bool ElapsedStamp(std::string_view line, std::string* digits, std::string* unit, std::string* event);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_READER_BLOCKS_BENCHTOOLS_H_

@@ -547,7 +547,10 @@ void NotesBesideResult(const Entry& entry, const EntryCtx& x, std::vector<Record
 class Unseen {
  public:
   Unseen(const std::vector<RecordedFigure>& out, std::vector<UnreadFigures>* unread) : unread_(unread) {
-    for (const auto& f : out) fated_.insert(f.line);
+    for (const auto& f : out) {
+      fated_.insert(f.line);
+      fated_.insert(f.joined_lines.begin(), f.joined_lines.end());
+    }
     for (const auto& u : *unread) fated_.insert(u.line);
   }
   void Line(int line, const std::string& text, const char* why) {
@@ -598,7 +601,7 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
   }
   for (const auto& b : entry.outputs) {
     if (u.Any(b.line, b.line)) continue;
-    int line = b.line + 1;
+    int line = b.output_cue == "prompt" ? b.line : b.line + 1;  // a session's printed lines start at `line`
     for (size_t s = 0, nl = 0; s < b.text.size(); s = nl + 1, ++line) {
       nl = std::min(b.text.find('\n', s), b.text.size());
       u.Line(line, b.text.substr(s, nl - s), "a printed line no figure reader took");

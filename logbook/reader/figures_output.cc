@@ -33,68 +33,6 @@ const OutputWords& Vocab() { return OutputVocabulary(); }
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
-// What a unit written in output measures: the reader's vocabulary first,
-// then the output words (kept as written, factor 1). "%" is MFU when the
-// name says so.
-bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info) {
-  if (unit.empty()) return false;
-  if (unit != "%" && (UnitOf(unit, info) || UnitOfIn(unit, name, info))) return true;  // "Peak memory: 1.2 GB"
-  const std::string low = Lower(unit);
-  if (unit == "%" && Lower(name).find("mfu") != std::string::npos) {
-    *info = UnitInfo{"mfu", 1, false};
-    return true;
-  }
-  if (UnitOf(low, info)) return true;
-  if (!name.empty() && UnitOfIn(unit, name, info)) return true;  // "Peak memory: 4.1 GB": memory by its name
-  if (auto a = Vocab().aliases.find(low); a != Vocab().aliases.end()) return UnitOf(a->second, info);
-  auto it = Vocab().units.find(low);
-  if (it != Vocab().units.end()) {
-    *info = UnitInfo{it->second, 1, false};
-    return true;
-  }
-  // "blocks/s", "rows/sec": a rate of what a program counts, kept as written.
-  const size_t slash = low.find('/');
-  const std::string per = slash == std::string::npos ? "" : low.substr(slash + 1);
-  if (slash < 2 || slash > 16 || (per != "s" && per != "sec") ||
-      !std::all_of(low.begin(), low.begin() + static_cast<std::ptrdiff_t>(slash), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
-    return false;
-  *info = UnitInfo{low.substr(0, slash) + "_per_s", 1, false};
-  return true;
-}
-
-// A number token as printed: "0.672896", "-0.00", "1,295.95", "~0.73",
-// "2.1e9"; a unit glued after it ("0.0051ms", "53.6%") goes to `unit`.
-bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bool* approx) {
-  size_t p = 0;
-  *approx = false;
-  if (p < tok.size() && (tok[p] == '~' || tok[p] == '+')) *approx = tok[p] == '~', ++p;
-  const size_t b = p;
-  if (p < tok.size() && tok[p] == '-') ++p;
-  bool digit = false;
-  while (p < tok.size() && (std::isdigit(static_cast<unsigned char>(tok[p])) || tok[p] == '.' || tok[p] == ',')) {
-    digit = digit || std::isdigit(static_cast<unsigned char>(tok[p]));
-    ++p;
-  }
-  if (!digit) return false;
-  if (p + 1 < tok.size() && (tok[p] == 'e' || tok[p] == 'E') &&
-      (std::isdigit(static_cast<unsigned char>(tok[p + 1])) || tok[p + 1] == '-' || tok[p + 1] == '+')) {
-    p += 2;
-    while (p < tok.size() && std::isdigit(static_cast<unsigned char>(tok[p]))) ++p;
-  }
-  *num = tok.substr(b, p - b);
-  while (!num->empty() && (num->back() == ',' || num->back() == '.')) num->pop_back();
-  std::string rest = tok.substr(p);
-  while (!rest.empty() && (rest.back() == ',' || rest.back() == ';')) rest.pop_back();
-  *unit = rest;
-  return ParseNumber(*num).has_value() && (rest.empty() || !std::isdigit(static_cast<unsigned char>(rest[0])));
-}
-
-bool IsNumber(const std::string& tok) {
-  std::string num, unit;
-  bool approx = false;
-  return NumberToken(tok, &num, &unit, &approx) && unit.empty();
-}
-
 std::vector<std::string> SplitWords(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream ss(s);
@@ -157,6 +95,8 @@ std::string NameUnit(const std::string& name, std::string* bare) {
   return "";
 }
 
+using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
+
 // Where one output block's reading stands.
 struct OutputRead {
   const EntryCtx& x;
@@ -170,6 +110,8 @@ struct OutputRead {
   std::vector<std::string> bench_keys;  // the keys the last "Benchmark N: cmd" line set
   size_t timing;                        // the figure of the last hyperfine "Time" line (out's size: none)
   int sessions = 0;                     // the `$ ` commands of the block
+  std::vector<Fig> pending = {};        // a Range printed before its Time line (Julia's), and its line
+  int pending_line = 0;
 };
 
 Config LineConfig(const OutputRead& r) {
@@ -247,7 +189,6 @@ bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed
   return true;
 }
 
-using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
 
 // The unit written right after a number: glued to it, or the next word.
 std::string UnitAfter(const std::vector<std::string>& toks, size_t k, const std::string& glued, const std::string& name) {
@@ -604,6 +545,18 @@ bool CounterLine(OutputRead& r, const BlockLine& l) {
   return true;
 }
 
+// "[10.63s] Insert 2048 authors": the time elapsed when the event was
+// printed, keyed by the event (ElapsedStamp).
+bool StampedLine(OutputRead& r, const BlockLine& l) {
+  std::string digits, unit, event;
+  UnitInfo info;
+  if (!ElapsedStamp(l.text, &digits, &unit, &event) || event.size() > 80 || !OutputUnit(unit, "", &info)) return false;
+  Config cfg = LineConfig(r);
+  cfg["event"] = event;
+  KeepFigure(r, l.line, l.text, cfg, {Fig{"elapsed_" + info.metric, info, unit, digits, false}});
+  return true;
+}
+
 // After a "%" at toks[k]: "of 191 TFLOP/s" or "of peak", the bound it is a
 // share of (no run's figure); how many tokens it takes (0: none).
 size_t BoundAfter(const std::vector<std::string>& toks, size_t k) {
@@ -700,8 +653,27 @@ bool PipeField(const std::string& part, Fields* out) {
   return true;
 }
 
+// "step:100/5000", "train_loss:3.2801", "step_avg:401.12ms": a name glued to
+// its value by a colon (a speed-run's log line); a counter's total after
+// '/' is its schedule, not its value.
+bool GluedField(const std::string& w, Fields* out) {
+  const size_t colon = w.find(':');
+  if (colon == std::string::npos || colon < 2 || colon + 1 >= w.size() || !IsIdentStart(w[0]) ||
+      !std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) { return IsIdentChar(c) || c == '.'; }))
+    return false;
+  std::string value = w.substr(colon + 1), num, glued;
+  bool approx = false;
+  if (const size_t slash = value.find('/'); slash != std::string::npos && Vocab().counters.count(Lower(w.substr(0, colon))) &&
+                                            IsNumber(value.substr(slash + 1)))
+    value.resize(slash);
+  if (!NumberToken(value, &num, &glued, &approx)) return false;
+  out->emplace_back(w.substr(0, colon), value);
+  return true;
+}
+
 bool ColonFields(const std::vector<std::string>& toks, Fields* out) {
-  for (size_t k = 0; k + 1 < toks.size(); ++k) {
+  for (size_t k = 0; k < toks.size(); ++k) {
+    if (GluedField(toks[k], out) || k + 1 >= toks.size()) continue;
     const std::string& w = toks[k];
     if (w.size() < 2 || w.back() != ':' || !IsIdentStart(w[0]) ||
         !std::all_of(w.begin(), w.end() - 1, [](char c) { return IsIdentChar(c) || c == '/' || c == '.'; }))
@@ -752,8 +724,10 @@ void KeyCommand(OutputRead& r, const std::string& cmd, bool whole) {
 }
 
 // hyperfine's "Benchmark 1: ./bin --threads 8" ("Benchmark #1:" before
-// hyperfine 1.12): the command keys the lines below it (its flags, else its
-// words).
+// hyperfine 1.12): the command keys the lines below it: its flags when each
+// has a number, a file or a path ("--threads 4", "--config small.json"),
+// else as written ("--fast corpus" may be a switch and an argument); a long
+// one by its flags.
 bool BenchmarkLine(OutputRead& r, const std::string& t) {
   if (t.rfind("Benchmark ", 0) != 0) return false;
   const size_t colon = t.find(": ");
@@ -761,7 +735,15 @@ bool BenchmarkLine(OutputRead& r, const std::string& t) {
   if (colon == std::string::npos || colon > 16 || colon <= number || !IsNumber(TrimText(t.substr(number, colon - number))))
     return false;
   r.timing = static_cast<size_t>(-1);
-  KeyCommand(r, TrimText(t.substr(colon + 2)), true);
+  const std::string cmd = TrimText(t.substr(colon + 2));
+  ParsedCommand pc;
+  ParseCommand(cmd, &pc);
+  const bool valued = !pc.program_flags.empty() && std::all_of(pc.program_flags.begin(), pc.program_flags.end(), [](const auto& f) {
+    return f.second.find_first_of("0123456789./:") != std::string::npos;  // a number, a file, a path
+  });
+  if (valued || cmd.size() > 60) return KeyCommand(r, cmd, true), true;  // "--threads 4": its flags
+  for (const auto& k : r.bench_keys) r.context.erase(k);
+  r.bench_keys = {"command"}, r.context["command"] = cmd;  // the commands compared, as written
   return true;
 }
 
@@ -791,13 +773,30 @@ Fig Named(Fig f, const std::string& stat) {
   return f;
 }
 
+// Statistics added to the row of the last "Time" line (hyperfine's Range
+// under its Time, Julia's mean under its median): each in its metric.
+void AddToTimingRow(OutputRead& r, const std::vector<Fig>& figs, int line) {
+  StoredRun& run = (*r.out)[r.timing].run;
+  (*r.out)[r.timing].joined_lines.push_back(line);
+  for (const Fig& f : figs) {
+    const auto v = ParseNumber(std::get<3>(f));
+    if (!v || run.metrics.count(std::get<0>(f))) continue;
+    run.metrics[std::get<0>(f)] = std::get<1>(f).factor < 1 ? *v / std::round(1 / std::get<1>(f).factor) : *v * std::get<1>(f).factor;
+    run.units[std::get<0>(f)] = std::get<2>(f);
+    run.decimals[std::get<0>(f)] = WrittenDecimals(std::get<3>(f));
+  }
+}
+
 // hyperfine's "Time (mean ± σ): 1.234 s ± 0.010 s [User: 9.1 s, System:
 // 0.2 s]" (the mean the figure; σ, user and system time its row's
-// statistics) and "Range (min … max): 1.220 s … 1.251 s" (added to the row).
+// statistics) and "Range (min … max): 1.220 s … 1.251 s" (added to the
+// row); Julia BenchmarkTools' trial prints its Range first, then "Time
+// (median):" (the figure) and "Time (mean ± σ):" (its row's mean): the
+// lines of one record, up to a line of another kind (StatisticLine).
 bool TimingLine(OutputRead& r, const std::string& t, int line) {
-  const bool time = t.rfind("Time (", 0) == 0, range = t.rfind("Range (min", 0) == 0;
-  const size_t close = t.find("):");
-  if ((!time && !range) || close == std::string::npos) return false;
+  const bool time = t.rfind("Time ", 0) == 0, range = t.rfind("Range (min", 0) == 0;
+  const size_t open = t.find('('), close = t.find("):");
+  if ((!time && !range) || close == std::string::npos || open == std::string::npos || open > close) return false;
   std::string rest;
   for (char c : t.substr(close + 2)) rest += c == '[' || c == ']' || c == ',' ? ' ' : c;
   const auto toks = SplitWords(rest);
@@ -805,16 +804,18 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   const size_t next = ValueAt(toks, 0, &first);
   if (next == 0) return false;
   const bool spread = ValueAt(toks, next + 1, &second) > 0;  // "± 0.010 s", "… 1.251 s"
+  const bool row = r.timing < r.out->size();
   if (range) {
-    if (r.timing >= r.out->size() || !spread) return true;
-    StoredRun& run = (*r.out)[r.timing].run;
-    for (const Fig& f : {Named(first, "min"), Named(second, "max")}) {
-      const auto v = ParseNumber(std::get<3>(f));
-      if (!v) continue;
-      run.metrics[std::get<0>(f)] = std::get<1>(f).factor < 1 ? *v / std::round(1 / std::get<1>(f).factor) : *v * std::get<1>(f).factor;
-      run.units[std::get<0>(f)] = std::get<2>(f);
-      run.decimals[std::get<0>(f)] = WrittenDecimals(std::get<3>(f));
-    }
+    if (!spread) return true;
+    if (row) AddToTimingRow(r, {Named(first, "min"), Named(second, "max")}, line);
+    else r.pending = {Named(first, "min"), Named(second, "max")}, r.pending_line = line;
+    return true;
+  }
+  if (row) {  // "Time (mean ± σ)" under "Time (median)": the row's mean
+    const std::string stat = Lower(SplitWords(t.substr(open + 1, close - open - 1)).front());
+    std::vector<Fig> more = {Named(first, stat)};
+    if (spread) more.push_back(Named(second, "std"));
+    AddToTimingRow(r, more, line);
     return true;
   }
   std::vector<Fig> figs = {first};
@@ -825,6 +826,9 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   const size_t before = r.out->size();
   KeepFigure(r, line, t, LineConfig(r), figs);
   if (r.out->size() > before) r.timing = before;
+  if (row || r.pending.empty() || r.timing >= r.out->size()) return true;
+  AddToTimingRow(r, r.pending, r.pending_line);
+  r.pending.clear();
   return true;
 }
 
@@ -876,7 +880,8 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   std::string title;
-  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
+  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {
@@ -908,7 +913,8 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;
-    if (const size_t rows = ColumnBlock(r, lines, i); rows > 0) {
+    std::string stamp, unit, event;  // "[3.41s] Insert 4096 users": no column of a table
+    if (const size_t rows = ElapsedStamp(lines[i].text, &stamp, &unit, &event) ? 0 : ColumnBlock(r, lines, i); rows > 0) {
       i += rows - 1;
       continue;
     }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "logbook/reader/vocabulary.h"
+
 namespace moelog::logbook::reader {
 
 struct OutputWords {
@@ -25,6 +27,16 @@ struct OutputWords {
 
 // The words, read once from the built-in data/reader/output.json.
 const OutputWords& OutputVocabulary();
+
+// A number token as printed: "0.672896", "-0.00", "1,295.95", "~0.73"
+// (`approx`), "2.1e9"; a unit glued after it ("0.0051ms") goes to `unit`.
+bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bool* approx);
+// What a unit written in output measures: the reader's vocabulary first,
+// then the output words (kept as written, factor 1); "%" is MFU when the
+// name says so.
+bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info);
+// A number token with no unit glued to it.
+bool IsNumber(const std::string& tok);
 
 }  // namespace moelog::logbook::reader
 

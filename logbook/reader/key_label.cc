@@ -289,6 +289,25 @@ bool SlashValues(const std::string& w, const Vars& vars, Config* cfg) {
   return true;
 }
 
+// "Request rate 16", "batch size 64": a flag of the entry's command written
+// in words (two or three), then its value: that value of the flag, for the
+// figures under the label. How many words it takes (0: none).
+size_t SpelledFlag(const std::vector<std::string>& words, size_t wi, const Config& fixed, Config* cfg) {
+  for (size_t n = 3; n >= 2; --n) {
+    if (wi + n >= words.size()) continue;
+    std::string key;
+    for (size_t k = wi; k < wi + n; ++k) {
+      if (!key.empty()) key.push_back('_');
+      key.append(NormalizeKey(words[k]));
+    }
+    const std::string& v = words[wi + n];
+    if (!fixed.count(key) || v.empty() || !std::isdigit(static_cast<unsigned char>(v[0]))) continue;
+    (*cfg)[key] = v.back() == ':' ? v.substr(0, v.size() - 1) : v;
+    return n + 1;
+  }
+  return 0;
+}
+
 Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
                    const Config* feeds) {
   Config cfg = LabelWords(label, vars, fixed, generic, feeds);
@@ -300,6 +319,10 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
   for (size_t wi = 0; wi < words.size(); ++wi) {
     const std::string& w = words[wi];
     if (w.find('=') != std::string::npos) continue;
+    if (const size_t n = SpelledFlag(words, wi, fixed, &cfg); n > 0) {
+      wi += n - 1;
+      continue;
+    }
     named = named || (wi > 0 && NameEnds(w));  // after a name's first word, its keys' words too
     std::string key, value;
     if (FillerWord(w)) continue;

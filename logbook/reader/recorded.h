@@ -63,6 +63,9 @@ struct RecordedFigure {
   // restates an earlier entry when it equals one of its figures, else it is
   // this entry's own measurement of that run.
   bool refers = false;
+  // Printed lines below `line` whose figures joined this row (hyperfine's
+  // "Range (min … max)" under its "Time (mean ± σ)"): read, never "not read".
+  std::vector<int> joined_lines = {};
 };
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
 // Result text with figures the reader cannot tell apart ("`1.19 ms` and

@@ -24,7 +24,8 @@ TEST(CommandLine, ProseAndSingleWordsAreNot) {
   for (const char* s : {"q", "tk", "current", "runs q", "bench_moe_hillclimb.py", "--topk 4", "topk=2",
                         "tokens=32768 hidden=2048", "null_route_frac=0.0", "fused_w13", "E=64: topk2 275.6",
                         "see the table above", "", "   ", "python", "RESULT tflops=1.0", "... --quant-mode none ...",
-                        "...", "... bench_moe_hillclimb.py"})
+                        "...", "... bench_moe_hillclimb.py",
+                        "step:100/5000 train_loss:5.9011 train_time:40112ms", "12/500 [=====>] loss 3.1"})
     EXPECT_FALSE(LooksLikeCommandLine(s)) << s;
 }
 

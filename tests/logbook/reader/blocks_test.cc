@@ -219,6 +219,36 @@ TEST(BlocksParse, ACommandAndItsPrintedLinesInOneFence) {
   EXPECT_EQ(e.outputs[0].line + 1, 11);  // its first printed line
 }
 
+TEST(BlocksParse, AConsolePastedAsTextIsASessionAndItsTables) {
+  // No fence: a prompt line, its printed lines, then a profiler's aligned
+  // table whose rule of dash runs Markdown reads as a thematic break (the
+  // rows, five spaces in, as an indented code block).
+  const std::string text = std::string(kHead) +
+                           "me@box:~/src$ prof run ./app --n 8\n"    // line 7
+                           "Warming up\n"                            // 8
+                           "\n"
+                           " Share (%)  Total (ns)  Calls  Name\n"   // 10
+                           " ---------  ----------  -----  ------\n"  // 11
+                           "      71.0      91,200     40  gemm\n"   // 12
+                           "      29.0      37,250     40  norm\n"   // 13
+                           "\n"
+                           "The gemm dominates. $ 5 an hour is the price.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const Entry& e = lb.entries[0];
+  ASSERT_EQ(e.commands.size(), 1u);
+  EXPECT_EQ(e.commands[0].joined, "prof run ./app --n 8");
+  EXPECT_EQ(e.commands[0].line, 7);
+  ASSERT_EQ(e.outputs.size(), 2u);
+  EXPECT_EQ(e.outputs[0].output_cue, "prompt");
+  EXPECT_EQ(e.outputs[0].line, 8);
+  EXPECT_EQ(e.outputs[1].line + 1, 10);  // the header is the table's first line again
+  EXPECT_EQ(e.outputs[1].text.substr(0, 10), " Share (%)");
+  EXPECT_NE(e.outputs[1].text.find("      29.0      37,250"), std::string::npos);  // its columns as aligned
+  ASSERT_EQ(e.paragraphs.size(), 1u);  // the prose after it, no header left behind
+  EXPECT_EQ(e.paragraphs[0].line, 15);
+}
+
 TEST(BlocksParse, PrintedLinesPastedAsTextAreOutput) {
   const std::string text = std::string(kHead) +
                            "==== Result ====\nBackend:  engine\nRequest throughput (req/s):   3.77\n"

@@ -89,6 +89,107 @@ TEST(ReaderPrintouts, GoTestingBenchmarkLines) {
   EXPECT_EQ(figs.size(), 3u);
 }
 
+TEST(ReaderPrintouts, NamesGluedToTheirValuesByAColon) {
+  // A speed-run's training log pasted bare: no command, each field a name
+  // glued to its value; the step counter keys the row, its total after '/'
+  // is the schedule.
+  std::vector<UnreadFigures> unread;
+  const auto figs = Read(
+      "```\n"
+      "step:250/4000 train_loss:4.1207 train_time:61200ms step_avg:244.80ms\n"  // line 8
+      "step:500/4000 train_loss:3.7719 train_time:122350ms step_avg:244.70ms\n"  // 9
+      "```\n",
+      &unread);
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].line, 8);
+  EXPECT_EQ(figs[0].run.config.at("step"), "250");
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("train_loss"), 4.1207);
+  EXPECT_EQ(figs[1].run.config.at("step"), "500");
+  bool step_avg = false;
+  for (const auto& [m, v] : figs[1].run.metrics) step_avg = step_avg || (m.rfind("step_avg", 0) == 0 && std::fabs(v - 0.2447) < 1e-9);
+  EXPECT_TRUE(step_avg);
+  EXPECT_TRUE(unread.empty());
+}
+
+TEST(ReaderPrintouts, ASessionsLinesNoReaderTookAreToldOnTheirOwnLine) {
+  std::vector<UnreadFigures> unread;
+  Read("```\n$ ./probe\n"                 // line 8
+       "warm: 12 ms\n"                     // 9
+       "Peak GPU bandwidth (GB/s): 3350\n"  // 10: a datasheet's, not read
+       "```\n",
+       &unread);
+  bool told = false;
+  for (const auto& u : unread)
+    if (u.text.find("3350") != std::string::npos) {
+      EXPECT_EQ(u.line, 10);
+      told = true;
+    }
+  EXPECT_TRUE(told);
+}
+
+TEST(ReaderPrintouts, HyperfinePastedAsProse) {
+  // No fence: each benchmark's three lines a paragraph of their own.
+  const auto figs = Read(
+      "Benchmark 1: ./scan_v1 data.bin\n"                                                    // line 7
+      "  Time (mean ± σ):      31.2 ms ±   0.8 ms    [User: 29.0 ms, System: 2.1 ms]\n"  // 8
+      "  Range (min … max):    30.1 ms …  33.9 ms    88 runs\n"                             // 9
+      "\n"
+      "Benchmark 2: ./scan_v2 data.bin\n"                                                    // 11
+      "  Time (mean ± σ):      12.7 ms ±   0.3 ms    [User: 10.9 ms, System: 1.7 ms]\n"  // 12
+      "  Range (min … max):    12.2 ms …  13.8 ms    201 runs\n");                          // 13
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].line, 8);
+  EXPECT_EQ(figs[0].run.config.at("command"), "./scan_v1 data.bin");
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 0.0312, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("max_time_s"), 0.0339, 1e-12);
+  EXPECT_EQ(figs[1].run.config.at("command"), "./scan_v2 data.bin");
+  EXPECT_NEAR(figs[1].run.metrics.at("min_time_s"), 0.0122, 1e-12);
+}
+
+TEST(ReaderPrintouts, AJuliaTrialIsOneRow) {
+  // Its Range first, then the median (the figure) and the mean; the
+  // histogram's axis is no figure.
+  std::vector<UnreadFigures> unread;
+  const auto figs = Read(
+      "```\njulia> @benchmark step!(s)\n"                                                   // line 8
+      "BenchmarkTools.Trial: 812 samples with 1 evaluation.\n"                             // 9
+      " Range (min … max):  5.801 ms …  7.912 ms  ┊ GC (min … max): 0.00% … 9.10%\n"     // 10
+      " Time  (median):     6.030 ms              ┊ GC (median):    0.00%\n"               // 11
+      " Time  (mean ± σ):   6.144 ms ± 310.5 μs  ┊ GC (mean ± σ):  1.20% ± 2.41%\n"     // 12
+      "\n"
+      "  5.8 ms         Histogram: log(frequency) by time       7.1 ms <\n"               // 14
+      "```\n",
+      &unread);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 11);
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 0.00603, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("mean_time_s"), 0.006144, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("min_time_s"), 0.005801, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("max_time_s"), 0.007912, 1e-12);
+  for (const auto& u : unread) EXPECT_NE(u.line, 10) << u.why;  // the Range is read into the row
+}
+
+TEST(ReaderPrintouts, EventsStampedWithTheTimeElapsed) {
+  // A loader's console, fenced with no command, then pasted as prose.
+  const auto figs = Read(
+      "```\n"
+      "[0.03s] Opening archive\n"      // line 8
+      "[2.75s] Decode 512 frames\n"    // 9
+      "[6.10 s] Write 512 thumbnails\n"  // 10
+      "```\n\n"
+      "[0.02s] Opening archive\n"      // 13
+      "[1.64s] Decode 512 frames\n"    // 14
+      "[3.30s] Write 512 thumbnails\n"  // 15
+      "\nThe second run reuses the decoder.\n");
+  ASSERT_EQ(figs.size(), 6u);
+  EXPECT_EQ(figs[1].line, 9);
+  EXPECT_EQ(figs[1].run.config.at("event"), "Decode 512 frames");
+  EXPECT_NEAR(figs[1].run.metrics.at("elapsed_time_s"), 2.75, 1e-12);
+  EXPECT_NEAR(figs[2].run.metrics.at("elapsed_time_s"), 6.10, 1e-12);
+  EXPECT_EQ(figs[5].line, 15);
+  EXPECT_EQ(figs[5].run.config.at("event"), "Write 512 thumbnails");
+}
+
 TEST(ReaderPrintouts, PrintedDicts) {
   std::vector<DictItem> items;
   ASSERT_TRUE(PrintedDict("{'impl': 'lru', 'hit_rate': 0.7350, 'ok': True, 'sizes': [1, 2], \"t\": 1e-05}", &items));

@@ -100,6 +100,18 @@ TEST(ReaderKey, ALabelsLauncherFlagIsNoKey) {
 }
 
 
+// A flag of the entry's command spelled out in words, then a value ("Request
+// rate 16:" over a printout after `--request-rate 4`): that flag's value for
+// the figures under the label, never a case.
+TEST(ReaderKey, AFlagSpelledOutInALabelSetsItsValue) {
+  const Config fixed = {{"request_rate", "4"}, {"num_prompts", "500"}};
+  const Config cfg = LabelConfig("Request rate 16", {}, fixed, true);
+  EXPECT_EQ(cfg.at("request_rate"), "16");
+  EXPECT_FALSE(cfg.count("case"));
+  EXPECT_EQ(LabelConfig("Batch size 64", {}, fixed, true).count("batch_size"), 0u);  // no flag of the command
+  EXPECT_EQ(LabelConfig("request rate higher", {}, fixed, true).count("request_rate"), 0u);  // no value
+}
+
 // A case is a name, never a sentence: a label's words after a dash or a
 // word that starts a clause are prose.
 TEST(ReaderKey, ACaseIsANameNeverASentence) {
