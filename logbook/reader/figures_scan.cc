@@ -43,6 +43,15 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
     unit = UnitToken(s, j);
     j += unit.size();
   }
+  // "`avg=1.188 H/s`", "median=3.1 ms": a statistic or metric assigned its
+  // figure, the unit after one space.
+  if (UnitInfo spaced{}; unit.empty() && j + 1 < s.size() && s[j] == ' ' && IsIdentStart(s[j + 1]) &&
+                         (StatisticWord(key) || MetricWord(key)) && UnitOf(UnitToken(s, j + 1), &spaced) &&
+                         !spaced.derived) {
+    unit = UnitToken(s, j + 1);
+    j += 1 + unit.size();
+    if (StatisticWord(key)) f->named["statistic"] = Lower(key);
+  }
   *end = j;
   UnitInfo info{};
   const auto v = ParseNumber(num);
