@@ -319,5 +319,21 @@ TEST(ReaderForms, StatisticAssignedAFigureAndHashRates) {
   EXPECT_DOUBLE_EQ(gpu->run.metrics.at("hashes_per_s"), 412.6e6);
 }
 
+// A dated sweep whose attempts are its sub-headings, one of them with a
+// `Result:` bullet: that Result is its part's record, not the whole entry's;
+// the other parts' summaries are read too.
+TEST(ReaderForms, AResultUnderOneSubHeadingIsThatPartsRecord) {
+  const auto figs = EntryFigures(
+      "### Session baseline\n\n"             // line 5
+      "- Kernel summary: 1.125 H/s\n\n"      // line 7
+      "### Attempt 3: deep refactor\n\n"     // line 9
+      "- Probe: 0.688 H/s (regression)\n\n"  // line 11
+      "### Attempt 4: start gating\n\n"      // line 13
+      "- Result: 1.000 H/s\n");               // line 15
+  EXPECT_NE(At(figs, 7), nullptr);
+  EXPECT_NE(At(figs, 11), nullptr);
+  EXPECT_NE(At(figs, 15), nullptr);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
