@@ -825,6 +825,18 @@ static bool DeltaContinues(const FigureScan& st, size_t start) {
 // The number at st.i (`sign`: written with one): a fraction ("33/64") or a
 // listed value waits or is skipped; a figure with its unit is kept, an aside
 // in parentheses joins the figure before it. st.i moves past what was read.
+// "3m 04s", "1h 12m": one figure of their sum (seconds, or minutes when
+// hours lead), named like any other. True when read.
+bool PartsDurationFigure(FigureScan& st, size_t start, size_t j, double first) {
+  PartsDuration d;
+  if (!DurationInParts(st.s, j, first, &d)) return false;
+  Figure f;
+  f.value = d.seconds, f.metric = d.hours ? "wall_time_s" : "time_s", f.unit = d.hours ? "min" : "s";
+  st.i = d.end;
+  KeepFigure(st, f, start, d.seconds, f.unit, false, d.last_digits);
+  return true;
+}
+
 void ScanNumber(FigureScan& st, bool sign) {
   const std::string& s = st.s;
   size_t& i = st.i;
@@ -840,6 +852,7 @@ void ScanNumber(FigureScan& st, bool sign) {
     return;
   }
   const auto v = ParseNumber(num);
+  if (v && !sign && PartsDurationFigure(st, start, j, *v)) return;
   if (!v || ListedNumber(st, start, j, *v, sign)) return;
   Figure f;
   std::string unit;

@@ -150,6 +150,18 @@ bool AnyUnit(const std::string& unit, UnitInfo* info);
 double MagnitudeAt(const std::string& s, size_t k, size_t* len);
 std::string PercentMetric(const std::string& s, size_t from, size_t to);
 std::string UnitToken(const std::string& s, size_t k);
+// A duration written in parts, each part's unit letter glued to its digits
+// ("3m 04s", "2m09s", "1h 12m", "1h 2m 3s"): `j` is just past the first
+// part's digits, `first` their value. The sum in seconds, where the text
+// ends, the last part's digits and whether hours lead; false when the
+// text there is no such duration ("3ms", a lone "5m").
+struct PartsDuration {
+  double seconds = 0;
+  size_t end = 0;
+  std::string last_digits;
+  bool hours = false;
+};
+bool DurationInParts(const std::string& s, size_t j, double first, PartsDuration* out);
 std::string WordAt(const std::string& s, size_t p, size_t* end);
 bool MfuQualifier(const std::string& w);
 bool MfuQualifies(const std::string& s, size_t from, size_t to);
