@@ -334,6 +334,8 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                   std::vector<UnreadFigures>* unread);
 void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
                  std::vector<RecordedFigure>* out);
+void ShellTimeLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
+                    std::vector<RecordedFigure>* out, std::set<int>* read);
 Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
 // An output block's configuration from outside it (key_output.cc): the
 // sub-heading, a label line right above it, the command it prints for; a
