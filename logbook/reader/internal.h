@@ -196,9 +196,9 @@ bool PercentOfPeak(const std::string& s, size_t start);
 bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
                    const ScanMode& mode, size_t* i, Figure* f);
 bool JobDuration(const std::string& s, size_t start);
-bool DurationAdjective(const std::string& s, const UnitRead& u);
+bool DurationAdjective(const std::string& s, const UnitRead& u, size_t start);
 std::string WordAfterTime(const std::string& s, size_t at);
-std::string LeadWord(const std::string& s, size_t start);
+std::string LeadWord(const std::string& s, size_t start, size_t* at = nullptr);
 bool EventTime(const std::string& s, const UnitRead& u);
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f);

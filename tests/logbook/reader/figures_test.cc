@@ -317,5 +317,18 @@ TEST(ReaderFigures, DurationsWrittenInParts) {
   EXPECT_NEAR(f[5].value, 0.003, 1e-12);
 }
 
+// A change named by a noun or verb with "of" or "by" before its figure
+// ("a difference of ~5 seconds", "reduced by 2 ms") is no run's figure.
+TEST(ReaderFigures, AChangeOfOrByIsNoRunsFigure) {
+  auto f = Figures("I saw a difference of ~5 seconds; the copy was reduced by 2 ms; cold run 340 s", true);
+  // "a 5 minute test suite run": how long the suite is, an adjective, no figure.
+  EXPECT_TRUE(Figures("on a 5 minute test suite run", true).empty());
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_NE(f[0].not_run, nullptr);
+  EXPECT_NE(f[1].not_run, nullptr);
+  EXPECT_EQ(f[2].not_run, nullptr);
+  EXPECT_DOUBLE_EQ(f[2].value, 340);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
