@@ -9,6 +9,7 @@
 
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/blocks_text.h"
+#include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -361,9 +362,14 @@ bool StatesFigure(std::string_view text) {
     while (e < text.size() && e - u < 12 && !std::isspace(static_cast<unsigned char>(text[e])) && text[e] != ',' &&
            text[e] != ';' && text[e] != ')' && text[e] != '`')
       ++e;
-    std::string unit = Lower(text.substr(u, e - u));
-    while (!unit.empty() && (unit.back() == '.' || unit.back() == ':')) unit.pop_back();
+    std::string written(text.substr(u, e - u));
+    while (!written.empty() && (written.back() == '.' || written.back() == ':')) written.pop_back();
+    const std::string unit = Lower(written);
     if (!unit.empty() && units.count(unit)) return true;
+    // A rate in any unit the figures stage knows ("1.3 MH/s", "41,200 ops/s").
+    if (reader::UnitInfo info{}; written.find('/') != std::string::npos &&
+                                 reader::UnitIn(reader::ReaderLexicon(), written, &info) && !info.derived)
+      return true;
     i = j;
   }
   return false;

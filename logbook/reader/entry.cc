@@ -541,6 +541,19 @@ void NotesBesideResult(const Entry& entry, const EntryCtx& x, std::vector<Record
   }
 }
 
+// A Result bullet under one of two or more sub-headings that name parts
+// of the entry, not its results ("### Attempt 4: start gating" among a
+// dated sweep's attempts): that part's record, so the other parts'
+// figures are the entry's too.
+bool PartsResult(const Entry& entry, const Field& result) {
+  if (entry.subheadings.size() < 2 || result.bullet.line < entry.subheadings.front().line) return false;
+  const Entry::SubHeading* part = nullptr;
+  for (const auto& h : entry.subheadings)
+    if (h.line < result.bullet.line) part = &h;
+  const std::string words = Lower(part->text);
+  return words.find("result") == std::string::npos && !IsRecapHeading(part->text) && !IsExplanationHeading(part->text);
+}
+
 // Every figure of the entry the stages saw no number in gets a fate too:
 // a line that states a number with a unit (blocks' StatesFigure) where no
 // figure was read or listed is listed "not read", with where it sits.
@@ -700,7 +713,9 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   bool any_result = false;
   for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
     if (!FigureField(entry.fields[fi])) continue;
-    any_result = any_result || entry.fields[fi].name == "Result";  // a named finding ("Negative result:") is not the Result
+    // A named finding ("Negative result:") is not the Result; nor is one
+    // part's ("### Attempt 4" of a dated sweep's attempts).
+    any_result = any_result || (entry.fields[fi].name == "Result" && !PartsResult(entry, entry.fields[fi]));
     FieldFigures(entry, fi, x, &out, unread);
   }
   if (!any_result) HeadingFigures(entry, x, &out, unread);  // beside a Result, the Result is the record

@@ -907,8 +907,9 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   OutputRead r{x, BlockContext(entry, block, context, x), "", "", "", {}, out, unread, {}, static_cast<size_t>(-1), 0};
   const size_t before = out->size();
   ResultLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out);
-  std::set<int> read;  // lines the harness's RESULT reader took
+  std::set<int> read;  // lines the harness's RESULT reader and the shell's `time` took
   for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
+  ShellTimeLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out, &read);
   const std::vector<BlockLine> lines = PrintedLines(block);
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {

@@ -43,6 +43,15 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
     unit = UnitToken(s, j);
     j += unit.size();
   }
+  // "`avg=1.188 H/s`", "median=3.1 ms": a statistic or metric assigned its
+  // figure, the unit after one space.
+  if (UnitInfo spaced{}; unit.empty() && j + 1 < s.size() && s[j] == ' ' && IsIdentStart(s[j + 1]) &&
+                         (StatisticWord(key) || MetricWord(key)) && UnitOf(UnitToken(s, j + 1), &spaced) &&
+                         !spaced.derived) {
+    unit = UnitToken(s, j + 1);
+    j += 1 + unit.size();
+    if (StatisticWord(key)) f->named["statistic"] = Lower(key);
+  }
   *end = j;
   UnitInfo info{};
   const auto v = ParseNumber(num);
@@ -177,9 +186,14 @@ bool JobDuration(const std::string& s, size_t start) {
 
 // A time written as an adjective before what it bounds or measures of a job
 // ("a 5,400-second execution window", "the 60-second test limit", "an
-// 8-minute 16-second task duration"): a setting or a job's duration, no figure.
-bool DurationAdjective(const std::string& s, const UnitRead& u) {
-  if (u.at == 0 || s[u.at - 1] != '-') return false;
+// 8-minute 16-second task duration", "a 5 minute test suite run": a
+// unit's singular word after an article's number): a setting or a job's
+// duration, no figure.
+bool DurationAdjective(const std::string& s, const UnitRead& u, size_t start) {
+  const bool singular = u.unit.size() > 3 && u.unit.back() != 's' &&
+                        std::all_of(u.unit.begin(), u.unit.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+  const std::string article = LeadWord(s, start);
+  if (u.at == 0 || (s[u.at - 1] != '-' && !(singular && (article == "a" || article == "an")))) return false;
   // What a setting bounds, or whose duration it is (a job's, not a step's:
   // "an 8.4-second median duration" is a figure).
   return ReaderLexicon().duration_nouns.count(WordAfterTime(s, u.at + u.len)) > 0;
@@ -200,7 +214,7 @@ std::string WordAfterTime(const std::string& s, size_t at) {
 
 // The word before a number at `start`, past an approximation sign ("for ~4
 // min", "adds ≈30 us") and a range's first end ("adds ~1-2 s"), lower case.
-std::string LeadWord(const std::string& s, size_t start) {
+std::string LeadWord(const std::string& s, size_t start, size_t* at) {
   size_t b = start;
   for (;;) {
     while (b > 0 && s[b - 1] == ' ') --b;
@@ -218,7 +232,17 @@ std::string LeadWord(const std::string& s, size_t start) {
       break;
     }
   }
-  return Lower(WordBefore(s, b));
+  return Lower(WordBefore(s, b, at));
+}
+
+// A word or two right before a figure that make it what a change adds or
+// saves ("adds ~30 us", "a difference of ~5 seconds", "reduced by 2 ms").
+bool DeltaLead(const std::string& s, size_t start) {
+  size_t at = 0;
+  const std::string lead = LeadWord(s, start, &at);
+  const auto& leads = ReaderLexicon().delta_leads;
+  if (leads.count(lead)) return true;
+  return (lead == "of" || lead == "by") && leads.count(Lower(WordBefore(s, at)) + " " + lead) > 0;
 }
 
 // A time followed by a word that makes it when something happened or how
@@ -239,7 +263,7 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
   *i = u.at + u.len;
   if ((f->metric == "time_s" && JobDuration(s, start)) ||
       (f->metric.find("time_s") != std::string::npos &&
-       (DurationAdjective(s, u) || EventTime(s, u) || ReaderLexicon().duration_leads.count(LeadWord(s, start)))))
+       (DurationAdjective(s, u, start) || EventTime(s, u) || ReaderLexicon().duration_leads.count(LeadWord(s, start)))))
     return false;
   if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
@@ -813,6 +837,18 @@ static bool DeltaContinues(const FigureScan& st, size_t start) {
   return st.s.find_first_of(".;:\n", st.delta_end) >= start;
 }
 
+// "3m 04s", "1h 12m": one figure of their sum (seconds, or minutes when
+// hours lead), named like any other. True when read.
+bool PartsDurationFigure(FigureScan& st, size_t start, size_t j, double first) {
+  PartsDuration d;
+  if (!DurationInParts(st.s, j, first, &d)) return false;
+  Figure f;
+  f.value = d.seconds, f.metric = d.hours ? "wall_time_s" : "time_s", f.unit = d.hours ? "min" : "s";
+  st.i = d.end;
+  KeepFigure(st, f, start, d.seconds, f.unit, false, d.last_digits);
+  return true;
+}
+
 // The number at st.i (`sign`: written with one): a fraction ("33/64") or a
 // listed value waits or is skipped; a figure with its unit is kept, an aside
 // in parentheses joins the figure before it. st.i moves past what was read.
@@ -831,6 +867,7 @@ void ScanNumber(FigureScan& st, bool sign) {
     return;
   }
   const auto v = ParseNumber(num);
+  if (v && !sign && PartsDurationFigure(st, start, j, *v)) return;
   if (!v || ListedNumber(st, start, j, *v, sign)) return;
   Figure f;
   std::string unit;
@@ -840,7 +877,7 @@ void ScanNumber(FigureScan& st, bool sign) {
     return;
   if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
   if (!f.derived && DifferenceAfter(s, i)) f.not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
-  if (!f.derived && (ReaderLexicon().delta_leads.count(LeadWord(s, start)) || DeltaContinues(st, start))) {
+  if (!f.derived && (DeltaLead(s, start) || DeltaContinues(st, start))) {
     f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
     st.delta_end = i;
   }

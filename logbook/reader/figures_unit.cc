@@ -132,6 +132,32 @@ std::string UnitToken(const std::string& s, size_t k) {
   return u;
 }
 
+bool DurationInParts(const std::string& s, size_t j, double first, PartsDuration* out) {
+  static const std::string kUnits = "hms";  // each part's unit, in the order they may follow
+  auto ends_part = [&](size_t k) { return k >= s.size() || !IsIdentChar(s[k]) || std::isdigit(static_cast<unsigned char>(s[k])); };
+  if (j >= s.size() || (s[j] != 'h' && s[j] != 'm') || !ends_part(j + 1)) return false;
+  size_t unit = kUnits.find(s[j]), k = j + 1, parts = 1;
+  double total = first * (s[j] == 'h' ? 3600 : 60);
+  std::string last;
+  while (unit + 1 < kUnits.size()) {
+    size_t d = k < s.size() && s[k] == ' ' ? k + 1 : k;
+    const size_t digits_at = d;
+    const std::string digits = DigitsAt(s, &d);
+    const auto v = digits.empty() ? std::nullopt : ParseNumber(digits);
+    if (!v || d >= s.size()) break;
+    const size_t next = kUnits.find(s[d]);
+    if (next == std::string::npos || next <= unit || !ends_part(d + 1) || (next == 1 && d + 1 < s.size() && s[d + 1] == 's'))
+      break;
+    if (digits.find('.') != std::string::npos && next != 2) break;  // only seconds take a fraction
+    total += *v * (next == 0 ? 3600 : next == 1 ? 60 : 1);
+    last = s.substr(digits_at, d - digits_at);
+    unit = next, k = d + 1, ++parts;
+  }
+  if (parts < 2) return false;
+  out->seconds = total, out->end = k, out->last_digits = last, out->hours = s[j] == 'h';
+  return true;
+}
+
 // The word (letters, digits, '-', '_') starting at p after spaces, backticks
 // and '*', and where it ends. At most 24 characters are read.
 std::string WordAt(const std::string& s, size_t p, size_t* end) {

@@ -150,6 +150,18 @@ bool AnyUnit(const std::string& unit, UnitInfo* info);
 double MagnitudeAt(const std::string& s, size_t k, size_t* len);
 std::string PercentMetric(const std::string& s, size_t from, size_t to);
 std::string UnitToken(const std::string& s, size_t k);
+// A duration written in parts, each part's unit letter glued to its digits
+// ("3m 04s", "2m09s", "1h 12m", "1h 2m 3s"): `j` is just past the first
+// part's digits, `first` their value. The sum in seconds, where the text
+// ends, the last part's digits and whether hours lead; false when the
+// text there is no such duration ("3ms", a lone "5m").
+struct PartsDuration {
+  double seconds = 0;
+  size_t end = 0;
+  std::string last_digits;
+  bool hours = false;
+};
+bool DurationInParts(const std::string& s, size_t j, double first, PartsDuration* out);
 std::string WordAt(const std::string& s, size_t p, size_t* end);
 bool MfuQualifier(const std::string& w);
 bool MfuQualifies(const std::string& s, size_t from, size_t to);
@@ -184,9 +196,9 @@ bool PercentOfPeak(const std::string& s, size_t start);
 bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
                    const ScanMode& mode, size_t* i, Figure* f);
 bool JobDuration(const std::string& s, size_t start);
-bool DurationAdjective(const std::string& s, const UnitRead& u);
+bool DurationAdjective(const std::string& s, const UnitRead& u, size_t start);
 std::string WordAfterTime(const std::string& s, size_t at);
-std::string LeadWord(const std::string& s, size_t start);
+std::string LeadWord(const std::string& s, size_t start, size_t* at = nullptr);
 bool EventTime(const std::string& s, const UnitRead& u);
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f);
@@ -322,6 +334,8 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                   std::vector<UnreadFigures>* unread);
 void ResultLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
                  std::vector<RecordedFigure>* out);
+void ShellTimeLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
+                    std::vector<RecordedFigure>* out, std::set<int>* read);
 Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
 // An output block's configuration from outside it (key_output.cc): the
 // sub-heading, a label line right above it, the command it prints for; a

@@ -3,6 +3,7 @@
 // tools' printouts pasted without their command.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <vector>
 
 #include "logbook/doc/parse_logbook.h"
@@ -293,6 +294,45 @@ TEST(ReaderForms, StatisticsInParenthesesAfterAFigure) {
   EXPECT_DOUBLE_EQ(f->run.metrics.at("min_time_s"), 1.7684);
   EXPECT_DOUBLE_EQ(f->run.metrics.at("max_time_s"), 2.3868);
   EXPECT_EQ(f->run.decimals.at("max_time_s"), 4);
+}
+
+// A tuning journal's summaries: a statistic assigned its figure with '=' and
+// the unit after a space ("`avg=1.188 H/s`, `median=1.167 H/s`"), hash rates
+// among the units; each statistic keeps its name, counts are no figures.
+TEST(ReaderForms, StatisticAssignedAFigureAndHashRates) {
+  const auto figs = EntryFigures(
+      "- Kernel summary: `avg=1.188 H/s`, `median=1.167 H/s`, `hashes=57 counted=57`\n"  // line 5
+      "- Backend summary: avg=2.50 ms (no gain).\n"                                        // line 6
+      "- GPU 0: 412.6 MH/s at 180 W\n");                                                  // line 7
+  std::map<std::string, double> kernel;
+  for (const auto& f : figs)
+    if (f.line == 5)
+      for (const auto& [k, v] : f.run.metrics) kernel[f.run.config.count("statistic") ? f.run.config.at("statistic") : k] = v;
+  ASSERT_EQ(kernel.size(), 2u);
+  EXPECT_DOUBLE_EQ(kernel["avg"], 1.188);
+  EXPECT_DOUBLE_EQ(kernel["median"], 1.167);
+  const RecordedFigure* backend = At(figs, 6);
+  ASSERT_NE(backend, nullptr);
+  EXPECT_DOUBLE_EQ(backend->run.metrics.begin()->second, 0.0025);
+  const RecordedFigure* gpu = At(figs, 7);
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_DOUBLE_EQ(gpu->run.metrics.at("hashes_per_s"), 412.6e6);
+}
+
+// A dated sweep whose attempts are its sub-headings, one of them with a
+// `Result:` bullet: that Result is its part's record, not the whole entry's;
+// the other parts' summaries are read too.
+TEST(ReaderForms, AResultUnderOneSubHeadingIsThatPartsRecord) {
+  const auto figs = EntryFigures(
+      "### Session baseline\n\n"             // line 5
+      "- Kernel summary: 1.125 H/s\n\n"      // line 7
+      "### Attempt 3: deep refactor\n\n"     // line 9
+      "- Probe: 0.688 H/s (regression)\n\n"  // line 11
+      "### Attempt 4: start gating\n\n"      // line 13
+      "- Result: 1.000 H/s\n");               // line 15
+  EXPECT_NE(At(figs, 7), nullptr);
+  EXPECT_NE(At(figs, 11), nullptr);
+  EXPECT_NE(At(figs, 15), nullptr);
 }
 
 }  // namespace

@@ -448,5 +448,38 @@ TEST(ReaderOutputFigures, NamedLinesWithoutAUnitNamingAMeasurement) {
   EXPECT_EQ(OnLine(figs, 11)->run.metrics.begin()->second, 12.10);
 }
 
+// The shell's `time` printed under a command: bash's `real 0m1.234s`,
+// `time -p`'s bare seconds, fish's `Executed in 184.93 secs` with its
+// `usr time` and `sys time` columns. The wall time is the run's time, the
+// user and system times beside it on its row; fish's other columns none.
+TEST(ReaderOutputFigures, TheShellsTimePrintout) {
+  const auto figs = Read(
+      "```console\n$ time make -j8\n"                                   // line 8
+      "real\t1m2.500s\nuser\t3m40.120s\nsys\t0m9.004s\n```\n\n"  // 9-11
+      "```console\n$ time -p ./bench\nreal 25.45\nuser 23.97\nsys 1.51\n```\n\n"  // 16-18
+      "```console\n\u276f time cargo build\n"                          // 22
+      "    Finished `dev` profile [unoptimized] target(s) in 50.06s\n\n"  // 23
+      "________________________________________________________\n"
+      "Executed in   50.16 secs    fish           external\n"             // 26
+      "   usr time  242.99 secs    0.00 micros  242.99 secs\n"            // 27
+      "   sys time   32.51 secs  996.00 micros   32.51 secs\n```\n");     // 28
+  const RecordedFigure* bash = OnLine(figs, 9);
+  ASSERT_NE(bash, nullptr);
+  EXPECT_DOUBLE_EQ(bash->run.metrics.at("time_s"), 62.5);
+  EXPECT_DOUBLE_EQ(bash->run.metrics.at("user_time_s"), 220.12);
+  EXPECT_DOUBLE_EQ(bash->run.metrics.at("system_time_s"), 9.004);
+  const RecordedFigure* p = OnLine(figs, 16);
+  ASSERT_NE(p, nullptr);
+  EXPECT_DOUBLE_EQ(p->run.metrics.at("time_s"), 25.45);
+  EXPECT_DOUBLE_EQ(p->run.metrics.at("user_time_s"), 23.97);
+  const RecordedFigure* fish = OnLine(figs, 26);
+  ASSERT_NE(fish, nullptr);
+  EXPECT_DOUBLE_EQ(fish->run.metrics.at("time_s"), 50.16);
+  EXPECT_DOUBLE_EQ(fish->run.metrics.at("user_time_s"), 242.99);
+  EXPECT_DOUBLE_EQ(fish->run.metrics.at("system_time_s"), 32.51);
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.metrics) EXPECT_NE(v, 996.0) << k;  // fish's own column is no figure
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -300,5 +300,35 @@ TEST(ReaderFigures, AHardwareLeadStatesSpecificationsNotRuns) {
   EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 41.5e-6, 1e-12);
 }
 
+// Durations written in parts ("3m 04s", "2m09s", "1h 12m", cargo's and
+// build posts' way): one figure, their sum, never the last part alone.
+TEST(ReaderFigures, DurationsWrittenInParts) {
+  auto f = Figures("baseline 3m 04s, cranelift 2m09s, suite 1h 12m, link 1m 34.5s, cold 50s, fast 3ms", false);
+  ASSERT_EQ(f.size(), 6u);
+  EXPECT_EQ(f[0].metric, "time_s");
+  EXPECT_DOUBLE_EQ(f[0].value, 184);
+  EXPECT_EQ(f[0].decimals, 0);
+  EXPECT_DOUBLE_EQ(f[1].value, 129);
+  EXPECT_EQ(f[2].metric, "wall_time_s");
+  EXPECT_DOUBLE_EQ(f[2].value, 4320);
+  EXPECT_DOUBLE_EQ(f[3].value, 94.5);
+  EXPECT_EQ(f[3].decimals, 1);
+  EXPECT_DOUBLE_EQ(f[4].value, 50);
+  EXPECT_NEAR(f[5].value, 0.003, 1e-12);
+}
+
+// A change named by a noun or verb with "of" or "by" before its figure
+// ("a difference of ~5 seconds", "reduced by 2 ms") is no run's figure.
+TEST(ReaderFigures, AChangeOfOrByIsNoRunsFigure) {
+  auto f = Figures("I saw a difference of ~5 seconds; the copy was reduced by 2 ms; cold run 340 s", true);
+  // "a 5 minute test suite run": how long the suite is, an adjective, no figure.
+  EXPECT_TRUE(Figures("on a 5 minute test suite run", true).empty());
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_NE(f[0].not_run, nullptr);
+  EXPECT_NE(f[1].not_run, nullptr);
+  EXPECT_EQ(f[2].not_run, nullptr);
+  EXPECT_DOUBLE_EQ(f[2].value, 340);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

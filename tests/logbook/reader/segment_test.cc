@@ -366,6 +366,18 @@ TEST(SegmentParse, AFirstTopLevelHeadingOverATranscriptIsAnEntryOfItsOwnText) {
   EXPECT_EQ(h[1], "Sheet 1: totals");
 }
 
+// A tuning journal's sections hold figures in rate units the lexicon knows
+// (hash rates, operations a second): a `## Baseline` of summaries beside the
+// dated sweeps is an entry of its own as a table or a time would make it.
+TEST(SegmentParse, ASectionStatingARateInAnyKnownUnitHoldsARecord) {
+  const std::string text = std::string("# Miner tuning\n\n## Baseline\n\n- Kernel: 1.188 H/s\n- Store: 41,200 ops/s\n\n") +
+                           "## 2026-02-14 rework sweep\n\n- Result: 1.3 MH/s\n\n## 2026-02-15 second sweep\n\n- Result: 1.4 MH/s\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0], "Baseline");
+}
+
 TEST(SegmentParse, PlansGoalsAndTheSeedsBaselineStaySections) {
   // A Goal with a target figure is the logbook's own; the seed form's
   // `## Baseline` above `### date` entries is no entry; a section of prose
