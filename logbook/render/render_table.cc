@@ -810,6 +810,9 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
            ? c.scale == 1 && (u == f.run.units.end() || WrittenUnitFactor(u->second) <= 0 ||
                               WrittenUnitFactor(u->second) == 1)
            : u != f.run.units.end() && (canon(u->second) == canon(c.unit) || SameWrittenUnit(u->second, c.unit)));
+  // "12.4 TFLOP/s" in a column of GFLOPS: as written, unit and all.
+  if (const std::string other = as_written ? "" : OtherUnitText(f.run, c.metric); !other.empty())
+    return (f.run.approximate.count(c.metric) ? "~" : "") + other;
   // "~17.5": the author's approximation stays one. A time written in
   // another unit keeps its significant digits (0.406 s -> 406 ms).
   int decimals = as_written ? std::min(d->second, 16) : c.decimals;
