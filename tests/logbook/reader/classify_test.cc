@@ -474,3 +474,35 @@ TEST(ReaderClassify, ASummaryTableRepeatedByProseBelowStaysTheRecord) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "| Shape | Before (ms) | After (ms) |": the after figures are the entry's
+// own; a before figure equal to an earlier entry's restates it, though its
+// row holds a fresh after figure; a before figure no entry wrote stays.
+TEST(ReaderClassify, ABeforeColumnRestatesAnEarlierEntrysFigure) {
+  const Logbook lb = ParseLogbook(
+      "# GEMM log\n\n## 2026-03-01 Baseline\n\n```bash\npython gemm.py\n```\n\n"  // 1-7
+      "| Shape | Time (ms) |\n|---|---|\n| 4096 | 3.184 |\n\n"                  // 9-11
+      "## 2026-03-04 Swizzled tiles\n\n```bash\npython gemm.py --swizzle\n```\n\n"  // 13-17
+      "| Shape | Before (ms) | After (ms) |\n|---|---|---|\n"                      // 19, 20
+      "| 4096 | 3.184 | 2.907 |\n| 8192 | 25.61 | 22.48 |\n",                     // 21, 22
+      "t.md");
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(lb, &unread);
+  ASSERT_EQ(figs.size(), 2u);
+  std::set<double> kept;
+  for (const auto& f : figs[1])
+    for (const auto& [m, v] : f.run.metrics) kept.insert(std::round(v * 1e6));
+  EXPECT_TRUE(kept.count(2907));   // after, measured here
+  EXPECT_TRUE(kept.count(22480));  // after
+  EXPECT_TRUE(kept.count(25610));  // before, no earlier entry wrote it
+  EXPECT_FALSE(kept.count(3184));  // before, restates the baseline entry
+  bool listed = false;
+  for (const auto& u : unread[1]) listed = listed || (u.line == 21 && u.why.find("restates") != std::string::npos);
+  EXPECT_TRUE(listed);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
