@@ -66,6 +66,10 @@ struct Lexicon {
   // arrow's first side): its figure equal to an earlier entry's restates it,
   // even on a row whose other side is this entry's own measurement.
   std::set<std::string> before_words;
+  // derived_percent_metrics: shares (of percent_metrics) that are ratios of
+  // other figures by their nature, never read off a run ("90% scaling
+  // efficiency"): derived, not a run's measurement.
+  std::set<std::string> derived_percent_metrics;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.

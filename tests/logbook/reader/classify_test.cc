@@ -506,3 +506,28 @@ TEST(ReaderClassify, ABeforeColumnRestatesAnEarlierEntrysFigure) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// An efficiency is a ratio of runs by its nature ("90% scaling efficiency"):
+// derived, no run's figure; --show-recorded says so with its stage. A
+// utilization read off a tool stays a measurement.
+TEST(ReaderClassify, AnEfficiencyIsDerived) {
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(
+      "# Scaling log\n\n## 2026-03-01 Eight GPUs\n\n```bash\ntorchrun train.py\n```\n\n"  // 1-7
+      "Going from 1 to 8 GPUs gives 90% scaling efficiency.\n\n"                       // 9
+      "The fused path is 2.36x faster than eager.\n\n"                                  // 11
+      "GPU utilization 71% during the run; step time 412 ms.\n",                        // 13
+      &why);
+  EXPECT_FALSE(kept.count(9));
+  EXPECT_FALSE(kept.count(11));
+  EXPECT_TRUE(kept.count(13));
+  EXPECT_NE(why[9].find("derived"), std::string::npos) << why[9];
+  EXPECT_NE(why[11].find("derived"), std::string::npos) << why[11];
+  EXPECT_EQ(FateStage("listed, not tabled: " + why[9]), "classify");
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
