@@ -283,6 +283,24 @@ TEST(ReaderForms, MetricRowsWithoutUnitsAreRunsByColumn) {
   EXPECT_DOUBLE_EQ(jitter[0]->run.metrics.at("p99_jitter"), 3.9);
 }
 
+// A speedup row of a vertical metric table ("| Speedup | 2.36x |") is
+// derived from the runs, listed as such; the table's measured rows stay.
+TEST(ReaderForms, ASpeedupRowOfAVerticalTableIsDerived) {
+  std::vector<UnreadFigures> unread;
+  const Logbook lb = ParseLogbook("# Log\n\n## 2026-01-02 Runs\n\n"
+                                  "| Metric | Value |\n|---|---|\n"  // lines 5, 6
+                                  "| Speedup | 2.36x |\n"              // 7
+                                  "| Fused time | 0.511 ms |\n",      // 8
+                                  "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", &unread);
+  EXPECT_EQ(At(figs, 7), nullptr);
+  ASSERT_NE(At(figs, 8), nullptr);
+  bool derived = false;
+  for (const auto& u : unread) derived = derived || (u.line == 7 && u.why.find("derived") != std::string::npos);
+  EXPECT_TRUE(derived);
+}
+
 // A bare number under a label that names a quality of the run is that
 // figure; a " / " list under a label whose slashed word names each part is
 // one figure a part; a number the label does not name stays unnamed.
