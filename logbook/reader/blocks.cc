@@ -168,8 +168,18 @@ bool ShellishLine(std::string_view l) {
 // A printed record of three fields or more, each a name and a number,
 // split by '|' ("step 56 | loss: 8.319 | lr 4.78e-05 | dt: 4875.88ms"), or
 // three key=value spans: a training loop's or a bench's line.
+// A timer's line that leads with its figure in brackets ("[10.63s] Insert
+// 2048 authors"): a number and its unit inside, a label after.
+static bool BracketTimerLine(std::string_view t) {
+  const size_t close = t.find("] ");
+  if (t.size() < 5 || t[0] != '[' || close == std::string_view::npos || close > 24 ||
+      !std::isdigit(static_cast<unsigned char>(t[1])) || !std::isalpha(static_cast<unsigned char>(t[close - 1])))
+    return false;
+  return close + 2 < t.size() && std::isalpha(static_cast<unsigned char>(t[close + 2]));
+}
+
 bool RecordLine(std::string_view t) {
-  if (KeyValues(t) >= 3) return true;
+  if (KeyValues(t) >= 3 || BracketTimerLine(t)) return true;
   int fields = 0;
   for (size_t b = 0; b <= t.size() && fields < 3;) {
     size_t e = t.find('|', b);

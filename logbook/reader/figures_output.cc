@@ -867,7 +867,24 @@ bool BreakdownLine(OutputRead& r, const BlockLine& l) {
   return true;
 }
 
+// A timer's line that leads with its figure in brackets ("[10.63s] Insert
+// 2048 authors", "[657.14ms] Pick authors"): read as "<label>: <figure>".
+bool BracketLead(const std::string& t, std::string* named) {
+  const size_t close = t.find("] ");
+  if (t.size() < 5 || t[0] != '[' || close == std::string::npos || close > 24 || !std::isdigit(static_cast<unsigned char>(t[1])))
+    return false;
+  const std::string label = TrimText(t.substr(close + 2));
+  if (label.empty() || !std::isalpha(static_cast<unsigned char>(label[0]))) return false;
+  *named = label + ": " + t.substr(1, close - 1);
+  return true;
+}
+
 void ReadLine(OutputRead& r, const BlockLine& l) {
+  if (std::string named; BracketLead(l.text, &named)) {
+    BlockLine as_named = l;
+    as_named.text = named;
+    if (NamedLine(r, as_named.text, l.line) || KeyValueLine(r, as_named.text, l.line)) return;
+  }
   if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
     r.group.clear(), r.group_unit.clear();
     r.context.erase("args");
