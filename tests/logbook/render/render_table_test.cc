@@ -316,6 +316,18 @@ TEST(RenderRecordedTable, AFigureInAnotherUnitOfItsColumnKeepsItsUnit) {
   EXPECT_EQ(out.find("12400"), std::string::npos) << out;
 }
 
+// A figure stored as written under a metric of its own name ("Before:
+// 219MB" read as before_mb, not converted to MiB) is shown as written, in
+// its table cell and in its fate line.
+TEST(RenderRecordedTable, AFigureStoredAsWrittenIsNotConvertedAgain) {
+  RecordedFigure a;
+  a.run.metrics["before_mb"] = 219, a.run.units["before_mb"] = "MB", a.run.decimals["before_mb"] = 0;
+  a.run.metrics["after_mb"] = 276, a.run.units["after_mb"] = "MB", a.run.decimals["after_mb"] = 0;
+  const std::string out = RenderRecordedTable({a});
+  EXPECT_NE(out.find("| 276 | 219 |"), std::string::npos) << out;
+  EXPECT_EQ(RecordedValuesAsWritten(a.run), "276 MB (after_mb), 219 MB (before_mb)");
+}
+
 TEST(FigureValues, ADerivedOnlyFigureIsStillNamed) {
   // --show-recorded names every figure: one of a speedup alone is no empty list.
   EXPECT_EQ(FigureValuesText({{"speedup", 6.41}}), "6.41 speedup");
