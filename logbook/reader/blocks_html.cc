@@ -28,7 +28,20 @@ struct Tag {
   std::string name;
   bool closing = false;
   size_t end = 0;
+  int colspan = 1, rowspan = 1;  // a cell's spans ("<th colspan=2>")
 };
+
+// The whole number an attribute of a tag's text gives (`colspan="2"`,
+// `rowspan=3`), 1 when the tag has none.
+int SpanAttribute(std::string_view attrs, std::string_view name) {
+  const size_t at = LowerOf(attrs).find(name);
+  if (at == std::string_view::npos) return 1;
+  size_t p = at + name.size();
+  while (p < attrs.size() && (attrs[p] == ' ' || attrs[p] == '=' || attrs[p] == '"' || attrs[p] == '\''))
+    ++p;
+  const int n = std::atoi(std::string(attrs.substr(p, 4)).c_str());
+  return n >= 1 && n <= 64 ? n : 1;
+}
 
 bool ReadTag(std::string_view s, size_t i, Tag* t) {
   size_t p = i + 1;
@@ -41,6 +54,10 @@ bool ReadTag(std::string_view s, size_t i, Tag* t) {
   if (gt == std::string_view::npos) return false;
   t->name = LowerOf(s.substr(b, p - b));
   t->end = gt + 1;
+  if (t->name == "th" || t->name == "td") {
+    t->colspan = SpanAttribute(s.substr(p, gt - p), "colspan");
+    t->rowspan = SpanAttribute(s.substr(p, gt - p), "rowspan");
+  }
   return true;
 }
 
@@ -75,6 +92,7 @@ struct TableWalk {
   int depth = 0;             // tables open (an inner table's cells are its outer cell's text)
   bool in_row = false, in_cell = false, in_head = false;
   std::vector<std::string> row;
+  std::vector<std::pair<int, int>> spans, header_spans;  // each cell's (colspan, rowspan)
   bool row_all_th = true;
   int row_line = 0, digit_line = 0, cell_line = 0;
   std::string cell;
@@ -101,12 +119,17 @@ struct TableWalk {
     const bool starts_number = std::any_of(row.begin(), row.end(), StartsNumber);
     if (table.header.empty() && table.rows.empty() && (row_all_th || in_head || !starts_number)) {
       table.header = std::move(row);
+      header_spans = std::move(spans);
+    } else if (row_all_th && table.rows.empty()) {
+      SubHeader();
     } else if (!table.header.empty() && !(row_all_th && table.rows.empty())) {
       table.rows.push_back(std::move(row));
       table.row_lines.push_back(digit_line > 0 ? digit_line : row_line);
     }
     row.clear();
+    spans.clear();
   }
+  void SubHeader();
   void StartRow(int line) {
     EndRow();
     in_row = true, row_all_th = true;
@@ -126,6 +149,35 @@ struct TableWalk {
   }
 };
 
+// A second header row under a first whose cells span columns (a group
+// "Prefill" over "ms" and "tok/s"): each column is named by its group and
+// its own header ("Prefill / ms"); a first-row cell that spans both rows
+// ("Batch") names its column alone. A second header row under a first of no
+// groups, or whose cells do not fill the groups' columns, adds nothing.
+void TableWalk::SubHeader() {
+  bool grouped = false;
+  size_t wanted = 0;
+  for (size_t i = 0; i < table.header.size() && i < header_spans.size(); ++i) {
+    grouped = grouped || header_spans[i].first > 1;
+    if (header_spans[i].second < 2) wanted += static_cast<size_t>(header_spans[i].first);
+  }
+  if (!grouped || header_spans.size() != table.header.size() || wanted != row.size()) return;
+  std::vector<std::string> names;
+  size_t k = 0;
+  for (size_t i = 0; i < table.header.size(); ++i) {
+    const std::string& group = table.header[i];
+    if (header_spans[i].second >= 2) {
+      for (int c = 0; c < header_spans[i].first; ++c) names.push_back(group);
+      continue;
+    }
+    for (int c = 0; c < header_spans[i].first; ++c, ++k) {
+      const std::string& own = row[k];
+      names.push_back(group.empty() ? own : own.empty() || own == group ? group : group + " / " + own);
+    }
+  }
+  table.header = std::move(names);
+}
+
 void TableWalk::OnTag(const Tag& t, int line) {
   if (t.name == "table") {
     if (!t.closing && depth++ == 0) table = HtmlTable{}, table.line = line;
@@ -143,6 +195,7 @@ void TableWalk::OnTag(const Tag& t, int line) {
     if (!in_row) StartRow(line);
     EndCell();
     in_cell = true;
+    spans.emplace_back(t.colspan, t.rowspan);
     row_all_th = row_all_th && t.name == "th";
   } else if (t.name == "td" || t.name == "th") {
     EndCell();

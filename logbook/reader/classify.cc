@@ -1,3 +1,5 @@
+#include <iterator>
+
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -366,6 +368,17 @@ HeadingUnit EntryHeadingsUnit(const Logbook& logbook) {
 void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                          std::vector<std::vector<UnreadFigures>>* unread);
 
+// Whether a figure set is the side a comparison starts from: a value of its
+// configuration whose first word is a before word ("Before", "Old",
+// "Baseline (main)"; an arrow's "before"; before_words of the vocabulary).
+bool BeforeSide(const StoredRun& run) {
+  for (const auto& [key, value] : run.config) {
+    std::string first = Lower(value.substr(0, value.find_first_of(" (/_-")));
+    if (ReaderLexicon().before_words.count(first)) return true;
+  }
+  return false;
+}
+
 // The table rows (lines) of an entry with a figure set no earlier entry
 // records: such a row is this entry's measurement, every figure set of it
 // (a row of "| shape | ours us | upstream us |" whose upstream run repeats
@@ -377,13 +390,28 @@ std::set<int> FreshTableRows(const std::vector<RecordedFigure>& figs, const Earl
   return out;
 }
 
+// The table rows (lines) that compare a side a comparison starts from
+// (BeforeSide) with another: "| Latency (ms) | 14.62 | 12.91 |" under
+// "Before | After". Such a row's before side is judged by itself: it
+// restates an earlier 14.62 though the row measures 12.91. A row of one
+// run named "baseline" is no comparison.
+std::set<int> ComparedRows(const std::vector<RecordedFigure>& figs) {
+  std::set<int> before, other, out;
+  for (const auto& f : figs)
+    if (f.table) (BeforeSide(f.run) ? before : other).insert(f.line);
+  std::set_intersection(before.begin(), before.end(), other.begin(), other.end(), std::inserter(out, out.end()));
+  return out;
+}
+
 // The earlier entry a figure restates ("" for none): a prose figure or a
 // table row (not a fresh one, FreshTableRows) equal to an earlier entry's;
 // a reference's figure only when it is that figure ("Reference path: 2.538
 // ms"), else this entry measured it; a Result's figure equal to an earlier
 // entry's that names that entry ("bf16 31.42 ms (as in PLN-001)").
-std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier, const std::set<int>& fresh_rows) {
-  const bool table = f.table && ThreeDigits(f.run) && !fresh_rows.count(f.line);
+std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier, const std::set<int>& fresh_rows,
+                         const std::set<int>& compared) {
+  const bool table = f.table && ThreeDigits(f.run) &&
+                     (!fresh_rows.count(f.line) || (compared.count(f.line) && BeforeSide(f.run)));
   std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
   if (from.empty() && f.refers && ThreeDigits(f.run)) from = EarlierEntryOf(f.run, earlier, false);
   if (from.empty() && !f.prose && !f.table)
@@ -414,10 +442,10 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
                                                             HardwareAt(hardware, e.heading_line), heading_unit);
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);
-    const std::set<int> fresh_rows = FreshTableRows(figs, earlier);
+    const std::set<int> fresh_rows = FreshTableRows(figs, earlier), compared = ComparedRows(figs);
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
-      const std::string from = RestatedFrom(f, earlier, fresh_rows);
+      const std::string from = RestatedFrom(f, earlier, fresh_rows, compared);
       if (f.refers && !RefersBeside(f.run, own_metrics)) {
         if (un) un->push_back({f.line, f.text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
         continue;

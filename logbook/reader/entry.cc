@@ -60,14 +60,21 @@ void ResultLines(const std::string& text, int first_line, const Config& context,
 
 // The context of a table under a sub-heading of the entry ("#### `topk=8`,
 // `null=0.1` vs `null=0.0`"): the keys the nearest sub-heading above it
-// names (not a case: a heading's words are a title).
+// names (not a case: a heading's words are a title), and those of the
+// sub-headings it sits under ("### 8 epochs" over "#### lr 1e-3"), the
+// nearer naming a key last.
 Config Under(const Entry& e, int line, Config context, const EntryCtx& x) {
-  const Entry::SubHeading* near = nullptr;
-  for (const auto& h : e.subheadings)
-    if (h.line < line) near = &h;
-  if (near == nullptr) return context;
-  Config named = LabelWords(near->text, x.vars, x.fixed, x.generic, &x.feeds);
-  for (const auto& [k, v] : named) context[k] = v;
+  size_t near = e.subheadings.size();
+  for (size_t k = 0; k < e.subheadings.size(); ++k)
+    if (e.subheadings[k].line < line) near = k;
+  if (near == e.subheadings.size()) return context;
+  std::vector<size_t> path = {near};
+  for (size_t i = near, level = static_cast<size_t>(std::max(e.subheadings[near].level, 0)); i-- > 0 && level > 0;)
+    if (e.subheadings[i].level > 0 && static_cast<size_t>(e.subheadings[i].level) < level)
+      path.push_back(i), level = static_cast<size_t>(e.subheadings[i].level);
+  for (size_t p = path.size(); p-- > 0;)
+    for (const auto& [k, v] : LabelWords(e.subheadings[path[p]].text, x.vars, x.fixed, x.generic, &x.feeds))
+      context[k] = v;
   return context;
 }
 

@@ -334,21 +334,43 @@ static bool UnnamedRangeEnd(const Figure& f, size_t figures, const EntryCtx& x, 
   return f.range && (figures > 2 || named_label) && w.context.empty() && WordConfig(f, x).size() <= 1;
 }
 
+constexpr char kDerivedWhy[] = "derived (a speedup, a change, an efficiency), not a measurement";
+
+static std::set<std::string> Plus(std::set<std::string> reasons, const char* why) {
+  reasons.insert(why);
+  return reasons;
+}
+
+// Whether a text's figures are derived from runs and none its own ("2.36x
+// faster", "90% scaling efficiency"); a shape's "4096 x 4096" is no speedup.
+static bool OnlyDerived(const std::vector<Figure>& figures, const std::vector<Point>& points, const std::string& text) {
+  for (size_t p = text.find_first_of("xX"); p != std::string::npos; p = text.find_first_of("xX", p + 1)) {
+    size_t a = p, b = p + 1;
+    while (a > 0 && text[a - 1] == ' ') --a;
+    while (b < text.size() && text[b] == ' ') ++b;
+    if (a > 0 && b < text.size() && std::isdigit(static_cast<unsigned char>(text[a - 1])) &&
+        std::isdigit(static_cast<unsigned char>(text[b])))
+      return false;
+  }
+  const bool derived = std::any_of(figures.begin(), figures.end(), [](const Figure& f) { return f.derived && !f.not_run; });
+  return derived && std::none_of(points.begin(), points.end(), [](const Point& p) { return HasBaseMetric(p.run); });
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
   bool no_unit = false, restated = false, unnamed = false;
   std::set<std::string> not_run;
-  size_t sentence = 0;
   std::vector<Figure> figures =
       Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string(), w.label);
   for (UnitInfo carried{}; const auto& f : figures)
-    if (w.carry && !f.derived && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
+    if (w.carry && !f.derived && !f.not_run && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
   SlashLabelList(w.context, rest, &figures);
   if (w.label_unit.empty()) LabelQualities(w.label, rest, &figures);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
   std::map<size_t, std::map<std::string, std::vector<double>>> repeats;  // point -> metric -> later values
+  size_t sentence = 0;
   for (Figure f : figures) {
     if (f.metric == kCarried && !CarriedFigure(x, &f)) continue;  // prose numbers nothing names: no figures
     // A clause's subject names a figure only where it tells figures of one
@@ -391,7 +413,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
   if (unnamed) unread->push_back({line, text, "a figure of a later sentence that nothing names"});
-  for (const auto& why : not_run) unread->push_back({line, text, why});
+  for (const auto& why : OnlyDerived(figures, points, text) ? Plus(not_run, kDerivedWhy) : not_run) unread->push_back({line, text, why});
   return points;
 }
 

@@ -161,6 +161,7 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
     f->metric = "mfu", f->unit = std::string(1, '%');
   } else if (!named.empty()) {
     f->metric = named, f->unit = std::string(1, '%');
+    f->derived = ReaderLexicon().derived_percent_metrics.count(named) > 0;  // "90% scaling efficiency"
   } else {
     return false;
   }
@@ -709,7 +710,7 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
       f.word = post;  // "~3.8 us launch overhead vs 51 us kernel"
   if (!f.derived) FromTo(st, start, &f);
   if (f.metric == "time_share_pct" && f.word.empty()) f.word = CodeName(s, st.i);
-  if (UnitInfo u{}; st.mode.prose && !f.derived && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
+  if (UnitInfo u{}; st.mode.prose && !f.derived && !f.not_run && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
   // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
   before_arrow = before_arrow || ArrowAfterUnit(s, st.i);
   st.last_end = st.i;

@@ -1,5 +1,6 @@
 #include "logbook/reader/figures_values.h"
 
+#include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -175,6 +176,8 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
   // Each cell in a unit of its own: rows of metrics, each column a run.
   const bool own_units = metric.metric.empty() && OwnUnits(t, vcols);
   if (metric.metric.empty() && !own_units) {
+    // "| Metric | vLLM | SGLang |" over rows that name their metric: each column a run.
+    if (VerticalTableFigures(t, context, x, out, unread)) return true;
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of values by column (" + headers[vcols[0]] + ", " + headers[vcols[1]] + ", ...) that names no unit"});
     return true;
   }

@@ -72,16 +72,42 @@ bool SettingRow(const std::string& name, const std::string& value) {
   return true;
 }
 
+// Whether any value cell of `t` is written with a unit of its own.
+bool AnyCellUnit(const TableBlock& t) {
+  for (const auto& row : t.rows)
+    for (size_t c = 1; c < row.size(); ++c) {
+      std::string unit;
+      if (NumberCell(Unticked(row[c]), &unit) && !unit.empty()) return true;
+    }
+  return false;
+}
+
+// The metric a row's name gives its bare numbers: the unit it names
+// ("Decode latency (ms)"), else, in a table that writes no unit anywhere,
+// the name itself ("TTFT p50", unitless); none for a derived row ("Speedup"),
+// a setting's ("Batch size | 8") or a remark's.
+ColumnInfo RowMetric(const std::string& name, const std::string& value, bool no_units) {
+  const ColumnInfo c = ColumnMetric(name);
+  if (c.derived || name.empty() || RemarkColumn(name) || NamesNoRun(name) || SettingRow(name, value)) return {};
+  if (!c.metric.empty()) return c;
+  if (!no_units || !HasAlpha(name)) return {};
+  ColumnInfo own;
+  own.metric = SnakeKey(name), own.factor = 1;
+  return own;
+}
+
 // "| Metric | PyTorch | Triton | Gap |": rows of metrics, each further
 // column a run (variant=<its header>); a cell written with its own unit is
-// that run's figure of the row's metric, any other cell (a count, a share, a
-// ratio, a remark) none.
+// that run's figure of the row's metric, a bare number one of the metric its
+// row's name gives (RowMetric), any other cell (a share, a ratio, a remark)
+// none.
 bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                        std::vector<RecordedFigure>* out) {
   if (t.header.size() < 3 || !Vocab().names.count(Plain(t.header[0])) || NamesNoRun(t.subheading) ||
       NamesNoRun(Caption(*x.entry, t)))
     return false;
   const size_t before = out->size();
+  const bool no_units = !AnyCellUnit(t);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
     std::string text = "|";
@@ -91,10 +117,14 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
       std::string unit;
       UnitInfo info{};
       if (h.empty() || RemarkColumn(h) || CheckColumn(h) || EstimateColumn(h) || NamesNoRun(h) ||
-          !NumberCell(cell, &unit) || unit.empty() || unit == "%" || !UnitOf(unit, &info) || info.derived)
+          ColumnMetric(h).derived || !NumberCell(cell, &unit))
         continue;
+      ColumnInfo col = unit.empty() ? RowMetric(Unticked(row[0]), cell, no_units) : ColumnInfo{};
+      if (!unit.empty() && unit != "%" && UnitOf(unit, &info) && !info.derived)
+        col = ColumnInfo{info.metric, unit, "", info.factor, false, {}};
+      if (col.metric.empty()) continue;
       std::map<std::string, StoredRun> figs;
-      MetricCell(cell, ColumnInfo{info.metric, unit, "", info.factor, false, {}}, &figs);
+      MetricCell(cell, col, &figs);
       if (figs.empty() || !HasBaseMetric(figs[""])) continue;
       Config cfg = context;
       cfg[SnakeKey(Unticked(t.header[0]))] = Unticked(row[0]), cfg["variant"] = h;  // "metric", "benchmark" ...
@@ -138,7 +168,9 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
     std::string name = row.empty() ? "" : Unticked(row[0]);
     while (!name.empty() && name.back() == ':') name.pop_back();
     const std::string value = row.size() < 2 || EmptyCell(row[1]) ? "" : Unticked(row[1]);
-    if (SettingRow(name, value)) settings[SnakeKey(name)] = value;
+    if (ColumnMetric(name).derived) {  // "| Speedup | 2.36x |": derived from the runs, none of its own
+      if (unread && !value.empty()) unread->push_back({t.line + 2 + static_cast<int>(&row - t.rows.data()), "| " + Unticked(row[0]) + " | " + value + " |", "derived (a speedup, a change, an efficiency), not a measurement"});
+    } else if (SettingRow(name, value)) settings[SnakeKey(name)] = value;
     else if (!name.empty() && !value.empty() && name.find(':') == std::string::npos) block.text += name + ": " + value;
     block.text += "\n";
   }

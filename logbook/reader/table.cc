@@ -26,6 +26,15 @@ namespace {
 
 // A label's words as a key's value: markup, a "Table 2:" or "03:" number
 // and the closing colon dropped.
+// Whether a heading's words start with a count of what follows ("8
+// epochs", "64 experts"): a whole number, then a lower-case word. A
+// section's number is written with a mark ("03:", "2.1", "4)") or before a
+// capitalized title ("2 Results").
+static bool CountBeforeNoun(const std::vector<std::string>& w) {
+  return w.size() >= 2 && std::all_of(w[0].begin(), w[0].end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+         std::islower(static_cast<unsigned char>(w[1][0]));
+}
+
 std::string LabelValue(std::string t) {
   t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return c == '*' || c == '`' || c == '#'; }), t.end());
   t = parse_detail::Trim(t);
@@ -34,8 +43,9 @@ std::string LabelValue(std::string t) {
   size_t drop = 0;
   if (!w.empty() && (Lower(w[0]) == "table" || Lower(w[0]) == "figure") && w.size() > 1) drop = 2;  // "Table 2:"
   else if (!w.empty() && std::isdigit(static_cast<unsigned char>(w[0][0])) &&
-           std::all_of(w[0].begin(), w[0].end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == ')'; }))
-    drop = 1;  // "03:", "2.1"
+           std::all_of(w[0].begin(), w[0].end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':' || c == ')'; }) &&
+           !CountBeforeNoun(w))
+    drop = 1;  // "03:", "2.1"; not the value of "8 epochs"
   std::string out;
   for (size_t i = drop; i < w.size(); ++i) out += (out.empty() ? "" : " ") + w[i];
   return out.size() > 60 ? "" : out;

@@ -61,6 +61,15 @@ struct Lexicon {
   // delta_leads: a word right before a figure that makes it what a change
   // adds or saves ("adds ~30 us per dispatch", "saves 2 ms"), not a run's.
   std::set<std::string> delta_leads;
+  // before_words: the first word of a run's name that makes it the side a
+  // comparison starts from (a table's "Before", "Old", "Baseline" column, an
+  // arrow's first side): its figure equal to an earlier entry's restates it,
+  // even on a row whose other side is this entry's own measurement.
+  std::set<std::string> before_words;
+  // derived_percent_metrics: shares (of percent_metrics) that are ratios of
+  // other figures by their nature, never read off a run ("90% scaling
+  // efficiency"): derived, not a run's measurement.
+  std::set<std::string> derived_percent_metrics;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.

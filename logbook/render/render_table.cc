@@ -463,6 +463,13 @@ namespace {
 // A recorded figure in the unit and digits its author wrote, when that unit
 // is not the stored one ("4204 MB", not 4009.25 MiB; "4.10 ms", not
 // 0.0041 s; "221k tokens/s"); "" when the figure is best shown as stored.
+// Whether `metric` is one of a unit's metric `base` ("p90_time_s" of
+// time_s): its figures are stored in that metric's unit.
+bool MetricOfUnit(const std::string& metric, const std::string& base) {
+  return metric.size() > base.size() && metric.compare(metric.size() - base.size(), base.size(), base) == 0 &&
+         metric[metric.size() - base.size() - 1] == '_';
+}
+
 std::string WrittenText(const StoredRun& run, const std::string& metric, double v) {
   const auto u = run.units.find(metric);
   const auto d = run.decimals.find(metric);
@@ -474,7 +481,9 @@ std::string WrittenText(const StoredRun& run, const std::string& metric, double 
     return "";
   std::string plain;
   const double magnitude = reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain);
-  std::string text = Fixed(v / info.factor, std::min(d->second, 16));
+  // "Before: 219MB" read as before_mb was stored as written, not in the unit's metric (memory_mib).
+  const bool stored_as_written = info.metric != metric && !MetricOfUnit(metric, info.metric);
+  std::string text = Fixed(stored_as_written ? v : v / info.factor, std::min(d->second, 16));
   if (magnitude != 1) text = GroupThousands(text) + u->second.substr(0, u->second.find(' '));
   text += " " + plain;
   if (info.metric != metric) text += " (" + metric + ")";
@@ -810,6 +819,9 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
            ? c.scale == 1 && (u == f.run.units.end() || WrittenUnitFactor(u->second) <= 0 ||
                               WrittenUnitFactor(u->second) == 1)
            : u != f.run.units.end() && (canon(u->second) == canon(c.unit) || SameWrittenUnit(u->second, c.unit)));
+  // "12.4 TFLOP/s" in a column of GFLOPS: as written, unit and all.
+  if (const std::string other = as_written ? "" : OtherUnitText(f.run, c.metric); !other.empty())
+    return (f.run.approximate.count(c.metric) ? "~" : "") + other;
   // "~17.5": the author's approximation stays one. A time written in
   // another unit keeps its significant digits (0.406 s -> 406 ms).
   int decimals = as_written ? std::min(d->second, 16) : c.decimals;
@@ -860,6 +872,7 @@ RecordedColumn OwnColumn(const std::vector<RecordedFigure>& figures, const std::
   reader::UnitInfo info{};
   if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) || info.derived || info.factor <= 0) return c;
   c.scale = 1 / info.factor, c.unit = u, c.header = UnitColumnHeader(metric, u);
+  if (info.metric != metric && !MetricOfUnit(metric, info.metric)) c.scale = 1;  // before_mb: stored as written
   return c;
 }
 

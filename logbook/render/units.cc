@@ -55,4 +55,17 @@ std::string WrittenNumber(const StoredRun& run, const std::string& metric, doubl
   return std::fabs(v) >= 1e5 ? GroupThousands(Fixed(v, d->second)) : Fixed(v, d->second);
 }
 
+std::string OtherUnitText(const StoredRun& run, const std::string& metric) {
+  const auto v = run.metrics.find(metric);
+  const auto d = run.decimals.find(metric);
+  const auto u = run.units.find(metric);
+  if (v == run.metrics.end() || d == run.decimals.end() || d->second < 0 || d->second > 16 ||
+      u == run.units.end() || run.repeats.count(metric) || run.derived.count(metric) ||
+      metric.find("time_s") != std::string::npos)
+    return "";
+  const double factor = WrittenUnitFactor(u->second);
+  if (factor <= 0) return "";
+  return Fixed(v->second / factor, d->second) + " " + u->second;
+}
+
 }  // namespace moelog::logbook

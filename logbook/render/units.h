@@ -30,6 +30,13 @@ std::string UnitColumnHeader(const std::string& metric, const std::string& unit)
 // repeats, no written unit, a unit converted on reading).
 std::string WrittenNumber(const StoredRun& run, const std::string& metric, double v, const std::string& shown);
 
+// A figure written in another unit of its metric than its column shows
+// ("12.4 TFLOP/s" in a column of GFLOPS): its digits and its unit as
+// written ("12.4 TF/s"), never converted; "" when it was written in no
+// unit of the vocabulary, its decimals are unknown, or it is a time (times
+// are converted keeping their significant digits).
+std::string OtherUnitText(const StoredRun& run, const std::string& metric);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_RENDER_UNITS_H_

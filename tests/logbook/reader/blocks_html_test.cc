@@ -111,5 +111,42 @@ TEST(BlocksHtml, ABlankLineInsideTheTableEndsNoTable) {
   EXPECT_NE(last->run.config, all->run.config);
 }
 
+// A two-level header: groups spanning columns over their own headers; each
+// column is named by both, a cell spanning both rows by itself.
+TEST(BlocksHtml, TwoLevelHeaderNamesEachColumnByItsGroup) {
+  const auto tables = HtmlTables(
+      "<table>\n"
+      "<tr><th rowspan=\"2\">Seq</th><th colspan=\"2\">Forward</th><th colspan=2>Backward</th></tr>\n"
+      "<tr><th>us</th><th>GB/s</th><th>us</th><th>GB/s</th></tr>\n"
+      "<tr><td>2048</td><td>310</td><td>1204</td><td>655</td><td>1140</td></tr>\n"
+      "</table>\n",
+      1);
+  ASSERT_EQ(tables.size(), 1u);
+  const std::vector<std::string> want = {"Seq", "Forward / us", "Forward / GB/s", "Backward / us",
+                                         "Backward / GB/s"};
+  EXPECT_EQ(tables[0].header, want);
+  ASSERT_EQ(tables[0].rows.size(), 1u);
+  EXPECT_EQ(tables[0].row_lines[0], 4);
+}
+
+TEST(BlocksHtml, TwoLevelHeaderPutsEachFigureUnderItsMetric) {
+  const auto figs = reader::ReadEntry(
+      "# Attention log\n\n## 2026-05-11 Varlen attention\n\n",  // entry heading: line 3
+      "```bash\npython bench_attn.py --varlen\n```\n\n"            // 5-7
+      "<table>\n"                                                     // 9
+      "<tr><th rowspan=2>Seq</th><th colspan=2>Forward</th><th colspan=2>Backward</th></tr>\n"
+      "<tr><th>us</th><th>GB/s</th><th>us</th><th>GB/s</th></tr>\n"
+      "<tr><td>2048</td><td>310</td><td>1204</td><td>655</td><td>1140</td></tr>\n"  // 12
+      "</table>\n");
+  const RecordedFigure* f = reader::OnLine(figs, 12);
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->table);
+  ASSERT_EQ(f->run.metrics.count("forward_time_s"), 1u);
+  EXPECT_NEAR(f->run.metrics.at("forward_time_s"), 310e-6, 1e-12);
+  ASSERT_EQ(f->run.metrics.count("backward_time_s"), 1u);
+  EXPECT_NEAR(f->run.metrics.at("backward_time_s"), 655e-6, 1e-12);
+  EXPECT_EQ(f->run.config.at("seq"), "2048");
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -474,3 +474,60 @@ TEST(ReaderClassify, ASummaryTableRepeatedByProseBelowStaysTheRecord) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "| Shape | Before (ms) | After (ms) |": the after figures are the entry's
+// own; a before figure equal to an earlier entry's restates it, though its
+// row holds a fresh after figure; a before figure no entry wrote stays.
+TEST(ReaderClassify, ABeforeColumnRestatesAnEarlierEntrysFigure) {
+  const Logbook lb = ParseLogbook(
+      "# GEMM log\n\n## 2026-03-01 Baseline\n\n```bash\npython gemm.py\n```\n\n"  // 1-7
+      "| Shape | Time (ms) |\n|---|---|\n| 4096 | 3.184 |\n\n"                  // 9-11
+      "## 2026-03-04 Swizzled tiles\n\n```bash\npython gemm.py --swizzle\n```\n\n"  // 13-17
+      "| Shape | Before (ms) | After (ms) |\n|---|---|---|\n"                      // 19, 20
+      "| 4096 | 3.184 | 2.907 |\n| 8192 | 25.61 | 22.48 |\n",                     // 21, 22
+      "t.md");
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(lb, &unread);
+  ASSERT_EQ(figs.size(), 2u);
+  std::set<double> kept;
+  for (const auto& f : figs[1])
+    for (const auto& [m, v] : f.run.metrics) kept.insert(std::round(v * 1e6));
+  EXPECT_TRUE(kept.count(2907));   // after, measured here
+  EXPECT_TRUE(kept.count(22480));  // after
+  EXPECT_TRUE(kept.count(25610));  // before, no earlier entry wrote it
+  EXPECT_FALSE(kept.count(3184));  // before, restates the baseline entry
+  bool listed = false;
+  for (const auto& u : unread[1]) listed = listed || (u.line == 21 && u.why.find("restates") != std::string::npos);
+  EXPECT_TRUE(listed);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// An efficiency is a ratio of runs by its nature ("90% scaling efficiency"):
+// derived, no run's figure; --show-recorded says so with its stage. A
+// utilization read off a tool stays a measurement.
+TEST(ReaderClassify, AnEfficiencyIsDerived) {
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(
+      "# Scaling log\n\n## 2026-03-01 Eight GPUs\n\n```bash\ntorchrun train.py\n```\n\n"  // 1-7
+      "Going from 1 to 8 GPUs gives 90% scaling efficiency.\n\n"                       // 9
+      "The fused path is 2.36x faster than eager.\n\n"                                  // 11
+      "GPU utilization 71% during the run; step time 412 ms.\n",                        // 13
+      &why);
+  EXPECT_FALSE(kept.count(9));
+  EXPECT_FALSE(kept.count(11));
+  EXPECT_TRUE(kept.count(13));
+  EXPECT_NE(why[9].find("derived"), std::string::npos) << why[9];
+  EXPECT_NE(why[11].find("derived"), std::string::npos) << why[11];
+  EXPECT_EQ(FateStage("listed, not tabled: " + why[9]), "classify");
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

@@ -256,6 +256,52 @@ TEST(ReaderForms, MetricRowsWithARunAColumn) {
   EXPECT_NE(step[0]->run.config, bw[0]->run.config);  // each metric its own row
 }
 
+// "| Metric | A | B |" where no cell writes a unit: each row's name is its
+// metric (its unit when it names one, "Prefill (ms)"), each further column a
+// run; a derived row ("Speedup") and a setting's row ("Batch size") none.
+TEST(ReaderForms, MetricRowsWithoutUnitsAreRunsByColumn) {
+  const auto figs = EntryFigures(
+      "| Metric | llama.cpp | MLC |\n|---|---|---|\n"   // lines 5, 6
+      "| Prefill (ms) | 182 | 164 |\n"                 // 7
+      "| Decode tok/s | 41.7 | 45.2 |\n"               // 8
+      "| p99 jitter | 3.9 | 2.2 |\n"                    // 9
+      "| Speedup | 1.00 | 1.11 |\n"                      // 10
+      "| Batch size | 8 | 8 |\n");                       // 11
+  std::vector<const RecordedFigure*> prefill, decode, jitter;
+  for (const auto& f : figs) {
+    if (f.line == 7) prefill.push_back(&f);
+    if (f.line == 8) decode.push_back(&f);
+    if (f.line == 9) jitter.push_back(&f);
+    EXPECT_LT(f.line, 10);
+  }
+  ASSERT_EQ(prefill.size(), 2u);
+  ASSERT_EQ(decode.size(), 2u);
+  ASSERT_EQ(jitter.size(), 2u);
+  EXPECT_NEAR(prefill[0]->run.metrics.at("time_s"), 0.182, 1e-12);
+  EXPECT_EQ(prefill[0]->run.config.at("variant"), "llama.cpp");
+  EXPECT_EQ(prefill[1]->run.config.at("variant"), "MLC");
+  EXPECT_DOUBLE_EQ(decode[1]->run.metrics.at("tokens_per_s"), 45.2);
+  EXPECT_DOUBLE_EQ(jitter[0]->run.metrics.at("p99_jitter"), 3.9);
+}
+
+// A speedup row of a vertical metric table ("| Speedup | 2.36x |") is
+// derived from the runs, listed as such; the table's measured rows stay.
+TEST(ReaderForms, ASpeedupRowOfAVerticalTableIsDerived) {
+  std::vector<UnreadFigures> unread;
+  const Logbook lb = ParseLogbook("# Log\n\n## 2026-01-02 Runs\n\n"
+                                  "| Metric | Value |\n|---|---|\n"  // lines 5, 6
+                                  "| Speedup | 2.36x |\n"              // 7
+                                  "| Fused time | 0.511 ms |\n",      // 8
+                                  "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", &unread);
+  EXPECT_EQ(At(figs, 7), nullptr);
+  ASSERT_NE(At(figs, 8), nullptr);
+  bool derived = false;
+  for (const auto& u : unread) derived = derived || (u.line == 7 && u.why.find("derived") != std::string::npos);
+  EXPECT_TRUE(derived);
+}
+
 // A bare number under a label that names a quality of the run is that
 // figure; a " / " list under a label whose slashed word names each part is
 // one figure a part; a number the label does not name stays unnamed.

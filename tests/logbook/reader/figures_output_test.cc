@@ -483,3 +483,28 @@ TEST(ReaderOutputFigures, TheShellsTimePrintout) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A timer's printout that leads each line with its figure in brackets
+// ("[10.63s] Insert 2048 authors"), pasted as prose or in a fence: a figure
+// a line, named by the label after it.
+TEST(ReaderOutputFigures, BracketLedTimerLinesAreFiguresByTheirLabel) {
+  const auto figs = ReadEntry("# Store log\n\n## 2026-04-01 Key-value store\n\n",  // heading: line 3
+                              "Ran the store benchmark.\n\n"                         // 5
+                              "--- EMPTY STORE ---\n"                                // 7
+                              "[4.21s] Insert 5000 rows\n"                           // 8
+                              "[312.90ms] Scan rows\n"                               // 9
+                              "[18.04ms] Point lookups\n");                          // 10
+  const RecordedFigure* insert = OnLine(figs, 8);
+  const RecordedFigure* scan = OnLine(figs, 9);
+  ASSERT_NE(insert, nullptr);
+  ASSERT_NE(scan, nullptr);
+  EXPECT_NEAR(insert->run.metrics.at("time_s"), 4.21, 1e-12);
+  EXPECT_NEAR(scan->run.metrics.at("time_s"), 0.3129, 1e-12);
+  EXPECT_NE(insert->run.config, scan->run.config);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

@@ -6,6 +6,7 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
+#include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -577,6 +578,32 @@ TEST(ReaderKey, ALeadInsSettingKeysItsList) {
     ASSERT_TRUE(f.run.config.count("seq_len")) << f.text;
     EXPECT_EQ(f.run.config.at("seq_len"), "2048") << f.text;
   }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A parent sub-heading's value ("### 8 epochs" over "#### lr 1e-3") keys
+// the figures under its children: the count before a noun is its value, not
+// a section number ("### 2.1 Setup", "### 03: Kernel" drop theirs).
+TEST(ReaderKey, AParentSubheadingsValueKeysTheFiguresUnderIt) {
+  const auto figs = ReadEntry("# Training log\n\n## 2026-02-03 Learning-rate sweep\n\n",  // heading: line 3
+                              "### 8 epochs\n\n#### lr 1e-3\n\nStep time 412 ms.\n\n"      // 5, 7, 9
+                              "#### lr 3e-3\n\nStep time 409 ms.\n\n"                       // 11, 13
+                              "### 16 epochs\n\n#### lr 1e-3\n\nStep time 415 ms.\n");      // 15, 17, 19
+  const RecordedFigure* a = OnLine(figs, 9);
+  const RecordedFigure* c = OnLine(figs, 19);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(c, nullptr);
+  EXPECT_NE(a->run.config, c->run.config);
+  std::string all_a, all_c;
+  for (const auto& [k, v] : a->run.config) all_a += k + "=" + v + ";";
+  for (const auto& [k, v] : c->run.config) all_c += k + "=" + v + ";";
+  EXPECT_NE(all_a.find("8 epochs"), std::string::npos) << all_a;
+  EXPECT_NE(all_c.find("16 epochs"), std::string::npos) << all_c;
 }
 
 }  // namespace

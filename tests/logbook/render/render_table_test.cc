@@ -298,6 +298,36 @@ TEST(RenderRecordedTable, OtherUnitsAndMagnitudesAreShownAsWritten) {
   EXPECT_NE(out.find("| 91.8 |"), std::string::npos) << out;
 }
 
+// A column of GFLOPS beside a figure written in TFLOP/s: each shown as
+// written, the other unit's figure with its unit ("12.4 TF/s"), never
+// converted to the column's ("12400.000").
+TEST(RenderRecordedTable, AFigureInAnotherUnitOfItsColumnKeepsItsUnit) {
+  RecordedFigure a, b, c;
+  a.run.metrics["tflops"] = 0.303, a.run.units["tflops"] = "GFLOPS", a.run.decimals["tflops"] = 1;
+  a.run.config["kernel"] = "naive";
+  b.run.metrics["tflops"] = 1.25, b.run.units["tflops"] = "GFLOPS", b.run.decimals["tflops"] = 0;
+  b.run.config["kernel"] = "tiled";
+  c.run.metrics["tflops"] = 12.4, c.run.units["tflops"] = "TF/s", c.run.decimals["tflops"] = 1;
+  c.run.config["kernel"] = "wmma";
+  const std::string out = RenderRecordedTable({a, b, c});
+  EXPECT_NE(out.find("| GFLOPS |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 303.0 |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 12.4 TF/s |"), std::string::npos) << out;
+  EXPECT_EQ(out.find("12400"), std::string::npos) << out;
+}
+
+// A figure stored as written under a metric of its own name ("Before:
+// 219MB" read as before_mb, not converted to MiB) is shown as written, in
+// its table cell and in its fate line.
+TEST(RenderRecordedTable, AFigureStoredAsWrittenIsNotConvertedAgain) {
+  RecordedFigure a;
+  a.run.metrics["before_mb"] = 219, a.run.units["before_mb"] = "MB", a.run.decimals["before_mb"] = 0;
+  a.run.metrics["after_mb"] = 276, a.run.units["after_mb"] = "MB", a.run.decimals["after_mb"] = 0;
+  const std::string out = RenderRecordedTable({a});
+  EXPECT_NE(out.find("| 276 | 219 |"), std::string::npos) << out;
+  EXPECT_EQ(RecordedValuesAsWritten(a.run), "276 MB (after_mb), 219 MB (before_mb)");
+}
+
 TEST(FigureValues, ADerivedOnlyFigureIsStillNamed) {
   // --show-recorded names every figure: one of a speedup alone is no empty list.
   EXPECT_EQ(FigureValuesText({{"speedup", 6.41}}), "6.41 speedup");
