@@ -80,14 +80,18 @@ TEST(SharedGnuplot, DrawsTheSameBytesAsOneProcessEachChart) {
   for (int round = 0; round < 2; ++round)
     for (size_t i = 0; i < kinds.size(); ++i) order.emplace_back(kinds[i].first, round == 1 && i % 2 == 0);
   std::map<std::string, std::string> expected;
-  for (const auto& [name, png] : order) {
+  for (const auto& step : order) {
+    const std::string& name = step.first;  // a name the lambda below can capture
+    const bool png = step.second;
     const ChartPlan& plan = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == name; })->second;
     auto f = DrawChart(plan, alone, name + (png ? "-png" : ""), png);
     ASSERT_TRUE(f.ok()) << f.status().ToString();
     expected[f->chart.substr(alone.size())] = *ReadFile(f->chart);
   }
   SharedGnuplot scope;
-  for (const auto& [name, png] : order) {
+  for (const auto& step : order) {
+    const std::string& name = step.first;  // a name the lambda below can capture
+    const bool png = step.second;
     const ChartPlan& plan = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == name; })->second;
     auto f = DrawChart(plan, shared, name + (png ? "-png" : ""), png);
     ASSERT_TRUE(f.ok()) << f.status().ToString();
