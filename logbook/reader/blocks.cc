@@ -5,24 +5,15 @@
 #include <cstdlib>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/blocks_text.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
 
 namespace {
-
-struct BuiltinFile {
-  const char* name;
-  const char* text;
-};
-const BuiltinFile kReaderFiles[] = {
-#include "builtin_reader.inc"
-};
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -37,21 +28,12 @@ struct BlockWords {
 const BlockWords& Words() {
   static const BlockWords words = [] {
     BlockWords w;
-    for (const BuiltinFile& f : kReaderFiles) {
-      if (std::string_view(f.name) != "data/reader/blocks.json") continue;
-      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
-      if (!j.is_object()) break;
-      auto take = [&](const char* key, std::set<std::string>* into) {
-        if (!j.contains(key) || !j[key].is_array()) return;
-        for (const auto& v : j[key])
-          if (v.is_string()) into->insert(Lower(v.get<std::string>()));
-      };
-      take("output_labels", &w.labels);
-      take("output_headings", &w.headings);
-      take("shell_session_infos", &w.sessions);
-      take("result_words", &w.result_words);
-      take("units", &w.units);
-    }
+    auto take = [](const char* key, std::set<std::string>* into) { *into = reader::DataWords("data/reader/blocks.json", key); };
+    take("output_labels", &w.labels);
+    take("output_headings", &w.headings);
+    take("shell_session_infos", &w.sessions);
+    take("result_words", &w.result_words);
+    take("units", &w.units);
     return w;
   }();
   return words;
@@ -418,7 +400,7 @@ std::vector<HeadingNumber> HeadingNumbers(std::string_view h) {
       std::string unit = Lower(h.substr(u, e - u));
       while (!unit.empty() && (unit.back() == '.' || unit.back() == ':')) unit.pop_back();
       if (!unit.empty() && Words().units.count(unit)) n.unit = unit;
-      else if (u == j && j < h.size() && std::isalpha(static_cast<unsigned char>(h[j]))) n.unit = "?";  // "4k", "2nd"
+      else if (u == j && j < h.size() && std::isalpha(static_cast<unsigned char>(h[j]))) n.unit.assign(1, '?');  // "4k", "2nd"
       out.push_back(n);
     }
     while (i < h.size() && (std::isalnum(static_cast<unsigned char>(h[i])) || h[i] == '.')) ++i;

@@ -1,62 +1,38 @@
 #include "logbook/reader/figures_output_words.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <string>
 #include <string_view>
 
 #include "logbook/numbers.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
-namespace {
-
-struct BuiltinFile {
-  const char* path;
-  const char* text;
-};
-const BuiltinFile kOutputFiles[] = {
-#include "builtin_reader.inc"
-};
-
-}  // namespace
 
 const OutputWords& OutputVocabulary() {
   static const OutputWords words = [] {
     OutputWords w;
-    for (const BuiltinFile& f : kOutputFiles) {
-      if (std::string_view(f.path) != "data/reader/output.json") continue;
-      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
-      if (!j.is_object()) break;
-      auto map = [&](const char* key, std::map<std::string, std::string>* into) {
-        if (j.contains(key) && j[key].is_object())
-          for (const auto& [k, v] : j[key].items())
-            if (v.is_string()) (*into)[Lower(k)] = v.get<std::string>();
-      };
-      auto set = [&](const char* key, std::set<std::string>* into) {
-        if (j.contains(key) && j[key].is_array())
-          for (const auto& v : j[key])
-            if (v.is_string()) into->insert(Lower(v.get<std::string>()));
-      };
-      map("units", &w.units);
-      map("key_suffixes", &w.suffixes);
-      map("unit_aliases", &w.aliases);
-      set("unitless_metrics", &w.unitless);
-      set("count_words", &w.counts);
-      map("duration_units", &w.duration_units);
-      map("unit_words", &w.unit_words);
-      set("duration_names", &w.duration_names);
-      set("counter_names", &w.counters);
-      set("statistic_suffixes", &w.stat_suffixes);
-      std::set<std::string> phrases;
-      set("unit_phrases", &phrases);
-      set("measured_peak_metrics", &w.measured_peaks);
-      set("statistic_prefixes", &w.measured_prefixes);
-      set("unit_columns", &w.unit_columns);
-      w.unit_phrases.assign(phrases.begin(), phrases.end());
-    }
+    const char* file = "data/reader/output.json";
+    auto map = [&](const char* key, std::map<std::string, std::string>* into) { *into = DataWordMap(file, key); };
+    auto set = [&](const char* key, std::set<std::string>* into) { *into = DataWords(file, key); };
+    map("units", &w.units);
+    map("key_suffixes", &w.suffixes);
+    map("unit_aliases", &w.aliases);
+    set("unitless_metrics", &w.unitless);
+    set("count_words", &w.counts);
+    map("duration_units", &w.duration_units);
+    map("unit_words", &w.unit_words);
+    set("duration_names", &w.duration_names);
+    set("counter_names", &w.counters);
+    set("statistic_suffixes", &w.stat_suffixes);
+    std::set<std::string> phrases;
+    set("unit_phrases", &phrases);
+    set("measured_peak_metrics", &w.measured_peaks);
+    set("statistic_prefixes", &w.measured_prefixes);
+    set("unit_columns", &w.unit_columns);
+    w.unit_phrases.assign(phrases.begin(), phrases.end());
     return w;
   }();
   return words;

@@ -1,8 +1,8 @@
-#include <nlohmann/json.hpp>
 
 #include "logbook/reader/figures_cells.h"
 #include "logbook/reader/figures_values.h"
 #include "logbook/reader/figures_vertical.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -20,20 +20,13 @@ struct TableWords {
 const TableWords& Vocab() {
   static const TableWords words = [] {
     TableWords w;
-    do {
-      const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
-      if (!j.is_object()) break;
-      for (const auto& [key, into] : {std::pair{"quality_words", &w.quality}, std::pair{"no_run_cells", &w.no_run},
-                                      std::pair{"measured_words", &w.measured}, std::pair{"remark_headers", &w.remarks},
-                                      std::pair{"paren_statistics", &w.paren_statistics}})
-        if (j.contains(key) && j[key].is_array())
-          for (const auto& v : j[key])
-            if (v.is_string()) into->insert(Lower(v.get<std::string>()));
-      for (const auto& [key, into] : {std::pair{"header_key_aliases", &w.aliases}, std::pair{"device_words", &w.devices}})
-        if (j.contains(key) && j[key].is_object())
-          for (const auto& [k, v] : j[key].items())
-            if (v.is_string()) (*into)[Lower(k)] = v.get<std::string>();
-    } while (false);
+    const char* file = "data/reader/table.json";
+    for (const auto& [key, into] : {std::pair{"quality_words", &w.quality}, std::pair{"no_run_cells", &w.no_run},
+                                    std::pair{"measured_words", &w.measured}, std::pair{"remark_headers", &w.remarks},
+                                    std::pair{"paren_statistics", &w.paren_statistics}})
+      *into = DataWords(file, key);
+    for (const auto& [key, into] : {std::pair{"header_key_aliases", &w.aliases}, std::pair{"device_words", &w.devices}})
+      *into = DataWordMap(file, key);
     return w;
   }();
   return words;

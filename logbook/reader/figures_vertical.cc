@@ -1,7 +1,7 @@
 #include "logbook/reader/figures_vertical.h"
 
-#include <nlohmann/json.hpp>
 
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -15,14 +15,9 @@ struct VerticalWords {
 const VerticalWords& Vocab() {
   static const VerticalWords words = [] {
     VerticalWords w;
-    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/vertical_tables.json"), nullptr,
-                                         /*allow_exceptions=*/false);
-    if (!j.is_object()) return w;
     for (const auto& [key, into] : {std::pair{"name_headers", &w.names}, std::pair{"value_headers", &w.values},
                                     std::pair{"no_run_labels", &w.no_run}})
-      if (j.contains(key) && j[key].is_array())
-        for (const auto& v : j[key])
-          if (v.is_string()) into->insert(Lower(v.get<std::string>()));
+      *into = DataWords("data/reader/vertical_tables.json", key);
     return w;
   }();
   return words;

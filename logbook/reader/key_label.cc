@@ -1,5 +1,5 @@
-#include <nlohmann/json.hpp>
 
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -239,14 +239,7 @@ bool FillerWord(const std::string& w) {
 // conjunctions and the verbs a finding is written with: "sin/256 is the
 // worst", "inv scales excellently").
 bool NameEnds(const std::string& w) {
-  static const std::set<std::string> k = [] {
-    std::set<std::string> words;
-    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/vocabulary.json"), nullptr, /*allow_exceptions=*/false);
-    if (j.is_object() && j.contains("name_end_words") && j["name_end_words"].is_array())
-      for (const auto& v : j["name_end_words"])
-        if (v.is_string()) words.insert(v.get<std::string>());
-    return words;
-  }();
+  static const std::set<std::string> k = DataWords("data/reader/vocabulary.json", "name_end_words", /*lower=*/false);
   return k.count(w) > 0 || k.count(Lower(w)) > 0;
 }
 

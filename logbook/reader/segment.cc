@@ -4,23 +4,13 @@
 #include <cctype>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
 
 namespace {
-
-// The built-in reader data (data/reader/*.json, compiled in).
-struct BuiltinFile {
-  const char* name;
-  const char* text;
-};
-const BuiltinFile kReaderFiles[] = {
-#include "builtin_reader.inc"
-};
 
 std::string LowerAscii(std::string_view s) {
   std::string out(s);
@@ -36,27 +26,18 @@ struct SectionWords {
 const SectionWords& Words() {
   static const SectionWords words = [] {
     SectionWords w;
-    for (const BuiltinFile& f : kReaderFiles) {
-      if (std::string_view(f.name) != "data/reader/sections.json") continue;
-      const auto j = nlohmann::json::parse(f.text, nullptr, /*allow_exceptions=*/false);
-      if (!j.is_object()) break;
-      auto take = [&](const char* key, std::set<std::string>* into) {
-        if (!j.contains(key) || !j[key].is_array()) return;
-        for (const auto& v : j[key])
-          if (v.is_string()) into->insert(LowerAscii(v.get<std::string>()));
-      };
-      take("log_sections", &w.log);
-      take("log_nouns", &w.log_nouns);
-      take("reserved_sections", &w.reserved);
-      take("measured_sections", &w.measured);
-      take("ordinal_words", &w.ordinal);
-      take("record_command_parts", &w.record_command);
-      take("record_result_parts", &w.record_result);
-      take("explanation_words", &w.explanation);
-      take("summary_sections", &w.summary);
-      take("recap_words", &w.recap);
-      take("plan_words", &w.plan);
-    }
+    auto take = [](const char* key, std::set<std::string>* into) { *into = reader::DataWords("data/reader/sections.json", key); };
+    take("log_sections", &w.log);
+    take("log_nouns", &w.log_nouns);
+    take("reserved_sections", &w.reserved);
+    take("measured_sections", &w.measured);
+    take("ordinal_words", &w.ordinal);
+    take("record_command_parts", &w.record_command);
+    take("record_result_parts", &w.record_result);
+    take("explanation_words", &w.explanation);
+    take("summary_sections", &w.summary);
+    take("recap_words", &w.recap);
+    take("plan_words", &w.plan);
     return w;
   }();
   return words;

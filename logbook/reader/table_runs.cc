@@ -5,8 +5,8 @@
 // words>, never one row of two runs. Columns of one metric that are parts or
 // statistics of one run ("prefill (ms) | decode (ms)", "mean ms | median ms";
 // same_run_words of data/reader/table.json) stay one figure set.
-#include <nlohmann/json.hpp>
 
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -14,14 +14,7 @@ namespace moelog::logbook::reader {
 namespace {
 
 const std::set<std::string>& SameRunWords() {
-  static const std::set<std::string> words = [] {
-    std::set<std::string> w;
-    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
-    if (j.is_object() && j.contains("same_run_words") && j["same_run_words"].is_array())
-      for (const auto& v : j["same_run_words"])
-        if (v.is_string()) w.insert(Lower(v.get<std::string>()));
-    return w;
-  }();
+  static const std::set<std::string> words = DataWords("data/reader/table.json", "same_run_words");
   return words;
 }
 

@@ -1,12 +1,12 @@
 // A table whose unit is a column of its own (JMH's `| Score | Error | Units
 // |`): each row's unit joins its figure's cell, and the figure's spread and
 // repeat count leave the table, before the table stage reads it.
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <set>
 
 #include "logbook/numbers.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -23,13 +23,9 @@ struct UnitColumnWords {
 const UnitColumnWords& Words() {
   static const UnitColumnWords words = [] {
     UnitColumnWords w;
-    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/unit_columns.json"), nullptr, false);
-    if (!j.is_object()) return w;
     for (const auto& [key, into] : {std::pair{"unit_headers", &w.units}, std::pair{"spread_headers", &w.spreads},
                                     std::pair{"count_headers", &w.counts}})
-      if (j.contains(key) && j[key].is_array())
-        for (const auto& v : j[key])
-          if (v.is_string()) into->insert(Lower(v.get<std::string>()));
+      *into = DataWords("data/reader/unit_columns.json", key);
     return w;
   }();
   return words;

@@ -1,8 +1,11 @@
 #include "logbook/reader/vocabulary.h"
 
+#include <cctype>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
+
+#include "logbook/reader/data_words.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -135,6 +138,37 @@ const char* ReaderDataFile(const std::string& path) {
   for (const auto& f : kBuiltinFiles)
     if (path == f.path) return f.text;
   return "";
+}
+
+std::vector<std::string> ReaderDataFiles() {
+  std::vector<std::string> paths;
+  for (const auto& f : kBuiltinFiles) paths.emplace_back(f.path);
+  return paths;
+}
+
+namespace {
+std::string LowerAscii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
+std::set<std::string> DataWords(const std::string& path, const char* key, bool lower) {
+  std::set<std::string> words;
+  const auto j = nlohmann::json::parse(ReaderDataFile(path), nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains(key) || !j[key].is_array()) return words;
+  for (const auto& v : j[key])
+    if (v.is_string()) words.insert(lower ? LowerAscii(v.get<std::string>()) : v.get<std::string>());
+  return words;
+}
+
+std::map<std::string, std::string> DataWordMap(const std::string& path, const char* key) {
+  std::map<std::string, std::string> words;
+  const auto j = nlohmann::json::parse(ReaderDataFile(path), nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains(key) || !j[key].is_object()) return words;
+  for (const auto& [k, v] : j[key].items())
+    if (v.is_string()) words[LowerAscii(k)] = v.get<std::string>();
+  return words;
 }
 
 const Lexicon& ReaderLexicon() {

@@ -5,6 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/recorded.h"
 
 namespace moelog::logbook::reader {
@@ -151,6 +154,28 @@ TEST(ReaderVocabulary, ToStoredAndBack) {
   EXPECT_DOUBLE_EQ(ToStored(100, 0.95367431640625), 95.367431640625);
   EXPECT_DOUBLE_EQ(FromStored(ToStored(41.2, 953.67431640625), 953.67431640625), 41.2);
   EXPECT_DOUBLE_EQ(FromStored(ToStored(840, 1e-9), 1e-9), 840);
+}
+
+// Each stage reads its words with DataWords, which gives nothing for a file
+// that does not parse: so every shipped reader file must parse, as an object.
+TEST(ReaderVocabulary, EveryShippedReaderFileIsAJsonObject) {
+  const auto files = ReaderDataFiles();
+  EXPECT_GE(files.size(), 8u);
+  for (const auto& path : files) {
+    const auto j = nlohmann::json::parse(ReaderDataFile(path), nullptr, /*allow_exceptions=*/false);
+    EXPECT_TRUE(j.is_object()) << path;
+  }
+}
+
+TEST(ReaderVocabulary, DataWordsReadAStagesWordList) {
+  const auto same = DataWords("data/reader/table.json", "same_run_words");
+  EXPECT_TRUE(same.count("prefill")) << "table.json same_run_words";
+  for (const auto& w : same) EXPECT_EQ(w.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos) << w;
+  EXPECT_TRUE(DataWords("data/reader/table.json", "no_such_key").empty());
+  EXPECT_TRUE(DataWords("data/reader/no_such_file.json", "same_run_words").empty());
+  const auto aliases = DataWordMap("data/reader/table.json", "header_key_aliases");
+  EXPECT_FALSE(aliases.empty());
+  EXPECT_TRUE(DataWordMap("data/reader/table.json", "same_run_words").empty());  // an array, not a map
 }
 
 }  // namespace
