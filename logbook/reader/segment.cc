@@ -30,7 +30,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, change_columns;
 };
 
 const SectionWords& Words() {
@@ -56,6 +56,7 @@ const SectionWords& Words() {
       take("summary_sections", &w.summary);
       take("recap_words", &w.recap);
       take("plan_words", &w.plan);
+      take("change_columns", &w.change_columns);
     }
     return w;
   }();
@@ -107,6 +108,7 @@ bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
 
 bool IsExplanationHeading(std::string_view name) { return NameHasWord(name, Words().explanation); }
 bool IsPlanHeading(std::string_view name) { return NameHasWord(name, Words().plan); }
+bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words().change_columns); }
 // The recap word names the part only as its label's first or last word
 // ("Final Performance Summary", "Comparison To Exp 2"; a date, an ID and
 // numbers before it aside), not in passing ("a comparison in parentheses").
