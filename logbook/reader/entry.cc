@@ -705,6 +705,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   if (!any_result) LooseFigures(entry, x, &out, unread);
   else NotesBesideResult(entry, x, &out, unread);
   DropExplained(entry, &out, unread);
+  DropPlanned(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });

@@ -50,6 +50,10 @@ struct Lexicon {
   // "Interpretation:", "Infra notes.") that says it reads, plans, explains or
   // states the machine rather than records a run (prose::NoRunLead), lower case.
   std::set<std::string> no_run_leads;
+  // plan_leads: a word of a line that leads a list or a printed block
+  // ("**Expected results after phase 2:**", "Target numbers:") that makes its
+  // items what is expected, projected or aimed for, not runs (lower case).
+  std::set<std::string> plan_leads;
   // How long something went on or how long ago it happened, not what a run
   // took: duration_leads right before a time ("polled for 4 min", "after 3
   // s"), duration_events right after it ("~6 s later", "3 h 47 m uptime"),

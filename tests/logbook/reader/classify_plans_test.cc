@@ -45,5 +45,53 @@ TEST(ReaderClassifyPlans, AComparisonRowQuotingTheLogQuotesTheOtherColumnsToo) {
   EXPECT_TRUE(kept.count(18)) << ::testing::PrintToString(why);  // written only here: measured here
 }
 
+
+// A part headed as what is expected, projected or aimed for ("### Expected
+// performance after fusion", "### Performance roadmap", "### Targets")
+// records no run, its table neither; the measured part above it stays.
+TEST(ReaderClassifyPlans, AnExpectationOrRoadmapPartHoldsNoRun) {
+  const std::string doc =
+      "# Decode work\n\n## 1. Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "### Expected performance after fusion\n\n- decode: ~55 tok/s\n- prefill: 1.9 s\n\n"
+      "### Performance roadmap\n\n| step | throughput |\n|---|---|\n| fuse | 60 tok/s |\n| batch | 240 tok/s |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = Kept(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {9, 10, 16, 17}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[9].find("Expected performance after fusion"), std::string::npos) << why[9];
+}
+
+// A line that leads a list or a printed block as what is expected or aimed
+// for ("**Expected results after phase 2:**", "**Expected validator
+// output:**") makes its items and lines no runs; a lead that names results
+// ("**Results:**") keeps them.
+TEST(ReaderClassifyPlans, ALeadOfExpectationsMakesItsListNoRun) {
+  const std::string doc =
+      "# Kernel log\n\n## 2. Fused kernel\n\n**Results:**\n- fused: 48.3 tok/s\n- eager: 31.2 tok/s\n\n"
+      "**Expected results after the next phase:**\n- single stream: 60-70 tok/s\n- batch of 8: 210 tok/s\n\n"
+      "**Expected validator output:**\n```\nvalidator: 0.91 ms per call\n```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = Kept(doc, &why);
+  EXPECT_TRUE(kept.count(6)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  for (int line : {10, 11, 15}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[11].find("expected or aimed for"), std::string::npos) << why[11];
+  EXPECT_NE(why[15].find("expected or aimed for"), std::string::npos) << why[15];
+}
+
+// An open task of a checklist ("- [ ] decode: >60 tok/s") states what is
+// still to reach, not a run; the measured item beside it stays.
+TEST(ReaderClassifyPlans, AnOpenTaskStatesAGoal) {
+  const std::string doc =
+      "# Work log\n\n## 3. Decode pass\n\n- decode measured: 48.3 tok/s\n"
+      "- [ ] decode: >60 tok/s\n- [ ] prefill under 1.5 s\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = Kept(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(6)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_NE(why[6].find("open task"), std::string::npos) << why[6];
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
