@@ -93,5 +93,24 @@ TEST(ReaderClassifyPlans, AnOpenTaskStatesAGoal) {
   EXPECT_NE(why[6].find("open task"), std::string::npos) << why[6];
 }
 
+// A part that works out a bound ("### Roofline": "at 989 TFLOP/s the floor
+// is 2.2 ms") records no run. A part that collects results by version
+// ("### Optimization history") is often the only record of its runs: its
+// rows of runs written nowhere else stay.
+TEST(ReaderClassifyPlans, ARooflinePartRecordsNoRunAHistoryTableDoes) {
+  const std::string doc =
+      "# Kernel log\n\n## 2026-03-01 Eager\n\nOutput:\n\n```\neager seq=8192: 217 TFLOP/s, 5.07 ms\n```\n\n"
+      "## 2026-03-02 Fused\n\nOutput:\n\n```\nfused seq=8192: 412 TFLOP/s, 2.67 ms\n```\n\n"
+      "### Roofline\n\nAt seq 8192 one call does 2.2 TFLOP, so at 989 TFLOP/s the floor is 2.2 ms.\n\n"
+      "### Performance history\n\n| version | TFLOP/s | time |\n|---|---|---|\n| eager | 217 | 5.07 ms |\n| fused | 412 | 2.67 ms |\n| fused+tma | 431 | 2.55 ms |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = Kept(doc, &why);
+  EXPECT_TRUE(kept.count(8)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(16)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(21)) << ::testing::PrintToString(why);
+  EXPECT_NE(why[21].find("Roofline"), std::string::npos) << why[21];
+  EXPECT_TRUE(kept.count(29)) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
