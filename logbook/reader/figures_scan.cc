@@ -152,6 +152,7 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
     f->metric = "mfu", f->unit = std::string(1, '%');
   } else if (!named.empty()) {
     f->metric = named, f->unit = std::string(1, '%');
+    f->derived = ReaderLexicon().derived_percent_metrics.count(named) > 0;  // "90% scaling efficiency"
   } else {
     return false;
   }

@@ -41,6 +41,9 @@ struct Lexicon {
   // Words naming what a percentage measures ("91.8% load utilization",
   // "MFU 62%", "hit rate 48%") -> the metric ("utilization_pct").
   std::map<std::string, std::string> percent_metrics;
+  // Percent metrics worked out from other runs' figures ("90% scaling
+  // efficiency"): derived, never a run's own figure.
+  std::set<std::string> derived_percent_metrics;
   // reference_words name a run a figure is compared with ("Reference path:",
   // "comparison"): its figure restates an earlier entry's only when it equals
   // one, else it is this entry's own measurement of it. estimate_words make a

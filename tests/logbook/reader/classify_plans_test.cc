@@ -112,5 +112,19 @@ TEST(ReaderClassifyPlans, ARooflinePartRecordsNoRunAHistoryTableDoes) {
   EXPECT_TRUE(kept.count(29)) << ::testing::PrintToString(why);
 }
 
+// A scaling efficiency ("90% scaling efficiency", "parallel efficiency: 87%")
+// is worked out from two runs' throughputs: derived, no run's own figure.
+// An efficiency measured as such ("bandwidth efficiency 71%") stays one.
+TEST(ReaderClassifyPlans, AScalingEfficiencyIsDerived) {
+  auto derived = [](const std::string& text) {
+    for (const auto& f : Figures(text, false, false, true))
+      if (f.unit == "%" && f.not_run == nullptr) return f.derived;
+    return true;  // no run figure at all
+  };
+  EXPECT_TRUE(derived("Efficiency: 90% scaling efficiency (excellent)"));
+  EXPECT_TRUE(derived("parallel efficiency: 87%"));
+  EXPECT_FALSE(derived("bandwidth efficiency 71%"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
