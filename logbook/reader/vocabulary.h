@@ -57,6 +57,9 @@ struct Lexicon {
   // ("**Expected results after phase 2:**", "Target numbers:") that makes its
   // items what is expected, projected or aimed for, not runs (lower case).
   std::set<std::string> plan_leads;
+  // plan_fields: a field's name ("- **Target**: >15 tok/s", "- Goal:",
+  // "- Config:") whose value plans, sets up or reads a run: no measurement.
+  std::set<std::string> plan_fields;
   // How long something went on or how long ago it happened, not what a run
   // took: duration_leads right before a time ("polled for 4 min", "after 3
   // s"), duration_events right after it ("~6 s later", "3 h 47 m uptime"),

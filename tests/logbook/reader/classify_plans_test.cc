@@ -126,5 +126,19 @@ TEST(ReaderClassifyPlans, AScalingEfficiencyIsDerived) {
   EXPECT_FALSE(derived("bandwidth efficiency 71%"));
 }
 
+// A field that states what a run should reach ("- **Target**: >15 tok/s",
+// "- target: 2 ms per token") is a goal, beside the measured field.
+TEST(ReaderClassifyPlans, ATargetFieldStatesAGoal) {
+  const std::string doc =
+      "# Status\n\n## 2026-01-02 Decode\n\n- **Measured**: 0.13 tokens/sec\n- **Target**: >15 tokens/sec\n"
+      "- decode: 3.1 ms per token\n- target: 2 ms per token\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = Kept(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(6)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(8)) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
