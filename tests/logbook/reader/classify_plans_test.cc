@@ -140,5 +140,19 @@ TEST(ReaderClassifyPlans, ATargetFieldStatesAGoal) {
   EXPECT_FALSE(kept.count(8)) << ::testing::PrintToString(why);
 }
 
+// Figures that are only ratios to another run ("256x4096: 1.05x (5% faster
+// than the library)") are derived: no measurement of the entry's own, no
+// recorded row. A factor table scored against a fixed reference (a
+// harness's speedup column) is another matter (figures_table.cc).
+TEST(ReaderClassifyPlans, DerivedFiguresAloneRecordNoRun) {
+  const std::string doc =
+      "# Softmax log\n\n### Phase 2 results\n\n**V3 detailed results:**\n```\n"
+      "256x4096:  1.05x (5% faster than the library)\n512x4096:  0.99x (about equal)\n```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = Kept(doc, &why);
+  EXPECT_TRUE(kept.empty()) << ::testing::PrintToString(why);
+  EXPECT_NE(why[7].find("only derived figures"), std::string::npos) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
