@@ -446,6 +446,10 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
       const std::string from = RestatedFrom(f, earlier, fresh_rows, compared);
+      if (!HasBaseMetric(f.run)) {  // "256x4096: 1.05x": a ratio to another run, no measurement
+        if (un) un->push_back({f.line, f.text, "only derived figures (a speedup, a change), no run's own"});
+        continue;
+      }
       if (f.refers && !RefersBeside(f.run, own_metrics)) {
         if (un) un->push_back({f.line, f.text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
         continue;

@@ -189,30 +189,67 @@ bool WrittenElsewhere(const StoredRun& run, const std::string& metric, const Wri
   return false;
 }
 
+// The heading of the part of `e` that holds `line`.
+std::string PartHeading(const Entry& e, int line) {
+  std::string heading;
+  PartOf(e, line, &heading);
+  return heading;
+}
+
+// Whether the table of `e` that holds `line` compares sources or settings
+// side by side, not the two sides of a change (IsChangeColumn).
+bool SideBySideTable(const Entry& e, int line) {
+  for (const auto& t : e.tables)
+    if (t.line <= line && line <= t.end_line)
+      return std::none_of(t.header.begin(), t.header.end(), [](const std::string& h) { return IsChangeColumn(h); });
+  return false;
+}
+
+// Whether figure `f` of entry `e` sits in a recap part and restates a number
+// the document writes elsewhere; that part's heading in `heading`.
+bool RecapRestates(const Entry& e, const RecordedFigure& f, const WrittenNumbers& numbers, bool newest_first,
+                   std::string* heading) {
+  const std::pair<int, int> part = PartOf(e, f.line, heading);
+  if (!IsRecapHeading(*heading)) return false;
+  for (const auto& [metric, value] : f.run.metrics)
+    if (!f.run.derived.count(metric) && WrittenElsewhere(f.run, metric, numbers, Source{part, e.end_line, newest_first}))
+      return true;
+  return false;
+}
+
 }  // namespace
 
+// A recap part's figure that restates a number written elsewhere is listed,
+// not tabled; so is every figure of its table row: a row of a comparison
+// whose one column quotes this log ("95.24 req/s" on H100) quotes the others
+// beside it too (another source's "9.87 req/s", an estimate's "~8,000").
 void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                        std::vector<std::vector<UnreadFigures>>* unread) {
   std::optional<WrittenNumbers> numbers;  // read when a recap part holds a figure
   const bool newest_first = NewestFirst(logbook);
   for (size_t i = 0; i < logbook.entries.size() && i < out->size(); ++i) {
     const Entry& e = logbook.entries[i];
+    std::vector<std::string> headings((*out)[i].size());
+    std::vector<bool> restated((*out)[i].size(), false);
+    std::set<int> rows;  // table rows (lines) with a restated figure
+    for (size_t k = 0; k < (*out)[i].size(); ++k) {
+      const RecordedFigure& f = (*out)[i][k];
+      if (!IsRecapHeading(PartHeading(e, f.line))) continue;
+      if (!numbers) numbers = DocumentNumbers(logbook);
+      restated[k] = RecapRestates(e, f, *numbers, newest_first, &headings[k]);
+      if (restated[k] && f.table && SideBySideTable(e, f.line)) rows.insert(f.line);
+    }
     std::vector<RecordedFigure> kept;
-    for (auto& f : (*out)[i]) {
-      std::string heading;
-      const std::pair<int, int> part = PartOf(e, f.line, &heading);
-      bool restated = false;
-      if (IsRecapHeading(heading)) {
-        if (!numbers) numbers = DocumentNumbers(logbook);
-        for (const auto& [metric, value] : f.run.metrics)
-          restated = restated || (!f.run.derived.count(metric) &&
-                                  WrittenElsewhere(f.run, metric, *numbers, Source{part, e.end_line, newest_first}));
-      }
-      if (!restated) {
+    for (size_t k = 0; k < (*out)[i].size(); ++k) {
+      RecordedFigure& f = (*out)[i][k];
+      if (!restated[k] && !(f.table && rows.count(f.line))) {
         kept.push_back(std::move(f));
       } else if (unread) {
+        const std::string heading = PartHeading(e, f.line);
         (*unread)[i].push_back({f.line, f.text, "restates a figure written elsewhere (under \"" + heading +
-                                                    "\", a recap or comparison), not another run"});
+                                                    "\", a recap or comparison" +
+                                                    (restated[k] ? "" : ", in a row that quotes one") +
+                                                    "), not another run"});
       }
     }
     const bool dropped = kept.size() != (*out)[i].size();

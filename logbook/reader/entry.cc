@@ -265,16 +265,7 @@ bool FigureField(const Field& f) {
 // Fields that say what an entry means to do or how it ran, never what it
 // measured: its goal, hypothesis, command, configuration, reading of the
 // results and what comes next.
-bool PlanField(const Field& f) {
-  static const std::set<std::string> k = {"goal", "goals", "hypothesis", "command", "config", "configuration",
-                                          "interpretation", "next action", "next", "next step", "next steps",
-                                          "decision", "scope", "confidence", "commit hash", "commit",
-                                          "stop criteria", "caveat", "action", "status", "notes", "note",
-                                          "code change", "harness update", "plan", "expected", "why", "risk",
-                                          "verification", "validation", "tests", "test", "correctness", "lint",
-                                          "inputs", "input", "model", "method", "spec", "setup"};
-  return k.count(Lower(f.name)) > 0;
-}
+bool PlanField(const Field& f) { return ReaderLexicon().plan_fields.count(Lower(f.name)) > 0; }
 
 // One figure field's figures: its own line, its sub-bullets, and the tables
 // and output blocks written below it up to the next field.
@@ -730,6 +721,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   if (!any_result) LooseFigures(entry, x, &out, unread);
   else NotesBesideResult(entry, x, &out, unread);
   DropExplained(entry, &out, unread);
+  DropPlanned(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });

@@ -106,8 +106,10 @@ std::string PercentMetric(const std::string& s, size_t from, size_t to) {
   const std::string last = words.back();
   std::string two;
   if (words.size() >= 2) two.append(words[words.size() - 2]).append(1, ' ').append(last);
-  for (const auto& [w, metric] : names)
-    if (Lower(w) == last || Lower(w) == two) return metric;
+  // The two-word name first ("parallel efficiency" before "efficiency").
+  for (const std::string& name : {two, last})
+    for (const auto& [w, metric] : names)
+      if (!name.empty() && Lower(w) == name) return metric;
   return "";
 }
 

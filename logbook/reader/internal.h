@@ -238,6 +238,11 @@ std::vector<std::pair<int, std::string>> TextOutsideEntries(const Logbook& logbo
 // restated, listed in `unread` (classify_recap.cc).
 void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                        std::vector<std::vector<UnreadFigures>>* unread);
+// Figures an entry leads as expected, projected or aimed for ("**Expected
+// results:**" over a list, a table or a printed block) or writes in an open
+// task of a checklist ("- [ ] decode: >60 tok/s"): listed, not runs
+// (classify_plans.cc).
+void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 void ScanNumber(FigureScan& st, bool sign);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
                             bool prose = false, const std::string& carry = "", const std::string& label = "");

@@ -20,7 +20,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, change_columns, reserved_nouns;
 };
 
 const SectionWords& Words() {
@@ -30,6 +30,7 @@ const SectionWords& Words() {
     take("log_sections", &w.log);
     take("log_nouns", &w.log_nouns);
     take("reserved_sections", &w.reserved);
+    take("reserved_nouns", &w.reserved_nouns);
     take("measured_sections", &w.measured);
     take("ordinal_words", &w.ordinal);
     take("record_command_parts", &w.record_command);
@@ -38,6 +39,7 @@ const SectionWords& Words() {
     take("summary_sections", &w.summary);
     take("recap_words", &w.recap);
     take("plan_words", &w.plan);
+    take("change_columns", &w.change_columns);
     return w;
   }();
   return words;
@@ -67,7 +69,20 @@ bool IsLogSectionName(std::string_view name) {
   return sp != std::string::npos && std::count(key.begin(), key.end(), ' ') < 5 &&
          Words().log_nouns.count(key.substr(sp + 1)) > 0;
 }
-bool IsReservedSectionName(std::string_view name) { return Words().reserved.count(SectionKey(name)) > 0; }
+// A reserved name, or a short one (four words at most, no number: a
+// numbered or dated heading is an entry) whose last word is a reserved noun
+// ("GPU specs (H100 SXM)", "Related work").
+bool IsReservedSectionName(std::string_view name) {
+  const std::string key = SectionKey(name);
+  if (Words().reserved.count(key)) return true;
+  const std::string_view plain = SkipHeadingMarks(name);
+  if (key.empty() || key.find_first_of("0123456789") != std::string::npos ||
+      (!plain.empty() && std::isdigit(static_cast<unsigned char>(plain.front()))))
+    return false;
+  const size_t sp = key.rfind(' ');
+  return std::count(key.begin(), key.end(), ' ') < 4 &&
+         Words().reserved_nouns.count(sp == std::string::npos ? key : key.substr(sp + 1)) > 0;
+}
 bool IsMeasuredSectionName(std::string_view name) { return Words().measured.count(SectionKey(name)) > 0; }
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
 
@@ -88,6 +103,7 @@ bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
 
 bool IsExplanationHeading(std::string_view name) { return NameHasWord(name, Words().explanation); }
 bool IsPlanHeading(std::string_view name) { return NameHasWord(name, Words().plan); }
+bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words().change_columns); }
 // The recap word names the part only as its label's first or last word
 // ("Final Performance Summary", "Comparison To Exp 2"; a date, an ID and
 // numbers before it aside), not in passing ("a comparison in parentheses").

@@ -77,6 +77,10 @@ bool IsPlanHeading(std::string_view name);
 // 2", "Algorithm Evolution"; recap_words of sections.json): its figures that
 // the document writes elsewhere restate them (reader/classify_recap.cc).
 bool IsRecapHeading(std::string_view name);
+// Whether a table's column header names one side of a change ("before",
+// "after", "old", "new"; change_columns of sections.json): a recap's
+// before/after table measures its new side.
+bool IsChangeColumn(std::string_view header);
 // A section name that states a measurement ("Baseline", "Baseline
 // (pre-optimization)"): at an entry's level, holding a record, an entry.
 bool IsMeasuredSectionName(std::string_view name);

@@ -120,13 +120,15 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
     MOELOG_RETURN_IF_ERROR(Words(j, file, "reference_words", &lex.reference_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "estimate_words", &lex.estimate_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "no_run_leads", &lex.no_run_leads));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "plan_leads", &lex.plan_leads));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "plan_fields", &lex.plan_fields));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "derived_percent_metrics", &lex.derived_percent_metrics));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_leads", &lex.duration_leads));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "job_duration_leads", &lex.job_duration_leads));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_events", &lex.duration_events));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_nouns", &lex.duration_nouns));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "delta_leads", &lex.delta_leads));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "before_words", &lex.before_words));
-    MOELOG_RETURN_IF_ERROR(Words(j, file, "derived_percent_metrics", &lex.derived_percent_metrics));
     return lex;
   } catch (const nlohmann::json::exception& e) {
     return Status::InvalidArgument(file + ": " + e.what());

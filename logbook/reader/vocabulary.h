@@ -41,6 +41,9 @@ struct Lexicon {
   // Words naming what a percentage measures ("91.8% load utilization",
   // "MFU 62%", "hit rate 48%") -> the metric ("utilization_pct").
   std::map<std::string, std::string> percent_metrics;
+  // Percent metrics worked out from other runs' figures ("90% scaling
+  // efficiency"): derived, never a run's own figure.
+  std::set<std::string> derived_percent_metrics;
   // reference_words name a run a figure is compared with ("Reference path:",
   // "comparison"): its figure restates an earlier entry's only when it equals
   // one, else it is this entry's own measurement of it. estimate_words make a
@@ -50,6 +53,13 @@ struct Lexicon {
   // "Interpretation:", "Infra notes.") that says it reads, plans, explains or
   // states the machine rather than records a run (prose::NoRunLead), lower case.
   std::set<std::string> no_run_leads;
+  // plan_leads: a word of a line that leads a list or a printed block
+  // ("**Expected results after phase 2:**", "Target numbers:") that makes its
+  // items what is expected, projected or aimed for, not runs (lower case).
+  std::set<std::string> plan_leads;
+  // plan_fields: a field's name ("- **Target**: >15 tok/s", "- Goal:",
+  // "- Config:") whose value plans, sets up or reads a run: no measurement.
+  std::set<std::string> plan_fields;
   // How long something went on or how long ago it happened, not what a run
   // took: duration_leads right before a time ("polled for 4 min", "after 3
   // s"), duration_events right after it ("~6 s later", "3 h 47 m uptime"),
@@ -66,10 +76,6 @@ struct Lexicon {
   // arrow's first side): its figure equal to an earlier entry's restates it,
   // even on a row whose other side is this entry's own measurement.
   std::set<std::string> before_words;
-  // derived_percent_metrics: shares (of percent_metrics) that are ratios of
-  // other figures by their nature, never read off a run ("90% scaling
-  // efficiency"): derived, not a run's measurement.
-  std::set<std::string> derived_percent_metrics;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.

@@ -618,5 +618,21 @@ TEST(SegmentParse, SectionsThatDescribeTheMachineAreNoEntries) {
   EXPECT_EQ(Headings(ParseLogbook(logged, "t.md")), std::vector<std::string>{"1. Tiling"});
 }
 
+
+// A short section name that ends in a reserved noun names the same kind of
+// section ("## GPU specs (H100 SXM)", "## Test machine hardware"; "## Related
+// work" quotes others' numbers): no entry for its figures. A numbered or
+// dated heading is an entry whatever its last word.
+TEST(SegmentParse, SectionsNamedForTheMachineOrOthersWorkAreNoEntries) {
+  const std::string machine = "- Memory bandwidth: 3.35 TB/s\n- Peak BF16: 989 TFLOP/s\n\n";
+  const std::string plain = "# Decode throughput\n\n## Decode (tg128)\n\n| model | tok/s |\n|---|---|\n| 7B q4 | 161 |\n\n"
+                            "## GPU specs (H100 SXM)\n\n" + machine + "## Test machine hardware\n\n" + machine +
+                            "## Related work\n\nThe paper reports 740 TFLOP/s on the same card.\n";
+  EXPECT_EQ(Headings(ParseLogbook(plain, "t.md")), std::vector<std::string>{"Decode (tg128)"});
+  EXPECT_TRUE(IsReservedSectionName("GPU specs (H100 SXM)"));
+  EXPECT_FALSE(IsReservedSectionName("3. New hardware"));
+  EXPECT_FALSE(IsReservedSectionName("Fused kernel"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook

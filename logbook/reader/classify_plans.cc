@@ -1,0 +1,98 @@
+// The classify stage's plan rule: what an entry writes as expected,
+// projected or aimed for records no run. A line that leads a list, a table
+// or a printed block as such ("**Expected results after phase 2:**",
+// "**Expected validator output:**"; plan_leads of vocabulary.json) makes
+// what it leads no runs; so does an open task of a checklist ("- [ ]
+// decode: >60 tok/s": what is still to reach).
+#include <algorithm>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+// The lead of paragraph `p` when it is one line ending in a colon whose
+// words say what follows is expected or aimed for (plan_leads), else "".
+std::string PlanLead(const Paragraph& p) {
+  if (p.line != p.end_line) return "";
+  std::string t = Trim(p.text);
+  while (!t.empty() && (t.back() == '*' || t.back() == '_' || t.back() == ' ')) t.pop_back();
+  if (t.empty() || t.back() != ':' || t.size() > 120) return "";
+  const auto& leads = ReaderLexicon().plan_leads;
+  for (const auto& w : Words(Lower(t)))
+    if (leads.count(w)) {
+      while (!t.empty() && (t.back() == ':' || t.back() == '*' || t.back() == ' ')) t.pop_back();
+      size_t b = 0;
+      while (b < t.size() && (t[b] == '*' || t[b] == '_')) ++b;
+      return t.substr(b);
+    }
+  return "";
+}
+
+// A span of lines an entry leads as a plan, with its lead.
+struct Led {
+  int first = 0, last = 0;
+  std::string lead;
+};
+
+// The lists, tables and printed blocks right below a plan lead (blank lines
+// aside): each top-level list item up to the next paragraph, or the block.
+void LedBlocks(const Entry& entry, const Paragraph& p, const std::string& lead, std::vector<Led>* out) {
+  auto next_paragraph = [&](int after) {
+    int at = entry.end_line + 1;
+    for (const auto& q : entry.paragraphs)
+      if (q.line > after) at = std::min(at, q.line);
+    for (const auto& h : entry.subheadings)
+      if (h.line > after) at = std::min(at, h.line);
+    return at;
+  };
+  const int stop = next_paragraph(p.end_line);
+  auto close = [&](int line) { return line > p.end_line && line - p.end_line <= 2; };
+  std::vector<std::pair<int, int>> items;
+  for (const auto& b : entry.notes) items.emplace_back(b.line, std::max(b.line, b.end_line));
+  for (const auto& f : entry.fields) items.emplace_back(f.bullet.line, std::max(f.bullet.line, f.bullet.end_line));
+  std::sort(items.begin(), items.end());
+  for (const auto& [line, end] : items)
+    if (line > p.end_line && line < stop && (close(line) || (!out->empty() && out->back().lead == lead && line - out->back().last <= 2)))
+      out->push_back({line, end, lead});
+  for (const auto& t : entry.tables)
+    if (close(t.line)) out->push_back({t.line, t.end_line, lead});
+  for (const auto& o : entry.outputs)
+    if (close(o.line)) out->push_back({o.line, o.end_line, lead});
+}
+
+// An open task's lines ("- [ ] ...", sub-items with it).
+void OpenTasks(const Bullet& b, std::vector<Led>* out) {
+  const std::string t = Trim(b.text);
+  if (t.rfind("[ ]", 0) == 0) {
+    out->push_back({b.line, std::max(b.line, b.end_line), ""});
+    return;
+  }
+  for (const auto& c : b.children) OpenTasks(c, out);
+}
+
+}  // namespace
+
+void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  std::vector<Led> led;
+  for (const auto& p : entry.paragraphs)
+    if (const std::string lead = PlanLead(p); !lead.empty()) LedBlocks(entry, p, lead, &led);
+  for (const auto& b : entry.notes) OpenTasks(b, &led);
+  for (const auto& f : entry.fields) OpenTasks(f.bullet, &led);
+  if (led.empty()) return;
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *out) {
+    const auto it = std::find_if(led.begin(), led.end(), [&f](const Led& l) { return l.first <= f.line && f.line <= l.last; });
+    if (it == led.end()) {
+      kept.push_back(std::move(f));
+    } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
+      unread->push_back({f.line, f.text,
+                         it->lead.empty() ? "an open task of a checklist (what is still to reach), not a run"
+                                          : "what is expected or aimed for (led by \"" + it->lead + "\"), not a run"});
+    }
+  }
+  *out = std::move(kept);
+}
+
+}  // namespace moelog::logbook::reader
