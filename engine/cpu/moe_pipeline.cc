@@ -185,7 +185,7 @@ struct TiledMoe::Accumulator {
       }
     } else {
       bf16_t* hi = static_cast<bf16_t*>(y) + t * h;
-      bf16_t* lw = lo + t * h;
+      bf16_t* lw = lo != nullptr ? lo + t * h : nullptr;  // no low halves kept: none to offset
       if (first && last) {
 #pragma omp simd
         for (int64_t j = 0; j < h; ++j) hi[j] = FromF<bf16_t>(0.0f + scale * ToF(src[j]));
