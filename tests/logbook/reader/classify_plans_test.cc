@@ -5,23 +5,11 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
+#include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook::reader {
 namespace {
 
-// The lines of the figures LogbookFigures keeps, over all entries, and the
-// reasons it lists for the others by line.
-std::set<int> Kept(const std::string& text, std::map<int, std::string>* why) {
-  const Logbook lb = ParseLogbook(text, "t.md");
-  std::vector<std::vector<UnreadFigures>> unread;
-  const auto figs = LogbookFigures(lb, &unread);
-  std::set<int> lines;
-  for (const auto& entry : figs)
-    for (const auto& f : entry) lines.insert(f.line);
-  for (const auto& entry : unread)
-    for (const auto& u : entry) (*why)[u.line] += u.why + "; ";
-  return lines;
-}
 
 // A comparison's table row whose one column quotes this log's figure and
 // whose other column quotes another source's ("| fp16 | 9.41 req/s upstream
@@ -36,7 +24,7 @@ TEST(ReaderClassifyPlans, AComparisonRowQuotingTheLogQuotesTheOtherColumnsToo) {
       "| fp16 | 9.41 req/s | 61.3 req/s |\n| int8 | 12.06 req/s | 48.72 req/s |\n"
       "| bf16 | 10.77 req/s | 57.19 req/s |\n";
   std::map<int, std::string> why;
-  const std::set<int> kept = Kept(doc, &why);
+  const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(8)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(16)) << ::testing::PrintToString(why);
@@ -55,7 +43,7 @@ TEST(ReaderClassifyPlans, AnExpectationOrRoadmapPartHoldsNoRun) {
       "### Expected performance after fusion\n\n- decode: ~55 tok/s\n- prefill: 1.9 s\n\n"
       "### Performance roadmap\n\n| step | throughput |\n|---|---|\n| fuse | 60 tok/s |\n| batch | 240 tok/s |\n";
   std::map<int, std::string> why;
-  const std::set<int> kept = Kept(doc, &why);
+  const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
   for (int line : {9, 10, 16, 17}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
   EXPECT_NE(why[9].find("Expected performance after fusion"), std::string::npos) << why[9];
@@ -71,7 +59,7 @@ TEST(ReaderClassifyPlans, ALeadOfExpectationsMakesItsListNoRun) {
       "**Expected results after the next phase:**\n- single stream: 60-70 tok/s\n- batch of 8: 210 tok/s\n\n"
       "**Expected validator output:**\n```\nvalidator: 0.91 ms per call\n```\n";
   std::map<int, std::string> why;
-  const std::set<int> kept = Kept(doc, &why);
+  const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.count(6)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
   for (int line : {10, 11, 15}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
@@ -86,7 +74,7 @@ TEST(ReaderClassifyPlans, AnOpenTaskStatesAGoal) {
       "# Work log\n\n## 3. Decode pass\n\n- decode measured: 48.3 tok/s\n"
       "- [ ] decode: >60 tok/s\n- [ ] prefill under 1.5 s\n";
   std::map<int, std::string> why;
-  const std::set<int> kept = Kept(doc, &why);
+  const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(6)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(7)) << ::testing::PrintToString(why);
@@ -104,7 +92,7 @@ TEST(ReaderClassifyPlans, ARooflinePartRecordsNoRunAHistoryTableDoes) {
       "### Roofline\n\nAt seq 8192 one call does 2.2 TFLOP, so at 989 TFLOP/s the floor is 2.2 ms.\n\n"
       "### Performance history\n\n| version | TFLOP/s | time |\n|---|---|---|\n| eager | 217 | 5.07 ms |\n| fused | 412 | 2.67 ms |\n| fused+tma | 431 | 2.55 ms |\n";
   std::map<int, std::string> why;
-  const std::set<int> kept = Kept(doc, &why);
+  const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.count(8)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(16)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(21)) << ::testing::PrintToString(why);
@@ -133,7 +121,7 @@ TEST(ReaderClassifyPlans, ATargetFieldStatesAGoal) {
       "# Status\n\n## 2026-01-02 Decode\n\n- **Measured**: 0.13 tokens/sec\n- **Target**: >15 tokens/sec\n"
       "- decode: 3.1 ms per token\n- target: 2 ms per token\n";
   std::map<int, std::string> why;
-  const std::set<int> kept = Kept(doc, &why);
+  const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(6)) << ::testing::PrintToString(why);
@@ -149,7 +137,7 @@ TEST(ReaderClassifyPlans, DerivedFiguresAloneRecordNoRun) {
       "# Softmax log\n\n### Phase 2 results\n\n**V3 detailed results:**\n```\n"
       "256x4096:  1.05x (5% faster than the library)\n512x4096:  0.99x (about equal)\n```\n";
   std::map<int, std::string> why;
-  const std::set<int> kept = Kept(doc, &why);
+  const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.empty()) << ::testing::PrintToString(why);
   EXPECT_NE(why[7].find("only derived figures"), std::string::npos) << ::testing::PrintToString(why);
 }

@@ -6,6 +6,7 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
+#include "tests/logbook/reader/read_entry.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/prose.h"
 
@@ -339,21 +340,6 @@ TEST(ReaderClassify, ARecapOfNumbersEarlierEntriesWroteRestatesThem) {
 
 namespace moelog::logbook::reader {
 namespace {
-
-// The lines of the figures LogbookFigures keeps, over all entries, and the
-// reasons it lists for the others by line.
-std::set<int> KeptLines(const std::string& text, std::map<int, std::string>* why = nullptr) {
-  const Logbook lb = ParseLogbook(text, "t.md");
-  std::vector<std::vector<UnreadFigures>> unread;
-  const auto figs = LogbookFigures(lb, &unread);
-  std::set<int> lines;
-  for (const auto& entry : figs)
-    for (const auto& f : entry) lines.insert(f.line);
-  if (why)
-    for (const auto& entry : unread)
-      for (const auto& u : entry) (*why)[u.line] += u.why + "; ";
-  return lines;
-}
 
 // A part headed as a recap ("### Observations", "### Summary") quotes the
 // table it reads: a figure the document writes outside that part (rounded:

@@ -1,10 +1,13 @@
 // Test helpers of the reader's figure tests: one entry's recorded figures
-// from a document of a heading and a body, and the figure of a line.
+// from a document of a heading and a body, the figure of a line, and the
+// lines a whole document keeps.
 #ifndef MOELOG_TESTS_LOGBOOK_READER_READ_ENTRY_H_
 #define MOELOG_TESTS_LOGBOOK_READER_READ_ENTRY_H_
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,21 @@ inline const RecordedFigure* OnLine(const std::vector<RecordedFigure>& figs, int
   for (const auto& f : figs)
     if (f.line == line) return &f;
   return nullptr;
+}
+
+// The lines of the figures LogbookFigures keeps over all entries of `text`,
+// and in `why` (when given) the reasons it lists for the others, by line.
+inline std::set<int> KeptLines(const std::string& text, std::map<int, std::string>* why = nullptr) {
+  const Logbook lb = ParseLogbook(text, "t.md");
+  std::vector<std::vector<UnreadFigures>> unread;
+  const auto figs = LogbookFigures(lb, &unread);
+  std::set<int> lines;
+  for (const auto& entry : figs)
+    for (const auto& f : entry) lines.insert(f.line);
+  if (why)
+    for (const auto& entry : unread)
+      for (const auto& u : entry) (*why)[u.line] += u.why + "; ";
+  return lines;
 }
 
 }  // namespace moelog::logbook::reader
