@@ -423,8 +423,6 @@ void KeepPoints(const std::string& rest, const std::string& kept, int line, cons
                 std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   for (auto& p : BulletPoints(rest, x, scope, line, kept, unread)) {
     if (p.clash && unread) unread->push_back({line, kept, "two figures of one metric and nothing naming each"});
-    if (!p.clash && !HasBaseMetric(p.run) && unread)
-      unread->push_back({line, kept, "only derived figures (a speedup, a change, a scaling efficiency), no run's own", true});
     if (p.clash || !HasBaseMetric(p.run)) continue;
     StoredRun r = NewRecorded(x, scope.context, line);
     for (const auto& [k, v] : p.cfg) r.config[k] = v;

@@ -501,8 +501,8 @@ TEST(ReaderOutputFigures, BracketLedTimerLinesAreFiguresByTheirLabel) {
   const RecordedFigure* scan = OnLine(figs, 9);
   ASSERT_NE(insert, nullptr);
   ASSERT_NE(scan, nullptr);
-  EXPECT_NEAR(insert->run.metrics.at("time_s"), 4.21, 1e-12);
-  EXPECT_NEAR(scan->run.metrics.at("time_s"), 0.3129, 1e-12);
+  EXPECT_NEAR(insert->run.metrics.at("elapsed_time_s"), 4.21, 1e-12);
+  EXPECT_NEAR(scan->run.metrics.at("elapsed_time_s"), 0.3129, 1e-12);
   EXPECT_NE(insert->run.config, scan->run.config);
 }
 
