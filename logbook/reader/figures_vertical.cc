@@ -111,9 +111,11 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
       const std::string h = Unticked(t.header[c]), cell = Unticked(row[c]);
       std::string unit;
       UnitInfo info{};
-      if (h.empty() || RemarkColumn(h) || CheckColumn(h) || EstimateColumn(h) || NamesNoRun(h) ||
-          ColumnMetric(h).derived || !NumberCell(cell, &unit))
+      if (h.empty() || RemarkColumn(h) || CheckColumn(h) || EstimateColumn(h) || NamesNoRun(h) || !NumberCell(cell, &unit))
         continue;
+      // A column named as a comparison ("Gap", "FA2 vs SDPA") holds a run's
+      // figure only when its cell writes a unit of its own ("1.2 ms").
+      if (ColumnMetric(h).derived && (unit.empty() || unit == "%")) continue;
       ColumnInfo col = unit.empty() ? RowMetric(Unticked(row[0]), cell, no_units) : ColumnInfo{};
       if (!unit.empty() && unit != "%" && UnitOf(unit, &info) && !info.derived)
         col = ColumnInfo{info.metric, unit, "", info.factor, false, {}};

@@ -284,6 +284,24 @@ TEST(ReaderForms, MetricRowsWithoutUnitsAreRunsByColumn) {
   EXPECT_DOUBLE_EQ(jitter[0]->run.metrics.at("p99_jitter"), 3.9);
 }
 
+// Columns headed as comparisons ("FA2 vs SDPA") that write each cell with a
+// unit of its own hold runs' figures; a bare ratio under such a header is none.
+TEST(ReaderForms, ComparisonHeadedColumnsWithUnitsAreRuns) {
+  const auto figs = EntryFigures(
+      "| Metric | FA2 vs SDPA | Paged vs SDPA |\n|---|---|---|\n"  // lines 5, 6
+      "| latency | 1.2 ms | 1.5 ms |\n"                             // 7
+      "| Avg TBT | 134.7ms | 135.7ms |\n"                           // 8
+      "| ratio | 0.91 | 1.04 |\n");                                  // 9
+  int latency = 0, tbt = 0;
+  for (const auto& f : figs) {
+    latency += f.line == 7;
+    tbt += f.line == 8;
+    EXPECT_NE(f.line, 9);
+  }
+  EXPECT_EQ(latency, 2);
+  EXPECT_EQ(tbt, 2);
+}
+
 // A speedup row of a vertical metric table ("| Speedup | 2.36x |") is
 // derived from the runs, listed as such; the table's measured rows stay.
 TEST(ReaderForms, ASpeedupRowOfAVerticalTableIsDerived) {
