@@ -34,6 +34,7 @@
 #include "engine/target.h"
 #include "logbook/file_util.h"
 #include "logbook/run/child_failure.h"
+#include "logbook/run/child_groups.h"
 
 namespace moelog::logbook {
 namespace bp = boost::process;
@@ -596,6 +597,12 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, double ti
                                           bp::std_err > err, child_env, ios, setpgid_on_exec,
                                           bp::start_dir(working_dir));
     }
+    // Killed with moelog if moelog is stopped by a signal (child_groups.h).
+    struct GroupWatch {
+      pid_t group;
+      explicit GroupWatch(pid_t g) : group(g) { WatchChildGroup(g); }
+      ~GroupWatch() { ForgetChildGroup(group); }
+    } group_watch(child->id());
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::microseconds(static_cast<int64_t>(timeout_s * 1e6));
     auto watch = std::make_unique<PeakRssWatch>(child->id());

@@ -118,6 +118,17 @@ done
 kill -0 "$pid" 2> /dev/null || fail "interrupted update: it ended before it was interrupted (the case was not tried): $(tail -3 "$W/out")"
 kill -TERM -- -"$pid" 2> /dev/null
 wait "$pid"
+# The run it had started (in a process group of its own) is stopped with it,
+# not left running orphaned.
+left=running
+for _ in $(seq 50); do
+  pgrep -f -- "bench --target cpu --tokens 262144 --hidden 1024" > /dev/null || { left=; break; }
+  sleep 0.1
+done
+if [ -n "$left" ]; then
+  pkill -KILL -f -- "bench --target cpu --tokens 262144 --hidden 1024"
+  fail "interrupted update: the run it had started is still running"
+fi
 [ "$stored" = 1 ] || fail "interrupted update: the finished first run was not in the store while the second ran"
 runs=$("$MOELOG" runs --db .moelog/runs.db)
 [ "$(grep -c ' ok ' <<< "$runs")" -ge 1 ] || fail "interrupted update: the finished runs are not kept: $runs"
