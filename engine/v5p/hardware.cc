@@ -1,5 +1,7 @@
 #include "engine/v5p/hardware.h"
 
+#include "engine/source_dir.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -41,7 +43,7 @@ Result<std::string> ResolveDataFile(const std::string& name_or_path, const std::
   std::vector<std::string> roots;
   if (const char* env = std::getenv("MOELOG_DATA_DIR"); env != nullptr && *env != '\0') roots.push_back(env);
   if (std::string exe = ExecutableDir(); !exe.empty()) roots.push_back(exe + "/../share/moelog/data");
-  roots.push_back(std::string(MOELOG_SOURCE_DIR) + "/data");
+  roots.push_back(SourceTreeDataDir());
   std::string tried;
   for (const auto& root : roots) {
     fs::path p = fs::path(root) / rel;

@@ -1,5 +1,7 @@
 #include "logbook/run/runner.h"
 
+#include "engine/source_dir.h"
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <stdlib.h>
@@ -225,7 +227,7 @@ void SandboxMounts(const std::string& moelog, std::vector<std::string>* argv) {
   if (const char* d = std::getenv("MOELOG_DATA_DIR"); d && d[0] == '/') data.push_back(d);
   const std::string self = SelfExe();
   if (!self.empty()) data.push_back(self.substr(0, self.rfind('/')) + "/../share/moelog/data");
-  data.push_back(std::string(MOELOG_SOURCE_DIR) + "/data");
+  data.push_back(SourceTreeDataDir());
   for (const auto& d : data) {
     std::error_code ec;
     const std::string real = std::filesystem::canonical(d, ec).string();
