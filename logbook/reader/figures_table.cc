@@ -780,7 +780,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of goals or expectations: no run"});
     return;
   }
-  if (const std::vector<size_t> checks = CheckColumns(headers); !checks.empty()) {
+  if (const std::vector<size_t> checks = CheckColumns(headers, cols); !checks.empty()) {
     if (RateBesideChecks(cols, checks)) return TableFigures(WithoutColumns(t, checks), context, x, out, unread);
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
     return;

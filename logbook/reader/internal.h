@@ -314,7 +314,7 @@ bool RangeCell(const std::string& cell, std::string* figure, std::string* low, s
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 bool EstimateColumn(const std::string& header);
 bool PlanHeader(const std::string& header);
-std::vector<size_t> CheckColumns(const std::vector<std::string>& headers);
+std::vector<size_t> CheckColumns(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols);
 bool RateBesideChecks(const std::vector<ColumnInfo>& cols, const std::vector<size_t>& checks);
 TableBlock WithoutColumns(const TableBlock& t, const std::vector<size_t>& drop);
 // A table whose unit is a column of its own (JMH's `| Score | Error | Units

@@ -293,11 +293,17 @@ bool PlanHeader(const std::string& header) {
 }
 
 // Columns of differences or error counts ("max / mean abs diff", "Valid
-// errors", "Error"): a correctness check's.
-std::vector<size_t> CheckColumns(const std::vector<std::string>& headers) {
+// errors", "Error"): a correctness check's. A header with a check's word
+// over cells that write a unit of their own, the header naming no metric
+// ("CPU hash search" over "0.4068 s"), names what was timed: no check.
+std::vector<size_t> CheckColumns(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols) {
   std::vector<size_t> checks;
-  for (size_t c = 0; c < headers.size(); ++c)
-    if (CheckColumn(headers[c]) && Lower(headers[c]).find("checksum") == std::string::npos) checks.push_back(c);
+  for (size_t c = 0; c < headers.size(); ++c) {
+    if (!CheckColumn(headers[c]) || Lower(headers[c]).find("checksum") != std::string::npos) continue;
+    const bool timed = c < cols.size() && !cols[c].metric.empty() && cols[c].unit != "%" &&
+                       ColumnMetric(headers[c]).metric.empty();
+    if (!timed) checks.push_back(c);
+  }
   return checks;
 }
 

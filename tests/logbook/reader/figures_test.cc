@@ -260,6 +260,23 @@ TEST(ReaderFigures, AnErrorColumnBesideARateIsTheBenchmarksCheck) {
   EXPECT_TRUE(RecordedFigures(lb.entries[1]).empty());
 }
 
+// A check's word in a header over cells written in seconds ("CPU hash
+// search" | "Metal hash search": the hash-chain search timed on each) names
+// what was timed; a "Hash" column of digests stays a check.
+TEST(ReaderFigures, AHeaderWithACheckWordOverTimedCellsIsAMetric) {
+  const Logbook lb = ParseLogbook(
+      "# Notes\n\n## Kept: search on the GPU\n\n| Input | CPU hash search | Metal hash search |\n|---|---|---|\n"
+      "| a.png | 0.4068 s | 0.3967 s |\n| b.png | 0.6092 s | 0.4312 s |\n\n"
+      "## Check\n\n| Input | Time (ms) | Hash |\n|---|---|---|\n| a.png | 12.5 | 9f3a1c |\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_EQ(figs[0].run.metrics.size(), 2u);
+  for (const auto& [metric, value] : figs[0].run.metrics) EXPECT_NE(metric.find("search"), std::string::npos) << metric;
+  EXPECT_TRUE(RecordedFigures(lb.entries[1]).empty());
+}
+
 // A table of values by column under a sub-heading that names the unit
 // ("### Decode (tok/s)"): its cells are in that unit, a metric named by the
 // sub-heading's other words (decode and prefill rates are two columns); a
