@@ -356,6 +356,39 @@ static bool OnlyDerived(const std::vector<Figure>& figures, const std::vector<Po
   return derived && std::none_of(points.begin(), points.end(), [](const Point& p) { return HasBaseMetric(p.run); });
 }
 
+// "decode 41.2 tok/s, TTFT 182 ms": a word before a figure that names a part
+// or a phase of one run (PartOfARun) qualifies its metric (ttft_time_s); it
+// keys no row of its own. Only where every figure of that metric in the text
+// is so named ("prefill 9120 tok/s, decode 310 tok/s"): "cpu 12 ms, gpu 3 ms"
+// stays two runs.
+static void PartWordMetrics(const EntryCtx& x, std::vector<Figure>* figures) {
+  auto part_word = [&](const Figure& f) {
+    if (f.word.empty() || !f.named.empty() || f.derived || f.not_run || f.metric == kNoUnit || f.metric == kCarried)
+      return false;
+    const std::string w = SnakeKey(f.word);
+    const Config named = WordConfig(f, x);
+    return PartOfARun(w) && !MetricWord(w) && named.size() == 1 && named.count("variant") > 0;
+  };
+  std::map<std::string, bool> all_parts;  // metric -> every figure of it named by a part word, each by another
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& f : *figures)
+    if (!f.derived && !f.not_run)
+      all_parts.emplace(f.metric, true).first->second &= part_word(f) && seen.emplace(f.metric, SnakeKey(f.word)).second;
+  for (auto& f : *figures)
+    if (all_parts[f.metric] && part_word(f)) {
+      f.metric = SnakeKey(f.word) + "_" + f.metric;
+      f.word.clear();
+    }
+}
+
+// What names each figure of a text: a label's value list, the label's
+// qualities, a part of the run.
+static void NameFigures(const std::string& rest, const EntryCtx& x, const WalkScope& w, std::vector<Figure>* figures) {
+  SlashLabelList(w.context, rest, figures);
+  if (w.label_unit.empty()) LabelQualities(w.label, rest, figures);
+  PartWordMetrics(x, figures);
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -365,8 +398,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string(), w.label);
   for (UnitInfo carried{}; const auto& f : figures)
     if (w.carry && !f.derived && !f.not_run && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
-  SlashLabelList(w.context, rest, &figures);
-  if (w.label_unit.empty()) LabelQualities(w.label, rest, &figures);
+  NameFigures(rest, x, w, &figures);
   std::map<std::string, int> per_metric;
   for (const auto& f : figures) ++per_metric[f.metric];
   std::map<size_t, std::map<std::string, std::vector<double>>> repeats;  // point -> metric -> later values

@@ -210,6 +210,9 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
 bool NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f);
 size_t ClauseStart(const std::string& s, size_t at, bool sentence);
 bool StatisticWord(const std::string& w);
+// Whether a qualifier ("prefill", "exposed_collective", "ttft") names a part or a
+// statistic of one run (same_run_words of data/reader/table.json), not a run.
+bool PartOfARun(const std::string& qualifier);
 bool RunTag(const std::string& w);
 bool SubjectFiller(const std::string& w, bool prose = false);
 std::vector<std::string> ClauseWords(const std::string& s, size_t start);

@@ -18,6 +18,8 @@ const std::set<std::string>& SameRunWords() {
   return words;
 }
 
+}  // namespace
+
 // Whether a column's qualifier names a part or a statistic of a run
 // ("prefill", "mean", "exposed_collective", "per_token", "gpu").
 bool PartOfARun(const std::string& qualifier) {
@@ -26,6 +28,8 @@ bool PartOfARun(const std::string& qualifier) {
     if (SameRunWords().count(w) || StatisticWord(w) || SpreadStatistic(w)) return true;
   return false;
 }
+
+namespace {
 
 // Whether a qualifier is a metric's name only ("Latency (ms)"): the column
 // is the row's own run, as a plain one is.

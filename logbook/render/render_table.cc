@@ -466,8 +466,11 @@ namespace {
 // Whether `metric` is one of a unit's metric `base` ("p90_time_s" of
 // time_s): its figures are stored in that metric's unit.
 bool MetricOfUnit(const std::string& metric, const std::string& base) {
-  return metric.size() > base.size() && metric.compare(metric.size() - base.size(), base.size(), base) == 0 &&
-         metric[metric.size() - base.size() - 1] == '_';
+  if (metric.size() <= base.size() + 1) return false;
+  // "cpu_time_s" (a qualifier before) or "time_s_p50" (a statistic after).
+  return (metric.compare(metric.size() - base.size(), base.size(), base) == 0 &&
+          metric[metric.size() - base.size() - 1] == '_') ||
+         metric.compare(0, base.size() + 1, base + "_") == 0;
 }
 
 std::string WrittenText(const StoredRun& run, const std::string& metric, double v) {

@@ -277,6 +277,27 @@ TEST(ReaderFigures, AHeaderWithACheckWordOverTimedCellsIsAMetric) {
   EXPECT_TRUE(RecordedFigures(lb.entries[1]).empty());
 }
 
+// Words naming parts of one run before its figures ("decode 41.2 tok/s,
+// TTFT 182 ms") qualify the metrics of one row; words naming runs ("cpu 12
+// ms, gpu 3 ms") stay two rows, and one word before two figures of a metric
+// ("87.894 s CPU and 87.414 s Metal") never pools them.
+TEST(ReaderFigures, PartWordsBeforeFiguresQualifyOneRunsMetrics) {
+  auto figures = [](const std::string& result) {
+    return RecordedFigures(ParseLogbook("# N\n\n## 2026-03-01 baseline\n\n" + result + "\n", "t.md").entries.at(0));
+  };
+  auto one = figures("Decode 41.2 tok/s, TTFT 182 ms.");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].run.metrics.size(), 2u);
+  EXPECT_NEAR(one[0].run.metrics.at("ttft_time_s"), 0.182, 1e-12);
+  auto phases = figures("Prefill 9120 tok/s, decode 310 tok/s.");
+  ASSERT_EQ(phases.size(), 1u);
+  EXPECT_EQ(phases[0].run.metrics.size(), 2u);
+  EXPECT_EQ(figures("cpu 12 ms, gpu 3 ms.").size(), 2u);
+  auto sides = figures("Trials averaged 87.894 s CPU and 87.414 s Metal.");
+  for (const auto& f : sides)
+    for (const auto& [metric, value] : f.run.metrics) EXPECT_NE(value, (87.894 + 87.414) / 2) << metric;
+}
+
 // A table of values by column under a sub-heading that names the unit
 // ("### Decode (tok/s)"): its cells are in that unit, a metric named by the
 // sub-heading's other words (decode and prefill rates are two columns); a

@@ -338,12 +338,14 @@ TEST(FigureValues, RecordedFiguresAreNamedAsWritten) {
   // "4204 MB" is stored as 4009.25 MiB and "4.10 ms" as 0.0041 s; the fate
   // line names them in the author's unit and digits.
   StoredRun run;
-  run.metrics = {{"memory_mib", 4204 * 0.95367431640625}, {"time_s", 0.0041}, {"p90_time_s", 0.0123}};
-  run.units = {{"memory_mib", "MB"}, {"time_s", "ms"}, {"p90_time_s", "ms"}};
-  run.decimals = {{"memory_mib", 0}, {"time_s", 2}, {"p90_time_s", 1}};
-  EXPECT_EQ(RecordedValuesAsWritten(run), "4204 MB, 12.3 ms (p90_time_s), 4.10 ms");
+  // A statistic after the metric ("p50 latency 182 ms": time_s_p50) is one too.
+  run.metrics = {{"memory_mib", 4204 * 0.95367431640625}, {"time_s", 0.0041}, {"p90_time_s", 0.0123},
+                 {"time_s_p50", 0.182}};
+  run.units = {{"memory_mib", "MB"}, {"time_s", "ms"}, {"p90_time_s", "ms"}, {"time_s_p50", "ms"}};
+  run.decimals = {{"memory_mib", 0}, {"time_s", 2}, {"p90_time_s", 1}, {"time_s_p50", 0}};
+  EXPECT_EQ(RecordedValuesAsWritten(run), "4204 MB, 12.3 ms (p90_time_s), 4.10 ms, 182 ms (time_s_p50)");
   run.units.erase("memory_mib");  // no written unit: as stored
-  EXPECT_EQ(RecordedValuesAsWritten(run), "4009.25 memory_mib, 12.3 ms (p90_time_s), 4.10 ms");
+  EXPECT_EQ(RecordedValuesAsWritten(run), "4009.25 memory_mib, 12.3 ms (p90_time_s), 4.10 ms, 182 ms (time_s_p50)");
 }
 
 }  // namespace
