@@ -251,20 +251,37 @@ std::string SpanPair(const Bullet& b) {
 }
 
 // "pid=213044 cmd=minio samples=39 avg_cpu=13.00", "nvme0n1 samples=40
-// avg_util=15.73": a printed line of three pairs or more pasted as a bullet
-// (a name may lead them): its text; "" for any other bullet.
+// avg_util=15.73", a training log's "step:5100/5100 val_loss:3.2794
+// train_time:1338402ms": a printed line of three pairs or more pasted as a
+// bullet or a sentence, bare or as one code span (a name may lead them): its
+// text with each pair as key=value; "" for any other bullet.
 std::string PlainPairs(const Bullet& b) {
-  if (!b.code_spans.empty()) return "";
+  std::string text = b.text;
+  // One code span that ends the text, after a label at most ("Final: `...`").
+  if (const size_t tick = text.find('`'); tick != std::string::npos) {
+    const std::string label = parse_detail::Trim(text.substr(0, tick)), t = parse_detail::Trim(text.substr(tick));
+    if (t.size() < 3 || t.back() != '`' || t.find('`', 1) != t.size() - 1) return "";
+    if (!label.empty() && (label.back() != ':' || label.find(' ') != std::string::npos)) return "";
+    text = label + " " + t.substr(1, t.size() - 2);
+  }
   std::vector<std::string> toks;
-  std::istringstream words(b.text);
+  std::istringstream words(text);
   for (std::string w; words >> w;) toks.push_back(w);
   size_t pairs = 0;
   for (size_t k = 0; k < toks.size(); ++k) {
-    const size_t eq = toks[k].find('=');
-    if (eq != std::string::npos && eq > 0 && eq + 1 < toks[k].size() && IsIdentStart(toks[k][0])) ++pairs;
+    std::string& t = toks[k];
+    size_t eq = t.find('=');
+    // "val_loss:3.2794": a key glued to its number by a colon.
+    if (const size_t colon = t.find(':'); eq == std::string::npos && colon != std::string::npos && colon + 1 < t.size() &&
+                                          std::isdigit(static_cast<unsigned char>(t[colon + 1])))
+      t[colon] = '=', eq = colon;
+    if (eq != std::string::npos && eq > 0 && eq + 1 < t.size() && IsIdentStart(t[0])) ++pairs;
     else if (k > 0) return "";
   }
-  return pairs >= 3 ? b.text : "";
+  if (pairs < 3) return "";
+  std::string joined;
+  for (const auto& t : toks) joined += (joined.empty() ? "" : " ") + t;
+  return joined;
 }
 
 bool GroupedRow(std::vector<std::string>* cells, size_t columns, std::string* group) {

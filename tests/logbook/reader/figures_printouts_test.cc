@@ -332,6 +332,19 @@ TEST(ReaderPrintouts, NvprofRowsUnderTheirGroup) {
   EXPECT_NE(kernel->run.config, copy->run.config);
 }
 
+// A training log's line of key:value pairs pasted as a sentence, bare or as
+// one code span after a label: one row, each key naming its figure.
+TEST(ReaderPrintouts, GluedColonPairsPastedAsProse) {
+  for (const std::string line : {"step:5100/5100 val_loss:3.2794 train_time:1338402ms step_avg:262.43ms",
+                                 "Final: `step:5100/5100 val_loss:3.2794 train_time:1338402ms step_avg:262.43ms`"}) {
+    const auto figs = Read(line + "\n");
+    ASSERT_EQ(figs.size(), 1u) << line;
+    EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("val_loss"), 3.2794) << line;
+    EXPECT_EQ(figs[0].run.metrics.size(), 3u) << line;  // step times and the loss; the step is no figure
+  }
+  EXPECT_TRUE(Read("We ran it at step:100 and saw loss:3.1 there.\n").empty());  // prose that mentions pairs
+}
+
 // A program's printed keys pasted as bullets: "`key`: `value`" (the key's
 // suffix its unit: a time, a rate of what it counts, memory), and a line of
 // key=value pairs whose statistic keys ("avg_cpu") are its figures.
