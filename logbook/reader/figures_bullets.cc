@@ -334,6 +334,12 @@ static bool UnnamedRangeEnd(const Figure& f, size_t figures, const EntryCtx& x, 
   return f.range && (figures > 2 || named_label) && w.context.empty() && WordConfig(f, x).size() <= 1;
 }
 
+// "... 8.412-second median duration. Final loss was 6.12.": a quality of
+// the model (QualityName) the last point lacks joins it from a later sentence.
+static bool JoinsQuality(const Figure& f, const std::vector<Point>& points) {
+  return !points.empty() && QualityName(f.metric) == f.metric && !points.back().run.metrics.count(f.metric);
+}
+
 constexpr char kDerivedWhy[] = "derived (a speedup, a change, an efficiency), not a measurement";
 
 static std::set<std::string> Plus(std::set<std::string> reasons, const char* why) {
@@ -426,7 +432,8 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       f.metric = "tflops";
     }
     Config named = WordConfig(f, x);
-    if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived) || UnnamedRangeEnd(f, figures.size(), x, w)) {
+    if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived && !JoinsQuality(f, points)) ||
+        UnnamedRangeEnd(f, figures.size(), x, w)) {
       unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it
       continue;
     }

@@ -279,6 +279,11 @@ bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u,
     while (*i < s.size() && IsIdentChar(s[*i])) ++*i;  // "4GiB", "128MiB"
     return false;
   }
+  if (std::string q = u.before_arrow || AfterArrow(s, start) ? "" : BareQuality(s, start, mode);
+      !q.empty() && !ThresholdBefore(s, start)) {
+    f->metric = std::move(q), f->value = value, f->unit.clear();
+    return true;
+  }
   if (!u.unit.empty() && std::isalpha(static_cast<unsigned char>(u.unit[0])) && u.unit != "vs")
     return false;  // another word (GiB, steps, dropped ...): no figure
   if (mode.bare_is_tflops && !CountWord(WordBefore(s, start))) {
@@ -517,7 +522,8 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
   const std::string stat = ClauseStatistic(s, clause, end);
   if (!stat.empty() && !stat_named && !f->derived && !f->named.count("statistic")) f->named["statistic"] = stat;
   const std::vector<std::string> sentence = SentenceMarks(s, start, prose, f);
-  if (!f->word.empty() || f->derived) return;
+  if (f->derived || (!f->word.empty() && !NamesOwnMetric(f->word, f->metric))) return;
+  f->word.clear();  // "P1 finished at loss 5.17": "loss" names the metric, the subject the run
   ClauseSubject(clause, sentence, prose, f);
 }
 
@@ -574,7 +580,8 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
     st.list_next = st.i = next;
     return true;
   }
-  if (const size_t e = !sign && st.depth == 0 ? CommaListNext(s, j) : std::string::npos;
+  // "ppl 12.4, loss 2.51": a quality's number is named, it waits for no unit.
+  if (const size_t e = !sign && st.depth == 0 && QualityBefore(s, start).empty() ? CommaListNext(s, j) : std::string::npos;
       e != std::string::npos && (st.listed.empty() || st.comma_list)) {
     const std::string named = WordBefore(s, start);
     st.listed.push_back({value, NoName(named) ? "" : named, WrittenDecimals(s.substr(start, j - start))});

@@ -166,6 +166,17 @@ std::string WordAt(const std::string& s, size_t p, size_t* end);
 bool MfuQualifier(const std::string& w);
 bool MfuQualifies(const std::string& s, size_t from, size_t to);
 bool ThresholdBefore(const std::string& s, size_t at);
+// figures_quality.cc: a quality of a model's output by its snake-case name
+// ("val_loss", "perplexity"), else ""; the quality the words before a bare
+// number at `start` name; the quality a bare number names by those words
+// or, as the text's first number, by the label it follows.
+std::string QualityName(const std::string& name);
+std::string QualityBefore(const std::string& s, size_t start);
+struct ScanMode;
+std::string BareQuality(const std::string& s, size_t start, const ScanMode& mode);
+// Whether a word before a figure names the figure's own metric ("loss" of
+// val_loss, "ppl" of ppl): no run's name.
+bool NamesOwnMetric(const std::string& word, const std::string& metric);
 bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to);
 std::string WordBefore(const std::string& s, size_t at, size_t* begin = nullptr);
 size_t ArrowAt(const std::string& s, size_t p);
