@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,10 @@ const OutputWords& OutputVocabulary() {
     set("measured_peak_metrics", &w.measured_peaks);
     set("statistic_prefixes", &w.measured_prefixes);
     set("unit_columns", &w.unit_columns);
+    set("name_columns", &w.name_columns);
+    set("setting_count_leads", &w.setting_leads);
+    set("record_banners", &w.record_banners);
+    set("subcommand_programs", &w.subcommand_programs);
     w.unit_phrases.assign(phrases.begin(), phrases.end());
     return w;
   }();
@@ -98,6 +103,93 @@ bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info
     return false;
   *info = UnitInfo{low.substr(0, slash) + "_per_s", 1, false};
   return true;
+}
+
+// A printed name's unit: "(ms)" in it, or its last word or `_` part
+// ("avg_step_ms", "tok_s"); `bare` gets the name without it.
+std::string PrintedNameUnit(const std::string& name, std::string* bare) {
+  *bare = parse_detail::Trim(name);
+  UnitInfo info;
+  if (const size_t open = bare->rfind('('); open != std::string::npos && bare->back() == ')') {
+    const std::string inner = parse_detail::Trim(bare->substr(open + 1, bare->size() - open - 2));
+    *bare = parse_detail::Trim(bare->substr(0, open));
+    if (OutputUnit(inner, *bare, &info)) return inner;
+  }
+  std::string low = Lower(*bare);
+  std::replace(low.begin(), low.end(), ' ', '_');
+  std::replace(low.begin(), low.end(), '-', '_');
+  // "step_s_mean", "latency_ms_p99": a statistic after the unit.
+  if (const size_t us = low.rfind('_'); us != std::string::npos && us > 0 && OutputVocabulary().stat_suffixes.count(low.substr(us + 1))) {
+    std::string inner;
+    if (std::string u = PrintedNameUnit(bare->substr(0, us), &inner); !u.empty()) {
+      *bare = inner + bare->substr(us);
+      return u;
+    }
+  }
+  for (int parts = 3; parts >= 1; --parts) {
+    size_t at = low.size();
+    for (int k = 0; k < parts && at != std::string::npos && at > 0; ++k) at = low.rfind('_', at - 1);
+    if (at == std::string::npos || at == 0) continue;
+    auto it = OutputVocabulary().suffixes.find(low.substr(at + 1));
+    if (it == OutputVocabulary().suffixes.end()) continue;
+    *bare = bare->substr(0, at);
+    return it->second;
+  }
+  if (auto it = OutputVocabulary().suffixes.find(low); it != OutputVocabulary().suffixes.end() && low.size() > 2) return it->second;
+  // "blocks_per_second", "rows_per_sec": a rate of what it counts ("blocks/s").
+  for (const std::string per : {"_per_second", "_per_sec"})
+    if (low.size() > per.size() + 1 && low.compare(low.size() - per.size(), per.size(), per) == 0)
+      return *bare = bare->substr(0, low.size() - per.size()), low.substr(0, low.size() - per.size()) + "/s";
+  // "ns_per_eval", "ms_per_step": a time unit per what it times (eval_time_s).
+  if (const size_t per = low.find("_per_"); per != std::string::npos && per + 5 < low.size())
+    if (auto it = OutputVocabulary().suffixes.find(low.substr(0, per)); it != OutputVocabulary().suffixes.end() && UnitOf(it->second, &info) && info.metric == "time_s")
+      return *bare = bare->substr(per + 5), it->second;
+  std::string parts = low;
+  std::replace_if(parts.begin(), parts.end(), [](char c) { return c == '_' || c == '/' || c == '.'; }, ' ');
+  for (const auto& part : Words(parts))  // "peak_bytes_reserved"
+    if (auto it = OutputVocabulary().unit_words.find(part); it != OutputVocabulary().unit_words.end()) return it->second;
+  if (!OutputVocabulary().stat_suffixes.count(low) && OutputUnit(*bare, "", &info)) return *bare;  // a header that is a unit ("TFLOP/s"); "Min" is a minimum
+  // "Output tokens/s", "Total tok/s": a name whose last word is a unit.
+  if (const size_t sp = bare->find_last_of(" \t"); sp != std::string::npos && sp + 1 < bare->size()) {
+    const std::string last = bare->substr(sp + 1);
+    if (last.find('/') != std::string::npos && UnitOf(last, &info) && !info.derived) {
+      *bare = parse_detail::Trim(bare->substr(0, sp));
+      return last;
+    }
+  }
+  return "";
+}
+
+static bool HasAlpha(const std::string& s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
+bool PrintedStartsNumber(const std::string& cell) {
+  std::istringstream ss(cell);
+  std::string first;
+  ss >> first;
+  std::string num, unit;
+  bool approx = false;
+  return !first.empty() && NumberToken(first, &num, &unit, &approx);
+}
+
+// A header of names (two or more, none a number) over a row of as many
+// cells with a number.
+bool PrintedHeaderOver(const std::vector<std::string>& head, const std::vector<std::string>& row) {
+  if (head.size() < 2 || head.size() != row.size() || head.size() > 32) return false;
+  for (const auto& h : head)
+    if (h.size() > 40 || !HasAlpha(h) || PrintedStartsNumber(h) || h.back() == ':') return false;
+  for (const auto& c : row)
+    if (!c.empty() && c.back() == ':') return false;
+  return std::any_of(row.begin(), row.end(), PrintedStartsNumber);
+}
+
+// A printed table's column of units (ncu's "Metric Unit"; unit_columns of
+// output.json): its index, or npos.
+size_t PrintedUnitColumn(const std::vector<std::string>& head) {
+  for (size_t c = 0; c < head.size(); ++c)
+    if (const auto words = Words(Lower(head[c])); !words.empty() && OutputVocabulary().unit_columns.count(words.back())) return c;
+  return std::string::npos;
 }
 
 }  // namespace moelog::logbook::reader

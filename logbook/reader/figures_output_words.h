@@ -23,6 +23,10 @@ struct OutputWords {
   std::set<std::string> measured_peaks;   // metrics whose "peak" a run measures ("Peak output token throughput")
   std::set<std::string> unit_columns;  // the last word of a printed table's header over its rows' units ("Metric Unit")
   std::set<std::string> measured_prefixes;  // a printed key's first part that makes it a measured figure ("avg_cpu")
+  std::set<std::string> subcommand_programs;  // a program whose first plain word is its own subcommand ("nsys profile")
+  std::set<std::string> name_columns;
+  std::set<std::string> setting_leads;  // "number of" before a count the run was set up with ("number of clients")
+  std::set<std::string> record_banners;  // marks around a printed title that opens one run's record ("===")  // a printed table's header over cells naming the row's subject ("Name")
 };
 
 // The words, read once from the built-in data/reader/output.json.
@@ -35,6 +39,17 @@ bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bo
 // then the output words (kept as written, factor 1); "%" is MFU when the
 // name says so.
 bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info);
+// A printed name's unit: "(ms)" in it, or its last word or `_` part
+// ("avg_step_ms", "tok_s"); `bare` gets the name without it.
+std::string PrintedNameUnit(const std::string& name, std::string* bare);
+// Whether a printed cell starts with a number.
+bool PrintedStartsNumber(const std::string& cell);
+// A header of names (two or more, none a number) over a row of as many
+// cells with a number.
+bool PrintedHeaderOver(const std::vector<std::string>& head, const std::vector<std::string>& row);
+// A printed table's column of units (ncu's "Metric Unit"; unit_columns of
+// output.json): its index, or npos.
+size_t PrintedUnitColumn(const std::vector<std::string>& head);
 // A number token with no unit glued to it.
 bool IsNumber(const std::string& tok);
 

@@ -12,6 +12,7 @@
 #include "engine/v5p/coverage.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
+#include "logbook/reader/blocks_benchtools.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
 #include "logbook/text.h"
@@ -244,8 +245,9 @@ Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::
   if (numeric->empty() && categorical->empty()) {
     // Some other key varies: bars by it. Statistics of one run (p50, mean,
     // tail median) are no sweep.
+    // A profiler's count (calls, instances) labels a row; it is no axis of its times.
     for (const auto& k : varied)
-      if (k != "statistic") {
+      if (k != "statistic" && !ProfilerCountKey(k)) {
         *categorical = k;
         break;
       }

@@ -1,0 +1,122 @@
+// The figures and key stages on tool printouts pasted into logbooks: a
+// profiler's stats reports (each report a workload of its own, clean
+// column names, long kernel names kept), a serving benchmark's result
+// blocks (one row per block), and the render of their figures as written.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/internal.h"
+#include "logbook/render/render_table.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+const char* kHead = "# T\n\n## 2026-03-04 profile of the scan\n\n";
+
+std::vector<RecordedFigure> Read(const std::string& body) { return ReadEntry(kHead, body); }
+
+// Lines 5.. of the entry: a fenced command, then the printout with two reports.
+const char* kTwoReports =
+    "```bash\nnsys profile --stats=true -o scan_v2 ./scan --n 4096\n```\n\n"  // 5-7
+    "```\n"                                                                      // 9
+    "[5/8] Executing 'cuda_api_sum' stats report\n"                            // 10
+    "\n"                                                                         // 11
+    " Time (%)  Total Time (ns)  Num Calls    Avg (ns)   Med (ns)  Min (ns)   Max (ns)   StdDev (ns)       Name\n"  // 12
+    " --------  ---------------  ---------  ----------  --------  --------  ---------  -----------  ----------------\n"  // 13
+    "     93.2       77,104,230          3  25,701,410.0   5,120.0     4,310  77,094,800  44,508,100.3  cudaMalloc\n"  // 14
+    "      6.8        5,622,017        400     14,055.0   4,801.5     3,902  1,901,224     95,013.0  cudaLaunchKernel\n"  // 15
+    "\n"                                                                         // 16
+    "[6/8] Executing 'cuda_gpu_kern_sum' stats report\n"                       // 17
+    "\n"                                                                         // 18
+    " Time (%)  Total Time (ns)  Instances  Avg (ns)  Med (ns)  Min (ns)  Max (ns)  StdDev (ns)                    Name\n"  // 19
+    " --------  ---------------  ---------  --------  --------  --------  --------  -----------  -----------------------------------------------\n"  // 20
+    "    100.0       12,904,660        400  32,261.7  32,208.0    31,990    35,104        160.2  scan_block<float, 256>(const float *, float *, int)\n"  // 21
+    "```\n";
+
+TEST(ReaderToolReports, AReportLineNamesItsReport) {
+  std::string name;
+  EXPECT_TRUE(ReportLine("[6/8] Executing 'cuda_gpu_kern_sum' stats report", &name));
+  EXPECT_EQ(name, "cuda_gpu_kern_sum");
+  EXPECT_TRUE(ReportLine(" ** OS Runtime Summary (osrt_sum):", &name));
+  EXPECT_EQ(name, "osrt_sum");
+  EXPECT_TRUE(ReportLine("Processing [run.sqlite] with [/opt/nsys/reports/cuda_api_sum.py]... ", &name));
+  EXPECT_EQ(name, "cuda_api_sum");
+  EXPECT_FALSE(ReportLine("[3/8] [========================100%] run.nsys-rep", &name));
+  EXPECT_FALSE(ReportLine("Executing the benchmark now", &name));
+}
+
+TEST(ReaderToolReports, EachReportIsAWorkloadOfItsOwn) {
+  const auto figs = Read(kTwoReports);
+  const RecordedFigure* api = OnLine(figs, 14);
+  const RecordedFigure* kern = OnLine(figs, 21);
+  ASSERT_NE(api, nullptr);
+  ASSERT_NE(kern, nullptr);
+  EXPECT_EQ(api->run.config.at(kWorkloadKey), "cuda_api_sum");
+  EXPECT_EQ(kern->run.config.at(kWorkloadKey), "cuda_gpu_kern_sum");
+  // "Total Time (ns)": the unit's word once, not total_time_time_s.
+  EXPECT_TRUE(api->run.metrics.count("total_time_s")) << api->text;
+  EXPECT_FALSE(api->run.metrics.count("total_time_time_s"));
+  // A kernel's signature under "Name" is the row's label, however long.
+  ASSERT_TRUE(kern->run.config.count("name"));
+  EXPECT_EQ(kern->run.config.at("name"), "scan_block<float, 256>(const float *, float *, int)");
+  // The profiler's subcommand is no run's argument.
+  EXPECT_FALSE(api->run.config.count("args")) << api->run.config.at("args");
+}
+
+TEST(ReaderToolReports, AProfilersReportAfterACommandIsOutput) {
+  // A bare block whose first line is a report line is printed output, not a command.
+  const auto figs = Read(kTwoReports);
+  EXPECT_NE(OnLine(figs, 15), nullptr);
+}
+
+TEST(ReaderToolReports, AServingResultBlockIsOneRow) {
+  const auto figs = Read(
+      "```bash\npython bench_serving.py --request-rate 4 --num-prompts 200\n```\n\n"  // 5-7
+      "```\n"                                                    // 9
+      "============ Serving Benchmark Result ============\n"   // 10
+      "Successful requests:                     200\n"          // 11
+      "Benchmark duration (s):                  51.20\n"        // 12
+      "Request throughput (req/s):              3.91\n"         // 13
+      "---------------Time to First Token----------------\n"   // 14
+      "Mean TTFT (ms):                          44.18\n"        // 15
+      "P99 TTFT (ms):                           97.30\n"        // 16
+      "==================================================\n"   // 17
+      "============ Serving Benchmark Result ============\n"   // 18
+      "Benchmark duration (s):                  20.02\n"        // 19
+      "Request throughput (req/s):              9.99\n"         // 20
+      "Mean TTFT (ms):                          71.65\n"        // 21
+      "==================================================\n"   // 22
+      "```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  const RecordedFigure& first = figs[0];
+  EXPECT_EQ(first.line, 12);
+  EXPECT_EQ(first.run.metrics.size(), 4u);
+  EXPECT_DOUBLE_EQ(first.run.metrics.at("mean_ttft_time_s"), 0.04418);
+  EXPECT_DOUBLE_EQ(first.run.metrics.at("p99_ttft_time_s"), 0.0973);
+  EXPECT_FALSE(first.run.config.count("metric"));
+  EXPECT_EQ(first.run.config.at("group"), "Serving Benchmark Result");
+  EXPECT_EQ(figs[1].line, 19);
+  EXPECT_EQ(figs[1].run.metrics.size(), 3u);
+}
+
+TEST(ReaderToolReports, RenderedTablesKeepThousandsSeparatorsAndSplitReports) {
+  const auto figs = Read(kTwoReports);
+  const std::string out = RenderRecordedTable(figs);
+  EXPECT_NE(out.find("77,104,230"), std::string::npos) << out;
+  EXPECT_NE(out.find("12,904,660"), std::string::npos) << out;
+  EXPECT_EQ(out.find("total time time"), std::string::npos) << out;
+  EXPECT_NE(out.find("Report `cuda_api_sum`"), std::string::npos) << out;
+  EXPECT_NE(out.find("Report `cuda_gpu_kern_sum`"), std::string::npos) << out;
+}
+
+TEST(ReaderToolReports, ACountIsNoChartAxis) {
+  EXPECT_TRUE(ProfilerCountKey("num_calls"));
+  EXPECT_TRUE(ProfilerCountKey("instances"));
+  EXPECT_FALSE(ProfilerCountKey("name"));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
