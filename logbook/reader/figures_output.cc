@@ -488,7 +488,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
     auto cells = cells_of(k);
-    if (grouped) GroupedRow(&cells, head.size(), &group);
+    if (grouped) GroupedRow(&cells, head.size(), &group), r.context[kWorkloadKey] = group;  // nvprof's "API calls:": a report
     // A shorter row whose cells stand under the first columns ("Total   9.813" under "Total Secs  Pct").
     if (cells.size() < head.size() && !pipes && aligned.extents.empty()) aligned = ColumnsFrom(lines, i + 1 + ruled);
     if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
@@ -496,6 +496,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
     ColumnRow(r, head, cells, lines[k].text, lines[k].line, table_unit);
   }
+  if (grouped) r.context.erase(kWorkloadKey);
   return k - i;
 }
 

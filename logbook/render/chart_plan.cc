@@ -139,6 +139,11 @@ std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
                                   return k != "mlp_path" && FollowsFrom(points, "mlp_path", k);
                                 }),
                  varied.end());
+  // A profiler's count (calls, instances) labels a row beside its name: no
+  // axis, cluster or series of a chart of its times.
+  if (std::any_of(varied.begin(), varied.end(), [](const std::string& k) { return !ProfilerCountKey(k); }))
+    varied.erase(std::remove_if(varied.begin(), varied.end(), [](const std::string& k) { return ProfilerCountKey(k); }),
+                 varied.end());
   return varied;
 }
 
