@@ -231,6 +231,9 @@ bool SettingCount(OutputRead& r, const std::string& name, const std::vector<std:
   return false;
 }
 
+bool NamedLine(OutputRead& r, const std::string& t, int line);
+bool HasAlpha(const std::string& s);
+
 // "tps = 11926.334918 (without initial connection time)": a unit named
 // alone before " = ", then its number (pgbench's result line).
 bool UnitNamedLine(OutputRead& r, const std::string& t, int line) {
@@ -238,6 +241,9 @@ bool UnitNamedLine(OutputRead& r, const std::string& t, int line) {
   if (eq == std::string::npos || eq == 0 || eq > 24) return false;
   const std::string name = TrimText(t.substr(0, eq));
   UnitInfo info;
+  // "latency stddev = 1.164 ms": a named figure, as "Name: value unit" is.
+  if (const auto words = Words(name); words.size() > 1 && words.size() <= 4 && HasAlpha(name) && name.find_first_of(":=") == std::string::npos)
+    return NamedLine(r, name + ": " + t.substr(eq + 3), line);
   if (name.empty() || name.find(' ') != std::string::npos || !OutputUnit(name, "", &info) || info.derived) return false;
   const auto toks = SplitWords(t.substr(eq + 3));
   std::string num, glued;
@@ -548,6 +554,26 @@ bool CounterLine(OutputRead& r, const BlockLine& l) {
   Config cfg = LineConfig(r);
   cfg["step"] = n;
   KeepFigure(r, l.line, t, cfg, {Fig{info.metric, info, unit, num, approx}});
+  return true;
+}
+
+// A progress line ("progress: 30.0 s, 11843.2 tps, lat 2.701 ms stddev
+// 1.220"): one row at the time it was printed, each field its own metric.
+bool ProgressLine(OutputRead& r, const BlockLine& l) {
+  std::string at;
+  std::vector<ProgressField> fields;
+  if (!ProgressFields(l.text, &at, &fields)) return false;
+  std::vector<Fig> figs;
+  for (const auto& f : fields) {
+    UnitInfo info;
+    if (!OutputUnit(f.unit, f.name, &info)) continue;
+    const std::string metric = f.name.empty() ? info.metric : SnakeKey(f.name) + "_" + info.metric;
+    if (std::none_of(figs.begin(), figs.end(), [&](const Fig& g) { return std::get<0>(g) == metric; }))
+      figs.emplace_back(metric, info, f.unit, f.digits, f.approx);
+  }
+  Config cfg = LineConfig(r);
+  cfg["at"] = at;
+  KeepFigure(r, l.line, l.text, cfg, figs);
   return true;
 }
 
@@ -893,7 +919,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
-  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {

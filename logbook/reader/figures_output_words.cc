@@ -34,6 +34,7 @@ const OutputWords& OutputVocabulary() {
     set("statistic_prefixes", &w.measured_prefixes);
     set("unit_columns", &w.unit_columns);
     set("name_columns", &w.name_columns);
+    set("progress_leads", &w.progress_leads);
     set("setting_count_leads", &w.setting_leads);
     set("record_banners", &w.record_banners);
     set("subcommand_programs", &w.subcommand_programs);
@@ -190,6 +191,40 @@ size_t PrintedUnitColumn(const std::vector<std::string>& head) {
   for (size_t c = 0; c < head.size(); ++c)
     if (const auto words = Words(Lower(head[c])); !words.empty() && OutputVocabulary().unit_columns.count(words.back())) return c;
   return std::string::npos;
+}
+
+bool ProgressFields(const std::string& line, std::string* at, std::vector<ProgressField>* fields) {
+  const size_t colon = line.find(": ");
+  if (colon == std::string::npos || !OutputVocabulary().progress_leads.count(Lower(parse_detail::Trim(line.substr(0, colon)))))
+    return false;
+  std::vector<std::string> parts;
+  std::istringstream in(line.substr(colon + 2));
+  for (std::string part; std::getline(in, part, ',');) parts.push_back(parse_detail::Trim(part));
+  if (parts.size() < 2) return false;
+  auto words = [](const std::string& s) {
+    std::istringstream ws(s);
+    std::vector<std::string> w;
+    for (std::string t; ws >> t;) w.push_back(t);
+    return w;
+  };
+  const auto first = words(parts[0]);
+  std::string num, glued;
+  bool approx = false;
+  UnitInfo info;
+  if (first.empty() || first.size() > 2 || !NumberToken(first[0], &num, &glued, &approx)) return false;
+  if (!OutputUnit(glued.empty() && first.size() == 2 ? first[1] : glued, "", &info) || info.metric.find("time_s") == std::string::npos)
+    return false;  // printed at a time
+  *at = parts[0];
+  fields->clear();
+  for (size_t p = 1; p < parts.size(); ++p) {
+    const auto w = words(parts[p]);
+    const size_t k = !w.empty() && !NumberToken(w[0], &num, &glued, &approx) ? 1 : 0;  // "lat 2.701 ms"
+    if (k >= w.size() || !NumberToken(w[k], &num, &glued, &approx)) continue;
+    const std::string unit = glued.empty() && k + 1 < w.size() ? w[k + 1] : glued;
+    if (unit.empty() || !OutputUnit(unit, "", &info) || info.derived) continue;  // "0 failed": a count
+    fields->push_back({k ? w[0] : "", num, unit, approx});
+  }
+  return !fields->empty();
 }
 
 }  // namespace moelog::logbook::reader

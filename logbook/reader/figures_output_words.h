@@ -25,6 +25,7 @@ struct OutputWords {
   std::set<std::string> measured_prefixes;  // a printed key's first part that makes it a measured figure ("avg_cpu")
   std::set<std::string> subcommand_programs;  // a program whose first plain word is its own subcommand ("nsys profile")
   std::set<std::string> name_columns;
+  std::set<std::string> progress_leads;  // "progress" of "progress: 30.0 s, 11843.2 tps, lat 2.701 ms"
   std::set<std::string> setting_leads;  // "number of" before a count the run was set up with ("number of clients")
   std::set<std::string> record_banners;  // marks around a printed title that opens one run's record ("===")  // a printed table's header over cells naming the row's subject ("Name")
 };
@@ -50,6 +51,16 @@ bool PrintedHeaderOver(const std::vector<std::string>& head, const std::vector<s
 // A printed table's column of units (ncu's "Metric Unit"; unit_columns of
 // output.json): its index, or npos.
 size_t PrintedUnitColumn(const std::vector<std::string>& head);
+// One field of a progress line: the word naming it ("lat"; "" none), its
+// number and unit as printed.
+struct ProgressField {
+  std::string name, digits, unit;
+  bool approx = false;
+};
+// A periodic progress line ("progress: 30.0 s, 11843.2 tps, lat 2.701 ms
+// stddev 1.220, 0 failed"; progress_leads): its first field, the time it was
+// printed at, as written ("30.0 s"), and its other fields with a unit.
+bool ProgressFields(const std::string& line, std::string* at, std::vector<ProgressField>* fields);
 // A number token with no unit glued to it.
 bool IsNumber(const std::string& tok);
 

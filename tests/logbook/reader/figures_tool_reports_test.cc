@@ -102,6 +102,42 @@ TEST(ReaderToolReports, AServingResultBlockIsOneRow) {
   EXPECT_EQ(figs[1].run.metrics.size(), 3u);
 }
 
+TEST(ReaderToolReports, ADatabaseBenchmarksPrintout) {
+  const auto figs = Read(
+      "```\n$ pgbench -c 16 -j 4 -T 60 -P 30 shop\n"                                  // 5-6
+      "starting vacuum...end.\n"                                                       // 7
+      "progress: 30.0 s, 5120.4 tps, lat 3.120 ms stddev 0.880, 0 failed\n"           // 8
+      "transaction type: <builtin: TPC-B (sort of)>\n"                                 // 9
+      "number of clients: 16\n"                                                        // 10
+      "latency average = 3.118 ms\n"                                                   // 11
+      "initial connection time = 12.301 ms\n"                                          // 12
+      "tps = 5130.992210 (without initial connection time)\n"                          // 13
+      "```\n");
+  const RecordedFigure* progress = OnLine(figs, 8);
+  ASSERT_NE(progress, nullptr);
+  EXPECT_EQ(progress->run.config.at("at"), "30.0 s");  // the time it was printed at keys the row
+  EXPECT_EQ(progress->run.metrics.size(), 2u);         // tps and lat on one row
+  EXPECT_NEAR(progress->run.metrics.at("lat_time_s"), 0.00312, 1e-12);
+  EXPECT_FALSE(progress->run.config.count("group"));   // "starting vacuum...end." titles nothing
+  const RecordedFigure* tps = OnLine(figs, 13);
+  ASSERT_NE(tps, nullptr);
+  EXPECT_EQ(tps->run.config.at("clients"), "16");
+  EXPECT_EQ(tps->run.config.at("qualifier"), "without initial connection time");
+  EXPECT_FALSE(tps->run.config.count("group"));  // a field line is no title
+  const RecordedFigure* avg = OnLine(figs, 11);
+  const RecordedFigure* conn = OnLine(figs, 12);
+  ASSERT_NE(avg, nullptr);
+  ASSERT_NE(conn, nullptr);
+  EXPECT_NE(avg->run.config, conn->run.config);  // told apart by their names
+}
+
+TEST(ReaderToolReports, ARangeIsOneRow) {
+  const auto figs = Read("The fused decode kernel took 416\xE2\x80\x93" "455 \xC2\xB5s across 20 launches.\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_TRUE(figs[0].run.metrics.count("min_time_s"));
+  EXPECT_TRUE(figs[0].run.metrics.count("max_time_s"));
+}
+
 TEST(ReaderToolReports, RenderedTablesKeepThousandsSeparatorsAndSplitReports) {
   const auto figs = Read(kTwoReports);
   const std::string out = RenderRecordedTable(figs);
