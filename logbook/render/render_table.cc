@@ -848,8 +848,11 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
                               WrittenUnitFactor(u->second) == 1)
            : u != f.run.units.end() && (canon(u->second) == canon(c.unit) || SameWrittenUnit(u->second, c.unit)));
   // "12.4 TFLOP/s" in a column of GFLOPS: as written, unit and all.
-  if (const std::string other = as_written ? "" : OtherUnitText(f.run, c.metric); !other.empty())
-    return (f.run.approximate.count(c.metric) ? "~" : "") + other;
+  if (const std::string other = as_written ? "" : OtherUnitText(f.run, c.metric); !other.empty()) {
+    const size_t sp = other.find(' ');  // "11,020 MB/s": its digits grouped as written too
+    const std::string shown = sp == std::string::npos ? other : AsWrittenGrouping(f, other.substr(0, sp)) + other.substr(sp);
+    return (f.run.approximate.count(c.metric) ? "~" : "") + shown;
+  }
   // "~17.5": the author's approximation stays one. A time written in
   // another unit keeps its significant digits (0.406 s -> 406 ms).
   int decimals = as_written ? std::min(d->second, 16) : c.decimals;

@@ -138,6 +138,28 @@ TEST(ReaderToolReports, ARangeIsOneRow) {
   EXPECT_TRUE(figs[0].run.metrics.count("max_time_s"));
 }
 
+// A change column written in its own unit is derived, never a key; a
+// column of sizes ("Size" over "64 MiB") sets the rows up, it is no figure;
+// a row that ran out of memory voids only itself.
+TEST(ReaderToolReports, ChangeAndSettingColumnsOfATable) {
+  const auto figs = Read(
+      "| Variant | Latency (us) | \xCE\x94 vs base |\n| --- | ---: | ---: |\n"  // 5-6
+      "| base | 41.2 | - |\n| tiled | 35.9 | -5.3 us |\n| fused | OOM | OOM |\n\n"  // 7-9
+      "| Size | Copy (MB/s) |\n| --- | ---: |\n"                                      // 11-12
+      "| 64 MiB | 11,020 |\n| 256 MiB | 10,904 |\n| 1 GiB | n/a |\n");             // 13-15
+  const RecordedFigure* tiled = OnLine(figs, 8);
+  ASSERT_NE(tiled, nullptr);
+  EXPECT_FALSE(tiled->run.config.count("vs_base"));
+  EXPECT_NEAR(tiled->run.metrics.at("time_s"), 35.9e-6, 1e-15);
+  EXPECT_NE(OnLine(figs, 7), nullptr);
+  const RecordedFigure* small = OnLine(figs, 13);
+  ASSERT_NE(small, nullptr);
+  EXPECT_EQ(small->run.config.at("size"), "64 MiB");
+  EXPECT_FALSE(small->run.metrics.count("memory_mib"));
+  EXPECT_EQ(OnLine(figs, 15), nullptr);
+  EXPECT_NE(RenderRecordedTable(figs).find("| 11,020 |"), std::string::npos) << RenderRecordedTable(figs);
+}
+
 TEST(ReaderToolReports, RenderedTablesKeepThousandsSeparatorsAndSplitReports) {
   const auto figs = Read(kTwoReports);
   const std::string out = RenderRecordedTable(figs);
