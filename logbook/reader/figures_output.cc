@@ -104,11 +104,7 @@ void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
   r.out->push_back(std::move(f));
 }
 
-bool CountName(const std::string& bare) {
-  for (const auto& w : Words(Lower(bare)))
-    if (Vocab().counts.count(w)) return true;
-  return false;
-}
+bool CountName(const std::string& bare) { return PrintedCountName(bare); }
 
 bool UnitlessMetric(const std::string& bare) {
   std::string low = Lower(bare);
@@ -167,12 +163,6 @@ bool ShareOfBound(const std::vector<std::string>& toks, size_t k, const std::str
 bool MemoryMetric(const std::string& m) { return m == "memory_mib" || m == "gb" || m == "mb" || m == "gib" || m == "mib"; }
 bool TheoreticalName(const std::string& bare) { return HasWord(Lower(bare), "theoretical") || HasWord(Lower(bare), "spec"); }  // a memory's peak is measured
 
-bool SpecName(const std::string& bare) {
-  for (const auto& w : Words(Lower(bare)))
-    if (w == "peak" || w == "theoretical" || w == "spec") return true;
-  return false;
-}
-
 // Whether a value is followed by another figure ("0.0214 s, 3,055,291 tok/s"):
 // a line of several figures is read as a bullet. A spread after "±" is none.
 bool MoreFigures(const std::vector<std::string>& toks) {
@@ -216,19 +206,28 @@ bool RecordFigure(OutputRead& r, int line, const std::string& t, const std::stri
   return true;
 }
 
-// "number of clients: 32": a count the run was set up with, a key
-// (clients=32; setting_count_leads of output.json), no figure.
+// "number of clients: 32": a count the run was set up with, a key (clients=32).
 bool SettingCount(OutputRead& r, const std::string& name, const std::vector<std::string>& toks) {
-  if (toks.size() != 1 || !IsNumber(toks[0]) || toks[0].find('.') != std::string::npos) return false;
-  const std::string low = Lower(name);
-  for (const auto& lead : Vocab().setting_leads) {
-    if (low.size() <= lead.size() + 1 || low.compare(0, lead.size() + 1, lead + " ") != 0) continue;
-    const std::string what = TrimText(name.substr(lead.size() + 1));
-    if (Words(what).empty() || Words(what).size() > 2) return false;
-    r.context[SnakeKey(what)] = toks[0];
-    return true;
-  }
-  return false;
+  std::string key;
+  if (toks.size() != 1 || !SettingCountKey(name, toks[0], &key)) return false;
+  r.context[key] = toks[0];
+  return true;
+}
+
+// "prompt eval time = 312.44 ms / 180 tokens (1.74 ms per token, 576.11
+// tokens per second)": one row named by the line, its rates beside it.
+bool RatedLine(OutputRead& r, const PrintedLine& l) {
+  std::string name;
+  std::vector<ProgressField> fields;
+  if (!RatedFields(l.text, &name, &fields)) return false;
+  std::vector<Fig> figs;
+  for (const auto& f : fields)
+    if (UnitInfo info; OutputUnit(f.unit, "", &info) && !info.derived)
+      figs.emplace_back(f.name.empty() ? info.metric : SnakeKey(f.name) + "_" + info.metric, info, f.unit, f.digits, f.approx);
+  Config cfg = LineConfig(r);
+  cfg["metric"] = name;
+  KeepFigure(r, l.line, l.text, cfg, figs);
+  return !figs.empty();
 }
 
 bool NamedLine(OutputRead& r, const std::string& t, int line);
@@ -919,7 +918,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
-  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {

@@ -227,4 +227,68 @@ bool ProgressFields(const std::string& line, std::string* at, std::vector<Progre
   return !fields->empty();
 }
 
+bool SettingCountKey(const std::string& name, const std::string& value, std::string* key) {
+  std::string num, glued;
+  bool approx = false;
+  if (!NumberToken(value, &num, &glued, &approx) || !glued.empty() || num.find_first_of(".,") != std::string::npos) return false;
+  const std::string low = Lower(name);
+  for (const auto& lead : OutputVocabulary().setting_leads) {
+    if (low.size() <= lead.size() + 1 || low.compare(0, lead.size() + 1, lead + " ") != 0) continue;
+    const std::string what = parse_detail::Trim(name.substr(lead.size() + 1));
+    if (Words(what).empty() || Words(what).size() > 2) return false;
+    *key = SnakeKey(what);
+    return true;
+  }
+  return false;
+}
+
+namespace {
+
+// "1.74 ms per token", "576.11 tokens per second": a rate's number, unit and name.
+bool RateField(const std::string& part, ProgressField* f) {
+  std::istringstream in(part);
+  std::vector<std::string> w;
+  for (std::string t; in >> t;) w.push_back(t);
+  std::string glued;
+  if (w.size() < 2 || !NumberToken(w[0], &f->digits, &glued, &f->approx) || !glued.empty()) return false;
+  const std::string per = w.size() >= 4 && w[2] == "per" ? Lower(w[3]) : "";
+  f->unit = w[1], f->name.clear();
+  if (per == "second" || per == "sec" || per == "s") f->unit = w[1] + "/s";  // "tokens per second"
+  else if (!per.empty()) f->name = per;                                       // "ms per token"
+  UnitInfo info;
+  return OutputUnit(f->unit, "", &info) && !info.derived;
+}
+
+}  // namespace
+
+bool RatedFields(const std::string& line, std::string* name, std::vector<ProgressField>* fields) {
+  const size_t eq = line.find(" = "), open = std::min(line.find('('), line.size()), close = line.rfind(')');
+  if (eq == std::string::npos || open < eq || (open < line.size() && (close == std::string::npos || close < open))) return false;
+  *name = parse_detail::Trim(line.substr(0, eq));
+  const auto words = Words(*name);
+  if (words.empty() || words.size() > 4 || name->find_first_of(":=|") != std::string::npos) return false;
+  ProgressField total;
+  std::string head = line.substr(eq + 3, open - eq - 3);
+  const size_t slash = head.find('/');  // "/ 180 tokens": a count of what it took
+  if (slash != std::string::npos) head.resize(slash);
+  if (!RateField(head, &total) || !total.name.empty()) return false;
+  fields->assign(1, total);
+  std::istringstream in(open < line.size() ? line.substr(open + 1, close - open - 1) : "");
+  for (std::string part; std::getline(in, part, ',');)
+    if (ProgressField f; RateField(part, &f)) fields->push_back(f);
+  return fields->size() > 1 || slash != std::string::npos;
+}
+
+bool SpecName(const std::string& bare) {
+  for (const auto& w : Words(Lower(bare)))
+    if (w == "peak" || w == "theoretical" || w == "spec") return true;
+  return false;
+}
+
+bool PrintedCountName(const std::string& bare) {
+  for (const auto& w : Words(Lower(bare)))
+    if (OutputVocabulary().counts.count(w)) return true;
+  return false;
+}
+
 }  // namespace moelog::logbook::reader

@@ -61,6 +61,19 @@ struct ProgressField {
 // stddev 1.220, 0 failed"; progress_leads): its first field, the time it was
 // printed at, as written ("30.0 s"), and its other fields with a unit.
 bool ProgressFields(const std::string& line, std::string* at, std::vector<ProgressField>* fields);
+// "number of clients": a count the run was set up with (setting_count_leads)
+// whose whole-number `value` is a key; `key` gets its name ("clients").
+bool SettingCountKey(const std::string& name, const std::string& value, std::string* key);
+// A timing line with its rates in parentheses (llama.cpp's `prompt eval time
+// =  312.44 ms /  180 tokens ( 1.74 ms per token, 576.11 tokens per
+// second)`): its name ("prompt eval time"), the time, then each rate (named
+// by what it is per: "token" of "ms per token"; "tokens per second" is
+// tokens/s).
+bool RatedFields(const std::string& line, std::string* name, std::vector<ProgressField>* fields);
+// A printed name of a peak or a specification ("Peak memory", "theoretical").
+bool SpecName(const std::string& bare);
+// A printed name holding a count word (count_words: "Successful requests").
+bool PrintedCountName(const std::string& bare);
 // A number token with no unit glued to it.
 bool IsNumber(const std::string& tok);
 

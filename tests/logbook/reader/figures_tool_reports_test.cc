@@ -131,6 +131,24 @@ TEST(ReaderToolReports, ADatabaseBenchmarksPrintout) {
   EXPECT_NE(avg->run.config, conn->run.config);  // told apart by their names
 }
 
+// llama.cpp's timings: each line one row named by the line, its rates in
+// parentheses beside its time; the token counts are no figures.
+TEST(ReaderToolReports, ATimingLineWithItsRates) {
+  const auto figs = Read(
+      "```\n$ ./llama-cli -m small.gguf -p hello\n"                                                       // 5-6
+      "prompt eval time =      88.10 ms /    32 tokens (    2.75 ms per token,   363.22 tokens per second)\n"  // 7
+      "       eval time =    1204.50 ms /   128 tokens (    9.41 ms per token,   106.27 tokens per second)\n"  // 8
+      "```\n");
+  const RecordedFigure* eval = OnLine(figs, 8);
+  ASSERT_NE(eval, nullptr);
+  EXPECT_EQ(eval->run.config.at("metric"), "eval time");
+  EXPECT_NEAR(eval->run.metrics.at("time_s"), 1.2045, 1e-12);
+  EXPECT_NEAR(eval->run.metrics.at("tokens_per_s"), 106.27, 1e-9);
+  EXPECT_NEAR(eval->run.metrics.at("token_time_s"), 0.00941, 1e-12);
+  ASSERT_NE(OnLine(figs, 7), nullptr);
+  EXPECT_EQ(OnLine(figs, 7)->run.config.at("metric"), "prompt eval time");
+}
+
 TEST(ReaderToolReports, ARangeIsOneRow) {
   const auto figs = Read("The fused decode kernel took 416\xE2\x80\x93" "455 \xC2\xB5s across 20 launches.\n");
   ASSERT_EQ(figs.size(), 1u);
