@@ -340,6 +340,17 @@ static bool JoinsQuality(const Figure& f, const std::vector<Point>& points) {
   return !points.empty() && QualityName(f.metric) == f.metric && !points.back().run.metrics.count(f.metric);
 }
 
+// A range's ends ("416-455 us"): one measurement written as one figure, so
+// one row, each end under its own metric (min_time_s, max_time_s), no key
+// telling the ends apart.
+static Config RangeEnds(Config named, Figure* f) {
+  const auto stat = named.find("statistic");
+  if (!f->range || stat == named.end() || (stat->second != "min" && stat->second != "max")) return named;
+  f->metric = stat->second + "_" + f->metric;
+  named.erase(stat);
+  return named;
+}
+
 constexpr char kDerivedWhy[] = "derived (a speedup, a change, an efficiency), not a measurement";
 
 static std::set<std::string> Plus(std::set<std::string> reasons, const char* why) {
@@ -431,7 +442,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       }
       f.metric = "tflops";
     }
-    Config named = WordConfig(f, x);
+    Config named = RangeEnds(WordConfig(f, x), &f);
     if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived && !JoinsQuality(f, points)) ||
         UnnamedRangeEnd(f, figures.size(), x, w)) {
       unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it

@@ -587,7 +587,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   for (size_t c = 0; c < t.header.size(); ++c) {
     headers->push_back(Unticked(t.header[c]));
     cols.push_back(ColumnMetric(headers->back()));
-    if (cols.back().metric.empty()) {
+    if (cols.back().metric.empty() && !SettingHeader(headers->back())) {  // "Size" over "64 MiB": the rows' setting
       Config scale = cols.back().scale;  // "Latency (seq=1024)" over cells "0.52 ms"
       cols.back() = CellUnitMetric(t, c, headers->back());
       if (cols.back().metric.empty() && MeasuredBareColumn(t, c, headers->back()))

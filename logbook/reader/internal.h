@@ -320,6 +320,7 @@ bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std:
 bool DurationCell(const std::string& cell, std::string* seconds);
 bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col);
 bool ParameterHeader(const std::string& header);
+bool SettingHeader(const std::string& header);
 bool PlaceholderCell(const std::string& cell);
 bool ComparisonCell(const std::string& cell);
 bool DashRange(const std::string& cell, std::string* low, std::string* high);
