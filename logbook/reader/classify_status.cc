@@ -1,0 +1,240 @@
+// The classify stage's status rule: an entry, or a part of one under a
+// sub-heading, that says it has not run ("Status: PENDING", "**Status:**
+// queued", "## Exp 4: tiling sweep [TODO]", "(not yet run)") records
+// nothing: the sizes, targets and expected figures it lists are its plan.
+// An entry headed as an estimate ("## v0 (theoretical)", "(projected)")
+// records nothing either. In a tracker's table with a status column, a row
+// still queued or planned holds no figure. Words: data/reader/status.json.
+#include <algorithm>
+#include <cctype>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+struct StatusWords {
+  std::set<std::string> not_run, not_words, done, estimate, tag_words, tag_nouns, headers;
+};
+
+const StatusWords& Vocab() {
+  static const StatusWords w = [] {
+    StatusWords s;
+    const std::string file = "data/reader/status.json";
+    s.not_run = DataWords(file, "not_run_words");
+    s.not_words = DataWords(file, "not_words");
+    s.done = DataWords(file, "done_words");
+    s.estimate = DataWords(file, "estimate_tags");
+    s.tag_words = DataWords(file, "tag_words");
+    s.tag_nouns = DataWords(file, "tag_nouns");
+    s.headers = DataWords(file, "status_headers");
+    return s;
+  }();
+  return w;
+}
+
+// The words of `s` in lower case: letters, digits, '-' and '\'' kept, the
+// rest (emphasis, emoji, punctuation) separates.
+std::vector<std::string> PlainWords(const std::string& s) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c < 0x80 && (std::isalnum(c) || c == '-' || c == '\'')) {
+      w += static_cast<char>(std::tolower(c));
+    } else if (!w.empty()) {
+      out.push_back(w);
+      w.clear();
+    }
+  }
+  if (!w.empty()) out.push_back(w);
+  return out;
+}
+
+// Whether a status value says the run has not happened: its first word is
+// a not-run word, or "not" before a word of not_words ("not yet run"), and
+// no word says it is done ("planned -> done").
+bool NotRunValue(const std::string& value) {
+  const auto& v = Vocab();
+  const auto words = PlainWords(value);
+  if (words.empty()) return false;
+  if (std::any_of(words.begin(), words.end(), [&v](const std::string& w) { return v.done.count(w) > 0; })) return false;
+  if (v.not_run.count(words[0])) return true;
+  return words[0] == "not" && words.size() > 1 && v.not_words.count(words[1]) && words[1] != "to";
+}
+
+// The tag of a heading that marks its entry not run or estimated: a part in
+// brackets or parentheses, after a colon, a bar or a dash, or the whole
+// text, all of whose words are status words with one that says not run or
+// estimated; or an open checkbox before its words. "" when none.
+std::string HeadingTag(const std::string& heading) {
+  std::string h = Trim(heading);
+  if (h.rfind("[ ]", 0) == 0) return "[ ]";
+  for (const std::string sep : {" \xE2\x80\x94 ", " \xE2\x80\x93 ", " - ", "\xC2\xB7"}) {
+    std::string joined;
+    size_t from = 0;
+    for (size_t at = h.find(sep); at != std::string::npos; at = h.find(sep, from)) {
+      joined += h.substr(from, at - from) + "|";
+      from = at + sep.size();
+    }
+    h = joined + h.substr(from);
+  }
+  const auto& v = Vocab();
+  std::string part;
+  auto judge = [&v](const std::string& p) {
+    const auto words = PlainWords(p);
+    bool marks = false;  // a word that says not run or estimated, or "not" with another ("not yet run")
+    for (size_t i = 0; i < words.size(); ++i) {
+      const std::string& w = words[i];
+      marks = marks || v.not_run.count(w) || v.estimate.count(w) || (w == "not" && i + 1 < words.size() && v.not_words.count(words[i + 1]));
+      if (!(v.not_run.count(w) || v.estimate.count(w) || v.not_words.count(w) || v.tag_words.count(w) || v.tag_nouns.count(w)))
+        return false;
+    }
+    return marks;
+  };
+  for (char c : h + "|") {
+    if (c == '(' || c == ')' || c == '[' || c == ']' || c == ':' || c == '|') {
+      if (judge(part)) return Trim(part);
+      part.clear();
+    } else {
+      part += c;
+    }
+  }
+  return "";
+}
+
+// The value after "Status:" at the start of `line` (emphasis around the
+// name aside), or "" when the line states no status.
+std::string StatusAfterName(const std::string& line) {
+  size_t p = 0;
+  auto skip = [&] {
+    while (p < line.size() && (line[p] == '*' || line[p] == '_' || line[p] == ' ' || line[p] == '-')) ++p;
+  };
+  skip();
+  const auto& headers = Vocab().headers;
+  for (const auto& name : headers) {
+    if (Lower(line.substr(p, name.size())) != name) continue;
+    size_t q = p + name.size();
+    while (q < line.size() && (line[q] == '*' || line[q] == '_' || line[q] == ' ')) ++q;
+    if (q >= line.size() || line[q] != ':') continue;
+    ++q;
+    while (q < line.size() && (line[q] == '*' || line[q] == '_' || line[q] == ' ')) ++q;
+    return line.substr(q);
+  }
+  return "";
+}
+
+// A status statement: where it stands and what it says.
+struct Stated {
+  int line = 0;
+  std::string value;
+};
+
+// The entry's status statements, in document order: its Status fields, the
+// lines of its paragraphs that start with "Status:", and the Status rows of
+// its two-column tables.
+std::vector<Stated> Statements(const Entry& entry) {
+  std::vector<Stated> out;
+  const auto& headers = Vocab().headers;
+  for (const auto& f : entry.fields)
+    if (headers.count(Lower(Trim(f.name)))) out.push_back({f.bullet.line, f.value});
+  for (const auto& b : entry.notes)
+    if (const std::string v = StatusAfterName(b.text); !v.empty()) out.push_back({b.line, v});
+  for (const auto& p : entry.paragraphs)
+    for (size_t i = 0; i <= p.line_starts.size(); ++i) {
+      const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
+      const size_t e = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
+      if (const std::string v = StatusAfterName(p.text.substr(b, e - b)); !v.empty())
+        out.push_back({p.line + static_cast<int>(i), v});
+    }
+  for (const auto& t : entry.tables)
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      const auto name = t.rows[r].size() == 2 ? PlainWords(t.rows[r][0]) : std::vector<std::string>{};
+      if (name.size() == 1 && headers.count(name[0])) out.push_back({t.line + 2 + static_cast<int>(r), t.rows[r][1]});
+    }
+  std::sort(out.begin(), out.end(), [](const Stated& a, const Stated& b) { return a.line < b.line; });
+  return out;
+}
+
+// A span of lines that records no run, and why.
+struct NoRun {
+  int first = 0, last = 0;
+  std::string why;
+};
+
+// The parts of the entry (the entry above its first sub-heading, each
+// sub-heading to the next of its level or above) that say they have not run
+// or are estimates.
+std::vector<NoRun> NotRunParts(const Entry& entry) {
+  std::vector<NoRun> out;
+  const auto stated = Statements(entry);
+  auto judge = [&](const std::string& heading, int first, int part_last, int status_last) {
+    if (const std::string tag = HeadingTag(heading); !tag.empty()) {
+      out.push_back({first, part_last, "the heading marks it \"" + tag + "\" (not run, or worked out): its figures are no run"});
+      return;
+    }
+    for (const auto& s : stated)
+      if (s.line >= first && s.line <= status_last) {
+        if (NotRunValue(s.value))
+          out.push_back({first, part_last, "its status says it has not run (\"" + Trim(s.value) + "\"): its figures are its plan"});
+        return;  // the first statement of the part decides
+      }
+  };
+  const int first_sub = entry.subheadings.empty() ? entry.end_line + 1 : entry.subheadings.front().line;
+  judge(entry.heading, entry.heading_line, entry.end_line, first_sub - 1);
+  for (size_t i = 0; i < entry.subheadings.size(); ++i) {
+    const auto& h = entry.subheadings[i];
+    int last = entry.end_line, next_sub = entry.end_line;
+    for (size_t k = i + 1; k < entry.subheadings.size(); ++k) {
+      const auto& n = entry.subheadings[k];
+      next_sub = std::min(next_sub, n.line - 1);
+      if (h.level == 0 || n.level == 0 || n.level <= h.level) {
+        last = n.line - 1;
+        break;
+      }
+    }
+    judge(h.text, h.line, last, next_sub);
+  }
+  return out;
+}
+
+// The rows of the entry's tables whose status column says not run.
+void NotRunRows(const Entry& entry, std::vector<NoRun>* out) {
+  const auto& headers = Vocab().headers;
+  for (const auto& t : entry.tables) {
+    size_t col = t.header.size();
+    for (size_t c = 0; c < t.header.size(); ++c) {
+      const auto words = PlainWords(t.header[c]);
+      if (words.size() == 1 && headers.count(words[0])) col = c;
+    }
+    if (col == t.header.size()) continue;
+    for (size_t r = 0; r < t.rows.size(); ++r)
+      if (col < t.rows[r].size() && NotRunValue(t.rows[r][col])) {
+        const int line = t.line + 2 + static_cast<int>(r);
+        out->push_back({line, line, "a row whose status says it has not run (\"" + Trim(t.rows[r][col]) + "\"), no figure"});
+      }
+  }
+}
+
+}  // namespace
+
+void DropNotRun(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  std::vector<NoRun> spans = NotRunParts(entry);
+  NotRunRows(entry, &spans);
+  if (spans.empty()) return;
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *out) {
+    const auto it =
+        std::find_if(spans.begin(), spans.end(), [&f](const NoRun& s) { return s.first <= f.line && f.line <= s.last; });
+    if (it == spans.end()) {
+      kept.push_back(std::move(f));
+    } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
+      unread->push_back({f.line, f.text, it->why});
+    }
+  }
+  *out = std::move(kept);
+}
+
+}  // namespace moelog::logbook::reader

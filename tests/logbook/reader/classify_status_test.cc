@@ -1,0 +1,121 @@
+// The classify stage on entries and parts that say they have not run
+// ("Status: PENDING", "## Exp 4: tiling sweep [TODO]", "(not yet run)") or
+// whose only figures are estimates ("## v0 (theoretical)", "napkin"): their
+// planned configuration and projected figures are no measurement. Words:
+// data/reader/status.json.
+#include <gtest/gtest.h>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/internal.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+// An entry whose status field says it has not run ("Status: PENDING",
+// "**Status:** queued") records nothing: its planned sizes, its expected
+// latency and its table of targets are its plan. A finished entry beside it
+// keeps its figures.
+TEST(ReaderClassifyStatus, AnEntryWhoseStatusSaysPendingRecordsNothing) {
+  const std::string doc =
+      "# Attention log\n\n"                                        // 1-2
+      "## 2025-04-01 Split-K variant\n\n"                          // 3-4
+      "Status: PENDING\n\n"                                        // 5-6
+      "- seq 8192, batch 16 on 8 GPUs\n"                           // 7
+      "- latency at seq 8192: 5.5 ms\n\n"                          // 8-9
+      "## 2025-04-02 FP8 path\n\n"                                 // 10-11
+      "**Status:** queued\n\n"                                     // 12-13
+      "| seq | batch | latency |\n|---|---|---|\n"                // 14-15
+      "| 4096 | 8 | 2.0 ms |\n| 8192 | 8 | 4.0 ms |\n\n"          // 16-17
+      "## 2025-04-03 Baseline\n\n"                                 // 19-20
+      "Status: COMPLETE\n\n"                                       // 21-22
+      "- latency at seq 4096: 3.21 ms\n";                          // 23
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8, 16, 17}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[8].find("has not run"), std::string::npos) << why[8];
+  EXPECT_NE(why[16].find("queued"), std::string::npos) << why[16];
+  EXPECT_TRUE(kept.count(23)) << ::testing::PrintToString(why);
+}
+
+// A heading tagged as not run ("[TODO]", "(not yet run)", "— blocked") or as
+// an estimate ("(theoretical)", "(projected)") heads an entry that records
+// nothing; the same words untagged ("Blocked GEMM") name what was run.
+TEST(ReaderClassifyStatus, AHeadingTaggedNotRunOrEstimatedRecordsNothing) {
+  const std::string doc =
+      "# Decode log\n\n"                                                 // 1-2
+      "## 2025-06-01 v0 (theoretical)\n\n"                               // 3-4
+      "Decode at batch 1: 4.1 ms per token.\n\n"                         // 5-6
+      "## 2025-06-02 Tiling sweep [TODO]\n\n"                            // 7-8
+      "- BLOCK_M=128: 0.92 ms\n\n"                                       // 9-10
+      "## 2025-06-03 Split KV (not yet run)\n\n"                         // 11-12
+      "| config | tokens/s |\n|---|---|\n| bs=8 | 1400 |\n\n"            // 13-16
+      "## 2025-06-04 Blocked GEMM\n\n"                                   // 17-18
+      "- decode: 6.3 ms per token\n";                                    // 19
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 9, 15}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[5].find("theoretical"), std::string::npos) << why[5];
+  EXPECT_TRUE(kept.count(19)) << ::testing::PrintToString(why);
+}
+
+// A part of an entry (a sub-heading) whose status says it has not run holds
+// no run; the part above it that ran keeps its figures.
+TEST(ReaderClassifyStatus, APartWhoseStatusSaysPlannedHoldsNoRun) {
+  const std::string doc =
+      "# Kernel log\n\n"                                // 1-2
+      "## 2025-05-01 Tile sweep\n\n"                    // 3-4
+      "### Run A: BLOCK_M=64\n\n"                       // 5-6
+      "- time: 1.04 ms\n\n"                             // 7-8
+      "### Run B: BLOCK_M=128\n\n"                      // 9-10
+      "- Status: planned\n"                             // 11
+      "- time: ~0.80 ms target, 8 warps\n\n"            // 12-13
+      "### Run C: BLOCK_M=256\n\n"                      // 14-15
+      "- time: 0.97 ms\n";                              // 16
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(12)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(16)) << ::testing::PrintToString(why);
+}
+
+// A sentence of what the entry will run ("Will rerun ... to confirm 41.7 tok/s")
+// or an idea's arithmetic ("Idea: ..., napkin math says 0.65 ms") is a plan;
+// the measured line beside it stays.
+TEST(ReaderClassifyStatus, WhatWillRunAndAnIdeasNapkinMathAreNoRuns) {
+  const std::string doc =
+      "# GEMM journal\n\n"                                                           // 1-2
+      "## 2025-05-04 Iteration 4\n\n"                                                // 3-4
+      "Idea: cp.async double-buffer, napkin math says 0.65 ms.\n\n"                  // 5-6
+      "Measured: 0.88 ms.\n\n"                                                       // 7-8
+      "## 2025-05-05 Iteration 5\n\n"                                                // 9-10
+      "Will rerun at bs=64 on 8 GPUs to confirm 41.7 tok/s.\n";                     // 11
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(5)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(11)) << ::testing::PrintToString(why);
+}
+
+// A tracker's table with a status column: rows still queued or planned hold
+// the configuration and target of a run to come, no figure; finished rows
+// are runs.
+TEST(ReaderClassifyStatus, ATrackersQueuedRowsHoldNoFigure) {
+  const std::string doc =
+      "# Sweep tracker\n\n"                                                 // 1-2
+      "## 2025-07-01 Batch sweep\n\n"                                       // 3-4
+      "| batch | status | latency |\n|---|---|---|\n"                       // 5-6
+      "| 8 | done | 2.31 ms |\n"                                            // 7
+      "| 16 | done | 3.90 ms |\n"                                           // 8
+      "| 32 | queued | 6.0 ms |\n"                                          // 9
+      "| 64 | planned | 11 ms |\n";                                         // 10
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(8)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(9)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(10)) << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
