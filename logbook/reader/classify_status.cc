@@ -16,7 +16,7 @@ namespace moelog::logbook::reader {
 namespace {
 
 struct StatusWords {
-  std::set<std::string> not_run, not_words, done, estimate, tag_words, tag_nouns, headers;
+  std::set<std::string> not_run, not_words, done, estimate, tag_words, tag_nouns, headers, results, empty;
 };
 
 const StatusWords& Vocab() {
@@ -30,6 +30,8 @@ const StatusWords& Vocab() {
     s.tag_words = DataWords(file, "tag_words");
     s.tag_nouns = DataWords(file, "tag_nouns");
     s.headers = DataWords(file, "status_headers");
+    s.results = DataWords(file, "result_names");
+    s.empty = DataWords(file, "empty_results");
     return s;
   }();
   return w;
@@ -105,16 +107,30 @@ std::string HeadingTag(const std::string& heading) {
   return "";
 }
 
-// The value after "Status:" at the start of `line` (emphasis around the
-// name aside), or "" when the line states no status.
-std::string StatusAfterName(const std::string& line) {
+// A Result's value that says nothing was measured ("TBD", "n/a (node
+// down)", "not run"): it starts with one of empty_results and writes no
+// digit. An empty value leads what follows, no such thing.
+bool EmptyResult(const std::string& value) {
+  const std::string v = Lower(Trim(value));
+  if (v.empty() || std::any_of(v.begin(), v.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return false;
+  for (const auto& e : Vocab().empty) {
+    if (v.compare(0, e.size(), e) != 0) continue;
+    if (v.size() == e.size() || !std::isalnum(static_cast<unsigned char>(v[e.size()]))) return true;
+  }
+  return false;
+}
+
+// The value after one of `names` and a colon at the start of `line`
+// (emphasis, a list's dash or a quote's '>' aside, "Status:" or
+// "**Result:** TBD"), or "" when the line states none.
+std::string ValueAfterName(const std::string& line, const std::set<std::string>& names) {
   size_t p = 0;
   auto skip = [&] {
-    while (p < line.size() && (line[p] == '*' || line[p] == '_' || line[p] == ' ' || line[p] == '-')) ++p;
+    while (p < line.size() && (line[p] == '*' || line[p] == '_' || line[p] == ' ' || line[p] == '-' || line[p] == '>')) ++p;
   };
   skip();
-  const auto& headers = Vocab().headers;
-  for (const auto& name : headers) {
+  for (const auto& name : names) {
     if (Lower(line.substr(p, name.size())) != name) continue;
     size_t q = p + name.size();
     while (q < line.size() && (line[q] == '*' || line[q] == '_' || line[q] == ' ')) ++q;
@@ -126,35 +142,41 @@ std::string StatusAfterName(const std::string& line) {
   return "";
 }
 
-// A status statement: where it stands and what it says.
+// A status statement: where it stands, what it says, and whether it is a
+// Result's value rather than a status.
 struct Stated {
   int line = 0;
   std::string value;
+  bool result = false;
 };
 
-// The entry's status statements, in document order: its Status fields, the
-// lines of its paragraphs that start with "Status:", and the Status rows of
-// its two-column tables.
+// The entry's status statements, in document order: its Status and Result
+// fields, the lines of its list items and paragraphs that start with
+// "Status:" or "Result:", and the Status rows of its two-column tables.
 std::vector<Stated> Statements(const Entry& entry) {
   std::vector<Stated> out;
-  const auto& headers = Vocab().headers;
-  for (const auto& f : entry.fields)
-    if (headers.count(Lower(Trim(f.name)))) out.push_back({f.bullet.line, f.value});
-  for (const auto& b : entry.notes)
-    if (const std::string v = StatusAfterName(b.text); !v.empty()) out.push_back({b.line, v});
+  const auto& v = Vocab();
+  auto add = [&](int line, const std::string& text) {
+    if (const std::string s = ValueAfterName(text, v.headers); !s.empty()) out.push_back({line, s, false});
+    else if (const std::string r = ValueAfterName(text, v.results); !r.empty()) out.push_back({line, r, true});
+  };
+  for (const auto& f : entry.fields) {
+    const std::string name = Lower(Trim(f.name));
+    if (v.headers.count(name) || v.results.count(name)) out.push_back({f.bullet.line, f.value, v.results.count(name) > 0});
+  }
+  for (const auto& b : entry.notes) add(b.line, b.text);
   for (const auto& p : entry.paragraphs)
     for (size_t i = 0; i <= p.line_starts.size(); ++i) {
       const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
       const size_t e = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
-      if (const std::string v = StatusAfterName(p.text.substr(b, e - b)); !v.empty())
-        out.push_back({p.line + static_cast<int>(i), v});
+      add(p.line + static_cast<int>(i), p.text.substr(b, e - b));
     }
   for (const auto& t : entry.tables)
     for (size_t r = 0; r < t.rows.size(); ++r) {
       const auto name = t.rows[r].size() == 2 ? PlainWords(t.rows[r][0]) : std::vector<std::string>{};
-      if (name.size() == 1 && headers.count(name[0])) out.push_back({t.line + 2 + static_cast<int>(r), t.rows[r][1]});
+      if (name.size() == 1 && v.headers.count(name[0])) out.push_back({t.line + 2 + static_cast<int>(r), t.rows[r][1], false});
     }
-  std::sort(out.begin(), out.end(), [](const Stated& a, const Stated& b) { return a.line < b.line; });
+  std::stable_sort(out.begin(), out.end(), [](const Stated& a, const Stated& b) { return a.line < b.line; });
   return out;
 }
 
@@ -177,8 +199,10 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
     }
     for (const auto& s : stated)
       if (s.line >= first && s.line <= status_last) {
-        if (NotRunValue(s.value))
-          out.push_back({first, part_last, "its status says it has not run (\"" + Trim(s.value) + "\"): its figures are its plan"});
+        if (s.result ? EmptyResult(s.value) : NotRunValue(s.value))
+          out.push_back({first, part_last,
+                         std::string(s.result ? "its Result is empty" : "its status says it has not run") + " (\"" +
+                             Trim(s.value) + "\"): its figures are its plan"});
         return;  // the first statement of the part decides
       }
   };

@@ -117,5 +117,31 @@ TEST(ReaderClassifyStatus, ATrackersQueuedRowsHoldNoFigure) {
   EXPECT_FALSE(kept.count(10)) << ::testing::PrintToString(why);
 }
 
+// An iteration whose Result says nothing was measured ("**Result:** n/a
+// (not run ...)", "TBD") recorded nothing, though its list has numbers; a
+// Result that reports keeps them. A run headed "— [pending]" and one whose
+// bold lead says "**Status: NOT YET RUN.**" hold no run either.
+TEST(ReaderClassifyStatus, AnEmptyResultMakesTheIterationsFiguresItsPlan) {
+  const std::string doc =
+      "# Swizzle journal\n\n"                                                  // 1-2
+      "## 2025-05-02 Iteration 2\n\n"                                          // 3-4
+      "Swizzled tile order, 8 warps.\n\n"                                      // 5-6
+      "- M=4096: 0.85 ms\n- M=8192: 3.1 ms\n\n"                                // 7-9
+      "**Result:** n/a (not run, the node went down)\n\n"                      // 10-11
+      "## 2025-05-03 Iteration 3\n\n"                                          // 12-13
+      "- M=4096: 0.91 ms\n\n"                                                  // 14-15
+      "**Result:** measured on one H100.\n\n"                                  // 16-17
+      "### Run 1 \xE2\x80\x94 [pending]\n\n"                                    // 18-19
+      "- M=8192: 3.4 ms\n\n"                                                   // 20-21
+      "### Run 2\n\n"                                                          // 22-23
+      "**Status: NOT YET RUN.** The sweep needs 2 nodes.\n\n"                  // 24-25
+      "- M=16384: 12.5 ms\n";                                                  // 26
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8, 20, 26}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[7].find("Result is empty"), std::string::npos) << why[7];
+  EXPECT_TRUE(kept.count(14)) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
