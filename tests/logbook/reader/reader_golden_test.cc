@@ -91,6 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_report",
                              "reader_research_log",
                              "reader_serving",
+                             "reader_status_tracker",
                              "reader_worklog"));
 
 }  // namespace
