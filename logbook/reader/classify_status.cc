@@ -16,7 +16,7 @@ namespace moelog::logbook::reader {
 namespace {
 
 struct StatusWords {
-  std::set<std::string> not_run, not_words, done, estimate, tag_words, tag_nouns, headers, results, empty;
+  std::set<std::string> not_run, row_not_run, not_words, done, estimate, tag_words, tag_nouns, headers, results, empty;
 };
 
 const StatusWords& Vocab() {
@@ -24,6 +24,7 @@ const StatusWords& Vocab() {
     StatusWords s;
     const std::string file = "data/reader/status.json";
     s.not_run = DataWords(file, "not_run_words");
+    s.row_not_run = DataWords(file, "row_not_run_words");
     s.not_words = DataWords(file, "not_words");
     s.done = DataWords(file, "done_words");
     s.estimate = DataWords(file, "estimate_tags");
@@ -67,10 +68,27 @@ bool NotRunValue(const std::string& value) {
   return words[0] == "not" && words.size() > 1 && v.not_words.count(words[1]) && words[1] != "to";
 }
 
+// Whether the words of `part` are all status words (not_run, estimate tags,
+// not_words, tag_words, tag_nouns), with one that says not run (of
+// `not_run`, or "not" before a word of not_words: "not yet run") or
+// estimated.
+bool TagWords(const std::string& part, const std::set<std::string>& not_run) {
+  const auto& v = Vocab();
+  const auto words = PlainWords(part);
+  bool marks = false;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    marks = marks || not_run.count(w) || v.estimate.count(w) || (w == "not" && i + 1 < words.size() && v.not_words.count(words[i + 1]));
+    if (!(v.not_run.count(w) || v.estimate.count(w) || v.not_words.count(w) || v.tag_words.count(w) || v.tag_nouns.count(w)))
+      return false;
+  }
+  return marks;
+}
+
 // The tag of a heading that marks its entry not run or estimated: a part in
 // brackets or parentheses, after a colon, a bar or a dash, or the whole
-// text, all of whose words are status words with one that says not run or
-// estimated; or an open checkbox before its words. "" when none.
+// text, that TagWords takes; or an open checkbox before its words. "" when
+// none.
 std::string HeadingTag(const std::string& heading) {
   std::string h = Trim(heading);
   if (h.rfind("[ ]", 0) == 0) return "[ ]";
@@ -83,22 +101,10 @@ std::string HeadingTag(const std::string& heading) {
     }
     h = joined + h.substr(from);
   }
-  const auto& v = Vocab();
   std::string part;
-  auto judge = [&v](const std::string& p) {
-    const auto words = PlainWords(p);
-    bool marks = false;  // a word that says not run or estimated, or "not" with another ("not yet run")
-    for (size_t i = 0; i < words.size(); ++i) {
-      const std::string& w = words[i];
-      marks = marks || v.not_run.count(w) || v.estimate.count(w) || (w == "not" && i + 1 < words.size() && v.not_words.count(words[i + 1]));
-      if (!(v.not_run.count(w) || v.estimate.count(w) || v.not_words.count(w) || v.tag_words.count(w) || v.tag_nouns.count(w)))
-        return false;
-    }
-    return marks;
-  };
   for (char c : h + "|") {
     if (c == '(' || c == ')' || c == '[' || c == ']' || c == ':' || c == '|') {
-      if (judge(part)) return Trim(part);
+      if (TagWords(part, Vocab().not_run)) return Trim(part);
       part.clear();
     } else {
       part += c;
@@ -224,21 +230,32 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
   return out;
 }
 
-// The rows of the entry's tables whose status column says not run.
+// The rows of the entry's tables that say they have not run: the row's
+// cell under a status column says so, or a cell without digits is a tag of
+// its own ("| 2025-03-01 | 4.1 ms | roofline bound |", "| 64 | 6.9 ms |
+// skipped |"; row_not_run_words, estimate tags).
 void NotRunRows(const Entry& entry, std::vector<NoRun>* out) {
-  const auto& headers = Vocab().headers;
+  const auto& v = Vocab();
   for (const auto& t : entry.tables) {
     size_t col = t.header.size();
     for (size_t c = 0; c < t.header.size(); ++c) {
       const auto words = PlainWords(t.header[c]);
-      if (words.size() == 1 && headers.count(words[0])) col = c;
+      if (words.size() == 1 && v.headers.count(words[0])) col = c;
     }
-    if (col == t.header.size()) continue;
-    for (size_t r = 0; r < t.rows.size(); ++r)
-      if (col < t.rows[r].size() && NotRunValue(t.rows[r][col])) {
-        const int line = t.line + 2 + static_cast<int>(r);
-        out->push_back({line, line, "a row whose status says it has not run (\"" + Trim(t.rows[r][col]) + "\"), no figure"});
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      const int line = t.line + 2 + static_cast<int>(r);
+      const auto& row = t.rows[r];
+      if (col < row.size() && NotRunValue(row[col])) {
+        out->push_back({line, line, "a row whose status says it has not run (\"" + Trim(row[col]) + "\"), no figure"});
+        continue;
       }
+      for (size_t c = 1; c < row.size(); ++c)
+        if (std::none_of(row[c].begin(), row[c].end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) &&
+            TagWords(row[c], v.row_not_run)) {
+          out->push_back({line, line, "a row marked \"" + Trim(row[c]) + "\" (not run, or worked out), no figure"});
+          break;
+        }
+    }
   }
 }
 

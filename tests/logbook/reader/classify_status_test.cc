@@ -143,5 +143,29 @@ TEST(ReaderClassifyStatus, AnEmptyResultMakesTheIterationsFiguresItsPlan) {
   EXPECT_TRUE(kept.count(14)) << ::testing::PrintToString(why);
 }
 
+// A hand-kept history whose first rows are worked out, not measured ("|
+// roofline bound |", "| model predicts |"), and a sweep's skipped point:
+// those rows hold no figure; the measured rows stay.
+TEST(ReaderClassifyStatus, AHistorysEstimatedRowsHoldNoFigure) {
+  const std::string doc =
+      "# Decode history\n\n"                                           // 1-2
+      "## 2025-03-05 Latency history\n\n"                              // 3-4
+      "| date | commit | p50 latency | source |\n|---|---|---|---|\n"    // 5-6
+      "| 2025-03-01 | a1b2c3 | 4.1 ms | roofline bound |\n"              // 7
+      "| 2025-03-02 | d4e5f6 | 5.0 ms | model predicts |\n"              // 8
+      "| 2025-03-04 | 0a9b8c | 6.3 ms | bench, 20 runs |\n"              // 9
+      "| 2025-03-05 | 77aa01 | 6.1 ms | bench, 20 runs |\n\n"            // 10-11
+      "| block | latency | note |\n|---|---|---|\n"                      // 12-13
+      "| 32 | 7.05 ms | |\n| 64 | 6.9 ms | skipped |\n";                // 14-15
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(8)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(9)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(10)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(14)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(15)) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
