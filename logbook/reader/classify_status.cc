@@ -16,7 +16,8 @@ namespace moelog::logbook::reader {
 namespace {
 
 struct StatusWords {
-  std::set<std::string> not_run, row_not_run, not_words, done, estimate, tag_words, tag_nouns, headers, results, empty;
+  std::set<std::string> not_run, row_not_run, not_words, done, estimate, tag_words, tag_nouns, headers, results, empty,
+      note_headers;
 };
 
 const StatusWords& Vocab() {
@@ -25,6 +26,7 @@ const StatusWords& Vocab() {
     const std::string file = "data/reader/status.json";
     s.not_run = DataWords(file, "not_run_words");
     s.row_not_run = DataWords(file, "row_not_run_words");
+    s.note_headers = DataWords(file, "note_headers");
     s.not_words = DataWords(file, "not_words");
     s.done = DataWords(file, "done_words");
     s.estimate = DataWords(file, "estimate_tags");
@@ -230,10 +232,19 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
   return out;
 }
 
+// A column of remarks on the row ("note", "source", "kind"; note_headers):
+// a tag there is the row's, not one column's empty value.
+bool NoteColumn(const std::string& header) {
+  const auto words = PlainWords(header);
+  return !words.empty() && Vocab().note_headers.count(words[0]) > 0;
+}
+
 // The rows of the entry's tables that say they have not run: the row's
-// cell under a status column says so, or a cell without digits is a tag of
-// its own ("| 2025-03-01 | 4.1 ms | roofline bound |", "| 64 | 6.9 ms |
-// skipped |"; row_not_run_words, estimate tags).
+// cell under a status column says so, or its cell without digits under a
+// column of remarks is a tag of its own ("| 2025-03-01 | 4.1 ms | roofline
+// bound |", "| 64 | 6.9 ms | skipped |"; row_not_run_words, estimate tags).
+// A "pending" under a metric's column is that column's missing value: the
+// row's other figures stay.
 void NotRunRows(const Entry& entry, std::vector<NoRun>* out) {
   const auto& v = Vocab();
   for (const auto& t : entry.tables) {
@@ -249,8 +260,8 @@ void NotRunRows(const Entry& entry, std::vector<NoRun>* out) {
         out->push_back({line, line, "a row whose status says it has not run (\"" + Trim(row[col]) + "\"), no figure"});
         continue;
       }
-      for (size_t c = 1; c < row.size(); ++c)
-        if (std::none_of(row[c].begin(), row[c].end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) &&
+      for (size_t c = 1; c < row.size() && c < t.header.size(); ++c)
+        if (NoteColumn(t.header[c]) && std::none_of(row[c].begin(), row[c].end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) &&
             TagWords(row[c], v.row_not_run)) {
           out->push_back({line, line, "a row marked \"" + Trim(row[c]) + "\" (not run, or worked out), no figure"});
           break;

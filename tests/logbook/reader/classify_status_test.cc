@@ -145,7 +145,8 @@ TEST(ReaderClassifyStatus, AnEmptyResultMakesTheIterationsFiguresItsPlan) {
 
 // A hand-kept history whose first rows are worked out, not measured ("|
 // roofline bound |", "| model predicts |"), and a sweep's skipped point:
-// those rows hold no figure; the measured rows stay.
+// those rows hold no figure; the measured rows stay, and a "pending" in a
+// metric's column leaves the row's other figure.
 TEST(ReaderClassifyStatus, AHistorysEstimatedRowsHoldNoFigure) {
   const std::string doc =
       "# Decode history\n\n"                                           // 1-2
@@ -156,7 +157,9 @@ TEST(ReaderClassifyStatus, AHistorysEstimatedRowsHoldNoFigure) {
       "| 2025-03-04 | 0a9b8c | 6.3 ms | bench, 20 runs |\n"              // 9
       "| 2025-03-05 | 77aa01 | 6.1 ms | bench, 20 runs |\n\n"            // 10-11
       "| block | latency | note |\n|---|---|---|\n"                      // 12-13
-      "| 32 | 7.05 ms | |\n| 64 | 6.9 ms | skipped |\n";                // 14-15
+      "| 32 | 7.05 ms | |\n| 64 | 6.9 ms | skipped |\n\n"              // 14-16
+      "| metric | eager | fused |\n|---|---|---|\n"                      // 17-18
+      "| decode | 19.2 ms | pending |\n";                               // 19
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_FALSE(kept.count(7)) << ::testing::PrintToString(why);
@@ -165,6 +168,7 @@ TEST(ReaderClassifyStatus, AHistorysEstimatedRowsHoldNoFigure) {
   EXPECT_TRUE(kept.count(10)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(14)) << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(15)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(19)) << ::testing::PrintToString(why);  // the fused column's value is missing, not the row's
 }
 
 }  // namespace
