@@ -87,10 +87,20 @@ bool TagWords(const std::string& part, const std::set<std::string>& not_run) {
   return marks;
 }
 
+// A bracketed part of a heading that says what the entry waits on
+// ("(pending BF16 70B+ access)", "[not yet run on H100]"): it starts with
+// one of row_not_run_words, or "not" before a word of not_words.
+bool WaitsOn(const std::string& part) {
+  const auto& v = Vocab();
+  const auto words = PlainWords(part);
+  if (words.empty()) return false;
+  return v.row_not_run.count(words[0]) || (words[0] == "not" && words.size() > 1 && v.not_words.count(words[1]));
+}
+
 // The tag of a heading that marks its entry not run or estimated: a part in
 // brackets or parentheses, after a colon, a bar or a dash, or the whole
-// text, that TagWords takes; or an open checkbox before its words. "" when
-// none.
+// text, that TagWords takes, or a bracketed part that WaitsOn; or an open
+// checkbox before its words. "" when none.
 std::string HeadingTag(const std::string& heading) {
   std::string h = Trim(heading);
   if (h.rfind("[ ]", 0) == 0) return "[ ]";
@@ -104,10 +114,12 @@ std::string HeadingTag(const std::string& heading) {
     h = joined + h.substr(from);
   }
   std::string part;
+  bool bracketed = false;
   for (char c : h + "|") {
     if (c == '(' || c == ')' || c == '[' || c == ']' || c == ':' || c == '|') {
-      if (TagWords(part, Vocab().not_run)) return Trim(part);
+      if (TagWords(part, Vocab().not_run) || (bracketed && c != '|' && WaitsOn(part))) return Trim(part);
       part.clear();
+      bracketed = c == '(' || c == '[';
     } else {
       part += c;
     }

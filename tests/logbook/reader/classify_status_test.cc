@@ -38,9 +38,10 @@ TEST(ReaderClassifyStatus, AnEntryWhoseStatusSaysPendingRecordsNothing) {
   EXPECT_TRUE(kept.count(23)) << ::testing::PrintToString(why);
 }
 
-// A heading tagged as not run ("[TODO]", "(not yet run)", "— blocked") or as
-// an estimate ("(theoretical)", "(projected)") heads an entry that records
-// nothing; the same words untagged ("Blocked GEMM") name what was run.
+// A heading tagged as not run ("[TODO]", "(not yet run)", "— blocked",
+// "(pending 80 GB cards)") or as an estimate ("(theoretical)",
+// "(projected)") heads an entry that records nothing; the same words
+// untagged ("Blocked GEMM", "(draft model 1B)") name what was run.
 TEST(ReaderClassifyStatus, AHeadingTaggedNotRunOrEstimatedRecordsNothing) {
   const std::string doc =
       "# Decode log\n\n"                                                 // 1-2
@@ -51,12 +52,17 @@ TEST(ReaderClassifyStatus, AHeadingTaggedNotRunOrEstimatedRecordsNothing) {
       "## 2025-06-03 Split KV (not yet run)\n\n"                         // 11-12
       "| config | tokens/s |\n|---|---|\n| bs=8 | 1400 |\n\n"            // 13-16
       "## 2025-06-04 Blocked GEMM\n\n"                                   // 17-18
-      "- decode: 6.3 ms per token\n";                                    // 19
+      "- decode: 6.3 ms per token\n\n"                                  // 19-20
+      "## 2025-06-05 Long context (pending 80 GB cards)\n\n"            // 21-22
+      "| ctx | needed memory |\n|---|---|\n| 128k | ~140 GB |\n\n"     // 23-26
+      "## 2025-06-06 Spec decode (draft model 1B)\n\n"                   // 27-28
+      "- decode: 4.9 ms per token\n";                                   // 29
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
-  for (int line : {5, 9, 15}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {5, 9, 15, 25}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
   EXPECT_NE(why[5].find("theoretical"), std::string::npos) << why[5];
   EXPECT_TRUE(kept.count(19)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(29)) << ::testing::PrintToString(why);  // a draft model names what ran
 }
 
 // A part of an entry (a sub-heading) whose status says it has not run holds
