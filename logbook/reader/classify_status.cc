@@ -17,7 +17,7 @@ namespace {
 
 struct StatusWords {
   std::set<std::string> not_run, row_not_run, not_words, done, estimate, tag_words, tag_nouns, headers, results, empty,
-      note_headers;
+      note_headers, plan_parts;
 };
 
 const StatusWords& Vocab() {
@@ -27,6 +27,7 @@ const StatusWords& Vocab() {
     s.not_run = DataWords(file, "not_run_words");
     s.row_not_run = DataWords(file, "row_not_run_words");
     s.note_headers = DataWords(file, "note_headers");
+    s.plan_parts = DataWords(file, "plan_parts");
     s.not_words = DataWords(file, "not_words");
     s.done = DataWords(file, "done_words");
     s.estimate = DataWords(file, "estimate_tags");
@@ -172,7 +173,8 @@ struct Stated {
 
 // The entry's status statements, in document order: its Status and Result
 // fields, the lines of its list items and paragraphs that start with
-// "Status:" or "Result:", and the Status rows of its two-column tables.
+// "Status:" or "Result:", and the Status and Result rows of its two-column
+// tables.
 std::vector<Stated> Statements(const Entry& entry) {
   std::vector<Stated> out;
   const auto& v = Vocab();
@@ -194,7 +196,8 @@ std::vector<Stated> Statements(const Entry& entry) {
   for (const auto& t : entry.tables)
     for (size_t r = 0; r < t.rows.size(); ++r) {
       const auto name = t.rows[r].size() == 2 ? PlainWords(t.rows[r][0]) : std::vector<std::string>{};
-      if (name.size() == 1 && v.headers.count(name[0])) out.push_back({t.line + 2 + static_cast<int>(r), t.rows[r][1], false});
+      if (name.size() == 1 && (v.headers.count(name[0]) || v.results.count(name[0])))
+        out.push_back({t.line + 2 + static_cast<int>(r), t.rows[r][1], v.results.count(name[0]) > 0});
     }
   std::stable_sort(out.begin(), out.end(), [](const Stated& a, const Stated& b) { return a.line < b.line; });
   return out;
@@ -206,6 +209,34 @@ struct NoRun {
   std::string why;
 };
 
+// Whether every word of `text` is one of `names` (and it has one).
+bool AllIn(const std::string& text, const std::set<std::string>& names) {
+  const auto words = PlainWords(text);
+  return !words.empty() && std::all_of(words.begin(), words.end(), [&names](const std::string& w) { return names.count(w) > 0; });
+}
+
+// A part of an iteration headed as its plan ("#### Plan", "#### Hypothesis",
+// "#### Idea"; plan_parts) holds the plan's figures, no run; a part headed
+// as its result ("#### Result", "#### Outcome"; result_names) whose first
+// paragraph says nothing was measured ("Not run: the compile failed.")
+// makes the whole entry record nothing. Whether `h` was such a part.
+bool PlanOrEmptyResultPart(const Entry& entry, const Entry::SubHeading& h, int last, int next_sub, std::vector<NoRun>* out) {
+  const auto& v = Vocab();
+  if (AllIn(h.text, v.plan_parts)) {
+    out->push_back({h.line, last, "a part headed as the plan (\"" + Trim(h.text) + "\"): it has not run, its figures are the plan's"});
+    return true;
+  }
+  if (!AllIn(h.text, v.results)) return false;
+  for (const auto& p : entry.paragraphs)
+    if (p.line > h.line && p.line <= next_sub) {
+      if (!EmptyResult(p.text)) return false;
+      out->push_back({entry.heading_line, entry.end_line,
+                      "its " + Trim(h.text) + " says nothing was measured (\"" + Trim(p.text).substr(0, 60) + "\"): it has not run, its figures are its plan"});
+      return true;
+    }
+  return false;
+}
+
 // The parts of the entry (the entry above its first sub-heading, each
 // sub-heading to the next of its level or above) that say they have not run
 // or are estimates.
@@ -214,7 +245,7 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
   const auto stated = Statements(entry);
   auto judge = [&](const std::string& heading, int first, int part_last, int status_last) {
     if (const std::string tag = HeadingTag(heading); !tag.empty()) {
-      out.push_back({first, part_last, "the heading marks it \"" + tag + "\" (not run, or worked out): its figures are no run"});
+      out.push_back({first, part_last, "the heading marks it \"" + tag + "\" (it has not run, or its figures are worked out): no run"});
       return;
     }
     for (const auto& s : stated)
@@ -222,7 +253,7 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
         if (s.result ? EmptyResult(s.value) : NotRunValue(s.value))
           out.push_back({first, part_last,
                          std::string(s.result ? "its Result is empty" : "its status says it has not run") + " (\"" +
-                             Trim(s.value) + "\"): its figures are its plan"});
+                             Trim(s.value) + "\")" + (s.result ? ": it has not run, " : ": ") + "its figures are its plan"});
         return;  // the first statement of the part decides
       }
   };
@@ -239,7 +270,7 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
         break;
       }
     }
-    judge(h.text, h.line, last, next_sub);
+    if (!PlanOrEmptyResultPart(entry, h, last, next_sub, &out)) judge(h.text, h.line, last, next_sub);
   }
   return out;
 }
@@ -275,7 +306,7 @@ void NotRunRows(const Entry& entry, std::vector<NoRun>* out) {
       for (size_t c = 1; c < row.size() && c < t.header.size(); ++c)
         if (NoteColumn(t.header[c]) && std::none_of(row[c].begin(), row[c].end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) &&
             TagWords(row[c], v.row_not_run)) {
-          out->push_back({line, line, "a row marked \"" + Trim(row[c]) + "\" (not run, or worked out), no figure"});
+          out->push_back({line, line, "a row marked \"" + Trim(row[c]) + "\" (it has not run, or its figures are worked out), no figure"});
           break;
         }
     }

@@ -177,5 +177,32 @@ TEST(ReaderClassifyStatus, AHistorysEstimatedRowsHoldNoFigure) {
   EXPECT_TRUE(kept.count(19)) << ::testing::PrintToString(why);  // the fused column's value is missing, not the row's
 }
 
+// An iteration laid out in parts: the figures under "#### Plan" or
+// "#### Hypothesis" are the plan's, those under "#### Result" or
+// "#### Measured" are measured; an iteration whose "#### Outcome" says it
+// did not run, or whose table's Result row is "n/a", recorded nothing.
+TEST(ReaderClassifyStatus, AnIterationsPlanPartHoldsNoRunAndAnEmptyOutcomeRecordsNothing) {
+  const std::string doc =
+      "# Autotune agent log\n\n"                                                        // 1-2
+      "## Iteration 7 \xE2\x80\x94 2025-08-01\n\n"                                     // 3-4
+      "#### Plan\nRaise num_stages to 4 at BLOCK_M=128; the cost model gives 0.81 ms.\n\n"  // 5-7
+      "#### Result\n0.86 ms on H100.\n\n"                                               // 8-10
+      "## Iteration 8 \xE2\x80\x94 2025-08-02\n\n"                                     // 11-12
+      "#### Hypothesis\nSplit-K=2 halves the tail: 0.74 ms.\n\n"                        // 13-15
+      "#### Outcome\nNot run: the compile failed.\n\n"                                  // 16-18
+      "## Iteration 10 \xE2\x80\x94 2025-08-04\n\n"                                    // 19-20
+      "| Part | Text |\n|---|---|\n"                                                      // 21-22
+      "| Plan | warp-specialized epilogue |\n"                                             // 23
+      "| Latency | 0.72 ms |\n"                                                            // 24
+      "| Result | n/a |\n";                                                                // 25
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(6)) << ::testing::PrintToString(why);
+  EXPECT_NE(why[6].find("plan"), std::string::npos) << why[6];
+  EXPECT_TRUE(kept.count(9)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(14)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(24)) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
