@@ -72,7 +72,8 @@ bool NotRunValue(const std::string& value) {
 }
 
 // Whether the words of `part` are all status words (not_run, estimate tags,
-// not_words, tag_words, tag_nouns), with one that says not run (of
+// not_words, tag_words, tag_nouns; numbers and dates aside), with one that
+// says not run (of
 // `not_run`, or "not" before a word of not_words: "not yet run") or
 // estimated.
 bool TagWords(const std::string& part, const std::set<std::string>& not_run) {
@@ -81,6 +82,8 @@ bool TagWords(const std::string& part, const std::set<std::string>& not_run) {
   bool marks = false;
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
+    if (std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; }))
+      continue;  // a section's number or a date ("## 5. TODO", "## 2025-06-01 Theoretical")
     marks = marks || not_run.count(w) || v.estimate.count(w) || (w == "not" && i + 1 < words.size() && v.not_words.count(words[i + 1]));
     if (!(v.not_run.count(w) || v.estimate.count(w) || v.not_words.count(w) || v.tag_words.count(w) || v.tag_nouns.count(w)))
       return false;
