@@ -17,7 +17,7 @@ namespace {
 
 struct StatusWords {
   std::set<std::string> not_run, row_not_run, not_words, done, estimate, tag_words, tag_nouns, headers, results, empty,
-      note_headers, plan_parts;
+      note_headers, plan_parts, sheet_words;
 };
 
 const StatusWords& Vocab() {
@@ -28,6 +28,7 @@ const StatusWords& Vocab() {
     s.row_not_run = DataWords(file, "row_not_run_words");
     s.note_headers = DataWords(file, "note_headers");
     s.plan_parts = DataWords(file, "plan_parts");
+    s.sheet_words = DataWords(file, "sheet_words");
     s.not_words = DataWords(file, "not_words");
     s.done = DataWords(file, "done_words");
     s.estimate = DataWords(file, "estimate_tags");
@@ -103,11 +104,14 @@ bool WaitsOn(const std::string& part) {
 
 // The tag of a heading that marks its entry not run or estimated: a part in
 // brackets or parentheses, after a colon, a bar or a dash, or the whole
-// text, that TagWords takes, or a bracketed part that WaitsOn; or an open
-// checkbox before its words. "" when none.
+// text, that TagWords takes, or a bracketed part that WaitsOn; an open
+// checkbox before its words; a word of a sheet of plans anywhere in it
+// ("Roadmap for Q3", "Milestones"; sheet_words). "" when none.
 std::string HeadingTag(const std::string& heading) {
   std::string h = Trim(heading);
   if (h.rfind("[ ]", 0) == 0) return "[ ]";
+  for (const auto& w : PlainWords(h))
+    if (Vocab().sheet_words.count(w)) return w;  // "## 2025-06-11 Roadmap for Q3"
   for (const std::string sep : {" \xE2\x80\x94 ", " \xE2\x80\x93 ", " - ", "\xC2\xB7"}) {
     std::string joined;
     size_t from = 0;

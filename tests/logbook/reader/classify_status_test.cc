@@ -40,7 +40,7 @@ TEST(ReaderClassifyStatus, AnEntryWhoseStatusSaysPendingRecordsNothing) {
 
 // A heading tagged as not run ("[TODO]", "(not yet run)", "— blocked",
 // "(pending 80 GB cards)") or as an estimate ("(theoretical)",
-// "(projected)") heads an entry that records nothing; the same words
+// "(projected)"), or naming a roadmap, heads an entry that records nothing; the same words
 // untagged ("Blocked GEMM", "(draft model 1B)") name what was run.
 TEST(ReaderClassifyStatus, AHeadingTaggedNotRunOrEstimatedRecordsNothing) {
   const std::string doc =
@@ -58,10 +58,12 @@ TEST(ReaderClassifyStatus, AHeadingTaggedNotRunOrEstimatedRecordsNothing) {
       "## 2025-06-06 Spec decode (draft model 1B)\n\n"                   // 27-28
       "- decode: 4.9 ms per token\n\n"                                  // 29-30
       "## 2025-06-07 Projected\n\n"                                      // 31-32
-      "- decode at batch 64: 2.2 ms per token\n";                       // 33
+      "- decode at batch 64: 2.2 ms per token\n\n"                      // 33-34
+      "## 2025-06-08 Roadmap for Q3\n\n"                                 // 35-36
+      "| Phase | decode |\n|---|---|\n| Phase 1 | 3.5 ms per token |\n"; // 37-39
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
-  for (int line : {5, 9, 15, 25, 33}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {5, 9, 15, 25, 33, 39}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
   EXPECT_NE(why[5].find("theoretical"), std::string::npos) << why[5];
   EXPECT_TRUE(kept.count(19)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(29)) << ::testing::PrintToString(why);  // a draft model names what ran
