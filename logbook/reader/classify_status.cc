@@ -1,10 +1,13 @@
 // The classify stage's status rule: an entry, or a part of one under a
 // sub-heading, that says it has not run ("Status: PENDING", "**Status:**
-// queued", "## Exp 4: tiling sweep [TODO]", "(not yet run)") records
-// nothing: the sizes, targets and expected figures it lists are its plan.
-// An entry headed as an estimate ("## v0 (theoretical)", "(projected)")
-// records nothing either. In a tracker's table with a status column, a row
-// still queued or planned holds no figure. Words: data/reader/status.json.
+// queued", "## Exp 4: tiling sweep [TODO]", "(not yet run)", "**Result:**
+// n/a", "#### Outcome / Not run: ...") records nothing: the sizes, targets
+// and expected figures it lists are its plan. An entry headed as an
+// estimate ("## v0 (theoretical)", "(projected)") or as a roadmap records
+// nothing either; an iteration's "#### Plan" or "#### Hypothesis" part holds
+// the plan's figures. In a tracker's table with a status column, a row still
+// queued or planned holds no figure; so does a row whose remark marks it an
+// estimate ("| roofline bound |"). Words: data/reader/status.json.
 #include <algorithm>
 #include <cctype>
 
@@ -85,8 +88,10 @@ bool TagWords(const std::string& part, const std::set<std::string>& not_run) {
     const std::string& w = words[i];
     if (std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; }))
       continue;  // a section's number or a date ("## 5. TODO", "## 2025-06-01 Theoretical")
-    marks = marks || not_run.count(w) || v.estimate.count(w) || (w == "not" && i + 1 < words.size() && v.not_words.count(words[i + 1]));
-    if (!(v.not_run.count(w) || v.estimate.count(w) || v.not_words.count(w) || v.tag_words.count(w) || v.tag_nouns.count(w)))
+    marks = marks || not_run.count(w) || v.estimate.count(w) ||
+            (w == "not" && i + 1 < words.size() && v.not_words.count(words[i + 1]));
+    if (!(v.not_run.count(w) || v.estimate.count(w) || v.not_words.count(w) || v.tag_words.count(w) ||
+          v.tag_nouns.count(w)))
       return false;
   }
   return marks;
@@ -155,7 +160,8 @@ bool EmptyResult(const std::string& value) {
 std::string ValueAfterName(const std::string& line, const std::set<std::string>& names) {
   size_t p = 0;
   auto skip = [&] {
-    while (p < line.size() && (line[p] == '*' || line[p] == '_' || line[p] == ' ' || line[p] == '-' || line[p] == '>')) ++p;
+    while (p < line.size() && (line[p] == '*' || line[p] == '_' || line[p] == ' ' || line[p] == '-' || line[p] == '>'))
+      ++p;
   };
   skip();
   for (const auto& name : names) {
@@ -186,12 +192,15 @@ std::vector<Stated> Statements(const Entry& entry) {
   std::vector<Stated> out;
   const auto& v = Vocab();
   auto add = [&](int line, const std::string& text) {
-    if (const std::string s = ValueAfterName(text, v.headers); !s.empty()) out.push_back({line, s, false});
-    else if (const std::string r = ValueAfterName(text, v.results); !r.empty()) out.push_back({line, r, true});
+    if (const std::string s = ValueAfterName(text, v.headers); !s.empty())
+      out.push_back({line, s, false});
+    else if (const std::string r = ValueAfterName(text, v.results); !r.empty())
+      out.push_back({line, r, true});
   };
   for (const auto& f : entry.fields) {
     const std::string name = Lower(Trim(f.name));
-    if (v.headers.count(name) || v.results.count(name)) out.push_back({f.bullet.line, f.value, v.results.count(name) > 0});
+    if (v.headers.count(name) || v.results.count(name))
+      out.push_back({f.bullet.line, f.value, v.results.count(name) > 0});
   }
   for (const auto& b : entry.notes) add(b.line, b.text);
   for (const auto& p : entry.paragraphs)
@@ -216,10 +225,20 @@ struct NoRun {
   std::string why;
 };
 
+// The opening of a paragraph, cut at a space within 60 bytes (never inside
+// a character of several bytes).
+std::string Opening(const std::string& text) {
+  const std::string t = Trim(text);
+  if (t.size() <= 60) return t;
+  const size_t cut = t.rfind(' ', 60);
+  return t.substr(0, cut == std::string::npos || cut == 0 ? 0 : cut) + " ...";
+}
+
 // Whether every word of `text` is one of `names` (and it has one).
 bool AllIn(const std::string& text, const std::set<std::string>& names) {
   const auto words = PlainWords(text);
-  return !words.empty() && std::all_of(words.begin(), words.end(), [&names](const std::string& w) { return names.count(w) > 0; });
+  return !words.empty() &&
+         std::all_of(words.begin(), words.end(), [&names](const std::string& w) { return names.count(w) > 0; });
 }
 
 // A part of an iteration headed as its plan ("#### Plan", "#### Hypothesis",
@@ -227,10 +246,13 @@ bool AllIn(const std::string& text, const std::set<std::string>& names) {
 // as its result ("#### Result", "#### Outcome"; result_names) whose first
 // paragraph says nothing was measured ("Not run: the compile failed.")
 // makes the whole entry record nothing. Whether `h` was such a part.
-bool PlanOrEmptyResultPart(const Entry& entry, const Entry::SubHeading& h, int last, int next_sub, std::vector<NoRun>* out) {
+bool PlanOrEmptyResultPart(const Entry& entry, const Entry::SubHeading& h, int last, int next_sub,
+                           std::vector<NoRun>* out) {
   const auto& v = Vocab();
   if (AllIn(h.text, v.plan_parts)) {
-    out->push_back({h.line, last, "a part headed as the plan (\"" + Trim(h.text) + "\"): it has not run, its figures are the plan's"});
+    out->push_back(
+        {h.line, last,
+         "a part headed as the plan (\"" + Trim(h.text) + "\"): it has not run, its figures are the plan's"});
     return true;
   }
   if (!AllIn(h.text, v.results)) return false;
@@ -238,7 +260,8 @@ bool PlanOrEmptyResultPart(const Entry& entry, const Entry::SubHeading& h, int l
     if (p.line > h.line && p.line <= next_sub) {
       if (!EmptyResult(p.text)) return false;
       out->push_back({entry.heading_line, entry.end_line,
-                      "its " + Trim(h.text) + " says nothing was measured (\"" + Trim(p.text).substr(0, 60) + "\"): it has not run, its figures are its plan"});
+                      "its " + Trim(h.text) + " says nothing was measured (\"" + Opening(p.text) +
+                          "\"): it has not run, its figures are its plan"});
       return true;
     }
   return false;
@@ -252,7 +275,8 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
   const auto stated = Statements(entry);
   auto judge = [&](const std::string& heading, int first, int part_last, int status_last) {
     if (const std::string tag = HeadingTag(heading); !tag.empty()) {
-      out.push_back({first, part_last, "the heading marks it \"" + tag + "\" (it has not run, or its figures are worked out): no run"});
+      out.push_back({first, part_last,
+                     "the heading marks it \"" + tag + "\" (it has not run, or its figures are worked out): no run"});
       return;
     }
     for (const auto& s : stated)
@@ -260,7 +284,8 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
         if (s.result ? EmptyResult(s.value) : NotRunValue(s.value))
           out.push_back({first, part_last,
                          std::string(s.result ? "its Result is empty" : "its status says it has not run") + " (\"" +
-                             Trim(s.value) + "\")" + (s.result ? ": it has not run, " : ": ") + "its figures are its plan"});
+                             Trim(s.value) + "\")" + (s.result ? ": it has not run, " : ": ") +
+                             "its figures are its plan"});
         return;  // the first statement of the part decides
       }
   };
@@ -311,9 +336,13 @@ void NotRunRows(const Entry& entry, std::vector<NoRun>* out) {
         continue;
       }
       for (size_t c = 1; c < row.size() && c < t.header.size(); ++c)
-        if (NoteColumn(t.header[c]) && std::none_of(row[c].begin(), row[c].end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) &&
+        if (NoteColumn(t.header[c]) &&
+            std::none_of(row[c].begin(), row[c].end(),
+                         [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) &&
             TagWords(row[c], v.row_not_run)) {
-          out->push_back({line, line, "a row marked \"" + Trim(row[c]) + "\" (it has not run, or its figures are worked out), no figure"});
+          out->push_back(
+              {line, line,
+               "a row marked \"" + Trim(row[c]) + "\" (it has not run, or its figures are worked out), no figure"});
           break;
         }
     }
@@ -328,8 +357,8 @@ void DropNotRun(const Entry& entry, std::vector<RecordedFigure>* out, std::vecto
   if (spans.empty()) return;
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {
-    const auto it =
-        std::find_if(spans.begin(), spans.end(), [&f](const NoRun& s) { return s.first <= f.line && f.line <= s.last; });
+    const auto it = std::find_if(spans.begin(), spans.end(),
+                                 [&f](const NoRun& s) { return s.first <= f.line && f.line <= s.last; });
     if (it == spans.end()) {
       kept.push_back(std::move(f));
     } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
