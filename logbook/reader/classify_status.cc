@@ -219,6 +219,25 @@ std::vector<Stated> Statements(const Entry& entry) {
   return out;
 }
 
+// The entry's remarks on where its figures come from that mark them worked
+// out or not run ("- Source: roofline bound", "Kind: projection"; a field
+// or paragraph line named one of note_headers whose value TagWords takes).
+std::vector<Stated> Remarks(const Entry& entry) {
+  std::vector<Stated> out;
+  const auto& v = Vocab();
+  auto marks = [&v](const std::string& value) { return TagWords(value, v.row_not_run); };
+  for (const auto& f : entry.fields)
+    if (v.note_headers.count(Lower(Trim(f.name))) && marks(f.value)) out.push_back({f.bullet.line, f.value, false});
+  for (const auto& p : entry.paragraphs)
+    for (size_t i = 0; i <= p.line_starts.size(); ++i) {
+      const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
+      const size_t e = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
+      if (const std::string r = ValueAfterName(p.text.substr(b, e - b), v.note_headers); !r.empty() && marks(r))
+        out.push_back({p.line + static_cast<int>(i), r, false});
+    }
+  return out;
+}
+
 // A span of lines that records no run, and why.
 struct NoRun {
   int first = 0, last = 0;
@@ -273,10 +292,15 @@ bool PlanOrEmptyResultPart(const Entry& entry, const Entry::SubHeading& h, int l
 std::vector<NoRun> NotRunParts(const Entry& entry) {
   std::vector<NoRun> out;
   const auto stated = Statements(entry);
+  const auto remarks = Remarks(entry);
   auto judge = [&](const std::string& heading, int first, int part_last, int status_last) {
-    if (const std::string tag = HeadingTag(heading); !tag.empty()) {
-      out.push_back({first, part_last,
-                     "the heading marks it \"" + tag + "\" (it has not run, or its figures are worked out): no run"});
+    std::string tag = HeadingTag(heading);
+    for (const auto& r : remarks)
+      if (tag.empty() && r.line >= first && r.line <= status_last) tag = Trim(r.value);
+    if (!tag.empty()) {
+      out.push_back(
+          {first, part_last,
+           "its heading or a remark marks it \"" + tag + "\" (it has not run, or its figures are worked out): no run"});
       return;
     }
     for (const auto& s : stated)

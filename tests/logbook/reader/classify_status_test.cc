@@ -208,5 +208,27 @@ TEST(ReaderClassifyStatus, AnIterationsPlanPartHoldsNoRunAndAnEmptyOutcomeRecord
   EXPECT_FALSE(kept.count(24)) << ::testing::PrintToString(why);
 }
 
+// A tool-appended history whose first entries are worked out: a remark on
+// where the figures come from ("- source: roofline bound", "Kind:
+// projection") marks the entry; a remark naming a bench keeps it.
+TEST(ReaderClassifyStatus, ARemarkThatTheFiguresAreWorkedOutMarksTheEntry) {
+  const std::string doc =
+      "# Decode history\n\n"                                   // 1-2
+      "## 2025-03-01 10:00 run-001\n\n"                        // 3-4
+      "- source: roofline bound\n"                             // 5
+      "- decode: 4.1 ms per token\n\n"                         // 6-7
+      "## 2025-03-02 10:00 run-002\n\n"                        // 8-9
+      "Kind: projection\n\n"                                   // 10-11
+      "- decode: 5.0 ms per token\n\n"                         // 12-13
+      "## 2025-03-04 10:00 run-004\n\n"                        // 14-15
+      "- source: bench, 20 reps\n"                             // 16
+      "- decode: 6.3 ms per token\n";                          // 17
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(6)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(12)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(17)) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
