@@ -20,7 +20,7 @@ namespace {
 
 struct StatusWords {
   std::set<std::string> not_run, row_not_run, not_words, done, estimate, tag_words, tag_nouns, headers, results, empty,
-      note_headers, plan_parts, sheet_words;
+      note_headers, plan_parts, sheet_words, remark_names, refer_words;
 };
 
 const StatusWords& Vocab() {
@@ -32,6 +32,8 @@ const StatusWords& Vocab() {
     s.note_headers = DataWords(file, "note_headers");
     s.plan_parts = DataWords(file, "plan_parts");
     s.sheet_words = DataWords(file, "sheet_words");
+    s.remark_names = DataWords(file, "remark_names");
+    s.refer_words = DataWords(file, "refer_words");
     s.not_words = DataWords(file, "not_words");
     s.done = DataWords(file, "done_words");
     s.estimate = DataWords(file, "estimate_tags");
@@ -141,11 +143,15 @@ std::string HeadingTag(const std::string& heading) {
 }
 
 // A Result's value that says nothing was measured ("TBD", "n/a (node
-// down)", "not run"): it starts with one of empty_results and writes no
-// digit. An empty value leads what follows, no such thing.
+// down)", "not run"): it starts with one of empty_results, writes no digit
+// and points nowhere else ("— see the table below"; refer_words). An empty
+// value leads what follows, no such thing.
 bool EmptyResult(const std::string& value) {
   const std::string v = Lower(Trim(value));
   if (v.empty() || std::any_of(v.begin(), v.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return false;
+  const auto words = PlainWords(v);  // "— see the table below" points at the result
+  if (std::any_of(words.begin(), words.end(), [](const std::string& w) { return Vocab().refer_words.count(w) > 0; }))
     return false;
   for (const auto& e : Vocab().empty) {
     if (v.compare(0, e.size(), e) != 0) continue;
@@ -220,19 +226,21 @@ std::vector<Stated> Statements(const Entry& entry) {
 }
 
 // The entry's remarks on where its figures come from that mark them worked
-// out or not run ("- Source: roofline bound", "Kind: projection"; a field
-// or paragraph line named one of note_headers whose value TagWords takes).
+// out ("- Source: roofline bound", "Kind: projection"; a field or paragraph
+// line named one of remark_names whose value is estimate tags, or "not yet
+// measured"; a "Notes: TODO" says nothing of the figures).
 std::vector<Stated> Remarks(const Entry& entry) {
   std::vector<Stated> out;
   const auto& v = Vocab();
-  auto marks = [&v](const std::string& value) { return TagWords(value, v.row_not_run); };
+  static const std::set<std::string> none;
+  auto marks = [](const std::string& value) { return TagWords(value, none); };  // worked out, or "not yet measured"
   for (const auto& f : entry.fields)
-    if (v.note_headers.count(Lower(Trim(f.name))) && marks(f.value)) out.push_back({f.bullet.line, f.value, false});
+    if (v.remark_names.count(Lower(Trim(f.name))) && marks(f.value)) out.push_back({f.bullet.line, f.value, false});
   for (const auto& p : entry.paragraphs)
     for (size_t i = 0; i <= p.line_starts.size(); ++i) {
       const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
       const size_t e = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
-      if (const std::string r = ValueAfterName(p.text.substr(b, e - b), v.note_headers); !r.empty() && marks(r))
+      if (const std::string r = ValueAfterName(p.text.substr(b, e - b), v.remark_names); !r.empty() && marks(r))
         out.push_back({p.line + static_cast<int>(i), r, false});
     }
   return out;

@@ -145,12 +145,16 @@ TEST(ReaderClassifyStatus, AnEmptyResultMakesTheIterationsFiguresItsPlan) {
       "- M=8192: 3.4 ms\n\n"                                                   // 20-21
       "### Run 2\n\n"                                                          // 22-23
       "**Status: NOT YET RUN.** The sweep needs 2 nodes.\n\n"                  // 24-25
-      "- M=16384: 12.5 ms\n";                                                  // 26
+      "- M=16384: 12.5 ms\n\n"                                                // 26-27
+      "## 2025-05-04 Iteration 4\n\n"                                          // 28-29
+      "**Result:** \xE2\x80\x94 see the table below.\n\n"                       // 30-31
+      "| M | time |\n|---|---|\n| 4096 | 0.88 ms |\n";                         // 32-34
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
   for (int line : {7, 8, 20, 26}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
   EXPECT_NE(why[7].find("Result is empty"), std::string::npos) << why[7];
   EXPECT_TRUE(kept.count(14)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(34)) << ::testing::PrintToString(why);  // the Result points at its table
 }
 
 // A hand-kept history whose first rows are worked out, not measured ("|
