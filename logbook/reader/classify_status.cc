@@ -294,6 +294,29 @@ bool PlanOrEmptyResultPart(const Entry& entry, const Entry::SubHeading& h, int l
   return false;
 }
 
+// Whether lines `first`..`last` of the entry (a part) report a measured
+// result despite a status that says the part has not run (a status left
+// stale): a Result field, line or row with a digit, or a "#### Result" part
+// with a paragraph that has one or a table.
+bool ReportsResult(const Entry& entry, const std::vector<Stated>& stated, int first, int last) {
+  auto digit = [](const std::string& t) {
+    return std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  };
+  for (const auto& s : stated)
+    if (s.result && s.line >= first && s.line <= last && digit(s.value)) return true;
+  for (size_t i = 0; i < entry.subheadings.size(); ++i) {
+    if (entry.subheadings[i].line < first || entry.subheadings[i].line > last) continue;
+    if (!AllIn(entry.subheadings[i].text, Vocab().results)) continue;
+    const int from = entry.subheadings[i].line;
+    const int to = i + 1 < entry.subheadings.size() ? entry.subheadings[i + 1].line : entry.end_line + 1;
+    for (const auto& p : entry.paragraphs)
+      if (p.line > from && p.line < to && digit(p.text)) return true;
+    for (const auto& t : entry.tables)
+      if (t.line > from && t.line < to) return true;
+  }
+  return false;
+}
+
 // The parts of the entry (the entry above its first sub-heading, each
 // sub-heading to the next of its level or above) that say they have not run
 // or are estimates.
@@ -313,7 +336,7 @@ std::vector<NoRun> NotRunParts(const Entry& entry) {
     }
     for (const auto& s : stated)
       if (s.line >= first && s.line <= status_last) {
-        if (s.result ? EmptyResult(s.value) : NotRunValue(s.value))
+        if (s.result ? EmptyResult(s.value) : NotRunValue(s.value) && !ReportsResult(entry, stated, first, part_last))
           out.push_back({first, part_last,
                          std::string(s.result ? "its Result is empty" : "its status says it has not run") + " (\"" +
                              Trim(s.value) + "\")" + (s.result ? ": it has not run, " : ": ") +

@@ -15,7 +15,8 @@ namespace {
 // An entry whose status field says it has not run ("Status: PENDING",
 // "**Status:** queued") records nothing: its planned sizes, its expected
 // latency and its table of targets are its plan. A finished entry beside it
-// keeps its figures.
+// keeps its figures, and so does one whose status was left "planned" above
+// a Result part that reports a run.
 TEST(ReaderClassifyStatus, AnEntryWhoseStatusSaysPendingRecordsNothing) {
   const std::string doc =
       "# Attention log\n\n"                                        // 1-2
@@ -29,13 +30,18 @@ TEST(ReaderClassifyStatus, AnEntryWhoseStatusSaysPendingRecordsNothing) {
       "| 4096 | 8 | 2.0 ms |\n| 8192 | 8 | 4.0 ms |\n\n"          // 16-17
       "## 2025-04-03 Baseline\n\n"                                 // 19-20
       "Status: COMPLETE\n\n"                                       // 21-22
-      "- latency at seq 4096: 3.21 ms\n";                          // 23
+      "- latency at seq 4096: 3.21 ms\n\n"                        // 23-24
+      "## 2025-04-04 Paged KV\n\n"                                 // 25-26
+      "Status: planned\n\n"                                        // 27-28
+      "### Result\n\n"                                             // 29-30
+      "| seq | latency |\n|---|---|\n| 4096 | 2.87 ms |\n";        // 31-33
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
   for (int line : {7, 8, 16, 17}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
   EXPECT_NE(why[8].find("has not run"), std::string::npos) << why[8];
   EXPECT_NE(why[16].find("queued"), std::string::npos) << why[16];
   EXPECT_TRUE(kept.count(23)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(33)) << ::testing::PrintToString(why);  // a stale status beside a reported Result
 }
 
 // A heading tagged as not run ("[TODO]", "(not yet run)", "— blocked",
