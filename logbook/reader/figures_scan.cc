@@ -475,6 +475,7 @@ std::vector<std::string> SentenceMarks(const std::string& s, size_t start, bool 
     else if (ReferenceWord(sentence[n])) f->refers = true;
     else if (RestatingWord(sentence[n])) f->restated = true;
     if (prose && prose::HypotheticalWord(sentence[n])) f->not_run = "hypothetical (would, if, ideal ...), not a run";
+    if (prose && prose::FutureWord(sentence[n])) f->not_run = "what the entry will run or measure (will ...): it has not run";
     if (prose::GoalWord(sentence[n])) f->not_run = "goals or expectations (should, target ...), not a run";
     if (Lower(sentence[n]) != "steps" || n + 1 >= sentence.size()) continue;
     std::string r = sentence[n + 1];

@@ -257,6 +257,9 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
 // task of a checklist ("- [ ] decode: >60 tok/s"): listed, not runs
 // (classify_plans.cc).
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// An entry or a part that says it has not run, or is headed as an estimate,
+// and a tracker's rows still queued, hold no run (classify_status.cc).
+void DropNotRun(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 void ScanNumber(FigureScan& st, bool sign);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
                             bool prose = false, const std::string& carry = "", const std::string& label = "");

@@ -93,6 +93,7 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_research_log",
                              "reader_result_blocks",
                              "reader_serving",
+                             "reader_status_tracker",
                              "reader_worklog"));
 
 }  // namespace

@@ -16,6 +16,8 @@ TEST(ReaderStages, EachFateNamesItsStage) {
   EXPECT_EQ(FateStage("listed, not tabled: a difference of two runs (smaller, faster ...), not one run's figure"),
             "classify");
   EXPECT_EQ(FateStage("listed, not tabled: an estimate (\"~\", \"about\" ...), not a run"), "classify");
+  EXPECT_EQ(FateStage("listed, not tabled: its status says it has not run (\"PENDING\"): its figures are its plan"),
+            "classify");
   EXPECT_EQ(FateStage("listed, not tabled: no unit, and nothing in the entry names its metric"), "figures");
 }
 
