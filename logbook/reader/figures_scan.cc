@@ -892,8 +892,8 @@ void ScanNumber(FigureScan& st, bool sign) {
     f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
     st.delta_end = i;
   }
-  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
-  if (BoundMarkBefore(s, start)) f.not_run = "a bound (\"<500ms\", \"\u2265 2.5 s\"): a claim, a goal or a limit, not a reading";
+  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\" or \"\u2248\", not a measurement";
+  if (BoundMarkBefore(s, start)) f.not_run = "a bound (written after <, >, \u2264 or \u2265): a claim, a goal or a limit, not a reading";
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
   // one measurement's spread, its minimum and maximum.
   RangeLow low;
