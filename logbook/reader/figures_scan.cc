@@ -614,18 +614,21 @@ bool EstimateAfter(const std::string& s, size_t at) {
 }
 
 // A figure written as the result of arithmetic on numbers before it ("7267
-// ops / 6 per cycle = 1211 min cycles", "730us -> 560us = ~170us"): computed,
+// ops / 6 per cycle = 1211 min cycles", "730us -> 560us = ~170us", "6.12 / 8
+// ≈ 0.77 ms"): computed,
 // not measured. A conversion of one figure ("12.30 ms = 412.5 TF/s") is none.
 // Looks back from `start` over its clause only.
 bool ComputedFigure(const std::string& s, size_t start) {
   size_t p = start;
   while (p > 0 && (s[p - 1] == ' ' || s[p - 1] == '~' || s[p - 1] == '*' || s[p - 1] == '`')) --p;
-  if (p >= 3 && s.compare(p - 3, 3, "\xE2\x89\x88") == 0) p -= 3;  // "= ≈ 170"
+  const bool approx = p >= 3 && s.compare(p - 3, 3, "\xE2\x89\x88") == 0;  // "= ≈ 170", "6.12 / 8 ≈ 0.77"
+  if (approx) p -= 3;
   while (p > 0 && s[p - 1] == ' ') --p;
-  if (p < 2 || s[p - 1] != '=' || s[p - 2] != ' ') return false;  // "time_s=0.05" is a key's value
-  const size_t eq = p - 1, cb = ClauseStart(s, eq, false);
+  const bool equals = p >= 2 && s[p - 1] == '=' && s[p - 2] == ' ';  // "time_s=0.05" is a key's value
+  if (!equals && !approx) return false;
+  const size_t eq = equals ? p - 1 : p, cb = ClauseStart(s, eq, false);
   const std::string left = s.substr(cb, eq - cb);
-  for (const char* op : {" / ", " * ", " + ", " - ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
+  for (const char* op : {" / ", " * ", " + ", " - ", " x ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
     const size_t at = left.find(op);
     if (at == std::string::npos) continue;
     const bool digit_before = left.find_first_of("0123456789") < at;
@@ -890,7 +893,8 @@ void ScanNumber(FigureScan& st, bool sign) {
     f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
     st.delta_end = i;
   }
-  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
+  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\" or \"\u2248\", not a measurement";
+  if (BoundMarkBefore(s, start)) f.not_run = "a bound (written after <, >, \u2264 or \u2265): a claim, a goal or a limit, not a reading";
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
   // one measurement's spread, its minimum and maximum.
   RangeLow low;

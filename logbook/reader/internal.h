@@ -177,6 +177,7 @@ std::string BareQuality(const std::string& s, size_t start, const ScanMode& mode
 // Whether a word before a figure names the figure's own metric ("loss" of
 // val_loss, "ppl" of ppl): no run's name.
 bool NamesOwnMetric(const std::string& word, const std::string& metric);
+bool BoundMarkBefore(const std::string& s, size_t at);
 bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to);
 std::string WordBefore(const std::string& s, size_t at, size_t* begin = nullptr);
 size_t ArrowAt(const std::string& s, size_t p);
