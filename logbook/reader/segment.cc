@@ -87,14 +87,19 @@ bool IsMeasuredSectionName(std::string_view name) { return Words().measured.coun
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
 
 namespace {
-// Whether a word of section name `name` is one of `words`.
+// Whether a word of section name `name`, or two words in a row ("success
+// metrics", "to track"), is one of `words`.
 bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
   const std::string key = SectionKey(name);
+  std::string last;
   for (size_t p = 0; p < key.size();) {
     while (p < key.size() && !std::isalnum(static_cast<unsigned char>(key[p]))) ++p;
     size_t e = p;
     while (e < key.size() && std::isalnum(static_cast<unsigned char>(key[e]))) ++e;
-    if (e > p && words.count(key.substr(p, e - p))) return true;
+    if (e == p) break;
+    const std::string word = key.substr(p, e - p);
+    if (words.count(word) || (!last.empty() && words.count(last + " " + word))) return true;
+    last = word;
     p = e;
   }
   return false;

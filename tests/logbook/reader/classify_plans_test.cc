@@ -49,6 +49,24 @@ TEST(ReaderClassifyPlans, AnExpectationOrRoadmapPartHoldsNoRun) {
   EXPECT_NE(why[9].find("Expected performance after fusion"), std::string::npos) << why[9];
 }
 
+// A part that names what will be watched, required or feared ("### Key
+// metrics to track", "### Success metrics", "### Acceptance criteria",
+// "### Risks", "### Contingency plans") records no run: its figures are
+// thresholds and fears. The measured part above it stays.
+TEST(ReaderClassifyPlans, APartOfMetricsToTrackOrRisksHoldsNoRun) {
+  const std::string doc =
+      "# Decode work\n\n## 1. Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "### Key metrics to track\n\n- decode: 55 tok/s\n\n"
+      "### Success metrics\n\n- p99 latency 40 ms\n\n"
+      "### Acceptance criteria\n\n- memory 12 GB\n\n"
+      "### Risks\n\n- the router could take 5 ms\n\n"
+      "### Contingency plans\n\n- prefill 1.9 s with 4-bit weights\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {9, 13, 17, 21, 25}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 // A line that leads a list or a printed block as what is expected or aimed
 // for ("**Expected results after phase 2:**", "**Expected validator
 // output:**") makes its items and lines no runs; a lead that names results
