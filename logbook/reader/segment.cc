@@ -435,6 +435,20 @@ void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* h
   }
 }
 
+// Each entry below a section that plans (`## Expected Results` over `###
+// Phase 1`; below the title): that section's heading.
+void PlanParents(const std::vector<OutlineHeading>& outline, std::vector<SegmentedHeading>* out) {
+  std::vector<size_t> open;  // enclosing headings
+  for (size_t i = 0; i < outline.size(); ++i) {
+    while (!open.empty() && outline[open.back()].level >= outline[i].level) open.pop_back();
+    for (const size_t k : open)
+      if (outline[k].level >= 2 && (*out)[k].role != HeadingRole::kTitle && IsPlanHeading(outline[k].text) &&
+          (*out)[i].role == HeadingRole::kEntry && (*out)[i].plan_parent.empty())
+        (*out)[i].plan_parent = outline[k].text;
+    open.push_back(i);
+  }
+}
+
 }  // namespace
 
 std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
@@ -468,6 +482,7 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
     ContentEntries(outline, level_ok, "content", /*measured_ok=*/no_log, &holds, &out);
     TitleTextEntry(outline, &holds, holds_block, &out);
   }
+  PlanParents(outline, &out);
   return out;
 }
 

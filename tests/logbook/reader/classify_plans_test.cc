@@ -67,6 +67,45 @@ TEST(ReaderClassifyPlans, APartOfMetricsToTrackOrRisksHoldsNoRun) {
   for (int line : {9, 13, 17, 21, 25}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
 }
 
+// The parts of a section of expectations ("## Expected Results" over "###
+// Phase 1", "### Phase 2") are expectations too: a plan's nature carries
+// down to the headings below it that record no run of their own. A part
+// under a theory that runs a command and prints its output, or holds a
+// table ("### Native GPU"), is a record all the same.
+TEST(ReaderClassifyPlans, ThePartsOfAPlanSectionArePlansToo) {
+  const std::string doc =
+      "# Decode plan\n\n## 1. Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "## Expected Results\n\n### Phase 1\n\n- decode: 55 tok/s\n- p99 latency: 70 ms\n\n"
+      "### Phase 2\n\n- decode: 70 tok/s\n\n"
+      "## Theoretical analysis\n\n### Native GPU\n\n```bash\n./bench --gpu\n```\n\n```\ndecode: 63.2 tok/s\n```\n\n"
+      "### PyTorch GPU\n\n| batch | throughput |\n|---|---|\n| 1 | 40.5 tok/s |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(27)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(34)) << ::testing::PrintToString(why);
+  for (int line : {11, 12, 16}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[11].find("Expected Results"), std::string::npos) << why[11];
+}
+
+// A part that names what will be watched, required or feared ("### Key
+// metrics to track", "### Success metrics", "### Acceptance criteria",
+// "### Risks", "### Contingency plans") records no run: its figures are
+// thresholds and fears. The measured part above it stays.
+TEST(ReaderClassifyPlans, APartOfMetricsToTrackOrRisksHoldsNoRun) {
+  const std::string doc =
+      "# Decode work\n\n## 1. Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "### Key metrics to track\n\n- decode: 55 tok/s\n\n"
+      "### Success metrics\n\n- p99 latency 40 ms\n\n"
+      "### Acceptance criteria\n\n- memory 12 GB\n\n"
+      "### Risks\n\n- the router could take 5 ms\n\n"
+      "### Contingency plans\n\n- prefill 1.9 s with 4-bit weights\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {9, 13, 17, 21, 25}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 // A line that leads a list or a printed block as what is expected or aimed
 // for ("**Expected results after phase 2:**", "**Expected validator
 // output:**") makes its items and lines no runs; a lead that names results
