@@ -636,7 +636,13 @@ void DropExplained(const Entry& entry, std::vector<RecordedFigure>* out, std::ve
     return false;
   };
   const Entry::SubHeading own{entry.heading_line, entry.heading, 0};
+  // An undated part of a plan's section with no record of its own, no table
+  // either (`### Phase 1` under `## Expected Results`), is the plan's.
+  const Entry::SubHeading plan{entry.heading_line, entry.plan_parent, 0};
+  const bool planned = entry.date.empty() && !entry.plan_parent.empty() && entry.commands.empty() &&
+                       entry.outputs.empty() && entry.tables.empty();
   auto explaining = [&](int line) -> const Entry::SubHeading* {
+    if (planned) return &plan;
     // Above its first sub-heading: an undated entry's own heading (a dated
     // one is a day's record whatever its heading says).
     const Entry::SubHeading* near = entry.date.empty() ? &own : nullptr;

@@ -217,10 +217,40 @@ bool MfuQualifies(const std::string& s, size_t from, size_t to) {
   return false;
 }
 
+namespace {
+// A comparison sign right before the number at `at` ("p99 < 500ms", ">= 60
+// tok/s", "for >15 tokens/sec", "\u2264 40 ms"; not an arrow's "->", "=>" nor
+// an HTML tag's ">"), with no verb of measuring earlier in its clause
+// ("measured < 1 ms", "stayed < 2 ms"; measured_verbs): a limit or a target.
+bool ComparedBefore(const std::string& s, size_t at) {
+  size_t b = at;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '~' || s[b - 1] == '`' || s[b - 1] == '*')) --b;
+  if (b > 0 && s[b - 1] == '=') --b;
+  bool sign = false;
+  if (b >= 3 && (s.compare(b - 3, 3, "\xE2\x89\xA4") == 0 || s.compare(b - 3, 3, "\xE2\x89\xA5") == 0)) {
+    sign = true, b -= 3;
+  } else if (b > 0 && (s[b - 1] == '<' || s[b - 1] == '>')) {
+    const char before = b > 1 ? s[b - 2] : ' ';
+    sign = s[b - 1] == '<' || !(IsIdentChar(before) || before == '-' || before == '=' || before == '"' || before == '/');
+    --b;
+  }
+  if (!sign) return false;
+  size_t c = b;
+  while (c > 0 && b - c < 80 && s[c - 1] != ',' && s[c - 1] != ';' && s[c - 1] != '(' && s[c - 1] != '\n' &&
+         !(s[c - 1] == '.' && c < s.size() && s[c] == ' '))
+    --c;
+  const auto& verbs = ReaderLexicon().measured_verbs;
+  for (const auto& w : Words(s.substr(c, b - c)))
+    if (verbs.count(Lower(w))) return false;
+  return true;
+}
+}  // namespace
+
 // A goal or threshold names the number after it, it records no run: "at
 // least 30%", "at or below 3%", "within 1% of control", "target 30%",
-// "goal of 30%". Looks at the two words before `at`.
+// "goal of 30%", "Goal: 2 ms", "p99 < 500ms". Looks at the two words before `at`.
 bool ThresholdBefore(const std::string& s, size_t at) {
+  if (ComparedBefore(s, at)) return true;
   static const std::set<std::string> k = {"least", "most",   "below",  "above",   "within", "under",
                                           "target", "targets", "goal", "goals",  "threshold", "than",
                                           "exceed", "exceeds", "reach", "Reach", "budget", "cap"};
@@ -234,7 +264,7 @@ bool ThresholdBefore(const std::string& s, size_t at) {
     size_t w = b;
     while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
     if (w == b) return false;
-    if (k.count(s.substr(w, b - w))) return true;
+    if (k.count(Lower(s.substr(w, b - w)))) return true;
     if (colon) return false;
     b = w;
   }

@@ -87,14 +87,19 @@ bool IsMeasuredSectionName(std::string_view name) { return Words().measured.coun
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
 
 namespace {
-// Whether a word of section name `name` is one of `words`.
+// Whether a word of section name `name`, or two words in a row ("success
+// metrics", "to track"), is one of `words`.
 bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
   const std::string key = SectionKey(name);
+  std::string last;
   for (size_t p = 0; p < key.size();) {
     while (p < key.size() && !std::isalnum(static_cast<unsigned char>(key[p]))) ++p;
     size_t e = p;
     while (e < key.size() && std::isalnum(static_cast<unsigned char>(key[e]))) ++e;
-    if (e > p && words.count(key.substr(p, e - p))) return true;
+    if (e == p) break;
+    const std::string word = key.substr(p, e - p);
+    if (words.count(word) || (!last.empty() && words.count(last + " " + word))) return true;
+    last = word;
     p = e;
   }
   return false;
@@ -430,6 +435,20 @@ void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* h
   }
 }
 
+// Each entry below a section that plans (`## Expected Results` over `###
+// Phase 1`; below the title): that section's heading.
+void PlanParents(const std::vector<OutlineHeading>& outline, std::vector<SegmentedHeading>* out) {
+  std::vector<size_t> open;  // enclosing headings
+  for (size_t i = 0; i < outline.size(); ++i) {
+    while (!open.empty() && outline[open.back()].level >= outline[i].level) open.pop_back();
+    for (const size_t k : open)
+      if (outline[k].level >= 2 && (*out)[k].role != HeadingRole::kTitle && IsPlanHeading(outline[k].text) &&
+          (*out)[i].role == HeadingRole::kEntry && (*out)[i].plan_parent.empty())
+        (*out)[i].plan_parent = outline[k].text;
+    open.push_back(i);
+  }
+}
+
 }  // namespace
 
 std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
@@ -463,6 +482,7 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
     ContentEntries(outline, level_ok, "content", /*measured_ok=*/no_log, &holds, &out);
     TitleTextEntry(outline, &holds, holds_block, &out);
   }
+  PlanParents(outline, &out);
   return out;
 }
 

@@ -49,6 +49,72 @@ TEST(ReaderClassifyPlans, AnExpectationOrRoadmapPartHoldsNoRun) {
   EXPECT_NE(why[9].find("Expected performance after fusion"), std::string::npos) << why[9];
 }
 
+// The parts of a section of expectations ("## Expected Results" over "###
+// Phase 1", "### Phase 2") are expectations too: a plan's nature carries
+// down to the headings below it that record no run of their own. A part
+// under a theory that runs a command and prints its output, or holds a
+// table ("### Native GPU"), is a record all the same.
+TEST(ReaderClassifyPlans, ThePartsOfAPlanSectionArePlansToo) {
+  const std::string doc =
+      "# Decode plan\n\n## 1. Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "## Expected Results\n\n### Phase 1\n\n- decode: 55 tok/s\n- p99 latency: 70 ms\n\n"
+      "### Phase 2\n\n- decode: 70 tok/s\n\n"
+      "## Theoretical analysis\n\n### Native GPU\n\n```bash\n./bench --gpu\n```\n\n```\ndecode: 63.2 tok/s\n```\n\n"
+      "### PyTorch GPU\n\n| batch | throughput |\n|---|---|\n| 1 | 40.5 tok/s |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(27)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(34)) << ::testing::PrintToString(why);
+  for (int line : {11, 12, 16}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[11].find("Expected Results"), std::string::npos) << why[11];
+}
+
+// A part that names what will be watched, required or feared ("### Key
+// metrics to track", "### Success metrics", "### Acceptance criteria",
+// "### Risks", "### Contingency plans") records no run: its figures are
+// thresholds and fears. The measured part above it stays.
+TEST(ReaderClassifyPlans, APartOfMetricsToTrackOrRisksHoldsNoRun) {
+  const std::string doc =
+      "# Decode work\n\n## 1. Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "### Key metrics to track\n\n- decode: 55 tok/s\n\n"
+      "### Success metrics\n\n- p99 latency 40 ms\n\n"
+      "### Acceptance criteria\n\n- memory 12 GB\n\n"
+      "### Risks\n\n- the router could take 5 ms\n\n"
+      "### Contingency plans\n\n- prefill 1.9 s with 4-bit weights\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {9, 13, 17, 21, 25}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A target written in a heading with a comparison sign ("## 2. Next steps
+// for >15 tokens/sec") is no figure of a run; the figures measured under
+// it stay.
+TEST(ReaderClassifyPlans, ATargetInAHeadingIsNoRun) {
+  const std::string doc =
+      "# Decode log\n\n## 1. Fused router\n\n- decode: 12.4 tok/s\n\n### Router\n\n- router p99: 2.6 ms\n\n"
+      "## 2. Next steps for >15 tokens/sec\n\n- batched decode: 13.1 tok/s\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 9, 13}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {11}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A figure after a comparison sign ("p99 < 500ms", "decode >= 60 tok/s",
+// "prefill \u2264 40 ms") is a limit, not a measurement, unless a verb of
+// measuring stands before it ("p50 measured < 0.9 ms"); a measurement beside
+// its bound ("latency 1.2 ms (< 2 ms budget)") stays.
+TEST(ReaderClassifyPlans, AFigureAfterAComparisonSignIsALimit) {
+  const std::string doc =
+      "# Serving log\n\n## 1. Serving limits\n\n- p99 < 500ms\n- decode >= 60 tok/s\n- prefill \u2264 40 ms\n"
+      "- latency 1.2 ms (< 2 ms budget)\n- p50 measured < 0.9 ms\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 6, 7}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {8, 9}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 // A line that leads a list or a printed block as what is expected or aimed
 // for ("**Expected results after phase 2:**", "**Expected validator
 // output:**") makes its items and lines no runs; a lead that names results
