@@ -310,6 +310,25 @@ std::string SentenceText(const std::string& s, size_t b, size_t e) {
   return s.substr(b, e - b);
 }
 
+// A paragraph's sentences, each cut again where a line of a paragraph of
+// fields opens with a lead of its own ("**Action:** rebuild with native
+// flags" over "**Effort:** 5 minutes"): each such line is a field of its
+// own, under its own lead.
+std::vector<std::pair<size_t, size_t>> FieldSentences(const Paragraph& p, size_t body, const std::string& rest) {
+  std::vector<size_t> cuts;
+  if (!p.lead.empty() || !prose::PlainLead(p.text).empty())
+    for (const size_t ls : p.line_starts)
+      if (ls > body && ls - body < rest.size() && !prose::PlainLead(rest.substr(ls - body)).empty())
+        cuts.push_back(ls - body);
+  std::vector<std::pair<size_t, size_t>> out;
+  for (auto [b, e] : prose::Sentences(rest)) {
+    for (const size_t c : cuts)
+      if (c > b && c < e) out.emplace_back(b, c), b = c;
+    out.emplace_back(b, e);
+  }
+  return out;
+}
+
 // An entry's paragraphs, read when no Result field holds its figures: each
 // sentence like a bullet, under the paragraph's lead ("**Arm A (tip).**",
 // "Backend surprise:") as their label. A lead that reads, plans or explains
@@ -338,7 +357,7 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     }
     const size_t body = p.lead.empty() ? 0 : std::min(p.text.size(), p.text.find(p.lead) + p.lead.size());
     const std::string rest = p.text.substr(body);
-    for (const auto& [b, e] : prose::Sentences(rest)) {
+    for (const auto& [b, e] : FieldSentences(p, body, rest)) {
       Bullet sb;
       sb.text = SentenceText(rest, b, e);
       if (sb.text.empty() || prose::NoRunLead(prose::PlainLead(sb.text))) continue;

@@ -210,5 +210,22 @@ TEST(ReaderClassifyPlans, DerivedFiguresAloneRecordNoRun) {
   EXPECT_NE(why[7].find("only derived figures"), std::string::npos) << ::testing::PrintToString(why);
 }
 
+// A plan's effort and the time a step is thought to take ("**Effort:** 5
+// minutes", an `ETA` or `Effort` column) are budgets, not runs: in a field
+// of its own line even when a line of another field leads the paragraph
+// ("**Action:** ..." over "**Effort:** ..."). The measured part stays.
+TEST(ReaderClassifyPlans, AnEffortOrAnEtaIsABudget) {
+  const std::string doc =
+      "# Sort notes\n\n## 1. Radix sort\n\n- sort: 4.75 ms for 8M keys\n\n"
+      "## 2. Ideas\n\n### Idea A: wider digits\n**Action:** widen the digits\n**Effort:** 25 minutes\n\n"
+      "### Idea B: onesweep\n**Effort:** 4 hours\n\n"
+      "| idea | ETA | effort | gain |\n|---|---|---|---|\n| wider digits | 1 day | 20 min | 1.2x |\n"
+      "| onesweep | 3 days | 4 hours | 1.6x |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {10, 11, 14, 18, 19}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
