@@ -527,6 +527,10 @@ void HeadingFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedF
   // "Step 4: coalescing: 9.360": a number in the unit the other headings write.
   const std::string heading = WithHeadingUnit(entry.heading, x.heading_unit);
   if (entry.heading_line <= 0 || !StatesFigure(heading)) return;
+  if (const std::string why = HeadingNoRun(entry.heading); !why.empty()) {
+    if (unread) unread->push_back({entry.heading_line, entry.heading, why});
+    return;
+  }
   WalkScope scope;
   scope.loose = true;
   Walk(HeadingBullet(heading, entry.heading_line), scope, x, out, unread);
@@ -539,6 +543,10 @@ void SubheadingFigures(const Entry& entry, const EntryCtx& x, std::vector<Record
                        std::vector<UnreadFigures>* unread) {
   for (const auto& h : entry.subheadings) {
     if (h.line <= 0 || !StatesFigure(h.text) || IsExplanationHeading(h.text)) continue;
+    if (const std::string why = HeadingNoRun(h.text); !why.empty()) {
+      if (unread) unread->push_back({h.line, h.text, why});
+      continue;
+    }
     WalkScope scope;
     scope.loose = true;
     Walk(HeadingBullet(h.text, h.line), scope, x, out, unread);

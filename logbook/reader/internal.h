@@ -243,6 +243,10 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
 // task of a checklist ("- [ ] decode: >60 tok/s"): listed, not runs
 // (classify_plans.cc).
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// Why the figures a heading states are no run's, else "": a heading led by
+// a goal or an expectation ("### Goal: 2 ms p99"; plan_leads), a device's
+// specifications beside its name ("## A100 80GB (2.0 TB/s, 312 TFLOP/s)").
+std::string HeadingNoRun(const std::string& heading);
 void ScanNumber(FigureScan& st, bool sign);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
                             bool prose = false, const std::string& carry = "", const std::string& label = "");

@@ -227,5 +227,25 @@ TEST(ReaderClassifyPlans, AnEffortOrAnEtaIsABudget) {
   for (int line : {10, 11, 14, 18, 19}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
 }
 
+// A heading led by a goal or an expectation ("### Goal: 2 ms p99",
+// "### Target: 900 GB/s") states what is aimed for; a heading that writes a
+// device's specifications beside its name ("## 2026-05-02 H100 SXM (3.35
+// TB/s, 989 TFLOP/s)") states the machine. Neither records a run; a
+// heading that states a result ("### 2. Fused (1.84 ms)") still does.
+TEST(ReaderClassifyPlans, AGoalOrADeviceSpecInAHeadingIsNoRun) {
+  const std::string doc =
+      "# Softmax log\n\n## 2026-05-01 Eager softmax\n\n```bash\n./softmax --rows 4096\n```\n\n"
+      "```\nsoftmax: 2.31 ms\n```\n\n### Goal: 1.5 ms p99\n\nNot there yet.\n\n"
+      "## 2026-05-02 H100 SXM (3.35 TB/s, 989 TFLOP/s)\n\nThe machine for the next runs.\n\n"
+      "### Target: 900 GB/s\n\n## 2026-05-03 Fused softmax\n\n### 2. Fused (1.84 ms)\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(10)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(25)) << ::testing::PrintToString(why);
+  for (int line : {13, 17, 21}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[13].find("goals or expectations"), std::string::npos) << why[13];
+  EXPECT_NE(why[17].find("a device's rating"), std::string::npos) << why[17];
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
