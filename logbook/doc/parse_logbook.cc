@@ -326,8 +326,10 @@ Paragraph BuildParagraph(const MdDocument& doc, int idx) {
       p.lead = Trim(InlineText(doc, i));
       AppendInlineText(doc, i, &p.text);
       i = c.subtree_end - 1;
-    } else if (c.kind == MdKind::kText || c.kind == MdKind::kHtmlInline || c.kind == MdKind::kCode) {
+    } else if (c.kind == MdKind::kText || c.kind == MdKind::kHtmlInline || c.kind == MdKind::kCode ||
+               ProductSign(doc, i, p.text)) {  // "4096*4096*2": a product's signs, no emphasis
       AppendInlineText(doc, i, &p.text);
+      if (c.kind == MdKind::kEmph) i = c.subtree_end - 1;
     }
   }
   const size_t lead = p.text.find_first_not_of(' ');

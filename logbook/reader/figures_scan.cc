@@ -617,6 +617,12 @@ bool ComputedFigure(const std::string& s, size_t start) {
   if (p < 2 || s[p - 1] != '=' || s[p - 2] != ' ') return false;  // "time_s=0.05" is a key's value
   const size_t eq = p - 1, cb = ClauseStart(s, eq, false);
   const std::string left = s.substr(cb, eq - cb);
+  for (size_t k = 1; k + 1 < left.size(); ++k) {  // "4096*4096*2 B = 32 MiB", "8192×2 B": a product without spaces
+    const size_t n = left[k] == '*' ? 1 : left.compare(k, 2, "\xC3\x97") == 0 ? 2 : 0;
+    if (n > 0 && k + n < left.size() && std::isdigit(static_cast<unsigned char>(left[k - 1])) &&
+        std::isdigit(static_cast<unsigned char>(left[k + n])))
+      return true;
+  }
   for (const char* op : {" / ", " * ", " + ", " - ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
     const size_t at = left.find(op);
     if (at == std::string::npos) continue;
@@ -887,8 +893,11 @@ void ScanNumber(FigureScan& st, bool sign) {
   // one measurement's spread, its minimum and maximum.
   RangeLow low;
   const bool range = !f.derived && (prose::RangeEnd(s, start) || HyphenRange(s, start)) && !f.not_run;
-  const bool ends = range && RangeEnds(st, start, num, f, &low);
+  bool ends = range && RangeEnds(st, start, num, f, &low);
   if (range && !ends) f.not_run = "a range, not one run's figure";
+  // "takes 2-3 h to build", "1-2 days": whole hours or days a task is thought to take.
+  if (ends && f.metric == "wall_time_s" && low.decimals <= 0 && num.find('.') == std::string::npos)
+    f.not_run = "a range of whole hours or minutes (what a task is thought to take), not a run's figure", ends = false;
   // Asides, but for another metric of the figure before them, and for a
   // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
   const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||

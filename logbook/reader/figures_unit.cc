@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -37,9 +39,23 @@ bool NamesContext(const std::string& text, const std::vector<std::string>& conte
 // "VRAM", "memory") when `before` (the clause, header or label before the
 // number) names it.
 // A rating word there ("power envelope", "slot supplies") makes it no figure.
+namespace {
+// A device's peak before a rate ("The T4 peak is 8.1 TFLOPS", "H100 peak
+// bandwidth: 3.35 TB/s"): its rating, unless a verb of measuring says a
+// run reached it (measured_verbs: "the kernel on H100 hit a peak of ...").
+bool DevicePeak(const std::string& before, const UnitInfo& info) {
+  if (info.metric != "tflops" && info.metric != "gb_per_s") return false;
+  const auto words = Words(Lower(before));
+  if (std::find(words.begin(), words.end(), "peak") == words.end() || AcceleratorIn(before).empty()) return false;
+  const auto& verbs = ReaderLexicon().measured_verbs;
+  return std::none_of(words.begin(), words.end(), [&](const std::string& w) { return verbs.count(w) > 0; });
+}
+}  // namespace
+
 bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info) {
   if (!UnitIn(ReaderLexicon(), unit, info)) return false;
   if (!info->rating.empty() && NamesContext(before, info->rating)) return false;
+  if (DevicePeak(before, *info)) return false;
   return info->context.empty() || NamesContext(before, info->context);
 }
 

@@ -20,7 +20,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, change_columns, reserved_nouns;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, measured_part, change_columns, reserved_nouns;
 };
 
 const SectionWords& Words() {
@@ -39,6 +39,7 @@ const SectionWords& Words() {
     take("summary_sections", &w.summary);
     take("recap_words", &w.recap);
     take("plan_words", &w.plan);
+    take("measured_part_words", &w.measured_part);
     take("change_columns", &w.change_columns);
     return w;
   }();
@@ -107,7 +108,11 @@ bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
 }  // namespace
 
 bool IsExplanationHeading(std::string_view name) { return NameHasWord(name, Words().explanation); }
-bool IsPlanHeading(std::string_view name) { return NameHasWord(name, Words().plan); }
+// A part that names what it reads as measured ("### Roofline position now",
+// "### Measured roofline") reports, whatever else its name says.
+bool IsPlanHeading(std::string_view name) {
+  return NameHasWord(name, Words().plan) && !NameHasWord(name, Words().measured_part);
+}
 bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words().change_columns); }
 // The recap word names the part only as its label's first or last word
 // ("Final Performance Summary", "Comparison To Exp 2"; a date, an ID and

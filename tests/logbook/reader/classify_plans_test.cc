@@ -247,5 +247,50 @@ TEST(ReaderClassifyPlans, AGoalOrADeviceSpecInAHeadingIsNoRun) {
   EXPECT_NE(why[17].find("a device's rating"), std::string::npos) << why[17];
 }
 
+// What a task is thought to take, written as a range of whole hours or
+// days ("Rebuilding the toolchain takes 2-3 hours"), and a size worked out
+// by multiplying ("128*64*2 B = 16 KiB", the middle factor no emphasis) are
+// no runs, nor is a card's capability ("the peak compute capability of the
+// card is 62 TFLOPS"; rating words of the unit); a measured spread
+// ("0.81-0.86 ms over 20 runs") and a measured peak stay.
+TEST(ReaderClassifyPlans, AnHourRangeIsABudgetAndAProductIsComputed) {
+  const std::string doc =
+      "# Build log\n\n"
+      "## 2026-06-01 Ragged gemm\n\n"
+      "```bash\n./gemm --ragged\n```\n\n"
+      "```\ngemm: 0.81-0.86 ms over 20 runs\n```\n\n"
+      "## 2026-06-02 Next kernel\n\n"
+      "Rebuilding the toolchain takes 2-3 hours, the port 1-2 days.\n\n"
+      "One tile holds 128*64*2 B = 16 KiB.\n\n"
+      "- peak memory: 41.2 GiB\n\n"
+      "The peak compute capability of the card is 62 TFLOPS.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {10, 19}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {15, 17, 21}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A device's peak ("The A10G peak is 31.2 TFLOPS", "H100 peak bandwidth:
+// 3.35 TB/s") is its rating, unless a verb of measuring says a run reached
+// it ("the fused kernel hit peak 24.1 TFLOPS"). A part whose name says it
+// reports the measured state ("### Roofline position now") records runs
+// though its name is a plan's word; "### Roofline" alone works out a bound.
+TEST(ReaderClassifyPlans, ADevicePeakIsARatingAMeasuredRooflineIsNot) {
+  const std::string doc =
+      "# GEMM log\n\n"
+      "## 2026-06-03 Tensor-core gemm\n\n"
+      "```bash\n./gemm --tc\n```\n\n"
+      "```\ngemm: 1.02 ms\n```\n\n"
+      "The A10G peak is 31.2 TFLOPS. H100 peak bandwidth: 3.35 TB/s.\nOn the A10G the fused kernel hit peak 24.1 TFLOPS.\n\n"
+      "### Roofline position now\n\n"
+      "ncu reports 412 GB/s of DRAM traffic on this path.\n\n"
+      "### Roofline\n\n"
+      "At 31.2 TFLOPS the floor would be 0.7 ms.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {10, 14, 18}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {13, 22}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
