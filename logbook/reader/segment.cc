@@ -20,7 +20,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, measured_part, change_columns, reserved_nouns;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns;
 };
 
 const SectionWords& Words() {
@@ -40,6 +40,7 @@ const SectionWords& Words() {
     take("recap_words", &w.recap);
     take("plan_words", &w.plan);
     take("measured_part_words", &w.measured_part);
+    take("own_text_plan_words", &w.own_text_plan);
     take("change_columns", &w.change_columns);
     return w;
   }();
@@ -441,13 +442,16 @@ void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* h
 }
 
 // Each entry below a section that plans (`## Expected Results` over `###
-// Phase 1`; below the title): that section's heading.
+// Phase 1`; below the title): that section's heading. A section named by
+// a word that speaks of its own text only (`## Session notes` over `###
+// Performance`; own_text_plan_words) passes nothing down.
 void PlanParents(const std::vector<OutlineHeading>& outline, std::vector<SegmentedHeading>* out) {
   std::vector<size_t> open;  // enclosing headings
   for (size_t i = 0; i < outline.size(); ++i) {
     while (!open.empty() && outline[open.back()].level >= outline[i].level) open.pop_back();
     for (const size_t k : open)
       if (outline[k].level >= 2 && (*out)[k].role != HeadingRole::kTitle && IsPlanHeading(outline[k].text) &&
+          !NameHasWord(outline[k].text, Words().own_text_plan) &&
           (*out)[i].role == HeadingRole::kEntry && (*out)[i].plan_parent.empty())
         (*out)[i].plan_parent = outline[k].text;
     open.push_back(i);

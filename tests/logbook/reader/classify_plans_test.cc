@@ -70,6 +70,19 @@ TEST(ReaderClassifyPlans, ThePartsOfAPlanSectionArePlansToo) {
   EXPECT_NE(why[11].find("Expected Results"), std::string::npos) << why[11];
 }
 
+// A section of notes passes nothing down: a part below it that records a
+// run of its own ("## Session notes" over "### Performance" with measured
+// figures written nowhere else) is a record.
+TEST(ReaderClassifyPlans, APartUnderNotesIsNoPlan) {
+  const std::string doc =
+      "# Decode work\n\n## Runs\n\n### Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "### Fused decode\n\n- decode: 48.9 tok/s\n\n"
+      "## Session notes\n\n### Performance\n\n- fused decode with graphs: 52.3 tok/s\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 11, 17}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 // A part that names what will be watched, required or feared ("### Key
 // metrics to track", "### Success metrics", "### Acceptance criteria",
 // "### Risks", "### Contingency plans") records no run: its figures are
