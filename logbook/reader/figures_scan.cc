@@ -623,13 +623,25 @@ bool ComputedFigure(const std::string& s, size_t start) {
         std::isdigit(static_cast<unsigned char>(left[k + n])))
       return true;
   }
-  for (const char* op : {" / ", " * ", " + ", " - ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
+  for (const char* op : {" / ", " * ", " x ", " + ", " - ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
     const size_t at = left.find(op);
     if (at == std::string::npos) continue;
     const bool digit_before = left.find_first_of("0123456789") < at;
     const bool digit_after = left.find_first_of("0123456789", at) != std::string::npos;
     if (digit_before && digit_after) return true;
   }
+  return false;
+}
+
+// A factor of a product worked out right after it ("16 kernels x 3 sizes x
+// 20 s = 16 min"): `start` the figure's number, `end` past its unit.
+bool OperandFigure(const std::string& s, size_t start, size_t end) {
+  size_t e = end, b = start;
+  while (e < s.size() && s[e] == ' ') ++e;
+  while (b > 0 && s[b - 1] == ' ') --b;
+  if (e + 1 >= s.size() || s[e] != '=' || s[e + 1] != ' ') return false;
+  for (const std::string op : {"x", "*", "\xC3\x97"})
+    if (b > op.size() && s.compare(b - op.size(), op.size(), op) == 0 && s[b - op.size() - 1] == ' ') return true;
   return false;
 }
 
@@ -888,7 +900,7 @@ void ScanNumber(FigureScan& st, bool sign) {
     f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
     st.delta_end = i;
   }
-  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
+  if (!f.derived && (ComputedFigure(s, start) || OperandFigure(s, start, i))) f.not_run = "computed from the numbers before \"=\", not a measurement";
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
   // one measurement's spread, its minimum and maximum.
   RangeLow low;

@@ -305,5 +305,24 @@ TEST(ReaderClassifyPlans, ADevicePeakIsARatingAMeasuredRooflineIsNot) {
   for (int line : {13, 22}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
 }
 
+// A row of a device's datasheet figures (`| Datasheet bandwidth (GB/s) |
+// 300 | 320 |`) beside the measured rows is its rating; a product worked out
+// with "x" ("16 kernels x 3 sizes x 20 s = 16 min") is computed, its
+// factors too. The measured rows stay.
+TEST(ReaderClassifyPlans, ADatasheetRowAndAWorkedOutSumAreNoRuns) {
+  const std::string doc =
+      "# Card survey\n\n"
+      "## 2026-08-01 L4 and T4 roofline numbers\n\n"
+      "```bash\n./membw --all\n```\n\n"
+      "| Quantity | L4 | T4 |\n|---|---:|---:|\n| Theoretical FP32 (TFLOPS) | 30.3 | 8.1 |\n| Measured FP32 (TFLOPS) | 28.7 | 7.9 |\n| Datasheet bandwidth (GB/s) | 300 | 320 |\n| Measured bandwidth (GB/s) | 241.5 | 244.8 |\n\n"
+      "## 2026-08-02 Budget for the next sweep\n\n"
+      "| Item | Est. time |\n|---|---|\n| L4 sweep | 40 min |\n| T4 sweep | 55 min |\n\n"
+      "Roughly 16 kernels x 3 sizes x 20 s = 16 min of GPU time.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {12, 14}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {13, 23}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
