@@ -141,6 +141,9 @@ struct Entry {
   // "numbered", "log section", "journal" or "content". Undated entries
   // (date "") take their ID from their heading's words (entry_ids.h).
   std::string segment_rule;
+  // The heading of a section above the entry that plans ("Expected Results"
+  // over "### Phase 1"; reader/segment.h), else "".
+  std::string plan_parent;
   std::vector<Field> fields;
   std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
   std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)

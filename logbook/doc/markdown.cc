@@ -8,6 +8,7 @@
 #include <cmark-gfm.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -360,11 +361,25 @@ MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_vi
   return doc;
 }
 
+bool ProductSign(const MdDocument& doc, int node, const std::string& before) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(node)];
+  if (n.kind != MdKind::kEmph || before.empty() || !std::isdigit(static_cast<unsigned char>(before.back()))) return false;
+  const std::string inner = InlineText(doc, node);
+  if (inner.empty() || !std::all_of(inner.begin(), inner.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }))
+    return false;
+  const size_t next = static_cast<size_t>(n.subtree_end);
+  return next < doc.nodes.size() && doc.nodes[next].kind == MdKind::kText && !doc.nodes[next].literal.empty() &&
+         std::isdigit(static_cast<unsigned char>(doc.nodes[next].literal[0]));
+}
+
 void AppendInlineText(const MdDocument& doc, int node, std::string* out) {
   // Pre-order over the node's subtree, which is a contiguous index range.
   const int end = doc.nodes[static_cast<size_t>(node)].subtree_end;
+  std::vector<int> closes;  // where a product's emphasis ends: its second sign goes there
   for (int i = node; i < end; ++i) {
+    for (; !closes.empty() && closes.back() == i; closes.pop_back()) out->push_back('*');
     const MdNode& n = doc.nodes[static_cast<size_t>(i)];
+    if (n.kind == MdKind::kEmph && ProductSign(doc, i, *out)) out->push_back('*'), closes.push_back(n.subtree_end);
     switch (n.kind) {
       case MdKind::kText: case MdKind::kHtmlInline: out->append(n.literal); break;
       case MdKind::kCode:
@@ -376,6 +391,7 @@ void AppendInlineText(const MdDocument& doc, int node, std::string* out) {
       default: break;
     }
   }
+  for (; !closes.empty(); closes.pop_back()) out->push_back('*');
 }
 
 std::string InlineText(const MdDocument& doc, int node) {

@@ -68,6 +68,10 @@ struct MdDocument {
 MdDocument ParseMarkdown(std::string_view text);
 MdDocument ParseMarkdown(std::string_view text, const std::vector<std::string_view>& lines);
 
+// Whether emphasis node `node` stands between digits, `before` ending in
+// one ("4096*4096*2": cmark reads the middle factor as emphasis): the
+// signs of a product, kept in the text.
+bool ProductSign(const MdDocument& doc, int node, const std::string& before);
 // Appends the inline text of `node` (see InlineText) to `out`.
 void AppendInlineText(const MdDocument& doc, int node, std::string* out);
 

@@ -326,8 +326,10 @@ Paragraph BuildParagraph(const MdDocument& doc, int idx) {
       p.lead = Trim(InlineText(doc, i));
       AppendInlineText(doc, i, &p.text);
       i = c.subtree_end - 1;
-    } else if (c.kind == MdKind::kText || c.kind == MdKind::kHtmlInline || c.kind == MdKind::kCode) {
+    } else if (c.kind == MdKind::kText || c.kind == MdKind::kHtmlInline || c.kind == MdKind::kCode ||
+               ProductSign(doc, i, p.text)) {  // "4096*4096*2": a product's signs, no emphasis
       AppendInlineText(doc, i, &p.text);
+      if (c.kind == MdKind::kEmph) i = c.subtree_end - 1;
     }
   }
   const size_t lead = p.text.find_first_not_of(' ');
@@ -844,6 +846,7 @@ void OpenEntry(Entry e, size_t k, Logbook* lb, Outline* o) {
   e.explicit_id = s.read.explicit_id;
   e.confidence = s.read.confidence;
   e.segment_rule = s.rule;
+  e.plan_parent = s.plan_parent;
   lb->entries.push_back(std::move(e));
   o->ent = static_cast<int>(lb->entries.size()) - 1;
   o->entry_levels.push_back(s.own_text ? 6 : o->heads[k].level);  // its own text: up to the next heading

@@ -5,6 +5,7 @@
 // what it leads no runs; so does an open task of a checklist ("- [ ]
 // decode: >60 tok/s": what is still to reach).
 #include <algorithm>
+#include <cctype>
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
@@ -72,7 +73,52 @@ void OpenTasks(const Bullet& b, std::vector<Led>* out) {
   for (const auto& c : b.children) OpenTasks(c, out);
 }
 
+// The heading's text without its marks and its numbering ("### 2. Goal:
+// ..." -> "Goal: ...").
+std::string HeadingWords(const std::string& heading) {
+  size_t b = 0;
+  while (b < heading.size() && (heading[b] == '#' || heading[b] == ' ' || heading[b] == '*')) ++b;
+  size_t d = b;
+  while (d < heading.size() && (std::isdigit(static_cast<unsigned char>(heading[d])) || heading[d] == '.')) ++d;
+  if (d > b && d < heading.size() && (heading[d - 1] == '.' || heading[d] == ')')) b = d + (heading[d] == ')' ? 1 : 0);
+  while (b < heading.size() && heading[b] == ' ') ++b;
+  return heading.substr(b);
+}
+
+// Whether `inside` (a parenthesis's text) lists a device's specifications
+// only: each part a number with a unit of bandwidth, compute or memory
+// ("2.0 TB/s, 312 TFLOP/s", "80 GB HBM3").
+bool SpecList(const std::string& inside) {
+  int specs = 0;
+  for (size_t b = 0; b <= inside.size();) {
+    size_t e = inside.find_first_of(",;", b);
+    if (e == std::string::npos) e = inside.size();
+    const auto words = Words(inside.substr(b, e - b));
+    UnitInfo u{};
+    if (words.size() < 2 || !std::isdigit(static_cast<unsigned char>(words[0][0])) || !AnyUnit(words[1], &u) ||
+        (u.metric != "tflops" && u.metric != "gb_per_s" && u.metric != "memory_mib"))
+      return false;
+    ++specs, b = e + 1;
+  }
+  return specs > 0;
+}
+
 }  // namespace
+
+std::string HeadingNoRun(const std::string& heading) {
+  const std::string t = HeadingWords(heading);
+  const std::string lead = prose::PlainLead(t);
+  const auto& leads = ReaderLexicon().plan_leads;
+  for (const auto& w : Words(Lower(lead)))
+    if (leads.count(w)) return "goals or expectations (a heading led by \"" + lead + ":\"), not a run";
+  const size_t open = t.rfind('(');
+  if (open == std::string::npos || open == 0 || t.back() != ')') return "";
+  const auto before = Words(t.substr(0, open));
+  std::string name;  // the heading's last words before the parenthesis: a device's name, its memory aside
+  for (size_t k = before.size() > 3 ? before.size() - 3 : 0; k < before.size(); ++k) name += before[k] + " ";
+  if (AcceleratorIn(name).empty() || !SpecList(t.substr(open + 1, t.size() - open - 2))) return "";
+  return "a device's rating or specifications (beside its name in a heading), not a run";
+}
 
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   std::vector<Led> led;

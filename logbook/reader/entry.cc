@@ -310,6 +310,25 @@ std::string SentenceText(const std::string& s, size_t b, size_t e) {
   return s.substr(b, e - b);
 }
 
+// A paragraph's sentences, each cut again where a line of a paragraph of
+// fields opens with a lead of its own ("**Action:** rebuild with native
+// flags" over "**Effort:** 5 minutes"): each such line is a field of its
+// own, under its own lead.
+std::vector<std::pair<size_t, size_t>> FieldSentences(const Paragraph& p, size_t body, const std::string& rest) {
+  std::vector<size_t> cuts;
+  if (!p.lead.empty() || !prose::PlainLead(p.text).empty())
+    for (const size_t ls : p.line_starts)
+      if (ls > body && ls - body < rest.size() && !prose::PlainLead(rest.substr(ls - body)).empty())
+        cuts.push_back(ls - body);
+  std::vector<std::pair<size_t, size_t>> out;
+  for (auto [b, e] : prose::Sentences(rest)) {
+    for (const size_t c : cuts)
+      if (c > b && c < e) out.emplace_back(b, c), b = c;
+    out.emplace_back(b, e);
+  }
+  return out;
+}
+
 // An entry's paragraphs, read when no Result field holds its figures: each
 // sentence like a bullet, under the paragraph's lead ("**Arm A (tip).**",
 // "Backend surprise:") as their label. A lead that reads, plans or explains
@@ -338,7 +357,7 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     }
     const size_t body = p.lead.empty() ? 0 : std::min(p.text.size(), p.text.find(p.lead) + p.lead.size());
     const std::string rest = p.text.substr(body);
-    for (const auto& [b, e] : prose::Sentences(rest)) {
+    for (const auto& [b, e] : FieldSentences(p, body, rest)) {
       Bullet sb;
       sb.text = SentenceText(rest, b, e);
       if (sb.text.empty() || prose::NoRunLead(prose::PlainLead(sb.text))) continue;
@@ -508,6 +527,10 @@ void HeadingFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedF
   // "Step 4: coalescing: 9.360": a number in the unit the other headings write.
   const std::string heading = WithHeadingUnit(entry.heading, x.heading_unit);
   if (entry.heading_line <= 0 || !StatesFigure(heading)) return;
+  if (const std::string why = HeadingNoRun(entry.heading); !why.empty()) {
+    if (unread) unread->push_back({entry.heading_line, entry.heading, why});
+    return;
+  }
   WalkScope scope;
   scope.loose = true;
   Walk(HeadingBullet(heading, entry.heading_line), scope, x, out, unread);
@@ -520,6 +543,10 @@ void SubheadingFigures(const Entry& entry, const EntryCtx& x, std::vector<Record
                        std::vector<UnreadFigures>* unread) {
   for (const auto& h : entry.subheadings) {
     if (h.line <= 0 || !StatesFigure(h.text) || IsExplanationHeading(h.text)) continue;
+    if (const std::string why = HeadingNoRun(h.text); !why.empty()) {
+      if (unread) unread->push_back({h.line, h.text, why});
+      continue;
+    }
     WalkScope scope;
     scope.loose = true;
     Walk(HeadingBullet(h.text, h.line), scope, x, out, unread);
@@ -636,7 +663,13 @@ void DropExplained(const Entry& entry, std::vector<RecordedFigure>* out, std::ve
     return false;
   };
   const Entry::SubHeading own{entry.heading_line, entry.heading, 0};
+  // An undated part of a plan's section with no record of its own, no table
+  // either (`### Phase 1` under `## Expected Results`), is the plan's.
+  const Entry::SubHeading plan{entry.heading_line, entry.plan_parent, 0};
+  const bool planned = entry.date.empty() && !entry.plan_parent.empty() && entry.commands.empty() &&
+                       entry.outputs.empty() && entry.tables.empty();
   auto explaining = [&](int line) -> const Entry::SubHeading* {
+    if (planned) return &plan;
     // Above its first sub-heading: an undated entry's own heading (a dated
     // one is a day's record whatever its heading says).
     const Entry::SubHeading* near = entry.date.empty() ? &own : nullptr;

@@ -613,31 +613,6 @@ bool EstimateAfter(const std::string& s, size_t at) {
   return false;
 }
 
-// A figure written as the result of arithmetic on numbers before it ("7267
-// ops / 6 per cycle = 1211 min cycles", "730us -> 560us = ~170us", "6.12 / 8
-// ≈ 0.77 ms"): computed,
-// not measured. A conversion of one figure ("12.30 ms = 412.5 TF/s") is none.
-// Looks back from `start` over its clause only.
-bool ComputedFigure(const std::string& s, size_t start) {
-  size_t p = start;
-  while (p > 0 && (s[p - 1] == ' ' || s[p - 1] == '~' || s[p - 1] == '*' || s[p - 1] == '`')) --p;
-  const bool approx = p >= 3 && s.compare(p - 3, 3, "\xE2\x89\x88") == 0;  // "= ≈ 170", "6.12 / 8 ≈ 0.77"
-  if (approx) p -= 3;
-  while (p > 0 && s[p - 1] == ' ') --p;
-  const bool equals = p >= 2 && s[p - 1] == '=' && s[p - 2] == ' ';  // "time_s=0.05" is a key's value
-  if (!equals && !approx) return false;
-  const size_t eq = equals ? p - 1 : p, cb = ClauseStart(s, eq, false);
-  const std::string left = s.substr(cb, eq - cb);
-  for (const char* op : {" / ", " * ", " + ", " - ", " x ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
-    const size_t at = left.find(op);
-    if (at == std::string::npos) continue;
-    const bool digit_before = left.find_first_of("0123456789") < at;
-    const bool digit_after = left.find_first_of("0123456789", at) != std::string::npos;
-    if (digit_before && digit_after) return true;
-  }
-  return false;
-}
-
 // What prose says of a figure beyond the words before it: a name after its
 // unit ("13.6 s eager", "27.6 ms (fp8)", "31.3 ms in bf16") where none before
 // it names it, an estimate ("~36 ms"), what a clause says it is a value of
@@ -864,6 +839,20 @@ bool PartsDurationFigure(FigureScan& st, size_t start, size_t j, double first) {
 // The number at st.i (`sign`: written with one): a fraction ("33/64") or a
 // listed value waits or is skipped; a figure with its unit is kept, an aside
 // in parentheses joins the figure before it. st.i moves past what was read.
+// What the words around a figure say makes it no run's: a difference of
+// two runs, what a change adds, a worked-out number, a bound.
+static void NoRunMarks(FigureScan& st, size_t start, Figure* f) {
+  const std::string& s = st.s;
+  if (!f->derived && DifferenceAfter(s, st.i)) f->not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
+  if (!f->derived && (DeltaLead(s, start) || DeltaContinues(st, start))) {
+    f->not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
+    st.delta_end = st.i;
+  }
+  if (!f->derived && (ComputedFigure(s, start) || OperandFigure(s, start, st.i)))
+    f->not_run = "computed from the numbers before \"=\" or \"\u2248\", not a measurement";
+  if (BoundMarkBefore(s, start)) f->not_run = "a bound (written after <, >, \u2264 or \u2265): a claim, a goal or a limit, not a reading";
+}
+
 void ScanNumber(FigureScan& st, bool sign) {
   const std::string& s = st.s;
   size_t& i = st.i;
@@ -888,19 +877,16 @@ void ScanNumber(FigureScan& st, bool sign) {
                   &before_arrow))
     return;
   if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
-  if (!f.derived && DifferenceAfter(s, i)) f.not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
-  if (!f.derived && (DeltaLead(s, start) || DeltaContinues(st, start))) {
-    f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
-    st.delta_end = i;
-  }
-  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\" or \"\u2248\", not a measurement";
-  if (BoundMarkBefore(s, start)) f.not_run = "a bound (written after <, >, \u2264 or \u2265): a claim, a goal or a limit, not a reading";
+  NoRunMarks(st, start, &f);
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
   // one measurement's spread, its minimum and maximum.
   RangeLow low;
   const bool range = !f.derived && (prose::RangeEnd(s, start) || HyphenRange(s, start)) && !f.not_run;
-  const bool ends = range && RangeEnds(st, start, num, f, &low);
+  bool ends = range && RangeEnds(st, start, num, f, &low);
   if (range && !ends) f.not_run = "a range, not one run's figure";
+  // "takes 2-3 h to build", "1-2 days": whole hours or days a task is thought to take.
+  if (ends && f.metric == "wall_time_s" && low.decimals <= 0 && num.find('.') == std::string::npos)
+    f.not_run = "a range of whole hours or minutes (what a task is thought to take), not a run's figure", ends = false;
   // Asides, but for another metric of the figure before them, and for a
   // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
   const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "logbook/reader/internal.h"
 
 
@@ -38,9 +40,23 @@ bool NamesContext(const std::string& text, const std::vector<std::string>& conte
 // "VRAM", "memory") when `before` (the clause, header or label before the
 // number) names it.
 // A rating word there ("power envelope", "slot supplies") makes it no figure.
+namespace {
+// A device's peak before a rate ("The T4 peak is 8.1 TFLOPS", "H100 peak
+// bandwidth: 3.35 TB/s"): its rating, unless a verb of measuring says a
+// run reached it (measured_verbs: "the kernel on H100 hit a peak of ...").
+bool DevicePeak(const std::string& before, const UnitInfo& info) {
+  if (info.metric != "tflops" && info.metric != "gb_per_s") return false;
+  const auto words = Words(Lower(before));
+  if (std::find(words.begin(), words.end(), "peak") == words.end() || AcceleratorIn(before).empty()) return false;
+  const auto& verbs = ReaderLexicon().measured_verbs;
+  return std::none_of(words.begin(), words.end(), [&](const std::string& w) { return verbs.count(w) > 0; });
+}
+}  // namespace
+
 bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info) {
   if (!UnitIn(ReaderLexicon(), unit, info)) return false;
   if (!info->rating.empty() && NamesContext(before, info->rating)) return false;
+  if (DevicePeak(before, *info)) return false;
   return info->context.empty() || NamesContext(before, info->context);
 }
 
@@ -218,9 +234,23 @@ bool MfuQualifies(const std::string& s, size_t from, size_t to) {
   return false;
 }
 
+// Whether a verb of measuring (measured_verbs of vocabulary.json) stands in
+// the clause before `b` ("p99 measured < 1 ms", "stayed < 2 ms").
+static bool MeasuredBefore(const std::string& s, size_t b) {
+  size_t c = b;
+  while (c > 0 && b - c < 80 && s[c - 1] != ',' && s[c - 1] != ';' && s[c - 1] != '(' && s[c - 1] != '\n' &&
+         !(s[c - 1] == '.' && c < s.size() && s[c] == ' '))
+    --c;
+  const auto& verbs = ReaderLexicon().measured_verbs;
+  for (const auto& w : Words(s.substr(c, b - c)))
+    if (verbs.count(Lower(w))) return true;
+  return false;
+}
+
 // A bound mark (bound_marks of vocabulary.json) right before the figure at
-// `at` ("<500ms", "≥ 2.5 s", ">= 90 fps"); an arrow ("->", "=>") or the end
-// of an HTML tag ("<br>19.4 s") is none.
+// `at` ("<500ms", "≥ 2.5 s", ">= 90 fps", "for >15 tokens/sec"), no verb of
+// measuring before it in its clause; an arrow ("->", "=>") or the end of an
+// HTML tag ("<br>19.4 s") is none.
 bool BoundMarkBefore(const std::string& s, size_t at) {
   size_t b = at;
   while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '~' || s[b - 1] == '*' || s[b - 1] == '`')) --b;
@@ -231,15 +261,15 @@ bool BoundMarkBefore(const std::string& s, size_t at) {
     if (mark == ">" && (before == '-' || before == '=' || std::isalnum(static_cast<unsigned char>(before)) || before == '"'))
       continue;
     if (mark == "<" && (before == '<' || before == '-' || before == '=')) continue;
-    return true;
+    return !MeasuredBefore(s, m);
   }
   return false;
 }
 
+
 // A goal or threshold names the number after it, it records no run: "at
 // least 30%", "at or below 3%", "within 1% of control", "target 30%",
-// "goal of 30%". Looks at the two words before `at`; a bound mark ("<500ms")
-// is the classify stage's (BoundMarkBefore).
+// "goal of 30%", "Goal: 2 ms", "p99 < 500ms". Looks at the two words before `at`.
 bool ThresholdBefore(const std::string& s, size_t at) {
   static const std::set<std::string> k = {"least", "most",   "below",  "above",   "within", "under",
                                           "target", "targets", "goal", "goals",  "threshold", "than",
@@ -254,7 +284,7 @@ bool ThresholdBefore(const std::string& s, size_t at) {
     size_t w = b;
     while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
     if (w == b) return false;
-    if (k.count(s.substr(w, b - w))) return true;
+    if (k.count(Lower(s.substr(w, b - w)))) return true;
     if (colon) return false;
     b = w;
   }

@@ -241,6 +241,9 @@ void ProseNames(FigureScan& st, size_t start, Figure* f);
 void FromTo(FigureScan& st, size_t start, Figure* f);
 bool EstimateAfter(const std::string& s, size_t at);
 bool ComputedFigure(const std::string& s, size_t start);
+// A factor of a product worked out right after it ("... x 20 s = 16 min";
+// figures_worked.cc): `start` the figure's number, `end` past its unit.
+bool OperandFigure(const std::string& s, size_t start, size_t end);
 void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std::string& unit, bool before_arrow,
                 const std::string& num);
 bool SpeedupOfNoRun(const std::string& s, size_t at);
@@ -261,6 +264,10 @@ void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vect
 // An entry or a part that says it has not run, or is headed as an estimate,
 // and a tracker's rows still queued, hold no run (classify_status.cc).
 void DropNotRun(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// Why the figures a heading states are no run's, else "": a heading led by
+// a goal or an expectation ("### Goal: 2 ms p99"; plan_leads), a device's
+// specifications beside its name ("## A100 80GB (2.0 TB/s, 312 TFLOP/s)").
+std::string HeadingNoRun(const std::string& heading);
 void ScanNumber(FigureScan& st, bool sign);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
                             bool prose = false, const std::string& carry = "", const std::string& label = "");

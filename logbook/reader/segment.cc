@@ -20,7 +20,7 @@ std::string LowerAscii(std::string_view s) {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, change_columns, reserved_nouns;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns;
 };
 
 const SectionWords& Words() {
@@ -39,6 +39,8 @@ const SectionWords& Words() {
     take("summary_sections", &w.summary);
     take("recap_words", &w.recap);
     take("plan_words", &w.plan);
+    take("measured_part_words", &w.measured_part);
+    take("own_text_plan_words", &w.own_text_plan);
     take("change_columns", &w.change_columns);
     return w;
   }();
@@ -87,14 +89,19 @@ bool IsMeasuredSectionName(std::string_view name) { return Words().measured.coun
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }
 
 namespace {
-// Whether a word of section name `name` is one of `words`.
+// Whether a word of section name `name`, or two words in a row ("success
+// metrics", "to track"), is one of `words`.
 bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
   const std::string key = SectionKey(name);
+  std::string last;
   for (size_t p = 0; p < key.size();) {
     while (p < key.size() && !std::isalnum(static_cast<unsigned char>(key[p]))) ++p;
     size_t e = p;
     while (e < key.size() && std::isalnum(static_cast<unsigned char>(key[e]))) ++e;
-    if (e > p && words.count(key.substr(p, e - p))) return true;
+    if (e == p) break;
+    const std::string word = key.substr(p, e - p);
+    if (words.count(word) || (!last.empty() && words.count(last + " " + word))) return true;
+    last = word;
     p = e;
   }
   return false;
@@ -102,7 +109,11 @@ bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
 }  // namespace
 
 bool IsExplanationHeading(std::string_view name) { return NameHasWord(name, Words().explanation); }
-bool IsPlanHeading(std::string_view name) { return NameHasWord(name, Words().plan); }
+// A part that names what it reads as measured ("### Roofline position now",
+// "### Measured roofline") reports, whatever else its name says.
+bool IsPlanHeading(std::string_view name) {
+  return NameHasWord(name, Words().plan) && !NameHasWord(name, Words().measured_part);
+}
 bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words().change_columns); }
 // The recap word names the part only as its label's first or last word
 // ("Final Performance Summary", "Comparison To Exp 2"; a date, an ID and
@@ -430,6 +441,23 @@ void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* h
   }
 }
 
+// Each entry below a section that plans (`## Expected Results` over `###
+// Phase 1`; below the title): that section's heading. A section named by
+// a word that speaks of its own text only (`## Session notes` over `###
+// Performance`; own_text_plan_words) passes nothing down.
+void PlanParents(const std::vector<OutlineHeading>& outline, std::vector<SegmentedHeading>* out) {
+  std::vector<size_t> open;  // enclosing headings
+  for (size_t i = 0; i < outline.size(); ++i) {
+    while (!open.empty() && outline[open.back()].level >= outline[i].level) open.pop_back();
+    for (const size_t k : open)
+      if (outline[k].level >= 2 && (*out)[k].role != HeadingRole::kTitle && IsPlanHeading(outline[k].text) &&
+          !NameHasWord(outline[k].text, Words().own_text_plan) &&
+          (*out)[i].role == HeadingRole::kEntry && (*out)[i].plan_parent.empty())
+        (*out)[i].plan_parent = outline[k].text;
+    open.push_back(i);
+  }
+}
+
 }  // namespace
 
 std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& outline,
@@ -463,6 +491,7 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
     ContentEntries(outline, level_ok, "content", /*measured_ok=*/no_log, &holds, &out);
     TitleTextEntry(outline, &holds, holds_block, &out);
   }
+  PlanParents(outline, &out);
   return out;
 }
 

@@ -116,6 +116,10 @@ struct SegmentedHeading {
   // "section": an undated section between entries): it ends at the
   // next heading of any level, and the headings below it keep their roles.
   bool own_text = false;
+  // The heading of a section above it that plans (IsPlanHeading: "Expected
+  // Results" over "### Phase 1"), else "": what it holds without a record
+  // of its own is the plan's.
+  std::string plan_parent;
 };
 
 // The roles of `outline`'s headings. `holds_record(i)` tells whether the

@@ -5,6 +5,7 @@
 
 #include "engine/format.h"
 #include "logbook/reader/figures_printed.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -281,12 +282,12 @@ bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& co
   return any;
 }
 
-// A column whose header says its figures are estimates or goals ("Prefill
-// Speed (est)", "expected ms", "target TF/s"): no run's figures, nor the
-// row's configuration.
+// A column whose header says its figures are estimates, goals or budgets
+// ("Prefill Speed (est)", "expected ms", "target TF/s", "ETA", "Effort"):
+// no run's figures, nor the row's configuration (estimate_columns of
+// data/reader/table.json).
 bool EstimateColumn(const std::string& header) {
-  static const std::set<std::string> k = {"est",     "estimate",   "estimated", "projected", "projection",
-                                          "expected", "target",    "goal",      "budget",    "predicted"};
+  static const std::set<std::string> k = DataWords("data/reader/table.json", "estimate_columns");
   for (std::string w : Words(Lower(header))) {
     while (!w.empty() && std::strchr("().:", w.back())) w.pop_back();
     while (!w.empty() && w.front() == '(') w.erase(w.begin());

@@ -131,6 +131,7 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
     MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_nouns", &lex.duration_nouns));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "delta_leads", &lex.delta_leads));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "before_words", &lex.before_words));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "measured_verbs", &lex.measured_verbs));
     return lex;
   } catch (const nlohmann::json::exception& e) {
     return Status::InvalidArgument(file + ": " + e.what());

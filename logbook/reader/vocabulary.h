@@ -79,6 +79,10 @@ struct Lexicon {
   // arrow's first side): its figure equal to an earlier entry's restates it,
   // even on a row whose other side is this entry's own measurement.
   std::set<std::string> before_words;
+  // measured_verbs: a word of a figure's clause before a comparison sign
+  // that says the bound was measured ("p99 measured < 1 ms", "stayed under
+  // 2 ms"): without one, "p99 < 500ms", ">= 60 tok/s" state a limit.
+  std::set<std::string> measured_verbs;
 };
 
 // A vocabulary file's text read; an error names the key that is wrong.

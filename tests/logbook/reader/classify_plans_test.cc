@@ -49,6 +49,85 @@ TEST(ReaderClassifyPlans, AnExpectationOrRoadmapPartHoldsNoRun) {
   EXPECT_NE(why[9].find("Expected performance after fusion"), std::string::npos) << why[9];
 }
 
+// The parts of a section of expectations ("## Expected Results" over "###
+// Phase 1", "### Phase 2") are expectations too: a plan's nature carries
+// down to the headings below it that record no run of their own. A part
+// under a theory that runs a command and prints its output, or holds a
+// table ("### Native GPU"), is a record all the same.
+TEST(ReaderClassifyPlans, ThePartsOfAPlanSectionArePlansToo) {
+  const std::string doc =
+      "# Decode plan\n\n## 1. Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "## Expected Results\n\n### Phase 1\n\n- decode: 55 tok/s\n- p99 latency: 70 ms\n\n"
+      "### Phase 2\n\n- decode: 70 tok/s\n\n"
+      "## Theoretical analysis\n\n### Native GPU\n\n```bash\n./bench --gpu\n```\n\n```\ndecode: 63.2 tok/s\n```\n\n"
+      "### PyTorch GPU\n\n| batch | throughput |\n|---|---|\n| 1 | 40.5 tok/s |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(27)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(34)) << ::testing::PrintToString(why);
+  for (int line : {11, 12, 16}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[11].find("Expected Results"), std::string::npos) << why[11];
+}
+
+// A section of notes passes nothing down: a part below it that records a
+// run of its own ("## Session notes" over "### Performance" with measured
+// figures written nowhere else) is a record.
+TEST(ReaderClassifyPlans, APartUnderNotesIsNoPlan) {
+  const std::string doc =
+      "# Decode work\n\n## Runs\n\n### Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "### Fused decode\n\n- decode: 48.9 tok/s\n\n"
+      "## Session notes\n\n### Performance\n\n- fused decode with graphs: 52.3 tok/s\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 11, 17}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A part that names what will be watched, required or feared ("### Key
+// metrics to track", "### Success metrics", "### Acceptance criteria",
+// "### Risks", "### Contingency plans") records no run: its figures are
+// thresholds and fears. The measured part above it stays.
+TEST(ReaderClassifyPlans, APartOfMetricsToTrackOrRisksHoldsNoRun) {
+  const std::string doc =
+      "# Decode work\n\n## 1. Baseline decode\n\n- decode: 41.7 tok/s\n\n"
+      "### Key metrics to track\n\n- decode: 55 tok/s\n\n"
+      "### Success metrics\n\n- p99 latency 40 ms\n\n"
+      "### Acceptance criteria\n\n- memory 12 GB\n\n"
+      "### Risks\n\n- the router could take 5 ms\n\n"
+      "### Contingency plans\n\n- prefill 1.9 s with 4-bit weights\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {9, 13, 17, 21, 25}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A target written in a heading with a comparison sign ("## 2. Next steps
+// for >15 tokens/sec") is no figure of a run; the figures measured under
+// it stay.
+TEST(ReaderClassifyPlans, ATargetInAHeadingIsNoRun) {
+  const std::string doc =
+      "# Decode log\n\n## 1. Fused router\n\n- decode: 12.4 tok/s\n\n### Router\n\n- router p99: 2.6 ms\n\n"
+      "## 2. Next steps for >15 tokens/sec\n\n- batched decode: 13.1 tok/s\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 9, 13}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {11}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A figure after a comparison sign ("p99 < 500ms", "decode >= 60 tok/s",
+// "prefill \u2264 40 ms") is a limit, not a measurement, unless a verb of
+// measuring stands before it ("p50 measured < 0.9 ms"); a measurement beside
+// its bound ("latency 1.2 ms (< 2 ms budget)") stays.
+TEST(ReaderClassifyPlans, AFigureAfterAComparisonSignIsALimit) {
+  const std::string doc =
+      "# Serving log\n\n## 1. Serving limits\n\n- p99 < 500ms\n- decode >= 60 tok/s\n- prefill \u2264 40 ms\n"
+      "- latency 1.2 ms (< 2 ms budget)\n- p50 measured < 0.9 ms\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 6, 7}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {8, 9}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 // A line that leads a list or a printed block as what is expected or aimed
 // for ("**Expected results after phase 2:**", "**Expected validator
 // output:**") makes its items and lines no runs; a lead that names results
@@ -68,8 +147,9 @@ TEST(ReaderClassifyPlans, ALeadOfExpectationsMakesItsListNoRun) {
 }
 
 // An open task of a checklist ("- [ ] decode: 60 tok/s") states what is
-// still to reach, not a run; the measured item beside it stays. (A figure
-// after a bound mark, "- [ ] decode: >60 tok/s", is a bound before that.)
+// still to reach, not a run; the measured item beside it stays. (With a
+// comparison sign, "- [ ] decode: >60 tok/s", the figure is a limit
+// before it is a task: AFigureAfterAComparisonSignIsALimit.)
 TEST(ReaderClassifyPlans, AnOpenTaskStatesAGoal) {
   const std::string doc =
       "# Work log\n\n## 3. Decode pass\n\n- decode measured: 48.3 tok/s\n"
@@ -141,6 +221,107 @@ TEST(ReaderClassifyPlans, DerivedFiguresAloneRecordNoRun) {
   const std::set<int> kept = KeptLines(doc, &why);
   EXPECT_TRUE(kept.empty()) << ::testing::PrintToString(why);
   EXPECT_NE(why[7].find("only derived figures"), std::string::npos) << ::testing::PrintToString(why);
+}
+
+// A plan's effort and the time a step is thought to take ("**Effort:** 5
+// minutes", an `ETA` or `Effort` column) are budgets, not runs: in a field
+// of its own line even when a line of another field leads the paragraph
+// ("**Action:** ..." over "**Effort:** ..."). The measured part stays.
+TEST(ReaderClassifyPlans, AnEffortOrAnEtaIsABudget) {
+  const std::string doc =
+      "# Sort notes\n\n## 1. Radix sort\n\n- sort: 4.75 ms for 8M keys\n\n"
+      "## 2. Ideas\n\n### Idea A: wider digits\n**Action:** widen the digits\n**Effort:** 25 minutes\n\n"
+      "### Idea B: onesweep\n**Effort:** 4 hours\n\n"
+      "| idea | ETA | effort | gain |\n|---|---|---|---|\n| wider digits | 1 day | 20 min | 1.2x |\n"
+      "| onesweep | 3 days | 4 hours | 1.6x |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {10, 11, 14, 18, 19}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A heading led by a goal or an expectation ("### Goal: 2 ms p99",
+// "### Target: 900 GB/s") states what is aimed for; a heading that writes a
+// device's specifications beside its name ("## 2026-05-02 H100 SXM (3.35
+// TB/s, 989 TFLOP/s)") states the machine. Neither records a run; a
+// heading that states a result ("### 2. Fused (1.84 ms)") still does.
+TEST(ReaderClassifyPlans, AGoalOrADeviceSpecInAHeadingIsNoRun) {
+  const std::string doc =
+      "# Softmax log\n\n## 2026-05-01 Eager softmax\n\n```bash\n./softmax --rows 4096\n```\n\n"
+      "```\nsoftmax: 2.31 ms\n```\n\n### Goal: 1.5 ms p99\n\nNot there yet.\n\n"
+      "## 2026-05-02 H100 SXM (3.35 TB/s, 989 TFLOP/s)\n\nThe machine for the next runs.\n\n"
+      "### Target: 900 GB/s\n\n## 2026-05-03 Fused softmax\n\n### 2. Fused (1.84 ms)\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(10)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(25)) << ::testing::PrintToString(why);
+  for (int line : {13, 17, 21}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[13].find("goals or expectations"), std::string::npos) << why[13];
+  EXPECT_NE(why[17].find("a device's rating"), std::string::npos) << why[17];
+}
+
+// What a task is thought to take, written as a range of whole hours or
+// days ("Rebuilding the toolchain takes 2-3 hours"), and a size worked out
+// by multiplying ("128*64*2 B = 16 KiB", the middle factor no emphasis) are
+// no runs, nor is a card's capability ("the peak compute capability of the
+// card is 62 TFLOPS"; rating words of the unit); a measured spread
+// ("0.81-0.86 ms over 20 runs") and a measured peak stay.
+TEST(ReaderClassifyPlans, AnHourRangeIsABudgetAndAProductIsComputed) {
+  const std::string doc =
+      "# Build log\n\n"
+      "## 2026-06-01 Ragged gemm\n\n"
+      "```bash\n./gemm --ragged\n```\n\n"
+      "```\ngemm: 0.81-0.86 ms over 20 runs\n```\n\n"
+      "## 2026-06-02 Next kernel\n\n"
+      "Rebuilding the toolchain takes 2-3 hours, the port 1-2 days.\n\n"
+      "One tile holds 128*64*2 B = 16 KiB.\n\n"
+      "- peak memory: 41.2 GiB\n\n"
+      "The peak compute capability of the card is 62 TFLOPS.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {10, 19}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {15, 17, 21}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A device's peak ("The A10G peak is 31.2 TFLOPS", "H100 peak bandwidth:
+// 3.35 TB/s") is its rating, unless a verb of measuring says a run reached
+// it ("the fused kernel hit peak 24.1 TFLOPS"). A part whose name says it
+// reports the measured state ("### Roofline position now") records runs
+// though its name is a plan's word; "### Roofline" alone works out a bound.
+TEST(ReaderClassifyPlans, ADevicePeakIsARatingAMeasuredRooflineIsNot) {
+  const std::string doc =
+      "# GEMM log\n\n"
+      "## 2026-06-03 Tensor-core gemm\n\n"
+      "```bash\n./gemm --tc\n```\n\n"
+      "```\ngemm: 1.02 ms\n```\n\n"
+      "The A10G peak is 31.2 TFLOPS. H100 peak bandwidth: 3.35 TB/s.\nOn the A10G the fused kernel hit peak 24.1 TFLOPS.\n\n"
+      "### Roofline position now\n\n"
+      "ncu reports 412 GB/s of DRAM traffic on this path.\n\n"
+      "### Roofline\n\n"
+      "At 31.2 TFLOPS the floor would be 0.7 ms.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {10, 14, 18}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {13, 22}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+// A row of a device's datasheet figures (`| Datasheet bandwidth (GB/s) |
+// 300 | 320 |`) beside the measured rows is its rating; a product worked out
+// with "x" ("16 kernels x 3 sizes x 20 s = 16 min") is computed, its
+// factors too. The measured rows stay.
+TEST(ReaderClassifyPlans, ADatasheetRowAndAWorkedOutSumAreNoRuns) {
+  const std::string doc =
+      "# Card survey\n\n"
+      "## 2026-08-01 L4 and T4 roofline numbers\n\n"
+      "```bash\n./membw --all\n```\n\n"
+      "| Quantity | L4 | T4 |\n|---|---:|---:|\n| Theoretical FP32 (TFLOPS) | 30.3 | 8.1 |\n| Measured FP32 (TFLOPS) | 28.7 | 7.9 |\n| Datasheet bandwidth (GB/s) | 300 | 320 |\n| Measured bandwidth (GB/s) | 241.5 | 244.8 |\n\n"
+      "## 2026-08-02 Budget for the next sweep\n\n"
+      "| Item | Est. time |\n|---|---|\n| L4 sweep | 40 min |\n| T4 sweep | 55 min |\n\n"
+      "Roughly 16 kernels x 3 sizes x 20 s = 16 min of GPU time.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {12, 14}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {13, 23}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
 }
 
 }  // namespace
