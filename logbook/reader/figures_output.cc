@@ -33,13 +33,6 @@ const OutputWords& Vocab() { return OutputVocabulary(); }
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
-std::vector<std::string> SplitWords(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream ss(s);
-  for (std::string w; ss >> w;) out.push_back(w);
-  return out;
-}
-
 // A printed name's unit: "(ms)" in it, or its last word or `_` part
 // ("avg_step_ms", "tok_s"); `bare` gets the name without it.
 std::string NameUnit(const std::string& name, std::string* bare) {
@@ -239,7 +232,7 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
     if (part.empty() || part.size() > 60 || std::none_of(part.begin(), part.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
       return false;
     name += (name.empty() ? "" : " ") + part;
-    const auto toks = SplitWords(t.substr(colon + 1));
+    const auto toks = SpaceWords(t.substr(colon + 1));
     if (toks.empty()) return false;
     std::string num, glued;
     bool approx = false;
@@ -403,7 +396,7 @@ bool HasAlpha(const std::string& s) {
 }
 
 bool StartsNumber(const std::string& cell) {
-  const auto toks = SplitWords(cell);
+  const auto toks = SpaceWords(cell);
   std::string num, unit;
   bool approx = false;
   return !toks.empty() && NumberToken(toks[0], &num, &unit, &approx);
@@ -437,7 +430,7 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
   const size_t unit_col = UnitColumn(head);
   for (size_t c = 0; c < head.size(); ++c) {
     if (c == unit_col) continue;
-    const auto toks = SplitWords(cells[c]);
+    const auto toks = SpaceWords(cells[c]);
     std::string num, glued, bare;
     bool approx = false;
     std::string head_unit = NameUnit(head[c], &bare);
@@ -506,7 +499,7 @@ bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
   std::vector<Fig> figs;
   std::set<std::string> metrics;
   for (; k < cells.size(); ++k) {
-    const auto toks = SplitWords(cells[k]);
+    const auto toks = SpaceWords(cells[k]);
     std::string num, glued;
     bool approx = false;
     if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
@@ -526,13 +519,9 @@ bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
 // keys it (step=510); false when the line starts with no counter.
 bool CounterLine(OutputRead& r, const BlockLine& l) {
   const std::string& t = l.text;
-  if (t.empty() || t[0] != '[') return false;
-  const size_t close = t.find(']');
-  if (close == std::string::npos || close > 12) return false;
-  const std::string n = TrimText(t.substr(1, close - 1));
-  if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    return false;
-  const auto toks = SplitWords(t.substr(close + 1));
+  const size_t end = CounterEnd(t);
+  if (end == 0) return false;
+  const auto toks = SpaceWords(t.substr(end));
   std::string num, glued;
   bool approx = false;
   if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
@@ -540,7 +529,7 @@ bool CounterLine(OutputRead& r, const BlockLine& l) {
   UnitInfo info;
   if (unit.empty() || !OutputUnit(unit, "", &info)) return false;
   Config cfg = LineConfig(r);
-  cfg["step"] = n;
+  cfg["step"] = TrimText(t.substr(1, end - 2));
   KeepFigure(r, l.line, t, cfg, {Fig{info.metric, info, unit, num, approx}});
   return true;
 }
@@ -586,7 +575,7 @@ void NameWord(const std::string& w, Config* cfg, std::string* label) {
 // number and its unit, one metric each; "% of <peak>" is a share of that
 // bound (derived), the peak no run's figure. False for any other line.
 bool MeasuredLine(OutputRead& r, const std::string& t, int line) {
-  const auto toks = SplitWords(t);
+  const auto toks = SpaceWords(t);
   Config cfg = LineConfig(r);
   std::string label;
   std::vector<Fig> figs;
@@ -644,7 +633,7 @@ bool PipeField(const std::string& part, Fields* out) {
     if (MagnitudeNumber(name.substr(0, name.find(' '))) && !IsNumber(value))  // "12,345 tok/s", "15.2k tok/s"
       std::swap(name, value), name = TrimText(name), value = TrimText(value);
   }
-  const auto vt = SplitWords(value);
+  const auto vt = SpaceWords(value);
   if (name.empty() || name.size() > 32 || !HasAlpha(name) || vt.empty() || vt.size() > 2) return false;
   std::string num, glued;
   bool approx = false;
@@ -699,7 +688,7 @@ bool FieldsLine(OutputRead& r, const std::string& t, int line) {
     for (std::string part; std::getline(ss, part, '|');) PipeField(part, &fields);
     if (fields.size() < 2) fields.clear();
   }
-  if (fields.empty() && !ColonFields(SplitWords(t), &fields)) return false;
+  if (fields.empty() && !ColonFields(SpaceWords(t), &fields)) return false;
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
   for (const auto& [k, v] : fields) {
@@ -799,7 +788,7 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   if ((!time && !range) || close == std::string::npos || open == std::string::npos || open > close) return false;
   std::string rest;
   for (char c : t.substr(close + 2)) rest += c == '[' || c == ']' || c == ',' ? ' ' : c;
-  const auto toks = SplitWords(rest);
+  const auto toks = SpaceWords(rest);
   Fig first, second;
   const size_t next = ValueAt(toks, 0, &first);
   if (next == 0) return false;
@@ -812,7 +801,7 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
     return true;
   }
   if (row) {  // "Time (mean ± σ)" under "Time (median)": the row's mean
-    const std::string stat = Lower(SplitWords(t.substr(open + 1, close - open - 1)).front());
+    const std::string stat = Lower(SpaceWords(t.substr(open + 1, close - open - 1)).front());
     std::vector<Fig> more = {Named(first, stat)};
     if (spread) more.push_back(Named(second, "std"));
     AddToTimingRow(r, more, line);
@@ -955,7 +944,7 @@ std::string PrintedPairs(const Bullet& b) {
   std::string bare;
   UnitInfo info;
   if (NameUnit(plain.substr(0, colon), &bare).empty() && !OutputUnit(plain.substr(0, colon), "", &info)) return "";
-  const auto toks = SplitWords(plain.substr(colon + 2));
+  const auto toks = SpaceWords(plain.substr(colon + 2));
   for (const auto& t : toks)
     if (t.find('=') == std::string::npos || t.front() == '=') return "";
   return toks.size() >= 2 ? plain : "";
