@@ -435,7 +435,8 @@ bool LooksLikeOutput(std::string_view text) {
     p = nl == std::string_view::npos ? text.size() : nl + 1;
     if (Trim(l).empty()) continue;
     ++lines;
-    output += OutputLine(l) ? 1 : 0;
+    std::string report;
+    output += OutputLine(l) || ReportLine(l, &report) ? 1 : 0;
   }
   return lines > 0 && 2 * output >= lines;
 }
@@ -463,7 +464,8 @@ FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
     *cue = "looks like output";
     return FenceRole::kOutput;
   }
-  const bool command_first = f.first_line_is_command && !CounterLine(FirstLine(f.text));
+  std::string report;  // a profiler's report line ("[6/8] Executing 'osrt_sum' stats report") is no command
+  const bool command_first = f.first_line_is_command && !CounterLine(FirstLine(f.text)) && !ReportLine(FirstLine(f.text), &report);
   if ((f.output_label || f.output_heading) && !command_first) *cue = "label";
   else if (f.after_command && !command_first) *cue = "after command";
   else if (!command_first && LooksLikeOutput(f.text)) *cue = "looks like output";

@@ -17,6 +17,12 @@ namespace moelog::logbook {
 
 namespace {
 
+// How a profiler's line names its report (report_lines): its first words,
+// a phrase in it, and the marks around the name.
+struct ReportForm {
+  std::string starts, contains, open, close;
+};
+
 // The words of data/reader/bench_printouts.json, read once.
 struct BenchWords {
   std::set<std::string> estimate_fields;
@@ -28,12 +34,24 @@ struct BenchWords {
   std::vector<std::string> go_op_units;  // the per-operation units its first figure is printed in
   std::vector<std::string> statistic_lines;  // first words of `Time (mean ± σ): 12.3 ms` lines
   std::vector<std::string> run_headers;      // first words of `Benchmark 2: ./cmd` lines
+  std::vector<ReportForm> report_lines;      // lines naming a profiler's report
+  std::set<std::string> count_keys;          // a profiler's count columns' keys
 };
 
 void Strings(const nlohmann::json& j, const char* key, std::vector<std::string>* into) {
   if (j.contains(key) && j[key].is_array())
     for (const auto& v : j[key])
       if (v.is_string()) into->push_back(LowerAscii(v.get<std::string>()));
+}
+
+void ReportForms(const nlohmann::json& j, std::vector<ReportForm>* into) {
+  if (!j.contains("report_lines") || !j["report_lines"].is_array()) return;
+  for (const auto& f : j["report_lines"]) {
+    if (!f.is_object()) continue;
+    auto field = [&](const char* k) { return f.contains(k) && f[k].is_string() ? LowerAscii(f[k].get<std::string>()) : std::string(); };
+    ReportForm form{field("starts"), field("contains"), field("open"), field("close")};
+    if (!form.open.empty() && !form.close.empty()) into->push_back(form);
+  }
 }
 
 const BenchWords& Vocab() {
@@ -55,6 +73,10 @@ const BenchWords& Vocab() {
     Strings(j, "no_figure_suffixes", &w.no_figure_suffixes);
     Strings(j, "statistic_lines", &w.statistic_lines);
     Strings(j, "run_headers", &w.run_headers);
+    ReportForms(j, &w.report_lines);
+    std::vector<std::string> counts;
+    Strings(j, "count_keys", &counts);
+    w.count_keys.insert(counts.begin(), counts.end());
     if (j.contains("go_bench") && j["go_bench"].is_object()) {
       const auto& g = j["go_bench"];
       if (g.contains("name_prefix") && g["name_prefix"].is_string()) w.go_prefix = g["name_prefix"].get<std::string>();
@@ -242,6 +264,46 @@ bool ElapsedStamp(std::string_view line, std::string* digits, std::string* unit,
   return Vocab().time_units.count(*unit) > 0 && !event->empty() &&
          std::isalpha(static_cast<unsigned char>((*event)[0]));
 }
+
+namespace {
+
+// A progress mark before a tool's line ("[6/8] "): where the line's words start.
+size_t AfterProgressMark(std::string_view t) {
+  if (t.size() < 6 || t[0] != '[') return 0;
+  const size_t close = t.find(']');
+  if (close == std::string_view::npos || close > 12) return 0;
+  const std::string_view in = t.substr(1, close - 1);
+  const size_t slash = in.find('/');
+  auto digits = [](std::string_view d) {
+    return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  };
+  if (slash == std::string_view::npos || !digits(in.substr(0, slash)) || !digits(in.substr(slash + 1))) return 0;
+  return close + 1;
+}
+
+}  // namespace
+
+bool ReportLine(std::string_view line, std::string* name) {
+  std::string_view t = Trimmed(line.substr(0, std::min<size_t>(line.size(), 400)));
+  t = Trimmed(t.substr(AfterProgressMark(t)));
+  const std::string low = LowerAscii(t);
+  for (const ReportForm& f : Vocab().report_lines) {
+    if (low.compare(0, f.starts.size(), f.starts) != 0 || low.find(f.contains, f.starts.size()) == std::string::npos) continue;
+    const size_t open = low.find(f.open);
+    const size_t from = open == std::string::npos ? open : open + f.open.size();
+    const size_t close = from == std::string::npos ? from : low.find(f.close, from);
+    if (close == std::string::npos || close == from) continue;
+    std::string n(t.substr(from, close - from));
+    if (const size_t slash = n.find_last_of('/'); slash != std::string::npos) n.erase(0, slash + 1);  // a report script's path
+    if (n.size() > 3 && n.compare(n.size() - 3, 3, ".py") == 0) n.resize(n.size() - 3);
+    if (n.empty() || n.size() > 64 || n.find(' ') != std::string::npos) continue;
+    *name = n;
+    return true;
+  }
+  return false;
+}
+
+bool ProfilerCountKey(const std::string& key) { return Vocab().count_keys.count(LowerAscii(key)) > 0; }
 
 bool BenchToolPrintout(std::string_view text) {
   std::vector<std::string> lines;

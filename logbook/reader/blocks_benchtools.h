@@ -59,6 +59,19 @@ bool RunHeaderLine(std::string_view line);
 // the stamp's digits and unit (time_units) and the event's words.
 bool ElapsedStamp(std::string_view line, std::string* digits, std::string* unit, std::string* event);
 
+// A profiler's line naming the report whose table follows it (nsys's
+// `[6/8] Executing 'cuda_gpu_kern_sum' stats report`, ` ** CUDA GPU Kernel
+// Summary (cuda_gpu_kern_sum):`; forms: report_lines): the report's name.
+// Each report is a workload of its own (key "report").
+bool ReportLine(std::string_view line, std::string* name);
+namespace reader {
+inline constexpr char kWorkloadKey[] = "report";  // the key a report's name is kept under
+}  // namespace reader
+
+// A profiler's count column's key (`num_calls`, `instances`; count_keys):
+// a label of a row, never the x axis of a chart of its times.
+bool ProfilerCountKey(const std::string& key);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_READER_BLOCKS_BENCHTOOLS_H_

@@ -729,6 +729,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   else NotesBesideResult(entry, x, &out, unread);
   DropExplained(entry, &out, unread);
   DropPlanned(entry, &out, unread);
+  DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),
                    [](const RecordedFigure& a, const RecordedFigure& b) { return a.line < b.line; });

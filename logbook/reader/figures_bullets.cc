@@ -334,6 +334,23 @@ static bool UnnamedRangeEnd(const Figure& f, size_t figures, const EntryCtx& x, 
   return f.range && (figures > 2 || named_label) && w.context.empty() && WordConfig(f, x).size() <= 1;
 }
 
+// "... 8.412-second median duration. Final loss was 6.12.": a quality of
+// the model (QualityName) the last point lacks joins it from a later sentence.
+static bool JoinsQuality(const Figure& f, const std::vector<Point>& points) {
+  return !points.empty() && QualityName(f.metric) == f.metric && !points.back().run.metrics.count(f.metric);
+}
+
+// A range's ends ("416-455 us"): one measurement written as one figure, so
+// one row, each end under its own metric (min_time_s, max_time_s), no key
+// telling the ends apart.
+static Config RangeEnds(Config named, Figure* f) {
+  const auto stat = named.find("statistic");
+  if (!f->range || stat == named.end() || (stat->second != "min" && stat->second != "max")) return named;
+  f->metric = stat->second + "_" + f->metric;
+  named.erase(stat);
+  return named;
+}
+
 constexpr char kDerivedWhy[] = "derived (a speedup, a change, an efficiency), not a measurement";
 
 static std::set<std::string> Plus(std::set<std::string> reasons, const char* why) {
@@ -425,8 +442,9 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       }
       f.metric = "tflops";
     }
-    Config named = WordConfig(f, x);
-    if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived) || UnnamedRangeEnd(f, figures.size(), x, w)) {
+    Config named = RangeEnds(WordConfig(f, x), &f);
+    if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived && !JoinsQuality(f, points)) ||
+        UnnamedRangeEnd(f, figures.size(), x, w)) {
       unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it
       continue;
     }

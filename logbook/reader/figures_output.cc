@@ -33,60 +33,7 @@ const OutputWords& Vocab() { return OutputVocabulary(); }
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
-// A printed name's unit: "(ms)" in it, or its last word or `_` part
-// ("avg_step_ms", "tok_s"); `bare` gets the name without it.
-std::string NameUnit(const std::string& name, std::string* bare) {
-  *bare = TrimText(name);
-  UnitInfo info;
-  if (const size_t open = bare->rfind('('); open != std::string::npos && bare->back() == ')') {
-    const std::string inner = TrimText(bare->substr(open + 1, bare->size() - open - 2));
-    *bare = TrimText(bare->substr(0, open));
-    if (OutputUnit(inner, *bare, &info)) return inner;
-  }
-  std::string low = Lower(*bare);
-  std::replace(low.begin(), low.end(), ' ', '_');
-  std::replace(low.begin(), low.end(), '-', '_');
-  // "step_s_mean", "latency_ms_p99": a statistic after the unit.
-  if (const size_t us = low.rfind('_'); us != std::string::npos && us > 0 && Vocab().stat_suffixes.count(low.substr(us + 1))) {
-    std::string inner;
-    if (std::string u = NameUnit(bare->substr(0, us), &inner); !u.empty()) {
-      *bare = inner + bare->substr(us);
-      return u;
-    }
-  }
-  for (int parts = 3; parts >= 1; --parts) {
-    size_t at = low.size();
-    for (int k = 0; k < parts && at != std::string::npos && at > 0; ++k) at = low.rfind('_', at - 1);
-    if (at == std::string::npos || at == 0) continue;
-    auto it = Vocab().suffixes.find(low.substr(at + 1));
-    if (it == Vocab().suffixes.end()) continue;
-    *bare = bare->substr(0, at);
-    return it->second;
-  }
-  if (auto it = Vocab().suffixes.find(low); it != Vocab().suffixes.end() && low.size() > 2) return it->second;
-  // "blocks_per_second", "rows_per_sec": a rate of what it counts ("blocks/s").
-  for (const std::string per : {"_per_second", "_per_sec"})
-    if (low.size() > per.size() + 1 && low.compare(low.size() - per.size(), per.size(), per) == 0)
-      return *bare = bare->substr(0, low.size() - per.size()), low.substr(0, low.size() - per.size()) + "/s";
-  // "ns_per_eval", "ms_per_step": a time unit per what it times (eval_time_s).
-  if (const size_t per = low.find("_per_"); per != std::string::npos && per + 5 < low.size())
-    if (auto it = Vocab().suffixes.find(low.substr(0, per)); it != Vocab().suffixes.end() && UnitOf(it->second, &info) && info.metric == "time_s")
-      return *bare = bare->substr(per + 5), it->second;
-  std::string parts = low;
-  std::replace_if(parts.begin(), parts.end(), [](char c) { return c == '_' || c == '/' || c == '.'; }, ' ');
-  for (const auto& part : Words(parts))  // "peak_bytes_reserved"
-    if (auto it = Vocab().unit_words.find(part); it != Vocab().unit_words.end()) return it->second;
-  if (!Vocab().stat_suffixes.count(low) && OutputUnit(*bare, "", &info)) return *bare;  // a header that is a unit ("TFLOP/s"); "Min" is a minimum
-  // "Output tokens/s", "Total tok/s": a name whose last word is a unit.
-  if (const size_t sp = bare->find_last_of(" \t"); sp != std::string::npos && sp + 1 < bare->size()) {
-    const std::string last = bare->substr(sp + 1);
-    if (last.find('/') != std::string::npos && UnitOf(last, &info) && !info.derived) {
-      *bare = TrimText(bare->substr(0, sp));
-      return last;
-    }
-  }
-  return "";
-}
+std::string NameUnit(const std::string& name, std::string* bare) { return PrintedNameUnit(name, bare); }
 
 using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
 
@@ -105,6 +52,8 @@ struct OutputRead {
   int sessions = 0;                     // the `$ ` commands of the block
   std::vector<Fig> pending = {};        // a Range printed before its Time line (Julia's), and its line
   int pending_line = 0;
+  std::string record = {};              // the title of the record the lines are in ("Serving Benchmark Result")
+  size_t record_row = static_cast<size_t>(-1);  // its row in out (none yet: -1)
 };
 
 Config LineConfig(const OutputRead& r) {
@@ -148,11 +97,7 @@ void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
   r.out->push_back(std::move(f));
 }
 
-bool CountName(const std::string& bare) {
-  for (const auto& w : Words(Lower(bare)))
-    if (Vocab().counts.count(w)) return true;
-  return false;
-}
+bool CountName(const std::string& bare) { return PrintedCountName(bare); }
 
 bool UnitlessMetric(const std::string& bare) {
   std::string low = Lower(bare);
@@ -177,8 +122,15 @@ bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed
   }
   const std::string key = SnakeKey(bare);
   if (prefixed && !key.empty() && !MetricWord(Lower(bare)) && key != info->metric &&
-      info->metric.rfind(key + "_", 0) != 0)  // "memory: 63.36GiB" is memory_mib, not memory_memory_mib
-    info->metric = ("_" + key + "_").find("_" + info->metric + "_") != std::string::npos ? key : key + "_" + info->metric;
+      info->metric.rfind(key + "_", 0) != 0) {  // "memory: 63.36GiB" is memory_mib, not memory_memory_mib
+    // "Total Time (ns)": total_time_s, the unit's word said once, not total_time_time_s.
+    const std::string lead = info->metric.substr(0, info->metric.find('_'));
+    const bool said = lead.size() < info->metric.size() && key.size() > lead.size() + 1 &&
+                      key.compare(key.size() - lead.size() - 1, lead.size() + 1, "_" + lead) == 0;
+    info->metric = ("_" + key + "_").find("_" + info->metric + "_") != std::string::npos ? key
+                   : said ? key + info->metric.substr(lead.size())
+                          : key + "_" + info->metric;
+  }
   return true;
 }
 
@@ -204,12 +156,6 @@ bool ShareOfBound(const std::vector<std::string>& toks, size_t k, const std::str
 bool MemoryMetric(const std::string& m) { return m == "memory_mib" || m == "gb" || m == "mb" || m == "gib" || m == "mib"; }
 bool TheoreticalName(const std::string& bare) { return HasWord(Lower(bare), "theoretical") || HasWord(Lower(bare), "spec"); }  // a memory's peak is measured
 
-bool SpecName(const std::string& bare) {
-  for (const auto& w : Words(Lower(bare)))
-    if (w == "peak" || w == "theoretical" || w == "spec") return true;
-  return false;
-}
-
 // Whether a value is followed by another figure ("0.0214 s, 3,055,291 tok/s"):
 // a line of several figures is read as a bullet. A spread after "±" is none.
 bool MoreFigures(const std::vector<std::string>& toks) {
@@ -218,6 +164,90 @@ bool MoreFigures(const std::vector<std::string>& toks) {
     if (std::isdigit(static_cast<unsigned char>(toks[k][0]))) return true;
   }
   return false;
+}
+
+void AddToTimingRow(OutputRead& r, const std::vector<Fig>& figs, int line);
+
+// A named figure of a record's lines ("Mean TTFT (ms): 41.08" under "====
+// Serving Benchmark Result ===="): added to the record's row under its own
+// name, or a new row when the record has none yet or names it again.
+// Statistics under a title that names their unit ("Latency (ms):" over
+// "min: 1.92", "avg: 6.11", "95th percentile: 10.09") are one record too.
+bool RecordFigure(OutputRead& r, int line, const std::string& t, const std::string& bare, Fig fig) {
+  const auto words = Words(Lower(bare));
+  const bool statistic = !r.group_unit.empty() && !words.empty() &&
+                         (Vocab().stat_suffixes.count(words.front()) || HasWord(Lower(bare), "percentile"));
+  if (r.record.empty() && !statistic) return false;
+  UnitInfo named = std::get<1>(fig);
+  if (!NamedMetric(bare, std::get<2>(fig), true, &named)) return false;
+  if (named.metric == std::get<1>(fig).metric) named.metric = SnakeKey(bare) + "_" + named.metric;  // "min" of a latency
+  std::get<0>(fig) = named.metric;
+  if (r.record_row < r.out->size() && !(*r.out)[r.record_row].run.metrics.count(named.metric)) {
+    const size_t was = r.timing;
+    r.timing = r.record_row;
+    AddToTimingRow(r, {fig}, line);
+    r.timing = was;
+    if (std::get<1>(fig).derived) (*r.out)[r.record_row].run.derived.insert(named.metric);
+    if (std::get<4>(fig)) (*r.out)[r.record_row].run.approximate.insert(named.metric);
+    return true;
+  }
+  Config cfg = r.context;
+  cfg["group"] = r.record.empty() ? r.group : r.record;
+  const size_t before = r.out->size();
+  KeepFigure(r, line, t, cfg, {fig});
+  if (r.out->size() > before) r.record_row = before;
+  return true;
+}
+
+// "number of clients: 32": a count the run was set up with, a key (clients=32).
+bool SettingCount(OutputRead& r, const std::string& name, const std::vector<std::string>& toks) {
+  std::string key;
+  if (toks.size() != 1 || !SettingCountKey(name, toks[0], &key)) return false;
+  r.context[key] = toks[0];
+  return true;
+}
+
+// "prompt eval time = 312.44 ms / 180 tokens (1.74 ms per token, 576.11
+// tokens per second)": one row named by the line, its rates beside it.
+bool RatedLine(OutputRead& r, const PrintedLine& l) {
+  std::string name;
+  std::vector<ProgressField> fields;
+  if (!RatedFields(l.text, &name, &fields)) return false;
+  std::vector<Fig> figs;
+  for (const auto& f : fields)
+    if (UnitInfo info; OutputUnit(f.unit, "", &info) && !info.derived)
+      figs.emplace_back(f.name.empty() ? info.metric : SnakeKey(f.name) + "_" + info.metric, info, f.unit, f.digits, f.approx);
+  Config cfg = LineConfig(r);
+  cfg["metric"] = name;
+  KeepFigure(r, l.line, l.text, cfg, figs);
+  return !figs.empty();
+}
+
+bool NamedLine(OutputRead& r, const std::string& t, int line);
+bool HasAlpha(const std::string& s);
+
+// "tps = 11926.334918 (without initial connection time)": a unit named
+// alone before " = ", then its number (pgbench's result line).
+bool UnitNamedLine(OutputRead& r, const std::string& t, int line) {
+  const size_t eq = t.find(" = ");
+  if (eq == std::string::npos || eq == 0 || eq > 24) return false;
+  const std::string name = TrimText(t.substr(0, eq));
+  UnitInfo info;
+  // "latency stddev = 1.164 ms": a named figure, as "Name: value unit" is.
+  if (const auto words = Words(name); words.size() > 1 && words.size() <= 4 && HasAlpha(name) && name.find_first_of(":=") == std::string::npos)
+    return NamedLine(r, name + ": " + t.substr(eq + 3), line);
+  if (name.empty() || name.find(' ') != std::string::npos || !OutputUnit(name, "", &info) || info.derived) return false;
+  const auto toks = SpaceWords(t.substr(eq + 3));
+  std::string num, glued;
+  bool approx = false;
+  if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx) || !glued.empty() || MoreFigures(toks)) return false;
+  if (toks.size() > 1 && toks[1][0] != '(') return false;  // "tps = 12.3 per client": prose
+  Config cfg = LineConfig(r);
+  // "(including connections establishing)" beside "(excluding ...)": what the figure counts, its key.
+  if (const size_t open = t.find('(', eq), close = t.rfind(')'); open != std::string::npos && close != std::string::npos && close > open + 1)
+    if (const std::string q = TrimText(t.substr(open + 1, close - open - 1)); Words(q).size() <= 5) cfg["qualifier"] = q;
+  KeepFigure(r, line, t, cfg, {Fig{info.metric, info, name, num, approx}});
+  return true;
 }
 
 // "Mean TTFT (ms):   183.2", "Latency: 0.512 ms", "Pass: Cold: 0.0051ms",
@@ -245,6 +275,7 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
       if (unit.empty() && glued.empty()) unit = name_unit;
       else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
       UnitInfo info;
+      if (unit.empty() && SettingCount(r, name, toks)) return true;
       if (CountName(bare) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
       const bool measured_peak = MemoryMetric(info.metric) || Vocab().measured_peaks.count(info.metric);
       if (SpecName(bare) && !(measured_peak && !TheoreticalName(bare))) {  // "Peak memory" is measured
@@ -252,6 +283,7 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
         return true;
       }
       if (ShareOfBound(toks, 0, unit, glued)) info.derived = true;
+      if (RecordFigure(r, line, t, bare, Fig{MetricOf(info), info, unit, num, approx})) return true;
       Config cfg = LineConfig(r);
       cfg["metric"] = bare;
       KeepFigure(r, line, t, cfg, {Fig{MetricOf(info), info, unit, num, approx}});
@@ -394,40 +426,16 @@ bool JsonLine(OutputRead& r, const std::string& t, int line) {
 bool HasAlpha(const std::string& s) {
   return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
 }
-
-bool StartsNumber(const std::string& cell) {
-  const auto toks = SpaceWords(cell);
-  std::string num, unit;
-  bool approx = false;
-  return !toks.empty() && NumberToken(toks[0], &num, &unit, &approx);
-}
-
-// A header of names (two or more, none a number) over a row of as many
-// cells with a number.
-bool HeaderOver(const std::vector<std::string>& head, const std::vector<std::string>& row) {
-  if (head.size() < 2 || head.size() != row.size() || head.size() > 32) return false;
-  for (const auto& h : head)
-    if (h.size() > 40 || !HasAlpha(h) || StartsNumber(h) || h.back() == ':') return false;
-  for (const auto& c : row)
-    if (!c.empty() && c.back() == ':') return false;
-  return std::any_of(row.begin(), row.end(), StartsNumber);
-}
+bool StartsNumber(const std::string& cell) { return PrintedStartsNumber(cell); }
+bool HeaderOver(const std::vector<std::string>& head, const std::vector<std::string>& row) { return PrintedHeaderOver(head, row); }
 
 // One row of aligned columns or CSV: its figures (a cell with a unit, or
 // under a header that names one) and its configuration (the other cells).
-// A printed table's column of units (ncu's "Metric Unit"; unit_columns of
-// output.json): its index, or npos.
-size_t UnitColumn(const std::vector<std::string>& head) {
-  for (size_t c = 0; c < head.size(); ++c)
-    if (const auto words = Words(Lower(head[c])); !words.empty() && Vocab().unit_columns.count(words.back())) return c;
-  return std::string::npos;
-}
-
 void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::vector<std::string>& cells,
                const std::string& t, int line, const std::string& table_unit = "") {
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
-  const size_t unit_col = UnitColumn(head);
+  const size_t unit_col = PrintedUnitColumn(head);
   for (size_t c = 0; c < head.size(); ++c) {
     if (c == unit_col) continue;
     const auto toks = SpaceWords(cells[c]);
@@ -436,7 +444,9 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
     std::string head_unit = NameUnit(head[c], &bare);
     if (head_unit.empty() && Vocab().stat_suffixes.count(Lower(bare))) head_unit = table_unit;  // "Mean" under "(time in us)"
     if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) {
-      if (!cells[c].empty() && cells[c].size() <= 40) cfg[SnakeKey(head[c])] = cells[c];
+      // A kernel's signature under "Name" is the row's label however long; other long cells are sentences.
+      const size_t longest = Vocab().name_columns.count(Lower(TrimText(head[c]))) ? 160 : 40;
+      if (!cells[c].empty() && cells[c].size() <= longest) cfg[SnakeKey(head[c])] = cells[c];
       continue;
     }
     std::string unit = UnitAfter(toks, 0, glued, bare);
@@ -476,7 +486,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
     auto cells = cells_of(k);
-    if (grouped) GroupedRow(&cells, head.size(), &group);
+    if (grouped) GroupedRow(&cells, head.size(), &group), r.context[kWorkloadKey] = group;  // nvprof's "API calls:": a report
     // A shorter row whose cells stand under the first columns ("Total   9.813" under "Total Secs  Pct").
     if (cells.size() < head.size() && !pipes && aligned.extents.empty()) aligned = ColumnsFrom(lines, i + 1 + ruled);
     if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
@@ -484,6 +494,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
     ColumnRow(r, head, cells, lines[k].text, lines[k].line, table_unit);
   }
+  if (grouped) r.context.erase(kWorkloadKey);
   return k - i;
 }
 
@@ -531,6 +542,26 @@ bool CounterLine(OutputRead& r, const BlockLine& l) {
   Config cfg = LineConfig(r);
   cfg["step"] = TrimText(t.substr(1, end - 2));
   KeepFigure(r, l.line, t, cfg, {Fig{info.metric, info, unit, num, approx}});
+  return true;
+}
+
+// A progress line ("progress: 30.0 s, 11843.2 tps, lat 2.701 ms stddev
+// 1.220"): one row at the time it was printed, each field its own metric.
+bool ProgressLine(OutputRead& r, const BlockLine& l) {
+  std::string at;
+  std::vector<ProgressField> fields;
+  if (!ProgressFields(l.text, &at, &fields)) return false;
+  std::vector<Fig> figs;
+  for (const auto& f : fields) {
+    UnitInfo info;
+    if (!OutputUnit(f.unit, f.name, &info)) continue;
+    const std::string metric = f.name.empty() ? info.metric : SnakeKey(f.name) + "_" + info.metric;
+    if (std::none_of(figs.begin(), figs.end(), [&](const Fig& g) { return std::get<0>(g) == metric; }))
+      figs.emplace_back(metric, info, f.unit, f.digits, f.approx);
+  }
+  Config cfg = LineConfig(r);
+  cfg["at"] = at;
+  KeepFigure(r, l.line, l.text, cfg, figs);
   return true;
 }
 
@@ -863,18 +894,32 @@ bool BreakdownLine(OutputRead& r, const BlockLine& l) {
 void ReadLine(OutputRead& r, const BlockLine& l) {
   if (std::string_view cmd = AfterPrompt(l.text); !cmd.empty()) {  // a session's next command
     r.group.clear(), r.group_unit.clear();
-    r.context.erase("args");
+    r.context.erase("args"), r.context.erase(kWorkloadKey);
+    r.record.clear(), r.record_row = static_cast<size_t>(-1);
     if (std::string args = PositionalArgs(std::string(cmd)); !args.empty()) r.context["args"] = args;
     if (r.sessions > 1) KeyCommand(r, std::string(cmd), false);  // what tells the session's printouts apart
     return;
   }
   std::string title;
+  if (ReportLine(l.text, &title)) {  // a profiler's next report: a workload of its own
+    r.group.clear(), r.group_unit.clear();
+    r.context[kWorkloadKey] = title;
+    return;
+  }
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
-  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
-      TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
+  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+      TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {
+    bool closing = false;
+    const bool opens = !PrintedRecordBanner(l.text, &closing).empty();  // a record opens
+    if (opens) r.record = title;
+    if (opens || r.record.empty()) r.record_row = static_cast<size_t>(-1);  // a title inside a record is no new row
     r.group_unit = NameUnit(title, &r.group);
+    return;
+  }
+  if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && closing) {  // the record ends
+    r.record.clear(), r.record_row = static_cast<size_t>(-1);
     return;
   }
   if (!StatesFigure(l.text) || NamesAndFigures(r, l) || MeasuredLine(r, l.text, l.line)) return;
@@ -912,45 +957,6 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   }
   LoopFigures(entry, block, before, out);
 }
-
-namespace {
-
-// A bullet's text as one printed key=value line: its spans only
-// ("`avg_step_ms=20.4`, `peak=2.1e9`"), a key and its number (SpanPair),
-// pairs (PlainPairs), or a unit's name and pairs ("ms/iter: sdpa=4.41
-// flex=10.49"); "" for any other bullet.
-std::string PrintedPairs(const Bullet& b) {
-  if (!b.children.empty() || b.text.size() > 4096) return "";
-  if (std::string pair = SpanPair(b); !pair.empty()) return pair;
-  if (std::string pairs = PlainPairs(b); !pairs.empty()) return pairs;
-  bool in_code = false, spans_only = !b.code_spans.empty();
-  for (char c : b.text) {
-    if (c == '`') in_code = !in_code;
-    else if (!in_code && c != ',' && c != ';' && c != ' ') spans_only = false;
-  }
-  std::string joined;
-  if (spans_only) {
-    for (const auto& span : b.code_spans) {
-      if (span.find('=') == std::string::npos || span.find(' ') != std::string::npos) return "";
-      joined += (joined.empty() ? "" : " ") + span;
-    }
-    return joined;
-  }
-  std::string plain;
-  for (char c : b.text)
-    if (c != '`') plain += c;
-  const size_t colon = plain.find(": ");
-  if (colon == std::string::npos || colon > 40) return "";
-  std::string bare;
-  UnitInfo info;
-  if (NameUnit(plain.substr(0, colon), &bare).empty() && !OutputUnit(plain.substr(0, colon), "", &info)) return "";
-  const auto toks = SpaceWords(plain.substr(colon + 2));
-  for (const auto& t : toks)
-    if (t.find('=') == std::string::npos || t.front() == '=') return "";
-  return toks.size() >= 2 ? plain : "";
-}
-
-}  // namespace
 
 bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
                    std::vector<UnreadFigures>* unread) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -136,6 +137,10 @@ bool PrintedTitle(const std::string& t, std::string* title) {
   const bool alpha = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
   if (t.size() > 80 || !alpha ||
       (!banner_line && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
+    return false;
+  // "transaction type: <builtin: TPC-B (sort of)>" states a field, "starting vacuum...end." a step: no titles.
+  if (!banner_line && (t.find("...") != std::string::npos || t.find("\xE2\x80\xA6") != std::string::npos)) return false;
+  if (const size_t colon = t.find(": "); !banner_line && colon != std::string::npos && t.find_first_not_of(" :", colon) != std::string::npos)
     return false;
   std::string s = t;
   auto banner = [](char c) { return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' || c == ':' || c == '[' || c == ']' || c == '|'; };
@@ -352,6 +357,55 @@ bool PrintedBreakdown(const std::string& t, Breakdown* out) {
     if (p < t.size() && t[p] == ')') return true;
     if (p >= t.size() || t[p++] != ',' || out->parts.size() >= 8) return false;
   }
+}
+
+// A line of a record's banner mark alone ("=========="), or its title
+// between the marks ("==== Serving Benchmark Result ===="): the mark.
+std::string PrintedRecordBanner(const std::string& t, bool* closing) {
+  for (const auto& mark : OutputVocabulary().record_banners) {
+    if (mark.empty() || t.size() < mark.size() * 2 || t.compare(0, mark.size(), mark) != 0) continue;
+    *closing = t.find_first_not_of(mark[0]) == std::string::npos;
+    std::string title;
+    if (*closing || (t.compare(t.size() - mark.size(), mark.size(), mark) == 0 && PrintedTitle(t, &title))) return mark;
+  }
+  return "";
+}
+
+// A bullet's text as one printed key=value line: its spans only
+// ("`avg_step_ms=20.4`, `peak=2.1e9`"), a key and its number (SpanPair),
+// pairs (PlainPairs), or a unit's name and pairs ("ms/iter: sdpa=4.41
+// flex=10.49"); "" for any other bullet.
+std::string PrintedPairs(const Bullet& b) {
+  if (!b.children.empty() || b.text.size() > 4096) return "";
+  if (std::string pair = SpanPair(b); !pair.empty()) return pair;
+  if (std::string pairs = PlainPairs(b); !pairs.empty()) return pairs;
+  bool in_code = false, spans_only = !b.code_spans.empty();
+  for (char c : b.text) {
+    if (c == '`') in_code = !in_code;
+    else if (!in_code && c != ',' && c != ';' && c != ' ') spans_only = false;
+  }
+  std::string joined;
+  if (spans_only) {
+    for (const auto& span : b.code_spans) {
+      if (span.find('=') == std::string::npos || span.find(' ') != std::string::npos) return "";
+      joined += (joined.empty() ? "" : " ") + span;
+    }
+    return joined;
+  }
+  std::string plain;
+  for (char c : b.text)
+    if (c != '`') plain += c;
+  const size_t colon = plain.find(": ");
+  if (colon == std::string::npos || colon > 40) return "";
+  std::string bare;
+  UnitInfo info;
+  if (PrintedNameUnit(plain.substr(0, colon), &bare).empty() && !OutputUnit(plain.substr(0, colon), "", &info)) return "";
+  std::istringstream rest(plain.substr(colon + 2));
+  std::vector<std::string> toks;
+  for (std::string w; rest >> w;) toks.push_back(w);
+  for (const auto& t : toks)
+    if (t.find('=') == std::string::npos || t.front() == '=') return "";
+  return toks.size() >= 2 ? plain : "";
 }
 
 }  // namespace moelog::logbook::reader

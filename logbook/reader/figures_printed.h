@@ -119,6 +119,13 @@ std::string PlainPairs(const Bullet& b);
 // of no such table (nothing changed).
 bool GroupedRow(std::vector<std::string>* cells, size_t columns, std::string* group);
 
+// A line of a record's banner mark alone ("=========="; `closing`), or a
+// title between the marks ("==== Serving Benchmark Result ===="):
+// the mark (record_banners of output.json), "" for any other line.
+std::string PrintedRecordBanner(const std::string& t, bool* closing);
+// A bullet's text as one printed key=value line ("" for any other bullet).
+std::string PrintedPairs(const Bullet& b);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_PRINTED_H_

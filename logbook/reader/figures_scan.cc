@@ -196,6 +196,11 @@ bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u,
     while (*i < s.size() && IsIdentChar(s[*i])) ++*i;  // "4GiB", "128MiB"
     return false;
   }
+  if (std::string q = u.before_arrow || AfterArrow(s, start) ? "" : BareQuality(s, start, mode);
+      !q.empty() && !ThresholdBefore(s, start)) {
+    f->metric = std::move(q), f->value = value, f->unit.clear();
+    return true;
+  }
   if (!u.unit.empty() && std::isalpha(static_cast<unsigned char>(u.unit[0])) && u.unit != "vs")
     return false;  // another word (GiB, steps, dropped ...): no figure
   if (mode.bare_is_tflops && !CountWord(WordBefore(s, start))) {
@@ -391,6 +396,7 @@ std::vector<std::string> SentenceMarks(const std::string& s, size_t start, bool 
     else if (ReferenceWord(sentence[n])) f->refers = true;
     else if (RestatingWord(sentence[n])) f->restated = true;
     if (prose && prose::HypotheticalWord(sentence[n])) f->not_run = "hypothetical (would, if, ideal ...), not a run";
+    if (prose && prose::FutureWord(sentence[n])) f->not_run = "what the entry will run or measure (will ...): it has not run";
     if (prose::GoalWord(sentence[n])) f->not_run = "goals or expectations (should, target ...), not a run";
     if (Lower(sentence[n]) != "steps" || n + 1 >= sentence.size()) continue;
     std::string r = sentence[n + 1];
@@ -438,7 +444,8 @@ void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named
   const std::string stat = ClauseStatistic(s, clause, end);
   if (!stat.empty() && !stat_named && !f->derived && !f->named.count("statistic")) f->named["statistic"] = stat;
   const std::vector<std::string> sentence = SentenceMarks(s, start, prose, f);
-  if (!f->word.empty() || f->derived) return;
+  if (f->derived || (!f->word.empty() && !NamesOwnMetric(f->word, f->metric))) return;
+  f->word.clear();  // "P1 finished at loss 5.17": "loss" names the metric, the subject the run
   ClauseSubject(clause, sentence, prose, f);
 }
 
@@ -495,7 +502,8 @@ bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sig
     st.list_next = st.i = next;
     return true;
   }
-  if (const size_t e = !sign && st.depth == 0 ? CommaListNext(s, j) : std::string::npos;
+  // "ppl 12.4, loss 2.51": a quality's number is named, it waits for no unit.
+  if (const size_t e = !sign && st.depth == 0 && QualityBefore(s, start).empty() ? CommaListNext(s, j) : std::string::npos;
       e != std::string::npos && (st.listed.empty() || st.comma_list)) {
     const std::string named = WordBefore(s, start);
     st.listed.push_back({value, NoName(named) ? "" : named, WrittenDecimals(s.substr(start, j - start))});
@@ -527,18 +535,21 @@ bool EstimateAfter(const std::string& s, size_t at) {
 }
 
 // A figure written as the result of arithmetic on numbers before it ("7267
-// ops / 6 per cycle = 1211 min cycles", "730us -> 560us = ~170us"): computed,
+// ops / 6 per cycle = 1211 min cycles", "730us -> 560us = ~170us", "6.12 / 8
+// ≈ 0.77 ms"): computed,
 // not measured. A conversion of one figure ("12.30 ms = 412.5 TF/s") is none.
 // Looks back from `start` over its clause only.
 bool ComputedFigure(const std::string& s, size_t start) {
   size_t p = start;
   while (p > 0 && (s[p - 1] == ' ' || s[p - 1] == '~' || s[p - 1] == '*' || s[p - 1] == '`')) --p;
-  if (p >= 3 && s.compare(p - 3, 3, "\xE2\x89\x88") == 0) p -= 3;  // "= ≈ 170"
+  const bool approx = p >= 3 && s.compare(p - 3, 3, "\xE2\x89\x88") == 0;  // "= ≈ 170", "6.12 / 8 ≈ 0.77"
+  if (approx) p -= 3;
   while (p > 0 && s[p - 1] == ' ') --p;
-  if (p < 2 || s[p - 1] != '=' || s[p - 2] != ' ') return false;  // "time_s=0.05" is a key's value
-  const size_t eq = p - 1, cb = ClauseStart(s, eq, false);
+  const bool equals = p >= 2 && s[p - 1] == '=' && s[p - 2] == ' ';  // "time_s=0.05" is a key's value
+  if (!equals && !approx) return false;
+  const size_t eq = equals ? p - 1 : p, cb = ClauseStart(s, eq, false);
   const std::string left = s.substr(cb, eq - cb);
-  for (const char* op : {" / ", " * ", " + ", " - ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
+  for (const char* op : {" / ", " * ", " + ", " - ", " x ", " \xC3\x97 ", " \xE2\x88\x92 ", "->", "\xE2\x86\x92"}) {
     const size_t at = left.find(op);
     if (at == std::string::npos) continue;
     const bool digit_before = left.find_first_of("0123456789") < at;
@@ -806,7 +817,8 @@ void ScanNumber(FigureScan& st, bool sign) {
     f.not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
     st.delta_end = i;
   }
-  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\", not a measurement";
+  if (!f.derived && ComputedFigure(s, start)) f.not_run = "computed from the numbers before \"=\" or \"\u2248\", not a measurement";
+  if (BoundMarkBefore(s, start)) f.not_run = "a bound (written after <, >, \u2264 or \u2265): a claim, a goal or a limit, not a reading";
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
   // one measurement's spread, its minimum and maximum.
   RangeLow low;

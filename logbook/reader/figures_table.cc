@@ -390,6 +390,7 @@ static bool SameMetricUnits(const std::string& a, const std::string& b) {
 ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& header) {
   ColumnInfo out;
   std::string unit;
+  int figures = 0, statuses = 0;
   for (const auto& row : t.rows) {
     if (c >= row.size()) continue;
     bool approximate = false;
@@ -406,6 +407,12 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     size_t n = 0;
     while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ','))
       ++n;
+    // "blocked (driver)", "*analysis only*": a step that measured nothing,
+    // a status among the column's figures, not a figure.
+    if (n == 0 && cell.find_first_of("0123456789") == std::string::npos && !RemarkColumn(header)) {
+      ++statuses;
+      continue;
+    }
     if (n == 0) return {};
     n = ExponentEnd(cell, n);
     std::string u = parse_detail::Trim(cell.substr(n));
@@ -418,7 +425,9 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     }
     if (u.empty() || (!unit.empty() && u != unit && !SameMetricUnits(unit, u))) return {};
     if (unit.empty()) unit = u;
+    ++figures;
   }
+  if (statuses > 0 && figures < 2) return {};  // one figure among words: a remark, not a column of figures
   UnitInfo info{};
   if (unit == "%") {
     std::string lower = SnakeKey(header);
@@ -587,7 +596,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   for (size_t c = 0; c < t.header.size(); ++c) {
     headers->push_back(Unticked(t.header[c]));
     cols.push_back(ColumnMetric(headers->back()));
-    if (cols.back().metric.empty()) {
+    if (cols.back().metric.empty() && !SettingHeader(headers->back())) {  // "Size" over "64 MiB": the rows' setting
       Config scale = cols.back().scale;  // "Latency (seq=1024)" over cells "0.52 ms"
       cols.back() = CellUnitMetric(t, c, headers->back());
       if (cols.back().metric.empty() && MeasuredBareColumn(t, c, headers->back()))

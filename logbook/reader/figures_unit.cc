@@ -4,6 +4,7 @@
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
+
 namespace moelog::logbook {
 
 namespace reader {
@@ -252,9 +253,28 @@ bool MfuQualifies(const std::string& s, size_t from, size_t to) {
   return false;
 }
 
+// A bound mark (bound_marks of vocabulary.json) right before the figure at
+// `at` ("<500ms", "≥ 2.5 s", ">= 90 fps"); an arrow ("->", "=>") or the end
+// of an HTML tag ("<br>19.4 s") is none.
+bool BoundMarkBefore(const std::string& s, size_t at) {
+  size_t b = at;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '~' || s[b - 1] == '*' || s[b - 1] == '`')) --b;
+  for (const auto& mark : ReaderLexicon().bound_marks) {
+    if (b < mark.size() || s.compare(b - mark.size(), mark.size(), mark) != 0) continue;
+    const size_t m = b - mark.size();
+    const char before = m > 0 ? s[m - 1] : ' ';
+    if (mark == ">" && (before == '-' || before == '=' || std::isalnum(static_cast<unsigned char>(before)) || before == '"'))
+      continue;
+    if (mark == "<" && (before == '<' || before == '-' || before == '=')) continue;
+    return true;
+  }
+  return false;
+}
+
 // A goal or threshold names the number after it, it records no run: "at
 // least 30%", "at or below 3%", "within 1% of control", "target 30%",
-// "goal of 30%". Looks at the two words before `at`.
+// "goal of 30%". Looks at the two words before `at`; a bound mark ("<500ms")
+// is the classify stage's (BoundMarkBefore).
 bool ThresholdBefore(const std::string& s, size_t at) {
   static const std::set<std::string> k = {"least", "most",   "below",  "above",   "within", "under",
                                           "target", "targets", "goal", "goals",  "threshold", "than",

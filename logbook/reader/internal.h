@@ -174,6 +174,18 @@ std::string WordAt(const std::string& s, size_t p, size_t* end);
 bool MfuQualifier(const std::string& w);
 bool MfuQualifies(const std::string& s, size_t from, size_t to);
 bool ThresholdBefore(const std::string& s, size_t at);
+// figures_quality.cc: a quality of a model's output by its snake-case name
+// ("val_loss", "perplexity"), else ""; the quality the words before a bare
+// number at `start` name; the quality a bare number names by those words
+// or, as the text's first number, by the label it follows.
+std::string QualityName(const std::string& name);
+std::string QualityBefore(const std::string& s, size_t start);
+struct ScanMode;
+std::string BareQuality(const std::string& s, size_t start, const ScanMode& mode);
+// Whether a word before a figure names the figure's own metric ("loss" of
+// val_loss, "ppl" of ppl): no run's name.
+bool NamesOwnMetric(const std::string& word, const std::string& metric);
+bool BoundMarkBefore(const std::string& s, size_t at);
 bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to);
 std::string WordBefore(const std::string& s, size_t at, size_t* begin = nullptr);
 size_t ArrowAt(const std::string& s, size_t p);
@@ -256,6 +268,9 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
 // task of a checklist ("- [ ] decode: >60 tok/s"): listed, not runs
 // (classify_plans.cc).
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// An entry or a part that says it has not run, or is headed as an estimate,
+// and a tracker's rows still queued, hold no run (classify_status.cc).
+void DropNotRun(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 void ScanNumber(FigureScan& st, bool sign);
 // Why the numbers with a unit of `text` that are no figure of any run were
 // passed over (an event's, a job's or a compile's duration, a setting, a
@@ -325,6 +340,7 @@ bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std:
 bool DurationCell(const std::string& cell, std::string* seconds);
 bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col);
 bool ParameterHeader(const std::string& header);
+bool SettingHeader(const std::string& header);
 bool PlaceholderCell(const std::string& cell);
 bool ComparisonCell(const std::string& cell);
 bool DashRange(const std::string& cell, std::string* low, std::string* high);

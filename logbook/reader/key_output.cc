@@ -6,12 +6,26 @@
 // the same program set otherwise).
 #include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
 namespace {
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
+
+// A program whose first plain word is a subcommand of its own ("nsys
+// profile", "sudo $(which nsys) stats"; subcommand_programs of output.json).
+bool SubcommandProgram(const std::vector<std::string>& w) {
+  size_t p = 0;
+  while (p < w.size() && (w[p] == "sudo" || w[p] == "time" || (w[p].find('=') != std::string::npos && w[p][0] != '-'))) ++p;
+  if (p >= w.size()) return false;
+  std::string prog = w[p];
+  if (prog == "$(which" && p + 1 < w.size()) prog = w[p + 1].substr(0, w[p + 1].find(')'));  // "$(which nsys)"
+  if (const size_t slash = prog.find_last_of('/'); slash != std::string::npos) prog.erase(0, slash + 1);
+  return OutputVocabulary().subcommand_programs.count(prog) > 0;
+}
 
 }  // namespace
 
@@ -20,6 +34,7 @@ std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 std::string PositionalArgs(const std::string& cmd) {
   const auto w = SpaceWords(cmd);
   std::string out;
+  if (SubcommandProgram(w)) return out;  // "nsys profile ./app": a profiler's subcommand, no run's argument
   // "cargo run --release --bin scan -- 10 4": the program's own arguments
   // follow the "--" that ends the launcher's options.
   const size_t dashes = std::find(w.begin(), w.end(), "--") - w.begin();
@@ -193,8 +208,32 @@ bool LabelsAnOutputBlock(const Entry& entry, const Bullet& b) {
 // The block's configuration: the sub-heading above it, a short label
 // paragraph right before it ("FP16:"), and the values its own command gives
 // the keys the entry's commands vary.
+namespace {
+
+// The last line of a text that is not blank.
+std::string LastLine(const std::string& text) {
+  size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  const size_t nl = text.rfind('\n', end);
+  return text.substr(nl == std::string::npos ? 0 : nl + 1, end + 1 - (nl == std::string::npos ? 0 : nl + 1));
+}
+
+// A profiler's report line right above a block (a line of its own, or the
+// last line of the printout before it: "[4/7] Executing 'cuda_api_sum' stats
+// report"): the report whose table the block prints, a workload of its own.
+void ReportAbove(const Entry& entry, const FencedBlock& b, Config* cfg) {
+  std::string name;
+  for (const auto& p : entry.paragraphs)
+    if (p.end_line < b.line && p.end_line >= b.line - 2 && ReportLine(LastLine(p.text), &name)) (*cfg)[kWorkloadKey] = name;
+  for (const auto& o : entry.outputs)
+    if (o.end_line < b.line && o.end_line >= b.line - 2 && ReportLine(LastLine(o.text), &name)) (*cfg)[kWorkloadKey] = name;
+}
+
+}  // namespace
+
 Config BlockContext(const Entry& entry, const FencedBlock& b, const Config& context, const EntryCtx& x) {
   Config cfg = Under(entry, b.line, context, x);
+  ReportAbove(entry, b, &cfg);
   for (const auto& p : entry.paragraphs) {
     if (p.end_line >= b.line || p.end_line < b.line - 2 || p.output_label || p.text.size() > 60 || p.text.back() != ':')
       continue;

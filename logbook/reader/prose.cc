@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
@@ -286,6 +287,11 @@ bool WholeOf(const std::string& s, size_t start) {
 bool HypotheticalWord(const std::string& w) {
   static const std::set<std::string> k = {"would", "could", "might", "infinitely", "hypothetical", "hypothetically",
                                           "if", "otherwise", "unless", "ideal", "ideally", "theoretical", "theoretically", "ceiling"};
+  return k.count(Lower(w)) > 0;
+}
+
+bool FutureWord(const std::string& w) {
+  static const std::set<std::string> k = reader::DataWords("data/reader/status.json", "future_words");
   return k.count(Lower(w)) > 0;
 }
 

@@ -76,6 +76,10 @@ bool WholeOf(const std::string& s, size_t start);
 // A sentence word that makes its figures hypothetical ("an infinitely fast
 // kernel would yield ...", "if the wire were free ...").
 bool HypotheticalWord(const std::string& w);
+// A word that puts a sentence in the future ("Will run BLOCK_M 64 and 128
+// ..."): what the entry will run or measure (future_words of
+// data/reader/status.json).
+bool FutureWord(const std::string& w);
 
 // A sentence word that makes its figures goals or expectations ("the log
 // should end with ...", "target", "expected"): goal_words of

@@ -227,15 +227,27 @@ bool ParameterHeader(const std::string& header) {
   return std::any_of(w.begin(), w.end(), [](const std::string& x) { return ParameterWords().count(x) > 0; });
 }
 
+// A header of parameter words only ("Size", "Block size", "Seq len"): its
+// cells set the rows up, even written with a unit ("64 MiB").
+bool SettingHeader(const std::string& header) {
+  std::string words;
+  for (char c : Lower(header)) words += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
+  const auto w = Words(words);
+  return !w.empty() && std::all_of(w.begin(), w.end(), [](const std::string& x) { return Words_().parameter_words.count(x) > 0; });
+}
+
 // A column of a derived figure by its header ("Change", "Delta", "vs
-// Baseline") whose cells hold no number of it ("16MB read size", "Reduce
-// allocations"): the rows' names, a label column.
+// Baseline") whose cells hold no number ("16MB read size", "Reduce
+// allocations"; a change written in its own unit, "-5.3 us", is one): the
+// rows' names, a label column.
 bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col) {
   if (!col.derived) return false;
   bool any = false;
   for (const auto& row : t.rows) {
     if (c >= row.size() || EmptyCell(row[c])) continue;
-    if (CellNumber(Unticked(row[c]), col)) return false;
+    std::string unit, cell = Unticked(row[c]);
+    if (!cell.empty() && (cell[0] == '-' || cell[0] == '+')) cell.erase(0, 1);
+    if (CellNumber(Unticked(row[c]), col) || NumberCell(cell, &unit)) return false;  // "-5.3 us" under "Δ vs base": a change
     any = true;
   }
   return any;

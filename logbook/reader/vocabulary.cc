@@ -1,5 +1,6 @@
 #include "logbook/reader/vocabulary.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <mutex>
@@ -117,6 +118,7 @@ Result<Lexicon> LexiconOf(const nlohmann::json& j, const std::string& file) {
     MOELOG_RETURN_IF_ERROR(Words(j, file, "count_words", &lex.count_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "delta_words", &lex.delta_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "goal_words", &lex.goal_words));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "bound_marks", &lex.bound_marks));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "reference_words", &lex.reference_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "estimate_words", &lex.estimate_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "no_run_leads", &lex.no_run_leads));
@@ -238,6 +240,23 @@ double MagnitudeOf(const Lexicon& lex, const std::string& unit, std::string* pla
   return 1;
 }
 
+// A time per item of a run's work ("310 ns/iter", "2.5 μs/n_kv", "4.1
+// ms/image"): a time unit of a step or a call, "/" and a name: the time's
+// metric, whatever the item.
+static bool PerItemTime(const Lexicon& lex, const std::string& unit, UnitInfo* info) {
+  const size_t slash = unit.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 >= unit.size()) return false;
+  const auto base = lex.units.find(unit.substr(0, slash));
+  const std::string item = unit.substr(slash + 1);
+  if (base == lex.units.end() || base->second.metric != "time_s" || base->second.derived ||
+      !std::isalpha(static_cast<unsigned char>(item[0])) ||
+      !std::all_of(item.begin(), item.end(),
+                   [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }))
+    return false;
+  *info = base->second;
+  return true;
+}
+
 bool UnitIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
   // "k tokens/s": a magnitude before a unit is a unit that many times larger.
   std::string unit;
@@ -261,7 +280,7 @@ bool UnitIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
     info->metric += std::string("_per_") + (d[0] == 'G' ? "gpu" : d);
     return true;
   }
-  return false;
+  return PerItemTime(lex, unit, info);
 }
 
 }  // namespace moelog::logbook::reader

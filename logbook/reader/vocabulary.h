@@ -35,6 +35,9 @@ struct UnitInfo {
 struct Lexicon {
   std::map<std::string, UnitInfo> units;  // as written -> what it measures
   std::set<std::string> statistic_words, metric_words, count_words, delta_words, goal_words;
+  // Marks written right before a figure that make it a bound, not a reading
+  // ("<500ms", "≥ 2.5 s", ">= 90 fps"): a claim, a goal or a limit.
+  std::set<std::string> bound_marks;
   // A magnitude written right after a number ("630K", "6.44B", "221k"):
   // the number is that many times as large, its digits shown as written.
   std::map<std::string, double> magnitudes;

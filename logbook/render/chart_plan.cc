@@ -12,6 +12,7 @@
 #include "engine/v5p/coverage.h"
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
+#include "logbook/reader/blocks_benchtools.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
 #include "logbook/text.h"
@@ -138,6 +139,11 @@ std::vector<std::string> VariedKeys(const std::vector<ChartPoint>& points) {
                                   return k != "mlp_path" && FollowsFrom(points, "mlp_path", k);
                                 }),
                  varied.end());
+  // A profiler's count (calls, instances) labels a row beside its name: no
+  // axis, cluster or series of a chart of its times.
+  if (std::any_of(varied.begin(), varied.end(), [](const std::string& k) { return !ProfilerCountKey(k); }))
+    varied.erase(std::remove_if(varied.begin(), varied.end(), [](const std::string& k) { return ProfilerCountKey(k); }),
+                 varied.end());
   return varied;
 }
 
@@ -244,8 +250,9 @@ Status ChooseAxis(const std::vector<ChartPoint>& points, const std::vector<std::
   if (numeric->empty() && categorical->empty()) {
     // Some other key varies: bars by it. Statistics of one run (p50, mean,
     // tail median) are no sweep.
+    // A profiler's count (calls, instances) labels a row; it is no axis of its times.
     for (const auto& k : varied)
-      if (k != "statistic") {
+      if (k != "statistic" && !ProfilerCountKey(k)) {
         *categorical = k;
         break;
       }

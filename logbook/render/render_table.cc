@@ -15,6 +15,7 @@
 #include "engine/v5p/coverage.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/numbers.h"
+#include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/render/units.h"
 #include "logbook/store/stored_run.h"
@@ -796,6 +797,33 @@ std::string CommonUnit(const std::vector<RecordedFigure>& figures, const std::st
 
 // A recorded figure as its author wrote it ("0.027212", "21.050"), when it
 // was written in the unit its column shows; else at the column's decimals.
+// Whether `digits` stand in `text` as one number of their own (not part of
+// a longer one: "1,412" in "| 1,412 |", not in "21,412").
+bool NumberIn(const std::string& text, const std::string& digits) {
+  auto part = [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) || ch == ',' || ch == '.'; };
+  for (size_t at = text.find(digits); at != std::string::npos; at = text.find(digits, at + 1)) {
+    const size_t end = at + digits.size();
+    const bool before = at > 0 && part(text[at - 1]);
+    const bool after = end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == ',' ||
+                                             (text[end] == '.' && end + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[end + 1]))));
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+// A figure's digits grouped as its author wrote them: "9,118,240" when its
+// line writes them so, "1306.66" when it writes them plain; as shown otherwise.
+std::string AsWrittenGrouping(const RecordedFigure& f, const std::string& shown) {
+  if (shown.empty() || shown.find_first_not_of("0123456789,.-") != std::string::npos) return shown;
+  std::string plain = shown;
+  plain.erase(std::remove(plain.begin(), plain.end(), ','), plain.end());
+  const std::string grouped = GroupThousands(plain);
+  if (grouped == plain) return shown;
+  if (NumberIn(f.text, grouped)) return grouped;
+  if (NumberIn(f.text, plain)) return plain;
+  return shown;
+}
+
 std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   auto it = f.run.metrics.find(c.metric);
   if (it == f.run.metrics.end()) return "-";
@@ -823,8 +851,11 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
                               WrittenUnitFactor(u->second) == 1)
            : u != f.run.units.end() && (canon(u->second) == canon(c.unit) || SameWrittenUnit(u->second, c.unit)));
   // "12.4 TFLOP/s" in a column of GFLOPS: as written, unit and all.
-  if (const std::string other = as_written ? "" : OtherUnitText(f.run, c.metric); !other.empty())
-    return (f.run.approximate.count(c.metric) ? "~" : "") + other;
+  if (const std::string other = as_written ? "" : OtherUnitText(f.run, c.metric); !other.empty()) {
+    const size_t sp = other.find(' ');  // "11,020 MB/s": its digits grouped as written too
+    const std::string shown = sp == std::string::npos ? other : AsWrittenGrouping(f, other.substr(0, sp)) + other.substr(sp);
+    return (f.run.approximate.count(c.metric) ? "~" : "") + shown;
+  }
   // "~17.5": the author's approximation stays one. A time written in
   // another unit keeps its significant digits (0.406 s -> 406 ms).
   int decimals = as_written ? std::min(d->second, 16) : c.decimals;
@@ -834,11 +865,11 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   // Throughputs and cycle counts are grouped by thousands ("14,410 cycles").
   if (c.metric == "tokens_per_s" || c.metric.rfind("tokens_per_s", 0) == 0 || c.metric == "cycles" ||
       (c.metric.size() > 6 && c.metric.compare(c.metric.size() - 6, 6, "_per_s") == 0 && c.metric != "gb_per_s")) {
-    std::string out = GroupThousands(MedianText(f.run, c.metric, it->second * c.scale, decimals));
+    std::string out = AsWrittenGrouping(f, GroupThousands(MedianText(f.run, c.metric, it->second * c.scale, decimals)));
     if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
     return out + RepeatsText(f.run, c.metric, c.scale, decimals);
   }
-  std::string out = MedianText(f.run, c.metric, it->second * c.scale, decimals);
+  std::string out = AsWrittenGrouping(f, MedianText(f.run, c.metric, it->second * c.scale, decimals));
   if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
   return out + RepeatsText(f.run, c.metric, c.scale, decimals);
 }
@@ -977,9 +1008,12 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
 
 }  // namespace
 
-std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
-  std::string out = "Recorded in this logbook; moelog ran nothing.";
-  if (figures.empty()) return out + "\n";
+namespace {
+
+// One table of recorded figures (`numbers`: each figure's number in the
+// whole record, document order), its notes after it.
+std::string RecordedTablePart(const std::vector<RecordedFigure>& figures, const std::vector<int>& numbers) {
+  std::string out;
   // Keys every figure has with one value are said once; the others are columns.
   std::map<std::string, std::set<std::string>> values;
   std::map<std::string, size_t> present;
@@ -999,7 +1033,7 @@ std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
     for (size_t i = 0; i < shared.size(); ++i) every += (i ? ", " : "") + shared[i];
     every = NoteLine(every + ".");
   }
-  out += "\n\n|";
+  out += "|";
   const auto cols = RecordedColumns(figures);
   Cell(&out, "#");
   for (const auto& k : keys) Cell(&out, EscapeCell(k));
@@ -1014,14 +1048,14 @@ std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
   for (size_t n = 0; n < figures.size(); ++n) {
     const RecordedFigure& f = figures[n];
     out += "|";
-    Cell(&out, std::to_string(n + 1));
+    Cell(&out, std::to_string(numbers[n]));
     for (const auto& k : keys) {
       auto it = f.run.config.find(k);
       Cell(&out, it == f.run.config.end() ? "-" : EscapeCell(it->second));  // "Store||XOR" is one cell
     }
     for (const auto& c : cols) Cell(&out, RecordedCell(f, c));
     out += "\n";
-    same[f.run.config].push_back(static_cast<int>(n + 1));
+    same[f.run.config].push_back(numbers[n]);
   }
   std::string dup;
   for (const auto& [cfg, lines] : same) {
@@ -1032,6 +1066,34 @@ std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
   }
   if (!every.empty()) out += "\n" + every + "\n";
   if (!dup.empty()) out += "\nRecorded figures moelog cannot tell apart:\n\n" + dup;
+  return out;
+}
+
+}  // namespace
+
+std::string RenderRecordedTable(const std::vector<RecordedFigure>& figures) {
+  std::string out = "Recorded in this logbook; moelog ran nothing.";
+  if (figures.empty()) return out + "\n";
+  // A profiler's reports (its kernels', its API calls') are workloads of
+  // their own: a table each, its figures numbered in the record's order.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<size_t>> parts;
+  for (size_t n = 0; n < figures.size(); ++n) {
+    auto it = figures[n].run.config.find(reader::kWorkloadKey);
+    const std::string w = it == figures[n].run.config.end() ? "" : it->second;
+    if (!parts.count(w)) order.push_back(w);
+    parts[w].push_back(n);
+  }
+  for (const auto& w : order) {
+    std::vector<RecordedFigure> part;
+    std::vector<int> numbers;
+    for (size_t n : parts[w]) part.push_back(figures[n]), numbers.push_back(static_cast<int>(n + 1));
+    if (order.size() > 1 && !w.empty())  // the report is named above its table
+      for (auto& f : part) f.run.config.erase(reader::kWorkloadKey);
+    out += out.back() == '\n' ? "\n" : "\n\n";
+    if (order.size() > 1 && !w.empty()) out += "Report `" + w + "`:\n\n";
+    out += RecordedTablePart(part, numbers);
+  }
   return out;
 }
 

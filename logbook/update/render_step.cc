@@ -8,6 +8,7 @@
 #include "engine/target.h"
 #include "logbook/numbers.h"
 #include "logbook/render/calibration.h"
+#include "logbook/reader/blocks_benchtools.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/chart_gnuplot.h"
 #include "logbook/render/render_table.h"
@@ -254,6 +255,11 @@ std::string RecordedRegion(const LoadedDocument& doc, bool draw, const UnitWork&
   bool indistinct = false;
   for (const auto& f : w.unit->recorded) indistinct = !configs.insert(f.run.config).second || indistinct;
   if (indistinct) return content + "No chart: some figures above cannot be told apart, and a chart of the others would mislead.\n\n";
+  // A profiler's reports are workloads of their own: one chart of them all would mix them.
+  std::set<std::string> workloads;
+  for (const auto& f : w.unit->recorded)
+    if (auto it = f.run.config.find(reader::kWorkloadKey); it != f.run.config.end()) workloads.insert(it->second);
+  if (workloads.size() > 1) return content + "No chart: the figures above are of " + std::to_string(workloads.size()) + " reports, which one chart would mix.\n\n";
   content += ChartLink(doc, w, TableOf(w), doc.scan.Find(w.unit->id), draw, err, &sum->write_errors, nullptr);
   return content;
 }

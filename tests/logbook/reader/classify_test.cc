@@ -249,14 +249,16 @@ TEST(ReaderClassify, AProjectionIsAnEstimate) {
 }
 
 // A range under a metric's name is the entry's one measurement (its min and
-// max); under a label that names no key, nothing tells whose it is: listed.
+// max, one row as written); under a label that names no key, nothing tells
+// whose it is: listed.
 TEST(ReaderClassify, ARangeIsTabledOnlyWhereItsMeasurementIsNamedOrAlone) {
   const std::string text =
       "# Log\n\n## 2026-01-01 Spread\n- Latency: 12.1-12.9 ms\n\n"
       "## 2026-01-02 Vendor\n- Tried the vendor library scan as a baseline: between 5.1 and 5.8 us\n";
-  const Fates one = EntryFates(text, 0);
-  EXPECT_TRUE(Has(one.tabled, 0.0121));
-  EXPECT_TRUE(Has(one.tabled, 0.0129));
+  const auto figs = LogbookFigures(ParseLogbook(text, "t.md"), nullptr);
+  ASSERT_EQ(figs[0].size(), 1u);
+  EXPECT_NEAR(figs[0][0].run.metrics.at("min_time_s"), 0.0121, 1e-12);
+  EXPECT_NEAR(figs[0][0].run.metrics.at("max_time_s"), 0.0129, 1e-12);
   const Fates vendor = EntryFates(text, 1);
   EXPECT_TRUE(vendor.tabled.empty());
   EXPECT_FALSE(vendor.why.empty());

@@ -399,5 +399,88 @@ TEST(ReaderForms, AResultUnderOneSubHeadingIsThatPartsRecord) {
   EXPECT_NE(At(figs, 15), nullptr);
 }
 
+// A table of a study's steps where the time column holds a figure on the
+// steps that ran and a status on the others ("*analysis only*", "blocked
+// (driver)", "to be decided"): the column is still a time column, its
+// figures are read, the status cells are no figures.
+TEST(ReaderForms, StatusCellsAmongAColumnsFiguresLeaveItReadable) {
+  const auto figs = EntryFigures(
+      "| Step | Tool | Wall clock | Next |\n"                                     // line 5
+      "|---|---|---|---|\n"
+      "| **Reference** | plain loop | **41.20 s** | profile it |\n"               // line 7
+      "| Profile pass | sampler | *analysis only* | vectorize |\n"                // line 8
+      "| **Vectorized** | array ops | **12.75 s** | try threads |\n"             // line 9
+      "| Thread pool | 8 workers | blocked (driver) | drop it |\n"             // line 10
+      "| **Device port** | GPU arrays | **3.08 s** | fuse kernels |\n"          // line 11
+      "| Fused kernels | custom | to be decided | later |\n");                   // line 12
+  ASSERT_NE(At(figs, 7), nullptr);
+  EXPECT_DOUBLE_EQ(At(figs, 7)->run.metrics.begin()->second, 41.20);
+  EXPECT_NE(At(figs, 9), nullptr);
+  EXPECT_NE(At(figs, 11), nullptr);
+  EXPECT_EQ(At(figs, 8), nullptr);
+  EXPECT_EQ(At(figs, 10), nullptr);
+  EXPECT_EQ(At(figs, 12), nullptr);
+}
+
+// A notes column whose cells are mostly words and once a number with a unit
+// ("saves 2 ms" is no cell of a figure) stays a notes column.
+TEST(ReaderForms, ANotesColumnWithOneFigureIsNoMetricColumn) {
+  const auto figs = EntryFigures(
+      "| Variant | Effect |\n"                 // line 5
+      "|---|---|\n"
+      "| a | 3 ms |\n"                          // line 7
+      "| b | slower on small inputs |\n"       // line 8
+      "| c | same as a |\n");                   // line 9
+  EXPECT_EQ(At(figs, 8), nullptr);
+  EXPECT_EQ(At(figs, 9), nullptr);
+}
+
+// A figure written after a bound mark is a claim, a goal or a limit, not a
+// reading ("<400ms", "\u2265 1.5 s", ">= 60 fps"); an arrow ("->") between two
+// readings, and a reading after an HTML line break, stay readings.
+TEST(ReaderForms, AFigureAfterABoundMarkIsNoReading) {
+  const auto figs = EntryFigures(
+      "- Claim checked: cold load <400ms per adapter\n"          // line 5
+      "- Protocol: let the device idle \u2265 1.5 s first\n"      // line 6
+      "- Ship when the frame holds >= 60 fps\n"                  // line 7
+      "- Rank 8 cold load: 3.7 ms\n"                             // line 8
+      "- Warm path: 4.1 -> 3.2 ms\n");                            // line 9
+  EXPECT_EQ(At(figs, 5), nullptr);
+  EXPECT_EQ(At(figs, 6), nullptr);
+  EXPECT_EQ(At(figs, 7), nullptr);
+  EXPECT_NE(At(figs, 8), nullptr);
+  EXPECT_NE(At(figs, 9), nullptr);
+}
+
+// A figure worked out on the page from two others ("`6.12 / 8 \u2248 0.77 ms`",
+// "3 x 4.1 = 12.3 ms") is computed, not a reading; a reading written with
+// "\u2248" alone ("decode \u2248 0.91 ms") stays one.
+TEST(ReaderForms, AFigureWorkedOutFromOthersIsComputed) {
+  const auto figs = EntryFigures(
+      "- Per layer: `6.12 / 8 \u2248 0.77 ms`\n"      // line 5
+      "- Three calls: 3 x 4.1 = 12.3 ms\n"              // line 6
+      "- Measured decode \u2248 0.91 ms\n");            // line 7
+  EXPECT_EQ(At(figs, 5), nullptr);
+  EXPECT_EQ(At(figs, 6), nullptr);
+  EXPECT_NE(At(figs, 7), nullptr);
+}
+
+// A search engine's bench log kept as one table: a row per build, the search
+// rate under a header that is its unit ("NPS": nodes per second), written
+// in full, with a magnitude or approximately ("~512k"); the node count is
+// the bench's signature, no figure of speed.
+TEST(ReaderForms, ASearchRateColumnNamedByItsUnit) {
+  const auto figs = EntryFigures(
+      "| Date | Build | Nodes | NPS | Notes |\n"                                   // line 5
+      "|---|---|---|---|---|\n"
+      "| 2026-03-01 | base @ 1a2b3c4 | 3,118,204 | 288,415 | reference build |\n"    // line 7
+      "| 2026-03-02 | lmr tweak @ 5d6e7f8 | 3,020,777 | ~512k | faster pruning |\n");  // line 8
+  ASSERT_NE(At(figs, 7), nullptr);
+  ASSERT_EQ(At(figs, 7)->run.metrics.count("nodes_per_s"), 1u);
+  EXPECT_DOUBLE_EQ(At(figs, 7)->run.metrics.at("nodes_per_s"), 288415);
+  ASSERT_NE(At(figs, 8), nullptr);
+  EXPECT_EQ(At(figs, 8)->run.metrics.count("nodes_per_s"), 1u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook

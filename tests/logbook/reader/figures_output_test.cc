@@ -30,18 +30,17 @@ TEST(ReaderOutputFigures, NamedLinesOfAServingBlock) {
       "Mean TTFT (ms):                   152.30\n"                  // 14
       "```\n");
   EXPECT_EQ(OnLine(figs, 10), nullptr);
+  // The block is one run's record: one row, each line's figure under its own name.
+  ASSERT_EQ(figs.size(), 1u);
   const RecordedFigure* d = OnLine(figs, 11);
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->run.config.at("metric"), "Benchmark duration");
-  EXPECT_DOUBLE_EQ(d->run.metrics.at("time_s"), 46.96);
-  const RecordedFigure* t = OnLine(figs, 12);
-  ASSERT_NE(t, nullptr);
-  EXPECT_DOUBLE_EQ(t->run.metrics.at("tokens_per_s"), 1875.4);
-  const RecordedFigure* m = OnLine(figs, 14);
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(m->run.units.at("time_s"), "ms");
-  EXPECT_EQ(m->run.decimals.at("time_s"), 2);
-  EXPECT_EQ(m->run.config.at("group"), "Time to First Token");
+  EXPECT_FALSE(d->run.config.count("metric"));
+  EXPECT_EQ(d->run.config.at("group"), "Serving Benchmark Result");
+  EXPECT_DOUBLE_EQ(d->run.metrics.at("benchmark_duration_time_s"), 46.96);
+  EXPECT_DOUBLE_EQ(d->run.metrics.at("output_token_throughput_tokens_per_s"), 1875.4);
+  EXPECT_EQ(d->run.units.at("mean_ttft_time_s"), "ms");
+  EXPECT_EQ(d->run.decimals.at("mean_ttft_time_s"), 2);
+  EXPECT_NEAR(d->run.metrics.at("mean_ttft_time_s"), 0.15230, 1e-12);
 }
 
 TEST(ReaderOutputFigures, EachCommandKeysTheBlockBelowIt) {
@@ -283,10 +282,10 @@ TEST(ReaderOutputFigures, ServingBlocksKeyedByTheFlagsTheirCommandsVary) {
   const auto figs = Read("```bash\nvllm bench serve --model m --request-rate 2 --num-prompts 50\n```\n\n```\n" + Serving("1.94", "210.5") +
                          "```\n\n```bash\nvllm bench serve --model m --request-rate 8 --num-prompts 50\n```\n\n```\n" +
                          Serving("7.41", "388.2") + "```\n");
-  ASSERT_EQ(figs.size(), 4u);
+  ASSERT_EQ(figs.size(), 2u);  // a row per block
   EXPECT_EQ(figs[0].run.config.at("request_rate"), "2");
-  EXPECT_EQ(figs[1].run.config.at("request_rate"), "2");
-  EXPECT_EQ(figs[2].run.config.at("request_rate"), "8");
+  EXPECT_EQ(figs[1].run.config.at("request_rate"), "8");
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
   EXPECT_FALSE(figs[0].run.config.count("model"));  // the same in both: tells nothing apart
   EXPECT_FALSE(figs[0].run.config.count("args"));
 }
@@ -294,10 +293,10 @@ TEST(ReaderOutputFigures, ServingBlocksKeyedByTheFlagsTheirCommandsVary) {
 TEST(ReaderOutputFigures, ServingBlocksKeyedByTheLabelAboveThem) {
   const auto figs = Read("* 2 req/s\n\n```\n" + Serving("1.94", "210.5") + "```\n\n* 8 req/s\n\n```\n" +
                          Serving("7.41", "388.2") + "```\n\nvLLM v0.9.1\n\n```\n" + Serving("7.60", "350.0") + "```\n");
-  ASSERT_EQ(figs.size(), 6u);
+  ASSERT_EQ(figs.size(), 3u);  // a row per block
   EXPECT_EQ(figs[0].run.config.at("setup"), "2 req/s");
-  EXPECT_EQ(figs[2].run.config.at("setup"), "8 req/s");
-  EXPECT_EQ(figs[4].run.config.at("setup"), "vLLM v0.9.1");
+  EXPECT_EQ(figs[1].run.config.at("setup"), "8 req/s");
+  EXPECT_EQ(figs[2].run.config.at("setup"), "vLLM v0.9.1");
 }
 
 // A pasted shell session: a listing's aligned names (`ls`) are no column

@@ -298,6 +298,33 @@ TEST(ReaderFigures, PartWordsBeforeFiguresQualifyOneRunsMetrics) {
     for (const auto& [metric, value] : f.run.metrics) EXPECT_NE(value, (87.894 + 87.414) / 2) << metric;
 }
 
+// A quality of the model written as a bare number ("val loss 3.2791",
+// "Val loss: 3.2791", "ppl 12.4, loss 2.51") is a figure named by it; a
+// goal's ("Target: val loss 3.28") is none, nor an arrow's sides without a
+// unit; a subject names the run whose loss it is.
+TEST(ReaderFigures, BareQualitiesOfTheModelAreFigures) {
+  auto figures = [](const std::string& result) {
+    return RecordedFigures(ParseLogbook("# N\n\n## 2026-03-01 run\n\n" + result + "\n", "t.md").entries.at(0));
+  };
+  for (const std::string text : {"- val loss 3.2791 at step 3200", "- val_loss: 3.2791", "- Val loss: 3.2791 (step 3200)",
+                                 "Final val loss was 3.2791."}) {
+    const auto figs = figures(text);
+    ASSERT_EQ(figs.size(), 1u) << text;
+    EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("val_loss"), 3.2791) << text;
+  }
+  const auto two = figures("- ppl 12.4, loss 2.51");
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_DOUBLE_EQ(two[0].run.metrics.at("ppl"), 12.4);
+  EXPECT_DOUBLE_EQ(two[0].run.metrics.at("loss"), 2.51);
+  EXPECT_TRUE(figures("- Target: val loss 3.28 or lower").empty());
+  EXPECT_TRUE(figures("- loss went from 3.41 to 3.29").empty());
+  const auto arms = figures("- Result: P1 finished at loss 5.17 and 182,311 tok/s; P2 finished at loss 5.16 and 180,955 tok/s.");
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_DOUBLE_EQ(arms[0].run.metrics.at("loss"), 5.17);
+  EXPECT_DOUBLE_EQ(arms[1].run.metrics.at("loss"), 5.16);
+  EXPECT_NE(arms[0].run.config, arms[1].run.config);
+}
+
 // A table of values by column under a sub-heading that names the unit
 // ("### Decode (tok/s)"): its cells are in that unit, a metric named by the
 // sub-heading's other words (decode and prefill rates are two columns); a

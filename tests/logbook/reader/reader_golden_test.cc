@@ -84,13 +84,16 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_dot_dated",
                              "reader_hyperfine",
                              "reader_journal",
+                             "reader_nsys_reports",
                              "reader_numbered",
                              "reader_pasted_console",
                              "reader_preamble",
                              "reader_printed_logs",
                              "reader_report",
                              "reader_research_log",
+                             "reader_result_blocks",
                              "reader_serving",
+                             "reader_status_tracker",
                              "reader_worklog"));
 
 }  // namespace

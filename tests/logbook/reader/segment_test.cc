@@ -634,5 +634,15 @@ TEST(SegmentParse, SectionsNamedForTheMachineOrOthersWorkAreNoEntries) {
   EXPECT_FALSE(IsReservedSectionName("Fused kernel"));
 }
 
+// A section that lists the host's and the model's facts ("## Host & model
+// info": cores, memory, file size) states the machine, it records no run.
+TEST(SegmentParse, AnInfoSectionOfTheHostIsNoEntry) {
+  const std::string doc = "# Engine perf\n\n## Host & model info\n\n- Cores: **16**\n- Memory: **31.2 GB**\n\n"
+                          "## Decode runs\n\n| run | tok/s |\n|---|---|\n| a | 41.5 |\n";
+  EXPECT_EQ(Headings(ParseLogbook(doc, "t.md")), std::vector<std::string>{"Decode runs"});
+  EXPECT_TRUE(IsReservedSectionName("Host & model info"));
+  EXPECT_FALSE(IsReservedSectionName("2. Run info"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -16,7 +16,12 @@ TEST(ReaderStages, EachFateNamesItsStage) {
   EXPECT_EQ(FateStage("listed, not tabled: a difference of two runs (smaller, faster ...), not one run's figure"),
             "classify");
   EXPECT_EQ(FateStage("listed, not tabled: an estimate (\"~\", \"about\" ...), not a run"), "classify");
+  EXPECT_EQ(FateStage("listed, not tabled: its status says it has not run (\"PENDING\"): its figures are its plan"),
+            "classify");
   EXPECT_EQ(FateStage("listed, not tabled: no unit, and nothing in the entry names its metric"), "figures");
+  EXPECT_EQ(FateStage("listed, not tabled: a bound (written after <, >, \u2264 or \u2265): a claim, a goal or a limit, not a reading"),
+            "classify");
+  EXPECT_EQ(FateStage("listed, not tabled: computed from the numbers before \"=\" or \"\u2248\", not a measurement"), "classify");
 }
 
 // Every line of an entry that states a number with a unit gets a fate: the

@@ -178,5 +178,24 @@ TEST(ReaderVocabulary, DataWordsReadAStagesWordList) {
   EXPECT_TRUE(DataWordMap("data/reader/table.json", "same_run_words").empty());  // an array, not a map
 }
 
+// A time unit of a step or a call written per an item of the work ("ns/iter"
+// of a bench harness, "\u03bcs/n_kv", "ms/image"): a time; a rate ("GB/s") and
+// a speedup per item stay what they are.
+TEST(ReaderVocabulary, ATimePerItemIsATime) {
+  UnitInfo u;
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "ns/iter", &u));
+  EXPECT_EQ(u.metric, "time_s");
+  EXPECT_DOUBLE_EQ(u.factor, 1e-9);
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "\xCE\xBCs/n_kv", &u));
+  EXPECT_EQ(u.metric, "time_s");
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "ms/image", &u));
+  EXPECT_DOUBLE_EQ(u.factor, 1e-3);
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "GB/s", &u));
+  EXPECT_EQ(u.metric, "gb_per_s");
+  EXPECT_FALSE(UnitIn(ReaderLexicon(), "x/iter", &u));
+  EXPECT_FALSE(UnitIn(ReaderLexicon(), "min/epoch", &u));
+  EXPECT_FALSE(UnitIn(ReaderLexicon(), "ms/", &u));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -1,0 +1,64 @@
+// Reader stage figures: the qualities of a model's output written as bare
+// numbers ("val loss 3.2791", "perplexity of 12.4", "Val loss: 3.2791"): no
+// unit, a figure named by the quality (quality_words of vocabulary.json).
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+
+// A quality of a model's output by its snake-case name (quality_words of
+// vocabulary.json: loss, bpb, perplexity ...), one qualifier before it at
+// most (quality_qualifiers: "val_loss"; "final_val_loss" is val_loss): the
+// name; "" for any other name.
+std::string QualityName(const std::string& name) {
+  static const std::set<std::string> qualities = DataWords("data/reader/vocabulary.json", "quality_words");
+  static const std::set<std::string> qualifiers = DataWords("data/reader/vocabulary.json", "quality_qualifiers");
+  const size_t us = name.rfind('_');
+  if (us == std::string::npos) return qualities.count(name) ? name : "";
+  if (!qualities.count(name.substr(us + 1))) return "";
+  const size_t q = name.rfind('_', us - 1);
+  const std::string qualifier = name.substr(q == std::string::npos ? 0 : q + 1, us - (q == std::string::npos ? 0 : q + 1));
+  return qualifiers.count(qualifier) ? qualifier + name.substr(us) : "";
+}
+
+// "val loss 3.2791", "perplexity of 12.4", "final val loss was 3.2791": a
+// number with no unit after a quality's name (QualityName), words of
+// linking between at most: that name; "".
+std::string QualityBefore(const std::string& s, size_t start) {
+  static const std::set<std::string> links = {"was", "is", "of", "at", "reached", "hit", "now", "went", "to"};
+  auto skip = [&s](size_t b) {
+    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == ':' || s[b - 1] == '=' || s[b - 1] == '`' || s[b - 1] == '*')) --b;
+    return b;
+  };
+  size_t at = start;
+  for (int n = 0; n < 4; ++n) {
+    size_t wb = 0;
+    const std::string w = SnakeKey(WordBefore(s, skip(at), &wb));
+    if (w.empty() || !links.count(w)) {
+      const std::string q = SnakeKey(WordBefore(s, skip(wb)));
+      const std::string two = QualityName(q.empty() ? w : q + "_" + w);
+      return two.empty() ? QualityName(w) : two;
+    }
+    at = wb;
+  }
+  return "";
+}
+
+// The quality a bare number names: the words before it, or, for the text's
+// first number, the label it follows ("Val loss: 3.2791"); "" for none.
+std::string BareQuality(const std::string& s, size_t start, const ScanMode& mode) {
+  if (std::string q = QualityBefore(s, start); !q.empty()) return q;
+  if (s.find_first_not_of(" `*") != start) return "";
+  std::string label;
+  for (char c : mode.label)
+    if (c != '*' && c != '`' && c != ':') label += c;
+  return QualityName(SnakeKey(parse_detail::Trim(label)));
+}
+
+bool NamesOwnMetric(const std::string& word, const std::string& metric) {
+  const std::string w = SnakeKey(word);
+  return !w.empty() && (metric == w || (metric.size() > w.size() &&
+                                        metric.compare(metric.size() - w.size() - 1, std::string::npos, "_" + w) == 0));
+}
+
+}  // namespace moelog::logbook::reader
