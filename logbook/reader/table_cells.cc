@@ -233,7 +233,7 @@ bool SettingHeader(const std::string& header) {
   std::string words;
   for (char c : Lower(header)) words += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
   const auto w = Words(words);
-  return !w.empty() && std::all_of(w.begin(), w.end(), [](const std::string& x) { return Words_().parameter_words.count(x) > 0; });
+  return !w.empty() && std::all_of(w.begin(), w.end(), [](const std::string& x) { return ParameterWords().count(x) > 0; });
 }
 
 // A column of a derived figure by its header ("Change", "Delta", "vs
