@@ -12,6 +12,24 @@ std::string Trim(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
+std::string LowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<std::string> SpaceWords(std::string_view s) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < s.size();) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    size_t e = i;
+    while (e < s.size() && !std::isspace(static_cast<unsigned char>(s[e]))) ++e;
+    if (e > i) out.emplace_back(s.substr(i, e - i));
+    i = e;
+  }
+  return out;
+}
+
 std::vector<std::string> SplitList(std::string_view s, char sep) {
   std::vector<std::string> out;
   while (!s.empty()) {

@@ -1,5 +1,6 @@
-// Small text helpers every stage uses: one Trim, one list splitter, one
-// splitter of slash-joined key=value pairs.
+// Small text helpers every stage uses: one Trim, one lower-caser, one
+// splitter of words, one list splitter, one splitter of slash-joined
+// key=value pairs.
 #ifndef MOELOG_LOGBOOK_TEXT_H_
 #define MOELOG_LOGBOOK_TEXT_H_
 
@@ -11,6 +12,12 @@ namespace moelog::logbook {
 
 // `s` without leading and trailing white space (std::isspace).
 std::string Trim(std::string_view s);
+
+// `s` with its ASCII letters in lower case (other bytes as they are).
+std::string LowerAscii(std::string_view s);
+
+// The words of `s` between white space (std::isspace), as written.
+std::vector<std::string> SpaceWords(std::string_view s);
 
 // The pieces of `s` between `sep`s, empty ones left out (not trimmed):
 // "a,,b," -> {"a", "b"}.

@@ -15,12 +15,6 @@ namespace moelog::logbook {
 
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 struct BlockWords {
   std::set<std::string> labels, headings, sessions, result_words, units;
 };
@@ -130,7 +124,7 @@ bool ShellishLine(std::string_view l) {
   if (t.empty()) return false;
   if (t[0] == '#' || t.back() == '\\' || t.rfind("./", 0) == 0) return true;
   const auto tokens = Tokens(t);
-  const std::string first = Lower(tokens.empty() ? std::string_view{} : tokens[0]);
+  const std::string first = LowerAscii(tokens.empty() ? std::string_view{} : tokens[0]);
   for (const char* w : {"export", "cd", "then", "fi", "do", "done", "source", "set", "echo", "unset"})
     if (first == w) return true;
   if ((first == "for" || first == "if" || first == "while") && ShellControl(t, tokens)) return true;
@@ -198,13 +192,7 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 
 
 // "[ 510] 9.4s/step": a log line that starts with its counter, never a command.
-bool CounterLine(std::string_view l) {
-  const std::string t = Trim(l);
-  const size_t close = t.find(']');
-  if (t.size() < 3 || t[0] != '[' || close == std::string::npos || close > 12) return false;
-  const std::string n = Trim(std::string_view(t).substr(1, close - 1));
-  return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
+bool CounterLine(std::string_view l) { return CounterEnd(Trim(l)) > 0; }
 
 // One line of printed output: JSON, CSV, key=value, a result word, two
 // numbers or more, or a figure with its unit.
@@ -220,7 +208,7 @@ bool OutputLine(std::string_view l) {
   for (std::string_view tok : tokens) numbers += IsNumberToken(tok) ? 1 : 0;
   if (numbers >= 2) return true;
   if (!tokens.empty()) {
-    std::string first = Lower(tokens[0]);
+    std::string first = LowerAscii(tokens[0]);
     while (!first.empty() && (first.back() == ':' || first.back() == ',')) first.pop_back();
     if (numbers >= 1 && Words().result_words.count(first)) return true;
   }
@@ -234,7 +222,7 @@ bool OutputLine(std::string_view l) {
 }  // namespace
 
 bool IsShellFence(std::string_view info) {
-  const std::string lang = Lower(InfoLang(info));
+  const std::string lang = LowerAscii(InfoLang(info));
   return lang.empty() || lang == "bash" || lang == "sh" || lang == "shell" || lang == "console" || lang == "zsh" ||
          lang == "shell-session";
 }
@@ -294,10 +282,10 @@ bool IsOutputLabel(std::string_view text) {
   return Words().labels.count(last) > 0 && std::count(t.begin(), t.end(), ' ') <= 4;
 }
 
-bool IsOutputLabelWord(std::string_view word) { return Words().labels.count(Lower(word)) > 0; }
+bool IsOutputLabelWord(std::string_view word) { return Words().labels.count(LowerAscii(word)) > 0; }
 
 bool IsOutputHeading(std::string_view text) {
-  std::string t = Lower(text);
+  std::string t = LowerAscii(text);
   t = Trim(t.substr(0, t.find('(')));
   while (!t.empty() && t.back() == ':') t.pop_back();
   return Words().headings.count(t) > 0;
@@ -314,7 +302,7 @@ bool UnitLabelFigure(std::string_view text) {
   std::string label;
   for (char c : text.substr(0, colon))
     if (c != '*' && c != '_' && c != '`') label += c;
-  label = Lower(Trim(label));
+  label = LowerAscii(Trim(label));
   if (!label.empty() && label.back() == ')') {
     label.pop_back();
     label = label.substr(label.rfind('(') == std::string::npos ? 0 : label.rfind('(') + 1);
@@ -346,7 +334,7 @@ bool StatesFigure(std::string_view text) {
       ++e;
     std::string written(text.substr(u, e - u));
     while (!written.empty() && (written.back() == '.' || written.back() == ':')) written.pop_back();
-    const std::string unit = Lower(written);
+    const std::string unit = LowerAscii(written);
     if (!unit.empty() && units.count(unit)) return true;
     // A rate in any unit the figures stage knows ("1.3 MH/s", "41,200 ops/s").
     if (reader::UnitInfo info{}; written.find('/') != std::string::npos &&
@@ -397,7 +385,7 @@ std::vector<HeadingNumber> HeadingNumbers(std::string_view h) {
       while (e < h.size() && e - u < 12 && !std::isspace(static_cast<unsigned char>(h[e])) && h[e] != ',' &&
              h[e] != ';' && h[e] != ')' && h[e] != '(' && h[e] != '`')
         ++e;
-      std::string unit = Lower(h.substr(u, e - u));
+      std::string unit = LowerAscii(h.substr(u, e - u));
       while (!unit.empty() && (unit.back() == '.' || unit.back() == ':')) unit.pop_back();
       if (!unit.empty() && Words().units.count(unit)) n.unit = unit;
       else if (u == j && j < h.size() && std::isalpha(static_cast<unsigned char>(h[j]))) n.unit.assign(1, '?');  // "4k", "2nd"
@@ -455,7 +443,7 @@ bool LooksLikeOutput(std::string_view text) {
 
 FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
   cue->clear();
-  const std::string lang = Lower(InfoLang(f.info));
+  const std::string lang = LowerAscii(InfoLang(f.info));
   if (!IsShellFence(f.info)) {
     *cue = "info";
     return FenceRole::kOutput;
@@ -581,6 +569,14 @@ bool PrintedLines(std::string_view text) {
     if (lines > 4096) break;
   }
   return lines >= 3 && printed >= 3 && 5 * printed >= 4 * lines;
+}
+
+size_t CounterEnd(std::string_view line) {
+  const size_t close = line.find(']');
+  if (line.empty() || line[0] != '[' || close == std::string_view::npos || close > 12) return 0;
+  const std::string n = Trim(line.substr(1, close - 1));
+  const bool digits = !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return digits ? close + 1 : 0;
 }
 
 }  // namespace moelog::logbook

@@ -3,25 +3,19 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "logbook/numbers.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // How a profiler's line names its report (report_lines): its first words,
 // a phrase in it, and the marks around the name.
@@ -47,14 +41,14 @@ struct BenchWords {
 void Strings(const nlohmann::json& j, const char* key, std::vector<std::string>* into) {
   if (j.contains(key) && j[key].is_array())
     for (const auto& v : j[key])
-      if (v.is_string()) into->push_back(Lower(v.get<std::string>()));
+      if (v.is_string()) into->push_back(LowerAscii(v.get<std::string>()));
 }
 
 void ReportForms(const nlohmann::json& j, std::vector<ReportForm>* into) {
   if (!j.contains("report_lines") || !j["report_lines"].is_array()) return;
   for (const auto& f : j["report_lines"]) {
     if (!f.is_object()) continue;
-    auto field = [&](const char* k) { return f.contains(k) && f[k].is_string() ? Lower(f[k].get<std::string>()) : std::string(); };
+    auto field = [&](const char* k) { return f.contains(k) && f[k].is_string() ? LowerAscii(f[k].get<std::string>()) : std::string(); };
     ReportForm form{field("starts"), field("contains"), field("open"), field("close")};
     if (!form.open.empty() && !form.close.empty()) into->push_back(form);
   }
@@ -63,8 +57,7 @@ void ReportForms(const nlohmann::json& j, std::vector<ReportForm>* into) {
 const BenchWords& Vocab() {
   static const BenchWords words = [] {
     BenchWords w;
-    const char* text = reader::ReaderDataFile("data/reader/bench_printouts.json");
-    const nlohmann::json j = nlohmann::json::parse(text == nullptr ? "" : text, nullptr, false);
+    const nlohmann::json& j = reader::ReaderDataJson("data/reader/bench_printouts.json");
     if (!j.is_object()) return w;
     std::vector<std::string> fields, names;
     Strings(j, "estimate_fields", &fields);
@@ -99,13 +92,6 @@ const BenchWords& Vocab() {
   return words;
 }
 
-std::vector<std::string> Tokens(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream ss(s);
-  for (std::string w; ss >> w;) out.push_back(w);
-  return out;
-}
-
 bool EndsWith(const std::string& s, const std::string& e) {
   return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
 }
@@ -129,7 +115,7 @@ bool Interval(const std::vector<std::string>& toks, size_t from, std::vector<Ben
     if (toks[k].back() == ']') break;
   }
   if (inner.size() < 3 || inner.front() != '[' || inner.back() != ']') return false;
-  const auto in = Tokens(inner.substr(1, inner.size() - 2));
+  const auto in = SpaceWords(inner.substr(1, inner.size() - 2));
   for (size_t k = 0; k < in.size() && out->size() < 4; ++k) {
     std::string digits, glued;
     if (!Number(in[k], &digits, &glued)) return false;
@@ -144,7 +130,7 @@ bool Interval(const std::vector<std::string>& toks, size_t from, std::vector<Ben
 // criterion's "name  time:   [lo est hi]" (the name may be on the line above).
 bool EstimateLine(const std::vector<std::string>& toks, BenchLine* out) {
   for (size_t f = 0; f < toks.size(); ++f) {
-    const std::string w = Lower(toks[f]);
+    const std::string w = LowerAscii(toks[f]);
     if (w.size() < 2 || w.back() != ':' || !Vocab().estimate_fields.count(w.substr(0, w.size() - 1))) continue;
     std::vector<BenchValue> values;
     if (!Interval(toks, f + 1, &values)) return false;
@@ -170,7 +156,7 @@ bool TableRow(const std::vector<std::string>& toks, BenchLine* out) {
   out->kind = BenchLine::Kind::kFigures;
   out->name = toks[0];
   for (const auto& s : Vocab().no_figure_suffixes)
-    if (EndsWith(Lower(out->name), s)) out->kind = BenchLine::Kind::kChatter;  // a spread over repeats
+    if (EndsWith(LowerAscii(out->name), s)) out->kind = BenchLine::Kind::kChatter;  // a spread over repeats
   out->values = {{"", d1, toks[2]}, {"cpu", d2, toks[4]}};
   return true;
 }
@@ -200,7 +186,7 @@ bool GoBenchRow(const std::vector<std::string>& toks, BenchLine* out) {
 // Lines that state no figure: chatter, a console table's header and the
 // machine lines before it.
 bool Chatter(const std::string& t, const std::vector<std::string>& toks) {
-  const std::string low = Lower(t);
+  const std::string low = LowerAscii(t);
   const auto& v = Vocab();
   auto starts = [&](const std::vector<std::string>& list) {
     return std::any_of(list.begin(), list.end(), [&](const std::string& p) { return low.rfind(p, 0) == 0; });
@@ -215,7 +201,7 @@ bool Chatter(const std::string& t, const std::vector<std::string>& toks) {
       if (low.compare(colon + 2, a.size(), a) == 0) return true;
   if (toks.size() < v.table.size() || v.table.empty()) return false;
   for (size_t k = 0; k < v.table.size(); ++k)
-    if (Lower(toks[k]) != v.table[k]) return false;
+    if (LowerAscii(toks[k]) != v.table[k]) return false;
   return true;
 }
 
@@ -235,7 +221,7 @@ std::string_view Trimmed(std::string_view l) {
 BenchLine ReadBenchLine(const std::string& line) {
   BenchLine out;
   if (line.size() > 400) return out;
-  const auto toks = Tokens(line);
+  const auto toks = SpaceWords(line);
   if (toks.empty()) return out;
   if (EstimateLine(toks, &out) || TableRow(toks, &out) || GoBenchRow(toks, &out)) return out;
   out = BenchLine{};
@@ -247,19 +233,19 @@ bool StatisticLine(std::string_view line) {
   const std::string t(Trimmed(line.substr(0, std::min<size_t>(line.size(), 400))));
   const size_t open = t.find('('), close = t.find("):");
   if (open == std::string::npos || close == std::string::npos || close < open || open == 0) return false;
-  const std::string word = Lower(Trimmed(std::string_view(t).substr(0, open)));
+  const std::string word = LowerAscii(Trimmed(std::string_view(t).substr(0, open)));
   const auto& words = Vocab().statistic_lines;
   if (std::find(words.begin(), words.end(), word) == words.end()) return false;
-  const auto toks = Tokens(t.substr(close + 2));
+  const auto toks = SpaceWords(t.substr(close + 2));
   std::string digits, glued;
   return !toks.empty() && Number(toks[0], &digits, &glued) && (!glued.empty() || toks.size() > 1);
 }
 
 bool RunHeaderLine(std::string_view line) {
-  const auto toks = Tokens(std::string(Trimmed(line.substr(0, std::min<size_t>(line.size(), 400)))));
+  const auto toks = SpaceWords(std::string(Trimmed(line.substr(0, std::min<size_t>(line.size(), 400)))));
   if (toks.size() < 3 || toks[1].size() < 2 || toks[1].back() != ':') return false;
   const auto& words = Vocab().run_headers;
-  if (std::find(words.begin(), words.end(), Lower(toks[0])) == words.end()) return false;
+  if (std::find(words.begin(), words.end(), LowerAscii(toks[0])) == words.end()) return false;
   const std::string n = toks[1].substr(toks[1][0] == '#' ? 1 : 0, toks[1].size() - (toks[1][0] == '#' ? 2 : 1));
   return !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
@@ -268,7 +254,7 @@ bool ElapsedStamp(std::string_view line, std::string* digits, std::string* unit,
   const std::string_view t = Trimmed(line.substr(0, std::min<size_t>(line.size(), 400)));
   const size_t close = t.find(']');
   if (t.size() < 5 || t[0] != '[' || close == std::string_view::npos || close > 16) return false;
-  const auto stamp = Tokens(std::string(t.substr(1, close - 1)));
+  const auto stamp = SpaceWords(std::string(t.substr(1, close - 1)));
   if (stamp.empty() || stamp.size() > 2 || !Number(stamp[0], digits, unit)) return false;
   if (stamp.size() == 2) {
     if (!unit->empty()) return false;
@@ -300,7 +286,7 @@ size_t AfterProgressMark(std::string_view t) {
 bool ReportLine(std::string_view line, std::string* name) {
   std::string_view t = Trimmed(line.substr(0, std::min<size_t>(line.size(), 400)));
   t = Trimmed(t.substr(AfterProgressMark(t)));
-  const std::string low = Lower(t);
+  const std::string low = LowerAscii(t);
   for (const ReportForm& f : Vocab().report_lines) {
     if (low.compare(0, f.starts.size(), f.starts) != 0 || low.find(f.contains, f.starts.size()) == std::string::npos) continue;
     const size_t open = low.find(f.open);
@@ -317,7 +303,7 @@ bool ReportLine(std::string_view line, std::string* name) {
   return false;
 }
 
-bool ProfilerCountKey(const std::string& key) { return Vocab().count_keys.count(Lower(key)) > 0; }
+bool ProfilerCountKey(const std::string& key) { return Vocab().count_keys.count(LowerAscii(key)) > 0; }
 
 bool BenchToolPrintout(std::string_view text) {
   std::vector<std::string> lines;

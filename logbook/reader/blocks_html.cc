@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "logbook/text.h"
+
 namespace moelog::logbook {
 
 namespace {
@@ -14,12 +16,6 @@ bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; 
 // A cell that starts with a number ("0.231", "-4.1%", "~12 ms"): a figure's.
 bool StartsNumber(const std::string& c) {
   return !c.empty() && (IsDigit(c[0]) || ((c[0] == '-' || c[0] == '~') && c.size() > 1 && IsDigit(c[1])));
-}
-
-std::string LowerOf(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // A tag at `s[i]` ('<'): its name in lower case, whether it closes, and
@@ -34,7 +30,7 @@ struct Tag {
 // The whole number an attribute of a tag's text gives (`colspan="2"`,
 // `rowspan=3`), 1 when the tag has none.
 int SpanAttribute(std::string_view attrs, std::string_view name) {
-  const size_t at = LowerOf(attrs).find(name);
+  const size_t at = LowerAscii(attrs).find(name);
   if (at == std::string_view::npos) return 1;
   size_t p = at + name.size();
   while (p < attrs.size() && (attrs[p] == ' ' || attrs[p] == '=' || attrs[p] == '"' || attrs[p] == '\''))
@@ -52,7 +48,7 @@ bool ReadTag(std::string_view s, size_t i, Tag* t) {
   if (p == b || !std::isalpha(static_cast<unsigned char>(s[b]))) return false;
   const size_t gt = s.find('>', p);
   if (gt == std::string_view::npos) return false;
-  t->name = LowerOf(s.substr(b, p - b));
+  t->name = LowerAscii(s.substr(b, p - b));
   t->end = gt + 1;
   if (t->name == "th" || t->name == "td") {
     t->colspan = SpanAttribute(s.substr(p, gt - p), "colspan");

@@ -38,6 +38,14 @@ HeadingUnit HeadingsUnit(const std::vector<std::string>& headings);
 // 9.360 ms (no gain)". Unchanged when there is none or `u` is empty.
 std::string WithHeadingUnit(const std::string& heading, const HeadingUnit& u);
 
+// A log line that starts with its counter ("[ 510] 9.4s/step", "[3] fused
+// 1.21 ms"): where the text after the counter's ']' starts; 0 when `line`
+// does not start with '[', digits (spaces around them aside) and ']' within
+// its first 13 characters ("[ok]", "[2026-01-02 10:00]"). The one reader
+// of counters: blocks (such a line is printed, never a command) and figures
+// (the counter keys the line's figure).
+size_t CounterEnd(std::string_view line);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_READER_BLOCKS_TEXT_H_

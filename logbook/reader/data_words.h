@@ -8,10 +8,17 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace moelog::logbook::reader {
 
 // The paths of every built-in data/reader/ file.
 std::vector<std::string> ReaderDataFiles();
+
+// A built-in data file, parsed once per process on first use (thread-safe;
+// never destroyed, so a stage's static may read it at exit): a JSON object,
+// or a discarded value when the file is missing or does not parse.
+const nlohmann::json& ReaderDataJson(const std::string& path);
 
 // A stage's own word list: the strings of array `key` in the built-in data
 // file `path` (DataWords("data/reader/table.json", "same_run_words")), lower
@@ -20,6 +27,9 @@ std::vector<std::string> ReaderDataFiles();
 std::set<std::string> DataWords(const std::string& path, const char* key, bool lower = true);
 // The string values of object `key` in a built-in data file, by key in lower case.
 std::map<std::string, std::string> DataWordMap(const std::string& path, const char* key);
+// The positive number values of object `key` in a built-in data file, by key
+// as written ("duration_parts": {"ms": 0.001, ...}).
+std::map<std::string, double> DataNumberMap(const std::string& path, const char* key);
 
 }  // namespace moelog::logbook::reader
 

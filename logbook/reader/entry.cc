@@ -591,10 +591,16 @@ class Unseen {
     }
     for (const auto& u : *unread) fated_.insert(u.line);
   }
-  void Line(int line, const std::string& text, const char* why) {
-    if (line <= 0 || fated_.count(line) || unread_->size() >= kMaxFiguresPerEntry || !StatesFigure(text)) return;
+  // `scanned`: the figures stage read the line for figures; a number it
+  // passed over as no run's figure at all ("polled for 4 min") is told with
+  // the rule's own reason (NoFigureReasons), not as "not read".
+  void Line(int line, const std::string& text, const char* why, bool scanned = false) {
+    if (line <= 0 || fated_.count(line) || unread_->size() >= kMaxFiguresPerEntry) return;
+    const auto reasons = scanned ? NoFigureReasons(text) : std::vector<std::string>{};
+    if (reasons.empty() && !StatesFigure(text)) return;
     fated_.insert(line);
-    unread_->push_back({line, text, std::string("not read: ") + why, true});
+    for (const auto& why_not : reasons) unread_->push_back({line, text, why_not, true});
+    if (reasons.empty()) unread_->push_back({line, text, std::string("not read: ") + why, true});
   }
   // Whether a figure was read from lines `from`..`to` (a table whose figures
   // carry its first line: its rows are not "not read").
@@ -602,9 +608,9 @@ class Unseen {
     auto it = fated_.lower_bound(from);
     return it != fated_.end() && *it <= to;
   }
-  void Bullets(const Bullet& b, const char* why) {
-    Line(b.line, b.text, why);
-    for (const auto& c : b.children) Bullets(c, why);
+  void Bullets(const Bullet& b, const char* why, bool scanned) {
+    Line(b.line, b.text, why, scanned);
+    for (const auto& c : b.children) Bullets(c, why, scanned);
   }
 
  private:
@@ -620,14 +626,15 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
   for (const auto& f : entry.fields)
     u.Bullets(f.bullet, FigureField(f) ? "no figure read from this Result line"
                         : PlanField(f) ? "a field of plans, setup or reading (no measurement is read there)"
-                                       : "no figure read from this field");
+                                       : "no figure read from this field", !PlanField(f));
   for (const auto& b : entry.notes)
     u.Bullets(b, any_result ? "a bullet beside the entry's Result (only the Result's figures are read)"
-                            : "no figure read from this bullet");
+                            : "no figure read from this bullet", !any_result);
   for (const auto& p : entry.paragraphs)
     for (size_t s = 0, nl = 0; s < p.text.size(); s = nl + 1) {
       nl = std::min(p.text.find('\n', s), p.text.size());
-      u.Line(p.LineAt(s), p.text.substr(s, nl - s), any_result ? "prose beside the entry's Result" : "no figure read from this prose");
+      u.Line(p.LineAt(s), p.text.substr(s, nl - s), any_result ? "prose beside the entry's Result" : "no figure read from this prose",
+             !any_result);
     }
   for (const auto& t : entry.tables) {
     if (u.Any(t.line, t.end_line)) continue;

@@ -33,13 +33,6 @@ const OutputWords& Vocab() { return OutputVocabulary(); }
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
-std::vector<std::string> SplitWords(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream ss(s);
-  for (std::string w; ss >> w;) out.push_back(w);
-  return out;
-}
-
 std::string NameUnit(const std::string& name, std::string* bare) { return PrintedNameUnit(name, bare); }
 
 using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
@@ -244,7 +237,7 @@ bool UnitNamedLine(OutputRead& r, const std::string& t, int line) {
   if (const auto words = Words(name); words.size() > 1 && words.size() <= 4 && HasAlpha(name) && name.find_first_of(":=") == std::string::npos)
     return NamedLine(r, name + ": " + t.substr(eq + 3), line);
   if (name.empty() || name.find(' ') != std::string::npos || !OutputUnit(name, "", &info) || info.derived) return false;
-  const auto toks = SplitWords(t.substr(eq + 3));
+  const auto toks = SpaceWords(t.substr(eq + 3));
   std::string num, glued;
   bool approx = false;
   if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx) || !glued.empty() || MoreFigures(toks)) return false;
@@ -269,7 +262,7 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
     if (part.empty() || part.size() > 60 || std::none_of(part.begin(), part.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
       return false;
     name += (name.empty() ? "" : " ") + part;
-    const auto toks = SplitWords(t.substr(colon + 1));
+    const auto toks = SpaceWords(t.substr(colon + 1));
     if (toks.empty()) return false;
     std::string num, glued;
     bool approx = false;
@@ -445,7 +438,7 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
   const size_t unit_col = PrintedUnitColumn(head);
   for (size_t c = 0; c < head.size(); ++c) {
     if (c == unit_col) continue;
-    const auto toks = SplitWords(cells[c]);
+    const auto toks = SpaceWords(cells[c]);
     std::string num, glued, bare;
     bool approx = false;
     std::string head_unit = NameUnit(head[c], &bare);
@@ -517,7 +510,7 @@ bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
   std::vector<Fig> figs;
   std::set<std::string> metrics;
   for (; k < cells.size(); ++k) {
-    const auto toks = SplitWords(cells[k]);
+    const auto toks = SpaceWords(cells[k]);
     std::string num, glued;
     bool approx = false;
     if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
@@ -537,13 +530,9 @@ bool NamesAndFigures(OutputRead& r, const BlockLine& l) {
 // keys it (step=510); false when the line starts with no counter.
 bool CounterLine(OutputRead& r, const BlockLine& l) {
   const std::string& t = l.text;
-  if (t.empty() || t[0] != '[') return false;
-  const size_t close = t.find(']');
-  if (close == std::string::npos || close > 12) return false;
-  const std::string n = TrimText(t.substr(1, close - 1));
-  if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-    return false;
-  const auto toks = SplitWords(t.substr(close + 1));
+  const size_t end = CounterEnd(t);
+  if (end == 0) return false;
+  const auto toks = SpaceWords(t.substr(end));
   std::string num, glued;
   bool approx = false;
   if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
@@ -551,7 +540,7 @@ bool CounterLine(OutputRead& r, const BlockLine& l) {
   UnitInfo info;
   if (unit.empty() || !OutputUnit(unit, "", &info)) return false;
   Config cfg = LineConfig(r);
-  cfg["step"] = n;
+  cfg["step"] = TrimText(t.substr(1, end - 2));
   KeepFigure(r, l.line, t, cfg, {Fig{info.metric, info, unit, num, approx}});
   return true;
 }
@@ -617,7 +606,7 @@ void NameWord(const std::string& w, Config* cfg, std::string* label) {
 // number and its unit, one metric each; "% of <peak>" is a share of that
 // bound (derived), the peak no run's figure. False for any other line.
 bool MeasuredLine(OutputRead& r, const std::string& t, int line) {
-  const auto toks = SplitWords(t);
+  const auto toks = SpaceWords(t);
   Config cfg = LineConfig(r);
   std::string label;
   std::vector<Fig> figs;
@@ -675,7 +664,7 @@ bool PipeField(const std::string& part, Fields* out) {
     if (MagnitudeNumber(name.substr(0, name.find(' '))) && !IsNumber(value))  // "12,345 tok/s", "15.2k tok/s"
       std::swap(name, value), name = TrimText(name), value = TrimText(value);
   }
-  const auto vt = SplitWords(value);
+  const auto vt = SpaceWords(value);
   if (name.empty() || name.size() > 32 || !HasAlpha(name) || vt.empty() || vt.size() > 2) return false;
   std::string num, glued;
   bool approx = false;
@@ -730,7 +719,7 @@ bool FieldsLine(OutputRead& r, const std::string& t, int line) {
     for (std::string part; std::getline(ss, part, '|');) PipeField(part, &fields);
     if (fields.size() < 2) fields.clear();
   }
-  if (fields.empty() && !ColonFields(SplitWords(t), &fields)) return false;
+  if (fields.empty() && !ColonFields(SpaceWords(t), &fields)) return false;
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;
   for (const auto& [k, v] : fields) {
@@ -830,7 +819,7 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
   if ((!time && !range) || close == std::string::npos || open == std::string::npos || open > close) return false;
   std::string rest;
   for (char c : t.substr(close + 2)) rest += c == '[' || c == ']' || c == ',' ? ' ' : c;
-  const auto toks = SplitWords(rest);
+  const auto toks = SpaceWords(rest);
   Fig first, second;
   const size_t next = ValueAt(toks, 0, &first);
   if (next == 0) return false;
@@ -843,7 +832,7 @@ bool TimingLine(OutputRead& r, const std::string& t, int line) {
     return true;
   }
   if (row) {  // "Time (mean ± σ)" under "Time (median)": the row's mean
-    const std::string stat = Lower(SplitWords(t.substr(open + 1, close - open - 1)).front());
+    const std::string stat = Lower(SpaceWords(t.substr(open + 1, close - open - 1)).front());
     std::vector<Fig> more = {Named(first, stat)};
     if (spread) more.push_back(Named(second, "std"));
     AddToTimingRow(r, more, line);

@@ -1,3 +1,4 @@
+#include "engine/format.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -169,89 +170,6 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
   return true;
 }
 
-// A duration a job or test run took ("succeeded in 40.12 seconds", "33
-// passed in 10.41s", "after 3 s", "parent duration `195006ms`") or a limit
-// ("times out at 60 seconds") is no benchmark figure.
-bool JobDuration(const std::string& s, size_t start) {
-  size_t b = start;
-  const std::string w = Lower(WordBefore(s, start, &b));
-  if (ReaderLexicon().job_duration_leads.count(w)) return true;  // "after 3 s", "succeeded in 40 s"
-  if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
-  // "compile `148.4s`", "compilation took 85 s": the compiler's time, not the benchmark's.
-  if (w == "compile" || w == "compilation" || (w == "took" && Lower(WordBefore(s, b)).rfind("compil", 0) == 0))
-    return true;
-  // "parent duration `195006ms`", "job duration 3 s", "wall time 41 s", "task duration 107946 ms", "compile time 85 s".
-  static const std::set<std::string> whole = {"parent", "job", "wall", "total", "elapsed", "wall-clock", "task", "test", "compile"};
-  return (w == "duration" || w == "time") && whole.count(Lower(WordBefore(s, b))) > 0;
-}
-
-// A time written as an adjective before what it bounds or measures of a job
-// ("a 5,400-second execution window", "the 60-second test limit", "an
-// 8-minute 16-second task duration", "a 5 minute test suite run": a
-// unit's singular word after an article's number): a setting or a job's
-// duration, no figure.
-bool DurationAdjective(const std::string& s, const UnitRead& u, size_t start) {
-  const bool singular = u.unit.size() > 3 && u.unit.back() != 's' &&
-                        std::all_of(u.unit.begin(), u.unit.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
-  const std::string article = LeadWord(s, start);
-  if (u.at == 0 || (s[u.at - 1] != '-' && !(singular && (article == "a" || article == "an")))) return false;
-  // What a setting bounds, or whose duration it is (a job's, not a step's:
-  // "an 8.4-second median duration" is a figure).
-  return ReaderLexicon().duration_nouns.count(WordAfterTime(s, u.at + u.len)) > 0;
-}
-
-// The word after a time's unit at `at`, past the rest of a compound time
-// ("3 h 47 m uptime", "a 9-minute 12-second task"), in lower case.
-std::string WordAfterTime(const std::string& s, size_t at) {
-  size_t e = at;
-  std::string next = Lower(WordAt(s, e, &e));
-  for (int parts = 0; parts < 3 && !next.empty() && std::isdigit(static_cast<unsigned char>(next[0])); ++parts) {
-    const bool glued = std::isalpha(static_cast<unsigned char>(next.back()));  // "47m", "12-second"
-    next = Lower(WordAt(s, e, &e));
-    if (!glued && next.size() <= 7 && !ReaderLexicon().duration_events.count(next)) next = Lower(WordAt(s, e, &e));  // "47 m"
-  }
-  return next;
-}
-
-// The word before a number at `start`, past an approximation sign ("for ~4
-// min", "adds ≈30 us") and a range's first end ("adds ~1-2 s"), lower case.
-std::string LeadWord(const std::string& s, size_t start, size_t* at) {
-  size_t b = start;
-  for (;;) {
-    while (b > 0 && s[b - 1] == ' ') --b;
-    size_t dash = 0;  // a range's second end ("adds ~1-2 s"): the word before its first
-    if (b >= 2 && s[b - 1] == '-') dash = 1;
-    else if (b >= 4 && s.compare(b - 3, 3, "\xE2\x80\x93") == 0) dash = 3;
-    if (dash > 0 && std::isdigit(static_cast<unsigned char>(s[b - dash - 1]))) {
-      b -= dash;
-      while (b > 0 && (std::isdigit(static_cast<unsigned char>(s[b - 1])) || s[b - 1] == '.')) --b;
-    } else if (b > 0 && s[b - 1] == '~') {
-      --b;
-    } else if (b >= 3 && s.compare(b - 3, 3, "\xE2\x89\x88") == 0) {
-      b -= 3;
-    } else {
-      break;
-    }
-  }
-  return Lower(WordBefore(s, b, at));
-}
-
-// A word or two right before a figure that make it what a change adds or
-// saves ("adds ~30 us", "a difference of ~5 seconds", "reduced by 2 ms").
-bool DeltaLead(const std::string& s, size_t start) {
-  size_t at = 0;
-  const std::string lead = LeadWord(s, start, &at);
-  const auto& leads = ReaderLexicon().delta_leads;
-  if (leads.count(lead)) return true;
-  return (lead == "of" || lead == "by") && leads.count(Lower(WordBefore(s, at)) + " " + lead) > 0;
-}
-
-// A time followed by a word that makes it when something happened or how
-// long a machine was up ("~6 s later", "3 h 47 m uptime"): no run's figure.
-bool EventTime(const std::string& s, const UnitRead& u) {
-  return ReaderLexicon().duration_events.count(WordAfterTime(s, u.at + u.len)) > 0;
-}
-
 // A number followed by a unit moelog knows ("3.12 ms", "1.2M tok/s").
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f) {
@@ -262,11 +180,10 @@ bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const Uni
   // ms and us divide by an exact power of ten ("3.12 ms" is 0.00312 s).
   f->value = ToStored(value * u.scale, info.factor);
   *i = u.at + u.len;
-  if ((f->metric == "time_s" && JobDuration(s, start)) ||
-      (f->metric.find("time_s") != std::string::npos &&
-       (DurationAdjective(s, u, start) || EventTime(s, u) || ReaderLexicon().duration_leads.count(LeadWord(s, start)))))
+  if (const char* why = NoFigureWhy(s, start, u, f->metric)) {
+    f->not_run = why;  // told why, never kept (ScanNumber)
     return false;
-  if (ThresholdBefore(s, start)) return false;  // "a budget of 3 ms", "at least 500 TF/s"
+  }
   if (!u.statistic.empty()) f->named["statistic"] = u.statistic;
   return true;
 }
@@ -332,8 +249,12 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
   // before it, or in the key the clause is the value of ("Power: 158W").
   size_t cb = ClauseStart(s, start, false);
   if (cb > 0 && s[cb - 1] == ':') cb = ClauseStart(s, cb - 1, false);
-  if (!u.unit.empty() && UnitOfIn(u.unit, mode.label + " " + s.substr(cb, start - cb), &info))
-    return UnitFigure(s, start, u, info, value, i, f);
+  const std::string before = mode.label + " " + s.substr(cb, start - cb);
+  if (!u.unit.empty() && UnitOfIn(u.unit, before, &info)) return UnitFigure(s, start, u, info, value, i, f);
+  if (!u.unit.empty() && RatedUnit(u.unit, before)) {
+    f->not_run = "a device's rating or limit (power envelope, slot supplies ...), not a reading";  // told why, never kept
+    return false;
+  }
   return BareFigure(s, start, j, u, value, mode, i, f);
 }
 
@@ -825,14 +746,15 @@ static bool DeltaContinues(const FigureScan& st, size_t start) {
 }
 
 // "3m 04s", "1h 12m": one figure of their sum (seconds, or minutes when
-// hours lead), named like any other. True when read.
-bool PartsDurationFigure(FigureScan& st, size_t start, size_t j, double first) {
+// hours lead), named like any other. A time that starts under a minute
+// ("44s 79ms") is no such figure in prose. True when read.
+bool PartsDurationFigure(FigureScan& st, size_t start) {
   PartsDuration d;
-  if (!DurationInParts(st.s, j, first, &d)) return false;
+  if (!DurationInParts(st.s, start, &d) || d.first_unit < 60) return false;
   Figure f;
   f.value = d.seconds, f.metric = d.hours ? "wall_time_s" : "time_s", f.unit = d.hours ? "min" : "s";
   st.i = d.end;
-  KeepFigure(st, f, start, d.seconds, f.unit, false, d.last_digits);
+  KeepFigure(st, f, start, d.seconds, f.unit, false, d.hours ? d.last_digits : Fixed(d.seconds, d.decimals));
   return true;
 }
 
@@ -868,14 +790,16 @@ void ScanNumber(FigureScan& st, bool sign) {
     return;
   }
   const auto v = ParseNumber(num);
-  if (v && !sign && PartsDurationFigure(st, start, j, *v)) return;
+  if (v && !sign && PartsDurationFigure(st, start)) return;
   if (!v || ListedNumber(st, start, j, *v, sign)) return;
   Figure f;
   std::string unit;
   bool before_arrow = false;
   if (!FigureUnit(s, start, j, *v, sign, c == '-', st.mode, st.arrow_left, st.arrow_unit, &i, &f, &unit,
-                  &before_arrow))
+                  &before_arrow)) {
+    if (f.not_run != nullptr && st.no_figure.size() < kMaxFiguresPerEntry) st.no_figure.push_back(f.not_run);
     return;
+  }
   if (f.metric == "speedup" && SpeedupOfNoRun(s, i)) return;
   NoRunMarks(st, start, &f);
   // "119 to 123 seconds", "12.1–12.9 ms", "[14.2, 15.0] ms": the two ends of
@@ -932,14 +856,10 @@ bool BracketRanges(const std::string& s, std::string* out) {
   return any;
 }
 
-std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool percent_is_mfu,
-                            bool prose, const std::string& carry, const std::string& label) {
-  std::string bracketed;
-  const std::string& s = BracketRanges(text, &bracketed) ? bracketed : text;
-  FigureScan st(s);
-  st.mode.label = label;
-  st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
-  st.mode.carry = prose ? carry : "";
+namespace {
+// Reads every number of st.s (Figures, NoFigureReasons).
+void ScanText(FigureScan& st) {
+  const std::string& s = st.s;
   size_t& i = st.i;
   while (i < s.size() && st.out.size() < kMaxFiguresPerEntry) {
     const char c = s[i];
@@ -954,10 +874,32 @@ std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool p
     if (GluedNumber(st, sign)) continue;
     ScanNumber(st, sign);
   }
+}
+}  // namespace
+
+std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool percent_is_mfu,
+                            bool prose, const std::string& carry, const std::string& label) {
+  std::string bracketed;
+  FigureScan st(BracketRanges(text, &bracketed) ? bracketed : text);
+  st.mode.label = label;
+  st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
+  st.mode.carry = prose ? carry : "";
+  ScanText(st);
   // Asides last: what is read before them (a figure's companions, lists) never sees them.
   for (auto& a : st.asides)
     if (st.out.size() < kMaxFiguresPerEntry) st.out.push_back(std::move(a));
   return std::move(st.out);
+}
+
+std::vector<std::string> NoFigureReasons(const std::string& text) {
+  std::string bracketed;
+  FigureScan st(BracketRanges(text, &bracketed) ? bracketed : text);
+  st.mode.bare_is_tflops = false, st.mode.prose = true;
+  ScanText(st);
+  std::vector<std::string> reasons;
+  for (const char* why : st.no_figure)
+    if (std::find(reasons.begin(), reasons.end(), why) == reasons.end()) reasons.emplace_back(why);
+  return reasons;
 }
 
 }  // namespace reader

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "logbook/reader/internal.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
@@ -27,8 +28,7 @@ namespace {
 const std::vector<std::pair<std::string, std::string>>& TimeLeads() {
   static const std::vector<std::pair<std::string, std::string>> leads = [] {
     std::vector<std::pair<std::string, std::string>> out;
-    const char* text = ReaderDataFile("data/reader/bench_printouts.json");
-    const nlohmann::json j = nlohmann::json::parse(text == nullptr ? "" : text, nullptr, false);
+    const nlohmann::json& j = ReaderDataJson("data/reader/bench_printouts.json");
     if (!j.is_object() || !j.contains("shell_time") || !j["shell_time"].is_object()) return out;
     for (const auto& [metric, words] : j["shell_time"].items())
       if (words.is_array())
@@ -54,8 +54,8 @@ bool TimeValue(const std::string& rest, TimeRead* t) {
   const std::string num = DigitsAt(rest, &j);
   const auto v = num.empty() ? std::nullopt : ParseNumber(num);
   if (!v) return false;
-  if (PartsDuration d; DurationInParts(rest, j, *v, &d))
-    return t->seconds = d.seconds, t->decimals = WrittenDecimals(d.last_digits), true;
+  if (PartsDuration d; DurationInParts(rest, 0, &d) && d.first_unit >= 60)
+    return t->seconds = d.seconds, t->decimals = d.decimals, true;
   t->decimals = WrittenDecimals(num);
   if (j == rest.size()) return t->seconds = *v, true;
   while (j < rest.size() && rest[j] == ' ') ++j;

@@ -1,5 +1,8 @@
 #include <algorithm>
+#include <cmath>
+#include <map>
 
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 
@@ -54,10 +57,16 @@ bool DevicePeak(const std::string& before, const UnitInfo& info) {
 }  // namespace
 
 bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info) {
-  if (!UnitIn(ReaderLexicon(), unit, info)) return false;
-  if (!info->rating.empty() && NamesContext(before, info->rating)) return false;
+  if (!UnitIn(ReaderLexicon(), unit, info) || RatedUnit(unit, before)) return false;
   if (DevicePeak(before, *info)) return false;
   return info->context.empty() || NamesContext(before, info->context);
+}
+
+// Whether `before` names one of the rating words of `unit` ("a power
+// envelope of ~75 W"): the number is a device's rating or limit, no reading.
+bool RatedUnit(const std::string& unit, const std::string& before) {
+  UnitInfo info{};
+  return UnitIn(ReaderLexicon(), unit, &info) && !info.rating.empty() && NamesContext(before, info.rating);
 }
 
 // Any unit of the vocabulary, context or not: for a unit whose context was
@@ -151,29 +160,54 @@ std::string UnitToken(const std::string& s, size_t k) {
   return u;
 }
 
-bool DurationInParts(const std::string& s, size_t j, double first, PartsDuration* out) {
-  static const std::string kUnits = "hms";  // each part's unit, in the order they may follow
-  auto ends_part = [&](size_t k) { return k >= s.size() || !IsIdentChar(s[k]) || std::isdigit(static_cast<unsigned char>(s[k])); };
-  if (j >= s.size() || (s[j] != 'h' && s[j] != 'm') || !ends_part(j + 1)) return false;
-  size_t unit = kUnits.find(s[j]), k = j + 1, parts = 1;
-  double total = first * (s[j] == 'h' ? 3600 : 60);
-  std::string last;
-  while (unit + 1 < kUnits.size()) {
-    size_t d = k < s.size() && s[k] == ' ' ? k + 1 : k;
-    const size_t digits_at = d;
-    const std::string digits = DigitsAt(s, &d);
-    const auto v = digits.empty() ? std::nullopt : ParseNumber(digits);
-    if (!v || d >= s.size()) break;
-    const size_t next = kUnits.find(s[d]);
-    if (next == std::string::npos || next <= unit || !ends_part(d + 1) || (next == 1 && d + 1 < s.size() && s[d + 1] == 's'))
-      break;
-    if (digits.find('.') != std::string::npos && next != 2) break;  // only seconds take a fraction
-    total += *v * (next == 0 ? 3600 : next == 1 ? 60 : 1);
-    last = s.substr(digits_at, d - digits_at);
-    unit = next, k = d + 1, ++parts;
+namespace {
+// The units a time in parts is written in (duration_parts of
+// data/reader/vocabulary.json), each with its length in seconds.
+const std::map<std::string, double>& DurationUnits() {
+  static const auto* units = new std::map<std::string, double>(DataNumberMap("data/reader/vocabulary.json", "duration_parts"));
+  return *units;
+}
+
+// The unit glued to a part's number at `k` (letters; µ and μ too) when it is
+// one of DurationUnits and ends there; its length in seconds, else 0.
+double PartUnit(const std::string& s, size_t k, size_t* end) {
+  size_t e = k;
+  while (e < s.size() && e - k < 8 && (std::isalpha(static_cast<unsigned char>(s[e])) || static_cast<unsigned char>(s[e]) >= 0x80))
+    ++e;
+  if (e < s.size() && IsIdentChar(s[e]) && !std::isdigit(static_cast<unsigned char>(s[e]))) return 0;  // "3m_run"
+  const auto it = DurationUnits().find(s.substr(k, e - k));
+  *end = e;
+  return it == DurationUnits().end() ? 0 : it->second;
+}
+}  // namespace
+
+bool DurationInParts(const std::string& s, size_t at, PartsDuration* out) {
+  constexpr int kMaxParts = 4;
+  constexpr size_t kMaxDigits = 4;  // a part's whole number ("2h 51m 31s", "1m 44s 79ms")
+  PartsDuration d;
+  double last = 0;
+  int parts = 0;
+  bool fraction = false;  // only the last part is written with one ("1m2.500s")
+  for (size_t k = at; parts < kMaxParts && !fraction; ++parts) {
+    while (parts > 0 && k < s.size() && (s[k] == ' ' || s[k] == '\t')) ++k;
+    size_t e = k;
+    while (e < s.size() && std::isdigit(static_cast<unsigned char>(s[e]))) ++e;
+    const size_t whole = e - k;
+    fraction = e + 1 < s.size() && s[e] == '.' && std::isdigit(static_cast<unsigned char>(s[e + 1]));
+    if (fraction)
+      for (++e; e < s.size() && std::isdigit(static_cast<unsigned char>(s[e]));) ++e;
+    size_t unit_end = e;
+    const double unit = whole == 0 || whole > kMaxDigits ? 0 : PartUnit(s, e, &unit_end);
+    if (unit == 0 || (last > 0 && unit >= last)) break;
+    d.seconds += std::stod(s.substr(k, e - k)) * unit;
+    d.last_digits = s.substr(k, e - k);
+    if (parts == 0) d.first_unit = unit;
+    last = unit, d.end = k = unit_end;
   }
   if (parts < 2) return false;
-  out->seconds = total, out->end = k, out->last_digits = last, out->hours = s[j] == 'h';
+  const int unit_decimals = last >= 1 ? 0 : static_cast<int>(std::lround(-std::log10(last)));
+  d.decimals = WrittenDecimals(d.last_digits) + unit_decimals, d.hours = d.first_unit >= 3600;
+  *out = d;
   return true;
 }
 

@@ -146,22 +146,30 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
 int WrittenDecimals(const std::string& num);
 bool UnitOf(const std::string& unit, UnitInfo* info);
 bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info);
+bool RatedUnit(const std::string& unit, const std::string& before);
 bool AnyUnit(const std::string& unit, UnitInfo* info);
 double MagnitudeAt(const std::string& s, size_t k, size_t* len);
 std::string PercentMetric(const std::string& s, size_t from, size_t to);
 std::string UnitToken(const std::string& s, size_t k);
-// A duration written in parts, each part's unit letter glued to its digits
-// ("3m 04s", "2m09s", "1h 12m", "1h 2m 3s"): `j` is just past the first
-// part's digits, `first` their value. The sum in seconds, where the text
-// ends, the last part's digits and whether hours lead; false when the
-// text there is no such duration ("3ms", a lone "5m").
+// A time written in two to four parts, largest unit first, each a number
+// glued to its unit ("3m 04s", "2m09s", "1h 12m", "1m 44s 79ms", "2h 51m
+// 31s"; the units and their lengths: duration_parts of
+// data/reader/vocabulary.json); only the last part may have a fraction
+// ("1m2.500s"). `at`: where the first part's number starts. The one reader
+// of such times (prose, printed lines and table cells): their sum in
+// seconds, where the text ends, the last part's digits, the first part's
+// unit in seconds, whether hours (or more) lead, and the decimals the sum is
+// written to in seconds; false when the text there is no such time ("3ms",
+// a lone "5m").
 struct PartsDuration {
   double seconds = 0;
   size_t end = 0;
   std::string last_digits;
+  double first_unit = 0;
   bool hours = false;
+  int decimals = 0;
 };
-bool DurationInParts(const std::string& s, size_t j, double first, PartsDuration* out);
+bool DurationInParts(const std::string& s, size_t at, PartsDuration* out);
 std::string WordAt(const std::string& s, size_t p, size_t* end);
 bool MfuQualifier(const std::string& w);
 bool MfuQualifies(const std::string& s, size_t from, size_t to);
@@ -212,6 +220,8 @@ bool DurationAdjective(const std::string& s, const UnitRead& u, size_t start);
 std::string WordAfterTime(const std::string& s, size_t at);
 std::string LeadWord(const std::string& s, size_t start, size_t* at = nullptr);
 bool EventTime(const std::string& s, const UnitRead& u);
+bool DeltaLead(const std::string& s, size_t start);
+const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, const std::string& metric);
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f);
 bool BareFigure(const std::string& s, size_t start, size_t j, const UnitRead& u, double value, const ScanMode& mode,
@@ -269,6 +279,12 @@ void DropNotRun(const Entry& entry, std::vector<RecordedFigure>* out, std::vecto
 // specifications beside its name ("## A100 80GB (2.0 TB/s, 312 TFLOP/s)").
 std::string HeadingNoRun(const std::string& heading);
 void ScanNumber(FigureScan& st, bool sign);
+// Why the numbers with a unit of `text` that are no figure of any run were
+// passed over (an event's, a job's or a compile's duration, a setting, a
+// threshold, a device's rating), each reason once, in the order met; empty
+// when there is none. The same scan as Figures: what --show-recorded tells
+// of a line no figure was read from.
+std::vector<std::string> NoFigureReasons(const std::string& text);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
                             bool prose = false, const std::string& carry = "", const std::string& label = "");
 StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line);
@@ -526,6 +542,9 @@ struct FigureScan {
   int lists = 0;         // " / " lists read so far (Figure::list)
   std::vector<Figure> asides;  // figures in parentheses no figure before them takes: listed, never a run's
   size_t delta_end = std::string::npos;  // past the last figure a change adds or saves ("adds ~3 s")
+  // Why each number with a unit that is no figure at all was passed over
+  // ("polled for 4 min": an event's duration; NoFigureWhy, a rating).
+  std::vector<const char*> no_figure;
 };
 
 // What an entry's commands and Config say, for reading its Result.

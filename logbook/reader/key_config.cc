@@ -172,10 +172,7 @@ void SortFlagValues(const ParsedCommand& pc, bool generic, FlagValues* fv, Confi
   }
 }
 
-std::string Lower(std::string w) {
-  for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return w;
-}
+std::string Lower(std::string w) { return LowerAscii(w); }
 
 // Words that tell a sentence restates a figure of earlier work, or derives
 // one, rather than recording this entry's run: "v143 remains the stable

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -162,7 +163,7 @@ const HardwareWords& Hardware() {
   static const HardwareWords words = [] {
     HardwareWords w;
     do {
-      const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/hardware.json"), nullptr, /*allow_exceptions=*/false);
+      const nlohmann::json& j = ReaderDataJson("data/reader/hardware.json");
       if (!j.is_object()) break;
       auto take = [&](const char* key, auto* into, bool lower) {
         if (!j.contains(key) || !j[key].is_array()) return;

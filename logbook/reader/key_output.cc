@@ -15,13 +15,6 @@ namespace {
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
-std::vector<std::string> SplitWords(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream ss(s);
-  for (std::string w; ss >> w;) out.push_back(w);
-  return out;
-}
-
 // A program whose first plain word is a subcommand of its own ("nsys
 // profile", "sudo $(which nsys) stats"; subcommand_programs of output.json).
 bool SubcommandProgram(const std::vector<std::string>& w) {
@@ -39,7 +32,7 @@ bool SubcommandProgram(const std::vector<std::string>& w) {
 // A command's plain arguments after its program ("./bench 1000 4" -> "1000 4"):
 // what sets its run apart when it has no flags.
 std::string PositionalArgs(const std::string& cmd) {
-  const auto w = SplitWords(cmd);
+  const auto w = SpaceWords(cmd);
   std::string out;
   if (SubcommandProgram(w)) return out;  // "nsys profile ./app": a profiler's subcommand, no run's argument
   // "cargo run --release --bin scan -- 10 4": the program's own arguments
@@ -59,7 +52,7 @@ namespace {
 // a few program words, then flags; no code span, no sentence.
 bool BulletCommandLine(const Bullet& b) {
   if (!b.children.empty() || !b.code_spans.empty() || b.text.size() > 400) return false;
-  const auto w = SplitWords(b.text);
+  const auto w = SpaceWords(b.text);
   size_t i = 0;
   for (; i < w.size() && w[i].rfind("--", 0) != 0; ++i) {
     if (i >= 4 || !std::all_of(w[i].begin(), w[i].end(), [](char c) {
@@ -87,7 +80,7 @@ void NearestSpanCommand(const Bullet& b, int before, int* line, std::string* cmd
 
 // The program a command runs: its first word that is no assignment.
 std::string ProgramOf(const std::string& cmd) {
-  for (const auto& w : SplitWords(cmd))
+  for (const auto& w : SpaceWords(cmd))
     if (w.find('=') == std::string::npos) return w;
   return "";
 }
@@ -172,7 +165,7 @@ bool PlaceholderValue(const std::string& v) {
 // ("* max-batch-size 8", "* --num-prompts 100"): the key (snake case) and value.
 bool SettingBullet(const Bullet& b, std::string* key, std::string* value) {
   if (!b.children.empty()) return false;
-  const auto w = SplitWords(b.text);
+  const auto w = SpaceWords(b.text);
   if (w.size() != 2) return false;
   std::string k = w[0].substr(w[0].rfind("--", 0) == 0 ? 2 : 0);
   const bool joined = k.find_first_of("-_") != std::string::npos || w[0].rfind("--", 0) == 0;
@@ -325,9 +318,9 @@ std::string OwnLeadWords(const std::string& lead, const std::string& other) {
     return w;
   };
   std::set<std::string> theirs;
-  for (const auto& w : SplitWords(other)) theirs.insert(Lower(clean(w)));
+  for (const auto& w : SpaceWords(other)) theirs.insert(Lower(clean(w)));
   std::string out;
-  for (const auto& raw : SplitWords(lead)) {
+  for (const auto& raw : SpaceWords(lead)) {
     const std::string w = clean(raw);
     const bool function_word = w.size() <= 3 && std::all_of(w.begin(), w.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
     if (w.empty() || function_word || theirs.count(Lower(w)) || IsOutputLabelWord(w)) continue;
@@ -388,7 +381,7 @@ namespace moelog::logbook::reader {
 // The key a loop variable feeds in a command: `NAME=$t` or `--flag $t`
 // (the flag's key), else the variable's own name.
 std::string LoopKey(const std::string& cmd, const std::string& var, const ParsedCommand& pc) {
-  const auto words = SplitWords(cmd);
+  const auto words = SpaceWords(cmd);
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     const size_t eq = w.find('=');

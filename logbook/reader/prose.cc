@@ -7,6 +7,7 @@
 
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/vocabulary.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook::prose {
 namespace {
@@ -15,10 +16,7 @@ bool Alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 bool Ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-'; }
 bool Skippable(char c) { return c == ' ' || c == '`' || c == '*'; }
 
-std::string Lower(std::string w) {
-  for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return w;
-}
+std::string Lower(const std::string& w) { return LowerAscii(w); }
 
 // The identifier ending right before `at` (spaces, backticks, '*' skipped);
 // `*begin` is where it starts. At most 32 characters are looked at.

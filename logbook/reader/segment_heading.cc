@@ -365,12 +365,6 @@ bool StrictHeadingRest(std::string_view s, size_t* rest_offset) {
 
 namespace {
 
-std::string LowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Separators around a date or a number in a heading: blanks and ASCII
 // punctuation, and the middle dot, en and em dashes, bullets in UTF-8.
 size_t SeparatorAt(std::string_view s, size_t p) {

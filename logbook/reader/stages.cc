@@ -23,7 +23,8 @@ std::string FateStage(const std::string& fate) {
       Has(why, "a difference") || Has(why, "a part of a whole") || Has(why, "correctness check") ||
       Has(why, "goals or expectations") || Has(why, "statistics over repeats") ||
       Has(why, "an explanation") || Has(why, "an introduction") || Has(why, "an event's duration") ||
-      Has(why, "a device's rating") || Has(why, "derived (") || Has(why, "has not run") || Has(why, "a bound (") ||
+      Has(why, "a device's rating") || Has(why, "a job's, a test's") || Has(why, "a setting or a job's span") ||
+      Has(why, "a threshold (") || Has(why, "derived (") || Has(why, "has not run") || Has(why, "a bound (") ||
       Has(why, "computed from"))
     return "classify";
   return "figures";  // no unit, values by column, past the entry's cap

@@ -1,9 +1,8 @@
 // Reader stage table, cells and columns: what a table's cell or column is
 // beyond one number under a metric's header, and the columns a table of
 // figures leaves out (estimates, plans, pass/fail checks).
-#include <nlohmann/json.hpp>
-
 #include "engine/format.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
@@ -12,50 +11,23 @@ namespace moelog::logbook::reader {
 
 namespace {
 
-// Words of data/reader/table.json this file reads, once: duration_parts (a
-// unit -> its length in seconds) and parameter_words.
-struct CellWords {
-  std::map<std::string, double> duration_parts;
-  std::set<std::string> parameter_words;
-};
-
-const CellWords& Words_() {
-  static const CellWords words = [] {
-    CellWords out;
-    const auto j = nlohmann::json::parse(ReaderDataFile("data/reader/table.json"), nullptr, /*allow_exceptions=*/false);
-    if (j.is_object() && j.contains("duration_parts") && j["duration_parts"].is_object())
-      for (const auto& [k, v] : j["duration_parts"].items())
-        if (v.is_number() && v.get<double>() > 0) out.duration_parts[k] = v.get<double>();
-    if (j.is_object() && j.contains("parameter_words") && j["parameter_words"].is_array())
-      for (const auto& v : j["parameter_words"])
-        if (v.is_string()) out.parameter_words.insert(Lower(v.get<std::string>()));
-    return out;
-  }();
-  return words;
+// Words of data/reader/table.json this file reads, once.
+const std::set<std::string>& ParameterWords() {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/table.json", "parameter_words"));
+  return *words;
 }
-
-const std::map<std::string, double>& DurationParts() { return Words_().duration_parts; }
 
 }  // namespace
 
 // A time written in several parts, largest unit first ("1m 44s 79ms", "2h
-// 51m 31s", "1h 02m"): the same time in seconds, as "104.079 s" (the
-// decimals its smallest part is written to), into `seconds`. False for any
-// other cell (one part is a figure of its own: "44s").
+// 51m 31s", "1h 02m"; DurationInParts): the same time in seconds, as
+// "104.079 s" (the decimals its smallest part is written to), into
+// `seconds`. False for any other cell (one part is a figure of its own: "44s").
 bool DurationCell(const std::string& cell, std::string* seconds) {
-  const auto words = Words(cell);
-  if (words.size() < 2 || words.size() > 4) return false;
-  double total = 0, last = 0;
-  for (const auto& w : words) {
-    size_t n = 0;
-    while (n < w.size() && std::isdigit(static_cast<unsigned char>(w[n]))) ++n;
-    const auto part = DurationParts().find(w.substr(n));
-    if (n == 0 || n > 4 || part == DurationParts().end() || (last > 0 && part->second >= last)) return false;
-    total += std::stod(w.substr(0, n)) * part->second;
-    last = part->second;
-  }
-  const int decimals = last >= 1 ? 0 : static_cast<int>(std::lround(-std::log10(last)));
-  *seconds = Fixed(total, decimals) + " s";
+  const std::string core = parse_detail::Trim(cell);
+  PartsDuration d;
+  if (!DurationInParts(core, 0, &d) || d.end != core.size()) return false;
+  *seconds = Fixed(d.seconds, d.decimals) + " s";
   return true;
 }
 
@@ -253,7 +225,7 @@ bool ParameterHeader(const std::string& header) {
   for (char c : Lower(header)) words += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
   const auto w = Words(words);
   if (w.size() == 1 && w[0].size() == 1 && std::isalpha(static_cast<unsigned char>(w[0][0]))) return true;
-  return std::any_of(w.begin(), w.end(), [](const std::string& x) { return Words_().parameter_words.count(x) > 0; });
+  return std::any_of(w.begin(), w.end(), [](const std::string& x) { return ParameterWords().count(x) > 0; });
 }
 
 // A header of parameter words only ("Size", "Block size", "Seq len"): its
@@ -262,7 +234,7 @@ bool SettingHeader(const std::string& header) {
   std::string words;
   for (char c : Lower(header)) words += std::isalnum(static_cast<unsigned char>(c)) ? c : ' ';
   const auto w = Words(words);
-  return !w.empty() && std::all_of(w.begin(), w.end(), [](const std::string& x) { return Words_().parameter_words.count(x) > 0; });
+  return !w.empty() && std::all_of(w.begin(), w.end(), [](const std::string& x) { return ParameterWords().count(x) > 0; });
 }
 
 // A column of a derived figure by its header ("Change", "Delta", "vs

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 
 #include "logbook/reader/data_words.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -104,11 +106,9 @@ Status Maps(const nlohmann::json& j, const std::string& file, Lexicon* lex) {
   return Status::Ok();
 }
 
-}  // namespace
-
-Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& file) {
+// A vocabulary file's parsed JSON read into a Lexicon.
+Result<Lexicon> LexiconOf(const nlohmann::json& j, const std::string& file) {
   try {
-    const nlohmann::json j = nlohmann::json::parse(json_text);
     if (!j.is_object()) return Status::InvalidArgument(file + ": expected an object");
     Lexicon lex;
     MOELOG_RETURN_IF_ERROR(Units(j, file, &lex));
@@ -137,6 +137,15 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
     return Status::InvalidArgument(file + ": " + e.what());
   }
 }
+}  // namespace
+
+Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& file) {
+  try {
+    return LexiconOf(nlohmann::json::parse(json_text), file);
+  } catch (const nlohmann::json::exception& e) {
+    return Status::InvalidArgument(file + ": " + e.what());
+  }
+}
 
 // The text of a built-in data/reader/ file ("" when there is none).
 const char* ReaderDataFile(const std::string& path) {
@@ -151,16 +160,24 @@ std::vector<std::string> ReaderDataFiles() {
   return paths;
 }
 
-namespace {
-std::string LowerAscii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+const nlohmann::json& ReaderDataJson(const std::string& path) {
+  // Each file parsed once, whichever stage asks first; held for the whole
+  // process (a leaked heap object: no destruction order to get wrong).
+  struct Cache {
+    std::mutex mu;
+    std::map<std::string, nlohmann::json> parsed;  // nodes never move: references stay valid
+  };
+  static Cache* const cache = new Cache;
+  const std::lock_guard<std::mutex> lock(cache->mu);
+  auto it = cache->parsed.find(path);
+  if (it == cache->parsed.end())
+    it = cache->parsed.emplace(path, nlohmann::json::parse(ReaderDataFile(path), nullptr, /*allow_exceptions=*/false)).first;
+  return it->second;
 }
-}  // namespace
 
 std::set<std::string> DataWords(const std::string& path, const char* key, bool lower) {
   std::set<std::string> words;
-  const auto j = nlohmann::json::parse(ReaderDataFile(path), nullptr, /*allow_exceptions=*/false);
+  const auto& j = ReaderDataJson(path);
   if (!j.is_object() || !j.contains(key) || !j[key].is_array()) return words;
   for (const auto& v : j[key])
     if (v.is_string()) words.insert(lower ? LowerAscii(v.get<std::string>()) : v.get<std::string>());
@@ -169,18 +186,26 @@ std::set<std::string> DataWords(const std::string& path, const char* key, bool l
 
 std::map<std::string, std::string> DataWordMap(const std::string& path, const char* key) {
   std::map<std::string, std::string> words;
-  const auto j = nlohmann::json::parse(ReaderDataFile(path), nullptr, /*allow_exceptions=*/false);
+  const auto& j = ReaderDataJson(path);
   if (!j.is_object() || !j.contains(key) || !j[key].is_object()) return words;
   for (const auto& [k, v] : j[key].items())
     if (v.is_string()) words[LowerAscii(k)] = v.get<std::string>();
   return words;
 }
 
+std::map<std::string, double> DataNumberMap(const std::string& path, const char* key) {
+  std::map<std::string, double> numbers;
+  const auto& j = ReaderDataJson(path);
+  if (!j.is_object() || !j.contains(key) || !j[key].is_object()) return numbers;
+  for (const auto& [k, v] : j[key].items())
+    if (v.is_number() && v.get<double>() > 0) numbers[k] = v.get<double>();
+  return numbers;
+}
+
 const Lexicon& ReaderLexicon() {
   static const Lexicon lex = [] {
-    for (const auto& f : kBuiltinFiles)
-      if (std::string(f.path) == "data/reader/vocabulary.json")
-        if (auto l = ParseLexicon(f.text, f.path); l.ok()) return *l;
+    const char* path = "data/reader/vocabulary.json";
+    if (auto l = LexiconOf(ReaderDataJson(path), path); l.ok()) return *l;
     return Lexicon{};  // the built-in file is checked by its test
   }();
   return lex;

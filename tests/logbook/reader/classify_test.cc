@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "tests/logbook/reader/read_entry.h"
 #include "logbook/doc/parse_logbook.h"
@@ -46,6 +47,20 @@ TEST(ReaderClassify, AnEventsDurationIsNoRun) {
   EXPECT_TRUE(AnyRun(Figures("the fused step took 3.2 s", true, false, true)));
   EXPECT_TRUE(AnyRun(Figures("decode of 512 tokens: 41.5 s", true, false, true)));
   EXPECT_TRUE(AnyRun(Figures("an 8.4-second median duration", true, false, true)));
+}
+
+// How long a whole job, a test or the compiler took ("passed in 40 s",
+// "compile `148.4s`", "compilation took 85 s", "wall time 41 s", "parent
+// duration 195006ms") is no run's figure; the words are data
+// (job_duration_leads, job_time_words of vocabulary.json).
+TEST(ReaderClassify, AJobsOrACompilersDurationIsNoRun) {
+  for (const char* text : {"33 passed in 10.41s", "compile `148.4s` on the first call", "compilation took 85 s",
+                           "wall time 41 s", "parent duration `195006ms`", "the test times out at 60 seconds"})
+    EXPECT_FALSE(AnyRun(Figures(text, true, false, true))) << text;
+  EXPECT_TRUE(AnyRun(Figures("the fused step took 3.2 s", true, false, true)));
+  EXPECT_TRUE(AnyRun(Figures("step time 41 ms", true, false, true)));
+  EXPECT_TRUE(DataWords("data/reader/vocabulary.json", "job_time_words").count("wall"));
+  EXPECT_TRUE(ReaderLexicon().job_duration_leads.count("compile"));
 }
 
 // What a change adds or saves ("the autotuner adds ~30 us per dispatch",

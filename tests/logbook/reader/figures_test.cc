@@ -382,6 +382,34 @@ TEST(ReaderFigures, DurationsWrittenInParts) {
   EXPECT_NEAR(f[5].value, 0.003, 1e-12);
 }
 
+// A time in parts is read by one function (DurationInParts, its units from
+// duration_parts of vocabulary.json) for prose, printed lines and table
+// cells alike: "1m 44s 79ms" is 104.079 s wherever it is written.
+TEST(ReaderFigures, ATimeInPartsIsOneRuleForProseAndCells) {
+  PartsDuration d;
+  ASSERT_TRUE(DurationInParts("1m 44s 79ms", 0, &d));
+  EXPECT_NEAR(d.seconds, 104.079, 1e-9);
+  EXPECT_EQ(d.decimals, 3);
+  EXPECT_EQ(d.end, 11u);
+  std::string cell;
+  ASSERT_TRUE(DurationCell("1m 44s 79ms", &cell));
+  EXPECT_EQ(cell, "104.079 s");
+  ASSERT_TRUE(DurationCell("2h 51m 31s", &cell));
+  EXPECT_EQ(cell, "10291 s");
+  EXPECT_FALSE(DurationCell("44s", &cell));          // one part: a figure of its own
+  EXPECT_FALSE(DurationCell("3m 4s on H100", &cell));  // more than a time
+  const auto f = Figures("the cold build took 1m 44s 79ms", false);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NEAR(f[0].value, 104.079, 1e-9);
+  EXPECT_EQ(f[0].decimals, 3);
+  ASSERT_TRUE(DurationInParts("1d 2h", 0, &d));  // any unit of the data file
+  EXPECT_DOUBLE_EQ(d.seconds, 93600);
+  EXPECT_TRUE(d.hours);
+  EXPECT_FALSE(DurationInParts("2m 3m", 0, &d));    // largest unit first
+  EXPECT_FALSE(DurationInParts("1.5m 3s", 0, &d));  // only the last part has a fraction
+  EXPECT_FALSE(DurationInParts("3ms", 0, &d));
+}
+
 // A change named by a noun or verb with "of" or "by" before its figure
 // ("a difference of ~5 seconds", "reduced by 2 ms") is no run's figure.
 TEST(ReaderFigures, AChangeOfOrByIsNoRunsFigure) {

@@ -50,5 +50,33 @@ TEST(ReaderStages, AFigureNoStageReadIsToldNotRead) {
   EXPECT_EQ(FateStage("listed, not tabled: not read: no figure read from this prose"), "figures");
 }
 
+// A number with a unit the figures stage passes over as no run's figure at
+// all (an event's duration, a job's duration, a device's rating, a
+// threshold) is told with that rule's own reason and the classify stage,
+// never as "not read"; the figures tabled are the same as without it.
+TEST(ReaderStages, ANumberPassedOverAsNoRunIsToldWhy) {
+  const std::string text = std::string("# Log\n\n## 2026-03-02 Ops day\n\n") +
+                           "Watched the queue for 5 min: nothing moved.\n\n"       // 5
+                           "The node came back with 2 h 10 m uptime.\n\n"          // 7
+                           "The card's published power envelope is ~75 W.\n\n"     // 9
+                           "The suite passed in 40 s.\n\n"                         // 11
+                           "The fused step took 3.2 s.\n";                          // 13
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  std::vector<UnreadFigures> unread;
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", &unread);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 13);
+  std::map<int, std::string> why;
+  for (const auto& u : unread) {
+    EXPECT_TRUE(u.shown_only) << u.why;
+    why[u.line] = u.why;
+  }
+  for (int line : {5, 7}) EXPECT_NE(why[line].find("an event's duration"), std::string::npos) << line << ": " << why[line];
+  EXPECT_NE(why[9].find("a device's rating"), std::string::npos) << why[9];
+  EXPECT_NE(why[11].find("a job's, a test's or a compile's duration"), std::string::npos) << why[11];
+  for (int line : {5, 7, 9, 11}) EXPECT_EQ(FateStage("listed, not tabled: " + why[line]), "classify") << why[line];
+}
+
 }  // namespace
 }  // namespace moelog::logbook

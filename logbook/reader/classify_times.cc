@@ -1,0 +1,110 @@
+// Reader stage classify, as the figures stage scans: a number with its
+// unit that is no run's figure at all (how long a job, its compile or an
+// event went on, a setting written as an adjective, a threshold) and what a
+// change adds or saves. Their words are data (vocabulary.json: duration_*,
+// job_duration_*, delta_leads).
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+
+// A duration a job or test run took ("succeeded in 40.12 seconds", "33
+// passed in 10.41s", "after 3 s", "parent duration `195006ms`") or a limit
+// ("times out at 60 seconds") is no benchmark figure.
+bool JobDuration(const std::string& s, size_t start) {
+  size_t b = start;
+  const std::string w = Lower(WordBefore(s, start, &b));
+  // "after 3 s", "succeeded in 40 s", "compile `148.4s`" (job_duration_leads).
+  if (ReaderLexicon().job_duration_leads.count(w)) return true;
+  if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
+  // "compilation took 85 s": the compiler's time, not the benchmark's.
+  if (w == "took" && Lower(WordBefore(s, b)).rfind("compil", 0) == 0) return true;
+  // "parent duration `195006ms`", "job duration 3 s", "wall time 41 s", "compile time 85 s" (job_time_words).
+  static const auto* whole = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "job_time_words"));
+  return (w == "duration" || w == "time") && whole->count(Lower(WordBefore(s, b))) > 0;
+}
+
+// A time written as an adjective before what it bounds or measures of a job
+// ("a 5,400-second execution window", "the 60-second test limit", "an
+// 8-minute 16-second task duration", "a 5 minute test suite run": a
+// unit's singular word after an article's number): a setting or a job's
+// duration, no figure.
+bool DurationAdjective(const std::string& s, const UnitRead& u, size_t start) {
+  const bool singular = u.unit.size() > 3 && u.unit.back() != 's' &&
+                        std::all_of(u.unit.begin(), u.unit.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+  const std::string article = LeadWord(s, start);
+  if (u.at == 0 || (s[u.at - 1] != '-' && !(singular && (article == "a" || article == "an")))) return false;
+  // What a setting bounds, or whose duration it is (a job's, not a step's:
+  // "an 8.4-second median duration" is a figure).
+  return ReaderLexicon().duration_nouns.count(WordAfterTime(s, u.at + u.len)) > 0;
+}
+
+// The word after a time's unit at `at`, past the rest of a compound time
+// ("3 h 47 m uptime", "a 9-minute 12-second task"), in lower case.
+std::string WordAfterTime(const std::string& s, size_t at) {
+  size_t e = at;
+  std::string next = Lower(WordAt(s, e, &e));
+  for (int parts = 0; parts < 3 && !next.empty() && std::isdigit(static_cast<unsigned char>(next[0])); ++parts) {
+    const bool glued = std::isalpha(static_cast<unsigned char>(next.back()));  // "47m", "12-second"
+    next = Lower(WordAt(s, e, &e));
+    if (!glued && next.size() <= 7 && !ReaderLexicon().duration_events.count(next)) next = Lower(WordAt(s, e, &e));  // "47 m"
+  }
+  return next;
+}
+
+// The word before a number at `start`, past an approximation sign ("for ~4
+// min", "adds ≈30 us") and a range's first end ("adds ~1-2 s"), lower case.
+std::string LeadWord(const std::string& s, size_t start, size_t* at) {
+  size_t b = start;
+  for (;;) {
+    while (b > 0 && s[b - 1] == ' ') --b;
+    size_t dash = 0;  // a range's second end ("adds ~1-2 s"): the word before its first
+    if (b >= 2 && s[b - 1] == '-') dash = 1;
+    else if (b >= 4 && s.compare(b - 3, 3, "\xE2\x80\x93") == 0) dash = 3;
+    if (dash > 0 && std::isdigit(static_cast<unsigned char>(s[b - dash - 1]))) {
+      b -= dash;
+      while (b > 0 && (std::isdigit(static_cast<unsigned char>(s[b - 1])) || s[b - 1] == '.')) --b;
+    } else if (b > 0 && s[b - 1] == '~') {
+      --b;
+    } else if (b >= 3 && s.compare(b - 3, 3, "\xE2\x89\x88") == 0) {
+      b -= 3;
+    } else {
+      break;
+    }
+  }
+  return Lower(WordBefore(s, b, at));
+}
+
+// A word or two right before a figure that make it what a change adds or
+// saves ("adds ~30 us", "a difference of ~5 seconds", "reduced by 2 ms").
+bool DeltaLead(const std::string& s, size_t start) {
+  size_t at = 0;
+  const std::string lead = LeadWord(s, start, &at);
+  const auto& leads = ReaderLexicon().delta_leads;
+  if (leads.count(lead)) return true;
+  return (lead == "of" || lead == "by") && leads.count(Lower(WordBefore(s, at)) + " " + lead) > 0;
+}
+
+// A time followed by a word that makes it when something happened or how
+// long a machine was up ("~6 s later", "3 h 47 m uptime"): no run's figure.
+bool EventTime(const std::string& s, const UnitRead& u) {
+  return ReaderLexicon().duration_events.count(WordAfterTime(s, u.at + u.len)) > 0;
+}
+
+// Why a number with its unit is no figure of any run at all, or nullptr:
+// how long a job, its compile or an event went on, a setting, a threshold
+// (the classify rules the scan applies as it reads). The reason is kept for
+// --show-recorded (NoFigureReasons); the number is never a figure.
+const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, const std::string& metric) {
+  if (metric == "time_s" && JobDuration(s, start))
+    return "a job's, a test's or a compile's duration, or its limit (after, in, compile, job duration ...), not a run's figure";
+  if (metric.find("time_s") != std::string::npos) {
+    if (DurationAdjective(s, u, start)) return "a setting or a job's span written as an adjective (a 60-second limit ...), not a run's figure";
+    if (EventTime(s, u) || ReaderLexicon().duration_leads.count(LeadWord(s, start)))
+      return "an event's duration (polled for, later, ago, uptime ...), not a run's figure";
+  }
+  if (ThresholdBefore(s, start)) return "a threshold (at least, a budget of, target ...), not a run's figure";  // "a budget of 3 ms"
+  return nullptr;
+}
+
+}  // namespace moelog::logbook::reader
