@@ -1,17 +1,18 @@
 // Reader stage figures: the qualities of a model's output written as bare
 // numbers ("val loss 3.2791", "perplexity of 12.4", "Val loss: 3.2791"): no
-// unit, a figure named by the quality (quality_words of vocabulary.json).
+// unit, a figure named by the quality (quality_words of table.json, the
+// words that name such a figure in a column header too).
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
 
 // A quality of a model's output by its snake-case name (quality_words of
-// vocabulary.json: loss, bpb, perplexity ...), one qualifier before it at
+// table.json: loss, bpb, perplexity ...), one qualifier before it at
 // most (quality_qualifiers: "val_loss"; "final_val_loss" is val_loss): the
 // name; "" for any other name.
 std::string QualityName(const std::string& name) {
-  static const std::set<std::string> qualities = DataWords("data/reader/vocabulary.json", "quality_words");
+  static const std::set<std::string> qualities = DataWords("data/reader/table.json", "quality_words");
   static const std::set<std::string> qualifiers = DataWords("data/reader/vocabulary.json", "quality_qualifiers");
   const size_t us = name.rfind('_');
   if (us == std::string::npos) return qualities.count(name) ? name : "";
