@@ -106,13 +106,6 @@ std::pair<int, int> PartOf(const Entry& e, int line, std::string* heading) {
   return part;
 }
 
-// Whether `metric` is `unit_metric` or a metric named apart from it
-// ("after_time_s", "large_time_s" of "time_s").
-bool OfMetric(const std::string& metric, const std::string& unit_metric) {
-  return metric == unit_metric || (metric.size() > unit_metric.size() + 1 &&
-                                   metric.compare(metric.size() - unit_metric.size() - 1, std::string::npos, "_" + unit_metric) == 0);
-}
-
 // Whether a number written with `unit` ("ms", "tok/s", "" for none) is a
 // figure of `metric` in a unit of `factor` ("3.57ms" of "3.6 ms", "58.2
 // tokens/sec" of "58.2 tok/s"); a number with no unit one only when `bare`.
@@ -122,7 +115,7 @@ bool SameUnit(const std::string& unit, const std::string& metric, double factor,
   MagnitudeOf(ReaderLexicon(), unit, &plain);
   for (const std::string& u : {unit, plain})
     if (!u.empty() && (AnyUnit(u, &info) || AnyUnit(Lower(u), &info)))
-      return OfMetric(metric, info.metric) && std::fabs(info.factor / factor - 1) < 1e-9;
+      return NamesOwnMetric(info.metric, metric) && std::fabs(info.factor / factor - 1) < 1e-9;
   return bare;
 }
 
@@ -170,7 +163,7 @@ bool WrittenElsewhere(const StoredRun& run, const std::string& metric, const Wri
   std::string plain;
   const double magnitude = MagnitudeOf(ReaderLexicon(), u->second, &plain);
   UnitInfo info{};
-  const double factor = (AnyUnit(plain, &info) && OfMetric(metric, info.metric) ? info.factor : 1) * magnitude;
+  const double factor = (AnyUnit(plain, &info) && NamesOwnMetric(info.metric, metric) ? info.factor : 1) * magnitude;
   const double shown = FromStored(run.metrics.at(metric), factor / magnitude) / magnitude;  // the digits as written
   // Trailing zeros say how precise the figure is, not what it is: "1.000 ms"
   // has one digit that could match a "1" written anywhere.

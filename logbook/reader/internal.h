@@ -183,7 +183,8 @@ std::string QualityBefore(const std::string& s, size_t start);
 struct ScanMode;
 std::string BareQuality(const std::string& s, size_t start, const ScanMode& mode);
 // Whether a word before a figure names the figure's own metric ("loss" of
-// val_loss, "ppl" of ppl): no run's name.
+// val_loss, "ppl" of ppl): no run's name; also whether a metric is a unit's
+// or one named apart from it ("time_s" of "after_time_s").
 bool NamesOwnMetric(const std::string& word, const std::string& metric);
 bool BoundMarkBefore(const std::string& s, size_t at);
 bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to);
