@@ -752,9 +752,13 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
     if (!FigureField(entry.fields[fi])) continue;
     // A named finding ("Negative result:") is not the Result; nor is one
-    // part's ("### Attempt 4" of a dated sweep's attempts).
-    any_result = any_result || (entry.fields[fi].name == "Result" && !PartsResult(entry, entry.fields[fi]));
+    // part's ("### Attempt 4" of a dated sweep's attempts); nor one that
+    // measured nothing ("Result: f32 is ~10% slower", a derived figure
+    // only): the entry's record is then in its other lines.
+    const size_t before = out.size();
     FieldFigures(entry, fi, x, &out, unread);
+    any_result = any_result ||
+                 (entry.fields[fi].name == "Result" && !PartsResult(entry, entry.fields[fi]) && out.size() > before);
   }
   if (!any_result) HeadingFigures(entry, x, &out, unread);  // beside a Result, the Result is the record
   if (!any_result) SubheadingFigures(entry, x, &out, unread);

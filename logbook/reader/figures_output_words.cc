@@ -37,6 +37,8 @@ const OutputWords& OutputVocabulary() {
     set("progress_leads", &w.progress_leads);
     set("setting_count_leads", &w.setting_leads);
     set("record_banners", &w.record_banners);
+    set("pair_joiners", &w.pair_joiners);
+    set("pair_group_words", &w.pair_group_words);
     set("subcommand_programs", &w.subcommand_programs);
     w.unit_phrases.assign(phrases.begin(), phrases.end());
     return w;

@@ -7,6 +7,7 @@
 
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/text.h"
 
 namespace moelog::logbook::reader {
 
@@ -371,6 +372,54 @@ std::string PrintedRecordBanner(const std::string& t, bool* closing) {
   return "";
 }
 
+namespace {
+
+// Whether a bullet's text outside its code spans is separators only: `,`
+// `;` `.`, or pair_joiners of output.json between two spans or more, then
+// after a label ending in ':' too ("Timing (from trace): `load=5.0s`,
+// `compute=21.8s` with `read=5.6s`").
+bool GroupLabel(const std::string& label) {
+  std::string plain;
+  int depth = 0;
+  for (char c : label) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    plain += depth > 0 || c == ')' || c == ':' || c == '_' ? ' ' : c;
+  }
+  const auto words = SpaceWords(Lower(plain));
+  return std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return OutputVocabulary().pair_group_words.count(w) || StatisticWord(w) || MetricWord(w);
+  });
+}
+
+bool SpansOnly(const Bullet& b) {
+  if (b.code_spans.empty()) return false;
+  std::string outside;
+  bool in_code = false;
+  for (char c : b.text) {
+    if (c == '`') in_code = !in_code, outside += ' ';
+    else if (!in_code) outside += c;
+  }
+  const size_t tick = b.text.find('`');
+  const std::string label = parse_detail::Trim(b.text.substr(0, tick));
+  bool words = false;
+  if (!label.empty()) {
+    if (label.back() != ':' || label.size() > 60 || b.code_spans.size() < 2) return false;
+    outside = outside.substr(label.size());
+  }
+  std::replace_if(outside.begin(), outside.end(), [](char c) { return c == ',' || c == ';' || c == '.' || c == '\n'; }, ' ');
+  std::istringstream rest(outside);
+  for (std::string w; rest >> w;) {
+    if (!OutputVocabulary().pair_joiners.count(Lower(w))) return false;
+    words = true;
+  }
+  // A label over spans joined by separators alone names their run
+  // ("- int8: `time_s=0.0037`, `pack=0.0009`"; read as a labelled bullet)
+  // unless its words name their group ("Mean timings:").
+  return words ? b.code_spans.size() >= 2 : label.empty() || GroupLabel(label);
+}
+
+}  // namespace
+
 // A bullet's text as one printed key=value line: its spans only
 // ("`avg_step_ms=20.4`, `peak=2.1e9`"), a key and its number (SpanPair),
 // pairs (PlainPairs), or a unit's name and pairs ("ms/iter: sdpa=4.41
@@ -379,13 +428,8 @@ std::string PrintedPairs(const Bullet& b) {
   if (!b.children.empty() || b.text.size() > 4096) return "";
   if (std::string pair = SpanPair(b); !pair.empty()) return pair;
   if (std::string pairs = PlainPairs(b); !pairs.empty()) return pairs;
-  bool in_code = false, spans_only = !b.code_spans.empty();
-  for (char c : b.text) {
-    if (c == '`') in_code = !in_code;
-    else if (!in_code && c != ',' && c != ';' && c != ' ') spans_only = false;
-  }
   std::string joined;
-  if (spans_only) {
+  if (SpansOnly(b)) {
     for (const auto& span : b.code_spans) {
       if (span.find('=') == std::string::npos || span.find(' ') != std::string::npos) return "";
       joined += (joined.empty() ? "" : " ") + span;

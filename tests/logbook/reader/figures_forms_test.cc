@@ -482,5 +482,62 @@ TEST(ReaderForms, ASearchRateColumnNamedByItsUnit) {
   EXPECT_EQ(At(figs, 8)->run.metrics.count("nodes_per_s"), 1u);
 }
 
+// "Timing (from trace): `load=5.0s`, `compute=21.8s` with `read=5.6s` ...":
+// printed pairs in code spans, joined by words (pair_joiners) over the
+// bullet's lines, are one printed line: one run, each pair its own metric.
+TEST(ReaderForms, PrintedPairsInSpansJoinedByWordsAreOneRun) {
+  const auto figs = EntryFigures(
+      "- Command: `tool run --trace`\n"
+      "- Timing (from trace): `load=5.005s`, `compute=21.833s` with\n"
+      "  `read=5.602s`, `norm=1.225s`,\n"
+      "  and `write=0.830s`.\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 5u);
+  EXPECT_EQ(figs[0].line, 6);
+}
+
+// A label naming the group ("Mean timings:") over spans joined by commas:
+// one printed line too (a label naming a run, "- int8:", keys its row).
+TEST(ReaderForms, PrintedPairsInSpansUnderAGroupLabelAreOneRun) {
+  const auto figs = EntryFigures(
+      "- Command: `tool run --trace`\n"
+      "- Mean timings: `read=0.639s`, `norm=1.105s`,\n"
+      "  `dot=2.954s`.\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 3u);
+}
+
+// A word outside the joiners makes the bullet prose, not a printout.
+TEST(ReaderForms, SpansAmongProseAreNoPrintedLine) {
+  const auto figs = EntryFigures(
+      "- Command: `tool run --trace`\n"
+      "- Timing (from trace): `load=5.005s` was slower than `compute=21.833s` today\n");
+  for (const auto& f : figs) EXPECT_LT(f.run.metrics.size(), 2u);
+}
+
+// A Result that measured nothing (a derived figure only) is not the
+// entry's record: its other lines' figures are read.
+TEST(ReaderForms, AResultOfADerivedFigureOnlyLeavesTheOtherLinesTheRecord) {
+  const auto figs = EntryFigures(
+      "- Command (f64): `tool run`\n"
+      "- Wall timing (f64): `real 31.10s` (from `out/b.time`).\n"
+      "- Command (f32): `tool run --f32`\n"
+      "- Wall timing (f32): `real 35.20s` (from `out/c.time`).\n"
+      "- Result: f32 is ~13% slower on this run.\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.begin()->second, 31.10);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.begin()->second, 35.20);
+}
+
+// A Result that measured something stays the record.
+TEST(ReaderForms, AResultWithAFigureIsTheRecord) {
+  const auto figs = EntryFigures(
+      "- Command: `tool run`\n"
+      "- Previous attempt took 40.0 s.\n"
+      "- Result: 31.10 s wall.\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 7);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
