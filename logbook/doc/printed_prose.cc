@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_boxes.h"
 #include "logbook/reader/blocks_html.h"
 #include "logbook/reader/blocks_text.h"
 #include "logbook/doc/command_line.h"
@@ -114,7 +115,7 @@ bool PastedConsole(const MdNode& n, const std::vector<std::string_view>& lines, 
     first -= 2;
     text = std::string(lines[first - 1]) + "\n" + std::string(lines[first]) + "\n" + text;
     if (!e->paragraphs.empty() && e->paragraphs.back().end_line == first) e->paragraphs.pop_back();
-  } else if (!AlignedTable(own)) {
+  } else if (!AlignedTable(own) && !FramedLines(own)) {  // a table, or a printout drawn in boxes
     return false;
   }
   FencedBlock b;

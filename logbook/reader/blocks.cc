@@ -1,4 +1,5 @@
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_boxes.h"
 
 #include <algorithm>
 #include <cctype>
@@ -427,6 +428,7 @@ std::string WithHeadingUnit(const std::string& heading, const HeadingUnit& u) {
 bool LooksLikeOutput(std::string_view text) {
   // A bench tool's printout: its machine lines hold no figure, yet it is output.
   if (BenchToolPrintout(text)) return true;
+  if (FramedLines(SplitLines(text))) return true;  // a table or banner drawn in boxes
   int lines = 0, output = 0;
   size_t p = 0;
   while (p < text.size() && lines < 200) {

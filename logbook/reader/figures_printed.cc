@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "logbook/reader/blocks_boxes.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/text.h"
@@ -215,9 +216,23 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
   const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
   std::stringstream ss(b.text);
   int n = 0;
+  bool ruled = false;  // the boxed table's header already has its rule
   for (std::string l; std::getline(ss, l); ++n) {
     if (!l.empty() && l.back() == '\r') l.pop_back();
-    out.push_back({parse_detail::Trim(l), first + n, l});
+    if (!HasBoxDrawing(l)) {
+      ruled = false;
+      out.push_back({parse_detail::Trim(l), first + n, l});
+      continue;
+    }
+    // Drawn with boxes: a row is its cells between '|'; of the borders and
+    // separators, only the one under a header of two columns or more is
+    // kept (as a rule), so the rows below read as one table.
+    bool rule = false;
+    std::string t = Unboxed(l, &rule);
+    const bool header = !out.empty() && out.back().line == first + n - 1 && PipeCells(out.back().text).size() >= 2;
+    if (rule && (ruled || !header)) continue;
+    if (rule) t = "---", ruled = true;
+    out.push_back({t, first + n, t});
   }
   return out;
 }
