@@ -391,6 +391,8 @@ std::vector<std::string> SentenceMarks(const std::string& s, size_t start, bool 
   f->sentence = sb;
   const std::vector<std::string> sentence = Words(s.substr(sb, start - sb));
   if (!sentence.empty() && RunTag(sentence[0])) f->run_tag = sentence[0];
+  if (prose && !sentence.empty() && prose::AdviceLead(sentence[0]))
+    f->not_run = "advice (use ..., prefer ...): what it promises, not a run";
   for (size_t n = 0; n < sentence.size(); ++n) {
     if (prose::EstimateWord(sentence[n])) f->not_run = "an estimate (estimated, projected ...), not a measurement";
     else if (ReferenceWord(sentence[n])) f->refers = true;

@@ -295,6 +295,11 @@ bool FutureWord(const std::string& w) {
   return k.count(Lower(w)) > 0;
 }
 
+bool AdviceLead(const std::string& w) {
+  static const std::set<std::string> k = reader::DataWords("data/reader/vocabulary.json", "advice_leads");
+  return k.count(Lower(w)) > 0;
+}
+
 bool GoalWord(const std::string& w) { return reader::ReaderLexicon().goal_words.count(Lower(w)) > 0; }
 
 bool EstimateWord(const std::string& w) {

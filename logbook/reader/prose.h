@@ -81,6 +81,10 @@ bool HypotheticalWord(const std::string& w);
 // data/reader/status.json).
 bool FutureWord(const std::string& w);
 
+// The first word of a sentence that advises ("Use these models for
+// 100ms/pos inference"): advice_leads of data/reader/vocabulary.json.
+bool AdviceLead(const std::string& w);
+
 // A sentence word that makes its figures goals or expectations ("the log
 // should end with ...", "target", "expected"): goal_words of
 // data/reader/vocabulary.json.

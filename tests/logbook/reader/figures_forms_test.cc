@@ -539,5 +539,24 @@ TEST(ReaderForms, AResultWithAFigureIsTheRecord) {
   EXPECT_EQ(figs[0].line, 7);
 }
 
+// "1293 ms, 3193 ns/node": a time per item of the work beside the run's
+// whole time is a metric of its own, so a labelled line is one row.
+TEST(ReaderForms, ATimePerItemBesideTheWholeTimeIsAMetricOfItsOwn) {
+  const auto figs = EntryFigures(
+      "- Freestyle: 404,959 nodes, 1293 ms, **3193 ns/node**.\n"
+      "- Renju: 480,808 nodes, 3125 ms, **6499 ns/node**.\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 1.293, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("time_per_node_s"), 3193e-9, 1e-15);
+  EXPECT_NE(figs[0].run.config, figs[1].run.config);
+}
+
+// "Use these with the WebGPU backend for 100ms/pos inference": advice
+// promises a figure, it measured none.
+TEST(ReaderForms, AnAdvisingSentenceIsNoRun) {
+  EXPECT_TRUE(EntryFigures("Use these models with the GPU backend for 100ms/pos inference.\n").empty());
+  EXPECT_EQ(EntryFigures("We used these models with the GPU backend: 100 ms/pos.\n").size(), 1u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -179,15 +179,15 @@ TEST(ReaderVocabulary, DataWordsReadAStagesWordList) {
 }
 
 // A time unit of a step or a call written per an item of the work ("ns/iter"
-// of a bench harness, "\u03bcs/n_kv", "ms/image"): a time; a rate ("GB/s") and
-// a speedup per item stay what they are.
+// of a bench harness, "\u03bcs/n_kv", "ms/image"): a time per that item; a
+// rate ("GB/s") and a speedup per item stay what they are.
 TEST(ReaderVocabulary, ATimePerItemIsATime) {
   UnitInfo u;
   ASSERT_TRUE(UnitIn(ReaderLexicon(), "ns/iter", &u));
-  EXPECT_EQ(u.metric, "time_s");
+  EXPECT_EQ(u.metric, "time_per_iter_s");
   EXPECT_DOUBLE_EQ(u.factor, 1e-9);
   ASSERT_TRUE(UnitIn(ReaderLexicon(), "\xCE\xBCs/n_kv", &u));
-  EXPECT_EQ(u.metric, "time_s");
+  EXPECT_EQ(u.metric, "time_per_n_kv_s");
   ASSERT_TRUE(UnitIn(ReaderLexicon(), "ms/image", &u));
   EXPECT_DOUBLE_EQ(u.factor, 1e-3);
   ASSERT_TRUE(UnitIn(ReaderLexicon(), "GB/s", &u));
