@@ -262,6 +262,26 @@ static bool PerItemTime(const Lexicon& lex, const std::string& unit, UnitInfo* i
   return true;
 }
 
+// A rate of what the column or the sentence names, written with its
+// magnitude only ("9.5 M/s" under "cycles/sec", "120 K/s"): rate_per_s,
+// the magnitude (k, K, M, G) its factor. A rate of a word of its own
+// ("32 GT/s", "visits/s") is a unit of the vocabulary or no figure.
+static bool PerSecondRate(const std::string& unit, UnitInfo* info) {
+  const size_t slash = unit.rfind('/');
+  if (slash == std::string::npos || slash == 0 || (unit.substr(slash) != "/s" && unit.substr(slash) != "/sec")) return false;
+  std::string word = unit.substr(0, slash);
+  double factor = 1;
+  if (word == "k" || word == "K") factor = 1e3, word.clear();
+  else if (word == "M") factor = 1e6, word.clear();
+  else if (word == "G") factor = 1e9, word.clear();
+  else
+    return false;
+  info->metric = "rate_per_s";
+  info->factor = factor;
+  info->derived = false;
+  return true;
+}
+
 bool UnitIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
   // "k tokens/s": a magnitude before a unit is a unit that many times larger.
   std::string unit;
@@ -285,7 +305,7 @@ bool UnitIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
     info->metric += std::string("_per_") + (d[0] == 'G' ? "gpu" : d);
     return true;
   }
-  return PerItemTime(lex, unit, info);
+  return PerItemTime(lex, unit, info) || PerSecondRate(unit, info);
 }
 
 }  // namespace moelog::logbook::reader

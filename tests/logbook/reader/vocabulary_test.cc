@@ -197,5 +197,18 @@ TEST(ReaderVocabulary, ATimePerItemIsATime) {
   EXPECT_FALSE(UnitIn(ReaderLexicon(), "ms/", &u));
 }
 
+// "9.5 M/s" under "cycles/sec": a rate with its magnitude only; a rate of
+// a word the vocabulary does not hold ("32 GT/s", a link's rating) is none.
+TEST(ReaderVocabulary, AMagnitudePerSecondIsARate) {
+  UnitInfo u;
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "M/s", &u));
+  EXPECT_EQ(u.metric, "rate_per_s");
+  EXPECT_DOUBLE_EQ(u.factor, 1e6);
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "K/s", &u));
+  EXPECT_DOUBLE_EQ(u.factor, 1e3);
+  EXPECT_FALSE(UnitIn(ReaderLexicon(), "GT/s", &u));
+  EXPECT_FALSE(UnitIn(ReaderLexicon(), "visits/s", &u));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
