@@ -48,6 +48,33 @@ std::string Unboxed(std::string_view line, bool* rule) {
   return t;
 }
 
+namespace {
+
+// The box character at `p` as its offset from U+2500.
+int BoxCode(std::string_view s, size_t p) {
+  return (static_cast<unsigned char>(s[p + 1]) - 0x94) * 64 + (static_cast<unsigned char>(s[p + 2]) - 0x80);
+}
+
+}  // namespace
+
+FrameBorder FrameBorderOf(std::string_view line) {
+  bool rule = false;
+  Unboxed(line, &rule);
+  const std::string t = Trim(line);
+  if (!rule || !BoxAt(t, 0)) return FrameBorder::kNone;
+  for (size_t p = 3; p + 2 < t.size(); ++p) {
+    if (!BoxAt(t, p)) continue;
+    const int c = BoxCode(t, p);
+    if ((c >= 0x1C && c <= 0x4B) || (c >= 0x5E && c <= 0x6C)) return FrameBorder::kNone;  // a column's joint: a table
+    p += 2;
+  }
+  // Corners: ┌ ┍ ┎ ┏ ╒ ╓ ╔ ╭ open a frame; └ ┕ ┖ ┗ ╘ ╙ ╚ ╰ close it.
+  const int first = BoxCode(t, 0);
+  if ((first >= 0x0C && first <= 0x0F) || (first >= 0x52 && first <= 0x54) || first == 0x6D) return FrameBorder::kTop;
+  if ((first >= 0x14 && first <= 0x17) || (first >= 0x58 && first <= 0x5A) || first == 0x70) return FrameBorder::kBottom;
+  return FrameBorder::kNone;
+}
+
 bool FramedLines(const std::vector<std::string_view>& lines) {
   size_t framed = 0, n = 0;
   for (std::string_view l : lines) {

@@ -19,6 +19,12 @@ bool HasBoxDrawing(std::string_view line);
 // bars at both ends dropped ("┃ sdpa ┃ 4.41 ┃" -> "sdpa | 4.41").
 std::string Unboxed(std::string_view line, bool* rule);
 
+// A border of one frame around a printout's lines (no column joints in
+// it): its top ("╔═══╗", "┌───┐", "╭───╮") or its bottom ("╚═══╝"); kNone
+// for any other line (a table's border "┏━━┳━━┓" too).
+enum class FrameBorder { kNone, kTop, kBottom };
+FrameBorder FrameBorderOf(std::string_view line);
+
 // Whether a pasted paragraph's lines are a framed printout: two lines or
 // more, at least three in four of them starting with a box-drawing
 // character.

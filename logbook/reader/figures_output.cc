@@ -907,6 +907,8 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     return;
   }
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
+  if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && !closing && PrintedTitle(l.text, &title))
+    r.group.clear(), r.group_unit.clear();  // a record opens: no group of the last one's goes on
   if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
@@ -955,6 +957,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
     }
     ReadLine(r, lines[i]);
   }
+  RecordRows(lines, before, out);
   LoopFigures(entry, block, before, out);
 }
 

@@ -216,7 +216,8 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
   const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
   std::stringstream ss(b.text);
   int n = 0;
-  bool ruled = false;  // the boxed table's header already has its rule
+  bool ruled = false;   // the boxed table's header already has its rule
+  bool titled = false;  // a frame's top border came last: its next line is its title
   for (std::string l; std::getline(ss, l); ++n) {
     if (!l.empty() && l.back() == '\r') l.pop_back();
     if (!HasBoxDrawing(l)) {
@@ -227,8 +228,19 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
     // Drawn with boxes: a row is its cells between '|'; of the borders and
     // separators, only the one under a header of two columns or more is
     // kept (as a rule), so the rows below read as one table.
+    // One frame around printed lines is a record: its first line the
+    // title between banner marks, its bottom border the mark alone.
+    const FrameBorder border = FrameBorderOf(l);
+    const std::string mark = OutputVocabulary().record_banners.empty() ? "" : *OutputVocabulary().record_banners.begin();
+    if (border != FrameBorder::kNone && !mark.empty()) {
+      ruled = false, titled = border == FrameBorder::kTop;
+      if (border == FrameBorder::kBottom) out.push_back({mark, first + n, mark});
+      continue;
+    }
     bool rule = false;
     std::string t = Unboxed(l, &rule);
+    if (titled && !rule && !t.empty()) t = mark + " " + t + " " + mark;
+    titled = titled && t.empty();
     const bool header = !out.empty() && out.back().line == first + n - 1 && PipeCells(out.back().text).size() >= 2;
     if (rule && (ruled || !header)) continue;
     if (rule) t = "---", ruled = true;

@@ -398,6 +398,13 @@ bool BlockLoop(const Entry& entry, const FencedBlock& b, std::string* key, std::
 // The figures of a block printed by a shell loop, from `from` on: each keyed
 // by its loop value when they are alike otherwise (key_output.cc).
 void LoopFigures(const Entry& entry, const FencedBlock& block, size_t from, std::vector<RecordedFigure>* out);
+// The figures of each record of a printout (a title between banner marks
+// up to the mark alone or the next title) read from `lines` (out[from..]):
+// one row, its metrics named with what each was printed under, its title
+// the key record=... (figures_records.cc). A record whose figures differ
+// in another key keeps its rows.
+struct PrintedLine;
+void RecordRows(const std::vector<PrintedLine>& lines, size_t from, std::vector<RecordedFigure>* out);
 std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x);
 Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x);
 void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out);

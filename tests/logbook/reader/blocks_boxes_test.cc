@@ -83,5 +83,57 @@ TEST(BlocksBoxes, AFramedBannerPastedAsProseIsRead) {
   EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("tokens_per_s"), 410.3);
 }
 
+// A record between banner marks: its lines (a duration, a group of
+// statistics, a throughput) are one row, each metric named with what it
+// was printed under, the title its key; the next title opens another.
+TEST(FiguresRecords, ARecordsLinesAreOneRowKeyedByItsTitle) {
+  const auto figs = Figures(
+      "```\n"
+      "===== RESULTS: 10 users =====\n"
+      "Duration: 25.3s\n"
+      "TIME TO FIRST TOKEN (TTFT)\n"
+      "Avg: 352.5 ms | P99: 424.1 ms\n"
+      "THROUGHPUT\n"
+      "Aggregate: 216.1 tok/s\n"
+      "=============================\n"
+      "===== RESULTS: 50 users =====\n"
+      "Duration: 30.0s\n"
+      "THROUGHPUT\n"
+      "Aggregate: 966.8 tok/s\n"
+      "=============================\n"
+      "```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("record"), "RESULTS: 10 users");
+  EXPECT_EQ(figs[0].run.metrics.size(), 4u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("throughput_aggregate_tokens_per_s"), 216.1);
+  EXPECT_EQ(figs[1].run.config.at("record"), "RESULTS: 50 users");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("duration_time_s"), 30.0);  // no group of the record before
+}
+
+// A frame drawn around printed lines is such a record.
+TEST(FiguresRecords, AFrameIsARecord) {
+  const std::string bar = "\xE2\x95\x91 ";
+  const auto figs = Figures(
+      "```\n"
+      "\xE2\x95\x94\xE2\x95\x90\xE2\x95\x90\xE2\x95\x97\n" + bar + "RESULTS: 8 users \xE2\x95\x91\n" +
+      "\xE2\x95\xA0\xE2\x95\x90\xE2\x95\x90\xE2\x95\xA3\n" + bar + "Duration: 12.5s \xE2\x95\x91\n" + bar +
+      "Aggregate: 410.3 tok/s \xE2\x95\x91\n" + "\xE2\x95\x9A\xE2\x95\x90\xE2\x95\x90\xE2\x95\x9D\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.config.at("record"), "RESULTS: 8 users");
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+}
+
+// Lines of a record that name runs of their own (a key each) stay rows.
+TEST(FiguresRecords, ARecordsRunsWithKeysOfTheirOwnKeepTheirRows) {
+  const auto figs = Figures(
+      "```\n"
+      "===== Sweep =====\n"
+      "batch=1 latency=1.20ms\n"
+      "batch=8 latency=2.10ms\n"
+      "=================\n"
+      "```\n");
+  EXPECT_EQ(figs.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
