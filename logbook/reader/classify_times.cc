@@ -1,8 +1,10 @@
 // Reader stage classify, as the figures stage scans: a number with its
 // unit that is no run's figure at all (how long a job, its compile or an
-// event went on, a setting written as an adjective, a threshold) and what a
-// change adds or saves. Their words are data (vocabulary.json: duration_*,
-// job_duration_*, delta_leads).
+// event went on, a setting written as an adjective or beside a setting's
+// noun, a threshold) and what a change adds or saves. Their words are data
+// (vocabulary.json: duration_*, job_duration_*, setting_*, delta_leads).
+#include <cctype>
+
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
@@ -91,6 +93,48 @@ bool EventTime(const std::string& s, const UnitRead& u) {
   return ReaderLexicon().duration_events.count(WordAfterTime(s, u.at + u.len)) > 0;
 }
 
+namespace {
+
+// A setting noun (setting_nouns), a plural one too ("intervals").
+bool SettingNoun(const std::string& w) {
+  const auto& nouns = ReaderLexicon().setting_nouns;
+  return nouns.count(w) > 0 || (w.size() > 3 && w.back() == 's' && nouns.count(w.substr(0, w.size() - 1)) > 0);
+}
+
+// The setting noun right after a figure, or after one of setting_qualifiers
+// ("a 64 KiB ring buffer", "a 32 MiB staging chunk").
+bool SettingAfter(const std::string& s, const UnitRead& u) {
+  size_t e = u.at + u.len;
+  const std::string next = Lower(WordAt(s, e, &e));
+  return SettingNoun(next) || (ReaderLexicon().setting_qualifiers.count(next) && SettingNoun(Lower(WordAt(s, e, &e))));
+}
+
+// A figure that sets a run up rather than measures it: a setting noun right
+// after it ("at 250 ms intervals", "a 64 KiB ring buffer"), right before it
+// with no colon between ("warmup 10 s", "timeout 30 s"; "warmup: 12.3 s"
+// reports one; a whole number: "warmup 12.3 s" reads a phase), or before
+// `of`, `size` or `length` before it ("a timeout of 30 s", "chunk size 4
+// MiB"); or a number right after a command-line flag in prose ("passes
+// --duration 60s", "--timeout=30s").
+bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
+  if (SettingAfter(s, u)) return true;
+  size_t b = start;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == '~')) --b;
+  if (b > 0 && s[b - 1] == ':') return false;
+  size_t at = 0;
+  if (b > 0 && s[b - 1] == '=') return WordBefore(s, b - 1).rfind("--", 0) == 0;  // "--timeout=30s"
+  const std::string lead = Lower(WordBefore(s, b, &at));
+  if (lead.size() > 2 && lead.rfind("--", 0) == 0 && std::isalpha(static_cast<unsigned char>(lead[2]))) return true;  // "--duration 60s"
+  // A setting is written whole ("warmup 10 s"); "warmup 12.3 s" reads a phase.
+  size_t e = start;
+  while (e < s.size() && std::isdigit(static_cast<unsigned char>(s[e]))) ++e;
+  if (lead.empty() || (e < s.size() && s[e] == '.')) return false;
+  if (SettingNoun(lead)) return true;
+  return (lead == "of" || lead == "size" || lead == "length") && SettingNoun(Lower(WordBefore(s, at)));
+}
+
+}  // namespace
+
 // Why a number with its unit is no figure of any run at all, or nullptr:
 // how long a job, its compile or an event went on, a setting, a threshold
 // (the classify rules the scan applies as it reads). The reason is kept for
@@ -103,6 +147,8 @@ const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, c
     if (EventTime(s, u) || ReaderLexicon().duration_leads.count(LeadWord(s, start)))
       return "an event's duration (polled for, later, ago, uptime ...), not a run's figure";
   }
+  if (SettingFigure(s, start, u))
+    return "a setting (an interval, a buffer, a timeout, a warmup, a flag's value ...), not a run's figure";
   if (ThresholdBefore(s, start)) return "a threshold (at least, a budget of, target ...), not a run's figure";  // "a budget of 3 ms"
   return nullptr;
 }

@@ -108,6 +108,9 @@ bool IsExplanationHeading(std::string_view name) { return NameHasWord(name, Word
 bool IsPlanHeading(std::string_view name) {
   return NameHasWord(name, Words().plan) && !NameHasWord(name, Words().measured_part);
 }
+// A plan's heading that speaks of more than its own notes or method ("##
+// 2026-03-03 Back-of-envelope", not "## 2026-03-03 Notes").
+bool IsWorkedOutHeading(std::string_view name) { return IsPlanHeading(name) && !NameHasWord(name, Words().own_text_plan); }
 bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words().change_columns); }
 // The recap word names the part only as its label's first or last word
 // ("Final Performance Summary", "Comparison To Exp 2"; a date, an ID and
