@@ -55,7 +55,7 @@ std::string LineLabel(const std::string& line) {
 // memory.
 bool RatingMetric(const std::string& m) {
   auto ends = [&](const std::string& tail) { return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0; };
-  return ends("tflops") || ends("gb_per_s") || ends("memory_mib");
+  return ends("tflops") || ends("gb_per_s") || ends("memory_mib") || m == "gb" || m == "gib" || m == "mib" || m == "tb";
 }
 
 bool MeasuringWord(const std::string& text) {

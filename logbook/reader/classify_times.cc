@@ -109,26 +109,26 @@ bool SettingAfter(const std::string& s, const UnitRead& u) {
   return SettingNoun(next) || (ReaderLexicon().setting_qualifiers.count(next) && SettingNoun(Lower(WordAt(s, e, &e))));
 }
 
-// A figure that sets a run up rather than measures it: a setting noun right
-// after it ("at 250 ms intervals", "a 64 KiB ring buffer"), right before it
-// with no colon between ("warmup 10 s", "timeout 30 s"; "warmup: 12.3 s"
-// reports one; a whole number: "warmup 12.3 s" reads a phase), or before
-// `of`, `size` or `length` before it ("a timeout of 30 s", "chunk size 4
-// MiB"); or a number right after a command-line flag in prose ("passes
-// --duration 60s", "--timeout=30s").
+// A figure that sets a run up rather than measures it: a number right after
+// a command-line flag in prose ("passes --duration 60s", "--timeout=30s"),
+// or a whole number (a setting is written whole; "2.1 s warmup", "warmup
+// 12.3 s" read a phase) with a setting noun right after it ("at 250 ms
+// intervals", "a 64 KiB ring buffer"), right before it with no colon
+// between ("warmup 10 s", "timeout 30 s"; "warmup: 12 s" reports one), or
+// before `of`, `size` or `length` before it ("a timeout of 30 s", "chunk
+// size 4 MiB").
 bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
-  if (SettingAfter(s, u)) return true;
   size_t b = start;
   while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == '~')) --b;
-  if (b > 0 && s[b - 1] == ':') return false;
-  size_t at = 0;
   if (b > 0 && s[b - 1] == '=') return WordBefore(s, b - 1).rfind("--", 0) == 0;  // "--timeout=30s"
+  size_t at = 0;
   const std::string lead = Lower(WordBefore(s, b, &at));
   if (lead.size() > 2 && lead.rfind("--", 0) == 0 && std::isalpha(static_cast<unsigned char>(lead[2]))) return true;  // "--duration 60s"
-  // A setting is written whole ("warmup 10 s"); "warmup 12.3 s" reads a phase.
   size_t e = start;
   while (e < s.size() && std::isdigit(static_cast<unsigned char>(s[e]))) ++e;
-  if (lead.empty() || (e < s.size() && s[e] == '.')) return false;
+  if (e < s.size() && s[e] == '.') return false;
+  if (SettingAfter(s, u)) return true;
+  if (lead.empty() || (b > 0 && s[b - 1] == ':')) return false;
   if (SettingNoun(lead)) return true;
   return (lead == "of" || lead == "size" || lead == "length") && SettingNoun(Lower(WordBefore(s, at)));
 }

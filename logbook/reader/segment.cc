@@ -105,8 +105,16 @@ bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
 bool IsExplanationHeading(std::string_view name) { return NameHasWord(name, Words().explanation); }
 // A part that names what it reads as measured ("### Roofline position now",
 // "### Measured roofline") reports, whatever else its name says.
+// So does a name whose parenthetical opens with an estimate's word
+// ("Performance Comparison (Estimated on the next chip)"; estimate_words of
+// vocabulary.json), though a section's key leaves its parenthetical out.
 bool IsPlanHeading(std::string_view name) {
-  return NameHasWord(name, Words().plan) && !NameHasWord(name, Words().measured_part);
+  static const auto* estimate = new std::set<std::string>(reader::DataWords("data/reader/vocabulary.json", "estimate_words"));
+  const size_t open = name.find('(');
+  size_t e = open == std::string_view::npos ? open : open + 1;
+  while (e != std::string_view::npos && e < name.size() && std::isalpha(static_cast<unsigned char>(name[e]))) ++e;
+  const bool estimated = open != std::string_view::npos && estimate->count(LowerAscii(name.substr(open + 1, e - open - 1))) > 0;
+  return (NameHasWord(name, Words().plan) || estimated) && !NameHasWord(name, Words().measured_part);
 }
 // A plan's heading that speaks of more than its own notes or method ("##
 // 2026-03-03 Back-of-envelope", not "## 2026-03-03 Notes").
