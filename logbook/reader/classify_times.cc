@@ -78,10 +78,14 @@ std::string LeadWord(const std::string& s, size_t start, size_t* at) {
 }
 
 // A word or two right before a figure that make it what a change adds or
-// saves ("adds ~30 us", "a difference of ~5 seconds", "reduced by 2 ms").
+// saves ("adds ~30 us", "a difference of ~5 seconds", "reduced by 2 ms",
+// "saved about 0.6 s").
 bool DeltaLead(const std::string& s, size_t start) {
   size_t at = 0;
-  const std::string lead = LeadWord(s, start, &at);
+  std::string lead = LeadWord(s, start, &at);
+  // "saved about 0.6 s": past a word of approximation (approximation_words).
+  static const auto* approx = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "approximation_words"));
+  if (approx->count(lead)) lead = LeadWord(s, at, &at);
   const auto& leads = ReaderLexicon().delta_leads;
   if (leads.count(lead)) return true;
   return (lead == "of" || lead == "by") && leads.count(Lower(WordBefore(s, at)) + " " + lead) > 0;
@@ -111,7 +115,8 @@ bool SettingAfter(const std::string& s, const UnitRead& u) {
 
 // A figure that sets a run up rather than measures it: a number right after
 // a command-line flag in prose ("passes --duration 60s", "--timeout=30s"),
-// or a whole number (a setting is written whole; "2.1 s warmup", "warmup
+// a whole number assigned in a code span ("`min_elapsed = 800ms`"; a
+// harness's `time_s=0.05` is written unspaced), or a whole number (a setting is written whole; "2.1 s warmup", "warmup
 // 12.3 s" read a phase) with a setting noun right after it ("at 250 ms
 // intervals", "a 64 KiB ring buffer"), right before it with no colon
 // between ("warmup 10 s", "timeout 30 s"; "warmup: 12 s" reports one), or
@@ -120,13 +125,20 @@ bool SettingAfter(const std::string& s, const UnitRead& u) {
 bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
   size_t b = start;
   while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == '~')) --b;
-  if (b > 0 && s[b - 1] == '=') return WordBefore(s, b - 1).rfind("--", 0) == 0;  // "--timeout=30s"
-  size_t at = 0;
-  const std::string lead = Lower(WordBefore(s, b, &at));
-  if (lead.size() > 2 && lead.rfind("--", 0) == 0 && std::isalpha(static_cast<unsigned char>(lead[2]))) return true;  // "--duration 60s"
   size_t e = start;
   while (e < s.size() && std::isdigit(static_cast<unsigned char>(s[e]))) ++e;
-  if (e < s.size() && s[e] == '.') return false;
+  const bool whole = e >= s.size() || s[e] != '.';
+  size_t at = 0;
+  if (b > 0 && s[b - 1] == '=') {
+    const std::string key = WordBefore(s, b - 1, &at);
+    if (key.rfind("--", 0) == 0) return true;  // "--timeout=30s"
+    // "`min_elapsed = 800ms`": an assignment written as code, a setting.
+    const size_t end = u.at + u.len;
+    return whole && b >= 2 && s[b - 2] == ' ' && at > 0 && s[at - 1] == '`' && end < s.size() && s[end] == '`';
+  }
+  const std::string lead = Lower(WordBefore(s, b, &at));
+  if (lead.size() > 2 && lead.rfind("--", 0) == 0 && std::isalpha(static_cast<unsigned char>(lead[2]))) return true;  // "--duration 60s"
+  if (!whole) return false;
   if (SettingAfter(s, u)) return true;
   if (lead.empty() || (b > 0 && s[b - 1] == ':')) return false;
   if (SettingNoun(lead)) return true;

@@ -104,5 +104,40 @@ TEST(ReaderClassifySpecs, ASpecsLeadAnEstimatedPartAndAMethodologyHoldNoRun) {
   EXPECT_EQ(FateStage("listed, not tabled: " + why[12]), "classify");
 }
 
+// The parts of a section of observations or lessons ("## Key Observations"
+// over "### Scale matters") are the section's own: its figures restate or
+// explain runs, no part of it is an entry for what it holds. A part named
+// for a piece of a model ("### Experiment 3: Fuse attention projections")
+// or of a codec ("### Kept: NEON intra prediction") is no plan.
+TEST(ReaderClassifySpecs, APartOfKeyObservationsIsNoEntryAndAProjectionIsNoPlan) {
+  const std::string doc =
+      "# Codec log\n\n## Experiments\n\n### Experiment 3: Fuse attention projections\n\n- step: 41.2 ms\n\n"
+      "### Kept: NEON intra prediction\n\n| image | time |\n|---|---|\n| a.png | 0.1298 s |\n\n"
+      "## Key Observations\n\n### Scale matters\n\nAt 16 GiB inputs the frame cost hides; ~13-15s is the floor.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << Why(why);
+  EXPECT_TRUE(kept.count(13)) << Why(why);
+  EXPECT_FALSE(kept.count(19)) << Why(why);
+}
+
+// A whole number assigned in a code span (`min_gap_since_best = 600ms`, in
+// a list of a rule's settings) is a setting; what a change saved, written
+// with a word of approximation ("saved about 212ms"), is a saving: no run
+// of either. The measured entry after them stays.
+TEST(ReaderClassifySpecs, AnAssignmentInCodeAndASavingAboutAreNoRuns) {
+  const std::string doc =
+      "# Search log\n\n## 2026-05-02 Cutoff replay\n\nReplay rule:\n\n- `min_depth = 8`\n"
+      "- `min_gap_since_best = 600ms`\n\nFindings:\n\n- a width of 24 saved about 212ms on average.\n\n"
+      "## 2026-05-03 Search baseline\n\n```bash\n./search --bench\n```\n\n- move time: 1218 ms\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(20)) << Why(why);
+  EXPECT_FALSE(kept.count(8)) << Why(why);
+  EXPECT_FALSE(kept.count(12)) << Why(why);
+  EXPECT_NE(why[8].find("setting"), std::string::npos) << why[8];
+  EXPECT_NE(why[12].find("saves"), std::string::npos) << why[12];
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
