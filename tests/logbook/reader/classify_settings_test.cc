@@ -139,5 +139,15 @@ TEST(ReaderClassifySpecs, AnAssignmentInCodeAndASavingAboutAreNoRuns) {
   EXPECT_NE(why[12].find("saves"), std::string::npos) << why[12];
 }
 
+// A dated entry whose heading compares a run with what was expected ("##
+// 2026-04-09 Faster than expected") records that run, command or not.
+TEST(ReaderClassifySpecs, ADatedEntryFasterThanExpectedStays) {
+  const std::string doc =
+      "# Stencil notes\n\n## 2026-04-09 Fused sweep faster than expected\n\n- sweep: 8.1 ms\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << Why(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
