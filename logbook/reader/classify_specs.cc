@@ -1,6 +1,7 @@
 // The classify stage's datasheet rule: a line or a table's row whose only
 // label is a device's name ("- A100: 2.0 TB/s", "H100 SXM — 989 TFLOP/s
-// bf16, 3.35 TB/s", "| MI250X | 3.2 TB/s | 383 TFLOP/s |") and whose figures
+// bf16, 3.35 TB/s", "| MI250X | 3.2 TB/s | 383 TFLOP/s |"; or a row of a
+// table whose columns are devices only, "| | A100 | H100 |") and whose figures
 // are all bandwidth, compute or memory states the device's datasheet, not a
 // run, when no verb of measuring stands on the line (nor in the table's
 // header) and the part it sits in (up to its sub-heading) runs no command
@@ -94,14 +95,26 @@ std::string DatasheetWhy(const Entry& entry, int line) {
     if (row < 0 || row >= static_cast<int>(t.rows.size()) || t.rows[row].empty()) return "";
     std::string header;
     for (const auto& h : t.header) header += h + " ";
-    if (!DeviceLabel(t.rows[row][0]) || MeasuringWord(header)) return "";
-    return "a device's datasheet figures (a table's row labelled only by the device, \"" + Trim(t.rows[row][0]) +
-           "\", in a part that runs nothing), not a run";
+    if (MeasuringWord(header)) return "";
+    if (DeviceLabel(t.rows[row][0]))
+      return "a device's datasheet figures (a table's row labelled only by the device, \"" + Trim(t.rows[row][0]) +
+             "\", in a part that runs nothing), not a run";
+    // "| | A100 | H100 |" over "| HBM bandwidth | 2.0 TB/s | 3.35 TB/s |": a column a device.
+    if (t.header.size() < 2 || !std::all_of(t.header.begin() + 1, t.header.end(), DeviceLabel)) return "";
+    return "a device's datasheet figures (a table whose columns are devices only, \"" + Trim(t.header[1]) +
+           "\" ..., in a part that runs nothing), not a run";
   }
   std::string text;
-  if (!LineText(entry, line, &text)) return "";
-  const std::string label = LineLabel(text);
-  if (label.empty() || !DeviceLabel(label) || MeasuringWord(text)) return "";
+  if (!LineText(entry, line, &text) || MeasuringWord(text)) return "";
+  std::string label = LineLabel(text);
+  if (label.empty() || !DeviceLabel(label)) {
+    // "GPU: RTX 4090, 1008 GB/s": the device named before the figures, past a field's name.
+    size_t cut = std::string::npos;
+    for (const char* mark : {",", " (", " \xE2\x80\x94 ", " \xE2\x80\x93 "}) cut = std::min(cut, text.find(mark));
+    label = cut == std::string::npos ? "" : text.substr(0, cut);
+    label.erase(std::remove(label.begin(), label.end(), ':'), label.end());
+    if (label.empty() || !DeviceLabel(label)) return "";
+  }
   return "a device's datasheet figures (a line labelled only by the device, \"" + Trim(label) +
          "\", in a part that runs nothing), not a run";
 }

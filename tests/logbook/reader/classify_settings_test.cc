@@ -149,5 +149,22 @@ TEST(ReaderClassifySpecs, ADatedEntryFasterThanExpectedStays) {
   EXPECT_TRUE(kept.count(5)) << Why(why);
 }
 
+// A table whose columns are devices only ("| | V100 | MI250X |") over rows
+// of ratings, and a field naming a device before its ratings ("- GPU: RTX
+// 4090, 1008 GB/s"), in a part that runs nothing, are datasheets; the
+// number of a device's name ("RTX 4090") is no value of a list.
+TEST(ReaderClassifySpecs, DeviceColumnsAndAFieldNamingTheDeviceAreDatasheets) {
+  const std::string doc =
+      "# Stencil notes\n\n## 2026-04-10 Cards compared\n\n| | V100 | MI250X |\n|---|---|---|\n"
+      "| HBM bandwidth | 900 GB/s | 3.2 TB/s |\n| Peak fp16 | 125 TFLOP/s | 383 TFLOP/s |\n\n"
+      "- GPU: RTX 4090, 1008 GB/s memory bandwidth\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8, 10}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
+  EXPECT_NE(why[7].find("datasheet"), std::string::npos) << why[7];
+  EXPECT_NE(why[10].find("datasheet"), std::string::npos) << why[10];
+  EXPECT_EQ(why[10].find("4090 GB/s"), std::string::npos) << why[10];
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
