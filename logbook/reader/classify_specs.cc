@@ -1,7 +1,9 @@
 // The classify stage's datasheet rule: a line or a table's row whose only
 // label is a device's name ("- A100: 2.0 TB/s", "H100 SXM — 989 TFLOP/s
 // bf16, 3.35 TB/s", "| MI250X | 3.2 TB/s | 383 TFLOP/s |"; or a row of a
-// table whose columns are devices only, "| | A100 | H100 |") and whose figures
+// table whose columns are devices only, "| | A100 | H100 |"; or a line of
+// prose that names a device and a verb of having, "The H100 SXM has 3.35
+// TB/s of HBM3 bandwidth", spec_verbs) and whose figures
 // are all bandwidth, compute or memory states the device's datasheet, not a
 // run, when no verb of measuring stands on the line (nor in the table's
 // header) and the part it sits in (up to its sub-heading) runs no command
@@ -87,6 +89,19 @@ bool LineText(const Entry& entry, int line, std::string* text) {
   return false;
 }
 
+// Why a line of prose states a device's ratings ("The H100 SXM has 3.35
+// TB/s of HBM3 bandwidth", "the A100 offers 2.0 TB/s": a device's name and
+// a verb of having, spec_verbs of hardware.json), else "".
+std::string SpecSentence(const std::string& text) {
+  static const auto* verbs = new std::set<std::string>(DataWords("data/reader/hardware.json", "spec_verbs"));
+  const std::string device = AcceleratorIn(text);
+  if (device.empty()) return "";
+  for (const auto& w : Words(Lower(text)))
+    if (verbs->count(w))
+      return "a device's ratings stated in prose (\"" + device + " ... " + w + "\", in a part that runs nothing), not a run";
+  return "";
+}
+
 // Why the figure on `line` is a device's datasheet figure, else "".
 std::string DatasheetWhy(const Entry& entry, int line) {
   for (const auto& t : entry.tables) {
@@ -113,7 +128,7 @@ std::string DatasheetWhy(const Entry& entry, int line) {
     for (const char* mark : {",", " (", " \xE2\x80\x94 ", " \xE2\x80\x93 "}) cut = std::min(cut, text.find(mark));
     label = cut == std::string::npos ? "" : text.substr(0, cut);
     label.erase(std::remove(label.begin(), label.end(), ':'), label.end());
-    if (label.empty() || !DeviceLabel(label)) return "";
+    if (label.empty() || !DeviceLabel(label)) return SpecSentence(text);
   }
   return "a device's datasheet figures (a line labelled only by the device, \"" + Trim(label) +
          "\", in a part that runs nothing), not a run";

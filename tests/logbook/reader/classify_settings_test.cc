@@ -166,5 +166,21 @@ TEST(ReaderClassifySpecs, DeviceColumnsAndAFieldNamingTheDeviceAreDatasheets) {
   EXPECT_EQ(why[10].find("4090 GB/s"), std::string::npos) << why[10];
 }
 
+// A line of prose that gives a device's ratings with a verb of having ("The
+// V100 has 900 GB/s of HBM2 bandwidth", "the MI250X offers 3.2 TB/s") is its
+// datasheet; a line that says the run reached a figure on it is a run.
+TEST(ReaderClassifySpecs, ADeviceThatHasItsRatingsInProseIsNoRun) {
+  const std::string doc =
+      "# Stencil notes\n\n## 2026-04-11 Cards\n\nThe V100 has 900 GB/s of HBM2 bandwidth and 125 TFLOP/s of fp16.\n\n"
+      "By the sheet the MI250X offers 3.2 TB/s.\n\n## 2026-04-12 Stream\n\nThe stream kernel reached 812 GB/s on the V100.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(5)) << Why(why);
+  EXPECT_FALSE(kept.count(7)) << Why(why);
+  EXPECT_TRUE(kept.count(11)) << Why(why);
+  EXPECT_NE(why[5].find("a device's ratings"), std::string::npos) << why[5];
+  EXPECT_EQ(FateStage("listed, not tabled: " + why[5]), "classify");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
