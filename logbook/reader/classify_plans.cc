@@ -2,32 +2,40 @@
 // projected or aimed for records no run. A line that leads a list, a table
 // or a printed block as such ("**Expected results after phase 2:**",
 // "**Expected validator output:**"; plan_leads of vocabulary.json) makes
-// what it leads no runs; so does an open task of a checklist ("- [ ]
-// decode: >60 tok/s": what is still to reach).
+// what it leads no runs; so does a line that leads a device's
+// specifications ("Groq LPU specs:", "**Datasheet:**"; spec_leads), and an
+// open task of a checklist ("- [ ] decode: >60 tok/s": what is still to
+// reach).
 #include <algorithm>
 #include <cctype>
 
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
 namespace {
 
 // The lead of paragraph `p` when it is one line ending in a colon whose
-// words say what follows is expected or aimed for (plan_leads), else "".
-std::string PlanLead(const Paragraph& p) {
+// words say what follows is expected or aimed for (plan_leads) or a
+// device's specifications (spec_leads: `*specs` set), else "".
+std::string PlanLead(const Paragraph& p, bool* specs) {
   if (p.line != p.end_line) return "";
   std::string t = Trim(p.text);
   while (!t.empty() && (t.back() == '*' || t.back() == '_' || t.back() == ' ')) t.pop_back();
   if (t.empty() || t.back() != ':' || t.size() > 120) return "";
   const auto& leads = ReaderLexicon().plan_leads;
-  for (const auto& w : Words(Lower(t)))
-    if (leads.count(w)) {
+  static const auto* spec_leads = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "spec_leads"));
+  for (std::string w : Words(Lower(t))) {
+    while (!w.empty() && (w.back() == ':' || w.back() == '*' || w.back() == ',')) w.pop_back();
+    *specs = spec_leads->count(w) > 0;
+    if (leads.count(w) || *specs) {
       while (!t.empty() && (t.back() == ':' || t.back() == '*' || t.back() == ' ')) t.pop_back();
       size_t b = 0;
       while (b < t.size() && (t[b] == '*' || t[b] == '_')) ++b;
       return t.substr(b);
     }
+  }
   return "";
 }
 
@@ -35,11 +43,12 @@ std::string PlanLead(const Paragraph& p) {
 struct Led {
   int first = 0, last = 0;
   std::string lead;
+  bool specs = false;  // led as a device's specifications
 };
 
 // The lists, tables and printed blocks right below a plan lead (blank lines
 // aside): each top-level list item up to the next paragraph, or the block.
-void LedBlocks(const Entry& entry, const Paragraph& p, const std::string& lead, std::vector<Led>* out) {
+void LedBlocks(const Entry& entry, const Paragraph& p, const std::string& lead, bool specs, std::vector<Led>* out) {
   auto next_paragraph = [&](int after) {
     int at = entry.end_line + 1;
     for (const auto& q : entry.paragraphs)
@@ -56,11 +65,11 @@ void LedBlocks(const Entry& entry, const Paragraph& p, const std::string& lead, 
   std::sort(items.begin(), items.end());
   for (const auto& [line, end] : items)
     if (line > p.end_line && line < stop && (close(line) || (!out->empty() && out->back().lead == lead && line - out->back().last <= 2)))
-      out->push_back({line, end, lead});
+      out->push_back({line, end, lead, specs});
   for (const auto& t : entry.tables)
-    if (close(t.line)) out->push_back({t.line, t.end_line, lead});
+    if (close(t.line)) out->push_back({t.line, t.end_line, lead, specs});
   for (const auto& o : entry.outputs)
-    if (close(o.line)) out->push_back({o.line, o.end_line, lead});
+    if (close(o.line)) out->push_back({o.line, o.end_line, lead, specs});
 }
 
 // An open task's lines ("- [ ] ...", sub-items with it).
@@ -122,8 +131,10 @@ std::string HeadingNoRun(const std::string& heading) {
 
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   std::vector<Led> led;
-  for (const auto& p : entry.paragraphs)
-    if (const std::string lead = PlanLead(p); !lead.empty()) LedBlocks(entry, p, lead, &led);
+  for (const auto& p : entry.paragraphs) {
+    bool specs = false;
+    if (const std::string lead = PlanLead(p, &specs); !lead.empty()) LedBlocks(entry, p, lead, specs, &led);
+  }
   for (const auto& b : entry.notes) OpenTasks(b, &led);
   for (const auto& f : entry.fields) OpenTasks(f.bullet, &led);
   if (led.empty()) return;
@@ -135,7 +146,8 @@ void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vect
     } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
       unread->push_back({f.line, f.text,
                          it->lead.empty() ? "an open task of a checklist (what is still to reach), not a run"
-                                          : "what is expected or aimed for (led by \"" + it->lead + "\"), not a run"});
+                         : it->specs     ? "a device's specifications (led by \"" + it->lead + "\"), not a run"
+                                         : "what is expected or aimed for (led by \"" + it->lead + "\"), not a run"});
     }
   }
   *out = std::move(kept);

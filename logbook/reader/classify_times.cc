@@ -1,8 +1,10 @@
 // Reader stage classify, as the figures stage scans: a number with its
 // unit that is no run's figure at all (how long a job, its compile or an
-// event went on, a setting written as an adjective, a threshold) and what a
-// change adds or saves. Their words are data (vocabulary.json: duration_*,
-// job_duration_*, delta_leads).
+// event went on, a setting written as an adjective or beside a setting's
+// noun, a threshold) and what a change adds or saves. Their words are data
+// (vocabulary.json: duration_*, job_duration_*, setting_*, delta_leads).
+#include <cctype>
+
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
@@ -76,10 +78,14 @@ std::string LeadWord(const std::string& s, size_t start, size_t* at) {
 }
 
 // A word or two right before a figure that make it what a change adds or
-// saves ("adds ~30 us", "a difference of ~5 seconds", "reduced by 2 ms").
+// saves ("adds ~30 us", "a difference of ~5 seconds", "reduced by 2 ms",
+// "saved about 0.6 s").
 bool DeltaLead(const std::string& s, size_t start) {
   size_t at = 0;
-  const std::string lead = LeadWord(s, start, &at);
+  std::string lead = LeadWord(s, start, &at);
+  // "saved about 0.6 s": past a word of approximation (approximation_words).
+  static const auto* approx = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "approximation_words"));
+  if (approx->count(lead)) lead = LeadWord(s, at, &at);
   const auto& leads = ReaderLexicon().delta_leads;
   if (leads.count(lead)) return true;
   return (lead == "of" || lead == "by") && leads.count(Lower(WordBefore(s, at)) + " " + lead) > 0;
@@ -90,6 +96,56 @@ bool DeltaLead(const std::string& s, size_t start) {
 bool EventTime(const std::string& s, const UnitRead& u) {
   return ReaderLexicon().duration_events.count(WordAfterTime(s, u.at + u.len)) > 0;
 }
+
+namespace {
+
+// A setting noun (setting_nouns), a plural one too ("intervals").
+bool SettingNoun(const std::string& w) {
+  const auto& nouns = ReaderLexicon().setting_nouns;
+  return nouns.count(w) > 0 || (w.size() > 3 && w.back() == 's' && nouns.count(w.substr(0, w.size() - 1)) > 0);
+}
+
+// The setting noun right after a figure, or after one of setting_qualifiers
+// ("a 64 KiB ring buffer", "a 32 MiB staging chunk").
+bool SettingAfter(const std::string& s, const UnitRead& u) {
+  size_t e = u.at + u.len;
+  const std::string next = Lower(WordAt(s, e, &e));
+  return SettingNoun(next) || (ReaderLexicon().setting_qualifiers.count(next) && SettingNoun(Lower(WordAt(s, e, &e))));
+}
+
+// A figure that sets a run up rather than measures it: a number right after
+// a command-line flag in prose ("passes --duration 60s", "--timeout=30s"),
+// a whole number assigned in a code span ("`min_elapsed = 800ms`"; a
+// harness's `time_s=0.05` is written unspaced), or a whole number (a setting is written whole; "2.1 s warmup", "warmup
+// 12.3 s" read a phase) with a setting noun right after it ("at 250 ms
+// intervals", "a 64 KiB ring buffer"), right before it with no colon
+// between ("warmup 10 s", "timeout 30 s"; "warmup: 12 s" reports one), or
+// before `of`, `size` or `length` before it ("a timeout of 30 s", "chunk
+// size 4 MiB").
+bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
+  size_t b = start;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == '~')) --b;
+  size_t e = start;
+  while (e < s.size() && std::isdigit(static_cast<unsigned char>(s[e]))) ++e;
+  const bool whole = e >= s.size() || s[e] != '.';
+  size_t at = 0;
+  if (b > 0 && s[b - 1] == '=') {
+    const std::string key = WordBefore(s, b - 1, &at);
+    if (key.rfind("--", 0) == 0) return true;  // "--timeout=30s"
+    // "`min_elapsed = 800ms`": an assignment written as code, a setting.
+    const size_t end = u.at + u.len;
+    return whole && b >= 2 && s[b - 2] == ' ' && at > 0 && s[at - 1] == '`' && end < s.size() && s[end] == '`';
+  }
+  const std::string lead = Lower(WordBefore(s, b, &at));
+  if (lead.size() > 2 && lead.rfind("--", 0) == 0 && std::isalpha(static_cast<unsigned char>(lead[2]))) return true;  // "--duration 60s"
+  if (!whole) return false;
+  if (SettingAfter(s, u)) return true;
+  if (lead.empty() || (b > 0 && s[b - 1] == ':')) return false;
+  if (SettingNoun(lead)) return true;
+  return (lead == "of" || lead == "size" || lead == "length") && SettingNoun(Lower(WordBefore(s, at)));
+}
+
+}  // namespace
 
 // Why a number with its unit is no figure of any run at all, or nullptr:
 // how long a job, its compile or an event went on, a setting, a threshold
@@ -103,6 +159,8 @@ const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, c
     if (EventTime(s, u) || ReaderLexicon().duration_leads.count(LeadWord(s, start)))
       return "an event's duration (polled for, later, ago, uptime ...), not a run's figure";
   }
+  if (SettingFigure(s, start, u))
+    return "a setting (an interval, a buffer, a timeout, a warmup, a flag's value ...), not a run's figure";
   if (ThresholdBefore(s, start)) return "a threshold (at least, a budget of, target ...), not a run's figure";  // "a budget of 3 ms"
   return nullptr;
 }

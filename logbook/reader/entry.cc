@@ -654,6 +654,14 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
   }
 }
 
+static bool InRecord(const Entry& entry, int line) {  // a line of a table or a printed block
+  for (const auto& t : entry.tables)
+    if (t.line <= line && line <= t.end_line) return true;
+  for (const auto& o : entry.outputs)
+    if (o.line <= line && line <= o.end_line) return true;
+  return false;
+}
+
 // Figures under a sub-heading of the entry that explains ("### Key Design
 // Decisions", "### Why 4a failed", "### Conclusion"; IsExplanationHeading),
 // or in an undated entry whose own heading does ("### Recommendation"),
@@ -662,29 +670,24 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
 // a record all the same ("### Root cause: three passes" over the timings
 // that show it).
 void DropExplained(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
-  auto in_record = [&](int line) {
-    for (const auto& t : entry.tables)
-      if (t.line <= line && line <= t.end_line) return true;
-    for (const auto& o : entry.outputs)
-      if (o.line <= line && line <= o.end_line) return true;
-    return false;
-  };
   const Entry::SubHeading own{entry.heading_line, entry.heading, 0};
   // An undated part of a plan's section with no record of its own, no table
   // either (`### Phase 1` under `## Expected Results`), is the plan's.
   const Entry::SubHeading plan{entry.heading_line, entry.plan_parent, 0};
   const bool planned = entry.date.empty() && !entry.plan_parent.empty() && entry.commands.empty() &&
                        entry.outputs.empty() && entry.tables.empty();
+  const bool worked_out = IsWorkedOutHeading(entry.heading) && entry.commands.empty() && entry.outputs.empty();
   auto explaining = [&](int line) -> const Entry::SubHeading* {
     if (planned) return &plan;
     // Above its first sub-heading: an undated entry's own heading (a dated
-    // one is a day's record whatever its heading says).
-    const Entry::SubHeading* near = entry.date.empty() ? &own : nullptr;
+    // one is a day's record whatever its heading says, unless it works out
+    // what could be and runs nothing: "## 2026-03-03 Back-of-envelope").
+    const Entry::SubHeading* near = entry.date.empty() || worked_out ? &own : nullptr;
     for (const auto& h : entry.subheadings)
       if (h.line < line) near = &h;
     // A plan's or a theory's table is no record either ("### Theoretical peak").
     if (near == nullptr) return nullptr;
-    return (IsExplanationHeading(near->text) && !in_record(line)) || IsPlanHeading(near->text) ? near : nullptr;
+    return (IsExplanationHeading(near->text) && !InRecord(entry, line)) || IsPlanHeading(near->text) ? near : nullptr;
   };
   // A list item that labels its sub-items with a lead that reads, plans or
   // explains ("- Notes (from the SOP):", "- Hypothesis:"; prose::NoRunLead,
@@ -766,6 +769,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   else NotesBesideResult(entry, x, &out, unread);
   DropExplained(entry, &out, unread);
   DropPlanned(entry, &out, unread);
+  DropDatasheet(entry, &out, unread);
   DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),

@@ -496,6 +496,12 @@ bool GluedNumber(FigureScan& st, bool sign) {
 // word). True when it was listed and the scan moved to the next number.
 bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sign) {
   const std::string& s = st.s;
+  // "RTX 4090, 1008 GB/s": the number of a device's name is no value at all.
+  if (const std::string num = s.substr(start, j - start), word = WordBefore(s, start);
+      !sign && !word.empty() && AcceleratorIn(num).empty() && !AcceleratorIn(word + " " + num).empty()) {
+    st.i = j;
+    return true;
+  }
   if (start != st.list_next) st.listed.clear(), st.comma_list = false;  // the list ended without a unit: no figures
   st.list_next = std::string::npos;
   if (const size_t next = sign ? std::string::npos : ListNext(s, j); next != std::string::npos && st.depth == 0) {

@@ -272,6 +272,10 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
 // task of a checklist ("- [ ] decode: >60 tok/s"): listed, not runs
 // (classify_plans.cc).
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// Figures of a line or a table's row labelled only by a device's name, all
+// bandwidth, compute or memory, in a part that runs nothing ("- A100: 2.0
+// TB/s"): the device's datasheet, listed, not runs (classify_specs.cc).
+void DropDatasheet(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 // An entry or a part that says it has not run, or is headed as an estimate,
 // and a tracker's rows still queued, hold no run (classify_status.cc).
 void DropNotRun(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);

@@ -14,7 +14,8 @@ namespace {
 
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
-  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns;
+  std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns,
+      comparison;
 };
 
 const SectionWords& Words() {
@@ -36,6 +37,7 @@ const SectionWords& Words() {
     take("measured_part_words", &w.measured_part);
     take("own_text_plan_words", &w.own_text_plan);
     take("change_columns", &w.change_columns);
+    take("comparison_words", &w.comparison);
     return w;
   }();
   return words;
@@ -84,8 +86,9 @@ bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAs
 
 namespace {
 // Whether a word of section name `name`, or two words in a row ("success
-// metrics", "to track"), is one of `words`.
-bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
+// metrics", "to track"), is one of `words`; with `unless_after`, not right
+// after one of those ("faster than expected").
+bool NameHasWord(std::string_view name, const std::set<std::string>& words, const std::set<std::string>* unless_after = nullptr) {
   const std::string key = SectionKey(name);
   std::string last;
   for (size_t p = 0; p < key.size();) {
@@ -94,7 +97,8 @@ bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
     while (e < key.size() && std::isalnum(static_cast<unsigned char>(key[e]))) ++e;
     if (e == p) break;
     const std::string word = key.substr(p, e - p);
-    if (words.count(word) || (!last.empty() && words.count(last + " " + word))) return true;
+    if ((words.count(word) || (!last.empty() && words.count(last + " " + word))) && !(unless_after && unless_after->count(last)))
+      return true;
     last = word;
     p = e;
   }
@@ -105,8 +109,24 @@ bool NameHasWord(std::string_view name, const std::set<std::string>& words) {
 bool IsExplanationHeading(std::string_view name) { return NameHasWord(name, Words().explanation); }
 // A part that names what it reads as measured ("### Roofline position now",
 // "### Measured roofline") reports, whatever else its name says.
+// So does a name whose parenthetical opens with an estimate's word
+// ("Performance Comparison (Estimated on the next chip)"; estimate_words of
+// vocabulary.json), though a section's key leaves its parenthetical out.
 bool IsPlanHeading(std::string_view name) {
-  return NameHasWord(name, Words().plan) && !NameHasWord(name, Words().measured_part);
+  static const auto* estimate = new std::set<std::string>(reader::DataWords("data/reader/vocabulary.json", "estimate_words"));
+  const size_t open = name.find('(');
+  size_t e = open == std::string_view::npos ? open : open + 1;
+  while (e != std::string_view::npos && e < name.size() && std::isalpha(static_cast<unsigned char>(name[e]))) ++e;
+  const bool estimated = open != std::string_view::npos && estimate->count(LowerAscii(name.substr(open + 1, e - open - 1))) > 0;
+  return (NameHasWord(name, Words().plan) || estimated) && !NameHasWord(name, Words().measured_part);
+}
+// A plan's heading that speaks of more than its own notes or method ("##
+// 2026-03-03 Back-of-envelope", not "## 2026-03-03 Notes"), its plan's word
+// not one a run is compared with ("## 2026-03-07 Faster than expected";
+// comparison_words).
+bool IsWorkedOutHeading(std::string_view name) {
+  return IsPlanHeading(name) && !NameHasWord(name, Words().own_text_plan) &&
+         NameHasWord(name, Words().plan, &Words().comparison);
 }
 bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words().change_columns); }
 // The recap word names the part only as its label's first or last word

@@ -72,6 +72,10 @@ bool IsExplanationHeading(std::string_view name);
 // "Theoretical GPU Performance"; plan_words of sections.json): its own text
 // records no run; the headings below it keep their roles.
 bool IsPlanHeading(std::string_view name);
+// A plan's heading whose words are not only those of notes or a method
+// (own_text_plan_words): a dated entry so headed that runs nothing works out
+// what could be ("## 2026-03-03 Back-of-envelope").
+bool IsWorkedOutHeading(std::string_view name);
 // A heading that names a part recapping or comparing runs by one of its
 // words ("Key observations", "Final Performance Summary", "Comparison To Exp
 // 2", "Algorithm Evolution"; recap_words of sections.json): its figures that

@@ -25,7 +25,8 @@ std::string FateStage(const std::string& fate) {
       Has(why, "an explanation") || Has(why, "an introduction") || Has(why, "an event's duration") ||
       Has(why, "a device's rating") || Has(why, "a job's, a test's") || Has(why, "a setting or a job's span") ||
       Has(why, "a threshold (") || Has(why, "derived (") || Has(why, "has not run") || Has(why, "a bound (") ||
-      Has(why, "computed from"))
+      Has(why, "computed from") || Has(why, "a device's datasheet") || Has(why, "a device's specifications") ||
+      Has(why, "a setting ("))
     return "classify";
   return "figures";  // no unit, values by column, past the entry's cap
 }

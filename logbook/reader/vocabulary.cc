@@ -129,6 +129,8 @@ Result<Lexicon> LexiconOf(const nlohmann::json& j, const std::string& file) {
     MOELOG_RETURN_IF_ERROR(Words(j, file, "job_duration_leads", &lex.job_duration_leads));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_events", &lex.duration_events));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "duration_nouns", &lex.duration_nouns));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "setting_nouns", &lex.setting_nouns));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "setting_qualifiers", &lex.setting_qualifiers));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "delta_leads", &lex.delta_leads));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "before_words", &lex.before_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "measured_verbs", &lex.measured_verbs));

@@ -71,6 +71,13 @@ struct Lexicon {
   // job_duration_leads: the same before a time in seconds or less only ("after
   // 3 s", "succeeded in 40 s"; "reached the target in 3.3 hours" is a run's).
   std::set<std::string> duration_leads, job_duration_leads, duration_events, duration_nouns;
+  // setting_nouns: what a figure sets up rather than measures, right after
+  // it ("at 250 ms intervals", "a 64 KiB buffer"), right before it
+  // ("warmup 10 s", "timeout 30 s"), or before `of` or `size` before it ("a
+  // timeout of 30 s", "chunk size 4 MiB"): a setting, no run's figure.
+  // setting_qualifiers: a word that may stand between the figure and the
+  // noun after it ("a 64 KiB ring buffer").
+  std::set<std::string> setting_nouns, setting_qualifiers;
   // delta_leads: a word right before a figure that makes it what a change
   // adds or saves ("adds ~30 us per dispatch", "saves 2 ms"), not a run's.
   std::set<std::string> delta_leads;

@@ -1,0 +1,169 @@
+// The classify stage's datasheet rule: a line or a table's row whose only
+// label is a device's name ("- A100: 2.0 TB/s", "H100 SXM — 989 TFLOP/s
+// bf16, 3.35 TB/s", "| MI250X | 3.2 TB/s | 383 TFLOP/s |"; or a row of a
+// table whose columns are devices only, "| | A100 | H100 |"; or a line of
+// prose that names a device and a verb of having, "The H100 SXM has 3.35
+// TB/s of HBM3 bandwidth", spec_verbs) and whose figures
+// are all bandwidth, compute or memory states the device's datasheet, not a
+// run, when no verb of measuring stands on the line (nor in the table's
+// header) and the part it sits in (up to its sub-heading) runs no command
+// and prints no output. The device names and the words that may stand
+// beside them in such a label (device_qualifiers: "SXM", "PCIe", "Tesla")
+// are data (hardware.json).
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+// Whether `label` is a device's name only: a name of hardware.json with
+// words of the name, numbers ("80GB") and device_qualifiers beside it, four
+// words at most.
+bool DeviceLabel(std::string label) {
+  label.erase(std::remove_if(label.begin(), label.end(), [](char c) { return c == '*' || c == '_' || c == '`'; }), label.end());
+  const std::string device = AcceleratorIn(label);
+  if (device.empty()) return false;
+  static const auto* qualifiers = new std::set<std::string>(DataWords("data/reader/hardware.json", "device_qualifiers"));
+  const std::string name = Lower(device);
+  std::vector<std::string> words;
+  for (std::string w : Words(label)) {
+    while (!w.empty() && std::string("(),").find(w.back()) != std::string::npos) w.pop_back();
+    while (!w.empty() && std::string("(),").find(w.front()) != std::string::npos) w.erase(0, 1);
+    if (!w.empty()) words.push_back(Lower(w));
+  }
+  if (words.empty() || words.size() > 4) return false;
+  return std::all_of(words.begin(), words.end(), [&](const std::string& w) {
+    return name.find(w) != std::string::npos || qualifiers->count(w) > 0 ||
+           std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  });
+}
+
+// The label of a line written `LABEL: figures` or `LABEL — figures` (a
+// list item's or a paragraph's line), else "".
+std::string LineLabel(const std::string& line) {
+  size_t cut = std::string::npos;
+  for (const char* mark : {":", " \xE2\x80\x94 ", " \xE2\x80\x93 ", " - "}) cut = std::min(cut, line.find(mark));
+  return cut == std::string::npos ? "" : line.substr(0, cut);
+}
+
+// Whether a metric is a device's rating by its kind: bandwidth, compute or
+// memory.
+bool RatingMetric(const std::string& m) {
+  auto ends = [&](const std::string& tail) { return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0; };
+  return ends("tflops") || ends("gb_per_s") || ends("memory_mib") || m == "gb" || m == "gib" || m == "mib" || m == "tb";
+}
+
+bool MeasuringWord(const std::string& text) {
+  const auto& verbs = ReaderLexicon().measured_verbs;
+  for (const auto& w : Words(Lower(text)))
+    if (verbs.count(w)) return true;
+  return false;
+}
+
+// The text of line `line` of the entry's paragraphs and list items, with
+// whether it is found.
+bool LineText(const Entry& entry, int line, std::string* text) {
+  std::function<bool(const Bullet&)> walk = [&](const Bullet& b) {
+    if (b.line == line) return *text = b.text, true;
+    return std::any_of(b.children.begin(), b.children.end(), walk);
+  };
+  if (std::any_of(entry.notes.begin(), entry.notes.end(), walk)) return true;
+  for (const auto& f : entry.fields)
+    if (walk(f.bullet)) return true;
+  for (const auto& p : entry.paragraphs) {
+    if (line < p.line || line > p.end_line) continue;
+    const size_t k = static_cast<size_t>(line - p.line);
+    const size_t b = k == 0 ? 0 : (k - 1 < p.line_starts.size() ? p.line_starts[k - 1] : p.text.size());
+    const size_t e = k < p.line_starts.size() ? p.line_starts[k] : p.text.size();
+    *text = p.text.substr(b, e - b);
+    return true;
+  }
+  return false;
+}
+
+// Why a line of prose states a device's ratings ("The H100 SXM has 3.35
+// TB/s of HBM3 bandwidth", "the A100 offers 2.0 TB/s": a device's name and
+// a verb of having, spec_verbs of hardware.json), else "".
+std::string SpecSentence(const std::string& text) {
+  static const auto* verbs = new std::set<std::string>(DataWords("data/reader/hardware.json", "spec_verbs"));
+  const std::string device = AcceleratorIn(text);
+  if (device.empty()) return "";
+  for (const auto& w : Words(Lower(text)))
+    if (verbs->count(w))
+      return "a device's ratings stated in prose (\"" + device + " ... " + w + "\", in a part that runs nothing), not a run";
+  return "";
+}
+
+// Why the figure on `line` is a device's datasheet figure, else "".
+std::string DatasheetWhy(const Entry& entry, int line) {
+  for (const auto& t : entry.tables) {
+    if (line < t.line || line > t.end_line) continue;
+    const int row = line - t.line - 2;
+    if (row < 0 || row >= static_cast<int>(t.rows.size()) || t.rows[row].empty()) return "";
+    std::string header;
+    for (const auto& h : t.header) header += h + " ";
+    if (MeasuringWord(header)) return "";
+    if (DeviceLabel(t.rows[row][0]))
+      return "a device's datasheet figures (a table's row labelled only by the device, \"" + Trim(t.rows[row][0]) +
+             "\", in a part that runs nothing), not a run";
+    // "| | A100 | H100 |" over "| HBM bandwidth | 2.0 TB/s | 3.35 TB/s |": a column a device.
+    if (t.header.size() < 2 || !std::all_of(t.header.begin() + 1, t.header.end(), DeviceLabel)) return "";
+    return "a device's datasheet figures (a table whose columns are devices only, \"" + Trim(t.header[1]) +
+           "\" ..., in a part that runs nothing), not a run";
+  }
+  std::string text;
+  if (!LineText(entry, line, &text) || MeasuringWord(text)) return "";
+  std::string label = LineLabel(text);
+  if (label.empty() || !DeviceLabel(label)) {
+    // "GPU: RTX 4090, 1008 GB/s": the device named before the figures, past a field's name.
+    size_t cut = std::string::npos;
+    for (const char* mark : {",", " (", " \xE2\x80\x94 ", " \xE2\x80\x93 "}) cut = std::min(cut, text.find(mark));
+    label = cut == std::string::npos ? "" : text.substr(0, cut);
+    label.erase(std::remove(label.begin(), label.end(), ':'), label.end());
+    if (label.empty() || !DeviceLabel(label)) return SpecSentence(text);
+  }
+  return "a device's datasheet figures (a line labelled only by the device, \"" + Trim(label) +
+         "\", in a part that runs nothing), not a run";
+}
+
+// Whether the part of the entry holding `line` (from the sub-heading above
+// it to the next) runs a command or prints an output.
+bool PartRuns(const Entry& entry, int line) {
+  int first = entry.heading_line, last = entry.end_line;
+  for (const auto& h : entry.subheadings) {
+    if (h.line <= line) first = h.line;
+    else last = std::min(last, h.line - 1);
+  }
+  auto inside = [&](int l) { return first <= l && l <= last; };
+  return std::any_of(entry.commands.begin(), entry.commands.end(), [&](const CommandText& c) { return inside(c.line); }) ||
+         std::any_of(entry.outputs.begin(), entry.outputs.end(), [&](const FencedBlock& o) { return inside(o.line); });
+}
+
+}  // namespace
+
+void DropDatasheet(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  std::set<int> measured;  // lines with a figure of another kind ("| H100 | 2.9 TB/s | 1.2 ms |"): a run's
+  for (const auto& f : *out)
+    if (f.run.metrics.empty() || !std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) { return RatingMetric(m.first); }))
+      measured.insert(f.line);
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *out) {
+    const std::string why = !measured.count(f.line) && !PartRuns(entry, f.line) ? DatasheetWhy(entry, f.line) : "";
+    if (why.empty()) {
+      kept.push_back(std::move(f));
+    } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
+      unread->push_back({f.line, f.text, why});
+    }
+  }
+  *out = std::move(kept);
+}
+
+}  // namespace moelog::logbook::reader
