@@ -81,6 +81,7 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                          ::testing::Values(
                              "reader_agent",
                              "reader_command_output",
+                             "reader_dated_paragraphs",
                              "reader_dot_dated",
                              "reader_hyperfine",
                              "reader_journal",
