@@ -793,8 +793,11 @@ void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, L
     return LastNonBlank(lines, stop - 1, line);
   };
   for (auto& s : lb->sections) s.end_line = end_before(s.heading_line, 2);
-  for (size_t i = 0; i < lb->entries.size(); ++i)
-    lb->entries[i].end_line = end_before(lb->entries[i].heading_line, o.entry_levels[i]);
+  for (size_t i = 0; i < lb->entries.size(); ++i) {
+    Entry& e = lb->entries[i];
+    const int end = end_before(e.heading_line, o.entry_levels[i]);
+    e.end_line = e.item_indent >= 0 ? std::min(end, LastNonBlank(lines, e.end_line, e.heading_line)) : end;
+  }
 }
 
 }  // namespace
@@ -819,6 +822,15 @@ void AddIntroParagraph(const MdDocument& doc, int idx, Logbook* lb) {
 
 }  // namespace
 
+// Entry `e`, headed by list item `item`: where its text starts (its tables
+// go inside the item) and where the item ends (its end).
+void ItemEntry(const MdDocument& doc, int item, Entry* e) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(item)];
+  const int text = n.children.empty() ? item : n.children.front();
+  e->item_indent = std::max(0, doc.nodes[static_cast<size_t>(text)].start_col - 1);
+  e->end_line = n.end_line;
+}
+
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
@@ -832,7 +844,13 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
       TakeHeading(k++, file, &lb, &o);
       continue;
     }
-    if (k < o.head_unit.size() && o.head_unit[k] == pos) TakeHeading(k++, file, &lb, &o);  // a dated paragraph or item
+    const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+    if (k < o.head_unit.size() && o.head_unit[k] == pos) {  // a dated paragraph or item
+      TakeHeading(k++, file, &lb, &o);
+      if (n.kind == MdKind::kItem && o.ent >= 0) ItemEntry(doc, idx, &lb.entries[static_cast<size_t>(o.ent)]);
+    } else if (n.kind != MdKind::kItem && o.ent >= 0 && lb.entries[static_cast<size_t>(o.ent)].item_indent >= 0) {
+      o.ent = -1;  // the text after a dated list is its part's, not its last item's
+    }
     if (o.ent >= 0) AddEntryBlock(doc, idx, &o.walk, &lb.entries[static_cast<size_t>(o.ent)]);
     else if (o.sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[static_cast<size_t>(o.sec)]);
     else if (doc.nodes[static_cast<size_t>(idx)].kind == MdKind::kParagraph) AddIntroParagraph(doc, idx, &lb);

@@ -78,10 +78,18 @@ TEST(SegmentDated, DatedBulletLogItemsAreEntries) {
       "\n"                                                                // 4
       "- 2025-03-06: baseline fp32, 22.7 tok/s\n"                         // 5
       "- 2025-03-07: switched to bf16, 41.2 tok/s\n"                      // 6
-      "* **2025-03-09** \xE2\x80\x94 paged KV cache, 44.9 tok/s\n";       // 7
+      "- **2025-03-09** \xE2\x80\x94 paged KV cache, 44.9 tok/s\n"        // 7
+      "\n"                                                                // 8
+      "Next: try speculative decoding, maybe 60 tok/s.\n";                 // 9
   const Logbook lb = ParseLogbook(text, "t.md");
   const auto seen = EntryLines(lb);
   ASSERT_EQ(seen.size(), 3u);
+  // Each ends with its item (its tables go inside it: the list stays one);
+  // the text after the list is its part's, not the last item's.
+  EXPECT_EQ(lb.entries[0].end_line, 5);
+  EXPECT_EQ(lb.entries[2].end_line, 7);
+  EXPECT_EQ(lb.entries[2].item_indent, 2);
+  EXPECT_TRUE(lb.entries[2].paragraphs.size() == 1u);
   EXPECT_EQ(seen[0].line, 5);
   EXPECT_EQ(seen[1].line, 6);
   EXPECT_EQ(seen[2].line, 7);
@@ -137,7 +145,10 @@ TEST(BlocksQuote, QuotedStatusAndResultAreTheEntrys) {
   const std::string head = "# Log\n\n## 2025-03-06 fused gate\n\n";
   auto figs = reader::ReadEntry(head, "```bash\npython bench.py --fused\n```\n\n> Result: 1.21 ms (p50)\n");
   EXPECT_NE(reader::OnLine(figs, 9), nullptr);
-  figs = reader::ReadEntry(head, "> **Status:** blocked\n\nTarget: 1.0 ms at batch 8.\n");
+  // The same entry without its quoted status records its partial run; with it, nothing.
+  figs = reader::ReadEntry(head, "Partial run: 1.38 ms at batch 8.\n");
+  EXPECT_NE(reader::OnLine(figs, 5), nullptr);
+  figs = reader::ReadEntry(head, "> **Status:** blocked\n\nPartial run: 1.38 ms at batch 8.\n");
   EXPECT_TRUE(figs.empty());
 }
 
