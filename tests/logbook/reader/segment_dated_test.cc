@@ -18,6 +18,8 @@
 namespace moelog::logbook {
 namespace {
 
+const char* kRunText() { return "```bash\npython bench.py --tokens 64\n```\n\n"; }
+
 struct Seen {
   int line;
   std::string date;
@@ -113,6 +115,12 @@ TEST(SegmentDated, OneDatedParagraphOrADatedEntryIsNoLog) {
   lb = ParseLogbook(dated, "t.md");
   ASSERT_EQ(lb.entries.size(), 1u);
   EXPECT_EQ(lb.entries[0].heading_line, 3);
+  // Dated bullets under a part that recaps runs (or plans, or explains them): no entries.
+  const std::string recap =
+      "# Notes\n\n## 2025-03-06 bf16 decode\n\n" + std::string(kRunText()) +
+      "Decode: 41.2 tok/s.\n\n## Summary\n\n- 2025-03-06: 41.2 tok/s\n- 2025-03-07: 44.0 tok/s\n";
+  lb = ParseLogbook(recap, "t.md");
+  for (const auto& e : lb.entries) EXPECT_EQ(e.heading_line, 3);
 }
 
 TEST(SegmentDated, PlainDatedLinesOverTablesAreEntries) {
