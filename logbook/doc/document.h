@@ -144,6 +144,10 @@ struct Entry {
   // The heading of a section above the entry that plans ("Expected Results"
   // over "### Phase 1"; reader/segment.h), else "".
   std::string plan_parent;
+  // An entry headed by a list item of a dated log (doc/outline.h), not a
+  // heading: the column its item's text starts at (its tables go inside the
+  // item, the list stays one), else -1. It ends where its item ends.
+  int item_indent = -1;
   std::vector<Field> fields;
   std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
   std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)

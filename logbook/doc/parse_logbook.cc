@@ -13,6 +13,7 @@
 #include "logbook/budgets.h"
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
+#include "logbook/doc/outline.h"
 #include "logbook/doc/printed_prose.h"
 #include "logbook/doc/regions.h"
 #include "logbook/doc/resolve_commands.h"
@@ -310,35 +311,6 @@ void CollectTables(const MdDocument& doc, int node, std::vector<TableBlock>* out
   }
 }
 
-// A paragraph's text with where its source lines start, and the text of a
-// bold or emphasized node that opens it (its lead). One pass over its nodes.
-Paragraph BuildParagraph(const MdDocument& doc, int idx) {
-  Paragraph p;
-  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
-  p.line = n.start_line;
-  p.end_line = n.end_line;
-  for (int i = idx + 1; i < n.subtree_end; ++i) {
-    const MdNode& c = doc.nodes[static_cast<size_t>(i)];
-    if (c.kind == MdKind::kSoftBreak || c.kind == MdKind::kLineBreak) {
-      p.text.push_back(' ');
-      p.line_starts.push_back(p.text.size());
-    } else if ((c.kind == MdKind::kStrong || c.kind == MdKind::kEmph) && i == idx + 1) {
-      p.lead = Trim(InlineText(doc, i));
-      AppendInlineText(doc, i, &p.text);
-      i = c.subtree_end - 1;
-    } else if (c.kind == MdKind::kText || c.kind == MdKind::kHtmlInline || c.kind == MdKind::kCode ||
-               ProductSign(doc, i, p.text)) {  // "4096*4096*2": a product's signs, no emphasis
-      AppendInlineText(doc, i, &p.text);
-      if (c.kind == MdKind::kEmph) i = c.subtree_end - 1;
-    }
-  }
-  const size_t lead = p.text.find_first_not_of(' ');
-  if (lead == std::string::npos) return Paragraph{};
-  p.text.erase(0, lead);
-  for (auto& b : p.line_starts) b = b > lead ? b - lead : 0;
-  return p;
-}
-
 // Where the walk over an entry's blocks stands (reader/blocks.h decides
 // what each block is from this).
 struct EntryWalk {
@@ -432,14 +404,6 @@ void AddEntryFence(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
 
 // A paragraph: result prose, an output label, or explanation; a code span
 // "$ cmd ..." in it is a command.
-// A paragraph's text, one source line per line (soft breaks back).
-std::string ParagraphLines(const Paragraph& p) {
-  std::string out = p.text;
-  for (auto it = p.line_starts.rbegin(); it != p.line_starts.rend(); ++it)
-    if (*it > 0 && *it <= out.size() && out[*it - 1] == ' ') out[*it - 1] = '\n';
-  return out;
-}
-
 void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   Paragraph p = BuildParagraph(doc, idx);
   if (p.text.empty()) return;
@@ -515,9 +479,21 @@ void AddEntryList(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   w->after_command = false;
 }
 
+// A block quote's text the entry's own (QuotesAnotherSource says which is
+// not): its first and last paragraphs.
+bool OwnQuote(const MdDocument& doc, const MdNode& n) {
+  std::string first, last;
+  for (int c : n.children)
+    if (doc.nodes[static_cast<size_t>(c)].kind == MdKind::kParagraph) (first.empty() ? first : last) = InlineText(doc, c);
+  return !QuotesAnotherSource(first, last.empty() ? first : last);
+}
+
 void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
-  if (n.kind == MdKind::kList) {
+  if (n.kind == MdKind::kItem || (n.kind == MdKind::kBlockQuote && OwnQuote(doc, n))) {
+    // A list item that heads an entry (doc/outline.h), a quote of the entry's own words: their blocks.
+    for (int c : n.children) AddEntryBlock(doc, c, w, e);
+  } else if (n.kind == MdKind::kList) {
     AddEntryList(doc, idx, w, e);
   } else if ((n.kind == MdKind::kParagraph || (n.kind == MdKind::kCodeBlock && !n.fenced)) && w->lines &&
              PastedConsole(n, *w->lines, w->sub, e)) {  // a console pasted as text
@@ -545,7 +521,9 @@ void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
 
 void AddSectionBlock(const MdDocument& doc, int idx, const std::vector<std::string_view>& lines, Section* s) {
   const MdNode& n = doc.nodes[idx];
-  if (n.kind == MdKind::kList) {
+  if (n.kind == MdKind::kItem) {
+    s->bullets.push_back(BuildBullet(doc, idx));
+  } else if (n.kind == MdKind::kList) {
     for (int item : n.children)
       if (doc.nodes[item].kind == MdKind::kItem) s->bullets.push_back(BuildBullet(doc, item));
     CollectTables(doc, idx, &s->tables);
@@ -733,107 +711,11 @@ namespace {
 // (root level) and the role the reader's segment stage gave each, each
 // entry's heading level, and the section and entry that take the next
 // blocks (-1: none).
-struct Outline {
-  std::vector<OutlineHeading> heads;
-  std::vector<size_t> head_pos;  // each heading's position among the root's children
-  std::vector<SegmentedHeading> roles;
+struct Outline : DocOutline {
   std::vector<int> entry_levels;
   int sec = -1, ent = -1;
   EntryWalk walk;
 };
-
-bool FenceHoldsRecord(std::string_view info, std::string_view text) {
-  if (IsShellInfo(info) && (HasPrompt(text) || FirstLineIsCommand(text))) return true;
-  return LooksLikeOutput(text);
-}
-
-// Printed lines pasted as a paragraph of three lines or more (a harness's
-// "Name (unit):   value" report without a fence).
-bool PastedOutput(const std::vector<std::string_view>& lines, const MdNode& n) {
-  std::string text;
-  for (int l = n.start_line; l <= n.end_line && l <= static_cast<int>(lines.size()) && l - n.start_line < 64; ++l) {
-    text.append(lines[static_cast<size_t>(l - 1)]);
-    text += '\n';
-  }
-  return LooksLikeOutput(text);
-}
-
-// "avg_step_ms=20.4027", "p50_us: 13.1": a figure whose unit ends its key.
-bool KeyedFigure(std::string_view t) {
-  for (size_t eq = t.find_first_of("=:"); eq != std::string_view::npos && eq < 4096; eq = t.find_first_of("=:", eq + 1)) {
-    size_t v = eq + 1;
-    while (v < t.size() && t[v] == ' ') ++v;
-    size_t e = v;
-    while (e < t.size() && (std::isdigit(static_cast<unsigned char>(t[e])) || t[e] == '.')) ++e;
-    size_t k = eq;
-    while (k > 0 && (std::isalnum(static_cast<unsigned char>(t[k - 1])) || t[k - 1] == '/')) --k;
-    if (e == v || k == eq || k == 0 || t[k - 1] != '_') continue;
-    if (StatesFigure(std::string(t.substr(v, e - v)) + " " + std::string(t.substr(k, eq - k)))) return true;
-  }
-  return false;
-}
-
-// Whether the blocks after heading `pos` (up to the next heading) hold a
-// command or figures: what makes a heading an entry where no structure says.
-// Which lines (1-based) lie inside moelog's own regions: their tables and
-// bullets are moelog's output, never a record the logbook holds.
-std::vector<bool> RegionLines(const std::vector<std::string_view>& lines) {
-  std::vector<bool> in(lines.size() + 2, false);
-  bool open = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].find("<!-- moelog:begin") != std::string_view::npos) open = true;
-    in[i + 1] = open;
-    if (lines[i].find("<!-- moelog:end") != std::string_view::npos) open = false;
-  }
-  return in;
-}
-
-bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lines, const std::vector<bool>& region,
-                 size_t pos) {
-  const auto& kids = doc.root().children;
-  auto inside = [&](const MdNode& n) {
-    return n.start_line > 0 && static_cast<size_t>(n.start_line) < region.size() && region[static_cast<size_t>(n.start_line)];
-  };
-  for (size_t k = pos + 1; k < kids.size(); ++k) {
-    const int idx = kids[k];
-    const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
-    if (n.kind == MdKind::kHeading) break;
-    if (inside(n)) continue;
-    if (n.kind == MdKind::kTable) return true;
-    for (int i = idx; i < n.subtree_end; ++i) {
-      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
-      if (inside(c)) continue;
-      if (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)) return true;
-      if (c.kind == MdKind::kTable || HtmlTableNode(c)) return true;
-      if (c.kind == MdKind::kCode && (LooksLikeCommandLine(c.literal) || !AfterPrompt(c.literal).empty())) return true;
-      if (c.kind == MdKind::kCode && KeyedFigure(c.literal)) return true;
-      if ((c.kind == MdKind::kParagraph || c.kind == MdKind::kTableCell) && StatesFigure(InlineText(doc, i))) return true;
-      if (c.kind == MdKind::kParagraph && PrintedLines(ParagraphLines(BuildParagraph(doc, i)))) return true;
-      if (c.kind == MdKind::kParagraph && c.end_line - c.start_line >= 2 && PastedOutput(lines, c)) return true;
-    }
-  }
-  return false;
-}
-
-// Whether the blocks after heading `pos` (up to the next heading) hold a table, a fenced
-// command or output block, or a list of results (three items stating figures, in one list
-// or lists split by a sentence): a record more than prose.
-bool HoldsBlock(const MdDocument& doc, size_t pos) {
-  const auto& kids = doc.root().children;
-  int stating = 0;
-  for (size_t k = pos + 1; k < kids.size(); ++k) {
-    const int idx = kids[k];
-    const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
-    if (n.kind == MdKind::kHeading) break;
-    for (int i = idx; i < n.subtree_end; ++i) {
-      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
-      if (c.kind == MdKind::kTable || HtmlTableNode(c) || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)))
-        return true;
-    }
-    if (n.kind == MdKind::kList && (stating += ItemsStatingFigures(doc, n)) >= 3) return true;
-  }
-  return false;
-}
 
 // Starts entry `e` at heading `k` of the outline.
 void OpenEntry(Entry e, size_t k, Logbook* lb, Outline* o) {
@@ -893,31 +775,6 @@ void TakeHeading(size_t k, const std::string& file, Logbook* lb, Outline* o) {
   }
 }
 
-// The last line of YAML front matter ("---" on the first line up to the
-// next "---" or "..."), or 0: its "key: value" lines are no heading.
-int FrontMatterEnd(const std::vector<std::string_view>& lines) {
-  if (lines.empty() || Trim(lines[0]) != "---") return 0;
-  for (size_t i = 1; i < lines.size() && i < 200; ++i)
-    if (const std::string t = Trim(lines[i]); t == "---" || t == "...") return static_cast<int>(i) + 1;
-  return 0;
-}
-
-// The headings among the root's children (none in front matter) and the
-// role of each.
-void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>& lines, Outline* o) {
-  const auto& kids = doc.root().children;
-  const int front = FrontMatterEnd(lines);
-  for (size_t k = 0; k < kids.size(); ++k) {
-    const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
-    if (n.kind != MdKind::kHeading || n.start_line <= front) continue;
-    o->heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
-    o->head_pos.push_back(k);
-  }
-  const std::vector<bool> region = RegionLines(lines);
-  o->roles = SegmentOutline(o->heads, [&](size_t i) { return HoldsRecord(doc, lines, region, o->head_pos[i]); },
-                            [&](size_t i) { return HoldsBlock(doc, o->head_pos[i]); });
-}
-
 // Each section ends before the next heading of level 2 or less, each entry
 // before the next of its own level or less (trailing blank lines excluded).
 void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, Logbook* lb) {
@@ -936,8 +793,11 @@ void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, L
     return LastNonBlank(lines, stop - 1, line);
   };
   for (auto& s : lb->sections) s.end_line = end_before(s.heading_line, 2);
-  for (size_t i = 0; i < lb->entries.size(); ++i)
-    lb->entries[i].end_line = end_before(lb->entries[i].heading_line, o.entry_levels[i]);
+  for (size_t i = 0; i < lb->entries.size(); ++i) {
+    Entry& e = lb->entries[i];
+    const int end = end_before(e.heading_line, o.entry_levels[i]);
+    e.end_line = e.item_indent >= 0 ? std::min(end, LastNonBlank(lines, e.end_line, e.heading_line)) : end;
+  }
 }
 
 }  // namespace
@@ -962,6 +822,15 @@ void AddIntroParagraph(const MdDocument& doc, int idx, Logbook* lb) {
 
 }  // namespace
 
+// Entry `e`, headed by list item `item`: where its text starts (its tables
+// go inside the item) and where the item ends (its end).
+void ItemEntry(const MdDocument& doc, int item, Entry* e) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(item)];
+  const int text = n.children.empty() ? item : n.children.front();
+  e->item_indent = std::max(0, doc.nodes[static_cast<size_t>(text)].start_col - 1);
+  e->end_line = n.end_line;
+}
+
 Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Logbook lb;
   lb.file = file;
@@ -969,11 +838,20 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   Outline o;
   o.walk.lines = &lines;
   SegmentDocument(doc, lines, &o);
-  const auto& kids = doc.root().children;
-  for (size_t pos = 0, k = 0; pos < kids.size(); ++pos) {
-    const int idx = kids[pos];
-    if (k < o.head_pos.size() && o.head_pos[k] == pos) TakeHeading(k++, file, &lb, &o);
-    else if (o.ent >= 0) AddEntryBlock(doc, idx, &o.walk, &lb.entries[static_cast<size_t>(o.ent)]);
+  for (size_t pos = 0, k = 0; pos < o.units.size(); ++pos) {
+    const int idx = o.units[pos];
+    if (k < o.head_unit.size() && o.head_unit[k] == pos && !o.lead[k]) {
+      TakeHeading(k++, file, &lb, &o);
+      continue;
+    }
+    const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+    if (k < o.head_unit.size() && o.head_unit[k] == pos) {  // a dated paragraph or item
+      TakeHeading(k++, file, &lb, &o);
+      if (n.kind == MdKind::kItem && o.ent >= 0) ItemEntry(doc, idx, &lb.entries[static_cast<size_t>(o.ent)]);
+    } else if (n.kind != MdKind::kItem && o.ent >= 0 && lb.entries[static_cast<size_t>(o.ent)].item_indent >= 0) {
+      o.ent = -1;  // the text after a dated list is its part's, not its last item's
+    }
+    if (o.ent >= 0) AddEntryBlock(doc, idx, &o.walk, &lb.entries[static_cast<size_t>(o.ent)]);
     else if (o.sec >= 0) AddSectionBlock(doc, idx, lines, &lb.sections[static_cast<size_t>(o.sec)]);
     else if (doc.nodes[static_cast<size_t>(idx)].kind == MdKind::kParagraph) AddIntroParagraph(doc, idx, &lb);
   }

@@ -94,6 +94,13 @@ std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_c
 // lines): a serving benchmark's result pasted as plain text.
 bool PrintedLines(std::string_view text);
 
+// A block quote whose first paragraph is `first` and last `last` quotes
+// another source or an earlier entry (`> From the paper: ...`, `> Previous
+// best: 1.3 ms`, `> — vendor docs` at its end; data/reader/blocks.json):
+// none of it is the entry's. Any other quote (`> **Status:** blocked`, `>
+// Result: 1.21 ms (p50)`) is the entry's own text.
+bool QuotesAnotherSource(std::string_view first, std::string_view last);
+
 // Prose that states a figure: a number with a unit ("0.31 ms", "28.5x",
 // "412k tok/s").
 bool StatesFigure(std::string_view text);

@@ -382,11 +382,23 @@ bool BeforeSide(const StoredRun& run) {
 // The table rows (lines) of an entry with a figure set no earlier entry
 // records: such a row is this entry's measurement, every figure set of it
 // (a row of "| shape | ours us | upstream us |" whose upstream run repeats
-// an earlier entry's digits measured it again beside ours).
-std::set<int> FreshTableRows(const std::vector<RecordedFigure>& figs, const EarlierFigures& earlier) {
-  std::set<int> out;
-  for (const auto& f : figs)
-    if (f.table && (!ThreeDigits(f.run) || EarlierEntryOf(f.run, earlier, false).empty())) out.insert(f.line);
+// an earlier entry's digits measured it again beside ours). So is every row
+// of a table of three rows or more most of whose rows are fresh: the
+// entry's run of the whole table, a row that repeats an earlier entry's
+// digits measured again (a benchmark history's table per day).
+std::set<int> FreshTableRows(const Entry& e, const std::vector<RecordedFigure>& figs, const EarlierFigures& earlier) {
+  std::set<int> out, rows;
+  for (const auto& f : figs) {
+    if (!f.table) continue;
+    rows.insert(f.line);
+    if (!ThreeDigits(f.run) || EarlierEntryOf(f.run, earlier, false).empty()) out.insert(f.line);
+  }
+  for (const TableBlock& t : e.tables) {
+    const auto from = rows.lower_bound(t.line), to = rows.upper_bound(t.end_line);
+    const long total = std::distance(from, to);
+    const long fresh = std::distance(out.lower_bound(t.line), out.upper_bound(t.end_line));
+    if (total >= 3 && fresh * 2 > total) out.insert(from, to);
+  }
   return out;
 }
 
@@ -442,7 +454,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
                                                             HardwareAt(hardware, e.heading_line), heading_unit);
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);
-    const std::set<int> fresh_rows = FreshTableRows(figs, earlier), compared = ComparedRows(figs);
+    const std::set<int> fresh_rows = FreshTableRows(e, figs, earlier), compared = ComparedRows(figs);
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
       const std::string from = RestatedFrom(f, earlier, fresh_rows, compared);

@@ -97,6 +97,15 @@ bool IsOrdinalWord(std::string_view word);
 // eight), upper case, joined by '-' ("2.1 Muon" -> "2-1-MUON"); "" for none.
 std::string UndatedIdWords(std::string_view label);
 
+// A paragraph's first line (or a list item's) that opens with a date, its
+// bold lead (the text of a bold span that opens it, or ""): the words that
+// head it as an entry when the document's structure makes it one
+// (doc/outline.h) -- the bold lead when it dates the paragraph ("Day 3
+// (2025-03-06)", "Mar 6, 2025"), else the first clause when it starts with
+// a date ("2025-03-07 Vectorized the gather"; the date alone when that
+// clause is long or states a figure) -- or "" when it opens with no date.
+std::string DatedLead(std::string_view text, std::string_view bold_lead);
+
 // One heading of the document's outline, in document order.
 struct OutlineHeading {
   int line = 0;

@@ -113,6 +113,8 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
     } else {
       u.insert_after = e.end_line;
       u.blank_before = true;
+      // An entry that is a dated list's item: its region inside the item.
+      if (e.item_indent >= 0) u.indent = std::string(static_cast<size_t>(e.item_indent), ' ');
     }
     units.push_back(std::move(u));
   }

@@ -532,5 +532,21 @@ TEST(ReaderClassify, AnEfficiencyIsDerived) {
   EXPECT_EQ(FateStage("listed, not tabled: " + why[9]), "classify");
 }
 
+// A benchmark history's table per day: a row whose digits repeat an
+// earlier day's, in a table whose other rows are new, was measured again.
+TEST(ClassifyRestated, ARowOfAFreshTableIsMeasuredAgain) {
+  const std::string text =
+      "# Bench history\n\n"                                                          // 1-2
+      "## 2025-03-06 first cut\n\n"                                                   // 3-4
+      "| case | time |\n|---|---|\n| small | 4.125 ms |\n| mid | 8.250 ms |\n| big | 16.50 ms |\n\n"  // 5-10
+      "## 2025-03-08 tiled loops\n\n"                                                 // 11-12
+      "| case | time |\n|---|---|\n| small | 3.875 ms |\n| mid | 8.250 ms |\n| big | 14.75 ms |\n";  // 13-17
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(text, &why);
+  EXPECT_TRUE(kept.count(15));
+  EXPECT_TRUE(kept.count(16)) << why[16];
+  EXPECT_TRUE(kept.count(17));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

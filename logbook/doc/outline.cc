@@ -1,0 +1,269 @@
+#include "logbook/doc/outline.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "logbook/doc/command_line.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/doc/printed_prose.h"
+#include "logbook/reader/blocks.h"
+#include "logbook/text.h"
+
+namespace moelog::logbook::parse_detail {
+
+// A paragraph's text with where its source lines start, and the text of a
+// bold or emphasized node that opens it (its lead). One pass over its nodes.
+Paragraph BuildParagraph(const MdDocument& doc, int idx) {
+  Paragraph p;
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  p.line = n.start_line;
+  p.end_line = n.end_line;
+  for (int i = idx + 1; i < n.subtree_end; ++i) {
+    const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+    if (c.kind == MdKind::kSoftBreak || c.kind == MdKind::kLineBreak) {
+      p.text.push_back(' ');
+      p.line_starts.push_back(p.text.size());
+    } else if ((c.kind == MdKind::kStrong || c.kind == MdKind::kEmph) && i == idx + 1) {
+      p.lead = Trim(InlineText(doc, i));
+      AppendInlineText(doc, i, &p.text);
+      i = c.subtree_end - 1;
+    } else if (c.kind == MdKind::kText || c.kind == MdKind::kHtmlInline || c.kind == MdKind::kCode ||
+               ProductSign(doc, i, p.text)) {  // "4096*4096*2": a product's signs, no emphasis
+      AppendInlineText(doc, i, &p.text);
+      if (c.kind == MdKind::kEmph) i = c.subtree_end - 1;
+    }
+  }
+  const size_t lead = p.text.find_first_not_of(' ');
+  if (lead == std::string::npos) return Paragraph{};
+  p.text.erase(0, lead);
+  for (auto& b : p.line_starts) b = b > lead ? b - lead : 0;
+  return p;
+}
+
+// A paragraph's text, one source line per line (soft breaks back).
+std::string ParagraphLines(const Paragraph& p) {
+  std::string out = p.text;
+  for (auto it = p.line_starts.rbegin(); it != p.line_starts.rend(); ++it)
+    if (*it > 0 && *it <= out.size() && out[*it - 1] == ' ') out[*it - 1] = '\n';
+  return out;
+}
+
+namespace {
+
+bool FenceHoldsRecord(std::string_view info, std::string_view text) {
+  if (IsShellInfo(info) && (HasPrompt(text) || FirstLineIsCommand(text))) return true;
+  return LooksLikeOutput(text);
+}
+
+// Printed lines pasted as a paragraph of three lines or more (a harness's
+// "Name (unit):   value" report without a fence).
+bool PastedOutput(const std::vector<std::string_view>& lines, const MdNode& n) {
+  std::string text;
+  for (int l = n.start_line; l <= n.end_line && l <= static_cast<int>(lines.size()) && l - n.start_line < 64; ++l) {
+    text.append(lines[static_cast<size_t>(l - 1)]);
+    text += '\n';
+  }
+  return LooksLikeOutput(text);
+}
+
+// "avg_step_ms=20.4027", "p50_us: 13.1": a figure whose unit ends its key.
+bool KeyedFigure(std::string_view t) {
+  for (size_t eq = t.find_first_of("=:"); eq != std::string_view::npos && eq < 4096; eq = t.find_first_of("=:", eq + 1)) {
+    size_t v = eq + 1;
+    while (v < t.size() && t[v] == ' ') ++v;
+    size_t e = v;
+    while (e < t.size() && (std::isdigit(static_cast<unsigned char>(t[e])) || t[e] == '.')) ++e;
+    size_t k = eq;
+    while (k > 0 && (std::isalnum(static_cast<unsigned char>(t[k - 1])) || t[k - 1] == '/')) --k;
+    if (e == v || k == eq || k == 0 || t[k - 1] != '_') continue;
+    if (StatesFigure(std::string(t.substr(v, e - v)) + " " + std::string(t.substr(k, eq - k)))) return true;
+  }
+  return false;
+}
+
+// Which lines (1-based) lie inside moelog's own regions: their tables and
+// bullets are moelog's output, never a record the logbook holds.
+std::vector<bool> RegionLines(const std::vector<std::string_view>& lines) {
+  std::vector<bool> in(lines.size() + 2, false);
+  bool open = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("<!-- moelog:begin") != std::string_view::npos) open = true;
+    in[i + 1] = open;
+    if (lines[i].find("<!-- moelog:end") != std::string_view::npos) open = false;
+  }
+  return in;
+}
+
+// Whether the blocks units[from, to) hold a command or figures: what makes
+// a heading an entry where no structure says.
+bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lines, const std::vector<bool>& region,
+                 const std::vector<int>& kids, size_t from, size_t to) {
+  auto inside = [&](const MdNode& n) {
+    return n.start_line > 0 && static_cast<size_t>(n.start_line) < region.size() && region[static_cast<size_t>(n.start_line)];
+  };
+  for (size_t k = from; k < to && k < kids.size(); ++k) {
+    const int idx = kids[k];
+    const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+    if (n.kind == MdKind::kHeading) break;
+    if (inside(n)) continue;
+    if (n.kind == MdKind::kTable) return true;
+    for (int i = idx; i < n.subtree_end; ++i) {
+      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+      if (inside(c)) continue;
+      if (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)) return true;
+      if (c.kind == MdKind::kTable || HtmlTableNode(c)) return true;
+      if (c.kind == MdKind::kCode && (LooksLikeCommandLine(c.literal) || !AfterPrompt(c.literal).empty())) return true;
+      if (c.kind == MdKind::kCode && KeyedFigure(c.literal)) return true;
+      if ((c.kind == MdKind::kParagraph || c.kind == MdKind::kTableCell) && StatesFigure(InlineText(doc, i))) return true;
+      if (c.kind == MdKind::kParagraph && PrintedLines(ParagraphLines(BuildParagraph(doc, i)))) return true;
+      if (c.kind == MdKind::kParagraph && c.end_line - c.start_line >= 2 && PastedOutput(lines, c)) return true;
+    }
+  }
+  return false;
+}
+
+// Whether the blocks units[from, to) hold a table, a fenced
+// command or output block, or a list of results (three items stating figures, in one list
+// or lists split by a sentence): a record more than prose.
+bool HoldsBlock(const MdDocument& doc, const std::vector<int>& kids, size_t from, size_t to) {
+  int stating = 0;
+  for (size_t k = from; k < to && k < kids.size(); ++k) {
+    const int idx = kids[k];
+    const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+    if (n.kind == MdKind::kHeading) break;
+    for (int i = idx; i < n.subtree_end; ++i) {
+      const MdNode& c = doc.nodes[static_cast<size_t>(i)];
+      if (c.kind == MdKind::kTable || HtmlTableNode(c) || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)))
+        return true;
+    }
+    if (n.kind == MdKind::kList && (stating += ItemsStatingFigures(doc, n)) >= 3) return true;
+  }
+  return false;
+}
+
+
+// The last line of YAML front matter ("---" on the first line up to the
+// next "---" or "..."), or 0: its "key: value" lines are no heading.
+int FrontMatterEnd(const std::vector<std::string_view>& lines) {
+  if (lines.empty() || Trim(lines[0]) != "---") return 0;
+  for (size_t i = 1; i < lines.size() && i < 200; ++i)
+    if (const std::string t = Trim(lines[i]); t == "---" || t == "...") return static_cast<int>(i) + 1;
+  return 0;
+}
+
+// A paragraph or a list item (its first paragraph) that opens with a date:
+// the words that would head it as an entry, or "".
+std::string LeadOf(const MdDocument& doc, int idx) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  if (n.kind == MdKind::kItem) {
+    if (n.children.empty() || doc.nodes[static_cast<size_t>(n.children.front())].kind != MdKind::kParagraph) return "";
+    idx = n.children.front();
+  } else if (n.kind != MdKind::kParagraph) {
+    return "";
+  }
+  const Paragraph p = BuildParagraph(doc, idx);
+  const std::string_view first = std::string_view(p.text).substr(0, p.line_starts.empty() ? std::string::npos : p.line_starts.front());
+  return DatedLead(Trim(first), p.lead);
+}
+
+// A paragraph or list item that may head an entry, in the part below
+// heading `part` (-1: above every heading).
+struct Lead {
+  size_t kid = 0;  // its block's position among the root's children
+  int node = 0;
+  int part = -1;
+  std::string text;
+};
+
+// Whether the part below heading `part` may hold entries headed by dated
+// paragraphs or items: neither its heading nor a heading below it (or, above
+// every heading, any heading) is dated, and its heading names no part that
+// recaps, plans or explains runs nor one of the logbook's own sections (a
+// `## Summary` of dated bullets restates the entries; reader/segment.h).
+bool UndatedPart(const std::vector<OutlineHeading>& heads, int part) {
+  if (part >= 0) {
+    const std::string& name = heads[static_cast<size_t>(part)].text;
+    if (IsRecapHeading(name) || IsPlanHeading(name) || IsExplanationHeading(name) || IsReservedSectionName(name)) return false;
+  }
+  const size_t from = part < 0 ? 0 : static_cast<size_t>(part);
+  const int level = part < 0 ? 0 : heads[from].level;
+  for (size_t k = from; k < heads.size(); ++k) {
+    if (k > from && heads[k].level <= level) break;
+    if (ReadHeading(heads[k].text).dated) return false;
+  }
+  return true;
+}
+
+// The paragraphs and list items that head entries: those opening with a
+// date (DatedLead), two or more in one part, in a part that UndatedPart.
+std::vector<Lead> DatedLeads(const MdDocument& doc, const std::vector<OutlineHeading>& heads,
+                             const std::vector<size_t>& head_kid) {
+  std::vector<Lead> found;
+  const auto& kids = doc.root().children;
+  for (size_t k = 0, h = 0; k < kids.size(); ++k) {
+    while (h < head_kid.size() && head_kid[h] <= k) ++h;
+    const int part = static_cast<int>(h) - 1;
+    const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
+    if (n.kind == MdKind::kParagraph) {
+      if (std::string t = LeadOf(doc, kids[k]); !t.empty()) found.push_back({k, kids[k], part, std::move(t)});
+    } else if (n.kind == MdKind::kList) {
+      for (int item : n.children)
+        if (std::string t = LeadOf(doc, item); !t.empty()) found.push_back({k, item, part, std::move(t)});
+    }
+  }
+  std::vector<Lead> out;
+  for (size_t i = 0; i < found.size();) {
+    size_t j = i;
+    while (j < found.size() && found[j].part == found[i].part) ++j;
+    if (j - i >= 2 && UndatedPart(heads, found[i].part)) out.insert(out.end(), found.begin() + static_cast<long>(i), found.begin() + static_cast<long>(j));
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+// The headings among the root's children (none in front matter), the dated
+// paragraphs and items that head entries, the walk's units, and the role
+// of each heading.
+void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>& lines, DocOutline* o) {
+  const auto& kids = doc.root().children;
+  const int front = FrontMatterEnd(lines);
+  std::vector<OutlineHeading> heads;
+  std::vector<size_t> head_kid;
+  for (size_t k = 0; k < kids.size(); ++k) {
+    const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
+    if (n.kind != MdKind::kHeading || n.start_line <= front) continue;
+    heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
+    head_kid.push_back(k);
+  }
+  const std::vector<Lead> leads = DatedLeads(doc, heads, head_kid);
+  for (size_t k = 0, h = 0, d = 0; k < kids.size(); ++k) {
+    if (h < head_kid.size() && head_kid[h] == k) {
+      o->heads.push_back(heads[h++]);
+      o->head_unit.push_back(o->units.size());
+      o->lead.push_back(false);
+    }
+    const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
+    const bool split = d < leads.size() && leads[d].kid == k && n.kind == MdKind::kList;
+    for (int unit : split ? std::vector<int>(n.children.begin(), n.children.end()) : std::vector<int>{kids[k]}) {
+      if (d < leads.size() && leads[d].node == unit) {
+        const int level = leads[d].part < 0 ? 2 : std::min(6, heads[static_cast<size_t>(leads[d].part)].level + 1);
+        o->heads.push_back({doc.nodes[static_cast<size_t>(unit)].start_line, level, leads[d++].text});
+        o->head_unit.push_back(o->units.size());
+        o->lead.push_back(true);
+      }
+      o->units.push_back(unit);
+    }
+  }
+  const std::vector<bool> region = RegionLines(lines);
+  auto range = [o](size_t i) {
+    return std::pair<size_t, size_t>{o->head_unit[i] + (o->lead[i] ? 0 : 1),
+                                     i + 1 < o->heads.size() ? o->head_unit[i + 1] : o->units.size()};
+  };
+  o->roles = SegmentOutline(
+      o->heads, [&](size_t i) { const auto [a, b] = range(i); return HoldsRecord(doc, lines, region, o->units, a, b); },
+      [&](size_t i) { const auto [a, b] = range(i); return HoldsBlock(doc, o->units, a, b); });
+}
+
+}  // namespace moelog::logbook::parse_detail
