@@ -4,6 +4,7 @@
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_repeats.h"
 
 namespace moelog::logbook {
 
@@ -778,15 +779,14 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
   if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
   if (TableBlock folded; FoldUnitColumn(t, &folded)) return TableFigures(folded, context, x, out, unread);
   std::vector<std::string> headers;
-  const std::vector<ColumnInfo> cols = TableColumns(t, &headers);
-  if (SummaryTable(headers, cols)) {
-    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of statistics over repeats: derived, not tabled"});
-    return;
-  }
-  // A first column of goals or expectations ("| goal | ms/step |", "| target
-  // |", "| expected |"): the table plans, it records no run.
-  if (PlanHeader(headers.front())) {
-    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of goals or expectations: no run"});
+  std::vector<ColumnInfo> cols = TableColumns(t, &headers);
+  const bool repeats = RepeatColumns(t, headers, x, &cols);  // "| config | Run1 | Run2 | Avg |": one row's figures
+  // A summary of statistics over repeats; a first column of goals ("| goal |
+  // ms/step |", "| target |", "| expected |"): the table plans, no run.
+  if (const bool summary = SummaryTable(headers, cols); summary || PlanHeader(headers.front())) {
+    if (unread)
+      unread->push_back({t.line, "| " + headers.front() + " | ...",
+                         summary ? "a table of statistics over repeats: derived, not tabled" : "a table of goals or expectations: no run"});
     return;
   }
   if (const std::vector<size_t> checks = CheckColumns(headers, cols); !checks.empty()) {
@@ -794,7 +794,9 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
     return;
   }
-  if (ValueTableFigures(t, headers, cols, context, x, out, unread) || VerticalTableFigures(t, context, x, out, unread)) return;
+  if (!repeats &&
+      (ValueTableFigures(t, headers, cols, context, x, out, unread) || VerticalTableFigures(t, context, x, out, unread)))
+    return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
