@@ -616,6 +616,9 @@ struct ColumnInfo {
   double factor = 1;
   bool derived = false;
   Config scale;  // the keys its header holds for every value ("Latency (seq=1024)", "Throughput @ 8 GPUs")
+  // The names a header's slash list gives the figures of each cell ("fwd /
+  // bwd" over "3.1 / 7.4 ms"; table_pairs.h), else none.
+  std::vector<std::string> parts;
 };
 
 // A cell's number as written: its value in the column's metric, the

@@ -6,6 +6,7 @@
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_pairs.h"
 
 namespace moelog::logbook::reader {
 
@@ -163,12 +164,13 @@ bool DictCell(const std::string& cell, const ColumnInfo& col, std::map<std::stri
   return true;
 }
 
-// A cell of several figures (DictCell; NamedParts: each keyed by its name;
+// A cell of several figures (PairCell: each named by its header's slash
+// list; DictCell; NamedParts: each keyed by its name;
 // MetricParts: each its own metric; RangeCell: the figure and its range's
 // ends as metrics of their own), each read as a cell of the column. False
 // for a cell of one figure.
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
-  if (DictCell(cell, col, by_at)) return true;
+  if (PairCell(cell, col, by_at) || DictCell(cell, col, by_at)) return true;
   if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
     for (const auto& [figure, name] : parts) {
       ColumnInfo named = col;
