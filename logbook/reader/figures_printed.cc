@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -216,7 +217,7 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
   int n = 0;
   for (std::string l; std::getline(ss, l); ++n) {
     if (!l.empty() && l.back() == '\r') l.pop_back();
-    out.push_back({parse_detail::Trim(l), first + n, l});
+    out.push_back({ToolLineForm(parse_detail::Trim(l)), first + n, l});  // "6.155 [ms]", "(411.45 per sec.)
   }
   return out;
 }
