@@ -613,6 +613,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   RunColumns(*headers, &cols);
   NameColumns(*headers, &cols);
   PairColumns(t, *headers, &cols);  // "fwd / bwd" over "7.48 / 5.05 ms"
+  ChangeUnitsAsWritten(t, *headers, &cols);  // "| delta |" over "-25.0": no percent
   return cols;
 }
 

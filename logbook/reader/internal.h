@@ -355,6 +355,7 @@ bool DashRange(const std::string& cell, std::string* low, std::string* high);
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
 bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
+void ChangeUnitsAsWritten(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 bool EstimateColumn(const std::string& header);
 bool PlanHeader(const std::string& header);
 std::vector<size_t> CheckColumns(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols);

@@ -256,6 +256,23 @@ bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& co
   return any;
 }
 
+// A change column whose header names no percent and whose cells write none
+// ("| delta |" over "-25.0"): its figures as written, without a unit (a
+// "delta %" header would say what the author did not).
+void ChangeUnitsAsWritten(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  for (size_t c = 0; c < headers.size() && c < cols->size(); ++c) {
+    ColumnInfo& col = (*cols)[c];
+    const std::string h = Lower(headers[c]);
+    if (!col.derived || col.unit != "%" || h.find('%') != std::string::npos || h.find("pct") != std::string::npos ||
+        h.find("percent") != std::string::npos)
+      continue;
+    const bool percent = std::any_of(t.rows.begin(), t.rows.end(), [&](const std::vector<std::string>& row) {
+      return c < row.size() && row[c].find('%') != std::string::npos;
+    });
+    if (!percent) col.unit.clear();
+  }
+}
+
 // A column whose header says its figures are estimates, goals or budgets
 // ("Prefill Speed (est)", "expected ms", "target TF/s", "ETA", "Effort"):
 // no run's figures, nor the row's configuration (estimate_columns of
