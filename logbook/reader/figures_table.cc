@@ -6,6 +6,7 @@
 #include "logbook/reader/internal.h"
 #include "logbook/reader/table_pairs.h"
 #include "logbook/reader/table_repeats.h"
+#include "logbook/reader/table_statcells.h"
 
 namespace moelog::logbook {
 
@@ -614,6 +615,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   NameColumns(*headers, &cols);
   PairColumns(t, *headers, &cols);  // "fwd / bwd" over "7.48 / 5.05 ms"
   ChangeUnitsAsWritten(t, *headers, &cols);  // "| delta |" over "-25.0": no percent
+  StatisticCellColumns(t, &cols);  // "avg: 12.5 ms, std: 2.1 ms, max: 18.0 ms"
   return cols;
 }
 

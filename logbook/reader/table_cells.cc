@@ -7,6 +7,7 @@
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/table_pairs.h"
+#include "logbook/reader/table_statcells.h"
 
 namespace moelog::logbook::reader {
 
@@ -165,12 +166,12 @@ bool DictCell(const std::string& cell, const ColumnInfo& col, std::map<std::stri
 }
 
 // A cell of several figures (PairCell: each named by its header's slash
-// list; DictCell; NamedParts: each keyed by its name;
+// list; StatisticsCell: "avg: 12.5 ms, max: 18.0 ms"; DictCell; NamedParts: each keyed by its name;
 // MetricParts: each its own metric; RangeCell: the figure and its range's
 // ends as metrics of their own), each read as a cell of the column. False
 // for a cell of one figure.
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
-  if (PairCell(cell, col, by_at) || DictCell(cell, col, by_at)) return true;
+  if (PairCell(cell, col, by_at) || StatisticsCell(cell, col, by_at) || DictCell(cell, col, by_at)) return true;
   if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
     for (const auto& [figure, name] : parts) {
       ColumnInfo named = col;

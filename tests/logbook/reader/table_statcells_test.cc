@@ -1,0 +1,37 @@
+// Reader stage table, cells of named statistics ("avg: 12.5 ms, std: 2.1
+// ms, max: 18.0 ms"): one row's figures, each under its statistic's name.
+#include <gtest/gtest.h>
+
+#include "logbook/reader/table_statcells.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+TEST(TableStatCells, AListOfNamedStatistics) {
+  const auto stats = NamedStatistics("avg: 4.5 ms, std: 0.8 ms, max: 7.0 ms");
+  ASSERT_EQ(stats.size(), 3u);
+  EXPECT_EQ(stats[0].first, "avg");
+  EXPECT_EQ(stats[2].second, "7.0 ms");
+  EXPECT_EQ(NamedStatistics("median 220 us, p99 410 us").size(), 2u);
+  EXPECT_TRUE(NamedStatistics("avg: 4.5 ms").empty());                // one statistic is a figure
+  EXPECT_TRUE(NamedStatistics("avg: 4.5 ms, size: 12 MB").empty());   // not a statistic
+  EXPECT_TRUE(NamedStatistics("avg: 4.5 ms, max: 90 GB/s").empty());  // two metrics
+  EXPECT_TRUE(NamedStatistics("fast, small").empty());
+}
+
+TEST(TableStatCells, EachRowsStatisticsAreItsFigures) {
+  const auto figs = ReadEntry("# Build timings\n\n",
+                              "## 2026-02-11 checker phases\n\n| phase | checker |\n|---|---|\n"
+                              "| scope | avg: 44.0 ms, std: 6.5 ms, min: 31.0 ms, max: 60.0 ms |\n"
+                              "| emit | avg: 120.4 ms, std: 9.9 ms, min: 101.0 ms, max: 150.0 ms |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_NEAR(figs[0].run.metrics.at("avg_time_s"), 44.0e-3, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("max_time_s"), 60.0e-3, 1e-12);
+  EXPECT_EQ(figs[0].run.decimals.at("std_time_s"), 1);
+  EXPECT_NEAR(figs[1].run.metrics.at("min_time_s"), 101.0e-3, 1e-12);
+  EXPECT_NE(figs[0].run.config, figs[1].run.config);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
