@@ -293,6 +293,7 @@ std::string CellCore(std::string cell, bool* approximate) {
     }
   if (const size_t open = cell.find(" ("); open != std::string::npos && open > 0 && cell.back() == ')')
     cell = parse_detail::Trim(cell.substr(0, open));
+  cell = WithoutCount(cell);  // "359 ms, 5992 calls"
   // "12.63 ± 0.31", "7.75 +/- 0.02 ms": the measurement and its spread; the figure is the measurement.
   for (const char* pm : {" \xC2\xB1 ", " +/- ", " +- "})
     if (const size_t at = cell.find(pm); at != std::string::npos && at > 0) {

@@ -1,6 +1,8 @@
 // Reader stage table, cells of named statistics (table_statcells.h).
 #include "logbook/reader/table_statcells.h"
 
+#include "logbook/reader/data_words.h"
+
 namespace moelog::logbook::reader {
 
 std::vector<std::pair<std::string, std::string>> NamedStatistics(const std::string& cell) {
@@ -55,6 +57,17 @@ bool StatisticsCell(const std::string& cell, const ColumnInfo& col, std::map<std
     MetricCell(figure, part, by_at);
   }
   return true;
+}
+
+std::string WithoutCount(const std::string& cell) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/table.json", "count_after_figure"));
+  const size_t comma = cell.rfind(", ");
+  if (comma == std::string::npos || comma == 0) return cell;
+  const auto w = Words(cell.substr(comma + 2));
+  if (w.size() != 2 || !words->count(Lower(w[1])) ||
+      !std::all_of(w[0].begin(), w[0].end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == ','; }))
+    return cell;
+  return parse_detail::Trim(cell.substr(0, comma));
 }
 
 }  // namespace moelog::logbook::reader

@@ -26,6 +26,12 @@ void StatisticCellColumns(const TableBlock& t, std::vector<ColumnInfo>* cols);
 // any other cell.
 bool StatisticsCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 
+// A cell's figure without the count written after it ("359 ms, 5992
+// calls", "4.1 s, 20 runs": how many calls or runs the figure sums or
+// spans; count_after_figure of data/reader/table.json); the cell itself
+// when it ends with no such count.
+std::string WithoutCount(const std::string& cell);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_TABLE_STATCELLS_H_

@@ -35,3 +35,25 @@ TEST(TableStatCells, EachRowsStatisticsAreItsFigures) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A figure with the count of calls it sums ("212 ms, 4096 calls"): the
+// figure is read, the count is no figure.
+TEST(TableStatCells, ACountAfterAFigureIsNoPartOfIt) {
+  EXPECT_EQ(WithoutCount("212 ms, 4096 calls"), "212 ms");
+  EXPECT_EQ(WithoutCount("4.1 s, 20 runs"), "4.1 s");
+  EXPECT_EQ(WithoutCount("212 ms, fast"), "212 ms, fast");
+  EXPECT_EQ(WithoutCount("1, 2 calls ago"), "1, 2 calls ago");
+  const auto figs = ReadEntry("# Driver notes\n\n",
+                              "## 2026-02-12 unmap path\n\n| call | before | after |\n|---|--:|--:|\n"
+                              "| `munmap` | **212 ms**, 4096 calls | 9 ms, 80 calls |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::set<double> values;
+  for (const auto& f : figs) values.insert(std::round(f.run.metrics.at("time_s") * 1e3));
+  EXPECT_EQ(values, (std::set<double>{9, 212}));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
