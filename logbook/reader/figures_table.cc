@@ -35,11 +35,16 @@ const TableWords& Vocab() {
   return words;
 }
 
-// "(seq=1024)", "B=128": a header's key=value, its key by the aliases.
+// "(seq=1024)", "B=128", "Batch-8": a header's key=value, its key by the aliases.
 bool HeaderPair(std::string w, std::string* key, std::string* value) {
   while (!w.empty() && std::strchr("(),;:", w.back())) w.pop_back();
   while (!w.empty() && std::strchr("(", w.front())) w.erase(w.begin());
-  const size_t eq = w.find('=');
+  size_t eq = w.find('=');
+  // "Batch-8", "bs-16": a setting's word, a dash and its whole-number value.
+  if (const size_t dash = w.rfind('-'); eq == std::string::npos && dash != std::string::npos && dash > 0 &&
+                                        dash + 1 < w.size() && ParameterHeader(w.substr(0, dash)) &&
+                                        w.find_first_not_of("0123456789", dash + 1) == std::string::npos)
+    eq = dash;
   if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || !IsIdentStart(w[0])) return false;
   std::string k = SnakeKey(w.substr(0, eq));
   if (!std::all_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
@@ -341,7 +346,7 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
     if (col.metric.size() < m.size() || col.metric.compare(col.metric.size() - m.size(), m.size(), m) != 0)
       return std::nullopt;  // a unit the column's metric is not measured in
     factor = info.factor;
-  } else if (!unit.empty() && scale == 1) {
+  } else if (!unit.empty() && scale == 1 && unit != col.unit) {
     return std::nullopt;  // "3 steps", "n/a"
   }
   out.value = ToStored(*v * scale, factor);
@@ -400,7 +405,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     bool approximate = false;
     std::string cell = Unticked(row[c]), sides, change;
     cell = CellCore(ChangeCell(cell, &sides, &change) ? sides : cell, &approximate);
-    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || PlaceholderCell(cell)) continue;
+    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || PlaceholderCell(cell) || EmptyCell(cell)) continue;  // "N/A"
     if (std::string low, high; DashRange(cell, &low, &high)) cell = high;  // "32-113ms": the unit after the range
     // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
     for (size_t p = 0; p < cell.size(); ++p)
@@ -440,8 +445,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
         }))
       return {};
     out.metric = lower.find("mfu") != std::string::npos ? "mfu" : lower, out.unit = "%";
-  } else if (!unit.empty() && UnitOfIn(unit, header, &info) && !info.derived) {
-    out.metric = info.metric, out.unit = unit, out.factor = info.factor;
+  } else if (!unit.empty() && ((UnitOfIn(unit, header, &info) && !info.derived) || CountPerSecond(unit, &info))) {
+    out.metric = info.metric, out.unit = unit, out.factor = info.factor;  // "19.3 inf/s": a count per second
   }
   return out;
 }

@@ -70,4 +70,15 @@ std::string WithoutCount(const std::string& cell) {
   return parse_detail::Trim(cell.substr(0, comma));
 }
 
+bool CountPerSecond(const std::string& unit, UnitInfo* info) {
+  const size_t slash = unit.find('/');
+  if (slash == std::string::npos || slash < 2 || slash > 12) return false;
+  const std::string per = Lower(unit.substr(slash + 1)), word = Lower(unit.substr(0, slash));
+  if ((per != "s" && per != "sec") ||
+      !std::all_of(word.begin(), word.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+    return false;
+  info->metric = word + "_per_s", info->factor = 1, info->derived = false;
+  return true;
+}
+
 }  // namespace moelog::logbook::reader

@@ -32,6 +32,12 @@ bool StatisticsCell(const std::string& cell, const ColumnInfo& col, std::map<std
 // when it ends with no such count.
 std::string WithoutCount(const std::string& cell);
 
+// A unit that counts something per second that the vocabulary does not
+// know ("inf/s", "pos/s", "frames/sec": a word of letters over a second),
+// as a rate of that word ("inf_per_s", as written, factor 1); false for any
+// other unit.
+bool CountPerSecond(const std::string& unit, UnitInfo* info);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_TABLE_STATCELLS_H_

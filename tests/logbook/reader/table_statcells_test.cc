@@ -57,3 +57,38 @@ TEST(TableStatCells, ACountAfterAFigureIsNoPartOfIt) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+TEST(TableStatCells, ACountPerSecondIsARate) {
+  UnitInfo info{};
+  ASSERT_TRUE(CountPerSecond("inf/s", &info));
+  EXPECT_EQ(info.metric, "inf_per_s");
+  EXPECT_TRUE(CountPerSecond("frames/sec", &info));
+  EXPECT_FALSE(CountPerSecond("ms/step", &info));
+  EXPECT_FALSE(CountPerSecond("x/s", &info));
+  EXPECT_FALSE(CountPerSecond("b2/s", &info));
+}
+
+// Columns of rates in a unit the vocabulary does not know, one per batch
+// ("Batch-4 | Batch-32"): each its own run of the row, batch=<n>; a "N/A"
+// cell is no remark that keeps the column from being read.
+TEST(TableStatCells, BatchColumnsOfCountRatesAreRunsOfTheirOwn) {
+  const auto figs = ReadEntry("# Inference notes\n\n",
+                              "## 2026-03-09 cpu runtime\n\n| Model | Single | Rate | Batch-4 | Batch-32 |\n"
+                              "|---|---|---|---|---|\n| small | 40 ms | 25.0 frm/s | 61.2 seq/s | 70.4 seq/s |\n"
+                              "| large | 90 ms | 11.1 frm/s | 20.5 seq/s | N/A |\n");
+  ASSERT_EQ(figs.size(), 5u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("frm_per_s"), 25.0);
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 0.040, 1e-12);
+  std::set<std::string> batches;
+  for (const auto& f : figs) {
+    if (f.run.config.count("batch")) batches.insert(f.run.config.at("batch"));
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("seq/s"), std::string::npos) << k;
+  }
+  EXPECT_EQ(batches, (std::set<std::string>{"4", "32"}));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
