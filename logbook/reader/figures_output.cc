@@ -98,6 +98,8 @@ void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
 }
 
 bool CountName(const std::string& bare) { return PrintedCountName(bare); }
+// A count's name with a rate's unit ("Requests per second", "requests_per_sec") names the rate.
+bool CountName(const std::string& bare, const std::string& unit) { return CountName(bare) && unit.find('/') == std::string::npos; }
 
 bool UnitlessMetric(const std::string& bare) {
   std::string low = Lower(bare);
@@ -276,7 +278,7 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
       else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
       UnitInfo info;
       if (unit.empty() && SettingCount(r, name, toks)) return true;
-      if (CountName(bare) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
+      if (CountName(bare, unit) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
       const bool measured_peak = MemoryMetric(info.metric) || Vocab().measured_peaks.count(info.metric);
       if (SpecName(bare) && !(measured_peak && !TheoreticalName(bare))) {  // "Peak memory" is measured
         if (r.unread) r.unread->push_back({line, FigureText(t), "a peak or specification, not a run's figure"});
@@ -373,7 +375,7 @@ void PairFigure(const std::string& k, const std::string& v, Config* cfg, std::ve
   if (unit.empty()) unit = key_unit;
   if (Lower(bare) == Lower(unit)) bare = unit;  // "tok/s 12,345": the key is the unit
   const bool named = bare != unit;
-  if (CountName(bare) || !NamedMetric(bare, unit, named, &info)) {
+  if (CountName(bare, unit) || !NamedMetric(bare, unit, named, &info)) {
     (*cfg)[SnakeKey(k)] = v;
     return;
   }

@@ -133,6 +133,7 @@ std::string PrintedNameUnit(const std::string& name, std::string* bare) {
     size_t at = low.size();
     for (int k = 0; k < parts && at != std::string::npos && at > 0; ++k) at = low.rfind('_', at - 1);
     if (at == std::string::npos || at == 0) continue;
+    if (at >= 4 && low.compare(at - 4, 4, "_per") == 0) continue;  // "requests per sec": a rate (below), no seconds
     auto it = OutputVocabulary().suffixes.find(low.substr(at + 1));
     if (it == OutputVocabulary().suffixes.end()) continue;
     *bare = bare->substr(0, at);

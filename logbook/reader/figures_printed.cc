@@ -7,6 +7,7 @@
 
 #include "logbook/reader/blocks_boxes.h"
 #include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/internal.h"
 #include "logbook/text.h"
 
@@ -222,7 +223,7 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
     if (!l.empty() && l.back() == '\r') l.pop_back();
     if (!HasBoxDrawing(l)) {
       ruled = false;
-      out.push_back({parse_detail::Trim(l), first + n, l});
+      out.push_back({ToolLineForm(parse_detail::Trim(l)), first + n, l});  // "6.155 [ms]", "(411.45 per sec.)"
       continue;
     }
     // Drawn with boxes: a row is its cells between '|'; of the borders and

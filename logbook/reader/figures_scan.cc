@@ -1,4 +1,5 @@
 #include "engine/format.h"
+#include "logbook/reader/figures_slash.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -887,8 +888,9 @@ void ScanText(FigureScan& st) {
 
 std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool percent_is_mfu,
                             bool prose, const std::string& carry, const std::string& label) {
-  std::string bracketed;
-  FigureScan st(BracketRanges(text, &bracketed) ? bracketed : text);
+  std::string bracketed, listed;
+  if (!BracketRanges(text, &bracketed)) bracketed = text;
+  FigureScan st(SlashFigureLists(bracketed, &listed, label) ? listed : bracketed);  // "fwd/bwd: 3.1/7.4 ms"
   st.mode.label = label;
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
   st.mode.carry = prose ? carry : "";
@@ -900,8 +902,9 @@ std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool p
 }
 
 std::vector<std::string> NoFigureReasons(const std::string& text) {
-  std::string bracketed;
-  FigureScan st(BracketRanges(text, &bracketed) ? bracketed : text);
+  std::string bracketed, listed;
+  if (!BracketRanges(text, &bracketed)) bracketed = text;
+  FigureScan st(SlashFigureLists(bracketed, &listed) ? listed : bracketed);
   st.mode.bare_is_tflops = false, st.mode.prose = true;
   ScanText(st);
   std::vector<std::string> reasons;

@@ -4,6 +4,9 @@
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_pairs.h"
+#include "logbook/reader/table_repeats.h"
+#include "logbook/reader/table_statcells.h"
 
 namespace moelog::logbook {
 
@@ -32,11 +35,16 @@ const TableWords& Vocab() {
   return words;
 }
 
-// "(seq=1024)", "B=128": a header's key=value, its key by the aliases.
+// "(seq=1024)", "B=128", "Batch-8": a header's key=value, its key by the aliases.
 bool HeaderPair(std::string w, std::string* key, std::string* value) {
   while (!w.empty() && std::strchr("(),;:", w.back())) w.pop_back();
   while (!w.empty() && std::strchr("(", w.front())) w.erase(w.begin());
-  const size_t eq = w.find('=');
+  size_t eq = w.find('=');
+  // "Batch-8", "bs-16": a setting's word, a dash and its whole-number value.
+  if (const size_t dash = w.rfind('-'); eq == std::string::npos && dash != std::string::npos && dash > 0 &&
+                                        dash + 1 < w.size() && ParameterHeader(w.substr(0, dash)) &&
+                                        w.find_first_not_of("0123456789", dash + 1) == std::string::npos)
+    eq = dash;
   if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || !IsIdentStart(w[0])) return false;
   std::string k = SnakeKey(w.substr(0, eq));
   if (!std::all_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
@@ -290,6 +298,7 @@ std::string CellCore(std::string cell, bool* approximate) {
     }
   if (const size_t open = cell.find(" ("); open != std::string::npos && open > 0 && cell.back() == ')')
     cell = parse_detail::Trim(cell.substr(0, open));
+  cell = WithoutCount(cell);  // "359 ms, 5992 calls"
   // "12.63 ± 0.31", "7.75 +/- 0.02 ms": the measurement and its spread; the figure is the measurement.
   for (const char* pm : {" \xC2\xB1 ", " +/- ", " +- "})
     if (const size_t at = cell.find(pm); at != std::string::npos && at > 0) {
@@ -337,7 +346,7 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
     if (col.metric.size() < m.size() || col.metric.compare(col.metric.size() - m.size(), m.size(), m) != 0)
       return std::nullopt;  // a unit the column's metric is not measured in
     factor = info.factor;
-  } else if (!unit.empty() && scale == 1) {
+  } else if (!unit.empty() && scale == 1 && unit != col.unit) {
     return std::nullopt;  // "3 steps", "n/a"
   }
   out.value = ToStored(*v * scale, factor);
@@ -396,7 +405,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     bool approximate = false;
     std::string cell = Unticked(row[c]), sides, change;
     cell = CellCore(ChangeCell(cell, &sides, &change) ? sides : cell, &approximate);
-    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || PlaceholderCell(cell)) continue;
+    if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || PlaceholderCell(cell) || EmptyCell(cell)) continue;  // "N/A"
     if (std::string low, high; DashRange(cell, &low, &high)) cell = high;  // "32-113ms": the unit after the range
     // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
     for (size_t p = 0; p < cell.size(); ++p)
@@ -436,8 +445,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
         }))
       return {};
     out.metric = lower.find("mfu") != std::string::npos ? "mfu" : lower, out.unit = "%";
-  } else if (!unit.empty() && UnitOfIn(unit, header, &info) && !info.derived) {
-    out.metric = info.metric, out.unit = unit, out.factor = info.factor;
+  } else if (!unit.empty() && ((UnitOfIn(unit, header, &info) && !info.derived) || CountPerSecond(unit, &info))) {
+    out.metric = info.metric, out.unit = unit, out.factor = info.factor;  // "19.3 inf/s": a count per second
   }
   return out;
 }
@@ -610,6 +619,9 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   StatisticColumns(*headers, &cols);
   RunColumns(*headers, &cols);
   NameColumns(*headers, &cols);
+  PairColumns(t, *headers, &cols);  // "fwd / bwd" over "7.48 / 5.05 ms"
+  ChangeUnitsAsWritten(t, *headers, &cols);  // "| delta |" over "-25.0": no percent
+  StatisticCellColumns(t, &cols);  // "avg: 12.5 ms, std: 2.1 ms, max: 18.0 ms"
   return cols;
 }
 
@@ -778,15 +790,14 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
   if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
   if (TableBlock folded; FoldUnitColumn(t, &folded)) return TableFigures(folded, context, x, out, unread);
   std::vector<std::string> headers;
-  const std::vector<ColumnInfo> cols = TableColumns(t, &headers);
-  if (SummaryTable(headers, cols)) {
-    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of statistics over repeats: derived, not tabled"});
-    return;
-  }
-  // A first column of goals or expectations ("| goal | ms/step |", "| target
-  // |", "| expected |"): the table plans, it records no run.
-  if (PlanHeader(headers.front())) {
-    if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of goals or expectations: no run"});
+  std::vector<ColumnInfo> cols = TableColumns(t, &headers);
+  const bool repeats = RepeatColumns(t, headers, x, &cols);  // "| config | Run1 | Run2 | Avg |": one row's figures
+  // A summary of statistics over repeats; a first column of goals ("| goal |
+  // ms/step |", "| target |", "| expected |"): the table plans, no run.
+  if (const bool summary = SummaryTable(headers, cols); summary || PlanHeader(headers.front())) {
+    if (unread)
+      unread->push_back({t.line, "| " + headers.front() + " | ...",
+                         summary ? "a table of statistics over repeats: derived, not tabled" : "a table of goals or expectations: no run"});
     return;
   }
   if (const std::vector<size_t> checks = CheckColumns(headers, cols); !checks.empty()) {
@@ -794,7 +805,9 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a correctness check (differences, error counts): no benchmark figure"});
     return;
   }
-  if (ValueTableFigures(t, headers, cols, context, x, out, unread) || VerticalTableFigures(t, context, x, out, unread)) return;
+  if (!repeats &&
+      (ValueTableFigures(t, headers, cols, context, x, out, unread) || VerticalTableFigures(t, context, x, out, unread)))
+    return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];

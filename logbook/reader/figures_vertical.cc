@@ -118,7 +118,7 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
       if (ColumnMetric(h).derived && (unit.empty() || unit == "%")) continue;
       ColumnInfo col = unit.empty() ? RowMetric(Unticked(row[0]), cell, no_units) : ColumnInfo{};
       if (!unit.empty() && unit != "%" && UnitOf(unit, &info) && !info.derived)
-        col = ColumnInfo{info.metric, unit, "", info.factor, false, {}};
+        col = ColumnInfo{info.metric, unit, "", info.factor, false, {}, {}};
       if (col.metric.empty()) continue;
       std::map<std::string, StoredRun> figs;
       MetricCell(cell, col, &figs);

@@ -359,6 +359,7 @@ bool DashRange(const std::string& cell, std::string* low, std::string* high);
 bool LetterKeyColumn(const TableBlock& t, const std::vector<std::string>& headers);
 bool RangeCell(const std::string& cell, std::string* figure, std::string* low, std::string* high);
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
+void ChangeUnitsAsWritten(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 bool EstimateColumn(const std::string& header);
 bool PlanHeader(const std::string& header);
 std::vector<size_t> CheckColumns(const std::vector<std::string>& headers, const std::vector<ColumnInfo>& cols);
@@ -627,6 +628,9 @@ struct ColumnInfo {
   double factor = 1;
   bool derived = false;
   Config scale;  // the keys its header holds for every value ("Latency (seq=1024)", "Throughput @ 8 GPUs")
+  // The names a header's slash list gives the figures of each cell ("fwd /
+  // bwd" over "3.1 / 7.4 ms"; table_pairs.h), else none.
+  std::vector<std::string> parts;
 };
 
 // A cell's number as written: its value in the column's metric, the

@@ -6,6 +6,8 @@
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_pairs.h"
+#include "logbook/reader/table_statcells.h"
 
 namespace moelog::logbook::reader {
 
@@ -163,12 +165,13 @@ bool DictCell(const std::string& cell, const ColumnInfo& col, std::map<std::stri
   return true;
 }
 
-// A cell of several figures (DictCell; NamedParts: each keyed by its name;
+// A cell of several figures (PairCell: each named by its header's slash
+// list; StatisticsCell: "avg: 12.5 ms, max: 18.0 ms"; DictCell; NamedParts: each keyed by its name;
 // MetricParts: each its own metric; RangeCell: the figure and its range's
 // ends as metrics of their own), each read as a cell of the column. False
 // for a cell of one figure.
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
-  if (DictCell(cell, col, by_at)) return true;
+  if (PairCell(cell, col, by_at) || StatisticsCell(cell, col, by_at) || DictCell(cell, col, by_at)) return true;
   if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
     for (const auto& [figure, name] : parts) {
       ColumnInfo named = col;
@@ -252,6 +255,23 @@ bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& co
     any = true;
   }
   return any;
+}
+
+// A change column whose header names no percent and whose cells write none
+// ("| delta |" over "-25.0"): its figures as written, without a unit (a
+// "delta %" header would say what the author did not).
+void ChangeUnitsAsWritten(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  for (size_t c = 0; c < headers.size() && c < cols->size(); ++c) {
+    ColumnInfo& col = (*cols)[c];
+    const std::string h = Lower(headers[c]);
+    if (!col.derived || col.unit != "%" || h.find('%') != std::string::npos || h.find("pct") != std::string::npos ||
+        h.find("percent") != std::string::npos)
+      continue;
+    const bool percent = std::any_of(t.rows.begin(), t.rows.end(), [&](const std::vector<std::string>& row) {
+      return c < row.size() && row[c].find('%') != std::string::npos;
+    });
+    if (!percent) col.unit.clear();
+  }
 }
 
 // A column whose header says its figures are estimates, goals or budgets

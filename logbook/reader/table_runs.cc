@@ -8,6 +8,7 @@
 
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_repeats.h"
 
 namespace moelog::logbook::reader {
 
@@ -21,8 +22,9 @@ const std::set<std::string>& SameRunWords() {
 }  // namespace
 
 // Whether a column's qualifier names a part or a statistic of a run
-// ("prefill", "mean", "exposed_collective", "per_token", "gpu").
+// ("prefill", "mean", "exposed_collective", "per_token", "gpu", a repeat's "run_1").
 bool PartOfARun(const std::string& qualifier) {
+  if (!RepeatName(qualifier).empty()) return true;  // "run_1": one repeat of the row's measurement (table_repeats.h)
   std::stringstream ss(qualifier);
   for (std::string w; std::getline(ss, w, '_');)
     if (SameRunWords().count(w) || StatisticWord(w) || SpreadStatistic(w)) return true;

@@ -1000,7 +1000,12 @@ std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& f
     if (m.size() < 9 || m.compare(m.size() - 9, 9, "delta_pct") != 0) continue;
     std::string base = m == "delta_pct" ? "" : m.substr(0, m.size() - 10);
     base = base == "tflops" ? "TF/s " : base == "tokens_per_s" ? "tokens/s " : base == "time_s" ? "time " : base.empty() ? "" : base + " ";
-    add(m, base + "delta % (derived)", 1, 2);
+    // "delta %" only over percentages: a change written without one is shown so.
+    const bool percent = std::all_of(figures.begin(), figures.end(), [&](const RecordedFigure& f) {
+      const auto u = f.run.units.find(m);
+      return !f.run.metrics.count(m) || u == f.run.units.end() || u->second == "%";
+    });
+    add(m, base + (percent ? "delta % (derived)" : "delta (derived)"), 1, 2);
   }
   NamedColumns(figures, &metrics, &cols);
   return cols;

@@ -1,0 +1,49 @@
+// Reader stage figures, bench tools' printed lines in forms of their own:
+// a unit in square brackets (ApacheBench), a count's rate in parentheses
+// (sysbench), and a printed name "... per sec" (a rate, never seconds).
+#include <gtest/gtest.h>
+
+#include "logbook/reader/figures_toollines.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+TEST(FiguresToolLines, APerSecondNameIsARateNotSeconds) {
+  EXPECT_EQ(PrintedKeyUnit("inserts_per_sec"), "inserts/s");
+  EXPECT_EQ(PrintedKeyUnit("lookups per sec"), "lookups/s");
+  EXPECT_EQ(PrintedKeyUnit("rows_per_second"), "rows/s");
+  EXPECT_EQ(PrintedKeyUnit("elapsed_sec"), "s");
+  EXPECT_EQ(PrintedKeyUnit("valid_tokens_per_s"), PrintedKeyUnit("tokens_per_s"));  // a key suffix of its own
+}
+
+TEST(FiguresToolLines, BracketsAndCountRatesAreWrittenAsNamedFigures) {
+  EXPECT_EQ(ToolLineForm("Time per request:       4.210 [ms] (mean)"), "Time per request:       4.210 ms (mean)");
+  EXPECT_EQ(ToolLineForm("Requests per second:    2371.90 [#/sec] (mean)"), "Requests per second:    2371.90 (mean)");
+  EXPECT_EQ(ToolLineForm("writes:   5120  (170.61 per sec.)"), "writes per sec: 170.61");
+  EXPECT_EQ(ToolLineForm("queries performed: (see below)"), "queries performed: (see below)");
+  EXPECT_EQ(ToolLineForm("Server Software:  nginx [beta]"), "Server Software:  nginx [beta]");
+  EXPECT_EQ(ToolLineForm("total time:  10.0021s"), "total time:  10.0021s");
+}
+
+// A load tool's printout: its rate, its time per request, a count's rate.
+TEST(FiguresToolLines, AnApacheBenchAndASysbenchPrintoutAreRead) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = ReadEntry("# Service notes\n\n",
+                              "## 2026-06-01 cache on\n\n```bash\nab -n 5000 -c 20 http://127.0.0.1:9000/item\n```\n\n"
+                              "```\nRequests per second:    2371.90 [#/sec] (mean)\nTime per request:       4.210 [ms] (mean)\n```\n\n"
+                              "```bash\nsysbench oltp_point_select --threads=8 run\n```\n\n"
+                              "```\nSQL statistics:\n    transactions:                        90412  (3013.55 per sec.)\n```\n",
+                              &unread);
+  std::set<double> values;
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) values.insert(m == "time_s" ? v * 1e3 : v);
+  EXPECT_TRUE(values.count(2371.90)) << figs.size();
+  EXPECT_TRUE(values.count(4.210));
+  EXPECT_TRUE(values.count(3013.55));
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) EXPECT_NE(v, 90412) << m;  // the count is no figure
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
