@@ -788,6 +788,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   FieldLineKeys(entry, &out);
   SetupByLeadIn(entry, &out);
   KeyHardware(entry, document_hardware, &out);
+  OneRunLines(entry, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).
   for (size_t i = 0; i < out.size(); ++i) out[i].run.id = entry.id + "#" + std::to_string(i + 1);

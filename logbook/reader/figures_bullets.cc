@@ -393,7 +393,7 @@ static void PartWordMetrics(const EntryCtx& x, std::vector<Figure>* figures) {
       all_parts.emplace(f.metric, true).first->second &= part_word(f) && seen.emplace(f.metric, SnakeKey(f.word)).second;
   for (auto& f : *figures)
     if (all_parts[f.metric] && part_word(f)) {
-      f.metric = SnakeKey(f.word) + "_" + f.metric;
+      f.metric = QualifiedMetricName(SnakeKey(f.word), f.metric);
       f.word.clear();
     }
 }

@@ -126,12 +126,7 @@ bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed
   if (prefixed && !key.empty() && !MetricWord(Lower(bare)) && key != info->metric &&
       info->metric.rfind(key + "_", 0) != 0) {  // "memory: 63.36GiB" is memory_mib, not memory_memory_mib
     // "Total Time (ns)": total_time_s, the unit's word said once, not total_time_time_s.
-    const std::string lead = info->metric.substr(0, info->metric.find('_'));
-    const bool said = lead.size() < info->metric.size() && key.size() > lead.size() + 1 &&
-                      key.compare(key.size() - lead.size() - 1, lead.size() + 1, "_" + lead) == 0;
-    info->metric = ("_" + key + "_").find("_" + info->metric + "_") != std::string::npos ? key
-                   : said ? key + info->metric.substr(lead.size())
-                          : key + "_" + info->metric;
+    info->metric = QualifiedMetricName(key, info->metric);
   }
   return true;
 }
@@ -218,7 +213,7 @@ bool RatedLine(OutputRead& r, const PrintedLine& l) {
   std::vector<Fig> figs;
   for (const auto& f : fields)
     if (UnitInfo info; OutputUnit(f.unit, "", &info) && !info.derived)
-      figs.emplace_back(f.name.empty() ? info.metric : SnakeKey(f.name) + "_" + info.metric, info, f.unit, f.digits, f.approx);
+      figs.emplace_back(QualifiedMetricName(SnakeKey(f.name), info.metric), info, f.unit, f.digits, f.approx);
   Config cfg = LineConfig(r);
   cfg["metric"] = name;
   KeepFigure(r, l.line, l.text, cfg, figs);
@@ -557,7 +552,7 @@ bool ProgressLine(OutputRead& r, const BlockLine& l) {
   for (const auto& f : fields) {
     UnitInfo info;
     if (!OutputUnit(f.unit, f.name, &info)) continue;
-    const std::string metric = f.name.empty() ? info.metric : SnakeKey(f.name) + "_" + info.metric;
+    const std::string metric = QualifiedMetricName(SnakeKey(f.name), info.metric);
     if (std::none_of(figs.begin(), figs.end(), [&](const Fig& g) { return std::get<0>(g) == metric; }))
       figs.emplace_back(metric, info, f.unit, f.digits, f.approx);
   }

@@ -492,7 +492,7 @@ void NameColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo
     for (size_t i = 0; i < idx.size(); ++i) {
       if (i == plain) continue;
       const std::string q = Qualifier(headers[idx[i]]);
-      (*cols)[idx[i]].metric = (q.empty() ? "column" + std::to_string(idx[i] + 1) : q) + "_" + key.first;
+      (*cols)[idx[i]].metric = QualifiedMetricName(q.empty() ? "column" + std::to_string(idx[i] + 1) : q, key.first);
     }
   }
 }

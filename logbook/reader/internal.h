@@ -340,6 +340,14 @@ void RunColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>
 // triton_ms=0.8"): one figure set per run, keyed variant=<qualifier>, the
 // metric its base (table_runs.cc). Parts of one run stay one set.
 void SplitRunMetrics(std::vector<RecordedFigure>* out);
+// Figure sets of one run on consecutive lines of prose or of one list, with
+// one configuration and no metric twice: one set, the later lines joined to
+// the first (table_one_run.cc).
+void OneRunLines(const Entry& e, std::vector<RecordedFigure>* out);
+// Whether two figure sets' metrics together name runs apart: one base
+// metric qualified by words that are no part of a run ("scylla_pct" and
+// "minio_pct"; table_runs.cc).
+bool RunsApart(const StoredRun& a, const StoredRun& b);
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers);
 std::string AtKey(const std::vector<ColumnInfo>& cols, const EntryCtx& x);
 bool OutcomeCount(const std::string& header);

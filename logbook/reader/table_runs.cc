@@ -181,6 +181,32 @@ std::vector<RecordedFigure> SplitSet(RecordedFigure f, const std::set<std::strin
 
 }  // namespace
 
+namespace {
+
+// A percentage named by its line's label ("`scylla`: `182.83% CPU`" ->
+// scylla_pct), not by one of the vocabulary's percent metrics
+// ("utilization_pct"): what the label names is the run's.
+bool LabelledPercent(const std::string& m) {
+  static const std::set<std::string> known = [] {
+    std::set<std::string> k;
+    for (const auto& [w, metric] : ReaderLexicon().percent_metrics) k.insert(metric);
+    return k;
+  }();
+  return m.size() > 4 && m.compare(m.size() - 4, 4, "_pct") == 0 && !known.count(m) && m != "mfu_pct";
+}
+
+}  // namespace
+
+bool RunsApart(const StoredRun& a, const StoredRun& b) {
+  for (const auto& [m, v] : a.metrics)
+    for (const auto& [n, w] : b.metrics)
+      if (m != n && LabelledPercent(m) && LabelledPercent(n)) return true;
+  StoredRun both = a;
+  for (const auto& [m, v] : b.metrics) both.metrics[m] = v;
+  both.derived.insert(b.derived.begin(), b.derived.end());
+  return !RunsOfSet(both).empty();
+}
+
 void SplitRunMetrics(std::vector<RecordedFigure>* out) {
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {

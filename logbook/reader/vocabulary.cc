@@ -115,6 +115,7 @@ Result<Lexicon> LexiconOf(const nlohmann::json& j, const std::string& file) {
     MOELOG_RETURN_IF_ERROR(Maps(j, file, &lex));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "statistic_words", &lex.statistic_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "metric_words", &lex.metric_words));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "time_words", &lex.time_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "count_words", &lex.count_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "delta_words", &lex.delta_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "goal_words", &lex.goal_words));

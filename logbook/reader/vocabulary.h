@@ -35,6 +35,9 @@ struct UnitInfo {
 struct Lexicon {
   std::map<std::string, UnitInfo> units;  // as written -> what it measures
   std::set<std::string> statistic_words, metric_words, count_words, delta_words, goal_words;
+  // time_words: words that name a time by themselves ("latency", "TTFT",
+  // "elapsed"): a metric named by one needs no "time" added (lower case).
+  std::set<std::string> time_words;
   // Marks written right before a figure that make it a bound, not a reading
   // ("<500ms", "≥ 2.5 s", ">= 90 fps"): a claim, a goal or a limit.
   std::set<std::string> bound_marks;
@@ -97,6 +100,14 @@ Result<Lexicon> ParseLexicon(const std::string& json_text, const std::string& fi
 
 // The built-in vocabulary (data/reader/vocabulary.json), parsed on first use.
 const Lexicon& ReaderLexicon();
+// A metric's name as the author wrote it with its base metric said once:
+// "train_time" + "time_s" is "train_time_s", "decode" + "time_s"
+// "decode_time_s", "p95" + "tokens_per_s" "p95_tokens_per_s"
+// (metric_names.cc).
+std::string QualifiedMetricName(const std::string& qualifier, const std::string& base);
+// Whether the words of `name` (split at '_', ' ', '/' and '-') already
+// name a time ("p95 latency", "train/step time avg", "TTFT").
+bool NamesATime(const std::string& name);
 // The text of a built-in data/reader/ file ("data/reader/table.json"), or "".
 const char* ReaderDataFile(const std::string& path);
 

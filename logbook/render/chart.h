@@ -118,6 +118,9 @@ struct ChartPlan {
 bool IsNumericAxis(const std::string& key);
 // A metric as an axis and legend say it: "TF/s", "tokens/s", "TF/s per device", "time (s)".
 std::string MetricLabel(const std::string& metric);
+// The y axis label `plan` draws `metric` under, in the unit it plots
+// ("p95 time (ms)" for times under a second; chart_script.cc).
+std::string DrawnAxisLabel(const ChartPlan& plan, const std::string& metric);
 bool IsCategoricalAxis(const std::string& key);
 
 // Plans the chart (rules in docs/reference.md "Charts"):

@@ -13,6 +13,7 @@
 #include "logbook/criteria/recorded.h"
 #include "logbook/numbers.h"
 #include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/vocabulary.h"
 #include "logbook/render/chart.h"
 #include "logbook/render/render_table.h"
 #include "logbook/text.h"
@@ -787,7 +788,9 @@ std::string MetricLabel(const std::string& m) {
   if (words.size() > 4 && words.compare(words.size() - 4, 4, "_pct") == 0) words.replace(words.size() - 4, 4, " %");
   // "avg_step_time_s" -> "avg step time (s)".
   if (words.size() > 7 && words.compare(words.size() - 7, 7, "_time_s") == 0) {
-    words.replace(words.size() - 2, 2, " (s)");
+    // "p95_latency_time_s" -> "p95 latency (s)": a name that says time is not told it again.
+    const bool said = reader::NamesATime(words.substr(0, words.size() - 7));
+    words.replace(said ? words.size() - 7 : words.size() - 2, said ? 7 : 2, " (s)");
     std::replace(words.begin(), words.end(), '_', ' ');
   }
   if (const size_t per = words.rfind("_per_s"); per != std::string::npos && per + 6 == words.size())
@@ -955,7 +958,10 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
                                   ? AxisLabel(layout->cluster.front())
                                   : AxisLabel(x));
   // The title names a time metric without its unit: the axis says ms or s.
-  const std::string shown = MetricLabel(metrics->front()) == "time (s)" ? "time" : MetricLabel(metrics->front());
+  // A time metric is named in the unit its axis draws ("p95 time (ms)"), so
+  // the alt text and the title say what the reader sees on the chart.
+  std::string shown = MetricLabel(metrics->front());
+  if (shown.size() > 4 && shown.compare(shown.size() - 4, 4, " (s)") == 0) shown = DrawnAxisLabel(plan, metrics->front());
   std::string what = shown + (two_axes ? " and tokens/s" : "") + " vs " + AxisLabel(x);
   plan.title = Title(options, what);
   plan.prediction = options.prediction;

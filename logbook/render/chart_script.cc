@@ -501,4 +501,8 @@ std::string ChartScript(const ChartPlan& plan, const std::string& data_file, con
   return s.str();
 }
 
+std::string DrawnAxisLabel(const ChartPlan& plan, const std::string& metric) {
+  return YAxisLabel(metric, YScale(YMax(plan), metric));
+}
+
 }  // namespace moelog::logbook

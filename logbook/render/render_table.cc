@@ -954,6 +954,8 @@ void NamedColumns(const std::vector<RecordedFigure>& figures, std::set<std::stri
         const std::string q = words(m.substr(0, m.size() - base.size() - 1));
         if (base == "time_s" && metrics.erase(m)) {  // "p90 time (ms)": in the unit its figures were written in
           RecordedColumn t = TimeColumn(figures, m);
+          // "p95 latency (ms)", "train/step time avg (s)": a name that says time is not told it again.
+          if (reader::NamesATime(q) && t.header.rfind("time ", 0) == 0) t.header.erase(0, 5);
           t.header.insert(0, q + " ");
           cols->push_back(std::move(t));
         }
@@ -1030,7 +1032,9 @@ std::string RecordedTablePart(const std::vector<RecordedFigure>& figures, const 
   for (const auto& [k, vs] : values) {
     if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
     if (vs.size() > 1 || present[k] < figures.size()) keys.push_back(k);
-    else if (!IsIgnoredForPairing(k)) shared.push_back(k + "=" + *vs.begin());
+    // moelog's own process settings (json, trace_dir) say nothing of a run;
+    // another harness's flags of those names are its settings (threads=4).
+    else if (!IsIgnoredForPairing(k) || values.count("harness")) shared.push_back(k + "=" + *vs.begin());
   }
   std::string every;
   if (!shared.empty()) {

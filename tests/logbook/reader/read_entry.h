@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -27,9 +28,12 @@ inline std::vector<RecordedFigure> ReadEntry(const std::string& head, const std:
   return RecordedFigures(lb.entries[0], "t.md", unread);
 }
 
+// The figure set of a line: its own, or the one the line joined.
 inline const RecordedFigure* OnLine(const std::vector<RecordedFigure>& figs, int line) {
   for (const auto& f : figs)
     if (f.line == line) return &f;
+  for (const auto& f : figs)
+    if (std::find(f.joined_lines.begin(), f.joined_lines.end(), line) != f.joined_lines.end()) return &f;
   return nullptr;
 }
 

@@ -1,0 +1,86 @@
+// Reader stage table: the figures of one run written on lines of their own
+// ("- throughput: 41.2 tok/s" / "- TTFT: 182 ms" / "- peak mem: 12.1 GB"
+// under one command; "Decode came to 88 tok/s." / "First token after 310
+// ms." in one paragraph) are one row when nothing tells their runs apart:
+// consecutive lines of prose or of one list, the same configuration (no
+// key, label or variant of a line's own), no metric twice. Lines that each
+// name a configuration ("- bs=8: 1.2 ms", "- bs=16: 2.1 ms") stay rows.
+
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+
+namespace {
+
+// The last line a figure set covers (its own and the lines joined to it).
+int LastLine(const RecordedFigure& f) {
+  int last = f.line;
+  for (int l : f.joined_lines) last = std::max(last, l);
+  return last;
+}
+
+// Whether line `line` of `e` is written by the author in prose or a list:
+// not in a table, nor in a program's printed output (its lines are each a
+// line the program printed, runs of their own or not).
+bool WrittenLine(const Entry& e, int line) {
+  for (const auto& o : e.outputs)
+    if (line >= o.line && line <= o.end_line) return false;
+  for (const auto& t : e.tables)
+    if (line >= t.line && line <= t.end_line) return false;
+  return true;
+}
+
+// Whether a line's figure is taken at a point of a run ("val loss 5.19 at
+// step 500", "after epoch 2"): a point of its own, not the run's record
+// (point_words of data/reader/table.json after "at", "after" or "@").
+bool AtAPoint(const std::string& text) {
+  static const std::set<std::string> points = DataWords("data/reader/table.json", "point_words");
+  std::string prev;
+  for (std::string w : Words(text)) {
+    w.erase(std::remove_if(w.begin(), w.end(), [](char c) { return c == '`' || c == '*' || c == ','; }), w.end());
+    w = Lower(w);
+    if ((prev == "at" || prev == "after" || prev == "@") && points.count(w)) return true;
+    prev = w;
+  }
+  return false;
+}
+
+// Whether `next` is written right below `row` and says nothing that sets its
+// run apart from the row's: same keys, no measured metric the row holds.
+bool SameRunBelow(const Entry& e, const RecordedFigure& row, const RecordedFigure& next) {
+  if (row.table || next.table || row.refers != next.refers) return false;
+  if (!WrittenLine(e, row.line) || !WrittenLine(e, next.line)) return false;
+  if (next.line != LastLine(row) + 1 || row.run.config != next.run.config) return false;
+  if (!HasBaseMetric(row.run) || !HasBaseMetric(next.run)) return false;
+  for (const auto& [m, v] : next.run.metrics)
+    if (row.run.metrics.count(m)) return false;
+  return !RunsApart(row.run, next.run) && !AtAPoint(row.text) && !AtAPoint(next.text);
+}
+
+// `next`'s figures onto `row`, as they were kept with it.
+void JoinRun(RecordedFigure* row, const RecordedFigure& next) {
+  StoredRun& to = row->run;
+  const StoredRun& from = next.run;
+  for (const auto& [m, v] : from.metrics) to.metrics[m] = v;
+  for (const auto& [m, u] : from.units) to.units[m] = u;
+  for (const auto& [m, d] : from.decimals) to.decimals[m] = d;
+  for (const auto& [m, r] : from.repeats) to.repeats[m] = r;
+  to.derived.insert(from.derived.begin(), from.derived.end());
+  to.approximate.insert(from.approximate.begin(), from.approximate.end());
+  row->joined_lines.push_back(next.line);
+  row->joined_lines.insert(row->joined_lines.end(), next.joined_lines.begin(), next.joined_lines.end());
+}
+
+}  // namespace
+
+void OneRunLines(const Entry& e, std::vector<RecordedFigure>* out) {
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *out) {
+    if (!kept.empty() && SameRunBelow(e, kept.back(), f)) JoinRun(&kept.back(), f);
+    else kept.push_back(std::move(f));
+  }
+  *out = std::move(kept);
+}
+
+}  // namespace moelog::logbook::reader

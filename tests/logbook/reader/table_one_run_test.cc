@@ -1,0 +1,79 @@
+// The table stage: the figures of one run written on lines of their own
+// (bullets under one command, consecutive prose lines) are one row when
+// nothing tells the lines' runs apart; lines that each name a
+// configuration stay rows of their own.
+#include <gtest/gtest.h>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+const std::string kHead = "# Serving notes\n\n## 2026-04-09 int4 decode\n\n";
+
+TEST(ReaderTableOneRun, BulletsOfOneRunAreOneRow) {
+  const auto figs = ReadEntry(kHead,
+                              "```\npython serve_bench.py --model llama-8b --concurrency 4\n```\n\n"
+                              "- decode rate: 63.5 tok/s\n"
+                              "- first token: 240 ms\n"
+                              "- resident memory: 9.4 GB\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 9);
+  EXPECT_EQ(figs[0].run.metrics.size(), 3u);
+  EXPECT_EQ(figs[0].joined_lines, (std::vector<int>{10, 11}));
+}
+
+TEST(ReaderTableOneRun, BulletsThatNameAConfigStayRows) {
+  const auto figs = ReadEntry(kHead,
+                              "```\npython serve_bench.py --model llama-8b\n```\n\n"
+                              "- concurrency=4: 63.5 tok/s\n"
+                              "- concurrency=16: 210.2 tok/s\n");
+  EXPECT_EQ(figs.size(), 2u);
+}
+
+TEST(ReaderTableOneRun, TwoFiguresOfOneMetricStayRows) {
+  // Two timings and nothing naming each: not one run's figures.
+  const auto figs = ReadEntry(kHead,
+                              "```\npython serve_bench.py --model llama-8b\n```\n\n"
+                              "- 63.5 tok/s\n"
+                              "- 64.1 tok/s\n");
+  EXPECT_NE(figs.size(), 1u);
+}
+
+TEST(ReaderTableOneRun, ConsecutiveProseLinesOfOneRunAreOneRow) {
+  const auto figs = ReadEntry(kHead,
+                              "Ran `python serve_bench.py --model llama-8b --concurrency 8`.\n\n"
+                              "Decode rate came to 88.0 tok/s.\n"
+                              "First-token latency was 310 ms.\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+}
+
+TEST(ReaderTableOneRun, LinesApartStayRows) {
+  // A paragraph between them: separate statements, maybe separate runs.
+  const auto figs = ReadEntry(kHead,
+                              "Ran `python serve_bench.py --model llama-8b --concurrency 8`.\n\n"
+                              "Decode rate came to 88.0 tok/s.\n\n"
+                              "With the prompt cache warmed, first-token latency was 290 ms.\n");
+  EXPECT_EQ(figs.size(), 2u);
+}
+
+TEST(ReaderTableOneRun, BulletsNamingWhatEachMeasuresStayRows) {
+  // Each bullet a process's share: one metric of several processes.
+  const auto figs = ReadEntry(kHead,
+                              "```\npython serve_bench.py --model llama-8b\n```\n\n"
+                              "- `gateway`: `71.5% CPU`\n"
+                              "- `worker`: `240.2% CPU`\n");
+  EXPECT_EQ(figs.size(), 2u);
+}
+
+TEST(ReaderTableOneRun, AFigureAtAPointOfTheRunStaysItsOwnRow) {
+  const auto figs = ReadEntry(kHead,
+                              "```\npython train_small.py --steps 900\n```\n\n"
+                              "- Throughput was 14100 tok/s at step 300\n"
+                              "- Peak memory 21.5 GB\n");
+  EXPECT_EQ(figs.size(), 2u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

@@ -1,0 +1,34 @@
+// A recorded table says what its rows share and names its columns as the
+// author did: a key every row holds is said once, whatever its name; a
+// column whose name says time is not told "time" again.
+#include <gtest/gtest.h>
+
+#include "logbook/reader/recorded.h"
+#include "logbook/render/render_table.h"
+
+namespace moelog::logbook {
+namespace {
+
+RecordedFigure Timed(const std::string& metric, double ms, const std::string& gemm_m) {
+  RecordedFigure f;
+  f.run.metrics[metric] = ms / 1e3, f.run.units[metric] = "ms", f.run.decimals[metric] = 1;
+  f.run.config = {{"harness", "gemm_bench.py"}, {"threads", "4"}, {"m", gemm_m}};
+  return f;
+}
+
+// threads=4 in both rows' commands: another harness's setting, said once.
+TEST(RenderRecordedNames, AKeyEveryRowSharesIsSaidOnce) {
+  const std::string out = RenderRecordedTable({Timed("time_s", 1.2, "1024"), Timed("time_s", 2.1, "2048")});
+  EXPECT_NE(out.find("Every figure above: harness=gemm_bench.py, threads=4."), std::string::npos) << out;
+}
+
+TEST(RenderRecordedNames, ANameThatSaysTimeIsNotToldItAgain) {
+  const std::string out = RenderRecordedTable({Timed("p95_latency_time_s", 12.5, "1024"), Timed("train_time_s", 4.0, "2048")});
+  EXPECT_NE(out.find("p95 latency (ms)"), std::string::npos) << out;
+  EXPECT_NE(out.find("train time (ms)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("time time"), std::string::npos) << out;
+  EXPECT_EQ(out.find("latency time"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace moelog::logbook
