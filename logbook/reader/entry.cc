@@ -733,6 +733,29 @@ std::vector<RecordedFigure> RecordedFigures(const Entry& entry, const std::strin
   return reader::RecordedFiguresUnder(entry, file, unread, mfu_logbook, tflops_logbook, tflops_example, "");
 }
 
+namespace reader {
+
+// The figures of the entry's figure fields (FigureField); whether one of
+// them is its Result and measured something. A named finding ("Negative
+// result:") is not the Result; nor is one part's ("### Attempt 4" of a
+// dated sweep's attempts); nor one that measured nothing ("Result: f32 is
+// ~10% slower", a derived figure only): the entry's record is then in its
+// other lines.
+static bool FigureFields(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                         std::vector<UnreadFigures>* unread) {
+  bool any_result = false;
+  for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
+    if (!FigureField(entry.fields[fi])) continue;
+    const size_t before = out->size();
+    FieldFigures(entry, fi, x, out, unread);
+    any_result = any_result ||
+                 (entry.fields[fi].name == "Result" && !PartsResult(entry, entry.fields[fi]) && out->size() > before);
+  }
+  return any_result;
+}
+
+}  // namespace reader
+
 std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, const std::string& file,
                                                          std::vector<UnreadFigures>* unread, bool mfu_logbook,
                                                          bool tflops_logbook, double tflops_example,
@@ -751,18 +774,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   x.prose = EntryProse(entry);
   for (const auto& c : entry.commands) x.repeats = x.repeats || SaysRepeats(c.joined);
   std::vector<RecordedFigure> out;
-  bool any_result = false;
-  for (size_t fi = 0; fi < entry.fields.size(); ++fi) {
-    if (!FigureField(entry.fields[fi])) continue;
-    // A named finding ("Negative result:") is not the Result; nor is one
-    // part's ("### Attempt 4" of a dated sweep's attempts); nor one that
-    // measured nothing ("Result: f32 is ~10% slower", a derived figure
-    // only): the entry's record is then in its other lines.
-    const size_t before = out.size();
-    FieldFigures(entry, fi, x, &out, unread);
-    any_result = any_result ||
-                 (entry.fields[fi].name == "Result" && !PartsResult(entry, entry.fields[fi]) && out.size() > before);
-  }
+  const bool any_result = FigureFields(entry, x, &out, unread);
   if (!any_result) HeadingFigures(entry, x, &out, unread);  // beside a Result, the Result is the record
   if (!any_result) SubheadingFigures(entry, x, &out, unread);
   if (!any_result) LooseFigures(entry, x, &out, unread);
