@@ -9,6 +9,7 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/recorded.h"
+#include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook {
 namespace {
@@ -33,11 +34,7 @@ TEST(BlocksBoxes, AParagraphMostlyOfFramedLinesIsFramed) {
   EXPECT_FALSE(FramedLines({"prose", "more prose", row, row}));  // half of them
 }
 
-std::vector<RecordedFigure> Figures(const std::string& body) {
-  static Logbook lb;
-  lb = ParseLogbook("# Log\n\n## 2026-02-01 Kernels\n\n" + body, "t.md");
-  return lb.entries.empty() ? std::vector<RecordedFigure>{} : RecordedFigures(lb.entries[0]);
-}
+std::vector<RecordedFigure> Figures(const std::string& body) { return reader::ReadEntry("# Log\n\n## 2026-02-01 Kernels\n\n", body); }
 
 // rich's table under a command: a row a run, each column its metric.
 TEST(BlocksBoxes, ARichTableIsAPrintedTable) {
