@@ -793,8 +793,17 @@ std::string MetricLabel(const std::string& m) {
     words.replace(said ? words.size() - 7 : words.size() - 2, said ? 7 : 2, " (s)");
     std::replace(words.begin(), words.end(), '_', ' ');
   }
+  // "backward_gb_per_s" -> "backward GB/s", "pp2048_tokens_per_s" -> "pp2048 tokens/s",
+  // "bandwidth_gbs" -> "bandwidth GB/s": a qualified name in words, its unit as the table heads it.
+  for (const auto& [end, unit] : {std::pair<std::string, std::string>{"_gb_per_s", " GB/s"}, {"_gbs", " GB/s"},
+                                  {"_tflops", " TF/s"}})
+    if (words.size() > end.size() && words.compare(words.size() - end.size(), end.size(), end) == 0) {
+      words.replace(words.size() - end.size(), end.size(), unit);
+      break;
+    }
   if (const size_t per = words.rfind("_per_s"); per != std::string::npos && per + 6 == words.size())
     words.replace(per, 6, "/s");
+  std::replace(words.begin(), words.end(), '_', ' ');
   return GnuplotLabel(words);
 }
 

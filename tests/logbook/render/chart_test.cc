@@ -827,6 +827,10 @@ TEST(ChartPlan, AnEntrysOwnMetricIsChartedWhenItRecordsNoneOfMoelogs) {
   EXPECT_EQ(MetricLabel("cycles"), "cycles");
   EXPECT_EQ(MetricLabel("requests_per_s"), "requests/s");
   EXPECT_EQ(MetricLabel("avg_step_time_s"), "avg step time (s)");
+  // A qualified name in words, its unit as a table heads it.
+  EXPECT_EQ(MetricLabel("throughput_aggregate_tokens_per_s"), "throughput aggregate tokens/s");
+  EXPECT_EQ(MetricLabel("backward_gb_per_s"), "backward GB/s");
+  EXPECT_EQ(MetricLabel("bandwidth_gbs"), "bandwidth GB/s");
   for (auto& p : pts) p.metrics.erase("cycles");
   EXPECT_FALSE(PlanChart(pts, {}).ok());  // speedups alone chart nothing
 }

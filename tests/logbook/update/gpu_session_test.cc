@@ -107,7 +107,7 @@ TEST(GpuSession, UpdateWritesTheModelBesideTheRecordedFiguresGolden) {
   EXPECT_NE(got.find("80.3 GB/s"), std::string::npos);   // EPK-003 combine
   // Each entry's chart draws the model's figures (a prediction, hatched) beside
   // the recorded ones, its subtitle naming the hardware file and model version.
-  EXPECT_NE(got.find("![Prediction: bandwidth_gbs vs kernel](figures/logbook/EPK-001.svg)"), std::string::npos);
+  EXPECT_NE(got.find("![Prediction: bandwidth GB/s vs kernel](figures/logbook/EPK-001.svg)"), std::string::npos);
   const std::string svg = Slurp((tmp / "figures" / "logbook" / "EPK-001.svg").string());
   EXPECT_NE(svg.find("hardware file h100.json"), std::string::npos);
   EXPECT_NE(svg.find(engine::gpu::kModelVersion), std::string::npos);
