@@ -50,6 +50,16 @@ std::string PrintedUnder(const Config& c) {
   return under.empty() ? "" : SnakeKey(under);
 }
 
+// A statistic in parentheses that ends the figure's line ("Per Request:
+// 30.8 tok/s (p50)" after its "(avg)" line): its word, else "".
+std::string TrailingStatistic(const std::string& text) {
+  const std::string t = Trim(text);
+  const size_t open = t.rfind('(');
+  if (open == std::string::npos || t.back() != ')') return "";
+  const std::string w = Lower(Trim(t.substr(open + 1, t.size() - open - 2)));
+  return StatisticWord(w) ? w : "";
+}
+
 // The configuration apart from what names a figure within the record.
 Config Apart(Config c) {
   c.erase("group");
@@ -99,8 +109,12 @@ void MergeRecord(const Record& rec, size_t from, std::vector<RecordedFigure>* ou
   row.run.metrics.clear(), row.run.units.clear(), row.run.decimals.clear(), row.run.repeats.clear();
   row.run.derived.clear(), row.run.approximate.clear(), row.joined_lines.clear();
   std::vector<size_t> merged;
-  for (size_t k : in)
-    if (MoveMetrics((*out)[k], PrintedUnder((*out)[k].run.config), &row)) merged.push_back(k);
+  for (size_t k : in) {
+    std::string prefix = PrintedUnder((*out)[k].run.config);
+    if (const std::string stat = TrailingStatistic((*out)[k].text); !stat.empty())
+      prefix += (prefix.empty() ? "" : "_") + stat;
+    if (MoveMetrics((*out)[k], prefix, &row)) merged.push_back(k);
+  }
   if (merged.size() < 2) return;
   row.run.config = shared;
   row.run.config["record"] = rec.title;

@@ -120,6 +120,20 @@ TEST(FiguresRecords, AFrameIsARecord) {
   EXPECT_EQ(figs[0].run.metrics.size(), 2u);
 }
 
+// A name printed again with a statistic after it ("Per Request: 30.8 tok/s
+// (avg)", then "(p50)"): the statistic names it, and the record stays one row.
+TEST(FiguresRecords, AStatisticAfterARepeatedNameNamesIt) {
+  const auto figs = Figures(
+      "```\n"
+      "===== RESULTS: 10 users =====\n"
+      "Per Request: 30.8 tok/s (avg)\n"
+      "Per Request: 30.1 tok/s (p50)\n"
+      "=============================\n"
+      "```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+}
+
 // Lines of a record that name runs of their own (a key each) stay rows.
 TEST(FiguresRecords, ARecordsRunsWithKeysOfTheirOwnKeepTheirRows) {
   const auto figs = Figures(
