@@ -67,34 +67,6 @@ Config Apart(Config c) {
   return c;
 }
 
-// Moves `from`'s metrics into `into` under `prefix`; false (nothing moved)
-// when a name is already there.
-bool MoveMetrics(const RecordedFigure& from, const std::string& prefix, RecordedFigure* into) {
-  auto named = [&](const std::string& m) {
-    if (prefix.empty() || m.rfind(prefix, 0) == 0) return m;
-    // "MFU" under "THROUGHPUT": throughput_mfu, not throughput_mfu_mfu.
-    const size_t last = prefix.rfind('_');
-    const std::string word = prefix.substr(last == std::string::npos ? 0 : last + 1);
-    if (last != std::string::npos && m.rfind(word, 0) == 0) return prefix.substr(0, last) + "_" + m;
-    return prefix == word && m.rfind(word, 0) == 0 ? m : prefix + "_" + m;
-  };
-  for (const auto& [m, v] : from.run.metrics)
-    if (into->run.metrics.count(named(m))) return false;
-  StoredRun& to = into->run;
-  for (const auto& [m, v] : from.run.metrics) {
-    const std::string n = named(m);
-    to.metrics[n] = v;
-    if (auto u = from.run.units.find(m); u != from.run.units.end()) to.units[n] = u->second;
-    if (auto d = from.run.decimals.find(m); d != from.run.decimals.end()) to.decimals[n] = d->second;
-    if (auto r = from.run.repeats.find(m); r != from.run.repeats.end()) to.repeats[n] = r->second;
-    if (from.run.derived.count(m)) to.derived.insert(n);
-    if (from.run.approximate.count(m)) to.approximate.insert(n);
-  }
-  into->joined_lines.push_back(from.line);
-  into->joined_lines.insert(into->joined_lines.end(), from.joined_lines.begin(), from.joined_lines.end());
-  return true;
-}
-
 // The record's figures (indices into out, from `from` on) as one row, when
 // nothing but the words they were printed under tells them apart.
 void MergeRecord(const Record& rec, size_t from, std::vector<RecordedFigure>* out) {
@@ -113,7 +85,7 @@ void MergeRecord(const Record& rec, size_t from, std::vector<RecordedFigure>* ou
     std::string prefix = PrintedUnder((*out)[k].run.config);
     if (const std::string stat = TrailingStatistic((*out)[k].text); !stat.empty())
       prefix += (prefix.empty() ? "" : "_") + stat;
-    if (MoveMetrics((*out)[k], prefix, &row)) merged.push_back(k);
+    if (JoinRun(&row, (*out)[k], prefix)) merged.push_back(k);
   }
   if (merged.size() < 2) return;
   row.run.config = shared;

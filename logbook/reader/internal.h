@@ -344,6 +344,11 @@ void SplitRunMetrics(std::vector<RecordedFigure>* out);
 // one configuration and no metric twice: one set, the later lines joined to
 // the first (table_one_run.cc).
 void OneRunLines(const Entry& e, std::vector<RecordedFigure>* out);
+// `from`'s figures onto `row` (values, units, decimals, repeats, derived and
+// approximate marks, and its lines as joined ones), each metric named
+// QualifiedMetricName(qualifier, metric); false, nothing joined, when a name
+// is on the row already (table_one_run.cc).
+bool JoinRun(RecordedFigure* row, const RecordedFigure& from, const std::string& qualifier = "");
 // Whether two figure sets' metrics together name runs apart: one base
 // metric qualified by words that are no part of a run ("scylla_pct" and
 // "minio_pct"; table_runs.cc).

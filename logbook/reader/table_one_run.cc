@@ -58,27 +58,30 @@ bool SameRunBelow(const Entry& e, const RecordedFigure& row, const RecordedFigur
   return !RunsApart(row.run, next.run) && !AtAPoint(row.text) && !AtAPoint(next.text);
 }
 
-// `next`'s figures onto `row`, as they were kept with it.
-void JoinRun(RecordedFigure* row, const RecordedFigure& next) {
-  StoredRun& to = row->run;
-  const StoredRun& from = next.run;
-  for (const auto& [m, v] : from.metrics) to.metrics[m] = v;
-  for (const auto& [m, u] : from.units) to.units[m] = u;
-  for (const auto& [m, d] : from.decimals) to.decimals[m] = d;
-  for (const auto& [m, r] : from.repeats) to.repeats[m] = r;
-  to.derived.insert(from.derived.begin(), from.derived.end());
-  to.approximate.insert(from.approximate.begin(), from.approximate.end());
-  row->joined_lines.push_back(next.line);
-  row->joined_lines.insert(row->joined_lines.end(), next.joined_lines.begin(), next.joined_lines.end());
-}
-
 }  // namespace
+
+bool JoinRun(RecordedFigure* row, const RecordedFigure& from, const std::string& qualifier) {
+  StoredRun& to = row->run;
+  for (const auto& [m, v] : from.run.metrics)
+    if (to.metrics.count(QualifiedMetricName(qualifier, m))) return false;
+  for (const auto& [m, v] : from.run.metrics) {
+    const std::string n = QualifiedMetricName(qualifier, m);
+    to.metrics[n] = v;
+    if (auto u = from.run.units.find(m); u != from.run.units.end()) to.units[n] = u->second;
+    if (auto d = from.run.decimals.find(m); d != from.run.decimals.end()) to.decimals[n] = d->second;
+    if (auto r = from.run.repeats.find(m); r != from.run.repeats.end()) to.repeats[n] = r->second;
+    if (from.run.derived.count(m)) to.derived.insert(n);
+    if (from.run.approximate.count(m)) to.approximate.insert(n);
+  }
+  row->joined_lines.push_back(from.line);
+  row->joined_lines.insert(row->joined_lines.end(), from.joined_lines.begin(), from.joined_lines.end());
+  return true;
+}
 
 void OneRunLines(const Entry& e, std::vector<RecordedFigure>* out) {
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {
-    if (!kept.empty() && SameRunBelow(e, kept.back(), f)) JoinRun(&kept.back(), f);
-    else kept.push_back(std::move(f));
+    if (kept.empty() || !SameRunBelow(e, kept.back(), f) || !JoinRun(&kept.back(), f)) kept.push_back(std::move(f));
   }
   *out = std::move(kept);
 }
