@@ -434,7 +434,11 @@ bool SpansOnly(const Bullet& b) {
     if (label.back() != ':' || label.size() > 60 || b.code_spans.size() < 2) return false;
     outside = outside.substr(label.size());
   }
-  std::replace_if(outside.begin(), outside.end(), [](char c) { return c == ',' || c == ';' || c == '.' || c == '\n'; }, ' ');
+  // "`chunk=25`: `compute=15.9s` `dot=2.8s`": a leading span's colon too.
+  const bool lead_colon = label.empty();
+  std::replace_if(outside.begin(), outside.end(), [&](char c) {
+    return c == ',' || c == ';' || c == '.' || c == '\n' || (lead_colon && c == ':');
+  }, ' ');
   std::istringstream rest(outside);
   for (std::string w; rest >> w;) {
     if (!OutputVocabulary().pair_joiners.count(Lower(w))) return false;

@@ -500,6 +500,21 @@ TEST(ReaderForms, PrintedPairsInSpansUnderAGroupLabelAreOneRun) {
   EXPECT_EQ(figs[0].run.metrics.size(), 3u);
 }
 
+// A sweep's points as spans: the point's key span, a colon, then its
+// printed pairs ("`chunk=25`: `compute=15.952s` `dot=2.811s`"): a row per
+// point, keyed by the point, each pair its own metric.
+TEST(ReaderForms, PrintedPairsInSpansAfterAKeySpanAreThatPointsRun) {
+  const auto figs = EntryFigures(
+      "- Command: `tool run --chunk-size {C}`\n"
+      "- Results (single runs):\n"
+      "  - `chunk=25`: `compute=15.952s` `dot=2.811s` `copy=4.221s`\n"
+      "  - `chunk=50`: `compute=10.551s` `dot=1.830s` `copy=1.846s`\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 3u);
+  EXPECT_EQ(figs[0].run.config.at("chunk"), "25");
+  EXPECT_EQ(figs[1].run.config.at("chunk"), "50");
+}
+
 // A word outside the joiners makes the bullet prose, not a printout.
 TEST(ReaderForms, SpansAmongProseAreNoPrintedLine) {
   const auto figs = EntryFigures(
