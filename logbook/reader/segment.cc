@@ -15,7 +15,7 @@ namespace {
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
   std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns,
-      comparison;
+      comparison, frame;
 };
 
 const SectionWords& Words() {
@@ -38,6 +38,7 @@ const SectionWords& Words() {
     take("own_text_plan_words", &w.own_text_plan);
     take("change_columns", &w.change_columns);
     take("comparison_words", &w.comparison);
+    take("frame_sections", &w.frame);
     return w;
   }();
   return words;
@@ -336,21 +337,26 @@ void ClaimParts(const std::vector<OutlineHeading>& outline, size_t i, std::vecto
 // "summary" for a log-like section's, "section"), except below a section at
 // an entry's level none of whose parts is an entry: the section is the
 // entry over its parts (`## Baseline` over `### Decode (tok/s)` and its
-// table). The seed form's `## Baseline` above `### date` entries is one of
-// the logbook's own sections and stays the logbook's.
+// table), and a `## Baseline` above `### date` entries, unless the
+// document has the logbook's frame (frame_sections of sections.json: `##
+// Scope`, `## Stop Criteria`), whose `## Baseline` is one of its own
+// sections and stays the logbook's.
 struct OwnTextRule {
   const char* rule = nullptr;
   bool needs_block = false;  // its text must hold a table or a fenced record, not only prose
 };
 
 OwnTextRule RuleOfOwnText(const OutlineHeading& h, size_t i, const SegmentedHeading& s, bool at_entry_level,
-                          bool above_entries, bool inside) {
+                          bool above_entries, bool inside, bool framed) {
   const bool own_section = !IsReservedSectionName(h.text) && !IsExplanationHeading(h.text) && !inside;
   // The title, or the first `#` of a document whose `#` headings are its
   // sections, that the walk took for none because its text holds a record.
   if (s.role == HeadingRole::kTitle || (i == 0 && h.level <= 1)) return {"preamble", true};
   if (IsLogSectionName(h.text)) return {"summary", true};
   if (at_entry_level && (IsMeasuredSectionName(h.text) || own_section)) return {"section", false};
+  // `## Baseline` over `### date` entries in a log without the logbook's
+  // frame (no `## Scope`, no `## Stop Criteria`): the baseline measured.
+  if (above_entries && !framed && !inside && h.level >= 2 && IsMeasuredSectionName(h.text)) return {"section", false};
   if (above_entries && h.level >= 2 && own_section) return {"section", true};
   return {};
 }
@@ -359,6 +365,8 @@ void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vecto
                     const std::function<bool(size_t)>& holds_block, std::vector<SegmentedHeading>* out) {
   const std::vector<bool> inside = InsideOwnSections(outline);
   const int top = static_cast<int>(std::find(level_ok.begin(), level_ok.end(), true) - level_ok.begin());
+  const bool framed = std::any_of(outline.begin(), outline.end(),
+                                  [](const OutlineHeading& h) { return Words().frame.count(SectionKey(h.text)) > 0; });
   for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     const OutlineHeading& h = outline[i];
@@ -367,7 +375,7 @@ void OwnTextEntries(const std::vector<OutlineHeading>& outline, const std::vecto
     const bool whole = at_entry_level && s.role != HeadingRole::kTitle && i > 0 && !EntryBelow(outline, i, *out);
     if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || !(whole ? holds->Subtree(i) : holds->Own(i)))
       continue;
-    const OwnTextRule r = RuleOfOwnText(h, i, s, at_entry_level, h.level < top, inside[i]);
+    const OwnTextRule r = RuleOfOwnText(h, i, s, at_entry_level, h.level < top, inside[i], framed);
     if (r.rule == nullptr || (r.needs_block && holds_block && !holds_block(i))) continue;
     // A section above the entries whose parts are entries only for what
     // they hold (`### What stands out` restating its table) is one entry over them.

@@ -380,15 +380,31 @@ TEST(SegmentParse, ASectionStatingARateInAnyKnownUnitHoldsARecord) {
 
 TEST(SegmentParse, PlansGoalsAndTheSeedsBaselineStaySections) {
   // A Goal with a target figure is the logbook's own; the seed form's
-  // `## Baseline` above `### date` entries is no entry; a section of prose
-  // holds no record.
-  const std::string text = std::string("# Log\n\nRuns on 2x 4xA100, 80 GB each.\n\n## Goal\n\nReach 300 TF/s.\n\n## Baseline\n\n") +
+  // `## Baseline` above `### date` entries (a document with the logbook's
+  // frame: `## Scope`) is no entry; a section of prose holds no record.
+  const std::string text = std::string("# Log\n\nRuns on 2x 4xA100, 80 GB each.\n\n## Scope\n\n- Goal: reach 300 TF/s.\n\n") +
+                           "## Goal\n\nReach 300 TF/s.\n\n## Baseline\n\n" +
                            "- bf16 dense: 210 TF/s\n\n## Hardware\n\nOne H100 with 80 GB.\n\n## Experiment Log\n\n"
                            "### 2026-02-10 10:40 - K-001 Kickoff\n\n" + kRun;
   const Logbook lb = ParseLogbook(text, "t.md");
   const auto h = Headings(lb);
   ASSERT_EQ(h.size(), 1u) << h[0];
   EXPECT_EQ(h[0], "2026-02-10 10:40 - K-001 Kickoff");
+}
+
+// A log without the logbook's frame measures its baseline in a `##
+// Baseline` above its `### date` entries (the discarded first run, the
+// samples kept, their median): an entry of its own text.
+TEST(SegmentParse, ABaselineAboveDatedEntriesOfALogWithoutTheFrameIsAnEntry) {
+  const std::string text = std::string("# Performance Log\n\n## Baseline\n\n- Workload: eight requests.\n") +
+                           "- Discarded first-use run: `6.8 TPS` (`37.2 s`).\n- Median: `32.9 TPS`; median wall time `7.7 s`.\n\n"
+                           "## Deltas\n\n### 2026-08-16 20:23 - PERF-001\n\n" + kRun;
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u) << h[0];
+  EXPECT_EQ(h[0], "Baseline");
+  EXPECT_EQ(lb.entries[0].segment_rule, "section");
+  EXPECT_EQ(h[1], "2026-08-16 20:23 - PERF-001");
 }
 
 // A section of reference material beside the entries ("## Hardware
