@@ -9,6 +9,7 @@
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/blocks_text.h"
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
@@ -201,6 +202,7 @@ bool OutputLine(std::string_view l) {
   const std::string t = Trim(l);
   if (t.empty()) return false;
   if ((t.front() == '{' && t.back() == '}') || (t.front() == '[' && t.back() == ']')) return true;
+  if (t.front() == '[' && reader::ToolLineForm(t) != t) return true;  // "[READ], AverageLatency(us), 1114.39"
   if (KeyValues(t) >= 1 || CounterLine(t)) return true;
   if (StrictPrintedLine(t) && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return true;

@@ -57,11 +57,37 @@ bool CountRate(const std::string& t, std::string* out) {
   return true;
 }
 
+// "[READ], AverageLatency(us), 1114.39": a group in brackets, a name with
+// its unit in parentheses, a number, comma-separated (YCSB's report lines):
+// "READ AverageLatency: 1114.39 us". A name without a unit
+// ("[READ], Operations, 4073") or a unit the vocabulary does not know keeps
+// its name alone ("READ Operations: 4073").
+bool GroupedCsvLine(const std::string& t, std::string* out) {
+  if (t.size() < 8 || t.front() != '[') return false;
+  const size_t close = t.find("], ");
+  if (close == std::string::npos || close < 2) return false;
+  const size_t comma = t.find(", ", close + 3);
+  if (comma == std::string::npos || t.find(',', comma + 2) != std::string::npos) return false;
+  const std::string group = t.substr(1, close - 1), value = parse_detail::Trim(t.substr(comma + 2));
+  std::string name = parse_detail::Trim(t.substr(close + 3, comma - close - 3));
+  if (group.find(' ') != std::string::npos || name.empty() || !Number(value)) return false;
+  std::string unit;
+  if (const size_t open = name.find('('); open != std::string::npos && name.back() == ')') {
+    unit = name.substr(open + 1, name.size() - open - 2);
+    name = parse_detail::Trim(name.substr(0, open));
+    UnitInfo info{};
+    if (unit != "%" && !AnyUnit(unit, &info)) unit.clear();
+  }
+  if (name.empty() || name.find(' ') != std::string::npos) return false;
+  *out = group + " " + name + ": " + value + (unit.empty() ? "" : unit == "%" ? "%" : " " + unit);
+  return true;
+}
+
 }  // namespace
 
 std::string ToolLineForm(const std::string& text) {
   std::string out;
-  if (BracketUnit(text, &out) || CountRate(text, &out)) return out;
+  if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out)) return out;
   return text;
 }
 

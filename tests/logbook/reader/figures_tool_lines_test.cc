@@ -26,6 +26,33 @@ TEST(FiguresToolLines, BracketsAndCountRatesAreWrittenAsNamedFigures) {
   EXPECT_EQ(ToolLineForm("total time:  10.0021s"), "total time:  10.0021s");
 }
 
+// A key-value store load tool's report lines: a group in brackets, a name
+// with its unit in parentheses, the number.
+TEST(FiguresToolLines, GroupedCommaLinesAreWrittenAsNamedFigures) {
+  EXPECT_EQ(ToolLineForm("[READ], AverageLatency(us), 1114.39"), "READ AverageLatency: 1114.39 us");
+  EXPECT_EQ(ToolLineForm("[OVERALL], RunTime(ms), 722993"), "OVERALL RunTime: 722993 ms");
+  EXPECT_EQ(ToolLineForm("[READ], Operations, 4073"), "READ Operations: 4073");
+  EXPECT_EQ(ToolLineForm("[GC], Time(%), 0.02"), "GC Time: 0.02%");
+  EXPECT_EQ(ToolLineForm("[READ], Return=OK, 4073"), "READ Return=OK: 4073");
+  EXPECT_EQ(ToolLineForm("[note], see the log, later"), "[note], see the log, later");
+}
+
+// Such a report pasted as an indented block under a heading is output.
+TEST(FiguresToolLines, AnIndentedReportOfGroupedCommaLinesIsRead) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = ReadEntry("# Store load report\n\n",
+                              "## 2026-06-01 workload A\n\n#### Result\n"
+                              "       [OVERALL], RunTime(ms), 722993\n"
+                              "       [OVERALL], Throughput(ops/sec), 11.30\n"
+                              "       [READ], AverageLatency(us), 1114.39\n",
+                              &unread);
+  std::set<double> values;
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) values.insert(v);
+  EXPECT_TRUE(values.count(11.30)) << figs.size();
+  EXPECT_TRUE(values.count(1114.39) || values.count(1114.39e-6)) << figs.size();
+}
+
 // A load tool's printout: its rate, its time per request, a count's rate.
 TEST(FiguresToolLines, AnApacheBenchAndASysbenchPrintoutAreRead) {
   std::vector<UnreadFigures> unread;
