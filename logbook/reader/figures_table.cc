@@ -330,11 +330,9 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   if (!v) return std::nullopt;
   std::string unit = parse_detail::Trim(cell.substr(n));
   double scale = 1;
-  if (!unit.empty() && (unit[0] == 'M' || unit[0] == 'k' || unit[0] == 'K' || unit[0] == 'B') &&
-      (unit.size() == 1 || unit[1] == ' ')) {
-    scale = unit[0] == 'M' ? 1e6 : unit[0] == 'B' ? 1e9 : 1e3;
-    out.magnitude = unit.substr(0, 1);
-    unit = parse_detail::Trim(unit.substr(1));
+  if (size_t mag = 0; !unit.empty() && (scale = MagnitudeAt(unit, 0, &mag), mag > 0)) {  // "1.21M", "13.2万"
+    out.magnitude = unit.substr(0, mag);
+    unit = parse_detail::Trim(unit.substr(mag));
   }
   double factor = col.factor;
   UnitInfo info{};

@@ -80,6 +80,15 @@ bool AnyUnit(const std::string& unit, UnitInfo* info) { return UnitIn(ReaderLexi
 double MagnitudeAt(const std::string& s, size_t k, size_t* len) {
   *len = 0;
   if (k >= s.size()) return 1;
+  // A magnitude spelled in a script without spaces ("13.2万", "3만"): whatever follows.
+  if (static_cast<unsigned char>(s[k]) >= 0x80) {
+    for (const auto& [word, factor] : ReaderLexicon().magnitudes)
+      if (!word.empty() && static_cast<unsigned char>(word[0]) >= 0x80 && s.compare(k, word.size(), word) == 0) {
+        *len = word.size();
+        return factor;
+      }
+    return 1;
+  }
   auto m = ReaderLexicon().magnitudes.find(std::string(1, s[k]));
   if (m == ReaderLexicon().magnitudes.end()) return 1;
   if (k + 1 < s.size() && s[k + 1] != ' ' && s[k + 1] != '`' && s[k + 1] != '|' && s[k + 1] != ')' &&

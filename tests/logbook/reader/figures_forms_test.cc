@@ -475,6 +475,21 @@ TEST(ReaderForms, ASearchRateColumnNamedByItsUnit) {
   EXPECT_EQ(At(figs, 8)->run.metrics.count("nodes_per_s"), 1u);
 }
 
+// A rate written with a magnitude word of a script without spaces, and the
+// word for "about" after it ("13.2\u4e07\u5de6\u53f3": about 132,000): the figure, as written.
+TEST(ReaderForms, AMagnitudeWordOfAScriptWithoutSpacesMultipliesTheCell) {
+  const auto figs = EntryFigures(
+      "| server | size | QPS |\n"                                                     // line 5
+      "|---|---|---|\n"
+      "| boot.jetty(nio) | 2.2m | 13.2\u4e07\u5de6\u53f3\uff082023\uff09 |\n"  // line 7
+      "| boot.undertow(nio) | 4.5m | 9.1\u4e07 |\n");                            // line 8
+  ASSERT_NE(At(figs, 7), nullptr);
+  ASSERT_EQ(At(figs, 7)->run.metrics.size(), 1u);
+  EXPECT_DOUBLE_EQ(At(figs, 7)->run.metrics.begin()->second, 132000);
+  ASSERT_NE(At(figs, 8), nullptr);
+  EXPECT_DOUBLE_EQ(At(figs, 8)->run.metrics.begin()->second, 91000);
+}
+
 // "Timing (from trace): `load=5.0s`, `compute=21.8s` with `read=5.6s` ...":
 // printed pairs in code spans, joined by words (pair_joiners) over the
 // bullet's lines, are one printed line: one run, each pair its own metric.
