@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 namespace moelog::logbook {
 
@@ -61,6 +62,34 @@ std::string Utf8Prefix(const std::string& s, size_t n) {
   // Back to the start of the character holding byte n (continuation bytes are 10xxxxxx).
   while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
   return s.substr(0, n);
+}
+
+namespace {
+
+bool Pictograph(uint32_t c) {
+  return (c >= 0x2190 && c <= 0x21FF) || (c >= 0x2300 && c <= 0x23FF) || (c >= 0x2600 && c <= 0x27BF) ||
+         (c >= 0x2B00 && c <= 0x2BFF) || (c >= 0x1F000 && c <= 0x1FAFF) || c == 0x200D || (c >= 0xFE00 && c <= 0xFE0F);
+}
+
+}  // namespace
+
+std::string WithoutPictographs(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    const size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+    if (len == 1 || i + len > s.size()) {
+      out += s[i++];
+      continue;
+    }
+    uint32_t c = b & (0xFF >> (len + 1));
+    for (size_t k = 1; k < len; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    if (Pictograph(c)) out += ' ';
+    else out.append(s.substr(i, len));
+    i += len;
+  }
+  return out;
 }
 
 namespace {

@@ -32,6 +32,13 @@ std::string SplitJoinedPairs(std::string_view s);
 // ("spread —" cut inside the dash would write invalid text).
 std::string Utf8Prefix(const std::string& s, size_t n);
 
+// `s` with each pictograph a blank: emoji and the symbols printouts
+// decorate their lines with ("\xF0\x9F\x93\x8D Iter 10", "\xE2\x9A\xA1 MFU:"; U+2190-U+21FF,
+// U+2300-U+23FF, U+2600-U+27BF, U+2B00-U+2BFF, U+1F000-U+1FAFF, and the
+// joiners and variation selectors that dress them). Letters of any script,
+// box drawing and every other byte stay as written.
+std::string WithoutPictographs(std::string_view s);
+
 // What moelog prints of text it did not write (a logbook's titles, IDs,
 // commands, a store's rows) goes through this filter: no byte a terminal
 // acts on reaches it. Each C0 control but tab and newline, DEL, each C1

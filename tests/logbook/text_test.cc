@@ -32,6 +32,17 @@ TEST(Text, SlashJoinedPairsSplit) {
   EXPECT_EQ(SplitJoinedPairs(w).find('/'), std::string::npos);
 }
 
+// Emoji and the symbols a printout decorates its lines with are blanks;
+// letters of any script and box drawing stay.
+TEST(Text, WithoutPictographsBlanksDecorationsOnly) {
+  EXPECT_EQ(WithoutPictographs("\xF0\x9F\x93\x8D Iter 10"), "  Iter 10");                 // U+1F4CD
+  EXPECT_EQ(WithoutPictographs("\xE2\x9A\xA1 MFU: 10.44%"), "  MFU: 10.44%");             // U+26A1
+  EXPECT_EQ(WithoutPictographs("\xE2\x9A\x99\xEF\xB8\x8F  CONFIG"), "    CONFIG");     // U+2699 U+FE0F
+  EXPECT_EQ(WithoutPictographs("a \xE2\x94\x82 b"), "a \xE2\x94\x82 b");                 // box drawing stays
+  EXPECT_EQ(WithoutPictographs("\xE6\x99\x82\xE9\x96\x93 12 ms"), "\xE6\x99\x82\xE9\x96\x93 12 ms");  // CJK stays
+  EXPECT_EQ(WithoutPictographs("cut \xF0\x9F"), "cut \xF0\x9F");                          // a cut character as is
+}
+
 TEST(Text, Utf8PrefixNeverCutsACharacter) {
   const std::string s = "spread \xE2\x80\x94 more";  // an em dash: bytes 7-9
   EXPECT_EQ(Utf8Prefix(s, 8), "spread ");
