@@ -157,9 +157,11 @@ std::string ChartScript(const ChartPlan& plan, const std::string& data_file, con
 std::string PrimaryMetricOf(const std::string& scope_text);
 
 // The metric a chart draws when no --y names one (chart_metric.cc): of the
-// metrics recorded at least 3/4 as often as the most recorded one, the
+// metrics recorded at two points or more and at least a quarter as often
+// as the most recorded one, the
 // primary metric, else the one `options.headline` names first (a chart of
-// the logbook's figures only), else a rate
+// the logbook's figures only; a metric half the points lack is not named),
+// else a rate
 // (TF/s, tokens/s, GB/s, requests/s), MFU, a latency, another time, another
 // measure; a count or a setting (iterations, a warmup) last; derived figures
 // (speedups, deltas) never. Of two alike, the figure or its centre (mean,

@@ -138,8 +138,9 @@ std::string ChooseChartMetric(const std::vector<ChartPoint>& points, const Chart
     for (const auto& [m, v] : p.metrics)
       if (!Derived(m) && m != "band_lo" && m != "band_hi") ++count[m];
   if (count.empty()) return "";
-  // A figure many points lack would leave the chart part empty: only
-  // metrics recorded at least 3/4 as often as the most recorded one count.
+  // A figure of one point compares nothing, and one most points lack would
+  // chart a corner of the entry: only metrics recorded at two points or
+  // more and at least a quarter as often as the most recorded one count.
   size_t most = 0;
   for (const auto& [m, n] : count) most = std::max(most, RankOf(m) == kSetting ? 0 : n);
   // The entry's words choose among the figures an author recorded; a chart
@@ -150,11 +151,13 @@ std::string ChooseChartMetric(const std::vector<ChartPoint>& points, const Chart
   using Key = std::tuple<size_t, size_t, int, int, size_t, size_t, std::string>;
   std::optional<Key> best;
   for (const auto& [m, n] : count) {
-    if (4 * n < 3 * most) continue;
+    if (n < std::min<size_t>(2, most) || 4 * n < most) continue;
     const Rank rank = RankOf(m);
     size_t named = std::string::npos;
     if (!options.primary_metric.empty() && m == options.primary_metric) named = 0;
-    else if (rank != kSetting && (named = NamedAt(headline, m)) != std::string::npos) ++named;
+    // A metric the entry's words name but half its points lack is a side
+    // figure ("memory 24 MB -> 6 MB" under a table of times): ranked, not named.
+    else if (rank != kSetting && 2 * n >= most && (named = NamedAt(headline, m)) != std::string::npos) ++named;
     const size_t order = static_cast<size_t>(std::find(own.begin(), own.end(), m) - own.begin());
     const Key key{named == std::string::npos ? 1 : 0, named, static_cast<int>(rank), Spread(m), most - n, order, m};
     if (!best || key < *best) best = key;

@@ -46,6 +46,17 @@ TEST(ChartMetric, TheMetricTheEntryNamesFirstWins) {
   EXPECT_EQ(ChooseChartMetric(LoadLevels(), o), "throughput_requests_per_s");
 }
 
+TEST(ChartMetric, ANamedMetricHalfThePointsLackIsASideFigure) {
+  std::vector<ChartPoint> pts;
+  for (const char* bits : {"1", "4", "16", "64"})
+    for (const char* side : {"before", "after"}) pts.push_back(Recorded({{"bits", bits}, {"arrow", side}}, {{"time_s", 1.0}}));
+  pts.push_back(Recorded({{"arrow", "before"}}, {{"memory_mib", 24}}));
+  pts.push_back(Recorded({{"arrow", "after"}}, {{"memory_mib", 6}}));
+  ChartOptions o;
+  o.headline = "Worker pool\nMemory drops from 24 MB to 6 MB.";
+  EXPECT_EQ(ChooseChartMetric(pts, o), "time_s");
+}
+
 TEST(ChartMetric, TheScopesPrimaryMetricComesFirst) {
   ChartOptions o;
   o.primary_metric = "latency_p50_time_s";
@@ -54,16 +65,19 @@ TEST(ChartMetric, TheScopesPrimaryMetricComesFirst) {
 }
 
 TEST(ChartMetric, AMetricMostPointsLackIsNotCharted) {
-  // TF/s at one shape only; time and GB/s at every shape: a TF/s chart
-  // would be mostly empty.
+  // TF/s of two kernels at one shape of four; times at every shape: a
+  // TF/s chart would show a corner of the entry.
   std::vector<ChartPoint> pts;
-  for (const char* m : {"1", "256"})
+  for (const char* m : {"1", "16", "64", "256"})
     for (const char* k : {"eager", "compiled", "fused", "gemv"}) {
-      std::map<std::string, double> fig = {{"time_s", 2e-5}, {"gb_per_s", 800}};
-      if (std::string(m) == "256" && std::string(k) != "gemv") fig["tflops"] = 100;
+      std::map<std::string, double> fig = {{"time_s", 2e-5}};
+      if (std::string(m) == "256" && std::string(k) < "f") fig["tflops"] = 100;
       pts.push_back(Recorded({{"m", m}, {"kernel", k}}, fig));
     }
-  EXPECT_EQ(ChooseChartMetric(pts, {}), "gb_per_s");
+  EXPECT_EQ(ChooseChartMetric(pts, {}), "time_s");
+  // At a quarter of the points or more, the rate is the figure.
+  pts[2].metrics["tflops"] = pts[3].metrics["tflops"] = 50;
+  EXPECT_EQ(ChooseChartMetric(pts, {}), "tflops");
 }
 
 TEST(ChartMetric, NeverACountOrASettingWhenAFigureIsThere) {
