@@ -157,8 +157,9 @@ RecordedColumn BaseColumn(const std::vector<RecordedFigure>& figures, const std:
   std::string u;
   reader::MagnitudeOf(reader::ReaderLexicon(), CommonUnit(figures, metric), &u);
   reader::UnitInfo info{};
-  if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) || info.metric != metric || info.derived ||
-      info.factor <= 0 || info.factor == 1)
+  if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) ||
+      (info.metric != metric && !MetricOfUnit(metric, info.metric)) || info.derived || info.factor <= 0 ||
+      info.factor == 1)
     return c;
   c.header = u, c.scale = 1 / info.factor, c.unit = u;
   return c;
@@ -197,6 +198,10 @@ void NamedColumns(const std::vector<RecordedFigure>& figures, std::set<std::stri
           t.header.insert(0, q + " ");
           cols->push_back(std::move(t));
         }
+        // "avg rkb kB/s": figures written in another unit of the base are headed in it.
+        if (RecordedColumn c = BaseColumn(figures, m, q + " " + b.header, b.scale, b.decimals);
+            !c.unit.empty() && metrics.erase(m))
+          c.header = q + " " + c.unit, cols->push_back(std::move(c));
         add(m, q + " " + b.header, b.scale, b.decimals);
         break;
       }
