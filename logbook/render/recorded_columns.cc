@@ -130,6 +130,17 @@ RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std:
   return c;
 }
 
+// "ci_high_elements_per_s" of elements_per_s in Melem/s: "ci high Melem/s",
+// told apart from the plain rate's column.
+std::string QualifiedRateHeader(const std::string& metric, const std::string& base, const std::string& unit) {
+  const size_t n = base.size();
+  std::string q = metric.compare(metric.size() - n, n, base) == 0 ? metric.substr(0, metric.size() - n - 1)
+                                                                  : metric.substr(n + 1);
+  std::replace(q.begin(), q.end(), '_', ' ');
+  q.append(" ").append(unit);
+  return q;
+}
+
 // A column of a metric moelog has no header of its own for ("memory_mib",
 // "val_loss"): headed by its name and, when its figures were written in one
 // unit of the vocabulary ("31,745 MiB", "12.3 GB"), shown in that unit.
@@ -138,13 +149,15 @@ RecordedColumn OwnColumn(const std::vector<RecordedFigure>& figures, const std::
   std::string u;
   reader::MagnitudeOf(reader::ReaderLexicon(), CommonUnit(figures, metric), &u);  // "6.44B" is in the column's unit
   if (u == "%") {
-    c.header = UnitColumnHeader(metric, u), c.unit = "%";
+    c.header = UnitColumnHeader(metric, u), c.unit = u;  // u is "%"
     return c;
   }
   reader::UnitInfo info{};
   if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) || info.derived || info.factor <= 0) return c;
   c.scale = 1 / info.factor, c.unit = u, c.header = UnitColumnHeader(metric, u);
   if (info.metric != metric && !MetricOfUnit(metric, info.metric)) c.scale = 1;  // before_mb: stored as written
+  if (u.find('/') != std::string::npos && info.metric != metric && MetricOfUnit(metric, info.metric))
+    c.header = QualifiedRateHeader(metric, info.metric, u);
   return c;
 }
 

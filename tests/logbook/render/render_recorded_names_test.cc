@@ -48,5 +48,22 @@ TEST(RenderRecordedNames, ANamedBandwidthIsHeadedInTheUnitWritten) {
   EXPECT_EQ(out.find("GB/s"), std::string::npos) << out;
 }
 
+// Criterion's throughput interval [low mid high] in Melem/s: three columns
+// told apart by their qualifiers, not three headed "Melem/s".
+TEST(RenderRecordedNames, QualifiedRatesKeepTheirQualifiers) {
+  RecordedFigure f;
+  for (const auto& [m, v] : {std::pair<const char*, double>{"elements_per_s", 826.38},
+                             {"ci_high_elements_per_s", 830.98},
+                             {"ci_low_elements_per_s", 821.22}})
+    f.run.metrics[m] = v * 1e6, f.run.units[m] = "Melem/s", f.run.decimals[m] = 2;
+  f.run.config = {{"benchmark", "lookup/hit"}};
+  RecordedFigure g = f;
+  g.run.config = {{"benchmark", "lookup/miss"}};
+  const std::string out = RenderRecordedTable({f, g});
+  EXPECT_NE(out.find("| Melem/s |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| ci high Melem/s |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| ci low Melem/s |"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace moelog::logbook
