@@ -108,6 +108,30 @@ bool OutputUnit(const std::string& unit, const std::string& name, UnitInfo* info
   return true;
 }
 
+namespace {
+
+// A rate whose unit is glued to a word of its name before `_s`: iostat's
+// read and write rates (`rkB/s`, `wkB/s` printed as `avg_rkB_s`) are
+// kilobytes a second, not a time in seconds. The unit is the key suffix the
+// name's last two parts end with (`kb_s`); the name keeps its word (`avg_rkb`),
+// so read and write stay two figures. "" when the name is no such rate.
+std::string GluedRateSuffix(const std::string& low, std::string* bare) {
+  const size_t us = low.rfind('_');
+  if (us == std::string::npos || us == 0) return "";
+  const size_t word = low.rfind('_', us - 1);
+  const std::string last = low.substr(word == std::string::npos ? 0 : word + 1);  // "wkb_s"
+  for (const auto& [suffix, unit] : OutputVocabulary().suffixes) {
+    if (last.size() <= suffix.size() || last.compare(last.size() - suffix.size(), suffix.size(), suffix) != 0 ||
+        unit.find('/') == std::string::npos || suffix.find('_') == std::string::npos)
+      continue;
+    *bare = bare->substr(0, us);
+    return unit;
+  }
+  return "";
+}
+
+}  // namespace
+
 // A printed name's unit: "(ms)" in it, or its last word or `_` part
 // ("avg_step_ms", "tok_s"); `bare` gets the name without it.
 std::string PrintedNameUnit(const std::string& name, std::string* bare) {
@@ -129,6 +153,7 @@ std::string PrintedNameUnit(const std::string& name, std::string* bare) {
       return u;
     }
   }
+  if (std::string u = GluedRateSuffix(low, bare); !u.empty()) return u;
   for (int parts = 3; parts >= 1; --parts) {
     size_t at = low.size();
     for (int k = 0; k < parts && at != std::string::npos && at > 0; ++k) at = low.rfind('_', at - 1);

@@ -49,6 +49,9 @@ struct ChartOptions {
   RunKeys keys;                          // the keys --series may name (the logbook's)
   std::string primary_metric;           // the logbook Scope's primary metric ("" = tflops)
   std::string title;                    // the entry's label (shortened to about 60 characters)
+  // The entry's own words (heading, prose, fields): the figure they name
+  // first is the one charted when no --y and no primary metric is given.
+  std::string headline;
   std::string id;                       // the entry's ID, after the title
   std::set<std::string> listed;         // logbook figures (IDs) already listed as placed nowhere
   bool png = false;                     // PNG (pngcairo) instead of SVG
@@ -152,6 +155,18 @@ std::string ChartScript(const ChartPlan& plan, const std::string& data_file, con
 // TF/s ..., tokens/s"): the first of TF/s, tokens/s, time it mentions, as
 // a metric key; "" when it names none.
 std::string PrimaryMetricOf(const std::string& scope_text);
+
+// The metric a chart draws when no --y names one (chart_metric.cc): of the
+// metrics recorded at two points or more and at least a quarter as often
+// as the most recorded one, the
+// primary metric, else the one `options.headline` names first (a chart of
+// the logbook's figures only; a metric half the points lack is not named),
+// else a rate
+// (TF/s, tokens/s, GB/s, requests/s), MFU, a latency, another time, another
+// measure; a count or a setting (iterations, a warmup) last; derived figures
+// (speedups, deltas) never. Of two alike, the figure or its centre (mean,
+// p50) before a spread (max, p99). "" when no point records a figure.
+std::string ChooseChartMetric(const std::vector<ChartPoint>& points, const ChartOptions& options);
 
 // What an entry's region records about the chart it links: a hash of the
 // chart's inputs (its .dat and .gp texts) and of the chart file drawn from

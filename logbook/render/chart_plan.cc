@@ -15,6 +15,7 @@
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/render/chart.h"
+#include "logbook/render/chart_trim.h"
 #include "logbook/render/render_table.h"
 #include "logbook/text.h"
 
@@ -266,8 +267,8 @@ bool Records(const std::vector<ChartPoint>& points, const std::string& metric) {
   return std::any_of(points.begin(), points.end(), [&](const ChartPoint& p) { return p.metrics.count(metric) > 0; });
 }
 
-// The y metrics: --y (every one must be recorded by some point), else the
-// primary metric, else TF/s.
+// The y metrics: --y (every one must be recorded by some point), else
+// ChooseChartMetric's.
 Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& points, const ChartOptions& options) {
   std::vector<std::string> metrics;
   for (const auto& m : options.y_metrics) {
@@ -277,25 +278,7 @@ Result<std::vector<std::string>> ChooseMetrics(const std::vector<ChartPoint>& po
     if (!Contains(metrics, k)) metrics.push_back(k);
   }
   if (!metrics.empty()) return metrics;
-  // Throughput first; a record of times, bandwidths or MFU only is charted
-  // by what it records.
-  // Another metric the entry records ("cycles", "requests_per_s",
-  // "wall_time_s"): the one most points record, unless one of moelog's own
-  // is recorded as often; derived figures (speedups, deltas) are the
-  // author's arithmetic and chart nothing of their own.
-  const std::vector<std::string> own = {options.primary_metric, "tflops", "tokens_per_s", "gb_per_s", "mfu", "time_s"};
-  std::map<std::string, size_t> count;
-  for (const auto& p : points)
-    for (const auto& [m, v] : p.metrics)
-      if (m != "speedup" && m.find("delta_pct") == std::string::npos && m.find("share_pct") == std::string::npos)
-        ++count[m];
-  std::string other;
-  for (const auto& [m, n] : count)
-    if (!Contains(own, m) && (other.empty() || n > count[other])) other = m;
-  for (const std::string& m : own)
-    if (!m.empty() && Records(points, m) && (other.empty() || count[m] >= count[other]))
-      return std::vector<std::string>{m};
-  if (!other.empty()) return std::vector<std::string>{other};
+  if (std::string m = ChooseChartMetric(points, options); !m.empty()) return std::vector<std::string>{m};
   return Status::InvalidArgument("no run records a figure to chart (TF/s, tokens/s, time, or another measured metric)");
 }
 
@@ -681,22 +664,6 @@ void FillRecorded(const std::vector<ChartPoint>& main, const std::vector<ChartPo
   plan->notes.push_back(note + ".");
 }
 
-// A series with no point in its panel (a key value whose figures are all of
-// another metric: "metric=Latency" on a TF/s chart) is dropped, so the legend
-// names only what is drawn; a panel keeps at least one series.
-void DropEmptySeries(ChartPlan* plan) {
-  auto drawn = [](const ChartSeries& s) {
-    auto any = [](const std::vector<std::optional<double>>& v) {
-      return std::any_of(v.begin(), v.end(), [](const auto& y) { return y.has_value(); });
-    };
-    return any(s.y) || any(s.recorded);
-  };
-  for (auto& panel : plan->panels) {
-    if (std::none_of(panel.series.begin(), panel.series.end(), drawn)) continue;
-    panel.series.erase(std::remove_if(panel.series.begin(), panel.series.end(), [&](const ChartSeries& s) { return !drawn(s); }),
-                       panel.series.end());
-  }
-}
 
 // The unvalidated paths of the modeled points, as a reader would say them:
 // the value ("int8", "ragged_dot"), or the axis and its values
@@ -793,6 +760,10 @@ std::string MetricLabel(const std::string& m) {
     words.replace(said ? words.size() - 7 : words.size() - 2, said ? 7 : 2, " (s)");
     std::replace(words.begin(), words.end(), '_', ' ');
   }
+  // "tflops_per_rank" -> "TF/s per rank", "useful_tflops_per_rank" -> "useful TF/s per rank".
+  if (const size_t t = words.find("tflops_per_"); t != std::string::npos && (t == 0 || words[t - 1] == '_') &&
+                                                   words.compare(words.size() - 6, 6, "_per_s") != 0)
+    words.replace(t, 11, "TF/s per ");
   // "backward_gb_per_s" -> "backward GB/s", "pp2048_tokens_per_s" -> "pp2048 tokens/s",
   // "bandwidth_gbs" -> "bandwidth GB/s": a qualified name in words, its unit as the table heads it.
   for (const auto& [end, unit] : {std::pair<std::string, std::string>{"_gb_per_s", " GB/s"}, {"_gbs", " GB/s"},
@@ -896,6 +867,7 @@ void AddSubtitles(const std::vector<ChartPoint>& main, const std::vector<std::st
   }
 }
 
+
 // The runs FillMain left out (`hidden`: the same configuration as a run
 // drawn, other figures), noted. Figures the logbook recorded at one
 // configuration with other values are figures whose distinguishing keys
@@ -947,22 +919,17 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
     return Status::InvalidArgument("the chart would need " + std::to_string(panels) +
                                    " panels; narrow the runs (--where) or name --series");
   ChartPlan plan;
-  plan.notes = notes;
-  plan.kind = kind;
-  plan.x_key = x;
+  plan.notes = notes, plan.kind = kind, plan.x_key = x;
   plan.bar_key = kind == ChartPlan::Kind::kBars ? x : "";
   plan.x_values = f.x_values;
   plan.x_names = f.x_names;
   plan.source = MainSource(main);
   if (!options.model_label.empty() && plan.source == SourceLabel("modeled")) plan.source = options.model_label;
-  if (kind == ChartPlan::Kind::kLine) {
-    const double lo = *ParseNumber(f.x_values.front()), hi = *ParseNumber(f.x_values.back());
-    plan.log_x = lo > 0 && hi / lo >= 16;
-  }
   AddPanels(f, plan.source, &plan);
   MOELOG_RETURN_IF_ERROR(NoteHidden(FillMain(main, f, &plan), &plan));
   FillRecorded(main, recorded, f, options.listed, &plan);
-  DropEmptySeries(&plan);
+  TrimChart(&plan);
+  if (DrawnValues(plan) < 2) return Status::NotFound("one figure to draw: a chart would compare nothing");
   plan.x_label = GnuplotLabel(kind == ChartPlan::Kind::kBars && !layout->cluster.empty()
                                   ? AxisLabel(layout->cluster.front())
                                   : AxisLabel(x));

@@ -1,6 +1,7 @@
 #include "logbook/update/entry_chart.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "logbook/criteria/recorded.h"
 
@@ -18,11 +19,24 @@ std::vector<ChartPoint> EntryChartPoints(const Entry& entry, const std::vector<S
   return PointsFromRuns(mine);
 }
 
+std::string EntryHeadline(const Entry& entry) {
+  std::string out = entry.label;
+  for (const auto& p : entry.paragraphs) out.append("\n").append(p.text);
+  for (const auto& f : entry.fields) {
+    std::string name = f.name;
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (name.find("command") == std::string::npos)  // a command's flags are settings, not what it found
+      out.append("\n").append(f.name).append(": ").append(f.value);
+  }
+  return out;
+}
+
 Result<EntryChart> ChartForEntry(const std::string& logbook_path, const Entry& entry,
                                  const std::vector<StoredRun>& runs, const ChartOptions& options, const ChartDraw& how) {
   ChartOptions o = options;
   if (o.title.empty()) o.title = entry.label;
   if (o.id.empty()) o.id = entry.id;
+  if (o.headline.empty()) o.headline = EntryHeadline(entry);
   std::string suffix;
   if (!options.x_key.empty()) suffix += NormalizeKey(options.x_key);
   for (const auto& y : options.y_metrics) {

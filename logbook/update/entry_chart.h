@@ -17,6 +17,10 @@ namespace moelog::logbook {
 // TF/s ..."), the default y of its charts; "" when it names none.
 std::string PrimaryMetric(const Logbook& logbook);
 
+// The entry's own words a chart's metric is chosen by (ChartOptions::
+// headline): its heading's label, its paragraphs, its fields.
+std::string EntryHeadline(const Entry& entry);
+
 // The points of an entry's chart: its runs among `runs`, and the figures its
 // Result states unless `runs` holds them already.
 std::vector<ChartPoint> EntryChartPoints(const Entry& entry, const std::vector<StoredRun>& runs);

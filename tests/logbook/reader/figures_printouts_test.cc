@@ -357,7 +357,8 @@ TEST(ReaderPrintouts, PrintedKeysPastedAsBullets) {
       "  - `postgres`: `143.20% CPU` (busy)\n"           // 10
       "- pid=4411 cmd=indexer samples=12 avg_cpu=55.10 avg_wait=0.40\n"  // 11
       "- pid=4420 cmd=vacuum samples=12 avg_cpu=7.25 avg_wait=0.00\n"    // 12
-      "- sda samples=12 avg_util=22.50 avg_kb_s=1200.25\n");            // 13
+      "- sda samples=12 avg_util=22.50 avg_kb_s=1200.25\n"             // 13
+      "- nvme0n1 samples=2 avg_util=14.01 avg_wkB_s=68117.21 avg_rkB_s=88.73\n");  // 14
   const RecordedFigure* rows = OnLine(figs, 8);
   ASSERT_NE(rows, nullptr);
   EXPECT_DOUBLE_EQ(rows->run.metrics.at("rows_per_s"), 412.75);
@@ -382,6 +383,15 @@ TEST(ReaderPrintouts, PrintedKeysPastedAsBullets) {
   bool rate = false;  // "_kb_s": kilobytes a second, no time
   for (const auto& [m, u] : disk->run.units) rate = rate || u == "kB/s";
   EXPECT_TRUE(rate);
+  // iostat's read and write rates (rkB/s, wkB/s printed as "_rkB_s"): kilobytes a second, no time.
+  const RecordedFigure* nvme = OnLine(figs, 14);
+  ASSERT_NE(nvme, nullptr);
+  int rates = 0;
+  for (const auto& [m, u] : nvme->run.units) {
+    EXPECT_EQ(m.find("time"), std::string::npos) << m << " (" << u << ")";
+    rates += u == "kB/s";
+  }
+  EXPECT_EQ(rates, 2);
 }
 
 // Nsight Compute's section table: a column of units beside the values

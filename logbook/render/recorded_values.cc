@@ -1,0 +1,80 @@
+// A figure's values as text, in the units and digits its author wrote them
+// ("4204 MB", "4.10 ms", "221k tokens/s"): the lines of --show-recorded
+// and the list of figures placed on no row.
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "logbook/numbers.h"
+#include "logbook/reader/vocabulary.h"
+#include "logbook/render/render_table.h"
+#include "logbook/render/table_parts.h"
+#include "logbook/render/units.h"
+
+namespace moelog::logbook {
+namespace {
+
+using table_parts::MetricOfUnit;
+
+// A recorded figure in the unit and digits its author wrote, when that unit
+// is not the stored one ("4204 MB", not 4009.25 MiB; "4.10 ms", not
+// 0.0041 s; "221k tokens/s"); "" when the figure is best shown as stored.
+std::string WrittenText(const StoredRun& run, const std::string& metric, double v) {
+  const auto u = run.units.find(metric);
+  const auto d = run.decimals.find(metric);
+  if (u == run.units.end() || d == run.decimals.end() || run.repeats.count(metric) || run.derived.count(metric))
+    return "";
+  reader::UnitInfo info{};
+  if (!reader::UnitIn(reader::ReaderLexicon(), u->second, &info) || info.derived || info.factor <= 0 ||
+      info.factor == 1)
+    return "";
+  std::string plain;
+  const double magnitude = reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain);
+  // "Before: 219MB" read as before_mb was stored as written, not in the unit's metric (memory_mib).
+  const bool stored_as_written = info.metric != metric && !MetricOfUnit(metric, info.metric);
+  std::string text = Fixed(stored_as_written ? v : v / info.factor, std::min(d->second, 16));
+  if (magnitude != 1) text = GroupThousands(text) + u->second.substr(0, u->second.find(' '));
+  text += " " + plain;
+  if (info.metric != metric) text += " (" + metric + ")";
+  return run.approximate.count(metric) ? "~" + text : text;
+}
+
+std::string ValuesText(const std::map<std::string, double>& metrics, const StoredRun* run) {
+  // Throughput first, then times and other measures; derived figures
+  // (deltas, speedups) are the author's arithmetic, not listed.
+  std::string values;
+  auto add = [&](const std::string& metric, double v) {
+    if (const std::string w = run == nullptr ? "" : WrittenText(*run, metric, v); !w.empty()) {
+      values += (values.empty() ? "" : ", ") + w;
+      return;
+    }
+    std::string unit = metric == "tflops" ? " TF/s" : metric == "tokens_per_s" ? " tokens/s"
+                       : metric == "time_s" ? " s" : metric == "gb_per_s" ? " GB/s" : metric == "mfu" ? "% MFU"
+                       : " " + metric;
+    // Times are stored in seconds from what was written in ms or us: nine
+    // significant digits drop the division's float noise (4.10 ms is
+    // "0.0041 s", not "0.0040999999999999995 s").
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    const std::string shown = metric.find("time_s") != std::string::npos ? std::string(buf) : Readable(v);
+    values += (values.empty() ? "" : ", ") + (run == nullptr ? shown : WrittenNumber(*run, metric, v, shown)) + unit;
+  };
+  for (const char* m : {"tflops", "tokens_per_s"})
+    if (auto it = metrics.find(m); it != metrics.end()) add(it->first, it->second);
+  for (const auto& [metric, v] : metrics) {
+    if (metric == "tflops" || metric == "tokens_per_s" || metric == "speedup") continue;
+    if (metric.size() >= 9 && metric.compare(metric.size() - 9, 9, "delta_pct") == 0) continue;
+    add(metric, v);
+  }
+  if (values.empty())  // a figure that is derived only ("speedup=6.41") is still named
+    for (const auto& [metric, v] : metrics) add(metric, v);
+  return values;
+}
+
+}  // namespace
+
+std::string FigureValuesText(const std::map<std::string, double>& metrics) { return ValuesText(metrics, nullptr); }
+
+std::string RecordedValuesAsWritten(const StoredRun& run) { return ValuesText(run.metrics, &run); }
+
+}  // namespace moelog::logbook
