@@ -30,6 +30,7 @@ namespace {
 struct ToolWords {
   std::vector<std::string> marks, starts, starts_within, summaries, chatter, bare_titles, elapsed, per_second, counts;
   std::set<std::string> columns;
+  std::vector<std::string> row_columns;
 };
 
 const ToolWords& Tools() {
@@ -45,6 +46,7 @@ const ToolWords& Tools() {
     };
     list("marks", &out.marks), list("starts", &out.starts), list("starts_within", &out.starts_within);
     list("summaries", &out.summaries), list("chatter", &out.chatter), list("bare_titles", &out.bare_titles);
+    list("row_columns", &out.row_columns);
     list("elapsed_words", &out.elapsed), list("per_second", &out.per_second), list("count_keys", &out.counts);
     std::vector<std::string> cols;
     list("columns", &cols);
@@ -228,14 +230,16 @@ bool ColumnsLine(ToolRead& r, const std::vector<std::string>& toks) {
     std::string t = Lower(toks[k]);
     if (t == "+/-" && k + 1 < toks.size()) t += Lower(toks[++k]);
     if (const size_t b = t.find('['); b != std::string::npos && t.back() == ']') {
-      cols.push_back(t.substr(0, b)), cols.push_back(t.substr(b + 1, t.size() - b - 2));
+      std::string spread = t.substr(b + 1, t.size() - b - 2);  // "mean[+/-sd]": the mean and its spread
+      if (spread.rfind("+/-", 0) == 0) spread.erase(0, 3);
+      cols.push_back(t.substr(0, b)), cols.push_back(spread);
       continue;
     }
     if (Tools().columns.count(t)) cols.push_back(t);
     else if (!cols.empty()) return false;
   }
   if (cols.size() < 3) return false;
-  for (auto& c : cols) c = Snake(c);
+  for (auto& c : cols) c = c.rfind("+/-", 0) == 0 ? "within_" + Snake(c) : Snake(c);  // "+/- Stdev": the share within one
   r.columns = cols;
   return true;
 }
@@ -243,12 +247,14 @@ bool ColumnsLine(ToolRead& r, const std::vector<std::string>& toks) {
 // "Latency  2.31ms  1.02ms  41.70ms  88.12%", "Connect:  0  1  0.4  1  4": a
 // row of the statistic columns above, named by its label.
 bool ColumnsRow(ToolRead& r, const std::vector<std::string>& toks, const PrintedLine& l) {
-  if (r.columns.empty()) return false;
   size_t k = 0;
   std::string label;
   Value v;
   while (k < toks.size() && !ValueOf(toks[k], &v)) label += (label.empty() ? "" : " ") + toks[k++];
-  if (label.empty() || toks.size() - k != r.columns.size()) return false;
+  // A row pasted without its header ("Latency  594.62us  7.77us  0.96ms  94.90%"): the tool's own columns.
+  if (r.columns.empty() && !label.empty() && label.back() != ':' && toks.size() - k == Tools().row_columns.size())
+    r.columns = Tools().row_columns;
+  if (r.columns.empty() || label.empty() || toks.size() - k != r.columns.size()) return false;
   while (!label.empty() && label.back() == ':') label.pop_back();
   const bool unit_label = UnitLabel(label);  // "Req/Sec": the label is the unit, the column the name
   const std::string hint = unit_label ? label : r.group_unit;

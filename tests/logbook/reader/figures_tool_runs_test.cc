@@ -50,6 +50,13 @@ TEST(ReaderToolRuns, RepeatedPrintoutsAreARowEach) {
   EXPECT_EQ(figs[0].run.config.at("threads"), "2");
   EXPECT_EQ(figs[1].run.config.at("connections"), "4");
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("requests_per_s"), 6771.02);
+  // Rows pasted without their header, one printout after another: the tool's columns, a row a run.
+  const auto bare = Figures("```\n./wrk -t2 -c2 -d10s http://h/\nLatency   594.62us    7.77us   0.96ms   94.90%\n"
+                            "Transfer/sec:      2.47MB\n\nLatency   595.16us    8.33us   0.91ms   95.37%\n"
+                            "Transfer/sec:      2.49MB\n```\n");
+  ASSERT_EQ(bare.size(), 2u);
+  EXPECT_NEAR(bare[1].run.metrics.at("latency_avg_time_s"), 595.16e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(bare[1].run.metrics.at("latency_within_stdev_pct"), 95.37);
 }
 
 TEST(ReaderToolRuns, FioJobIsOneRow) {
