@@ -30,7 +30,7 @@ namespace {
 struct ToolWords {
   std::vector<std::string> marks, starts, starts_within, summaries, chatter, bare_titles, elapsed, per_second, counts;
   std::set<std::string> columns;
-  std::vector<std::string> row_columns;
+  std::vector<std::string> row_columns, counter_starts;
 };
 
 const ToolWords& Tools() {
@@ -46,7 +46,7 @@ const ToolWords& Tools() {
     };
     list("marks", &out.marks), list("starts", &out.starts), list("starts_within", &out.starts_within);
     list("summaries", &out.summaries), list("chatter", &out.chatter), list("bare_titles", &out.bare_titles);
-    list("row_columns", &out.row_columns);
+    list("row_columns", &out.row_columns), list("counter_starts", &out.counter_starts);
     list("elapsed_words", &out.elapsed), list("per_second", &out.per_second), list("count_keys", &out.counts);
     std::vector<std::string> cols;
     list("columns", &cols);
@@ -124,6 +124,9 @@ bool UnitLabel(const std::string& label) {
   return !StatisticWord(Lower(label)) && !Tools().columns.count(Lower(label)) && OutputUnit(label, "", &info);
 }
 
+// The hint of a figure that counts (no unit, named by its event).
+constexpr char kCount[] = "\x01count";
+
 struct Run {
   StoredRun run;
   int line = 0;
@@ -143,6 +146,7 @@ struct ToolRead {
   std::string group, group_unit;
   std::vector<std::string> columns;
   bool summary = false;
+  bool counters = false;  // under perf stat's "Performance counter stats for"
 };
 
 void Close(ToolRead& r) {
@@ -166,6 +170,7 @@ bool Add(ToolRead& r, const std::string& name, const Value& v, const std::string
   double factor = 1;
   UnitInfo info{};
   if (unit == "%") metric = name + "_pct";
+  else if (unit == kCount && !name.empty()) metric = name, unit.clear();  // a counter's count (perf's "instructions")
   else if (OutputUnit(unit, "", &info) && !info.derived) metric = QualifiedMetricName(name, info.metric), factor = info.factor;
   else return false;
   if (r.run.run.metrics.count(metric)) {
@@ -384,10 +389,27 @@ bool TitleLine(ToolRead& r, const std::string& text) {
   return true;
 }
 
+// perf stat's counter lines ("4,112,530,118  cycles  #  3.414 GHz",
+// "1,204.55 msec task-clock", "1.2069 seconds time elapsed"): the count (or
+// time) named by its event; what follows '#' is derived from it, no figure.
+bool CounterLine(ToolRead& r, const std::vector<std::string>& toks, const PrintedLine& l) {
+  Value v;
+  if (!r.counters || toks.size() < 2 || !ValueOf(toks[0], &v) || !v.unit.empty()) return false;
+  size_t k = 1;
+  UnitInfo info{};
+  if (k + 1 < toks.size() && toks[k + 1] != "#" && OutputUnit(toks[k], "", &info)) v.unit = toks[k++];
+  std::string event;
+  for (; k < toks.size() && toks[k] != "#" && toks[k][0] != '('; ++k) event += (event.empty() ? "" : " ") + toks[k];
+  if (event.empty() || std::isdigit(static_cast<unsigned char>(event[0]))) return false;
+  const bool counted = v.unit.empty() && !UnitLabel(event);
+  Add(r, counted ? Snake(event) : UnitLabel(event) ? "" : Snake(event), v, counted ? kCount : v.unit.empty() ? event : "", l.line, l.text);
+  return true;
+}
+
 bool ToolLine(ToolRead& r, const PrintedLine& l) {
   const std::string text = ToolLineForm(l.text);
   const std::vector<std::string> toks = SpaceWords(text);
-  return FioPercentiles(r, l) || PercentileLine(r, toks, l) || ColumnsLine(r, toks) || ColumnsRow(r, toks, l) ||
+  return CounterLine(r, toks, l) || FioPercentiles(r, l) || PercentileLine(r, toks, l) || ColumnsLine(r, toks) || ColumnsRow(r, toks, l) ||
          CountsLine(r, toks) || KeyValuesLine(r, text, l) || FieldLine(r, text, l) || ElapsedLine(r, toks, l) ||
          TitleLine(r, text);
 }
@@ -415,6 +437,7 @@ void ToolRunLines(const std::vector<PrintedLine>& lines, const Config& context, 
     }
     if (StartsAny(lower, Tools().starts) || ContainsAny(lower, Tools().starts_within)) {
       if (!r.run.run.metrics.empty()) Close(r);
+      r.counters = StartsAny(lower, Tools().counter_starts);
       r.context = context, r.run.run.config = NewRecorded(x, context, 0).config;
       r.summary = false;
     } else if (StartsAny(lower, Tools().summaries)) {

@@ -103,5 +103,21 @@ TEST(ReaderToolRuns, ApacheBenchAndSysbenchAreOneRowEach) {
   EXPECT_NEAR(sb[0].run.metrics.at("latency_avg_time_s"), 0.00089, 1e-12);
 }
 
+// perf stat pasted without its command: each counter named by its event, a
+// time by its words; what follows '#' is derived from them, no figure.
+TEST(ReaderToolRuns, PerfStatCountersAreOneRow) {
+  const auto figs = Figures(
+      "```\n Performance counter stats for './solver in.txt':\n\n          1,204.55 msec task-clock   #  0.998 CPUs utilized\n"
+      "     4,112,530,118      cycles                    #    3.414 GHz\n"
+      "     9,870,221,004      instructions              #    2.40  insn per cycle\n\n"
+      "       1.206901223 seconds time elapsed\n\n       1.150221000 seconds user\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("instructions"), 9870221004.0);
+  EXPECT_TRUE(figs[0].run.metrics.count("cycles"));
+  EXPECT_NEAR(figs[0].run.metrics.at("task_clock_time_s"), 1.20455, 1e-12);
+  EXPECT_TRUE(figs[0].run.metrics.count("user_time_s"));
+  for (const auto& [m, v] : figs[0].run.metrics) EXPECT_NE(v, 2.40) << m;
+}
+
 }  // namespace
 }  // namespace moelog::logbook
