@@ -305,6 +305,23 @@ bool ReportLine(std::string_view line, std::string* name) {
 
 bool ProfilerCountKey(const std::string& key) { return Vocab().count_keys.count(LowerAscii(key)) > 0; }
 
+namespace {
+
+// A tool's first line that says its printout follows (perf stat's
+// "Performance counter stats for './app':", wrk's "Running 30s test @
+// http://..."): bench_printouts.json printout_openings (its start) and
+// printout_opening_phrases (a phrase in it).
+bool PrintoutOpening(const std::string& line) {
+  static const std::set<std::string> starts = reader::DataWords("data/reader/bench_printouts.json", "printout_openings");
+  static const std::set<std::string> phrases =
+      reader::DataWords("data/reader/bench_printouts.json", "printout_opening_phrases");
+  const std::string lower = LowerAscii(line);
+  return std::any_of(starts.begin(), starts.end(), [&](const std::string& w) { return lower.rfind(w, 0) == 0; }) ||
+         std::any_of(phrases.begin(), phrases.end(), [&](const std::string& w) { return lower.find(w) != std::string::npos; });
+}
+
+}  // namespace
+
 bool BenchToolPrintout(std::string_view text) {
   std::vector<std::string> lines;
   for (size_t p = 0; p < text.size() && lines.size() < 4096;) {
@@ -313,6 +330,7 @@ bool BenchToolPrintout(std::string_view text) {
     p = nl == std::string_view::npos ? text.size() : nl + 1;
     if (!l.empty() && !RuleLine(l)) lines.emplace_back(l);
   }
+  if (!lines.empty() && PrintoutOpening(lines[0])) return true;
   size_t tool = 0, figures = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     const BenchLine b = ReadBenchLine(lines[i]);

@@ -158,6 +158,34 @@ std::string ColumnWordOf(const std::string& key, char sep) {
   return out;
 }
 
+namespace {
+
+// A word of three letters or more that is a unit of a rate ("fps", "rps",
+// "qps": its metric per second).
+bool RateWord(const std::string& w, const std::string& h) {
+  UnitInfo info{};
+  const std::string per = "_per_s";
+  return w.size() >= 3 && UnitOfIn(w, h, &info) && info.metric.size() > per.size() &&
+         info.metric.compare(info.metric.size() - per.size(), per.size(), per) == 0;
+}
+
+// A header that names a ratio by a word and the unit "x" after it
+// ("realtime-x", "realtime (x)", "vs native x"): the word, as a metric's
+// name; "" for any other header.
+std::string RatioHeader(const std::string& lower) {
+  std::string w = lower;
+  for (const char* end : {"(x)", "-x", " x", "\xC3\x97"})
+    if (const std::string e = end; w.size() > e.size() && w.compare(w.size() - e.size(), e.size(), e) == 0) {
+      w = parse_detail::Trim(w.substr(0, w.size() - e.size()));
+      return !w.empty() && std::all_of(w.begin(), w.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)) || ch == ' '; })
+                 ? SnakeKey(w)
+                 : "";
+    }
+  return "";
+}
+
+}  // namespace
+
 // The unit a header names in the reader's vocabulary when no unit it knows
 // by name does: a word in parentheses ("TTFT (s)", "peak mem (MiB)", "total
 // time (min)") or the header's last word ("Step Avg ms"). False for none or a
@@ -172,9 +200,9 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
     if (paren) w.pop_back();
     if (!w.empty() && w.front() == '(') w.erase(w.begin());
     UnitInfo info{};
-    // A header that is a unit alone ("T/s", "TPS"): a rate or an upper-case
-    // unit, never a statistic ("min", "max").
-    const bool alone = words.size() == 1 && (w.find('/') != std::string::npos ||
+    // A header that is a unit alone ("T/s", "TPS", "fps"): a rate, or an
+    // upper-case unit, never a statistic ("min", "max").
+    const bool alone = words.size() == 1 && (w.find('/') != std::string::npos || RateWord(w, h) ||
                                              (w.size() >= 3 && std::all_of(w.begin(), w.end(), [](char ch) {
                                                return std::isupper(static_cast<unsigned char>(ch));
                                              }))) && !StatisticWord(Lower(w)) && !SpreadStatistic(Lower(w));
@@ -269,6 +297,8 @@ ColumnInfo ColumnMetric(const std::string& raw) {
     c.derived = true;
   } else if (HasWord(lower, "speedup")) {
     c.metric = "speedup", c.unit = "x", c.derived = true, c.factor = 1;
+  } else if (const std::string ratio = RatioHeader(lower); !ratio.empty()) {
+    c.metric = ratio + "_x", c.unit = "x", c.derived = true, c.factor = 1;  // "realtime-x": a ratio of its own
   } else {
     c.metric = base;
   }

@@ -402,6 +402,12 @@ void ResultLines(const std::string& text, int first_line, const Config& context,
                  std::vector<RecordedFigure>* out);
 void ShellTimeLines(const std::string& text, int first_line, const Config& context, const EntryCtx& x,
                     std::vector<RecordedFigure>* out, std::set<int>* read);
+// Load and I/O benchmark tools' printouts (wrk, fio, ApacheBench, sysbench;
+// figures_toolruns.cc): one row a run, its figures named as the tool names
+// them; the lines read go to `read`.
+struct PrintedLine;
+void ToolRunLines(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
+                  std::vector<RecordedFigure>* out, std::set<int>* read);
 Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
 // An output block's configuration from outside it (key_output.cc): the
 // sub-heading, a label line right above it, the command it prints for; a

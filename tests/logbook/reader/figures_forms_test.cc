@@ -86,6 +86,35 @@ TEST(ReaderForms, AUnitAloneInAHeaderNamesItsColumn) {
   EXPECT_TRUE(figs[1].run.metrics.count("time_s"));
 }
 
+// A rate's unit alone as a header ("fps"): its column's figures; a sibling
+// column with a unit of its own ("realtime-x": a ratio) is no value of a
+// key, no configuration and no variant of the rate. An A/B table's cells
+// written "a -> b" under "B fps" / "A fps" are the rate before and after.
+TEST(ReaderForms, AUnitAloneHeaderLeavesASiblingRatioColumnItsOwn) {
+  const auto figs = EntryFigures(
+      "| date | commit | implementation | workload | fps | realtime-x |\n|---|---|---|---|---:|---:|\n"
+      "| 2026-01-04 | 3f1a2c9 | interpreter | intro-demo | 412.5 | 6.88 |\n"
+      "| 2026-01-09 | 81bd0e4 | cached-decoder | intro-demo | 655.0 | 10.92 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) {
+    EXPECT_TRUE(f.run.metrics.count("frames_per_s"));
+    for (const auto& [k, v] : f.run.config) {
+      EXPECT_NE(k, "variant");
+      EXPECT_EQ(k.find("realtime"), std::string::npos) << k << "=" << v;
+    }
+    for (const auto& [m, v] : f.run.metrics) {
+      if (m != "frames_per_s") {
+        EXPECT_TRUE(f.run.derived.count(m)) << m;
+      }
+    }
+  }
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("frames_per_s"), 655.0);
+  const auto ab = EntryFigures("| workload | B fps | A fps | delta |\n|---|---:|---:|---:|\n"
+                               "| intro-demo | 655.0 -> 640.2 | 1210.4 -> 1198.8 | +84% |\n");
+  ASSERT_EQ(ab.size(), 4u);
+  for (const auto& f : ab) EXPECT_TRUE(f.run.metrics.count("frames_per_s"));
+}
+
 // criterion's lines: the middle the estimate, the ends its interval; a
 // change against the last run no figure; a block of them is output though
 // its first line would read as a command.
