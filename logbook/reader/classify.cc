@@ -150,6 +150,11 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, 
   for (const auto& [metric, value] : run.metrics) {
     if (run.derived.count(metric)) continue;
     auto it = earlier.find(metric);
+    // "100 ms/pos" restates a time column's "100 ms" ("Per-position"): a
+    // time per item is the plain time of its metric's base.
+    if (it == earlier.end() && metric.rfind("time_per_", 0) == 0 && metric.size() > 11 &&
+        metric.compare(metric.size() - 2, 2, "_s") == 0)
+      it = earlier.find("time_s");
     if (it == earlier.end()) return "";
     // The values that round to this one as written: within half a unit of
     // its last written decimal (in its written unit), a little wider.
@@ -415,13 +420,33 @@ std::set<int> ComparedRows(const std::vector<RecordedFigure>& figs) {
   return out;
 }
 
+// The lines whose comparison of runs ("100ms/pos vs 14,700ms/pos before",
+// keyed side=1, side=2) restates one earlier entry whole: every side equal
+// to a figure of that entry. One side alone may be this entry's own
+// measurement; both at once are a recap.
+std::set<int> RestatedComparisons(const std::vector<RecordedFigure>& figs, const EarlierFigures& earlier) {
+  std::map<int, std::pair<int, std::set<std::string>>> by_line;  // line -> sides, entries restated
+  for (const auto& f : figs) {
+    if (f.table || !f.run.config.count("side")) continue;
+    auto& [sides, from] = by_line[f.line];
+    ++sides;
+    from.insert(ThreeDigits(f.run) ? EarlierEntryOf(f.run, earlier, false) : "");
+  }
+  std::set<int> out;
+  for (const auto& [line, seen] : by_line)
+    if (seen.first >= 2 && seen.second.size() == 1 && !seen.second.begin()->empty()) out.insert(line);
+  return out;
+}
+
 // The earlier entry a figure restates ("" for none): a prose figure or a
 // table row (not a fresh one, FreshTableRows) equal to an earlier entry's;
 // a reference's figure only when it is that figure ("Reference path: 2.538
 // ms"), else this entry measured it; a Result's figure equal to an earlier
-// entry's that names that entry ("bf16 31.42 ms (as in PLN-001)").
+// entry's that names that entry ("bf16 31.42 ms (as in PLN-001)"); a side
+// of a comparison that restates an earlier entry whole (RestatedComparisons).
 std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier, const std::set<int>& fresh_rows,
-                         const std::set<int>& compared) {
+                         const std::set<int>& compared, const std::set<int>& restated_sides) {
+  if (!f.table && restated_sides.count(f.line) && f.run.config.count("side")) return EarlierEntryOf(f.run, earlier, false);
   const bool table = f.table && ThreeDigits(f.run) &&
                      (!fresh_rows.count(f.line) || (compared.count(f.line) && BeforeSide(f.run)));
   std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
@@ -455,9 +480,10 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);
     const std::set<int> fresh_rows = FreshTableRows(e, figs, earlier), compared = ComparedRows(figs);
+    const std::set<int> restated_sides = RestatedComparisons(figs, earlier);
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
-      const std::string from = RestatedFrom(f, earlier, fresh_rows, compared);
+      const std::string from = RestatedFrom(f, earlier, fresh_rows, compared, restated_sides);
       if (!HasBaseMetric(f.run)) {  // "256x4096: 1.05x": a ratio to another run, no measurement
         if (un) un->push_back({f.line, f.text, "only derived figures (a speedup, a change), no run's own"});
         continue;

@@ -17,7 +17,7 @@ bool JobDuration(const std::string& s, size_t start) {
   size_t b = start;
   const std::string w = Lower(WordBefore(s, start, &b));
   // "after 3 s", "succeeded in 40 s", "compile `148.4s`" (job_duration_leads).
-  if (ReaderLexicon().job_duration_leads.count(w)) return true;
+  if (ReaderLexicon().job_duration_leads.count(w)) return !SpansACount(s, start);  // "8 tokens in 1540ms": a run's
   if (w == "at" && Lower(WordBefore(s, b)) == "out") return true;  // "times out at 60 seconds": a limit
   // "compilation took 85 s": the compiler's time, not the benchmark's.
   if (w == "took" && Lower(WordBefore(s, b)).rfind("compil", 0) == 0) return true;

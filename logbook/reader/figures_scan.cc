@@ -241,6 +241,8 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
   } else if (!u.own && arrow_left >= 0 && !sign && !arrow_unit.empty() && AfterArrow(s, start)) {
     u.unit = arrow_unit;  // "14.71→14.82 (+0.11 pp)": the unit of the figure before the arrow
     u.len = 0;
+  } else if (!u.own && !sign && !u.glued) {
+    if (std::string vs = VersusUnit(s, u.at); !vs.empty()) u.unit = vs, u.len = 0;  // "9.4 vs 9.45s": s
   }
   *unit_out = u.unit.empty() && mode.prose ? mode.carry : u.unit;
   if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);
@@ -625,6 +627,8 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
                                                         !StatisticWord(post) && !UnitOf(post, &probe))
       f.word = post;  // "~3.8 us launch overhead vs 51 us kernel"
   if (!f.derived) FromTo(st, start, &f);
+  VersusSides(st, start, &f);
+  st.companions = 0;
   if (f.metric == "time_share_pct" && f.word.empty()) f.word = CodeName(s, st.i);
   if (UnitInfo u{}; st.mode.prose && !f.derived && !f.not_run && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
   // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
@@ -649,46 +653,6 @@ bool SpeedupOfNoRun(const std::string& s, size_t at) {
   size_t e = 0;
   const std::string w = Lower(WordAt(s, at, &e));
   return w == "slower" || w == "off" || w == "short" || w == "away" || w == "behind";
-}
-
-// "0.5852 ms (1433 GB/s)": a figure of another metric opening the
-// parentheses right after a figure is the same run's, named as it is.
-bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& num) {
-  if (st.out.empty() || st.last_end == std::string::npos || st.last_end > start || st.depth != 1) return false;
-  const Figure& prev = st.out.back();
-  if (prev.derived || f.metric == kNoUnit || prev.metric == kNoUnit) return false;
-  // "2.08 s (min: 1.77 s, max: 2.39 s)": after one statistic of the figure, the next one.
-  const size_t us = prev.metric.find('_');
-  const bool continues = us != std::string::npos && prev.metric.substr(us + 1) == f.metric && StatisticWord(prev.metric.substr(0, us));
-  int parens = 0;
-  std::string stat;
-  size_t k = st.last_end;
-  for (; k < start && st.s[k] != '(' && !(continues && st.s[k] == ','); ++k)
-    if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*') return false;
-  for (; k < start; ++k) {
-    if (st.s[k] == '(') {
-      ++parens;
-    } else if (std::isalpha(static_cast<unsigned char>(st.s[k]))) {
-      // "(peak 38.2 GiB)", "(mean 3.1 ms)": one word naming the figure's statistic or what it measures.
-      size_t e = k;
-      while (e < start && std::isalpha(static_cast<unsigned char>(st.s[e]))) ++e;
-      const std::string w = Lower(st.s.substr(k, e - k));
-      if (!(w == "peak" || StatisticWord(w) || MetricWord(w))) return false;
-      if (w == "peak" || StatisticWord(w)) stat = w;
-      k = e - 1;
-    } else if (st.s[k] != ' ' && st.s[k] != '`' && st.s[k] != '*' && st.s[k] != ':' && !(continues && st.s[k] == ',')) {
-      return false;
-    }
-  }
-  // Of the figure's own metric only a named statistic ("min: 1.77 s"), kept under its name.
-  const bool same = prev.metric == f.metric || continues;
-  if ((continues ? parens > 1 : parens != 1) || (same && stat.empty())) return false;
-  if (same) f.metric = stat + "_" + f.metric;
-  f.word = prev.word, f.named = prev.named, f.subject = prev.subject, f.sentence = prev.sentence;
-  f.restated = prev.restated, f.run_tag = prev.run_tag, f.not_run = prev.not_run, f.refers = prev.refers;
-  f.decimals = f.decimals == -2 ? -1 : WrittenDecimals(num);
-  st.out.push_back(f);
-  return true;
 }
 
 // The lower end of a range whose upper end `f` (written `num`) starts at
@@ -824,7 +788,7 @@ void ScanNumber(FigureScan& st, bool sign) {
   // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
   const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||
                                              (st.arrow_left >= 0 && AfterArrow(s, start)));
-  if (st.depth > 0 && !f.derived && !paren_change) {
+  if (st.depth > 0 && !f.derived && !paren_change && !VersusSide(st, start, i, f)) {
     if (ParenCompanion(st, start, f, num)) {
       st.last_end = i;
     } else if (f.metric != kNoUnit && f.metric != kCarried && !f.unit.empty() && !f.not_run &&
@@ -874,6 +838,7 @@ void ScanText(FigureScan& st) {
     const char c = s[i];
     if (c == '(' || c == ')') {
       st.depth = c == '(' ? st.depth + 1 : std::max(0, st.depth - 1);
+      st.companions = 0;
       ++i;
       continue;
     }

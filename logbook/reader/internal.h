@@ -259,6 +259,21 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
                 const std::string& num);
 bool SpeedupOfNoRun(const std::string& s, size_t at);
 bool ParenCompanion(FigureScan& st, size_t start, Figure f, const std::string& num);
+// figures_pairs.cc: the sides of a comparison of runs ("12.4s vs 12.6s",
+// "about 736 ns/call versus about 2 ns/call"): where a versus word
+// (versus_words) stands right before a number, else npos; whether one
+// follows a figure ending at `end` (past at most three words); the unit of
+// the number after one at `at` ("9.4 vs 9.45s"); whether a figure in
+// parentheses is such a side, not an aside; each side keyed side=1, 2 ...
+size_t VersusBefore(const std::string& s, size_t start);
+bool VersusAfter(const std::string& s, size_t end);
+std::string VersusUnit(const std::string& s, size_t at);
+bool VersusSide(const FigureScan& st, size_t start, size_t end, const Figure& f);
+void VersusSides(FigureScan& st, size_t start, Figure* f);
+// Whether the word ending the text before `at` follows a count that opens
+// parentheses ("(8 tokens in", "(512 requests over"; count_span_words): the
+// time after it is what that much work took, a run's figure.
+bool SpansACount(const std::string& s, size_t at);
 bool DifferenceAfter(const std::string& s, size_t at);
 void ScanWrittenNumbers(const std::string& t, std::set<double>* out);
 std::vector<std::pair<int, std::string>> TextOutsideEntries(const Logbook& logbook);
@@ -573,6 +588,7 @@ struct FigureScan {
   int from_figure = -1;  // index in `out` of a figure written after "from" (prose: "from 31.2 ms to 27.9 ms")
   int lists = 0;         // " / " lists read so far (Figure::list)
   std::vector<Figure> asides;  // figures in parentheses no figure before them takes: listed, never a run's
+  int companions = 0;  // figures ParenCompanion took in the parentheses open now, after the run's own
   size_t delta_end = std::string::npos;  // past the last figure a change adds or saves ("adds ~3 s")
   // Why each number with a unit that is no figure at all was passed over
   // ("polled for 4 min": an event's duration; NoFigureWhy, a rating).

@@ -125,7 +125,7 @@ TEST(ReaderFigures, AProfilersShareOfTimeIsAFigure) {
 // A figure in parentheses after another of another metric is the same
 // run's, also named by a word ("(peak 38.2 GiB"); one nothing takes ("2.1 s
 // warmup" beside a time) is still returned, as no run's figure, so that it
-// gets a fate.
+// gets a fate; a comparison's sides ("A vs B") are runs' figures.
 TEST(ReaderFigures, AnAsideInParenthesesIsACompanionOrListed) {
   auto f = Figures("step 412 ms (peak 38.2 GiB, 2.1 s warmup)", false);
   ASSERT_EQ(f.size(), 3u);
@@ -135,9 +135,11 @@ TEST(ReaderFigures, AnAsideInParenthesesIsACompanionOrListed) {
   EXPECT_EQ(f[1].not_run, nullptr);
   EXPECT_EQ(f[2].metric, "time_s");
   EXPECT_NE(f[2].not_run, nullptr);
+  // Two runs compared in parentheses are no aside: each is its run's figure.
   auto g = Figures("NCU shows (~3.8 us Triton vs ~4.5 us CuTe-DSL)", false);
   ASSERT_EQ(g.size(), 2u);
-  for (const auto& x : g) EXPECT_NE(x.not_run, nullptr);
+  for (const auto& x : g) EXPECT_EQ(x.not_run, nullptr);
+  EXPECT_NE(g[0].word, g[1].word);
 }
 
 // "from A to B" pairs a change's figures as before and after, in a bullet
