@@ -272,6 +272,11 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
 // task of a checklist ("- [ ] decode: >60 tok/s"): listed, not runs
 // (classify_plans.cc).
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// The figures of a part of a document whose title calls it an estimate
+// (IsEstimateTitle), unless the part names what it measured or runs a
+// command: estimates, listed (classify_plans.cc).
+void DropEstimateDocument(const Logbook& logbook, const Entry& entry, std::vector<RecordedFigure>* out,
+                          std::vector<UnreadFigures>* unread);
 // Figures of a line or a table's row labelled only by a device's name, all
 // bandwidth, compute or memory, in a part that runs nothing ("- A100: 2.0
 // TB/s"): the device's datasheet, listed, not runs (classify_specs.cc).

@@ -15,7 +15,7 @@ namespace {
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
   std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns,
-      comparison;
+      comparison, estimate_title;
 };
 
 const SectionWords& Words() {
@@ -38,6 +38,7 @@ const SectionWords& Words() {
     take("own_text_plan_words", &w.own_text_plan);
     take("change_columns", &w.change_columns);
     take("comparison_words", &w.comparison);
+    take("estimate_title_words", &w.estimate_title);
     return w;
   }();
   return words;
@@ -127,6 +128,12 @@ bool IsPlanHeading(std::string_view name) {
 bool IsWorkedOutHeading(std::string_view name) {
   return IsPlanHeading(name) && !NameHasWord(name, Words().own_text_plan) &&
          NameHasWord(name, Words().plan, &Words().comparison);
+}
+bool NamesMeasuredPart(std::string_view name) { return NameHasWord(name, Words().measured_part); }
+bool IsEstimateTitle(std::string_view title) {
+  // The title's own name, before what it is about ("GPU-Hours Estimate: 8x H100 node").
+  const std::string_view name = title.substr(0, std::min(title.find(':'), title.find(" \xE2\x80\x94 ")));
+  return NameHasWord(name, Words().estimate_title) && !NameHasWord(title, Words().measured_part);
 }
 bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words().change_columns); }
 // The recap word names the part only as its label's first or last word

@@ -326,3 +326,36 @@ TEST(ReaderClassifyPlans, ADatasheetRowAndAWorkedOutSumAreNoRuns) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A document whose title names it an estimate ("# Compute Estimate: ...",
+// "# Build Time Forecast") works out what runs would take: its parts'
+// fields, worked sums, tables and blocks are estimates, none a run. A part
+// that names what it measured ("## Measured calibration") or runs a
+// command is a record all the same.
+TEST(ReaderClassifyPlans, AnEstimateDocumentRecordsNoRun) {
+  const std::string doc =
+      "# Compute Estimate: nightly index rebuild on 4 workers\n\n"
+      "## Step A: shard the corpus\n\n**Workers:** 4\n**Time:** 25 min\n\n"
+      "## Step B: encode\n\n```\nper shard: 40 s\nshards: 120\ntotal: 120 x 40 s = 80 min\n```\n\n"
+      "## Totals\n\n| step | time |\n|---|---|\n| A | 25 min |\n| B | 80 min |\n\n"
+      "## Measured calibration\n\n- encode, one shard: 38.6 s\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {6, 11, 13, 20, 21}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[6].find("estimate"), std::string::npos) << why[6];
+  EXPECT_TRUE(kept.count(25)) << ::testing::PrintToString(why);
+}
+
+// A title that names the estimate beside what was measured ("Estimated vs
+// measured ...") is no estimate of the whole document.
+TEST(ReaderClassifyPlans, AnEstimateBesideMeasuredInTheTitleKeepsTheRuns) {
+  const std::string doc =
+      "# Estimated vs measured encode time\n\n## Run 1\n\n- encode, one shard: 38.6 s\n";
+  EXPECT_TRUE(KeptLines(doc).count(5));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
