@@ -359,3 +359,24 @@ TEST(ReaderClassifyPlans, AnEstimateBesideMeasuredInTheTitleKeepsTheRuns) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// Headings in other scripts name plans and explanations too: "### 预期性能"
+// (expected performance), "### Выводы" (conclusions), "### 결론"
+// (conclusion). A word of a script written without spaces is found inside
+// the heading's run of letters; the measured parts beside them stay runs.
+TEST(ReaderClassifyPlans, PlanAndExplanationHeadingsInOtherScripts) {
+  const std::string doc =
+      "# 解码测试\n\n## 2026-05-02 第一轮\n\n- 吞吐: 118.4 tokens/s\n\n### 预期性能\n\n- 吞吐: 150 tokens/s\n\n"
+      "## 2026-05-03 Прогон 2\n\n- latency: 2.84 ms\n\n### Выводы\n\nВ среднем запрос шёл 3.1 ms.\n\n"
+      "## 2026-05-04 실행 3\n\n- latency: 4.27 ms\n\n### 결론\n\n평균 지연은 5.5 ms 이다.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 13, 21}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {9, 17, 25}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
