@@ -186,6 +186,9 @@ std::string BareQuality(const std::string& s, size_t start, const ScanMode& mode
 // val_loss, "ppl" of ppl): no run's name; also whether a metric is a unit's
 // or one named apart from it ("time_s" of "after_time_s").
 bool NamesOwnMetric(const std::string& word, const std::string& metric);
+// A bound word right after a figure's unit ("4 ms or less", "2 ms 以下";
+// bound_words_after of vocabulary.json).
+bool BoundWordAfter(const std::string& s, size_t at);
 bool BoundMarkBefore(const std::string& s, size_t at);
 bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to);
 std::string WordBefore(const std::string& s, size_t at, size_t* begin = nullptr);

@@ -380,3 +380,21 @@ TEST(ReaderClassifyPlans, PlanAndExplanationHeadingsInOtherScripts) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A word after a figure that makes it a bound ("4 ms or less", "2 ms 以下",
+// "5ms 이하": at most; "以上", "이상": at least) states a claim or a goal,
+// not a reading; the plain figure beside it is the run's.
+TEST(ReaderClassifyPlans, ABoundWordAfterAFigureIsNoReading) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = ReadEntry("# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - lock keys\n\n",
+                              "- p95 latency: 4 ms or less\n- 平均延迟: 2 ms 以下\n- p99 지연: 5ms 이하\n"
+                              "- p50 latency: 1.37 ms\n", &unread);
+  EXPECT_NE(OnLine(figs, 10), nullptr);
+  for (int line : {7, 8, 9}) EXPECT_EQ(OnLine(figs, line), nullptr) << line;
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
