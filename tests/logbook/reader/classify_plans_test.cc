@@ -398,3 +398,23 @@ TEST(ReaderClassifyPlans, ABoundWordAfterAFigureIsNoReading) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A section that describes the test machine in another language ("##
+// 测试环境", test environment; "## Характеристики стенда", the bench's
+// characteristics) states its specifications, not a run, like "## Test
+// Environment"; the dated run below stays.
+TEST(ReaderClassifyPlans, ATestMachineSectionInAnotherLanguageRecordsNoRun) {
+  const std::string doc =
+      "# 检索服务压测\n\n## 测试环境\n\n```\nCPU    : 16 cores\nRAM    : 64 GB\nDisk   : 3200 MB/s\n```\n\n"
+      "## Характеристики стенда\n\n- RAM: 32 GB\n\n## 2026-05-02 第一轮\n\n- p50 latency: 1.37 ms\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(17)) << ::testing::PrintToString(why);
+  for (int line : {7, 8, 13}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
