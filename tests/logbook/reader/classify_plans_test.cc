@@ -418,3 +418,24 @@ TEST(ReaderClassifyPlans, ATestMachineSectionInAnotherLanguageRecordsNoRun) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A ledger of a pipeline's tasks ("| task | status | duration |", "| 任务 |
+// 状态 | 耗时 |") tells how long each job took beside whether it passed:
+// job durations, no run's figures. The throughput table of the run stays.
+TEST(ReaderClassifyPlans, ATaskLedgersDurationsAreNoRuns) {
+  const std::string doc =
+      "# Nightly pipeline\n\n## 2026-05-06 run\n\n| task | status | duration |\n|---|---|---|\n"
+      "| fetch weights | ✅ done | 41.2s |\n| quantize | ✅ done | 129.7s |\n\n"
+      "| 任务 | 状态 | 耗时 |\n|---|---|---|\n| 调优 | ✅ 成功 | 610.4s |\n\n"
+      "| batch | throughput |\n|---|---|\n| 8 | 5120.5 tokens/s |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(16)) << ::testing::PrintToString(why);
+  for (int line : {7, 8, 12}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
