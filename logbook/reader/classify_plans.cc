@@ -12,6 +12,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/segment.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -151,6 +152,22 @@ void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vect
     }
   }
   *out = std::move(kept);
+}
+
+// A document whose title calls it an estimate (IsEstimateTitle: "#
+// GPU-Hours Estimate: ...") works out what runs would take: the figures of
+// its parts are estimates, listed, not tabled. A part that names what it
+// measured ("## Measured calibration"; measured_part_words) or runs a
+// command records its runs all the same.
+void DropEstimateDocument(const Logbook& logbook, const Entry& entry, std::vector<RecordedFigure>* out,
+                          std::vector<UnreadFigures>* unread) {
+  if (out->empty() || !IsEstimateTitle(logbook.title) || !entry.commands.empty() ||
+      NamesMeasuredPart(entry.heading))
+    return;
+  for (const auto& f : *out)
+    if (unread && !(!unread->empty() && unread->back().line == f.line))
+      unread->push_back({f.line, f.text, "an estimate (the document's title: \"" + logbook.title + "\"), not a run"});
+  out->clear();
 }
 
 }  // namespace moelog::logbook::reader

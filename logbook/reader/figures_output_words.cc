@@ -47,7 +47,8 @@ const OutputWords& OutputVocabulary() {
 }
 
 // A number token as printed: "0.672896", "-0.00", "1,295.95", "~0.73",
-// "2.1e9"; a unit glued after it ("0.0051ms", "53.6%") goes to `unit`.
+// "2.1e9"; a unit glued after it ("0.0051ms", "53.6%") goes to `unit`. A
+// range ("50-100") is none.
 bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bool* approx) {
   size_t p = 0;
   *approx = false;
@@ -69,6 +70,9 @@ bool NumberToken(const std::string& tok, std::string* num, std::string* unit, bo
   while (!num->empty() && (num->back() == ',' || num->back() == '.')) num->pop_back();
   std::string rest = tok.substr(p);
   while (!rest.empty() && (rest.back() == ',' || rest.back() == ';')) rest.pop_back();
+  // "50-100", "~30-60": a range a person wrote (what a run takes, guessed),
+  // or a date; no program prints one value so.
+  if (rest.size() > 1 && rest[0] == '-' && std::isdigit(static_cast<unsigned char>(rest[1]))) return false;
   *unit = rest;
   return ParseNumber(*num).has_value() && (rest.empty() || !std::isdigit(static_cast<unsigned char>(rest[0])));
 }

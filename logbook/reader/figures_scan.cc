@@ -1,4 +1,5 @@
 #include "engine/format.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_slash.h"
 #include "logbook/reader/internal.h"
 
@@ -664,7 +665,18 @@ struct RangeLow {
   double value = 0;
   int decimals = -1;
   bool replace = false;
+  bool approximate = false;  // "~30-60 ms", "about 2-4 s": a guess at what a run takes
 };
+
+// Whether an approximation ("~", "≈", a word of approximation_words) stands
+// right before the number that starts at `n`.
+bool ApproximateBefore(const std::string& s, size_t n) {
+  static const auto* approx = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "approximation_words"));
+  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '`' || s[n - 1] == '*')) --n;
+  if (n > 0 && s[n - 1] == '~') return true;
+  if (n >= 3 && s.compare(n - 3, 3, "\xE2\x89\x88") == 0) return true;
+  return approx->count(Lower(WordBefore(s, n))) > 0;
+}
 bool RangeEnds(const FigureScan& st, size_t start, const std::string& num, const Figure& f, RangeLow* low) {
   const std::string& s = st.s;
   size_t p = start;
@@ -685,6 +697,7 @@ bool RangeEnds(const FigureScan& st, size_t start, const std::string& num, const
   if (!lo || !hi || *hi == 0 || *lo > *hi) return false;
   low->value = f.value * (*lo / *hi);
   low->decimals = WrittenDecimals(s.substr(n, u - n));
+  low->approximate = ApproximateBefore(s, n);
   if (!st.out.empty() && st.last_end != std::string::npos && st.last_end >= u && st.last_end <= start) {
     const Figure& prev = st.out.back();  // read already: with its own unit ("17.22% to 17.29%") or none
     const bool bare = prev.unit.empty() || prev.metric == kNoUnit || prev.metric == kCarried;
@@ -746,6 +759,7 @@ static void NoRunMarks(FigureScan& st, size_t start, Figure* f) {
   if (!f->derived && (ComputedFigure(s, start) || OperandFigure(s, start, st.i)))
     f->not_run = "computed from the numbers before \"=\" or \"\u2248\", not a measurement";
   if (BoundMarkBefore(s, start)) f->not_run = "a bound (written after <, >, \u2264 or \u2265): a claim, a goal or a limit, not a reading";
+  if (BoundWordAfter(s, st.i)) f->not_run = "a bound (written before or less, or more, \u4ee5\u4e0b ...): a claim or a goal, not a reading";
 }
 
 void ScanNumber(FigureScan& st, bool sign) {
@@ -784,6 +798,8 @@ void ScanNumber(FigureScan& st, bool sign) {
   // "takes 2-3 h to build", "1-2 days": whole hours or days a task is thought to take.
   if (ends && f.metric == "wall_time_s" && low.decimals <= 0 && num.find('.') == std::string::npos)
     f.not_run = "a range of whole hours or minutes (what a task is thought to take), not a run's figure", ends = false;
+  // "~50-100 ms", "about 5-8 ms": a range written as approximate guesses at what runs take.
+  if (ends && low.approximate) f.not_run = "an approximate range (what a run is thought to take), not a run's figure", ends = false;
   // Asides, but for another metric of the figure before them, and for a
   // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
   const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||

@@ -16,7 +16,7 @@ namespace {
 
 // The words of data/reader/table.json, read once.
 struct TableWords {
-  std::set<std::string> quality, no_run, measured, remarks, paren_statistics;
+  std::set<std::string> quality, no_run, measured, remarks, paren_statistics, status, ledger_times;
   std::map<std::string, std::string> aliases, devices;
 };
 
@@ -26,7 +26,8 @@ const TableWords& Vocab() {
     const char* file = "data/reader/table.json";
     for (const auto& [key, into] : {std::pair{"quality_words", &w.quality}, std::pair{"no_run_cells", &w.no_run},
                                     std::pair{"measured_words", &w.measured}, std::pair{"remark_headers", &w.remarks},
-                                    std::pair{"paren_statistics", &w.paren_statistics}})
+                                    std::pair{"paren_statistics", &w.paren_statistics},
+                                    std::pair{"status_headers", &w.status}, std::pair{"ledger_time_headers", &w.ledger_times}})
       *into = DataWords(file, key);
     for (const auto& [key, into] : {std::pair{"header_key_aliases", &w.aliases}, std::pair{"device_words", &w.devices}})
       *into = DataWordMap(file, key);
@@ -626,6 +627,16 @@ bool MeasuredBareColumn(const TableBlock& t, size_t c, const std::string& header
   return any;
 }
 
+// Whether column `c` of a ledger of tasks ("| task | status | duration |",
+// "| 任务 | 状态 | 耗时 |": a status column beside it; status_headers of
+// table.json) tells how long each task took (ledger_time_headers): a job's
+// duration, no run's figure.
+static bool LedgerTimeColumn(const std::vector<std::string>& headers, size_t c) {
+  auto plain = [](const std::string& h) { return Lower(parse_detail::Trim(h.substr(0, h.find('(')))); };
+  if (!Vocab().ledger_times.count(plain(headers[c]))) return false;
+  return std::any_of(headers.begin(), headers.end(), [&](const std::string& h) { return Vocab().status.count(plain(h)) > 0; });
+}
+
 // The metric each column of a table holds (from its header, else from the
 // units its cells are written in), every column its own metric.
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
@@ -642,6 +653,8 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     }
     if ((EstimateColumn(headers->back()) && c > 0) || NamesUnderDerivedHeader(t, c, cols.back())) cols.back() = ColumnInfo{};
   }
+  for (size_t c = 0; c < cols.size(); ++c)
+    if (LedgerTimeColumn(*headers, c)) cols[c] = ColumnInfo{};
   if (LetterKeyColumn(t, *headers)) cols[0] = ColumnInfo{};
   FactorColumns(t, *headers, &cols);
   StatisticColumns(*headers, &cols);

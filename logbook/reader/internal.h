@@ -186,6 +186,9 @@ std::string BareQuality(const std::string& s, size_t start, const ScanMode& mode
 // val_loss, "ppl" of ppl): no run's name; also whether a metric is a unit's
 // or one named apart from it ("time_s" of "after_time_s").
 bool NamesOwnMetric(const std::string& word, const std::string& metric);
+// A bound word right after a figure's unit ("4 ms or less", "2 ms 以下";
+// bound_words_after of vocabulary.json).
+bool BoundWordAfter(const std::string& s, size_t at);
 bool BoundMarkBefore(const std::string& s, size_t at);
 bool PercentClauseIsMfu(const std::string& s, size_t from, size_t to);
 std::string WordBefore(const std::string& s, size_t at, size_t* begin = nullptr);
@@ -287,6 +290,11 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
 // task of a checklist ("- [ ] decode: >60 tok/s"): listed, not runs
 // (classify_plans.cc).
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// The figures of a part of a document whose title calls it an estimate
+// (IsEstimateTitle), unless the part names what it measured or runs a
+// command: estimates, listed (classify_plans.cc).
+void DropEstimateDocument(const Logbook& logbook, const Entry& entry, std::vector<RecordedFigure>* out,
+                          std::vector<UnreadFigures>* unread);
 // Figures of a line or a table's row labelled only by a device's name, all
 // bandwidth, compute or memory, in a part that runs nothing ("- A100: 2.0
 // TB/s"): the device's datasheet, listed, not runs (classify_specs.cc).

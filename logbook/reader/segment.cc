@@ -15,7 +15,7 @@ namespace {
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
   std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns,
-      comparison, frame;
+      comparison, frame, estimate_title;
 };
 
 const SectionWords& Words() {
@@ -39,6 +39,7 @@ const SectionWords& Words() {
     take("change_columns", &w.change_columns);
     take("comparison_words", &w.comparison);
     take("frame_sections", &w.frame);
+    take("estimate_title_words", &w.estimate_title);
     return w;
   }();
   return words;
@@ -54,6 +55,14 @@ std::string SectionKey(std::string_view name) {
   std::string out;
   for (char c : s.substr(p))
     if (c != '*' && c != '_' && c != '`' && c != ':') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // Cyrillic capitals in lower case too ("Выводы" as "выводы"): U+0410..042F.
+  for (size_t i = 0; i + 1 < out.size(); ++i) {
+    auto b = static_cast<unsigned char>(out[i + 1]);
+    if (static_cast<unsigned char>(out[i]) != 0xD0 || b < 0x90 || b > 0xAF) continue;
+    if (b < 0xA0) out[i + 1] = static_cast<char>(b + 0x20);
+    else out[i] = static_cast<char>(0xD1), out[i + 1] = static_cast<char>(b - 0x20);
+    ++i;
+  }
   return Trim(out);
 }
 
@@ -89,16 +98,38 @@ namespace {
 // Whether a word of section name `name`, or two words in a row ("success
 // metrics", "to track"), is one of `words`; with `unless_after`, not right
 // after one of those ("faster than expected").
+// The bytes of the letter at `p` of `s`: an ASCII letter or digit, or a
+// UTF-8 letter of a script a heading may be written in (Greek, Cyrillic:
+// two bytes; kana, CJK, Hangul: three); 0 for anything else (a dash, an
+// emoji, a space).
+size_t LetterAt(const std::string& s, size_t p) {
+  const auto c = static_cast<unsigned char>(s[p]);
+  if (std::isalnum(c)) return 1;
+  const size_t n = c >= 0xCE && c <= 0xD4 ? 2 : c >= 0xE3 && c <= 0xED ? 3 : 0;
+  return p + n <= s.size() ? n : 0;
+}
+
+// Whether `word` is one of `words`; a word of a script written without
+// spaces between words (kana, CJK, Hangul: "预期性能" holds "预期") when
+// one of `words` in such a script is inside it.
+bool OneOf(const std::string& word, const std::set<std::string>& words) {
+  if (words.count(word)) return true;
+  if (static_cast<unsigned char>(word[0]) < 0xE3) return false;
+  for (auto it = words.lower_bound("\xE3"); it != words.end(); ++it)
+    if (word.find(*it) != std::string::npos) return true;
+  return false;
+}
+
 bool NameHasWord(std::string_view name, const std::set<std::string>& words, const std::set<std::string>* unless_after = nullptr) {
   const std::string key = SectionKey(name);
   std::string last;
   for (size_t p = 0; p < key.size();) {
-    while (p < key.size() && !std::isalnum(static_cast<unsigned char>(key[p]))) ++p;
+    while (p < key.size() && LetterAt(key, p) == 0) ++p;
     size_t e = p;
-    while (e < key.size() && std::isalnum(static_cast<unsigned char>(key[e]))) ++e;
+    while (e < key.size() && LetterAt(key, e) > 0) e += LetterAt(key, e);
     if (e == p) break;
     const std::string word = key.substr(p, e - p);
-    if ((words.count(word) || (!last.empty() && words.count(last + " " + word))) && !(unless_after && unless_after->count(last)))
+    if ((OneOf(word, words) || (!last.empty() && words.count(last + " " + word))) && !(unless_after && unless_after->count(last)))
       return true;
     last = word;
     p = e;
@@ -128,6 +159,12 @@ bool IsPlanHeading(std::string_view name) {
 bool IsWorkedOutHeading(std::string_view name) {
   return IsPlanHeading(name) && !NameHasWord(name, Words().own_text_plan) &&
          NameHasWord(name, Words().plan, &Words().comparison);
+}
+bool NamesMeasuredPart(std::string_view name) { return NameHasWord(name, Words().measured_part); }
+bool IsEstimateTitle(std::string_view title) {
+  // The title's own name, before what it is about ("GPU-Hours Estimate: 8x H100 node").
+  const std::string_view name = title.substr(0, std::min(title.find(':'), title.find(" \xE2\x80\x94 ")));
+  return NameHasWord(name, Words().estimate_title) && !NameHasWord(title, Words().measured_part);
 }
 bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words().change_columns); }
 // The recap word names the part only as its label's first or last word

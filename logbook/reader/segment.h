@@ -76,6 +76,14 @@ bool IsPlanHeading(std::string_view name);
 // (own_text_plan_words): a dated entry so headed that runs nothing works out
 // what could be ("## 2026-03-03 Back-of-envelope").
 bool IsWorkedOutHeading(std::string_view name);
+// A document title whose name (before a colon or a dash) calls the whole
+// document an estimate ("GPU-Hours Estimate: ...", "Build Time Forecast";
+// estimate_title_words of sections.json) and not what was measured beside
+// it ("Estimated vs measured ..."; measured_part_words).
+bool IsEstimateTitle(std::string_view title);
+// A part's name that says it reports what was measured ("Measured
+// calibration", "Roofline position now"; measured_part_words).
+bool NamesMeasuredPart(std::string_view name);
 // A heading that names a part recapping or comparing runs by one of its
 // words ("Key observations", "Final Performance Summary", "Comparison To Exp
 // 2", "Algorithm Evolution"; recap_words of sections.json): its figures that

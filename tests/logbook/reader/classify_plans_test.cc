@@ -326,3 +326,116 @@ TEST(ReaderClassifyPlans, ADatasheetRowAndAWorkedOutSumAreNoRuns) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A document whose title names it an estimate ("# Compute Estimate: ...",
+// "# Build Time Forecast") works out what runs would take: its parts'
+// fields, worked sums, tables and blocks are estimates, none a run. A part
+// that names what it measured ("## Measured calibration") or runs a
+// command is a record all the same.
+TEST(ReaderClassifyPlans, AnEstimateDocumentRecordsNoRun) {
+  const std::string doc =
+      "# Compute Estimate: nightly index rebuild on 4 workers\n\n"
+      "## Step A: shard the corpus\n\n**Workers:** 4\n**Time:** 25 min\n\n"
+      "## Step B: encode\n\n```\nper shard: 40 s\nshards: 120\ntotal: 120 x 40 s = 80 min\n```\n\n"
+      "## Totals\n\n| step | time |\n|---|---|\n| A | 25 min |\n| B | 80 min |\n\n"
+      "## Measured calibration\n\n- encode, one shard: 38.6 s\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {6, 11, 13, 20, 21}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[6].find("estimate"), std::string::npos) << why[6];
+  EXPECT_TRUE(kept.count(25)) << ::testing::PrintToString(why);
+}
+
+// A title that names the estimate beside what was measured ("Estimated vs
+// measured ...") is no estimate of the whole document.
+TEST(ReaderClassifyPlans, AnEstimateBesideMeasuredInTheTitleKeepsTheRuns) {
+  const std::string doc =
+      "# Estimated vs measured encode time\n\n## Run 1\n\n- encode, one shard: 38.6 s\n";
+  EXPECT_TRUE(KeptLines(doc).count(5));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// Headings in other scripts name plans and explanations too: "### 预期性能"
+// (expected performance), "### Выводы" (conclusions), "### 결론"
+// (conclusion). A word of a script written without spaces is found inside
+// the heading's run of letters; the measured parts beside them stay runs.
+TEST(ReaderClassifyPlans, PlanAndExplanationHeadingsInOtherScripts) {
+  const std::string doc =
+      "# 解码测试\n\n## 2026-05-02 第一轮\n\n- 吞吐: 118.4 tokens/s\n\n### 预期性能\n\n- 吞吐: 150 tokens/s\n\n"
+      "## 2026-05-03 Прогон 2\n\n- latency: 2.84 ms\n\n### Выводы\n\nВ среднем запрос шёл 3.1 ms.\n\n"
+      "## 2026-05-04 실행 3\n\n- latency: 4.27 ms\n\n### 결론\n\n평균 지연은 5.5 ms 이다.\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 13, 21}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {9, 17, 25}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A word after a figure that makes it a bound ("4 ms or less", "2 ms 以下",
+// "5ms 이하": at most; "以上", "이상": at least) states a claim or a goal,
+// not a reading; the plain figure beside it is the run's.
+TEST(ReaderClassifyPlans, ABoundWordAfterAFigureIsNoReading) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = ReadEntry("# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - lock keys\n\n",
+                              "- p95 latency: 4 ms or less\n- 平均延迟: 2 ms 以下\n- p99 지연: 5ms 이하\n"
+                              "- p50 latency: 1.37 ms\n", &unread);
+  EXPECT_NE(OnLine(figs, 10), nullptr);
+  for (int line : {7, 8, 9}) EXPECT_EQ(OnLine(figs, line), nullptr) << line;
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A section that describes the test machine in another language ("##
+// 测试环境", test environment; "## Характеристики стенда", the bench's
+// characteristics) states its specifications, not a run, like "## Test
+// Environment"; the dated run below stays.
+TEST(ReaderClassifyPlans, ATestMachineSectionInAnotherLanguageRecordsNoRun) {
+  const std::string doc =
+      "# 检索服务压测\n\n## 测试环境\n\n```\nCPU    : 16 cores\nRAM    : 64 GB\nDisk   : 3200 MB/s\n```\n\n"
+      "## Характеристики стенда\n\n- RAM: 32 GB\n\n## 2026-05-02 第一轮\n\n- p50 latency: 1.37 ms\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(17)) << ::testing::PrintToString(why);
+  for (int line : {7, 8, 13}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A ledger of a pipeline's tasks ("| task | status | duration |", "| 任务 |
+// 状态 | 耗时 |") tells how long each job took beside whether it passed:
+// job durations, no run's figures. The throughput table of the run stays.
+TEST(ReaderClassifyPlans, ATaskLedgersDurationsAreNoRuns) {
+  const std::string doc =
+      "# Nightly pipeline\n\n## 2026-05-06 run\n\n| task | status | duration |\n|---|---|---|\n"
+      "| fetch weights | ✅ done | 41.2s |\n| quantize | ✅ done | 129.7s |\n\n"
+      "| 任务 | 状态 | 耗时 |\n|---|---|---|\n| 调优 | ✅ 成功 | 610.4s |\n\n"
+      "| batch | throughput |\n|---|---|\n| 8 | 5120.5 tokens/s |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(16)) << ::testing::PrintToString(why);
+  for (int line : {7, 8, 12}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

@@ -507,3 +507,20 @@ TEST(ReaderOutputFigures, BracketLedTimerLinesAreFiguresByTheirLabel) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A value written as a range ("~30-60 ms", "2-4 ms") in a block of
+// "name: value" lines is a person's guess at what a run takes, not a
+// program's printed figure: no run's figure. A single value beside it is.
+TEST(ReaderOutputFigures, ARangeInAPrintedBlockIsNoFigure) {
+  const auto figs = ReadEntry("# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - cache warmup\n\n",
+                              "```\nCold start time (5 calls): ~30-60 ms\nWarm call time: 2-4 ms\nHit ratio: 97.5%\n```\n");
+  for (const auto& f : figs) EXPECT_TRUE(f.line == 10) << f.line << " " << f.text;
+  EXPECT_EQ(OnLine(figs, 8), nullptr);
+  EXPECT_EQ(OnLine(figs, 9), nullptr);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
