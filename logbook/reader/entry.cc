@@ -422,6 +422,12 @@ void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, 
   scope.share = NamesShares(f.name + " " + f.qualifier);
   scope.label = f.name + " " + f.qualifier;
   scope.label_unit = LabelUnitOf(f.name);  // "- **Cycles:** 147,734"
+  // "- Measured gain: 0.63 s": what a change gained or saved (ChangeLabelBefore).
+  const std::string named = f.name + " " + f.qualifier + ": ";
+  if (!f.value.empty() && f.bullet.children.empty() && ChangeLabelBefore(named, named.size()) && !Figures(f.value, false).empty()) {
+    if (unread) unread->push_back({f.bullet.line, f.bullet.text, "what a change gains or saves (its label names a gain or a saving), not one run's figure"});
+    return;
+  }
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   scope.sibling_unit = SiblingUnit(f.bullet.children);
   const size_t from = out->size();

@@ -633,6 +633,11 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   scope.check = scope.check || CheckColumn(label) || Lower(label).find("correctness") != std::string::npos;
   scope.repeats = scope.repeats || SaysRepeats(text);
   scope.share = scope.share || NamesShares(label);
+  // "- Measured gain: 0.63 s": what a change gained or saved (ChangeLabelBefore).
+  if (colon != std::string::npos && b.children.empty() && ChangeLabelBefore(text, colon + 1) && !Figures(rest, false).empty()) {
+    if (unread) unread->push_back({b.line, FigureText(text), "what a change gains or saves (its label names a gain or a saving), not one run's figure"});
+    return;
+  }
   if (!scope.check) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
   if (!text_override.empty()) return;
   scope.sibling_unit = SiblingUnit(b.children);

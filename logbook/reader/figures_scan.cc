@@ -752,7 +752,7 @@ bool PartsDurationFigure(FigureScan& st, size_t start) {
 static void NoRunMarks(FigureScan& st, size_t start, Figure* f) {
   const std::string& s = st.s;
   if (!f->derived && DifferenceAfter(s, st.i)) f->not_run = "a difference of two runs (smaller, faster ...), not one run's figure";
-  if (!f->derived && (DeltaLead(s, start) || DeltaContinues(st, start))) {
+  if (!f->derived && (DeltaLead(s, start) || DeltaContinues(st, start) || ChangeLabelBefore(s, start))) {
     f->not_run = "what a change adds or saves (adds, saves ...), not one run's figure";
     st.delta_end = st.i;
   }

@@ -224,6 +224,9 @@ bool DurationAdjective(const std::string& s, const UnitRead& u, size_t start);
 std::string WordAfterTime(const std::string& s, size_t at);
 std::string LeadWord(const std::string& s, size_t start, size_t* at = nullptr);
 bool EventTime(const std::string& s, const UnitRead& u);
+// A label before a figure naming what a change gains or saves ("Measured
+// gain: 0.63 s"; change_label_words of vocabulary.json).
+bool ChangeLabelBefore(const std::string& s, size_t start);
 bool DeltaLead(const std::string& s, size_t start);
 const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, const std::string& metric);
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,

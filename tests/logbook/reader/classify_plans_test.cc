@@ -439,3 +439,23 @@ TEST(ReaderClassifyPlans, ATaskLedgersDurationsAreNoRuns) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A figure labelled as what a change gained or saved ("- Measured gain:
+// 0.63 s", "- Direct savings: ~0.52 s", "- Total gain from caching: 0.11
+// s") is a difference of two runs, not a run's own figure; the measured
+// time beside it stays.
+TEST(ReaderClassifyPlans, AFigureLabelledAsAGainOrSavingIsNoRun) {
+  const std::string doc =
+      "# Parser tuning\n\n## 2026-04-02 prefix check\n\n- parse time: 8.44 s\n- Measured gain: 0.63 s (-7%)\n"
+      "- Direct savings: ~0.52 s\n- Total gain from caching: 0.11 s\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {6, 7, 8}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
