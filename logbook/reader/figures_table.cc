@@ -829,7 +829,7 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
 void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
   if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
-  if (TableBlock folded; FoldUnitColumn(t, &folded)) return TableFigures(folded, context, x, out, unread);
+  if (TableBlock pre; FoldUnitColumn(t, &pre) || ShareSlashUnits(t, &pre)) return TableFigures(pre, context, x, out, unread);
   std::vector<std::string> headers;
   std::vector<ColumnInfo> cols = TableColumns(t, &headers);
   const bool repeats = RepeatColumns(t, headers, x, &cols);  // "| config | Run1 | Run2 | Avg |": one row's figures

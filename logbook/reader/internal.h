@@ -409,6 +409,11 @@ TableBlock WithoutColumns(const TableBlock& t, const std::vector<size_t>& drop);
 // cell (decimal commas as points), the unit, spread and repeat-count columns
 // left out. False for any other table.
 bool FoldUnitColumn(const TableBlock& t, TableBlock* folded);
+// A table of cells "12.1s / 81.2 MIPS" and "8.4s / 70.3" (table_units.cc):
+// into `shared`, each bare second part written with the one unit the
+// table's other cells write after a first part of its metric. False (no
+// cell changed) for any other table.
+bool ShareSlashUnits(const TableBlock& t, TableBlock* shared);
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 bool ValueHeader(const std::string& h, const EntryCtx& x);
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x);

@@ -1,8 +1,11 @@
 // A table whose unit is a column of its own (JMH's `| Score | Error | Units
 // |`): each row's unit joins its figure's cell, and the figure's spread and
-// repeat count leave the table, before the table stage reads it.
+// repeat count leave the table, before the table stage reads it. A table of
+// "time / rate" cells that writes the rate's unit once gives it to the
+// bare rates (ShareSlashUnits).
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "logbook/numbers.h"
@@ -117,6 +120,49 @@ bool FoldUnitColumn(const TableBlock& t, TableBlock* folded) {
   std::sort(drop.begin(), drop.end());  // WithoutColumns takes them in order
   *folded = WithoutColumns(with_units, drop);
   return true;
+}
+
+namespace {
+
+// A cell "12.1s / 81.2 MIPS" or "8.4s / 70.3": its two parts (trimmed)
+// around one spaced slash, the first a number with a unit; false otherwise.
+bool SlashPair(const std::string& cell, std::string* first, std::string* second, std::string* unit1,
+               std::string* unit2) {
+  const size_t cut = cell.find(" / ");
+  if (cut == std::string::npos || cell.find(" / ", cut + 3) != std::string::npos) return false;
+  *first = Trim(cell.substr(0, cut));
+  *second = Trim(cell.substr(cut + 3));
+  return NumberCell(*first, unit1) && !unit1->empty() && NumberCell(*second, unit2);
+}
+
+}  // namespace
+
+bool ShareSlashUnits(const TableBlock& t, TableBlock* shared) {
+  constexpr size_t kMaxCells = 4096;  // bounded: a larger table is read as it is
+  std::map<std::string, std::set<std::string>> partner;  // first part's metric -> second parts' units
+  size_t bare = 0, cells = 0;
+  std::string first, second, u1, u2;
+  for (const auto& row : t.rows)
+    for (const auto& cell : row) {
+      if (++cells > kMaxCells) return false;
+      UnitInfo a{}, b{};
+      if (!SlashPair(cell, &first, &second, &u1, &u2) || !AnyUnit(u1, &a)) continue;
+      if (u2.empty()) ++bare;
+      else if (AnyUnit(u2, &b) && b.metric != a.metric) partner[a.metric].insert(u2);
+    }
+  if (bare == 0 || partner.empty()) return false;
+  *shared = t;
+  bool any = false;
+  for (auto& row : shared->rows)
+    for (auto& cell : row) {
+      UnitInfo a{};
+      if (!SlashPair(cell, &first, &second, &u1, &u2) || !u2.empty() || !AnyUnit(u1, &a)) continue;
+      const auto it = partner.find(a.metric);
+      if (it == partner.end() || it->second.size() != 1) continue;  // one unit the rate is written in, no guess
+      cell = first + " / " + second + " " + *it->second.begin();
+      any = true;
+    }
+  return any;
 }
 
 }  // namespace reader

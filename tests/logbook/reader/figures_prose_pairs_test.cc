@@ -87,5 +87,25 @@ TEST(ReaderProsePairs, AComparisonOfAnEarlierTablesTimesPerItemRestatesThem) {
   EXPECT_NE(why[14].find("restates"), std::string::npos) << why[14];
 }
 
+// "12.1s / **81.2 MIPS**" in one cell, "8.4s / 70.3" in the others: a
+// table of time / rate pairs writes the rate's unit once; every bare second
+// part is a rate in it, on its cell's row with its time.
+TEST(ReaderProsePairs, ATablesTimeRatePairsShareTheRatesUnitWrittenOnce) {
+  const auto figs = ReadEntry(kHead,
+                              "| Machine | build A | build B |\n|---|---|---|\n"
+                              "| laptop | 12.1s / **81.2 MIPS** | 8.4s / 70.3 |\n"
+                              "| desktop | 20.5s / 47.9 | 13.3s / 44.1 |\n");
+  int pairs = 0;
+  for (const auto& f : figs) {
+    if (f.run.metrics.count("time_s") == 0) continue;
+    EXPECT_EQ(f.run.metrics.size(), 2u) << f.text;
+    if (f.run.metrics.size() == 2) ++pairs;
+    if (f.run.metrics.at("time_s") == 8.4) {
+      EXPECT_DOUBLE_EQ(f.run.metrics.at("instructions_per_s"), 70.3e6);
+    }
+  }
+  EXPECT_EQ(pairs, 4);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
