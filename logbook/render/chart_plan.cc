@@ -44,7 +44,10 @@ bool Contains(const std::vector<std::string>& v, const std::string& x) {
 
 std::string AxisLabel(const std::string& k) {
   const engine::FlagSpec* f = engine::FindRunKey(k);
-  return f != nullptr && *f->axis.label ? f->axis.label : GnuplotLabel(k);
+  if (f != nullptr && *f->axis.label) return f->axis.label;
+  std::string words = k;  // an author's key ("request_rate"): said in words
+  std::replace(words.begin(), words.end(), '_', ' ');
+  return GnuplotLabel(words);
 }
 
 // Canonical text of a value for grouping ("2.0" and "2" agree).

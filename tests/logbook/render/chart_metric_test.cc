@@ -162,5 +162,17 @@ TEST(ChartPlanEmpty, AChartOfOneValueIsNotDrawn) {
   EXPECT_EQ(PlanChart(pts, {}).status().code(), Status::Code::kNotFound);
 }
 
+// A key of the author's printout ("request_rate") is said in words on the
+// axis and in the title, never with its underscores.
+TEST(ChartPlanEmpty, AnAuthorsKeyIsSaidInWords) {
+  std::vector<ChartPoint> pts;
+  for (const char* r : {"1", "4", "16"})
+    pts.push_back(Recorded({{"request_rate", r}}, {{"throughput_requests_per_s", std::stod(r) * 0.9}}));
+  auto plan = PlanChart(pts, {});
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->x_label, "request rate");
+  EXPECT_EQ(plan->what.find('_'), std::string::npos) << plan->what;
+}
+
 }  // namespace
 }  // namespace moelog::logbook
