@@ -944,7 +944,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
   ShellTimeLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out, &read);
   const std::vector<BlockLine> lines = PrintedLines(block);
-  ToolRunLines(lines, r.context, x, out, &read);
+  ToolRunLines(lines, r.context, x, out, &read, unread);
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;

@@ -435,10 +435,11 @@ void ShellTimeLines(const std::string& text, int first_line, const Config& conte
                     std::vector<RecordedFigure>* out, std::set<int>* read);
 // Load and I/O benchmark tools' printouts (wrk, fio, ApacheBench, sysbench;
 // figures_toolruns.cc): one row a run, its figures named as the tool names
-// them; the lines read go to `read`.
+// them; the lines read go to `read`; a ratio of the runs (hyperfine's
+// "1.52 ± 0.07 times faster than ...") is listed in `unread`, derived.
 struct PrintedLine;
 void ToolRunLines(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
-                  std::vector<RecordedFigure>* out, std::set<int>* read);
+                  std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread);
 Config Under(const Entry& e, int line, Config context, const EntryCtx& x);
 // An output block's configuration from outside it (key_output.cc): the
 // sub-heading, a label line right above it, the command it prints for; a

@@ -119,5 +119,24 @@ TEST(ReaderToolRuns, PerfStatCountersAreOneRow) {
   for (const auto& [m, v] : figs[0].run.metrics) EXPECT_NE(v, 2.40) << m;
 }
 
+// hyperfine's Summary: its ratio of the runs above is derived, listed, and
+// each run keeps its own row.
+TEST(ReaderToolRuns, HyperfinesSummaryRatioIsListedDerived) {
+  std::vector<UnreadFigures> unread;
+  const Logbook lb = ParseLogbook(
+      "# Log\n\n## 2026-05-02 fast against best\n\n```\nBenchmark 1: ./pack --fast corpus\n"
+      "  Time (mean \xC2\xB1 \xCF\x83):      12.3 ms \xC2\xB1   0.4 ms    [User: 10.1 ms, System: 2.0 ms]\n"
+      "Benchmark 2: ./pack --best corpus\n"
+      "  Time (mean \xC2\xB1 \xCF\x83):      18.7 ms \xC2\xB1   0.6 ms    [User: 16.2 ms, System: 2.3 ms]\n\n"
+      "Summary\n  './pack --fast corpus' ran\n    1.52 \xC2\xB1 0.07 times faster than './pack --best corpus'\n```\n",
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", &unread);
+  EXPECT_EQ(figs.size(), 2u);
+  bool listed = false;
+  for (const auto& u : unread) listed = listed || (u.line == 13 && u.why.find("derived") != std::string::npos);
+  EXPECT_TRUE(listed);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
