@@ -61,5 +61,13 @@ TEST(ReaderTableGroups, ColumnHeadersThatDifferStayColumns) {
   for (const auto& f : figs) EXPECT_FALSE(f.run.config.count("group")) << f.text;
 }
 
+TEST(ReaderTableGroups, HeaderInAnyScriptNamesItsKey) {
+  // "| 镜像 | req/s |": the author's header is the key, not a part of the case label.
+  const auto figs = ReadEntry(kHead, "| 镜像 | req/s |\n|---|---|\n| 12.1m | 8410 |\n| 14.0m | 15300 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_TRUE(figs[0].run.config.count("镜像"));
+  EXPECT_EQ(figs[0].run.config.at("镜像"), "12.1m");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
