@@ -72,15 +72,18 @@ bool ThreeDigits(const StoredRun& run) {
 }
 
 // Whether every figure of `later` of its own (not derived) restates one of
-// `earlier`'s figures.
+// `earlier`'s figures: of its metric, or of one named more closely ("167
+// ms" of a printout's total_gc_time_time_s).
 bool RestatesRun(const StoredRun& later, const std::vector<const StoredRun*>& earlier) {
   bool any = false;
   for (const auto& [metric, value] : later.metrics) {
     if (later.derived.count(metric)) continue;
     bool found = false;
     for (const StoredRun* e : earlier)
-      if (auto it = e->metrics.find(metric); it != e->metrics.end() && !e->derived.count(metric))
-        found = found || RestatesValue(later, metric, it->second);
+      for (const auto& [m, v] : e->metrics)
+        if ((m == metric || (m.size() > metric.size() + 1 && m.compare(m.size() - metric.size() - 1, std::string::npos,
+                                                                       "_" + metric) == 0)) && !e->derived.count(m))
+          found = found || RestatesValue(later, metric, v);
     if (!found) return false;
     any = true;
   }
@@ -155,7 +158,14 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, 
     if (it == earlier.end() && metric.rfind("time_per_", 0) == 0 && metric.size() > 11 &&
         metric.compare(metric.size() - 2, 2, "_s") == 0)
       it = earlier.find("time_s");
-    if (it == earlier.end()) return "";
+    // "167 ms" restates a printout's total_gc_time_time_s: a metric named more closely.
+    std::vector<EarlierFigures::const_iterator> sources;
+    if (it != earlier.end()) sources.push_back(it);
+    for (auto q = earlier.begin(); it == earlier.end() && q != earlier.end(); ++q)
+      if (q->first.size() > metric.size() + 1 &&
+          q->first.compare(q->first.size() - metric.size() - 1, std::string::npos, "_" + metric) == 0)
+        sources.push_back(q);
+    if (sources.empty()) return "";
     // The values that round to this one as written: within half a unit of
     // its last written decimal (in its written unit), a little wider.
     auto d = run.decimals.find(metric);
@@ -167,10 +177,11 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, 
     const double slack = 1e-9 * std::max(1.0, std::fabs(value));
     std::string here;
     int looked = 0;  // bounded: a value repeated in many entries is looked at 64 times at most
-    for (auto e = it->second.lower_bound(value - half - slack);
-         e != it->second.end() && e->first <= value + half + slack && looked < 64; ++e, ++looked)
-      if (RestatesValue(run, metric, e->first) && !(named && OtherConfig(run, *e->second.second)))
-        here = e->second.first;
+    for (const auto& src : sources)
+      for (auto e = src->second.lower_bound(value - half - slack);
+           e != src->second.end() && e->first <= value + half + slack && looked < 64; ++e, ++looked)
+        if (RestatesValue(run, metric, e->first) && !(named && OtherConfig(run, *e->second.second)))
+          here = e->second.first;
     if (here.empty()) return "";
     from = here;
   }

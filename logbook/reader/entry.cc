@@ -2,6 +2,7 @@
 
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/segment.h"
+#include "logbook/reader/table_groups.h"
 
 namespace moelog::logbook {
 using namespace reader;
@@ -289,7 +290,8 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
   scope.sibling_unit.clear();
   for (const auto& t : entry.tables)
-    if (t.line >= f.bullet.line && t.line <= last) TableFigures(t, TableContext(entry, t, scope.context, x), x, out, unread);
+    if (t.line >= f.bullet.line && t.line <= last)
+      EntryTableFigures(entry, t, TableContext(entry, t, scope.context, x), x, out, unread);
   for (const auto& b : entry.outputs) {
     if (b.line < f.bullet.line || b.line > last) continue;
     // The printed lines as bullets under their labels first (a harness's
@@ -483,7 +485,7 @@ void NameByField(const std::vector<std::pair<size_t, std::string>>& named, const
 // "`32768`: `859.0 TF/s`"), in fields named for them, or in paragraphs.
 void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
-  for (const auto& t : entry.tables) TableFigures(t, TableContext(entry, t, {}, x), x, out, unread);
+  for (const auto& t : entry.tables) EntryTableFigures(entry, t, TableContext(entry, t, {}, x), x, out, unread);
   // A printed line is a measurement even when it repeats another's value
   // (a step timer's 9.3 s/step at steps 530 and 540): kept like a table's.
   for (const auto& b : entry.outputs) OutputFigures(entry, b, {}, x, out, unread);

@@ -148,11 +148,12 @@ bool HasWord(const std::string& h, const std::string& w) {
 }
 
 // A header's words joined by `sep` ("GPU/CPU bits" -> gpu... as written):
-// letters and digits kept, anything else one separator.
+// letters and digits kept (any script's: "大小", "размер"), anything else
+// one separator.
 std::string ColumnWordOf(const std::string& key, char sep) {
   std::string out;
   for (char ch : key) {
-    if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
+    if (std::isalnum(static_cast<unsigned char>(ch)) || static_cast<unsigned char>(ch) >= 0x80) out += ch;
     else if (!out.empty() && out.back() != sep) out += sep;
   }
   while (!out.empty() && out.back() == sep) out.pop_back();

@@ -79,8 +79,9 @@ bool ValueOf(const std::string& tok, Value* v) {
   while (!t.empty() && (t.back() == ',' || t.back() == ']' || t.back() == ')')) t.pop_back();
   while (!t.empty() && (t.front() == '[' || t.front() == '(')) t.erase(t.begin());
   size_t j = 0;
-  const std::string num = DigitsAt(t, &j);
+  std::string num = DigitsAt(t, &j);
   if (num.empty() || DigitsAt(t, &(j = 0)).size() != num.size()) return false;
+  if (const size_t e = ExponentEnd(t, num.size()); e > num.size()) num = t.substr(0, e);  // YCSB's "6.0014592E7"
   const auto n = ParseNumber(num);
   if (!n || (!std::isdigit(static_cast<unsigned char>(t[0])) && t[0] != '.' && t[0] != '-')) return false;
   size_t len = 0;
@@ -93,10 +94,16 @@ bool ValueOf(const std::string& tok, Value* v) {
 }
 
 // The snake-case name of printed words ("Req/Sec" -> "req_sec", "Time per
-// request" -> "time_per_request").
+// request" -> "time_per_request"); a capital after a small letter starts a
+// word (YCSB's "AverageLatency", "99thPercentileLatency").
 std::string Snake(const std::string& words) {
   std::string out;
-  for (char ch : Lower(words)) {
+  char prev = ' ';
+  for (char ch : words) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (std::isupper(u) && std::islower(static_cast<unsigned char>(prev)) && !out.empty() && out.back() != '_') out += '_';
+    prev = ch;
+    ch = static_cast<char>(std::tolower(u));
     if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
     else if (ch == '%') out += "pct";
     else if (!out.empty() && out.back() != '_') out += '_';

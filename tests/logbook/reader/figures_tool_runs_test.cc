@@ -138,5 +138,45 @@ TEST(ReaderToolRuns, HyperfinesSummaryRatioIsListedDerived) {
   EXPECT_TRUE(listed);
 }
 
+// YCSB's report: "[GROUP], Name(unit), value" lines, indented under a
+// heading. One row a printout, each figure named with its group; counts
+// (Operations, Return=OK) are no figures.
+const std::string kYcsb =
+    "    [OVERALL], RunTime(ms), 61540\n"
+    "    [OVERALL], Throughput(ops/sec), 1624.9\n"
+    "    [TOTAL_GCs], Count, 7\n"
+    "    [TOTAL_GC_TIME], Time(ms), 52\n"
+    "    [INSERT], Operations, 50000\n"
+    "    [INSERT], AverageLatency(us), 611.25\n"
+    "    [INSERT], 95thPercentileLatency(us), 940\n"
+    "    [INSERT], 99thPercentileLatency(us), 1288\n"
+    "    [INSERT], Return=OK, 50000\n"
+    "    [SCAN], Operations, 50000\n"
+    "    [SCAN], AverageLatency(us), 1830.5\n"
+    "    [SCAN], 99thPercentileLatency(us), 4410\n";
+
+TEST(ReaderToolRuns, YcsbReportIsOneRowAPrintout) {
+  const auto figs = Figures("Loaded with workload F, 8 client threads.\n\n" + kYcsb);
+  ASSERT_EQ(figs.size(), 1u);
+  const auto& f = figs[0];
+  EXPECT_NEAR(f.run.metrics.at("insert_average_latency_time_s"), 611.25e-6, 1e-12);
+  EXPECT_NEAR(f.run.metrics.at("insert_99th_percentile_latency_time_s"), 1288e-6, 1e-12);
+  EXPECT_NEAR(f.run.metrics.at("scan_99th_percentile_latency_time_s"), 4410e-6, 1e-12);
+  EXPECT_NEAR(f.run.metrics.at("overall_run_time_s"), 61.54, 1e-9);
+  bool throughput = false;
+  for (const auto& [m, v] : f.run.metrics) {
+    EXPECT_EQ(m.find("operations"), std::string::npos) << m;
+    EXPECT_EQ(m.find("return"), std::string::npos) << m;
+    EXPECT_EQ(m.find("count"), std::string::npos) << m;
+    throughput = throughput || (m.rfind("overall_throughput", 0) == 0 && v == 1624.9);
+  }
+  EXPECT_TRUE(throughput);
+}
+
+TEST(ReaderToolRuns, YcsbReportsOneAfterAnotherAreARowEach) {
+  const auto figs = Figures("```\n" + kYcsb + "\n" + kYcsb + "```\n");
+  EXPECT_EQ(figs.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
