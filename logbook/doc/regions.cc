@@ -1,6 +1,7 @@
 #include "logbook/doc/regions.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 
@@ -57,8 +58,39 @@ std::string Attr(std::string_view s, std::string_view key) {
   return "";
 }
 
-// Tracks fenced code blocks line by line (``` or ~~~, any indentation, inside
-// block quotes too) so markers inside code are ignored.
+// The columns of white space a line starts with (a tab to the next stop of 4).
+size_t IndentOf(std::string_view line) {
+  size_t col = 0;
+  for (char c : line) {
+    if (c == ' ') ++col;
+    else if (c == '\t') col += 4 - col % 4;
+    else break;
+  }
+  return col;
+}
+
+// Where a line's text starts: after its indentation and, for a list item,
+// its marker ("- item" -> 2, "  1. item" -> 5): what a fence below it may be
+// indented by, plus three.
+size_t ContentIndentOf(std::string_view line) {
+  size_t p = 0;
+  while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+  size_t m = p;
+  if (m < line.size() && (line[m] == '-' || line[m] == '*' || line[m] == '+')) {
+    ++m;
+  } else {
+    while (m < line.size() && m - p < 9 && std::isdigit(static_cast<unsigned char>(line[m]))) ++m;
+    m = m > p && m < line.size() && (line[m] == '.' || line[m] == ')') ? m + 1 : p;
+  }
+  const size_t col = IndentOf(line);
+  return m > p && m < line.size() && line[m] == ' ' ? col + (m - p) + 1 : col;
+}
+
+// Tracks fenced code blocks line by line (``` or ~~~, inside block quotes
+// and list items too) so markers inside code are ignored. A fence opens
+// indented at most three columns past where the text above it starts (its
+// list item's text): indented further, the line is an indented code
+// block's, as cmark reads it ("    ```Cs..." under a heading).
 class FenceTracker {
  public:
   // Returns true when `line` is inside a fence or is a fence line.
@@ -72,11 +104,14 @@ class FenceTracker {
     if (c == '`' || c == '~')
       while (n < s.size() && s[n] == c) ++n;
     if (open_ == 0) {
-      if (n >= 3 && !(c == '`' && s.substr(n).find('`') != std::string_view::npos)) {
+      const bool quoted = line.find('>') < p;
+      if (n >= 3 && !(c == '`' && s.substr(n).find('`') != std::string_view::npos) &&
+          (quoted || IndentOf(line) <= content_ + 3)) {
         open_ = c;
         len_ = n;
         return true;
       }
+      if (!s.empty()) content_ = ContentIndentOf(line);
       return false;
     }
     if (c == open_ && n >= len_ && RStrip(s.substr(n)).empty()) open_ = 0;
@@ -86,6 +121,7 @@ class FenceTracker {
  private:
   char open_ = 0;
   size_t len_ = 0;
+  size_t content_ = 0;  // where the last line of text outside code starts
 };
 
 }  // namespace

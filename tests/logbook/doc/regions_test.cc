@@ -121,6 +121,17 @@ TEST(RegionsTest, MalformedRegionsAreDiagnosed) {
   EXPECT_TRUE(FindRegions("```\n<!-- moelog:begin id=A hash=0 -->\n```\n", "f").regions.empty());
 }
 
+// A line of backticks indented four columns past the text above it is an
+// indented code block's text, as cmark reads it, and opens no fence: the
+// regions after it are found. Under a list item's text it opens one.
+TEST(RegionsTest, AnIndentedCodeBlocksBackticksOpenNoFence) {
+  const std::string region = "<!-- moelog:begin id=A hash=0 -->\n| a |\n<!-- moelog:end -->\n";
+  EXPECT_EQ(FindRegions("## Machine\n    ```CsCores : 16\n    RAM : 16 gb\n\n" + region, "f").regions.size(), 1u);
+  EXPECT_TRUE(FindRegions("- step\n\n    ```bash\n" + region + "    ```\n", "f").regions.empty());
+  EXPECT_TRUE(FindRegions("1. step\n   ```\n" + region + "   ```\n", "f").regions.empty());
+  EXPECT_TRUE(FindRegions("> ```\n> " + region + "> ```\n", "f").regions.empty());
+}
+
 TEST(RegionsTest, InsertAtEndOfFileWithoutNewline) {
   const std::string text = "a\nb";
   RegionEdit e{"Z-1", "x\n", "", 2, true};
