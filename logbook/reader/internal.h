@@ -298,6 +298,10 @@ void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vect
 // command: estimates, listed (classify_plans.cc).
 void DropEstimateDocument(const Logbook& logbook, const Entry& entry, std::vector<RecordedFigure>* out,
                           std::vector<UnreadFigures>* unread);
+// `tps` figures of an entry that runs a database tool (pgbench, sysbench:
+// transaction_programs of vocabulary.json): transactions a second, not
+// tokens (classify_rates.cc).
+void TransactionRates(const Entry& entry, std::vector<RecordedFigure>* out);
 // Figures of a line or a table's row labelled only by a device's name, all
 // bandwidth, compute or memory, in a part that runs nothing ("- A100: 2.0
 // TB/s"): the device's datasheet, listed, not runs (classify_specs.cc).

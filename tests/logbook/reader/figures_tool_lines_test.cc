@@ -53,6 +53,23 @@ TEST(FiguresToolLines, AnIndentedReportOfGroupedCommaLinesIsRead) {
   EXPECT_TRUE(values.count(1114.39) || values.count(1114.39e-6)) << figs.size();
 }
 
+// `tps` is tokens a second in a serving log and transactions a second in a
+// database tool's: an entry that runs pgbench keeps it as transactions_per_s.
+TEST(FiguresToolLines, ADatabaseToolsTpsIsTransactionsASecond) {
+  auto metrics = [](const std::string& command) {
+    const Logbook lb = ParseLogbook("# Notes\n\n## 2026-06-01 pool on\n\n```\n$ " + command +
+                                        "\ntps = 854.102287 (without initial connection time)\n```\n",
+                                    "t.md");
+    std::set<std::string> out;
+    for (const auto& entry : LogbookFigures(lb, nullptr))
+      for (const auto& f : entry)
+        for (const auto& [m, v] : f.run.metrics) out.insert(m);
+    return out;
+  };
+  EXPECT_EQ(metrics("pgbench -c 8 -T 60 bench"), std::set<std::string>{"transactions_per_s"});
+  EXPECT_EQ(metrics("python serve_bench.py --batch 8"), std::set<std::string>{"tokens_per_s"});
+}
+
 // A load tool's printout: its rate, its time per request, a count's rate.
 TEST(FiguresToolLines, AnApacheBenchAndASysbenchPrintoutAreRead) {
   std::vector<UnreadFigures> unread;
