@@ -14,20 +14,13 @@
 namespace moelog::logbook::reader {
 namespace {
 
-// The program a command line runs: its first word after environment
-// assignments and `sudo`/`time`/`nice`, without its directory.
-std::string ProgramOf(const std::string& command) {
-  for (const auto& w : SpaceWords(command)) {
-    if (w.find('=') != std::string::npos || w == "sudo" || w == "time" || w == "nice" || w == "$") continue;
-    return w.substr(w.rfind('/') == std::string::npos ? 0 : w.rfind('/') + 1);
-  }
-  return "";
-}
-
 bool RunsTransactionProgram(const Entry& e) {
   static const auto* programs = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "transaction_programs"));
+  // Any word of a command naming one, past launchers and paths alike
+  // (`sudo -u postgres /usr/lib/postgresql/16/bin/pgbench -c 8`).
   for (const auto& c : e.commands)
-    if (programs->count(Lower(ProgramOf(c.joined.empty() ? c.text : c.joined)))) return true;
+    for (const auto& w : SpaceWords(c.joined.empty() ? c.text : c.joined))
+      if (programs->count(Lower(w.substr(w.rfind('/') == std::string::npos ? 0 : w.rfind('/') + 1))) > 0) return true;
   return false;
 }
 
