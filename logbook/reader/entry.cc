@@ -1,4 +1,5 @@
 #include "logbook/reader/internal.h"
+#include "logbook/reader/key_fields.h"
 
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/segment.h"
@@ -353,6 +354,7 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     // A bold lead names its paragraph's runs ("**Arm A (tip).**"); a plain
     // one is its first sentence's label ("bf16: 31.4 ms; fp8: 27.8 ms").
     if (!p.lead.empty()) scope.context = LabelConfig(name, x.vars, x.fixed, x.generic, &x.feeds);
+    if (FieldLabel(name)) scope.context.erase("case");  // "**Change**: ...": a field's name, no run's
     if (const auto pairs = prose::NounPairs(name); !pairs.empty()) {  // "Ragged impl, same point:"
       scope.context.erase("case");
       for (const auto& [k, v] : pairs) scope.context.emplace(k, v);
@@ -415,6 +417,7 @@ namespace {
 // cycles"): its value and items read like a note's, under its qualifier.
 void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, const EntryCtx& x,
                        std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  if (SettingsList(f.bullet)) return;  // "- **params**:": the entry's settings (SettingsListConfig)
   WalkScope scope;
   scope.context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
   if (auto it = leads.find(f.bullet.line); it != leads.end()) scope.context["setup"] = it->second;

@@ -1,5 +1,6 @@
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/key_fields.h"
 
 namespace moelog::logbook {
 
@@ -588,6 +589,7 @@ static bool WalkArms(const Bullet& b, const WalkScope& scope, const EntryCtx& x,
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override) {
   if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
+  if (SettingsList(b)) return;  // its items are the entry's settings (SettingsListConfig), no figures
   if ((text_override.empty() || b.children.empty()) && PrintedBullet(b, scope, x, out, unread)) return;
   const std::string& text = text_override.empty() ? b.text : text_override;
   if (WalkArms(b, scope, x, out, unread, text, !text_override.empty())) return;
@@ -604,6 +606,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
   scope.sibling_unit.clear();
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
+  if (FieldLabel(label)) own.erase("case");  // "**Change**: ...", "**結果**: ...": a field's name, no run's
   // A parent written as sentences ("Initial matrix was noisy. Paired repeats
   // (`iters=5`) were stable:") names the keys in it, not a case.
   if (colon == std::string::npos && Words(label).size() > 8) own.erase("case");

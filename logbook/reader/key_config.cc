@@ -1,5 +1,6 @@
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/key_fields.h"
 
 namespace moelog::logbook {
 
@@ -287,6 +288,7 @@ void EntryConfig(const Entry& e, Config* fixed, Vars* vars, bool* generic, bool*
     ConfigBullet(f->bullet, *generic, fv.flag_keys, fixed, vars);
     for (const auto& c : f->bullet.children) ConfigBullet(c, *generic, fv.flag_keys, fixed, vars);
   }
+  SettingsListConfig(e, *vars, fixed);  // "- **params**:" over "- block_k: 256"
   for (const std::string& k : ArmChainKeys(e))
     for (auto it = fixed->begin(); it != fixed->end();) it = NormalizeKey(it->first) == k ? fixed->erase(it) : std::next(it);
   if (*generic && pc.harnesses.size() == 1) (*fixed)["harness"] = pc.harnesses.front();
