@@ -1,4 +1,5 @@
 #include "logbook/reader/internal.h"
+#include "logbook/reader/classify_cited.h"
 #include "logbook/reader/key_fields.h"
 
 #include "logbook/reader/blocks.h"
@@ -793,6 +794,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   DropExplained(entry, &out, unread);
   DropPlanned(entry, &out, unread);
   DropDatasheet(entry, &out, unread);
+  DropCited(entry, &out, unread);
   DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),
