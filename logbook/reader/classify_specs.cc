@@ -102,6 +102,33 @@ std::string SpecSentence(const std::string& text) {
   return "";
 }
 
+// Whether a header names a column that compares a table's devices (ratio_headers).
+bool RatioHeader(const std::string& h) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/hardware.json", "ratio_headers"));
+  std::string w = Lower(Trim(h));
+  w.erase(std::remove_if(w.begin(), w.end(), [](char c) { return c == '*' || c == '_' || c == '`'; }), w.end());
+  return words->count(w) > 0;
+}
+
+// Whether a table's columns after the first are devices, one at least, and
+// columns that compare them ("| spec | B200 SXM | B300 SXM | ratio |").
+bool DeviceColumns(const TableBlock& t) {
+  if (t.header.size() < 2) return false;
+  bool device = false;
+  for (size_t c = 1; c < t.header.size(); ++c) {
+    if (DeviceLabel(t.header[c])) device = true;
+    else if (!RatioHeader(t.header[c])) return false;
+  }
+  return device;
+}
+
+// Whether a table is a datasheet by its headers: its first names specs
+// ("spec", spec_headers) and the others are devices and their ratios.
+bool SpecTable(const TableBlock& t) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/hardware.json", "spec_headers"));
+  return !t.header.empty() && words->count(Lower(Trim(t.header[0]))) > 0 && DeviceColumns(t);
+}
+
 // Why the figure on `line` is a device's datasheet figure, else "".
 std::string DatasheetWhy(const Entry& entry, int line) {
   for (const auto& t : entry.tables) {
@@ -115,7 +142,7 @@ std::string DatasheetWhy(const Entry& entry, int line) {
       return "a device's datasheet figures (a table's row labelled only by the device, \"" + Trim(t.rows[row][0]) +
              "\", in a part that runs nothing), not a run";
     // "| | A100 | H100 |" over "| HBM bandwidth | 2.0 TB/s | 3.35 TB/s |": a column a device.
-    if (t.header.size() < 2 || !std::all_of(t.header.begin() + 1, t.header.end(), DeviceLabel)) return "";
+    if (!DeviceColumns(t)) return "";
     return "a device's datasheet figures (a table whose columns are devices only, \"" + Trim(t.header[1]) +
            "\" ..., in a part that runs nothing), not a run";
   }
@@ -151,8 +178,13 @@ bool PartRuns(const Entry& entry, int line) {
 
 void DropDatasheet(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   std::set<int> measured;  // lines with a figure of another kind ("| H100 | 2.9 TB/s | 1.2 ms |"): a run's
+  std::set<int> spec_rows;  // rows of a table headed as a datasheet ("| spec | B200 | B300 |"): any unit
+  for (const auto& t : entry.tables)
+    if (SpecTable(t))
+      for (int l = t.line; l <= t.end_line; ++l) spec_rows.insert(l);
   for (const auto& f : *out)
-    if (f.run.metrics.empty() || !std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) { return RatingMetric(m.first); }))
+    if (!spec_rows.count(f.line) && (f.run.metrics.empty() || !std::all_of(f.run.metrics.begin(), f.run.metrics.end(),
+                                                                         [](const auto& m) { return RatingMetric(m.first); })))
       measured.insert(f.line);
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {

@@ -1,0 +1,36 @@
+// Reader stage classify: a table headed as a datasheet, its columns devices
+// and their ratio, states the devices' ratings, whatever the unit of a row
+// (logbook/reader/classify_specs.cc).
+#include <gtest/gtest.h>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+std::string AllWhy(const std::map<int, std::string>& why) {
+  std::string out;
+  for (const auto& [line, w] : why) out += std::to_string(line) + ": " + w + "\n";
+  return out;
+}
+
+// "| spec | B200 SXM | B300 SXM | ratio |" over memory, bandwidth and power
+// rows, in a part that runs nothing: a datasheet; a table of the same
+// devices' measured step times (headed by a workload) is a run.
+TEST(ReaderClassifySpecTables, ASpecTableWithARatioColumnIsADatasheet) {
+  const std::string doc =
+      "# Upgrade notes\n\n## Same-generation upgrades\n\n"
+      "| spec | B200 SXM | B300 SXM | ratio |\n|---|---:|---:|---:|\n"
+      "| HBM (usable) | ~180GiB | ~288GiB | 1.6x |\n| HBM bandwidth | 8.0 TB/s | 8.0 TB/s | 1.0x |\n"
+      "| TDP | 1000W | 1300W | 1.3x |\n\n"
+      "## Our training step\n\n| model | B200 SXM | B300 SXM | ratio |\n|---|---:|---:|---:|\n"
+      "| llama-8b | 412 ms | 398 ms | 1.04x |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8, 9}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+  EXPECT_NE(why[7].find("datasheet"), std::string::npos) << why[7];
+  EXPECT_TRUE(kept.count(15)) << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
