@@ -1,5 +1,6 @@
 #include "logbook/reader/internal.h"
 #include "logbook/reader/classify_cited.h"
+#include "logbook/reader/classify_planitems.h"
 #include "logbook/reader/key_fields.h"
 
 #include "logbook/reader/blocks.h"
@@ -795,6 +796,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   DropPlanned(entry, &out, unread);
   DropDatasheet(entry, &out, unread);
   DropCited(entry, &out, unread);
+  DropPlannedItems(entry, &out, unread);
   DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),
