@@ -32,5 +32,17 @@ TEST(ReaderClassifySpecTables, ASpecTableWithARatioColumnIsADatasheet) {
   EXPECT_TRUE(kept.count(15)) << AllWhy(why);
 }
 
+// "a compute capacity of 312 TFLOPS": a device's capacity is its rating,
+// not a reading; the run's own rate beside it stays.
+TEST(ReaderClassifySpecTables, ADevicesCapacityIsItsRating) {
+  const std::string doc =
+      "# Notes\n\n## Small model\n\n- 95M parameters may not fully saturate the A100 312 TFLOPS capacity\n"
+      "- The run reached 35.0 TFLOPS\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(5)) << AllWhy(why);
+  EXPECT_TRUE(kept.count(6)) << AllWhy(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
