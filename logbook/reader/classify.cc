@@ -480,14 +480,14 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   Vocabulary vocabulary;
   const auto hardware = DocumentHardware(logbook);
   const HeadingUnit heading_unit = EntryHeadingsUnit(logbook);
+  const std::string table_unit = DocumentTableUnit(logbook);
   const auto outside = TextOutsideEntries(logbook);
-  size_t next_outside = 0;
-  for (size_t i = 0; i < logbook.entries.size(); ++i) {
+  for (size_t i = 0, next_outside = 0; i < logbook.entries.size(); ++i) {
     const Entry& e = logbook.entries[i];
     WrittenAbove(outside, e.heading_line, &next_outside, &written);
     std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
     std::vector<RecordedFigure> figs = RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example,
-                                                            HardwareAt(hardware, e.heading_line), heading_unit);
+                                                            HardwareAt(hardware, e.heading_line), heading_unit, table_unit);
     DropEstimateDocument(logbook, e, &figs, un);
     TransactionRates(e, &figs);
     const std::set<std::string> own_metrics = OwnMetrics(figs);

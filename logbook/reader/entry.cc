@@ -773,9 +773,11 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
                                                          std::vector<UnreadFigures>* unread, bool mfu_logbook,
                                                          bool tflops_logbook, double tflops_example,
                                                          const std::string& document_hardware,
-                                                         const HeadingUnit& heading_unit) {
+                                                         const HeadingUnit& heading_unit,
+                                                         const std::string& table_unit) {
   EntryCtx x;
   x.heading_unit = heading_unit;
+  x.table_unit = table_unit;
   x.mfu = mfu_logbook;
   EntryConfig(entry, &x.fixed, &x.vars, &x.generic, &x.known, &x.feeds, &x.commands_vary);
   EntryUnits(entry, tflops_logbook, tflops_example, &x);

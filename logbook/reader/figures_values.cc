@@ -1,5 +1,7 @@
 #include "logbook/reader/figures_values.h"
 
+#include <algorithm>
+
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
 
@@ -25,10 +27,34 @@ bool ValueHeader(const std::string& h, const EntryCtx& x) {
 // bf16 | fp8gemm | fp8wire |", a time in each cell): the columns whose
 // header is a value word and whose cells are numbers, when two or more are
 // and no column's header names a figure of its own (a speedup aside).
+namespace {
+
+// Whether a table's first column is the axis of a sweep (`| tok/rank | dg |
+// fp4 |` over 8, 64, 512, 2048): whole numbers, rising row by row, two rows
+// at least. Such a column keys its rows; it holds no figures.
+bool SweepAxis(const TableBlock& t) {
+  long long last = -1;
+  int n = 0;
+  for (const auto& row : t.rows) {
+    if (row.empty()) return false;
+    std::string cell;
+    for (char c : Trim(row[0]))
+      if (c != ',' && c != '*' && c != '`') cell += c;
+    if (cell.empty() || cell.size() > 12 || !std::all_of(cell.begin(), cell.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return false;
+    const long long v = std::stoll(cell);
+    if (v <= last) return false;
+    last = v, ++n;
+  }
+  return n >= 2;
+}
+
+}  // namespace
+
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
   std::vector<size_t> out;
   std::set<std::string> units;
-  for (size_t c = 0; c < headers.size(); ++c) {
+  for (size_t c = SweepAxis(t) && headers.size() >= 3 ? 1 : 0; c < headers.size(); ++c) {
     if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
     if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
     bool numbers = true, any = false;
@@ -110,7 +136,8 @@ ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, cons
 // The metric of a value-columns table's cells: the unit they are written
 // in, else the one its caption (the text right above it) names, else the
 // one the sub-heading it sits under names ("### Decode (tok/s)"), else the
-// one the entry's prose writes one of its numbers with.
+// one the entry's prose writes one of its numbers with, else the one the
+// document's own text says its tables are in (DocumentTableUnit).
 ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
                        const EntryCtx& x) {
   if (!cols[vcols[0]].metric.empty()) return CellUnitMetric(t, vcols[0], "");
@@ -124,7 +151,8 @@ ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, co
     if (const std::string w = CaptionWorkload(under->text, c.unit); !w.empty()) c.metric = w + "_" + c.metric;
     return c;
   }
-  return ProseUnit(t, vcols, x);
+  if (ColumnInfo c = ProseUnit(t, vcols, x); !c.metric.empty()) return c;
+  return x.table_unit.empty() ? ColumnInfo{} : CaptionUnit(x.table_unit);  // "latency in microseconds" under the title
 }
 
 // The key a table's value columns name: one the entry varies with all of

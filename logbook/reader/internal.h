@@ -113,7 +113,12 @@ std::vector<RecordedFigure> RecordedFiguresUnder(const Entry& entry, const std::
                                                  std::vector<UnreadFigures>* unread, bool mfu_logbook,
                                                  bool tflops_logbook, double tflops_example,
                                                  const std::string& document_hardware,
-                                                 const HeadingUnit& heading_unit = {});
+                                                 const HeadingUnit& heading_unit = {},
+                                                 const std::string& table_unit = "");
+// The unit the document's own text under its title says its tables are
+// written in ("p50 latency in microseconds per variant"), when one sentence
+// that states no figure names one such unit and no other names another; "".
+std::string DocumentTableUnit(const Logbook& logbook);
 std::string ChoiceKey(const std::string& word);
 bool ConfigList(const Bullet& b, const std::set<std::string>& flag_keys, std::string* key,
                 std::vector<std::string>* values);
@@ -643,6 +648,7 @@ struct EntryCtx {
   bool repeats = false;  // the entry's commands repeat runs ("for rep in 1 2", "--repeats 3")
   const Entry* entry = nullptr;  // the entry read (its commands key printed figures)
   HeadingUnit heading_unit;  // the unit the logbook's entry headings state results in (HeadingsUnit)
+  std::string table_unit;    // the unit the document says its tables are in (DocumentTableUnit)
 };
 
 // What a walk down a Result's bullets carries: the config its labels name,
