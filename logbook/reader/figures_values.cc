@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "logbook/reader/figures_docunit.h"
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
 
@@ -137,7 +138,8 @@ ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, cons
 // in, else the one its caption (the text right above it) names, else the
 // one the sub-heading it sits under names ("### Decode (tok/s)"), else the
 // one the entry's prose writes one of its numbers with, else the one the
-// document's own text says its tables are in (DocumentTableUnit).
+// entry's text above it or the document's own text says its tables are in
+// (EntryTableUnit, DocumentTableUnit).
 ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,
                        const EntryCtx& x) {
   if (!cols[vcols[0]].metric.empty()) return CellUnitMetric(t, vcols[0], "");
@@ -152,6 +154,7 @@ ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, co
     return c;
   }
   if (ColumnInfo c = ProseUnit(t, vcols, x); !c.metric.empty()) return c;
+  if (const std::string u = EntryTableUnit(x, t.line); !u.empty()) return CaptionUnit(u);  // "All times in ms."
   return x.table_unit.empty() ? ColumnInfo{} : CaptionUnit(x.table_unit);  // "latency in microseconds" under the title
 }
 

@@ -40,3 +40,22 @@ TEST(FiguresDocUnit, AFigureOrTwoUnitsNameNoTablesUnit) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "All times are p50 in ms." at the top of an entry, over a table of bare
+// numbers further down (a paragraph between): the table's unit.
+TEST(FiguresDocUnit, AnEntrysOwnTextNamesTheUnitOfItsTables) {
+  const Logbook lb = ParseLogbook(
+      "# Kernel log\n\n## 2026-05-02 tile sweep\n\nAll times are p50 in ms. Lower is better.\n\n"
+      "The sweep ran on one node.\n\n| tile | v1 | v2 |\n|---|---|---|\n| 64 | 1.21 | 1.05 |\n| 128 | 1.10 | 0.98 |\n",
+      "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].size(), 4u);
+  EXPECT_DOUBLE_EQ(figs[0][0].run.metrics.begin()->second, 0.00121);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
