@@ -894,6 +894,7 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   for (const auto& p : points) (p.source == "recorded" ? recorded : main).push_back(p);
   if (main.empty()) main.swap(recorded);  // only the logbook's figures: they are the chart
   if (main.empty()) return Status::NotFound("no runs to chart");
+  if (options.y_metrics.empty()) SplitChangeSides(main, ChooseChartMetric(main, options), &main);
   std::vector<std::string> varied = VariedKeys(main);
   std::vector<std::string> named;  // keys the user put on the chart: never folded
   if (!options.x_key.empty()) named.push_back(NormalizeKey(options.x_key));
