@@ -16,6 +16,21 @@ std::string LowerCase(std::string w) {
   return w;
 }
 
+// Whether a metric's last word spells another unit of what `unit`
+// measures ("mib" beside GB, "ms" beside us): the name's unit, not the
+// figures'.
+bool NamesUnitOf(const std::string& word, const std::string& unit) {
+  reader::UnitInfo u{}, w{};
+  if (!reader::UnitIn(reader::ReaderLexicon(), unit, &u)) return false;
+  std::string upper = word;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::vector<std::string> spellings = {word, upper};
+  if (word.size() == 3 && word[1] == 'i') spellings.push_back(std::string(1, upper[0]) + "i" + upper[2]);  // "MiB"
+  for (const auto& s : spellings)
+    if (reader::UnitIn(reader::ReaderLexicon(), s, &w)) return w.metric == u.metric && !w.derived;
+  return false;
+}
+
 }  // namespace
 
 double WrittenUnitFactor(const std::string& unit) {
@@ -45,8 +60,9 @@ std::string UnitColumnHeader(const std::string& metric, const std::string& unit)
     return unit;
   std::string words = metric.rfind("memory_", 0) == 0 ? std::string("memory") : metric;
   std::replace(words.begin(), words.end(), '_', ' ');
-  if (const size_t sp = words.rfind(' '); sp != std::string::npos && LowerCase(words.substr(sp + 1)) == LowerCase(unit))
-    words.erase(sp);  // "power w" in W: "power"
+  if (const size_t sp = words.rfind(' '); sp != std::string::npos &&
+                                          (LowerCase(words.substr(sp + 1)) == LowerCase(unit) || NamesUnitOf(words.substr(sp + 1), unit)))
+    words.erase(sp);  // "power w" in W: "power"; "peak memory mib" in GB: "peak memory"
   return unit.find('/') != std::string::npos || LowerCase(words) == LowerCase(unit) ? unit : words + " (" + unit + ")";
 }
 

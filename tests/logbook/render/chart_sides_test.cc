@@ -37,6 +37,7 @@ TEST(ChartSides, ABeforeAfterTableIsChartedWhole) {
   before = names.find("before") != std::string::npos;
   after = names.find("single literal copy") != std::string::npos;
   EXPECT_EQ(drawn, 6) << names;
+  EXPECT_EQ(plan->bar_key, "side");  // the two sides of each row side by side
   EXPECT_TRUE(before && after) << names;
   EXPECT_EQ(plan->what.find("single literal copy"), std::string::npos) << plan->what;  // "time (s) vs ..."
 }

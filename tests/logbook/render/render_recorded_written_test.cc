@@ -89,6 +89,16 @@ TEST(RenderRecordedWritten, ATimeWrittenInAnotherUnitKeepsItsUnit) {
   EXPECT_EQ(out.find("1.67556"), std::string::npos) << out;
 }
 
+// "💾 Memory: 103.26 GB peak" read as peak_memory_mib in GB: headed
+// "peak memory (GB)", not "peak memory mib (GB)".
+TEST(RenderRecordedWritten, ANameSaysNoUnitOtherThanItsFigures) {
+  RecordedFigure f = Figure({{"gpus", "2"}}), g = Figure({{"gpus", "8"}});
+  Set(&f, "peak_memory_mib", 103.26 * 953.67431640625, "GB", 2), Set(&g, "peak_memory_mib", 98.1 * 953.67431640625, "GB", 1);
+  const std::string out = RenderRecordedTable({f, g});
+  EXPECT_NE(out.find("| peak memory (GB) |"), std::string::npos) << out;
+  EXPECT_EQ(out.find("mib"), std::string::npos) << out;
+}
+
 // --show-recorded: fio's "IOPS=18.0k" is 18.0k, not 18000.0; a bandwidth
 // written in MiB/s is not named in GB/s, a latency in usec not in seconds.
 TEST(RenderRecordedWritten, ShowRecordedSaysFiguresAsWritten) {
