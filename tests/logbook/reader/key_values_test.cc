@@ -57,5 +57,20 @@ TEST(ReaderKeyValues, APrintoutKeepsTheLinesItsFiguresWereReadFrom) {
   EXPECT_NE((f->text + f->written).find("18,234,561"), std::string::npos) << f->text << " | " << f->written;
 }
 
+// "| shape | before (us) | after (us) |": each row's runs in the author's
+// column order (before, then after), not by name (after first).
+TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {
+  const std::string head = "# Kernel log\n\n## 2026-05-02 fused layernorm\n\n";
+  const std::string body =
+      "```\npython bench_ln.py\n```\n\n| shape | before (us) | after (us) |\n|---|---|---|\n"
+      "| 4096x1024 | 41.2 | 30.5 |\n| 8192x1024 | 80.9 | 58.1 |\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_EQ(figs.size(), 4u);
+  ASSERT_TRUE(figs[0].run.config.count("variant"));
+  EXPECT_EQ(figs[0].run.config.at("variant"), "before");
+  EXPECT_EQ(figs[1].run.config.at("variant"), "after");
+  EXPECT_EQ(figs[2].run.config.at("variant"), "before");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
