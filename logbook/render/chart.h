@@ -179,6 +179,12 @@ std::string ChooseChartMetric(const std::vector<ChartPoint>& points, const Chart
 bool SplitChangeSides(const std::vector<ChartPoint>& points, const std::string& metric,
                       std::vector<ChartPoint>* out);
 
+// Whether the points of time `metric` are named as different measures: a
+// whole run's duration ("duration", "elapsed"; pgbench's `duration: 60 s`)
+// beside a request's latency ("latency average = 0.412 ms"): one chart of
+// the two compares nothing (chart_metric.cc).
+bool MixesRunAndRequestTimes(const std::vector<ChartPoint>& points, const std::string& metric);
+
 // What an entry's region records about the chart it links: a hash of the
 // chart's inputs (its .dat and .gp texts) and of the chart file drawn from
 // them (16 hex digits of SHA-256 each). A chart is reused only when both

@@ -909,6 +909,8 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   const ChartPlan::Kind kind = numeric.empty() ? ChartPlan::Kind::kBars : ChartPlan::Kind::kLine;
   auto metrics = ChooseMetrics(main, options);
   if (!metrics.ok()) return metrics.status();
+  if (options.y_metrics.empty() && MixesRunAndRequestTimes(main, metrics->front()))
+    return Status::NotFound("a run's duration beside a request's latency: different measures, no chart");
   const std::string x = numeric.empty() ? categorical : numeric;
   auto layout = ChooseLayout(main, varied, x, kind == ChartPlan::Kind::kBars, options);
   if (!layout.ok()) return layout.status();

@@ -73,5 +73,20 @@ TEST(ChartLogY, FiguresSpanningHundredfoldAreDrawnOnALogAxis) {
   EXPECT_EQ(ChartScript(*flat, "a.dat", "a.svg", false).find("logscale y"), std::string::npos);
 }
 
+// pgbench's "duration: 60 s" and "latency average = 0.412 ms" are no two
+// runs of one measure: no chart of them; two latencies are.
+TEST(ChartMeasures, ARunsDurationBesideALatencyIsNoChart) {
+  std::vector<ChartPoint> pts;
+  for (const auto& [m, v] : {std::pair<const char*, double>{"duration", 60}, {"latency average", 0.000412}}) {
+    ChartPoint p;
+    p.source = "recorded", p.id = std::string("E#") + m, p.config = {{"metric", m}};
+    p.metrics = {{"time_s", v}};
+    pts.push_back(p);
+  }
+  EXPECT_FALSE(PlanChart(pts, ChartOptions{}).ok());
+  pts[0].config["metric"] = "latency p99";
+  EXPECT_TRUE(PlanChart(pts, ChartOptions{}).ok());
+}
+
 }  // namespace
 }  // namespace moelog::logbook
