@@ -817,6 +817,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   FieldLineKeys(entry, &out);
   SetupByLeadIn(entry, &out);
   KeyHardware(entry, document_hardware, &out);
+  DropFigureKeys(&out);
   OneRunLines(entry, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).

@@ -774,6 +774,32 @@ bool ArrowCell(const std::string& cell, std::string* before, std::string* after)
   return false;
 }
 
+// The figure set a metric column's cells go to: its "@value", and a
+// column of its own scale ("Latency (seq=1024)", a run's column) its own.
+std::string GroupOf(const ColumnInfo& col) {
+  std::string group = col.at;
+  if (!col.scale.empty()) {
+    group += kScaleMark;
+    for (const auto& [k, val] : col.scale) group += k + "=" + val + ";";
+  }
+  return group;
+}
+
+// A row's figure sets in the order of their columns ("| before (us) |
+// after (us) |", "| triton | cuda |": the author's order), not by name;
+// sets no column names (a cell's two sides) after them, in theirs.
+std::vector<std::pair<std::string, StoredRun>> InColumnOrder(const std::vector<ColumnInfo>& cols,
+                                                             std::map<std::string, StoredRun> by_at) {
+  std::vector<std::pair<std::string, StoredRun>> out;
+  for (const auto& col : cols)
+    if (auto it = col.metric.empty() ? by_at.end() : by_at.find(GroupOf(col)); it != by_at.end()) {
+      out.emplace_back(it->first, std::move(it->second));
+      by_at.erase(it);
+    }
+  for (auto& [group, figs] : by_at) out.emplace_back(group, std::move(figs));
+  return out;
+}
+
 // A metric cell of a row, into the figure set of its "@value" (and side of
 // an arrow: "A -> B" gives a "before" and an "after" figure).
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
@@ -807,13 +833,7 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   }
   auto v = CellNumber(cell, col);
   if (!v) return;
-  // A column of its own scale ("Latency (seq=1024)") is its own figure set.
-  std::string group = col.at;
-  if (!col.scale.empty()) {
-    group += kScaleMark;
-    for (const auto& [k, val] : col.scale) group += k + "=" + val + ";";
-  }
-  StoredRun& run = (*by_at)[group];
+  StoredRun& run = (*by_at)[GroupOf(col)];
   ParenFigure(cell, col, &run);
   run.metrics[col.metric] = v->value;
   run.units[col.metric] = !v->unit.empty() ? v->unit : v->magnitude.empty() ? col.unit : v->magnitude + " " + col.unit;
@@ -865,7 +885,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
     text = FigureText(text);
-    for (auto& [group, figs] : by_at) {
+    for (auto& [group, figs] : InColumnOrder(cols, std::move(by_at))) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
       const std::string at_side = group.substr(0, group.find(kScaleMark));

@@ -140,6 +140,7 @@ struct Run {
   int line = 0;
   std::string text;
   std::vector<int> lines;
+  std::string written;  // the lines its figures were read from, as printed
   bool open = false;
 };
 
@@ -162,6 +163,7 @@ void Close(ToolRead& r) {
     RecordedFigure f{r.run.run, r.run.line, r.run.text};
     for (int l : r.run.lines)
       if (l != r.run.line) f.joined_lines.push_back(l);
+    f.written = r.run.written;
     r.out->push_back(std::move(f));
   }
   r.run = Run{};
@@ -190,7 +192,7 @@ bool Add(ToolRead& r, const std::string& name, const Value& v, const std::string
   r.run.run.metrics[metric] = v.value * v.factor * factor;
   r.run.run.units[metric] = v.magnitude.empty() ? unit : v.magnitude + " " + unit;  // "14.02k": shown as written
   r.run.run.decimals[metric] = v.decimals;
-  if (r.run.lines.empty() || r.run.lines.back() != line) r.run.lines.push_back(line);
+  if (r.run.lines.empty() || r.run.lines.back() != line) r.run.lines.push_back(line), r.run.written += text + "\n";
   return true;
 }
 

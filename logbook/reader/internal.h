@@ -473,6 +473,11 @@ void RecordRows(const std::vector<PrintedLine>& lines, size_t from, std::vector<
 std::string TableSetup(const Entry& e, const TableBlock& t, const EntryCtx& x);
 Config TableContext(const Entry& e, const TableBlock& t, const Config& context, const EntryCtx& x);
 void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out);
+// A key whose value is a figure, a decimal number and its unit glued
+// ("Achieved: 939.7 TF" kept as achieved=939.7TF, "N=1.294B)"): a figure
+// the reader had no unit for, no configuration; dropped from the runs'
+// keys (key_label.cc).
+void DropFigureKeys(std::vector<RecordedFigure>* out);
 void LeadInSettings(const Entry& e, std::vector<RecordedFigure>* out);
 void SetupByLeadIn(const Entry& e, std::vector<RecordedFigure>* out);
 // The figures of an output block (figures_output.cc): printed `Name (unit):

@@ -356,6 +356,32 @@ Config LabelConfig(const std::string& label, const Vars& vars, const Config& fix
   return cfg;
 }
 
+// "939.7TF", "9000.0TF", "1.294B)": digits, a point, digits, then a unit
+// of two letters or more, or one cut from a sentence with its ")"; not
+// "1.5x" or "1.5B" (a factor or a size a setting names), "1.65e-06",
+// "v0.9.51" or "2.1.0+cu121".
+static bool FigureValue(const std::string& v) {
+  size_t i = 0;
+  while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+  if (i == 0 || i >= v.size() || v[i] != '.') return false;
+  const size_t point = i++;
+  while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+  if (i == point + 1) return false;
+  const size_t unit = i;
+  while (i < v.size() && std::isalpha(static_cast<unsigned char>(v[i]))) ++i;
+  const size_t letters = i - unit;
+  const bool paren = i < v.size() && v[i] == ')';  // cut from a sentence: "(... N=1.294B)"
+  i += paren ? 1 : 0;
+  // One letter alone is a magnitude a setting may be written with ("1.5B" of a model).
+  return i == v.size() && (letters >= 2 || (letters == 1 && paren)) && v[unit] != 'e' && v[unit] != 'E';
+}
+
+void DropFigureKeys(std::vector<RecordedFigure>* out) {
+  for (auto& f : *out)
+    for (auto it = f.run.config.begin(); it != f.run.config.end();)
+      it = FigureValue(it->second) ? f.run.config.erase(it) : std::next(it);
+}
+
 }  // namespace reader
 
 }  // namespace moelog::logbook

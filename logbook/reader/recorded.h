@@ -66,6 +66,10 @@ struct RecordedFigure {
   // Printed lines below `line` whose figures joined this row (hyperfine's
   // "Range (min … max)" under its "Time (mean ± σ)"): read, never "not read".
   std::vector<int> joined_lines = {};
+  // The printed lines its figures were read from, when they are more than
+  // `text` (a tool's printout): how each number was written ("18,234,561",
+  // "103602.71"), so tables show its digits grouped as the author's were.
+  std::string written = {};
 };
 std::vector<RecordedFigure> RecordedFigures(const Entry& entry);
 // Result text with figures the reader cannot tell apart ("`1.19 ms` and

@@ -96,6 +96,10 @@ bool IsChangeColumn(std::string_view header);
 // A section name that states a measurement ("Baseline", "Baseline
 // (pre-optimization)"): at an entry's level, holding a record, an entry.
 bool IsMeasuredSectionName(std::string_view name);
+// A part's name that only says it holds results ("Results", "Output",
+// "Результат", "结果"; record_result_parts of sections.json): it names no
+// run, so it is no key's value.
+bool IsResultPartName(std::string_view name);
 
 // A word that numbers a heading when a number follows it ("Experiment 3",
 // "Run 12"; data/reader/sections.json), any case.

@@ -1,4 +1,5 @@
 #include "logbook/reader/internal.h"
+#include "logbook/reader/segment.h"
 
 namespace moelog::logbook {
 using namespace reader;
@@ -207,7 +208,9 @@ std::string SubheadingPath(const Entry& e, size_t k) {
     if (h.level <= 0 || h.level >= level) continue;
     level = h.level;
     const std::string outer = LabelValue(h.text);
-    if (!outer.empty()) path = outer + " / " + path;
+    // "### Workload-A" over "#### Results": the part's name says no run.
+    if (!outer.empty()) path = IsResultPartName(e.subheadings[k].text) && path == LabelValue(e.subheadings[k].text)
+                                   ? outer : outer + " / " + path;
   }
   return path.size() > 80 ? LabelValue(e.subheadings[k].text) : path;
 }

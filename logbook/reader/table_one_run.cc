@@ -74,6 +74,7 @@ bool JoinRun(RecordedFigure* row, const RecordedFigure& from, const std::string&
     if (from.run.approximate.count(m)) to.approximate.insert(n);
   }
   row->joined_lines.push_back(from.line);
+  row->written += from.written.empty() ? from.text + "\n" : from.written;
   row->joined_lines.insert(row->joined_lines.end(), from.joined_lines.begin(), from.joined_lines.end());
   return true;
 }

@@ -168,6 +168,23 @@ std::string PrimaryMetricOf(const std::string& scope_text);
 // p50) before a spread (max, p99). "" when no point records a figure.
 std::string ChooseChartMetric(const std::vector<ChartPoint>& points, const ChartOptions& options);
 
+// A recorded comparison drawn whole (chart_sides.cc): when every point is
+// a logbook figure that writes one side of a change by a change word
+// ("before_time_s"; change_columns of sections.json) beside one other
+// figure of the same measure ("single_literal_copy_time_s", "time_s") and
+// the chart draws one of the two (`metric`), `out` gets two points per
+// point, keyed side=before and side=<the other's words>, each with the
+// measure ("time_s"): the chart shows both sides, not the one. False (and
+// `out` untouched) otherwise.
+bool SplitChangeSides(const std::vector<ChartPoint>& points, const std::string& metric,
+                      std::vector<ChartPoint>* out);
+
+// Whether the points of time `metric` are named as different measures: a
+// whole run's duration ("duration", "elapsed"; pgbench's `duration: 60 s`)
+// beside a request's latency ("latency average = 0.412 ms"): one chart of
+// the two compares nothing (chart_metric.cc).
+bool MixesRunAndRequestTimes(const std::vector<ChartPoint>& points, const std::string& metric);
+
 // What an entry's region records about the chart it links: a hash of the
 // chart's inputs (its .dat and .gp texts) and of the chart file drawn from
 // them (16 hex digits of SHA-256 each). A chart is reused only when both

@@ -132,6 +132,23 @@ bool Derived(const std::string& m) {
 
 }  // namespace
 
+bool MixesRunAndRequestTimes(const std::vector<ChartPoint>& points, const std::string& metric) {
+  if (!IsTime(NameWords(metric))) return false;
+  const reader::Lexicon& lex = reader::ReaderLexicon();
+  bool run = false, request = false;
+  for (const auto& p : points) {
+    if (!p.metrics.count(metric)) continue;
+    bool r = false, q = false;
+    for (const auto& [k, v] : p.config)
+      for (const auto& w : TextWords(v)) {
+        r = r || (kRunTimeWords.count(w) && w != "time");  // "duration", "elapsed": how long the whole run went
+        q = q || (lex.time_words.count(w) && !kRunTimeWords.count(w));  // "latency", "ttft": one request's
+      }
+    run = run || (r && !q), request = request || q;
+  }
+  return run && request;
+}
+
 std::string ChooseChartMetric(const std::vector<ChartPoint>& points, const ChartOptions& options) {
   std::map<std::string, size_t> count;
   for (const auto& p : points)

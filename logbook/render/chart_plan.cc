@@ -889,11 +889,16 @@ Status NoteHidden(size_t hidden, ChartPlan* plan) {
 
 }  // namespace
 
-Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& options) {
+Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOptions& given) {
+  ChartOptions options = given;
   std::vector<ChartPoint> main, recorded;
   for (const auto& p : points) (p.source == "recorded" ? recorded : main).push_back(p);
   if (main.empty()) main.swap(recorded);  // only the logbook's figures: they are the chart
   if (main.empty()) return Status::NotFound("no runs to chart");
+  // A comparison's sides side by side: the bars compared, each cluster one row of the table.
+  if (options.y_metrics.empty() && SplitChangeSides(main, ChooseChartMetric(main, options), &main) &&
+      options.x_key.empty())
+    options.x_key = "side";
   std::vector<std::string> varied = VariedKeys(main);
   std::vector<std::string> named;  // keys the user put on the chart: never folded
   if (!options.x_key.empty()) named.push_back(NormalizeKey(options.x_key));
@@ -904,6 +909,8 @@ Result<ChartPlan> PlanChart(const std::vector<ChartPoint>& points, const ChartOp
   const ChartPlan::Kind kind = numeric.empty() ? ChartPlan::Kind::kBars : ChartPlan::Kind::kLine;
   auto metrics = ChooseMetrics(main, options);
   if (!metrics.ok()) return metrics.status();
+  if (options.y_metrics.empty() && MixesRunAndRequestTimes(main, metrics->front()))
+    return Status::NotFound("a run's duration beside a request's latency: different measures, no chart");
   const std::string x = numeric.empty() ? categorical : numeric;
   auto layout = ChooseLayout(main, varied, x, kind == ChartPlan::Kind::kBars, options);
   if (!layout.ok()) return layout.status();

@@ -43,20 +43,20 @@ bool NumberIn(const std::string& text, const std::string& digits) {
   return false;
 }
 
+}  // namespace
+
 // A figure's digits grouped as its author wrote them: "9,118,240" when its
 // line writes them so, "1306.66" when it writes them plain; as shown otherwise.
-std::string AsWrittenGrouping(const RecordedFigure& f, const std::string& shown) {
+std::string AsWrittenGrouping(const std::string& written, const std::string& shown) {
   if (shown.empty() || shown.find_first_not_of("0123456789,.-") != std::string::npos) return shown;
   std::string plain = shown;
   plain.erase(std::remove(plain.begin(), plain.end(), ','), plain.end());
   const std::string grouped = GroupThousands(plain);
   if (grouped == plain) return shown;
-  if (NumberIn(f.text, grouped)) return grouped;
-  if (NumberIn(f.text, plain)) return plain;
+  if (NumberIn(written, grouped)) return grouped;
+  if (NumberIn(written, plain)) return plain;
   return shown;
 }
-
-}  // namespace
 
 // A recorded figure as its author wrote it ("0.027212", "21.050"), when it
 // was written in the unit its column shows; else at the column's decimals.
@@ -76,7 +76,8 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
       u == f.run.units.end() ? 1 : reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain);
   if (magnitude != 1 && d != f.run.decimals.end() &&
       (c.unit.empty() ? c.scale == 1 : SameWrittenUnit(plain, c.unit)) && !f.run.repeats.count(c.metric)) {
-    std::string out = GroupThousands(Fixed(it->second * c.scale / magnitude, std::min(d->second, 16)));
+    std::string out = AsWrittenGrouping(f.text + "\n" + f.written,
+                                        GroupThousands(Fixed(it->second * c.scale / magnitude, std::min(d->second, 16))));
     if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
     return out + u->second.substr(0, u->second.find(' '));
   }
@@ -89,8 +90,21 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   // "12.4 TFLOP/s" in a column of GFLOPS: as written, unit and all.
   if (const std::string other = as_written ? "" : OtherUnitText(f.run, c.metric); !other.empty()) {
     const size_t sp = other.find(' ');  // "11,020 MB/s": its digits grouped as written too
-    const std::string shown = sp == std::string::npos ? other : AsWrittenGrouping(f, other.substr(0, sp)) + other.substr(sp);
+    const std::string shown = sp == std::string::npos ? other : AsWrittenGrouping(f.text + "\n" + f.written, other.substr(0, sp)) + other.substr(sp);
     return (f.run.approximate.count(c.metric) ? "~" : "") + shown;
+  }
+  // A time written in another unit than its column's ("1675.56 usec" in a
+  // column of msec): its digits and its unit as written, never converted.
+  if (const double secs = !as_written && u != f.run.units.end() && d != f.run.decimals.end() && d->second >= 0 &&
+                                  !f.run.repeats.count(c.metric) && c.metric.find("time_s") != std::string::npos
+                              ? TimeUnitSeconds(u->second)
+                              : 0;
+      secs > 0) {
+    std::string plain;  // "4655.6k nsec": the magnitude on the digits
+    const bool magnitude = reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain) != 1;
+    return (f.run.approximate.count(c.metric) ? "~" : "") +
+           AsWrittenGrouping(f.text + "\n" + f.written, Fixed(it->second / secs, std::min(d->second, 16))) +
+           (magnitude ? u->second.substr(0, u->second.find(' ')) + " " + plain : " " + u->second);
   }
   // "~17.5": the author's approximation stays one. A time written in
   // another unit keeps its significant digits (0.406 s -> 406 ms).
@@ -101,11 +115,11 @@ std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c) {
   // Throughputs and cycle counts are grouped by thousands ("14,410 cycles").
   if (c.metric == "tokens_per_s" || c.metric.rfind("tokens_per_s", 0) == 0 || c.metric == "cycles" ||
       (c.metric.size() > 6 && c.metric.compare(c.metric.size() - 6, 6, "_per_s") == 0 && c.metric != "gb_per_s")) {
-    std::string out = AsWrittenGrouping(f, GroupThousands(MedianText(f.run, c.metric, it->second * c.scale, decimals)));
+    std::string out = AsWrittenGrouping(f.text + "\n" + f.written, GroupThousands(MedianText(f.run, c.metric, it->second * c.scale, decimals)));
     if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
     return out + RepeatsText(f.run, c.metric, c.scale, decimals);
   }
-  std::string out = AsWrittenGrouping(f, MedianText(f.run, c.metric, it->second * c.scale, decimals));
+  std::string out = AsWrittenGrouping(f.text + "\n" + f.written, MedianText(f.run, c.metric, it->second * c.scale, decimals));
   if (f.run.approximate.count(c.metric)) out.insert(0, 1, '~');
   return out + RepeatsText(f.run, c.metric, c.scale, decimals);
 }
@@ -115,7 +129,8 @@ namespace {
 // How a time metric shows in the unit most of its figures were written in:
 // "time (ms)" at 1e3, "time (us)" at 1e6, else "time (s)".
 RecordedColumn TimeColumn(const std::vector<RecordedFigure>& figures, const std::string& metric) {
-  const std::string tu = CommonUnit(figures, metric);
+  std::string tu;  // "4655.6k" of nsec: a column of nsec, not of "k nsec"
+  reader::MagnitudeOf(reader::ReaderLexicon(), CommonUnit(figures, metric), &tu);
   RecordedColumn c{metric, "time (s)", 1, 6, tu.empty() ? "s" : tu};
   if (tu == "ms" || tu == "ms/step" || tu == "ms/iter") c.header = "time (ms)", c.scale = 1e3, c.decimals = 3;
   if (tu == "us" || tu == "\xC2\xB5s") c.header = "time (us)", c.scale = 1e6, c.decimals = 3;
@@ -145,7 +160,7 @@ std::string QualifiedRateHeader(const std::string& metric, const std::string& ba
 // "val_loss"): headed by its name and, when its figures were written in one
 // unit of the vocabulary ("31,745 MiB", "12.3 GB"), shown in that unit.
 RecordedColumn OwnColumn(const std::vector<RecordedFigure>& figures, const std::string& metric) {
-  RecordedColumn c{metric, metric, 1, 3, ""};
+  RecordedColumn c{metric, MetricWords(metric), 1, 3, ""};  // "iops avg", not iops_avg
   std::string u;
   reader::MagnitudeOf(reader::ReaderLexicon(), CommonUnit(figures, metric), &u);  // "6.44B" is in the column's unit
   if (u == "%") {
@@ -153,6 +168,13 @@ RecordedColumn OwnColumn(const std::vector<RecordedFigure>& figures, const std::
     return c;
   }
   reader::UnitInfo info{};
+  // A tool's own rate ("bw (KiB/s): avg=5921.40", read as bw_avg_kib_per_s):
+  // headed "bw avg KiB/s", its figures as written.
+  if (const std::string named = MetricWithoutUnit(metric, u);
+      !u.empty() && named != metric && !reader::UnitIn(reader::ReaderLexicon(), u, &info)) {
+    c.header = MetricWords(named) + " " + u, c.unit = u;
+    return c;
+  }
   if (u.empty() || !reader::UnitIn(reader::ReaderLexicon(), u, &info) || info.derived || info.factor <= 0) return c;
   c.scale = 1 / info.factor, c.unit = u, c.header = UnitColumnHeader(metric, u);
   if (info.metric != metric && !MetricOfUnit(metric, info.metric)) c.scale = 1;  // before_mb: stored as written

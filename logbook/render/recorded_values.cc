@@ -1,6 +1,7 @@
 // A figure's values as text, in the units and digits its author wrote them
 // ("4204 MB", "4.10 ms", "221k tokens/s"): the lines of --show-recorded
 // and the list of figures placed on no row.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -16,6 +17,22 @@ namespace {
 
 using table_parts::MetricOfUnit;
 
+// A figure in a unit the vocabulary does not hold, as its tool printed it:
+// "18.0k read_iops" (a count with a magnitude), "5921.40 KiB/s (bw_avg)",
+// never "18000.0"; "" for a time (converted on reading), a percentage and
+// a figure written in no unit (shown as stored).
+std::string ToolUnitText(const StoredRun& run, const std::string& metric, double v, double magnitude,
+                         const std::string& plain) {
+  const int d = std::min(run.decimals.at(metric), 16);
+  if (metric.find("time_s") != std::string::npos || plain == "%" || (plain.empty() && magnitude == 1) ||
+      plain.find_first_of("0123456789") != std::string::npos)
+    return "";
+  std::string text = Fixed(v / magnitude, d);
+  if (magnitude != 1) text += run.units.at(metric).substr(0, run.units.at(metric).find(' '));
+  text += plain.empty() ? " " + metric : " " + plain + " (" + MetricWithoutUnit(metric, plain) + ")";
+  return run.approximate.count(metric) ? "~" + text : text;
+}
+
 // A recorded figure in the unit and digits its author wrote, when that unit
 // is not the stored one ("4204 MB", not 4009.25 MiB; "4.10 ms", not
 // 0.0041 s; "221k tokens/s"); "" when the figure is best shown as stored.
@@ -25,21 +42,21 @@ std::string WrittenText(const StoredRun& run, const std::string& metric, double 
   if (u == run.units.end() || d == run.decimals.end() || run.repeats.count(metric) || run.derived.count(metric))
     return "";
   reader::UnitInfo info{};
-  if (!reader::UnitIn(reader::ReaderLexicon(), u->second, &info) || info.derived || info.factor <= 0 ||
-      info.factor == 1)
-    return "";
   std::string plain;
   const double magnitude = reader::MagnitudeOf(reader::ReaderLexicon(), u->second, &plain);
+  if (!reader::UnitIn(reader::ReaderLexicon(), u->second, &info))
+    return ToolUnitText(run, metric, v, magnitude, plain);
+  if (info.derived || info.factor <= 0 || info.factor == 1) return "";
   // "Before: 219MB" read as before_mb was stored as written, not in the unit's metric (memory_mib).
   const bool stored_as_written = info.metric != metric && !MetricOfUnit(metric, info.metric);
   std::string text = Fixed(stored_as_written ? v : v / info.factor, std::min(d->second, 16));
   if (magnitude != 1) text = GroupThousands(text) + u->second.substr(0, u->second.find(' '));
   text += " " + plain;
-  if (info.metric != metric) text += " (" + metric + ")";
+  if (info.metric != metric) text += " (" + MetricWithoutUnit(metric, u->second) + ")";  // "3032 usec (clat_p99)"
   return run.approximate.count(metric) ? "~" + text : text;
 }
 
-std::string ValuesText(const std::map<std::string, double>& metrics, const StoredRun* run) {
+std::string ValuesText(const std::map<std::string, double>& metrics, const StoredRun* run, const std::string& written = "") {
   // Throughput first, then times and other measures; derived figures
   // (deltas, speedups) are the author's arithmetic, not listed.
   std::string values;
@@ -57,7 +74,9 @@ std::string ValuesText(const std::map<std::string, double>& metrics, const Store
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.9g", v);
     const std::string shown = metric.find("time_s") != std::string::npos ? std::string(buf) : Readable(v);
-    values += (values.empty() ? "" : ", ") + (run == nullptr ? shown : WrittenNumber(*run, metric, v, shown)) + unit;
+    // Its digits grouped as the lines it was read from write them ("103602.71", "18,234,561").
+    const std::string number = run == nullptr ? shown : WrittenNumber(*run, metric, v, shown);
+    values += (values.empty() ? "" : ", ") + (written.empty() ? number : table_parts::AsWrittenGrouping(written, number)) + unit;
   };
   for (const char* m : {"tflops", "tokens_per_s"})
     if (auto it = metrics.find(m); it != metrics.end()) add(it->first, it->second);
@@ -76,5 +95,9 @@ std::string ValuesText(const std::map<std::string, double>& metrics, const Store
 std::string FigureValuesText(const std::map<std::string, double>& metrics) { return ValuesText(metrics, nullptr); }
 
 std::string RecordedValuesAsWritten(const StoredRun& run) { return ValuesText(run.metrics, &run); }
+
+std::string RecordedValuesAsWritten(const RecordedFigure& f) {
+  return ValuesText(f.run.metrics, &f.run, f.text + "\n" + f.written);
+}
 
 }  // namespace moelog::logbook

@@ -76,6 +76,9 @@ std::string FigureValuesText(const std::map<std::string, double>& metrics);
 // A recorded run's figures in the units and digits they were written in
 // where those differ from the stored unit ("4204 MB", "4.10 ms").
 std::string RecordedValuesAsWritten(const StoredRun& run);
+// The same, each number's digits grouped as the lines the figure was read
+// from write them ("103602.71", not 103,602.71; "18,234,561").
+std::string RecordedValuesAsWritten(const RecordedFigure& f);
 
 // Whether each recorded figure is on a row of the table (false: it is listed
 // under the table).

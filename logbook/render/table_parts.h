@@ -108,6 +108,10 @@ struct RecordedColumn {
 
 // The columns of a table of recorded figures, in order.
 std::vector<RecordedColumn> RecordedColumns(const std::vector<RecordedFigure>& figures);
+// A figure's digits grouped as `written` (the lines it was read from)
+// writes them: "9,118,240" when they are written so, "1306.66" when plain;
+// `shown` otherwise.
+std::string AsWrittenGrouping(const std::string& written, const std::string& shown);
 // A recorded figure's cell in column `c`.
 std::string RecordedCell(const RecordedFigure& f, const RecordedColumn& c);
 

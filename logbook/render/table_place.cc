@@ -165,9 +165,9 @@ RecordedCells PlaceRecorded(const std::vector<TableRow>& rows, const std::vector
       // Figures of one Result bullet placed nowhere for one reason: one line.
       const std::string from = ", from \"" + FigureSource(figures[i].text) + "\": " + why;
       if (!unplaced.empty() && unplaced.back().second == from)
-        unplaced.back().first += ", " + RecordedValuesAsWritten(figures[i].run);
+        unplaced.back().first += ", " + RecordedValuesAsWritten(figures[i]);
       else
-        unplaced.emplace_back(RecordedValuesAsWritten(figures[i].run), from);
+        unplaced.emplace_back(RecordedValuesAsWritten(figures[i]), from);
       c.where.push_back("no row (" + why + ")");
       continue;
     }
@@ -225,7 +225,7 @@ std::vector<std::string> RecordedPlaces(const std::vector<TableRow>& rows, const
 std::string ExplainRecorded(const std::vector<std::string>& places, const std::vector<RecordedFigure>& figures) {
   std::string out;
   for (size_t i = 0; i < figures.size() && i < places.size(); ++i)
-    out += "line " + std::to_string(figures[i].line) + ": " + RecordedValuesAsWritten(figures[i].run) + " -> " + places[i] + "\n";
+    out += "line " + std::to_string(figures[i].line) + ": " + RecordedValuesAsWritten(figures[i]) + " -> " + places[i] + "\n";
   return out;
 }
 

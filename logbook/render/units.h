@@ -37,6 +37,16 @@ std::string WrittenNumber(const StoredRun& run, const std::string& metric, doubl
 // are converted keeping their significant digits).
 std::string OtherUnitText(const StoredRun& run, const std::string& metric);
 
+// `metric`'s name without the part that names a unit ("bw_avg" of
+// bw_avg_kib_per_s in KiB/s, "clat_p99" of clat_p99_time_s, "read_bw" of
+// read_bw_gb_per_s in MiB/s, "p50" of time_s_p50): a name that says a unit
+// other than the one its figure was written in misleads. The metric itself
+// when its name holds no unit.
+std::string MetricWithoutUnit(const std::string& metric, const std::string& unit);
+
+// A metric's name as words ("iops avg" of iops_avg, "cache misses").
+std::string MetricWords(std::string metric);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_RENDER_UNITS_H_

@@ -128,8 +128,9 @@ std::string MarkOutsideBand(const UnitWork& w, const UnitTable& table, const std
 // A recorded figure's values on its fate line: its own figures, then the
 // derived ones its row shows beside them ("0.00014 s, 9.5x speedup
 // (derived)"), so every figure the row holds is named where it went.
-std::string RecordedValuesText(const StoredRun& run) {
-  std::string text = RecordedValuesAsWritten(run);
+std::string RecordedValuesText(const RecordedFigure& f) {
+  const StoredRun& run = f.run;
+  std::string text = RecordedValuesAsWritten(f);
   for (const auto& [metric, v] : run.metrics) {
     if (!run.derived.count(metric)) continue;
     const auto u = run.units.find(metric);
@@ -151,7 +152,7 @@ void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, const UnitTable*
   } else {
     for (size_t i = 0; i < w.unit->recorded.size(); ++i) {
       const auto& f = w.unit->recorded[i];
-      lines += "line " + std::to_string(f.line) + ": " + RecordedValuesText(f.run) +
+      lines += "line " + std::to_string(f.line) + ": " + RecordedValuesText(f) +
                " -> recorded table, row " + std::to_string(i + 1) + "\n";
     }
   }

@@ -1,0 +1,76 @@
+// Key values are values: never a figure the reader had no unit for
+// ("Achieved: 939.7 TF"), never a sub-heading that only says "Results";
+// and a printout's figures keep the lines they were read from, so tables
+// show their digits as printed.
+#include <gtest/gtest.h>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+bool AnyValueContains(const Config& c, const std::string& part) {
+  for (const auto& [k, v] : c)
+    if (v.find(part) != std::string::npos) return true;
+  return false;
+}
+
+TEST(ReaderKeyValues, AFigureWithoutAKnownUnitIsNoKey) {
+  std::vector<RecordedFigure> figs(1);
+  figs[0].run.config = {{"achieved", "939.7TF"}, {"peak", "9000.0TF"}, {"n", "1.294B)"}, {"model", "1.5B"},
+                        {"lr", "1.65e-06"},      {"scale", "1.5x"},    {"torch", "2.1.0+cu121"}};
+  DropFigureKeys(&figs);
+  EXPECT_EQ(figs[0].run.config,
+            (Config{{"model", "1.5B"}, {"lr", "1.65e-06"}, {"scale", "1.5x"}, {"torch", "2.1.0+cu121"}}));
+}
+
+// "### Workload-A" over "#### Результат" ("Result"): the setup is the
+// workload, not "Workload-A / Результат".
+TEST(ReaderKeyValues, AResultsSubheadingNamesNoSetup) {
+  const std::string head = "# Store bench\n\n## 2026-04-02 two workloads\n\n";
+  const std::string body =
+      "### Workload-A\n\n#### Результат\n\n- p99 latency: 2.20 ms\n\n"
+      "### Workload-B\n\n#### Результат\n\n- p99 latency: 2.01 ms\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) EXPECT_FALSE(AnyValueContains(f.run.config, "Результат")) << f.text;
+  EXPECT_TRUE(AnyValueContains(figs[0].run.config, "Workload-A"));
+  EXPECT_TRUE(AnyValueContains(figs[1].run.config, "Workload-B"));
+}
+
+// perf stat's counts spread over the printout's lines: the figure keeps
+// them as printed ("18,234,561"), not only its first line.
+TEST(ReaderKeyValues, APrintoutKeepsTheLinesItsFiguresWereReadFrom) {
+  const std::string head = "# Probe log\n\n## 2026-03-02 baseline probe\n\n";
+  const std::string body =
+      "```\n$ perf stat -e cycles,cache-misses ./probe\n```\n\nOutput:\n\n```\n"
+      " Performance counter stats for './probe':\n\n"
+      "     3,412,908,115      cycles\n"
+      "        18,234,561      cache-misses\n\n"
+      "       1.204518920 seconds time elapsed\n```\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_FALSE(figs.empty());
+  const RecordedFigure* f = nullptr;
+  for (const auto& g : figs)
+    if (g.run.metrics.count("cache_misses")) f = &g;
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((f->text + f->written).find("18,234,561"), std::string::npos) << f->text << " | " << f->written;
+}
+
+// "| shape | before (us) | after (us) |": each row's runs in the author's
+// column order (before, then after), not by name (after first).
+TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {
+  const std::string head = "# Kernel log\n\n## 2026-05-02 fused layernorm\n\n";
+  const std::string body =
+      "```\npython bench_ln.py\n```\n\n| shape | before (us) | after (us) |\n|---|---|---|\n"
+      "| 4096x1024 | 41.2 | 30.5 |\n| 8192x1024 | 80.9 | 58.1 |\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_EQ(figs.size(), 4u);
+  ASSERT_TRUE(figs[0].run.config.count("variant"));
+  EXPECT_EQ(figs[0].run.config.at("variant"), "before");
+  EXPECT_EQ(figs[1].run.config.at("variant"), "after");
+  EXPECT_EQ(figs[2].run.config.at("variant"), "before");
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
