@@ -790,6 +790,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   DropExplained(entry, &out, unread);
   DropPlanned(entry, &out, unread);
   DropDatasheet(entry, &out, unread);
+  DropWorkedBlocks(entry, &out, unread);
   DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),

@@ -1,0 +1,111 @@
+// The classify stage's worked-calculation rule: a fenced block that works
+// figures out ("Headroom: 80 - 66 = 14 GB", "Replicas = 1,800 / 150 =
+// 12") records no run. A capacity plan's memory budget, a sizing worked step
+// by step, a throughput derived from assumed figures: when no command of its
+// part printed the block and no Output label led it, none of its figures is
+// a run's, the budget lines beside the arithmetic neither. Its marks are data
+// (blocks.json: worked_equals, worked_operators, worked_glued_operators).
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+const std::vector<std::string>& Marks(const char* key) {
+  static const auto* equals = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_equals", false));
+  static const auto* ops = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_operators", false));
+  static const auto* glued = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_glued_operators", false));
+  static const auto* lists = new std::vector<std::vector<std::string>>{
+      {equals->begin(), equals->end()}, {ops->begin(), ops->end()}, {glued->begin(), glued->end()}};
+  const std::string k = key;
+  return (*lists)[k == "equals" ? 0 : k == "ops" ? 1 : 2];
+}
+
+bool Digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// Whether `s` joins numbers with an operator: a spaced one with a digit
+// somewhere before and after it ("6,400 tokens / 0.002 sec"), or a glued
+// one between two digits ("1000/250ms").
+bool Operated(const std::string& s) {
+  for (const auto& op : Marks("ops"))
+    for (size_t at = s.find(op); at != std::string::npos; at = s.find(op, at + 1))
+      if (s.find_first_of("0123456789") < at && s.find_first_of("0123456789", at + op.size()) != std::string::npos)
+        return true;
+  for (const auto& op : Marks("glued"))
+    for (size_t at = s.find(op); at != std::string::npos; at = s.find(op, at + 1))
+      if (at > 0 && Digit(s[at - 1]) && at + op.size() < s.size() && Digit(s[at + op.size()])) return true;
+  return false;
+}
+
+// Whether line `l` works a figure out: an equals sign with a number after
+// it ("= 14 GB", "= (500 × 50) / 0.85"), and numbers joined by an operator
+// on one side of it.
+bool ArithmeticLine(const std::string& l) {
+  for (const auto& eq : Marks("equals"))
+    for (size_t at = l.find(eq); at != std::string::npos; at = l.find(eq, at + 1)) {
+      if (eq == "= " && at != 0) continue;  // "= 6,400 tokens / 0.002 sec": only at the line's start
+      std::string right = Trim(l.substr(at + eq.size()));
+      while (!right.empty() && (right[0] == '~' || right[0] == '(' || right[0] == '$')) right.erase(0, 1);
+      if (right.empty() || !Digit(right[0])) continue;
+      if (Operated(l.substr(0, at)) || Operated(right)) return true;
+    }
+  return false;
+}
+
+// The first arithmetic line of `text`, or "".
+std::string WorkedLine(const std::string& text) {
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t nl = text.find('\n', p);
+    if (nl == std::string::npos) nl = text.size();
+    const std::string l = Trim(text.substr(p, nl - p));
+    if (ArithmeticLine(l)) return l;
+    p = nl + 1;
+  }
+  return "";
+}
+
+// Whether a command of the entry stands before line `line` in the part (from
+// the sub-heading above it) that holds it.
+bool CommandBefore(const Entry& entry, int line) {
+  int first = entry.heading_line;
+  for (const auto& h : entry.subheadings)
+    if (h.line <= line) first = h.line;
+  return std::any_of(entry.commands.begin(), entry.commands.end(),
+                     [&](const CommandText& c) { return c.line >= first && c.line < line; });
+}
+
+}  // namespace
+
+void DropWorkedBlocks(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  struct Worked {
+    int first, last;
+    std::string line;
+  };
+  std::vector<Worked> worked;
+  for (const auto& o : entry.outputs) {
+    if (o.output_cue != "info" && o.output_cue != "looks like output") continue;
+    if (CommandBefore(entry, o.line)) continue;
+    if (std::string l = WorkedLine(o.text); !l.empty()) worked.push_back({o.line, o.end_line, l});
+  }
+  if (worked.empty()) return;
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *out) {
+    const auto it = std::find_if(worked.begin(), worked.end(), [&f](const Worked& w) { return w.first <= f.line && f.line <= w.last; });
+    if (it == worked.end()) {
+      kept.push_back(std::move(f));
+    } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
+      unread->push_back({f.line, f.text,
+                         "computed from other figures (a worked calculation: its block works figures out, \"" +
+                             it->line.substr(0, 60) + "\"), not a run's output"});
+    }
+  }
+  *out = std::move(kept);
+}
+
+}  // namespace moelog::logbook::reader

@@ -1,0 +1,53 @@
+// The classify stage on writing that records no run of its own: a block
+// that works a calculation out (a capacity plan's memory budget, a sizing
+// worked step by step), and the time a task of a pipeline or a plan took
+// beside what it completed (bookkeeping of the work, not a benchmark).
+#include <gtest/gtest.h>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/internal.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+std::string Why(const std::map<int, std::string>& why) { return ::testing::PrintToString(why); }
+
+// A fenced block no command printed whose lines work figures out ("80 - 66
+// = 14 GB", "Replicas = 1,800 / 150 = 12") is a calculation: none of its
+// figures is a run's, the budget lines beside the arithmetic neither. A
+// block printed by a command, and a pasted block with no arithmetic, stay.
+TEST(ReaderClassifyWorked, ABlockThatWorksFiguresOutIsNoRun) {
+  const std::string doc =
+      "# Serving capacity plan\n\n"
+      "## 1. Memory per replica\n\n"        // 3
+      "```text\n"                            // 5
+      "Weights (fp8):        40 GB\n"        // 6
+      "KV cache (32 seqs):   22 GB\n"        // 7
+      "Runtime overhead:      4 GB\n"        // 8
+      "-----------------------------\n"      // 9
+      "Needed:               66 GB\n"        // 10
+      "Headroom on 80 GB:    80 - 66 = 14 GB\n"  // 11
+      "```\n\n"
+      "## 2. Replicas for peak load\n\n"     // 14
+      "```\n"                                // 16
+      "Peak demand:     1,800 req/s\n"       // 17
+      "Per replica:     150 req/s\n"         // 18
+      "Replicas = 1,800 / 150 = 12\n"        // 19
+      "With spare:      12 x 1.25 = 15 replicas, 2250 req/s\n"  // 20
+      "```\n\n"
+      "## 3. Smoke test\n\n"                 // 23
+      "```bash\n./loadgen --rate 150\n```\n\n"  // 25-27
+      "```\nachieved 148.2 req/s\np99 41.7 ms\n```\n\n"  // 29-32
+      "## 4. Pasted soak numbers\n\n"        // 34
+      "```\nsoak p50: 12.4 ms\nsoak p99: 38.9 ms\n```\n";  // 36-39
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {6, 7, 8, 10, 11, 17, 18, 20}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
+  EXPECT_NE(why[6].find("worked"), std::string::npos) << why[6];
+  EXPECT_EQ(FateStage("listed, not tabled: " + why[6]), "classify");
+  for (int line : {30, 31, 37, 38}) EXPECT_TRUE(kept.count(line)) << line << Why(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
