@@ -791,6 +791,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   DropPlanned(entry, &out, unread);
   DropDatasheet(entry, &out, unread);
   DropWorkedBlocks(entry, &out, unread);
+  DropBookkeeping(entry, &out, unread);
   DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),

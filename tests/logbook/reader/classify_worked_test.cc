@@ -49,5 +49,39 @@ TEST(ReaderClassifyWorked, ABlockThatWorksFiguresOutIsNoRun) {
   for (int line : {30, 31, 37, 38}) EXPECT_TRUE(kept.count(line)) << line << Why(why);
 }
 
+// The time a task of a pipeline or a plan took, beside what it completed
+// (a done mark in its part's heading or its cell, a tally "24/24 passed",
+// "Tasks completed: 12"), is the work's bookkeeping, no benchmark's figure,
+// when its part runs no command. A duration of a part that runs its
+// benchmark, and an elapsed time with no tally beside it, stay.
+TEST(ReaderClassifyWorked, ATasksDurationBesideWhatItCompletedIsNoRun) {
+  const std::string doc =
+      "# Nightly pipeline report\n\n"
+      "## 1. Model conversion \xE2\x9C\x85\n\n"                 // 3
+      "| Model | int8 | fp8 |\n|---|---|---|\n"                   // 5-6
+      "| tiny-1B | \xE2\x9C\x85 41.2s | \xE2\x9C\x85 39.8s |\n\n"  // 7
+      "## 2. Tuning sweep\n\n"                                    // 9
+      "- Shapes: `[128, 256, 512]`\n"                              // 11
+      "- Duration: 412.6s\n"                                       // 12
+      "- Kernels: 24/24 passed\n\n"                               // 13
+      "## 3. Velocity\n\n"                                        // 15
+      "- Tasks completed: 12\n"                                    // 17
+      "- Average duration: 6m 10s\n"                               // 18
+      "- Total execution time: 1.2 hours\n\n"                     // 19
+      "## 4. Decode throughput\n\n"                               // 21
+      "```bash\n./bench_decode --model tiny-1B\n```\n\n"        // 23-25
+      "- Duration: 61.0 s\n"                                       // 27
+      "- decode: 1,234 tok/s\n\n"                                 // 28
+      "## 5. Cold start\n\n"                                      // 30
+      "- Elapsed: 3.1 s\n"                                         // 32
+      "- Peak RSS: 812 MB\n";                                      // 33
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 12, 18, 19}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
+  EXPECT_NE(why[12].find("bookkeeping"), std::string::npos) << why[12];
+  EXPECT_EQ(FateStage("listed, not tabled: " + why[12]), "classify");
+  for (int line : {27, 32}) EXPECT_TRUE(kept.count(line)) << line << Why(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
