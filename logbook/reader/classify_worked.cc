@@ -20,10 +20,11 @@ const std::vector<std::string>& Marks(const char* key) {
   static const auto* equals = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_equals", false));
   static const auto* ops = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_operators", false));
   static const auto* glued = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_glued_operators", false));
+  static const auto* label = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_label_operators", false));
   static const auto* lists = new std::vector<std::vector<std::string>>{
-      {equals->begin(), equals->end()}, {ops->begin(), ops->end()}, {glued->begin(), glued->end()}};
+      {equals->begin(), equals->end()}, {ops->begin(), ops->end()}, {glued->begin(), glued->end()}, {label->begin(), label->end()}};
   const std::string k = key;
-  return (*lists)[k == "equals" ? 0 : k == "ops" ? 1 : 2];
+  return (*lists)[k == "equals" ? 0 : k == "ops" ? 1 : k == "glued" ? 2 : 3];
 }
 
 bool Digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
@@ -80,6 +81,41 @@ bool CommandBefore(const Entry& entry, int line) {
                      [&](const CommandText& c) { return c.line >= first && c.line < line; });
 }
 
+// The label of the table row on `line` when it joins named quantities by a
+// product ("MFU × Peak") and holds no digit, else "".
+std::string ProductRow(const Entry& entry, int line) {
+  for (const auto& t : entry.tables) {
+    const int row = line - t.line - 2;
+    if (line < t.line || line > t.end_line || row < 0 || row >= static_cast<int>(t.rows.size()) || t.rows[row].empty())
+      continue;
+    const std::string label = Trim(t.rows[row][0]);
+    if (label.find_first_of("0123456789") != std::string::npos) return "";
+    for (const auto& op : Marks("label"))
+      if (const size_t at = label.find(op); at != std::string::npos && at > 0 && at + op.size() < label.size()) return label;
+  }
+  return "";
+}
+
+// The label of the table row on `line` when it names the hardware's peak
+// (rating_row_labels) and all of `f`'s figures are compute or bandwidth.
+std::string RatingRow(const Entry& entry, const RecordedFigure& f) {
+  static const auto* labels = new std::set<std::string>(DataWords("data/reader/blocks.json", "rating_row_labels"));
+  if (f.run.metrics.empty() || !std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) {
+        return m.first == "tflops" || m.first == "gb_per_s";
+      }))
+    return "";
+  for (const auto& t : entry.tables) {
+    const int row = f.line - t.line - 2;
+    if (f.line < t.line || f.line > t.end_line || row < 0 || row >= static_cast<int>(t.rows.size()) || t.rows[row].empty())
+      continue;
+    std::string label = Lower(Trim(t.rows[row][0]));
+    label.erase(std::remove_if(label.begin(), label.end(), [](char c) { return c == '*' || c == '_'; }), label.end());
+    for (const auto& w : *labels)
+      if (label.find(w) != std::string::npos) return Trim(t.rows[row][0]);
+  }
+  return "";
+}
+
 }  // namespace
 
 void DropWorkedBlocks(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
@@ -93,16 +129,23 @@ void DropWorkedBlocks(const Entry& entry, std::vector<RecordedFigure>* out, std:
     if (CommandBefore(entry, o.line)) continue;
     if (std::string l = WorkedLine(o.text); !l.empty()) worked.push_back({o.line, o.end_line, l});
   }
-  if (worked.empty()) return;
+  if (worked.empty() && entry.tables.empty()) return;
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {
     const auto it = std::find_if(worked.begin(), worked.end(), [&f](const Worked& w) { return w.first <= f.line && f.line <= w.last; });
-    if (it == worked.end()) {
+    const std::string product = it == worked.end() ? ProductRow(entry, f.line) : "";
+    const std::string rating = it == worked.end() && product.empty() ? RatingRow(entry, f) : "";
+    if (it == worked.end() && product.empty() && rating.empty()) {
       kept.push_back(std::move(f));
+    } else if (!rating.empty()) {
+      if (unread && !(!unread->empty() && unread->back().line == f.line))
+        unread->push_back({f.line, f.text, "a device's rating (a row labelled \"" + rating + "\"), not a run"});
     } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
       unread->push_back({f.line, f.text,
-                         "computed from other figures (a worked calculation: its block works figures out, \"" +
-                             it->line.substr(0, 60) + "\"), not a run's output"});
+                         !product.empty() ? "computed from other figures (a row labelled as a product, \"" + product +
+                                                "\"), not a run"
+                                          : "computed from other figures (a worked calculation: its block works figures out, \"" +
+                                                it->line.substr(0, 60) + "\"), not a run's output"});
     }
   }
   *out = std::move(kept);

@@ -83,5 +83,27 @@ TEST(ReaderClassifyWorked, ATasksDurationBesideWhatItCompletedIsNoRun) {
   for (int line : {27, 32}) EXPECT_TRUE(kept.count(line)) << line << Why(why);
 }
 
+// A table's row labelled as a product of named quantities ("MFU × Peak")
+// works its figures out from the other rows; a row labelled as the
+// hardware's peak states its rating. Neither is a run; the measured rows of
+// the run before stay.
+TEST(ReaderClassifyWorked, AProductRowAndAHardwarePeakRowAreNoRuns) {
+  const std::string doc =
+      "# Scaling check\n\n"
+      "## 1. One node\n\n"                                        // 3
+      "```bash\n./train --nodes 1\n```\n\n"                      // 5-7
+      "| Metric | Value |\n|---|---|\n"                            // 9-10
+      "| Achieved | 407.5 TFLOPS |\n\n"                            // 11
+      "## 2. Ratios\n\n"                                          // 13
+      "| Metric | 1 node | 2 nodes |\n|---|---|---|\n"             // 15-16
+      "| Hardware peak | 989 TFLOPS | 1978 TFLOPS |\n"             // 17
+      "| MFU \xC3\x97 Peak | 407.1 TFLOPS | 405.9 TFLOPS |\n";   // 18
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(11)) << Why(why);
+  for (int line : {17, 18}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
+  EXPECT_EQ(FateStage("listed, not tabled: " + why[18]), "classify") << why[18];
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
