@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -101,17 +102,16 @@ Part PartOf(const Entry& entry, int line) {
   return p;
 }
 
-// The text of the list item on `line`, or "".
-std::string ItemText(const Entry& entry, int line) {
-  std::string text;
-  std::function<bool(const Bullet&)> walk = [&](const Bullet& b) {
-    if (b.line == line) return text = b.text, true;
-    return std::any_of(b.children.begin(), b.children.end(), walk);
+// The texts of the entry's list items by line.
+std::map<int, std::string> ItemTexts(const Entry& entry) {
+  std::map<int, std::string> out;
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    out.emplace(b.line, b.text);
+    for (const auto& c : b.children) walk(c);
   };
-  if (!std::any_of(entry.notes.begin(), entry.notes.end(), walk))
-    for (const auto& f : entry.fields)
-      if (walk(f.bullet)) break;
-  return text;
+  for (const auto& b : entry.notes) walk(b);
+  for (const auto& f : entry.fields) walk(f.bullet);
+  return out;
 }
 
 // Whether the table row on `line` writes a time beside a done mark in one
@@ -127,26 +127,47 @@ bool MarkedTimeCell(const Entry& entry, int line) {
   return false;
 }
 
-// Why figure `f` is the bookkeeping of a task, else "".
-std::string BookkeepingWhy(const Entry& entry, const RecordedFigure& f) {
-  if (f.run.metrics.empty() ||
-      !std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) { return TimeMetric(m.first); }))
-    return "";
-  const Part part = PartOf(entry, f.line);
-  if (part.runs) return "";
-  if (MarkedTimeCell(entry, f.line))
+bool AllTime(const RecordedFigure& f) {
+  return !f.run.metrics.empty() &&
+         std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) { return TimeMetric(m.first); });
+}
+
+// What the entry's parts are, read once: each part by the line it starts
+// at, its list items' texts by line.
+struct Parts {
+  const Entry& entry;
+  std::map<int, Part> by_first;
+  std::map<int, std::string> items;
+  const Part& Of(int line) {
+    int first = entry.heading_line;
+    for (const auto& h : entry.subheadings)
+      if (h.line <= line) first = h.line;
+    auto it = by_first.find(first);
+    if (it == by_first.end()) it = by_first.emplace(first, PartOf(entry, line)).first;
+    return it->second;
+  }
+};
+
+// Why figure `f` (all of whose figures are times) is the bookkeeping of a
+// task, else "".
+std::string BookkeepingWhy(Parts& parts, const RecordedFigure& f) {
+  if (parts.Of(f.line).runs) return "";
+  if (MarkedTimeCell(parts.entry, f.line))
     return "the time a task took beside its done mark (a cell written \"done, time\"): the work's bookkeeping, not a run";
-  const std::string label = Label(ItemText(entry, f.line));
-  if (label.empty() || !Set("labels", true).count(label) || !part.done) return "";
+  const auto it = parts.items.find(f.line);
+  const std::string label = it == parts.items.end() ? "" : Label(it->second);
+  if (label.empty() || !Set("labels", true).count(label) || !parts.Of(f.line).done) return "";
   return "the time a task took (\"" + label + "\") beside what it completed: the work's bookkeeping, not a run";
 }
 
 }  // namespace
 
 void DropBookkeeping(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  if (std::none_of(out->begin(), out->end(), AllTime)) return;
+  Parts parts{entry, {}, ItemTexts(entry)};
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {
-    const std::string why = BookkeepingWhy(entry, f);
+    const std::string why = AllTime(f) ? BookkeepingWhy(parts, f) : "";
     if (why.empty()) {
       kept.push_back(std::move(f));
     } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {

@@ -44,9 +44,11 @@ bool Operated(const std::string& s) {
 }
 
 // Whether line `l` works a figure out: an equals sign with a number after
-// it ("= 14 GB", "= (500 × 50) / 0.85"), and numbers joined by an operator
-// on one side of it.
+// it ("= 14 GB", "= (500 × 50) / 0.85") or ending the line (the result on
+// the next), and numbers joined by an operator on one side of it.
 bool ArithmeticLine(const std::string& l) {
+  // "5,841 tok/s / $4,500 =": the result on the next line.
+  if (l.size() > 2 && l.back() == '=' && l[l.size() - 2] == ' ' && Operated(l.substr(0, l.size() - 2))) return true;
   for (const auto& eq : Marks("equals"))
     for (size_t at = l.find(eq); at != std::string::npos; at = l.find(eq, at + 1)) {
       if (eq == "= " && at != 0) continue;  // "= 6,400 tokens / 0.002 sec": only at the line's start
@@ -64,7 +66,12 @@ std::string WorkedLine(const std::string& text) {
   while (p < text.size()) {
     size_t nl = text.find('\n', p);
     if (nl == std::string::npos) nl = text.size();
-    const std::string l = Trim(text.substr(p, nl - p));
+    std::string l = Trim(text.substr(p, nl - p));
+    for (const std::string edge : {"\xE2\x94\x82", "\xE2\x95\x91", "|"}) {  // a box's sides: "│ 5,841 tok/s / $4,500 = │"
+      if (l.rfind(edge, 0) == 0) l = Trim(l.substr(edge.size()));
+      if (l.size() >= edge.size() && l.compare(l.size() - edge.size(), edge.size(), edge) == 0)
+        l = Trim(l.substr(0, l.size() - edge.size()));
+    }
     if (ArithmeticLine(l)) return l;
     p = nl + 1;
   }

@@ -105,5 +105,27 @@ TEST(ReaderClassifyWorked, AProductRowAndAHardwarePeakRowAreNoRuns) {
   EXPECT_EQ(FateStage("listed, not tabled: " + why[18]), "classify") << why[18];
 }
 
+// A calculation whose result goes on the next line ("9,500 tok/s / $12,500
+// =" over "0.76 tok/s per $") works figures out all the same.
+TEST(ReaderClassifyWorked, AResultOnTheLineAfterItsEqualsSignIsWorkedOut) {
+  const std::string doc =
+      "# Cost per card\n\n"
+      "## 1. Throughput per dollar\n\n"          // 3
+      "```\n"                                      // 5
+      "Card A:   4,100 tok/s / $3,000 =\n"         // 6
+      "          1.37 tok/s per $\n"               // 7
+      "Card B:   2,600 tok/s / $2,500 =\n"         // 8
+      "          1.04 tok/s per $\n"               // 9
+      "```\n\n"
+      "## 2. Boxed\n\n"                          // 12
+      "```\n"                                      // 14
+      "\xE2\x94\x82 Card C:  3,300 tok/s / $2,900 =   \xE2\x94\x82\n"  // 15
+      "\xE2\x94\x82          1.14 tok/s per $          \xE2\x94\x82\n"  // 16
+      "```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {6, 7, 8, 9, 15, 16}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
