@@ -4,9 +4,12 @@
 // by step, a throughput derived from assumed figures: when no command of its
 // part printed the block and no Output label led it, none of its figures is
 // a run's, the budget lines beside the arithmetic neither. Its marks are data
-// (blocks.json: worked_equals, worked_operators, worked_glued_operators).
+// (blocks.json: worked_equals, worked_operators, worked_glued_operators); so
+// is a block that tallies what a plan needs ("Total needed: 59 GB",
+// "Shortfall: 35 GB"; budget_words).
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,7 +63,20 @@ bool ArithmeticLine(const std::string& l) {
   return false;
 }
 
-// The first arithmetic line of `text`, or "".
+// Whether line `l` tallies what a plan needs: a label (before its colon)
+// holding a word of budget_words, a number after it ("Total needed: 59 GB").
+bool BudgetLine(const std::string& l) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/blocks.json", "budget_words"));
+  const size_t colon = l.find(':');
+  if (colon == std::string::npos || colon > 48 || l.find_first_of("0123456789", colon) == std::string::npos) return false;
+  for (std::string w : Words(Lower(l.substr(0, colon)))) {
+    while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back()))) w.pop_back();
+    if (words->count(w)) return true;
+  }
+  return false;
+}
+
+// The first arithmetic or budget line of `text`, or "".
 std::string WorkedLine(const std::string& text) {
   size_t p = 0;
   while (p < text.size()) {
@@ -72,7 +88,7 @@ std::string WorkedLine(const std::string& text) {
       if (l.size() >= edge.size() && l.compare(l.size() - edge.size(), edge.size(), edge) == 0)
         l = Trim(l.substr(0, l.size() - edge.size()));
     }
-    if (ArithmeticLine(l)) return l;
+    if (ArithmeticLine(l) || BudgetLine(l)) return l;
     p = nl + 1;
   }
   return "";

@@ -127,5 +127,25 @@ TEST(ReaderClassifyWorked, AResultOnTheLineAfterItsEqualsSignIsWorkedOut) {
   for (int line : {6, 7, 8, 9, 15, 16}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
 }
 
+// A block that tallies what a plan needs ("Total needed: 85 GB" under its
+// parts, "Shortfall: 53 GB") is a budget worked out, no run's output, even
+// with no arithmetic written.
+TEST(ReaderClassifyWorked, ABudgetTallyBlockIsNoRun) {
+  const std::string doc =
+      "# Fitting the model\n\n"
+      "## 1. One card\n\n"                    // 3
+      "```\n"                                   // 5
+      "Weights (bf16):      48 GB\n"            // 6
+      "KV cache (16k ctx):  11 GB\n"            // 7
+      "----------------------------\n"          // 8
+      "Total needed:        59 GB\n"            // 9
+      "Card memory:         24 GB\n"            // 10
+      "Shortfall:           35 GB\n"            // 11
+      "```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {6, 7, 9, 10, 11}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
