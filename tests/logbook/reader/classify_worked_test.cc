@@ -147,5 +147,22 @@ TEST(ReaderClassifyWorked, ABudgetTallyBlockIsNoRun) {
   for (int line : {6, 7, 9, 10, 11}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
 }
 
+// What a change is said to eliminate ("eliminates 10-20 us of scheduler
+// wake-up") is what it would save, a change: no run. (A heading's
+// "projection" is no plan word: "Optimize attention projections" runs.)
+TEST(ReaderClassifyWorked, WhatAChangeEliminatesIsNoRun) {
+  const std::string doc =
+      "# Queue latency work\n\n"
+      "## 1. Measured now\n\n"                        // 3
+      "```bash\n./bench_queue\n```\n\n"              // 5-7
+      "- p99: 612 us\n\n"                              // 9
+      "## 2. Drop the yield\n\n"                       // 11
+      "Removing the yield eliminates 10-20 us of scheduler wake-up per message.\n";  // 13
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(9)) << Why(why);
+  EXPECT_FALSE(kept.count(13)) << Why(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
