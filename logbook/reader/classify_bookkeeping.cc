@@ -1,8 +1,7 @@
 // The classify stage's bookkeeping rule: the time a piece of work took,
 // beside what it completed, is the work's bookkeeping, no benchmark's
 // figure. A pipeline's report that writes how long each task ran (`-
-// Duration: 412.6s` under a task that passed `24/24`, `| ✅ 41.2s |` in a
-// conversion table), a plan tracker's velocity (`Tasks completed: 12`,
+// Duration: 412.6s` under a task that passed `24/24`), a plan tracker's velocity (`Tasks completed: 12`,
 // `Average duration: 6m 10s`): when the part that holds the time runs no
 // command and prints no output, the time is listed, not tabled. Its words
 // are data (status.json: work_duration_labels, done_marks, tally_words).
@@ -114,19 +113,6 @@ std::map<int, std::string> ItemTexts(const Entry& entry) {
   return out;
 }
 
-// Whether the table row on `line` writes a time beside a done mark in one
-// cell ("✅ 41.2s").
-bool MarkedTimeCell(const Entry& entry, int line) {
-  for (const auto& t : entry.tables) {
-    const int row = line - t.line - 2;
-    if (line < t.line || line > t.end_line || row < 0 || row >= static_cast<int>(t.rows.size())) continue;
-    return std::any_of(t.rows[row].begin(), t.rows[row].end(), [](const std::string& c) {
-      return HasMark(c) && c.find_first_of("0123456789") != std::string::npos;
-    });
-  }
-  return false;
-}
-
 bool AllTime(const RecordedFigure& f) {
   return !f.run.metrics.empty() &&
          std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) { return TimeMetric(m.first); });
@@ -152,8 +138,6 @@ struct Parts {
 // task, else "".
 std::string BookkeepingWhy(Parts& parts, const RecordedFigure& f) {
   if (parts.Of(f.line).runs) return "";
-  if (MarkedTimeCell(parts.entry, f.line))
-    return "the time a task took beside its done mark (a cell written \"done, time\"): the work's bookkeeping, not a run";
   const auto it = parts.items.find(f.line);
   const std::string label = it == parts.items.end() ? "" : Label(it->second);
   if (label.empty() || !Set("labels", true).count(label) || !parts.Of(f.line).done) return "";
