@@ -799,6 +799,8 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   DropDatasheet(entry, &out, unread);
   DropCited(entry, &out, unread);
   DropPlannedItems(entry, &out, unread);
+  DropWorkedBlocks(entry, &out, unread);
+  DropBookkeeping(entry, &out, unread);
   DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),

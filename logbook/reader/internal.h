@@ -311,6 +311,14 @@ void TransactionRates(const Entry& entry, std::vector<RecordedFigure>* out);
 // bandwidth, compute or memory, in a part that runs nothing ("- A100: 2.0
 // TB/s"): the device's datasheet, listed, not runs (classify_specs.cc).
 void DropDatasheet(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// Figures of a fenced block no command printed that works figures out
+// ("Headroom: 80 - 66 = 14 GB"): a calculation, listed, not runs
+// (classify_worked.cc).
+void DropWorkedBlocks(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
+// The time a task took beside what it completed ("Duration: 412.6s" in a
+// part that passed "24/24", "| ✅ 41.2s |"), in a part that runs nothing:
+// the work's bookkeeping, listed, not runs (classify_bookkeeping.cc).
+void DropBookkeeping(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 // An entry or a part that says it has not run, or is headed as an estimate,
 // and a tracker's rows still queued, hold no run (classify_status.cc).
 void DropNotRun(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);

@@ -26,7 +26,7 @@ std::string FateStage(const std::string& fate) {
       Has(why, "a device's rating") || Has(why, "a job's, a test's") || Has(why, "a setting or a job's span") ||
       Has(why, "a threshold (") || Has(why, "derived (") || Has(why, "has not run") || Has(why, "a bound (") ||
       Has(why, "computed from") || Has(why, "a device's datasheet") || Has(why, "a device's specifications") ||
-      Has(why, "a setting ("))
+      Has(why, "a setting (") || Has(why, "bookkeeping"))
     return "classify";
   return "figures";  // no unit, values by column, past the entry's cap
 }

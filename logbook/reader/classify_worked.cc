@@ -1,0 +1,177 @@
+// The classify stage's worked-calculation rule: a fenced block that works
+// figures out ("Headroom: 80 - 66 = 14 GB", "Replicas = 1,800 / 150 =
+// 12") records no run. A capacity plan's memory budget, a sizing worked step
+// by step, a throughput derived from assumed figures: when no command of its
+// part printed the block and no Output label led it, none of its figures is
+// a run's, the budget lines beside the arithmetic neither. Its marks are data
+// (blocks.json: worked_equals, worked_operators, worked_glued_operators); so
+// is a block that tallies what a plan needs ("Total needed: 59 GB",
+// "Shortfall: 35 GB"; budget_words).
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+const std::vector<std::string>& Marks(const char* key) {
+  static const auto* equals = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_equals", false));
+  static const auto* ops = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_operators", false));
+  static const auto* glued = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_glued_operators", false));
+  static const auto* label = new std::set<std::string>(DataWords("data/reader/blocks.json", "worked_label_operators", false));
+  static const auto* lists = new std::vector<std::vector<std::string>>{
+      {equals->begin(), equals->end()}, {ops->begin(), ops->end()}, {glued->begin(), glued->end()}, {label->begin(), label->end()}};
+  const std::string k = key;
+  return (*lists)[k == "equals" ? 0 : k == "ops" ? 1 : k == "glued" ? 2 : 3];
+}
+
+bool Digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// Whether `s` joins numbers with an operator: a spaced one with a digit
+// somewhere before and after it ("6,400 tokens / 0.002 sec"), or a glued
+// one between two digits ("1000/250ms").
+bool Operated(const std::string& s) {
+  for (const auto& op : Marks("ops"))
+    for (size_t at = s.find(op); at != std::string::npos; at = s.find(op, at + 1))
+      if (s.find_first_of("0123456789") < at && s.find_first_of("0123456789", at + op.size()) != std::string::npos)
+        return true;
+  for (const auto& op : Marks("glued"))
+    for (size_t at = s.find(op); at != std::string::npos; at = s.find(op, at + 1))
+      if (at > 0 && Digit(s[at - 1]) && at + op.size() < s.size() && Digit(s[at + op.size()])) return true;
+  return false;
+}
+
+// Whether line `l` works a figure out: an equals sign with a number after
+// it ("= 14 GB", "= (500 × 50) / 0.85") or ending the line (the result on
+// the next), and numbers joined by an operator on one side of it.
+bool ArithmeticLine(const std::string& l) {
+  // "5,841 tok/s / $4,500 =": the result on the next line.
+  if (l.size() > 2 && l.back() == '=' && l[l.size() - 2] == ' ' && Operated(l.substr(0, l.size() - 2))) return true;
+  for (const auto& eq : Marks("equals"))
+    for (size_t at = l.find(eq); at != std::string::npos; at = l.find(eq, at + 1)) {
+      if (eq == "= " && at != 0) continue;  // "= 6,400 tokens / 0.002 sec": only at the line's start
+      std::string right = Trim(l.substr(at + eq.size()));
+      while (!right.empty() && (right[0] == '~' || right[0] == '(' || right[0] == '$')) right.erase(0, 1);
+      if (right.empty() || !Digit(right[0])) continue;
+      if (Operated(l.substr(0, at)) || Operated(right)) return true;
+    }
+  return false;
+}
+
+// Whether line `l` tallies what a plan needs: a label (before its colon)
+// holding a word of budget_words, a number after it ("Total needed: 59 GB").
+bool BudgetLine(const std::string& l) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/blocks.json", "budget_words"));
+  const size_t colon = l.find(':');
+  if (colon == std::string::npos || colon > 48 || l.find_first_of("0123456789", colon) == std::string::npos) return false;
+  for (std::string w : Words(Lower(l.substr(0, colon)))) {
+    while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back()))) w.pop_back();
+    if (words->count(w)) return true;
+  }
+  return false;
+}
+
+// The first arithmetic or budget line of `text`, or "".
+std::string WorkedLine(const std::string& text) {
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t nl = text.find('\n', p);
+    if (nl == std::string::npos) nl = text.size();
+    std::string l = Trim(text.substr(p, nl - p));
+    for (const std::string edge : {"\xE2\x94\x82", "\xE2\x95\x91", "|"}) {  // a box's sides: "│ 5,841 tok/s / $4,500 = │"
+      if (l.rfind(edge, 0) == 0) l = Trim(l.substr(edge.size()));
+      if (l.size() >= edge.size() && l.compare(l.size() - edge.size(), edge.size(), edge) == 0)
+        l = Trim(l.substr(0, l.size() - edge.size()));
+    }
+    if (ArithmeticLine(l) || BudgetLine(l)) return l;
+    p = nl + 1;
+  }
+  return "";
+}
+
+// Whether a command of the entry stands before line `line` in the part (from
+// the sub-heading above it) that holds it.
+bool CommandBefore(const Entry& entry, int line) {
+  int first = entry.heading_line;
+  for (const auto& h : entry.subheadings)
+    if (h.line <= line) first = h.line;
+  return std::any_of(entry.commands.begin(), entry.commands.end(),
+                     [&](const CommandText& c) { return c.line >= first && c.line < line; });
+}
+
+// The label of the table row on `line` when it joins named quantities by a
+// product ("MFU × Peak") and holds no digit, else "".
+std::string ProductRow(const Entry& entry, int line) {
+  for (const auto& t : entry.tables) {
+    const int row = line - t.line - 2;
+    if (line < t.line || line > t.end_line || row < 0 || row >= static_cast<int>(t.rows.size()) || t.rows[row].empty())
+      continue;
+    const std::string label = Trim(t.rows[row][0]);
+    if (label.find_first_of("0123456789") != std::string::npos) return "";
+    for (const auto& op : Marks("label"))
+      if (const size_t at = label.find(op); at != std::string::npos && at > 0 && at + op.size() < label.size()) return label;
+  }
+  return "";
+}
+
+// The label of the table row on `line` when it names the hardware's peak
+// (rating_row_labels) and all of `f`'s figures are compute or bandwidth.
+std::string RatingRow(const Entry& entry, const RecordedFigure& f) {
+  static const auto* labels = new std::set<std::string>(DataWords("data/reader/blocks.json", "rating_row_labels"));
+  if (f.run.metrics.empty() || !std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) {
+        return m.first == "tflops" || m.first == "gb_per_s";
+      }))
+    return "";
+  for (const auto& t : entry.tables) {
+    const int row = f.line - t.line - 2;
+    if (f.line < t.line || f.line > t.end_line || row < 0 || row >= static_cast<int>(t.rows.size()) || t.rows[row].empty())
+      continue;
+    std::string label = Lower(Trim(t.rows[row][0]));
+    label.erase(std::remove_if(label.begin(), label.end(), [](char c) { return c == '*' || c == '_'; }), label.end());
+    for (const auto& w : *labels)
+      if (label.find(w) != std::string::npos) return Trim(t.rows[row][0]);
+  }
+  return "";
+}
+
+}  // namespace
+
+void DropWorkedBlocks(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  struct Worked {
+    int first, last;
+    std::string line;
+  };
+  std::vector<Worked> worked;
+  for (const auto& o : entry.outputs) {
+    if (o.output_cue != "info" && o.output_cue != "looks like output") continue;
+    if (CommandBefore(entry, o.line)) continue;
+    if (std::string l = WorkedLine(o.text); !l.empty()) worked.push_back({o.line, o.end_line, l});
+  }
+  if (worked.empty() && entry.tables.empty()) return;
+  std::vector<RecordedFigure> kept;
+  for (auto& f : *out) {
+    const auto it = std::find_if(worked.begin(), worked.end(), [&f](const Worked& w) { return w.first <= f.line && f.line <= w.last; });
+    const std::string product = it == worked.end() ? ProductRow(entry, f.line) : "";
+    const std::string rating = it == worked.end() && product.empty() ? RatingRow(entry, f) : "";
+    if (it == worked.end() && product.empty() && rating.empty()) {
+      kept.push_back(std::move(f));
+    } else if (!rating.empty()) {
+      if (unread && !(!unread->empty() && unread->back().line == f.line))
+        unread->push_back({f.line, f.text, "a device's rating (a row labelled \"" + rating + "\"), not a run"});
+    } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
+      unread->push_back({f.line, f.text,
+                         !product.empty() ? "computed from other figures (a row labelled as a product, \"" + product +
+                                                "\"), not a run"
+                                          : "computed from other figures (a worked calculation: its block works figures out, \"" +
+                                                it->line.substr(0, 60) + "\"), not a run's output"});
+    }
+  }
+  *out = std::move(kept);
+}
+
+}  // namespace moelog::logbook::reader
