@@ -21,6 +21,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/figures_benchtools.h"
+#include "logbook/reader/figures_frameworks.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/blocks.h"
@@ -863,7 +864,9 @@ bool BenchToolLine(OutputRead& r, const BlockLine& l) {
   for (const auto& v : b.values)
     if (UnitInfo info; OutputUnit(v.unit, "", &info)) figs.emplace_back((v.role.empty() ? "" : v.role + "_") + info.metric, info, v.unit, v.digits, false);
   const size_t before = r.out->size();
-  KeepFigure(r, l.line, l.text, LineConfig(r), figs);
+  Config cfg = LineConfig(r);
+  for (const auto& [k, v] : b.keys) cfg[k] = v;  // "BenchmarkSet-8": procs=8
+  KeepFigure(r, l.line, l.text, cfg, figs);
   if (b.name.empty()) JoinLineAbove(before, l.line, r.out);  // "thrpt:" under "name time:"
   return true;
 }
@@ -945,6 +948,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   ShellTimeLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out, &read);
   const std::vector<BlockLine> lines = PrintedLines(block);
   ToolRunLines(lines, r.context, x, out, &read, unread);
+  FrameworkTables(lines, r.context, x, out, &read);  // JMH's result table
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;

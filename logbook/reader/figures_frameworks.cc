@@ -1,0 +1,191 @@
+// Reader stage figures, bench frameworks' console result tables
+// (figures_frameworks.h).
+#include "logbook/reader/figures_frameworks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "logbook/numbers.h"
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/vocabulary.h"
+#include "logbook/text.h"
+
+namespace moelog::logbook::reader {
+
+namespace {
+
+struct JmhWords {
+  std::string first;                       // the header's first column ("benchmark")
+  std::vector<std::string> needs, modes;   // header words it must hold; the modes a row names
+  std::vector<std::string> plus_minus;     // the sign between a score and its error ("±")
+  std::string error;                       // the error's statistic name
+};
+
+const JmhWords& Jmh() {
+  static const JmhWords w = [] {
+    JmhWords out;
+    const nlohmann::json& j = ReaderDataJson("data/reader/bench_printouts.json");
+    if (!j.is_object() || !j.contains("framework_tables") || !j["framework_tables"].contains("jmh")) return out;
+    const nlohmann::json& t = j["framework_tables"]["jmh"];
+    auto list = [&](const char* key, std::vector<std::string>* into) {
+      if (t.contains(key) && t[key].is_array())
+        for (const auto& s : t[key])
+          if (s.is_string()) into->push_back(s.get<std::string>());
+    };
+    list("header_words", &out.needs), list("modes", &out.modes), list("plus_minus", &out.plus_minus);
+    out.first = t.value("header_first", "");
+    out.error = t.value("error_statistic", "error");
+    return out;
+  }();
+  return w;
+}
+
+bool In(const std::vector<std::string>& words, const std::string& w) {
+  return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+// JMH's header: "Benchmark  (payload)  (size)  Mode  Cnt  Score  Error
+// Units": the parameters' names, in order.
+bool JmhHeader(const std::vector<std::string>& toks, std::vector<std::string>* params) {
+  const JmhWords& w = Jmh();
+  if (w.first.empty() || toks.size() < w.needs.size() + 1 || LowerAscii(toks[0]) != w.first) return false;
+  std::vector<std::string> lower;
+  for (const auto& t : toks) lower.push_back(LowerAscii(t));
+  for (const auto& n : w.needs)
+    if (!In(lower, n)) return false;
+  params->clear();
+  for (size_t k = 1; k < toks.size(); ++k)
+    if (toks[k].size() > 2 && toks[k].front() == '(' && toks[k].back() == ')') params->push_back(toks[k].substr(1, toks[k].size() - 2));
+  return true;
+}
+
+// A JMH number: its decimal mark a point or, in a locale that writes one,
+// a comma (JMH prints no thousands separator).
+bool JmhNumber(const std::string& tok, double* value) {
+  std::string t = tok;
+  std::replace(t.begin(), t.end(), ',', '.');
+  if (t.empty() || !(std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-')) return false;
+  const auto v = ParseNumber(t);
+  if (!v) return false;
+  *value = *v;
+  return true;
+}
+
+struct JmhRow {
+  std::string name, mode, unit, score, error;
+  std::vector<std::string> params;
+};
+
+// "CodecBench.decode  json  128  thrpt  10  1523.412 ±  12.301  ops/ms"
+// (no count in a single-shot run, no error where one was not computed).
+bool ReadJmhRow(const std::vector<std::string>& toks, JmhRow* row) {
+  const JmhWords& w = Jmh();
+  size_t m = 1;
+  while (m < toks.size() && !In(w.modes, LowerAscii(toks[m]))) ++m;
+  if (m >= toks.size() || toks.size() - m < 3) return false;
+  const std::vector<std::string> rest(toks.begin() + static_cast<long>(m) + 1, toks.end());
+  double v = 0;
+  row->name = toks[0], row->mode = LowerAscii(toks[m]), row->unit = rest.back();
+  row->params.assign(toks.begin() + 1, toks.begin() + static_cast<long>(m));
+  if (JmhNumber(row->unit, &v)) return false;
+  const auto pm = std::find_if(rest.begin(), rest.end(), [&](const std::string& t) { return In(w.plus_minus, t); });
+  if (pm != rest.end()) {  // "1523.412 ±  12.301  ops/ms": the unit right after the error
+    if (pm == rest.begin() || pm + 2 != rest.end() - 1 || !JmhNumber(*(pm + 1), &v)) return false;
+    row->score = *(pm - 1), row->error = *(pm + 1);
+  } else {
+    row->score = rest[rest.size() - 2];
+  }
+  return JmhNumber(row->score, &v) && rest.size() <= 5;
+}
+
+// "decode:·gc.alloc.rate": the statistic a secondary row names, as a
+// metric's qualifier ("gc_alloc_rate"); "" for a primary row.
+std::string SecondaryName(const std::string& name, std::string* base) {
+  const size_t colon = name.find(':');
+  *base = name.substr(0, colon);
+  if (colon == std::string::npos) return "";
+  std::string sec = name.substr(colon + 1);
+  if (const size_t dot = sec.rfind("\xC2\xB7"); dot != std::string::npos) sec = sec.substr(dot + 2);
+  std::string out;
+  for (char c : sec) {
+    const bool alnum = std::isalnum(static_cast<unsigned char>(c)) != 0;
+    if (alnum) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!out.empty() && out.back() != '_') out += '_';
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
+struct JmhTable {
+  std::vector<std::string> params;
+  std::vector<std::pair<JmhRow, int>> rows;
+};
+
+// One table's rows, one figure a case; a secondary statistic's row joins
+// its case's figure.
+void KeepJmh(const JmhTable& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  std::set<std::string> modes;
+  for (const auto& [row, line] : t.rows) modes.insert(row.mode);
+  size_t first = out->size();
+  for (const auto& [row, line] : t.rows) {
+    UnitInfo info{};
+    double score = 0, error = 0;
+    if (!OutputUnit(row.unit, "", &info) || info.derived || !JmhNumber(row.score, &score) || out->size() > kMaxFiguresPerEntry) continue;
+    std::string base;
+    const std::string sec = SecondaryName(row.name, &base);
+    Config cfg = context;
+    cfg["benchmark"] = base;
+    for (size_t k = 0; k < row.params.size() && k < t.params.size(); ++k) cfg[t.params[k]] = row.params[k];
+    if (modes.size() > 1) cfg["mode"] = row.mode;
+    const std::string metric = sec.empty() ? info.metric : QualifiedMetricName(sec, info.metric);
+    auto same = std::find_if(out->begin() + static_cast<long>(first), out->end(), [&](const RecordedFigure& f) {
+      return f.run.config == NewRecorded(x, cfg, 0).config && !f.run.metrics.count(metric);
+    });
+    if (same == out->end()) {
+      RecordedFigure f{NewRecorded(x, cfg, line), line, ""};
+      f.run.line = line;
+      out->push_back(std::move(f));
+      same = out->end() - 1;
+    } else {
+      same->joined_lines.push_back(line);
+    }
+    StoredRun& run = same->run;
+    run.metrics[metric] = score * info.factor, run.units[metric] = row.unit, run.decimals[metric] = WrittenDecimals(row.score);
+    if (!row.error.empty() && JmhNumber(row.error, &error)) {
+      const std::string em = QualifiedMetricName(Jmh().error, metric);
+      run.metrics[em] = error * info.factor, run.units[em] = row.unit, run.decimals[em] = WrittenDecimals(row.error);
+    }
+  }
+}
+
+}  // namespace
+
+void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
+                     std::vector<RecordedFigure>* out, std::set<int>* read) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    JmhTable t;
+    if (read->count(lines[i].line) || !JmhHeader(SpaceWords(lines[i].text), &t.params)) continue;
+    read->insert(lines[i].line);
+    size_t j = i + 1;
+    for (; j < lines.size(); ++j) {
+      if (lines[j].text.empty() || PrintedRule(lines[j].text)) continue;
+      JmhRow row;
+      if (!ReadJmhRow(SpaceWords(lines[j].text), &row)) break;
+      t.rows.push_back({row, lines[j].line});
+      read->insert(lines[j].line);
+    }
+    const size_t before = out->size();
+    KeepJmh(t, context, x, out);
+    for (size_t k = before; k < out->size(); ++k)
+      for (const auto& l : lines)
+        if (l.line == (*out)[k].line) (*out)[k].text = l.text;
+    i = j - 1;
+  }
+}
+
+}  // namespace moelog::logbook::reader
