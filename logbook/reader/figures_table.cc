@@ -551,7 +551,7 @@ bool SummaryTable(const std::vector<std::string>& headers, const std::vector<Col
 // beside the central figure (median, mean), never the figure itself.
 bool SpreadStatistic(const std::string& w) {
   static const std::set<std::string> k = {"p1",  "p5",  "p10", "p25", "p75", "p90",    "p95",    "p99", "p999",
-                                          "min", "max", "std", "stdev", "stddev", "sd", "iqr", "worst", "error", "deviation"};
+                                          "min", "max", "std", "stdev", "stddev", "sd", "iqr", "worst"};
   return k.count(Lower(w)) > 0;
 }
 

@@ -1,0 +1,124 @@
+// The figures stage on bench frameworks' result printouts pasted into a
+// logbook (JMH's console table, Go's `testing` lines, Google Benchmark's
+// console table, Rust libtest's `cargo bench` lines): one row per benchmark
+// case, the case's parameters as keys, a score's error or spread a
+// statistic of that score (never a run of its own), units as written.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/recorded.h"
+
+namespace moelog::logbook {
+namespace {
+
+std::vector<RecordedFigure> Figures(const std::string& body) {
+  const Logbook lb = ParseLogbook("# Log\n\n## 2026-03-04 micro benchmarks\n\n" + body, "t.md");
+  return lb.entries.empty() ? std::vector<RecordedFigure>{} : RecordedFigures(lb.entries[0]);
+}
+
+std::string Key(const RecordedFigure& f, const std::string& k) {
+  return f.run.config.count(k) ? f.run.config.at(k) : "";
+}
+
+TEST(ReaderFrameworks, JmhTableWithParamsIsOneRowPerCase) {
+  const auto figs = Figures(
+      "```\n$ java -jar target/benchmarks.jar ParserBench\n```\n\n```\n"
+      "Benchmark             (format)  (rows)   Mode  Cnt    Score    Error   Units\n"
+      "ParserBench.parse          csv     100  thrpt    5  812.330 ±  9.120  ops/ms\n"
+      "ParserBench.parse          csv   10000  thrpt    5    7.415 ±  0.082  ops/ms\n"
+      "ParserBench.parse         json     100  thrpt    5  401.900 ±  4.770  ops/ms\n```\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "ParserBench.parse");
+  EXPECT_EQ(Key(figs[0], "format"), "csv");
+  EXPECT_EQ(Key(figs[1], "rows"), "10000");
+  EXPECT_EQ(Key(figs[2], "format"), "json");
+  EXPECT_EQ(Key(figs[0], "mode"), "");  // one mode: no key
+  EXPECT_NEAR(figs[0].run.metrics.at("ops_per_s"), 812330, 1e-6);
+  EXPECT_NEAR(figs[0].run.metrics.at("error_ops_per_s"), 9120, 1e-6);
+  EXPECT_EQ(figs[0].run.units.at("ops_per_s"), "ops/ms");
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);  // the count is no figure
+}
+
+TEST(ReaderFrameworks, JmhAverageTimeErrorIsAStatisticNotARun) {
+  const auto figs = Figures(
+      "```\nBenchmark               Mode  Cnt   Score   Error  Units\n"
+      "KeyBench.siphash        avgt   10  21.704 ± 0.313  ns/op\n"
+      "KeyBench.fxhash         avgt   10   3.118 ± 0.041  ns/op\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "KeyBench.siphash");
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 21.704e-9, 1e-15);
+  EXPECT_NEAR(figs[0].run.metrics.at("error_time_s"), 0.313e-9, 1e-15);
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 3.118e-9, 1e-15);
+}
+
+// A single-shot row prints no error; a second mode is a key of its rows;
+// a secondary statistic's row ("name:·gc.alloc.rate") joins its case's row.
+TEST(ReaderFrameworks, JmhModesAndSecondaryRows) {
+  const auto figs = Figures(
+      "```\nBenchmark                          Mode  Cnt     Score    Error   Units\n"
+      "Boot.start                         thrpt    5    41.200 ±  1.300  ops/s\n"
+      "Boot.start:\xC2\xB7gc.alloc.rate         thrpt    5   912.400 ± 20.100  MB/sec\n"
+      "Boot.start                           ss         183.500           ms/op\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(Key(figs[0], "mode"), "thrpt");
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("ops_per_s"), 41.2);
+  EXPECT_EQ(figs[0].run.metrics.count("gc_alloc_rate_gb_per_s"), 1u);
+  EXPECT_EQ(Key(figs[1], "mode"), "ss");
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 0.1835, 1e-12);
+  EXPECT_EQ(figs[1].run.metrics.count("error_time_s"), 0u);
+}
+
+TEST(ReaderFrameworks, GoProcsSuffixIsAKeyAndVerdictIsNoFigure) {
+  const auto figs = Figures(
+      "```\n$ go test -bench=. -benchmem ./lru\ngoos: linux\ngoarch: arm64\npkg: example.org/lru\n"
+      "BenchmarkPut-4          3000000     412.5 ns/op    64 B/op    1 allocs/op\n"
+      "BenchmarkPut-32         9000000     150.2 ns/op    64 B/op    1 allocs/op\n"
+      "BenchmarkGet/size=4096-4  20000000  55.1 ns/op    0 B/op    0 allocs/op\n"
+      "PASS\nok      example.org/lru   6.201s\n```\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "BenchmarkPut");
+  EXPECT_EQ(Key(figs[0], "procs"), "4");
+  EXPECT_EQ(Key(figs[1], "procs"), "32");
+  EXPECT_EQ(Key(figs[2], "benchmark"), "BenchmarkGet");
+  EXPECT_EQ(Key(figs[2], "size"), "4096");
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 150.2e-9, 1e-15);
+}
+
+TEST(ReaderFrameworks, GoogleBenchmarkArgumentsAreKeys) {
+  const auto figs = Figures(
+      "```\n------------------------------------------------------\n"
+      "Benchmark               Time             CPU   Iterations\n"
+      "------------------------------------------------------\n"
+      "BM_Fill/16           3.10 ns         3.09 ns    226001233\n"
+      "BM_Fill/1024          140 ns          139 ns      5032110\n"
+      "BM_Scan/rows:64/8    2.41 us         2.40 us       290112\n```\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "BM_Fill");
+  EXPECT_EQ(Key(figs[0], "arg"), "16");
+  EXPECT_EQ(Key(figs[1], "arg"), "1024");
+  EXPECT_EQ(Key(figs[2], "benchmark"), "BM_Scan");
+  EXPECT_EQ(Key(figs[2], "rows"), "64");
+  EXPECT_EQ(Key(figs[2], "arg"), "8");
+}
+
+TEST(ReaderFrameworks, LibtestBenchLinesKeepTheirSpreadOnTheRow) {
+  const auto figs = Figures(
+      "```\nrunning 2 tests\n"
+      "test tokenize_short ... bench:         812 ns/iter (+/- 23)\n"
+      "test tokenize_long  ... bench:      48,310 ns/iter (+/- 1,207)\n\n"
+      "test result: ok. 0 passed; 0 failed; 0 ignored; 2 measured; 0 filtered out\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "tokenize_short");
+  EXPECT_EQ(Key(figs[1], "benchmark"), "tokenize_long");
+  ASSERT_EQ(figs[1].run.metrics.size(), 2u);
+  for (const auto& [m, v] : figs[1].run.metrics) {
+    if (m.rfind("deviation_", 0) == 0) EXPECT_NEAR(v, 1207e-9, 1e-15);
+    else EXPECT_NEAR(v, 48310e-9, 1e-15);
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook
