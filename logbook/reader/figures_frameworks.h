@@ -5,11 +5,15 @@
 //    row one case (its name, its `@Param` values under the parenthesized
 //    columns, its mode), the score in the row's unit, `± error` a statistic
 //    of that score (error_<metric>), the count no figure;
+//  - nvbench's `| T{ct} | Elements{io} | Samples | CPU Time | Noise | GPU
+//    Time | Noise | Elem/s |` (printed or pasted as Markdown): each Noise a
+//    statistic of the time before it, `23.504G` under `Elem/s` 23.504 Gelem/s.
 // The words are data: data/reader/bench_printouts.json "framework_tables".
 #ifndef MOELOG_LOGBOOK_READER_FIGURES_FRAMEWORKS_H_
 #define MOELOG_LOGBOOK_READER_FIGURES_FRAMEWORKS_H_
 
 #include <set>
+#include <string>
 #include <vector>
 
 #include "logbook/reader/figures_printed.h"
@@ -23,6 +27,17 @@ namespace moelog::logbook::reader {
 // the lines taken (the header and its rows) go into `read`.
 void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                      std::vector<RecordedFigure>* out, std::set<int>* read);
+
+// A framework table's header as the figures stage reads it
+// (figures_columns.cc): an axis's name without its type tag (nvbench's
+// `Elements{io}`: Elements), a column of a statistic of the column before it
+// named with it (nvbench's `GPU Time | Noise`: "GPU Time Noise").
+void FrameworkColumns(std::vector<std::string>* head);
+
+// A row's cells that print a magnitude letter under a column named by its
+// unit (nvbench's `23.504G` under `Elem/s`) written with the unit they
+// make ("23.504 Gelem/s"), when that unit is one the reader knows.
+void MagnitudeCells(const std::vector<std::string>& head, std::vector<std::string>* cells);
 
 }  // namespace moelog::logbook::reader
 

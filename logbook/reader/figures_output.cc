@@ -451,8 +451,8 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
     if (unit.empty()) unit = head_unit;
     if (unit.empty() && unit_col < cells.size() && c > 0)  // "Duration  usecond  128.35": the row's unit, its name
       unit = cells[unit_col], bare = cells[0];
-    if (Lower(bare) == Lower(unit)) bare.clear();
     UnitInfo info;
+    if (Lower(bare) == Lower(unit) || (unit != head_unit && UnitOf(Lower(bare), &info))) bare.clear();  // "Elem/s" over "3.2 Gelem/s"
     if (CountName(bare) || !NamedMetric(bare.empty() ? unit : bare, unit, !bare.empty(), &info)) {
       cfg[SnakeKey(head[c])] = cells[c];
       continue;
@@ -480,6 +480,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   const bool grouped = !pipes && GroupedRow(&first, head.size(), &group);
   if (head.size() != first.size() && !pipes) aligned = ColumnsFrom(lines, i + 1 + ruled), head = HeaderNames(lines[i].raw, aligned);
   if (!HeaderOver(head, first)) return 0;
+  FrameworkColumns(&head);  // nvbench's "GPU Time | Noise", "Elements{io}"
   const std::string table_unit = TableUnit(&head, Vocab().unit_phrases);
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
@@ -490,6 +491,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
     if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
       cells.resize(head.size());
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
+    MagnitudeCells(head, &cells);  // "23.504G" under "Elem/s"
     ColumnRow(r, head, cells, lines[k].text, lines[k].line, table_unit);
   }
   if (grouped) r.context.erase(kWorkloadKey);

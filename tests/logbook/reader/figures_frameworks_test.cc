@@ -120,5 +120,43 @@ TEST(ReaderFrameworks, LibtestBenchLinesKeepTheirSpreadOnTheRow) {
   }
 }
 
+// nvbench's table, printed into an output block: the axes' names without
+// their type tags, each Noise a statistic of the time before it (both kept),
+// `Elem/s` cells with their magnitude letter as the unit they make.
+TEST(ReaderFrameworks, NvbenchPrintedTableNoiseAndMagnitudes) {
+  const auto figs = Figures(
+      "```\n| T{ct} | Items{io} | Samples | CPU Time  | Noise  | GPU Time  | Noise | Elem/s  |\n"
+      "|-------|-----------|---------|-----------|--------|-----------|-------|---------|\n"
+      "|   U8  |    2^18   |  9120x  | 31.500 us | 10.40% | 24.100 us | 2.75% | 10.877G |\n"
+      "|   U8  |    2^26   |   410x  |  1.402 ms |  0.91% |  1.391 ms | 0.33% | 48.245G |\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(Key(figs[0], "t"), "U8");
+  EXPECT_EQ(Key(figs[1], "items"), "2^26");
+  EXPECT_NEAR(figs[0].run.metrics.at("gpu_time_s"), 24.1e-6, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("cpu_time_s"), 31.5e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("gpu_time_noise_pct"), 2.75);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("cpu_time_noise_pct"), 10.40);
+  EXPECT_NEAR(figs[1].run.metrics.at("elements_per_s"), 48.245e9, 1e-3);
+  EXPECT_EQ(figs[1].run.units.at("elements_per_s"), "Gelem/s");
+}
+
+// The same table pasted as Markdown under a sub-heading.
+TEST(ReaderFrameworks, NvbenchMarkdownTableNoiseAndMagnitudes) {
+  const auto figs = Figures(
+      "### histogram\n\n| Bins | Samples | CPU Time | Noise | GPU Time | Noise | Elem/s |\n"
+      "|------|---------|----------|-------|----------|-------|--------|\n"
+      "| 64 | 5120x | 90.210 us | 4.02% | 81.300 us | 1.10% | 12.899G |\n"
+      "| 256 | 4480x | 101.70 us | 3.33% | 93.020 us | 0.97% | 11.274G |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(Key(figs[0], "bins"), "64");
+  EXPECT_NEAR(figs[1].run.metrics.at("gpu_time_s"), 93.02e-6, 1e-12);
+  EXPECT_EQ(figs[1].run.metrics.count("cpu_time_s"), 1u);
+  size_t noises = 0;
+  for (const auto& [m, v] : figs[0].run.metrics) noises += m.find("noise") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(noises, 2u);
+  EXPECT_NEAR(figs[0].run.metrics.at("elements_per_s"), 12.899e9, 1e-3);
+  EXPECT_EQ(Key(figs[0], "elem_s"), "");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
