@@ -163,11 +163,88 @@ void KeepJmh(const JmhTable& t, const Config& context, const EntryCtx& x, std::v
   }
 }
 
+struct TorchWords {
+  std::string marker, setup, summary;  // the Measurement's first line, its setup line, its count line
+  std::set<std::string> statistics;    // "median", "iqr", "mean"
+};
+
+const TorchWords& Torch() {
+  static const TorchWords w = [] {
+    TorchWords out;
+    const nlohmann::json& j = ReaderDataJson("data/reader/bench_printouts.json");
+    if (!j.is_object() || !j.contains("torch_measurement") || !j["torch_measurement"].is_object()) return out;
+    const auto& t = j["torch_measurement"];
+    out.marker = t.value("marker", ""), out.setup = t.value("setup", ""), out.summary = t.value("summary_phrase", "");
+    if (t.contains("statistics") && t["statistics"].is_array())
+      for (const auto& v : t["statistics"])
+        if (v.is_string()) out.statistics.insert(v.get<std::string>());
+    return out;
+  }();
+  return w;
+}
+
+// "  Median: 412.31 us", "  IQR:    3.20 us (410.55 to 413.75)", or the
+// value alone ("  412.31 us"): the statistic ("" alone), the number, its unit.
+bool TorchValue(const std::string& text, std::string* stat, std::string* num, std::string* unit) {
+  std::vector<std::string> toks = SpaceWords(text);
+  stat->clear();
+  if (toks.size() >= 3 && toks[0].size() > 1 && toks[0].back() == ':') {
+    *stat = LowerAscii(toks[0].substr(0, toks[0].size() - 1));
+    if (!Torch().statistics.count(*stat)) return false;
+    toks.erase(toks.begin());
+  }
+  double v = 0;
+  UnitInfo info{};
+  if (toks.size() < 2 || (toks.size() > 2 && toks[2].front() != '(') || !JmhNumber(toks[0], &v) || !OutputUnit(toks[1], "", &info))
+    return false;
+  *num = toks[0], *unit = toks[1];
+  return true;
+}
+
+// torch.utils.benchmark's printed Measurement: its first line, the
+// statement timed (the case's name), `setup:`, the statistics, the count
+// of measurements. One figure; the lines taken go into `read`.
+size_t TorchMeasurement(const std::vector<PrintedLine>& lines, size_t i, const Config& context, const EntryCtx& x,
+                        std::vector<RecordedFigure>* out, std::set<int>* read) {
+  const TorchWords& w = Torch();
+  if (w.marker.empty() || LowerAscii(lines[i].text).find(w.marker) == std::string::npos) return 0;
+  Config cfg = context;
+  RecordedFigure f{NewRecorded(x, cfg, 0), 0, ""};
+  size_t j = i + 1;
+  for (; j < lines.size(); ++j) {
+    const std::string& t = lines[j].text;
+    const std::string lower = LowerAscii(t);
+    std::string stat, num, unit;
+    if (t.empty() || LowerAscii(t).find(w.marker) != std::string::npos) break;
+    UnitInfo info{};
+    if (TorchValue(t, &stat, &num, &unit) && OutputUnit(unit, "", &info)) {
+      const std::string metric = QualifiedMetricName(stat, info.metric);
+      double v = 0;
+      JmhNumber(num, &v);
+      if (f.line == 0) f.line = lines[j].line, f.text = t, f.run.line = lines[j].line;
+      else f.joined_lines.push_back(lines[j].line);
+      f.run.metrics[metric] = v * info.factor, f.run.units[metric] = unit, f.run.decimals[metric] = WrittenDecimals(num);
+    } else if (f.line == 0 && lower.rfind(w.setup, 0) != 0 && !f.run.config.count("benchmark") && t.size() <= 60) {
+      f.run.config["benchmark"] = t;  // the statement timed ("matmul(a, b)")
+    } else if (lower.find(w.summary) == std::string::npos && lower.rfind(w.setup, 0) != 0) {
+      break;
+    }
+    read->insert(lines[j].line);
+  }
+  read->insert(lines[i].line);
+  if (f.line != 0 && out->size() <= kMaxFiguresPerEntry) out->push_back(std::move(f));
+  return j - i;
+}
+
 }  // namespace
 
 void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                      std::vector<RecordedFigure>* out, std::set<int>* read) {
   for (size_t i = 0; i < lines.size(); ++i) {
+    if (const size_t n = read->count(lines[i].line) ? 0 : TorchMeasurement(lines, i, context, x, out, read); n > 0) {
+      i += n - 1;
+      continue;
+    }
     JmhTable t;
     if (read->count(lines[i].line) || !JmhHeader(SpaceWords(lines[i].text), &t.params)) continue;
     read->insert(lines[i].line);

@@ -8,7 +8,12 @@
 //  - nvbench's `| T{ct} | Elements{io} | Samples | CPU Time | Noise | GPU
 //    Time | Noise | Elem/s |` (printed or pasted as Markdown): each Noise a
 //    statistic of the time before it, `23.504G` under `Elem/s` 23.504 Gelem/s.
-// The words are data: data/reader/bench_printouts.json "framework_tables".
+//  - torch.utils.benchmark's printed Measurement (`<torch.utils.benchmark
+//    ...Measurement object at 0x...>`, the statement timed, `setup: ...`,
+//    `Median: 412.31 us`, `IQR: 3.20 us (410.55 to 413.75)`): one figure,
+//    each statistic by its name, keyed by the statement.
+// The words are data: data/reader/bench_printouts.json "framework_tables",
+// "framework_columns", "torch_measurement".
 #ifndef MOELOG_LOGBOOK_READER_FIGURES_FRAMEWORKS_H_
 #define MOELOG_LOGBOOK_READER_FIGURES_FRAMEWORKS_H_
 

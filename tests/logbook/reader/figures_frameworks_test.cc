@@ -158,5 +158,20 @@ TEST(ReaderFrameworks, NvbenchMarkdownTableNoiseAndMagnitudes) {
   EXPECT_EQ(Key(figs[0], "elem_s"), "");
 }
 
+// torch.utils.benchmark's Measurement: the median and its IQR are one
+// figure (not a row each), keyed by the statement timed.
+TEST(ReaderFrameworks, TorchMeasurementIsOneFigure) {
+  const auto figs = Figures(
+      "```\n<torch.utils.benchmark.utils.common.Measurement object at 0x7f0a1b2c3d40>\n"
+      "torch.bmm(q, k)\nsetup: from __main__ import q, k\n"
+      "  Median: 88.40 us\n  IQR:    1.92 us (87.61 to 89.53)\n"
+      "  500 measurements, 10 runs per measurement, 4 threads\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "torch.bmm(q, k)");
+  EXPECT_NEAR(figs[0].run.metrics.at("median_time_s"), 88.40e-6, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("iqr_time_s"), 1.92e-6, 1e-12);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
