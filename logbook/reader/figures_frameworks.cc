@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -236,10 +237,82 @@ size_t TorchMeasurement(const std::vector<PrintedLine>& lines, size_t i, const C
   return j - i;
 }
 
+struct K6Words {
+  std::string leader;                       // the dots between a metric's name and its colon
+  std::map<std::string, std::string> stats;  // a trend's statistic as printed -> its name ("p(95)": "p95")
+  std::string rate_unit;                     // a counter's rate's unit ("/s")
+};
+
+const K6Words& K6() {
+  static const K6Words w = [] {
+    K6Words out;
+    const nlohmann::json& j = ReaderDataJson("data/reader/bench_printouts.json");
+    if (!j.is_object() || !j.contains("k6_summary") || !j["k6_summary"].is_object()) return out;
+    const auto& k = j["k6_summary"];
+    out.leader = k.value("leader", ""), out.rate_unit = k.value("rate_unit", "");
+    if (k.contains("statistics") && k["statistics"].is_object())
+      for (const auto& [key, v] : k["statistics"].items())
+        if (v.is_string()) out.stats[key] = v.get<std::string>();
+    return out;
+  }();
+  return w;
+}
+
+// A k6 summary line: "http_req_duration....: avg=12.41ms min=3.1ms
+// p(95)=28.9ms" (a trend: each statistic a figure) or "http_reqs....: 48211
+// 803.4/s" (a counter: its rate a figure, its count none). The figures go
+// into `f`, named with the metric's name; false for any other line.
+bool K6Line(const PrintedLine& l, RecordedFigure* f) {
+  const K6Words& w = K6();
+  const std::string& t = l.text;
+  const size_t dots = w.leader.empty() ? std::string::npos : t.find(w.leader);
+  const size_t colon = dots == std::string::npos ? dots : t.find(": ", dots);
+  if (colon == std::string::npos) return false;
+  std::string name = t.substr(0, dots);
+  if (const size_t sp = name.rfind(' '); sp != std::string::npos) name = name.substr(sp + 1);  // "✓ checks"
+  if (name.empty() || t.find_first_not_of('.', dots) != colon) return false;
+  bool any = false;
+  auto keep = [&](const std::string& metric, const std::string& num, const std::string& unit, double factor) {
+    double v = 0;
+    if (!JmhNumber(num, &v)) return;
+    f->run.metrics[metric] = v * factor, f->run.units[metric] = unit, f->run.decimals[metric] = WrittenDecimals(num);
+    any = true;
+  };
+  for (const auto& tok : SpaceWords(t.substr(colon + 2))) {
+    const size_t eq = tok.find('=');
+    std::string num = eq == std::string::npos ? tok : tok.substr(eq + 1);
+    size_t n = 0;
+    while (n < num.size() && (std::isdigit(static_cast<unsigned char>(num[n])) || num[n] == '.')) ++n;
+    const std::string unit = num.substr(n);
+    num.resize(n);
+    UnitInfo info{};
+    if (eq != std::string::npos && w.stats.count(tok.substr(0, eq)) && OutputUnit(unit, "", &info) && !info.derived)
+      keep(QualifiedMetricName(name + "_" + w.stats.at(tok.substr(0, eq)), info.metric), num, unit, info.factor);
+    else if (eq == std::string::npos && !w.rate_unit.empty() && unit == w.rate_unit)
+      keep(name + "_per_s", num, unit, 1);
+  }
+  if (any && f->line == 0) f->line = l.line, f->text = t, f->run.line = l.line;
+  else if (any) f->joined_lines.push_back(l.line);
+  return true;
+}
+
+// A k6 run's summary lines: one figure (a run's), its lines taken.
+void K6Summary(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
+               std::vector<RecordedFigure>* out, std::set<int>* read) {
+  RecordedFigure f{NewRecorded(x, context, 0), 0, ""};
+  std::set<int> taken;
+  for (const auto& l : lines)
+    if (!read->count(l.line) && K6Line(l, &f)) taken.insert(l.line);
+  if (f.line == 0 || out->size() > kMaxFiguresPerEntry) return;
+  read->insert(taken.begin(), taken.end());
+  out->push_back(std::move(f));
+}
+
 }  // namespace
 
 void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                      std::vector<RecordedFigure>* out, std::set<int>* read) {
+  K6Summary(lines, context, x, out, read);
   for (size_t i = 0; i < lines.size(); ++i) {
     if (const size_t n = read->count(lines[i].line) ? 0 : TorchMeasurement(lines, i, context, x, out, read); n > 0) {
       i += n - 1;

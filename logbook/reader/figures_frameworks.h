@@ -12,8 +12,13 @@
 //    ...Measurement object at 0x...>`, the statement timed, `setup: ...`,
 //    `Median: 412.31 us`, `IQR: 3.20 us (410.55 to 413.75)`): one figure,
 //    each statistic by its name, keyed by the statement.
+//  - k6's end-of-test summary (`http_req_duration.....: avg=12.41ms
+//    min=3.1ms med=10.2ms max=210.5ms p(90)=20.33ms p(95)=28.9ms`,
+//    `http_reqs.....: 48211  803.4/s`): one run's figure, each statistic
+//    named with its metric (http_req_duration_p95_time_s), a counter's
+//    rate (http_reqs_per_s), its count none.
 // The words are data: data/reader/bench_printouts.json "framework_tables",
-// "framework_columns", "torch_measurement".
+// "framework_columns", "torch_measurement", "k6_summary".
 #ifndef MOELOG_LOGBOOK_READER_FIGURES_FRAMEWORKS_H_
 #define MOELOG_LOGBOOK_READER_FIGURES_FRAMEWORKS_H_
 

@@ -173,5 +173,22 @@ TEST(ReaderFrameworks, TorchMeasurementIsOneFigure) {
   EXPECT_EQ(figs[0].run.metrics.size(), 2u);
 }
 
+// k6's summary: every statistic of a trend on the run's one row (min and
+// max too: no minutes), a counter's rate, no count and no gauge.
+TEST(ReaderFrameworks, K6SummaryIsOneRun) {
+  const auto figs = Figures(
+      "```\n     checks.........................: 100.00% \xE2\x9C\x93 9120  \xE2\x9C\x97 0\n"
+      "     http_req_duration..............: avg=8.02ms  min=1.40ms  med=6.91ms  max=120.3ms  p(90)=14.2ms  p(95)=19.75ms\n"
+      "     http_reqs......................: 9120    151.9/s\n"
+      "     vus............................: 20      min=20  max=20\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  const auto& m = figs[0].run.metrics;
+  EXPECT_NEAR(m.at("http_req_duration_min_time_s"), 0.0014, 1e-12);
+  EXPECT_NEAR(m.at("http_req_duration_max_time_s"), 0.1203, 1e-12);
+  EXPECT_NEAR(m.at("http_req_duration_p95_time_s"), 0.01975, 1e-12);
+  EXPECT_DOUBLE_EQ(m.at("http_reqs_per_s"), 151.9);
+  EXPECT_EQ(m.size(), 7u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
