@@ -296,6 +296,10 @@ BenchLine ReadBenchLine(const std::string& line) {
   return out;
 }
 
+std::string BenchCaseName(const std::string& name, std::vector<std::pair<std::string, std::string>>* keys) {
+  return CaseKeys(name, true, keys);
+}
+
 bool StatisticLine(std::string_view line) {
   const std::string t(Trimmed(line.substr(0, std::min<size_t>(line.size(), 400))));
   const size_t open = t.find('('), close = t.find("):");

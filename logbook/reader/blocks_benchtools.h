@@ -43,6 +43,10 @@ struct BenchLine {
   std::vector<std::pair<std::string, std::string>> keys;
 };
 
+// A Go benchmark's name without the parameters it prints, which go to
+// `keys` (`BenchmarkGet/size=1024-8`: "BenchmarkGet", size=1024, procs=8).
+std::string BenchCaseName(const std::string& name, std::vector<std::pair<std::string, std::string>>* keys);
+
 // The line read (kNone: no bench tool's line).
 BenchLine ReadBenchLine(const std::string& line);
 

@@ -311,8 +311,9 @@ void K6Summary(const std::vector<PrintedLine>& lines, const Config& context, con
 }  // namespace
 
 void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
-                     std::vector<RecordedFigure>* out, std::set<int>* read) {
+                     std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread) {
   K6Summary(lines, context, x, out, read);
+  BenchstatTables(lines, context, x, out, read, unread);
   for (size_t i = 0; i < lines.size(); ++i) {
     if (const size_t n = read->count(lines[i].line) ? 0 : TorchMeasurement(lines, i, context, x, out, read); n > 0) {
       i += n - 1;

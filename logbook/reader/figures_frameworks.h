@@ -36,7 +36,14 @@ namespace moelog::logbook::reader {
 // by the entry's `context`, the case's name, its parameters and its mode;
 // the lines taken (the header and its rows) go into `read`.
 void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
-                     std::vector<RecordedFigure>* out, std::set<int>* read);
+                     std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread);
+
+// Go's benchstat tables (`name  old time/op  new time/op  delta`;
+// figures_benchstat.cc): a figure per case and run column (variant=old,
+// variant=new), the case's GOMAXPROCS suffix a key, the delta listed as
+// derived.
+void BenchstatTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
+                     std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread);
 
 // A framework table's header as the figures stage reads it
 // (figures_columns.cc): an axis's name without its type tag (nvbench's

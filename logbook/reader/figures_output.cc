@@ -950,7 +950,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   ShellTimeLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out, &read);
   const std::vector<BlockLine> lines = PrintedLines(block);
   ToolRunLines(lines, r.context, x, out, &read, unread);
-  FrameworkTables(lines, r.context, x, out, &read);  // JMH's result table
+  FrameworkTables(lines, r.context, x, out, &read, unread);  // JMH's, k6's, benchstat's
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;

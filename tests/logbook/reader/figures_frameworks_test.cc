@@ -190,5 +190,27 @@ TEST(ReaderFrameworks, K6SummaryIsOneRun) {
   EXPECT_EQ(m.size(), 7u);
 }
 
+// benchstat's comparison: each case a row per compared run (variant=old,
+// variant=new), its alloc/op from the table below on the same row, the
+// delta no figure.
+TEST(ReaderFrameworks, BenchstatRunsAreRowsOfTheirCase) {
+  const auto figs = Figures(
+      "```\n$ benchstat before.txt after.txt\n"
+      "name        old time/op    new time/op    delta\n"
+      "Decode-16     41.2\xC2\xB5s \xC2\xB1 1%    30.9\xC2\xB5s \xC2\xB1 2%  -25.00%  (p=0.000 n=10+10)\n\n"
+      "name        old alloc/op   new alloc/op   delta\n"
+      "Decode-16     12.3kB \xC2\xB1 0%    4.10kB \xC2\xB1 0%  -66.67%  (p=0.000 n=10+10)\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "Decode");
+  EXPECT_EQ(Key(figs[0], "procs"), "16");
+  EXPECT_EQ(Key(figs[0], "variant"), "old");
+  EXPECT_EQ(Key(figs[1], "variant"), "new");
+  EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 41.2e-6, 1e-12);
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 30.9e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("bytes_per_op"), 12300);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("bytes_per_op"), 4100);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
