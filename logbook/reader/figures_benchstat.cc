@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,11 +28,14 @@ namespace {
 
 struct StatColumn {
   std::string metric, base_unit;  // base_unit: what a value in a unit of `units` is shown in
+  std::string suffix;             // what a value's prefix is shown with when that makes a unit ("n" + "s")
   std::map<std::string, double> units;  // a value's glued unit -> its factor ("kB": 1000); empty: the reader's units
 };
 
 struct BenchstatWords {
   std::string first, last, plus_minus;
+  std::vector<std::string> box;  // the rules of its newer header ("│", as a printed line gives it "|")
+  std::set<std::string> summaries;  // a row over all cases ("geomean")
   std::map<std::string, StatColumn> columns;  // "alloc/op" -> bytes_per_op, its units
 };
 
@@ -42,11 +46,17 @@ const BenchstatWords& Words() {
     if (!j.is_object() || !j.contains("benchstat") || !j["benchstat"].is_object()) return out;
     const auto& b = j["benchstat"];
     out.first = b.value("header_first", ""), out.last = b.value("header_last", ""), out.plus_minus = b.value("plus_minus", "");
+    if (b.contains("box_rules") && b["box_rules"].is_array())
+      for (const auto& r : b["box_rules"])
+        if (r.is_string()) out.box.push_back(r.get<std::string>());
+    if (b.contains("summary_rows") && b["summary_rows"].is_array())
+      for (const auto& r : b["summary_rows"])
+        if (r.is_string()) out.summaries.insert(r.get<std::string>());
     if (b.contains("columns") && b["columns"].is_object())
       for (const auto& [name, c] : b["columns"].items()) {
         if (!c.is_object()) continue;
         StatColumn col;
-        col.metric = c.value("metric", ""), col.base_unit = c.value("base_unit", "");
+        col.metric = c.value("metric", ""), col.base_unit = c.value("base_unit", ""), col.suffix = c.value("prefix_unit", "");
         if (c.contains("units") && c["units"].is_object())
           for (const auto& [u, f] : c["units"].items())
             if (f.is_number()) col.units[u] = f.get<double>();
@@ -114,7 +124,8 @@ bool Row(const std::vector<std::string>& toks, const std::vector<Column>& cols, 
   for (const auto& col : cols) {
     std::string digits, unit, metric;
     double factor = 1;
-    if (k >= toks.size() || !Value(toks[k], &digits, &unit)) return kept;
+    while (k < toks.size() && !Value(toks[k], &digits, &unit)) ++k;  // a delta between columns: "+12.88% (p=0.000 n=10)"
+    if (k >= toks.size()) return kept;
     ++k;
     if (k + 1 < toks.size() && toks[k] == Words().plus_minus) k += 2;  // "± 2%": the spread over its runs
     if (!Metric(col.stat, unit, &metric, &factor) || out->size() > kMaxFiguresPerEntry) continue;
@@ -137,12 +148,43 @@ bool Row(const std::vector<std::string>& toks, const std::vector<Column>& cols, 
     StoredRun& run = same->run;
     run.metrics[metric] = *ParseNumber(digits) * factor;
     const auto own = Words().columns.find(col.stat);  // a unit of the column's own ("9.87kB"): shown in the base one
-    const bool base = own == Words().columns.end() || own->second.units.empty();
+    bool base = own == Words().columns.end() || own->second.units.empty();
     run.units[metric] = base ? unit : own->second.base_unit;
+    if (UnitInfo known{}; !base && !own->second.suffix.empty() && UnitOf(unit + own->second.suffix, &known))
+      run.units[metric] = unit + own->second.suffix, base = true;  // "823.0n" of sec/op: 823.0 ns, as written
     if (base || factor == 1) run.decimals[metric] = WrittenDecimals(digits);  // digits as written in their unit
     kept = true;
   }
   return kept;
+}
+
+// The cells of a line ruled by box_rule ("│ old.txt │ new.txt │"), trimmed, the empty ones dropped.
+std::vector<std::string> BoxCells(const std::string& t, const std::string& bar) {
+  std::vector<std::string> cells;
+  for (size_t p = 0; p <= t.size();) {
+    const size_t q = std::min(t.find(bar, p), t.size());
+    if (std::string c = parse_detail::Trim(t.substr(p, q - p)); !c.empty()) cells.push_back(c);
+    p = q + (q < t.size() ? bar.size() : 1);
+  }
+  return cells;
+}
+
+// benchstat's ruled header, two lines: the runs' labels ("│ old.txt │
+// new.txt │"), then each run's statistic ("│ sec/op │ sec/op  vs base │").
+bool BoxHeader(const std::string& first, const std::string& second, std::vector<Column>* cols) {
+  const auto bar = std::find_if(Words().box.begin(), Words().box.end(), [&](const std::string& b) {
+    return first.find(b) != std::string::npos && second.find(b) != std::string::npos;
+  });
+  if (bar == Words().box.end()) return false;
+  const auto labels = BoxCells(first, *bar), stats = BoxCells(second, *bar);
+  if (labels.empty() || labels.size() != stats.size()) return false;
+  cols->clear();
+  for (size_t k = 0; k < labels.size(); ++k) {
+    const auto w = SpaceWords(stats[k]);
+    if (w.empty() || !Words().columns.count(w[0])) return false;
+    cols->push_back({labels[k], w[0]});
+  }
+  return true;
 }
 
 }  // namespace
@@ -150,15 +192,22 @@ bool Row(const std::vector<std::string>& toks, const std::vector<Column>& cols, 
 void BenchstatTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                      std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread) {
   std::vector<Column> cols;
-  for (const auto& l : lines) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const PrintedLine& l = lines[i];
     if (read->count(l.line)) continue;
     const auto toks = SpaceWords(l.text);
     if (toks.empty()) {
       cols.clear();
       continue;
     }
-    if (Header(toks, &cols)) {
+    if (Header(toks, &cols) || (i + 1 < lines.size() && BoxHeader(l.text, lines[i + 1].text, &cols))) {
       read->insert(l.line);
+      if (toks[0] != Words().first) read->insert(lines[++i].line);  // the box header's second line
+      continue;
+    }
+    if (!cols.empty() && Words().summaries.count(LowerAscii(toks[0]))) {  // "geomean": over the cases
+      read->insert(l.line);
+      if (unread) unread->push_back({l.line, FigureText(l.text), "a mean over the cases benchstat compares: derived, not tabled"});
       continue;
     }
     if (cols.empty() || toks.size() < cols.size() + 1) continue;

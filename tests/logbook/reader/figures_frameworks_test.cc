@@ -212,5 +212,25 @@ TEST(ReaderFrameworks, BenchstatRunsAreRowsOfTheirCase) {
   EXPECT_EQ(figs[0].run.metrics.size(), 2u);
 }
 
+// benchstat's newer, ruled header: the labels, then each run's statistic;
+// a value's prefix is its unit's ("41.20\u00b5" of sec/op: 41.20 \u00b5s); the
+// geomean no case.
+TEST(ReaderFrameworks, BenchstatRuledHeader) {
+  const auto figs = Figures(
+      "```\n$ benchstat a.txt b.txt\n"
+      "          \xE2\x94\x82    a.txt    \xE2\x94\x82             b.txt              \xE2\x94\x82\n"
+      "          \xE2\x94\x82   sec/op    \xE2\x94\x82   sec/op     vs base           \xE2\x94\x82\n"
+      "Decode-16   41.20\xC2\xB5 \xC2\xB1 1%   30.90\xC2\xB5 \xC2\xB1 2%  -25.00% (p=0.000 n=10)\n"
+      "Encode-16   812.0n \xC2\xB1 3%   790.0n \xC2\xB1 1%        ~ (p=0.123 n=10)\n"
+      "geomean     5.784\xC2\xB5        4.941\xC2\xB5        -14.58%\n```\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "Decode");
+  EXPECT_EQ(Key(figs[0], "variant"), "a.txt");
+  EXPECT_EQ(Key(figs[1], "variant"), "b.txt");
+  EXPECT_NEAR(figs[1].run.metrics.at("time_s"), 30.9e-6, 1e-12);
+  EXPECT_EQ(figs[1].run.units.at("time_s"), "\xC2\xB5s");
+  EXPECT_NEAR(figs[3].run.metrics.at("time_s"), 790e-9, 1e-15);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
