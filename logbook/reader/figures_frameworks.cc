@@ -25,6 +25,8 @@ struct JmhWords {
   std::vector<std::string> needs, modes;   // header words it must hold; the modes a row names
   std::vector<std::string> plus_minus;     // the sign between a score and its error ("±")
   std::string error;                       // the error's statistic name
+  std::string result_lead, result_mark;    // a verbose result's first words (`Result "`), its error's mark (`±(`)
+  std::vector<std::string> result_stats;   // the starts of the statistics lines under it (`(min, avg, max)`, `CI (99.9%)`)
 };
 
 const JmhWords& Jmh() {
@@ -41,6 +43,8 @@ const JmhWords& Jmh() {
     list("header_words", &out.needs), list("modes", &out.modes), list("plus_minus", &out.plus_minus);
     out.first = t.value("header_first", "");
     out.error = t.value("error_statistic", "error");
+    out.result_lead = t.value("result_lead", ""), out.result_mark = t.value("result_error_mark", "");
+    list("result_statistics", &out.result_stats);
     return out;
   }();
   return w;
@@ -162,6 +166,40 @@ void KeepJmh(const JmhTable& t, const Config& context, const EntryCtx& x, std::v
       run.metrics[em] = error * info.factor, run.units[em] = row.unit, run.decimals[em] = WrittenDecimals(row.error);
     }
   }
+}
+
+// JMH's verbose result of one benchmark: `Result "org.sample.Parse.parse":`,
+// then `432833.932 ±(99.9%) 3090.755 ops/s [Average]` (the score, its
+// error, the unit), then its statistics and interval (no figures). One
+// figure; the lines taken go into `read`.
+size_t JmhResult(const std::vector<PrintedLine>& lines, size_t i, const Config& context, const EntryCtx& x,
+                 std::vector<RecordedFigure>* out, std::set<int>* read) {
+  const std::string& lead = Jmh().result_lead;
+  const std::string& t = lines[i].text;
+  if (lead.empty() || t.rfind(lead, 0) != 0 || t.size() < lead.size() + 3 || t.compare(t.size() - 2, 2, "\":") != 0 ||
+      i + 1 >= lines.size())
+    return 0;
+  const auto toks = SpaceWords(lines[i + 1].text);
+  double score = 0, error = 0;
+  UnitInfo info{};
+  if (toks.size() < 4 || toks[1].rfind(Jmh().result_mark, 0) != 0 || !JmhNumber(toks[0], &score) || !JmhNumber(toks[2], &error) ||
+      !OutputUnit(toks[3], "", &info) || info.derived || out->size() > kMaxFiguresPerEntry)
+    return 0;
+  Config cfg = context;
+  cfg["benchmark"] = t.substr(lead.size(), t.size() - lead.size() - 2);
+  RecordedFigure f{NewRecorded(x, cfg, lines[i + 1].line), lines[i + 1].line, lines[i + 1].text};
+  f.run.line = lines[i + 1].line;
+  const std::string em = QualifiedMetricName(Jmh().error, info.metric);
+  f.run.metrics[info.metric] = score * info.factor, f.run.units[info.metric] = toks[3], f.run.decimals[info.metric] = WrittenDecimals(toks[0]);
+  f.run.metrics[em] = error * info.factor, f.run.units[em] = toks[3], f.run.decimals[em] = WrittenDecimals(toks[2]);
+  out->push_back(std::move(f));
+  size_t j = i + 2;  // "(min, avg, max) = (...)", "CI (99.9%): [...]": the score's statistics
+  auto stat = [&](const std::string& l) {
+    return std::any_of(Jmh().result_stats.begin(), Jmh().result_stats.end(), [&](const std::string& w) { return LowerAscii(l).rfind(w, 0) == 0; });
+  };
+  while (j < lines.size() && !lines[j].text.empty() && stat(lines[j].text)) ++j;
+  for (size_t k = i; k < j; ++k) read->insert(lines[k].line);
+  return j - i;
 }
 
 struct TorchWords {
@@ -315,6 +353,10 @@ void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& contex
   K6Summary(lines, context, x, out, read);
   BenchstatTables(lines, context, x, out, read, unread);
   for (size_t i = 0; i < lines.size(); ++i) {
+    if (const size_t n = read->count(lines[i].line) ? 0 : JmhResult(lines, i, context, x, out, read); n > 0) {
+      i += n - 1;
+      continue;
+    }
     if (const size_t n = read->count(lines[i].line) ? 0 : TorchMeasurement(lines, i, context, x, out, read); n > 0) {
       i += n - 1;
       continue;

@@ -232,5 +232,19 @@ TEST(ReaderFrameworks, BenchstatRuledHeader) {
   EXPECT_NEAR(figs[3].run.metrics.at("time_s"), 790e-9, 1e-15);
 }
 
+// JMH's verbose result: the score is the figure and its ±(99.9%) error a
+// statistic of it (the error alone was taken for the score).
+TEST(ReaderFrameworks, JmhVerboseResultKeepsTheScore) {
+  const auto figs = Figures(
+      "```\nResult \"bench.Lexer.scan\":\n"
+      "  51234.500 \xC2\xB1(99.9%) 812.250 ops/s [Average]\n"
+      "  (min, avg, max) = (50001.100, 51234.500, 52010.700), stdev = 210.400\n"
+      "  CI (99.9%): [50422.250, 52046.750] (assumes normal distribution)\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(Key(figs[0], "benchmark"), "bench.Lexer.scan");
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("ops_per_s"), 51234.5);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("error_ops_per_s"), 812.25);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
