@@ -27,6 +27,7 @@ struct JmhWords {
   std::string error;                       // the error's statistic name
   std::string result_lead, result_mark;    // a verbose result's first words (`Result "`), its error's mark (`±(`)
   std::vector<std::string> result_stats;   // the starts of the statistics lines under it (`(min, avg, max)`, `CI (99.9%)`)
+  std::set<std::string> bracket_skip;      // labels of bracket report lines that state no run's figure (`duration`)
 };
 
 const JmhWords& Jmh() {
@@ -45,6 +46,9 @@ const JmhWords& Jmh() {
     out.error = t.value("error_statistic", "error");
     out.result_lead = t.value("result_lead", ""), out.result_mark = t.value("result_error_mark", "");
     list("result_statistics", &out.result_stats);
+    if (j["framework_tables"].contains("bracket_reports") && j["framework_tables"]["bracket_reports"].contains("skip"))
+      for (const auto& w : j["framework_tables"]["bracket_reports"]["skip"])
+        if (w.is_string()) out.bracket_skip.insert(w.get<std::string>());
     return out;
   }();
   return w;
@@ -202,6 +206,61 @@ size_t JmhResult(const std::vector<PrintedLine>& lines, size_t i, const Config& 
   return j - i;
 }
 
+// A report line naming its values in brackets, then the values in order
+// (vegeta's `Latencies  [min, mean, 50, 90, 95, 99, max]  1.2ms, 12.31ms,
+// ...`): each value with a unit a figure, named by the line's label and its
+// name (a bare percentile's number "p50"); false for any other line.
+bool BracketLine(const PrintedLine& l, RecordedFigure* f) {
+  const std::string& t = l.text;
+  const size_t open = t.find(" ["), close = t.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open || open == 0) return false;
+  const std::string label = LowerAscii(parse_detail::Trim(t.substr(0, open)));
+  if (Jmh().bracket_skip.count(label) || SpaceWords(label).size() > 3) return false;
+  std::vector<std::string> names, values;
+  for (std::string n : SpaceWords(t.substr(open + 2, close - open - 2))) {
+    if (!n.empty() && n.back() == ',') n.pop_back();
+    names.push_back(n);
+  }
+  for (std::string v : SpaceWords(t.substr(close + 1))) {
+    if (!v.empty() && v.back() == ',') v.pop_back();
+    values.push_back(v);
+  }
+  if (names.empty() || names.size() != values.size()) return false;
+  std::string snake;
+  for (char c : label) snake += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (size_t k = 0; k < names.size(); ++k) {
+    size_t n = 0;
+    while (n < values[k].size() && (std::isdigit(static_cast<unsigned char>(values[k][n])) || values[k][n] == '.')) ++n;
+    const std::string num = values[k].substr(0, n), unit = values[k].substr(n);
+    UnitInfo info{};
+    if (n == 0 || unit.empty() || !ParseNumber(num)) continue;
+    std::string stat = LowerAscii(names[k]);
+    if (std::isdigit(static_cast<unsigned char>(stat[0]))) stat = "p" + stat;
+    std::string metric;
+    if (unit == "%") metric = snake + "_" + stat + "_pct";
+    else if (OutputUnit(unit, "", &info) && !info.derived) metric = QualifiedMetricName(snake + "_" + stat, info.metric);
+    else continue;
+    f->run.metrics[metric] = *ParseNumber(num) * (unit == "%" ? 1 : info.factor), f->run.units[metric] = unit;
+    f->run.decimals[metric] = WrittenDecimals(num);
+    if (f->line == 0) f->line = l.line, f->text = t, f->run.line = l.line;
+    else if (f->joined_lines.empty() || f->joined_lines.back() != l.line) f->joined_lines.push_back(l.line);
+  }
+  return true;
+}
+
+// A block's bracket report lines: one run's figure.
+void BracketReport(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
+                   std::vector<RecordedFigure>* out, std::set<int>* read) {
+  RecordedFigure f{NewRecorded(x, context, 0), 0, ""};
+  std::set<int> taken;
+  size_t reports = 0;
+  for (const auto& l : lines)
+    if (!read->count(l.line) && BracketLine(l, &f)) taken.insert(l.line), ++reports;
+  if (f.line == 0 || reports < 2 || out->size() > kMaxFiguresPerEntry) return;  // a report: two such lines at least
+  read->insert(taken.begin(), taken.end());
+  out->push_back(std::move(f));
+}
+
 struct TorchWords {
   std::string marker, setup, summary;  // the Measurement's first line, its setup line, its count line
   std::set<std::string> statistics;    // "median", "iqr", "mean"
@@ -351,6 +410,7 @@ void K6Summary(const std::vector<PrintedLine>& lines, const Config& context, con
 void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                      std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread) {
   K6Summary(lines, context, x, out, read);
+  BracketReport(lines, context, x, out, read);  // vegeta's
   BenchstatTables(lines, context, x, out, read, unread);
   for (size_t i = 0; i < lines.size(); ++i) {
     if (const size_t n = read->count(lines[i].line) ? 0 : JmhResult(lines, i, context, x, out, read); n > 0) {

@@ -246,5 +246,21 @@ TEST(ReaderFrameworks, JmhVerboseResultKeepsTheScore) {
   EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("error_ops_per_s"), 812.25);
 }
 
+// vegeta's report: each bracketed name's value one figure of the run's one
+// row (a bare percentile p50), counts and the test's duration no figure.
+TEST(ReaderFrameworks, VegetaBracketReportIsOneRun) {
+  const auto figs = Figures(
+      "```\nRequests      [total, rate, throughput]         6000, 100.02, 99.97\n"
+      "Duration      [total, attack, wait]             1m0s, 59.99s, 4.1ms\n"
+      "Latencies     [min, mean, 50, 90, 95, 99, max]  1.9ms, 5.44ms, 4.80ms, 8.1ms, 9.9ms, 17.2ms, 88.0ms\n"
+      "Success       [ratio]                           99.95%\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  const auto& m = figs[0].run.metrics;
+  EXPECT_NEAR(m.at("latencies_p99_time_s"), 0.0172, 1e-12);
+  EXPECT_NEAR(m.at("latencies_min_time_s"), 0.0019, 1e-12);
+  EXPECT_DOUBLE_EQ(m.at("success_ratio_pct"), 99.95);
+  EXPECT_EQ(m.size(), 8u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
