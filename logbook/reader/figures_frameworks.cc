@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct JmhWords {
   std::vector<std::string> plus_minus;     // the sign between a score and its error ("±")
   std::string error;                       // the error's statistic name
   std::string result_lead, result_mark;    // a verbose result's first words (`Result "`), its error's mark (`±(`)
+  std::string params_lead;                 // the line a verbose run prints its parameters on (`# Parameters:`)
   std::vector<std::string> result_stats;   // the starts of the statistics lines under it (`(min, avg, max)`, `CI (99.9%)`)
   std::set<std::string> bracket_skip;      // labels of bracket report lines that state no run's figure (`duration`)
 };
@@ -45,6 +47,7 @@ const JmhWords& Jmh() {
     out.first = t.value("header_first", "");
     out.error = t.value("error_statistic", "error");
     out.result_lead = t.value("result_lead", ""), out.result_mark = t.value("result_error_mark", "");
+    out.params_lead = t.value("parameters_lead", "");
     list("result_statistics", &out.result_stats);
     if (j["framework_tables"].contains("bracket_reports") && j["framework_tables"]["bracket_reports"].contains("skip"))
       for (const auto& w : j["framework_tables"]["bracket_reports"]["skip"])
@@ -83,6 +86,13 @@ bool JmhNumber(const std::string& tok, double* value) {
   if (!v) return false;
   *value = *v;
   return true;
+}
+
+// The decimals a JMH number is written with (its decimal mark a comma in
+// some locales: "432833,932" has 3).
+int JmhDecimals(std::string tok) {
+  std::replace(tok.begin(), tok.end(), ',', '.');
+  return WrittenDecimals(tok);
 }
 
 struct JmhRow {
@@ -164,11 +174,30 @@ void KeepJmh(const JmhTable& t, const Config& context, const EntryCtx& x, std::v
       same->joined_lines.push_back(line);
     }
     StoredRun& run = same->run;
-    run.metrics[metric] = score * info.factor, run.units[metric] = row.unit, run.decimals[metric] = WrittenDecimals(row.score);
+    run.metrics[metric] = score * info.factor, run.units[metric] = row.unit, run.decimals[metric] = JmhDecimals(row.score);
     if (!row.error.empty() && JmhNumber(row.error, &error)) {
       const std::string em = QualifiedMetricName(Jmh().error, metric);
-      run.metrics[em] = error * info.factor, run.units[em] = row.unit, run.decimals[em] = WrittenDecimals(row.error);
+      run.metrics[em] = error * info.factor, run.units[em] = row.unit, run.decimals[em] = JmhDecimals(row.error);
     }
+  }
+}
+
+// The `@Param` values the run printed above its result (`# Parameters:
+// (size = 8, codec = lz4)`, after the last result above it) as keys.
+void JmhParameters(const std::vector<PrintedLine>& lines, size_t i, Config* cfg) {
+  const std::string& lead = Jmh().params_lead;
+  for (size_t k = i; k-- > 0 && !lead.empty();) {
+    const std::string& t = lines[k].text;
+    if (!Jmh().result_lead.empty() && t.rfind(Jmh().result_lead, 0) == 0) return;
+    if (t.rfind(lead, 0) != 0) continue;
+    const size_t open = t.find('(', lead.size()), close = t.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return;
+    std::stringstream ss(t.substr(open + 1, close - open - 1));
+    for (std::string item; std::getline(ss, item, ',');)
+      if (const size_t eq = item.find('='); eq != std::string::npos)
+        if (std::string key = parse_detail::Trim(item.substr(0, eq)), v = parse_detail::Trim(item.substr(eq + 1)); !key.empty() && !v.empty())
+          (*cfg)[key] = v;
+    return;
   }
 }
 
@@ -191,11 +220,12 @@ size_t JmhResult(const std::vector<PrintedLine>& lines, size_t i, const Config& 
     return 0;
   Config cfg = context;
   cfg["benchmark"] = t.substr(lead.size(), t.size() - lead.size() - 2);
+  JmhParameters(lines, i, &cfg);
   RecordedFigure f{NewRecorded(x, cfg, lines[i + 1].line), lines[i + 1].line, lines[i + 1].text};
   f.run.line = lines[i + 1].line;
   const std::string em = QualifiedMetricName(Jmh().error, info.metric);
-  f.run.metrics[info.metric] = score * info.factor, f.run.units[info.metric] = toks[3], f.run.decimals[info.metric] = WrittenDecimals(toks[0]);
-  f.run.metrics[em] = error * info.factor, f.run.units[em] = toks[3], f.run.decimals[em] = WrittenDecimals(toks[2]);
+  f.run.metrics[info.metric] = score * info.factor, f.run.units[info.metric] = toks[3], f.run.decimals[info.metric] = JmhDecimals(toks[0]);
+  f.run.metrics[em] = error * info.factor, f.run.units[em] = toks[3], f.run.decimals[em] = JmhDecimals(toks[2]);
   out->push_back(std::move(f));
   size_t j = i + 2;  // "(min, avg, max) = (...)", "CI (99.9%): [...]": the score's statistics
   auto stat = [&](const std::string& l) {

@@ -262,5 +262,21 @@ TEST(ReaderFrameworks, VegetaBracketReportIsOneRun) {
   EXPECT_EQ(m.size(), 8u);
 }
 
+// A verbose run in a locale that writes a decimal comma, its parameters
+// printed above the result: the keys, the digits as written.
+TEST(ReaderFrameworks, JmhVerboseResultCommaDecimalsAndParameters) {
+  const auto figs = Figures(
+      "```\n# Benchmark: bench.Lexer.scan\n# Parameters: (size = 64, mode = utf8)\n\n"
+      "Iteration   1: 1022,100 ops/ms\n\n"
+      "Result \"bench.Lexer.scan\":\n"
+      "  1021,750 \xC2\xB1(99.9%) 12,500 ops/ms [Average]\n```\n");
+  ASSERT_GE(figs.size(), 1u);
+  const RecordedFigure& f = figs.back();
+  EXPECT_EQ(Key(f, "size"), "64");
+  EXPECT_EQ(Key(f, "mode"), "utf8");
+  EXPECT_DOUBLE_EQ(f.run.metrics.at("ops_per_s"), 1021750);
+  EXPECT_EQ(f.run.decimals.at("ops_per_s"), 3);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
