@@ -20,6 +20,7 @@ struct ColumnWords {
   std::set<std::string> followers;       // a header naming a statistic of the column before it ("noise")
   std::set<std::string> prefix;  // magnitude letters a cell may print before its column's unit
   size_t tag_max = 0;                    // the longest `{tag}` after an axis's name
+  std::set<std::string> counts;          // a column counting the samples a row's figures sum (`Samples`: "11216x")
 };
 
 const ColumnWords& Words() {
@@ -35,6 +36,9 @@ const ColumnWords& Words() {
       for (const auto& s : c["cell_magnitudes"])
         if (s.is_string()) out.prefix.insert(s.get<std::string>());
     out.tag_max = c.value("axis_tag_max", 0);
+    if (c.contains("sample_counts") && c["sample_counts"].is_array())
+      for (const auto& v : c["sample_counts"])
+        if (v.is_string()) out.counts.insert(Lower(v.get<std::string>()));
     return out;
   }();
   return w;
@@ -67,6 +71,11 @@ void MagnitudeCells(const std::vector<std::string>& head, std::vector<std::strin
   for (size_t c = 0; c < head.size() && c < cells->size(); ++c) {
     std::string& cell = (*cells)[c];
     const std::string t = parse_detail::Trim(cell);
+    if (Words().counts.count(Lower(parse_detail::Trim(head[c]))) && t.size() > 1 && t.back() == 'x' &&
+        ParseNumber(t.substr(0, t.size() - 1))) {  // nvbench's "11216x" samples: a count, no key of the run
+      cell.clear();
+      continue;
+    }
     if (t.size() < 2 || !std::isdigit(static_cast<unsigned char>(t[0])) || !Words().prefix.count(t.substr(t.size() - 1))) continue;
     const std::string num = t.substr(0, t.size() - 1);
     if (!ParseNumber(num) || num.back() == '.') continue;

@@ -132,6 +132,7 @@ TEST(ReaderFrameworks, NvbenchPrintedTableNoiseAndMagnitudes) {
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_EQ(Key(figs[0], "t"), "U8");
   EXPECT_EQ(Key(figs[1], "items"), "2^26");
+  EXPECT_EQ(Key(figs[0], "samples"), "");  // a count of samples, no key
   EXPECT_NEAR(figs[0].run.metrics.at("gpu_time_s"), 24.1e-6, 1e-12);
   EXPECT_NEAR(figs[0].run.metrics.at("cpu_time_s"), 31.5e-6, 1e-12);
   EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("gpu_time_noise_pct"), 2.75);
