@@ -32,6 +32,10 @@ struct BenchWords {
   std::vector<std::string> chatter, chatter_phrases, after_colon, outliers, preamble, no_figure_suffixes;
   std::string go_prefix;                 // Go's `testing` benchmark names' first word ("Benchmark")
   std::vector<std::string> go_op_units;  // the per-operation units its first figure is printed in
+  std::string procs_key, arg_key;        // Go's `-8` suffix's key; Google Benchmark's unnamed arguments'
+  std::vector<std::string> libtest;      // libtest's line: first word, the mark before its figure, the spread's opening
+  std::string libtest_spread;            // the name of libtest's `(+/- 56)`
+  std::set<std::string> go_done;         // the first word of Go's package verdict line (`ok  pkg  4.512s`)
   std::vector<std::string> statistic_lines;  // first words of `Time (mean ± σ): 12.3 ms` lines
   std::vector<std::string> run_headers;      // first words of `Benchmark 2: ./cmd` lines
   std::vector<ReportForm> report_lines;      // lines naming a profiler's report
@@ -83,6 +87,18 @@ const BenchWords& Vocab() {
       if (g.contains("per_op_units") && g["per_op_units"].is_array())
         for (const auto& v : g["per_op_units"])
           if (v.is_string()) w.go_op_units.push_back(v.get<std::string>());
+    }
+    if (j.contains("go_bench") && j["go_bench"].is_object()) {
+      w.procs_key = j["go_bench"].value("procs_key", "");
+      std::vector<std::string> done;
+      Strings(j["go_bench"], "verdicts", &done);
+      w.go_done.insert(done.begin(), done.end());
+    }
+    w.arg_key = j.value("case_arg_key", "");
+    if (j.contains("libtest_bench") && j["libtest_bench"].is_object()) {
+      const auto& l = j["libtest_bench"];
+      for (const char* k : {"first", "mark", "spread_open"}) w.libtest.push_back(l.value(k, ""));
+      w.libtest_spread = l.value("spread_statistic", "");
     }
     if (j.contains("time_units") && j["time_units"].is_array())
       for (const auto& v : j["time_units"])
@@ -145,6 +161,33 @@ bool EstimateLine(const std::vector<std::string>& toks, BenchLine* out) {
 
 bool TimeUnit(const std::string& u) { return Vocab().time_units.count(u) > 0; }
 
+bool AllDigits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// A case's name and the parameters it prints: "BM_Copy/64/size:8" ->
+// "BM_Copy", arg=64, size=8; "BenchmarkGet/size=1024-8" -> "BenchmarkGet",
+// size=1024, procs=8. Parts of no parameter stay in the name.
+std::string CaseKeys(const std::string& name, bool go, std::vector<std::pair<std::string, std::string>>* keys) {
+  std::string rest = name, base, args;
+  if (const size_t dash = rest.rfind('-'); go && dash != std::string::npos && AllDigits(rest.substr(dash + 1)) &&
+                                           !Vocab().procs_key.empty() && dash > 0) {
+    keys->emplace_back(Vocab().procs_key, rest.substr(dash + 1));
+    rest.resize(dash);
+  }
+  size_t p = 0;
+  for (size_t slash; p <= rest.size(); p = slash + 1) {
+    slash = std::min(rest.find('/', p), rest.size());
+    const std::string part = rest.substr(p, slash - p);
+    const size_t eq = part.find(go ? '=' : ':');
+    if (p > 0 && eq != std::string::npos && eq > 0 && eq + 1 < part.size()) keys->emplace_back(part.substr(0, eq), part.substr(eq + 1));
+    else if (p > 0 && !go && AllDigits(part) && !Vocab().arg_key.empty()) args += (args.empty() ? "" : "/") + part;
+    else base += (base.empty() ? "" : "/") + part;
+  }
+  if (!args.empty()) keys->emplace_back(Vocab().arg_key, args);
+  return base.empty() ? name : base;
+}
+
 // Google Benchmark's "BM_Gemm/1024   12.3 ms   12.2 ms   57" (counters may follow).
 bool TableRow(const std::vector<std::string>& toks, BenchLine* out) {
   if (toks.size() < 6) return false;
@@ -154,10 +197,32 @@ bool TableRow(const std::vector<std::string>& toks, BenchLine* out) {
       d3.find('.') != std::string::npos)
     return false;
   out->kind = BenchLine::Kind::kFigures;
-  out->name = toks[0];
+  out->name = CaseKeys(toks[0], false, &out->keys);
   for (const auto& s : Vocab().no_figure_suffixes)
     if (EndsWith(LowerAscii(out->name), s)) out->kind = BenchLine::Kind::kChatter;  // a spread over repeats
   out->values = {{"", d1, toks[2]}, {"cpu", d2, toks[4]}};
+  return true;
+}
+
+// libtest's "test parse_small ... bench:   1,234 ns/iter (+/- 56)".
+bool LibtestRow(const std::vector<std::string>& toks, BenchLine* out) {
+  const auto& v = Vocab();
+  if (v.libtest.size() != 3 || v.libtest[0].empty() || toks.size() < 6 || LowerAscii(toks[0]) != v.libtest[0]) return false;
+  size_t mark = 2;
+  while (mark < toks.size() && LowerAscii(toks[mark]) != v.libtest[1]) ++mark;
+  std::string d, g;
+  if (mark + 2 >= toks.size()) return false;
+  std::string digits = toks[mark + 1];  // "1,234": grouped as libtest prints it
+  digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+  if (!Number(digits, &d, &g) || !g.empty()) return false;
+  out->kind = BenchLine::Kind::kFigures;
+  out->name = toks[1];
+  out->values = {{"", toks[mark + 1], toks[mark + 2]}};
+  if (mark + 4 >= toks.size() || LowerAscii(toks[mark + 3]) != v.libtest[2] || toks[mark + 4].back() != ')') return true;
+  std::string spread = toks[mark + 4].substr(0, toks[mark + 4].size() - 1);  // "3,220)"
+  digits = spread;
+  digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+  if (Number(digits, &d, &g) && g.empty()) out->values.push_back({v.libtest_spread, spread, toks[mark + 2]});
   return true;
 }
 
@@ -178,7 +243,7 @@ bool GoBenchRow(const std::vector<std::string>& toks, BenchLine* out) {
     values.push_back({"", toks[k], toks[k + 1]});
   }
   out->kind = BenchLine::Kind::kFigures;
-  out->name = toks[0];
+  out->name = CaseKeys(toks[0], true, &out->keys);
   out->values = std::move(values);
   return true;
 }
@@ -192,6 +257,8 @@ bool Chatter(const std::string& t, const std::vector<std::string>& toks) {
     return std::any_of(list.begin(), list.end(), [&](const std::string& p) { return low.rfind(p, 0) == 0; });
   };
   if (starts(v.chatter) || starts(v.preamble)) return true;
+  std::string d, g;  // Go's "ok  example.com/cache  4.512s": the package's verdict and its test time
+  if (toks.size() == 3 && v.go_done.count(LowerAscii(toks[0])) && Number(toks[2], &d, &g) && g == "s") return true;
   for (const auto& p : v.chatter_phrases)
     if (low.find(p) != std::string::npos) return true;
   for (const auto& o : v.outliers)
@@ -223,10 +290,14 @@ BenchLine ReadBenchLine(const std::string& line) {
   if (line.size() > 400) return out;
   const auto toks = SpaceWords(line);
   if (toks.empty()) return out;
-  if (EstimateLine(toks, &out) || TableRow(toks, &out) || GoBenchRow(toks, &out)) return out;
+  if (EstimateLine(toks, &out) || TableRow(toks, &out) || GoBenchRow(toks, &out) || LibtestRow(toks, &out)) return out;
   out = BenchLine{};
   if (Chatter(Trim(line), toks)) out.kind = BenchLine::Kind::kChatter;
   return out;
+}
+
+std::string BenchCaseName(const std::string& name, std::vector<std::pair<std::string, std::string>>* keys) {
+  return CaseKeys(name, true, keys);
 }
 
 bool StatisticLine(std::string_view line) {

@@ -8,7 +8,9 @@
 //  - Google Benchmark's console table: `BM_Gemm/1024   12.3 ms   12.2 ms
 //    57` under `Benchmark  Time  CPU  Iterations` (the time the figure, the
 //    CPU time beside it, the iterations no figure), and the machine lines
-//    printed before it (`Run on (16 X 3600 MHz CPU s)`).
+//    printed before it (`Run on (16 X 3600 MHz CPU s)`);
+//  - Rust's libtest `cargo bench`: `test parse_small ... bench:  1,234
+//    ns/iter (+/- 56)` (the median, then its spread over the samples).
 // The words are data: data/reader/bench_printouts.json. The figures stage
 // keeps what a line states (figures_output.cc).
 #ifndef MOELOG_LOGBOOK_READER_BLOCKS_BENCHTOOLS_H_
@@ -16,6 +18,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace moelog::logbook {
@@ -33,7 +36,16 @@ struct BenchLine {
   std::string name;   // the benchmark the line names ("": the one above it)
   std::string field;  // criterion's field ("time", "thrpt"), "" for a table row
   std::vector<BenchValue> values;
+  // The case's parameters its name prints, taken out of `name`: Go's
+  // GOMAXPROCS suffix (`BenchmarkSet-8`: procs=8) and `key=value`
+  // sub-benchmarks, Google Benchmark's arguments (`BM_Copy/64`: arg=64,
+  // `BM_Copy/size:64`: size=64).
+  std::vector<std::pair<std::string, std::string>> keys;
 };
+
+// A Go benchmark's name without the parameters it prints, which go to
+// `keys` (`BenchmarkGet/size=1024-8`: "BenchmarkGet", size=1024, procs=8).
+std::string BenchCaseName(const std::string& name, std::vector<std::pair<std::string, std::string>>* keys);
 
 // The line read (kNone: no bench tool's line).
 BenchLine ReadBenchLine(const std::string& line);

@@ -4,6 +4,7 @@
 #include "logbook/reader/key_fields.h"
 
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/segment.h"
 #include "logbook/reader/table_groups.h"
 
@@ -662,7 +663,9 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
     int line = b.output_cue == "prompt" ? b.line : b.line + 1;  // a session's printed lines start at `line`
     for (size_t s = 0, nl = 0; s < b.text.size(); s = nl + 1, ++line) {
       nl = std::min(b.text.find('\n', s), b.text.size());
-      u.Line(line, b.text.substr(s, nl - s), "a printed line no figure reader took");
+      const std::string text = b.text.substr(s, nl - s);
+      if (ReadBenchLine(text).kind == BenchLine::Kind::kChatter) continue;  // a tool's chatter: Go's `ok  pkg  4.5s`
+      u.Line(line, text, "a printed line no figure reader took");
     }
   }
 }

@@ -21,6 +21,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/figures_benchtools.h"
+#include "logbook/reader/figures_frameworks.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/blocks.h"
@@ -450,8 +451,10 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
     if (unit.empty()) unit = head_unit;
     if (unit.empty() && unit_col < cells.size() && c > 0)  // "Duration  usecond  128.35": the row's unit, its name
       unit = cells[unit_col], bare = cells[0];
-    if (Lower(bare) == Lower(unit)) bare.clear();
     UnitInfo info;
+    // "Elem/s" over "3.2 Gelem/s": a rate's unit as the header; never "Min" (minutes) over a time.
+    if (Lower(bare) == Lower(unit) || (unit != head_unit && bare.find('/') != std::string::npos && UnitOf(Lower(bare), &info)))
+      bare.clear();
     if (CountName(bare) || !NamedMetric(bare.empty() ? unit : bare, unit, !bare.empty(), &info)) {
       cfg[SnakeKey(head[c])] = cells[c];
       continue;
@@ -479,6 +482,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
   const bool grouped = !pipes && GroupedRow(&first, head.size(), &group);
   if (head.size() != first.size() && !pipes) aligned = ColumnsFrom(lines, i + 1 + ruled), head = HeaderNames(lines[i].raw, aligned);
   if (!HeaderOver(head, first)) return 0;
+  FrameworkColumns(&head);  // nvbench's "GPU Time | Noise", "Elements{io}"
   const std::string table_unit = TableUnit(&head, Vocab().unit_phrases);
   size_t k = i + 1 + ruled;
   for (; k < lines.size() && r.out->size() <= kMaxFiguresPerEntry && !prompt(k); ++k) {
@@ -489,6 +493,7 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
     if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
       cells.resize(head.size());
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
+    MagnitudeCells(head, &cells);  // "23.504G" under "Elem/s"
     ColumnRow(r, head, cells, lines[k].text, lines[k].line, table_unit);
   }
   if (grouped) r.context.erase(kWorkloadKey);
@@ -863,7 +868,9 @@ bool BenchToolLine(OutputRead& r, const BlockLine& l) {
   for (const auto& v : b.values)
     if (UnitInfo info; OutputUnit(v.unit, "", &info)) figs.emplace_back((v.role.empty() ? "" : v.role + "_") + info.metric, info, v.unit, v.digits, false);
   const size_t before = r.out->size();
-  KeepFigure(r, l.line, l.text, LineConfig(r), figs);
+  Config cfg = LineConfig(r);
+  for (const auto& [k, v] : b.keys) cfg[k] = v;  // "BenchmarkSet-8": procs=8
+  KeepFigure(r, l.line, l.text, cfg, figs);
   if (b.name.empty()) JoinLineAbove(before, l.line, r.out);  // "thrpt:" under "name time:"
   return true;
 }
@@ -945,6 +952,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   ShellTimeLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out, &read);
   const std::vector<BlockLine> lines = PrintedLines(block);
   ToolRunLines(lines, r.context, x, out, &read, unread);
+  FrameworkTables(lines, r.context, x, out, &read, unread);  // JMH's, k6's, benchstat's
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "logbook/reader/table_groups.h"
+#include "logbook/reader/figures_frameworks.h"
 
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
@@ -92,8 +93,11 @@ bool GroupTable(const Entry& e, const TableBlock& t, const EntryCtx& x, TableBlo
   return true;
 }
 
-void EntryTableFigures(const Entry& e, const TableBlock& t, Config context, const EntryCtx& x,
+void EntryTableFigures(const Entry& e, const TableBlock& table, Config context, const EntryCtx& x,
                        std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  TableBlock t = table;  // a framework's columns as read (figures_frameworks.h): "GPU Time | Noise", "23.504G"
+  FrameworkColumns(&t.header);
+  for (auto& row : t.rows) MagnitudeCells(t.header, &row);
   TableBlock renamed;
   std::string group;
   if (!GroupTable(e, t, x, &renamed, &group)) return TableFigures(t, context, x, out, unread);

@@ -81,13 +81,14 @@ Rank RankOf(const std::string& metric) {
   return kOther;
 }
 
-// 1 for a statistic of a spread ("max_time_s", "p99", "std"), 0 for a
+// 1 for a statistic of a spread ("max_time_s", "p99", "std", "error"), 0 for a
 // figure or its centre ("time_s", "mean", "median", "p50"): of two times,
 // the one a reader compares runs by.
 int Spread(const std::string& metric) {
   const reader::Lexicon& lex = reader::ReaderLexicon();
   for (const auto& word : NameWords(metric))
-    if ((lex.statistic_words.count(word) && !kCentreWords.count(word)) || word == "std" || word == "stddev")
+    if ((lex.statistic_words.count(word) && !kCentreWords.count(word)) || word == "std" || word == "stddev" ||
+        word == "error" || word == "deviation")  // a bench framework's "± error", libtest's "(+/- 56)"
       return 1;
   return 0;
 }

@@ -141,7 +141,8 @@ TEST(ReaderForms, GoogleBenchmarkRowsAndShapeLines) {
       "---------------\nBM_Gemm/1024   12.3 ms   12.2 ms   57\n```\n\n"
       "```\nM=4096 N=4096 K=4096: 812.4 TFLOPS\n```\n");
   ASSERT_EQ(figs.size(), 2u);
-  EXPECT_EQ(figs[0].run.config.at("benchmark"), "BM_Gemm/1024");
+  EXPECT_EQ(figs[0].run.config.at("benchmark"), "BM_Gemm");
+  EXPECT_EQ(figs[0].run.config.at("arg"), "1024");
   EXPECT_NEAR(figs[0].run.metrics.at("time_s"), 0.0123, 1e-12);
   EXPECT_NEAR(figs[0].run.metrics.at("cpu_time_s"), 0.0122, 1e-12);
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tflops"), 812.4);

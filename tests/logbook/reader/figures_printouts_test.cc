@@ -73,14 +73,16 @@ TEST(ReaderPrintouts, GoTestingBenchmarkLines) {
       "```\n");
   const RecordedFigure* push = OnLine(figs, 11);
   ASSERT_NE(push, nullptr);
-  EXPECT_EQ(push->run.config.at("benchmark"), "BenchmarkPush-16");  // the name as printed
+  EXPECT_EQ(push->run.config.at("benchmark"), "BenchmarkPush");  // GOMAXPROCS a key of its own
+  EXPECT_EQ(push->run.config.at("procs"), "16");
   EXPECT_NEAR(push->run.metrics.at("time_s"), 38.41e-9, 1e-15);
   EXPECT_EQ(push->run.units.at("time_s"), "ns/op");
   EXPECT_EQ(push->run.decimals.at("time_s"), 2);
   EXPECT_DOUBLE_EQ(push->run.metrics.at("bytes_per_op"), 0);
   const RecordedFigure* pop = OnLine(figs, 12);
   ASSERT_NE(pop, nullptr);
-  EXPECT_EQ(pop->run.config.at("benchmark"), "BenchmarkPop/cap=64-16");
+  EXPECT_EQ(pop->run.config.at("benchmark"), "BenchmarkPop");
+  EXPECT_EQ(pop->run.config.at("cap"), "64");
   EXPECT_DOUBLE_EQ(pop->run.metrics.at("allocs_per_op"), 2);
   const RecordedFigure* copy = OnLine(figs, 13);
   ASSERT_NE(copy, nullptr);
