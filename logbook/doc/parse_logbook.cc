@@ -351,7 +351,8 @@ void AddPromptedFence(const MdDocument& doc, int idx, const EntryWalk& w, Entry*
 // as an output.
 bool AddCommandWithOutput(const MdDocument& doc, int idx, const EntryWalk& w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
-  const std::vector<TranscriptPart> parts = CommandTranscript(n.literal, &IsTranscriptCommand);
+  const bool shell_named = !Trim(n.info).empty() && IsShellFence(n.info);  // ```bash: its first line is a command
+  const std::vector<TranscriptPart> parts = CommandTranscript(n.literal, &IsTranscriptCommand, shell_named);
   if (parts.empty()) return false;
   auto offset = [&](int line) {  // where 0-based line `line` of the literal starts (its end past the last)
     size_t at = 0;

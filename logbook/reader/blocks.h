@@ -87,7 +87,10 @@ bool AnyLine(std::string_view text, bool (*pred)(std::string_view));
 struct TranscriptPart {
   int command = 0, printed = 0, end = 0;
 };
-std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view));
+// `first_is_command`: the block's first line is a command whatever it reads
+// as (a fence the author named a shell: ```bash).
+std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view),
+                                              bool first_is_command = false);
 
 // Lines outside any fence that a program printed, read strictly (three
 // lines at least, nearly all `Name: value`, key=value, JSON or banner

@@ -22,6 +22,7 @@
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/figures_benchtools.h"
 #include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
@@ -652,7 +653,7 @@ bool MagnitudeNumber(const std::string& tok) {
 }
 
 bool PipeField(const std::string& part, Fields* out) {
-  const std::string p = TrimText(part);
+  const std::string p = PipeFieldForm(TrimText(part));  // "8.78 GF (6N: N=1.3B)", "13.53 GB alloc"
   std::string name, value;
   if (const size_t colon = p.find(": "); colon != std::string::npos) {
     name = TrimText(p.substr(0, colon)), value = TrimText(p.substr(colon + 2));

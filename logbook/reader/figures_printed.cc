@@ -7,6 +7,7 @@
 
 #include "logbook/reader/blocks_boxes.h"
 #include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/internal.h"
 #include "logbook/text.h"
@@ -246,6 +247,7 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
     const bool header = !out.empty() && out.back().line == first + n - 1 && PipeCells(out.back().text).size() >= 2;
     if (rule && (ruled || !header)) continue;
     if (rule) t = "---", ruled = true;
+    t = PipeLineForm(t);  // "Tokens/s: 106979 │ FLOPs/token: 8.78 GF (6N: N=1.3B)"
     out.push_back({t, first + n, t});
   }
   return out;

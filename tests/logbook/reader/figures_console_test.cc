@@ -1,0 +1,145 @@
+// The blocks and figures stages on programs' console printouts pasted into
+// logbooks: progress bars (tqdm's), a trainer's `│`-split metric lines with
+// asides, a sample program's progress messages around its timing lines, a
+// ```bash fence of a command (wrapped inside its quotes) and what it printed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "logbook/doc/command_line.h"
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/blocks.h"
+#include "logbook/reader/figures_pipefields.h"
+#include "logbook/reader/figures_progressbar.h"
+#include "logbook/reader/internal.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+const char* kHead = "# T\n\n## Experiment Log\n\n### 2026-06-24 10:00 - run\n\n";
+
+std::vector<RecordedFigure> Read(const std::string& body) { return ReadEntry(kHead, body); }
+
+TEST(FiguresConsole, ProgressBarLineForms) {
+  std::string out;
+  ASSERT_TRUE(ProgressBarForm("Warmup:  40%|\xE2\x96\x88\xE2\x96\x88\xE2\x96\x88\xE2\x96\x8C     | 40/100 [03:10<04:45, 4.75s/iter]", &out));
+  EXPECT_EQ(out, "step 40 | Warmup: 4.75 s/iter");
+  ASSERT_TRUE(ProgressBarForm("100%|##########| 64/64 [00:09<00:00,  6.61it/s, loss=2.07, acc=0.61]", &out));
+  EXPECT_EQ(out, "step 64 | progress: 6.61 it/s | loss: 2.07 | acc: 0.61");
+  ASSERT_TRUE(ProgressBarForm("Epoch 2:  50%|#####     | 5/10 [00:05<00:05,  1.02it/s]", &out));
+  EXPECT_EQ(out, "Epoch 2 | step 5 | progress: 1.02 it/s");
+  ASSERT_TRUE(ProgressBarForm("8192it [00:03, 2437.18it/s]", &out));
+  EXPECT_EQ(out, "step 8192 | progress: 2437.18 it/s");
+  EXPECT_FALSE(ProgressBarForm("Warmup:   0%|          | 0/100 [00:00<?, ?iter/s]", &out));  // no rate yet
+  EXPECT_FALSE(ProgressBarForm("see the plot [fig. 3, left]", &out));
+}
+
+TEST(FiguresConsole, ProgressBarsInATrainingLog) {
+  const auto figs = Read(
+      "```\n$ python finetune.py --epochs 1\n"                                                        // line 8
+      "Finetune:   0%|          | 0/100 [00:00<?, ?iter/s]\n"                                        // 9
+      "Finetune:  40%|####      | 40/100 [03:10<04:45, 4.75s/iter]\n"                                // 10
+      "Finetune:  42%|####2     | 42/100 [03:19<04:35, 4.71s/iter]\n"                                // 11
+      "eval: 100%|##########| 64/64 [00:09<00:00,  6.61it/s, loss=2.07]\n"                           // 12
+      "```\n");
+  const RecordedFigure* a = OnLine(figs, 10);
+  const RecordedFigure* b = OnLine(figs, 11);
+  const RecordedFigure* e = OnLine(figs, 12);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(OnLine(figs, 9), nullptr);
+  EXPECT_NE(a, b);  // two moments of the bar: two rows, told apart by their counts
+  EXPECT_EQ(a->run.config.at("step"), "40");
+  EXPECT_EQ(b->run.config.at("step"), "42");
+  EXPECT_DOUBLE_EQ(e->run.metrics.at("loss"), 2.07);
+}
+
+TEST(FiguresConsole, PipeFieldsWithAsidesAndQualifiers) {
+  EXPECT_EQ(PipeFieldForm("FLOPs/token: 4.1 GF (6N: N=350M)"), "FLOPs/token: 4.1 GF");
+  EXPECT_EQ(PipeFieldForm("Memory: 7.25 GB alloc"), "alloc Memory: 7.25 GB");
+  EXPECT_EQ(PipeFieldForm("Mode: eager"), "Mode: eager");
+  EXPECT_EQ(PipeLineForm("Tok/s: 52011 | FLOPs/token: 4.1 GF (6N: N=350M)"), "Tok/s: 52011 | FLOPs/token: 4.1 GF");
+  const auto figs = Read(
+      "```\n$ python pretrain.py --gpus 4\n"                                                                 // line 8
+      "\xE2\x96\xB6 Step 50 \xE2\x94\x82 Loss: 6.2210 \xE2\x94\x82 Time: 812ms \xE2\x94\x82 LR: 2.0e-05\n"   // 9
+      "   Tok/s: 52011 \xE2\x94\x82 FLOPs/token: 4.1 GF (6N: N=350M)\n"                                     // 10
+      "Memory: 7.25 GB alloc \xE2\x94\x82 30.5 GB peak \xE2\x94\x82 33.0 GB reserved\n"                     // 11
+      "```\n");
+  const RecordedFigure* tok = OnLine(figs, 10);
+  ASSERT_NE(tok, nullptr);
+  EXPECT_EQ(tok->run.config.count("n"), 0u);  // the aside's N=350M is no setting
+  const RecordedFigure* mem = OnLine(figs, 11);
+  ASSERT_NE(mem, nullptr);
+  bool alloc = false;  // the figure the word after its unit names
+  for (const auto& [k, v] : mem->run.metrics) alloc = alloc || k.find("alloc") != std::string::npos;
+  EXPECT_TRUE(alloc);
+  EXPECT_EQ(mem->run.metrics.size(), 3u);
+  EXPECT_EQ(mem->run.config.count("n"), 0u);
+}
+
+TEST(FiguresConsole, ASampleProgramsPrintoutWithProgressMessages) {
+  const std::string text = std::string(kHead) +
+                           "```\n"
+                           "[scanSample] - Starting...\n"                       // 8
+                           "GPU Device 0: \"Hopper\" with compute capability 9.0\n"
+                           "Initializing data...\n"
+                           "...allocating host memory.\n"
+                           "...copying input to the device\n"
+                           "\n"
+                           "Running 128-element scan for 33554432 elements (20 runs)...\n"
+                           "\n"
+                           "scan128() time (average) : 0.00041 sec, 81920.5 MB/sec\n"   // 16
+                           "\n"
+                           "Checking results...\n"
+                           " ...results match\n"
+                           "```\n";
+  EXPECT_TRUE(LooksLikeOutput("Initializing data...\n...allocating host memory.\nscan128() time (average) : 0.00041 sec\n"));
+  EXPECT_FALSE(LooksLikeOutput("cd build\nmake -j8\n"));
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].outputs.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", nullptr);
+  const RecordedFigure* f = OnLine(figs, 16);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->run.metrics.size(), 2u);  // the time and the bandwidth
+}
+
+TEST(FiguresConsole, AShellFenceOfACommandWrappedInItsQuotesThenItsPrintout) {
+  const std::string text = std::string(kHead) +
+                           "```bash\n"
+                           "hyperfine --warmup 2 'build/fast/target/release/solver_fast' 'build/slow/target/rele\n"  // 8
+                           "ase/solver_slow'\n"                                                                       // 9
+                           "Benchmark 1: build/fast/target/release/solver_fast\n"                                    // 10
+                           "  Time (mean \xC2\xB1 \xCF\x83):       3.2 ms \xC2\xB1   0.9 ms    [User: 0.4 ms, System: 2.1 ms]\n"  // 11
+                           "  Range (min \xE2\x80\xA6 max):     1.9 ms \xE2\x80\xA6   6.0 ms    301 runs\n"
+                           "\n"
+                           "Benchmark 2: build/slow/target/release/solver_slow\n"                                    // 14
+                           "  Time (mean \xC2\xB1 \xCF\x83):       5.7 ms \xC2\xB1   1.1 ms    [User: 0.9 ms, System: 3.0 ms]\n"  // 15
+                           "  Range (min \xE2\x80\xA6 max):     4.1 ms \xE2\x80\xA6   9.2 ms    188 runs\n"
+                           "\n"
+                           "Summary\n"
+                           "  'build/fast/target/release/solver_fast' ran\n"
+                           "    1.78 \xC2\xB1 0.61 times faster than 'build/slow/target/release/solver_slow'\n"
+                           "```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].commands.size(), 1u);
+  EXPECT_NE(lb.entries[0].commands[0].joined.find("solver_slow'"), std::string::npos);  // the wrapped quote joined
+  ASSERT_EQ(lb.entries[0].outputs.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", nullptr);
+  const RecordedFigure* fast = OnLine(figs, 11);
+  const RecordedFigure* slow = OnLine(figs, 15);
+  ASSERT_NE(fast, nullptr);
+  ASSERT_NE(slow, nullptr);
+  EXPECT_NE(fast, slow);
+}
+
+TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
+  EXPECT_FALSE(LooksLikeCommandLine("'build/fast/target/release/solver_fast' ran"));
+  EXPECT_TRUE(LooksLikeCommandLine("./build/solver --n 4"));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
