@@ -583,6 +583,12 @@ std::vector<std::pair<int, int>> PrintedRuns(std::string_view text) {
   return out;
 }
 
+bool PastedToolPrintout(std::string_view text) {
+  int lines = 0;
+  for (std::string_view l : SplitLines(text)) lines += Trim(l).empty() ? 0 : 1;
+  return lines >= 3 && BenchToolPrintout(text);
+}
+
 bool PrintedLines(std::string_view text) {
   int lines = 0, printed = 0;
   for (std::string_view l : SplitLines(text)) {

@@ -96,6 +96,10 @@ std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_c
 // lines at least, nearly all `Name: value`, key=value, JSON or banner
 // lines): a serving benchmark's result pasted as plain text.
 bool PrintedLines(std::string_view text);
+// Lines outside any fence that a bench tool printed (three lines at least,
+// BenchToolPrintout: wrk's "Running 30s test @ http://..." and its
+// statistics, criterion's lines): a printout pasted as a paragraph.
+bool PastedToolPrintout(std::string_view text);
 
 // A block quote whose first paragraph is `first` and last `last` quotes
 // another source or an earlier entry (`> From the paper: ...`, `> Previous

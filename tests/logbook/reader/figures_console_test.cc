@@ -136,6 +136,29 @@ TEST(FiguresConsole, AShellFenceOfACommandWrappedInItsQuotesThenItsPrintout) {
   EXPECT_NE(fast, slow);
 }
 
+TEST(FiguresConsole, ALoadToolsPrintoutPastedAsAParagraph) {
+  const std::string text = std::string(kHead) +
+                           "Two workers behind the proxy.\n\n"
+                           "Running 20s test @ http://10.0.0.5:9000/api\n"   // line 9
+                           "  2 threads and 32 connections\n"
+                           "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
+                           "    Latency     2.45ms  611.20us  19.02ms   91.40%\n"
+                           "    Req/Sec     6.62k   402.11     7.41k    68.25%\n"
+                           "  263001 requests in 20.02s, 41.87MB read\n"
+                           "Requests/sec:  13136.86\n"                          // 15
+                           "Transfer/sec:      2.09MB\n";
+  EXPECT_TRUE(PastedToolPrintout("Running 20s test @ http://10.0.0.5:9000/api\n  2 threads and 32 connections\n"
+                                 "Requests/sec:  13136.86\n"));
+  EXPECT_FALSE(PastedToolPrintout("Running 20s test @ http://10.0.0.5:9000/api\n"));  // one line of prose
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].outputs.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0], "t.md", nullptr);
+  const RecordedFigure* rps = OnLine(figs, 15);
+  ASSERT_NE(rps, nullptr);
+  EXPECT_DOUBLE_EQ(rps->run.metrics.at("requests_per_s"), 13136.86);
+}
+
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
   EXPECT_FALSE(LooksLikeCommandLine("'build/fast/target/release/solver_fast' ran"));
   EXPECT_TRUE(LooksLikeCommandLine("./build/solver --n 4"));
