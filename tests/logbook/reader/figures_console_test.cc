@@ -4,6 +4,7 @@
 // ```bash fence of a command (wrapped inside its quotes) and what it printed.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "logbook/doc/command_line.h"
@@ -11,6 +12,7 @@
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_progressbar.h"
+#include "logbook/reader/figures_shares.h"
 #include "logbook/reader/internal.h"
 #include "tests/logbook/reader/read_entry.h"
 
@@ -157,6 +159,42 @@ TEST(FiguresConsole, ALoadToolsPrintoutPastedAsAParagraph) {
   const RecordedFigure* rps = OnLine(figs, 15);
   ASSERT_NE(rps, nullptr);
   EXPECT_DOUBLE_EQ(rps->run.metrics.at("requests_per_s"), 13136.86);
+}
+
+TEST(FiguresConsole, AProfilersShareBeforeItsAmounts) {
+  std::string out;
+  ASSERT_TRUE(ProfileShares("Router.Dispatch - 38.20% (8.31s / 21.75s)", &out));
+  EXPECT_EQ(out, "Router.Dispatch - 8.31s cumulative (38.20%), 21.75s sampled");
+  ASSERT_TRUE(ProfileShares("writeFrame: 12.05% (2.62s)", &out));
+  EXPECT_EQ(out, "writeFrame: 2.62s (12.05%)");
+  EXPECT_FALSE(ProfileShares("hit rate 48% (of 1,024 lookups)", &out));  // no amount in the parentheses
+  EXPECT_FALSE(ProfileShares("a +12% (3.1 ms) change", &out));           // a signed change
+  const auto figs = Read(
+      "Profiled the gateway under load with `go tool pprof`.\n\n"
+      "- Router.Dispatch - 38.20% (8.31s / 21.75s)\n"   // line 9
+      "- writeFrame: 12.05% (2.62s)\n"                   // 10
+      "- CPU: 64.5% (two cores busy)\n"                  // 11
+      "- Heap: 41.2 MB in use\n");                       // 12
+  const RecordedFigure* dispatch = OnLine(figs, 9);
+  ASSERT_NE(dispatch, nullptr);
+  int on_9 = 0;
+  for (const auto& f : figs) on_9 += f.line == 9 ? 1 : 0;
+  EXPECT_EQ(on_9, 2);  // the function's time and the profile's whole: two rows
+  EXPECT_NE(OnLine(figs, 10), nullptr);
+  const RecordedFigure* cpu = OnLine(figs, 11);
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_DOUBLE_EQ(cpu->run.metrics.at("cpu_utilization_pct"), 64.5);  // its field names the share
+  const RecordedFigure* heap = OnLine(figs, 12);
+  ASSERT_NE(heap, nullptr);
+  EXPECT_EQ(heap->run.metrics.count("memory_mib"), 1u);  // a heap's MB is memory
+}
+
+TEST(FiguresConsole, ACpuShareInProseIsNoFieldsFigure) {
+  std::map<int, std::string> why;
+  const auto kept = KeptLines(std::string(kHead) + "```\n$ ./loadgen --rps 300\n```\n\n"
+                              "- Summary: the handler is not CPU-bound\n"
+                              "- Consumes 9.5% flat CPU time\n", &why);  // line 12: a share in prose, no field's
+  EXPECT_EQ(kept.count(12), 0u);
 }
 
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
