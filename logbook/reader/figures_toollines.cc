@@ -2,6 +2,7 @@
 #include "logbook/reader/figures_toollines.h"
 
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_bracketcols.h"
 #include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_progressbar.h"
 #include "logbook/reader/internal.h"
@@ -89,7 +90,9 @@ bool GroupedCsvLine(const std::string& t, std::string* out) {
 
 std::string ToolLineForm(const std::string& text) {
   std::string out;
-  if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out)) return out;
+  if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out) ||
+      BracketColumnsForm(text, &out))
+    return out;
   return PipeLineForm(text);  // "Tokens/s: 106979 | FLOPs/token: 8.78 GF (6N: N=1.3B)"
 }
 

@@ -10,6 +10,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/figures_bracketcols.h"
 #include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_progressbar.h"
 #include "logbook/reader/figures_shares.h"
@@ -195,6 +196,35 @@ TEST(FiguresConsole, ACpuShareInProseIsNoFieldsFigure) {
                               "- Summary: the handler is not CPU-bound\n"
                               "- Consumes 9.5% flat CPU time\n", &why);  // line 12: a share in prose, no field's
   EXPECT_EQ(kept.count(12), 0u);
+}
+
+TEST(FiguresConsole, ColumnsNamedInBracketsBeforeTheirValues) {
+  std::string out;
+  ASSERT_TRUE(BracketColumnsForm("Latencies     [min, mean, 50, 99, max]  12.1ms, 30.4ms, 28.0ms, 88.9ms, 310ms", &out));
+  EXPECT_EQ(out, "Latencies: min=12.1ms, mean=30.4ms, p50=28.0ms, p99=88.9ms, max=310ms");
+  EXPECT_FALSE(BracketColumnsForm("Status Codes  [code:count]  200:900", &out));
+  EXPECT_FALSE(BracketColumnsForm("Latencies [min, max]  12.1ms", &out));  // a value missing
+  // Two reports of a load tool pasted as paragraphs, each under the rate it ran at: one row each.
+  const auto figs = Read(
+      "Rate: 30\n\n"                                                                        // line 7
+      "Requests      [total, rate, throughput]         900, 30.03, 29.91\n"                   // 9
+      "Duration      [total, attack, wait]             30.1s, 29.97s, 130.2ms\n"
+      "Latencies     [min, mean, 50, 99, max]          12.1ms, 30.4ms, 28.0ms, 88.9ms, 310ms\n"   // 11
+      "Success       [ratio]                           100.00%\n"
+      "Status Codes  [code:count]                      200:900\n\n"
+      "Rate: 60\n\n"                                                                        // 15
+      "Requests      [total, rate, throughput]         1800, 60.02, 52.40\n"                  // 17
+      "Duration      [total, attack, wait]             34.4s, 29.99s, 4.4s\n"
+      "Latencies     [min, mean, 50, 99, max]          13.0ms, 1.9s, 41.7ms, 9.8s, 12.2s\n"       // 19
+      "Success       [ratio]                           97.30%\n"
+      "Status Codes  [code:count]                      0:49  200:1751\n");
+  const RecordedFigure* a = OnLine(figs, 11);
+  const RecordedFigure* b = OnLine(figs, 19);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_NE(a, b);
+  EXPECT_NEAR(a->run.metrics.at("latencies_p99_time_s"), 0.0889, 1e-12);
+  EXPECT_NEAR(b->run.metrics.at("latencies_p99_time_s"), 9.8, 1e-12);
 }
 
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
