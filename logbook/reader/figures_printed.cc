@@ -8,6 +8,7 @@
 #include "logbook/reader/blocks_boxes.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_pipefields.h"
+#include "logbook/reader/figures_stackedheader.h"
 #include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/internal.h"
 #include "logbook/text.h"
@@ -216,7 +217,7 @@ bool PrintedDict(const std::string& t, std::vector<DictItem>* items) {
 std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
   std::vector<PrintedLine> out;
   const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
-  std::stringstream ss(b.text);
+  std::stringstream ss(StackedHeaders(b.text));  // nccl-tests' "#  size ... busbw" over "#  (B) ... (GB/s)"
   int n = 0;
   bool ruled = false;   // the boxed table's header already has its rule
   bool titled = false;  // a frame's top border came last: its next line is its title

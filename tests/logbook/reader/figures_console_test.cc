@@ -4,6 +4,7 @@
 // ```bash fence of a command (wrapped inside its quotes) and what it printed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_progressbar.h"
 #include "logbook/reader/figures_shares.h"
+#include "logbook/reader/figures_stackedheader.h"
 #include "logbook/reader/internal.h"
 #include "tests/logbook/reader/read_entry.h"
 
@@ -225,6 +227,31 @@ TEST(FiguresConsole, ColumnsNamedInBracketsBeforeTheirValues) {
   EXPECT_NE(a, b);
   EXPECT_NEAR(a->run.metrics.at("latencies_p99_time_s"), 0.0889, 1e-12);
   EXPECT_NEAR(b->run.metrics.at("latencies_p99_time_s"), 9.8, 1e-12);
+}
+
+TEST(FiguresConsole, AHeaderStackedOverCommentedLines) {
+  const std::string head =
+      "#                                          fwd                       bwd\n"
+      "#      size      type       lat       bw    #bad       lat       bw    #bad\n"
+      "#       (B)                (us)   (GB/s)               (us)   (GB/s)\n";
+  const std::string block = head + "      4096     float      31.5     0.13       0      30.9     0.13       0\n";
+  const std::string merged = StackedHeaders(block);
+  EXPECT_NE(merged.find("size (B)  type  fwd lat (us)  fwd bw (GB/s)  fwd #bad  bwd lat (us)"), std::string::npos);
+  EXPECT_EQ(std::count(merged.begin(), merged.end(), '\n'), std::count(block.begin(), block.end(), '\n'));  // every line keeps its number
+  EXPECT_EQ(StackedHeaders("# a plain comment (with words)\n1 2 3\n"), "# a plain comment (with words)\n1 2 3\n");
+  const auto figs = Read("```\n$ mpirun -np 8 ./ring_perf -b 4K -e 64M -f 16\n" + head +   // lines 8-11
+                         "      4096     float      31.5     0.13       0      30.9     0.13       0\n"    // 12
+                         "   1048576     float     102.7    10.21       0     101.9    10.29       0\n"    // 13
+                         "  67108864     float    1290.4    52.01       0    1288.0    52.10       0\n"    // 14
+                         "```\n");
+  const RecordedFigure* small = OnLine(figs, 12);
+  const RecordedFigure* big = OnLine(figs, 14);
+  ASSERT_NE(small, nullptr);
+  ASSERT_NE(big, nullptr);
+  EXPECT_NE(small, big);
+  ASSERT_EQ(big->run.metrics.count("bwd_lat_time_s"), 1u);  // one row: the size's, both groups' columns
+  EXPECT_NEAR(big->run.metrics.at("bwd_lat_time_s") * 1e6, 1288.0, 1e-6);
+  EXPECT_NEAR(big->run.metrics.at("fwd_lat_time_s") * 1e6, 1290.4, 1e-6);
 }
 
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
