@@ -61,4 +61,24 @@ bool BracketColumnsForm(const std::string& text, std::string* out) {
   return true;
 }
 
+bool BracketUnitHeader(const std::string& text, std::string* out) {
+  if (text.find(" [") == std::string::npos || text.find(',') == std::string::npos || text.size() > 2000) return false;
+  const std::vector<std::string> cells = CommaList(text);
+  int bracketed = 0;
+  std::string form;
+  for (const std::string& c : cells) {
+    if (c.empty() || std::isdigit(static_cast<unsigned char>(c[0]))) return false;
+    std::string cell = c;
+    if (const size_t open = c.rfind(" ["); open != std::string::npos && c.back() == ']') {
+      cell = c.substr(0, open) + " (" + c.substr(open + 2, c.size() - open - 3) + ")";
+      ++bracketed;
+    }
+    std::replace(cell.begin(), cell.end(), '.', ' ');  // "memory.used": a query's field
+    form.append(form.empty() ? "" : ", ").append(cell);
+  }
+  if (bracketed < 2 || cells.size() < 2) return false;
+  *out = form;
+  return true;
+}
+
 }  // namespace moelog::logbook::reader

@@ -19,6 +19,12 @@ namespace moelog::logbook::reader {
 // holds it as above.
 bool BracketColumnsForm(const std::string& text, std::string* out);
 
+// A CSV header whose names carry their units in brackets (nvidia-smi's
+// `--query-gpu ... --format=csv`: "index, utilization.gpu [%], power.draw
+// [W]"), written with the units in parentheses and the query's dots as
+// blanks: "index, utilization gpu (%), power draw (W)".
+bool BracketUnitHeader(const std::string& text, std::string* out);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_BRACKETCOLS_H_

@@ -38,9 +38,24 @@ std::vector<std::string> PipeCells(const std::string& line) {
 
 // A line's cells: CSV fields, or runs of text between two spaces or more
 // (or a tab), or words when the line has no such gap.
+namespace {
+
+// CSV written with a blank after each comma (nvidia-smi's `--format=csv`:
+// "0, 97 %, 71234 MiB, 612.40 W"): two commas or more, each followed by
+// one blank, no wider gap, no `:` or `=` of a named field.
+bool CommaSpaced(const std::string& t) {
+  if (t.find("  ") != std::string::npos || t.find_first_of(":=") != std::string::npos) return false;
+  int commas = 0;
+  for (size_t p = t.find(','); p != std::string::npos; p = t.find(',', p + 1), ++commas)
+    if (p + 1 >= t.size() || t[p + 1] != ' ') return false;
+  return commas >= 2;
+}
+
+}  // namespace
+
 std::vector<std::string> LineCells(const std::string& t) {
   std::vector<std::string> out;
-  if (t.find(',') != std::string::npos && t.find(' ') == std::string::npos) {
+  if (t.find(',') != std::string::npos && (t.find(' ') == std::string::npos || CommaSpaced(t))) {
     std::stringstream ss(t);
     for (std::string c; std::getline(ss, c, ',');) out.push_back(parse_detail::Trim(c));
     return out;

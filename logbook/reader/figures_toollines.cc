@@ -91,7 +91,7 @@ bool GroupedCsvLine(const std::string& t, std::string* out) {
 std::string ToolLineForm(const std::string& text) {
   std::string out;
   if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out) ||
-      BracketColumnsForm(text, &out))
+      BracketColumnsForm(text, &out) || BracketUnitHeader(text, &out))
     return out;
   return PipeLineForm(text);  // "Tokens/s: 106979 | FLOPs/token: 8.78 GF (6N: N=1.3B)"
 }

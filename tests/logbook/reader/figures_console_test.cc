@@ -13,6 +13,7 @@
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/figures_bracketcols.h"
 #include "logbook/reader/figures_pipefields.h"
+#include "logbook/reader/figures_printed.h"
 #include "logbook/reader/figures_progressbar.h"
 #include "logbook/reader/figures_shares.h"
 #include "logbook/reader/figures_stackedheader.h"
@@ -252,6 +253,27 @@ TEST(FiguresConsole, AHeaderStackedOverCommentedLines) {
   ASSERT_EQ(big->run.metrics.count("bwd_lat_time_s"), 1u);  // one row: the size's, both groups' columns
   EXPECT_NEAR(big->run.metrics.at("bwd_lat_time_s") * 1e6, 1288.0, 1e-6);
   EXPECT_NEAR(big->run.metrics.at("fwd_lat_time_s") * 1e6, 1290.4, 1e-6);
+}
+
+TEST(FiguresConsole, AQueryCsvWithUnitsInBracketsAndBlanksAfterCommas) {
+  std::string out;
+  ASSERT_TRUE(BracketUnitHeader("gpu, clocks.sm [MHz], temperature.gpu [C], power.draw [W]", &out));
+  EXPECT_EQ(out, "gpu, clocks sm (MHz), temperature gpu (C), power draw (W)");
+  EXPECT_FALSE(BracketUnitHeader("see [1], [2]", &out));
+  EXPECT_EQ(LineCells("3, 88 %, 40112 MiB, 455.02 W").size(), 4u);
+  EXPECT_EQ(LineCells("loss 3.1, lr 2e-4").size(), 4u);  // one comma: words, as before
+  const auto figs = Read(
+      "```\n$ nvidia-smi --query-gpu=index,utilization.gpu,memory.used,power.draw --format=csv\n"   // line 8
+      "index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n"
+      "0, 88 %, 40112 MiB, 455.02 W\n"                                                             // 10
+      "1, 91 %, 40098 MiB, 461.77 W\n"                                                             // 11
+      "```\n");
+  const RecordedFigure* g0 = OnLine(figs, 10);
+  const RecordedFigure* g1 = OnLine(figs, 11);
+  ASSERT_NE(g0, nullptr);
+  ASSERT_NE(g1, nullptr);
+  EXPECT_NE(g0, g1);
+  EXPECT_EQ(g0->run.metrics.size(), 3u);  // the share, the memory and the power of each GPU
 }
 
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
