@@ -276,6 +276,26 @@ TEST(FiguresConsole, AQueryCsvWithUnitsInBracketsAndBlanksAfterCommas) {
   EXPECT_EQ(g0->run.metrics.size(), 3u);  // the share, the memory and the power of each GPU
 }
 
+TEST(FiguresConsole, APrintoutAGuideSaysToExpectIsNoRun) {
+  std::map<int, std::string> why;
+  const auto kept = KeptLines(
+      "# Guide\n\n## Step 2 - load test\n\n"
+      "You should see something like:\n\n"
+      "```\n"
+      "Running 20s test @ http://10.0.0.5:9000/api\n"
+      "  2 threads and 32 connections\n"
+      "Requests/sec:  13136.86\n"                       // line 10
+      "```\n\n"
+      "## Step 3 - training\n\n"
+      "The bar should look like:\n\n"
+      "```\n"
+      "Finetune:  40%|####      | 40/100 [03:10<04:45, 4.75s/iter]\n"   // line 18
+      "```\n", &why);
+  EXPECT_EQ(kept.count(10), 0u);
+  EXPECT_EQ(kept.count(18), 0u);
+  EXPECT_NE(why[10].find("expected"), std::string::npos);
+}
+
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
   EXPECT_FALSE(LooksLikeCommandLine("'build/fast/target/release/solver_fast' ran"));
   EXPECT_TRUE(LooksLikeCommandLine("./build/solver --n 4"));
