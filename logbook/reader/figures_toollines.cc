@@ -1,6 +1,8 @@
 // Reader stage figures, bench tools' printed lines (figures_toollines.h).
 #include "logbook/reader/figures_toollines.h"
 
+#include <algorithm>
+
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_bracketcols.h"
 #include "logbook/reader/figures_pipefields.h"
@@ -86,12 +88,69 @@ bool GroupedCsvLine(const std::string& t, std::string* out) {
   return true;
 }
 
+// "SET: 91743.12 requests per second, p50=0.271 msec" (redis-benchmark's
+// -q lines): an operation, its rate in words and key=value figures after
+// it, written as one key=value line: "op=SET requests/sec=91743.12
+// p50=0.271msec" (the key naming the operation: labeled_rate_key of
+// data/reader/bench_printouts.json; the rate words: tool_runs per_second).
+bool LabeledRate(const std::string& t, std::string* out) {
+  static const std::set<std::string> per = DataWords("data/reader/bench_printouts.json", "labeled_rate_words");
+  const size_t colon = t.find(": ");
+  if (colon == std::string::npos || colon == 0 || colon > 40 || t.find(' ') < colon || t.size() > 300) return false;
+  std::vector<std::string> parts;
+  for (size_t b = colon + 2;;) {
+    const size_t e = t.find(", ", b);
+    parts.push_back(parse_detail::Trim(t.substr(b, e == std::string::npos ? std::string::npos : e - b)));
+    if (e == std::string::npos) break;
+    b = e + 2;
+  }
+  const auto words = Words(parts[0]);
+  if (words.size() < 3 || !Number(words[0])) return false;
+  std::string phrase;
+  for (size_t k = 2; k < words.size(); ++k) phrase.append(k > 2 ? " " : "").append(Lower(words[k]));
+  if (!per.count(phrase)) return false;
+  std::string form = "op=" + t.substr(0, colon) + " " + Lower(words[1]) + "/sec=" + words[0];
+  for (size_t k = 1; k < parts.size(); ++k) {
+    const size_t eq = parts[k].find('=');
+    if (eq == std::string::npos || eq == 0) return false;
+    std::string v = parts[k].substr(eq + 1);
+    v.erase(std::remove(v.begin(), v.end(), ' '), v.end());  // "0.271 msec": the unit glued
+    form.append(" ").append(parts[k].substr(0, eq)).append("=").append(v);
+  }
+  *out = form;
+  return true;
+}
+
+// "http_req_duration..............: avg=12.31ms  min=1.02ms  p(90)=21.9ms"
+// (k6's summary): the dots leading to the colon dropped, a percentile's
+// parentheses too: "http_req_duration: avg=12.31ms min=1.02ms p90=21.9ms".
+bool DottedLeader(const std::string& t, std::string* out) {
+  const size_t dots = t.find("...");
+  const size_t colon = t.find(':');
+  if (dots == std::string::npos || dots == 0 || colon == std::string::npos || colon < dots || t.find(' ') < dots) return false;
+  if (t.find_first_not_of('.', dots) != colon) return false;
+  std::string rest = t.substr(colon + 1);
+  for (size_t p = rest.find("p("); p != std::string::npos; p = rest.find("p(", p + 1))
+    if (const size_t close = rest.find(')', p); close != std::string::npos && close < p + 8) rest.erase(close, 1), rest.erase(p + 1, 1);
+  const auto words = Words(rest);
+  const bool pairs = !words.empty() && std::all_of(words.begin(), words.end(), [](const std::string& w) {
+    return w.find('=') != std::string::npos && w.find(',') == std::string::npos;
+  });
+  if (pairs) {  // "avg=12.31ms  min=1.02ms": a group of key=value figures, as fio prints them
+    rest.clear();
+    for (const auto& w : words) rest.append(rest.empty() ? " " : ", ").append(w);
+  }
+  *out = t.substr(0, dots) + ":" + rest;
+  return true;
+}
+
 }  // namespace
 
 std::string ToolLineForm(const std::string& text) {
   std::string out;
   if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out) ||
-      BracketColumnsForm(text, &out) || BracketUnitHeader(text, &out))
+      BracketColumnsForm(text, &out) || BracketUnitHeader(text, &out) || LabeledRate(text, &out) ||
+      DottedLeader(text, &out))
     return out;
   return PipeLineForm(text);  // "Tokens/s: 106979 | FLOPs/token: 8.78 GF (6N: N=1.3B)"
 }

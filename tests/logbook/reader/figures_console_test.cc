@@ -17,6 +17,7 @@
 #include "logbook/reader/figures_progressbar.h"
 #include "logbook/reader/figures_shares.h"
 #include "logbook/reader/figures_stackedheader.h"
+#include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/internal.h"
 #include "tests/logbook/reader/read_entry.h"
 
@@ -294,6 +295,32 @@ TEST(FiguresConsole, APrintoutAGuideSaysToExpectIsNoRun) {
   EXPECT_EQ(kept.count(10), 0u);
   EXPECT_EQ(kept.count(18), 0u);
   EXPECT_NE(why[10].find("expected"), std::string::npos);
+}
+
+TEST(FiguresConsole, AnOperationsRateInWordsAndADottedSummary) {
+  EXPECT_EQ(ToolLineForm("LPUSH: 81234.50 requests per second, p50=0.303 msec"), "op=LPUSH requests/sec=81234.50 p50=0.303msec");
+  EXPECT_EQ(ToolLineForm("Note: 3 requests per second at most"), "Note: 3 requests per second at most");
+  EXPECT_EQ(ToolLineForm("checkout_latency.......: avg=40.2ms  p(99)=120.9ms"), "checkout_latency: avg=40.2ms, p99=120.9ms");
+  const auto figs = Read(
+      "```\n$ ./loadtool -q -t lpush,lpop\n"                              // line 8
+      "LPUSH: 81234.50 requests per second, p50=0.303 msec\n"            // 9
+      "LPOP: 84910.22 requests per second, p50=0.295 msec\n"             // 10
+      "```\n\n"
+      "```\n$ k6 run checkout.js\n"                                       // 14
+      "     checkout_latency.......: avg=40.2ms  min=8.1ms  med=33.0ms  max=410.5ms  p(90)=77.4ms  p(99)=120.9ms\n"   // 15
+      "     http_req_duration......: avg=38.9ms  min=7.7ms  med=31.8ms  max=402.0ms  p(90)=75.1ms  p(99)=118.3ms\n"   // 16
+      "```\n");
+  const RecordedFigure* push = OnLine(figs, 9);
+  const RecordedFigure* pop = OnLine(figs, 10);
+  ASSERT_NE(push, nullptr);
+  ASSERT_NE(pop, nullptr);
+  EXPECT_NE(push, pop);
+  EXPECT_DOUBLE_EQ(push->run.metrics.at("requests_per_s"), 81234.50);
+  EXPECT_EQ(push->run.config.at("op"), "LPUSH");
+  const RecordedFigure* k6 = OnLine(figs, 15);
+  ASSERT_NE(k6, nullptr);
+  EXPECT_EQ(k6->run.metrics.count("checkout_latency_max_time_s"), 1u);  // a statistic, not a setting
+  EXPECT_EQ(k6->run.metrics.count("checkout_latency_p99_time_s"), 1u);
 }
 
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
