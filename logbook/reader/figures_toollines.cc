@@ -144,13 +144,37 @@ bool DottedLeader(const std::string& t, std::string* out) {
   return true;
 }
 
+// "[  5]   0.00-10.00  sec  10.9 GBytes  9.36 Gbits/sec   12   sender"
+// (iperf3's interval lines, and its summary's sender and receiver): the
+// stream's interval and its rate, keyed by the interval and the role at
+// the end: "interval=0.00-10.00s role=sender bitrate=9.36Gbits/sec".
+bool IntervalRate(const std::string& t, std::string* out) {
+  if (t.size() < 12 || t[0] != '[' || t.size() > 300) return false;
+  const size_t close = t.find(']');
+  if (close == std::string::npos || close > 8) return false;
+  const auto words = Words(t.substr(close + 1));
+  if (Lower(parse_detail::Trim(t.substr(1, close - 1))) == "id" && !words.empty() && Lower(words[0]) == "interval") {
+    out->clear();  // "[ ID] Interval  Transfer  Bitrate": the header of the lines below, no title of a group
+    return true;
+  }
+  if (words.size() < 6 || Lower(words[1]) != "sec") return false;
+  const size_t dash = words[0].find('-');
+  if (dash == std::string::npos || !Number(words[0].substr(0, dash)) || !Number(words[0].substr(dash + 1))) return false;
+  if (!Number(words[2]) || !Number(words[4]) || words[5].find("/s") == std::string::npos) return false;
+  std::string form = "interval=" + words[0] + "s";
+  if (std::all_of(words.back().begin(), words.back().end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; }))
+    form += " role=" + words.back();
+  *out = form + " bitrate=" + words[4] + words[5];
+  return true;
+}
+
 }  // namespace
 
 std::string ToolLineForm(const std::string& text) {
   std::string out;
   if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out) ||
       BracketColumnsForm(text, &out) || BracketUnitHeader(text, &out) || LabeledRate(text, &out) ||
-      DottedLeader(text, &out))
+      DottedLeader(text, &out) || IntervalRate(text, &out))
     return out;
   return PipeLineForm(text);  // "Tokens/s: 106979 | FLOPs/token: 8.78 GF (6N: N=1.3B)"
 }

@@ -323,6 +323,31 @@ TEST(FiguresConsole, AnOperationsRateInWordsAndADottedSummary) {
   EXPECT_EQ(k6->run.metrics.count("checkout_latency_p99_time_s"), 1u);
 }
 
+TEST(FiguresConsole, AStreamsIntervalLinesAndItsSummary) {
+  EXPECT_EQ(ToolLineForm("[  4]   0.00-5.00   sec  2.71 GBytes  4.66 Gbits/sec    3   640 KBytes"),
+            "interval=0.00-5.00s bitrate=4.66Gbits/sec");
+  EXPECT_EQ(ToolLineForm("[  4]   0.00-5.00   sec  2.71 GBytes  4.66 Gbits/sec    3             sender"),
+            "interval=0.00-5.00s role=sender bitrate=4.66Gbits/sec");
+  EXPECT_EQ(ToolLineForm("[ ID] Interval           Transfer     Bitrate         Retr"), "");
+  const auto figs = Read(
+      "```\n$ iperf3 -c 192.168.7.4 -t 5\n"                                                   // line 8
+      "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd\n"
+      "[  4]   0.00-1.00   sec   551 MBytes  4.62 Gbits/sec    0    612 KBytes\n"               // 10
+      "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
+      "[ ID] Interval           Transfer     Bitrate         Retr\n"
+      "[  4]   0.00-5.00   sec  2.71 GBytes  4.66 Gbits/sec    3             sender\n"         // 13
+      "[  4]   0.00-5.02   sec  2.70 GBytes  4.63 Gbits/sec                  receiver\n"       // 14
+      "```\n");
+  const RecordedFigure* sender = OnLine(figs, 13);
+  const RecordedFigure* receiver = OnLine(figs, 14);
+  ASSERT_NE(sender, nullptr);
+  ASSERT_NE(receiver, nullptr);
+  EXPECT_NE(sender, receiver);
+  EXPECT_EQ(sender->run.config.at("role"), "sender");
+  EXPECT_EQ(sender->run.config.count("group"), 0u);  // the header line names no group
+  EXPECT_NE(OnLine(figs, 10), nullptr);
+}
+
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
   EXPECT_FALSE(LooksLikeCommandLine("'build/fast/target/release/solver_fast' ran"));
   EXPECT_TRUE(LooksLikeCommandLine("./build/solver --n 4"));
