@@ -168,13 +168,54 @@ bool IntervalRate(const std::string& t, std::string* out) {
   return true;
 }
 
+// A JMH result row ("RingBench.offer  thrpt  10  84123.551 ± 912.004
+// ops/ms": a benchmark, its mode (jmh_modes of bench_printouts.json), the
+// count, the score, its error and unit): "benchmark=RingBench.offer
+// mode=thrpt score=84123.551ops/ms"; the error is the score's spread, no
+// run's figure. Its header ("Benchmark  Mode  Cnt  Score  Error  Units")
+// names no group and is dropped.
+bool ModeScoreRow(const std::string& t, std::string* out) {
+  static const std::set<std::string> modes = DataWords("data/reader/bench_printouts.json", "jmh_modes");
+  const auto w = Words(t);
+  if (w.size() == 6 && Lower(w[1]) == "mode" && Lower(w[3]) == "score" && Lower(w[5]) == "units") {
+    out->clear();
+    return true;
+  }
+  if (w.size() < 4 || w.size() > 8 || !modes.count(Lower(w[1]))) return false;
+  size_t k = 2;
+  if (k + 2 < w.size() && Number(w[k]) && Number(w[k + 1])) ++k;  // the count
+  if (!Number(w[k])) return false;
+  const std::string& unit = w.back();  // "ops/ms", "ns/op": a rate or a time a call
+  if (unit.find('/') == std::string::npos || unit.size() > 12 || Number(unit)) return false;
+  const bool error = k + 3 < w.size() && (w[k + 1] == "\xC2\xB1" || w[k + 1] == "+-");
+  if (k + (error ? 4 : 2) != w.size()) return false;
+  *out = "benchmark=" + w[0] + " mode=" + w[1] + " score=" + w[k] + unit;
+  return true;
+}
+
+// "50% in 0.0121 secs" (hey's latency distribution): the percentile's
+// time, "p50: 0.0121 secs".
+bool PercentileIn(const std::string& t, std::string* out) {
+  const auto w = Words(t);
+  if (w.size() != 4 || Lower(w[1]) != "in" || w[0].size() < 2 || w[0].back() != '%' || !Number(w[0].substr(0, w[0].size() - 1)) ||
+      !Number(w[2]))
+    return false;
+  UnitInfo info{};
+  if (!AnyUnit(w[3], &info) || info.metric.find("time") == std::string::npos) return false;
+  std::string p = w[0].substr(0, w[0].size() - 1);
+  if (const size_t dot = p.find('.'); dot != std::string::npos && p.find_first_not_of('0', dot + 1) == std::string::npos) p.resize(dot);
+  *out = "p" + p + ": " + w[2] + " " + w[3];
+  return true;
+}
+
 }  // namespace
 
 std::string ToolLineForm(const std::string& text) {
   std::string out;
   if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out) ||
       BracketColumnsForm(text, &out) || BracketUnitHeader(text, &out) || LabeledRate(text, &out) ||
-      DottedLeader(text, &out) || IntervalRate(text, &out))
+      DottedLeader(text, &out) || IntervalRate(text, &out) || ModeScoreRow(text, &out) ||
+      PercentileIn(text, &out))
     return out;
   return PipeLineForm(text);  // "Tokens/s: 106979 | FLOPs/token: 8.78 GF (6N: N=1.3B)"
 }

@@ -348,6 +348,34 @@ TEST(FiguresConsole, AStreamsIntervalLinesAndItsSummary) {
   EXPECT_NE(OnLine(figs, 10), nullptr);
 }
 
+TEST(FiguresConsole, ModeScoreRowsAndPercentilesInWords) {
+  EXPECT_EQ(ToolLineForm("QueueBench.put   thrpt   5  51200.117 \xC2\xB1 301.442  ops/ms"),
+            "benchmark=QueueBench.put mode=thrpt score=51200.117ops/ms");
+  EXPECT_EQ(ToolLineForm("QueueBench.take  avgt   5     20.873 \xC2\xB1   0.419   ns/op"), "benchmark=QueueBench.take mode=avgt score=20.873ns/op");
+  EXPECT_EQ(ToolLineForm("Benchmark  Mode  Cnt  Score  Error  Units"), "");
+  EXPECT_EQ(ToolLineForm("95% in 0.0412 secs"), "p95: 0.0412 secs");
+  EXPECT_EQ(ToolLineForm("95% in the cache"), "95% in the cache");
+  const auto figs = Read(
+      "```\n$ java -jar bench.jar QueueBench\n"                                    // line 8
+      "Benchmark          Mode  Cnt      Score     Error   Units\n"
+      "QueueBench.put    thrpt    5  51200.117 \xC2\xB1 301.442  ops/ms\n"        // 10
+      "QueueBench.take    avgt    5     20.873 \xC2\xB1   0.419   ns/op\n"        // 11
+      "```\n\n"
+      "```\n$ hey -n 5000 -c 50 http://127.0.0.1:9090/\n"                          // 15
+      "Latency distribution:\n"
+      "  50% in 0.0102 secs\n"                                                    // 17
+      "  95% in 0.0412 secs\n"                                                    // 18
+      "```\n");
+  const RecordedFigure* put = OnLine(figs, 10);
+  const RecordedFigure* take = OnLine(figs, 11);
+  ASSERT_NE(put, nullptr);
+  ASSERT_NE(take, nullptr);
+  EXPECT_EQ(put->run.config.at("benchmark"), "QueueBench.put");
+  EXPECT_EQ(take->run.metrics.size(), 1u);  // the score; its error is a spread
+  ASSERT_NE(OnLine(figs, 17), nullptr);
+  ASSERT_NE(OnLine(figs, 18), nullptr);
+}
+
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
   EXPECT_FALSE(LooksLikeCommandLine("'build/fast/target/release/solver_fast' ran"));
   EXPECT_TRUE(LooksLikeCommandLine("./build/solver --n 4"));
