@@ -376,6 +376,19 @@ TEST(FiguresConsole, ModeScoreRowsAndPercentilesInWords) {
   ASSERT_NE(OnLine(figs, 18), nullptr);
 }
 
+TEST(FiguresConsole, ATrainersFinalDictOfRatesPerSecond) {
+  const auto figs = Read(
+      "```\n$ python finetune_lm.py --model tiny\n"                                                         // line 8
+      "{'eval_loss': 2.871, 'eval_runtime': 14.2, 'eval_samples_per_second': 70.42, 'eval_steps_per_second': 8.8}\n"  // 9
+      "```\n");
+  const RecordedFigure* f = OnLine(figs, 9);
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->run.metrics.at("eval_loss"), 2.871);
+  bool samples = false;  // "<name>_samples_per_second": samples a second, whatever the name before
+  for (const auto& [k, v] : f->run.metrics) samples = samples || (k.find("samples") != std::string::npos && v == 70.42);
+  EXPECT_TRUE(samples);
+}
+
 TEST(FiguresConsole, AQuotedCommandInAPrintoutIsNoCommandLine) {
   EXPECT_FALSE(LooksLikeCommandLine("'build/fast/target/release/solver_fast' ran"));
   EXPECT_TRUE(LooksLikeCommandLine("./build/solver --n 4"));
