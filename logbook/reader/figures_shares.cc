@@ -58,8 +58,42 @@ bool ShareAt(const std::string& s, size_t pct, size_t* from, size_t* to, std::st
 
 }  // namespace
 
-bool ProfileShares(const std::string& s, std::string* out) {
-  if (s.size() > 4000 || s.find("% (") == std::string::npos) return false;
+// "gRPC buffer pools: 68.46 MB (82.41%)" (a heap profile's line): an
+// amount of memory with its share of the profile after it is memory the
+// profile holds, whatever the words before it say: the profile's word
+// (profile_share's `memory`) is written before the amount, "... inuse
+// 68.46 MB (82.41%)".
+bool MemoryShares(const std::string& s, std::string* out) {
+  std::string text;
+  size_t done = 0;
+  for (size_t close = s.find("%)"); close != std::string::npos; close = s.find("%)", close + 1)) {
+    const size_t open = s.rfind(" (", close);
+    if (open == std::string::npos || open < done || open < 3) continue;
+    const std::string inner = s.substr(open + 2, close - open - 2);
+    if (inner.empty() || inner.find_first_not_of("0123456789.") != std::string::npos) continue;
+    size_t b = open;  // back over the amount: its unit, a blank, its digits
+    while (b > 0 && std::isalpha(static_cast<unsigned char>(s[b - 1]))) --b;
+    const size_t unit_at = b;
+    if (b > 0 && s[b - 1] == ' ') --b;
+    while (b > 0 && (Digit(s[b - 1]) || s[b - 1] == '.')) --b;
+    UnitInfo info{};
+    if (b == unit_at || !Digit(s[b]) || (b > 0 && std::isalnum(static_cast<unsigned char>(s[b - 1]))) ||
+        !AnyUnit(s.substr(unit_at, open - unit_at), &info) || info.metric.find("memory") == std::string::npos)
+      continue;
+    text.append(s, done, b - done).append(ShareWord("memory", "inuse") + " ");
+    done = b;
+  }
+  if (done == 0) return false;
+  *out = text + s.substr(done);
+  return true;
+}
+
+bool ProfileShares(const std::string& given, std::string* out) {
+  std::string held;
+  const bool memory = given.size() <= 4000 && MemoryShares(given, &held);
+  const std::string& s = memory ? held : given;
+  if (memory) *out = held;
+  if (s.size() > 4000 || s.find("% (") == std::string::npos) return memory;
   std::string text;
   size_t done = 0;
   for (size_t pct = s.find("% ("); pct != std::string::npos; pct = s.find("% (", pct + 1)) {
@@ -72,7 +106,7 @@ bool ProfileShares(const std::string& s, std::string* out) {
     else text.append(part + " " + ShareWord("part", "cumulative") + " (" + share + "), " + whole + " " + ShareWord("whole", "sampled"));
     done = to;
   }
-  if (done == 0) return false;
+  if (done == 0) return memory;
   *out = text + s.substr(done);
   return true;
 }

@@ -194,6 +194,17 @@ TEST(FiguresConsole, AProfilersShareBeforeItsAmounts) {
   EXPECT_EQ(heap->run.metrics.count("memory_mib"), 1u);  // a heap's MB is memory
 }
 
+TEST(FiguresConsole, AHeapProfilesAmountWithItsShare) {
+  std::string out;
+  ASSERT_TRUE(ProfileShares("runtime.mallocgc 12.40 MB (14.02%)", &out));
+  EXPECT_EQ(out, "runtime.mallocgc inuse 12.40 MB (14.02%)");
+  EXPECT_FALSE(ProfileShares("took 12.40 ms (14.02%)", &out));  // a time: no memory
+  const auto figs = Read(
+      "Pulled the heap profile after the soak test.\n\n"
+      "- the top allocator, runtime.mallocgc 12.40 MB (14.02%)\n");  // line 9
+  ASSERT_NE(OnLine(figs, 9), nullptr);
+}
+
 TEST(FiguresConsole, ACpuShareInProseIsNoFieldsFigure) {
   std::map<int, std::string> why;
   const auto kept = KeptLines(std::string(kHead) + "```\n$ ./loadgen --rps 300\n```\n\n"
