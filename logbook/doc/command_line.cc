@@ -48,6 +48,7 @@ bool IsProgram(std::string_view w) {
   if (base.rfind("python3.", 0) == 0) return true;
   if (std::find(kPrograms.begin(), kPrograms.end(), base) != kPrograms.end()) return true;
   if (w.rfind("-", 0) == 0 || EndsWith(w, ":")) return false;  // "Prompts/Request:": a printed name
+  if (w[0] == '\'' || w[0] == '"') return false;  // "'./pack --best' ran": a command quoted in a printout
   // "step:100/5000", "12/500": a printed counter or a name and its number, no path.
   if (std::isdigit(static_cast<unsigned char>(w[0]))) return false;
   const size_t colon = w.find(':');

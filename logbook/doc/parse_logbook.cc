@@ -351,7 +351,8 @@ void AddPromptedFence(const MdDocument& doc, int idx, const EntryWalk& w, Entry*
 // as an output.
 bool AddCommandWithOutput(const MdDocument& doc, int idx, const EntryWalk& w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
-  const std::vector<TranscriptPart> parts = CommandTranscript(n.literal, &IsTranscriptCommand);
+  const bool shell_named = !Trim(n.info).empty() && IsShellFence(n.info);  // ```bash: its first line is a command
+  const std::vector<TranscriptPart> parts = CommandTranscript(n.literal, &IsTranscriptCommand, shell_named);
   if (parts.empty()) return false;
   auto offset = [&](int line) {  // where 0-based line `line` of the literal starts (its end past the last)
     size_t at = 0;
@@ -407,8 +408,9 @@ void AddEntryFence(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
 void AddEntryParagraph(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   Paragraph p = BuildParagraph(doc, idx);
   if (p.text.empty()) return;
-  if (std::string lines = ParagraphLines(p); PrintedLines(lines)) {
-    // A program's printed lines pasted as text: an output, not prose.
+  if (std::string lines = ParagraphLines(p); PrintedLines(lines) || PastedToolPrintout(lines)) {
+    // A program's printed lines pasted as text (a bench tool's printout,
+    // wrk's "Running 30s test @ ..." and its lines): an output, not prose.
     FencedBlock b;
     b.text = std::move(lines);
     b.line = p.line - 1;  // its first line is the block's first, as in a fence

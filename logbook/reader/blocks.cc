@@ -9,6 +9,7 @@
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/blocks_text.h"
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_progressbar.h"
 #include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
@@ -193,6 +194,15 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 }
 
 
+// A program's progress message: a short line that starts or ends with an
+// ellipsis ("Initializing data...", " ...comparing the results", "Loading
+// weights…"); no shell line is written so.
+bool ProgressMessage(const std::string& t) {
+  auto ellipsis_at = [&](size_t p) { return t.compare(p, 3, "...") == 0 || t.compare(p, 3, "\xE2\x80\xA6") == 0; };
+  if (t.size() < 6 || t.size() > 100 || (!ellipsis_at(0) && !ellipsis_at(t.size() - 3))) return false;
+  return std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+}
+
 // "[ 510] 9.4s/step": a log line that starts with its counter, never a command.
 bool CounterLine(std::string_view l) { return CounterEnd(Trim(l)) > 0; }
 
@@ -204,6 +214,8 @@ bool OutputLine(std::string_view l) {
   if ((t.front() == '{' && t.back() == '}') || (t.front() == '[' && t.back() == ']')) return true;
   if (t.front() == '[' && reader::ToolLineForm(t) != t) return true;  // "[READ], AverageLatency(us), 1114.39"
   if (KeyValues(t) >= 1 || CounterLine(t)) return true;
+  if (std::string bar; reader::ProgressBarForm(t, &bar)) return true;  // "eval: 100%|####| 50/50 [01:50<00:00, 2.21s/it]"
+  if (ProgressMessage(t)) return true;  // "Initializing data...", "...allocating GPU memory"
   if (StrictPrintedLine(t) && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return true;
   const auto tokens = Tokens(t);
@@ -491,16 +503,23 @@ bool NoCommandIn(const FenceFacts& f) {
   return words > 1;
 }
 
-std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view)) {
+std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view),
+                                              bool first_is_command) {
   const std::vector<std::string_view> lines = SplitLines(text);
   std::vector<TranscriptPart> parts;
   size_t i = 0;
   while (i < lines.size() && Trim(lines[i]).empty()) ++i;
   while (i < lines.size()) {
-    if (!is_command(Trim(lines[i]))) return {};
+    if (!(first_is_command && parts.empty()) && !is_command(Trim(lines[i]))) return {};
     TranscriptPart part;
     part.command = static_cast<int>(i);
-    while (i < lines.size() && !Trim(lines[i]).empty() && Trim(lines[i]).back() == '\\') ++i;  // its continuations
+    // Its continuations: after a backslash, or while a quote is open (a
+    // long argument wrapped where the terminal's width ended).
+    for (int quotes = 0; i < lines.size() && !Trim(lines[i]).empty(); ++i) {
+      quotes += static_cast<int>(std::count(lines[i].begin(), lines[i].end(), '\''));
+      if (Trim(lines[i]).back() != '\\' && quotes % 2 == 0) break;
+    }
+    if (i >= lines.size()) return {};
     size_t out = i + 1;
     while (out < lines.size() && Trim(lines[out]).empty()) ++out;
     if (out >= lines.size()) return {};
@@ -562,6 +581,12 @@ std::vector<std::pair<int, int>> PrintedRuns(std::string_view text) {
     i = last + 1;
   }
   return out;
+}
+
+bool PastedToolPrintout(std::string_view text) {
+  int lines = 0;
+  for (std::string_view l : SplitLines(text)) lines += Trim(l).empty() ? 0 : 1;
+  return lines >= 3 && BenchToolPrintout(text);
 }
 
 bool PrintedLines(std::string_view text) {

@@ -87,12 +87,19 @@ bool AnyLine(std::string_view text, bool (*pred)(std::string_view));
 struct TranscriptPart {
   int command = 0, printed = 0, end = 0;
 };
-std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view));
+// `first_is_command`: the block's first line is a command whatever it reads
+// as (a fence the author named a shell: ```bash).
+std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view),
+                                              bool first_is_command = false);
 
 // Lines outside any fence that a program printed, read strictly (three
 // lines at least, nearly all `Name: value`, key=value, JSON or banner
 // lines): a serving benchmark's result pasted as plain text.
 bool PrintedLines(std::string_view text);
+// Lines outside any fence that a bench tool printed (three lines at least,
+// BenchToolPrintout: wrk's "Running 30s test @ http://..." and its
+// statistics, criterion's lines): a printout pasted as a paragraph.
+bool PastedToolPrintout(std::string_view text);
 
 // A block quote whose first paragraph is `first` and last `last` quotes
 // another source or an earlier entry (`> From the paper: ...`, `> Previous

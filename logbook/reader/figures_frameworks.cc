@@ -13,6 +13,7 @@
 
 #include "logbook/numbers.h"
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_bracketcols.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
@@ -287,6 +288,9 @@ void BracketReport(const std::vector<PrintedLine>& lines, const Config& context,
   for (const auto& l : lines)
     if (!read->count(l.line) && BracketLine(l, &f)) taken.insert(l.line), ++reports;
   if (f.line == 0 || reports < 2 || out->size() > kMaxFiguresPerEntry) return;  // a report: two such lines at least
+  // Its lines of counts and spans too ("Requests [total, rate, throughput] 6000, ..."): the report's, no run of their own.
+  for (const auto& l : lines)
+    if (std::string form; BracketColumnsForm(parse_detail::Trim(l.text), &form)) taken.insert(l.line);
   read->insert(taken.begin(), taken.end());
   out->push_back(std::move(f));
 }

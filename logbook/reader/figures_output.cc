@@ -23,6 +23,7 @@
 #include "logbook/reader/figures_benchtools.h"
 #include "logbook/reader/figures_frameworks.h"
 #include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
@@ -657,7 +658,7 @@ bool MagnitudeNumber(const std::string& tok) {
 }
 
 bool PipeField(const std::string& part, Fields* out) {
-  const std::string p = TrimText(part);
+  const std::string p = PipeFieldForm(TrimText(part));  // "8.78 GF (6N: N=1.3B)", "13.53 GB alloc"
   std::string name, value;
   if (const size_t colon = p.find(": "); colon != std::string::npos) {
     name = TrimText(p.substr(0, colon)), value = TrimText(p.substr(colon + 2));
@@ -939,6 +940,13 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
 
 }  // namespace
 
+// The lines as the program printed them (trimmed), before a tool line's
+// form rewrote them: what a bench framework's own reader reads.
+static std::vector<BlockLine> AsPrinted(std::vector<BlockLine> lines) {
+  for (auto& l : lines) l.text = parse_detail::Trim(l.raw);
+  return lines;
+}
+
 void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& context, const EntryCtx& x,
                    std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   // A block named for a language that is no shell holds a program's source
@@ -951,8 +959,8 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
   ShellTimeLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out, &read);
   const std::vector<BlockLine> lines = PrintedLines(block);
+  FrameworkTables(AsPrinted(lines), r.context, x, out, &read, unread);  // JMH's, k6's, benchstat's: first
   ToolRunLines(lines, r.context, x, out, &read, unread);
-  FrameworkTables(lines, r.context, x, out, &read, unread);  // JMH's, k6's, benchstat's
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;

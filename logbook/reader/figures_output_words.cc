@@ -138,6 +138,16 @@ std::string GluedRateSuffix(const std::string& low, std::string* bare) {
 
 // A printed name's unit: "(ms)" in it, or its last word or `_` part
 // ("avg_step_ms", "tok_s"); `bare` gets the name without it.
+// The unit of a "<what>_per_second" key: what it counts a second, by the
+// key's last word when the whole is no unit ("train_samples_per_second":
+// samples/s; "blocks_per_second": blocks/s).
+static std::string PerSecondUnit(const std::string& what) {
+  UnitInfo info;
+  const size_t us = what.rfind('_');
+  if (us == std::string::npos || OutputUnit(what + "/s", "", &info)) return what + "/s";
+  return what.substr(us + 1) + "/s";
+}
+
 std::string PrintedNameUnit(const std::string& name, std::string* bare) {
   *bare = parse_detail::Trim(name);
   UnitInfo info;
@@ -172,7 +182,7 @@ std::string PrintedNameUnit(const std::string& name, std::string* bare) {
   // "blocks_per_second", "rows_per_sec": a rate of what it counts ("blocks/s").
   for (const std::string per : {"_per_second", "_per_sec"})
     if (low.size() > per.size() + 1 && low.compare(low.size() - per.size(), per.size(), per) == 0)
-      return *bare = bare->substr(0, low.size() - per.size()), low.substr(0, low.size() - per.size()) + "/s";
+      return *bare = bare->substr(0, low.size() - per.size()), PerSecondUnit(low.substr(0, low.size() - per.size()));
   // "ns_per_eval", "ms_per_step": a time unit per what it times (eval_time_s).
   if (const size_t per = low.find("_per_"); per != std::string::npos && per + 5 < low.size())
     if (auto it = OutputVocabulary().suffixes.find(low.substr(0, per)); it != OutputVocabulary().suffixes.end() && UnitOf(it->second, &info) && info.metric == "time_s")

@@ -7,6 +7,8 @@
 
 #include "logbook/reader/blocks_boxes.h"
 #include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/figures_pipefields.h"
+#include "logbook/reader/figures_stackedheader.h"
 #include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/internal.h"
 #include "logbook/text.h"
@@ -36,9 +38,24 @@ std::vector<std::string> PipeCells(const std::string& line) {
 
 // A line's cells: CSV fields, or runs of text between two spaces or more
 // (or a tab), or words when the line has no such gap.
+namespace {
+
+// CSV written with a blank after each comma (nvidia-smi's `--format=csv`:
+// "0, 97 %, 71234 MiB, 612.40 W"): two commas or more, each followed by
+// one blank, no wider gap, no `:` or `=` of a named field.
+bool CommaSpaced(const std::string& t) {
+  if (t.find("  ") != std::string::npos || t.find_first_of(":=") != std::string::npos) return false;
+  int commas = 0;
+  for (size_t p = t.find(','); p != std::string::npos; p = t.find(',', p + 1), ++commas)
+    if (p + 1 >= t.size() || t[p + 1] != ' ') return false;
+  return commas >= 2;
+}
+
+}  // namespace
+
 std::vector<std::string> LineCells(const std::string& t) {
   std::vector<std::string> out;
-  if (t.find(',') != std::string::npos && t.find(' ') == std::string::npos) {
+  if (t.find(',') != std::string::npos && (t.find(' ') == std::string::npos || CommaSpaced(t))) {
     std::stringstream ss(t);
     for (std::string c; std::getline(ss, c, ',');) out.push_back(parse_detail::Trim(c));
     return out;
@@ -215,7 +232,7 @@ bool PrintedDict(const std::string& t, std::vector<DictItem>* items) {
 std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
   std::vector<PrintedLine> out;
   const int first = b.output_cue == "prompt" ? b.line : b.line + 1;
-  std::stringstream ss(b.text);
+  std::stringstream ss(StackedHeaders(b.text));  // nccl-tests' "#  size ... busbw" over "#  (B) ... (GB/s)"
   int n = 0;
   bool ruled = false;   // the boxed table's header already has its rule
   bool titled = false;  // a frame's top border came last: its next line is its title
@@ -246,6 +263,7 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
     const bool header = !out.empty() && out.back().line == first + n - 1 && PipeCells(out.back().text).size() >= 2;
     if (rule && (ruled || !header)) continue;
     if (rule) t = "---", ruled = true;
+    t = PipeLineForm(t);  // "Tokens/s: 106979 │ FLOPs/token: 8.78 GF (6N: N=1.3B)"
     out.push_back({t, first + n, t});
   }
   return out;

@@ -1,5 +1,6 @@
 #include "engine/format.h"
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_shares.h"
 #include "logbook/reader/figures_slash.h"
 #include "logbook/reader/internal.h"
 
@@ -149,11 +150,21 @@ bool PercentOfPeak(const std::string& s, size_t start) {
   return w == "peak";
 }
 
+// The share a field's name names ("CPU", "CPU usage": field_percent_metrics
+// of data/reader/vocabulary.json), or "".
+std::string FieldPercentMetric(const std::string& label) {
+  static const auto* names = new std::map<std::string, std::string>(DataWordMap("data/reader/vocabulary.json", "field_percent_metrics"));
+  const auto it = names->find(Lower(parse_detail::Trim(label)));
+  return it == names->end() ? "" : it->second;
+}
+
 bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,
                    const ScanMode& mode, size_t* i, Figure* f) {
   *i = std::max(*i, u.at + 1);
   // "91.8% load utilization", "hit rate 48%", "3.8% of peak": a share the vocabulary names.
-  const std::string named = sign ? "" : PercentMetric(s, start, u.at + 1);
+  std::string named = sign ? "" : PercentMetric(s, start, u.at + 1);
+  if (named.empty() && !sign && !mode.label.empty() && s.find_first_not_of(" *`", 0) == start)  // "- CPU: 22.8%": its field names it
+    named = FieldPercentMetric(mode.label);
   if (!sign && named.empty() && PercentOfPeak(s, start)) return false;
   if (sign || ChangeOf(s, start, u.at + u.unit.size())) {
     f->metric = "delta_pct", f->unit = std::string(1, '%'), f->derived = true;  // (a literal trips GCC 12's -Wrestrict here)
@@ -869,8 +880,9 @@ void ScanText(FigureScan& st) {
 
 std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool percent_is_mfu,
                             bool prose, const std::string& carry, const std::string& label) {
-  std::string bracketed, listed;
-  if (!BracketRanges(text, &bracketed)) bracketed = text;
+  std::string bracketed, listed, shared;
+  if (!BracketRanges(ProfileShares(text, &shared) ? shared : text, &bracketed))  // "45.85% (13.64s / 29.75s)"
+    bracketed = shared.empty() ? text : shared;
   FigureScan st(SlashFigureLists(bracketed, &listed, label) ? listed : bracketed);  // "fwd/bwd: 3.1/7.4 ms"
   st.mode.label = label;
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;

@@ -1,7 +1,12 @@
 // Reader stage figures, bench tools' printed lines (figures_toollines.h).
 #include "logbook/reader/figures_toollines.h"
 
+#include <algorithm>
+
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_bracketcols.h"
+#include "logbook/reader/figures_pipefields.h"
+#include "logbook/reader/figures_progressbar.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -83,12 +88,136 @@ bool GroupedCsvLine(const std::string& t, std::string* out) {
   return true;
 }
 
+// "SET: 91743.12 requests per second, p50=0.271 msec" (redis-benchmark's
+// -q lines): an operation, its rate in words and key=value figures after
+// it, written as one key=value line: "op=SET requests/sec=91743.12
+// p50=0.271msec" (the key naming the operation: labeled_rate_key of
+// data/reader/bench_printouts.json; the rate words: tool_runs per_second).
+bool LabeledRate(const std::string& t, std::string* out) {
+  static const std::set<std::string> per = DataWords("data/reader/bench_printouts.json", "labeled_rate_words");
+  const size_t colon = t.find(": ");
+  if (colon == std::string::npos || colon == 0 || colon > 40 || t.find(' ') < colon || t.size() > 300) return false;
+  std::vector<std::string> parts;
+  for (size_t b = colon + 2;;) {
+    const size_t e = t.find(", ", b);
+    parts.push_back(parse_detail::Trim(t.substr(b, e == std::string::npos ? std::string::npos : e - b)));
+    if (e == std::string::npos) break;
+    b = e + 2;
+  }
+  const auto words = Words(parts[0]);
+  if (words.size() < 3 || !Number(words[0])) return false;
+  std::string phrase;
+  for (size_t k = 2; k < words.size(); ++k) phrase.append(k > 2 ? " " : "").append(Lower(words[k]));
+  if (!per.count(phrase)) return false;
+  std::string form = "op=" + t.substr(0, colon) + " " + Lower(words[1]) + "/sec=" + words[0];
+  for (size_t k = 1; k < parts.size(); ++k) {
+    const size_t eq = parts[k].find('=');
+    if (eq == std::string::npos || eq == 0) return false;
+    std::string v = parts[k].substr(eq + 1);
+    v.erase(std::remove(v.begin(), v.end(), ' '), v.end());  // "0.271 msec": the unit glued
+    form.append(" ").append(parts[k].substr(0, eq)).append("=").append(v);
+  }
+  *out = form;
+  return true;
+}
+
+// "http_req_duration..............: avg=12.31ms  min=1.02ms  p(90)=21.9ms"
+// (k6's summary): the dots leading to the colon dropped, a percentile's
+// parentheses too: "http_req_duration: avg=12.31ms min=1.02ms p90=21.9ms".
+bool DottedLeader(const std::string& t, std::string* out) {
+  const size_t dots = t.find("...");
+  const size_t colon = t.find(':');
+  if (dots == std::string::npos || dots == 0 || colon == std::string::npos || colon < dots || t.find(' ') < dots) return false;
+  if (t.find_first_not_of('.', dots) != colon) return false;
+  std::string rest = t.substr(colon + 1);
+  for (size_t p = rest.find("p("); p != std::string::npos; p = rest.find("p(", p + 1))
+    if (const size_t close = rest.find(')', p); close != std::string::npos && close < p + 8) rest.erase(close, 1), rest.erase(p + 1, 1);
+  const auto words = Words(rest);
+  const bool pairs = !words.empty() && std::all_of(words.begin(), words.end(), [](const std::string& w) {
+    return w.find('=') != std::string::npos && w.find(',') == std::string::npos;
+  });
+  if (pairs) {  // "avg=12.31ms  min=1.02ms": a group of key=value figures, as fio prints them
+    rest.clear();
+    for (const auto& w : words) rest.append(rest.empty() ? " " : ", ").append(w);
+  }
+  *out = t.substr(0, dots) + ":" + rest;
+  return true;
+}
+
+// "[  5]   0.00-10.00  sec  10.9 GBytes  9.36 Gbits/sec   12   sender"
+// (iperf3's interval lines, and its summary's sender and receiver): the
+// stream's interval and its rate, keyed by the interval and the role at
+// the end: "interval=0.00-10.00s role=sender bitrate=9.36Gbits/sec".
+bool IntervalRate(const std::string& t, std::string* out) {
+  if (t.size() < 12 || t[0] != '[' || t.size() > 300) return false;
+  const size_t close = t.find(']');
+  if (close == std::string::npos || close > 8) return false;
+  const auto words = Words(t.substr(close + 1));
+  if (Lower(parse_detail::Trim(t.substr(1, close - 1))) == "id" && !words.empty() && Lower(words[0]) == "interval") {
+    out->clear();  // "[ ID] Interval  Transfer  Bitrate": the header of the lines below, no title of a group
+    return true;
+  }
+  if (words.size() < 6 || Lower(words[1]) != "sec") return false;
+  const size_t dash = words[0].find('-');
+  if (dash == std::string::npos || !Number(words[0].substr(0, dash)) || !Number(words[0].substr(dash + 1))) return false;
+  if (!Number(words[2]) || !Number(words[4]) || words[5].find("/s") == std::string::npos) return false;
+  std::string form = "interval=" + words[0] + "s";
+  if (std::all_of(words.back().begin(), words.back().end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; }))
+    form += " role=" + words.back();
+  *out = form + " bitrate=" + words[4] + words[5];
+  return true;
+}
+
+// A JMH result row ("RingBench.offer  thrpt  10  84123.551 ± 912.004
+// ops/ms": a benchmark, its mode (jmh_modes of bench_printouts.json), the
+// count, the score, its error and unit): "benchmark=RingBench.offer
+// mode=thrpt score=84123.551ops/ms"; the error is the score's spread, no
+// run's figure. Its header ("Benchmark  Mode  Cnt  Score  Error  Units")
+// names no group and is dropped.
+bool ModeScoreRow(const std::string& t, std::string* out) {
+  static const std::set<std::string> modes = DataWords("data/reader/bench_printouts.json", "jmh_modes");
+  const auto w = Words(t);
+  if (w.size() == 6 && Lower(w[1]) == "mode" && Lower(w[3]) == "score" && Lower(w[5]) == "units") {
+    out->clear();
+    return true;
+  }
+  if (w.size() < 4 || w.size() > 8 || !modes.count(Lower(w[1]))) return false;
+  size_t k = 2;
+  if (k + 2 < w.size() && Number(w[k]) && Number(w[k + 1])) ++k;  // the count
+  if (!Number(w[k])) return false;
+  const std::string& unit = w.back();  // "ops/ms", "ns/op": a rate or a time a call
+  if (unit.find('/') == std::string::npos || unit.size() > 12 || Number(unit)) return false;
+  const bool error = k + 3 < w.size() && (w[k + 1] == "\xC2\xB1" || w[k + 1] == "+-");
+  if (k + (error ? 4 : 2) != w.size()) return false;
+  *out = "benchmark=" + w[0] + " mode=" + w[1] + " score=" + w[k] + unit;
+  return true;
+}
+
+// "50% in 0.0121 secs" (hey's latency distribution): the percentile's
+// time, "p50: 0.0121 secs".
+bool PercentileIn(const std::string& t, std::string* out) {
+  const auto w = Words(t);
+  if (w.size() != 4 || Lower(w[1]) != "in" || w[0].size() < 2 || w[0].back() != '%' || !Number(w[0].substr(0, w[0].size() - 1)) ||
+      !Number(w[2]))
+    return false;
+  UnitInfo info{};
+  if (!AnyUnit(w[3], &info) || info.metric.find("time") == std::string::npos) return false;
+  std::string p = w[0].substr(0, w[0].size() - 1);
+  if (const size_t dot = p.find('.'); dot != std::string::npos && p.find_first_not_of('0', dot + 1) == std::string::npos) p.resize(dot);
+  *out = "p" + p + ": " + w[2] + " " + w[3];
+  return true;
+}
+
 }  // namespace
 
 std::string ToolLineForm(const std::string& text) {
   std::string out;
-  if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out)) return out;
-  return text;
+  if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out) ||
+      BracketColumnsForm(text, &out) || BracketUnitHeader(text, &out) || LabeledRate(text, &out) ||
+      DottedLeader(text, &out) || IntervalRate(text, &out) || ModeScoreRow(text, &out) ||
+      PercentileIn(text, &out))
+    return out;
+  return PipeLineForm(text);  // "Tokens/s: 106979 | FLOPs/token: 8.78 GF (6N: N=1.3B)"
 }
 
 }  // namespace moelog::logbook::reader
