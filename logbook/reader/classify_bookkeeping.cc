@@ -19,17 +19,19 @@
 namespace moelog::logbook::reader {
 namespace {
 
-const std::set<std::string>& Set(const char* key, bool lower) {
-  static const auto* labels = new std::set<std::string>(DataWords("data/reader/status.json", "work_duration_labels"));
-  static const auto* marks = new std::set<std::string>(DataWords("data/reader/status.json", "done_marks", false));
-  static const auto* tallies = new std::set<std::string>(DataWords("data/reader/status.json", "tally_words"));
-  (void)lower;
-  const std::string k = key;
-  return k == "labels" ? *labels : k == "marks" ? *marks : *tallies;
+struct BookkeepingWords {
+  std::set<std::string> labels, marks, tallies;  // work_duration_labels, done_marks (as written), tally_words
+};
+
+const BookkeepingWords& Vocab() {
+  static const BookkeepingWords w{DataWords("data/reader/status.json", "work_duration_labels"),
+                                  DataWords("data/reader/status.json", "done_marks", false),
+                                  DataWords("data/reader/status.json", "tally_words")};
+  return w;
 }
 
 bool HasMark(const std::string& t) {
-  return std::any_of(Set("marks", false).begin(), Set("marks", false).end(),
+  return std::any_of(Vocab().marks.begin(), Vocab().marks.end(),
                      [&](const std::string& m) { return t.find(m) != std::string::npos; });
 }
 
@@ -54,7 +56,7 @@ bool CountsDone(const std::string& t) {
     while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back()))) w.pop_back();
     words.insert(w);
   }
-  for (const auto& w : Set("tallies", true))
+  for (const auto& w : Vocab().tallies)
     if (static_cast<unsigned char>(w[0]) >= 0x80 ? l.find(w) != std::string::npos : words.count(w) > 0) return true;
   return false;
 }
@@ -140,7 +142,7 @@ std::string BookkeepingWhy(Parts& parts, const RecordedFigure& f) {
   if (parts.Of(f.line).runs) return "";
   const auto it = parts.items.find(f.line);
   const std::string label = it == parts.items.end() ? "" : Label(it->second);
-  if (label.empty() || !Set("labels", true).count(label) || !parts.Of(f.line).done) return "";
+  if (label.empty() || !Vocab().labels.count(label) || !parts.Of(f.line).done) return "";
   return "the time a task took (\"" + label + "\") beside what it completed: the work's bookkeeping, not a run";
 }
 

@@ -441,6 +441,11 @@ void K6Summary(const std::vector<PrintedLine>& lines, const Config& context, con
 
 }  // namespace
 
+bool JmhMode(const std::string& word) {
+  const auto& modes = Jmh().modes;
+  return std::find(modes.begin(), modes.end(), word) != modes.end();
+}
+
 void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                      std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread) {
   K6Summary(lines, context, x, out, read);

@@ -32,6 +32,10 @@
 
 namespace moelog::logbook::reader {
 
+// Whether `word` (lower case) is a JMH benchmark mode ("thrpt", "avgt";
+// framework_tables.jmh.modes of bench_printouts.json).
+bool JmhMode(const std::string& word);
+
 // The rows of each framework table among `lines`: one figure a row, keyed
 // by the entry's `context`, the case's name, its parameters and its mode;
 // the lines taken (the header and its rows) go into `read`.

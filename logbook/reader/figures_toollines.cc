@@ -5,6 +5,7 @@
 
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_bracketcols.h"
+#include "logbook/reader/figures_frameworks.h"
 #include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_progressbar.h"
 #include "logbook/reader/internal.h"
@@ -169,19 +170,18 @@ bool IntervalRate(const std::string& t, std::string* out) {
 }
 
 // A JMH result row ("RingBench.offer  thrpt  10  84123.551 ± 912.004
-// ops/ms": a benchmark, its mode (jmh_modes of bench_printouts.json), the
+// ops/ms": a benchmark, its mode (JmhMode), the
 // count, the score, its error and unit): "benchmark=RingBench.offer
 // mode=thrpt score=84123.551ops/ms"; the error is the score's spread, no
 // run's figure. Its header ("Benchmark  Mode  Cnt  Score  Error  Units")
 // names no group and is dropped.
 bool ModeScoreRow(const std::string& t, std::string* out) {
-  static const std::set<std::string> modes = DataWords("data/reader/bench_printouts.json", "jmh_modes");
   const auto w = Words(t);
   if (w.size() == 6 && Lower(w[1]) == "mode" && Lower(w[3]) == "score" && Lower(w[5]) == "units") {
     out->clear();
     return true;
   }
-  if (w.size() < 4 || w.size() > 8 || !modes.count(Lower(w[1]))) return false;
+  if (w.size() < 4 || w.size() > 8 || !JmhMode(Lower(w[1]))) return false;
   size_t k = 2;
   if (k + 2 < w.size() && Number(w[k]) && Number(w[k + 1])) ++k;  // the count
   if (!Number(w[k])) return false;
