@@ -2,6 +2,7 @@
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_shares.h"
 #include "logbook/reader/figures_slash.h"
+#include "logbook/reader/figures_spread.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -880,9 +881,10 @@ void ScanText(FigureScan& st) {
 
 std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool percent_is_mfu,
                             bool prose, const std::string& carry, const std::string& label) {
-  std::string bracketed, listed, shared;
-  if (!BracketRanges(ProfileShares(text, &shared) ? shared : text, &bracketed))  // "45.85% (13.64s / 29.75s)"
-    bracketed = shared.empty() ? text : shared;
+  std::string bracketed, listed, shared, measured;
+  const std::string& own = SpreadsDropped(text, &measured) ? measured : text;  // "550.8 ± 1.3 TFLOPS"
+  if (!BracketRanges(ProfileShares(own, &shared) ? shared : own, &bracketed))  // "45.85% (13.64s / 29.75s)"
+    bracketed = shared.empty() ? own : shared;
   FigureScan st(SlashFigureLists(bracketed, &listed, label) ? listed : bracketed);  // "fwd/bwd: 3.1/7.4 ms"
   st.mode.label = label;
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
@@ -895,8 +897,9 @@ std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool p
 }
 
 std::vector<std::string> NoFigureReasons(const std::string& text) {
-  std::string bracketed, listed;
-  if (!BracketRanges(text, &bracketed)) bracketed = text;
+  std::string bracketed, listed, measured;
+  const std::string& own = SpreadsDropped(text, &measured) ? measured : text;
+  if (!BracketRanges(own, &bracketed)) bracketed = own;
   FigureScan st(SlashFigureLists(bracketed, &listed) ? listed : bracketed);
   st.mode.bare_is_tflops = false, st.mode.prose = true;
   ScanText(st);

@@ -1,0 +1,35 @@
+// Reader stage figures: a measurement and its spread (figures_spread.h), as
+// a table cell's "12.63 ± 0.31" is read (figures_table.cc).
+#include "logbook/reader/figures_spread.h"
+
+#include <cctype>
+
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+
+bool SpreadsDropped(const std::string& s, std::string* out) {
+  bool any = false;
+  std::string t = s;
+  for (const std::string pm : {" \xC2\xB1 ", " +/- ", " +- "})
+    for (size_t a = t.find(pm); a != std::string::npos; a = t.find(pm, a + 1)) {
+      if (a == 0 || !std::isdigit(static_cast<unsigned char>(t[a - 1]))) continue;
+      size_t k = a + pm.size();
+      if (DigitsAt(t, &k).empty()) continue;  // a spread is a number
+      const size_t cut = k - a;               // " ± 1.3": the spread's bytes
+      UnitInfo info{};
+      std::string unit = k + 1 < t.size() && t[k] == ' ' ? UnitToken(t, k + 1) : "";
+      while (!unit.empty() && (unit.back() == '*' || unit.back() == '_')) unit.pop_back();  // "TFLOPS**"
+      if (!unit.empty() && AnyUnit(unit, &info) && !info.derived) {
+        // "550.8 ± 1.3 TFLOPS" -> "550.8 TFLOPS" and the spread's length in blanks after it.
+        t = t.substr(0, a) + t.substr(k, 1 + unit.size()) + std::string(cut, ' ') + t.substr(k + 1 + unit.size());
+      } else {
+        t.replace(a, cut, std::string(cut, ' '));  // "12.63 ± 0.31 (n=5)": the measurement alone
+      }
+      any = true;
+    }
+  if (any) *out = std::move(t);
+  return any;
+}
+
+}  // namespace moelog::logbook::reader
