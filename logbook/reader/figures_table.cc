@@ -5,6 +5,7 @@
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/table_pairs.h"
+#include "logbook/reader/table_guesses.h"
 #include "logbook/reader/table_repeats.h"
 #include "logbook/reader/table_statcells.h"
 
@@ -652,7 +653,9 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
         cols.back().metric = QualityMetric(Lower(headers->back()));
       cols.back().scale = std::move(scale);
     }
-    if ((EstimateColumn(headers->back()) && c > 0) || NamesUnderDerivedHeader(t, c, cols.back())) cols.back() = ColumnInfo{};
+    if ((EstimateColumn(headers->back()) && c > 0) || NamesUnderDerivedHeader(t, c, cols.back()) ||
+        ApproximateRangeColumn(t, c))
+      cols.back() = ColumnInfo{};
   }
   for (size_t c = 0; c < cols.size(); ++c)
     if (LedgerTimeColumn(*headers, c)) cols[c] = ColumnInfo{};
