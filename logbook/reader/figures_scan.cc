@@ -1,4 +1,5 @@
 #include "engine/format.h"
+#include "logbook/reader/figures_fromto.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_shares.h"
 #include "logbook/reader/figures_slash.h"
@@ -256,6 +257,7 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
     u.len = 0;
   } else if (!u.own && !sign && !u.glued) {
     if (std::string vs = VersusUnit(s, u.at); !vs.empty()) u.unit = vs, u.len = 0;  // "9.4 vs 9.45s": s
+    else if (vs = FromToUnit(s, start, u.at); !vs.empty()) u.unit = vs, u.len = 0;  // "from 7227.42 to 7472.93 tokens/sec"
   }
   *unit_out = u.unit.empty() && mode.prose ? mode.carry : u.unit;
   if (!u.unit.empty() && u.unit[0] == '%') return PercentFigure(s, start, u, value, sign, negative, mode, i, f);

@@ -250,7 +250,11 @@ bool RangeEnd(const std::string& s, size_t start) {
   while (n > 0 && (std::isdigit(static_cast<unsigned char>(s[n - 1])) || s[n - 1] == '.' || s[n - 1] == ',')) --n;
   size_t fb = 0;
   const std::string before = Lower(WordEndingAt(s, n, &fb));
-  return link == "to" ? before != "from" : before == "between";
+  return link == "to" ? before != "from" || SpanVerb(Lower(WordEndingAt(s, fb, &fb))) : before == "between";
+}
+
+bool SpanVerb(const std::string& w) {
+  return w.rfind("rang", 0) == 0 || w.rfind("vari", 0) == 0 || w == "vary" || w == "spans" || w == "spanning";
 }
 
 bool RangeGap(const std::string& gap) {

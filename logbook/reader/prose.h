@@ -60,8 +60,11 @@ std::vector<std::pair<std::string, std::string>> NounPairs(const std::string& s)
 // Where the number starting at `start` is the upper end of a range ("6.76-6.85
 // ms" is read whole elsewhere; "119 to 123 seconds", "17.22% to 17.29%",
 // "60–81 ms" with an en dash, "between 60 and 81 ms"), or "" when it is none. "from A to B" is a
-// change, not a range.
+// change, not a range, unless a span verb leads it ("ranges from 40 to 44 ms").
 bool RangeEnd(const std::string& s, size_t start);
+// A word (lower case) that makes "from A to B" after it the ends of one
+// spread, not a change: "ranges", "ranging", "varies", "spans".
+bool SpanVerb(const std::string& w);
 // Whether `gap`, the text between two figures, joins them as a range (" to ", "–"; " and"
 // only after "between", which RangeEnd tells).
 bool RangeGap(const std::string& gap);

@@ -1,0 +1,21 @@
+// Reader stage figures: a change written "from A to B unit" ("increased
+// from 7227.42 to 7472.93 tokens/sec"): A, written bare, is the figure the
+// change started from, in the unit written after B. Each end is a run's
+// figure, as "from 41.2 ms to 38.0 ms" (each with its unit) already reads.
+#ifndef MOELOG_LOGBOOK_READER_FIGURES_FROMTO_H_
+#define MOELOG_LOGBOOK_READER_FIGURES_FROMTO_H_
+
+#include <cstddef>
+#include <string>
+
+namespace moelog::logbook::reader {
+
+// The unit of B when the bare number starting at `start` (its digits end at
+// `at`) is the A of "from A to B unit"; "" otherwise, and for a span written
+// that way ("ranges from 5 to 10 ms", "varies from ...": the ends of one
+// spread, not two runs).
+std::string FromToUnit(const std::string& s, size_t start, size_t at);
+
+}  // namespace moelog::logbook::reader
+
+#endif  // MOELOG_LOGBOOK_READER_FIGURES_FROMTO_H_
