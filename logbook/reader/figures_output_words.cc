@@ -40,6 +40,9 @@ const OutputWords& OutputVocabulary() {
     set("pair_joiners", &w.pair_joiners);
     set("pair_group_words", &w.pair_group_words);
     set("subcommand_programs", &w.subcommand_programs);
+    set("subcommand_tools", &w.subcommand_tools);
+    set("setup_programs", &w.setup_programs);
+    set("command_prefixes", &w.command_prefixes);
     w.unit_phrases.assign(phrases.begin(), phrases.end());
     return w;
   }();
