@@ -57,6 +57,16 @@ TEST(ReaderKeyValues, APrintoutKeepsTheLinesItsFiguresWereReadFrom) {
   EXPECT_NE((f->text + f->written).find("18,234,561"), std::string::npos) << f->text << " | " << f->written;
 }
 
+// "the fused path's 4.10 ms": the word before the figure is the possessor,
+// never the "s" after its apostrophe.
+TEST(ReaderKeyValues, APossessiveNamesNoRunS) {
+  const std::string head = "# Step log\n\n## 2026-04-11 fused step\n\n";
+  const std::string body = "**Impact**: low\n- a 40M model will not fill the L4's 121 TFLOPS budget\n- the T4's 65 TFLOPS is plenty for it\n";
+  const auto figs = ReadEntry(head, body);  // a card's budget: no figure of a run, and never keyed "s"
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_NE(v, "s") << k;
+}
+
 // "| shape | before (us) | after (us) |": each row's runs in the author's
 // column order (before, then after), not by name (after first).
 TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {
