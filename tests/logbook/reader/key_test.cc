@@ -23,6 +23,18 @@ TEST(ReaderKey, HardwareCountsMultiply) {
   EXPECT_EQ(AcceleratorIn("CC-002 B200 canary"), "B200");  // an ID's digits count nothing
 }
 
+// A vendor's name between count and device, a memory size before "per
+// node", a node count written "3-node" or "3 hosts x": counts still multiply.
+TEST(ReaderKey, HardwareCountsAcrossVendorsAndNodeWords) {
+  EXPECT_EQ(AcceleratorIn("16\xC3\x97 NVIDIA A100 40GB"), "A100x16");
+  EXPECT_EQ(AcceleratorIn("4x AMD MI300X"), "MI300Xx4");
+  EXPECT_EQ(AcceleratorIn("4\xC3\x97 NVIDIA L40S 48GB per node, 3 nodes"), "L40Sx12");
+  EXPECT_EQ(AcceleratorIn("a 3-node 4xA100 pool"), "A100x12");
+  EXPECT_EQ(AcceleratorIn("3 hosts x 4 L4"), "L4x12");
+  EXPECT_EQ(AcceleratorIn("12 GPUs (3 nodes x 4 A100)"), "A100x12");
+  EXPECT_EQ(AcceleratorIn("NVIDIA H100"), "H100");
+}
+
 TEST(ReaderKey, CommandFlagsAndLoops) {
   ParsedCommand pc;
   ParseCommand("for tk in 2 8; do python bench_moe.py --tokens 32768 --topk \"$tk\"; done", &pc);
