@@ -67,6 +67,20 @@ TEST(ReaderKeyValues, APossessiveNamesNoRunS) {
     for (const auto& [k, v] : f.run.config) EXPECT_NE(v, "s") << k;
 }
 
+// Two columns of one metric headed in a script without ASCII letters
+// (`変更前` / `変更後`, "before" / "after"): each run is named by its
+// header as written, never an invented "column2".
+TEST(ReaderKeyValues, ColumnsOfOneMetricKeepTheirHeadersInAnyScript) {
+  const std::string head = "# \xE3\x83\x93\xE3\x83\xAB\xE3\x83\x89\n\n## 2026-06-02 link step\n\n";
+  const std::string body =
+      "| \xE5\xAF\xBE\xE8\xB1\xA1 | \xE5\xA4\x89\xE6\x9B\xB4\xE5\x89\x8D | \xE5\xA4\x89\xE6\x9B\xB4\xE5\xBE\x8C |\n|---|---|---|\n"
+      "| full link | 38s | **19s** |\n| thin link | 17s | **12s** |\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_FALSE(figs.empty());
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("column"), std::string::npos) << k << "=" << v;
+}
+
 // "| shape | before (us) | after (us) |": each row's runs in the author's
 // column order (before, then after), not by name (after first).
 TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {
