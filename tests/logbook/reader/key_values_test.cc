@@ -81,6 +81,20 @@ TEST(ReaderKeyValues, ColumnsOfOneMetricKeepTheirHeadersInAnyScript) {
     for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("column"), std::string::npos) << k << "=" << v;
 }
 
+// "- `encode()`: **2.1x faster** (410 -> 862 ops/ms)": "faster" says how
+// the figures compare; it names no run.
+TEST(ReaderKeyValues, AComparisonWordNamesNoRun) {
+  const std::string head = "# Codec notes\n\n## 2026-07-03 buffered writer\n\n";
+  const std::string body =
+      "- **Measured**:\n"
+      "  - `encode()`: **2.1x faster** (410 \xE2\x86\x92 862 ops/ms)\n"
+      "  - `decode(4 KB)`: **1.4x faster** (120 \xE2\x86\x92 171 ops/ms)\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_FALSE(figs.empty());
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_NE(v, "faster") << k;
+}
+
 // "| shape | before (us) | after (us) |": each row's runs in the author's
 // column order (before, then after), not by name (after first).
 TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {
