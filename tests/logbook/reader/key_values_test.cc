@@ -95,6 +95,21 @@ TEST(ReaderKeyValues, AComparisonWordNamesNoRun) {
     for (const auto& [k, v] : f.run.config) EXPECT_NE(v, "faster") << k;
 }
 
+// "- **Performance impact**:" over the measured items: a field's name, no
+// run's (no case=Performance impact); each item's own label is.
+TEST(ReaderKeyValues, AnImpactLabelNamesNoRun) {
+  const std::string head = "# Codec notes\n\n## 2026-07-04 pooled buffers\n\n";
+  const std::string body =
+      "1. **Pooled buffers**: fewer allocations\n"
+      "   - **Performance impact**:\n"
+      "     - `encode()`: 410 \xE2\x86\x92 862 ops/ms\n"
+      "     - `decode(4 KB)`: 120 \xE2\x86\x92 171 ops/ms\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_FALSE(figs.empty());
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(Lower(v).find("impact"), std::string::npos) << k << "=" << v;
+}
+
 // "| shape | before (us) | after (us) |": each row's runs in the author's
 // column order (before, then after), not by name (after first).
 TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {
