@@ -110,6 +110,20 @@ TEST(ReaderKeyValues, AnImpactLabelNamesNoRun) {
     for (const auto& [k, v] : f.run.config) EXPECT_EQ(Lower(v).find("impact"), std::string::npos) << k << "=" << v;
 }
 
+// A printout of repeats ("Pass 1: 41.20ms", "Pass 2: ..."): the counter is
+// a key of its own (pass=1), not a metric named "Pass 1".
+TEST(ReaderKeyValues, APrintedRepeatCounterIsAKeyNotAMetric) {
+  const std::string head = "# Build log\n\n## 2026-01-05 link times\n\n";
+  const std::string body = "```\n$ ./link_bench\nPass 1: 41.20ms\nPass 2: 40.90ms\nRun 3: 40.70ms\n```\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(figs[0].run.config.count("metric"), 0u);
+  ASSERT_TRUE(figs[0].run.config.count("pass"));
+  EXPECT_EQ(figs[0].run.config.at("pass"), "1");
+  ASSERT_TRUE(figs[2].run.config.count("run"));
+  EXPECT_EQ(figs[2].run.config.at("run"), "3");
+}
+
 // "| shape | before (us) | after (us) |": each row's runs in the author's
 // column order (before, then after), not by name (after first).
 TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {
