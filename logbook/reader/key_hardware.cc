@@ -365,8 +365,19 @@ std::vector<std::pair<int, std::string>> DocumentHardware(const Logbook& logbook
     if (const std::vector<std::string> stated = HardwareStated(text); stated.size() == 1) out.emplace_back(line, stated.front());
   };
   look(logbook.title_line, logbook.title);
+  // "`arm-b` (the random-data arm, on 8x H100)": a device named only in a
+  // list item's parenthetical is that item's, not the document's.
+  auto item = [&](int line, const std::string& text) {
+    std::string outside;
+    int depth = 0;
+    for (char c : text) {
+      depth += c == '(' ? 1 : c == ')' && depth > 0 ? -1 : 0;
+      if (depth == 0 && c != ')') outside += c;
+    }
+    if (!HardwareStated(outside).empty() || AcceleratorIn(outside) == AcceleratorIn(text)) look(line, text);
+  };
   std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
-    look(b.line, b.text);
+    item(b.line, b.text);
     for (const auto& c : b.children) walk(c);
   };
   for (const auto& sec : logbook.sections) {
