@@ -124,6 +124,23 @@ TEST(ReaderKeyValues, APrintedRepeatCounterIsAKeyNotAMetric) {
   EXPECT_EQ(figs[2].run.config.at("run"), "3");
 }
 
+// Columns of the author's judgement of each row ("Stability", "Issue",
+// "Classificação") say how a run went, not how it was configured: no key.
+TEST(ReaderKeyValues, AJudgementColumnIsNoKey) {
+  const std::string head = "# Serving notes\n\n## 2026-03-09 draft tokens\n\n";
+  const std::string body =
+      "| draft tokens | decode (tok/s) | Stability | Issue | Classifica\xC3\xA7\xC3\xA3o |\n|---|---|---|---|---|\n"
+      "| 1 | 41.2 | steady | none seen | Bom |\n| 3 | 47.9 | flaky | OOM after 2h | Ruim |\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) {
+    EXPECT_EQ(f.run.config.count("stability"), 0u);
+    EXPECT_EQ(f.run.config.count("issue"), 0u);
+    EXPECT_EQ(f.run.config.count("classifica\xC3\xA7\xC3\xA3o"), 0u);
+    EXPECT_TRUE(f.run.config.count("draft_tokens"));
+  }
+}
+
 // "| shape | before (us) | after (us) |": each row's runs in the author's
 // column order (before, then after), not by name (after first).
 TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {
