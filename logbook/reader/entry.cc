@@ -823,6 +823,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   SetupByLeadIn(entry, &out);
   KeyHardware(entry, document_hardware, &out);
   DropFigureKeys(&out);
+  CounterKeys(&out);
   OneRunLines(entry, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).

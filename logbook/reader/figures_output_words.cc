@@ -40,6 +40,10 @@ const OutputWords& OutputVocabulary() {
     set("pair_joiners", &w.pair_joiners);
     set("pair_group_words", &w.pair_group_words);
     set("subcommand_programs", &w.subcommand_programs);
+    set("repeat_names", &w.repeat_names);
+    set("subcommand_tools", &w.subcommand_tools);
+    set("setup_programs", &w.setup_programs);
+    set("command_prefixes", &w.command_prefixes);
     w.unit_phrases.assign(phrases.begin(), phrases.end());
     return w;
   }();

@@ -24,6 +24,10 @@ struct OutputWords {
   std::set<std::string> unit_columns;  // the last word of a printed table's header over its rows' units ("Metric Unit")
   std::set<std::string> measured_prefixes;  // a printed key's first part that makes it a measured figure ("avg_cpu")
   std::set<std::string> subcommand_programs;  // a program whose first plain word is its own subcommand ("nsys profile")
+  std::set<std::string> repeat_names;  // "pass" of "Pass 1: 41.2ms": a repeat counter
+  std::set<std::string> subcommand_tools;     // a tool whose plain words are its subcommand ("cargo bench", "k6 run")
+  std::set<std::string> setup_programs;       // a command that prepares or feeds a run ("cd", "echo")
+  std::set<std::string> command_prefixes;     // words before a command's program ("sudo", "time")
   std::set<std::string> name_columns;
   std::set<std::string> progress_leads;  // "progress" of "progress: 30.0 s, 11843.2 tps, lat 2.701 ms"
   std::set<std::string> setting_leads;  // "number of" before a count the run was set up with ("number of clients")

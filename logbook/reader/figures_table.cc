@@ -498,7 +498,7 @@ std::string Qualifier(const std::string& header) {
       // "v0.9.51": a release number's dots stay, as written.
       const bool dot = ch == '.' && k > 0 && std::isalnum(static_cast<unsigned char>(lw[k - 1])) &&
                        k + 1 < lw.size() && std::isdigit(static_cast<unsigned char>(lw[k + 1]));
-      clean += std::isalnum(ch) || dot ? lw[k] : '_';
+      clean += std::isalnum(ch) || dot || ch >= 0x80 ? lw[k] : '_';  // a header in any script (`変更前`) is words
     }
     while (!clean.empty() && clean.back() == '_') clean.pop_back();
     while (!clean.empty() && clean.front() == '_') clean.erase(clean.begin());

@@ -376,6 +376,17 @@ std::string WordBefore(const std::string& s, size_t at, size_t* begin) {
   while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*')) --b;
   const size_t e = b;
   while (b > 0 && IsIdentChar(s[b - 1])) --b;
+  // "the L4's 121 TFLOPS": a possessive's "s" names nothing; its possessor does.
+  if (e - b == 1 && s[b] == 's') {
+    const size_t ap = b > 0 && s[b - 1] == '\'' ? 1 : b >= 3 && s.compare(b - 3, 3, "\xE2\x80\x99") == 0 ? 3 : 0;
+    if (ap > 0) {
+      const size_t pe = b - ap;
+      b = pe;
+      while (b > 0 && IsIdentChar(s[b - 1])) --b;
+      if (begin) *begin = b;
+      return s.substr(b, pe - b);
+    }
+  }
   if (begin) *begin = b;
   return s.substr(b, e - b);
 }

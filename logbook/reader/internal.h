@@ -486,6 +486,8 @@ void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out);
 // the reader had no unit for, no configuration; dropped from the runs'
 // keys (key_label.cc).
 void DropFigureKeys(std::vector<RecordedFigure>* out);
+// A printed repeat counter read as a metric ("Pass 1") made a key (pass=1).
+void CounterKeys(std::vector<RecordedFigure>* out);
 void LeadInSettings(const Entry& e, std::vector<RecordedFigure>* out);
 void SetupByLeadIn(const Entry& e, std::vector<RecordedFigure>* out);
 // The figures of an output block (figures_output.cc): printed `Name (unit):

@@ -7,6 +7,70 @@ namespace moelog::logbook {
 
 namespace reader {
 
+namespace {
+
+// The words of data/reader/hardware.json, read once: device names longest
+// first (a name inside a longer one, "RTX 4080" in "RTX 4080 SUPER", is
+// tried after it), cue words in lower case.
+struct HardwareWords {
+  std::vector<std::string> accelerators, tpu_slices;
+  std::set<std::string> labels, cues, skip, vendors, node_words;
+};
+
+const HardwareWords& Hardware() {
+  static const HardwareWords words = [] {
+    HardwareWords w;
+    do {
+      const nlohmann::json& j = ReaderDataJson("data/reader/hardware.json");
+      if (!j.is_object()) break;
+      auto take = [&](const char* key, auto* into, bool lower) {
+        if (!j.contains(key) || !j[key].is_array()) return;
+        for (const auto& v : j[key])
+          if (v.is_string() && !v.get<std::string>().empty())
+            into->insert(into->end(), lower ? Lower(v.get<std::string>()) : v.get<std::string>());
+      };
+      take("accelerators", &w.accelerators, false);
+      take("tpu_slices", &w.tpu_slices, false);
+      take("statement_labels", &w.labels, true);
+      take("statement_cues", &w.cues, true);
+      take("skip_words", &w.skip, true);
+      take("vendors", &w.vendors, true);
+      take("node_words", &w.node_words, true);
+    } while (false);
+    std::stable_sort(w.accelerators.begin(), w.accelerators.end(),
+                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    return w;
+  }();
+  return words;
+}
+
+
+// A word of node_words ("hosts", "node").
+bool NodeWord(const std::string& w) { return Hardware().node_words.count(Lower(w)) > 0; }
+
+// `b` moved back over a maker's name ending at it ("16x NVIDIA A100": the
+// count's end), when one is written there.
+size_t BeforeVendor(const std::string& text, size_t b) {
+  size_t e = b;
+  while (e > 0 && text[e - 1] == ' ') --e;
+  size_t w = e;
+  const std::string word = WordBefore(text, e, &w);
+  return !word.empty() && Hardware().vendors.count(Lower(word)) ? w : b;
+}
+
+// "3-node" before a count ending at `b`: the nodes it is per, or 0.
+int HyphenNodes(const std::string& text, size_t b) {
+  size_t w = b;
+  const std::string word = Lower(WordBefore(text, b, &w));
+  const size_t dash = word.find('-');
+  if (dash == std::string::npos || dash == 0 || !NodeWord(word.substr(dash + 1))) return 0;
+  for (size_t i = 0; i < dash; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(word[i]))) return 0;
+  return std::atoi(word.substr(0, dash).c_str());
+}
+
+}  // namespace
+
 // A count written as digits or a small number word ("8", "eight") ending
 // at `e` (exclusive), or 0; *b is where it starts.
 int CountBefore(const std::string& text, size_t e, size_t* b) {
@@ -90,6 +154,10 @@ int GroupsBefore(const std::string& text, size_t* b) {
   else if (q > 0 && (text[q - 1] == 'x' || text[q - 1] == 'X')) --q;
   else return 0;
   while (q > 0 && text[q - 1] == ' ') --q;
+  if (size_t w = q; NodeWord(WordBefore(text, q, &w))) {  // "3 hosts x 4 L4"
+    q = w;
+    while (q > 0 && text[q - 1] == ' ') --q;
+  }
   size_t d = q;
   while (d > 0 && q - d < 4 && std::isdigit(static_cast<unsigned char>(text[d - 1]))) --d;
   if (d == q || (d > 0 && (std::isalnum(static_cast<unsigned char>(text[d - 1])) || text[d - 1] == '.'))) return 0;
@@ -104,7 +172,7 @@ int GroupsBefore(const std::string& text, size_t* b) {
 // GPUs per node") multiply. 0 when none; -1 when the name counts nodes
 // whose GPUs the text does not say.
 int CountBeforeName(const std::string& text, size_t p, size_t n) {
-  size_t b = p;
+  size_t b = BeforeVendor(text, p);  // "16x NVIDIA A100"
   while (b > 0 && text[b - 1] == ' ') --b;
   if (b >= 2 && text.compare(b - 2, 2, "\xC3\x97") == 0) b -= 2;
   else if (b > 0 && (text[b - 1] == 'x' || text[b - 1] == 'X')) --b;
@@ -113,6 +181,7 @@ int CountBeforeName(const std::string& text, size_t p, size_t n) {
   int count = CountBefore(text, e, &b);
   // "2x 8xH100", "2x8xB200", "4× 4×GB200": a count of groups before the count multiplies it.
   if (const int groups = count > 0 ? GroupsBefore(text, &b) : 0; groups > 0) count *= groups;
+  else if (const int nodes = count > 0 ? HyphenNodes(text, b) : 0; nodes > 0) count *= nodes;  // "a 3-node 4xA100 pool"
   // The digits ending an ID ("CC-002 B200 canary") or a version ("v1.8 B200") count nothing.
   if (count > 0 && b > 0 && (text[b - 1] == '-' || text[b - 1] == '_' || text[b - 1] == '.' || text[b - 1] == '/' ||
                              std::isalnum(static_cast<unsigned char>(text[b - 1]))))
@@ -120,6 +189,10 @@ int CountBeforeName(const std::string& text, size_t p, size_t n) {
   size_t w = p + n;
   if (w < text.size() && text[w] == 's') ++w;  // "H100s"
   std::string after = Lower(WordAt(text, w, &w));
+  // A memory size or form factor after the name ("L40S 48GB per node").
+  if (after.rfind("sxm", 0) == 0 || after == "pcie" ||
+      (after.size() > 2 && after.compare(after.size() - 2, 2, "gb") == 0 && std::isdigit(static_cast<unsigned char>(after[0]))))
+    after = Lower(WordAt(text, w, &w));
   if (after == "gpus" || after == "gpu") after = Lower(WordAt(text, w, &w));
   if (count > 0 && (after == "each" || after == "per")) {
     // "16 workers with four GB200 GPUs each": per node, times the nodes.
@@ -149,42 +222,6 @@ int CountBeforeName(const std::string& text, size_t p, size_t n) {
   return count;
 }
 
-namespace {
-
-// The words of data/reader/hardware.json, read once: device names longest
-// first (a name inside a longer one, "RTX 4080" in "RTX 4080 SUPER", is
-// tried after it), cue words in lower case.
-struct HardwareWords {
-  std::vector<std::string> accelerators, tpu_slices;
-  std::set<std::string> labels, cues, skip;
-};
-
-const HardwareWords& Hardware() {
-  static const HardwareWords words = [] {
-    HardwareWords w;
-    do {
-      const nlohmann::json& j = ReaderDataJson("data/reader/hardware.json");
-      if (!j.is_object()) break;
-      auto take = [&](const char* key, auto* into, bool lower) {
-        if (!j.contains(key) || !j[key].is_array()) return;
-        for (const auto& v : j[key])
-          if (v.is_string() && !v.get<std::string>().empty())
-            into->insert(into->end(), lower ? Lower(v.get<std::string>()) : v.get<std::string>());
-      };
-      take("accelerators", &w.accelerators, false);
-      take("tpu_slices", &w.tpu_slices, false);
-      take("statement_labels", &w.labels, true);
-      take("statement_cues", &w.cues, true);
-      take("skip_words", &w.skip, true);
-    } while (false);
-    std::stable_sort(w.accelerators.begin(), w.accelerators.end(),
-                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-    return w;
-  }();
-  return words;
-}
-
-}  // namespace
 
 // The accelerator a text names, with its count: "B200x8" for "8 B200 GPUs",
 // "8x B200", "B200 x8", "B200 (8 GPUs)", "eight B200s", "2 nodes of 8xH100"
@@ -328,8 +365,19 @@ std::vector<std::pair<int, std::string>> DocumentHardware(const Logbook& logbook
     if (const std::vector<std::string> stated = HardwareStated(text); stated.size() == 1) out.emplace_back(line, stated.front());
   };
   look(logbook.title_line, logbook.title);
+  // "`arm-b` (the random-data arm, on 8x H100)": a device named only in a
+  // list item's parenthetical is that item's, not the document's.
+  auto item = [&](int line, const std::string& text) {
+    std::string outside;
+    int depth = 0;
+    for (char c : text) {
+      depth += c == '(' ? 1 : c == ')' && depth > 0 ? -1 : 0;
+      if (depth == 0 && c != ')') outside += c;
+    }
+    if (!HardwareStated(outside).empty() || AcceleratorIn(outside) == AcceleratorIn(text)) look(line, text);
+  };
   std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
-    look(b.line, b.text);
+    item(b.line, b.text);
     for (const auto& c : b.children) walk(c);
   };
   for (const auto& sec : logbook.sections) {

@@ -1,5 +1,6 @@
 
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -380,6 +381,29 @@ void DropFigureKeys(std::vector<RecordedFigure>* out) {
   for (auto& f : *out)
     for (auto it = f.run.config.begin(); it != f.run.config.end();)
       it = FigureValue(it->second) ? f.run.config.erase(it) : std::next(it);
+}
+
+// "Pass 1: 41.20ms" read as metric (or case, variant) "Pass 1": a repeat
+// counter (repeat_names, counter_names of output.json) is a key of its
+// own, pass=1, unless the figure has that key already.
+void CounterKeys(std::vector<RecordedFigure>* out) {
+  const auto& words = OutputVocabulary();
+  for (auto& f : *out) {
+    for (const char* name : {"metric", "case", "variant"}) {
+      auto it = f.run.config.find(name);
+      if (it == f.run.config.end()) continue;
+      const auto w = SpaceWords(it->second);
+      if (w.size() != 2 || w[1].empty() || !std::all_of(w[1].begin(), w[1].end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+          }))
+        continue;
+      const std::string counter = Lower(w[0]);
+      if ((!words.repeat_names.count(counter) && !words.counters.count(counter)) || f.run.config.count(counter))
+        continue;
+      f.run.config[counter] = w[1];
+      f.run.config.erase(it);
+    }
+  }
 }
 
 }  // namespace reader

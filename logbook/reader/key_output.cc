@@ -15,39 +15,6 @@ namespace {
 
 std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
-// A program whose first plain word is a subcommand of its own ("nsys
-// profile", "sudo $(which nsys) stats"; subcommand_programs of output.json).
-bool SubcommandProgram(const std::vector<std::string>& w) {
-  size_t p = 0;
-  while (p < w.size() && (w[p] == "sudo" || w[p] == "time" || (w[p].find('=') != std::string::npos && w[p][0] != '-'))) ++p;
-  if (p >= w.size()) return false;
-  std::string prog = w[p];
-  if (prog == "$(which" && p + 1 < w.size()) prog = w[p + 1].substr(0, w[p + 1].find(')'));  // "$(which nsys)"
-  if (const size_t slash = prog.find_last_of('/'); slash != std::string::npos) prog.erase(0, slash + 1);
-  return OutputVocabulary().subcommand_programs.count(prog) > 0;
-}
-
-}  // namespace
-
-// A command's plain arguments after its program ("./bench 1000 4" -> "1000 4"):
-// what sets its run apart when it has no flags.
-std::string PositionalArgs(const std::string& cmd) {
-  const auto w = SpaceWords(cmd);
-  std::string out;
-  if (SubcommandProgram(w)) return out;  // "nsys profile ./app": a profiler's subcommand, no run's argument
-  // "cargo run --release --bin scan -- 10 4": the program's own arguments
-  // follow the "--" that ends the launcher's options.
-  const size_t dashes = std::find(w.begin(), w.end(), "--") - w.begin();
-  const size_t first = dashes < w.size() ? dashes + 1 : 1;
-  for (size_t i = first; i < w.size() && i < first + 7; ++i) {
-    if (w[i][0] == '-' || w[i] == "|" || w[i] == ">" || w[i] == "&&" || w[i] == ";") break;
-    if (w[i].size() <= 16) out += (out.empty() ? "" : " ") + w[i];
-  }
-  return out;
-}
-
-namespace {
-
 // A plain bullet that is a command line ("* srv-bench run --request-rate 2"):
 // a few program words, then flags; no code span, no sentence.
 bool BulletCommandLine(const Bullet& b) {

@@ -231,6 +231,7 @@ void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out) {
   };
   std::map<Config, std::vector<size_t>> same;
   for (size_t i = 0; i < out->size(); ++i) same[(*out)[i].run.config].push_back(i);
+  std::set<std::string> keyed;  // the sub-headings that tell figures apart
   for (const auto& [cfg, ids] : same) {
     if (ids.size() < 2 || cfg.count("setup")) continue;
     std::map<std::string, int> metrics;  // metric -> figures holding it
@@ -243,8 +244,14 @@ void SetupBySubheading(const Entry& e, std::vector<RecordedFigure>* out) {
     const bool clash = std::any_of(metrics.begin(), metrics.end(), [](const auto& m) { return m.second > 1; });
     if (!clash || headings.size() < 2) continue;
     for (size_t i : ids)
-      if (const std::string v = LabelValue(under((*out)[i].line)); !v.empty()) (*out)[i].run.config["setup"] = v;
+      if (const std::string v = LabelValue(under((*out)[i].line)); !v.empty())
+        (*out)[i].run.config["setup"] = v, keyed.insert(under((*out)[i].line));
   }
+  // A figure under such a sub-heading that no other shares keys (the third
+  // repeat of one part only) has that setup too: "-" would say it has none.
+  for (auto& f : *out)
+    if (const std::string h = under(f.line); !f.run.config.count("setup") && keyed.count(h))
+      if (const std::string v = LabelValue(h); !v.empty()) f.run.config["setup"] = v;
 }
 
 }  // namespace reader

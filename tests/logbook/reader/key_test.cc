@@ -6,6 +6,7 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/recorded.h"
 #include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook::reader {
@@ -21,6 +22,37 @@ TEST(ReaderKey, HardwareCountsMultiply) {
   EXPECT_EQ(AcceleratorIn("on H100"), "H100");
   EXPECT_EQ(AcceleratorIn("v5p-8 slice"), "v5p-8");
   EXPECT_EQ(AcceleratorIn("CC-002 B200 canary"), "B200");  // an ID's digits count nothing
+}
+
+// A vendor's name between count and device, a memory size before "per
+// node", a node count written "3-node" or "3 hosts x": counts still multiply.
+TEST(ReaderKey, HardwareCountsAcrossVendorsAndNodeWords) {
+  EXPECT_EQ(AcceleratorIn("16\xC3\x97 NVIDIA A100 40GB"), "A100x16");
+  EXPECT_EQ(AcceleratorIn("4x AMD MI300X"), "MI300Xx4");
+  EXPECT_EQ(AcceleratorIn("4\xC3\x97 NVIDIA L40S 48GB per node, 3 nodes"), "L40Sx12");
+  EXPECT_EQ(AcceleratorIn("a 3-node 4xA100 pool"), "A100x12");
+  EXPECT_EQ(AcceleratorIn("3 hosts x 4 L4"), "L4x12");
+  EXPECT_EQ(AcceleratorIn("12 GPUs (3 nodes x 4 A100)"), "A100x12");
+  EXPECT_EQ(AcceleratorIn("NVIDIA H100"), "H100");
+}
+
+// "`arm-b` (the random-data arm, on 8x H100)": a device named only in a
+// list item's parenthetical is that item's, not the document's; a
+// labelled statement ("Hardware: 8x H100 (SXM5)") is the document's.
+TEST(ReaderKey, AParentheticalsDeviceIsItsItemsOnly) {
+  auto accelerators = [](const std::string& text) {
+    const Logbook lb = ParseLogbook(text, "t.md");
+    std::set<std::string> out;
+    for (const auto& entry : LogbookFigures(lb, nullptr))
+      for (const auto& f : entry) out.insert(f.run.config.count("accelerator") ? f.run.config.at("accelerator") : "");
+    return out;
+  };
+  const std::string entries = "## 2026-02-18 arm-a eval\n\n- val bpb: 0.621\n";
+  EXPECT_EQ(accelerators("# Runs\n\n## Scope\n\n1. `arm-a` (filtered data, 1x GH200)\n"
+                         "2. `arm-b` (the random-data arm, on 8x H100)\n\n" + entries),
+            (std::set<std::string>{""}));
+  EXPECT_EQ(accelerators("# Runs\n\nHardware: 8x H100 (SXM5)\n\n" + entries),
+            (std::set<std::string>{"H100x8"}));
 }
 
 TEST(ReaderKey, CommandFlagsAndLoops) {

@@ -57,6 +57,90 @@ TEST(ReaderKeyValues, APrintoutKeepsTheLinesItsFiguresWereReadFrom) {
   EXPECT_NE((f->text + f->written).find("18,234,561"), std::string::npos) << f->text << " | " << f->written;
 }
 
+// "the fused path's 4.10 ms": the word before the figure is the possessor,
+// never the "s" after its apostrophe.
+TEST(ReaderKeyValues, APossessiveNamesNoRunS) {
+  const std::string head = "# Step log\n\n## 2026-04-11 fused step\n\n";
+  const std::string body = "**Impact**: low\n- a 40M model will not fill the L4's 121 TFLOPS budget\n- the T4's 65 TFLOPS is plenty for it\n";
+  const auto figs = ReadEntry(head, body);  // a card's budget: no figure of a run, and never keyed "s"
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_NE(v, "s") << k;
+}
+
+// Two columns of one metric headed in a script without ASCII letters
+// (`変更前` / `変更後`, "before" / "after"): each run is named by its
+// header as written, never an invented "column2".
+TEST(ReaderKeyValues, ColumnsOfOneMetricKeepTheirHeadersInAnyScript) {
+  const std::string head = "# \xE3\x83\x93\xE3\x83\xAB\xE3\x83\x89\n\n## 2026-06-02 link step\n\n";
+  const std::string body =
+      "| \xE5\xAF\xBE\xE8\xB1\xA1 | \xE5\xA4\x89\xE6\x9B\xB4\xE5\x89\x8D | \xE5\xA4\x89\xE6\x9B\xB4\xE5\xBE\x8C |\n|---|---|---|\n"
+      "| full link | 38s | **19s** |\n| thin link | 17s | **12s** |\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_FALSE(figs.empty());
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("column"), std::string::npos) << k << "=" << v;
+}
+
+// "- `encode()`: **2.1x faster** (410 -> 862 ops/ms)": "faster" says how
+// the figures compare; it names no run.
+TEST(ReaderKeyValues, AComparisonWordNamesNoRun) {
+  const std::string head = "# Codec notes\n\n## 2026-07-03 buffered writer\n\n";
+  const std::string body =
+      "- **Measured**:\n"
+      "  - `encode()`: **2.1x faster** (410 \xE2\x86\x92 862 ops/ms)\n"
+      "  - `decode(4 KB)`: **1.4x faster** (120 \xE2\x86\x92 171 ops/ms)\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_FALSE(figs.empty());
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_NE(v, "faster") << k;
+}
+
+// "- **Performance impact**:" over the measured items: a field's name, no
+// run's (no case=Performance impact); each item's own label is.
+TEST(ReaderKeyValues, AnImpactLabelNamesNoRun) {
+  const std::string head = "# Codec notes\n\n## 2026-07-04 pooled buffers\n\n";
+  const std::string body =
+      "1. **Pooled buffers**: fewer allocations\n"
+      "   - **Performance impact**:\n"
+      "     - `encode()`: 410 \xE2\x86\x92 862 ops/ms\n"
+      "     - `decode(4 KB)`: 120 \xE2\x86\x92 171 ops/ms\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_FALSE(figs.empty());
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(Lower(v).find("impact"), std::string::npos) << k << "=" << v;
+}
+
+// A printout of repeats ("Pass 1: 41.20ms", "Pass 2: ..."): the counter is
+// a key of its own (pass=1), not a metric named "Pass 1".
+TEST(ReaderKeyValues, APrintedRepeatCounterIsAKeyNotAMetric) {
+  const std::string head = "# Build log\n\n## 2026-01-05 link times\n\n";
+  const std::string body = "```\n$ ./link_bench\nPass 1: 41.20ms\nPass 2: 40.90ms\nRun 3: 40.70ms\n```\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(figs[0].run.config.count("metric"), 0u);
+  ASSERT_TRUE(figs[0].run.config.count("pass"));
+  EXPECT_EQ(figs[0].run.config.at("pass"), "1");
+  ASSERT_TRUE(figs[2].run.config.count("run"));
+  EXPECT_EQ(figs[2].run.config.at("run"), "3");
+}
+
+// Columns of the author's judgement of each row ("Stability", "Issue",
+// "Classificação") say how a run went, not how it was configured: no key.
+TEST(ReaderKeyValues, AJudgementColumnIsNoKey) {
+  const std::string head = "# Serving notes\n\n## 2026-03-09 draft tokens\n\n";
+  const std::string body =
+      "| draft tokens | decode (tok/s) | Stability | Issue | Classifica\xC3\xA7\xC3\xA3o |\n|---|---|---|---|---|\n"
+      "| 1 | 41.2 | steady | none seen | Bom |\n| 3 | 47.9 | flaky | OOM after 2h | Ruim |\n";
+  const auto figs = ReadEntry(head, body);
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) {
+    EXPECT_EQ(f.run.config.count("stability"), 0u);
+    EXPECT_EQ(f.run.config.count("issue"), 0u);
+    EXPECT_EQ(f.run.config.count("classifica\xC3\xA7\xC3\xA3o"), 0u);
+    EXPECT_TRUE(f.run.config.count("draft_tokens"));
+  }
+}
+
 // "| shape | before (us) | after (us) |": each row's runs in the author's
 // column order (before, then after), not by name (after first).
 TEST(ReaderTableOrder, ColumnsOfRunsKeepTheAuthorsOrder) {

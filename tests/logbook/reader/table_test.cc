@@ -242,6 +242,22 @@ TEST(ReaderTable, SameKeysUnderTwoSubheadingsAreTwoSetups) {
   EXPECT_EQ(figs[1].run.config.at("setup"), "Compared with the reference implementation");
 }
 
+// Two sub-headings that tell repeats apart ("Pass 1" under each) set the
+// setup of every figure under them, also of a repeat only one of them has
+// (a researcher reads "-" as "no setup").
+TEST(ReaderTable, ASubheadingsSetupKeysEveryFigureUnderIt) {
+  const std::string text =
+      "# Log\n\n## 2026-01-03 Build times\n\n### Cold cache\n```\nPass 1: 41.20ms\nPass 2: 40.90ms\n```\n\n"
+      "### Warm cache\n```\nPass 1: 12.10ms\nPass 2: 11.80ms\nPass 3: 11.95ms\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto figs = RecordedFigures(lb.entries[0]);
+  ASSERT_EQ(figs.size(), 5u);
+  for (const auto& f : figs) EXPECT_TRUE(f.run.config.count("setup")) << f.text;
+  ASSERT_TRUE(figs[4].run.config.count("setup"));
+  EXPECT_EQ(figs[4].run.config.at("setup"), "Warm cache");
+}
+
 // Sub-headings nested two deep (a machine over its build flags): the setup
 // of a figure is its whole path, so the machines' figures stay apart.
 TEST(ReaderTable, NestedSubheadingsAreOneSetupPath) {
