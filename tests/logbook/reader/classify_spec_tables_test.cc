@@ -46,3 +46,22 @@ TEST(ReaderClassifySpecTables, ADevicesCapacityIsItsRating) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A rating word right after a figure's unit ("- Power: 350W TDP", "3.35
+// TB/s nominal") makes it the device's rating, not a reading; a power read
+// under load ("312 W average") stays a run's figure.
+TEST(ReaderClassifySpecTables, ARatingWordAfterTheUnitIsARating) {
+  const std::string doc =
+      "# Card notes\n\n## PCIe card\n\n- **Power**: 350W TDP\n- **Bandwidth**: 2.0 TB/s nominal\n\n"  // 5, 6
+      "## Under load\n\n- **Power**: 312 W average under load\n";                                    // 10
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 6}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+  EXPECT_TRUE(kept.count(10)) << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
