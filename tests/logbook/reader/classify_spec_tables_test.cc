@@ -65,3 +65,25 @@ TEST(ReaderClassifySpecTables, ARatingWordAfterTheUnitIsARating) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// Prose under a datasheet that repeats its cells ("288 vs 180 GiB is a big
+// jump") restates the datasheet, no run; a measured figure in prose beside
+// it ("we measured 171 GiB in use") stays.
+TEST(ReaderClassifySpecTables, ProseRepeatingTheDatasheetRestatesIt) {
+  const std::string doc =
+      "# Upgrade notes\n\n## Same-generation upgrades\n\n"
+      "| spec | B200 SXM | B300 SXM | ratio |\n|---|---:|---:|---:|\n"
+      "| HBM (usable) | ~180GiB | ~288GiB | 1.6x |\n| TDP | 1000W | 1300W | 1.3x |\n\n"  // 7, 8
+      "- Memory: 288 vs 180GiB (1.6x) is a big jump for long context.\n"                 // 10
+      "- Our step peaked at 171.5 GiB of HBM on the B200.\n";                              // 11
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(10)) << AllWhy(why);
+  EXPECT_TRUE(kept.count(11)) << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
