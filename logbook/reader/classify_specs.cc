@@ -11,12 +11,14 @@
 // beside them in such a label (device_qualifiers: "SXM", "PCIe", "Tesla")
 // are data (hardware.json). Prose of such a part whose figures are all
 // numbers of its datasheet table's cells ("288 vs 180GiB (1.6x)") repeats
-// the datasheet, no run.
+// the datasheet, no run; so does a list of only ratings under a heading
+// naming the device alone (a tool's device properties).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -223,6 +225,32 @@ std::string RepeatsDatasheet(const Entry& entry, const RecordedFigure& f) {
   return any ? "restates the datasheet table of its part (a device's ratings), not a run" : "";
 }
 
+// The lines of the entry's figures that sit in a part headed by a device's
+// name alone ("## [0] `NVIDIA GeForce RTX 3080`", as a tool prints a
+// device's properties) whose figures, three lines at least, are all
+// ratings (memory, bandwidth, compute) and which runs nothing: the
+// device's datasheet.
+std::set<int> DevicePropertyLines(const Entry& entry, const std::vector<RecordedFigure>& figs) {
+  std::map<int, std::pair<std::set<int>, bool>> parts;  // part's first line -> its figures' lines, all ratings
+  for (const auto& f : figs) {
+    int first = entry.heading_line;
+    std::string heading = entry.heading;
+    for (const auto& h : entry.subheadings)
+      if (h.line <= f.line) first = h.line, heading = h.text;
+    // "[0] `NVIDIA GeForce RTX 3080`": the device's index before its name.
+    if (heading.size() > 2 && heading[0] == '[' && heading.find(']') != std::string::npos)
+      heading = heading.substr(heading.find(']') + 1);
+    auto& [lines, ratings] = parts.try_emplace(first, std::set<int>{}, DeviceLabel(heading)).first->second;
+    lines.insert(f.line);
+    ratings = ratings && !f.table && !f.run.metrics.empty() &&
+              std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) { return RatingMetric(m.first); });
+  }
+  std::set<int> out;
+  for (const auto& [first, part] : parts)
+    if (part.second && part.first.size() >= 3 && !PartRuns(entry, first)) out.insert(part.first.begin(), part.first.end());
+  return out;
+}
+
 }  // namespace
 
 void DropDatasheet(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
@@ -235,9 +263,12 @@ void DropDatasheet(const Entry& entry, std::vector<RecordedFigure>* out, std::ve
     if (!spec_rows.count(f.line) && (f.run.metrics.empty() || !std::all_of(f.run.metrics.begin(), f.run.metrics.end(),
                                                                          [](const auto& m) { return RatingMetric(m.first); })))
       measured.insert(f.line);
+  const std::set<int> properties = DevicePropertyLines(entry, *out);
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {
     std::string why = !measured.count(f.line) && !PartRuns(entry, f.line) ? DatasheetWhy(entry, f.line) : "";
+    if (why.empty() && properties.count(f.line))
+      why = "a device's properties (a list of its ratings under a heading that names the device alone), not a run";
     if (why.empty() && !PartRuns(entry, f.line)) why = RepeatsDatasheet(entry, f);
     if (why.empty()) {
       kept.push_back(std::move(f));

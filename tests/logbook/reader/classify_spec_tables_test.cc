@@ -87,3 +87,26 @@ TEST(ReaderClassifySpecTables, ProseRepeatingTheDatasheetRestatesIt) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A section headed by a device's name alone whose list gives only its
+// ratings (memory, bandwidth, cache), as a tool prints a device's
+// properties, states the device; a device's section that records a run's
+// rate beside its memory keeps both.
+TEST(ReaderClassifySpecTables, ADevicesPropertyListIsItsDatasheet) {
+  const std::string doc =
+      "# Devices\n\n## [0] `NVIDIA GeForce RTX 3090`\n\n* Number of SMs: 82\n"
+      "* Global Memory: 23810 MiB Free / 24268 MiB Total\n"                          // 6
+      "* Memory Bus Peak: 936 GB/sec (384-bit)\n* L2 Cache Size: 6144 KiB\n"          // 7, 8
+      "* ECC Enabled: No\n\n"
+      "## RTX 4090\n\n- decode: 61.2 tokens/s\n- peak memory: 21.7 GiB\n";          // 13, 14
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {6, 7, 8}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+  EXPECT_TRUE(kept.count(13)) << AllWhy(why);  // its memory joins the row of line 13
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
