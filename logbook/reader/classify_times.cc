@@ -195,6 +195,7 @@ const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, c
   }
   if (SettingFigure(s, start, u))
     return "a setting (an interval, a buffer, a timeout, a warmup, a flag's value ...), not a run's figure";
+  if (ProseOperand(s, start, u.at + u.len)) return "worked out in arithmetic of its clause (a x b = c), not a run's figure";
   if (RatingAfter(s, u)) return "a device's rating (a rating word right after it: TDP, nominal, rated ...), not a run's figure";
   if (ThresholdBefore(s, start)) return "a threshold (at least, a budget of, target ...), not a run's figure";  // "a budget of 3 ms"
   return nullptr;
