@@ -1,5 +1,6 @@
 #include <iterator>
 
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/segment.h"
 
@@ -406,8 +407,21 @@ bool QuotesRecap(const RecordedFigure& f) { return f.prose && !LabelledValue(f.t
 // names a recap ("## Consolidated results", "## Comparison" written before
 // the sections that give each run's details, IsRecapHeading). Its figures
 // restate what a later entry measures; the later entry's are its own.
+// Only recap_first_words of sections.json name such a recap ("## Test
+// summary", "## Consolidated results"; "## Long-horizon wear evolution"
+// names a run).
 bool StatesEntriesBelow(const Entry& e) {
-  return e.segment_rule == "summary" || e.segment_rule == "preamble" || IsRecapHeading(e.heading);
+  if (e.segment_rule == "summary" || e.segment_rule == "preamble") return true;
+  if (!IsRecapHeading(e.heading)) return false;
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/sections.json", "recap_first_words"));
+  std::vector<std::string> label;
+  for (std::string w : Words(Lower(e.heading))) {
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.pop_back();
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
+    if (!w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      label.push_back(w);
+  }
+  return !label.empty() && (words->count(label.front()) || words->count(label.back()));
 }
 
 // Whether a figure set is the side a comparison starts from: a value of its

@@ -56,3 +56,24 @@ TEST(ReaderClassifyRecapFirst, AMeasuredComparisonNoLaterSectionGivesStaysARun) 
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// Near miss: a recap word other than recap_first_words that names a run's
+// subject ("## BM-004: Long-Horizon Wear Evolution", its profile printed
+// there) makes no recap of the entries below: a later entry giving the
+// same number does not take the figure from it.
+TEST(ReaderClassifyRecapFirst, ARunNamedByARecapWordIsNoRecapOfTheEntriesBelow) {
+  const std::string doc =
+      "# Benchmark rationale\n\n## BM-004: Long-Horizon Wear Evolution\n\n**Typical solve profile:**\n"
+      "```\nTotal time:       7200 seconds\n\u251c\u2500 ALE remeshing:  1200 seconds (17%)\n```\n\n"  // 7, 8
+      "## BM-005: Tire Section\n\n**Typical solve profile:**\n"
+      "```\nTotal time:       5400 seconds\n\u251c\u2500 ALE remeshing:  1200 seconds (22%)\n```\n";
+  std::map<int, std::string> why;
+  KeptLines(doc, &why);
+  EXPECT_EQ(why[8].find("an entry below"), std::string::npos) << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
