@@ -19,7 +19,7 @@ namespace moelog::logbook {
 namespace {
 
 struct BlockWords {
-  std::set<std::string> labels, headings, sessions, result_words, units;
+  std::set<std::string> labels, headings, sessions, result_words, units, settings_languages;
 };
 
 const BlockWords& Words() {
@@ -31,6 +31,7 @@ const BlockWords& Words() {
     take("shell_session_infos", &w.sessions);
     take("result_words", &w.result_words);
     take("units", &w.units);
+    take("settings_languages", &w.settings_languages);
     return w;
   }();
   return words;
@@ -460,6 +461,9 @@ bool LooksLikeOutput(std::string_view text) {
 FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
   cue->clear();
   const std::string lang = LowerAscii(InfoLang(f.info));
+  // A style sheet or a configuration file (```css, ```yaml, ```toml): the
+  // values it sets, neither a command nor a printout.
+  if (Words().settings_languages.count(lang)) return FenceRole::kText;
   if (!IsShellFence(f.info)) {
     *cue = "info";
     return FenceRole::kOutput;

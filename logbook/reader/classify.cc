@@ -1,6 +1,8 @@
 #include <iterator>
 
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/segment.h"
 
 namespace moelog::logbook {
 using namespace reader;
@@ -384,6 +386,44 @@ HeadingUnit EntryHeadingsUnit(const Logbook& logbook) {
 void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                          std::vector<std::vector<UnreadFigures>>* unread);
 
+// Whether a line of prose states a figure as a labelled value, a short
+// label, a colon and the number ("- **Mean latency**: 12.41 ms", "RPS:
+// 251.66 req/s"), as a list of a run's metrics does; a sentence ("parsing
+// takes ~25.12 ms per file") is none.
+bool LabelledValue(const std::string& text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos || colon > 60 || Words(text.substr(0, colon)).size() > 6) return false;
+  size_t p = colon + 1;
+  while (p < text.size() && (text[p] == ' ' || text[p] == '*' || text[p] == '`' || text[p] == '~')) ++p;
+  return p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]));
+}
+
+// Whether a figure quotes what a recap above it states (prose that is no
+// labelled value), rather than being what a recap quotes.
+bool QuotesRecap(const RecordedFigure& f) { return f.prose && !LabelledValue(f.text); }
+
+// Whether an entry states figures the entries below it measure: a summary
+// above them (rules "summary", "preamble"), or an entry whose own heading
+// names a recap ("## Consolidated results", "## Comparison" written before
+// the sections that give each run's details, IsRecapHeading). Its figures
+// restate what a later entry measures; the later entry's are its own.
+// Only recap_first_words of sections.json name such a recap ("## Test
+// summary", "## Consolidated results"; "## Long-horizon wear evolution"
+// names a run).
+bool StatesEntriesBelow(const Entry& e) {
+  if (e.segment_rule == "summary" || e.segment_rule == "preamble") return true;
+  if (!IsRecapHeading(e.heading)) return false;
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/sections.json", "recap_first_words"));
+  std::vector<std::string> label;
+  for (std::string w : Words(Lower(e.heading))) {
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.pop_back();
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
+    if (!w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      label.push_back(w);
+  }
+  return !label.empty() && (words->count(label.front()) || words->count(label.back()));
+}
+
 // Whether a figure set is the side a comparison starts from: a value of its
 // configuration whose first word is a before word ("Before", "Old",
 // "Baseline (main)"; an arrow's "before"; before_words of the vocabulary).
@@ -466,6 +506,20 @@ std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier,
     if (std::string id = EarlierEntryOf(f.run, earlier, true); !id.empty() && NamesEntry(f.text, id)) from = id;
   return from;
 }
+
+// Entry `e`'s kept figures as earlier figures of the entries below it
+// (`earlier`), and as figures a later record is compared with (`records`)
+// unless the entry is a recap of the entries below it.
+void Remember(const Entry& e, const std::vector<RecordedFigure>& figs, EarlierFigures* earlier, EarlierFigures* records) {
+  constexpr size_t kMaxEarlier = 4096;  // earlier entries' figures of one metric kept (bounded)
+  const bool recap = StatesEntriesBelow(e);
+  for (const auto& f : figs)
+    for (const auto& [metric, value] : f.run.metrics)
+      if (!f.run.derived.count(metric) && (*earlier)[metric].size() < kMaxEarlier) {
+        (*earlier)[metric].emplace(value, std::make_pair(e.id, &f.run));
+        if (!recap) (*records)[metric].emplace(value, std::make_pair(e.id, &f.run));
+      }
+}
 }  // namespace
 
 std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
@@ -474,8 +528,8 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   const double example = TflopsExample(logbook);
   std::vector<std::vector<RecordedFigure>> out;
   if (unread) unread->assign(logbook.entries.size(), {});
-  constexpr size_t kMaxEarlier = 4096;  // earlier entries' figures of one metric kept (bounded)
   EarlierFigures earlier;
+  EarlierFigures records;  // the same but a recap's (Remember): what a record below is compared with
   std::set<double> written;  // numbers written above (WrittenNumbers, WrittenAbove)
   Vocabulary vocabulary;
   const auto hardware = DocumentHardware(logbook);
@@ -496,7 +550,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     const std::set<int> restated_sides = RestatedComparisons(figs, earlier);
     std::vector<RecordedFigure> kept;
     for (auto& f : figs) {
-      const std::string from = RestatedFrom(f, earlier, fresh_rows, compared, restated_sides);
+      const std::string from = RestatedFrom(f, QuotesRecap(f) ? earlier : records, fresh_rows, compared, restated_sides);
       if (!HasBaseMetric(f.run)) {  // "256x4096: 1.05x": a ratio to another run, no measurement
         if (un) un->push_back({f.line, f.text, "only derived figures (a speedup, a change), no run's own"});
         continue;
@@ -519,10 +573,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     // states the figures the entries below measure: theirs are not restated.
     if (e.segment_rule == "summary" || e.segment_rule == "preamble") continue;
     WrittenNumbers(e, &written);
-    for (const auto& f : out.back())
-      for (const auto& [metric, value] : f.run.metrics)
-        if (!f.run.derived.count(metric) && earlier[metric].size() < kMaxEarlier)
-          earlier[metric].emplace(value, std::make_pair(e.id, &f.run));
+    Remember(e, out.back(), &earlier, &records);
   }
   DropSummaryRestated(logbook, &out, unread);
   DropRecapRestated(logbook, &out, unread);
@@ -539,14 +590,18 @@ void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<Recorde
                          std::vector<std::vector<UnreadFigures>>* unread) {
   constexpr size_t kMaxLater = 4096;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
-    const std::string& rule = logbook.entries[i].segment_rule;
-    if ((rule != "summary" && rule != "preamble") || (*out)[i].empty()) continue;
+    if (!StatesEntriesBelow(logbook.entries[i]) || (*out)[i].empty()) continue;
+    // A recap quotes the runs below it as they record them (fields, tables,
+    // printed lines), never prose that quotes the recap ("parsing takes
+    // ~25.12 ms" under the summary table that is the record).
+    const bool recap = IsRecapHeading(logbook.entries[i].heading);
     EarlierFigures later;
     for (size_t j = i + 1; j < out->size(); ++j)
       for (const auto& f : (*out)[j])
-        for (const auto& [metric, value] : f.run.metrics)
-          if (!f.run.derived.count(metric) && later[metric].size() < kMaxLater)
-            later[metric].emplace(value, std::make_pair(logbook.entries[j].id, &f.run));
+        if (!(recap && QuotesRecap(f)))
+          for (const auto& [metric, value] : f.run.metrics)
+            if (!f.run.derived.count(metric) && later[metric].size() < kMaxLater)
+              later[metric].emplace(value, std::make_pair(logbook.entries[j].id, &f.run));
     std::vector<RecordedFigure> kept;
     for (auto& f : (*out)[i]) {
       std::string from;

@@ -9,10 +9,16 @@
 // header) and the part it sits in (up to its sub-heading) runs no command
 // and prints no output. The device names and the words that may stand
 // beside them in such a label (device_qualifiers: "SXM", "PCIe", "Tesla")
-// are data (hardware.json).
+// are data (hardware.json). Prose of such a part whose figures are all
+// numbers of its datasheet table's cells ("288 vs 180GiB (1.6x)") repeats
+// the datasheet, no run; so does a list of only ratings under a heading
+// naming the device alone (a tool's device properties).
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -174,6 +180,77 @@ bool PartRuns(const Entry& entry, int line) {
          std::any_of(entry.outputs.begin(), entry.outputs.end(), [&](const FencedBlock& o) { return inside(o.line); });
 }
 
+// The numbers written in the cells of the entry's datasheet tables (a
+// table headed as one, or one whose columns are devices) in the part that
+// holds `line` (from the sub-heading above it to the next).
+std::vector<double> DatasheetNumbers(const Entry& entry, int line) {
+  int first = entry.heading_line, last = entry.end_line;
+  for (const auto& h : entry.subheadings) {
+    if (h.line <= line) first = h.line;
+    else last = std::min(last, h.line - 1);
+  }
+  std::vector<double> out;
+  for (const auto& t : entry.tables) {
+    if (t.line < first || t.line > last || !(SpecTable(t) || DeviceColumns(t))) continue;
+    for (const auto& row : t.rows)
+      for (const auto& cell : row)
+        for (size_t i = 0; i < cell.size();) {
+          if (!std::isdigit(static_cast<unsigned char>(cell[i]))) { ++i; continue; }
+          std::string digits;
+          for (; i < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[i])) || cell[i] == '.' || cell[i] == ','); ++i)
+            if (cell[i] != ',') digits += cell[i];
+          out.push_back(std::atof(digits.c_str()));
+        }
+  }
+  return out;
+}
+
+// Why a figure of prose repeats the datasheet of its part ("288 vs 180GiB
+// (1.6x)" under the table that rates both devices): each of its own
+// figures is a number of the table's cells, as written; else "".
+std::string RepeatsDatasheet(const Entry& entry, const RecordedFigure& f) {
+  std::string text;
+  if (f.table || !LineText(entry, f.line, &text) || MeasuringWord(text)) return "";
+  const std::vector<double> cells = DatasheetNumbers(entry, f.line);
+  if (cells.empty()) return "";
+  bool any = false;
+  for (const auto& [metric, value] : f.run.metrics) {
+    if (f.run.derived.count(metric)) continue;
+    const WrittenValue w = WrittenOf(f.run, metric);
+    const double shown = FromStored(w.value, w.factor);
+    if (std::none_of(cells.begin(), cells.end(), [&](double c) { return std::fabs(c - shown) <= 1e-9 * std::max(1.0, c); }))
+      return "";
+    any = true;
+  }
+  return any ? "restates the datasheet table of its part (a device's ratings), not a run" : "";
+}
+
+// The lines of the entry's figures that sit in a part headed by a device's
+// name alone ("## [0] `NVIDIA GeForce RTX 3080`", as a tool prints a
+// device's properties) whose figures, three lines at least, are all
+// ratings (memory, bandwidth, compute) and which runs nothing: the
+// device's datasheet.
+std::set<int> DevicePropertyLines(const Entry& entry, const std::vector<RecordedFigure>& figs) {
+  std::map<int, std::pair<std::set<int>, bool>> parts;  // part's first line -> its figures' lines, all ratings
+  for (const auto& f : figs) {
+    int first = entry.heading_line;
+    std::string heading = entry.heading;
+    for (const auto& h : entry.subheadings)
+      if (h.line <= f.line) first = h.line, heading = h.text;
+    // "[0] `NVIDIA GeForce RTX 3080`": the device's index before its name.
+    if (heading.size() > 2 && heading[0] == '[' && heading.find(']') != std::string::npos)
+      heading = heading.substr(heading.find(']') + 1);
+    auto& [lines, ratings] = parts.try_emplace(first, std::set<int>{}, DeviceLabel(heading)).first->second;
+    lines.insert(f.line);
+    ratings = ratings && !f.table && !f.run.metrics.empty() &&
+              std::all_of(f.run.metrics.begin(), f.run.metrics.end(), [](const auto& m) { return RatingMetric(m.first); });
+  }
+  std::set<int> out;
+  for (const auto& [first, part] : parts)
+    if (part.second && part.first.size() >= 3 && !PartRuns(entry, first)) out.insert(part.first.begin(), part.first.end());
+  return out;
+}
+
 }  // namespace
 
 void DropDatasheet(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
@@ -186,9 +263,13 @@ void DropDatasheet(const Entry& entry, std::vector<RecordedFigure>* out, std::ve
     if (!spec_rows.count(f.line) && (f.run.metrics.empty() || !std::all_of(f.run.metrics.begin(), f.run.metrics.end(),
                                                                          [](const auto& m) { return RatingMetric(m.first); })))
       measured.insert(f.line);
+  const std::set<int> properties = DevicePropertyLines(entry, *out);
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {
-    const std::string why = !measured.count(f.line) && !PartRuns(entry, f.line) ? DatasheetWhy(entry, f.line) : "";
+    std::string why = !measured.count(f.line) && !PartRuns(entry, f.line) ? DatasheetWhy(entry, f.line) : "";
+    if (why.empty() && properties.count(f.line))
+      why = "a device's properties (a list of its ratings under a heading that names the device alone), not a run";
+    if (why.empty() && !PartRuns(entry, f.line)) why = RepeatsDatasheet(entry, f);
     if (why.empty()) {
       kept.push_back(std::move(f));
     } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {

@@ -2,7 +2,9 @@
 // unit that is no run's figure at all (how long a job, its compile or an
 // event went on, a setting written as an adjective or beside a setting's
 // noun, a threshold) and what a change adds or saves. Their words are data
-// (vocabulary.json: duration_*, job_duration_*, setting_*, delta_leads).
+// (vocabulary.json: duration_*, job_duration_*, setting_*, delta_leads; a
+// rating word right after the unit, its unit group's rating).
+#include <algorithm>
 #include <cctype>
 
 #include "logbook/reader/data_words.h"
@@ -165,6 +167,18 @@ bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
   return (lead == "of" || lead == "size" || lead == "length") && SettingNoun(Lower(WordBefore(s, at)));
 }
 
+// A rating word of the figure's unit right after it ("350W TDP", "2.0 TB/s
+// nominal", "75 W rated"; rating of vocabulary.json): the device's rating
+// or limit, no reading.
+bool RatingAfter(const std::string& s, const UnitRead& u) {
+  UnitInfo info{};
+  if (!UnitIn(ReaderLexicon(), u.unit, &info) || info.rating.empty()) return false;
+  size_t e = u.at + u.len;
+  std::string next = Lower(WordAt(s, e, &e));
+  while (!next.empty() && std::ispunct(static_cast<unsigned char>(next.back()))) next.pop_back();
+  return !next.empty() && std::find(info.rating.begin(), info.rating.end(), next) != info.rating.end();
+}
+
 }  // namespace
 
 // Why a number with its unit is no figure of any run at all, or nullptr:
@@ -181,6 +195,8 @@ const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, c
   }
   if (SettingFigure(s, start, u))
     return "a setting (an interval, a buffer, a timeout, a warmup, a flag's value ...), not a run's figure";
+  if (ProseOperand(s, start, u.at + u.len)) return "worked out in arithmetic of its clause (a x b = c), not a run's figure";
+  if (RatingAfter(s, u)) return "a device's rating (a rating word right after it: TDP, nominal, rated ...), not a run's figure";
   if (ThresholdBefore(s, start)) return "a threshold (at least, a budget of, target ...), not a run's figure";  // "a budget of 3 ms"
   return nullptr;
 }

@@ -139,7 +139,63 @@ std::string RatingRow(const Entry& entry, const RecordedFigure& f) {
   return "";
 }
 
+
+// Whether the text right after an equals sign at `eq` is a result of a
+// quantity: a number (past "~", "$", "(") that no ratio's mark follows
+// ("= 3.2s", "= ~$60/month"; "= 1.53x faster" compares runs).
+bool QuantityResult(const std::string& s, size_t eq) {
+  size_t p = eq;
+  while (p < s.size() && (s[p] == ' ' || s[p] == '~' || s[p] == '$' || s[p] == '(')) ++p;
+  if (p >= s.size() || !Digit(s[p])) return false;
+  while (p < s.size() && (Digit(s[p]) || s[p] == '.' || s[p] == ',')) ++p;
+  while (p < s.size() && s[p] == ' ') ++p;
+  return !(p < s.size() && (s[p] == 'x' || s[p] == 'X' || s[p] == '%' || s.compare(p, 2, "\xC3\x97") == 0));
+}
+
 }  // namespace
+
+// Whether the figure at `start` is the result of arithmetic in its clause:
+// an equals sign right before it whose left side prices a count ("5 extra
+// steps at 635ms/step = 3.2s").
+bool ProseResult(const std::string& s, size_t start) {
+  size_t b = start;
+  while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '~' || s[b - 1] == '$' || s[b - 1] == '(')) --b;
+  for (const auto& e : Marks("equals")) {
+    const std::string mark = Trim(e);
+    if (b < mark.size() || s.compare(b - mark.size(), mark.size(), mark) != 0) continue;
+    size_t from = b - mark.size() > 64 ? b - mark.size() - 64 : 0;
+    for (const char* end : {". ", "; ", "\n", ": "})
+      if (const size_t at = s.rfind(end, b - mark.size()); at != std::string::npos && at + 2 > from) from = at + 2;
+    const std::string left = s.substr(from, b - mark.size() - from);
+    const size_t at = left.find(" at ");
+    // (a left side joined by an operator is the scan's own "computed" rule)
+    return at != std::string::npos && left.find_first_of("0123456789") < at &&
+           left.find_first_of("0123456789", at) != std::string::npos && !Operated(left);
+  }
+  return false;
+}
+
+// Whether the figure at [start, end) of prose is an operand of arithmetic
+// in its clause: an operator joins it to a number before an equals sign
+// whose result is a quantity ("700W per GPU x $0.12/kWh = ~$60/month"), or
+// it is priced by a count before it ("5 extra steps at 635ms/step = 3.2s").
+bool ProseOperand(const std::string& s, size_t start, size_t end) {
+  size_t stop = std::min(s.size(), end + 64);
+  for (const char* mark : {". ", "; ", "\n", " | "}) stop = std::min(stop, s.find(mark, end) == std::string::npos ? stop : s.find(mark, end));
+  if (ProseResult(s, start)) return true;
+  size_t eq = std::string::npos, len = 0;
+  for (const auto& e : Marks("equals"))
+    if (const size_t at = s.find(e, end); e != "= " && at < eq) eq = at, len = e.size();
+  if (eq == std::string::npos || eq >= stop || !QuantityResult(s, eq + len)) return false;
+  const std::string between = s.substr(end, eq - end);
+  for (const auto& op : Marks("ops"))
+    if (const size_t at = between.find(op); at != std::string::npos && between.find_first_of("0123456789$", at) != std::string::npos)
+      return true;
+  const size_t from = start > 32 ? start - 32 : 0;
+  const std::string before = s.substr(from, start - from);
+  const size_t at = before.rfind(" at ");
+  return at != std::string::npos && at + 4 == before.size() && before.find_first_of("0123456789") < at;
+}
 
 void DropWorkedBlocks(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   struct Worked {

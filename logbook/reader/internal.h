@@ -233,6 +233,10 @@ bool EventTime(const std::string& s, const UnitRead& u);
 // gain: 0.63 s"; change_label_words of vocabulary.json).
 bool ChangeLabelBefore(const std::string& s, size_t start);
 bool DeltaLead(const std::string& s, size_t start);
+// A figure of prose worked out in arithmetic of its clause (an operand of a
+// product or a sum whose result is a quantity: "700W x $0.12/kWh = ~$60";
+// classify_worked.cc).
+bool ProseOperand(const std::string& s, size_t start, size_t end);
 const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, const std::string& metric);
 bool UnitFigure(const std::string& s, size_t start, const UnitRead& u, const UnitInfo& info, double value,
                 size_t* i, Figure* f);

@@ -459,3 +459,27 @@ TEST(ReaderClassifyPlans, AFigureLabelledAsAGainOrSavingIsNoRun) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A part named as a budget, an SLO or requirements ("## Request latency
+// budgets", "## SLOs", "## Hardware requirements") states what runs may
+// take or need, not what one took; a part naming the budget as measured
+// ("## Memory budget, measured") records its run.
+TEST(ReaderClassifyPlans, ABudgetOrRequirementsPartRecordsNoRun) {
+  const std::string doc =
+      "# Checkout service\n\n## Request latency budgets\n\n"                       // 1, 3
+      "| route | p50 | p99 |\n|---|---|---|\n| cart | 40ms | 220ms |\n"           // 5-7
+      "| pay | 90ms | 480ms |\n\n## SLOs\n\n- p99 of pay: 450 ms\n\n"               // 8, 10, 12
+      "## Host requirements\n\n| part | size |\n|---|---|\n| RAM | 64 GB |\n\n"    // 14, 16-18
+      "## Memory budget, measured\n\n| part | peak memory |\n|---|---|\n"          // 20, 22, 23
+      "| cache | 12.5 GiB |\n";                                                      // 24
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8, 12, 18}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(24)) << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

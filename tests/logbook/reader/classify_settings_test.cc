@@ -184,3 +184,26 @@ TEST(ReaderClassifySpecs, ADeviceThatHasItsRatingsInProseIsNoRun) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A block tagged with a style sheet's or a configuration file's language
+// (```css, ```yaml, ```toml, ```ini) holds settings, no printed run: its
+// durations and sizes are what the file sets. A ```text block and a ```json
+// block of a tool's printout stay its output.
+TEST(ReaderClassifySettings, AConfigLanguageBlockHoldsSettings) {
+  const std::string doc =
+      "# Dashboard notes\n\n## Animations\n\n"
+      "```css\n--transition-fast: 150ms ease;\n--transition-slow: 600ms ease;\n```\n\n"  // 6, 7
+      "## Server\n\n```yaml\nserver:\n  read_timeout: 30s\n  cache_size: 512MB\n```\n\n"  // 14, 15
+      "## Bench run\n\n```text\np50 latency: 12.3 ms\n```\n\n"                           // 21
+      "```json\n{\"p99_latency_ms\": 48.1, \"throughput_rps\": 2210.5}\n```\n";         // 25
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {6, 7, 14, 15}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {21, 25}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

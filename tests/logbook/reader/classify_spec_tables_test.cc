@@ -46,3 +46,67 @@ TEST(ReaderClassifySpecTables, ADevicesCapacityIsItsRating) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A rating word right after a figure's unit ("- Power: 350W TDP", "3.35
+// TB/s nominal") makes it the device's rating, not a reading; a power read
+// under load ("312 W average") stays a run's figure.
+TEST(ReaderClassifySpecTables, ARatingWordAfterTheUnitIsARating) {
+  const std::string doc =
+      "# Card notes\n\n## PCIe card\n\n- **Power**: 350W TDP\n- **Bandwidth**: 2.0 TB/s nominal\n\n"  // 5, 6
+      "## Under load\n\n- **Power**: 312 W average under load\n";                                    // 10
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {5, 6}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+  EXPECT_TRUE(kept.count(10)) << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// Prose under a datasheet that repeats its cells ("288 vs 180 GiB is a big
+// jump") restates the datasheet, no run; a measured figure in prose beside
+// it ("we measured 171 GiB in use") stays.
+TEST(ReaderClassifySpecTables, ProseRepeatingTheDatasheetRestatesIt) {
+  const std::string doc =
+      "# Upgrade notes\n\n## Same-generation upgrades\n\n"
+      "| spec | B200 SXM | B300 SXM | ratio |\n|---|---:|---:|---:|\n"
+      "| HBM (usable) | ~180GiB | ~288GiB | 1.6x |\n| TDP | 1000W | 1300W | 1.3x |\n\n"  // 7, 8
+      "- Memory: 288 vs 180GiB (1.6x) is a big jump for long context.\n"                 // 10
+      "- Our step peaked at 171.5 GiB of HBM on the B200.\n";                              // 11
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(10)) << AllWhy(why);
+  EXPECT_TRUE(kept.count(11)) << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A section headed by a device's name alone whose list gives only its
+// ratings (memory, bandwidth, cache), as a tool prints a device's
+// properties, states the device; a device's section that records a run's
+// rate beside its memory keeps both.
+TEST(ReaderClassifySpecTables, ADevicesPropertyListIsItsDatasheet) {
+  const std::string doc =
+      "# Devices\n\n## [0] `NVIDIA GeForce RTX 3090`\n\n* Number of SMs: 82\n"
+      "* Global Memory: 23810 MiB Free / 24268 MiB Total\n"                          // 6
+      "* Memory Bus Peak: 936 GB/sec (384-bit)\n* L2 Cache Size: 6144 KiB\n"          // 7, 8
+      "* ECC Enabled: No\n\n"
+      "## RTX 4090\n\n- decode: 61.2 tokens/s\n- peak memory: 21.7 GiB\n";          // 13, 14
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {6, 7, 8}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+  EXPECT_TRUE(kept.count(13)) << AllWhy(why);  // its memory joins the row of line 13
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

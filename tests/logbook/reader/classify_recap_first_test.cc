@@ -1,0 +1,79 @@
+// Reader stage classify: a recap written before the sections it recaps
+// (a consolidated table first, then one section per run giving its
+// details) restates them; the sections' own figures are the runs
+// (logbook/reader/classify.cc, StatesEntriesBelow).
+#include <gtest/gtest.h>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+std::string AllWhy(const std::map<int, std::string>& why) {
+  std::string out;
+  for (const auto& [line, w] : why) out += std::to_string(line) + ": " + w + "\n";
+  return out;
+}
+
+// "## Consolidated results" tables every server's figures first; each
+// server's own section then lists its measured figures: those are the
+// runs, the consolidated rows quote them.
+TEST(ReaderClassifyRecapFirst, AConsolidatedTableBeforeTheDetailsQuotesThem) {
+  const std::string doc =
+      "# Load test report\n\n"
+      "## Consolidated results\n\n"                                  // 3
+      "| server | mean latency (ms) | throughput (req/s) |\n|---|---|---|\n"  // 5, 6
+      "| alpha | 12.41 | 251.66 |\n"                                   // 7
+      "| beta | 18.95 | 242.79 |\n\n"                                  // 8
+      "## Details per server\n\n"                                     // 10
+      "### alpha\n\n"                                                 // 12
+      "- Mean latency: 12.41 ms\n"                                    // 14
+      "- Throughput: 251.66 req/s\n\n"                               // 15
+      "### beta\n\n"                                                  // 17
+      "- Mean latency: 18.95 ms\n"                                    // 19
+      "- Throughput: 242.79 req/s\n";                                 // 20
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {14, 19}) EXPECT_TRUE(kept.count(line)) << line << "\n" << AllWhy(why);
+  for (int line : {7, 8}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+}
+
+// Near miss: a comparison the entry measures, which no later section gives
+// again, is the entry's run; a later discussion quoting it restates it.
+TEST(ReaderClassifyRecapFirst, AMeasuredComparisonNoLaterSectionGivesStaysARun) {
+  const std::string doc =
+      "# Allocator benchmark\n\n"
+      "## Comparison\n\n"                                             // 3
+      "| allocator | mean latency (ms) |\n|---|---|\n"                // 5, 6
+      "| jemalloc | 12.41 |\n"                                        // 7
+      "| mimalloc | 11.37 |\n\n"                                      // 8
+      "## Notes on the tail\n\n"                                      // 10
+      "The p99 of jemalloc was 40.12 ms in the same run.\n";          // 12
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8}) EXPECT_TRUE(kept.count(line)) << line << "\n" << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// Near miss: a recap word other than recap_first_words that names a run's
+// subject ("## BM-004: Long-Horizon Wear Evolution", its profile printed
+// there) makes no recap of the entries below: a later entry giving the
+// same number does not take the figure from it.
+TEST(ReaderClassifyRecapFirst, ARunNamedByARecapWordIsNoRecapOfTheEntriesBelow) {
+  const std::string doc =
+      "# Benchmark rationale\n\n## BM-004: Long-Horizon Wear Evolution\n\n**Typical solve profile:**\n"
+      "```\nTotal time:       7200 seconds\n\u251c\u2500 ALE remeshing:  1200 seconds (17%)\n```\n\n"  // 7, 8
+      "## BM-005: Tire Section\n\n**Typical solve profile:**\n"
+      "```\nTotal time:       5400 seconds\n\u251c\u2500 ALE remeshing:  1200 seconds (22%)\n```\n";
+  std::map<int, std::string> why;
+  KeptLines(doc, &why);
+  EXPECT_EQ(why[8].find("an entry below"), std::string::npos) << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
