@@ -478,6 +478,7 @@ void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& contex
         if (l.line == (*out)[k].line) (*out)[k].text = l.text;
     i = j - 1;
   }
+  JmhIterations(lines, context, x, out, read, unread);  // onto the results read above
 }
 
 }  // namespace moelog::logbook::reader

@@ -781,7 +781,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
   if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && !closing && PrintedTitle(l.text, &title))
     r.group.clear(), r.group_unit.clear();  // a record opens: no group of the last one's goes on
-  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (BenchToolLine(r, l) || ArrowRateLine(r, l.written.empty() ? l.text : l.written, l.line) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {

@@ -1,7 +1,8 @@
 // Reader stage figures, program output: where one output block's reading
 // stands (figures_output.cc reads the block line by line), shared with the
 // files that read one family of printed lines each (figures_output_timing.cc:
-// hyperfine's and Julia's timing records).
+// hyperfine's and Julia's timing records; figures_output_rates.cc: a
+// measurement and the rate it makes after an arrow).
 #ifndef MOELOG_LOGBOOK_READER_FIGURES_OUTPUT_READ_H_
 #define MOELOG_LOGBOOK_READER_FIGURES_OUTPUT_READ_H_
 
@@ -53,6 +54,10 @@ void AddToTimingRow(OutputRead& r, const std::vector<Fig>& figs, int line);
 // hyperfine's "Time (mean ± σ): ..." and "Range (min … max): ..." lines, Julia
 // BenchmarkTools' trial lines: the lines of one timing record.
 bool TimingLine(OutputRead& r, const std::string& t, int line);
+
+// figures_output_rates.cc: "Mean: 4.803 ± 0.013 ms → 550.8 TFLOPS", a
+// measurement (its spread its std) and the rate it makes, one row.
+bool ArrowRateLine(OutputRead& r, const std::string& t, int line);
 
 }  // namespace moelog::logbook::reader::output_read
 

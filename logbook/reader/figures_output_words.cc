@@ -40,6 +40,10 @@ const OutputWords& OutputVocabulary() {
     set("pair_joiners", &w.pair_joiners);
     set("pair_group_words", &w.pair_group_words);
     set("subcommand_programs", &w.subcommand_programs);
+    std::set<std::string> arrows;
+    set("rate_arrows", &arrows);
+    w.rate_arrows.assign(arrows.begin(), arrows.end());
+    set("spread_marks", &w.spread_marks);
     w.unit_phrases.assign(phrases.begin(), phrases.end());
     return w;
   }();

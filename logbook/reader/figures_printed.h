@@ -49,11 +49,14 @@ std::vector<std::string> HeaderNames(const std::string& head, const PrintedColum
 bool FitsColumns(const std::string& row, const PrintedColumns& columns);
 
 // One line of an output block: trimmed, its line in the file, and as printed
-// (its indent kept: a column's place).
+// (its indent kept: a column's place); `written`: as the author wrote it,
+// its arrows and pictographs kept ("4.8 ms → 550.8 TFLOPS"; "" when drawn
+// with boxes).
 struct PrintedLine {
   std::string text;
   int line = 0;
   std::string raw;
+  std::string written = {};
 };
 
 // The lines of an output block (a prompted block's from its command line on).
