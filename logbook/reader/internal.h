@@ -351,6 +351,11 @@ void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>*
 std::string SiblingUnit(const std::vector<Bullet>& items);
 bool BareNumber(const std::string& rest);
 std::string LabelUnitOf(const std::string& label);
+// A list of one run's samples after a label naming their `unit` ("Raw
+// throughput (req/s): 4120, 4188, 4097"; figures_samples.cc): one row, each
+// sample named apart (run_1_<metric>, ...); false when `rest` is no such list.
+bool SampleList(const std::string& rest, const std::string& unit, int line, const std::string& text, const EntryCtx& x,
+                const WalkScope& scope, std::vector<RecordedFigure>* out);
 std::string UnitAfterLeadNumber(const std::string& rest, const std::string& unit);
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread);

@@ -99,7 +99,7 @@ TEST(ReaderRateSamples, DISABLED_PerfReportSweepTableOneColumnPerProvider) {
   EXPECT_EQ(figs[0].run.config.at("benchmark"), "softmax-performance");
 }
 
-TEST(ReaderRateSamples, DISABLED_SamplesAfterALabelNamingTheirUnitAreOneRow) {
+TEST(ReaderRateSamples, SamplesAfterALabelNamingTheirUnitAreOneRow) {
   const auto figs = Read("Three back-to-back runs of the load script.\n\nRaw throughput (req/s): 4120, 4188, 4097\n");
   ASSERT_EQ(figs.size(), 1u);
   EXPECT_DOUBLE_EQ(Named(figs[0], "run_1_"), 4120);
