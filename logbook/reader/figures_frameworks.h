@@ -48,6 +48,11 @@ void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& contex
 void JmhIterations(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                    std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread);
 
+// triton's perf_report printed tables (figures_perfreport.cc): a figure per
+// row and provider column, the sweep's axes and the plot's name keys.
+void PerfReportTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
+                      std::vector<RecordedFigure>* out, std::set<int>* read);
+
 // Go's benchstat tables (`name  old time/op  new time/op  delta`;
 // figures_benchstat.cc): a figure per case and run column (variant=old,
 // variant=new), the case's GOMAXPROCS suffix a key, the delta listed as

@@ -77,16 +77,17 @@ TEST(ReaderRateSamples, JmhIterationsWithoutAResultAreOneRun) {
   EXPECT_NEAR(Named(figs[0], "iteration_2_"), 0.0008091, 1e-12);
 }
 
-TEST(ReaderRateSamples, DISABLED_PerfReportSweepTableOneColumnPerProvider) {
+TEST(ReaderRateSamples, PerfReportSweepTableOneColumnPerProvider) {
   const auto figs = Read(
-      "```\n$ python softmax_bench.py\n"              // 8
-      "softmax-performance:\n"                        // 9
-      "        N     Torch    Fused\n"                // 10
-      "0   1024.0  512.000  980.250\n"                 // 11
-      "1   2048.0  640.125  1101.500\n"                // 12
-      "```\n\nValues are GB/s.\n");
+      "Bandwidth in GB/s.\n\n"                          // 7
+      "```\n$ python softmax_bench.py\n"              // 10
+      "softmax-performance:\n"                        // 11
+      "        N     Torch    Fused\n"                // 12
+      "0   1024.0  512.000  980.250\n"                 // 13
+      "1   2048.0  640.125  1101.500\n"                // 14
+      "```\n");
   ASSERT_EQ(figs.size(), 4u);
-  const RecordedFigure* a = OnLine(figs, 11);
+  const RecordedFigure* a = OnLine(figs, 13);
   ASSERT_NE(a, nullptr);
   for (const auto& f : figs) {
     EXPECT_TRUE(f.run.config.count("provider")) << f.line;
@@ -94,7 +95,9 @@ TEST(ReaderRateSamples, DISABLED_PerfReportSweepTableOneColumnPerProvider) {
   }
   EXPECT_EQ(figs[0].run.config.at("n"), "1024.0");
   EXPECT_EQ(figs[0].run.config.at("provider"), "Torch");
-  EXPECT_DOUBLE_EQ(figs[1].run.metrics.begin()->second, 980.25);
+  ASSERT_EQ(figs[1].run.units.size(), 1u);
+  EXPECT_EQ(figs[1].run.units.begin()->second, "GB/s");  // the unit the text above names
+  EXPECT_EQ(figs[1].run.decimals.begin()->second, 3);
   EXPECT_EQ(figs[1].run.config.at("provider"), "Fused");
   EXPECT_EQ(figs[0].run.config.at("benchmark"), "softmax-performance");
 }
