@@ -244,6 +244,9 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
 bool NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f);
 size_t ClauseStart(const std::string& s, size_t at, bool sentence);
 bool StatisticWord(const std::string& w);
+// A figure ending at s[end] that a word closing its parentheses says is shared
+// (`(0.057ms both)`; figures_shared.cc): the sentence's measurement, no aside.
+bool SharedAside(const std::string& s, size_t end);
 // Whether a qualifier ("prefill", "exposed_collective", "ttft") names a part or a
 // statistic of one run (same_run_words of data/reader/table.json), not a run.
 bool PartOfARun(const std::string& qualifier);
