@@ -60,6 +60,7 @@ void AddSamples(const std::vector<Sample>& samples, RecordedFigure* f) {
     const std::string m = QualifiedMetricName("iteration_" + s.number, info.metric);
     f->run.metrics[m] = ToStored(*v, info.factor), f->run.units[m] = s.unit, f->run.decimals[m] = WrittenDecimals(s.digits);
     if (s.line != f->line) f->joined_lines.push_back(s.line);
+    f->written += s.digits + "\n";  // its digits as printed (no thousands grouping)
   }
 }
 

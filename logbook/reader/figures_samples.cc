@@ -42,6 +42,7 @@ bool SampleList(const std::string& rest, const std::string& unit, int line, cons
   }
   out->push_back({std::move(run), line, text, scope.loose});
   out->back().refers = scope.refers;
+  for (const auto& item : items) out->back().written += item + "\n";  // "7120, 7188": each as written, not a grouped "7,120"
   return true;
 }
 
