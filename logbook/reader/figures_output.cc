@@ -828,7 +828,8 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   std::set<int> read;  // lines the harness's RESULT reader and the shell's `time` took
   for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
   ShellTimeLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out, &read);
-  const std::vector<BlockLine> lines = PrintedLines(block);
+  std::vector<BlockLine> lines = PrintedLines(block);
+  RuledUnitHeaders(&lines);  // ncu's `--metrics` rows under a rule alone
   FrameworkTables(AsPrinted(lines), r.context, x, out, &read, unread);  // JMH's, k6's, benchstat's: first
   ToolRunLines(lines, r.context, x, out, &read, unread);
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;

@@ -62,6 +62,12 @@ struct PrintedLine {
 // The lines of an output block (a prompted block's from its command line on).
 std::vector<PrintedLine> PrintedLines(const FencedBlock& b);
 
+// Rows of a name, a unit and a number under a rule of three dash runs with
+// no header printed (ncu's `--metrics` section; figures_ruledunits.cc): the
+// rule is rewritten as the header it stands for (output.json
+// ruled_unit_header), so the rows read as a unit column's table.
+void RuledUnitHeaders(std::vector<PrintedLine>* lines);
+
 // The columns of the rows from line `i` on that split into as many cells as
 // it (at most 64).
 PrintedColumns ColumnsFrom(const std::vector<PrintedLine>& lines, size_t i);

@@ -110,6 +110,24 @@ TEST(ReaderRateSamples, SamplesAfterALabelNamingTheirUnitAreOneRow) {
   EXPECT_DOUBLE_EQ(Named(figs[0], "run_3_"), 4097);
 }
 
+TEST(ReaderRateSamples, ProfilerMetricRowsUnderARuleWithoutAHeader) {
+  const auto figs = Read(
+      "```\n$ ncu --metrics sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum ./scan\n"  // 8
+      "  scan_kernel(int*, int) (128, 1, 1)x(512, 1, 1), Context 1, Stream 7\n"                               // 9
+      "    Section: Command line profiler metrics\n"                                                           // 10
+      "    ------------------------------------------------ ----------- ------------\n"                       // 11
+      "    gpu__time_duration.sum                               usecond        84.35\n"                       // 12
+      "    sm__throughput.avg.pct_of_peak_sustained_elapsed           %        62.10\n"                       // 13
+      "    ------------------------------------------------ ----------- ------------\n"                       // 14
+      "```\n");
+  const RecordedFigure* t = OnLine(figs, 12);
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->run.metrics.size(), 1u);
+  EXPECT_NEAR(t->run.metrics.begin()->second, 84.35e-6, 1e-12);  // usecond: the unit column's
+  EXPECT_NE(OnLine(figs, 13), nullptr);
+  EXPECT_EQ(OnLine(figs, 11), nullptr);
+}
+
 TEST(ReaderRateSamples, AFigureSharedByTwoThingsWrittenOnce) {
   std::vector<UnreadFigures> unread;
   const auto figs = Read("```bash\npython bench.py\n```\n\nFused and split paths tie after the fix (0.212 ms both).\n", &unread);
