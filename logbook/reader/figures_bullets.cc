@@ -602,7 +602,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest.clear();
   }
   if (!scope.sibling_unit.empty() && !label.empty() && BareNumber(rest)) rest += " " + scope.sibling_unit;  // "v4: 75.67"
-  const std::string own_unit = LabelUnitOf(label);
+  const std::string own_unit = LabelUnitOf(label), listed = rest;
   if (!own_unit.empty() || (label.empty() && !scope.label_unit.empty()))  // "**Cycles:** 147,734"
     rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
   scope.sibling_unit.clear();
@@ -642,7 +642,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     if (unread) unread->push_back({b.line, FigureText(text), "what a change gains or saves (its label names a gain or a saving), not one run's figure"});
     return;
   }
-  if (!scope.check) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
+  if (!scope.check && !(b.children.empty() && SampleList(listed, own_unit, b.line, FigureText(text), x, scope, out))) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
   if (!text_override.empty()) return;
   scope.sibling_unit = SiblingUnit(b.children);
   for (const auto& c : b.children) Walk(c, scope, x, out, unread);

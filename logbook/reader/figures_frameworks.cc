@@ -450,6 +450,7 @@ void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& contex
                      std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread) {
   K6Summary(lines, context, x, out, read);
   BracketReport(lines, context, x, out, read);  // vegeta's
+  PerfReportTables(lines, context, x, out, read);  // triton's
   BenchstatTables(lines, context, x, out, read, unread);
   for (size_t i = 0; i < lines.size(); ++i) {
     if (const size_t n = read->count(lines[i].line) ? 0 : JmhResult(lines, i, context, x, out, read); n > 0) {
@@ -478,6 +479,7 @@ void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& contex
         if (l.line == (*out)[k].line) (*out)[k].text = l.text;
     i = j - 1;
   }
+  JmhIterations(lines, context, x, out, read, unread);  // onto the results read above
 }
 
 }  // namespace moelog::logbook::reader

@@ -42,6 +42,17 @@ bool JmhMode(const std::string& word);
 void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                      std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread);
 
+// JMH's per-iteration lines (figures_jmh_iterations.cc): samples on the row
+// of the result read below them (iteration_N_<metric>), else one row of their
+// own; a warm-up iteration listed, no figure. The lines taken go into `read`.
+void JmhIterations(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
+                   std::vector<RecordedFigure>* out, std::set<int>* read, std::vector<UnreadFigures>* unread);
+
+// triton's perf_report printed tables (figures_perfreport.cc): a figure per
+// row and provider column, the sweep's axes and the plot's name keys.
+void PerfReportTables(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
+                      std::vector<RecordedFigure>* out, std::set<int>* read);
+
 // Go's benchstat tables (`name  old time/op  new time/op  delta`;
 // figures_benchstat.cc): a figure per case and run column (variant=old,
 // variant=new), the case's GOMAXPROCS suffix a key, the delta listed as

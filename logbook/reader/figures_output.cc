@@ -22,6 +22,7 @@
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/figures_benchtools.h"
 #include "logbook/reader/figures_frameworks.h"
+#include "logbook/reader/figures_output_read.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_pipefields.h"
 #include "logbook/reader/figures_printed.h"
@@ -29,6 +30,7 @@
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
+namespace output_read {
 namespace {
 
 const OutputWords& Vocab() { return OutputVocabulary(); }
@@ -37,32 +39,15 @@ std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
 std::string NameUnit(const std::string& name, std::string* bare) { return PrintedNameUnit(name, bare); }
 
-using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;  // metric, unit info, unit, digits, ~
-
-// Where one output block's reading stands.
-struct OutputRead {
-  const EntryCtx& x;
-  Config context;      // the block's: sub-heading, label, its command, settings printed above
-  std::string group;   // the title line above the lines read
-  std::string group_unit;  // the unit that title names ("Timing (microseconds):")
-  std::string command;     // the last `$ ` command of a session read in the block
-  WalkScope scope;
-  std::vector<RecordedFigure>* out;
-  std::vector<UnreadFigures>* unread;
-  std::vector<std::string> bench_keys;  // the keys the last "Benchmark N: cmd" line set
-  size_t timing;                        // the figure of the last hyperfine "Time" line (out's size: none)
-  int sessions = 0;                     // the `$ ` commands of the block
-  std::vector<Fig> pending = {};        // a Range printed before its Time line (Julia's), and its line
-  int pending_line = 0;
-  std::string record = {};              // the title of the record the lines are in ("Serving Benchmark Result")
-  size_t record_row = static_cast<size_t>(-1);  // its row in out (none yet: -1)
-};
+}  // namespace
 
 Config LineConfig(const OutputRead& r) {
   Config cfg = r.context;
   if (!r.group.empty()) cfg["group"] = r.group;
   return cfg;
 }
+
+namespace {
 
 // "1. Thread creation overhead": the name without its list number.
 std::string Unnumbered(const std::string& name) {
@@ -76,8 +61,9 @@ std::string Unnumbered(const std::string& name) {
 // when the unit names none ("val_loss").
 std::string MetricOf(const UnitInfo& info) { return info.metric; }
 
-void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
-                const std::vector<std::tuple<std::string, UnitInfo, std::string, std::string, bool>>& figs) {
+}  // namespace
+
+void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg, const std::vector<Fig>& figs) {
   if (figs.empty() || r.out->size() > kMaxFiguresPerEntry) return;
   StoredRun run = NewRecorded(r.x, cfg, line);
   for (const auto& [metric, info, unit, num, approx] : figs) {
@@ -98,6 +84,8 @@ void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg,
   f.text = FigureText(text);
   r.out->push_back(std::move(f));
 }
+
+namespace {
 
 bool CountName(const std::string& bare) { return PrintedCountName(bare); }
 // A count's name with a rate's unit ("Requests per second", "requests_per_sec") names the rate.
@@ -132,7 +120,7 @@ bool NamedMetric(const std::string& bare, const std::string& unit, bool prefixed
   }
   return true;
 }
-
+}  // namespace
 
 // The unit written right after a number: glued to it, or the next word.
 std::string UnitAfter(const std::vector<std::string>& toks, size_t k, const std::string& glued, const std::string& name) {
@@ -145,6 +133,8 @@ std::string UnitAfter(const std::vector<std::string>& toks, size_t k, const std:
   if ((u == "x" || u == "X") && k + 2 < toks.size() && IsNumber(toks[k + 2])) return "";
   return OutputUnit(u, name, &info) ? u : "";
 }
+
+namespace {
 
 // "% of 117 TFLOP/s", "% of peak": a share of a bound, derived.
 bool ShareOfBound(const std::vector<std::string>& toks, size_t k, const std::string& unit, const std::string& glued) {
@@ -164,8 +154,6 @@ bool MoreFigures(const std::vector<std::string>& toks) {
   }
   return false;
 }
-
-void AddToTimingRow(OutputRead& r, const std::vector<Fig>& figs, int line);
 
 // A named figure of a record's lines ("Mean TTFT (ms): 41.08" under "====
 // Serving Benchmark Result ===="): added to the record's row under its own
@@ -734,127 +722,6 @@ bool FieldsLine(OutputRead& r, const std::string& t, int line) {
   return true;
 }
 
-// A command keys the lines printed below it: its flags, else (`whole`) its
-// words when it has no plain arguments either ("./bench -units 625").
-void KeyCommand(OutputRead& r, const std::string& cmd, bool whole) {
-  for (const auto& k : r.bench_keys) r.context.erase(k);
-  r.bench_keys.clear();
-  ParsedCommand pc;
-  ParseCommand(cmd, &pc);
-  for (const auto& [k, v] : pc.program_flags) r.context[k] = v, r.bench_keys.push_back(k);
-  if (r.bench_keys.empty() && (whole || PositionalArgs(cmd).empty()) && cmd.size() <= 60 && cmd.find(' ') != std::string::npos)
-    r.context["command"] = cmd, r.bench_keys.push_back("command");
-}
-
-// hyperfine's "Benchmark 1: ./bin --threads 8" ("Benchmark #1:" before
-// hyperfine 1.12): the command keys the lines below it: its flags when each
-// has a number, a file or a path ("--threads 4", "--config small.json"),
-// else as written ("--fast corpus" may be a switch and an argument); a long
-// one by its flags.
-bool BenchmarkLine(OutputRead& r, const std::string& t) {
-  if (t.rfind("Benchmark ", 0) != 0) return false;
-  const size_t colon = t.find(": ");
-  const size_t number = t.compare(10, 1, "#") == 0 ? 11 : 10;
-  if (colon == std::string::npos || colon > 16 || colon <= number || !IsNumber(TrimText(t.substr(number, colon - number))))
-    return false;
-  r.timing = static_cast<size_t>(-1);
-  const std::string cmd = TrimText(t.substr(colon + 2));
-  ParsedCommand pc;
-  ParseCommand(cmd, &pc);
-  const bool valued = !pc.program_flags.empty() && std::all_of(pc.program_flags.begin(), pc.program_flags.end(), [](const auto& f) {
-    return f.second.find_first_of("0123456789./:") != std::string::npos;  // a number, a file, a path
-  });
-  if (valued || cmd.size() > 60) return KeyCommand(r, cmd, true), true;  // "--threads 4": its flags
-  for (const auto& k : r.bench_keys) r.context.erase(k);
-  r.bench_keys = {"command"}, r.context["command"] = cmd;  // the commands compared, as written
-  return true;
-}
-
-// A number and its unit at toks[k] ("1.234 s", "712.4ms"): the value in the
-// unit's metric; how many words it takes (0: none there).
-size_t ValueAt(const std::vector<std::string>& toks, size_t k, Fig* fig) {
-  if (k >= toks.size()) return 0;
-  std::string num, glued;
-  bool approx = false;
-  if (!NumberToken(toks[k], &num, &glued, &approx)) return 0;
-  const std::string unit = UnitAfter(toks, k, glued, "");
-  UnitInfo info;
-  if (unit.empty() || !OutputUnit(unit, "", &info)) return 0;
-  *fig = Fig{info.metric, info, unit, num, approx};
-  return glued.empty() ? 2 : 1;
-}
-
-// The index of the word after `word` in toks, or toks.size().
-size_t After(const std::vector<std::string>& toks, const char* word) {
-  for (size_t k = 0; k < toks.size(); ++k)
-    if (toks[k] == word) return k + 1;
-  return toks.size();
-}
-
-Fig Named(Fig f, const std::string& stat) {
-  std::get<0>(f) = stat + "_" + std::get<0>(f);
-  return f;
-}
-
-// Statistics added to the row of the last "Time" line (hyperfine's Range
-// under its Time, Julia's mean under its median): each in its metric.
-void AddToTimingRow(OutputRead& r, const std::vector<Fig>& figs, int line) {
-  StoredRun& run = (*r.out)[r.timing].run;
-  (*r.out)[r.timing].joined_lines.push_back(line);
-  for (const Fig& f : figs) {
-    const auto v = ParseNumber(std::get<3>(f));
-    if (!v || run.metrics.count(std::get<0>(f))) continue;
-    run.metrics[std::get<0>(f)] = std::get<1>(f).factor < 1 ? *v / std::round(1 / std::get<1>(f).factor) : *v * std::get<1>(f).factor;
-    run.units[std::get<0>(f)] = std::get<2>(f);
-    run.decimals[std::get<0>(f)] = WrittenDecimals(std::get<3>(f));
-  }
-}
-
-// hyperfine's "Time (mean ± σ): 1.234 s ± 0.010 s [User: 9.1 s, System:
-// 0.2 s]" (the mean the figure; σ, user and system time its row's
-// statistics) and "Range (min … max): 1.220 s … 1.251 s" (added to the
-// row); Julia BenchmarkTools' trial prints its Range first, then "Time
-// (median):" (the figure) and "Time (mean ± σ):" (its row's mean): the
-// lines of one record, up to a line of another kind (StatisticLine).
-bool TimingLine(OutputRead& r, const std::string& t, int line) {
-  const bool time = t.rfind("Time ", 0) == 0, range = t.rfind("Range (min", 0) == 0;
-  const size_t open = t.find('('), close = t.find("):");
-  if ((!time && !range) || close == std::string::npos || open == std::string::npos || open > close) return false;
-  std::string rest;
-  for (char c : t.substr(close + 2)) rest += c == '[' || c == ']' || c == ',' ? ' ' : c;
-  const auto toks = SpaceWords(rest);
-  Fig first, second;
-  const size_t next = ValueAt(toks, 0, &first);
-  if (next == 0) return false;
-  const bool spread = ValueAt(toks, next + 1, &second) > 0;  // "± 0.010 s", "… 1.251 s"
-  const bool row = r.timing < r.out->size();
-  if (range) {
-    if (!spread) return true;
-    if (row) AddToTimingRow(r, {Named(first, "min"), Named(second, "max")}, line);
-    else r.pending = {Named(first, "min"), Named(second, "max")}, r.pending_line = line;
-    return true;
-  }
-  if (row) {  // "Time (mean ± σ)" under "Time (median)": the row's mean
-    const std::string stat = Lower(SpaceWords(t.substr(open + 1, close - open - 1)).front());
-    std::vector<Fig> more = {Named(first, stat)};
-    if (spread) more.push_back(Named(second, "std"));
-    AddToTimingRow(r, more, line);
-    return true;
-  }
-  std::vector<Fig> figs = {first};
-  if (spread) figs.push_back(Named(second, "std"));
-  Fig part;
-  if (ValueAt(toks, After(toks, "User:"), &part) > 0) figs.push_back(Named(part, "user"));
-  if (ValueAt(toks, After(toks, "System:"), &part) > 0) figs.push_back(Named(part, "system"));
-  const size_t before = r.out->size();
-  KeepFigure(r, line, t, LineConfig(r), figs);
-  if (r.out->size() > before) r.timing = before;
-  if (row || r.pending.empty() || r.timing >= r.out->size()) return true;
-  AddToTimingRow(r, r.pending, r.pending_line);
-  r.pending.clear();
-  return true;
-}
-
 // A bench tool's line (blocks_benchtools.h): figures keyed by the benchmark it (or one above) names; a
 // change against its last run is derived (listed); chatter and a table's header state nothing.
 bool BenchToolLine(OutputRead& r, const BlockLine& l) {
@@ -914,7 +781,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
   if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && !closing && PrintedTitle(l.text, &title))
     r.group.clear(), r.group_unit.clear();  // a record opens: no group of the last one's goes on
-  if (BenchToolLine(r, l) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  if (BenchToolLine(r, l) || ArrowRateLine(r, l.written.empty() ? l.text : l.written, l.line) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {
@@ -939,6 +806,9 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
 }
 
 }  // namespace
+}  // namespace output_read
+
+using namespace output_read;  // NOLINT: this file's own reading
 
 // The lines as the program printed them (trimmed), before a tool line's
 // form rewrote them: what a bench framework's own reader reads.
@@ -958,7 +828,8 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   std::set<int> read;  // lines the harness's RESULT reader and the shell's `time` took
   for (size_t k = before; k < out->size(); ++k) read.insert((*out)[k].line);
   ShellTimeLines(block.text, block.output_cue == "prompt" ? block.line - 1 : block.line, r.context, x, out, &read);
-  const std::vector<BlockLine> lines = PrintedLines(block);
+  std::vector<BlockLine> lines = PrintedLines(block);
+  RuledUnitHeaders(&lines);  // ncu's `--metrics` rows under a rule alone
   FrameworkTables(AsPrinted(lines), r.context, x, out, &read, unread);  // JMH's, k6's, benchstat's: first
   ToolRunLines(lines, r.context, x, out, &read, unread);
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;

@@ -44,6 +44,10 @@ const OutputWords& OutputVocabulary() {
     set("subcommand_tools", &w.subcommand_tools);
     set("setup_programs", &w.setup_programs);
     set("command_prefixes", &w.command_prefixes);
+    std::set<std::string> arrows;
+    set("rate_arrows", &arrows);
+    w.rate_arrows.assign(arrows.begin(), arrows.end());
+    set("spread_marks", &w.spread_marks);
     w.unit_phrases.assign(phrases.begin(), phrases.end());
     return w;
   }();

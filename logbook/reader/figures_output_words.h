@@ -33,6 +33,8 @@ struct OutputWords {
   std::set<std::string> setting_leads;  // "number of" before a count the run was set up with ("number of clients")
   std::set<std::string> pair_joiners;      // "with", "and" between printed pairs each in a code span
   std::set<std::string> pair_group_words;  // a label's word naming the group of printed pairs after it ("Aggregate")
+  std::vector<std::string> rate_arrows;   // between a measurement and the rate it makes ("→")
+  std::set<std::string> spread_marks;     // before a measurement's spread ("±")
   std::set<std::string> record_banners;  // marks around a printed title that opens one run's record ("===")  // a printed table's header over cells naming the row's subject ("Name")
 };
 

@@ -238,10 +238,11 @@ std::vector<PrintedLine> PrintedLines(const FencedBlock& b) {
   bool titled = false;  // a frame's top border came last: its next line is its title
   for (std::string l; std::getline(ss, l); ++n) {
     if (!l.empty() && l.back() == '\r') l.pop_back();
+    const std::string written = parse_detail::Trim(l);
     l = WithoutPictographs(l);  // "\xF0\x9F\x93\x8D Iter 10 | Loss: 10.76": the decoration names nothing
     if (!HasBoxDrawing(l)) {
       ruled = false;
-      out.push_back({ToolLineForm(parse_detail::Trim(l)), first + n, l});  // "6.155 [ms]", "(411.45 per sec.)"
+      out.push_back({ToolLineForm(parse_detail::Trim(l)), first + n, l, written});  // "6.155 [ms]", "(411.45 per sec.)"
       continue;
     }
     // Drawn with boxes: a row is its cells between '|'; of the borders and

@@ -818,7 +818,7 @@ void ScanNumber(FigureScan& st, bool sign) {
   // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
   const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||
                                              (st.arrow_left >= 0 && AfterArrow(s, start)));
-  if (st.depth > 0 && !f.derived && !paren_change && !VersusSide(st, start, i, f)) {
+  if (st.depth > 0 && !f.derived && !paren_change && !SharedAside(s, i) && !VersusSide(st, start, i, f)) {
     if (ParenCompanion(st, start, f, num)) {
       st.last_end = i;
     } else if (f.metric != kNoUnit && f.metric != kCarried && !f.unit.empty() && !f.not_run &&

@@ -248,6 +248,9 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
 bool NameFigure(const std::string& s, size_t start, int arrow_left, std::vector<Figure>* out, Figure* f);
 size_t ClauseStart(const std::string& s, size_t at, bool sentence);
 bool StatisticWord(const std::string& w);
+// A figure ending at s[end] that a word closing its parentheses says is shared
+// (`(0.057ms both)`; figures_shared.cc): the sentence's measurement, no aside.
+bool SharedAside(const std::string& s, size_t end);
 // Whether a qualifier ("prefill", "exposed_collective", "ttft") names a part or a
 // statistic of one run (same_run_words of data/reader/table.json), not a run.
 bool PartOfARun(const std::string& qualifier);
@@ -355,6 +358,11 @@ void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>*
 std::string SiblingUnit(const std::vector<Bullet>& items);
 bool BareNumber(const std::string& rest);
 std::string LabelUnitOf(const std::string& label);
+// A list of one run's samples after a label naming their `unit` ("Raw
+// throughput (req/s): 4120, 4188, 4097"; figures_samples.cc): one row, each
+// sample named apart (run_1_<metric>, ...); false when `rest` is no such list.
+bool SampleList(const std::string& rest, const std::string& unit, int line, const std::string& text, const EntryCtx& x,
+                const WalkScope& scope, std::vector<RecordedFigure>* out);
 std::string UnitAfterLeadNumber(const std::string& rest, const std::string& unit);
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread);

@@ -1,0 +1,64 @@
+// Reader stage figures, program output: where one output block's reading
+// stands (figures_output.cc reads the block line by line), shared with the
+// files that read one family of printed lines each (figures_output_timing.cc:
+// hyperfine's and Julia's timing records; figures_output_rates.cc: a
+// measurement and the rate it makes after an arrow).
+#ifndef MOELOG_LOGBOOK_READER_FIGURES_OUTPUT_READ_H_
+#define MOELOG_LOGBOOK_READER_FIGURES_OUTPUT_READ_H_
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader::output_read {
+
+// One figure of a line: metric, unit info, unit as written, digits, approximate.
+using Fig = std::tuple<std::string, UnitInfo, std::string, std::string, bool>;
+
+// Where one output block's reading stands.
+struct OutputRead {
+  const EntryCtx& x;
+  Config context;      // the block's: sub-heading, label, its command, settings printed above
+  std::string group;   // the title line above the lines read
+  std::string group_unit;  // the unit that title names ("Timing (microseconds):")
+  std::string command;     // the last `$ ` command of a session read in the block
+  WalkScope scope;
+  std::vector<RecordedFigure>* out;
+  std::vector<UnreadFigures>* unread;
+  std::vector<std::string> bench_keys;  // the keys the last "Benchmark N: cmd" line set
+  size_t timing;                        // the figure of the last hyperfine "Time" line (out's size: none)
+  int sessions = 0;                     // the `$ ` commands of the block
+  std::vector<Fig> pending = {};        // a Range printed before its Time line (Julia's), and its line
+  int pending_line = 0;
+  std::string record = {};              // the title of the record the lines are in ("Serving Benchmark Result")
+  size_t record_row = static_cast<size_t>(-1);  // its row in out (none yet: -1)
+};
+
+// The configuration of a line: the block's, with the title above it (group).
+Config LineConfig(const OutputRead& r);
+// One row of a line's figures under `cfg` (none kept when no figure parses).
+void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg, const std::vector<Fig>& figs);
+// The unit written right after the number at toks[k]: glued to it, or the next word ("" none).
+std::string UnitAfter(const std::vector<std::string>& toks, size_t k, const std::string& glued, const std::string& name);
+
+// figures_output_timing.cc.
+// A command keys the lines printed below it: its flags, else (`whole`) its
+// words when it has no plain arguments either ("./bench -units 625").
+void KeyCommand(OutputRead& r, const std::string& cmd, bool whole);
+// hyperfine's "Benchmark 1: ./bin --threads 8": the command keys the lines below it.
+bool BenchmarkLine(OutputRead& r, const std::string& t);
+// Statistics added to the row of the last "Time" line, each in its metric.
+void AddToTimingRow(OutputRead& r, const std::vector<Fig>& figs, int line);
+// hyperfine's "Time (mean ± σ): ..." and "Range (min … max): ..." lines, Julia
+// BenchmarkTools' trial lines: the lines of one timing record.
+bool TimingLine(OutputRead& r, const std::string& t, int line);
+
+// figures_output_rates.cc: "Mean: 4.803 ± 0.013 ms → 550.8 TFLOPS", a
+// measurement (its spread its std) and the rate it makes, one row.
+bool ArrowRateLine(OutputRead& r, const std::string& t, int line);
+
+}  // namespace moelog::logbook::reader::output_read
+
+#endif  // MOELOG_LOGBOOK_READER_FIGURES_OUTPUT_READ_H_
