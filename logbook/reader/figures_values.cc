@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "logbook/reader/figures_docunit.h"
+#include "logbook/reader/figures_ratewords.h"
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
 
@@ -137,6 +138,7 @@ ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, cons
 // The metric of a value-columns table's cells: the unit they are written
 // in, else the one its caption (the text right above it) names, else the
 // one the sub-heading it sits under names ("### Decode (tok/s)"), else the
+// rate that sub-heading or the entry's heading names in words (RateInWords), else the
 // one the entry's prose writes one of its numbers with, else the one the
 // entry's text above it or the document's own text says its tables are in
 // (EntryTableUnit, DocumentTableUnit).
@@ -153,6 +155,8 @@ ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, co
     if (const std::string w = CaptionWorkload(under->text, c.unit); !w.empty()) c.metric = w + "_" + c.metric;
     return c;
   }
+  const std::string heading = under ? under->text : x.entry ? x.entry->heading : "";
+  if (const std::string u = RateInWords(heading); !u.empty()) return CaptionUnit(u);  // "Samples trained per second"
   if (ColumnInfo c = ProseUnit(t, vcols, x); !c.metric.empty()) return c;
   if (const std::string u = EntryTableUnit(x, t.line); !u.empty()) return CaptionUnit(u);  // "All times in ms."
   return x.table_unit.empty() ? ColumnInfo{} : CaptionUnit(x.table_unit);  // "latency in microseconds" under the title

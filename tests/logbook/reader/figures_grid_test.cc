@@ -1,0 +1,50 @@
+// Reader stage figures: scaling grids of distributed-training reports (rows
+// of setups, columns of nodes x GPUs): the unit stated in the heading's words
+// ("Tokens processed per second"), cells holding two figures side by side
+// (`812.40 seq/s  3.10 tflops/gpu`) and cells of stacked figures
+// (`0.52 seq/s<br>1.22 tflops/gpu<br>30.1/80GB/gpu`).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+// The metric names of a figure set's run.
+std::string Metrics(const RecordedFigure& f) {
+  std::string out;
+  for (const auto& [k, v] : f.run.metrics) out += k + "=" + std::to_string(v) + " ";
+  return out;
+}
+
+// A grid of bare numbers under a heading that names its rate in words: the
+// cells are that rate, each (row, column) its own run.
+TEST(FiguresGrid, AHeadingNamingARateInWordsGivesAGridOfBareNumbersItsUnit) {
+  const auto figs = ReadEntry("# Sequences processed per second\n\n",
+                              "| setup \\ nodes * gpus | 1*1 | 1*8 | 2*8 |\n|---|---|---|---|\n"
+                              "| gpt 1.3b | 21.5 | 160.2 | 301.7 |\n| gpt 1.3b with zero2 | 12.9 | 88.1 | 170.3 |\n"
+                              "| gpt 13b | OOM | OOM | 4.4 |\n");
+  ASSERT_EQ(figs.size(), 7u);
+  for (const auto& f : figs) EXPECT_NE(Metrics(f).find("seq"), std::string::npos) << Metrics(f);
+}
+
+// A cell holding two figures of different units side by side, spaces between
+// (`812.40 seq/s  3.10 tflops/gpu`): both are the cell's run; a cell of units
+// without numbers (a template left unfilled) is none.
+TEST(FiguresGrid, ACellOfTwoFiguresSideBySideGivesBoth) {
+  const auto figs = ReadEntry("# Scaling of gpt 1.3b\n\n",
+                              "| setup \\ nodes * gpus | 1*8 | 2*8 |\n|---|---|---|\n"
+                              "| gpt 1.3b (tp=1) | 812.40 seq/s  3.10 tflops/gpu | 1590.22 seq/s  3.04 tflops/gpu |\n"
+                              "| gpt 1.3b (tp=2) | 430.05 seq/s  1.71 tflops/gpu |  seq/s  tflops/gpu |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  for (const auto& f : figs) {
+    EXPECT_EQ(f.run.metrics.size(), 2u) << Metrics(f);
+    EXPECT_NE(Metrics(f).find("tflops"), std::string::npos) << Metrics(f);
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
