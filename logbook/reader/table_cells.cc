@@ -94,6 +94,7 @@ bool MetricParts(const std::string& cell, std::vector<std::pair<std::string, Uni
   parts->clear();
   std::set<std::string> metrics;
   for (size_t from = 0; from <= cell.size();) {
+    while (from < cell.size() && cell[from] == ' ') ++from;
     size_t cut = from, gap = 0;
     while (cut < cell.size() && (gap = PartGap(cell, cut)) == 0) ++cut;
     const std::string part = parse_detail::Trim(cell.substr(from, cut - from));

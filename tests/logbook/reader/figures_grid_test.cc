@@ -46,5 +46,16 @@ TEST(FiguresGrid, ACellOfTwoFiguresSideBySideGivesBoth) {
   }
 }
 
+// The spaced slash between figures stays a separator when spaces pad it
+// (`21.40us /  815.10 GB/s`, an aligned column): both figures, not none.
+TEST(FiguresGrid, ASlashPaddedWithSpacesStillSeparatesTwoFigures) {
+  const auto figs = ReadEntry("# Fused MLP timings\n\n",
+                              "Kernel     | A100        | H100\n-----------|-------------|-----------\n"
+                              "eager      | 21.40us /  815.10 GB/s | 11.02us /  1580.33 GB/s\n"
+                              "fused      | 17.25us / 1011.72 GB/s |  8.91us /  1954.60 GB/s\n");
+  ASSERT_EQ(figs.size(), 4u);
+  for (const auto& f : figs) EXPECT_EQ(f.run.metrics.size(), 2u) << Metrics(f);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
