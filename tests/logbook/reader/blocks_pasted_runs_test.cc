@@ -70,5 +70,38 @@ TEST(BlocksPastedRuns, ProseAfterThePrintoutAndAfterAFenceStaysProse) {
   EXPECT_EQ(fenced.entries[0].outputs[0].text.find("9000.00"), std::string::npos);
 }
 
+// redis-benchmark's full printout (no -q), pasted without a fence: each
+// `====== OP ======` section one run of its operation, its rate the line
+// `N requests per second`; the completion time and the cumulative latency
+// lines are no figures of it.
+TEST(BlocksPastedRuns, ARedisBenchmarkPrintoutsSectionsAreOneRunEach) {
+  const std::string body =
+      "====== LPUSH ======\n  200000 requests completed in 2.71 seconds\n  64 parallel clients\n  16 bytes payload\n"
+      "  keep alive: 1\n\n"                                  // 5..9
+      "12.50% <= 0.3 milliseconds\n81.20% <= 0.4 milliseconds\n100.00% <= 2 milliseconds\n"
+      "73800.74 requests per second\n\n"                     // 11..14
+      "====== LRANGE_100 ======\n  200000 requests completed in 9.02 seconds\n  64 parallel clients\n\n"
+      "40.02% <= 1 milliseconds\n100.00% <= 5 milliseconds\n22172.95 requests per second\n";  // 20..22
+  const auto figs = ReadEntry("# Queue store\n\n## keydb 6.3\n\n", body);
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].line, 14);
+  EXPECT_EQ(figs[1].line, 22);
+  EXPECT_EQ(figs[0].run.config.at("op"), "LPUSH");
+  EXPECT_EQ(figs[1].run.config.at("op"), "LRANGE_100");
+  EXPECT_EQ(figs[0].run.metrics.size(), 1u);
+}
+
+// Near miss: a banner over lines of named figures, no rate line of
+// redis-benchmark's, is no section of it: its figures read as before.
+TEST(BlocksPastedRuns, ABannerWithoutARateLineLeavesItsLinesToTheOtherReaders) {
+  const auto figs = ReadEntry("# Serving\n\n## run 3\n\n",
+                              "```\n====== Summary ======\nmean latency: 12.3 ms\np99 latency: 20.1 ms\n```\n");
+  ASSERT_FALSE(figs.empty());
+  EXPECT_EQ(figs[0].run.config.count("op"), 0u);
+  size_t metrics = 0;
+  for (const auto& f : figs) metrics += f.run.metrics.size();
+  EXPECT_EQ(metrics, 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
