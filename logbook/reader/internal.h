@@ -520,6 +520,10 @@ bool Restates(const WrittenValue& w, double earlier);
 bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier);
 bool ThreeDigits(const StoredRun& run);
 bool RestatesRun(const StoredRun& later, const std::vector<const StoredRun*>& earlier);
+// Drops the rows of a table of `e` that all repeat figures of its tables
+// above (RestatesRun; one figure of three significant digits at least),
+// listing them in `unread` (classify_tablerecap.cc).
+void DropRepeatedTables(const Entry& e, std::vector<RecordedFigure>* figs, std::vector<UnreadFigures>* unread);
 void DropRestatedTableFigures(size_t from_tables, std::vector<RecordedFigure>* out,
                               std::vector<UnreadFigures>* unread);
 EntryCtx WithTableValues(const EntryCtx& x, const std::vector<RecordedFigure>& out, size_t from_tables);

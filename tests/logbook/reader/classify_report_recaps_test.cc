@@ -1,0 +1,58 @@
+// A load-test report written summary first (its summary table, then a key
+// figures table, then the detailed runs, then findings and its
+// configuration): the tables that repeat figures above are no runs, and the
+// section of the settings used is none either (classify.cc,
+// sections.json).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "logbook/reader/internal.h"
+#include "logbook/reader/segment.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A section naming the test's configuration (`## Test configuration`, `##
+// 📝 测试配置`) states the settings the runs used: no entry.
+TEST(ClassifyReportRecaps, ATestConfigurationSectionIsNoEntry) {
+  EXPECT_TRUE(IsReservedSectionName("Test configuration"));
+  EXPECT_TRUE(IsReservedSectionName("\xF0\x9F\x93\x9D \xE6\xB5\x8B\xE8\xAF\x95\xE9\x85\x8D\xE7\xBD\xAE"));  // 📝 测试配置
+  const std::set<int> kept = KeptLines(
+      "# Search API load test\n\n## Runs\n\n| case | QPS | p50 |\n|---|---|---|\n| cached | 2,410 | 18.21ms |\n\n"
+      "## Test configuration\n\n```yaml\nthreads: 8\nconnections: 200\nduration: 60s\n```\n");
+  EXPECT_EQ(kept, (std::set<int>{7}));
+}
+
+// The key figures table under the summary repeats the summary's rows
+// (rounded: `95ms` of 94.62ms): no run of its own; a later section's table
+// repeating them, one of its figures of two digits only, restates them too.
+TEST(ClassifyReportRecaps, ATableRepeatingTheSummarysRowsIsNoRun) {
+  const std::string doc =
+      "# Search API load test\n\n## Results of the runs\n\n"
+      "| test | endpoint | QPS | avg latency |\n|---|---|---|---|\n"
+      "| T1 | GET /search | 2,410 | 41.37ms |\n| T2 | GET /suggest | 733 | 94.62ms |\n\n"  // 7, 8
+      "### Key figures\n\n| endpoint | QPS | avg latency |\n|---|---|---|\n"
+      "| GET /search | 2,410 | 41ms |\n| GET /suggest | 733 | 95ms |\n\n"  // 14, 15
+      "## Findings\n\n| endpoint | QPS | avg latency | bottleneck |\n|---|---|---|---|\n"
+      "| GET /search | 2,410 | 41ms | index scan |\n";  // 21
+  EXPECT_EQ(KeptLines(doc), (std::set<int>{7, 8}));
+}
+
+// Near miss: a second table of the same entry that measures new runs (one
+// figure equal by chance) is the entry's own.
+TEST(ClassifyReportRecaps, ASecondTableOfNewRunsStays) {
+  const std::string doc =
+      "# Search API load test\n\n## Runs\n\n"
+      "| test | endpoint | QPS | avg latency |\n|---|---|---|---|\n"
+      "| T1 | GET /search | 2,410 | 41.37ms |\n| T2 | GET /suggest | 733 | 94.62ms |\n\n"
+      "### With cache\n\n| endpoint | QPS | avg latency |\n|---|---|---|\n"
+      "| GET /search | 5,102 | 41.37ms |\n| GET /suggest | 1,988 | 30.05ms |\n";
+  EXPECT_EQ(KeptLines(doc), (std::set<int>{7, 8, 14, 15}));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
