@@ -27,6 +27,12 @@ bool SomeThreeDigits(const StoredRun& run) {
 
 }  // namespace
 
+bool TableRowDigits(const StoredRun& run) {
+  size_t own = 0;
+  for (const auto& [metric, value] : run.metrics) own += run.derived.count(metric) ? 0 : 1;
+  return ThreeDigits(run) || (own >= 2 && SomeThreeDigits(run));
+}
+
 void DropRepeatedTables(const Entry& e, std::vector<RecordedFigure>* figs, std::vector<UnreadFigures>* unread) {
   for (size_t k = 1; k < e.tables.size(); ++k) {
     const TableBlock& t = e.tables[k];
@@ -39,11 +45,13 @@ void DropRepeatedTables(const Entry& e, std::vector<RecordedFigure>* figs, std::
       if (f.table && f.line >= t.line && f.line <= t.end_line) rows.push_back(i);
     }
     if (above.empty() || rows.empty()) continue;
+    size_t figures = 0;  // one figure alike is chance (a group's one row: `| jfinal | 12.3万 |`)
     for (size_t i : rows) {
       all = all && RestatesRun((*figs)[i].run, above);
       digits = digits || SomeThreeDigits((*figs)[i].run);
+      for (const auto& [metric, value] : (*figs)[i].run.metrics) figures += (*figs)[i].run.derived.count(metric) ? 0 : 1;
     }
-    if (!all || !digits) continue;
+    if (!all || !digits || figures < 2) continue;
     for (auto i = rows.rbegin(); i != rows.rend(); ++i) {
       if (unread) unread->push_back({(*figs)[*i].line, (*figs)[*i].text, "restates a figure of a table above in this entry, not another run"});
       figs->erase(figs->begin() + static_cast<std::ptrdiff_t>(*i));

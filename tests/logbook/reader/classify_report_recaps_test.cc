@@ -52,6 +52,31 @@ TEST(ClassifyReportRecaps, ASecondTableOfNewRunsStays) {
       "### With cache\n\n| endpoint | QPS | avg latency |\n|---|---|---|\n"
       "| GET /search | 5,102 | 41.37ms |\n| GET /suggest | 1,988 | 30.05ms |\n";
   EXPECT_EQ(KeptLines(doc), (std::set<int>{7, 8, 14, 15}));
+  // A group's table of one row whose one figure equals one above: no recap.
+  const std::string groups =
+      "# Web frameworks\n\n## Runs\n\n| solon 1.2 | size | QPS |\n|---|---|---|\n| solon(jetty) | 2.2m | 12.3\xE4\xB8\x87 |\n"
+      "| solon(undertow) | 4.5m | 12.0\xE4\xB8\x87 |\n\n| jfinal 4.9 | size | QPS |\n|---|---|---|\n| jfinal(undertow) | 4.4m | 12.3\xE4\xB8\x87 |\n";
+  EXPECT_EQ(KeptLines(groups), (std::set<int>{7, 8, 12}));
+}
+
+// Later sections' tables that repeat an earlier section's figures: a row of
+// two figures, one of three digits (`2,410 | 41ms`), and a figure under a
+// column qualified by words the reader does not know (`当前 QPS`: current)
+// restate the runs above. Near miss: a row whose latency is new is a run.
+TEST(ClassifyReportRecaps, LaterSectionsRepeatingARowOrAQualifiedColumnRestateIt) {
+  const std::string head =
+      "# Search API load test\n\n## 1. Results of the runs\n\n| test | endpoint | QPS | avg latency |\n|---|---|---|---|\n"
+      "| T1 | GET /search | 2,410 | 41.37ms |\n| T2 | GET /suggest | 733 | 94.62ms |\n\n";
+  const std::string doc = head +
+      "## 2. Gateway cost\n\n| endpoint | QPS | avg latency | bottleneck |\n|---|---|---|---|\n"
+      "| GET /search | 2,410 | 41ms | index scan |\n\n"
+      "## 3. Cache potential\n\n| endpoint | \xE5\xBD\x93\xE5\x89\x8D QPS | expected QPS |\n|---|---|---|\n"
+      "| GET /suggest | 733 | 5,000+ |\n";
+  EXPECT_EQ(KeptLines(doc), (std::set<int>{7, 8}));
+  const std::string again = head +
+      "## 2. Gateway cost\n\n| endpoint | QPS | avg latency | bottleneck |\n|---|---|---|---|\n"
+      "| GET /search | 2,410 | 57ms | index scan |\n";
+  EXPECT_EQ(KeptLines(again), (std::set<int>{7, 8, 14}));
 }
 
 }  // namespace
