@@ -1,5 +1,6 @@
 #include <iterator>
 
+#include "logbook/reader/classify_changelines.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook {
@@ -494,6 +495,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
                                                             HardwareAt(hardware, e.heading_line), heading_unit, table_unit);
     DropEstimateDocument(logbook, e, &figs, un);
     DropRepeatedTables(e, &figs, un);  // a report's key figures under its summary
+    ChangeLinesDerived(&figs);          // a printed `Savings: 54%`
     TransactionRates(e, &figs);
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);

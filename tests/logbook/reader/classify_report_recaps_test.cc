@@ -81,3 +81,18 @@ TEST(ClassifyReportRecaps, LaterSectionsRepeatingARowOrAQualifiedColumnRestateIt
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A printed line whose label names what a change saves or gains (`Savings:
+// 54%` under a worked cost comparison) states a difference, no run; a
+// printed share of another name (`Hit rate: 54%`) is the run's figure.
+TEST(ClassifyReportRecaps, APrintedSavingsLineIsDerived) {
+  const std::string head = "# Cost notes\n\n## Routing\n\n```\nRouted to small model: 61%\n";
+  EXPECT_EQ(KeptLines(head + "Savings: 54%\n```\n").count(7), 0u);
+  EXPECT_EQ(KeptLines(head + "Hit rate: 54%\n```\n").count(7), 1u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
