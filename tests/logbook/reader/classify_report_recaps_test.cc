@@ -96,3 +96,18 @@ TEST(ClassifyReportRecaps, APrintedSavingsLineIsDerived) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A memory amount labelled a limit or a quota (`Memory limit: 512MB` among a
+// container's resource settings) is what the run was allowed, no reading;
+// the memory it used is one.
+TEST(ClassifyReportRecaps, AMemoryLimitIsNoReading) {
+  const std::string head = "# Container tuning\n\n## Run 2\n\n";
+  EXPECT_EQ(KeptLines(head + "- Memory limit: 512MB\n- Memory quota per pod: 2 GiB\n").size(), 0u);
+  EXPECT_EQ(KeptLines(head + "- Memory used: 498MB\n"), (std::set<int>{5}));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
