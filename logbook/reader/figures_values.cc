@@ -51,25 +51,39 @@ bool SweepAxis(const TableBlock& t) {
   return n >= 2;
 }
 
+// A cell that records a run without a figure ("OOM", "error (OOM)";
+// no_run_cells of table.json), not one left empty.
+bool NoRunCell(const std::string& raw) {
+  const std::string c = Unticked(raw);
+  const auto words = Words(Lower(c));
+  return !words.empty() && EmptyCell(c) && c != "-" && c != "\xE2\x80\x94" && c != "\xE2\x80\x93" && !PlaceholderCell(c);
+}
+
 }  // namespace
 
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
-  std::vector<size_t> out;
+  std::vector<size_t> out, failed_cols;
   std::set<std::string> units;
   for (size_t c = SweepAxis(t) && headers.size() >= 3 ? 1 : 0; c < headers.size(); ++c) {
     if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
     if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
-    bool numbers = true, any = false;
+    bool numbers = true, any = false, failed = false;
     for (const auto& row : t.rows) {
+      failed = failed || (c < row.size() && NoRunCell(row[c]));
       if (c >= row.size() || EmptyCell(row[c])) continue;
       std::string unit;
       numbers = numbers && NumberCell(row[c], &unit) && (unit.empty() || headers[c].find(' ') == std::string::npos);
       any = true;
     }
+    if (numbers && !any && failed) failed_cols.push_back(c);  // a scale no run fit in: `| OOM | OOM |`
     if (!numbers || !any) continue;
     out.push_back(c);
     const ColumnInfo cells = CellUnitMetric(t, c, headers[c]);  // before NameColumns named it by its header
     units.insert(cells.metric + "|" + cells.unit);
+  }
+  if (!out.empty() && out.size() < 2 && !failed_cols.empty()) {
+    out.insert(out.end(), failed_cols.begin(), failed_cols.end());
+    std::sort(out.begin(), out.end());
   }
   if (out.size() < 2 || units.size() != 1) return {};
   return out;

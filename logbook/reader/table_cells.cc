@@ -9,6 +9,7 @@
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/table_pairs.h"
+#include "logbook/reader/table_stacked.h"
 #include "logbook/reader/table_statcells.h"
 
 namespace moelog::logbook::reader {
@@ -144,13 +145,10 @@ bool ComparisonCell(const std::string& raw) {
 // alone, two or more ("samples/sec  tflops/gpu"); one unit alone may name a
 // row's unit (a Unit column).
 bool PlaceholderCell(const std::string& cell) {
-  if (cell.find_first_of("0123456789") != std::string::npos) return false;
-  if (cell.size() > 2 && ((cell.front() == '[' && cell.back() == ']') || (cell.front() == '(' && cell.back() == ')')))
-    return true;
-  const auto words = Words(cell);
-  UnitInfo info{};
-  return words.size() >= 2 &&
-         std::all_of(words.begin(), words.end(), [&](const std::string& w) { return AnyUnit(w, &info) && !info.derived; });
+  if (cell.empty()) return false;
+  const bool bracketed = (cell.front() == '[' && cell.back() == ']') || (cell.front() == '(' && cell.back() == ')');
+  if (cell.size() > 2 && bracketed && cell.find_first_of("0123456789") == std::string::npos) return true;
+  return UnfilledTemplateCell(cell);
 }
 
 // A cell written as a range, its unit after the second end ("32-113ms",
@@ -203,7 +201,7 @@ bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::str
     }
     return true;
   }
-  if (std::vector<std::pair<std::string, UnitInfo>> parts; MetricParts(cell, &parts)) {
+  if (std::vector<std::pair<std::string, UnitInfo>> parts; MetricParts(cell, &parts) || StackedParts(cell, &parts)) {
     for (const auto& [figure, info] : parts) {
       ColumnInfo part = PartColumn(col, info);
       std::string unit;

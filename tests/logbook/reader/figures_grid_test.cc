@@ -57,5 +57,17 @@ TEST(FiguresGrid, ASlashPaddedWithSpacesStillSeparatesTwoFigures) {
   for (const auto& f : figs) EXPECT_EQ(f.run.metrics.size(), 2u) << Metrics(f);
 }
 
+// Stacked cells (`<br>` between figures: rate, tflops, used/total memory)
+// in a grid whose other columns are all OOM: each filled cell one run, its
+// figures read, the memory used of the total its own figure.
+TEST(FiguresGrid, StackedCellsBesideOomColumnsAreRuns) {
+  const auto figs = ReadEntry("# Scaling of gpt 20b\n\n",
+                              "| setup \\ nodes * gpus | 2*8 | 4*8 |\n|---|---|---|\n"
+                              "| zero1<br>tp=8 | OOM | 1.12 seq/s<br>2.05 tflops/gpu<br>61.3/80GB/gpu<br>91% |\n"
+                              "| zero3<br>tp=4 | OOM | 0.95 seq/s<br>1.81 tflops/gpu<br>70.2/80GB/gpu<br>88% |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) EXPECT_GE(f.run.metrics.size(), 3u) << Metrics(f);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
