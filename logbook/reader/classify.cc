@@ -496,6 +496,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     DropEstimateDocument(logbook, e, &figs, un);
     DropRepeatedTables(e, &figs, un);  // a report's key figures under its summary
     ChangeLinesDerived(&figs);          // a printed `Savings: 54%`
+    DropMonitorReadings(&figs, un);     // "100% GPU utilization in nvidia-smi"
     TransactionRates(e, &figs);
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);

@@ -15,6 +15,12 @@ namespace moelog::logbook::reader {
 // readers judge).
 void ChangeLinesDerived(std::vector<RecordedFigure>* figs);
 
+// Drops, listing them in `unread`, the utilizations a sentence says a
+// monitor showed while the benchmark ran ("I see 100% GPU utilization in
+// nvidia-smi"; monitor_tools of vocabulary.json): the device's state, no
+// figure of the run.
+void DropMonitorReadings(std::vector<RecordedFigure>* figs, std::vector<UnreadFigures>* unread);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_CLASSIFY_CHANGELINES_H_

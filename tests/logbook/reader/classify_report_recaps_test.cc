@@ -111,3 +111,19 @@ TEST(ClassifyReportRecaps, AMemoryLimitIsNoReading) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A utilization seen in a monitor while the benchmark ran ("I see 100% GPU
+// utilization in nvidia-smi") is the device's state, no figure of the run;
+// a utilization the benchmark reports is one.
+TEST(ClassifyReportRecaps, AUtilizationSeenInAMonitorIsNoRunsFigure) {
+  const std::string head = "# Kernel notes\n\n## Fused softmax\n\n";
+  EXPECT_EQ(KeptLines(head + "While the sweep runs, htop shows 100% CPU utilization on every core.\n").size(), 0u);
+  EXPECT_EQ(KeptLines(head + "While the sweep runs, nvidia-smi reports 97% GPU utilization.\n").size(), 0u);
+  EXPECT_EQ(KeptLines(head + "The fused kernel reached 71% SM utilization in the profile.\n"), (std::set<int>{5}));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
