@@ -61,6 +61,7 @@ bool ContinuesPastedPrintout(const MdNode& n, const std::vector<std::string_view
     if (SentenceLine(line) || !AfterPrompt(line).empty() || (l == n.start_line && FirstLineIsCommand(line))) return false;
     text.append(line).push_back('\n');
   }
+  if (BenchToolPrintout(text)) return false;  // a printout of its own: the next run's
   const bool above = !e->outputs.empty() && e->outputs.back().end_line < n.start_line &&
                      e->outputs.back().end_line >= 1 && BlankBetween(lines, e->outputs.back().end_line, n.start_line);
   if (!above && !OpenedAbove(n, lines, e)) return false;

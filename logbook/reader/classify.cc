@@ -494,10 +494,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<RecordedFigure> figs = RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example,
                                                             HardwareAt(hardware, e.heading_line), heading_unit, table_unit);
     DropEstimateDocument(logbook, e, &figs, un);
-    DropRepeatedTables(e, &figs, un);  // a report's key figures under its summary
-    ChangeLinesDerived(&figs);          // a printed `Savings: 54%`
-    DropMonitorReadings(&figs, un);     // "100% GPU utilization in nvidia-smi"
-    TransactionRates(e, &figs);
+    ReportKinds(e, &figs, un);  // recap tables, `Savings: 54%`, a monitor's readings; transaction rates
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);
     const std::set<int> fresh_rows = FreshTableRows(e, figs, earlier), compared = ComparedRows(figs);

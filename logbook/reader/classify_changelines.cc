@@ -43,4 +43,11 @@ void DropMonitorReadings(std::vector<RecordedFigure>* figs, std::vector<UnreadFi
   }
 }
 
+void ReportKinds(const Entry& e, std::vector<RecordedFigure>* figs, std::vector<UnreadFigures>* unread) {
+  DropRepeatedTables(e, figs, unread);  // a report's key figures under its summary
+  ChangeLinesDerived(figs);             // a printed `Savings: 54%`
+  DropMonitorReadings(figs, unread);    // "100% GPU utilization in nvidia-smi"
+  TransactionRates(e, figs);
+}
+
 }  // namespace moelog::logbook::reader

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "logbook/doc/document.h"
 #include "logbook/reader/recorded.h"
 
 namespace moelog::logbook::reader {
@@ -20,6 +21,11 @@ void ChangeLinesDerived(std::vector<RecordedFigure>* figs);
 // nvidia-smi"; monitor_tools of vocabulary.json): the device's state, no
 // figure of the run.
 void DropMonitorReadings(std::vector<RecordedFigure>* figs, std::vector<UnreadFigures>* unread);
+
+// The entry's figures as the kinds of report writing above judge them
+// (DropRepeatedTables, ChangeLinesDerived, DropMonitorReadings), then its
+// transaction rates (TransactionRates).
+void ReportKinds(const Entry& e, std::vector<RecordedFigure>* figs, std::vector<UnreadFigures>* unread);
 
 }  // namespace moelog::logbook::reader
 
