@@ -14,6 +14,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/entry_ids.h"
 #include "logbook/doc/outline.h"
+#include "logbook/doc/pasted_printout.h"
 #include "logbook/doc/printed_prose.h"
 #include "logbook/doc/regions.h"
 #include "logbook/doc/resolve_commands.h"
@@ -497,6 +498,8 @@ void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
     for (int c : n.children) AddEntryBlock(doc, c, w, e);
   } else if (n.kind == MdKind::kList) {
     AddEntryList(doc, idx, w, e);
+  } else if (n.kind == MdKind::kParagraph && w->lines && ContinuesPastedPrintout(n, *w->lines, e)) {
+    w->label = w->after_command = false;  // a pasted printout's next paragraph
   } else if ((n.kind == MdKind::kParagraph || (n.kind == MdKind::kCodeBlock && !n.fenced)) && w->lines &&
              PastedConsole(n, *w->lines, w->sub, e)) {  // a console pasted as text
     w->label = false, w->after_command = !e->commands.empty() && e->commands.back().end_line == n.end_line;

@@ -10,6 +10,7 @@
 
 #include "logbook/numbers.h"
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_banners.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
@@ -387,6 +388,7 @@ bool PrintoutOpening(const std::string& line) {
   static const std::set<std::string> phrases =
       reader::DataWords("data/reader/bench_printouts.json", "printout_opening_phrases");
   const std::string lower = LowerAscii(line);
+  if (std::string name; reader::SectionBanner(line, &name)) return true;  // redis-benchmark's `====== SET ======`
   return std::any_of(starts.begin(), starts.end(), [&](const std::string& w) { return lower.rfind(w, 0) == 0; }) ||
          std::any_of(phrases.begin(), phrases.end(), [&](const std::string& w) { return lower.find(w) != std::string::npos; });
 }

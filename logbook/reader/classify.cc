@@ -1,5 +1,6 @@
 #include <iterator>
 
+#include "logbook/reader/classify_changelines.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/segment.h"
@@ -167,6 +168,10 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, 
       if (q->first.size() > metric.size() + 1 &&
           q->first.compare(q->first.size() - metric.size() - 1, std::string::npos, "_" + metric) == 0)
         sources.push_back(q);
+    // "682" under "当前 QPS" (column2_queries_per_s) restates an earlier
+    // queries_per_s: a metric qualified by its column is its base's.
+    for (size_t p = metric.find('_'); sources.empty() && p != std::string::npos && p + 1 < metric.size(); p = metric.find('_', p + 1))
+      if (auto q = earlier.find(metric.substr(p + 1)); q != earlier.end()) sources.push_back(q);
     if (sources.empty()) return "";
     // The values that round to this one as written: within half a unit of
     // its last written decimal (in its written unit), a little wider.
@@ -447,7 +452,7 @@ std::set<int> FreshTableRows(const Entry& e, const std::vector<RecordedFigure>& 
   for (const auto& f : figs) {
     if (!f.table) continue;
     rows.insert(f.line);
-    if (!ThreeDigits(f.run) || EarlierEntryOf(f.run, earlier, false).empty()) out.insert(f.line);
+    if (!TableRowDigits(f.run) || EarlierEntryOf(f.run, earlier, false).empty()) out.insert(f.line);
   }
   for (const TableBlock& t : e.tables) {
     const auto from = rows.lower_bound(t.line), to = rows.upper_bound(t.end_line);
@@ -498,7 +503,7 @@ std::set<int> RestatedComparisons(const std::vector<RecordedFigure>& figs, const
 std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier, const std::set<int>& fresh_rows,
                          const std::set<int>& compared, const std::set<int>& restated_sides) {
   if (!f.table && restated_sides.count(f.line) && f.run.config.count("side")) return EarlierEntryOf(f.run, earlier, false);
-  const bool table = f.table && ThreeDigits(f.run) &&
+  const bool table = f.table && TableRowDigits(f.run) &&
                      (!fresh_rows.count(f.line) || (compared.count(f.line) && BeforeSide(f.run)));
   std::string from = f.prose || table ? EarlierEntryOf(f.run, earlier, f.prose) : "";
   if (from.empty() && f.refers && ThreeDigits(f.run)) from = EarlierEntryOf(f.run, earlier, false);
@@ -543,7 +548,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<RecordedFigure> figs = RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example,
                                                             HardwareAt(hardware, e.heading_line), heading_unit, table_unit);
     DropEstimateDocument(logbook, e, &figs, un);
-    TransactionRates(e, &figs);
+    ReportKinds(e, &figs, un);  // recap tables, `Savings: 54%`, a monitor's readings; transaction rates
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);
     const std::set<int> fresh_rows = FreshTableRows(e, figs, earlier), compared = ComparedRows(figs);

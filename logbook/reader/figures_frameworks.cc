@@ -13,6 +13,7 @@
 
 #include "logbook/numbers.h"
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_banners.h"
 #include "logbook/reader/figures_bracketcols.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/vocabulary.h"
@@ -455,6 +456,10 @@ void FrameworkTables(const std::vector<PrintedLine>& lines, const Config& contex
   for (size_t i = 0; i < lines.size(); ++i) {
     if (const size_t n = read->count(lines[i].line) ? 0 : JmhResult(lines, i, context, x, out, read); n > 0) {
       i += n - 1;
+      continue;
+    }
+    if (const size_t n = read->count(lines[i].line) ? 0 : BannerSection(lines, i, context, x, out, read); n > 0) {
+      i += n - 1;  // redis-benchmark's `====== SET ======` sections
       continue;
     }
     if (const size_t n = read->count(lines[i].line) ? 0 : TorchMeasurement(lines, i, context, x, out, read); n > 0) {

@@ -4,6 +4,7 @@
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_stacked.h"
 #include "logbook/reader/table_pairs.h"
 #include "logbook/reader/table_guesses.h"
 #include "logbook/reader/table_repeats.h"
@@ -744,6 +745,8 @@ void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, C
 // parenthesis of its own ("23.44", "20.33 (1.153x)", "~37 ms"); the unit it
 // is written with goes to `unit` ("" for none).
 bool NumberCell(const std::string& raw, std::string* unit) {
+  // "0.61 samples/sec<br>1.41 tflops/gpu": figures stacked, the first leads.
+  if (const std::string first = FirstStacked(raw); !first.empty() && first != raw) return NumberCell(first, unit);
   bool approximate = false;
   const std::string cell = CellCore(Unticked(raw), &approximate);
   size_t n = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "logbook/reader/figures_docunit.h"
+#include "logbook/reader/figures_ratewords.h"
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
 
@@ -50,25 +51,39 @@ bool SweepAxis(const TableBlock& t) {
   return n >= 2;
 }
 
+// A cell that records a run without a figure ("OOM", "error (OOM)";
+// no_run_cells of table.json), not one left empty.
+bool NoRunCell(const std::string& raw) {
+  const std::string c = Unticked(raw);
+  const auto words = Words(Lower(c));
+  return !words.empty() && EmptyCell(c) && c != "-" && c != "\xE2\x80\x94" && c != "\xE2\x80\x93" && !PlaceholderCell(c);
+}
+
 }  // namespace
 
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
-  std::vector<size_t> out;
+  std::vector<size_t> out, failed_cols;
   std::set<std::string> units;
   for (size_t c = SweepAxis(t) && headers.size() >= 3 ? 1 : 0; c < headers.size(); ++c) {
     if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
     if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
-    bool numbers = true, any = false;
+    bool numbers = true, any = false, failed = false;
     for (const auto& row : t.rows) {
+      failed = failed || (c < row.size() && NoRunCell(row[c]));
       if (c >= row.size() || EmptyCell(row[c])) continue;
       std::string unit;
       numbers = numbers && NumberCell(row[c], &unit) && (unit.empty() || headers[c].find(' ') == std::string::npos);
       any = true;
     }
+    if (numbers && !any && failed) failed_cols.push_back(c);  // a scale no run fit in: `| OOM | OOM |`
     if (!numbers || !any) continue;
     out.push_back(c);
     const ColumnInfo cells = CellUnitMetric(t, c, headers[c]);  // before NameColumns named it by its header
     units.insert(cells.metric + "|" + cells.unit);
+  }
+  if (!out.empty() && out.size() < 2 && !failed_cols.empty()) {
+    out.insert(out.end(), failed_cols.begin(), failed_cols.end());
+    std::sort(out.begin(), out.end());
   }
   if (out.size() < 2 || units.size() != 1) return {};
   return out;
@@ -137,6 +152,7 @@ ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, cons
 // The metric of a value-columns table's cells: the unit they are written
 // in, else the one its caption (the text right above it) names, else the
 // one the sub-heading it sits under names ("### Decode (tok/s)"), else the
+// rate that sub-heading or the entry's heading names in words (RateInWords), else the
 // one the entry's prose writes one of its numbers with, else the one the
 // entry's text above it or the document's own text says its tables are in
 // (EntryTableUnit, DocumentTableUnit).
@@ -153,6 +169,8 @@ ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, co
     if (const std::string w = CaptionWorkload(under->text, c.unit); !w.empty()) c.metric = w + "_" + c.metric;
     return c;
   }
+  const std::string heading = under ? under->text : x.entry ? x.entry->heading : "";
+  if (const std::string u = RateInWords(heading); !u.empty()) return CaptionUnit(u);  // "Samples trained per second"
   if (ColumnInfo c = ProseUnit(t, vcols, x); !c.metric.empty()) return c;
   if (const std::string u = EntryTableUnit(x, t.line); !u.empty()) return CaptionUnit(u);  // "All times in ms."
   return x.table_unit.empty() ? ColumnInfo{} : CaptionUnit(x.table_unit);  // "latency in microseconds" under the title

@@ -534,6 +534,14 @@ bool Restates(const WrittenValue& w, double earlier);
 bool RestatesValue(const StoredRun& later, const std::string& metric, double earlier);
 bool ThreeDigits(const StoredRun& run);
 bool RestatesRun(const StoredRun& later, const std::vector<const StoredRun*>& earlier);
+// Drops the rows of a table of `e` that all repeat figures of its tables
+// above (RestatesRun; one figure of three significant digits at least),
+// listing them in `unread` (classify_tablerecap.cc).
+void DropRepeatedTables(const Entry& e, std::vector<RecordedFigure>* figs, std::vector<UnreadFigures>* unread);
+// Whether a table row's figures carry digits enough to restate an earlier
+// figure, not match it by chance: ThreeDigits, or two figures at least, one
+// of three significant digits ("682 | 80ms").
+bool TableRowDigits(const StoredRun& run);
 void DropRestatedTableFigures(size_t from_tables, std::vector<RecordedFigure>* out,
                               std::vector<UnreadFigures>* unread);
 EntryCtx WithTableValues(const EntryCtx& x, const std::vector<RecordedFigure>& out, size_t from_tables);

@@ -1,12 +1,15 @@
 // Reader stage table, cells and columns: what a table's cell or column is
 // beyond one number under a metric's header, and the columns a table of
 // figures leaves out (estimates, plans, pass/fail checks).
+#include <algorithm>
+
 #include "engine/format.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_printed.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/table_pairs.h"
+#include "logbook/reader/table_stacked.h"
 #include "logbook/reader/table_statcells.h"
 
 namespace moelog::logbook::reader {
@@ -72,23 +75,36 @@ bool RangeCell(const std::string& cell, std::string* figure, std::string* low, s
 
 // A cell of figures in different units, one after another between spaced
 // slashes ("22.26us / 849.03 GB/s", "47.35us / 102.04 TFLOPS / 509.34
-// GB/s"): each part a number with a unit of its own metric, each metric
+// GB/s") or side by side, two spaces or more apart ("812.40 seq/s  3.10
+// tflops/gpu"): each part a number with a unit of its own metric, each metric
 // once; the parts into `parts` with their unit's metric. False for any other
 // cell ("10.1 GB / 81.6 GB" is one metric twice: used of total).
+namespace {
+// The length of the separator between two figures of a cell at `at`: a
+// spaced slash (" / ", 1), two spaces or more (the figures side by side:
+// `812.40 seq/s  3.10 tflops/gpu`), else 0.
+size_t PartGap(const std::string& cell, size_t at) {
+  if (cell[at] == '/' && at > 0 && cell[at - 1] == ' ' && at + 1 < cell.size() && cell[at + 1] == ' ') return 1;
+  size_t n = 0;
+  while (at + n < cell.size() && cell[at + n] == ' ') ++n;
+  return n >= 2 && at > 0 && at + n < cell.size() ? n : 0;
+}
+}  // namespace
+
 bool MetricParts(const std::string& cell, std::vector<std::pair<std::string, UnitInfo>>* parts) {
   parts->clear();
   std::set<std::string> metrics;
   for (size_t from = 0; from <= cell.size();) {
-    size_t cut = from;
-    while (cut < cell.size() && !(cell[cut] == '/' && cut > 0 && cell[cut - 1] == ' ' && cut + 1 < cell.size() && cell[cut + 1] == ' '))
-      ++cut;
+    while (from < cell.size() && cell[from] == ' ') ++from;
+    size_t cut = from, gap = 0;
+    while (cut < cell.size() && (gap = PartGap(cell, cut)) == 0) ++cut;
     const std::string part = parse_detail::Trim(cell.substr(from, cut - from));
     std::string unit;
     UnitInfo info{};
     if (!NumberCell(part, &unit) || unit.empty() || !AnyUnit(unit, &info) || info.derived || !metrics.insert(info.metric).second)
       return false;
     parts->emplace_back(part, info);
-    from = cut + 1;
+    from = cut + std::max<size_t>(gap, 1);
   }
   return parts->size() >= 2;
 }
@@ -125,9 +141,14 @@ bool ComparisonCell(const std::string& raw) {
 
 // A cell that stands for a figure not yet there: words only, in brackets
 // ("[to be measured]", "(pending)").
+// A template's cell left unfilled is one too: the units of its figures
+// alone, two or more ("samples/sec  tflops/gpu"); one unit alone may name a
+// row's unit (a Unit column).
 bool PlaceholderCell(const std::string& cell) {
-  return cell.size() > 2 && ((cell.front() == '[' && cell.back() == ']') || (cell.front() == '(' && cell.back() == ')')) &&
-         cell.find_first_of("0123456789") == std::string::npos;
+  if (cell.empty()) return false;
+  const bool bracketed = (cell.front() == '[' && cell.back() == ']') || (cell.front() == '(' && cell.back() == ')');
+  if (cell.size() > 2 && bracketed && cell.find_first_of("0123456789") == std::string::npos) return true;
+  return UnfilledTemplateCell(cell);
 }
 
 // A cell written as a range, its unit after the second end ("32-113ms",
@@ -180,7 +201,7 @@ bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::str
     }
     return true;
   }
-  if (std::vector<std::pair<std::string, UnitInfo>> parts; MetricParts(cell, &parts)) {
+  if (std::vector<std::pair<std::string, UnitInfo>> parts; MetricParts(cell, &parts) || StackedParts(cell, &parts)) {
     for (const auto& [figure, info] : parts) {
       ColumnInfo part = PartColumn(col, info);
       std::string unit;
