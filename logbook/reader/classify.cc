@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cctype>
 #include <iterator>
 
 #include "logbook/reader/classify_changelines.h"
@@ -148,6 +150,16 @@ bool OtherConfig(const StoredRun& a, const StoredRun& b) {
   return false;
 }
 
+// A metric's qualifier the reader has no words for: a column it numbered
+// itself ("column2") or a header in a script without ASCII letters ("当前").
+// A qualifier in words ("decode", "p99") names a metric of its own.
+static bool UnreadQualifier(const std::string& q) {
+  if (q.rfind("column", 0) == 0 && q.size() > 6 &&
+      std::all_of(q.begin() + 6, q.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return true;
+  return !q.empty() && std::none_of(q.begin(), q.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
 // `named`: the figure is prose whose words name its configuration; an
 // earlier figure of another configuration (other arm names) is no source of it.
 // A table's row restating an earlier row keeps its own column names: no check.
@@ -168,10 +180,11 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, 
       if (q->first.size() > metric.size() + 1 &&
           q->first.compare(q->first.size() - metric.size() - 1, std::string::npos, "_" + metric) == 0)
         sources.push_back(q);
-    // "682" under "当前 QPS" (column2_queries_per_s) restates an earlier
-    // queries_per_s: a metric qualified by its column is its base's.
+    // "682" under "当前 QPS" restates an earlier queries_per_s: a metric
+    // qualified only by words the reader cannot read is its base's.
     for (size_t p = metric.find('_'); sources.empty() && p != std::string::npos && p + 1 < metric.size(); p = metric.find('_', p + 1))
-      if (auto q = earlier.find(metric.substr(p + 1)); q != earlier.end()) sources.push_back(q);
+      if (auto q = earlier.find(metric.substr(p + 1)); q != earlier.end() && UnreadQualifier(metric.substr(0, p)))
+        sources.push_back(q);
     if (sources.empty()) return "";
     // The values that round to this one as written: within half a unit of
     // its last written decimal (in its written unit), a little wider.
