@@ -14,6 +14,10 @@ std::string FromToUnit(const std::string& s, size_t start, size_t at) {
   if (Lower(WordAt(s, at, &e)) != "to") return "";
   size_t q = e;
   while (q < s.size() && (s[q] == ' ' || s[q] == '~' || s[q] == '*' || s[q] == '`')) ++q;
+  return UnitOfNumberAt(s, q);
+}
+
+std::string UnitOfNumberAt(const std::string& s, size_t q) {
   const size_t d = q;
   while (q < s.size() && (std::isdigit(static_cast<unsigned char>(s[q])) || s[q] == '.' || s[q] == ',')) ++q;
   if (q == d) return "";

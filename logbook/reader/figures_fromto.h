@@ -16,6 +16,10 @@ namespace moelog::logbook::reader {
 // spread, not two runs).
 std::string FromToUnit(const std::string& s, size_t start, size_t at);
 
+// The unit written after the number that starts at `q` (digits, '.' and ','),
+// when the vocabulary knows it and it is no derived one; "" otherwise.
+std::string UnitOfNumberAt(const std::string& s, size_t q);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_FROMTO_H_

@@ -4,6 +4,7 @@
 // comparison of runs ("12.9s vs 12.9s", "(19.70s with nice vs 17.69s
 // without)", "about 736 ns/call versus about 2 ns/call").
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_fromto.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -108,14 +109,7 @@ bool VersusAfter(const std::string& s, size_t end) {
 std::string VersusUnit(const std::string& s, size_t at) {
   const size_t v = VersusAt(s, at);
   if (v == std::string::npos) return "";
-  size_t q = PastApproximation(s, v);
-  const size_t d = q;
-  while (q < s.size() && (std::isdigit(static_cast<unsigned char>(s[q])) || s[q] == '.' || s[q] == ',')) ++q;
-  if (q == d) return "";
-  while (q < s.size() && s[q] == ' ') ++q;
-  UnitInfo info{};
-  const std::string unit = UnitToken(s, q);
-  return UnitOf(unit, &info) && !info.derived ? unit : "";
+  return UnitOfNumberAt(s, PastApproximation(s, v));
 }
 
 // Whether the figure `f` read at [start, end) is a side of a comparison

@@ -1,6 +1,6 @@
 #include "engine/format.h"
-#include "logbook/reader/figures_fromto.h"
 #include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_fromto.h"
 #include "logbook/reader/figures_shares.h"
 #include "logbook/reader/figures_slash.h"
 #include "logbook/reader/figures_spread.h"
