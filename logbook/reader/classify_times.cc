@@ -136,7 +136,7 @@ bool SettingAfter(const std::string& s, const UnitRead& u) {
 }
 
 // A figure that sets a run up rather than measures it: a number right after
-// a command-line flag in prose ("passes --duration 60s", "--timeout=30s"),
+// a command-line flag ("passes --duration 60s", "--timeout=30s", "wrk -d 30s"),
 // a whole number assigned in a code span ("`min_elapsed = 800ms`"; a
 // harness's `time_s=0.05` is written unspaced), or a whole number (a setting is written whole; "2.1 s warmup", "warmup
 // 12.3 s" read a phase) with a setting noun right after it ("at 250 ms
@@ -160,6 +160,8 @@ bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
   }
   const std::string lead = Lower(WordBefore(s, b, &at));
   if (lead.size() > 2 && lead.rfind("--", 0) == 0 && std::isalpha(static_cast<unsigned char>(lead[2]))) return true;  // "--duration 60s"
+  if (lead.size() == 2 && lead[0] == '-' && std::isalpha(static_cast<unsigned char>(lead[1])) && (at == 0 || s[at - 1] == ' '))
+    return true;  // "oha -z 10s", "wrk -d 30s": a short flag's value
   if (!whole) return false;
   if (SettingAfter(s, u)) return true;
   if (lead.empty() || (b > 0 && s[b - 1] == ':')) return false;

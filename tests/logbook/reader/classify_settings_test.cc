@@ -86,6 +86,20 @@ TEST(ReaderClassifySpecs, SettingsWrittenAsFiguresAreNoRuns) {
   EXPECT_EQ(FateStage("listed, not tabled: " + why[9]), "classify");
 }
 
+// A short flag's value in a command (`oha -z 10s`, `wrk -d 30s`) sets the
+// run up: a fence holding only the command records nothing; the printout
+// under a command still reads, and prose that says how long a run went does.
+TEST(ReaderClassifySpecs, AShortFlagsValueInACommandIsNoRun) {
+  const std::string none = "# Load log\n\n## 2026-03-01 smoke\n\n```bash\nhey -z 10s http://localhost:8080/\nwrk -d 30s -c 64 http://localhost:8080/\n```\n\nNotes only.\n";
+  EXPECT_TRUE(KeptLines(none).empty());
+  const std::string printed =
+      "# Load log\n\n## 2026-03-02 wrk\n\n```\n$ wrk -d 30s -c 64 http://localhost:8080/\n"
+      "  Latency     2.31ms    1.02ms  20.11ms   88.20%\nRequests/sec:  27611.43\n```\n";
+  const std::set<int> kept = KeptLines(printed);
+  EXPECT_FALSE(kept.count(6));
+  EXPECT_TRUE(kept.count(7) || kept.count(8));
+}
+
 // A list led as a device's specifications ("Chip specs:"), a part headed as
 // estimated, and a part that states the method of the runs hold no run;
 // the measured entry above them stays.
