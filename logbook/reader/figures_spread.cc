@@ -4,6 +4,7 @@
 
 #include <cctype>
 
+#include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/internal.h"
 
 namespace moelog::logbook::reader {
@@ -11,7 +12,8 @@ namespace moelog::logbook::reader {
 bool SpreadsDropped(const std::string& s, std::string* out) {
   bool any = false;
   std::string t = s;
-  for (const std::string pm : {" \xC2\xB1 ", " +/- ", " +- "})
+  for (const std::string& mark : OutputVocabulary().spread_marks) {  // "±", "+/-" (output.json spread_marks)
+    const std::string pm = " " + mark + " ";
     for (size_t a = t.find(pm); a != std::string::npos; a = t.find(pm, a + 1)) {
       if (a == 0 || !std::isdigit(static_cast<unsigned char>(t[a - 1]))) continue;
       size_t k = a + pm.size();
@@ -28,6 +30,7 @@ bool SpreadsDropped(const std::string& s, std::string* out) {
       }
       any = true;
     }
+  }
   if (any) *out = std::move(t);
   return any;
 }

@@ -1,5 +1,6 @@
 
 #include "logbook/reader/figures_cells.h"
+#include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_values.h"
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/data_words.h"
@@ -334,9 +335,9 @@ std::string CellCore(std::string cell, bool* approximate) {
     cell = parse_detail::Trim(cell.substr(0, open));
   cell = WithoutCount(cell);  // "359 ms, 5992 calls"
   // "12.63 ± 0.31", "7.75 +/- 0.02 ms": the measurement and its spread; the figure is the measurement.
-  for (const char* pm : {" \xC2\xB1 ", " +/- ", " +- "})
-    if (const size_t at = cell.find(pm); at != std::string::npos && at > 0) {
-      const size_t unit = cell.find(' ', at + std::string(pm).size());  // "7.75 ± 0.02 ms": its unit after the spread
+  for (const std::string& mark : OutputVocabulary().spread_marks)  // output.json spread_marks
+    if (const size_t at = cell.find(" " + mark + " "); at != std::string::npos && at > 0) {
+      const size_t unit = cell.find(' ', at + mark.size() + 2);  // "7.75 ± 0.02 ms": its unit after the spread
       cell = cell.substr(0, at) + (unit == std::string::npos ? "" : cell.substr(unit));
       break;
     }
