@@ -56,13 +56,25 @@ std::string WrittenText(const StoredRun& run, const std::string& metric, double 
   return run.approximate.count(metric) ? "~" + text : text;
 }
 
+// A value text whose leading number is grouped as the lines it was read
+// from write it ("57,234,971.1 ns (avg)", not "57234971.1 ns (avg)").
+std::string WithWrittenGrouping(const std::string& text, const std::string& written) {
+  if (written.empty()) return text;
+  const size_t start = text.size() > 0 && text[0] == '~' ? 1 : 0;
+  const size_t end = text.find_first_not_of("0123456789.-", start);
+  const std::string number = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  if (number.empty()) return text;
+  return text.substr(0, start) + table_parts::AsWrittenGrouping(written, number) +
+         (end == std::string::npos ? "" : text.substr(end));
+}
+
 std::string ValuesText(const std::map<std::string, double>& metrics, const StoredRun* run, const std::string& written = "") {
   // Throughput first, then times and other measures; derived figures
   // (deltas, speedups) are the author's arithmetic, not listed.
   std::string values;
   auto add = [&](const std::string& metric, double v) {
     if (const std::string w = run == nullptr ? "" : WrittenText(*run, metric, v); !w.empty()) {
-      values += (values.empty() ? "" : ", ") + w;
+      values += (values.empty() ? "" : ", ") + WithWrittenGrouping(w, written);
       return;
     }
     std::string unit = metric == "tflops" ? " TF/s" : metric == "tokens_per_s" ? " tokens/s"

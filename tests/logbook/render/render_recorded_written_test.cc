@@ -113,5 +113,16 @@ TEST(RenderRecordedWritten, ShowRecordedSaysFiguresAsWritten) {
   EXPECT_EQ(RecordedValuesAsWritten(run), "5921.40 KiB/s (bw_avg), 3032 usec (clat_p99), 74.0 MiB/s (read_bw)");
 }
 
+// A time printed in another unit with thousands commas (an nsys summary's
+// "57,234,971.1" ns): --show-recorded keeps its commas as the table does.
+TEST(RenderRecordedWritten, ShowRecordedKeepsTheCommasOfATimeInItsOwnUnit) {
+  RecordedFigure f = Figure({{"name", "poll"}});
+  f.text = "     48.3    1,602,579,192         28   57,234,971.1  poll";
+  Set(&f, "avg_time_s", 57234971.1e-9, "ns", 1);
+  EXPECT_EQ(RecordedValuesAsWritten(f), "57,234,971.1 ns (avg)");
+  f.text = "57234971.1 ns";
+  EXPECT_EQ(RecordedValuesAsWritten(f), "57234971.1 ns (avg)");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
