@@ -481,5 +481,21 @@ TEST(ReaderClassifyPlans, ABudgetOrRequirementsPartRecordsNoRun) {
   EXPECT_TRUE(kept.count(24)) << ::testing::PrintToString(why);
 }
 
+// A part that shows what a tool prints or what a record will look like
+// ("## Example output", "### Results template") and a part that explains
+// what each figure means ("## Summary: three metrics explained") record no
+// run; a measured part beside them stays a record.
+TEST(ReaderClassifyPlans, AnExampleOrAnExplainedPartHoldsNoRun) {
+  const std::string doc =
+      "# Profiler notes\n\n## 1. Measured decode\n\n- decode: 41.7 tok/s\n\n"
+      "## Example output\n\n- kernel time: 4,603 ms\n\n"
+      "## Summary: three metrics explained\n\n- GPU time: 4,666 ms\n\n"
+      "### Results template\n\n| case | latency |\n|---|---|\n| A | 12 ms |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << ::testing::PrintToString(why);
+  for (int line : {9, 13, 19}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
