@@ -227,6 +227,21 @@ TEST(ReaderTable, AHeaderNamingAMeasurementReadsItsBareNumbers) {
   EXPECT_EQ(figs[1].run.config.at("backend"), "engine-b");
 }
 
+// A benchmark table whose headers name a time, a rate or a statistic but
+// no unit ("Encode time", "QPS", "p99"): its bare numbers are the row's
+// figures, shown as written without a unit; a size column stays the key.
+TEST(ReaderTable, AHeaderNamingATimeOrARateReadsItsBareNumbers) {
+  const auto figs = TableEntryFigures(
+      "| Library | Size | Encode time | Decode time | QPS | p99 |\n"
+      "|---|---|---|---|---|---|\n"
+      "| lib-a | 1024 | 1.21 | 2.05 | 8123 | 4.4 |\n"
+      "| lib-b | 1024 | 8.40 | 11.70 | 2210 | 9.8 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].run.metrics.size(), 4u) << ::testing::PrintToString(figs[1].run.metrics);
+  EXPECT_EQ(figs[1].run.config.at("library"), "lib-b");
+  EXPECT_EQ(figs[1].run.config.at("size"), "1024");
+}
+
 // Figures with one configuration under two sub-headings are told apart by
 // them.
 TEST(ReaderTable, SameKeysUnderTwoSubheadingsAreTwoSetups) {
