@@ -113,5 +113,18 @@ TEST(RenderRecordedWritten, ShowRecordedSaysFiguresAsWritten) {
   EXPECT_EQ(RecordedValuesAsWritten(run), "5921.40 KiB/s (bw_avg), 3032 usec (clat_p99), 74.0 MiB/s (read_bw)");
 }
 
+// --show-recorded tells a printout's figures at the lines they are printed
+// on: a joined line's own numbers only ("88.38", never "188.38").
+TEST(RenderRecordedWritten, AJoinedLineSaysTheFiguresItWrites) {
+  RecordedFigure f;
+  f.run.metrics["latency_p50_time_s"] = 88.38e-3, f.run.units["latency_p50_time_s"] = "ms";
+  f.run.decimals["latency_p50_time_s"] = 2;
+  f.run.metrics["latency_p99_time_s"] = 188.38e-3, f.run.units["latency_p99_time_s"] = "ms";
+  f.run.decimals["latency_p99_time_s"] = 2;
+  EXPECT_EQ(JoinedLineValues(f, "     50%   88.38ms"), "88.38 ms (latency_p50)");
+  EXPECT_EQ(JoinedLineValues(f, "     99%  188.38ms"), "188.38 ms (latency_p99)");
+  EXPECT_EQ(JoinedLineValues(f, "  Latency Distribution"), "");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
