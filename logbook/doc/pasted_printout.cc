@@ -62,6 +62,9 @@ bool ContinuesPastedPrintout(const MdNode& n, const std::vector<std::string_view
     text.append(line).push_back('\n');
   }
   if (BenchToolPrintout(text)) return false;  // a printout of its own: the next run's
+  // Words without a digit ("Run without the cache", "Запуск без кэша") are
+  // a caption of the printout after them, in any language: no printed line.
+  if (text.find_first_of("0123456789") == std::string::npos) return false;
   const bool above = !e->outputs.empty() && e->outputs.back().end_line < n.start_line &&
                      e->outputs.back().end_line >= 1 && BlankBetween(lines, e->outputs.back().end_line, n.start_line);
   if (!above && !OpenedAbove(n, lines, e)) return false;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "logbook/reader/classify_settings.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
@@ -135,15 +136,30 @@ bool SettingAfter(const std::string& s, const UnitRead& u) {
   return SettingNoun(next) || (ReaderLexicon().setting_qualifiers.count(next) && SettingNoun(Lower(WordAt(s, e, &e))));
 }
 
+// Whether the colon at `colon` ends the name of a field that sets a test
+// up ("**Duration**: 10 minutes", "- Ramp-up: 10 s"; setting_fields of
+// vocabulary.json): the whole name from the line's, the item's or the
+// clause's start, markup aside, lower case.
+bool SettingFieldColon(const std::string& s, size_t colon) {
+  size_t a = colon;
+  while (a > 0 && colon - a < 48 && std::string_view("\n.;,(|").find(s[a - 1]) == std::string_view::npos) --a;
+  if (a > 0 && colon - a >= 48) return false;
+  std::string name = s.substr(a, colon - a);
+  name = parse_detail::Trim(name);
+  if (name.rfind("- ", 0) == 0 || name.rfind("* ", 0) == 0) name = name.substr(2);  // a list item's mark
+  return SettingFieldName(name);
+}
+
 // A figure that sets a run up rather than measures it: a number right after
 // a command-line flag ("passes --duration 60s", "--timeout=30s", "wrk -d 30s"),
 // a whole number assigned in a code span ("`min_elapsed = 800ms`"; a
 // harness's `time_s=0.05` is written unspaced), or a whole number (a setting is written whole; "2.1 s warmup", "warmup
 // 12.3 s" read a phase) with a setting noun right after it ("at 250 ms
 // intervals", "a 64 KiB ring buffer"), right before it with no colon
-// between ("warmup 10 s", "timeout 30 s"; "warmup: 12 s" reports one), or
-// before `of`, `size` or `length` before it ("a timeout of 30 s", "chunk
-// size 4 MiB").
+// between ("warmup 10 s", "timeout 30 s"; "warmup: 12 s" reports one),
+// after the colon of a field that sets a test up ("Duration: 10 minutes";
+// SettingFieldName), or before `of`, `size` or `length` before it ("a
+// timeout of 30 s", "chunk size 4 MiB").
 bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
   size_t b = start;
   while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == '~')) --b;
@@ -164,6 +180,7 @@ bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
     return true;  // "oha -z 10s", "wrk -d 30s": a short flag's value
   if (!whole) return false;
   if (SettingAfter(s, u)) return true;
+  if (b > 0 && s[b - 1] == ':' && SettingFieldColon(s, b - 1)) return true;  // "**Duration**: 10 minutes"
   if (lead.empty() || (b > 0 && s[b - 1] == ':')) return false;
   if (SettingNoun(lead)) return true;
   return (lead == "of" || lead == "size" || lead == "length") && SettingNoun(Lower(WordBefore(s, at)));
@@ -182,6 +199,26 @@ bool RatingAfter(const std::string& s, const UnitRead& u) {
 }
 
 }  // namespace
+
+bool SettingFieldName(const std::string& name) {
+  static const auto* fields = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "setting_fields"));
+  std::string plain;
+  for (char c : name)
+    if (c != '*' && c != '_' && c != '`') plain += c;
+  plain = Lower(parse_detail::Trim(plain));
+  while (!plain.empty() && plain.back() == ':') plain.pop_back();
+  return fields->count(plain) > 0;
+}
+
+bool SettingFieldValue(const std::string& name, const std::string& value) {
+  if (!SettingFieldName(name)) return false;
+  const size_t d = value.find_first_of("0123456789");
+  if (d == std::string::npos) return false;
+  size_t e = d;
+  while (e < value.size() && (std::isdigit(static_cast<unsigned char>(value[e])) || value[e] == ',')) ++e;
+  return e >= value.size() || value[e] != '.' || e + 1 >= value.size() ||
+         !std::isdigit(static_cast<unsigned char>(value[e + 1]));
+}
 
 // Why a number with its unit is no figure of any run at all, or nullptr:
 // how long a job, its compile or an event went on, a setting, a threshold

@@ -1,5 +1,6 @@
 #include "logbook/reader/internal.h"
 #include "logbook/reader/classify_cited.h"
+#include "logbook/reader/classify_settings.h"
 #include "logbook/reader/classify_planitems.h"
 #include "logbook/reader/key_fields.h"
 
@@ -434,6 +435,11 @@ void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, 
   const std::string named = f.name + " " + f.qualifier + ": ";
   if (!f.value.empty() && f.bullet.children.empty() && ChangeLabelBefore(named, named.size()) && !Figures(f.value, false).empty()) {
     if (unread) unread->push_back({f.bullet.line, f.bullet.text, "what a change gains or saves (its label names a gain or a saving), not one run's figure"});
+    return;
+  }
+  // "- **Duration**: 10 minutes": a setting of the test (SettingFieldValue).
+  if (!f.value.empty() && SettingFieldValue(f.name, f.value) && !Figures(f.value, false).empty()) {
+    if (unread) unread->push_back({f.bullet.line, f.bullet.text, "a setting (of the test: its field names one, a duration, a load, a ramp-up ...), not a run's figure"});
     return;
   }
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);

@@ -336,10 +336,11 @@ bool CountsLine(ToolRead& r, const std::vector<std::string>& toks) {
 }
 
 // "1673201 requests in 30.03s, 212.44MB read": each figure with a unit named
-// by the word after it, or a duration after "in".
+// by the word after it, or a duration after "in"; the count before them
+// named by its event ("requests").
 bool ElapsedLine(ToolRead& r, const std::vector<std::string>& toks, const PrintedLine& l) {
-  Value v;
-  if (toks.size() < 4 || !ValueOf(toks[0], &v) || !v.unit.empty()) return false;
+  Value v, count;
+  if (toks.size() < 4 || !ValueOf(toks[0], &count) || !count.unit.empty()) return false;
   bool any = false;
   for (size_t k = 1; k < toks.size(); ++k) {
     if (!ValueOf(toks[k], &v) || v.unit.empty()) continue;
@@ -349,6 +350,10 @@ bool ElapsedLine(ToolRead& r, const std::vector<std::string>& toks, const Printe
     else if (k + 1 < toks.size() && std::isalpha(static_cast<unsigned char>(toks[k + 1][0]))) name = Snake(toks[k + 1]);
     any = (!name.empty() && Add(r, name, v, "", l.line, l.text)) || any;
   }
+  // "3267 requests in 30.02s": how many events the elapsed time held, a
+  // count named by its event's word.
+  if (any && std::isalpha(static_cast<unsigned char>(toks[1][0])) && count.factor == 1)
+    Add(r, Snake(toks[1]), count, kCount, l.line, l.text);
   return any;
 }
 

@@ -469,8 +469,26 @@ size_t ListNext(const std::string& s, size_t j) {
 // number, a count ("exit code `0`", "job `50102`", "count: `4301`").
 bool CountWord(const std::string& w) { return ReaderLexicon().count_words.count(w) > 0; }
 
-// A statistic named before a metric word ("mean MFU 20.21%", "p50 MFU").
-bool StatWord(const std::string& w) { return ReaderLexicon().statistic_words.count(w) > 0; }
+// A percentile's name by its form: "p" and its rank, 1 to 99 with any
+// decimals ("p75", "p99.9") or nines only ("p999", "p9999"). Not "p4" nor
+// "p100" (device names).
+bool PercentileName(const std::string& w) {
+  if (w.size() < 3 || w[0] != 'p') return false;
+  const size_t dot = w.find('.');
+  const std::string rank = w.substr(1, dot == std::string::npos ? std::string::npos : dot - 1);
+  if (rank.size() < 2 || !std::all_of(rank.begin(), rank.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    return false;
+  if (dot != std::string::npos &&
+      (dot + 1 == w.size() || !std::all_of(w.begin() + static_cast<long>(dot) + 1, w.end(),
+                                           [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
+    return false;
+  const bool nines = rank.find_first_not_of('9') == std::string::npos;
+  return rank.size() == 2 ? rank != "00" : nines && dot == std::string::npos;
+}
+
+// A statistic named before a metric word ("mean MFU 20.21%", "p50 MFU",
+// any percentile: PercentileName).
+bool StatWord(const std::string& w) { return ReaderLexicon().statistic_words.count(w) > 0 || PercentileName(w); }
 
 bool MetricWord(const std::string& w) { return ReaderLexicon().metric_words.count(w) > 0; }
 

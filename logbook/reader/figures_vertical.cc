@@ -134,6 +134,25 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
   return out->size() > before;
 }
 
+// The unit a vertical table's caption, else the sub-heading it sits under,
+// names for its bare numbers ("#### Latency Distribution (µs)" over "| Min
+// | 26 |"), as a value-columns table's (ValueMetric); "" for none.
+std::string SheetUnit(const Entry& e, const TableBlock& t) {
+  if (const ColumnInfo c = CaptionUnit(Caption(e, t)); !c.metric.empty()) return c.unit;
+  return CaptionUnit(t.subheading).unit;
+}
+
+// A row's value with the sheet's unit after it when the value is a bare
+// number and the row's name names no unit of its own ("Min", "P99.9"), so
+// it reads as "Min: 26 µs"; else the value as written.
+std::string WithSheetUnit(const std::string& name, const std::string& value, const std::string& unit) {
+  std::string own;
+  if (unit.empty() || !NumberCell(value, &own) || !own.empty() || !PrintedKeyUnit(name).empty() ||
+      !ColumnMetric(name).metric.empty())
+    return value;
+  return value + " " + unit;
+}
+
 }  // namespace
 
 bool VerticalTable(const TableBlock& t) {
@@ -161,6 +180,7 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
   block.line = t.line + 1;
   block.output_cue = "table";
   block.subheading = t.subheading;
+  const std::string unit = SheetUnit(e, t);
   for (const auto& row : t.rows) {
     std::string name = row.empty() ? "" : Unticked(row[0]);
     while (!name.empty() && name.back() == ':') name.pop_back();
@@ -168,7 +188,8 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
     if (ColumnMetric(name).derived) {  // "| Speedup | 2.36x |": derived from the runs, none of its own
       if (unread && !value.empty()) unread->push_back({t.line + 2 + static_cast<int>(&row - t.rows.data()), "| " + Unticked(row[0]) + " | " + value + " |", "derived (a speedup, a change, an efficiency), not a measurement"});
     } else if (SettingRow(name, value)) settings[SnakeKey(name)] = value;
-    else if (!name.empty() && !value.empty() && name.find(':') == std::string::npos) block.text += name + ": " + value;
+    else if (!name.empty() && !value.empty() && name.find(':') == std::string::npos)
+      block.text += name + ": " + WithSheetUnit(name, value, unit);
     block.text += "\n";
   }
   const size_t before = out->size();

@@ -277,8 +277,9 @@ std::string LeadIn(const Entry& entry, const FencedBlock& b) {
 // The words of `lead` that `other` does not hold, without short lower-case
 // function words ("on", "my") and words that say "output": what names the
 // block's setup ("linux machine" of "Sample output on my linux machine"
-// beside "Sample result on a MacBook Pro").
-std::string OwnLeadWords(const std::string& lead, const std::string& other) {
+// beside "Sample result on a MacBook Pro"); with `short_words`, those
+// function words too.
+std::string OwnLeadWords(const std::string& lead, const std::string& other, bool short_words = false) {
   auto clean = [](std::string w) {
     while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back()))) w.pop_back();
     while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
@@ -289,7 +290,7 @@ std::string OwnLeadWords(const std::string& lead, const std::string& other) {
   std::string out;
   for (const auto& raw : SpaceWords(lead)) {
     const std::string w = clean(raw);
-    const bool function_word = w.size() <= 3 && std::all_of(w.begin(), w.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+    const bool function_word = !short_words && w.size() <= 3 && std::all_of(w.begin(), w.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
     if (w.empty() || function_word || theirs.count(Lower(w)) || IsOutputLabelWord(w)) continue;
     out += (out.empty() ? "" : " ") + w;
   }
@@ -301,8 +302,9 @@ std::string OwnLeadWords(const std::string& lead, const std::string& other) {
 // Figures of one entry with one configuration and a metric in common,
 // printed by two output blocks that the sentences leading into them tell
 // apart (the same bench "on my linux machine (...)" and "on a MacBook Pro
-// (...)"): each keyed `setup` with the words of its sentence the other's
-// does not share; never the whole sentence, never left as one row.
+// (...)"): each keyed `setup` (`case` when a sub-heading keys `setup`
+// already) with the words of its sentence the other's does not share; never
+// the whole sentence, never left as one row.
 void SetupByLeadIn(const Entry& e, std::vector<RecordedFigure>* out) {
   if (e.outputs.size() < 2) return;
   auto block_of = [&](int line) {
@@ -313,7 +315,9 @@ void SetupByLeadIn(const Entry& e, std::vector<RecordedFigure>* out) {
   std::map<Config, std::vector<size_t>> same;
   for (size_t i = 0; i < out->size(); ++i) same[(*out)[i].run.config].push_back(i);
   for (const auto& [cfg, ids] : same) {
-    if (ids.size() < 2 || cfg.count("setup")) continue;
+    // A part's sub-heading keys `setup` already: the lead-ins key `case`.
+    const std::string key = cfg.count("setup") ? "case" : "setup";
+    if (ids.size() < 2 || cfg.count(key)) continue;
     std::map<std::string, int> metrics;  // metric -> figures holding it
     std::map<int, std::string> leads;     // block -> its lead-in
     for (size_t i : ids) {
@@ -332,12 +336,13 @@ void SetupByLeadIn(const Entry& e, std::vector<RecordedFigure>* out) {
       for (const auto& [j, l] : leads)
         if (j != k) others += " " + l;
       values[k] = OwnLeadWords(lead, others);
+      if (values[k].empty()) values[k] = OwnLeadWords(lead, others, true);  // "mit" beside "ohne": a short word tells them apart
       distinct.insert(values[k]);
     }
     if (distinct.size() != leads.size() ||
         std::any_of(values.begin(), values.end(), [](const auto& v) { return v.second.empty() || v.second.size() > 40; }))
       continue;
-    for (size_t i : ids) (*out)[i].run.config["setup"] = values[block_of((*out)[i].line)];
+    for (size_t i : ids) (*out)[i].run.config[key] = values[block_of((*out)[i].line)];
   }
 }
 

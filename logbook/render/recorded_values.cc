@@ -2,6 +2,7 @@
 // ("4204 MB", "4.10 ms", "221k tokens/s"): the lines of --show-recorded
 // and the list of figures placed on no row.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -102,7 +103,42 @@ std::string ValuesText(const std::map<std::string, double>& metrics, const Store
   return values;
 }
 
+// Whether `text` holds `number` as a number of its own: no digit, point or
+// comma right before it, no digit right after ("88.38" in "50%   88.38ms",
+// not in "188.38").
+bool HoldsNumber(const std::string& text, const std::string& number) {
+  if (number.empty()) return false;
+  for (size_t p = text.find(number); p != std::string::npos; p = text.find(number, p + 1)) {
+    const size_t e = p + number.size();
+    const bool before = p > 0 && (std::isdigit(static_cast<unsigned char>(text[p - 1])) || text[p - 1] == '.' ||
+                                  text[p - 1] == ',');
+    const bool after = e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]));
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+// A value's shown number: its text up to the first space, without an
+// approximation mark ("~4.1", "18.0k": "18.0").
+std::string ShownNumber(const std::string& value) {
+  std::string n = value.substr(0, value.find(' '));
+  if (!n.empty() && n[0] == '~') n.erase(0, 1);
+  while (!n.empty() && !std::isdigit(static_cast<unsigned char>(n.back()))) n.pop_back();
+  return n;
+}
+
 }  // namespace
+
+std::string JoinedLineValues(const RecordedFigure& f, const std::string& line_text) {
+  std::string out;
+  const std::string written = f.text + "\n" + f.written;
+  for (const auto& [metric, v] : f.run.metrics) {
+    if (f.run.derived.count(metric) || metric == "speedup") continue;
+    const std::string value = ValuesText({{metric, v}}, &f.run, written);
+    if (HoldsNumber(line_text, ShownNumber(value))) out += (out.empty() ? "" : ", ") + value;
+  }
+  return out;
+}
 
 std::string FigureValuesText(const std::map<std::string, double>& metrics) { return ValuesText(metrics, nullptr); }
 

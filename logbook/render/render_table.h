@@ -79,6 +79,11 @@ std::string RecordedValuesAsWritten(const StoredRun& run);
 // The same, each number's digits grouped as the lines the figure was read
 // from write them ("103602.71", not 103,602.71; "18,234,561").
 std::string RecordedValuesAsWritten(const RecordedFigure& f);
+// The figures of `f` a line it joined (RecordedFigure::joined_lines) writes:
+// those of its values whose number `line_text` holds as a number of its own
+// ("88.38 ms (latency_p50)" of "50%   88.38ms"), as RecordedValuesAsWritten
+// shows them; "" when it writes none.
+std::string JoinedLineValues(const RecordedFigure& f, const std::string& line_text);
 
 // Whether each recorded figure is on a row of the table (false: it is listed
 // under the table).

@@ -141,6 +141,30 @@ std::string RecordedValuesText(const RecordedFigure& f) {
   return text;
 }
 
+// Each figure's fate line of `lines` (one a figure, in order), followed by
+// one for each printed line the figure's row joined (joined_lines) that
+// writes some of its figures: "line 14: 88.38 ms (latency_p50) -> recorded
+// table, row 1", the same fate, so every figure is told at its own line.
+std::string WithJoinedLines(const std::string& text, const std::string& lines, const std::vector<RecordedFigure>& figures) {
+  std::vector<size_t> starts{0};  // where each source line starts in `text`
+  for (size_t p = text.find('\n'); p != std::string::npos; p = text.find('\n', p + 1)) starts.push_back(p + 1);
+  std::string out;
+  size_t pos = 0, i = 0;
+  for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1, ++i) {
+    const std::string line = lines.substr(pos, nl - pos);
+    out += line + "\n";
+    const size_t arrow = line.find(" -> ");
+    if (i >= figures.size() || arrow == std::string::npos) continue;
+    for (int j : figures[i].joined_lines) {
+      if (j < 1 || static_cast<size_t>(j) > starts.size()) continue;
+      const size_t b = starts[j - 1], e = text.find('\n', b);
+      const std::string values = JoinedLineValues(figures[i], text.substr(b, e == std::string::npos ? e : e - b));
+      if (!values.empty()) out += "line " + std::to_string(j) + ": " + values + line.substr(arrow) + "\n";
+    }
+  }
+  return out;
+}
+
 // --show-recorded: where each figure of the unit's Result went (`table`:
 // the runnable unit's table; none for an entry moelog runs nothing for,
 // whose figures each get a row of its recorded table). Figures it could
@@ -156,6 +180,7 @@ void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, const UnitTable*
                " -> recorded table, row " + std::to_string(i + 1) + "\n";
     }
   }
+  lines = WithJoinedLines(doc.text, lines, w.unit->recorded);
   for (const auto& u : w.unit->unread) {
     std::string t = u.text;
     t.erase(std::remove(t.begin(), t.end(), '`'), t.end());

@@ -103,5 +103,22 @@ TEST(BlocksPastedRuns, ABannerWithoutARateLineLeavesItsLinesToTheOtherReaders) {
   EXPECT_EQ(metrics, 2u);
 }
 
+// A caption between two indented printouts ("Lauf ohne Cache", words
+// without a digit, in any language) is prose, never the first printout's
+// next lines: each printout is its own run, keyed by the words of its caption
+// the other's does not share ("mit", "ohne").
+TEST(BlocksPastedRuns, ACaptionBetweenIndentedPrintoutsKeysTheNextRun) {
+  const std::string run = "      Thread Stats   Avg      Stdev     Max   +/- Stdev\n";
+  const auto figs = ReadEntry("# Labor\n\n## Versuch 2\n\n",
+                              "Lauf mit Cache\n\n    Running 10s test @ http://h/\n      1 threads and 8 connections\n" + run +
+                                  "        Latency    12.10ms    1.20ms  30.00ms   80.00%\n    Requests/sec:    650.10\n\n"
+                                  "Lauf ohne Cache\n\n    Running 10s test @ http://h/\n      1 threads and 8 connections\n" + run +
+                                  "        Latency    52.40ms    8.70ms  99.00ms   70.00%\n    Requests/sec:    150.90\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("setup"), "mit");
+  EXPECT_EQ(figs[1].run.config.at("setup"), "ohne");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("requests_per_s"), 150.90);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

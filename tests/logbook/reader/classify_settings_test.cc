@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/classify_settings.h"
 #include "logbook/reader/internal.h"
 #include "tests/logbook/reader/read_entry.h"
 
@@ -84,6 +85,30 @@ TEST(ReaderClassifySpecs, SettingsWrittenAsFiguresAreNoRuns) {
   EXPECT_NE(why[9].find("setting"), std::string::npos) << why[9];
   EXPECT_NE(why[13].find("setting"), std::string::npos) << why[13];
   EXPECT_EQ(FateStage("listed, not tabled: " + why[9]), "classify");
+}
+
+// A plan's fields that set a test up (`**Duration**: 10 minutes` under an
+// `**Objective**:` line) are settings, never figures: the section gets no
+// recorded table. A field that reports a time keeps it ("Total Duration:
+// 0.2 minutes", a duration with decimals).
+TEST(ReaderClassifySettings, AFieldNamingATestsSettingIsNoFigure) {
+  const std::string plan =
+      "# Soak plan\n\n## Strategy\n\n### 1. Baseline run\n**Objective**: find the baseline\n"
+      "- **Load**: 10 concurrent users\n- **Duration**: 10 minutes\n- **Ramp-up**: 5 s\n";
+  std::map<int, std::string> why;
+  EXPECT_TRUE(KeptLines(plan, &why).empty()) << Why(why);
+  EXPECT_NE(why[8].find("a setting (of the test"), std::string::npos) << Why(why);
+  EXPECT_EQ(FateStage("listed, not tabled: " + why[8]), "classify");
+  const std::string run =
+      "# Soak log\n\n## 2026-05-02 Soak\n\n```bash\n./soak --users 10\n```\n\n"
+      "- **Total Duration**: 0.2 minutes\n- **Duration**: 12.5 s\n";
+  const std::set<int> kept = KeptLines(run, &why);
+  EXPECT_TRUE(kept.count(9) || kept.count(10)) << Why(why);
+  EXPECT_TRUE(SettingFieldValue("**Duration**", "10 minutes"));
+  EXPECT_TRUE(SettingFieldValue("Ramp-up:", "10 users/second"));
+  EXPECT_FALSE(SettingFieldValue("Duration", "12.5 s"));
+  EXPECT_FALSE(SettingFieldValue("Total Duration", "10 minutes"));
+  EXPECT_FALSE(SettingFieldValue("Runtime (ms)", "4080"));
 }
 
 // A short flag's value in a command (`oha -z 10s`, `wrk -d 30s`) sets the

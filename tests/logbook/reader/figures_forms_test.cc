@@ -50,6 +50,25 @@ TEST(ReaderForms, AVerticalMetricTableIsOneRunAFigureARow) {
   EXPECT_NE(decode8->run.config.at("setup"), decode->run.config.at("setup"));
 }
 
+// "#### Latency Distribution (µs)" over "| Min | 26 |": the sub-heading's
+// unit is the unit of the table's bare numbers; a percentile's row ("P99.9")
+// is a figure, never a setting; a row naming its own unit keeps it.
+TEST(ReaderForms, AVerticalTableTakesTheUnitItsSubheadingNames) {
+  const auto figs = EntryFigures(
+      "#### Latency Distribution (µs)\n\n"
+      "| Metric | Value |\n|---|---:|\n"
+      "| Min | 26 |\n| Average | 40.68 |\n| **P99.9** | **85** |\n| Total (ms) | 4080 |\n");
+  const RecordedFigure* min = At(figs, 9);
+  ASSERT_NE(min, nullptr);
+  EXPECT_NEAR(min->run.metrics.at("time_s"), 26e-6, 1e-12);
+  const RecordedFigure* tail = At(figs, 11);
+  ASSERT_NE(tail, nullptr);
+  EXPECT_NEAR(tail->run.metrics.at("time_s"), 85e-6, 1e-12);
+  const RecordedFigure* total = At(figs, 12);
+  ASSERT_NE(total, nullptr);
+  EXPECT_NEAR(total->run.metrics.at("time_s"), 4.08, 1e-12);
+}
+
 TEST(ReaderForms, AVerticalSheetOfSpecificationsIsNoRun) {
   const auto figs = EntryFigures("### Hardware spec\n\n| Metric | Value |\n|---|---|\n| HBM bandwidth | 3.35 TB/s |\n| HBM | 80 GB |\n");
   EXPECT_TRUE(figs.empty());

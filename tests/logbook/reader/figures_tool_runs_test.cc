@@ -36,6 +36,7 @@ TEST(ReaderToolRuns, WrkPrintoutIsOneRowARun) {
   EXPECT_NEAR(f.run.metrics.at("latency_p99_time_s"), 0.00602, 1e-12);
   EXPECT_DOUBLE_EQ(f.run.metrics.at("requests_per_s"), 55716.31);
   EXPECT_TRUE(Has(f, "transfer_gb_per_s"));
+  EXPECT_DOUBLE_EQ(f.run.metrics.at("requests"), 1673201);  // "1673201 requests in 30.03s": a count of the run
 }
 
 TEST(ReaderToolRuns, RepeatedPrintoutsAreARowEach) {

@@ -17,6 +17,13 @@ TEST(ReaderMetricNames, ANameEndingInTheBasesWordSaysItOnce) {
   EXPECT_EQ(QualifiedMetricName("", "gb_per_s"), "gb_per_s");
 }
 
+// A percentile is a statistic by its form, any rank ("p99.9", "p999"),
+// never a device ("p100", "p4").
+TEST(ReaderMetricNames, APercentileIsAStatisticByItsForm) {
+  for (const char* w : {"p50", "p75", "p99.9", "p99.99", "p999", "p9999"}) EXPECT_TRUE(StatWord(w)) << w;
+  for (const char* w : {"p4", "p100", "p00", "p99.", "p9x", "pp99", "p999.9"}) EXPECT_FALSE(StatWord(w)) << w;
+}
+
 TEST(ReaderMetricNames, WordsThatNameATime) {
   EXPECT_TRUE(NamesATime("p95 latency"));
   EXPECT_TRUE(NamesATime("train/step time avg"));

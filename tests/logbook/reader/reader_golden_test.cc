@@ -86,6 +86,8 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_dot_dated",
                              "reader_hyperfine",
                              "reader_journal",
+                             "reader_lab_printouts",
+                             "reader_nested_reports",
                              "reader_nsys_reports",
                              "reader_numbered",
                              "reader_other_languages",
@@ -98,6 +100,7 @@ INSTANTIATE_TEST_SUITE_P(Styles, ReaderGoldenTest,
                              "reader_result_blocks",
                              "reader_serving",
                              "reader_status_tracker",
+                             "reader_test_plans",
                              "reader_worklog"));
 
 }  // namespace

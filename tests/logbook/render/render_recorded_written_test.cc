@@ -124,5 +124,18 @@ TEST(RenderRecordedWritten, ShowRecordedKeepsTheCommasOfATimeInItsOwnUnit) {
   EXPECT_EQ(RecordedValuesAsWritten(f), "57234971.1 ns (avg)");
 }
 
+// --show-recorded tells a printout's figures at the lines they are printed
+// on: a joined line's own numbers only ("88.38", never "188.38").
+TEST(RenderRecordedWritten, AJoinedLineSaysTheFiguresItWrites) {
+  RecordedFigure f;
+  f.run.metrics["latency_p50_time_s"] = 88.38e-3, f.run.units["latency_p50_time_s"] = "ms";
+  f.run.decimals["latency_p50_time_s"] = 2;
+  f.run.metrics["latency_p99_time_s"] = 188.38e-3, f.run.units["latency_p99_time_s"] = "ms";
+  f.run.decimals["latency_p99_time_s"] = 2;
+  EXPECT_EQ(JoinedLineValues(f, "     50%   88.38ms"), "88.38 ms (latency_p50)");
+  EXPECT_EQ(JoinedLineValues(f, "     99%  188.38ms"), "188.38 ms (latency_p99)");
+  EXPECT_EQ(JoinedLineValues(f, "  Latency Distribution"), "");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
