@@ -46,19 +46,60 @@ bool Operated(const std::string& s) {
   return false;
 }
 
+// Whether `w` is a word of a label: no digit, no operator, not a bracket.
+bool LabelWord(const std::string& w) {
+  if (w.find_first_of("0123456789()$~") != std::string::npos) return false;
+  for (const auto& op : Marks("ops"))
+    if (Trim(op) == w) return false;
+  return true;
+}
+
+// Whether `w` is written as a name's word: a capital, then small letters
+// only ("Stride"; not a unit's "GB", "GPUs", "tokens").
+bool TitleWord(const std::string& w) {
+  return w.size() > 1 && std::isupper(static_cast<unsigned char>(w[0])) &&
+         std::all_of(w.begin() + 1, w.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
+}
+
+// The expression an equals sign closes or opens: the words of `side` next
+// to the sign (`before`: its end, else its start) up to a label's colon.
+// Before the sign, what follows the expression's last number is its unit
+// ("80 GB each ="); a name there (three words, or a word written as a
+// name's) makes the sign a setting's: in a printed "Matrix A: 4096 x 4096
+// Leading Dimension Size = 4096" the product is another clause's.
+std::string Expression(const std::string& side, bool before) {
+  std::vector<std::string> words = Words(side), kept;
+  if (before) std::reverse(words.begin(), words.end());
+  size_t unit = 0;
+  bool number = false;
+  for (const auto& w : words) {
+    if (before ? w.back() == ':' : (!kept.empty() && kept.back().back() == ':')) break;
+    if (before && !number && LabelWord(w) && (++unit >= 3 || TitleWord(w))) return "";
+    number = number || !LabelWord(w);
+    kept.push_back(w);
+  }
+  if (before) std::reverse(kept.begin(), kept.end());
+  std::string out;
+  for (const auto& w : kept) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
 // Whether line `l` works a figure out: an equals sign with a number after
 // it ("= 14 GB", "= (500 × 50) / 0.85") or ending the line (the result on
-// the next), and numbers joined by an operator on one side of it.
+// the next), and numbers joined by an operator in the expression on one
+// side of it.
 bool ArithmeticLine(const std::string& l) {
   // "5,841 tok/s / $4,500 =": the result on the next line.
-  if (l.size() > 2 && l.back() == '=' && l[l.size() - 2] == ' ' && Operated(l.substr(0, l.size() - 2))) return true;
+  if (l.size() > 2 && l.back() == '=' && l[l.size() - 2] == ' ' &&
+      Operated(Expression(l.substr(0, l.size() - 2), true)))
+    return true;
   for (const auto& eq : Marks("equals"))
     for (size_t at = l.find(eq); at != std::string::npos; at = l.find(eq, at + 1)) {
       if (eq == "= " && at != 0) continue;  // "= 6,400 tokens / 0.002 sec": only at the line's start
       std::string right = Trim(l.substr(at + eq.size()));
       while (!right.empty() && (right[0] == '~' || right[0] == '(' || right[0] == '$')) right.erase(0, 1);
       if (right.empty() || !Digit(right[0])) continue;
-      if (Operated(l.substr(0, at)) || Operated(right)) return true;
+      if (Operated(Expression(l.substr(0, at), true)) || Operated(Expression(right, false))) return true;
     }
   return false;
 }
