@@ -5,6 +5,7 @@
 
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/figures_unitfield.h"
 #include "logbook/reader/segment.h"
 #include "logbook/reader/table_groups.h"
 
@@ -291,7 +292,8 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   scope.sibling_unit = SiblingUnit(f.bullet.children);
-  for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(f.bullet.children, &with_units))
+    Walk(c, scope, x, out, unread);
   scope.sibling_unit.clear();
   for (const auto& t : entry.tables)
     if (t.line >= f.bullet.line && t.line <= last)
@@ -439,7 +441,8 @@ void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, 
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   scope.sibling_unit = SiblingUnit(f.bullet.children);
   const size_t from = out->size();
-  for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(f.bullet.children, &with_units))
+    Walk(c, scope, x, out, unread);
   // "- Reference (batch=4, time=1024):" over items whose figures nothing
   // else names: its name names them; items with names of their own ("v3:
   // 6.96s") keep theirs. A name before a figure of its own ("- Peak memory:

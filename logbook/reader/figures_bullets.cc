@@ -1,4 +1,5 @@
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/figures_unitfield.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/key_fields.h"
 
@@ -294,10 +295,19 @@ void LabelQualities(const std::string& label, const std::string& rest, std::vect
 // The unit a label names: its last word or parenthetical ("tail50 tok/sec",
 // "Throughput (tok/s)"), or the label itself when it is one unit word
 // ("**Cycles:** 147,734", "Tokens/s: 1,080"); "" when it names none. A
-// derived unit ("x", "%") names no label's figures.
+// derived unit ("x", "%") names no label's figures. A record's key with
+// its unit as the last part ("runtime_sec", "elapsed_ms") names it too,
+// unless it sets the run up ("timeout_sec").
 std::string LabelUnitOf(const std::string& label) {
   ColumnInfo lc;
   if (HeaderUnit(label, &lc, &lc.metric)) return lc.unit;
+  if (std::string key = Trim(label); Words(key).size() == 1) {
+    key.erase(std::remove_if(key.begin(), key.end(), [](char c) { return c == '*' || c == '`' || c == ':'; }), key.end());
+    std::string bare;
+    UnitInfo info{};
+    if (key.find('_') != std::string::npos && !SettingKey(key))
+      if (const std::string u = PrintedKeyUnit(key); !u.empty() && AnyUnit(u, &info) && !info.derived) return u;
+  }
   std::string w;
   for (char c : label)
     if (c != '*' && c != '_' && c != '`' && c != ':' && c != ' ') w += c;
@@ -645,7 +655,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   if (!scope.check && !(b.children.empty() && SampleList(listed, own_unit, b.line, FigureText(text), x, scope, out))) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
   if (!text_override.empty()) return;
   scope.sibling_unit = SiblingUnit(b.children);
-  for (const auto& c : b.children) Walk(c, scope, x, out, unread);
+  for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(b.children, &with_units)) Walk(c, scope, x, out, unread);
 }
 
 // A Result's printed output block ("```text" with "current: 0.0374 s,
