@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include "logbook/reader/classify_changelines.h"
+#include "logbook/reader/classify_sections.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/segment.h"
@@ -561,6 +562,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<RecordedFigure> figs = RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example,
                                                             HardwareAt(hardware, e.heading_line), heading_unit, table_unit);
     DropEstimateDocument(logbook, e, &figs, un);
+    DropUnderSpecSection(logbook, e, &figs, un);
     ReportKinds(e, &figs, un);  // recap tables, `Savings: 54%`, a monitor's readings; transaction rates
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);
