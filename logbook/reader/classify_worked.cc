@@ -117,6 +117,38 @@ bool BudgetLine(const std::string& l) {
   return false;
 }
 
+// Whether `w` names a quantity in a formula: a symbol in capitals or with
+// an underscore ("TILE_M", "D", "(D+1)"), not a word of prose.
+bool Symbol(std::string w) {
+  while (!w.empty() && (w.front() == '(' || w.front() == '[')) w.erase(w.begin());
+  while (!w.empty() && (w.back() == ')' || w.back() == ']' || w.back() == ',')) w.pop_back();
+  if (w.empty() || !std::isalpha(static_cast<unsigned char>(w[0]))) return false;
+  bool upper = false, lower = false;
+  for (char c : w) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '+' && c != '-') return false;
+    upper = upper || std::isupper(static_cast<unsigned char>(c));
+    lower = lower || std::islower(static_cast<unsigned char>(c));
+  }
+  return upper && (!lower || w.find('_') != std::string::npos);
+}
+
+// Whether line `l` writes a formula of named quantities with its value
+// after it ("Q tiles:  2 * TILE_M * (D+1) * 2   24,960"): a product
+// (worked_label_operators) joins a symbol to a number or another symbol.
+bool FormulaLine(const std::string& l) {
+  const std::vector<std::string> words = Words(l);
+  for (size_t k = 1; k + 1 < words.size(); ++k) {
+    if (std::none_of(Marks("label").begin(), Marks("label").end(), [&](const std::string& op) { return Trim(op) == words[k]; }))
+      continue;
+    const std::string &a = words[k - 1], &b = words[k + 1];
+    const bool numbers = Digit(a[0]) || Digit(b[0]);
+    if ((Symbol(a) && (Symbol(b) || Digit(b[0]))) || (Symbol(b) && numbers))
+      for (size_t n = k + 2; n < words.size(); ++n)
+        if (Digit(words[n][0]) && (n + 1 >= words.size() || !Symbol(words[n + 1]))) return true;
+  }
+  return false;
+}
+
 // The first arithmetic or budget line of `text`, or "".
 std::string WorkedLine(const std::string& text) {
   size_t p = 0;
@@ -129,7 +161,7 @@ std::string WorkedLine(const std::string& text) {
       if (l.size() >= edge.size() && l.compare(l.size() - edge.size(), edge.size(), edge) == 0)
         l = Trim(l.substr(0, l.size() - edge.size()));
     }
-    if (ArithmeticLine(l) || BudgetLine(l)) return l;
+    if (ArithmeticLine(l) || BudgetLine(l) || FormulaLine(l)) return l;
     p = nl + 1;
   }
   return "";

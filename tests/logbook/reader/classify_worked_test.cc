@@ -230,3 +230,39 @@ TEST(ReaderClassifyWorked, APrintoutsSettingBesideAShapeIsNoCalculation) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A block that sizes a layout by formulas of named quantities ("Q tile:
+// 2 * TILE_M * (D+1) * 2   24,960") works its figures out; a printed
+// line that names a product of words ("CPU * GPU" is no formula) and a
+// printout of measured times stay.
+TEST(ReaderClassifyWorked, AFormulaOfNamedQuantitiesIsWorkedOut) {
+  const std::string doc =
+      "# Tile notes\n\n"
+      "## Derivation\n\n"
+      "### Step 1: Pick the tile\n\n"                                                   // 5
+      "**Goal**: Fill shared memory\n\n"
+      "**SMEM Layout**:\n"
+      "```\n"                                                                           // 10
+      "Component               Formula                     Bytes (TILE=64)\n"          // 11
+      "A tiles (2x buffered):  2 * TILE_M * (K+1) * 2      16,640\n"                  // 12
+      "B tiles (2x buffered):  2 * TILE_N * (K+1) * 2      16,640\n"                  // 13
+      "--------------------------------------------------------------\n"
+      "TOTAL:                                              33,280 bytes\n"             // 15
+      "```\n\n"
+      "## Run\n\n"                                                                      // 18
+      "```\n"                                                                           // 20
+      "tile 128 x 64: 0.412 ms\n"                                                       // 21
+      "Copy * Compute overlap: 0.097 ms\n"                                              // 22
+      "```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {12, 13, 15}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
+  EXPECT_NE(why[12].find("worked"), std::string::npos) << why[12];
+  for (int line : {21, 22}) EXPECT_TRUE(kept.count(line)) << line << Why(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
