@@ -597,6 +597,14 @@ static bool WalkArms(const Bullet& b, const WalkScope& scope, const EntryCtx& x,
   return true;
 }
 
+// A list item's label without a done task's mark ("[x] **job**" names the
+// job part, not a "[x] job" case).
+static std::string TaskMarkless(const std::string& label) {
+  for (const char* mark : {"[x] ", "[X] "})
+    if (label.rfind(mark, 0) == 0) return label.substr(4);
+  return label;
+}
+
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override) {
   if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
@@ -605,10 +613,10 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   const std::string& text = text_override.empty() ? b.text : text_override;
   if (WalkArms(b, scope, x, out, unread, text, !text_override.empty())) return;
   const size_t colon = LabelEnd(text);
-  std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
+  std::string label = colon == std::string::npos ? "" : TaskMarkless(text.substr(0, colon));
   std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
   if (colon == std::string::npos && !b.children.empty() && Figures(text, x.known && !x.names_time).empty()) {
-    label = text;  // "- `random`" over its figures' bullets names them all
+    label = TaskMarkless(text);  // "- `random`" over its figures' bullets names them all
     rest.clear();
   }
   if (!scope.sibling_unit.empty() && !label.empty() && BareNumber(rest)) rest += " " + scope.sibling_unit;  // "v4: 75.67"
@@ -617,7 +625,8 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
   scope.sibling_unit.clear();
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
-  if (FieldLabel(label)) own.erase("case");  // "**Change**: ...", "**結果**: ...": a field's name, no run's
+  // "**Change**: ...", "**結果**: ...": a field's name, no run's; "runtime_sec:" names its metric.
+  if (FieldLabel(label) || (!own_unit.empty() && label.find('_') != std::string::npos)) own.erase("case");
   // A parent written as sentences ("Initial matrix was noisy. Paired repeats
   // (`iters=5`) were stable:") names the keys in it, not a case.
   if (colon == std::string::npos && Words(label).size() > 8) own.erase("case");

@@ -62,3 +62,29 @@ TEST(FiguresUnitField, AJobRecordsFieldsAreRead) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A done task's mark names nothing ("- [x] **job**" is the job part), and a
+// key that names its metric by its unit ("runtime_sec") is no variant.
+TEST(FiguresUnitField, ADoneMarkAndAUnitKeyNameNoRun) {
+  const std::string doc =
+      "# Kernel changes\n\n## Change Log\n\n### v0.4.0\n"
+      "**Result**: `2.08 ms` a call  \n\n"
+      "- [x] **job**\n"                      // 8
+      "    - runtime_sec: `14`\n";            // 9
+  const Logbook lb = ParseLogbook(doc, "t.md");
+  const auto figs = LogbookFigures(lb, nullptr);
+  const RecordedFigure* f = nullptr;
+  for (const auto& entry : figs)
+    for (const auto& g : entry)
+      if (g.line == 9) f = &g;
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->run.config.count("variant"), 0u) << ::testing::PrintToString(f->run.config);
+  ASSERT_EQ(f->run.config.count("case"), 1u) << ::testing::PrintToString(f->run.config);
+  EXPECT_EQ(f->run.config.at("case"), "job");
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
