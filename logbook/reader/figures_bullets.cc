@@ -597,6 +597,13 @@ static bool WalkArms(const Bullet& b, const WalkScope& scope, const EntryCtx& x,
   return true;
 }
 
+// Whether a list item's label names no run: a field's name ("**Change**:
+// ...", "**結果**: ..."), a key that names its metric by its unit
+// ("runtime_sec:").
+static bool NamesNoRun(const std::string& label, const std::string& own_unit) {
+  return FieldLabel(label) || (!own_unit.empty() && label.find('_') != std::string::npos);
+}
+
 // A list item's label without a done task's mark ("[x] **job**" names the
 // job part, not a "[x] job" case).
 static std::string TaskMarkless(const std::string& label) {
@@ -625,8 +632,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
   scope.sibling_unit.clear();
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
-  // "**Change**: ...", "**結果**: ...": a field's name, no run's; "runtime_sec:" names its metric.
-  if (FieldLabel(label) || (!own_unit.empty() && label.find('_') != std::string::npos)) own.erase("case");
+  if (NamesNoRun(label, own_unit)) own.erase("case");
   // A parent written as sentences ("Initial matrix was noisy. Paired repeats
   // (`iters=5`) were stable:") names the keys in it, not a case.
   if (colon == std::string::npos && Words(label).size() > 8) own.erase("case");
