@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include "logbook/reader/classify_changelines.h"
+#include "logbook/reader/classify_sections.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/segment.h"
@@ -241,7 +242,7 @@ bool NamesEntry(const std::string& text, const std::string& id) {
   return false;
 }
 
-// The numbers an entry writes in its list items and prose with five
+// The numbers an entry writes in its list items, prose and tables with five
 // significant digits at least ("147,734", "17,485", "2.5381"), read as
 // figures or not: a later figure written so restates one of them (fewer
 // digits could match by chance).
@@ -284,6 +285,9 @@ void WrittenNumbers(const Entry& e, std::set<double>* out) {
   for (const auto& f : e.fields) walk(f.bullet);
   for (const auto& b : e.notes) walk(b);
   for (const auto& p : e.paragraphs) scan(p.text);
+  for (const auto& t : e.tables)  // "| 10 | 128 | 14,389.80 |": a table's cells are written too
+    for (const auto& row : t.rows)
+      for (const auto& cell : row) scan(cell);
 }
 
 // The list items of the logbook's sections that lie in no entry ("##
@@ -312,7 +316,8 @@ void WrittenAbove(const std::vector<std::pair<int, std::string>>& outside, int l
 }
 
 // Whether each own figure of `f` is written with five significant digits
-// at least and is a number an earlier entry writes (WrittenNumbers):
+// at least and is a number an earlier entry writes (WrittenNumbers), cut or
+// rounded to the figure's digits:
 // "VLIW packing: 147,734 -> 102,678 cycles" in a recap of the entries that
 // wrote "Cycles: 102,678", read there or not.
 bool RestatesWritten(const RecordedFigure& f, const std::set<double>& written) {
@@ -326,8 +331,11 @@ bool RestatesWritten(const RecordedFigure& f, const std::set<double>& written) {
     for (double v = std::fabs(shown); v >= 1; v /= 10) ++digits;
     if (std::fabs(shown) < 1) digits = w.decimals + static_cast<int>(std::floor(std::log10(std::max(std::fabs(shown), 1e-12))) + 1);
     if (digits < 5) return false;
-    auto it = written.lower_bound(shown - 1e-9 * std::max(1.0, std::fabs(shown)));
-    if (it == written.end() || std::fabs(*it - shown) > 1e-9 * std::max(1.0, std::fabs(shown))) return false;
+    // "14,389 tokens/sec" of a table's "14,389.80": the number cut or rounded
+    // to the digits it is written with (within one unit of its last digit).
+    const double eps = 1e-9 * std::max(1.0, std::fabs(shown)), tol = std::pow(10.0, -w.decimals) - eps;
+    auto it = written.upper_bound(shown - tol);
+    if (it == written.end() || *it >= shown + tol) return false;
     any = true;
   }
   return any;
@@ -561,6 +569,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<RecordedFigure> figs = RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example,
                                                             HardwareAt(hardware, e.heading_line), heading_unit, table_unit);
     DropEstimateDocument(logbook, e, &figs, un);
+    DropUnderSpecSection(logbook, e, &figs, un);
     ReportKinds(e, &figs, un);  // recap tables, `Savings: 54%`, a monitor's readings; transaction rates
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);

@@ -2,7 +2,9 @@
 // plan is thought to take or win (`- Effort: 5 minutes`, `- ETA: 2 days`;
 // plan_labels of fields.json) or as expected or aimed for (`- Expected:
 // 1.7x speedup, MFU 19%`, `- Target MFU: 40%`; the label's first word one of
-// plan_leads of vocabulary.json) records no run, nor do its sub-items.
+// plan_leads of vocabulary.json) records no run, nor do its sub-items; nor
+// does a printed line so labelled in a block no command of the entry printed
+// ("Expected Performance: 0.034-0.056 ms").
 #include "logbook/reader/classify_planitems.h"
 
 #include <algorithm>
@@ -32,6 +34,23 @@ std::string PlanLabel(const std::string& text) {
   return "";
 }
 
+// The lines of the entry's printed blocks labelled the same way, no command
+// of the entry before the block ("Expected Performance: 0.034-0.056 ms",
+// "Estimated Bandwidth: 85%" in a design's summary block).
+void PrintedPlanLines(const Entry& entry, std::vector<std::pair<std::pair<int, int>, std::string>>* spans) {
+  for (const auto& o : entry.outputs) {
+    if (std::any_of(entry.commands.begin(), entry.commands.end(), [&o](const CommandText& c) { return c.line < o.line; }))
+      continue;
+    int line = o.line + 1;
+    for (size_t p = 0; p < o.text.size(); ++line) {
+      size_t nl = o.text.find('\n', p);
+      if (nl == std::string::npos) nl = o.text.size();
+      if (const std::string label = PlanLabel(Trim(o.text.substr(p, nl - p))); !label.empty()) spans->push_back({{line, line}, label});
+      p = nl + 1;
+    }
+  }
+}
+
 }  // namespace
 
 void DropPlannedItems(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
@@ -46,6 +65,7 @@ void DropPlannedItems(const Entry& entry, std::vector<RecordedFigure>* out, std:
   for (const auto& b : entry.notes) visit(b);
   for (const auto& f : entry.fields)
     for (const auto& c : f.bullet.children) visit(c);
+  PrintedPlanLines(entry, &spans);
   if (spans.empty()) return;
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {

@@ -224,7 +224,16 @@ bool SettingFieldValue(const std::string& name, const std::string& value) {
 // how long a job, its compile or an event went on, a setting, a threshold
 // (the classify rules the scan applies as it reads). The reason is kept for
 // --show-recorded (NoFigureReasons); the number is never a figure.
+// A number glued to a plural "s" before "of" ("1000s of nodes", "100s of
+// GB"): a rough count, no time.
+bool PluralCount(const std::string& s, const UnitRead& u) {
+  if (!u.glued || u.unit != "s") return false;
+  const size_t p = u.at + u.len;
+  return s.compare(p, 4, " of ") == 0;
+}
+
 const char* NoFigureWhy(const std::string& s, size_t start, const UnitRead& u, const std::string& metric) {
+  if (PluralCount(s, u)) return "a rough count in the plural (1000s of ...), not a time";
   if (metric == "time_s" && JobDuration(s, start))
     return "a job's, a test's or a compile's duration, or its limit (after, in, compile, job duration ...), not a run's figure";
   if (metric.find("time_s") != std::string::npos) {

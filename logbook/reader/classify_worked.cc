@@ -46,19 +46,60 @@ bool Operated(const std::string& s) {
   return false;
 }
 
+// Whether `w` is a word of a label: no digit, no operator, not a bracket.
+bool LabelWord(const std::string& w) {
+  if (w.find_first_of("0123456789()$~") != std::string::npos) return false;
+  for (const auto& op : Marks("ops"))
+    if (Trim(op) == w) return false;
+  return true;
+}
+
+// Whether `w` is written as a name's word: a capital, then small letters
+// only ("Stride"; not a unit's "GB", "GPUs", "tokens").
+bool TitleWord(const std::string& w) {
+  return w.size() > 1 && std::isupper(static_cast<unsigned char>(w[0])) &&
+         std::all_of(w.begin() + 1, w.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; });
+}
+
+// The expression an equals sign closes or opens: the words of `side` next
+// to the sign (`before`: its end, else its start) up to a label's colon.
+// Before the sign, what follows the expression's last number is its unit
+// ("80 GB each ="); a name there (three words, or a word written as a
+// name's) makes the sign a setting's: in a printed "Matrix A: 4096 x 4096
+// Leading Dimension Size = 4096" the product is another clause's.
+std::string Expression(const std::string& side, bool before) {
+  std::vector<std::string> words = Words(side), kept;
+  if (before) std::reverse(words.begin(), words.end());
+  size_t unit = 0;
+  bool number = false;
+  for (const auto& w : words) {
+    if (before ? w.back() == ':' : (!kept.empty() && kept.back().back() == ':')) break;
+    if (before && !number && LabelWord(w) && (++unit >= 3 || TitleWord(w))) return "";
+    number = number || !LabelWord(w);
+    kept.push_back(w);
+  }
+  if (before) std::reverse(kept.begin(), kept.end());
+  std::string out;
+  for (const auto& w : kept) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
 // Whether line `l` works a figure out: an equals sign with a number after
 // it ("= 14 GB", "= (500 × 50) / 0.85") or ending the line (the result on
-// the next), and numbers joined by an operator on one side of it.
+// the next), and numbers joined by an operator in the expression on one
+// side of it.
 bool ArithmeticLine(const std::string& l) {
   // "5,841 tok/s / $4,500 =": the result on the next line.
-  if (l.size() > 2 && l.back() == '=' && l[l.size() - 2] == ' ' && Operated(l.substr(0, l.size() - 2))) return true;
+  if (l.size() > 2 && l.back() == '=' && l[l.size() - 2] == ' ' &&
+      Operated(Expression(l.substr(0, l.size() - 2), true)))
+    return true;
   for (const auto& eq : Marks("equals"))
     for (size_t at = l.find(eq); at != std::string::npos; at = l.find(eq, at + 1)) {
       if (eq == "= " && at != 0) continue;  // "= 6,400 tokens / 0.002 sec": only at the line's start
       std::string right = Trim(l.substr(at + eq.size()));
       while (!right.empty() && (right[0] == '~' || right[0] == '(' || right[0] == '$')) right.erase(0, 1);
       if (right.empty() || !Digit(right[0])) continue;
-      if (Operated(l.substr(0, at)) || Operated(right)) return true;
+      if (Operated(Expression(l.substr(0, at), true)) || Operated(Expression(right, false))) return true;
     }
   return false;
 }
@@ -76,6 +117,38 @@ bool BudgetLine(const std::string& l) {
   return false;
 }
 
+// Whether `w` names a quantity in a formula: a symbol in capitals or with
+// an underscore ("TILE_M", "D", "(D+1)"), not a word of prose.
+bool Symbol(std::string w) {
+  while (!w.empty() && (w.front() == '(' || w.front() == '[')) w.erase(w.begin());
+  while (!w.empty() && (w.back() == ')' || w.back() == ']' || w.back() == ',')) w.pop_back();
+  if (w.empty() || !std::isalpha(static_cast<unsigned char>(w[0]))) return false;
+  bool upper = false, lower = false;
+  for (char c : w) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '+' && c != '-') return false;
+    upper = upper || std::isupper(static_cast<unsigned char>(c));
+    lower = lower || std::islower(static_cast<unsigned char>(c));
+  }
+  return upper && (!lower || w.find('_') != std::string::npos);
+}
+
+// Whether line `l` writes a formula of named quantities with its value
+// after it ("Q tiles:  2 * TILE_M * (D+1) * 2   24,960"): a product
+// (worked_label_operators) joins a symbol to a number or another symbol.
+bool FormulaLine(const std::string& l) {
+  const std::vector<std::string> words = Words(l);
+  for (size_t k = 1; k + 1 < words.size(); ++k) {
+    if (std::none_of(Marks("label").begin(), Marks("label").end(), [&](const std::string& op) { return Trim(op) == words[k]; }))
+      continue;
+    const std::string &a = words[k - 1], &b = words[k + 1];
+    const bool numbers = Digit(a[0]) || Digit(b[0]);
+    if ((Symbol(a) && (Symbol(b) || Digit(b[0]))) || (Symbol(b) && numbers))
+      for (size_t n = k + 2; n < words.size(); ++n)
+        if (Digit(words[n][0]) && (n + 1 >= words.size() || !Symbol(words[n + 1]))) return true;
+  }
+  return false;
+}
+
 // The first arithmetic or budget line of `text`, or "".
 std::string WorkedLine(const std::string& text) {
   size_t p = 0;
@@ -88,7 +161,7 @@ std::string WorkedLine(const std::string& text) {
       if (l.size() >= edge.size() && l.compare(l.size() - edge.size(), edge.size(), edge) == 0)
         l = Trim(l.substr(0, l.size() - edge.size()));
     }
-    if (ArithmeticLine(l) || BudgetLine(l)) return l;
+    if (ArithmeticLine(l) || BudgetLine(l) || FormulaLine(l)) return l;
     p = nl + 1;
   }
   return "";

@@ -2,10 +2,12 @@
 #include "logbook/reader/classify_cited.h"
 #include "logbook/reader/classify_settings.h"
 #include "logbook/reader/classify_planitems.h"
+#include "logbook/reader/classify_setlength.h"
 #include "logbook/reader/key_fields.h"
 
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/figures_unitfield.h"
 #include "logbook/reader/segment.h"
 #include "logbook/reader/table_groups.h"
 
@@ -292,7 +294,8 @@ void FieldFigures(const Entry& entry, size_t fi, const EntryCtx& x, std::vector<
   // "- Result: `0.0031 s`, `10.3M tok/s`" states figures on the field's own line.
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   scope.sibling_unit = SiblingUnit(f.bullet.children);
-  for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(f.bullet.children, &with_units))
+    Walk(c, scope, x, out, unread);
   scope.sibling_unit.clear();
   for (const auto& t : entry.tables)
     if (t.line >= f.bullet.line && t.line <= last)
@@ -445,7 +448,8 @@ void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, 
   if (!f.value.empty()) Walk(f.bullet, scope, x, out, unread, f.value);
   scope.sibling_unit = SiblingUnit(f.bullet.children);
   const size_t from = out->size();
-  for (const auto& c : f.bullet.children) Walk(c, scope, x, out, unread);
+  for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(f.bullet.children, &with_units))
+    Walk(c, scope, x, out, unread);
   // "- Reference (batch=4, time=1024):" over items whose figures nothing
   // else names: its name names them; items with names of their own ("v3:
   // 6.96s") keep theirs. A name before a figure of its own ("- Peak memory:
@@ -810,6 +814,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   DropPlannedItems(entry, &out, unread);
   DropWorkedBlocks(entry, &out, unread);
   DropBookkeeping(entry, &out, unread);
+  DropSetLengths(entry, &out, unread);
   DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),

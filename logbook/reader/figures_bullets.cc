@@ -1,4 +1,5 @@
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/figures_unitfield.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/key_fields.h"
 
@@ -294,10 +295,19 @@ void LabelQualities(const std::string& label, const std::string& rest, std::vect
 // The unit a label names: its last word or parenthetical ("tail50 tok/sec",
 // "Throughput (tok/s)"), or the label itself when it is one unit word
 // ("**Cycles:** 147,734", "Tokens/s: 1,080"); "" when it names none. A
-// derived unit ("x", "%") names no label's figures.
+// derived unit ("x", "%") names no label's figures. A record's key with
+// its unit as the last part ("runtime_sec", "elapsed_ms") names it too,
+// unless it sets the run up ("timeout_sec").
 std::string LabelUnitOf(const std::string& label) {
   ColumnInfo lc;
   if (HeaderUnit(label, &lc, &lc.metric)) return lc.unit;
+  if (std::string key = Trim(label); Words(key).size() == 1) {
+    key.erase(std::remove_if(key.begin(), key.end(), [](char c) { return c == '*' || c == '`' || c == ':'; }), key.end());
+    std::string bare;
+    UnitInfo info{};
+    if (key.find('_') != std::string::npos && !SettingKey(key))
+      if (const std::string u = PrintedKeyUnit(key); !u.empty() && AnyUnit(u, &info) && !info.derived) return u;
+  }
   std::string w;
   for (char c : label)
     if (c != '*' && c != '_' && c != '`' && c != ':' && c != ' ') w += c;
@@ -587,6 +597,21 @@ static bool WalkArms(const Bullet& b, const WalkScope& scope, const EntryCtx& x,
   return true;
 }
 
+// Whether a list item's label names no run: a field's name ("**Change**:
+// ...", "**結果**: ..."), a key that names its metric by its unit
+// ("runtime_sec:").
+static bool NamesNoRun(const std::string& label, const std::string& own_unit) {
+  return FieldLabel(label) || (!own_unit.empty() && label.find('_') != std::string::npos);
+}
+
+// A list item's label without a done task's mark ("[x] **job**" names the
+// job part, not a "[x] job" case).
+static std::string TaskMarkless(const std::string& label) {
+  for (const char* mark : {"[x] ", "[X] "})
+    if (label.rfind(mark, 0) == 0) return label.substr(4);
+  return label;
+}
+
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override) {
   if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
@@ -595,10 +620,10 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   const std::string& text = text_override.empty() ? b.text : text_override;
   if (WalkArms(b, scope, x, out, unread, text, !text_override.empty())) return;
   const size_t colon = LabelEnd(text);
-  std::string label = colon == std::string::npos ? "" : text.substr(0, colon);
+  std::string label = colon == std::string::npos ? "" : TaskMarkless(text.substr(0, colon));
   std::string rest = colon == std::string::npos ? text : text.substr(colon + 1);
   if (colon == std::string::npos && !b.children.empty() && Figures(text, x.known && !x.names_time).empty()) {
-    label = text;  // "- `random`" over its figures' bullets names them all
+    label = TaskMarkless(text);  // "- `random`" over its figures' bullets names them all
     rest.clear();
   }
   if (!scope.sibling_unit.empty() && !label.empty() && BareNumber(rest)) rest += " " + scope.sibling_unit;  // "v4: 75.67"
@@ -607,7 +632,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
   scope.sibling_unit.clear();
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
-  if (FieldLabel(label)) own.erase("case");  // "**Change**: ...", "**結果**: ...": a field's name, no run's
+  if (NamesNoRun(label, own_unit)) own.erase("case");
   // A parent written as sentences ("Initial matrix was noisy. Paired repeats
   // (`iters=5`) were stable:") names the keys in it, not a case.
   if (colon == std::string::npos && Words(label).size() > 8) own.erase("case");
@@ -645,7 +670,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   if (!scope.check && !(b.children.empty() && SampleList(listed, own_unit, b.line, FigureText(text), x, scope, out))) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
   if (!text_override.empty()) return;
   scope.sibling_unit = SiblingUnit(b.children);
-  for (const auto& c : b.children) Walk(c, scope, x, out, unread);
+  for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(b.children, &with_units)) Walk(c, scope, x, out, unread);
 }
 
 // A Result's printed output block ("```text" with "current: 0.0374 s,

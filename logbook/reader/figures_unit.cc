@@ -327,9 +327,7 @@ bool BoundWordAfter(const std::string& s, size_t at) {
 // least 30%", "at or below 3%", "within 1% of control", "target 30%",
 // "goal of 30%", "Goal: 2 ms", "p99 < 500ms". Looks at the two words before `at`.
 bool ThresholdBefore(const std::string& s, size_t at) {
-  static const std::set<std::string> k = {"least", "most",   "below",  "above",   "within", "under",
-                                          "target", "targets", "goal", "goals",  "threshold", "than",
-                                          "exceed", "exceeds", "reach", "Reach", "budget", "cap"};
+  static const auto* k = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "threshold_leads"));
   size_t b = at;
   bool colon = false;  // "slower than EP16: 37.28 ms": past a colon only the word before it ("target: 20 ms") counts
   for (int n = 0; n < 2; ++n) {
@@ -340,7 +338,7 @@ bool ThresholdBefore(const std::string& s, size_t at) {
     size_t w = b;
     while (w > 0 && b - w < 24 && IsIdentChar(s[w - 1])) --w;
     if (w == b) return false;
-    if (k.count(Lower(s.substr(w, b - w)))) return true;
+    if (k->count(Lower(s.substr(w, b - w)))) return true;
     if (colon) return false;
     b = w;
   }

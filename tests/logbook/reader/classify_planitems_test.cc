@@ -36,3 +36,31 @@ TEST(ClassifyPlanItems, AMeasuredItemStays) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A printed block no command of the entry printed, whose lines are
+// labelled as expected or estimated ("Expected Time: 0.041 ms", "Estimated
+// Bandwidth: 85%"), states a design's goals; a measured line beside them
+// ("Time: 0.212 ms" of the old kernel) stays a run.
+TEST(ReaderClassifyPlanItems, APrintedLineLabelledAsExpectedIsNoRun) {
+  const std::string doc =
+      "# Softmax notes\n\n"
+      "## 2025-03-02 Old kernel\n\n"        // 3
+      "```\nConfiguration:   BLOCK=64\nTime:            0.212 ms\n```\n\n"  // 5-8
+      "## 2025-03-03 New design\n\n"        // 10
+      "```\n"                                // 12
+      "Configuration:       TILE=64\n"       // 13
+      "Expected Time:       0.041 ms\n"      // 14
+      "Estimated Bandwidth: 85%\n"           // 15
+      "```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  for (int line : {14, 15}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[14].find("expected time"), std::string::npos) << why[14];
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

@@ -357,6 +357,19 @@ TEST(ReaderClassifyPlans, AnEstimateBesideMeasuredInTheTitleKeepsTheRuns) {
   EXPECT_TRUE(KeptLines(doc).count(5));
 }
 
+// A title that names the document an analysis of theoretical limits works
+// out what a kernel could reach: its spec tables, sized layouts and the
+// figures its design is expected to give are no runs.
+TEST(ReaderClassifyPlans, ATheoreticalLimitsDocumentRecordsNoRun) {
+  const std::string doc =
+      "# Theoretical Limits Analysis: softmax on one GPU\n\n"
+      "## Device\n\n### Memory\n\n| Level | Bandwidth | Latency |\n|---|---|---|\n| L2 | ~2 TB/s | ~90 cycles |\n\n"
+      "## New design\n\n```\nExpected Time:   0.041 ms\nTarget Bandwidth: 88%\n```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.empty()) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
 

@@ -192,3 +192,77 @@ TEST(ReaderClassifyWorked, AnOperandOfProseArithmeticIsNoRun) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A program's printout that names its settings with an equals sign beside a
+// shape ("Input X: 2048 x 1024 Row Stride = 1024") works nothing out: the
+// product is another clause's, the sign names a setting. Its measurements
+// stay a run's; a line whose equals sign closes the product ("Buffer: 2048 x
+// 1024 x 2 B = 4 MB") still works figures out.
+TEST(ReaderClassifyWorked, APrintoutsSettingBesideAShapeIsNoCalculation) {
+  const std::string doc =
+      "# Reduce kernel log\n\n"
+      "## Attempt 3\n\n"                                   // 3
+      "```\n"                                               // 5
+      "Problem: R = 2048 C = 1024\n"                        // 6
+      "Input X: 2048 x 1024 Row Stride = 1024\n"            // 7
+      "Output Y: 2048 x 1 Row Stride = 1\n"                 // 8
+      "Reference Reduce\n"                                  // 9
+      "Time: 0.0412 ms\n"                                   // 10
+      "Achieved Bandwidth: 203.6 GB/s\n"                    // 11
+      "Tuned Reduce\n"                                      // 12
+      "Time: 0.0297 ms\n"                                   // 13
+      "Achieved Bandwidth: 282.4 GB/s\n"                    // 14
+      "```\n\n"
+      "## Sizing\n\n"                                       // 17
+      "```\n"                                               // 19
+      "Buffer: 2048 x 1024 x 2 B = 4 MB\n"                  // 20
+      "Copy at 280 GB/s: 0.015 ms\n"                        // 21
+      "```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {10, 11, 13, 14}) EXPECT_TRUE(kept.count(line)) << line << Why(why);
+  EXPECT_FALSE(kept.count(21)) << Why(why);
+  EXPECT_NE(why[21].find("worked"), std::string::npos) << why[21];
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A block that sizes a layout by formulas of named quantities ("Q tile:
+// 2 * TILE_M * (D+1) * 2   24,960") works its figures out; a printed
+// line that names a product of words ("CPU * GPU" is no formula) and a
+// printout of measured times stay.
+TEST(ReaderClassifyWorked, AFormulaOfNamedQuantitiesIsWorkedOut) {
+  const std::string doc =
+      "# Tile notes\n\n"
+      "## Derivation\n\n"
+      "### Step 1: Pick the tile\n\n"                                                   // 5
+      "**Goal**: Fill shared memory\n\n"
+      "**SMEM Layout**:\n"
+      "```\n"                                                                           // 10
+      "Component               Formula                     Bytes (TILE=64)\n"          // 11
+      "A tiles (2x buffered):  2 * TILE_M * (K+1) * 2      16,640\n"                  // 12
+      "B tiles (2x buffered):  2 * TILE_N * (K+1) * 2      16,640\n"                  // 13
+      "--------------------------------------------------------------\n"
+      "TOTAL:                                              33,280 bytes\n"             // 15
+      "```\n\n"
+      "## Run\n\n"                                                                      // 18
+      "```\n"                                                                           // 20
+      "tile 128 x 64: 0.412 ms\n"                                                       // 21
+      "Copy * Compute overlap: 0.097 ms\n"                                              // 22
+      "```\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {12, 13, 15}) EXPECT_FALSE(kept.count(line)) << line << Why(why);
+  EXPECT_NE(why[12].find("worked"), std::string::npos) << why[12];
+  for (int line : {21, 22}) EXPECT_TRUE(kept.count(line)) << line << Why(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
