@@ -781,6 +781,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
   if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && !closing && PrintedTitle(l.text, &title))
     r.group.clear(), r.group_unit.clear();  // a record opens: no group of the last one's goes on
+  if (SeriesTitleLine(r, l.text) || SeriesValuesLine(r, l.text, l.line)) return;
   if (BenchToolLine(r, l) || ArrowRateLine(r, l.written.empty() ? l.text : l.written, l.line) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
@@ -790,6 +791,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     if (opens) r.record = title;
     if (opens || r.record.empty()) r.record_row = static_cast<size_t>(-1);  // a title inside a record is no new row
     r.group_unit = NameUnit(title, &r.group);
+    r.series.clear();
     return;
   }
   if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && closing) {  // the record ends
@@ -834,6 +836,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   ToolRunLines(lines, r.context, x, out, &read, unread);
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
+    if (lines[i].text.empty()) r.series.clear();  // a title's series end at a blank line
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;
     std::string stamp, unit, event;  // "[3.41s] Insert 4096 users": no column of a table
     if (const size_t rows = ElapsedStamp(lines[i].text, &stamp, &unit, &event) ? 0 : ColumnBlock(r, lines, i); rows > 0) {

@@ -61,7 +61,10 @@ std::string ValuesText(const std::map<std::string, double>& metrics, const Store
   // (deltas, speedups) are the author's arithmetic, not listed.
   std::string values;
   auto add = [&](const std::string& metric, double v) {
-    if (const std::string w = run == nullptr ? "" : WrittenText(*run, metric, v); !w.empty()) {
+    if (std::string w = run == nullptr ? "" : WrittenText(*run, metric, v); !w.empty()) {
+      // Its digits grouped as written ("90,546 IOPS"), the number alone before its unit.
+      if (const size_t sp = w.find(' '); !written.empty() && sp != std::string::npos && w[0] != '~')
+        w = table_parts::AsWrittenGrouping(written, w.substr(0, sp)) + w.substr(sp);
       values += (values.empty() ? "" : ", ") + w;
       return;
     }

@@ -141,6 +141,51 @@ std::string RecordedValuesText(const RecordedFigure& f) {
   return text;
 }
 
+// The 1-based line `n` of `text` ("" past its end).
+std::string LineOf(const std::string& text, int n) {
+  if (n < 1) return "";
+  size_t p = 0;
+  for (int k = 1; k < n; ++k) {
+    const size_t nl = text.find('\n', p);
+    if (nl == std::string::npos) return "";
+    p = nl + 1;
+  }
+  const size_t e = text.find('\n', p);
+  return text.substr(p, e == std::string::npos ? std::string::npos : e - p);
+}
+
+// The fate of a row's figures, at its line; when the figures of other lines
+// joined the row (the same run's IOPS, bandwidth and latency printed under
+// three titles), each line with the row's figures it writes, so every
+// figure is told at its own line.
+std::string JoinedLineFates(const std::string& text, const RecordedFigure& f, const std::string& row) {
+  std::vector<std::string> parts;  // "438,403 KiB/sec (bandwidth)", "90,546 IOPS (iops)"
+  const std::string values = RecordedValuesText(f);
+  for (size_t p = 0; p < values.size();) {
+    const size_t e = std::min(values.find(", ", p), values.size());
+    parts.push_back(values.substr(p, e - p));
+    p = e + 2;
+  }
+  if (f.joined_lines.empty()) return "line " + std::to_string(f.line) + ": " + values + row;
+  std::string out;
+  std::set<int> told;
+  std::vector<int> own_lines = {f.line};
+  own_lines.insert(own_lines.end(), f.joined_lines.begin(), f.joined_lines.end());
+  for (int j : own_lines) {
+    if (!told.insert(j).second) continue;
+    const std::string line = LineOf(text, j);
+    std::string own;
+    for (const auto& part : parts) {
+      std::string number = part.substr(0, part.find(' '));
+      if (!number.empty() && number[0] == '~') number.erase(0, 1);
+      if (!number.empty() && line.find(number) != std::string::npos) own += (own.empty() ? "" : ", ") + part;
+    }
+    if (j == f.line && own.empty()) own = values;  // the row's line, its figures written otherwise
+    if (!own.empty()) out += "line " + std::to_string(j) + ": " + own + row;
+  }
+  return out;
+}
+
 // --show-recorded: where each figure of the unit's Result went (`table`:
 // the runnable unit's table; none for an entry moelog runs nothing for,
 // whose figures each get a row of its recorded table). Figures it could
@@ -152,8 +197,8 @@ void ShowRecorded(const LoadedDocument& doc, const UnitWork& w, const UnitTable*
   } else {
     for (size_t i = 0; i < w.unit->recorded.size(); ++i) {
       const auto& f = w.unit->recorded[i];
-      lines += "line " + std::to_string(f.line) + ": " + RecordedValuesText(f) +
-               " -> recorded table, row " + std::to_string(i + 1) + "\n";
+      const std::string row = " -> recorded table, row " + std::to_string(i + 1) + "\n";
+      lines += JoinedLineFates(doc.text, f, row);
     }
   }
   for (const auto& u : w.unit->unread) {
