@@ -262,6 +262,12 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
       if (unit.empty() && glued.empty()) unit = name_unit;
       else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
       UnitInfo info;
+      if (std::string outcome; unit.empty() && OutcomeCountName(name, &outcome)) {  // "number of failed transactions: 0"
+        Config cfg = LineConfig(r);
+        cfg["metric"] = name;  // told apart from the block's other named lines as they are
+        KeepFigure(r, line, t, cfg, {Fig{outcome, UnitInfo{outcome, 1, false}, "", num, approx}});
+        return true;
+      }
       if (unit.empty() && SettingCount(r, name, toks)) return true;
       if (CountName(bare, unit) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
       const bool measured_peak = MemoryMetric(info.metric) || Vocab().measured_peaks.count(info.metric);
