@@ -242,6 +242,15 @@ size_t JmhResult(const std::vector<PrintedLine>& lines, size_t i, const Config& 
 // (vegeta's `Latencies  [min, mean, 50, 90, 95, 99, max]  1.2ms, 12.31ms,
 // ...`): each value with a unit a figure, named by the line's label and its
 // name (a bare percentile's number "p50"); false for any other line.
+// The unit a report line's label names by its first word ("bytes" of
+// "Bytes In"), "" when that word is no unit.
+std::string LabelUnit(const std::string& label) {
+  const auto words = SpaceWords(label);
+  UnitInfo info{};
+  if (words.size() < 2 || !OutputUnit(words[0], "", &info) || info.derived || info.factor != 1) return "";
+  return words[0];
+}
+
 bool BracketLine(const PrintedLine& l, RecordedFigure* f) {
   const std::string& t = l.text;
   const size_t open = t.find(" ["), close = t.find(']');
@@ -263,8 +272,11 @@ bool BracketLine(const PrintedLine& l, RecordedFigure* f) {
   for (size_t k = 0; k < names.size(); ++k) {
     size_t n = 0;
     while (n < values[k].size() && (std::isdigit(static_cast<unsigned char>(values[k][n])) || values[k][n] == '.')) ++n;
-    const std::string num = values[k].substr(0, n), unit = values[k].substr(n);
+    const std::string num = values[k].substr(0, n);
+    std::string unit = values[k].substr(n);
     UnitInfo info{};
+    // "Bytes In [total, mean]  1319, 1319.00": the label's first word names the unit of its bare values.
+    if (unit.empty() && n == values[k].size()) unit = LabelUnit(label);
     if (n == 0 || unit.empty() || !ParseNumber(num)) continue;
     std::string stat = LowerAscii(names[k]);
     if (std::isdigit(static_cast<unsigned char>(stat[0]))) stat = "p" + stat;
