@@ -1,4 +1,6 @@
 #include "logbook/reader/figures_vertical.h"
+#include "logbook/reader/figures_printed.h"
+#include "logbook/reader/figures_output_words.h"
 
 
 #include "logbook/reader/data_words.h"
@@ -161,6 +163,12 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
   block.line = t.line + 1;
   block.output_cue = "table";
   block.subheading = t.subheading;
+  // A sub-heading naming the unit of the rows' bare values ("#### Latency
+  // Distribution (µs)" over "| Min | 26 |"): their title, on the rule's line.
+  if (std::string title, bare; PrintedTitle(t.subheading, &title) && !PrintedNameUnit(title, &bare).empty()) {
+    block.line = t.line;
+    block.text = title + "\n";
+  }
   for (const auto& row : t.rows) {
     std::string name = row.empty() ? "" : Unticked(row[0]);
     while (!name.empty() && name.back() == ':') name.pop_back();

@@ -73,6 +73,23 @@ TEST(FiguresSeriesTitles, ABlankLineEndsTheTitlesSeries) {
   for (const auto& f : figs) EXPECT_NE(f.run.config.count("case") ? f.run.config.at("case") : "", "Mixed");
 }
 
+// The same title as a sub-heading over a two-column table of statistics:
+// its unit is the rows' bare values'.
+TEST(FiguresSeriesTitles, ASubHeadingNamesTheUnitOfAVerticalTablesValues) {
+  const auto figs = ReadEntry(kHead,
+                              "#### Latency Distribution (ms)\n\n"  // 7-8
+                              "| Metric | Value |\n"                  // 9
+                              "|--------|------:|\n"                 // 10
+                              "| Min | 1.25 |\n"                     // 11
+                              "| P99 | 4.5 |\n");                    // 12
+  const RecordedFigure* min = OnLine(figs, 11);
+  ASSERT_NE(min, nullptr);
+  bool ms = false;
+  for (const auto& [m, v] : min->run.metrics) ms = ms || (m.find("min") == 0 && v == 0.00125);
+  EXPECT_TRUE(ms) << min->text;
+  EXPECT_NE(OnLine(figs, 12), nullptr);
+}
+
 TEST(BlocksSeriesTitles, ABareBlockOfTitledSlashLinesIsOutput) {
   EXPECT_TRUE(LooksLikeOutput("IOPS (Read/Write)\n  Random:  12,400 / 9,050\n  Sequential:  20,100 / 15,300\n"));
   FenceFacts f;
