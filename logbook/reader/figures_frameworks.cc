@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "logbook/reader/figures_banners.h"
 #include "logbook/reader/figures_bracketcols.h"
 #include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/key_reportsettings.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
@@ -292,20 +294,47 @@ bool BracketLine(const PrintedLine& l, RecordedFigure* f) {
   return true;
 }
 
-// A block's bracket report lines: one run's figure.
+// The label of a bracket report line, lower case ("latencies"); "" for none.
+std::string BracketLabel(const std::string& t) {
+  const size_t open = t.find(" [");
+  return open == std::string::npos || open == 0 ? "" : LowerAscii(parse_detail::Trim(t.substr(0, open)));
+}
+
+// A block's bracket report lines: one run's figure per report. A report ends
+// where a label it holds comes again (reports pasted one after another);
+// run settings above a report (`Rate: 80`; key_reportsettings.h) key it.
 void BracketReport(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                    std::vector<RecordedFigure>* out, std::set<int>* read) {
-  RecordedFigure f{NewRecorded(x, context, 0), 0, ""};
+  Config cfg = context;
+  std::optional<RecordedFigure> f;
+  std::set<std::string> labels;
   std::set<int> taken;
-  size_t reports = 0;
-  for (const auto& l : lines)
-    if (!read->count(l.line) && BracketLine(l, &f)) taken.insert(l.line), ++reports;
-  if (f.line == 0 || reports < 2 || out->size() > kMaxFiguresPerEntry) return;  // a report: two such lines at least
+  std::vector<RecordedFigure> found;
+  size_t in_report = 0;
+  auto close = [&] {
+    if (f && f->line != 0 && in_report >= 2) found.push_back(std::move(*f));  // a report: two such lines at least
+    f.reset(), labels.clear(), in_report = 0;
+  };
+  for (const auto& l : lines) {
+    if (read->count(l.line)) continue;
+    const std::string t = parse_detail::Trim(l.text), label = BracketLabel(t);
+    if (std::string key, value; label.empty() && ReportSettingLine(t, &key, &value)) {
+      if (in_report > 0) close();
+      cfg[key] = value, taken.insert(l.line);
+      continue;
+    }
+    if (label.empty()) continue;
+    if (labels.count(label)) close();
+    if (!f) f.emplace(RecordedFigure{NewRecorded(x, cfg, 0), 0, ""});
+    if (BracketLine(l, &*f)) taken.insert(l.line), labels.insert(label), ++in_report;
+  }
+  close();
+  if (found.empty() || out->size() > kMaxFiguresPerEntry) return;
   // Its lines of counts and spans too ("Requests [total, rate, throughput] 6000, ..."): the report's, no run of their own.
   for (const auto& l : lines)
     if (std::string form; BracketColumnsForm(parse_detail::Trim(l.text), &form)) taken.insert(l.line);
   read->insert(taken.begin(), taken.end());
-  out->push_back(std::move(f));
+  for (auto& r : found) out->push_back(std::move(r));
 }
 
 struct TorchWords {

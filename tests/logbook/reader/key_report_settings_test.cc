@@ -68,5 +68,31 @@ TEST(KeyReportSettings, ReportsThatDifferOnlyInTheirSettingsAreRowsApart) {
   EXPECT_TRUE(bytes);
 }
 
+// Reports pasted one after another in one fence: a label coming again opens
+// the next report, its settings above it keying it.
+TEST(KeyReportSettings, ReportsInOneFenceAreRowsApart) {
+  const auto figs = ReadEntry(kHead,
+                              "```\n"                                                        // 7
+                              "Rate: 20\n"                                                    // 8
+                              "\n"                                                            // 9
+                              "Latencies     [min, mean, max]  41.7ms, 77.3ms, 311.0ms\n"    // 10
+                              "Success       [ratio]           100.00%\n"                    // 11
+                              "\n"                                                            // 12
+                              "Rate: 80\n"                                                    // 13
+                              "\n"                                                            // 14
+                              "Latencies     [min, mean, max]  52.3ms, 640.5ms, 5.001s\n"    // 15
+                              "Success       [ratio]           99.88%\n"                     // 16
+                              "```\n");
+  const RecordedFigure* first = OnLine(figs, 10);
+  const RecordedFigure* second = OnLine(figs, 15);
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  ASSERT_NE(first, second);
+  EXPECT_EQ(first->run.config.at("rate"), "20");
+  EXPECT_EQ(second->run.config.at("rate"), "80");
+  EXPECT_NEAR(first->run.metrics.at("latencies_min_time_s"), 0.0417, 1e-12);
+  EXPECT_NEAR(second->run.metrics.at("latencies_min_time_s"), 0.0523, 1e-12);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
