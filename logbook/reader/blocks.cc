@@ -10,6 +10,7 @@
 #include "logbook/reader/blocks_text.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_progressbar.h"
+#include "logbook/reader/figures_serieslines.h"
 #include "logbook/reader/figures_toollines.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
@@ -77,6 +78,13 @@ size_t PromptEnd(std::string_view line) {
   return word.back() == '#' && at && word.find(':') != std::string_view::npos ? sp + 1 : std::string_view::npos;
 }
 
+// Three digits from `p` and no fourth: a group of a number's thousands.
+bool GroupOfThree(std::string_view t, size_t p) {
+  for (size_t k = p; k < p + 3; ++k)
+    if (k >= t.size() || !std::isdigit(static_cast<unsigned char>(t[k]))) return false;
+  return p + 3 >= t.size() || !std::isdigit(static_cast<unsigned char>(t[p + 3]));
+}
+
 bool IsNumberToken(std::string_view t) {
   while (!t.empty() && (t.back() == ',' || t.back() == '%' || t.back() == 'x')) t.remove_suffix(1);
   if (t.empty()) return false;
@@ -84,6 +92,7 @@ bool IsNumberToken(std::string_view t) {
   bool digit = false;
   for (; p < t.size(); ++p) {
     if (std::isdigit(static_cast<unsigned char>(t[p]))) digit = true;
+    else if (t[p] == ',' && digit && GroupOfThree(t, p + 1)) continue;  // "438,403": thousands grouped
     else if (t[p] != '.' && t[p] != 'e' && t[p] != 'E' && t[p] != '-') return false;
   }
   return digit;
@@ -220,6 +229,8 @@ bool OutputLine(std::string_view l) {
   if (StrictPrintedLine(t) && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return true;
   const auto tokens = Tokens(t);
+  // "Q read:  25,165,824   3 * B * H * S * D * 2": the author's arithmetic beside a figure, no printout.
+  if (std::count(tokens.begin(), tokens.end(), std::string_view("*")) >= 2) return false;
   int numbers = 0;
   for (std::string_view tok : tokens) numbers += IsNumberToken(tok) ? 1 : 0;
   if (numbers >= 2) return true;
@@ -440,6 +451,15 @@ std::string WithHeadingUnit(const std::string& heading, const HeadingUnit& u) {
   return out;
 }
 
+namespace {
+
+// A line of one mark repeated ("=====", "-----"), three at least.
+bool RuleOnly(const std::string& t) {
+  return t.size() >= 3 && (t[0] == '=' || t[0] == '-') && t.find_first_not_of(t[0]) == std::string::npos;
+}
+
+}  // namespace
+
 bool LooksLikeOutput(std::string_view text) {
   // A bench tool's printout: its machine lines hold no figure, yet it is output.
   if (BenchToolPrintout(text)) return true;
@@ -450,10 +470,11 @@ bool LooksLikeOutput(std::string_view text) {
     const size_t nl = text.find('\n', p);
     const std::string_view l = text.substr(p, nl == std::string_view::npos ? std::string_view::npos : nl - p);
     p = nl == std::string_view::npos ? text.size() : nl + 1;
-    if (Trim(l).empty()) continue;
+    if (Trim(l).empty() || RuleOnly(Trim(l))) continue;  // a printout's rule ("=====") says nothing either way
     ++lines;
     std::string report;
-    output += OutputLine(l) || ReportLine(l, &report) ? 1 : 0;
+    // A section title naming its numbers' unit and series ("IOPS (Read/Write)") is the printout's.
+    output += OutputLine(l) || ReportLine(l, &report) || reader::PrintedSeriesTitle(Trim(l)) ? 1 : 0;
   }
   return lines > 0 && 2 * output >= lines;
 }
@@ -485,7 +506,9 @@ FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
     return FenceRole::kOutput;
   }
   std::string report;  // a profiler's report line ("[6/8] Executing 'osrt_sum' stats report") is no command
-  const bool command_first = f.first_line_is_command && !CounterLine(FirstLine(f.text)) && !ReportLine(FirstLine(f.text), &report);
+  const std::string_view first = FirstLine(f.text);
+  const bool command_first = f.first_line_is_command && !CounterLine(first) && !ReportLine(first, &report) &&
+                             !reader::PrintedSeriesTitle(Trim(first));
   if ((f.output_label || f.output_heading) && !command_first) *cue = "label";
   else if (f.after_command && !command_first) *cue = "after command";
   else if (!command_first && LooksLikeOutput(f.text)) *cue = "looks like output";

@@ -1,4 +1,5 @@
 #include "logbook/reader/internal.h"
+#include "logbook/reader/key_reportsettings.h"
 #include "logbook/reader/classify_cited.h"
 #include "logbook/reader/classify_settings.h"
 #include "logbook/reader/classify_planitems.h"
@@ -504,7 +505,14 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
   for (const auto& t : entry.tables) EntryTableFigures(entry, t, TableContext(entry, t, {}, x), x, out, unread);
   // A printed line is a measurement even when it repeats another's value
   // (a step timer's 9.3 s/step at steps 530 and 540): kept like a table's.
-  for (const auto& b : entry.outputs) OutputFigures(entry, b, {}, x, out, unread);
+  Config carried;  // the settings a block ends with, for the report below it
+  for (size_t i = 0; i < entry.outputs.size(); ++i) {
+    const bool next = i + 1 < entry.outputs.size() && entry.outputs[i + 1].line - entry.outputs[i].end_line <= 3;
+    Config settings = carried, trailing;
+    const FencedBlock b = WithoutReportSettings(entry.outputs[i], next, &settings, &trailing);
+    carried = trailing;
+    OutputFigures(entry, b, settings, x, out, unread);
+  }
   const size_t from_tables = out->size();
   const std::map<int, std::string> leads = ListLeads(entry);
   for (const auto& b : entry.notes) {

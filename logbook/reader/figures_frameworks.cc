@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "logbook/reader/figures_banners.h"
 #include "logbook/reader/figures_bracketcols.h"
 #include "logbook/reader/figures_output_words.h"
+#include "logbook/reader/key_reportsettings.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/text.h"
 
@@ -242,6 +244,15 @@ size_t JmhResult(const std::vector<PrintedLine>& lines, size_t i, const Config& 
 // (vegeta's `Latencies  [min, mean, 50, 90, 95, 99, max]  1.2ms, 12.31ms,
 // ...`): each value with a unit a figure, named by the line's label and its
 // name (a bare percentile's number "p50"); false for any other line.
+// The unit a report line's label names by its first word ("bytes" of
+// "Bytes In"), "" when that word is no unit.
+std::string LabelUnit(const std::string& label) {
+  const auto words = SpaceWords(label);
+  UnitInfo info{};
+  if (words.size() < 2 || !OutputUnit(words[0], "", &info) || info.derived || info.factor != 1) return "";
+  return words[0];
+}
+
 bool BracketLine(const PrintedLine& l, RecordedFigure* f) {
   const std::string& t = l.text;
   const size_t open = t.find(" ["), close = t.find(']');
@@ -263,8 +274,11 @@ bool BracketLine(const PrintedLine& l, RecordedFigure* f) {
   for (size_t k = 0; k < names.size(); ++k) {
     size_t n = 0;
     while (n < values[k].size() && (std::isdigit(static_cast<unsigned char>(values[k][n])) || values[k][n] == '.')) ++n;
-    const std::string num = values[k].substr(0, n), unit = values[k].substr(n);
+    const std::string num = values[k].substr(0, n);
+    std::string unit = values[k].substr(n);
     UnitInfo info{};
+    // "Bytes In [total, mean]  1319, 1319.00": the label's first word names the unit of its bare values.
+    if (unit.empty() && n == values[k].size()) unit = LabelUnit(label);
     if (n == 0 || unit.empty() || !ParseNumber(num)) continue;
     std::string stat = LowerAscii(names[k]);
     if (std::isdigit(static_cast<unsigned char>(stat[0]))) stat = "p" + stat;
@@ -280,20 +294,47 @@ bool BracketLine(const PrintedLine& l, RecordedFigure* f) {
   return true;
 }
 
-// A block's bracket report lines: one run's figure.
+// The label of a bracket report line, lower case ("latencies"); "" for none.
+std::string BracketLabel(const std::string& t) {
+  const size_t open = t.find(" [");
+  return open == std::string::npos || open == 0 ? "" : LowerAscii(parse_detail::Trim(t.substr(0, open)));
+}
+
+// A block's bracket report lines: one run's figure per report. A report ends
+// where a label it holds comes again (reports pasted one after another);
+// run settings above a report (`Rate: 80`; key_reportsettings.h) key it.
 void BracketReport(const std::vector<PrintedLine>& lines, const Config& context, const EntryCtx& x,
                    std::vector<RecordedFigure>* out, std::set<int>* read) {
-  RecordedFigure f{NewRecorded(x, context, 0), 0, ""};
+  Config cfg = context;
+  std::optional<RecordedFigure> f;
+  std::set<std::string> labels;
   std::set<int> taken;
-  size_t reports = 0;
-  for (const auto& l : lines)
-    if (!read->count(l.line) && BracketLine(l, &f)) taken.insert(l.line), ++reports;
-  if (f.line == 0 || reports < 2 || out->size() > kMaxFiguresPerEntry) return;  // a report: two such lines at least
+  std::vector<RecordedFigure> found;
+  size_t in_report = 0;
+  auto close = [&] {
+    if (f && f->line != 0 && in_report >= 2) found.push_back(std::move(*f));  // a report: two such lines at least
+    f.reset(), labels.clear(), in_report = 0;
+  };
+  for (const auto& l : lines) {
+    if (read->count(l.line)) continue;
+    const std::string t = parse_detail::Trim(l.text), label = BracketLabel(t);
+    if (std::string key, value; label.empty() && ReportSettingLine(t, &key, &value)) {
+      if (in_report > 0) close();
+      cfg[key] = value, taken.insert(l.line);
+      continue;
+    }
+    if (label.empty()) continue;
+    if (labels.count(label)) close();
+    if (!f) f.emplace(RecordedFigure{NewRecorded(x, cfg, 0), 0, ""});
+    if (BracketLine(l, &*f)) taken.insert(l.line), labels.insert(label), ++in_report;
+  }
+  close();
+  if (found.empty() || out->size() > kMaxFiguresPerEntry) return;
   // Its lines of counts and spans too ("Requests [total, rate, throughput] 6000, ..."): the report's, no run of their own.
   for (const auto& l : lines)
     if (std::string form; BracketColumnsForm(parse_detail::Trim(l.text), &form)) taken.insert(l.line);
   read->insert(taken.begin(), taken.end());
-  out->push_back(std::move(f));
+  for (auto& r : found) out->push_back(std::move(r));
 }
 
 struct TorchWords {

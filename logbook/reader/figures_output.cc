@@ -262,6 +262,12 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
       if (unit.empty() && glued.empty()) unit = name_unit;
       else if (name.find('(') == std::string::npos) bare = TrimText(name);  // "Effective TFLOPS: 204 TFLOPS"
       UnitInfo info;
+      if (std::string outcome; unit.empty() && OutcomeCountName(name, &outcome)) {  // "number of failed transactions: 0"
+        Config cfg = LineConfig(r);
+        cfg["metric"] = name;  // told apart from the block's other named lines as they are
+        KeepFigure(r, line, t, cfg, {Fig{outcome, UnitInfo{outcome, 1, false}, "", num, approx}});
+        return true;
+      }
       if (unit.empty() && SettingCount(r, name, toks)) return true;
       if (CountName(bare, unit) || bare.empty() || !NamedMetric(bare, unit, false, &info)) return true;  // a count or setting
       const bool measured_peak = MemoryMetric(info.metric) || Vocab().measured_peaks.count(info.metric);
@@ -781,6 +787,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
   if (!StatisticLine(l.text)) r.timing = static_cast<size_t>(-1), r.pending.clear();  // a record's lines end
   if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && !closing && PrintedTitle(l.text, &title))
     r.group.clear(), r.group_unit.clear();  // a record opens: no group of the last one's goes on
+  if (SeriesTitleLine(r, l.text) || SeriesValuesLine(r, l.text, l.line)) return;
   if (BenchToolLine(r, l) || ArrowRateLine(r, l.written.empty() ? l.text : l.written, l.line) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
     return;
@@ -790,6 +797,7 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     if (opens) r.record = title;
     if (opens || r.record.empty()) r.record_row = static_cast<size_t>(-1);  // a title inside a record is no new row
     r.group_unit = NameUnit(title, &r.group);
+    r.series.clear();
     return;
   }
   if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && closing) {  // the record ends
@@ -834,6 +842,7 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   ToolRunLines(lines, r.context, x, out, &read, unread);
   for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
+    if (lines[i].text.empty()) r.series.clear();  // a title's series end at a blank line
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;
     std::string stamp, unit, event;  // "[3.41s] Insert 4096 users": no column of a table
     if (const size_t rows = ElapsedStamp(lines[i].text, &stamp, &unit, &event) ? 0 : ColumnBlock(r, lines, i); rows > 0) {

@@ -34,6 +34,12 @@ struct OutputRead {
   int pending_line = 0;
   std::string record = {};              // the title of the record the lines are in ("Serving Benchmark Result")
   size_t record_row = static_cast<size_t>(-1);  // its row in out (none yet: -1)
+  // The series a title names for the numbers of each line under it ("Read",
+  // "Write" of "IOPS (Read/Write)"), and the metric of its numbers; until a
+  // blank line or the next title.
+  std::vector<std::string> series = {};
+  std::string series_metric = {};
+  std::vector<size_t> series_rows = {};  // the rows in out that such lines made
 };
 
 // The configuration of a line: the block's, with the title above it (group).
@@ -58,6 +64,13 @@ bool TimingLine(OutputRead& r, const std::string& t, int line);
 // figures_output_rates.cc: "Mean: 4.803 ± 0.013 ms → 550.8 TFLOPS", a
 // measurement (its spread its std) and the rate it makes, one row.
 bool ArrowRateLine(OutputRead& r, const std::string& t, int line);
+
+// figures_serieslines.cc: a title naming a metric, its unit and the series
+// of the numbers under it ("Bandwidth in KiB/sec (Read/Write)", "IOPS
+// (Read/Write)"), and the labelled lines under it ("Random:  438,403 /
+// 315,218"): each number the title's metric of the line's label and its series.
+bool SeriesTitleLine(OutputRead& r, const std::string& t);
+bool SeriesValuesLine(OutputRead& r, const std::string& t, int line);
 
 }  // namespace moelog::logbook::reader::output_read
 

@@ -36,6 +36,7 @@ const OutputWords& OutputVocabulary() {
     set("name_columns", &w.name_columns);
     set("progress_leads", &w.progress_leads);
     set("setting_count_leads", &w.setting_leads);
+    set("outcome_count_words", &w.outcome_words);
     set("record_banners", &w.record_banners);
     set("pair_joiners", &w.pair_joiners);
     set("pair_group_words", &w.pair_group_words);
@@ -288,6 +289,23 @@ bool SettingCountKey(const std::string& name, const std::string& value, std::str
     if (Words(what).empty() || Words(what).size() > 2) return false;
     *key = SnakeKey(what);
     return true;
+  }
+  return false;
+}
+
+bool OutcomeCountName(const std::string& name, std::string* metric) {
+  const std::string low = Lower(name);
+  for (const auto& lead : OutputVocabulary().setting_leads) {
+    if (low.size() <= lead.size() + 1 || low.compare(0, lead.size() + 1, lead + " ") != 0) continue;
+    const std::string what = parse_detail::Trim(name.substr(lead.size() + 1));
+    const auto words = Words(Lower(what));
+    if (words.empty() || words.size() > 5) return false;
+    for (const auto& w : words)
+      if (OutputVocabulary().outcome_words.count(w)) {
+        *metric = SnakeKey(what);
+        return !metric->empty();
+      }
+    return false;
   }
   return false;
 }

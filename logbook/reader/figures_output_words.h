@@ -31,6 +31,7 @@ struct OutputWords {
   std::set<std::string> name_columns;
   std::set<std::string> progress_leads;  // "progress" of "progress: 30.0 s, 11843.2 tps, lat 2.701 ms"
   std::set<std::string> setting_leads;  // "number of" before a count the run was set up with ("number of clients")
+  std::set<std::string> outcome_words;  // "processed", "failed": such a count is what the run did
   std::set<std::string> pair_joiners;      // "with", "and" between printed pairs each in a code span
   std::set<std::string> pair_group_words;  // a label's word naming the group of printed pairs after it ("Aggregate")
   std::vector<std::string> rate_arrows;   // between a measurement and the rate it makes ("→")
@@ -72,6 +73,10 @@ bool ProgressFields(const std::string& line, std::string* at, std::vector<Progre
 // "number of clients": a count the run was set up with (setting_count_leads)
 // whose whole-number `value` is a key; `key` gets its name ("clients").
 bool SettingCountKey(const std::string& name, const std::string& value, std::string* key);
+// "number of transactions actually processed", "number of failed
+// transactions": a count led so whose words name an outcome of the run
+// (outcome_count_words); `metric` gets its name after the lead.
+bool OutcomeCountName(const std::string& name, std::string* metric);
 // A timing line with its rates in parentheses (llama.cpp's `prompt eval time
 // =  312.44 ms /  180 tokens ( 1.74 ms per token, 576.11 tokens per
 // second)`): its name ("prompt eval time"), the time, then each rate (named

@@ -1,4 +1,6 @@
 #include "logbook/reader/figures_vertical.h"
+#include "logbook/reader/figures_printed.h"
+#include "logbook/reader/figures_output_words.h"
 
 
 #include "logbook/reader/data_words.h"
