@@ -3,7 +3,6 @@
 #include "logbook/reader/classify_cited.h"
 #include "logbook/reader/classify_settings.h"
 #include "logbook/reader/classify_planitems.h"
-#include "logbook/reader/classify_setlength.h"
 #include "logbook/reader/key_fields.h"
 
 #include "logbook/reader/blocks.h"
@@ -822,7 +821,6 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   DropPlannedItems(entry, &out, unread);
   DropWorkedBlocks(entry, &out, unread);
   DropBookkeeping(entry, &out, unread);
-  DropSetLengths(entry, &out, unread);
   DropNotRun(entry, &out, unread);
   SplitRunMetrics(&out);
   std::stable_sort(out.begin(), out.end(),

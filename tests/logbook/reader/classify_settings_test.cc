@@ -244,5 +244,33 @@ TEST(ReaderClassifySettings, AConfigLanguageBlockHoldsSettings) {
   for (int line : {21, 25}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
 }
 
+// A test plan's parts: "- **Duration**: 12 hours" beside a load and an
+// objective sets the test up, as does a length beside a measured p99 or
+// under the part's own command; a length written with decimals reports one.
+TEST(ReaderClassifySettings, APlannedTestsLengthIsASettingNotARun) {
+  const std::string doc =
+      "# Load test plan\n\n"
+      "## Strategy\n\n"
+      "### 1. Soak\n"                                          // 5
+      "**Objective**: Find slow leaks\n"
+      "- **Load**: 200 concurrent users\n"
+      "- **Duration**: 12 hours\n\n"                           // 8
+      "### 2. Smoke run\n"                                     // 10
+      "- **Duration**: 61.5 minutes\n\n"                       // 11
+      "### 3. Spike\n"                                         // 13
+      "- **Duration**: 10 minutes\n"                           // 14
+      "- **p99**: 412 ms\n\n"                                  // 15
+      "### 4. Endurance\n\n"                                   // 17
+      "```bash\nk6 run --duration 30m soak.js\n```\n\n"        // 19-21
+      "- **Duration**: 30 minutes\n";                          // 23
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {8, 14, 23}) {
+    EXPECT_FALSE(kept.count(line)) << line << Why(why);
+    EXPECT_NE(why[line].find("a setting"), std::string::npos) << line << ": " << why[line];
+  }
+  for (int line : {11, 15}) EXPECT_TRUE(kept.count(line)) << line << Why(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
