@@ -42,6 +42,23 @@ void CollectCode(const MdDocument& doc, int node, std::vector<int>* out) {
 
 bool IsShellInfo(std::string_view info) { return IsShellFence(info); }
 
+namespace {
+// A paragraph of a list item after its first, as an item of its own.
+Bullet ParagraphBullet(const MdDocument& doc, int para, bool with_numbers) {
+  Bullet b;
+  const MdNode& n = doc.nodes[para];
+  b.line = n.start_line;
+  b.end_line = n.end_line;
+  b.content_indent = std::max(0, n.start_col - 1);
+  b.text = Trim(InlineText(doc, para));
+  std::vector<int> codes;
+  CollectCode(doc, para, &codes);
+  for (int c : codes) b.code_spans.emplace_back(doc.nodes[c].literal);
+  if (with_numbers) b.numbers = ExtractNumbers(b.text);
+  return b;
+}
+}  // namespace
+
 Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers) {
   Bullet b;
   const MdNode& n = doc.nodes[item];
@@ -58,6 +75,12 @@ Bullet BuildBullet(const MdDocument& doc, int item, bool with_numbers) {
     if (with_numbers) b.numbers = ExtractNumbers(b.text);
   }
   for (int c : n.children) {
+    // A later paragraph of a loose item ("1. Naive", a blank line, then its
+    // printed result) is read as a sub-item of it: the item's text names it.
+    if (doc.nodes[c].kind == MdKind::kParagraph && c != para) {
+      b.children.push_back(ParagraphBullet(doc, c, with_numbers));
+      continue;
+    }
     if (doc.nodes[c].kind != MdKind::kList) continue;
     b.children.reserve(b.children.size() + doc.nodes[c].children.size());
     for (int sub : doc.nodes[c].children)

@@ -711,9 +711,11 @@ bool ColonFields(const std::vector<std::string>& toks, Fields* out) {
 // line, each other field a figure with its name or a setting ("lr 3e-4").
 bool FieldsLine(OutputRead& r, const std::string& t, int line) {
   Fields fields;
-  if (t.find(" | ") != std::string::npos) {
+  // Fields split by " | ", or by "; " ("SIZE: 2048; average elapsed time: 0.0565s; performance: 303.9 GFLOPS").
+  const char sep = t.find(" | ") != std::string::npos ? '|' : t.find("; ") != std::string::npos ? ';' : '\0';
+  if (sep != '\0') {
     std::stringstream ss(t);
-    for (std::string part; std::getline(ss, part, '|');) PipeField(part, &fields);
+    for (std::string part; std::getline(ss, part, sep);) PipeField(part, &fields);
     if (fields.size() < 2) fields.clear();
   }
   if (fields.empty() && !ColonFields(SpaceWords(t), &fields)) return false;
@@ -855,10 +857,24 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   LoopFigures(entry, block, before, out);
 }
 
+// A printed line of fields pasted as a bullet's one code span ("`SIZE: 2048;
+// average elapsed time: 0.0565s; performance: 303.9 GFLOPS`"): its text;
+// "" for any other bullet (bare text with `;` is prose: "baseline: 12 ms;
+// fused: 8 ms" names two runs).
+static std::string PrintedFieldsSpan(const Bullet& b) {
+  const std::string& t = b.text;
+  if (!b.children.empty() || t.size() < 3 || t.size() > 400 || t.front() != '`' || t.back() != '`' ||
+      t.find('`', 1) != t.size() - 1)
+    return "";
+  const std::string inner = t.substr(1, t.size() - 2);
+  return inner.find("; ") != std::string::npos || inner.find(" | ") != std::string::npos ? inner : "";
+}
+
 bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
                    std::vector<UnreadFigures>* unread) {
   const std::string joined = PrintedPairs(b);
-  if (joined.empty()) return false;
+  const std::string fields = joined.empty() ? PrintedFieldsSpan(b) : "";
+  if (joined.empty() && fields.empty()) return false;
   FencedBlock at;
   at.line = b.line;  // the commands above it, as above a fence
   WalkScope own = scope;
@@ -866,7 +882,7 @@ bool PrintedBullet(const Bullet& b, const WalkScope& scope, const EntryCtx& x, s
     it = LooksLikeCommandLine(it->second) || it->second.find(" --") != std::string::npos ? own.context.erase(it) : std::next(it);
   OutputRead r{x, x.entry ? BlockContext(*x.entry, at, own.context, x) : own.context, "", "", "", own, out, unread, {}, static_cast<size_t>(-1), 0};
   const size_t before = out->size();
-  return KeyValueLine(r, joined, b.line) && out->size() > before;
+  return (fields.empty() ? KeyValueLine(r, joined, b.line) : FieldsLine(r, fields, b.line)) && out->size() > before;
 }
 
 std::string PrintedKeyUnit(const std::string& key) {

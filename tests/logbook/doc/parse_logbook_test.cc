@@ -197,5 +197,27 @@ TEST(ParseLogbookTest, ATableUnderAParagraphStartsAtItsHeader) {
   EXPECT_EQ(lb.entries[0].tables[0].end_line, 9);
 }
 
+// A loose list item's later paragraphs ("1. Naive", a blank line, then a
+// printed result indented under it) are sub-items of it, each at its line.
+TEST(ParseLogbookTest, ALooseItemsLaterParagraphsAreItsSubItems) {
+  const Logbook lb = ParseLogbook(
+      "# T\n\n## 2026-01-02 kernels\n\n"
+      "1. Naive\n\n"                    // 5
+      "    `N: 1024; time: 1.5s`\n\n"    // 7
+      "    second paragraph\n\n"         // 9
+      "2. Tiled\n",                      // 11
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  const auto& items = lb.entries[0].notes;
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].text, "Naive");
+  ASSERT_EQ(items[0].children.size(), 2u);
+  EXPECT_EQ(items[0].children[0].text, "`N: 1024; time: 1.5s`");
+  EXPECT_EQ(items[0].children[0].line, 7);
+  EXPECT_EQ(items[0].children[0].code_spans, std::vector<std::string>{"N: 1024; time: 1.5s"});
+  EXPECT_EQ(items[0].children[1].line, 9);
+  EXPECT_TRUE(items[1].children.empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook

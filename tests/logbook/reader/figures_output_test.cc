@@ -522,5 +522,31 @@ TEST(ReaderOutputFigures, ARangeInAPrintedBlockIsNoFigure) {
   EXPECT_EQ(OnLine(figs, 9), nullptr);
 }
 
+// A printed line of fields split by "; ", in a fence or pasted as a list
+// item's one code span under the item naming its case: one row per line,
+// its unitless field a setting, its named figures the row's.
+TEST(ReaderOutputFigures, FieldsSplitBySemicolonsAreOneRowPerLine) {
+  for (const std::string& body : {
+           std::string("```\nSIZE: 2048; average elapsed time: 0.0565s; performance: 303.9 GFLOPS\n"
+                       "SIZE: 4096; average elapsed time: 0.4492s; performance: 305.9 GFLOPS\n```\n"),
+           std::string("1. Naive\n\n    `SIZE: 2048; average elapsed time: 0.0565s; performance: 303.9 GFLOPS`\n\n"
+                       "    `SIZE: 4096; average elapsed time: 0.4492s; performance: 305.9 GFLOPS`\n")}) {
+    const auto figs = Read(body);
+    ASSERT_EQ(figs.size(), 2u) << body;
+    EXPECT_EQ(figs[0].run.config.at("size"), "2048");
+    EXPECT_EQ(figs[1].run.config.at("size"), "4096");
+    EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+    if (body[0] == '1') {
+      EXPECT_EQ(figs[0].run.config.at("case"), "Naive");
+    }
+  }
+}
+
+// The same fields written as prose in a bullet stay two runs, each named.
+TEST(ReaderOutputFigures, SemicolonsInABulletsProseSplitNoFields) {
+  const auto figs = Read("- baseline: 12 ms; fused: 8 ms\n");
+  ASSERT_EQ(figs.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
