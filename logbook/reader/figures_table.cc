@@ -421,9 +421,23 @@ static bool ChangeCell(const std::string& cell, std::string* sides, std::string*
 
 // Whether two units a column's cells are written in measure one metric
 // ("376us" over "1.53ms"): each cell is converted, and shown, as written.
+// A wall time ("47 mins", "210 hours") and a time in seconds ("6h 44m",
+// read as 24240 s) are one metric too: the column's is the wall time's.
 static bool SameMetricUnits(const std::string& a, const std::string& b) {
   UnitInfo ia{}, ib{};
-  return UnitOf(a, &ia) && UnitOf(b, &ib) && !ia.derived && !ib.derived && ia.metric == ib.metric;
+  if (!UnitOf(a, &ia) || !UnitOf(b, &ib) || ia.derived || ib.derived) return false;
+  auto ends = [](const std::string& m, const std::string& tail) {
+    return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  return ia.metric == ib.metric || (ia.metric == "time_s" && ends(ib.metric, "_time_s")) ||
+         (ib.metric == "time_s" && ends(ia.metric, "_time_s"));
+}
+
+// Of two units of one metric, the one whose metric names the column: the
+// longer ("wall_time_s" over "time_s").
+static bool NamesTheColumn(const std::string& u, const std::string& unit) {
+  UnitInfo iu{}, iv{};
+  return UnitOf(u, &iu) && UnitOf(unit, &iv) && iu.metric.size() > iv.metric.size();
 }
 
 // The metric a column without one in its header holds, from the units its
@@ -466,7 +480,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
       if (UnitOf(u.substr(0, sp), &probe)) u = u.substr(0, sp);
     }
     if (u.empty() || (!unit.empty() && u != unit && !SameMetricUnits(unit, u))) return {};
-    if (unit.empty()) unit = u;
+    if (unit.empty() || NamesTheColumn(u, unit)) unit = u;
     ++figures;
   }
   if (statuses > 0 && figures < 2) return {};  // one figure among words: a remark, not a column of figures

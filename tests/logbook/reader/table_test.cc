@@ -638,5 +638,24 @@ TEST(ReaderTable, ASentenceAboveATableNamesNoSetup) {
     for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("we measured"), std::string::npos) << k << "=" << v;
 }
 
+// A time column written in minutes, in parts and in hours ("~47 mins",
+// "6h 44m", "210 hours (7 nodes)") is one metric, the wall time: each cell
+// a figure of its row, none the row's key.
+TEST(ReaderTable, AColumnOfWallTimesInMixedFormsIsOneMetric) {
+  const auto figs = TableEntryFigures(
+      "| # | Val Loss | Time |\n"
+      "|---|---|---|\n"
+      "| 1 | 3.402 | ~47 mins |\n"
+      "| 2 | 3.264 | 6h 44m |\n"
+      "| 3 | 3.218 | 210 hours (7 nodes) |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  const double want[] = {47 * 60.0, 6 * 3600.0 + 44 * 60.0, 210 * 3600.0};
+  for (size_t i = 0; i < figs.size(); ++i) {
+    EXPECT_FALSE(figs[i].run.config.count("time")) << i;
+    ASSERT_TRUE(figs[i].run.metrics.count("wall_time_s")) << i << ::testing::PrintToString(figs[i].run.metrics);
+    EXPECT_NEAR(figs[i].run.metrics.at("wall_time_s"), want[i], 1e-6) << i;
+  }
+}
+
 }  // namespace
 }  // namespace moelog::logbook
