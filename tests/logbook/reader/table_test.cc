@@ -657,5 +657,20 @@ TEST(ReaderTable, AColumnOfWallTimesInMixedFormsIsOneMetric) {
   }
 }
 
+// Columns of one metric headed by values of a setting ("15 in toks | 1144
+// in tokens", "15 input tokens | 1144 input tokens") are runs of their own,
+// though "in" and "input" name parts of one run elsewhere; "p50 | p99"
+// columns stay one run's statistics.
+TEST(ReaderTable, ColumnsHeadedByASettingsValuesAreRuns) {
+  for (const std::string head : {"| Impl | 15 in toks | 1144 in tokens |", "| Impl | 15 input tokens | 1144 input tokens |"}) {
+    const auto figs = TableEntryFigures(head + "\n|---|---|---|\n| eager | 127 tok/s | 132 tok/s |\n| ours | 838 tok/s | 807 tok/s |\n");
+    ASSERT_EQ(figs.size(), 4u) << head;
+    for (const auto& f : figs) EXPECT_EQ(f.run.metrics.size(), 1u) << head;
+  }
+  const auto stats = TableEntryFigures("| Impl | p50 latency (ms) | p99 latency (ms) |\n|---|---|---|\n| eager | 12.1 | 30.5 |\n");
+  ASSERT_EQ(stats.size(), 1u);
+  EXPECT_EQ(stats[0].run.metrics.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
