@@ -221,12 +221,44 @@ std::vector<Lead> DatedLeads(const MdDocument& doc, const std::vector<OutlineHea
   return out;
 }
 
+// A document without headings (nor dated leads) that holds a record and a
+// table, a printout or a list of figures: one entry, headed by its first
+// block that is no list. Its words are the first sentence of that block
+// when it is a paragraph, else the file's name ("gemm_sweep.md": "gemm
+// sweep"). Nothing when the document holds no record.
+std::vector<Lead> HeadlessLead(const MdDocument& doc, const std::vector<std::string_view>& lines, int front,
+                               const std::string& file) {
+  const auto& kids = doc.root().children;
+  const std::vector<int> all(kids.begin(), kids.end());
+  size_t first = 0;
+  while (first < all.size() && doc.nodes[static_cast<size_t>(all[first])].start_line <= front) ++first;
+  while (first < all.size() && doc.nodes[static_cast<size_t>(all[first])].kind == MdKind::kList) ++first;
+  if (first >= all.size() || !HoldsRecord(doc, lines, RegionLines(lines), all, first, all.size()) ||
+      !HoldsBlock(doc, all, first, all.size()))
+    return {};
+  std::string text;
+  if (doc.nodes[static_cast<size_t>(all[first])].kind == MdKind::kParagraph) {
+    text = Trim(InlineText(doc, all[first]));
+    if (const size_t stop = text.find_first_of(".:;!?\n"); stop != std::string::npos) text.resize(stop);
+    if (text.size() > 60) text.resize(text.rfind(' ', 60) == std::string::npos ? 60 : text.rfind(' ', 60));
+  }
+  if (Trim(text).empty()) {
+    std::string stem = file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1);
+    stem = stem.substr(0, stem.find('.'));
+    for (char& c : stem)
+      if (c == '_' || c == '-') c = ' ';
+    text = Trim(stem).empty() ? "Document" : stem;
+  }
+  return {Lead{first, all[first], -1, Trim(text)}};
+}
+
 }  // namespace
 
 // The headings among the root's children (none in front matter), the dated
 // paragraphs and items that head entries, the walk's units, and the role
 // of each heading.
-void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>& lines, DocOutline* o) {
+void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>& lines, DocOutline* o,
+                     const std::string& file) {
   const auto& kids = doc.root().children;
   const int front = FrontMatterEnd(lines);
   std::vector<OutlineHeading> heads;
@@ -237,7 +269,8 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
     heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
     head_kid.push_back(k);
   }
-  const std::vector<Lead> leads = DatedLeads(doc, heads, head_kid);
+  std::vector<Lead> leads = DatedLeads(doc, heads, head_kid);
+  if (heads.empty() && leads.empty()) leads = HeadlessLead(doc, lines, front, file);
   for (size_t k = 0, h = 0, d = 0; k < kids.size(); ++k) {
     if (h < head_kid.size() && head_kid[h] == k) {
       o->heads.push_back(heads[h++]);

@@ -28,8 +28,10 @@ struct DocOutline {
   std::vector<SegmentedHeading> roles;
 };
 
-// Fills `o` for `doc` (headings in front matter are none).
-void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>& lines, DocOutline* o);
+// Fills `o` for `doc` (headings in front matter are none); `file` names a
+// document without headings that is one entry.
+void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>& lines, DocOutline* o,
+                     const std::string& file = "");
 
 // A paragraph's text with where its source lines start, and the text of a
 // bold or emphasized node that opens it (its lead).

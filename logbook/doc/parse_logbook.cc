@@ -865,7 +865,7 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
   const auto [lines, doc] = ReadDocument(text, file, &lb.line_count, &lb.diagnostics);
   Outline o;
   o.walk.lines = &lines;
-  SegmentDocument(doc, lines, &o);
+  SegmentDocument(doc, lines, &o, file);
   for (size_t pos = 0, k = 0; pos < o.units.size(); ++pos) {
     const int idx = o.units[pos];
     if (k < o.head_unit.size() && o.head_unit[k] == pos && !o.lead[k]) {

@@ -219,5 +219,22 @@ TEST(ParseLogbookTest, ALooseItemsLaterParagraphsAreItsSubItems) {
   EXPECT_TRUE(items[1].children.empty());
 }
 
+// A document without headings that records runs is one entry, headed by
+// its first sentence (or, when it opens with a table, its file's name);
+// one that only talks about figures is none.
+TEST(ParseLogbookTest, ADocumentWithoutHeadingsThatRecordsRunsIsOneEntry) {
+  const std::string table = "| size | time (ms) |\n|---|---|\n| 1024 | 0.31 |\n| 2048 | 2.05 |\n";
+  const Logbook a = ParseLogbook("GEMM sweep on one GPU. Sizes are square.\n\n" + table, "notes/a.md");
+  ASSERT_EQ(a.entries.size(), 1u);
+  EXPECT_EQ(a.entries[0].heading_line, 1);
+  EXPECT_NE(a.entries[0].id.find("GEMM-SWEEP-ON-ONE-GPU"), std::string::npos) << a.entries[0].id;
+  EXPECT_EQ(a.entries[0].id.find("SQUARE"), std::string::npos) << a.entries[0].id;
+  ASSERT_EQ(a.entries[0].tables.size(), 1u);
+  const Logbook b = ParseLogbook(table, "bench/gemm_sweep.md");
+  ASSERT_EQ(b.entries.size(), 1u);
+  EXPECT_NE(b.entries[0].id.find("GEMM-SWEEP"), std::string::npos) << b.entries[0].id;
+  EXPECT_TRUE(ParseLogbook("We expect about 2 ms at this size, maybe less.\n", "c.md").entries.empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook
