@@ -324,12 +324,14 @@ std::string SentenceText(const std::string& s, size_t b, size_t e) {
 // fields opens with a lead of its own ("**Action:** rebuild with native
 // flags" over "**Effort:** 5 minutes"): each such line is a field of its
 // own, under its own lead.
-std::vector<std::pair<size_t, size_t>> FieldSentences(const Paragraph& p, size_t body, const std::string& rest) {
+std::vector<std::pair<size_t, size_t>> FieldSentences(const Paragraph& p, size_t body, const std::string& rest,
+                                                      size_t* first_cut) {
   std::vector<size_t> cuts;
   if (!p.lead.empty() || !prose::PlainLead(p.text).empty())
     for (const size_t ls : p.line_starts)
       if (ls > body && ls - body < rest.size() && !prose::PlainLead(rest.substr(ls - body)).empty())
         cuts.push_back(ls - body);
+  *first_cut = cuts.empty() ? std::string::npos : cuts.front();
   std::vector<std::pair<size_t, size_t>> out;
   for (auto [b, e] : prose::Sentences(rest)) {
     for (const size_t c : cuts)
@@ -353,6 +355,9 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     scope.prose = scope.loose = true;
     std::string carry;
     scope.carry = &carry;
+    // "**Before:** 4.21 ms" over "**After:** 3.02 ms": a line under a lead
+    // of its own is that lead's, not the paragraph's first lead's.
+    const WalkScope own_lead = scope;
     std::string name = lead.substr(0, lead.find(" ("));  // "Arm A (tip `26711f8`, no code change)."
     while (!name.empty() && (name.back() == ':' || name.back() == '.' || name.back() == ' ')) name.pop_back();
     for (const auto& w : Words(name))
@@ -368,12 +373,13 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     }
     const size_t body = p.lead.empty() ? 0 : std::min(p.text.size(), p.text.find(p.lead) + p.lead.size());
     const std::string rest = p.text.substr(body);
-    for (const auto& [b, e] : FieldSentences(p, body, rest)) {
+    size_t first_cut = std::string::npos;
+    for (const auto& [b, e] : FieldSentences(p, body, rest, &first_cut)) {
       Bullet sb;
       sb.text = SentenceText(rest, b, e);
       if (sb.text.empty() || prose::NoRunLead(prose::PlainLead(sb.text))) continue;
       sb.line = p.LineAt(body + b);
-      Walk(sb, scope, x, out, unread);
+      Walk(sb, b >= first_cut ? own_lead : scope, x, out, unread);
     }
   }
 }

@@ -630,5 +630,19 @@ TEST(ReaderForms, AnAdvisingSentenceIsNoRun) {
   EXPECT_EQ(EntryFigures("We used these models with the GPU backend: 100 ms/pos.\n").size(), 1u);
 }
 
+// A paragraph of lines each under a bold lead of its own ("**Before:**
+// 4.21 ms" over "**After:** 3.02 ms"): each line is its lead's run, the
+// first lead naming none of the others.
+TEST(ReaderForms, EachLineOfAParagraphOfLeadsIsItsLeadsRun) {
+  const auto figs = EntryFigures("**Before:** 4.21 ms per step\n**After:** 3.02 ms per step\n");
+  const RecordedFigure* before = At(figs, 5);
+  const RecordedFigure* after = At(figs, 6);
+  ASSERT_NE(before, nullptr);
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(::testing::PrintToString(before->run.config).find("After"), std::string::npos) << ::testing::PrintToString(before->run.config);
+  EXPECT_EQ(::testing::PrintToString(after->run.config).find("Before"), std::string::npos) << ::testing::PrintToString(after->run.config);
+  EXPECT_NE(::testing::PrintToString(after->run.config).find("After"), std::string::npos) << ::testing::PrintToString(after->run.config);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
