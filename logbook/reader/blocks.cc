@@ -20,7 +20,7 @@ namespace moelog::logbook {
 namespace {
 
 struct BlockWords {
-  std::set<std::string> labels, headings, sessions, result_words, units, settings_languages;
+  std::set<std::string> labels, headings, sessions, result_words, units, settings_languages, monitor_banners;
 };
 
 const BlockWords& Words() {
@@ -33,6 +33,7 @@ const BlockWords& Words() {
     take("result_words", &w.result_words);
     take("units", &w.units);
     take("settings_languages", &w.settings_languages);
+    take("monitor_banners", &w.monitor_banners);
     return w;
   }();
   return words;
@@ -479,12 +480,23 @@ bool LooksLikeOutput(std::string_view text) {
   return lines > 0 && 2 * output >= lines;
 }
 
+// Whether a block holds a device monitor's status screen (a line holding
+// one of monitor_banners: "| NVIDIA-SMI 535.104.05 ...").
+static bool MonitorScreen(std::string_view text) {
+  for (std::string_view l : SplitLines(text)) {
+    const std::string lower = LowerAscii(l.substr(0, std::min<size_t>(l.size(), 200)));
+    for (const auto& banner : Words().monitor_banners)  // read in lower case
+      if (lower.find(banner) != std::string::npos) return true;
+  }
+  return false;
+}
+
 FenceRole ClassifyFence(const FenceFacts& f, std::string* cue) {
   cue->clear();
   const std::string lang = LowerAscii(InfoLang(f.info));
   // A style sheet or a configuration file (```css, ```yaml, ```toml): the
   // values it sets, neither a command nor a printout.
-  if (Words().settings_languages.count(lang)) return FenceRole::kText;
+  if (Words().settings_languages.count(lang) || MonitorScreen(f.text)) return FenceRole::kText;
   if (!IsShellFence(f.info)) {
     *cue = "info";
     return FenceRole::kOutput;

@@ -368,5 +368,22 @@ TEST(BlocksText, ALabelNamingAUnitStatesTheNumberAfterIt) {
   EXPECT_EQ(lb.entries[0].heading, "Baseline");
 }
 
+// A device monitor's status screen pasted after a run (nvidia-smi's box)
+// shows the machine's state: neither a command nor an output, so none of
+// its numbers (memory in use, power) becomes a run's figure; the training
+// printout above it stays an output.
+TEST(BlocksParse, ADeviceMonitorsScreenIsNoOutput) {
+  const std::string text = std::string(kHead) +
+                           "```\ntorchrun --nproc_per_node 8 train.py\n```\n\n"
+                           "```\nstep 100 | loss 3.412 | tok/s 412,331\n```\n\n"
+                           "```\n+------------------------------------------+\n"
+                           "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n"
+                           "| N/A   45C    P0   312W / 700W |  62811MiB / 81559MiB |  98%  Default |\n```\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].outputs.size(), 1u);
+  EXPECT_NE(lb.entries[0].outputs[0].text.find("step 100"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
