@@ -630,12 +630,17 @@ bool PastedToolPrintout(std::string_view text) {
 
 bool PrintedLines(std::string_view text) {
   int lines = 0, printed = 0;
+  bool titled = false;  // "CONC4:" over "Mean TPOT (ms):   28.75": the title of the lines below it
   for (std::string_view l : SplitLines(text)) {
-    if (Trim(l).empty()) continue;
+    const std::string t = Trim(l);
+    if (t.empty()) continue;
     ++lines;
-    printed += StrictPrintedLine(l) ? 1 : 0;
+    const bool strict = StrictPrintedLine(l);
+    printed += strict ? 1 : 0;
+    if (lines == 1 && !strict) titled = t.size() >= 2 && t.size() <= 40 && t.back() == ':' && t.find(' ') == std::string::npos;
     if (lines > 4096) break;
   }
+  if (titled && lines >= 3 && printed == lines - 1) return true;
   return lines >= 3 && printed >= 3 && 5 * printed >= 4 * lines;
 }
 

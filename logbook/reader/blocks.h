@@ -94,7 +94,8 @@ std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_c
 
 // Lines outside any fence that a program printed, read strictly (three
 // lines at least, nearly all `Name: value`, key=value, JSON or banner
-// lines): a serving benchmark's result pasted as plain text.
+// lines, or two such lines under a one-word title: "CONC4:"): a serving
+// benchmark's result pasted as plain text.
 bool PrintedLines(std::string_view text);
 // Lines outside any fence that a bench tool printed (three lines at least,
 // BenchToolPrintout: wrk's "Running 30s test @ http://..." and its

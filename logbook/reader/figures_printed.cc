@@ -155,8 +155,10 @@ bool FitsColumns(const std::string& row, const PrintedColumns& columns) {
 bool PrintedTitle(const std::string& t, std::string* title) {
   const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
   const bool alpha = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  // "CONC4:", "bs32:": one word and its colon names the lines below it, digits and all.
+  const bool word_label = t.size() >= 3 && t.size() <= 40 && t.back() == ':' && t.find_first_of(" \t=") == std::string::npos;
   if (t.size() > 80 || !alpha ||
-      (!banner_line && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
+      (!banner_line && !word_label && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
     return false;
   // "transaction type: <builtin: TPC-B (sort of)>" states a field, "starting vacuum...end." a step: no titles.
   if (!banner_line && (t.find("...") != std::string::npos || t.find("\xE2\x80\xA6") != std::string::npos)) return false;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/blocks.h"
 #include "logbook/reader/internal.h"
 #include "tests/logbook/reader/read_entry.h"
 
@@ -546,6 +547,19 @@ TEST(ReaderOutputFigures, FieldsSplitBySemicolonsAreOneRowPerLine) {
 TEST(ReaderOutputFigures, SemicolonsInABulletsProseSplitNoFields) {
   const auto figs = Read("- baseline: 12 ms; fused: 8 ms\n");
   ASSERT_EQ(figs.size(), 2u);
+}
+
+// A serving tool's lines pasted as plain paragraphs, each under a one-word
+// title ("CONC4:", "CONC8:"): printed output, each figure keyed by its
+// title; a label of prose words is no such title.
+TEST(ReaderOutputFigures, PastedLinesUnderOneWordTitlesAreOutput) {
+  const auto figs = Read("CONC4:\nMean TPOT (ms):     28.75\nMedian TPOT (ms):   28.76\n\n"
+                         "CONC8:\nMean TPOT (ms):     37.05\nMedian TPOT (ms):   37.19\n");
+  ASSERT_EQ(figs.size(), 4u);
+  std::set<std::string> groups;
+  for (const auto& f : figs) groups.insert(f.run.config.count("group") ? f.run.config.at("group") : "");
+  EXPECT_EQ(groups, (std::set<std::string>{"CONC4", "CONC8"}));
+  EXPECT_FALSE(moelog::logbook::PrintedLines("Some notes here:\nMean TPOT (ms):  28.75\nMedian TPOT (ms):  28.76\n"));
 }
 
 }  // namespace
