@@ -93,6 +93,76 @@ ColumnInfo RowMetric(const std::string& name, const std::string& value, bool no_
   return own;
 }
 
+// Whether the rows of `t` name their metrics by a unit ("| Prompt | 1K |
+// 2K |" over "| Prefill token/s | 105 | 102 |" and "| Latency (ms) | ...":
+// two rows at least, and most rows that hold a figure).
+bool RowsNameMetrics(const TableBlock& t) {
+  for (size_t c = 1; c < t.header.size(); ++c)  // "| Size | Copy (MB/s) |": the columns name the metric
+    if (!ColumnMetric(Unticked(t.header[c])).metric.empty()) return false;
+  int named = 0, with_figures = 0;
+  for (const auto& row : t.rows) {
+    bool figure = false;
+    std::string unit;
+    for (size_t c = 1; c < row.size(); ++c) figure = figure || NumberCell(Unticked(row[c]), &unit);
+    if (!figure || row.empty()) continue;
+    ++with_figures;
+    const std::string name = Unticked(row[0]);  // "64 MiB" is a size the row is keyed by, no metric's name
+    const ColumnInfo m = name.empty() || !std::isalpha(static_cast<unsigned char>(name[0])) ? ColumnInfo{} : ColumnMetric(name);
+    named += !m.metric.empty() && !m.derived ? 1 : 0;
+  }
+  return named >= 2 && 2 * named >= with_figures;
+}
+
+// A row whose only cell is its first ("| **6 experts V0.2.0** | | |"): the
+// name of the rows below it, up to the next such row; "" for any other row.
+std::string GroupRow(const std::vector<std::string>& row) {
+  if (row.empty() || EmptyCell(row[0])) return "";
+  for (size_t c = 1; c < row.size(); ++c)
+    if (!EmptyCell(row[c])) return "";
+  std::string name = Unticked(row[0]);
+  name.erase(std::remove(name.begin(), name.end(), '*'), name.end());
+  return Words(name).empty() ? "" : name.substr(name.find_first_not_of(' '), name.find_last_not_of(' ') - name.find_first_not_of(' ') + 1);
+}
+
+// The figures of `from` (metrics, units, digits as written) into `to`.
+void MergeRunFigures(const StoredRun& from, StoredRun* to) {
+  for (const auto& [m, v] : from.metrics) to->metrics[m] = v;
+  for (const auto& [m, u] : from.units) to->units[m] = u;
+  for (const auto& [m, d] : from.decimals) to->decimals[m] = d;
+  to->approximate.insert(from.approximate.begin(), from.approximate.end());
+}
+
+// The metric of a cell under header `h` in a row named `name`: its own
+// unit's, else the one the row's name gives (RowMetric); none for a remark,
+// a check, an estimate or a comparison column's bare share.
+ColumnInfo CellMetric(const std::string& h, const std::string& name, const std::string& cell, bool no_units) {
+  std::string unit;
+  UnitInfo info{};
+  if (h.empty() || RemarkColumn(h) || CheckColumn(h) || EstimateColumn(h) || NamesNoRun(h) || !NumberCell(cell, &unit))
+    return {};
+  // A column named as a comparison ("Gap", "FA2 vs SDPA") holds a run's
+  // figure only when its cell writes a unit of its own ("1.2 ms").
+  if (ColumnMetric(h).derived && (unit.empty() || unit == "%")) return {};
+  if (!unit.empty() && unit != "%" && UnitOf(unit, &info) && !info.derived)
+    return ColumnInfo{info.metric, unit, "", info.factor, false, {}, {}};
+  return unit.empty() ? RowMetric(name, cell, no_units) : ColumnInfo{};
+}
+
+// The column's run met on a row above (prefill's, then decode's) among
+// [from, to): the row's figures `figs` join it, its line among the run's
+// lines. False when there is none.
+bool JoinColumnRun(const StoredRun& figs, const Config& cfg, int line, std::vector<RecordedFigure>::iterator from,
+                   std::vector<RecordedFigure>::iterator to) {
+  auto same = std::find_if(from, to, [&](const RecordedFigure& f) {
+    return f.run.config == cfg && !f.run.metrics.count(figs.metrics.begin()->first);
+  });
+  if (same == to) return false;
+  MergeRunFigures(figs, &same->run);
+  if (std::find(same->joined_lines.begin(), same->joined_lines.end(), line) == same->joined_lines.end())
+    same->joined_lines.push_back(line);
+  return true;
+}
+
 // "| Metric | PyTorch | Triton | Gap |": rows of metrics, each further
 // column a run (variant=<its header>); a cell written with its own unit is
 // that run's figure of the row's metric, a bare number one of the metric its
@@ -100,37 +170,45 @@ ColumnInfo RowMetric(const std::string& name, const std::string& value, bool no_
 // none.
 bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                        std::vector<RecordedFigure>* out) {
-  if (t.header.size() < 3 || !Vocab().names.count(Plain(t.header[0])) || NamesNoRun(t.subheading) ||
-      NamesNoRun(Caption(*x.entry, t)))
+  if (t.header.size() < 3 || !(Vocab().names.count(Plain(t.header[0])) || RowsNameMetrics(t)) ||
+      NamesNoRun(t.subheading) || NamesNoRun(Caption(*x.entry, t)))
     return false;
   const size_t before = out->size();
   const bool no_units = !AnyCellUnit(t);
+  // Under a header that names no metric column ("| Prompt | 1K | 2K |"), the
+  // columns are values of what it names (prompt=1K) and each row's name
+  // qualifies its metric (prefill_tokens_per_s): one row per column.
+  const bool keyed_columns = !Vocab().names.count(Plain(t.header[0]));
+  const std::string column_key = SnakeKey(Unticked(t.header[0]));
+  std::string group;
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
+    if (const std::string g = GroupRow(row); !g.empty()) {
+      group = g;
+      continue;
+    }
     std::string text = "|";
     for (const auto& cell : row) text += " " + cell + " |";
     for (size_t c = 1; c < row.size() && c < t.header.size(); ++c) {
       const std::string h = Unticked(t.header[c]), cell = Unticked(row[c]);
-      std::string unit;
-      UnitInfo info{};
-      if (h.empty() || RemarkColumn(h) || CheckColumn(h) || EstimateColumn(h) || NamesNoRun(h) || !NumberCell(cell, &unit))
-        continue;
-      // A column named as a comparison ("Gap", "FA2 vs SDPA") holds a run's
-      // figure only when its cell writes a unit of its own ("1.2 ms").
-      if (ColumnMetric(h).derived && (unit.empty() || unit == "%")) continue;
-      ColumnInfo col = unit.empty() ? RowMetric(Unticked(row[0]), cell, no_units) : ColumnInfo{};
-      if (!unit.empty() && unit != "%" && UnitOf(unit, &info) && !info.derived)
-        col = ColumnInfo{info.metric, unit, "", info.factor, false, {}, {}};
+      ColumnInfo col = CellMetric(h, Unticked(row[0]), cell, no_units);
       if (col.metric.empty()) continue;
+      if (const std::string q = Qualifier(Unticked(row[0])); keyed_columns && !q.empty())
+        col.metric = QualifiedMetricName(q, col.metric);
       std::map<std::string, StoredRun> figs;
       MetricCell(cell, col, &figs);
       if (figs.empty() || !HasBaseMetric(figs[""])) continue;
       Config cfg = context;
-      cfg[SnakeKey(Unticked(t.header[0]))] = Unticked(row[0]), cfg["variant"] = h;  // "metric", "benchmark" ...
-      StoredRun run = NewRecorded(x, cfg, t.line + 2 + static_cast<int>(r));
-      run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
-      run.approximate = figs[""].approximate;
-      out->push_back({std::move(run), t.line + 2 + static_cast<int>(r), FigureText(text), false, true});
+      if (keyed_columns && !column_key.empty()) cfg[column_key] = h;
+      else cfg[SnakeKey(Unticked(t.header[0]))] = Unticked(row[0]), cfg["variant"] = h;  // "metric", "benchmark" ...
+      if (!group.empty()) cfg["group"] = group;
+      const int line = t.line + 2 + static_cast<int>(r);
+      if (!keyed_columns || !JoinColumnRun(figs[""], cfg, line, out->begin() + static_cast<std::ptrdiff_t>(before), out->end())) {
+        StoredRun run = NewRecorded(x, cfg, line);
+        run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
+        run.approximate = figs[""].approximate;
+        out->push_back({std::move(run), line, FigureText(text), false, true});
+      }
     }
   }
   return out->size() > before;

@@ -112,7 +112,10 @@ bool HoldsNumber(const std::string& text, const std::string& number) {
     const size_t e = p + number.size();
     const bool before = p > 0 && (std::isdigit(static_cast<unsigned char>(text[p - 1])) || text[p - 1] == '.' ||
                                   text[p - 1] == ',');
-    const bool after = e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]));
+    // "13" is not held by "13.0" nor by "13,402": a mark between digits goes on with the number.
+    const bool after = e < text.size() && (std::isdigit(static_cast<unsigned char>(text[e])) ||
+                                           ((text[e] == '.' || text[e] == ',') && e + 1 < text.size() &&
+                                            std::isdigit(static_cast<unsigned char>(text[e + 1]))));
     if (!before && !after) return true;
   }
   return false;

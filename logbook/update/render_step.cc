@@ -152,9 +152,20 @@ std::string WithJoinedLines(const std::string& text, const std::string& lines, c
   size_t pos = 0, i = 0;
   for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1, ++i) {
     const std::string line = lines.substr(pos, nl - pos);
-    out += line + "\n";
     const size_t arrow = line.find(" -> ");
-    if (i >= figures.size() || arrow == std::string::npos) continue;
+    if (i >= figures.size() || arrow == std::string::npos || figures[i].joined_lines.empty()) {
+      out += line + "\n";
+      continue;
+    }
+    // The figure's own line tells the figures written on it, not those of the lines it joined.
+    const int own = figures[i].line;
+    std::string values;
+    if (own >= 1 && static_cast<size_t>(own) <= starts.size()) {
+      const size_t b = starts[own - 1], e = text.find('\n', b);
+      values = JoinedLineValues(figures[i], text.substr(b, e == std::string::npos ? e : e - b));
+    }
+    const size_t colon = line.find(": ");
+    out += (values.empty() || colon == std::string::npos || colon > arrow ? line : line.substr(0, colon + 2) + values + line.substr(arrow)) + "\n";
     for (int j : figures[i].joined_lines) {
       if (j < 1 || static_cast<size_t>(j) > starts.size()) continue;
       const size_t b = starts[j - 1], e = text.find('\n', b);

@@ -672,5 +672,30 @@ TEST(ReaderTable, ColumnsHeadedByASettingsValuesAreRuns) {
   EXPECT_EQ(stats[0].run.metrics.size(), 2u);
 }
 
+// A table whose rows name metrics by their unit and whose columns are the
+// values of what its first header names ("| Prompt | 1K | 2K |" over
+// "| Prefill token/s | 105 | 102 |"): one run per column (prompt=1K), its
+// rows' figures together, a row of a name alone ("| **6 experts** | | |")
+// the group of the rows below it; a cell of words ("CUDA OOM") no figure.
+TEST(ReaderTable, RowsOfMetricsUnderColumnsOfValuesAreOneRunAColumn) {
+  const auto figs = TableEntryFigures(
+      "| Prompt | 1K | 2K |\n|---|---|---|\n"
+      "| **6 experts** | | |\n"
+      "| Prefill token/s | 105 | 102 |\n"
+      "| decode token/s | 15.9 | CUDA OOM |\n"
+      "| **8 experts** | | |\n"
+      "| Prefill token/s | 99 | 97 |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(figs[0].run.config.at("prompt"), "1K");
+  EXPECT_EQ(figs[0].run.config.at("group"), "6 experts");
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u) << ::testing::PrintToString(figs[0].run.metrics);
+  EXPECT_EQ(figs[1].run.metrics.size(), 1u);
+  EXPECT_EQ(figs[3].run.config.at("group"), "8 experts");
+  // Rows keyed by a size ("64 MiB") under a column that names the metric stay rows of runs.
+  const auto sizes = TableEntryFigures("| Size | Copy (MB/s) | Read (MB/s) |\n|---|---|---|\n| 64 MiB | 11,020 | 9,800 |\n| 256 MiB | 10,904 | 9,700 |\n");
+  ASSERT_EQ(sizes.size(), 2u);
+  EXPECT_EQ(sizes[0].run.config.at("size"), "64 MiB");
+}
+
 }  // namespace
 }  // namespace moelog::logbook

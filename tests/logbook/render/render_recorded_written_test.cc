@@ -137,5 +137,16 @@ TEST(RenderRecordedWritten, AJoinedLineSaysTheFiguresItWrites) {
   EXPECT_EQ(JoinedLineValues(f, "  Latency Distribution"), "");
 }
 
+// A whole number is not told at a line that writes it with decimals or
+// grouped digits after it ("13" is not in "| 13.0 |" nor in "13,402").
+TEST(RenderRecordedWritten, AWholeNumberIsNotHeldByALongerOne) {
+  RecordedFigure f;
+  f.run.metrics["prefill_tokens_per_s"] = 13, f.run.units["prefill_tokens_per_s"] = "tokens/s";
+  EXPECT_EQ(JoinedLineValues(f, "| decode token/s | 16.8 | 13.0 |"), "");
+  EXPECT_EQ(JoinedLineValues(f, "| total | 13,402 |"), "");
+  EXPECT_NE(JoinedLineValues(f, "| Prefill token/s | 13 | 105 |"), "");
+  EXPECT_NE(JoinedLineValues(f, "prefill ran at 13."), "");
+}
+
 }  // namespace
 }  // namespace moelog::logbook
