@@ -340,9 +340,16 @@ std::string UnitAfterLeadNumber(const std::string& rest, const std::string& unit
 // ("Tried the vendor library as a baseline: between 5.1 and 5.8 us"): no
 // run's it is told of. Under a metric's name alone ("Latency: 12.1-12.9 ms")
 // or no label, it is the entry's one measurement.
+// How many of a text's figures are measurements ("285.0-286.6 MiB/s, ~+2.9%
+// throughput": the range's two ends; the change is derived).
+static size_t Measured(const std::vector<Figure>& figures) {
+  return static_cast<size_t>(std::count_if(figures.begin(), figures.end(), [](const Figure& f) { return !f.derived && !f.not_run; }));
+}
+
 static bool UnnamedRangeEnd(const Figure& f, size_t figures, const EntryCtx& x, const WalkScope& w) {
   const std::string label = parse_detail::Trim(w.label);
-  const bool named_label = !label.empty() && !MetricWord(Lower(label)) && !MetricWord(label);
+  // "Result: 276.2-277.8 MiB/s": a field's name names no run the ends could belong to.
+  const bool named_label = !label.empty() && !MetricWord(Lower(label)) && !MetricWord(label) && !FieldLabel(label);
   return f.range && (figures > 2 || named_label) && w.context.empty() && WordConfig(f, x).size() <= 1;
 }
 
@@ -456,7 +463,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     }
     Config named = RangeEnds(WordConfig(f, x), &f);
     if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived && !JoinsQuality(f, points)) ||
-        UnnamedRangeEnd(f, figures.size(), x, w)) {
+        UnnamedRangeEnd(f, Measured(figures), x, w)) {
       unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it
       continue;
     }

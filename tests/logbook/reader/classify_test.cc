@@ -264,6 +264,21 @@ TEST(ReaderClassify, ARangeIsTabledOnlyWhereItsMeasurementIsNamedOrAlone) {
   EXPECT_FALSE(vendor.why.empty());
 }
 
+// A range in a Result field is its run's one measurement too, beside a
+// derived change ("~+2.9% throughput") or not: the field's name is no run's.
+TEST(ReaderClassify, ARangeInAResultFieldIsItsRunsMinAndMax) {
+  for (const std::string result : {"276.2-277.8 MiB/s", "285.0-286.6 MiB/s, ~+2.9% throughput."}) {
+    const std::string text = "# Log\n\n## 2026-02-05\n\n- Change: a NEON scan.\n- Command: `cargo bench --bench cmp`\n- Result: " +
+                             result + "\n- Decision: Reverted.\n";
+    const auto figs = LogbookFigures(ParseLogbook(text, "t.md"), nullptr);
+    ASSERT_EQ(figs.size(), 1u);
+    ASSERT_EQ(figs[0].size(), 1u) << result;
+    bool min = false, max = false;
+    for (const auto& [m, v] : figs[0][0].run.metrics) min = min || m.rfind("min_", 0) == 0, max = max || m.rfind("max_", 0) == 0;
+    EXPECT_TRUE(min && max) << ::testing::PrintToString(figs[0][0].run.metrics);
+  }
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
 
