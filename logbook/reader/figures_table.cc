@@ -863,6 +863,26 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   if (col.derived) run.derived.insert(col.metric);
 }
 
+// A table row as listed: its cells between bars.
+static std::string RowText(const std::vector<std::string>& row) {
+  std::string text = "|";
+  for (const auto& cell : row) text += " " + cell + " |";
+  return FigureText(text);
+}
+
+// A row's figures (metrics, units, digits as written) into its run.
+static void TakeFigures(const StoredRun& figs, StoredRun* run) {
+  run->metrics = figs.metrics, run->units = figs.units, run->derived = figs.derived;
+  run->decimals = figs.decimals, run->approximate = figs.approximate;
+}
+
+// Whether a row's label cells say its figures are estimates ("Decode (estimated)").
+static bool EstimateRow(const std::vector<std::string>& row, const std::vector<ColumnInfo>& cols) {
+  for (size_t c = 0; c < row.size() && c < cols.size(); ++c)
+    if (cols[c].metric.empty() && EstimateColumn(Unticked(row[c]))) return true;
+  return false;
+}
+
 // A table written in an entry: each row a figure set (one per "@value" of
 // its columns). Columns named by a config key give its value; other label
 // columns are read like bullet labels (bare varied values, `topk8`, shapes
@@ -903,9 +923,11 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       else LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
     }
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
-    std::string text = "|";
-    for (const auto& cell : row) text += " " + cell + " |";
-    text = FigureText(text);
+    const std::string text = RowText(row);
+    if (EstimateRow(row, cols) && !by_at.empty()) {  // "| Decode (estimated) | ~19 |": worked out, not measured
+      if (unread) unread->push_back({line, text, "an estimate, not a measurement"});
+      continue;
+    }
     for (auto& [group, figs] : InColumnOrder(cols, std::move(by_at))) {
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
@@ -919,11 +941,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       const std::string at = at_side.substr(0, side);
       if (!at.empty()) run.config[at_key.empty() ? "at" : at_key] = at;
       if (side != std::string::npos) run.config["arrow"] = at_side.substr(side + 2);
-      run.metrics = figs.metrics;
-      run.units = figs.units;
-      run.derived = figs.derived;
-      run.decimals = figs.decimals;
-      run.approximate = figs.approximate;
+      TakeFigures(figs, &run);
       out->push_back({std::move(run), line, text, false, true});
     }
   }

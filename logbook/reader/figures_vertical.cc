@@ -267,6 +267,8 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
     const std::string value = row.size() < 2 || EmptyCell(row[1]) ? "" : Unticked(row[1]);
     if (ColumnMetric(name).derived) {  // "| Speedup | 2.36x |": derived from the runs, none of its own
       if (unread && !value.empty()) unread->push_back({t.line + 2 + static_cast<int>(&row - t.rows.data()), "| " + Unticked(row[0]) + " | " + value + " |", "derived (a speedup, a change, an efficiency), not a measurement"});
+    } else if (EstimateColumn(name)) {  // "| Decode (estimated) | ~19 |": worked out, not measured
+      if (unread && !value.empty()) unread->push_back({t.line + 2 + static_cast<int>(&row - t.rows.data()), "| " + Unticked(row[0]) + " | " + value + " |", "an estimate, not a measurement"});
     } else if (SettingRow(name, value)) settings[SnakeKey(name)] = value;
     else if (!name.empty() && !value.empty() && name.find(':') == std::string::npos)
       block.text += name + ": " + WithSheetUnit(name, value, unit);

@@ -697,5 +697,14 @@ TEST(ReaderTable, RowsOfMetricsUnderColumnsOfValuesAreOneRunAColumn) {
   EXPECT_EQ(sizes[0].run.config.at("size"), "64 MiB");
 }
 
+// A row whose label says its figures are estimates ("| Decode (estimated)
+// | ~19 |") records no run, in a table with a unit column or not.
+TEST(ReaderTable, ARowOfEstimatesIsNoRun) {
+  EXPECT_TRUE(TableEntryFigures("| Metric | tok/s |\n|---|---|\n| Decode (estimated) | ~19 |\n| Sustained (estimated) | ~19 |\n").empty());
+  const auto mixed = TableEntryFigures("| Metric | tok/s |\n|---|---|\n| Decode | 41.2 |\n| Prefill (estimated) | ~900 |\n");
+  ASSERT_EQ(mixed.size(), 1u);
+  EXPECT_NEAR(mixed[0].run.metrics.begin()->second, 41.2, 1e-9);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
