@@ -350,7 +350,9 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
                       std::vector<UnreadFigures>* unread) {
   for (const auto& p : entry.paragraphs) {
     const std::string lead = !p.lead.empty() ? p.lead : prose::PlainLead(p.text);
-    if (prose::NoRunLead(lead)) continue;
+    // "**Hardware:** ..." over "**Load time:** 0.25s": a no-run lead keeps
+    // only its own lines from being read, not the lines under leads of their own.
+    const bool no_run = prose::NoRunLead(lead);
     WalkScope scope;
     scope.prose = scope.loose = true;
     std::string carry;
@@ -375,6 +377,7 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     const std::string rest = p.text.substr(body);
     size_t first_cut = std::string::npos;
     for (const auto& [b, e] : FieldSentences(p, body, rest, &first_cut)) {
+      if (no_run && b < first_cut) continue;
       Bullet sb;
       sb.text = SentenceText(rest, b, e);
       if (sb.text.empty() || prose::NoRunLead(prose::PlainLead(sb.text))) continue;

@@ -770,6 +770,9 @@ bool NumberCell(const std::string& raw, std::string* unit) {
   n = n > 0 ? ExponentEnd(cell, n) : n;  // "1.285e-05"
   if (n == 0 || !ParseNumber(cell.substr(0, n))) return false;
   *unit = parse_detail::Trim(cell.substr(n));
+  // "6.30M tokens/sec", "805K tokens/sec": a magnitude glued to the number is no part of its unit.
+  if (size_t mag = 0; !unit->empty() && (MagnitudeAt(*unit, 0, &mag), mag > 0) && mag < unit->size() && (*unit)[mag] == ' ')
+    *unit = parse_detail::Trim(unit->substr(mag));
   UnitInfo info{};
   return unit->empty() || (UnitOf(*unit, &info) && !info.derived);
 }

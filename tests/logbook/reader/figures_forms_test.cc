@@ -644,5 +644,15 @@ TEST(ReaderForms, EachLineOfAParagraphOfLeadsIsItsLeadsRun) {
   EXPECT_NE(::testing::PrintToString(after->run.config).find("After"), std::string::npos) << ::testing::PrintToString(after->run.config);
 }
 
+// A paragraph opened by a lead that states the machine ("**Hardware:**")
+// keeps that line from being read, not the lines under leads of their own
+// below it ("**Load time:** 0.25s").
+TEST(ReaderForms, ALineUnderItsOwnLeadIsReadBelowAHardwareLead) {
+  const auto figs = EntryFigures("**Hardware:** Apple M5 Pro, 12 cores  \n**Load time:** 0.25s\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 6);
+  EXPECT_NEAR(figs[0].run.metrics.begin()->second, 0.25, 1e-12);
+}
+
 }  // namespace
 }  // namespace moelog::logbook

@@ -706,5 +706,14 @@ TEST(ReaderTable, ARowOfEstimatesIsNoRun) {
   EXPECT_NEAR(mixed[0].run.metrics.begin()->second, 41.2, 1e-9);
 }
 
+// A cell written with a magnitude and a spaced unit ("6.30M tokens/sec") in
+// a table of metric rows is that many tokens a second.
+TEST(ReaderTable, AMagnitudeBeforeASpacedUnitIsTheNumbers) {
+  const auto figs = TableEntryFigures("| Metric | rust | python |\n|---|---|---|\n| Encoding Speed | 6.30M tokens/sec | 805K tokens/sec |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_NEAR(figs[0].run.metrics.begin()->second, 6.30e6, 1);
+  EXPECT_NEAR(figs[1].run.metrics.begin()->second, 805e3, 1e-6);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
