@@ -637,7 +637,8 @@ bool PrintedLines(std::string_view text) {
     ++lines;
     const bool strict = StrictPrintedLine(l);
     printed += strict ? 1 : 0;
-    if (lines == 1 && !strict) titled = t.size() >= 2 && t.size() <= 40 && t.back() == ':' && t.find(' ') == std::string::npos;
+    if (lines == 1 && !strict) titled = t.size() >= 2 && t.size() <= 40 && t.find(' ') == std::string::npos &&
+                                        (t.back() == ':' || t.ends_with("\xEF\xBC\x9A"));  // "CONC4:", "CONC32："
     if (lines > 4096) break;
   }
   if (titled && lines >= 3 && printed == lines - 1) return true;

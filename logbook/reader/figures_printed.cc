@@ -156,7 +156,8 @@ bool PrintedTitle(const std::string& t, std::string* title) {
   const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
   const bool alpha = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
   // "CONC4:", "bs32:": one word and its colon names the lines below it, digits and all.
-  const bool word_label = t.size() >= 3 && t.size() <= 40 && t.back() == ':' && t.find_first_of(" \t=") == std::string::npos;
+  const bool word_label = t.size() >= 3 && t.size() <= 40 && (t.back() == ':' || t.ends_with("\xEF\xBC\x9A")) &&
+                          t.find_first_of(" \t=") == std::string::npos;  // a full-width colon too ("CONC32：")
   if (t.size() > 80 || !alpha ||
       (!banner_line && !word_label && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
     return false;
@@ -165,6 +166,7 @@ bool PrintedTitle(const std::string& t, std::string* title) {
   if (const size_t colon = t.find(": "); !banner_line && colon != std::string::npos && t.find_first_not_of(" :", colon) != std::string::npos)
     return false;
   std::string s = t;
+  if (s.ends_with("\xEF\xBC\x9A")) s.resize(s.size() - 3);  // a full-width colon
   auto banner = [](char c) { return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' || c == ':' || c == '[' || c == ']' || c == '|'; };
   while (!s.empty() && banner(s.back())) s.pop_back();
   size_t b = 0;

@@ -554,7 +554,7 @@ TEST(ReaderOutputFigures, SemicolonsInABulletsProseSplitNoFields) {
 // title; a label of prose words is no such title.
 TEST(ReaderOutputFigures, PastedLinesUnderOneWordTitlesAreOutput) {
   const auto figs = Read("CONC4:\nMean TPOT (ms):     28.75\nMedian TPOT (ms):   28.76\n\n"
-                         "CONC8:\nMean TPOT (ms):     37.05\nMedian TPOT (ms):   37.19\n");
+                         "CONC8\xEF\xBC\x9A\nMean TPOT (ms):     37.05\nMedian TPOT (ms):   37.19\n");  // a full-width colon
   ASSERT_EQ(figs.size(), 4u);
   std::set<std::string> groups;
   for (const auto& f : figs) groups.insert(f.run.config.count("group") ? f.run.config.at("group") : "");
