@@ -912,7 +912,8 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
     return;
   }
   if (!repeats &&
-      (ValueTableFigures(t, headers, cols, context, x, out, unread) || VerticalTableFigures(t, context, x, out, unread)))
+      (LongTableFigures(t, context, x, out) || ValueTableFigures(t, headers, cols, context, x, out, unread) ||
+       VerticalTableFigures(t, context, x, out, unread)))
     return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {

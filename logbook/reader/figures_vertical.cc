@@ -11,14 +11,15 @@ namespace {
 
 // The words of data/reader/vertical_tables.json, read once.
 struct VerticalWords {
-  std::set<std::string> names, values, no_run;
+  std::set<std::string> names, values, no_run, long_metrics, spreads;
 };
 
 const VerticalWords& Vocab() {
   static const VerticalWords words = [] {
     VerticalWords w;
     for (const auto& [key, into] : {std::pair{"name_headers", &w.names}, std::pair{"value_headers", &w.values},
-                                    std::pair{"no_run_labels", &w.no_run}})
+                                    std::pair{"no_run_labels", &w.no_run}, std::pair{"long_metric_headers", &w.long_metrics},
+                                    std::pair{"spread_headers", &w.spreads}})
       *into = DataWords("data/reader/vertical_tables.json", key);
     return w;
   }();
@@ -278,6 +279,83 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
   OutputFigures(e, block, settings, x, out, unread);
   for (size_t k = before; k < out->size(); ++k) (*out)[k].table = true;
   return true;
+}
+
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+
+namespace {
+
+// The columns of a long table: which names the metric, which holds the
+// value, which are spreads; false when `t` is no long table.
+bool LongColumns(const TableBlock& t, size_t* metric, size_t* value, std::vector<bool>* spread) {
+  *metric = *value = t.header.size();
+  spread->assign(t.header.size(), false);
+  for (size_t c = 0; c < t.header.size(); ++c) {
+    const std::string h = Plain(t.header[c]);
+    if (Vocab().long_metrics.count(h) && *metric == t.header.size()) *metric = c;
+    else if (Vocab().values.count(h) && *value == t.header.size()) *value = c;
+    else (*spread)[c] = h.empty() || Vocab().spreads.count(h) > 0;
+  }
+  if (t.header.size() < 3 || *metric == t.header.size() || *value == t.header.size()) return false;
+  int named = 0, numbers = 0;
+  std::string unit;
+  for (const auto& row : t.rows) {
+    named += *metric < row.size() && HasAlpha(Unticked(row[*metric])) ? 1 : 0;
+    numbers += *value < row.size() && NumberCell(Unticked(row[*value]), &unit) ? 1 : 0;
+  }
+  return named >= 2 && numbers >= 2;
+}
+
+// A long table row's metric: the unit its name's parenthesis or its value
+// cell writes, else the name itself, unitless ("acc_norm").
+ColumnInfo LongRowMetric(const std::string& name, const std::string& cell) {
+  if (const ColumnInfo c = ColumnMetric(name); !c.metric.empty()) return c.derived ? ColumnInfo{} : c;
+  std::string unit;
+  UnitInfo info{};
+  if (!NumberCell(cell, &unit)) return {};
+  if (!unit.empty()) {
+    if (!UnitOf(unit, &info) || info.derived) return {};
+    return ColumnInfo{QualifiedMetricName(SnakeKey(name), info.metric), unit, "", info.factor, false, {}, {}};
+  }
+  ColumnInfo own;
+  own.metric = SnakeKey(name), own.factor = 1;
+  return own;
+}
+
+}  // namespace
+
+bool LongTableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  size_t mcol = 0, vcol = 0;
+  std::vector<bool> spread;
+  if (!LongColumns(t, &mcol, &vcol, &spread)) return false;
+  const size_t before = out->size();
+  std::vector<std::string> above(t.header.size());  // an empty setting cell is the one above it
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
+    const auto& row = t.rows[r];
+    Config cfg = context;
+    for (size_t c = 0; c < t.header.size(); ++c) {
+      if (c == mcol || c == vcol || spread[c]) continue;
+      const std::string cell = c < row.size() ? Unticked(row[c]) : "";
+      if (!EmptyCell(cell)) above[c] = cell;
+      if (!above[c].empty()) cfg[SnakeKey(Unticked(t.header[c]))] = above[c];
+    }
+    const std::string name = mcol < row.size() ? Unticked(row[mcol]) : "", cell = vcol < row.size() ? Unticked(row[vcol]) : "";
+    const ColumnInfo col = LongRowMetric(name, cell);
+    if (col.metric.empty()) continue;
+    std::map<std::string, StoredRun> figs;
+    MetricCell(cell, col, &figs);
+    if (figs.empty() || !HasBaseMetric(figs[""])) continue;
+    const int line = t.line + 2 + static_cast<int>(r);
+    if (JoinColumnRun(figs[""], cfg, line, out->begin() + static_cast<std::ptrdiff_t>(before), out->end())) continue;
+    StoredRun run = NewRecorded(x, cfg, line);
+    MergeRunFigures(figs[""], &run);
+    std::string text = "|";
+    for (const auto& c : row) text += " " + c + " |";
+    out->push_back({std::move(run), line, FigureText(text), false, true});
+  }
+  return out->size() > before;
 }
 
 }  // namespace moelog::logbook::reader

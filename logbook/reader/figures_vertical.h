@@ -32,6 +32,16 @@ bool VerticalTable(const TableBlock& t);
 bool VerticalTableFigures(const TableBlock& t, const std::map<std::string, std::string>& context,
                           const EntryCtx& x, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 
+// A long (tidy) table: a column naming the metric of each row ("Metric":
+// long_metric_headers of vertical_tables.json), one holding its value
+// ("Value"), the other columns the run's settings ("| Tasks | n-shot | Metric
+// | Value | Stderr |"; an empty cell is the one above it). The rows of one
+// run's settings are one figure set, each metric by its name (its unit from
+// the name's parenthesis or the value cell, else unitless). A spread column
+// ("Stderr", "±") is no setting. False, nothing read, for any other table.
+bool LongTableFigures(const TableBlock& t, const std::map<std::string, std::string>& context, const EntryCtx& x,
+                      std::vector<RecordedFigure>* out);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_VERTICAL_H_

@@ -715,5 +715,25 @@ TEST(ReaderTable, AMagnitudeBeforeASpacedUnitIsTheNumbers) {
   EXPECT_NEAR(figs[1].run.metrics.begin()->second, 805e3, 1e-6);
 }
 
+// A long table (an evaluation harness's "| Tasks | n-shot | Metric | Value
+// | | Stderr |"): the rows of one task are one run, each metric by its
+// name, an empty task cell the one above it, the spread no setting.
+TEST(ReaderTable, ALongTableIsOneRunPerSettingsEachMetricByName) {
+  const auto figs = TableEntryFigures(
+      "|  Tasks  |n-shot| Metric |Value |   |Stderr|\n"
+      "|---------|-----:|--------|-----:|---|-----:|\n"
+      "|hellaswag|     0|acc     |0.5712|±  |0.0049|\n"
+      "|         |     0|acc_norm|0.7534|±  |0.0043|\n"
+      "|arc_easy |     0|acc     |0.8011|±  |0.0082|\n"
+      "|arc_easy |     0|latency (ms)|41.5|±  |0.3|\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("tasks"), "hellaswag");
+  EXPECT_NEAR(figs[0].run.metrics.at("acc"), 0.5712, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("acc_norm"), 0.7534, 1e-12);
+  EXPECT_FALSE(figs[0].run.config.count("stderr"));
+  EXPECT_EQ(figs[1].run.config.at("tasks"), "arc_easy");
+  EXPECT_EQ(figs[1].run.metrics.size(), 2u) << ::testing::PrintToString(figs[1].run.metrics);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
