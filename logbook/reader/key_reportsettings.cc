@@ -46,6 +46,10 @@ bool ReportSettingLine(const std::string& l, std::string* key, std::string* valu
       name.find_first_of("0123456789") != std::string::npos)
     return false;
   if (v.empty() || v.size() > 16 || !std::isdigit(static_cast<unsigned char>(v[0])) || v.find(' ') != std::string::npos) return false;
+  // "PPL: 10.22", "Max memory(MiB): 3352.28": a name that names a metric or its unit prints a measurement.
+  if (!PrintedKeyUnit(name).empty() || UnitlessMetricName(SnakeKey(name))) return false;
+  for (const auto& w : words)
+    if (MetricWord(Lower(w))) return false;
   *key = SnakeKey(name);
   *value = v;
   return !key->empty();

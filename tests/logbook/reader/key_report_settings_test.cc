@@ -5,6 +5,8 @@
 // values by the unit its label starts with (`Bytes In [total, mean]`).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <string>
 
 #include "logbook/reader/internal.h"
@@ -24,6 +26,21 @@ TEST(KeyReportSettings, ASettingLineIsANameAndOneValue) {
   EXPECT_TRUE(ReportSettingLine("Duration: 5s", &key, &value));
   EXPECT_FALSE(ReportSettingLine("Latency: 4.1 ms avg", &key, &value));  // more than one value
   EXPECT_FALSE(ReportSettingLine("Backend: sglang", &key, &value));      // no number
+  // A name that names a metric or its unit prints a measurement, no setting.
+  EXPECT_FALSE(ReportSettingLine("PPL: 10.22", &key, &value));
+  EXPECT_FALSE(ReportSettingLine("Max memory(MiB): 3352.28", &key, &value));
+  EXPECT_FALSE(ReportSettingLine("Latency: 41", &key, &value));
+}
+
+// Two printouts of one fence, each after its prompted command: the first
+// one's last lines are its figures, not settings of the second.
+TEST(KeyReportSettings, AMeasurementAtABlocksEndStaysItsFigure) {
+  const auto figs = ReadEntry(kHead,
+                              "```\n$ python -m quant llama-7b --bits 2\nPPL: 1580.41\nMax memory(MiB): 2580.28\n\n"
+                              "$ python -m quant llama-7b --bits 4\nPPL: 5.13\nMax memory(MiB): 4172.28\n```\n");
+  std::set<int> lines;
+  for (const auto& f : figs) lines.insert(f.line);
+  EXPECT_TRUE(lines.count(9) && lines.count(10)) << ::testing::PrintToString(lines);
 }
 
 TEST(KeyReportSettings, SettingsBlankedFromTheBlockKeyTheNextOne) {
