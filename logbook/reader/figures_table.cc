@@ -255,9 +255,21 @@ std::string PerDevice(std::string* lower, std::string* h) {
   return per;
 }
 
+// A header with its unit's parenthesis glued to its name set apart ("Mem(GB)"
+// -> "Mem (GB)"); "Step(s)", "GPU(s)" are plurals and stay.
+static std::string ParenApart(const std::string& raw) {
+  std::string h;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '(' && i > 0 && std::isalnum(static_cast<unsigned char>(raw[i - 1])) && raw.compare(i, 3, "(s)") != 0)
+      h += ' ';
+    h += raw[i];
+  }
+  return h;
+}
+
 ColumnInfo ColumnMetric(const std::string& raw) {
   ColumnInfo c;
-  std::string h = raw;
+  std::string h = ParenApart(raw);
   Config scale = HeaderScale(&h);
   if (size_t at = h.find('@'); at != std::string::npos) {
     size_t e = at + 1;

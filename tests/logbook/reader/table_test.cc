@@ -735,5 +735,14 @@ TEST(ReaderTable, ALongTableIsOneRunPerSettingsEachMetricByName) {
   EXPECT_EQ(figs[1].run.metrics.size(), 2u) << ::testing::PrintToString(figs[1].run.metrics);
 }
 
+// A unit's parenthesis glued to its column's name ("Mem(GB)") names the
+// column's unit as a spaced one does; "Step(s)" is a plural, no unit.
+TEST(ReaderTable, AUnitGluedInParenthesesNamesTheColumn) {
+  const auto figs = TableEntryFigures("| Batch | Mem(GB) | Step(s) |\n|---|---|---|\n| 8 | 3.2 | 15.0 |\n| 16 | 4.1 | 16.7 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_TRUE(figs[0].run.metrics.count("memory_mib")) << ::testing::PrintToString(figs[0].run.metrics);
+  EXPECT_FALSE(figs[0].run.metrics.count("time_s")) << ::testing::PrintToString(figs[0].run.metrics);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
