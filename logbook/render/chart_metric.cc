@@ -165,7 +165,8 @@ std::string ChooseChartMetric(const std::vector<ChartPoint>& points, const Chart
   // of moelog's own runs draws its figures by rank alone.
   const bool recorded = std::all_of(points.begin(), points.end(), [](const ChartPoint& p) { return p.source == "recorded"; });
   const std::vector<std::string> headline = TextWords(recorded ? options.headline : "");
-  const std::vector<std::string> own = {"tflops", "tokens_per_s", "gb_per_s", "mfu", "time_s"};
+  // Of figures ranked alike, the ones runs are compared by first (a model's loss before its gradient norm).
+  const std::vector<std::string> own = {"tflops", "tokens_per_s", "gb_per_s", "mfu", "time_s", "val_loss", "loss", "train_loss"};
   using Key = std::tuple<size_t, size_t, int, int, size_t, size_t, std::string>;
   std::optional<Key> best;
   for (const auto& [m, n] : count) {
