@@ -226,14 +226,14 @@ std::vector<Lead> DatedLeads(const MdDocument& doc, const std::vector<OutlineHea
 // block that is no list. Its words are the first sentence of that block
 // when it is a paragraph, else the file's name ("gemm_sweep.md": "gemm
 // sweep"). Nothing when the document holds no record.
-std::vector<Lead> HeadlessLead(const MdDocument& doc, const std::vector<std::string_view>& lines, int front,
-                               const std::string& file) {
+std::vector<Lead> HeadlessLead(const MdDocument& doc, const std::vector<std::string_view>& lines,
+                               const std::vector<bool>& region, int front, const std::string& file) {
   const auto& kids = doc.root().children;
   const std::vector<int> all(kids.begin(), kids.end());
   size_t first = 0;
   while (first < all.size() && doc.nodes[static_cast<size_t>(all[first])].start_line <= front) ++first;
   while (first < all.size() && doc.nodes[static_cast<size_t>(all[first])].kind == MdKind::kList) ++first;
-  if (first >= all.size() || !HoldsRecord(doc, lines, RegionLines(lines), all, first, all.size()) ||
+  if (first >= all.size() || !HoldsRecord(doc, lines, region, all, first, all.size()) ||
       !HoldsBlock(doc, all, first, all.size()))
     return {};
   std::string text;
@@ -269,8 +269,9 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
     heads.push_back({n.start_line, n.level, Trim(InlineText(doc, kids[k]))});
     head_kid.push_back(k);
   }
+  const std::vector<bool> region = RegionLines(lines);
   std::vector<Lead> leads = DatedLeads(doc, heads, head_kid);
-  if (heads.empty() && leads.empty()) leads = HeadlessLead(doc, lines, front, file);
+  if (heads.empty() && leads.empty()) leads = HeadlessLead(doc, lines, region, front, file);
   for (size_t k = 0, h = 0, d = 0; k < kids.size(); ++k) {
     if (h < head_kid.size() && head_kid[h] == k) {
       o->heads.push_back(heads[h++]);
@@ -289,7 +290,6 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
       o->units.push_back(unit);
     }
   }
-  const std::vector<bool> region = RegionLines(lines);
   auto range = [o](size_t i) {
     return std::pair<size_t, size_t>{o->head_unit[i] + (o->lead[i] ? 0 : 1),
                                      i + 1 < o->heads.size() ? o->head_unit[i + 1] : o->units.size()};

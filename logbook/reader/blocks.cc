@@ -628,6 +628,11 @@ bool PastedToolPrintout(std::string_view text) {
   return lines >= 3 && BenchToolPrintout(text);
 }
 
+bool OneWordTitle(std::string_view t) {
+  return t.size() >= 3 && t.size() <= 40 && (t.back() == ':' || t.ends_with("\xEF\xBC\x9A")) &&
+         t.find_first_of(" \t=") == std::string_view::npos;
+}
+
 bool PrintedLines(std::string_view text) {
   int lines = 0, printed = 0;
   bool titled = false;  // "CONC4:" over "Mean TPOT (ms):   28.75": the title of the lines below it
@@ -637,8 +642,7 @@ bool PrintedLines(std::string_view text) {
     ++lines;
     const bool strict = StrictPrintedLine(l);
     printed += strict ? 1 : 0;
-    if (lines == 1 && !strict) titled = t.size() >= 2 && t.size() <= 40 && t.find(' ') == std::string::npos &&
-                                        (t.back() == ':' || t.ends_with("\xEF\xBC\x9A"));  // "CONC4:", "CONC32："
+    if (lines == 1 && !strict) titled = OneWordTitle(t);
     if (lines > 4096) break;
   }
   if (titled && lines >= 3 && printed == lines - 1) return true;

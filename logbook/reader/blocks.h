@@ -97,6 +97,10 @@ std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_c
 // lines, or two such lines under a one-word title: "CONC4:"): a serving
 // benchmark's result pasted as plain text.
 bool PrintedLines(std::string_view text);
+
+// A line of one word and its colon that titles the printed lines below it
+// ("CONC4:", "bs32:", "CONC32：" with a full-width colon).
+bool OneWordTitle(std::string_view t);
 // Lines outside any fence that a bench tool printed (three lines at least,
 // BenchToolPrintout: wrk's "Running 30s test @ http://..." and its
 // statistics, criterion's lines): a printout pasted as a paragraph.

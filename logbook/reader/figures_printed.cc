@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "logbook/reader/blocks.h"
 #include "logbook/reader/blocks_boxes.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_pipefields.h"
@@ -155,9 +156,7 @@ bool FitsColumns(const std::string& row, const PrintedColumns& columns) {
 bool PrintedTitle(const std::string& t, std::string* title) {
   const bool banner_line = t.rfind("---", 0) == 0 || t.rfind("===", 0) == 0;  // "---- Time per Output Token (excl. 1st) ----"
   const bool alpha = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
-  // "CONC4:", "bs32:": one word and its colon names the lines below it, digits and all.
-  const bool word_label = t.size() >= 3 && t.size() <= 40 && (t.back() == ':' || t.ends_with("\xEF\xBC\x9A")) &&
-                          t.find_first_of(" \t=") == std::string::npos;  // a full-width colon too ("CONC32：")
+  const bool word_label = OneWordTitle(t);  // "CONC4:": one word names the lines below it, digits and all
   if (t.size() > 80 || !alpha ||
       (!banner_line && !word_label && std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
     return false;

@@ -438,11 +438,8 @@ static bool ChangeCell(const std::string& cell, std::string* sides, std::string*
 static bool SameMetricUnits(const std::string& a, const std::string& b) {
   UnitInfo ia{}, ib{};
   if (!UnitOf(a, &ia) || !UnitOf(b, &ib) || ia.derived || ib.derived) return false;
-  auto ends = [](const std::string& m, const std::string& tail) {
-    return m.size() >= tail.size() && m.compare(m.size() - tail.size(), tail.size(), tail) == 0;
-  };
-  return ia.metric == ib.metric || (ia.metric == "time_s" && ends(ib.metric, "_time_s")) ||
-         (ib.metric == "time_s" && ends(ia.metric, "_time_s"));
+  return ia.metric == ib.metric || (ia.metric == "time_s" && ib.metric.ends_with("_time_s")) ||
+         (ib.metric == "time_s" && ia.metric.ends_with("_time_s"));
 }
 
 // Of two units of one metric, the one whose metric names the column: the
@@ -878,17 +875,18 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   if (col.derived) run.derived.insert(col.metric);
 }
 
-// A table row as listed: its cells between bars.
-static std::string RowText(const std::vector<std::string>& row) {
+std::string RowText(const std::vector<std::string>& row) {
   std::string text = "|";
   for (const auto& cell : row) text += " " + cell + " |";
   return FigureText(text);
 }
 
-// A row's figures (metrics, units, digits as written) into its run.
-static void TakeFigures(const StoredRun& figs, StoredRun* run) {
-  run->metrics = figs.metrics, run->units = figs.units, run->derived = figs.derived;
-  run->decimals = figs.decimals, run->approximate = figs.approximate;
+void MergeRunFigures(const StoredRun& from, StoredRun* to) {
+  for (const auto& [m, v] : from.metrics) to->metrics[m] = v;
+  for (const auto& [m, u] : from.units) to->units[m] = u;
+  for (const auto& [m, d] : from.decimals) to->decimals[m] = d;
+  to->derived.insert(from.derived.begin(), from.derived.end());
+  to->approximate.insert(from.approximate.begin(), from.approximate.end());
 }
 
 // Whether a row's label cells say its figures are estimates ("Decode (estimated)").
@@ -957,7 +955,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       const std::string at = at_side.substr(0, side);
       if (!at.empty()) run.config[at_key.empty() ? "at" : at_key] = at;
       if (side != std::string::npos) run.config["arrow"] = at_side.substr(side + 2);
-      TakeFigures(figs, &run);
+      MergeRunFigures(figs, &run);
       out->push_back({std::move(run), line, text, false, true});
     }
   }

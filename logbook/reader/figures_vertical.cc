@@ -122,15 +122,7 @@ std::string GroupRow(const std::vector<std::string>& row) {
     if (!EmptyCell(row[c])) return "";
   std::string name = Unticked(row[0]);
   name.erase(std::remove(name.begin(), name.end(), '*'), name.end());
-  return Words(name).empty() ? "" : name.substr(name.find_first_not_of(' '), name.find_last_not_of(' ') - name.find_first_not_of(' ') + 1);
-}
-
-// The figures of `from` (metrics, units, digits as written) into `to`.
-void MergeRunFigures(const StoredRun& from, StoredRun* to) {
-  for (const auto& [m, v] : from.metrics) to->metrics[m] = v;
-  for (const auto& [m, u] : from.units) to->units[m] = u;
-  for (const auto& [m, d] : from.decimals) to->decimals[m] = d;
-  to->approximate.insert(from.approximate.begin(), from.approximate.end());
+  return parse_detail::Trim(name);
 }
 
 // The metric of a cell under header `h` in a row named `name`: its own
@@ -188,8 +180,7 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
       group = g;
       continue;
     }
-    std::string text = "|";
-    for (const auto& cell : row) text += " " + cell + " |";
+    const std::string text = RowText(row);
     for (size_t c = 1; c < row.size() && c < t.header.size(); ++c) {
       const std::string h = Unticked(t.header[c]), cell = Unticked(row[c]);
       ColumnInfo col = CellMetric(h, Unticked(row[0]), cell, no_units);
@@ -206,9 +197,8 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
       const int line = t.line + 2 + static_cast<int>(r);
       if (!keyed_columns || !JoinColumnRun(figs[""], cfg, line, out->begin() + static_cast<std::ptrdiff_t>(before), out->end())) {
         StoredRun run = NewRecorded(x, cfg, line);
-        run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
-        run.approximate = figs[""].approximate;
-        out->push_back({std::move(run), line, FigureText(text), false, true});
+        MergeRunFigures(figs[""], &run);
+        out->push_back({std::move(run), line, text, false, true});
       }
     }
   }
@@ -351,9 +341,7 @@ bool LongTableFigures(const TableBlock& t, const Config& context, const EntryCtx
     if (JoinColumnRun(figs[""], cfg, line, out->begin() + static_cast<std::ptrdiff_t>(before), out->end())) continue;
     StoredRun run = NewRecorded(x, cfg, line);
     MergeRunFigures(figs[""], &run);
-    std::string text = "|";
-    for (const auto& c : row) text += " " + c + " |";
-    out->push_back({std::move(run), line, FigureText(text), false, true});
+    out->push_back({std::move(run), line, RowText(row), false, true});
   }
   return out->size() > before;
 }

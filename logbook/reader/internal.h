@@ -263,6 +263,11 @@ void ClauseSubject(const std::vector<std::string>& clause, const std::vector<std
                    Figure* f);
 void ClauseNames(const std::string& s, size_t start, size_t end, bool stat_named, Figure* f, bool prose = false);
 std::string FigureText(const std::string& text);
+// A table row as listed: its cells between bars (FigureText).
+std::string RowText(const std::vector<std::string>& row);
+// The figures of `from` (metrics, units, digits as written, derived and
+// approximate marks) into `to`, beside those it holds.
+void MergeRunFigures(const StoredRun& from, StoredRun* to);
 bool GluedNumber(FigureScan& st, bool sign);
 bool ListedNumber(FigureScan& st, size_t start, size_t j, double value, bool sign);
 bool ArrowAfterUnit(const std::string& s, size_t at);

@@ -21,22 +21,11 @@ const std::set<std::string>& SameRunWords() {
 
 }  // namespace
 
-// Whether a column's qualifier names a part or a statistic of a run
-// ("prefill", "mean", "exposed_collective", "per_token", "gpu", a repeat's "run_1").
-bool PartOfARun(const std::string& qualifier) {
-  if (!RepeatName(qualifier).empty()) return true;  // "run_1": one repeat of the row's measurement (table_repeats.h)
-  std::stringstream ss(qualifier);
-  for (std::string w; std::getline(ss, w, '_');)
-    if (SameRunWords().count(w) || StatisticWord(w) || SpreadStatistic(w)) return true;
-  return false;
-}
-
 // Whether a qualifier names a value of a setting ("15_in_toks" beside
 // "1144_in", "8_gpu"): one of its words is a bare number and none is a
-// statistic ("p99") or a repeat ("run_1"). Such columns are runs even when
-// a word of theirs names a part of a run ("in", "input").
+// statistic ("p99"). Such columns are runs even when a word of theirs
+// names a part of a run ("in", "input").
 static bool NumberedSetting(const std::string& q) {
-  if (!RepeatName(q).empty()) return false;
   bool number = false;
   std::stringstream ss(q);
   for (std::string w; std::getline(ss, w, '_');) {
@@ -44,6 +33,17 @@ static bool NumberedSetting(const std::string& q) {
     number = number || (!w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }));
   }
   return number;
+}
+
+// Whether a column's qualifier names a part or a statistic of a run
+// ("prefill", "mean", "exposed_collective", "per_token", "gpu", a repeat's "run_1").
+bool PartOfARun(const std::string& qualifier) {
+  if (!RepeatName(qualifier).empty()) return true;  // "run_1": one repeat of the row's measurement (table_repeats.h)
+  if (NumberedSetting(qualifier)) return false;     // "15_in_toks": a value of a setting, though "in" names a part
+  std::stringstream ss(qualifier);
+  for (std::string w; std::getline(ss, w, '_');)
+    if (SameRunWords().count(w) || StatisticWord(w) || SpreadStatistic(w)) return true;
+  return false;
 }
 
 namespace {
@@ -92,7 +92,7 @@ std::map<std::string, std::string> RunQualifiers(const std::vector<std::string>&
       const std::string q = Qualifier(headers[c]);
       if (q.empty() || MetricOnly(q)) continue;  // the plain column: the row's own run
       const std::string name = RunName(headers[c]);
-      split = split && (!PartOfARun(q) || NumberedSetting(q)) && !name.empty() && names.emplace(q, name).second;
+      split = split && !PartOfARun(q) && !name.empty() && names.emplace(q, name).second;
     }
     if (split && names.size() + 1 >= idx.size()) runs.insert(names.begin(), names.end());
   }
@@ -134,8 +134,7 @@ std::set<std::string> RunsOfSet(const StoredRun& run) {
   for (const auto& [base, qs] : by_base) {
     if (qs.size() < 2) continue;
     const std::set<std::string> distinct(qs.begin(), qs.end());
-    if (distinct.size() != qs.size() ||
-        std::any_of(qs.begin(), qs.end(), [](const std::string& q) { return PartOfARun(q) && !NumberedSetting(q); }) ||
+    if (distinct.size() != qs.size() || std::any_of(qs.begin(), qs.end(), PartOfARun) ||
         std::any_of(qs.begin(), qs.end(), MetricOnly))
       continue;
     for (const auto& q : qs)

@@ -148,6 +148,12 @@ std::string RecordedValuesText(const RecordedFigure& f) {
 std::string WithJoinedLines(const std::string& text, const std::string& lines, const std::vector<RecordedFigure>& figures) {
   std::vector<size_t> starts{0};  // where each source line starts in `text`
   for (size_t p = text.find('\n'); p != std::string::npos; p = text.find('\n', p + 1)) starts.push_back(p + 1);
+  // The values of figure `f` written on source line `n` ("" for none or no such line).
+  auto values_at = [&](const RecordedFigure& f, int n) -> std::string {
+    if (n < 1 || static_cast<size_t>(n) > starts.size()) return "";
+    const size_t b = starts[n - 1], e = text.find('\n', b);
+    return JoinedLineValues(f, text.substr(b, e == std::string::npos ? e : e - b));
+  };
   std::string out;
   size_t pos = 0, i = 0;
   for (size_t nl; (nl = lines.find('\n', pos)) != std::string::npos; pos = nl + 1, ++i) {
@@ -158,20 +164,12 @@ std::string WithJoinedLines(const std::string& text, const std::string& lines, c
       continue;
     }
     // The figure's own line tells the figures written on it, not those of the lines it joined.
-    const int own = figures[i].line;
-    std::string values;
-    if (own >= 1 && static_cast<size_t>(own) <= starts.size()) {
-      const size_t b = starts[own - 1], e = text.find('\n', b);
-      values = JoinedLineValues(figures[i], text.substr(b, e == std::string::npos ? e : e - b));
-    }
+    const std::string own = values_at(figures[i], figures[i].line);
     const size_t colon = line.find(": ");
-    out += (values.empty() || colon == std::string::npos || colon > arrow ? line : line.substr(0, colon + 2) + values + line.substr(arrow)) + "\n";
-    for (int j : figures[i].joined_lines) {
-      if (j < 1 || static_cast<size_t>(j) > starts.size()) continue;
-      const size_t b = starts[j - 1], e = text.find('\n', b);
-      const std::string values = JoinedLineValues(figures[i], text.substr(b, e == std::string::npos ? e : e - b));
-      if (!values.empty()) out += "line " + std::to_string(j) + ": " + values + line.substr(arrow) + "\n";
-    }
+    out += (own.empty() || colon == std::string::npos || colon > arrow ? line : line.substr(0, colon + 2) + own + line.substr(arrow)) + "\n";
+    for (int j : figures[i].joined_lines)
+      if (const std::string values = values_at(figures[i], j); !values.empty())
+        out += "line " + std::to_string(j) + ": " + values + line.substr(arrow) + "\n";
   }
   return out;
 }
