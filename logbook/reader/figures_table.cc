@@ -455,7 +455,7 @@ static bool NamesTheColumn(const std::string& u, const std::string& unit) {
 ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& header) {
   ColumnInfo out;
   std::string unit;
-  int figures = 0, statuses = 0;
+  int figures = 0, statuses = 0, odd = 0;
   for (const auto& row : t.rows) {
     if (c >= row.size()) continue;
     bool approximate = false;
@@ -463,6 +463,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     cell = CellCore(ChangeCell(cell, &sides, &change) ? sides : cell, &approximate);
     if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || PlaceholderCell(cell) || EmptyCell(cell)) continue;  // "N/A"
     if (std::string low, high; DashRange(cell, &low, &high)) cell = high;  // "32-113ms": the unit after the range
+    // "baseline 1.16 H/s; candidates 0.90/1.20 H/s": the unit of its readings.
+    if (std::vector<std::pair<std::string, std::string>> parts; ReadingParts(cell, &parts)) cell = parts.back().first;
     // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
     for (size_t p = 0; p < cell.size(); ++p)
       if (size_t a = ArrowAt(cell, p); a > 0) {
@@ -478,7 +480,10 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
       ++statuses;
       continue;
     }
-    if (n == 0) return {};
+    if (n == 0) {  // "up to 0.128 H/s": a figure among words, no reading of the column's
+      ++odd;
+      continue;
+    }
     n = ExponentEnd(cell, n);
     std::string u = parse_detail::Trim(cell.substr(n));
     // "189.6k tok/s", "191.0k tok/s after growth": a multiplier glued to the
@@ -493,6 +498,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     ++figures;
   }
   if (statuses > 0 && figures < 2) return {};  // one figure among words: a remark, not a column of figures
+  if (odd > 0 && (figures < 3 || odd > figures)) return {};  // figures in sentences: a column of remarks
   UnitInfo info{};
   if (unit == "%") {
     std::string lower = SnakeKey(header);

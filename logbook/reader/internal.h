@@ -422,6 +422,11 @@ bool NumberCell(const std::string& raw, std::string* unit);
 bool EmptyCell(const std::string& raw);
 bool ArrowCell(const std::string& cell, std::string* before, std::string* after);
 bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts);
+// A result cell of several readings of its row ("baseline 1.16 H/s; candidates
+// 0.90/1.20 H/s", "1.007 vs 0.973 H/s"): each reading's figure and its label
+// ("baseline", "candidates 1"; "1", "2" when no words name them), every
+// reading in one unit. False for any other cell.
+bool ReadingParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts);
 bool DurationCell(const std::string& cell, std::string* seconds);
 bool NamesUnderDerivedHeader(const TableBlock& t, size_t c, const ColumnInfo& col);
 bool ParameterHeader(const std::string& header);

@@ -188,7 +188,7 @@ bool DictCell(const std::string& cell, const ColumnInfo& col, std::map<std::stri
 
 // A cell of several figures (PairCell: each named by its header's slash
 // list; StatisticsCell: "avg: 12.5 ms, max: 18.0 ms"; DictCell; NamedParts: each keyed by its name;
-// MetricParts: each its own metric; RangeCell: the figure and its range's
+// ReadingParts: each keyed by its reading; MetricParts: each its own metric; RangeCell: the figure and its range's
 // ends as metrics of their own), each read as a cell of the column. False
 // for a cell of one figure.
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
@@ -198,6 +198,14 @@ bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::str
       ColumnInfo named = col;
       named.scale["variant"] = name;
       MetricCell(figure, named, by_at);
+    }
+    return true;
+  }
+  if (std::vector<std::pair<std::string, std::string>> parts; ReadingParts(cell, &parts)) {
+    for (const auto& [figure, label] : parts) {
+      ColumnInfo reading = col;
+      reading.scale["reading"] = label;
+      MetricCell(figure, reading, by_at);
     }
     return true;
   }
