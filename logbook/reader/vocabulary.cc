@@ -59,13 +59,34 @@ Status UnitSpec(const nlohmann::json& spec, const std::string& where, UnitInfo* 
   return Status::Ok();
 }
 
+// A rate of a word of three letters or more per unit of time ("tokens/s",
+// "req/sec"): its lower-case spelling, else "".
+std::string WordRate(const std::string& unit) {
+  const size_t slash = unit.find('/');
+  if (slash == std::string::npos || slash < 3) return "";
+  std::string lower;
+  for (size_t i = 0; i < unit.size(); ++i) {
+    if (i < slash && !std::isalpha(static_cast<unsigned char>(unit[i]))) return "";
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(unit[i])));
+  }
+  return lower;
+}
+
+void AddUnit(const std::string& u, const UnitInfo& info, Lexicon* lex) {
+  lex->units[u] = info;
+  if (const std::string w = WordRate(u); !w.empty()) lex->word_rates.emplace(w, info);
+}
+
 // "units": {"ms": {...}}, and "unit_groups": [{"metric", "factor",
 // "spellings": ["ms", "msec", ...]}]: every spelling of one unit at once.
 Status Units(const nlohmann::json& j, const std::string& file, Lexicon* lex) {
   if (j.contains("units")) {
     if (!j["units"].is_object()) return Status::InvalidArgument(file + ": units: expected an object");
-    for (const auto& [unit, spec] : j["units"].items())
-      MOELOG_RETURN_IF_ERROR(UnitSpec(spec, file + ": units." + unit, &lex->units[unit]));
+    for (const auto& [unit, spec] : j["units"].items()) {
+      UnitInfo info;
+      MOELOG_RETURN_IF_ERROR(UnitSpec(spec, file + ": units." + unit, &info));
+      AddUnit(unit, info, lex);
+    }
   }
   if (!j.contains("unit_groups")) return Status::Ok();
   if (!j["unit_groups"].is_array()) return Status::InvalidArgument(file + ": unit_groups: expected an array");
@@ -79,7 +100,7 @@ Status Units(const nlohmann::json& j, const std::string& file, Lexicon* lex) {
     MOELOG_RETURN_IF_ERROR(Words(spec, where, "spellings", &spellings));
     for (const auto& u : spellings) {
       if (lex->units.count(u)) return Status::InvalidArgument(where + ".spellings: \"" + u + "\" is named twice");
-      lex->units[u] = info;
+      AddUnit(u, info, lex);
     }
   }
   return Status::Ok();
@@ -299,6 +320,11 @@ bool UnitIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
     *info = it->second;
     return true;
   }
+  if (const std::string w = WordRate(unit); !w.empty())  // "Token/s", "Request/s": a rate's word capitalized
+    if (auto rate = lex.word_rates.find(w); rate != lex.word_rates.end()) {
+      *info = rate->second;
+      return true;
+    }
   for (const char* d : {"rank", "gpu", "GPU", "device", "chip"}) {
     const std::string suffix = std::string("/") + d;
     if (unit.size() <= suffix.size() || unit.compare(unit.size() - suffix.size(), suffix.size(), suffix) != 0) continue;

@@ -34,6 +34,10 @@ struct UnitInfo {
 
 struct Lexicon {
   std::map<std::string, UnitInfo> units;  // as written -> what it measures
+  // Rates of a word per second in lower case ("tokens/s", "request/s"): a
+  // header's "Token/s" or "Request/s" is the same unit. Units of short
+  // symbols ("MB/s", "Mb/s", "H/s") are never matched without their case.
+  std::map<std::string, UnitInfo> word_rates;
   std::set<std::string> statistic_words, metric_words, count_words, delta_words, goal_words;
   // time_words: words that name a time by themselves ("latency", "TTFT",
   // "elapsed"): a metric named by one needs no "time" added (lower case).

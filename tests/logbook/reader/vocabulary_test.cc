@@ -149,6 +149,19 @@ TEST(ReaderVocabulary, TheShippedFileKnowsCommonPerformanceUnits) {
 }
 
 // Written values convert exactly: a power of ten divides, another factor multiplies.
+TEST(ReaderVocabulary, ARateOfAWordIsReadWhateverItsCase) {
+  UnitInfo info{};
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "Token/s", &info));
+  EXPECT_EQ(info.metric, "tokens_per_s");
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "Request/s", &info));
+  EXPECT_EQ(info.metric, "requests_per_s");
+  ASSERT_TRUE(UnitIn(ReaderLexicon(), "TOKENS/SEC", &info));
+  EXPECT_EQ(info.metric, "tokens_per_s");
+  // Symbols keep their case: megabits are no megabytes, "ms/S" no unit.
+  EXPECT_FALSE(UnitIn(ReaderLexicon(), "Mb/s", &info));
+  EXPECT_FALSE(UnitIn(ReaderLexicon(), "gb/S", &info));
+}
+
 TEST(ReaderVocabulary, ToStoredAndBack) {
   EXPECT_EQ(ToStored(3.12, 1e-3), 3.12 / 1000);
   EXPECT_DOUBLE_EQ(ToStored(100, 0.95367431640625), 95.367431640625);
