@@ -211,8 +211,11 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
                                              (w.size() >= 3 && std::all_of(w.begin(), w.end(), [](char ch) {
                                                return std::isupper(static_cast<unsigned char>(ch));
                                              }))) && !StatisticWord(Lower(w)) && !SpreadStatistic(Lower(w));
-    if ((paren || i + 1 == words.size()) && (words.size() > 1 || alone) && UnitOfIn(w, h, &info) && !info.derived) {
-      c->unit = w, c->factor = info.factor, *metric = info.metric;
+    // "Output Token/s": a rate's word capitalized, as headers are.
+    const bool known = UnitOfIn(w, h, &info);
+    const bool cased = !known && !UnitIn(ReaderLexicon(), w, &info) && WordRateIn(ReaderLexicon(), w, &info);
+    if ((paren || i + 1 == words.size()) && (words.size() > 1 || alone) && (known || cased) && !info.derived) {
+      c->unit = cased ? Lower(w) : w, c->factor = info.factor, *metric = info.metric;
       return true;
     }
   }

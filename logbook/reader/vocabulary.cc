@@ -320,11 +320,7 @@ bool UnitIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
     *info = it->second;
     return true;
   }
-  if (const std::string w = WordRate(unit); !w.empty())  // "Token/s", "Request/s": a rate's word capitalized
-    if (auto rate = lex.word_rates.find(w); rate != lex.word_rates.end()) {
-      *info = rate->second;
-      return true;
-    }
+
   for (const char* d : {"rank", "gpu", "GPU", "device", "chip"}) {
     const std::string suffix = std::string("/") + d;
     if (unit.size() <= suffix.size() || unit.compare(unit.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
@@ -335,6 +331,15 @@ bool UnitIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
     return true;
   }
   return PerItemTime(lex, unit, info) || PerSecondRate(unit, info);
+}
+
+bool WordRateIn(const Lexicon& lex, const std::string& written, UnitInfo* info) {
+  if (UnitIn(lex, written, info)) return true;
+  const std::string w = WordRate(written);
+  auto rate = w.empty() ? lex.word_rates.end() : lex.word_rates.find(w);
+  if (rate == lex.word_rates.end()) return false;
+  *info = rate->second;
+  return true;
 }
 
 }  // namespace moelog::logbook::reader

@@ -118,6 +118,9 @@ const char* ReaderDataFile(const std::string& path);
 // The unit `unit` names in `lex`: a unit of its table, or one of them per
 // device ("TFLOP/s/rank", "GB/s/GPU": metric "<metric>_per_<device>").
 bool UnitIn(const Lexicon& lex, const std::string& unit, UnitInfo* info);
+// UnitIn, or a rate of a word per second written in another case ("Token/s",
+// "Request/s"): for a table's header, which names its unit in its own words.
+bool WordRateIn(const Lexicon& lex, const std::string& written, UnitInfo* info);
 
 // A value written in a unit of `factor`, in its metric's stored unit, and
 // back: a power of ten divides exactly ("3.12 ms" is 0.00312 s, not

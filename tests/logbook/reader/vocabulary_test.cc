@@ -151,15 +151,15 @@ TEST(ReaderVocabulary, TheShippedFileKnowsCommonPerformanceUnits) {
 // Written values convert exactly: a power of ten divides, another factor multiplies.
 TEST(ReaderVocabulary, ARateOfAWordIsReadWhateverItsCase) {
   UnitInfo info{};
-  ASSERT_TRUE(UnitIn(ReaderLexicon(), "Token/s", &info));
+  ASSERT_TRUE(WordRateIn(ReaderLexicon(), "Token/s", &info));
   EXPECT_EQ(info.metric, "tokens_per_s");
-  ASSERT_TRUE(UnitIn(ReaderLexicon(), "Request/s", &info));
+  ASSERT_TRUE(WordRateIn(ReaderLexicon(), "Request/s", &info));
   EXPECT_EQ(info.metric, "requests_per_s");
-  ASSERT_TRUE(UnitIn(ReaderLexicon(), "TOKENS/SEC", &info));
+  ASSERT_TRUE(WordRateIn(ReaderLexicon(), "TOKENS/SEC", &info));
   EXPECT_EQ(info.metric, "tokens_per_s");
   // Symbols keep their case: megabits are no megabytes, "ms/S" no unit.
-  EXPECT_FALSE(UnitIn(ReaderLexicon(), "Mb/s", &info));
-  EXPECT_FALSE(UnitIn(ReaderLexicon(), "gb/S", &info));
+  EXPECT_FALSE(WordRateIn(ReaderLexicon(), "Mb/s", &info));
+  EXPECT_FALSE(WordRateIn(ReaderLexicon(), "gb/S", &info));
 }
 
 TEST(ReaderVocabulary, ToStoredAndBack) {
