@@ -459,6 +459,12 @@ bool RuleOnly(const std::string& t) {
   return t.size() >= 3 && (t[0] == '=' || t[0] == '-') && t.find_first_not_of(t[0]) == std::string::npos;
 }
 
+// A row of a table printed in Markdown ("| model | size | t/s |", llama-bench's
+// and many harnesses' printouts): a printed line, whatever its cells hold.
+bool PrintedPipeRow(const std::string& t) {
+  return t.size() >= 5 && t.front() == '|' && t.back() == '|' && std::count(t.begin(), t.end(), '|') >= 3;
+}
+
 }  // namespace
 
 bool LooksLikeOutput(std::string_view text) {
@@ -475,7 +481,7 @@ bool LooksLikeOutput(std::string_view text) {
     ++lines;
     std::string report;
     // A section title naming its numbers' unit and series ("IOPS (Read/Write)") is the printout's.
-    output += OutputLine(l) || ReportLine(l, &report) || reader::PrintedSeriesTitle(Trim(l)) ? 1 : 0;
+    output += OutputLine(l) || ReportLine(l, &report) || reader::PrintedSeriesTitle(Trim(l)) || PrintedPipeRow(Trim(l)) ? 1 : 0;
   }
   return lines > 0 && 2 * output >= lines;
 }

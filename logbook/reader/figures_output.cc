@@ -456,6 +456,12 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
     }
     if (ShareOfBound(toks, 0, unit, glued)) info.derived = true;
     figs.emplace_back(info.metric, info, unit, num, approx);
+    // "238.48 ± 1.43" under "t/s" (llama-bench): the spread of its repeats, in its unit.
+    std::string sd, sd_glued;
+    bool sd_approx = false;
+    if (!info.derived && toks.size() >= 3 && OutputVocabulary().spread_marks.count(toks[1]) &&
+        NumberToken(toks[2], &sd, &sd_glued, &sd_approx))
+      figs.emplace_back("std_" + info.metric, info, unit, sd, false);
   }
   KeepFigure(r, line, t, cfg, figs);
 }

@@ -360,6 +360,23 @@ std::string CellCore(std::string cell, bool* approximate) {
   return cell;
 }
 
+// The spread written after a cell's measurement ("238.48 ± 1.43" -> "1.43",
+// "7.75 +/- 0.02 ms" -> "0.02 ms"): the figure of its spread, in the cell's
+// unit. False when the cell writes none.
+static bool CellSpread(const std::string& raw, std::string* spread) {
+  bool approximate = false;
+  const std::string cell = parse_detail::Trim(raw);
+  for (const std::string& mark : OutputVocabulary().spread_marks)  // output.json spread_marks
+    if (const size_t at = cell.find(" " + mark + " "); at != std::string::npos && at > 0) {
+      std::string rest = parse_detail::Trim(cell.substr(at + mark.size() + 2));
+      std::string unit;
+      if (!NumberCell(rest, &unit)) return false;
+      *spread = CellCore(rest, &approximate);
+      return true;
+    }
+  return false;
+}
+
 // A cell's number: "1,572,435", "+27.29%", "1.182x", "23.51 ms", "~17.5",
 // "0.069120s", "1.21M", "20.33 (1.153x)"; nullopt for "—", "n/a" and
 // words. A unit written in the cell (a known one) converts the number to the
@@ -875,6 +892,11 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   }
   auto v = CellNumber(cell, col);
   if (!v) return;
+  if (std::string spread; !col.derived && CellSpread(cell, &spread)) {  // "238.48 ± 1.43": its spread too
+    ColumnInfo sd = col;
+    sd.metric = "std_" + col.metric;
+    MetricCell(spread, sd, by_at);
+  }
   StoredRun& run = (*by_at)[GroupOf(col)];
   ParenFigure(cell, col, &run);
   run.metrics[col.metric] = v->value;

@@ -174,6 +174,8 @@ TEST(Blocks, OutputShapesAndLabels) {
   EXPECT_TRUE(LooksLikeOutput("n   ms\n1   0.5\n2   0.9\n"));
   EXPECT_TRUE(LooksLikeOutput("{\"ms\": 0.5}\n"));
   EXPECT_TRUE(LooksLikeOutput("a,b,c\n1,2,3\n"));
+  // A table printed in Markdown under a tool's chatter (llama-bench).
+  EXPECT_TRUE(LooksLikeOutput("init: found 1 device:\n  Device 0: GPU, VMM: yes\n| test | t/s |\n| --- | --: |\n| pp512 | 801.05 ± 2.47 |\n"));
   EXPECT_TRUE(LooksLikeOutput("RESULT 3.2\n"));
   EXPECT_FALSE(LooksLikeOutput("cd build\nmake -j8\n"));
   EXPECT_TRUE(IsOutputLabel("**Output:**"));

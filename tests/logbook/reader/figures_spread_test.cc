@@ -34,3 +34,32 @@ TEST(FiguresSpread, AMeasurementWithItsSpreadIsTheMeasurement) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A table's "mean ± spread" cell keeps both: the spread is a figure of its
+// row (std_<metric>), in the cell's unit; printed tables alike.
+TEST(FiguresSpread, ATableCellsSpreadIsItsRowsStd) {
+  const auto figs = ReadEntry("# Log\n\n", "## 2025-01-02 bench\n\n| test | t/s |\n|---|---|\n"
+                                           "| pp512 | 812.48 ± 3.43 |\n| tg128 | 41.72 ± 0.21 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("tokens_per_s"), 812.48);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("std_tokens_per_s"), 3.43);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("std_tokens_per_s"), 0.21);
+}
+
+TEST(FiguresSpread, APrintedTablesSpreadAfterChatterIsRead) {
+  const auto figs = ReadEntry("# Log\n\n", "## 2025-01-02 bench\n\nHost memory first:\n\n```\n"
+                                           "ggml_cuda_init: found 1 CUDA devices:\n"
+                                           "  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes\n"
+                                           "| model | backend | test | t/s |\n| --- | --- | --: | --: |\n"
+                                           "| qwen3moe 30B Q4_K | CUDA | pp512 | 801.05 ± 2.47 |\n"
+                                           "| qwen3moe 30B Q4_K | CUDA | tg128 | 40.10 ± 0.31 |\n```\n");
+  ASSERT_EQ(figs.size(), 2u);  // a fence of a printed table is output, not a command
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tokens_per_s"), 40.10);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("std_tokens_per_s"), 0.31);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
