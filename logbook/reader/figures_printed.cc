@@ -52,11 +52,21 @@ bool CommaSpaced(const std::string& t) {
   return commas >= 2;
 }
 
+// A CSV line padded to line its columns up ("L4,1,64,  1033.65, 48.1"): two
+// commas at least, no ':' or '=', every cell one word.
+bool PaddedCsv(const std::string& t) {
+  if (t.find_first_of(":=") != std::string::npos || std::count(t.begin(), t.end(), ',') < 2) return false;
+  std::stringstream ss(t);
+  for (std::string c; std::getline(ss, c, ',');)
+    if (c = parse_detail::Trim(c); c.empty() || c.find_first_of(" \t") != std::string::npos) return false;
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::string> LineCells(const std::string& t) {
   std::vector<std::string> out;
-  if (t.find(',') != std::string::npos && (t.find(' ') == std::string::npos || CommaSpaced(t))) {
+  if (t.find(',') != std::string::npos && (t.find(' ') == std::string::npos || CommaSpaced(t) || PaddedCsv(t))) {
     std::stringstream ss(t);
     for (std::string c; std::getline(ss, c, ',');) out.push_back(parse_detail::Trim(c));
     return out;

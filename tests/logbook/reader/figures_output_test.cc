@@ -82,6 +82,16 @@ TEST(ReaderOutputFigures, AlignedColumnsAndCsv) {
   EXPECT_DOUBLE_EQ(figs[3].run.metrics.at("val_bpb"), 0.9355);
 }
 
+// A CSV printout padded to line its columns up is CSV all the same.
+TEST(ReaderOutputFigures, PaddedCsvRows) {
+  const auto figs = Read("```csv\ngpu,concurrency,p50_ttft_ms,throughput_tok_s\nL4,1,  1033.65, 48.1\n"
+                         "L4,16, 1315.41,579.74\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].run.config.at("concurrency"), "16");
+  EXPECT_NEAR(figs[1].run.metrics.at("p50_ttft_time_s"), 1.31541, 1e-9);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tokens_per_s"), 579.74);
+}
+
 TEST(ReaderOutputFigures, TitlesNameTheLinesBelowAndTheirUnit) {
   const auto figs = Read(
       "```\n$ ./timing 100 4\nTotal Execution Time: 3252 microseconds\n\nDetailed Timing (microseconds):\n"
