@@ -248,6 +248,8 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
     const std::string part = TrimText(t.substr(from, colon - from));
     if (part.empty() || part.size() > 60 || std::none_of(part.begin(), part.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
       return false;
+    // "Saved new best model (val loss: 3.2224)": a sentence's aside, no printed name.
+    if (std::count(part.begin(), part.end(), '(') > std::count(part.begin(), part.end(), ')')) return false;
     name += (name.empty() ? "" : " ") + part;
     const auto toks = SpaceWords(t.substr(colon + 1));
     if (toks.empty()) return false;
@@ -713,6 +715,20 @@ bool ColonFields(const std::vector<std::string>& toks, Fields* out) {
   return out->size() >= 2;
 }
 
+// "Step 500: train loss 3.2190, val loss 3.2224": a counter and its value
+// before a colon, then fields split by ", ", each a name and its value: the
+// counter's field and the others into `out`. Nothing for any other line.
+void CounterCommaFields(const std::string& t, Fields* out) {
+  const size_t colon = t.find(": ");
+  const auto head = SpaceWords(t.substr(0, colon == std::string::npos ? 0 : colon));
+  if (head.size() != 2 || !Vocab().counters.count(Lower(head[0])) || !IsNumber(head[1])) return;
+  Fields fields{{head[0], head[1]}};
+  std::stringstream ss(t.substr(colon + 2));
+  for (std::string part; std::getline(ss, part, ',');)
+    if (!PipeField(part, &fields)) return;
+  if (fields.size() >= 2) *out = std::move(fields);
+}
+
 // A line of several named fields: a counter's value ("step 100") keys the
 // line, each other field a figure with its name or a setting ("lr 3e-4").
 bool FieldsLine(OutputRead& r, const std::string& t, int line) {
@@ -724,6 +740,7 @@ bool FieldsLine(OutputRead& r, const std::string& t, int line) {
     for (std::string part; std::getline(ss, part, sep);) PipeField(part, &fields);
     if (fields.size() < 2) fields.clear();
   }
+  if (fields.empty()) CounterCommaFields(t, &fields);
   if (fields.empty() && !ColonFields(SpaceWords(t), &fields)) return false;
   Config cfg = LineConfig(r);
   std::vector<Fig> figs;

@@ -92,6 +92,17 @@ TEST(ReaderOutputFigures, PaddedCsvRows) {
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tokens_per_s"), 579.74);
 }
 
+// A training log's evaluation lines: a counter, then comma-separated fields
+// of unitless scores; a sentence's aside restating one is no printed name.
+TEST(ReaderOutputFigures, CounterThenCommaFieldsOfScores) {
+  const auto figs = Read("```\niter 100: loss 7.5410, time 112196.47ms, 116,824 tok/s\n\n"
+                         "Step 500: train loss 3.2190, val loss 3.2224\nSaved new best model (val loss: 3.2224)\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].run.config.at("step"), "500");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("train_loss"), 3.2190);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("val_loss"), 3.2224);
+}
+
 TEST(ReaderOutputFigures, TitlesNameTheLinesBelowAndTheirUnit) {
   const auto figs = Read(
       "```\n$ ./timing 100 4\nTotal Execution Time: 3252 microseconds\n\nDetailed Timing (microseconds):\n"
