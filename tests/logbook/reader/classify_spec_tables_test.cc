@@ -110,3 +110,22 @@ TEST(ReaderClassifySpecTables, ADevicesPropertyListIsItsDatasheet) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "RTX 5090's 32GB is ample": a device's possessive states its own rating,
+// as a verb of having does; a run's memory in use stays a figure.
+TEST(ReaderClassifySpecTables, ADevicesPossessiveIsItsRating) {
+  const std::string doc =
+      "# Notes\n\n## Bottlenecks\n\n- **VRAM:** RTX 5090's 32GB is ample for LoRA fine-tuning\n\n"
+      "## 2025-04-01 run\n\n- Peak memory: 23.1 GB on the RTX 5090\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_FALSE(kept.count(5)) << AllWhy(why);
+  EXPECT_NE(why[5].find("RTX 5090's"), std::string::npos) << AllWhy(why);
+  EXPECT_TRUE(kept.count(9)) << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
