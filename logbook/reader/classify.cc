@@ -473,7 +473,7 @@ std::set<int> FreshTableRows(const Entry& e, const std::vector<RecordedFigure>& 
   for (const auto& f : figs) {
     if (!f.table) continue;
     rows.insert(f.line);
-    if (!TableRowDigits(f.run) || EarlierEntryOf(f.run, earlier, false).empty()) out.insert(f.line);
+    if (EarlierEntryOf(f.run, earlier, false).empty()) out.insert(f.line);  // ("5.7 s" of an earlier 5.7 s: no sign either way)
   }
   for (const TableBlock& t : e.tables) {
     const auto from = rows.lower_bound(t.line), to = rows.upper_bound(t.end_line);
@@ -546,6 +546,18 @@ void Remember(const Entry& e, const std::vector<RecordedFigure>& figs, EarlierFi
         if (!recap) (*records)[metric].emplace(value, std::make_pair(e.id, &f.run));
       }
 }
+// The earlier entry each of an entry's figures restates ("" for none):
+// RestatedFrom, then RecapTables.
+std::vector<std::string> RestatedFroms(const Entry& e, const std::vector<RecordedFigure>& figs,
+                                       const EarlierFigures& earlier, const EarlierFigures& records) {
+  const std::set<int> fresh_rows = FreshTableRows(e, figs, earlier), compared = ComparedRows(figs);
+  const std::set<int> restated_sides = RestatedComparisons(figs, earlier);
+  std::vector<std::string> froms;
+  for (const auto& f : figs)
+    froms.push_back(RestatedFrom(f, QuotesRecap(f) ? earlier : records, fresh_rows, compared, restated_sides));
+  RecapTables(e, figs, records, &froms);
+  return froms;
+}
 }  // namespace
 
 std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
@@ -573,11 +585,11 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     ReportKinds(e, &figs, un);  // recap tables, `Savings: 54%`, a monitor's readings; transaction rates
     const std::set<std::string> own_metrics = OwnMetrics(figs);
     DropRecapFigures(logbook, i, written, &figs, un);
-    const std::set<int> fresh_rows = FreshTableRows(e, figs, earlier), compared = ComparedRows(figs);
-    const std::set<int> restated_sides = RestatedComparisons(figs, earlier);
+    const std::vector<std::string> froms = RestatedFroms(e, figs, earlier, records);
     std::vector<RecordedFigure> kept;
-    for (auto& f : figs) {
-      const std::string from = RestatedFrom(f, QuotesRecap(f) ? earlier : records, fresh_rows, compared, restated_sides);
+    for (size_t fi = 0; fi < figs.size(); ++fi) {
+      RecordedFigure& f = figs[fi];
+      const std::string& from = froms[fi];
       if (!HasBaseMetric(f.run)) {  // "256x4096: 1.05x": a ratio to another run, no measurement
         if (un) un->push_back({f.line, f.text, "only derived figures (a speedup, a change), no run's own"});
         continue;

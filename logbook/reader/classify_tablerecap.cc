@@ -1,6 +1,7 @@
 // Reader stage classify: a table of an entry that repeats the rows of a
 // table above it in the same entry (a report's "key figures" under its
-// summary table, rounded as it likes: `80ms` of 80.31ms) is no run.
+// summary table, rounded as it likes: `80ms` of 80.31ms) is no run; nor is a
+// table that recaps earlier entries (RecapTables).
 #include <string>
 #include <vector>
 
@@ -56,6 +57,25 @@ void DropRepeatedTables(const Entry& e, std::vector<RecordedFigure>* figs, std::
       if (unread) unread->push_back({(*figs)[*i].line, (*figs)[*i].text, "restates a figure of a table above in this entry, not another run"});
       figs->erase(figs->begin() + static_cast<std::ptrdiff_t>(*i));
     }
+  }
+}
+
+void RecapTables(const Entry& e, const std::vector<RecordedFigure>& figs, const EarlierFigures& earlier,
+                 std::vector<std::string>* from) {
+  constexpr size_t kSure = 3;  // figures at three digits that restate: no chance
+  for (const TableBlock& t : e.tables) {
+    std::vector<size_t> cells;
+    size_t sure = 0;
+    bool all = true;
+    for (size_t i = 0; i < figs.size() && all; ++i) {
+      if (!figs[i].table || figs[i].line < t.line || figs[i].line > t.end_line) continue;
+      cells.push_back(i);
+      sure += (*from)[i].empty() ? 0 : 1;
+      all = !(*from)[i].empty() || !EarlierEntryOf(figs[i].run, earlier, false).empty();
+    }
+    if (!all || sure < kSure || cells.size() == sure) continue;
+    for (size_t i : cells)
+      if ((*from)[i].empty()) (*from)[i] = EarlierEntryOf(figs[i].run, earlier, false);
   }
 }
 

@@ -561,6 +561,12 @@ bool NeutralKey(const std::string& k);
 bool Fits(const StoredRun& figure, const std::map<std::string, std::string>& row);
 bool OtherConfig(const StoredRun& a, const StoredRun& b);
 std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, bool named);
+// A table whose figures all restate earlier entries' (`earlier`), three of
+// them at least at three significant digits (`from`, the earlier entry each
+// restates, "" for none): its other figures, written with fewer digits
+// ("5.7s" beside "7.67s" of two earlier runs), restate them too.
+void RecapTables(const Entry& e, const std::vector<RecordedFigure>& figs, const EarlierFigures& earlier,
+                 std::vector<std::string>* from);
 bool NamesEntry(const std::string& text, const std::string& id);
 
 struct ParsedCommand {
