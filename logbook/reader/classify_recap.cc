@@ -103,6 +103,13 @@ std::pair<int, int> PartOf(const Entry& e, int line, std::string* heading) {
       break;
     }
   }
+  // "## Summary: Where We Are" over "### Current Performance": the whole
+  // entry recaps, whatever its parts are called.
+  for (const std::string* whole : {&e.heading, &e.recap_parent})
+    if (!IsRecapHeading(*heading) && IsRecapHeading(*whole)) {
+      part = {e.heading_line, e.end_line};
+      *heading = *whole;
+    }
   return part;
 }
 

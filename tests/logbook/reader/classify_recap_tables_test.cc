@@ -44,3 +44,28 @@ TEST(ReaderClassifyRecapTables, MemoryAvailableIsTheMachinesCapacity) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "## Summary: Where We Are" over "### Current Performance": the entries
+// under a recap section restate what the document writes elsewhere.
+TEST(ReaderClassifyRecapTables, EntriesUnderARecapSectionRestate) {
+  const std::string doc =
+      "# Kernel guide\n\n## Benchmark results\n\n| Version | Time (us/iter) |\n|---|---|\n"
+      "| v0 baseline | 17,308 |\n| v3 no nulls | 16,403 |\n\n"                    // 7-8
+      "So 1.06x faster (17.3ms to 16.4ms).\n\n"                                 // 10
+      "## Summary: Where We Are\n\n### Current Performance\n\n"                  // 12, 14
+      "- **Baseline fused:** 17.3 ms\n- **Optimized (no-nulls):** 16.4 ms\n\n"    // 16-17
+      "### New today\n\n- **Fused v4:** 15.1 ms\n";                             // 19, 21
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8, 21}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
+  for (int line : {16, 17}) {
+    EXPECT_FALSE(kept.count(line)) << line;
+    EXPECT_NE(why[line].find("Summary: Where We Are"), std::string::npos) << why[line];
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
