@@ -144,9 +144,6 @@ struct Entry {
   // The heading of a section above the entry that plans ("Expected Results"
   // over "### Phase 1"; reader/segment.h), else "".
   std::string plan_parent;
-  // The heading of a section above the entry that recaps (`## Summary: Where
-  // We Are` over `### Current Performance`; reader/segment.h), else "".
-  std::string recap_parent;
   // An entry headed by a list item of a dated log (doc/outline.h), not a
   // heading: the column its item's text starts at (its tables go inside the
   // item, the list stays one), else -1. It ends where its item ends.

@@ -757,7 +757,6 @@ void OpenEntry(Entry e, size_t k, Logbook* lb, Outline* o) {
   e.confidence = s.read.confidence;
   e.segment_rule = s.rule;
   e.plan_parent = s.plan_parent;
-  e.recap_parent = s.recap_parent;
   lb->entries.push_back(std::move(e));
   o->ent = static_cast<int>(lb->entries.size()) - 1;
   o->entry_levels.push_back(s.own_text ? 6 : o->heads[k].level);  // its own text: up to the next heading

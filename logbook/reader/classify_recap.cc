@@ -105,11 +105,10 @@ std::pair<int, int> PartOf(const Entry& e, int line, std::string* heading) {
   }
   // "## Summary: Where We Are" over "### Current Performance": the whole
   // entry recaps, whatever its parts are called.
-  for (const std::string* whole : {&e.heading, &e.recap_parent})
-    if (!IsRecapHeading(*heading) && IsRecapHeading(*whole)) {
-      part = {e.heading_line, e.end_line};
-      *heading = *whole;
-    }
+  if (!IsRecapHeading(*heading) && IsRecapHeading(e.heading)) {
+    part = {e.heading_line, e.end_line};
+    *heading = e.heading;
+  }
   return part;
 }
 

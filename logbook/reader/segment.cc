@@ -502,8 +502,7 @@ void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* h
 }
 
 // Each entry below a section that plans (`## Expected Results` over `###
-// Phase 1`; below the title): that section's heading; below a section that
-// recaps (IsRecapHeading), that one's in recap_parent. A section named by
+// Phase 1`; below the title): that section's heading. A section named by
 // a word that speaks of its own text only (`## Session notes` over `###
 // Performance`; own_text_plan_words) passes nothing down.
 void PlanParents(const std::vector<OutlineHeading>& outline, std::vector<SegmentedHeading>* out) {
@@ -515,10 +514,6 @@ void PlanParents(const std::vector<OutlineHeading>& outline, std::vector<Segment
           !NameHasWord(outline[k].text, Words().own_text_plan) &&
           (*out)[i].role == HeadingRole::kEntry && (*out)[i].plan_parent.empty())
         (*out)[i].plan_parent = outline[k].text;
-    for (const size_t k : open)  // "## Summary: Where We Are" over "### Current Performance"
-      if (outline[k].level >= 2 && (*out)[k].role != HeadingRole::kTitle && IsRecapHeading(outline[k].text) &&
-          (*out)[i].role == HeadingRole::kEntry && (*out)[i].recap_parent.empty())
-        (*out)[i].recap_parent = outline[k].text;
     open.push_back(i);
   }
 }

@@ -145,7 +145,6 @@ struct SegmentedHeading {
   // Results" over "### Phase 1"), else "": what it holds without a record
   // of its own is the plan's.
   std::string plan_parent;
-  std::string recap_parent;  // the heading of a recap section above it (IsRecapHeading), else ""
 };
 
 // The roles of `outline`'s headings. `holds_record(i)` tells whether the
