@@ -193,22 +193,15 @@ bool DictCell(const std::string& cell, const ColumnInfo& col, std::map<std::stri
 // for a cell of one figure.
 bool SplitCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at) {
   if (PairCell(cell, col, by_at) || StatisticsCell(cell, col, by_at) || DictCell(cell, col, by_at)) return true;
-  if (std::vector<std::pair<std::string, std::string>> parts; NamedParts(cell, &parts)) {
-    for (const auto& [figure, name] : parts) {
-      ColumnInfo named = col;
-      named.scale["variant"] = name;
-      MetricCell(figure, named, by_at);
+  for (const auto& [split, key] : {std::pair{&NamedParts, "variant"}, std::pair{&ReadingParts, "reading"}})
+    if (std::vector<std::pair<std::string, std::string>> parts; split(cell, &parts)) {
+      for (const auto& [figure, name] : parts) {  // each part a run of its own, keyed by its name
+        ColumnInfo named = col;
+        named.scale[key] = name;
+        MetricCell(figure, named, by_at);
+      }
+      return true;
     }
-    return true;
-  }
-  if (std::vector<std::pair<std::string, std::string>> parts; ReadingParts(cell, &parts)) {
-    for (const auto& [figure, label] : parts) {
-      ColumnInfo reading = col;
-      reading.scale["reading"] = label;
-      MetricCell(figure, reading, by_at);
-    }
-    return true;
-  }
   if (std::vector<std::pair<std::string, UnitInfo>> parts; MetricParts(cell, &parts) || StackedParts(cell, &parts)) {
     for (const auto& [figure, info] : parts) {
       ColumnInfo part = PartColumn(col, info);
