@@ -276,6 +276,10 @@ void LabelQualities(const std::string& label, const std::string& rest, std::vect
   if (bare.empty() || !v || std::fabs(*v - (*figures)[bare[0]].value) > 1e-12 * std::max(1.0, std::fabs(*v))) return;
   std::vector<std::string> names;
   if (bare.size() == 1) names.push_back(QualityOfLabel(label));
+  // "Training Loss: 1.960 → 0.355": both sides of the arrow the label's quality (keyed arrow=before/after).
+  if (const std::string after = Trim(rest.substr(end)); bare.size() == 2 &&
+                                                        (after.rfind("\xE2\x86\x92", 0) == 0 || after.rfind("->", 0) == 0))
+    names = {QualityOfLabel(label), QualityOfLabel(label)};
   const auto words = Words(label);
   for (size_t w = 0; bare.size() > 1 && names.empty() && w < words.size(); ++w) {
     const auto parts = SplitList(words[w], '/');

@@ -5,6 +5,7 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/internal.h"
+#include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -423,6 +424,23 @@ TEST(ReaderFigures, AChangeOfOrByIsNoRunsFigure) {
   EXPECT_NE(f[1].not_run, nullptr);
   EXPECT_EQ(f[2].not_run, nullptr);
   EXPECT_DOUBLE_EQ(f[2].value, 340);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "- **Validation Loss:** 2.813 -> 0.822": the label names both sides of the
+// arrow, each on its side's row (arrow=before/after), as a table's arrow cell.
+TEST(ReaderFiguresQualityArrow, ALabelNamesBothSidesOfItsArrow) {
+  const auto figs = ReadEntry("# Report\n\n", "## 1. Fine-tuning\n\n- **Training Time:** 7.67 seconds\n"
+                                              "- **Validation Loss:** 2.813 \xE2\x86\x92 0.822\n");
+  std::vector<double> losses;
+  for (const auto& f : figs)
+    if (f.run.metrics.count("validation_loss")) losses.push_back(f.run.metrics.at("validation_loss"));
+  EXPECT_EQ(losses, (std::vector<double>{2.813, 0.822}));
 }
 
 }  // namespace
