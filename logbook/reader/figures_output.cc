@@ -303,6 +303,9 @@ std::vector<std::pair<std::string, std::string>> Pairs(const std::string& t, std
   size_t first = std::string::npos;
   std::istringstream ss(s);
   for (std::string w; ss >> w;) {
+    // "avg_step_ms≈11.78": the value about as written (the figure approximate).
+    if (const size_t about = w.find("\xE2\x89\x88"); about != std::string::npos && w.find('=') == std::string::npos)
+      w.replace(about, 3, "=~");
     const size_t eq = w.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 >= w.size() || !IsIdentStart(w[0])) continue;
     std::string key = w.substr(0, eq);
@@ -364,7 +367,13 @@ void PairFigure(const std::string& k, const std::string& v, Config* cfg, std::ve
     magnitude = glued, glued.clear();
   UnitInfo info;
   std::string unit = glued;
-  if (!unit.empty() && (!key_unit.empty() || SettingKey(k) || !OutputUnit(unit, bare, &info))) unit.clear();
+  // "peak_bytes_reserved=1.24GB": a unit written on the value, of the metric the key's names, is the value's.
+  UnitInfo written{}, named_unit{};
+  const bool own = !unit.empty() && !key_unit.empty() && AnyUnit(unit, &written) &&
+                   ((AnyUnit(key_unit, &named_unit) && written.metric == named_unit.metric) ||
+                    (key_unit == "bytes" && written.metric == "memory_mib")) &&
+                   OutputUnit(unit, bare.empty() ? k : bare, &info);
+  if (!own && !unit.empty() && (!key_unit.empty() || SettingKey(k) || !OutputUnit(unit, bare, &info))) unit.clear();
   if (unit.empty()) unit = key_unit;
   if (Lower(bare) == Lower(unit)) bare = unit;  // "tok/s 12,345": the key is the unit
   const bool named = bare != unit;

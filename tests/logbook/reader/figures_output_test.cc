@@ -103,6 +103,19 @@ TEST(ReaderOutputFigures, CounterThenCommaFieldsOfScores) {
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("val_loss"), 3.2224);
 }
 
+// "peak_bytes_reserved=1.24GB": the value's own unit, of the memory the key
+// names, is the figure's (never 1.24 bytes); "≈" pairs a key with a value
+// about as written.
+TEST(ReaderOutputFigures, AValuesOwnMemoryUnitAndApproximatePairs) {
+  const auto figs = Read("```\nrun=a avg_step_ms=11.78 peak_bytes_reserved=1.24GB\n"
+                         "run=b avg_step_ms\xE2\x89\x88" "7.58 peak_bytes_reserved\xE2\x89\x88" "2.49GB\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.units.at("peak_bytes_reserved_memory_mib"), "GB");
+  EXPECT_NEAR(figs[0].run.metrics.at("peak_bytes_reserved_memory_mib"), 1.24 * 953.67431640625, 1e-6);
+  EXPECT_NEAR(figs[1].run.metrics.at("avg_step_time_s"), 0.00758, 1e-12);
+  EXPECT_TRUE(figs[1].run.approximate.count("avg_step_time_s"));
+}
+
 TEST(ReaderOutputFigures, TitlesNameTheLinesBelowAndTheirUnit) {
   const auto figs = Read(
       "```\n$ ./timing 100 4\nTotal Execution Time: 3252 microseconds\n\nDetailed Timing (microseconds):\n"
