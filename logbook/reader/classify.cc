@@ -473,7 +473,7 @@ std::set<int> FreshTableRows(const Entry& e, const std::vector<RecordedFigure>& 
   for (const auto& f : figs) {
     if (!f.table) continue;
     rows.insert(f.line);
-    if (EarlierEntryOf(f.run, earlier, false).empty()) out.insert(f.line);  // ("5.7 s" of an earlier 5.7 s: no sign either way)
+    if (EarlierEntryOf(f.run, earlier, false).empty()) out.insert(f.line);  // ("6.3 s" of an earlier 6.3 s: no sign either way)
   }
   for (const TableBlock& t : e.tables) {
     const auto from = rows.lower_bound(t.line), to = rows.upper_bound(t.end_line);

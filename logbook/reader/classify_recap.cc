@@ -103,7 +103,7 @@ std::pair<int, int> PartOf(const Entry& e, int line, std::string* heading) {
       break;
     }
   }
-  // "## Summary: Where We Are" over "### Current Performance": the whole
+  // "## Summary of the week" over "### Standing numbers": the whole
   // entry recaps, whatever its parts are called.
   if (!IsRecapHeading(*heading) && IsRecapHeading(e.heading)) {
     part = {e.heading_line, e.end_line};

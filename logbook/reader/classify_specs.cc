@@ -105,7 +105,7 @@ std::string SpecSentence(const std::string& text) {
   for (const auto& w : Words(Lower(text)))
     if (verbs->count(w))
       return "a device's ratings stated in prose (\"" + device + " ... " + w + "\", in a part that runs nothing), not a run";
-  // "RTX 5090's 32GB is ample": the device's own, as a verb of having says.
+  // "the RTX 5090's 32GB leaves room": the device's own, as a verb of having says.
   for (const char* mark : {"'s ", "\xE2\x80\x99s "})
     if (text.find(device + mark) != std::string::npos)
       return "a device's ratings stated in prose (\"" + device + "'s\", in a part that runs nothing), not a run";

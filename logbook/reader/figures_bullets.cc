@@ -276,7 +276,7 @@ void LabelQualities(const std::string& label, const std::string& rest, std::vect
   if (bare.empty() || !v || std::fabs(*v - (*figures)[bare[0]].value) > 1e-12 * std::max(1.0, std::fabs(*v))) return;
   std::vector<std::string> names;
   if (bare.size() == 1) names.push_back(QualityOfLabel(label));
-  // "Training Loss: 1.960 → 0.355": both sides of the arrow the label's quality (keyed arrow=before/after).
+  // "Validation Loss: 3.104 → 0.917": both sides of the arrow the label's quality (keyed arrow=before/after).
   if (const std::string after = Trim(rest.substr(end)); bare.size() == 2 &&
                                                         (after.rfind("\xE2\x86\x92", 0) == 0 || after.rfind("->", 0) == 0))
     names = {QualityOfLabel(label), QualityOfLabel(label)};

@@ -248,7 +248,7 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
     const std::string part = TrimText(t.substr(from, colon - from));
     if (part.empty() || part.size() > 60 || std::none_of(part.begin(), part.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
       return false;
-    // "Saved new best model (val loss: 3.2224)": a sentence's aside, no printed name.
+    // "Kept the checkpoint (val loss: 3.4456)": a sentence's aside, no printed name.
     if (std::count(part.begin(), part.end(), '(') > std::count(part.begin(), part.end(), ')')) return false;
     name += (name.empty() ? "" : " ") + part;
     const auto toks = SpaceWords(t.substr(colon + 1));
@@ -303,7 +303,7 @@ std::vector<std::pair<std::string, std::string>> Pairs(const std::string& t, std
   size_t first = std::string::npos;
   std::istringstream ss(s);
   for (std::string w; ss >> w;) {
-    // "avg_step_ms≈11.78": the value about as written (the figure approximate).
+    // "avg_step_ms≈9.37": the value about as written (the figure approximate).
     if (const size_t about = w.find("\xE2\x89\x88"); about != std::string::npos && w.find('=') == std::string::npos)
       w.replace(about, 3, "=~");
     const size_t eq = w.find('=');
@@ -367,7 +367,7 @@ void PairFigure(const std::string& k, const std::string& v, Config* cfg, std::ve
     magnitude = glued, glued.clear();
   UnitInfo info;
   std::string unit = glued;
-  // "peak_bytes_reserved=1.24GB": a unit written on the value, of the metric the key's names, is the value's.
+  // "peak_bytes_reserved=3.15GB": a unit written on the value, of the metric the key's names, is the value's.
   UnitInfo written{}, named_unit{};
   const bool own = !unit.empty() && !key_unit.empty() && AnyUnit(unit, &written) &&
                    ((AnyUnit(key_unit, &named_unit) && written.metric == named_unit.metric) ||
@@ -467,7 +467,7 @@ void ColumnRow(OutputRead& r, const std::vector<std::string>& head, const std::v
     }
     if (ShareOfBound(toks, 0, unit, glued)) info.derived = true;
     figs.emplace_back(info.metric, info, unit, num, approx);
-    // "238.48 ± 1.43" under "t/s" (llama-bench): the spread of its repeats, in its unit.
+    // "812.48 ± 3.43" under "t/s" (llama-bench): the spread of its repeats, in its unit.
     std::string sd, sd_glued;
     bool sd_approx = false;
     if (!info.derived && toks.size() >= 3 && OutputVocabulary().spread_marks.count(toks[1]) &&
@@ -724,7 +724,7 @@ bool ColonFields(const std::vector<std::string>& toks, Fields* out) {
   return out->size() >= 2;
 }
 
-// "Step 500: train loss 3.2190, val loss 3.2224": a counter and its value
+// "Step 500: train loss 3.4071, val loss 3.4456": a counter and its value
 // before a colon, then fields split by ", ", each a name and its value: the
 // counter's field and the others into `out`. Nothing for any other line.
 void CounterCommaFields(const std::string& t, Fields* out) {

@@ -360,7 +360,7 @@ std::string CellCore(std::string cell, bool* approximate) {
   return cell;
 }
 
-// The spread written after a cell's measurement ("238.48 ± 1.43" -> "1.43",
+// The spread written after a cell's measurement ("812.48 ± 3.43" -> "1.43",
 // "7.75 +/- 0.02 ms" -> "0.02 ms"): the figure of its spread, in the cell's
 // unit. False when the cell writes none.
 static bool CellSpread(const std::string& raw, std::string* spread) {
@@ -483,7 +483,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     cell = CellCore(ChangeCell(cell, &sides, &change) ? sides : cell, &approximate);
     if (cell.empty() || cell == "\xE2\x80\x94" || cell == "-" || PlaceholderCell(cell) || EmptyCell(cell)) continue;  // "N/A"
     if (std::string low, high; DashRange(cell, &low, &high)) cell = high;  // "32-113ms": the unit after the range
-    // "baseline 1.16 H/s; candidates 0.90/1.20 H/s": the unit of its readings.
+    // "baseline 2.41 H/s; candidates 2.37/2.52 H/s": the unit of its readings.
     if (std::vector<std::pair<std::string, std::string>> parts; ReadingParts(cell, &parts)) cell = parts.back().first;
     // "62.9 -> 63.2 ms": the unit after the arrow is both sides'.
     for (size_t p = 0; p < cell.size(); ++p)
@@ -500,7 +500,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
       ++statuses;
       continue;
     }
-    if (n == 0) {  // "up to 0.128 H/s": a figure among words, no reading of the column's
+    if (n == 0) {  // "as high as 0.9 H/s": a figure among words, no reading of the column's
       ++odd;
       continue;
     }
@@ -892,7 +892,7 @@ void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::st
   }
   auto v = CellNumber(cell, col);
   if (!v) return;
-  if (std::string spread; !col.derived && CellSpread(cell, &spread)) {  // "238.48 ± 1.43": its spread too
+  if (std::string spread; !col.derived && CellSpread(cell, &spread)) {  // "812.48 ± 3.43": its spread too
     ColumnInfo sd = col;
     sd.metric = "std_" + col.metric;
     MetricCell(spread, sd, by_at);

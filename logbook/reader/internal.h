@@ -422,8 +422,8 @@ bool NumberCell(const std::string& raw, std::string* unit);
 bool EmptyCell(const std::string& raw);
 bool ArrowCell(const std::string& cell, std::string* before, std::string* after);
 bool NamedParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts);
-// A result cell of several readings of its row ("baseline 1.16 H/s; candidates
-// 0.90/1.20 H/s", "1.007 vs 0.973 H/s"): each reading's figure and its label
+// A result cell of several readings of its row ("baseline 2.41 H/s; candidates
+// 2.37/2.52 H/s", "4.18 vs 4.02 H/s"): each reading's figure and its label
 // ("baseline", "candidates 1"; "1", "2" when no words name them), every
 // reading in one unit. False for any other cell.
 bool ReadingParts(const std::string& cell, std::vector<std::pair<std::string, std::string>>* parts);
@@ -564,7 +564,7 @@ std::string EarlierEntryOf(const StoredRun& run, const EarlierFigures& earlier, 
 // A table whose figures all restate earlier entries' (`earlier`), three of
 // them at least at three significant digits (`from`, the earlier entry each
 // restates, "" for none): its other figures, written with fewer digits
-// ("5.7s" beside "7.67s" of two earlier runs), restate them too.
+// ("6.3s" beside "9.14s" of two earlier runs), restate them too.
 void RecapTables(const Entry& e, const std::vector<RecordedFigure>& figs, const EarlierFigures& earlier,
                  std::vector<std::string>* from);
 bool NamesEntry(const std::string& text, const std::string& id);

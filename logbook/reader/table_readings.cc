@@ -1,7 +1,7 @@
 // Reader stage table, cells of several readings: a result cell that writes
-// more than one measurement of its row ("baseline `1.162 H/s`; candidates
-// `0.896/1.202 H/s`; final rerun `1.208 H/s`", "`1.007` vs `0.973 H/s`",
-// "`0.574/0.978/0.590 H/s`"), each reading a run of its own, named by the
+// more than one measurement of its row ("baseline `2.41 H/s`; candidates
+// `2.37/2.52 H/s`; final rerun `2.55 H/s`", "`4.18` vs `4.02 H/s`",
+// "`0.31/0.27/0.44 H/s`"), each reading a run of its own, named by the
 // words before it (and its place in a slash list).
 #include <algorithm>
 
@@ -62,7 +62,7 @@ struct Reading {
   std::string label, number, unit;
 };
 
-// One segment's readings: "candidates 0.896/1.202 H/s" -> two readings of
+// One segment's readings: "candidates 2.37/2.52 H/s" -> two readings of
 // H/s labelled "candidates"; "1.007" -> one reading without a unit yet.
 bool SegmentReadings(const std::string& seg, std::vector<Reading>* out) {
   size_t at = 0;
@@ -110,7 +110,7 @@ bool ReadingParts(const std::string& cell, std::vector<std::pair<std::string, st
   for (const auto& seg : Segments(WithoutAsides(cell)))
     if (seg.empty() || !SegmentReadings(seg, &readings)) return false;
   if (readings.size() < 2 || readings.size() > 16) return false;
-  // "1.007 vs 0.973 H/s": a reading without a unit has the next one's.
+  // "4.18 vs 4.02 H/s": a reading without a unit has the next one's.
   for (size_t i = readings.size(); i-- > 0;)
     if (readings[i].unit.empty() && i + 1 < readings.size()) readings[i].unit = readings[i + 1].unit;
   for (const auto& r : readings)
@@ -118,7 +118,7 @@ bool ReadingParts(const std::string& cell, std::vector<std::pair<std::string, st
   const bool named = std::any_of(readings.begin(), readings.end(), [](const Reading& r) { return !r.label.empty(); });
   for (size_t i = 0; i < readings.size(); ++i) {
     std::string label = readings[i].label;
-    if (label.empty()) label = named ? "" : std::to_string(i + 1);  // "1.007 vs 0.973 H/s": first, second
+    if (label.empty()) label = named ? "" : std::to_string(i + 1);  // "4.18 vs 4.02 H/s": first, second
     if (label.empty()) return false;  // "baseline 1.1 H/s; 1.2 H/s": the second names nothing
     parts->emplace_back(readings[i].number + " " + readings[i].unit, label);
   }

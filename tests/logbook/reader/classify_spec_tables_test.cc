@@ -114,11 +114,11 @@ TEST(ReaderClassifySpecTables, ADevicesPropertyListIsItsDatasheet) {
 namespace moelog::logbook::reader {
 namespace {
 
-// "RTX 5090's 32GB is ample": a device's possessive states its own rating,
+// "the RTX 5090's 32GB leaves room": a device's possessive states its own rating,
 // as a verb of having does; a run's memory in use stays a figure.
 TEST(ReaderClassifySpecTables, ADevicesPossessiveIsItsRating) {
   const std::string doc =
-      "# Notes\n\n## Bottlenecks\n\n- **VRAM:** RTX 5090's 32GB is ample for LoRA fine-tuning\n\n"
+      "# Notes\n\n## Bottlenecks\n\n- **VRAM:** the RTX 5090's 32GB leaves room for an 8B adapter run\n\n"
       "## 2025-04-01 run\n\n- Peak memory: 23.1 GB on the RTX 5090\n";
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);

@@ -84,35 +84,35 @@ TEST(ReaderOutputFigures, AlignedColumnsAndCsv) {
 
 // A CSV printout padded to line its columns up is CSV all the same.
 TEST(ReaderOutputFigures, PaddedCsvRows) {
-  const auto figs = Read("```csv\ngpu,concurrency,p50_ttft_ms,throughput_tok_s\nL4,1,  1033.65, 48.1\n"
-                         "L4,16, 1315.41,579.74\n```\n");
+  const auto figs = Read("```csv\ngpu,concurrency,p50_ttft_ms,throughput_tok_s\nL4,1,  812.40, 51.7\n"
+                         "L4,16, 1207.95,603.12\n```\n");
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_EQ(figs[1].run.config.at("concurrency"), "16");
-  EXPECT_NEAR(figs[1].run.metrics.at("p50_ttft_time_s"), 1.31541, 1e-9);
-  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tokens_per_s"), 579.74);
+  EXPECT_NEAR(figs[1].run.metrics.at("p50_ttft_time_s"), 1.20795, 1e-9);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tokens_per_s"), 603.12);
 }
 
 // A training log's evaluation lines: a counter, then comma-separated fields
 // of unitless scores; a sentence's aside restating one is no printed name.
 TEST(ReaderOutputFigures, CounterThenCommaFieldsOfScores) {
-  const auto figs = Read("```\niter 100: loss 7.5410, time 112196.47ms, 116,824 tok/s\n\n"
-                         "Step 500: train loss 3.2190, val loss 3.2224\nSaved new best model (val loss: 3.2224)\n```\n");
+  const auto figs = Read("```\niter 100: loss 6.8812, time 98012.30ms, 101,377 tok/s\n\n"
+                         "Step 500: train loss 3.4071, val loss 3.4456\nKept the checkpoint (val loss: 3.4456)\n```\n");
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_EQ(figs[1].run.config.at("step"), "500");
-  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("train_loss"), 3.2190);
-  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("val_loss"), 3.2224);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("train_loss"), 3.4071);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("val_loss"), 3.4456);
 }
 
-// "peak_bytes_reserved=1.24GB": the value's own unit, of the memory the key
-// names, is the figure's (never 1.24 bytes); "≈" pairs a key with a value
+// "peak_bytes_reserved=3.15GB": the value's own unit, of the memory the key
+// names, is the figure's (never 3.15 bytes); "≈" pairs a key with a value
 // about as written.
 TEST(ReaderOutputFigures, AValuesOwnMemoryUnitAndApproximatePairs) {
-  const auto figs = Read("```\nrun=a avg_step_ms=11.78 peak_bytes_reserved=1.24GB\n"
-                         "run=b avg_step_ms\xE2\x89\x88" "7.58 peak_bytes_reserved\xE2\x89\x88" "2.49GB\n```\n");
+  const auto figs = Read("```\nrun=a avg_step_ms=14.06 peak_bytes_reserved=3.15GB\n"
+                         "run=b avg_step_ms\xE2\x89\x88" "9.37 peak_bytes_reserved\xE2\x89\x88" "4.02GB\n```\n");
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_EQ(figs[0].run.units.at("peak_bytes_reserved_memory_mib"), "GB");
-  EXPECT_NEAR(figs[0].run.metrics.at("peak_bytes_reserved_memory_mib"), 1.24 * 953.67431640625, 1e-6);
-  EXPECT_NEAR(figs[1].run.metrics.at("avg_step_time_s"), 0.00758, 1e-12);
+  EXPECT_NEAR(figs[0].run.metrics.at("peak_bytes_reserved_memory_mib"), 3.15 * 953.67431640625, 1e-6);
+  EXPECT_NEAR(figs[1].run.metrics.at("avg_step_time_s"), 0.00937, 1e-12);
   EXPECT_TRUE(figs[1].run.approximate.count("avg_step_time_s"));
 }
 

@@ -432,18 +432,18 @@ TEST(ReaderFigures, AChangeOfOrByIsNoRunsFigure) {
 namespace moelog::logbook::reader {
 namespace {
 
-// "- **Validation Loss:** 2.813 -> 0.822": the label names both sides of the
+// "- **Validation Loss:** 3.104 -> 0.917": the label names both sides of the
 // arrow, each on its side's row (arrow=before/after), as a table's arrow cell.
 TEST(ReaderFiguresQualityArrow, ALabelNamesBothSidesOfItsArrow) {
-  const auto figs = ReadEntry("# Report\n\n", "## 1. Fine-tuning\n\n- **Training Time:** 7.67 seconds\n"
-                                              "- **Validation Loss:** 2.813 \xE2\x86\x92 0.822\n- **Perplexity:** 12.1\n");
+  const auto figs = ReadEntry("# Report\n\n", "## 1. Fine-tuning\n\n- **Training Time:** 8.05 seconds\n"
+                                              "- **Validation Loss:** 3.104 \xE2\x86\x92 0.917\n- **Perplexity:** 14.6\n");
   std::vector<double> losses;
   for (const auto& f : figs)
     if (f.run.metrics.count("validation_loss")) losses.push_back(f.run.metrics.at("validation_loss"));
-  EXPECT_EQ(losses, (std::vector<double>{2.813, 0.822}));
+  EXPECT_EQ(losses, (std::vector<double>{3.104, 0.917}));
   // The lines around the arrow are one run's: the perplexity joins the time's row.
   ASSERT_EQ(figs.size(), 3u);
-  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("perplexity"), 12.1);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("perplexity"), 14.6);
   EXPECT_TRUE(figs[0].run.metrics.count("time_s"));
 }
 
