@@ -3,6 +3,7 @@
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_values.h"
 #include "logbook/reader/figures_vertical.h"
+#include "logbook/reader/table_derived.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/table_stacked.h"
@@ -514,8 +515,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
       if (UnitOf(u.substr(0, sp), &probe)) u = u.substr(0, sp);
     }
     if (u.empty() || (!unit.empty() && u != unit && !SameMetricUnits(unit, u))) return {};
-    if (unit.empty() || NamesTheColumn(u, unit)) unit = u;
-    ++figures;
+    unit = unit.empty() || NamesTheColumn(u, unit) ? u : unit, ++figures;
   }
   if (statuses > 0 && figures < 2) return {};  // one figure among words: a remark, not a column of figures
   if (odd > 0 && (figures < 3 || odd > figures)) return {};  // figures in sentences: a column of remarks
@@ -715,6 +715,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   StatisticColumns(*headers, &cols);
   RunColumns(*headers, &cols);
   NameColumns(*headers, &cols);
+  RatioColumns(t, *headers, &cols);  // "| v1 (s) | v2 (s) | Ratio |" over "0.76x"
   PairColumns(t, *headers, &cols);  // "fwd / bwd" over "7.48 / 5.05 ms"
   ChangeUnitsAsWritten(t, *headers, &cols);  // "| delta |" over "-25.0": no percent
   StatisticCellColumns(t, &cols);  // "avg: 12.5 ms, std: 2.1 ms, max: 18.0 ms"
@@ -973,7 +974,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
       if (unread) unread->push_back({line, text, "an estimate, not a measurement"});
       continue;
     }
-    for (auto& [group, figs] : InColumnOrder(cols, std::move(by_at))) {
+    for (auto& [group, figs] : DerivedOnRuns(InColumnOrder(cols, std::move(by_at)))) {  // "| Ours | FLA | Speedup |"
       if (!HasBaseMetric(figs)) continue;
       StoredRun run = NewRecorded(x, cfg, line);
       const std::string at_side = group.substr(0, group.find(kScaleMark));

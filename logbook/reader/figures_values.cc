@@ -6,6 +6,7 @@
 #include "logbook/reader/figures_ratewords.h"
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_derived.h"
 
 namespace moelog::logbook::reader {
 
@@ -214,6 +215,19 @@ bool OwnUnits(const TableBlock& t, const std::vector<size_t>& vcols) {
   return false;
 }
 
+// The row's derived columns ("| Config | v1 | v2 | Ratio |"): each figure
+// onto the value column's run it works out for (AttachDerived).
+void RowDerived(const std::vector<std::string>& row, const std::vector<ColumnInfo>& cols,
+                std::vector<std::pair<std::string, StoredRun>>* sets) {
+  std::map<std::string, StoredRun> derived;
+  for (size_t c = 0; c < row.size() && c < cols.size(); ++c)
+    if (cols[c].derived && !cols[c].metric.empty()) MetricCell(Unticked(row[c]), cols[c], &derived);
+  if (derived.empty()) return;
+  sets->emplace_back("", std::move(derived.begin()->second));
+  AttachDerivedSets(sets);
+  sets->pop_back();
+}
+
 }  // namespace
 
 bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
@@ -242,15 +256,19 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     for (const auto& cell : row) text += " " + cell + " |";
     text = FigureText(text);
+    std::vector<std::pair<std::string, StoredRun>> sets;  // each value column's figures
     for (size_t c : vcols) {
       std::map<std::string, StoredRun> figs;
       const ColumnInfo m = own_units && c < row.size() ? CellOwnUnit(Unticked(row[c])) : metric;
       if (c < row.size() && !m.metric.empty()) MetricCell(Unticked(row[c]), m, &figs);
-      if (figs.empty() || !HasBaseMetric(figs[""])) continue;
+      if (!figs.empty() && HasBaseMetric(figs[""])) sets.emplace_back(headers[c], std::move(figs[""]));
+    }
+    RowDerived(row, cols, &sets);
+    for (auto& [header, figs] : sets) {
       StoredRun run = NewRecorded(x, cfg, line);
-      run.config[key] = headers[c];
-      run.metrics = figs[""].metrics, run.units = figs[""].units, run.decimals = figs[""].decimals;
-      run.approximate = figs[""].approximate;
+      run.config[key] = header;
+      run.metrics = figs.metrics, run.units = figs.units, run.decimals = figs.decimals;
+      run.approximate = figs.approximate, run.derived = figs.derived;
       out->push_back({std::move(run), line, text, false, true});
     }
   }

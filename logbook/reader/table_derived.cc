@@ -1,0 +1,114 @@
+#include "logbook/reader/table_derived.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A time or a latency: the smaller, the faster.
+bool LowerIsBetter(const std::string& metric) {
+  return metric.find("time_s") != std::string::npos || metric.find("latency") != std::string::npos;
+}
+
+// Whether `got` is `written` as the author rounded it: within half a unit
+// of its last written digit, or 1.5 % (a ratio of rounded figures).
+bool Near(double got, double written, int decimals) {
+  const double half = decimals >= 0 ? 0.5 * std::pow(10.0, -decimals) * 1.001 : 0.0;
+  return std::fabs(got - written) <= std::max(half, 0.015 * std::fabs(written));
+}
+
+// The first metric runs `a` and `b` both measured (neither derived), or "".
+std::string Shared(const StoredRun& a, const StoredRun& b) {
+  for (const auto& [m, v] : a.metrics)
+    if (!a.derived.count(m) && b.metrics.count(m) && !b.derived.count(m) && v != 0 && b.metrics.at(m) != 0) return m;
+  return "";
+}
+
+// The run of `runs` a derived figure of `value` in `unit` describes: the one
+// owner every pair that works out to it names; -1 when none or several.
+int Owner(double value, const std::string& unit, int decimals, const std::vector<StoredRun*>& runs) {
+  const bool change = unit == "%";
+  std::vector<int> owners;
+  for (size_t i = 0; i < runs.size(); ++i)
+    for (size_t j = 0; j < runs.size(); ++j) {
+      const std::string m = i == j ? "" : Shared(*runs[i], *runs[j]);
+      if (m.empty()) continue;
+      const double a = runs[i]->metrics.at(m), b = runs[j]->metrics.at(m);
+      int owner = -1;
+      if (change) {  // "-76%": run i taken from run j; the sign may be left out
+        const double pct = (a - b) / b * 100;
+        if (Near(pct, value, decimals) || (value > 0 && Near(-pct, value, decimals))) owner = static_cast<int>(i);
+      } else if (Near(a / b, value, decimals)) {  // "3.86x": a/b, the faster run's
+        owner = static_cast<int>(LowerIsBetter(m) ? j : i);
+      }
+      if (owner >= 0 && std::find(owners.begin(), owners.end(), owner) == owners.end()) owners.push_back(owner);
+    }
+  // "1.00x": both ways round; the first run the author wrote takes it.
+  if (owners.size() == 2 && !change && std::fabs(value - 1) < 0.03) return std::min(owners[0], owners[1]);
+  return owners.size() == 1 ? owners[0] : -1;
+}
+
+// Whether column `c` is headed as a ratio and each of its cells is one ("0.76x").
+bool RatioColumn(const TableBlock& t, size_t c, const std::string& header) {
+  bool ratio_word = false, any = false;
+  for (const auto& w : Words(Lower(header))) ratio_word = ratio_word || w == "ratio";
+  for (const auto& row : t.rows) {
+    if (!ratio_word || c >= row.size() || EmptyCell(row[c])) continue;
+    std::string unit;
+    NumberCell(Unticked(row[c]), &unit);  // false for a ratio's unit, which it still sets
+    if (unit != "x" && unit != "X" && unit != "\xC3\x97") return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
+void AttachDerived(StoredRun* derived, const std::vector<StoredRun*>& runs) {
+  if (runs.size() < 2) return;
+  for (auto it = derived->metrics.begin(); it != derived->metrics.end();) {
+    const std::string m = it->first;
+    const auto u = derived->units.find(m);
+    const std::string unit = u == derived->units.end() ? "" : u->second;
+    const auto d = derived->decimals.find(m);
+    const int owner = derived->derived.count(m) && (unit == "%" || unit == "x" || unit.empty())
+                          ? Owner(it->second, unit, d == derived->decimals.end() ? -1 : d->second, runs)
+                          : -1;
+    if (owner < 0 || runs[owner]->metrics.count(m)) {
+      ++it;
+      continue;
+    }
+    StoredRun& to = *runs[owner];
+    to.metrics[m] = it->second;
+    to.units[m] = unit;
+    if (d != derived->decimals.end()) to.decimals[m] = d->second;
+    to.derived.insert(m);
+    if (derived->approximate.count(m)) to.approximate.insert(m);
+    derived->units.erase(m), derived->decimals.erase(m), derived->derived.erase(m), derived->approximate.erase(m);
+    it = derived->metrics.erase(it);
+  }
+}
+
+void AttachDerivedSets(std::vector<std::pair<std::string, StoredRun>>* sets) {
+  std::vector<StoredRun*> runs;
+  for (auto& [group, figs] : *sets)
+    if (figs.metrics.size() > figs.derived.size()) runs.push_back(&figs);
+  for (auto& [group, figs] : *sets)
+    if (!figs.metrics.empty() && figs.metrics.size() == figs.derived.size()) AttachDerived(&figs, runs);
+}
+
+void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  if (!std::any_of(cols->begin(), cols->end(), [](const ColumnInfo& c) { return !c.metric.empty() && !c.derived; })) return;
+  for (size_t c = 1; c < cols->size() && c < headers.size(); ++c) {
+    if ((*cols)[c].metric.empty() && RatioColumn(t, c, headers[c])) (*cols)[c] = ColumnMetric("speedup");
+  }
+}
+
+std::vector<std::pair<std::string, StoredRun>> DerivedOnRuns(std::vector<std::pair<std::string, StoredRun>> sets) {
+  AttachDerivedSets(&sets);
+  return sets;
+}
+
+}  // namespace moelog::logbook::reader

@@ -1,0 +1,77 @@
+// Reader stage table, derived columns beside a row's runs: a speedup or a
+// change goes onto the run its arithmetic names, a ratio that no pair of the
+// row's runs works out to stays on none.
+#include <gtest/gtest.h>
+
+#include "logbook/reader/table_derived.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+StoredRun Figure(const std::string& metric, double v) {
+  StoredRun r;
+  r.metrics[metric] = v;
+  return r;
+}
+
+StoredRun Derived(const std::string& metric, double v, const std::string& unit, int decimals) {
+  StoredRun r = Figure(metric, v);
+  r.units[metric] = unit, r.decimals[metric] = decimals, r.derived.insert(metric);
+  return r;
+}
+
+TEST(TableDerived, ATimeRatioIsTheFasterRunsAndARateRatioTheHigher) {
+  StoredRun ours = Figure("time_s", 4.10e-6), theirs = Figure("time_s", 13.2e-6);
+  StoredRun d = Derived("speedup", 3.22, "x", 2);
+  AttachDerived(&d, {&ours, &theirs});
+  EXPECT_TRUE(ours.derived.count("speedup"));
+  EXPECT_FALSE(theirs.metrics.count("speedup"));
+  EXPECT_TRUE(d.metrics.empty());
+
+  StoredRun old_rate = Figure("tokens_per_s", 120), new_rate = Figure("tokens_per_s", 186);
+  StoredRun r = Derived("speedup", 1.55, "x", 2);
+  AttachDerived(&r, {&old_rate, &new_rate});
+  EXPECT_DOUBLE_EQ(new_rate.metrics.at("speedup"), 1.55);
+}
+
+TEST(TableDerived, AChangeIsTheRunItWasTakenToSignOrNot) {
+  StoredRun before = Figure("requests_per_s", 250), after = Figure("requests_per_s", 410);
+  StoredRun d = Derived("delta_pct", 64, "%", 0);
+  AttachDerived(&d, {&before, &after});
+  EXPECT_TRUE(after.derived.count("delta_pct"));
+  StoredRun slow = Figure("time_s", 0.090), fast = Figure("time_s", 0.027);
+  StoredRun drop = Derived("delta_pct", 70, "%", 0);  // "-70%" written without its sign
+  AttachDerived(&drop, {&slow, &fast});
+  EXPECT_TRUE(fast.derived.count("delta_pct"));
+}
+
+TEST(TableDerived, AFigureNoPairWorksOutToStaysOnNoRun) {
+  StoredRun a = Figure("time_s", 2.0), b = Figure("time_s", 3.0);
+  StoredRun d = Derived("speedup", 2.4, "x", 1);  // against a reference the row does not show
+  AttachDerived(&d, {&a, &b});
+  EXPECT_FALSE(a.metrics.count("speedup") || b.metrics.count("speedup"));
+  EXPECT_EQ(d.metrics.size(), 1u);
+}
+
+TEST(TableDerived, ARatioColumnBesideValueColumnsIsTheSlowerOrFasterRuns) {
+  const auto figs = ReadEntry("# Codec log\n\n",
+                              "## 2026-02-10 — thread pool resize\n\n| Config | before | after | Ratio |\n|---|---|---|---|\n"
+                              "| compress | 6.40s | 8.00s | 0.80x |\n| decompress | 9.10s | 9.10s | 1.00x |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_TRUE(figs[1].run.derived.count("speedup"));  // 6.40 / 8.00: the after run's
+  EXPECT_FALSE(figs[0].run.metrics.count("speedup"));
+  EXPECT_TRUE(figs[2].run.derived.count("speedup"));  // 1.00x: the first run written takes it
+}
+
+TEST(TableDerived, ASpeedupColumnBesideRunColumnsIsTheFasterRuns) {
+  const auto figs = ReadEntry("# Scan kernel log\n\n",
+                              "## 2026-02-11 — scan kernel\n\n| Batch | Mine (us) | Library (us) | Speedup |\n|---|---|---|---|\n"
+                              "| 4 | 5.20 | 11.96 | 2.30x |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_TRUE(figs[0].run.derived.count("speedup"));
+  EXPECT_FALSE(figs[1].run.metrics.count("speedup"));
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
