@@ -34,7 +34,8 @@ std::string Plain(const std::string& s) {
 }
 
 bool HasAlpha(const std::string& s) {
-  return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+  // A letter of any script ("Ошибки", "延迟") is one too.
+  return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || (c & 0x80); });
 }
 
 // Whether a text names a sheet of no run (its words, punctuation aside).
@@ -163,7 +164,9 @@ bool JoinColumnRun(const StoredRun& figs, const Config& cfg, int line, std::vect
 // none.
 bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                        std::vector<RecordedFigure>* out) {
-  if (t.header.size() < 3 || !(Vocab().names.count(Plain(t.header[0])) || RowsNameMetrics(t)) ||
+  // "| | iter-0 | iter-1 |": a first column left unheaded names the rows too.
+  const bool unheaded = Plain(t.header[0]).empty();
+  if (t.header.size() < 3 || !(Vocab().names.count(Plain(t.header[0])) || unheaded || RowsNameMetrics(t)) ||
       NamesNoRun(t.subheading) || NamesNoRun(Caption(*x.entry, t)))
     return false;
   const size_t before = out->size();
@@ -172,7 +175,7 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
   // columns are values of what it names (prompt=1K) and each row's name
   // qualifies its metric (prefill_tokens_per_s): one row per column.
   const bool keyed_columns = !Vocab().names.count(Plain(t.header[0]));
-  const std::string column_key = SnakeKey(Unticked(t.header[0]));
+  const std::string column_key = unheaded ? "variant" : SnakeKey(Unticked(t.header[0]));
   std::string group;
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
@@ -229,7 +232,7 @@ std::string WithSheetUnit(const std::string& name, const std::string& value, con
 bool VerticalTable(const TableBlock& t) {
   if (t.header.size() != 2 || t.rows.empty()) return false;
   const std::string first = Plain(t.header[0]), second = Plain(t.header[1]);
-  if (!Vocab().names.count(first) && !Vocab().values.count(second)) return false;
+  if (!Vocab().names.count(first) && !Vocab().values.count(second) && !first.empty()) return false;
   if (!ColumnMetric(Unticked(t.header[1])).metric.empty()) return false;  // "| Metric | ms |": a column of one unit
   for (const auto& row : t.rows)
     if (!row.empty() && !EmptyCell(row[0]) && !HasAlpha(Unticked(row[0]))) return false;

@@ -1,0 +1,38 @@
+// The figures stage on tables whose first column is left unheaded or headed
+// in another language: the rows still name the metrics ("| | before | after |"
+// over "| p50 read | 80 ms | 21 ms |"), a two-column sheet still holds one
+// run's figures ("| | Wert |", "| 指标 | 值 |").
+#include <gtest/gtest.h>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+TEST(ReaderUnheaded, AnUnheadedFirstColumnNamesTheMetricsOfRunsByColumn) {
+  const auto figs = ReadEntry("# Load tests\n\n",
+                              "## 2026-03-02 — pool and index\n\n"
+                              "| | before | after |\n|---|---:|---:|\n"  // lines 5, 6
+                              "| p50 read | 80 ms | 21 ms |\n"             // 7
+                              "| p99 read | 510 ms | 190 ms |\n");         // 8
+  std::map<std::string, int> per_variant;
+  for (const auto& f : figs) ++per_variant[f.run.config.at("variant")];
+  EXPECT_EQ(per_variant, (std::map<std::string, int>{{"after", 2}, {"before", 2}}));  // each column a run's figures
+  bool p99 = false;
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) p99 = p99 || (f.run.config.at("variant") == "after" && f.line == 8 && std::abs(v - 0.190) < 1e-12);
+  EXPECT_TRUE(p99);
+}
+
+TEST(ReaderUnheaded, ATwoColumnSheetWithAnUnheadedOrForeignHeaderIsOneRun) {
+  for (const std::string header : {"| | Wert |", "| 指标 | 值 |", "| | Значение |"}) {
+    const auto figs = ReadEntry("# Load tests\n\n", "## 2026-03-01 — baseline\n\n" + header +
+                                                        "\n|---|---|\n| p50 read | 80 ms |\n| p99 write | 730 ms |\n");
+    ASSERT_FALSE(figs.empty()) << header;
+    EXPECT_NE(OnLine(figs, 7), nullptr) << header;
+    EXPECT_NE(OnLine(figs, 8), nullptr) << header;
+  }
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
