@@ -63,4 +63,47 @@ bool ArrowRateLine(OutputRead& r, const std::string& t, int line) {
   return false;
 }
 
+void AsideFigures(const std::vector<std::string>& toks, std::vector<Fig>* figs) {
+  std::string aside;
+  size_t k = 1;
+  while (k < toks.size() && toks[k].front() != '(') ++k;
+  for (; k < toks.size() && (aside.empty() || aside.back() != ')'); ++k) aside += (aside.empty() ? "" : " ") + toks[k];
+  if (aside.size() < 3 || aside.front() != '(' || aside.back() != ')') return;
+  std::stringstream items(aside.substr(1, aside.size() - 2));
+  for (std::string item; std::getline(items, item, ',');) {
+    const auto words = SpaceWords(item);
+    std::string num, glued;
+    bool approx = false;
+    if (words.empty() || !NumberToken(words[0], &num, &glued, &approx)) continue;
+    const std::string unit = glued.empty() ? (words.size() > 1 ? words[1] : "") : glued;
+    UnitInfo info{};
+    if (unit.empty() || !OutputUnit(unit, "", &info)) continue;
+    if (std::any_of(figs->begin(), figs->end(), [&](const Fig& f) { return std::get<0>(f) == info.metric; })) continue;
+    figs->push_back(Fig{info.metric, info, unit, num, approx});
+  }
+}
+
+bool AsideLine(OutputRead& r, const std::string& t, int line) {
+  const size_t colon = t.find(':');
+  if (colon == std::string::npos || colon == 0 || colon > 40) return false;
+  const std::string name = parse_detail::Trim(t.substr(0, colon));
+  const auto toks = SpaceWords(t.substr(colon + 1));
+  if (name.empty() || !std::any_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }) ||
+      toks.size() < 2)
+    return false;
+  Fig lead;
+  const size_t used = FigureAt(toks, 0, &lead);
+  if (used == 0 || used >= toks.size() || toks[used].front() != '(') return false;
+  std::vector<Fig> figs{lead};
+  AsideFigures({toks.begin() + static_cast<std::ptrdiff_t>(used) - 1, toks.end()}, &figs);
+  if (figs.size() < 2) return false;
+  Config cfg = LineConfig(r);
+  if (const size_t eq = name.find('='); eq != std::string::npos && eq > 0 && eq + 1 < name.size() && name.find(' ') == std::string::npos)
+    cfg[SnakeKey(name.substr(0, eq))] = name.substr(eq + 1);
+  else
+    cfg["metric"] = name;
+  KeepFigure(r, line, t, cfg, figs);
+  return true;
+}
+
 }  // namespace moelog::logbook::reader::output_read

@@ -44,6 +44,19 @@ struct OutputRead {
 
 // The configuration of a line: the block's, with the title above it (group).
 Config LineConfig(const OutputRead& r);
+// figures_output_rates.cc.
+// The figures of a printed line's parenthesized aside after its lead figure
+// ("3.16 ms/hash (316.46 H/s)", "381.7 H/s (1.32× speedup, 2.62 ms/hash)"):
+// each item a number and a unit, of a metric `figs` does not hold yet, into
+// `figs`; words without a figure ("baseline") are skipped.
+void AsideFigures(const std::vector<std::string>& toks, std::vector<Fig>* figs);
+// "Batch=8:  381.7 H/s (1.32× speedup, 2.62 ms/hash)", "Original:  3.16
+// ms/hash (316.46 H/s) - 32 launches": a named line whose lead figure in a
+// unit has an aside in parentheses right after it holding figures of other
+// metrics; one row, keyed by the name (a setting's `key=value`, else
+// metric=<name>), the aside's figures beside the lead. False, nothing kept,
+// for any other line.
+bool AsideLine(OutputRead& r, const std::string& t, int line);
 // One row of a line's figures under `cfg` (none kept when no figure parses).
 void KeepFigure(OutputRead& r, int line, const std::string& text, Config cfg, const std::vector<Fig>& figs);
 // The unit written right after the number at toks[k]: glued to it, or the next word ("" none).

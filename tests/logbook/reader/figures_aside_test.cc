@@ -1,0 +1,39 @@
+// Reader stage figures, printed lines with an aside: "Name: 3.16 ms/op
+// (316.5 op/s)" is one row, the aside's figures beside the lead; a name that
+// is a setting's value ("Threads=8:") keys the row by that setting.
+#include <gtest/gtest.h>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+TEST(ReaderAside, ASettingNamedLineKeysItsRowAndKeepsItsAside) {
+  const auto figs = ReadEntry("# Solver log\n\n",
+                              "## 2026-04-01 — thread sweep\n\n```\n"
+                              "Threads=1:  140.2 H/s (baseline, 7.13 ms/hash)\n"  // line 6
+                              "Threads=4:  466.0 H/s (3.32x speedup, 2.15 ms/hash)\n"
+                              "```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("threads"), "1");
+  EXPECT_EQ(figs[1].run.config.at("threads"), "4");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("hashes_per_s"), 466.0);
+  EXPECT_EQ(figs[1].run.metrics.size(), 3u);  // the rate, the time per hash and the derived speedup
+  EXPECT_TRUE(figs[1].run.derived.count("speedup"));
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);  // "baseline" is a word, no figure
+}
+
+TEST(ReaderAside, ANamedLineWithAnAsideOfAnotherMetricIsOneRow) {
+  const auto figs = ReadEntry("# Solver log\n\n",
+                              "## 2026-04-02 — fused gates\n\n```\n"
+                              "Before:  4.02 ms/hash (248.76 H/s) - 40 launches\n"
+                              "After:   3.61 ms/hash (277.01 H/s) - 20 launches\n"
+                              "```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("metric"), "Before");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("hashes_per_s"), 277.01);
+  EXPECT_EQ(figs[1].run.metrics.size(), 2u);  // the launches count after the aside is no figure
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
