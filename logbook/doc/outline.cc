@@ -37,6 +37,13 @@ Paragraph BuildParagraph(const MdDocument& doc, int idx) {
   if (lead == std::string::npos) return Paragraph{};
   p.text.erase(0, lead);
   for (auto& b : p.line_starts) b = b > lead ? b - lead : 0;
+  // "**PPL**：12.94": a full-width colon reads as the ASCII one and a space,
+  // so a field written in any script reads as it does in English.
+  static const std::string kWideColon = "\xEF\xBC\x9A";
+  for (size_t at = p.text.find(kWideColon); at != std::string::npos; at = p.text.find(kWideColon, at + 2)) {
+    p.text.replace(at, kWideColon.size(), ": ");
+    for (auto& b : p.line_starts) b = b > at ? b - 1 : b;
+  }
   return p;
 }
 

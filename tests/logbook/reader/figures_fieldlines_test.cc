@@ -1,0 +1,38 @@
+// Reader stage figures, paragraphs of field lines: "**Build time:** 4.4s |
+// **Status:** SUCCESS | **Peak RSS:** 790 MB" is one run's row; a field
+// of words is no figure; a full-width colon reads as the ASCII one.
+#include <gtest/gtest.h>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+TEST(ReaderFieldLines, AFieldLineIsOneRunsRow) {
+  const auto figs = ReadEntry("# Build log\n\n",
+                              "## 2026-05-03 — cold cache\n\n"
+                              "**Build time:** 61.5s | **Status:** SUCCESS | **Peak RSS:** 1210 MB\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].line, 5);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);  // the time and the memory; the status is words
+  bool memory = false;
+  for (const auto& [m, v] : figs[0].run.metrics) memory = memory || m.find("rss") != std::string::npos;
+  EXPECT_TRUE(memory);
+}
+
+TEST(ReaderFieldLines, AFullWidthColonReadsAsTheAsciiOne) {
+  const auto figs = ReadEntry("# 调优日志\n\n",
+                              "## 2026-05-04 — 第二轮\n\n**耗时**：18.2s | **峰值内存**：2.3 GB\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+}
+
+TEST(ReaderFieldLines, AParagraphWithAnyOtherLineIsProse) {
+  const auto figs = ReadEntry("# Build log\n\n",
+                              "## 2026-05-05 — warm cache\n\n"
+                              "**Build time:** 12.0s | **Peak RSS:** 980 MB\nThe cache was warm, so the link step dominated.\n");
+  for (const auto& f : figs) EXPECT_EQ(f.line, 5);  // still read, as prose
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
