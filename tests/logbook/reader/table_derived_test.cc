@@ -73,5 +73,16 @@ TEST(TableDerived, ASpeedupColumnBesideRunColumnsIsTheFasterRuns) {
   EXPECT_FALSE(figs[1].run.metrics.count("speedup"));
 }
 
+// "per-group (ms)" beside "batched (ms)": two ways of running one step, each
+// a run; "per" alone names no part of a run (a per-token time says "token").
+TEST(TableDerived, APerWordColumnBesideAnotherIsARunOfItsOwn) {
+  const auto figs = ReadEntry("# Quantizer log\n\n",
+                              "## 2026-02-12 — batched search\n\n| group | per-row (ms) | batched (ms) | speedup |\n"
+                              "|---|---|---|---|\n| 32 | 240.0 | 96.0 | 2.50x |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_NE(figs[0].run.config.at("variant"), figs[1].run.config.at("variant"));
+  EXPECT_TRUE(figs[1].run.derived.count("speedup"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
