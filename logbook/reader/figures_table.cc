@@ -634,34 +634,6 @@ void StatisticColumns(const std::vector<std::string>& headers, std::vector<Colum
   *cols = std::move(out);
 }
 
-// Whether every cell of column `c` that holds something is a factor ("2.13x",
-// "**1.44x**"), and one does.
-static bool FactorCells(const TableBlock& t, size_t c) {
-  bool any = false;
-  for (const auto& row : t.rows) {
-    if (c >= row.size() || EmptyCell(row[c])) continue;
-    bool approximate = false;
-    std::string cell = CellCore(Unticked(row[c]), &approximate);
-    if (cell.size() < 2 || (cell.back() != 'x' && cell.back() != 'X') || !ParseNumber(cell.substr(0, cell.size() - 1)))
-      return false;
-    any = true;
-  }
-  return any;
-}
-
-// A table of factors only ("| Problem | Baseline | + KB | Delta |" over
-// "2.13x | 2.45x | +15%"): no column holds a run's own figure, so each factor
-// is the run's score against a fixed reference (a harness's speedup), its
-// measurement; the columns whose header names no metric and whose cells are
-// all factors hold it.
-static void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
-  for (const auto& c : *cols)
-    if (!c.metric.empty() && !c.derived) return;
-  for (size_t c = 0; c < cols->size(); ++c)
-    if ((*cols)[c].metric.empty() && c > 0 && !ColumnMetric(headers[c]).derived && FactorCells(t, c))
-      (*cols)[c].metric = "speedup", (*cols)[c].unit = "x", (*cols)[c].factor = 1;
-}
-
 // A header that names a measured figure without its unit ("Median TTFT",
 // "Request throughput"; measured_words of table.json) over cells that are
 // bare numbers, one at least: the figure, named by the header's words,

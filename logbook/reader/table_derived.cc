@@ -50,10 +50,29 @@ int Owner(double value, const std::string& unit, int decimals, const std::vector
   return owners.size() == 1 ? owners[0] : -1;
 }
 
+// Whether a header says ratio ("Ratio", "ratio (new/old)").
+bool RatioWord(const std::string& header) {
+  for (const auto& w : Words(Lower(header)))
+    if (w == "ratio") return true;
+  return false;
+}
+
+// Whether every cell of column `c` that holds something is a bare number, and one does.
+bool BareCells(const TableBlock& t, size_t c) {
+  bool any = false;
+  for (const auto& row : t.rows) {
+    if (c >= row.size() || EmptyCell(row[c])) continue;
+    std::string unit;
+    if (!NumberCell(Unticked(row[c]), &unit) || !unit.empty()) return false;
+    any = true;
+  }
+  return any;
+}
+
 // Whether column `c` is headed as a ratio and each of its cells is one ("0.76x").
 bool RatioColumn(const TableBlock& t, size_t c, const std::string& header) {
-  bool ratio_word = false, any = false;
-  for (const auto& w : Words(Lower(header))) ratio_word = ratio_word || w == "ratio";
+  bool any = false;
+  const bool ratio_word = RatioWord(header);
   for (const auto& row : t.rows) {
     if (!ratio_word || c >= row.size() || EmptyCell(row[c])) continue;
     std::string unit;
@@ -65,6 +84,42 @@ bool RatioColumn(const TableBlock& t, size_t c, const std::string& header) {
 }
 
 }  // namespace
+
+// Whether every cell of column `c` that holds something is a factor ("2.13x",
+// "**1.44x**"), and one does.
+bool FactorCells(const TableBlock& t, size_t c) {
+  bool any = false;
+  for (const auto& row : t.rows) {
+    if (c >= row.size() || EmptyCell(row[c])) continue;
+    bool approximate = false;
+    std::string cell = CellCore(Unticked(row[c]), &approximate);
+    if (cell.size() < 2 || (cell.back() != 'x' && cell.back() != 'X') || !ParseNumber(cell.substr(0, cell.size() - 1)))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+// A table of factors only ("| Problem | Baseline | + KB | Delta |" over
+// "2.13x | 2.45x | +15%"): no column holds a run's own figure, so each factor
+// is the run's score against a fixed reference (a harness's speedup), its
+// measurement; the columns whose header names no metric and whose cells are
+// all factors hold it, and so do those headed as a ratio over bare numbers
+// ("| Group | Ratio (Rust/C) |" over "| read/scan | 1.62 |").
+void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  for (const auto& c : *cols)
+    if (!c.metric.empty() && !c.derived) return;
+  static const ColumnInfo kSpeedup = ColumnMetric("speedup");
+  static const std::string kRatio = "ratio";
+  for (size_t c = 1; c < cols->size(); ++c) {
+    ColumnInfo& col = (*cols)[c];
+    if (!col.metric.empty()) continue;
+    if (!ColumnMetric(headers[c]).derived && FactorCells(t, c))
+      col.metric = kSpeedup.metric, col.unit = kSpeedup.unit, col.factor = 1;
+    else if (RatioWord(headers[c]) && BareCells(t, c))
+      col.metric = kRatio, col.factor = 1;  // "| Ratio (Rust/C) |" over "0.70": the run's ratio
+  }
+}
 
 void AttachDerived(StoredRun* derived, const std::vector<StoredRun*>& runs) {
   if (runs.size() < 2) return;

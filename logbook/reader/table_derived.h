@@ -31,6 +31,10 @@ void AttachDerivedSets(std::vector<std::pair<std::string, StoredRun>>* sets);
 // ratio and every cell is written with an "x". Read as a derived speedup
 // only beside a column of a measured metric; a table of ratios alone (a
 // datasheet's "ratio" of two devices' ratings) is left as it is.
+// A table of factors only: its factor columns ("2.13x") and its ratio
+// columns over bare numbers are the runs' measurements (FactorColumns).
+bool FactorCells(const TableBlock& t, size_t c);
+void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 std::vector<std::pair<std::string, StoredRun>> DerivedOnRuns(std::vector<std::pair<std::string, StoredRun>> sets);
 

@@ -84,5 +84,16 @@ TEST(TableDerived, APerWordColumnBesideAnotherIsARunOfItsOwn) {
   EXPECT_TRUE(figs[1].run.derived.count("speedup"));
 }
 
+// "| Group | Ratio (ours/ref) |" over bare numbers, no other figure: each
+// ratio is its row's measurement (a factor against a fixed reference).
+TEST(TableDerived, ATableOfRatiosOnlyIsTheRunsMeasurements) {
+  const auto figs = ReadEntry("# Port log\n\n",
+                              "## 2026-02-13 — first comparison\n\n| Group | Ratio (ours/ref) | Status |\n|---|---:|---|\n"
+                              "| read/random | 0.84 | ok |\n| write/seq | **1.47** | slow |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("ratio"), 1.47);
+  EXPECT_FALSE(figs[1].run.derived.count("ratio"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
