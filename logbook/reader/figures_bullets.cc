@@ -1,5 +1,6 @@
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/figures_unitfield.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/key_fields.h"
 
@@ -350,10 +351,28 @@ static size_t Measured(const std::vector<Figure>& figures) {
   return static_cast<size_t>(std::count_if(figures.begin(), figures.end(), [](const Figure& f) { return !f.derived && !f.not_run; }));
 }
 
+// Whether a label names what is measured ("measured TTFT", "decode speed"):
+// a word of it is a metric's or a measured quantity's (measured_words of table.json).
+static bool MeasureLabel(const std::string& label) {
+  static const auto* measured = new std::set<std::string>(DataWords("data/reader/table.json", "measured_words"));
+  for (const auto& w : Words(Lower(label)))
+    if (MetricWord(w) || measured->count(w)) return true;
+  return false;
+}
+
+// A later clause's figure of a metric the last point lacks ("TTFT 221 ms;
+// TPOT 35 ms"): the point's own; one of a metric it holds is another run's.
+// True when there is no point yet, too (the figure opens one).
+static bool NewMetric(const Figure& f, const std::vector<Point>& points) {
+  return points.empty() || (!points.back().run.metrics.empty() && !points.back().run.metrics.count(f.metric));
+}
+
 static bool UnnamedRangeEnd(const Figure& f, size_t figures, const EntryCtx& x, const WalkScope& w) {
   const std::string label = parse_detail::Trim(w.label);
-  // "Result: 276.2-277.8 MiB/s": a field's name names no run the ends could belong to.
-  const bool named_label = !label.empty() && !MetricWord(Lower(label)) && !MetricWord(label) && !FieldLabel(label);
+  // "Result: 276.2-277.8 MiB/s": a field's name names no run the ends could
+  // belong to; nor does a metric's ("measured TTFT: 212.4-214.7 ms").
+  const bool named_label = !label.empty() && !MetricWord(Lower(label)) && !MetricWord(label) && !FieldLabel(label) &&
+                           !(f.decimals > 0 && MeasureLabel(label));  // "Warm call time: 2-4 ms": a rough span
   return f.range && (figures > 2 || named_label) && w.context.empty() && WordConfig(f, x).size() <= 1;
 }
 
@@ -466,7 +485,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
       f.metric = "tflops";
     }
     Config named = RangeEnds(WordConfig(f, x), &f);
-    if ((named.empty() && !points.empty() && f.sentence != sentence && !f.derived && !JoinsQuality(f, points)) ||
+    if ((named.empty() && f.sentence != sentence && !f.derived && !JoinsQuality(f, points) && !NewMetric(f, points)) ||
         UnnamedRangeEnd(f, Measured(figures), x, w)) {
       unnamed = true;  // "...; corrected kernel takes 4.68 ms": not the named point's before it
       continue;

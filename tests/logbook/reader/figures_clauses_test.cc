@@ -1,0 +1,42 @@
+// Reader stage figures, clauses of one bullet: a later clause's figure of a
+// metric the run lacks is the run's own ("TTFT 190.4 ms; TPOT 31.2 ms"), one
+// of a metric it holds another run's; a measured span under a metric's label
+// ("measured TTFT: 201.31–203.88 ms") is one figure's two ends.
+#include <gtest/gtest.h>
+
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+TEST(ReaderClauses, ALaterClauseOfAnotherMetricIsTheRunsOwn) {
+  const auto figs = ReadEntry("# Serving log\n\n", "## 2026-06-01 — warm protocol\n\n"
+                                                   "- warm run: measured TTFT 190.4 ms; TPOT 31.2 ms.\n"
+                                                   "- old path 6.20 ms; patched path takes 5.71 ms.\n");
+  const RecordedFigure* warm = OnLine(figs, 5);
+  ASSERT_NE(warm, nullptr);
+  EXPECT_EQ(warm->run.metrics.size(), 2u);  // TTFT and TPOT on one row
+  int on_six = 0;
+  for (const auto& f : figs) on_six += f.line == 6 ? 1 : 0;
+  EXPECT_EQ(on_six, 1);  // the second time is another run's, nothing names it: not on the first's row
+}
+
+TEST(ReaderClauses, AMeasuredSpanUnderAMetricsLabelIsOneFigure) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = ReadEntry("# Serving log\n\n", "## 2026-06-02 — smoke test\n\n"
+                                                   "- prompt: 15 tokens;\n- measured TTFT: 201.31–203.88 ms;\n"
+                                                   "- decode speed: 29.12–29.40 tok/s;\n",
+                              &unread);
+  const RecordedFigure* ttft = OnLine(figs, 6);
+  ASSERT_NE(ttft, nullptr);
+  EXPECT_EQ(ttft->run.metrics.size(), 4u);  // both ends of both spans: the smoke test's one run
+  EXPECT_EQ(OnLine(figs, 7), ttft);
+}
+
+TEST(ReaderClauses, ARoughSpanOfWholeNumbersStaysUnread) {
+  const auto figs = ReadEntry("# Serving log\n\n", "## 2026-06-03 — cache\n\n- warm call time: 2-4 ms\n");
+  EXPECT_EQ(OnLine(figs, 5), nullptr);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
