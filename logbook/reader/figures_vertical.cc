@@ -43,7 +43,7 @@ bool NamesNoRun(const std::string& text) {
   for (const auto& w : Words(Lower(text))) {
     std::string word;
     for (char c : w)
-      if (std::isalnum(static_cast<unsigned char>(c))) word += c;
+      if (std::isalnum(static_cast<unsigned char>(c)) || (c & 0x80)) word += c;  // "硬件": a word in any script
     if (Vocab().no_run.count(word)) return true;
   }
   return false;
@@ -227,6 +227,35 @@ std::string WithSheetUnit(const std::string& name, const std::string& value, con
   return value + " " + unit;
 }
 
+// A row of a figure no unit names, written with decimals, under a name that
+// is no setting's nor one the output reader knows ("| EPMI_RED | 0.0145 |",
+// "| 2-gram | 0.688 |"): the figure, unitless, named by the row.
+bool BareDecimal(const std::string& name, const std::string& value, const std::string& sheet_unit) {
+  std::string unit;
+  if (!sheet_unit.empty() || name.empty() || name.size() > 40 || !HasAlpha(name) || !NumberCell(value, &unit) ||
+      !unit.empty() || value.find('.') == std::string::npos)
+    return false;
+  const std::string key = SnakeKey(name);
+  return !key.empty() && PrintedKeyUnit(name).empty() && !UnitlessMetricName(key) && !SettingKey(key) &&
+         !ParameterHeader(name) && !SettingHeader(name) && ColumnMetric(name).metric.empty();
+}
+
+// The run of a row BareDecimal took: metric=<its name>, the figure as written.
+RecordedFigure BareFigure(const TableBlock& t, size_t r, const Config& settings, const EntryCtx& x) {
+  const std::string name = Unticked(t.rows[r][0]), value = Unticked(t.rows[r][1]);
+  bool approximate = false;
+  const std::string core = CellCore(value, &approximate);
+  const int line = t.line + 2 + static_cast<int>(r);
+  Config cfg = settings;
+  cfg["metric"] = name;
+  StoredRun run = NewRecorded(x, cfg, line);
+  const std::string key = SnakeKey(name);
+  run.metrics[key] = ParseNumber(core).value_or(0);
+  run.decimals[key] = WrittenDecimals(core);
+  if (approximate) run.approximate.insert(key);
+  return {std::move(run), line, RowText(t.rows[r]), false, true};
+}
+
 }  // namespace
 
 bool VerticalTable(const TableBlock& t) {
@@ -244,7 +273,9 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
   if (x.entry != nullptr && MetricRowsFigures(t, context, x, out)) return true;
   if (x.entry == nullptr || !VerticalTable(t)) return false;
   const Entry& e = *x.entry;
-  if (NamesNoRun(t.subheading) || NamesNoRun(Caption(e, t)) || NamesNoRun(Plain(t.header[1])) ||
+  // "## 2.1 Hardware": an entry headed by such a word alone is a sheet too.
+  const bool sheet_entry = Words(e.heading).size() <= 3 && NamesNoRun(e.heading);
+  if (NamesNoRun(t.subheading) || NamesNoRun(Caption(e, t)) || NamesNoRun(Plain(t.header[1])) || sheet_entry ||
       EstimateColumn(t.header[1])) {
     if (unread) unread->push_back({t.line, "| " + Unticked(t.header[0]) + " | ...", "a sheet of specifications, goals or estimates: no run"});
     return true;
@@ -255,6 +286,7 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
   block.output_cue = "table";
   block.subheading = t.subheading;
   const std::string unit = SheetUnit(e, t);
+  std::vector<size_t> bare;  // rows of a figure without a unit the sheet names by its own name
   for (const auto& row : t.rows) {
     std::string name = row.empty() ? "" : Unticked(row[0]);
     while (!name.empty() && name.back() == ':') name.pop_back();
@@ -264,12 +296,14 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
     } else if (EstimateColumn(name)) {  // "| Decode (estimated) | ~19 |": worked out, not measured
       if (unread && !value.empty()) unread->push_back({t.line + 2 + static_cast<int>(&row - t.rows.data()), "| " + Unticked(row[0]) + " | " + value + " |", "an estimate, not a measurement"});
     } else if (SettingRow(name, value)) settings[SnakeKey(name)] = value;
+    else if (BareDecimal(name, value, unit)) bare.push_back(&row - t.rows.data());  // "| EPMI_RED | 0.0145 |"
     else if (!name.empty() && !value.empty() && name.find(':') == std::string::npos)
       block.text += name + ": " + WithSheetUnit(name, value, unit);
     block.text += "\n";
   }
   const size_t before = out->size();
   OutputFigures(e, block, settings, x, out, unread);
+  for (size_t r : bare) out->push_back(BareFigure(t, r, settings, x));
   for (size_t k = before; k < out->size(); ++k) (*out)[k].table = true;
   return true;
 }

@@ -34,5 +34,26 @@ TEST(ReaderUnheaded, ATwoColumnSheetWithAnUnheadedOrForeignHeaderIsOneRun) {
   }
 }
 
+// "| Metric | Value |" over "| RTS | 0.0271 |": a figure with decimals that no
+// unit or known name names is its row's, unitless; a whole number of no
+// known name stays a setting or a count.
+TEST(ReaderUnheaded, ADecimalUnderAnUnknownNameIsAUnitlessFigure) {
+  const auto figs = ReadEntry("# Routing study\n\n", "## 2026-03-03 — drift\n\n"
+                                                      "| Metric | Value |\n|---|---|\n| RTS | 0.0271 |\n| Tokens seen | 28,100 |\n");
+  const RecordedFigure* rts = OnLine(figs, 7);
+  ASSERT_NE(rts, nullptr);
+  EXPECT_DOUBLE_EQ(rts->run.metrics.at("rts"), 0.0271);
+  EXPECT_EQ(rts->run.decimals.at("rts"), 4);
+  EXPECT_EQ(OnLine(figs, 8), nullptr);
+}
+
+// An entry headed by a sheet's word alone ("## 2.1 硬件", "## 3. Hardware") holds no run.
+TEST(ReaderUnheaded, ASheetUnderAHardwareHeadingIsNoRun) {
+  for (const std::string heading : {"## 2.1 硬件", "## 3. Hardware"}) {
+    const auto figs = ReadEntry("# Routing study\n\n", heading + "\n\n| 项目 | 值 |\n|---|---|\n| 内存 | 64 GB |\n");
+    EXPECT_TRUE(figs.empty()) << heading;
+  }
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
