@@ -215,8 +215,10 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
     // "Output Token/s": a rate's word capitalized, as headers are.
     const bool known = UnitOfIn(w, h, &info);
     const bool cased = !known && !UnitIn(ReaderLexicon(), w, &info) && WordRateIn(ReaderLexicon(), w, &info);
-    if ((paren || i + 1 == words.size()) && (words.size() > 1 || alone) && (known || cased) && !info.derived) {
-      c->unit = cased ? Lower(w) : w, c->factor = info.factor, *metric = info.metric;
+    // "Cycles", "Seconds": a unit's word of four letters or more, capitalized as a header is.
+    const bool word = !known && !cased && words.size() == 1 && w.size() >= 4 && UnitOf(Lower(w), &info);
+    if ((paren || i + 1 == words.size()) && (words.size() > 1 || alone || word) && (known || cased || word) && !info.derived) {
+      c->unit = cased || word ? Lower(w) : w, c->factor = info.factor, *metric = info.metric;
       return true;
     }
   }
@@ -311,13 +313,13 @@ ColumnInfo ColumnMetric(const std::string& raw) {
     c.metric = "share_pct", c.unit = "%", c.factor = 1, c.derived = true;
     return c;
   }
-  if (delta) {
+  if (HasWord(lower, "speedup")) {  // "Speedup vs Baseline": a speedup, though "vs" names a comparison
+    c.metric = "speedup", c.unit = "x", c.derived = true, c.factor = 1;
+  } else if (delta) {
     c.metric = base.empty() ? "delta_pct" : base + "_delta_pct";
     c.unit = "%";
     c.factor = 1;
     c.derived = true;
-  } else if (HasWord(lower, "speedup")) {
-    c.metric = "speedup", c.unit = "x", c.derived = true, c.factor = 1;
   } else if (const std::string ratio = RatioHeader(lower); !ratio.empty()) {
     c.metric = ratio + "_x", c.unit = "x", c.derived = true, c.factor = 1;  // "realtime-x": a ratio of its own
   } else {

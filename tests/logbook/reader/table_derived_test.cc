@@ -95,5 +95,17 @@ TEST(TableDerived, ATableOfRatiosOnlyIsTheRunsMeasurements) {
   EXPECT_FALSE(figs[1].run.derived.count("ratio"));
 }
 
+// "| Experiment | Cycles | Speedup vs Baseline |": a unit's word alone heads
+// its column; a speedup compared "vs" something is still a speedup.
+TEST(TableDerived, AUnitWordHeaderAndASpeedupVersusColumn) {
+  const auto figs = ReadEntry("# Take-home log\n\n",
+                              "## 2026-02-14 — summary\n\n| Experiment | Cycles | Speedup vs Baseline |\n|---|---|---|\n"
+                              "| Baseline | 150,210 | 1.00x |\n| Unrolled | 98,400 | 1.53x |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("cycles"), 98400);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("speedup"), 1.53);
+  EXPECT_TRUE(figs[1].run.derived.count("speedup"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
