@@ -350,7 +350,7 @@ std::vector<std::pair<size_t, size_t>> FieldSentences(const Paragraph& p, size_t
 void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                       std::vector<UnreadFigures>* unread) {
   for (const auto& p : entry.paragraphs) {
-    if (FieldLinesParagraph(entry, p, x, out, unread)) continue;  // "**PPL:** 23.84 | **NLL:** 3.171"
+    if (FieldLinesParagraph(entry, p, x, out, unread) || PipeTableParagraph(entry, p, x, out, unread)) continue;
     const std::string lead = !p.lead.empty() ? p.lead : prose::PlainLead(p.text);
     // "**Hardware:** ..." over "**Load time:** 0.25s": a no-run lead keeps
     // only its own lines from being read, not the lines under leads of their own.

@@ -22,6 +22,13 @@ struct EntryCtx;
 bool FieldLinesParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::vector<RecordedFigure>* out,
                          std::vector<UnreadFigures>* unread);
 
+// A paragraph that is a pipe table Markdown did not take for one (its
+// delimiter row holds another number of cells than its header: "| a | b |
+// c |" over "|---|---|"): read as the table it was meant to be, its rows on
+// their lines. False, nothing read, for any other paragraph.
+bool PipeTableParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                        std::vector<UnreadFigures>* unread);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_FIELDLINES_H_

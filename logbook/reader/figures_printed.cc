@@ -483,6 +483,33 @@ bool SpansOnly(const Bullet& b) {
   return words ? b.code_spans.size() >= 2 : label.empty() || GroupLabel(label);
 }
 
+// "`run42` (`avg_step_ms≈9.37`, `peak_mem_gb=3.1`)": a run's name in a span,
+// then its printed pairs in parentheses, separators alone between them: the
+// line "run=run42 avg_step_ms≈9.37 peak_mem_gb=3.1"; "" for any other bullet.
+std::string NamedSpanPairs(const Bullet& b) {
+  const auto& spans = b.code_spans;
+  const std::string t = parse_detail::Trim(b.text);
+  if (spans.size() < 2 || spans[0].empty() || spans[0].size() > 40 || spans[0].find_first_of("= ") != std::string::npos ||
+      spans[0].find("\xE2\x89\x88") != std::string::npos || t.rfind("`" + spans[0] + "`", 0) != 0)
+    return "";
+  std::string rest = parse_detail::Trim(t.substr(spans[0].size() + 2));
+  while (!rest.empty() && (rest.back() == '.' || rest.back() == ';')) rest.pop_back();
+  if (rest.size() < 2 || rest.front() != '(' || rest.back() != ')') return "";
+  std::string line = "run=" + spans[0];
+  bool in_code = false;
+  for (char c : rest.substr(1, rest.size() - 2)) {
+    if (c == '`') in_code = !in_code;
+    else if (!in_code && c != ',' && c != ';' && c != ' ') return "";  // words between them: a sentence
+  }
+  for (size_t i = 1; i < spans.size(); ++i) {
+    if (spans[i].find(' ') != std::string::npos ||
+        (spans[i].find('=') == std::string::npos && spans[i].find("\xE2\x89\x88") == std::string::npos))
+      return "";
+    line += " " + spans[i];
+  }
+  return line;
+}
+
 }  // namespace
 
 // A bullet's text as one printed key=value line: its spans only
@@ -493,6 +520,7 @@ std::string PrintedPairs(const Bullet& b) {
   if (!b.children.empty() || b.text.size() > 4096) return "";
   if (std::string pair = SpanPair(b); !pair.empty()) return pair;
   if (std::string pairs = PlainPairs(b); !pairs.empty()) return pairs;
+  if (std::string named = NamedSpanPairs(b); !named.empty()) return named;
   std::string joined;
   if (SpansOnly(b)) {
     for (const auto& span : b.code_spans) {

@@ -34,5 +34,28 @@ TEST(ReaderFieldLines, AParagraphWithAnyOtherLineIsProse) {
   for (const auto& f : figs) EXPECT_EQ(f.line, 5);  // still read, as prose
 }
 
+// A pipe table whose delimiter row has another number of cells than its
+// header is a paragraph to Markdown: still read as the table it was meant to be.
+TEST(ReaderFieldLines, ATableWithAShortDelimiterRowIsStillATable) {
+  const auto figs = ReadEntry("# Build log\n\n", "## 2026-05-06 — sizes\n\n"
+                                                  "| Config | Time (ms) | Mem (MB) |\n|---|---|\n| small | 4.1 | 130 |\n"
+                                                  "| large | 11.6 | 395 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].line, 8);
+  EXPECT_EQ(figs[1].run.metrics.size(), 2u);
+}
+
+// "- `run42` (`avg_step_ms≈9.37`, `peak_mem_gb=3.1`)": the run's name, then
+// its printed pairs in parentheses: one row keyed by the name.
+TEST(ReaderFieldLines, ARunNameSpanWithItsPairsInParentheses) {
+  const auto figs = ReadEntry("# Train log\n\n", "## 2026-05-07 — sweep\n\n"
+                                                  "- `runA` (`avg_step_ms=11.42`, `peak_mem_gb=2.9`)\n"
+                                                  "- `runB` (`avg_step_ms≈10.87`, `peak_mem_gb=3.0`)\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("run"), "runA");
+  EXPECT_EQ(figs[1].run.metrics.size(), 2u);
+  EXPECT_TRUE(figs[1].run.approximate.size() == 1u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
