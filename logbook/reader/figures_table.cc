@@ -523,7 +523,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
   if (odd > 0 && (figures < 3 || odd > figures)) return {};  // figures in sentences: a column of remarks
   UnitInfo info{};
   if (unit == "%") {
-    std::string lower = SnakeKey(header);
+    std::string lower = SnakeKey(header);  // "Peak BW%": the percent sign is the unit's, no part of the name
+    while (!lower.empty() && (lower.back() == '%' || lower.back() == '_')) lower.pop_back();
     if (lower.empty() || !std::all_of(lower.begin(), lower.end(), [](char ch) {
           return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
         }))
@@ -666,6 +667,23 @@ static bool LedgerTimeColumn(const std::vector<std::string>& headers, size_t c) 
 
 // The metric each column of a table holds (from its header, else from the
 // units its cells are written in), every column its own metric.
+// "| Latency (B=128) | Peak BW% |": a table whose one scaled column names
+// the scale its row ran at; a share beside it (a percentage of a peak, a
+// utilization) is of that measurement, so one row. Other figures keep their
+// own scale ("| score | Throughput @ 8 GPUs |": the score ran elsewhere).
+static void OneScale(std::vector<ColumnInfo>* cols) {
+  const Config* scale = nullptr;
+  for (const auto& c : *cols) {
+    if (c.metric.empty() || c.scale.empty()) continue;
+    if (c.scale.count("variant") || (scale != nullptr && *scale != c.scale)) return;
+    scale = &c.scale;
+  }
+  if (scale == nullptr) return;
+  const Config one = *scale;
+  for (auto& c : *cols)
+    if (!c.metric.empty() && c.scale.empty() && c.at.empty() && c.unit == "%") c.scale = one;
+}
+
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
   std::vector<ColumnInfo> cols;
   for (size_t c = 0; c < t.header.size(); ++c) {
@@ -688,6 +706,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   FactorColumns(t, *headers, &cols);
   StatisticColumns(*headers, &cols);
   RunColumns(*headers, &cols);
+  OneScale(&cols);
   NameColumns(*headers, &cols);
   RatioColumns(t, *headers, &cols);  // "| v1 (s) | v2 (s) | Ratio |" over "0.76x"
   PairColumns(t, *headers, &cols);  // "fwd / bwd" over "7.48 / 5.05 ms"

@@ -69,6 +69,12 @@ bool BareCells(const TableBlock& t, size_t c) {
   return any;
 }
 
+// Whether a header compares with something ("vs chunk", "versus FA2").
+bool VersusHeader(const std::string& header) {
+  const auto words = Words(Lower(header));
+  return !words.empty() && (words[0] == "vs" || words[0] == "vs." || words[0] == "versus");
+}
+
 // Whether column `c` is headed as a ratio and each of its cells is one ("0.76x").
 bool RatioColumn(const TableBlock& t, size_t c, const std::string& header) {
   bool any = false;
@@ -158,6 +164,14 @@ void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, 
   if (!std::any_of(cols->begin(), cols->end(), [](const ColumnInfo& c) { return !c.metric.empty() && !c.derived; })) return;
   for (size_t c = 1; c < cols->size() && c < headers.size(); ++c) {
     if ((*cols)[c].metric.empty() && RatioColumn(t, c, headers[c])) (*cols)[c] = ColumnMetric("speedup");
+    // "| vs chunk |" over "0.87x": a comparison's speedups, not its change in
+    // percent; named by what it compares with when there are several.
+    else if (ColumnInfo& col = (*cols)[c]; (col.metric.empty() || (col.derived && col.unit == "%")) &&
+                                           VersusHeader(headers[c]) && FactorCells(t, c)) {
+      const std::string q = Qualifier(headers[c]);
+      col = ColumnMetric("speedup");
+      if (!q.empty()) col.metric = QualifiedMetricName(q, col.metric);
+    }
   }
 }
 

@@ -94,7 +94,7 @@ std::string ValuesText(const std::map<std::string, double>& metrics, const Store
   for (const char* m : {"tflops", "tokens_per_s"})
     if (auto it = metrics.find(m); it != metrics.end()) add(it->first, it->second);
   for (const auto& [metric, v] : metrics) {
-    if (metric == "tflops" || metric == "tokens_per_s" || metric == "speedup") continue;
+    if (metric == "tflops" || metric == "tokens_per_s" || metric.ends_with("speedup")) continue;  // "vs_chunk_speedup" too
     if (metric.size() >= 9 && metric.compare(metric.size() - 9, 9, "delta_pct") == 0) continue;
     add(metric, v);
   }

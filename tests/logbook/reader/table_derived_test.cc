@@ -107,5 +107,21 @@ TEST(TableDerived, AUnitWordHeaderAndASpeedupVersusColumn) {
   EXPECT_TRUE(figs[1].run.derived.count("speedup"));
 }
 
+// "| vs library |" over "0.61x": a comparison's speedup (not a change in
+// percent), on the run it works out for; "Peak BW%" beside "Latency (B=64)"
+// is that measurement's share, on its row.
+TEST(TableDerived, AVersusColumnOfFactorsAndAShareBesideAScaledColumn) {
+  const auto figs = ReadEntry("# Scan kernel log\n\n",
+                              "## 2026-02-15 — final\n\n| Seq | Mine (us) | Library (us) | vs Library |\n|---|---|---|---|\n"
+                              "| 64 | 410 | 250 | 0.61x |\n\n| Step | Latency (B=64) | Peak BW% |\n|---|---|---|\n"
+                              "| base | 40.2us | 48.5% |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  bool mine_speedup = false;
+  for (const auto& [m, v] : figs[0].run.metrics) mine_speedup = mine_speedup || (figs[0].run.derived.count(m) && v == 0.61);
+  EXPECT_TRUE(mine_speedup);
+  EXPECT_EQ(figs[2].line, 11);
+  EXPECT_EQ(figs[2].run.metrics.size(), 2u);  // the latency and its share of peak: one row
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
