@@ -1,4 +1,4 @@
-// Reader stage table: a derived column beside a row's runs ("| Batch | Ours
+// Reader stage table, derived and factor columns. A derived column beside a row's runs ("| Batch | Ours
 // (us) | FLA (us) | Speedup |" over "| 1 | 7.76 | 30.00 | 3.86x |", "| |
 // iter-0 | iter-1 | Δ |" over "| p50 | 75 ms | 18 ms | -76% |"). The
 // derived figure compares two of the row's runs; it is shown on the row of
@@ -24,19 +24,23 @@ namespace moelog::logbook::reader {
 void AttachDerived(StoredRun* derived, const std::vector<StoredRun*>& runs);
 
 // A table row's figure sets (by "@value" or run column): each set of
-// derived figures only goes onto the runs of the others (AttachDerived).
+// derived figures only goes onto the runs of the others (AttachDerived);
+// DerivedOnRuns returns the sets so placed.
 void AttachDerivedSets(std::vector<std::pair<std::string, StoredRun>>* sets);
-// A column of ratios beside columns of a measured metric ("| v0.9.51 |
-// v0.9.52 | Ratio |" over "| 7.90s | 10.41s | 0.76x |"): its header says
-// ratio and every cell is written with an "x". Read as a derived speedup
-// only beside a column of a measured metric; a table of ratios alone (a
-// datasheet's "ratio" of two devices' ratings) is left as it is.
-// A table of factors only: its factor columns ("2.13x") and its ratio
-// columns over bare numbers are the runs' measurements (FactorColumns).
+std::vector<std::pair<std::string, StoredRun>> DerivedOnRuns(std::vector<std::pair<std::string, StoredRun>> sets);
+
+// Columns of factors and ratios, named before the rows are read:
+// - RatioColumns: beside a column of a measured metric, a column headed as
+//   a ratio over "x" cells ("| v0.9.51 | v0.9.52 | Ratio |" over "0.76x") or
+//   as a comparison ("| vs chunk |" over "0.87x") is a derived speedup, the
+//   latter named by what it compares with; a table of ratios alone (a
+//   datasheet's ratio of two devices' ratings) is left as it is.
+// - FactorColumns: in a table whose columns measure nothing else, the
+//   columns of factors ("2.13x") and those headed as a ratio over bare
+//   numbers ("| Ratio (Rust/C) |" over "0.70") hold the runs' measurements.
 bool FactorCells(const TableBlock& t, size_t c);
 void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
-std::vector<std::pair<std::string, StoredRun>> DerivedOnRuns(std::vector<std::pair<std::string, StoredRun>> sets);
 
 }  // namespace moelog::logbook::reader
 
