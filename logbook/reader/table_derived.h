@@ -1,11 +1,11 @@
-// Reader stage table, derived and factor columns. A derived column beside a row's runs ("| Batch | Ours
-// (us) | FLA (us) | Speedup |" over "| 1 | 7.76 | 30.00 | 3.86x |", "| |
-// iter-0 | iter-1 | Δ |" over "| p50 | 75 ms | 18 ms | -76% |"). The
-// derived figure compares two of the row's runs; it is shown on the row of
-// the run it describes, found by the arithmetic it writes: a speedup is the
-// faster run's (a time's ratio has the faster one below the line, a rate's
-// above), a change the run it was taken to. A figure no pair of the row's
-// runs works out to stays on no row, as a derived figure of no run.
+// Reader stage table, derived and factor columns. A derived column beside
+// a row's runs ("| Batch | Ours (us) | FLA (us) | Speedup |" over "| 1 |
+// 7.76 | 30.00 | 3.86x |", "| | iter-0 | iter-1 | Δ |" over "| p50 | 75
+// ms | 18 ms | -76% |") compares two of the row's runs; it is shown on the
+// row of the run it describes, found by the arithmetic it writes: a speedup
+// is the faster run's (a time's ratio has the faster one below the line, a
+// rate's above), a change the run it was taken to. A figure no pair of the
+// row's runs works out to stays on no row, as a derived figure of no run.
 #ifndef MOELOG_LOGBOOK_READER_TABLE_DERIVED_H_
 #define MOELOG_LOGBOOK_READER_TABLE_DERIVED_H_
 
