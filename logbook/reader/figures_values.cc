@@ -259,7 +259,11 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
     std::vector<std::pair<std::string, StoredRun>> sets;  // each value column's figures
     for (size_t c : vcols) {
       std::map<std::string, StoredRun> figs;
-      const ColumnInfo m = own_units && c < row.size() ? CellOwnUnit(Unticked(row[c])) : metric;
+      ColumnInfo m = own_units && c < row.size() ? CellOwnUnit(Unticked(row[c])) : metric;
+      // "| Read max RPS | 180 | 540 |" among rows of cells with units: the row's name names its unit.
+      if (const ColumnInfo named = ColumnMetric(Unticked(row[0])); own_units && m.metric.empty() && !named.derived &&
+                                                                     !named.unit.empty() && c > 0)
+        m = named;
       if (c < row.size() && !m.metric.empty()) MetricCell(Unticked(row[c]), m, &figs);
       if (!figs.empty() && HasBaseMetric(figs[""])) sets.emplace_back(headers[c], std::move(figs[""]));
     }

@@ -5,6 +5,7 @@
 
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_derived.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -157,6 +158,33 @@ bool JoinColumnRun(const StoredRun& figs, const Config& cfg, int line, std::vect
   return true;
 }
 
+// A metric row's derived cells ("| p50 read | 75 ms | 18 ms | -76% |", a
+// column headed Δ, change, vs ...): each onto the run column it works out
+// for (AttachDerived), named after the row's metric so the rows' changes
+// stay apart on a column's run ("p50_read_time_s_delta_pct").
+void RowChange(const TableBlock& t, const std::vector<std::string>& row, std::vector<std::pair<size_t, StoredRun>>* cells) {
+  if (cells->size() < 2) return;
+  std::vector<StoredRun*> runs;
+  for (auto& [c, figs] : *cells) runs.push_back(&figs);
+  const std::string base = runs[0]->metrics.begin()->first;
+  for (size_t c = 1; c < row.size() && c < t.header.size(); ++c) {
+    const ColumnInfo col = ColumnMetric(Unticked(t.header[c]));
+    if (!col.derived || std::any_of(cells->begin(), cells->end(), [&](const auto& cell) { return cell.first == c; }))
+      continue;
+    std::map<std::string, StoredRun> d;
+    MetricCell(Unticked(row[c]), col, &d);
+    if (d.empty() || d.begin()->second.metrics.empty()) continue;
+    StoredRun named;
+    for (const auto& [m, v] : d.begin()->second.metrics) {
+      const std::string n = base + "_" + m;
+      named.metrics[n] = v, named.derived.insert(n);
+      if (auto u = d.begin()->second.units.find(m); u != d.begin()->second.units.end()) named.units[n] = u->second;
+      if (auto k = d.begin()->second.decimals.find(m); k != d.begin()->second.decimals.end()) named.decimals[n] = k->second;
+    }
+    AttachDerived(&named, runs);
+  }
+}
+
 // "| Metric | PyTorch | Triton | Gap |": rows of metrics, each further
 // column a run (variant=<its header>); a cell written with its own unit is
 // that run's figure of the row's metric, a bare number one of the metric its
@@ -184,6 +212,7 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
       continue;
     }
     const std::string text = RowText(row);
+    std::vector<std::pair<size_t, StoredRun>> cells;  // each run column's figures of the row
     for (size_t c = 1; c < row.size() && c < t.header.size(); ++c) {
       const std::string h = Unticked(t.header[c]), cell = Unticked(row[c]);
       ColumnInfo col = CellMetric(h, Unticked(row[0]), cell, no_units);
@@ -192,7 +221,12 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
         col.metric = QualifiedMetricName(q, col.metric);
       std::map<std::string, StoredRun> figs;
       MetricCell(cell, col, &figs);
-      if (figs.empty() || !HasBaseMetric(figs[""])) continue;
+      if (!figs.empty() && HasBaseMetric(figs[""])) cells.emplace_back(c, std::move(figs[""]));
+    }
+    RowChange(t, row, &cells);  // "| p50 | 75 ms | 18 ms | -76% |": the change onto the run it was taken to
+    for (auto& [c, run_figs] : cells) {
+      const std::string h = Unticked(t.header[c]);
+      std::map<std::string, StoredRun> figs{{"", std::move(run_figs)}};
       Config cfg = context;
       if (keyed_columns && !column_key.empty()) cfg[column_key] = h;
       else cfg[SnakeKey(Unticked(t.header[0]))] = Unticked(row[0]), cfg["variant"] = h;  // "metric", "benchmark" ...

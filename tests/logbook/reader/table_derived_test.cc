@@ -123,5 +123,20 @@ TEST(TableDerived, AVersusColumnOfFactorsAndAShareBesideAScaledColumn) {
   EXPECT_EQ(figs[2].run.metrics.size(), 2u);  // the latency and its share of peak: one row
 }
 
+// "| Metric | iter-0 | iter-1 | Δ |" over rows whose cells write their units,
+// and one whose name does ("Read max RPS"): every row read, each change on
+// the run it was taken to.
+TEST(TableDerived, ChangesOfMetricRowsGoOntoTheLaterRun) {
+  const auto figs = ReadEntry("# Load log\n\n",
+                              "## 2026-02-16 — pool\n\n| Metric | iter-0 | iter-1 | Δ |\n|---|---:|---:|---:|\n"
+                              "| Read max RPS | 200 | 500 | +150% |\n| p50 read | 80 ms | 20 ms | -75% |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("requests_per_s"), 500);
+  int changes = 0;
+  for (const auto& f : figs)
+    for (const auto& m : f.run.derived) changes += f.run.config.at("variant") == "iter-1" && m.find("delta") != std::string::npos;
+  EXPECT_EQ(changes, 2);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
