@@ -96,12 +96,18 @@ ColumnInfo RowMetric(const std::string& name, const std::string& value, bool no_
   return own;
 }
 
+// Whether a column after the first names a metric by its header ("Decode ms").
+bool HeadersNameMetrics(const TableBlock& t) {
+  for (size_t c = 1; c < t.header.size(); ++c)
+    if (const ColumnInfo m = ColumnMetric(Unticked(t.header[c])); !m.metric.empty() && !m.derived) return true;
+  return false;
+}
+
 // Whether the rows of `t` name their metrics by a unit ("| Prompt | 1K |
 // 2K |" over "| Prefill token/s | 105 | 102 |" and "| Latency (ms) | ...":
 // two rows at least, and most rows that hold a figure).
 bool RowsNameMetrics(const TableBlock& t) {
-  for (size_t c = 1; c < t.header.size(); ++c)  // "| Size | Copy (MB/s) |": the columns name the metric
-    if (!ColumnMetric(Unticked(t.header[c])).metric.empty()) return false;
+  if (HeadersNameMetrics(t)) return false;  // "| Size | Copy (MB/s) |": the columns name the metric
   int named = 0, with_figures = 0;
   for (const auto& row : t.rows) {
     bool figure = false;
@@ -192,8 +198,9 @@ void RowChange(const TableBlock& t, const std::vector<std::string>& row, std::ve
 // none.
 bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
                        std::vector<RecordedFigure>* out) {
-  // "| | iter-0 | iter-1 |": a first column left unheaded names the rows too.
-  const bool unheaded = Plain(t.header[0]).empty();
+  // "| | iter-0 | iter-1 |": a first column left unheaded names the rows too,
+  // unless the columns name the metrics ("| | Prefill ms | Decode ms |": rows of runs).
+  const bool unheaded = Plain(t.header[0]).empty() && !HeadersNameMetrics(t);
   if (t.header.size() < 3 || !(Vocab().names.count(Plain(t.header[0])) || unheaded || RowsNameMetrics(t)) ||
       NamesNoRun(t.subheading) || NamesNoRun(Caption(*x.entry, t)))
     return false;

@@ -75,6 +75,41 @@ std::string RunName(const std::string& header) {
   return out.size() > 40 ? "" : out;
 }
 
+// The words ('_'-separated) every non-empty qualifier holds, when two or more do.
+std::set<std::string> SharedWords(const std::vector<std::string>& quals) {
+  std::set<std::string> common;
+  int n = 0;
+  for (const auto& q : quals) {
+    if (q.empty()) continue;
+    std::set<std::string> words;
+    std::stringstream ss(q);
+    for (std::string w; std::getline(ss, w, '_');) words.insert(w);
+    if (n++ == 0) common = words;
+    else
+      for (auto it = common.begin(); it != common.end();) it = words.count(*it) ? std::next(it) : common.erase(it);
+  }
+  return n >= 2 ? common : std::set<std::string>{};
+}
+
+// A qualifier without the words in `drop`.
+std::string WithoutWords(const std::string& q, const std::set<std::string>& drop) {
+  std::string out;
+  std::stringstream ss(q);
+  for (std::string w; std::getline(ss, w, '_');)
+    if (!w.empty() && !drop.count(w)) out += (out.empty() ? "" : "_") + w;
+  return out;
+}
+
+// Whether a qualifier, its shared words aside, names a backend a run ran on
+// ("metal", "cuda", "gpu"; run_backends of table.json).
+bool NamesBackend(const std::string& q, const std::set<std::string>& shared) {
+  static const auto* backends = new std::set<std::string>(DataWords("data/reader/table.json", "run_backends"));
+  std::stringstream ss(WithoutWords(q, shared));
+  for (std::string w; std::getline(ss, w, '_');)
+    if (backends->count(w)) return true;
+  return false;
+}
+
 // The columns of one metric (no "@value", no scale of their own) whose
 // qualifiers differ and name no part of a run: each qualifier -> its name.
 std::map<std::string, std::string> RunQualifiers(const std::vector<std::string>& headers,
@@ -86,13 +121,19 @@ std::map<std::string, std::string> RunQualifiers(const std::vector<std::string>&
   std::map<std::string, std::string> runs;
   for (const auto& [metric, idx] : same) {
     if (idx.size() < 2) continue;
+    std::vector<std::string> quals;
+    for (size_t c : idx) quals.push_back(Qualifier(headers[c]));
+    // "TriSeek p50 ms | Baseline p50 ms": the words all share name no run's
+    // part; "CPU import | Metal import": a backend's name makes each a run.
+    const std::set<std::string> common = SharedWords(quals);
+    const bool backend = std::any_of(quals.begin(), quals.end(), [&](const std::string& q) { return NamesBackend(q, common); });
     std::map<std::string, std::string> names;
     bool split = true;
-    for (size_t c : idx) {
-      const std::string q = Qualifier(headers[c]);
+    for (size_t k = 0; k < idx.size(); ++k) {
+      const std::string& q = quals[k];
       if (q.empty() || MetricOnly(q)) continue;  // the plain column: the row's own run
-      const std::string name = RunName(headers[c]);
-      split = split && !PartOfARun(q) && !name.empty() && names.emplace(q, name).second;
+      const std::string name = RunName(headers[idx[k]]), own = WithoutWords(q, common);
+      split = split && (backend || !PartOfARun(own.empty() ? q : own)) && !name.empty() && names.emplace(q, name).second;
     }
     if (split && names.size() + 1 >= idx.size()) runs.insert(names.begin(), names.end());
   }

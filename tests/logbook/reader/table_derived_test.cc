@@ -138,5 +138,28 @@ TEST(TableDerived, ChangesOfMetricRowsGoOntoTheLaterRun) {
   EXPECT_EQ(changes, 2);
 }
 
+// Columns of one metric that share a statistic ("Mine p50 ms | Reference p50
+// ms") or name a backend ("CPU encode | Metal encode") are runs of their own.
+TEST(TableDerived, SharedStatisticsAndBackendsLeaveColumnsRunsOfTheirOwn) {
+  const auto figs = ReadEntry("# Search log\n\n",
+                              "## 2026-02-17 — round 2\n\n| Repo | Mine p50 ms | Reference p50 ms |\n|---|---|---|\n"
+                              "| small | 3.1 | 5.4 |\n\n| Input | CPU encode | Metal encode |\n|---|---|---|\n"
+                              "| 4 MP | 6.21 ms | 1.37 ms |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  for (const auto& f : figs) EXPECT_EQ(f.run.metrics.size(), 1u) << f.text;
+  EXPECT_NE(figs[0].run.config.at("variant"), figs[1].run.config.at("variant"));
+  EXPECT_NE(figs[2].run.config.at("variant"), figs[3].run.config.at("variant"));
+}
+
+// "| | Prefill ms | Decode ms |": an unheaded first column over columns that
+// name metrics labels rows of runs, each row one run.
+TEST(TableDerived, AnUnheadedLabelColumnBesideMetricHeadersKeysRuns) {
+  const auto figs = ReadEntry("# Serving log\n\n",
+                              "## 2026-02-18 — split\n\n| | Prefill ms | Decode ms |\n|---|---:|---:|\n"
+                              "| baseline | 1820 | 1490 |\n| after split | 1790 | 1452 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].run.metrics.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
