@@ -694,6 +694,8 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
       cols.back() = CellUnitMetric(t, c, headers->back());
       if (cols.back().metric.empty() && MeasuredBareColumn(t, c, headers->back()))
         cols.back().metric = QualityMetric(Lower(headers->back()));
+      if (UnitInfo rate{}; cols.back().metric.empty() && CountPerSecond(headers->back(), &rate) && BareColumn(t, c))
+        cols.back().metric = rate.metric, cols.back().unit = Lower(headers->back()), cols.back().factor = 1;  // "Rows/sec"
       cols.back().scale = std::move(scale);
     }
     if ((EstimateColumn(headers->back()) && c > 0) || NamesUnderDerivedHeader(t, c, cols.back()) ||

@@ -57,8 +57,9 @@ bool RatioWord(const std::string& header) {
   return false;
 }
 
-// Whether every cell of column `c` that holds something is a bare number, and one does.
-bool BareCells(const TableBlock& t, size_t c) {
+}  // namespace
+
+bool BareColumn(const TableBlock& t, size_t c) {
   bool any = false;
   for (const auto& row : t.rows) {
     if (c >= row.size() || EmptyCell(row[c])) continue;
@@ -68,6 +69,8 @@ bool BareCells(const TableBlock& t, size_t c) {
   }
   return any;
 }
+
+namespace {
 
 // Whether a header compares with something ("vs chunk", "versus FA2").
 bool VersusHeader(const std::string& header) {
@@ -122,7 +125,7 @@ void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers,
     if (!col.metric.empty()) continue;
     if (!ColumnMetric(headers[c]).derived && FactorCells(t, c))
       col.metric = kSpeedup.metric, col.unit = kSpeedup.unit, col.factor = 1;
-    else if (RatioWord(headers[c]) && BareCells(t, c))
+    else if (RatioWord(headers[c]) && BareColumn(t, c))
       col.metric = kRatio, col.factor = 1;  // "| Ratio (Rust/C) |" over "0.70": the run's ratio
   }
 }

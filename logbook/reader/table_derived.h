@@ -39,6 +39,8 @@ std::vector<std::pair<std::string, StoredRun>> DerivedOnRuns(std::vector<std::pa
 //   columns of factors ("2.13x") and those headed as a ratio over bare
 //   numbers ("| Ratio (Rust/C) |" over "0.70") hold the runs' measurements.
 bool FactorCells(const TableBlock& t, size_t c);
+// Whether every cell of column `c` that holds something is a bare number, and one does.
+bool BareColumn(const TableBlock& t, size_t c);
 void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 
