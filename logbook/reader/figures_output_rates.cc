@@ -93,15 +93,24 @@ bool AsideLine(OutputRead& r, const std::string& t, int line) {
     return false;
   Fig lead;
   const size_t used = FigureAt(toks, 0, &lead);
-  if (used == 0 || used >= toks.size() || toks[used].front() != '(') return false;
+  if (used == 0) return false;
   std::vector<Fig> figs{lead};
-  AsideFigures({toks.begin() + static_cast<std::ptrdiff_t>(used) - 1, toks.end()}, &figs);
-  if (figs.size() < 2) return false;
+  if (used < toks.size() && toks[used].front() == '(')
+    AsideFigures({toks.begin() + static_cast<std::ptrdiff_t>(used) - 1, toks.end()}, &figs);
+  // "2048 + INT8=0: 120.4 tok/s  <-- winner": a line named by settings, one
+  // figure and at most a remark after an arrow or a mark: that run's figure.
+  // (A name of pairs alone, "M=4096 N=4096 K=4096", is read as its keys elsewhere.)
+  const auto name_words = SpaceWords(name);
+  const bool settings_name = name.find('=') != std::string::npos && name_words.size() > 1 &&
+                             std::any_of(name_words.begin(), name_words.end(),
+                                         [](const std::string& w) { return w.find('=') == std::string::npos; });
+  const bool remark = used >= toks.size() || toks[used].rfind("<-", 0) == 0 || toks[used] == "#" || toks[used] == "\xE2\x86\x90";
+  if (figs.size() < 2 && !(settings_name && remark)) return false;
   Config cfg = LineConfig(r);
   if (const size_t eq = name.find('='); eq != std::string::npos && eq > 0 && eq + 1 < name.size() && name.find(' ') == std::string::npos)
     cfg[SnakeKey(name.substr(0, eq))] = name.substr(eq + 1);
   else
-    cfg["metric"] = name;
+    cfg[settings_name ? "case" : "metric"] = name;
   KeepFigure(r, line, t, cfg, figs);
   return true;
 }

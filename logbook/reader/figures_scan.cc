@@ -156,8 +156,11 @@ bool PercentOfPeak(const std::string& s, size_t start) {
 // of data/reader/vocabulary.json), or "".
 std::string FieldPercentMetric(const std::string& label) {
   static const auto* names = new std::map<std::string, std::string>(DataWordMap("data/reader/vocabulary.json", "field_percent_metrics"));
-  const auto it = names->find(Lower(parse_detail::Trim(label)));
-  return it == names->end() ? "" : it->second;
+  const std::string t = parse_detail::Trim(label);
+  const auto it = names->find(Lower(t));
+  if (it != names->end()) return it->second;
+  // "accuracy:", "4B score:": a share or score the vocabulary names at the label's end (percent_metrics).
+  return PercentMetric(t + " ", t.size() + 1, t.size() + 1);
 }
 
 bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double value, bool sign, bool negative,

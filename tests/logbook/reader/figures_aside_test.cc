@@ -35,5 +35,26 @@ TEST(ReaderAside, ANamedLineWithAnAsideOfAnotherMetricIsOneRow) {
   EXPECT_EQ(figs[1].run.metrics.size(), 2u);  // the launches count after the aside is no figure
 }
 
+// "2048 + INT8=0: 120.4 tok/s  <-- winner": a line named by settings, its one
+// figure that run's, keyed case=<name>; a name of pairs alone is read as keys.
+TEST(ReaderAside, ALineNamedBySettingsIsThatRunsFigure) {
+  const auto figs = ReadEntry("# Serving log\n\n", "## 2026-04-03 — threshold sweep\n\n```\n"
+                                                   "1024 + FP8=1: 98.2 tok/s\n1024 + FP8=0: 104.6 tok/s  <-- best\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].run.config.at("case"), "1024 + FP8=0");
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("tokens_per_s"), 104.6);
+}
+
+// "- accuracy: 71.4%", "- 4B score: 80.2%", "82.9% accuracy": a score or
+// rate the vocabulary names (percent_metrics) before or after a percentage.
+TEST(ReaderAside, APercentageNamedAScoreIsAFigure) {
+  const auto figs = ReadEntry("# Eval log\n\n", "## 2026-04-04 — eval\n\n- accuracy: 71.4%\n- 4B score: 80.2%\n"
+                                                "- 8B: 84.0% pass rate\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("accuracy_pct"), 71.4);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("score_pct"), 80.2);
+  EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("pass_rate_pct"), 84.0);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
