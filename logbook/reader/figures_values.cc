@@ -228,6 +228,64 @@ void RowDerived(const std::vector<std::string>& row, const std::vector<ColumnInf
   sets->pop_back();
 }
 
+// Whether every cell of the value columns that holds something is a bare
+// number written with decimals ("0.0055", "94.2"), two rows at least.
+bool DecimalCells(const TableBlock& t, const std::vector<size_t>& vcols) {
+  int n = 0;
+  for (const auto& row : t.rows)
+    for (size_t c : vcols) {
+      if (c >= row.size() || EmptyCell(row[c])) continue;
+      std::string unit;
+      bool approximate = false;
+      const std::string core = CellCore(Unticked(row[c]), &approximate);
+      if (!NumberCell(core, &unit) || !unit.empty() || core.find('.') == std::string::npos) return false;
+      ++n;
+    }
+  return n >= 2 && t.rows.size() >= 2;
+}
+
+// A table of values by column that names no unit anywhere, its cells bare
+// numbers with decimals: each column a unitless figure named by its header
+// when the headers name metrics ("| Layer | RED | EAD |": red and ead on
+// each row's run), else a run per cell keyed variant=<header>, its figure
+// unitless ("| Model | Baseline | LoRA |": value). False, nothing read, for
+// any other table.
+bool UnitlessColumns(const TableBlock& t, const std::vector<std::string>& headers, const std::vector<size_t>& vcols,
+                     const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
+                     std::vector<RecordedFigure>* out) {
+  if (!DecimalCells(t, vcols)) return false;
+  // A header names a metric, not a run, when it is an acronym ("RED", "F1")
+  // or a quality the vocabulary knows ("val_loss", "score").
+  const auto metric_name = [](const std::string& h) {
+    const bool caps = h.size() >= 2 && std::none_of(h.begin(), h.end(), [](char ch) { return std::islower(static_cast<unsigned char>(ch)); }) &&
+                      std::any_of(h.begin(), h.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)); });
+    return caps || UnitlessMetricName(SnakeKey(h));
+  };
+  const bool by_cell = !std::all_of(vcols.begin(), vcols.end(), [&](size_t c) { return metric_name(headers[c]); });
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
+    const auto& row = t.rows[r];
+    const int line = t.line + 2 + static_cast<int>(r);
+    Config cfg = context;
+    std::string label;
+    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c)
+      if (cols[c].metric.empty() && std::find(vcols.begin(), vcols.end(), c) == vcols.end())
+        LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
+    StoredRun run = NewRecorded(x, cfg, line);
+    for (size_t c : vcols) {
+      if (c >= row.size() || EmptyCell(row[c])) continue;
+      bool approximate = false;
+      const std::string core = CellCore(Unticked(row[c]), &approximate);
+      const std::string metric = by_cell ? "value" : SnakeKey(headers[c]);
+      StoredRun& into = by_cell ? out->emplace_back(RecordedFigure{NewRecorded(x, cfg, line), line, RowText(row), false, true}).run : run;
+      if (by_cell) into.config["variant"] = headers[c];
+      into.metrics[metric] = ParseNumber(core).value_or(0), into.decimals[metric] = WrittenDecimals(core);
+    }
+    if (!by_cell && !run.metrics.empty()) out->push_back({std::move(run), line, RowText(row), false, true});
+  }
+  return true;
+}
+
 }  // namespace
 
 bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
@@ -240,7 +298,8 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
   const bool own_units = metric.metric.empty() && OwnUnits(t, vcols);
   if (metric.metric.empty() && !own_units) {
     // "| Metric | vLLM | SGLang |" over rows that name their metric: each column a run.
-    if (VerticalTableFigures(t, context, x, out, unread)) return true;
+    if (VerticalTableFigures(t, context, x, out, unread) || UnitlessColumns(t, headers, vcols, cols, context, x, out))
+      return true;
     if (unread) unread->push_back({t.line, "| " + headers.front() + " | ...", "a table of values by column (" + headers[vcols[0]] + ", " + headers[vcols[1]] + ", ...) that names no unit"});
     return true;
   }

@@ -55,5 +55,22 @@ TEST(ReaderUnheaded, ASheetUnderAHardwareHeadingIsNoRun) {
   }
 }
 
+// A table of values by column that names no unit, its cells decimals:
+// acronym headers ("RTS", "KLD") are unitless metrics of each row's run;
+// headers that name runs ("Baseline", "Tuned") are a run per cell, keyed
+// variant, its figure unitless.
+TEST(ReaderUnheaded, UnitlessValueColumnsAreMetricsOrRunsByTheirHeaders) {
+  const auto metrics = ReadEntry("# Routing study\n\n", "## 2026-03-05 — layers\n\n| Layer | RTS | KLD |\n|---|---|---|\n"
+                                                         "| 0 | 0.0061 | 0.0042 |\n| 1 | 0.0019 | 0.0031 |\n");
+  ASSERT_EQ(metrics.size(), 2u);
+  EXPECT_DOUBLE_EQ(metrics[1].run.metrics.at("rts"), 0.0019);
+  EXPECT_EQ(metrics[1].run.metrics.size(), 2u);
+  const auto runs = ReadEntry("# Eval log\n\n", "## 2026-03-06 — eval\n\n| Model | Baseline | Tuned |\n|---|---|---|\n"
+                                                 "| 2B | 0.612 | 0.587 |\n| 4B | 0.744 | 0.801 |\n");
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[3].run.config.at("variant"), "Tuned");
+  EXPECT_DOUBLE_EQ(runs[3].run.metrics.at("value"), 0.801);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
