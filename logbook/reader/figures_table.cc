@@ -523,12 +523,8 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
   if (odd > 0 && (figures < 3 || odd > figures)) return {};  // figures in sentences: a column of remarks
   UnitInfo info{};
   if (unit == "%") {
-    std::string lower = SnakeKey(header);  // "Peak BW%": the percent sign is the unit's, no part of the name
-    while (!lower.empty() && (lower.back() == '%' || lower.back() == '_')) lower.pop_back();
-    if (lower.empty() || !std::all_of(lower.begin(), lower.end(), [](char ch) {
-          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-        }))
-      return {};
+    const std::string lower = PercentColumnName(header);
+    if (lower.empty()) return {};
     out.metric = lower.find("mfu") != std::string::npos ? "mfu" : lower, out.unit = "%";
   } else if (!unit.empty() && ((UnitOfIn(unit, header, &info) && !info.derived) || CountPerSecond(unit, &info))) {
     out.metric = info.metric, out.unit = unit, out.factor = info.factor;  // "19.3 inf/s": a count per second

@@ -59,6 +59,16 @@ bool RatioWord(const std::string& header) {
 
 }  // namespace
 
+std::string PercentColumnName(const std::string& header) {
+  std::string name;
+  for (char ch : SnakeKey(header))
+    if (std::isalnum(static_cast<unsigned char>(ch))) name += ch;
+    else if (ch == '/') return "";
+    else if (!name.empty() && name.back() != '_') name += '_';
+  while (!name.empty() && name.back() == '_') name.pop_back();
+  return std::any_of(name.begin(), name.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); }) ? name : "";
+}
+
 bool BareColumn(const TableBlock& t, size_t c) {
   bool any = false;
   for (const auto& row : t.rows) {

@@ -39,6 +39,10 @@ std::vector<std::pair<std::string, StoredRun>> DerivedOnRuns(std::vector<std::pa
 //   columns of factors ("2.13x") and those headed as a ratio over bare
 //   numbers ("| Ratio (Rust/C) |" over "0.70") hold the runs' measurements.
 bool FactorCells(const TableBlock& t, size_t c);
+// The metric a header names for a column of percentages: its words joined
+// ("Peak BW%" -> peak_bw, "OGE Pass@1 (dry)" -> oge_pass_1_dry); "" when it
+// has no letter or holds a ratio's slash.
+std::string PercentColumnName(const std::string& header);
 // Whether every cell of column `c` that holds something is a bare number, and one does.
 bool BareColumn(const TableBlock& t, size_t c);
 void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);

@@ -161,5 +161,17 @@ TEST(TableDerived, AnUnheadedLabelColumnBesideMetricHeadersKeysRuns) {
   EXPECT_EQ(figs[1].run.metrics.size(), 2u);
 }
 
+// A column of percentages named with marks between its words ("Pass@1
+// (dry)") is a figure named by those words joined.
+TEST(TableDerived, APercentColumnWithMarksInItsHeaderIsNamedByItsWords) {
+  EXPECT_EQ(PercentColumnName("OGE Pass@1 (dry)"), "oge_pass_1_dry");
+  EXPECT_EQ(PercentColumnName("Peak BW%"), "peak_bw");
+  EXPECT_EQ(PercentColumnName("hit/miss"), "");
+  const auto figs = ReadEntry("# Eval log\n\n", "## 2026-02-19 — suite\n\n| Model | Pass@1 (dry) |\n|---|---|\n"
+                                                 "| 4B tuned | **81.5%** |\n| 4B base | 70.9% |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("pass_1_dry"), 81.5);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
