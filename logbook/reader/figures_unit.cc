@@ -135,7 +135,8 @@ std::string PercentMetric(const std::string& s, size_t from, size_t to) {
   for (auto& w : words)
     while (!w.empty() && (w.back() == ':' || w.back() == '=' || w.back() == '*' || w.back() == '`')) w.pop_back();
   while (!words.empty() && (words.back().empty() || words.back() == "was" || words.back() == "is" ||
-                            words.back() == "at" || words.back() == "of" || words.back() == "~"))
+                            words.back() == "at" || words.back() == "of" || words.back() == "~" ||
+                            words.back() == "\xE2\x89\x88"))  // "hit rate ≈ 65%"
     words.pop_back();
   if (words.empty()) return "";
   const std::string last = words.back();

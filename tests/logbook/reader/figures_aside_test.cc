@@ -56,5 +56,14 @@ TEST(ReaderAside, APercentageNamedAScoreIsAFigure) {
   EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("pass_rate_pct"), 84.0);
 }
 
+// "current CPU hit ~44.30%", "hit rate ≈ 61%": a cache's hit share.
+TEST(ReaderAside, AHitShareIsAFigure) {
+  const auto figs = ReadEntry("# Offload log\n\n", "## 2026-04-05 — placement\n\n```\ncurrent CPU hit ~44.30%\n```\n\n"
+                                                    "- hit rate ≈ 61% on search\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("hit_rate_pct"), 44.30);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("hit_rate_pct"), 61);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
