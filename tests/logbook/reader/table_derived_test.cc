@@ -173,5 +173,17 @@ TEST(TableDerived, APercentColumnWithMarksInItsHeaderIsNamedByItsWords) {
   EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("pass_1_dry"), 81.5);
 }
 
+// "| Variant | T=1 | T=7 |" over bare numbers: each cell a figure at its
+// column's scale, unitless.
+TEST(TableDerived, ColumnsOfAScalesValuesHoldAFigureEach) {
+  const auto figs = ReadEntry("# Kernel log\n\n", "## 2026-02-20 — split-K\n\n| Variant | T=2 | T=9 |\n|---|---|---|\n"
+                                                   "| base | 90.4 | 71.2 |\n| sk2 | 82.3 | 77.0 |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_DOUBLE_EQ(figs[3].run.metrics.at("value"), 77.0);
+  bool at_nine = false;
+  for (const auto& [k, v] : figs[3].run.config) at_nine = at_nine || v == "9";
+  EXPECT_TRUE(at_nine);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
