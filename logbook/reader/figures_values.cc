@@ -7,6 +7,7 @@
 #include "logbook/reader/figures_vertical.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/table_derived.h"
+#include "logbook/reader/table_statcells.h"
 
 namespace moelog::logbook::reader {
 
@@ -22,6 +23,7 @@ bool ValueHeader(const std::string& h, const EntryCtx& x) {
   for (char c : h)  // "pp128/tg128"; "dispatch only" (ValueColumns: over bare numbers)
     if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/' && c != ' ') return false;
   const std::string key = NormalizeKey(h);
+  if (UnitInfo rate{}; CountPerSecond(h, &rate)) return false;  // "Rows/sec": a rate's unit, no value
   return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
          !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
 }

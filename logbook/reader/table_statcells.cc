@@ -74,10 +74,11 @@ bool CountPerSecond(const std::string& unit, UnitInfo* info) {
   const size_t slash = unit.find('/');
   if (slash == std::string::npos || slash < 2 || slash > 12) return false;
   const std::string per = Lower(unit.substr(slash + 1)), word = Lower(unit.substr(0, slash));
-  if ((per != "s" && per != "sec") ||
+  const bool minute = per == "min" || per == "minute";  // "Chunks/min": a count per minute, kept as written
+  if ((per != "s" && per != "sec" && !minute) ||
       !std::all_of(word.begin(), word.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
     return false;
-  info->metric = word + "_per_s", info->factor = 1, info->derived = false;
+  info->metric = word + (minute ? "_per_min" : "_per_s"), info->factor = 1, info->derived = false;
   return true;
 }
 

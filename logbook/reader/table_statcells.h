@@ -34,8 +34,8 @@ std::string WithoutCount(const std::string& cell);
 
 // A unit that counts something per second that the vocabulary does not
 // know ("inf/s", "pos/s", "frames/sec": a word of letters over a second),
-// as a rate of that word ("inf_per_s", as written, factor 1); false for any
-// other unit.
+// as a rate of that word ("inf_per_s", as written, factor 1), or per minute
+// ("chunks/min": chunks_per_min); false for any other unit.
 bool CountPerSecond(const std::string& unit, UnitInfo* info);
 
 }  // namespace moelog::logbook::reader

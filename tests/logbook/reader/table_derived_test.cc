@@ -185,5 +185,15 @@ TEST(TableDerived, ColumnsOfAScalesValuesHoldAFigureEach) {
   EXPECT_TRUE(at_nine);
 }
 
+// "Rows/sec" and "Chunks/min" headers over bare numbers: counts per second
+// and per minute, kept as written.
+TEST(TableDerived, CountRateHeadersNameTheirColumns) {
+  const auto figs = ReadEntry("# Import log\n\n", "## 2026-02-21 — batches\n\n| Time | Change | Rows/sec | Chunks/min |\n|---|---|---:|---:|\n"
+                                                   "| 10:02 | batch writes | 61250.5 | 1380.2 |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("rows_per_s"), 61250.5);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("chunks_per_min"), 1380.2);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
