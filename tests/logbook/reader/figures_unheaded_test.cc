@@ -72,5 +72,14 @@ TEST(ReaderUnheaded, UnitlessValueColumnsAreMetricsOrRunsByTheirHeaders) {
   EXPECT_DOUBLE_EQ(runs[3].run.metrics.at("value"), 0.801);
 }
 
+// "## 실험 3", "## Эксперимент 2": a numbered heading in another language is
+// an entry, as "Experiment 3" is.
+TEST(ReaderUnheaded, OrdinalWordsOfOtherLanguagesNumberEntries) {
+  for (const std::string heading : {"## 실험 3", "## Эксперимент 2", "## 实验 4"}) {
+    const auto figs = ReadEntry("# Log\n\nNotes of the week.\n\n", heading + "\n\n- latency: 12.5 ms\n");
+    EXPECT_EQ(figs.size(), 1u) << heading;
+  }
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
