@@ -97,12 +97,10 @@ bool FieldLinesParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, 
   if (p.text.find('|') == std::string::npos || p.end_line - p.line + 1 != static_cast<int>(p.line_starts.size()) + 1)
     return false;
   std::string text;
-  for (size_t i = 0; i <= p.line_starts.size(); ++i) {
-    const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
-    const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
-    const std::string line = Unmarked(p.text.substr(b, end - b));
+  for (const std::string& written : ParagraphLines(p)) {
+    const std::string line = Unmarked(written);
     if (!FieldLine(line)) return false;
-    text += (i == 0 ? "" : "\n") + line;
+    text += (text.empty() ? "" : "\n") + line;
   }
   FencedBlock block;  // the lines as printed, each on its own source line
   block.line = p.line - 1;
