@@ -195,5 +195,16 @@ TEST(TableDerived, CountRateHeadersNameTheirColumns) {
   EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("chunks_per_min"), 1380.2);
 }
 
+// "| Ratio |" over "1.90x FASTER" and "1.42x slower": factors with the way
+// they point, each on the run the arithmetic names the faster.
+TEST(TableDerived, RatioCellsWithTheWayTheyPoint) {
+  const auto figs = ReadEntry("# Search log\n\n", "## 2026-02-22 — round 1\n\n| Repo | Mine p50 ms | Ref p50 ms | Ratio |\n"
+                                                   "|---|---:|---:|---|\n| small | 40.0 | 76.0 | **1.90x FASTER** |\n"
+                                                   "| large | 142.0 | 100.0 | 1.42x slower |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("speedup"), 1.90);  // the first row's own run is the faster
+  EXPECT_DOUBLE_EQ(figs[3].run.metrics.at("speedup"), 1.42);  // the second row's reference is
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
