@@ -3,7 +3,9 @@
 // → 550.8 TFLOPS`): one row, the measurement in its unit, the spread its
 // std, the rate beside it. An arrow between two figures of one metric
 // (`1.9 ms -> 1.5 ms`) is a change, not this. The arrows and spread marks
-// are data: data/reader/output.json rate_arrows, spread_marks.
+// are data: data/reader/output.json rate_arrows, spread_marks. Also a
+// printed line whose lead figure has an aside of other metrics in
+// parentheses, or which settings name (AsideLine, figures_output_read.h).
 #include "logbook/reader/figures_output_read.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/internal.h"

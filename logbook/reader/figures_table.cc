@@ -706,7 +706,8 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   RunColumns(*headers, &cols);
   OneScale(&cols);
   NameColumns(*headers, &cols);
-  RatioColumns(t, *headers, &cols);  // "| v1 (s) | v2 (s) | Ratio |" over "0.76x"
+  ScaleValueColumns(t, *headers, &cols);  // "| Variant | T=1 | T=7 |" over bare numbers
+  RatioColumns(t, *headers, &cols);       // "| v1 (s) | v2 (s) | Ratio |" over "0.76x"
   PairColumns(t, *headers, &cols);  // "fwd / bwd" over "7.48 / 5.05 ms"
   ChangeUnitsAsWritten(t, *headers, &cols);  // "| delta |" over "-25.0": no percent
   StatisticCellColumns(t, &cols);  // "avg: 12.5 ms, std: 2.1 ms, max: 18.0 ms"

@@ -175,10 +175,7 @@ void AttachDerivedSets(std::vector<std::pair<std::string, StoredRun>>* sets) {
     if (!figs.metrics.empty() && figs.metrics.size() == figs.derived.size()) AttachDerived(&figs, runs);
 }
 
-void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
-  // "| Variant | T=1 | T=7 | Sample Mean |" over bare numbers: columns that
-  // are a scale's values alone hold a figure each, unitless (value) at that
-  // scale, when two or more such columns do.
+void ScaleValueColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
   std::vector<size_t> scaled;
   for (size_t c = 1; c < cols->size() && c < headers.size(); ++c)
     if ((*cols)[c].metric.empty() && (*cols)[c].scale.size() == 1 && (*cols)[c].at.empty() &&
@@ -187,6 +184,9 @@ void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, 
   static const std::string kValue = "value";
   if (scaled.size() >= 2)
     for (size_t c : scaled) (*cols)[c].metric = kValue, (*cols)[c].factor = 1;
+}
+
+void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
   if (!std::any_of(cols->begin(), cols->end(), [](const ColumnInfo& c) { return !c.metric.empty() && !c.derived; })) return;
   for (size_t c = 1; c < cols->size() && c < headers.size(); ++c) {
     if ((*cols)[c].metric.empty() && RatioColumn(t, c, headers[c])) (*cols)[c] = ColumnMetric("speedup");

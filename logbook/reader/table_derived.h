@@ -47,6 +47,10 @@ std::string PercentColumnName(const std::string& header);
 bool BareColumn(const TableBlock& t, size_t c);
 void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
+// "| Variant | T=1 | T=7 | Sample Mean |" over bare numbers: columns that are
+// one scale's values alone hold a figure each, unitless (value) at that
+// scale, when two or more such columns do.
+void ScaleValueColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 
 }  // namespace moelog::logbook::reader
 
