@@ -217,6 +217,8 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
     const bool cased = !known && !UnitIn(ReaderLexicon(), w, &info) && WordRateIn(ReaderLexicon(), w, &info);
     // "Cycles", "Seconds": a unit's word of four letters or more, capitalized as a header is.
     const bool word = !known && !cased && words.size() == 1 && w.size() >= 4 && UnitOf(Lower(w), &info);
+    // "Data points per second": a rate in words, never the unit after "per".
+    if (!paren && i > 0 && Lower(words[i - 1]) == "per") return false;
     if ((paren || i + 1 == words.size()) && (words.size() > 1 || alone || word) && (known || cased || word) && !info.derived) {
       c->unit = cased || word ? Lower(w) : w, c->factor = info.factor, *metric = info.metric;
       return true;

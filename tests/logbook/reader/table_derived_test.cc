@@ -206,5 +206,18 @@ TEST(TableDerived, RatioCellsWithTheWayTheyPoint) {
   EXPECT_DOUBLE_EQ(figs[3].run.metrics.at("speedup"), 1.42);  // the second row's reference is
 }
 
+// "| Data points per second | 14,000 | 29,000 |": a rate in words is no time
+// in seconds; the figures stay unitless under the row's name.
+TEST(TableDerived, ARateInWordsIsNoTime) {
+  const auto figs = ReadEntry("# Runtime log\n\n", "## 2026-02-23 — versions\n\n| Metric | Baseline | Optimized |\n|---|---|---|\n"
+                                                   "| Wall runtime (s) | 200.0 | 100.0 |\n| Data points per second | 14,000 | 29,000 |\n");
+  bool rate = false;
+  for (const auto& f : figs) {
+    EXPECT_FALSE(f.line == 8 && f.run.metrics.count("time_s")) << f.text;
+    rate = rate || (f.line == 8 && f.run.metrics.count("data_points_per_second"));
+  }
+  EXPECT_TRUE(rate);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
