@@ -409,8 +409,8 @@ HeadingUnit EntryHeadingsUnit(const Logbook& logbook) {
   return HeadingsUnit(headings);
 }
 
-void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
-                         std::vector<std::vector<UnreadFigures>>* unread);
+void DropSummaryRestated(const Logbook& logbook, const std::vector<bool>& below,
+                         std::vector<std::vector<RecordedFigure>>* out, std::vector<std::vector<UnreadFigures>>* unread);
 
 // Whether a line of prose states a figure as a labelled value, a short
 // label, a colon and the number ("- **Mean latency**: 12.41 ms", "RPS:
@@ -448,6 +448,49 @@ bool StatesEntriesBelow(const Entry& e) {
       label.push_back(w);
   }
   return !label.empty() && (words->count(label.front()) || words->count(label.back()));
+}
+
+// Whether entry `i` holds a table whose rows are the records of the
+// entries below it (`| Step | PPL | NLL |` above one `## Step 25` entry per
+// row, each giving that row's figures again): most of its rows of two
+// precise numbers (five significant digits) or more are written whole in a
+// later entry, one entry per row, two entries at least. The table sums up
+// what those entries measure, whatever its heading says.
+// `written`: each entry's WrittenNumbers.
+bool TabulatesEntriesBelow(const Logbook& logbook, size_t i, const std::vector<std::set<double>>& written) {
+  const Entry& e = logbook.entries[i];
+  if (e.tables.empty() || i + 2 >= logbook.entries.size()) return false;
+  size_t rows = 0, found = 0;
+  std::set<size_t> entries;
+  for (const auto& t : e.tables)
+    for (const auto& row : t.rows) {
+      std::set<double> numbers;
+      for (const auto& cell : row) ScanWrittenNumbers(cell, &numbers);
+      if (numbers.size() < 2) continue;
+      ++rows;
+      for (size_t j = i + 1; j < written.size() && j <= i + 64; ++j)
+        if (std::includes(written[j].begin(), written[j].end(), numbers.begin(), numbers.end()) && entries.insert(j).second) {
+          ++found;
+          break;
+        }
+    }
+  return entries.size() >= 2 && found * 2 > rows;
+}
+
+// Which entries state figures the entries below them measure
+// (StatesEntriesBelow, TabulatesEntriesBelow).
+std::vector<bool> EntriesStatingBelow(const Logbook& logbook) {
+  std::vector<bool> out(logbook.entries.size(), false);
+  std::vector<std::set<double>> written(logbook.entries.size());
+  bool tables = false;
+  for (size_t i = 0; i < logbook.entries.size(); ++i) {
+    out[i] = StatesEntriesBelow(logbook.entries[i]);
+    tables = tables || (!out[i] && !logbook.entries[i].tables.empty());
+  }
+  if (!tables) return out;
+  for (size_t i = 0; i < logbook.entries.size(); ++i) WrittenNumbers(logbook.entries[i], &written[i]);
+  for (size_t i = 0; i < logbook.entries.size(); ++i) out[i] = out[i] || TabulatesEntriesBelow(logbook, i, written);
+  return out;
 }
 
 // Whether a figure set is the side a comparison starts from: a value of its
@@ -535,10 +578,10 @@ std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier,
 
 // Entry `e`'s kept figures as earlier figures of the entries below it
 // (`earlier`), and as figures a later record is compared with (`records`)
-// unless the entry is a recap of the entries below it.
-void Remember(const Entry& e, const std::vector<RecordedFigure>& figs, EarlierFigures* earlier, EarlierFigures* records) {
+// unless the entry is a recap of the entries below it (`recap`).
+void Remember(const Entry& e, bool recap, const std::vector<RecordedFigure>& figs, EarlierFigures* earlier,
+              EarlierFigures* records) {
   constexpr size_t kMaxEarlier = 4096;  // earlier entries' figures of one metric kept (bounded)
-  const bool recap = StatesEntriesBelow(e);
   for (const auto& f : figs)
     for (const auto& [metric, value] : f.run.metrics)
       if (!f.run.derived.count(metric) && (*earlier)[metric].size() < kMaxEarlier) {
@@ -569,6 +612,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   EarlierFigures earlier;
   EarlierFigures records;  // the same but a recap's (Remember): what a record below is compared with
   std::set<double> written;  // numbers written above (WrittenNumbers, WrittenAbove)
+  const std::vector<bool> below = EntriesStatingBelow(logbook);
   Vocabulary vocabulary;
   const auto hardware = DocumentHardware(logbook);
   const HeadingUnit heading_unit = EntryHeadingsUnit(logbook);
@@ -610,11 +654,11 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     out.push_back(std::move(kept));
     // A summary above the entries (`## Results`) or the title's own text
     // states the figures the entries below measure: theirs are not restated.
-    if (e.segment_rule == "summary" || e.segment_rule == "preamble") continue;
+    if (e.segment_rule == "summary" || e.segment_rule == "preamble" || (below[i] && !StatesEntriesBelow(e))) continue;
     WrittenNumbers(e, &written);
-    Remember(e, out.back(), &earlier, &records);
+    Remember(e, below[i], out.back(), &earlier, &records);
   }
-  DropSummaryRestated(logbook, &out, unread);
+  DropSummaryRestated(logbook, below, &out, unread);
   DropRecapRestated(logbook, &out, unread);
   return out;
 }
@@ -625,11 +669,11 @@ namespace {
 // that an entry below measures again: restated there, not runs of the
 // summary's own. A row keeps the figures only it records (a token count the
 // entries never state); one with none left is listed as restating.
-void DropSummaryRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
-                         std::vector<std::vector<UnreadFigures>>* unread) {
+void DropSummaryRestated(const Logbook& logbook, const std::vector<bool>& below,
+                         std::vector<std::vector<RecordedFigure>>* out, std::vector<std::vector<UnreadFigures>>* unread) {
   constexpr size_t kMaxLater = 4096;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
-    if (!StatesEntriesBelow(logbook.entries[i]) || (*out)[i].empty()) continue;
+    if (!below[i] || (*out)[i].empty()) continue;
     // A recap quotes the runs below it as they record them (fields, tables,
     // printed lines), never prose that quotes the recap ("parsing takes
     // ~25.12 ms" under the summary table that is the record).

@@ -740,6 +740,35 @@ void CounterCommaFields(const std::string& t, Fields* out) {
 
 // A line of several named fields: a counter's value ("step 100") keys the
 // line, each other field a figure with its name or a setting ("lr 3e-4").
+// A plain decimal written with three significant digits or more ("0.688",
+// "3.1713"; not "0.001", "1e-4" or "512"): how a measured score is written,
+// not a setting.
+bool MeasuredDecimal(const std::string& v) {
+  if (v.empty() || std::count(v.begin(), v.end(), '.') != 1 ||
+      !std::all_of(v.begin(), v.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }))
+    return false;
+  const size_t first = v.find_first_not_of("0.");
+  return first != std::string::npos && std::count_if(v.begin() + static_cast<long>(first), v.end(), [](char c) {
+                                          return std::isdigit(static_cast<unsigned char>(c));
+                                        }) >= 3;
+}
+
+// "PPL: 23.84 | NLL: 3.17 | 2-gram: 0.688": beside a unitless figure the
+// line measures, a field whose value is a MeasuredDecimal under a name that
+// is no setting, count or counter is a unitless figure of its own.
+void ScoresBeside(const Fields& fields, Config* cfg, std::vector<Fig>* figs) {
+  if (std::none_of(figs->begin(), figs->end(), [](const Fig& f) { return std::get<2>(f).empty(); })) return;
+  for (const auto& [k, v] : fields) {
+    const std::string key = SnakeKey(k);
+    const auto it = cfg->find(key);
+    if (it == cfg->end() || it->second != v || !MeasuredDecimal(v) || SettingKey(k) || CountName(k) ||
+        Vocab().counters.count(Lower(key)))
+      continue;
+    figs->emplace_back(key, UnitInfo{key, 1, false}, "", v, false);
+    cfg->erase(it);
+  }
+}
+
 bool FieldsLine(OutputRead& r, const std::string& t, int line) {
   Fields fields;
   // Fields split by " | ", or by "; " ("SIZE: 2048; average elapsed time: 0.0565s; performance: 303.9 GFLOPS").
@@ -758,6 +787,7 @@ bool FieldsLine(OutputRead& r, const std::string& t, int line) {
     else PairFigure(k, v, &cfg, &figs);
   }
   if (figs.empty()) return false;
+  ScoresBeside(fields, &cfg, &figs);
   KeepFigure(r, line, t, cfg, figs);
   return true;
 }

@@ -75,5 +75,42 @@ TEST(ReaderClassifyRecapFirst, ARunNamedByARecapWordIsNoRecapOfTheEntriesBelow) 
   EXPECT_EQ(why[8].find("an entry below"), std::string::npos) << AllWhy(why);
 }
 
+// A table whose rows are the records of the entries below it, one entry
+// per row giving the row's figures again, sums them up whatever its heading
+// says: the entries' own field lines are the runs (TabulatesEntriesBelow).
+TEST(ReaderClassifyRecapFirst, ATableWhoseRowsTheEntriesBelowEachRecordSumsThemUp) {
+  const std::string doc =
+      "# Fine-tune log\n\n"
+      "## Loss curve\n\n"                                              // 3
+      "| Step | eval loss | eval acc |\n|---|---|---|\n"                // 5, 6
+      "| 0 | 2.91734 | 0.41186 |\n"                                     // 7
+      "| 40 | 2.30518 | 0.52293 |\n\n"                                  // 8
+      "## Step 0 - before tuning\n\n"                                  // 10
+      "**Eval loss**: 2.91734 | **Eval acc**: 0.41186\n\n"              // 12
+      "## Step 40 - mid-run eval\n\n"                                  // 14
+      "**Eval loss**: 2.30518 | **Eval acc**: 0.52293\n";               // 16
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {12, 16}) EXPECT_TRUE(kept.count(line)) << line << "\n" << AllWhy(why);
+  for (int line : {7, 8}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+}
+
+// Near miss: a table of runs one later entry discusses (its figures quoted
+// in one section) is the table's entry's measurement; the quote restates it.
+TEST(ReaderClassifyRecapFirst, ATableOneLaterEntryQuotesStaysTheRecord) {
+  const std::string doc =
+      "# Fine-tune log\n\n"
+      "## Sweep\n\n"                                                    // 3
+      "| lr | eval loss | eval acc |\n|---|---|---|\n"                  // 5, 6
+      "| 1e-4 | 2.91734 | 0.41186 |\n"                                  // 7
+      "| 3e-4 | 2.30518 | 0.52293 |\n\n"                                // 8
+      "## Discussion\n\n"                                               // 10
+      "**Eval loss**: 2.91734 | **Eval acc**: 0.41186\n\n"              // 12
+      "**Eval loss**: 2.30518 | **Eval acc**: 0.52293\n";               // 14
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8}) EXPECT_TRUE(kept.count(line)) << line << "\n" << AllWhy(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -57,5 +57,25 @@ TEST(ReaderFieldLines, ARunNameSpanWithItsPairsInParentheses) {
   EXPECT_TRUE(figs[1].run.approximate.size() == 1u);
 }
 
+// "**PPL**: 23.84 | **NLL**: 3.1713 | **2-gram**: 0.688": beside a unitless
+// figure, a decimal of three significant digits is a score of its own; a
+// setting written as a decimal ("lr: 0.0003") stays the row's key.
+TEST(ReaderFieldLines, DecimalsBesideAUnitlessFigureAreScores) {
+  const auto figs = ReadEntry("# Eval log\n\n", "## Step 25 - eval\n\n"
+                                                 "**PPL**: 12.9429 | **2-gram**: 0.8907 | **lr**: 0.0003 | **batch**: 16\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+  EXPECT_TRUE(figs[0].run.metrics.count("2_gram"));
+  EXPECT_EQ(figs[0].run.config.at("lr"), "0.0003");
+}
+
+// Near miss: with no unitless figure on the line, a bare decimal names no score.
+TEST(ReaderFieldLines, ADecimalBesideATimeOnlyIsAKey) {
+  const auto figs = ReadEntry("# Eval log\n\n", "## Step 25 - eval\n\n"
+                                                 "**Time**: 18.2s | **ratio**: 0.8907\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 1u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
