@@ -7,6 +7,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/doc/printed_prose.h"
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_dumps.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook::parse_detail {
@@ -129,10 +130,22 @@ bool HoldsRecord(const MdDocument& doc, const std::vector<std::string_view>& lin
   return false;
 }
 
-// Whether the blocks units[from, to) hold a table, a fenced
-// command or output block, or a list of results (three items stating figures, in one list
-// or lists split by a sentence): a record more than prose.
-bool HoldsBlock(const MdDocument& doc, const std::vector<int>& kids, size_t from, size_t to) {
+// Whether paragraph `n` ends in a dump of pairs (reader/figures_dumps.h):
+// `0.01<TAB>1.3318` lines pasted from a sweep, after two lines of words at most.
+bool DumpParagraph(const std::vector<std::string_view>& lines, const MdNode& n) {
+  std::vector<std::pair<int, std::string>> own;
+  for (int l = n.start_line; l <= n.end_line && l <= static_cast<int>(lines.size()) && l - n.start_line < 256; ++l)
+    own.emplace_back(l, Trim(lines[static_cast<size_t>(l - 1)]));
+  for (size_t head = 0; head <= 2 && head < own.size(); ++head)
+    if (reader::PairDumpRows(own, head) == own.size() - head) return true;
+  return false;
+}
+
+// Whether the blocks units[from, to) hold a table, a fenced command or
+// output block, a dump of pairs, or a list of results (three items stating
+// figures, in one list or lists split by a sentence): a record more than prose.
+bool HoldsBlock(const MdDocument& doc, const std::vector<std::string_view>& lines, const std::vector<int>& kids,
+                size_t from, size_t to) {
   int stating = 0;
   for (size_t k = from; k < to && k < kids.size(); ++k) {
     const int idx = kids[k];
@@ -142,6 +155,7 @@ bool HoldsBlock(const MdDocument& doc, const std::vector<int>& kids, size_t from
       const MdNode& c = doc.nodes[static_cast<size_t>(i)];
       if (c.kind == MdKind::kTable || HtmlTableNode(c) || (c.kind == MdKind::kCodeBlock && FenceHoldsRecord(c.info, c.literal)))
         return true;
+      if (c.kind == MdKind::kParagraph && c.end_line - c.start_line >= 2 && DumpParagraph(lines, c)) return true;
     }
     if (n.kind == MdKind::kList && (stating += ItemsStatingFigures(doc, n)) >= 3) return true;
   }
@@ -241,7 +255,7 @@ std::vector<Lead> HeadlessLead(const MdDocument& doc, const std::vector<std::str
   while (first < all.size() && doc.nodes[static_cast<size_t>(all[first])].start_line <= front) ++first;
   while (first < all.size() && doc.nodes[static_cast<size_t>(all[first])].kind == MdKind::kList) ++first;
   if (first >= all.size() || !HoldsRecord(doc, lines, region, all, first, all.size()) ||
-      !HoldsBlock(doc, all, first, all.size()))
+      !HoldsBlock(doc, lines, all, first, all.size()))
     return {};
   std::string text;
   if (doc.nodes[static_cast<size_t>(all[first])].kind == MdKind::kParagraph) {
@@ -303,7 +317,7 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
   };
   o->roles = SegmentOutline(
       o->heads, [&](size_t i) { const auto [a, b] = range(i); return HoldsRecord(doc, lines, region, o->units, a, b); },
-      [&](size_t i) { const auto [a, b] = range(i); return HoldsBlock(doc, o->units, a, b); });
+      [&](size_t i) { const auto [a, b] = range(i); return HoldsBlock(doc, lines, o->units, a, b); });
 }
 
 }  // namespace moelog::logbook::parse_detail

@@ -1,4 +1,5 @@
 #include "logbook/reader/internal.h"
+#include "logbook/reader/figures_dumps.h"
 #include "logbook/reader/figures_fieldlines.h"
 #include "logbook/reader/key_reportsettings.h"
 #include "logbook/reader/classify_cited.h"
@@ -350,7 +351,9 @@ std::vector<std::pair<size_t, size_t>> FieldSentences(const Paragraph& p, size_t
 void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                       std::vector<UnreadFigures>* unread) {
   for (const auto& p : entry.paragraphs) {
-    if (FieldLinesParagraph(entry, p, x, out, unread) || PipeTableParagraph(entry, p, x, out, unread)) continue;
+    if (FieldLinesParagraph(entry, p, x, out, unread) || PipeTableParagraph(entry, p, x, out, unread) ||
+        DumpParagraph(entry, p, x, out, unread))
+      continue;
     const std::string lead = !p.lead.empty() ? p.lead : prose::PlainLead(p.text);
     // "**Hardware:** ..." over "**Load time:** 0.25s": a no-run lead keeps
     // only its own lines from being read, not the lines under leads of their own.

@@ -20,7 +20,9 @@
 
 #include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks_benchtools.h"
+#include "logbook/reader/blocks_dumps.h"
 #include "logbook/reader/figures_benchtools.h"
+#include "logbook/reader/figures_dumps.h"
 #include "logbook/reader/figures_frameworks.h"
 #include "logbook/reader/figures_output_read.h"
 #include "logbook/reader/figures_output_words.h"
@@ -904,10 +906,16 @@ void OutputFigures(const Entry& entry, const FencedBlock& block, const Config& c
   RuledUnitHeaders(&lines);  // ncu's `--metrics` rows under a rule alone
   FrameworkTables(AsPrinted(lines), r.context, x, out, &read, unread);  // JMH's, k6's, benchstat's: first
   ToolRunLines(lines, r.context, x, out, &read, unread);
-  for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1;
+  std::vector<std::pair<int, std::string>> texts;  // for a dump of pairs (figures_dumps.h)
+  for (const auto& l : lines) r.sessions += AfterPrompt(l.text).empty() ? 0 : 1, texts.emplace_back(l.line, l.text);
   for (size_t i = 0; i < lines.size() && out->size() <= kMaxFiguresPerEntry; ++i) {
     if (lines[i].text.empty()) r.series.clear();  // a title's series end at a blank line
     if (lines[i].text.empty() || read.count(lines[i].line)) continue;
+    if (const size_t rows = PairDumpRows(texts, i); rows > 0) {
+      DumpFigures(entry, {texts.begin() + static_cast<long>(i), texts.begin() + static_cast<long>(i + rows)}, r.context, x, out, unread);
+      i += rows - 1;
+      continue;
+    }
     std::string stamp, unit, event;  // "[3.41s] Insert 4096 users": no column of a table
     if (const size_t rows = ElapsedStamp(lines[i].text, &stamp, &unit, &event) ? 0 : ColumnBlock(r, lines, i); rows > 0) {
       i += rows - 1;

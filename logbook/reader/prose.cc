@@ -285,7 +285,16 @@ bool WholeOf(const std::string& s, size_t start) {
   size_t b = 0;
   std::string w = Lower(WordEndingAt(s, start, &b));
   if (w == "a" || w == "an" || w == "the") w = Lower(WordEndingAt(s, b, &b));
-  return w == "of";
+  if (w != "of") return false;
+  // "3.1 ms of a 12 ms step": a figure before "of" is the part; "a
+  // validation loss of 1.385" names the figure, no part of it.
+  auto digit = [](const std::string& t) { return !t.empty() && std::isdigit(static_cast<unsigned char>(t[0])); };
+  size_t b2 = 0;
+  const std::string before = WordEndingAt(s, b, &b2);
+  if (digit(before)) return true;
+  size_t b3 = 0;
+  const std::string number = WordEndingAt(s, b2, &b3);
+  return before.empty() || digit(number) || (b2 > 0 && std::isdigit(static_cast<unsigned char>(s[b2 - 1])));
 }
 
 bool HypotheticalWord(const std::string& w) {

@@ -73,7 +73,8 @@ bool RangeGap(const std::string& gap);
 // wire legs", "4 ms spent in the router": a part of a whole. True for the
 // part (`at` past its unit) ...
 bool PartOf(const std::string& s, size_t at);
-// ... and for the whole (the number at `start` follows "of", "of a", "of the").
+// ... and for the whole (the number at `start` follows "of", "of a", "of the"
+// after a figure: "a loss of 1.385" names its figure, no whole).
 bool WholeOf(const std::string& s, size_t start);
 
 // A sentence word that makes its figures hypothetical ("an infinitely fast

@@ -395,7 +395,8 @@ OwnTextRule RuleOfOwnText(const OutlineHeading& h, size_t i, const SegmentedHead
   // `## Baseline` over `### date` entries in a log without the logbook's
   // frame (no `## Scope`, no `## Stop Criteria`): the baseline measured.
   if (above_entries && !framed && !inside && h.level >= 2 && IsMeasuredSectionName(h.text)) return {"section", false};
-  if (above_entries && h.level >= 2 && own_section) return {"section", true};
+  // A `#` section of a document whose `#` headings are its sections (not its title) too.
+  if (above_entries && (h.level >= 2 || s.role == HeadingRole::kOther) && own_section) return {"section", true};
   return {};
 }
 

@@ -38,5 +38,16 @@ TEST(ReaderClauses, ARoughSpanOfWholeNumbersStaysUnread) {
   EXPECT_EQ(OnLine(figs, 5), nullptr);
 }
 
+// "we get a validation loss of 1.385": a metric's name before "of" names
+// its figure; "3.1 ms of a 12 ms step" still makes the figure after "of" a whole.
+TEST(ReaderClauses, ANameBeforeOfNamesItsFigure) {
+  const auto figs = ReadEntry("# Tuning\n\n", "## 2026-03-02 No positional encoding\n\n"
+                                               "With the tuned rate we get a validation loss of 1.385 on the held-out set.\n");
+  ASSERT_EQ(figs.size(), 1u);
+  const auto whole = ReadEntry("# Tuning\n\n", "## 2026-03-02 Router\n\n"
+                                                "Routing takes 3.1 ms of a 12.4 ms step.\n");
+  EXPECT_TRUE(whole.empty());  // a part and its whole: neither a run
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -1,0 +1,121 @@
+// Reader stage figures, a dump of pairs: lines of two fields alone, a
+// setting's value or a run's name and a plain decimal, as a sweep's results
+// are pasted (`0.01<TAB>1.3318`, `ckpt/model_5.pt 3.0627`), in an output
+// block or a paragraph. Each line is one run's row: keyed by the setting the
+// entry's heading or the text above names (data/reader/dumps.json key_names),
+// or by the name's file stem (`run`); the decimal is the metric that text
+// names (metric_names), else `value`. A line giving an earlier row again (a
+// sweep's dump pasted whole after its extension) is that row, not another.
+#include "logbook/reader/figures_dumps.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+
+#include "logbook/reader/blocks_dumps.h"
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_output_read.h"
+#include "logbook/reader/internal.h"
+#include "logbook/text.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A name's file stem ("data/ckpt/test_model_11.pt" -> "test_model_11").
+std::string Stem(const std::string& name) {
+  std::string s = name.substr(name.find_last_of('/') == std::string::npos ? 0 : name.find_last_of('/') + 1);
+  if (const size_t dot = s.rfind('.'); dot != std::string::npos && dot > 0 && !std::all_of(s.begin() + static_cast<long>(dot) + 1, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }))
+    s.resize(dot);
+  return s.empty() ? name : s;
+}
+
+// The words that name a dump at `line`: the entry's heading, the paragraph
+// or list item nearest above it, and the words of the paragraph holding it
+// before it, in lower case (the nearest last).
+std::string NamingText(const Entry& e, int line) {
+  std::string above, holding;
+  int at = 0;
+  for (const auto& p : e.paragraphs) {
+    if (p.line < line && p.end_line >= line) holding = p.text.substr(0, p.line_starts.empty() ? 0 : p.line_starts[std::min<size_t>(line - p.line, p.line_starts.size()) - 1]);
+    else if (p.end_line < line && p.line > at) above = p.text, at = p.line;
+  }
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    if (b.line < line && b.line > at) above = b.text, at = b.line;
+    for (const auto& c : b.children) walk(c);
+  };
+  for (const auto& b : e.notes) walk(b);
+  return Lower(e.heading + "\n" + above + "\n" + holding);
+}
+
+// The last phrase of `names` written as words of `text` (its value; of two
+// ending together the longer: "validation loss", not "loss"), or "".
+std::string LastNamed(const std::string& text, const std::map<std::string, std::string>& names) {
+  size_t best = std::string::npos, best_len = 0;
+  std::string out;
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const auto& [phrase, name] : names)
+    for (size_t p = text.find(phrase); p != std::string::npos; p = text.find(phrase, p + 1)) {
+      const size_t end = p + phrase.size();
+      if ((p > 0 && word_char(text[p - 1])) || (end < text.size() && word_char(text[end]))) continue;
+      if (best == std::string::npos || end > best || (end == best && phrase.size() > best_len)) best = end, best_len = phrase.size(), out = name;
+    }
+  return out;
+}
+
+// Whether figure set `f` is the row (key `key` = `k`, metric = `v`) already.
+bool SameRow(const RecordedFigure& f, const std::string& key, const std::string& k, const std::string& metric, double v) {
+  const auto c = f.run.config.find(key);
+  const auto m = f.run.metrics.find(metric);
+  return c != f.run.config.end() && c->second == k && m != f.run.metrics.end() && m->second == v;
+}
+
+}  // namespace
+
+void DumpFigures(const Entry& e, const std::vector<std::pair<int, std::string>>& rows, const Config& context,
+                 const EntryCtx& x, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  if (rows.empty()) return;
+  static const auto* keys = new std::map<std::string, std::string>(DataWordMap("data/reader/dumps.json", "key_names"));
+  static const auto* metrics = new std::map<std::string, std::string>(DataWordMap("data/reader/dumps.json", "metric_names"));
+  const std::string naming = NamingText(e, rows.front().first);
+  std::string first, value;
+  DumpPairLine(rows.front().second, &first, &value);
+  const bool names = !DumpNumber(first);
+  std::string key = names ? "run" : LastNamed(naming, *keys);
+  if (key.empty()) key = "setting";
+  std::string metric = LastNamed(naming, *metrics);
+  if (metric.empty()) metric = "value";
+  output_read::OutputRead r{x, context, "", "", "", {}, out, unread, {}, static_cast<size_t>(-1), 0};
+  for (const auto& [line, text] : rows) {
+    std::string k, v;
+    if (!DumpPairLine(text, &k, &v)) continue;
+    if (names) k = Stem(k);
+    const auto number = ParseNumber(v);
+    if (!number) continue;
+    if (std::any_of(out->begin(), out->end(), [&](const RecordedFigure& f) { return SameRow(f, key, k, metric, *number); })) {
+      if (unread) unread->push_back({line, FigureText(text), "the row of an earlier line given again, not another run"});
+      continue;
+    }
+    Config cfg = context;
+    cfg[key] = k;
+    output_read::KeepFigure(r, line, text, cfg, {output_read::Fig{metric, UnitInfo{metric, 1, false}, "", v, false}});
+  }
+}
+
+bool DumpParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                   std::vector<UnreadFigures>* unread) {
+  if (p.line_starts.size() + 1 < 3 || p.end_line - p.line != static_cast<int>(p.line_starts.size())) return false;
+  std::vector<std::pair<int, std::string>> lines;
+  for (size_t i = 0; i <= p.line_starts.size(); ++i) {
+    const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
+    const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
+    lines.emplace_back(p.line + static_cast<int>(i), parse_detail::Trim(p.text.substr(b, end - b)));
+  }
+  for (size_t head = 0; head <= 2 && head < lines.size(); ++head)
+    if (PairDumpRows(lines, head) == lines.size() - head) {
+      DumpFigures(e, {lines.begin() + static_cast<long>(head), lines.end()}, Config{}, x, out, unread);
+      return true;
+    }
+  return false;
+}
+
+}  // namespace moelog::logbook::reader
