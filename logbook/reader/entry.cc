@@ -1,6 +1,7 @@
 #include "logbook/reader/internal.h"
 #include "logbook/reader/figures_dumps.h"
 #include "logbook/reader/figures_fieldlines.h"
+#include "logbook/reader/table_points.h"
 #include "logbook/reader/key_reportsettings.h"
 #include "logbook/reader/classify_cited.h"
 #include "logbook/reader/classify_settings.h"
@@ -855,6 +856,7 @@ std::vector<RecordedFigure> reader::RecordedFiguresUnder(const Entry& entry, con
   KeyHardware(entry, document_hardware, &out);
   DropFigureKeys(&out);
   CounterKeys(&out);
+  SplitPoints(entry, &out);  // "Initial loss" / "Final loss": the run at two points, a row each
   OneRunLines(entry, &out);
   // Number runs per entry in document order (their keys are the names
   // RecordedKeys gives predicates, --where and plot).
