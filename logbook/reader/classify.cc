@@ -243,11 +243,12 @@ bool NamesEntry(const std::string& text, const std::string& id) {
 }
 
 // The numbers an entry writes in its list items, prose and tables with five
+// (or `min_significant`)
 // significant digits at least ("147,734", "17,485", "2.5381"), read as
 // figures or not: a later figure written so restates one of them (fewer
 // digits could match by chance).
 // ScanWrittenNumbers: those of one text `t`.
-void ScanWrittenNumbers(const std::string& t, std::set<double>* out) {
+void ScanWrittenNumbers(const std::string& t, std::set<double>* out, size_t min_significant) {
   for (size_t i = 0; i < t.size();) {
     if (!std::isdigit(static_cast<unsigned char>(t[i])) || (i > 0 && std::isalnum(static_cast<unsigned char>(t[i - 1])))) {
       ++i;
@@ -272,12 +273,12 @@ void ScanWrittenNumbers(const std::string& t, std::set<double>* out) {
     size_t significant = 0;
     for (size_t k = first == std::string::npos ? digits.size() : first; k < digits.size(); ++k)
       significant += std::isdigit(static_cast<unsigned char>(digits[k])) ? 1 : 0;
-    if (significant >= 5 && out->size() < 4096) out->insert(std::strtod(digits.c_str(), nullptr));
+    if (significant >= min_significant && out->size() < 4096) out->insert(std::strtod(digits.c_str(), nullptr));
   }
 }
 
-void WrittenNumbers(const Entry& e, std::set<double>* out) {
-  auto scan = [&](const std::string& t) { ScanWrittenNumbers(t, out); };
+void WrittenNumbers(const Entry& e, std::set<double>* out, size_t min_significant = 5) {
+  auto scan = [&](const std::string& t) { ScanWrittenNumbers(t, out, min_significant); };
   std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
     scan(b.text);
     for (const auto& c : b.children) walk(c);
@@ -450,31 +451,51 @@ bool StatesEntriesBelow(const Entry& e) {
   return !label.empty() && (words->count(label.front()) || words->count(label.back()));
 }
 
-// Whether entry `i` holds a table whose rows are the records of the
-// entries below it (`| Step | PPL | NLL |` above one `## Step 25` entry per
-// row, each giving that row's figures again): most of its rows of two
-// precise numbers (five significant digits) or more are written whole in a
-// later entry, one entry per row, two entries at least. The table sums up
-// what those entries measure, whatever its heading says.
-// `written`: each entry's WrittenNumbers.
+// Whether entry `i` holds a table whose rows (or columns) are the records
+// of the entries below it (`| Step | PPL | NLL |` above one `## Step 25`
+// entry per row, `| Metric | iter-0 | iter-1 |` above one `## Iteration`
+// entry per column, each giving its figures again): half its rows (or
+// columns) of three numbers or more at least are written in a later entry,
+// all but one in five of their numbers, the first such entry of each line
+// a different one (an entry first to give two of them compares them), two
+// entries at least, one after another (a history far below quotes them).
+// The table sums up what those entries measure, whatever its heading says:
+// its figures restate theirs, read there or not.
+// `written`: each entry's numbers of two significant digits or more, its heading's too.
 bool TabulatesEntriesBelow(const Logbook& logbook, size_t i, const std::vector<std::set<double>>& written) {
   const Entry& e = logbook.entries[i];
   if (e.tables.empty() || i + 2 >= logbook.entries.size()) return false;
-  size_t rows = 0, found = 0;
-  std::set<size_t> entries;
-  for (const auto& t : e.tables)
-    for (const auto& row : t.rows) {
-      std::set<double> numbers;
-      for (const auto& cell : row) ScanWrittenNumbers(cell, &numbers);
-      if (numbers.size() < 2) continue;
-      ++rows;
+  auto summed = [&](const std::vector<std::set<double>>& lines) {
+    size_t counted = 0, found = 0;
+    std::map<size_t, int> lines_of;  // later entry -> the lines it records
+    for (const auto& numbers : lines) {
+      if (numbers.size() < 3) continue;
+      ++counted;
+      const size_t needed = numbers.size() - numbers.size() / 5;
       for (size_t j = i + 1; j < written.size() && j <= i + 64; ++j)
-        if (std::includes(written[j].begin(), written[j].end(), numbers.begin(), numbers.end()) && entries.insert(j).second) {
-          ++found;
+        if (static_cast<size_t>(std::count_if(numbers.begin(), numbers.end(), [&](double v) { return written[j].count(v) > 0; })) >= needed) {
+          ++lines_of[j], ++found;  // the first entry giving the line again: its record
           break;
         }
     }
-  return entries.size() >= 2 && found * 2 > rows;
+    // An entry first to give two lines again compares them (a baseline quoted), no line's own record.
+    const bool one_each = std::all_of(lines_of.begin(), lines_of.end(), [](const auto& kv) { return kv.second == 1; });
+    // ... and the entries are one series, one after another (a history far below quotes, it records nothing).
+    const bool series = !lines_of.empty() && lines_of.rbegin()->first - lines_of.begin()->first + 1 == lines_of.size();
+    return one_each && series && lines_of.size() >= 2 && found * 2 >= counted;
+  };
+  for (const auto& t : e.tables) {
+    std::vector<std::set<double>> rows, columns(t.header.size());
+    for (const auto& row : t.rows) {
+      rows.emplace_back();
+      for (size_t c = 0; c < row.size(); ++c) {
+        ScanWrittenNumbers(row[c], &rows.back(), 2);
+        if (c < columns.size()) ScanWrittenNumbers(row[c], &columns[c], 2);
+      }
+    }
+    if (summed(rows) || summed(columns)) return true;
+  }
+  return false;
 }
 
 // Which entries state figures the entries below them measure
@@ -488,7 +509,10 @@ std::vector<bool> EntriesStatingBelow(const Logbook& logbook) {
     tables = tables || (!out[i] && !logbook.entries[i].tables.empty());
   }
   if (!tables) return out;
-  for (size_t i = 0; i < logbook.entries.size(); ++i) WrittenNumbers(logbook.entries[i], &written[i]);
+  for (size_t i = 0; i < logbook.entries.size(); ++i) {  // the heading's too ("## Step 40" of its row's `40`)
+    WrittenNumbers(logbook.entries[i], &written[i], 2);
+    ScanWrittenNumbers(logbook.entries[i].heading, &written[i], 2);
+  }
   for (size_t i = 0; i < logbook.entries.size(); ++i) out[i] = out[i] || TabulatesEntriesBelow(logbook, i, written);
   return out;
 }
@@ -686,7 +710,14 @@ void DropSummaryRestated(const Logbook& logbook, const std::vector<bool>& below,
             if (!f.run.derived.count(metric) && later[metric].size() < kMaxLater)
               later[metric].emplace(value, std::make_pair(logbook.entries[j].id, &f.run));
     std::vector<RecordedFigure> kept;
+    // A table the entries below give again line by line (TabulatesEntriesBelow)
+    // sums them up whole, figures the reader took from them or not.
+    const bool tabulated = !StatesEntriesBelow(logbook.entries[i]);
     for (auto& f : (*out)[i]) {
+      if (tabulated && f.table) {
+        if (unread) (*unread)[i].push_back({f.line, f.text, "sums up the entries below it (each given again in its entry), not another run"});
+        continue;
+      }
       std::string from;
       for (auto it = f.run.metrics.begin(); it != f.run.metrics.end();) {
         StoredRun one = f.run;

@@ -298,7 +298,8 @@ void VersusSides(FigureScan& st, size_t start, Figure* f);
 // time after it is what that much work took, a run's figure.
 bool SpansACount(const std::string& s, size_t at);
 bool DifferenceAfter(const std::string& s, size_t at);
-void ScanWrittenNumbers(const std::string& t, std::set<double>* out);
+// The numbers of `t` written with `min_significant` significant digits or more.
+void ScanWrittenNumbers(const std::string& t, std::set<double>* out, size_t min_significant = 5);
 std::vector<std::pair<int, std::string>> TextOutsideEntries(const Logbook& logbook);
 // Figures under a part of an entry whose heading names a recap or a
 // comparison (IsRecapHeading) that the document writes outside that part:

@@ -81,18 +81,40 @@ TEST(ReaderClassifyRecapFirst, ARunNamedByARecapWordIsNoRecapOfTheEntriesBelow) 
 TEST(ReaderClassifyRecapFirst, ATableWhoseRowsTheEntriesBelowEachRecordSumsThemUp) {
   const std::string doc =
       "# Fine-tune log\n\n"
-      "## Loss curve\n\n"                                              // 3
-      "| Step | eval loss | eval acc |\n|---|---|---|\n"                // 5, 6
-      "| 0 | 2.91734 | 0.41186 |\n"                                     // 7
-      "| 40 | 2.30518 | 0.52293 |\n\n"                                  // 8
-      "## Step 0 - before tuning\n\n"                                  // 10
-      "**Eval loss**: 2.91734 | **Eval acc**: 0.41186\n\n"              // 12
-      "## Step 40 - mid-run eval\n\n"                                  // 14
-      "**Eval loss**: 2.30518 | **Eval acc**: 0.52293\n";               // 16
+      "## Loss curve\n\n"                                                   // 3
+      "| Step | eval loss | eval acc | ppl |\n|---|---|---|---|\n"           // 5, 6
+      "| 0 | 2.91734 | 0.41186 | 18.493 |\n"                                  // 7
+      "| 40 | 2.30518 | 0.52293 | 10.025 |\n\n"                               // 8
+      "## Step 0 - before tuning\n\n"                                       // 10
+      "**Eval loss**: 2.91734 | **Eval acc**: 0.41186 | **PPL**: 18.493\n\n"  // 12
+      "## Step 40 - mid-run eval\n\n"                                       // 14
+      "**Eval loss**: 2.30518 | **Eval acc**: 0.52293 | **PPL**: 10.025\n";   // 16
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
   for (int line : {12, 16}) EXPECT_TRUE(kept.count(line)) << line << "\n" << AllWhy(why);
   for (int line : {7, 8}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+}
+
+// The same by columns: `| Metric | iter-0 | iter-1 |` above one section per
+// iteration, each giving its column again (the next also quoting the one
+// before, as a before/after does).
+TEST(ReaderClassifyRecapFirst, ATableWhoseColumnsTheEntriesBelowEachRecordSumsThemUp) {
+  const std::string doc =
+      "# Load-test iterations\n\n"
+      "## Summary of iterations\n\n"                               // 3
+      "| Metric | iter-0 | iter-1 |\n|---|---:|---:|\n"               // 5, 6
+      "| Read p99 | 470 ms | 180 ms |\n"                              // 7
+      "| Read max RPS | 180 | 540 |\n"                                // 8
+      "| Write p99 | 720 ms | 380 ms |\n\n"                           // 9
+      "## Iteration 0 - baseline\n\n"                                // 11
+      "- Read p99: 470 ms\n- Read max: 180 req/s\n- Write p99: 720 ms\n\n"  // 13-15
+      "## Iteration 1 - indexes\n\n"                                 // 17
+      "| Metric | before | after |\n|---|---|---|\n"                   // 19, 20
+      "| Read p99 | 470 ms | 180 ms |\n| Read max RPS | 180 | 540 |\n| Write p99 | 720 ms | 380 ms |\n";  // 21-23
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8, 9}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+  EXPECT_TRUE(kept.count(13)) << AllWhy(why);
 }
 
 // Near miss: a table of runs one later entry discusses (its figures quoted
@@ -101,12 +123,12 @@ TEST(ReaderClassifyRecapFirst, ATableOneLaterEntryQuotesStaysTheRecord) {
   const std::string doc =
       "# Fine-tune log\n\n"
       "## Sweep\n\n"                                                    // 3
-      "| lr | eval loss | eval acc |\n|---|---|---|\n"                  // 5, 6
-      "| 1e-4 | 2.91734 | 0.41186 |\n"                                  // 7
-      "| 3e-4 | 2.30518 | 0.52293 |\n\n"                                // 8
+      "| lr | eval loss | eval acc | ppl |\n|---|---|---|---|\n"       // 5, 6
+      "| 1e-4 | 2.91734 | 0.41186 | 18.493 |\n"                         // 7
+      "| 3e-4 | 2.30518 | 0.52293 | 10.025 |\n\n"                       // 8
       "## Discussion\n\n"                                               // 10
-      "**Eval loss**: 2.91734 | **Eval acc**: 0.41186\n\n"              // 12
-      "**Eval loss**: 2.30518 | **Eval acc**: 0.52293\n";               // 14
+      "**Eval loss**: 2.91734 | **Eval acc**: 0.41186 | **PPL**: 18.493\n\n"  // 12
+      "**Eval loss**: 2.30518 | **Eval acc**: 0.52293 | **PPL**: 10.025\n";   // 14
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
   for (int line : {7, 8}) EXPECT_TRUE(kept.count(line)) << line << "\n" << AllWhy(why);
