@@ -136,16 +136,36 @@ std::string GroupRow(const std::vector<std::string>& row) {
 // The metric of a cell under header `h` in a row named `name`: its own
 // unit's, else the one the row's name gives (RowMetric); none for a remark,
 // a check, an estimate or a comparison column's bare share.
+// A cell NumberCell takes, or a number whose unit is a share ("78%", "100%
+// (1 core pinned)") or one the row's name tells (`| RAM | 2.1 GB |`): its
+// unit in `unit`.
+bool RowCell(const std::string& cell, const std::string& name, std::string* unit) {
+  if (NumberCell(cell, unit)) return true;
+  std::string plain = Unticked(cell);
+  if (const size_t open = plain.find(" ("); open != std::string::npos) plain.resize(open);
+  size_t n = 0;
+  while (n < plain.size() && (std::isdigit(static_cast<unsigned char>(plain[n])) || plain[n] == '.' || plain[n] == ',')) ++n;
+  if (n == 0 || !ParseNumber(plain.substr(0, n))) return false;
+  *unit = parse_detail::Trim(plain.substr(n));
+  UnitInfo info{};
+  return *unit == "%" || (UnitOfIn(*unit, name, &info) && !info.derived);
+}
+
 ColumnInfo CellMetric(const std::string& h, const std::string& name, const std::string& cell, bool no_units) {
   std::string unit;
   UnitInfo info{};
-  if (h.empty() || RemarkColumn(h) || CheckColumn(h) || EstimateColumn(h) || NamesNoRun(h) || !NumberCell(cell, &unit))
+  if (h.empty() || RemarkColumn(h) || CheckColumn(h) || EstimateColumn(h) || NamesNoRun(h) || !RowCell(cell, name, &unit))
     return {};
   // A column named as a comparison ("Gap", "FA2 vs SDPA") holds a run's
   // figure only when its cell writes a unit of its own ("1.2 ms").
   if (ColumnMetric(h).derived && (unit.empty() || unit == "%")) return {};
-  if (!unit.empty() && unit != "%" && UnitOf(unit, &info) && !info.derived)
+  // "| RAM | 2.1 GB |": a unit of several metrics, told by the row's name.
+  if (!unit.empty() && unit != "%" && (UnitOf(unit, &info) || UnitOfIn(unit, name, &info)) && !info.derived)
     return ColumnInfo{info.metric, unit, "", info.factor, false, {}, {}};
+  // "| CPU postgres | 100% | 78% |": a share the row names (a utilization, a rate).
+  if (unit == "%" && HasAlpha(name) && !ColumnMetric(name).derived && !RemarkColumn(name) && !NamesNoRun(name) &&
+      !SettingRow(name, cell))
+    return ColumnInfo{SnakeKey(name) + "_pct", "%", "", 1, false, {}, {}};
   return unit.empty() ? RowMetric(name, cell, no_units) : ColumnInfo{};
 }
 
@@ -259,13 +279,15 @@ std::string SheetUnit(const Entry& e, const TableBlock& t) {
 
 // A row's value with the sheet's unit after it when the value is a bare
 // number and the row's name names no unit of its own ("Min", "P99.9"), so
-// it reads as "Min: 26 µs"; else the value as written.
+// it reads as "Min: 26 µs"; with the unit its name holds among its words
+// ("Write max RPS": "45 RPS"); else the value as written.
 std::string WithSheetUnit(const std::string& name, const std::string& value, const std::string& unit) {
   std::string own;
-  if (unit.empty() || !NumberCell(value, &own) || !own.empty() || !PrintedKeyUnit(name).empty() ||
-      !ColumnMetric(name).metric.empty())
-    return value;
-  return value + " " + unit;
+  if (!NumberCell(value, &own) || !own.empty() || !PrintedKeyUnit(name).empty()) return value;
+  // "| Write max RPS | 45 |": a unit the name holds among its words is the bare number's.
+  if (const ColumnInfo c = ColumnMetric(name); !c.metric.empty())
+    return c.derived || c.unit.empty() || c.unit == "%" ? value : value + " " + c.unit;
+  return unit.empty() ? value : value + " " + unit;
 }
 
 // A row of a figure no unit names, written with decimals, under a name that

@@ -81,5 +81,30 @@ TEST(ReaderUnheaded, OrdinalWordsOfOtherLanguagesNumberEntries) {
   }
 }
 
+// "| Resource | iter-0 | iter-1 |" over "| CPU postgres | 100% (one core) |
+// 78% |" and "| RAM | 2.1 GB | 2.7 GB |": a share the row names, and a unit
+// of several metrics the row's name tells, are each column's figures.
+TEST(ReaderUnheaded, SharesAndContextUnitsUnderNamedRows) {
+  const auto figs = ReadEntry("# Load log\n\n", "## 2026-04-22 iteration 1\n\n"
+                                                 "| Resource | iter-0 | iter-1 |\n|---|---|---|\n"
+                                                 "| CPU postgres | 100% (one core) | 78% |\n| RAM | 2.1 GB | 2.7 GB |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_TRUE(figs[0].run.metrics.count("cpu_postgres_pct"));
+  EXPECT_EQ(figs[0].run.units.at("cpu_postgres_pct"), "%");
+  EXPECT_TRUE(figs[2].run.metrics.count("memory_mib"));
+}
+
+// "| | Value |" over "| Write max RPS | 45 |": the unit the row's name holds
+// is its bare number's.
+TEST(ReaderUnheaded, ASheetRowsNameGivesItsBareNumberAUnit) {
+  const auto figs = ReadEntry("# Load log\n\n", "## 2026-04-22 iteration 0\n\n"
+                                                 "| | Value |\n|---|---|\n| Write max RPS | 45 |\n| p50 read | 75 ms |\n");
+  ASSERT_FALSE(figs.empty());
+  bool rate = false;
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) rate = rate || (m.find("per_s") != std::string::npos && v == 45);
+  EXPECT_TRUE(rate);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
