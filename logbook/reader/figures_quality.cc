@@ -9,16 +9,19 @@ namespace moelog::logbook::reader {
 
 // A quality of a model's output by its snake-case name (quality_words of
 // table.json: loss, bpb, perplexity ...), one qualifier before it at
-// most (quality_qualifiers: "val_loss"; "final_val_loss" is val_loss): the
-// name; "" for any other name.
+// most (quality_qualifiers: "val_loss"; "final_val_loss" is val_loss; a
+// quality_plain_qualifiers word says nothing of it: "final_score" is score):
+// the name; "" for any other name.
 std::string QualityName(const std::string& name) {
   static const std::set<std::string> qualities = DataWords("data/reader/table.json", "quality_words");
   static const std::set<std::string> qualifiers = DataWords("data/reader/vocabulary.json", "quality_qualifiers");
   const size_t us = name.rfind('_');
   if (us == std::string::npos) return qualities.count(name) ? name : "";
   if (!qualities.count(name.substr(us + 1))) return "";
+  static const std::set<std::string> plain = DataWords("data/reader/vocabulary.json", "quality_plain_qualifiers");
   const size_t q = name.rfind('_', us - 1);
   const std::string qualifier = name.substr(q == std::string::npos ? 0 : q + 1, us - (q == std::string::npos ? 0 : q + 1));
+  if (plain.count(qualifier)) return name.substr(us + 1);  // "Final score", "결과 점수": the score
   return qualifiers.count(qualifier) ? qualifier + name.substr(us) : "";
 }
 

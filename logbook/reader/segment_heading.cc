@@ -542,11 +542,12 @@ std::string NumberOf(std::string_view s, std::string* word) {
     if ((!dotted && !punct) || after >= s.size() || s[after] != ' ') return "";
     return std::string(s.substr(0, end));
   }
-  while (p < s.size() && std::isalpha(static_cast<unsigned char>(s[p]))) ++p;
+  // A word of letters, of any script ("실험 3", "Эксперимент 2", "实验1").
+  while (p < s.size() && (std::isalpha(static_cast<unsigned char>(s[p])) || (static_cast<unsigned char>(s[p]) & 0x80))) ++p;
   // "v17 - routing fold", "V2: tiling": a version's number glued to its v.
   const bool version = p == 1 && (s[0] == 'v' || s[0] == 'V') && digits_end(1) > 1;
   if (version) p = 0;
-  else if (p == 0 || p > 14 || !IsOrdinalWord(s.substr(0, p))) return "";
+  else if (p == 0 || p > 32 || !IsOrdinalWord(s.substr(0, p))) return "";
   size_t q = version ? 1 : p;
   while (q < s.size() && s[q] == ' ') ++q;
   if (q < s.size() && s[q] == '#') ++q;

@@ -77,5 +77,16 @@ TEST(ReaderFieldLines, ADecimalBesideATimeOnlyIsAKey) {
   EXPECT_EQ(figs[0].run.metrics.size(), 1u);
 }
 
+// "**Final score**: 0.47", "**결과 점수**: 0.45": a quality after a word
+// that says nothing of it (final, result) is that quality's figure.
+TEST(ReaderFieldLines, AQualityAfterAPlainQualifierIsItsFigure) {
+  auto figs = ReadEntry("# Quant log\n\n", "## Experiment 1\n\n- **Tried**: GPTQ.\n- **Final score**: 0.47\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_TRUE(figs[0].run.metrics.count("score"));
+  figs = ReadEntry("# 양자화 로그\n\n", "## 실험 2\n\n- **시도한 것**: GPTQ.\n- **결과 점수**: 0.45\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.begin()->second, 0.45);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

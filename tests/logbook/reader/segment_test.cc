@@ -660,5 +660,13 @@ TEST(SegmentParse, AnInfoSectionOfTheHostIsNoEntry) {
   EXPECT_FALSE(IsReservedSectionName("2. Run info"));
 }
 
+// An ordinal word of another script numbers its heading as `Experiment 3` does.
+TEST(ReaderSegment, OrdinalWordsOfOtherScriptsNumberAHeading) {
+  EXPECT_EQ(ReadHeading("실험 3").number, "3");
+  EXPECT_EQ(ReadHeading("Эксперимент 2: сжатие").number, "2");
+  EXPECT_EQ(ReadHeading("实验 4").number, "4");
+  EXPECT_EQ(ReadHeading("주의 3").number, "");  // a word that numbers nothing
+}
+
 }  // namespace
 }  // namespace moelog::logbook
