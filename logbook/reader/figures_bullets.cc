@@ -2,6 +2,7 @@
 #include "logbook/reader/figures_unitfield.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_ledger.h"
 #include "logbook/reader/key_fields.h"
 
 namespace moelog::logbook {
@@ -23,7 +24,7 @@ StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line) {
 bool HasBaseMetric(const StoredRun& r) {
   for (const auto& [m, v] : r.metrics)
     if (!r.derived.count(m)) return true;
-  return false;
+  return LedgerChanges(r);  // a ledger's row: its changes are its record (table_ledger.h)
 }
 
 // A column that checks a run rather than naming or measuring it

@@ -6,6 +6,7 @@
 #include "logbook/reader/table_derived.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_ledger.h"
 #include "logbook/reader/table_stacked.h"
 #include "logbook/reader/table_pairs.h"
 #include "logbook/reader/table_guesses.h"
@@ -949,7 +950,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
   }
   if (!repeats &&
       (LongTableFigures(t, context, x, out) || ValueTableFigures(t, headers, cols, context, x, out, unread) ||
-       VerticalTableFigures(t, context, x, out, unread)))
+       VerticalTableFigures(t, context, x, out, unread) || LedgerTableFigures(t, cols, context, x, out)))
     return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {

@@ -130,7 +130,9 @@ std::string MarkOutsideBand(const UnitWork& w, const UnitTable& table, const std
 // (derived)"), so every figure the row holds is named where it went.
 std::string RecordedValuesText(const RecordedFigure& f) {
   const StoredRun& run = f.run;
-  std::string text = RecordedValuesAsWritten(f);
+  // A row of derived figures alone (a ledger's changes) is told once, as derived.
+  const bool derived_only = std::all_of(run.metrics.begin(), run.metrics.end(), [&](const auto& m) { return run.derived.count(m.first) > 0; });
+  std::string text = derived_only ? "" : RecordedValuesAsWritten(f);
   for (const auto& [metric, v] : run.metrics) {
     if (!run.derived.count(metric)) continue;
     const auto u = run.units.find(metric);

@@ -1,0 +1,204 @@
+#include "logbook/reader/table_ledger.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "logbook/reader/data_words.h"
+#include "logbook/reader/internal.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+bool Digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// The cell without marks and parenthesized asides ("+8.1% decode (3.2→3.46
+// t/s)" -> "+8.1% decode "): the changes it states, not the runs it names.
+std::string ChangeText(const std::string& cell) {
+  std::string out;
+  int depth = 0;
+  for (char c : cell) {
+    if (c == '(') ++depth;
+    else if (c == ')') depth = std::max(0, depth - 1);
+    else if (depth == 0 && c != '*' && c != '`') out += c;
+  }
+  return out;
+}
+
+// The items of a change cell: split at ',', ';' and " and ".
+std::vector<std::string> Items(const std::string& text) {
+  std::vector<std::string> out(1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ',' || text[i] == ';') {
+      out.emplace_back();
+    } else if (text.compare(i, 5, " and ") == 0) {
+      out.emplace_back();
+      i += 4;
+    } else {
+      out.back() += text[i];
+    }
+  }
+  return out;
+}
+
+// A signed number at `p` of `s` ("+8.1", "-14", "−3", "12"): its digits and
+// value, `p` past it; false when none starts there.
+bool SignedNumber(const std::string& s, size_t* p, std::string* digits, double* value, bool* sign) {
+  size_t i = *p;
+  int neg = 0;
+  *sign = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) *sign = true, neg = s[i] == '-', ++i;
+  else if (s.compare(i, 3, "\xE2\x88\x92") == 0 || s.compare(i, 3, "\xE2\x80\x93") == 0) *sign = true, neg = 1, i += 3;
+  const size_t from = i;
+  while (i < s.size() && (Digit(s[i]) || (s[i] == '.' && i + 1 < s.size() && Digit(s[i + 1])))) ++i;
+  if (i == from || !Digit(s[from])) return false;
+  *digits = s.substr(from, i - from);
+  *value = std::strtod(digits->c_str(), nullptr) * (neg ? -1 : 1);
+  *p = i;
+  return true;
+}
+
+// The unit written at `p` ("%", "x", "ms" glued or after one space); `p` past it.
+std::string UnitAt(const std::string& s, size_t* p) {
+  size_t i = *p;
+  if (i < s.size() && s[i] == '%') return ++*p, "%";
+  if (s.compare(i, 2, "\xC3\x97") == 0) return *p += 2, "x";
+  const bool glued = i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]));
+  if (!glued && i + 1 < s.size() && s[i] == ' ') ++i;
+  size_t e = i;
+  while (e < s.size() && (std::isalpha(static_cast<unsigned char>(s[e])) || s[e] == '/')) ++e;
+  const std::string word = s.substr(i, e - i);
+  UnitInfo info{};
+  if (word == "x" || word == "X") return *p = e, "x";
+  if (!word.empty() && ((UnitOf(word, &info) && !info.derived) || (glued && word.size() <= 4))) return *p = e, word;
+  return "";
+}
+
+// The words of `s` as a name: fillers and direction words dropped, two at most.
+std::string NameOf(const std::string& s, const std::set<std::string>& directions) {
+  static const std::set<std::string> fillers = {"on", "in", "for", "of", "the", "at", "with", "vs", "to", "a", "an", "mixed"};
+  std::vector<std::string> kept;
+  for (std::string w : Words(s)) {
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.back()))) w.pop_back();
+    while (!w.empty() && !std::isalnum(static_cast<unsigned char>(w.front()))) w.erase(0, 1);
+    const std::string l = Lower(w);
+    if (l.empty() || fillers.count(l) || directions.count(l) || Digit(l[0])) continue;
+    if (kept.size() < 2) kept.push_back(l);
+  }
+  std::string name;
+  for (const auto& w : kept) {
+    if (!name.empty()) name += ' ';
+    name += w;
+  }
+  return name;
+}
+
+// The changes of one item ("-8% to -12% large", "p99 +22%", "12% regression").
+void ItemChanges(const std::string& item, const std::set<std::string>& directions, std::vector<ChangeItem>* out) {
+  for (size_t p = 0; p < item.size(); ++p) {
+    size_t q = p;
+    std::string digits;
+    double value = 0;
+    bool sign = false;
+    if ((p > 0 && std::isalnum(static_cast<unsigned char>(item[p - 1]))) || !SignedNumber(item, &q, &digits, &value, &sign)) continue;
+    std::vector<ChangeItem> found{{value, digits, UnitAt(item, &q), "", 0}};
+    if (item.compare(q, 4, " to ") == 0) {  // "+2% to +9%": the span's far end
+      size_t r = q + 4;
+      std::string d2;
+      double v2 = 0;
+      bool s2 = false;
+      if (SignedNumber(item, &r, &d2, &v2, &s2)) {
+        ChangeItem far{v2, d2, UnitAt(item, &r), "", 2};
+        if (far.unit.empty()) far.unit = found[0].unit;
+        found[0].end = 1;
+        found.push_back(far);
+        q = r;
+      }
+    }
+    const std::string after = NameOf(item.substr(q), directions), before = NameOf(item.substr(0, p), directions);
+    bool directed = false;
+    for (const auto& w : Words(Lower(item))) directed = directed || directions.count(w) > 0;
+    if (!sign && !directed) return;  // "95.3%": a share, no change
+    for (auto& f : found) f.name = after.empty() ? before : after;
+    out->insert(out->end(), found.begin(), found.end());
+    return;
+  }
+}
+
+// The column of `t` most of whose filled cells state changes (two at least), or npos.
+size_t ChangeColumn(const TableBlock& t) {
+  for (size_t c = 1; c < t.header.size(); ++c) {
+    int filled = 0, changes = 0;
+    for (const auto& row : t.rows) {
+      if (c >= row.size() || EmptyCell(row[c])) continue;
+      ++filled;
+      changes += ChangeItems(Unticked(row[c])).empty() ? 0 : 1;
+    }
+    if (changes >= 2 && 2 * changes >= filled) return c;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+std::vector<ChangeItem> ChangeItems(const std::string& cell) {
+  static const auto* directions = new std::set<std::string>(DataWords("data/reader/table.json", "change_directions"));
+  std::vector<ChangeItem> out;
+  for (const auto& item : Items(ChangeText(cell))) ItemChanges(item, *directions, &out);
+  return out;
+}
+
+std::string ChangeMetric(const ChangeItem& item) {
+  std::string m = item.name.empty() ? std::string() : SnakeKey(item.name);
+  m += m.empty() ? "change" : "_change";
+  if (item.end == 1) m += "_from";
+  if (item.end == 2) m += "_to";
+  if (item.unit == "%") {
+    m += "_pct";
+  } else if (!item.unit.empty()) {
+    m += '_';
+    m += SnakeKey(item.unit);
+  }
+  return m;
+}
+
+bool LedgerChanges(const StoredRun& run) {
+  if (run.metrics.empty()) return false;
+  for (const auto& [m, v] : run.metrics)
+    if (!run.derived.count(m) || (m.rfind("change", 0) != 0 && m.find("_change") == std::string::npos)) return false;
+  return true;
+}
+
+bool LedgerTableFigures(const TableBlock& t, const std::vector<ColumnInfo>& cols, const Config& context,
+                        const EntryCtx& x, std::vector<RecordedFigure>* out) {
+  if (std::any_of(cols.begin(), cols.end(), [](const ColumnInfo& c) { return !c.metric.empty(); })) return false;
+  const size_t change = ChangeColumn(t);
+  if (change == std::string::npos) return false;
+  const size_t before = out->size();
+  for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
+    const auto& row = t.rows[r];
+    if (change >= row.size()) continue;
+    const std::vector<ChangeItem> items = ChangeItems(Unticked(row[change]));
+    if (items.empty()) continue;
+    Config cfg = context;
+    std::string label;
+    for (size_t c = 0; c < row.size() && c < t.header.size(); ++c)  // a sentence ("Spills to local memory.") keys nothing
+      if (const std::string cell = Unticked(row[c]); c != change && Words(cell).size() <= 8 && cell.find(". ") == std::string::npos)
+        LabelCell(t.header[c], cell, x, &cfg, &label);
+    for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
+    const int line = t.line + 2 + static_cast<int>(r);
+    StoredRun run = NewRecorded(x, cfg, line);
+    for (const ChangeItem& item : items) {
+      const std::string m = ChangeMetric(item);
+      if (run.metrics.count(m)) continue;
+      run.metrics[m] = item.value;
+      run.units[m] = item.unit;
+      run.decimals[m] = WrittenDecimals(item.digits);
+      run.derived.insert(m);
+    }
+    out->push_back({std::move(run), line, RowText(row), false, true});
+  }
+  return out->size() > before;
+}
+
+}  // namespace moelog::logbook::reader

@@ -1,0 +1,51 @@
+// Reader stage table, a ledger of changes: "| Optimization | Impact |" over
+// "| NativeAOT | -14% p99, -60% RSS |" is a row per change, its changes
+// derived figures named by the words after them (table_ledger.cc).
+#include <gtest/gtest.h>
+
+#include "logbook/reader/table_ledger.h"
+#include "tests/logbook/reader/read_entry.h"
+
+namespace moelog::logbook::reader {
+namespace {
+
+TEST(TableLedger, ACellsChangesAreNamedByTheWordsAfterThem) {
+  const auto items = ChangeItems("-14% p99, -60% RSS");
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(ChangeMetric(items[0]), "p99_change_pct");
+  EXPECT_DOUBLE_EQ(items[1].value, -60);
+  EXPECT_EQ(ChangeMetric(items[1]), "rss_change_pct");
+}
+
+TEST(TableLedger, ASpanHasTwoEndsAndADirectionWordMakesAChange) {
+  auto items = ChangeItems("+2% to +9% worse");
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(ChangeMetric(items[0]), "change_from_pct");
+  EXPECT_EQ(ChangeMetric(items[1]), "change_to_pct");
+  items = ChangeItems("12% regression");
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(ChangeMetric(items[0]), "change_pct");
+  EXPECT_EQ(ChangeItems("+8.1% decode (3.2→3.46 t/s)").size(), 1u);  // the aside names runs, no change
+}
+
+// Near miss: an unsigned share, or words alone, state no change.
+TEST(TableLedger, ASharesOrWordsAreNoChange) {
+  EXPECT_TRUE(ChangeItems("95.3%").empty());
+  EXPECT_TRUE(ChangeItems("Within bench noise").empty());
+}
+
+TEST(TableLedger, ALedgersRowsAreRunsOfTheirChanges) {
+  const auto figs = ReadEntry("# Kernel log\n\n",
+                              "## 2026-05-02 rejected tweaks\n\n"
+                              "| Change | Result | Why |\n|---|---|---|\n"
+                              "| BLOCK_K=64→128 | +2% to +9% worse | Register pressure. Spills to local memory. |\n"
+                              "| warps=4→8 | -3% large, +6% small | Helps large, hurts small. |\n"
+                              "| num_stages=4 | Flat / noise | Already saturated. |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_TRUE(figs[1].run.metrics.count("large_change_pct"));
+  EXPECT_TRUE(figs[1].run.derived.count("small_change_pct"));
+  EXPECT_FALSE(figs[0].run.config.count("why"));  // a sentence keys nothing
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
