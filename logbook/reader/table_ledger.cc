@@ -125,8 +125,11 @@ void ItemChanges(const std::string& item, const std::set<std::string>& direction
   }
 }
 
-// The column of `t` most of whose filled cells state changes (two at least), or npos.
+// The column of `t` whose filled cells state changes: most of them (two at
+// least), or any under a header naming an impact ("Measured Impact",
+// "Result"; change_headers of table.json); npos for none.
 size_t ChangeColumn(const TableBlock& t) {
+  static const auto* headers = new std::set<std::string>(DataWords("data/reader/table.json", "change_headers"));
   for (size_t c = 1; c < t.header.size(); ++c) {
     int filled = 0, changes = 0;
     for (const auto& row : t.rows) {
@@ -134,9 +137,45 @@ size_t ChangeColumn(const TableBlock& t) {
       ++filled;
       changes += ChangeItems(Unticked(row[c])).empty() ? 0 : 1;
     }
-    if (changes >= 2 && 2 * changes >= filled) return c;
+    bool named = false;
+    for (const auto& w : Words(Lower(Unticked(t.header[c])))) named = named || headers->count(w) > 0;
+    if ((changes >= 2 && 2 * changes >= filled) || (named && changes >= 1)) return c;
   }
   return std::string::npos;
+}
+
+// The row's own measurement a change cell's aside gives: the far side of
+// an arrow ("(3.2→3.46 t/s)": 3.46) or the near side of "vs" ("(8.83 vs
+// 7.48 ms)": 8.83), in the unit written after it or after the other side.
+// False when the cell has no such aside; the other side (the run it was
+// compared with) is no figure of this row.
+bool AsideMeasurement(const std::string& cell, std::string* digits, std::string* unit) {
+  const size_t open = cell.find('('), close = cell.find(')', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return false;
+  std::string in = cell.substr(open + 1, close - open - 1);
+  for (const char* arrow : {"\xE2\x86\x92", "->"})
+    if (const size_t a = in.find(arrow); a != std::string::npos) in = in.substr(0, a) + " > " + in.substr(a + std::string(arrow).size());
+  const size_t sep = in.find(" > ") != std::string::npos ? in.find(" > ") : in.find(" vs ");
+  if (sep == std::string::npos) return false;
+  const bool arrow = in.compare(sep, 3, " > ") == 0;
+  const std::string near = parse_detail::Trim(in.substr(0, sep)), far = parse_detail::Trim(in.substr(sep + (arrow ? 3 : 4)));
+  auto number = [](const std::string& side, std::string* d, std::string* u) {
+    size_t p = side.find_first_not_of("~ ");
+    if (p == std::string::npos) return false;
+    std::string ds;
+    double v = 0;
+    bool sign = false;
+    if (!SignedNumber(side, &p, &ds, &v, &sign) || sign) return false;
+    *d = ds;
+    *u = UnitAt(side, &p);
+    return true;
+  };
+  std::string d1, u1, d2, u2;
+  if (!number(near, &d1, &u1) || !number(far, &d2, &u2)) return false;
+  *digits = arrow ? d2 : d1;
+  *unit = (arrow ? u2 : u1).empty() ? (arrow ? u1 : u2) : (arrow ? u2 : u1);
+  UnitInfo info{};
+  return !unit->empty() && *unit != "%" && UnitOf(*unit, &info) && !info.derived;
 }
 
 }  // namespace
@@ -188,6 +227,13 @@ bool LedgerTableFigures(const TableBlock& t, const std::vector<ColumnInfo>& cols
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     const int line = t.line + 2 + static_cast<int>(r);
     StoredRun run = NewRecorded(x, cfg, line);
+    if (std::string digits, unit; AsideMeasurement(Unticked(row[change]), &digits, &unit)) {
+      UnitInfo info{};
+      UnitOf(unit, &info);
+      run.metrics[info.metric] = ToStored(std::strtod(digits.c_str(), nullptr), info.factor);
+      run.units[info.metric] = unit;
+      run.decimals[info.metric] = WrittenDecimals(digits);
+    }
     for (const ChangeItem& item : items) {
       const std::string m = ChangeMetric(item);
       if (run.metrics.count(m)) continue;

@@ -3,6 +3,8 @@
 // derived figures named by the words after them (table_ledger.cc).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "logbook/reader/table_ledger.h"
 #include "tests/logbook/reader/read_entry.h"
 
@@ -45,6 +47,24 @@ TEST(TableLedger, ALedgersRowsAreRunsOfTheirChanges) {
   EXPECT_TRUE(figs[1].run.metrics.count("large_change_pct"));
   EXPECT_TRUE(figs[1].run.derived.count("small_change_pct"));
   EXPECT_FALSE(figs[0].run.config.count("why"));  // a sentence keys nothing
+}
+
+// "+8.1% decode (3.2→3.46 t/s)" under "Measured Impact": one change cell is
+// enough under an impact's header, and the aside's far side is the row's
+// own measurement (the near side, the run it was compared with, is none).
+TEST(TableLedger, AnImpactsAsideGivesTheRowsMeasurement) {
+  const auto figs = ReadEntry("# Decode log\n\n",
+                              "## 2026-05-03 session 1\n\n"
+                              "| # | Optimization | Measured Impact | Status |\n|---|---|---|---|\n"
+                              "| 1 | I/O overlap (decode) | +8.1% decode (3.2→3.46 t/s) | DONE |\n"
+                              "| 2 | I/O overlap (prefill) | Working, hard to measure | DONE |\n"
+                              "| 3 | quant kernel | +18% worse (8.83 vs 7.48 ms) | DONE |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("tokens_per_s"), 3.46);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+  bool time = false;
+  for (const auto& [m, v] : figs[1].run.metrics) time = time || (!figs[1].run.derived.count(m) && std::abs(v - 0.00883) < 1e-9);
+  EXPECT_TRUE(time);
 }
 
 }  // namespace
