@@ -393,7 +393,7 @@ std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   if (!cell.empty() && cell.back() == '%') cell.pop_back();
   // "17.29% after growth": words after a percentage qualify it.
   if (const size_t pct = cell.find("% "); col.unit == "%" && pct != std::string::npos) cell.erase(pct);
-  if (!cell.empty() && (cell.back() == 'x' || cell.back() == 'X') && col.metric == "speedup") cell.pop_back();
+  if (!cell.empty() && (cell.back() == 'x' || cell.back() == 'X') && (col.metric == "speedup" || col.unit == "x")) cell.pop_back();
   size_t n = 0;
   while (n < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[n])) || cell[n] == '.' || cell[n] == ',' ||
                              (n == 0 && (cell[n] == '+' || cell[n] == '-'))))

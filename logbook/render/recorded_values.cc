@@ -96,7 +96,7 @@ std::string ValuesText(const std::map<std::string, double>& metrics, const Store
   for (const auto& [metric, v] : metrics) {
     if (metric == "tflops" || metric == "tokens_per_s" || metric.ends_with("speedup")) continue;  // "vs_chunk_speedup" too
     if (metric.size() >= 9 && metric.compare(metric.size() - 9, 9, "delta_pct") == 0) continue;
-    if (run != nullptr && run->derived.count(metric) && metric.find("change") != std::string::npos) continue;  // a ledger's
+    if (run != nullptr && run->derived.count(metric)) continue;  // "speedup_vs_baseline", a ledger's changes
     add(metric, v);
   }
   if (values.empty())  // a figure that is derived only ("speedup=6.41") is still named

@@ -219,5 +219,18 @@ TEST(TableDerived, ARateInWordsIsNoTime) {
   EXPECT_TRUE(rate);
 }
 
+// "| Cycles | Speedup vs Baseline | Speedup vs Previous |": two speedup
+// columns named apart, each factor on its row's run.
+TEST(TableDerived, TwoSpeedupColumnsEachOnTheRowsRun) {
+  const auto figs = ReadEntry("# Opt log\n\n",
+                              "## 2026-04-02 results summary\n\n"
+                              "| Experiment | Cycles | Speedup vs Baseline | Speedup vs Previous |\n|---|---|---|---|\n"
+                              "| Baseline | 147,734 | 1.00x | - |\n| Exp 5: Pack | 8,809 | 16.8x | 1.06x |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  int speedups = 0;
+  for (const auto& m : figs[1].run.derived) speedups += m.find("speedup") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(speedups, 2);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
