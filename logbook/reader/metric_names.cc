@@ -22,6 +22,8 @@ bool EndsWith(const std::string& s, const std::string& tail) {
 std::string QualifiedMetricName(const std::string& qualifier, const std::string& base) {
   if (qualifier.empty()) return base;
   if (base.empty()) return qualifier;
+  // "error_rate" + "error_rate_pct": the base names the qualifier already.
+  if (base.rfind(qualifier + "_", 0) == 0) return base;
   // "tokens_per_s_decode"-like keys that hold the base whole: as written.
   if (("_" + qualifier + "_").find("_" + base + "_") != std::string::npos) return qualifier;
   // "train_time" + "time_s": the base's first word ends the name already.

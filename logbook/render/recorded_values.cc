@@ -136,10 +136,15 @@ std::string ShownNumber(const std::string& value) {
 std::string JoinedLineValues(const RecordedFigure& f, const std::string& line_text) {
   std::string out;
   const std::string written = f.text + "\n" + f.written;
-  for (const auto& [metric, v] : f.run.metrics) {
+  for (const auto& [metric, v] : f.run.metrics) {  // measured first, then the derived ones written there ("| +200% |")
     if (f.run.derived.count(metric) || metric == "speedup") continue;
     const std::string value = ValuesText({{metric, v}}, &f.run, written);
     if (HoldsNumber(line_text, ShownNumber(value))) out += (out.empty() ? "" : ", ") + value;
+  }
+  for (const auto& [metric, v] : f.run.metrics) {
+    if (!f.run.derived.count(metric) && metric != "speedup") continue;
+    const std::string value = ValuesText({{metric, v}}, &f.run, written);
+    if (HoldsNumber(line_text, ShownNumber(value))) out += (out.empty() ? "" : ", ") + value + " (derived)";
   }
   return out;
 }

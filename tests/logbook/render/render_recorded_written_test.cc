@@ -148,5 +148,17 @@ TEST(RenderRecordedWritten, AWholeNumberIsNotHeldByALongerOne) {
   EXPECT_NE(JoinedLineValues(f, "prefill ran at 13."), "");
 }
 
+// A derived figure written on a joined line ("| Read max RPS | 180 | 540 |
+// +200% |") is told there too, marked derived.
+TEST(RenderRecordedWritten, ADerivedFigureOnAJoinedLineIsTold) {
+  RecordedFigure f;
+  f.run.metrics["rps"] = 540, f.run.units["rps"] = "req/s";
+  f.run.metrics["rps_delta_pct"] = 200, f.run.units["rps_delta_pct"] = "%", f.run.derived.insert("rps_delta_pct");
+  const std::string told = JoinedLineValues(f, "| Read max RPS | 180 | 540 | +200% |");
+  EXPECT_NE(told.find("540"), std::string::npos);
+  EXPECT_NE(told.find("200"), std::string::npos);
+  EXPECT_NE(told.find("(derived)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
