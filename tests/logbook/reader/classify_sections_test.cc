@@ -33,5 +33,22 @@ TEST(ReaderClassifySections, APartOfASpecificationsSectionIsNoRun) {
   for (int line : {19, 28}) EXPECT_TRUE(kept.count(line)) << line << ::testing::PrintToString(why);
 }
 
+// "## Combined decode status": a status part's table that gives the runs of
+// the entries above again restates them; a `## ... workflow` part says how
+// runs are made and measures none.
+TEST(ReaderClassifySections, AStatusRecapsAndAWorkflowPlans) {
+  const std::string doc =
+      "# Decode log\n\n"
+      "## 2026-05-01 baseline\n\n| run | Decode ms |\n|---|---:|\n| base | 14919 |\n\n"     // 7
+      "## 2026-05-02 prefetch\n\n| run | Decode ms |\n|---|---:|\n| prefetch | 14526 |\n\n"  // 13
+      "## Combined decode status\n\n| | Decode ms |\n|---|---:|\n| Baseline | 14919 |\n| + prefetch | 14526 |\n\n"  // 19, 20
+      "## Profiling workflow (for the next A/B)\n\n- Roadmap verdict: ceiling = 13.11 s (gain 3.13 s).\n";  // 24
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7));
+  EXPECT_TRUE(kept.count(13));
+  for (int line : {19, 20, 24}) EXPECT_FALSE(kept.count(line)) << line;
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
