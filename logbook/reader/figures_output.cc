@@ -855,7 +855,8 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
     r.group.clear(), r.group_unit.clear();  // a record opens: no group of the last one's goes on
   if (SeriesTitleLine(r, l.text) || SeriesValuesLine(r, l.text, l.line)) return;
   if (BenchToolLine(r, l) || AsideLine(r, l.text, l.line) || ArrowRateLine(r, l.written.empty() ? l.text : l.written, l.line) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
-      TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line))
+      TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line) ||
+      TookLine(r, l.text, l.line))
     return;
   if (PrintedTitle(l.text, &title)) {
     bool closing = false;

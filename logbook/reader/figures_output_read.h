@@ -76,6 +76,12 @@ void AddToTimingRow(OutputRead& r, const std::vector<Fig>& figs, int line);
 // BenchmarkTools' trial lines: the lines of one timing record.
 bool TimingLine(OutputRead& r, const std::string& t, int line);
 
+// "torch.compile took 102.48 s", "init engine (profile, ...) took 292.22
+// seconds", "Model loading took 36.11 GiB memory": what a short subject
+// took, in its unit's metric named by the subject (`torch_compile_time_s`).
+// False, nothing kept, for any other line.
+bool TookLine(OutputRead& r, const std::string& t, int line);
+
 // figures_output_rates.cc: "Mean: 4.803 ± 0.013 ms → 550.8 TFLOPS", a
 // measurement (its spread its std) and the rate it makes, one row.
 bool ArrowRateLine(OutputRead& r, const std::string& t, int line);

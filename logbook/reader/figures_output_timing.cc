@@ -18,6 +18,24 @@ std::string TrimText(const std::string& s) { return parse_detail::Trim(s); }
 
 }  // namespace
 
+bool TookLine(OutputRead& r, const std::string& t, int line) {
+  const size_t took = t.find(" took ");
+  if (took == std::string::npos || took == 0 || took > 120) return false;
+  std::string subject = TrimText(t.substr(0, took));
+  if (const size_t open = subject.find(" ("); open != std::string::npos) subject = TrimText(subject.substr(0, open));
+  if (subject.empty() || Words(subject).size() > 5 || !std::isalpha(static_cast<unsigned char>(subject[0]))) return false;
+  const std::vector<std::string> toks = SpaceWords(t.substr(took + 6));
+  std::string num, glued;
+  bool approx = false;
+  if (toks.empty() || !NumberToken(toks[0], &num, &glued, &approx)) return false;
+  const std::string unit = UnitAfter(toks, 0, glued, t);  // "36.11 GiB memory": the line names what the unit is of
+  UnitInfo info{};
+  if (unit.empty() || !OutputUnit(unit, t, &info) || info.derived) return false;
+  Config cfg = LineConfig(r);
+  KeepFigure(r, line, t, cfg, {Fig{QualifiedMetricName(SnakeKey(subject), info.metric), info, unit, num, approx}});
+  return true;
+}
+
 // A command keys the lines printed below it: its flags, else (`whole`) its
 // words when it has no plain arguments either ("./bench -units 625").
 void KeyCommand(OutputRead& r, const std::string& cmd, bool whole) {

@@ -596,5 +596,16 @@ TEST(ReaderOutputFigures, PastedLinesUnderOneWordTitlesAreOutput) {
   EXPECT_FALSE(moelog::logbook::PrintedLines("Some notes here:\nMean TPOT (ms):  28.75\nMedian TPOT (ms):  28.76\n"));
 }
 
+// "torch.compile took 102.48 s": what a short subject took, named by it;
+// a long sentence with "took" names nothing.
+TEST(ReaderOutputFigures, AShortSubjectTookAFigure) {
+  const auto figs = ReadEntry("# vLLM log\n\n", "## 2026-05-02 profile\n\n```text\n"
+                                                 "init engine (profile, create kv cache) took 292.22 seconds\n"
+                                                 "torch.compile took 102.48 s\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_TRUE(figs[0].run.metrics.count("init_engine_time_s"));
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.begin()->second, 102.48);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
