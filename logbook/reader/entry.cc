@@ -529,10 +529,12 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
   }
   const size_t from_tables = out->size();
   const std::map<int, std::string> leads = ListLeads(entry);
+  const bool shares = ListOfShares(entry.notes);
   for (const auto& b : entry.notes) {
     if (LabelsAnOutputBlock(entry, b)) continue;  // it keys the block below (key_output.cc)
     WalkScope notes;
     notes.loose = true;
+    notes.list_shares = shares;
     if (auto it = leads.find(b.line); it != leads.end()) notes.context["setup"] = it->second;
     Walk(b, notes, x, out, unread);
   }
@@ -604,10 +606,12 @@ void SubheadingFigures(const Entry& entry, const EntryCtx& x, std::vector<Record
 // notes of an entry without a Result.
 void NotesBesideResult(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                        std::vector<UnreadFigures>* unread) {
+  const bool shares = ListOfShares(entry.notes);
   for (const auto& b : entry.notes) {
     if (LabelsAnOutputBlock(entry, b)) continue;
     WalkScope notes;
     notes.loose = true;
+    notes.list_shares = shares;
     Walk(b, notes, x, out, unread);
   }
 }

@@ -454,8 +454,8 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   std::vector<Point> points;
   bool no_unit = false, restated = false, unnamed = false;
   std::set<std::string> not_run;
-  std::vector<Figure> figures =
-      Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, w.carry ? *w.carry : std::string(), w.label);
+  const std::string carry = w.carry ? *w.carry : std::string();
+  std::vector<Figure> figures = Figures(rest, x.known && !x.names_time, x.mfu && !w.share, w.prose, carry, w.label, w.list_shares);
   for (UnitInfo carried{}; const auto& f : figures)
     if (w.carry && !f.derived && !f.not_run && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
   NameFigures(rest, x, w, &figures);
@@ -555,6 +555,23 @@ std::string SiblingUnit(const std::vector<Bullet>& items) {
     ++with;
   }
   return with >= 2 ? unit : "";
+}
+
+bool ListOfShares(const std::vector<Bullet>& items) {
+  if (items.size() < 2 || items.size() > 64) return false;
+  int shares = 0;
+  for (const auto& c : items) {
+    const size_t colon = LabelEnd(c.text);
+    if (colon == std::string::npos) continue;
+    const std::string rest = c.text.substr(colon + 1);
+    size_t p = rest.find_first_not_of(" *`");
+    if (p == std::string::npos || !std::isdigit(static_cast<unsigned char>(rest[p]))) continue;
+    while (p < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[p])) || rest[p] == '.')) ++p;
+    if (p >= rest.size() || rest[p] != '%') return false;  // "v3: 6.96 s": an item of another unit
+    if (!FieldPercentMetric(parse_detail::Trim(c.text.substr(0, colon))).empty()) return false;  // "CPU: 22%" names its share
+    ++shares;
+  }
+  return shares >= 2;
 }
 
 // Whether a label's rest is one plain number and nothing else (" 75.67", " **19.94**").
@@ -700,7 +717,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   }
   if (!scope.check && !(b.children.empty() && SampleList(listed, own_unit, b.line, FigureText(text), x, scope, out))) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
   if (!text_override.empty()) return;
-  scope.sibling_unit = SiblingUnit(b.children);
+  scope.sibling_unit = SiblingUnit(b.children), scope.list_shares = ListOfShares(b.children);
   for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(b.children, &with_units)) Walk(c, scope, x, out, unread);
 }
 

@@ -168,8 +168,10 @@ bool PercentFigure(const std::string& s, size_t start, const UnitRead& u, double
   *i = std::max(*i, u.at + 1);
   // "91.8% load utilization", "hit rate 48%", "3.8% of peak": a share the vocabulary names.
   std::string named = sign ? "" : PercentMetric(s, start, u.at + 1);
-  if (named.empty() && !sign && !mode.label.empty() && s.find_first_not_of(" *`", 0) == start)  // "- CPU: 22.8%": its field names it
+  if (named.empty() && !sign && !mode.label.empty() && s.find_first_not_of(" *`", 0) == start) {  // "- CPU: 22.8%": its field names it
     named = FieldPercentMetric(mode.label);
+    if (named.empty() && mode.label_shares) named = "value_pct";  // "2B base: 65.1%" among its list's like items
+  }
   if (!sign && named.empty() && PercentOfPeak(s, start)) return false;
   if (sign || ChangeOf(s, start, u.at + u.unit.size())) {
     f->metric = "delta_pct", f->unit = std::string(1, '%'), f->derived = true;  // (a literal trips GCC 12's -Wrestrict here)
@@ -885,13 +887,14 @@ void ScanText(FigureScan& st) {
 }  // namespace
 
 std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool percent_is_mfu,
-                            bool prose, const std::string& carry, const std::string& label) {
+                            bool prose, const std::string& carry, const std::string& label, bool label_shares) {
   std::string bracketed, listed, shared, measured;
   const std::string& own = SpreadsDropped(text, &measured) ? measured : text;  // "550.8 ± 1.3 TFLOPS"
   if (!BracketRanges(ProfileShares(own, &shared) ? shared : own, &bracketed))  // "45.85% (13.64s / 29.75s)"
     bracketed = shared.empty() ? own : shared;
   FigureScan st(SlashFigureLists(bracketed, &listed, label) ? listed : bracketed);  // "fwd/bwd: 3.1/7.4 ms"
   st.mode.label = label;
+  st.mode.label_shares = label_shares && !label.empty();
   st.mode.bare_is_tflops = bare_is_tflops, st.mode.percent_is_mfu = percent_is_mfu, st.mode.prose = prose;
   st.mode.carry = prose ? carry : "";
   ScanText(st);

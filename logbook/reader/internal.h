@@ -347,7 +347,8 @@ void ScanNumber(FigureScan& st, bool sign);
 // of a line no figure was read from.
 std::vector<std::string> NoFigureReasons(const std::string& text);
 std::vector<Figure> Figures(const std::string& s, bool bare_is_tflops = true, bool percent_is_mfu = false,
-                            bool prose = false, const std::string& carry = "", const std::string& label = "");
+                            bool prose = false, const std::string& carry = "", const std::string& label = "",
+                            bool label_shares = false);
 StoredRun NewRecorded(const EntryCtx& x, const Config& context, int line);
 bool HasBaseMetric(const StoredRun& r);
 bool CheckColumn(const std::string& header);
@@ -362,6 +363,12 @@ bool SaysRepeats(const std::string& text);
 void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p);
 void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats);
 std::string SiblingUnit(const std::vector<Bullet>& items);
+// Whether a list's items each give one share no word names ("2B base:
+// 65.1%", "4B base: 76.9%"), two at least, and no item a figure of another
+// unit right after its label.
+bool ListOfShares(const std::vector<Bullet>& items);
+// The share a field's name names ("CPU", "CPU usage", "accuracy"), or "" (figures_scan.cc).
+std::string FieldPercentMetric(const std::string& label);
 bool BareNumber(const std::string& rest);
 std::string LabelUnitOf(const std::string& label);
 // A list of one run's samples after a label naming their `unit` ("Raw
@@ -634,6 +641,10 @@ struct ScanMode {
   bool prose = false;  // a paragraph's sentence: "~36 ms" is an estimate
   std::string carry;   // prose: the unit of the paragraph's last figure ("... 96.2 ms/step bf16; fp8gemm 92.2")
   std::string label;   // the label the text follows ("Peak VRAM:"): a unit's context ("41.2 GB")
+  // The label is one run of a list whose items each give one share no word
+  // names ("2B base: 65.1%", "4B base: 76.9%"): a bare percentage right
+  // after it is that list's figure, `value_pct` (ListOfShares).
+  bool label_shares = false;
 };
 
 // The unit written after a number ending at `j`, as the reader sees it: a
@@ -723,6 +734,8 @@ struct WalkScope {
   // The unit the items of this list give ("v3: 6.96s", "v6: 20.8s"): an item
   // written as a bare number ("v4: 75.67") is in it (SiblingUnit).
   std::string sibling_unit;
+  // The items of this list each give one share no word names (ListOfShares).
+  bool list_shares = false;
 };
 
 // A bullet's figures grouped into points: a figure that names something

@@ -49,5 +49,16 @@ TEST(ReaderClauses, ANameBeforeOfNamesItsFigure) {
   EXPECT_TRUE(whole.empty());  // a part and its whole: neither a run
 }
 
+// "- 2B base: 65.1%" beside "- 4B base: 76.9%": a list whose items each give
+// one share no word names holds a share of each run (`value_pct`); a lone
+// "- base: 65.1%" names nothing.
+TEST(ReaderClauses, AListOfUnnamedSharesIsARowPerItem) {
+  auto figs = ReadEntry("# LoRA log\n\n", "## 2026-03-02 size sweep\n\n- 2B base: 65.1%\n- 2B + LoRA: 51.5% (-13.6pp)\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("value_pct"), 51.5);
+  figs = ReadEntry("# LoRA log\n\n", "## 2026-03-02 size sweep\n\n- 2B base: 65.1%\n- note: nothing else\n");
+  EXPECT_TRUE(figs.empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
