@@ -44,9 +44,10 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   const std::string num = DigitsAt(s, &j);
   // "`steady_state_time=0.0341s`", "`latency=3.2ms`": the unit glued to the
   // value names it, unless the key is a setting ("timeout=60s").
+  std::string glued_unit;
   if (UnitInfo glued{}; unit.empty() && j < s.size() && IsIdentStart(s[j]) && !SettingKey(key) &&
                         UnitOf(UnitToken(s, j), &glued) && !glued.derived) {
-    unit = UnitToken(s, j);
+    unit = glued_unit = UnitToken(s, j);
     j += unit.size();
   }
   // "`avg=1.188 H/s`", "median=3.1 ms": a statistic or metric assigned its
@@ -59,6 +60,15 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
     if (StatisticWord(key)) f->named["statistic"] = Lower(key);
   }
   *end = j;
+  // "rs.65=6.45ms", "all-gather.389=6.29ms", ".317=7.22ms": a key that is an
+  // op's or a buffer's name (a number or a point in it), not a metric's,
+  // names the figure's run; its unit is the one glued to the value.
+  size_t nb = b;
+  while (nb > 0 && (IsIdentChar(s[nb - 1]) || s[nb - 1] == '.')) --nb;
+  if (const std::string name = s.substr(nb, eq - nb);
+      !glued_unit.empty() && name.find_first_of("0123456789.") != std::string::npos && KeyUnit(name).empty() &&
+      !UnitlessMetricName(SnakeKey(name)) && !StatisticWord(name) && !MetricWord(name) && name.size() <= 64)
+    f->named["name"] = name;
   UnitInfo info{};
   const auto v = ParseNumber(num);
   if (unit.empty() && v && !(j < s.size() && IsIdentChar(s[j])) && UnitlessMetricName(key)) {
@@ -499,6 +509,13 @@ bool GluedNumber(FigureScan& st, bool sign) {
     size_t end = i + 1;
     if (KeyValueFigure(s, i - 1, &end, &kv)) {
       st.listed.clear(), st.comma_list = false, st.list_next = std::string::npos, st.arrow_left = -1;
+      // ".317=7.22ms" after "all-gather.389=6.29ms": the name's stem is the one before it.
+      if (auto n = kv.named.find("name"); n != kv.named.end() && n->second[0] == '.')
+        for (auto it = st.out.rbegin(); it != st.out.rend(); ++it)
+          if (auto prev = it->named.find("name"); prev != it->named.end() && prev->second.rfind('.') != std::string::npos) {
+            n->second = prev->second.substr(0, prev->second.rfind('.')) + n->second;
+            break;
+          }
       st.out.push_back(kv);  // named by its key, not by the word before it
     }
     i = std::max(i + 1, end);

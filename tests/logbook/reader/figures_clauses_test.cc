@@ -60,5 +60,17 @@ TEST(ReaderClauses, AListOfUnnamedSharesIsARowPerItem) {
   EXPECT_TRUE(figs.empty());
 }
 
+// "rs.65=6.45ms, rs.63=2.96ms", "all-gather.389=6.29ms, .317=7.22ms": a key
+// that is an op's name names its figure's run (a bare ".317" takes the
+// stem before it); "p50=12ms" stays a metric's key.
+TEST(ReaderClauses, OpNamedKeysNameTheirFigures) {
+  const auto figs = ReadEntry("# Profile\n\n", "## 2026-06-17 baseline\n\n"
+                                                "- collectives: all-gather.389=6.29ms, .317=7.22ms, rs.65=6.45ms\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(figs[0].run.config.at("name"), "all-gather.389");
+  EXPECT_EQ(figs[1].run.config.at("name"), "all-gather.317");
+  EXPECT_EQ(figs[2].run.config.at("name"), "rs.65");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
