@@ -46,6 +46,10 @@ bool NamesNoRun(const std::string& text) {
     for (char c : w)
       if (std::isalnum(static_cast<unsigned char>(c)) || (c & 0x80)) word += c;  // "硬件": a word in any script
     if (Vocab().no_run.count(word)) return true;
+    // A script written without spaces: the word is found inside the run of letters ("理论最大值" holds "理论").
+    if (std::any_of(word.begin(), word.end(), [](char c) { return (c & 0x80) != 0; }))
+      for (const auto& label : Vocab().no_run)
+        if ((label[0] & 0x80) && word.find(label) != std::string::npos) return true;
   }
   return false;
 }
@@ -293,10 +297,20 @@ std::string WithSheetUnit(const std::string& name, const std::string& value, con
 // A row of a figure no unit names, written with decimals, under a name that
 // is no setting's nor one the output reader knows ("| EPMI_RED | 0.0145 |",
 // "| 2-gram | 0.688 |"): the figure, unitless, named by the row.
-bool BareDecimal(const std::string& name, const std::string& value, const std::string& sheet_unit) {
+// The number a value cell writes before a remark in parentheses ("4.1555（第
+// 1 层）", "0.91 (median)"), marks dropped.
+std::string ValueBeforeRemark(std::string value) {
+  value.erase(std::remove(value.begin(), value.end(), '*'), value.end());
+  for (const char* open : {"(", "\xEF\xBC\x88"})
+    if (const size_t p = value.find(open); p != std::string::npos && p > 0) value = value.substr(0, p);
+  return parse_detail::Trim(value);
+}
+
+bool BareDecimal(const std::string& name, const std::string& raw, const std::string& sheet_unit) {
   std::string unit;
+  const std::string value = ValueBeforeRemark(raw);
   if (!sheet_unit.empty() || name.empty() || name.size() > 40 || !HasAlpha(name) || !NumberCell(value, &unit) ||
-      !unit.empty() || value.find('.') == std::string::npos)
+      !unit.empty() || value.find('.') == std::string::npos || NamesNoRun(name))
     return false;
   const std::string key = SnakeKey(name);
   return !key.empty() && PrintedKeyUnit(name).empty() && !UnitlessMetricName(key) && !SettingKey(key) &&
@@ -305,7 +319,7 @@ bool BareDecimal(const std::string& name, const std::string& value, const std::s
 
 // The run of a row BareDecimal took: metric=<its name>, the figure as written.
 RecordedFigure BareFigure(const TableBlock& t, size_t r, const Config& settings, const EntryCtx& x) {
-  const std::string name = Unticked(t.rows[r][0]), value = Unticked(t.rows[r][1]);
+  const std::string name = Unticked(t.rows[r][0]), value = ValueBeforeRemark(Unticked(t.rows[r][1]));
   bool approximate = false;
   const std::string core = CellCore(value, &approximate);
   const int line = t.line + 2 + static_cast<int>(r);
@@ -321,10 +335,24 @@ RecordedFigure BareFigure(const TableBlock& t, size_t r, const Config& settings,
 
 }  // namespace
 
+// Whether every row of a two-column table is a name and a plain decimal
+// ("| 全层均值 | **4.1444** |", "| 最大值 | 4.1555（第 1 层）|"): a sheet of
+// unitless figures whatever its headers say (no unit in any cell).
+bool NamedDecimalRows(const TableBlock& t) {
+  if (t.rows.size() < 2) return false;
+  for (const auto& row : t.rows) {
+    if (row.size() < 2 || !HasAlpha(Unticked(row[0]))) return false;
+    const std::string cell = ValueBeforeRemark(Unticked(row[1]));
+    std::string unit;
+    if (cell.find('.') == std::string::npos || !NumberCell(cell, &unit) || !unit.empty()) return false;
+  }
+  return true;
+}
+
 bool VerticalTable(const TableBlock& t) {
   if (t.header.size() != 2 || t.rows.empty()) return false;
   const std::string first = Plain(t.header[0]), second = Plain(t.header[1]);
-  if (!Vocab().names.count(first) && !Vocab().values.count(second) && !first.empty()) return false;
+  if (!Vocab().names.count(first) && !Vocab().values.count(second) && !first.empty() && !NamedDecimalRows(t)) return false;
   if (!ColumnMetric(Unticked(t.header[1])).metric.empty()) return false;  // "| Metric | ms |": a column of one unit
   for (const auto& row : t.rows)
     if (!row.empty() && !EmptyCell(row[0]) && !HasAlpha(Unticked(row[0]))) return false;

@@ -106,5 +106,16 @@ TEST(ReaderUnheaded, ASheetRowsNameGivesItsBareNumberAUnit) {
   EXPECT_TRUE(rate);
 }
 
+// "| 层 | $H$ |" over "| 全层均值 | **4.1444** |", "| 最大值 | 4.1555（第 1 层）|":
+// rows of a name and a plain decimal are a sheet whatever the headers say;
+// a theoretical bound's row ("理论最大值") is no run.
+TEST(ReaderUnheaded, NamedDecimalRowsAreASheet) {
+  const auto figs = ReadEntry("# 路由日志\n\n", "## 2026-03-02 C4 参考\n\n"
+                                                "| 层 | $H$ |\n|---|---|\n| 全层均值 | **4.1444** |\n"
+                                                "| 最大值 | 4.1555（第 1 层） |\n| 理论最大值 | 4.1589 |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.begin()->second, 4.1555);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
