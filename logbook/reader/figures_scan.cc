@@ -903,8 +903,18 @@ void ScanText(FigureScan& st) {
 }
 }  // namespace
 
-std::vector<Figure> Figures(const std::string& text, bool bare_is_tflops, bool percent_is_mfu,
+// `text` with each minus sign (U+2212, "−33%") written as two spaces and an
+// ASCII '-': the same length, so a figure's place in it stays its place in
+// the text as written.
+static std::string AsciiMinus(const std::string& text) {
+  std::string out = text;
+  for (size_t p = out.find("\xE2\x88\x92"); p != std::string::npos; p = out.find("\xE2\x88\x92", p + 3)) out.replace(p, 3, "  -");
+  return out;
+}
+
+std::vector<Figure> Figures(const std::string& written, bool bare_is_tflops, bool percent_is_mfu,
                             bool prose, const std::string& carry, const std::string& label, bool label_shares) {
+  const std::string text = AsciiMinus(written);
   std::string bracketed, listed, shared, measured;
   const std::string& own = SpreadsDropped(text, &measured) ? measured : text;  // "550.8 ± 1.3 TFLOPS"
   if (!BracketRanges(ProfileShares(own, &shared) ? shared : own, &bracketed))  // "45.85% (13.64s / 29.75s)"

@@ -72,5 +72,14 @@ TEST(ReaderClauses, OpNamedKeysNameTheirFigures) {
   EXPECT_EQ(figs[2].run.config.at("name"), "rs.65");
 }
 
+// "12.58 ms → 8.44 ms (−33%)": a minus sign written as U+2212 signs a change as '-' does.
+TEST(ReaderClauses, AUnicodeMinusSignsAChange) {
+  const auto figs = ReadEntry("# Journal\n\n", "## 2026-05-02 cmp caching\n\n- seq_scan: 12.58 ms \xE2\x86\x92 8.44 ms (\xE2\x88\x92" "33%)\n");
+  bool change = false;
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) change = change || (f.run.derived.count(m) && v == -33);
+  EXPECT_TRUE(change);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
