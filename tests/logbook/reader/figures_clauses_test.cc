@@ -81,5 +81,14 @@ TEST(ReaderClauses, AUnicodeMinusSignsAChange) {
   EXPECT_TRUE(change);
 }
 
+// "22.2 ms → 17.9 ms (19% speedup)": a share a direction word follows is a change.
+TEST(ReaderClauses, AShareADirectionWordFollowsIsAChange) {
+  const auto figs = ReadEntry("# Journal\n\n", "## 2026-05-02 leaf hint\n\n- put_seq: 22.2 ms \xE2\x86\x92 17.9 ms (19% speedup)\n");
+  bool change = false;
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) change = change || (f.run.derived.count(m) && v == 19);
+  EXPECT_TRUE(change);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
