@@ -21,6 +21,7 @@
 #include "logbook/doc/command_line.h"
 #include "logbook/reader/blocks_benchtools.h"
 #include "logbook/reader/blocks_dumps.h"
+#include "logbook/reader/data_words.h"
 #include "logbook/reader/figures_benchtools.h"
 #include "logbook/reader/figures_dumps.h"
 #include "logbook/reader/figures_frameworks.h"
@@ -760,11 +761,17 @@ bool MeasuredDecimal(const std::string& v) {
 // is no setting, count or counter is a unitless figure of its own.
 void ScoresBeside(const Fields& fields, Config* cfg, std::vector<Fig>* figs) {
   if (std::none_of(figs->begin(), figs->end(), [](const Fig& f) { return std::get<2>(f).empty(); })) return;
+  // A sweep's settings ("lr: 0.000300", "dropout: 0.125"; key_names of dumps.json) are never scores.
+  static const auto* settings = [] {
+    auto* out = new std::set<std::string>;
+    for (const auto& [phrase, key] : DataWordMap("data/reader/dumps.json", "key_names")) out->insert(SnakeKey(phrase)), out->insert(key);
+    return out;
+  }();
   for (const auto& [k, v] : fields) {
     const std::string key = SnakeKey(k);
     const auto it = cfg->find(key);
     if (it == cfg->end() || it->second != v || !MeasuredDecimal(v) || SettingKey(k) || CountName(k) ||
-        Vocab().counters.count(Lower(key)))
+        Vocab().counters.count(Lower(key)) || settings->count(Lower(key)))
       continue;
     figs->emplace_back(key, UnitInfo{key, 1, false}, "", v, false);
     cfg->erase(it);

@@ -69,6 +69,15 @@ TEST(ReaderFieldLines, DecimalsBesideAUnitlessFigureAreScores) {
   EXPECT_EQ(figs[0].run.config.at("lr"), "0.0003");
 }
 
+// Near miss: a sweep's setting written with three significant digits
+// ("lr: 0.000300") stays the row's key beside a score.
+TEST(ReaderFieldLines, ASweepsSettingBesideAScoreIsAKey) {
+  const auto figs = ReadEntry("# Train log\n\n", "## 2026-05-02 run\n\n**loss**: 2.3114 | **lr**: 0.000300 | **grad_norm**: 0.5127\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.config.at("lr"), "0.000300");
+  EXPECT_TRUE(figs[0].run.metrics.count("grad_norm"));
+}
+
 // Near miss: with no unitless figure on the line, a bare decimal names no score.
 TEST(ReaderFieldLines, ADecimalBesideATimeOnlyIsAKey) {
   const auto figs = ReadEntry("# Eval log\n\n", "## Step 25 - eval\n\n"
