@@ -23,8 +23,11 @@ namespace {
 
 // A name's file stem ("data/ckpt/test_model_11.pt" -> "test_model_11").
 std::string Stem(const std::string& name) {
-  std::string s = name.substr(name.find_last_of('/') == std::string::npos ? 0 : name.find_last_of('/') + 1);
-  if (const size_t dot = s.rfind('.'); dot != std::string::npos && dot > 0 && !std::all_of(s.begin() + static_cast<long>(dot) + 1, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }))
+  const size_t slash = name.find_last_of('/');
+  std::string s = name.substr(slash == std::string::npos ? 0 : slash + 1);
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  // "test_wide_0.005.pt" -> "test_wide_0.005": an extension, not a number's decimals.
+  if (const size_t dot = s.rfind('.'); dot != std::string::npos && dot > 0 && !std::all_of(s.begin() + static_cast<long>(dot) + 1, s.end(), digit))
     s.resize(dot);
   return s.empty() ? name : s;
 }
