@@ -116,8 +116,9 @@ void ItemChanges(const std::string& item, const std::set<std::string>& direction
       }
     }
     const std::string after = NameOf(item.substr(q), directions), before = NameOf(item.substr(0, p), directions);
-    bool directed = false;
-    for (const auto& w : Words(Lower(item))) directed = directed || directions.count(w) > 0;
+    // "12% regression", "2x faster": the direction word right after the figure.
+    const std::vector<std::string> next = Words(Lower(item.substr(q)));
+    const bool directed = !next.empty() && directions.count(next[0]) > 0;
     if (!sign && !directed) return;  // "95.3%": a share, no change
     for (auto& f : found) f.name = after.empty() ? before : after;
     out->insert(out->end(), found.begin(), found.end());
@@ -183,7 +184,8 @@ bool AsideMeasurement(const std::string& cell, std::string* digits, std::string*
 std::vector<ChangeItem> ChangeItems(const std::string& cell) {
   static const auto* directions = new std::set<std::string>(DataWords("data/reader/table.json", "change_directions"));
   std::vector<ChangeItem> out;
-  for (const auto& item : Items(ChangeText(cell))) ItemChanges(item, *directions, &out);
+  for (const auto& item : Items(ChangeText(cell)))
+    if (Words(item).size() <= 8) ItemChanges(item, *directions, &out);  // a sentence states no change of a ledger's
   return out;
 }
 

@@ -30,10 +30,13 @@ TEST(TableLedger, ASpanHasTwoEndsAndADirectionWordMakesAChange) {
   EXPECT_EQ(ChangeItems("+8.1% decode (3.2→3.46 t/s)").size(), 1u);  // the aside names runs, no change
 }
 
-// Near miss: an unsigned share, or words alone, state no change.
+// Near miss: an unsigned share, words alone, a number a direction word
+// does not follow, or a sentence, state no change.
 TEST(TableLedger, ASharesOrWordsAreNoChange) {
   EXPECT_TRUE(ChangeItems("95.3%").empty());
   EXPECT_TRUE(ChangeItems("Within bench noise").empty());
+  EXPECT_TRUE(ChangeItems("capability 121 is less than the build's").empty());
+  EXPECT_TRUE(ChangeItems("Engine init crashed because -12% of the builds lacked the kernel for this device").empty());
 }
 
 TEST(TableLedger, ALedgersRowsAreRunsOfTheirChanges) {
