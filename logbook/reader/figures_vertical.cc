@@ -126,6 +126,32 @@ bool RowsNameMetrics(const TableBlock& t) {
   return named >= 2 && 2 * named >= with_figures;
 }
 
+// Whether the headers after the first are values of what it names ("|
+// eval sims | raw | 1 | 2 | 3 |": two-thirds of them numbers, the others
+// one short word) over rows each a name and bare decimals ("| opt-rate |
+// 0.950 | 0.587 |"): each row's name is its metric, each column a run
+// keyed by the first header (eval_sims=2).
+bool ValueHeaders(const TableBlock& t) {
+  if (t.header.size() < 3 || Plain(t.header[0]).empty() || !ColumnMetric(Unticked(t.header[0])).metric.empty()) return false;
+  size_t numbers = 0;
+  for (size_t c = 1; c < t.header.size(); ++c) {
+    const std::string h = Unticked(t.header[c]);
+    std::string unit;
+    if (NumberCell(h, &unit) && unit.empty()) ++numbers;
+    else if (h.size() > 5 || Words(h).size() != 1) return false;
+  }
+  if (3 * numbers < 2 * (t.header.size() - 1)) return false;
+  for (const auto& row : t.rows) {
+    if (row.empty() || !HasAlpha(Unticked(row[0]))) return false;
+    for (size_t c = 1; c < row.size(); ++c) {
+      std::string unit;
+      if (!EmptyCell(row[c]) && (!NumberCell(Unticked(row[c]), &unit) || !unit.empty() || Unticked(row[c]).find('.') == std::string::npos))
+        return false;
+    }
+  }
+  return !t.rows.empty();
+}
+
 // A row whose only cell is its first ("| **6 experts V0.2.0** | | |"): the
 // name of the rows below it, up to the next such row; "" for any other row.
 std::string GroupRow(const std::vector<std::string>& row) {
@@ -225,7 +251,7 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
   // "| | iter-0 | iter-1 |": a first column left unheaded names the rows too,
   // unless the columns name the metrics ("| | Prefill ms | Decode ms |": rows of runs).
   const bool unheaded = Plain(t.header[0]).empty() && !HeadersNameMetrics(t);
-  if (t.header.size() < 3 || !(Vocab().names.count(Plain(t.header[0])) || unheaded || RowsNameMetrics(t)) ||
+  if (t.header.size() < 3 || !(Vocab().names.count(Plain(t.header[0])) || unheaded || RowsNameMetrics(t) || ValueHeaders(t)) ||
       NamesNoRun(t.subheading) || NamesNoRun(Caption(*x.entry, t)))
     return false;
   const size_t before = out->size();

@@ -117,5 +117,16 @@ TEST(ReaderUnheaded, NamedDecimalRowsAreASheet) {
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.begin()->second, 4.1555);
 }
 
+// "| eval sims | raw | 1 | 2 |" over "| opt-rate | 0.950 | 0.587 | 0.587 |":
+// the headers are values of what the first names, a run each; the row's name
+// is its metric.
+TEST(ReaderUnheaded, ValueHeadersOverANamedRowAreRuns) {
+  const auto figs = ReadEntry("# AZ log\n\n", "## 2026-05-02 baseline\n\n"
+                                               "| eval sims | raw | 1 | 2 |\n|---|---|---|---|\n| opt-rate | 0.950 | 0.587 | 0.945 |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  EXPECT_EQ(figs[2].run.config.at("eval_sims"), "2");
+  EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("opt_rate"), 0.945);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
