@@ -101,7 +101,8 @@ bool UnitlessMetric(const std::string& bare) {
   const size_t us = low.rfind('_'), first = low.find('_');
   // "avg_cpu", "mean_util": a statistic of what a program measured, a figure.
   return (us != std::string::npos && Vocab().unitless.count(low.substr(us + 1)) > 0) ||
-         (first != std::string::npos && first > 0 && Vocab().measured_prefixes.count(low.substr(0, first)) > 0);
+         (first != std::string::npos && first > 0 && Vocab().measured_prefixes.count(low.substr(0, first)) > 0) ||
+         (first != std::string::npos && first > 0 && !QualityName(low.substr(0, first)).empty());  // "loss_main", "acc_top1"
 }
 
 // A named figure's metric from its printed name and unit: the unit's base

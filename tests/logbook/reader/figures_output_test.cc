@@ -607,5 +607,14 @@ TEST(ReaderOutputFigures, AShortSubjectTookAFigure) {
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.begin()->second, 102.48);
 }
 
+// "loss_main=3.2175 sub_loss=9.8336": a key whose first word is a quality
+// (loss, ppl, acc ...) is a unitless figure as "sub_loss" is.
+TEST(ReaderOutputFigures, AKeyOpeningWithAQualityIsAFigure) {
+  const auto figs = ReadEntry("# TTS log\n\n", "## 2026-05-02 gradient check\n\n```\nloss_main=3.2175 sub_loss=9.8336\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_TRUE(figs[0].run.metrics.count("loss_main"));
+  EXPECT_TRUE(figs[0].run.metrics.count("sub_loss"));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
