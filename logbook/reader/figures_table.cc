@@ -950,7 +950,7 @@ void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x,
   }
   if (!repeats &&
       (LongTableFigures(t, context, x, out) || ValueTableFigures(t, headers, cols, context, x, out, unread) ||
-       VerticalTableFigures(t, context, x, out, unread) || LedgerTableFigures(t, cols, context, x, out)))
+       VerticalTableFigures(t, context, x, out, unread) || LedgerTableFigures(t, cols, context, x, out, unread)))
     return;
   const std::string at_key = AtKey(cols, x);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {

@@ -179,6 +179,24 @@ bool AsideMeasurement(const std::string& cell, std::string* digits, std::string*
   return !unit->empty() && *unit != "%" && UnitOf(*unit, &info) && !info.derived;
 }
 
+// Whether a column of `t` after the first but `change` holds decimal numbers
+// in most of its filled cells ("| Test | run A | run B | Δ |" over "12.63 | 12.18 |
+// −3.6%"): the runs' own figures, no ledger of changes.
+bool NumberColumnBeside(const TableBlock& t, size_t change) {
+  for (size_t c = 1; c < t.header.size(); ++c) {
+    if (c == change) continue;
+    int filled = 0, numbers = 0;
+    for (const auto& row : t.rows) {
+      if (c >= row.size() || EmptyCell(row[c])) continue;
+      ++filled;
+      std::string unit;  // decimals: a run's figures, not an ordinal or an id ("| 3 |", "| #42 |")
+      numbers += NumberCell(Unticked(row[c]), &unit) && Unticked(row[c]).find('.') != std::string::npos ? 1 : 0;
+    }
+    if (numbers > 0 && 2 * numbers >= filled) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<ChangeItem> ChangeItems(const std::string& cell) {
@@ -211,10 +229,13 @@ bool LedgerChanges(const StoredRun& run) {
 }
 
 bool LedgerTableFigures(const TableBlock& t, const std::vector<ColumnInfo>& cols, const Config& context,
-                        const EntryCtx& x, std::vector<RecordedFigure>* out) {
-  if (std::any_of(cols.begin(), cols.end(), [](const ColumnInfo& c) { return !c.metric.empty(); })) return false;
+                        const EntryCtx& x, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
+  // A column of a run's own metric makes no ledger; a change column ("Δ") may be one.
+  if (std::any_of(cols.begin(), cols.end(), [](const ColumnInfo& c) { return !c.metric.empty() && !c.derived; })) return false;
   const size_t change = ChangeColumn(t);
   if (change == std::string::npos) return false;
+  // "| Test | run A | run B | Δ |": the runs' decimals beside the change name no metric; each row's are listed.
+  const bool beside = NumberColumnBeside(t, change);
   const size_t before = out->size();
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
@@ -228,6 +249,7 @@ bool LedgerTableFigures(const TableBlock& t, const std::vector<ColumnInfo>& cols
         LabelCell(t.header[c], cell, x, &cfg, &label);
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     const int line = t.line + 2 + static_cast<int>(r);
+    if (beside && unread) unread->push_back({line, RowText(row), "decimals of columns that name no metric, beside the row's change: not read"});
     StoredRun run = NewRecorded(x, cfg, line);
     if (std::string digits, unit; AsideMeasurement(Unticked(row[change]), &digits, &unit)) {
       UnitInfo info{};

@@ -46,9 +46,11 @@ bool LedgerChanges(const StoredRun& run);
 
 // The rows of `t` when it is such a ledger (no column names a metric; one
 // column holds a change in most of its cells): a run each, keyed by its
-// other cells, with its changes. False, nothing read, for any other table.
+// other cells, with its changes; the decimals of other columns, which name
+// no metric, listed row by row in `unread`. False, nothing read, for any
+// other table.
 bool LedgerTableFigures(const TableBlock& t, const std::vector<ColumnInfo>& cols, const Config& context,
-                        const EntryCtx& x, std::vector<RecordedFigure>* out);
+                        const EntryCtx& x, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread);
 
 }  // namespace moelog::logbook::reader
 

@@ -70,5 +70,21 @@ TEST(TableLedger, AnImpactsAsideGivesTheRowsMeasurement) {
   EXPECT_TRUE(time);
 }
 
+// "| Test | run A | run B | Δ |" over "12.63 | 12.18 | −3.6%": each row's
+// change is read, and the decimals beside it, which name no metric, are
+// listed row by row (never lost).
+TEST(TableLedger, DecimalsBesideAChangeColumnAreListed) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = ReadEntry("# Spark log\n\n", "## 2026-05-02 phase 2\n\n"
+                                                  "| Test | MTP=1 (FP16 KV) | MTP=1 + KV=fp8 | \xCE\x94 |\n|---|---|---|---|\n"
+                                                  "| decode c=1 | 12.63 | 12.18 | -3.6% |\n| c=8 total | 87.20 | 87.40 | within noise |\n"
+                                                  "| longctx tg | 13.12 | 12.60 | -4.0% |\n",
+                              &unread);
+  ASSERT_EQ(figs.size(), 2u);
+  int listed = 0;
+  for (const auto& u : unread) listed += u.why.find("name no metric") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(listed, 2);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
