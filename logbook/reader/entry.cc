@@ -629,6 +629,14 @@ bool PartsResult(const Entry& entry, const Field& result) {
   return words.find("result") == std::string::npos && !IsRecapHeading(part->text) && !IsExplanationHeading(part->text);
 }
 
+// Whether `text` writes a decimal number ("12.63").
+bool HasDecimal(const std::string& text) {
+  for (size_t i = 1; i + 1 < text.size(); ++i)
+    if (text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i - 1])) && std::isdigit(static_cast<unsigned char>(text[i + 1])))
+      return true;
+  return false;
+}
+
 // Every figure of the entry the stages saw no number in gets a fate too:
 // a line that states a number with a unit (blocks' StatesFigure) where no
 // figure was read or listed is listed "not read", with where it sits.
@@ -644,10 +652,11 @@ class Unseen {
   // `scanned`: the figures stage read the line for figures; a number it
   // passed over as no run's figure at all ("polled for 4 min") is told with
   // the rule's own reason (NoFigureReasons), not as "not read".
-  void Line(int line, const std::string& text, const char* why, bool scanned = false) {
+  // `decimals`: a decimal number is a figure too (a table row's bare "12.63").
+  void Line(int line, const std::string& text, const char* why, bool scanned = false, bool decimals = false) {
     if (line <= 0 || fated_.count(line) || unread_->size() >= kMaxFiguresPerEntry) return;
     const auto reasons = scanned ? NoFigureReasons(text) : std::vector<std::string>{};
-    if (reasons.empty() && !StatesFigure(text)) return;
+    if (reasons.empty() && !StatesFigure(text) && !(decimals && HasDecimal(text))) return;
     fated_.insert(line);
     for (const auto& why_not : reasons) unread_->push_back({line, text, why_not, true});
     if (reasons.empty()) unread_->push_back({line, text, std::string("not read: ") + why, true});
@@ -691,7 +700,7 @@ void UnseenFigures(const Entry& entry, bool any_result, const std::vector<Record
     for (size_t r = 0; r < t.rows.size(); ++r) {
       std::string row;
       for (const auto& c : t.rows[r]) row += c + " | ";
-      u.Line(t.line + 2 + static_cast<int>(r), row, "a table row no column of which was read");
+      u.Line(t.line + 2 + static_cast<int>(r), row, "a table row no column of which was read", false, true);
     }
   }
   for (const auto& b : entry.outputs) {

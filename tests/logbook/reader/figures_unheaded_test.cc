@@ -128,5 +128,16 @@ TEST(ReaderUnheaded, ValueHeadersOverANamedRowAreRuns) {
   EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("opt_rate"), 0.945);
 }
 
+// A table row of bare decimals no stage read is told "not read" all the
+// same: every figure gets a fate.
+TEST(ReaderUnheaded, AnUnreadRowOfBareDecimalsIsTold) {
+  std::map<int, std::string> why;
+  KeptLines("# Spark log\n\n## 2026-05-02 phase 2\n\n| Test | MTP=1 (FP16 KV) | MTP=1 + KV=fp8 |\n|---|---|---|\n"
+            "| decode | 12.63 | 12.18 |\n| total | 87.20 | 87.40 |\n",
+            &why);
+  EXPECT_NE(why[7].find("not read"), std::string::npos);
+  EXPECT_NE(why[8].find("not read"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
