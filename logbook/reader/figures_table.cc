@@ -390,6 +390,7 @@ static bool CellSpread(const std::string& raw, std::string* spread) {
 std::optional<CellValue> CellNumber(std::string cell, const ColumnInfo& col) {
   CellValue out;
   cell = CellCore(std::move(cell), &out.approximate);
+  if (cell.rfind("\xE2\x88\x92", 0) == 0) cell = "-" + cell.substr(3);  // "−3.6%": a minus sign (U+2212)
   if (!cell.empty() && cell.back() == '%') cell.pop_back();
   // "17.29% after growth": words after a percentage qualify it.
   if (const size_t pct = cell.find("% "); col.unit == "%" && pct != std::string::npos) cell.erase(pct);

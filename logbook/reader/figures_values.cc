@@ -20,8 +20,13 @@ bool ValueHeader(const std::string& h, const EntryCtx& x) {
       return std::isdigit(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == ',' || c == 'x' || c == '.';
     });
   if (h.empty() || h.size() > 32 || !IsIdentStart(h[0]) || ParameterHeader(h) || Words(h).size() > 5) return false;
-  for (char c : h)  // "pp128/tg128"; "dispatch only" (ValueColumns: over bare numbers)
-    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/' && c != ' ') return false;
+  // "pp128/tg128"; "dispatch only"; a run named by settings and words ("MTP=1 (FP16 KV)"),
+  // not one scale's value alone ("T=1": ScaleValueColumns) (ValueColumns: over bare numbers)
+  const bool settings_named = Words(h).size() >= 2;
+  for (char c : h)
+    if (!IsIdentChar(c) && c != '.' && c != '+' && c != '/' && c != ' ' &&
+        !(settings_named && (c == '=' || c == '(' || c == ')')))
+      return false;
   const std::string key = NormalizeKey(h);
   if (UnitInfo rate{}; CountPerSecond(h, &rate)) return false;  // "Rows/sec": a rate's unit, no value
   return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
@@ -246,6 +251,22 @@ bool DecimalCells(const TableBlock& t, const std::vector<size_t>& vcols) {
   return n >= 2 && t.rows.size() >= 2;
 }
 
+// "| decode | 12.63 | 12.18 | −3.6% |" under a change column ("Δ"): the
+// change onto the cell's run it works out for (AttachDerived), among the
+// row's runs out[first, end).
+void RowChanges(const std::vector<std::string>& headers, const std::vector<std::string>& row,
+                std::vector<RecordedFigure>* out, size_t first) {
+  std::vector<StoredRun*> runs;
+  for (size_t k = first; k < out->size(); ++k) runs.push_back(&(*out)[k].run);
+  for (size_t c = 1; c < row.size() && c < headers.size() && runs.size() >= 2; ++c) {
+    const ColumnInfo col = ColumnMetric(headers[c]);
+    if (!col.derived || EmptyCell(row[c])) continue;
+    std::map<std::string, StoredRun> d;
+    MetricCell(Unticked(row[c]), col, &d);
+    if (!d.empty() && !d.begin()->second.metrics.empty()) AttachDerived(&d.begin()->second, runs);
+  }
+}
+
 // A table of values by column that names no unit anywhere, its cells bare
 // numbers with decimals: each column a unitless figure named by its header
 // when the headers name metrics ("| Layer | RED | EAD |": red and ead on
@@ -274,6 +295,7 @@ bool UnitlessColumns(const TableBlock& t, const std::vector<std::string>& header
         LabelCell(t.header[c], Unticked(row[c]), x, &cfg, &label);
     for (const auto& [k, v] : LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds)) cfg[k] = v;
     StoredRun run = NewRecorded(x, cfg, line);
+    const size_t first = out->size();
     for (size_t c : vcols) {
       if (c >= row.size() || EmptyCell(row[c])) continue;
       bool approximate = false;
@@ -283,6 +305,7 @@ bool UnitlessColumns(const TableBlock& t, const std::vector<std::string>& header
       if (by_cell) into.config["variant"] = headers[c];
       into.metrics[metric] = ParseNumber(core).value_or(0), into.decimals[metric] = WrittenDecimals(core);
     }
+    if (by_cell) RowChanges(headers, row, out, first);
     if (!by_cell && !run.metrics.empty()) out->push_back({std::move(run), line, RowText(row), false, true});
   }
   return true;

@@ -132,11 +132,24 @@ TEST(ReaderUnheaded, ValueHeadersOverANamedRowAreRuns) {
 // same: every figure gets a fate.
 TEST(ReaderUnheaded, AnUnreadRowOfBareDecimalsIsTold) {
   std::map<int, std::string> why;
-  KeptLines("# Spark log\n\n## 2026-05-02 phase 2\n\n| Test | MTP=1 (FP16 KV) | MTP=1 + KV=fp8 |\n|---|---|---|\n"
+  KeptLines("# Spark log\n\n## 2026-05-02 phase 2\n\n| Test | base#1 | fp8#2 |\n|---|---|---|\n"
             "| decode | 12.63 | 12.18 |\n| total | 87.20 | 87.40 |\n",
             &why);
   EXPECT_NE(why[7].find("not read"), std::string::npos);
   EXPECT_NE(why[8].find("not read"), std::string::npos);
+}
+
+// "| Test | MTP=1 (FP16 KV) | MTP=1 + KV=fp8 | Δ |": columns named by
+// settings and words are runs of bare values; the change goes onto the run
+// it works out for.
+TEST(ReaderUnheaded, RunsNamedBySettingsWithAChangeColumn) {
+  const auto figs = ReadEntry("# Spark log\n\n", "## 2026-05-02 phase 2\n\n"
+                                                  "| Test | MTP=1 (FP16 KV) | MTP=1 + KV=fp8 | \xCE\x94 |\n|---|---|---|---|\n"
+                                                  "| decode c=1 | 12.63 | 12.18 | \xE2\x88\x92" "3.6% |\n| longctx tg | 13.12 | 12.60 | -4.0% |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(figs[1].run.config.at("variant"), "MTP=1 + KV=fp8");
+  EXPECT_EQ(figs[1].run.derived.size(), 1u);
+  EXPECT_TRUE(figs[0].run.derived.empty());
 }
 
 }  // namespace

@@ -76,7 +76,7 @@ TEST(TableLedger, AnImpactsAsideGivesTheRowsMeasurement) {
 TEST(TableLedger, DecimalsBesideAChangeColumnAreListed) {
   std::vector<UnreadFigures> unread;
   const auto figs = ReadEntry("# Spark log\n\n", "## 2026-05-02 phase 2\n\n"
-                                                  "| Test | MTP=1 (FP16 KV) | MTP=1 + KV=fp8 | \xCE\x94 |\n|---|---|---|---|\n"
+                                                  "| Test | base#1 | fp8#2 | \xCE\x94 |\n|---|---|---|---|\n"
                                                   "| decode c=1 | 12.63 | 12.18 | -3.6% |\n| c=8 total | 87.20 | 87.40 | within noise |\n"
                                                   "| longctx tg | 13.12 | 12.60 | -4.0% |\n",
                               &unread);
