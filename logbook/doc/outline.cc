@@ -136,9 +136,7 @@ bool DumpParagraph(const std::vector<std::string_view>& lines, const MdNode& n) 
   std::vector<std::pair<int, std::string>> own;
   for (int l = n.start_line; l <= n.end_line && l <= static_cast<int>(lines.size()) && l - n.start_line < 256; ++l)
     own.emplace_back(l, Trim(lines[static_cast<size_t>(l - 1)]));
-  for (size_t head = 0; head <= 2 && head < own.size(); ++head)
-    if (reader::PairDumpRows(own, head) == own.size() - head) return true;
-  return false;
+  return reader::DumpAfterHead(own) != std::string::npos;
 }
 
 // Whether the blocks units[from, to) hold a table, a fenced command or

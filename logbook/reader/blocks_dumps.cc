@@ -65,4 +65,10 @@ size_t PairDumpRows(const std::vector<std::pair<int, std::string>>& lines, size_
   return k - i;
 }
 
+size_t DumpAfterHead(const std::vector<std::pair<int, std::string>>& lines) {
+  for (size_t head = 0; head <= 2 && head < lines.size(); ++head)
+    if (PairDumpRows(lines, head) == lines.size() - head) return head;
+  return std::string::npos;
+}
+
 }  // namespace moelog::logbook::reader

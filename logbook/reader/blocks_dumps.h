@@ -23,6 +23,11 @@ bool DumpPairLine(const std::string& text, std::string* key, std::string* value)
 // numbers or all by names); 0 when none does. `lines`: source line, text.
 size_t PairDumpRows(const std::vector<std::pair<int, std::string>>& lines, size_t i);
 
+// Where a paragraph's `lines` turn into a dump that runs to their end, after
+// two lines of words at most ("Here are the learning rates and validation
+// loss:" over `0.001<TAB>1.4389` lines): that line's index, else npos.
+size_t DumpAfterHead(const std::vector<std::pair<int, std::string>>& lines);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_BLOCKS_DUMPS_H_

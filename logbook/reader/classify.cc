@@ -243,10 +243,9 @@ bool NamesEntry(const std::string& text, const std::string& id) {
 }
 
 // The numbers an entry writes in its list items, prose and tables with five
-// (or `min_significant`)
-// significant digits at least ("147,734", "17,485", "2.5381"), read as
-// figures or not: a later figure written so restates one of them (fewer
-// digits could match by chance).
+// significant digits at least (`min_significant`: "147,734", "17,485",
+// "2.5381"), read as figures or not: a later figure written so restates one
+// of them (fewer digits could match by chance).
 // ScanWrittenNumbers: those of one text `t`.
 void ScanWrittenNumbers(const std::string& t, std::set<double>* out, size_t min_significant) {
   for (size_t i = 0; i < t.size();) {
@@ -410,7 +409,12 @@ HeadingUnit EntryHeadingsUnit(const Logbook& logbook) {
   return HeadingsUnit(headings);
 }
 
-void DropSummaryRestated(const Logbook& logbook, const std::vector<bool>& below,
+// How an entry states figures the entries below it measure: not at all, as
+// a summary or recap (StatesEntriesBelow), or by a table they give again
+// line by line (TabulatesEntriesBelow).
+enum class Below { kNone, kStates, kTabulates };
+
+void DropSummaryRestated(const Logbook& logbook, const std::vector<Below>& below,
                          std::vector<std::vector<RecordedFigure>>* out, std::vector<std::vector<UnreadFigures>>* unread);
 
 // Whether a line of prose states a figure as a labelled value, a short
@@ -498,22 +502,22 @@ bool TabulatesEntriesBelow(const Logbook& logbook, size_t i, const std::vector<s
   return false;
 }
 
-// Which entries state figures the entries below them measure
-// (StatesEntriesBelow, TabulatesEntriesBelow).
-std::vector<bool> EntriesStatingBelow(const Logbook& logbook) {
-  std::vector<bool> out(logbook.entries.size(), false);
-  std::vector<std::set<double>> written(logbook.entries.size());
+// How each entry states figures the entries below it measure (Below).
+std::vector<Below> EntriesStatingBelow(const Logbook& logbook) {
+  std::vector<Below> out(logbook.entries.size(), Below::kNone);
   bool tables = false;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
-    out[i] = StatesEntriesBelow(logbook.entries[i]);
-    tables = tables || (!out[i] && !logbook.entries[i].tables.empty());
+    if (StatesEntriesBelow(logbook.entries[i])) out[i] = Below::kStates;
+    tables = tables || (out[i] == Below::kNone && !logbook.entries[i].tables.empty());
   }
   if (!tables) return out;
+  std::vector<std::set<double>> written(logbook.entries.size());
   for (size_t i = 0; i < logbook.entries.size(); ++i) {  // the heading's too ("## Step 40" of its row's `40`)
     WrittenNumbers(logbook.entries[i], &written[i], 2);
     ScanWrittenNumbers(logbook.entries[i].heading, &written[i], 2);
   }
-  for (size_t i = 0; i < logbook.entries.size(); ++i) out[i] = out[i] || TabulatesEntriesBelow(logbook, i, written);
+  for (size_t i = 0; i < logbook.entries.size(); ++i)
+    if (out[i] == Below::kNone && TabulatesEntriesBelow(logbook, i, written)) out[i] = Below::kTabulates;
   return out;
 }
 
@@ -636,7 +640,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   EarlierFigures earlier;
   EarlierFigures records;  // the same but a recap's (Remember): what a record below is compared with
   std::set<double> written;  // numbers written above (WrittenNumbers, WrittenAbove)
-  const std::vector<bool> below = EntriesStatingBelow(logbook);
+  const std::vector<Below> below = EntriesStatingBelow(logbook);
   Vocabulary vocabulary;
   const auto hardware = DocumentHardware(logbook);
   const HeadingUnit heading_unit = EntryHeadingsUnit(logbook);
@@ -678,9 +682,9 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     out.push_back(std::move(kept));
     // A summary above the entries (`## Results`) or the title's own text
     // states the figures the entries below measure: theirs are not restated.
-    if (e.segment_rule == "summary" || e.segment_rule == "preamble" || (below[i] && !StatesEntriesBelow(e))) continue;
+    if (e.segment_rule == "summary" || e.segment_rule == "preamble" || below[i] == Below::kTabulates) continue;
     WrittenNumbers(e, &written);
-    Remember(e, below[i], out.back(), &earlier, &records);
+    Remember(e, below[i] != Below::kNone, out.back(), &earlier, &records);
   }
   DropSummaryRestated(logbook, below, &out, unread);
   DropRecapRestated(logbook, &out, unread);
@@ -693,11 +697,11 @@ namespace {
 // that an entry below measures again: restated there, not runs of the
 // summary's own. A row keeps the figures only it records (a token count the
 // entries never state); one with none left is listed as restating.
-void DropSummaryRestated(const Logbook& logbook, const std::vector<bool>& below,
+void DropSummaryRestated(const Logbook& logbook, const std::vector<Below>& below,
                          std::vector<std::vector<RecordedFigure>>* out, std::vector<std::vector<UnreadFigures>>* unread) {
   constexpr size_t kMaxLater = 4096;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
-    if (!below[i] || (*out)[i].empty()) continue;
+    if (below[i] == Below::kNone || (*out)[i].empty()) continue;
     // A recap quotes the runs below it as they record them (fields, tables,
     // printed lines), never prose that quotes the recap ("parsing takes
     // ~25.12 ms" under the summary table that is the record).
@@ -712,7 +716,7 @@ void DropSummaryRestated(const Logbook& logbook, const std::vector<bool>& below,
     std::vector<RecordedFigure> kept;
     // A table the entries below give again line by line (TabulatesEntriesBelow)
     // sums them up whole, figures the reader took from them or not.
-    const bool tabulated = !StatesEntriesBelow(logbook.entries[i]);
+    const bool tabulated = below[i] == Below::kTabulates;
     for (auto& f : (*out)[i]) {
       if (tabulated && f.table) {
         if (unread) (*unread)[i].push_back({f.line, f.text, "sums up the entries below it (each given again in its entry), not another run"});

@@ -113,12 +113,10 @@ bool DumpParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::v
     const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
     lines.emplace_back(p.line + static_cast<int>(i), parse_detail::Trim(p.text.substr(b, end - b)));
   }
-  for (size_t head = 0; head <= 2 && head < lines.size(); ++head)
-    if (PairDumpRows(lines, head) == lines.size() - head) {
-      DumpFigures(e, {lines.begin() + static_cast<long>(head), lines.end()}, Config{}, x, out, unread);
-      return true;
-    }
-  return false;
+  const size_t head = DumpAfterHead(lines);
+  if (head == std::string::npos) return false;
+  DumpFigures(e, {lines.begin() + static_cast<long>(head), lines.end()}, Config{}, x, out, unread);
+  return true;
 }
 
 }  // namespace moelog::logbook::reader

@@ -742,8 +742,6 @@ void CounterCommaFields(const std::string& t, Fields* out) {
   if (fields.size() >= 2) *out = std::move(fields);
 }
 
-// A line of several named fields: a counter's value ("step 100") keys the
-// line, each other field a figure with its name or a setting ("lr 3e-4").
 // A plain decimal written with three significant digits or more ("0.688",
 // "3.1713"; not "0.001", "1e-4" or "512"): how a measured score is written,
 // not a setting.
@@ -779,6 +777,8 @@ void ScoresBeside(const Fields& fields, Config* cfg, std::vector<Fig>* figs) {
   }
 }
 
+// A line of several named fields: a counter's value ("step 100") keys the
+// line, each other field a figure with its name or a setting ("lr 3e-4").
 bool FieldsLine(OutputRead& r, const std::string& t, int line) {
   Fields fields;
   // Fields split by " | ", or by "; " ("SIZE: 2048; average elapsed time: 0.0565s; performance: 303.9 GFLOPS").

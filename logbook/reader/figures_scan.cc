@@ -904,18 +904,18 @@ void ScanText(FigureScan& st) {
 }
 }  // namespace
 
-// `text` with each minus sign (U+2212, "−33%") written as two spaces and an
+// Each minus sign (U+2212, "−33%") of `text` written as two spaces and an
 // ASCII '-': the same length, so a figure's place in it stays its place in
 // the text as written.
-static std::string AsciiMinus(const std::string& text) {
-  std::string out = text;
-  for (size_t p = out.find("\xE2\x88\x92"); p != std::string::npos; p = out.find("\xE2\x88\x92", p + 3)) out.replace(p, 3, "  -");
-  return out;
+static void AsciiMinus(std::string* text) {
+  for (size_t p = text->find("\xE2\x88\x92"); p != std::string::npos; p = text->find("\xE2\x88\x92", p + 3)) text->replace(p, 3, "  -");
 }
 
 std::vector<Figure> Figures(const std::string& written, bool bare_is_tflops, bool percent_is_mfu,
                             bool prose, const std::string& carry, const std::string& label, bool label_shares) {
-  const std::string text = AsciiMinus(written);
+  std::string minus_free;  // a copy only when the text writes a minus sign
+  if (written.find("\xE2\x88\x92") != std::string::npos) minus_free = written, AsciiMinus(&minus_free);
+  const std::string& text = minus_free.empty() ? written : minus_free;
   std::string bracketed, listed, shared, measured;
   const std::string& own = SpreadsDropped(text, &measured) ? measured : text;  // "550.8 ± 1.3 TFLOPS"
   if (!BracketRanges(ProfileShares(own, &shared) ? shared : own, &bracketed))  // "45.85% (13.64s / 29.75s)"

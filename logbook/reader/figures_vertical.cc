@@ -163,9 +163,6 @@ std::string GroupRow(const std::vector<std::string>& row) {
   return parse_detail::Trim(name);
 }
 
-// The metric of a cell under header `h` in a row named `name`: its own
-// unit's, else the one the row's name gives (RowMetric); none for a remark,
-// a check, an estimate or a comparison column's bare share.
 // A cell NumberCell takes, or a number whose unit is a share ("78%", "100%
 // (1 core pinned)") or one the row's name tells (`| RAM | 2.1 GB |`): its
 // unit in `unit`.
@@ -181,6 +178,9 @@ bool RowCell(const std::string& cell, const std::string& name, std::string* unit
   return *unit == "%" || (UnitOfIn(*unit, name, &info) && !info.derived);
 }
 
+// The metric of a cell under header `h` in a row named `name`: its own
+// unit's, else the one the row's name gives (RowMetric); none for a remark,
+// a check, an estimate or a comparison column's bare share.
 ColumnInfo CellMetric(const std::string& h, const std::string& name, const std::string& cell, bool no_units) {
   std::string unit;
   UnitInfo info{};
@@ -320,9 +320,6 @@ std::string WithSheetUnit(const std::string& name, const std::string& value, con
   return unit.empty() ? value : value + " " + unit;
 }
 
-// A row of a figure no unit names, written with decimals, under a name that
-// is no setting's nor one the output reader knows ("| EPMI_RED | 0.0145 |",
-// "| 2-gram | 0.688 |"): the figure, unitless, named by the row.
 // The number a value cell writes before a remark in parentheses ("4.1555（第
 // 1 层）", "0.91 (median)"), marks dropped.
 std::string ValueBeforeRemark(std::string value) {
@@ -332,6 +329,9 @@ std::string ValueBeforeRemark(std::string value) {
   return parse_detail::Trim(value);
 }
 
+// A row of a figure no unit names, written with decimals, under a name that
+// is no setting's nor one the output reader knows ("| EPMI_RED | 0.0145 |",
+// "| 2-gram | 0.688 |"): the figure, unitless, named by the row.
 bool BareDecimal(const std::string& name, const std::string& raw, const std::string& sheet_unit) {
   std::string unit;
   const std::string value = ValueBeforeRemark(raw);

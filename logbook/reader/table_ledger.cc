@@ -221,10 +221,14 @@ std::string ChangeMetric(const ChangeItem& item) {
   return m;
 }
 
+bool LedgerChangeMetric(const std::string& metric) {
+  return metric.rfind("change", 0) == 0 || metric.find("_change") != std::string::npos;
+}
+
 bool LedgerChanges(const StoredRun& run) {
   if (run.metrics.empty()) return false;
   for (const auto& [m, v] : run.metrics)
-    if (!run.derived.count(m) || (m.rfind("change", 0) != 0 && m.find("_change") == std::string::npos)) return false;
+    if (!run.derived.count(m) || !LedgerChangeMetric(m)) return false;
   return true;
 }
 

@@ -41,6 +41,10 @@ std::vector<ChangeItem> ChangeItems(const std::string& cell);
 // `final_change`, `large_change_to_pct`).
 std::string ChangeMetric(const ChangeItem& item);
 
+// Whether `metric` names a ledger's change (ChangeMetric: `change_pct`,
+// `p99_change_pct`): a derived figure, charted never.
+bool LedgerChangeMetric(const std::string& metric);
+
 // Whether a figure set's metrics are a ledger's changes alone (its row's record).
 bool LedgerChanges(const StoredRun& run);
 

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "logbook/reader/table_ledger.h"
 #include "logbook/reader/vocabulary.h"
 #include "logbook/render/chart.h"
 
@@ -129,7 +130,7 @@ std::vector<std::string> TextWords(const std::string& text) {
 
 bool Derived(const std::string& m) {
   return m == "speedup" || m.find("delta_pct") != std::string::npos || m.find("share_pct") != std::string::npos ||
-         m.rfind("change", 0) == 0 || m.find("_change") != std::string::npos;  // a ledger's changes (reader/table_ledger.h)
+         reader::LedgerChangeMetric(m);
 }
 
 }  // namespace
