@@ -202,10 +202,10 @@ bool HeaderUnit(const std::string& h, ColumnInfo* c, std::string* metric) {
   for (size_t i = words.size(); i-- > 0;) {
     std::string w = words[i];
     while (!w.empty() && (w.back() == ':' || w.back() == '*')) w.pop_back();
-    // "(s)", "(tail50 tok/sec)": the last word inside parentheses.
-    const bool paren = w.size() > 1 && w.back() == ')';
+    // "(s)", "(tail50 tok/sec)", hyperfine's "[s]": the last word inside parentheses or brackets.
+    const bool paren = w.size() > 1 && (w.back() == ')' || w.back() == ']');
     if (paren) w.pop_back();
-    if (!w.empty() && w.front() == '(') w.erase(w.begin());
+    if (!w.empty() && (w.front() == '(' || w.front() == '[')) w.erase(w.begin());
     UnitInfo info{};
     // A header that is a unit alone ("T/s", "TPS", "fps"): a rate, or an
     // upper-case unit, never a statistic ("min", "max").

@@ -7,6 +7,7 @@
 
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/recorded.h"
+#include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook {
 namespace {
@@ -742,6 +743,18 @@ TEST(ReaderTable, AUnitGluedInParenthesesNamesTheColumn) {
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_TRUE(figs[0].run.metrics.count("memory_mib")) << ::testing::PrintToString(figs[0].run.metrics);
   EXPECT_FALSE(figs[0].run.metrics.count("time_s")) << ::testing::PrintToString(figs[0].run.metrics);
+}
+
+// hyperfine's markdown export writes units in brackets ("Mean [s] | Min [s]
+// | Max [s]"): read as "(s)" is, each statistic a time of its own.
+TEST(ReaderTable, UnitsInBracketsAreTheColumnsUnits) {
+  const auto figs = reader::ReadEntry("# Bench\n\n", "## 2026-05-02 q14c\n\n"
+                                              "| Command | Mean [s] | Min [s] | Max [s] |\n|:---|---:|---:|---:|\n"
+                                              "| `a` | 7.756 \xC2\xB1 0.926 | 6.798 | 9.544 |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_TRUE(figs[0].run.metrics.count("min_time_s"));
+  EXPECT_TRUE(figs[0].run.metrics.count("max_time_s"));
+  EXPECT_FALSE(figs[0].run.config.count("min_s"));
 }
 
 }  // namespace
