@@ -15,7 +15,7 @@ namespace {
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
   std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns,
-      comparison, frame, estimate_title;
+      comparison, frame, estimate_title, record_part;
 };
 
 const SectionWords& Words() {
@@ -30,6 +30,7 @@ const SectionWords& Words() {
     take("ordinal_words", &w.ordinal);
     take("record_command_parts", &w.record_command);
     take("record_result_parts", &w.record_result);
+    take("record_part_words", &w.record_part);
     take("explanation_words", &w.explanation);
     take("summary_sections", &w.summary);
     take("recap_words", &w.recap);
@@ -502,6 +503,84 @@ void WalkOutline(const std::vector<OutlineHeading>& outline, bool flat, Holds* h
   }
 }
 
+// Whether a name ends in a unit in parentheses: one word holding a slash
+// or a percent sign (`(tok/s)`, `(%)`), or a short lower-case one (`(ms)`).
+bool NamesUnit(std::string_view name) {
+  const size_t close = name.find_last_of(')'), open = name.find_last_of('(');
+  if (close == std::string_view::npos || open == std::string_view::npos || open > close) return false;
+  const std::string_view u = name.substr(open + 1, close - open - 1);
+  if (u.empty() || u.find(' ') != std::string_view::npos) return false;
+  if (u.find('/') != std::string_view::npos || u.find('%') != std::string_view::npos) return true;
+  return u.size() <= 4 && std::all_of(u.begin(), u.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+// Whether a sub-heading names a part of its entry's record rather than a
+// run of its own: one of the logbook's own section names, or a short name
+// (three words at most) holding a part's word (`#### Training results`,
+// `### Setup`; record_part_words of sections.json).
+bool IsRecordPartName(std::string_view name) {
+  const std::string key = SectionKey(name);
+  const SectionWords& w = Words();
+  for (const auto* set : {&w.record_command, &w.record_result, &w.log, &w.reserved, &w.measured, &w.summary})
+    if (set->count(key) > 0) return true;
+  if (IsExplanationHeading(name) || IsPlanHeading(name) || IsRecapHeading(name)) return true;
+  if (NamesUnit(name)) return true;  // `### Decode (tok/s)`: a metric of the entry's record
+  return std::count(key.begin(), key.end(), ' ') < 3 && NameHasWord(name, w.record_part);
+}
+
+// The headings right below heading `i` (its parts at the first level deeper).
+std::vector<size_t> ChildHeadings(const std::vector<OutlineHeading>& outline, size_t i) {
+  int level = 7;
+  for (size_t k = i + 1; k < outline.size() && outline[k].level > outline[i].level; ++k) level = std::min(level, outline[k].level);
+  std::vector<size_t> children;
+  for (size_t k = i + 1; k < outline.size() && outline[k].level > outline[i].level; ++k)
+    if (outline[k].level == level) children.push_back(k);
+  return children;
+}
+
+// Whether an entry's heading may be a group of runs: it neither dates nor
+// numbers itself nor is a number alone (a dated or numbered entry is one
+// run, `## 12` over its machines' printouts), nor names a recap, a plan, an explanation or a
+// measured section (`## Baseline` over `### Decode (tok/s)`).
+bool Container(const std::string& name, const SegmentedHeading& s) {
+  const bool letters = std::any_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+  return !s.own_text && !s.read.dated && letters && s.read.number.empty() && s.rule != "record" && !IsRecapHeading(name) &&
+         !IsPlanHeading(name) && !IsExplanationHeading(name) && !IsMeasuredSectionName(name);
+}
+
+// An undated entry whose parts are runs of their own (`## Phase I` over
+// `### V00`, `### v01`; `# GEMV` over `### PyTorch`, `### Triton`): two or
+// more of its parts hold a record and none names a part of one (results,
+// setup, analysis: IsRecordPartName). Those parts are the entries; the
+// heading keeps only its own text, an entry of it when that holds a record.
+// Entries taken so are looked at in turn (`### v02` over `#### v02.1`).
+void SplitGroups(const std::vector<OutlineHeading>& outline, Holds* holds, std::vector<SegmentedHeading>* out) {
+  for (size_t i = 0; i < outline.size(); ++i) {
+    SegmentedHeading& s = (*out)[i];
+    if (s.role != HeadingRole::kEntry || !Container(outline[i].text, s)) continue;
+    const std::vector<size_t> children = ChildHeadings(outline, i);
+    size_t holding = 0;
+    bool parts = false;
+    for (const size_t k : children) {
+      holding += holds->Subtree(k) ? 1 : 0;
+      parts = parts || IsRecordPartName(outline[k].text) || (*out)[k].role == HeadingRole::kEntry;
+    }
+    if (holding < 2 || parts) continue;
+    for (const size_t k : children) {
+      if (!holds->Subtree(k)) continue;
+      (*out)[k].role = HeadingRole::kEntry;
+      (*out)[k].rule = "group";
+      if ((*out)[k].read.label.empty()) (*out)[k].read = ReadHeading(outline[k].text);
+    }
+    if (holds->Own(i)) {
+      s.own_text = true;
+    } else {
+      s.role = outline[i].level == 2 ? HeadingRole::kSection : HeadingRole::kOther;
+      s.rule.clear();
+    }
+  }
+}
+
 // Each entry below a section that plans (`## Expected Results` over `###
 // Phase 1`; below the title): that section's heading. A section named by
 // a word that speaks of its own text only (`## Session notes` over `###
@@ -552,6 +631,7 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
     ContentEntries(outline, level_ok, "content", /*measured_ok=*/no_log, &holds, &out);
     TitleTextEntry(outline, &holds, holds_block, &out);
   }
+  SplitGroups(outline, &holds, &out);
   PlanParents(outline, &out);
   return out;
 }
