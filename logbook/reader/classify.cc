@@ -320,25 +320,48 @@ void WrittenAbove(const std::vector<std::pair<int, std::string>>& outside, int l
 // rounded to the figure's digits:
 // "VLIW packing: 147,734 -> 102,678 cycles" in a recap of the entries that
 // wrote "Cycles: 102,678", read there or not.
-bool RestatesWritten(const RecordedFigure& f, const std::set<double>& written) {
-  bool any = false;
+int MatchedDigits(const RecordedFigure& f, const std::set<double>& written, int min_digits) {
+  int total = 0;
   for (const auto& [metric, value] : f.run.metrics) {
     if (f.run.derived.count(metric)) continue;
     const WrittenValue w = WrittenOf(f.run, metric);
-    if (w.decimals < 0) return false;
+    if (w.decimals < 0) return 0;
     const double shown = FromStored(w.value, w.factor);
     int digits = w.decimals;
     for (double v = std::fabs(shown); v >= 1; v /= 10) ++digits;
     if (std::fabs(shown) < 1) digits = w.decimals + static_cast<int>(std::floor(std::log10(std::max(std::fabs(shown), 1e-12))) + 1);
-    if (digits < 5) return false;
+    if (digits < min_digits) return 0;
     // "14,389 tokens/sec" of a table's "14,389.80": the number cut or rounded
     // to the digits it is written with (within one unit of its last digit).
     const double eps = 1e-9 * std::max(1.0, std::fabs(shown)), tol = std::pow(10.0, -w.decimals) - eps;
     auto it = written.upper_bound(shown - tol);
-    if (it == written.end() || *it >= shown + tol) return false;
-    any = true;
+    if (it == written.end() || *it >= shown + tol) return 0;
+    total += digits;
   }
-  return any;
+  return total;
+}
+
+bool RestatesWritten(const RecordedFigure& f, const std::set<double>& written) { return MatchedDigits(f, written, 5) > 0; }
+
+// The lines of `figs` whose change from one figure to another (an arrow's
+// two sides) gives two numbers an earlier entry writes, together of eight
+// significant digits at least: "regresses +1.03% (605.5 ms -> 611.8 ms)"
+// under a change that an ablation table above measured. Two such numbers
+// are no coincidence.
+std::set<int> RestatingArrows(const std::vector<RecordedFigure>& figs, const std::set<double>& written) {
+  std::map<int, std::pair<int, int>> sides;  // line -> (sides matched, digits)
+  std::set<int> other;
+  for (const auto& f : figs) {
+    const auto a = f.run.config.find("arrow");
+    if (f.table || a == f.run.config.end() || (a->second != "before" && a->second != "after")) continue;
+    const int d = MatchedDigits(f, written, 3);
+    if (d == 0) other.insert(f.line);
+    sides[f.line].first += 1, sides[f.line].second += d;
+  }
+  std::set<int> lines;
+  for (const auto& [line, s] : sides)
+    if (s.first >= 2 && s.second >= 8 && !other.count(line)) lines.insert(line);
+  return lines;
 }
 
 // Whether `line` is one of the entry's printed (output) lines.
@@ -377,11 +400,12 @@ void DropRecapFigures(const Logbook& logbook, size_t i, const std::set<double>& 
   std::set<int> recap;
   for (const auto& f : *figs)
     if (recaps && arrow(f) == "after" && !f.table && RestatesWritten(f, written)) recap.insert(f.line);
+  const std::set<int> restating = recaps ? RestatingArrows(*figs, written) : std::set<int>{};
   std::vector<RecordedFigure> kept;
   for (auto& f : *figs) {
     const bool intro = f.line < intro_end;
     const bool restates =
-        recaps && (RestatesWritten(f, written) || (arrow(f) == "before" && recap.count(f.line)));
+        recaps && (RestatesWritten(f, written) || (arrow(f) == "before" && recap.count(f.line)) || restating.count(f.line));
     if (f.table || InOutput(e, f.line) || (!intro && !restates)) {
       kept.push_back(std::move(f));
     } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {
@@ -683,7 +707,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     // A summary above the entries (`## Results`) or the title's own text
     // states the figures the entries below measure: theirs are not restated.
     if (e.segment_rule == "summary" || e.segment_rule == "preamble" || below[i] == Below::kTabulates) continue;
-    WrittenNumbers(e, &written);
+    WrittenNumbers(e, &written, 3);  // of three digits: RestatingLines pairs them, RestatesWritten asks five
     Remember(e, below[i] != Below::kNone, out.back(), &earlier, &records);
   }
   DropSummaryRestated(logbook, below, &out, unread);

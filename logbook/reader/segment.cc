@@ -515,17 +515,22 @@ bool NamesUnit(std::string_view name) {
 }
 
 // Whether a sub-heading names a part of its entry's record rather than a
-// run of its own: one of the logbook's own section names, or a short name
-// (three words at most) holding a part's word (`#### Training results`,
-// `### Setup`; record_part_words of sections.json).
+// run of its own: one of the logbook's own section names, a metric's unit
+// (`### Decode (tok/s)`), or a short name (three words at most) holding a
+// part's word (`#### Training results`, `### Setup`; record_part_words of
+// sections.json) or naming an explanation, a plan or a recap.
 bool IsRecordPartName(std::string_view name) {
   const std::string key = SectionKey(name);
   const SectionWords& w = Words();
   for (const auto* set : {&w.record_command, &w.record_result, &w.log, &w.reserved, &w.measured, &w.summary})
     if (set->count(key) > 0) return true;
-  if (IsExplanationHeading(name) || IsPlanHeading(name) || IsRecapHeading(name)) return true;
   if (NamesUnit(name)) return true;  // `### Decode (tok/s)`: a metric of the entry's record
-  return std::count(key.begin(), key.end(), ' ') < 3 && NameHasWord(name, w.record_part);
+  const auto words = std::count(key.begin(), key.end(), ' ') + 1;
+  if (words > 3) return false;  // a change's description
+  // A plan's word only in a name of two words (`Entry template`, not
+  // `Stream template expansion`).
+  return IsExplanationHeading(name) || (words <= 2 && IsPlanHeading(name)) || IsRecapHeading(name) ||
+         NameHasWord(name, w.record_part);
 }
 
 // The headings right below heading `i` (its parts at the first level deeper).
@@ -544,7 +549,7 @@ std::vector<size_t> ChildHeadings(const std::vector<OutlineHeading>& outline, si
 // measured section (`## Baseline` over `### Decode (tok/s)`).
 bool Container(const std::string& name, const SegmentedHeading& s) {
   const bool letters = std::any_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
-  return !s.own_text && !s.read.dated && letters && s.read.number.empty() && s.rule != "record" && !IsRecapHeading(name) &&
+  return !s.read.dated && letters && s.read.number.empty() && s.rule != "record" && !IsRecapHeading(name) &&
          !IsPlanHeading(name) && !IsExplanationHeading(name) && !IsMeasuredSectionName(name);
 }
 
@@ -552,7 +557,9 @@ bool Container(const std::string& name, const SegmentedHeading& s) {
 // `### V00`, `### v01`; `# GEMV` over `### PyTorch`, `### Triton`): two or
 // more of its parts hold a record and none names a part of one (results,
 // setup, analysis: IsRecordPartName). Those parts are the entries; the
-// heading keeps only its own text, an entry of it when that holds a record.
+// heading keeps only its own text, an entry of it when that holds a record
+// (as an entry of its own text already is: `## Completed optimizations`
+// over its `### H1 (partial)`, `### H2`).
 // Entries taken so are looked at in turn (`### v02` over `#### v02.1`).
 void SplitGroups(const std::vector<OutlineHeading>& outline, Holds* holds, std::vector<SegmentedHeading>* out) {
   for (size_t i = 0; i < outline.size(); ++i) {

@@ -136,3 +136,30 @@ TEST(ReaderClassifyRecapFirst, ATableOneLaterEntryQuotesStaysTheRecord) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A change written as an arrow whose two sides are numbers an earlier
+// entry's table writes ("605.5 ms -> 611.8 ms" under an ablation table)
+// restates them; one side alone, or a new number, is this entry's run.
+TEST(ReaderClassifyRecapFirst, AnArrowBetweenTwoNumbersOfAnEarlierTableRestatesThem) {
+  const std::string doc =
+      "# Perf notes\n\n"
+      "## Ablation\n\n"                                                      // 3
+      "| variant | median (ms) |\n|---|---|\n"                                // 5, 6
+      "| baseline | 605.5 |\n| revert strings | 611.8 |\n\n"                  // 7, 8
+      "## String serialization\n\n"                                          // 10
+      "- Impact: reverting regresses +1.03% median (605.5 ms -> 611.8 ms).\n"  // 12
+      "\n## Value serialization\n\n"                                         // 14
+      "- Impact: regresses +1.66% median (605.5 ms -> 615.6 ms).\n";        // 16
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << AllWhy(why);
+  EXPECT_FALSE(kept.count(12)) << AllWhy(why);
+  EXPECT_NE(why[12].find("restates"), std::string::npos) << why[12];
+  EXPECT_TRUE(kept.count(16)) << AllWhy(why);  // 615.6 is written nowhere before
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader

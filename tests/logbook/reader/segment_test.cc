@@ -670,3 +670,44 @@ TEST(ReaderSegment, OrdinalWordsOfOtherScriptsNumberAHeading) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// An undated entry whose parts are runs of their own (versions, backends)
+// is split into them; a part that names a part of one record (results,
+// setup, a unit) keeps its entry whole, and so does a numbered entry.
+TEST(SegmentParse, AGroupOfRunsIsSplitIntoItsParts) {
+  const std::string versions = std::string("# GEMM log\n\n# Log\n\n## Phase I\n\n### v00\n\n") + kRunText() +
+                               "### v01\n\n" + kRunText() + "### v02\n\n#### v02.1\n\n" + kRunText() + "#### v02.2\n\n" +
+                               kRunText();
+  const Logbook lb = ParseLogbook(versions, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 4u) << ::testing::PrintToString(h);
+  EXPECT_EQ(h[0], "v00");
+  EXPECT_EQ(h[1], "v01");
+  EXPECT_EQ(h[2], "v02.1");
+  EXPECT_EQ(h[3], "v02.2");
+  EXPECT_EQ(lb.entries[0].segment_rule, "group");
+  // Backends under a problem's name, the name's own text an entry of its own.
+  const Logbook backends = ParseLogbook(std::string("# Challenge\n\n# GEMV\n\n") + kRunText() + "### PyTorch\n\n" + kRunText() +
+                                            "### Triton\n\n" + kRunText(),
+                                        "t.md");
+  const auto hb = Headings(backends);
+  ASSERT_EQ(hb.size(), 3u) << ::testing::PrintToString(hb);
+  EXPECT_EQ(hb[1], "PyTorch");
+  EXPECT_EQ(hb[2], "Triton");
+  // Parts of one record keep it whole.
+  const Logbook parts = ParseLogbook(std::string("# Log\n\n# Log\n\n## Fused router\n\n#### Training results\n\n") +
+                                         kRunText() + "#### Detailed analysis\n\n" + kRunText(),
+                                     "t.md");
+  ASSERT_EQ(Headings(parts).size(), 1u);
+  EXPECT_EQ(Headings(parts)[0], "Fused router");
+  const Logbook units = ParseLogbook(std::string("# Log\n\n# Log\n\n## Serving\n\n### Decode (tok/s)\n\n") + kRunText() +
+                                         "### Prefill (tok/s)\n\n" + kRunText(),
+                                     "t.md");
+  ASSERT_EQ(Headings(units).size(), 1u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook
