@@ -81,10 +81,12 @@ bool KeyedFigure(std::string_view t) {
     while (v < t.size() && t[v] == ' ') ++v;
     size_t e = v;
     while (e < t.size() && (std::isdigit(static_cast<unsigned char>(t[e])) || t[e] == '.')) ++e;
-    size_t k = eq;
+    size_t end = eq;  // "step_avg_s = 20.18": blanks may stand around the sign
+    while (end > 0 && t[end - 1] == ' ') --end;
+    size_t k = end;
     while (k > 0 && (std::isalnum(static_cast<unsigned char>(t[k - 1])) || t[k - 1] == '/')) --k;
-    if (e == v || k == eq || k == 0 || t[k - 1] != '_') continue;
-    if (StatesFigure(std::string(t.substr(v, e - v)) + " " + std::string(t.substr(k, eq - k)))) return true;
+    if (e == v || k == end || k == 0 || t[k - 1] != '_') continue;
+    if (StatesFigure(std::string(t.substr(v, e - v)) + " " + std::string(t.substr(k, end - k)))) return true;
   }
   return false;
 }

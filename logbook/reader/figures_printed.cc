@@ -483,6 +483,19 @@ bool SpansOnly(const Bullet& b) {
   return words ? b.code_spans.size() >= 2 : label.empty() || GroupLabel(label);
 }
 
+// "time/train/step_avg_s = 20.18": a printed key, an equals sign with a
+// blank on each side and a number, as "key=value"; any other span as it is.
+std::string SpacedPair(const std::string& span) {
+  const size_t eq = span.find(" = ");
+  if (eq == std::string::npos || eq == 0 || span.find(' ') < eq) return span;
+  const std::string key = span.substr(0, eq), value = span.substr(eq + 3);
+  const size_t digit = value.find_first_not_of("~+-");
+  if (value.empty() || value.find(' ') != std::string::npos || digit == std::string::npos || digit > 1 ||
+      !std::isdigit(static_cast<unsigned char>(value[digit])) || !IsIdentStart(key[0]))
+    return span;
+  return key + "=" + value;
+}
+
 // "`run42` (`avg_step_ms≈9.37`, `peak_mem_gb=3.1`)": a run's name in a span,
 // then its printed pairs in parentheses, separators alone between them: the
 // line "run=run42 avg_step_ms≈9.37 peak_mem_gb=3.1"; "" for any other bullet.
@@ -523,7 +536,8 @@ std::string PrintedPairs(const Bullet& b) {
   if (std::string named = NamedSpanPairs(b); !named.empty()) return named;
   std::string joined;
   if (SpansOnly(b)) {
-    for (const auto& span : b.code_spans) {
+    for (const auto& written : b.code_spans) {
+      const std::string span = SpacedPair(written);
       if (span.find('=') == std::string::npos || span.find(' ') != std::string::npos) return "";
       joined += (joined.empty() ? "" : " ") + span;
     }

@@ -127,16 +127,22 @@ std::vector<std::string> ForWordList(const std::string& s) {
 }
 
 bool NoRunLead(const std::string& lead) {
-  const auto& k = reader::ReaderLexicon().no_run_leads;  // no_run_leads of data/reader/vocabulary.json
-  // Any word of the lead before its parentheses ("Compare summary", "Infra notes").
+  const auto& lex = reader::ReaderLexicon();
+  const auto& k = lex.no_run_leads;  // no_run_leads of data/reader/vocabulary.json
+  // Any word of the lead before its parentheses ("Compare summary", "Infra
+  // notes"), but a summing-up word before a result's noun ("Summary metrics").
   const std::string name = lead.substr(0, lead.find('('));
+  std::string previous;
+  bool no_run = false;
   for (size_t p = 0, n = 0; p < name.size() && n < 8; ++n) {
     size_t e = 0;
-    const std::string w = WordStartingAt(name, p, &e);
-    if (!w.empty() && k.count(Lower(w)) > 0) return true;
+    const std::string w = Lower(WordStartingAt(name, p, &e));
+    if (!w.empty() && lex.result_lead_nouns.count(w) && (previous == "summary" || previous == "recap" || previous == "status"))
+      return false;
+    if (!w.empty()) no_run = no_run || k.count(w) > 0, previous = w;
     p = e > p ? e : p + 1;
   }
-  return false;
+  return no_run;
 }
 
 std::string PlainLead(const std::string& text) {

@@ -99,3 +99,27 @@ TEST(ReaderFieldLines, AQualityAfterAPlainQualifierIsItsFigure) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "- Summary metrics:" over "`time/train/step_avg_s = 20.18`": a summing-up
+// word before a result's noun leads a run's figures, and a printed key, an
+// equals sign with blanks around it and a number is a key=value pair: the
+// items are one run's metrics.
+TEST(ReaderFieldLines, SummaryMetricsWithBlanksAroundTheEqualsSign) {
+  const auto figs = ReadEntry("# Rollout log\n\n## Experiments\n\n",
+                              "### Run A: baseline\n\n- Summary metrics (`summary.json`):\n"
+                              "  - `time/train/step_avg_ms = 20.1819`\n  - `avg_step_ms = 19.5`\n");
+  ASSERT_EQ(figs.size(), 1u);  // one run's two metrics
+  EXPECT_EQ(figs[0].line, 8);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+  // A summary that is a recap stays no run's.
+  std::vector<UnreadFigures> unread;
+  const auto recap = ReadEntry("# Rollout log\n\n## Experiments\n\n",
+                               "### Run B: fast\n\n- Summary:\n  - `avg_step_ms = 19.5`\n", &unread);
+  EXPECT_TRUE(recap.empty());
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
