@@ -20,6 +20,20 @@ TEST(FiguresSpread, TheSpreadIsDroppedAndTheUnitKept) {
   EXPECT_FALSE(SpreadsDropped("a ± b", &out));
 }
 
+// "mean 428.7 ms ± 3.2 ms (min 422.6 ms)": the unit written on both sides;
+// the spread goes, the statistic in parentheses joins the measurement. A
+// spread in another unit than the figure before it is no spread of it.
+TEST(FiguresSpread, TheUnitWrittenOnBothSides) {
+  std::string out;
+  ASSERT_TRUE(SpreadsDropped("mean **428.7 ms** ± 3.2 ms (min 422.6 ms)", &out));
+  EXPECT_EQ(out, "mean **428.7 ms**" + std::string(10, ' ') + " (min 422.6 ms)");
+  EXPECT_FALSE(SpreadsDropped("took 428.7 ms ± 3.2 % of the step", &out));
+  const auto figs = ReadEntry("# K\n\n", "## 2025-12-27 snapshot\n\n- **Rust**: mean 428.7 ms ± 3.2 ms (min 422.6 ms)\n"
+                                          "- **Zig**: mean 256.9 ms ± 3.1 ms (min 252.0 ms)\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);  // the mean and the minimum, one run
+}
+
 // "550.8 ± 1.3 TFLOPS" had been read as 1.3 TF/s, the measurement lost.
 TEST(FiguresSpread, AMeasurementWithItsSpreadIsTheMeasurement) {
   const auto figs = ReadEntry("# Log\n\n## Run\n",
