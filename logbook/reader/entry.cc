@@ -353,7 +353,7 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
                       std::vector<UnreadFigures>* unread) {
   for (const auto& p : entry.paragraphs) {
     if (FieldLinesParagraph(entry, p, x, out, unread) || PipeTableParagraph(entry, p, x, out, unread) ||
-        DumpParagraph(entry, p, x, out, unread))
+        DumpParagraph(entry, p, x, out, unread) || MarkedLinesParagraph(entry, p, x, out, unread))
       continue;
     const std::string lead = !p.lead.empty() ? p.lead : prose::PlainLead(p.text);
     // "**Hardware:** ..." over "**Load time:** 0.25s": a no-run lead keeps

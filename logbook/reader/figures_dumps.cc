@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <set>
+#include <sstream>
 
 #include "logbook/reader/blocks_dumps.h"
 #include "logbook/reader/data_words.h"
@@ -72,6 +74,66 @@ bool SameRow(const RecordedFigure& f, const std::string& key, const std::string&
   return c != f.run.config.end() && c->second == k && m != f.run.metrics.end() && m->second == v;
 }
 
+// One figure of a marked line: the statistic its mark names, its unit as
+// written and what it measures, its digits.
+struct MarkedFigure {
+  std::string stat, unit, digits;
+  UnitInfo info;
+};
+
+// A line of figures alone (`⚡ 82.8 µs 🐌 85.0 µs`): each a number and its
+// unit (glued or the next word), after a mark at most (line_marks of
+// dumps.json); no words. False for any other line.
+bool MarkedLine(const std::string& line, std::vector<MarkedFigure>* figs) {
+  static const auto* marks = new std::map<std::string, std::string>(DataWordMap("data/reader/dumps.json", "line_marks"));
+  std::vector<std::string> toks;
+  std::istringstream in(line);
+  for (std::string w; in >> w && toks.size() < 64;) toks.push_back(w);
+  std::string stat;
+  for (size_t k = 0; k < toks.size(); ++k) {
+    const std::string& t = toks[k];
+    if (const auto m = marks->find(t); m != marks->end()) {
+      stat = m->second;
+      continue;
+    }
+    if (std::none_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; })) continue;
+    size_t j = 0;
+    const std::string digits = DigitsAt(t, &j);
+    if (digits.empty() || !ParseNumber(digits)) return false;  // a word
+    std::string unit = t.substr(j);
+    if (unit.empty() && k + 1 < toks.size()) unit = toks[++k];
+    MarkedFigure f{stat, unit, digits, {}};
+    if (unit.empty() || !AnyUnit(unit, &f.info) || f.info.derived) return false;
+    figs->push_back(std::move(f));
+    stat.clear();
+  }
+  return !figs->empty();
+}
+
+// The figures of a paragraph of two lines or more, each a marked line and
+// all alike (the same statistics of the same metrics, named apart); empty
+// for any other paragraph.
+std::vector<std::vector<MarkedFigure>> MarkedLines(const Paragraph& p) {
+  if (p.line_starts.empty() || p.end_line - p.line != static_cast<int>(p.line_starts.size()) || p.line_starts.size() > 256) return {};
+  std::vector<std::vector<MarkedFigure>> lines;
+  for (size_t i = 0; i <= p.line_starts.size(); ++i) {
+    const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
+    const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
+    std::vector<MarkedFigure> figs;
+    if (!MarkedLine(p.text.substr(b, end - b), &figs)) return {};
+    std::set<std::string> named;
+    for (const auto& f : figs)
+      if (!named.insert(f.stat + "_" + f.info.metric).second) return {};  // two figures nothing names apart
+    if (!lines.empty() && (figs.size() != lines.front().size() ||
+                           !std::equal(figs.begin(), figs.end(), lines.front().begin(), [](const auto& a, const auto& b) {
+                             return a.stat == b.stat && a.info.metric == b.info.metric;
+                           })))
+      return {};
+    lines.push_back(std::move(figs));
+  }
+  return lines;
+}
+
 }  // namespace
 
 void DumpFigures(const Entry& e, const std::vector<std::pair<int, std::string>>& rows, const Config& context,
@@ -116,6 +178,30 @@ bool DumpParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::v
   const size_t head = DumpAfterHead(lines);
   if (head == std::string::npos) return false;
   DumpFigures(e, {lines.begin() + static_cast<long>(head), lines.end()}, Config{}, x, out, unread);
+  return true;
+}
+
+}  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+
+bool MarkedLinesParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                          std::vector<UnreadFigures>* unread) {
+  const auto lines = MarkedLines(p);
+  if (lines.empty()) return false;
+  int block = 1;
+  for (const auto& q : e.paragraphs)
+    if (q.line < p.line && !MarkedLines(q).empty()) ++block;
+  output_read::OutputRead r{x, Config{}, "", "", "", {}, out, unread, {}, static_cast<size_t>(-1), 0};
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::vector<output_read::Fig> figs;
+    for (const auto& f : lines[i])
+      figs.emplace_back(f.stat.empty() ? f.info.metric : f.stat + "_" + f.info.metric, f.info, f.unit, f.digits, false);
+    const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
+    const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
+    output_read::KeepFigure(r, p.line + static_cast<int>(i), parse_detail::Trim(p.text.substr(b, end - b)),
+                            Config{{"block", std::to_string(block)}, {"line", std::to_string(i + 1)}}, figs);
+  }
   return true;
 }
 

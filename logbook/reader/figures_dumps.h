@@ -30,6 +30,14 @@ void DumpFigures(const Entry& e, const std::vector<std::pair<int, std::string>>&
 bool DumpParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::vector<RecordedFigure>* out,
                    std::vector<UnreadFigures>* unread);
 
+// A paragraph of two lines or more, each of figures alone between marks
+// (`⚡ 82.8 µs 🐌 85.0 µs`: a leaderboard's fastest and slowest per shape;
+// line_marks of dumps.json name the statistics), the lines alike: a row per
+// line, keyed by its place (`line`) and the paragraph's among such
+// paragraphs of the entry (`block`). False, nothing read, for any other.
+bool MarkedLinesParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::vector<RecordedFigure>* out,
+                          std::vector<UnreadFigures>* unread);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_FIGURES_DUMPS_H_

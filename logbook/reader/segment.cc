@@ -518,7 +518,7 @@ bool NamesUnit(std::string_view name) {
 // run of its own: one of the logbook's own section names, a metric's unit
 // (`### Decode (tok/s)`), or a short name (three words at most) holding a
 // part's word (`#### Training results`, `### Setup`; record_part_words of
-// sections.json) or naming an explanation, a plan or a recap.
+// sections.json) or naming an explanation or a recap.
 bool IsRecordPartName(std::string_view name) {
   const std::string key = SectionKey(name);
   const SectionWords& w = Words();
@@ -527,10 +527,9 @@ bool IsRecordPartName(std::string_view name) {
   if (NamesUnit(name)) return true;  // `### Decode (tok/s)`: a metric of the entry's record
   const auto words = std::count(key.begin(), key.end(), ' ') + 1;
   if (words > 3) return false;  // a change's description
-  // A plan's word only in a name of two words (`Entry template`, not
-  // `Stream template expansion`).
-  return IsExplanationHeading(name) || (words <= 2 && IsPlanHeading(name)) || IsRecapHeading(name) ||
-         NameHasWord(name, w.record_part);
+  // A plan's word names no part here: `Vendor template` is a run; a part
+  // that plans holds no record of its own (its figures are the plan's).
+  return IsExplanationHeading(name) || IsRecapHeading(name) || NameHasWord(name, w.record_part);
 }
 
 // The headings right below heading `i` (its parts at the first level deeper).

@@ -89,3 +89,28 @@ TEST(ReaderDumps, ATopSectionHoldingADumpIsAnEntry) {
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// A leaderboard's lines pasted as a paragraph (`⚡ 82.8 µs 🐌 85.0 µs` per
+// shape): a row per line, the marks naming the statistics; two such
+// paragraphs of one entry are told apart by `block`. A line with words, or
+// lines unlike each other, make the paragraph prose.
+TEST(ReaderDumps, MarkedLinesOfFiguresAreARowEach) {
+  const auto figs = ReadEntry("# Challenge\n\n", "## Triton\n\nBaseline:\n\n\xE2\x9A\xA1 82.8 \xC2\xB5s \xF0\x9F\x90\x8C 85.0 \xC2\xB5s  \n"
+                                                 "\xE2\x9A\xA1 325 \xC2\xB5s \xF0\x9F\x90\x8C 341 \xC2\xB5s\n\nAfter fusing:\n\n"
+                                                 "\xE2\x9A\xA1 62.5 \xC2\xB5s \xF0\x9F\x90\x8C 66.7 \xC2\xB5s  \n"
+                                                 "\xE2\x9A\xA1 264 \xC2\xB5s \xF0\x9F\x90\x8C 271 \xC2\xB5s\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(figs[0].run.config.at("line"), "1");
+  EXPECT_EQ(figs[3].run.config.at("block"), "2");
+  EXPECT_EQ(figs[1].run.metrics.size(), 2u);
+  EXPECT_EQ(figs[0].line, 7);
+  const auto prose = ReadEntry("# Challenge\n\n", "## Triton\n\n\xE2\x9A\xA1 82.8 \xC2\xB5s then 85.0 \xC2\xB5s  \n"
+                                                  "\xE2\x9A\xA1 325 \xC2\xB5s then 341 \xC2\xB5s\n");
+  for (const auto& f : prose) EXPECT_EQ(f.run.config.count("block"), 0u);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
