@@ -280,6 +280,20 @@ void ClaimSubheadings(const std::vector<OutlineHeading>& outline, size_t i, std:
     if ((*out)[k].role != HeadingRole::kEntry) (*out)[k].role = HeadingRole::kSubheading;
 }
 
+// Whether heading `i` names a part of a record (`#### Results`:
+// record_result_parts) below a heading of its own that is neither the
+// title nor one of the logbook's sections (`### Raw_r32_Plain` over `####
+// Setup` and `#### Results`): that heading is the record, the part no log.
+bool PartOfAnExperiment(const std::vector<OutlineHeading>& outline, size_t i, const std::vector<SegmentedHeading>& out) {
+  if (!IsResultPartName(outline[i].text)) return false;
+  for (size_t k = i; k-- > 0;) {
+    if (outline[k].level >= outline[i].level) continue;
+    return out[k].role != HeadingRole::kTitle && outline[k].level >= 2 && !IsLogSectionName(outline[k].text) &&
+           !IsReservedSectionName(outline[k].text) && !IsRecapHeading(outline[k].text);
+  }
+  return false;
+}
+
 // A log-like section no heading below which is an entry, that holds a
 // record itself ("## Benchmarks" with its table, "## Evidence" whose parts
 // hold the figures): the section is the entry, its parts its sub-headings.
@@ -287,7 +301,7 @@ void LogSectionEntries(const std::vector<OutlineHeading>& outline, Holds* holds,
   for (size_t i = 0; i < outline.size(); ++i) {
     SegmentedHeading& s = (*out)[i];
     if (s.role == HeadingRole::kEntry || s.role == HeadingRole::kSubheading || s.role == HeadingRole::kTitle ||
-        !IsLogSectionName(outline[i].text))
+        !IsLogSectionName(outline[i].text) || PartOfAnExperiment(outline, i, *out))
       continue;
     size_t k = i + 1;
     bool entries = false;

@@ -711,3 +711,24 @@ TEST(SegmentParse, AGroupOfRunsIsSplitIntoItsParts) {
 
 }  // namespace
 }  // namespace moelog::logbook
+
+namespace moelog::logbook {
+namespace {
+
+// `#### Results` is a log's name too, but under an experiment's own
+// heading (`### Raw_r16` over `#### Setup` and `#### Results`) it is a part
+// of that record: the experiments are the entries, named by their words.
+TEST(SegmentParse, AResultsPartUnderAnExperimentIsNoLogOfItsOwn) {
+  const std::string text = std::string("# GRPO report\n\n## Ablations\n\n### Raw_r16\n\n#### Setup\n\n- `rank`: `16`\n\n") +
+                           "#### Results\n\n- accuracy: 71.2 ms\n\n### Raw_r8\n\n#### Setup\n\n- `rank`: `8`\n\n" +
+                           "#### Results\n\n- accuracy: 70.4 ms\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u) << ::testing::PrintToString(h);
+  EXPECT_EQ(h[0], "Raw_r16");
+  EXPECT_EQ(h[1], "Raw_r8");
+  EXPECT_NE(lb.entries[1].id.find("RAW-R8"), std::string::npos) << lb.entries[1].id;
+}
+
+}  // namespace
+}  // namespace moelog::logbook
