@@ -457,6 +457,19 @@ bool LabelledValue(const std::string& text) {
 // labelled value), rather than being what a recap quotes.
 bool QuotesRecap(const RecordedFigure& f) { return f.prose && !LabelledValue(f.text); }
 
+// Whether line `line` of entry `e` is in a paragraph led as its result
+// (`**Result:** 4,892 cycles`, record_result_parts): what the entry measured,
+// never a quote of a recap above it.
+bool UnderResultLead(const Entry& e, int line) {
+  for (const auto& p : e.paragraphs) {
+    if (line < p.line || line > p.end_line || p.lead.empty()) continue;
+    std::string lead = p.lead;
+    lead.erase(std::remove_if(lead.begin(), lead.end(), [](char c) { return c == '*' || c == '_' || c == ':' || c == '.'; }), lead.end());
+    return IsResultPartName(lead);
+  }
+  return false;
+}
+
 // Whether an entry states figures the entries below it measure: a summary
 // above them (rules "summary", "preamble"), or an entry whose own heading
 // names a recap ("## Consolidated results", "## Comparison" written before
@@ -649,7 +662,8 @@ std::vector<std::string> RestatedFroms(const Entry& e, const std::vector<Recorde
   const std::set<int> restated_sides = RestatedComparisons(figs, earlier);
   std::vector<std::string> froms;
   for (const auto& f : figs)
-    froms.push_back(RestatedFrom(f, QuotesRecap(f) ? earlier : records, fresh_rows, compared, restated_sides));
+    froms.push_back(RestatedFrom(f, QuotesRecap(f) && !UnderResultLead(e, f.line) ? earlier : records, fresh_rows, compared,
+                                 restated_sides));
   RecapTables(e, figs, records, &froms);
   return froms;
 }

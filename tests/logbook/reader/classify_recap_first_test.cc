@@ -163,3 +163,26 @@ TEST(ReaderClassifyRecapFirst, AnArrowBetweenTwoNumbersOfAnEarlierTableRestatesT
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "## Results Summary" written above the last experiments' sections: its
+// rows of those experiments quote them; each experiment's "**Result:**"
+// line is its own measurement, never a quote of the summary.
+TEST(ReaderClassifyRecapFirst, AResultsSummaryAboveTheLastExperimentsQuotesThem) {
+  const std::string doc =
+      "# Optimization log\n\n"
+      "## Experiment 1: loops\n\n**Result:** 9,322 cycles\n\n"            // 3, 5
+      "## Results Summary\n\n| Experiment | Cycles |\n|---|---|\n"        // 7, 9
+      "| Exp 1 | 9,322 |\n| Exp 2 | 4,892 |\n\n"                          // 11, 12
+      "## Experiment 2: SIMD\n\n**Result:** 4,892 cycles (1.9x speedup)\n";  // 14, 16
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5)) << AllWhy(why);
+  EXPECT_TRUE(kept.count(16)) << AllWhy(why);
+  EXPECT_FALSE(kept.count(11)) << AllWhy(why);  // the summary's row of an entry above restates it
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
