@@ -37,7 +37,8 @@ inline const RecordedFigure* OnLine(const std::vector<RecordedFigure>& figs, int
   return nullptr;
 }
 
-// The lines of the figures LogbookFigures keeps over all entries of `text`,
+// The lines of the figures LogbookFigures keeps over all entries of `text`
+// (a figure set's own line and the lines it joined),
 // and in `why` (when given) the reasons it lists for the others, by line.
 inline std::set<int> KeptLines(const std::string& text, std::map<int, std::string>* why = nullptr) {
   const Logbook lb = ParseLogbook(text, "t.md");
@@ -45,7 +46,10 @@ inline std::set<int> KeptLines(const std::string& text, std::map<int, std::strin
   const auto figs = LogbookFigures(lb, &unread);
   std::set<int> lines;
   for (const auto& entry : figs)
-    for (const auto& f : entry) lines.insert(f.line);
+    for (const auto& f : entry) {
+      lines.insert(f.line);
+      lines.insert(f.joined_lines.begin(), f.joined_lines.end());  // the lines a figure set joined
+    }
   if (why)
     for (const auto& entry : unread)
       for (const auto& u : entry) (*why)[u.line] += u.why + "; ";
