@@ -721,7 +721,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     // A summary above the entries (`## Results`) or the title's own text
     // states the figures the entries below measure: theirs are not restated.
     if (e.segment_rule == "summary" || e.segment_rule == "preamble" || below[i] == Below::kTabulates) continue;
-    WrittenNumbers(e, &written, 3);  // of three digits: RestatingLines pairs them, RestatesWritten asks five
+    WrittenNumbers(e, &written, 3);  // of three digits: RestatingArrows pairs them, RestatesWritten asks five
     Remember(e, below[i] != Below::kNone, out.back(), &earlier, &records);
   }
   DropSummaryRestated(logbook, below, &out, unread);

@@ -74,6 +74,13 @@ bool SameRow(const RecordedFigure& f, const std::string& key, const std::string&
   return c != f.run.config.end() && c->second == k && m != f.run.metrics.end() && m->second == v;
 }
 
+// Line `i` of paragraph `p` (its hard-broken lines; `line_starts`).
+std::string ParagraphLine(const Paragraph& p, size_t i) {
+  const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
+  const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
+  return p.text.substr(b, end - b);
+}
+
 // One figure of a marked line: the statistic its mark names, its unit as
 // written and what it measures, its digits.
 struct MarkedFigure {
@@ -117,10 +124,8 @@ std::vector<std::vector<MarkedFigure>> MarkedLines(const Paragraph& p) {
   if (p.line_starts.empty() || p.end_line - p.line != static_cast<int>(p.line_starts.size()) || p.line_starts.size() > 256) return {};
   std::vector<std::vector<MarkedFigure>> lines;
   for (size_t i = 0; i <= p.line_starts.size(); ++i) {
-    const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
-    const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
     std::vector<MarkedFigure> figs;
-    if (!MarkedLine(p.text.substr(b, end - b), &figs)) return {};
+    if (!MarkedLine(ParagraphLine(p, i), &figs)) return {};
     std::set<std::string> named;
     for (const auto& f : figs)
       if (!named.insert(f.stat + "_" + f.info.metric).second) return {};  // two figures nothing names apart
@@ -170,20 +175,12 @@ bool DumpParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::v
                    std::vector<UnreadFigures>* unread) {
   if (p.line_starts.size() + 1 < 3 || p.end_line - p.line != static_cast<int>(p.line_starts.size())) return false;
   std::vector<std::pair<int, std::string>> lines;
-  for (size_t i = 0; i <= p.line_starts.size(); ++i) {
-    const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
-    const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
-    lines.emplace_back(p.line + static_cast<int>(i), parse_detail::Trim(p.text.substr(b, end - b)));
-  }
+  for (size_t i = 0; i <= p.line_starts.size(); ++i) lines.emplace_back(p.line + static_cast<int>(i), parse_detail::Trim(ParagraphLine(p, i)));
   const size_t head = DumpAfterHead(lines);
   if (head == std::string::npos) return false;
   DumpFigures(e, {lines.begin() + static_cast<long>(head), lines.end()}, Config{}, x, out, unread);
   return true;
 }
-
-}  // namespace moelog::logbook::reader
-
-namespace moelog::logbook::reader {
 
 bool MarkedLinesParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::vector<RecordedFigure>* out,
                           std::vector<UnreadFigures>* unread) {
@@ -197,12 +194,11 @@ bool MarkedLinesParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x,
     std::vector<output_read::Fig> figs;
     for (const auto& f : lines[i])
       figs.emplace_back(f.stat.empty() ? f.info.metric : f.stat + "_" + f.info.metric, f.info, f.unit, f.digits, false);
-    const size_t b = i == 0 ? 0 : p.line_starts[i - 1];
-    const size_t end = i < p.line_starts.size() ? p.line_starts[i] : p.text.size();
-    output_read::KeepFigure(r, p.line + static_cast<int>(i), parse_detail::Trim(p.text.substr(b, end - b)),
+    output_read::KeepFigure(r, p.line + static_cast<int>(i), parse_detail::Trim(ParagraphLine(p, i)),
                             Config{{"block", std::to_string(block)}, {"line", std::to_string(i + 1)}}, figs);
   }
   return true;
 }
+
 
 }  // namespace moelog::logbook::reader

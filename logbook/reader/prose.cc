@@ -137,7 +137,7 @@ bool NoRunLead(const std::string& lead) {
   for (size_t p = 0, n = 0; p < name.size() && n < 8; ++n) {
     size_t e = 0;
     const std::string w = Lower(WordStartingAt(name, p, &e));
-    if (!w.empty() && lex.result_lead_nouns.count(w) && (previous == "summary" || previous == "recap" || previous == "status"))
+    if (!w.empty() && lex.result_lead_nouns.count(w) && lex.summing_up_leads.count(previous))
       return false;
     if (!w.empty()) no_run = no_run || k.count(w) > 0, previous = w;
     p = e > p ? e : p + 1;

@@ -144,6 +144,7 @@ Result<Lexicon> LexiconOf(const nlohmann::json& j, const std::string& file) {
     MOELOG_RETURN_IF_ERROR(Words(j, file, "reference_words", &lex.reference_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "estimate_words", &lex.estimate_words));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "no_run_leads", &lex.no_run_leads));
+    MOELOG_RETURN_IF_ERROR(Words(j, file, "summing_up_leads", &lex.summing_up_leads));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "result_lead_nouns", &lex.result_lead_nouns));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "plan_leads", &lex.plan_leads));
     MOELOG_RETURN_IF_ERROR(Words(j, file, "plan_fields", &lex.plan_fields));

@@ -63,9 +63,9 @@ struct Lexicon {
   // "Interpretation:", "Infra notes.") that says it reads, plans, explains or
   // states the machine rather than records a run (prose::NoRunLead), lower case.
   std::set<std::string> no_run_leads;
-  // result_lead_nouns: a word after a summing-up lead word ("Summary
+  // result_lead_nouns: a word after one of summing_up_leads ("Summary
   // metrics:") that makes the lead record a run's figures after all.
-  std::set<std::string> result_lead_nouns;
+  std::set<std::string> summing_up_leads, result_lead_nouns;
   // plan_leads: a word of a line that leads a list or a printed block
   // ("**Expected results after phase 2:**", "Target numbers:") that makes its
   // items what is expected, projected or aimed for, not runs (lower case).
