@@ -107,6 +107,24 @@ bool HeadersNameMetrics(const TableBlock& t) {
   return false;
 }
 
+// Whether two headers after the first name their metric in words
+// (metric_line_words of output.json: "| Benchmark | Time (ns) | CPU Time (ns)
+// | Iterations |"): the columns are the metrics and the rows runs, whatever
+// the rows' names hold ("Ring Buffer Throughput"); "| Metric | Before (ms) |
+// After (ms) |" names a unit only, its columns runs.
+bool HeadersNameMetricsApart(const TableBlock& t) {
+  static const auto* metric_words = new std::set<std::string>(DataWords("data/reader/output.json", "metric_line_words"));
+  int named = 0;
+  for (size_t c = 1; c < t.header.size(); ++c) {
+    const std::string h = Unticked(t.header[c]);
+    const auto words = Words(Lower(h));
+    if (const ColumnInfo m = ColumnMetric(h); !m.metric.empty() && !m.derived &&
+        std::any_of(words.begin(), words.end(), [](const std::string& w) { return metric_words->count(w) > 0; }))
+      ++named;
+  }
+  return named >= 2;
+}
+
 // Whether the rows of `t` name their metrics by a unit ("| Prompt | 1K |
 // 2K |" over "| Prefill token/s | 105 | 102 |" and "| Latency (ms) | ...":
 // two rows at least, and most rows that hold a figure).
@@ -252,7 +270,7 @@ bool MetricRowsFigures(const TableBlock& t, const Config& context, const EntryCt
   // unless the columns name the metrics ("| | Prefill ms | Decode ms |": rows of runs).
   const bool unheaded = Plain(t.header[0]).empty() && !HeadersNameMetrics(t);
   if (t.header.size() < 3 || !(Vocab().names.count(Plain(t.header[0])) || unheaded || RowsNameMetrics(t) || ValueHeaders(t)) ||
-      NamesNoRun(t.subheading) || NamesNoRun(Caption(*x.entry, t)))
+      HeadersNameMetricsApart(t) || NamesNoRun(t.subheading) || NamesNoRun(Caption(*x.entry, t)))
     return false;
   const size_t before = out->size();
   const bool no_units = !AnyCellUnit(t);

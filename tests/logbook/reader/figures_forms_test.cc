@@ -333,6 +333,23 @@ TEST(ReaderForms, MetricRowsWithoutUnitsAreRunsByColumn) {
   EXPECT_DOUBLE_EQ(jitter[0]->run.metrics.at("p99_jitter"), 3.9);
 }
 
+// "| Benchmark | Time (ns) | CPU Time (ns) | Iterations |": headers naming
+// different metrics make the columns metrics and each row a run, even when
+// a row's name holds a metric word ("Ring Buffer Throughput").
+TEST(ReaderForms, HeadersNamingMetricsApartMakeRowsRuns) {
+  const auto figs = EntryFigures(
+      "| Benchmark | Time (ns) | CPU Time (ns) | Iterations |\n|---|---|---|---|\n"  // lines 5, 6
+      "| Config File Parsing | 41,220 | 41,105 | 17,002 |\n"                        // 7
+      "| Ring Buffer Throughput | 312 | 311 | 2,250,112 |\n"                        // 8
+      "| Formatter Latency | 88.4 | 88.1 | 7,930,551 |\n");                         // 9
+  ASSERT_EQ(figs.size(), 3u);
+  for (const auto& f : figs) {
+    EXPECT_FALSE(f.run.config.count("variant")) << f.text;
+    EXPECT_GE(f.run.metrics.size(), 2u) << f.text;
+  }
+  EXPECT_EQ(figs[1].run.config.at("benchmark"), "Ring Buffer Throughput");
+}
+
 // Columns headed as comparisons ("FA2 vs SDPA") that write each cell with a
 // unit of its own hold runs' figures; a bare ratio under such a header is none.
 TEST(ReaderForms, ComparisonHeadedColumnsWithUnitsAreRuns) {
