@@ -82,16 +82,18 @@ Rank RankOf(const std::string& metric) {
   return kOther;
 }
 
-// 1 for a statistic of a spread ("max_time_s", "p99", "std", "error"), 0 for a
-// figure or its centre ("time_s", "mean", "median", "p50"): of two times,
+// 0 for a figure or its centre ("time_s", "mean", "median", "p50"), 1 for
+// the best of repeats ("min_time_s", a leaderboard's fastest), 2 for another
+// statistic of a spread ("max_time_s", "p99", "std", "error"): of two times,
 // the one a reader compares runs by.
 int Spread(const std::string& metric) {
   const reader::Lexicon& lex = reader::ReaderLexicon();
+  int spread = 0;
   for (const auto& word : NameWords(metric))
     if ((lex.statistic_words.count(word) && !kCentreWords.count(word)) || word == "std" || word == "stddev" ||
         word == "error" || word == "deviation")  // a bench framework's "± error", libtest's "(+/- 56)"
-      return 1;
-  return 0;
+      spread = std::max(spread, word == "min" ? 1 : 2);
+  return spread;
 }
 
 // The words of a metric's name the entry's prose could name it by
