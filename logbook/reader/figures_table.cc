@@ -6,6 +6,7 @@
 #include "logbook/reader/table_derived.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
+#include "logbook/reader/table_cross.h"
 #include "logbook/reader/table_ledger.h"
 #include "logbook/reader/table_stacked.h"
 #include "logbook/reader/table_pairs.h"
@@ -706,6 +707,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
     if (LedgerTimeColumn(*headers, c)) cols[c] = ColumnInfo{};
   if (LetterKeyColumn(t, *headers)) cols[0] = ColumnInfo{};
   FactorColumns(t, *headers, &cols);
+  CrossColumns(headers, &cols);  // "| Llama P50 | Llama P95 | Qwen3 P50 |": a run per name
   StatisticColumns(*headers, &cols);
   RunColumns(*headers, &cols);
   OneScale(&cols);
@@ -932,7 +934,8 @@ static bool EstimateRow(const std::vector<std::string>& row, const std::vector<C
 void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
   if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
-  if (TableBlock pre; FoldUnitColumn(t, &pre) || ShareSlashUnits(t, &pre)) return TableFigures(pre, context, x, out, unread);
+  if (TableBlock pre; FoldUnitColumn(t, &pre) || ShareSlashUnits(t, &pre) || CrossUnitTable(t, x, &pre))
+    return TableFigures(pre, context, x, out, unread);
   std::vector<std::string> headers;
   std::vector<ColumnInfo> cols = TableColumns(t, &headers);
   const bool repeats = RepeatColumns(t, headers, x, &cols);  // "| config | Run1 | Run2 | Avg |": one row's figures
