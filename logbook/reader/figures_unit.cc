@@ -146,6 +146,16 @@ std::string PercentMetric(const std::string& s, size_t from, size_t to) {
   for (const std::string& name : {two, last})
     for (const auto& [w, metric] : names)
       if (!name.empty() && Lower(w) == name) return metric;
+  // "val_acc = 8.11%", "val/acc/mean@1 = 7.43%": a printed key names it by
+  // one of its parts, the last that is a name.
+  std::vector<std::string> parts;
+  for (size_t k = 0, e = 0; k < last.size(); k = e + 1) {
+    e = std::min(last.find_first_of("/_.@-", k), last.size());
+    if (e > k) parts.push_back(last.substr(k, e - k));
+  }
+  for (auto part = parts.rbegin(); parts.size() > 1 && part != parts.rend(); ++part)
+    for (const auto& [w, metric] : names)
+      if (Lower(w) == *part) return metric;
   return "";
 }
 

@@ -56,6 +56,18 @@ TEST(ReaderAside, APercentageNamedAScoreIsAFigure) {
   EXPECT_DOUBLE_EQ(figs[2].run.metrics.at("pass_rate_pct"), 84.0);
 }
 
+// "val/acc/mean@1 = 8.11%", "val_acc = 9.02%": a printed key names its
+// percentage by one of its parts (the last that is a name); each step's its row.
+TEST(ReaderAside, APrintedKeyNamesItsPercentageByAPart) {
+  const auto figs = ReadEntry("# Eval log\n\n", "## 2026-04-05 — quantized eval\n\n**Results**:\n"
+                                                "- Step 0: val/acc/mean@1 = 8.11%\n- Step 20: val_acc = 9.02%\n"
+                                                "- Step 40: val/mean@1 = 9.50%\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("accuracy_pct"), 8.11);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("accuracy_pct"), 9.02);
+  EXPECT_EQ(figs[1].run.config.at("step"), "20");
+}
+
 // "current CPU hit ~44.30%", "hit rate ≈ 61%": a cache's hit share.
 TEST(ReaderAside, AHitShareIsAFigure) {
   const auto figs = ReadEntry("# Offload log\n\n", "## 2026-04-05 — placement\n\n```\ncurrent CPU hit ~44.30%\n```\n\n"
