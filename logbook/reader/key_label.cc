@@ -302,8 +302,38 @@ size_t SpelledFlag(const std::vector<std::string>& words, size_t wi, const Confi
   return 0;
 }
 
-Config LabelConfig(const std::string& label, const Vars& vars, const Config& fixed, bool generic,
+// Whether a parenthetical counts the repeats a figure was measured over
+// ("3 runs", "n=5", "median of 7 trials"; repeat_count_nouns of
+// data/reader/vocabulary.json): a note on the measurement, no name.
+bool RepeatCount(const std::string& inner) {
+  static const auto* nouns = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "repeat_count_nouns"));
+  const std::vector<std::string> w = Words(Lower(inner));
+  auto number = [](const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  };
+  if (w.size() == 1) return w[0].size() > 2 && w[0].rfind("n=", 0) == 0 && number(w[0].substr(2));
+  return w.size() >= 2 && w.size() <= 4 && number(w[w.size() - 2]) && nouns->count(w.back()) > 0;
+}
+
+// The label without its parentheticals that count repeats ("Before (3
+// runs)" is "Before"); none for a label that only counts them (a field's
+// qualifier "3 runs").
+std::string WithoutRepeatCounts(const std::string& label) {
+  if (RepeatCount(label)) return "";
+  std::string out = label;
+  size_t from = 0;
+  for (size_t open; (open = out.find('(', from)) != std::string::npos;) {
+    const size_t close = out.find(')', open);
+    if (close == std::string::npos) break;
+    if (RepeatCount(out.substr(open + 1, close - open - 1))) out.erase(open, close - open + 1), from = open;
+    else from = open + 1;
+  }
+  return out;
+}
+
+Config LabelConfig(const std::string& written, const Vars& vars, const Config& fixed, bool generic,
                    const Config* feeds) {
+  const std::string label = WithoutRepeatCounts(written);
   Config cfg = LabelWords(label, vars, fixed, generic, feeds);
   std::vector<std::string> rest, kept;
   std::string t;

@@ -145,6 +145,24 @@ TEST(ReaderKey, AFlagSpelledOutInALabelSetsItsValue) {
   EXPECT_EQ(LabelConfig("request rate higher", {}, fixed, true).count("request_rate"), 0u);  // no value
 }
 
+// A count of repeats in parentheses ("Before (3 runs)", "After (n=5)") or
+// as a field's whole qualifier ("3 runs") is a note on the measurement,
+// never the run's name; under such fields each side's items are apart.
+TEST(ReaderKey, ARepeatCountNamesNoRun) {
+  EXPECT_EQ(LabelConfig("Before (3 runs)", {}, {}, true).at("case"), "Before");
+  EXPECT_EQ(LabelConfig("After (n=5)", {}, {}, true).at("case"), "After");
+  EXPECT_EQ(LabelConfig("fused (median of 7 trials)", {}, {}, true).at("case"), "fused");
+  EXPECT_FALSE(LabelConfig("3 runs", {}, {}, true).count("case"));
+  EXPECT_EQ(LabelConfig("fused (tile 128)", {}, {}, true).at("case"), "fused tile 128");
+  const auto figs = ReadEntry("# Journal\n\n## 2026-02-07 - E002 - pooled buffers\n\n",
+                              "- Before (3 runs):\n  - `BenchmarkCompress`: ~4.99 ms/op\n"
+                              "- After (3 runs):\n  - `BenchmarkCompress`: ~4.89 ms/op\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_NE(figs[0].run.config, figs[1].run.config);
+  for (const auto& f : figs)
+    for (const auto& [k, v] : f.run.config) EXPECT_EQ(v.find("runs"), std::string::npos) << k << "=" << v;
+}
+
 // A case is a name, never a sentence: a label's words after a dash or a
 // word that starts a clause are prose.
 TEST(ReaderKey, ACaseIsANameNeverASentence) {
