@@ -745,6 +745,15 @@ bool RangeEnds(const FigureScan& st, size_t start, const std::string& num, const
   return true;
 }
 
+// Whether a range's ends are written with decimals and lie within half of
+// the lower one of each other ("~4.24-4.28 ms/op", "~12.7-13.9 MB/op"): the
+// spread of repeats an author measured, not a guess ("~50-100 ms").
+static bool MeasuredSpread(const RangeLow& low, const Figure& f, const std::string& num) {
+  if (low.decimals <= 0 || num.find('.') == std::string::npos) return false;
+  const double lo = std::abs(low.value), hi = std::abs(f.value);
+  return lo > 0 && hi >= lo && hi <= 1.5 * lo;
+}
+
 // The range's two ends, after its upper end was kept: the lower end (named
 // as the upper is) goes before it, each a statistic of one measurement.
 void KeepRangeLow(FigureScan& st, const RangeLow& low) {
@@ -835,8 +844,9 @@ void ScanNumber(FigureScan& st, bool sign) {
   // "takes 2-3 h to build", "1-2 days": whole hours or days a task is thought to take.
   if (ends && f.metric == "wall_time_s" && low.decimals <= 0 && num.find('.') == std::string::npos)
     f.not_run = "a range of whole hours or minutes (what a task is thought to take), not a run's figure", ends = false;
-  // "~50-100 ms", "about 5-8 ms": a range written as approximate guesses at what runs take.
-  if (ends && low.approximate) f.not_run = "an approximate range (what a run is thought to take), not a run's figure", ends = false;
+  // "~50-100 ms", "about 5-8 ms": approximate guesses at what runs take (not a MeasuredSpread).
+  if (ends && low.approximate && !MeasuredSpread(low, f, num))
+    f.not_run = "an approximate range (what a run is thought to take), not a run's figure", ends = false;
   // Asides, but for another metric of the figure before them, and for a
   // change written in parentheses ("MFU rose (19.41% -> 20.87%)").
   const bool paren_change = st.depth > 0 && (before_arrow || ArrowAfterUnit(s, i) ||

@@ -116,6 +116,21 @@ TEST(ReaderClassify, ARangesEndsAreOneMeasurementsMinAndMax) {
   }
 }
 
+// An approximate range is a guess ("~50-100 ms", "about 5-8 ms") unless
+// its ends are written to their decimals and close together ("~4.24-4.28
+// ms/op" over repeats): then it is the measured spread, min and max.
+TEST(ReaderClassify, AnApproximateRangeIsAGuessUnlessItIsANarrowWrittenSpread) {
+  for (const char* guess : {"should take ~50-100 ms", "about 5-8 ms", "about 1.5-3.5 ms"}) {
+    const auto f = Figures(guess, false, false, true);
+    for (const auto& x : f) EXPECT_NE(x.not_run, nullptr) << guess << ": " << x.value << " " << x.unit << " " << x.metric;
+  }
+  const auto f = Figures("`BenchmarkCompress`: ~4.24-4.28 ms/op", true, false, true);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].not_run, nullptr);
+  EXPECT_EQ(f[0].named.at("statistic"), "min");
+  EXPECT_NEAR(f[1].value, 4.28e-3, 1e-12);
+}
+
 // What a sentence says a figure should be is a goal or an expectation,
 // never a run, in a bullet as in prose; a figure before the word is not.
 TEST(ReaderClassify, AGoalOrExpectationIsNoRun) {
