@@ -668,23 +668,6 @@ static bool LedgerTimeColumn(const std::vector<std::string>& headers, size_t c) 
 
 // The metric each column of a table holds (from its header, else from the
 // units its cells are written in), every column its own metric.
-// "| Latency (B=128) | Peak BW% |": a table whose one scaled column names
-// the scale its row ran at; a share beside it (a percentage of a peak, a
-// utilization) is of that measurement, so one row. Other figures keep their
-// own scale ("| score | Throughput @ 8 GPUs |": the score ran elsewhere).
-static void OneScale(std::vector<ColumnInfo>* cols) {
-  const Config* scale = nullptr;
-  for (const auto& c : *cols) {
-    if (c.metric.empty() || c.scale.empty()) continue;
-    if (c.scale.count("variant") || (scale != nullptr && *scale != c.scale)) return;
-    scale = &c.scale;
-  }
-  if (scale == nullptr) return;
-  const Config one = *scale;
-  for (auto& c : *cols)
-    if (!c.metric.empty() && c.scale.empty() && c.at.empty() && c.unit == "%") c.scale = one;
-}
-
 std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::string>* headers) {
   std::vector<ColumnInfo> cols;
   for (size_t c = 0; c < t.header.size(); ++c) {
@@ -711,6 +694,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   StatisticColumns(*headers, &cols);
   RunColumns(*headers, &cols);
   OneScale(&cols);
+  OneAt(&cols);
   NameColumns(*headers, &cols);
   ScaleValueColumns(t, *headers, &cols);  // "| Variant | T=1 | T=7 |" over bare numbers
   RatioColumns(t, *headers, &cols);       // "| v1 (s) | v2 (s) | Ratio |" over "0.76x"

@@ -403,6 +403,11 @@ void StatisticColumns(const std::vector<std::string>& headers, std::vector<Colum
 // Optimized (ms)"): each keyed variant=<its header's words> by its scale, so
 // each is a figure set of its own (table_runs.cc).
 void RunColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
+// A table's one scaled column's scale onto the shares beside it
+// ("| Latency (B=128) | Peak BW% |"), and its one "@value" onto the metric
+// columns without one ("| Train Loss @200 | tok/s |"): one row, not two.
+void OneScale(std::vector<ColumnInfo>* cols);
+void OneAt(std::vector<ColumnInfo>* cols);
 // A figure set whose metrics are one base metric qualified by runs
 // ("mojo_time_s", "upstream_time_s" of a printed row; "torch_ms=1.2
 // triton_ms=0.8"): one figure set per run, keyed variant=<qualifier>, the

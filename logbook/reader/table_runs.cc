@@ -289,4 +289,33 @@ void RunColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>
   }
 }
 
+// "| Latency (B=128) | Peak BW% |": a table whose one scaled column names
+// the scale its row ran at; a share beside it (a percentage of a peak, a
+// utilization) is of that measurement, so one row. Other figures keep their
+// own scale ("| score | Throughput @ 8 GPUs |": the score ran elsewhere).
+void OneScale(std::vector<ColumnInfo>* cols) {
+  const Config* scale = nullptr;
+  for (const auto& c : *cols) {
+    if (c.metric.empty() || c.scale.empty()) continue;
+    if (c.scale.count("variant") || (scale != nullptr && *scale != c.scale)) return;
+    scale = &c.scale;
+  }
+  if (scale == nullptr) return;
+  const Config one = *scale;
+  for (auto& c : *cols)
+    if (!c.metric.empty() && c.scale.empty() && c.at.empty() && c.unit == "%") c.scale = one;
+}
+
+// "| Train Loss @200 | Eval Loss @200 | tok/s |": one "@value" only, on some
+// of the metric columns, is where the row's run was read, not a second run
+// of the row: every metric column of the row takes it.
+void OneAt(std::vector<ColumnInfo>* cols) {
+  std::set<std::string> ats;
+  for (const auto& c : *cols)
+    if (!c.metric.empty() && !c.at.empty()) ats.insert(c.at);
+  if (ats.size() != 1) return;
+  for (auto& c : *cols)
+    if (!c.metric.empty() && c.at.empty() && c.scale.empty()) c.at = *ats.begin();
+}
+
 }  // namespace moelog::logbook::reader

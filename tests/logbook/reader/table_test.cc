@@ -52,6 +52,20 @@ std::vector<RecordedFigure> TableEntryFigures(const std::string& table) {
   return lb.entries.empty() ? std::vector<RecordedFigure>{} : RecordedFigures(lb.entries[0]);
 }
 
+// One "@value" on some metric columns only ("Train Loss @200 | Eval Loss
+// @200 | tok/s") is where the row's run was read: one row per run, keyed
+// at=200, never a second row of the same run for the plain column.
+TEST(ReaderTable, OneAtValueOnSomeColumnsKeepsTheRowOneRun) {
+  const auto figs = TableEntryFigures(
+      "| Run | Train Loss @200 | Eval Loss @200 | tok/s |\n|---|---|---|---|\n"
+      "| baseline | 2.86 | 3.02 | 51k |\n| no-resid | 3.11 | 3.17 | 47k |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) {
+    EXPECT_EQ(f.run.metrics.size(), 3u) << f.text;
+    EXPECT_EQ(f.run.config.at("at"), "200") << f.text;
+  }
+}
+
 // A row keeps every figure of its columns: a unit in the header's
 // parentheses or last word (the vocabulary's), a column of the model's
 // quality; each row's figures carry the row's own line.
