@@ -161,12 +161,16 @@ void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vect
 // command records its runs all the same.
 void DropEstimateDocument(const Logbook& logbook, const Entry& entry, std::vector<RecordedFigure>* out,
                           std::vector<UnreadFigures>* unread) {
-  if (out->empty() || !IsEstimateTitle(logbook.title) || !entry.commands.empty() ||
+  // "## 2. Decode tokens/s ceiling from communication alone": an entry whose
+  // own heading calls it an estimate or a ceiling works one out likewise.
+  const bool own = IsEstimateTitle(entry.heading);
+  if (out->empty() || !(own || IsEstimateTitle(logbook.title)) || !entry.commands.empty() ||
       NamesMeasuredPart(entry.heading))
     return;
+  const std::string why = own ? "an estimate (the entry's heading: \"" + entry.heading + "\"), not a run"
+                              : "an estimate (the document's title: \"" + logbook.title + "\"), not a run";
   for (const auto& f : *out)
-    if (unread && !(!unread->empty() && unread->back().line == f.line))
-      unread->push_back({f.line, f.text, "an estimate (the document's title: \"" + logbook.title + "\"), not a run"});
+    if (unread && !(!unread->empty() && unread->back().line == f.line)) unread->push_back({f.line, f.text, why});
   out->clear();
 }
 

@@ -349,6 +349,21 @@ TEST(ReaderClassifyPlans, AnEstimateDocumentRecordsNoRun) {
   EXPECT_TRUE(kept.count(25)) << ::testing::PrintToString(why);
 }
 
+// An entry whose own heading calls it an estimate or a ceiling ("## 2.
+// Decode tokens/s ceiling from communication alone") works one out from the
+// runs before it: no run of its own. Its neighbours' runs stay.
+TEST(ReaderClassifyPlans, AnEntryHeadedAsACeilingRecordsNoRun) {
+  const std::string doc =
+      "# All-reduce latency report\n\n## 1. Latency sweep\n\n| msg | eager us |\n|---|---|\n| 8 KB | 36.6 |\n\n"
+      "## 2. Decode tokens/s ceiling from communication alone\n\n"
+      "| model | layers | eager us | eager tok/s |\n|---|---|---|---|\n| Llama-3-8B | 32 | 36.6 | 426 |\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7)) << ::testing::PrintToString(why);
+  EXPECT_FALSE(kept.count(13)) << ::testing::PrintToString(why);
+  EXPECT_NE(why[13].find("ceiling"), std::string::npos) << why[13];
+}
+
 // A title that names the estimate beside what was measured ("Estimated vs
 // measured ...") is no estimate of the whole document.
 TEST(ReaderClassifyPlans, AnEstimateBesideMeasuredInTheTitleKeepsTheRuns) {
