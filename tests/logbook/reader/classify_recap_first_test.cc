@@ -186,3 +186,28 @@ TEST(ReaderClassifyRecapFirst, AResultsSummaryAboveTheLastExperimentsQuotesThem)
 
 }  // namespace
 }  // namespace moelog::logbook::reader
+
+namespace moelog::logbook::reader {
+namespace {
+
+// "## Current Performance" at the top of a log states where the work
+// stands: its figures are the ones an entry below measured, restated there;
+// the entry's own figures are the run.
+TEST(ReaderClassifyRecapFirst, ACurrentStateSectionAboveTheLogQuotesIt) {
+  const std::string doc =
+      "# Kernel log\n\n"
+      "## Current Performance\n\n"                                      // 3
+      "| regime | avg latency |\n|---|---|\n"                            // 5, 6
+      "| small | 0.324 ms |\n| large | 4.524 ms |\n\n"                   // 7, 8
+      "## Log\n\n"                                                       // 10
+      "### CUDA graph the whole pipeline\n\n"                            // 12
+      "| regime | before | after |\n|---|---|---|\n"                     // 14, 15
+      "| small | 0.419 ms | 0.324 ms |\n| large | 4.499 ms | 4.524 ms |\n";  // 16, 17
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {16, 17}) EXPECT_TRUE(kept.count(line)) << line << "\n" << AllWhy(why);
+  for (int line : {7, 8}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+}
+
+}  // namespace
+}  // namespace moelog::logbook::reader
