@@ -442,6 +442,8 @@ void OtherFieldFigures(const Field& f, const std::map<int, std::string>& leads, 
   if (SettingsList(f.bullet)) return;  // "- **params**:": the entry's settings (SettingsListConfig)
   WalkScope scope;
   scope.context = LabelConfig(f.qualifier, x.vars, x.fixed, x.generic, &x.feeds);
+  // "- Summation (200K terms): ...": a case its qualifier names is the field's, named by both.
+  if (auto c = scope.context.find("case"); c != scope.context.end()) c->second = f.name + " (" + c->second + ")";
   if (auto it = leads.find(f.bullet.line); it != leads.end()) scope.context["setup"] = it->second;
   for (const auto& w : Words(f.name + " " + f.qualifier))
     if (ReferenceWord(w)) scope.refers = true;  // "- reference solution: 0.307s": measured here

@@ -16,6 +16,21 @@ TEST(FiguresFromTo, TheBareStartTakesTheUnitAfterTheEnd) {
   EXPECT_EQ(FromToUnit("at 5 to 10 ms", 3, 4), "");                     // no "from"
 }
 
+// "~485ms → ~156ms": approximate marks on an arrow's sides keep the sides
+// apart (before, after); a field whose qualifier is words names its case by
+// both ("Summation (200K terms)").
+TEST(FiguresFromTo, AnArrowBetweenApproximateFiguresNamesItsSides) {
+  const auto figs = ReadEntry("# Perf log\n\n", "### Experiment 13: large graphs\n\nResults:\n"
+                              "- Summation (200K terms): ~485ms → ~156ms (**3.1x faster**)\n"
+                              "- Complex (5K terms): ~115ms → ~27ms (**4.3x faster**)\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(figs[0].run.config.at("arrow"), "before");
+  EXPECT_EQ(figs[1].run.config.at("arrow"), "after");
+  EXPECT_EQ(figs[1].run.config.at("case"), "Summation (200K terms)");
+  EXPECT_EQ(figs[3].run.config.at("case"), "Complex (5K terms)");
+  EXPECT_NEAR(figs[3].run.metrics.at("time_s"), 0.027, 1e-12);
+}
+
 TEST(FiguresFromTo, BothEndsOfAChangeAreRead) {
   const auto kept = KeptLines("# Tuning notes\n\n## 2026-04-03 fused loader\n\n"
                               "- **Results:**\n"
