@@ -910,6 +910,19 @@ static bool EstimateRow(const std::vector<std::string>& row, const std::vector<C
   return false;
 }
 
+// The table as it is to be read, when a step rewrites it: a unit column
+// folded into its figures, units shared across a slash, the unit a caption
+// gives cross headers, the rows of changes between the rows above blanked
+// ("| Phase 6 vs Phase 4 | +32% |", listed in `unread`). False when none does.
+static bool Rewritten(const TableBlock& t, const EntryCtx& x, TableBlock* pre, std::vector<UnreadFigures>* unread) {
+  if (FoldUnitColumn(t, pre) || ShareSlashUnits(t, pre) || CrossUnitTable(t, x, pre)) return true;
+  std::vector<size_t> changes;
+  if (!WithoutChangeRows(t, pre, &changes)) return false;
+  for (size_t r : changes)
+    if (unread) unread->push_back({t.line + 2 + static_cast<int>(r), RowText(t.rows[r]), "a row of changes between the rows above: derived, not a run"});
+  return true;
+}
+
 // A table written in an entry: each row a figure set (one per "@value" of
 // its columns). Columns named by a config key give its value; other label
 // columns are read like bullet labels (bare varied values, `topk8`, shapes
@@ -918,8 +931,7 @@ static bool EstimateRow(const std::vector<std::string>& row, const std::vector<C
 void TableFigures(const TableBlock& t, const Config& context, const EntryCtx& x, std::vector<RecordedFigure>* out,
                   std::vector<UnreadFigures>* unread) {
   if (std::find(t.header.begin(), t.header.end(), "time (ms)") != t.header.end() && !x.generic) return;
-  if (TableBlock pre; FoldUnitColumn(t, &pre) || ShareSlashUnits(t, &pre) || CrossUnitTable(t, x, &pre))
-    return TableFigures(pre, context, x, out, unread);
+  if (TableBlock pre; Rewritten(t, x, &pre, unread)) return TableFigures(pre, context, x, out, unread);
   std::vector<std::string> headers;
   std::vector<ColumnInfo> cols = TableColumns(t, &headers);
   const bool repeats = RepeatColumns(t, headers, x, &cols);  // "| config | Run1 | Run2 | Avg |": one row's figures

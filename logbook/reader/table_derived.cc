@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
+
+#include "logbook/reader/data_words.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -204,6 +207,31 @@ void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, 
 std::vector<std::pair<std::string, StoredRun>> DerivedOnRuns(std::vector<std::pair<std::string, StoredRun>> sets) {
   AttachDerivedSets(&sets);
   return sets;
+}
+
+bool ChangeRow(const std::vector<std::string>& row) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/table.json", "change_row_words"));
+  if (row.size() < 2) return false;
+  const auto label = Words(Lower(Unticked(row[0])));
+  if (std::none_of(label.begin(), label.end(), [](const std::string& w) { return words->count(w) > 0; })) return false;
+  bool any = false;
+  for (size_t c = 1; c < row.size(); ++c) {
+    if (EmptyCell(row[c])) continue;
+    if (!ComparisonCell(row[c])) return false;
+    any = true;
+  }
+  return any;
+}
+
+bool WithoutChangeRows(const TableBlock& t, TableBlock* out, std::vector<size_t>* rows) {
+  rows->clear();
+  for (size_t r = 0; r < t.rows.size(); ++r)
+    if (ChangeRow(t.rows[r])) rows->push_back(r);
+  if (rows->empty() || rows->size() == t.rows.size()) return false;
+  *out = t;
+  for (size_t r : *rows)
+    for (size_t c = 1; c < out->rows[r].size(); ++c) out->rows[r][c].clear();
+  return true;
 }
 
 }  // namespace moelog::logbook::reader

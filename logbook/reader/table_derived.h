@@ -52,6 +52,15 @@ void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, 
 // scale, when two or more such columns do.
 void ScaleValueColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 
+// "| Phase 6 vs Phase 4 | +32% | +17% |" under rows of runs: a row whose
+// label holds a word of change_row_words (table.json) and whose every other
+// cell that holds something is a change or a ratio (ComparisonCell) compares
+// the rows above it. WithoutChangeRows gives the table with such rows'
+// cells blanked (every row keeps its line) and their indexes in `rows`;
+// false when it has none, or no other row.
+bool ChangeRow(const std::vector<std::string>& row);
+bool WithoutChangeRows(const TableBlock& t, TableBlock* out, std::vector<size_t>* rows);
+
 }  // namespace moelog::logbook::reader
 
 #endif  // MOELOG_LOGBOOK_READER_TABLE_DERIVED_H_

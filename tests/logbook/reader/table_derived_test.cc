@@ -232,5 +232,24 @@ TEST(TableDerived, TwoSpeedupColumnsEachOnTheRowsRun) {
   EXPECT_EQ(speedups, 2);
 }
 
+// "| Phase 6 vs Phase 4 | +32% | +17% |" under rows of runs compares them:
+// its cells are derived, listed, and the rows above are read as they would
+// be without it (a value column each, in the caption's unit). A row naming a
+// metric of each run ("| Mean speedup | ~32x | ~43x |") is no such row.
+TEST(TableDerived, ARowOfChangesBetweenTheRowsAboveIsDerived) {
+  EXPECT_TRUE(ChangeRow({"Phase 6 vs Phase 4", "**+32%**", "+17%", "+12%"}));
+  EXPECT_TRUE(ChangeRow({"\xCE\x94", "-12%", ""}));
+  EXPECT_FALSE(ChangeRow({"Mean speedup", "~32x", "~43x"}));
+  EXPECT_FALSE(ChangeRow({"Phase 6 vs Phase 4", "455.2", "+17%"}));
+  std::vector<UnreadFigures> unread;
+  const auto figs = ReadEntry("# Serving log\n\n", "## 2026-03-01 Paged attention\n\nThroughput in tok/s:\n\n"
+                              "| Configuration | Llama | Qwen3 |\n|---|---|---|\n"
+                              "| contiguous | 338.2 | 259.5 |\n| paged | 455.2 | 317.4 |\n"
+                              "| paged vs contiguous | +35% | +22% |\n", &unread);
+  ASSERT_EQ(figs.size(), 4u);
+  for (const auto& f : figs) EXPECT_TRUE(f.run.metrics.count("tokens_per_s")) << f.text;
+  EXPECT_TRUE(std::any_of(unread.begin(), unread.end(), [](const UnreadFigures& u) { return u.line == 11; }));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
