@@ -38,8 +38,12 @@ static bool NumberedSetting(const std::string& q) {
 // Whether a column's qualifier names a part or a statistic of a run
 // ("prefill", "mean", "exposed_collective", "per_token", "gpu", a repeat's "run_1").
 bool PartOfARun(const std::string& qualifier) {
+  static const auto* variant = new std::set<std::string>(DataWords("data/reader/table.json", "variant_words"));
   if (!RepeatName(qualifier).empty()) return true;  // "run_1": one repeat of the row's measurement (table_repeats.h)
   if (NumberedSetting(qualifier)) return false;     // "15_in_toks": a value of a setting, though "in" names a part
+  std::stringstream words(qualifier);
+  for (std::string w; std::getline(words, w, '_');)
+    if (variant->count(w)) return false;  // "moe_only": a run with only that part on
   std::stringstream ss(qualifier);
   for (std::string w; std::getline(ss, w, '_');)
     if (SameRunWords().count(w) || StatisticWord(w) || SpreadStatistic(w)) return true;
@@ -70,7 +74,7 @@ std::string RunName(const std::string& header) {
     std::string bare = w;
     if (bare.size() > 2 && bare.front() == '(' && bare.back() == ')') bare = bare.substr(1, bare.size() - 2);
     if (UnitInfo info{}; AnyUnit(bare, &info)) continue;
-    if (!w.empty() && !Qualifier(w).empty()) out += (out.empty() ? "" : " ") + w;
+    if (!w.empty() && (!Qualifier(w).empty() || (!out.empty() && (w == "+" || w == "&")))) out += (out.empty() ? "" : " ") + w;
   }
   return out.size() > 40 ? "" : out;
 }

@@ -66,6 +66,21 @@ TEST(ReaderTable, OneAtValueOnSomeColumnsKeepsTheRowOneRun) {
   }
 }
 
+// Columns named "X Only", "Combo (3 exp + Lookup)" over cells of one unit are
+// runs of their own (variant_words), though "moe" names a part of a run.
+TEST(ReaderTable, OnlyColumnsAreRunsOfTheirOwn) {
+  const auto figs = TableEntryFigures(
+      "| Model | Lookup Only | MoE Only | Combo (3 exp + Lookup) |\n|---|---|---|---|\n"
+      "| coder-30b | 43.2 t/s | 30.1 t/s | **47.5 t/s** |\n");
+  ASSERT_EQ(figs.size(), 3u);
+  std::set<std::string> variants;
+  for (const auto& f : figs) {
+    EXPECT_EQ(f.run.metrics.size(), 1u) << f.text;
+    variants.insert(f.run.config.at("variant"));
+  }
+  EXPECT_EQ(variants, (std::set<std::string>{"Lookup Only", "MoE Only", "Combo (3 exp + Lookup)"}));
+}
+
 // A row keeps every figure of its columns: a unit in the header's
 // parentheses or last word (the vocabulary's), a column of the model's
 // quality; each row's figures carry the row's own line.
