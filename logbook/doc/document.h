@@ -148,6 +148,9 @@ struct Entry {
   // heading: the column its item's text starts at (its tables go inside the
   // item, the list stays one), else -1. It ends where its item ends.
   int item_indent = -1;
+  // A deeper entry starts inside the span its heading's level gives it (`##
+  // 2.` over `### 2.1`): the entry ends before that one, its parent.
+  bool holds_entries = false;
   std::vector<Field> fields;
   std::vector<CommandText> commands;  // Command field spans + fenced blocks, in order
   std::vector<TableBlock> tables;     // tables in the entry (not moelog's own, in its regions)

@@ -823,7 +823,11 @@ void SetEndLines(const std::vector<std::string_view>& lines, const Outline& o, L
   for (auto& s : lb->sections) s.end_line = end_before(s.heading_line, 2);
   for (size_t i = 0; i < lb->entries.size(); ++i) {
     Entry& e = lb->entries[i];
-    const int end = end_before(e.heading_line, o.entry_levels[i]);
+    int end = end_before(e.heading_line, o.entry_levels[i]);
+    // An entry holding a deeper entry (a dated part of a dated entry) ends before it.
+    e.holds_entries = i + 1 < lb->entries.size() && lb->entries[i + 1].heading_line > e.heading_line &&
+                      lb->entries[i + 1].heading_line <= end;
+    if (e.holds_entries) end = LastNonBlank(lines, lb->entries[i + 1].heading_line - 1, e.heading_line);
     e.end_line = e.item_indent >= 0 ? std::min(end, LastNonBlank(lines, e.end_line, e.heading_line)) : end;
   }
 }

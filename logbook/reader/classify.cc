@@ -376,7 +376,7 @@ bool InOutput(const Entry& e, int line) {
 // so ..."), its figures are no runs. The line its introduction ends at, or 0.
 int IntroductionEnd(const Logbook& logbook, size_t i) {
   const Entry& e = logbook.entries[i];
-  if (i + 1 >= logbook.entries.size() || logbook.entries[i + 1].heading_line > e.end_line) return 0;
+  if (i + 1 >= logbook.entries.size() || !e.holds_entries) return 0;
   if (!e.tables.empty() || !e.outputs.empty() || !e.commands.empty()) return 0;
   int end = logbook.entries[i + 1].heading_line;
   if (!e.subheadings.empty()) end = std::min(end, e.subheadings.front().line);

@@ -234,6 +234,8 @@ void MakeEntry(SegmentedHeading* s, const char* rule, int level, Walk* w) {
   w->entry_word = s->read.ordinal_word;
 }
 
+bool IsRecordPartName(std::string_view name);
+
 // A heading inside an open entry: a sub-heading, unless it dates itself
 // first (a new entry, as always) or numbers itself below the entry's number
 // (`### 2.1` under `## 2.`), with the entry's own word (`### Attempt 2b`
@@ -241,6 +243,10 @@ void MakeEntry(SegmentedHeading* s, const char* rule, int level, Walk* w) {
 // `### Week 1`) or states its result (`### 3. Custom parsing (62.12s)`).
 void InsideEntry(const OutlineHeading& h, SegmentedHeading* s, Walk* w) {
   if (h.level <= 3 && s->read.dated && s->read.date_first) return MakeEntry(s, "dated", h.level, w);
+  // "### Dynamic eviction + zipf (2026-09-22)": a part that dates itself
+  // anywhere is a piece of work of its own, unless it names a part of the
+  // entry's record ("### Results (2026-09-22)").
+  if (h.level <= 3 && s->read.dated && !IsRecordPartName(s->read.label)) return MakeEntry(s, "dated", h.level, w);
   const std::string& n = w->entry_number;
   const std::string& m = s->read.number;
   const bool child = !n.empty() && m.size() > n.size() && m.compare(0, n.size(), n) == 0 && m[n.size()] == '.';

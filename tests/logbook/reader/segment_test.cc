@@ -37,6 +37,22 @@ TEST(SegmentParse, DateAnywhereWithAnySeparator) {
   for (const auto& e : lb.entries) EXPECT_EQ(e.commands.size(), 1u) << e.heading;
 }
 
+// A part of a dated entry that dates itself anywhere ("### Dynamic eviction
+// (2026-09-22)") is an entry of its own; the dated entry above it ends
+// before it. A part naming the record ("### Results (2026-09-22)") stays a part.
+TEST(SegmentParse, ADatedPartOfADatedEntryIsAnEntryOfItsOwn) {
+  const std::string text = std::string("# Perf log\n\n## 2026-09-22 21:22 - eval\n\n") + kRun +
+                           "### Results (2026-09-22)\n\n- 41.2 ms\n\n"           // 9, 11
+                           "### Dynamic eviction (2026-09-22 Asia/Shanghai)\n\n" + kRun;  // 13
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 2u) << ::testing::PrintToString(Headings(lb));
+  EXPECT_EQ(lb.entries[1].label, "Dynamic eviction Asia/Shanghai");
+  EXPECT_TRUE(lb.entries[0].holds_entries);
+  EXPECT_EQ(lb.entries[0].end_line, 11);
+  EXPECT_EQ(lb.entries[0].commands.size(), 1u);
+  EXPECT_EQ(lb.entries[1].commands.size(), 1u);
+}
+
 TEST(SegmentParse, NumberedSectionsAreEntriesWithIdsFromTheirWords) {
   const std::string text = std::string("# Speedrun\n\n## 1. Initial setup\n\n") + kRun + "## 2. Optimizers\n\n" +
                            "### 2.1 Muon\n\n" + kRun + "### 2.2 AdamW\n\n" + kRun + "## Experiment 3: routing\n\n" +
