@@ -81,6 +81,15 @@ TEST(ReaderTable, OnlyColumnsAreRunsOfTheirOwn) {
   EXPECT_EQ(variants, (std::set<std::string>{"Lookup Only", "MoE Only", "Combo (3 exp + Lookup)"}));
 }
 
+// A real-time factor ("RTF") of bare decimals is a measured column
+// (measured_words), beside the row's times.
+TEST(ReaderTable, ARealTimeFactorColumnIsMeasured) {
+  const auto figs = TableEntryFigures("| Label | Wall (ms) | RTF |\n|---|---|---|\n| short | 3020 | 0.640 |\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].run.metrics.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("rtf"), 0.640);
+}
+
 // A row keeps every figure of its columns: a unit in the header's
 // parentheses or last word (the vocabulary's), a column of the model's
 // quality; each row's figures carry the row's own line.
