@@ -171,8 +171,8 @@ bool RecordFigure(OutputRead& r, int line, const std::string& t, const std::stri
   // "Latency: 12.18 ms", "Effective Bandwidth: 16.5 GB/s" under a title line
   // ("cuBLAS GEMM Kernel Performance"): lines naming their own metric are
   // the titled run's figures, one row.
-  static const auto* metric_words = new std::set<std::string>(DataWords("data/reader/output.json", "metric_line_words"));
-  const bool metric_named = r.record.empty() && !r.group.empty() && !statistic && !words.empty() && metric_words->count(words.back());
+  const bool metric_named = r.record.empty() && !r.group.empty() && !statistic && !words.empty() &&
+                            OutputVocabulary().metric_line_words.count(words.back());
   if (r.record.empty() && !statistic && !metric_named) return false;
   UnitInfo named = std::get<1>(fig);
   if (!NamedMetric(bare, std::get<2>(fig), !metric_named, &named)) return false;

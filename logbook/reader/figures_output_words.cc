@@ -38,6 +38,7 @@ const OutputWords& OutputVocabulary() {
     set("setting_count_leads", &w.setting_leads);
     set("outcome_count_words", &w.outcome_words);
     set("record_banners", &w.record_banners);
+    set("metric_line_words", &w.metric_line_words);
     set("pair_joiners", &w.pair_joiners);
     set("pair_group_words", &w.pair_group_words);
     set("subcommand_programs", &w.subcommand_programs);

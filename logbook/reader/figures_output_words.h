@@ -36,6 +36,7 @@ struct OutputWords {
   std::set<std::string> pair_group_words;  // a label's word naming the group of printed pairs after it ("Aggregate")
   std::vector<std::string> rate_arrows;   // between a measurement and the rate it makes ("→")
   std::set<std::string> spread_marks;     // before a measurement's spread ("±")
+  std::set<std::string> metric_line_words;  // a printed name's or header's word naming its metric ("latency", "bandwidth")
   std::set<std::string> record_banners;  // marks around a printed title that opens one run's record ("===")  // a printed table's header over cells naming the row's subject ("Name")
 };
 

@@ -113,13 +113,13 @@ bool HeadersNameMetrics(const TableBlock& t) {
 // the rows' names hold ("Ring Buffer Throughput"); "| Metric | Before (ms) |
 // After (ms) |" names a unit only, its columns runs.
 bool HeadersNameMetricsApart(const TableBlock& t) {
-  static const auto* metric_words = new std::set<std::string>(DataWords("data/reader/output.json", "metric_line_words"));
+  const std::set<std::string>& metric_words = OutputVocabulary().metric_line_words;
   int named = 0;
   for (size_t c = 1; c < t.header.size(); ++c) {
     const std::string h = Unticked(t.header[c]);
     const auto words = Words(Lower(h));
     if (const ColumnInfo m = ColumnMetric(h); !m.metric.empty() && !m.derived &&
-        std::any_of(words.begin(), words.end(), [](const std::string& w) { return metric_words->count(w) > 0; }))
+        std::any_of(words.begin(), words.end(), [&](const std::string& w) { return metric_words.count(w) > 0; }))
       ++named;
   }
   return named >= 2;

@@ -305,7 +305,7 @@ size_t SpelledFlag(const std::vector<std::string>& words, size_t wi, const Confi
 // Whether a parenthetical counts the repeats a figure was measured over
 // ("3 runs", "n=5", "median of 7 trials"; repeat_count_nouns of
 // data/reader/vocabulary.json): a note on the measurement, no name.
-bool RepeatCount(const std::string& inner) {
+static bool RepeatCount(const std::string& inner) {
   static const auto* nouns = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "repeat_count_nouns"));
   const std::vector<std::string> w = Words(Lower(inner));
   auto number = [](const std::string& s) {
@@ -318,7 +318,7 @@ bool RepeatCount(const std::string& inner) {
 // The label without its parentheticals that count repeats ("Before (3
 // runs)" is "Before"); none for a label that only counts them (a field's
 // qualifier "3 runs").
-std::string WithoutRepeatCounts(const std::string& label) {
+static std::string WithoutRepeatCounts(const std::string& label) {
   if (RepeatCount(label)) return "";
   std::string out = label;
   size_t from = 0;

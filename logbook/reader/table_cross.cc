@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "logbook/reader/data_words.h"
+#include "logbook/reader/figures_output_words.h"
 
 namespace moelog::logbook::reader {
 namespace {
@@ -12,11 +12,10 @@ namespace {
 // Whether a word of a name names a metric or a unit ("TTFT", "latency",
 // "tok/s"): such a name is what is measured, not the run measured.
 bool MetricNameWord(const std::string& w) {
-  static const auto* line_words = new std::set<std::string>(DataWords("data/reader/output.json", "metric_line_words"));
   const Lexicon& lex = ReaderLexicon();
   const std::string l = Lower(w);
   UnitInfo info{};
-  return lex.metric_words.count(w) || lex.metric_words.count(l) || lex.time_words.count(l) || line_words->count(l) ||
+  return lex.metric_words.count(w) || lex.metric_words.count(l) || lex.time_words.count(l) || OutputVocabulary().metric_line_words.count(l) ||
          UnitOf(w, &info) || StatisticWord(w) || SpreadStatistic(w);
 }
 

@@ -41,13 +41,13 @@ bool PartOfARun(const std::string& qualifier) {
   static const auto* variant = new std::set<std::string>(DataWords("data/reader/table.json", "variant_words"));
   if (!RepeatName(qualifier).empty()) return true;  // "run_1": one repeat of the row's measurement (table_repeats.h)
   if (NumberedSetting(qualifier)) return false;     // "15_in_toks": a value of a setting, though "in" names a part
-  std::stringstream words(qualifier);
-  for (std::string w; std::getline(words, w, '_');)
-    if (variant->count(w)) return false;  // "moe_only": a run with only that part on
+  bool part = false;
   std::stringstream ss(qualifier);
-  for (std::string w; std::getline(ss, w, '_');)
-    if (SameRunWords().count(w) || StatisticWord(w) || SpreadStatistic(w)) return true;
-  return false;
+  for (std::string w; std::getline(ss, w, '_');) {
+    if (variant->count(w)) return false;  // "moe_only": a run with only that part on
+    part = part || SameRunWords().count(w) || StatisticWord(w) || SpreadStatistic(w);
+  }
+  return part;
 }
 
 namespace {
