@@ -370,6 +370,19 @@ bool InOutput(const Entry& e, int line) {
                      [line](const FencedBlock& b) { return b.line <= line && line <= b.end_line; });
 }
 
+// Whether line `line` of entry `e` is in a paragraph led as its result
+// (`**Result:** 4,892 cycles`, record_result_parts): what the entry measured,
+// never a quote of a recap above it.
+bool UnderResultLead(const Entry& e, int line) {
+  for (const auto& p : e.paragraphs) {
+    if (line < p.line || line > p.end_line || p.lead.empty()) continue;
+    std::string lead = p.lead;
+    lead.erase(std::remove_if(lead.begin(), lead.end(), [](char c) { return c == '*' || c == '_' || c == ':' || c == '.'; }), lead.end());
+    return IsResultPartName(lead);
+  }
+  return false;
+}
+
 // An entry with entries below it (`## 2. Major changes` over `### 2.1`)
 // that holds no table, command or output of its own: its prose above its
 // first part introduces them ("Waiting 8 hours for a result was too slow,
@@ -380,6 +393,11 @@ int IntroductionEnd(const Logbook& logbook, size_t i) {
   if (!e.tables.empty() || !e.outputs.empty() || !e.commands.empty()) return 0;
   int end = logbook.entries[i + 1].heading_line;
   if (!e.subheadings.empty()) end = std::min(end, e.subheadings.front().line);
+  // "**Result:** measured on one H100." above the parts: the entry's own record.
+  for (const auto& p : e.paragraphs)
+    if (p.line < end && UnderResultLead(e, p.line)) return 0;
+  for (const auto& f : e.fields)
+    if (f.bullet.line < end && IsResultPartName(f.name)) return 0;
   return end;
 }
 
@@ -457,18 +475,6 @@ bool LabelledValue(const std::string& text) {
 // labelled value), rather than being what a recap quotes.
 bool QuotesRecap(const RecordedFigure& f) { return f.prose && !LabelledValue(f.text); }
 
-// Whether line `line` of entry `e` is in a paragraph led as its result
-// (`**Result:** 4,892 cycles`, record_result_parts): what the entry measured,
-// never a quote of a recap above it.
-bool UnderResultLead(const Entry& e, int line) {
-  for (const auto& p : e.paragraphs) {
-    if (line < p.line || line > p.end_line || p.lead.empty()) continue;
-    std::string lead = p.lead;
-    lead.erase(std::remove_if(lead.begin(), lead.end(), [](char c) { return c == '*' || c == '_' || c == ':' || c == '.'; }), lead.end());
-    return IsResultPartName(lead);
-  }
-  return false;
-}
 
 // Whether an entry states figures the entries below it measure: a summary
 // above them (rules "summary", "preamble"), or an entry whose own heading

@@ -41,6 +41,9 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   // "avg_step_ms=20.4"; "s=128" names a parameter by one letter, no unit.
   if (unit.empty() && !SettingKey(key) && key.size() > 1) unit = PrintedKeyUnit(key);
   size_t j = eq + 1;
+  // "reward=-16.53": a sign only before a score's figure (a unit's would be a change).
+  const bool negative = j + 1 < s.size() && s[j] == '-' && UnitlessMetricName(key) && KeyUnit(key).empty();
+  if (negative) ++j;
   const std::string num = DigitsAt(s, &j);
   // "`steady_state_time=0.0341s`", "`latency=3.2ms`": the unit glued to the
   // value names it, unless the key is a setting ("timeout=60s").
@@ -73,11 +76,11 @@ bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   const auto v = ParseNumber(num);
   if (unit.empty() && v && !(j < s.size() && IsIdentChar(s[j])) && UnitlessMetricName(key)) {
     // "speedup=28.52": a harness's own score, a figure without a unit.
-    f->metric = SnakeKey(key), f->unit = "", f->derived = false, f->value = *v;
+    f->metric = SnakeKey(key), f->unit = "", f->derived = false, f->value = negative ? -*v : *v;
     f->decimals = WrittenDecimals(num);
     return true;
   }
-  if (unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
+  if (negative || unit.empty() || !v || (j < s.size() && IsIdentChar(s[j])) || !UnitOf(unit, &info)) return false;
   f->metric = info.metric, f->unit = unit, f->derived = false;
   f->value = ToStored(*v, info.factor);
   f->decimals = WrittenDecimals(num);
@@ -284,7 +287,8 @@ bool FigureUnit(const std::string& s, size_t start, size_t j, double value, bool
   size_t cb = ClauseStart(s, start, false);
   if (cb > 0 && s[cb - 1] == ':') cb = ClauseStart(s, cb - 1, false);
   const std::string before = mode.label + " " + s.substr(cb, start - cb);
-  if (!u.unit.empty() && UnitOfIn(u.unit, before, &info)) return UnitFigure(s, start, u, info, value, i, f);
+  if (!u.unit.empty() && (UnitOfIn(u.unit, before, &info) || UnitNamedAfter(u.unit, s, u.at + u.len, before, &info)))
+    return UnitFigure(s, start, u, info, value, i, f);
   if (!u.unit.empty() && RatedUnit(u.unit, before)) {
     f->not_run = "a device's rating or limit (power envelope, slot supplies ...), not a reading";  // told why, never kept
     return false;
@@ -506,7 +510,7 @@ bool HyphenRange(const std::string& s, size_t start) {
 bool GluedNumber(FigureScan& st, bool sign) {
   const std::string& s = st.s;
   size_t& i = st.i;
-  if (Figure kv; !sign && i > 0 && s[i - 1] == '=' && st.depth == 0) {
+  if (Figure kv; (!sign || s[i] == '-') && i > 0 && s[i - 1] == '=' && st.depth == 0) {
     size_t end = i + 1;
     if (KeyValueFigure(s, i - 1, &end, &kv)) {
       st.listed.clear(), st.comma_list = false, st.list_next = std::string::npos, st.arrow_left = -1;

@@ -7,6 +7,7 @@
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 #include "logbook/reader/table_cross.h"
+#include "logbook/reader/table_slashcols.h"
 #include "logbook/reader/table_ledger.h"
 #include "logbook/reader/table_stacked.h"
 #include "logbook/reader/table_pairs.h"
@@ -762,7 +763,7 @@ void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, C
   const std::string key = NormalizeKey(Unticked(header));
   if (std::string k = KeyOfValue(x.vars, cell); !k.empty()) {
     (*cfg)[k] = cell;
-  } else if (IsRunKey(key) || x.vars.count(key) || x.fixed.count(key)) {
+  } else if ((IsRunKey(key) && !(x.generic && IsBoolFlag(key))) || x.vars.count(key) || x.fixed.count(key)) {
     (*cfg)[key] = cell;
   } else if (const std::string word = ColumnWord(key); x.generic && !word.empty()) {
     (*cfg)[word] = cell;  // "arm: EP8 2 nodes": the column's word, and the keys it names
@@ -915,7 +916,8 @@ static bool EstimateRow(const std::vector<std::string>& row, const std::vector<C
 // gives cross headers, the rows of changes between the rows above blanked
 // ("| Phase 6 vs Phase 4 | +32% |", listed in `unread`). False when none does.
 static bool Rewritten(const TableBlock& t, const EntryCtx& x, TableBlock* pre, std::vector<UnreadFigures>* unread) {
-  if (FoldUnitColumn(t, pre) || ShareSlashUnits(t, pre) || CrossUnitTable(t, x, pre)) return true;
+  if (FoldUnitColumn(t, pre) || ShareSlashUnits(t, pre) || CrossUnitTable(t, x, pre) || SplitSlashColumns(t, x, pre))
+    return true;
   std::vector<size_t> changes;
   if (!WithoutChangeRows(t, pre, &changes)) return false;
   for (size_t r : changes)

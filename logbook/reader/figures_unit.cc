@@ -62,6 +62,19 @@ bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info
   return info->context.empty() || NamesContext(before, info->context);
 }
 
+// A unit that needs context named by the word right after it ("59GB mem",
+// "41 GB peak": context_after), `at` past the unit, where `before` names no
+// device ("H100 80GB memory" is its size) and no rating word.
+bool UnitNamedAfter(const std::string& unit, const std::string& s, size_t at, const std::string& before,
+                    UnitInfo* info) {
+  if (!UnitIn(ReaderLexicon(), unit, info) || info->context_after.empty() || RatedUnit(unit, before) ||
+      !AcceleratorIn(before).empty())
+    return false;
+  size_t e = at;
+  const std::string w = Lower(WordAt(s, at, &e));
+  return std::find(info->context_after.begin(), info->context_after.end(), w) != info->context_after.end();
+}
+
 // Whether `before` names one of the rating words of `unit` ("a power
 // envelope of ~75 W"): the number is a device's rating or limit, no reading.
 bool RatedUnit(const std::string& unit, const std::string& before) {
@@ -608,8 +621,10 @@ size_t CommaListNext(const std::string& s, size_t j) {
   if (k >= s.size() || s[k] != ',') return std::string::npos;
   size_t e = k + 1;
   // "`88.412`, `88.440`, `88.397` ms": numbers alone, the unit after the last.
+  // A time in parts after the comma ("Job 2583679, 2h53m") shares no unit.
+  PartsDuration parts;
   for (size_t d = e; k + 1 < s.size() && s[k + 1] == ' ' && d < s.size() && d < k + 8; ++d)
-    if (std::isdigit(static_cast<unsigned char>(s[d]))) return d;
+    if (std::isdigit(static_cast<unsigned char>(s[d]))) return DurationInParts(s, d, &parts) ? std::string::npos : d;
     else if (s[d] != ' ' && s[d] != '`' && s[d] != '*') break;
   const std::string w = WordAt(s, k + 1, &e);
   while (e < s.size() && (s[e] == ' ' || s[e] == '`' || s[e] == '*')) ++e;

@@ -29,7 +29,9 @@ bool ValueHeader(const std::string& h, const EntryCtx& x) {
       return false;
   const std::string key = NormalizeKey(h);
   if (UnitInfo rate{}; CountPerSecond(h, &rate)) return false;  // "Rows/sec": a rate's unit, no value
-  return !IsRunKey(key) && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
+  // A switch of moelog's harness (`json`) names no column of another's table.
+  const bool run_key = IsRunKey(key) && !(x.generic && IsBoolFlag(key));
+  return !run_key && !x.vars.count(key) && !x.fixed.count(key) && !StatisticWord(h) && !SpreadStatistic(h) &&
          !CheckColumn(h) && !OutcomeCount(h) && !RemarkColumn(h) && ColumnMetric(h).metric.empty();
 }
 

@@ -153,6 +153,8 @@ bool UnitOf(const std::string& unit, UnitInfo* info);
 bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info);
 bool RatedUnit(const std::string& unit, const std::string& before);
 bool AnyUnit(const std::string& unit, UnitInfo* info);
+bool UnitNamedAfter(const std::string& unit, const std::string& s, size_t at, const std::string& before,
+                    UnitInfo* info);
 double MagnitudeAt(const std::string& s, size_t k, size_t* len);
 std::string PercentMetric(const std::string& s, size_t from, size_t to);
 std::string UnitToken(const std::string& s, size_t k);

@@ -15,7 +15,7 @@ namespace {
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
   std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns,
-      comparison, frame, estimate_title, record_part;
+      comparison, frame, estimate_title, record_part, procedure_ordinal;
 };
 
 const SectionWords& Words() {
@@ -41,6 +41,7 @@ const SectionWords& Words() {
     take("comparison_words", &w.comparison);
     take("frame_sections", &w.frame);
     take("estimate_title_words", &w.estimate_title);
+    take("procedure_ordinal_words", &w.procedure_ordinal);
     return w;
   }();
   return words;
@@ -223,6 +224,7 @@ struct Walk {
   bool titled = false;
   int log_level = 0;    // level of the log-like section heading we are under, or 0
   int entry_level = 0;  // level of the open entry, or 0
+  bool entry_dated = false;  // the open entry dates itself
   std::string entry_number, entry_word;
 };
 
@@ -230,6 +232,7 @@ void MakeEntry(SegmentedHeading* s, const char* rule, int level, Walk* w) {
   s->role = HeadingRole::kEntry;
   s->rule = rule;
   w->entry_level = level;
+  w->entry_dated = s->read.dated;
   w->entry_number = s->read.number;
   w->entry_word = s->read.ordinal_word;
 }
@@ -240,7 +243,8 @@ bool IsRecordPartName(std::string_view name);
 // first (a new entry, as always) or numbers itself below the entry's number
 // (`### 2.1` under `## 2.`), with the entry's own word (`### Attempt 2b`
 // under `## Attempt 2`), with another ordinal word (`#### Phase 1` under
-// `### Week 1`) or states its result (`### 3. Custom parsing (62.12s)`).
+// `### Week 1`), states its result (`### 3. Custom parsing (62.12s)`) or
+// numbers a piece of a dated entry's work (`### Attempt 1` under `## 2025-11-25`).
 void InsideEntry(const OutlineHeading& h, SegmentedHeading* s, Walk* w) {
   if (h.level <= 3 && s->read.dated && s->read.date_first) return MakeEntry(s, "dated", h.level, w);
   // "### Dynamic eviction + zipf (2026-09-22)": a part that dates itself
@@ -253,7 +257,13 @@ void InsideEntry(const OutlineHeading& h, SegmentedHeading* s, Walk* w) {
   const bool worded = !m.empty() && !w->entry_word.empty() && !s->read.ordinal_word.empty();
   // "### 3. Custom parsing (62.12s)" under "## 3. Versions": a numbered part stating its result.
   const bool result = !m.empty() && m.find('.') == std::string::npos && StatesFigure(s->read.label);
-  if (child || worded || result) return MakeEntry(s, "numbered", h.level, w);
+  // "### Attempt 1: ...", "### ❌ v2: ..." under "## 2025-11-25: ...": a
+  // piece of the day's work numbered by its word, unless the word numbers
+  // steps of a procedure (`### Step 2`, `### 01: Benchmark`;
+  // procedure_ordinal_words) or the heading names a part of the record.
+  const bool of_the_day = w->entry_dated && !m.empty() && !s->read.ordinal_word.empty() &&
+                          !Words().procedure_ordinal.count(s->read.ordinal_word) && !IsRecordPartName(s->read.label);
+  if (child || worded || result || of_the_day) return MakeEntry(s, "numbered", h.level, w);
   s->role = HeadingRole::kSubheading;
 }
 
@@ -562,6 +572,13 @@ std::vector<size_t> ChildHeadings(const std::vector<OutlineHeading>& outline, si
   return children;
 }
 
+// Whether a part's name is that of a record's command or results
+// (`### Command`, `#### Results`: record_command_parts, record_result_parts).
+bool NamesCommandOrResult(std::string_view name) {
+  const std::string key = SectionKey(name);
+  return Words().record_command.count(key) > 0 || Words().record_result.count(key) > 0;
+}
+
 // Whether an entry's heading may be a group of runs: it neither dates nor
 // numbers itself nor is a number alone (a dated or numbered entry is one
 // run, `## 12` over its machines' printouts), nor names a recap, a plan, an explanation or a
@@ -574,8 +591,9 @@ bool Container(const std::string& name, const SegmentedHeading& s) {
 
 // An undated entry whose parts are runs of their own (`## Phase I` over
 // `### V00`, `### v01`; `# GEMV` over `### PyTorch`, `### Triton`): two or
-// more of its parts hold a record and none names a part of one (results,
-// setup, analysis: IsRecordPartName). Those parts are the entries; the
+// more of its parts hold a record without naming a part of one (setup,
+// analysis, why: IsRecordPartName), and none names its command or results.
+// Those parts are the entries; the
 // heading keeps only its own text, an entry of it when that holds a record
 // (as an entry of its own text already is: `## Completed optimizations`
 // over its `### H1 (partial)`, `### H2`).
@@ -588,12 +606,15 @@ void SplitGroups(const std::vector<OutlineHeading>& outline, Holds* holds, std::
     size_t holding = 0;
     bool parts = false;
     for (const size_t k : children) {
-      holding += holds->Subtree(k) ? 1 : 0;
-      parts = parts || IsRecordPartName(outline[k].text) || (*out)[k].role == HeadingRole::kEntry;
+      const bool part = IsRecordPartName(outline[k].text);
+      holding += holds->Subtree(k) && !part ? 1 : 0;
+      // "### Command" and "### Results" make the heading one record; an
+      // explanation beside two runs (`### Why Q4`) is a part of neither.
+      parts = parts || NamesCommandOrResult(outline[k].text) || (*out)[k].role == HeadingRole::kEntry;
     }
     if (holding < 2 || parts) continue;
     for (const size_t k : children) {
-      if (!holds->Subtree(k)) continue;
+      if (!holds->Subtree(k) || IsRecordPartName(outline[k].text)) continue;
       (*out)[k].role = HeadingRole::kEntry;
       (*out)[k].rule = "group";
       if ((*out)[k].read.label.empty()) (*out)[k].read = ReadHeading(outline[k].text);

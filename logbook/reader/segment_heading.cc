@@ -508,7 +508,13 @@ bool DateAnywhere(std::string_view s, HeadingRead* r, std::string* label) {
     r->time = parts.time;
     p = q;
   }
-  const std::string before = TrimSeparators(s.substr(0, at)), after = TrimSeparators(s.substr(p));
+  const std::string before = TrimSeparators(s.substr(0, at));
+  std::string after = TrimSeparators(s.substr(p));
+  // "2025-11-25 (Afternoon): Debugging": the date's qualifier goes after the words.
+  if (size_t o = s.find_first_not_of(' ', p), c = o == std::string_view::npos ? o : s.find(')', o);
+      o != std::string_view::npos && s[o] == '(' && c != std::string_view::npos && c - o <= 32 &&
+      s.substr(o, c - o).find('(', 1) == std::string_view::npos && !TrimSeparators(s.substr(c + 1)).empty())
+    after = TrimSeparators(s.substr(c + 1)) + " " + std::string(s.substr(o, c - o + 1));
   *label = before.empty() ? after : after.empty() ? before : before + " " + after;
   r->date_first = before.empty();
   return true;

@@ -51,6 +51,11 @@ Status UnitSpec(const nlohmann::json& spec, const std::string& where, UnitInfo* 
     MOELOG_RETURN_IF_ERROR(Words(spec, where, "context", &words));
     info->context.assign(words.begin(), words.end());
   }
+  if (spec.contains("context_after")) {
+    std::set<std::string> words;
+    MOELOG_RETURN_IF_ERROR(Words(spec, where, "context_after", &words));
+    info->context_after.assign(words.begin(), words.end());
+  }
   if (spec.contains("rating")) {
     std::set<std::string> words;
     MOELOG_RETURN_IF_ERROR(Words(spec, where, "rating", &words));

@@ -26,6 +26,9 @@ struct UnitInfo {
   double factor = 1;
   bool derived = false;
   std::vector<std::string> context;
+  // `context_after`: words of which one right after the unit names the
+  // metric too ("59GB mem", "41 GB peak"), unless a device is named before.
+  std::vector<std::string> context_after;
   // `rating`: words of which one in the same clause makes the figure a
   // device's rating or limit rather than a reading ("a power envelope of
   // 75 W", "the slot supplies 25 W").

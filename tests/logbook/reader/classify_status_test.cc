@@ -159,7 +159,7 @@ TEST(ReaderClassifyStatus, AnEmptyResultMakesTheIterationsFiguresItsPlan) {
   const std::set<int> kept = KeptLines(doc, &why);
   for (int line : {7, 8, 20, 26}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
   EXPECT_NE(why[7].find("Result is empty"), std::string::npos) << why[7];
-  EXPECT_TRUE(kept.count(14)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(14)) << why[14] << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(34)) << ::testing::PrintToString(why);  // the Result points at its table
 }
 
@@ -186,7 +186,7 @@ TEST(ReaderClassifyStatus, AHistorysEstimatedRowsHoldNoFigure) {
   EXPECT_FALSE(kept.count(8)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(9)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(10)) << ::testing::PrintToString(why);
-  EXPECT_TRUE(kept.count(14)) << ::testing::PrintToString(why);
+  EXPECT_TRUE(kept.count(14)) << why[14] << ::testing::PrintToString(why);
   EXPECT_FALSE(kept.count(15)) << ::testing::PrintToString(why);
   EXPECT_TRUE(kept.count(19)) << ::testing::PrintToString(why);  // the fused column's value is missing, not the row's
 }

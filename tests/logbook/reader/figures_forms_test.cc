@@ -443,19 +443,24 @@ TEST(ReaderForms, StatisticAssignedAFigureAndHashRates) {
 }
 
 // A dated sweep whose attempts are its sub-headings, one of them with a
-// `Result:` bullet: that Result is its part's record, not the whole entry's;
-// the other parts' summaries are read too.
-TEST(ReaderForms, AResultUnderOneSubHeadingIsThatPartsRecord) {
-  const auto figs = EntryFigures(
+// `Result:` bullet: each numbered attempt is an entry of its own (the day's
+// pieces of work), the session's baseline stays the day's, and every part's
+// summary is read where it stands.
+TEST(ReaderForms, ADatedEntrysNumberedAttemptsAreEntriesOfTheirOwn) {
+  const Logbook lb = ParseLogbook(
+      "# Log\n\n## 2026-01-02 Runs\n\n"
       "### Session baseline\n\n"             // line 5
       "- Kernel summary: 1.125 H/s\n\n"      // line 7
       "### Attempt 3: deep refactor\n\n"     // line 9
       "- Probe: 0.688 H/s (regression)\n\n"  // line 11
       "### Attempt 4: start gating\n\n"      // line 13
-      "- Result: 1.000 H/s\n");               // line 15
-  EXPECT_NE(At(figs, 7), nullptr);
-  EXPECT_NE(At(figs, 11), nullptr);
-  EXPECT_NE(At(figs, 15), nullptr);
+      "- Result: 1.000 H/s\n",               // line 15
+      "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  EXPECT_EQ(lb.entries[1].label, "Attempt 3: deep refactor");
+  EXPECT_NE(At(RecordedFigures(lb.entries[0]), 7), nullptr);
+  EXPECT_NE(At(RecordedFigures(lb.entries[1]), 11), nullptr);
+  EXPECT_NE(At(RecordedFigures(lb.entries[2]), 15), nullptr);
 }
 
 // A table of a study's steps where the time column holds a figure on the

@@ -386,6 +386,33 @@ TEST(ReaderFigures, DurationsWrittenInParts) {
   EXPECT_NEAR(f[5].value, 0.003, 1e-12);
 }
 
+// A job's number before a time in parts ("Job 2583679, 2h53m") shares no
+// unit with it: one figure, the time.
+TEST(ReaderFigures, ANumberBeforeATimeInPartsTakesNoUnitFromIt) {
+  auto f = Figures("RUNNING - Job 2583679, 2h53m elapsed", false);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_DOUBLE_EQ(f[0].value, 2 * 3600 + 53 * 60);
+}
+
+// A score's key=value with a sign ("reward=-16.53") is the score, negative;
+// a unit's key given a sign (a change) is no figure.
+TEST(ReaderFigures, ANegativeScoreIsReadFromItsKey) {
+  auto f = Figures("loss=2.5, reward=-3.1, time_ms=-3", false);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[1].metric, "reward");
+  EXPECT_DOUBLE_EQ(f[1].value, -3.1);
+}
+
+// A size unit named as memory by the word right after it ("59GB mem", "41
+// GB peak") is a memory figure; after a device's name it is its size.
+TEST(ReaderFigures, MemoryNamedAfterItsUnit) {
+  auto f = Figures("done, 2h26m, 59GB mem", false);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[1].metric, "memory_mib");
+  EXPECT_TRUE(Figures("on an H100 80GB memory", false).empty());
+  EXPECT_TRUE(Figures("wrote 59 GB to disk", false).empty());
+}
+
 // A time in parts is read by one function (DurationInParts, its units from
 // duration_parts of vocabulary.json) for prose, printed lines and table
 // cells alike: "1m 44s 79ms" is 104.079 s wherever it is written.

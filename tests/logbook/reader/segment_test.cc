@@ -746,5 +746,44 @@ TEST(SegmentParse, AResultsPartUnderAnExperimentIsNoLogOfItsOwn) {
   EXPECT_NE(lb.entries[1].id.find("RAW-R8"), std::string::npos) << lb.entries[1].id;
 }
 
+
+// Two runs under an undated section beside a part that explains them
+// (`### Why Q4`): the runs are the entries, the explanation a part of
+// neither; a `### Results` beside them keeps the section one record.
+TEST(SegmentParse, AnExplanationBesideTwoRunsLeavesThemSplit) {
+  const Logbook lb = ParseLogbook(std::string("# Tuning\n\n## Results: big model\n\n") + kRunText() +
+                                      "### Why Q4 (quality vs speed)\n\n" + kRunText() + "### Drafting options\n\n" +
+                                      kRunText() + "### Measured and rejected\n\n" + kRunText(),
+                                  "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 3u) << ::testing::PrintToString(h);
+  EXPECT_EQ(h[1], "Drafting options");
+  EXPECT_EQ(h[2], "Measured and rejected");
+  const Logbook whole = ParseLogbook(std::string("# Tuning\n\n## Results: big model\n\n### Command\n\n") +
+                                         kRunText() + "### Drafting options\n\n" + kRunText() + "### Measured and rejected\n\n" +
+                                         kRunText(),
+                                     "t.md");
+  ASSERT_EQ(Headings(whole).size(), 1u) << ::testing::PrintToString(Headings(whole));
+}
+
+// Under a dated entry, a part numbered by a word of its own work
+// (`### Attempt 1`, `### v2:`) is an entry; one numbering the steps of a
+// procedure (`### Step 2`, `### 01: Benchmark`) stays a part. A qualifier
+// after the date ("(Afternoon)") goes after the entry's words.
+TEST(SegmentParse, ADatedEntrysNumberedAttemptsAreEntries) {
+  const std::string text = std::string("# Kernel log\n\n## 2025-11-25 (Afternoon): Debugging\n\n") + kRunText() +
+                           "### Attempt 4: register tiling\n\n" + kRunText() + "### v5: more tiles\n\n" + kRunText() +
+                           "## 2025-11-26: Procedure\n\n### Step 1: build\n\n" + kRunText() + "### 02: Benchmark\n\n" +
+                           kRunText();
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 4u) << ::testing::PrintToString(h);
+  EXPECT_EQ(lb.entries[0].label, "Debugging (Afternoon)");
+  EXPECT_EQ(h[1], "Attempt 4: register tiling");
+  EXPECT_EQ(h[2], "v5: more tiles");
+  EXPECT_TRUE(lb.entries[0].holds_entries);
+  EXPECT_EQ(lb.entries[3].commands.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
