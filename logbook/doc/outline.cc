@@ -194,6 +194,7 @@ struct Lead {
   int node = 0;
   int part = -1;
   std::string text;
+  bool entry = false;  // an entry's head by structure alone (a label's lead)
 };
 
 // Whether the part below heading `part` may hold entries headed by dated
@@ -239,6 +240,60 @@ std::vector<Lead> DatedLeads(const MdDocument& doc, const std::vector<OutlineHea
     if (j - i >= 2 && UndatedPart(heads, found[i].part)) out.insert(out.end(), found.begin() + static_cast<long>(i), found.begin() + static_cast<long>(j));
     i = j;
   }
+  return out;
+}
+
+// A paragraph's or list item's first source line, and its paragraph node
+// (-1 when it opens with none).
+std::string FirstLine(const MdDocument& doc, int idx, int* para) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  *para = -1;
+  if (n.kind == MdKind::kItem && !n.children.empty() &&
+      doc.nodes[static_cast<size_t>(n.children.front())].kind == MdKind::kParagraph)
+    *para = n.children.front();
+  else if (n.kind == MdKind::kParagraph)
+    *para = idx;
+  if (*para < 0) return "";
+  const Paragraph p = BuildParagraph(doc, *para);
+  return p.text.substr(0, p.line_starts.empty() ? std::string::npos : p.line_starts.front());
+}
+
+// The leads of plain-text sections in parts with no dated leads (`dated`):
+// paragraphs whose first lines number them 1, 2, 3 ... (three at least in
+// a row: ReadNumberedLine), and paragraphs or list items led by one label
+// (three at least: LeadLabel) each right over a table or a fenced block.
+std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<OutlineHeading>& heads,
+                             const std::vector<size_t>& head_kid, const std::vector<Lead>& dated) {
+  const auto& kids = doc.root().children;
+  std::vector<Lead> numbered, labelled;
+  std::vector<std::string> labels;
+  int next = 1;
+  for (size_t k = 0, h = 0; k < kids.size(); ++k) {
+    while (h < head_kid.size() && head_kid[h] <= k) ++h;
+    const int part = static_cast<int>(h) - 1;
+    if (std::any_of(dated.begin(), dated.end(), [part](const Lead& l) { return l.part == part; }) || !UndatedPart(heads, part))
+      continue;
+    const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
+    const int unit = n.kind == MdKind::kList && n.children.size() == 1 ? n.children.front() : kids[k];
+    int para = -1;
+    const std::string first = FirstLine(doc, unit, &para);
+    if (first.empty()) continue;
+    // The first run counting up from 1 in one part.
+    if (const NumberedLine nl = ReadNumberedLine(first); nl.number > 0 && n.kind == MdKind::kParagraph) {
+      if (nl.number == 1 && numbered.size() < 3) numbered.assign(1, {k, kids[k], part, nl.heading}), next = 2;
+      else if (nl.number == next && !numbered.empty() && numbered.back().part == part) numbered.push_back({k, kids[k], part, nl.heading}), ++next;
+    }
+    const MdKind after = k + 1 < kids.size() ? doc.nodes[static_cast<size_t>(kids[k + 1])].kind : MdKind::kOther;
+    if (const std::string label = LeadLabel(first); !label.empty() && (after == MdKind::kCodeBlock || after == MdKind::kTable)) {
+      labelled.push_back({k, unit, part, Trim(first), true});
+      labels.push_back(label);
+    }
+  }
+  if (numbered.size() < 3) numbered.clear();
+  std::vector<Lead> out = numbered;
+  for (size_t i = 0; i < labelled.size(); ++i)
+    if (std::count(labels.begin(), labels.end(), labels[i]) >= 3) out.push_back(labelled[i]);
+  std::sort(out.begin(), out.end(), [](const Lead& a, const Lead& b) { return a.kid < b.kid; });
   return out;
 }
 
@@ -292,6 +347,10 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
   }
   const std::vector<bool> region = RegionLines(lines);
   std::vector<Lead> leads = DatedLeads(doc, heads, head_kid);
+  if (std::vector<Lead> plain = PlainLeads(doc, heads, head_kid, leads); !plain.empty()) {
+    leads.insert(leads.end(), plain.begin(), plain.end());
+    std::sort(leads.begin(), leads.end(), [](const Lead& a, const Lead& b) { return a.kid < b.kid; });
+  }
   if (heads.empty() && leads.empty()) leads = HeadlessLead(doc, lines, region, front, file);
   for (size_t k = 0, h = 0, d = 0; k < kids.size(); ++k) {
     if (h < head_kid.size() && head_kid[h] == k) {
@@ -304,7 +363,8 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
     for (int unit : split ? std::vector<int>(n.children.begin(), n.children.end()) : std::vector<int>{kids[k]}) {
       if (d < leads.size() && leads[d].node == unit) {
         const int level = leads[d].part < 0 ? 2 : std::min(6, heads[static_cast<size_t>(leads[d].part)].level + 1);
-        o->heads.push_back({doc.nodes[static_cast<size_t>(unit)].start_line, level, leads[d++].text});
+        o->heads.push_back({doc.nodes[static_cast<size_t>(unit)].start_line, level, leads[d].text, leads[d].entry});
+        ++d;
         o->head_unit.push_back(o->units.size());
         o->lead.push_back(true);
       }

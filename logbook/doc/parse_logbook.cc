@@ -878,8 +878,11 @@ Logbook ParseLogbook(std::string_view text, const std::string& file) {
     }
     const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
     if (k < o.head_unit.size() && o.head_unit[k] == pos) {  // a dated paragraph or item
+      // A dated item is an entry of its own text; an item led by a label over
+      // its table or printout holds the blocks after it too.
+      const bool item_only = !o.heads[k].lead_entry;
       TakeHeading(k++, file, &lb, &o);
-      if (n.kind == MdKind::kItem && o.ent >= 0) ItemEntry(doc, idx, &lb.entries[static_cast<size_t>(o.ent)]);
+      if (n.kind == MdKind::kItem && item_only && o.ent >= 0) ItemEntry(doc, idx, &lb.entries[static_cast<size_t>(o.ent)]);
     } else if (n.kind != MdKind::kItem && o.ent >= 0 && lb.entries[static_cast<size_t>(o.ent)].item_indent >= 0) {
       o.ent = -1;  // the text after a dated list is its part's, not its last item's
     }

@@ -513,6 +513,9 @@ size_t ColumnBlock(OutputRead& r, const std::vector<BlockLine>& lines, size_t i)
     if (cells.size() < head.size() && !pipes && aligned.extents.empty()) aligned = ColumnsFrom(lines, i + 1 + ruled);
     if (cells.size() < head.size() && aligned.extents.size() == head.size() && FitsColumns(lines[k].raw, aligned))
       cells.resize(head.size());
+    // A blank row between groups of rows (BenchmarkDotNet's `|   |   |`) ends none.
+    if (pipes && cells.size() == head.size() && std::all_of(cells.begin(), cells.end(), [](const std::string& c) { return c.empty(); }))
+      continue;
     if (cells.size() != head.size() || !std::any_of(cells.begin(), cells.end(), StartsNumber)) break;
     MagnitudeCells(head, &cells);  // "23.504G" under "Elem/s"
     ColumnRow(r, head, cells, lines[k].text, lines[k].line, table_unit);

@@ -270,6 +270,7 @@ void InsideEntry(const OutlineHeading& h, SegmentedHeading* s, Walk* w) {
 void StructuralRole(const OutlineHeading& h, size_t i, Holds* holds, SegmentedHeading* s, Walk* w) {
   const HeadingRole plain = h.level == 2 ? HeadingRole::kSection : HeadingRole::kOther;
   if (s->read.strict && h.level <= 3) return MakeEntry(s, "dated", h.level, w);
+  if (h.lead_entry) return MakeEntry(s, "lead", h.level, w);
   if (w->entry_level > 0 && h.level > w->entry_level) return InsideEntry(h, s, w);
   w->entry_level = 0;
   if (s->read.dated) return MakeEntry(s, "dated", h.level, w);

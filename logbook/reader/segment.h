@@ -118,11 +118,27 @@ std::string UndatedIdWords(std::string_view label);
 // clause is long or states a figure) -- or "" when it opens with no date.
 std::string DatedLead(std::string_view text, std::string_view bold_lead);
 
+// A line that numbers a plain-text section ("1 - Use BTreeMap:", "12)
+// Closure fix"): its number and its words as a numbered heading would give
+// them ("1. Use BTreeMap"); number 0 for any other line.
+struct NumberedLine {
+  int number = 0;
+  std::string heading;
+};
+NumberedLine ReadNumberedLine(std::string_view line);
+
+// The one-word label that leads a line ("коммит: faster filter" ->
+// "коммит", "Run: ..." -> "Run"), or "".
+std::string LeadLabel(std::string_view line);
+
 // One heading of the document's outline, in document order.
 struct OutlineHeading {
   int line = 0;
   int level = 0;  // 1..6
   std::string text;
+  // A paragraph or list item the document's structure makes an entry's
+  // head (one of three or more led by one label over its table or printout).
+  bool lead_entry = false;
 };
 
 enum class HeadingRole { kTitle, kSection, kEntry, kSubheading, kOther };

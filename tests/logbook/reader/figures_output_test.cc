@@ -44,6 +44,18 @@ TEST(ReaderOutputFigures, NamedLinesOfAServingBlock) {
   EXPECT_NEAR(d->run.metrics.at("mean_ttft_time_s"), 0.15230, 1e-12);
 }
 
+// A printed pipe table with blank rows between its groups (BenchmarkDotNet):
+// every row after a blank one keeps its names and columns.
+TEST(ReaderOutputFigures, ABlankRowBetweenGroupsEndsNoPrintedTable) {
+  const auto figs = Read(
+      "```\n| Type | Method | Mean | Allocated |\n|----- |------- |-----:|----------:|\n"
+      "| Dup | GinFast | 113.7162 ms | 70059.50 KB |\n|     |         |      |           |\n"
+      "| Query | GinFast | 0.8674 ms | 667.75 KB |\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].run.config.at("type"), "Query");
+  EXPECT_EQ(figs[1].run.metrics.size(), 2u);
+}
+
 TEST(ReaderOutputFigures, EachCommandKeysTheBlockBelowIt) {
   const auto figs = Read(
       "```bash\npython bench.py --rate 8\n```\n\n```\nLatency: 0.512 ms\n```\n\n"

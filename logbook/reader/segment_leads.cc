@@ -1,0 +1,41 @@
+// The segment stage for plain-text sections without a heading or a date: a
+// paragraph whose first line numbers it (`1 - Use BTreeMap:`, `2) Frame
+// reuse`) in a run of such lines counting up from one, and list items or
+// paragraphs led by one label (`* commit: faster filter`) each over its
+// table or printout. Which of them head entries is the document's structure
+// (doc/outline.cc).
+#include <cctype>
+#include <string>
+
+#include "logbook/reader/segment.h"
+#include "logbook/text.h"
+
+namespace moelog::logbook {
+
+NumberedLine ReadNumberedLine(std::string_view line) {
+  const std::string t = Trim(line);
+  size_t e = 0;
+  while (e < t.size() && e < 3 && std::isdigit(static_cast<unsigned char>(t[e]))) ++e;
+  if (e == 0 || e + 2 >= t.size()) return {};
+  size_t w = e;
+  if (t.compare(e, 3, " - ") == 0) w = e + 3;
+  else if (t[e] == ')' && t[e + 1] == ' ') w = e + 2;
+  else return {};
+  std::string words(t.substr(w));
+  while (!words.empty() && (words.back() == ':' || words.back() == ' ' || words.back() == '.')) words.pop_back();
+  // A title, not a sentence: a few words, a letter first.
+  if (words.empty() || !std::isalpha(static_cast<unsigned char>(words[0])) || words.size() > 80) return {};
+  return {std::atoi(t.substr(0, e).c_str()), t.substr(0, e) + ". " + words};
+}
+
+std::string LeadLabel(std::string_view line) {
+  const std::string t = Trim(line);
+  const size_t colon = t.find(':');
+  if (colon == std::string::npos || colon == 0 || colon > 24 || colon + 1 >= t.size() || t[colon + 1] != ' ') return "";
+  const std::string label = t.substr(0, colon);
+  if (label.find(' ') != std::string::npos || label.find('*') != std::string::npos || label.find('`') != std::string::npos)
+    return "";
+  return label;
+}
+
+}  // namespace moelog::logbook

@@ -1,0 +1,57 @@
+// The segment stage for plain-text sections: paragraphs numbered 1, 2, 3 ...
+// by their first lines, and items led by one label over their tables or
+// printouts (segment_leads.cc, doc/outline.cc).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "logbook/doc/parse_logbook.h"
+#include "logbook/reader/segment.h"
+
+namespace moelog::logbook {
+namespace {
+
+TEST(SegmentLeads, ReadsANumberedLineAndALeadingLabel) {
+  EXPECT_EQ(ReadNumberedLine("1 - Use BTreeMap: ").number, 1);
+  EXPECT_EQ(ReadNumberedLine("1 - Use BTreeMap: ").heading, "1. Use BTreeMap");
+  EXPECT_EQ(ReadNumberedLine("12) Closure fix").number, 12);
+  EXPECT_EQ(ReadNumberedLine("43% improvement (28ms)").number, 0);
+  EXPECT_EQ(ReadNumberedLine("2 - 3 ms faster").number, 0);  // a title starts with a letter
+  EXPECT_EQ(LeadLabel("commit: faster filter"), "commit");
+  EXPECT_EQ(LeadLabel("Note that: this is prose"), "");
+  EXPECT_EQ(LeadLabel("**Result:** 3 ms"), "");
+}
+
+// A plain-text diary with no heading below its title: paragraphs numbered
+// 1, 2, 3 by their first lines are its entries, IDs from their words; a
+// number out of the run is text of the entry before.
+TEST(SegmentLeads, NumberedParagraphsOfAPlainTextDiaryAreEntries) {
+  const std::string text =
+      "Notes on the interpreter.\n\n1 - Use BTreeMap:\nSimply swap the map.\n43% improvement (28ms) over original (43ms)\n\n"
+      "2 - Use Vec:\n\nThis resulted in a regression, 35ms.\n\n"
+      "3 - Frame reuse\n\nDown to 7ms.\n\n5 - Not in the run\n\nDown to 6ms.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  EXPECT_EQ(lb.entries[0].heading, "1. Use BTreeMap");
+  EXPECT_EQ(lb.entries[2].heading, "3. Frame reuse");
+  EXPECT_EQ(lb.entries[2].end_line, 17);
+  // Two numbered paragraphs are no diary.
+  EXPECT_TRUE(ParseLogbook("1 - Use BTreeMap:\nx 3 ms\n\n2 - Use Vec:\n\ny 4 ms\n", "t.md").entries.size() <= 1);
+}
+
+// Items led by one label, each over its printout, are entries holding the
+// printout (not the item alone); fewer than three are one part's text.
+TEST(SegmentLeads, ItemsLedByOneLabelOverTheirPrintoutsAreEntries) {
+  std::string text = "## Search engine\n\n### Benchmark results\n\n";
+  for (const char* name : {"faster filter", "pools", "reduced"})
+    text += std::string("* commit: ") + name + "\n```\n| Method | Mean |\n|--- |---:|\n| A | 1.0 ms |\n```\n\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  EXPECT_EQ(lb.entries[1].heading, "commit: pools");
+  EXPECT_EQ(lb.entries[1].outputs.size(), 1u);
+  EXPECT_EQ(lb.entries[1].segment_rule, "lead");
+}
+
+}  // namespace
+}  // namespace moelog::logbook
