@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "logbook/doc/command_line.h"
 #include "logbook/doc/parse_logbook.h"
@@ -261,12 +262,13 @@ std::string FirstLine(const MdDocument& doc, int idx, int* para) {
 // The leads of plain-text sections in parts with no dated leads (`dated`):
 // paragraphs whose first lines number them 1, 2, 3 ... (three at least in
 // a row: ReadNumberedLine), and paragraphs or list items led by one label
-// (three at least: LeadLabel) each right over a table or a fenced block.
+// that leads three at least right over a table or a fenced block (LeadLabel).
 std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<OutlineHeading>& heads,
                              const std::vector<size_t>& head_kid, const std::vector<Lead>& dated) {
   const auto& kids = doc.root().children;
   std::vector<Lead> numbered, labelled;
   std::vector<std::string> labels;
+  std::vector<bool> over_block;
   int next = 1;
   for (size_t k = 0, h = 0; k < kids.size(); ++k) {
     while (h < head_kid.size() && head_kid[h] <= k) ++h;
@@ -284,15 +286,20 @@ std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<OutlineHea
       else if (nl.number == next && !numbered.empty() && numbered.back().part == part) numbered.push_back({k, kids[k], part, nl.heading}), ++next;
     }
     const MdKind after = k + 1 < kids.size() ? doc.nodes[static_cast<size_t>(kids[k + 1])].kind : MdKind::kOther;
-    if (const std::string label = LeadLabel(first); !label.empty() && (after == MdKind::kCodeBlock || after == MdKind::kTable)) {
+    if (const std::string label = LeadLabel(first); !label.empty()) {
       labelled.push_back({k, unit, part, Trim(first), true});
       labels.push_back(label);
+      over_block.push_back(after == MdKind::kCodeBlock || after == MdKind::kTable);
     }
   }
   if (numbered.size() < 3) numbered.clear();
   std::vector<Lead> out = numbered;
+  // A label that leads three printouts or more leads its other items too
+  // (`* commit: ...` with nothing run yet ends the entry above it).
+  std::map<std::pair<std::string, int>, size_t> printouts;
+  for (size_t i = 0; i < labelled.size(); ++i) printouts[{labels[i], labelled[i].part}] += over_block[i] ? 1 : 0;
   for (size_t i = 0; i < labelled.size(); ++i)
-    if (std::count(labels.begin(), labels.end(), labels[i]) >= 3) out.push_back(labelled[i]);
+    if (printouts[{labels[i], labelled[i].part}] >= 3) out.push_back(labelled[i]);
   std::sort(out.begin(), out.end(), [](const Lead& a, const Lead& b) { return a.kid < b.kid; });
   return out;
 }

@@ -69,6 +69,18 @@ bool NoRunCell(const std::string& raw) {
   return !words.empty() && EmptyCell(c) && c != "-" && c != "\xE2\x80\x94" && c != "\xE2\x80\x93" && !PlaceholderCell(c);
 }
 
+// A cell opening with a number (after "~" and marks) and a note after it
+// in parentheses or after "@": one odd cell of a column of numbers.
+bool NotedNumber(const std::string& raw) {
+  std::string c = Unticked(raw);
+  c.erase(std::remove(c.begin(), c.end(), '*'), c.end());
+  size_t p = c.find_first_not_of(" ~\xE2\x89\x88");
+  if (p == std::string::npos || !std::isdigit(static_cast<unsigned char>(c[p]))) return false;
+  while (p < c.size() && (std::isdigit(static_cast<unsigned char>(c[p])) || c[p] == '.' || c[p] == ',')) ++p;
+  while (p < c.size() && c[p] == ' ') ++p;
+  return p < c.size() && (c[p] == '(' || c[p] == '@');
+}
+
 }  // namespace
 
 std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
@@ -78,13 +90,16 @@ std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::str
     if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
     if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
     bool numbers = true, any = false, failed = false;
+    size_t noted = 0;  // "~31 (30.7/31.1)", "33.6 @256K": a number with a note after it, not read
     for (const auto& row : t.rows) {
       failed = failed || (c < row.size() && NoRunCell(row[c]));
       if (c >= row.size() || EmptyCell(row[c])) continue;
       std::string unit;
-      numbers = numbers && NumberCell(row[c], &unit) && (unit.empty() || headers[c].find(' ') == std::string::npos);
-      any = true;
+      const bool number = NumberCell(row[c], &unit) && (unit.empty() || headers[c].find(' ') == std::string::npos);
+      if (!number && NotedNumber(row[c])) ++noted;
+      else numbers = numbers && number, any = any || number;
     }
+    numbers = numbers && noted <= 1;
     if (numbers && !any && failed) failed_cols.push_back(c);  // a scale no run fit in: `| OOM | OOM |`
     if (!numbers || !any) continue;
     out.push_back(c);

@@ -19,6 +19,18 @@ RecordedFigure Fig(std::map<std::string, std::string> config, double tflops) {
   return f;
 }
 
+// A table of version columns under a caption naming the unit, one of whose
+// cells writes a note after its number (`~31 (30.7/31.1)`, `33.6 @256K`):
+// the other cells are still read, the noted one by its number at most.
+TEST(ReaderTable, ANotedCellKeepsAColumnOfNumbers) {
+  const auto figs = reader::ReadEntry("# Resweep\n\n## Model A\n\n",
+      "**Decode tok/s (single-user):**\n\n"
+      "| depth | v0.5.13 | v0.5.12 baseline | note |\n|---|---|---|---|\n"
+      "| short | **65.4** | 65.4 | exact match |\n| 16K | 59.6 | ~60 | match |\n"
+      "| ~231K | **~31** (30.7/31.1) | 33.6 @256K | comparable |\n");
+  EXPECT_GE(figs.size(), 4u);
+}
+
 TEST(ReaderTable, AFigureGoesOnTheOneRowItFits) {
   const std::vector<std::map<std::string, std::string>> rows = {{{"topk", "2"}}, {{"topk", "8"}}};
   auto p = PlaceFigures({Fig({{"topk", "8"}}, 140.2)}, rows);
