@@ -219,6 +219,8 @@ bool RatedLine(OutputRead& r, const PrintedLine& l) {
   return !figs.empty();
 }
 
+std::vector<std::pair<std::string, std::string>> Pairs(const std::string& t, std::string* prefix);
+
 bool NamedLine(OutputRead& r, const std::string& t, int line);
 bool HasAlpha(const std::string& s);
 
@@ -289,7 +291,12 @@ bool NamedLine(OutputRead& r, const std::string& t, int line) {
       if (ShareOfBound(toks, 0, unit, glued)) info.derived = true;
       if (RecordFigure(r, line, t, bare, Fig{MetricOf(info), info, unit, num, approx})) return true;
       Config cfg = LineConfig(r);
-      cfg["metric"] = bare;
+      // "hdim=512: 0.60 TFLOPS": a name of settings keys the figure by them.
+      std::string before;
+      const auto settings = Pairs(bare, &before);
+      if (!settings.empty() && before.empty() && settings.size() == SpaceWords(bare).size())
+        for (const auto& [k, v] : settings) cfg[SnakeKey(k)] = v;
+      else cfg["metric"] = bare;
       KeepFigure(r, line, t, cfg, {Fig{MetricOf(info), info, unit, num, approx}});
       return true;
     }
@@ -410,6 +417,9 @@ bool KeyValueLine(OutputRead& r, const std::string& t, int line) {
   std::vector<Fig> figs;
   for (const auto& [k, v] : pairs) PairFigure(k, v, &cfg, &figs);
   if (figs.empty() && MeasuredLine(r, t, line)) return true;  // "gemm M=128  0.003 ms": a shape
+  // "hdim=512:  0.60 TFLOPS - ✓ PASSED": a figure after the settings, for the readers below.
+  if (const std::string& v = pairs.back().second; figs.empty() && v.back() == ':' && StatesFigure(t.substr(t.find(v) + v.size())))
+    return false;
   if (figs.empty()) r.context = cfg, r.context.erase("group");  // "Running with N=1024": settings of the lines below
   if (figs.empty()) return !cfg.empty();
   KeepFigure(r, line, t, cfg, figs);

@@ -56,6 +56,17 @@ TEST(ReaderOutputFigures, ABlankRowBetweenGroupsEndsNoPrintedTable) {
   EXPECT_EQ(figs[1].run.metrics.size(), 2u);
 }
 
+// A test's printed lines named by their settings and ending in a verdict
+// ("hdim=512:  0.60 TFLOPS - ✓ PASSED"): each a figure keyed by the setting,
+// not a setting of the lines below.
+TEST(ReaderOutputFigures, ASettingsNamedLineWithAVerdictIsAFigure) {
+  const auto figs = Read("**Test Results:**\n```\nhdim=512:  0.60 TFLOPS - \xE2\x9C\x93 PASSED\n"
+                         "hdim=2048: 0.65 TFLOPS - \xE2\x9C\x93 PASSED\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].run.config.at("hdim"), "2048");
+  EXPECT_FALSE(figs[1].run.config.count("metric"));
+}
+
 TEST(ReaderOutputFigures, EachCommandKeysTheBlockBelowIt) {
   const auto figs = Read(
       "```bash\npython bench.py --rate 8\n```\n\n```\nLatency: 0.512 ms\n```\n\n"
