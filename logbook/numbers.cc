@@ -11,23 +11,24 @@ namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// `s` without its thousands commas, when they group the integer part
-// correctly (1-3 digits, then groups of 3); nullopt otherwise.
-std::optional<std::string> WithoutGrouping(std::string_view s) {
+// `s` without its thousands separators `sep` (a comma; `_` and `'` as
+// programs and Swiss tables write them: "40_977", "26'661"), when they group
+// the integer part correctly (1-3 digits, then groups of 3); nullopt otherwise.
+std::optional<std::string> WithoutGrouping(std::string_view s, char sep) {
   size_t int_begin = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
   size_t int_end = int_begin;
-  while (int_end < s.size() && (IsDigit(s[int_end]) || s[int_end] == ',')) ++int_end;
+  while (int_end < s.size() && (IsDigit(s[int_end]) || s[int_end] == sep)) ++int_end;
   const std::string_view whole = s.substr(int_begin, int_end - int_begin);
-  if (s.find(',', int_end) != std::string_view::npos) return std::nullopt;
-  const size_t first = whole.find(',');
+  if (s.find(sep, int_end) != std::string_view::npos) return std::nullopt;
+  const size_t first = whole.find(sep);
   if (first == 0 || first > 3) return std::nullopt;
   for (size_t i = first; i < whole.size(); i += 4)
-    if (whole[i] != ',' || i + 3 >= whole.size() + 0 || !IsDigit(whole[i + 1]) || !IsDigit(whole[i + 2]) ||
-        !IsDigit(whole[i + 3]) || (i + 4 < whole.size() && whole[i + 4] != ','))
+    if (whole[i] != sep || i + 3 >= whole.size() + 0 || !IsDigit(whole[i + 1]) || !IsDigit(whole[i + 2]) ||
+        !IsDigit(whole[i + 3]) || (i + 4 < whole.size() && whole[i + 4] != sep))
       return std::nullopt;
   std::string out(s.substr(0, int_begin));
   for (char c : whole)
-    if (c != ',') out += c;
+    if (c != sep) out += c;
   out += s.substr(int_end);
   return out;
 }
@@ -36,12 +37,14 @@ std::optional<std::string> WithoutGrouping(std::string_view s) {
 
 std::optional<double> ParseNumber(std::string_view s) {
   std::string ungrouped;
-  if (s.find(',') != std::string_view::npos) {
-    auto u = WithoutGrouping(s);
-    if (!u) return std::nullopt;
-    ungrouped = std::move(*u);
-    s = ungrouped;
-  }
+  for (const char sep : {',', '_', '\''})
+    if (s.find(sep) != std::string_view::npos) {
+      auto u = WithoutGrouping(s, sep);
+      if (!u) return std::nullopt;
+      ungrouped = std::move(*u);
+      s = ungrouped;
+      break;
+    }
   if (!s.empty() && s[0] == '+') s.remove_prefix(1);
   if (s.empty() || !(IsDigit(s[0]) || s[0] == '-' || s[0] == '.')) return std::nullopt;
   double v = 0;

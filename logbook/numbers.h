@@ -11,7 +11,8 @@
 namespace moelog::logbook {
 
 // A whole token as a finite decimal number: "2", "-0.25", "1e-05", "+3",
-// "1,578,564" (thousands commas, correctly grouped). nullopt for anything
+// "1,578,564" (thousands commas, correctly grouped; "40_977" and "26'661"
+// likewise, one kind of separator a number). nullopt for anything
 // else: "", "2x", "1,2", "inf", "nan", "0x10".
 std::optional<double> ParseNumber(std::string_view s);
 

@@ -327,12 +327,39 @@ std::string SentenceText(const std::string& s, size_t b, size_t e) {
 // fields opens with a lead of its own ("**Action:** rebuild with native
 // flags" over "**Effort:** 5 minutes"): each such line is a field of its
 // own, under its own lead.
+// A line's label before ": " that names a run, parentheses and all
+// ("compile(fwd + bwd)", "ckpt(mlp) + compile(model)"): short, no sentence
+// in it, a figure after it; "" for any other line.
+std::string LineLabel(const std::string& text) {
+  const size_t colon = text.find(": ");
+  const size_t nl = text.find('\n');
+  if (colon == std::string::npos || colon == 0 || colon > 60 || (nl != std::string::npos && nl < colon)) return "";
+  const std::string label = text.substr(0, colon);
+  if (label.find(". ") != std::string::npos || label.find(';') != std::string::npos || Words(label).size() > 8 ||
+      std::count(label.begin(), label.end(), '(') != std::count(label.begin(), label.end(), ')'))
+    return "";
+  return StatesFigure(text.substr(colon + 2, nl == std::string::npos ? std::string::npos : nl - colon - 2)) ? label : "";
+}
+
+// Whether every line of a paragraph of two lines or more is led by a
+// LineLabel; one line alone, when a short label leads a few figures only.
+bool LinesLed(const Paragraph& p) {
+  if (const std::string label = LineLabel(p.text); p.line_starts.empty() && !label.empty())
+    return Words(label).size() <= 5 && p.text.size() - label.size() <= 48;
+  bool led = !LineLabel(p.text).empty();
+  for (const size_t ls : p.line_starts) led = led && ls < p.text.size() && !LineLabel(p.text.substr(ls)).empty();
+  return led;
+}
+
 std::vector<std::pair<size_t, size_t>> FieldSentences(const Paragraph& p, size_t body, const std::string& rest,
                                                       size_t* first_cut) {
   std::vector<size_t> cuts;
-  if (!p.lead.empty() || !prose::PlainLead(p.text).empty())
+  // "compile(fwd + bwd): 26'661MiB, 974ms" over "compile(model): ...": every
+  // line led by a label of its own, parentheses and all.
+  const bool all_led = body == 0 && LinesLed(p);
+  if (!p.lead.empty() || !prose::PlainLead(p.text).empty() || all_led)
     for (const size_t ls : p.line_starts)
-      if (ls > body && ls - body < rest.size() && !prose::PlainLead(rest.substr(ls - body)).empty())
+      if (ls > body && ls - body < rest.size() && (all_led || !prose::PlainLead(rest.substr(ls - body)).empty()))
         cuts.push_back(ls - body);
   *first_cut = cuts.empty() ? std::string::npos : cuts.front();
   std::vector<std::pair<size_t, size_t>> out;
@@ -360,7 +387,9 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     // only its own lines from being read, not the lines under leads of their own.
     const bool no_run = prose::NoRunLead(lead);
     WalkScope scope;
-    scope.prose = scope.loose = true;
+    // Lines each led by a run's label are read as bullets are, not as sentences.
+    scope.prose = p.lead.empty() && LinesLed(p) ? false : true;
+    scope.loose = true;
     std::string carry;
     scope.carry = &carry;
     // "**Before:** 4.21 ms" over "**After:** 3.02 ms": a line under a lead

@@ -927,8 +927,12 @@ static void AsciiMinus(std::string* text) {
 
 std::vector<Figure> Figures(const std::string& written, bool bare_is_tflops, bool percent_is_mfu,
                             bool prose, const std::string& carry, const std::string& label, bool label_shares) {
-  std::string minus_free;  // a copy only when the text writes a minus sign
+  std::string minus_free;  // a copy only when the text writes a minus sign or digits grouped by '_' or '\''
   if (written.find("\xE2\x88\x92") != std::string::npos) minus_free = written, AsciiMinus(&minus_free);
+  if (written.find_first_of("_'") != std::string::npos) {
+    std::string grouped = minus_free.empty() ? written : minus_free;
+    if (CommaGrouped(&grouped)) minus_free = std::move(grouped);
+  }
   const std::string& text = minus_free.empty() ? written : minus_free;
   std::string bracketed, listed, shared, measured;
   const std::string& own = SpreadsDropped(text, &measured) ? measured : text;  // "550.8 ± 1.3 TFLOPS"

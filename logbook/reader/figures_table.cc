@@ -348,6 +348,7 @@ std::string Unticked(std::string s) {
 // the figure's derived speedup beside it) are the author's, not the number's.
 std::string CellCore(std::string cell, bool* approximate) {
   *approximate = false;
+  CommaGrouped(&cell);  // "40_977", "26'661"
   for (const char* mark : {"~", "\xE2\x89\x88", "about ", "approx. ", "approx ", "ca. "})
     if (cell.rfind(mark, 0) == 0) {
       cell = parse_detail::Trim(cell.substr(std::string(mark).size()));

@@ -244,6 +244,32 @@ bool DurationInParts(const std::string& s, size_t at, PartsDuration* out) {
   return true;
 }
 
+bool CommaGrouped(std::string* text) {
+  std::string& t = *text;
+  bool changed = false;
+  for (size_t i = 0; i < t.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(t[i])) || (i > 0 && (IsIdentChar(t[i - 1]) || t[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    size_t lead = i;
+    while (lead < t.size() && std::isdigit(static_cast<unsigned char>(t[lead]))) ++lead;
+    const char sep = lead < t.size() ? t[lead] : '\0';
+    size_t end = lead, groups = 0;
+    if (lead - i <= 3 && (sep == '_' || sep == '\''))
+      while (end + 3 < t.size() && t[end] == sep && std::isdigit(static_cast<unsigned char>(t[end + 1])) &&
+             std::isdigit(static_cast<unsigned char>(t[end + 2])) && std::isdigit(static_cast<unsigned char>(t[end + 3])) &&
+             !(end + 4 < t.size() && std::isdigit(static_cast<unsigned char>(t[end + 4]))))
+        end += 4, ++groups;
+    if (groups > 0 && !(end < t.size() && t[end] == sep)) {
+      for (size_t k = lead; k < end; k += 4) t[k] = ',';
+      changed = true;
+    }
+    i = std::max(end, lead);
+  }
+  return changed;
+}
+
 // The word (letters, digits, '-', '_') starting at p after spaces, backticks
 // and '*', and where it ends. At most 24 characters are read.
 std::string WordAt(const std::string& s, size_t p, size_t* end) {

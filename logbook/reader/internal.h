@@ -153,6 +153,10 @@ bool UnitOf(const std::string& unit, UnitInfo* info);
 bool UnitOfIn(const std::string& unit, const std::string& before, UnitInfo* info);
 bool RatedUnit(const std::string& unit, const std::string& before);
 bool AnyUnit(const std::string& unit, UnitInfo* info);
+// Digits grouped by '_' or '\'' as programs and Swiss tables write them
+// ("40_977", "26'661MiB") regrouped by commas in place, lengths kept; true
+// when any was.
+bool CommaGrouped(std::string* text);
 bool UnitNamedAfter(const std::string& unit, const std::string& s, size_t at, const std::string& before,
                     UnitInfo* info);
 double MagnitudeAt(const std::string& s, size_t k, size_t* len);

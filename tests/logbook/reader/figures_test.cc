@@ -413,6 +413,31 @@ TEST(ReaderFigures, MemoryNamedAfterItsUnit) {
   EXPECT_TRUE(Figures("wrote 59 GB to disk", false).empty());
 }
 
+// Digits grouped by '_' or '\'' ("40_977", "26'661MiB") are one number,
+// never the last group alone; an identifier's underscore groups nothing.
+TEST(ReaderFigures, DigitsGroupedByUnderscoreOrApostrophe) {
+  std::string t = "peak 40_977 MiB, 26'661MiB, step_1000 and v1_000";
+  EXPECT_TRUE(CommaGrouped(&t));
+  EXPECT_EQ(t, "peak 40,977 MiB, 26,661MiB, step_1000 and v1_000");
+  auto f = Figures("compile: 26'661MiB, 974ms", false);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_DOUBLE_EQ(f[0].value, 26661);
+  std::string odd = "12_34 ms";
+  EXPECT_FALSE(CommaGrouped(&odd));
+}
+
+// A paragraph whose every line is led by a run's label, parentheses and all
+// ("compile(fwd + bwd): 26661MiB, 974ms"), is read line by line, each line
+// named by its label; so is one such line alone.
+TEST(ReaderFigures, LinesLedByLabelsAreRowsOfTheirOwn) {
+  const auto figs = ReadEntry("# L\n\n## 2026-01-01 Compile\n\n",
+                              "compile(fwd + bwd): 26661MiB, 974ms\ncompile(model): 28709MiB, 993ms\n\n"
+                              "ckpt(mlp) + compile(model): 19493MiB, 1075ms\n");
+  ASSERT_EQ(figs.size(), 3u);
+  for (const auto& f : figs) EXPECT_TRUE(f.run.config.count("case")) << f.text;
+  EXPECT_NE(figs[0].run.config.at("case"), figs[1].run.config.at("case"));
+}
+
 // A time in parts is read by one function (DurationInParts, its units from
 // duration_parts of vocabulary.json) for prose, printed lines and table
 // cells alike: "1m 44s 79ms" is 104.079 s wherever it is written.
