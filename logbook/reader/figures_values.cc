@@ -83,11 +83,15 @@ bool NotedNumber(const std::string& raw) {
 
 }  // namespace
 
-std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x) {
+std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x,
+                                 bool beside_metrics) {
   std::vector<size_t> out, failed_cols;
   std::set<std::string> units;
   for (size_t c = SweepAxis(t) && headers.size() >= 3 ? 1 : 0; c < headers.size(); ++c) {
-    if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) return {};
+    if (const ColumnInfo h = ColumnMetric(headers[c]); !h.metric.empty() && !h.derived) {
+      if (!beside_metrics) return {};
+      continue;  // "| | code | prose | ms/step |": the row's own figure, beside the values
+    }
     if (!ValueHeader(headers[c], x) || MeasuredBareColumn(t, c, headers[c])) continue;
     bool numbers = true, any = false, failed = false;
     size_t noted = 0;  // "~31 (30.7/31.1)", "33.6 @256K": a number with a note after it, not read
@@ -328,14 +332,38 @@ bool UnitlessColumns(const TableBlock& t, const std::vector<std::string>& header
   return true;
 }
 
+// Whether a cell of the value columns writes its unit ("3.05 ms"): the
+// columns are then metrics of their own (fwd, fwd+bwd), not values.
+bool UnitInCells(const TableBlock& t, const std::vector<size_t>& vcols) {
+  for (const auto& row : t.rows)
+    for (size_t c : vcols)
+      if (std::string unit; c < row.size() && NumberCell(row[c], &unit) && !unit.empty()) return true;
+  return false;
+}
+
+// A row's figures in the columns of its own metrics beside the values
+// ("13.63" under "ms/step"): one set of no value, after the values'.
+void RowOwnFigures(const std::vector<std::string>& row, const std::vector<ColumnInfo>& cols, const std::vector<size_t>& vcols,
+                   std::vector<std::pair<std::string, StoredRun>>* sets) {
+  std::map<std::string, StoredRun> figs;
+  for (size_t c = 0; c < row.size() && c < cols.size(); ++c)
+    if (!cols[c].metric.empty() && !cols[c].derived && std::find(vcols.begin(), vcols.end(), c) == vcols.end())
+      MetricCell(Unticked(row[c]), cols[c], &figs);
+  if (!figs.empty() && HasBaseMetric(figs[""])) sets->emplace_back("", std::move(figs[""]));
+}
+
 }  // namespace
 
 bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& headers,
                        const std::vector<ColumnInfo>& cols, const Config& context, const EntryCtx& x,
                        std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
-  const std::vector<size_t> vcols = ValueColumns(t, headers, x);
+  std::vector<size_t> vcols = ValueColumns(t, headers, x);
+  // Values beside a column of the rows' own metric ("| | code | prose |
+  // ms/step |" under "median decode tok/s"): only in the unit the text names.
+  const bool beside = vcols.empty() && !(vcols = ValueColumns(t, headers, x, true)).empty();
   if (vcols.empty()) return false;
   ColumnInfo metric = ValueMetric(t, vcols, cols, x);
+  if (beside && (metric.metric.empty() || metric.derived || UnitInCells(t, vcols))) return false;
   // Each cell in a unit of its own: rows of metrics, each column a run.
   const bool own_units = metric.metric.empty() && OwnUnits(t, vcols);
   if (metric.metric.empty() && !own_units) {
@@ -369,9 +397,10 @@ bool ValueTableFigures(const TableBlock& t, const std::vector<std::string>& head
       if (!figs.empty() && HasBaseMetric(figs[""])) sets.emplace_back(headers[c], std::move(figs[""]));
     }
     RowDerived(row, cols, &sets);
+    if (beside) RowOwnFigures(row, cols, vcols, &sets);
     for (auto& [header, figs] : sets) {
       StoredRun run = NewRecorded(x, cfg, line);
-      run.config[key] = header;
+      if (!header.empty()) run.config[key] = header;
       run.metrics = figs.metrics, run.units = figs.units, run.decimals = figs.decimals;
       run.approximate = figs.approximate, run.derived = figs.derived;
       out->push_back({std::move(run), line, text, false, true});

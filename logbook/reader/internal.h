@@ -474,7 +474,9 @@ bool FoldUnitColumn(const TableBlock& t, TableBlock* folded);
 bool ShareSlashUnits(const TableBlock& t, TableBlock* shared);
 void MetricCell(const std::string& cell, const ColumnInfo& col, std::map<std::string, StoredRun>* by_at);
 bool ValueHeader(const std::string& h, const EntryCtx& x);
-std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x);
+// `beside_metrics`: value columns beside columns of the rows' own metrics too.
+std::vector<size_t> ValueColumns(const TableBlock& t, const std::vector<std::string>& headers, const EntryCtx& x,
+                                 bool beside_metrics = false);
 ColumnInfo CaptionUnit(const std::string& text);
 ColumnInfo ProseUnit(const TableBlock& t, const std::vector<size_t>& vcols, const EntryCtx& x);
 ColumnInfo ValueMetric(const TableBlock& t, const std::vector<size_t>& vcols, const std::vector<ColumnInfo>& cols,

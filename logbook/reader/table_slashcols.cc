@@ -1,5 +1,7 @@
 #include "logbook/reader/table_slashcols.h"
 
+#include <algorithm>
+
 #include "logbook/numbers.h"
 
 namespace moelog::logbook::reader {
@@ -26,13 +28,15 @@ std::vector<std::string> SlashParts(const std::string& s) {
   }
 }
 
+// A cell of no figure: empty, a dash, or words ("never better than plain MTP 3").
 bool NoValue(const std::string& cell) {
   const std::string c = Unmarked(cell);
-  return c.empty() || c == "-" || c == "\xE2\x80\x94" || c == "\xE2\x80\x93" || c == "n/a";
+  const size_t p = c.find_first_not_of('~');
+  return p == std::string::npos || c == "n/a" || !std::isdigit(static_cast<unsigned char>(c[p]));
 }
 
 // The name of each number of column `c`'s lists, or none.
-std::vector<std::string> ColumnNames(const TableBlock& t, size_t c, const std::string& lead) {
+std::vector<std::string> ColumnNames(const TableBlock& t, size_t c, const std::string& lead, const EntryCtx& x) {
   size_t n = 0, lists = 0;
   bool written_apart = false;  // "36 / 35", "0.61/0.58": figures; "64/1" under "BN/STAGES": settings
   for (const auto& row : t.rows) {
@@ -44,10 +48,14 @@ std::vector<std::string> ColumnNames(const TableBlock& t, size_t c, const std::s
                     std::any_of(nums.begin(), nums.end(), [](const std::string& v) { return v.find('.') != std::string::npos; });
   }
   if (lists < 2 || !written_apart) return {};
-  if (auto names = HeaderListNames(t.header[c], n); !names.empty()) return names;
-  auto names = ParentheticalListNames(lead, n);
   const std::string head = parse_detail::Trim(Unmarked(t.header[c]));
-  for (auto& name : names) name = head.empty() ? name : head + " " + name;
+  UnitInfo unit{};
+  const bool unit_head = AnyUnit(head, &unit);  // "| tok/s |" over "75 / 57 / 65": the names' unit
+  if (auto names = unit_head ? std::vector<std::string>{} : HeaderListNames(t.header[c], n); !names.empty()) return names;
+  auto names = ParentheticalListNames(lead, n);
+  if (names.empty()) names = ParentheticalListNames(t.subheading, n);
+  if (names.empty() && t.subheading.empty() && x.entry != nullptr) names = ParentheticalListNames(x.entry->heading, n);
+  for (auto& name : names) name = head.empty() ? name : unit_head ? name + " (" + head + ")" : head + " " + name;
   return names;
 }
 
@@ -84,19 +92,33 @@ std::vector<std::string> HeaderListNames(const std::string& header, size_t n) {
   return parts;
 }
 
+// The names of one clause's slash list: the first part's last word, each
+// other part's first ("greedy code / prose / json": code, prose, json).
+std::vector<std::string> ClauseListNames(const std::string& clause, size_t n) {
+  const std::vector<std::string> parts = SlashParts(clause);
+  if (parts.size() != n) return {};
+  std::vector<std::string> names;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    const size_t sp = p.rfind(' ');
+    const std::string w = i == 0 ? (sp == std::string::npos ? p : p.substr(sp + 1)) : p.substr(0, p.find(' '));
+    if (w.empty() || !std::isalpha(static_cast<unsigned char>(w[0])) || w.find('`') != std::string::npos) return {};
+    names.push_back(w);
+  }
+  return names;
+}
+
 std::vector<std::string> ParentheticalListNames(const std::string& text, size_t n) {
   for (size_t open = text.find('('); open != std::string::npos; open = text.find('(', open + 1)) {
     const size_t close = text.find(')', open);
     if (close == std::string::npos) return {};
-    std::vector<std::string> parts = SlashParts(text.substr(open + 1, close - open - 1));
-    if (parts.size() != n) continue;
-    std::vector<std::string> names;
-    for (const auto& p : parts) {
-      const std::string w = p.substr(0, p.find_first_of(" ,;:"));
-      if (w.empty() || !std::isalpha(static_cast<unsigned char>(w[0]))) break;
-      names.push_back(w);
+    // "(greedy / sampled at the defaults; `tools/bench.py`)": a clause at a time.
+    const std::string inner = text.substr(open + 1, close - open - 1);
+    for (size_t from = 0; from <= inner.size();) {
+      const size_t cut = std::min(inner.find_first_of(",;", from), inner.size());
+      if (auto names = ClauseListNames(inner.substr(from, cut - from), n); !names.empty()) return names;
+      from = cut + 1;
     }
-    if (names.size() == n) return names;
   }
   return {};
 }
@@ -107,7 +129,7 @@ bool SplitSlashColumns(const TableBlock& t, const EntryCtx& x, TableBlock* split
   const std::string lead = LeadText(x, t.line);
   std::vector<std::vector<std::string>> names(t.header.size());
   bool any = false;
-  for (size_t c = 1; c < t.header.size(); ++c) any = !(names[c] = ColumnNames(t, c, lead)).empty() || any;
+  for (size_t c = 1; c < t.header.size(); ++c) any = !(names[c] = ColumnNames(t, c, lead, x)).empty() || any;
   if (!any) return false;
   *split = t;
   split->header.clear();

@@ -44,6 +44,20 @@ TEST(TableSlashColumns, EachNumberIsAFigureOfItsOwnColumn) {
   EXPECT_EQ(sampled, 2);
 }
 
+// A unit's column of lists named by the entry's heading ("(Q4, greedy code
+// / prose / json, ms per step)"), beside the rows' own ms/step, a row of
+// words at the end: each number a figure named by the list.
+TEST(TableSlashColumns, AListUnderAUnitHeaderTakesTheHeadingsNames) {
+  const auto figs = ReadEntry("# T\n\n## Drafting options (Q4, greedy code / prose / json, ms per step)\n\n",
+                              "| Drafter | tok/s | ms/step |\n|---|---|---|\n"
+                              "| MTP n=2 | 75 / 57 / 79 | 37.4 |\n| MTP n=3 | 88 / 57 / 96 | 40.2 |\n"
+                              "| MTP p-min | never better than plain MTP 3 | |\n");
+  int code = 0;
+  for (const auto& f : figs)
+    if (f.run.config.count("variant") && f.run.config.at("variant") == "code") ++code;
+  EXPECT_EQ(code, 2);
+}
+
 // Settings written as a compact pair under a header that names them
 // ("| BN/STAGES | ... | 64/1 |") are no figures.
 TEST(TableSlashColumns, ACompactPairOfSettingsIsNoList) {

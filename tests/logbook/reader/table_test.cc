@@ -19,6 +19,21 @@ RecordedFigure Fig(std::map<std::string, std::string> config, double tflops) {
   return f;
 }
 
+// Value columns beside a column of the rows' own metric, under a sentence
+// naming the values' unit ("median decode tok/s"): each value a run of its
+// column's name, the row's own figure a run of no value; none a setting.
+TEST(ReaderTable, ValuesBesideAMetricColumnAreRunsNotSettings) {
+  const auto figs = reader::ReadEntry("# Tuning\n\n## Results: phase 1\n\n",
+                                      "Short prompts, median decode tok/s (greedy):\n\n"
+                                      "| | code | prose | ms/step |\n|---|---|---|---|\n"
+                                      "| Baseline | 196 | 164 | 13.63 |\n| + fusion | 241 | 209 | 10.9 |\n");
+  ASSERT_EQ(figs.size(), 6u);
+  for (const auto& f : figs) {
+    EXPECT_FALSE(f.run.config.count("code")) << f.text;
+    EXPECT_EQ(f.run.metrics.size(), 1u) << f.text;
+  }
+}
+
 // A table of version columns under a caption naming the unit, one of whose
 // cells writes a note after its number (`~31 (30.7/31.1)`, `33.6 @256K`):
 // the other cells are still read, the noted one by its number at most.
