@@ -471,7 +471,7 @@ bool LooksLikeOutput(std::string_view text) {
   // A bench tool's printout: its machine lines hold no figure, yet it is output.
   if (BenchToolPrintout(text)) return true;
   if (FramedLines(SplitLines(text))) return true;  // a table or banner drawn in boxes
-  int lines = 0, output = 0;
+  int lines = 0, output = 0, script = 0, statements = 0;
   size_t p = 0;
   while (p < text.size() && lines < 200) {
     const size_t nl = text.find('\n', p);
@@ -482,7 +482,13 @@ bool LooksLikeOutput(std::string_view text) {
     std::string report;
     // A section title naming its numbers' unit and series ("IOPS (Read/Write)") is the printout's.
     output += OutputLine(l) || ReportLine(l, &report) || reader::PrintedSeriesTitle(Trim(l)) || PrintedPipeRow(Trim(l)) ? 1 : 0;
+    const bool shellish = ShellishLine(l);
+    script += shellish ? 1 : 0;
+    statements += shellish && Trim(l)[0] != '#' ? 1 : 0;
   }
+  // "# --wait=60: wait 60 sec ..." over "export NCCL_ASYNC_ERROR_HANDLING=1": a
+  // script's comments and statements, however much the comments read like output.
+  if (statements > 0 && 2 * script >= lines) return false;
   return lines > 0 && 2 * output >= lines;
 }
 

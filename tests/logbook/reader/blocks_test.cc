@@ -178,6 +178,9 @@ TEST(Blocks, OutputShapesAndLabels) {
   EXPECT_TRUE(LooksLikeOutput("init: found 1 device:\n  Device 0: GPU, VMM: yes\n| test | t/s |\n| --- | --: |\n| pp512 | 801.05 ± 2.47 |\n"));
   EXPECT_TRUE(LooksLikeOutput("RESULT 3.2\n"));
   EXPECT_FALSE(LooksLikeOutput("cd build\nmake -j8\n"));
+  // A script's comments read like "Name: value" lines; its statements say script.
+  EXPECT_FALSE(LooksLikeOutput("# --wait=60: wait 60 sec after the first task\nexport NCCL_ASYNC_ERROR_HANDLING=1\n"));
+  EXPECT_TRUE(LooksLikeOutput("# run 1\nlatency: 3.2 ms\nthroughput: 812 req/s\n"));
   EXPECT_TRUE(IsOutputLabel("**Output:**"));
   EXPECT_TRUE(IsOutputLabel("Raw log (8xH100):"));
   EXPECT_FALSE(IsOutputLabel("The output was surprising."));
