@@ -618,6 +618,17 @@ void ProseNames(FigureScan& st, size_t start, Figure* f) {
 void FromTo(FigureScan& st, size_t start, Figure* f) {
   const std::string& s = st.s;
   const std::string before = Lower(WordBefore(s, start));
+  // "Down to 2.9ms from 3.4ms": the figure after "to" is where the change ended.
+  if (before == "from" && st.to_figure >= 0 && static_cast<size_t>(st.to_figure) < st.out.size()) {
+    Figure& to = st.out[static_cast<size_t>(st.to_figure)];
+    st.to_figure = -1;
+    if (to.metric == f->metric && to.sentence == f->sentence && !to.named.count("arrow")) {
+      if (f->word.empty() || f->word == to.word) f->word = to.word, f->subject = to.subject;
+      to.named["arrow"] = "after", f->named["arrow"] = "before";
+      return;
+    }
+  }
+  if (before == "to" && st.from_figure < 0) st.to_figure = static_cast<int>(st.out.size());
   if (before == "from") st.from_figure = static_cast<int>(st.out.size());
   if (before != "to" || st.from_figure < 0 || static_cast<size_t>(st.from_figure) >= st.out.size()) return;
   Figure& from = st.out[static_cast<size_t>(st.from_figure)];

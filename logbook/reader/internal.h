@@ -688,6 +688,7 @@ struct FigureScan {
   bool comma_list = false;  // the list is "a X, b Y unit": each number has its own word
   size_t last_end = std::string::npos;  // past the unit of the last figure kept
   int from_figure = -1;  // index in `out` of a figure written after "from" (prose: "from 31.2 ms to 27.9 ms")
+  int to_figure = -1;    // ... after "to" with no "from" before it ("down to 2.9ms from 3.4ms")
   int lists = 0;         // " / " lists read so far (Figure::list)
   std::vector<Figure> asides;  // figures in parentheses no figure before them takes: listed, never a run's
   int companions = 0;  // figures ParenCompanion took in the parentheses open now, after the run's own

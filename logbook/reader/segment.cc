@@ -583,8 +583,11 @@ bool NamesCommandOrResult(std::string_view name) {
 // Whether an entry's heading may be a group of runs: it neither dates nor
 // numbers itself nor is a number alone (a dated or numbered entry is one
 // run, `## 12` over its machines' printouts), nor names a recap, a plan, an explanation or a
-// measured section (`## Baseline` over `### Decode (tok/s)`).
+// measured section (`## Baseline` over `### Decode (tok/s)`). A date alone
+// (`## 2026-02-22` over the day's `### Packet receive loop: ...`) is a day
+// of runs.
 bool Container(const std::string& name, const SegmentedHeading& s) {
+  if (s.read.dated && s.read.label.empty() && s.read.explicit_id.empty()) return true;
   const bool letters = std::any_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
   return !s.read.dated && letters && s.read.number.empty() && s.rule != "record" && !IsRecapHeading(name) &&
          !IsPlanHeading(name) && !IsExplanationHeading(name) && !IsMeasuredSectionName(name);

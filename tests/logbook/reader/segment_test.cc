@@ -785,5 +785,19 @@ TEST(SegmentParse, ADatedEntrysNumberedAttemptsAreEntries) {
   EXPECT_EQ(lb.entries[3].commands.size(), 2u);
 }
 
+// A heading that is a date alone (`## 2026-02-22`) over the day's parts,
+// each holding a record: the parts are the entries, IDs from their words.
+TEST(SegmentParse, ADateAloneIsADayOfRuns) {
+  const std::string text = std::string("# Optimization Log\n\n## 2026-02-22\n\n### Packet receive loop: fast path\n\n") +
+                           kRunText() + "### Socket parsing: direct scan\n\n" + kRunText() +
+                           "## 2026-02-23 Kernel retune\n\n### Variant A\n\n" + kRunText() + "### Variant B\n\n" + kRunText();
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 3u) << ::testing::PrintToString(h);
+  EXPECT_EQ(h[0], "Packet receive loop: fast path");
+  EXPECT_EQ(h[1], "Socket parsing: direct scan");
+  EXPECT_EQ(h[2], "2026-02-23 Kernel retune");  // a dated entry with words keeps its parts
+}
+
 }  // namespace
 }  // namespace moelog::logbook
