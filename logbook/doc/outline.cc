@@ -195,7 +195,9 @@ struct Lead {
   int node = 0;
   int part = -1;
   std::string text;
-  bool entry = false;  // an entry's head by structure alone (a label's lead)
+  // An entry's head by structure alone (a numbered section's or a label's
+  // lead), holding the blocks after it; a dated item is an entry of its own text.
+  bool entry = false;
 };
 
 // Whether the part below heading `part` may hold entries headed by dated
@@ -259,12 +261,37 @@ std::string FirstLine(const MdDocument& doc, int idx, int* para) {
   return p.text.substr(0, p.line_starts.empty() ? std::string::npos : p.line_starts.front());
 }
 
+// The numbered sections a block may open: a paragraph whose first line
+// numbers it ("1 - Use BTreeMap:"), or each item of an ordered list
+// ("1. After cuda graph, ..."), read from its source line; with its node.
+std::vector<std::pair<int, NumberedLine>> NumberedBlocks(const MdDocument& doc, const std::vector<std::string_view>& lines,
+                                                         int idx) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  std::vector<std::pair<int, NumberedLine>> out;
+  if (n.kind == MdKind::kParagraph) {
+    int para = -1;
+    const std::string first = FirstLine(doc, idx, &para);
+    // "1. x" opens no paragraph (it is a list); "1 - x", "1) x" do.
+    if (const NumberedLine nl = ReadNumberedLine(first); nl.number > 0 && first.find(". ") != 1) out.emplace_back(idx, nl);
+  } else if (n.kind == MdKind::kList) {
+    for (const int item : n.children) {
+      const int line = doc.nodes[static_cast<size_t>(item)].start_line;
+      if (line < 1 || static_cast<size_t>(line) > lines.size()) break;
+      const NumberedLine nl = ReadNumberedLine(lines[static_cast<size_t>(line) - 1]);
+      if (nl.number == 0) break;
+      out.emplace_back(item, nl);
+    }
+  }
+  return out;
+}
+
 // The leads of plain-text sections in parts with no dated leads (`dated`):
 // paragraphs whose first lines number them 1, 2, 3 ... (three at least in
 // a row: ReadNumberedLine), and paragraphs or list items led by one label
 // that leads three at least right over a table or a fenced block (LeadLabel).
-std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<OutlineHeading>& heads,
-                             const std::vector<size_t>& head_kid, const std::vector<Lead>& dated) {
+std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<std::string_view>& lines,
+                             const std::vector<OutlineHeading>& heads, const std::vector<size_t>& head_kid,
+                             const std::vector<Lead>& dated) {
   const auto& kids = doc.root().children;
   std::vector<Lead> numbered, labelled;
   std::vector<std::string> labels;
@@ -277,14 +304,18 @@ std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<OutlineHea
       continue;
     const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
     const int unit = n.kind == MdKind::kList && n.children.size() == 1 ? n.children.front() : kids[k];
+    // The first run counting up from 1 in one part; a list of several items
+    // only carries on a run of three or more (`6.` to `9.` after `5.`), never
+    // starts one (a plain numbered list is no sections).
+    const auto blocks = NumberedBlocks(doc, lines, kids[k]);
+    for (const auto& [node, nl] : blocks) {
+      if (nl.number == 1 && numbered.size() < 3 && blocks.size() == 1) numbered.assign(1, {k, node, part, nl.heading, true}), next = 2;
+      else if (nl.number == next && !numbered.empty() && numbered.back().part == part && (blocks.size() == 1 || numbered.size() >= 3))
+        numbered.push_back({k, node, part, nl.heading, true}), ++next;
+    }
     int para = -1;
     const std::string first = FirstLine(doc, unit, &para);
     if (first.empty()) continue;
-    // The first run counting up from 1 in one part.
-    if (const NumberedLine nl = ReadNumberedLine(first); nl.number > 0 && n.kind == MdKind::kParagraph) {
-      if (nl.number == 1 && numbered.size() < 3) numbered.assign(1, {k, kids[k], part, nl.heading}), next = 2;
-      else if (nl.number == next && !numbered.empty() && numbered.back().part == part) numbered.push_back({k, kids[k], part, nl.heading}), ++next;
-    }
     const MdKind after = k + 1 < kids.size() ? doc.nodes[static_cast<size_t>(kids[k + 1])].kind : MdKind::kOther;
     if (const std::string label = LeadLabel(first); !label.empty()) {
       labelled.push_back({k, unit, part, Trim(first), true});
@@ -354,7 +385,7 @@ void SegmentDocument(const MdDocument& doc, const std::vector<std::string_view>&
   }
   const std::vector<bool> region = RegionLines(lines);
   std::vector<Lead> leads = DatedLeads(doc, heads, head_kid);
-  if (std::vector<Lead> plain = PlainLeads(doc, heads, head_kid, leads); !plain.empty()) {
+  if (std::vector<Lead> plain = PlainLeads(doc, lines, heads, head_kid, leads); !plain.empty()) {
     leads.insert(leads.end(), plain.begin(), plain.end());
     std::sort(leads.begin(), leads.end(), [](const Lead& a, const Lead& b) { return a.kid < b.kid; });
   }

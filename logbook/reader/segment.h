@@ -119,8 +119,10 @@ std::string UndatedIdWords(std::string_view label);
 std::string DatedLead(std::string_view text, std::string_view bold_lead);
 
 // A line that numbers a plain-text section ("1 - Use BTreeMap:", "12)
-// Closure fix"): its number and its words as a numbered heading would give
-// them ("1. Use BTreeMap"); number 0 for any other line.
+// Closure fix", a list item's "3. Upgraded to flashattention2, ..."): its
+// number and its words as a numbered heading would give them ("1. Use
+// BTreeMap"; a sentence's first clause, 60 characters at most); number 0
+// for any other line.
 struct NumberedLine {
   int number = 0;
   std::string heading;
@@ -137,7 +139,8 @@ struct OutlineHeading {
   int level = 0;  // 1..6
   std::string text;
   // A paragraph or list item the document's structure makes an entry's
-  // head (one of three or more led by one label over its table or printout).
+  // head (a plain-text section numbered 1, 2, 3 ..., or one of three or
+  // more led by one label over its table or printout).
   bool lead_entry = false;
 };
 

@@ -19,12 +19,16 @@ NumberedLine ReadNumberedLine(std::string_view line) {
   if (e == 0 || e + 2 >= t.size()) return {};
   size_t w = e;
   if (t.compare(e, 3, " - ") == 0) w = e + 3;
-  else if (t[e] == ')' && t[e + 1] == ' ') w = e + 2;
+  else if ((t[e] == ')' || t[e] == '.') && t[e + 1] == ' ') w = e + 2;
   else return {};
   std::string words(t.substr(w));
+  // "1. After optimizing the decode phase with cuda graph, the time ...": its first clause.
+  if (const size_t cut = words.find_first_of(",;:"); cut != std::string::npos && cut >= 12) words.resize(cut);
+  if (const size_t stop = words.find(". "); stop != std::string::npos && stop >= 12) words.resize(stop);
+  if (words.size() > 60) words.resize(words.rfind(' ', 60) == std::string::npos ? 60 : words.rfind(' ', 60));
   while (!words.empty() && (words.back() == ':' || words.back() == ' ' || words.back() == '.')) words.pop_back();
-  // A title, not a sentence: a few words, a letter first.
-  if (words.empty() || !std::isalpha(static_cast<unsigned char>(words[0])) || words.size() > 80) return {};
+  // A title or a sentence's first clause: a letter first.
+  if (words.empty() || !std::isalpha(static_cast<unsigned char>(words[0]))) return {};
   return {std::atoi(t.substr(0, e).c_str()), t.substr(0, e) + ". " + words};
 }
 

@@ -53,5 +53,24 @@ TEST(SegmentLeads, ItemsLedByOneLabelOverTheirPrintoutsAreEntries) {
   EXPECT_EQ(lb.entries[1].segment_rule, "lead");
 }
 
+// Ordered-list items split by their printouts ("1. After cuda graph, ..."
+// over a fenced log, "2. ..." over the next) are numbered entries holding
+// the printout after them; a list carrying on the run (`4.`, `5.`) is split
+// into its items; a plain numbered list starts no run.
+TEST(SegmentLeads, OrderedItemsSplitByPrintoutsAreEntries) {
+  std::string text = "## Performance Test\n\n";
+  for (const char* item : {"1. After cuda graph, decode takes 8.2 ms.", "2. On the basis of the previous, flashattention.",
+                           "3. Upgrade to flashattention2."})
+    text += std::string(item) + "\n\n```bash\nINFO:gen:Batch inference time: 2103.0737 ms\n```\n\n";
+  text += "4. Fuse the key and value layers.\n\n5. Fuse the residual with rmsnorm.\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 5u);
+  EXPECT_EQ(lb.entries[0].heading, "1. After cuda graph");
+  EXPECT_EQ(lb.entries[1].outputs.size(), 1u);
+  EXPECT_EQ(lb.entries[4].heading, "5. Fuse the residual with rmsnorm");
+  const Logbook plain = ParseLogbook("## Next steps\n\n1. Try A.\n2. Try B.\n3. Try C.\n", "t.md");
+  EXPECT_TRUE(plain.entries.size() <= 1);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
