@@ -438,6 +438,18 @@ TEST(ReaderFigures, LinesLedByLabelsAreRowsOfTheirOwn) {
   EXPECT_NE(figs[0].run.config.at("case"), figs[1].run.config.at("case"));
 }
 
+// A program's report pasted as a paragraph, its figures on lines led by
+// their names among lines of words ("Beginning render"): one figure a line,
+// not one sentence of two clashing times.
+TEST(ReaderFigures, AReportPastedAsAParagraphIsReadLineByLine) {
+  const auto figs = ReadEntry("# Renders\n\n## 03-1.png\n",
+                              "800 x 600 image, 512 samples per px\nBeginning render\n"
+                              "Render complete. Writing to output.png\nTook: 1252.54 s\nSec/Sample: 0.00510 ms\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].line, 7);
+  EXPECT_EQ(figs[1].line, 8);
+}
+
 // A time in parts is read by one function (DurationInParts, its units from
 // duration_parts of vocabulary.json) for prose, printed lines and table
 // cells alike: "1m 44s 79ms" is 104.079 s wherever it is written.
