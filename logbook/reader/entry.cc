@@ -338,7 +338,10 @@ std::string LineLabel(const std::string& text) {
   if (label.find(". ") != std::string::npos || label.find(';') != std::string::npos || Words(label).size() > 8 ||
       std::count(label.begin(), label.end(), '(') != std::count(label.begin(), label.end(), ')'))
     return "";
-  return StatesFigure(text.substr(colon + 2, nl == std::string::npos ? std::string::npos : nl - colon - 2)) ? label : "";
+  // A report's line states its figures in a few words, no sentence after them.
+  const std::string rest = text.substr(colon + 2, nl == std::string::npos ? std::string::npos : nl - colon - 2);
+  if (rest.size() > 48 || rest.find(". ") != std::string::npos) return "";
+  return StatesFigure(rest) ? label : "";
 }
 
 // Whether a paragraph is lines of a program's report: two lines or more

@@ -27,4 +27,27 @@ std::string UnitOfNumberAt(const std::string& s, size_t q) {
   return UnitOf(unit, &info) && !info.derived ? unit : "";
 }
 
+// "tr 2.7x → 7.3x": speedups on both sides of an arrow are a score against
+// a fixed reference, before and after this entry's change (measured, the
+// harness's own figure), not a ratio of two of its runs.
+void SpeedupScores(FigureScan& st, size_t start, bool before_arrow, Figure* f) {
+  if (!f->derived || f->metric != "speedup") {
+    st.speedup_left = -1;
+    return;
+  }
+  const int left = st.speedup_left;
+  st.speedup_left = before_arrow ? static_cast<int>(st.out.size()) : -1;
+  if (before_arrow) {
+    const std::string w = WordBefore(st.s, start);
+    st.speedup_word = NoName(w) || MetricWord(w) ? "" : w;
+  }
+  if (before_arrow || left < 0 || static_cast<size_t>(left) >= st.out.size() || !AfterArrow(st.s, start)) return;
+  Figure& l = st.out[static_cast<size_t>(left)];
+  if (l.metric != "speedup" || !l.derived) return;
+  l.derived = f->derived = false;
+  if (l.word.empty()) l.word = st.speedup_word;
+  if (f->word.empty()) f->word = l.word;
+  l.named["arrow"] = "before", f->named["arrow"] = "after";
+}
+
 }  // namespace moelog::logbook::reader

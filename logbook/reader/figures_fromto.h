@@ -16,6 +16,14 @@ namespace moelog::logbook::reader {
 // spread, not two runs).
 std::string FromToUnit(const std::string& s, size_t start, size_t at);
 
+struct FigureScan;
+struct Figure;
+
+// "tr 2.7x → 7.3x": speedups on both sides of an arrow are a score against
+// a fixed reference, measured before and after (figures_fromto.cc); `f`
+// starts at `start`, `before_arrow` when an arrow follows it.
+void SpeedupScores(FigureScan& st, size_t start, bool before_arrow, Figure* f);
+
 // The unit written after the number that starts at `q` (digits, '.' and ','),
 // when the vocabulary knows it and it is no derived one; "" otherwise.
 std::string UnitOfNumberAt(const std::string& s, size_t q);

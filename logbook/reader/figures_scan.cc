@@ -686,6 +686,7 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
   if (UnitInfo u{}; st.mode.prose && !f.derived && !f.not_run && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;
   // "12.3 ms -> 10.1 ms": an arrow after the unit pairs it with the next figure.
   before_arrow = before_arrow || ArrowAfterUnit(s, st.i);
+  SpeedupScores(st, start, before_arrow, &f);
   st.last_end = st.i;
   st.arrow_left = before_arrow && !f.derived ? static_cast<int>(st.out.size()) : -1;
   st.arrow_unit = before_arrow && !f.derived ? unit : "";

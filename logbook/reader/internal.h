@@ -682,6 +682,8 @@ struct FigureScan {
   int depth = 0;
   size_t i = 0;
   int arrow_left = -1;     // index in `out` of a figure written before an arrow
+  int speedup_left = -1;   // ... of a speedup written before an arrow ("tr 2.7x → 7.3x")
+  std::string speedup_word;  // the word naming it ("tr")
   std::string arrow_unit;  // the unit the figure before the arrow was read in
   std::vector<Listed> listed;  // numbers of a " / " list waiting for its unit, their words
   size_t list_next = std::string::npos;                // where the list's next number starts

@@ -450,6 +450,23 @@ TEST(ReaderFigures, AReportPastedAsAParagraphIsReadLineByLine) {
   EXPECT_EQ(figs[1].line, 8);
 }
 
+// Speedups on both sides of an arrow ("tr 2.7x → 7.3x") are a harness's
+// score against a fixed reference, measured before and after and named by
+// the word before them; a lone "1.8x faster" stays derived.
+TEST(ReaderFigures, SpeedupsAcrossAnArrowAreScores) {
+  auto f = Figures("tr 2.7x \xE2\x86\x92 7.3x (+170%), base64 7.2x \xE2\x86\x92 7.6x", false);
+  int scores = 0;
+  for (const auto& x : f)
+    if (x.metric == "speedup" && !x.derived) {
+      ++scores;
+      EXPECT_FALSE(x.word.empty());
+    }
+  EXPECT_EQ(scores, 4);
+  auto lone = Figures("the new path is 1.8x faster", false);
+  ASSERT_EQ(lone.size(), 1u);
+  EXPECT_TRUE(lone[0].derived);
+}
+
 // A time in parts is read by one function (DurationInParts, its units from
 // duration_parts of vocabulary.json) for prose, printed lines and table
 // cells alike: "1m 44s 79ms" is 104.079 s wherever it is written.
