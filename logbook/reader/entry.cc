@@ -364,11 +364,11 @@ bool LinesLed(const Paragraph& p) {
 }
 
 std::vector<std::pair<size_t, size_t>> FieldSentences(const Paragraph& p, size_t body, const std::string& rest,
-                                                      size_t* first_cut) {
+                                                      bool lines_led, size_t* first_cut) {
   std::vector<size_t> cuts;
   // "compile(fwd + bwd): 26'661MiB, 974ms" over "compile(model): ...": every
   // line led by a label of its own, parentheses and all.
-  const bool all_led = body == 0 && LinesLed(p);
+  const bool all_led = body == 0 && lines_led;
   if (!p.lead.empty() || !prose::PlainLead(p.text).empty() || all_led)
     for (const size_t ls : p.line_starts)
       if (ls > body && ls - body < rest.size() && (all_led || !prose::PlainLead(rest.substr(ls - body)).empty()))
@@ -400,7 +400,8 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     const bool no_run = prose::NoRunLead(lead);
     WalkScope scope;
     // Lines each led by a run's label are read as bullets are, not as sentences.
-    scope.prose = p.lead.empty() && LinesLed(p) ? false : true;
+    const bool lines_led = p.lead.empty() && LinesLed(p);  // read once: FieldSentences cuts by it too
+    scope.prose = !lines_led;
     scope.loose = true;
     std::string carry;
     scope.carry = &carry;
@@ -423,7 +424,7 @@ void ParagraphFigures(const Entry& entry, const EntryCtx& x, std::vector<Recorde
     const size_t body = p.lead.empty() ? 0 : std::min(p.text.size(), p.text.find(p.lead) + p.lead.size());
     const std::string rest = p.text.substr(body);
     size_t first_cut = std::string::npos;
-    for (const auto& [b, e] : FieldSentences(p, body, rest, &first_cut)) {
+    for (const auto& [b, e] : FieldSentences(p, body, rest, lines_led, &first_cut)) {
       if (no_run && b < first_cut) continue;
       Bullet sb;
       sb.text = SentenceText(rest, b, e);

@@ -67,6 +67,22 @@ std::string LeadText(const EntryCtx& x, int table_line) {
   return lead == nullptr ? "" : lead->text;
 }
 
+// The names of one clause's slash list: the first part's last word, each
+// other part's first ("greedy code / prose / json": code, prose, json).
+std::vector<std::string> ClauseListNames(const std::string& clause, size_t n) {
+  const std::vector<std::string> parts = SlashParts(clause);
+  if (parts.size() != n) return {};
+  std::vector<std::string> names;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    const size_t sp = p.rfind(' ');
+    const std::string w = i == 0 ? (sp == std::string::npos ? p : p.substr(sp + 1)) : p.substr(0, p.find(' '));
+    if (w.empty() || !std::isalpha(static_cast<unsigned char>(w[0])) || w.find('`') != std::string::npos) return {};
+    names.push_back(w);
+  }
+  return names;
+}
+
 }  // namespace
 
 std::vector<std::string> SlashNumbers(const std::string& cell) {
@@ -90,22 +106,6 @@ std::vector<std::string> HeaderListNames(const std::string& header, size_t n) {
     if (i > 0) parts[i] = prefix + parts[i];
   }
   return parts;
-}
-
-// The names of one clause's slash list: the first part's last word, each
-// other part's first ("greedy code / prose / json": code, prose, json).
-std::vector<std::string> ClauseListNames(const std::string& clause, size_t n) {
-  const std::vector<std::string> parts = SlashParts(clause);
-  if (parts.size() != n) return {};
-  std::vector<std::string> names;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    const std::string& p = parts[i];
-    const size_t sp = p.rfind(' ');
-    const std::string w = i == 0 ? (sp == std::string::npos ? p : p.substr(sp + 1)) : p.substr(0, p.find(' '));
-    if (w.empty() || !std::isalpha(static_cast<unsigned char>(w[0])) || w.find('`') != std::string::npos) return {};
-    names.push_back(w);
-  }
-  return names;
 }
 
 std::vector<std::string> ParentheticalListNames(const std::string& text, size_t n) {
