@@ -203,12 +203,14 @@ struct Lead {
 // Whether the part below heading `part` may hold entries headed by dated
 // paragraphs or items: neither its heading nor a heading below it (or, above
 // every heading, any heading) is dated, and its heading names no part that
-// recaps, plans or explains runs nor one of the logbook's own sections (a
-// `## Summary` of dated bullets restates the entries; reader/segment.h).
+// recaps, plans or explains runs nor one of the logbook's own sections by
+// its whole name (a `## Summary` of dated bullets restates the entries;
+// reader/segment.h).
 bool UndatedPart(const std::vector<OutlineHeading>& heads, int part) {
   if (part >= 0) {
     const std::string& name = heads[static_cast<size_t>(part)].text;
-    if (IsRecapHeading(name) || IsPlanHeading(name) || IsExplanationHeading(name) || IsReservedSectionName(name)) return false;
+    // A short name reserved by its last word ("Legacy info") may still hold a log of dated paragraphs.
+    if (IsRecapHeading(name) || IsPlanHeading(name) || IsExplanationHeading(name) || IsReservedByName(name)) return false;
   }
   const size_t from = part < 0 ? 0 : static_cast<size_t>(part);
   const int level = part < 0 ? 0 : heads[from].level;

@@ -1,5 +1,6 @@
 #include "logbook/reader/figures_fromto.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "logbook/reader/internal.h"
@@ -48,6 +49,25 @@ void SpeedupScores(FigureScan& st, size_t start, bool before_arrow, Figure* f) {
   if (l.word.empty()) l.word = st.speedup_word;
   if (f->word.empty()) f->word = l.word;
   l.named["arrow"] = "before", f->named["arrow"] = "after";
+}
+
+// Whether figure `f`, starting at `start`, follows the figure read before it
+// with only a comma between and the same unit, neither named apart nor derived.
+bool CommaRepeat(const FigureScan& st, size_t start, const Figure& f) {
+  if (st.out.empty() || f.derived || !f.word.empty() || !f.named.empty() || f.unit.empty() || st.last_end >= start) return false;
+  const Figure& prev = st.out.back();
+  if (prev.derived || prev.unit != f.unit || prev.metric != f.metric || !prev.named.empty()) return false;
+  const std::string gap = st.s.substr(st.last_end, start - st.last_end);
+  return gap.find(',') != std::string::npos && gap.find_first_not_of(", `") == std::string::npos &&
+         std::count(gap.begin(), gap.end(), ',') == 1;
+}
+
+// "25.63s, 21.51s, 24.24s > 23.79s": a figure of the list's unit right after
+// a comma list of repeats and a '>': their mean, as the author worked it out.
+bool ListSummary(const FigureScan& st, size_t start, const Figure& f) {
+  if (st.out.empty() || !st.out.back().comma_repeat || f.derived || f.unit != st.out.back().unit || st.last_end >= start)
+    return false;
+  return Trim(st.s.substr(st.last_end, start - st.last_end)) == ">";
 }
 
 }  // namespace moelog::logbook::reader

@@ -24,6 +24,14 @@ struct Figure;
 // starts at `start`, `before_arrow` when an arrow follows it.
 void SpeedupScores(FigureScan& st, size_t start, bool before_arrow, Figure* f);
 
+// "Build time: 25.63s, 21.51s": whether figure `f`, starting at `start`,
+// follows the figure read before it with a comma alone between, the same
+// unit, neither named apart nor derived (a repeat of it).
+bool CommaRepeat(const FigureScan& st, size_t start, const Figure& f);
+// "25.63s, 21.51s > 23.57s": whether `f` follows a comma list of repeats
+// after a '>' (their mean, as the author worked it out).
+bool ListSummary(const FigureScan& st, size_t start, const Figure& f);
+
 // The unit written after the number that starts at `q` (digits, '.' and ','),
 // when the vocabulary knows it and it is no derived one; "" otherwise.
 std::string UnitOfNumberAt(const std::string& s, size_t q);

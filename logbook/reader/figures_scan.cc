@@ -681,6 +681,8 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
       f.word = post;  // "~3.8 us launch overhead vs 51 us kernel"
   if (!f.derived) FromTo(st, start, &f);
   VersusSides(st, start, &f);
+  f.comma_repeat = CommaRepeat(st, start, f);
+  if (ListSummary(st, start, f)) f.metric = QualifiedMetricName("mean", f.metric);
   st.companions = 0;
   if (f.metric == "time_share_pct" && f.word.empty()) f.word = CodeName(s, st.i);
   if (UnitInfo u{}; st.mode.prose && !f.derived && !f.not_run && f.metric != kCarried && UnitOf(f.unit, &u)) st.mode.carry = f.unit;

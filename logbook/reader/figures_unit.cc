@@ -344,6 +344,21 @@ static bool MeasuredBefore(const std::string& s, size_t b) {
 // `at` ("<500ms", "≥ 2.5 s", ">= 90 fps", "for >15 tokens/sec"), no verb of
 // measuring before it in its clause; an arrow ("->", "=>") or the end of an
 // HTML tag ("<br>19.4 s") is none.
+// Whether a figure's word ends right before `at`, blanks aside: a word
+// that opens with a digit ("21.23s", "4 ms" ends in "ms" after "4").
+static bool FigureEndsAt(const std::string& s, size_t at) {
+  size_t e = at;
+  while (e > 0 && s[e - 1] == ' ') --e;
+  size_t b = e;
+  while (b > 0 && s[b - 1] != ' ') --b;
+  if (b < e && std::isdigit(static_cast<unsigned char>(s[b]))) return true;
+  if (b == e || b == 0) return false;
+  size_t pb = b - 1;  // "4 ms >": the word before the unit is the number
+  while (pb > 0 && s[pb - 1] != ' ') --pb;
+  UnitInfo u{};
+  return std::isdigit(static_cast<unsigned char>(s[pb])) && AnyUnit(s.substr(b, e - b), &u);
+}
+
 bool BoundMarkBefore(const std::string& s, size_t at) {
   size_t b = at;
   while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '~' || s[b - 1] == '*' || s[b - 1] == '`')) --b;
@@ -354,6 +369,7 @@ bool BoundMarkBefore(const std::string& s, size_t at) {
     if (mark == ">" && (before == '-' || before == '=' || std::isalnum(static_cast<unsigned char>(before)) || before == '"'))
       continue;
     if (mark == "<" && (before == '<' || before == '-' || before == '=')) continue;
+    if (FigureEndsAt(s, m)) continue;  // "21.23s > 22.05s": two figures compared, no bound
     return !MeasuredBefore(s, m);
   }
   return false;

@@ -366,7 +366,7 @@ Config WordConfig(const Figure& f, const EntryCtx& x);
 void SlashLabelList(const Config& context, const std::string& text, std::vector<Figure>* figures);
 bool CarriedFigure(const EntryCtx& x, Figure* f);
 bool SaysRepeats(const std::string& text);
-void KeepRepeats(const std::string& metric, std::vector<double> later, Point* p);
+void KeepRepeats(const std::string& metric, std::vector<double> later, bool listed, Point* p);
 void AddToPoint(const Figure& f, bool may_repeat, Point* p, std::vector<double>* repeats);
 std::string SiblingUnit(const std::vector<Bullet>& items);
 // Whether a list's items each give one share no word names ("2B base:
@@ -634,6 +634,9 @@ struct Figure {
   int list = -1;                   // the " / " list it was written in ("13.2 / 13.1 / 12.8 %"), numbered per text
   bool refers = false;  // its sentence names a run it is compared with ("Reference: 0.307 s"): ReferenceWord
   bool range = false;   // an end of a range ("12.1–12.9 ms"): its measurement's min or max
+  // Written right after a figure of its unit with only a comma between
+  // ("Build time: 25.63s, 21.51s, 24.24s"): a repeat of that measurement.
+  bool comma_repeat = false;
 };
 
 

@@ -93,6 +93,7 @@ bool IsReservedSectionName(std::string_view name) {
   return std::count(key.begin(), key.end(), ' ') < 4 &&
          Words().reserved_nouns.count(sp == std::string::npos ? key : key.substr(sp + 1)) > 0;
 }
+bool IsReservedByName(std::string_view name) { return Words().reserved.count(SectionKey(name)) > 0; }
 bool IsMeasuredSectionName(std::string_view name) { return Words().measured.count(SectionKey(name)) > 0; }
 bool IsResultPartName(std::string_view name) { return Words().record_result.count(SectionKey(name)) > 0; }
 bool IsOrdinalWord(std::string_view word) { return Words().ordinal.count(LowerAscii(word)) > 0; }

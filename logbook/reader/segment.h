@@ -62,6 +62,8 @@ bool StrictHeadingRest(std::string_view s, size_t* rest_offset);
 // the logbook's own sections that is never an entry ("Scope", "Baseline").
 bool IsLogSectionName(std::string_view name);
 bool IsReservedSectionName(std::string_view name);
+// Reserved by its whole name ("Hardware"), not only by its last word ("Legacy info").
+bool IsReservedByName(std::string_view name);
 // A heading that names a part explaining runs recorded elsewhere by one of
 // its words ("The Root Cause: ...", "Previous Conclusion: ...", "Key Design
 // Decisions", "Why 4a failed"; explanation_words of sections.json): no

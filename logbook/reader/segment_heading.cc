@@ -399,9 +399,19 @@ bool IsoOf(int year, int month, int day, std::string* iso) {
   return true;
 }
 
+// Whether " HH:MM" follows `e` (a time of day after a date).
+bool TimeFollows(std::string_view s, size_t e) {
+  if (e >= s.size() || s[e] != ' ') return false;
+  size_t p = e + 1;
+  const size_t h = p;
+  while (p < s.size() && p - h < 3 && std::isdigit(static_cast<unsigned char>(s[p]))) ++p;
+  return p > h && p - h <= 2 && p + 2 < s.size() && s[p] == ':' && Digits(s, p + 1, 2);
+}
+
 // A date written with numbers only, other than "YYYY-MM-DD": "2026.06.24"
 // (two digits each), "24.06.2026" (the day first, as dots are written), "6/24/2026" (the month
-// first, unless the first number cannot be one: "24/6/2026"), "20260624".
+// first, unless the first number cannot be one: "24/6/2026"), "20260624"; a
+// two-digit year only in a time stamp ("17/1/29 15:38", "1/29/17 15:38").
 // Its ISO form and length; not glued to a word or a number after it.
 bool NumericDateAt(std::string_view s, size_t i, std::string* iso, size_t* len) {
   auto num = [&](size_t p, size_t* e) {
@@ -432,6 +442,12 @@ bool NumericDateAt(std::string_view s, size_t i, std::string* iso, size_t* len) 
   *len = e3 - i;
   const size_t n1 = e1 - i, n3 = e3 - e2 - 1;
   if (n1 == 4 && n3 == 2 && e2 - e1 == 3) return IsoOf(a, b, c, iso);  // "2026.06.24" ("2026/4/3" is none)
+  if (n1 <= 2 && n3 <= 2 && sep == '/' && TimeFollows(s, e3)) {
+    // A time stamp with a two-digit year ("17/1/29 15:38"): the year first
+    // when the first number cannot be a month, else the month first ("1/29/17 15:38").
+    if (a > 12) return IsoOf(2000 + a, b, c, iso);
+    return IsoOf(2000 + c, a, b, iso);
+  }
   if (n1 > 2 || n3 != 4) return false;
   if (sep == '.' || a > 12) return IsoOf(c, b, a, iso);  // "24.06.2026", "24/6/2026"
   return IsoOf(c, a, b, iso);                           // "6/24/2026"
@@ -516,6 +532,9 @@ bool DateAnywhere(std::string_view s, HeadingRead* r, std::string* label) {
       s.substr(o, c - o).find('(', 1) == std::string_view::npos && !TrimSeparators(s.substr(c + 1)).empty())
     after = TrimSeparators(s.substr(c + 1)) + " " + std::string(s.substr(o, c - o + 1));
   *label = before.empty() ? after : after.empty() ? before : before + " " + after;
+  // "Report at `2017/03/26 16:28:56` at x": the code span the date filled goes with it.
+  for (size_t e; (e = label->find("` `")) != std::string::npos;)
+    label->replace(e > 0 && (*label)[e - 1] == ' ' ? e - 1 : e, e > 0 && (*label)[e - 1] == ' ' ? 4 : 3, "");
   r->date_first = before.empty();
   return true;
 }

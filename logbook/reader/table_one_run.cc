@@ -6,6 +6,8 @@
 // key, label or variant of a line's own), no metric twice. Lines that each
 // name a configuration ("- bs=8: 1.2 ms", "- bs=16: 2.1 ms") stay rows.
 
+#include <functional>
+
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
@@ -47,15 +49,67 @@ bool AtAPoint(const std::string& text) {
 }
 
 // Whether `next` is written right below `row` and says nothing that sets its
-// run apart from the row's: same keys, no measured metric the row holds.
-bool SameRunBelow(const Entry& e, const RecordedFigure& row, const RecordedFigure& next) {
+// run apart from the row's: same keys, no measured metric the row holds
+// (unless `metric_twice`).
+bool SameRunBelow(const Entry& e, const RecordedFigure& row, const RecordedFigure& next, bool metric_twice = false) {
   if (row.table || next.table || row.refers != next.refers) return false;
   if (!WrittenLine(e, row.line) || !WrittenLine(e, next.line)) return false;
   if (next.line != LastLine(row) + 1 || row.run.config != next.run.config) return false;
   if (!HasBaseMetric(row.run) || !HasBaseMetric(next.run)) return false;
   for (const auto& [m, v] : next.run.metrics)
-    if (row.run.metrics.count(m)) return false;
+    if (row.run.metrics.count(m) && !metric_twice) return false;
   return !RunsApart(row.run, next.run) && !AtAPoint(row.text) && !AtAPoint(next.text);
+}
+
+// The words of a line's label before the metric's word that ends it, as
+// written ("Test build time: 34.29s" -> "Test build", "- Decode time: 12.1
+// ms" -> "Decode", "Time: 3 s" -> ""); false when the line has no label of
+// a few words ending in a metric's word.
+bool LabelQualifier(const std::string& text, std::string* qualifier) {
+  std::string t = Trim(text);
+  if (t.rfind("- ", 0) == 0 || t.rfind("* ", 0) == 0) t.erase(0, 2);
+  const size_t colon = LabelEnd(t);
+  if (colon == std::string::npos) return false;
+  std::vector<std::string> words;
+  for (std::string w : Words(t.substr(0, colon))) {
+    w.erase(std::remove_if(w.begin(), w.end(), [](char c) { return c == '*' || c == '`'; }), w.end());
+    if (!w.empty()) words.push_back(w);
+  }
+  if (words.empty() || words.size() > 5 || !MetricWord(Lower(words.back()))) return false;
+  words.pop_back();
+  qualifier->clear();
+  for (const auto& w : words) {
+    if (!qualifier->empty()) *qualifier += ' ';
+    *qualifier += w;
+  }
+  return true;
+}
+
+// The text of the list item at `line` of `e`, else `text` (a figure set's own).
+std::string LineText(const Entry& e, int line, const std::string& text) {
+  std::string found;
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    if (b.line == line && found.empty()) found = b.text;
+    for (const auto& c : b.children) walk(c);
+  };
+  for (const auto& f : e.fields) walk(f.bullet);
+  for (const auto& b : e.notes) walk(b);
+  return found.empty() ? text : found;
+}
+
+// "Build time: 25.63s" over "Test build time: 34.29s": lines of one
+// configuration, one metric twice, whose labels tell their runs apart by
+// the words before the metric's word: each line's run is named by those
+// words (case=Build, case=Test build). False, nothing named, otherwise.
+bool NameLabelledRuns(const Entry& e, RecordedFigure* row, RecordedFigure* next) {
+  std::string mine, theirs;
+  if (row->run.config.count("case") || !SameRunBelow(e, *row, *next, true) ||
+      !LabelQualifier(LineText(e, next->line, next->text), &theirs) ||
+      !LabelQualifier(LineText(e, row->line, row->text), &mine) || Lower(mine) == Lower(theirs))
+    return false;
+  if (!mine.empty()) row->run.config["case"] = mine;
+  if (!theirs.empty()) next->run.config["case"] = theirs;
+  return true;
 }
 
 // The row `f` joins past the sides of arrows written on the lines right
@@ -101,6 +155,7 @@ void OneRunLines(const Entry& e, std::vector<RecordedFigure>* out) {
   std::vector<RecordedFigure> kept;
   for (auto& f : *out) {
     if (!kept.empty() && SameRunBelow(e, kept.back(), f) && JoinRun(&kept.back(), f)) continue;
+    if (!kept.empty()) NameLabelledRuns(e, &kept.back(), &f);
     if (RecordedFigure* row = RowPastArrows(e, &kept, f); row && JoinRun(row, f)) continue;
     kept.push_back(std::move(f));
   }

@@ -121,5 +121,25 @@ TEST(ReaderFieldLines, SummaryMetricsWithBlanksAroundTheEqualsSign) {
   EXPECT_TRUE(recap.empty());
 }
 
+// A comma list of one unit after a label ("Build time: 25.63s, 21.51s,
+// 24.24s") repeats one measurement, whatever its spread: one figure, the
+// median, the repeats beside it; a figure after '>' that ends the list is
+// the mean the author worked out.
+TEST(ReaderFieldLines, ACommaListOfOneUnitIsRepeats) {
+  const auto figs = ReadEntry("# Build log\n\n", "## 2026-05-03 rebuild\n\nBuild time: 25.63s, 21.51s, 24.24s\n");
+  ASSERT_EQ(figs.size(), 1u);
+  ASSERT_EQ(figs[0].run.metrics.size(), 1u);
+  const auto& [metric, median] = *figs[0].run.metrics.begin();
+  EXPECT_DOUBLE_EQ(median, 24.24);
+  EXPECT_EQ(figs[0].run.repeats.at(metric).size(), 3u);
+  const auto mean = ReadEntry("# Build log\n\n", "## 2026-05-03 rebuild\n\nBuild time: 22.53s, 22.38s, 21.23s > 22.05s\n");
+  ASSERT_EQ(mean.size(), 1u);
+  ASSERT_EQ(mean[0].run.metrics.size(), 2u);
+  EXPECT_DOUBLE_EQ(mean[0].run.metrics.at("mean_time_s"), 22.05);
+  // Named apart ("fused 1.2 ms, unfused 1.9 ms"), the figures are no repeats.
+  const auto named = ReadEntry("# Build log\n\n", "## 2026-05-03 rebuild\n\n- fused 1.2 ms, unfused 1.9 ms\n");
+  for (const auto& f : named) EXPECT_TRUE(f.run.repeats.empty());
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -514,6 +514,10 @@ TEST(ReaderForms, AFigureAfterABoundMarkIsNoReading) {
   EXPECT_EQ(At(figs, 7), nullptr);
   EXPECT_NE(At(figs, 8), nullptr);
   EXPECT_NE(At(figs, 9), nullptr);
+  // Between two figures a mark compares them ("fused 1.2 ms < unfused 1.9 ms"): both readings.
+  const auto compared = EntryFigures("- fused 1.2 ms < unfused 1.9 ms\n");
+  ASSERT_NE(At(compared, 5), nullptr);
+  EXPECT_EQ(At(compared, 5)->run.metrics.size() + compared.size(), 3u);
 }
 
 // A figure worked out on the page from two others ("`6.12 / 8 \u2248 0.77 ms`",

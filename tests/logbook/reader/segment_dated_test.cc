@@ -147,6 +147,27 @@ TEST(SegmentDated, PlainDatedLinesOverTablesAreEntries) {
   ASSERT_EQ(lb.entries[1].tables.size(), 1u);
 }
 
+// A short section name reserved by its last word only ("Legacy info") may
+// hold a log of time-stamped paragraphs all the same; one reserved by its
+// whole name ("Hardware") holds none.
+TEST(SegmentDated, TimeStampedParagraphsUnderAReservedNounAreEntries) {
+  const std::string log =
+      "# Build log\n\n## Legacy info\n\n"                                       // 1-4
+      "[17/1/29 15:38]  \nChanged one file  \nBuild time: 25.63s, 21.51s\n\n"  // 5-8
+      "[17/1/30 20:20]  \nAdded codemap  \nBuild time: 22.53s, 22.38s\n\n"     // 9-12
+      "## Report at `2017/03/26 16:28:56`\n\n| a | b |\n|---|---|\n| x | 1.2s |\n";
+  Logbook lb = ParseLogbook(log, "t.md");
+  const auto seen = EntryLines(lb);
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0].line, 5);
+  EXPECT_EQ(seen[0].date, "2017-01-29");
+  EXPECT_EQ(seen[1].line, 9);
+  std::string hardware = log;
+  hardware.replace(hardware.find("Legacy info"), 11, "Hardware");
+  lb = ParseLogbook(hardware, "t.md");
+  EXPECT_EQ(EntryLines(lb).size(), 1u);
+}
+
 // Block quotes: the entry's own status and results are read; a quotation
 // of another source is not the entry's.
 TEST(BlocksQuote, QuotedStatusAndResultAreTheEntrys) {

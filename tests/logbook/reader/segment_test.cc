@@ -485,8 +485,17 @@ TEST(Segment, ReadHeadingDatesWrittenOtherWays) {
   EXPECT_EQ(basic.time, "19:51");
   EXPECT_EQ(basic.label, "Profiling run smoke");
   for (const char* plain : {"Raw files (`runs/2026-04-20_bench/`)", "Log of 2026-04-20.log", "192.168.1.1 host",
-                            "Python 3.11/10", "202603051 tokens", "20261305 build"})
+                            "Python 3.11/10", "202603051 tokens", "20261305 build", "1/2/3 split", "17/1/29 runs"})
     EXPECT_FALSE(ReadHeading(plain).dated) << plain;
+  // A two-digit year only in a time stamp: the year first when the first
+  // number cannot be a month, else the month first.
+  const HeadingRead stamp = ReadHeading("[17/1/29 15:38 at tag 0.1.1]");
+  EXPECT_EQ(stamp.date, "2017-01-29");
+  EXPECT_EQ(stamp.time, "15:38");
+  EXPECT_EQ(stamp.label, "at tag 0.1.1");
+  EXPECT_EQ(ReadHeading("1/29/17 15:38 rebuild").date, "2017-01-29");
+  // A date that filled a code span takes the span with it.
+  EXPECT_EQ(ReadHeading("Build report at `2017/03/26 16:28:56` at `657c858`").label, "Build report at at `657c858`");
 }
 
 // Numbers a heading gives itself in other marks: a version glued to its v

@@ -75,5 +75,25 @@ TEST(ReaderTableOneRun, AFigureAtAPointOfTheRunStaysItsOwnRow) {
   EXPECT_EQ(figs.size(), 2u);
 }
 
+TEST(ReaderTableOneRun, LabelsNameTheRunsOfOneMetricApart) {
+  // "Decode time" / "Prefill time": the words before the metric's word name each line's run.
+  const auto figs = ReadEntry(kHead,
+                              "Ran the bench.\n\n"
+                              "- Decode time: 12.1 ms\n"
+                              "- Prefill time: 3.4 ms\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("case"), "Decode");
+  EXPECT_EQ(figs[1].run.config.at("case"), "Prefill");
+}
+
+TEST(ReaderTableOneRun, LabelsThatNameNoRunLeaveTheLinesAlone) {
+  // Labels that say the same ("Time" twice), or no metric's word: nothing named.
+  const auto figs = ReadEntry(kHead,
+                              "Ran the bench.\n\n"
+                              "- Time: 12.1 ms\n"
+                              "- time: 3.4 ms\n");
+  for (const auto& f : figs) EXPECT_EQ(f.run.config.count("case"), 0u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
