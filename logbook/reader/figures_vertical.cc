@@ -12,7 +12,7 @@ namespace {
 
 // The words of data/reader/vertical_tables.json, read once.
 struct VerticalWords {
-  std::set<std::string> names, values, no_run, long_metrics, spreads;
+  std::set<std::string> names, values, no_run, long_metrics, spreads, goals;
 };
 
 const VerticalWords& Vocab() {
@@ -20,7 +20,7 @@ const VerticalWords& Vocab() {
     VerticalWords w;
     for (const auto& [key, into] : {std::pair{"name_headers", &w.names}, std::pair{"value_headers", &w.values},
                                     std::pair{"no_run_labels", &w.no_run}, std::pair{"long_metric_headers", &w.long_metrics},
-                                    std::pair{"spread_headers", &w.spreads}})
+                                    std::pair{"spread_headers", &w.spreads}, std::pair{"goal_headers", &w.goals}})
       *into = DataWords("data/reader/vertical_tables.json", key);
     return w;
   }();
@@ -59,6 +59,50 @@ std::string Caption(const Entry& e, const TableBlock& t) {
   for (const auto& p : e.paragraphs)
     if (p.end_line < t.line && p.end_line >= t.line - 2 && p.line == p.end_line && p.text.size() <= 80) return p.text;
   return "";
+}
+
+// What a metric row's name says of its run besides the metric: settings
+// written `key=value` ("Tokens/sec batch=1") and a closing parenthesis of
+// words that is no unit nor statistic ("(baseline)", "(LocalLeap)"), keyed
+// case; `*metric` gets the name without them ("Tokens/sec").
+Config RowQualifiers(const std::string& name, std::string* metric) {
+  Config q;
+  std::string rest = Trim(name);
+  if (const size_t open = rest.rfind('('); open != std::string::npos && open > 0 && rest.back() == ')') {
+    const std::string inner = Trim(rest.substr(open + 1, rest.size() - open - 2));
+    UnitInfo u{};
+    const auto words = Words(Lower(inner));
+    bool plain = !inner.empty() && HasAlpha(inner) && words.size() <= 3 && !UnitOf(inner, &u) &&
+                 inner.find_first_of(",=/%") == std::string::npos;
+    for (const auto& w : words) plain = plain && !StatWord(w) && !StatisticWord(w) && !MetricWord(w);
+    if (plain) q["case"] = inner, rest = Trim(rest.substr(0, open));
+  }
+  std::string kept;
+  for (const auto& w : Words(rest)) {
+    const size_t eq = w.find('=');
+    if (eq != std::string::npos && eq > 0 && eq + 1 < w.size() && IsIdentStart(w[0])) q[SnakeKey(w.substr(0, eq))] = w.substr(eq + 1);
+    else kept += (kept.empty() ? "" : " ") + w;
+  }
+  *metric = q.empty() ? name : kept;
+  return q;
+}
+
+// The qualifiers of each row's name in column `col` of `t` (RowQualifiers),
+// when they tell rows apart: two rows or more qualified, not all alike.
+std::vector<Config> TableRowQualifiers(const TableBlock& t, size_t col, std::vector<std::string>* metrics) {
+  std::vector<Config> q(t.rows.size());
+  metrics->assign(t.rows.size(), "");
+  std::set<Config> seen;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const std::string name = col < t.rows[r].size() ? Unticked(t.rows[r][col]) : "";
+    q[r] = RowQualifiers(name, &(*metrics)[r]);
+    if (!q[r].empty()) seen.insert(q[r]);
+  }
+  if (seen.size() < 2) {
+    q.assign(t.rows.size(), Config{});
+    for (size_t r = 0; r < t.rows.size(); ++r) (*metrics)[r] = col < t.rows[r].size() ? Unticked(t.rows[r][col]) : "";
+  }
+  return q;
 }
 
 // A row of a setting rather than a figure: a short value that starts with
@@ -422,8 +466,10 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
   block.subheading = t.subheading;
   const std::string unit = SheetUnit(e, t);
   std::vector<size_t> bare;  // rows of a figure without a unit the sheet names by its own name
+  std::vector<std::string> names;
+  const std::vector<Config> qualifiers = TableRowQualifiers(t, 0, &names);
   for (const auto& row : t.rows) {
-    std::string name = row.empty() ? "" : Unticked(row[0]);
+    std::string name = names[static_cast<size_t>(&row - t.rows.data())];
     while (!name.empty() && name.back() == ':') name.pop_back();
     const std::string value = row.size() < 2 || EmptyCell(row[1]) ? "" : Unticked(row[1]);
     if (ColumnMetric(name).derived) {  // "| Speedup | 2.36x |": derived from the runs, none of its own
@@ -439,7 +485,12 @@ bool VerticalTableFigures(const TableBlock& t, const Config& context, const Entr
   const size_t before = out->size();
   OutputFigures(e, block, settings, x, out, unread);
   for (size_t r : bare) out->push_back(BareFigure(t, r, settings, x));
-  for (size_t k = before; k < out->size(); ++k) (*out)[k].table = true;
+  for (size_t k = before; k < out->size(); ++k) {
+    (*out)[k].table = true;
+    const int r = (*out)[k].line - t.line - 2;  // "| Tokens/sec batch=1 (baseline) | 32.9 |": its row's run
+    if (r >= 0 && static_cast<size_t>(r) < qualifiers.size())
+      for (const auto& [key, v] : qualifiers[static_cast<size_t>(r)]) (*out)[k].run.config[key] = v;
+  }
   return true;
 }
 
@@ -458,7 +509,7 @@ bool LongColumns(const TableBlock& t, size_t* metric, size_t* value, std::vector
     const std::string h = Plain(t.header[c]);
     if (Vocab().long_metrics.count(h) && *metric == t.header.size()) *metric = c;
     else if (Vocab().values.count(h) && *value == t.header.size()) *value = c;
-    else (*spread)[c] = h.empty() || Vocab().spreads.count(h) > 0;
+    else (*spread)[c] = h.empty() || Vocab().spreads.count(h) > 0 || Vocab().goals.count(h) > 0;
   }
   if (t.header.size() < 3 || *metric == t.header.size() || *value == t.header.size()) return false;
   int named = 0, numbers = 0;
@@ -476,9 +527,10 @@ ColumnInfo LongRowMetric(const std::string& name, const std::string& cell) {
   if (const ColumnInfo c = ColumnMetric(name); !c.metric.empty()) return c.derived ? ColumnInfo{} : c;
   std::string unit;
   UnitInfo info{};
-  if (!NumberCell(cell, &unit)) return {};
+  // "| GPU mem peak | 5.64 GB |": a unit that needs context takes it from the row's name.
+  if (!NumberCell(cell, &unit) && (unit.empty() || !AnyUnit(unit, &info))) return {};
   if (!unit.empty()) {
-    if (!UnitOf(unit, &info) || info.derived) return {};
+    if (!UnitOfIn(unit, name, &info) || info.derived) return {};
     return ColumnInfo{QualifiedMetricName(SnakeKey(name), info.metric), unit, "", info.factor, false, {}, {}};
   }
   ColumnInfo own;
@@ -494,16 +546,20 @@ bool LongTableFigures(const TableBlock& t, const Config& context, const EntryCtx
   if (!LongColumns(t, &mcol, &vcol, &spread)) return false;
   const size_t before = out->size();
   std::vector<std::string> above(t.header.size());  // an empty setting cell is the one above it
+  std::vector<std::string> names;
+  const std::vector<Config> qualifiers = TableRowQualifiers(t, mcol, &names);
   for (size_t r = 0; r < t.rows.size() && out->size() <= kMaxFiguresPerEntry; ++r) {
     const auto& row = t.rows[r];
     Config cfg = context;
+    for (const auto& [k, v] : qualifiers[r]) cfg[k] = v;
     for (size_t c = 0; c < t.header.size(); ++c) {
       if (c == mcol || c == vcol || spread[c]) continue;
       const std::string cell = c < row.size() ? Unticked(row[c]) : "";
       if (!EmptyCell(cell)) above[c] = cell;
       if (!above[c].empty()) cfg[SnakeKey(Unticked(t.header[c]))] = above[c];
     }
-    const std::string name = mcol < row.size() ? Unticked(row[mcol]) : "", cell = vcol < row.size() ? Unticked(row[vcol]) : "";
+    const std::string& name = names[r];
+    const std::string cell = vcol < row.size() ? Unticked(row[vcol]) : "";
     const ColumnInfo col = LongRowMetric(name, cell);
     if (col.metric.empty()) continue;
     std::map<std::string, StoredRun> figs;

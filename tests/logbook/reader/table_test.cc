@@ -801,6 +801,29 @@ TEST(ReaderTable, ALongTableIsOneRunPerSettingsEachMetricByName) {
   EXPECT_EQ(figs[1].run.metrics.size(), 2u) << ::testing::PrintToString(figs[1].run.metrics);
 }
 
+// A metric table with a column of gates beside its values ("| Metric |
+// Value | Gate |"): the gates are goals, no setting; a row's name keys its
+// run by its settings and a closing parenthesis of words ("Tokens/sec
+// batch=1 (baseline)"), and a size unit takes its context from the name
+// ("GPU mem peak" over "5.64 GB").
+TEST(ReaderTable, AMetricTablesGatesAreNoSettingsItsNamesQualifyTheRuns) {
+  const auto figs = TableEntryFigures(
+      "| Metric | Value | Gate |\n|---|---|---|\n"
+      "| Tokens/sec batch=1 (baseline) | 32.9 | \u2014 |\n"
+      "| Tokens/sec batch=1 (LocalLeap) | 58.1 | \u2014 |\n"
+      "| Step duration p99 (baseline) | 192.3 ms | p99/p50 \u2264 3\u00d7 |\n"
+      "| GPU mem peak (baseline) | 5.64 GB | \u2264 11.8 GB \u2713 |\n"
+      "| Step duration p99 (LocalLeap) | 192.6 ms | p99/p50 \u2264 3\u00d7 |\n");
+  ASSERT_EQ(figs.size(), 4u);
+  for (const auto& f : figs) EXPECT_FALSE(f.run.config.count("gate"));
+  EXPECT_EQ(figs[0].run.config.at("batch"), "1");
+  EXPECT_EQ(figs[0].run.config.at("case"), "baseline");
+  EXPECT_EQ(figs[1].run.config.at("case"), "LocalLeap");
+  EXPECT_EQ(figs[2].run.config.at("case"), "baseline");
+  EXPECT_EQ(figs[2].run.metrics.size(), 2u) << ::testing::PrintToString(figs[2].run.metrics);
+  EXPECT_EQ(figs[3].run.config.at("case"), "LocalLeap");
+}
+
 // A unit's parenthesis glued to its column's name ("Mem(GB)") names the
 // column's unit as a spaced one does; "Step(s)" is a plural, no unit.
 TEST(ReaderTable, AUnitGluedInParenthesesNamesTheColumn) {
