@@ -11,6 +11,7 @@
 #include "logbook/doc/parse_recipe.h"
 #include "logbook/update/steps.h"
 #include "logbook/update/entry_plans.h"
+#include "logbook/reader/segment.h"
 #include "logbook/text.h"
 
 namespace moelog::logbook {
@@ -69,6 +70,39 @@ std::string CpuConfig(const Entry& e) {
 }
 
 // An entry's region goes after its (last) Result field, or at the entry's end.
+// Where an entry without a Result field ends its record: its last line, or
+// the last line of its blocks above the parts that close it, plan or
+// explain (`### Notes`, `### Conclusions`, `### Next Steps: ...`: plan,
+// explanation and reserved names of reader/segment.h), when none of its
+// recorded figures is written in them.
+int BeforeTrailingPlans(const Entry& e, const std::vector<RecordedFigure>& recorded) {
+  int last_figure = e.heading_line;
+  for (const auto& f : recorded) {
+    last_figure = std::max(last_figure, f.line);
+    for (int l : f.joined_lines) last_figure = std::max(last_figure, l);
+  }
+  int cut = 0;
+  for (auto s = e.subheadings.rbegin(); s != e.subheadings.rend(); ++s) {
+    const std::string name = s->text.substr(0, s->text.find(':'));  // "Next Steps: PyTorch comparison"
+    if (s->line <= last_figure || !(IsPlanHeading(s->text) || IsExplanationHeading(s->text) || IsReservedByName(name)))
+      break;
+    cut = s->line;
+  }
+  if (cut == 0) return e.end_line;
+  int end = last_figure;
+  auto below = [&](int line, int end_line) {
+    if (line < cut) end = std::max(end, std::min(end_line, cut - 1));
+  };
+  for (const auto& p : e.paragraphs) below(p.line, p.end_line);
+  for (const auto& t : e.tables) below(t.line, t.end_line);
+  for (const auto& b : e.outputs) below(b.line, b.end_line);
+  for (const auto& c : e.commands) below(c.line, c.end_line);
+  for (const auto& b : e.notes) below(b.line, b.end_line);
+  for (const auto& f : e.fields) below(f.bullet.line, f.bullet.end_line);
+  for (const auto& s : e.subheadings) below(s.line, s.line);
+  return end;
+}
+
 std::vector<Unit> UnitsOf(const Logbook& lb) {
   std::vector<Unit> units;
   std::vector<std::vector<UnreadFigures>> unread;
@@ -111,7 +145,7 @@ std::vector<Unit> UnitsOf(const Logbook& lb) {
       for (const auto& t : e.tables) below(t.line, t.end_line);
       for (const auto& b : e.outputs) below(b.line, b.end_line);
     } else {
-      u.insert_after = e.end_line;
+      u.insert_after = BeforeTrailingPlans(e, u.recorded);
       u.blank_before = true;
       // An entry that is a dated list's item: its region inside the item.
       if (e.item_indent >= 0) u.indent = std::string(static_cast<size_t>(e.item_indent), ' ');
