@@ -221,7 +221,9 @@ bool RecapRestates(const Entry& e, const RecordedFigure& f, const WrittenNumbers
 // A recap part's figure that restates a number written elsewhere is listed,
 // not tabled; so is every figure of its table row: a row of a comparison
 // whose one column quotes this log ("95.24 req/s" on H100) quotes the others
-// beside it too (another source's "9.87 req/s", an estimate's "~8,000").
+// beside it too (another source's "9.87 req/s", an estimate's "~8,000"),
+// and an arrow one side of which it quotes quotes the other ("30 → 68.8
+// TFLOPS" where 68.8 is the log's).
 void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                        std::vector<std::vector<UnreadFigures>>* unread) {
   std::optional<WrittenNumbers> numbers;  // read when a recap part holds a figure
@@ -230,18 +232,20 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
     const Entry& e = logbook.entries[i];
     std::vector<std::string> headings((*out)[i].size());
     std::vector<bool> restated((*out)[i].size(), false);
-    std::set<int> rows;  // table rows (lines) with a restated figure
+    std::set<int> rows;    // table rows (lines) with a restated figure
+    std::set<int> arrows;  // lines whose arrow has a restated side ("30 → 68.8 TFLOPS": its start too)
     for (size_t k = 0; k < (*out)[i].size(); ++k) {
       const RecordedFigure& f = (*out)[i][k];
       if (!IsRecapHeading(PartHeading(e, f.line))) continue;
       if (!numbers) numbers = DocumentNumbers(logbook);
       restated[k] = RecapRestates(e, f, *numbers, newest_first, &headings[k]);
       if (restated[k] && f.table && SideBySideTable(e, f.line)) rows.insert(f.line);
+      if (restated[k] && f.run.config.count("arrow")) arrows.insert(f.line);
     }
     std::vector<RecordedFigure> kept;
     for (size_t k = 0; k < (*out)[i].size(); ++k) {
       RecordedFigure& f = (*out)[i][k];
-      if (!restated[k] && !(f.table && rows.count(f.line))) {
+      if (!restated[k] && !(f.table && rows.count(f.line)) && !(f.run.config.count("arrow") && arrows.count(f.line))) {
         kept.push_back(std::move(f));
       } else if (unread) {
         const std::string heading = PartHeading(e, f.line);

@@ -67,5 +67,17 @@ TEST(ReaderClassifyRecapTables, EntriesUnderARecapSectionRestate) {
   }
 }
 
+// An arrow in a recap one side of which quotes the log ("30 \u2192 68.8
+// TFLOPS" where 68.8 TFLOPS is an entry's) quotes its other side too.
+TEST(ReaderClassifyRecapTables, AnArrowThatQuotesOneSideQuotesBoth) {
+  const std::string doc =
+      "# Kernel log\n\n**Progress:** 30 \u2192 61.5 \u2192 68.8 TFLOPS\n\n## 1. Tiled\n\n- peak memory: 2.1 GB\n\n"
+      "## Validated Achievements\n\n- **2.24x improvement** (30 \u2192 68.8 TFLOPS)\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(7));
+  EXPECT_FALSE(kept.count(11)) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
