@@ -187,6 +187,7 @@ TEST(Blocks, OutputShapesAndLabels) {
   EXPECT_TRUE(IsOutputHeading("Raw output"));
   EXPECT_TRUE(StatesFigure("took 0.31 ms per call"));
   EXPECT_TRUE(StatesFigure("2.7x faster"));
+  EXPECT_TRUE(StatesFigure("Version 1: Naive Flash Attention V1 - 30.6 seconds"));  // a unit spelled out
   EXPECT_FALSE(StatesFigure("topk=8 on v5p"));
   EXPECT_EQ(AfterPrompt("$ python b.py"), "python b.py");
   EXPECT_EQ(AfterPrompt("python b.py"), "");
