@@ -20,6 +20,7 @@
 #include "logbook/doc/resolve_commands.h"
 #include "logbook/doc/stated_command.h"
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/blocks_tsv.h"
 #include "logbook/reader/segment.h"
 #include "logbook/file_util.h"
 
@@ -514,6 +515,27 @@ bool OwnQuote(const MdDocument& doc, const MdNode& n) {
   return !QuotesAnotherSource(first, last.empty() ? first : last);
 }
 
+// A paragraph of tab-separated lines (a caption line or two above or below
+// them aside): the table it is (reader/blocks_tsv.h), its line where a pipe
+// table's header would be, two above its first row.
+bool PastedTsv(const MdNode& n, const std::vector<std::string_view>& lines, const std::string& sub, Entry* e) {
+  if (n.start_line < 1 || n.end_line > static_cast<int>(lines.size()) || n.end_line - n.start_line < 2) return false;
+  int first = n.start_line, last = n.end_line;
+  while (first < last && first - n.start_line < 2 && lines[first - 1].find('\t') == std::string_view::npos) ++first;
+  while (last > first && n.end_line - last < 2 && lines[last - 1].find('\t') == std::string_view::npos) --last;
+  const std::vector<std::string_view> own(lines.begin() + first - 1, lines.begin() + last);
+  auto rows = TabSeparatedRows(own);
+  if (rows.empty()) return false;
+  TableBlock t;
+  t.end_line = last;
+  t.header = std::move(rows.front());
+  t.rows.assign(std::make_move_iterator(rows.begin() + 1), std::make_move_iterator(rows.end()));
+  t.line = first - 1;  // two above the first row, as a pipe table's delimiter row puts it
+  t.subheading = sub;
+  e->tables.push_back(std::move(t));
+  return true;
+}
+
 void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
   const MdNode& n = doc.nodes[idx];
   if (n.kind == MdKind::kItem || (n.kind == MdKind::kBlockQuote && OwnQuote(doc, n))) {
@@ -539,6 +561,8 @@ void AddEntryBlock(const MdDocument& doc, int idx, EntryWalk* w, Entry* e) {
     e->tables.push_back(BuildTable(doc, idx));
     e->tables.back().subheading = w->sub;
     w->label = w->after_command = false;
+  } else if (n.kind == MdKind::kParagraph && w->lines && PastedTsv(n, *w->lines, w->sub, e)) {
+    w->label = w->after_command = false;  // a table pasted as tab-separated lines
   } else if (n.kind == MdKind::kParagraph) {
     AddEntryParagraph(doc, idx, w, e);
   } else if (HtmlTableNode(n)) {

@@ -123,8 +123,9 @@ std::string DatedLead(std::string_view text, std::string_view bold_lead);
 // A line that numbers a plain-text section ("1 - Use BTreeMap:", "12)
 // Closure fix", a list item's "3. Upgraded to flashattention2, ..."): its
 // number and its words as a numbered heading would give them ("1. Use
-// BTreeMap"; a sentence's first clause, 60 characters at most); number 0
-// for any other line.
+// BTreeMap"; a sentence's first clause, 60 characters at most), or one led
+// by an ordinal word and its number ("day 1", "Day3: Tuning the kernel" ->
+// "Day 3: Tuning the kernel"); number 0 for any other line.
 struct NumberedLine {
   int number = 0;
   std::string heading;

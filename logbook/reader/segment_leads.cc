@@ -12,8 +12,31 @@
 
 namespace moelog::logbook {
 
+namespace {
+
+// "day 1", "Day3: Tuning the kernel", "Run 2 - fused": a line led by an
+// ordinal word and its number, alone or before a colon or a dash and words.
+NumberedLine OrdinalLine(const std::string& t) {
+  size_t w = 0;
+  while (w < t.size() && std::isalpha(static_cast<unsigned char>(t[w]))) ++w;
+  if (w == 0 || w > 16 || !IsOrdinalWord(t.substr(0, w))) return {};
+  size_t d = w < t.size() && t[w] == ' ' ? w + 1 : w, e = d;
+  while (e < t.size() && e - d < 3 && std::isdigit(static_cast<unsigned char>(t[e]))) ++e;
+  if (e == d || (e < t.size() && std::isdigit(static_cast<unsigned char>(t[e])))) return {};
+  std::string rest = Trim(t.substr(e));
+  if (!rest.empty() && (rest[0] == ':' || rest[0] == '-' || rest[0] == '.')) rest = Trim(rest.substr(1));
+  else if (!rest.empty()) return {};  // "Run 1 finished in 3 s": a sentence
+  if (rest.size() > 60) rest.resize(rest.rfind(' ', 60) == std::string::npos ? 60 : rest.rfind(' ', 60));
+  std::string heading = t.substr(0, w) + " " + t.substr(d, e - d);
+  if (!rest.empty()) heading += ": " + rest;
+  return {std::atoi(t.substr(d, e - d).c_str()), heading};
+}
+
+}  // namespace
+
 NumberedLine ReadNumberedLine(std::string_view line) {
   const std::string t = Trim(line);
+  if (const NumberedLine ordinal = OrdinalLine(t); ordinal.number > 0) return ordinal;
   size_t e = 0;
   while (e < t.size() && e < 3 && std::isdigit(static_cast<unsigned char>(t[e]))) ++e;
   if (e == 0 || e + 2 >= t.size()) return {};

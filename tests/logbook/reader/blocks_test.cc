@@ -9,6 +9,7 @@
 #include "logbook/doc/parse_logbook.h"
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/blocks_text.h"
+#include "logbook/reader/blocks_tsv.h"
 
 namespace moelog::logbook {
 namespace {
@@ -389,6 +390,23 @@ TEST(BlocksParse, ADeviceMonitorsScreenIsNoOutput) {
   ASSERT_EQ(lb.entries.size(), 1u);
   ASSERT_EQ(lb.entries[0].outputs.size(), 1u);
   EXPECT_NE(lb.entries[0].outputs[0].text.find("step 100"), std::string::npos);
+}
+
+// A table pasted as tab-separated lines: a header and two rows at least,
+// each line split by tabs (a run of them one separator) into as many cells.
+TEST(ReaderBlocks, TabSeparatedLinesAreATable) {
+  const auto rows = TabSeparatedRows({"BLOCK_N\twarps\tmedian (ms)", "512\t2\t0.115", "1024\t\t2\t0.187"});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0][2], "median (ms)");
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"1024", "2", "0.187"}));
+  EXPECT_TRUE(TabSeparatedRows({"a\tb", "1\t2"}).empty());                  // a header and one row
+  EXPECT_TRUE(TabSeparatedRows({"a\tb", "1\t2", "1\t2\t3"}).empty());      // ragged
+  EXPECT_TRUE(TabSeparatedRows({"a\tb", "1 2", "3\t4"}).empty());           // a line without tabs
+  const Logbook lb = ParseLogbook("# Log\n\n## 2026-01-02 sweep\n\nWe sweep:\nBLOCK\tms\n256\t0.41\n512\t0.38\n", "t.md");
+  ASSERT_EQ(lb.entries.size(), 1u);
+  ASSERT_EQ(lb.entries[0].tables.size(), 1u);
+  EXPECT_EQ(lb.entries[0].tables[0].rows.size(), 2u);
+  EXPECT_EQ(lb.entries[0].tables[0].line + 2, 7);  // its first row's line, as a pipe table's
 }
 
 }  // namespace

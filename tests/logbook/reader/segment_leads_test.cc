@@ -18,6 +18,12 @@ TEST(SegmentLeads, ReadsANumberedLineAndALeadingLabel) {
   EXPECT_EQ(ReadNumberedLine("12) Closure fix").number, 12);
   EXPECT_EQ(ReadNumberedLine("43% improvement (28ms)").number, 0);
   EXPECT_EQ(ReadNumberedLine("2 - 3 ms faster").number, 0);  // a title starts with a letter
+  // Led by an ordinal word and its number, alone or before a colon.
+  EXPECT_EQ(ReadNumberedLine("day 1").heading, "day 1");
+  EXPECT_EQ(ReadNumberedLine("Day3: Tuning the kernel").number, 3);
+  EXPECT_EQ(ReadNumberedLine("Day3: Tuning the kernel").heading, "Day 3: Tuning the kernel");
+  EXPECT_EQ(ReadNumberedLine("Run 1 finished in 3 s").number, 0);  // a sentence
+  EXPECT_EQ(ReadNumberedLine("Today 2 runs").number, 0);            // no ordinal word
   EXPECT_EQ(LeadLabel("commit: faster filter"), "commit");
   EXPECT_EQ(LeadLabel("Note that: this is prose"), "");
   EXPECT_EQ(LeadLabel("**Result:** 3 ms"), "");
