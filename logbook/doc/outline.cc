@@ -287,10 +287,25 @@ std::vector<std::pair<int, NumberedLine>> NumberedBlocks(const MdDocument& doc, 
   return out;
 }
 
+// A paragraph that is one bold span and nothing else, on one line, a few
+// words ("**第一次**", "**--max_iters=100  val loss 4.6481**"): a heading
+// written in bold; its words, else "".
+std::string BoldAlone(const MdDocument& doc, int idx) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(idx)];
+  if (n.kind != MdKind::kParagraph || n.start_line != n.end_line) return "";
+  const Paragraph p = BuildParagraph(doc, idx);
+  std::string lead = Trim(p.lead);
+  if (lead.empty() || lead.size() > 100 || Trim(p.text) != lead) return "";
+  while (!lead.empty() && (lead.back() == ':' || lead.back() == ' ')) lead.pop_back();
+  return lead;
+}
+
 // The leads of plain-text sections in parts with no dated leads (`dated`):
 // paragraphs whose first lines number them 1, 2, 3 ... (three at least in
 // a row: ReadNumberedLine), and paragraphs or list items led by one label
-// that leads three at least right over a table or a fenced block (LeadLabel).
+// that leads three at least right over a table or a fenced block (LeadLabel),
+// and paragraphs written as a heading in bold alone (BoldAlone), three at
+// least right over a table or a fenced block.
 std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<std::string_view>& lines,
                              const std::vector<OutlineHeading>& heads, const std::vector<size_t>& head_kid,
                              const std::vector<Lead>& dated) {
@@ -322,6 +337,10 @@ std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<std::strin
     if (const std::string label = LeadLabel(first); !label.empty()) {
       labelled.push_back({k, unit, part, Trim(first), true});
       labels.push_back(label);
+      over_block.push_back(after == MdKind::kCodeBlock || after == MdKind::kTable);
+    } else if (const std::string bold = BoldAlone(doc, unit); !bold.empty()) {
+      labelled.push_back({k, unit, part, bold, true});  // "**第一次**" over its printout
+      labels.push_back("\x01bold");
       over_block.push_back(after == MdKind::kCodeBlock || after == MdKind::kTable);
     }
   }

@@ -106,10 +106,13 @@ void LabelAbove(const Entry& entry, int block_line, int command_line, const Entr
   // The label nearest the block: a line right above it before one above its command.
   std::string label;
   int at = -1;
+  // The entry's own head (a bold line or an item that heads it) names the entry, not a setup of its block.
   for (const auto& p : entry.paragraphs)
-    if (!p.output_label && near(p.end_line) && LabelLine(p.text) && p.end_line > at) label = p.text, at = p.end_line;
+    if (!p.output_label && p.line != entry.heading_line && near(p.end_line) && LabelLine(p.text) && p.end_line > at)
+      label = p.text, at = p.end_line;
   for (const auto& b : entry.notes)
-    if (b.children.empty() && near(b.end_line) && LabelLine(b.text) && b.end_line > at) label = b.text, at = b.end_line;
+    if (b.children.empty() && b.line != entry.heading_line && near(b.end_line) && LabelLine(b.text) && b.end_line > at)
+      label = b.text, at = b.end_line;
   if (label.empty()) return;
   const Config words = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
   if (words.empty() || (words.size() == 1 && words.count("case"))) {  // "2 req/s": the line as written

@@ -59,6 +59,24 @@ TEST(SegmentLeads, ItemsLedByOneLabelOverTheirPrintoutsAreEntries) {
   EXPECT_EQ(lb.entries[1].segment_rule, "lead");
 }
 
+// Paragraphs that are a bold line alone, each right over its printout
+// ("**First run**" over a fenced wrk report), are headings written in bold:
+// three or more are entries holding the printout; a bold line over prose is
+// no entry's head.
+TEST(SegmentLeads, BoldLinesOverTheirPrintoutsAreEntries) {
+  std::string text;
+  for (const char* name : {"**First run**", "**Second run**", "**Third run**"})
+    text += std::string(name) + "\n\n```\nRequests/sec:  79069.79\n```\n\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  EXPECT_EQ(lb.entries[2].heading, "Third run");
+  EXPECT_EQ(lb.entries[2].outputs.size(), 1u);
+  std::string prose;
+  for (const char* name : {"**First run**", "**Second run**", "**Third run**"})
+    prose += std::string(name) + "\n\nIt went fine, 3.1 ms.\n\n";
+  EXPECT_LE(ParseLogbook(prose, "t.md").entries.size(), 1u);
+}
+
 // Ordered-list items split by their printouts ("1. After cuda graph, ..."
 // over a fenced log, "2. ..." over the next) are numbered entries holding
 // the printout after them; a list carrying on the run (`4.`, `5.`) is split
