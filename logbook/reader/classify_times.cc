@@ -150,6 +150,22 @@ bool SettingFieldColon(const std::string& s, size_t colon) {
   return SettingFieldName(name);
 }
 
+// A property's dotted name ("linger.ms", "batch.size",
+// "spark.executor.memory"): letters first, parts joined by dots, no number
+// of its own ("1.5", "v0.3" are none).
+bool DottedProperty(std::string w) {
+  while (!w.empty() && (w.front() == '`' || w.front() == '*')) w.erase(0, 1);
+  while (!w.empty() && (w.back() == '`' || w.back() == '*')) w.pop_back();
+  const size_t dot = w.find('.');
+  if (dot == std::string::npos || dot == 0 || w.back() == '.' || !std::isalpha(static_cast<unsigned char>(w[0]))) return false;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const char c = w[i];
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') return false;
+    if (c == '.' && (w[i - 1] == '.' || !std::isalpha(static_cast<unsigned char>(w[i + 1])))) return false;
+  }
+  return true;
+}
+
 // A figure that sets a run up rather than measures it: a number right after
 // a command-line flag ("passes --duration 60s", "--timeout=30s", "wrk -d 30s"),
 // a whole number assigned in a code span ("`min_elapsed = 800ms`"; a
@@ -159,7 +175,8 @@ bool SettingFieldColon(const std::string& s, size_t colon) {
 // between ("warmup 10 s", "timeout 30 s"; "warmup: 12 s" reports one),
 // after the colon of a field that sets a test up ("Duration: 10 minutes";
 // SettingFieldName), or before `of`, `size` or `length` before it ("a
-// timeout of 30 s", "chunk size 4 MiB").
+// timeout of 30 s", "chunk size 4 MiB"), and a property's value
+// ("linger.ms=5ms", "raised linger.ms to 5ms").
 bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
   size_t b = start;
   while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '`' || s[b - 1] == '*' || s[b - 1] == '~')) --b;
@@ -169,7 +186,7 @@ bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
   size_t at = 0;
   if (b > 0 && s[b - 1] == '=') {
     const std::string key = WordBefore(s, b - 1, &at);
-    if (key.rfind("--", 0) == 0) return true;  // "--timeout=30s"
+    if (key.rfind("--", 0) == 0 || DottedProperty(key)) return true;  // "--timeout=30s", "linger.ms=5ms"
     // "`min_elapsed = 800ms`": an assignment written as code, a setting.
     const size_t end = u.at + u.len;
     return whole && b >= 2 && s[b - 2] == ' ' && at > 0 && s[at - 1] == '`' && end < s.size() && s[end] == '`';
@@ -183,6 +200,13 @@ bool SettingFigure(const std::string& s, size_t start, const UnitRead& u) {
   if (b > 0 && s[b - 1] == ':' && SettingFieldColon(s, b - 1)) return true;  // "**Duration**: 10 minutes"
   if (lead.empty() || (b > 0 && s[b - 1] == ':')) return false;
   if (SettingNoun(lead)) return true;
+  if (lead == "to") {  // "raised linger.ms to 5ms": a property set
+    size_t e = at;
+    while (e > 0 && s[e - 1] == ' ') --e;
+    size_t w = e;
+    while (w > 0 && s[w - 1] != ' ') --w;
+    if (DottedProperty(s.substr(w, e - w))) return true;
+  }
   return (lead == "of" || lead == "size" || lead == "length") && SettingNoun(Lower(WordBefore(s, at)));
 }
 

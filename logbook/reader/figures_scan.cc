@@ -31,12 +31,23 @@ void ShareListUnit(const std::string& s, size_t i, double value, bool comma_list
   if (f->word.empty() && !MetricWord(first) && !NoName(first) && !comma_list) f->word = first;
 }
 
+// "linger.ms=5", "batch.size=64KB": whether the key ending at `eq`, its last
+// part starting at `b`, is a dotted property's name (a setting's, no figure's).
+bool DottedKey(const std::string& s, size_t b, size_t eq) {
+  if (b == 0 || s[b - 1] != '.') return false;
+  size_t pb = b - 1;
+  while (pb > 0 && (IsIdentChar(s[pb - 1]) || s[pb - 1] == '.')) --pb;
+  const std::string dotted = s.substr(pb, eq - pb);
+  return std::isalpha(static_cast<unsigned char>(dotted[0])) && dotted.find_first_of("0123456789") == std::string::npos;
+}
+
 // "`time_s=0.017877`": the figure a key=value word states in the unit its key
 // names (thousands separators read), or false. `eq` is the '=' before the number.
 bool KeyValueFigure(const std::string& s, size_t eq, size_t* end, Figure* f) {
   size_t b = eq;
   while (b > 0 && IsIdentChar(s[b - 1])) --b;
   const std::string key = s.substr(b, eq - b);
+  if (DottedKey(s, b, eq)) return false;
   std::string unit = KeyUnit(key);
   // "avg_step_ms=20.4"; "s=128" names a parameter by one letter, no unit.
   if (unit.empty() && !SettingKey(key) && key.size() > 1) unit = PrintedKeyUnit(key);

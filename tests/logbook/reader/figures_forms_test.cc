@@ -680,5 +680,22 @@ TEST(ReaderForms, ALineUnderItsOwnLeadIsReadBelowAHardwareLead) {
   EXPECT_NEAR(figs[0].run.metrics.begin()->second, 0.25, 1e-12);
 }
 
+// A count of operations under a label that names a throughput ("Throughput:
+// 124,440 ops") is the run's figure; "ops" elsewhere ("fused 3 ops") is
+// none. A dotted property's value ("linger.ms=5", "raised linger.ms to
+// 5ms", "batch.size=64KB") sets the run up: no figure.
+TEST(ReaderForms, OperationsCountedAndPropertiesSet) {
+  const auto figs = EntryFigures(
+      "- Throughput: 124,440 ops\n"                        // line 5
+      "- Producer: linger.ms=5, batch.size=64KB\n"           // line 6
+      "- Change: raised linger.ms to 5ms\n"                  // line 7
+      "- Fused 3 ops into one kernel\n");                    // line 8
+  ASSERT_NE(At(figs, 5), nullptr);
+  EXPECT_TRUE(At(figs, 5)->run.metrics.count("ops"));
+  EXPECT_EQ(At(figs, 6), nullptr);
+  EXPECT_EQ(At(figs, 7), nullptr);
+  EXPECT_EQ(At(figs, 8), nullptr);
+}
+
 }  // namespace
 }  // namespace moelog::logbook
