@@ -223,7 +223,9 @@ bool RecapRestates(const Entry& e, const RecordedFigure& f, const WrittenNumbers
 // whose one column quotes this log ("95.24 req/s" on H100) quotes the others
 // beside it too (another source's "9.87 req/s", an estimate's "~8,000"),
 // and an arrow one side of which it quotes quotes the other ("30 → 68.8
-// TFLOPS" where 68.8 is the log's).
+// TFLOPS" where 68.8 is the log's). A row of changes alone in an
+// entry that is a recap by its own heading (a ledger's "+7.8%") changes
+// runs recorded elsewhere: listed too.
 void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedFigure>>* out,
                        std::vector<std::vector<UnreadFigures>>* unread) {
   std::optional<WrittenNumbers> numbers;  // read when a recap part holds a figure
@@ -238,7 +240,13 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
       const RecordedFigure& f = (*out)[i][k];
       if (!IsRecapHeading(PartHeading(e, f.line))) continue;
       if (!numbers) numbers = DocumentNumbers(logbook);
-      restated[k] = RecapRestates(e, f, *numbers, newest_first, &headings[k]);
+      // A ledger's row of changes alone in an entry that is a recap by its own
+      // heading ("## Summary After 6 Iterations" over "| 2 | batching | +7.8% |"):
+      // the changes of runs the log records elsewhere, no run of its own.
+      const bool changes_only = IsRecapHeading(e.heading) &&
+                                std::all_of(f.run.metrics.begin(), f.run.metrics.end(),
+                                            [&](const auto& m) { return f.run.derived.count(m.first) > 0; });
+      restated[k] = RecapRestates(e, f, *numbers, newest_first, &headings[k]) || (changes_only && !f.run.metrics.empty());
       if (restated[k] && f.table && SideBySideTable(e, f.line)) rows.insert(f.line);
       if (restated[k] && f.run.config.count("arrow")) arrows.insert(f.line);
     }

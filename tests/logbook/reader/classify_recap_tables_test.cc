@@ -79,5 +79,20 @@ TEST(ReaderClassifyRecapTables, AnArrowThatQuotesOneSideQuotesBoth) {
   EXPECT_FALSE(kept.count(11)) << ::testing::PrintToString(why);
 }
 
+// An entry that is a recap by its own heading ("## Summary After 2
+// Iterations") over a ledger of the changes its runs made: the changes of
+// runs recorded elsewhere, no run of its own; the entries keep theirs.
+TEST(ReaderClassifyRecapTables, ASummarysLedgerOfChangesIsNoRun) {
+  const std::string doc =
+      "# Iterations\n\n## Iteration 1: acks\n\n- Throughput: 142,201 ops\n\n"         // 5
+      "## Iteration 2: batching\n\n- Throughput: 153,246 ops\n\n"                     // 9
+      "## Summary After 2 Iterations\n\n| Iteration | Change | Impact |\n|---|---|---|\n"
+      "| 1 | acks=0 | +14.3% |\n| 2 | batching | +7.8% |\n";                            // 15-16
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(5) && kept.count(9));
+  EXPECT_FALSE(kept.count(15) || kept.count(16)) << ::testing::PrintToString(why);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
