@@ -824,6 +824,21 @@ TEST(ReaderTable, AMetricTablesGatesAreNoSettingsItsNamesQualifyTheRuns) {
   EXPECT_EQ(figs[3].run.config.at("case"), "LocalLeap");
 }
 
+// BenchmarkDotNet's table: its rows measure in the columns whose cells
+// write their units (Mean, Error, Allocated); the bare columns beside them
+// (Gen0, Gen1: collections per 1,000 operations) are figures of the row,
+// never runs of their own.
+TEST(ReaderTable, BareColumnsBesideCellsWithUnitsAreNoRuns) {
+  const auto figs = TableEntryFigures(
+      "| Method | Mean | Error | Gen0 | Gen1 | Allocated |\n|---|---:|---:|---:|---:|---:|\n"
+      "| A | 121.6 \u03bcs | 2.27 \u03bcs | 28.0762 | 9.2773 | 459.73 KB |\n"
+      "| B | 5,809.8 \u03bcs | 108.72 \u03bcs | 328.1250 | - | 4486.75 KB |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_FALSE(figs[0].run.config.count("variant"));
+  EXPECT_TRUE(figs[0].run.metrics.count("gen0")) << ::testing::PrintToString(figs[0].run.metrics);
+  EXPECT_EQ(figs[0].run.metrics.size(), 5u) << ::testing::PrintToString(figs[0].run.metrics);
+}
+
 // A unit's parenthesis glued to its column's name ("Mem(GB)") names the
 // column's unit as a spaced one does; "Step(s)" is a plural, no unit.
 TEST(ReaderTable, AUnitGluedInParenthesesNamesTheColumn) {
