@@ -112,6 +112,7 @@ struct Paragraph {
   std::string lead;
   int line = 0, end_line = 0;
   std::vector<size_t> line_starts;
+  std::vector<size_t> bold_line_starts;  // the line starts (of line_starts) where a bold span opens the line
   bool states_figure = false;  // result prose: it states a number with a unit (reader/blocks.h)
   bool output_label = false;   // "Output:", "Log:": it labels the block after it
   int LineAt(size_t offset) const;  // the source line holding text[offset]

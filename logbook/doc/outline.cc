@@ -25,6 +25,8 @@ Paragraph BuildParagraph(const MdDocument& doc, int idx) {
     if (c.kind == MdKind::kSoftBreak || c.kind == MdKind::kLineBreak) {
       p.text.push_back(' ');
       p.line_starts.push_back(p.text.size());
+      if (c.subtree_end < n.subtree_end && doc.nodes[static_cast<size_t>(c.subtree_end)].kind == MdKind::kStrong)
+        p.bold_line_starts.push_back(p.text.size());  // "**After:** 3.02 ms" on a line of its own
     } else if ((c.kind == MdKind::kStrong || c.kind == MdKind::kEmph) && i == idx + 1) {
       p.lead = Trim(InlineText(doc, i));
       AppendInlineText(doc, i, &p.text);
@@ -39,12 +41,14 @@ Paragraph BuildParagraph(const MdDocument& doc, int idx) {
   if (lead == std::string::npos) return Paragraph{};
   p.text.erase(0, lead);
   for (auto& b : p.line_starts) b = b > lead ? b - lead : 0;
+  for (auto& b : p.bold_line_starts) b = b > lead ? b - lead : 0;
   // "**PPL**：12.94": a full-width colon reads as the ASCII one and a space,
   // so a field written in any script reads as it does in English.
   static const std::string kWideColon = "\xEF\xBC\x9A";
   for (size_t at = p.text.find(kWideColon); at != std::string::npos; at = p.text.find(kWideColon, at + 2)) {
     p.text.replace(at, kWideColon.size(), ": ");
     for (auto& b : p.line_starts) b = b > at ? b - 1 : b;
+    for (auto& b : p.bold_line_starts) b = b > at ? b - 1 : b;
   }
   return p;
 }

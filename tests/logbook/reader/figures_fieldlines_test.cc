@@ -141,5 +141,18 @@ TEST(ReaderFieldLines, ACommaListOfOneUnitIsRepeats) {
   for (const auto& f : named) EXPECT_TRUE(f.run.repeats.empty());
 }
 
+// A paragraph of fields each on a line under a bold lead of its own, long
+// leads too ("**After reducing to 4 stages:** 0.700 ms"): a field a line,
+// never one text of two runs' figures.
+TEST(ReaderFieldLines, EachLineUnderABoldLeadIsAFieldOfItsOwn) {
+  const auto figs = ReadEntry("# Kernel log\n\n",
+                              "## 2026-05-03 pipeline stages\n\n"
+                              "**Result:** 0.722 ms, 192 KB SMEM\n"
+                              "**After reducing to 4 stages:** 0.700 ms, 131 KB SMEM\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].line, 5);
+  EXPECT_EQ(figs[1].line, 6);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
