@@ -1,4 +1,5 @@
 #include "logbook/reader/blocks.h"
+#include "logbook/reader/figures_namedlist.h"
 #include "logbook/reader/figures_unitfield.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
@@ -671,6 +672,15 @@ static std::string TaskMarkless(const std::string& label) {
   return label;
 }
 
+// An item's text after its label as its list reads it: a bare number in the
+// unit its siblings give ("v4: 75.67"), a comma list named by the label
+// above ("0.3960, +0.0018, ~12.26s": figures_namedlist.h).
+static std::string ListedRest(std::string rest, const std::string& label, bool labelled, const WalkScope& scope) {
+  if (!scope.sibling_unit.empty() && !label.empty() && BareNumber(rest)) rest += " " + scope.sibling_unit;
+  if (!scope.list_names.empty() && labelled) rest = NamedListText(rest, scope.list_names);
+  return rest;
+}
+
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override) {
   if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
@@ -685,7 +695,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     label = TaskMarkless(text);  // "- `random`" over its figures' bullets names them all
     rest.clear();
   }
-  if (!scope.sibling_unit.empty() && !label.empty() && BareNumber(rest)) rest += " " + scope.sibling_unit;  // "v4: 75.67"
+  rest = ListedRest(rest, label, colon != std::string::npos, scope);
   const std::string own_unit = LabelUnitOf(label), listed = rest;
   if (!own_unit.empty() || (label.empty() && !scope.label_unit.empty()))  // "**Cycles:** 147,734"
     rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
@@ -728,7 +738,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
   }
   if (!scope.check && !(b.children.empty() && SampleList(listed, own_unit, b.line, FigureText(text), x, scope, out))) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
   if (!text_override.empty()) return;
-  scope.sibling_unit = SiblingUnit(b.children), scope.list_shares = ListOfShares(b.children);
+  scope.sibling_unit = SiblingUnit(b.children), scope.list_shares = ListOfShares(b.children), scope.list_names = ListNames(label);
   for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(b.children, &with_units)) Walk(c, scope, x, out, unread);
 }
 

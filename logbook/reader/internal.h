@@ -755,6 +755,10 @@ struct WalkScope {
   std::string sibling_unit;
   // The items of this list each give one share no word names (ListOfShares).
   bool list_shares = false;
+  // The names a label above gives its items' comma lists ("Results (final
+  // reward, delta, step time):" over "- GA=1: 0.3960, +0.0018, ~12.26s"):
+  // the items' values in order (figures_namedlist.cc).
+  std::vector<std::string> list_names;
 };
 
 // A bullet's figures grouped into points: a figure that names something

@@ -3,6 +3,7 @@
 // of words is no figure; a full-width colon reads as the ASCII one.
 #include <gtest/gtest.h>
 
+#include "logbook/reader/figures_namedlist.h"
 #include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook::reader {
@@ -152,6 +153,27 @@ TEST(ReaderFieldLines, EachLineUnderABoldLeadIsAFieldOfItsOwn) {
   ASSERT_EQ(figs.size(), 2u);
   EXPECT_EQ(figs[0].line, 5);
   EXPECT_EQ(figs[1].line, 6);
+}
+
+// A label's parenthesis that names its items' comma lists ("Results (final
+// avg reward, performance delta, step-2 total time):"): each item's values
+// named in order, a change's left out; a list of another length is read as
+// it was.
+TEST(ReaderFieldLines, ALabelsParenthesisNamesItsItemsValues) {
+  const auto names = ListNames("Results (final avg reward, performance delta, step-2 total time)");
+  ASSERT_EQ(names.size(), 3u);
+  EXPECT_TRUE(ListNames("Throughput (tok/s)").empty());
+  EXPECT_TRUE(ListNames("Decode (bs=8, fp8)").empty());
+  EXPECT_EQ(NamedListText(" 0.3960, +0.0018, ~12.26s", names), " final_avg_reward=0.3960, step_2_total_time=12.26s");
+  EXPECT_EQ(NamedListText(" 0.3960, 12.26s", names), " 0.3960, 12.26s");
+  const auto figs = ReadEntry("# RL log\n\n",
+                              "## 2026-05-03 GA comparison\n\n"
+                              "- Results (final avg reward, performance delta, step-2 total time):\n"
+                              "  - GA=1 (one update): 0.3960, +0.0018, ~12.26s\n"
+                              "  - GA=4 (minibatches): 0.3900, \u22120.0042, ~12.65s\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[1].run.config.at("ga"), "4");
+  EXPECT_EQ(figs[1].run.metrics.size(), 2u) << ::testing::PrintToString(figs[1].run.metrics);
 }
 
 }  // namespace
