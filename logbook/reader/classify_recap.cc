@@ -238,15 +238,17 @@ void DropRecapRestated(const Logbook& logbook, std::vector<std::vector<RecordedF
     std::set<int> arrows;  // lines whose arrow has a restated side ("30 → 68.8 TFLOPS": its start too)
     for (size_t k = 0; k < (*out)[i].size(); ++k) {
       const RecordedFigure& f = (*out)[i][k];
-      if (!IsRecapHeading(PartHeading(e, f.line))) continue;
+      const bool recap_part = IsRecapHeading(PartHeading(e, f.line)), recap_entry = IsRecapHeading(e.heading);
+      if (!recap_part && !recap_entry) continue;
       if (!numbers) numbers = DocumentNumbers(logbook);
       // A ledger's row of changes alone in an entry that is a recap by its own
-      // heading ("## Summary After 6 Iterations" over "| 2 | batching | +7.8% |"):
-      // the changes of runs the log records elsewhere, no run of its own.
-      const bool changes_only = IsRecapHeading(e.heading) &&
+      // heading ("## Summary After 6 Iterations" over "| 2 | batching | +7.8% |",
+      // "## Summary Statistics" over "### Successful Optimizations" and its
+      // speedups): the changes of runs the log records elsewhere, no run of its own.
+      const bool changes_only = recap_entry && !f.run.metrics.empty() &&
                                 std::all_of(f.run.metrics.begin(), f.run.metrics.end(),
                                             [&](const auto& m) { return f.run.derived.count(m.first) > 0; });
-      restated[k] = RecapRestates(e, f, *numbers, newest_first, &headings[k]) || (changes_only && !f.run.metrics.empty());
+      restated[k] = (recap_part && RecapRestates(e, f, *numbers, newest_first, &headings[k])) || changes_only;
       if (restated[k] && f.table && SideBySideTable(e, f.line)) rows.insert(f.line);
       if (restated[k] && f.run.config.count("arrow")) arrows.insert(f.line);
     }

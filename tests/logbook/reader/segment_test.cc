@@ -544,6 +544,12 @@ TEST(Segment, PartsOfAReservedSectionAreNoEntries) {
   EXPECT_NE(roles[2].role, HeadingRole::kEntry) << roles[2].rule;
   EXPECT_EQ(roles[3].role, HeadingRole::kEntry);
   EXPECT_EQ(roles[4].role, HeadingRole::kEntry);  // numbered: an entry by structure
+  // "## Summary Statistics" over "### Successful Optimizations" and its speedups: a summary's part too.
+  const std::vector<OutlineHeading> stats = {{1, 1, "SIMD history"}, {3, 2, "Summary Statistics"},
+                                             {5, 3, "Successful Optimizations"}, {9, 2, "1. AVX2 parser"}};
+  const auto stat_roles = SegmentOutline(stats, [](size_t i) { return i == 2 || i == 3; });
+  EXPECT_NE(stat_roles[2].role, HeadingRole::kEntry) << stat_roles[2].rule;
+  EXPECT_EQ(stat_roles[3].role, HeadingRole::kEntry);
 }
 
 // A heading that names an explanation, a cause or a conclusion by one of
