@@ -317,6 +317,14 @@ std::string LabelUnitOf(const std::string& label) {
     if (key.find('_') != std::string::npos && !SettingKey(key))
       if (const std::string u = PrintedKeyUnit(key); !u.empty() && AnyUnit(u, &info) && !info.derived) return u;
   }
+  // "tick duration ms", "event loop lag ms": a label of words ending in a unit of two letters or more.
+  if (const auto words = Words(Trim(label)); words.size() >= 2 && words.size() <= 6 && words.back().size() >= 2) {
+    UnitInfo info{};
+    const std::string& before = words[words.size() - 2];
+    if (AnyUnit(words.back(), &info) && !info.derived && std::isalpha(static_cast<unsigned char>(before[0])) &&
+        !AnyUnit(before, &info))
+      return words.back();
+  }
   std::string w;
   for (char c : label)
     if (c != '*' && c != '_' && c != '`' && c != ':' && c != ' ') w += c;
@@ -672,13 +680,40 @@ static std::string TaskMarkless(const std::string& label) {
   return label;
 }
 
+// "avg 21.1031 | p95 30.3296 | max 40.9663" under a label that names its
+// unit ("tick duration ms:"): each bare number a statistic word names, in
+// that unit ("avg 21.1031 ms | ..."); `rest` as it was when it writes a unit
+// of its own or no statistic names a number.
+static std::string StatisticsInUnit(const std::string& rest, const std::string& unit) {
+  if (unit.empty()) return rest;
+  std::string out;
+  bool named = false;
+  const auto words = Words(rest);
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string w = words[i];
+    UnitInfo info{};
+    if (std::isalpha(static_cast<unsigned char>(w[0])) && AnyUnit(w, &info)) return rest;  // "21.1 ms": its own unit
+    const bool stat = i > 0 && StatisticWord(Lower(words[i - 1]));
+    std::string digits = w;
+    while (!digits.empty() && (digits.back() == ',' || digits.back() == ';')) digits.pop_back();
+    if (stat && !digits.empty() && BareNumber(" " + digits)) {
+      w = digits + " " + unit + w.substr(digits.size());
+      named = true;
+    }
+    out += (out.empty() ? "" : " ") + w;
+  }
+  return named ? " " + out : rest;
+}
+
 // An item's text after its label as its list reads it: a bare number in the
 // unit its siblings give ("v4: 75.67"), a comma list named by the label
-// above ("0.3960, +0.0018, ~12.26s": figures_namedlist.h).
-static std::string ListedRest(std::string rest, const std::string& label, bool labelled, const WalkScope& scope) {
+// above ("0.3960, +0.0018, ~12.26s": figures_namedlist.h), statistics in the
+// unit its label names (StatisticsInUnit).
+static std::string ListedRest(std::string rest, const std::string& label, bool labelled, const WalkScope& scope,
+                              const std::string& own_unit) {
   if (!scope.sibling_unit.empty() && !label.empty() && BareNumber(rest)) rest += " " + scope.sibling_unit;
   if (!scope.list_names.empty() && labelled) rest = NamedListText(rest, scope.list_names);
-  return rest;
+  return StatisticsInUnit(rest, own_unit.empty() ? scope.label_unit : own_unit);  // "avg 21.1 | p95 30.3" under "... ms:"
 }
 
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
@@ -695,8 +730,8 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     label = TaskMarkless(text);  // "- `random`" over its figures' bullets names them all
     rest.clear();
   }
-  rest = ListedRest(rest, label, colon != std::string::npos, scope);
-  const std::string own_unit = LabelUnitOf(label), listed = rest;
+  const std::string own_unit = LabelUnitOf(label);
+  const std::string listed = rest = ListedRest(rest, label, colon != std::string::npos, scope, own_unit);
   if (!own_unit.empty() || (label.empty() && !scope.label_unit.empty()))  // "**Cycles:** 147,734"
     rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
   scope.sibling_unit.clear();

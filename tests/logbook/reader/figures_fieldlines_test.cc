@@ -176,5 +176,20 @@ TEST(ReaderFieldLines, ALabelsParenthesisNamesItsItemsValues) {
   EXPECT_EQ(figs[1].run.metrics.size(), 2u) << ::testing::PrintToString(figs[1].run.metrics);
 }
 
+// A label of words ending in its unit ("tick duration ms:") over
+// statistics written as bare numbers ("avg 21.1031 | p95 30.3296"): each a
+// figure in that unit, keyed by its statistic; a line that writes its own
+// units is read as it was.
+TEST(ReaderFieldLines, StatisticsTakeTheUnitTheirLabelNames) {
+  const auto figs = ReadEntry("# Perf log\n\n",
+                              "## 2026-01-29 med-100\n\n"
+                              "- tick duration ms: avg 21.1031 | p95 30.3296 | p99 35.2898 | max 40.9663\n");
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(figs[1].run.config.at("statistic"), "p95");
+  EXPECT_NEAR(figs[1].run.metrics.begin()->second, 0.0303296, 1e-9);
+  EXPECT_EQ(LabelUnitOf("tick duration ms"), "ms");
+  EXPECT_EQ(LabelUnitOf("batch 8"), "");
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
