@@ -373,6 +373,9 @@ Config LabelConfig(const std::string& written, const Vars& vars, const Config& f
       cfg[key] = value;
     } else if (IsFixedValue(fixed, w) || Joiner(w)) {
       if (!named) kept.push_back(w);  // "(ring_ag_rs)" when every run uses it, a joiner "+": a case only beside other words
+    } else if (UnitInfo u{}; wi > 0 && wi + 1 == words.size() && w.size() >= 2 && AnyUnit(w, &u) && !u.derived &&
+                             !std::isdigit(static_cast<unsigned char>(words[wi - 1][0]))) {
+      rest.push_back(w);  // "tick duration ms": the unit the label names is no part of the case ("memset 4 KB" keeps its size)
     } else {
       rest.push_back(w);
       if (!named) kept.push_back(w);

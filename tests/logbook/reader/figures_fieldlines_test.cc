@@ -187,7 +187,10 @@ TEST(ReaderFieldLines, StatisticsTakeTheUnitTheirLabelNames) {
   ASSERT_EQ(figs.size(), 4u);
   EXPECT_EQ(figs[1].run.config.at("statistic"), "p95");
   EXPECT_NEAR(figs[1].run.metrics.begin()->second, 0.0303296, 1e-9);
+  EXPECT_EQ(figs[1].run.config.count("case") ? figs[1].run.config.at("case") : "tick duration", "tick duration");
   EXPECT_EQ(LabelUnitOf("tick duration ms"), "ms");
+  // A setting's field ("metrics window: 30s") is no figure.
+  EXPECT_TRUE(ReadEntry("# Perf log\n\n", "## 2026-01-29 med-100\n\n- metrics window: 30s\n").empty());
   EXPECT_EQ(LabelUnitOf("batch 8"), "");
 }
 
