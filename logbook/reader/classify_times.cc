@@ -150,22 +150,6 @@ bool SettingFieldColon(const std::string& s, size_t colon) {
   return SettingFieldName(name);
 }
 
-// A property's dotted name ("linger.ms", "batch.size",
-// "spark.executor.memory"): letters first, parts joined by dots, no number
-// of its own ("1.5", "v0.3" are none).
-bool DottedProperty(std::string w) {
-  while (!w.empty() && (w.front() == '`' || w.front() == '*')) w.erase(0, 1);
-  while (!w.empty() && (w.back() == '`' || w.back() == '*')) w.pop_back();
-  const size_t dot = w.find('.');
-  if (dot == std::string::npos || dot == 0 || w.back() == '.' || !std::isalpha(static_cast<unsigned char>(w[0]))) return false;
-  for (size_t i = 0; i < w.size(); ++i) {
-    const char c = w[i];
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') return false;
-    if (c == '.' && (w[i - 1] == '.' || !std::isalpha(static_cast<unsigned char>(w[i + 1])))) return false;
-  }
-  return true;
-}
-
 // A figure that sets a run up rather than measures it: a number right after
 // a command-line flag ("passes --duration 60s", "--timeout=30s", "wrk -d 30s"),
 // a whole number assigned in a code span ("`min_elapsed = 800ms`"; a
@@ -223,6 +207,22 @@ bool RatingAfter(const std::string& s, const UnitRead& u) {
 }
 
 }  // namespace
+
+// A property's dotted name ("linger.ms", "batch.size",
+// "spark.executor.memory"): letters first, parts joined by dots, no number
+// of its own ("1.5", "v0.3" are none).
+bool DottedProperty(std::string w) {
+  while (!w.empty() && (w.front() == '`' || w.front() == '*')) w.erase(0, 1);
+  while (!w.empty() && (w.back() == '`' || w.back() == '*')) w.pop_back();
+  const size_t dot = w.find('.');
+  if (dot == std::string::npos || dot == 0 || w.back() == '.' || !std::isalpha(static_cast<unsigned char>(w[0]))) return false;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const char c = w[i];
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') return false;
+    if (c == '.' && (w[i - 1] == '.' || !std::isalpha(static_cast<unsigned char>(w[i + 1])))) return false;
+  }
+  return true;
+}
 
 bool SettingFieldName(const std::string& name) {
   static const auto* fields = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "setting_fields"));

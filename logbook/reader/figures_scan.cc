@@ -38,7 +38,7 @@ bool DottedKey(const std::string& s, size_t b, size_t eq) {
   size_t pb = b - 1;
   while (pb > 0 && (IsIdentChar(s[pb - 1]) || s[pb - 1] == '.')) --pb;
   const std::string dotted = s.substr(pb, eq - pb);
-  return std::isalpha(static_cast<unsigned char>(dotted[0])) && dotted.find_first_of("0123456789") == std::string::npos;
+  return DottedProperty(dotted) && dotted.find_first_of("0123456789") == std::string::npos;
 }
 
 // "`time_s=0.017877`": the figure a key=value word states in the unit its key

@@ -377,6 +377,12 @@ bool ListOfShares(const std::vector<Bullet>& items);
 std::string FieldPercentMetric(const std::string& label);
 bool BareNumber(const std::string& rest);
 std::string LabelUnitOf(const std::string& label);
+// The text of the list item (a field's or a note's, or an item below one)
+// at `line` of `e`, or "" when no item starts there (table_points.cc).
+std::string ItemTextAt(const Entry& e, int line);
+// A property's dotted name ("linger.ms", "spark.executor.memory"): letters
+// first, parts joined by dots, no number after a dot (classify_times.cc).
+bool DottedProperty(std::string w);
 // A list of one run's samples after a label naming their `unit` ("Raw
 // throughput (req/s): 4120, 4188, 4097"; figures_samples.cc): one row, each
 // sample named apart (run_1_<metric>, ...); false when `rest` is no such list.

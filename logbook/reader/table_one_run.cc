@@ -6,8 +6,6 @@
 // key, label or variant of a line's own), no metric twice. Lines that each
 // name a configuration ("- bs=8: 1.2 ms", "- bs=16: 2.1 ms") stay rows.
 
-#include <functional>
-
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
 
@@ -87,14 +85,8 @@ bool LabelQualifier(const std::string& text, std::string* qualifier) {
 
 // The text of the list item at `line` of `e`, else `text` (a figure set's own).
 std::string LineText(const Entry& e, int line, const std::string& text) {
-  std::string found;
-  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
-    if (b.line == line && found.empty()) found = b.text;
-    for (const auto& c : b.children) walk(c);
-  };
-  for (const auto& f : e.fields) walk(f.bullet);
-  for (const auto& b : e.notes) walk(b);
-  return found.empty() ? text : found;
+  std::string item = ItemTextAt(e, line);
+  return item.empty() ? text : item;
 }
 
 // "Build time: 25.63s" over "Test build time: 34.29s": lines of one

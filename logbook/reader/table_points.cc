@@ -57,13 +57,7 @@ void Unprefix(StoredRun* run, const std::string& point) {
 // The point the list item at `line` of `e` opens with ("- Final observed
 // tokens/sec: 478,610" -> "final") among `points`, else "".
 std::string LeadPoint(const Entry& e, int line, const std::set<std::string>& points) {
-  std::string text;
-  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
-    if (b.line == line && text.empty()) text = b.text;
-    for (const auto& c : b.children) walk(c);
-  };
-  for (const auto& f : e.fields) walk(f.bullet);
-  for (const auto& b : e.notes) walk(b);
+  const std::string text = ItemTextAt(e, line);
   std::string first;
   for (char c : text) {
     if (std::isalpha(static_cast<unsigned char>(c))) first += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -73,6 +67,17 @@ std::string LeadPoint(const Entry& e, int line, const std::set<std::string>& poi
 }
 
 }  // namespace
+
+std::string ItemTextAt(const Entry& e, int line) {
+  std::string text;
+  std::function<void(const Bullet&)> walk = [&](const Bullet& b) {
+    if (b.line == line && text.empty()) text = b.text;
+    for (const auto& c : b.children) walk(c);
+  };
+  for (const auto& f : e.fields) walk(f.bullet);
+  for (const auto& b : e.notes) walk(b);
+  return text;
+}
 
 void SplitPoints(const Entry& e, std::vector<RecordedFigure>* figs) {
   std::set<std::string> points;
