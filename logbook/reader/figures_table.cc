@@ -750,7 +750,7 @@ bool EmptyCell(const std::string& raw);
 
 void LabelCell(const std::string& header, std::string cell, const EntryCtx& x, Config* cfg, std::string* label) {
   if (EmptyCell(cell) || ComparisonCell(cell) || CheckColumn(header) || OutcomeCount(header) ||
-      RemarkColumn(header) || EstimateColumn(header))
+      RemarkColumn(header) || EstimateColumn(header) || SentenceCell(cell))
     return;
   // "— send/recv metadata": a part of the row above, named by its words.
   for (const char* dash : {"\xE2\x80\x94 ", "\xE2\x80\x93 ", "- "})

@@ -380,6 +380,10 @@ std::string LabelUnitOf(const std::string& label);
 // The text of the list item (a field's or a note's, or an item below one)
 // at `line` of `e`, or "" when no item starts there (table_points.cc).
 std::string ItemTextAt(const Entry& e, int line);
+// A table cell written as a sentence ("Les threads se bloquent à cause du
+// GIL.", a remark of more than eight words): a note on its row, never a
+// key's value nor a part of the row's name (table_cells.cc).
+bool SentenceCell(const std::string& cell);
 // A property's dotted name ("linger.ms", "spark.executor.memory"): letters
 // first, parts joined by dots, no number after a dot (classify_times.cc).
 bool DottedProperty(std::string w);

@@ -359,4 +359,9 @@ TableBlock WithoutColumns(const TableBlock& t, const std::vector<size_t>& drop) 
   return u;
 }
 
+bool SentenceCell(const std::string& cell) {
+  const size_t words = Words(cell).size();
+  return words > 8 || (words >= 5 && cell.back() == '.');
+}
+
 }  // namespace moelog::logbook::reader

@@ -839,6 +839,19 @@ TEST(ReaderTable, BareColumnsBesideCellsWithUnitsAreNoRuns) {
   EXPECT_EQ(figs[0].run.metrics.size(), 5u) << ::testing::PrintToString(figs[0].run.metrics);
 }
 
+// A cell written as a sentence (an analysis column's remark) keys nothing:
+// the row's run is named by its short cells only.
+TEST(ReaderTable, ASentenceInACellIsNoKey) {
+  const auto figs = TableEntryFigures(
+      "| Version | Environment | Time | Analysis |\n|---|---|---:|---|\n"
+      "| Optimisation 1 | Python (CPU) | 15.90 s | The direct NumPy call avoids building heavy objects. |\n"
+      "| Optimisation 2 | Python (threads) | 18.92 s | Threads block on the GIL. |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& [k, v] : figs[0].run.config) EXPECT_LT(reader::Words(v).size(), 5u) << k << "=" << v;
+  EXPECT_FALSE(reader::SentenceCell("Python (CPU)"));
+  EXPECT_TRUE(reader::SentenceCell("Threads block on the GIL."));
+}
+
 // A unit's parenthesis glued to its column's name ("Mem(GB)") names the
 // column's unit as a spaced one does; "Step(s)" is a plural, no unit.
 TEST(ReaderTable, AUnitGluedInParenthesesNamesTheColumn) {
