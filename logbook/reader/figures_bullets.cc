@@ -307,7 +307,11 @@ void LabelQualities(const std::string& label, const std::string& rest, std::vect
 // derived unit ("x", "%") names no label's figures. A record's key with
 // its unit as the last part ("runtime_sec", "elapsed_ms") names it too,
 // unless it sets the run up ("timeout_sec").
-std::string LabelUnitOf(const std::string& label) {
+std::string LabelUnitOf(const std::string& written) {
+  // "`python3 t.py` -> CYCLES": the label is what the arrow points at.
+  std::string label = written;
+  for (const char* arrow : {"->", "=>", "\u2192"})
+    if (const size_t a = label.rfind(arrow); a != std::string::npos) label = label.substr(a + std::string(arrow).size());
   ColumnInfo lc;
   if (HeaderUnit(label, &lc, &lc.metric)) return lc.unit;
   if (std::string key = Trim(label); Words(key).size() == 1) {
@@ -321,9 +325,10 @@ std::string LabelUnitOf(const std::string& label) {
   if (const auto words = Words(Trim(label)); words.size() >= 2 && words.size() <= 6 && words.back().size() >= 2) {
     UnitInfo info{};
     const std::string& before = words[words.size() - 2];
-    if (AnyUnit(words.back(), &info) && !info.derived && std::isalpha(static_cast<unsigned char>(before[0])) &&
+    const std::string last = AnyUnit(words.back(), &info) ? words.back() : Lower(words.back());  // "Total CYCLES"
+    if (AnyUnit(last, &info) && !info.derived && std::isalpha(static_cast<unsigned char>(before[0])) &&
         !AnyUnit(before, &info))
-      return words.back();
+      return last;
   }
   std::string w;
   for (char c : label)

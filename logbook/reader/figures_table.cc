@@ -703,6 +703,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   PairColumns(t, *headers, &cols);  // "fwd / bwd" over "7.48 / 5.05 ms"
   ChangeUnitsAsWritten(t, *headers, &cols);  // "| delta |" over "-25.0": no percent
   StatisticCellColumns(t, &cols);  // "avg: 12.5 ms, std: 2.1 ms, max: 18.0 ms"
+  SharesAlone(&cols);              // "| Component | % of time |": a profile's shares
   return cols;
 }
 

@@ -72,6 +72,17 @@ std::string PercentColumnName(const std::string& header) {
   return std::any_of(name.begin(), name.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); }) ? name : "";
 }
 
+void SharesAlone(std::vector<ColumnInfo>* cols) {
+  bool share = false;
+  for (const auto& c : *cols) {
+    if (!c.metric.empty() && !c.derived) return;
+    share = share || c.metric == "share_pct";
+  }
+  if (share)
+    for (auto& c : *cols)
+      if (c.metric == "share_pct") c.derived = false;
+}
+
 bool BareColumn(const TableBlock& t, size_t c) {
   bool any = false;
   for (const auto& row : t.rows) {

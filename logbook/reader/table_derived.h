@@ -45,6 +45,10 @@ bool FactorCells(const TableBlock& t, size_t c);
 std::string PercentColumnName(const std::string& header);
 // Whether every cell of column `c` that holds something is a bare number, and one does.
 bool BareColumn(const TableBlock& t, size_t c);
+// "| Component | % of coordinator time |" over "52.4%" with no column of a
+// measured metric: the shares are what the run (a profile) measured, each
+// row's own figure, not derived from a column of the table.
+void SharesAlone(std::vector<ColumnInfo>* cols);
 void FactorColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 void RatioColumns(const TableBlock& t, const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 // "| Variant | T=1 | T=7 | Sample Mean |" over bare numbers: columns that are

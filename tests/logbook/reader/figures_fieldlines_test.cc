@@ -194,5 +194,17 @@ TEST(ReaderFieldLines, StatisticsTakeTheUnitTheirLabelNames) {
   EXPECT_EQ(LabelUnitOf("batch 8"), "");
 }
 
+// A label in capitals ("Total CYCLES") or after an arrow from the command
+// that printed it ("`python3 t.py` -> CYCLES") names its unit all the same.
+TEST(FieldLines, ALabelsUnitInCapitalsOrAfterAnArrow) {
+  EXPECT_EQ(LabelUnitOf("Total CYCLES"), "cycles");
+  EXPECT_EQ(LabelUnitOf("`python3 t.py` -> CYCLES"), "cycles");
+  EXPECT_EQ(LabelUnitOf("run \u2192 Cycles"), "cycles");
+  EXPECT_EQ(LabelUnitOf("Total BATCH"), "");
+  const auto figs = ReadEntry("# Iteration log\n\n", "## Iteration 2\n\nTest results:\n- `python3 t.py` -> CYCLES: 9918\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.begin()->second, 9918);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -251,5 +251,21 @@ TEST(TableDerived, ARowOfChangesBetweenTheRowsAboveIsDerived) {
   EXPECT_TRUE(std::any_of(unread.begin(), unread.end(), [](const UnreadFigures& u) { return u.line == 11; }));
 }
 
+// A table of a profile's shares and no measured column: the shares are the
+// rows' own figures. Beside a column of times they stay derived from it.
+TEST(TableDerived, SharesAloneAreAProfilesFigures) {
+  const std::string table =
+      "| Component | % of coordinator time | Description |\n|---|---|---|\n"
+      "| `check` | **52.4%** | O(n) check |\n| persist writes | ~17% | writes |\n";
+  const auto figs = ReadEntry("# Perf log\n\n", "## 2026-02-18 profile\n\nRan perf record.\n\n" + table);
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("share_pct"), 52.4);
+  EXPECT_FALSE(figs[0].run.derived.count("share_pct"));
+  std::vector<ColumnInfo> cols(2);
+  cols[0].metric = "time_s", cols[1].metric = "share_pct", cols[1].derived = true;
+  SharesAlone(&cols);
+  EXPECT_TRUE(cols[1].derived);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
