@@ -114,8 +114,24 @@ bool NamesBackend(const std::string& q, const std::set<std::string>& shared) {
   return false;
 }
 
+// Whether the table holds a column of changes or speedups ("| Delta |" over
+// "49.1% faster"): two columns of one metric beside it are what it compares.
+bool ComparedPair(const std::vector<ColumnInfo>& cols, const std::vector<std::string>& quals) {
+  if (quals.size() != 2) return false;
+  for (const auto& q : quals) {
+    std::stringstream ss(q);
+    for (std::string w; std::getline(ss, w, '_');)
+      if (StatisticWord(w) || SpreadStatistic(w)) return false;  // "mean | p99": statistics of one run
+  }
+  return std::any_of(cols.begin(), cols.end(), [](const ColumnInfo& c) {
+    return c.derived && (c.metric == "speedup" || c.metric.find("delta") != std::string::npos);
+  });
+}
+
 // The columns of one metric (no "@value", no scale of their own) whose
-// qualifiers differ and name no part of a run: each qualifier -> its name.
+// qualifiers differ and name no part of a run (unless a change column
+// compares the two: "Clean HEAD | Final dispatch | Delta"): each qualifier
+// -> its name.
 std::map<std::string, std::string> RunQualifiers(const std::vector<std::string>& headers,
                                                  const std::vector<ColumnInfo>& cols) {
   std::map<std::string, std::vector<size_t>> same;  // metric -> columns
@@ -130,7 +146,8 @@ std::map<std::string, std::string> RunQualifiers(const std::vector<std::string>&
     // "TriSeek p50 ms | Baseline p50 ms": the words all share name no run's
     // part; "CPU import | Metal import": a backend's name makes each a run.
     const std::set<std::string> common = SharedWords(quals);
-    const bool backend = std::any_of(quals.begin(), quals.end(), [&](const std::string& q) { return NamesBackend(q, common); });
+    const bool backend = std::any_of(quals.begin(), quals.end(), [&](const std::string& q) { return NamesBackend(q, common); }) ||
+                         ComparedPair(cols, quals);
     std::map<std::string, std::string> names;
     bool split = true;
     for (size_t k = 0; k < idx.size(); ++k) {

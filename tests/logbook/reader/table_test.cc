@@ -727,6 +727,23 @@ TEST(ReaderTable, AColumnOfWallTimesInMixedFormsIsOneMetric) {
 // in tokens", "15 input tokens | 1144 input tokens") are runs of their own,
 // though "in" and "input" name parts of one run elsewhere; "p50 | p99"
 // columns stay one run's statistics.
+// Two columns of one metric that a change column compares are two runs, even
+// when a header's word names a part of a run elsewhere ("dispatch"); without
+// the change column such words keep the row one run.
+TEST(ReaderTable, ColumnsAChangeComparesAreRunsWhateverTheirWords) {
+  const auto figs = TableEntryFigures(
+      "| Case | Clean `HEAD` | Final dispatch | Delta |\n|---|---:|---:|---:|\n"
+      "| vars | 16.23ms | 8.25ms | 49.1% faster |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  std::set<std::string> variants;
+  for (const auto& f : figs) variants.insert(f.run.config.count("variant") ? f.run.config.at("variant") : "");
+  EXPECT_EQ(variants, (std::set<std::string>{"Clean HEAD", "Final dispatch"}));
+  const auto parts = TableEntryFigures(
+      "| Model | dispatch (ms) | combine (ms) |\n|---|---:|---:|\n| a | 1.20 | 0.85 |\n");
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_EQ(parts[0].run.metrics.size(), 2u);
+}
+
 TEST(ReaderTable, ColumnsHeadedByASettingsValuesAreRuns) {
   for (const std::string head : {"| Impl | 15 in toks | 1144 in tokens |", "| Impl | 15 input tokens | 1144 input tokens |"}) {
     const auto figs = TableEntryFigures(head + "\n|---|---|---|\n| eager | 127 tok/s | 132 tok/s |\n| ours | 838 tok/s | 807 tok/s |\n");
