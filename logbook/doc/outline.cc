@@ -304,12 +304,30 @@ std::string BoldAlone(const MdDocument& doc, int idx) {
   return lead;
 }
 
+// A list item of one line naming a variant and the command that built or
+// ran it ("- pipelined: `bash compile.sh NONE`", "* fused: `./bench --fuse`"):
+// right over the variant's printouts it heads them, whatever its label.
+bool CommandLead(const MdDocument& doc, const std::vector<std::string_view>& lines, int unit) {
+  const MdNode& n = doc.nodes[static_cast<size_t>(unit)];
+  if (n.kind != MdKind::kItem || n.start_line != n.end_line || n.start_line < 1 ||
+      static_cast<size_t>(n.start_line) > lines.size())
+    return false;
+  std::string t = Trim(lines[static_cast<size_t>(n.start_line - 1)]);
+  if (t.size() < 2 || (t[0] != '-' && t[0] != '*' && t[0] != '+') || t[1] != ' ') return false;
+  t = Trim(t.substr(2));
+  if (LeadLabel(t).empty()) return false;
+  const std::string rest = Trim(t.substr(t.find(':') + 1));
+  return rest.size() > 2 && rest.front() == '`' && rest.back() == '`' && rest.find('`', 1) == rest.size() - 1 &&
+         LooksLikeCommandLine(rest.substr(1, rest.size() - 2));
+}
+
 // The leads of plain-text sections in parts with no dated leads (`dated`):
 // paragraphs whose first lines number them 1, 2, 3 ... (three at least in
 // a row: ReadNumberedLine), and paragraphs or list items led by one label
 // that leads three at least right over a table or a fenced block (LeadLabel),
 // and paragraphs written as a heading in bold alone (BoldAlone), three at
-// least right over a table or a fenced block.
+// least right over a table or a fenced block; items of a label and a
+// command alone (CommandLead) count together, whatever their labels.
 std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<std::string_view>& lines,
                              const std::vector<OutlineHeading>& heads, const std::vector<size_t>& head_kid,
                              const std::vector<Lead>& dated) {
@@ -324,7 +342,9 @@ std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<std::strin
     if (std::any_of(dated.begin(), dated.end(), [part](const Lead& l) { return l.part == part; }) || !UndatedPart(heads, part))
       continue;
     const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
-    const int unit = n.kind == MdKind::kList && n.children.size() == 1 ? n.children.front() : kids[k];
+    int unit = n.kind == MdKind::kList && n.children.size() == 1 ? n.children.front() : kids[k];
+    // "- device 0: ..." then "- pipelined: `bash compile.sh`" over a printout: the last item leads.
+    if (n.kind == MdKind::kList && n.children.size() > 1 && CommandLead(doc, lines, n.children.back())) unit = n.children.back();
     // The first run counting up from 1 in one part; a list of several items
     // only carries on a run of three or more (`6.` to `9.` after `5.`), never
     // starts one (a plain numbered list is no sections).
@@ -340,7 +360,7 @@ std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<std::strin
     const MdKind after = k + 1 < kids.size() ? doc.nodes[static_cast<size_t>(kids[k + 1])].kind : MdKind::kOther;
     if (const std::string label = LeadLabel(first); !label.empty()) {
       labelled.push_back({k, unit, part, Trim(first), true});
-      labels.push_back(label);
+      labels.push_back(CommandLead(doc, lines, unit) ? "\x01command" : label);
       over_block.push_back(after == MdKind::kCodeBlock || after == MdKind::kTable);
     } else if (const std::string bold = BoldAlone(doc, unit); !bold.empty()) {
       labelled.push_back({k, unit, part, bold, true});  // "**第一次**" over its printout

@@ -554,6 +554,14 @@ bool NoCommandIn(const FenceFacts& f) {
   return words > 1;
 }
 
+// "M = 4096", "L = 128 : 32 * 4": a program's echo of a setting (a shell
+// never writes blanks around `=`).
+static bool SpacedSetting(const std::string& t) {
+  const auto tokens = Tokens(t);
+  return tokens.size() >= 3 && tokens[1] == "=" && IsNumberToken(tokens[2]) &&
+         std::all_of(tokens[0].begin(), tokens[0].end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
 std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_command)(std::string_view),
                                               bool first_is_command) {
   const std::vector<std::string_view> lines = SplitLines(text);
@@ -586,7 +594,7 @@ std::vector<TranscriptPart> CommandTranscript(std::string_view text, bool (*is_c
         continue;
       }
       if (is_command(t) || ShellishLine(lines[end]) || HasPrompt(lines[end])) return {};
-      rest.append(lines[end]).push_back('\n');
+      if (!SpacedSetting(t)) rest.append(lines[end]).push_back('\n');  // "M = 4096": says nothing either way
     }
     if (!LooksLikeOutput(rest)) return {};
     part.printed = static_cast<int>(out);

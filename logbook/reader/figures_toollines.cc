@@ -210,7 +210,35 @@ bool PercentileIn(const std::string& t, std::string* out) {
 
 }  // namespace
 
-std::string ToolLineForm(const std::string& text) {
+// "CUTE_FMHA:  [384852.4]Gflop/s  (1.4285)ms": a number in brackets or
+// parentheses with its unit glued after them is that figure ("384852.4
+// Gflop/s", "1.4285 ms"); any other bracket stays as written.
+static std::string UnbracketedFigures(const std::string& t) {
+  std::string out;
+  size_t k = 0;
+  while (k < t.size()) {
+    const char close = t[k] == '[' ? ']' : t[k] == '(' ? ')' : '\0';
+    const size_t end = close ? t.find(close, k + 1) : std::string::npos;
+    if (end == std::string::npos || end + 1 >= t.size() || !Number(t.substr(k + 1, end - k - 1))) {
+      out += t[k++];
+      continue;
+    }
+    size_t u = end + 1;
+    while (u < t.size() && !std::isspace(static_cast<unsigned char>(t[u])) && t[u] != ',' && t[u] != ';') ++u;
+    UnitInfo info{};
+    if (u == end + 1 || !AnyUnit(t.substr(end + 1, u - end - 1), &info)) {
+      out += t[k++];
+      continue;
+    }
+    out.append(k > 0 && !std::isspace(static_cast<unsigned char>(t[k - 1])) ? " " : "")
+        .append(t, k + 1, end - k - 1).append(" ").append(t, end + 1, u - end - 1);
+    k = u;
+  }
+  return out;
+}
+
+std::string ToolLineForm(const std::string& written) {
+  const std::string text = UnbracketedFigures(written);
   std::string out;
   if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out) ||
       BracketColumnsForm(text, &out) || BracketUnitHeader(text, &out) || LabeledRate(text, &out) ||

@@ -385,6 +385,7 @@ Config LabelConfig(const std::string& written, const Vars& vars, const Config& f
   if (!rest.empty() && !kept.empty()) {  // prose after keys only ("tokens=4096 is slowest") names no case
     std::string c;
     for (const auto& r : kept) c += (c.empty() ? "" : " ") + r;
+    while (c.size() > 1 && c.back() == ':') c.pop_back();  // "CUTE_FMHA:" before its figures: the name, not its colon
     cfg["case"] = c;
   }
   return cfg;

@@ -26,6 +26,14 @@ TEST(FiguresToolLines, BracketsAndCountRatesAreWrittenAsNamedFigures) {
   EXPECT_EQ(ToolLineForm("total time:  10.0021s"), "total time:  10.0021s");
 }
 
+// A figure in brackets or parentheses with its unit glued after them is
+// that figure; a bracket of words or of a bare number stays as written.
+TEST(FiguresToolLines, AFigureInBracketsWithItsUnitAfterIsTheFigure) {
+  EXPECT_EQ(ToolLineForm("CUTE_FMHA:     [384852.4]Gflop/s  (1.4285)ms"), "CUTE_FMHA:     384852.4 Gflop/s  1.4285 ms");
+  EXPECT_EQ(ToolLineForm("run [3] of 5 (12) done"), "run [3] of 5 (12) done");
+  EXPECT_EQ(ToolLineForm("(see 2)items"), "(see 2)items");
+}
+
 // A key-value store load tool's report lines: a group in brackets, a name
 // with its unit in parentheses, the number.
 TEST(FiguresToolLines, GroupedCommaLinesAreWrittenAsNamedFigures) {

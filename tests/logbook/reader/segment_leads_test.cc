@@ -59,6 +59,26 @@ TEST(SegmentLeads, ItemsLedByOneLabelOverTheirPrintoutsAreEntries) {
   EXPECT_EQ(lb.entries[1].segment_rule, "lead");
 }
 
+// Items naming a variant and its build command ("- pipelined: `bash
+// compile.sh NONE`"), each right over its printouts, head them whatever
+// their labels, the last item of a list of notes too; such items over
+// prose alone are no entries.
+TEST(SegmentLeads, CommandItemsOverTheirPrintoutsAreEntries) {
+  std::string text = "# H100 FMHA runs\n\n- device 0: clock 1590 MHz\n";
+  for (const char* name : {"pipelined", "warp-specialized", "non-pipelined"})
+    text += std::string("- ") + name + ": `bash compile.sh EXECMODE=1 NONE`\n```\n./fmha --prec-type=2\n"
+            "M = 4096\nN = 4096\nFMHA:  [178868.0]Gflop/s  (3.0735)ms\n```\n\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  ASSERT_EQ(lb.entries.size(), 3u);
+  EXPECT_EQ(lb.entries[1].heading, "warp-specialized: `bash compile.sh EXECMODE=1 NONE`");
+  ASSERT_EQ(lb.entries[0].outputs.size(), 1u);  // after the command line, the lines it printed
+  EXPECT_EQ(lb.entries[0].commands.size(), 1u);
+  std::string prose;
+  for (const char* name : {"pipelined", "warp-specialized", "non-pipelined"})
+    prose += std::string("- ") + name + ": `bash compile.sh NONE`\n\nIt ran at 3.1 ms.\n\n";
+  EXPECT_LE(ParseLogbook(prose, "t.md").entries.size(), 1u);
+}
+
 // Paragraphs that are a bold line alone, each right over its printout
 // ("**First run**" over a fenced wrk report), are headings written in bold:
 // three or more are entries holding the printout; a bold line over prose is
