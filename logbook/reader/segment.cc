@@ -175,18 +175,25 @@ bool IsChangeColumn(std::string_view header) { return NameHasWord(header, Words(
 // ("Final Performance Summary", "Comparison To Exp 2"; a date, an ID and
 // numbers before it aside), not in passing ("a comparison in parentheses").
 bool IsRecapHeading(std::string_view name) {
-  name = SkipHeadingMarks(name);
-  name = name.substr(0, name.find('('));
+  const std::string key = SectionKey(name);  // lower case, Cyrillic too ("Сводная таблица")
   std::vector<std::string> words;
-  for (size_t p = 0; p < name.size();) {
-    while (p < name.size() && !std::isalnum(static_cast<unsigned char>(name[p]))) ++p;
+  for (size_t p = 0; p < key.size();) {
+    if (LetterAt(key, p) == 0) {
+      ++p;
+      continue;
+    }
     size_t e = p;
-    while (e < name.size() && std::isalnum(static_cast<unsigned char>(name[e]))) ++e;
-    const std::string_view w = name.substr(p, e - p);
+    for (size_t n; e < key.size() && (n = LetterAt(key, e)) > 0;) e += n;
+    const std::string w = key.substr(p, e - p);
     // A date, a number or an ID ("RTB-004", "A/B") is no word of the label.
-    const bool label = !w.empty() && std::none_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
-                       std::any_of(w.begin(), w.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
-    if (label) words.push_back(LowerAscii(w));
+    // An ASCII word must be written with a small letter somewhere ("RTB" is an ID).
+    const std::string original(SkipHeadingMarks(name));
+    const size_t at = static_cast<unsigned char>(w[0]) < 0x80 ? LowerAscii(original).find(w) : std::string::npos;
+    const bool cased = at == std::string::npos ||
+                       std::any_of(original.begin() + static_cast<long>(at), original.begin() + static_cast<long>(at + w.size()),
+                                   [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+    const bool label = cased && std::none_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (label) words.push_back(w);
     p = e;
   }
   return !words.empty() && (Words().recap.count(words.front()) || Words().recap.count(words.back()));

@@ -552,6 +552,19 @@ TEST(Segment, PartsOfAReservedSectionAreNoEntries) {
   EXPECT_EQ(stat_roles[3].role, HeadingRole::kEntry);
 }
 
+// A recap's name in any script and case ("Сводная таблица", "SUMMARY of
+// phases") is a recap's; an ID in capitals ("RTB-004") or a number is no
+// word of it; a methodology section, in English or Russian, is reserved.
+TEST(Segment, RecapAndReservedNamesInAnyScript) {
+  EXPECT_TRUE(IsRecapHeading("## Сводная таблица"));
+  EXPECT_TRUE(IsRecapHeading("Summary of phases"));
+  EXPECT_TRUE(IsRecapHeading("Phase comparison (Llama)"));
+  EXPECT_FALSE(IsRecapHeading("Load test 3"));
+  EXPECT_FALSE(IsRecapHeading("RECAP-004"));
+  EXPECT_TRUE(IsReservedSectionName("Стенд и методика"));
+  EXPECT_TRUE(IsReservedSectionName("Test methodology"));
+}
+
 // A heading that names an explanation, a cause or a conclusion by one of
 // its words ("The Root Cause: ...", "Previous Conclusion: REVERTED", "Why
 // 4a failed") explains runs recorded elsewhere: no entry for the figures
