@@ -185,14 +185,8 @@ bool IsRecapHeading(std::string_view name) {
     size_t e = p;
     for (size_t n; e < key.size() && (n = LetterAt(key, e)) > 0;) e += n;
     const std::string w = key.substr(p, e - p);
-    // A date, a number or an ID ("RTB-004", "A/B") is no word of the label.
-    // An ASCII word must be written with a small letter somewhere ("RTB" is an ID).
-    const std::string original(SkipHeadingMarks(name));
-    const size_t at = static_cast<unsigned char>(w[0]) < 0x80 ? LowerAscii(original).find(w) : std::string::npos;
-    const bool cased = at == std::string::npos ||
-                       std::any_of(original.begin() + static_cast<long>(at), original.begin() + static_cast<long>(at + w.size()),
-                                   [](char c) { return std::islower(static_cast<unsigned char>(c)); });
-    const bool label = cased && std::none_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    // A date or a number is no word of the label; a word in capitals is one ("FINAL SUMMARY").
+    const bool label = std::none_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
     if (label) words.push_back(w);
     p = e;
   }
