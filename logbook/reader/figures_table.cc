@@ -533,6 +533,7 @@ ColumnInfo CellUnitMetric(const TableBlock& t, size_t c, const std::string& head
     const std::string lower = PercentColumnName(header);
     if (lower.empty()) return {};
     out.metric = lower.find("mfu") != std::string::npos ? "mfu" : lower, out.unit = "%";
+    out.derived = ChangePercentHeader(header);  // "| Impact |" over "+14.3%": a change, worked out
   } else if (!unit.empty() && ((UnitOfIn(unit, header, &info) && !info.derived) || CountPerSecond(unit, &info))) {
     out.metric = info.metric, out.unit = unit, out.factor = info.factor;  // "19.3 inf/s": a count per second
   }

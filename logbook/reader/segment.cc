@@ -190,7 +190,9 @@ bool IsRecapHeading(std::string_view name) {
     if (label) words.push_back(w);
     p = e;
   }
-  return !words.empty() && (Words().recap.count(words.front()) || Words().recap.count(words.back()));
+  // "Final Summary After 17 Iterations": a summary's name (summary_sections) opens it.
+  return !words.empty() && (Words().recap.count(words.front()) || Words().recap.count(words.back()) ||
+                            (words.size() > 2 && Words().summary.count(words[0] + " " + words[1])));
 }
 
 namespace {

@@ -72,6 +72,13 @@ std::string PercentColumnName(const std::string& header) {
   return std::any_of(name.begin(), name.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); }) ? name : "";
 }
 
+bool ChangePercentHeader(const std::string& header) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/table.json", "change_percent_headers"));
+  for (const auto& w : Words(Lower(header)))
+    if (words->count(w)) return true;
+  return false;
+}
+
 void SharesAlone(std::vector<ColumnInfo>* cols) {
   bool share = false;
   for (const auto& c : *cols) {

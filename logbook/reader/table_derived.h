@@ -45,6 +45,9 @@ bool FactorCells(const TableBlock& t, size_t c);
 std::string PercentColumnName(const std::string& header);
 // Whether every cell of column `c` that holds something is a bare number, and one does.
 bool BareColumn(const TableBlock& t, size_t c);
+// A header naming a change ("Impact", "Gain", "Improvement";
+// change_percent_headers of table.json): its percentages are changes.
+bool ChangePercentHeader(const std::string& header);
 // "| Component | % of coordinator time |" over "52.4%" with no column of a
 // measured metric: the shares are what the run (a profile) measured, each
 // row's own figure, not derived from a column of the table.

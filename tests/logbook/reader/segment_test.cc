@@ -561,6 +561,8 @@ TEST(Segment, RecapAndReservedNamesInAnyScript) {
   EXPECT_FALSE(IsRecapHeading("Load test 3"));
   EXPECT_TRUE(IsRecapHeading("FINAL SUMMARY"));
   EXPECT_TRUE(IsRecapHeading("Summary RTB-004"));
+  EXPECT_TRUE(IsRecapHeading("Final Summary After 17 Iterations"));
+  EXPECT_FALSE(IsRecapHeading("FP32 Performance Comparison on Other GPUs"));
   EXPECT_TRUE(IsReservedSectionName("Стенд и методика"));
   EXPECT_TRUE(IsReservedSectionName("Test methodology"));
 }

@@ -267,5 +267,18 @@ TEST(TableDerived, SharesAloneAreAProfilesFigures) {
   EXPECT_TRUE(cols[1].derived);
 }
 
+// A percent column headed by a change ("Impact") holds changes, derived; a
+// plain share or an accuracy stays measured.
+TEST(TableDerived, PercentagesUnderAChangesHeaderAreChanges) {
+  EXPECT_TRUE(ChangePercentHeader("Impact"));
+  EXPECT_TRUE(ChangePercentHeader("Throughput gain"));
+  EXPECT_FALSE(ChangePercentHeader("Accuracy"));
+  EXPECT_FALSE(ChangePercentHeader("Result"));
+  const auto figs = ReadEntry("# Perf log\n\n", "## 2026-02-18 ledger\n\nRan the load test.\n\n"
+                              "| Iteration | Change | Impact |\n|---|---|---|\n| 1 | acks=0 | +14.3% |\n| 2 | linger=5ms | +7.8% |\n");
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) EXPECT_TRUE(f.run.derived.count(m)) << m;
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
