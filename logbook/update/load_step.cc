@@ -71,21 +71,20 @@ std::string CpuConfig(const Entry& e) {
 
 // An entry's region goes after its (last) Result field, or at the entry's end.
 // Where an entry without a Result field ends its record: its last line, or
-// the last line of its blocks above the parts that close it, plan or
-// explain (`### Notes`, `### Conclusions`, `### Next Steps: ...`: plan,
-// explanation and reserved names of reader/segment.h), when none of its
-// recorded figures is written in them.
+// the last line of its blocks above the sub-headed parts after its last
+// recorded figure and its last command (`### Notes`, `### Theory`, `###
+// Attempt 1 (FAILED)`): what follows the record is read after its table.
 int BeforeTrailingPlans(const Entry& e, const std::vector<RecordedFigure>& recorded) {
   int last_figure = e.heading_line;
   for (const auto& f : recorded) {
     last_figure = std::max(last_figure, f.line);
     for (int l : f.joined_lines) last_figure = std::max(last_figure, l);
   }
+  for (const auto& c : e.commands) last_figure = std::max(last_figure, c.end_line);  // the runs the region reports
   int cut = 0;
   for (auto s = e.subheadings.rbegin(); s != e.subheadings.rend(); ++s) {
     const std::string name = s->text.substr(0, s->text.find(':'));  // "Next Steps: PyTorch comparison"
-    if (s->line <= last_figure || !(IsPlanHeading(s->text) || IsExplanationHeading(s->text) || IsReservedByName(name)))
-      break;
+    if (s->line <= last_figure) break;
     cut = s->line;
   }
   if (cut == 0) return e.end_line;
