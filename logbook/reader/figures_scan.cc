@@ -835,6 +835,7 @@ static void NoRunMarks(FigureScan& st, size_t start, Figure* f) {
     f->not_run = "computed from the numbers before \"=\" or \"\u2248\", not a measurement";
   if (BoundMarkBefore(s, start)) f->not_run = "a bound (written after <, >, \u2264 or \u2265): a claim, a goal or a limit, not a reading";
   if (BoundWordAfter(s, st.i)) f->not_run = "a bound (written before or less, or more, \u4ee5\u4e0b ...): a claim or a goal, not a reading";
+  if (f->unit == "%" && ProgressWordAfter(s, st.i)) f->not_run = "a running job's progress (84% complete), not a result";
 }
 
 void ScanNumber(FigureScan& st, bool sign) {

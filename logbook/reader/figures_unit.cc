@@ -378,15 +378,25 @@ bool BoundMarkBefore(const std::string& s, size_t at) {
 // A word of bound_words_after (vocabulary.json) right after a figure's unit
 // ending at `at` ("4 ms or less", "2 ms 以下", "5ms 이하", "3 s or more"):
 // the figure bounds what a run may take, a claim or a goal, no reading.
-bool BoundWordAfter(const std::string& s, size_t at) {
-  static const auto* words = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "bound_words_after"));
+// Whether one of `words` (lower case) is written right after `at`.
+static bool WordsAfter(const std::set<std::string>& words, const std::string& s, size_t at) {
   size_t p = at;
   while (p < s.size() && (s[p] == ' ' || s[p] == '*' || s[p] == '`')) ++p;
   const std::string rest = Lower(s.substr(p, 24));
-  return std::any_of(words->begin(), words->end(), [&rest](const std::string& w) {
+  return std::any_of(words.begin(), words.end(), [&rest](const std::string& w) {
     return rest.compare(0, w.size(), w) == 0 &&
            (rest.size() == w.size() || !std::isalnum(static_cast<unsigned char>(rest[w.size()])));
   });
+}
+
+bool BoundWordAfter(const std::string& s, size_t at) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "bound_words_after"));
+  return WordsAfter(*words, s, at);
+}
+
+bool ProgressWordAfter(const std::string& s, size_t at) {
+  static const auto* words = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "progress_words_after"));
+  return WordsAfter(*words, s, at);
 }
 
 // A goal or threshold names the number after it, it records no run: "at

@@ -9,6 +9,16 @@
 namespace moelog::logbook::reader {
 namespace {
 
+// A running job's progress ("84% complete") and its ETA are no results; a
+// finished run's share stays one.
+TEST(ReaderClauses, ProgressAndAnEtaAreNoResults) {
+  EXPECT_TRUE(ReadEntry("# Progress log\n\n", "## 2025-12-07 status\n\n"
+                                                 "- Job 2581563 (5M baseline): 84% complete (12630/15000 epochs), ETA ~22 min\n")
+                  .empty());
+  const auto figs = ReadEntry("# Progress log\n\n", "## 2025-12-08 run\n\n- Finished: accuracy 84% on the held-out set\n");
+  ASSERT_EQ(figs.size(), 1u);
+}
+
 TEST(ReaderClauses, ALaterClauseOfAnotherMetricIsTheRunsOwn) {
   const auto figs = ReadEntry("# Serving log\n\n", "## 2026-06-01 — warm protocol\n\n"
                                                    "- warm run: measured TTFT 190.4 ms; TPOT 31.2 ms.\n"
