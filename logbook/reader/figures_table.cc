@@ -697,6 +697,7 @@ std::vector<ColumnInfo> TableColumns(const TableBlock& t, std::vector<std::strin
   StatisticColumns(*headers, &cols);
   RunColumns(*headers, &cols);
   OneScale(&cols);
+  ScaleByFirstWord(*headers, &cols);  // "Fixed `l=64` | ... | Fixed accuracy"
   OneAt(&cols);
   NameColumns(*headers, &cols);
   ScaleValueColumns(t, *headers, &cols);  // "| Variant | T=1 | T=7 |" over bare numbers

@@ -425,6 +425,7 @@ void RunColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>
 // ("| Latency (B=128) | Peak BW% |"), and its one "@value" onto the metric
 // columns without one ("| Train Loss @200 | tok/s |"): one row, not two.
 void OneScale(std::vector<ColumnInfo>* cols);
+void ScaleByFirstWord(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols);
 void OneAt(std::vector<ColumnInfo>* cols);
 // A figure set whose metrics are one base metric qualified by runs
 // ("mojo_time_s", "upstream_time_s" of a printed row; "torch_ms=1.2

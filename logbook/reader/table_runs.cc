@@ -297,6 +297,15 @@ void SplitRunMetrics(std::vector<RecordedFigure>* out) {
   *out = std::move(kept);
 }
 
+// A header's first word in lower case, "" when it is not a word of letters.
+static std::string FirstHeaderWord(const std::string& header) {
+  const auto words = Words(Lower(header));
+  if (words.empty()) return "";
+  std::string w = words[0];
+  w.erase(std::remove_if(w.begin(), w.end(), [](char ch) { return ch == '*' || ch == '`'; }), w.end());
+  return w.size() >= 2 && std::all_of(w.begin(), w.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); }) ? w : "";
+}
+
 void RunColumns(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
   const std::map<std::string, std::string> runs = RunQualifiers(headers, *cols);
   if (runs.empty()) return;
@@ -325,6 +334,28 @@ void OneScale(std::vector<ColumnInfo>* cols) {
   const Config one = *scale;
   for (auto& c : *cols)
     if (!c.metric.empty() && c.scale.empty() && c.at.empty() && c.unit == "%") c.scale = one;
+}
+
+// "| Fixed `l=64` | Progressive `l` | Fixed accuracy | Progressive accuracy |":
+// a column without a scale of its own whose header opens with the word of
+// one scaled column's header (and of no other metric column's) is that run's
+// figure too: it takes that column's scale.
+void ScaleByFirstWord(const std::vector<std::string>& headers, std::vector<ColumnInfo>* cols) {
+  auto first = [&headers](size_t c) { return FirstHeaderWord(headers[c]); };
+  std::map<std::string, std::vector<size_t>> by_word;  // first word -> metric columns
+  for (size_t c = 0; c < cols->size(); ++c)
+    if (!(*cols)[c].metric.empty() && !(*cols)[c].derived && !first(c).empty()) by_word[first(c)].push_back(c);
+  for (size_t c = 0; c < cols->size(); ++c) {
+    ColumnInfo& col = (*cols)[c];
+    if (col.metric.empty() || col.derived || !col.scale.empty() || first(c).empty()) continue;
+    const std::vector<size_t>& same = by_word[first(c)];
+    size_t scaled = cols->size(), plain = 0;
+    for (size_t k : same) {
+      if (!(*cols)[k].scale.empty()) scaled = scaled == cols->size() ? k : cols->size() + 1;
+      else ++plain;
+    }
+    if (scaled < cols->size() && plain == 1 && (*cols)[scaled].metric != col.metric) col.scale = (*cols)[scaled].scale;
+  }
 }
 
 // "| Train Loss @200 | Eval Loss @200 | tok/s |": one "@value" only, on some

@@ -744,6 +744,24 @@ TEST(ReaderTable, ColumnsAChangeComparesAreRunsWhateverTheirWords) {
   EXPECT_EQ(parts[0].run.metrics.size(), 2u);
 }
 
+// A column of another metric whose header opens with the word of one run's
+// column ("Fixed accuracy" beside "Fixed `l=64` | Progressive `l`") is that
+// run's figure, on its row.
+TEST(ReaderTable, AColumnNamedByARunsFirstWordIsThatRunsFigure) {
+  const auto figs = TableEntryFigures(
+      "| s | Fixed `l=64` | Progressive `l` | Fixed accuracy | Progressive accuracy |\n|---:|---:|---:|---:|---:|\n"
+      "| 128 | 212.250 ms | 215.458 ms | 76.257324% | 76.263428% |\n");
+  ASSERT_EQ(figs.size(), 2u);
+  for (const auto& f : figs) {
+    EXPECT_EQ(f.run.metrics.size(), 2u);
+    const bool fixed = f.run.config.count("l") > 0;
+    for (const auto& [m, v] : f.run.metrics)
+      if (m.find("accuracy") != std::string::npos) {
+        EXPECT_DOUBLE_EQ(v, fixed ? 76.257324 : 76.263428) << m;
+      }
+  }
+}
+
 TEST(ReaderTable, ColumnsHeadedByASettingsValuesAreRuns) {
   for (const std::string head : {"| Impl | 15 in toks | 1144 in tokens |", "| Impl | 15 input tokens | 1144 input tokens |"}) {
     const auto figs = TableEntryFigures(head + "\n|---|---|---|\n| eager | 127 tok/s | 132 tok/s |\n| ours | 838 tok/s | 807 tok/s |\n");
