@@ -86,12 +86,12 @@ bool IsReservedSectionName(std::string_view name) {
   const std::string key = SectionKey(name);
   if (Words().reserved.count(key)) return true;
   const std::string_view plain = SkipHeadingMarks(name);
-  if (key.empty() || key.find_first_of("0123456789") != std::string::npos) return false;
-  // A section number before a name of one or two words ("1. Mess-Setup", "5. Limitations") numbers a report's part.
-  const int spaces = static_cast<int>(std::count(key.begin(), key.end(), ' '));
-  if (!plain.empty() && std::isdigit(static_cast<unsigned char>(plain.front())) && spaces > 1) return false;
-  const size_t sp = key.find_last_of(" -");
-  return spaces < 4 && Words().reserved_nouns.count(sp == std::string::npos ? key : key.substr(sp + 1)) > 0;
+  if (key.empty() || key.find_first_of("0123456789") != std::string::npos ||
+      (!plain.empty() && std::isdigit(static_cast<unsigned char>(plain.front()))))
+    return false;
+  const size_t sp = key.find_last_of(" -");  // "Mess-Setup": its last word after a hyphen
+  return std::count(key.begin(), key.end(), ' ') < 4 &&
+         Words().reserved_nouns.count(sp == std::string::npos ? key : key.substr(sp + 1)) > 0;
 }
 bool IsReservedByName(std::string_view name) { return Words().reserved.count(SectionKey(name)) > 0; }
 bool IsMeasuredSectionName(std::string_view name) { return Words().measured.count(SectionKey(name)) > 0; }
