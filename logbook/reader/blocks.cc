@@ -344,7 +344,7 @@ bool UnitLabelFigure(std::string_view text) {
 
 }  // namespace
 
-bool StatesFigure(std::string_view text) {
+static bool StatesFigureIn(std::string_view text, bool any_unit) {
   if (UnitLabelFigure(text)) return true;
   const auto& units = Words().units;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -364,6 +364,11 @@ bool StatesFigure(std::string_view text) {
     while (!written.empty() && (written.back() == '.' || written.back() == ':')) written.pop_back();
     const std::string unit = LowerAscii(written);
     if (!unit.empty() && units.count(unit)) return true;
+    if (any_unit && written == "\xC3\x97") return true;  // "1.20×": a factor
+    // A unit of the figures stage's vocabulary in any spelling ("123165 cyc", "8.1 Mops").
+    if (reader::UnitInfo info{}; any_unit && written.size() >= 2 &&
+                                 reader::UnitIn(reader::ReaderLexicon(), written, &info) && !info.derived && !info.metric.empty())
+      return true;
     // A rate in any unit the figures stage knows ("1.3 MH/s", "41,200 ops/s").
     if (reader::UnitInfo info{}; written.find('/') != std::string::npos &&
                                  reader::UnitIn(reader::ReaderLexicon(), written, &info) && !info.derived)
@@ -372,6 +377,9 @@ bool StatesFigure(std::string_view text) {
   }
   return false;
 }
+
+bool StatesFigure(std::string_view text) { return StatesFigureIn(text, false); }
+bool HeadingStatesFigure(std::string_view text) { return StatesFigureIn(text, true); }
 
 namespace {
 

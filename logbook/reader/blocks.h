@@ -116,6 +116,9 @@ bool QuotesAnotherSource(std::string_view first, std::string_view last);
 // Prose that states a figure: a number with a unit ("0.31 ms", "28.5x",
 // "412k tok/s").
 bool StatesFigure(std::string_view text);
+// The same, with a unit in any spelling the figures stage knows ("123 165
+// cyc", "1.20\u00d7"): for a heading, whose words are few and chosen.
+bool HeadingStatesFigure(std::string_view text);
 
 }  // namespace moelog::logbook
 

@@ -600,8 +600,36 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
 // A heading's text as a bullet of its line: "Custom parsing (62.12s)" (the
 // parenthetical is the label's figure) as "Custom parsing - 62.12s", "1.82
 // ms (fused)" (the parenthetical labels the figure) as "fused: 1.82 ms".
-Bullet HeadingBullet(const std::string& text, int line) {
+// "147 734 cyc": digits grouped by single spaces in threes, right before a
+// unit, written as one number ("147734 cyc"); any other text as it is.
+std::string SpaceGroupedNumbers(const std::string& t) {
+  std::string out;
+  for (size_t i = 0; i < t.size();) {
+    const auto digit = [&t](size_t k) { return k < t.size() && std::isdigit(static_cast<unsigned char>(t[k])); };
+    if (!digit(i) || (i > 0 && (std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '.'))) {
+      out += t[i++];
+      continue;
+    }
+    size_t e = i;
+    while (digit(e)) ++e;
+    std::string number = t.substr(i, e - i);
+    size_t g = e;
+    while (number.size() <= 3 + (number.size() / 4) * 3 && g + 4 <= t.size() && t[g] == ' ' && digit(g + 1) && digit(g + 2) &&
+           digit(g + 3) && !digit(g + 4))
+      number += t.substr(g + 1, 3), g += 4;
+    size_t u = g < t.size() && t[g] == ' ' ? g + 1 : g, ue = u;
+    while (ue < t.size() && std::isalpha(static_cast<unsigned char>(t[ue]))) ++ue;
+    UnitInfo info{};
+    const bool grouped = g > e && e - i <= 3 && ue > u && AnyUnit(t.substr(u, ue - u), &info) && !info.derived;
+    out += grouped ? number : t.substr(i, e - i);
+    i = grouped ? g : e;
+  }
+  return out;
+}
+
+Bullet HeadingBullet(const std::string& written, int line) {
   Bullet b;
+  const std::string text = SpaceGroupedNumbers(written);
   b.text = text;
   b.line = b.end_line = line;
   const size_t open = b.text.rfind('(');
@@ -621,7 +649,7 @@ void HeadingFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedF
                     std::vector<UnreadFigures>* unread) {
   // "Step 4: coalescing: 9.360": a number in the unit the other headings write.
   const std::string heading = WithHeadingUnit(entry.heading, x.heading_unit);
-  if (entry.heading_line <= 0 || !StatesFigure(heading)) return;
+  if (entry.heading_line <= 0 || !HeadingStatesFigure(heading)) return;
   if (const std::string why = HeadingNoRun(entry.heading); !why.empty()) {
     if (unread) unread->push_back({entry.heading_line, entry.heading, why});
     return;
@@ -637,7 +665,7 @@ void HeadingFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedF
 void SubheadingFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                        std::vector<UnreadFigures>* unread) {
   for (const auto& h : entry.subheadings) {
-    if (h.line <= 0 || !StatesFigure(h.text) || IsExplanationHeading(h.text)) continue;
+    if (h.line <= 0 || !HeadingStatesFigure(h.text) || IsExplanationHeading(h.text)) continue;
     if (const std::string why = HeadingNoRun(h.text); !why.empty()) {
       if (unread) unread->push_back({h.line, h.text, why});
       continue;

@@ -200,6 +200,8 @@ bool NamesOwnMetric(const std::string& word, const std::string& metric);
 // A bound word right after a figure's unit ("4 ms or less", "2 ms 以下";
 // bound_words_after of vocabulary.json).
 bool BoundWordAfter(const std::string& s, size_t at);
+// "147 734 cyc" as "147734 cyc": thousands grouped by single spaces before a unit (entry.cc, headings).
+std::string SpaceGroupedNumbers(const std::string& t);
 // "84% complete", "31% done": a running job's progress follows (progress_words_after of vocabulary.json).
 bool ProgressWordAfter(const std::string& s, size_t at);
 bool BoundMarkBefore(const std::string& s, size_t at);

@@ -4,6 +4,7 @@
 // ("measured TTFT: 201.31–203.88 ms") is one figure's two ends.
 #include <gtest/gtest.h>
 
+#include "logbook/reader/blocks.h"
 #include "tests/logbook/reader/read_entry.h"
 
 namespace moelog::logbook::reader {
@@ -17,6 +18,20 @@ TEST(ReaderClauses, ProgressAndAnEtaAreNoResults) {
                   .empty());
   const auto figs = ReadEntry("# Progress log\n\n", "## 2025-12-08 run\n\n- Finished: accuracy 84% on the held-out set\n");
   ASSERT_EQ(figs.size(), 1u);
+}
+
+// A heading that ends with its step's result in a unit of any spelling
+// ("cyc") and a factor written "\u00d7", thousands grouped by spaces, states
+// the entry's figures; grouped digits before no unit stay apart.
+TEST(ReaderClauses, AHeadingsResultInAnySpellingIsRead) {
+  const auto figs = ReadEntry("# Optimization log\n\n", "## Step 1 - fma via `valu`          123 165 cyc   1.20\u00d7\n\nCommit abc.\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("cycles"), 123165);
+  EXPECT_EQ(SpaceGroupedNumbers("147 734 cyc"), "147734 cyc");
+  EXPECT_EQ(SpaceGroupedNumbers("sizes 64 128 256"), "sizes 64 128 256");
+  EXPECT_EQ(SpaceGroupedNumbers("1 024 ms and v2 000 s"), "1024 ms and v2 000 s");
+  EXPECT_TRUE(HeadingStatesFigure("Step 4 - 1338 cyc"));
+  EXPECT_FALSE(StatesFigure("Step 4 - 1338 cyc"));
 }
 
 TEST(ReaderClauses, ALaterClauseOfAnotherMetricIsTheRunsOwn) {
