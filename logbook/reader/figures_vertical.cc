@@ -134,8 +134,17 @@ bool AnyCellUnit(const TableBlock& t) {
 // ("Decode latency (ms)"), else, in a table that writes no unit anywhere,
 // the name itself ("TTFT p50", unitless); none for a derived row ("Speedup"),
 // a setting's ("Batch size | 8") or a remark's.
+// A row's name without a parenthetical that holds a number ("Long-Tasks (10
+// s)": the window the tasks were counted over, not their unit).
+std::string WithoutNumberedAside(const std::string& name) {
+  const size_t open = name.find('('), close = name.find(')', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos || open == 0 || name.find_first_of("0123456789", open) > close)
+    return name;
+  return parse_detail::Trim(name.substr(0, open) + name.substr(close + 1));
+}
+
 ColumnInfo RowMetric(const std::string& name, const std::string& value, bool no_units) {
-  const ColumnInfo c = ColumnMetric(name);
+  const ColumnInfo c = ColumnMetric(WithoutNumberedAside(name));
   if (c.derived || name.empty() || RemarkColumn(name) || NamesNoRun(name) || SettingRow(name, value)) return {};
   if (!c.metric.empty()) return c;
   if (!no_units || !HasAlpha(name)) return {};

@@ -53,6 +53,18 @@ TEST(ReaderForms, AVerticalMetricTableIsOneRunAFigureARow) {
 // "#### Latency Distribution (µs)" over "| Min | 26 |": the sub-heading's
 // unit is the unit of the table's bare numbers; a percentile's row ("P99.9")
 // is a figure, never a setting; a row naming its own unit keeps it.
+// A vertical table headed "Metrik" (German; the header words of
+// vertical_tables.json in other languages too) holds a metric per row; a
+// row name's parenthetical with a number ("Long-Tasks (10 s)") is the
+// window it was counted over, not its unit.
+TEST(ReaderForms, AMetricTableInAnotherLanguageAndAWindowInARowName) {
+  const auto figs = EntryFigures("Ran the harness.\n\n| Metrik | HEAD | baseline-90215e6 |\n|---|---|---|\n"
+                                 "| Median | 66.7 | 150.0 |\n| Long-Tasks (10 s) | 134 | 68 |\n");
+  ASSERT_FALSE(figs.empty());
+  for (const auto& f : figs)
+    for (const auto& [m, v] : f.run.metrics) EXPECT_NE(m, "time_s") << v;
+}
+
 TEST(ReaderForms, AVerticalTableTakesTheUnitItsSubheadingNames) {
   const auto figs = EntryFigures(
       "#### Latency Distribution (µs)\n\n"
