@@ -191,7 +191,8 @@ bool IsRecapHeading(std::string_view name) {
     p = e;
   }
   // "Final Summary After 17 Iterations": a summary's name (summary_sections) opens it.
-  return !words.empty() && (Words().recap.count(words.front()) || Words().recap.count(words.back()) ||
+  // A word of a script written without spaces ("現在の速度向上状況") holds a recap word inside it (OneOf).
+  return !words.empty() && (OneOf(words.front(), Words().recap) || OneOf(words.back(), Words().recap) ||
                             (words.size() > 2 && Words().summary.count(words[0] + " " + words[1])));
 }
 

@@ -556,6 +556,7 @@ TEST(Segment, PartsOfAReservedSectionAreNoEntries) {
 // phases", "FINAL SUMMARY") is a recap's; a number is no word of it; a methodology section, in English or Russian, is reserved.
 TEST(Segment, RecapAndReservedNamesInAnyScript) {
   EXPECT_TRUE(IsRecapHeading("## Сводная таблица"));
+  EXPECT_TRUE(IsRecapHeading("現在の速度向上状況"));
   EXPECT_TRUE(IsRecapHeading("Summary of phases"));
   EXPECT_TRUE(IsRecapHeading("Phase comparison (Llama)"));
   EXPECT_FALSE(IsRecapHeading("Load test 3"));
