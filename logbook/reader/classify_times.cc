@@ -231,7 +231,11 @@ bool SettingFieldName(const std::string& name) {
     if (c != '*' && c != '_' && c != '`') plain += c;
   plain = Lower(parse_detail::Trim(plain));
   while (!plain.empty() && plain.back() == ':') plain.pop_back();
-  return fields->count(plain) > 0;
+  if (fields->count(plain)) return true;
+  // "global timeout", "poll interval": a label of a few words ending in a setting's noun (setting_nouns).
+  static const auto* nouns = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "setting_nouns"));
+  const auto words = Words(plain);
+  return !words.empty() && words.size() <= 3 && nouns->count(words.back()) > 0;
 }
 
 bool SettingFieldValue(const std::string& name, const std::string& value) {

@@ -34,6 +34,15 @@ TEST(ReaderClauses, AHeadingsResultInAnySpellingIsRead) {
   EXPECT_FALSE(StatesFigure("Step 4 - 1338 cyc"));
 }
 
+// A label ending in a setting's noun ("global timeout", "poll interval")
+// sets the run up: its value is no figure; the run's own time stays one.
+TEST(ReaderClauses, ATimeoutOrAnIntervalIsASetting) {
+  const auto figs = ReadEntry("# Perf log\n\n", "## 2026-01-01 tuning\n\n- **global timeout: 180s** (was 120s)\n"
+                                                 "- poll interval: 50ms\n- suite time: 9.4 min\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_NEAR(figs[0].run.metrics.begin()->second, 9.4 * 60, 1e-9);
+}
+
 TEST(ReaderClauses, ALaterClauseOfAnotherMetricIsTheRunsOwn) {
   const auto figs = ReadEntry("# Serving log\n\n", "## 2026-06-01 — warm protocol\n\n"
                                                    "- warm run: measured TTFT 190.4 ms; TPOT 31.2 ms.\n"
