@@ -366,7 +366,10 @@ static bool StatesFigureIn(std::string_view text, bool any_unit) {
     if (!unit.empty() && units.count(unit)) return true;
     if (any_unit && written == "\xC3\x97") return true;  // "1.20×": a factor
     // A unit of the figures stage's vocabulary in any spelling ("123165 cyc", "8.1 Mops").
-    if (reader::UnitInfo info{}; any_unit && written.size() >= 2 &&
+    // "vegeta at 500 rps", "@ 8 GPUs": the level a run was set to, not its result.
+    const bool at = (i >= 3 && LowerAscii(text.substr(i - 3, 3)) == "at ") || (i >= 1 && text[i - 1] == '@') ||
+                    (i >= 2 && text.substr(i - 2, 2) == "@ ");
+    if (reader::UnitInfo info{}; any_unit && !at && written.size() >= 2 &&
                                  reader::UnitIn(reader::ReaderLexicon(), written, &info) && !info.derived && !info.metric.empty())
       return true;
     // A rate in any unit the figures stage knows ("1.3 MH/s", "41,200 ops/s").

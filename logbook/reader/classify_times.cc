@@ -232,8 +232,8 @@ bool SettingFieldName(const std::string& name) {
   plain = Lower(parse_detail::Trim(plain));
   while (!plain.empty() && plain.back() == ':') plain.pop_back();
   if (fields->count(plain)) return true;
-  // "global timeout", "poll interval": a label of a few words ending in a setting's noun (setting_nouns).
-  static const auto* nouns = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "setting_nouns"));
+  // "global timeout", "poll interval": a label of a few words ending in a setting's noun (setting_label_nouns).
+  static const auto* nouns = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "setting_label_nouns"));
   const auto words = Words(plain);
   return !words.empty() && words.size() <= 3 && nouns->count(words.back()) > 0;
 }

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
+#include <vector>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +40,33 @@ TEST(ReaderVocabulary, TheShippedFileParsesAndIsTheOneCompiledIn) {
   ASSERT_TRUE(UnitIn(ReaderLexicon(), "\xC3\x97", &x));
   EXPECT_TRUE(x.derived);
   EXPECT_FALSE(UnitIn(ReaderLexicon(), "x/GPU", &x));  // a speedup per device is none
+}
+
+// No word list of data/reader/ is named twice in its file: a second list of
+// one name would silently replace the first (JSON keeps the last).
+TEST(ReaderVocabulary, NoListIsNamedTwice) {
+  const std::filesystem::path dir = std::filesystem::path(MOELOG_TEST_DATA_DIR) / ".." / "data" / "reader";
+  size_t files = 0;
+  for (const auto& file : std::filesystem::directory_iterator(dir)) {
+    if (file.path().extension() != ".json") continue;
+    ++files;
+    std::ifstream in(file.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::vector<std::set<std::string>> keys;  // the keys seen at each open object's depth
+    const auto seen = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+      if (event == nlohmann::json::parse_event_t::object_start) keys.emplace_back();
+      if (event == nlohmann::json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+      if (event == nlohmann::json::parse_event_t::key && !keys.empty()) {
+        EXPECT_TRUE(keys.back().insert(parsed.get<std::string>()).second)
+            << file.path().filename() << ": \"" << parsed.get<std::string>() << "\" twice (depth " << depth << ")";
+      }
+      return true;
+    };
+    const nlohmann::json parsed = nlohmann::json::parse(ss.str(), seen);
+    EXPECT_FALSE(parsed.is_discarded()) << file.path().filename();
+  }
+  EXPECT_GE(files, 10u);
 }
 
 // A spelling added to the file is honoured: "TFLOP/fortnight" reads as TF/s once
