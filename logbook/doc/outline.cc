@@ -342,9 +342,9 @@ std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<std::strin
     if (std::any_of(dated.begin(), dated.end(), [part](const Lead& l) { return l.part == part; }) || !UndatedPart(heads, part))
       continue;
     const MdNode& n = doc.nodes[static_cast<size_t>(kids[k])];
-    int unit = n.kind == MdKind::kList && n.children.size() == 1 ? n.children.front() : kids[k];
     // "- device 0: ..." then "- pipelined: `bash compile.sh`" over a printout: the last item leads.
-    if (n.kind == MdKind::kList && n.children.size() > 1 && CommandLead(doc, lines, n.children.back())) unit = n.children.back();
+    const bool command = n.kind == MdKind::kList && !n.children.empty() && CommandLead(doc, lines, n.children.back());
+    const int unit = n.kind == MdKind::kList && (n.children.size() == 1 || command) ? n.children.back() : kids[k];
     // The first run counting up from 1 in one part; a list of several items
     // only carries on a run of three or more (`6.` to `9.` after `5.`), never
     // starts one (a plain numbered list is no sections).
@@ -360,7 +360,7 @@ std::vector<Lead> PlainLeads(const MdDocument& doc, const std::vector<std::strin
     const MdKind after = k + 1 < kids.size() ? doc.nodes[static_cast<size_t>(kids[k + 1])].kind : MdKind::kOther;
     if (const std::string label = LeadLabel(first); !label.empty()) {
       labelled.push_back({k, unit, part, Trim(first), true});
-      labels.push_back(CommandLead(doc, lines, unit) ? "\x01command" : label);
+      labels.push_back(command ? "\x01command" : label);
       over_block.push_back(after == MdKind::kCodeBlock || after == MdKind::kTable);
     } else if (const std::string bold = BoldAlone(doc, unit); !bold.empty()) {
       labelled.push_back({k, unit, part, bold, true});  // "**第一次**" over its printout

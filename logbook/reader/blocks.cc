@@ -344,6 +344,18 @@ bool UnitLabelFigure(std::string_view text) {
 
 }  // namespace
 
+// For a heading: a factor written "×" after the number at `i`, or a unit of
+// the figures stage's vocabulary in any spelling ("123165 cyc", "8.1 Mops"),
+// unless the number is the level a run was set to ("vegeta at 500 rps", "@ 8 GPUs").
+static bool HeadingFigureUnit(std::string_view text, size_t i, const std::string& written) {
+  if (written == "\xC3\x97") return true;
+  const bool at = (i >= 3 && LowerAscii(text.substr(i - 3, 3)) == "at ") || (i >= 1 && text[i - 1] == '@') ||
+                  (i >= 2 && text.substr(i - 2, 2) == "@ ");
+  reader::UnitInfo info{};
+  return !at && written.size() >= 2 && reader::UnitIn(reader::ReaderLexicon(), written, &info) && !info.derived &&
+         !info.metric.empty();
+}
+
 static bool StatesFigureIn(std::string_view text, bool any_unit) {
   if (UnitLabelFigure(text)) return true;
   const auto& units = Words().units;
@@ -364,14 +376,7 @@ static bool StatesFigureIn(std::string_view text, bool any_unit) {
     while (!written.empty() && (written.back() == '.' || written.back() == ':')) written.pop_back();
     const std::string unit = LowerAscii(written);
     if (!unit.empty() && units.count(unit)) return true;
-    if (any_unit && written == "\xC3\x97") return true;  // "1.20×": a factor
-    // A unit of the figures stage's vocabulary in any spelling ("123165 cyc", "8.1 Mops").
-    // "vegeta at 500 rps", "@ 8 GPUs": the level a run was set to, not its result.
-    const bool at = (i >= 3 && LowerAscii(text.substr(i - 3, 3)) == "at ") || (i >= 1 && text[i - 1] == '@') ||
-                    (i >= 2 && text.substr(i - 2, 2) == "@ ");
-    if (reader::UnitInfo info{}; any_unit && !at && written.size() >= 2 &&
-                                 reader::UnitIn(reader::ReaderLexicon(), written, &info) && !info.derived && !info.metric.empty())
-      return true;
+    if (any_unit && HeadingFigureUnit(text, i, written)) return true;
     // A rate in any unit the figures stage knows ("1.3 MH/s", "41,200 ops/s").
     if (reader::UnitInfo info{}; written.find('/') != std::string::npos &&
                                  reader::UnitIn(reader::ReaderLexicon(), written, &info) && !info.derived)

@@ -597,9 +597,6 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
   DropRestatedTableFigures(from_tables, out, unread);
 }
 
-// A heading's text as a bullet of its line: "Custom parsing (62.12s)" (the
-// parenthetical is the label's figure) as "Custom parsing - 62.12s", "1.82
-// ms (fused)" (the parenthetical labels the figure) as "fused: 1.82 ms".
 // "147 734 cyc": digits grouped by single spaces in threes, right before a
 // unit, written as one number ("147734 cyc"); any other text as it is.
 std::string SpaceGroupedNumbers(const std::string& t) {
@@ -614,8 +611,7 @@ std::string SpaceGroupedNumbers(const std::string& t) {
     while (digit(e)) ++e;
     std::string number = t.substr(i, e - i);
     size_t g = e;
-    while (number.size() <= 3 + (number.size() / 4) * 3 && g + 4 <= t.size() && t[g] == ' ' && digit(g + 1) && digit(g + 2) &&
-           digit(g + 3) && !digit(g + 4))
+    while (t.compare(g, 1, " ") == 0 && digit(g + 1) && digit(g + 2) && digit(g + 3) && !digit(g + 4))
       number += t.substr(g + 1, 3), g += 4;
     size_t u = g < t.size() && t[g] == ' ' ? g + 1 : g, ue = u;
     while (ue < t.size() && std::isalpha(static_cast<unsigned char>(t[ue]))) ++ue;
@@ -627,6 +623,9 @@ std::string SpaceGroupedNumbers(const std::string& t) {
   return out;
 }
 
+// A heading's text as a bullet of its line: "Custom parsing (62.12s)" (the
+// parenthetical is the label's figure) as "Custom parsing - 62.12s", "1.82
+// ms (fused)" (the parenthetical labels the figure) as "fused: 1.82 ms".
 Bullet HeadingBullet(const std::string& written, int line) {
   Bullet b;
   const std::string text = SpaceGroupedNumbers(written);

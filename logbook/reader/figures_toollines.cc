@@ -238,7 +238,9 @@ static std::string UnbracketedFigures(const std::string& t) {
 }
 
 std::string ToolLineForm(const std::string& written) {
-  const std::string text = UnbracketedFigures(written);
+  std::string unbracketed;
+  if (written.find_first_of("[(") != std::string::npos) unbracketed = UnbracketedFigures(written);
+  const std::string& text = unbracketed.empty() ? written : unbracketed;
   std::string out;
   if (BracketUnit(text, &out) || CountRate(text, &out) || GroupedCsvLine(text, &out) || ProgressBarForm(text, &out) ||
       BracketColumnsForm(text, &out) || BracketUnitHeader(text, &out) || LabeledRate(text, &out) ||

@@ -130,10 +130,6 @@ bool AnyCellUnit(const TableBlock& t) {
   return false;
 }
 
-// The metric a row's name gives its bare numbers: the unit it names
-// ("Decode latency (ms)"), else, in a table that writes no unit anywhere,
-// the name itself ("TTFT p50", unitless); none for a derived row ("Speedup"),
-// a setting's ("Batch size | 8") or a remark's.
 // A row's name without a parenthetical that holds a number ("Long-Tasks (10
 // s)": the window the tasks were counted over, not their unit).
 std::string WithoutNumberedAside(const std::string& name) {
@@ -143,6 +139,10 @@ std::string WithoutNumberedAside(const std::string& name) {
   return parse_detail::Trim(name.substr(0, open) + name.substr(close + 1));
 }
 
+// The metric a row's name gives its bare numbers: the unit it names
+// ("Decode latency (ms)"), else, in a table that writes no unit anywhere,
+// the name itself ("TTFT p50", unitless); none for a derived row ("Speedup"),
+// a setting's ("Batch size | 8") or a remark's.
 ColumnInfo RowMetric(const std::string& name, const std::string& value, bool no_units) {
   const ColumnInfo c = ColumnMetric(WithoutNumberedAside(name));
   if (c.derived || name.empty() || RemarkColumn(name) || NamesNoRun(name) || SettingRow(name, value)) return {};
