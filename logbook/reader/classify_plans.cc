@@ -3,7 +3,9 @@
 // or a printed block as such ("**Expected results after phase 2:**",
 // "**Expected validator output:**"; plan_leads of vocabulary.json) makes
 // what it leads no runs; so does a line that leads a device's
-// specifications ("Groq LPU specs:", "**Datasheet:**"; spec_leads), and an
+// specifications ("Groq LPU specs:", "**Datasheet:**"; spec_leads), one
+// that leads the changes against another run ("Delta vs baseline:";
+// change_leads) makes what it leads derived figures, and an
 // open task of a checklist ("- [ ] decode: >60 tok/s": what is still to
 // reach).
 #include <algorithm>
@@ -17,20 +19,29 @@
 namespace moelog::logbook::reader {
 namespace {
 
+// What a lead says the blocks below it are.
+enum class LeadKind { kPlan, kSpecs, kChange };
+
 // The lead of paragraph `p` when it is one line ending in a colon whose
-// words say what follows is expected or aimed for (plan_leads) or a
-// device's specifications (spec_leads: `*specs` set), else "".
-std::string PlanLead(const Paragraph& p, bool* specs) {
+// words say what follows is expected or aimed for (plan_leads), a device's
+// specifications (spec_leads) or, by its first word, the changes against
+// another run ("Delta vs baseline:"; change_leads), with its kind; else "".
+std::string PlanLead(const Paragraph& p, LeadKind* kind) {
   if (p.line != p.end_line) return "";
   std::string t = Trim(p.text);
   while (!t.empty() && (t.back() == '*' || t.back() == '_' || t.back() == ' ')) t.pop_back();
   if (t.empty() || t.back() != ':' || t.size() > 120) return "";
   const auto& leads = ReaderLexicon().plan_leads;
   static const auto* spec_leads = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "spec_leads"));
+  static const auto* change_leads = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "change_leads"));
+  bool first = true;
   for (std::string w : Words(Lower(t))) {
     while (!w.empty() && (w.back() == ':' || w.back() == '*' || w.back() == ',')) w.pop_back();
-    *specs = spec_leads->count(w) > 0;
-    if (leads.count(w) || *specs) {
+    while (!w.empty() && (w.front() == '*' || w.front() == '_')) w.erase(0, 1);
+    const bool change = first && change_leads->count(w) > 0;
+    first = false;
+    *kind = change ? LeadKind::kChange : spec_leads->count(w) ? LeadKind::kSpecs : LeadKind::kPlan;
+    if (leads.count(w) || *kind != LeadKind::kPlan) {
       while (!t.empty() && (t.back() == ':' || t.back() == '*' || t.back() == ' ')) t.pop_back();
       size_t b = 0;
       while (b < t.size() && (t[b] == '*' || t[b] == '_')) ++b;
@@ -44,12 +55,12 @@ std::string PlanLead(const Paragraph& p, bool* specs) {
 struct Led {
   int first = 0, last = 0;
   std::string lead;
-  bool specs = false;  // led as a device's specifications
+  LeadKind kind = LeadKind::kPlan;
 };
 
 // The lists, tables and printed blocks right below a plan lead (blank lines
 // aside): each top-level list item up to the next paragraph, or the block.
-void LedBlocks(const Entry& entry, const Paragraph& p, const std::string& lead, bool specs, std::vector<Led>* out) {
+void LedBlocks(const Entry& entry, const Paragraph& p, const std::string& lead, LeadKind kind, std::vector<Led>* out) {
   auto next_paragraph = [&](int after) {
     int at = entry.end_line + 1;
     for (const auto& q : entry.paragraphs)
@@ -66,11 +77,11 @@ void LedBlocks(const Entry& entry, const Paragraph& p, const std::string& lead, 
   std::sort(items.begin(), items.end());
   for (const auto& [line, end] : items)
     if (line > p.end_line && line < stop && (close(line) || (!out->empty() && out->back().lead == lead && line - out->back().last <= 2)))
-      out->push_back({line, end, lead, specs});
+      out->push_back({line, end, lead, kind});
   for (const auto& t : entry.tables)
-    if (close(t.line)) out->push_back({t.line, t.end_line, lead, specs});
+    if (close(t.line)) out->push_back({t.line, t.end_line, lead, kind});
   for (const auto& o : entry.outputs)
-    if (close(o.line)) out->push_back({o.line, o.end_line, lead, specs});
+    if (close(o.line)) out->push_back({o.line, o.end_line, lead, kind});
 }
 
 // An open task's lines ("- [ ] ...", sub-items with it).
@@ -133,8 +144,8 @@ std::string HeadingNoRun(const std::string& heading) {
 void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   std::vector<Led> led;
   for (const auto& p : entry.paragraphs) {
-    bool specs = false;
-    if (const std::string lead = PlanLead(p, &specs); !lead.empty()) LedBlocks(entry, p, lead, specs, &led);
+    LeadKind kind = LeadKind::kPlan;
+    if (const std::string lead = PlanLead(p, &kind); !lead.empty()) LedBlocks(entry, p, lead, kind, &led);
   }
   for (const auto& b : entry.notes) OpenTasks(b, &led);
   for (const auto& f : entry.fields) OpenTasks(f.bullet, &led);
@@ -147,8 +158,9 @@ void DropPlanned(const Entry& entry, std::vector<RecordedFigure>* out, std::vect
     } else if (unread && !(!unread->empty() && unread->back().line == f.line)) {
       unread->push_back({f.line, f.text,
                          it->lead.empty() ? "an open task of a checklist (what is still to reach), not a run"
-                         : it->specs     ? "a device's specifications (led by \"" + it->lead + "\"), not a run"
-                                         : "what is expected or aimed for (led by \"" + it->lead + "\"), not a run"});
+                         : it->kind == LeadKind::kSpecs  ? "a device's specifications (led by \"" + it->lead + "\"), not a run"
+                         : it->kind == LeadKind::kChange ? "changes against another run (led by \"" + it->lead + "\"): derived, not a run"
+                                                         : "what is expected or aimed for (led by \"" + it->lead + "\"), not a run"});
     }
   }
   *out = std::move(kept);

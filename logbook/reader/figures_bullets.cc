@@ -1,5 +1,6 @@
 #include "logbook/reader/blocks.h"
 #include "logbook/reader/figures_namedlist.h"
+#include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/figures_unitfield.h"
 #include "logbook/reader/data_words.h"
 #include "logbook/reader/internal.h"
@@ -301,12 +302,28 @@ void LabelQualities(const std::string& label, const std::string& rest, std::vect
   for (size_t k = 0; k < bare.size(); ++k) (*figures)[bare[k]].metric = names[k], (*figures)[bare[k]].unit.clear();
 }
 
+// A camel-case key in snake case ("scrollPassMs" -> "scroll_pass_ms"): a
+// lower-case letter or digit then a capital starts a word. A key with no
+// such capital stays as written.
+static std::string CamelToSnake(const std::string& key) {
+  std::string out;
+  for (size_t i = 0; i < key.size(); ++i) {
+    const unsigned char c = key[i];
+    const bool starts = i > 0 && std::isupper(c) && (std::islower(static_cast<unsigned char>(key[i - 1])) ||
+                                                     std::isdigit(static_cast<unsigned char>(key[i - 1])));
+    if (starts) out += '_';
+    out += starts ? static_cast<char>(std::tolower(c)) : key[i];
+  }
+  return out.find('_') == std::string::npos || key.find('_') != std::string::npos ? key : out;
+}
+
 // The unit a label names: its last word or parenthetical ("tail50 tok/sec",
 // "Throughput (tok/s)"), or the label itself when it is one unit word
 // ("**Cycles:** 147,734", "Tokens/s: 1,080"); "" when it names none. A
 // derived unit ("x", "%") names no label's figures. A record's key with
 // its unit as the last part ("runtime_sec", "elapsed_ms") names it too,
-// unless it sets the run up ("timeout_sec").
+// unless it sets the run up ("timeout_sec"); so does one in camel case
+// ("parseMs", "longTasks.sumMs").
 std::string LabelUnitOf(const std::string& written) {
   // "`python3 t.py` -> CYCLES": the label is what the arrow points at.
   std::string label = written;
@@ -318,6 +335,7 @@ std::string LabelUnitOf(const std::string& written) {
     key.erase(std::remove_if(key.begin(), key.end(), [](char c) { return c == '*' || c == '`' || c == ':'; }), key.end());
     std::string bare;
     UnitInfo info{};
+    key = CamelToSnake(key.substr(key.rfind('.') == std::string::npos ? 0 : key.rfind('.') + 1));  // "longTasks.sumMs"
     if (key.find('_') != std::string::npos && !SettingKey(key))
       if (const std::string u = PrintedKeyUnit(key); !u.empty() && AnyUnit(u, &info) && !info.derived) return u;
   }
@@ -457,11 +475,29 @@ static void PartWordMetrics(const EntryCtx& x, std::vector<Figure>* figures) {
     }
 }
 
+// A label that is a record's key in camel case with its unit as the last
+// part ("`parseMs`", "`longTasks.sumMs`") names the metric of the figures in
+// that unit: "parseMs" over "renderMs" are two metrics of one run, not two
+// runs of one time.
+static void KeyNamesMetric(const std::string& label, const std::string& unit, std::vector<Figure>* figures) {
+  std::string key;
+  for (char c : Trim(label))
+    if (c != '`' && c != '*' && c != ':') key += c;
+  if (key.empty() || Words(key).size() != 1 || SettingKey(key)) return;
+  std::string bare;
+  const std::string snake = CamelToSnake(key);
+  if (snake == key || PrintedNameUnit(snake, &bare) != unit || bare.empty()) return;  // snake keys: named by PartWordMetrics
+  for (auto& f : *figures)
+    if (!f.derived && !f.not_run && f.unit == unit && f.metric != kNoUnit && f.metric != kCarried)
+      f.metric = QualifiedMetricName(SnakeKey(bare), f.metric);
+}
+
 // What names each figure of a text: a label's value list, the label's
 // qualities, a part of the run.
 static void NameFigures(const std::string& rest, const EntryCtx& x, const WalkScope& w, std::vector<Figure>* figures) {
   SlashLabelList(w.context, rest, figures);
   if (w.label_unit.empty()) LabelQualities(w.label, rest, figures);
+  else KeyNamesMetric(w.label, w.label_unit, figures);
   PartWordMetrics(x, figures);
 }
 
@@ -674,7 +710,10 @@ static bool WalkArms(const Bullet& b, const WalkScope& scope, const EntryCtx& x,
 // ...", "**結果**: ..."), a key that names its metric by its unit
 // ("runtime_sec:").
 static bool NamesNoRun(const std::string& label, const std::string& own_unit) {
-  return FieldLabel(label) || (!own_unit.empty() && label.find('_') != std::string::npos);
+  std::string key;
+  for (char c : Trim(label))
+    if (c != '`' && c != '*' && c != ':') key += c;
+  return FieldLabel(label) || (!own_unit.empty() && (label.find('_') != std::string::npos || CamelToSnake(key) != key));
 }
 
 // A list item's label without a done task's mark ("[x] **job**" names the

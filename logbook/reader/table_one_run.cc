@@ -46,17 +46,38 @@ bool AtAPoint(const std::string& text) {
   return false;
 }
 
+// Whether a line is a record's key and its value ("- `parseMs`: `1680.2`",
+// "- render_ms: 62.4"): a key that names its unit, one word in snake or
+// camel case. Such keys under one another are the fields of one record,
+// whatever their first words (parse, render), not runs of their own.
+bool KeyedLine(const std::string& text) {
+  std::string t = Trim(text);
+  if (t.rfind("- ", 0) == 0 || t.rfind("* ", 0) == 0) t.erase(0, 2);
+  const size_t colon = LabelEnd(t);
+  if (colon == std::string::npos) return false;
+  std::string key;
+  for (char c : Trim(t.substr(0, colon)))
+    if (c != '`' && c != '*' && c != ':') key += c;
+  if (key.empty() || Words(key).size() != 1 || LabelUnitOf(key).empty()) return false;
+  return std::any_of(key.begin(), key.end(), [&](char c) { return c == '_' || std::isupper(static_cast<unsigned char>(c)); }) &&
+         std::islower(static_cast<unsigned char>(key[0]));
+}
+
 // Whether `next` is written right below `row` and says nothing that sets its
 // run apart from the row's: same keys, no measured metric the row holds
 // (unless `metric_twice`).
 bool SameRunBelow(const Entry& e, const RecordedFigure& row, const RecordedFigure& next, bool metric_twice = false) {
   if (row.table || next.table || row.refers != next.refers) return false;
   if (!WrittenLine(e, row.line) || !WrittenLine(e, next.line)) return false;
-  if (next.line != LastLine(row) + 1 || row.run.config != next.run.config) return false;
+  if (row.run.config != next.run.config || next.line <= LastLine(row)) return false;
+  // Keys of one record stay one record over its items of no figure ("- `elements`: `677`").
+  const bool keyed = KeyedLine(row.text) && KeyedLine(next.text);
+  for (int l = LastLine(row) + 1; l < next.line; ++l)
+    if (!keyed || next.line - LastLine(row) > 16 || ItemTextAt(e, l).empty()) return false;
   if (!HasBaseMetric(row.run) || !HasBaseMetric(next.run)) return false;
   for (const auto& [m, v] : next.run.metrics)
     if (row.run.metrics.count(m) && !metric_twice) return false;
-  return !RunsApart(row.run, next.run) && !AtAPoint(row.text) && !AtAPoint(next.text);
+  return (!RunsApart(row.run, next.run) || keyed) && !AtAPoint(row.text) && !AtAPoint(next.text);
 }
 
 // The words of a line's label before the metric's word that ends it, as

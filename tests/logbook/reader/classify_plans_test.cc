@@ -526,5 +526,18 @@ TEST(ReaderClassifyPlans, AnExampleOrAnExplainedPartHoldsNoRun) {
   for (int line : {9, 13, 19}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
 }
 
+// A list led by the changes against another run ("Delta vs baseline:")
+// holds derived figures, not runs; the record above it stays.
+TEST(ReaderClassifyPlans, AListLedByADeltaHoldsNoRun) {
+  const std::string doc =
+      "# Render log\n\n## 2026-03-26 Lazy pages\n\n```\nnode bench.mjs lazy\n```\n\n"
+      "Result:\n- render: 62.4 ms\n\nDelta vs baseline:\n- `renderMs`: `-96.5%`\n- `totalMs`: `-50.0%`\n";
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  EXPECT_TRUE(kept.count(10)) << ::testing::PrintToString(why);
+  for (int line : {13, 14}) EXPECT_FALSE(kept.count(line)) << line << ::testing::PrintToString(why);
+  EXPECT_NE(why[13].find("Delta vs baseline"), std::string::npos) << why[13];
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

@@ -95,5 +95,35 @@ TEST(ReaderTableOneRun, LabelsThatNameNoRunLeaveTheLinesAlone) {
   for (const auto& f : figs) EXPECT_EQ(f.run.config.count("case"), 0u);
 }
 
+// A browser benchmark's record written as camel-case keys with the unit as
+// their last part ("`parseMs`", "`longTasks.sumMs`"): each key names its
+// metric, in milliseconds, and the keys are fields of one record whatever
+// their first words, across the items of counts between them.
+TEST(ReaderTableOneRun, CamelCaseKeysOfOneRecordAreOneRow) {
+  const auto figs = ReadEntry(kHead,
+                              "```\nnode scripts/bench.mjs lazy\n```\n\n"
+                              "Result:\n"
+                              "- `parseMs`: `1680.2`\n"
+                              "- `renderMs`: `62.4`\n"
+                              "- `nodes`: `677`\n"
+                              "- `longTasks.sumMs`: `1684`\n");
+  ASSERT_EQ(figs.size(), 1u);
+  const auto& m = figs[0].run.metrics;
+  EXPECT_EQ(m.size(), 3u) << ::testing::PrintToString(m);
+  EXPECT_TRUE(m.count("parse_time_s")) << ::testing::PrintToString(m);
+  EXPECT_TRUE(m.count("render_time_s")) << ::testing::PrintToString(m);
+  EXPECT_NEAR(m.at("parse_time_s"), 1.6802, 1e-9);
+}
+
+// Plain labels of two runs' figures stay rows: only record keys join.
+TEST(ReaderTableOneRun, PlainLabelsWithAnItemBetweenStayRows) {
+  const auto figs = ReadEntry(kHead,
+                              "```\npython serve_bench.py --model llama-8b\n```\n\n"
+                              "- eager: 12.5 ms\n"
+                              "- note: warm cache\n"
+                              "- compiled: 8.1 ms\n");
+  EXPECT_EQ(figs.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
