@@ -41,15 +41,33 @@ const std::vector<std::pair<std::string, std::string>>& TimeLeads() {
 }
 
 // The seconds a `time` value states, its unit and digits as written:
-// "1m2.500s" (parts), "184.93 secs", "20.21 mins", "0.5s", or a bare number
-// alone on its line (`time -p`).
+// "1m2.500s" (parts; "1m2,500s" under a comma locale), "184.93 secs",
+// "20.21 mins", "0.5s", or a bare number alone on its line (`time -p`).
 struct TimeRead {
   double seconds = 0;
   std::string unit = "s";
   int decimals = 0;
 };
 
-bool TimeValue(const std::string& rest, TimeRead* t) {
+// "1m34,617s" as "1m34.617s": `time` under a locale whose decimal mark is a
+// comma. Only in the minutes-and-seconds form, where a comma can be nothing else.
+std::string DecimalPoint(std::string rest) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) ++i;
+    return i > from;
+  };
+  if (!digits() || i >= rest.size() || rest[i] != 'm') return rest;
+  ++i;
+  if (!digits() || i >= rest.size() || rest[i] != ',') return rest;
+  const size_t comma = i++;
+  if (digits() && i < rest.size() && rest[i] == 's') rest[comma] = '.';
+  return rest;
+}
+
+bool TimeValue(const std::string& written, TimeRead* t) {
+  const std::string rest = DecimalPoint(written);
   size_t j = 0;
   const std::string num = DigitsAt(rest, &j);
   const auto v = num.empty() ? std::nullopt : ParseNumber(num);

@@ -544,6 +544,17 @@ TEST(ReaderOutputFigures, TheShellsTimePrintout) {
 namespace moelog::logbook::reader {
 namespace {
 
+// bash's `time` under a locale whose decimal mark is a comma ("real
+// 1m34,617s"): the same run, its seconds as written, never the digits
+// after the comma alone.
+TEST(ReaderOutputFigures, TheShellsTimeWithADecimalComma) {
+  const auto figs = Read("```\n$ time zig build run\n\nreal    1m34,617s\nuser    1m20,432s\nsys     0m13,822s\n```\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("time_s"), 94.617);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("user_time_s"), 80.432);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("system_time_s"), 13.822);
+}
+
 // A timer's printout that leads each line with its figure in brackets
 // ("[10.63s] Insert 2048 authors"), pasted as prose or in a fence: a figure
 // a line, named by the label after it.
