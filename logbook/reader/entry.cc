@@ -577,11 +577,13 @@ void LooseFigures(const Entry& entry, const EntryCtx& x, std::vector<RecordedFig
   const size_t from_tables = out->size();
   const std::map<int, std::string> leads = ListLeads(entry);
   const bool shares = ListOfShares(entry.notes);
+  const std::set<int> record_keys = RecordKeyList(entry.notes);
   for (const auto& b : entry.notes) {
     if (LabelsAnOutputBlock(entry, b)) continue;  // it keys the block below (key_output.cc)
     WalkScope notes;
     notes.loose = true;
     notes.list_shares = shares;
+    notes.record_keys = record_keys.count(b.line) > 0;
     if (auto it = leads.find(b.line); it != leads.end()) notes.context["setup"] = it->second;
     Walk(b, notes, x, out, unread);
   }
@@ -681,11 +683,13 @@ void SubheadingFigures(const Entry& entry, const EntryCtx& x, std::vector<Record
 void NotesBesideResult(const Entry& entry, const EntryCtx& x, std::vector<RecordedFigure>* out,
                        std::vector<UnreadFigures>* unread) {
   const bool shares = ListOfShares(entry.notes);
+  const std::set<int> record_keys = RecordKeyList(entry.notes);
   for (const auto& b : entry.notes) {
     if (LabelsAnOutputBlock(entry, b)) continue;
     WalkScope notes;
     notes.loose = true;
     notes.list_shares = shares;
+    notes.record_keys = record_keys.count(b.line) > 0;
     Walk(b, notes, x, out, unread);
   }
 }

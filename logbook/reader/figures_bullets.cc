@@ -492,12 +492,29 @@ static void KeyNamesMetric(const std::string& label, const std::string& unit, st
       f.metric = QualifiedMetricName(SnakeKey(bare), f.metric);
 }
 
+// A record's key as the metric of its bare count ("`elements`" ->
+// "elements", "`longTasks.count`" -> "long_tasks_count"); `otherwise` when
+// the label is no one key of letters, digits, '_' and '.' or sets the run up.
+static std::string RecordKeyMetric(const std::string& label, const std::string& otherwise) {
+  std::string key;
+  for (char c : Trim(label))
+    if (c != '`' && c != '*' && c != ':') key += c;
+  if (key.empty() || key.size() > 48 || !std::isalpha(static_cast<unsigned char>(key[0])) || SettingKey(key)) return otherwise;
+  for (char c : key)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') return otherwise;
+  std::string snake = Lower(CamelToSnake(key));
+  std::replace(snake.begin(), snake.end(), '.', '_');
+  return snake;
+}
+
 // What names each figure of a text: a label's value list, the label's
 // qualities, a part of the run.
 static void NameFigures(const std::string& rest, const EntryCtx& x, const WalkScope& w, std::vector<Figure>* figures) {
   SlashLabelList(w.context, rest, figures);
   if (w.label_unit.empty()) LabelQualities(w.label, rest, figures);
   else KeyNamesMetric(w.label, w.label_unit, figures);
+  for (auto& f : *figures)  // "- `elements`: `677`" among a record's keys
+    if (f.metric == kNoUnit && w.record_keys && f.value != 0) f.metric = RecordKeyMetric(w.label, f.metric);
   PartWordMetrics(x, figures);
 }
 
@@ -780,7 +797,7 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     rest = UnitAfterLeadNumber(rest, own_unit.empty() ? scope.label_unit : own_unit);
   scope.sibling_unit.clear();
   Config own = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
-  if (NamesNoRun(label, own_unit)) own.erase("case");
+  if (NamesNoRun(label, own_unit) || (scope.record_keys && !RecordKeyMetric(label, "").empty())) own.erase("case");
   // A parent written as sentences ("Initial matrix was noisy. Paired repeats
   // (`iters=5`) were stable:") names the keys in it, not a case.
   if (colon == std::string::npos && Words(label).size() > 8) own.erase("case");

@@ -443,6 +443,14 @@ void OneRunLines(const Entry& e, std::vector<RecordedFigure>* out);
 // QualifiedMetricName(qualifier, metric); false, nothing joined, when a name
 // is on the row already (table_one_run.cc).
 bool JoinRun(RecordedFigure* row, const RecordedFigure& from, const std::string& qualifier = "");
+
+// Whether a line is a record's key and its value ("- `parseMs`: `1680.2`",
+// "- render_ms: 62.4"): one word in snake or camel case that names its unit.
+bool KeyedLine(const std::string& text);
+
+// The lines of the top-level notes that are items of a list of a record's
+// keys: two or more of its items KeyedLine, none a sentence of prose.
+std::set<int> RecordKeyList(const std::vector<Bullet>& notes);
 // Whether two figure sets' metrics together name runs apart: one base
 // metric qualified by words that are no part of a run ("scylla_pct" and
 // "minio_pct"; table_runs.cc).
@@ -770,6 +778,9 @@ struct WalkScope {
   std::string sibling_unit;
   // The items of this list each give one share no word names (ListOfShares).
   bool list_shares = false;
+  // The list is a record's keys, two or more of them naming their unit
+  // (RecordKeyList): a key's bare count ("`elements`: `677`") is a field of it.
+  bool record_keys = false;
   // The names a label above gives its items' comma lists ("Results (final
   // reward, delta, step time):" over "- GA=1: 0.3960, +0.0018, ~12.26s"):
   // the items' values in order (figures_namedlist.cc).

@@ -46,22 +46,6 @@ bool AtAPoint(const std::string& text) {
   return false;
 }
 
-// Whether a line is a record's key and its value ("- `parseMs`: `1680.2`",
-// "- render_ms: 62.4"): a key that names its unit, one word in snake or
-// camel case. Such keys under one another are the fields of one record,
-// whatever their first words (parse, render), not runs of their own.
-bool KeyedLine(const std::string& text) {
-  std::string t = Trim(text);
-  if (t.rfind("- ", 0) == 0 || t.rfind("* ", 0) == 0) t.erase(0, 2);
-  const size_t colon = LabelEnd(t);
-  if (colon == std::string::npos) return false;
-  std::string key;
-  for (char c : Trim(t.substr(0, colon)))
-    if (c != '`' && c != '*' && c != ':') key += c;
-  if (key.empty() || Words(key).size() != 1 || LabelUnitOf(key).empty()) return false;
-  return std::any_of(key.begin(), key.end(), [&](char c) { return c == '_' || std::isupper(static_cast<unsigned char>(c)); }) &&
-         std::islower(static_cast<unsigned char>(key[0]));
-}
 
 // Whether `next` is written right below `row` and says nothing that sets its
 // run apart from the row's: same keys, no measured metric the row holds
@@ -71,7 +55,11 @@ bool SameRunBelow(const Entry& e, const RecordedFigure& row, const RecordedFigur
   if (!WrittenLine(e, row.line) || !WrittenLine(e, next.line)) return false;
   if (row.run.config != next.run.config || next.line <= LastLine(row)) return false;
   // Keys of one record stay one record over its items of no figure ("- `elements`: `677`").
-  const bool keyed = KeyedLine(row.text) && KeyedLine(next.text);
+  bool keyed = KeyedLine(row.text) && KeyedLine(next.text);
+  if (!keyed && !e.notes.empty()) {
+    const std::set<int> lines = RecordKeyList(e.notes);
+    keyed = lines.count(row.line) && lines.count(next.line);
+  }
   for (int l = LastLine(row) + 1; l < next.line; ++l)
     if (!keyed || next.line - LastLine(row) > 16 || ItemTextAt(e, l).empty()) return false;
   if (!HasBaseMetric(row.run) || !HasBaseMetric(next.run)) return false;
@@ -144,6 +132,37 @@ RecordedFigure* RowPastArrows(const Entry& e, std::vector<RecordedFigure>* kept,
 }
 
 }  // namespace
+
+bool KeyedLine(const std::string& text) {
+  std::string t = Trim(text);
+  if (t.rfind("- ", 0) == 0 || t.rfind("* ", 0) == 0) t.erase(0, 2);
+  const size_t colon = LabelEnd(t);
+  if (colon == std::string::npos) return false;
+  std::string key;
+  for (char c : Trim(t.substr(0, colon)))
+    if (c != '`' && c != '*' && c != ':') key += c;
+  if (key.empty() || Words(key).size() != 1 || LabelUnitOf(key).empty()) return false;
+  return std::any_of(key.begin(), key.end(), [&](char c) { return c == '_' || std::isupper(static_cast<unsigned char>(c)); }) &&
+         std::islower(static_cast<unsigned char>(key[0]));
+}
+
+std::set<int> RecordKeyList(const std::vector<Bullet>& notes) {
+  std::set<int> out;
+  for (size_t i = 0; i < notes.size();) {
+    size_t j = i + 1;  // a list: items one line below the last one's end
+    while (j < notes.size() && notes[j].line - std::max(notes[j - 1].line, notes[j - 1].end_line) <= 1) ++j;
+    int keyed = 0;
+    bool plain = true;
+    for (size_t k = i; k < j; ++k) {
+      keyed += KeyedLine(notes[k].text);
+      plain = plain && LabelEnd(notes[k].text) != std::string::npos && Words(notes[k].text).size() <= 4;
+    }
+    if (keyed >= 2 && plain)
+      for (size_t k = i; k < j; ++k) out.insert(notes[k].line);
+    i = j;
+  }
+  return out;
+}
 
 bool JoinRun(RecordedFigure* row, const RecordedFigure& from, const std::string& qualifier) {
   StoredRun& to = row->run;

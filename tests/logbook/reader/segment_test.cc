@@ -572,6 +572,8 @@ TEST(Segment, RecapAndReservedNamesInAnyScript) {
   EXPECT_TRUE(IsReservedSectionName("Einordnung & Einschränkungen"));
   EXPECT_FALSE(IsReservedSectionName("1. Initial setup"));
   EXPECT_FALSE(IsReservedSectionName("Run 4 setup"));
+  EXPECT_TRUE(IsReservedSectionName("My machine"));  // the machine the log ran on: its specifications
+  EXPECT_FALSE(IsReservedSectionName("Machine-code cache"));
 }
 
 // A heading that names an explanation, a cause or a conclusion by one of

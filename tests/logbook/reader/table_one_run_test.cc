@@ -98,7 +98,7 @@ TEST(ReaderTableOneRun, LabelsThatNameNoRunLeaveTheLinesAlone) {
 // A browser benchmark's record written as camel-case keys with the unit as
 // their last part ("`parseMs`", "`longTasks.sumMs`"): each key names its
 // metric, in milliseconds, and the keys are fields of one record whatever
-// their first words, across the items of counts between them.
+// their first words; a key's bare count among them is a field too.
 TEST(ReaderTableOneRun, CamelCaseKeysOfOneRecordAreOneRow) {
   const auto figs = ReadEntry(kHead,
                               "```\nnode scripts/bench.mjs lazy\n```\n\n"
@@ -109,10 +109,22 @@ TEST(ReaderTableOneRun, CamelCaseKeysOfOneRecordAreOneRow) {
                               "- `longTasks.sumMs`: `1684`\n");
   ASSERT_EQ(figs.size(), 1u);
   const auto& m = figs[0].run.metrics;
-  EXPECT_EQ(m.size(), 3u) << ::testing::PrintToString(m);
+  EXPECT_EQ(m.size(), 4u) << ::testing::PrintToString(m);
+  EXPECT_EQ(m.count("nodes"), 1u) << ::testing::PrintToString(m);  // a count among the record's keys
+  EXPECT_EQ(figs[0].run.config.count("case"), 0u);
   EXPECT_TRUE(m.count("parse_time_s")) << ::testing::PrintToString(m);
   EXPECT_TRUE(m.count("render_time_s")) << ::testing::PrintToString(m);
   EXPECT_NEAR(m.at("parse_time_s"), 1.6802, 1e-9);
+}
+
+// A list of settings written as keys names no record: its bare numbers
+// are no figures.
+TEST(ReaderTableOneRun, KeysOfSettingsAloneAreNoRecord) {
+  const auto figs = ReadEntry(kHead,
+                              "```\nnode scripts/bench.mjs lazy\n```\n\n"
+                              "- `pages`: `520`\n"
+                              "- `workers`: `4`\n");
+  EXPECT_TRUE(figs.empty());
 }
 
 // Plain labels of two runs' figures stay rows: only record keys join.
