@@ -880,7 +880,8 @@ void ReadLine(OutputRead& r, const BlockLine& l) {
   if (bool closing = false; !PrintedRecordBanner(l.text, &closing).empty() && !closing && PrintedTitle(l.text, &title))
     r.group.clear(), r.group_unit.clear();  // a record opens: no group of the last one's goes on
   if (SeriesTitleLine(r, l.text) || SeriesValuesLine(r, l.text, l.line)) return;
-  if (BenchToolLine(r, l) || AsideLine(r, l.text, l.line) || ArrowRateLine(r, l.written.empty() ? l.text : l.written, l.line) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) || BenchmarkLine(r, l.text) ||
+  // hyperfine's "Benchmark 1: X='a b' cmd" first: its command's words are no printed settings.
+  if (BenchmarkLine(r, l.text) || BenchToolLine(r, l) || AsideLine(r, l.text, l.line) || ArrowRateLine(r, l.written.empty() ? l.text : l.written, l.line) || BreakdownLine(r, l) || CounterLine(r, l) || ProgressLine(r, l) || RatedLine(r, l) || StampedLine(r, l) || JsonLine(r, l.text, l.line) || KeyValueLine(r, l.text, l.line) ||
       TimingLine(r, l.text, l.line) || FieldsLine(r, l.text, l.line) || UnitNamedLine(r, l.text, l.line) || NamedLine(r, l.text, l.line) ||
       TookLine(r, l.text, l.line))
     return;

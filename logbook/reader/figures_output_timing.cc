@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "logbook/doc/command_line.h"
+#include "logbook/plan/shell_parser.h"
 #include "logbook/reader/figures_output_read.h"
 #include "logbook/reader/figures_output_words.h"
 #include "logbook/reader/internal.h"
@@ -48,11 +49,33 @@ void KeyCommand(OutputRead& r, const std::string& cmd, bool whole) {
     r.context["command"] = cmd, r.bench_keys.push_back("command");
 }
 
+// What a compared command sets besides its long flags, read by the
+// planner's shell parser (quotes respected): the environment assignments
+// before the program ("RUSTFLAGS='-C target-cpu=native'") and the short
+// flags whose value is a number, a file or a path ("-c config/small.json").
+static Config ShortFlagsAndEnv(const std::string& cmd) {
+  Config out;
+  shell::List list;
+  std::string error;
+  if (!shell::ParseScript(cmd, &list, &error) || list.items.size() != 1 || list.items[0].pipes.size() != 1) return out;
+  for (const auto& c : list.items[0].pipes[0].cmds) {
+    std::vector<std::string> w;
+    for (const auto& raw : c.words) w.push_back(PlainWord(raw));
+    size_t i = 0;
+    for (std::string k, v; i < w.size() && EnvAssignment(w[i], &k, &v); ++i) out[k] = v;
+    for (; i + 1 < w.size(); ++i)
+      if (w[i].size() == 2 && w[i][0] == '-' && std::isalpha(static_cast<unsigned char>(w[i][1])) && w[i + 1][0] != '-' &&
+          w[i + 1].find_first_of("0123456789./:") != std::string::npos)
+        out[w[i].substr(1)] = w[i + 1], ++i;
+  }
+  return out;
+}
+
 // hyperfine's "Benchmark 1: ./bin --threads 8" ("Benchmark #1:" before
 // hyperfine 1.12): the command keys the lines below it: its flags when each
 // has a number, a file or a path ("--threads 4", "--config small.json"),
 // else as written ("--fast corpus" may be a switch and an argument); a long
-// one by its flags.
+// one by its flags, its short flags' values and the environment it sets.
 bool BenchmarkLine(OutputRead& r, const std::string& t) {
   if (t.rfind("Benchmark ", 0) != 0) return false;
   const size_t colon = t.find(": ");
@@ -66,7 +89,13 @@ bool BenchmarkLine(OutputRead& r, const std::string& t) {
   const bool valued = !pc.program_flags.empty() && std::all_of(pc.program_flags.begin(), pc.program_flags.end(), [](const auto& f) {
     return f.second.find_first_of("0123456789./:") != std::string::npos;  // a number, a file, a path
   });
-  if (valued || cmd.size() > 60) return KeyCommand(r, cmd, true), true;  // "--threads 4": its flags
+  if (valued || cmd.size() > 60) {  // "--threads 4": its flags
+    KeyCommand(r, cmd, true);
+    for (const auto& [k, v] : ShortFlagsAndEnv(cmd))
+      if (!r.context.count(k)) r.context[k] = v, r.bench_keys.push_back(k);
+    if (r.context.count("command") && r.bench_keys.size() > 1) r.context.erase("command");
+    return true;
+  }
   for (const auto& k : r.bench_keys) r.context.erase(k);
   r.bench_keys = {"command"}, r.context["command"] = cmd;  // the commands compared, as written
   return true;

@@ -411,6 +411,27 @@ TEST(ReaderOutputFigures, OlderHyperfineBenchmarkLinesKeyTheirCommand) {
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("time_s"), 47.488);
 }
 
+// A compared command prefixed by a quoted assignment is read by the shell
+// parser, quotes respected: the assignment's value whole, a short flag's
+// file, never words of the quoted value as keys of their own.
+TEST(ReaderOutputFigures, HyperfineCommandsWithAQuotedEnvironmentKeepTheirSettings) {
+  const std::string cmd = "RUSTFLAGS='-C target-cpu=native -C opt-level=3' cargo run --release -- -c config/";
+  const auto figs = Read(
+      "```\n"
+      "Benchmark 1: " + cmd + "small.json\n"
+      "  Time (mean \xC2\xB1 \xCF\x83):      2.101 s \xC2\xB1  0.022 s    [User: 1.998 s, System: 0.099 s]\n"
+      "  Range (min \xE2\x80\xA6 max):    2.070 s \xE2\x80\xA6  2.139 s    10 runs\n\n"
+      "Benchmark 1: " + cmd + "large.json\n"
+      "  Time (mean \xC2\xB1 \xCF\x83):     21.870 s \xC2\xB1  0.140 s    [User: 21.61 s, System: 0.21 s]\n"
+      "  Range (min \xE2\x80\xA6 max):   21.660 s \xE2\x80\xA6 22.080 s    10 runs\n```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("rustflags"), "-C target-cpu=native -C opt-level=3");
+  EXPECT_EQ(figs[0].run.config.at("c"), "config/small.json");
+  EXPECT_EQ(figs[1].run.config.at("c"), "config/large.json");
+  EXPECT_FALSE(figs[0].run.config.count("target_cpu"));
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("time_s"), 21.87);
+}
+
 TEST(ReaderOutputFigures, AShellLoopKeysItsFiguresByItsValues) {
   const auto figs = Read(
       "```\n$ for n in 2 4 8; do OMP_NUM_THREADS=$n ./solver | grep elapsed; done\n"
