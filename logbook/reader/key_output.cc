@@ -86,13 +86,30 @@ bool OtherRunOfProgram(const Entry& entry, const std::string& near) {
 }
 
 // A short line that labels what follows it ("* 1 req/s", "vLLM v0.8.5"):
-// a few words with a digit, no sentence, no command, no colon.
-bool LabelLine(const std::string& text) {
+// a few words with a digit (or, `words_alone`, without one), no sentence,
+// no command, no colon.
+bool LabelLine(const std::string& text, bool words_alone = false) {
   const std::string t = TrimText(text);
   if (t.empty() || t.size() > 40 || Words(t).size() > 5 || t.back() == '.' || t.back() == ':' ||
       t.find('`') != std::string::npos || LooksLikeCommandLine(t))
     return false;
-  return std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return words_alone || std::any_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// The childless bullets right above an output block whose words alone label
+// it ("* Default build", "* With native CPU optimizations"): read only when
+// two or more blocks are so labelled, each differently, as one label alone
+// tells no block apart.
+std::set<int> WordLabelBullets(const Entry& entry) {
+  std::set<int> lines;
+  std::set<std::string> texts;
+  for (const auto& b : entry.notes)
+    if (b.children.empty() && b.line != entry.heading_line && LabelLine(b.text, true) &&
+        std::any_of(entry.outputs.begin(), entry.outputs.end(),
+                    [&](const FencedBlock& o) { return b.end_line < o.line && b.end_line >= o.line - 2; }))
+      lines.insert(b.line), texts.insert(TrimText(b.text));
+  if (texts.size() < 2 || texts.size() != lines.size()) lines.clear();
+  return lines;
 }
 
 // The label line right above a block or above the command it prints for
@@ -110,8 +127,10 @@ void LabelAbove(const Entry& entry, int block_line, int command_line, const Entr
   for (const auto& p : entry.paragraphs)
     if (!p.output_label && p.line != entry.heading_line && near(p.end_line) && LabelLine(p.text) && p.end_line > at)
       label = p.text, at = p.end_line;
+  const std::set<int> word_labels = WordLabelBullets(entry);
   for (const auto& b : entry.notes)
-    if (b.children.empty() && b.line != entry.heading_line && near(b.end_line) && LabelLine(b.text) && b.end_line > at)
+    if (b.children.empty() && b.line != entry.heading_line && near(b.end_line) &&
+        (LabelLine(b.text) || word_labels.count(b.line)) && b.end_line > at)
       label = b.text, at = b.end_line;
   if (label.empty()) return;
   const Config words = LabelConfig(label, x.vars, x.fixed, x.generic, &x.feeds);
@@ -170,7 +189,7 @@ Config PartSettings(const Entry& entry, int line, int* part) {
 // it ("* 2 req/s" over a serving printout): it keys that block's figures and
 // is no run's figure itself.
 bool LabelsAnOutputBlock(const Entry& entry, const Bullet& b) {
-  if (!b.children.empty() || !LabelLine(b.text)) return false;
+  if (!b.children.empty() || (!LabelLine(b.text) && !WordLabelBullets(entry).count(b.line))) return false;
   return std::any_of(entry.outputs.begin(), entry.outputs.end(),
                      [&](const FencedBlock& o) { return b.end_line < o.line && b.end_line >= o.line - 2; });
 }

@@ -357,6 +357,20 @@ TEST(ReaderOutputFigures, ServingBlocksKeyedByTheLabelAboveThem) {
   EXPECT_EQ(figs[2].run.config.at("setup"), "vLLM v0.9.1");
 }
 
+// Bullets of words alone over two or more blocks, each different ("*
+// Default build", "* With native CPU optimizations"), label them as well;
+// one such bullet alone labels nothing.
+TEST(ReaderOutputFigures, BlocksKeyedByBulletsOfWords) {
+  const auto figs = Read("* Default build\n\n```\n" + Serving("1.94", "210.5") + "```\n\n* With native flags\n\n```\n" +
+                         Serving("7.41", "388.2") + "```\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_EQ(figs[0].run.config.at("setup"), "Default build");
+  EXPECT_EQ(figs[1].run.config.at("setup"), "With native flags");
+  const auto one = Read("* Default build\n\n```\n" + Serving("1.94", "210.5") + "```\n");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_FALSE(one[0].run.config.count("setup"));
+}
+
 // A pasted shell session: a listing's aligned names (`ls`) are no column
 // header over the next command's printout; each command's plain arguments
 // key the lines it printed.
