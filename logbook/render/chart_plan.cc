@@ -26,6 +26,7 @@ constexpr size_t kMaxSeries = 6;   // per panel; more become small multiples
 constexpr size_t kMaxPanels = 12;  // more is no chart a reader can read
 constexpr size_t kTickChars = 60;  // cluster labels longer than this are cut (rotated when they do not fit)
 constexpr size_t kTitleChars = 100;
+constexpr size_t kTitleLineChars = 124;  // a title line at 12 pt across the narrowest (900 px) chart
 constexpr size_t kSubtitleChars = 110;  // a subtitle line; longer text wraps
 
 const std::vector<std::string>& NumericAxes() {
@@ -735,9 +736,15 @@ std::string MainSource(const std::vector<ChartPoint>& main) {
 }
 
 std::string Title(const ChartOptions& o, const std::string& fallback) {
-  std::string t = o.title.empty() ? fallback : Shorten(o.title, kTitleChars);
+  // The whole line fits the chart's width (kTitleLineChars): a long ID leaves
+  // the heading less room, and one that would leave it under 60 characters
+  // is left out (the chart sits under its entry, its file named by the ID).
+  const size_t title_chars = std::min(o.title.size(), kTitleChars);
+  const size_t id_room = kTitleLineChars - std::min(kTitleLineChars, o.id.size() + 3);
+  const bool with_id = !o.id.empty() && o.id != o.title && (title_chars <= id_room || id_room >= 60);
+  std::string t = o.title.empty() ? fallback : Shorten(o.title, with_id ? std::min(kTitleChars, id_room) : kTitleChars);
   if (o.prediction) t = "Prediction: " + t;
-  if (!o.id.empty() && o.id != o.title) t += " (" + o.id + ")";
+  if (with_id) t += " (" + o.id + ")";
   return GnuplotLabel(t, 160);
 }
 

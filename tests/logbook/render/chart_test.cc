@@ -188,6 +188,26 @@ TEST(ChartPlan, SingleSeriesGetsTwoAxesAndScopeNamesTheMetric) {
   EXPECT_EQ(PlanChart(TopkSweep(), o).status().code(), Status::Code::kInvalidArgument);  // no point records it
 }
 
+// The title line fits the chart's width: a heading beside a short ID keeps
+// both; an ID so long it would leave the heading under 60 characters is
+// left out rather than cutting the heading to a stub.
+TEST(ChartPlan, TheTitleLineFitsTheChartsWidth) {
+  ChartOptions o;
+  o.title = "Pipelined softmax with warp-specialized producer and consumer groups at head dim 128";
+  o.id = "FMHA-2026-10-14";
+  auto plan = PlanChart(TopkSweep(), o);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->title, o.title + " (" + o.id + ")");
+  o.id = "FMHA-KERNEL-TUNING-LOG-FOR-THE-BLACKWELL-FUSED-MULTI-HEAD-ATTENTION-FORWARD-PASS-20261014-1";
+  plan = PlanChart(TopkSweep(), o);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->title, o.title);
+  o.title += " and a long tail of words that goes on past what one line of the chart holds at its narrowest width";
+  plan = PlanChart(TopkSweep(), o);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_LE(plan->title.size(), 124u);
+}
+
 // More than 6 series: one panel per value of the key with the fewest
 // values, every panel at most 6 series, the same colours in each.
 TEST(ChartPlan, ManySeriesBecomeSmallMultiples) {
