@@ -86,7 +86,15 @@ bool IsReservedSectionName(std::string_view name) {
   const std::string key = SectionKey(name);
   if (Words().reserved.count(key)) return true;
   const std::string_view plain = SkipHeadingMarks(name);
-  if (key.empty() || key.find_first_of("0123456789") != std::string::npos ||
+  // A number among its words makes it a run's own ("Run 4 setup"); a name
+  // with a digit in it does not ("Q4 checkpoints").
+  bool number = false;
+  for (size_t b = 0; b < key.size();) {
+    const size_t e = std::min(key.find_first_of(" -", b), key.size());
+    number = number || (e > b && key.find_first_not_of("0123456789.", b) >= e);
+    b = e + 1;
+  }
+  if (key.empty() || number ||
       (!plain.empty() && std::isdigit(static_cast<unsigned char>(plain.front()))))
     return false;
   const size_t sp = key.find_last_of(" -");  // "Mess-Setup": its last word after a hyphen

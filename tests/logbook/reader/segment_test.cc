@@ -563,6 +563,7 @@ TEST(Segment, RecapAndReservedNamesInAnyScript) {
   EXPECT_TRUE(IsRecapHeading("FINAL SUMMARY"));
   EXPECT_TRUE(IsRecapHeading("Summary RTB-004"));
   EXPECT_TRUE(IsRecapHeading("Final Summary After 17 Iterations"));
+  EXPECT_TRUE(IsRecapHeading("Benchmark History"));  // a table of every version's figures
   EXPECT_FALSE(IsRecapHeading("FP32 Performance Comparison on Other GPUs"));
   EXPECT_TRUE(IsReservedSectionName("Стенд и методика"));
   EXPECT_TRUE(IsReservedSectionName("Test methodology"));
@@ -574,6 +575,8 @@ TEST(Segment, RecapAndReservedNamesInAnyScript) {
   EXPECT_FALSE(IsReservedSectionName("Run 4 setup"));
   EXPECT_TRUE(IsReservedSectionName("My machine"));  // the machine the log ran on: its specifications
   EXPECT_FALSE(IsReservedSectionName("Machine-code cache"));
+  EXPECT_TRUE(IsReservedSectionName("Q4 Checkpoints"));  // the artifacts a log keeps, a digit in a name
+  EXPECT_FALSE(IsReservedSectionName("Step 4000 checkpoints"));
 }
 
 // A heading that names an explanation, a cause or a conclusion by one of
