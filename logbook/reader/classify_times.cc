@@ -82,13 +82,15 @@ std::string LeadWord(const std::string& s, size_t start, size_t* at) {
 
 // A word or two right before a figure that make it what a change adds or
 // saves ("adds ~30 us", "a difference of ~5 seconds", "reduced by 2 ms",
-// "saved about 0.6 s").
+// "saved about 0.6 s", "saves up to 250 us").
 bool DeltaLead(const std::string& s, size_t start) {
   size_t at = 0;
   std::string lead = LeadWord(s, start, &at);
   // "saved about 0.6 s": past a word of approximation (approximation_words).
   static const auto* approx = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "approximation_words"));
   if (approx->count(lead)) lead = LeadWord(s, at, &at);
+  // "saves up to 250 us": past the bound.
+  if (size_t up = at; lead == "to" && LeadWord(s, at, &up) == "up") lead = LeadWord(s, up, &at);
   const auto& leads = ReaderLexicon().delta_leads;
   if (leads.count(lead)) return true;
   return (lead == "of" || lead == "by") && leads.count(Lower(WordBefore(s, at)) + " " + lead) > 0;

@@ -686,6 +686,9 @@ void KeepFigure(FigureScan& st, Figure f, size_t start, double value, const std:
   if (f.subject && !st.listed.empty() && !f.derived) f.word.clear(), f.subject = false;
   if (!f.derived) f.restated = f.restated || prose::RestatingAround(s, start, st.i);  // "the 13.9 ms forward"
   if (st.mode.prose && !f.derived) ProseNames(st, start, &f);
+  // "maybe 5-10 us", "probably ~2 ms": a guess (hedge_words of vocabulary.json).
+  static const auto* hedges = new std::set<std::string>(DataWords("data/reader/vocabulary.json", "hedge_words"));
+  if (!f.derived && hedges->count(LeadWord(s, start))) f.not_run = "a guess (hedged: \"maybe\", \"probably\" ...), not a measurement";
   if (!st.mode.prose && !f.derived && f.word.empty() && f.named.empty())
     if (std::string post = prose::PostfixName(s, st.i); !post.empty() && !NoName(post) && !MetricWord(post) &&
                                                         !StatisticWord(post) && !UnitOf(post, &probe))

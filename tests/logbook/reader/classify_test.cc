@@ -73,6 +73,17 @@ TEST(ReaderClassify, WhatAChangeAddsOrSavesIsNoRun) {
   // The change goes on through "and" in its clause; a new sentence is a run again.
   EXPECT_FALSE(AnyRun(Figures("Both versions added ~3s to compress and ~2s to decompress", true, false, true)));
   EXPECT_TRUE(AnyRun(Figures("Prefetch saves 0.4 ms per step. The step takes 12.1 ms and 3.2 GB", true, false, true)));
+  EXPECT_FALSE(AnyRun(Figures("a persistent kernel would save up to 250 us", true, false, true)));  // past the bound
+}
+
+// A hedged figure ("maybe 5-10 us", "probably ~2 ms") is a guess, in a
+// sentence or a list item alike; a figure after "up to" alone stays a run.
+TEST(ReaderClassify, AHedgedFigureIsAGuess) {
+  for (bool prose : {true, false}) {
+    EXPECT_FALSE(AnyRun(Figures("better vectorization: maybe 5\xE2\x80\x93" "10 us", true, false, prose))) << prose;
+    EXPECT_FALSE(AnyRun(Figures("the copy is probably ~2 ms", true, false, prose))) << prose;
+  }
+  EXPECT_TRUE(AnyRun(Figures("the copy took 2 ms", true, false, true)));
 }
 
 // An aside right after a figure that names an earlier run ("~4,300
