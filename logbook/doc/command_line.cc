@@ -1,5 +1,6 @@
 #include "logbook/doc/command_line.h"
 
+#include "logbook/reader/blocks.h"
 #include "logbook/text.h"
 
 #include <algorithm>
@@ -47,6 +48,9 @@ bool IsProgram(std::string_view w) {
   std::string_view base = w.substr(w.find_last_of('/') == std::string_view::npos ? 0 : w.find_last_of('/') + 1);
   if (base.rfind("python3.", 0) == 0) return true;
   if (std::find(kPrograms.begin(), kPrograms.end(), base) != kPrograms.end()) return true;
+  // A tool whose plain words are its subcommand (`npm run bench`, `cargo bench`:
+  // subcommand_tools of data/reader/output.json) or a profiler (`nsys profile`).
+  if (IsSubcommandTool(base)) return true;
   if (w.rfind("-", 0) == 0 || EndsWith(w, ":")) return false;  // "Prompts/Request:": a printed name
   if (w[0] == '\'' || w[0] == '"') return false;  // "'./pack --best' ran": a command quoted in a printout
   // "step:100/5000", "12/500": a printed counter or a name and its number, no path.

@@ -21,6 +21,7 @@ namespace {
 
 struct BlockWords {
   std::set<std::string> labels, headings, sessions, result_words, units, settings_languages, monitor_banners;
+  std::set<std::string> tools;  // output.json's subcommand_tools and subcommand_programs
 };
 
 const BlockWords& Words() {
@@ -34,6 +35,8 @@ const BlockWords& Words() {
     take("units", &w.units);
     take("settings_languages", &w.settings_languages);
     take("monitor_banners", &w.monitor_banners);
+    w.tools = reader::DataWords("data/reader/output.json", "subcommand_tools");
+    w.tools.merge(reader::DataWords("data/reader/output.json", "subcommand_programs"));
     return w;
   }();
   return words;
@@ -692,5 +695,9 @@ size_t CounterEnd(std::string_view line) {
   const bool digits = !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   return digits ? close + 1 : 0;
 }
+
+// A tool whose plain words are its subcommand (`npm run bench`, `cargo
+// bench`) or a profiler's (`nsys profile ./app`): data/reader/output.json.
+bool IsSubcommandTool(std::string_view program) { return Words().tools.count(std::string(program)) > 0; }
 
 }  // namespace moelog::logbook

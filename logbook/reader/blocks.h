@@ -120,6 +120,9 @@ bool StatesFigure(std::string_view text);
 // cyc", "1.20\u00d7"): for a heading, whose words are few and chosen.
 bool HeadingStatesFigure(std::string_view text);
 
+// A program named by its tool's subcommand (`npm run`, `cargo bench`, `nsys profile`).
+bool IsSubcommandTool(std::string_view program);
+
 }  // namespace moelog::logbook
 
 #endif  // MOELOG_LOGBOOK_READER_BLOCKS_H_

@@ -690,8 +690,11 @@ std::vector<SegmentedHeading> SegmentOutline(const std::vector<OutlineHeading>& 
   } else {
     std::fill(level_ok.begin() + (flat ? 1 : 2), level_ok.end(), true);
     // A measured section is an entry only where no log is kept beside it
-    // (the seed form's `## Baseline` over an empty `## Experiment Log` stays the logbook's).
-    const bool no_log = std::none_of(outline.begin(), outline.end(), [](const OutlineHeading& h) { return IsLogSectionName(h.text); });
+    // (the seed form's `## Baseline` over an empty `## Experiment Log` stays the logbook's); a
+    // title that calls the whole document a log (`# Viewer performance log`) keeps no log beside it.
+    bool no_log = true;
+    for (size_t i = 0; i < outline.size(); ++i)
+      no_log = no_log && (out[i].role == HeadingRole::kTitle || !IsLogSectionName(outline[i].text));
     ContentEntries(outline, level_ok, "content", /*measured_ok=*/no_log, &holds, &out);
     TitleTextEntry(outline, &holds, holds_block, &out);
   }

@@ -16,7 +16,8 @@ TEST(CommandLine, CommandLinesAre) {
                         "N/A (setup)", "n/a", "moelog bench --tokens 64", "python3.11 b.py --x",
                         "for k in 2 4; do python b.py --topk $k; done", "ray job submit -- python b.py",
                         "iris job run --cluster=c -- python b.py", "sbatch repro.sbatch", "nice -n 5 python b.py",
-                        "... bench_moe_hillclimb.py --topk {2,8}", "... python b.py --x 1"})
+                        "... bench_moe_hillclimb.py --topk {2,8}", "... python b.py --x 1",
+                        "npm run bench -- --scenario eager", "cargo bench --bench parse", "nsys profile ./app"})
     EXPECT_TRUE(LooksLikeCommandLine(s)) << s;
 }
 
@@ -25,7 +26,7 @@ TEST(CommandLine, ProseAndSingleWordsAreNot) {
                         "tokens=32768 hidden=2048", "null_route_frac=0.0", "fused_w13", "E=64: topk2 275.6",
                         "see the table above", "", "   ", "python", "RESULT tflops=1.0", "... --quant-mode none ...",
                         "...", "... bench_moe_hillclimb.py",
-                        "step:100/5000 train_loss:5.9011 train_time:40112ms", "12/500 [=====>] loss 3.1"})
+                        "step:100/5000 train_loss:5.9011 train_time:40112ms", "12/500 [=====>] loss 3.1", "npm", "cargo"})
     EXPECT_FALSE(LooksLikeCommandLine(s)) << s;
 }
 

@@ -394,6 +394,20 @@ TEST(SegmentParse, ASectionStatingARateInAnyKnownUnitHoldsARecord) {
   EXPECT_EQ(h[0], "Baseline");
 }
 
+// A title that calls the whole document a log (`# Viewer performance log`)
+// keeps no log beside its sections: its `## Baseline` that runs a tool's
+// command (`npm run bench`) is an entry like the undated runs beside it.
+TEST(SegmentParse, ALogTitleLeavesItsMeasuredBaselineAnEntry) {
+  const std::string text = std::string("# Viewer performance log\n\n## Baseline\n\nScenario:\n`npm run bench -- --scenario eager`\n\n") +
+                           "- `loadMs`: `2210.4`\n\n## Lazy mounting\n\nScenario:\n`npm run bench -- --scenario lazy`\n\n"
+                           "- `loadMs`: `2188.1`\n";
+  const Logbook lb = ParseLogbook(text, "t.md");
+  const auto h = Headings(lb);
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0], "Baseline");
+  EXPECT_EQ(h[1], "Lazy mounting");
+}
+
 TEST(SegmentParse, PlansGoalsAndTheSeedsBaselineStaySections) {
   // A Goal with a target figure is the logbook's own; the seed form's
   // `## Baseline` above `### date` entries (a document with the logbook's
