@@ -672,6 +672,20 @@ bool OneWordTitle(std::string_view t) {
          t.find_first_of(" \t=") == std::string_view::npos;
 }
 
+bool NumberlessTitle(std::string_view t) {
+  if (t.empty() || t.size() > 80 || t.back() == '.' || t.back() == ':') return false;
+  bool letters = false;
+  int words = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    const bool starts = i == 0 || !std::isalnum(static_cast<unsigned char>(t[i - 1]));
+    if (std::isdigit(c) && starts && (i == 0 || t[i - 1] != '.')) return false;  // a number of its own
+    letters = letters || std::isalpha(c);
+    words += (c != ' ' && (i == 0 || t[i - 1] == ' ')) ? 1 : 0;
+  }
+  return letters && words <= 10;
+}
+
 bool PrintedLines(std::string_view text) {
   int lines = 0, printed = 0;
   bool titled = false;  // "CONC4:" over "Mean TPOT (ms):   28.75": the title of the lines below it

@@ -101,6 +101,11 @@ bool PrintedLines(std::string_view text);
 // A line of one word and its colon that titles the printed lines below it
 // ("CONC4:", "bs32:", "CONC32：" with a full-width colon).
 bool OneWordTitle(std::string_view t);
+
+// A short name over lines below it that holds no number of its own (digits
+// only inside words: `FP4->FP16 instead of FP4->FP32`, never `a 2us boost`):
+// at most 80 bytes and 10 words, with letters, not a sentence's end.
+bool NumberlessTitle(std::string_view t);
 // Lines outside any fence that a bench tool printed (three lines at least,
 // BenchToolPrintout: wrk's "Running 30s test @ http://..." and its
 // statistics, criterion's lines): a printout pasted as a paragraph.

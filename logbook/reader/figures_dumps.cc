@@ -8,6 +8,8 @@
 // sweep's dump pasted whole after its extension) is that row, not another.
 #include "logbook/reader/figures_dumps.h"
 
+#include "logbook/reader/blocks.h"
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -118,12 +120,17 @@ bool MarkedLine(const std::string& line, std::vector<MarkedFigure>* figs) {
 }
 
 // The figures of a paragraph of two lines or more, each a marked line and
-// all alike (the same statistics of the same metrics, named apart); empty
-// for any other paragraph.
-std::vector<std::vector<MarkedFigure>> MarkedLines(const Paragraph& p) {
+// all alike (the same statistics of the same metrics, named apart), below
+// a first line of words at most (`FP4->FP16 instead of FP4->FP32`: *lead
+// is 1); empty for any other paragraph.
+std::vector<std::vector<MarkedFigure>> MarkedLines(const Paragraph& p, size_t* lead = nullptr) {
   if (p.line_starts.empty() || p.end_line - p.line != static_cast<int>(p.line_starts.size()) || p.line_starts.size() > 256) return {};
+  std::vector<MarkedFigure> first;
+  const size_t from = MarkedLine(ParagraphLine(p, 0), &first) ? 0 : 1;
+  if (from == 1 && p.line_starts.size() < 2) return {};
+  if (lead) *lead = from;
   std::vector<std::vector<MarkedFigure>> lines;
-  for (size_t i = 0; i <= p.line_starts.size(); ++i) {
+  for (size_t i = from; i <= p.line_starts.size(); ++i) {
     std::vector<MarkedFigure> figs;
     if (!MarkedLine(ParagraphLine(p, i), &figs)) return {};
     std::set<std::string> named;
@@ -184,17 +191,26 @@ bool DumpParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::v
 
 bool MarkedLinesParagraph(const Entry& e, const Paragraph& p, const EntryCtx& x, std::vector<RecordedFigure>* out,
                           std::vector<UnreadFigures>* unread) {
-  const auto lines = MarkedLines(p);
+  size_t lead = 0;
+  const auto lines = MarkedLines(p, &lead);
   if (lines.empty()) return false;
   int block = 1;
   for (const auto& q : e.paragraphs)
     if (q.line < p.line && !MarkedLines(q).empty()) ++block;
+  // The words over the lines say what changed; a number among them
+  // ("a mini 2us boost") compares the lines with others, it is no run.
+  const std::string over = lead ? parse_detail::Trim(ParagraphLine(p, 0)) : std::string();
+  const bool numbers = std::any_of(over.begin(), over.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  if (lead && unread) {
+    if (numbers && !NumberlessTitle(over)) unread->push_back({p.line, over, "the words over lines of figures below them, not a run"});
+    else unread->push_back({p.line, over, "names the lines of figures below it", true});
+  }
   output_read::OutputRead r{x, Config{}, "", "", "", {}, out, unread, {}, static_cast<size_t>(-1), 0};
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<output_read::Fig> figs;
     for (const auto& f : lines[i])
       figs.emplace_back(f.stat.empty() ? f.info.metric : f.stat + "_" + f.info.metric, f.info, f.unit, f.digits, false);
-    output_read::KeepFigure(r, p.line + static_cast<int>(i), parse_detail::Trim(ParagraphLine(p, i)),
+    output_read::KeepFigure(r, p.line + static_cast<int>(i + lead), parse_detail::Trim(ParagraphLine(p, i + lead)),
                             Config{{"block", std::to_string(block)}, {"line", std::to_string(i + 1)}}, figs);
   }
   return true;

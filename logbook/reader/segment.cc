@@ -576,13 +576,17 @@ bool IsRecordPartName(std::string_view name) {
   return IsExplanationHeading(name) || IsRecapHeading(name) || NameHasWord(name, w.record_part);
 }
 
-// The headings right below heading `i` (its parts at the first level deeper).
+// The headings right below heading `i` (its parts at the first level
+// deeper). An author whose first part is deeper than a later one (`# GEMM`
+// over `### CuteDSL`, then `## Triton`, `### CuteDSL`) does not nest by
+// level: every part down to the first one's level is one of them.
 std::vector<size_t> ChildHeadings(const std::vector<OutlineHeading>& outline, size_t i) {
   int level = 7;
   for (size_t k = i + 1; k < outline.size() && outline[k].level > outline[i].level; ++k) level = std::min(level, outline[k].level);
+  if (i + 1 < outline.size() && outline[i + 1].level > level) level = outline[i + 1].level;
   std::vector<size_t> children;
   for (size_t k = i + 1; k < outline.size() && outline[k].level > outline[i].level; ++k)
-    if (outline[k].level == level) children.push_back(k);
+    if (outline[k].level <= level) children.push_back(k);
   return children;
 }
 
@@ -630,10 +634,14 @@ void SplitGroups(const std::vector<OutlineHeading>& outline, Holds* holds, std::
       parts = parts || NamesCommandOrResult(outline[k].text) || (*out)[k].role == HeadingRole::kEntry;
     }
     if (holding < 2 || parts) continue;
-    for (const size_t k : children) {
+    for (size_t c = 0; c < children.size(); ++c) {
+      const size_t k = children[c];
       if (!holds->Subtree(k) || IsRecordPartName(outline[k].text)) continue;
       (*out)[k].role = HeadingRole::kEntry;
       (*out)[k].rule = "group";
+      // A part over the next part (`## Triton` over `### CuteDSL` of an
+      // author who does not nest by level) is an entry of its own text.
+      (*out)[k].own_text = c + 1 < children.size() && outline[children[c + 1]].level > outline[k].level;
       if ((*out)[k].read.label.empty()) (*out)[k].read = ReadHeading(outline[k].text);
     }
     if (holds->Own(i)) {

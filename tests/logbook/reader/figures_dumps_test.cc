@@ -4,6 +4,7 @@
 // row given again is the earlier row (blocks_dumps.cc, figures_dumps.cc).
 #include <gtest/gtest.h>
 
+#include "logbook/reader/blocks.h"
 #include "logbook/reader/blocks_dumps.h"
 #include "tests/logbook/reader/read_entry.h"
 
@@ -110,6 +111,29 @@ TEST(ReaderDumps, MarkedLinesOfFiguresAreARowEach) {
   const auto prose = ReadEntry("# Challenge\n\n", "## Triton\n\n\xE2\x9A\xA1 82.8 \xC2\xB5s then 85.0 \xC2\xB5s  \n"
                                                   "\xE2\x9A\xA1 325 \xC2\xB5s then 341 \xC2\xB5s\n");
   for (const auto& f : prose) EXPECT_EQ(f.run.config.count("block"), 0u);
+}
+
+// Words on the paragraph's first line name the lines below it
+// (`FP4->FP16 instead of FP4->FP32`) or say what changed; a number among
+// them ("a mini 2us boost") compares, it is no run.
+TEST(ReaderDumps, MarkedLinesUnderALineOfWordsAreRowsToo) {
+  std::vector<UnreadFigures> unread;
+  const auto figs = ReadEntry("# Challenge\n\n", "## CuteDSL\n\nFP4->FP16 instead of FP4->FP32  \n"
+                                                 "\xE2\x9A\xA1 35.8 \xC2\xB5s \xF0\x9F\x90\x8C 36.3 \xC2\xB5s  \n"
+                                                 "\xE2\x9A\xA1 52.0 \xC2\xB5s \xF0\x9F\x90\x8C 57.3 \xC2\xB5s\n\n"
+                                                 "Our intrinsic gives a mini 2us boost.  \n"
+                                                 "\xE2\x9A\xA1 33.5 \xC2\xB5s \xF0\x9F\x90\x8C 34.0 \xC2\xB5s  \n"
+                                                 "\xE2\x9A\xA1 50.0 \xC2\xB5s \xF0\x9F\x90\x8C 54.4 \xC2\xB5s\n",
+                              &unread);
+  ASSERT_EQ(figs.size(), 4u);
+  EXPECT_EQ(figs[0].line, 6);
+  EXPECT_EQ(figs[3].run.config.at("block"), "2");
+  bool boost = false;
+  for (const auto& u : unread) boost = boost || (u.text.find("2us boost") != std::string::npos && !u.shown_only);
+  EXPECT_TRUE(boost);
+  EXPECT_TRUE(NumberlessTitle("FP4->FP16 instead of FP4->FP32"));
+  EXPECT_FALSE(NumberlessTitle("Our intrinsic gives a mini 2us boost."));
+  EXPECT_FALSE(NumberlessTitle("after 3 runs"));
 }
 
 }  // namespace

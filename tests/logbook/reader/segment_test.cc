@@ -769,6 +769,16 @@ TEST(SegmentParse, AGroupOfRunsIsSplitIntoItsParts) {
   ASSERT_EQ(hb.size(), 3u) << ::testing::PrintToString(hb);
   EXPECT_EQ(hb[1], "PyTorch");
   EXPECT_EQ(hb[2], "Triton");
+  // An author who does not nest by level (`### CuteDSL`, then `## Triton`,
+  // `### CuteDSL` under `# GEMM`): each is a part, the `##` one of its own text.
+  const Logbook mixed = ParseLogbook(std::string("# Challenge\n\n# GEMM\n\n### CuteDSL\n\n") + kRunText() + "## Triton\n\n" +
+                                         kRunText() + "### CuteDSL\n\n" + kRunText(),
+                                     "t.md");
+  const auto hm = Headings(mixed);
+  ASSERT_EQ(hm.size(), 3u) << ::testing::PrintToString(hm);
+  EXPECT_EQ(hm[1], "Triton");
+  EXPECT_FALSE(mixed.entries[1].holds_entries);
+  EXPECT_LT(mixed.entries[1].end_line, mixed.entries[2].heading_line);
   // Parts of one record keep it whole.
   const Logbook parts = ParseLogbook(std::string("# Log\n\n# Log\n\n## Fused router\n\n#### Training results\n\n") +
                                          kRunText() + "#### Detailed analysis\n\n" + kRunText(),
