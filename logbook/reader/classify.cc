@@ -455,8 +455,10 @@ HeadingUnit EntryHeadingsUnit(const Logbook& logbook) {
 // a summary or recap (StatesEntriesBelow), or by a table they give again
 // line by line (TabulatesEntriesBelow).
 enum class Below { kNone, kStates, kTabulates };
+// Of each entry that tabulates the entries below it, the lines (first, last) of the tables that do.
+using SummingTables = std::vector<std::vector<std::pair<int, int>>>;
 
-void DropSummaryRestated(const Logbook& logbook, const std::vector<Below>& below,
+void DropSummaryRestated(const Logbook& logbook, const std::vector<Below>& below, const SummingTables& summing,
                          std::vector<std::vector<RecordedFigure>>* out, std::vector<std::vector<UnreadFigures>>* unread);
 
 // Whether a line of prose states a figure as a labelled value, a short
@@ -508,8 +510,12 @@ bool StatesEntriesBelow(const Entry& e) {
 // entries at least, one after another (a history far below quotes them).
 // The table sums up what those entries measure, whatever its heading says:
 // its figures restate theirs, read there or not.
-// `written`: each entry's numbers of two significant digits or more, its heading's too.
-bool TabulatesEntriesBelow(const Logbook& logbook, size_t i, const std::vector<std::set<double>>& written) {
+// `written`: each entry's numbers of two significant digits or more, its
+// heading's too. `tables` gets the lines of each table that does (an
+// entry's own record beside it, `| Batch | t/s |` over a comparison with
+// the GPUs of the entries below, stays its record).
+bool TabulatesEntriesBelow(const Logbook& logbook, size_t i, const std::vector<std::set<double>>& written,
+                           std::vector<std::pair<int, int>>* tables) {
   const Entry& e = logbook.entries[i];
   if (e.tables.empty() || i + 2 >= logbook.entries.size()) return false;
   auto summed = [&](const std::vector<std::set<double>>& lines) {
@@ -540,14 +546,15 @@ bool TabulatesEntriesBelow(const Logbook& logbook, size_t i, const std::vector<s
         if (c < columns.size()) ScanWrittenNumbers(row[c], &columns[c], 2);
       }
     }
-    if (summed(rows) || summed(columns)) return true;
+    if (summed(rows) || summed(columns)) tables->emplace_back(t.line, t.end_line);
   }
-  return false;
+  return !tables->empty();
 }
 
 // How each entry states figures the entries below it measure (Below).
-std::vector<Below> EntriesStatingBelow(const Logbook& logbook) {
+std::vector<Below> EntriesStatingBelow(const Logbook& logbook, SummingTables* summing) {
   std::vector<Below> out(logbook.entries.size(), Below::kNone);
+  summing->assign(logbook.entries.size(), {});
   bool tables = false;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
     if (StatesEntriesBelow(logbook.entries[i])) out[i] = Below::kStates;
@@ -560,7 +567,7 @@ std::vector<Below> EntriesStatingBelow(const Logbook& logbook) {
     ScanWrittenNumbers(logbook.entries[i].heading, &written[i], 2);
   }
   for (size_t i = 0; i < logbook.entries.size(); ++i)
-    if (out[i] == Below::kNone && TabulatesEntriesBelow(logbook, i, written)) out[i] = Below::kTabulates;
+    if (out[i] == Below::kNone && TabulatesEntriesBelow(logbook, i, written, &(*summing)[i])) out[i] = Below::kTabulates;
   return out;
 }
 
@@ -684,7 +691,8 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
   EarlierFigures earlier;
   EarlierFigures records;  // the same but a recap's (Remember): what a record below is compared with
   std::set<double> written;  // numbers written above (WrittenNumbers, WrittenAbove)
-  const std::vector<Below> below = EntriesStatingBelow(logbook);
+  SummingTables summing;
+  const std::vector<Below> below = EntriesStatingBelow(logbook, &summing);
   Vocabulary vocabulary;
   const auto hardware = DocumentHardware(logbook);
   const HeadingUnit heading_unit = EntryHeadingsUnit(logbook);
@@ -730,7 +738,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     WrittenNumbers(e, &written, 3);  // of three digits: RestatingArrows pairs them, RestatesWritten asks five
     Remember(e, below[i] != Below::kNone, out.back(), &earlier, &records);
   }
-  DropSummaryRestated(logbook, below, &out, unread);
+  DropSummaryRestated(logbook, below, summing, &out, unread);
   DropRecapRestated(logbook, &out, unread);
   return out;
 }
@@ -741,7 +749,7 @@ namespace {
 // that an entry below measures again: restated there, not runs of the
 // summary's own. A row keeps the figures only it records (a token count the
 // entries never state); one with none left is listed as restating.
-void DropSummaryRestated(const Logbook& logbook, const std::vector<Below>& below,
+void DropSummaryRestated(const Logbook& logbook, const std::vector<Below>& below, const SummingTables& summing,
                          std::vector<std::vector<RecordedFigure>>* out, std::vector<std::vector<UnreadFigures>>* unread) {
   constexpr size_t kMaxLater = 4096;
   for (size_t i = 0; i < logbook.entries.size(); ++i) {
@@ -762,7 +770,9 @@ void DropSummaryRestated(const Logbook& logbook, const std::vector<Below>& below
     // sums them up whole, figures the reader took from them or not.
     const bool tabulated = below[i] == Below::kTabulates;
     for (auto& f : (*out)[i]) {
-      if (tabulated && f.table) {
+      const bool summed = std::any_of(summing[i].begin(), summing[i].end(),
+                                      [&f](const auto& t) { return t.first <= f.line && f.line <= t.second; });
+      if (tabulated && f.table && summed) {
         if (unread) (*unread)[i].push_back({f.line, f.text, "sums up the entries below it (each given again in its entry), not another run"});
         continue;
       }

@@ -95,6 +95,30 @@ TEST(ReaderClassifyRecapFirst, ATableWhoseRowsTheEntriesBelowEachRecordSumsThemU
   for (int line : {7, 8}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
 }
 
+// An entry's own table beside one that sums up the entries below it (a
+// comparison with the GPUs each later entry measures): only the summing
+// table restates them; the entry's own rows stay its record.
+TEST(ReaderClassifyRecapFirst, AnEntrysOwnTableBesideASummingOneStaysItsRecord) {
+  const std::string doc =
+      "# Speedrun log\n\n"
+      "### SR-006 - RTX 5090\n\n"                                       // 3
+      "| Batch | Step (s) | t/s |\n|---|---|---|\n"                        // 5, 6
+      "| 152 | 43.123 | 226 |\n"                                          // 7
+      "| 200 | 34.856 | 367 |\n\n"                                        // 8
+      "Comparison with other GPUs:\n\n"                                  // 10
+      "| GPU | VRAM | Max Batch | Best t/s |\n|---|---|---|---|\n"         // 12, 13
+      "| H100 | 80GB | 504 | 1182 |\n"                                    // 14
+      "| B200 | 180GB | 512 | 1582 |\n\n"                                 // 15
+      "### SR-007 - H100 80GB\n\n"                                       // 17
+      "| Batch | Step (s) | t/s |\n|---|---|---|\n| 504 | 51.201 | 1182 |\n\n"  // 19-21
+      "### SR-008 - B200 180GB\n\n"                                      // 23
+      "| Batch | Step (s) | t/s |\n|---|---|---|\n| 512 | 40.118 | 1582 |\n";   // 25-27
+  std::map<int, std::string> why;
+  const std::set<int> kept = KeptLines(doc, &why);
+  for (int line : {7, 8, 21, 27}) EXPECT_TRUE(kept.count(line)) << line << "\n" << AllWhy(why);
+  for (int line : {14, 15}) EXPECT_FALSE(kept.count(line)) << line << "\n" << AllWhy(why);
+}
+
 // The same by columns: `| Metric | iter-0 | iter-1 |` above one section per
 // iteration, each giving its column again (the next also quoting the one
 // before, as a before/after does).
