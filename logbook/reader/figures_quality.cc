@@ -7,6 +7,22 @@
 
 namespace moelog::logbook::reader {
 
+namespace {
+
+// A kernel's numerical error by its snake-case name, `us` its last '_'
+// (numerics_words after one of numerics_qualifiers of vocabulary.json:
+// "max_error", "max_abs_diff" is "abs_diff"); "" for any other name.
+std::string NumericsName(const std::string& name, size_t us) {
+  static const std::set<std::string> words = DataWords("data/reader/vocabulary.json", "numerics_words");
+  static const std::set<std::string> qualifiers = DataWords("data/reader/vocabulary.json", "numerics_qualifiers");
+  if (!words.count(name.substr(us + 1))) return "";
+  const size_t q = name.rfind('_', us - 1);
+  const size_t from = q == std::string::npos ? 0 : q + 1;
+  return us > from && qualifiers.count(name.substr(from, us - from)) ? name.substr(from) : "";
+}
+
+}  // namespace
+
 // A quality of a model's output by its snake-case name (quality_words of
 // table.json: loss, bpb, perplexity ...), one qualifier before it at
 // most (quality_qualifiers: "val_loss"; "final_val_loss" is val_loss; a
@@ -17,7 +33,7 @@ std::string QualityName(const std::string& name) {
   static const std::set<std::string> qualifiers = DataWords("data/reader/vocabulary.json", "quality_qualifiers");
   const size_t us = name.rfind('_');
   if (us == std::string::npos) return qualities.count(name) ? name : "";
-  if (!qualities.count(name.substr(us + 1))) return "";
+  if (!qualities.count(name.substr(us + 1))) return NumericsName(name, us);
   static const std::set<std::string> plain = DataWords("data/reader/vocabulary.json", "quality_plain_qualifiers");
   const size_t q = name.rfind('_', us - 1);
   const std::string qualifier = name.substr(q == std::string::npos ? 0 : q + 1, us - (q == std::string::npos ? 0 : q + 1));

@@ -887,10 +887,11 @@ void ScanNumber(FigureScan& st, bool sign) {
   if (st.depth > 0 && !f.derived && !paren_change && !SharedAside(s, i) && !VersusSide(st, start, i, f)) {
     if (ParenCompanion(st, start, f, num)) {
       st.last_end = i;
-    } else if (f.metric != kNoUnit && f.metric != kCarried && !f.unit.empty() && !f.not_run &&
+    } else if (f.metric != kNoUnit && f.metric != kCarried && (!f.unit.empty() || QualityName(f.metric) == f.metric) && !f.not_run &&
                st.asides.size() < kMaxFiguresPerEntry) {
-      // "(~3.8 us Triton vs ~4.5 us CuTe-DSL)", "(peak 38.2 GiB, 2.1 s warmup)":
-      // an aside with a unit still gets a fate; listed, never guessed into a run.
+      // "(~3.8 us Triton vs ~4.5 us CuTe-DSL)", "(peak 38.2 GiB, 2.1 s warmup)",
+      // "(max error 14.28)": an aside with a unit or a quality's name still
+      // gets a fate; listed, never guessed into a run.
       f.not_run = "an aside in parentheses that no figure before it takes, not read as a run's figure";
       f.decimals = WrittenDecimals(num);
       st.asides.push_back(f);

@@ -77,5 +77,36 @@ TEST(ReaderAside, AHitShareIsAFigure) {
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("hit_rate_pct"), 61);
 }
 
+
+// "max abs diff 0.002", "max error: 24.01": a kernel's numerical error is a
+// figure by its two words' name; "error 404" names none.
+TEST(ReaderAside, AKernelsNumericalErrorIsAFigureByItsName) {
+  const auto figs = ReadEntry("# Kernel log\n\n", "## 2026-04-05 · tiled\n\n- max abs diff 0.002, 1.2 ms\n"
+                                                  "- mean relative error: 0.31\n- got error 404 twice\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("abs_diff"), 0.002);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("relative_error"), 0.31);
+}
+
+// "Correctness failure (max error 14.28)": a quality in an aside no figure
+// before it takes is listed with its fate, never dropped unseen.
+TEST(ReaderAside, AQualityInAnAsideGetsAFate) {
+  std::map<int, std::string> why;
+  const auto kept = KeptLines("# Kernel log\n\n## 2026-04-06 · split-K\n\n- Result: Correctness failure (max error 14.28)\n", &why);
+  EXPECT_FALSE(kept.count(5));
+  EXPECT_NE(why[5].find("aside"), std::string::npos) << why[5];
+}
+
+// "Reference path: 2.538 ms. New path: 1.106 ms": a plain lead refers its
+// own sentence to a reference; measured beside the new path, both are rows.
+TEST(ReaderAside, AReferenceMeasuredBesideTheNewPathIsARow) {
+  const auto figs = ReadEntry("# Kernel log\n\n", "## 2026-04-07 · fused\n\nReference path: 2.538 ms. New path: 1.106 ms (2.3x faster).\n");
+  ASSERT_EQ(figs.size(), 2u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("time_s"), 2.538e-3);
+  EXPECT_DOUBLE_EQ(figs[1].run.metrics.at("time_s"), 1.106e-3);
+  std::map<int, std::string> why;  // alone, a reference restates earlier work
+  EXPECT_FALSE(KeptLines("# Kernel log\n\n## 2026-04-08 · note\n\nReference path: 2.538 ms.\n", &why).count(5));
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
