@@ -29,6 +29,12 @@ std::string NumericsName(const std::string& name, size_t us) {
 // quality_plain_qualifiers word says nothing of it: "final_score" is score):
 // the name; "" for any other name.
 std::string QualityName(const std::string& name) {
+  static const std::set<std::string> best = DataWords("data/reader/vocabulary.json", "quality_best_qualifiers");
+  // "best_val_loss", "best_loss": the run's best value, a figure of its own.
+  if (const size_t b = name.find('_'); b != std::string::npos && best.count(name.substr(0, b))) {
+    const std::string rest = QualityName(name.substr(b + 1));
+    return rest.empty() || !NumericsName(rest, rest.rfind('_')).empty() ? "" : "best_" + rest;
+  }
   static const std::set<std::string> qualities = DataWords("data/reader/table.json", "quality_words");
   static const std::set<std::string> qualifiers = DataWords("data/reader/vocabulary.json", "quality_qualifiers");
   const size_t us = name.rfind('_');
@@ -39,6 +45,14 @@ std::string QualityName(const std::string& name) {
   const std::string qualifier = name.substr(q == std::string::npos ? 0 : q + 1, us - (q == std::string::npos ? 0 : q + 1));
   if (plain.count(qualifier)) return name.substr(us + 1);  // "Final score", "결과 점수": the score
   return qualifiers.count(qualifier) ? qualifier + name.substr(us) : "";
+}
+
+// The ASCII word a word ends in after another script's punctuation
+// ("；Best" is "Best"); the word itself when it has none.
+static std::string AsciiTail(const std::string& w) {
+  size_t b = w.size();
+  while (b > 0 && static_cast<unsigned char>(w[b - 1]) < 0x80) --b;
+  return b > 0 && b < w.size() ? w.substr(b) : w;
 }
 
 // "val loss 3.2791", "perplexity of 12.4", "final val loss was 3.2791": a
@@ -55,9 +69,14 @@ std::string QualityBefore(const std::string& s, size_t start) {
     size_t wb = 0;
     const std::string w = SnakeKey(WordBefore(s, skip(at), &wb));
     if (w.empty() || !links.count(w)) {
-      const std::string q = SnakeKey(WordBefore(s, skip(wb)));
+      size_t qb = 0;
+      const std::string q = SnakeKey(WordBefore(s, skip(wb), &qb));
       const std::string two = QualityName(q.empty() ? w : q + "_" + w);
-      return two.empty() ? QualityName(w) : two;
+      if (two.empty()) return QualityName(w);
+      // "best val loss 2.6557": the word before the two may make it the best.
+      const std::string first = q.empty() ? "" : SnakeKey(AsciiTail(WordBefore(s, skip(qb))));
+      const std::string three = first.empty() ? "" : QualityName(first + "_" + two);
+      return three.empty() ? two : three;
     }
     at = wb;
   }

@@ -108,5 +108,16 @@ TEST(ReaderAside, AReferenceMeasuredBesideTheNewPathIsARow) {
   EXPECT_FALSE(KeptLines("# Kernel log\n\n## 2026-04-08 · note\n\nReference path: 2.538 ms.\n", &why).count(5));
 }
 
+
+// "Best Val Loss: 2.6557；Final Val Loss: 2.6560": the run's best and its
+// last value are two figures, best_val_loss beside val_loss, never a clash.
+TEST(ReaderAside, ABestQualityBesideTheFinalOneIsAFigureOfItsOwn) {
+  const auto figs = ReadEntry("# Train log\n\n", "## 2026-04-09 · refiner\n\n"
+                                                 "- Metrics: Best Val Loss: 2.6557\xEF\xBC\x9B" "Final Val Loss: 2.6560\n");
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("best_val_loss"), 2.6557);
+  EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("val_loss"), 2.6560);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader

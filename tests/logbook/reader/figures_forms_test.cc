@@ -411,7 +411,7 @@ TEST(ReaderForms, ALabelNamesAQualityWrittenWithoutUnit) {
   ASSERT_EQ(figs.size(), 2u);
   ASSERT_EQ(figs[0].joined_lines, std::vector<int>{6});
   const StoredRun& run = figs[0].run;
-  EXPECT_DOUBLE_EQ(run.metrics.at("validation_loss"), 4.47715);
+  EXPECT_DOUBLE_EQ(run.metrics.at("best_validation_loss"), 4.47715);
   EXPECT_DOUBLE_EQ(run.metrics.at("final_train_loss"), 4.37017);
   EXPECT_DOUBLE_EQ(run.metrics.at("final_val_loss"), 4.54312);
   EXPECT_EQ(run.units.at("final_val_loss"), "");
