@@ -657,6 +657,26 @@ std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier,
 // Entry `e`'s kept figures as earlier figures of the entries below it
 // (`earlier`), and as figures a later record is compared with (`records`)
 // unless the entry is a recap of the entries below it (`recap`).
+// Whether `why` is listed for line `line` already.
+bool ListedWhy(const std::vector<UnreadFigures>& un, int line, const char* why) {
+  return std::any_of(un.begin(), un.end(), [&](const UnreadFigures& u) { return u.line == line && u.why == why; });
+}
+
+// Whether an entry records speedups or changes alone ("Impact: sin 3-27x
+// faster", "~46.5x on B200"): those are its record, kept, their lines no
+// longer listed as derived. Beside a run's own figures they are that run's
+// comparison, no row of their own.
+bool OnlyDerivedRecord(const std::vector<RecordedFigure>& figs, std::vector<UnreadFigures>* un) {
+  const bool only = !figs.empty() && std::none_of(figs.begin(), figs.end(), [](const RecordedFigure& f) {
+    return HasBaseMetric(f.run) || f.table;
+  });
+  if (only && un)
+    std::erase_if(*un, [&figs](const UnreadFigures& u) {
+      return u.why == kDerivedWhy && std::any_of(figs.begin(), figs.end(), [&u](const RecordedFigure& f) { return f.line == u.line; });
+    });
+  return only;
+}
+
 void Remember(const Entry& e, bool recap, const std::vector<RecordedFigure>& figs, EarlierFigures* earlier,
               EarlierFigures* records) {
   constexpr size_t kMaxEarlier = 4096;  // earlier entries' figures of one metric kept (bounded)
@@ -704,6 +724,7 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<UnreadFigures>* un = unread ? &(*unread)[i] : nullptr;
     std::vector<RecordedFigure> figs = RecordedFiguresUnder(e, logbook.file, un, mfu, tflops, example,
                                                             HardwareAt(hardware, e.heading_line), heading_unit, table_unit);
+    const bool only_derived = OnlyDerivedRecord(figs, un);  // as read: beside a restated run they compare it
     DropEstimateDocument(logbook, e, &figs, un);
     DropUnderSpecSection(logbook, e, &figs, un);
     ReportKinds(e, &figs, un);  // recap tables, `Savings: 54%`, a monitor's readings; transaction rates
@@ -713,19 +734,18 @@ std::vector<std::vector<RecordedFigure>> LogbookFigures(const Logbook& logbook,
     std::vector<RecordedFigure> kept;
     for (size_t fi = 0; fi < figs.size(); ++fi) {
       RecordedFigure& f = figs[fi];
-      const std::string& from = froms[fi];
-      if (!HasBaseMetric(f.run)) {  // "256x4096: 1.05x": a ratio to another run, no measurement
-        if (un) un->push_back({f.line, f.text, "only derived figures (a speedup, a change), no run's own"});
+      if (!HasBaseMetric(f.run) && !only_derived) {  // "256x4096: 1.05x": a ratio to another run, no measurement
+        if (un && !ListedWhy(*un, f.line, kDerivedWhy)) un->push_back({f.line, f.text, "only derived figures (a speedup, a change), no run's own"});
         continue;
       }
       if (f.refers && !RefersBeside(f.run, own_metrics)) {
         if (un) un->push_back({f.line, f.text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
         continue;
       }
-      if (from.empty()) {
+      if (froms[fi].empty()) {
         kept.push_back(std::move(f));
       } else if (un && !(!un->empty() && un->back().line == f.line && un->back().text == f.text)) {
-        un->push_back({f.line, f.text, "restates a figure of " + from + ", not another run"});  // a row once
+        un->push_back({f.line, f.text, "restates a figure of " + froms[fi] + ", not another run"});  // a row once
       }
     }
     for (const auto& f : kept) vocabulary.Add(f.run);

@@ -894,8 +894,9 @@ static bool FigureFields(const Entry& entry, const EntryCtx& x, std::vector<Reco
     if (!FigureField(entry.fields[fi])) continue;
     const size_t before = out->size();
     FieldFigures(entry, fi, x, out, unread);
-    any_result = any_result ||
-                 (entry.fields[fi].name == "Result" && !PartsResult(entry, entry.fields[fi]) && out->size() > before);
+    any_result = any_result || (entry.fields[fi].name == "Result" && !PartsResult(entry, entry.fields[fi]) &&
+                                std::any_of(out->begin() + static_cast<std::ptrdiff_t>(before), out->end(),
+                                            [](const RecordedFigure& f) { return HasBaseMetric(f.run); }));
   }
   return any_result;
 }

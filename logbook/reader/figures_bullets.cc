@@ -428,12 +428,6 @@ static Config RangeEnds(Config named, Figure* f) {
   return named;
 }
 
-constexpr char kDerivedWhy[] = "derived (a speedup, a change, an efficiency), not a measurement";
-
-static std::set<std::string> Plus(std::set<std::string> reasons, const char* why) {
-  reasons.insert(why);
-  return reasons;
-}
 
 // Whether a text's figures are derived from runs and none its own ("2.36x
 // faster", "90% scaling efficiency"); a shape's "4096 x 4096" is no speedup.
@@ -444,6 +438,11 @@ static bool OnlyDerived(const std::vector<Figure>& figures, const std::vector<Po
     while (b < text.size() && text[b] == ' ') ++b;
     if (a > 0 && b < text.size() && std::isdigit(static_cast<unsigned char>(text[a - 1])) &&
         std::isdigit(static_cast<unsigned char>(text[b])))
+      return false;
+    // "`b` is 1 x K x L": a dimension beside a named one, no speedup.
+    if (a > 0 && a < p && b > p + 1 && b < text.size() && std::isdigit(static_cast<unsigned char>(text[a - 1])) &&
+        (text[b] == '(' || (std::isalpha(static_cast<unsigned char>(text[b])) &&
+                            (b + 1 == text.size() || !std::isalpha(static_cast<unsigned char>(text[b + 1]))))))
       return false;
   }
   const bool derived = std::any_of(figures.begin(), figures.end(), [](const Figure& f) { return f.derived && !f.not_run; });
@@ -527,6 +526,46 @@ static void SettleRepeats(std::map<size_t, std::map<std::string, std::vector<dou
       if (!later.empty()) KeepRepeats(metric, std::move(later), listed[i][metric], &(*points)[i]);
 }
 
+// Whether a text of speedups or changes names what they compare
+// (derived_anchor_words of vocabulary.json: "faster", "over", "speedup")
+// and cites no other source for them (derived_source_words: "the paper
+// reports", "previously").
+static bool NamesOwnComparison(const std::string& text) {
+  static const std::set<std::string> anchors = DataWords("data/reader/vocabulary.json", "derived_anchor_words");
+  static const std::set<std::string> sources = DataWords("data/reader/vocabulary.json", "derived_source_words");
+  bool anchored = false;
+  for (const auto& word : Words(text)) {
+    std::string w;
+    for (char c : Lower(word))
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '-') w += c;
+    if (sources.count(w)) return false;
+    anchored = anchored || anchors.count(w) > 0;
+  }
+  return anchored;
+}
+
+// How many figures of each metric a text has.
+static std::map<std::string, int> PerMetric(const std::vector<Figure>& figures) {
+  std::map<std::string, int> n;
+  for (const auto& f : figures) ++n[f.metric];
+  return n;
+}
+
+// Speedups or changes alone ("~46.5x on B200"; no shape, "4096 x 4096")
+// go on to classify, which keeps them only in an entry that records nothing
+// else; a list of them ("2.31x, 2.13x ... for topk=1,2,4") and those beside a
+// run's own figures are no point. Whether the text's figures are derived only.
+static bool KeepDerivedOnly(const std::vector<Figure>& figures, const std::map<std::string, int>& per_metric,
+                            const std::string& text, std::vector<Point>* points) {
+  const bool only_derived = OnlyDerived(figures, *points, text);
+  const bool one_each = std::none_of(figures.begin(), figures.end(), [&per_metric](const Figure& f) {
+    return f.derived && per_metric.at(f.metric) > 1;
+  });
+  const bool keep = only_derived && one_each && NamesOwnComparison(text);
+  std::erase_if(*points, [keep](const Point& p) { return !p.clash && !HasBaseMetric(p.run) && !keep; });
+  return only_derived;
+}
+
 std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, const WalkScope& w, int line,
                                 const std::string& text, std::vector<UnreadFigures>* unread) {
   std::vector<Point> points;
@@ -537,8 +576,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
   for (UnitInfo carried{}; const auto& f : figures)
     if (w.carry && !f.derived && !f.not_run && f.metric != kCarried && UnitOf(f.unit, &carried)) *w.carry = f.unit;
   NameFigures(rest, x, w, &figures);
-  std::map<std::string, int> per_metric;
-  for (const auto& f : figures) ++per_metric[f.metric];
+  const std::map<std::string, int> per_metric = PerMetric(figures);
   std::map<size_t, std::map<std::string, std::vector<double>>> repeats;  // point -> metric -> later values
   std::map<size_t, std::map<std::string, bool>> listed;  // point -> metric -> every repeat a comma list's
   size_t sentence = 0;
@@ -546,7 +584,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     if (f.metric == kCarried && !CarriedFigure(x, &f)) continue;  // prose numbers nothing names: no figures
     // A clause's subject names a figure only where it tells figures of one
     // metric apart ("control ... was 23.0%; treatment was 22.9%").
-    if (f.subject && per_metric[f.metric] < 2) f.word.clear();
+    if (f.subject && per_metric.at(f.metric) < 2) f.word.clear();
     if (f.restated || w.restated || (!f.run_tag.empty() && !x.own_text.count(f.run_tag))) {
       restated = restated || !f.derived;
       continue;
@@ -580,11 +618,12 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     if (auto [it, fresh] = listed[points.size() - 1].emplace(f.metric, true); !fresh) it->second = it->second && f.comma_repeat;
   }
   SettleRepeats(std::move(repeats), listed, &points);
+  if (KeepDerivedOnly(figures, per_metric, text, &points)) not_run.insert(kDerivedWhy);
   if (!unread) return points;
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
   if (unnamed) unread->push_back({line, text, "a figure of a later sentence that nothing names"});
-  for (const auto& why : OnlyDerived(figures, points, text) ? Plus(not_run, kDerivedWhy) : not_run) unread->push_back({line, text, why});
+  for (const auto& why : not_run) unread->push_back({line, text, why});
   return points;
 }
 
@@ -594,7 +633,7 @@ void KeepPoints(const std::string& rest, const std::string& kept, int line, cons
                 std::vector<RecordedFigure>* out, std::vector<UnreadFigures>* unread) {
   for (auto& p : BulletPoints(rest, x, scope, line, kept, unread)) {
     if (p.clash && unread) unread->push_back({line, kept, "two figures of one metric and nothing naming each"});
-    if (p.clash || !HasBaseMetric(p.run)) continue;
+    if (p.clash || p.run.metrics.empty()) continue;
     StoredRun r = NewRecorded(x, scope.context, line);
     for (const auto& [k, v] : p.cfg) r.config[k] = v;
     r.metrics = std::move(p.run.metrics);

@@ -56,6 +56,9 @@ struct Vocabulary;
 inline constexpr char kNoUnit[] = "no_unit";
 // A prose number without a unit after a figure with one (ScanMode::carry).
 inline constexpr char kCarried[] = "carried";
+// Why a text of speedups or changes alone is no run's record (classify keeps
+// them in an entry that records nothing else).
+inline constexpr char kDerivedWhy[] = "derived (a speedup, a change, an efficiency), not a measurement";
 // At most this many figures are read from one entry (one text likewise):
 // past it, what reads them (naming, placing, telling apart) would grow with
 // the square of their number.

@@ -209,18 +209,36 @@ TEST(ReaderClassifyPlans, ATargetFieldStatesAGoal) {
   EXPECT_FALSE(kept.count(8)) << ::testing::PrintToString(why);
 }
 
-// Figures that are only ratios to another run ("256x4096: 1.05x (5% faster
-// than the library)") are derived: no measurement of the entry's own, no
-// recorded row. A factor table scored against a fixed reference (a
-// harness's speedup column) is another matter (figures_table.cc).
-TEST(ReaderClassifyPlans, DerivedFiguresAloneRecordNoRun) {
+// An entry whose figures are only ratios to a fixed reference ("256x4096:
+// 1.05x (5% faster than the library)", an agent's fitness against the
+// library) records them: its rows are those speedups. Beside a run's own
+// figures a ratio is that run's comparison, no row (AnEfficiencyIsDerived).
+TEST(ReaderClassifyPlans, DerivedFiguresAloneAreTheEntrysRecord) {
   const std::string doc =
       "# Softmax log\n\n### Phase 2 results\n\n**V3 detailed results:**\n```\n"
       "256x4096:  1.05x (5% faster than the library)\n512x4096:  0.99x (about equal)\n```\n";
   std::map<int, std::string> why;
   const std::set<int> kept = KeptLines(doc, &why);
-  EXPECT_TRUE(kept.empty()) << ::testing::PrintToString(why);
-  EXPECT_NE(why[7].find("only derived figures"), std::string::npos) << ::testing::PrintToString(why);
+  EXPECT_EQ(kept, (std::set<int>{7, 8})) << ::testing::PrintToString(why);
+  // A list of ratios nothing tells apart stays listed.
+  why.clear();
+  EXPECT_TRUE(KeptLines("# Softmax log\n\n### Phase 3 results\n\n- fused: 2.31x, 2.13x, 1.71x for topk=1,2,4.\n", &why).empty());
+  EXPECT_NE(why[5].find("derived"), std::string::npos) << why[5];
+}
+
+// A speedup alone is the record only where its text names the comparison
+// and cites no other source: "8x H100" counts devices, "the paper reports"
+// and "previously" restate.
+TEST(ReaderClassifyPlans, ASpeedupAloneNeedsItsComparisonNamed) {
+  auto kept = [](const std::string& line) {
+    return !KeptLines("# Kernel log\n\n## 2026-04-10 tiled\n\n- " + line + "\n").empty();
+  };
+  EXPECT_TRUE(kept("2.3x faster than the original kernel"));
+  EXPECT_TRUE(kept("v4 got ~5% speedup on NCU."));
+  EXPECT_FALSE(kept("Ran on 8x H100 nodes."));
+  EXPECT_FALSE(kept("The paper reports 3.5x over cuBLAS."));
+  EXPECT_FALSE(kept("Previously (entry 3) we got 1.8x faster."));
+  EXPECT_FALSE(kept("`b` is 1 x K x L in K-major order, 2x faster"));
 }
 
 // A plan's effort and the time a step is thought to take ("**Effort:** 5

@@ -634,9 +634,10 @@ TEST(ReaderForms, AResultOfADerivedFigureOnlyLeavesTheOtherLinesTheRecord) {
       "- Command (f32): `tool run --f32`\n"
       "- Wall timing (f32): `real 35.20s` (from `out/c.time`).\n"
       "- Result: f32 is ~13% slower on this run.\n");
-  ASSERT_EQ(figs.size(), 2u);
+  ASSERT_EQ(figs.size(), 3u);  // the change goes on to classify, which drops it beside runs
   EXPECT_DOUBLE_EQ(figs[0].run.metrics.begin()->second, 31.10);
   EXPECT_DOUBLE_EQ(figs[1].run.metrics.begin()->second, 35.20);
+  EXPECT_EQ(figs[2].run.derived.size(), figs[2].run.metrics.size());  // derived only
 }
 
 // A Result that measured something stays the record.
