@@ -15,7 +15,7 @@ namespace {
 // The names of data/reader/sections.json, read once.
 struct SectionWords {
   std::set<std::string> log, log_nouns, reserved, measured, ordinal, record_command, record_result, explanation, summary, recap, plan, own_text_plan, measured_part, change_columns, reserved_nouns,
-      comparison, frame, estimate_title, record_part, procedure_ordinal;
+      comparison, frame, estimate_title, record_part, procedure_ordinal, group_ordinal;
 };
 
 const SectionWords& Words() {
@@ -42,6 +42,7 @@ const SectionWords& Words() {
     take("frame_sections", &w.frame);
     take("estimate_title_words", &w.estimate_title);
     take("procedure_ordinal_words", &w.procedure_ordinal);
+    take("group_ordinal_words", &w.group_ordinal);
     return w;
   }();
   return words;
@@ -599,14 +600,16 @@ bool NamesCommandOrResult(std::string_view name) {
 
 // Whether an entry's heading may be a group of runs: it neither dates nor
 // numbers itself nor is a number alone (a dated or numbered entry is one
-// run, `## 12` over its machines' printouts), nor names a recap, a plan, an explanation or a
+// run, `## 12` over its machines' printouts; a period's or group's number,
+// `## Phase 2`, `## Wave 3`, numbers a group: group_ordinal_words), nor names a recap, a plan, an explanation or a
 // measured section (`## Baseline` over `### Decode (tok/s)`). A date alone
 // (`## 2026-02-22` over the day's `### Packet receive loop: ...`) is a day
 // of runs.
 bool Container(const std::string& name, const SegmentedHeading& s) {
   if (s.read.dated && s.read.label.empty() && s.read.explicit_id.empty()) return true;
   const bool letters = std::any_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
-  return !s.read.dated && letters && s.read.number.empty() && s.rule != "record" && !IsRecapHeading(name) &&
+  const bool numbered = !s.read.number.empty() && !Words().group_ordinal.count(s.read.ordinal_word);
+  return !s.read.dated && letters && !numbered && s.rule != "record" && !IsRecapHeading(name) &&
          !IsPlanHeading(name) && !IsExplanationHeading(name) && !IsMeasuredSectionName(name);
 }
 

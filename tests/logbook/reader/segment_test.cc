@@ -779,6 +779,18 @@ TEST(SegmentParse, AGroupOfRunsIsSplitIntoItsParts) {
   EXPECT_EQ(hm[1], "Triton");
   EXPECT_FALSE(mixed.entries[1].holds_entries);
   EXPECT_LT(mixed.entries[1].end_line, mixed.entries[2].heading_line);
+  // A period's number (`## Phase 2`, `## Wave 3`) numbers a group of runs;
+  // an experiment's number (`## Experiment 2`) one run, its parts its own.
+  const Logbook phase = ParseLogbook(std::string("# Softmax log\n\n## Phase 2\n\n### Online softmax\n\n") + kRunText() +
+                                         "### Fused single block\n\n" + kRunText(),
+                                     "t.md");
+  const auto hp = Headings(phase);
+  ASSERT_EQ(hp.size(), 2u) << ::testing::PrintToString(hp);
+  EXPECT_EQ(hp[0], "Online softmax");
+  const Logbook experiment = ParseLogbook(std::string("# Softmax log\n\n## Experiment 2\n\n### Online softmax\n\n") +
+                                              kRunText() + "### Fused single block\n\n" + kRunText(),
+                                          "t.md");
+  EXPECT_EQ(Headings(experiment).size(), 1u) << ::testing::PrintToString(Headings(experiment));
   // Parts of one record keep it whole.
   const Logbook parts = ParseLogbook(std::string("# Log\n\n# Log\n\n## Fused router\n\n#### Training results\n\n") +
                                          kRunText() + "#### Detailed analysis\n\n" + kRunText(),
