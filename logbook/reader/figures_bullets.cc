@@ -555,13 +555,13 @@ static std::map<std::string, int> PerMetric(const std::vector<Figure>& figures) 
 // go on to classify, which keeps them only in an entry that records nothing
 // else; a list of them ("2.31x, 2.13x ... for topk=1,2,4") and those beside a
 // run's own figures are no point. Whether the text's figures are derived only.
-static bool KeepDerivedOnly(const std::vector<Figure>& figures, const std::map<std::string, int>& per_metric,
-                            const std::string& text, std::vector<Point>* points) {
+static bool KeepDerivedOnly(const std::vector<Figure>& figures, const std::string& text, std::vector<Point>* points) {
   const bool only_derived = OnlyDerived(figures, *points, text);
-  const bool one_each = std::none_of(figures.begin(), figures.end(), [&per_metric](const Figure& f) {
-    return f.derived && per_metric.at(f.metric) > 1;
-  });
-  const bool keep = only_derived && one_each && NamesOwnComparison(text);
+  // Every figure a value of its own point: none folded into another's.
+  const auto read = std::count_if(figures.begin(), figures.end(), [](const Figure& f) { return f.derived && !f.not_run; });
+  size_t held = 0;
+  for (const auto& p : *points) held += p.clash ? 0 : p.run.metrics.size();
+  const bool keep = only_derived && static_cast<size_t>(read) == held && NamesOwnComparison(text);
   std::erase_if(*points, [keep](const Point& p) { return !p.clash && !HasBaseMetric(p.run) && !keep; });
   return only_derived;
 }
@@ -618,7 +618,7 @@ std::vector<Point> BulletPoints(const std::string& rest, const EntryCtx& x, cons
     if (auto [it, fresh] = listed[points.size() - 1].emplace(f.metric, true); !fresh) it->second = it->second && f.comma_repeat;
   }
   SettleRepeats(std::move(repeats), listed, &points);
-  if (KeepDerivedOnly(figures, per_metric, text, &points)) not_run.insert(kDerivedWhy);
+  if (KeepDerivedOnly(figures, text, &points)) not_run.insert(kDerivedWhy);
   if (!unread) return points;
   if (no_unit) unread->push_back({line, text, "no unit, and nothing in the entry names its metric"});
   if (restated) unread->push_back({line, text, "restates earlier work (reference, comparison, remains ...), not this entry's run"});
