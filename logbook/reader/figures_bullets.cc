@@ -64,6 +64,17 @@ std::string PlainLabel(const std::string& label) {
 // "Non-EP result:"). A colon in a URL or a time ("03:06"), or after a
 // sentence ("... succeeded. Steps 60-79: ..."), or after a figure, ends no
 // label. npos if none.
+// Whether a text opens with a decimal number ("0.00171, mean diff", the
+// value of the label before it): a figure, never a run's name.
+static bool LeadDecimal(std::string_view text) {
+  size_t i = text.find_first_not_of(" `*");
+  if (i == std::string_view::npos || !std::isdigit(static_cast<unsigned char>(text[i]))) return false;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  if (!(i + 1 < text.size() && text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 1])))) return false;
+  for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));) ++i;
+  return i == text.size() || text[i] == ',' || text[i] == ';' || text[i] == ' ';  // "1.3B, micro-batch 4" names a model
+}
+
 size_t LabelEnd(const std::string& text) {
   bool in_code = false;
   int words = 0, depth = 0;
@@ -81,8 +92,11 @@ size_t LabelEnd(const std::string& text) {
     // figures); a size in a name ("memset 4 KB: 2.31e-05 s") is its setting.
     if (c == ':') {
       const std::string_view before = std::string_view(text).substr(0, i);
-      const bool listed = before.find(", ") != std::string_view::npos || before.find(") ") != std::string_view::npos;
-      return (i + 1 >= text.size() || text[i + 1] == ' ') && !(listed && StatesFigure(before)) ? i : std::string::npos;
+      const bool listed = before.find(", ") != std::string_view::npos || before.find("; ") != std::string_view::npos ||
+                          before.find(") ") != std::string_view::npos;
+      return (i + 1 >= text.size() || text[i + 1] == ' ') && !(listed && (StatesFigure(before) || LeadDecimal(before)))
+                 ? i
+                 : std::string::npos;
     }
   }
   return std::string::npos;

@@ -38,6 +38,10 @@ std::string QualityName(const std::string& name) {
   static const std::set<std::string> qualities = DataWords("data/reader/table.json", "quality_words");
   static const std::set<std::string> qualifiers = DataWords("data/reader/vocabulary.json", "quality_qualifiers");
   const size_t us = name.rfind('_');
+  if (us == std::string::npos && !qualities.count(name) && name.size() <= 24 && static_cast<unsigned char>(name[0]) >= 0x80)
+    for (size_t k = 3; k < name.size(); ++k)  // "最大误差": a qualifier and a name written without a blank
+      if ((static_cast<unsigned char>(name[k]) & 0xC0) != 0x80)
+        if (std::string two = NumericsName(name.substr(0, k) + "_" + name.substr(k), k); !two.empty()) return two;
   if (us == std::string::npos) return qualities.count(name) ? name : "";
   if (!qualities.count(name.substr(us + 1))) return NumericsName(name, us);
   static const std::set<std::string> plain = DataWords("data/reader/vocabulary.json", "quality_plain_qualifiers");
@@ -55,6 +59,24 @@ static std::string AsciiTail(const std::string& w) {
   return b > 0 && b < w.size() ? w.substr(b) : w;
 }
 
+// The word before `at` (WordBefore), or one in another script (`평균 차이`,
+// `最大误差`): its letters back to a blank or an ASCII mark, past the last
+// full-width mark (`：`, `；`, `，`) of that run.
+static std::string ScriptWordBefore(const std::string& s, size_t at, size_t* begin) {
+  if (std::string w = WordBefore(s, at, begin); !w.empty() || at == 0 || static_cast<unsigned char>(s[at - 1]) < 0x80)
+    return w;
+  size_t b = at;  // a word of 48 bytes at most (16 CJK letters): a longer run is no name
+  while (b > 0 && at - b <= 48 && (static_cast<unsigned char>(s[b - 1]) >= 0x80 || IsIdentChar(s[b - 1]))) --b;
+  if (at - b > 48) return "";
+  for (size_t k = b; k + 2 < at; ++k)  // U+FF01..U+FF0F, U+FF1A..U+FF20 (full-width marks), U+3001, U+3002
+    if ((s[k] == '\xEF' && s[k + 1] == '\xBC' && (static_cast<unsigned char>(s[k + 2]) <= 0x8F ||
+                                                  (static_cast<unsigned char>(s[k + 2]) >= 0x9A && static_cast<unsigned char>(s[k + 2]) <= 0xA0))) ||
+        (s[k] == '\xE3' && s[k + 1] == '\x80' && (s[k + 2] == '\x81' || s[k + 2] == '\x82')))
+      b = k + 3;
+  if (begin) *begin = b;
+  return s.substr(b, at - b);
+}
+
 // "val loss 3.2791", "perplexity of 12.4", "final val loss was 3.2791": a
 // number with no unit after a quality's name (QualityName), words of
 // linking between at most: that name; "".
@@ -67,10 +89,10 @@ std::string QualityBefore(const std::string& s, size_t start) {
   size_t at = start;
   for (int n = 0; n < 4; ++n) {
     size_t wb = 0;
-    const std::string w = SnakeKey(WordBefore(s, skip(at), &wb));
+    const std::string w = SnakeKey(ScriptWordBefore(s, skip(at), &wb));
     if (w.empty() || !links.count(w)) {
       size_t qb = 0;
-      const std::string q = SnakeKey(WordBefore(s, skip(wb), &qb));
+      const std::string q = SnakeKey(ScriptWordBefore(s, skip(wb), &qb));
       const std::string two = QualityName(q.empty() ? w : q + "_" + w);
       if (two.empty()) return QualityName(w);
       // "best val loss 2.6557": the word before the two may make it the best.

@@ -636,6 +636,7 @@ std::string KeyUnit(const std::string& key) {
 // The digits of a number from `*j` on, with its thousands separators and
 // decimal point ("1,832,938", "0.0179"); `*j` moves past them.
 std::string DigitsAt(const std::string& s, size_t* j) {
+  const size_t start = *j;
   std::string num;
   while (*j < s.size() && (std::isdigit(static_cast<unsigned char>(s[*j])) || s[*j] == ',' || s[*j] == '.')) {
     if ((s[*j] == ',' || s[*j] == '.') && !(*j + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[*j + 1]))))
@@ -643,11 +644,15 @@ std::string DigitsAt(const std::string& s, size_t* j) {
     num += s[(*j)++];
   }
   if (num.empty()) return num;
-  // In prose an exponent is a figure's only with its unit ("1.285e-05 s"; "loss went from 1e+00" is none).
+  // In prose an exponent is a figure's only with its unit ("1.285e-05 s"; "loss went from 1e+00" is none),
+  // or after a kernel's numerical error's name ("max diff: 1.71e-03").
   const size_t k = ExponentEnd(s, *j);
   size_t u = k < s.size() && s[k] == ' ' ? k + 1 : k;
   UnitInfo info{};
-  if (k == *j || u >= s.size() || (s[u] != '%' && !AnyUnit(UnitToken(s, u), &info))) return num;
+  if (k == *j) return num;
+  const bool named = (s.find_first_not_of(" `*") == start || QualityBefore(s, start).find('_') != std::string::npos) &&
+                     num.find('.') != std::string::npos;  // a label's value ("max diff: 1.71e-03") too
+  if (!named && (u >= s.size() || (s[u] != '%' && !AnyUnit(UnitToken(s, u), &info)))) return num;
   num += s.substr(*j, k - *j);
   *j = k;
   return num;

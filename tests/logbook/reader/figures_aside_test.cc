@@ -119,5 +119,21 @@ TEST(ReaderAside, ABestQualityBesideTheFinalOneIsAFigureOfItsOwn) {
   EXPECT_DOUBLE_EQ(figs[0].run.metrics.at("val_loss"), 2.6560);
 }
 
+
+// "max diff: 1.71e-03, mean diff: 1.05e-04" and the same in Korean: each
+// label's value is its own figure (a number opening a text before a colon is
+// no run's name), an exponent after an error's name a figure too.
+TEST(ReaderAside, EachLabelOfANumericsListNamesItsValue) {
+  const auto en = ReadEntry("# Agent log\n\n", "## 2026-04-11 · v1 check\n\n- max diff: 1.71e-03, mean diff: 1.05e-04\n");
+  ASSERT_EQ(en.size(), 1u);
+  EXPECT_DOUBLE_EQ(en[0].run.metrics.at("max_diff"), 1.71e-03);
+  EXPECT_DOUBLE_EQ(en[0].run.metrics.at("mean_diff"), 1.05e-04);
+  const auto ko = ReadEntry("# Agent log\n\n", "## 2026-04-12 · v2 check\n\n"
+                                               "- \xEC\xB5\x9C\xEB\x8C\x80 \xEC\xB0\xA8\xEC\x9D\xB4: 0.00171, "
+                                               "\xED\x8F\x89\xEA\xB7\xA0 \xEC\xB0\xA8\xEC\x9D\xB4: 0.000105\n");
+  ASSERT_EQ(ko.size(), 1u);
+  EXPECT_EQ(ko[0].run.metrics.size(), 2u);
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
