@@ -72,6 +72,7 @@ static bool LeadDecimal(std::string_view text) {
   while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
   if (!(i + 1 < text.size() && text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 1])))) return false;
   for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));) ++i;
+  i = ExponentEnd(std::string(text), i);  // "1.71e-03,"
   return i == text.size() || text[i] == ',' || text[i] == ';' || text[i] == ' ';  // "1.3B, micro-batch 4" names a model
 }
 
