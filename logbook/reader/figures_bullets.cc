@@ -831,10 +831,16 @@ static std::string ListedRest(std::string rest, const std::string& label, bool l
   return StatisticsInUnit(rest, own_unit.empty() ? scope.label_unit : own_unit);  // "avg 21.1 | p95 30.3" under "... ms:"
 }
 
+// A check's figures ("Max abs diff: 0.0039", "mismatches: 0"), no run's
+// measurement: their fate, told by --show-recorded only.
+static void ListCheck(int line, const std::string& text, const std::string& rest, std::vector<UnreadFigures>* unread) {
+  if (unread && rest.find_first_of("0123456789") != std::string::npos)
+    unread->push_back({line, text, "a check of the run (checksum, max diff, mismatches, correctness), not a figure of its measurement", true});
+}
+
 void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<RecordedFigure>* out,
           std::vector<UnreadFigures>* unread, const std::string& text_override) {
-  if (out->size() > kMaxFiguresPerEntry) return;  // past the entry's cap nothing more is kept: read no more
-  if (SettingsList(b)) return;  // its items are the entry's settings (SettingsListConfig), no figures
+  if (out->size() > kMaxFiguresPerEntry || SettingsList(b)) return;  // past the cap; a list of settings (SettingsListConfig)
   if ((text_override.empty() || b.children.empty()) && PrintedBullet(b, scope, x, out, unread)) return;
   const std::string& text = text_override.empty() ? b.text : text_override;
   if (WalkArms(b, scope, x, out, unread, text, !text_override.empty())) return;
@@ -886,7 +892,8 @@ void Walk(const Bullet& b, WalkScope scope, const EntryCtx& x, std::vector<Recor
     if (unread) unread->push_back({b.line, FigureText(text), "what a change gains or saves (its label names a gain or a saving), not one run's figure"});
     return;
   }
-  if (!scope.check && !(b.children.empty() && SampleList(listed, own_unit, b.line, FigureText(text), x, scope, out))) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
+  if (scope.check) ListCheck(b.line, FigureText(text), rest, unread);
+  else if (!(b.children.empty() && SampleList(listed, own_unit, b.line, FigureText(text), x, scope, out))) KeepPoints(rest, FigureText(text), b.line, x, scope, out, unread);
   if (!text_override.empty()) return;
   scope.sibling_unit = SiblingUnit(b.children), scope.list_shares = ListOfShares(b.children), scope.list_names = ListNames(label);
   for (std::vector<Bullet> with_units; const auto& c : WithUnitFields(b.children, &with_units)) Walk(c, scope, x, out, unread);

@@ -135,5 +135,15 @@ TEST(ReaderAside, EachLabelOfANumericsListNamesItsValue) {
   EXPECT_EQ(ko[0].run.metrics.size(), 2u);
 }
 
+
+// A check's figures in prose ("max diff: 0.00171, ...") are no run's
+// measurement, and still get a fate.
+TEST(ReaderAside, ACheckInProseGetsAFate) {
+  std::map<int, std::string> why;
+  const auto kept = KeptLines("# Kernel log\n\n## 2026-04-13 · tiled\n\nmax diff: 0.00171, mean diff: 0.000105\n", &why);
+  EXPECT_FALSE(kept.count(5));
+  EXPECT_NE(why[5].find("a check of the run"), std::string::npos) << why[5];
+}
+
 }  // namespace
 }  // namespace moelog::logbook::reader
