@@ -654,9 +654,6 @@ std::string RestatedFrom(const RecordedFigure& f, const EarlierFigures& earlier,
   return from;
 }
 
-// Entry `e`'s kept figures as earlier figures of the entries below it
-// (`earlier`), and as figures a later record is compared with (`records`)
-// unless the entry is a recap of the entries below it (`recap`).
 // Whether `why` is listed for line `line` already.
 bool ListedWhy(const std::vector<UnreadFigures>& un, int line, const char* why) {
   return std::any_of(un.begin(), un.end(), [&](const UnreadFigures& u) { return u.line == line && u.why == why; });
@@ -677,6 +674,9 @@ bool OnlyDerivedRecord(const std::vector<RecordedFigure>& figs, std::vector<Unre
   return only;
 }
 
+// Entry `e`'s kept figures as earlier figures of the entries below it
+// (`earlier`), and as figures a later record is compared with (`records`)
+// unless the entry is a recap of the entries below it (`recap`).
 void Remember(const Entry& e, bool recap, const std::vector<RecordedFigure>& figs, EarlierFigures* earlier,
               EarlierFigures* records) {
   constexpr size_t kMaxEarlier = 4096;  // earlier entries' figures of one metric kept (bounded)

@@ -59,23 +59,23 @@ std::string PlainLabel(const std::string& label) {
   return parse_detail::Trim(out);
 }
 
+// Whether the text before `end` opens with a decimal number ("0.00171, mean
+// diff", the value of the label before it): a figure, never a run's name.
+static bool LeadDecimal(const std::string& text, size_t end) {
+  size_t i = text.find_first_not_of(" `*");
+  if (i >= end || !std::isdigit(static_cast<unsigned char>(text[i]))) return false;
+  while (i < end && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  if (!(i + 1 < end && text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 1])))) return false;
+  for (++i; i < end && std::isdigit(static_cast<unsigned char>(text[i]));) ++i;
+  i = std::min(ExponentEnd(text, i), end);  // "1.71e-03,"
+  return i == end || text[i] == ',' || text[i] == ';' || text[i] == ' ';  // "1.3B, micro-batch 4" names a model
+}
+
 // Where a bullet's label ends: the first colon outside code that is
 // followed by a space (or ends the text) after a short name ("`topk=2`:",
 // "Non-EP result:"). A colon in a URL or a time ("03:06"), or after a
 // sentence ("... succeeded. Steps 60-79: ..."), or after a figure, ends no
 // label. npos if none.
-// Whether a text opens with a decimal number ("0.00171, mean diff", the
-// value of the label before it): a figure, never a run's name.
-static bool LeadDecimal(std::string_view text) {
-  size_t i = text.find_first_not_of(" `*");
-  if (i == std::string_view::npos || !std::isdigit(static_cast<unsigned char>(text[i]))) return false;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-  if (!(i + 1 < text.size() && text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 1])))) return false;
-  for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));) ++i;
-  i = ExponentEnd(std::string(text), i);  // "1.71e-03,"
-  return i == text.size() || text[i] == ',' || text[i] == ';' || text[i] == ' ';  // "1.3B, micro-batch 4" names a model
-}
-
 size_t LabelEnd(const std::string& text) {
   bool in_code = false;
   int words = 0, depth = 0;
@@ -95,7 +95,7 @@ size_t LabelEnd(const std::string& text) {
       const std::string_view before = std::string_view(text).substr(0, i);
       const bool listed = before.find(", ") != std::string_view::npos || before.find("; ") != std::string_view::npos ||
                           before.find(") ") != std::string_view::npos;
-      return (i + 1 >= text.size() || text[i + 1] == ' ') && !(listed && (StatesFigure(before) || LeadDecimal(before)))
+      return (i + 1 >= text.size() || text[i + 1] == ' ') && !(listed && (StatesFigure(before) || LeadDecimal(text, i)))
                  ? i
                  : std::string::npos;
     }
@@ -442,7 +442,6 @@ static Config RangeEnds(Config named, Figure* f) {
   named.erase(stat);
   return named;
 }
-
 
 // Whether a text's figures are derived from runs and none its own ("2.36x
 // faster", "90% scaling efficiency"); a shape's "4096 x 4096" is no speedup.

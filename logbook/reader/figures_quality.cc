@@ -33,7 +33,8 @@ std::string QualityName(const std::string& name) {
   // "best_val_loss", "best_loss": the run's best value, a figure of its own.
   if (const size_t b = name.find('_'); b != std::string::npos && best.count(name.substr(0, b))) {
     const std::string rest = QualityName(name.substr(b + 1));
-    return rest.empty() || !NumericsName(rest, rest.rfind('_')).empty() ? "" : "best_" + rest;
+    const size_t us = rest.rfind('_');  // a numerical error has no best
+    return rest.empty() || (us != std::string::npos && !NumericsName(rest, us).empty()) ? "" : "best_" + rest;
   }
   static const std::set<std::string> qualities = DataWords("data/reader/table.json", "quality_words");
   static const std::set<std::string> qualifiers = DataWords("data/reader/vocabulary.json", "quality_qualifiers");
